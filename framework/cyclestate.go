@@ -1,0 +1,121 @@
+package framework
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+)
+
+// ErrNotFound is returned by CycleState.Read for a missing key.
+var ErrNotFound = errors.New("framework: state key not found")
+
+// StateKey names a value in CycleState. By convention "PreFilter"+plugin
+// and "PreScore"+plugin, as in kube-scheduler.
+type StateKey string
+
+// StateData is a value stored in CycleState. Clone must return a copy that
+// AddPod/RemovePod on the clone cannot affect through the original (shallow
+// copies of untouched parts are fine).
+type StateData interface {
+	Clone() StateData
+}
+
+type stateEntry struct {
+	key  StateKey
+	data StateData
+}
+
+// CycleState carries per-cycle data between extension points: PreFilter
+// computes once, Filter reads per node. Reads are lock-free (an atomic load
+// and a short scan, no map); writes copy the small entry list. It is safe
+// for concurrent use.
+type CycleState struct {
+	mu      sync.Mutex
+	entries atomic.Pointer[[]stateEntry]
+
+	snapshot *Snapshot
+	// skipFilter and skipScore are the plugins whose PreFilter or PreScore
+	// returned Skip this cycle.
+	skipFilter map[string]bool
+	skipScore  map[string]bool
+}
+
+// NewCycleState returns an empty state.
+func NewCycleState() *CycleState { return &CycleState{} }
+
+// Read returns the value stored under key, or ErrNotFound.
+func (c *CycleState) Read(key StateKey) (StateData, error) {
+	p := c.entries.Load()
+	if p != nil {
+		for _, e := range *p {
+			if e.key == key {
+				return e.data, nil
+			}
+		}
+	}
+	return nil, ErrNotFound
+}
+
+// Write stores val under key, replacing any previous value.
+func (c *CycleState) Write(key StateKey, val StateData) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var old []stateEntry
+	if p := c.entries.Load(); p != nil {
+		old = *p
+	}
+	next := make([]stateEntry, 0, len(old)+1)
+	for _, e := range old {
+		if e.key != key {
+			next = append(next, e)
+		}
+	}
+	next = append(next, stateEntry{key, val})
+	c.entries.Store(&next)
+}
+
+// Delete removes key.
+func (c *CycleState) Delete(key StateKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.entries.Load()
+	if p == nil {
+		return
+	}
+	next := make([]stateEntry, 0, len(*p))
+	for _, e := range *p {
+		if e.key != key {
+			next = append(next, e)
+		}
+	}
+	c.entries.Store(&next)
+}
+
+// Snapshot returns the snapshot of the cycle (set by the runner).
+func (c *CycleState) Snapshot() *Snapshot { return c.snapshot }
+
+// SetSnapshot sets the cycle's snapshot; the runner calls it.
+func (c *CycleState) SetSnapshot(s *Snapshot) { c.snapshot = s }
+
+// SkipFilter reports whether plugin's Filter is skipped this cycle.
+func (c *CycleState) SkipFilter(plugin string) bool { return c.skipFilter[plugin] }
+
+// SkipScore reports whether plugin's Score is skipped this cycle.
+func (c *CycleState) SkipScore(plugin string) bool { return c.skipScore[plugin] }
+
+// Clone copies the state: every value is Cloned; the skip sets and the
+// snapshot are shared, as in kube-scheduler.
+func (c *CycleState) Clone() *CycleState {
+	if c == nil {
+		return nil
+	}
+	n := &CycleState{snapshot: c.snapshot, skipFilter: c.skipFilter, skipScore: c.skipScore}
+	if p := c.entries.Load(); p != nil {
+		next := make([]stateEntry, len(*p))
+		for i, e := range *p {
+			next[i] = stateEntry{e.key, e.data.Clone()}
+		}
+		n.entries.Store(&next)
+	}
+	return n
+}

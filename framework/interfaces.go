@@ -1,0 +1,262 @@
+package framework
+
+import (
+	"context"
+	"time"
+)
+
+// Score bounds, as kube-scheduler's framework.
+const (
+	MinNodeScore int64 = 0
+	MaxNodeScore int64 = 100
+	// MaxExtenderPriority is the top of an extender's 0..10 score range.
+	MaxExtenderPriority int64 = 10
+	// MaxTotalScore bounds Σ weight × MaxNodeScore over score plugins.
+	MaxTotalScore int64 = 1<<63 - 1
+	// MaxPermitTimeout caps a Permit plugin's wait.
+	MaxPermitTimeout = 15 * time.Minute
+)
+
+// Plugin is the parent of every plugin interface.
+type Plugin interface {
+	Name() string
+}
+
+// QueuedPodInfo is a pod waiting in a scheduling queue.
+type QueuedPodInfo struct {
+	*PodInfo
+	// Timestamp is when the pod was added to the queue.
+	Timestamp time.Time
+	// Attempts counts scheduling attempts.
+	Attempts int
+	// InitialAttemptTimestamp is when the first attempt started.
+	InitialAttemptTimestamp *time.Time
+}
+
+// QueueSortPlugin orders the scheduling queue. A profile has exactly one.
+type QueueSortPlugin interface {
+	Plugin
+	Less(a, b *QueuedPodInfo) bool
+}
+
+// PreEnqueuePlugin gates a pod before it enters the active queue.
+type PreEnqueuePlugin interface {
+	Plugin
+	PreEnqueue(ctx context.Context, pod *Pod) *Status
+}
+
+// PreFilterResult narrows the nodes Filter evaluates. Nil (or nil NodeNames)
+// means all nodes.
+type PreFilterResult struct {
+	NodeNames map[string]struct{}
+}
+
+// AllNodes reports whether r allows every node.
+func (r *PreFilterResult) AllNodes() bool { return r == nil || r.NodeNames == nil }
+
+// Merge returns the intersection of r and o; either side nil means all.
+func (r *PreFilterResult) Merge(o *PreFilterResult) *PreFilterResult {
+	if r.AllNodes() && o.AllNodes() {
+		return nil
+	}
+	if r.AllNodes() {
+		return &PreFilterResult{NodeNames: cloneSet(o.NodeNames)}
+	}
+	if o.AllNodes() {
+		return &PreFilterResult{NodeNames: cloneSet(r.NodeNames)}
+	}
+	out := map[string]struct{}{}
+	for n := range r.NodeNames {
+		if _, ok := o.NodeNames[n]; ok {
+			out[n] = struct{}{}
+		}
+	}
+	return &PreFilterResult{NodeNames: out}
+}
+
+func cloneSet(s map[string]struct{}) map[string]struct{} {
+	c := make(map[string]struct{}, len(s))
+	for k := range s {
+		c[k] = struct{}{}
+	}
+	return c
+}
+
+// PreFilterPlugin runs once per cycle before Filter. It sees every node of
+// the snapshot and may narrow them with a PreFilterResult. Returning Skip
+// disables the plugin's Filter (and its extensions) for the cycle.
+type PreFilterPlugin interface {
+	Plugin
+	PreFilter(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) (*PreFilterResult, *Status)
+	// PreFilterExtensions returns the incremental AddPod/RemovePod hooks, or
+	// nil.
+	PreFilterExtensions() PreFilterExtensions
+}
+
+// PreFilterExtensions update PreFilter state when a pod is added to or
+// removed from a node, for nominated pods and preemption's dry runs.
+type PreFilterExtensions interface {
+	AddPod(ctx context.Context, state *CycleState, podToSchedule *PodInfo, podToAdd *PodInfo, node *NodeInfo) *Status
+	RemovePod(ctx context.Context, state *CycleState, podToSchedule *PodInfo, podToRemove *PodInfo, node *NodeInfo) *Status
+}
+
+// FilterPlugin decides whether the pod can run on one node. It must not
+// allocate on success (return nil) and may return shared statuses.
+type FilterPlugin interface {
+	Plugin
+	Filter(ctx context.Context, state *CycleState, pod *PodInfo, node *NodeInfo) *Status
+}
+
+// NominatingMode says whether a PostFilter result changes the nomination.
+type NominatingMode int
+
+// Nominating modes.
+const (
+	ModeNoop NominatingMode = iota
+	ModeOverride
+)
+
+// NominatingInfo is a nominated node for the pod.
+type NominatingInfo struct {
+	NominatedNodeName string
+	Mode              NominatingMode
+}
+
+// PostFilterResult is a PostFilter plugin's outcome.
+type PostFilterResult struct {
+	*NominatingInfo
+}
+
+// NodeToStatus holds the filter status of every rejected node, plus the
+// status of nodes not listed (excluded by a PreFilterResult).
+type NodeToStatus struct {
+	statuses map[string]*Status
+	absent   *Status
+}
+
+// NewNodeToStatus returns an empty map whose absent nodes have status absent
+// (UnschedulableAndUnresolvable when nil).
+func NewNodeToStatus(absent *Status) *NodeToStatus {
+	if absent == nil {
+		absent = NewStatus(UnschedulableAndUnresolvable)
+	}
+	return &NodeToStatus{statuses: map[string]*Status{}, absent: absent}
+}
+
+// Set records node's status.
+func (m *NodeToStatus) Set(node string, s *Status) { m.statuses[node] = s }
+
+// Get returns node's status, or the absent-node status.
+func (m *NodeToStatus) Get(node string) *Status {
+	if s, ok := m.statuses[node]; ok {
+		return s
+	}
+	return m.absent
+}
+
+// Len returns the number of explicitly recorded nodes.
+func (m *NodeToStatus) Len() int { return len(m.statuses) }
+
+// AbsentStatus returns the status of nodes not recorded.
+func (m *NodeToStatus) AbsentStatus() *Status { return m.absent }
+
+// NodesWithCode returns, in snapshot order, the nodes whose status has code.
+func (m *NodeToStatus) NodesWithCode(snap *Snapshot, code Code) []*NodeInfo {
+	var out []*NodeInfo
+	for _, n := range snap.Nodes() {
+		if m.Get(n.Name()).Code() == code {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// PostFilterPlugin runs when no node fits (preemption is one).
+type PostFilterPlugin interface {
+	Plugin
+	PostFilter(ctx context.Context, state *CycleState, pod *PodInfo, statuses *NodeToStatus) (*PostFilterResult, *Status)
+}
+
+// PreScorePlugin runs once over the feasible nodes before Score. Skip
+// disables the plugin's Score for the cycle.
+type PreScorePlugin interface {
+	Plugin
+	PreScore(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) *Status
+}
+
+// NodeScore is one node's score from one plugin.
+type NodeScore struct {
+	Name  string
+	Score int64
+}
+
+// NodeScoreList is a plugin's scores over the feasible nodes, in feasible
+// order.
+type NodeScoreList []NodeScore
+
+// ScorePlugin ranks feasible nodes. Scores after normalization must be in
+// [MinNodeScore, MaxNodeScore].
+type ScorePlugin interface {
+	Plugin
+	Score(ctx context.Context, state *CycleState, pod *PodInfo, node *NodeInfo) (int64, *Status)
+	// ScoreExtensions returns the NormalizeScore hook, or nil.
+	ScoreExtensions() ScoreExtensions
+}
+
+// ScoreExtensions normalizes a plugin's scores in place.
+type ScoreExtensions interface {
+	NormalizeScore(ctx context.Context, state *CycleState, pod *PodInfo, scores NodeScoreList) *Status
+}
+
+// ReservePlugin reserves resources for a pod on its chosen node. Unreserve
+// must be idempotent and may be called when Reserve never ran.
+type ReservePlugin interface {
+	Plugin
+	Reserve(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string) *Status
+	Unreserve(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string)
+}
+
+// PermitPlugin approves, rejects or delays binding. With Wait it returns
+// how long to wait (capped at MaxPermitTimeout).
+type PermitPlugin interface {
+	Plugin
+	Permit(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string) (*Status, time.Duration)
+}
+
+// PreBindPlugin prepares binding (volumes, devices).
+type PreBindPlugin interface {
+	Plugin
+	PreBind(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string) *Status
+}
+
+// BindPlugin binds the pod; Skip means "not mine", and the next one tries.
+type BindPlugin interface {
+	Plugin
+	Bind(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string) *Status
+}
+
+// PostBindPlugin is informed after a successful bind.
+type PostBindPlugin interface {
+	Plugin
+	PostBind(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string)
+}
+
+// Clock tells the time; inject a fake one in tests and simulations.
+type Clock interface {
+	Now() time.Time
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// Handle is what a plugin factory receives: the services of the framework
+// it belongs to.
+type Handle interface {
+	// Clock is the framework's clock.
+	Clock() Clock
+	// Parallelism is the number of workers for per-node loops.
+	Parallelism() int
+}

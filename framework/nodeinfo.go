@@ -1,0 +1,182 @@
+package framework
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/resource"
+)
+
+// NodeInfo is a node plus the aggregate of the pods assigned to it: their
+// requests (real and non-zero), pod count, host ports in use and the node's
+// images. AddPod and RemovePod keep the aggregate exact incrementally.
+//
+// A NodeInfo inside a Snapshot must be treated as read-only by plugins;
+// mutate through the Snapshot (which copies on write) or on a Clone.
+type NodeInfo struct {
+	node *Node
+	// Pods are the pods assigned to the node.
+	Pods []*PodInfo
+	// PodsWithAffinity are the pods with any pod (anti-)affinity.
+	PodsWithAffinity []*PodInfo
+	// PodsWithRequiredAntiAffinity are the pods with required anti-affinity.
+	PodsWithRequiredAntiAffinity []*PodInfo
+	// UsedPorts are the host ports bound by the pods.
+	UsedPorts HostPortInfo
+	// Requested is the sum of the pods' effective requests.
+	Requested resource.Vector
+	// NonZeroRequested is the sum of the pods' cpu and memory requests in
+	// the non-zero view (only MilliCPU and Memory are set).
+	NonZeroRequested resource.Vector
+	// Allocatable is the node's allocatable in dense form; Pods holds the
+	// number of pods the node accepts.
+	Allocatable resource.Vector
+	// ImageSizes maps each image name on the node to its size in bytes.
+	ImageSizes map[string]int64
+	// Generation increases with every change.
+	Generation int64
+}
+
+// NewNodeInfo builds the NodeInfo of node with the given pods. A nil node is
+// an error.
+func NewNodeInfo(node *Node, pods ...*PodInfo) (*NodeInfo, error) {
+	if node == nil {
+		return nil, fmt.Errorf("framework: nil node")
+	}
+	ni := &NodeInfo{UsedPorts: HostPortInfo{}}
+	ni.SetNode(node)
+	for _, p := range pods {
+		ni.AddPodInfo(p)
+	}
+	return ni, nil
+}
+
+// Node returns the node.
+func (n *NodeInfo) Node() *Node { return n.node }
+
+// Name returns the node's name ("" when there is no node).
+func (n *NodeInfo) Name() string {
+	if n.node == nil {
+		return ""
+	}
+	return n.node.Name
+}
+
+// SetNode replaces the node object, refreshing allocatable and images.
+func (n *NodeInfo) SetNode(node *Node) {
+	n.node = node
+	n.Allocatable = resource.VectorFrom(node.Status.Allocatable)
+	n.ImageSizes = make(map[string]int64, len(node.Status.Images))
+	for _, img := range node.Status.Images {
+		for _, name := range img.Names {
+			n.ImageSizes[name] = img.SizeBytes
+		}
+	}
+	n.Generation++
+}
+
+// AddPodInfo adds a pod's requests, ports and affinity membership.
+func (n *NodeInfo) AddPodInfo(pi *PodInfo) {
+	n.Pods = append(n.Pods, pi)
+	if pi.HasAffinity() {
+		n.PodsWithAffinity = append(n.PodsWithAffinity, pi)
+	}
+	if pi.HasRequiredAntiAffinity() {
+		n.PodsWithRequiredAntiAffinity = append(n.PodsWithRequiredAntiAffinity, pi)
+	}
+	n.update(pi, 1)
+}
+
+// RemovePod removes the pod with pod's UID (or namespace/name when the UID
+// is empty). Removing a pod that is not on the node is an error naming both.
+func (n *NodeInfo) RemovePod(pod *Pod) error {
+	i := n.indexOf(pod)
+	if i < 0 {
+		return fmt.Errorf("framework: pod %s is not on node %q", pod.Key(), n.Name())
+	}
+	pi := n.Pods[i]
+	n.Pods = removeAt(n.Pods, i)
+	n.PodsWithAffinity = removePI(n.PodsWithAffinity, pi)
+	n.PodsWithRequiredAntiAffinity = removePI(n.PodsWithRequiredAntiAffinity, pi)
+	n.update(pi, -1)
+	return nil
+}
+
+func samePod(a, b *Pod) bool {
+	if a.UID != "" || b.UID != "" {
+		return a.UID == b.UID
+	}
+	return a.Namespace == b.Namespace && a.Name == b.Name
+}
+
+func (n *NodeInfo) indexOf(pod *Pod) int {
+	for i, p := range n.Pods {
+		if samePod(p.Pod, pod) {
+			return i
+		}
+	}
+	return -1
+}
+
+// HasPod reports whether pod (by UID, or namespace/name) is on the node.
+func (n *NodeInfo) HasPod(pod *Pod) bool { return n.indexOf(pod) >= 0 }
+
+func removeAt(s []*PodInfo, i int) []*PodInfo {
+	last := len(s) - 1
+	s[i] = s[last]
+	s[last] = nil
+	return s[:last]
+}
+
+func removePI(s []*PodInfo, pi *PodInfo) []*PodInfo {
+	for i, p := range s {
+		if p == pi {
+			return removeAt(s, i)
+		}
+	}
+	return s
+}
+
+func (n *NodeInfo) update(pi *PodInfo, sign int64) {
+	if sign > 0 {
+		n.Requested.Add(pi.Requests)
+	} else {
+		n.Requested.Sub(pi.Requests)
+	}
+	n.NonZeroRequested.MilliCPU += sign * pi.NonZeroMilliCPU
+	n.NonZeroRequested.Memory += sign * pi.NonZeroMemory
+	for _, p := range HostPorts(pi.Pod) {
+		if sign > 0 {
+			n.UsedPorts.Add(p.HostIP, p.Protocol, p.HostPort)
+		} else {
+			n.UsedPorts.Remove(p.HostIP, p.Protocol, p.HostPort)
+		}
+	}
+	n.Generation++
+}
+
+// Clone returns a copy whose pod lists, aggregates and ports can change
+// independently; PodInfos and the Node object are shared (both read-only).
+func (n *NodeInfo) Clone() *NodeInfo {
+	c := &NodeInfo{
+		node:             n.node,
+		Pods:             append([]*PodInfo(nil), n.Pods...),
+		Requested:        n.Requested.Clone(),
+		NonZeroRequested: n.NonZeroRequested.Clone(),
+		Allocatable:      n.Allocatable.Clone(),
+		UsedPorts:        n.UsedPorts.Clone(),
+		ImageSizes:       n.ImageSizes,
+		Generation:       n.Generation,
+	}
+	if len(n.PodsWithAffinity) > 0 {
+		c.PodsWithAffinity = append([]*PodInfo(nil), n.PodsWithAffinity...)
+	}
+	if len(n.PodsWithRequiredAntiAffinity) > 0 {
+		c.PodsWithRequiredAntiAffinity = append([]*PodInfo(nil), n.PodsWithRequiredAntiAffinity...)
+	}
+	return c
+}
+
+// String summarizes the node for logs.
+func (n *NodeInfo) String() string {
+	return fmt.Sprintf("&NodeInfo{Name:%s, Pods:%d, Requested:%+v, Allocatable:%+v}", n.Name(), len(n.Pods), n.Requested, n.Allocatable)
+}

@@ -1,0 +1,184 @@
+package framework
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/resource"
+)
+
+// AffinityTerm is a compiled pod (anti-)affinity term: which namespaces and
+// labels it selects, and the topology key of its domain. Namespaces defaults
+// to the owning pod's namespace when the term names neither namespaces nor a
+// namespace selector, as in kube-scheduler.
+type AffinityTerm struct {
+	Namespaces        map[string]struct{}
+	Selector          Selector
+	TopologyKey       string
+	NamespaceSelector Selector
+}
+
+// Matches reports whether pod (whose namespace carries nsLabels) is selected
+// by the term.
+func (t *AffinityTerm) Matches(pod *Pod, nsLabels map[string]string) bool {
+	if _, ok := t.Namespaces[pod.Namespace]; ok || t.NamespaceSelector.Matches(nsLabels) {
+		return t.Selector.Matches(pod.Labels)
+	}
+	return false
+}
+
+// WeightedAffinityTerm is a compiled preferred term with its weight.
+type WeightedAffinityTerm struct {
+	AffinityTerm
+	Weight int32
+}
+
+// PodInfo is a pod plus everything the algorithms derive from it once: its
+// request vectors and its compiled affinity terms. Build it with NewPodInfo;
+// it is read-only afterwards and shared between snapshots.
+type PodInfo struct {
+	Pod *Pod
+	// Requests are the pod's effective requests (PodRequests).
+	Requests resource.Vector
+	// NonZeroMilliCPU and NonZeroMemory are the cpu and memory requests with
+	// kube-scheduler's per-container defaults for missing requests.
+	NonZeroMilliCPU int64
+	NonZeroMemory   int64
+
+	RequiredAffinityTerms      []AffinityTerm
+	RequiredAntiAffinityTerms  []AffinityTerm
+	PreferredAffinityTerms     []WeightedAffinityTerm
+	PreferredAntiAffinityTerms []WeightedAffinityTerm
+}
+
+// NewPodInfo derives a PodInfo from pod. An invalid affinity selector is an
+// error naming the pod and the term. matchLabelKeys and mismatchLabelKeys are
+// merged into the term selectors here, as kube-apiserver does at admission.
+func NewPodInfo(pod *Pod) (*PodInfo, error) {
+	if pod == nil {
+		return nil, fmt.Errorf("framework: nil pod")
+	}
+	pi := &PodInfo{Pod: pod, Requests: PodRequestVector(pod)}
+	pi.NonZeroMilliCPU, pi.NonZeroMemory = PodNonZeroRequests(pod)
+	if a := pod.Spec.Affinity; a != nil {
+		var err error
+		if pa := a.PodAffinity; pa != nil {
+			if pi.RequiredAffinityTerms, err = compileTerms(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, "podAffinity.required"); err != nil {
+				return nil, err
+			}
+			if pi.PreferredAffinityTerms, err = compileWeighted(pod, pa.PreferredDuringSchedulingIgnoredDuringExecution, "podAffinity.preferred"); err != nil {
+				return nil, err
+			}
+		}
+		if pa := a.PodAntiAffinity; pa != nil {
+			if pi.RequiredAntiAffinityTerms, err = compileTerms(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, "podAntiAffinity.required"); err != nil {
+				return nil, err
+			}
+			if pi.PreferredAntiAffinityTerms, err = compileWeighted(pod, pa.PreferredDuringSchedulingIgnoredDuringExecution, "podAntiAffinity.preferred"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return pi, nil
+}
+
+// MustPodInfo is NewPodInfo that panics on error; for tests and examples.
+func MustPodInfo(pod *Pod) *PodInfo {
+	pi, err := NewPodInfo(pod)
+	if err != nil {
+		panic(err)
+	}
+	return pi
+}
+
+// HasAffinity reports whether the pod has any pod affinity or anti-affinity
+// term (kube's PodsWithAffinity membership).
+func (pi *PodInfo) HasAffinity() bool {
+	a := pi.Pod.Spec.Affinity
+	return a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil)
+}
+
+// HasRequiredAntiAffinity reports whether the pod has required
+// anti-affinity terms.
+func (pi *PodInfo) HasRequiredAntiAffinity() bool { return len(pi.RequiredAntiAffinityTerms) > 0 }
+
+func compileTerms(pod *Pod, terms []PodAffinityTerm, path string) ([]AffinityTerm, error) {
+	var out []AffinityTerm
+	for i := range terms {
+		t, err := NewAffinityTerm(pod, &terms[i])
+		if err != nil {
+			return nil, fmt.Errorf("pod %s: %s[%d]: %w", pod.Key(), path, i, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func compileWeighted(pod *Pod, terms []WeightedPodAffinityTerm, path string) ([]WeightedAffinityTerm, error) {
+	var out []WeightedAffinityTerm
+	for i := range terms {
+		t, err := NewAffinityTerm(pod, &terms[i].PodAffinityTerm)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s: %s[%d]: %w", pod.Key(), path, i, err)
+		}
+		out = append(out, WeightedAffinityTerm{AffinityTerm: t, Weight: terms[i].Weight})
+	}
+	return out, nil
+}
+
+// NewAffinityTerm compiles one pod affinity term of pod.
+func NewAffinityTerm(pod *Pod, term *PodAffinityTerm) (AffinityTerm, error) {
+	sel, err := term.LabelSelector.Compile()
+	if err != nil {
+		return AffinityTerm{}, err
+	}
+	if term.LabelSelector != nil {
+		for _, k := range term.MatchLabelKeys {
+			if v, ok := pod.Labels[k]; ok {
+				sel = sel.With(k, LabelSelectorOpIn, v)
+			}
+		}
+		for _, k := range term.MismatchLabelKeys {
+			if v, ok := pod.Labels[k]; ok {
+				sel = sel.With(k, LabelSelectorOpNotIn, v)
+			}
+		}
+	}
+	nsSel, err := term.NamespaceSelector.Compile()
+	if err != nil {
+		return AffinityTerm{}, fmt.Errorf("namespaceSelector: %w", err)
+	}
+	ns := map[string]struct{}{}
+	if len(term.Namespaces) == 0 && term.NamespaceSelector == nil {
+		ns[pod.Namespace] = struct{}{}
+	} else {
+		for _, n := range term.Namespaces {
+			ns[n] = struct{}{}
+		}
+	}
+	return AffinityTerm{Namespaces: ns, Selector: sel, TopologyKey: term.TopologyKey, NamespaceSelector: nsSel}, nil
+}
+
+// HostPorts returns the host ports the pod binds: those of its containers
+// and of its restartable (sidecar) init containers.
+func HostPorts(pod *Pod) []ContainerPort {
+	var ports []ContainerPort
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		if !c.IsSidecar() {
+			continue
+		}
+		for _, p := range c.Ports {
+			if p.HostPort > 0 {
+				ports = append(ports, p)
+			}
+		}
+	}
+	for i := range pod.Spec.Containers {
+		for _, p := range pod.Spec.Containers[i].Ports {
+			if p.HostPort > 0 {
+				ports = append(ports, p)
+			}
+		}
+	}
+	return ports
+}

@@ -1,0 +1,211 @@
+package framework
+
+import "github.com/schedkit/schedkit/resource"
+
+// Default requests kube-scheduler assumes for a container that states no cpu
+// or memory request, in the "non-zero" view used by LeastAllocated,
+// MostAllocated and NodeInfo.NonZeroRequested.
+const (
+	DefaultMilliCPURequest int64 = 100               // 0.1 core
+	DefaultMemoryRequest   int64 = 200 * 1024 * 1024 // 200 MiB
+)
+
+// RequestOptions select a variant of the pod request computation.
+type RequestOptions struct {
+	// NonMissing gives values for resources a container does not request at
+	// all; an explicit zero request is kept.
+	NonMissing resource.List
+	// ExcludeOverhead leaves the pod overhead out.
+	ExcludeOverhead bool
+	// SkipPodLevelResources ignores spec.resources (pod-level requests).
+	SkipPodLevelResources bool
+}
+
+// nonZeroDefaults is the NonMissing list of kube-scheduler's non-zero view.
+func nonZeroDefaults() resource.List {
+	return resource.List{
+		resource.CPU:    resource.NewMilliQuantity(DefaultMilliCPURequest, resource.DecimalSI),
+		resource.Memory: resource.NewQuantity(DefaultMemoryRequest, resource.DecimalSI),
+	}
+}
+
+// PodRequests computes a pod's effective requests as Kubernetes'
+// component-helpers PodRequests: the sum of the regular containers; init
+// containers in order, where a restartable sidecar adds to the sum and to a
+// running sidecar total and a plain init container "uses" its own request
+// plus the sidecars started before it; the per-resource maximum of the two;
+// pod-level requests replacing cpu and memory when set; then overhead.
+func PodRequests(pod *Pod, opts RequestOptions) resource.List {
+	return podAggregate(pod, opts, false)
+}
+
+// PodLimits computes a pod's effective limits as Kubernetes' PodLimits: the
+// same container aggregation as PodRequests over limits; pod-level limits
+// replace cpu and memory when set; overhead is added only to resources that
+// already have a limit.
+func PodLimits(pod *Pod) resource.List {
+	return podAggregate(pod, RequestOptions{}, true)
+}
+
+func containerAmounts(c *Container, limits bool) resource.List {
+	if limits {
+		return c.Resources.Limits
+	}
+	return c.Resources.Requests
+}
+
+func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
+	reqs := resource.List{}
+	apply := func(l resource.List) resource.List {
+		if len(opts.NonMissing) == 0 {
+			return l
+		}
+		var out resource.List
+		for n, q := range opts.NonMissing {
+			if _, ok := l[n]; !ok {
+				if out == nil {
+					out = l.Clone()
+					if out == nil {
+						out = resource.List{}
+					}
+				}
+				out[n] = q
+			}
+		}
+		if out == nil {
+			return l
+		}
+		return out
+	}
+	for i := range pod.Spec.Containers {
+		addInto(reqs, apply(containerAmounts(&pod.Spec.Containers[i], limits)))
+	}
+	sidecars := resource.List{}
+	initMax := resource.List{}
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		cr := apply(containerAmounts(c, limits))
+		var use resource.List
+		if c.IsSidecar() {
+			addInto(reqs, cr)
+			addInto(sidecars, cr)
+			use = sidecars
+		} else {
+			use = resource.List{}
+			addInto(use, cr)
+			addInto(use, sidecars)
+		}
+		maxInto(initMax, use)
+	}
+	maxInto(reqs, initMax)
+
+	if !opts.SkipPodLevelResources && pod.Spec.Resources != nil {
+		pl := pod.Spec.Resources.Requests
+		if limits {
+			pl = pod.Spec.Resources.Limits
+		}
+		for _, n := range []resource.Name{resource.CPU, resource.Memory} {
+			if q, ok := pl[n]; ok {
+				reqs[n] = q
+			}
+		}
+	}
+	if !opts.ExcludeOverhead {
+		for n, q := range pod.Spec.Overhead {
+			if limits {
+				if cur, ok := reqs[n]; ok {
+					reqs[n] = cur.Add(q)
+				}
+				continue
+			}
+			reqs[n] = reqs[n].Add(q)
+		}
+	}
+	return reqs
+}
+
+func addInto(dst, src resource.List) {
+	for n, q := range src {
+		if cur, ok := dst[n]; ok {
+			dst[n] = cur.Add(q)
+		} else {
+			dst[n] = q
+		}
+	}
+}
+
+func maxInto(dst, src resource.List) {
+	for n, q := range src {
+		if cur, ok := dst[n]; !ok || q.Cmp(cur) > 0 {
+			dst[n] = q
+		}
+	}
+}
+
+// PodRequestVector is PodRequests in dense form.
+func PodRequestVector(pod *Pod) resource.Vector {
+	return resource.VectorFrom(PodRequests(pod, RequestOptions{}))
+}
+
+// PodNonZeroRequests returns the pod's cpu (milli) and memory (bytes)
+// requests in kube-scheduler's non-zero view: 100m and 200 MiB stand in, per
+// container, for a missing cpu or memory request.
+func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
+	l := PodRequests(pod, RequestOptions{NonMissing: nonZeroDefaults()})
+	cpu, mem := l[resource.CPU], l[resource.Memory]
+	return cpu.MilliValue(), mem.Value()
+}
+
+// QOSClass returns the pod's Kubernetes QoS class (Status.QOSClass when
+// set), computed as Kubernetes' GetPodQOS from the cpu and memory requests
+// and limits of all containers.
+func (p *Pod) QOSClass() PodQOSClass {
+	if p.Status.QOSClass != "" {
+		return p.Status.QOSClass
+	}
+	requests, limits := resource.List{}, resource.List{}
+	guaranteed := true
+	supported := func(n resource.Name) bool { return n == resource.CPU || n == resource.Memory }
+	visit := func(r ResourceRequirements) {
+		for n, q := range r.Requests {
+			if supported(n) && q.Sign() > 0 {
+				requests[n] = requests[n].Add(q)
+			}
+		}
+		found := 0
+		for n, q := range r.Limits {
+			if supported(n) && q.Sign() > 0 {
+				found++
+				limits[n] = limits[n].Add(q)
+			}
+		}
+		if found < 2 {
+			guaranteed = false
+		}
+	}
+	if p.Spec.Resources != nil && (len(p.Spec.Resources.Requests) > 0 || len(p.Spec.Resources.Limits) > 0) {
+		visit(*p.Spec.Resources)
+	} else {
+		for i := range p.Spec.InitContainers {
+			visit(p.Spec.InitContainers[i].Resources)
+		}
+		for i := range p.Spec.Containers {
+			visit(p.Spec.Containers[i].Resources)
+		}
+	}
+	if len(requests) == 0 && len(limits) == 0 {
+		return QOSBestEffort
+	}
+	if guaranteed {
+		for n, req := range requests {
+			if lim, ok := limits[n]; !ok || lim.Cmp(req) != 0 {
+				guaranteed = false
+				break
+			}
+		}
+	}
+	if guaranteed && len(requests) == len(limits) {
+		return QOSGuaranteed
+	}
+	return QOSBurstable
+}

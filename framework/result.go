@@ -1,0 +1,360 @@
+package framework
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+)
+
+// Diagnosis records why nodes were rejected, in kube-scheduler's terms.
+type Diagnosis struct {
+	// UnschedulablePlugins are the plugins that rejected some node, sorted.
+	UnschedulablePlugins []string
+	// PendingPlugins are the plugins that returned Pending, sorted.
+	PendingPlugins []string
+	// PreFilterMsg is the PreFilter rejection message, if PreFilter failed.
+	PreFilterMsg string
+	// PostFilterMsg is set by the caller after running PostFilter.
+	PostFilterMsg string
+
+	absent   *Status
+	rejected int
+	result   *Result
+}
+
+func (d *Diagnosis) addPlugin(s *Status) {
+	if s.Plugin() == "" {
+		return
+	}
+	if s.IsRejected() {
+		d.UnschedulablePlugins = mergeNames(d.UnschedulablePlugins, []string{s.Plugin()})
+	}
+	if s.Code() == Pending {
+		d.PendingPlugins = mergeNames(d.PendingPlugins, []string{s.Plugin()})
+	}
+}
+
+// FitError is the error of a cycle in which no node fits.
+type FitError struct {
+	Pod         *Pod
+	NumAllNodes int
+	Diagnosis   Diagnosis
+}
+
+// Error renders kube-scheduler's message: "0/N nodes are available: " then
+// the PreFilter message, or the reasons histogram ("count reason" entries
+// sorted as strings, joined by ", "), then the PostFilter message.
+func (e *FitError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "0/%d nodes are available:", e.NumAllNodes)
+	if e.Diagnosis.PreFilterMsg != "" {
+		fmt.Fprintf(&b, " %s.", e.Diagnosis.PreFilterMsg)
+	} else {
+		counts := map[string]int{}
+		explicit := 0
+		if r := e.Diagnosis.result; r != nil {
+			r.eachRejection(func(_ *NodeInfo, _ string, s *Status) {
+				explicit++
+				for _, reason := range s.Reasons() {
+					counts[reason]++
+				}
+			})
+		}
+		if explicit < e.NumAllNodes && e.Diagnosis.absent != nil {
+			for _, reason := range e.Diagnosis.absent.Reasons() {
+				counts[reason] += e.NumAllNodes - explicit
+			}
+		}
+		hist := make([]string, 0, len(counts))
+		for reason, c := range counts {
+			hist = append(hist, fmt.Sprintf("%d %s", c, reason))
+		}
+		sort.Strings(hist)
+		if len(hist) > 0 {
+			fmt.Fprintf(&b, " %s.", strings.Join(hist, ", "))
+		}
+	}
+	if e.Diagnosis.PostFilterMsg != "" {
+		fmt.Fprintf(&b, " %s.", e.Diagnosis.PostFilterMsg)
+	}
+	return b.String()
+}
+
+type extenderReject struct {
+	pos      int32
+	extender string
+	status   *Status
+}
+
+// RankedNode is a node with its total score, for the top-N list.
+type RankedNode struct {
+	Name  string
+	Total int64
+}
+
+// Result is the outcome and explanation of one cycle for one pod: every
+// node's filter verdict, each plugin's raw, normalized and weighted score on
+// every scored node, the totals, the winner and its margin.
+type Result struct {
+	Pod         *PodInfo
+	Profile     string
+	NumAllNodes int
+
+	// PreFilterStatus is the PreFilter failure, if any.
+	PreFilterStatus *Status
+	// PreFilterResult is the merged PreFilterResult (nil: all nodes).
+	PreFilterResult *PreFilterResult
+	// SkippedFilter and SkippedScore name plugins whose PreFilter or
+	// PreScore returned Skip.
+	SkippedFilter []string
+	SkippedScore  []string
+	// StartIndex is the round-robin offset actually used.
+	StartIndex int
+
+	// ScorePlugins are the score plugins that ran, with their Weights.
+	ScorePlugins []string
+	Weights      []int64
+	// Raw and Normalized hold plugin p's score of feasible node j at
+	// [p*len(feasible)+j]; Raw is nil with SkipExplanation.
+	Raw        []int64
+	Normalized []int64
+	// Extenders that scored, with their scaled, weighted scores per
+	// feasible node.
+	Extenders      []string
+	ExtenderScores [][]int64
+	// Totals is each feasible node's total score.
+	Totals []int64
+
+	// Top are the best nodes by total, the selected one first.
+	Top []RankedNode
+	// Margin is the winner's total minus the runner-up's (0 with one node).
+	Margin int64
+
+	Diagnosis Diagnosis
+	// Err is the cycle's error: a *FitError or an internal error.
+	Err error
+
+	fw              *Framework
+	snap            *Snapshot
+	candidates      []*NodeInfo // non-nil when a PreFilterResult narrowed the nodes
+	order           []*NodeInfo // the list the round-robin positions index
+	evaluated       int
+	statuses        []*Status // by evaluation position
+	plugins         []int16   // rejecting filter plugin by position
+	feasible        []int32   // evaluation positions of feasible nodes
+	extenderRejects []extenderReject
+	selected        int // index into feasible, -1 when none
+}
+
+func (r *Result) nodeAt(pos int32) *NodeInfo {
+	return r.order[(r.StartIndex+int(pos))%len(r.order)]
+}
+
+// SelectedNode returns the chosen node's name, or "" when none fits.
+func (r *Result) SelectedNode() string {
+	if r.selected < 0 || r.selected >= len(r.feasible) {
+		return ""
+	}
+	return r.nodeAt(r.feasible[r.selected]).Name()
+}
+
+// EvaluatedNodes is the number of nodes Filter evaluated (feasible plus
+// rejected), which advances the scheduler's round-robin start.
+func (r *Result) EvaluatedNodes() int { return r.evaluated }
+
+// FeasibleNodes returns the feasible nodes in evaluation order.
+func (r *Result) FeasibleNodes() []*NodeInfo {
+	out := make([]*NodeInfo, len(r.feasible))
+	for i, p := range r.feasible {
+		out[i] = r.nodeAt(p)
+	}
+	return out
+}
+
+// FitError returns the cycle's *FitError, or nil.
+func (r *Result) FitError() *FitError {
+	fe, _ := r.Err.(*FitError)
+	if fe != nil {
+		fe.Diagnosis.result = r
+	}
+	return fe
+}
+
+// eachRejection visits every explicitly rejected node in evaluation order.
+func (r *Result) eachRejection(fn func(n *NodeInfo, plugin string, s *Status)) {
+	for p, st := range r.statuses {
+		if st != nil {
+			name := ""
+			if pi := r.plugins[p]; pi >= 0 && r.fw != nil {
+				name = r.fw.filter[pi].Name()
+			}
+			if st.Plugin() != "" {
+				name = st.Plugin()
+			}
+			fn(r.nodeAt(int32(p)), name, st)
+		}
+	}
+	for _, x := range r.extenderRejects {
+		fn(r.nodeAt(x.pos), x.extender, x.status)
+	}
+}
+
+// NodeToStatus returns the filter status of every rejected node (named by
+// plugin) and the absent-node status, for PostFilter plugins.
+func (r *Result) NodeToStatus() *NodeToStatus {
+	m := NewNodeToStatus(r.Diagnosis.absent)
+	r.eachRejection(func(n *NodeInfo, plugin string, s *Status) {
+		if s.Plugin() == "" && plugin != "" {
+			s = s.WithPlugin(plugin)
+		}
+		m.Set(n.Name(), s)
+	})
+	return m
+}
+
+// Verdict is one node's filter outcome.
+type Verdict string
+
+// Filter verdicts.
+const (
+	VerdictFeasible     Verdict = "feasible"
+	VerdictRejected     Verdict = "rejected"
+	VerdictExcluded     Verdict = "excluded"      // by PreFilter or its result
+	VerdictNotEvaluated Verdict = "not evaluated" // enough feasible nodes were found first
+)
+
+// NodeVerdict explains one node's filter outcome.
+type NodeVerdict struct {
+	Node    string
+	Verdict Verdict
+	// Plugin, Code and Reasons describe a rejection.
+	Plugin  string
+	Code    Code
+	Reasons []string
+}
+
+// NodeVerdicts returns every snapshot node's filter verdict, in snapshot
+// order.
+func (r *Result) NodeVerdicts() []NodeVerdict {
+	out := make([]NodeVerdict, 0, r.NumAllNodes)
+	byName := map[string]NodeVerdict{}
+	for _, p := range r.feasible {
+		byName[r.nodeAt(p).Name()] = NodeVerdict{Verdict: VerdictFeasible}
+	}
+	r.eachRejection(func(n *NodeInfo, plugin string, s *Status) {
+		byName[n.Name()] = NodeVerdict{Verdict: VerdictRejected, Plugin: plugin, Code: s.Code(), Reasons: s.Reasons()}
+	})
+	inOrder := map[string]bool{}
+	for _, n := range r.order {
+		inOrder[n.Name()] = true
+	}
+	for _, n := range r.snap.Nodes() {
+		v, ok := byName[n.Name()]
+		switch {
+		case ok:
+		case r.PreFilterStatus != nil || !inOrder[n.Name()]:
+			st := r.Diagnosis.absent
+			v = NodeVerdict{Verdict: VerdictExcluded, Plugin: st.Plugin(), Code: st.Code(), Reasons: st.Reasons()}
+		default:
+			v = NodeVerdict{Verdict: VerdictNotEvaluated}
+		}
+		v.Node = n.Name()
+		out = append(out, v)
+	}
+	return out
+}
+
+// PluginScore is one plugin's contribution to one node's total.
+type PluginScore struct {
+	Plugin     string
+	Raw        int64
+	Normalized int64
+	Weight     int64
+	Weighted   int64
+}
+
+// NodeScores explains one feasible node's total.
+type NodeScores struct {
+	Node   string
+	Scores []PluginScore
+	Total  int64
+}
+
+// Scores returns, for every feasible node in evaluation order, each score
+// plugin's raw, normalized and weighted score, then each extender's
+// contribution (Raw and Normalized 0, Weighted the scaled score), and the
+// total.
+func (r *Result) Scores() []NodeScores {
+	nf := len(r.feasible)
+	if len(r.Totals) != nf {
+		return nil
+	}
+	out := make([]NodeScores, nf)
+	for j := range nf {
+		ns := NodeScores{Node: r.nodeAt(r.feasible[j]).Name(), Total: r.Totals[j]}
+		for p, name := range r.ScorePlugins {
+			norm := r.Normalized[p*nf+j]
+			raw := norm
+			if r.Raw != nil {
+				raw = r.Raw[p*nf+j]
+			}
+			ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Raw: raw, Normalized: norm, Weight: r.Weights[p], Weighted: norm * r.Weights[p]})
+		}
+		for e, name := range r.Extenders {
+			ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Weighted: r.ExtenderScores[e][j]})
+		}
+		out[j] = ns
+	}
+	return out
+}
+
+// selectHost picks the highest total, breaking ties uniformly at random
+// (reservoir sampling over the tied nodes in evaluation order), then ranks
+// the top n.
+func (r *Result) selectHost(rng *rand.Rand, n int) {
+	best, cnt := int64(0), 0
+	for j, t := range r.Totals {
+		switch {
+		case cnt == 0 || t > best:
+			best, cnt, r.selected = t, 1, j
+		case t == best:
+			cnt++
+			if rng.IntN(cnt) == 0 {
+				r.selected = j
+			}
+		}
+	}
+	r.rank(n)
+}
+
+// rank fills Top (winner first, then by total descending, then evaluation
+// order) and Margin.
+func (r *Result) rank(n int) {
+	if r.selected < 0 {
+		return
+	}
+	total := func(j int) int64 {
+		if len(r.Totals) == 0 {
+			return 0
+		}
+		return r.Totals[j]
+	}
+	idx := make([]int, 0, len(r.feasible))
+	for j := range r.feasible {
+		if j != r.selected {
+			idx = append(idx, j)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return total(idx[a]) > total(idx[b]) })
+	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: total(r.selected)})
+	for _, j := range idx {
+		if len(r.Top) >= n {
+			break
+		}
+		r.Top = append(r.Top, RankedNode{Name: r.nodeAt(r.feasible[j]).Name(), Total: total(j)})
+	}
+	if len(idx) > 0 {
+		r.Margin = total(r.selected) - total(idx[0])
+	}
+}

@@ -1,0 +1,435 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/internal/parallel"
+)
+
+// CycleOptions tune one run of Schedule.
+type CycleOptions struct {
+	// Rand breaks ties among the top-scoring nodes uniformly at random. It
+	// is required: the same seed and inputs give the same choice.
+	Rand *rand.Rand
+	// StartIndex is the round-robin offset: node i of the cycle is
+	// candidates[(StartIndex+i) % len(candidates)].
+	StartIndex int
+	// NumFeasibleToFind stops filtering once this many feasible nodes are
+	// found, in evaluation order (0 means all). The scheduler derives it
+	// from percentageOfNodesToScore.
+	NumFeasibleToFind int
+	// NominatedPods returns the pods nominated to a node, for the two-pass
+	// filter. Nil means none.
+	NominatedPods func(nodeName string) []*PodInfo
+	// TopN is how many ranked nodes the result keeps (default 3).
+	TopN int
+	// AlwaysScore scores even when only one node is feasible (kube-scheduler
+	// skips scoring then; turn this on for explanations).
+	AlwaysScore bool
+	// SkipExplanation drops the per-plugin raw score table (normalized
+	// scores, totals and filter verdicts are kept).
+	SkipExplanation bool
+}
+
+// Schedule runs one scheduling cycle's plugins for pod over snap: PreFilter
+// (merging PreFilterResults), Filter per node, extender filters, PreScore,
+// Score, NormalizeScore, the [0,100] check, weights and extender scores,
+// then host selection. The Result explains every step.
+//
+// It returns a *FitError when no node fits (the Result still explains why)
+// and another error when a plugin fails unexpectedly. Results are
+// identical at any parallelism.
+func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snapshot, pod *PodInfo, opts CycleOptions) (*Result, error) {
+	if pod == nil || pod.Pod == nil {
+		return nil, errors.New("framework: Schedule: nil pod")
+	}
+	if snap == nil {
+		return nil, errors.New("framework: Schedule: nil snapshot")
+	}
+	if opts.Rand == nil {
+		return nil, errors.New("framework: Schedule: CycleOptions.Rand is nil: inject a *rand.Rand for tie-breaks")
+	}
+	if state == nil {
+		state = NewCycleState()
+	}
+	state.SetSnapshot(snap)
+	all := snap.Nodes()
+	res := &Result{
+		Pod:         pod,
+		Profile:     f.profile.SchedulerName,
+		NumAllNodes: len(all),
+		selected:    -1,
+		fw:          f,
+		snap:        snap,
+	}
+	res.Diagnosis.result = res
+	if opts.TopN <= 0 {
+		opts.TopN = 3
+	}
+
+	preRes, s, withNodes := f.RunPreFilterPlugins(ctx, state, pod, all)
+	res.PreFilterResult = preRes
+	res.SkippedFilter = sortedKeys(state.skipFilter)
+	if !s.IsSuccess() {
+		res.PreFilterStatus = s
+		if !s.IsRejected() {
+			res.Err = s.AsError()
+			return res, res.Err
+		}
+		res.Diagnosis.PreFilterMsg = s.Message()
+		res.Diagnosis.absent = s
+		res.Diagnosis.addPlugin(s)
+		if len(withNodes) > 0 && s.Plugin() == "" {
+			res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, withNodes)
+		}
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(all), Diagnosis: res.Diagnosis}
+		res.Err = fe
+		return res, fe
+	}
+	candidates := all
+	if !preRes.AllNodes() {
+		candidates = make([]*NodeInfo, 0, len(preRes.NodeNames))
+		for _, ni := range all { // snapshot order, not map order: deterministic
+			if _, ok := preRes.NodeNames[ni.Name()]; ok {
+				candidates = append(candidates, ni)
+			}
+		}
+		res.candidates = candidates
+		sorted := append([]string(nil), withNodes...)
+		sort.Strings(sorted)
+		res.Diagnosis.absent = NewStatus(UnschedulableAndUnresolvable, fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sorted))
+		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, withNodes)
+	}
+	res.StartIndex = opts.StartIndex
+
+	if err := f.filterNodes(ctx, state, pod, candidates, opts, res); err != nil {
+		res.Err = err
+		return res, err
+	}
+	if err := f.runExtenderFilters(pod, res); err != nil {
+		res.Err = err
+		return res, err
+	}
+	if len(res.feasible) == 0 {
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(all), Diagnosis: res.Diagnosis}
+		res.Err = fe
+		return res, fe
+	}
+	if len(res.feasible) == 1 && !opts.AlwaysScore {
+		res.selected = 0
+		res.rank(opts.TopN)
+		return res, nil
+	}
+	if err := f.scoreNodes(ctx, state, pod, opts, res); err != nil {
+		res.Err = err
+		return res, err
+	}
+	res.selectHost(opts.Rand, opts.TopN)
+	return res, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func mergeNames(a, b []string) []string {
+	set := map[string]bool{}
+	for _, n := range a {
+		set[n] = true
+	}
+	for _, n := range b {
+		set[n] = true
+	}
+	return sortedKeys(set)
+}
+
+// filterNodes runs the filter plugins over candidates in round-robin order
+// from opts.StartIndex, stopping after NumFeasibleToFind feasible nodes. The
+// outcome is the one a sequential run produces, whatever the parallelism.
+func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *PodInfo, candidates []*NodeInfo, opts CycleOptions, res *Result) error {
+	n := len(candidates)
+	if n == 0 {
+		return nil
+	}
+	start := opts.StartIndex % n
+	if start < 0 {
+		start += n
+	}
+	res.StartIndex = start
+	want := opts.NumFeasibleToFind
+	if want <= 0 || want > n {
+		want = n
+	}
+	if !f.HasFilterPlugins() {
+		res.feasible = make([]int32, want)
+		for i := range want {
+			res.feasible[i] = int32(i)
+		}
+		res.evaluated = want
+		res.order = candidates
+		return nil
+	}
+	active, idx := f.activeFilters(state)
+	statuses := make([]*Status, n)
+	plugins := make([]int16, n)
+	var found atomic.Int64
+	var failed atomic.Bool
+	nominated := opts.NominatedPods
+	check := func(lo, hi int) bool {
+		local := int64(0)
+		for p := lo; p < hi; p++ {
+			ni := candidates[(start+p)%n]
+			var st *Status
+			pi := int16(-1)
+			if nominated != nil {
+				if nps := nominated(ni.Name()); len(nps) > 0 {
+					st = f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nps)
+					if !st.IsSuccess() {
+						pi = int16(f.filterIndex[st.Plugin()])
+					}
+					goto record
+				}
+			}
+			for j, pl := range active {
+				if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
+					st, pi = s, idx[j]
+					break
+				}
+			}
+		record:
+			if st == nil {
+				local++
+				continue
+			}
+			if !st.IsRejected() {
+				if st.Code() != Error || st.Plugin() == "" {
+					name := f.filter[pi].Name()
+					st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.AsError())).WithPlugin(name)
+				}
+				failed.Store(true)
+			}
+			statuses[p], plugins[p] = st, pi
+		}
+		return found.Add(local) >= int64(want) || failed.Load()
+	}
+	end := parallel.Ordered(f.parallelism, n, parallel.ChunkSize(n, f.parallelism), check)
+
+	feasible := make([]int32, 0, min(want, end))
+	cut := end
+	for p := 0; p < end; p++ {
+		st := statuses[p]
+		if st == nil {
+			feasible = append(feasible, int32(p))
+			if len(feasible) == want {
+				cut = p + 1
+				break
+			}
+			continue
+		}
+		if st.Code() == Error {
+			res.evaluated = p + 1
+			res.statuses, res.plugins = statuses[:p+1], plugins[:p+1]
+			res.order = candidates
+			return st.AsError()
+		}
+	}
+	res.feasible = feasible
+	res.evaluated = cut
+	res.statuses, res.plugins = statuses[:cut], plugins[:cut]
+	res.order = candidates
+	for p := 0; p < cut; p++ {
+		if st := statuses[p]; st != nil {
+			res.Diagnosis.rejected++
+			res.Diagnosis.addPlugin(f.stamp(st, plugins[p]))
+		}
+	}
+	return nil
+}
+
+// stamp returns the plugin-named copy of a filter status (failure path only).
+func (f *Framework) stamp(st *Status, pi int16) *Status {
+	if pi < 0 || st.Plugin() != "" {
+		return st
+	}
+	return st.WithPlugin(f.filter[pi].Name())
+}
+
+func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
+	if len(f.extenders) == 0 || len(res.feasible) == 0 {
+		return nil
+	}
+	before := len(res.feasible)
+	for _, ext := range f.extenders {
+		if len(res.feasible) == 0 {
+			break
+		}
+		if !ext.IsInterested(pod) {
+			continue
+		}
+		nodes := res.FeasibleNodes()
+		passed, failed, unresolvable, err := ext.Filter(pod, nodes)
+		if err != nil {
+			if ext.IsIgnorable() {
+				continue
+			}
+			return fmt.Errorf("extender %q: %w", ext.Name(), err)
+		}
+		keep := make(map[string]bool, len(passed))
+		for _, ni := range passed {
+			keep[ni.Name()] = true
+		}
+		kept := res.feasible[:0:0]
+		for _, p := range res.feasible {
+			name := res.order[(res.StartIndex+int(p))%len(res.order)].Name()
+			if keep[name] {
+				kept = append(kept, p)
+				continue
+			}
+			var st *Status
+			if msg, ok := unresolvable[name]; ok {
+				st = NewStatus(UnschedulableAndUnresolvable, msg)
+			} else if msg, ok := failed[name]; ok {
+				st = NewStatus(Unschedulable, msg)
+			} else {
+				st = NewStatus(Unschedulable, fmt.Sprintf("node(s) rejected by extender %s", ext.Name()))
+			}
+			res.extenderRejects = append(res.extenderRejects, extenderReject{pos: p, extender: ext.Name(), status: st})
+			res.Diagnosis.rejected++
+		}
+		res.feasible = kept
+	}
+	if len(res.feasible) != before {
+		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, []string{ExtenderName})
+	}
+	return nil
+}
+
+// scoreNodes runs PreScore, Score, NormalizeScore, the bounds check, the
+// weights and the extenders' scores into res.
+func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
+	nodes := res.FeasibleNodes()
+	nf := len(nodes)
+	res.Totals = make([]int64, nf)
+	if len(f.extenders) == 0 && !f.HasScorePlugins() {
+		for i := range res.Totals {
+			res.Totals[i] = 1
+		}
+		return nil
+	}
+	if s := f.RunPreScorePlugins(ctx, state, pod, nodes); !s.IsSuccess() {
+		return s.AsError()
+	}
+	res.SkippedScore = sortedKeys(state.skipScore)
+	active := make([]scorePlugin, 0, len(f.score))
+	for _, sp := range f.score {
+		if !state.skipScore[sp.Name()] {
+			active = append(active, sp)
+		}
+	}
+	np := len(active)
+	res.ScorePlugins = make([]string, np)
+	res.Weights = make([]int64, np)
+	for i, sp := range active {
+		res.ScorePlugins[i], res.Weights[i] = sp.Name(), sp.weight
+	}
+	flat := make([]NodeScore, np*nf)
+	errs := make([]error, nf)
+	var failed atomic.Bool
+	parallel.Ordered(f.parallelism, nf, parallel.ChunkSize(nf, f.parallelism), func(lo, hi int) bool {
+		for j := lo; j < hi; j++ {
+			ni := nodes[j]
+			for p := range active {
+				v, s := active[p].Score(ctx, state, pod, ni)
+				if s != nil && s.code != Success {
+					errs[j] = fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", active[p].Name(), ni.Name(), s.AsError())
+					failed.Store(true)
+					break
+				}
+				flat[p*nf+j] = NodeScore{Name: ni.Name(), Score: v}
+			}
+		}
+		return failed.Load()
+	})
+	if failed.Load() {
+		for _, e := range errs {
+			if e != nil {
+				return e
+			}
+		}
+	}
+	if !opts.SkipExplanation {
+		res.Raw = make([]int64, np*nf)
+		for i := range flat {
+			res.Raw[i] = flat[i].Score
+		}
+	}
+	for p := range active {
+		ext := active[p].ScoreExtensions()
+		if ext == nil {
+			continue
+		}
+		if s := ext.NormalizeScore(ctx, state, pod, flat[p*nf:(p+1)*nf]); !s.IsSuccess() {
+			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.AsError())
+		}
+	}
+	res.Normalized = make([]int64, np*nf)
+	for j := 0; j < nf; j++ {
+		var total int64
+		for p := range active {
+			s := flat[p*nf+j].Score
+			if s > MaxNodeScore || s < MinNodeScore {
+				return fmt.Errorf("applying score weights: plugin %q returns an invalid score %d for node %q, it should be in the range of [%d, %d] after normalizing",
+					active[p].Name(), s, nodes[j].Name(), MinNodeScore, MaxNodeScore)
+			}
+			res.Normalized[p*nf+j] = s
+			total += s * active[p].weight
+		}
+		res.Totals[j] = total
+	}
+	f.runExtenderScores(pod, nodes, res)
+	return nil
+}
+
+func (f *Framework) runExtenderScores(pod *PodInfo, nodes []*NodeInfo, res *Result) {
+	if len(f.extenders) == 0 {
+		return
+	}
+	pos := make(map[string]int, len(nodes))
+	for j, ni := range nodes {
+		pos[ni.Name()] = j
+	}
+	for _, ext := range f.extenders {
+		if !ext.IsInterested(pod) {
+			continue
+		}
+		scores, weight, err := ext.Prioritize(pod, nodes)
+		if err != nil {
+			continue // kube-scheduler ignores prioritize errors
+		}
+		row := make([]int64, len(nodes))
+		for _, hp := range scores {
+			j, ok := pos[hp.Host]
+			if !ok {
+				continue
+			}
+			v := hp.Score * weight * (MaxNodeScore / MaxExtenderPriority)
+			row[j] += v
+			res.Totals[j] += v
+		}
+		res.Extenders = append(res.Extenders, ext.Name())
+		res.ExtenderScores = append(res.ExtenderScores, row)
+	}
+}

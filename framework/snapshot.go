@@ -1,0 +1,334 @@
+package framework
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Snapshot is a consistent view of the cluster for one scheduling cycle:
+// nodes in a fixed order with their assigned pods, lookup by name, the
+// number of nodes holding each image, namespace labels, and the services,
+// controllers and disruption budgets some plugins read.
+//
+// Plugins treat a Snapshot as read-only. Clone is O(nodes) pointer copies;
+// the clone shares NodeInfos with the original and copies a NodeInfo only
+// when a mutation (AddPod, RemovePod, SetNode) touches it.
+type Snapshot struct {
+	nodes  []*NodeInfo
+	owned  []bool
+	index  map[string]int
+	// indexShared is set when index is shared with a clone.
+	indexShared bool
+	images      map[string]int
+
+	affinityDirty bool
+	withAffinity  []*NodeInfo
+	withReqAnti   []*NodeInfo
+
+	namespaces map[string]map[string]string
+
+	// Services select pods (PodTopologySpread's default constraints).
+	Services []Service
+	// Controllers are ReplicaSets, ReplicationControllers and StatefulSets.
+	Controllers []WorkloadController
+	// DisruptionBudgets are the PodDisruptionBudgets preemption honours.
+	DisruptionBudgets []PodDisruptionBudget
+}
+
+// SnapshotOption adds optional cluster objects to a new Snapshot.
+type SnapshotOption func(*Snapshot) error
+
+// WithNamespaces records namespace labels (for namespace selectors).
+func WithNamespaces(ns ...Namespace) SnapshotOption {
+	return func(s *Snapshot) error {
+		for _, n := range ns {
+			if _, dup := s.namespaces[n.Name]; dup {
+				return fmt.Errorf("framework: snapshot: duplicate namespace %q", n.Name)
+			}
+			s.namespaces[n.Name] = n.Labels
+		}
+		return nil
+	}
+}
+
+// WithServices records services.
+func WithServices(svcs ...Service) SnapshotOption {
+	return func(s *Snapshot) error { s.Services = append(s.Services, svcs...); return nil }
+}
+
+// WithControllers records ReplicaSets, ReplicationControllers and
+// StatefulSets.
+func WithControllers(cs ...WorkloadController) SnapshotOption {
+	return func(s *Snapshot) error { s.Controllers = append(s.Controllers, cs...); return nil }
+}
+
+// WithDisruptionBudgets records PodDisruptionBudgets.
+func WithDisruptionBudgets(pdbs ...PodDisruptionBudget) SnapshotOption {
+	return func(s *Snapshot) error { s.DisruptionBudgets = append(s.DisruptionBudgets, pdbs...); return nil }
+}
+
+// NewSnapshot builds a snapshot of nodes (kept in the given order) and the
+// pods assigned to them. Pods without a nodeName are pending and are not
+// part of any node; terminal pods (Succeeded, Failed) are skipped, as
+// kube-scheduler's informer skips them. A nil node or pod, a duplicate node
+// name, or a pod on an unknown node is an error that names it.
+func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot, error) {
+	s := &Snapshot{
+		nodes:         make([]*NodeInfo, 0, len(nodes)),
+		owned:         make([]bool, 0, len(nodes)),
+		index:         make(map[string]int, len(nodes)),
+		images:        map[string]int{},
+		namespaces:    map[string]map[string]string{},
+		affinityDirty: true,
+	}
+	for i, n := range nodes {
+		if n == nil {
+			return nil, fmt.Errorf("framework: snapshot: node %d is nil", i)
+		}
+		if err := s.AddNode(n); err != nil {
+			return nil, err
+		}
+	}
+	for i, p := range pods {
+		if p == nil {
+			return nil, fmt.Errorf("framework: snapshot: pod %d is nil", i)
+		}
+		if p.Spec.NodeName == "" || p.Status.Phase.IsTerminal() {
+			continue
+		}
+		if err := s.AddPod(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range opts {
+		if err := o(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// MustSnapshot is NewSnapshot that panics on error; for tests and examples.
+func MustSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) *Snapshot {
+	s, err := NewSnapshot(nodes, pods, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Nodes returns the NodeInfos in snapshot order. The slice is shared: do
+// not modify it.
+func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
+
+// NumNodes returns the number of nodes.
+func (s *Snapshot) NumNodes() int { return len(s.nodes) }
+
+// Get returns the NodeInfo of the named node.
+func (s *Snapshot) Get(name string) (*NodeInfo, bool) {
+	i, ok := s.index[name]
+	if !ok {
+		return nil, false
+	}
+	return s.nodes[i], true
+}
+
+// Index returns the position of the named node, or -1.
+func (s *Snapshot) Index(name string) int {
+	if i, ok := s.index[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// ImageNumNodes returns how many nodes hold the image (by exact name).
+func (s *Snapshot) ImageNumNodes(image string) int { return s.images[image] }
+
+// NamespaceLabels returns the labels of namespace ns (nil when unknown).
+func (s *Snapshot) NamespaceLabels(ns string) map[string]string { return s.namespaces[ns] }
+
+// NodesWithPodAffinity returns the nodes that run at least one pod with pod
+// (anti-)affinity.
+func (s *Snapshot) NodesWithPodAffinity() []*NodeInfo {
+	s.refreshAffinityLists()
+	return s.withAffinity
+}
+
+// NodesWithRequiredAntiAffinity returns the nodes that run at least one pod
+// with required anti-affinity.
+func (s *Snapshot) NodesWithRequiredAntiAffinity() []*NodeInfo {
+	s.refreshAffinityLists()
+	return s.withReqAnti
+}
+
+func (s *Snapshot) refreshAffinityLists() {
+	if !s.affinityDirty {
+		return
+	}
+	s.withAffinity, s.withReqAnti = s.withAffinity[:0], s.withReqAnti[:0]
+	for _, n := range s.nodes {
+		if len(n.PodsWithAffinity) > 0 {
+			s.withAffinity = append(s.withAffinity, n)
+		}
+		if len(n.PodsWithRequiredAntiAffinity) > 0 {
+			s.withReqAnti = append(s.withReqAnti, n)
+		}
+	}
+	s.affinityDirty = false
+}
+
+// AddNode appends a node. A duplicate name is an error.
+func (s *Snapshot) AddNode(n *Node) error {
+	if n == nil {
+		return fmt.Errorf("framework: snapshot: nil node")
+	}
+	if _, dup := s.index[n.Name]; dup {
+		return fmt.Errorf("framework: snapshot: duplicate node name %q", n.Name)
+	}
+	ni, _ := NewNodeInfo(n)
+	if s.indexShared {
+		idx := make(map[string]int, len(s.index)+1)
+		for k, v := range s.index {
+			idx[k] = v
+		}
+		s.index, s.indexShared = idx, false
+	}
+	s.index[n.Name] = len(s.nodes)
+	s.nodes = append(s.nodes, ni)
+	s.owned = append(s.owned, true)
+	s.countImages(ni, 1)
+	s.affinityDirty = true
+	return nil
+}
+
+// RemoveNode removes the named node and its pods; later nodes keep their
+// relative order.
+func (s *Snapshot) RemoveNode(name string) error {
+	i, ok := s.index[name]
+	if !ok {
+		return fmt.Errorf("framework: snapshot: unknown node %q", name)
+	}
+	s.countImages(s.nodes[i], -1)
+	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
+	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
+	s.index, s.indexShared = make(map[string]int, len(s.nodes)), false
+	for j, n := range s.nodes {
+		s.index[n.Name()] = j
+	}
+	s.affinityDirty = true
+	return nil
+}
+
+// UpdateNode replaces the node object of an existing node, keeping its pods.
+func (s *Snapshot) UpdateNode(n *Node) error {
+	if n == nil {
+		return fmt.Errorf("framework: snapshot: nil node")
+	}
+	ni, err := s.mutable(n.Name)
+	if err != nil {
+		return err
+	}
+	s.countImages(ni, -1)
+	ni.SetNode(n)
+	s.countImages(ni, 1)
+	return nil
+}
+
+func (s *Snapshot) countImages(ni *NodeInfo, delta int) {
+	if len(ni.ImageSizes) == 0 {
+		return
+	}
+	// images is shared with clones: copy before the first write.
+	imgs := make(map[string]int, len(s.images)+len(ni.ImageSizes))
+	for k, v := range s.images {
+		imgs[k] = v
+	}
+	for name := range ni.ImageSizes {
+		imgs[name] += delta
+		if imgs[name] <= 0 {
+			delete(imgs, name)
+		}
+	}
+	s.images = imgs
+}
+
+// mutable returns the named NodeInfo, copying it first if it is shared with
+// another snapshot.
+func (s *Snapshot) mutable(name string) (*NodeInfo, error) {
+	i, ok := s.index[name]
+	if !ok {
+		return nil, fmt.Errorf("framework: snapshot: unknown node %q", name)
+	}
+	if !s.owned[i] {
+		s.nodes[i] = s.nodes[i].Clone()
+		s.owned[i] = true
+	}
+	return s.nodes[i], nil
+}
+
+// AddPod assigns pod to the node named by pod.Spec.NodeName.
+func (s *Snapshot) AddPod(pod *Pod) error {
+	pi, err := NewPodInfo(pod)
+	if err != nil {
+		return err
+	}
+	return s.AddPodInfo(pi)
+}
+
+// AddPodInfo assigns a prepared PodInfo to the node named by its pod's
+// nodeName. A pod without a nodeName or on an unknown node is an error.
+func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
+	if pi == nil || pi.Pod == nil {
+		return fmt.Errorf("framework: snapshot: nil pod")
+	}
+	if pi.Pod.Spec.NodeName == "" {
+		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
+	}
+	ni, err := s.mutable(pi.Pod.Spec.NodeName)
+	if err != nil {
+		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+	}
+	ni.AddPodInfo(pi)
+	if pi.HasAffinity() {
+		s.affinityDirty = true
+	}
+	return nil
+}
+
+// RemovePod removes pod from the node named by its nodeName.
+func (s *Snapshot) RemovePod(pod *Pod) error {
+	if pod == nil {
+		return fmt.Errorf("framework: snapshot: nil pod")
+	}
+	ni, err := s.mutable(pod.Spec.NodeName)
+	if err != nil {
+		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pod.Key(), pod.Spec.NodeName)
+	}
+	if err := ni.RemovePod(pod); err != nil {
+		return err
+	}
+	s.affinityDirty = true
+	return nil
+}
+
+// Clone returns a snapshot that shares NodeInfos with s until either side
+// mutates one (copy on write). Clone itself is O(nodes) pointer copies.
+func (s *Snapshot) Clone() *Snapshot {
+	c := &Snapshot{
+		nodes:             slices.Clone(s.nodes),
+		owned:             make([]bool, len(s.nodes)),
+		index:             s.index,
+		images:            s.images,
+		affinityDirty:     true,
+		namespaces:        s.namespaces,
+		Services:          s.Services,
+		Controllers:       s.Controllers,
+		DisruptionBudgets: s.DisruptionBudgets,
+	}
+	// The original loses ownership too: its NodeInfos are now shared.
+	for i := range s.owned {
+		s.owned[i] = false
+	}
+	s.indexShared, c.indexShared = true, true
+	return c
+}

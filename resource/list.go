@@ -1,0 +1,115 @@
+package resource
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// List maps resource names to quantities. It is the form used at the API
+// edge: in objects, configuration and JSON.
+type List map[Name]Quantity
+
+// ParseList builds a List from name → quantity strings. An invalid quantity
+// is an error naming the resource and the value.
+func ParseList(m map[string]string) (List, error) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	l := make(List, len(m))
+	for _, k := range sortedKeys(m) {
+		q, err := ParseQuantity(m[k])
+		if err != nil {
+			return nil, fmt.Errorf("resource %q: %w", k, err)
+		}
+		l[Name(k)] = q
+	}
+	return l, nil
+}
+
+// MustParseList is ParseList that panics on error. Use it only for
+// constants in tests and examples.
+func MustParseList(m map[string]string) List {
+	l, err := ParseList(m)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Names returns the list's names in ascending order.
+func (l List) Names() []Name {
+	names := make([]Name, 0, len(l))
+	for n := range l {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
+	return names
+}
+
+// Get returns the quantity for n, or zero.
+func (l List) Get(n Name) Quantity { return l[n] }
+
+// Clone returns a copy of l (nil for nil).
+func (l List) Clone() List {
+	if l == nil {
+		return nil
+	}
+	c := make(List, len(l))
+	for k, v := range l {
+		c[k] = v
+	}
+	return c
+}
+
+// Add returns l + o per resource; l is not modified.
+func (l List) Add(o List) List {
+	out := l.Clone()
+	if out == nil && len(o) > 0 {
+		out = make(List, len(o))
+	}
+	for k, v := range o {
+		out[k] = out[k].Add(v)
+	}
+	return out
+}
+
+// Equal reports whether l and o hold numerically equal quantities for the
+// same names (a missing name equals zero).
+func (l List) Equal(o List) bool {
+	for k, v := range l {
+		if v.Cmp(o[k]) != 0 {
+			return false
+		}
+	}
+	for k, v := range o {
+		if _, ok := l[k]; !ok && !v.IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+// String renders l as "cpu=500m,memory=1Gi" in name order.
+func (l List) String() string {
+	var b strings.Builder
+	for i, n := range l.Names() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q := l[n]
+		b.WriteString(string(n))
+		b.WriteByte('=')
+		b.WriteString(q.String())
+	}
+	return b.String()
+}
