@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -78,6 +79,7 @@ type Framework struct {
 	postBind    []PostBindPlugin
 	filterIndex map[string]int
 	scoreIndex  map[string]int
+	scratch     sync.Pool
 }
 
 var _ Handle = (*Framework)(nil)
@@ -286,7 +288,7 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *CycleState, 
 				ret = s
 				continue
 			}
-			return nil, AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name()), nil
+			return nil, AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name()), nil
 		}
 		if !r.AllNodes() {
 			withNodes = append(withNodes, pl.Name())
@@ -329,7 +331,7 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState, pod
 		}
 		if s := pl.Filter(ctx, state, pod, node); !s.IsSuccess() {
 			if !s.IsRejected() {
-				return AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name())
+				return AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
 			}
 			return s.WithPlugin(pl.Name())
 		}
@@ -346,7 +348,7 @@ func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *Cycl
 			continue
 		}
 		if s := ext.AddPod(ctx, state, pod, toAdd, node); !s.IsSuccess() {
-			return AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -361,7 +363,7 @@ func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *C
 			continue
 		}
 		if s := ext.RemovePod(ctx, state, pod, toRemove, node); !s.IsSuccess() {
-			return AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -412,7 +414,7 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *CycleState,
 			return r, s.WithPlugin(pl.Name())
 		}
 		if !s.IsRejected() {
-			return nil, AsStatus(s.AsError()).WithPlugin(pl.Name())
+			return nil, AsStatus(s.asErr()).WithPlugin(pl.Name())
 		}
 		if r != nil && r.NominatingInfo != nil && r.Mode != ModeNoop {
 			result = r
@@ -436,7 +438,7 @@ func (f *Framework) RunPreScorePlugins(ctx context.Context, state *CycleState, p
 			continue
 		}
 		if !s.IsSuccess() {
-			return AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
 		}
 	}
 	state.skipScore = skip
@@ -452,7 +454,7 @@ func (f *Framework) RunReservePluginsReserve(ctx context.Context, state *CycleSt
 			if s.IsRejected() {
 				return s.WithPlugin(pl.Name())
 			}
-			return AsStatus(fmt.Errorf("running Reserve plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running Reserve plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -503,7 +505,7 @@ func (f *Framework) RunPermitPlugins(ctx context.Context, state *CycleState, pod
 			waits = append(waits, PermitWait{Plugin: pl.Name(), Timeout: timeout})
 			continue
 		}
-		return AsStatus(fmt.Errorf("running Permit plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name()), nil
+		return AsStatus(fmt.Errorf("running Permit plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name()), nil
 	}
 	if len(waits) > 0 {
 		return NewStatus(Wait, "one or more plugins asked to wait and no plugin rejected pod"), waits
@@ -519,7 +521,7 @@ func (f *Framework) RunPreBindPlugins(ctx context.Context, state *CycleState, po
 			if s.IsRejected() {
 				return s.WithPlugin(pl.Name())
 			}
-			return AsStatus(fmt.Errorf("running PreBind plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running PreBind plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -541,7 +543,7 @@ func (f *Framework) RunBindPlugins(ctx context.Context, state *CycleState, pod *
 			if s.IsRejected() {
 				return s.WithPlugin(pl.Name())
 			}
-			return AsStatus(fmt.Errorf("running Bind plugin %q: %w", pl.Name(), s.AsError())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running Bind plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
 		}
 		return nil
 	}

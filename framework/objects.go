@@ -64,7 +64,7 @@ type PodSpec struct {
 	// Overhead is the pod's runtime overhead, added to its requests.
 	Overhead resource.List `json:"overhead,omitempty"`
 	// Resources are pod-level requests and limits; when set they replace
-	// the container aggregate for cpu and memory.
+	// the container aggregate for cpu, memory and huge pages.
 	Resources                 *ResourceRequirements      `json:"resources,omitempty"`
 	NodeName                  string                     `json:"nodeName,omitempty"`
 	NodeSelector              map[string]string          `json:"nodeSelector,omitempty"`

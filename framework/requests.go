@@ -34,15 +34,16 @@ func nonZeroDefaults() resource.List {
 // containers in order, where a restartable sidecar adds to the sum and to a
 // running sidecar total and a plain init container "uses" its own request
 // plus the sidecars started before it; the per-resource maximum of the two;
-// pod-level requests replacing cpu and memory when set; then overhead.
+// pod-level requests replacing cpu, memory and huge pages when set; then
+// overhead.
 func PodRequests(pod *Pod, opts RequestOptions) resource.List {
 	return podAggregate(pod, opts, false)
 }
 
 // PodLimits computes a pod's effective limits as Kubernetes' PodLimits: the
 // same container aggregation as PodRequests over limits; pod-level limits
-// replace cpu and memory when set; overhead is added only to resources that
-// already have a limit.
+// replace cpu, memory and huge pages when set; overhead is added only to
+// resources that already have a non-zero limit.
 func PodLimits(pod *Pod) resource.List {
 	return podAggregate(pod, RequestOptions{}, true)
 }
@@ -104,8 +105,8 @@ func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
 		if limits {
 			pl = pod.Spec.Resources.Limits
 		}
-		for _, n := range []resource.Name{resource.CPU, resource.Memory} {
-			if q, ok := pl[n]; ok {
+		for n, q := range pl {
+			if isPodLevelResource(n) {
 				reqs[n] = q
 			}
 		}
@@ -113,7 +114,8 @@ func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
 	if !opts.ExcludeOverhead {
 		for n, q := range pod.Spec.Overhead {
 			if limits {
-				if cur, ok := reqs[n]; ok {
+				// Overhead raises only limits that are set and non-zero.
+				if cur, ok := reqs[n]; ok && !cur.IsZero() {
 					reqs[n] = cur.Add(q)
 				}
 				continue
@@ -122,6 +124,26 @@ func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
 		}
 	}
 	return reqs
+}
+
+// isPodLevelResource reports whether pod-level resources may set n: cpu,
+// memory and huge pages, as component-helpers' IsSupportedPodLevelResource.
+func isPodLevelResource(n resource.Name) bool {
+	return n == resource.CPU || n == resource.Memory || n.IsHugePages()
+}
+
+// hasPodLevelRequests reports whether the pod sets a pod-level request for a
+// supported resource (component-helpers' IsPodLevelRequestsSet).
+func hasPodLevelRequests(pod *Pod) bool {
+	if pod.Spec.Resources == nil {
+		return false
+	}
+	for n := range pod.Spec.Resources.Requests {
+		if isPodLevelResource(n) {
+			return true
+		}
+	}
+	return false
 }
 
 func addInto(dst, src resource.List) {
@@ -150,8 +172,26 @@ func PodRequestVector(pod *Pod) resource.Vector {
 // PodNonZeroRequests returns the pod's cpu (milli) and memory (bytes)
 // requests in kube-scheduler's non-zero view: 100m and 200 MiB stand in, per
 // container, for a missing cpu or memory request.
+//
+// When the pod sets pod-level requests, a default applies only to a resource
+// that the pod's effective requests (containers, pod level and overhead) lack
+// entirely, as kube-scheduler v1.36's getNonMissingContainerRequests.
 func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
-	l := PodRequests(pod, RequestOptions{NonMissing: nonZeroDefaults()})
+	defaults := nonZeroDefaults()
+	var l resource.List
+	if hasPodLevelRequests(pod) {
+		l = PodRequests(pod, RequestOptions{})
+		for n := range defaults {
+			if _, ok := l[n]; ok {
+				delete(defaults, n)
+			}
+		}
+		if len(defaults) > 0 {
+			l = PodRequests(pod, RequestOptions{NonMissing: defaults})
+		}
+	} else {
+		l = PodRequests(pod, RequestOptions{NonMissing: defaults})
+	}
 	cpu, mem := l[resource.CPU], l[resource.Memory]
 	return cpu.MilliValue(), mem.Value()
 }
@@ -183,7 +223,9 @@ func (p *Pod) QOSClass() PodQOSClass {
 			guaranteed = false
 		}
 	}
-	if p.Spec.Resources != nil && (len(p.Spec.Resources.Requests) > 0 || len(p.Spec.Resources.Limits) > 0) {
+	if p.Spec.Resources != nil {
+		// Pod-level resources, even empty ones, decide alone (kube's
+		// ComputePodQOS with PodLevelResources enabled).
 		visit(*p.Spec.Resources)
 	} else {
 		for i := range p.Spec.InitContainers {

@@ -81,10 +81,11 @@ func (e *FitError) Error() string {
 	return b.String()
 }
 
-type extenderReject struct {
-	pos      int32
-	extender string
-	status   *Status
+// rejection is one node rejected by a filter plugin or an extender.
+type rejection struct {
+	pos    int32  // evaluation position
+	plugin string // the rejecting plugin or extender
+	status *Status
 }
 
 // RankedNode is a node with its total score, for the top-N list.
@@ -139,12 +140,11 @@ type Result struct {
 	snap            *Snapshot
 	candidates      []*NodeInfo // non-nil when a PreFilterResult narrowed the nodes
 	order           []*NodeInfo // the list the round-robin positions index
-	evaluated       int
-	statuses        []*Status // by evaluation position
-	plugins         []int16   // rejecting filter plugin by position
-	feasible        []int32   // evaluation positions of feasible nodes
-	extenderRejects []extenderReject
-	selected        int // index into feasible, -1 when none
+	evaluated     int
+	rejections    []rejection
+	feasible      []int32 // evaluation positions of feasible nodes
+	selected      int     // index into feasible, -1 when none
+	feasibleCache []*NodeInfo
 }
 
 func (r *Result) nodeAt(pos int32) *NodeInfo {
@@ -163,13 +163,19 @@ func (r *Result) SelectedNode() string {
 // rejected), which advances the scheduler's round-robin start.
 func (r *Result) EvaluatedNodes() int { return r.evaluated }
 
-// FeasibleNodes returns the feasible nodes in evaluation order.
+// FeasibleNodes returns the feasible nodes in evaluation order (a copy).
 func (r *Result) FeasibleNodes() []*NodeInfo {
-	out := make([]*NodeInfo, len(r.feasible))
-	for i, p := range r.feasible {
-		out[i] = r.nodeAt(p)
+	return append([]*NodeInfo(nil), r.feasibleNodes()...)
+}
+
+func (r *Result) feasibleNodes() []*NodeInfo {
+	if r.feasibleCache == nil || len(r.feasibleCache) != len(r.feasible) {
+		r.feasibleCache = make([]*NodeInfo, len(r.feasible))
+		for i, p := range r.feasible {
+			r.feasibleCache[i] = r.nodeAt(p)
+		}
 	}
-	return out
+	return r.feasibleCache
 }
 
 // FitError returns the cycle's *FitError, or nil.
@@ -181,22 +187,10 @@ func (r *Result) FitError() *FitError {
 	return fe
 }
 
-// eachRejection visits every explicitly rejected node in evaluation order.
+// eachRejection visits every explicitly rejected node.
 func (r *Result) eachRejection(fn func(n *NodeInfo, plugin string, s *Status)) {
-	for p, st := range r.statuses {
-		if st != nil {
-			name := ""
-			if pi := r.plugins[p]; pi >= 0 && r.fw != nil {
-				name = r.fw.filter[pi].Name()
-			}
-			if st.Plugin() != "" {
-				name = st.Plugin()
-			}
-			fn(r.nodeAt(int32(p)), name, st)
-		}
-	}
-	for _, x := range r.extenderRejects {
-		fn(r.nodeAt(x.pos), x.extender, x.status)
+	for _, x := range r.rejections {
+		fn(r.nodeAt(x.pos), x.plugin, x.status)
 	}
 }
 
@@ -309,27 +303,34 @@ func (r *Result) Scores() []NodeScores {
 	return out
 }
 
-// selectHost picks the highest total, breaking ties uniformly at random
-// (reservoir sampling over the tied nodes in evaluation order), then ranks
-// the top n.
+// selectHost picks the node to run the pod and ranks the top n.
 func (r *Result) selectHost(rng *rand.Rand, n int) {
-	best, cnt := int64(0), 0
-	for j, t := range r.Totals {
-		switch {
-		case cnt == 0 || t > best:
-			best, cnt, r.selected = t, 1, j
-		case t == best:
-			cnt++
-			if rng.IntN(cnt) == 0 {
-				r.selected = j
-			}
-		}
-	}
+	r.selected = pickHighest(r.Totals, rng)
 	r.rank(n)
 }
 
+// pickHighest returns the index of the highest total, breaking ties
+// uniformly at random by reservoir sampling over the tied entries in order:
+// the c-th tie seen replaces the pick with probability 1/c. It returns -1 for
+// no totals.
+func pickHighest(totals []int64, rng *rand.Rand) int {
+	sel, best, cnt := -1, int64(0), 0
+	for j, t := range totals {
+		switch {
+		case cnt == 0 || t > best:
+			best, cnt, sel = t, 1, j
+		case t == best:
+			cnt++
+			if rng.IntN(cnt) == 0 {
+				sel = j
+			}
+		}
+	}
+	return sel
+}
+
 // rank fills Top (winner first, then by total descending, then evaluation
-// order) and Margin.
+// order) and Margin, in O(feasible × n) without sorting.
 func (r *Result) rank(n int) {
 	if r.selected < 0 {
 		return
@@ -340,21 +341,45 @@ func (r *Result) rank(n int) {
 		}
 		return r.Totals[j]
 	}
-	idx := make([]int, 0, len(r.feasible))
+	// best holds the feasible indices of the n−1 best runners-up, sorted by
+	// total descending; ties keep evaluation order.
+	keep := max(n-1, 0)
+	best := make([]int, 0, keep)
 	for j := range r.feasible {
-		if j != r.selected {
-			idx = append(idx, j)
+		if keep == 0 || j == r.selected {
+			continue
 		}
+		t := total(j)
+		if len(best) == keep && t <= total(best[keep-1]) {
+			continue
+		}
+		pos := len(best)
+		for pos > 0 && total(best[pos-1]) < t {
+			pos--
+		}
+		if len(best) < keep {
+			best = append(best, 0)
+		}
+		copy(best[pos+1:], best[pos:len(best)-1])
+		best[pos] = j
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return total(idx[a]) > total(idx[b]) })
 	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: total(r.selected)})
-	for _, j := range idx {
-		if len(r.Top) >= n {
-			break
-		}
+	for _, j := range best {
 		r.Top = append(r.Top, RankedNode{Name: r.nodeAt(r.feasible[j]).Name(), Total: total(j)})
 	}
-	if len(idx) > 0 {
-		r.Margin = total(r.selected) - total(idx[0])
+	if runnerUp, ok := r.runnerUp(total); ok {
+		r.Margin = total(r.selected) - runnerUp
 	}
+}
+
+// runnerUp returns the highest total among the nodes not selected.
+func (r *Result) runnerUp(total func(int) int64) (int64, bool) {
+	var best int64
+	found := false
+	for j := range r.feasible {
+		if j != r.selected && (!found || total(j) > best) {
+			best, found = total(j), true
+		}
+	}
+	return best, found
 }

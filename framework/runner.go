@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/internal/parallel"
@@ -183,8 +184,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		return nil
 	}
 	active, idx := f.activeFilters(state)
-	statuses := make([]*Status, n)
-	plugins := make([]int16, n)
+	sc := f.getScratch()
+	defer f.scratch.Put(sc)
+	statuses, plugins := sc.filterBuffers(n)
 	var found atomic.Int64
 	var failed atomic.Bool
 	nominated := opts.NominatedPods
@@ -217,7 +219,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if !st.IsRejected() {
 				if st.Code() != Error || st.Plugin() == "" {
 					name := f.filter[pi].Name()
-					st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.AsError())).WithPlugin(name)
+					st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
 				}
 				failed.Store(true)
 			}
@@ -240,23 +242,43 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			continue
 		}
 		if st.Code() == Error {
-			res.evaluated = p + 1
-			res.statuses, res.plugins = statuses[:p+1], plugins[:p+1]
-			res.order = candidates
-			return st.AsError()
+			cut = p + 1
+			break
 		}
 	}
+	res.order = candidates
 	res.feasible = feasible
 	res.evaluated = cut
-	res.statuses, res.plugins = statuses[:cut], plugins[:cut]
-	res.order = candidates
 	for p := 0; p < cut; p++ {
-		if st := statuses[p]; st != nil {
-			res.Diagnosis.rejected++
-			res.Diagnosis.addPlugin(f.stamp(st, plugins[p]))
+		st := statuses[p]
+		if st == nil {
+			continue
 		}
+		if st.Code() == Error {
+			res.feasible = nil
+			return st.AsError()
+		}
+		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filter[plugins[p]].Name(), status: st})
+		res.Diagnosis.rejected++
+		res.Diagnosis.addPlugin(f.stamp(st, plugins[p]))
 	}
 	return nil
+}
+
+// positionedError keeps the error of the lowest position, so a parallel
+// loop reports the error a sequential one would.
+type positionedError struct {
+	mu  sync.Mutex
+	pos int
+	err error
+}
+
+func (e *positionedError) record(pos int, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err == nil || pos < e.pos {
+		e.pos, e.err = pos, err
+	}
 }
 
 // stamp returns the plugin-named copy of a filter status (failure path only).
@@ -279,7 +301,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 		if !ext.IsInterested(pod) {
 			continue
 		}
-		nodes := res.FeasibleNodes()
+		nodes := res.feasibleNodes()
 		passed, failed, unresolvable, err := ext.Filter(pod, nodes)
 		if err != nil {
 			if ext.IsIgnorable() {
@@ -306,10 +328,11 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 			} else {
 				st = NewStatus(Unschedulable, fmt.Sprintf("node(s) rejected by extender %s", ext.Name()))
 			}
-			res.extenderRejects = append(res.extenderRejects, extenderReject{pos: p, extender: ext.Name(), status: st})
+			res.rejections = append(res.rejections, rejection{pos: p, plugin: ext.Name(), status: st})
 			res.Diagnosis.rejected++
 		}
 		res.feasible = kept
+		res.feasibleCache = nil
 	}
 	if len(res.feasible) != before {
 		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, []string{ExtenderName})
@@ -320,7 +343,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 // scoreNodes runs PreScore, Score, NormalizeScore, the bounds check, the
 // weights and the extenders' scores into res.
 func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
-	nodes := res.FeasibleNodes()
+	nodes := res.feasibleNodes()
 	nf := len(nodes)
 	res.Totals = make([]int64, nf)
 	if len(f.extenders) == 0 && !f.HasScorePlugins() {
@@ -345,8 +368,10 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	for i, sp := range active {
 		res.ScorePlugins[i], res.Weights[i] = sp.Name(), sp.weight
 	}
-	flat := make([]NodeScore, np*nf)
-	errs := make([]error, nf)
+	sc := f.getScratch()
+	defer f.scratch.Put(sc)
+	flat := sc.scoreBuffer(np * nf)
+	var firstErr positionedError
 	var failed atomic.Bool
 	parallel.Ordered(f.parallelism, nf, parallel.ChunkSize(nf, f.parallelism), func(lo, hi int) bool {
 		for j := lo; j < hi; j++ {
@@ -354,7 +379,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 			for p := range active {
 				v, s := active[p].Score(ctx, state, pod, ni)
 				if s != nil && s.code != Success {
-					errs[j] = fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", active[p].Name(), ni.Name(), s.AsError())
+					firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", active[p].Name(), ni.Name(), s.asErr()))
 					failed.Store(true)
 					break
 				}
@@ -364,11 +389,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		return failed.Load()
 	})
 	if failed.Load() {
-		for _, e := range errs {
-			if e != nil {
-				return e
-			}
-		}
+		return firstErr.err
 	}
 	if !opts.SkipExplanation {
 		res.Raw = make([]int64, np*nf)
@@ -382,7 +403,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 			continue
 		}
 		if s := ext.NormalizeScore(ctx, state, pod, flat[p*nf:(p+1)*nf]); !s.IsSuccess() {
-			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.AsError())
+			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.asErr())
 		}
 	}
 	res.Normalized = make([]int64, np*nf)

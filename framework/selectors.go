@@ -252,6 +252,11 @@ func (t *NodeSelectorTermMatcher) match(node *Node) bool {
 			return false
 		}
 	}
+	// kube extracts no fields from a node without a name, and then skips
+	// matchFields altogether (nodeaffinity's len(nodeFields) > 0 check).
+	if node.Name == "" {
+		return true
+	}
 	for i := range t.fields {
 		r := &t.fields[i]
 		var v string

@@ -14,12 +14,14 @@ import (
 // the clone shares NodeInfos with the original and copies a NodeInfo only
 // when a mutation (AddPod, RemovePod, SetNode) touches it.
 type Snapshot struct {
-	nodes  []*NodeInfo
-	owned  []bool
-	index  map[string]int
+	nodes []*NodeInfo
+	owned []bool
+	index map[string]int
 	// indexShared is set when index is shared with a clone.
 	indexShared bool
 	images      map[string]int
+	// imagesShared is set when images is shared with a clone.
+	imagesShared bool
 
 	affinityDirty bool
 	withAffinity  []*NodeInfo
@@ -105,6 +107,9 @@ func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot,
 			return nil, err
 		}
 	}
+	// Build the affinity lists now, so that a fresh snapshot is never
+	// written to by readers.
+	s.refreshAffinityLists()
 	return s, nil
 }
 
@@ -165,7 +170,8 @@ func (s *Snapshot) refreshAffinityLists() {
 	if !s.affinityDirty {
 		return
 	}
-	s.withAffinity, s.withReqAnti = s.withAffinity[:0], s.withReqAnti[:0]
+	// Fresh slices: callers may still hold the previous ones.
+	s.withAffinity, s.withReqAnti = nil, nil
 	for _, n := range s.nodes {
 		if len(n.PodsWithAffinity) > 0 {
 			s.withAffinity = append(s.withAffinity, n)
@@ -238,18 +244,20 @@ func (s *Snapshot) countImages(ni *NodeInfo, delta int) {
 	if len(ni.ImageSizes) == 0 {
 		return
 	}
-	// images is shared with clones: copy before the first write.
-	imgs := make(map[string]int, len(s.images)+len(ni.ImageSizes))
-	for k, v := range s.images {
-		imgs[k] = v
+	// images may be shared with clones: copy before the first write.
+	if s.imagesShared {
+		imgs := make(map[string]int, len(s.images)+len(ni.ImageSizes))
+		for k, v := range s.images {
+			imgs[k] = v
+		}
+		s.images, s.imagesShared = imgs, false
 	}
 	for name := range ni.ImageSizes {
-		imgs[name] += delta
-		if imgs[name] <= 0 {
-			delete(imgs, name)
+		s.images[name] += delta
+		if s.images[name] <= 0 {
+			delete(s.images, name)
 		}
 	}
-	s.images = imgs
 }
 
 // mutable returns the named NodeInfo, copying it first if it is shared with
@@ -262,6 +270,8 @@ func (s *Snapshot) mutable(name string) (*NodeInfo, error) {
 	if !s.owned[i] {
 		s.nodes[i] = s.nodes[i].Clone()
 		s.owned[i] = true
+		// The affinity lists still point at the shared NodeInfo.
+		s.affinityDirty = true
 	}
 	return s.nodes[i], nil
 }
@@ -314,12 +324,14 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 // Clone returns a snapshot that shares NodeInfos with s until either side
 // mutates one (copy on write). Clone itself is O(nodes) pointer copies.
 func (s *Snapshot) Clone() *Snapshot {
+	s.refreshAffinityLists()
 	c := &Snapshot{
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,
 		images:            s.images,
-		affinityDirty:     true,
+		withAffinity:      s.withAffinity,
+		withReqAnti:       s.withReqAnti,
 		namespaces:        s.namespaces,
 		Services:          s.Services,
 		Controllers:       s.Controllers,
@@ -330,5 +342,6 @@ func (s *Snapshot) Clone() *Snapshot {
 		s.owned[i] = false
 	}
 	s.indexShared, c.indexShared = true, true
+	s.imagesShared, c.imagesShared = true, true
 	return c
 }

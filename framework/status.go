@@ -140,6 +140,20 @@ func (s *Status) AsError() error {
 	return errors.New(s.Message())
 }
 
+// asErr is AsError for any non-Success code: Wait and Skip, which AsError
+// maps to nil, become errors carrying their message (kube-scheduler would
+// format them as "%!w(<nil>)").
+func (s *Status) asErr() error {
+	if err := s.AsError(); err != nil {
+		return err
+	}
+	msg := s.Message()
+	if msg == "" {
+		msg = "unexpected status " + s.Code().String()
+	}
+	return errors.New(msg)
+}
+
 // Equal reports whether two statuses have the same code, reasons and
 // plugin (errors compare by message).
 func (s *Status) Equal(o *Status) bool {

@@ -1,0 +1,196 @@
+package framework
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestNewFrameworkErrors(t *testing.T) {
+	base := func() *Registry { return registryOf(&fake{name: "A"}, &fake{name: "B"}) }
+	tests := []struct {
+		name    string
+		reg     *Registry
+		profile Profile
+		want    string
+	}{
+		{"nil registry", nil, Profile{}, "nil registry"},
+		{"unknown plugin", base(), Profile{SchedulerName: "s", Filter: []string{"Nope"}}, `profile "s": Filter: unknown plugin "Nope" (registered: [A B])`},
+		{"args for unknown plugin", base(), Profile{Args: map[string]any{"Ghost": 1}}, `args for unknown plugin "Ghost"`},
+		{"listed twice", base(), Profile{Filter: []string{"A", "A"}}, `Filter: plugin "A" listed twice`},
+		{"score without weight", base(), Profile{Score: []string{"A"}}, `Score plugin "A" has no weight`},
+		{"negative weight", base(), Profile{Score: []string{"A"}, Weights: map[string]int64{"A": -2}}, `Score plugin "A": negative weight -2`},
+		{"weight for non-score plugin", base(), Profile{Score: []string{"A"}, Weights: map[string]int64{"A": 1, "B": 3}}, `weight 3 for plugin "B", which is not a Score plugin`},
+		{"overflow", base(), Profile{Score: []string{"A", "B"}, Weights: map[string]int64{"A": MaxTotalScore / 100, "B": 1}}, `Score plugin "B": weight 1 makes the total score overflow int64`},
+		{"two queue sorts", base(), Profile{QueueSort: []string{"A", "B"}}, "QueueSort: only one plugin may be enabled"},
+		{"does not implement", func() *Registry {
+			r := NewRegistry()
+			_ = r.Register("Q", func(any, Handle) (Plugin, error) { return queueSortOnly{}, nil })
+			return r
+		}(), Profile{Filter: []string{"Q"}}, `Filter: plugin "Q" does not implement Filter`},
+		{"factory error", func() *Registry {
+			r := NewRegistry()
+			_ = r.Register("Bad", func(any, Handle) (Plugin, error) { return nil, errors.New("bad args") })
+			return r
+		}(), Profile{Filter: []string{"Bad"}}, `plugin "Bad": bad args`},
+		{"factory returns nil", func() *Registry {
+			r := NewRegistry()
+			_ = r.Register("Nil", func(any, Handle) (Plugin, error) { return nil, nil })
+			return r
+		}(), Profile{Filter: []string{"Nil"}}, `plugin "Nil": factory returned nil`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewFramework(tc.reg, tc.profile)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+type queueSortOnly struct{}
+
+func (queueSortOnly) Name() string                       { return "Q" }
+func (queueSortOnly) Less(a, b *QueuedPodInfo) bool      { return a.Timestamp.Before(b.Timestamp) }
+
+func TestNewFrameworkSharesInstancesAndWeights(t *testing.T) {
+	built := 0
+	r := NewRegistry()
+	_ = r.Register("A", func(args any, h Handle) (Plugin, error) {
+		built++
+		if args != "hello" {
+			t.Errorf("args = %v", args)
+		}
+		return &fake{name: "A"}, nil
+	})
+	f, err := NewFramework(r, Profile{Filter: []string{"A"}, Score: []string{"A"}, Reserve: []string{"A"},
+		Weights: map[string]int64{"A": 0}, Args: map[string]any{"A": "hello"}}, WithParallelism(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built != 1 {
+		t.Fatalf("plugin built %d times, want once", built)
+	}
+	if f.ScoreWeight("A") != 1 || f.Parallelism() != 4 || !f.HasFilterPlugins() || !f.HasScorePlugins() {
+		t.Fatalf("weight %d parallelism %d", f.ScoreWeight("A"), f.Parallelism())
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	r := NewRegistry()
+	fac := func(any, Handle) (Plugin, error) { return &fake{name: "x"}, nil }
+	if err := r.Register("x", fac); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Register("x", fac); err == nil || err.Error() != `framework: registry: plugin "x" registered twice` {
+		t.Fatalf("duplicate: %v", err)
+	}
+	if err := r.Register("", fac); err == nil {
+		t.Fatal("empty name accepted")
+	}
+	if err := r.Register("y", nil); err == nil {
+		t.Fatal("nil factory accepted")
+	}
+	o := NewRegistry()
+	_ = o.Register("x", fac)
+	if err := r.Merge(o); err == nil {
+		t.Fatal("merge with a clash accepted")
+	}
+	if d := cmp.Diff([]string{"x"}, r.Names()); d != "" {
+		t.Fatal(d)
+	}
+}
+
+type testArgs struct{ N int }
+
+func TestTypedFactory(t *testing.T) {
+	var got testArgs
+	fac := TypedFactory(func(a testArgs, _ Handle) (Plugin, error) { got = a; return &fake{name: "t"}, nil })
+	for _, in := range []any{testArgs{N: 3}, &testArgs{N: 3}} {
+		got = testArgs{}
+		if _, err := fac(in, nil); err != nil || got.N != 3 {
+			t.Fatalf("%T: %v %v", in, got, err)
+		}
+	}
+	if _, err := fac(nil, nil); err != nil || got.N != 0 {
+		t.Fatalf("nil args: %v %v", got, err)
+	}
+	if _, err := fac("oops", nil); err == nil || !strings.Contains(err.Error(), "args of type string, want framework.testArgs") {
+		t.Fatalf("wrong type: %v", err)
+	}
+}
+
+func TestStatus(t *testing.T) {
+	var nilStatus *Status
+	if !nilStatus.IsSuccess() || nilStatus.Code() != Success || nilStatus.AsError() != nil || nilStatus.Message() != "" {
+		t.Fatal("nil status must be Success")
+	}
+	tests := []struct {
+		code             Code
+		rejected, hasErr bool
+	}{
+		{Success, false, false}, {Error, false, true}, {Unschedulable, true, true},
+		{UnschedulableAndUnresolvable, true, true}, {Wait, false, false}, {Skip, false, false}, {Pending, true, true},
+	}
+	for _, tc := range tests {
+		s := NewStatus(tc.code, "a", "b")
+		if s.IsRejected() != tc.rejected || (s.AsError() != nil) != tc.hasErr {
+			t.Errorf("%v: rejected %v asError %v", tc.code, s.IsRejected(), s.AsError())
+		}
+	}
+	s := NewStatus(Unschedulable, "a", "b")
+	if s.Message() != "a, b" || s.String() != "Unschedulable: a, b" {
+		t.Fatalf("message %q string %q", s.Message(), s.String())
+	}
+	p := s.WithPlugin("P")
+	if s.Plugin() != "" || p.Plugin() != "P" || p.String() != "Unschedulable [P]: a, b" {
+		t.Fatal("WithPlugin must copy")
+	}
+	base := errors.New("root")
+	if e := AsStatus(base); e.Code() != Error || !errors.Is(e.AsError(), base) {
+		t.Fatalf("AsStatus: %v", e)
+	}
+	if AsStatus(nil) != nil {
+		t.Fatal("AsStatus(nil) != nil")
+	}
+	if !NewStatus(Unschedulable, "x").Equal(NewStatus(Unschedulable, "x")) || NewStatus(Unschedulable, "x").Equal(NewStatus(Error, "x")) {
+		t.Fatal("Equal")
+	}
+	if Code(42).String() != "Code(42)" || UnschedulableAndUnresolvable.String() != "UnschedulableAndUnresolvable" {
+		t.Fatal("Code.String")
+	}
+}
+
+type intState struct{ v []int }
+
+func (s *intState) Clone() StateData { return &intState{v: append([]int(nil), s.v...)} }
+
+func TestCycleState(t *testing.T) {
+	cs := NewCycleState()
+	if _, err := cs.Read("k"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing key: %v", err)
+	}
+	cs.Write("k", &intState{v: []int{1}})
+	cs.Write("j", &intState{v: []int{2}})
+	cs.Write("k", &intState{v: []int{3}})
+	got, err := cs.Read("k")
+	if err != nil || got.(*intState).v[0] != 3 {
+		t.Fatalf("overwrite: %v %v", got, err)
+	}
+	c := cs.Clone()
+	cv, _ := c.Read("k")
+	cv.(*intState).v[0] = 99
+	if v, _ := cs.Read("k"); v.(*intState).v[0] != 3 {
+		t.Fatal("Clone must deep-copy values")
+	}
+	cs.Delete("k")
+	if _, err := cs.Read("k"); !errors.Is(err, ErrNotFound) {
+		t.Fatal("Delete")
+	}
+	if _, err := c.Read("k"); err != nil {
+		t.Fatal("Delete on original must not affect clone")
+	}
+}
