@@ -53,8 +53,8 @@ func TestNewFrameworkErrors(t *testing.T) {
 
 type queueSortOnly struct{}
 
-func (queueSortOnly) Name() string                       { return "Q" }
-func (queueSortOnly) Less(a, b *QueuedPodInfo) bool      { return a.Timestamp.Before(b.Timestamp) }
+func (queueSortOnly) Name() string                  { return "Q" }
+func (queueSortOnly) Less(a, b *QueuedPodInfo) bool { return a.Timestamp.Before(b.Timestamp) }
 
 func TestNewFrameworkSharesInstancesAndWeights(t *testing.T) {
 	built := 0

@@ -136,10 +136,10 @@ type Result struct {
 	// Err is the cycle's error: a *FitError or an internal error.
 	Err error
 
-	fw              *Framework
-	snap            *Snapshot
-	candidates      []*NodeInfo // non-nil when a PreFilterResult narrowed the nodes
-	order           []*NodeInfo // the list the round-robin positions index
+	fw            *Framework
+	snap          *Snapshot
+	candidates    []*NodeInfo // non-nil when a PreFilterResult narrowed the nodes
+	order         []*NodeInfo // the list the round-robin positions index
 	evaluated     int
 	rejections    []rejection
 	feasible      []int32 // evaluation positions of feasible nodes

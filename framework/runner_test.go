@@ -402,9 +402,9 @@ type fakeExtender struct {
 	ignorable  bool
 }
 
-func (e *fakeExtender) Name() string                { return e.name }
-func (e *fakeExtender) IsInterested(*PodInfo) bool  { return e.interested }
-func (e *fakeExtender) IsIgnorable() bool           { return e.ignorable }
+func (e *fakeExtender) Name() string               { return e.name }
+func (e *fakeExtender) IsInterested(*PodInfo) bool { return e.interested }
+func (e *fakeExtender) IsIgnorable() bool          { return e.ignorable }
 func (e *fakeExtender) Filter(_ *PodInfo, nodes []*NodeInfo) ([]*NodeInfo, map[string]string, map[string]string, error) {
 	if e.filterErr != nil {
 		return nil, nil, nil, e.filterErr
