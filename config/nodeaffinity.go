@@ -1,0 +1,47 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
+)
+
+// NodeAffinityArgs are the arguments of NodeAffinity (kube-scheduler v1.36
+// NodeAffinityArgs): an affinity every pod must also satisfy (required) or
+// is scored by (preferred), on top of its own.
+type NodeAffinityArgs struct {
+	AddedAffinity *fw.NodeAffinity `json:"addedAffinity,omitempty"`
+}
+
+// DefaultNodeAffinityArgs returns the default: no added affinity.
+func DefaultNodeAffinityArgs() NodeAffinityArgs { return NodeAffinityArgs{} }
+
+// Validate checks the args as kube-scheduler v1.36's ValidateNodeAffinityArgs:
+// every term of addedAffinity.requiredDuringSchedulingIgnoredDuringExecution
+// and every non-empty, non-zero-weight term of
+// addedAffinity.preferredDuringSchedulingIgnoredDuringExecution must parse
+// (qualified label keys, valid label values, operator arity, integer Gt/Lt
+// values, metadata.name fields with In/NotIn and one value). Errors name
+// the path and value.
+func (a NodeAffinityArgs) Validate() error {
+	if a.AddedAffinity == nil {
+		return nil
+	}
+	var errs []error
+	if ns := a.AddedAffinity.RequiredDuringSchedulingIgnoredDuringExecution; ns != nil {
+		if err := nodeaffinity.NewSelector(ns, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution").Err(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if terms := a.AddedAffinity.PreferredDuringSchedulingIgnoredDuringExecution; len(terms) != 0 {
+		if _, err := nodeaffinity.NewPreferred(terms, "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("nodeaffinity: %w", errors.Join(errs...))
+}

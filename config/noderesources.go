@@ -1,0 +1,204 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
+)
+
+// ScoringStrategyType selects how NodeResourcesFit scores a node
+// (kube-scheduler v1.36 config.ScoringStrategyType).
+type ScoringStrategyType string
+
+// Scoring strategies of NodeResourcesFit.
+const (
+	// LeastAllocated favours nodes with the most free requested capacity:
+	// per resource (alloc−req)·100/alloc, weighted mean.
+	LeastAllocated ScoringStrategyType = "LeastAllocated"
+	// MostAllocated favours the fullest nodes: min(req,alloc)·100/alloc,
+	// weighted mean (bin packing).
+	MostAllocated ScoringStrategyType = "MostAllocated"
+	// RequestedToCapacityRatio maps each resource's utilization through a
+	// user-given piecewise-linear shape.
+	RequestedToCapacityRatio ScoringStrategyType = "RequestedToCapacityRatio"
+)
+
+// MaxCustomPriorityScore is the top of the 0–10 score range of a
+// RequestedToCapacityRatio shape; shape scores are multiplied by
+// MaxNodeScore/MaxCustomPriorityScore = 10 (kube-scheduler v1.36).
+const MaxCustomPriorityScore int32 = 10
+
+// Bounds of a resource weight and of a shape point (kube-scheduler v1.36
+// validation_pluginargs.go).
+const (
+	MinResourceWeight int64 = 1
+	MaxResourceWeight int64 = 100
+	MinUtilization    int32 = 0
+	MaxUtilization    int32 = 100
+)
+
+// ResourceSpec names a resource and its weight in a score
+// (kube-scheduler v1.36 config.ResourceSpec).
+type ResourceSpec struct {
+	Name   string `json:"name"`
+	Weight int64  `json:"weight,omitempty"`
+}
+
+// UtilizationShapePoint is one point of a RequestedToCapacityRatio shape:
+// at Utilization percent (0–100) the resource scores Score (0–10).
+type UtilizationShapePoint struct {
+	Utilization int32 `json:"utilization"`
+	Score       int32 `json:"score"`
+}
+
+// RequestedToCapacityRatioParam holds the shape of the
+// RequestedToCapacityRatio strategy.
+type RequestedToCapacityRatioParam struct {
+	Shape []UtilizationShapePoint `json:"shape,omitempty"`
+}
+
+// ScoringStrategy configures NodeResourcesFit's score
+// (kube-scheduler v1.36 config.ScoringStrategy).
+type ScoringStrategy struct {
+	Type ScoringStrategyType `json:"type,omitempty"`
+	// Resources are the resources scored and their weights.
+	Resources []ResourceSpec `json:"resources,omitempty"`
+	// RequestedToCapacityRatio is the shape; required when Type is
+	// RequestedToCapacityRatio.
+	RequestedToCapacityRatio *RequestedToCapacityRatioParam `json:"requestedToCapacityRatio,omitempty"`
+}
+
+// NodeResourcesFitArgs are the arguments of NodeResourcesFit, matching
+// kube-scheduler v1.36's NodeResourcesFitArgs.
+type NodeResourcesFitArgs struct {
+	// IgnoredResources are extended resources the filter does not check.
+	IgnoredResources []string `json:"ignoredResources,omitempty"`
+	// IgnoredResourceGroups are prefixes (the part before '/') of extended
+	// resources the filter does not check, e.g. "example.com".
+	IgnoredResourceGroups []string `json:"ignoredResourceGroups,omitempty"`
+	// ScoringStrategy selects and configures the score; nil means the
+	// default LeastAllocated over cpu and memory.
+	ScoringStrategy *ScoringStrategy `json:"scoringStrategy,omitempty"`
+}
+
+// DefaultResourceSpecs returns kube-scheduler's default scored resources:
+// cpu and memory with weight 1.
+func DefaultResourceSpecs() []ResourceSpec {
+	return []ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
+}
+
+// DefaultNodeResourcesFitArgs returns kube-scheduler v1.36's defaults: no
+// ignored resources, LeastAllocated over cpu:1 and memory:1.
+func DefaultNodeResourcesFitArgs() NodeResourcesFitArgs {
+	var a NodeResourcesFitArgs
+	a.SetDefaults()
+	return a
+}
+
+// SetDefaults applies kube-scheduler v1.36's SetDefaults_NodeResourcesFitArgs:
+// a nil ScoringStrategy becomes LeastAllocated over cpu:1, memory:1; empty
+// Resources become cpu:1, memory:1; a weight of 0 becomes 1. The Type of a
+// given ScoringStrategy is not defaulted (an empty Type fails Validate, as
+// in kube-scheduler). The strategy and its slices are copied, never mutated
+// in place.
+func (a *NodeResourcesFitArgs) SetDefaults() {
+	if a.ScoringStrategy == nil {
+		a.ScoringStrategy = &ScoringStrategy{Type: LeastAllocated, Resources: DefaultResourceSpecs()}
+		return
+	}
+	s := *a.ScoringStrategy
+	if len(s.Resources) == 0 {
+		s.Resources = DefaultResourceSpecs()
+	} else {
+		s.Resources = append([]ResourceSpec(nil), s.Resources...)
+	}
+	for i := range s.Resources {
+		if s.Resources[i].Weight == 0 {
+			s.Resources[i].Weight = 1
+		}
+	}
+	a.ScoringStrategy = &s
+}
+
+// Validate checks the args as kube-scheduler v1.36's
+// ValidateNodeResourcesFitArgs, plus one check kube lacks (it panics
+// instead): a RequestedToCapacityRatio strategy needs its shape.
+//   - ignoredResources[i] must be a qualified name;
+//   - ignoredResourceGroups[i] must not contain '/' and must be a qualified
+//     name;
+//   - scoringStrategy.type must be LeastAllocated, MostAllocated or
+//     RequestedToCapacityRatio;
+//   - scoringStrategy.resources[i].weight must be in (0, 100];
+//   - scoringStrategy.shape: at least one point, utilizations strictly
+//     increasing within [0, 100], scores within [0, 10].
+//
+// Every problem is reported (joined); each error names the field path and
+// its value.
+func (a NodeResourcesFitArgs) Validate() error {
+	var errs []error
+	add := func(path string, value any, msg string) {
+		errs = append(errs, fmt.Errorf("noderesourcesfit: %s=%v: %s", path, value, msg))
+	}
+	for i, r := range a.IgnoredResources {
+		for _, m := range nodeaffinity.IsQualifiedName(r) {
+			add(fmt.Sprintf("ignoredResources[%d]", i), fmt.Sprintf("%q", r), m)
+		}
+	}
+	for i, g := range a.IgnoredResourceGroups {
+		p := fmt.Sprintf("ignoredResourceGroups[%d]", i)
+		if strings.Contains(g, "/") {
+			add(p, fmt.Sprintf("%q", g), "resource group name can't contain '/'")
+		}
+		for _, m := range nodeaffinity.IsQualifiedName(g) {
+			add(p, fmt.Sprintf("%q", g), m)
+		}
+	}
+	if s := a.ScoringStrategy; s != nil {
+		switch s.Type {
+		case LeastAllocated, MostAllocated, RequestedToCapacityRatio:
+		default:
+			add("scoringStrategy.type", fmt.Sprintf("%q", s.Type), `supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"`)
+		}
+		for i, r := range s.Resources {
+			if r.Weight < MinResourceWeight || r.Weight > MaxResourceWeight {
+				add(fmt.Sprintf("scoringStrategy.resources[%d].weight", i), r.Weight,
+					fmt.Sprintf("resource weight of %s not in valid range (0, 100]", r.Name))
+			}
+		}
+		if s.RequestedToCapacityRatio != nil {
+			errs = append(errs, validateShape(s.RequestedToCapacityRatio.Shape, "noderesourcesfit: scoringStrategy.shape")...)
+		} else if s.Type == RequestedToCapacityRatio {
+			add("scoringStrategy.requestedToCapacityRatio", "nil", "required when type is RequestedToCapacityRatio")
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validateShape checks a RequestedToCapacityRatio shape as kube-scheduler
+// v1.36's validateFunctionShape: non-empty; utilizations strictly
+// increasing (only the first violation is reported); every utilization in
+// [0, 100] and score in [0, 10].
+func validateShape(shape []UtilizationShapePoint, path string) []error {
+	if len(shape) == 0 {
+		return []error{fmt.Errorf("%s=[]: at least one point must be specified", path)}
+	}
+	var errs []error
+	for i := 1; i < len(shape); i++ {
+		if shape[i-1].Utilization >= shape[i].Utilization {
+			errs = append(errs, fmt.Errorf("%s[%d].utilization=%d: values must be sorted in increasing order (previous %d)",
+				path, i, shape[i].Utilization, shape[i-1].Utilization))
+			break
+		}
+	}
+	for i, p := range shape {
+		if p.Utilization < MinUtilization || p.Utilization > MaxUtilization {
+			errs = append(errs, fmt.Errorf("%s[%d].utilization=%d: not in valid range [%d, %d]", path, i, p.Utilization, MinUtilization, MaxUtilization))
+		}
+		if p.Score < 0 || p.Score > MaxCustomPriorityScore {
+			errs = append(errs, fmt.Errorf("%s[%d].score=%d: not in valid range [0, %d]", path, i, p.Score, MaxCustomPriorityScore))
+		}
+	}
+	return errs
+}

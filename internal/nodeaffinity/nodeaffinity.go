@@ -1,0 +1,253 @@
+// Package nodeaffinity compiles node selectors and node affinity terms with
+// the semantics of Kubernetes' component-helpers
+// scheduling/corev1/nodeaffinity package (v0.36): label keys must be
+// qualified names and values valid label values; a term that fails to
+// parse matches no node (lazily, for a pod's required terms) or is an
+// error (strictly, for configuration and preferred terms); an empty term
+// matches nothing. It is shared by the filter and score halves of the
+// NodeAffinity plugin and by its args validation.
+package nodeaffinity
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+// ObjectNameField is the only field node selector terms may match on.
+const ObjectNameField = "metadata.name"
+
+// CompileTerm validates t as component-helpers' newNodeSelectorTerm does and
+// compiles it. It returns (nil, nil) for an empty term (no expressions and
+// no fields), which selects no node. Errors name path, the requirement and
+// the offending value.
+func CompileTerm(t *fw.NodeSelectorTerm, path string) (*fw.NodeSelectorTermMatcher, error) {
+	if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
+		return nil, nil
+	}
+	var errs []error
+	for i := range t.MatchExpressions {
+		e := &t.MatchExpressions[i]
+		p := fmt.Sprintf("%s.matchExpressions[%d]", path, i)
+		for _, m := range IsQualifiedName(e.Key) {
+			errs = append(errs, fmt.Errorf("%s.key=%q: %s", p, e.Key, m))
+		}
+		for j, v := range e.Values {
+			for _, m := range IsValidLabelValue(v) {
+				errs = append(errs, fmt.Errorf("%s.values[%d]=%q: %s", p, j, v, m))
+			}
+		}
+	}
+	m, err := fw.CompileNodeSelectorTerm(t)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", path, err))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return m, nil
+}
+
+// Selector is a compiled NodeSelector: a node matches when any term does.
+// Terms that failed to parse are dropped and match nothing (component-helpers'
+// LazyErrorNodeSelector); Err reports them.
+type Selector struct {
+	terms []*fw.NodeSelectorTermMatcher
+	errs  []error
+}
+
+// NewSelector compiles ns (nil ns gives a selector matching nothing).
+func NewSelector(ns *fw.NodeSelector, path string) *Selector {
+	s := &Selector{}
+	if ns == nil {
+		return s
+	}
+	for i := range ns.NodeSelectorTerms {
+		m, err := CompileTerm(&ns.NodeSelectorTerms[i], fmt.Sprintf("%s.nodeSelectorTerms[%d]", path, i))
+		if err != nil {
+			s.errs = append(s.errs, err)
+			continue
+		}
+		if m != nil {
+			s.terms = append(s.terms, m)
+		}
+	}
+	return s
+}
+
+// Err joins the parse errors of the dropped terms (nil when none).
+func (s *Selector) Err() error { return errors.Join(s.errs...) }
+
+// Match reports whether node satisfies any valid term.
+func (s *Selector) Match(node *fw.Node) bool {
+	for _, t := range s.terms {
+		if t.Match(node) {
+			return true
+		}
+	}
+	return false
+}
+
+// Required is a pod's hard node constraints: spec.nodeSelector AND the
+// required node affinity terms, as component-helpers' RequiredNodeAffinity.
+type Required struct {
+	labels    fw.Selector
+	hasLabels bool
+	sel       *Selector
+}
+
+// GetRequired compiles pod's nodeSelector (only when non-empty) and its
+// required node affinity (when set, even with zero terms, which then match
+// no node). Parse errors are lazy: the faulty term matches nothing.
+func GetRequired(pod *fw.Pod) Required {
+	var r Required
+	if len(pod.Spec.NodeSelector) > 0 {
+		r.labels = fw.SelectorFromSet(pod.Spec.NodeSelector)
+		r.hasLabels = true
+	}
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		r.sel = NewSelector(a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution, "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution")
+	}
+	return r
+}
+
+// Match reports whether node satisfies the pod's nodeSelector and required
+// node affinity.
+func (r *Required) Match(node *fw.Node) bool {
+	if r.hasLabels && !r.labels.Matches(node.Labels) {
+		return false
+	}
+	if r.sel != nil {
+		return r.sel.Match(node)
+	}
+	return true
+}
+
+type weightedTerm struct {
+	m      *fw.NodeSelectorTermMatcher
+	weight int64
+}
+
+// Preferred is a compiled list of preferred scheduling terms.
+type Preferred struct {
+	terms []weightedTerm
+}
+
+// NewPreferred compiles terms as component-helpers'
+// NewPreferredSchedulingTerms: a term with weight 0 or without expressions
+// and fields is skipped; any parse error is returned (joined), naming path.
+// A nil terms slice gives (nil, nil).
+func NewPreferred(terms []fw.PreferredSchedulingTerm, path string) (*Preferred, error) {
+	if terms == nil {
+		return nil, nil
+	}
+	p := &Preferred{terms: make([]weightedTerm, 0, len(terms))}
+	var errs []error
+	for i := range terms {
+		t := &terms[i]
+		if t.Weight == 0 || len(t.Preference.MatchExpressions) == 0 && len(t.Preference.MatchFields) == 0 {
+			continue
+		}
+		m, err := CompileTerm(&t.Preference, fmt.Sprintf("%s[%d].preference", path, i))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.terms = append(p.terms, weightedTerm{m: m, weight: int64(t.Weight)})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+// Len returns the number of usable terms.
+func (p *Preferred) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.terms)
+}
+
+// Score returns the sum of the weights of the terms node matches (0 for a
+// nil Preferred).
+func (p *Preferred) Score(node *fw.Node) int64 {
+	if p == nil {
+		return 0
+	}
+	var s int64
+	for i := range p.terms {
+		if p.terms[i].m.Match(node) {
+			s += p.terms[i].weight
+		}
+	}
+	return s
+}
+
+// NodeNames computes kube-scheduler v1.36 NodeAffinity's PreFilterResult
+// from required terms: within a term the values of its "metadata.name In"
+// field requirements are intersected; across terms they are united; a term
+// without such a requirement allows every node (all=true). An empty union
+// is a conflict. With no terms, all is true.
+func NodeNames(terms []fw.NodeSelectorTerm) (names map[string]struct{}, all bool) {
+	if len(terms) == 0 {
+		return nil, true
+	}
+	var union map[string]struct{}
+	for i := range terms {
+		var termNames map[string]struct{}
+		for _, r := range terms[i].MatchFields {
+			if r.Key != ObjectNameField || r.Operator != fw.NodeSelectorOpIn {
+				continue
+			}
+			s := make(map[string]struct{}, len(r.Values))
+			for _, v := range r.Values {
+				s[v] = struct{}{}
+			}
+			if termNames == nil {
+				termNames = s
+				continue
+			}
+			for n := range termNames {
+				if _, ok := s[n]; !ok {
+					delete(termNames, n)
+				}
+			}
+		}
+		if termNames == nil {
+			return nil, true
+		}
+		if union == nil {
+			union = make(map[string]struct{}, len(termNames))
+		}
+		for n := range termNames {
+			union[n] = struct{}{}
+		}
+	}
+	return union, false
+}
+
+// SortedNames returns the keys of names in ascending order (for messages
+// and tests).
+func SortedNames(names map[string]struct{}) []string {
+	out := make([]string, 0, len(names))
+	for n := range names {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// JoinPath joins non-empty path elements with '.'.
+func JoinPath(elems ...string) string {
+	var b []string
+	for _, e := range elems {
+		if e != "" {
+			b = append(b, e)
+		}
+	}
+	return strings.Join(b, ".")
+}
