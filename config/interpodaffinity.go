@@ -52,3 +52,30 @@ func (a InterPodAffinityArgs) Validate() error {
 	}
 	return nil
 }
+
+// InterPodAffinityArgsFrom converts the args a framework.Factory receives:
+// nil means DefaultInterPodAffinityArgs(); an InterPodAffinityArgs or a
+// non-nil *InterPodAffinityArgs is taken as given (an explicit
+// HardPodAffinityWeight of 0 stays 0); anything else is an error naming the
+// type. The result is validated.
+func InterPodAffinityArgsFrom(args any) (InterPodAffinityArgs, error) {
+	var a InterPodAffinityArgs
+	switch v := args.(type) {
+	case nil:
+		a = DefaultInterPodAffinityArgs()
+	case InterPodAffinityArgs:
+		a = v
+	case *InterPodAffinityArgs:
+		if v == nil {
+			a = DefaultInterPodAffinityArgs()
+		} else {
+			a = *v
+		}
+	default:
+		return InterPodAffinityArgs{}, fmt.Errorf("interpodaffinity: args of type %T, want config.InterPodAffinityArgs", args)
+	}
+	if err := a.Validate(); err != nil {
+		return InterPodAffinityArgs{}, err
+	}
+	return a, nil
+}

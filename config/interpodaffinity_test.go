@@ -71,3 +71,32 @@ func TestInterPodAffinityArgsDecodeOverDefaults(t *testing.T) {
 		}
 	}
 }
+
+func TestInterPodAffinityArgsFrom(t *testing.T) {
+	var nilPtr *InterPodAffinityArgs
+	tests := []struct {
+		name    string
+		in      any
+		want    InterPodAffinityArgs
+		wantErr string
+	}{
+		{name: "nil means defaults", in: nil, want: InterPodAffinityArgs{HardPodAffinityWeight: 1}},
+		{name: "nil pointer means defaults", in: nilPtr, want: InterPodAffinityArgs{HardPodAffinityWeight: 1}},
+		{name: "explicit zero kept", in: InterPodAffinityArgs{}, want: InterPodAffinityArgs{}},
+		{name: "pointer", in: &InterPodAffinityArgs{HardPodAffinityWeight: 5, IgnorePreferredTermsOfExistingPods: true}, want: InterPodAffinityArgs{HardPodAffinityWeight: 5, IgnorePreferredTermsOfExistingPods: true}},
+		{name: "invalid weight", in: InterPodAffinityArgs{HardPodAffinityWeight: 101}, wantErr: "hardPodAffinityWeight=101"},
+		{name: "wrong type", in: 3, wantErr: "args of type int"},
+	}
+	for _, tc := range tests {
+		got, err := InterPodAffinityArgsFrom(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: got %+v, %v; want %+v", tc.name, got, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,498 @@
+package filter
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/podaffinity"
+)
+
+// Reasons of InterPodAffinity's Filter, verbatim from kube-scheduler v1.36
+// (interpodaffinity/filtering.go).
+const (
+	// ReasonInterPodAffinityRulesNotMatch: the incoming pod's required pod
+	// affinity is not met on the node (UnschedulableAndUnresolvable).
+	ReasonInterPodAffinityRulesNotMatch = "node(s) didn't match pod affinity rules"
+	// ReasonInterPodAntiAffinityRulesNotMatch: the incoming pod's required
+	// pod anti-affinity is violated on the node (Unschedulable).
+	ReasonInterPodAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules"
+	// ReasonInterPodExistingAntiAffinityRulesNotMatch: an existing pod's
+	// required anti-affinity rejects the incoming pod (Unschedulable).
+	ReasonInterPodExistingAntiAffinityRulesNotMatch = "node(s) didn't satisfy existing pods anti-affinity rules"
+)
+
+const ipaPreFilterStateKey framework.StateKey = "PreFilter" + config.InterPodAffinityName
+
+// InterPodAffinity is the filter half of kube-scheduler v1.36's
+// InterPodAffinity plugin: PreFilter counts, per topology domain, the
+// existing pods that the incoming pod's required (anti-)affinity terms
+// select and the existing pods whose required anti-affinity selects the
+// incoming pod; Filter then checks, in kube's order:
+//
+//  1. the incoming pod's required affinity: the node has every term's
+//     topology key and each term's domain holds a pod matching all terms —
+//     or no pod anywhere matches and the pod matches its own terms (the first
+//     pod of a self-affine group) — else UnschedulableAndUnresolvable;
+//  2. the incoming pod's required anti-affinity: no selected pod in the
+//     node's domain of any term — else Unschedulable;
+//  3. the existing pods' required anti-affinity: no domain of the node is
+//     claimed by an existing pod whose term selects the incoming pod — else
+//     Unschedulable.
+//
+// PreFilter returns Skip when the incoming pod has no required terms and no
+// existing pod's required anti-affinity term selects it. AddPod and
+// RemovePod keep the counts exact for nominated pods and preemption.
+//
+// The cycle's CycleState must carry the Snapshot (the runner sets it): the
+// nodes with required anti-affinity pods and the namespace labels come from
+// it.
+type InterPodAffinity struct {
+	parallelism int
+	// Rejection statuses are fixed; build them once (the runner never
+	// mutates returned statuses).
+	affinityFail     *framework.Status
+	antiAffinityFail *framework.Status
+	existingFail     *framework.Status
+}
+
+var (
+	_ framework.PreFilterPlugin     = (*InterPodAffinity)(nil)
+	_ framework.FilterPlugin        = (*InterPodAffinity)(nil)
+	_ framework.PreFilterExtensions = (*InterPodAffinity)(nil)
+)
+
+// NewInterPodAffinity returns the filter half of InterPodAffinity. args
+// are validated (kube's constructor does the same) although the filter does
+// not use them. A nil handle means sequential PreFilter work.
+func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (framework.Plugin, error) {
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	p := 1
+	if h != nil {
+		p = max(h.Parallelism(), 1)
+	}
+	return &InterPodAffinity{
+		parallelism:      p,
+		affinityFail:     framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonInterPodAffinityRulesNotMatch),
+		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
+		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
+	}, nil
+}
+
+// InterPodAffinityFactory is a framework.Factory for the filter half: nil
+// args mean config.DefaultInterPodAffinityArgs().
+func InterPodAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	a, err := config.InterPodAffinityArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	return NewInterPodAffinity(a, h)
+}
+
+// Name returns "InterPodAffinity".
+func (pl *InterPodAffinity) Name() string { return config.InterPodAffinityName }
+
+// ipaCounts counts matching pods per topology pair (key, value). Pairs are
+// grouped by key so that a term, whose key is fixed, reaches its values with
+// one lookup by value. A pair whose count returns to zero is deleted; n is
+// the number of pairs present (the length of kube's topologyToMatchedTermCount).
+type ipaCounts struct {
+	keys []string
+	vals []map[string]int64
+	n    int
+}
+
+// slot returns the index of key, adding it when absent.
+func (c *ipaCounts) slot(key string) int {
+	for i, k := range c.keys {
+		if k == key {
+			return i
+		}
+	}
+	c.keys = append(c.keys, key)
+	c.vals = append(c.vals, map[string]int64{})
+	return len(c.keys) - 1
+}
+
+// add adds delta to pair (keys[slot], value), deleting it at zero.
+func (c *ipaCounts) add(slot int, value string, delta int64) {
+	m := c.vals[slot]
+	old, ok := m[value]
+	nv := old + delta
+	switch {
+	case nv == 0:
+		if ok {
+			delete(m, value)
+			c.n--
+		}
+	case !ok:
+		m[value] = nv
+		c.n++
+	default:
+		m[value] = nv
+	}
+}
+
+func (c *ipaCounts) clone() ipaCounts {
+	out := ipaCounts{keys: append([]string(nil), c.keys...), vals: make([]map[string]int64, len(c.vals)), n: c.n}
+	for i, m := range c.vals {
+		cm := make(map[string]int64, len(m))
+		for k, v := range m {
+			cm[k] = v
+		}
+		out.vals[i] = cm
+	}
+	return out
+}
+
+// ipaTerm is an incoming required term with the slot of its topology key in
+// the matching ipaCounts.
+type ipaTerm struct {
+	podaffinity.Term
+	slot int
+}
+
+// ipaPreFilterState is what PreFilter computes for Filter.
+type ipaPreFilterState struct {
+	// existingAnti: existing pods whose required anti-affinity terms select
+	// the incoming pod, per domain of the term.
+	existingAnti ipaCounts
+	// affinity: existing pods matching all the incoming pod's required
+	// affinity terms, per domain of each term.
+	affinity ipaCounts
+	// anti: existing pods matching each required anti-affinity term of the
+	// incoming pod, per domain of the term.
+	anti ipaCounts
+
+	// Shared, read-only after PreFilter.
+	pod       *framework.PodInfo
+	affTerms  []ipaTerm
+	antiTerms []ipaTerm
+	// selfMatch: the incoming pod matches all its own affinity terms.
+	selfMatch bool
+	// nsLabels are the labels of the incoming pod's namespace.
+	nsLabels map[string]string
+	snap     *framework.Snapshot
+}
+
+// Clone deep-copies the counts; terms and pod are shared.
+func (s *ipaPreFilterState) Clone() framework.StateData {
+	c := *s
+	c.existingAnti = s.existingAnti.clone()
+	c.affinity = s.affinity.clone()
+	c.anti = s.anti.clone()
+	return &c
+}
+
+// ipaDelta is one +1 for pair (slot, value) found by a PreFilter worker.
+type ipaDelta struct {
+	slot  int
+	value string
+}
+
+// PreFilter builds the three count tables. It Skips when the incoming pod
+// has no required (anti-)affinity terms and no existing pod's required
+// anti-affinity selects it, exactly as kube-scheduler v1.36 decides.
+func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	snap := state.Snapshot()
+	if snap == nil {
+		return nil, framework.AsStatus(fmt.Errorf("interpodaffinity: CycleState has no Snapshot"))
+	}
+	s := &ipaPreFilterState{
+		pod:      pod,
+		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
+		snap:     snap,
+	}
+	pl.countExisting(s, snap.NodesWithRequiredAntiAffinity())
+	if s.existingAnti.n == 0 && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	s.affTerms = ipaPrepare(&s.affinity, pod.RequiredAffinityTerms)
+	s.antiTerms = ipaPrepare(&s.anti, pod.RequiredAntiAffinityTerms)
+	if len(s.affTerms) > 0 {
+		s.selfMatch = ipaMatchesAll(s.affTerms, pod.Pod, snap)
+	}
+	pl.countIncoming(s, nodes)
+	state.Write(ipaPreFilterStateKey, s)
+	return nil, nil
+}
+
+func ipaPrepare(c *ipaCounts, terms []framework.AffinityTerm) []ipaTerm {
+	if len(terms) == 0 {
+		return nil
+	}
+	out := make([]ipaTerm, len(terms))
+	for i := range terms {
+		out[i] = ipaTerm{Term: podaffinity.NewTerm(&terms[i], 0), slot: c.slot(terms[i].TopologyKey)}
+	}
+	return out
+}
+
+func ipaMatchesAll(terms []ipaTerm, pod *framework.Pod, snap *framework.Snapshot) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	for i := range terms {
+		if !terms[i].Matches(pod, snap) {
+			return false
+		}
+	}
+	return true
+}
+
+// forChunks splits [0, n) into chunks run on the plugin's workers; fn gets
+// the chunk number, so results stored per chunk merge in node order whatever
+// the parallelism. It returns the number of chunks before running any.
+func (pl *InterPodAffinity) forChunks(n int) (int, func(fn func(c, lo, hi int))) {
+	chunk := parallel.ChunkSize(n, pl.parallelism)
+	run := func(fn func(c, lo, hi int)) {
+		parallel.Ordered(pl.parallelism, n, chunk, func(lo, hi int) bool {
+			fn(lo/chunk, lo, hi)
+			return false
+		})
+	}
+	return (n + chunk - 1) / chunk, run
+}
+
+// countExisting counts, per domain, the existing pods with a required
+// anti-affinity term that selects the incoming pod (kube's
+// getExistingAntiAffinityCounts).
+func (pl *InterPodAffinity) countExisting(s *ipaPreFilterState, nodes []*framework.NodeInfo) {
+	if len(nodes) == 0 {
+		return
+	}
+	type pair struct{ key, value string }
+	incoming := s.pod.Pod
+	nc, run := pl.forChunks(len(nodes))
+	found := make([][]pair, nc)
+	run(func(c, lo, hi int) {
+		var local []pair
+		for _, ni := range nodes[lo:hi] {
+			node := ni.Node()
+			if node == nil {
+				continue
+			}
+			for _, ep := range ni.PodsWithRequiredAntiAffinity {
+				for i := range ep.RequiredAntiAffinityTerms {
+					t := &ep.RequiredAntiAffinityTerms[i]
+					if !t.Matches(incoming, s.nsLabels) {
+						continue
+					}
+					if v, ok := node.Labels[t.TopologyKey]; ok {
+						local = append(local, pair{t.TopologyKey, v})
+					}
+				}
+			}
+		}
+		found[c] = local
+	})
+	for _, ps := range found {
+		for _, p := range ps {
+			s.existingAnti.add(s.existingAnti.slot(p.key), p.value, 1)
+		}
+	}
+}
+
+// countIncoming counts, per domain, the existing pods matching all the
+// incoming pod's required affinity terms and, per term, those matching its
+// required anti-affinity terms (kube's getIncomingAffinityAntiAffinityCounts).
+func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framework.NodeInfo) {
+	if (len(s.affTerms) == 0 && len(s.antiTerms) == 0) || len(nodes) == 0 {
+		return
+	}
+	nc, run := pl.forChunks(len(nodes))
+	aff := make([][]ipaDelta, nc)
+	anti := make([][]ipaDelta, nc)
+	run(func(c, lo, hi int) {
+		var la, ln []ipaDelta
+		for _, ni := range nodes[lo:hi] {
+			node := ni.Node()
+			if node == nil {
+				continue
+			}
+			for _, ep := range ni.Pods {
+				la = ipaAppendAffinity(la, s.affTerms, ep.Pod, node.Labels, s.snap)
+				ln = ipaAppendAnti(ln, s.antiTerms, ep.Pod, node.Labels, s.snap)
+			}
+		}
+		aff[c], anti[c] = la, ln
+	})
+	for c := range aff {
+		for _, d := range aff[c] {
+			s.affinity.add(d.slot, d.value, 1)
+		}
+		for _, d := range anti[c] {
+			s.anti.add(d.slot, d.value, 1)
+		}
+	}
+}
+
+// ipaAppendAffinity appends one delta per term whose key the node has, when
+// pod matches all terms.
+func ipaAppendAffinity(out []ipaDelta, terms []ipaTerm, pod *framework.Pod, labels map[string]string, snap *framework.Snapshot) []ipaDelta {
+	if !ipaMatchesAll(terms, pod, snap) {
+		return out
+	}
+	for i := range terms {
+		if v, ok := labels[terms[i].TopologyKey]; ok {
+			out = append(out, ipaDelta{terms[i].slot, v})
+		}
+	}
+	return out
+}
+
+// ipaAppendAnti appends one delta per term that selects pod and whose key
+// the node has.
+func ipaAppendAnti(out []ipaDelta, terms []ipaTerm, pod *framework.Pod, labels map[string]string, snap *framework.Snapshot) []ipaDelta {
+	for i := range terms {
+		if !terms[i].Matches(pod, snap) {
+			continue
+		}
+		if v, ok := labels[terms[i].TopologyKey]; ok {
+			out = append(out, ipaDelta{terms[i].slot, v})
+		}
+	}
+	return out
+}
+
+// update adds (mult=+1) or removes (mult=-1) pod p on node to or from the
+// counts (kube's preFilterState.updateWithPod).
+func (s *ipaPreFilterState) update(p *framework.PodInfo, node *framework.Node, mult int64) {
+	labels := node.Labels
+	for i := range p.RequiredAntiAffinityTerms {
+		t := &p.RequiredAntiAffinityTerms[i]
+		if !t.Matches(s.pod.Pod, s.nsLabels) {
+			continue
+		}
+		if v, ok := labels[t.TopologyKey]; ok {
+			s.existingAnti.add(s.existingAnti.slot(t.TopologyKey), v, mult)
+		}
+	}
+	if ipaMatchesAll(s.affTerms, p.Pod, s.snap) {
+		for i := range s.affTerms {
+			if v, ok := labels[s.affTerms[i].TopologyKey]; ok {
+				s.affinity.add(s.affTerms[i].slot, v, mult)
+			}
+		}
+	}
+	for i := range s.antiTerms {
+		t := &s.antiTerms[i]
+		if !t.Matches(p.Pod, s.snap) {
+			continue
+		}
+		if v, ok := labels[t.TopologyKey]; ok {
+			s.anti.add(t.slot, v, mult)
+		}
+	}
+}
+
+// PreFilterExtensions returns the plugin (AddPod/RemovePod).
+func (pl *InterPodAffinity) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+
+// AddPod adds podToAdd, placed on node, to the PreFilter counts.
+func (pl *InterPodAffinity) AddPod(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, podToAdd *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	return pl.updateState(state, podToAdd, node, 1)
+}
+
+// RemovePod removes podToRemove, placed on node, from the PreFilter counts.
+func (pl *InterPodAffinity) RemovePod(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, podToRemove *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	return pl.updateState(state, podToRemove, node, -1)
+}
+
+func (pl *InterPodAffinity) updateState(state *framework.CycleState, p *framework.PodInfo, node *framework.NodeInfo, mult int64) *framework.Status {
+	s, err := ipaReadState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if p == nil || p.Pod == nil || node == nil || node.Node() == nil {
+		return framework.AsStatus(fmt.Errorf("interpodaffinity: nil pod or node"))
+	}
+	s.update(p, node.Node(), mult)
+	return nil
+}
+
+func ipaReadState(state *framework.CycleState) (*ipaPreFilterState, error) {
+	d, err := state.Read(ipaPreFilterStateKey)
+	if err != nil {
+		return nil, fmt.Errorf("error reading %q from cycleState: %w", ipaPreFilterStateKey, err)
+	}
+	s, ok := d.(*ipaPreFilterState)
+	if !ok {
+		return nil, fmt.Errorf("%+v  convert to interpodaffinity.state error", d)
+	}
+	return s, nil
+}
+
+// Filter checks the node against the three rules in kube-scheduler's order.
+// It does not allocate; rejections are shared statuses.
+func (pl *InterPodAffinity) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := ipaReadState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	n := node.Node()
+	if n == nil {
+		return framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
+	}
+	labels := n.Labels
+	if !s.satisfiesAffinity(labels) {
+		return pl.affinityFail
+	}
+	if !s.satisfiesAntiAffinity(labels) {
+		return pl.antiAffinityFail
+	}
+	if !s.satisfiesExistingAntiAffinity(labels) {
+		return pl.existingFail
+	}
+	return nil
+}
+
+func (s *ipaPreFilterState) satisfiesAffinity(labels map[string]string) bool {
+	podsExist := true
+	for i := range s.affTerms {
+		t := &s.affTerms[i]
+		v, ok := labels[t.TopologyKey]
+		if !ok {
+			// Every topology key must exist on the node.
+			return false
+		}
+		if s.affinity.vals[t.slot][v] <= 0 {
+			podsExist = false
+		}
+	}
+	if podsExist {
+		return true
+	}
+	// The first pod of a group with affinity to itself: no pod anywhere
+	// matches, the pod matches its own terms, the node has every key.
+	return s.affinity.n == 0 && s.selfMatch
+}
+
+func (s *ipaPreFilterState) satisfiesAntiAffinity(labels map[string]string) bool {
+	if s.anti.n == 0 {
+		return true
+	}
+	for i := range s.antiTerms {
+		t := &s.antiTerms[i]
+		if v, ok := labels[t.TopologyKey]; ok && s.anti.vals[t.slot][v] > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *ipaPreFilterState) satisfiesExistingAntiAffinity(labels map[string]string) bool {
+	if s.existingAnti.n == 0 {
+		return true
+	}
+	for i, k := range s.existingAnti.keys {
+		if v, ok := labels[k]; ok && s.existingAnti.vals[i][v] > 0 {
+			return false
+		}
+	}
+	return true
+}
