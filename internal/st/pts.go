@@ -1,0 +1,71 @@
+package st
+
+import (
+	"time"
+
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+// PtsConstraint builds a topology spread constraint; the arguments follow
+// kube-scheduler's testing SpreadConstraint (nil pointers leave a field
+// unset).
+func PtsConstraint(maxSkew int32, key string, when fw.UnsatisfiableConstraintAction, sel *fw.LabelSelector, minDomains *int32, affinityPolicy, taintsPolicy *fw.NodeInclusionPolicy, matchLabelKeys []string) fw.TopologySpreadConstraint {
+	return fw.TopologySpreadConstraint{
+		MaxSkew:            maxSkew,
+		TopologyKey:        key,
+		WhenUnsatisfiable:  when,
+		LabelSelector:      sel,
+		MinDomains:         minDomains,
+		NodeAffinityPolicy: affinityPolicy,
+		NodeTaintsPolicy:   taintsPolicy,
+		MatchLabelKeys:     matchLabelKeys,
+	}
+}
+
+// PtsSpread adds a topology spread constraint built by PtsConstraint.
+func (w *PodWrapper) PtsSpread(maxSkew int32, key string, when fw.UnsatisfiableConstraintAction, sel *fw.LabelSelector, minDomains *int32, affinityPolicy, taintsPolicy *fw.NodeInclusionPolicy, matchLabelKeys []string) *PodWrapper {
+	return w.SpreadConstraint(PtsConstraint(maxSkew, key, when, sel, minDomains, affinityPolicy, taintsPolicy, matchLabelKeys))
+}
+
+// PtsTerminating marks the pod as being deleted (sets deletionTimestamp).
+func (w *PodWrapper) PtsTerminating() *PodWrapper {
+	t := time.Unix(0, 0).UTC()
+	w.p.DeletionTimestamp = &t
+	return w
+}
+
+// PtsOwnerRef adds a controller owner reference with an apiVersion.
+func (w *PodWrapper) PtsOwnerRef(apiVersion, kind, name string) *PodWrapper {
+	w.p.OwnerReferences = append(w.p.OwnerReferences, fw.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: true})
+	return w
+}
+
+// PtsNodeAffinity sets a required node affinity of one term with one
+// expression key op values.
+func (w *PodWrapper) PtsNodeAffinity(key string, op fw.NodeSelectorOperator, values ...string) *PodWrapper {
+	w.p.Spec.Affinity = &fw.Affinity{NodeAffinity: &fw.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{{
+			MatchExpressions: []fw.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}},
+		}}},
+	}}
+	return w
+}
+
+// PtsExists returns a label selector requiring that each key exists.
+func PtsExists(keys ...string) *fw.LabelSelector {
+	s := &fw.LabelSelector{}
+	for _, k := range keys {
+		s.MatchExpressions = append(s.MatchExpressions, fw.LabelSelectorRequirement{Key: k, Operator: fw.LabelSelectorOpExists})
+	}
+	return s
+}
+
+// PtsMatchLabels returns a label selector with matchLabels from key/value
+// pairs (an odd trailing key is ignored).
+func PtsMatchLabels(kv ...string) *fw.LabelSelector {
+	s := &fw.LabelSelector{MatchLabels: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.MatchLabels[kv[i]] = kv[i+1]
+	}
+	return s
+}

@@ -1,0 +1,248 @@
+// Package topologyspread holds the logic that both halves of schedkit's
+// PodTopologySpread plugin share (the filter half in package filter, the
+// score half in package scoring): turning a pod's topology spread
+// constraints, or the configured defaults, into compiled constraints; the
+// default selector derived from the Services and workload controllers that
+// select the pod; which nodes count towards a constraint; and which existing
+// pods count. Everything here reproduces kube-scheduler v1.36
+// pkg/scheduler/framework/plugins/podtopologyspread/common.go and
+// plugins/helper/spread.go.
+package topologyspread
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// LabelHostname is the well-known node label whose constraints the score half
+// counts on the node itself rather than per domain.
+const LabelHostname = "kubernetes.io/hostname"
+
+// LabelTopologyZone is the well-known zone label used by the system default
+// constraints.
+const LabelTopologyZone = "topology.kubernetes.io/zone"
+
+// Constraint is a compiled topology spread constraint: kube-scheduler's
+// internal topologySpreadConstraint. Unset fields of the API constraint are
+// already resolved: MinDomains 1, NodeAffinityPolicy Honor, NodeTaintsPolicy
+// Ignore; matchLabelKeys are merged into Selector.
+type Constraint struct {
+	MaxSkew            int32
+	TopologyKey        string
+	Selector           framework.Selector
+	MinDomains         int32
+	NodeAffinityPolicy framework.NodeInclusionPolicy
+	NodeTaintsPolicy   framework.NodeInclusionPolicy
+}
+
+// IsHostname reports whether the constraint spreads over the
+// kubernetes.io/hostname label (the score half counts those per node).
+func (c *Constraint) IsHostname() bool { return c.TopologyKey == LabelHostname }
+
+// SystemDefaultConstraints returns kube-scheduler's built-in default
+// constraints used with defaultingType System: hostname with maxSkew 3 and
+// zone with maxSkew 5, both ScheduleAnyway. The slice is new on every call.
+func SystemDefaultConstraints() []framework.TopologySpreadConstraint {
+	return []framework.TopologySpreadConstraint{
+		{TopologyKey: LabelHostname, WhenUnsatisfiable: framework.ScheduleAnyway, MaxSkew: 3},
+		{TopologyKey: LabelTopologyZone, WhenUnsatisfiable: framework.ScheduleAnyway, MaxSkew: 5},
+	}
+}
+
+// Build returns the pod's constraints whose whenUnsatisfiable equals action,
+// compiled. A pod with its own constraints uses them; a pod without uses
+// defaults, but only when a selector can be derived from the Services,
+// ReplicationControllers, ReplicaSets and StatefulSets of snap that select
+// it (DefaultSelector); that selector then replaces every default
+// constraint's selector. snap may be nil only when the pod has its own
+// constraints or defaults is empty.
+//
+// The pod's own constraints are validated first (ValidatePodConstraints); a
+// bad field or selector is an error naming the pod, the field and the value.
+// This matches kube-scheduler v1.36 getConstraints/buildDefaultConstraints.
+func Build(pod *framework.Pod, action framework.UnsatisfiableConstraintAction, defaults []framework.TopologySpreadConstraint, snap *framework.Snapshot) ([]Constraint, error) {
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		if err := ValidatePodConstraints(pod); err != nil {
+			return nil, err
+		}
+		out, err := compile(pod.Spec.TopologySpreadConstraints, pod.Labels, action)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s: %w", pod.Key(), err)
+		}
+		return out, nil
+	}
+	out, err := compile(defaults, pod.Labels, action)
+	if err != nil || len(out) == 0 {
+		return nil, err
+	}
+	if snap == nil {
+		return nil, errors.New("default topology spread constraints need the cycle's snapshot (its services and controllers), but the cycle state has none")
+	}
+	sel := DefaultSelector(pod, snap.Services, snap.Controllers)
+	if sel.IsEverything() {
+		return nil, nil
+	}
+	for i := range out {
+		out[i].Selector = sel
+	}
+	return out, nil
+}
+
+// compile keeps the constraints with the given action and compiles them, as
+// kube-scheduler's filterTopologySpreadConstraints.
+func compile(cs []framework.TopologySpreadConstraint, podLabels map[string]string, action framework.UnsatisfiableConstraintAction) ([]Constraint, error) {
+	var out []Constraint
+	for i := range cs {
+		c := &cs[i]
+		if c.WhenUnsatisfiable != action {
+			continue
+		}
+		sel, err := c.LabelSelector.Compile()
+		if err != nil {
+			return nil, fmt.Errorf("topologySpreadConstraints[%d]: %w", i, err)
+		}
+		// matchLabelKeys: AND the pod's own value of each listed key that
+		// the pod carries (MatchLabelKeysInPodTopologySpread, on in v1.36).
+		// A nil labelSelector stays "nothing".
+		for _, k := range c.MatchLabelKeys {
+			if v, ok := podLabels[k]; ok {
+				sel = sel.With(k, framework.LabelSelectorOpIn, v)
+			}
+		}
+		tc := Constraint{
+			MaxSkew:            c.MaxSkew,
+			TopologyKey:        c.TopologyKey,
+			Selector:           sel,
+			MinDomains:         1,
+			NodeAffinityPolicy: framework.NodeInclusionPolicyHonor,
+			NodeTaintsPolicy:   framework.NodeInclusionPolicyIgnore,
+		}
+		if c.MinDomains != nil {
+			tc.MinDomains = *c.MinDomains
+		}
+		if c.NodeAffinityPolicy != nil {
+			tc.NodeAffinityPolicy = *c.NodeAffinityPolicy
+		}
+		if c.NodeTaintsPolicy != nil {
+			tc.NodeTaintsPolicy = *c.NodeTaintsPolicy
+		}
+		out = append(out, tc)
+	}
+	return out, nil
+}
+
+// ValidatePodConstraints checks the fields of the pod's topology spread
+// constraints that would otherwise make kube-scheduler behave in a way the
+// API server never lets happen, or silently drop a constraint:
+// maxSkew > 0, a non-empty topologyKey, whenUnsatisfiable DoNotSchedule or
+// ScheduleAnyway, minDomains > 0 when set, and nodeAffinityPolicy /
+// nodeTaintsPolicy Honor or Ignore when set. It does not reject duplicate
+// (topologyKey, whenUnsatisfiable) pairs or minDomains with ScheduleAnyway:
+// kube-scheduler handles those deterministically and its own tests use them.
+// All problems are joined into one error, each naming the field and value.
+func ValidatePodConstraints(pod *framework.Pod) error {
+	var errs []error
+	for i := range pod.Spec.TopologySpreadConstraints {
+		errs = append(errs, ValidateConstraint(fmt.Sprintf("topologySpreadConstraints[%d]", i), &pod.Spec.TopologySpreadConstraints[i])...)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("pod %s: %w", pod.Key(), errors.Join(errs...))
+}
+
+// ValidateConstraint checks one constraint's maxSkew, topologyKey,
+// whenUnsatisfiable, minDomains and node inclusion policies (see
+// ValidatePodConstraints); path prefixes each error. The label selector is
+// not checked here.
+func ValidateConstraint(path string, c *framework.TopologySpreadConstraint) []error {
+	var errs []error
+	if c.MaxSkew <= 0 {
+		errs = append(errs, fmt.Errorf("%s.maxSkew=%d: not in valid range (0, inf)", path, c.MaxSkew))
+	}
+	if c.TopologyKey == "" {
+		errs = append(errs, fmt.Errorf("%s.topologyKey=\"\": required", path))
+	} else if msg := CheckQualifiedName(c.TopologyKey); msg != "" {
+		errs = append(errs, fmt.Errorf("%s.topologyKey=%q: %s", path, c.TopologyKey, msg))
+	}
+	switch c.WhenUnsatisfiable {
+	case framework.DoNotSchedule, framework.ScheduleAnyway:
+	case "":
+		errs = append(errs, fmt.Errorf("%s.whenUnsatisfiable=\"\": required", path))
+	default:
+		errs = append(errs, fmt.Errorf("%s.whenUnsatisfiable=%q: supported values: %q, %q", path, c.WhenUnsatisfiable, framework.DoNotSchedule, framework.ScheduleAnyway))
+	}
+	if c.MinDomains != nil && *c.MinDomains <= 0 {
+		errs = append(errs, fmt.Errorf("%s.minDomains=%d: not in valid range (0, inf)", path, *c.MinDomains))
+	}
+	if p := c.NodeAffinityPolicy; p != nil && *p != framework.NodeInclusionPolicyHonor && *p != framework.NodeInclusionPolicyIgnore {
+		errs = append(errs, fmt.Errorf("%s.nodeAffinityPolicy=%q: supported values: %q, %q", path, *p, framework.NodeInclusionPolicyHonor, framework.NodeInclusionPolicyIgnore))
+	}
+	if p := c.NodeTaintsPolicy; p != nil && *p != framework.NodeInclusionPolicyHonor && *p != framework.NodeInclusionPolicyIgnore {
+		errs = append(errs, fmt.Errorf("%s.nodeTaintsPolicy=%q: supported values: %q, %q", path, *p, framework.NodeInclusionPolicyHonor, framework.NodeInclusionPolicyIgnore))
+	}
+	return errs
+}
+
+// CheckQualifiedName returns why s is not a valid Kubernetes qualified name
+// (label key syntax: an optional DNS-subdomain prefix of at most 253
+// characters and "/", then a name of 1–63 alphanumerics, '-', '_' or '.',
+// starting and ending with an alphanumeric), or "" when it is valid.
+func CheckQualifiedName(s string) string {
+	name := s
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		prefix := s[:i]
+		name = s[i+1:]
+		if strings.IndexByte(prefix, '/') >= 0 {
+			return "a qualified name must consist of an optional DNS subdomain prefix and '/' followed by a name"
+		}
+		if prefix == "" {
+			return "prefix part must be non-empty"
+		}
+		if len(prefix) > 253 {
+			return "prefix part must be no more than 253 characters"
+		}
+		if !isDNSSubdomain(prefix) {
+			return "prefix part must be a lowercase RFC 1123 subdomain"
+		}
+	}
+	if name == "" {
+		return "name part must be non-empty"
+	}
+	if len(name) > 63 {
+		return "name part must be no more than 63 characters"
+	}
+	if !isAlnum(name[0]) || !isAlnum(name[len(name)-1]) {
+		return "name part must start and end with an alphanumeric character"
+	}
+	for i := 0; i < len(name); i++ {
+		b := name[i]
+		if !isAlnum(b) && b != '-' && b != '_' && b != '.' {
+			return "name part must consist of alphanumeric characters, '-', '_' or '.'"
+		}
+	}
+	return ""
+}
+
+func isAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+func isDNSSubdomain(s string) bool {
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			b := label[i]
+			lowerAlnum := b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+			if !lowerAlnum && (b != '-' || i == 0 || i == len(label)-1) {
+				return false
+			}
+		}
+	}
+	return true
+}

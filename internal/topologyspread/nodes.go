@@ -1,0 +1,117 @@
+package topologyspread
+
+import (
+	"github.com/schedkit/schedkit/framework"
+)
+
+// HasAllKeys reports whether labels carry the topology key of every
+// constraint (kube-scheduler's nodeLabelsMatchSpreadConstraints).
+func HasAllKeys(labels map[string]string, cs []Constraint) bool {
+	for i := range cs {
+		if _, ok := labels[cs[i].TopologyKey]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Inclusion decides, for one incoming pod, which nodes count towards a
+// constraint under its node inclusion policies (kube-scheduler's
+// matchNodeInclusionPolicies): with nodeAffinityPolicy Honor the node must
+// match the pod's nodeSelector and required node affinity; with
+// nodeTaintsPolicy Honor the node must have no NoSchedule or NoExecute taint
+// the pod does not tolerate. Build it once per cycle with NewInclusion.
+type Inclusion struct {
+	affinity    framework.RequiredNodeAffinity
+	tolerations []framework.Toleration
+	// needAffinity and needTaints say whether any constraint honours the
+	// policy, so Eval can skip work no constraint reads.
+	needAffinity, needTaints bool
+}
+
+// NewInclusion compiles the pod's required node affinity and keeps its
+// tolerations for the constraints cs.
+func NewInclusion(pod *framework.Pod, cs []Constraint) *Inclusion {
+	in := &Inclusion{affinity: framework.GetRequiredNodeAffinity(pod), tolerations: pod.Spec.Tolerations}
+	for i := range cs {
+		if cs[i].NodeAffinityPolicy == framework.NodeInclusionPolicyHonor {
+			in.needAffinity = true
+		}
+		if cs[i].NodeTaintsPolicy == framework.NodeInclusionPolicyHonor {
+			in.needTaints = true
+		}
+	}
+	return in
+}
+
+// NodeVerdict is the per-node part of the inclusion check, evaluated once
+// per node and reused for every constraint.
+type NodeVerdict struct {
+	AffinityOK bool
+	TaintsOK   bool
+}
+
+// Eval checks node against the pod's required node affinity and tolerations
+// (only the checks some constraint honours; the others report true).
+func (in *Inclusion) Eval(node *framework.Node) NodeVerdict {
+	v := NodeVerdict{AffinityOK: true, TaintsOK: true}
+	if in.needAffinity {
+		v.AffinityOK = in.affinity.Match(node)
+	}
+	if in.needTaints {
+		v.TaintsOK = !HasUntoleratedTaint(node.Spec.Taints, in.tolerations)
+	}
+	return v
+}
+
+// Includes reports whether a node with verdict v counts towards c.
+func (v NodeVerdict) Includes(c *Constraint) bool {
+	if c.NodeAffinityPolicy == framework.NodeInclusionPolicyHonor && !v.AffinityOK {
+		return false
+	}
+	if c.NodeTaintsPolicy == framework.NodeInclusionPolicyHonor && !v.TaintsOK {
+		return false
+	}
+	return true
+}
+
+// Includes reports whether node counts towards c (Eval then Includes).
+func (in *Inclusion) Includes(c *Constraint, node *framework.Node) bool {
+	return in.Eval(node).Includes(c)
+}
+
+// HasUntoleratedTaint reports whether some NoSchedule or NoExecute taint is
+// not tolerated (PreferNoSchedule taints never exclude a node).
+func HasUntoleratedTaint(taints []framework.Taint, tolerations []framework.Toleration) bool {
+	for i := range taints {
+		t := &taints[i]
+		if t.Effect != framework.TaintEffectNoSchedule && t.Effect != framework.TaintEffectNoExecute {
+			continue
+		}
+		if !framework.TolerationsTolerateTaint(tolerations, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// CountMatching counts the pods that are in namespace ns, are not being
+// deleted and match sel (kube-scheduler's countPodsMatchSelector). As in
+// kube-scheduler, a selector that matches everything (an empty labelSelector
+// {}) counts nothing.
+func CountMatching(pods []*framework.PodInfo, sel *framework.Selector, ns string) int {
+	if sel.IsEverything() {
+		return 0
+	}
+	n := 0
+	for _, pi := range pods {
+		p := pi.Pod
+		if p.DeletionTimestamp != nil || p.Namespace != ns {
+			continue
+		}
+		if sel.Matches(p.Labels) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,383 @@
+package topologyspread
+
+import (
+	"strings"
+	"testing"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+func policy(p fw.NodeInclusionPolicy) *fw.NodeInclusionPolicy { return &p }
+
+func int32p(v int32) *int32 { return &v }
+
+// matchesAll checks sel against labeled examples: want[i] is whether
+// sets[i] must match.
+func checkSelector(t *testing.T, what string, sel fw.Selector, sets []map[string]string, want []bool) {
+	t.Helper()
+	for i, s := range sets {
+		if got := sel.Matches(s); got != want[i] {
+			t.Errorf("%s: Matches(%v) = %v, want %v", what, s, got, want[i])
+		}
+	}
+}
+
+// DefaultSelector cases follow kube-scheduler v1.36 plugins/helper/spread.go
+// (and TestGetPodServices in spread_test.go: a service selects the pods of
+// its namespace whose labels contain its selector).
+func TestDefaultSelector(t *testing.T) {
+	pod := st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("label", "label-0").Label("tier", "web")
+	svcs := []fw.Service{
+		{Namespace: "test", Name: "service-0", Selector: map[string]string{"app": "test-0"}},
+		{Namespace: "test", Name: "service-1", Selector: map[string]string{"app": "test-1"}},
+		{Namespace: "other", Name: "service-2", Selector: map[string]string{"label": "label-0"}},
+		{Namespace: "test", Name: "nil-selector"},
+		{Namespace: "test", Name: "empty-selector", Selector: map[string]string{}},
+		{Namespace: "test", Name: "service-3", Selector: map[string]string{"tier": "web"}},
+	}
+	ctrls := []fw.WorkloadController{
+		{Kind: KindReplicaSet, Namespace: "test", Name: "rs1", Selector: fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "track", Operator: fw.LabelSelectorOpDoesNotExist}}}},
+		{Kind: KindReplicaSet, Namespace: "other", Name: "rs2", Selector: fw.LabelSelector{MatchLabels: map[string]string{"x": "y"}}},
+		{Kind: KindStatefulSet, Namespace: "test", Name: "ss1", Selector: fw.LabelSelector{MatchLabels: map[string]string{"ord": "1"}}},
+		{Kind: KindReplicationController, Namespace: "test", Name: "rc1", Selector: fw.LabelSelector{MatchLabels: map[string]string{"rc": "a"}}},
+		{Kind: KindReplicaSet, Namespace: "test", Name: "bad", Selector: fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: fw.LabelSelectorOpIn}}}},
+	}
+	sets := []map[string]string{
+		{"app": "test-0", "tier": "web"},
+		{"app": "test-0", "tier": "web", "track": "canary"},
+		{"app": "test-0", "tier": "web", "ord": "1"},
+		{"app": "test-0", "tier": "web", "rc": "a"},
+		{"app": "test-0"},
+		{"label": "label-0"},
+		{"app": "test-0", "tier": "web", "x": "y"},
+	}
+	tests := []struct {
+		name  string
+		pod   *fw.Pod
+		empty bool
+		want  []bool
+	}{
+		{name: "services of the pod's namespace that select it", pod: pod.Obj(),
+			want: []bool{true, true, true, true, false, false, true}},
+		{name: "replica set requirements are ANDed", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+			want: []bool{true, false, true, true, false, false, true}},
+		{name: "stateful set", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "StatefulSet", "ss1").Obj(),
+			want: []bool{false, false, true, false, false, false, false}},
+		{name: "replication controller labels merge into the set", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("v1", "ReplicationController", "rc1").Obj(),
+			want: []bool{false, false, false, true, false, false, false}},
+		{name: "empty apiVersion is accepted", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("StatefulSet", "ss1").Obj(),
+			want: []bool{false, false, true, false, false, false, false}},
+		{name: "another group/version is not a supported controller", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("extensions/v1beta1", "ReplicaSet", "rs1").Obj(),
+			want: []bool{true, true, true, true, false, false, true}},
+		{name: "controller in another namespace is not found", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "ReplicaSet", "rs2").Obj(),
+			want: []bool{true, true, true, true, false, false, true}},
+		{name: "invalid controller selector is skipped", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "ReplicaSet", "bad").Obj(),
+			want: []bool{true, true, true, true, false, false, true}},
+		{name: "no service and no controller", pod: st.MakePod().Name("q").Namespace("test").Label("zzz", "1").Obj(), empty: true},
+		{name: "non-controller owner references are ignored", pod: func() *fw.Pod {
+			p := st.MakePod().Name("q").Namespace("test").Label("zzz", "1").Obj()
+			p.OwnerReferences = []fw.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "ss1"}}
+			return p
+		}(), empty: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sel := DefaultSelector(tt.pod, svcs, ctrls)
+			if got := sel.IsEverything(); got != tt.empty {
+				t.Fatalf("IsEverything() = %v, want %v", got, tt.empty)
+			}
+			if !tt.empty {
+				checkSelector(t, "selector", sel, sets, tt.want)
+			}
+		})
+	}
+}
+
+func TestBuild(t *testing.T) {
+	foo := st.PtsExists("foo")
+	snapWith := func(opts ...fw.SnapshotOption) *fw.Snapshot { return fw.MustSnapshot(nil, nil, opts...) }
+	svcFooBar := fw.WithServices(fw.Service{Namespace: "default", Name: "s", Selector: map[string]string{"foo": "bar"}})
+	listDefaults := []fw.TopologySpreadConstraint{
+		{MaxSkew: 3, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule},
+		{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.ScheduleAnyway},
+		{MaxSkew: 5, TopologyKey: "rack", WhenUnsatisfiable: fw.DoNotSchedule, MinDomains: int32p(2), NodeTaintsPolicy: policy(fw.NodeInclusionPolicyHonor)},
+	}
+	type want struct {
+		key                  string
+		maxSkew, minDomains  int32
+		affinity, taints     fw.NodeInclusionPolicy
+		matches, mismatching map[string]string
+	}
+	honor, ignore := fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore
+	tests := []struct {
+		name     string
+		pod      *fw.Pod
+		action   fw.UnsatisfiableConstraintAction
+		defaults []fw.TopologySpreadConstraint
+		snap     *fw.Snapshot
+		want     []want
+		wantErr  string
+	}{
+		{
+			// filtering_test.go "soft spreadConstraints should be bypassed".
+			name: "own constraints of the requested action, unset fields resolved",
+			pod: st.MakePod().Name("p").Label("foo", "").
+				PtsSpread(1, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil).
+				PtsSpread(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, nil).
+				PtsSpread(1, "node", fw.ScheduleAnyway, foo, nil, nil, nil, nil).
+				PtsSpread(2, "node", fw.DoNotSchedule, foo, int32p(4), policy(ignore), policy(honor), nil).Obj(),
+			action: fw.DoNotSchedule,
+			want: []want{
+				{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": "x"}, mismatching: map[string]string{"bar": ""}},
+				{key: "node", maxSkew: 2, minDomains: 4, affinity: ignore, taints: honor, matches: map[string]string{"foo": ""}, mismatching: map[string]string{}},
+			},
+		},
+		{
+			// filtering_test.go "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty".
+			name:   "matchLabelKeys ANDed with a non-empty selector",
+			pod:    st.MakePod().Name("p").Label("foo", "").Label("bar", "a").PtsSpread(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"}).Obj(),
+			action: fw.DoNotSchedule,
+			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
+				matches: map[string]string{"foo": "", "bar": "a"}, mismatching: map[string]string{"foo": ""}}},
+		},
+		{
+			// "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty".
+			name:   "matchLabelKeys ANDed with an empty selector",
+			pod:    st.MakePod().Name("p").Label("foo", "a").PtsSpread(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"}).Obj(),
+			action: fw.DoNotSchedule,
+			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
+				matches: map[string]string{"foo": "a"}, mismatching: map[string]string{"foo": "b"}}},
+		},
+		{
+			// "key in matchLabelKeys is ignored when LabelSelector is nil".
+			name:   "nil selector stays nothing",
+			pod:    st.MakePod().Name("p").Label("bar", "x").PtsSpread(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, []string{"bar"}).Obj(),
+			action: fw.DoNotSchedule,
+			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
+				matches: nil, mismatching: map[string]string{"bar": "x"}}},
+		},
+		{
+			// "key in matchLabelKeys is ignored when it isn't exist in pod.labels".
+			name:   "absent matchLabelKeys are ignored",
+			pod:    st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"}).Obj(),
+			action: fw.DoNotSchedule,
+			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
+				matches: map[string]string{"foo": "a"}, mismatching: map[string]string{"bar": ""}}},
+		},
+		{
+			// filtering_test.go "default constraints and a service".
+			name:     "list defaults with a service",
+			pod:      st.MakePod().Name("p").Label("foo", "bar").Label("baz", "kar").Obj(),
+			action:   fw.DoNotSchedule,
+			defaults: listDefaults,
+			snap:     snapWith(svcFooBar),
+			want: []want{
+				{key: "node", maxSkew: 3, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": "bar"}, mismatching: map[string]string{"baz": "kar"}},
+				{key: "rack", maxSkew: 5, minDomains: 2, affinity: honor, taints: honor, matches: map[string]string{"foo": "bar"}, mismatching: map[string]string{"foo": "baz"}},
+			},
+		},
+		{
+			// "default constraints and a service that doesn't match".
+			name:     "defaults without a selector give nothing",
+			pod:      st.MakePod().Name("p").Label("foo", "bar").Obj(),
+			action:   fw.DoNotSchedule,
+			defaults: listDefaults,
+			snap:     snapWith(fw.WithServices(fw.Service{Namespace: "default", Name: "s", Selector: map[string]string{"baz": "kep"}})),
+		},
+		{
+			// "default constraints and a service, but pod has constraints".
+			name:     "own constraints win over defaults",
+			pod:      st.MakePod().Name("p").Label("foo", "bar").Label("baz", "tar").PtsSpread(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil).PtsSpread(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil).Obj(),
+			action:   fw.DoNotSchedule,
+			defaults: listDefaults,
+			snap:     snapWith(svcFooBar),
+			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
+				matches: map[string]string{"baz": "tar"}, mismatching: map[string]string{"foo": "bar"}}},
+		},
+		{
+			name:     "system defaults with a replica set",
+			pod:      st.MakePod().Name("p").Label("foo", "tar").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+			action:   fw.ScheduleAnyway,
+			defaults: SystemDefaultConstraints(),
+			snap:     snapWith(fw.WithControllers(fw.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
+			want: []want{
+				{key: LabelHostname, maxSkew: 3, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": "x"}, mismatching: map[string]string{}},
+				{key: LabelTopologyZone, maxSkew: 5, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": ""}, mismatching: map[string]string{"bar": ""}},
+			},
+		},
+		{
+			name:     "system defaults have no hard constraint",
+			pod:      st.MakePod().Name("p").Label("foo", "tar").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+			action:   fw.DoNotSchedule,
+			defaults: SystemDefaultConstraints(),
+			snap:     snapWith(fw.WithControllers(fw.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
+		},
+		{
+			name:     "defaults need the snapshot",
+			pod:      st.MakePod().Name("p").Label("foo", "bar").Obj(),
+			action:   fw.ScheduleAnyway,
+			defaults: SystemDefaultConstraints(),
+			wantErr:  "need the cycle's snapshot",
+		},
+		{
+			name:    "invalid own selector",
+			pod:     st.MakePod().Name("p").PtsSpread(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: fw.LabelSelectorOpIn}}}, nil, nil, nil, nil).Obj(),
+			action:  fw.DoNotSchedule,
+			wantErr: "pod default/p: topologySpreadConstraints[0]: labelSelector.matchExpressions[0]",
+		},
+		{
+			name: "invalid own fields are reported whatever the action",
+			pod: st.MakePod().Name("p").
+				PtsSpread(0, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil).
+				PtsSpread(1, "", "Sometimes", foo, int32p(-1), policy("x"), policy("y"), nil).Obj(),
+			action:  fw.DoNotSchedule,
+			wantErr: `pod default/p: topologySpreadConstraints[0].maxSkew=0: not in valid range (0, inf)`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Build(tt.pod, tt.action, tt.defaults, tt.snap)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Build() error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Build() error = %v", err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("Build() gave %d constraints, want %d: %+v", len(got), len(tt.want), got)
+			}
+			for i, w := range tt.want {
+				c := got[i]
+				if c.TopologyKey != w.key || c.MaxSkew != w.maxSkew || c.MinDomains != w.minDomains || c.NodeAffinityPolicy != w.affinity || c.NodeTaintsPolicy != w.taints {
+					t.Errorf("constraint %d = {%s %d %d %s %s}, want %+v", i, c.TopologyKey, c.MaxSkew, c.MinDomains, c.NodeAffinityPolicy, c.NodeTaintsPolicy, w)
+				}
+				if w.matches != nil && !c.Selector.Matches(w.matches) {
+					t.Errorf("constraint %d selector does not match %v", i, w.matches)
+				}
+				if w.matches == nil && !c.Selector.IsNothing() {
+					t.Errorf("constraint %d selector is not nothing", i)
+				}
+				if c.Selector.Matches(w.mismatching) {
+					t.Errorf("constraint %d selector matches %v", i, w.mismatching)
+				}
+			}
+		})
+	}
+}
+
+func TestValidatePodConstraintsAllErrors(t *testing.T) {
+	pod := st.MakePod().Name("p").
+		PtsSpread(0, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil).
+		PtsSpread(1, "", "Sometimes", nil, int32p(-1), policy("x"), policy("y"), nil).
+		PtsSpread(1, "-bad-", fw.DoNotSchedule, nil, nil, nil, nil, nil).Obj()
+	err := ValidatePodConstraints(pod)
+	if err == nil {
+		t.Fatal("ValidatePodConstraints() = nil")
+	}
+	for _, w := range []string{
+		"topologySpreadConstraints[0].maxSkew=0",
+		`topologySpreadConstraints[1].topologyKey="": required`,
+		`topologySpreadConstraints[1].whenUnsatisfiable="Sometimes"`,
+		"topologySpreadConstraints[1].minDomains=-1",
+		`topologySpreadConstraints[1].nodeAffinityPolicy="x"`,
+		`topologySpreadConstraints[1].nodeTaintsPolicy="y"`,
+		`topologySpreadConstraints[2].topologyKey="-bad-"`,
+	} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
+	}
+	// Duplicates and minDomains with ScheduleAnyway are accepted, as
+	// kube-scheduler's own tests rely on them.
+	ok := st.MakePod().Name("p").
+		PtsSpread(1, "zone", fw.ScheduleAnyway, nil, int32p(10), nil, nil, nil).
+		PtsSpread(2, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil).Obj()
+	if err := ValidatePodConstraints(ok); err != nil {
+		t.Errorf("ValidatePodConstraints() = %v, want nil", err)
+	}
+}
+
+func TestCheckQualifiedName(t *testing.T) {
+	for _, ok := range []string{"zone", "topology.kubernetes.io/zone", "kubernetes.io/hostname", "a", "A_b.c-9", "example.com/x"} {
+		if msg := CheckQualifiedName(ok); msg != "" {
+			t.Errorf("CheckQualifiedName(%q) = %q, want valid", ok, msg)
+		}
+	}
+	for _, bad := range []string{"", "-a", "a-", "a/b/c", "/a", "Example.com/x", "a b", strings.Repeat("x", 64), strings.Repeat("p", 254) + "/x", "ex..com/x"} {
+		if msg := CheckQualifiedName(bad); msg == "" {
+			t.Errorf("CheckQualifiedName(%q) = valid, want a problem", bad)
+		}
+	}
+}
+
+func TestCountMatching(t *testing.T) {
+	pis := []*fw.PodInfo{
+		fw.MustPodInfo(st.MakePod().Name("a").Label("foo", "").Obj()),
+		fw.MustPodInfo(st.MakePod().Name("b").Label("foo", "").PtsTerminating().Obj()),
+		fw.MustPodInfo(st.MakePod().Name("c").Namespace("ns1").Label("foo", "").Obj()),
+		fw.MustPodInfo(st.MakePod().Name("d").Label("bar", "").Obj()),
+		fw.MustPodInfo(st.MakePod().Name("e").Label("foo", "x").Obj()),
+	}
+	foo := st.PtsExists("foo").MustCompile()
+	if got := CountMatching(pis, &foo, "default"); got != 2 {
+		t.Errorf("CountMatching(foo) = %d, want 2 (a and e; b terminating, c other namespace)", got)
+	}
+	everything := (&fw.LabelSelector{}).MustCompile()
+	if got := CountMatching(pis, &everything, "default"); got != 0 {
+		t.Errorf("CountMatching(everything) = %d, want 0 (kube-scheduler counts nothing for an empty selector)", got)
+	}
+	nothing := fw.NothingSelector()
+	if got := CountMatching(pis, &nothing, "default"); got != 0 {
+		t.Errorf("CountMatching(nothing) = %d, want 0", got)
+	}
+	if got := CountMatching(nil, &foo, "default"); got != 0 {
+		t.Errorf("CountMatching(no pods) = %d", got)
+	}
+}
+
+func TestInclusion(t *testing.T) {
+	honor, ignore := fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore
+	cs := []Constraint{
+		{TopologyKey: "zone", NodeAffinityPolicy: honor, NodeTaintsPolicy: ignore},
+		{TopologyKey: "zone", NodeAffinityPolicy: ignore, NodeTaintsPolicy: honor},
+		{TopologyKey: "zone", NodeAffinityPolicy: ignore, NodeTaintsPolicy: ignore},
+	}
+	pod := st.MakePod().Name("p").NodeSelector(map[string]string{"foo": ""}).
+		Toleration(fw.Toleration{Key: "tolerated", Operator: fw.TolerationOpExists}).Obj()
+	in := NewInclusion(pod, cs)
+	tests := []struct {
+		name string
+		node *fw.Node
+		want []bool
+	}{
+		{"matches and untainted", st.MakeNode().Name("a").Label("foo", "").Obj(), []bool{true, true, true}},
+		{"affinity mismatch", st.MakeNode().Name("b").Obj(), []bool{false, true, true}},
+		{"untolerated NoSchedule", st.MakeNode().Name("c").Label("foo", "").Taint("node.kubernetes.io/unschedulable", "", fw.TaintEffectNoSchedule).Obj(), []bool{true, false, true}},
+		{"untolerated NoExecute", st.MakeNode().Name("d").Label("foo", "").Taint("x", "", fw.TaintEffectNoExecute).Obj(), []bool{true, false, true}},
+		{"PreferNoSchedule never excludes", st.MakeNode().Name("e").Label("foo", "").Taint("x", "", fw.TaintEffectPreferNoSchedule).Obj(), []bool{true, true, true}},
+		{"tolerated taint", st.MakeNode().Name("f").Label("foo", "").Taint("tolerated", "v", fw.TaintEffectNoSchedule).Obj(), []bool{true, true, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := in.Eval(tt.node)
+			for i := range cs {
+				if got := v.Includes(&cs[i]); got != tt.want[i] {
+					t.Errorf("constraint %d: Includes = %v, want %v", i, got, tt.want[i])
+				}
+				if got := in.Includes(&cs[i], tt.node); got != tt.want[i] {
+					t.Errorf("constraint %d: Inclusion.Includes = %v, want %v", i, got, tt.want[i])
+				}
+			}
+		})
+	}
+	if !HasAllKeys(map[string]string{"zone": "", "node": "n"}, []Constraint{{TopologyKey: "zone"}, {TopologyKey: "node"}}) {
+		t.Error("HasAllKeys: empty value must count as present")
+	}
+	if HasAllKeys(map[string]string{"zone": "z"}, []Constraint{{TopologyKey: "zone"}, {TopologyKey: "node"}}) {
+		t.Error("HasAllKeys: missing node key not detected")
+	}
+}
