@@ -1,0 +1,245 @@
+package filter
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// Filter reasons of NodeResourcesFit, worded as kube-scheduler v1.36.
+const (
+	// ReasonTooManyPods is reported when the node's pod slots are full.
+	ReasonTooManyPods = "Too many pods"
+	// ReasonInsufficientPrefix starts "Insufficient cpu", "Insufficient
+	// nvidia.com/gpu", ...
+	ReasonInsufficientPrefix = "Insufficient "
+)
+
+// nrfPreFilterKey is kube's "PreFilter"+NodeResourcesFit state key.
+const nrfPreFilterKey fw.StateKey = "PreFilter" + config.NodeResourcesFitName
+
+// nrfScalar is one scalar resource the pod requests and the filter checks,
+// with its reason and single-reason statuses built once per pod.
+type nrfScalar struct {
+	name   resource.Name
+	value  int64
+	reason string
+	unsch  *fw.Status // Unschedulable, this reason alone
+	unres  *fw.Status // UnschedulableAndUnresolvable, this reason alone
+}
+
+// nrfPreFilterState is the pod's request, computed once per cycle.
+type nrfPreFilterState struct {
+	cpu, mem, eph int64
+	// scalars are the checked scalar requests (value > 0, not ignored), in
+	// name order.
+	scalars []nrfScalar
+	// podsOnly is set when the pod requests nothing at all: only the pod
+	// count is checked.
+	podsOnly bool
+}
+
+// Clone returns the state itself: AddPod/RemovePod never change it.
+func (s *nrfPreFilterState) Clone() fw.StateData { return s }
+
+// NodeResourcesFit is the filter half of kube-scheduler v1.36's
+// NodeResourcesFit: a node fits when it has a free pod slot and, for every
+// resource the pod requests, allocatable − requested ≥ the pod's request.
+// All shortfalls are reported; the status is UnschedulableAndUnresolvable
+// when some request exceeds the node's allocatable outright (preemption
+// cannot help), Unschedulable otherwise.
+type NodeResourcesFit struct {
+	ignored       map[resource.Name]struct{}
+	ignoredGroups map[string]struct{}
+
+	// Pre-built single-reason statuses (the runner never mutates them).
+	tooManyPods                    *fw.Status
+	cpuUnsch, memUnsch, ephUnsch   *fw.Status
+	cpuUnres, memUnres, ephUnres   *fw.Status
+	reasonCPU, reasonMem, reasonEp string
+}
+
+var (
+	_ fw.PreFilterPlugin = (*NodeResourcesFit)(nil)
+	_ fw.FilterPlugin    = (*NodeResourcesFit)(nil)
+)
+
+// NewNodeResourcesFit builds the NodeResourcesFit filter from args, after
+// applying kube-scheduler's defaults and validation (see
+// config.NodeResourcesFitArgs.Validate). The scoring strategy is validated
+// but only used by the score half (scoring.NewNodeResourcesFit).
+func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plugin, error) {
+	args.SetDefaults()
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &NodeResourcesFit{
+		ignored:       make(map[resource.Name]struct{}, len(args.IgnoredResources)),
+		ignoredGroups: make(map[string]struct{}, len(args.IgnoredResourceGroups)),
+		reasonCPU:     ReasonInsufficientPrefix + string(resource.CPU),
+		reasonMem:     ReasonInsufficientPrefix + string(resource.Memory),
+		reasonEp:      ReasonInsufficientPrefix + string(resource.EphemeralStorage),
+	}
+	for _, r := range args.IgnoredResources {
+		pl.ignored[resource.Name(r)] = struct{}{}
+	}
+	for _, g := range args.IgnoredResourceGroups {
+		pl.ignoredGroups[g] = struct{}{}
+	}
+	pl.tooManyPods = fw.NewStatus(fw.Unschedulable, ReasonTooManyPods)
+	pl.cpuUnsch = fw.NewStatus(fw.Unschedulable, pl.reasonCPU)
+	pl.memUnsch = fw.NewStatus(fw.Unschedulable, pl.reasonMem)
+	pl.ephUnsch = fw.NewStatus(fw.Unschedulable, pl.reasonEp)
+	pl.cpuUnres = fw.NewStatus(fw.UnschedulableAndUnresolvable, pl.reasonCPU)
+	pl.memUnres = fw.NewStatus(fw.UnschedulableAndUnresolvable, pl.reasonMem)
+	pl.ephUnres = fw.NewStatus(fw.UnschedulableAndUnresolvable, pl.reasonEp)
+	return pl, nil
+}
+
+// Name returns "NodeResourcesFit".
+func (pl *NodeResourcesFit) Name() string { return config.NodeResourcesFitName }
+
+// isIgnored reports whether the filter skips scalar resource n: an extended
+// resource listed in ignoredResources or whose prefix before '/' is in
+// ignoredResourceGroups (kube v1.36 fitsRequest). Other scalar resources
+// (huge pages, kubernetes.io/...) are never ignored.
+func (pl *NodeResourcesFit) isIgnored(n resource.Name) bool {
+	if !n.IsExtended() {
+		return false
+	}
+	if _, ok := pl.ignored[n]; ok {
+		return true
+	}
+	if len(pl.ignoredGroups) > 0 {
+		prefix, _, _ := strings.Cut(string(n), "/")
+		if _, ok := pl.ignoredGroups[prefix]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// PreFilter stores the pod's effective requests (PodInfo.Requests: init
+// containers, sidecars, pod-level resources and overhead; no non-zero
+// defaults), as kube-scheduler v1.36 does. It never skips and never
+// narrows the node set. Scalar requests are checked in name order (kube
+// iterates a Go map, whose order is unspecified).
+func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+	r := &pod.Requests
+	s := &nrfPreFilterState{cpu: r.MilliCPU, mem: r.Memory, eph: r.EphemeralStorage}
+	s.podsOnly = r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalars) == 0
+	for _, sc := range r.Scalars {
+		if sc.Value == 0 || pl.isIgnored(sc.Name) {
+			continue
+		}
+		reason := ReasonInsufficientPrefix + string(sc.Name)
+		s.scalars = append(s.scalars, nrfScalar{
+			name: sc.Name, value: sc.Value, reason: reason,
+			unsch: fw.NewStatus(fw.Unschedulable, reason),
+			unres: fw.NewStatus(fw.UnschedulableAndUnresolvable, reason),
+		})
+	}
+	state.Write(nrfPreFilterKey, s)
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil: the state does not depend on other pods.
+func (pl *NodeResourcesFit) PreFilterExtensions() fw.PreFilterExtensions { return nil }
+
+// Filter checks the node. Shortfalls are reported in kube's order: pods,
+// cpu, memory, ephemeral-storage, then scalar resources. A request is
+// checked only when positive; a shortfall is unresolvable when the request
+// alone exceeds the node's allocatable ("Too many pods" never is).
+// Without PreFilter state it returns an Error, as kube does.
+func (pl *NodeResourcesFit) Filter(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+	d, err := state.Read(nrfPreFilterKey)
+	if err != nil {
+		return fw.AsStatus(fmt.Errorf("error reading %q from cycleState: %w", nrfPreFilterKey, err))
+	}
+	s, ok := d.(*nrfPreFilterState)
+	if !ok {
+		return fw.AsStatus(fmt.Errorf("%+v  convert to NodeResourcesFit.preFilterState error", d))
+	}
+	alloc, used := &node.Allocatable, &node.Requested
+
+	// Fast path: count the failures and remember the first; build a
+	// multi-reason status only when there is more than one.
+	var n int
+	var first *fw.Status
+	unres := false
+	note := func(unsch, unresSt *fw.Status, isUnres bool) {
+		if n == 0 {
+			if isUnres {
+				first = unresSt
+			} else {
+				first = unsch
+			}
+		}
+		n++
+		unres = unres || isUnres
+	}
+	if int64(len(node.Pods))+1 > alloc.Pods {
+		note(pl.tooManyPods, pl.tooManyPods, false)
+	}
+	if s.podsOnly {
+		return first
+	}
+	if s.cpu > 0 && s.cpu > alloc.MilliCPU-used.MilliCPU {
+		note(pl.cpuUnsch, pl.cpuUnres, s.cpu > alloc.MilliCPU)
+	}
+	if s.mem > 0 && s.mem > alloc.Memory-used.Memory {
+		note(pl.memUnsch, pl.memUnres, s.mem > alloc.Memory)
+	}
+	if s.eph > 0 && s.eph > alloc.EphemeralStorage-used.EphemeralStorage {
+		note(pl.ephUnsch, pl.ephUnres, s.eph > alloc.EphemeralStorage)
+	}
+	for i := range s.scalars {
+		sc := &s.scalars[i]
+		a := alloc.Get(sc.name)
+		if sc.value > a-used.Get(sc.name) {
+			note(sc.unsch, sc.unres, sc.value > a)
+		}
+	}
+	if n <= 1 {
+		return first
+	}
+	return pl.slowStatus(s, node)
+}
+
+// slowStatus rebuilds the full multi-reason status on a node with several
+// shortfalls.
+func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *fw.NodeInfo) *fw.Status {
+	alloc, used := &node.Allocatable, &node.Requested
+	reasons := make([]string, 0, 4)
+	code := fw.Unschedulable
+	add := func(reason string, isUnres bool) {
+		reasons = append(reasons, reason)
+		if isUnres {
+			code = fw.UnschedulableAndUnresolvable
+		}
+	}
+	if int64(len(node.Pods))+1 > alloc.Pods {
+		add(ReasonTooManyPods, false)
+	}
+	if s.cpu > 0 && s.cpu > alloc.MilliCPU-used.MilliCPU {
+		add(pl.reasonCPU, s.cpu > alloc.MilliCPU)
+	}
+	if s.mem > 0 && s.mem > alloc.Memory-used.Memory {
+		add(pl.reasonMem, s.mem > alloc.Memory)
+	}
+	if s.eph > 0 && s.eph > alloc.EphemeralStorage-used.EphemeralStorage {
+		add(pl.reasonEp, s.eph > alloc.EphemeralStorage)
+	}
+	for i := range s.scalars {
+		sc := &s.scalars[i]
+		a := alloc.Get(sc.name)
+		if sc.value > a-used.Get(sc.name) {
+			add(sc.reason, sc.value > a)
+		}
+	}
+	return fw.NewStatus(code, reasons...)
+}
