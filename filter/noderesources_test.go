@@ -125,7 +125,7 @@ func TestNodeResourcesFitEnoughRequests(t *testing.T) {
 		// unresolvable shortfall makes the whole status unresolvable.
 		{name: "all shortfalls in order", pod: mk().Req(nrfRes(11, 1, nrfExtB, 1, nrfExtA, 1)).Req(map[string]string{"ephemeral-storage": "5"}).Obj(),
 			existing: ex(map[string]string{"cpu": "0", "memory": "20", "ephemeral-storage": "16", nrfExtA: "5"}),
-			code: UU, reasons: []string{ins("cpu"), ins("memory"), ins("ephemeral-storage"), ins(nrfExtA), ins(nrfExtB)}},
+			code:     UU, reasons: []string{ins("cpu"), ins("memory"), ins("ephemeral-storage"), ins(nrfExtA), ins(nrfExtB)}},
 		{name: "requests above allocatable on an empty node", pod: mk().Req(map[string]string{"ephemeral-storage": "25"}).Obj(), existing: ex(nil), code: UU, reasons: []string{ins("ephemeral-storage")}},
 	}
 	for _, tc := range tests {
