@@ -1,0 +1,105 @@
+package framework_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// evenNodes is a filter plugin that accepts only nodes whose name ends in an
+// even digit.
+type evenNodes struct{}
+
+func (evenNodes) Name() string { return "EvenNodes" }
+
+var odd = fw.NewStatus(fw.UnschedulableAndUnresolvable, "node(s) are odd")
+
+func (evenNodes) Filter(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, n *fw.NodeInfo) *fw.Status {
+	name := n.Name()
+	if (name[len(name)-1]-'0')%2 == 1 {
+		return odd
+	}
+	return nil
+}
+
+// mostCPU scores nodes by allocatable cpu, normalized so the largest gets 100.
+type mostCPU struct{}
+
+func (mostCPU) Name() string { return "MostCPU" }
+func (mostCPU) Score(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, n *fw.NodeInfo) (int64, *fw.Status) {
+	return n.Allocatable.MilliCPU, nil
+}
+func (mostCPU) ScoreExtensions() fw.ScoreExtensions { return mostCPU{} }
+func (mostCPU) NormalizeScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, s fw.NodeScoreList) *fw.Status {
+	return fw.DefaultNormalizeScore(fw.MaxNodeScore, false, s)
+}
+
+func exampleNode(name, cpu string) *fw.Node {
+	return &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name},
+		Status: fw.NodeStatus{Allocatable: resource.List{resource.CPU: resource.MustParse(cpu)}}}
+}
+
+func ExampleFramework_Schedule() {
+	reg := fw.NewRegistry()
+	_ = reg.Register("EvenNodes", func(any, fw.Handle) (fw.Plugin, error) { return evenNodes{}, nil })
+	_ = reg.Register("MostCPU", func(any, fw.Handle) (fw.Plugin, error) { return mostCPU{}, nil })
+	f, err := fw.NewFramework(reg, fw.Profile{
+		Filter:  []string{"EvenNodes"},
+		Score:   []string{"MostCPU"},
+		Weights: map[string]int64{"MostCPU": 2},
+	})
+	if err != nil {
+		panic(err)
+	}
+	snap, err := fw.NewSnapshot([]*fw.Node{exampleNode("node-1", "8"), exampleNode("node-2", "2"), exampleNode("node-4", "4")}, nil)
+	if err != nil {
+		panic(err)
+	}
+	pod := fw.MustPodInfo(&fw.Pod{ObjectMeta: fw.ObjectMeta{Name: "web", Namespace: "default"}})
+	res, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("selected:", res.SelectedNode(), "margin:", res.Margin)
+	for _, v := range res.NodeVerdicts() {
+		fmt.Println(v.Node, v.Verdict, v.Reasons)
+	}
+	for _, ns := range res.Scores() {
+		s := ns.Scores[0]
+		fmt.Printf("%s %s raw=%d normalized=%d weighted=%d total=%d\n", ns.Node, s.Plugin, s.Raw, s.Normalized, s.Weighted, ns.Total)
+	}
+	// Output:
+	// selected: node-4 margin: 100
+	// node-1 rejected [node(s) are odd]
+	// node-2 feasible []
+	// node-4 feasible []
+	// node-2 MostCPU raw=2000 normalized=50 weighted=100 total=100
+	// node-4 MostCPU raw=4000 normalized=100 weighted=200 total=200
+}
+
+func ExampleFitError() {
+	reg := fw.NewRegistry()
+	_ = reg.Register("EvenNodes", func(any, fw.Handle) (fw.Plugin, error) { return evenNodes{}, nil })
+	f, _ := fw.NewFramework(reg, fw.Profile{Filter: []string{"EvenNodes"}})
+	snap, _ := fw.NewSnapshot([]*fw.Node{exampleNode("a1", "1"), exampleNode("a3", "1"), exampleNode("a5", "1")}, nil)
+	pod := fw.MustPodInfo(&fw.Pod{ObjectMeta: fw.ObjectMeta{Name: "web", Namespace: "default"}})
+	_, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	var fe *fw.FitError
+	fmt.Println(errors.As(err, &fe))
+	fmt.Println(err)
+	// Output:
+	// true
+	// 0/3 nodes are available: 3 node(s) are odd.
+}
+
+func ExampleDefaultNormalizeScore() {
+	scores := fw.NodeScoreList{{Name: "a", Score: 1}, {Name: "b", Score: 3}, {Name: "c", Score: 0}}
+	fw.DefaultNormalizeScore(fw.MaxNodeScore, true, scores)
+	fmt.Println(scores)
+	// Output:
+	// [{a 67} {b 0} {c 100}]
+}
