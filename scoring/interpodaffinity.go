@@ -1,0 +1,300 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/podaffinity"
+)
+
+const ipaPreScoreStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
+
+// InterPodAffinity is the score half of kube-scheduler v1.36's
+// InterPodAffinity plugin. PreScore walks the existing pods — every pod on
+// every node of the snapshot when the incoming pod has preferred
+// (anti-)affinity terms, otherwise only the pods with (anti-)affinity — and,
+// for each existing pod on a node with labels, adds to the score of the
+// topology domain (key, value of the pod's node):
+//
+//   - +weight for each preferred affinity term of the incoming pod the
+//     existing pod matches, −weight for each preferred anti-affinity term;
+//   - +hardPodAffinityWeight for each required affinity term of the
+//     existing pod that the incoming pod matches (when the weight is > 0);
+//   - +weight for each preferred affinity term of the existing pod the
+//     incoming pod matches, −weight for each preferred anti-affinity term.
+//
+// Score(node) = Σ over topology keys of the score of the node's domain.
+// NormalizeScore maps [min, max] of the scores to [0, 100] with a float,
+// truncated; when all scores are equal every node gets 0.
+//
+// PreScore returns Skip when ignorePreferredTermsOfExistingPods is set and
+// the incoming pod has no preferred terms, or when no domain got a
+// contribution.
+type InterPodAffinity struct {
+	args        config.InterPodAffinityArgs
+	parallelism int
+}
+
+var (
+	_ framework.PreScorePlugin  = (*InterPodAffinity)(nil)
+	_ framework.ScorePlugin     = (*InterPodAffinity)(nil)
+	_ framework.ScoreExtensions = (*InterPodAffinity)(nil)
+)
+
+// NewInterPodAffinity returns the score half of InterPodAffinity after
+// validating args (kube-scheduler's constructor validates too). A nil handle
+// means sequential PreScore work.
+func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (framework.Plugin, error) {
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	p := 1
+	if h != nil {
+		p = max(h.Parallelism(), 1)
+	}
+	return &InterPodAffinity{args: args, parallelism: p}, nil
+}
+
+// InterPodAffinityFactory is a framework.Factory for the score half: nil
+// args mean config.DefaultInterPodAffinityArgs().
+func InterPodAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	a, err := config.InterPodAffinityArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	return NewInterPodAffinity(a, h)
+}
+
+// Name returns "InterPodAffinity".
+func (pl *InterPodAffinity) Name() string { return config.InterPodAffinityName }
+
+// ipaTopoScores is the score per topology domain: per key (in first-seen
+// order), the score of each value. A domain exists once some contribution
+// reached it, even if the contributions cancel out.
+type ipaTopoScores struct {
+	keys []string
+	vals []map[string]int64
+}
+
+func (t *ipaTopoScores) add(key, value string, v int64) {
+	for i, k := range t.keys {
+		if k == key {
+			t.vals[i][value] += v
+			return
+		}
+	}
+	t.keys = append(t.keys, key)
+	t.vals = append(t.vals, map[string]int64{value: v})
+}
+
+func (t *ipaTopoScores) merge(o *ipaTopoScores) {
+	for i, k := range o.keys {
+		for v, s := range o.vals[i] {
+			t.add(k, v, s)
+		}
+	}
+}
+
+// ipaPreScoreState is what PreScore computes for Score and NormalizeScore.
+type ipaPreScoreState struct {
+	scores ipaTopoScores
+}
+
+// Clone returns s: Score and NormalizeScore only read it.
+func (s *ipaPreScoreState) Clone() framework.StateData { return s }
+
+// ipaWalk holds the per-cycle inputs of PreScore's walk.
+type ipaWalk struct {
+	pod      *framework.Pod
+	affinity []podaffinity.Term
+	anti     []podaffinity.Term
+	nsLabels map[string]string
+	snap     *framework.Snapshot
+	hard     int32
+	allPods  bool
+}
+
+// contribution is weight × multiplier in int32, as kube computes it.
+func ipaContribution(weight, multiplier int32) int64 { return int64(weight * multiplier) }
+
+// existingPod adds the five contributions of existing pod ep on a node with
+// labels to out (kube's processExistingPod).
+func (w *ipaWalk) existingPod(out *ipaTopoScores, ep *framework.PodInfo, labels map[string]string) {
+	for i := range w.affinity {
+		t := &w.affinity[i]
+		if t.Matches(ep.Pod, w.snap) {
+			if v, ok := labels[t.TopologyKey]; ok {
+				out.add(t.TopologyKey, v, ipaContribution(t.Weight, 1))
+			}
+		}
+	}
+	for i := range w.anti {
+		t := &w.anti[i]
+		if t.Matches(ep.Pod, w.snap) {
+			if v, ok := labels[t.TopologyKey]; ok {
+				out.add(t.TopologyKey, v, ipaContribution(t.Weight, -1))
+			}
+		}
+	}
+	if w.hard > 0 {
+		for i := range ep.RequiredAffinityTerms {
+			t := &ep.RequiredAffinityTerms[i]
+			if t.Matches(w.pod, w.nsLabels) {
+				if v, ok := labels[t.TopologyKey]; ok {
+					out.add(t.TopologyKey, v, ipaContribution(w.hard, 1))
+				}
+			}
+		}
+	}
+	for i := range ep.PreferredAffinityTerms {
+		t := &ep.PreferredAffinityTerms[i]
+		if t.Matches(w.pod, w.nsLabels) {
+			if v, ok := labels[t.TopologyKey]; ok {
+				out.add(t.TopologyKey, v, ipaContribution(t.Weight, 1))
+			}
+		}
+	}
+	for i := range ep.PreferredAntiAffinityTerms {
+		t := &ep.PreferredAntiAffinityTerms[i]
+		if t.Matches(w.pod, w.nsLabels) {
+			if v, ok := labels[t.TopologyKey]; ok {
+				out.add(t.TopologyKey, v, ipaContribution(t.Weight, -1))
+			}
+		}
+	}
+}
+
+// node adds the contributions of the pods of one node.
+func (w *ipaWalk) node(out *ipaTopoScores, ni *framework.NodeInfo) {
+	n := ni.Node()
+	if n == nil || len(n.Labels) == 0 {
+		return
+	}
+	pods := ni.PodsWithAffinity
+	if w.allPods {
+		pods = ni.Pods
+	}
+	for _, ep := range pods {
+		w.existingPod(out, ep, n.Labels)
+	}
+}
+
+// PreScore computes the topology scores (see the type's doc). It walks the
+// cycle snapshot's nodes, not only the feasible ones, as kube does.
+func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
+	snap := state.Snapshot()
+	if snap == nil {
+		return framework.AsStatus(fmt.Errorf("interpodaffinity: CycleState has no Snapshot"))
+	}
+	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
+	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
+		return framework.NewStatus(framework.Skip)
+	}
+	nodes := snap.NodesWithPodAffinity()
+	if hasPreferred {
+		nodes = snap.Nodes()
+	}
+	w := &ipaWalk{
+		pod:      pod.Pod,
+		affinity: podaffinity.WeightedTerms(pod.PreferredAffinityTerms),
+		anti:     podaffinity.WeightedTerms(pod.PreferredAntiAffinityTerms),
+		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
+		snap:     snap,
+		hard:     pl.args.HardPodAffinityWeight,
+		allPods:  hasPreferred,
+	}
+	s := &ipaPreScoreState{}
+	if pl.parallelism <= 1 || len(nodes) < 2 {
+		for _, ni := range nodes {
+			w.node(&s.scores, ni)
+		}
+	} else {
+		chunk := parallel.ChunkSize(len(nodes), pl.parallelism)
+		parts := make([]ipaTopoScores, (len(nodes)+chunk-1)/chunk)
+		parallel.Ordered(pl.parallelism, len(nodes), chunk, func(lo, hi int) bool {
+			out := &parts[lo/chunk]
+			for _, ni := range nodes[lo:hi] {
+				w.node(out, ni)
+			}
+			return false
+		})
+		for i := range parts {
+			s.scores.merge(&parts[i])
+		}
+	}
+	if len(s.scores.keys) == 0 {
+		return framework.NewStatus(framework.Skip)
+	}
+	state.Write(ipaPreScoreStateKey, s)
+	return nil
+}
+
+func ipaReadScoreState(state *framework.CycleState) (*ipaPreScoreState, error) {
+	d, err := state.Read(ipaPreScoreStateKey)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %q from cycleState: %w", ipaPreScoreStateKey, err)
+	}
+	s, ok := d.(*ipaPreScoreState)
+	if !ok {
+		return nil, fmt.Errorf("%+v  convert to interpodaffinity.preScoreState error", d)
+	}
+	return s, nil
+}
+
+// Score sums the scores of the node's domains: per topology key, one lookup
+// of the node's label and one of the domain's score. It does not allocate.
+func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	s, err := ipaReadScoreState(state)
+	if err != nil {
+		return 0, framework.AsStatus(err)
+	}
+	n := node.Node()
+	if n == nil {
+		return 0, framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
+	}
+	var score int64
+	for i, k := range s.scores.keys {
+		if v, ok := n.Labels[k]; ok {
+			score += s.scores.vals[i][v]
+		}
+	}
+	return score, nil
+}
+
+// ScoreExtensions returns the plugin (NormalizeScore).
+func (pl *InterPodAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// NormalizeScore maps the scores to [0, 100]:
+// int64(100 × (float64(s − min) / float64(max − min))), and 0 for every node
+// when max == min — kube-scheduler v1.36's InterPodAffinity NormalizeScore.
+func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
+	s, err := ipaReadScoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if len(s.scores.keys) == 0 {
+		return nil
+	}
+	ipaNormalize(scores)
+	return nil
+}
+
+func ipaNormalize(scores framework.NodeScoreList) {
+	minCount, maxCount := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range scores {
+		minCount = min(minCount, scores[i].Score)
+		maxCount = max(maxCount, scores[i].Score)
+	}
+	diff := maxCount - minCount
+	for i := range scores {
+		f := float64(0)
+		if diff > 0 {
+			f = float64(framework.MaxNodeScore) * (float64(scores[i].Score-minCount) / float64(diff))
+		}
+		scores[i].Score = int64(f)
+	}
+}
