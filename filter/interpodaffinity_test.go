@@ -63,7 +63,13 @@ func ipaPodWithTerms(ns, nodeName string, labels map[string]string, affinity, an
 	}
 }
 
-func ipaNewFilter(t testing.TB, parallelism int) *InterPodAffinity {
+// ipaTB is what the helpers need of *testing.T, *testing.B and *rapid.T.
+type ipaTB interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+func ipaNewFilter(t ipaTB, parallelism int) *InterPodAffinity {
 	t.Helper()
 	pl, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), ipaHandle{parallelism})
 	if err != nil {
@@ -645,7 +651,7 @@ func ipaViewState(s *ipaPreFilterState) ipaStateView {
 	}
 }
 
-func ipaMustState(t testing.TB, state *fw.CycleState) *ipaPreFilterState {
+func ipaMustState(t ipaTB, state *fw.CycleState) *ipaPreFilterState {
 	t.Helper()
 	s, err := ipaReadState(state)
 	if err != nil {

@@ -1,0 +1,343 @@
+package filter
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+// ipaGenNamespaces are the namespaces of the generated clusters. Every
+// generated pod lives in one of them (as in a real cluster, where a pod's
+// namespace exists).
+var ipaGenNamespaces = []fw.Namespace{
+	{Name: "n1", Labels: map[string]string{"team": "t1"}},
+	{Name: "n2", Labels: map[string]string{"team": "t2"}},
+	{Name: "n3", Labels: map[string]string{"team": "t1", "env": "prod"}},
+}
+
+func ipaGenTerm(t *rapid.T, label string) fw.PodAffinityTerm {
+	var term fw.PodAffinityTerm
+	term.TopologyKey = rapid.SampledFrom([]string{"zone", "host", "rack", "missing"}).Draw(t, label+".key")
+	switch rapid.IntRange(0, 3).Draw(t, label+".sel") {
+	case 0:
+		term.LabelSelector = &fw.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, label+".app")}}
+	case 1:
+		term.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "tier", Operator: fw.LabelSelectorOpExists}}}
+	case 2:
+		term.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "app", Operator: fw.LabelSelectorOpNotIn, Values: []string{"a"}}}}
+	case 3:
+		term.LabelSelector = &fw.LabelSelector{}
+	}
+	if rapid.Bool().Draw(t, label+".nslist") {
+		term.Namespaces = []string{rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns")}
+	}
+	switch rapid.IntRange(0, 2).Draw(t, label+".nssel") {
+	case 1:
+		term.NamespaceSelector = &fw.LabelSelector{}
+	case 2:
+		term.NamespaceSelector = &fw.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
+	}
+	return term
+}
+
+func ipaGenPod(t *rapid.T, label, node string, terms int) *fw.Pod {
+	p := &fw.Pod{ObjectMeta: fw.ObjectMeta{
+		Name:      label,
+		UID:       label,
+		Namespace: rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns"),
+		Labels:    map[string]string{},
+	}}
+	p.Spec.NodeName = node
+	if rapid.Bool().Draw(t, label+".hasApp") {
+		p.Labels["app"] = rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, label+".app")
+	}
+	if rapid.Bool().Draw(t, label+".hasTier") {
+		p.Labels["tier"] = "x"
+	}
+	if terms == 0 {
+		return p
+	}
+	a := &fw.Affinity{PodAffinity: &fw.PodAffinity{}, PodAntiAffinity: &fw.PodAntiAffinity{}}
+	for i := range rapid.IntRange(0, terms).Draw(t, label+".nAff") {
+		a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, ipaGenTerm(t, fmt.Sprintf("%s.aff%d", label, i)))
+	}
+	for i := range rapid.IntRange(0, terms).Draw(t, label+".nAnti") {
+		a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution, ipaGenTerm(t, fmt.Sprintf("%s.anti%d", label, i)))
+	}
+	if rapid.Bool().Draw(t, label+".keepAffinity") {
+		p.Spec.Affinity = a
+	}
+	return p
+}
+
+type ipaCluster struct {
+	nodes []*fw.Node
+	pods  []*fw.Pod
+	pod   *fw.Pod
+}
+
+func ipaGenCluster(t *rapid.T) ipaCluster {
+	var c ipaCluster
+	n := rapid.IntRange(0, 7).Draw(t, "nodes")
+	for i := range n {
+		name := fmt.Sprintf("node%d", i)
+		labels := map[string]string{}
+		if rapid.IntRange(0, 4).Draw(t, name+".hasZone") > 0 {
+			labels["zone"] = rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, name+".zone")
+		}
+		if rapid.IntRange(0, 4).Draw(t, name+".hasHost") > 0 {
+			labels["host"] = name
+		}
+		if rapid.Bool().Draw(t, name+".hasRack") {
+			labels["rack"] = rapid.SampledFrom([]string{"r1", "r2"}).Draw(t, name+".rack")
+		}
+		c.nodes = append(c.nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}})
+		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
+			c.pods = append(c.pods, ipaGenPod(t, fmt.Sprintf("%s-p%d", name, j), name, 2))
+		}
+	}
+	c.pod = ipaGenPod(t, "incoming", "", 2)
+	return c
+}
+
+// ---- A reference implementation, written literally from kube-scheduler
+// v1.36's filtering.go (maps of topology pairs, namespace selectors unrolled
+// into namespace sets over the known namespaces, the existing-pods check
+// iterating over every node label). It recomputes everything per call.
+
+type ipaRefPair struct{ key, value string }
+
+// ipaRefIncomingTerm is kube's incoming term after
+// mergeAffinityTermNamespacesIfNotEmpty.
+type ipaRefIncomingTerm struct {
+	namespaces map[string]bool
+	all        bool // empty namespace selector: every namespace
+	term       *fw.AffinityTerm
+}
+
+func ipaRefMerge(t *fw.AffinityTerm, known []fw.Namespace) ipaRefIncomingTerm {
+	r := ipaRefIncomingTerm{namespaces: map[string]bool{}, term: t}
+	for n := range t.Namespaces {
+		r.namespaces[n] = true
+	}
+	switch {
+	case t.NamespaceSelector.IsEverything():
+		r.all = true
+	case !t.NamespaceSelector.IsNothing():
+		for _, ns := range known {
+			if t.NamespaceSelector.Matches(ns.Labels) {
+				r.namespaces[ns.Name] = true
+			}
+		}
+	}
+	return r
+}
+
+func (r ipaRefIncomingTerm) matches(p *fw.Pod) bool {
+	return (r.all || r.namespaces[p.Namespace]) && r.term.Selector.Matches(p.Labels)
+}
+
+func ipaRefMatchesAll(terms []ipaRefIncomingTerm, p *fw.Pod) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	for _, t := range terms {
+		if !t.matches(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func ipaRefFilter(pod *fw.PodInfo, snap *fw.Snapshot, known []fw.Namespace) (skip bool, verdicts map[string]*fw.Status) {
+	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
+	existing := map[ipaRefPair]int64{}
+	for _, ni := range snap.Nodes() {
+		for _, ep := range ni.Pods {
+			for i := range ep.RequiredAntiAffinityTerms {
+				t := &ep.RequiredAntiAffinityTerms[i]
+				if v, ok := ni.Node().Labels[t.TopologyKey]; ok && t.Matches(pod.Pod, nsLabels) {
+					existing[ipaRefPair{t.TopologyKey, v}]++
+				}
+			}
+		}
+	}
+	if len(existing) == 0 && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 {
+		return true, nil
+	}
+	var aff, anti []ipaRefIncomingTerm
+	for i := range pod.RequiredAffinityTerms {
+		aff = append(aff, ipaRefMerge(&pod.RequiredAffinityTerms[i], known))
+	}
+	for i := range pod.RequiredAntiAffinityTerms {
+		anti = append(anti, ipaRefMerge(&pod.RequiredAntiAffinityTerms[i], known))
+	}
+	affCounts, antiCounts := map[ipaRefPair]int64{}, map[ipaRefPair]int64{}
+	for _, ni := range snap.Nodes() {
+		labels := ni.Node().Labels
+		for _, ep := range ni.Pods {
+			if ipaRefMatchesAll(aff, ep.Pod) {
+				for _, t := range aff {
+					if v, ok := labels[t.term.TopologyKey]; ok {
+						affCounts[ipaRefPair{t.term.TopologyKey, v}]++
+					}
+				}
+			}
+			for _, t := range anti {
+				if v, ok := labels[t.term.TopologyKey]; ok && t.matches(ep.Pod) {
+					antiCounts[ipaRefPair{t.term.TopologyKey, v}]++
+				}
+			}
+		}
+	}
+	verdicts = map[string]*fw.Status{}
+	for _, ni := range snap.Nodes() {
+		labels := ni.Node().Labels
+		verdicts[ni.Name()] = func() *fw.Status {
+			podsExist, keysOK := true, true
+			for _, t := range aff {
+				v, ok := labels[t.term.TopologyKey]
+				if !ok {
+					keysOK = false
+					break
+				}
+				if affCounts[ipaRefPair{t.term.TopologyKey, v}] <= 0 {
+					podsExist = false
+				}
+			}
+			if !keysOK || (!podsExist && !(len(affCounts) == 0 && ipaRefMatchesAll(aff, pod.Pod))) {
+				return ipaWantAffinity
+			}
+			if len(antiCounts) > 0 {
+				for _, t := range anti {
+					if v, ok := labels[t.term.TopologyKey]; ok && antiCounts[ipaRefPair{t.term.TopologyKey, v}] > 0 {
+						return ipaWantAnti
+					}
+				}
+			}
+			for k, v := range labels {
+				if existing[ipaRefPair{k, v}] > 0 {
+					return ipaWantExisting
+				}
+			}
+			return nil
+		}()
+	}
+	return false, verdicts
+}
+
+func ipaVerdicts(t *rapid.T, pl *InterPodAffinity, c ipaCluster, nodes []*fw.Node) (bool, map[string]string) {
+	snap, err := fw.NewSnapshot(nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := fw.NewCycleState()
+	state.SetSnapshot(snap)
+	pi := fw.MustPodInfo(c.pod)
+	_, pre := pl.PreFilter(context.Background(), state, pi, snap.Nodes())
+	if pre.IsSkip() {
+		return true, nil
+	}
+	if !pre.IsSuccess() {
+		t.Fatalf("PreFilter: %v", pre)
+	}
+	out := map[string]string{}
+	for _, ni := range snap.Nodes() {
+		out[ni.Name()] = pl.Filter(context.Background(), state, pi, ni).String()
+	}
+	return false, out
+}
+
+// The optimized plugin agrees with the kube-literal reference on random
+// clusters, at any parallelism.
+func TestPropInterPodAffinityFilterMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaGenCluster(t)
+		pl := ipaNewFilter(t, rapid.IntRange(1, 4).Draw(t, "parallelism"))
+		skip, got := ipaVerdicts(t, pl, c, c.nodes)
+		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
+		refSkip, ref := ipaRefFilter(fw.MustPodInfo(c.pod), snap, ipaGenNamespaces)
+		if skip != refSkip {
+			t.Fatalf("PreFilter Skip = %v, reference %v", skip, refSkip)
+		}
+		want := map[string]string{}
+		for k, s := range ref {
+			want[k] = s.String()
+		}
+		if !skip {
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("verdicts differ from the reference (-ref +got):\n%s", diff)
+			}
+		}
+	})
+}
+
+// Filter verdicts do not depend on the order of the nodes.
+func TestPropInterPodAffinityFilterNodeOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaGenCluster(t)
+		perm := rapid.Permutation(c.nodes).Draw(t, "perm")
+		pl := ipaNewFilter(t, 2)
+		skipA, a := ipaVerdicts(t, pl, c, c.nodes)
+		skipB, b := ipaVerdicts(t, pl, c, perm)
+		if skipA != skipB {
+			t.Fatalf("Skip differs with node order: %v vs %v", skipA, skipB)
+		}
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Fatalf("verdicts differ with node order (-original +permuted):\n%s", diff)
+		}
+	})
+}
+
+// AddPod then RemovePod restores the PreFilter state, and AddPod alone gives
+// the state PreFilter computes on the cluster that already has the pod.
+func TestPropInterPodAffinityAddRemovePod(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaGenCluster(t)
+		if len(c.nodes) == 0 {
+			return
+		}
+		target := rapid.SampledFrom(c.nodes).Draw(t, "target").Name
+		added := ipaGenPod(t, "added", target, 2)
+		pl := ipaNewFilter(t, 1)
+		pi := fw.MustPodInfo(c.pod)
+		run := func(pods []*fw.Pod) (*fw.CycleState, *fw.Snapshot, *fw.Status) {
+			snap := fw.MustSnapshot(c.nodes, pods, fw.WithNamespaces(ipaGenNamespaces...))
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			_, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes())
+			return state, snap, s
+		}
+		state, snap, s := run(c.pods)
+		if !s.IsSuccess() {
+			return // Skip: AddPod/RemovePod are not called for this cycle.
+		}
+		original := ipaViewState(ipaMustState(t, state))
+		ni, _ := snap.Get(target)
+		api := fw.MustPodInfo(added)
+		clone := state.Clone()
+		if st := pl.AddPod(context.Background(), clone, pi, api, ni); !st.IsSuccess() {
+			t.Fatalf("AddPod: %v", st)
+		}
+		withState, _, ws := run(append(append([]*fw.Pod(nil), c.pods...), added))
+		if ws.IsSuccess() {
+			if diff := cmp.Diff(ipaViewState(ipaMustState(t, withState)), ipaViewState(ipaMustState(t, clone))); diff != "" {
+				t.Fatalf("AddPod differs from PreFilter with the pod (-prefilter +addpod):\n%s", diff)
+			}
+		}
+		if diff := cmp.Diff(original, ipaViewState(ipaMustState(t, state))); diff != "" {
+			t.Fatalf("AddPod on a clone changed the original (-before +after):\n%s", diff)
+		}
+		if st := pl.RemovePod(context.Background(), clone, pi, api, ni); !st.IsSuccess() {
+			t.Fatalf("RemovePod: %v", st)
+		}
+		if diff := cmp.Diff(original, ipaViewState(ipaMustState(t, clone))); diff != "" {
+			t.Fatalf("AddPod+RemovePod did not restore the state (-before +after):\n%s", diff)
+		}
+	})
+}
