@@ -95,20 +95,35 @@ func BenchmarkSchedule(b *testing.B) {
 	for _, nodes := range []int{1000, 5000, 15000} {
 		for _, par := range []int{1, 2} {
 			b.Run(fmt.Sprintf("nodes=%d/parallelism=%d", nodes, par), func(b *testing.B) {
-				f := benchFramework(b, par)
-				snap := benchSnapshot(b, nodes)
-				pod := testPod("incoming")
-				rng := rand.New(rand.NewPCG(1, 2))
-				ctx := context.Background()
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					if _, err := f.Schedule(ctx, nil, snap, pod, CycleOptions{Rand: rng}); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nodes), "ns/node")
+				benchScheduleLoop(b, nodes, par, false)
 			})
+		}
+		b.Run(fmt.Sprintf("nodes=%d/parallelism=1/reuse", nodes), func(b *testing.B) {
+			benchScheduleLoop(b, nodes, 1, true)
+		})
+	}
+}
+
+func benchScheduleLoop(b *testing.B, nodes, par int, reuse bool) {
+	{
+		{
+			f := benchFramework(b, par)
+			snap := benchSnapshot(b, nodes)
+			pod := testPod("incoming")
+			rng := rand.New(rand.NewPCG(1, 2))
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			var res *Result
+			if reuse {
+				res = &Result{}
+			}
+			for b.Loop() {
+				if _, err := f.Schedule(ctx, nil, snap, pod, CycleOptions{Rand: rng, Reuse: res}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nodes), "ns/node")
 		}
 	}
 }

@@ -147,6 +147,23 @@ type Result struct {
 	feasibleCache []*NodeInfo
 }
 
+// reset clears r for a new cycle, keeping its buffers.
+func (r *Result) reset() {
+	*r = Result{
+		Raw:           r.Raw[:0],
+		Normalized:    r.Normalized[:0],
+		Totals:        r.Totals[:0],
+		ScorePlugins:  r.ScorePlugins[:0],
+		Weights:       r.Weights[:0],
+		Top:           r.Top[:0],
+		rejections:    r.rejections[:0],
+		feasible:      r.feasible[:0],
+		feasibleCache: r.feasibleCache[:0],
+		selected:      -1,
+	}
+	r.Diagnosis.result = r
+}
+
 func (r *Result) nodeAt(pos int32) *NodeInfo {
 	return r.order[(r.StartIndex+int(pos))%len(r.order)]
 }
@@ -169,10 +186,15 @@ func (r *Result) FeasibleNodes() []*NodeInfo {
 }
 
 func (r *Result) feasibleNodes() []*NodeInfo {
-	if r.feasibleCache == nil || len(r.feasibleCache) != len(r.feasible) {
-		r.feasibleCache = make([]*NodeInfo, len(r.feasible))
+	if len(r.feasibleCache) != len(r.feasible) {
+		r.feasibleCache = grow(r.feasibleCache, len(r.feasible))
+		n := len(r.order)
 		for i, p := range r.feasible {
-			r.feasibleCache[i] = r.nodeAt(p)
+			k := r.StartIndex + int(p)
+			if k >= n {
+				k -= n
+			}
+			r.feasibleCache[i] = r.order[k]
 		}
 	}
 	return r.feasibleCache
@@ -344,7 +366,11 @@ func (r *Result) rank(n int) {
 	// best holds the feasible indices of the n−1 best runners-up, sorted by
 	// total descending; ties keep evaluation order.
 	keep := max(n-1, 0)
-	best := make([]int, 0, keep)
+	var buf [8]int
+	best := buf[:0]
+	if keep > len(buf) {
+		best = make([]int, 0, keep)
+	}
 	for j := range r.feasible {
 		if keep == 0 || j == r.selected {
 			continue

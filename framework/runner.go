@@ -35,6 +35,10 @@ type CycleOptions struct {
 	// SkipExplanation drops the per-plugin raw score table (normalized
 	// scores, totals and filter verdicts are kept).
 	SkipExplanation bool
+	// Reuse, when set, is overwritten with this cycle's Result and its
+	// buffers are reused, so a caller that does not keep explanations
+	// allocates almost nothing per cycle. The returned Result is Reuse.
+	Reuse *Result
 }
 
 // Schedule runs one scheduling cycle's plugins for pod over snap: PreFilter
@@ -60,15 +64,12 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 	}
 	state.SetSnapshot(snap)
 	all := snap.Nodes()
-	res := &Result{
-		Pod:         pod,
-		Profile:     f.profile.SchedulerName,
-		NumAllNodes: len(all),
-		selected:    -1,
-		fw:          f,
-		snap:        snap,
+	res := opts.Reuse
+	if res == nil {
+		res = &Result{}
 	}
-	res.Diagnosis.result = res
+	res.reset()
+	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(all), f, snap
 	if opts.TopN <= 0 {
 		opts.TopN = 3
 	}
@@ -175,7 +176,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		want = n
 	}
 	if !f.HasFilterPlugins() {
-		res.feasible = make([]int32, want)
+		res.feasible = grow(res.feasible, want)
 		for i := range want {
 			res.feasible[i] = int32(i)
 		}
@@ -192,8 +193,15 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	nominated := opts.NominatedPods
 	check := func(lo, hi int) bool {
 		local := int64(0)
-		for p := lo; p < hi; p++ {
-			ni := candidates[(start+p)%n]
+		k := start + lo // candidates index of position p, wrapped without a division
+		if k >= n {
+			k -= n
+		}
+		for p := lo; p < hi; p, k = p+1, k+1 {
+			if k == n {
+				k = 0
+			}
+			ni := candidates[k]
 			var st *Status
 			pi := int16(-1)
 			if nominated != nil {
@@ -229,7 +237,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	end := parallel.Ordered(f.parallelism, n, parallel.ChunkSize(n, f.parallelism), check)
 
-	feasible := make([]int32, 0, min(want, end))
+	feasible := res.feasible[:0]
 	cut := end
 	for p := 0; p < end; p++ {
 		st := statuses[p]
@@ -263,6 +271,15 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		res.Diagnosis.addPlugin(f.stamp(st, plugins[p]))
 	}
 	return nil
+}
+
+// grow returns s resized to n, reusing its array when it is large enough.
+// The contents are not cleared.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // positionedError keeps the error of the lowest position, so a parallel
@@ -332,7 +349,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 			res.Diagnosis.rejected++
 		}
 		res.feasible = kept
-		res.feasibleCache = nil
+		res.feasibleCache = res.feasibleCache[:0]
 	}
 	if len(res.feasible) != before {
 		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, []string{ExtenderName})
@@ -345,7 +362,8 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
 	nodes := res.feasibleNodes()
 	nf := len(nodes)
-	res.Totals = make([]int64, nf)
+	res.Totals = grow(res.Totals, nf)
+	clear(res.Totals)
 	if len(f.extenders) == 0 && !f.HasScorePlugins() {
 		for i := range res.Totals {
 			res.Totals[i] = 1
@@ -363,8 +381,8 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		}
 	}
 	np := len(active)
-	res.ScorePlugins = make([]string, np)
-	res.Weights = make([]int64, np)
+	res.ScorePlugins = grow(res.ScorePlugins, np)
+	res.Weights = grow(res.Weights, np)
 	for i, sp := range active {
 		res.ScorePlugins[i], res.Weights[i] = sp.Name(), sp.weight
 	}
@@ -392,7 +410,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		return firstErr.err
 	}
 	if !opts.SkipExplanation {
-		res.Raw = make([]int64, np*nf)
+		res.Raw = grow(res.Raw, np*nf)
 		for i := range flat {
 			res.Raw[i] = flat[i].Score
 		}
@@ -406,7 +424,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.asErr())
 		}
 	}
-	res.Normalized = make([]int64, np*nf)
+	res.Normalized = grow(res.Normalized, np*nf)
 	for j := 0; j < nf; j++ {
 		var total int64
 		for p := range active {

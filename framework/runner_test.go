@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -568,5 +569,42 @@ func TestPermitBindPostFilter(t *testing.T) {
 	f, _ = NewFramework(registryOf(p1), Profile{PostFilter: []string{"P1"}})
 	if _, s := f.RunPostFilterPlugins(ctx, NewCycleState(), testPod("p"), NewNodeToStatus(nil)); s.Code() != Unschedulable || s.Plugin() != "P1" || s.Message() != "P1 could not help" {
 		t.Fatalf("postfilter unschedulable: %v", s)
+	}
+}
+
+// TestReuseEqualsFresh: a reused Result explains a cycle exactly as a fresh
+// one, whatever the previous cycle left in it.
+func TestReuseEqualsFresh(t *testing.T) {
+	mk := func(mod int) []*fake {
+		return []*fake{
+			{name: "F", filter: func(n *NodeInfo) *Status {
+				if nodeNum(n)%mod == 0 {
+					return NewStatus(Unschedulable, "mod")
+				}
+				return nil
+			}},
+			{name: "S", score: func(n *NodeInfo) (int64, *Status) { return int64(nodeNum(n) % 7 * 10), nil }},
+		}
+	}
+	reused := &Result{}
+	for _, tc := range []struct{ nodes, mod, find int }{{20, 3, 0}, {5, 2, 0}, {30, 4, 7}, {3, 1, 0}, {12, 5, 2}} {
+		p := Profile{Filter: []string{"F"}, Score: []string{"S"}, Weights: map[string]int64{"S": 2}}
+		fresh, errF := schedule(t, p, mk(tc.mod), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true})
+		got, errR := schedule(t, p, mk(tc.mod), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true, Reuse: reused})
+		if got != reused {
+			t.Fatal("Schedule did not return the Reuse result")
+		}
+		if fmt.Sprint(errF) != fmt.Sprint(errR) {
+			t.Fatalf("%+v: errors %v vs %v", tc, errF, errR)
+		}
+		if d := cmp.Diff(fresh.NodeVerdicts(), got.NodeVerdicts()); d != "" {
+			t.Fatalf("%+v verdicts:\n%s", tc, d)
+		}
+		if d := cmp.Diff(fresh.Scores(), got.Scores()); d != "" {
+			t.Fatalf("%+v scores:\n%s", tc, d)
+		}
+		if fresh.SelectedNode() != got.SelectedNode() || fresh.Margin != got.Margin || fresh.String() != got.String() {
+			t.Fatalf("%+v: selection differs", tc)
+		}
 	}
 }
