@@ -1,0 +1,277 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// nrfKind classifies a scored resource the way kube-scheduler v1.36's
+// calculateResourceAllocatableRequest switches on it.
+type nrfKind uint8
+
+const (
+	nrfCPU nrfKind = iota
+	nrfMemory
+	nrfEphemeral
+	nrfScalar
+	// nrfOther is any other name (e.g. "pods"): kube finds no allocatable
+	// for it and leaves it out of the score.
+	nrfOther
+)
+
+func nrfKindOf(n resource.Name) nrfKind {
+	switch n {
+	case resource.CPU:
+		return nrfCPU
+	case resource.Memory:
+		return nrfMemory
+	case resource.EphemeralStorage:
+		return nrfEphemeral
+	}
+	if n.IsScalar() {
+		return nrfScalar
+	}
+	return nrfOther
+}
+
+// nrfResource is one configured resource with its weight.
+type nrfResource struct {
+	name   resource.Name
+	kind   nrfKind
+	weight int64
+}
+
+func nrfResources(specs []config.ResourceSpec) []nrfResource {
+	out := make([]nrfResource, len(specs))
+	for i, s := range specs {
+		out[i] = nrfResource{name: resource.Name(s.Name), kind: nrfKindOf(resource.Name(s.Name)), weight: s.Weight}
+	}
+	return out
+}
+
+// nrfShapePoint is a RequestedToCapacityRatio point with its score scaled
+// to 0–100.
+type nrfShapePoint struct{ util, score int64 }
+
+// nrfPreScoreKey is kube's "PreScore"+NodeResourcesFit state key.
+const nrfPreScoreKey fw.StateKey = "PreScore" + config.NodeResourcesFitName
+
+// nrfPreScoreState holds the pod's request for each configured resource, in
+// configuration order.
+type nrfPreScoreState struct{ podRequests []int64 }
+
+// Clone returns the state itself; it is read-only.
+func (s *nrfPreScoreState) Clone() fw.StateData { return s }
+
+// NodeResourcesFit is the score half of kube-scheduler v1.36's
+// NodeResourcesFit. For each configured resource it takes the node's
+// allocatable and requested-plus-pod amounts — cpu and memory in the
+// non-zero view (NodeInfo.NonZeroRequested and the pod's 100m / 200 MiB
+// per-container defaults), everything else from the real requests — and
+// scores them with the configured strategy:
+//   - LeastAllocated: (alloc−req)·100/alloc (0 when req > alloc);
+//   - MostAllocated: min(req, alloc)·100/alloc;
+//   - RequestedToCapacityRatio: shape(req·100/alloc, or 100 when
+//     req > alloc), where shape is the piecewise-linear function through
+//     the configured points (scores ×10), evaluated in integer arithmetic.
+//
+// A resource whose allocatable is 0, a scalar resource the pod does not
+// request, and a name that is neither cpu, memory, ephemeral-storage nor a
+// scalar resource are left out (no score, no weight). The node score is
+// Σ score·weight / Σ weight, truncated (LeastAllocated, MostAllocated) or
+// rounded half away from zero (RequestedToCapacityRatio, which also leaves
+// out resources scoring 0); 0 when nothing is left. There is no
+// NormalizeScore.
+type NodeResourcesFit struct {
+	strategy  config.ScoringStrategyType
+	resources []nrfResource
+	shape     []nrfShapePoint
+}
+
+var (
+	_ fw.PreScorePlugin = (*NodeResourcesFit)(nil)
+	_ fw.ScorePlugin    = (*NodeResourcesFit)(nil)
+)
+
+// NewNodeResourcesFit builds the NodeResourcesFit score from args after
+// kube-scheduler's defaulting (nil strategy: LeastAllocated over cpu:1,
+// memory:1; weight 0 becomes 1) and validation.
+func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plugin, error) {
+	args.SetDefaults()
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	s := args.ScoringStrategy
+	pl := &NodeResourcesFit{strategy: s.Type, resources: nrfResources(s.Resources)}
+	if s.Type == config.RequestedToCapacityRatio {
+		for _, p := range s.RequestedToCapacityRatio.Shape {
+			pl.shape = append(pl.shape, nrfShapePoint{
+				util:  int64(p.Utilization),
+				score: int64(p.Score) * (fw.MaxNodeScore / int64(config.MaxCustomPriorityScore)),
+			})
+		}
+	}
+	return pl, nil
+}
+
+// Name returns "NodeResourcesFit".
+func (pl *NodeResourcesFit) Name() string { return config.NodeResourcesFitName }
+
+// nrfPodRequest returns the pod's request of r in the non-zero view used by
+// LeastAllocated, MostAllocated and RequestedToCapacityRatio.
+func nrfPodRequest(pod *fw.PodInfo, r *nrfResource) int64 {
+	switch r.kind {
+	case nrfCPU:
+		return pod.NonZeroMilliCPU
+	case nrfMemory:
+		return pod.NonZeroMemory
+	case nrfEphemeral:
+		return pod.Requests.EphemeralStorage
+	case nrfScalar:
+		return pod.Requests.Get(r.name)
+	}
+	return 0
+}
+
+func (pl *NodeResourcesFit) podRequests(pod *fw.PodInfo) []int64 {
+	req := make([]int64, len(pl.resources))
+	for i := range pl.resources {
+		req[i] = nrfPodRequest(pod, &pl.resources[i])
+	}
+	return req
+}
+
+// PreScore caches the pod's request of every configured resource.
+func (pl *NodeResourcesFit) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
+	state.Write(nrfPreScoreKey, &nrfPreScoreState{podRequests: pl.podRequests(pod)})
+	return nil
+}
+
+// nrfAllocRequest returns the node's allocatable of r and its requested
+// amount plus podReq, or (0, 0) when r is left out of the score. useReal
+// selects NodeInfo.Requested instead of NonZeroRequested for cpu and
+// memory (BalancedAllocation's view).
+func nrfAllocRequest(node *fw.NodeInfo, r *nrfResource, podReq int64, useReal bool) (alloc, req int64) {
+	switch r.kind {
+	case nrfCPU:
+		if useReal {
+			return node.Allocatable.MilliCPU, node.Requested.MilliCPU + podReq
+		}
+		return node.Allocatable.MilliCPU, node.NonZeroRequested.MilliCPU + podReq
+	case nrfMemory:
+		if useReal {
+			return node.Allocatable.Memory, node.Requested.Memory + podReq
+		}
+		return node.Allocatable.Memory, node.NonZeroRequested.Memory + podReq
+	case nrfEphemeral:
+		return node.Allocatable.EphemeralStorage, node.Requested.EphemeralStorage + podReq
+	case nrfScalar:
+		if podReq == 0 {
+			return 0, 0
+		}
+		return node.Allocatable.Get(r.name), node.Requested.Get(r.name) + podReq
+	}
+	return 0, 0
+}
+
+// Score returns the strategy's score of node (0–100). Without PreScore
+// state it computes the pod's requests itself, as kube does.
+func (pl *NodeResourcesFit) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+	var podReq []int64
+	if d, err := state.Read(nrfPreScoreKey); err == nil {
+		s, ok := d.(*nrfPreScoreState)
+		if !ok {
+			return 0, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+		}
+		podReq = s.podRequests
+	} else {
+		podReq = pl.podRequests(pod)
+	}
+	return pl.score(node, podReq), nil
+}
+
+func (pl *NodeResourcesFit) score(node *fw.NodeInfo, podReq []int64) int64 {
+	var nodeScore, weightSum int64
+	for i := range pl.resources {
+		r := &pl.resources[i]
+		alloc, req := nrfAllocRequest(node, r, podReq[i], false)
+		if alloc == 0 {
+			continue
+		}
+		var s int64
+		switch pl.strategy {
+		case config.LeastAllocated:
+			s = LeastRequestedScore(req, alloc)
+		case config.MostAllocated:
+			s = MostRequestedScore(req, alloc)
+		default:
+			s = pl.rtcrResourceScore(req, alloc)
+			if s <= 0 {
+				continue
+			}
+		}
+		nodeScore += s * r.weight
+		weightSum += r.weight
+	}
+	if weightSum == 0 {
+		return 0
+	}
+	if pl.strategy == config.RequestedToCapacityRatio {
+		return int64(math.Round(float64(nodeScore) / float64(weightSum)))
+	}
+	return nodeScore / weightSum
+}
+
+// ScoreExtensions returns nil: scores are not normalized.
+func (pl *NodeResourcesFit) ScoreExtensions() fw.ScoreExtensions { return nil }
+
+// LeastRequestedScore is kube-scheduler's leastRequestedScore: the unused
+// share (capacity−requested)·100/capacity in integer arithmetic; 0 when
+// capacity is 0 or requested exceeds it.
+func LeastRequestedScore(requested, capacity int64) int64 {
+	if capacity == 0 || requested > capacity {
+		return 0
+	}
+	return (capacity - requested) * fw.MaxNodeScore / capacity
+}
+
+// MostRequestedScore is kube-scheduler's mostRequestedScore:
+// min(requested, capacity)·100/capacity; 0 when capacity is 0.
+func MostRequestedScore(requested, capacity int64) int64 {
+	if capacity == 0 {
+		return 0
+	}
+	if requested > capacity {
+		requested = capacity
+	}
+	return requested * fw.MaxNodeScore / capacity
+}
+
+// rtcrResourceScore maps one resource's utilization through the shape.
+func (pl *NodeResourcesFit) rtcrResourceScore(requested, capacity int64) int64 {
+	if capacity == 0 || requested > capacity {
+		return nrfBrokenLinear(pl.shape, 100)
+	}
+	return nrfBrokenLinear(pl.shape, requested*100/capacity)
+}
+
+// nrfBrokenLinear is kube-scheduler's helper.BuildBrokenLinearFunction: the
+// first point's score left of it, the last point's score right of it, and
+// integer linear interpolation (truncating toward zero) in between.
+func nrfBrokenLinear(shape []nrfShapePoint, p int64) int64 {
+	for i := range shape {
+		if p <= shape[i].util {
+			if i == 0 {
+				return shape[0].score
+			}
+			a, b := shape[i-1], shape[i]
+			return a.score + (b.score-a.score)*(p-a.util)/(b.util-a.util)
+		}
+	}
+	return shape[len(shape)-1].score
+}
