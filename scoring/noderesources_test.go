@@ -156,7 +156,7 @@ func TestNodeResourcesFitLeastAllocated(t *testing.T) {
 		// requested (with the pod) 7850m/6786383872 → (83 + 89)/2 = 86 and
 		// 6950m/7627341824 → (85 + 88)/2 = 86.
 		{name: "seed 001 worked numbers", pod: nrfPod("", nrfCM("0", "0")),
-			nodes: []*fw.Node{nrfNode("n238", nrfCM("47800m", "66054406144")), nrfNode("n237", nrfCM("47800m", "66054406144"))},
+			nodes:    []*fw.Node{nrfNode("n238", nrfCM("47800m", "66054406144")), nrfNode("n237", nrfCM("47800m", "66054406144"))},
 			existing: []*fw.Pod{nrfPod("n238", nrfCM("7850m", "6786383872")), nrfPod("n237", nrfCM("6950m", "7627341824"))},
 			want:     []int64{86, 86}},
 		{name: "pods and unknown names are not scored", pod: nrfPod("", nrfCM("1", "1Gi")),
