@@ -1,0 +1,503 @@
+package framework_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+	"pgregory.net/rapid"
+)
+
+// omNodeInfoView is the comparable part of a NodeInfo: pod lists by name,
+// aggregates and ports.
+type omNodeInfoView struct {
+	Pods, WithAffinity, WithReqAnti []string
+	Requested, NonZero              resource.Vector
+	Ports                           fw.HostPortInfo
+}
+
+func omPodNames(pis []*fw.PodInfo) []string {
+	var out []string
+	for _, pi := range pis {
+		out = append(out, pi.Pod.Name)
+	}
+	return out
+}
+
+func omView(n *fw.NodeInfo) omNodeInfoView {
+	return omNodeInfoView{
+		Pods: omPodNames(n.Pods), WithAffinity: omPodNames(n.PodsWithAffinity), WithReqAnti: omPodNames(n.PodsWithRequiredAntiAffinity),
+		Requested: n.Requested, NonZero: n.NonZeroRequested, Ports: n.UsedPorts,
+	}
+}
+
+// cmp uses resource.Vector's Equal method; nil and empty lists and maps
+// compare equal.
+var omViewOpts = cmpopts.EquateEmpty()
+
+func omAssertView(t *testing.T, what string, n *fw.NodeInfo, want omNodeInfoView) {
+	t.Helper()
+	if diff := cmp.Diff(want, omView(n), omViewOpts); diff != "" {
+		t.Errorf("%s: NodeInfo (-want +got):\n%s", what, diff)
+	}
+}
+
+func omNamedPod(name string, containers []fw.Container, inits ...fw.Container) *fw.Pod {
+	p := omPod(containers, inits...)
+	p.Name, p.UID = name, name
+	return p
+}
+
+func omWithPorts(c fw.Container, ports ...fw.ContainerPort) fw.Container {
+	c.Ports = ports
+	return c
+}
+
+func omTestNode(name string) *fw.Node {
+	return &fw.Node{
+		ObjectMeta: fw.ObjectMeta{Name: name},
+		Status: fw.NodeStatus{
+			Allocatable: omL(omM{"cpu": "4", "memory": "8Gi", "pods": "110", "nvidia.com/gpu": "2", "ephemeral-storage": "100Gi"}),
+			Images: []fw.ContainerImage{
+				{Names: []string{"registry/app:v1", "registry/app@sha256:abc"}, SizeBytes: 300},
+				{Names: []string{"busybox"}, SizeBytes: 5},
+			},
+		},
+	}
+}
+
+// The three pods of the add/remove test, with their contributions worked
+// out by hand (kube semantics: pkg/scheduler/framework/types.go
+// NodeInfo.update, calculateResource; util GetHostPorts):
+//
+//   - a: cpu 500m, memory 1Gi, gpu 1; hostPort TCP 80 on "" (= 0.0.0.0);
+//     preferred pod affinity → PodsWithAffinity only.
+//     Requested 500m/1Gi/gpu 1; non-zero 500m/1Gi.
+//   - b: no requests; a sidecar with hostPort UDP 8080 on 10.0.0.1;
+//     required anti-affinity → both lists. Requested nothing; non-zero:
+//     container 100m/200Mi + sidecar 100m/200Mi = 200m/400Mi.
+//   - c: container cpu 1 with a containerPort but no hostPort; plain init
+//     container cpu 2 with hostPort 9090 (not counted: not a sidecar).
+//     Requested max(1, 2) = 2 cpu; non-zero cpu 2000m, memory max(200Mi,
+//     200Mi) = 200Mi.
+func omAddRemovePods() (a, b, c *fw.Pod) {
+	a = omNamedPod("a", []fw.Container{omWithPorts(omC(omM{"cpu": "500m", "memory": "1Gi", "nvidia.com/gpu": "1"}, nil), fw.ContainerPort{ContainerPort: 80, HostPort: 80})})
+	a.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
+		{Weight: 1, PodAffinityTerm: fw.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &fw.LabelSelector{}}}}}}
+	b = omNamedPod("b", []fw.Container{omC(nil, nil)},
+		omWithPorts(omSidecar(nil, nil), fw.ContainerPort{ContainerPort: 8080, HostPort: 8080, Protocol: fw.ProtocolUDP, HostIP: "10.0.0.1"}))
+	b.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
+		{TopologyKey: "kubernetes.io/hostname", LabelSelector: &fw.LabelSelector{MatchLabels: omLabels{"app": "b"}}}}}}
+	c = omNamedPod("c", []fw.Container{omWithPorts(omC(omM{"cpu": "1"}, nil), fw.ContainerPort{ContainerPort: 8443})},
+		omWithPorts(omC(omM{"cpu": "2"}, nil), fw.ContainerPort{ContainerPort: 9090, HostPort: 9090}))
+	return a, b, c
+}
+
+func TestNodeInfoAddRemovePod(t *testing.T) {
+	a, b, c := omAddRemovePods()
+	ni, err := fw.NewNodeInfo(omTestNode("n1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	omAssertView(t, "new", ni, omNodeInfoView{})
+
+	gen := ni.Generation
+	for _, p := range []*fw.Pod{a, b, c} {
+		ni.AddPodInfo(fw.MustPodInfo(p))
+		if ni.Generation <= gen {
+			t.Errorf("Generation did not increase on AddPodInfo(%s): %d → %d", p.Name, gen, ni.Generation)
+		}
+		gen = ni.Generation
+	}
+	full := omNodeInfoView{
+		Pods: []string{"a", "b", "c"}, WithAffinity: []string{"a", "b"}, WithReqAnti: []string{"b"},
+		// 500m + 0 + 2000m; 1Gi; gpu 1.
+		Requested: resource.Vector{MilliCPU: 2500, Memory: 1 << 30, Scalars: []resource.Scalar{{Name: "nvidia.com/gpu", Value: 1}}},
+		// 500 + 200 + 2000 = 2700m; 1024Mi + 400Mi + 200Mi = 1624Mi.
+		NonZero: resource.Vector{MilliCPU: 2700, Memory: 1624 << 20},
+		Ports: fw.HostPortInfo{
+			"0.0.0.0":  {{Protocol: fw.ProtocolTCP, Port: 80}: 1},
+			"10.0.0.1": {{Protocol: fw.ProtocolUDP, Port: 8080}: 1},
+		},
+	}
+	omAssertView(t, "after adding a, b, c", ni, full)
+
+	// Remove b by an equal pod object (same UID): the last pod moves into
+	// its slot, as kube's removeFromSlice does.
+	bCopy := *b
+	if err := ni.RemovePod(&bCopy); err != nil {
+		t.Fatal(err)
+	}
+	omAssertView(t, "after removing b", ni, omNodeInfoView{
+		Pods: []string{"a", "c"}, WithAffinity: []string{"a"},
+		Requested: full.Requested,
+		// 2700 - 200 = 2500m; 1624Mi - 400Mi = 1224Mi.
+		NonZero: resource.Vector{MilliCPU: 2500, Memory: 1224 << 20},
+		Ports:   fw.HostPortInfo{"0.0.0.0": {{Protocol: fw.ProtocolTCP, Port: 80}: 1}},
+	})
+	if ni.Generation <= gen {
+		t.Errorf("Generation did not increase on RemovePod")
+	}
+
+	// Removing b again fails and names the pod and the node.
+	if err := ni.RemovePod(b); err == nil || err.Error() != `framework: pod default/b is not on node "n1"` {
+		t.Errorf("second RemovePod(b) error = %v", err)
+	}
+
+	for _, p := range []*fw.Pod{a, c} {
+		if err := ni.RemovePod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	omAssertView(t, "after removing all", ni, omNodeInfoView{})
+	if !ni.Requested.IsZero() || !ni.NonZeroRequested.IsZero() || ni.UsedPorts.Len() != 0 {
+		t.Errorf("not back to zero: %+v %+v %v", ni.Requested, ni.NonZeroRequested, ni.UsedPorts)
+	}
+
+	// Re-adding restores exactly the same state.
+	for _, p := range []*fw.Pod{a, b, c} {
+		ni.AddPodInfo(fw.MustPodInfo(p))
+	}
+	omAssertView(t, "after re-adding", ni, full)
+}
+
+// Pod identity: by UID when either side has one, else namespace/name.
+func TestNodeInfoRemovePodIdentity(t *testing.T) {
+	noUID := func(ns, name string) *fw.Pod {
+		return &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: ns, Name: name}}
+	}
+	tests := []struct {
+		name    string
+		stored  *fw.Pod
+		remove  *fw.Pod
+		wantErr string
+	}{
+		{"same UID, other name", &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}},
+			&fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "renamed", UID: "u1"}}, ""},
+		{"other UID, same name", &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}},
+			&fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u2"}}, `framework: pod ns/x is not on node "n1"`},
+		{"no UIDs, same namespace/name", noUID("ns", "x"), noUID("ns", "x"), ""},
+		{"no UIDs, other namespace", noUID("ns", "x"), noUID("other", "x"), `framework: pod other/x is not on node "n1"`},
+		{"stored has UID, remove has none", &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}}, noUID("ns", "x"), `framework: pod ns/x is not on node "n1"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ni, _ := fw.NewNodeInfo(omTestNode("n1"), fw.MustPodInfo(tc.stored))
+			if got := ni.HasPod(tc.remove); got != (tc.wantErr == "") {
+				t.Errorf("HasPod = %v", got)
+			}
+			err := ni.RemovePod(tc.remove)
+			if tc.wantErr == "" {
+				if err != nil || len(ni.Pods) != 0 {
+					t.Errorf("RemovePod = %v, pods left %d", err, len(ni.Pods))
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("RemovePod error = %v, want %q", err, tc.wantErr)
+			}
+			if len(ni.Pods) != 1 {
+				t.Errorf("failed RemovePod changed the pods: %d", len(ni.Pods))
+			}
+		})
+	}
+}
+
+func TestNewNodeInfo(t *testing.T) {
+	if _, err := fw.NewNodeInfo(nil); err == nil || err.Error() != "framework: nil node" {
+		t.Errorf("NewNodeInfo(nil) error = %v", err)
+	}
+	a, b, c := omAddRemovePods()
+	ni, err := fw.NewNodeInfo(omTestNode("n1"), fw.MustPodInfo(a), fw.MustPodInfo(b), fw.MustPodInfo(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ni.Name() != "n1" || ni.Node().Name != "n1" || len(ni.Pods) != 3 {
+		t.Errorf("NewNodeInfo: name %q, pods %d", ni.Name(), len(ni.Pods))
+	}
+	// Allocatable in Vector units; the pods slot is the allowed pod count.
+	wantAlloc := resource.Vector{MilliCPU: 4000, Memory: 8 << 30, EphemeralStorage: 100 << 30, Pods: 110,
+		Scalars: []resource.Scalar{{Name: "nvidia.com/gpu", Value: 2}}}
+	if !ni.Allocatable.Equal(wantAlloc) {
+		t.Errorf("Allocatable = %+v, want %+v", ni.Allocatable, wantAlloc)
+	}
+	wantImages := map[string]int64{"registry/app:v1": 300, "registry/app@sha256:abc": 300, "busybox": 5}
+	if diff := cmp.Diff(wantImages, ni.ImageSizes); diff != "" {
+		t.Errorf("ImageSizes (-want +got):\n%s", diff)
+	}
+	// SetNode refreshes allocatable and images, keeps the pods.
+	n2 := omTestNode("n1")
+	n2.Status.Allocatable = omL(omM{"cpu": "2"})
+	n2.Status.Images = nil
+	gen := ni.Generation
+	ni.SetNode(n2)
+	if ni.Allocatable.MilliCPU != 2000 || ni.Allocatable.Pods != 0 || len(ni.ImageSizes) != 0 || len(ni.Pods) != 3 || ni.Generation <= gen {
+		t.Errorf("after SetNode: alloc %+v images %v pods %d gen %d→%d", ni.Allocatable, ni.ImageSizes, len(ni.Pods), gen, ni.Generation)
+	}
+	var zero fw.NodeInfo
+	if zero.Name() != "" || zero.Node() != nil {
+		t.Errorf("zero NodeInfo name %q", zero.Name())
+	}
+}
+
+func TestNodeInfoCloneIndependent(t *testing.T) {
+	a, b, c := omAddRemovePods()
+	orig, _ := fw.NewNodeInfo(omTestNode("n1"), fw.MustPodInfo(a), fw.MustPodInfo(b))
+	before := omView(orig)
+	before.Requested = orig.Requested.Clone()
+	before.NonZero = orig.NonZeroRequested.Clone()
+	before.Ports = orig.UsedPorts.Clone()
+
+	clone := orig.Clone()
+	if diff := cmp.Diff(before, omView(clone), omViewOpts); diff != "" {
+		t.Fatalf("clone differs (-orig +clone):\n%s", diff)
+	}
+	if clone.Node() != orig.Node() || clone.Generation != orig.Generation {
+		t.Error("clone should share the node object and generation")
+	}
+
+	// Mutate the clone: add c and a gpu pod, remove a.
+	gpu := omNamedPod("gpu", []fw.Container{omWithPorts(omC(omM{"nvidia.com/gpu": "1"}, nil), fw.ContainerPort{HostPort: 80})})
+	clone.AddPodInfo(fw.MustPodInfo(c))
+	clone.AddPodInfo(fw.MustPodInfo(gpu))
+	if err := clone.RemovePod(a); err != nil {
+		t.Fatal(err)
+	}
+	omAssertView(t, "original after mutating the clone", orig, before)
+
+	// Mutate the original: the clone keeps its own state.
+	cloneBefore := omView(clone)
+	cloneBefore.Requested = clone.Requested.Clone()
+	cloneBefore.NonZero = clone.NonZeroRequested.Clone()
+	cloneBefore.Ports = clone.UsedPorts.Clone()
+	if err := orig.RemovePod(b); err != nil {
+		t.Fatal(err)
+	}
+	orig.AddPodInfo(fw.MustPodInfo(omNamedPod("d", []fw.Container{omC(omM{"nvidia.com/gpu": "5"}, nil)})))
+	omAssertView(t, "clone after mutating the original", clone, cloneBefore)
+}
+
+// HostPortInfo cases from kubernetes pkg/scheduler/framework/types_test.go
+// (TestHostPortInfo_AddRemove, TestHostPortInfo_Check).
+type omHP struct {
+	protocol fw.Protocol
+	ip       string
+	port     int32
+}
+
+func TestHostPortInfoAddRemove(t *testing.T) {
+	tests := []struct {
+		name           string
+		added, removed []omHP
+		length         int
+	}{
+		{"normal add case", []omHP{
+			{"TCP", "127.0.0.1", 79}, {"UDP", "127.0.0.1", 80}, {"TCP", "127.0.0.1", 81}, {"TCP", "127.0.0.1", 82},
+			{"TCP", "0.0.0.0", 79}, {"UDP", "0.0.0.0", 80}, {"TCP", "0.0.0.0", 81}, {"TCP", "0.0.0.0", 82},
+			{"TCP", "0.0.0.0", 0}, {"TCP", "0.0.0.0", -1}}, nil, 8},
+		{"empty ip and protocol add should work", []omHP{
+			{"", "127.0.0.1", 79}, {"UDP", "127.0.0.1", 80}, {"", "127.0.0.1", 81}, {"", "127.0.0.1", 82},
+			{"", "", 79}, {"UDP", "", 80}, {"", "", 81}, {"", "", 82}, {"", "", 0}, {"", "", -1}}, nil, 8},
+		{"normal remove case", []omHP{
+			{"TCP", "127.0.0.1", 79}, {"UDP", "127.0.0.1", 80}, {"TCP", "127.0.0.1", 81}, {"TCP", "127.0.0.1", 82},
+			{"TCP", "0.0.0.0", 79}, {"UDP", "0.0.0.0", 80}, {"TCP", "0.0.0.0", 81}, {"TCP", "0.0.0.0", 82}},
+			[]omHP{
+				{"TCP", "127.0.0.1", 79}, {"UDP", "127.0.0.1", 80}, {"TCP", "127.0.0.1", 81}, {"TCP", "127.0.0.1", 82},
+				{"TCP", "0.0.0.0", 79}, {"UDP", "0.0.0.0", 80}, {"TCP", "0.0.0.0", 81}, {"TCP", "0.0.0.0", 82}}, 0},
+		{"empty ip and protocol remove should work", []omHP{
+			{"TCP", "127.0.0.1", 79}, {"UDP", "127.0.0.1", 80}, {"TCP", "127.0.0.1", 81}, {"TCP", "127.0.0.1", 82},
+			{"TCP", "0.0.0.0", 79}, {"UDP", "0.0.0.0", 80}, {"TCP", "0.0.0.0", 81}, {"TCP", "0.0.0.0", 82}},
+			[]omHP{
+				{"", "127.0.0.1", 79}, {"", "127.0.0.1", 81}, {"", "127.0.0.1", 82}, {"UDP", "127.0.0.1", 80},
+				{"", "", 79}, {"", "", 81}, {"", "", 82}, {"UDP", "", 80}}, 0},
+		// Ours counts uses (kube keeps a set): two adds need two removes.
+		{"counted: add twice, remove once", []omHP{{"TCP", "", 80}, {"", "0.0.0.0", 80}}, []omHP{{"TCP", "0.0.0.0", 80}}, 1},
+		{"counted: add twice, remove twice", []omHP{{"TCP", "", 80}, {"", "0.0.0.0", 80}}, []omHP{{"TCP", "0.0.0.0", 80}, {"", "", 80}}, 0},
+		{"remove of an unknown entry is a no-op", []omHP{{"TCP", "1.2.3.4", 80}}, []omHP{{"UDP", "1.2.3.4", 80}, {"TCP", "5.6.7.8", 80}, {"TCP", "1.2.3.4", 0}}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hp := fw.HostPortInfo{}
+			for _, p := range tc.added {
+				hp.Add(p.ip, p.protocol, p.port)
+			}
+			for _, p := range tc.removed {
+				hp.Remove(p.ip, p.protocol, p.port)
+			}
+			if hp.Len() != tc.length {
+				t.Errorf("Len = %d, want %d (%v)", hp.Len(), tc.length, hp)
+			}
+			if tc.length == 0 && len(hp) != 0 {
+				t.Errorf("empty per-IP maps left behind: %v", hp)
+			}
+		})
+	}
+}
+
+func TestHostPortInfoCheckConflict(t *testing.T) {
+	tests := []struct {
+		name   string
+		added  []omHP
+		check  omHP
+		expect bool
+	}{
+		{"empty check should check 0.0.0.0 and TCP", []omHP{{"TCP", "127.0.0.1", 80}}, omHP{"", "", 81}, false},
+		{"empty check should check 0.0.0.0 and TCP (conflicted)", []omHP{{"TCP", "127.0.0.1", 80}}, omHP{"", "", 80}, true},
+		{"empty port check should pass", []omHP{{"TCP", "127.0.0.1", 80}}, omHP{"", "", 0}, false},
+		{"0.0.0.0 should check all registered IPs", []omHP{{"TCP", "127.0.0.1", 80}}, omHP{"TCP", "0.0.0.0", 80}, true},
+		{"0.0.0.0 with different protocol should be allowed", []omHP{{"UDP", "127.0.0.1", 80}}, omHP{"TCP", "0.0.0.0", 80}, false},
+		{"0.0.0.0 with different port should be allowed", []omHP{{"TCP", "127.0.0.1", 79}, {"TCP", "127.0.0.1", 81}, {"TCP", "127.0.0.1", 82}}, omHP{"TCP", "0.0.0.0", 80}, false},
+		{"normal ip should check all registered 0.0.0.0", []omHP{{"TCP", "0.0.0.0", 80}}, omHP{"TCP", "127.0.0.1", 80}, true},
+		{"normal ip with different port/protocol should be allowed (0.0.0.0)", []omHP{{"TCP", "0.0.0.0", 79}, {"UDP", "0.0.0.0", 80}, {"TCP", "0.0.0.0", 81}, {"TCP", "0.0.0.0", 82}}, omHP{"TCP", "127.0.0.1", 80}, false},
+		{"normal ip with different port/protocol should be allowed", []omHP{{"TCP", "127.0.0.1", 79}, {"UDP", "127.0.0.1", 80}, {"TCP", "127.0.0.1", 81}, {"TCP", "127.0.0.1", 82}}, omHP{"TCP", "127.0.0.1", 80}, false},
+		// Hand-derived: two specific IPs do not conflict with each other.
+		{"different specific IPs", []omHP{{"TCP", "10.0.0.1", 80}}, omHP{"TCP", "10.0.0.2", 80}, false},
+		{"same specific IP", []omHP{{"SCTP", "10.0.0.1", 80}}, omHP{"SCTP", "10.0.0.1", 80}, true},
+		{"nothing recorded", nil, omHP{"TCP", "0.0.0.0", 80}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hp := fw.HostPortInfo{}
+			for _, p := range tc.added {
+				hp.Add(p.ip, p.protocol, p.port)
+			}
+			if got := hp.CheckConflict(tc.check.ip, tc.check.protocol, tc.check.port); got != tc.expect {
+				t.Errorf("CheckConflict = %v, want %v", got, tc.expect)
+			}
+		})
+	}
+	// Counting: after two adds and one remove the port still conflicts.
+	hp := fw.HostPortInfo{}
+	hp.Add("", "", 80)
+	hp.Add("", "", 80)
+	hp.Remove("", "", 80)
+	if !hp.CheckConflict("10.0.0.1", "TCP", 80) {
+		t.Error("port used twice and released once should still conflict")
+	}
+	// Clone is deep.
+	c := hp.Clone()
+	c.Remove("", "", 80)
+	if !hp.CheckConflict("", "", 80) || c.CheckConflict("", "", 80) {
+		t.Error("HostPortInfo.Clone is not independent")
+	}
+}
+
+// HostPorts follows kube's util.GetHostPorts: ports with hostPort > 0 of
+// sidecar init containers (first) and of containers; plain init containers
+// are skipped.
+func TestHostPorts(t *testing.T) {
+	p80 := fw.ContainerPort{ContainerPort: 80, HostPort: 80}
+	p81 := fw.ContainerPort{ContainerPort: 81, HostPort: 81, Protocol: fw.ProtocolUDP, HostIP: "10.0.0.1"}
+	p82 := fw.ContainerPort{ContainerPort: 82, HostPort: 82}
+	noHost := fw.ContainerPort{ContainerPort: 83}
+	pod := omPod([]fw.Container{omWithPorts(omC(nil, nil), p80, noHost)},
+		omWithPorts(omC(nil, nil), p82), omWithPorts(omSidecar(nil, nil), p81, noHost))
+	want := []fw.ContainerPort{p81, p80}
+	if diff := cmp.Diff(want, fw.HostPorts(pod)); diff != "" {
+		t.Errorf("HostPorts (-want +got):\n%s", diff)
+	}
+	if got := fw.HostPorts(omPod(nil)); len(got) != 0 {
+		t.Errorf("HostPorts of an empty pod = %v", got)
+	}
+}
+
+// TestPropNodeInfoAddRemoveRestores: adding any pods and then removing all
+// of them, in any order, restores Requested, NonZeroRequested, UsedPorts and
+// the pod lists to the empty state; while they are all present, Requested is
+// the sum of their PodRequests and NonZeroRequested the sum of their
+// non-zero requests.
+func TestPropNodeInfoAddRemoveRestores(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 12).Draw(t, "pods")
+		ni, _ := fw.NewNodeInfo(omTestNode("n"))
+		var pods []*fw.Pod
+		var sum, sumNZ resource.Vector
+		for i := 0; i < n; i++ {
+			pod := omDrawPod(t, i)
+			pods = append(pods, pod)
+			pi := fw.MustPodInfo(pod)
+			ni.AddPodInfo(pi)
+			sum.Add(fw.PodRequestVector(pod))
+			cpu, mem := fw.PodNonZeroRequests(pod)
+			sumNZ.MilliCPU += cpu
+			sumNZ.Memory += mem
+		}
+		if !ni.Requested.Equal(sum) || !ni.NonZeroRequested.Equal(sumNZ) {
+			t.Fatalf("with all pods: Requested %+v want %+v; NonZero %+v want %+v", ni.Requested, sum, ni.NonZeroRequested, sumNZ)
+		}
+		if len(ni.Pods) != n {
+			t.Fatalf("Pods = %d, want %d", len(ni.Pods), n)
+		}
+		order := rapid.Permutation(pods).Draw(t, "removal order")
+		for _, p := range order {
+			if err := ni.RemovePod(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !ni.Requested.IsZero() || !ni.NonZeroRequested.IsZero() {
+			t.Fatalf("not restored: Requested %+v NonZero %+v", ni.Requested, ni.NonZeroRequested)
+		}
+		if ni.UsedPorts.Len() != 0 || len(ni.UsedPorts) != 0 {
+			t.Fatalf("ports not restored: %v", ni.UsedPorts)
+		}
+		if len(ni.Pods)+len(ni.PodsWithAffinity)+len(ni.PodsWithRequiredAntiAffinity) != 0 {
+			t.Fatalf("pod lists not empty: %d %d %d", len(ni.Pods), len(ni.PodsWithAffinity), len(ni.PodsWithRequiredAntiAffinity))
+		}
+	})
+}
+
+// omDrawPod draws a pod with random containers, init containers, sidecars,
+// requests (some missing, some zero), extended resources, host ports from a
+// small set (so that pods share ports) and affinity.
+func omDrawPod(t *rapid.T, i int) *fw.Pod {
+	drawReq := func(label string) omM {
+		m := omM{}
+		if v := rapid.IntRange(-1, 4000).Draw(t, label+" cpu"); v >= 0 {
+			m["cpu"] = fmt.Sprintf("%dm", v)
+		}
+		if v := rapid.IntRange(-1, 1<<12).Draw(t, label+" mem"); v >= 0 {
+			m["memory"] = fmt.Sprintf("%dMi", v)
+		}
+		if rapid.Bool().Draw(t, label+" gpu") {
+			m["nvidia.com/gpu"] = fmt.Sprint(rapid.IntRange(0, 3).Draw(t, label+" gpus"))
+		}
+		return m
+	}
+	drawPorts := func(label string) []fw.ContainerPort {
+		var ps []fw.ContainerPort
+		for j := rapid.IntRange(0, 2).Draw(t, label+" ports"); j > 0; j-- {
+			ps = append(ps, fw.ContainerPort{
+				HostPort: int32(rapid.IntRange(0, 3).Draw(t, label+" port")) + 8080,
+				Protocol: rapid.SampledFrom([]fw.Protocol{"", fw.ProtocolTCP, fw.ProtocolUDP}).Draw(t, label+" proto"),
+				HostIP:   rapid.SampledFrom([]string{"", "0.0.0.0", "10.0.0.1"}).Draw(t, label+" ip"),
+			})
+		}
+		return ps
+	}
+	var containers, inits []fw.Container
+	for j := rapid.IntRange(0, 3).Draw(t, "containers"); j > 0; j-- {
+		containers = append(containers, omWithPorts(omC(drawReq("c"), nil), drawPorts("c")...))
+	}
+	for j := rapid.IntRange(0, 3).Draw(t, "inits"); j > 0; j-- {
+		c := omC(drawReq("i"), nil)
+		if rapid.Bool().Draw(t, "sidecar") {
+			c = omSidecar(drawReq("s"), nil)
+		}
+		inits = append(inits, omWithPorts(c, drawPorts("i")...))
+	}
+	pod := omNamedPod(fmt.Sprintf("p%d", i), containers, inits...)
+	if rapid.Bool().Draw(t, "overhead") {
+		pod.Spec.Overhead = omL(omM{"cpu": "10m", "memory": "1Mi"})
+	}
+	switch rapid.IntRange(0, 2).Draw(t, "affinity") {
+	case 1:
+		pod.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{}}
+	case 2:
+		pod.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
+			{TopologyKey: "zone", LabelSelector: &fw.LabelSelector{}}}}}
+	}
+	return pod
+}
