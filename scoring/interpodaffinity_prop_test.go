@@ -1,0 +1,280 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+var ipaGenNS = []fw.Namespace{
+	{Name: "n1", Labels: map[string]string{"team": "t1"}},
+	{Name: "n2", Labels: map[string]string{"team": "t2"}},
+	{Name: "n3", Labels: map[string]string{"team": "t1"}},
+}
+
+func ipaGenScoreTerm(t *rapid.T, label string) fw.PodAffinityTerm {
+	term := fw.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"zone", "host", "missing"}).Draw(t, label+".key")}
+	switch rapid.IntRange(0, 2).Draw(t, label+".sel") {
+	case 0:
+		term.LabelSelector = &fw.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+".app")}}
+	case 1:
+		term.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "tier", Operator: fw.LabelSelectorOpExists}}}
+	case 2:
+		term.LabelSelector = &fw.LabelSelector{}
+	}
+	switch rapid.IntRange(0, 3).Draw(t, label+".ns") {
+	case 1:
+		term.Namespaces = []string{"n2"}
+	case 2:
+		term.NamespaceSelector = &fw.LabelSelector{}
+	case 3:
+		term.NamespaceSelector = &fw.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
+	}
+	return term
+}
+
+func ipaGenScorePod(t *rapid.T, label, node string) *fw.Pod {
+	p := &fw.Pod{ObjectMeta: fw.ObjectMeta{Name: label, UID: label, Labels: map[string]string{},
+		Namespace: rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns")}}
+	p.Spec.NodeName = node
+	if rapid.Bool().Draw(t, label+".hasApp") {
+		p.Labels["app"] = rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+".app")
+	}
+	if rapid.Bool().Draw(t, label+".hasTier") {
+		p.Labels["tier"] = "x"
+	}
+	if !rapid.Bool().Draw(t, label+".hasAffinity") {
+		return p
+	}
+	a := &fw.Affinity{PodAffinity: &fw.PodAffinity{}, PodAntiAffinity: &fw.PodAntiAffinity{}}
+	weighted := func(l string) []fw.WeightedPodAffinityTerm {
+		var out []fw.WeightedPodAffinityTerm
+		for i := range rapid.IntRange(0, 2).Draw(t, l) {
+			out = append(out, fw.WeightedPodAffinityTerm{
+				Weight:          int32(rapid.IntRange(1, 100).Draw(t, fmt.Sprintf("%s%d.w", l, i))),
+				PodAffinityTerm: ipaGenScoreTerm(t, fmt.Sprintf("%s%d", l, i)),
+			})
+		}
+		return out
+	}
+	a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = weighted(label + ".prefAff")
+	a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = weighted(label + ".prefAnti")
+	for i := range rapid.IntRange(0, 1).Draw(t, label+".reqAff") {
+		a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, ipaGenScoreTerm(t, fmt.Sprintf("%s.req%d", label, i)))
+	}
+	p.Spec.Affinity = a
+	return p
+}
+
+type ipaScoreCluster struct {
+	nodes []*fw.Node
+	pods  []*fw.Pod
+	pod   *fw.Pod
+	args  config.InterPodAffinityArgs
+}
+
+func ipaGenScoreCluster(t *rapid.T) ipaScoreCluster {
+	var c ipaScoreCluster
+	for i := range rapid.IntRange(0, 6).Draw(t, "nodes") {
+		name := fmt.Sprintf("node%d", i)
+		labels := map[string]string{}
+		if rapid.IntRange(0, 3).Draw(t, name+".hasZone") > 0 {
+			labels["zone"] = rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, name+".zone")
+		}
+		if rapid.IntRange(0, 3).Draw(t, name+".hasHost") > 0 {
+			labels["host"] = name
+		}
+		c.nodes = append(c.nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}})
+		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
+			c.pods = append(c.pods, ipaGenScorePod(t, fmt.Sprintf("%s-p%d", name, j), name))
+		}
+	}
+	c.pod = ipaGenScorePod(t, "incoming", "")
+	c.args = config.InterPodAffinityArgs{
+		HardPodAffinityWeight:              int32(rapid.IntRange(0, 100).Draw(t, "hard")),
+		IgnorePreferredTermsOfExistingPods: rapid.Bool().Draw(t, "ignore"),
+	}
+	return c
+}
+
+// ipaRefScore is kube-scheduler v1.36's scoring.go written literally: a
+// map[key]map[value]int64, the incoming pod's namespace selectors unrolled
+// over the known namespaces, Score iterating the map, min–max normalization.
+// It returns skip, raw and normalized scores in snapshot order.
+func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinityArgs, known []fw.Namespace) (bool, []int64, []int64) {
+	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
+	if args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
+		return true, nil, nil
+	}
+	merged := func(t *fw.AffinityTerm) fw.AffinityTerm {
+		out := *t
+		if out.NamespaceSelector.IsEverything() {
+			return out
+		}
+		ns := map[string]struct{}{}
+		for n := range t.Namespaces {
+			ns[n] = struct{}{}
+		}
+		for _, n := range known {
+			if t.NamespaceSelector.Matches(n.Labels) {
+				ns[n.Name] = struct{}{}
+			}
+		}
+		out.Namespaces, out.NamespaceSelector = ns, fw.NothingSelector()
+		return out
+	}
+	type wterm struct {
+		t fw.AffinityTerm
+		w int32
+	}
+	var aff, anti []wterm
+	for i := range pod.PreferredAffinityTerms {
+		aff = append(aff, wterm{merged(&pod.PreferredAffinityTerms[i].AffinityTerm), pod.PreferredAffinityTerms[i].Weight})
+	}
+	for i := range pod.PreferredAntiAffinityTerms {
+		anti = append(anti, wterm{merged(&pod.PreferredAntiAffinityTerms[i].AffinityTerm), pod.PreferredAntiAffinityTerms[i].Weight})
+	}
+	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
+	m := map[string]map[string]int64{}
+	process := func(t *fw.AffinityTerm, w int32, p *fw.Pod, ls map[string]string, node *fw.Node, mult int32) {
+		if t.Matches(p, ls) {
+			if v, ok := node.Labels[t.TopologyKey]; ok {
+				if m[t.TopologyKey] == nil {
+					m[t.TopologyKey] = map[string]int64{}
+				}
+				m[t.TopologyKey][v] += int64(w * mult)
+			}
+		}
+	}
+	for _, ni := range snap.Nodes() {
+		node := ni.Node()
+		pods := ni.PodsWithAffinity
+		if hasPreferred {
+			pods = ni.Pods
+		}
+		if len(node.Labels) == 0 {
+			continue
+		}
+		for _, ep := range pods {
+			for _, t := range aff {
+				process(&t.t, t.w, ep.Pod, nil, node, 1)
+			}
+			for _, t := range anti {
+				process(&t.t, t.w, ep.Pod, nil, node, -1)
+			}
+			if args.HardPodAffinityWeight > 0 {
+				for i := range ep.RequiredAffinityTerms {
+					process(&ep.RequiredAffinityTerms[i], args.HardPodAffinityWeight, pod.Pod, nsLabels, node, 1)
+				}
+			}
+			for i := range ep.PreferredAffinityTerms {
+				process(&ep.PreferredAffinityTerms[i].AffinityTerm, ep.PreferredAffinityTerms[i].Weight, pod.Pod, nsLabels, node, 1)
+			}
+			for i := range ep.PreferredAntiAffinityTerms {
+				process(&ep.PreferredAntiAffinityTerms[i].AffinityTerm, ep.PreferredAntiAffinityTerms[i].Weight, pod.Pod, nsLabels, node, -1)
+			}
+		}
+	}
+	if len(m) == 0 {
+		return true, nil, nil
+	}
+	var raw, norm []int64
+	minC, maxC := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, ni := range snap.Nodes() {
+		var s int64
+		for k, vals := range m {
+			if v, ok := ni.Node().Labels[k]; ok {
+				s += vals[v]
+			}
+		}
+		raw = append(raw, s)
+		minC, maxC = min(minC, s), max(maxC, s)
+	}
+	for _, s := range raw {
+		f := float64(0)
+		if maxC-minC > 0 {
+			f = 100 * (float64(s-minC) / float64(maxC-minC))
+		}
+		norm = append(norm, int64(f))
+	}
+	return false, raw, norm
+}
+
+// The optimized plugin agrees with the kube-literal reference on random
+// clusters (skip, raw and normalized scores), at any parallelism.
+func TestPropInterPodAffinityScoreMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaGenScoreCluster(t)
+		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
+		pi := fw.MustPodInfo(c.pod)
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{rapid.IntRange(1, 4).Draw(t, "parallelism")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		s := pl.(*InterPodAffinity).PreScore(ctx, state, pi, snap.Nodes())
+		refSkip, refRaw, refNorm := ipaRefScore(pi, snap, c.args, ipaGenNS)
+		if s.IsSkip() != refSkip {
+			t.Fatalf("PreScore = %v, reference skip = %v", s, refSkip)
+		}
+		if refSkip {
+			return
+		}
+		var raw []int64
+		var list fw.NodeScoreList
+		for _, ni := range snap.Nodes() {
+			v, st := pl.(*InterPodAffinity).Score(ctx, state, pi, ni)
+			if st != nil {
+				t.Fatal(st)
+			}
+			raw = append(raw, v)
+			list = append(list, fw.NodeScore{Name: ni.Name(), Score: v})
+		}
+		if diff := cmp.Diff(refRaw, raw); diff != "" {
+			t.Fatalf("raw scores (-ref +got):\n%s", diff)
+		}
+		if st := pl.(*InterPodAffinity).NormalizeScore(ctx, state, pi, list); st != nil {
+			t.Fatal(st)
+		}
+		if diff := cmp.Diff(refNorm, ipaScoreValues(list)); diff != "" {
+			t.Fatalf("normalized scores (-ref +got):\n%s", diff)
+		}
+	})
+}
+
+// Normalized scores always lie in [0, 100], and the extremes are reached
+// when the scores differ.
+func TestPropInterPodAffinityNormalizedInRange(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		raw := rapid.SliceOfN(rapid.Int64Range(-1<<40, 1<<40), 0, 50).Draw(t, "raw")
+		l := make(fw.NodeScoreList, len(raw))
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for i, v := range raw {
+			l[i] = fw.NodeScore{Name: "n", Score: v}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		ipaNormalize(l)
+		for i := range l {
+			if l[i].Score < fw.MinNodeScore || l[i].Score > fw.MaxNodeScore {
+				t.Fatalf("score %d normalized to %d, outside [0,100]", raw[i], l[i].Score)
+			}
+			switch {
+			case lo == hi && l[i].Score != 0:
+				t.Fatalf("all tied at %d, got %d, want 0", lo, l[i].Score)
+			case lo < hi && raw[i] == lo && l[i].Score != 0:
+				t.Fatalf("minimum %d normalized to %d, want 0", lo, l[i].Score)
+			case lo < hi && raw[i] == hi && l[i].Score != 100:
+				t.Fatalf("maximum %d normalized to %d, want 100", hi, l[i].Score)
+			}
+		}
+	})
+}
