@@ -1,0 +1,53 @@
+package filter_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// A web pod must not share a zone with another web pod (required
+// anti-affinity) and must run in a zone with a cache pod (required
+// affinity).
+func ExampleInterPodAffinity() {
+	nodes := []*fw.Node{
+		st.MakeNode().Name("a1").Label("zone", "a").Obj(),
+		st.MakeNode().Name("b1").Label("zone", "b").Obj(),
+		st.MakeNode().Name("c1").Label("zone", "c").Obj(),
+		st.MakeNode().Name("x1").Obj(), // no zone label
+	}
+	pods := []*fw.Pod{
+		st.MakePod().Name("web-0").Label("app", "web").Node("a1").Obj(),
+		st.MakePod().Name("cache-a").Label("app", "cache").Node("a1").Obj(),
+		st.MakePod().Name("cache-b").Label("app", "cache").Node("b1").Obj(),
+	}
+	snap := fw.MustSnapshot(nodes, pods)
+	pod := fw.MustPodInfo(st.MakePod().Name("web-1").Label("app", "web").
+		PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithRequiredReq).
+		PodAffinityIn("app", "zone", []string{"cache"}, st.PodAffinityWithRequiredReq).Obj())
+
+	pl, err := filter.NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
+	if err != nil {
+		panic(err)
+	}
+	ipa := pl.(*filter.InterPodAffinity)
+	state := fw.NewCycleState()
+	state.SetSnapshot(snap)
+	ctx := context.Background()
+	if _, s := ipa.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
+		fmt.Println("PreFilter:", s)
+		return
+	}
+	for _, ni := range snap.Nodes() {
+		fmt.Printf("%s: %v\n", ni.Name(), ipa.Filter(ctx, state, pod, ni))
+	}
+	// Output:
+	// a1: Unschedulable: node(s) didn't match pod anti-affinity rules
+	// b1: Success
+	// c1: UnschedulableAndUnresolvable: node(s) didn't match pod affinity rules
+	// x1: UnschedulableAndUnresolvable: node(s) didn't match pod affinity rules
+}

@@ -1,0 +1,56 @@
+package scoring_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scoring"
+)
+
+// A pod prefers zones running its backend (weight 10) and prefers to avoid
+// hosts running a noisy batch job (weight 4).
+func ExampleInterPodAffinity() {
+	nodes := []*fw.Node{
+		st.MakeNode().Name("a1").Label("zone", "a").Obj(),
+		st.MakeNode().Name("a2").Label("zone", "a").Obj(),
+		st.MakeNode().Name("b1").Label("zone", "b").Obj(),
+	}
+	pods := []*fw.Pod{
+		st.MakePod().Name("backend").Label("app", "backend").Node("a1").Obj(),
+		st.MakePod().Name("batch").Label("app", "batch").Node("a2").Obj(),
+	}
+	snap := fw.MustSnapshot(nodes, pods)
+	pod := fw.MustPodInfo(st.MakePod().Name("frontend").
+		PodAffinityTerm(st.PodAffinityWithPreferredReq, 10, fw.PodAffinityTerm{
+			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "backend"}}, TopologyKey: "zone"}).
+		PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 4, fw.PodAffinityTerm{
+			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "batch"}}, TopologyKey: "kubernetes.io/hostname"}).
+		Obj())
+
+	pl, err := scoring.NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
+	if err != nil {
+		panic(err)
+	}
+	ipa := pl.(*scoring.InterPodAffinity)
+	state := fw.NewCycleState()
+	state.SetSnapshot(snap)
+	ctx := context.Background()
+	if s := ipa.PreScore(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
+		fmt.Println("PreScore:", s)
+		return
+	}
+	var scores fw.NodeScoreList
+	for _, ni := range snap.Nodes() {
+		v, _ := ipa.Score(ctx, state, pod, ni)
+		scores = append(scores, fw.NodeScore{Name: ni.Name(), Score: v})
+	}
+	fmt.Println("raw:", scores)
+	_ = ipa.NormalizeScore(ctx, state, pod, scores)
+	fmt.Println("normalized:", scores)
+	// Output:
+	// raw: [{a1 10} {a2 6} {b1 0}]
+	// normalized: [{a1 100} {a2 60} {b1 0}]
+}
