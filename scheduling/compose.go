@@ -1,0 +1,162 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// splitPlugin offers a filter half (package filter) and a score half
+// (package scoring) as one plugin under the kube-scheduler name, as
+// kube-scheduler's plugins span Filter and Score.
+type splitPlugin struct {
+	name     string
+	filter   framework.FilterPlugin
+	preScore framework.PreScorePlugin // nil when the score half has none
+	score    framework.ScorePlugin
+}
+
+// splitPluginWithPreFilter adds the filter half's PreFilter.
+type splitPluginWithPreFilter struct {
+	*splitPlugin
+	preFilter framework.PreFilterPlugin
+}
+
+var (
+	_ framework.FilterPlugin    = (*splitPlugin)(nil)
+	_ framework.PreScorePlugin  = (*splitPlugin)(nil)
+	_ framework.ScorePlugin     = (*splitPlugin)(nil)
+	_ framework.PreFilterPlugin = (*splitPluginWithPreFilter)(nil)
+)
+
+// compose joins a filter half and a score half that report the same name.
+// The result implements PreFilter only when the filter half does.
+func compose(filterHalf, scoreHalf framework.Plugin) (framework.Plugin, error) {
+	if filterHalf.Name() != scoreHalf.Name() {
+		return nil, fmt.Errorf("scheduling: cannot compose %q with %q", filterHalf.Name(), scoreHalf.Name())
+	}
+	f, ok := filterHalf.(framework.FilterPlugin)
+	if !ok {
+		return nil, fmt.Errorf("scheduling: %q filter half does not implement Filter", filterHalf.Name())
+	}
+	s, ok := scoreHalf.(framework.ScorePlugin)
+	if !ok {
+		return nil, fmt.Errorf("scheduling: %q score half does not implement Score", scoreHalf.Name())
+	}
+	sp := &splitPlugin{name: f.Name(), filter: f, score: s}
+	sp.preScore, _ = scoreHalf.(framework.PreScorePlugin)
+	if pf, ok := filterHalf.(framework.PreFilterPlugin); ok {
+		return &splitPluginWithPreFilter{splitPlugin: sp, preFilter: pf}, nil
+	}
+	return sp, nil
+}
+
+func (p *splitPlugin) Name() string { return p.name }
+
+func (p *splitPlugin) Filter(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
+	return p.filter.Filter(ctx, st, pod, n)
+}
+
+func (p *splitPlugin) PreScore(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
+	if p.preScore == nil {
+		return nil
+	}
+	return p.preScore.PreScore(ctx, st, pod, nodes)
+}
+
+func (p *splitPlugin) Score(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) (int64, *framework.Status) {
+	return p.score.Score(ctx, st, pod, n)
+}
+
+func (p *splitPlugin) ScoreExtensions() framework.ScoreExtensions { return p.score.ScoreExtensions() }
+
+func (p *splitPluginWithPreFilter) PreFilter(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	return p.preFilter.PreFilter(ctx, st, pod, nodes)
+}
+
+func (p *splitPluginWithPreFilter) PreFilterExtensions() framework.PreFilterExtensions {
+	return p.preFilter.PreFilterExtensions()
+}
+
+// Extension point names, as kube-scheduler's configuration spells them.
+const (
+	PointQueueSort  = "queueSort"
+	PointPreFilter  = "preFilter"
+	PointFilter     = "filter"
+	PointPostFilter = "postFilter"
+	PointPreScore   = "preScore"
+	PointScore      = "score"
+	PointReserve    = "reserve"
+	PointPermit     = "permit"
+	PointPreBind    = "preBind"
+	PointBind       = "bind"
+	PointPostBind   = "postBind"
+)
+
+// AllPoints lists the extension points in kube-scheduler's order.
+var AllPoints = []string{PointQueueSort, PointPreFilter, PointFilter, PointPostFilter, PointPreScore, PointScore,
+	PointReserve, PointPermit, PointPreBind, PointBind, PointPostBind}
+
+// ExtensionPoints lists, in kube-scheduler's order, the extension points pl
+// implements. A composed plugin reports the points its halves implement.
+func ExtensionPoints(pl framework.Plugin) []string {
+	var out []string
+	has := func(point string) bool {
+		switch point {
+		case PointQueueSort:
+			_, ok := pl.(framework.QueueSortPlugin)
+			return ok
+		case PointPreFilter:
+			_, ok := pl.(framework.PreFilterPlugin)
+			return ok
+		case PointFilter:
+			_, ok := pl.(framework.FilterPlugin)
+			return ok
+		case PointPostFilter:
+			_, ok := pl.(framework.PostFilterPlugin)
+			return ok
+		case PointPreScore:
+			if sp, ok := splitOf(pl); ok {
+				return sp.preScore != nil
+			}
+			_, ok := pl.(framework.PreScorePlugin)
+			return ok
+		case PointScore:
+			_, ok := pl.(framework.ScorePlugin)
+			return ok
+		case PointReserve:
+			_, ok := pl.(framework.ReservePlugin)
+			return ok
+		case PointPermit:
+			_, ok := pl.(framework.PermitPlugin)
+			return ok
+		case PointPreBind:
+			_, ok := pl.(framework.PreBindPlugin)
+			return ok
+		case PointBind:
+			_, ok := pl.(framework.BindPlugin)
+			return ok
+		case PointPostBind:
+			_, ok := pl.(framework.PostBindPlugin)
+			return ok
+		}
+		return false
+	}
+	for _, p := range AllPoints {
+		if has(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func splitOf(pl framework.Plugin) (*splitPlugin, bool) {
+	switch v := pl.(type) {
+	case *splitPlugin:
+		return v, true
+	case *splitPluginWithPreFilter:
+		return v.splitPlugin, true
+	}
+	return nil, false
+}
