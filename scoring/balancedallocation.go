@@ -1,0 +1,234 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+// baPreScoreKey is kube's "PreScore"+NodeResourcesBalancedAllocation key.
+const baPreScoreKey fw.StateKey = "PreScore" + config.NodeResourcesBalancedAllocationName
+
+// baPreScoreState holds the pod's request of each configured resource.
+type baPreScoreState struct{ podRequests []int64 }
+
+// Clone returns the state itself; it is read-only.
+func (s *baPreScoreState) Clone() fw.StateData { return s }
+
+// baMaxInline bounds the fractions kept on the stack; more resources spill
+// to the heap (only with more than 16 configured resources).
+const baMaxInline = 16
+
+// NodeResourcesBalancedAllocation is kube-scheduler's
+// NodeResourcesBalancedAllocation score: it favours nodes whose resource
+// usage fractions stay close to each other. Three generations are offered
+// (config.BalancedAllocationMode):
+//
+//   - Delta (default, kube-scheduler v1.36): with f_r = min(req_r/alloc_r, 1)
+//     over the configured resources (real requests, no non-zero defaults;
+//     a resource with allocatable 0, or a scalar the pod does not request,
+//     is left out) and S(f) = int64((1 − σ(f))·100), where σ is
+//     |f1 − f2|/2 for two fractions, the population standard deviation for
+//     more and 0 for fewer, the score is
+//     50 + (50 + S(with pod) − S(without pod))/2 in integer arithmetic.
+//   - StdDev (kube-scheduler v1.23–v1.35): S(with pod).
+//   - Classic (seed 001, kube-scheduler ≤ v1.21): cpu and memory in the
+//     non-zero view, fraction 1 for a zero capacity; 0 when a fraction is
+//     ≥ 1, else int64((1 − |f_cpu − f_mem|)·100).
+//
+// In Delta and StdDev modes PreScore returns Skip for a pod whose request
+// of every configured resource is 0 (kube issue #129138). There is no
+// NormalizeScore.
+type NodeResourcesBalancedAllocation struct {
+	mode      config.BalancedAllocationMode
+	resources []nrfResource
+	// hasOther is set when some configured name is neither cpu, memory,
+	// ephemeral-storage nor scalar; its request is read from the pod's
+	// full request list.
+	hasOther bool
+}
+
+var (
+	_ fw.PreScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
+	_ fw.ScorePlugin    = (*NodeResourcesBalancedAllocation)(nil)
+)
+
+// NewNodeResourcesBalancedAllocation builds the plugin from args after
+// kube-scheduler's defaulting (cpu:1, memory:1; weight 0 becomes 1; mode
+// Delta) and validation.
+func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocationArgs, _ fw.Handle) (fw.Plugin, error) {
+	args.SetDefaults()
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &NodeResourcesBalancedAllocation{mode: args.Mode, resources: nrfResources(args.Resources)}
+	for _, r := range pl.resources {
+		pl.hasOther = pl.hasOther || r.kind == nrfOther
+	}
+	return pl, nil
+}
+
+// Name returns "NodeResourcesBalancedAllocation".
+func (pl *NodeResourcesBalancedAllocation) Name() string {
+	return config.NodeResourcesBalancedAllocationName
+}
+
+// podRequests returns the pod's request per configured resource: real
+// requests (Delta, StdDev) or, in Classic mode, cpu and memory in the
+// non-zero view.
+func (pl *NodeResourcesBalancedAllocation) podRequests(pod *fw.PodInfo) []int64 {
+	req := make([]int64, len(pl.resources))
+	if pl.mode == config.BalancedAllocationClassic {
+		for i := range pl.resources {
+			req[i] = nrfPodRequest(pod, &pl.resources[i])
+		}
+		return req
+	}
+	for i := range pl.resources {
+		r := &pl.resources[i]
+		switch r.kind {
+		case nrfCPU:
+			req[i] = pod.Requests.MilliCPU
+		case nrfMemory:
+			req[i] = pod.Requests.Memory
+		case nrfEphemeral:
+			req[i] = pod.Requests.EphemeralStorage
+		case nrfScalar:
+			req[i] = pod.Requests.Get(r.name)
+		}
+	}
+	if pl.hasOther {
+		all := fw.PodRequests(pod.Pod, fw.RequestOptions{})
+		for i := range pl.resources {
+			if pl.resources[i].kind == nrfOther {
+				q := all[pl.resources[i].name]
+				req[i] = q.Value()
+			}
+		}
+	}
+	return req
+}
+
+func baBestEffort(req []int64) bool {
+	for _, v := range req {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// PreScore caches the pod's requests; in Delta and StdDev modes it returns
+// Skip when every configured request is 0.
+func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
+	req := pl.podRequests(pod)
+	if pl.mode != config.BalancedAllocationClassic && baBestEffort(req) {
+		return fw.NewStatus(fw.Skip)
+	}
+	state.Write(baPreScoreKey, &baPreScoreState{podRequests: req})
+	return nil
+}
+
+// Score returns the balance score of node. Without PreScore state it
+// computes the requests itself and, as kube, scores a best-effort pod 0.
+func (pl *NodeResourcesBalancedAllocation) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+	var req []int64
+	if d, err := state.Read(baPreScoreKey); err == nil {
+		s, ok := d.(*baPreScoreState)
+		if !ok {
+			return 0, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+		}
+		req = s.podRequests
+	} else {
+		req = pl.podRequests(pod)
+		if pl.mode != config.BalancedAllocationClassic && baBestEffort(req) {
+			return 0, nil
+		}
+	}
+	switch pl.mode {
+	case config.BalancedAllocationClassic:
+		return pl.classic(node, req), nil
+	case config.BalancedAllocationStdDev:
+		return pl.balance(node, req, true), nil
+	}
+	with := pl.balance(node, req, true)
+	without := pl.balance(node, req, false)
+	return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2, nil
+}
+
+// balance is kube's balancedResourceScore over the node's fractions with
+// (withPod) or without the pod's requests.
+func (pl *NodeResourcesBalancedAllocation) balance(node *fw.NodeInfo, req []int64, withPod bool) int64 {
+	var buf [baMaxInline]float64
+	fractions := buf[:0]
+	var total float64
+	for i := range pl.resources {
+		alloc, used := nrfAllocRequest(node, &pl.resources[i], req[i], true)
+		if alloc == 0 {
+			continue
+		}
+		if !withPod {
+			used -= req[i]
+		}
+		f := float64(used) / float64(alloc)
+		if f > 1 {
+			f = 1
+		}
+		total += f
+		fractions = append(fractions, f)
+	}
+	return baScore(fractions, total)
+}
+
+// baScore is int64((1 − σ)·100) with kube's σ: |f0 − f1|/2 for two
+// fractions, the population standard deviation for more, 0 for fewer.
+func baScore(fractions []float64, total float64) int64 {
+	std := 0.0
+	if len(fractions) == 2 {
+		std = math.Abs((fractions[0] - fractions[1]) / 2)
+	} else if len(fractions) > 2 {
+		mean := total / float64(len(fractions))
+		var sum float64
+		for _, f := range fractions {
+			sum = sum + (f-mean)*(f-mean)
+		}
+		std = math.Sqrt(sum / float64(len(fractions)))
+	}
+	return int64((1 - std) * float64(fw.MaxNodeScore))
+}
+
+// classic is seed 001's balancedResourceScorer over cpu and memory.
+func (pl *NodeResourcesBalancedAllocation) classic(node *fw.NodeInfo, req []int64) int64 {
+	var cpuF, memF float64
+	for i := range pl.resources {
+		r := &pl.resources[i]
+		var alloc, used int64
+		switch r.kind {
+		case nrfCPU:
+			alloc, used = node.Allocatable.MilliCPU, node.NonZeroRequested.MilliCPU+req[i]
+		case nrfMemory:
+			alloc, used = node.Allocatable.Memory, node.NonZeroRequested.Memory+req[i]
+		default:
+			continue
+		}
+		f := 1.0
+		if alloc != 0 {
+			f = float64(used) / float64(alloc)
+		}
+		if r.kind == nrfCPU {
+			cpuF = f
+		} else {
+			memF = f
+		}
+	}
+	if cpuF >= 1 || memF >= 1 {
+		return 0
+	}
+	return int64((1 - math.Abs(cpuF-memF)) * float64(fw.MaxNodeScore))
+}
+
+// ScoreExtensions returns nil: scores are not normalized.
+func (pl *NodeResourcesBalancedAllocation) ScoreExtensions() fw.ScoreExtensions { return nil }

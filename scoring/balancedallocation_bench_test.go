@@ -1,0 +1,24 @@
+package scoring
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+func BenchmarkNodeResourcesBalancedAllocationScore(b *testing.B) {
+	for _, mode := range []config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev, config.BalancedAllocationClassic} {
+		b.Run(string(mode), func(b *testing.B) {
+			var res []config.ResourceSpec
+			if mode != config.BalancedAllocationClassic {
+				res = []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: "example.com/gpu", Weight: 1}}
+			}
+			pl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
+		})
+	}
+}
