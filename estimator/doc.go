@@ -1,0 +1,44 @@
+// Package estimator predicts resource usage and capacity for schedkit's
+// load-aware and multi-cluster scheduling. It holds two families:
+//
+// # Usage estimators (Koordinator LoadAwareScheduling)
+//
+// An Estimator predicts what a pod will really use (EstimatePod) and what a
+// node really offers (EstimateNode). DefaultEstimator reproduces
+// Koordinator's default estimator (current main ≥ v1.7; with
+// EstimatorOptions.LimitAtFull its ≤ v1.5 behaviour): scaling factors over
+// max(limit, request), capped at a positive limit, 250m / 200 MiB for pods
+// that state nothing, batch-* and mid-* resources by Koordinator priority
+// class (PriorityClassOf), pod-annotation factors when customization is
+// allowed, and the raw-allocatable node annotation. HistoryEstimator
+// estimates from a workload's usage history percentile instead and shows how
+// to plug in an estimator of your own.
+//
+// Estimators are built by name from a Registry — an ordinary value, never a
+// package-level table. An empty or unknown name yields the default estimator,
+// exactly as Koordinator falls back (Registry.Has tells a misspelling).
+//
+// AssignCache is Koordinator's per-node assign cache: NodeMetrics plus the
+// pods assigned to each node, with the reported usage, the estimated deltas of
+// pods the metric does not show yet, prod accounting and aggregated
+// percentiles kept incrementally. It implements UsageSource, which is all the
+// LoadAware filter (package filter) and score (package scoring) halves read;
+// feed it NodeMetrics (UpdateNodeMetric) and pod events (AddPod, UpdatePod,
+// DeletePod), and Reserve/Unreserve keep it current during scheduling.
+//
+// Units: usage vectors follow a Vectorizer (sorted resource names, cpu and
+// memory always included); cpu is in milli-cores, every other resource in
+// Value() units.
+//
+// # Replica estimators (Karmada)
+//
+// The Karmada side of the package estimates how many replicas of a workload
+// each member cluster can take: the general estimator over a cluster's
+// resource summary, the graded customized resource models (all three
+// generations), the accurate per-node estimator, and the division of replicas
+// across clusters. See the types and functions in the karmada*, summary*,
+// model*, division* and accurate* files.
+//
+// The package imports only framework and resource, so filter and scoring
+// can use it without cycles; it never imports them.
+package estimator
