@@ -1,0 +1,57 @@
+package filter
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+// Filter reasons of NodeUnschedulable (kube-scheduler v1.36).
+const (
+	// ReasonNodeUnschedulable is reported for a cordoned node.
+	ReasonNodeUnschedulable = "node(s) were unschedulable"
+	// ReasonNodeUnknownCondition is reported for a NodeInfo without a node.
+	ReasonNodeUnknownCondition = "node(s) had unknown conditions"
+)
+
+// TaintNodeUnschedulable is the taint key a pod tolerates (with effect
+// NoSchedule) to run on a cordoned node.
+const TaintNodeUnschedulable = "node.kubernetes.io/unschedulable"
+
+// NodeUnschedulable is kube-scheduler v1.36's NodeUnschedulable filter: a
+// node with spec.unschedulable is rejected (UnschedulableAndUnresolvable)
+// unless the pod tolerates the taint node.kubernetes.io/unschedulable with
+// effect NoSchedule.
+type NodeUnschedulable struct {
+	reject, unknown *fw.Status
+	taint           fw.Taint
+}
+
+var _ fw.FilterPlugin = (*NodeUnschedulable)(nil)
+
+// NewNodeUnschedulable builds the filter (it has no args).
+func NewNodeUnschedulable(_ fw.Handle) (fw.Plugin, error) {
+	return &NodeUnschedulable{
+		reject:  fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnschedulable),
+		unknown: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),
+		taint:   fw.Taint{Key: TaintNodeUnschedulable, Effect: fw.TaintEffectNoSchedule},
+	}, nil
+}
+
+// Name returns "NodeUnschedulable".
+func (pl *NodeUnschedulable) Name() string { return config.NodeUnschedulableName }
+
+// Filter rejects a cordoned node the pod does not tolerate.
+func (pl *NodeUnschedulable) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+	if node == nil || node.Node() == nil {
+		return pl.unknown
+	}
+	if !node.Node().Spec.Unschedulable {
+		return nil
+	}
+	if fw.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+		return nil
+	}
+	return pl.reject
+}

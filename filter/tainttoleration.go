@@ -1,0 +1,47 @@
+package filter
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+// ReasonUntoleratedTaint is kube-scheduler v1.36 TaintToleration's filter
+// reason. Since v1.35 (PR #134740) it no longer names the taint's key and
+// value ("node(s) had untolerated taint {key: value}" before).
+const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
+
+// TaintToleration is the filter half of kube-scheduler v1.36's
+// TaintToleration: a node with a NoSchedule or NoExecute taint that none of
+// the pod's tolerations tolerates is rejected (UnschedulableAndUnresolvable).
+// Toleration operators Lt and Gt (feature-gated, off by default in v1.36)
+// tolerate nothing.
+type TaintToleration struct{ reject *fw.Status }
+
+var _ fw.FilterPlugin = (*TaintToleration)(nil)
+
+// NewTaintToleration builds the filter (it has no args).
+func NewTaintToleration(_ fw.Handle) (fw.Plugin, error) {
+	return &TaintToleration{reject: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}, nil
+}
+
+// Name returns "TaintToleration".
+func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
+
+// Filter rejects node when one of its NoSchedule/NoExecute taints is not
+// tolerated.
+func (pl *TaintToleration) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+	taints := node.Node().Spec.Taints
+	tols := pod.Pod.Spec.Tolerations
+	for i := range taints {
+		t := &taints[i]
+		if t.Effect != fw.TaintEffectNoSchedule && t.Effect != fw.TaintEffectNoExecute {
+			continue
+		}
+		if !fw.TolerationsTolerateTaint(tols, t) {
+			return pl.reject
+		}
+	}
+	return nil
+}
