@@ -501,3 +501,93 @@ func omDrawPod(t *rapid.T, i int) *fw.Pod {
 	}
 	return pod
 }
+
+// NewPodInfo compiles affinity terms as kube-scheduler's NewPodInfo /
+// newAffinityTerm (pkg/scheduler/framework/types.go): namespaces default to
+// the pod's own when neither namespaces nor a namespace selector is given;
+// matchLabelKeys / mismatchLabelKeys are merged into a non-nil label
+// selector as kube-apiserver's applyMatchLabelKeysAndMismatchLabelKeys does.
+func TestNewPodInfoAffinityTerms(t *testing.T) {
+	term := func(sel *fw.LabelSelector, namespaces []string, nsSel *fw.LabelSelector) fw.PodAffinityTerm {
+		return fw.PodAffinityTerm{LabelSelector: sel, Namespaces: namespaces, NamespaceSelector: nsSel, TopologyKey: "zone"}
+	}
+	app := &fw.LabelSelector{MatchLabels: omLabels{"app": "web"}}
+	other := func(ns string, labels omLabels) *fw.Pod {
+		return &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: ns, Name: "o", Labels: labels}}
+	}
+	tests := []struct {
+		name     string
+		term     fw.PodAffinityTerm
+		ownLabel omLabels
+		other    *fw.Pod
+		nsLabels omLabels
+		want     bool
+	}{
+		{"own namespace by default", term(app, nil, nil), nil, other("team", omLabels{"app": "web"}), nil, true},
+		{"other namespace not selected by default", term(app, nil, nil), nil, other("else", omLabels{"app": "web"}), nil, false},
+		{"explicit namespaces replace the default", term(app, []string{"else"}, nil), nil, other("team", omLabels{"app": "web"}), nil, false},
+		{"explicit namespace listed", term(app, []string{"else"}, nil), nil, other("else", omLabels{"app": "web"}), nil, true},
+		{"empty namespace selector selects all namespaces", term(app, nil, &fw.LabelSelector{}), nil, other("else", omLabels{"app": "web"}), nil, true},
+		{"namespace selector by labels", term(app, nil, &fw.LabelSelector{MatchLabels: omLabels{"env": "prod"}}), nil, other("else", omLabels{"app": "web"}), omLabels{"env": "prod"}, true},
+		{"namespace selector miss", term(app, nil, &fw.LabelSelector{MatchLabels: omLabels{"env": "prod"}}), nil, other("else", omLabels{"app": "web"}), omLabels{"env": "dev"}, false},
+		{"nil label selector selects nothing", term(nil, nil, nil), nil, other("team", omLabels{"app": "web"}), nil, false},
+		{"matchLabelKeys merged", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+			omLabels{"rev": "7"}, other("team", omLabels{"app": "web", "rev": "8"}), nil, false},
+		{"matchLabelKeys merged, same value", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+			omLabels{"rev": "7"}, other("team", omLabels{"app": "web", "rev": "7"}), nil, true},
+		{"matchLabelKeys key absent on own pod: ignored", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+			nil, other("team", omLabels{"app": "web", "rev": "8"}), nil, true},
+		{"mismatchLabelKeys merged", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MismatchLabelKeys: []string{"tenant"}},
+			omLabels{"tenant": "a"}, other("team", omLabels{"app": "web", "tenant": "a"}), nil, false},
+		{"mismatchLabelKeys other value", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MismatchLabelKeys: []string{"tenant"}},
+			omLabels{"tenant": "a"}, other("team", omLabels{"app": "web", "tenant": "b"}), nil, true},
+		{"matchLabelKeys with nil selector stays nothing", fw.PodAffinityTerm{TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+			omLabels{"rev": "7"}, other("team", omLabels{"rev": "7"}), nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			own := &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "team", Name: "own", Labels: tc.ownLabel}}
+			own.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{tc.term}}}
+			pi, err := fw.NewPodInfo(own)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pi.RequiredAffinityTerms) != 1 || pi.RequiredAffinityTerms[0].TopologyKey != "zone" {
+				t.Fatalf("terms = %+v", pi.RequiredAffinityTerms)
+			}
+			if got := pi.RequiredAffinityTerms[0].Matches(tc.other, tc.nsLabels); got != tc.want {
+				t.Errorf("Matches = %v, want %v", got, tc.want)
+			}
+			if !pi.HasAffinity() || pi.HasRequiredAntiAffinity() {
+				t.Errorf("HasAffinity %v HasRequiredAntiAffinity %v", pi.HasAffinity(), pi.HasRequiredAntiAffinity())
+			}
+		})
+	}
+
+	// Preferred and anti terms land in their own lists with their weights;
+	// errors name the pod and the term.
+	bad := &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{omExpr("k", fw.LabelSelectorOpIn)}}
+	own := &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "team", Name: "own"}}
+	own.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution:  []fw.PodAffinityTerm{term(app, nil, nil)},
+		PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{{Weight: 30, PodAffinityTerm: term(app, nil, nil)}, {Weight: 70, PodAffinityTerm: term(app, nil, nil)}},
+	}}
+	pi := fw.MustPodInfo(own)
+	if len(pi.RequiredAntiAffinityTerms) != 1 || len(pi.PreferredAntiAffinityTerms) != 2 || pi.PreferredAntiAffinityTerms[1].Weight != 70 ||
+		len(pi.RequiredAffinityTerms)+len(pi.PreferredAffinityTerms) != 0 || !pi.HasRequiredAntiAffinity() {
+		t.Errorf("term lists: %+v", pi)
+	}
+	own.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[1].PodAffinityTerm.NamespaceSelector = bad
+	if _, err := fw.NewPodInfo(own); err == nil || err.Error() != `pod team/own: podAntiAffinity.preferred[1]: namespaceSelector: labelSelector.matchExpressions[0] key "k": operator In needs at least one value` {
+		t.Errorf("NewPodInfo error = %v", err)
+	}
+	if _, err := fw.NewPodInfo(nil); err == nil || err.Error() != "framework: nil pod" {
+		t.Errorf("NewPodInfo(nil) error = %v", err)
+	}
+	// An empty affinity (no pod affinity / anti-affinity) is not "with
+	// affinity" (kube podWithAffinity).
+	plain := &fw.Pod{Spec: fw.PodSpec{Affinity: &fw.Affinity{NodeAffinity: &fw.NodeAffinity{}}}}
+	if fw.MustPodInfo(plain).HasAffinity() {
+		t.Error("node affinity alone counted as pod affinity")
+	}
+}
