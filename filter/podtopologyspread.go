@@ -1,0 +1,461 @@
+package filter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/topologyspread"
+)
+
+// Filter reasons of PodTopologySpread, kube-scheduler v1.36's exact texts.
+const (
+	// ErrReasonTopologySpreadConstraintsNotMatch: placing the pod on the
+	// node would exceed a DoNotSchedule constraint's maxSkew.
+	ErrReasonTopologySpreadConstraintsNotMatch = "node(s) didn't match pod topology spread constraints"
+	// ErrReasonTopologySpreadNodeLabelNotMatch: the node lacks a hard
+	// constraint's topology key.
+	ErrReasonTopologySpreadNodeLabelNotMatch = ErrReasonTopologySpreadConstraintsNotMatch + " (missing required label)"
+)
+
+const ptsPreFilterStateKey framework.StateKey = "PreFilter" + config.PodTopologySpreadName
+
+// Sentinels of ptsPreFilterState.nodeDom.
+const (
+	// ptsNoKey: the node lacks the constraint's topology key.
+	ptsNoKey int32 = -2
+	// ptsNoDomain: the node's value is not one of the domains counted in
+	// PreFilter (count 0 unless AddPod/RemovePod created it since).
+	ptsNoDomain int32 = -1
+	// ptsPending marks a value not yet resolved while PreFilter runs.
+	ptsPending int32 = -3
+)
+
+// PodTopologySpread is the filter half of kube-scheduler's PodTopologySpread
+// plugin (v1.36): it enforces the pod's whenUnsatisfiable: DoNotSchedule
+// topology spread constraints, or the configured default constraints when the
+// pod has none. PreFilter counts the matching pods of every eligible domain
+// over all nodes; Filter rejects a node that lacks a constraint's topology
+// key (UnschedulableAndUnresolvable) or where
+// count + selfMatch − minMatch > maxSkew (Unschedulable). AddPod and
+// RemovePod update the counts in O(1) for nominated pods and preemption.
+type PodTopologySpread struct {
+	defaults    []framework.TopologySpreadConstraint
+	parallelism int
+
+	// Pre-built rejection statuses (never mutated by the runner).
+	missingLabel *framework.Status
+	notMatch     *framework.Status
+}
+
+var (
+	_ framework.PreFilterPlugin     = (*PodTopologySpread)(nil)
+	_ framework.FilterPlugin        = (*PodTopologySpread)(nil)
+	_ framework.PreFilterExtensions = (*PodTopologySpread)(nil)
+)
+
+// NewPodTopologySpread builds the filter half from args: unset fields get
+// kube-scheduler's defaults (defaultingType System), then the args are
+// validated (config.PodTopologySpreadArgs.Validate). h may be nil; loops
+// then run on the calling goroutine, as with parallelism 1.
+func NewPodTopologySpread(args config.PodTopologySpreadArgs, h framework.Handle) (framework.Plugin, error) {
+	args.Default()
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &PodTopologySpread{
+		defaults:     args.EffectiveDefaultConstraints(),
+		parallelism:  1,
+		missingLabel: framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonTopologySpreadNodeLabelNotMatch),
+		notMatch:     framework.NewStatus(framework.Unschedulable, ErrReasonTopologySpreadConstraintsNotMatch),
+	}
+	if h != nil {
+		pl.parallelism = max(h.Parallelism(), 1)
+	}
+	return pl, nil
+}
+
+// Name returns "PodTopologySpread".
+func (pl *PodTopologySpread) Name() string { return config.PodTopologySpreadName }
+
+// ptsPath is one of kube-scheduler's two "critical paths" of a constraint:
+// a domain (its index, -1 for none) and its matching-pod count.
+type ptsPath struct {
+	Domain   int32
+	MatchNum int
+}
+
+// ptsPaths holds the domain with the fewest matching pods in [0] and a
+// domain with at least as many in [1] (not necessarily the second
+// smallest once AddPod/RemovePod have run, exactly as in kube-scheduler).
+type ptsPaths [2]ptsPath
+
+func ptsNewPaths() ptsPaths {
+	return ptsPaths{{Domain: -1, MatchNum: math.MaxInt32}, {Domain: -1, MatchNum: math.MaxInt32}}
+}
+
+// update records that domain d now holds num matching pods, with
+// kube-scheduler's criticalPaths.update rules.
+func (p *ptsPaths) update(d int32, num int) {
+	switch d {
+	case p[0].Domain:
+		p[0].MatchNum = num
+	case p[1].Domain:
+		p[1].MatchNum = num
+	default:
+		if num < p[0].MatchNum {
+			p[1] = p[0]
+			p[0] = ptsPath{Domain: d, MatchNum: num}
+		} else if num < p[1].MatchNum {
+			p[1] = ptsPath{Domain: d, MatchNum: num}
+		}
+		return
+	}
+	if p[0].MatchNum > p[1].MatchNum {
+		p[0], p[1] = p[1], p[0]
+	}
+}
+
+// ptsPreFilterState is what PreFilter computes for Filter. Per constraint c:
+// DomainIndex[c] maps each eligible topology value to a domain index,
+// DomainValues[c] lists the values by index, Counts[c] the matching pods per
+// domain (kube-scheduler's TpValueToMatchNum) and Paths[c] the critical
+// paths. nodeDom holds, for node i of PreFilter's list and constraint c, the
+// domain index of the node's value at [i*len(Constraints)+c] (or ptsNoKey,
+// ptsNoDomain), so that Filter reads slices instead of maps.
+//
+// Clone copies Counts and Paths; everything else is shared and read-only.
+// DomainIndex[c] and DomainValues[c] are replaced, never written, when
+// AddPod/RemovePod meet a value that was not a domain.
+type ptsPreFilterState struct {
+	Constraints  []topologyspread.Constraint
+	DomainIndex  []map[string]int32
+	DomainValues [][]string
+	Counts       [][]int
+	Paths        []ptsPaths
+	// SelfMatch[c] is 1 when the incoming pod matches constraint c's
+	// selector, else 0.
+	SelfMatch []int
+
+	nodes       []*framework.NodeInfo
+	nodeDom     []int32
+	baseDomains []int
+	snap        *framework.Snapshot
+	inclusion   *topologyspread.Inclusion
+}
+
+// Clone returns a copy whose counts and critical paths AddPod/RemovePod can
+// change without affecting s.
+func (s *ptsPreFilterState) Clone() framework.StateData {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.Counts = make([][]int, len(s.Counts))
+	for i := range s.Counts {
+		c.Counts[i] = slices.Clone(s.Counts[i])
+	}
+	c.Paths = slices.Clone(s.Paths)
+	c.DomainIndex = slices.Clone(s.DomainIndex)
+	c.DomainValues = slices.Clone(s.DomainValues)
+	return &c
+}
+
+// minMatch is the global minimum for constraint c: 0 while there are fewer
+// domains than minDomains, else the smallest count.
+func (s *ptsPreFilterState) minMatch(c int) int {
+	if len(s.Counts[c]) < int(s.Constraints[c].MinDomains) {
+		return 0
+	}
+	return s.Paths[c][0].MatchNum
+}
+
+// countOf returns the matching pods of the domain with value v (0 when v is
+// not a domain).
+func (s *ptsPreFilterState) countOf(c int, v string) int {
+	if d, ok := s.DomainIndex[c][v]; ok {
+		return s.Counts[c][d]
+	}
+	return 0
+}
+
+// domain returns the index of value v, adding a domain with count 0 when v
+// is new (kube-scheduler's map insertion in updateWithPod).
+func (s *ptsPreFilterState) domain(c int, v string) int32 {
+	if d, ok := s.DomainIndex[c][v]; ok {
+		return d
+	}
+	d := int32(len(s.Counts[c]))
+	idx := make(map[string]int32, len(s.DomainIndex[c])+1)
+	for k, i := range s.DomainIndex[c] {
+		idx[k] = i
+	}
+	idx[v] = d
+	s.DomainIndex[c] = idx
+	s.DomainValues[c] = append(slices.Clip(s.DomainValues[c]), v)
+	s.Counts[c] = append(s.Counts[c], 0)
+	return d
+}
+
+// row returns the precomputed domain indices of node, or nil when node is
+// not the NodeInfo (or a clone of it) that PreFilter saw at its snapshot
+// position.
+func (s *ptsPreFilterState) row(node *framework.NodeInfo) []int32 {
+	if s.snap == nil {
+		return nil
+	}
+	i := s.snap.Index(node.Name())
+	if i < 0 || i >= len(s.nodes) || s.nodes[i].Node() != node.Node() {
+		return nil
+	}
+	n := len(s.Constraints)
+	return s.nodeDom[i*n : (i+1)*n : (i+1)*n]
+}
+
+// PreFilter builds the pod's hard constraints (its own DoNotSchedule
+// constraints, or the DoNotSchedule defaults when it has none and a default
+// selector exists) and counts, over all nodes, the matching pods of every
+// eligible domain. It returns Skip when there is no hard constraint.
+func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	cs, err := topologyspread.Build(pod.Pod, framework.DoNotSchedule, pl.defaults, state.Snapshot())
+	if err != nil {
+		return nil, framework.AsStatus(fmt.Errorf("podtopologyspread: hard topology spread constraints: %w", err))
+	}
+	if len(cs) == 0 {
+		return nil, framework.NewStatus(framework.Skip)
+	}
+	state.Write(ptsPreFilterStateKey, pl.calPreFilterState(pod.Pod, cs, nodes, state.Snapshot()))
+	return nil, nil
+}
+
+func (pl *PodTopologySpread) calPreFilterState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
+	nc, n := len(cs), len(nodes)
+	s := &ptsPreFilterState{
+		Constraints:  cs,
+		DomainIndex:  make([]map[string]int32, nc),
+		DomainValues: make([][]string, nc),
+		Counts:       make([][]int, nc),
+		Paths:        make([]ptsPaths, nc),
+		SelfMatch:    make([]int, nc),
+		nodes:        nodes,
+		nodeDom:      make([]int32, n*nc),
+		baseDomains:  make([]int, nc),
+		snap:         snap,
+		inclusion:    topologyspread.NewInclusion(pod, cs),
+	}
+	for c := range cs {
+		hint := 0
+		if cs[c].IsHostname() {
+			hint = n
+		}
+		s.DomainIndex[c] = make(map[string]int32, hint)
+		if cs[c].Selector.Matches(pod.Labels) {
+			s.SelfMatch[c] = 1
+		}
+	}
+	// Pass 1, in node order: which (node, constraint) pairs count, and the
+	// domain index of each counted value (domains numbered by first
+	// appearance, so the result does not depend on map order).
+	eligible := make([]bool, n*nc)
+	pending := false
+	vals := make([]string, nc)
+	for i, ni := range nodes {
+		node := ni.Node()
+		row := s.nodeDom[i*nc : (i+1)*nc]
+		all := true
+		for c := range cs {
+			v, ok := node.Labels[cs[c].TopologyKey]
+			if !ok {
+				row[c] = ptsNoKey
+				all = false
+				continue
+			}
+			vals[c] = v
+			row[c] = ptsPending
+		}
+		if !all {
+			pending = true
+			continue
+		}
+		verdict := s.inclusion.Eval(node)
+		for c := range cs {
+			if !verdict.Includes(&cs[c]) {
+				pending = true
+				continue
+			}
+			d, ok := s.DomainIndex[c][vals[c]]
+			if !ok {
+				d = int32(len(s.DomainValues[c]))
+				s.DomainIndex[c][vals[c]] = d
+				s.DomainValues[c] = append(s.DomainValues[c], vals[c])
+			}
+			row[c] = d
+			eligible[i*nc+c] = true
+		}
+	}
+	// Pass 2: nodes that do not count still need the domain of their value
+	// for Filter.
+	if pending {
+		for i, ni := range nodes {
+			row := s.nodeDom[i*nc : (i+1)*nc]
+			for c := range cs {
+				if row[c] != ptsPending {
+					continue
+				}
+				row[c] = ptsNoDomain
+				if d, ok := s.DomainIndex[c][ni.Node().Labels[cs[c].TopologyKey]]; ok {
+					row[c] = d
+				}
+			}
+		}
+	}
+	// Pass 3, in parallel: count the matching pods of every counted pair.
+	perNode := make([]int32, n*nc)
+	parallel.Until(pl.parallelism, n, func(i int) {
+		for c := range cs {
+			if eligible[i*nc+c] {
+				perNode[i*nc+c] = int32(topologyspread.CountMatching(nodes[i].Pods, &cs[c].Selector, pod.Namespace))
+			}
+		}
+	})
+	for c := range cs {
+		s.Counts[c] = make([]int, len(s.DomainValues[c]))
+		s.baseDomains[c] = len(s.DomainValues[c])
+	}
+	for i := range n {
+		for c := range cs {
+			if eligible[i*nc+c] {
+				s.Counts[c][s.nodeDom[i*nc+c]] += int(perNode[i*nc+c])
+			}
+		}
+	}
+	for c := range cs {
+		s.Paths[c] = ptsNewPaths()
+		for d, num := range s.Counts[c] {
+			s.Paths[c].update(int32(d), num)
+		}
+	}
+	return s
+}
+
+// PreFilterExtensions returns the plugin: it updates its state for added and
+// removed pods.
+func (pl *PodTopologySpread) PreFilterExtensions() framework.PreFilterExtensions { return pl }
+
+// AddPod counts podToAdd, placed on node, in the PreFilter state (for
+// nominated pods and preemption dry runs).
+func (pl *PodTopologySpread) AddPod(_ context.Context, state *framework.CycleState, podToSchedule, podToAdd *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := ptsReadPreFilterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s.updateWithPod(podToAdd.Pod, podToSchedule.Pod, node, 1)
+	return nil
+}
+
+// RemovePod uncounts podToRemove, placed on node, in the PreFilter state.
+func (pl *PodTopologySpread) RemovePod(_ context.Context, state *framework.CycleState, podToSchedule, podToRemove *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := ptsReadPreFilterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	s.updateWithPod(podToRemove.Pod, podToSchedule.Pod, node, -1)
+	return nil
+}
+
+// updateWithPod applies kube-scheduler's updateWithPod: a pod in the
+// incoming pod's namespace, on a node carrying every topology key, changes
+// the count of each constraint whose selector it matches and whose
+// inclusion policies admit the node. (Like kube-scheduler, it does not look
+// at the pod's deletionTimestamp nor at an empty selector.)
+func (s *ptsPreFilterState) updateWithPod(updated, preemptor *framework.Pod, ni *framework.NodeInfo, delta int) {
+	if s == nil || updated.Namespace != preemptor.Namespace || ni == nil || ni.Node() == nil {
+		return
+	}
+	node := ni.Node()
+	if !topologyspread.HasAllKeys(node.Labels, s.Constraints) {
+		return
+	}
+	var verdict topologyspread.NodeVerdict
+	evaluated := false
+	for c := range s.Constraints {
+		tc := &s.Constraints[c]
+		if !tc.Selector.Matches(updated.Labels) {
+			continue
+		}
+		if !evaluated {
+			verdict, evaluated = s.inclusion.Eval(node), true
+		}
+		if !verdict.Includes(tc) {
+			continue
+		}
+		d := s.domain(c, node.Labels[tc.TopologyKey])
+		s.Counts[c][d] += delta
+		s.Paths[c].update(d, s.Counts[c][d])
+	}
+}
+
+var errPTSNoPreFilterState = errors.New(`podtopologyspread: reading "` + string(ptsPreFilterStateKey) + `" from cycle state: not found (PreFilter did not run)`)
+
+func ptsReadPreFilterState(state *framework.CycleState) (*ptsPreFilterState, error) {
+	d, err := state.Read(ptsPreFilterStateKey)
+	if err != nil {
+		return nil, errPTSNoPreFilterState
+	}
+	s, ok := d.(*ptsPreFilterState)
+	if !ok {
+		return nil, fmt.Errorf("podtopologyspread: cycle state %q holds %T, want PodTopologySpread's PreFilter state", ptsPreFilterStateKey, d)
+	}
+	return s, nil
+}
+
+// Filter checks the node against every hard constraint, in order: a node
+// without the constraint's topology key is UnschedulableAndUnresolvable
+// (ErrReasonTopologySpreadNodeLabelNotMatch); a node where
+// count(node's domain) + selfMatch − minMatch > maxSkew is Unschedulable
+// (ErrReasonTopologySpreadConstraintsNotMatch). minMatch is 0 while fewer
+// domains than minDomains exist. It does not allocate.
+func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := ptsReadPreFilterState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if len(s.Constraints) == 0 {
+		return nil
+	}
+	if node == nil || node.Node() == nil {
+		return framework.AsStatus(errors.New("podtopologyspread: node not found"))
+	}
+	row := s.row(node)
+	labels := node.Node().Labels
+	for c := range s.Constraints {
+		tc := &s.Constraints[c]
+		var count int
+		if row != nil {
+			switch d := row[c]; {
+			case d >= 0:
+				count = s.Counts[c][d]
+			case d == ptsNoKey:
+				return pl.missingLabel
+			case len(s.Counts[c]) != s.baseDomains[c]:
+				// AddPod/RemovePod created domains since PreFilter.
+				count = s.countOf(c, labels[tc.TopologyKey])
+			}
+		} else {
+			v, ok := labels[tc.TopologyKey]
+			if !ok {
+				return pl.missingLabel
+			}
+			count = s.countOf(c, v)
+		}
+		if count+s.SelfMatch[c]-s.minMatch(c) > int(tc.MaxSkew) {
+			return pl.notMatch
+		}
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package filter_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+)
+
+func ptsExampleNode(name, zone string) *framework.Node {
+	n := &framework.Node{ObjectMeta: framework.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}}}
+	if zone != "" {
+		n.Labels["topology.kubernetes.io/zone"] = zone
+	}
+	return n
+}
+
+func ptsExampleWebPod(name, node string) *framework.Pod {
+	return &framework.Pod{
+		ObjectMeta: framework.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "web"}},
+		Spec:       framework.PodSpec{NodeName: node},
+	}
+}
+
+// Three zones hold 2, 1 and 0 pods of app=web. With maxSkew 1 a new web
+// pod may only go where the skew stays ≤ 1: count + 1 − min(0) ≤ 1, so only
+// zone c qualifies; a node without the zone label can never satisfy the
+// constraint.
+func ExamplePodTopologySpread() {
+	nodes := []*framework.Node{
+		ptsExampleNode("a1", "a"), ptsExampleNode("b1", "b"), ptsExampleNode("c1", "c"), ptsExampleNode("edge", ""),
+	}
+	pods := []*framework.Pod{
+		ptsExampleWebPod("web-1", "a1"), ptsExampleWebPod("web-2", "a1"), ptsExampleWebPod("web-3", "b1"),
+	}
+	snap := framework.MustSnapshot(nodes, pods)
+	incoming := ptsExampleWebPod("web-4", "")
+	incoming.Spec.TopologySpreadConstraints = []framework.TopologySpreadConstraint{{
+		MaxSkew:           1,
+		TopologyKey:       "topology.kubernetes.io/zone",
+		WhenUnsatisfiable: framework.DoNotSchedule,
+		LabelSelector:     &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+	}}
+	pod := framework.MustPodInfo(incoming)
+
+	pl, err := filter.NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
+	if err != nil {
+		panic(err)
+	}
+	pts := pl.(*filter.PodTopologySpread)
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	state.SetSnapshot(snap)
+	if _, s := pts.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
+		panic(s)
+	}
+	for _, ni := range snap.Nodes() {
+		fmt.Printf("%s: %v\n", ni.Name(), pts.Filter(ctx, state, pod, ni))
+	}
+	// Output:
+	// a1: Unschedulable: node(s) didn't match pod topology spread constraints
+	// b1: Unschedulable: node(s) didn't match pod topology spread constraints
+	// c1: Success
+	// edge: UnschedulableAndUnresolvable: node(s) didn't match pod topology spread constraints (missing required label)
+}
