@@ -198,7 +198,14 @@ func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
 
 // QOSClass returns the pod's Kubernetes QoS class (Status.QOSClass when
 // set), computed as Kubernetes' GetPodQOS from the cpu and memory requests
-// and limits of all containers.
+// and limits of all containers and init containers, or from the pod-level
+// resources alone when spec.resources is set (even if empty).
+//
+// Requests are not defaulted from limits: the API server would copy the
+// limits of a limits-only container into its requests (making it
+// Guaranteed), but on an undefaulted pod such a container has no requests,
+// and QOSClass — like kube's GetPodQOS on the same object — returns
+// Burstable.
 func (p *Pod) QOSClass() PodQOSClass {
 	if p.Status.QOSClass != "" {
 		return p.Status.QOSClass
