@@ -13,6 +13,11 @@ type ProtocolPort struct {
 // kube-scheduler's wildcard rules: 0.0.0.0 conflicts with every IP, and a
 // specific IP conflicts with itself and with 0.0.0.0. An empty IP means
 // 0.0.0.0 and an empty protocol means TCP.
+//
+// Unlike kube's HostPortInfo, which is a set, each entry counts its uses:
+// when two pods on a node bind the same (ip, protocol, port), removing one
+// keeps the port in use. Conflict answers are the same as kube's whenever
+// no port is recorded twice.
 type HostPortInfo map[string]map[ProtocolPort]int
 
 func sanitize(ip string, proto Protocol) (string, Protocol) {
