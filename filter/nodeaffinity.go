@@ -1,0 +1,128 @@
+package filter
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
+)
+
+// Reasons of NodeAffinity (kube-scheduler v1.36).
+const (
+	// ReasonNodeAffinityPod: the node fails the pod's nodeSelector or
+	// required node affinity.
+	ReasonNodeAffinityPod = "node(s) didn't match Pod's node affinity/selector"
+	// ReasonNodeAffinityEnforced: the node fails the plugin's addedAffinity.
+	ReasonNodeAffinityEnforced = "node(s) didn't match scheduler-enforced node affinity"
+	// ReasonNodeAffinityConflict: the pod's required terms name no node at
+	// all through metadata.name (PreFilter).
+	ReasonNodeAffinityConflict = "pod affinity terms conflict"
+)
+
+// naPreFilterKey is kube's "PreFilter"+NodeAffinity state key.
+const naPreFilterKey fw.StateKey = "PreFilter" + config.NodeAffinityName
+
+type naPreFilterState struct{ required nodeaffinity.Required }
+
+// Clone returns the state itself: other pods never change it.
+func (s *naPreFilterState) Clone() fw.StateData { return s }
+
+// NodeAffinity is the filter half of kube-scheduler v1.36's NodeAffinity.
+//
+// PreFilter returns Skip when the pod has no required node affinity, no
+// nodeSelector (nil) and the plugin has no added required affinity. When
+// every required term names nodes through "metadata.name In", it returns a
+// PreFilterResult with those nodes (intersected within a term, united
+// across terms), or UnschedulableAndUnresolvable "pod affinity terms
+// conflict" when that set is empty.
+//
+// Filter rejects (UnschedulableAndUnresolvable) a node that fails the
+// added affinity ("node(s) didn't match scheduler-enforced node affinity")
+// or the pod's nodeSelector and required terms ("node(s) didn't match
+// Pod's node affinity/selector"). A term that fails to parse matches no
+// node.
+type NodeAffinity struct {
+	added          *nodeaffinity.Selector
+	rejectPod      *fw.Status
+	rejectEnforced *fw.Status
+	conflict       *fw.Status
+}
+
+var (
+	_ fw.PreFilterPlugin = (*NodeAffinity)(nil)
+	_ fw.FilterPlugin    = (*NodeAffinity)(nil)
+)
+
+// NewNodeAffinity builds the filter from args (validated as
+// config.NodeAffinityArgs.Validate).
+func NewNodeAffinity(args config.NodeAffinityArgs, _ fw.Handle) (fw.Plugin, error) {
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &NodeAffinity{
+		rejectPod:      fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityPod),
+		rejectEnforced: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityEnforced),
+		conflict:       fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityConflict),
+	}
+	if a := args.AddedAffinity; a != nil && a.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		pl.added = nodeaffinity.NewSelector(a.RequiredDuringSchedulingIgnoredDuringExecution, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution")
+	}
+	return pl, nil
+}
+
+// Name returns "NodeAffinity".
+func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
+
+// PreFilter compiles the pod's hard node constraints and derives the
+// PreFilterResult from metadata.name terms.
+func (pl *NodeAffinity) PreFilter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+	spec := &pod.Pod.Spec
+	var required *fw.NodeSelector
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	}
+	if required == nil && pl.added == nil && spec.NodeSelector == nil {
+		return nil, fw.NewStatus(fw.Skip)
+	}
+	state.Write(naPreFilterKey, &naPreFilterState{required: nodeaffinity.GetRequired(pod.Pod)})
+	if required == nil || len(required.NodeSelectorTerms) == 0 {
+		return nil, nil
+	}
+	names, all := nodeaffinity.NodeNames(required.NodeSelectorTerms)
+	if all {
+		return nil, nil
+	}
+	if len(names) == 0 {
+		return nil, pl.conflict
+	}
+	return &fw.PreFilterResult{NodeNames: names}, nil
+}
+
+// PreFilterExtensions returns nil: the state does not depend on other pods.
+func (pl *NodeAffinity) PreFilterExtensions() fw.PreFilterExtensions { return nil }
+
+// Filter checks the added affinity, then the pod's constraints. Without
+// PreFilter state it compiles them itself, as kube does.
+func (pl *NodeAffinity) Filter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+	n := node.Node()
+	if pl.added != nil && !pl.added.Match(n) {
+		return pl.rejectEnforced
+	}
+	var req *nodeaffinity.Required
+	if d, err := state.Read(naPreFilterKey); err == nil {
+		s, ok := d.(*naPreFilterState)
+		if !ok {
+			return fw.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
+		}
+		req = &s.required
+	} else {
+		r := nodeaffinity.GetRequired(pod.Pod)
+		req = &r
+	}
+	if !req.Match(n) {
+		return pl.rejectPod
+	}
+	return nil
+}
