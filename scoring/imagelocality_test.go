@@ -1,0 +1,143 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
+)
+
+const ilMiB = 1024 * 1024
+
+// The nodes of kube-scheduler v1.36 imagelocality/image_locality_test.go:
+// node403002000 holds gcr.io/40 (40 MiB, also as :v1), gcr.io/300 (300 MiB,
+// also :v1) and gcr.io/2000 (2000 MiB); node25010 holds gcr.io/250 (250 MiB)
+// and gcr.io/10 (10 MiB, also :v1).
+func ilNodes() []*fw.Node {
+	return []*fw.Node{
+		st.MakeNode().Name("node1").Image(40*ilMiB, "gcr.io/40:latest", "gcr.io/40:v1").
+			Image(300*ilMiB, "gcr.io/300:latest", "gcr.io/300:v1").Image(2000*ilMiB, "gcr.io/2000:latest").Obj(),
+		st.MakeNode().Name("node2").Image(250*ilMiB, "gcr.io/250:latest").Image(10*ilMiB, "gcr.io/10:latest", "gcr.io/10:v1").Obj(),
+	}
+}
+
+func TestImageLocalityScore(t *testing.T) {
+	pl, _ := NewImageLocality(nil)
+	pod := func(images ...string) *st.PodWrapper {
+		w := st.MakePod().Name("p")
+		for _, im := range images {
+			w = w.Container(im, nil)
+		}
+		return w
+	}
+	tests := []struct {
+		name  string
+		pod   *fw.Pod
+		nodes []*fw.Node
+		want  []int64
+	}{
+		// node1: 40 MiB·½ = 20 MiB < 23 MiB → 0; node2: 250 MiB·½ = 125 MiB,
+		// max 2000 MiB → 100·(125−23)/(2000−23) = 5.
+		{name: "two images spread on two nodes, prefer the larger image one", pod: pod("gcr.io/40", "gcr.io/250").Obj(), nodes: ilNodes(), want: []int64{0, 5}},
+		// node1: (300+2000)·½ = 1150 MiB → 100·1127/1977 = 57; node2 0.
+		{name: "two images on one node, prefer this node", pod: pod("gcr.io/300", "gcr.io/2000").Obj(), nodes: ilNodes(), want: []int64{57, 0}},
+		// 3·2000 MiB·½ = 3000 MiB reaches the 3·1000 MiB limit → 100.
+		{name: "if exceed limit, use limit", pod: pod("gcr.io/2000", "gcr.io/2000", "gcr.io/2000").Obj(), nodes: ilNodes(), want: []int64{100, 0}},
+		// :v1 is an explicit tag on both nodes: node1 40·½ = 20 MiB → 0; node2 10·½ = 5 MiB → 0.
+		{name: "explicit tags", pod: pod("gcr.io/40:v1", "gcr.io/10:v1").Obj(), nodes: ilNodes(), want: []int64{0, 0}},
+		// Init containers count in the sum and the container count:
+		// (2000+40)·½ = 1020 MiB, max 2000 → 100·997/1977 = 50.
+		{name: "init container image", pod: pod("gcr.io/40").InitImage("gcr.io/2000").Obj(), nodes: ilNodes(), want: []int64{50, 0}},
+		// Image volumes add to the sum but not to the container count:
+		// node2 (10+250)·½ = 130 MiB, max 1000 → 100·107/977 = 10.
+		{name: "image volume", pod: pod("gcr.io/10").ImageVolume("gcr.io/250").Obj(), nodes: ilNodes(), want: []int64{0, 10}},
+		// The spread counts every node of the snapshot: gcr.io/2000 on 2 of
+		// 4 nodes → 1000 MiB → 100 on both holders.
+		{name: "spread over all nodes", pod: pod("gcr.io/2000").Obj(), nodes: append(ilNodes(),
+			st.MakeNode().Name("node3").Image(2000*ilMiB, "gcr.io/2000:latest").Obj(), st.MakeNode().Name("node4").Obj()), want: []int64{100, 0, 100, 0}},
+		// A digest reference is not given ":latest".
+		{name: "digest", pod: pod("gcr.io/x@sha256:abc").Obj(), nodes: []*fw.Node{st.MakeNode().Name("n").Image(2000*ilMiB, "gcr.io/x@sha256:abc").Obj()}, want: []int64{100}},
+		{name: "no images anywhere", pod: pod("busybox").Obj(), nodes: []*fw.Node{st.MakeNode().Name("n").Obj()}, want: []int64{0}},
+		{name: "pod without containers", pod: st.MakePod().Name("p").Obj(), nodes: ilNodes(), want: []int64{0, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, pre := range []bool{true, false} {
+				if diff := cmp.Diff(tc.want, nrfScores(t, pl, tc.pod, tc.nodes, nil, pre)); diff != "" {
+					t.Errorf("PreScore=%v (-want,+got):\n%s", pre, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestNormalizedImageName(t *testing.T) {
+	for in, want := range map[string]string{
+		"busybox": "busybox:latest", "busybox:1": "busybox:1", "gcr.io:5000/foo": "gcr.io:5000/foo:latest",
+		"gcr.io:5000/foo:v2": "gcr.io:5000/foo:v2", "a@sha256:x": "a@sha256:x", "": ":latest",
+	} {
+		if got := NormalizedImageName(in); got != want {
+			t.Errorf("NormalizedImageName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestImageLocalityWithoutSnapshot(t *testing.T) {
+	pl, _ := NewImageLocality(nil)
+	ni, _ := fw.NewNodeInfo(st.MakeNode().Name("n").Obj())
+	if _, s := pl.(fw.ScorePlugin).Score(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), ni); s.Code() != fw.Error {
+		t.Errorf("Score without a snapshot = %v, want Error", s)
+	}
+}
+
+func TestImageLocalityScoreAllocs(t *testing.T) {
+	pl, _ := NewImageLocality(nil)
+	snap := fw.MustSnapshot(ilNodes(), nil)
+	state := fw.NewCycleState()
+	state.SetSnapshot(snap)
+	pod := fw.MustPodInfo(st.MakePod().Container("gcr.io/300", nil).Container("gcr.io/250", nil).Obj())
+	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, snap.Nodes())
+	for _, ni := range snap.Nodes() {
+		if a := testing.AllocsPerRun(100, func() { pl.(fw.ScorePlugin).Score(context.Background(), state, pod, ni) }); a != 0 {
+			t.Errorf("%s: %v allocs, want 0", ni.Name(), a)
+		}
+	}
+}
+
+// TestPropImageLocalityRange: scores stay in [0, 100] and never decrease
+// when a node gains one of the pod's images.
+func TestPropImageLocalityRange(t *testing.T) {
+	pl, _ := NewImageLocality(nil)
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 6).Draw(rt, "nodes")
+		images := []string{"a", "b", "c"}
+		var nodes []*fw.Node
+		for i := range n {
+			w := st.MakeNode().Name(fmt.Sprint("n", i))
+			for _, im := range images {
+				if rapid.Bool().Draw(rt, "has") {
+					w = w.Image(rapid.Int64Range(0, 3000).Draw(rt, "MiB")*ilMiB, im+":latest")
+				}
+			}
+			nodes = append(nodes, w.Obj())
+		}
+		w := st.MakePod().Name("p")
+		for range rapid.IntRange(0, 3).Draw(rt, "containers") {
+			w = w.Container(rapid.SampledFrom(images).Draw(rt, "image"), nil)
+		}
+		for _, s := range nrfScores(t, pl, w.Obj(), nodes, nil, true) {
+			if s < 0 || s > 100 {
+				rt.Fatalf("score %d outside [0,100]", s)
+			}
+		}
+	})
+}
+
+func BenchmarkImageLocalityScore(b *testing.B) {
+	pl, _ := NewImageLocality(nil)
+	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
+}

@@ -1,0 +1,101 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
+)
+
+// naPreScoreKey is kube's "PreScore"+NodeAffinity state key.
+const naPreScoreKey fw.StateKey = "PreScore" + config.NodeAffinityName
+
+type naPreScoreState struct{ preferred *nodeaffinity.Preferred }
+
+// Clone returns the state itself; it is read-only.
+func (s *naPreScoreState) Clone() fw.StateData { return s }
+
+// NodeAffinity is the score half of kube-scheduler v1.36's NodeAffinity:
+// the raw score is the sum of the weights of the pod's preferred node
+// affinity terms and of the args' added preferred terms that the node
+// matches (terms with weight 0 or no expressions and fields are ignored);
+// NormalizeScore is DefaultNormalizeScore(100, reverse=false). PreScore
+// returns Skip when the pod has no preferred terms (nil) and no terms were
+// added, and an Error when one of the pod's preferred terms fails to parse.
+type NodeAffinity struct {
+	added *nodeaffinity.Preferred
+}
+
+var (
+	_ fw.PreScorePlugin  = (*NodeAffinity)(nil)
+	_ fw.ScorePlugin     = (*NodeAffinity)(nil)
+	_ fw.ScoreExtensions = (*NodeAffinity)(nil)
+)
+
+// NewNodeAffinity builds the score half from args (validated as
+// config.NodeAffinityArgs.Validate).
+func NewNodeAffinity(args config.NodeAffinityArgs, _ fw.Handle) (fw.Plugin, error) {
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &NodeAffinity{}
+	if a := args.AddedAffinity; a != nil && len(a.PreferredDuringSchedulingIgnoredDuringExecution) != 0 {
+		p, err := nodeaffinity.NewPreferred(a.PreferredDuringSchedulingIgnoredDuringExecution, "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution")
+		if err != nil {
+			return nil, fmt.Errorf("nodeaffinity: %w", err)
+		}
+		pl.added = p
+	}
+	return pl, nil
+}
+
+// Name returns "NodeAffinity".
+func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
+
+func naPodPreferred(pod *fw.Pod) (*nodeaffinity.Preferred, error) {
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution != nil {
+		return nodeaffinity.NewPreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution")
+	}
+	return nil, nil
+}
+
+// PreScore compiles the pod's preferred terms.
+func (pl *NodeAffinity) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
+	pref, err := naPodPreferred(pod.Pod)
+	if err != nil {
+		return fw.AsStatus(err)
+	}
+	if pref == nil && pl.added == nil {
+		return fw.NewStatus(fw.Skip)
+	}
+	state.Write(naPreScoreKey, &naPreScoreState{preferred: pref})
+	return nil
+}
+
+// Score sums the weights of the matching preferred terms. Without PreScore
+// state it compiles the pod's terms itself, as kube does.
+func (pl *NodeAffinity) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+	n := node.Node()
+	count := pl.added.Score(n)
+	var pref *nodeaffinity.Preferred
+	if d, err := state.Read(naPreScoreKey); err == nil {
+		s, ok := d.(*naPreScoreState)
+		if !ok {
+			return 0, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+		}
+		pref = s.preferred
+	} else if pref, err = naPodPreferred(pod.Pod); err != nil {
+		return 0, fw.AsStatus(err)
+	}
+	return count + pref.Score(n), nil
+}
+
+// ScoreExtensions returns the plugin itself (NormalizeScore).
+func (pl *NodeAffinity) ScoreExtensions() fw.ScoreExtensions { return pl }
+
+// NormalizeScore applies DefaultNormalizeScore(100, reverse=false).
+func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, scores fw.NodeScoreList) *fw.Status {
+	return fw.DefaultNormalizeScore(fw.MaxNodeScore, false, scores)
+}

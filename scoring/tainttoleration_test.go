@@ -1,0 +1,150 @@
+package scoring
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
+)
+
+// ttScoreAndNormalize runs PreScore, Score and NormalizeScore over nodes.
+func ttScoreAndNormalize(t testing.TB, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node) []int64 {
+	t.Helper()
+	raw := nrfScores(t, pl, pod, nodes, nil, true)
+	list := make(fw.NodeScoreList, len(raw))
+	for i, v := range raw {
+		list[i] = fw.NodeScore{Name: nodes[i].Name, Score: v}
+	}
+	if s := pl.(fw.ScorePlugin).ScoreExtensions().NormalizeScore(context.Background(), nil, nil, list); !s.IsSuccess() {
+		t.Fatalf("NormalizeScore: %v", s)
+	}
+	out := make([]int64, len(list))
+	for i := range list {
+		out[i] = list[i].Score
+	}
+	return out
+}
+
+func ttNode(name string, taints ...fw.Taint) *fw.Node {
+	n := st.MakeNode().Name(name).Obj()
+	n.Spec.Taints = taints
+	return n
+}
+
+// Cases of kube-scheduler v1.36 tainttoleration/taint_toleration_test.go
+// (TestTaintTolerationScore), rewritten in our types.
+func TestTaintTolerationScore(t *testing.T) {
+	pns, ns := fw.TaintEffectPreferNoSchedule, fw.TaintEffectNoSchedule
+	tol := func(k, v string, e fw.TaintEffect) fw.Toleration {
+		return fw.Toleration{Key: k, Operator: fw.TolerationOpEqual, Value: v, Effect: e}
+	}
+	tests := []struct {
+		name  string
+		tols  []fw.Toleration
+		nodes []*fw.Node
+		want  []int64
+	}{
+		{"nodes with tolerated taints score higher than nodes with intolerable ones",
+			[]fw.Toleration{tol("foo", "bar", pns)},
+			[]*fw.Node{ttNode("A", fw.Taint{Key: "foo", Value: "bar", Effect: pns}), ttNode("B", fw.Taint{Key: "foo", Value: "blah", Effect: pns})},
+			[]int64{100, 0}},
+		{"all taints tolerated: same score however many",
+			[]fw.Toleration{tol("cpu-type", "arm64", pns), tol("disk-type", "ssd", pns)},
+			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}),
+				ttNode("C", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, fw.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
+			[]int64{100, 100, 100}},
+		// raw 0, 1, 2 → 100 − 100·s/2 = 100, 50, 0.
+		{"the more intolerable taints, the lower the score",
+			[]fw.Toleration{tol("foo", "bar", pns)},
+			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}),
+				ttNode("C", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, fw.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
+			[]int64{100, 50, 0}},
+		{"only PreferNoSchedule taints and tolerations count",
+			[]fw.Toleration{tol("cpu-type", "arm64", ns), tol("disk-type", "ssd", ns)},
+			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: ns}),
+				ttNode("C", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, fw.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
+			[]int64{100, 100, 0}},
+		{"no taints and tolerations lands on node with no taints", nil,
+			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns})}, []int64{100, 0}},
+		{"empty toleration effect tolerates PreferNoSchedule", []fw.Toleration{tol("foo", "bar", "")},
+			[]*fw.Node{ttNode("A", fw.Taint{Key: "foo", Value: "bar", Effect: pns})}, []int64{100}},
+		// raw 1, 3 → 100 − 100·1/3 = 67, 0.
+		{"integer normalization", nil,
+			[]*fw.Node{ttNode("A", fw.Taint{Key: "a", Effect: pns}), ttNode("B", fw.Taint{Key: "a", Effect: pns}, fw.Taint{Key: "b", Effect: pns}, fw.Taint{Key: "c", Effect: pns})},
+			[]int64{67, 0}},
+		{"empty node list", nil, nil, []int64{}},
+	}
+	pl, _ := NewTaintToleration(nil)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := st.MakePod().Name("p")
+			for _, tl := range tc.tols {
+				w = w.Toleration(tl)
+			}
+			if diff := cmp.Diff(tc.want, ttScoreAndNormalize(t, pl, w.Obj(), tc.nodes)); diff != "" {
+				t.Errorf("(-want,+got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTaintTolerationScoreWithoutPreScore(t *testing.T) {
+	pl, _ := NewTaintToleration(nil)
+	ni, _ := fw.NewNodeInfo(ttNode("A"))
+	_, s := pl.(fw.ScorePlugin).Score(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), ni)
+	if s.Code() != fw.Error {
+		t.Errorf("Score without PreScore = %v, want Error", s)
+	}
+}
+
+func TestTaintTolerationScoreAllocs(t *testing.T) {
+	pl, _ := NewTaintToleration(nil)
+	pod := fw.MustPodInfo(st.MakePod().Toleration(fw.Toleration{Key: "a", Operator: fw.TolerationOpExists}).Obj())
+	state := fw.NewCycleState()
+	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, nil)
+	ni, _ := fw.NewNodeInfo(ttNode("A", fw.Taint{Key: "a", Effect: fw.TaintEffectPreferNoSchedule}, fw.Taint{Key: "b", Effect: fw.TaintEffectPreferNoSchedule}))
+	if a := testing.AllocsPerRun(100, func() { pl.(fw.ScorePlugin).Score(context.Background(), state, pod, ni) }); a != 0 {
+		t.Errorf("%v allocs, want 0", a)
+	}
+}
+
+// TestPropTaintTolerationNormalized: normalized scores lie in [0, 100] and
+// equal 100 − ⌊100·c/max⌋ for c intolerable taints (max the largest count):
+// nodes without such taints get 100, the most tainted get 0, and when no
+// node has any, all get 100.
+func TestPropTaintTolerationNormalized(t *testing.T) {
+	pl, _ := NewTaintToleration(nil)
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 8).Draw(rt, "nodes")
+		nodes := make([]*fw.Node, n)
+		counts := make([]int64, n)
+		var maxC int64
+		for i := range n {
+			var taints []fw.Taint
+			counts[i] = int64(rapid.IntRange(0, 4).Draw(rt, "taints"))
+			maxC = max(maxC, counts[i])
+			for j := range counts[i] {
+				taints = append(taints, fw.Taint{Key: string(rune('a' + j)), Effect: fw.TaintEffectPreferNoSchedule})
+			}
+			nodes[i] = ttNode(string(rune('A'+i)), taints...)
+		}
+		got := ttScoreAndNormalize(t, pl, st.MakePod().Name("p").Obj(), nodes)
+		for i, s := range got {
+			want := int64(100)
+			if maxC > 0 {
+				want = 100 - 100*counts[i]/maxC
+			}
+			if s != want || s < 0 || s > 100 {
+				rt.Fatalf("node %d with %d of max %d taints: %d, want %d", i, counts[i], maxC, s, want)
+			}
+		}
+	})
+}
+
+func BenchmarkTaintTolerationScore(b *testing.B) {
+	pl, _ := NewTaintToleration(nil)
+	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
+}
