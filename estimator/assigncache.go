@@ -1,0 +1,787 @@
+package estimator
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// UsageSource is what the LoadAware filter and score halves read: the
+// vectorized resource order, the incoming pod's estimate, and one node's
+// usage view with its capacity. AssignCache implements it; a simulator may
+// supply its own.
+type UsageSource interface {
+	// Resources returns the vectorized resource names; every vector the
+	// source returns follows this order.
+	Resources() Vectorizer
+	// EstimatePodVector estimates a pod (the incoming pod, once per cycle)
+	// as a vector.
+	EstimatePodVector(pod *framework.Pod) ([]int64, error)
+	// Lookup returns the node's usage view — nil when there is no
+	// NodeMetric for it (Koordinator's NotFound) — and its capacity vector
+	// (EstimateNode vectorized); capErr is EstimateNode's error. It must not
+	// allocate in the steady state: it runs once per node per pod.
+	Lookup(node *framework.Node) (view *NodeView, capacity []int64, capErr error)
+}
+
+// AggregationKey selects one aggregated usage of a NodeMetric: its type
+// (avg, p50, p90, p95, p99) and duration. Duration 0 means the longest
+// duration reported with a non-empty usage of that type.
+type AggregationKey struct {
+	Type     string
+	Duration time.Duration
+}
+
+// CacheOptions configure an AssignCache; they are the cache-related fields
+// of LoadAwareSchedulingArgs.
+type CacheOptions struct {
+	// Resources are the vectorized resources beyond cpu and memory (the
+	// keys of every threshold, weight and factor map, and
+	// supportedResources).
+	Resources []resource.Name
+	// Clock supplies "now" for pods without a PodScheduled condition. Nil
+	// means framework.RealClock.
+	Clock framework.Clock
+	// ProdUsageIncludeSys adds the node's system usage to its prod usage
+	// (args.prodUsageIncludeSys).
+	ProdUsageIncludeSys bool
+	// EstimatedSecondsAfterPodScheduled and EstimatedSecondsAfterInitialized
+	// force a pod's estimate for that long after the condition (nil or ≤ 0:
+	// disabled).
+	EstimatedSecondsAfterPodScheduled *int64
+	EstimatedSecondsAfterInitialized  *int64
+	// AllowCustomizeEstimation honours the pods' force-estimation
+	// annotations.
+	AllowCustomizeEstimation bool
+	// KnownNode, when set, makes UpdateNodeMetric reject a NodeMetric whose
+	// node it does not know. Nil keeps Koordinator's behaviour: the metric is
+	// stored and used once a node of that name is scheduled onto.
+	KnownNode func(name string) bool
+}
+
+// AssignCache is Koordinator's podAssignCache (loadaware/pod_assign_cache.go,
+// current main ≥ v1.7): per node, its NodeMetric and the pods assigned to it
+// (by Reserve or by the caller's pod events), with the usage vectors the
+// LoadAware filter and score read kept incrementally:
+//
+//   - nodeUsage: the reported node usage (nil when the metric has no body);
+//     aggregated usages by (type, duration), plus a (type, 0) alias for the
+//     longest non-empty duration;
+//   - prodUsage: the reported usage of assigned pods that are prod by
+//     priority class and reported as koord-prod by the metric (plus system
+//     usage with ProdUsageIncludeSys);
+//   - nodeDelta / prodDelta: Σ max(0, estimate − reported usage) over the
+//     pods that should still be estimated;
+//   - nodeEstimated: Σ estimate over all assigned pods.
+//
+// A pod should be estimated when it has no reported usage, or it was
+// scheduled after updateTime − reportInterval, or its force-estimation
+// deadline is after updateTime. A prod pod the metric does not report as
+// prod contributes its whole estimate to prodDelta. Removing a pod reverses
+// its contribution exactly; a NodeMetric update recomputes the node from
+// scratch. Pods are keyed by UID (namespace/name when the UID is empty) and
+// matched with their reported usage by namespace/name.
+//
+// Beyond the anchor: a pod lives on one node only — assigning it elsewhere
+// (or an update that changes spec.nodeName) first removes it from the old
+// node; invalid input (a NodeMetric with negative usage, a negative
+// estimate) is rejected with an error and leaves the cache unchanged.
+//
+// All methods are safe for concurrent use. Reads (Lookup) take a read lock
+// for one map access and return immutable views; writes are serialized.
+// Costs: Lookup O(1); Assign/Unassign/pod events O(resources); a NodeMetric
+// update O(pods on the node + reported pods).
+type AssignCache struct {
+	est   Estimator
+	vec   Vectorizer
+	clock framework.Clock
+	opts  CacheOptions
+	zero  []int64
+
+	mu      sync.RWMutex
+	nodes   map[string]*laEntry
+	podNode map[string]string
+}
+
+var _ UsageSource = (*AssignCache)(nil)
+
+type laEntry struct {
+	name           string
+	metric         *framework.NodeMetric
+	updateTime     time.Time
+	reportInterval time.Duration
+	podUsages      map[string][]int64
+	prodPods       map[string]bool
+	nodeUsage      []int64
+	prodUsage      []int64
+	nodeDelta      []int64
+	prodDelta      []int64
+	nodeEstimated  []int64
+	agg            map[AggregationKey][]int64
+	pods           map[string]*laPod
+	view           *NodeView
+	capacity       atomic.Pointer[laCapacity]
+}
+
+type laCapacity struct {
+	node *framework.Node
+	vec  []int64
+	err  error
+}
+
+type laPod struct {
+	pod       *framework.Pod
+	key       string
+	usageKey  string
+	timestamp time.Time
+	deadline  time.Time
+	estimated []int64
+	prod      bool
+}
+
+// NewAssignCache returns an empty cache estimating pods with est.
+func NewAssignCache(est Estimator, opts CacheOptions) (*AssignCache, error) {
+	if est == nil {
+		return nil, fmt.Errorf("loadaware: assign cache: nil estimator")
+	}
+	if opts.Clock == nil {
+		opts.Clock = framework.RealClock{}
+	}
+	for i, n := range opts.Resources {
+		if n == "" {
+			return nil, fmt.Errorf("loadaware: assign cache: resources[%d]: empty resource name", i)
+		}
+	}
+	v := NewVectorizer(opts.Resources...)
+	return &AssignCache{
+		est:     est,
+		vec:     v,
+		clock:   opts.Clock,
+		opts:    opts,
+		zero:    make([]int64, len(v)),
+		nodes:   map[string]*laEntry{},
+		podNode: map[string]string{},
+	}, nil
+}
+
+// Resources returns the vectorized resource order.
+func (c *AssignCache) Resources() Vectorizer { return c.vec }
+
+// Estimator returns the cache's estimator.
+func (c *AssignCache) Estimator() Estimator { return c.est }
+
+// EstimatePodVector estimates pod and vectorizes the result. A negative
+// amount (from a custom estimator) is an error naming the pod and resource.
+func (c *AssignCache) EstimatePodVector(pod *framework.Pod) ([]int64, error) {
+	m, err := c.est.EstimatePod(pod)
+	if err != nil {
+		return nil, err
+	}
+	v := c.vec.FromAmounts(m)
+	for i, x := range v {
+		if x < 0 {
+			return nil, fmt.Errorf("loadaware: estimator %q: pod %s: estimate[%q]=%d: must not be negative", c.est.Name(), pod.Key(), c.vec[i], x)
+		}
+	}
+	return v, nil
+}
+
+// Lookup implements UsageSource.
+func (c *AssignCache) Lookup(node *framework.Node) (*NodeView, []int64, error) {
+	if node == nil {
+		return nil, nil, nil
+	}
+	c.mu.RLock()
+	e := c.nodes[node.Name]
+	var v *NodeView
+	if e != nil {
+		v = e.view
+	}
+	c.mu.RUnlock()
+	if v == nil {
+		return nil, nil, nil
+	}
+	if cp := e.capacity.Load(); cp != nil && cp.node == node {
+		return v, cp.vec, cp.err
+	}
+	cp := &laCapacity{node: node}
+	if l, err := c.est.EstimateNode(node); err != nil {
+		cp.err = err
+	} else {
+		cp.vec = c.vec.FromList(l)
+	}
+	e.capacity.Store(cp)
+	return v, cp.vec, cp.err
+}
+
+// View returns the node's current usage view, or nil when the cache holds no
+// NodeMetric for it.
+func (c *AssignCache) View(name string) *NodeView {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if e := c.nodes[name]; e != nil {
+		return e.view
+	}
+	return nil
+}
+
+func laPodKey(pod *framework.Pod) string {
+	if pod.UID != "" {
+		return pod.UID
+	}
+	return pod.Namespace + "/" + pod.Name
+}
+
+func laIsReservePod(pod *framework.Pod) bool {
+	return pod.Annotations[AnnotationReservePod] == "true"
+}
+
+// laRecord prepares a pod's cache record outside the lock: its estimate,
+// timestamp and force-estimation deadline.
+func (c *AssignCache) laRecord(pod *framework.Pod) (*laPod, error) {
+	var est []int64
+	m, err := c.est.EstimatePod(pod)
+	if err == nil && len(m) > 0 {
+		v := c.vec.FromAmounts(m)
+		zero := true
+		for i, x := range v {
+			if x < 0 {
+				return nil, fmt.Errorf("loadaware: estimator %q: pod %s: estimate[%q]=%d: must not be negative", c.est.Name(), pod.Key(), c.vec[i], x)
+			}
+			if x != 0 {
+				zero = false
+			}
+		}
+		if !zero {
+			est = v
+		}
+	}
+	var ts time.Time
+	if cond := pod.Condition(framework.PodScheduled); cond != nil && cond.Status == framework.ConditionTrue && !cond.LastTransitionTime.IsZero() {
+		ts = cond.LastTransitionTime
+	} else {
+		ts = c.clock.Now()
+	}
+	return &laPod{
+		pod:       pod,
+		key:       laPodKey(pod),
+		usageKey:  pod.Namespace + "/" + pod.Name,
+		timestamp: ts,
+		deadline:  c.EstimationDeadline(pod, ts),
+		estimated: est,
+		prod:      PriorityClassOf(pod) == PriorityProd,
+	}, nil
+}
+
+// EstimationDeadline returns until when the pod's estimate is forced into
+// the node's usage, as Koordinator's shouldEstimatePodDeadline: windows S
+// (after scheduled) and I (after initialized) come from the pod annotations
+// when customization is allowed (an invalid value counts as unset) and
+// otherwise from the options; with I > 0 and the pod Initialized=True at a
+// non-zero time t, the deadline is t + I (S is ignored); else with S > 0 it
+// is timestamp + S; else none (the zero time).
+func (c *AssignCache) EstimationDeadline(pod *framework.Pod, timestamp time.Time) time.Time {
+	var afterScheduled, afterInitialized int64 = -1, -1
+	if c.opts.AllowCustomizeEstimation {
+		afterScheduled, _ = ParseEstimatedSecondsAnnotation(pod, AnnotationCustomEstimatedSecondsAfterPodScheduled)
+		afterInitialized, _ = ParseEstimatedSecondsAnnotation(pod, AnnotationCustomEstimatedSecondsAfterInitialized)
+	}
+	if s := c.opts.EstimatedSecondsAfterPodScheduled; s != nil && afterScheduled < 0 {
+		afterScheduled = *s
+	}
+	if s := c.opts.EstimatedSecondsAfterInitialized; s != nil && afterInitialized < 0 {
+		afterInitialized = *s
+	}
+	if afterInitialized > 0 {
+		if cond := pod.Condition(framework.PodInitialized); cond != nil && cond.Status == framework.ConditionTrue && !cond.LastTransitionTime.IsZero() {
+			return cond.LastTransitionTime.Add(time.Duration(afterInitialized) * time.Second)
+		}
+	}
+	if afterScheduled > 0 && !timestamp.IsZero() {
+		return timestamp.Add(time.Duration(afterScheduled) * time.Second)
+	}
+	return time.Time{}
+}
+
+// Assign records pod on nodeName (Reserve, or an informer add with the pod's
+// spec.nodeName): nothing happens for an empty node name, a terminated pod
+// (Succeeded/Failed) or a reservation placeholder. A pod already cached is
+// replaced (new estimate and timestamp); one cached on another node moves.
+// A negative estimate is an error and changes nothing.
+func (c *AssignCache) Assign(nodeName string, pod *framework.Pod) error {
+	if pod == nil || nodeName == "" || pod.Status.Phase.IsTerminal() || laIsReservePod(pod) {
+		return nil
+	}
+	rec, err := c.laRecord(pod)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.laAssignLocked(nodeName, rec)
+	return nil
+}
+
+func (c *AssignCache) laAssignLocked(nodeName string, rec *laPod) {
+	if old, ok := c.podNode[rec.key]; ok && old != nodeName {
+		c.laRemoveLocked(old, rec.key)
+	}
+	e := c.nodes[nodeName]
+	if e == nil {
+		e = &laEntry{name: nodeName, pods: map[string]*laPod{}}
+		c.nodes[nodeName] = e
+	}
+	if prev := e.pods[rec.key]; prev != nil && e.metric != nil {
+		e.apply(prev, -1)
+	}
+	e.pods[rec.key] = rec
+	c.podNode[rec.key] = nodeName
+	if e.metric != nil {
+		e.apply(rec, 1)
+	}
+	c.laPublish(e)
+}
+
+// Unassign removes pod from nodeName (Unreserve, the scheduler forgetting
+// the pod). A pod not cached on that node is ignored.
+func (c *AssignCache) Unassign(nodeName string, pod *framework.Pod) {
+	if pod == nil || nodeName == "" {
+		return
+	}
+	key := laPodKey(pod)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.podNode[key] == nodeName {
+		c.laRemoveLocked(nodeName, key)
+	}
+}
+
+func (c *AssignCache) laRemoveLocked(nodeName, key string) {
+	delete(c.podNode, key)
+	e := c.nodes[nodeName]
+	if e == nil {
+		return
+	}
+	if rec := e.pods[key]; rec != nil {
+		delete(e.pods, key)
+		if e.metric != nil {
+			e.apply(rec, -1)
+		}
+	}
+	c.laCleanupOrPublish(e)
+}
+
+func (c *AssignCache) laCleanupOrPublish(e *laEntry) {
+	if e.metric == nil && len(e.pods) == 0 {
+		delete(c.nodes, e.name)
+		e.view = nil
+		return
+	}
+	c.laPublish(e)
+}
+
+// AddPod handles a pod add event: Assign(pod.Spec.NodeName, pod).
+func (c *AssignCache) AddPod(pod *framework.Pod) error {
+	if pod == nil {
+		return nil
+	}
+	return c.Assign(pod.Spec.NodeName, pod)
+}
+
+// UpdatePod handles a pod update event as Koordinator's OnUpdate, with the
+// node-change fix (#3051): a pod cached on a node other than its
+// spec.nodeName is removed from it; a pod not cached is assigned; a
+// terminated pod is removed; a pod whose spec or conditions changed is
+// re-assigned (new estimate and timestamp); other changes (labels,
+// annotations only) leave the cache as it is.
+func (c *AssignCache) UpdatePod(pod *framework.Pod) error {
+	if pod == nil {
+		return nil
+	}
+	var rec *laPod
+	if pod.Spec.NodeName != "" && !pod.Status.Phase.IsTerminal() && !laIsReservePod(pod) {
+		var err error
+		if rec, err = c.laRecord(pod); err != nil {
+			return err
+		}
+	}
+	key := laPodKey(pod)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	oldNode, cachedSomewhere := c.podNode[key]
+	if cachedSomewhere && oldNode != pod.Spec.NodeName {
+		c.laRemoveLocked(oldNode, key)
+		cachedSomewhere = false
+	}
+	if !cachedSomewhere {
+		if rec != nil {
+			c.laAssignLocked(pod.Spec.NodeName, rec)
+		}
+		return nil
+	}
+	cached := c.nodes[oldNode].pods[key]
+	switch {
+	case pod.Status.Phase.IsTerminal():
+		c.laRemoveLocked(oldNode, key)
+	case !reflect.DeepEqual(pod.Spec, cached.pod.Spec) || !reflect.DeepEqual(pod.Status.Conditions, cached.pod.Status.Conditions):
+		if rec != nil {
+			c.laAssignLocked(oldNode, rec)
+		} else {
+			c.laRemoveLocked(oldNode, key)
+		}
+	}
+	return nil
+}
+
+// DeletePod handles a pod delete event: the pod is removed from whichever
+// node it is cached on.
+func (c *AssignCache) DeletePod(pod *framework.Pod) {
+	if pod == nil {
+		return
+	}
+	key := laPodKey(pod)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.podNode[key]; ok {
+		c.laRemoveLocked(n, key)
+	}
+}
+
+// UpdateNodeMetric stores (adds or replaces) the NodeMetric of node m.Name
+// and recomputes that node from scratch. The metric must pass
+// NodeMetric.Validate (no negative usage, a node name, ...) and, when
+// CacheOptions.KnownNode is set, name a known node; otherwise the error
+// names the field and value and the cache keeps its previous state. The
+// cache keeps m (treat it as read-only afterwards).
+func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("loadaware: %w", err)
+	}
+	if c.opts.KnownNode != nil && !c.opts.KnownNode(m.Name) {
+		return fmt.Errorf("loadaware: NodeMetric %q: no node named %q is known", m.Name, m.Name)
+	}
+	var nodeUsage []int64
+	prodUsage := make([]int64, len(c.vec))
+	var agg map[AggregationKey][]int64
+	if info := m.Status.NodeMetric; info != nil {
+		nodeUsage = c.vec.FromList(info.NodeUsage.Resources)
+		if len(info.AggregatedNodeUsages) > 0 {
+			agg = map[AggregationKey][]int64{}
+			longest := map[string]time.Duration{}
+			for _, a := range info.AggregatedNodeUsages {
+				d := a.Duration.Duration
+				for _, t := range slices.Sorted(maps.Keys(a.Usage)) {
+					rm := a.Usage[t]
+					if len(rm.Resources) == 0 {
+						continue
+					}
+					agg[AggregationKey{Type: t, Duration: d}] = c.vec.FromList(rm.Resources)
+					if d > longest[t] {
+						longest[t] = d
+					}
+				}
+			}
+			for t, d := range longest {
+				agg[AggregationKey{Type: t}] = agg[AggregationKey{Type: t, Duration: d}]
+			}
+		}
+		if c.opts.ProdUsageIncludeSys {
+			laAdd(prodUsage, c.vec.FromList(info.SystemUsage.Resources), 1)
+		}
+	}
+	var podUsages map[string][]int64
+	var prodPods map[string]bool
+	if len(m.Status.PodsMetric) > 0 {
+		podUsages = make(map[string][]int64, len(m.Status.PodsMetric))
+		prodPods = map[string]bool{}
+		for _, pm := range m.Status.PodsMetric {
+			if pm == nil || len(pm.PodUsage.Resources) == 0 {
+				continue
+			}
+			k := pm.Namespace + "/" + pm.Name
+			podUsages[k] = c.vec.FromList(pm.PodUsage.Resources)
+			if PriorityClass(pm.Priority) == PriorityProd {
+				prodPods[k] = true
+			}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.nodes[m.Name]
+	if e == nil {
+		e = &laEntry{name: m.Name, pods: map[string]*laPod{}}
+		c.nodes[m.Name] = e
+	}
+	e.metric = m
+	e.reportInterval = m.ReportInterval()
+	if m.Status.UpdateTime != nil {
+		e.updateTime = *m.Status.UpdateTime
+	}
+	e.podUsages, e.prodPods = podUsages, prodPods
+	e.nodeUsage, e.prodUsage, e.agg = nodeUsage, prodUsage, agg
+	e.nodeDelta = make([]int64, len(c.vec))
+	e.prodDelta = make([]int64, len(c.vec))
+	e.nodeEstimated = make([]int64, len(c.vec))
+	for _, k := range slices.Sorted(maps.Keys(e.pods)) {
+		e.apply(e.pods[k], 1)
+	}
+	c.laPublish(e)
+	return nil
+}
+
+// DeleteNodeMetric forgets the node's NodeMetric; the node then reads as
+// NotFound (filter passes, score 0) until a new metric arrives.
+func (c *AssignCache) DeleteNodeMetric(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.nodes[name]
+	if e == nil {
+		return
+	}
+	e.metric = nil
+	e.podUsages, e.prodPods = nil, nil
+	e.nodeUsage, e.prodUsage, e.nodeDelta, e.prodDelta, e.nodeEstimated, e.agg = nil, nil, nil, nil, nil, nil
+	c.laCleanupOrPublish(e)
+}
+
+// apply adds (sign 1) or removes (sign −1) one pod's contribution; the two
+// are exact inverses for an unchanged metric.
+func (e *laEntry) apply(p *laPod, sign int64) {
+	u := e.podUsages[p.usageKey]
+	activeProd := p.prod && e.prodPods[p.usageKey]
+	if activeProd {
+		laAdd(e.prodUsage, u, sign)
+	}
+	est := p.estimated
+	if est == nil {
+		return
+	}
+	should := u == nil ||
+		e.updateTime.Add(-e.reportInterval).Before(p.timestamp) ||
+		(!p.deadline.IsZero() && p.deadline.After(e.updateTime))
+	if should {
+		laAddDelta(e.nodeDelta, est, u, sign)
+	}
+	laAdd(e.nodeEstimated, est, sign)
+	if !p.prod {
+		return
+	}
+	if !activeProd && u != nil {
+		u, should = nil, true
+	}
+	if should {
+		laAddDelta(e.prodDelta, est, u, sign)
+	}
+}
+
+func laAdd(dst, x []int64, sign int64) {
+	for i := range x {
+		dst[i] += sign * x[i]
+	}
+}
+
+// laAddDelta adds sign·max(0, x − y) per resource (y nil means 0).
+func laAddDelta(dst, x, y []int64, sign int64) {
+	for i, v := range x {
+		if y != nil {
+			v -= y[i]
+		}
+		if v > 0 {
+			dst[i] += sign * v
+		}
+	}
+}
+
+func (c *AssignCache) laPublish(e *laEntry) {
+	if e.metric == nil {
+		e.view = nil
+		return
+	}
+	n := len(c.vec)
+	buf := make([]int64, 0, 5*n)
+	cp := func(v []int64) []int64 {
+		if v == nil {
+			return nil
+		}
+		buf = append(buf, v...)
+		return buf[len(buf)-n : len(buf) : len(buf)]
+	}
+	m := e.metric
+	v := &NodeView{
+		Name:           e.name,
+		Metric:         m,
+		UpdateTime:     e.updateTime,
+		ReportInterval: e.reportInterval,
+		HasBody:        m.Status.NodeMetric != nil,
+		HasPodsMetric:  len(m.Status.PodsMetric) > 0,
+		nodeUsage:      cp(e.nodeUsage),
+		prodUsage:      cp(e.prodUsage),
+		nodeDelta:      cp(e.nodeDelta),
+		prodDelta:      cp(e.prodDelta),
+		nodeEstimated:  cp(e.nodeEstimated),
+		agg:            e.agg,
+		zero:           c.zero,
+	}
+	e.view = v
+}
+
+// NodeView is an immutable snapshot of one node's usage state in an
+// AssignCache, taken after the last change. Slices returned by its methods
+// are shared and must not be modified.
+type NodeView struct {
+	// Name is the node's name.
+	Name string
+	// Metric is the NodeMetric the view was computed from.
+	Metric *framework.NodeMetric
+	// UpdateTime is the metric's update time (the last non-nil one seen
+	// for the node) and ReportInterval its report interval.
+	UpdateTime     time.Time
+	ReportInterval time.Duration
+	// HasBody reports status.nodeMetric != nil; HasPodsMetric reports a
+	// non-empty status.podsMetric.
+	HasBody       bool
+	HasPodsMetric bool
+
+	nodeUsage, prodUsage, nodeDelta, prodDelta, nodeEstimated []int64
+	agg                                                       map[AggregationKey][]int64
+	zero                                                      []int64
+}
+
+// Expired reports whether the metric is expired as Koordinator's
+// isNodeMetricExpired: status.updateTime is nil, or expirationSeconds > 0
+// and now − updateTime ≥ expirationSeconds.
+func (v *NodeView) Expired(now time.Time, expirationSeconds int64) bool {
+	ut := v.Metric.Status.UpdateTime
+	return ut == nil || expirationSeconds > 0 && now.Sub(*ut) >= time.Duration(expirationSeconds)*time.Second
+}
+
+// Estimated returns the node's usage with the estimates of pods not yet
+// reflected in it, as base + delta per resource (Koordinator's
+// GetNodeMetricAndEstimatedOfExisting):
+//
+//   - prod: prodUsage + prodDelta;
+//   - aggType set: the aggregated usage (aggType, aggDuration) + nodeDelta;
+//     when absent and aggDuration is 0, nodeUsage + nodeDelta;
+//   - otherwise nodeUsage + nodeDelta;
+//   - when the chosen base is missing (no metric body, or an absent
+//     aggregate of a specific duration): nodeEstimated, the full estimates
+//     of all assigned pods, with a zero delta.
+func (v *NodeView) Estimated(prod bool, aggType string, aggDuration time.Duration) (base, delta []int64) {
+	if prod {
+		return v.prodUsage, v.prodDelta
+	}
+	b := v.nodeUsage
+	if aggType != "" {
+		b = v.agg[AggregationKey{Type: aggType, Duration: aggDuration}]
+		if b == nil && aggDuration == 0 {
+			b = v.nodeUsage
+		}
+	}
+	if b != nil {
+		return b, v.nodeDelta
+	}
+	return v.nodeEstimated, v.zero
+}
+
+// Reported returns the raw reported usage Koordinator ≤ v1.5 filtered on,
+// without any estimate: for prod, the reported usage of the assigned prod
+// pods (nil when the metric reports no pods); with aggType, exactly that
+// aggregate (duration 0: the longest), nil when absent; otherwise
+// nodeUsage (nil without a metric body).
+func (v *NodeView) Reported(prod bool, aggType string, aggDuration time.Duration) []int64 {
+	if prod {
+		if !v.HasPodsMetric {
+			return nil
+		}
+		return v.prodUsage
+	}
+	if aggType != "" {
+		return v.agg[AggregationKey{Type: aggType, Duration: aggDuration}]
+	}
+	return v.nodeUsage
+}
+
+// NodeState is a deep copy of one node's cache state, for inspection and
+// tests (vectors as name → amount maps; nil where the cache holds none).
+type NodeState struct {
+	HasMetric      bool
+	UpdateTime     time.Time
+	ReportInterval time.Duration
+	NodeUsage      map[resource.Name]int64
+	ProdUsage      map[resource.Name]int64
+	NodeDelta      map[resource.Name]int64
+	ProdDelta      map[resource.Name]int64
+	NodeEstimated  map[resource.Name]int64
+	Aggregated     map[AggregationKey]map[resource.Name]int64
+	// Pods are the assigned pods, sorted by key.
+	Pods []AssignedPod
+}
+
+// AssignedPod is one cached pod.
+type AssignedPod struct {
+	// Key is the pod's UID, or namespace/name when it has none.
+	Key       string
+	Namespace string
+	Name      string
+	Timestamp time.Time
+	Deadline  time.Time
+	Estimated map[resource.Name]int64
+	Prod      bool
+}
+
+// NodeState returns a deep copy of the node's state.
+func (c *AssignCache) NodeState(name string) (NodeState, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.nodes[name]
+	if e == nil {
+		return NodeState{}, false
+	}
+	return c.laState(e), true
+}
+
+// States returns a deep copy of every node's state.
+func (c *AssignCache) States() map[string]NodeState {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make(map[string]NodeState, len(c.nodes))
+	for n, e := range c.nodes {
+		out[n] = c.laState(e)
+	}
+	return out
+}
+
+func (c *AssignCache) laState(e *laEntry) NodeState {
+	s := NodeState{
+		HasMetric:      e.metric != nil,
+		UpdateTime:     e.updateTime,
+		ReportInterval: e.reportInterval,
+		NodeUsage:      c.vec.ToAmounts(e.nodeUsage),
+		ProdUsage:      c.vec.ToAmounts(e.prodUsage),
+		NodeDelta:      c.vec.ToAmounts(e.nodeDelta),
+		ProdDelta:      c.vec.ToAmounts(e.prodDelta),
+		NodeEstimated:  c.vec.ToAmounts(e.nodeEstimated),
+	}
+	if e.agg != nil {
+		s.Aggregated = make(map[AggregationKey]map[resource.Name]int64, len(e.agg))
+		for k, v := range e.agg {
+			s.Aggregated[k] = c.vec.ToAmounts(v)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(e.pods)) {
+		p := e.pods[k]
+		s.Pods = append(s.Pods, AssignedPod{
+			Key: k, Namespace: p.pod.Namespace, Name: p.pod.Name,
+			Timestamp: p.timestamp, Deadline: p.deadline,
+			Estimated: c.vec.ToAmounts(p.estimated), Prod: p.prod,
+		})
+	}
+	return s
+}
