@@ -33,6 +33,10 @@ type Term struct {
 	// Weight is the preferred term's weight (0 for required terms).
 	Weight int32
 	mode   nsMode
+	// oneNS holds the only namespace of the list when it has exactly one
+	// (the common case), so matching compares strings instead of hashing.
+	oneNS  string
+	single bool
 }
 
 // NewTerm prepares t (a term of the incoming pod) for matching.
@@ -44,7 +48,13 @@ func NewTerm(t *framework.AffinityTerm, weight int32) Term {
 	case t.NamespaceSelector.IsEverything():
 		m = nsAll
 	}
-	return Term{AffinityTerm: t, Weight: weight, mode: m}
+	out := Term{AffinityTerm: t, Weight: weight, mode: m}
+	if len(t.Namespaces) == 1 {
+		for ns := range t.Namespaces {
+			out.oneNS, out.single = ns, true
+		}
+	}
+	return out
 }
 
 // Terms prepares required terms.
@@ -75,7 +85,13 @@ func WeightedTerms(ts []framework.WeightedAffinityTerm) []Term {
 // term's list or selected by its namespace selector, and pod's labels match
 // the label selector.
 func (t *Term) Matches(pod *framework.Pod, snap *framework.Snapshot) bool {
-	if _, ok := t.Namespaces[pod.Namespace]; !ok {
+	var listed bool
+	if t.single {
+		listed = pod.Namespace == t.oneNS
+	} else {
+		_, listed = t.Namespaces[pod.Namespace]
+	}
+	if !listed {
 		switch t.mode {
 		case nsListOnly:
 			return false

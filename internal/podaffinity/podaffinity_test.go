@@ -25,6 +25,7 @@ func TestTermMatchesNamespaceModes(t *testing.T) {
 		// No namespaces and no selector: the owner's namespace only.
 		{name: "default namespace", term: fw.PodAffinityTerm{LabelSelector: web}, want: [4]bool{true, false, false, false}},
 		{name: "namespace list", term: fw.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"dev"}}, want: [4]bool{false, false, true, false}},
+		{name: "two-namespace list", term: fw.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"dev", "unknown"}}, want: [4]bool{false, false, true, true}},
 		// {} selects every namespace, known or not.
 		{name: "empty selector", term: fw.PodAffinityTerm{LabelSelector: web, NamespaceSelector: &fw.LabelSelector{}}, want: [4]bool{true, true, true, true}},
 		// A real selector is matched against the namespace's labels; list
