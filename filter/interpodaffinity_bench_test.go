@@ -20,7 +20,7 @@ func ipaBenchCluster(n int) *fw.Snapshot {
 		name := fmt.Sprintf("n%d", i)
 		nodes[i] = st.MakeNode().Name(name).Label("topology.kubernetes.io/zone", fmt.Sprintf("z%d", i%10)).Obj()
 		svc := fmt.Sprintf("svc%d", i%100)
-		p := st.MakePod().Name(name + "-svc").Label("app", svc).Node(name)
+		p := st.MakePod().Name(name+"-svc").Label("app", svc).Node(name)
 		switch i % 4 {
 		case 0:
 			p.PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{svc}, st.PodAntiAffinityWithRequiredReq)
