@@ -1,0 +1,95 @@
+package scheduling
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// This file holds the scheduler-cache side of a Cluster: kube-scheduler's
+// cache counts a pod on its node as soon as the scheduling cycle picks the
+// node (AssumePod), before binding finishes, so that the next cycle sees
+// the resources as taken. A failed binding forgets the pod (ForgetPod); a
+// successful one confirms it (FinishBinding). Here the three steps move a
+// pod between PodPending, PodAssumed and PodBound, journaled like every
+// other change.
+
+// Assume places the pending pod namespace/name on node: the pod (a new copy
+// with spec.nodeName set and no nominated node) counts on the node from now
+// on. A pod that is not pending or a missing node is an error naming both.
+func (c *Cluster) Assume(namespace, name, node string) error {
+	key := podKey(namespace, name)
+	cp, ok := c.pods[key]
+	if !ok {
+		return fmt.Errorf("scheduling: assume: unknown pod %s", key)
+	}
+	if cp.state != PodPending {
+		return fmt.Errorf("scheduling: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
+	}
+	if _, ok := c.snap.Get(node); !ok {
+		return fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
+	}
+	p := *cp.info.Pod
+	p.Spec.NodeName = node
+	p.Status.NominatedNodeName = ""
+	pi := *cp.info
+	pi.Pod = &p
+	if err := c.snapAdd(&pi); err != nil {
+		return err
+	}
+	c.setPod(key, &clusterPod{info: &pi, state: PodAssumed})
+	return nil
+}
+
+// Forget undoes Assume: the pod leaves its node and is pending again. A pod
+// that is not assumed is an error.
+func (c *Cluster) Forget(namespace, name string) error {
+	key := podKey(namespace, name)
+	cp, ok := c.pods[key]
+	if !ok {
+		return fmt.Errorf("scheduling: forget: unknown pod %s", key)
+	}
+	if cp.state != PodAssumed {
+		return fmt.Errorf("scheduling: forget: pod %s is %s, not assumed", key, cp.state)
+	}
+	if err := c.snapRemove(cp.info); err != nil {
+		return err
+	}
+	p := *cp.info.Pod
+	p.Spec.NodeName = ""
+	pi := *cp.info
+	pi.Pod = &p
+	c.setPod(key, &clusterPod{info: &pi, state: PodPending})
+	return nil
+}
+
+// Bind confirms an assumed pod on its node (kube-scheduler's FinishBinding
+// after the API binding). A pod that is not assumed, or assumed on another
+// node, is an error.
+func (c *Cluster) Bind(namespace, name, node string) error {
+	key := podKey(namespace, name)
+	cp, ok := c.pods[key]
+	if !ok {
+		return fmt.Errorf("scheduling: bind: unknown pod %s", key)
+	}
+	if cp.state != PodAssumed {
+		return fmt.Errorf("scheduling: bind: pod %s is %s, not assumed", key, cp.state)
+	}
+	if cp.info.Pod.Spec.NodeName != node {
+		return fmt.Errorf("scheduling: bind: pod %s is assumed on node %q, not %q", key, cp.info.Pod.Spec.NodeName, node)
+	}
+	c.setPod(key, &clusterPod{info: cp.info, state: PodBound})
+	return nil
+}
+
+// pendingPodInfo returns the PodInfo of a pending pod.
+func (c *Cluster) pendingPodInfo(key string) (*framework.PodInfo, error) {
+	pi, st, ok := c.podInfo(key)
+	if !ok {
+		return nil, fmt.Errorf("scheduling: unknown pod %s", key)
+	}
+	if st != PodPending {
+		return nil, fmt.Errorf("scheduling: pod %s is %s, not pending", key, st)
+	}
+	return pi, nil
+}

@@ -1,0 +1,494 @@
+package scheduling
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// PodState is where a pod of a Cluster stands in scheduling.
+type PodState int
+
+// Pod states.
+const (
+	// PodPending: the pod has no node yet.
+	PodPending PodState = iota
+	// PodAssumed: the scheduler placed the pod and counts it on its node,
+	// but binding has not finished (kube-scheduler's assumed pod).
+	PodAssumed
+	// PodBound: the pod is bound to its node.
+	PodBound
+)
+
+func (s PodState) String() string {
+	switch s {
+	case PodPending:
+		return "Pending"
+	case PodAssumed:
+		return "Assumed"
+	case PodBound:
+		return "Bound"
+	}
+	return fmt.Sprintf("PodState(%d)", int(s))
+}
+
+// clusterPod is one pod record. Records are immutable: a change replaces
+// the record, so the undo journal can restore the previous pointer.
+type clusterPod struct {
+	info  *framework.PodInfo // info.Pod is the cluster's private copy
+	state PodState
+}
+
+// PodRecord is a pod of the cluster with its scheduling state. Pod is the
+// cluster's copy: treat it as read-only.
+type PodRecord struct {
+	Pod   *framework.Pod
+	State PodState
+}
+
+// Cluster is an in-memory cluster: nodes in a fixed order, the pods bound
+// or assumed on them (kept as a framework.Snapshot, ready for a scheduling
+// cycle), pending pods, and NodeMetrics. It applies cluster events
+// (add/update/remove node, add/delete pod, update NodeMetric) and branches
+// with Fork, Commit and Revert for what-if questions.
+//
+// Objects passed in are copied on entry (the top-level struct; nested maps
+// and slices are shared and must not be modified by the caller afterwards),
+// and the cluster never mutates an object the caller owns.
+//
+// Fork, Commit and Revert use an undo journal rather than copying state:
+//
+//   - Fork is O(1): it marks the journal.
+//   - Every mutation while forked records its inverse: O(1) extra per pod
+//     event; a node removal saves the snapshot by framework.Snapshot.Clone
+//     (O(nodes), as a node removal already is).
+//   - Revert undoes the mutations since the matching Fork in reverse order:
+//     O(mutations since Fork). It restores the cluster exactly, including
+//     the order of each node's pod lists (which preemption and the
+//     explanations depend on); only NodeInfo.Generation keeps counting up.
+//   - Commit is O(1): it drops the mark; the mutations then belong to the
+//     enclosing fork, or are final when no fork is left.
+//   - Unforked mutations record nothing.
+//
+// Forks nest. Lookups are O(1) (maps); Pods and NodeMetrics lists are
+// O(n log n) (sorted by key). A Cluster is not safe for concurrent use; the
+// Scheduler serializes its access.
+type Cluster struct {
+	snap    *framework.Snapshot
+	pods    map[string]*clusterPod
+	uids    map[string]string // UID → namespace/name
+	metrics map[string]*framework.NodeMetric
+	journal []func()
+	marks   []int
+}
+
+// NewCluster returns an empty cluster. The snapshot options record
+// namespaces, services, controllers and PodDisruptionBudgets.
+func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
+	snap, err := framework.NewSnapshot(nil, nil, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{}}, nil
+}
+
+// NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods
+// with spec.nodeName are bound to that node, the others are pending. Terminal
+// pods (Succeeded, Failed) are skipped. The first bad object is an error
+// naming it.
+func NewClusterFrom(nodes []*framework.Node, pods []*framework.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
+	c, err := NewCluster(opts...)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range nodes {
+		if err := c.AddNode(n); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range pods {
+		if p != nil && p.Status.Phase.IsTerminal() {
+			continue
+		}
+		if err := c.AddPod(p); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Snapshot returns the live view of the nodes and their bound and assumed
+// pods, for a scheduling cycle. It is read-only for the caller and changes
+// with the cluster; Clone it to keep a copy.
+func (c *Cluster) Snapshot() *framework.Snapshot { return c.snap }
+
+// NumNodes returns the number of nodes.
+func (c *Cluster) NumNodes() int { return c.snap.NumNodes() }
+
+// Node returns the named node object (the cluster's copy; read-only).
+func (c *Cluster) Node(name string) (*framework.Node, bool) {
+	ni, ok := c.snap.Get(name)
+	if !ok {
+		return nil, false
+	}
+	return ni.Node(), true
+}
+
+// NodeInfo returns the named node with its pods (read-only).
+func (c *Cluster) NodeInfo(name string) (*framework.NodeInfo, bool) { return c.snap.Get(name) }
+
+// Pod returns the pod namespace/name and its state.
+func (c *Cluster) Pod(namespace, name string) (PodRecord, bool) {
+	cp, ok := c.pods[podKey(namespace, name)]
+	if !ok {
+		return PodRecord{}, false
+	}
+	return PodRecord{Pod: cp.info.Pod, State: cp.state}, true
+}
+
+// podInfo returns the PodInfo of a pod by key.
+func (c *Cluster) podInfo(key string) (*framework.PodInfo, PodState, bool) {
+	cp, ok := c.pods[key]
+	if !ok {
+		return nil, 0, false
+	}
+	return cp.info, cp.state, true
+}
+
+// Pods returns every pod, sorted by namespace/name.
+func (c *Cluster) Pods() []PodRecord {
+	keys := make([]string, 0, len(c.pods))
+	for k := range c.pods {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]PodRecord, len(keys))
+	for i, k := range keys {
+		cp := c.pods[k]
+		out[i] = PodRecord{Pod: cp.info.Pod, State: cp.state}
+	}
+	return out
+}
+
+// NumPods returns the number of pods in each state.
+func (c *Cluster) NumPods() (pending, assumed, bound int) {
+	for _, cp := range c.pods {
+		switch cp.state {
+		case PodPending:
+			pending++
+		case PodAssumed:
+			assumed++
+		case PodBound:
+			bound++
+		}
+	}
+	return pending, assumed, bound
+}
+
+// NodeMetric returns the NodeMetric of the named node.
+func (c *Cluster) NodeMetric(node string) (*framework.NodeMetric, bool) {
+	m, ok := c.metrics[node]
+	return m, ok
+}
+
+// NodeMetrics returns every NodeMetric, sorted by name.
+func (c *Cluster) NodeMetrics() []*framework.NodeMetric {
+	out := make([]*framework.NodeMetric, 0, len(c.metrics))
+	for _, m := range c.metrics {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func podKey(namespace, name string) string { return namespace + "/" + name }
+
+// record appends an undo step when a fork is open.
+func (c *Cluster) record(undo func()) {
+	if len(c.marks) > 0 {
+		c.journal = append(c.journal, undo)
+	}
+}
+
+// Forked reports how many forks are open.
+func (c *Cluster) Forked() int { return len(c.marks) }
+
+// Fork opens a branch: later changes can be undone by Revert or kept by
+// Commit. O(1).
+func (c *Cluster) Fork() { c.marks = append(c.marks, len(c.journal)) }
+
+// Commit keeps the changes since the matching Fork. O(1). Without an open
+// fork it is an error.
+func (c *Cluster) Commit() error {
+	if len(c.marks) == 0 {
+		return fmt.Errorf("scheduling: Cluster.Commit without Fork")
+	}
+	c.marks = c.marks[:len(c.marks)-1]
+	if len(c.marks) == 0 {
+		clear(c.journal)
+		c.journal = c.journal[:0]
+	}
+	return nil
+}
+
+// Revert undoes every change since the matching Fork, in reverse order,
+// restoring the cluster exactly. O(changes). Without an open fork it is an
+// error.
+func (c *Cluster) Revert() error {
+	if len(c.marks) == 0 {
+		return fmt.Errorf("scheduling: Cluster.Revert without Fork")
+	}
+	mark := c.marks[len(c.marks)-1]
+	c.marks = c.marks[:len(c.marks)-1]
+	for i := len(c.journal) - 1; i >= mark; i-- {
+		c.journal[i]()
+		c.journal[i] = nil
+	}
+	c.journal = c.journal[:mark]
+	return nil
+}
+
+// WithFork runs fn on a fork and reverts it afterwards, whatever fn returns.
+func (c *Cluster) WithFork(fn func() error) error {
+	c.Fork()
+	err := fn()
+	if rerr := c.Revert(); rerr != nil && err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// setPod replaces (or, with cp nil, deletes) a pod record and its UID
+// index entry, journaled. A replacement keeps the pod's UID.
+func (c *Cluster) setPod(key string, cp *clusterPod) {
+	old, had := c.pods[key]
+	if cp == nil {
+		delete(c.pods, key)
+		if had && old.info.Pod.UID != "" {
+			delete(c.uids, old.info.Pod.UID)
+		}
+	} else {
+		c.pods[key] = cp
+		if uid := cp.info.Pod.UID; uid != "" {
+			c.uids[uid] = key
+		}
+	}
+	c.record(func() {
+		if had {
+			c.pods[key] = old
+			if uid := old.info.Pod.UID; uid != "" {
+				c.uids[uid] = key
+			}
+		} else {
+			delete(c.pods, key)
+			if cp != nil && cp.info.Pod.UID != "" {
+				delete(c.uids, cp.info.Pod.UID)
+			}
+		}
+	})
+}
+
+// snapAdd adds a placed pod to its node in the snapshot, journaled. The pod
+// lands last in the node's lists, so removing it undoes the add exactly.
+func (c *Cluster) snapAdd(pi *framework.PodInfo) error {
+	if err := c.snap.AddPodInfo(pi); err != nil {
+		return err
+	}
+	c.record(func() { _ = c.snap.RemovePod(pi.Pod) })
+	return nil
+}
+
+// snapRemove removes a placed pod from its node, journaled. NodeInfo
+// removal swaps the last pod into the hole; the undo re-adds the pod and
+// swaps it back, so each list regains its exact order.
+func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
+	node := pi.Pod.Spec.NodeName
+	ni, ok := c.snap.Get(node)
+	if !ok {
+		return fmt.Errorf("scheduling: pod %s: node %q not found", pi.Pod.Key(), node)
+	}
+	i, ia, ir := slices.Index(ni.Pods, pi), slices.Index(ni.PodsWithAffinity, pi), slices.Index(ni.PodsWithRequiredAntiAffinity, pi)
+	if i < 0 {
+		return fmt.Errorf("scheduling: pod %s is not on node %q", pi.Pod.Key(), node)
+	}
+	if err := c.snap.RemovePod(pi.Pod); err != nil {
+		return err
+	}
+	c.record(func() {
+		_ = c.snap.AddPodInfo(pi)
+		ni, _ := c.snap.Get(node) // owned by c.snap after AddPodInfo
+		clSwapLast(ni.Pods, i)
+		clSwapLast(ni.PodsWithAffinity, ia)
+		clSwapLast(ni.PodsWithRequiredAntiAffinity, ir)
+	})
+	return nil
+}
+
+func clSwapLast(s []*framework.PodInfo, i int) {
+	if i >= 0 && i < len(s)-1 {
+		s[i], s[len(s)-1] = s[len(s)-1], s[i]
+	}
+}
+
+// AddNode appends a node (a copy of n). A nil node, an empty name or a
+// duplicate name is an error.
+func (c *Cluster) AddNode(n *framework.Node) error {
+	if n == nil {
+		return fmt.Errorf("scheduling: AddNode: nil node")
+	}
+	if n.Name == "" {
+		return fmt.Errorf("scheduling: AddNode: node with empty name")
+	}
+	cp := *n
+	if err := c.snap.AddNode(&cp); err != nil {
+		return fmt.Errorf("scheduling: AddNode: %w", err)
+	}
+	c.record(func() { _ = c.snap.RemoveNode(cp.Name) })
+	return nil
+}
+
+// UpdateNode replaces the node object of an existing node (by name),
+// keeping its pods. An unknown node is an error.
+func (c *Cluster) UpdateNode(n *framework.Node) error {
+	if n == nil {
+		return fmt.Errorf("scheduling: UpdateNode: nil node")
+	}
+	ni, ok := c.snap.Get(n.Name)
+	if !ok {
+		return fmt.Errorf("scheduling: UpdateNode: unknown node %q", n.Name)
+	}
+	old := ni.Node()
+	cp := *n
+	if err := c.snap.UpdateNode(&cp); err != nil {
+		return err
+	}
+	c.record(func() { _ = c.snap.UpdateNode(old) })
+	return nil
+}
+
+// RemoveNode removes the named node and deletes the pods bound or assumed
+// on it, returning copies of those pods with spec.nodeName cleared (in the
+// node's pod order), so that a caller acting as a controller can create
+// them again. An unknown node is an error.
+func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
+	ni, ok := c.snap.Get(name)
+	if !ok {
+		return nil, fmt.Errorf("scheduling: RemoveNode: unknown node %q", name)
+	}
+	evicted := make([]*framework.Pod, 0, len(ni.Pods))
+	for _, pi := range ni.Pods {
+		p := *pi.Pod
+		p.Spec.NodeName = ""
+		p.Status.NominatedNodeName = ""
+		evicted = append(evicted, &p)
+		c.setPod(podKey(pi.Pod.Namespace, pi.Pod.Name), nil)
+	}
+	if len(c.marks) > 0 {
+		// Removing a node shifts the node order; keep the snapshot as it was
+		// (copy on write) and restore it on Revert.
+		prev := c.snap
+		c.snap = prev.Clone()
+		c.record(func() { c.snap = prev })
+	}
+	if err := c.snap.RemoveNode(name); err != nil {
+		return nil, err
+	}
+	return evicted, nil
+}
+
+// AddPod adds a copy of pod: bound to spec.nodeName when it is set (the
+// node must exist), pending otherwise. A nil pod, an empty name, a
+// duplicate namespace/name or invalid affinity is an error naming the pod.
+func (c *Cluster) AddPod(pod *framework.Pod) error {
+	if pod == nil {
+		return fmt.Errorf("scheduling: AddPod: nil pod")
+	}
+	if pod.Name == "" {
+		return fmt.Errorf("scheduling: AddPod: pod with empty name in namespace %q", pod.Namespace)
+	}
+	key := pod.Key()
+	if _, dup := c.pods[key]; dup {
+		return fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
+	}
+	if other, dup := c.uids[pod.UID]; dup && pod.UID != "" {
+		return fmt.Errorf("scheduling: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
+	}
+	p := *pod
+	pi, err := framework.NewPodInfo(&p)
+	if err != nil {
+		return fmt.Errorf("scheduling: AddPod: %w", err)
+	}
+	state := PodPending
+	if p.Spec.NodeName != "" {
+		if _, ok := c.snap.Get(p.Spec.NodeName); !ok {
+			return fmt.Errorf("scheduling: AddPod: pod %s: node %q not found", key, p.Spec.NodeName)
+		}
+		if err := c.snapAdd(pi); err != nil {
+			return err
+		}
+		state = PodBound
+	}
+	c.setPod(key, &clusterPod{info: pi, state: state})
+	return nil
+}
+
+// DeletePod deletes the pod namespace/name, releasing its node's resources
+// when it is bound or assumed, and returns the cluster's copy. An unknown
+// pod is an error.
+func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
+	key := podKey(namespace, name)
+	cp, ok := c.pods[key]
+	if !ok {
+		return nil, fmt.Errorf("scheduling: DeletePod: unknown pod %s", key)
+	}
+	if cp.state != PodPending {
+		if err := c.snapRemove(cp.info); err != nil {
+			return nil, err
+		}
+	}
+	c.setPod(key, nil)
+	return cp.info.Pod, nil
+}
+
+// UpdateNodeMetric stores a copy of m (named after its node) after
+// validating it. The node need not exist yet.
+func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("scheduling: UpdateNodeMetric: %w", err)
+	}
+	cp := *m
+	name := cp.Name
+	old, had := c.metrics[name]
+	c.metrics[name] = &cp
+	c.record(func() {
+		if had {
+			c.metrics[name] = old
+		} else {
+			delete(c.metrics, name)
+		}
+	})
+	return nil
+}
+
+// SetDisruptionBudgets replaces the PodDisruptionBudgets preemption reads.
+func (c *Cluster) SetDisruptionBudgets(pdbs []framework.PodDisruptionBudget) {
+	old := c.snap.DisruptionBudgets
+	c.snap.DisruptionBudgets = slices.Clone(pdbs)
+	c.record(func() { c.snap.DisruptionBudgets = old })
+}
+
+// setNominated records status.nominatedNodeName of a pending pod (the
+// cluster's copy; the caller's object is untouched).
+func (c *Cluster) setNominated(key, node string) {
+	cp, ok := c.pods[key]
+	if !ok || cp.info.Pod.Status.NominatedNodeName == node {
+		return
+	}
+	p := *cp.info.Pod
+	p.Status.NominatedNodeName = node
+	pi := *cp.info
+	pi.Pod = &p
+	c.setPod(key, &clusterPod{info: &pi, state: cp.state})
+}

@@ -1,0 +1,407 @@
+package scheduling
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// clOps is what both cluster implementations offer.
+type clOps interface {
+	AddNode(*framework.Node) error
+	UpdateNode(*framework.Node) error
+	RemoveNode(string) ([]*framework.Pod, error)
+	AddPod(*framework.Pod) error
+	DeletePod(ns, name string) (*framework.Pod, error)
+	Assume(ns, name, node string) error
+	Forget(ns, name string) error
+	Bind(ns, name, node string) error
+	UpdateNodeMetric(*framework.NodeMetric) error
+	Fork()
+	Commit() error
+	Revert() error
+	dump() clDump
+}
+
+var (
+	_ clOps = (*Cluster)(nil)
+	_ clOps = (*clRefCluster)(nil)
+)
+
+func newClOps(t interface{ Fatal(...any) }, ref bool) clOps {
+	if ref {
+		return newClRefCluster()
+	}
+	c, err := NewCluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func clNode(name, cpu, mem string) *framework.Node {
+	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": mem, "pods": "10"}).Obj()
+}
+
+func clPod(name, cpu, mem string) *framework.Pod {
+	return st.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": mem}).Obj()
+}
+
+// clStep is one operation of a table case; err says whether it must fail.
+type clStep struct {
+	op  func(c clOps) error
+	err bool
+}
+
+func stepOK(op func(c clOps) error) clStep  { return clStep{op: op} }
+func stepErr(op func(c clOps) error) clStep { return clStep{op: op, err: true} }
+
+func addNode(n *framework.Node) func(c clOps) error { return func(c clOps) error { return c.AddNode(n) } }
+func addPod(p *framework.Pod) func(c clOps) error  { return func(c clOps) error { return c.AddPod(p) } }
+func delPod(name string) func(c clOps) error {
+	return func(c clOps) error { _, err := c.DeletePod("default", name); return err }
+}
+func assume(name, node string) func(c clOps) error {
+	return func(c clOps) error { return c.Assume("default", name, node) }
+}
+func forget(name string) func(c clOps) error { return func(c clOps) error { return c.Forget("default", name) } }
+func bind(name, node string) func(c clOps) error {
+	return func(c clOps) error { return c.Bind("default", name, node) }
+}
+func rmNode(name string) func(c clOps) error {
+	return func(c clOps) error { _, err := c.RemoveNode(name); return err }
+}
+func fork(c clOps) error   { c.Fork(); return nil }
+func commit(c clOps) error { return c.Commit() }
+func revert(c clOps) error { return c.Revert() }
+
+func vec(cpuMilli int64, mem int64) resource.Vector { return resource.Vector{MilliCPU: cpuMilli, Memory: mem} }
+
+// TestClusterTable runs one table against the journaled Cluster and the
+// deep-copy reference (the cluster-autoscaler pattern,
+// clustersnapshot/predicate_snapshot_test.go), checking each step's error
+// and the final state, including hand-computed requested totals.
+func TestClusterTable(t *testing.T) {
+	const gi = 1 << 30
+	tests := []struct {
+		name  string
+		steps []clStep
+		// want: node name → requested (cpu milli, memory bytes) and pod keys.
+		wantReq  map[string]resource.Vector
+		wantPods []string
+	}{
+		{
+			name: "bound pods count on their node",
+			steps: []clStep{
+				stepOK(addNode(clNode("n1", "4", "8Gi"))), stepOK(addNode(clNode("n2", "2", "4Gi"))),
+				stepOK(addPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj())),
+				stepOK(addPod(st.MakePod().Name("b").Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).Node("n1").Obj())),
+				stepOK(addPod(clPod("c", "1", "1Gi"))),
+			},
+			wantReq:  map[string]resource.Vector{"n1": vec(1500, 2*gi), "n2": {}},
+			wantPods: []string{"default/a Bound n1 ", "default/b Bound n1 ", "default/c Pending  "},
+		},
+		{
+			name: "bad input is an error and changes nothing",
+			steps: []clStep{
+				stepOK(addNode(clNode("n1", "4", "8Gi"))),
+				stepErr(addNode(clNode("n1", "8", "8Gi"))),
+				stepErr(addNode(nil)),
+				stepErr(addPod(st.MakePod().Name("x").Node("missing").Obj())),
+				stepErr(addPod(nil)),
+				stepOK(addPod(clPod("a", "1", "1Gi"))),
+				stepErr(addPod(clPod("a", "1", "1Gi"))),
+				stepErr(addPod(st.MakePod().Name("other").UID("a").Obj())),
+				stepErr(delPod("nope")),
+				stepErr(rmNode("nope")),
+				stepErr(assume("a", "nope")),
+				stepErr(forget("a")),
+				stepErr(bind("a", "n1")),
+				stepErr(commit), stepErr(revert),
+			},
+			wantReq:  map[string]resource.Vector{"n1": {}},
+			wantPods: []string{"default/a Pending  "},
+		},
+		{
+			name: "assume, bind, forget move a pod between states",
+			steps: []clStep{
+				stepOK(addNode(clNode("n1", "4", "8Gi"))), stepOK(addNode(clNode("n2", "4", "8Gi"))),
+				stepOK(addPod(clPod("a", "1", "1Gi"))), stepOK(addPod(clPod("b", "2", "2Gi"))), stepOK(addPod(clPod("c", "3", "1Gi"))),
+				stepOK(assume("a", "n1")), stepOK(assume("b", "n1")), stepOK(assume("c", "n2")),
+				stepErr(assume("a", "n2")),
+				stepOK(bind("a", "n1")), stepErr(bind("b", "n2")), stepErr(forget("a")),
+				stepOK(forget("c")),
+			},
+			wantReq:  map[string]resource.Vector{"n1": vec(3000, 3*gi), "n2": {}},
+			wantPods: []string{"default/a Bound n1 ", "default/b Assumed n1 ", "default/c Pending  "},
+		},
+		{
+			name: "revert undoes everything since fork, nested",
+			steps: []clStep{
+				stepOK(addNode(clNode("n1", "4", "8Gi"))),
+				stepOK(addPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj())),
+				stepOK(fork),
+				stepOK(addNode(clNode("n2", "4", "8Gi"))),
+				stepOK(addPod(clPod("b", "2", "2Gi"))), stepOK(assume("b", "n2")),
+				stepOK(fork),
+				stepOK(delPod("a")), stepOK(rmNode("n2")),
+				stepOK(revert),
+				stepOK(bind("b", "n2")),
+				stepOK(revert),
+				stepErr(revert),
+			},
+			wantReq:  map[string]resource.Vector{"n1": vec(1000, gi)},
+			wantPods: []string{"default/a Bound n1 "},
+		},
+		{
+			name: "commit keeps changes; an outer revert still undoes them",
+			steps: []clStep{
+				stepOK(addNode(clNode("n1", "4", "8Gi"))),
+				stepOK(fork),
+				stepOK(addPod(clPod("a", "1", "1Gi"))),
+				stepOK(fork), stepOK(assume("a", "n1")), stepOK(commit),
+				stepOK(commit),
+				stepOK(fork), stepOK(addPod(clPod("b", "1", "1Gi"))), stepOK(fork), stepOK(assume("b", "n1")), stepOK(commit), stepOK(revert),
+			},
+			wantReq:  map[string]resource.Vector{"n1": vec(1000, gi)},
+			wantPods: []string{"default/a Assumed n1 "},
+		},
+		{
+			name: "removing a node deletes its pods and keeps the order of the others",
+			steps: []clStep{
+				stepOK(addNode(clNode("n1", "4", "8Gi"))), stepOK(addNode(clNode("n2", "4", "8Gi"))), stepOK(addNode(clNode("n3", "4", "8Gi"))),
+				stepOK(addPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1"}).Node("n2").Obj())),
+				stepOK(addPod(clPod("b", "1", "1Gi"))), stepOK(assume("b", "n2")),
+				stepOK(addPod(st.MakePod().Name("c").Req(map[string]string{"cpu": "2"}).Node("n3").Obj())),
+				stepOK(rmNode("n2")),
+				stepErr(bind("b", "n2")),
+			},
+			wantReq:  map[string]resource.Vector{"n1": {}, "n3": vec(2000, 0)},
+			wantPods: []string{"default/c Bound n3 "},
+		},
+	}
+	for _, tc := range tests {
+		for _, ref := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/reference=%v", tc.name, ref), func(t *testing.T) {
+				c := newClOps(t, ref)
+				for i, s := range tc.steps {
+					err := s.op(c)
+					if (err != nil) != s.err {
+						t.Fatalf("step %d: err = %v, want error %v", i, err, s.err)
+					}
+				}
+				d := c.dump()
+				gotReq := map[string]resource.Vector{}
+				var gotPods []string
+				for _, n := range d.Nodes {
+					gotReq[n.Name] = n.Requested
+				}
+				gotPods = d.Pods
+				if diff := cmp.Diff(tc.wantReq, gotReq, clVecCmp); diff != "" {
+					t.Errorf("requested (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(tc.wantPods, gotPods); diff != "" {
+					t.Errorf("pods (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+var clVecCmp = cmp.Comparer(func(a, b resource.Vector) bool { return a.Equal(b) })
+
+func TestClusterCopiesOnEntry(t *testing.T) {
+	c, _ := NewCluster()
+	n := clNode("n1", "4", "8Gi")
+	if err := c.AddNode(n); err != nil {
+		t.Fatal(err)
+	}
+	p := clPod("a", "1", "1Gi")
+	if err := c.AddPod(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Assume("default", "a", "n1"); err != nil {
+		t.Fatal(err)
+	}
+	c.setNominated("default/a", "n1")
+	if p.Spec.NodeName != "" || p.Status.NominatedNodeName != "" {
+		t.Errorf("caller's pod was mutated: nodeName %q nominated %q", p.Spec.NodeName, p.Status.NominatedNodeName)
+	}
+	n.Name = "renamed"
+	if _, ok := c.Node("n1"); !ok {
+		t.Errorf("renaming the caller's node renamed the cluster's")
+	}
+	r, _ := c.Pod("default", "a")
+	if r.Pod == p || r.State != PodAssumed || r.Pod.Spec.NodeName != "n1" {
+		t.Errorf("pod record = %+v (same pointer %v)", r, r.Pod == p)
+	}
+}
+
+func TestClusterNodeMetric(t *testing.T) {
+	c, _ := NewCluster()
+	m := st.MakeNodeMetric("n1").Usage(map[string]string{"cpu": "1"}).Obj()
+	c.Fork()
+	if err := c.UpdateNodeMetric(m); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := c.NodeMetric("n1"); !ok || got == m {
+		t.Fatalf("NodeMetric = %v, %v; want a copy", got, ok)
+	}
+	if err := c.Revert(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.NodeMetric("n1"); ok {
+		t.Errorf("revert kept the metric")
+	}
+	bad := st.MakeNodeMetric("n1").Usage(map[string]string{"cpu": "-1"}).Obj()
+	if err := c.UpdateNodeMetric(bad); err == nil {
+		t.Errorf("negative usage accepted")
+	}
+}
+
+// clOp is one random operation for the property tests.
+type clOp struct {
+	kind       int
+	node, pod  int
+	cpu, mem   int64
+	affinity   bool
+	port       bool
+	nodeNamed  bool
+	metricCPU  int64
+	withImages bool
+}
+
+func clDrawOp(t *rapid.T) clOp {
+	return clOp{
+		kind: rapid.IntRange(0, 12).Draw(t, "kind"), node: rapid.IntRange(0, 4).Draw(t, "node"), pod: rapid.IntRange(0, 9).Draw(t, "pod"),
+		cpu: rapid.Int64Range(0, 4000).Draw(t, "cpu"), mem: rapid.Int64Range(0, 8).Draw(t, "mem"),
+		affinity: rapid.Bool().Draw(t, "affinity"), port: rapid.Bool().Draw(t, "port"), nodeNamed: rapid.Bool().Draw(t, "nodeNamed"),
+		metricCPU: rapid.Int64Range(0, 4).Draw(t, "metric"), withImages: rapid.Bool().Draw(t, "images"),
+	}
+}
+
+func (o clOp) apply(c clOps) error {
+	node := fmt.Sprintf("n%d", o.node)
+	pod := fmt.Sprintf("p%d", o.pod)
+	switch o.kind {
+	case 0, 1:
+		w := st.MakeNode().Name(node).Capacity(map[string]string{"cpu": fmt.Sprintf("%dm", 1000+o.cpu), "memory": fmt.Sprintf("%dGi", 1+o.mem), "pods": "10"})
+		if o.withImages {
+			w = w.Image(100, "img"+node, "shared")
+		}
+		return c.AddNode(w.Obj())
+	case 2:
+		return c.UpdateNode(st.MakeNode().Name(node).Capacity(map[string]string{"cpu": fmt.Sprintf("%dm", 2000+o.cpu), "pods": "5"}).Label("v", "2").Obj())
+	case 3:
+		_, err := c.RemoveNode(node)
+		return err
+	case 4, 5, 6:
+		w := st.MakePod().Name(pod).Req(map[string]string{"cpu": fmt.Sprintf("%dm", o.cpu), "memory": fmt.Sprintf("%dMi", o.mem*100), "example.com/gpu": fmt.Sprint(o.mem % 2)})
+		if o.affinity {
+			w = w.PodAntiAffinityExists("app", "zone", st.PodAntiAffinityWithRequiredReq).Label("app", "x")
+		}
+		if o.port {
+			w = w.HostPort("", framework.ProtocolTCP, 8080)
+		}
+		if o.nodeNamed {
+			w = w.Node(node)
+		}
+		return c.AddPod(w.Obj())
+	case 7:
+		_, err := c.DeletePod("default", pod)
+		return err
+	case 8:
+		return c.Assume("default", pod, node)
+	case 9:
+		return c.Forget("default", pod)
+	case 10:
+		return c.Bind("default", pod, node)
+	case 11:
+		return c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(time.Unix(0, 0)).Usage(map[string]string{"cpu": fmt.Sprint(o.metricCPU)}).Obj())
+	default:
+		return nil
+	}
+}
+
+// TestPropClusterMatchesReference: any random sequence of events, forks,
+// commits and reverts leaves the journaled Cluster and the deep-copy
+// reference in the same observable state, with the same errors.
+func TestPropClusterMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := newClOps(t, false)
+		r := newClOps(t, true)
+		steps := rapid.IntRange(1, 80).Draw(t, "steps")
+		for i := 0; i < steps; i++ {
+			var errC, errR error
+			switch rapid.IntRange(0, 9).Draw(t, "branch") {
+			case 0:
+				c.Fork()
+				r.Fork()
+			case 1:
+				errC, errR = c.Commit(), r.Commit()
+			case 2:
+				errC, errR = c.Revert(), r.Revert()
+			default:
+				op := clDrawOp(t)
+				errC, errR = op.apply(c), op.apply(r)
+			}
+			if (errC != nil) != (errR != nil) {
+				t.Fatalf("step %d: cluster err %v, reference err %v", i, errC, errR)
+			}
+			if diff := cmp.Diff(r.dump(), c.dump(), clVecCmp); diff != "" {
+				t.Fatalf("step %d: state differs (-reference +cluster):\n%s", i, diff)
+			}
+		}
+	})
+}
+
+// TestPropForkRevertRestoresExactly: after Fork, any sequence of
+// operations (with nested forks committed or reverted), then Revert, gives
+// back exactly the state before the Fork, including every node's pod order
+// and the image counts (NodeInfo.Generation is the only field allowed to
+// move).
+func TestPropForkRevertRestoresExactly(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c, _ := NewCluster()
+		for i := rapid.IntRange(0, 30).Draw(t, "setup"); i > 0; i-- {
+			_ = clDrawOp(t).apply(c)
+		}
+		before := c.exact()
+		c.Fork()
+		depth := 1
+		for i := rapid.IntRange(0, 40).Draw(t, "steps"); i > 0; i-- {
+			switch rapid.IntRange(0, 7).Draw(t, "branch") {
+			case 0:
+				c.Fork()
+				depth++
+			case 1:
+				if depth > 1 {
+					_ = c.Commit()
+					depth--
+				}
+			case 2:
+				if depth > 1 {
+					_ = c.Revert()
+					depth--
+				}
+			default:
+				_ = clDrawOp(t).apply(c)
+			}
+		}
+		for ; depth > 0; depth-- {
+			if err := c.Revert(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if diff := cmp.Diff(before, c.exact(), clVecCmp); diff != "" {
+			t.Fatalf("Fork+Revert changed the cluster (-before +after):\n%s", diff)
+		}
+	})
+}
