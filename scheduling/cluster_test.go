@@ -63,15 +63,19 @@ type clStep struct {
 func stepOK(op func(c clOps) error) clStep  { return clStep{op: op} }
 func stepErr(op func(c clOps) error) clStep { return clStep{op: op, err: true} }
 
-func addNode(n *framework.Node) func(c clOps) error { return func(c clOps) error { return c.AddNode(n) } }
-func addPod(p *framework.Pod) func(c clOps) error  { return func(c clOps) error { return c.AddPod(p) } }
+func addNode(n *framework.Node) func(c clOps) error {
+	return func(c clOps) error { return c.AddNode(n) }
+}
+func addPod(p *framework.Pod) func(c clOps) error { return func(c clOps) error { return c.AddPod(p) } }
 func delPod(name string) func(c clOps) error {
 	return func(c clOps) error { _, err := c.DeletePod("default", name); return err }
 }
 func assume(name, node string) func(c clOps) error {
 	return func(c clOps) error { return c.Assume("default", name, node) }
 }
-func forget(name string) func(c clOps) error { return func(c clOps) error { return c.Forget("default", name) } }
+func forget(name string) func(c clOps) error {
+	return func(c clOps) error { return c.Forget("default", name) }
+}
 func bind(name, node string) func(c clOps) error {
 	return func(c clOps) error { return c.Bind("default", name, node) }
 }
@@ -82,7 +86,9 @@ func fork(c clOps) error   { c.Fork(); return nil }
 func commit(c clOps) error { return c.Commit() }
 func revert(c clOps) error { return c.Revert() }
 
-func vec(cpuMilli int64, mem int64) resource.Vector { return resource.Vector{MilliCPU: cpuMilli, Memory: mem} }
+func vec(cpuMilli int64, mem int64) resource.Vector {
+	return resource.Vector{MilliCPU: cpuMilli, Memory: mem}
+}
 
 // TestClusterTable runs one table against the journaled Cluster and the
 // deep-copy reference (the cluster-autoscaler pattern,
