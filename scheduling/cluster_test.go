@@ -60,33 +60,33 @@ type clStep struct {
 	err bool
 }
 
-func stepOK(op func(c clOps) error) clStep  { return clStep{op: op} }
-func stepErr(op func(c clOps) error) clStep { return clStep{op: op, err: true} }
+func clStepOK(op func(c clOps) error) clStep  { return clStep{op: op} }
+func clStepErr(op func(c clOps) error) clStep { return clStep{op: op, err: true} }
 
-func addNode(n *framework.Node) func(c clOps) error {
+func clAddNode(n *framework.Node) func(c clOps) error {
 	return func(c clOps) error { return c.AddNode(n) }
 }
-func addPod(p *framework.Pod) func(c clOps) error { return func(c clOps) error { return c.AddPod(p) } }
-func delPod(name string) func(c clOps) error {
+func clAddPod(p *framework.Pod) func(c clOps) error { return func(c clOps) error { return c.AddPod(p) } }
+func clDelPod(name string) func(c clOps) error {
 	return func(c clOps) error { _, err := c.DeletePod("default", name); return err }
 }
-func assume(name, node string) func(c clOps) error {
+func clAssume(name, node string) func(c clOps) error {
 	return func(c clOps) error { return c.Assume("default", name, node) }
 }
-func forget(name string) func(c clOps) error {
+func clForget(name string) func(c clOps) error {
 	return func(c clOps) error { return c.Forget("default", name) }
 }
-func bind(name, node string) func(c clOps) error {
+func clBind(name, node string) func(c clOps) error {
 	return func(c clOps) error { return c.Bind("default", name, node) }
 }
-func rmNode(name string) func(c clOps) error {
+func clRmNode(name string) func(c clOps) error {
 	return func(c clOps) error { _, err := c.RemoveNode(name); return err }
 }
-func fork(c clOps) error   { c.Fork(); return nil }
-func commit(c clOps) error { return c.Commit() }
-func revert(c clOps) error { return c.Revert() }
+func clFork(c clOps) error   { c.Fork(); return nil }
+func clCommit(c clOps) error { return c.Commit() }
+func clRevert(c clOps) error { return c.Revert() }
 
-func vec(cpuMilli int64, mem int64) resource.Vector {
+func clVec(cpuMilli int64, mem int64) resource.Vector {
 	return resource.Vector{MilliCPU: cpuMilli, Memory: mem}
 }
 
@@ -106,31 +106,31 @@ func TestClusterTable(t *testing.T) {
 		{
 			name: "bound pods count on their node",
 			steps: []clStep{
-				stepOK(addNode(clNode("n1", "4", "8Gi"))), stepOK(addNode(clNode("n2", "2", "4Gi"))),
-				stepOK(addPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj())),
-				stepOK(addPod(st.MakePod().Name("b").Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).Node("n1").Obj())),
-				stepOK(addPod(clPod("c", "1", "1Gi"))),
+				clStepOK(clAddNode(clNode("n1", "4", "8Gi"))), clStepOK(clAddNode(clNode("n2", "2", "4Gi"))),
+				clStepOK(clAddPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj())),
+				clStepOK(clAddPod(st.MakePod().Name("b").Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).Node("n1").Obj())),
+				clStepOK(clAddPod(clPod("c", "1", "1Gi"))),
 			},
-			wantReq:  map[string]resource.Vector{"n1": vec(1500, 2*gi), "n2": {}},
+			wantReq:  map[string]resource.Vector{"n1": clVec(1500, 2*gi), "n2": {}},
 			wantPods: []string{"default/a Bound n1 ", "default/b Bound n1 ", "default/c Pending  "},
 		},
 		{
 			name: "bad input is an error and changes nothing",
 			steps: []clStep{
-				stepOK(addNode(clNode("n1", "4", "8Gi"))),
-				stepErr(addNode(clNode("n1", "8", "8Gi"))),
-				stepErr(addNode(nil)),
-				stepErr(addPod(st.MakePod().Name("x").Node("missing").Obj())),
-				stepErr(addPod(nil)),
-				stepOK(addPod(clPod("a", "1", "1Gi"))),
-				stepErr(addPod(clPod("a", "1", "1Gi"))),
-				stepErr(addPod(st.MakePod().Name("other").UID("a").Obj())),
-				stepErr(delPod("nope")),
-				stepErr(rmNode("nope")),
-				stepErr(assume("a", "nope")),
-				stepErr(forget("a")),
-				stepErr(bind("a", "n1")),
-				stepErr(commit), stepErr(revert),
+				clStepOK(clAddNode(clNode("n1", "4", "8Gi"))),
+				clStepErr(clAddNode(clNode("n1", "8", "8Gi"))),
+				clStepErr(clAddNode(nil)),
+				clStepErr(clAddPod(st.MakePod().Name("x").Node("missing").Obj())),
+				clStepErr(clAddPod(nil)),
+				clStepOK(clAddPod(clPod("a", "1", "1Gi"))),
+				clStepErr(clAddPod(clPod("a", "1", "1Gi"))),
+				clStepErr(clAddPod(st.MakePod().Name("other").UID("a").Obj())),
+				clStepErr(clDelPod("nope")),
+				clStepErr(clRmNode("nope")),
+				clStepErr(clAssume("a", "nope")),
+				clStepErr(clForget("a")),
+				clStepErr(clBind("a", "n1")),
+				clStepErr(clCommit), clStepErr(clRevert),
 			},
 			wantReq:  map[string]resource.Vector{"n1": {}},
 			wantPods: []string{"default/a Pending  "},
@@ -138,58 +138,58 @@ func TestClusterTable(t *testing.T) {
 		{
 			name: "assume, bind, forget move a pod between states",
 			steps: []clStep{
-				stepOK(addNode(clNode("n1", "4", "8Gi"))), stepOK(addNode(clNode("n2", "4", "8Gi"))),
-				stepOK(addPod(clPod("a", "1", "1Gi"))), stepOK(addPod(clPod("b", "2", "2Gi"))), stepOK(addPod(clPod("c", "3", "1Gi"))),
-				stepOK(assume("a", "n1")), stepOK(assume("b", "n1")), stepOK(assume("c", "n2")),
-				stepErr(assume("a", "n2")),
-				stepOK(bind("a", "n1")), stepErr(bind("b", "n2")), stepErr(forget("a")),
-				stepOK(forget("c")),
+				clStepOK(clAddNode(clNode("n1", "4", "8Gi"))), clStepOK(clAddNode(clNode("n2", "4", "8Gi"))),
+				clStepOK(clAddPod(clPod("a", "1", "1Gi"))), clStepOK(clAddPod(clPod("b", "2", "2Gi"))), clStepOK(clAddPod(clPod("c", "3", "1Gi"))),
+				clStepOK(clAssume("a", "n1")), clStepOK(clAssume("b", "n1")), clStepOK(clAssume("c", "n2")),
+				clStepErr(clAssume("a", "n2")),
+				clStepOK(clBind("a", "n1")), clStepErr(clBind("b", "n2")), clStepErr(clForget("a")),
+				clStepOK(clForget("c")),
 			},
-			wantReq:  map[string]resource.Vector{"n1": vec(3000, 3*gi), "n2": {}},
+			wantReq:  map[string]resource.Vector{"n1": clVec(3000, 3*gi), "n2": {}},
 			wantPods: []string{"default/a Bound n1 ", "default/b Assumed n1 ", "default/c Pending  "},
 		},
 		{
 			name: "revert undoes everything since fork, nested",
 			steps: []clStep{
-				stepOK(addNode(clNode("n1", "4", "8Gi"))),
-				stepOK(addPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj())),
-				stepOK(fork),
-				stepOK(addNode(clNode("n2", "4", "8Gi"))),
-				stepOK(addPod(clPod("b", "2", "2Gi"))), stepOK(assume("b", "n2")),
-				stepOK(fork),
-				stepOK(delPod("a")), stepOK(rmNode("n2")),
-				stepOK(revert),
-				stepOK(bind("b", "n2")),
-				stepOK(revert),
-				stepErr(revert),
+				clStepOK(clAddNode(clNode("n1", "4", "8Gi"))),
+				clStepOK(clAddPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj())),
+				clStepOK(clFork),
+				clStepOK(clAddNode(clNode("n2", "4", "8Gi"))),
+				clStepOK(clAddPod(clPod("b", "2", "2Gi"))), clStepOK(clAssume("b", "n2")),
+				clStepOK(clFork),
+				clStepOK(clDelPod("a")), clStepOK(clRmNode("n2")),
+				clStepOK(clRevert),
+				clStepOK(clBind("b", "n2")),
+				clStepOK(clRevert),
+				clStepErr(clRevert),
 			},
-			wantReq:  map[string]resource.Vector{"n1": vec(1000, gi)},
+			wantReq:  map[string]resource.Vector{"n1": clVec(1000, gi)},
 			wantPods: []string{"default/a Bound n1 "},
 		},
 		{
 			name: "commit keeps changes; an outer revert still undoes them",
 			steps: []clStep{
-				stepOK(addNode(clNode("n1", "4", "8Gi"))),
-				stepOK(fork),
-				stepOK(addPod(clPod("a", "1", "1Gi"))),
-				stepOK(fork), stepOK(assume("a", "n1")), stepOK(commit),
-				stepOK(commit),
-				stepOK(fork), stepOK(addPod(clPod("b", "1", "1Gi"))), stepOK(fork), stepOK(assume("b", "n1")), stepOK(commit), stepOK(revert),
+				clStepOK(clAddNode(clNode("n1", "4", "8Gi"))),
+				clStepOK(clFork),
+				clStepOK(clAddPod(clPod("a", "1", "1Gi"))),
+				clStepOK(clFork), clStepOK(clAssume("a", "n1")), clStepOK(clCommit),
+				clStepOK(clCommit),
+				clStepOK(clFork), clStepOK(clAddPod(clPod("b", "1", "1Gi"))), clStepOK(clFork), clStepOK(clAssume("b", "n1")), clStepOK(clCommit), clStepOK(clRevert),
 			},
-			wantReq:  map[string]resource.Vector{"n1": vec(1000, gi)},
+			wantReq:  map[string]resource.Vector{"n1": clVec(1000, gi)},
 			wantPods: []string{"default/a Assumed n1 "},
 		},
 		{
 			name: "removing a node deletes its pods and keeps the order of the others",
 			steps: []clStep{
-				stepOK(addNode(clNode("n1", "4", "8Gi"))), stepOK(addNode(clNode("n2", "4", "8Gi"))), stepOK(addNode(clNode("n3", "4", "8Gi"))),
-				stepOK(addPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1"}).Node("n2").Obj())),
-				stepOK(addPod(clPod("b", "1", "1Gi"))), stepOK(assume("b", "n2")),
-				stepOK(addPod(st.MakePod().Name("c").Req(map[string]string{"cpu": "2"}).Node("n3").Obj())),
-				stepOK(rmNode("n2")),
-				stepErr(bind("b", "n2")),
+				clStepOK(clAddNode(clNode("n1", "4", "8Gi"))), clStepOK(clAddNode(clNode("n2", "4", "8Gi"))), clStepOK(clAddNode(clNode("n3", "4", "8Gi"))),
+				clStepOK(clAddPod(st.MakePod().Name("a").Req(map[string]string{"cpu": "1"}).Node("n2").Obj())),
+				clStepOK(clAddPod(clPod("b", "1", "1Gi"))), clStepOK(clAssume("b", "n2")),
+				clStepOK(clAddPod(st.MakePod().Name("c").Req(map[string]string{"cpu": "2"}).Node("n3").Obj())),
+				clStepOK(clRmNode("n2")),
+				clStepErr(clBind("b", "n2")),
 			},
-			wantReq:  map[string]resource.Vector{"n1": {}, "n3": vec(2000, 0)},
+			wantReq:  map[string]resource.Vector{"n1": {}, "n3": clVec(2000, 0)},
 			wantPods: []string{"default/c Bound n3 "},
 		},
 	}
