@@ -66,7 +66,9 @@ func clStepErr(op func(c clOps) error) clStep { return clStep{op: op, err: true}
 func clAddNode(n *framework.Node) func(c clOps) error {
 	return func(c clOps) error { return c.AddNode(n) }
 }
-func clAddPod(p *framework.Pod) func(c clOps) error { return func(c clOps) error { return c.AddPod(p) } }
+func clAddPod(p *framework.Pod) func(c clOps) error {
+	return func(c clOps) error { return c.AddPod(p) }
+}
 func clDelPod(name string) func(c clOps) error {
 	return func(c clOps) error { _, err := c.DeletePod("default", name); return err }
 }
