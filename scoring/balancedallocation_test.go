@@ -242,7 +242,16 @@ func TestPropBalancedAllocationRanges(t *testing.T) {
 			if mode == config.BalancedAllocationDelta {
 				lo = 50
 			}
-			for i, s := range nrfScores(t, pl, pod, nodes, pods, false) {
+			// A pod requesting none of the resources is skipped at PreScore
+			// (Delta, StdDev) and scored 0 by a bare Score call, as kube.
+			pi := fw.MustPodInfo(pod)
+			if mode != config.BalancedAllocationClassic && pi.Requests.MilliCPU == 0 && pi.Requests.Memory == 0 && pi.Requests.Get(nrfExt) == 0 {
+				if s := pl.(fw.PreScorePlugin).PreScore(context.Background(), fw.NewCycleState(), pi, nil); !s.IsSkip() {
+					rt.Fatalf("%s: best-effort pod: PreScore = %v, want Skip", mode, s)
+				}
+				continue
+			}
+			for i, s := range nrfScores(t, pl, pod, nodes, pods, rapid.Bool().Draw(rt, "prescore")) {
 				if s < lo || s > 100 {
 					rt.Fatalf("%s: node %d score %d outside [%d,100]", mode, i, s, lo)
 				}
