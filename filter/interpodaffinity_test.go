@@ -1025,3 +1025,51 @@ func TestInterPodAffinityFilterThroughRunner(t *testing.T) {
 		t.Fatalf("selected %q, want b", got)
 	}
 }
+
+// Nominated pods reach the counts through AddPod on a cloned state (the
+// runner's two-pass filter): a higher-priority web pod nominated to b makes
+// zone z2 violate the incoming pod's anti-affinity, and the original state is
+// untouched for the other nodes.
+func TestInterPodAffinityNominatedPods(t *testing.T) {
+	reg := fw.NewRegistry()
+	if err := reg.Register(config.InterPodAffinityName, InterPodAffinityFactory); err != nil {
+		t.Fatal(err)
+	}
+	f, err := fw.NewFramework(reg, fw.Profile{
+		PreFilter: []string{config.InterPodAffinityName},
+		Filter:    []string{config.InterPodAffinityName},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := []*fw.Node{
+		st.MakeNode().Name("a").Label("zone", "z1").Obj(),
+		st.MakeNode().Name("b").Label("zone", "z2").Obj(),
+		st.MakeNode().Name("c").Label("zone", "z2").Obj(),
+	}
+	snap := fw.MustSnapshot(nodes, nil)
+	nominated := fw.MustPodInfo(st.MakePod().Name("web").Label("app", "web").Priority(10).Node("b").Obj())
+	pod := st.MakePod().Name("p").PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithRequiredReq).Obj()
+	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), fw.CycleOptions{
+		Rand: ipaRand(),
+		NominatedPods: func(node string) []*fw.PodInfo {
+			if node == "b" {
+				return []*fw.PodInfo{nominated}
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatalf("Schedule: %v", err)
+	}
+	got := map[string]string{}
+	for _, v := range res.NodeVerdicts() {
+		got[v.Node] = strings.Join(v.Reasons, ", ")
+	}
+	// Only b sees the nominated pod: c shares its zone but the nominated pod
+	// is added for b's evaluation only, as in kube-scheduler.
+	want := map[string]string{"a": "", "b": ReasonInterPodAntiAffinityRulesNotMatch, "c": ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("verdicts (-want +got):\n%s", diff)
+	}
+}
