@@ -1,0 +1,250 @@
+package estimator
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+func kmCands(avail map[string]int32, names ...string) []Candidate {
+	out := make([]Candidate, len(names))
+	for i, n := range names {
+		out[i] = Candidate{Name: n, AvailableReplicas: avail[n]}
+	}
+	return out
+}
+
+func kmTargets(pairs ...any) []TargetCluster {
+	var out []TargetCluster
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, TargetCluster{Name: pairs[i].(string), Replicas: int32(pairs[i+1].(int))})
+	}
+	return out
+}
+
+func kmEqualTargets(a, b []TargetCluster) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	kmM1 = "member1"
+	kmM2 = "member2"
+	kmM3 = "member3"
+	kmM4 = "member4"
+)
+
+// Karmada pkg/scheduler/core/assignment_test.go Test_assignByStaticWeightStrategy
+// with v1.16+ (Webster) numbers.
+func TestDivideStaticWeight(t *testing.T) {
+	byName := func(n string, w int64) StaticWeightRule {
+		return StaticWeightRule{ClusterNames: []string{n}, Weight: w}
+	}
+	w321 := []StaticWeightRule{byName(kmM1, 3), byName(kmM2, 2), byName(kmM3, 1)}
+	three := kmCands(nil, kmM1, kmM2, kmM3)
+	tests := []struct {
+		name     string
+		cands    []Candidate
+		rules    []StaticWeightRule
+		replicas int32
+		want     []TargetCluster
+	}{
+		{"12 at 3:2:1", three, w321, 12, kmTargets(kmM1, 6, kmM2, 4, kmM3, 2)},
+		{"12 default weights", three, nil, 12, kmTargets(kmM1, 4, kmM2, 4, kmM3, 4)},
+		{"13 at 3:2:1", three, w321, 13, kmTargets(kmM1, 7, kmM2, 4, kmM3, 2)},
+		{"14 at 3:2:1", three, w321, 14, kmTargets(kmM1, 7, kmM2, 5, kmM3, 2)},
+		{"0 replicas", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 1)}, 0, kmTargets(kmM1, 0, kmM2, 0)},
+		{"cluster without weight left out", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1)}, 2, kmTargets(kmM1, 2)},
+		{"largest matching weight", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 1), byName(kmM1, 2)}, 3, kmTargets(kmM1, 2, kmM2, 1)},
+		// Rules that match nothing: every candidate weighs 1.
+		{"no rule matches", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName("other", 5)}, 3, kmTargets(kmM1, 2, kmM2, 1)},
+		{"9 at 1:2", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 2)}, 9, kmTargets(kmM1, 3, kmM2, 6)},
+		{"9 at 1:3", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 3)}, 9, kmTargets(kmM1, 2, kmM2, 7)},
+		// Label selectors and exclusions (Karmada ClusterAffinity).
+		{"label selector", []Candidate{{Name: kmM1, Labels: map[string]string{"zone": "a"}}, {Name: kmM2, Labels: map[string]string{"zone": "b"}}, {Name: kmM3, Labels: map[string]string{"zone": "a"}}},
+			[]StaticWeightRule{{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"zone": "a"}}, Weight: 2}, {Weight: 1}}, 10, kmTargets(kmM1, 4, kmM2, 2, kmM3, 4)},
+		{"exclusion", three, []StaticWeightRule{{ExcludeClusters: []string{kmM2}, Weight: 1}}, 4, kmTargets(kmM1, 2, kmM3, 2)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DivideReplicas(DivisionRequest{Strategy: StrategyStaticWeight, Replicas: tt.replicas, Candidates: tt.cands, StaticWeights: tt.rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !kmEqualTargets(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// Karmada Test_dynamicScale (v1.16+ numbers), the merged scale-up trace of
+// the reference (4/6/8 case) and hand-derived Fresh and tie cases.
+func TestDivideDynamic(t *testing.T) {
+	prev246 := kmTargets(kmM1, 2, kmM2, 4, kmM3, 6)
+	prev48 := kmTargets(kmM1, 4, kmM2, 8)
+	ones := map[string]int32{kmM1: 1, kmM2: 1, kmM3: 1}
+	tests := []struct {
+		name     string
+		strategy DivisionStrategy
+		mode     AssignmentMode
+		cands    []Candidate
+		prev     []TargetCluster
+		replicas int32
+		want     []TargetCluster
+		wantErr  string
+	}{
+		// Scale down 12 → 6 by the previous 2:4:6.
+		{name: "dynamic 12 to 6", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev246, replicas: 6, want: kmTargets(kmM1, 1, kmM2, 2, kmM3, 3)},
+		// Scale up by 12 over 10:10:10 → 4 each, added to 2/4/6.
+		{name: "dynamic 12 to 24", strategy: StrategyDynamicWeight, cands: kmCands(map[string]int32{kmM1: 10, kmM2: 10, kmM3: 10}, kmM1, kmM2, kmM3), prev: prev246, replicas: 24, want: kmTargets(kmM1, 6, kmM2, 8, kmM3, 10)},
+		{name: "dynamic not enough", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev246, replicas: 24, wantErr: "Clusters available replicas 3 are not enough to schedule."},
+		// Scale down by the previous 4:8 sorted desc: member2 alone reaches 6.
+		{name: "aggregated 12 to 6", strategy: StrategyAggregated, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev48, replicas: 6, want: kmTargets(kmM2, 6)},
+		{name: "aggregated 12 to 8", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 100, kmM2: 100}, kmM1, kmM2), prev: prev48, replicas: 8, want: kmTargets(kmM2, 8)},
+		// Used clusters first: kmM2(6), kmM1(4), kmM3(8); Webster 12 over 6:4:8 is
+		// kmM2 4, kmM1 3, kmM3 5; merged with 4/8.
+		{name: "aggregated 12 to 24 at 4:6:8", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 4, kmM2: 6, kmM3: 8}, kmM1, kmM2, kmM3), prev: prev48, replicas: 24, want: kmTargets(kmM1, 7, kmM2, 12, kmM3, 5)},
+		// kmM1(6), kmM2(6) already reach 12: member3 unused.
+		{name: "aggregated 12 to 24 at 6:6:20", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 6, kmM2: 6, kmM3: 20}, kmM1, kmM2, kmM3), prev: prev48, replicas: 24, want: kmTargets(kmM1, 10, kmM2, 14)},
+		{name: "aggregated not enough", strategy: StrategyAggregated, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev48, replicas: 24, wantErr: "Clusters available replicas 3 are not enough to schedule."},
+		// member2 is no longer a candidate: only member1's 4 count as
+		// assigned; 20 over kmM1 4, kmM4 12, kmM3 8 → 3, 10, 7.
+		{name: "aggregated with a replaced cluster", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 4, kmM3: 8, kmM4: 12}, kmM1, kmM3, kmM4), prev: prev48, replicas: 24, want: kmTargets(kmM1, 7, kmM3, 7, kmM4, 10)},
+		// First division: a scale-up from nothing. Webster 12 over 6:4:10 is
+		// 4/2/6; aggregated keeps kmM3(10), kmM1(6) and splits 12 as 7/5 (the
+		// last seat ties kmM1 6/9 with kmM3 10/15: fewer seats first).
+		{name: "first dynamic division", strategy: StrategyDynamicWeight, cands: kmCands(map[string]int32{kmM1: 6, kmM2: 4, kmM3: 10}, kmM1, kmM2, kmM3), replicas: 12, want: kmTargets(kmM1, 4, kmM2, 2, kmM3, 6)},
+		{name: "first aggregated division", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 6, kmM2: 4, kmM3: 10}, kmM1, kmM2, kmM3), replicas: 12, want: kmTargets(kmM1, 5, kmM3, 7)},
+		{name: "unchanged", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev246, replicas: 12, want: prev246},
+		// Fresh: weights 9+2, 0+4, 0+6 = 11:4:6 → 6, 2, 4 (Steady would keep 2/4/6).
+		{name: "fresh", strategy: StrategyDynamicWeight, mode: AssignFresh, cands: kmCands(map[string]int32{kmM1: 9}, kmM1, kmM2, kmM3), prev: prev246, replicas: 12, want: kmTargets(kmM1, 6, kmM2, 2, kmM3, 4)},
+		{name: "fresh not enough", strategy: StrategyDynamicWeight, mode: AssignFresh, cands: kmCands(nil, kmM1, kmM2, kmM3), prev: prev246, replicas: 13, wantErr: "Clusters available replicas 12 are not enough"},
+		{name: "zero replicas", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2), replicas: 0, want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DivideReplicas(DivisionRequest{Strategy: tt.strategy, Mode: tt.mode, Replicas: tt.replicas, Candidates: tt.cands, Previous: tt.prev})
+			if tt.wantErr != "" {
+				var ue *UnschedulableError
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !kmEqualTargets(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDivideDuplicatedAndTies(t *testing.T) {
+	got, err := DivideReplicas(DivisionRequest{Strategy: StrategyDuplicated, Replicas: 5, Candidates: kmCands(nil, kmM3, kmM1)})
+	if err != nil || !kmEqualTargets(got, kmTargets(kmM1, 5, kmM3, 5)) {
+		t.Errorf("duplicated: %v, %v", got, err)
+	}
+	// 1 replica over equal weights: the binding UID's parity picks the
+	// name order ("uid-2" even: ascending; "uid-1" odd: descending).
+	for uid, want := range map[string][]TargetCluster{"uid-2": kmTargets(kmM1, 1, kmM2, 0), "uid-1": kmTargets(kmM1, 0, kmM2, 1)} {
+		got, err := DivideReplicas(DivisionRequest{Strategy: StrategyStaticWeight, Replicas: 1, Candidates: kmCands(nil, kmM1, kmM2), BindingUID: uid})
+		if err != nil || !kmEqualTargets(got, want) {
+			t.Errorf("uid %s: %v, %v; want %v", uid, got, err, want)
+		}
+	}
+	// Aggregated with equal available replicas: ties sorted by name, so the
+	// prefix is member1 whatever the candidate order.
+	for _, cands := range [][]Candidate{kmCands(map[string]int32{kmM1: 5, kmM2: 5}, kmM1, kmM2), kmCands(map[string]int32{kmM1: 5, kmM2: 5}, kmM2, kmM1)} {
+		got, err := DivideReplicas(DivisionRequest{Strategy: StrategyAggregated, Replicas: 4, Candidates: cands})
+		if err != nil || !kmEqualTargets(got, kmTargets(kmM1, 4)) {
+			t.Errorf("aggregated ties: %v, %v", got, err)
+		}
+	}
+}
+
+func TestDivideBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		r    DivisionRequest
+		want string
+	}{
+		{"no candidates", DivisionRequest{Strategy: StrategyDynamicWeight, Replicas: 3}, "divide 3 replicas (DynamicWeight): empty candidate cluster list"},
+		{"negative replicas", DivisionRequest{Replicas: -1, Candidates: kmCands(nil, kmM1)}, "replicas=-1"},
+		{"unknown strategy", DivisionRequest{Strategy: 9, Candidates: kmCands(nil, kmM1)}, "strategy=9"},
+		{"unknown mode", DivisionRequest{Mode: 4, Candidates: kmCands(nil, kmM1)}, "mode=4"},
+		{"duplicate candidate", DivisionRequest{Candidates: kmCands(nil, kmM1, kmM1)}, `candidates[0] and candidates[1] are both "member1"`},
+		{"unnamed candidate", DivisionRequest{Candidates: []Candidate{{}}}, "candidates[0]: empty name"},
+		{"negative available", DivisionRequest{Candidates: []Candidate{{Name: kmM1, AvailableReplicas: -2}}}, `cluster "member1" availableReplicas=-2`},
+		{"negative weight", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: kmCands(nil, kmM1), StaticWeights: []StaticWeightRule{{Weight: -1}}}, "staticWeights[0].weight=-1"},
+		{"bad selector", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: kmCands(nil, kmM1), StaticWeights: []StaticWeightRule{{Weight: 1, LabelSelector: &framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}}, "staticWeights[0].labelSelector"},
+		{"negative previous", DivisionRequest{Candidates: kmCands(nil, kmM1), Previous: kmTargets(kmM1, -3)}, `previous cluster "member1" replicas=-3`},
+		{"duplicate previous", DivisionRequest{Candidates: kmCands(nil, kmM1), Previous: kmTargets(kmM1, 1, kmM1, 2)}, `lists cluster "member1" twice`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DivideReplicas(tt.r)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// Karmada calAvailableReplicas: minimum over estimators, −1 and failed
+// estimators ignored, MaxInt32 replaced by the desired replicas.
+func TestCalAvailableReplicas(t *testing.T) {
+	cands := []string{kmM1, kmM2, kmM3}
+	general := EstimatorAnswer{Name: GeneralEstimatorName, Clusters: kmTargets(kmM1, 6, kmM2, 4, kmM3, 0)}
+	accurate := EstimatorAnswer{Name: SchedulerEstimatorName, Clusters: []TargetCluster{{kmM1, 5}, {kmM2, UnauthenticReplica}, {kmM3, 9}}}
+	failed := EstimatorAnswer{Name: "broken", Clusters: kmTargets(kmM1, 0, kmM2, 0, kmM3, 0), Err: errors.New("timeout")}
+	onlyMax := EstimatorAnswer{Name: SchedulerEstimatorName, Clusters: []TargetCluster{{kmM1, math.MaxInt32}, {kmM2, math.MaxInt32}, {kmM3, 2}}}
+	tests := []struct {
+		name    string
+		desired int32
+		answers []EstimatorAnswer
+		want    []TargetCluster
+	}{
+		{"minimum, -1 ignored", 12, []EstimatorAnswer{general, accurate}, kmTargets(kmM1, 5, kmM2, 4, kmM3, 0)},
+		{"failed estimator ignored", 12, []EstimatorAnswer{general, failed}, kmTargets(kmM1, 6, kmM2, 4, kmM3, 0)},
+		{"MaxInt32 becomes desired", 12, []EstimatorAnswer{onlyMax}, kmTargets(kmM1, 12, kmM2, 12, kmM3, 2)},
+		{"no estimators", 7, nil, kmTargets(kmM1, 7, kmM2, 7, kmM3, 7)},
+		{"no replicas: no estimation", 0, []EstimatorAnswer{general}, kmTargets(kmM1, 0, kmM2, 0, kmM3, 0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := CalAvailableReplicas(cands, tt.desired, tt.answers...)
+			if err != nil || !kmEqualTargets(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+	for name, tc := range map[string]struct {
+		cands   []string
+		desired int32
+		answers []EstimatorAnswer
+		want    string
+	}{
+		"no candidates":    {nil, 1, nil, "empty candidates list"},
+		"negative desired": {cands, -1, nil, "desired replicas=-1"},
+		"short answer":     {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: kmTargets(kmM1, 1)}}, `estimator "x" answered for 1 clusters, want 3`},
+		"wrong order":      {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: kmTargets(kmM2, 1, kmM1, 1, kmM3, 1)}}, `answer[0] is for cluster "member2", want "member1"`},
+		"negative":         {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: kmTargets(kmM1, 1, kmM2, -5, kmM3, 1)}}, `cluster "member2" replicas=-5`},
+	} {
+		if _, err := CalAvailableReplicas(tc.cands, tc.desired, tc.answers...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", name, err, tc.want)
+		}
+	}
+}
