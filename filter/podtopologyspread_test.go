@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -1316,5 +1317,58 @@ func TestPodTopologySpreadDomainCreatedAfterPreFilter(t *testing.T) {
 	// Now node-c's zone3 holds 2: 2 + 1 - 1 = 2 > 1.
 	if got := pl.Filter(context.Background(), state, pi, c); got.Code() != fw.Unschedulable {
 		t.Errorf("after: node-c = %v, want Unschedulable", got)
+	}
+}
+
+// The filter half inside a scheduling cycle: the FitError message, and the
+// nominated-pods pass (a cloned state and node, updated by AddPod).
+func TestPodTopologySpreadInCycle(t *testing.T) {
+	reg := fw.NewRegistry()
+	if err := reg.Register(config.PodTopologySpreadName, fw.TypedFactory(NewPodTopologySpread)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := fw.NewFramework(reg, fw.Profile{
+		PreFilter: []string{config.PodTopologySpreadName},
+		Filter:    []string{config.PodTopologySpreadName},
+		Args:      map[string]any{config.PodTopologySpreadName: ptsListArgs},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj(), ptsNode("node-n", "").Obj()}
+	existing := []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj()}
+	snap := fw.MustSnapshot(nodes, existing)
+	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
+	// zone1 holds 2, zone2 1: with maxSkew 1 only zone2 (node-x: 1+1-1) fits.
+	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj())
+	res, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rng()})
+	if err != nil {
+		t.Fatalf("Schedule: %v", err)
+	}
+	if got := res.SelectedNode(); got != "node-x" {
+		t.Errorf("selected %q, want node-x", got)
+	}
+
+	// One nominated foo pod on node-x (priority ≥ the pod's) makes the
+	// zones 2/2: node-x still fits (2+1-2). Two make them 2/3: node-x fails
+	// in the first pass (3+1-2 > 1), and nothing fits.
+	nominated := []*fw.PodInfo{fw.MustPodInfo(ptsPodOn("nom1", "", "foo").Obj()), fw.MustPodInfo(ptsPodOn("nom2", "", "foo").Obj())}
+	nominate := func(n int) func(string) []*fw.PodInfo {
+		return func(node string) []*fw.PodInfo {
+			if node == "node-x" {
+				return nominated[:n]
+			}
+			return nil
+		}
+	}
+	res, err = f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rng(), NominatedPods: nominate(1)})
+	if err != nil || res.SelectedNode() != "node-x" {
+		t.Errorf("one nominated pod: selected %q (%v), want node-x", res.SelectedNode(), err)
+	}
+	_, err = f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rng(), NominatedPods: nominate(2)})
+	want := "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 3 node(s) didn't match pod topology spread constraints."
+	if err == nil || err.Error() != want {
+		t.Errorf("Schedule with a nominated pod: error %v, want %q", err, want)
 	}
 }

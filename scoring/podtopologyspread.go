@@ -1,0 +1,368 @@
+package scoring
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/topologyspread"
+)
+
+const ptsPreScoreStateKey framework.StateKey = "PreScore" + config.PodTopologySpreadName
+
+// ptsNoKey in ptsPreScoreState.dom: the node lacks the constraint's
+// topology key and the constraint adds nothing to its score.
+const ptsNoKey int32 = -1
+
+// PodTopologySpread is the score half of kube-scheduler's PodTopologySpread
+// plugin (v1.36): it prefers nodes whose domains hold fewer pods matching
+// the pod's whenUnsatisfiable: ScheduleAnyway topology spread constraints
+// (or the configured defaults when the pod has none).
+//
+// Per node, raw = round(Σ_c cnt_c·ln(domains_c + 2) + (maxSkew_c − 1)), where
+// the sum runs over the constraints whose topology key the node carries,
+// cnt_c is the number of matching pods in the node's domain (on the node
+// itself for kubernetes.io/hostname) and domains_c the number of distinct
+// values among the scored nodes (for hostname: the number of scored nodes).
+// NormalizeScore maps raw to 100·(max + min − raw)/max, 100 for every node
+// when max is 0, and 0 for ignored nodes.
+type PodTopologySpread struct {
+	defaults        []framework.TopologySpreadConstraint
+	systemDefaulted bool
+	parallelism     int
+}
+
+var (
+	_ framework.PreScorePlugin  = (*PodTopologySpread)(nil)
+	_ framework.ScorePlugin     = (*PodTopologySpread)(nil)
+	_ framework.ScoreExtensions = (*PodTopologySpread)(nil)
+)
+
+// NewPodTopologySpread builds the score half from args: unset fields get
+// kube-scheduler's defaults (defaultingType System), then the args are
+// validated (config.PodTopologySpreadArgs.Validate). h may be nil; loops
+// then run on the calling goroutine, as with parallelism 1.
+func NewPodTopologySpread(args config.PodTopologySpreadArgs, h framework.Handle) (framework.Plugin, error) {
+	args.Default()
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &PodTopologySpread{
+		defaults:        args.EffectiveDefaultConstraints(),
+		systemDefaulted: args.DefaultingType == config.SystemDefaulting,
+		parallelism:     1,
+	}
+	if h != nil {
+		pl.parallelism = max(h.Parallelism(), 1)
+	}
+	return pl, nil
+}
+
+// Name returns "PodTopologySpread".
+func (pl *PodTopologySpread) Name() string { return config.PodTopologySpreadName }
+
+// ptsPreScoreState is what PreScore computes for Score and NormalizeScore.
+// Per constraint c: DomainIndex[c]/DomainValues[c] are the topology values
+// found among the scored (feasible, not ignored) nodes, Counts[c] the
+// matching pods per value over all nodes of the snapshot, Weights[c] the
+// normalizing weight ln(domains + 2). Hostname constraints have no domains:
+// Score counts them on the node. Per scored node j (PreScore's order):
+// ignored[j] and dom[j*len(Constraints)+c], the node's domain index or
+// ptsNoKey. The state is read-only after PreScore; Clone shares it.
+type ptsPreScoreState struct {
+	Constraints  []topologyspread.Constraint
+	IgnoredNodes map[string]bool
+	DomainIndex  []map[string]int32
+	DomainValues [][]string
+	Counts       [][]int64
+	Weights      []float64
+
+	namespace  string
+	requireAll bool
+	nodes      []*framework.NodeInfo
+	ignored    []bool
+	dom        []int32
+	snap       *framework.Snapshot
+	// posOf maps a snapshot index to the node's position in nodes (-1).
+	posOf []int32
+}
+
+// Clone returns s: Score and NormalizeScore never change it.
+func (s *ptsPreScoreState) Clone() framework.StateData { return s }
+
+// PreScore builds the pod's soft constraints (its own ScheduleAnyway
+// constraints, or the ScheduleAnyway defaults when it has none and a default
+// selector exists) and counts, over all nodes of the snapshot that pass the
+// eligibility rules, the matching pods of every domain present among the
+// scored nodes. When the pod has its own constraints or the defaults are not
+// the system ones, a feasible node missing any topology key is ignored
+// (scores 0). It returns Skip when there is no soft constraint or the
+// snapshot has no node.
+func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
+	snap := state.Snapshot()
+	if snap == nil {
+		return framework.AsStatus(errors.New("podtopologyspread: PreScore needs the cycle's snapshot (all nodes), but the cycle state has none"))
+	}
+	all := snap.Nodes()
+	if len(all) == 0 {
+		return framework.NewStatus(framework.Skip)
+	}
+	cs, err := topologyspread.Build(pod.Pod, framework.ScheduleAnyway, pl.defaults, snap)
+	if err != nil {
+		return framework.AsStatus(fmt.Errorf("podtopologyspread: soft topology spread constraints: %w", err))
+	}
+	if len(cs) == 0 {
+		return framework.NewStatus(framework.Skip)
+	}
+	// Only non-system defaults require every topology key, so that nodes
+	// without a zone label still get hostname spreading.
+	requireAll := len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
+	state.Write(ptsPreScoreStateKey, pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll))
+	return nil
+}
+
+func (pl *PodTopologySpread) calPreScoreState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
+	nc, nf := len(cs), len(nodes)
+	s := &ptsPreScoreState{
+		Constraints:  cs,
+		IgnoredNodes: map[string]bool{},
+		DomainIndex:  make([]map[string]int32, nc),
+		DomainValues: make([][]string, nc),
+		Counts:       make([][]int64, nc),
+		Weights:      make([]float64, nc),
+		namespace:    pod.Namespace,
+		requireAll:   requireAll,
+		nodes:        nodes,
+		ignored:      make([]bool, nf),
+		dom:          make([]int32, nf*nc),
+		snap:         snap,
+		posOf:        make([]int32, snap.NumNodes()),
+	}
+	for i := range s.posOf {
+		s.posOf[i] = -1
+	}
+	for c := range cs {
+		s.DomainIndex[c] = map[string]int32{}
+	}
+	// The scored nodes: which are ignored, and the domains they hold (in
+	// node order, so numbering does not depend on map order).
+	for j, ni := range nodes {
+		node := ni.Node()
+		if i := snap.Index(node.Name); i >= 0 {
+			s.posOf[i] = int32(j)
+		}
+		row := s.dom[j*nc : (j+1)*nc]
+		if requireAll && !topologyspread.HasAllKeys(node.Labels, cs) {
+			s.ignored[j] = true
+			s.IgnoredNodes[node.Name] = true
+			for c := range row {
+				row[c] = ptsNoKey
+			}
+			continue
+		}
+		for c := range cs {
+			v, ok := node.Labels[cs[c].TopologyKey]
+			row[c] = ptsNoKey
+			if cs[c].IsHostname() {
+				if ok {
+					row[c] = 0
+				}
+				continue
+			}
+			// A missing key still makes the value "" a domain (it counts
+			// for the weight and gathers pods of nodes without the key),
+			// as kube-scheduler does under system defaulting.
+			d, seen := s.DomainIndex[c][v]
+			if !seen {
+				d = int32(len(s.DomainValues[c]))
+				s.DomainIndex[c][v] = d
+				s.DomainValues[c] = append(s.DomainValues[c], v)
+			}
+			if ok {
+				row[c] = d
+			}
+		}
+	}
+	anyDomains := false
+	for c := range cs {
+		s.Counts[c] = make([]int64, len(s.DomainValues[c]))
+		size := len(s.DomainValues[c])
+		if cs[c].IsHostname() {
+			size = nf - len(s.IgnoredNodes)
+		} else if size > 0 {
+			anyDomains = true
+		}
+		s.Weights[c] = math.Log(float64(size + 2))
+	}
+	if !anyDomains {
+		return s
+	}
+	inclusion := topologyspread.NewInclusion(pod, cs)
+	all := snap.Nodes()
+	parallel.Until(pl.parallelism, len(all), func(i int) {
+		node := all[i].Node()
+		if requireAll && !topologyspread.HasAllKeys(node.Labels, cs) {
+			return
+		}
+		var verdict topologyspread.NodeVerdict
+		evaluated := false
+		for c := range cs {
+			tc := &cs[c]
+			if len(s.DomainValues[c]) == 0 {
+				continue
+			}
+			if !evaluated {
+				verdict, evaluated = inclusion.Eval(node), true
+			}
+			if !verdict.Includes(tc) {
+				continue
+			}
+			d, ok := s.DomainIndex[c][node.Labels[tc.TopologyKey]]
+			if !ok {
+				continue
+			}
+			if n := topologyspread.CountMatching(all[i].Pods, &tc.Selector, pod.Namespace); n > 0 {
+				atomic.AddInt64(&s.Counts[c][d], int64(n))
+			}
+		}
+	})
+	return s
+}
+
+func ptsReadPreScoreState(state *framework.CycleState) (*ptsPreScoreState, error) {
+	d, err := state.Read(ptsPreScoreStateKey)
+	if err != nil {
+		return nil, fmt.Errorf("podtopologyspread: reading %q from cycle state: %w", ptsPreScoreStateKey, err)
+	}
+	s, ok := d.(*ptsPreScoreState)
+	if !ok {
+		return nil, fmt.Errorf("podtopologyspread: cycle state %q holds %T, want PodTopologySpread's PreScore state", ptsPreScoreStateKey, d)
+	}
+	return s, nil
+}
+
+// position returns node's index in PreScore's node list (-1 when absent)
+// and whether it is the very node PreScore saw (same Node object).
+func (s *ptsPreScoreState) position(node *framework.NodeInfo) (int, bool) {
+	i := s.snap.Index(node.Name())
+	if i < 0 || i >= len(s.posOf) {
+		return -1, false
+	}
+	j := int(s.posOf[i])
+	if j < 0 {
+		return -1, false
+	}
+	return j, s.nodes[j].Node() == node.Node()
+}
+
+// ptsScoreTerm is one constraint's contribution, cnt·weight + (maxSkew − 1),
+// with the product rounded to float64 before the addition (no fused
+// multiply-add), as on the amd64 builds of kube-scheduler.
+func ptsScoreTerm(cnt int64, w float64, maxSkew int32) float64 {
+	return float64(float64(cnt)*w) + float64(maxSkew-1)
+}
+
+// Score returns the node's raw score (see PodTopologySpread); ignored nodes
+// score 0. It does not allocate.
+func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	s, err := ptsReadPreScoreState(state)
+	if err != nil {
+		return 0, framework.AsStatus(err)
+	}
+	if node == nil || node.Node() == nil {
+		return 0, framework.AsStatus(errors.New("podtopologyspread: node not found"))
+	}
+	j, same := s.position(node)
+	if j >= 0 && s.ignored[j] {
+		return 0, nil
+	}
+	nc := len(s.Constraints)
+	var score float64
+	if same {
+		row := s.dom[j*nc : (j+1)*nc : (j+1)*nc]
+		for c := range s.Constraints {
+			d := row[c]
+			if d == ptsNoKey {
+				continue
+			}
+			tc := &s.Constraints[c]
+			var cnt int64
+			if tc.IsHostname() {
+				cnt = int64(topologyspread.CountMatching(node.Pods, &tc.Selector, s.namespace))
+			} else {
+				cnt = s.Counts[c][d]
+			}
+			score += ptsScoreTerm(cnt, s.Weights[c], tc.MaxSkew)
+		}
+		return int64(math.Round(score)), nil
+	}
+	// A node PreScore did not see (or a copy of it): read its labels.
+	labels := node.Node().Labels
+	for c := range s.Constraints {
+		tc := &s.Constraints[c]
+		v, ok := labels[tc.TopologyKey]
+		if !ok {
+			continue
+		}
+		var cnt int64
+		if tc.IsHostname() {
+			cnt = int64(topologyspread.CountMatching(node.Pods, &tc.Selector, s.namespace))
+		} else {
+			d, ok := s.DomainIndex[c][v]
+			if !ok {
+				return 0, framework.AsStatus(fmt.Errorf("podtopologyspread: node %q: %s=%q is not a domain of the nodes given to PreScore", node.Name(), tc.TopologyKey, v))
+			}
+			cnt = s.Counts[c][d]
+		}
+		score += ptsScoreTerm(cnt, s.Weights[c], tc.MaxSkew)
+	}
+	return int64(math.Round(score)), nil
+}
+
+// ScoreExtensions returns the plugin: it normalizes its own scores.
+func (pl *PodTopologySpread) ScoreExtensions() framework.ScoreExtensions { return pl }
+
+// isIgnored reports whether the k-th score, of the named node, belongs to an
+// ignored node.
+func (s *ptsPreScoreState) isIgnored(k int, name string) bool {
+	if k < len(s.nodes) && s.nodes[k].Name() == name {
+		return s.ignored[k]
+	}
+	return s.IgnoredNodes[name]
+}
+
+// NormalizeScore maps raw scores to [0, 100] as kube-scheduler v1.36: with
+// min and max over the non-ignored nodes (min starting at MaxInt64, max at
+// 0), each gets 100·(max + min − raw)/max in integer arithmetic, or 100 when
+// max is 0; ignored nodes get 0.
+func (pl *PodTopologySpread) NormalizeScore(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
+	s, err := ptsReadPreScoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	var minScore int64 = math.MaxInt64
+	var maxScore int64
+	for k := range scores {
+		if s.isIgnored(k, scores[k].Name) {
+			continue
+		}
+		minScore = min(minScore, scores[k].Score)
+		maxScore = max(maxScore, scores[k].Score)
+	}
+	for k := range scores {
+		switch {
+		case s.isIgnored(k, scores[k].Name):
+			scores[k].Score = 0
+		case maxScore == 0:
+			scores[k].Score = framework.MaxNodeScore
+		default:
+			scores[k].Score = framework.MaxNodeScore * (maxScore + minScore - scores[k].Score) / maxScore
+		}
+	}
+	return nil
+}
