@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	fw "github.com/schedkit/schedkit/framework"
 )
@@ -239,15 +238,4 @@ func SortedNames(names map[string]struct{}) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// JoinPath joins non-empty path elements with '.'.
-func JoinPath(elems ...string) string {
-	var b []string
-	for _, e := range elems {
-		if e != "" {
-			b = append(b, e)
-		}
-	}
-	return strings.Join(b, ".")
 }
