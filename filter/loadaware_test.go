@@ -1,0 +1,533 @@
+package filter
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+)
+
+var laNow = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
+
+type laCase struct {
+	name       string
+	args       config.LoadAwareSchedulingArgs
+	annotation *estimator.CustomUsageThresholds
+	rawAnnot   string
+	metric     *framework.NodeMetric
+	pods       []*framework.Pod // assigned to the node, PodScheduled now − 10 s
+	pod        *framework.Pod   // nil: an empty pod (batch, 250m / 200Mi)
+	node       *framework.Node  // nil: 96 CPU / 512Gi
+	want       string           // "" = pass
+	wantCode   framework.Code
+}
+
+func laRun(t *testing.T, tt laCase) *framework.Status {
+	t.Helper()
+	p, err := NewLoadAware(tt.args, st.LAHandle{C: st.NewLAClock(laNow)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	la := p.(*LoadAware)
+	node := tt.node
+	if node == nil {
+		w := st.MakeNode().Name("test-node-1").Capacity(map[string]string{"cpu": "96", "memory": "512Gi"})
+		if tt.annotation != nil {
+			b, _ := json.Marshal(tt.annotation)
+			w = w.Annotation(estimator.AnnotationCustomUsageThresholds, string(b))
+		}
+		if tt.rawAnnot != "" {
+			w = w.Annotation(estimator.AnnotationCustomUsageThresholds, tt.rawAnnot)
+		}
+		node = w.Obj()
+	}
+	for _, pod := range tt.pods {
+		pod.Spec.NodeName = node.Name
+		pod.Status.Conditions = append(pod.Status.Conditions, framework.PodCondition{Type: framework.PodScheduled, Status: framework.ConditionTrue, LastTransitionTime: laNow.Add(-10 * time.Second)})
+		if err := la.Cache().AddPod(pod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tt.metric != nil {
+		if err := la.Cache().UpdateNodeMetric(tt.metric); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pod := tt.pod
+	if pod == nil {
+		pod = st.MakePod().Name("test-pod").Obj()
+	}
+	ni, err := framework.NewNodeInfo(node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi := framework.MustPodInfo(pod)
+	cs := framework.NewCycleState()
+	if _, s := la.PreFilter(context.Background(), cs, pi, nil); !s.IsSuccess() {
+		t.Fatalf("PreFilter: %v", s)
+	}
+	return la.Filter(context.Background(), cs, pi, ni)
+}
+
+func laCheck(t *testing.T, tt laCase) {
+	t.Helper()
+	got := laRun(t, tt)
+	if tt.want == "" {
+		if !got.IsSuccess() {
+			t.Errorf("Filter = %v, want success", got)
+		}
+		return
+	}
+	code := tt.wantCode
+	if code == framework.Success {
+		code = framework.Unschedulable
+	}
+	if got.Code() != code || got.Message() != tt.want {
+		t.Errorf("Filter = %v, want %v: %q", got, code, tt.want)
+	}
+}
+
+func laMetric() *st.NodeMetricWrapper {
+	return st.MakeNodeMetric("test-node-1").ReportInterval(60).UpdateTime(laNow)
+}
+
+func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cpu, "memory": mem} }
+
+func laFalse() *bool { f := false; return &f }
+
+const (
+	laCPUReason    = "node(s) cpu usage exceed threshold"
+	laMemReason    = "node(s) memory usage exceed threshold"
+	laCPUAggReason = "node(s) cpu aggregated usage exceed threshold"
+)
+
+// TestFilterUsage of koordinator-sh/koordinator
+// pkg/scheduler/plugins/loadaware/load_aware_test.go, in schedkit's types:
+// node 96 CPU / 512Gi, report interval 60 s, metric updated now, assigned
+// pods scheduled 10 s ago, filterExpiredNodeMetrics false, default
+// thresholds 65/95 unless stated; the worked percentages are in each name.
+func TestLoadAwareFilterUsage(t *testing.T) {
+	noExp := config.LoadAwareSchedulingArgs{FilterExpiredNodeMetrics: laFalse()}
+	with := func(f func(a *config.LoadAwareSchedulingArgs)) config.LoadAwareSchedulingArgs {
+		a := noExp
+		f(&a)
+		return a
+	}
+	prodPod := func(name string) *st.PodWrapper { return st.MakePod().Name(name).Priority(estimator.PriorityProdValueMax) }
+	p95 := &estimator.CustomAggregatedUsage{
+		UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p95",
+		UsageAggregatedDuration: &framework.MetricDuration{Duration: 5 * time.Minute},
+	}
+	reported := func(m *st.NodeMetricWrapper) *st.NodeMetricWrapper {
+		return m.Pod("default", "prod-pod-1", "koord-prod", laM("30", "200Gi")).Pod("default", "prod-pod-2", "koord-prod", laM("33", "300Gi"))
+	}
+	prodPods := func() []*framework.Pod {
+		return []*framework.Pod{prodPod("prod-pod-1").Obj(), prodPod("prod-pod-2").Obj()}
+	}
+	tests := []laCase{
+		{name: "normal usage: (60+0.25)/96 = 62.8 → 63 ≤ 65", args: noExp, metric: laMetric().Usage(laM("60", "256Gi")).Obj()},
+		{name: "missing NodeMetric passes", args: noExp},
+		{name: "exceed cpu: 70.25/96 = 73 > 65", args: noExp, metric: laMetric().Usage(laM("70", "256Gi")).Obj(), want: laCPUReason},
+		{
+			name: "exceed p95 cpu (args): 70.25/96 = 73 > 60",
+			args: with(func(a *config.LoadAwareSchedulingArgs) {
+				a.Aggregated = &config.LoadAwareSchedulingAggregatedArgs{UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p95", UsageAggregatedDuration: 5 * time.Minute}
+			}),
+			metric: laMetric().Usage(laM("30", "100Gi")).Aggregated(5*time.Minute, "p95", laM("70", "256Gi")).Obj(),
+			want:   laCPUAggReason,
+		},
+		{name: "exceed memory: (500Gi+200Mi)/512Gi = 97.7 → 98 > 95", args: noExp, metric: laMetric().Usage(laM("30", "500Gi")).Obj(), want: laMemReason},
+		{
+			name: "node annotation {memory: 60} replaces the map (cpu unchecked): 316.2/512 = 62 > 60",
+			args: noExp, annotation: &estimator.CustomUsageThresholds{UsageThresholds: map[resource.Name]int64{"memory": 60}},
+			metric: laMetric().Usage(laM("30", "316Gi")).Obj(), want: laMemReason,
+		},
+		{
+			name: "p95 via node annotation", args: noExp, annotation: &estimator.CustomUsageThresholds{AggregatedUsage: p95},
+			metric: laMetric().Usage(laM("30", "100Gi")).Aggregated(5*time.Minute, "p95", laM("70", "256Gi")).Obj(),
+			want:   laCPUAggReason,
+		},
+		{
+			name:   "thresholds {memory: 0}: every threshold zero, pass",
+			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.UsageThresholds = map[resource.Name]int64{"memory": 0} }),
+			metric: laMetric().Usage(laM("30", "500Gi")).Obj(),
+		},
+		{
+			name:   "prod filter off by default: 66 and 98 ≤ 100",
+			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.UsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 100} }),
+			metric: reported(laMetric().Usage(laM("63", "500Gi"))).Obj(), pods: prodPods(),
+		},
+		{
+			name: "prod cpu: prod usage (30+33+0.25)/96 = 66 > 50",
+			args: with(func(a *config.LoadAwareSchedulingArgs) {
+				a.UsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 100}
+				a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 50, "memory": 100}
+			}),
+			metric: reported(laMetric().Usage(laM("63", "500Gi"))).Obj(), pods: prodPods(),
+			pod: prodPod("prod-pod-3").Obj(), want: laCPUReason,
+		},
+		{
+			name: "prod memory: (500Gi+200Mi)/512Gi = 98 > 50",
+			args: with(func(a *config.LoadAwareSchedulingArgs) {
+				a.UsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 100}
+				a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 50}
+			}),
+			metric: reported(laMetric().Usage(laM("63", "500Gi"))).Obj(), pods: prodPods(),
+			pod: prodPod("prod-pod-3").Obj(), want: laMemReason,
+		},
+		{
+			name: "prod memory via node annotation",
+			args: with(func(a *config.LoadAwareSchedulingArgs) {
+				a.UsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 100}
+				a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 100}
+			}),
+			annotation: &estimator.CustomUsageThresholds{ProdUsageThresholds: map[resource.Name]int64{"cpu": 100, "memory": 50}},
+			metric:     reported(laMetric().Usage(laM("63", "500Gi"))).Obj(), pods: prodPods(),
+			pod: prodPod("prod-pod-3").Obj(), want: laMemReason,
+		},
+		{
+			name: "DaemonSet-owned pod passes", args: noExp, metric: laMetric().Usage(laM("70", "256Gi")).Obj(),
+			pod: st.MakePod().Name("ds").Owner("DaemonSet", "agent").Obj(),
+		},
+		{
+			name: "prod pod requesting 20 CPU / 100Gi: (53+17)/96 = 72.9 → 73 > 60",
+			args: with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 60} }),
+			metric: laMetric().Usage(laM("60", "300Gi")).Pod("default", "prod-pod-1", "koord-prod", laM("53", "300Gi")).Obj(),
+			pods:   []*framework.Pod{prodPod("prod-pod-1").Obj()},
+			pod:    st.MakePod().Name("p").Req(laM("20", "100Gi")).Obj(), want: laCPUReason,
+		},
+		{
+			name:   "mid pod mid-cpu 12k: (53+10.2)/96 = 65.8 → 66 > 65",
+			args:   noExp,
+			metric: laMetric().Usage(laM("53", "100Gi")).Obj(),
+			pod: st.MakePod().Name("mid").Priority(estimator.PriorityMidValueDefault).
+				Req(map[string]string{"kubernetes.io/mid-cpu": "12k", "kubernetes.io/mid-memory": "100Gi"}).Obj(),
+			want: laCPUReason,
+		},
+		{
+			name:   "prod pod 1 CPU / 165Gi: (300+115.5)/512 = 81.2 → 81 > 80",
+			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"memory": 80} }),
+			metric: laMetric().Usage(laM("10", "300Gi")).Pod("default", "prod-pod-1", "koord-prod", laM("5", "300Gi")).Obj(),
+			pods:   []*framework.Pod{prodPod("prod-pod-1").Obj()},
+			pod:    st.MakePod().Name("p").Req(laM("1", "165Gi")).Obj(), want: laMemReason,
+		},
+		{
+			name:   "mid pod mid-memory 200Gi: (300+140)/512 = 85.9 → 86 > 85",
+			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.UsageThresholds = map[resource.Name]int64{"memory": 85} }),
+			metric: laMetric().Usage(laM("10", "300Gi")).Obj(),
+			pod: st.MakePod().Name("mid").Priority(estimator.PriorityMidValueDefault).
+				Req(map[string]string{"kubernetes.io/mid-cpu": "1k", "kubernetes.io/mid-memory": "200Gi"}).Obj(),
+			want: laMemReason,
+		},
+		{
+			name:   "assigned unreported prod pod plus the same incoming: (100+140+140)/512 = 74.2 → 74 > 70",
+			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"memory": 70} }),
+			metric: laMetric().Usage(laM("10", "100Gi")).Pod("default", "prod-pod-1", "koord-prod", laM("5", "100Gi")).Obj(),
+			pods:   []*framework.Pod{prodPod("prod-pod-1").Obj(), st.MakePod().Name("prod-pod-2").Req(laM("1", "200Gi")).Obj()},
+			pod:    st.MakePod().Name("prod-pod-3").Req(laM("1", "200Gi")).Obj(), want: laMemReason,
+		},
+		{
+			name:   "assigned unreported mid pod plus the same incoming: (33+17+17)/96 = 69.8 → 70 > 65",
+			args:   noExp,
+			metric: laMetric().Usage(laM("33", "100Gi")).Obj(),
+			pods: []*framework.Pod{st.MakePod().Name("mid-1").Priority(estimator.PriorityMidValueDefault).
+				Req(map[string]string{"kubernetes.io/mid-cpu": "20k"}).Obj()},
+			pod: st.MakePod().Name("mid-2").Priority(estimator.PriorityMidValueDefault).
+				Req(map[string]string{"kubernetes.io/mid-cpu": "20k"}).Obj(),
+			want: laCPUReason,
+		},
+		// Derived cases.
+		{
+			name: "aggregated profile replaces the usage thresholds: usage 90 CPU but p95 50 passes",
+			args: with(func(a *config.LoadAwareSchedulingArgs) {
+				a.Aggregated = &config.LoadAwareSchedulingAggregatedArgs{UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p95"}
+			}),
+			metric: laMetric().Usage(laM("90", "100Gi")).Aggregated(5*time.Minute, "p95", laM("50", "100Gi")).Obj(),
+		},
+		{
+			name: "aggregate of a duration not reported: full estimates of assigned pods (nodeEstimated)",
+			args: with(func(a *config.LoadAwareSchedulingArgs) {
+				a.Aggregated = &config.LoadAwareSchedulingAggregatedArgs{UsageThresholds: map[resource.Name]int64{"cpu": 10}, UsageAggregationType: "p95", UsageAggregatedDuration: time.Hour}
+			}),
+			// nodeEstimated = 8.5 (reported at 1 but fully counted) + incoming 0.25 = 8.75/96 = 9.1 → 9 ≤ 10
+			metric: laMetric().Usage(laM("90", "100Gi")).Aggregated(5*time.Minute, "p95", laM("90", "100Gi")).Pod("default", "a", "koord-prod", laM("1", "1Gi")).Obj(),
+			pods:   []*framework.Pod{st.MakePod().Name("a").Req(laM("10", "1Gi")).Obj()},
+		},
+		{
+			name:     "malformed node annotation falls back to the args thresholds",
+			args:     noExp,
+			rawAnnot: `{"usageThresholds":{"cpu":`,
+			metric:   laMetric().Usage(laM("70", "256Gi")).Obj(), want: laCPUReason,
+		},
+		{
+			name: "annotation aggregate without type is ignored; its usage map still replaces",
+			args: noExp, annotation: &estimator.CustomUsageThresholds{
+				UsageThresholds: map[resource.Name]int64{"cpu": 90},
+				AggregatedUsage: &estimator.CustomAggregatedUsage{UsageThresholds: map[resource.Name]int64{"cpu": 1}},
+			},
+			metric: laMetric().Usage(laM("70", "256Gi")).Obj(),
+		},
+		{
+			name:   "no metric body passes",
+			args:   noExp,
+			metric: laMetric().NoBody().Obj(),
+		},
+		{
+			name:   "zero capacity resource is skipped",
+			args:   noExp,
+			node:   st.MakeNode().Name("test-node-1").Capacity(map[string]string{"memory": "512Gi"}).Obj(),
+			metric: laMetric().Usage(laM("70", "256Gi")).Obj(),
+		},
+		{
+			name:   "raw-allocatable capacity: 70/100 = 70 > 65 though allocatable is 200",
+			args:   noExp,
+			node:   st.MakeNode().Name("test-node-1").Capacity(laM("200", "512Gi")).Annotation(estimator.AnnotationNodeRawAllocatable, `{"cpu":"100"}`).Obj(),
+			metric: laMetric().Usage(laM("70", "256Gi")).Obj(), want: laCPUReason,
+		},
+		{
+			name:   "first failing resource in name order: cpu before memory",
+			args:   noExp,
+			metric: laMetric().Usage(laM("90", "511Gi")).Obj(), want: laCPUReason,
+		},
+		{
+			name: "node without name in the cache but metric for a different node: pass", args: noExp,
+			metric: st.MakeNodeMetric("other").UpdateTime(laNow).Usage(laM("96", "512Gi")).Obj(),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { laCheck(t, tt) })
+	}
+}
+
+// TestFilterExpiredNodeMetric and TestEnableScheduleWhenNodeMetricsExpired of
+// load_aware_test.go: defaults (expiry filter on, 180 s).
+func TestLoadAwareFilterExpired(t *testing.T) {
+	enable := true
+	allow := config.LoadAwareSchedulingArgs{EnableScheduleWhenNodeMetricsExpired: &enable}
+	expired := "node(s) nodeMetric expired"
+	tests := []laCase{
+		{name: "fresh metric", metric: laMetric().NoBody().Obj()},
+		{name: "nil updateTime", metric: st.MakeNodeMetric("test-node-1").NoBody().Obj(), want: expired},
+		{name: "age 180 s (≥ 180)", metric: st.MakeNodeMetric("test-node-1").UpdateTime(laNow.Add(-180 * time.Second)).NoBody().Obj(), want: expired},
+		{name: "age 179 s", metric: st.MakeNodeMetric("test-node-1").UpdateTime(laNow.Add(-179 * time.Second)).NoBody().Obj()},
+		{name: "nil updateTime, enableScheduleWhenNodeMetricsExpired", args: allow, metric: st.MakeNodeMetric("test-node-1").NoBody().Obj()},
+		{name: "age 180 s, enableScheduleWhenNodeMetricsExpired", args: allow, metric: st.MakeNodeMetric("test-node-1").UpdateTime(laNow.Add(-180 * time.Second)).NoBody().Obj()},
+		{
+			name: "all thresholds zero pass before the expiry check",
+			args: config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"cpu": 0}},
+			metric: st.MakeNodeMetric("test-node-1").Obj(),
+		},
+		{
+			name: "filterExpiredNodeMetrics false: stale usage is used",
+			args: config.LoadAwareSchedulingArgs{FilterExpiredNodeMetrics: laFalse()},
+			metric: st.MakeNodeMetric("test-node-1").UpdateTime(laNow.Add(-time.Hour)).Usage(laM("70", "1Gi")).Obj(), want: laCPUReason,
+		},
+		{
+			name: "Koordinator<=1.5: an expired metric passes",
+			args: config.LoadAwareSchedulingArgs{CompatibilityMode: config.LoadAwareCompatKoordinatorV15},
+			metric: st.MakeNodeMetric("test-node-1").Usage(laM("96", "512Gi")).Obj(),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { laCheck(t, tt) })
+	}
+}
+
+// The derived boundary example of reference Part A: 100 CPU, usage 65 CPU,
+// an empty (batch) pod, threshold 65. Current: (65 + 0.25)/100 = 65.25 → 65
+// ≤ 65 passes. ≤ v1.5: raw 65 ≥ 65 rejects.
+func TestLoadAwareFilterBoundaryBothModes(t *testing.T) {
+	node := st.MakeNode().Name("test-node-1").Capacity(laM("100", "512Gi")).Obj()
+	metric := func() *framework.NodeMetric { return laMetric().Usage(laM("65", "1Gi")).Obj() }
+	laCheck(t, laCase{name: "current", node: node, metric: metric()})
+	laCheck(t, laCase{
+		name: "v1.5", node: node, metric: metric(), want: laCPUReason,
+		args: config.LoadAwareSchedulingArgs{CompatibilityMode: config.LoadAwareCompatKoordinatorV15},
+	})
+}
+
+// Koordinator ≤ v1.5 (seed 000): raw reported usage only, ≥ rejects.
+func TestLoadAwareFilterV15(t *testing.T) {
+	v15 := func(f func(a *config.LoadAwareSchedulingArgs)) config.LoadAwareSchedulingArgs {
+		a := config.LoadAwareSchedulingArgs{CompatibilityMode: config.LoadAwareCompatKoordinatorV15}
+		if f != nil {
+			f(&a)
+		}
+		return a
+	}
+	mid := func(n string) *framework.Pod {
+		return st.MakePod().Name(n).Priority(estimator.PriorityMidValueDefault).Req(map[string]string{"kubernetes.io/mid-cpu": "20k"}).Obj()
+	}
+	tests := []laCase{
+		{
+			name: "assigned and incoming estimates ignored: raw 33/96 = 34 < 65",
+			args: v15(nil), metric: laMetric().Usage(laM("33", "100Gi")).Obj(), pods: []*framework.Pod{mid("mid-1")}, pod: mid("mid-2"),
+		},
+		{name: "raw 62.4/96 = 65 ≥ 65 rejects", args: v15(nil), metric: laMetric().Usage(laM("62400m", "100Gi")).Obj(), want: laCPUReason},
+		{name: "raw 62.3/96 = 64.9 → 65 ≥ 65 rejects", args: v15(nil), metric: laMetric().Usage(laM("62300m", "100Gi")).Obj(), want: laCPUReason},
+		{name: "raw 61.9/96 = 64.5 → 64 (half away: 64.48) passes", args: v15(nil), metric: laMetric().Usage(laM("61900m", "100Gi")).Obj()},
+		{
+			name: "prod pod: reported prod usage (30+33)/96 = 66 ≥ 50",
+			args: v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 50} }),
+			metric: laMetric().Usage(laM("63", "100Gi")).Pod("default", "a", "koord-prod", laM("30", "1Gi")).Pod("default", "b", "koord-prod", laM("33", "1Gi")).Obj(),
+			pods: []*framework.Pod{st.MakePod().Name("a").Req(laM("1", "1Gi")).Obj(), st.MakePod().Name("b").Req(laM("1", "1Gi")).Obj()},
+			pod:  st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(), want: laCPUReason,
+		},
+		{
+			name: "prod pod, metric without pods: pass",
+			args: v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 1} }),
+			metric: laMetric().Usage(laM("90", "100Gi")).Obj(),
+			pod:    st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(),
+		},
+		{
+			name: "prod map of zeros still selects the prod path (len > 0): pass",
+			args: v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 0} }),
+			metric: laMetric().Usage(laM("90", "100Gi")).Pod("default", "x", "koord-prod", laM("1", "1Gi")).Obj(),
+			pod:    st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(),
+		},
+		{
+			name: "aggregate missing: pass (no fallback to node usage)",
+			args: v15(func(a *config.LoadAwareSchedulingArgs) {
+				a.Aggregated = &config.LoadAwareSchedulingAggregatedArgs{UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p95"}
+			}),
+			metric: laMetric().Usage(laM("90", "100Gi")).Obj(),
+		},
+		{
+			name: "aggregate duration 0 picks the longest: 10m p95 58/96 = 60 ≥ 60",
+			args: v15(func(a *config.LoadAwareSchedulingArgs) {
+				a.Aggregated = &config.LoadAwareSchedulingAggregatedArgs{UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p95"}
+			}),
+			metric: laMetric().Usage(laM("10", "100Gi")).Aggregated(5*time.Minute, "p95", laM("1", "1Gi")).Aggregated(10*time.Minute, "p95", laM("58", "1Gi")).Obj(),
+			want:   laCPUAggReason,
+		},
+		{name: "no metric body: pass", args: v15(nil), metric: laMetric().NoBody().Obj()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { laCheck(t, tt) })
+	}
+}
+
+func TestLoadAwareFilterConstruction(t *testing.T) {
+	if _, err := NewLoadAware(config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"cpu": 120}}, nil); err == nil ||
+		err.Error() != `loadaware: usageThresholds["cpu"]=120: must be within [0,100]` {
+		t.Errorf("invalid args: %v", err)
+	}
+	// A shared source must vectorize every resource the args name.
+	est, _ := estimator.NewDefaultEstimator(estimator.EstimatorOptions{})
+	src, _ := estimator.NewAssignCache(est, estimator.CacheOptions{})
+	_, err := NewLoadAwareWithSource(config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"nvidia.com/gpu": 80}}, nil, src)
+	if err == nil || err.Error() != `loadaware: resource "nvidia.com/gpu" named in the args is not vectorized by the usage source (it vectorizes [cpu memory])` {
+		t.Errorf("unvectorized resource: %v", err)
+	}
+	if _, err := NewLoadAwareWithSource(config.LoadAwareSchedulingArgs{}, nil, nil); err == nil {
+		t.Error("nil source accepted")
+	}
+	p, err := NewLoadAwareWithSource(config.LoadAwareSchedulingArgs{}, nil, src)
+	if err != nil || p.Name() != "LoadAwareScheduling" || p.Cache() != src || p.Args().UsageThresholds["cpu"] != 65 {
+		t.Errorf("NewLoadAwareWithSource = %v, %v", p, err)
+	}
+	// A NodeInfo without a node is an Error status.
+	if s := p.Filter(context.Background(), framework.NewCycleState(), framework.MustPodInfo(st.MakePod().Name("p").Obj()), &framework.NodeInfo{}); s.Code() != framework.Error || s.Message() != "node not found" {
+		t.Errorf("nil node: %v", s)
+	}
+}
+
+// Reserve records the pod (the next pod sees its estimate); Unreserve
+// removes it. Filter without PreFilter estimates lazily.
+func TestLoadAwareFilterReserve(t *testing.T) {
+	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: st.NewLAClock(laNow)})
+	la := p.(*LoadAware)
+	node := st.MakeNode().Name("n").Capacity(laM("10", "100Gi")).Obj()
+	ni, _ := framework.NewNodeInfo(node)
+	if err := la.Cache().UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Usage(laM("3", "1Gi")).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	big := framework.MustPodInfo(st.MakePod().Name("big").Req(laM("3", "1Gi")).Obj()) // estimate 2.55
+	ctx := context.Background()
+	if s := la.Filter(ctx, framework.NewCycleState(), big, ni); !s.IsSuccess() { // (3+2.55)/10 = 56 ≤ 65
+		t.Fatalf("first: %v", s)
+	}
+	if s := la.Reserve(ctx, nil, big, "n"); !s.IsSuccess() {
+		t.Fatal(s)
+	}
+	other := framework.MustPodInfo(st.MakePod().Name("other").Req(laM("3", "1Gi")).Obj())
+	if s := la.Filter(ctx, framework.NewCycleState(), other, ni); s.Message() != laCPUReason { // (3+2.55+2.55)/10 = 81
+		t.Errorf("after Reserve: %v", s)
+	}
+	la.Unreserve(ctx, nil, big, "n")
+	if s := la.Filter(ctx, framework.NewCycleState(), other, ni); !s.IsSuccess() {
+		t.Errorf("after Unreserve: %v", s)
+	}
+}
+
+// The per-node Filter path does not allocate once the state is computed.
+func TestLoadAwareFilterNoAllocs(t *testing.T) {
+	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: st.NewLAClock(laNow)})
+	la := p.(*LoadAware)
+	annotated := st.MakeNode().Name("a").Capacity(laM("10", "100Gi")).Annotation(estimator.AnnotationCustomUsageThresholds, `{"usageThresholds":{"cpu":10}}`).Obj()
+	plain := st.MakeNode().Name("n").Capacity(laM("10", "100Gi")).Obj()
+	for _, n := range []string{"a", "n"} {
+		_ = la.Cache().UpdateNodeMetric(st.MakeNodeMetric(n).UpdateTime(laNow).Usage(laM("3", "1Gi")).Obj())
+	}
+	pi := framework.MustPodInfo(st.MakePod().Name("p").Req(laM("1", "1Gi")).Obj())
+	cs := framework.NewCycleState()
+	la.PreFilter(context.Background(), cs, pi, nil)
+	for _, node := range []*framework.Node{plain, annotated} {
+		ni, _ := framework.NewNodeInfo(node)
+		la.Filter(context.Background(), cs, pi, ni) // warm the capacity and annotation memos
+		if a := testing.AllocsPerRun(200, func() { la.Filter(context.Background(), cs, pi, ni) }); a != 0 {
+			t.Errorf("Filter(%s) allocates %v per call", node.Name, a)
+		}
+	}
+}
+
+// TestPropLoadAwareFilterMonotone: in both modes, if a node passes with
+// reported usage u2, it passes with any u1 ≤ u2 (per resource).
+func TestPropLoadAwareFilterMonotone(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		mode := rapid.SampledFrom([]config.LoadAwareCompatibility{config.LoadAwareCompatLatest, config.LoadAwareCompatKoordinatorV15}).Draw(rt, "mode")
+		args := config.LoadAwareSchedulingArgs{
+			CompatibilityMode: mode,
+			UsageThresholds: map[resource.Name]int64{
+				"cpu":    rapid.Int64Range(0, 100).Draw(rt, "tcpu"),
+				"memory": rapid.Int64Range(0, 100).Draw(rt, "tmem"),
+			},
+		}
+		p, err := NewLoadAware(args, st.LAHandle{C: st.NewLAClock(laNow)})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		la := p.(*LoadAware)
+		capCPU := rapid.IntRange(1, 256).Draw(rt, "capcpu")
+		capMem := rapid.IntRange(1, 1024).Draw(rt, "capmem")
+		node := st.MakeNode().Name("n").Capacity(map[string]string{"cpu": fmt.Sprint(capCPU), "memory": fmt.Sprintf("%dGi", capMem)}).Obj()
+		ni, _ := framework.NewNodeInfo(node)
+		pi := framework.MustPodInfo(st.MakePod().Name("p").Req(map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(0, 32000).Draw(rt, "req"))}).Obj())
+		u1c := rapid.IntRange(0, 300000).Draw(rt, "u1c")
+		u1m := rapid.IntRange(0, 1200).Draw(rt, "u1m")
+		u2c := u1c + rapid.IntRange(0, 300000).Draw(rt, "du2c")
+		u2m := u1m + rapid.IntRange(0, 1200).Draw(rt, "du2m")
+		verdict := func(c, m int) bool {
+			err := la.Cache().UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).
+				Usage(map[string]string{"cpu": fmt.Sprintf("%dm", c), "memory": fmt.Sprintf("%dGi", m)}).Obj())
+			if err != nil {
+				rt.Fatal(err)
+			}
+			cs := framework.NewCycleState()
+			la.PreFilter(context.Background(), cs, pi, nil)
+			return la.Filter(context.Background(), cs, pi, ni).IsSuccess()
+		}
+		if verdict(u2c, u2m) && !verdict(u1c, u1m) {
+			rt.Fatalf("passes at (%dm, %dGi) but not at the lower (%dm, %dGi)", u2c, u2m, u1c, u1m)
+		}
+	})
+}
