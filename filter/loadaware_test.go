@@ -122,7 +122,9 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 		f(&a)
 		return a
 	}
-	prodPod := func(name string) *st.PodWrapper { return st.MakePod().Name(name).Priority(estimator.PriorityProdValueMax) }
+	prodPod := func(name string) *st.PodWrapper {
+		return st.MakePod().Name(name).Priority(estimator.PriorityProdValueMax)
+	}
 	p95 := &estimator.CustomAggregatedUsage{
 		UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p95",
 		UsageAggregatedDuration: &framework.MetricDuration{Duration: 5 * time.Minute},
@@ -162,8 +164,10 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			metric: laMetric().Usage(laM("30", "500Gi")).Obj(),
 		},
 		{
-			name:   "prod filter off by default: 66 and 98 ≤ 100",
-			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.UsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 100} }),
+			name: "prod filter off by default: 66 and 98 ≤ 100",
+			args: with(func(a *config.LoadAwareSchedulingArgs) {
+				a.UsageThresholds = map[resource.Name]int64{"cpu": 100, "memory": 100}
+			}),
 			metric: reported(laMetric().Usage(laM("63", "500Gi"))).Obj(), pods: prodPods(),
 		},
 		{
@@ -199,8 +203,8 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			pod: st.MakePod().Name("ds").Owner("DaemonSet", "agent").Obj(),
 		},
 		{
-			name: "prod pod requesting 20 CPU / 100Gi: (53+17)/96 = 72.9 → 73 > 60",
-			args: with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 60} }),
+			name:   "prod pod requesting 20 CPU / 100Gi: (53+17)/96 = 72.9 → 73 > 60",
+			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 60} }),
 			metric: laMetric().Usage(laM("60", "300Gi")).Pod("default", "prod-pod-1", "koord-prod", laM("53", "300Gi")).Obj(),
 			pods:   []*framework.Pod{prodPod("prod-pod-1").Obj()},
 			pod:    st.MakePod().Name("p").Req(laM("20", "100Gi")).Obj(), want: laCPUReason,
@@ -322,18 +326,18 @@ func TestLoadAwareFilterExpired(t *testing.T) {
 		{name: "nil updateTime, enableScheduleWhenNodeMetricsExpired", args: allow, metric: st.MakeNodeMetric("test-node-1").NoBody().Obj()},
 		{name: "age 180 s, enableScheduleWhenNodeMetricsExpired", args: allow, metric: st.MakeNodeMetric("test-node-1").UpdateTime(laNow.Add(-180 * time.Second)).NoBody().Obj()},
 		{
-			name: "all thresholds zero pass before the expiry check",
-			args: config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"cpu": 0}},
+			name:   "all thresholds zero pass before the expiry check",
+			args:   config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"cpu": 0}},
 			metric: st.MakeNodeMetric("test-node-1").Obj(),
 		},
 		{
-			name: "filterExpiredNodeMetrics false: stale usage is used",
-			args: config.LoadAwareSchedulingArgs{FilterExpiredNodeMetrics: laFalse()},
+			name:   "filterExpiredNodeMetrics false: stale usage is used",
+			args:   config.LoadAwareSchedulingArgs{FilterExpiredNodeMetrics: laFalse()},
 			metric: st.MakeNodeMetric("test-node-1").UpdateTime(laNow.Add(-time.Hour)).Usage(laM("70", "1Gi")).Obj(), want: laCPUReason,
 		},
 		{
-			name: "Koordinator<=1.5: an expired metric passes",
-			args: config.LoadAwareSchedulingArgs{CompatibilityMode: config.LoadAwareCompatKoordinatorV15},
+			name:   "Koordinator<=1.5: an expired metric passes",
+			args:   config.LoadAwareSchedulingArgs{CompatibilityMode: config.LoadAwareCompatKoordinatorV15},
 			metric: st.MakeNodeMetric("test-node-1").Usage(laM("96", "512Gi")).Obj(),
 		},
 	}
@@ -376,21 +380,21 @@ func TestLoadAwareFilterV15(t *testing.T) {
 		{name: "raw 62.3/96 = 64.9 → 65 ≥ 65 rejects", args: v15(nil), metric: laMetric().Usage(laM("62300m", "100Gi")).Obj(), want: laCPUReason},
 		{name: "raw 61.9/96 = 64.5 → 64 (half away: 64.48) passes", args: v15(nil), metric: laMetric().Usage(laM("61900m", "100Gi")).Obj()},
 		{
-			name: "prod pod: reported prod usage (30+33)/96 = 66 ≥ 50",
-			args: v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 50} }),
+			name:   "prod pod: reported prod usage (30+33)/96 = 66 ≥ 50",
+			args:   v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 50} }),
 			metric: laMetric().Usage(laM("63", "100Gi")).Pod("default", "a", "koord-prod", laM("30", "1Gi")).Pod("default", "b", "koord-prod", laM("33", "1Gi")).Obj(),
-			pods: []*framework.Pod{st.MakePod().Name("a").Req(laM("1", "1Gi")).Obj(), st.MakePod().Name("b").Req(laM("1", "1Gi")).Obj()},
-			pod:  st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(), want: laCPUReason,
+			pods:   []*framework.Pod{st.MakePod().Name("a").Req(laM("1", "1Gi")).Obj(), st.MakePod().Name("b").Req(laM("1", "1Gi")).Obj()},
+			pod:    st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(), want: laCPUReason,
 		},
 		{
-			name: "prod pod, metric without pods: pass",
-			args: v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 1} }),
+			name:   "prod pod, metric without pods: pass",
+			args:   v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 1} }),
 			metric: laMetric().Usage(laM("90", "100Gi")).Obj(),
 			pod:    st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(),
 		},
 		{
-			name: "prod map of zeros still selects the prod path (len > 0): pass",
-			args: v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 0} }),
+			name:   "prod map of zeros still selects the prod path (len > 0): pass",
+			args:   v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 0} }),
 			metric: laMetric().Usage(laM("90", "100Gi")).Pod("default", "x", "koord-prod", laM("1", "1Gi")).Obj(),
 			pod:    st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(),
 		},
