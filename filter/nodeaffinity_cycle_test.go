@@ -1,0 +1,74 @@
+package filter
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// TestDefaultFiltersThroughRunner runs kube's default filter order
+// (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
+// NodeResourcesFit) through the framework runner; each node fails exactly
+// one plugin, so the FitError histogram lists each reason once, sorted as
+// strings, as kube-scheduler v1.36 formats it.
+func TestDefaultFiltersThroughRunner(t *testing.T) {
+	reg := fw.NewRegistry()
+	noArgs := func(f func(fw.Handle) (fw.Plugin, error)) fw.Factory {
+		return func(_ any, h fw.Handle) (fw.Plugin, error) { return f(h) }
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(reg.Register(config.NodeUnschedulableName, noArgs(NewNodeUnschedulable)))
+	must(reg.Register(config.NodeNameName, noArgs(NewNodeName)))
+	must(reg.Register(config.TaintTolerationName, noArgs(NewTaintToleration)))
+	must(reg.Register(config.NodeAffinityName, fw.TypedFactory(NewNodeAffinity)))
+	must(reg.Register(config.NodePortsName, noArgs(NewNodePorts)))
+	must(reg.Register(config.NodeResourcesFitName, fw.TypedFactory(NewNodeResourcesFit)))
+	filters := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName}
+	f, err := fw.NewFramework(reg, fw.Profile{
+		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
+		Filter:    filters,
+	})
+	must(err)
+	capacity := map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}
+	nodes := []*fw.Node{
+		st.MakeNode().Name("tainted").Label("zone", "a").Capacity(capacity).Taint("gpu", "true", fw.TaintEffectNoSchedule).Obj(),
+		st.MakeNode().Name("small").Label("zone", "a").Capacity(map[string]string{"cpu": "1", "memory": "8Gi", "pods": "110"}).Obj(),
+		st.MakeNode().Name("elsewhere").Label("zone", "b").Capacity(capacity).Obj(),
+		st.MakeNode().Name("cordoned").Label("zone", "a").Capacity(capacity).Unschedulable().Obj(),
+	}
+	snap := fw.MustSnapshot(nodes, nil)
+	pod := st.MakePod().Name("web").NodeSelector(map[string]string{"zone": "a"}).Req(map[string]string{"cpu": "2"}).Obj()
+	_, err = f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	var fe *fw.FitError
+	if !errors.As(err, &fe) {
+		t.Fatalf("Schedule error = %v, want a FitError", err)
+	}
+	want := "0/4 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector, " +
+		"1 node(s) had untolerated taint(s), 1 node(s) were unschedulable."
+	if fe.Error() != want {
+		t.Errorf("FitError:\n got %q\nwant %q", fe.Error(), want)
+	}
+
+	// A metadata.name term narrows the cycle to one node through the
+	// PreFilterResult; the other nodes are excluded, not filtered.
+	named := st.MakePod().Name("pinned").RequiredNodeAffinity(st.NameIn("elsewhere")).Req(map[string]string{"cpu": "2"}).Obj()
+	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(named), fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.SelectedNode(); got != "elsewhere" {
+		t.Errorf("selected %q, want elsewhere", got)
+	}
+	if res.EvaluatedNodes() != 1 {
+		t.Errorf("evaluated %d nodes, want 1", res.EvaluatedNodes())
+	}
+}
