@@ -188,12 +188,6 @@ func (s *ipaPreFilterState) Clone() framework.StateData {
 	return &c
 }
 
-// ipaDelta is one +1 for pair (slot, value) found by a PreFilter worker.
-type ipaDelta struct {
-	slot  int
-	value string
-}
-
 // PreFilter builds the three count tables. It Skips when the incoming pod
 // has no required (anti-)affinity terms and no existing pod's required
 // anti-affinity selects it, exactly as kube-scheduler v1.36 decides.
@@ -244,18 +238,36 @@ func ipaMatchesAll(terms []ipaTerm, pod *framework.Pod, snap *framework.Snapshot
 	return true
 }
 
-// forChunks splits [0, n) into chunks run on the plugin's workers; fn gets
-// the chunk number, so results stored per chunk merge in node order whatever
-// the parallelism. It returns the number of chunks before running any.
-func (pl *InterPodAffinity) forChunks(n int) (int, func(fn func(c, lo, hi int))) {
-	chunk := parallel.ChunkSize(n, pl.parallelism)
-	run := func(fn func(c, lo, hi int)) {
-		parallel.Ordered(pl.parallelism, n, chunk, func(lo, hi int) bool {
-			fn(lo/chunk, lo, hi)
-			return false
-		})
+// forChunks runs work over [0, n): inline over the whole range when the
+// plugin is sequential, else in chunks on the plugin's workers. work gets the
+// chunk number (below numChunks) so that results stored per chunk merge in
+// node order, whatever the parallelism.
+func (pl *InterPodAffinity) forChunks(n int, work func(c, lo, hi int)) {
+	if pl.parallelism <= 1 {
+		work(0, 0, n)
+		return
 	}
-	return (n + chunk - 1) / chunk, run
+	chunk := parallel.ChunkSize(n, pl.parallelism)
+	parallel.Ordered(pl.parallelism, n, chunk, func(lo, hi int) bool {
+		work(lo/chunk, lo, hi)
+		return false
+	})
+}
+
+func (pl *InterPodAffinity) numChunks(n int) int {
+	if pl.parallelism <= 1 {
+		return 1
+	}
+	chunk := parallel.ChunkSize(n, pl.parallelism)
+	return (n + chunk - 1) / chunk
+}
+
+// ipaPairCount is one +1 for the pair (key, value) found by a PreFilter
+// worker; slot is the key's slot when known (incoming terms), else -1.
+type ipaPairCount struct {
+	key   string
+	value string
+	slot  int
 }
 
 // countExisting counts, per domain, the existing pods with a required
@@ -265,12 +277,10 @@ func (pl *InterPodAffinity) countExisting(s *ipaPreFilterState, nodes []*framewo
 	if len(nodes) == 0 {
 		return
 	}
-	type pair struct{ key, value string }
 	incoming := s.pod.Pod
-	nc, run := pl.forChunks(len(nodes))
-	found := make([][]pair, nc)
-	run(func(c, lo, hi int) {
-		var local []pair
+	found := make([][]ipaPairCount, pl.numChunks(len(nodes)))
+	pl.forChunks(len(nodes), func(c, lo, hi int) {
+		var local []ipaPairCount
 		for _, ni := range nodes[lo:hi] {
 			node := ni.Node()
 			if node == nil {
@@ -283,7 +293,7 @@ func (pl *InterPodAffinity) countExisting(s *ipaPreFilterState, nodes []*framewo
 						continue
 					}
 					if v, ok := node.Labels[t.TopologyKey]; ok {
-						local = append(local, pair{t.TopologyKey, v})
+						local = append(local, ipaPairCount{key: t.TopologyKey, value: v})
 					}
 				}
 			}
@@ -300,63 +310,69 @@ func (pl *InterPodAffinity) countExisting(s *ipaPreFilterState, nodes []*framewo
 // countIncoming counts, per domain, the existing pods matching all the
 // incoming pod's required affinity terms and, per term, those matching its
 // required anti-affinity terms (kube's getIncomingAffinityAntiAffinityCounts).
+// Sequentially it counts straight into the tables; in parallel each chunk
+// lists its pairs and the lists are merged in node order.
 func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framework.NodeInfo) {
 	if (len(s.affTerms) == 0 && len(s.antiTerms) == 0) || len(nodes) == 0 {
 		return
 	}
-	nc, run := pl.forChunks(len(nodes))
-	aff := make([][]ipaDelta, nc)
-	anti := make([][]ipaDelta, nc)
-	run(func(c, lo, hi int) {
-		var la, ln []ipaDelta
+	walk := func(lo, hi int, emit func(anti bool, slot int, value string)) {
 		for _, ni := range nodes[lo:hi] {
 			node := ni.Node()
 			if node == nil {
 				continue
 			}
+			labels := node.Labels
 			for _, ep := range ni.Pods {
-				la = ipaAppendAffinity(la, s.affTerms, ep.Pod, node.Labels, s.snap)
-				ln = ipaAppendAnti(ln, s.antiTerms, ep.Pod, node.Labels, s.snap)
+				if len(s.affTerms) > 0 && ipaMatchesAll(s.affTerms, ep.Pod, s.snap) {
+					for i := range s.affTerms {
+						if v, ok := labels[s.affTerms[i].TopologyKey]; ok {
+							emit(false, s.affTerms[i].slot, v)
+						}
+					}
+				}
+				for i := range s.antiTerms {
+					t := &s.antiTerms[i]
+					if !t.Matches(ep.Pod, s.snap) {
+						continue
+					}
+					if v, ok := labels[t.TopologyKey]; ok {
+						emit(true, t.slot, v)
+					}
+				}
 			}
 		}
-		aff[c], anti[c] = la, ln
+	}
+	if pl.parallelism <= 1 {
+		walk(0, len(nodes), func(anti bool, slot int, value string) {
+			if anti {
+				s.anti.add(slot, value, 1)
+			} else {
+				s.affinity.add(slot, value, 1)
+			}
+		})
+		return
+	}
+	type found struct{ aff, anti []ipaPairCount }
+	parts := make([]found, pl.numChunks(len(nodes)))
+	pl.forChunks(len(nodes), func(c, lo, hi int) {
+		p := &parts[c]
+		walk(lo, hi, func(anti bool, slot int, value string) {
+			if anti {
+				p.anti = append(p.anti, ipaPairCount{slot: slot, value: value})
+			} else {
+				p.aff = append(p.aff, ipaPairCount{slot: slot, value: value})
+			}
+		})
 	})
-	for c := range aff {
-		for _, d := range aff[c] {
+	for i := range parts {
+		for _, d := range parts[i].aff {
 			s.affinity.add(d.slot, d.value, 1)
 		}
-		for _, d := range anti[c] {
+		for _, d := range parts[i].anti {
 			s.anti.add(d.slot, d.value, 1)
 		}
 	}
-}
-
-// ipaAppendAffinity appends one delta per term whose key the node has, when
-// pod matches all terms.
-func ipaAppendAffinity(out []ipaDelta, terms []ipaTerm, pod *framework.Pod, labels map[string]string, snap *framework.Snapshot) []ipaDelta {
-	if !ipaMatchesAll(terms, pod, snap) {
-		return out
-	}
-	for i := range terms {
-		if v, ok := labels[terms[i].TopologyKey]; ok {
-			out = append(out, ipaDelta{terms[i].slot, v})
-		}
-	}
-	return out
-}
-
-// ipaAppendAnti appends one delta per term that selects pod and whose key
-// the node has.
-func ipaAppendAnti(out []ipaDelta, terms []ipaTerm, pod *framework.Pod, labels map[string]string, snap *framework.Snapshot) []ipaDelta {
-	for i := range terms {
-		if !terms[i].Matches(pod, snap) {
-			continue
-		}
-		if v, ok := labels[terms[i].TopologyKey]; ok {
-			out = append(out, ipaDelta{terms[i].slot, v})
-		}
-	}
-	return out
 }
 
 // update adds (mult=+1) or removes (mult=-1) pod p on node to or from the
