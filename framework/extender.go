@@ -21,6 +21,10 @@ type Extender interface {
 	IsInterested(pod *PodInfo) bool
 	// IsIgnorable reports whether a Filter error may be ignored.
 	IsIgnorable() bool
+	// IsFilter reports whether the extender filters nodes.
+	IsFilter() bool
+	// IsPrioritizer reports whether the extender scores nodes.
+	IsPrioritizer() bool
 	// Filter returns the nodes that pass, and the failing nodes with their
 	// reasons, resolvable (failed) or not (failedAndUnresolvable).
 	Filter(pod *PodInfo, nodes []*NodeInfo) (feasible []*NodeInfo, failed, failedAndUnresolvable map[string]string, err error)

@@ -315,7 +315,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 		if len(res.feasible) == 0 {
 			break
 		}
-		if !ext.IsInterested(pod) {
+		if !ext.IsFilter() || !ext.IsInterested(pod) {
 			continue
 		}
 		nodes := res.feasibleNodes()
@@ -451,7 +451,7 @@ func (f *Framework) runExtenderScores(pod *PodInfo, nodes []*NodeInfo, res *Resu
 		pos[ni.Name()] = j
 	}
 	for _, ext := range f.extenders {
-		if !ext.IsInterested(pod) {
+		if !ext.IsPrioritizer() || !ext.IsInterested(pod) {
 			continue
 		}
 		scores, weight, err := ext.Prioritize(pod, nodes)

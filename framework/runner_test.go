@@ -401,11 +401,15 @@ type fakeExtender struct {
 	filterErr  error
 	prioErr    error
 	ignorable  bool
+	noFilter   bool
+	noPrio     bool
 }
 
 func (e *fakeExtender) Name() string               { return e.name }
 func (e *fakeExtender) IsInterested(*PodInfo) bool { return e.interested }
 func (e *fakeExtender) IsIgnorable() bool          { return e.ignorable }
+func (e *fakeExtender) IsFilter() bool             { return !e.noFilter }
+func (e *fakeExtender) IsPrioritizer() bool        { return !e.noPrio }
 func (e *fakeExtender) Filter(_ *PodInfo, nodes []*NodeInfo) ([]*NodeInfo, map[string]string, map[string]string, error) {
 	if e.filterErr != nil {
 		return nil, nil, nil, e.filterErr
@@ -463,6 +467,18 @@ func TestExtenders(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
 		t.Fatalf("unschedulable plugins: %s", d)
+	}
+
+	// An extender that only scores never filters, and one that only filters never scores.
+	scoreOnly := &fakeExtender{name: "scoreOnly", interested: true, noFilter: true, reject: map[string]string{"n1": "x"}, scores: map[string]int64{"n1": 1}, weight: 1}
+	filterOnly := &fakeExtender{name: "filterOnly", interested: true, noPrio: true, scores: map[string]int64{"n1": 10}, weight: 10}
+	f3, _ := NewFramework(registryOf(s), Profile{Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithExtenders(scoreOnly, filterOnly))
+	res3, err := f3.Schedule(context.Background(), nil, MustSnapshot(testNodes(2), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int64{0, 1 + 10}, res3.Totals); d != "" {
+		t.Fatalf("IsFilter/IsPrioritizer not honoured (-want +got):\n%s", d)
 	}
 
 	failing := &fakeExtender{name: "failing", interested: true, filterErr: errors.New("timeout")}
