@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/schedkit/schedkit/config"
@@ -314,12 +315,33 @@ func (pl *PodTopologySpread) calPreFilterState(pod *framework.Pod, cs []topology
 			}
 		}
 	}
-	// Pass 3, in parallel: count the matching pods of every counted pair.
+	// Pass 3, in parallel: count the matching pods of every counted pair,
+	// once per distinct selector (default constraints all share one).
+	same := make([]int, nc)
+	for c := range cs {
+		same[c] = c
+		for o := range c {
+			if reflect.DeepEqual(cs[o].Selector, cs[c].Selector) {
+				same[c] = o
+				break
+			}
+		}
+	}
 	perNode := make([]int32, n*nc)
 	parallel.Until(pl.parallelism, n, func(i int) {
+		row := perNode[i*nc : (i+1)*nc]
+		done := uint64(0) // bit o: row[o] holds the count of selector o
 		for c := range cs {
-			if eligible[i*nc+c] {
-				perNode[i*nc+c] = int32(topologyspread.CountMatching(nodes[i].Pods, &cs[c].Selector, pod.Namespace))
+			if !eligible[i*nc+c] {
+				continue
+			}
+			if o := same[c]; o < 64 && done&(1<<o) != 0 {
+				row[c] = row[o]
+				continue
+			}
+			row[c] = int32(topologyspread.CountMatching(nodes[i].Pods, &cs[c].Selector, pod.Namespace))
+			if c < 64 {
+				done |= 1 << c
 			}
 		}
 	})

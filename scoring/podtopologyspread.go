@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/config"
@@ -90,6 +91,9 @@ type ptsPreScoreState struct {
 	snap       *framework.Snapshot
 	// posOf maps a snapshot index to the node's position in nodes (-1).
 	posOf []int32
+	// hostCount[j*len(Constraints)+c] is, for a hostname constraint c, the
+	// matching pods on scored node j (counted during PreScore).
+	hostCount []int32
 }
 
 // Clone returns s: Score and NormalizeScore never change it.
@@ -188,31 +192,56 @@ func (pl *PodTopologySpread) calPreScoreState(pod *framework.Pod, cs []topologys
 			}
 		}
 	}
-	anyDomains := false
+	needPass := false
 	for c := range cs {
 		s.Counts[c] = make([]int64, len(s.DomainValues[c]))
 		size := len(s.DomainValues[c])
 		if cs[c].IsHostname() {
 			size = nf - len(s.IgnoredNodes)
-		} else if size > 0 {
-			anyDomains = true
 		}
+		needPass = needPass || size > 0
 		s.Weights[c] = math.Log(float64(size + 2))
 	}
-	if !anyDomains {
+	s.hostCount = make([]int32, nf*nc)
+	if !needPass {
 		return s
 	}
+	// Count, over all nodes of the snapshot, the matching pods of every
+	// domain; on the way, count the scored nodes' own pods for hostname
+	// constraints (what Score needs), sharing counts between constraints
+	// with the same selector.
+	same := make([]int, nc)
+	for c := range cs {
+		same[c] = c
+		for o := range c {
+			if reflect.DeepEqual(cs[o].Selector, cs[c].Selector) {
+				same[c] = o
+				break
+			}
+		}
+	}
+	hostDone := make([]bool, nf)
 	inclusion := topologyspread.NewInclusion(pod, cs)
 	all := snap.Nodes()
 	parallel.Until(pl.parallelism, len(all), func(i int) {
-		node := all[i].Node()
+		ni := all[i]
+		node := ni.Node()
+		j := int(s.posOf[i])
+		scored := j >= 0 && !s.ignored[j] && s.nodes[j] == ni
 		if requireAll && !topologyspread.HasAllKeys(node.Labels, cs) {
 			return
 		}
+		memo := ptsCountMemo{pods: ni.Pods, namespace: pod.Namespace}
 		var verdict topologyspread.NodeVerdict
 		evaluated := false
 		for c := range cs {
 			tc := &cs[c]
+			if tc.IsHostname() {
+				if scored && s.dom[j*nc+c] != ptsNoKey {
+					s.hostCount[j*nc+c] = int32(memo.count(cs, same, c))
+				}
+				continue
+			}
 			if len(s.DomainValues[c]) == 0 {
 				continue
 			}
@@ -226,12 +255,51 @@ func (pl *PodTopologySpread) calPreScoreState(pod *framework.Pod, cs []topologys
 			if !ok {
 				continue
 			}
-			if n := topologyspread.CountMatching(all[i].Pods, &tc.Selector, pod.Namespace); n > 0 {
+			if n := memo.count(cs, same, c); n > 0 {
 				atomic.AddInt64(&s.Counts[c][d], int64(n))
 			}
 		}
+		if scored {
+			hostDone[j] = true
+		}
 	})
+	// Scored nodes the snapshot pass did not reach (PreScore's NodeInfos
+	// are not the snapshot's) count their own pods here.
+	for j, ni := range nodes {
+		if hostDone[j] || s.ignored[j] {
+			continue
+		}
+		memo := ptsCountMemo{pods: ni.Pods, namespace: pod.Namespace}
+		for c := range cs {
+			if cs[c].IsHostname() && s.dom[j*nc+c] != ptsNoKey {
+				s.hostCount[j*nc+c] = int32(memo.count(cs, same, c))
+			}
+		}
+	}
 	return s
+}
+
+// ptsCountMemo counts one node's matching pods per selector, once for all
+// constraints that share it (same[c] is the first constraint with c's
+// selector; only the first 64 constraints are memoized).
+type ptsCountMemo struct {
+	pods      []*framework.PodInfo
+	namespace string
+	have      uint64
+	counts    [64]int32
+}
+
+func (m *ptsCountMemo) count(cs []topologyspread.Constraint, same []int, c int) int {
+	o := same[c]
+	if o < 64 && m.have&(1<<o) != 0 {
+		return int(m.counts[o])
+	}
+	n := topologyspread.CountMatching(m.pods, &cs[o].Selector, m.namespace)
+	if o < 64 {
+		m.counts[o] = int32(n)
+		m.have |= 1 << o
+	}
+	return n
 }
 
 func ptsReadPreScoreState(state *framework.CycleState) (*ptsPreScoreState, error) {
@@ -247,7 +315,7 @@ func ptsReadPreScoreState(state *framework.CycleState) (*ptsPreScoreState, error
 }
 
 // position returns node's index in PreScore's node list (-1 when absent)
-// and whether it is the very node PreScore saw (same Node object).
+// and whether it is the very NodeInfo PreScore saw.
 func (s *ptsPreScoreState) position(node *framework.NodeInfo) (int, bool) {
 	i := s.snap.Index(node.Name())
 	if i < 0 || i >= len(s.posOf) {
@@ -257,7 +325,7 @@ func (s *ptsPreScoreState) position(node *framework.NodeInfo) (int, bool) {
 	if j < 0 {
 		return -1, false
 	}
-	return j, s.nodes[j].Node() == node.Node()
+	return j, s.nodes[j] == node
 }
 
 // ptsScoreTerm is one constraint's contribution, cnt·weight + (maxSkew − 1),
@@ -293,7 +361,7 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 			tc := &s.Constraints[c]
 			var cnt int64
 			if tc.IsHostname() {
-				cnt = int64(topologyspread.CountMatching(node.Pods, &tc.Selector, s.namespace))
+				cnt = int64(s.hostCount[j*nc+c])
 			} else {
 				cnt = s.Counts[c][d]
 			}
@@ -301,7 +369,8 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 		}
 		return int64(math.Round(score)), nil
 	}
-	// A node PreScore did not see (or a copy of it): read its labels.
+	// A node PreScore did not see (or a copy of it): read its labels and
+	// count its own pods.
 	labels := node.Node().Labels
 	for c := range s.Constraints {
 		tc := &s.Constraints[c]

@@ -683,9 +683,48 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
 			snap := fw.MustSnapshot(append(append([]*fw.Node{}, tt.nodes...), tt.failed...), tt.existing, tt.opts...)
-			got, _, _ := ptsRunScore(t, pl, snap, tt.pod, ptsFeasible(t, snap, tt.nodes))
+			feasible := ptsFeasible(t, snap, tt.nodes)
+			got, _, _ := ptsRunScore(t, pl, snap, tt.pod, feasible)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("scores (-want +got):\n%s", diff)
+			}
+			// PreScore and Score on copies of the NodeInfos (not the
+			// snapshot's): the hostname counts come from the copies.
+			var copies []*fw.NodeInfo
+			for _, ni := range feasible {
+				copies = append(copies, ni.Clone())
+			}
+			got, _, _ = ptsRunScore(t, pl, snap, tt.pod, copies)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("scores with copied NodeInfos (-want +got):\n%s", diff)
+			}
+			// As kube-scheduler's test runs it: PreScore on pod-less
+			// NodeInfos of the feasible nodes, Score on the snapshot's.
+			var bare []*fw.NodeInfo
+			for _, n := range tt.nodes {
+				ni, _ := fw.NewNodeInfo(n)
+				bare = append(bare, ni)
+			}
+			ctx := context.Background()
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			pi := fw.MustPodInfo(tt.pod)
+			if s := pl.PreScore(ctx, state, pi, bare); !s.IsSuccess() {
+				t.Fatalf("PreScore(bare): %v", s)
+			}
+			var list fw.NodeScoreList
+			for _, ni := range feasible {
+				v, s := pl.Score(ctx, state, pi, ni)
+				if !s.IsSuccess() {
+					t.Fatalf("Score(%s): %v", ni.Name(), s)
+				}
+				list = append(list, fw.NodeScore{Name: ni.Name(), Score: v})
+			}
+			if s := pl.NormalizeScore(ctx, state, pi, list); !s.IsSuccess() {
+				t.Fatal(s)
+			}
+			if diff := cmp.Diff(tt.want, list); diff != "" {
+				t.Errorf("scores, kube-style run (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -69,3 +69,20 @@ func PtsMatchLabels(kv ...string) *fw.LabelSelector {
 	}
 	return s
 }
+
+// PtsSpreadCluster builds n nodes named node-<i> with hostname labels and
+// topology.kubernetes.io/zone labels zone-<i mod zones>, and two pods per
+// node: one labeled app=web and one app=db (for topology spread
+// benchmarks).
+func PtsSpreadCluster(n, zones int) ([]*fw.Node, []*fw.Pod) {
+	nodes := make([]*fw.Node, 0, n)
+	pods := make([]*fw.Pod, 0, 2*n)
+	for i := range n {
+		name := "node-" + itoa(i)
+		nodes = append(nodes, MakeNode().Name(name).Label("topology.kubernetes.io/zone", "zone-"+itoa(i%zones)).Obj())
+		pods = append(pods,
+			MakePod().Name("web-"+itoa(i)).Label("app", "web").Node(name).Obj(),
+			MakePod().Name("db-"+itoa(i)).Label("app", "db").Node(name).Obj())
+	}
+	return nodes, pods
+}
