@@ -165,14 +165,28 @@ func kmSatMul(a, b int64) int64 {
 }
 
 // kmCheckList rejects negative quantities in l, naming what and the
-// resource.
+// resource (the first negative one by name).
 func kmCheckList(what string, l resource.List) error {
+	if !kmHasNegative(l) {
+		return nil
+	}
 	for _, n := range l.Names() {
 		if q := l[n]; q.Sign() < 0 {
 			return fmt.Errorf("estimator: %s[%q]=%s: must not be negative", what, n, q.String())
 		}
 	}
 	return nil
+}
+
+// kmHasNegative reports whether l holds a negative quantity, without
+// allocating.
+func kmHasNegative(l resource.List) bool {
+	for _, q := range l {
+		if q.Sign() < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // kmCheckRequirements rejects negative requests.

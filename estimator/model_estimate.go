@@ -382,10 +382,31 @@ type kmRun struct {
 type kmSim struct {
 	dims       *kmDims
 	head, tail *kmRun
+	// Slabs that runs and their capacity vectors are carved from, so that
+	// splitting a run does not allocate each time. A full slab is replaced,
+	// never grown, so pointers into it stay valid.
+	runSlab []kmRun
+	capSlab []int64
+}
+
+// newRun returns a run holding a copy of capv.
+func (s *kmSim) newRun(capv []int64, pods, count int64) *kmRun {
+	if len(s.runSlab) == cap(s.runSlab) {
+		s.runSlab = make([]kmRun, 0, max(64, 2*cap(s.runSlab)))
+	}
+	s.runSlab = append(s.runSlab, kmRun{pods: pods, count: count})
+	r := &s.runSlab[len(s.runSlab)-1]
+	n := len(capv)
+	if len(s.capSlab)+n > cap(s.capSlab) {
+		s.capSlab = make([]int64, 0, max(256, 2*cap(s.capSlab), n))
+	}
+	s.capSlab = append(s.capSlab, capv...)
+	r.cap = s.capSlab[len(s.capSlab)-n : len(s.capSlab) : len(s.capSlab)]
+	return r
 }
 
 func (s *kmSim) append(capv []int64, pods, count int64) {
-	r := &kmRun{cap: append([]int64(nil), capv...), pods: pods, count: count}
+	r := s.newRun(capv, pods, count)
 	if s.tail == nil {
 		s.head, s.tail = r, r
 	} else {
@@ -437,14 +458,15 @@ func (s *kmSim) place(k *kmKind, cursor **kmRun, want int64) bool {
 		if rest > 0 {
 			others--
 		}
-		var tailRuns []*kmRun
+		var tailBuf [2]*kmRun
+		tailRuns := tailBuf[:0]
 		if rest > 0 {
-			p := &kmRun{cap: append([]int64(nil), r.cap...), pods: r.pods, count: 1}
+			p := s.newRun(r.cap, r.pods, 1)
 			k.take(p, rest)
 			tailRuns = append(tailRuns, p)
 		}
 		if others > 0 {
-			tailRuns = append(tailRuns, &kmRun{cap: append([]int64(nil), r.cap...), pods: r.pods, count: others})
+			tailRuns = append(tailRuns, s.newRun(r.cap, r.pods, others))
 		}
 		if full > 0 {
 			r.count = full

@@ -149,24 +149,23 @@ func kmCheckNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
 			return fmt.Errorf("estimator: nodes[%d] and nodes[%d] are both named %q", j, i, n.Name)
 		}
 		seen[n.Name] = i
-		if err := kmCheckList(fmt.Sprintf("node %q: allocatable", n.Name), n.Status.Allocatable); err != nil {
-			return err
+		if kmHasNegative(n.Status.Allocatable) {
+			return kmCheckList(fmt.Sprintf("node %q: allocatable", n.Name), n.Status.Allocatable)
 		}
 	}
 	for i, p := range pods {
 		if p == nil {
 			return fmt.Errorf("estimator: pods[%d] is nil", i)
 		}
-		cs := [][]framework.Container{p.Spec.Containers, p.Spec.InitContainers}
-		for _, list := range cs {
+		for _, list := range [2][]framework.Container{p.Spec.Containers, p.Spec.InitContainers} {
 			for ci := range list {
-				if err := kmCheckList(fmt.Sprintf("pod %s: container %q: requests", p.Key(), list[ci].Name), list[ci].Resources.Requests); err != nil {
-					return err
+				if kmHasNegative(list[ci].Resources.Requests) {
+					return kmCheckList(fmt.Sprintf("pod %s: container %q: requests", p.Key(), list[ci].Name), list[ci].Resources.Requests)
 				}
 			}
 		}
-		if err := kmCheckList(fmt.Sprintf("pod %s: overhead", p.Key()), p.Spec.Overhead); err != nil {
-			return err
+		if kmHasNegative(p.Spec.Overhead) {
+			return kmCheckList(fmt.Sprintf("pod %s: overhead", p.Key()), p.Spec.Overhead)
 		}
 	}
 	return nil
@@ -193,6 +192,10 @@ func BuildResourceSummary(nodes []*framework.Node, pods []*framework.Pod, opts S
 	if err := kmCheckNodesPods(nodes, pods); err != nil {
 		return nil, err
 	}
+	return kmBuildSummary(nodes, pods, opts), nil
+}
+
+func kmBuildSummary(nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) *ResourceSummary {
 	alloc := resource.List{}
 	for _, n := range nodes {
 		for name, q := range n.Status.Allocatable {
@@ -216,7 +219,7 @@ func BuildResourceSummary(nodes []*framework.Node, pods []*framework.Pod, opts S
 		Allocatable: alloc,
 		Allocating:  allocating.list(),
 		Allocated:   allocated.list(),
-	}, nil
+	}
 }
 
 // GradeNodes counts the nodes of each resource-model grade, as Karmada's
@@ -253,6 +256,10 @@ func GradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framewo
 	if err := kmCheckNodesPods(nodes, pods); err != nil {
 		return nil, err
 	}
+	return kmGradeNodes(models, nodes, pods, opts), nil
+}
+
+func kmGradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) []AllocatableModeling {
 	names := make([]resource.Name, len(models[0].Ranges))
 	mins := make([][]resource.Quantity, len(names))
 	for i, r := range models[0].Ranges {
@@ -297,7 +304,7 @@ func GradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framewo
 	for i := range models {
 		out[i] = AllocatableModeling{Grade: models[i].Grade, Count: counts[i]}
 	}
-	return out, nil
+	return out
 }
 
 // kmNodeFree is Karmada's getNodeAvailable: the node's allocatable minus its
@@ -351,15 +358,21 @@ func BuildCluster(name string, models []ResourceModel, nodes []*framework.Node, 
 	if name == "" {
 		return nil, fmt.Errorf("estimator: BuildCluster: empty cluster name")
 	}
-	s, err := BuildResourceSummary(nodes, pods, opts)
-	if err != nil {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if len(models) > 0 {
+		if err := ValidateResourceModels(models); err != nil {
+			return nil, fmt.Errorf("estimator: cluster %q: %w", name, err)
+		}
+	}
+	if err := kmCheckNodesPods(nodes, pods); err != nil {
 		return nil, fmt.Errorf("estimator: cluster %q: %w", name, err)
 	}
-	mods, err := GradeNodes(models, nodes, pods, opts)
-	if err != nil {
-		return nil, fmt.Errorf("estimator: cluster %q: %w", name, err)
+	s := kmBuildSummary(nodes, pods, opts)
+	if len(models) > 0 {
+		s.AllocatableModelings = kmGradeNodes(models, nodes, pods, opts)
 	}
-	s.AllocatableModelings = mods
 	return &Cluster{Name: name, ResourceModels: kmCloneModels(models), ResourceSummary: s}, nil
 }
 
