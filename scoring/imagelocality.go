@@ -18,9 +18,10 @@ const (
 	ilMaxContainerThreshold int64 = 1000 * ilMB
 )
 
-// ilPreScoreKey is the state key of schedkit's ImageLocality PreScore
-// (kube-scheduler has none; see ImageLocality).
-const ilPreScoreKey fw.StateKey = "PreScore" + config.ImageLocalityName
+// ilStateKey holds the pod's normalized images and their spread, computed
+// by the first Score call of a cycle (kube-scheduler's ImageLocality has no
+// PreScore, so neither has ours).
+const ilStateKey fw.StateKey = "Score" + config.ImageLocalityName
 
 // ilImage is one image the pod uses, normalized, with its spread over the
 // cluster.
@@ -46,15 +47,12 @@ func (s *ilPreScoreState) Clone() fw.StateData { return s }
 // [23 MiB, 1000 MiB × (init containers + containers)] and maps it linearly
 // to 0–100 (image volumes add to the sum but not to the container count).
 //
-// schedkit adds a PreScore step (always Success) that normalizes the names
-// and computes each image's spread once per cycle; without it Score does
-// that work per node, with the same result.
+// Like kube-scheduler's, the plugin implements Score only. The first Score
+// call of a cycle normalizes the names and computes each image's spread and
+// caches them in the CycleState, so later calls allocate nothing.
 type ImageLocality struct{}
 
-var (
-	_ fw.PreScorePlugin = (*ImageLocality)(nil)
-	_ fw.ScorePlugin    = (*ImageLocality)(nil)
-)
+var _ fw.ScorePlugin = (*ImageLocality)(nil)
 
 // NewImageLocality builds the plugin (it has no args).
 func NewImageLocality(_ fw.Handle) (fw.Plugin, error) { return &ImageLocality{}, nil }
@@ -95,27 +93,20 @@ func (pl *ImageLocality) state(snap *fw.Snapshot, pod *fw.Pod) (*ilPreScoreState
 	return s, nil
 }
 
-// PreScore normalizes the pod's image names and computes their spread over
-// state.Snapshot().
-func (pl *ImageLocality) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
-	s, err := pl.state(state.Snapshot(), pod.Pod)
-	if err != nil {
-		return fw.AsStatus(err)
-	}
-	state.Write(ilPreScoreKey, s)
-	return nil
-}
-
 // Score returns the image-locality score of node (0–100).
 func (pl *ImageLocality) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
 	var s *ilPreScoreState
-	if d, err := state.Read(ilPreScoreKey); err == nil {
+	if d, err := state.Read(ilStateKey); err == nil {
 		var ok bool
 		if s, ok = d.(*ilPreScoreState); !ok {
-			return 0, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+			return 0, fw.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d))
 		}
-	} else if s, err = pl.state(state.Snapshot(), pod.Pod); err != nil {
-		return 0, fw.AsStatus(err)
+	} else {
+		if s, err = pl.state(state.Snapshot(), pod.Pod); err != nil {
+			return 0, fw.AsStatus(err)
+		}
+		// Concurrent first calls may each compute it; the values are equal.
+		state.Write(ilStateKey, s)
 	}
 	var sum int64
 	for i := range s.images {

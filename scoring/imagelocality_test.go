@@ -66,10 +66,8 @@ func TestImageLocalityScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, pre := range []bool{true, false} {
-				if diff := cmp.Diff(tc.want, nrfScores(t, pl, tc.pod, tc.nodes, nil, pre)); diff != "" {
-					t.Errorf("PreScore=%v (-want,+got):\n%s", pre, diff)
-				}
+			if diff := cmp.Diff(tc.want, nrfScores(t, pl, tc.pod, tc.nodes, nil, false)); diff != "" {
+				t.Errorf("(-want,+got):\n%s", diff)
 			}
 		})
 	}
@@ -83,6 +81,13 @@ func TestNormalizedImageName(t *testing.T) {
 		if got := NormalizedImageName(in); got != want {
 			t.Errorf("NormalizedImageName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestImageLocalityIsScoreOnly(t *testing.T) {
+	pl, _ := NewImageLocality(nil)
+	if _, ok := pl.(fw.PreScorePlugin); ok {
+		t.Fatal("kube-scheduler's ImageLocality has no PreScore; ours must not either")
 	}
 }
 
@@ -100,7 +105,9 @@ func TestImageLocalityScoreAllocs(t *testing.T) {
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	pod := fw.MustPodInfo(st.MakePod().Container("gcr.io/300", nil).Container("gcr.io/250", nil).Obj())
-	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, snap.Nodes())
+	// The first Score call of a cycle caches the pod's images; later calls
+	// allocate nothing.
+	pl.(fw.ScorePlugin).Score(context.Background(), state, pod, snap.Nodes()[0])
 	for _, ni := range snap.Nodes() {
 		if a := testing.AllocsPerRun(100, func() { pl.(fw.ScorePlugin).Score(context.Background(), state, pod, ni) }); a != 0 {
 			t.Errorf("%s: %v allocs, want 0", ni.Name(), a)
@@ -129,7 +136,7 @@ func TestPropImageLocalityRange(t *testing.T) {
 		for range rapid.IntRange(0, 3).Draw(rt, "containers") {
 			w = w.Container(rapid.SampledFrom(images).Draw(rt, "image"), nil)
 		}
-		for _, s := range nrfScores(t, pl, w.Obj(), nodes, nil, true) {
+		for _, s := range nrfScores(t, pl, w.Obj(), nodes, nil, false) {
 			if s < 0 || s > 100 {
 				rt.Fatalf("score %d outside [0,100]", s)
 			}
