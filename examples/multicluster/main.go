@@ -1,0 +1,209 @@
+// Command multicluster reproduces Karmada's multi-cluster replica
+// estimation on the three member clusters of its documentation (seed 002):
+// the general cluster model, the customized resource models under each
+// generation of Karmada's algorithm, the accurate per-node estimator, and
+// the division of a 12-replica workload under each replica scheduling
+// strategy.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+var members = []string{"member1", "member2", "member3"}
+
+// generalClusters are the resource summaries of the documentation's general
+// cluster model.
+func generalClusters() []*estimator.Cluster {
+	summary := func(cpuUsed, podsUsed string) *estimator.ResourceSummary {
+		return &estimator.ResourceSummary{
+			Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "ephemeral-storage": "206291924Ki", "memory": "16265856Ki", "pods": "110"}),
+			Allocated:   resource.MustParseList(map[string]string{"cpu": cpuUsed, "memory": "290Mi", "pods": podsUsed}),
+		}
+	}
+	return []*estimator.Cluster{
+		{Name: "member1", ResourceSummary: summary("950m", "11")},
+		{Name: "member2", ResourceSummary: summary("2", "11")},
+		{Name: "member3", ResourceSummary: summary("2", "110")},
+	}
+}
+
+// modelNodes are nodes whose free resources put them in the grades of the
+// documentation's customized-model example: grade 2 is 2 cpu / 16Gi, grade
+// 3 is 4 cpu / 32Gi, grade 6 is 32 cpu / 256Gi (each grade's Min).
+func modelNodes(cluster string) []*framework.Node {
+	node := func(name, cpu, mem string) *framework.Node {
+		alloc := resource.MustParseList(map[string]string{"cpu": cpu, "memory": mem, "pods": "110"})
+		return &framework.Node{ObjectMeta: framework.ObjectMeta{Name: name}, Status: framework.NodeStatus{Capacity: alloc, Allocatable: alloc}}
+	}
+	groups := map[string][]struct {
+		n        int
+		cpu, mem string
+	}{
+		"member1": {{1, "2", "16Gi"}, {6, "4", "32Gi"}},
+		"member2": {{4, "2", "16Gi"}, {4, "4", "32Gi"}},
+		"member3": {{1, "32", "256Gi"}},
+	}
+	var nodes []*framework.Node
+	for gi, g := range groups[cluster] {
+		for i := 0; i < g.n; i++ {
+			nodes = append(nodes, node(fmt.Sprintf("%s-g%d-%d", cluster, gi, i), g.cpu, g.mem))
+		}
+	}
+	return nodes
+}
+
+func req(m map[string]string) *estimator.ReplicaRequirements {
+	return &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(m)}
+}
+
+func run(w io.Writer) error {
+	ctx := context.Background()
+
+	// 1. General cluster model: resource summaries only.
+	general, err := estimator.NewGeneralEstimator(estimator.GeneralOptions{})
+	if err != nil {
+		return err
+	}
+	small := req(map[string]string{"cpu": "500m"})
+	got, err := general.MaxAvailableReplicas(generalClusters(), small, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "General cluster model, request %v:\n", small.ResourceRequest)
+	for _, tc := range got {
+		fmt.Fprintf(w, "  %s: %d\n", tc.Name, tc.Replicas)
+	}
+
+	// 2. Customized resource models: clusters built from their nodes.
+	clusters := make([]*estimator.Cluster, len(members))
+	snaps := make([]estimator.ClusterSnapshot, len(members))
+	fmt.Fprintln(w, "\nCustomized resource models (Karmada defaults), nodes per grade:")
+	for i, name := range members {
+		nodes := modelNodes(name)
+		c, err := estimator.BuildCluster(name, estimator.DefaultResourceModels(), nodes, nil, estimator.SummaryOptions{})
+		if err != nil {
+			return err
+		}
+		clusters[i] = c
+		snap, err := framework.NewSnapshot(nodes, nil)
+		if err != nil {
+			return err
+		}
+		snaps[i] = estimator.ClusterSnapshot{Name: name, Snapshot: snap}
+		var grades []string
+		for _, m := range c.ResourceSummary.AllocatableModelings {
+			if m.Count > 0 {
+				grades = append(grades, fmt.Sprintf("grade %d ×%d", m.Grade, m.Count))
+			}
+		}
+		fmt.Fprintf(w, "  %s: %s\n", name, strings.Join(grades, ", "))
+	}
+
+	fmt.Fprintln(w, "\nAvailable replicas:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "request\testimator\tmember1\tmember2\tmember3\t")
+	nodeRes, err := estimator.NewNodeResourceEstimator()
+	if err != nil {
+		return err
+	}
+	accurate, err := estimator.NewAccurateEstimator(estimator.AccurateOptions{}, nodeRes)
+	if err != nil {
+		return err
+	}
+	row := func(r *estimator.ReplicaRequirements, label string, res []estimator.TargetCluster) {
+		fmt.Fprintf(tw, "%v\t%s\t", r.ResourceRequest, label)
+		for _, tc := range res {
+			fmt.Fprintf(tw, "%d\t", tc.Replicas)
+		}
+		fmt.Fprintln(tw)
+	}
+	var divisionAvail []estimator.TargetCluster
+	big := req(map[string]string{"cpu": "3", "memory": "20Gi"})
+	for _, r := range []*estimator.ReplicaRequirements{big, req(map[string]string{"cpu": "3", "memory": "60Gi"})} {
+		for _, gen := range []estimator.ModelGeneration{estimator.ModelContainingGrade, estimator.ModelMinCoversRequest, estimator.ModelFirstFit} {
+			e, err := estimator.NewGeneralEstimator(estimator.GeneralOptions{Generation: gen})
+			if err != nil {
+				return err
+			}
+			res, err := e.MaxAvailableReplicas(clusters, r, nil)
+			if err != nil {
+				return err
+			}
+			row(r, "models "+gen.String(), res)
+			if r == big && gen == estimator.ModelFirstFit {
+				divisionAvail = res
+			}
+		}
+		res, err := accurate.MaxAvailableReplicas(ctx, snaps, r)
+		if err != nil {
+			return err
+		}
+		row(r, "accurate (per node)", res)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	// 3. Division of a 12-replica workload of 3 cpu / 20Gi replicas, with the
+	// available replicas merged from the general (v1.18+) estimator.
+	avail, err := estimator.CalAvailableReplicas(members, 12, estimator.EstimatorAnswer{Name: general.Name(), Clusters: divisionAvail})
+	if err != nil {
+		return err
+	}
+	cands := make([]estimator.Candidate, len(avail))
+	var av []string
+	for i, a := range avail {
+		cands[i] = estimator.Candidate{Name: a.Name, AvailableReplicas: a.Replicas}
+		av = append(av, fmt.Sprint(a.Replicas))
+	}
+	fmt.Fprintf(w, "\nDivision of 12 replicas of %v (available %s):\n", big.ResourceRequest, strings.Join(av, "/"))
+	weights := []estimator.StaticWeightRule{
+		{ClusterNames: []string{"member1"}, Weight: 3},
+		{ClusterNames: []string{"member2"}, Weight: 2},
+		{ClusterNames: []string{"member3"}, Weight: 1},
+	}
+	for _, s := range []struct {
+		label string
+		r     estimator.DivisionRequest
+	}{
+		{"Duplicated", estimator.DivisionRequest{Strategy: estimator.StrategyDuplicated}},
+		{"StaticWeight 3:2:1", estimator.DivisionRequest{Strategy: estimator.StrategyStaticWeight, StaticWeights: weights}},
+		{"StaticWeight (equal)", estimator.DivisionRequest{Strategy: estimator.StrategyStaticWeight}},
+		{"DynamicWeight", estimator.DivisionRequest{Strategy: estimator.StrategyDynamicWeight}},
+		{"Aggregated", estimator.DivisionRequest{Strategy: estimator.StrategyAggregated}},
+	} {
+		s.r.Replicas, s.r.Candidates = 12, cands
+		out, err := estimator.DivideReplicas(s.r)
+		if err != nil {
+			return err
+		}
+		var parts []string
+		for _, tc := range out {
+			if tc.Replicas > 0 {
+				parts = append(parts, fmt.Sprintf("%s=%d", tc.Name, tc.Replicas))
+			}
+		}
+		fmt.Fprintf(w, "  %-21s %s\n", s.label, strings.Join(parts, " "))
+	}
+	// Scaling the dynamic division up to 30 exceeds the 20 available.
+	_, err = estimator.DivideReplicas(estimator.DivisionRequest{Strategy: estimator.StrategyDynamicWeight, Replicas: 30, Candidates: cands})
+	fmt.Fprintf(w, "  %-21s %v\n", "DynamicWeight (30)", err)
+	return nil
+}
