@@ -1,0 +1,516 @@
+package scheduling
+
+import (
+	"container/heap"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Queue defaults, as kube-scheduler v1.36 (backend/queue/scheduling_queue.go).
+const (
+	// DefaultPodInitialBackoff is the first backoff of an unschedulable pod.
+	DefaultPodInitialBackoff = time.Second
+	// DefaultPodMaxBackoff caps the doubling backoff.
+	DefaultPodMaxBackoff = 10 * time.Second
+	// DefaultPodMaxInUnschedulablePods is how long a pod may sit in the
+	// unschedulable pool before it is retried without any cluster event.
+	DefaultPodMaxInUnschedulablePods = 5 * time.Minute
+	// qBackoffFlushPeriod and qLeftoverFlushPeriod are kube-scheduler's
+	// flush ticks of the backoff queue and of the unschedulable pool.
+	qBackoffFlushPeriod  = time.Second
+	qLeftoverFlushPeriod = 30 * time.Second
+)
+
+// QueueOptions tune the scheduling queue.
+type QueueOptions struct {
+	// InitialBackoff is the backoff after the first failed attempt (default
+	// DefaultPodInitialBackoff); each further attempt doubles it up to
+	// MaxBackoff (default DefaultPodMaxBackoff).
+	InitialBackoff time.Duration
+	MaxBackoff     time.Duration
+	// MaxInUnschedulablePods is how long an unschedulable pod waits for a
+	// cluster event before it is retried anyway (default 5 min).
+	MaxInUnschedulablePods time.Duration
+	// DisablePopFromBackoffQ turns off kube-scheduler's SchedulerPopFromBackoffQ
+	// (beta, on by default since v1.33): with it on, backoff expiries are
+	// aligned to whole seconds, pods with the same expiry second are ordered
+	// by QueueSort, and when the active queue is empty the head of the
+	// backoff queue is scheduled without waiting for its backoff to end.
+	DisablePopFromBackoffQ bool
+}
+
+func (o *QueueOptions) setDefaults() {
+	if o.InitialBackoff <= 0 {
+		o.InitialBackoff = DefaultPodInitialBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultPodMaxBackoff
+	}
+	if o.MaxBackoff < o.InitialBackoff {
+		o.MaxBackoff = o.InitialBackoff
+	}
+	if o.MaxInUnschedulablePods <= 0 {
+		o.MaxInUnschedulablePods = DefaultPodMaxInUnschedulablePods
+	}
+}
+
+// Where a queued pod is.
+const (
+	qNowhere = iota
+	qActive
+	qBackoff
+	qErrorBackoff
+	qUnschedulable
+	qInFlight
+)
+
+// queuedPod is the queue's record of one pending pod.
+type queuedPod struct {
+	framework.QueuedPodInfo
+	key string
+	// seq orders pods that QueueSort ties (first added first).
+	seq uint64
+	// unschedulablePlugins and pendingPlugins are from the last failure;
+	// both empty after an error.
+	unschedulablePlugins []string
+	pendingPlugins       []string
+	// backoffExpiry caches the end of the current backoff (zero: unset).
+	backoffExpiry time.Time
+	// moveSeen is the queue's move counter when the pod was popped.
+	moveSeen uint64
+	where    int
+	index    int
+}
+
+// schedulingQueue orders pending pods as kube-scheduler's PriorityQueue: an
+// active queue sorted by the profile's QueueSort plugin, a backoff queue
+// sorted by backoff expiry, an error-backoff queue, and the unschedulable
+// pool, which cluster events (or the 5-minute leftover flush) empty into the
+// backoff or active queue. Kube-scheduler moves pods on 1 s and 30 s flush
+// ticks; this queue evaluates the same ticks lazily when a pod is popped,
+// which on a virtual clock gives the same order at the same times. It is
+// not safe for concurrent use.
+type schedulingQueue struct {
+	opts  QueueOptions
+	clock framework.Clock
+	less  func(a, b *framework.QueuedPodInfo) bool
+	start time.Time
+
+	active, backoff, errorBackoff *qHeap
+	unschedulable                 map[string]*queuedPod
+	pods                          map[string]*queuedPod
+	seq                           uint64
+	// moves counts MoveAll calls; a pod that fails after a move that
+	// happened while it was in flight is retried instead of parked.
+	moves uint64
+}
+
+func newSchedulingQueue(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, opts QueueOptions) *schedulingQueue {
+	opts.setDefaults()
+	if less == nil {
+		less = qPriorityLess
+	}
+	q := &schedulingQueue{opts: opts, clock: clock, less: less, start: clock.Now(),
+		unschedulable: map[string]*queuedPod{}, pods: map[string]*queuedPod{}}
+	q.active = &qHeap{less: q.activeLess}
+	q.backoff = &qHeap{less: q.backoffLess}
+	q.errorBackoff = &qHeap{less: q.errorBackoffLess}
+	return q
+}
+
+// qPriorityLess is kube-scheduler's PrioritySort order (higher priority
+// first, then earlier queue timestamp), used when a profile has no
+// QueueSort plugin.
+func qPriorityLess(a, b *framework.QueuedPodInfo) bool {
+	pa, pb := a.Pod.PriorityValue(), b.Pod.PriorityValue()
+	return pa > pb || (pa == pb && a.Timestamp.Before(b.Timestamp))
+}
+
+func (q *schedulingQueue) activeLess(a, b *queuedPod) bool {
+	if q.less(&a.QueuedPodInfo, &b.QueuedPodInfo) {
+		return true
+	}
+	if q.less(&b.QueuedPodInfo, &a.QueuedPodInfo) {
+		return false
+	}
+	return a.seq < b.seq
+}
+
+func (q *schedulingQueue) backoffLess(a, b *queuedPod) bool {
+	ea, eb := q.backoffExpiry(a), q.backoffExpiry(b)
+	if !ea.Equal(eb) {
+		return ea.Before(eb)
+	}
+	if !q.opts.DisablePopFromBackoffQ {
+		return q.activeLess(a, b)
+	}
+	return a.seq < b.seq
+}
+
+func (q *schedulingQueue) errorBackoffLess(a, b *queuedPod) bool {
+	ea, eb := q.backoffExpiry(a), q.backoffExpiry(b)
+	if !ea.Equal(eb) {
+		return ea.Before(eb)
+	}
+	return a.seq < b.seq
+}
+
+// backoffDuration is initial × 2^(attempts−1), capped at the max; zero
+// before the first attempt (kube's calculateBackoffDuration).
+func (q *schedulingQueue) backoffDuration(attempts int) time.Duration {
+	if attempts == 0 {
+		return 0
+	}
+	d := q.opts.InitialBackoff
+	for i := 1; i < attempts; i++ {
+		if d > q.opts.MaxBackoff-d {
+			return q.opts.MaxBackoff
+		}
+		d += d
+	}
+	return d
+}
+
+func (q *schedulingQueue) align(t time.Time) time.Time {
+	if q.opts.DisablePopFromBackoffQ {
+		return t
+	}
+	return t.Truncate(qBackoffFlushPeriod)
+}
+
+// backoffExpiry is the (aligned) time the pod's backoff ends.
+func (q *schedulingQueue) backoffExpiry(p *queuedPod) time.Time {
+	if p.Attempts == 0 {
+		return time.Time{}
+	}
+	if p.backoffExpiry.IsZero() {
+		p.backoffExpiry = q.align(p.Timestamp.Add(q.backoffDuration(p.Attempts)))
+	}
+	return p.backoffExpiry
+}
+
+// backingOff reports whether the pod is still in backoff at time t.
+func (q *schedulingQueue) backingOff(p *queuedPod, t time.Time) bool {
+	if q.opts.DisablePopFromBackoffQ {
+		return q.backoffExpiry(p).After(t)
+	}
+	return !q.backoffExpiry(p).Before(q.align(t))
+}
+
+// lastTick returns the latest flush tick at or before now: whole seconds
+// when backoff is aligned, otherwise start + k·period.
+func (q *schedulingQueue) lastTick(now time.Time, period time.Duration, aligned bool) time.Time {
+	if aligned {
+		return now.Truncate(period)
+	}
+	if now.Before(q.start) {
+		return q.start
+	}
+	return q.start.Add(now.Sub(q.start) / period * period)
+}
+
+// nextTickAfter returns the first flush tick at or after t.
+func (q *schedulingQueue) nextTickAtOrAfter(t time.Time, period time.Duration, aligned bool) time.Time {
+	tick := q.lastTick(t, period, aligned)
+	if tick.Before(t) {
+		tick = tick.Add(period)
+	}
+	return tick
+}
+
+// add enqueues a new pod in the active queue.
+func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
+	now := q.clock.Now()
+	q.seq++
+	p := &queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now}, key: pi.Pod.Key(), seq: q.seq, index: -1}
+	q.pods[p.key] = p
+	q.push(p, qActive)
+	return p
+}
+
+func (q *schedulingQueue) push(p *queuedPod, where int) {
+	p.where = where
+	switch where {
+	case qActive:
+		heap.Push(q.active, p)
+	case qBackoff:
+		heap.Push(q.backoff, p)
+	case qErrorBackoff:
+		heap.Push(q.errorBackoff, p)
+	case qUnschedulable:
+		q.unschedulable[p.key] = p
+	}
+}
+
+// unlink removes the pod from whatever sub-queue holds it.
+func (q *schedulingQueue) unlink(p *queuedPod) {
+	switch p.where {
+	case qActive:
+		heap.Remove(q.active, p.index)
+	case qBackoff:
+		heap.Remove(q.backoff, p.index)
+	case qErrorBackoff:
+		heap.Remove(q.errorBackoff, p.index)
+	case qUnschedulable:
+		delete(q.unschedulable, p.key)
+	}
+	p.where = qNowhere
+}
+
+// delete forgets the pod entirely.
+func (q *schedulingQueue) delete(key string) {
+	p, ok := q.pods[key]
+	if !ok {
+		return
+	}
+	q.unlink(p)
+	delete(q.pods, key)
+}
+
+// get returns the pod's queue record.
+func (q *schedulingQueue) get(key string) (*queuedPod, bool) {
+	p, ok := q.pods[key]
+	return p, ok
+}
+
+// flush applies the backoff and leftover flush ticks due by now.
+func (q *schedulingQueue) flush(now time.Time) {
+	aligned := !q.opts.DisablePopFromBackoffQ
+	tick := q.lastTick(now, qBackoffFlushPeriod, aligned)
+	for _, h := range []*qHeap{q.backoff, q.errorBackoff} {
+		for h.Len() > 0 && !q.backingOff(h.items[0], tick) {
+			p := heap.Pop(h).(*queuedPod)
+			q.push(p, qActive)
+		}
+	}
+	if len(q.unschedulable) == 0 {
+		return
+	}
+	leftTick := q.lastTick(now, qLeftoverFlushPeriod, false)
+	var stale []*queuedPod
+	for _, p := range q.unschedulable {
+		if leftTick.Sub(p.Timestamp) > q.opts.MaxInUnschedulablePods {
+			stale = append(stale, p)
+		}
+	}
+	q.moveToActiveOrBackoff(stale, tick)
+}
+
+// moveToActiveOrBackoff moves unschedulable pods (in queue-sequence order)
+// to the backoff queue while they back off, else to the active queue; pods
+// that failed with Pending skip the backoff.
+func (q *schedulingQueue) moveToActiveOrBackoff(ps []*queuedPod, now time.Time) {
+	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
+	for _, p := range ps {
+		q.unlink(p)
+		switch {
+		case len(p.pendingPlugins) > 0:
+			q.push(p, qActive)
+		case q.backingOff(p, now):
+			q.push(p, qBackoff)
+		default:
+			q.push(p, qActive)
+		}
+	}
+}
+
+// moveAll is kube-scheduler's MoveAllToActiveOrBackoffQueue for a cluster
+// event that may make unschedulable pods schedulable (without queueing
+// hints, every event moves every pod).
+func (q *schedulingQueue) moveAll() { q.moveAllExcept("") }
+
+// moveAllExcept is moveAll leaving the pod key where it is.
+func (q *schedulingQueue) moveAllExcept(key string) {
+	q.moves++
+	if len(q.unschedulable) == 0 {
+		return
+	}
+	ps := make([]*queuedPod, 0, len(q.unschedulable))
+	for k, p := range q.unschedulable {
+		if k != key {
+			ps = append(ps, p)
+		}
+	}
+	q.moveToActiveOrBackoff(ps, q.clock.Now())
+}
+
+// pop returns the next pod to schedule, or nil: the head of the active
+// queue after the due flushes, else (with PopFromBackoffQ) the head of the
+// backoff queue. The pod's attempt count goes up and it is in flight until
+// requeued or deleted.
+func (q *schedulingQueue) pop() *queuedPod {
+	now := q.clock.Now()
+	q.flush(now)
+	var p *queuedPod
+	switch {
+	case q.active.Len() > 0:
+		p = heap.Pop(q.active).(*queuedPod)
+	case !q.opts.DisablePopFromBackoffQ && q.backoff.Len() > 0:
+		p = heap.Pop(q.backoff).(*queuedPod)
+	default:
+		return nil
+	}
+	p.where = qInFlight
+	p.Attempts++
+	p.backoffExpiry = time.Time{}
+	if p.InitialAttemptTimestamp == nil {
+		t := now
+		p.InitialAttemptTimestamp = &t
+	}
+	p.moveSeen = q.moves
+	return p
+}
+
+// requeueFailed puts an in-flight pod back after a failed attempt:
+// errors go to the error-backoff queue; rejections go to the unschedulable
+// pool, unless a cluster event arrived while the pod was in flight, in
+// which case it goes to the backoff or active queue at once.
+func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pendingPlugins []string, isError bool) {
+	if _, ok := q.pods[p.key]; !ok || p.where != qInFlight {
+		return
+	}
+	now := q.clock.Now()
+	p.Timestamp = now
+	p.backoffExpiry = time.Time{}
+	p.unschedulablePlugins = slices.Clone(unschedulablePlugins)
+	p.pendingPlugins = slices.Clone(pendingPlugins)
+	switch {
+	case isError:
+		p.where = qNowhere
+		q.push(p, qErrorBackoff)
+	case q.moves != p.moveSeen:
+		p.where = qUnschedulable
+		q.unschedulable[p.key] = p
+		q.moveToActiveOrBackoff([]*queuedPod{p}, now)
+	default:
+		p.where = qNowhere
+		q.push(p, qUnschedulable)
+	}
+}
+
+// done forgets an in-flight pod that was scheduled.
+func (q *schedulingQueue) done(p *queuedPod) {
+	if cur, ok := q.pods[p.key]; ok && cur == p && p.where == qInFlight {
+		delete(q.pods, p.key)
+		p.where = qNowhere
+	}
+}
+
+// nextWakeup returns the earliest time at which a flush would make a pod
+// active, when the active queue is empty and nothing else changes.
+func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
+	var best time.Time
+	found := false
+	consider := func(t time.Time) {
+		if !found || t.Before(best) {
+			best, found = t, true
+		}
+	}
+	aligned := !q.opts.DisablePopFromBackoffQ
+	for _, h := range []*qHeap{q.backoff, q.errorBackoff} {
+		if h.Len() == 0 {
+			continue
+		}
+		e := q.backoffExpiry(h.items[0])
+		if aligned {
+			// Done once align(t) > e, i.e. from e + 1 s on.
+			consider(e.Add(qBackoffFlushPeriod))
+		} else {
+			consider(q.nextTickAtOrAfter(e, qBackoffFlushPeriod, false))
+		}
+	}
+	for _, p := range q.unschedulable {
+		// The first leftover tick strictly more than MaxInUnschedulablePods
+		// after the pod's timestamp.
+		threshold := p.Timestamp.Add(q.opts.MaxInUnschedulablePods)
+		t := q.nextTickAtOrAfter(threshold, qLeftoverFlushPeriod, false)
+		if !t.After(threshold) {
+			t = t.Add(qLeftoverFlushPeriod)
+		}
+		consider(t)
+	}
+	return best, found
+}
+
+// lens returns the sizes of the active queue, the backoff queues and the
+// unschedulable pool.
+func (q *schedulingQueue) lens() (active, backoff, unschedulable int) {
+	return q.active.Len(), q.backoff.Len() + q.errorBackoff.Len(), len(q.unschedulable)
+}
+
+// qHeap is a binary heap of queued pods that tracks each pod's index.
+type qHeap struct {
+	items []*queuedPod
+	less  func(a, b *queuedPod) bool
+}
+
+func (h *qHeap) Len() int           { return len(h.items) }
+func (h *qHeap) Less(i, j int) bool { return h.less(h.items[i], h.items[j]) }
+func (h *qHeap) Swap(i, j int) {
+	h.items[i], h.items[j] = h.items[j], h.items[i]
+	h.items[i].index = i
+	h.items[j].index = j
+}
+func (h *qHeap) Push(x any) {
+	p := x.(*queuedPod)
+	p.index = len(h.items)
+	h.items = append(h.items, p)
+}
+func (h *qHeap) Pop() any {
+	n := len(h.items)
+	p := h.items[n-1]
+	h.items[n-1] = nil
+	h.items = h.items[:n-1]
+	p.index = -1
+	return p
+}
+
+// nominator tracks pods nominated to nodes by preemption, in nomination
+// order per node (kube-scheduler's nominator).
+type nominator struct {
+	byNode map[string][]*framework.PodInfo
+	nodeOf map[string]string
+}
+
+func newNominator() *nominator {
+	return &nominator{byNode: map[string][]*framework.PodInfo{}, nodeOf: map[string]string{}}
+}
+
+// add nominates pi (keyed by its pod) to node, replacing an earlier
+// nomination; an empty node deletes it.
+func (n *nominator) add(key string, pi *framework.PodInfo, node string) {
+	n.remove(key)
+	if node == "" {
+		return
+	}
+	n.nodeOf[key] = node
+	n.byNode[node] = append(n.byNode[node], pi)
+}
+
+func (n *nominator) remove(key string) {
+	node, ok := n.nodeOf[key]
+	if !ok {
+		return
+	}
+	delete(n.nodeOf, key)
+	list := n.byNode[node]
+	for i, pi := range list {
+		if pi.Pod.Key() == key {
+			list = slices.Delete(list, i, i+1)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(n.byNode, node)
+	} else {
+		n.byNode[node] = list
+	}
+}
+
+// forNode returns the pods nominated to node (shared; do not modify).
+func (n *nominator) forNode(node string) []*framework.PodInfo { return n.byNode[node] }
+
+func (n *nominator) empty() bool { return len(n.nodeOf) == 0 }

@@ -1,0 +1,695 @@
+package scheduling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// DefaultSchedulerName is the profile of pods that name no schedulerName,
+// as the Kubernetes API defaults spec.schedulerName.
+const DefaultSchedulerName = "default-scheduler"
+
+// Adaptive node sampling constants of kube-scheduler v1.36 (schedule_one.go).
+const (
+	minFeasibleNodesToFind           = 100
+	minFeasibleNodesPercentageToFind = 5
+)
+
+// Outcome is what one decision did with its pod.
+type Outcome string
+
+// Decision outcomes.
+const (
+	// OutcomeScheduled: placed and bound in one go (synchronous binding).
+	OutcomeScheduled Outcome = "Scheduled"
+	// OutcomeAssumed: placed; binding continues (asynchronous binding) and
+	// a later OutcomeBound or failure decision reports it.
+	OutcomeAssumed Outcome = "Assumed"
+	// OutcomeWaiting: placed and held at Permit; a later decision reports
+	// the binding.
+	OutcomeWaiting Outcome = "Waiting"
+	// OutcomeBound: the binding of an earlier Assumed or Waiting decision
+	// finished.
+	OutcomeBound Outcome = "Bound"
+	// OutcomeUnschedulable: no node fits (or a plugin rejected the pod after
+	// the node was chosen); the pod waits in the queue.
+	OutcomeUnschedulable Outcome = "Unschedulable"
+	// OutcomeError: a plugin or the scheduler failed; the pod backs off.
+	OutcomeError Outcome = "Error"
+	// OutcomeSkipped: the pod is being deleted and is not scheduled.
+	OutcomeSkipped Outcome = "Skipped"
+)
+
+// Decision records one scheduling or binding step of one pod and explains
+// it: the node and how it won (top nodes with totals, margin), or why no
+// node fits (kube-scheduler's "0/N nodes are available" message), which
+// stage failed, and what preemption did.
+type Decision struct {
+	// Cycle numbers scheduling cycles from 1; binding decisions carry the
+	// cycle that placed the pod.
+	Cycle   int64
+	Time    time.Time
+	Pod     string // namespace/name
+	Profile string
+	Attempt int
+	Outcome Outcome
+	// Node is the chosen node (empty when none).
+	Node string
+	// FastPath is "nominated" when the nominated node was taken without a
+	// full cycle, "one-feasible" when only one node was feasible (no
+	// scoring ran), "" otherwise.
+	FastPath string
+	// EvaluatedNodes and FeasibleNodes count the filtered and the passing
+	// nodes; StartIndex is the round-robin offset the cycle used.
+	EvaluatedNodes int
+	FeasibleNodes  int
+	StartIndex     int
+	// Top are the best nodes by total score, the chosen one first; Margin
+	// is the winner's lead over the runner-up.
+	Top    []framework.RankedNode
+	Margin int64
+	// Stage names the failing extension point: "PreFilter", "Filter",
+	// "Score", "Reserve", "Permit", "WaitOnPermit", "PreBind", "Bind".
+	Stage string
+	// Plugin is the failing plugin, when known.
+	Plugin string
+	// Message is the failure: a FitError message or an error text.
+	Message string
+	// NominatedNode is the node preemption nominated; Victims are the pods
+	// it evicted.
+	NominatedNode string
+	Victims       []string
+	// Result is the full explanation of the cycle (every node's filter
+	// verdict, every plugin's scores), kept only WithExplanations.
+	Result *framework.Result
+}
+
+// Option configures a Scheduler.
+type Option func(*Scheduler)
+
+// WithClock sets the clock of the queue, Permit timeouts and plugins
+// (default RealClock).
+func WithClock(c Clock) Option { return func(s *Scheduler) { s.clock = c } }
+
+// WithSeed seeds the random source of tie-breaks and preemption offsets
+// (default 0). The same seed and inputs give the same decisions at any
+// parallelism.
+func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } }
+
+// WithParallelism sets the workers of per-node loops (default 1).
+func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = max(n, 1) } }
+
+// WithPercentageOfNodesToScore sets the scheduler-wide
+// percentageOfNodesToScore (0, the default, is adaptive); a profile's value
+// overrides it.
+func WithPercentageOfNodesToScore(p int32) Option { return func(s *Scheduler) { s.pctToScore = p } }
+
+// WithQueueOptions tunes backoff and the unschedulable pool.
+func WithQueueOptions(o QueueOptions) Option { return func(s *Scheduler) { s.queueOpts = o } }
+
+// WithAsyncBinding runs each binding cycle (WaitOnPermit, PreBind, Bind,
+// PostBind) on its own goroutine, as kube-scheduler does; the default runs
+// it synchronously, which a simulation needs for reproducible results.
+func WithAsyncBinding() Option { return func(s *Scheduler) { s.async = true } }
+
+// WithExtenders adds scheduler extenders to every profile.
+func WithExtenders(e ...framework.Extender) Option {
+	return func(s *Scheduler) { s.extenders = append(s.extenders, e...) }
+}
+
+// WithDecisionHandler calls fn with every decision, in order (binding
+// decisions of asynchronous binding arrive from binding goroutines, one at
+// a time).
+func WithDecisionHandler(fn func(Decision)) Option { return func(s *Scheduler) { s.onDecision = fn } }
+
+// WithExplanations keeps each cycle's full framework.Result in its
+// Decision (memory grows with nodes × score plugins per decision).
+func WithExplanations() Option { return func(s *Scheduler) { s.keepResults = true } }
+
+type schedProfile struct {
+	name       string
+	fw         *framework.Framework
+	pct        *int32
+	hasScoring bool
+	hasExtFilt bool
+}
+
+// Scheduler is kube-scheduler's scheduling loop over an in-memory Cluster:
+// a queue ordered by the profiles' QueueSort plugin with kube's backoff,
+// several profiles selected by schedulerName, the scheduling cycle
+// (nominated-node and one-feasible fast paths, adaptive node sampling with
+// a round-robin start, first-fit when nothing scores, seeded host
+// selection), assume, Reserve, Permit with waiting pods, and the binding
+// cycle (PreBind, Bind, PostBind), synchronous by default or asynchronous.
+// Any failure after assume unreserves in reverse order, forgets the pod
+// and requeues it.
+//
+// Cluster events (AddNode, UpdateNode, RemoveNode, AddPod, DeletePod,
+// UpdateNodeMetric) go through the Scheduler so that the queue hears of
+// them. Methods are safe for concurrent use; plugins run while the
+// scheduler's lock is held and must not call its event methods (they may
+// use WaitingPod handles).
+type Scheduler struct {
+	mu sync.Mutex
+
+	cluster     *Cluster
+	profiles    map[string]*schedProfile
+	order       []string
+	queue       *schedulingQueue
+	nominator   *nominator
+	waiting     waitingPods
+	clock       Clock
+	seed        uint64
+	pcg         *rand.PCG
+	rng         *rand.Rand
+	parallelism int
+	pctToScore  int32
+	queueOpts   QueueOptions
+	extenders   []framework.Extender
+	async       bool
+	keepResults bool
+	onDecision  func(Decision)
+	decisionMu  sync.Mutex
+
+	nextStart int
+	cycle     int64
+	reasons   map[string]string
+	forks     []schedForkState
+	usage     []schedUsageCache
+
+	readyMu sync.Mutex
+	ready   []*schedBinding
+	bindWG  sync.WaitGroup
+	wake    chan struct{}
+}
+
+// New builds a scheduler over cluster with one framework per profile (built
+// from registry). Every profile needs a Bind plugin and a distinct
+// schedulerName (empty means DefaultSchedulerName); all profiles must use
+// the same QueueSort plugin with the same args (as kube-scheduler
+// requires); percentageOfNodesToScore must be within [0,100]. Errors name
+// the profile and the value.
+func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...Option) (*Scheduler, error) {
+	if cluster == nil {
+		return nil, errors.New("scheduling: New: nil cluster")
+	}
+	if len(profiles) == 0 {
+		return nil, errors.New("scheduling: New: no profiles")
+	}
+	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: RealClock{}, parallelism: 1,
+		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.pctToScore < 0 || s.pctToScore > 100 {
+		return nil, fmt.Errorf("scheduling: percentageOfNodesToScore=%d: must be within [0,100]", s.pctToScore)
+	}
+	s.pcg = rand.NewPCG(s.seed, s.seed^0x9E3779B97F4A7C15)
+	s.rng = rand.New(s.pcg)
+	var less func(a, b *framework.QueuedPodInfo) bool
+	var first framework.Profile
+	for i, p := range profiles {
+		if p.SchedulerName == "" {
+			p.SchedulerName = DefaultSchedulerName
+		}
+		if _, dup := s.profiles[p.SchedulerName]; dup {
+			return nil, fmt.Errorf("scheduling: New: profile %d: duplicate schedulerName %q", i, p.SchedulerName)
+		}
+		if v := p.PercentageOfNodesToScore; v != nil && (*v < 0 || *v > 100) {
+			return nil, fmt.Errorf("scheduling: profile %q: percentageOfNodesToScore=%d: must be within [0,100]", p.SchedulerName, *v)
+		}
+		if len(p.Bind) == 0 {
+			return nil, fmt.Errorf("scheduling: profile %q: at least one Bind plugin is needed (e.g. %q)", p.SchedulerName, DefaultBinderName)
+		}
+		if i == 0 {
+			first = p
+		} else if !slices.Equal(p.QueueSort, first.QueueSort) || (len(p.QueueSort) == 1 && !reflect.DeepEqual(p.Args[p.QueueSort[0]], first.Args[first.QueueSort[0]])) {
+			return nil, fmt.Errorf("scheduling: profile %q: QueueSort %v (with its args) differs from profile %q's %v; all profiles must share one",
+				p.SchedulerName, p.QueueSort, first.SchedulerName, first.QueueSort)
+		}
+		f, err := framework.NewFramework(registry, p, framework.WithClock(s.clock), framework.WithParallelism(s.parallelism), framework.WithExtenders(s.extenders...))
+		if err != nil {
+			return nil, fmt.Errorf("scheduling: %w", err)
+		}
+		// Every framework.Extender both filters and prioritizes.
+		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore,
+			hasScoring: f.HasScorePlugins() || len(s.extenders) > 0, hasExtFilt: len(s.extenders) > 0}
+		if i == 0 && f.QueueSort() != nil {
+			less = f.QueueSort().Less
+		}
+		s.profiles[p.SchedulerName] = sp
+		s.order = append(s.order, p.SchedulerName)
+	}
+	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
+	s.collectUsageCaches()
+	for _, m := range cluster.NodeMetrics() {
+		s.nodeMetricUpdated(m)
+	}
+	for _, r := range cluster.Pods() {
+		if r.State != PodPending {
+			pi, _, _ := cluster.podInfo(r.Pod.Key())
+			s.podAssigned(pi, true)
+			continue
+		}
+		if _, err := s.profileFor(r.Pod); err != nil {
+			return nil, err
+		}
+		pi, _, _ := cluster.podInfo(r.Pod.Key())
+		s.queue.add(pi)
+		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
+			s.nominator.add(r.Pod.Key(), pi, nnn)
+		}
+	}
+	return s, nil
+}
+
+// Cluster returns the scheduler's cluster. Change it only through the
+// scheduler's event methods (reading it between calls is fine).
+func (s *Scheduler) Cluster() *Cluster { return s.cluster }
+
+// Clock returns the scheduler's clock.
+func (s *Scheduler) Clock() Clock { return s.clock }
+
+// Profiles returns the schedulerNames of the profiles, in order.
+func (s *Scheduler) Profiles() []string { return slices.Clone(s.order) }
+
+// Framework returns the framework of a profile.
+func (s *Scheduler) Framework(schedulerName string) (*framework.Framework, bool) {
+	p, ok := s.profiles[schedulerName]
+	if !ok {
+		return nil, false
+	}
+	return p.fw, true
+}
+
+func (s *Scheduler) profileFor(pod *framework.Pod) (*schedProfile, error) {
+	name := pod.Spec.SchedulerName
+	if name == "" {
+		name = DefaultSchedulerName
+	}
+	p, ok := s.profiles[name]
+	if !ok {
+		return nil, fmt.Errorf("scheduling: pod %s: unknown schedulerName %q (profiles: %v)", pod.Key(), name, s.order)
+	}
+	return p, nil
+}
+
+func (s *Scheduler) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Scheduler) emit(d Decision) {
+	if s.onDecision == nil {
+		return
+	}
+	s.decisionMu.Lock()
+	defer s.decisionMu.Unlock()
+	s.onDecision(d)
+}
+
+// AddPod adds a copy of pod to the cluster: with spec.nodeName it is bound
+// there; otherwise it joins the queue of its profile. A schedulerName no
+// profile has, a duplicate pod, a missing node or invalid affinity is an
+// error naming the pod, and the pod is not added.
+func (s *Scheduler) AddPod(pod *framework.Pod) error {
+	if pod == nil {
+		return errors.New("scheduling: AddPod: nil pod")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pod.Spec.NodeName == "" {
+		if _, err := s.profileFor(pod); err != nil {
+			return err
+		}
+	}
+	if err := s.cluster.AddPod(pod); err != nil {
+		return err
+	}
+	key := pod.Key()
+	pi, st, _ := s.cluster.podInfo(key)
+	if st == PodPending {
+		s.queue.add(pi)
+		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
+			s.nominator.add(key, pi, nnn)
+		}
+	} else {
+		s.podAssigned(pi, true)
+		s.queue.moveAll()
+	}
+	s.signal()
+	return nil
+}
+
+// DeletePod deletes the pod: a pod waiting at Permit is rejected first, a
+// queued pod leaves the queue, and the resources of a placed pod are freed
+// (which may let unschedulable pods in).
+func (s *Scheduler) DeletePod(namespace, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.deletePodLocked(namespace, name, "deleted")
+}
+
+func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
+	key := podKey(namespace, name)
+	if w, ok := s.waiting.get(key); ok {
+		w.Reject("", fmt.Sprintf("pod %s %s while waiting at Permit", key, why))
+	}
+	pi, st, ok := s.cluster.podInfo(key)
+	if !ok {
+		return fmt.Errorf("scheduling: DeletePod: unknown pod %s", key)
+	}
+	if _, err := s.cluster.DeletePod(namespace, name); err != nil {
+		return err
+	}
+	s.queue.delete(key)
+	s.nominator.remove(key)
+	delete(s.reasons, key)
+	if st != PodPending {
+		s.podAssigned(pi, false)
+		s.queue.moveAll()
+	}
+	s.signal()
+	return nil
+}
+
+// AddNode adds a node; unschedulable pods are retried.
+func (s *Scheduler) AddNode(n *framework.Node) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.cluster.AddNode(n); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// UpdateNode replaces a node object; unschedulable pods are retried.
+func (s *Scheduler) UpdateNode(n *framework.Node) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.cluster.UpdateNode(n); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// RemoveNode removes a node. Its pods are deleted (pods waiting at Permit
+// there are rejected) and returned with spec.nodeName cleared, so that a
+// caller acting as their controller can add them again.
+func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ni, ok := s.cluster.NodeInfo(name)
+	if !ok {
+		return nil, fmt.Errorf("scheduling: RemoveNode: unknown node %q", name)
+	}
+	for _, pi := range ni.Pods {
+		if w, ok := s.waiting.get(pi.Pod.Key()); ok {
+			w.Reject("", fmt.Sprintf("node %s removed while pod %s waited at Permit", name, pi.Pod.Key()))
+		}
+	}
+	for _, pi := range ni.Pods {
+		s.podAssigned(pi, false)
+	}
+	evicted, err := s.cluster.RemoveNode(name)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range evicted {
+		s.queue.delete(p.Key())
+		s.nominator.remove(p.Key())
+	}
+	s.signal()
+	return evicted, nil
+}
+
+// UpdateNodeMetric records a node's NodeMetric; unschedulable pods are
+// retried.
+func (s *Scheduler) UpdateNodeMetric(m *framework.NodeMetric) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.cluster.UpdateNodeMetric(m); err != nil {
+		return err
+	}
+	s.nodeMetricUpdated(m)
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// WaitingPod returns the pod namespace/name if it is held at Permit.
+func (s *Scheduler) WaitingPod(namespace, name string) (*WaitingPod, bool) {
+	return s.waiting.get(podKey(namespace, name))
+}
+
+// WaitingPods returns the pods held at Permit, sorted by namespace/name.
+func (s *Scheduler) WaitingPods() []*WaitingPod { return s.waiting.list() }
+
+// PendingReason returns why the pending pod namespace/name is not placed
+// yet: its last failure message ("" when it has not been tried or is
+// placed).
+func (s *Scheduler) PendingReason(namespace, name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reasons[podKey(namespace, name)]
+}
+
+// QueueLengths returns the sizes of the active queue, the backoff queues
+// and the unschedulable pool.
+func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queue.lens()
+}
+
+// NextWakeup returns when a backoff ends or a leftover flush retries an
+// unschedulable pod, if the active queue is empty; a simulation advances
+// its clock there.
+func (s *Scheduler) NextWakeup() (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queue.nextWakeup()
+}
+
+// schedCycleHandle is what the scheduler's own plugins (DefaultBinder,
+// DefaultPreemption) find in the CycleState.
+type schedCycleHandle struct {
+	s    *Scheduler
+	prof *schedProfile
+	// victims are the pods the cycle's preemption evicted.
+	victims []string
+}
+
+// Clone returns the handle itself: it is shared by cloned states.
+func (h *schedCycleHandle) Clone() framework.StateData { return h }
+
+const schedHandleKey framework.StateKey = "schedkit.scheduling/Scheduler"
+
+func schedHandleFrom(state *framework.CycleState) (*schedCycleHandle, bool) {
+	if state == nil {
+		return nil, false
+	}
+	d, err := state.Read(schedHandleKey)
+	if err != nil {
+		return nil, false
+	}
+	h, ok := d.(*schedCycleHandle)
+	return h, ok
+}
+
+// SchedulerFromCycleState returns the Scheduler running the cycle of state,
+// for plugins that need its handles (WaitingPod).
+func SchedulerFromCycleState(state *framework.CycleState) (*Scheduler, bool) {
+	h, ok := schedHandleFrom(state)
+	if !ok {
+		return nil, false
+	}
+	return h.s, true
+}
+
+// numFeasibleNodesToFind is kube-scheduler v1.36's node sampling: all nodes
+// below 100, else percentageOfNodesToScore (the profile's, else the
+// scheduler's; 0 means adaptive: 50 − n/125, at least 5) of them, at least
+// 100.
+func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
+	if n < minFeasibleNodesToFind {
+		return n
+	}
+	pct := globalPct
+	if profilePct != nil {
+		pct = *profilePct
+	}
+	if pct == 0 {
+		pct = int32(50 - n/125)
+		if pct < minFeasibleNodesPercentageToFind {
+			pct = minFeasibleNodesPercentageToFind
+		}
+	}
+	k := int(int64(n) * int64(pct) / 100)
+	if k < minFeasibleNodesToFind {
+		return minFeasibleNodesToFind
+	}
+	return k
+}
+
+func (s *Scheduler) numToFind(p *schedProfile, n int) int {
+	if !p.hasExtFilt && !p.hasScoring {
+		return min(1, n) // first fit (kube PR #123384)
+	}
+	return numFeasibleNodesToFind(p.pct, s.pctToScore, n)
+}
+
+// ScheduleOne runs the binding steps that became ready (synchronous mode),
+// then pops the next pod and runs its scheduling cycle (and, synchronously,
+// its binding cycle). It returns the cycle's decision, or false when no pod
+// is ready to be scheduled at the clock's current time.
+func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runReadyLocked(ctx)
+	qp := s.queue.pop()
+	if qp == nil {
+		return Decision{}, false
+	}
+	return s.scheduleCycle(ctx, qp), true
+}
+
+// ProcessBindings runs the binding cycles of pods whose Permit wait ended
+// (allowed, rejected or timed out) in synchronous mode, and returns how
+// many ran. ScheduleOne calls it first; call it after moving a FakeClock.
+func (s *Scheduler) ProcessBindings(ctx context.Context) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runReadyLocked(ctx)
+}
+
+// RunUntilIdle schedules until no pod is ready at the clock's current time
+// and no binding is pending to run, and returns the number of cycles.
+func (s *Scheduler) RunUntilIdle(ctx context.Context) int {
+	n := 0
+	for ctx.Err() == nil {
+		if _, ok := s.ScheduleOne(ctx); !ok {
+			if s.ProcessBindings(ctx) == 0 {
+				break
+			}
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// Run schedules pods until ctx is done, sleeping on the clock when the
+// queue is empty (until an event, a resolved Permit wait or the next
+// backoff flush). Use it with RealClock; with a FakeClock drive the
+// scheduler with ScheduleOne and the clock instead.
+func (s *Scheduler) Run(ctx context.Context) {
+	for ctx.Err() == nil {
+		if s.RunUntilIdle(ctx) > 0 {
+			continue
+		}
+		var timer Timer
+		if t, ok := s.NextWakeup(); ok {
+			timer = s.clock.AfterFunc(t.Sub(s.clock.Now()), s.signal)
+		}
+		select {
+		case <-ctx.Done():
+		case <-s.wake:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+}
+
+// WaitForBindings waits until every asynchronous binding cycle started so
+// far has finished (pods still held at Permit keep theirs running).
+func (s *Scheduler) WaitForBindings() { s.bindWG.Wait() }
+
+// scheduleCycle is kube-scheduler's schedulingCycle for one popped pod.
+func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
+	s.cycle++
+	pi := qp.PodInfo
+	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: qp.key, Attempt: qp.Attempts}
+	prof, err := s.profileFor(pi.Pod)
+	if err != nil { // cannot happen: AddPod checks
+		s.queue.done(qp)
+		d.Outcome, d.Message = OutcomeError, err.Error()
+		s.emit(d)
+		return d
+	}
+	d.Profile = prof.name
+	if pi.Pod.DeletionTimestamp != nil {
+		s.queue.done(qp)
+		d.Outcome, d.Message = OutcomeSkipped, "pod is being deleted"
+		s.reasons[qp.key] = d.Message
+		s.emit(d)
+		return d
+	}
+	snap := s.cluster.Snapshot()
+	if snap.NumNodes() == 0 {
+		d.Outcome, d.Stage, d.Message = OutcomeUnschedulable, "Filter", "no nodes available to schedule pods"
+		s.failed(qp, d, nil, nil, &framework.NominatingInfo{Mode: framework.ModeOverride}, false)
+		return d
+	}
+	h := &schedCycleHandle{s: s, prof: prof}
+	var state *framework.CycleState
+	node := ""
+	nominatedFailed := false
+	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
+		state = s.newState(h)
+		node, nominatedFailed = s.evaluateNominatedNode(ctx, prof, state, snap, pi, nnn)
+		if node != "" {
+			d.FastPath, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = "nominated", 1, 1, s.nextStart
+			d.Top = []framework.RankedNode{{Name: node}}
+		}
+	}
+	if node == "" {
+		state = s.newState(h)
+		res, st, err := s.schedule(ctx, prof, state, snap, pi)
+		state = st
+		if s.keepResults {
+			d.Result = res
+		}
+		if res != nil {
+			if res.PreFilterStatus == nil {
+				processed := res.EvaluatedNodes()
+				if nominatedFailed && !schedRejectedIn(res, pi.Pod.Status.NominatedNodeName) {
+					processed++ // kube counts the nominated node's failure too
+				}
+				s.nextStart = (s.nextStart + processed) % snap.NumNodes()
+			}
+			d.EvaluatedNodes, d.StartIndex = res.EvaluatedNodes(), res.StartIndex
+			switch {
+			case len(res.Totals) > 0:
+				d.FeasibleNodes = len(res.Totals)
+			case res.SelectedNode() != "":
+				d.FeasibleNodes = 1
+			}
+		}
+		if err != nil {
+			return s.cycleFailed(ctx, qp, prof, state, res, err, d)
+		}
+		node = res.SelectedNode()
+		d.Top, d.Margin = res.Top, res.Margin
+		if len(res.Totals) == 0 {
+			d.FastPath = "one-feasible"
+		}
+	}
+	d.Node = node
+	return s.assumeAndBind(ctx, qp, prof, state, pi, node, d)
+}

@@ -1,0 +1,381 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
+	st := framework.NewCycleState()
+	st.Write(schedHandleKey, h)
+	return st
+}
+
+// schedule runs the framework's cycle with kube's node sampling. The
+// sample size depends on the number of candidate nodes after a
+// PreFilterResult narrows them, which is known only after PreFilter ran:
+// when narrowing changes it, the cycle is run again from the same random
+// state with the right size (the framework takes the size up front).
+func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo) (*framework.Result, *framework.CycleState, error) {
+	n := snap.NumNodes()
+	k := s.numToFind(prof, n)
+	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults}
+	if !s.nominator.empty() {
+		opts.NominatedPods = s.nominator.forNode
+	}
+	saved := *s.pcg
+	res, err := prof.fw.Schedule(ctx, state, snap, pi, opts)
+	if res == nil || res.PreFilterStatus != nil || res.PreFilterResult.AllNodes() {
+		return res, state, err
+	}
+	cand := 0
+	for name := range res.PreFilterResult.NodeNames {
+		if _, ok := snap.Get(name); ok {
+			cand++
+		}
+	}
+	k2 := s.numToFind(prof, cand)
+	if min(k, cand) == min(k2, cand) {
+		return res, state, err
+	}
+	*s.pcg = saved
+	h, _ := schedHandleFrom(state)
+	state = s.newState(h)
+	opts.NumFeasibleToFind = k2
+	res, err = prof.fw.Schedule(ctx, state, snap, pi, opts)
+	return res, state, err
+}
+
+// evaluateNominatedNode is kube-scheduler's nominated-node fast path: after
+// PreFilter, the node the pod was nominated to (by an earlier preemption)
+// is filtered alone; if it passes it is chosen without scoring. failed
+// reports that the node was evaluated and rejected.
+func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nnn string) (node string, failed bool) {
+	ni, ok := snap.Get(nnn)
+	if !ok {
+		return "", false
+	}
+	state.SetSnapshot(snap)
+	if _, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes()); !st.IsSuccess() {
+		return "", false // the full cycle reports the PreFilter failure
+	}
+	var nominated []*framework.PodInfo
+	if !s.nominator.empty() {
+		nominated = s.nominator.forNode(nnn)
+	}
+	if st := prof.fw.RunFilterPluginsWithNominatedPods(ctx, state, pi, ni, nominated); !st.IsSuccess() {
+		return "", true
+	}
+	for _, ext := range prof.fw.Extenders() {
+		if !ext.IsInterested(pi) {
+			continue
+		}
+		passed, _, _, err := ext.Filter(pi, []*framework.NodeInfo{ni})
+		if err != nil {
+			if ext.IsIgnorable() {
+				continue
+			}
+			return "", false
+		}
+		if len(passed) == 0 {
+			return "", true
+		}
+	}
+	return nnn, false
+}
+
+// schedRejectedIn reports whether the cycle rejected node explicitly.
+func schedRejectedIn(res *framework.Result, node string) bool {
+	if node == "" {
+		return false
+	}
+	m := res.NodeToStatus()
+	before := m.Len()
+	m.Set(node, nil)
+	return m.Len() == before
+}
+
+// cycleFailed handles a cycle that found no node (running PostFilter,
+// i.e. preemption) or failed with an error.
+func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, res *framework.Result, err error, d Decision) Decision {
+	var fe *framework.FitError
+	if res != nil {
+		fe = res.FitError()
+	}
+	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
+	if fe == nil {
+		d.Outcome, d.Message = OutcomeError, err.Error()
+		d.Stage = "Filter"
+		if res != nil && len(res.Totals) > 0 {
+			d.Stage = "Score"
+		}
+		if res != nil && res.PreFilterStatus != nil {
+			d.Stage, d.Plugin = "PreFilter", res.PreFilterStatus.Plugin()
+		}
+		s.failed(qp, d, nil, nil, clear, true)
+		return d
+	}
+	d.Outcome, d.Stage = OutcomeUnschedulable, "Filter"
+	if res.PreFilterStatus != nil {
+		d.Stage, d.Plugin = "PreFilter", res.PreFilterStatus.Plugin()
+	}
+	nominating := clear
+	if prof.fw.HasPostFilterPlugins() {
+		r, st := prof.fw.RunPostFilterPlugins(ctx, state, qp.PodInfo, res.NodeToStatus())
+		fe.Diagnosis.PostFilterMsg = st.Message()
+		nominating = nil
+		if r != nil {
+			nominating = r.NominatingInfo
+		}
+		if h, ok := schedHandleFrom(state); ok {
+			d.Victims = h.victims
+		}
+	}
+	d.Message = fe.Error()
+	if nominating != nil && nominating.Mode == framework.ModeOverride {
+		d.NominatedNode = nominating.NominatedNodeName
+	}
+	s.failed(qp, d, fe.Diagnosis.UnschedulablePlugins, fe.Diagnosis.PendingPlugins, nominating, false)
+	return d
+}
+
+// failed records a failed cycle: the reason, the nomination, the requeue.
+func (s *Scheduler) failed(qp *queuedPod, d Decision, unschedulable, pending []string, nominating *framework.NominatingInfo, isError bool) {
+	s.reasons[qp.key] = d.Message
+	s.applyNomination(qp, nominating)
+	s.queue.requeueFailed(qp, unschedulable, pending, isError)
+	s.emit(d)
+}
+
+// applyNomination sets or clears the pod's nominated node (ModeOverride);
+// nil or ModeNoop keeps the current one, as kube-scheduler's
+// AddNominatedPod.
+func (s *Scheduler) applyNomination(qp *queuedPod, ni *framework.NominatingInfo) {
+	node := qp.Pod.Status.NominatedNodeName
+	if ni != nil && ni.Mode == framework.ModeOverride {
+		node = ni.NominatedNodeName
+	}
+	if _, st, ok := s.cluster.podInfo(qp.key); !ok || st != PodPending {
+		return
+	}
+	s.cluster.setNominated(qp.key, node)
+	pi, _, _ := s.cluster.podInfo(qp.key)
+	qp.PodInfo = pi
+	s.nominator.add(qp.key, pi, node)
+}
+
+// schedOneNodeFitMessage renders a rejection after the node was chosen
+// (Reserve, Permit, WaitOnPermit) as kube-scheduler's one-node FitError.
+func schedOneNodeFitMessage(st *framework.Status) string {
+	reasons := append([]string(nil), st.Reasons()...)
+	for i, r := range reasons {
+		reasons[i] = "1 " + r
+	}
+	sort.Strings(reasons)
+	msg := "0/1 nodes are available:"
+	if len(reasons) > 0 {
+		msg += " " + strings.Join(reasons, ", ") + "."
+	}
+	return msg
+}
+
+// schedBinding is one assumed pod on its way through Permit and binding.
+type schedBinding struct {
+	qp       *queuedPod
+	prof     *schedProfile
+	state    *framework.CycleState
+	pi       *framework.PodInfo // the assumed pod
+	node     string
+	decision Decision
+	wp       *WaitingPod
+	deferred bool // the scheduling decision was already emitted
+	permit   chan *framework.Status
+	status   *framework.Status
+}
+
+// assumeAndBind assumes the pod on node, runs Reserve and Permit, and
+// starts (or, synchronously, runs) the binding cycle.
+func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, d Decision) Decision {
+	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
+	if err := s.cluster.Assume(pi.Pod.Namespace, pi.Pod.Name, node); err != nil {
+		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
+		s.failed(qp, d, nil, nil, clear, true)
+		return d
+	}
+	s.nominator.remove(qp.key)
+	assumed, _, _ := s.cluster.podInfo(qp.key)
+	fw := prof.fw
+	if st := fw.RunReservePluginsReserve(ctx, state, assumed, node); !st.IsSuccess() {
+		fw.RunReservePluginsUnreserve(ctx, state, assumed, node)
+		_ = s.cluster.Forget(pi.Pod.Namespace, pi.Pod.Name)
+		return s.afterAssumeFailed(qp, d, "Reserve", st)
+	}
+	pst, waits := fw.RunPermitPlugins(ctx, state, assumed, node)
+	if !pst.IsSuccess() && !pst.IsWait() {
+		fw.RunReservePluginsUnreserve(ctx, state, assumed, node)
+		_ = s.cluster.Forget(pi.Pod.Namespace, pi.Pod.Name)
+		return s.afterAssumeFailed(qp, d, "Permit", pst)
+	}
+	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d}
+	if pst.IsWait() {
+		b.permit = make(chan *framework.Status, 1)
+		key := qp.key
+		b.wp = newWaitingPod(assumed.Pod, node, waits, s.clock, func(w *WaitingPod, st *framework.Status) {
+			s.waiting.remove(key, w)
+			if s.async {
+				b.permit <- st
+				return
+			}
+			s.readyMu.Lock()
+			b.status = st
+			s.ready = append(s.ready, b)
+			s.readyMu.Unlock()
+			s.signal()
+		})
+		s.waiting.add(key, b.wp)
+		d.Outcome = OutcomeWaiting
+		d.Message = fmt.Sprintf("waiting at Permit for %v", b.wp.PendingPlugins())
+		b.deferred = true
+		s.emit(d)
+		if s.async {
+			s.startBinding(ctx, b)
+		}
+		return d
+	}
+	if s.async {
+		d.Outcome = OutcomeAssumed
+		b.deferred = true
+		s.emit(d)
+		s.startBinding(ctx, b)
+		return d
+	}
+	return s.runBinding(ctx, b, nil, true)
+}
+
+// afterAssumeFailed requeues a pod rejected (or failed) at Reserve or
+// Permit; the pod is already unreserved and forgotten.
+func (s *Scheduler) afterAssumeFailed(qp *queuedPod, d Decision, stage string, st *framework.Status) Decision {
+	d.Stage, d.Plugin = stage, st.Plugin()
+	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
+	if st.IsRejected() {
+		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
+		var pending []string
+		if st.Code() == framework.Pending {
+			pending = []string{st.Plugin()}
+		}
+		s.failed(qp, d, []string{st.Plugin()}, pending, clear, false)
+		return d
+	}
+	d.Outcome, d.Message = OutcomeError, st.Message()
+	s.failed(qp, d, nil, nil, clear, true)
+	return d
+}
+
+func (s *Scheduler) startBinding(ctx context.Context, b *schedBinding) {
+	s.bindWG.Add(1)
+	go func() {
+		defer s.bindWG.Done()
+		var st *framework.Status
+		if b.wp != nil {
+			select {
+			case st = <-b.permit:
+			case <-ctx.Done():
+				b.wp.Reject("", "scheduler stopped: "+ctx.Err().Error())
+				st = <-b.permit
+			}
+		}
+		s.runBinding(ctx, b, st, false)
+	}()
+}
+
+// runReadyLocked runs the binding cycles whose Permit wait ended.
+func (s *Scheduler) runReadyLocked(ctx context.Context) int {
+	n := 0
+	for {
+		s.readyMu.Lock()
+		ready := s.ready
+		s.ready = nil
+		s.readyMu.Unlock()
+		if len(ready) == 0 {
+			return n
+		}
+		for _, b := range ready {
+			s.runBinding(ctx, b, b.status, true)
+			n++
+		}
+	}
+}
+
+// runBinding is kube-scheduler's bindingCycle after WaitOnPermit returned
+// permit (nil: allowed): PreBind, Bind (first non-Skip wins), the cluster
+// confirms the pod on its node, PostBind. With locked false (asynchronous
+// binding) the plugins run without the scheduler's lock.
+func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *framework.Status, locked bool) Decision {
+	d := b.decision
+	d.Time = s.clock.Now()
+	if !permit.IsSuccess() {
+		return s.bindingFailed(ctx, b, d, "WaitOnPermit", permit, locked)
+	}
+	fw := b.prof.fw
+	if st := fw.RunPreBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
+		return s.bindingFailed(ctx, b, d, "PreBind", st, locked)
+	}
+	if st := fw.RunBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
+		if st.IsSkip() {
+			st = framework.AsStatus(fmt.Errorf("no Bind plugin bound pod %s (all returned Skip)", b.qp.key))
+		}
+		return s.bindingFailed(ctx, b, d, "Bind", st, locked)
+	}
+	if !locked {
+		s.mu.Lock()
+	}
+	err := s.cluster.Bind(b.pi.Pod.Namespace, b.pi.Pod.Name, b.node)
+	s.queue.done(b.qp)
+	delete(s.reasons, b.qp.key)
+	if !locked {
+		s.mu.Unlock()
+	}
+	if err != nil { // deleted while binding
+		d.Outcome, d.Stage, d.Message = OutcomeError, "Bind", err.Error()
+		s.emit(d)
+		return d
+	}
+	fw.RunPostBindPlugins(ctx, b.state, b.pi, b.node)
+	d.Outcome = OutcomeScheduled
+	if b.deferred {
+		d.Outcome = OutcomeBound
+	}
+	s.emit(d)
+	return d
+}
+
+// bindingFailed is kube-scheduler's handleBindingCycleError: Unreserve in
+// reverse order, forget the pod (an assigned-pod-delete event for the
+// others), and requeue it: a rejection goes to the unschedulable pool,
+// anything else backs off as an error.
+func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decision, stage string, st *framework.Status, locked bool) Decision {
+	b.prof.fw.RunReservePluginsUnreserve(ctx, b.state, b.pi, b.node)
+	if !locked {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	d.Stage, d.Plugin = stage, st.Plugin()
+	if rec, ok := s.cluster.Pod(b.pi.Pod.Namespace, b.pi.Pod.Name); ok && rec.State == PodAssumed {
+		_ = s.cluster.Forget(b.pi.Pod.Namespace, b.pi.Pod.Name)
+	}
+	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
+	if st.IsRejected() {
+		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
+		s.failed(b.qp, d, []string{st.Plugin()}, nil, clear, false)
+		s.queue.moveAllExcept(b.qp.key)
+		return d
+	}
+	d.Outcome, d.Message = OutcomeError, st.Message()
+	s.queue.moveAll()
+	s.failed(b.qp, d, nil, nil, clear, true)
+	return d
+}

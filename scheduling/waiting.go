@@ -1,0 +1,140 @@
+package scheduling
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// WaitingPod is a pod held at Permit: it is assumed on its node and waits
+// until every plugin that returned Wait allows it, one of them rejects it,
+// or a plugin's timeout (capped at framework.MaxPermitTimeout) passes, as
+// kube-scheduler's waitingPod. Allow and Reject may be called from any
+// goroutine, including from inside a plugin during a scheduling cycle.
+type WaitingPod struct {
+	pod  *framework.Pod
+	node string
+
+	mu       sync.Mutex
+	pending  map[string]Timer
+	resolved bool
+	status   *framework.Status
+	onDone   func(*WaitingPod, *framework.Status)
+}
+
+func newWaitingPod(pod *framework.Pod, node string, waits []framework.PermitWait, clock Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
+	w := &WaitingPod{pod: pod, node: node, pending: make(map[string]Timer, len(waits)), onDone: onDone}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, pw := range waits {
+		plugin, timeout := pw.Plugin, pw.Timeout
+		w.pending[plugin] = clock.AfterFunc(timeout, func() {
+			w.Reject(plugin, fmt.Sprintf("rejected due to timeout after waiting %v at plugin %v", timeout, plugin))
+		})
+	}
+	return w
+}
+
+// Pod returns the waiting pod (assumed on Node; read-only).
+func (w *WaitingPod) Pod() *framework.Pod { return w.pod }
+
+// Node returns the node the pod is assumed on.
+func (w *WaitingPod) Node() string { return w.node }
+
+// PendingPlugins returns the plugins that have not allowed the pod yet,
+// sorted.
+func (w *WaitingPod) PendingPlugins() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.pending))
+	for p := range w.pending {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Allow records plugin's approval; when no plugin is left the pod proceeds
+// to binding. Allowing twice, or for a plugin that did not wait, is a no-op.
+func (w *WaitingPod) Allow(plugin string) {
+	w.mu.Lock()
+	if w.resolved {
+		w.mu.Unlock()
+		return
+	}
+	if t, ok := w.pending[plugin]; ok {
+		t.Stop()
+		delete(w.pending, plugin)
+	}
+	if len(w.pending) > 0 {
+		w.mu.Unlock()
+		return
+	}
+	w.resolved = true
+	w.mu.Unlock()
+	w.onDone(w, nil)
+}
+
+// Reject fails the pod's Permit with Unschedulable, naming plugin and msg;
+// its binding cycle then unreserves it and requeues it. Rejecting a
+// resolved pod is a no-op.
+func (w *WaitingPod) Reject(plugin, msg string) {
+	w.mu.Lock()
+	if w.resolved {
+		w.mu.Unlock()
+		return
+	}
+	for _, t := range w.pending {
+		t.Stop()
+	}
+	w.pending = nil
+	w.resolved = true
+	st := framework.NewStatus(framework.Unschedulable, msg).WithPlugin(plugin)
+	w.mu.Unlock()
+	w.onDone(w, st)
+}
+
+// waitingPods is the scheduler's set of pods held at Permit, keyed by
+// namespace/name, with its own lock so that plugins may use it during a
+// cycle.
+type waitingPods struct {
+	mu   sync.Mutex
+	pods map[string]*WaitingPod
+}
+
+func (s *waitingPods) add(key string, w *WaitingPod) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pods == nil {
+		s.pods = map[string]*WaitingPod{}
+	}
+	s.pods[key] = w
+}
+
+func (s *waitingPods) remove(key string, w *WaitingPod) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pods[key] == w {
+		delete(s.pods, key)
+	}
+}
+
+func (s *waitingPods) get(key string) (*WaitingPod, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, ok := s.pods[key]
+	return w, ok
+}
+
+func (s *waitingPods) list() []*WaitingPod {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*WaitingPod, 0, len(s.pods))
+	for _, w := range s.pods {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pod.Key() < out[j].pod.Key() })
+	return out
+}
