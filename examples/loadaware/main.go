@@ -1,0 +1,233 @@
+// Command loadaware schedules one pod onto a cluster whose real usage differs
+// from its requests, twice: once with kube-scheduler's NodeResourcesFit
+// LeastAllocated score (requests only) and once with Koordinator's
+// LoadAwareScheduling (NodeMetric usage plus estimates). It prints the
+// requested and used share of every node and the two explanations side by
+// side.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scoring"
+)
+
+// now is the simulation's clock: every NodeMetric was just reported.
+var now = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
+
+type fixedClock struct{}
+
+func (fixedClock) Now() time.Time { return now }
+
+// nodeSpec is one 32-CPU / 128Gi node: what its pods request and what they
+// really use.
+type nodeSpec struct {
+	name             string
+	reqCPU, reqMem   string
+	usedCPU, usedMem string
+	note             string
+}
+
+var cluster = []nodeSpec{
+	{"node-a", "24", "96Gi", "4", "16Gi", "over-requested, idle"},
+	{"node-b", "8", "32Gi", "14", "40Gi", "busy"},
+	{"node-c", "16", "64Gi", "12", "48Gi", "moderate"},
+	{"node-d", "6", "24Gi", "22", "60Gi", "under-requested, hot"},
+}
+
+func quantities(cpu, mem string) resource.List {
+	return resource.List{resource.CPU: resource.MustParse(cpu), resource.Memory: resource.MustParse(mem)}
+}
+
+func pod(name, node, cpu, mem string) *fw.Pod {
+	p := &fw.Pod{
+		ObjectMeta: fw.ObjectMeta{Name: name, Namespace: "default", UID: name},
+		Spec: fw.PodSpec{NodeName: node, Containers: []fw.Container{{
+			Name: "app", Resources: fw.ResourceRequirements{Requests: quantities(cpu, mem)},
+		}}},
+	}
+	if node != "" {
+		p.Status.Phase = fw.PodRunning
+		p.Status.Conditions = []fw.PodCondition{{Type: fw.PodScheduled, Status: fw.ConditionTrue, LastTransitionTime: now.Add(-time.Hour)}}
+	}
+	return p
+}
+
+// build returns the nodes, the running pods (one per node, requesting the
+// node's requests) and each node's NodeMetric.
+func build() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
+	var nodes []*fw.Node
+	var pods []*fw.Pod
+	var metrics []*fw.NodeMetric
+	for _, n := range cluster {
+		alloc := quantities("32", "128Gi")
+		alloc[resource.Pods] = resource.MustParse("110")
+		nodes = append(nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: n.name}, Status: fw.NodeStatus{Capacity: alloc, Allocatable: alloc}})
+		p := pod(n.name+"-app", n.name, n.reqCPU, n.reqMem)
+		pods = append(pods, p)
+		t := now
+		metrics = append(metrics, &fw.NodeMetric{
+			ObjectMeta: fw.ObjectMeta{Name: n.name},
+			Status: fw.NodeMetricStatus{
+				UpdateTime: &t,
+				NodeMetric: &fw.NodeMetricInfo{NodeUsage: fw.ResourceMap{Resources: quantities(n.usedCPU, n.usedMem)}},
+				PodsMetric: []*fw.PodMetricInfo{{
+					Namespace: "default", Name: p.Name, Priority: "koord-prod",
+					PodUsage: fw.ResourceMap{Resources: quantities(n.usedCPU, n.usedMem)},
+				}},
+			},
+		})
+	}
+	return nodes, pods, metrics
+}
+
+func schedule(f *fw.Framework, snap *fw.Snapshot, p *fw.Pod) (*fw.Result, error) {
+	return f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(p), fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+}
+
+// leastAllocated is a profile scoring with NodeResourcesFit/LeastAllocated.
+func leastAllocated() (*fw.Framework, error) {
+	reg := fw.NewRegistry()
+	if err := reg.Register(config.NodeResourcesFitName, fw.TypedFactory(scoring.NewNodeResourcesFit)); err != nil {
+		return nil, err
+	}
+	return fw.NewFramework(reg, fw.Profile{
+		SchedulerName: "least-allocated",
+		PreScore:      []string{config.NodeResourcesFitName},
+		Score:         []string{config.NodeResourcesFitName},
+		Weights:       map[string]int64{config.NodeResourcesFitName: 1},
+	}, fw.WithClock(fixedClock{}))
+}
+
+// loadAware is a profile with Koordinator's LoadAwareScheduling (default
+// args: cpu 65% / memory 95% thresholds, 85% / 70% estimates).
+func loadAware(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) {
+	reg := fw.NewRegistry()
+	name := config.LoadAwareSchedulingName
+	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory(nil)); err != nil {
+		return nil, err
+	}
+	f, err := fw.NewFramework(reg, fw.Profile{
+		SchedulerName: "load-aware",
+		PreFilter:     []string{name}, Filter: []string{name},
+		PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
+		Weights: map[string]int64{name: 1},
+		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}},
+	}, fw.WithClock(fixedClock{}))
+	if err != nil {
+		return nil, err
+	}
+	pl, _ := f.Plugin(name)
+	cache := pl.(*scheduling.LoadAwareScheduling).Cache()
+	for _, p := range pods {
+		if err := cache.AddPod(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range metrics {
+		if err := cache.UpdateNodeMetric(m); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func pct(part, whole string) string {
+	p, w := resource.MustParse(part), resource.MustParse(whole)
+	return fmt.Sprintf("%d%%", p.MilliValue()*100/w.MilliValue())
+}
+
+// sideBySide prints a and b in two columns.
+func sideBySide(w io.Writer, titleA, a, titleB, b string) {
+	la := append([]string{titleA, strings.Repeat("-", len(titleA))}, strings.Split(strings.TrimRight(a, "\n"), "\n")...)
+	lb := append([]string{titleB, strings.Repeat("-", len(titleB))}, strings.Split(strings.TrimRight(b, "\n"), "\n")...)
+	width := 0
+	for _, l := range la {
+		width = max(width, len([]rune(l)))
+	}
+	for i := range max(len(la), len(lb)) {
+		var l, r string
+		if i < len(la) {
+			l = la[i]
+		}
+		if i < len(lb) {
+			r = lb[i]
+		}
+		line := fmt.Sprintf("%s%s   | %s", l, strings.Repeat(" ", width-len([]rune(l))), r)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}
+
+func run(w io.Writer) error {
+	nodes, pods, metrics := build()
+	snap, err := fw.NewSnapshot(nodes, pods)
+	if err != nil {
+		return err
+	}
+	incoming := pod("web", "", "4", "8Gi")
+
+	fmt.Fprintf(w, "Incoming pod %s requests cpu 4, memory 8Gi (LoadAware estimates it at 85%% / 70%%: 3.4 CPU, 5.6Gi).\n", incoming.Name)
+	fmt.Fprintln(w, "Every node has 32 CPU / 128Gi allocatable.")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NODE\tREQUESTED CPU\tREQUESTED MEM\tUSED CPU\tUSED MEM\tNOTE")
+	for _, n := range cluster {
+		fmt.Fprintf(tw, "%s\t%s (%s)\t%s (%s)\t%s (%s)\t%s (%s)\t%s\n", n.name,
+			n.reqCPU, pct(n.reqCPU, "32"), n.reqMem, pct(n.reqMem, "128Gi"),
+			n.usedCPU, pct(n.usedCPU, "32"), n.usedMem, pct(n.usedMem, "128Gi"), n.note)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+
+	la, err := leastAllocated()
+	if err != nil {
+		return err
+	}
+	resLA, err := schedule(la, snap, incoming)
+	if err != nil {
+		return err
+	}
+	lw, err := loadAware(pods, metrics)
+	if err != nil {
+		return err
+	}
+	resLW, err := schedule(lw, snap, incoming)
+	if err != nil {
+		return err
+	}
+	sideBySide(w, "NodeResourcesFit / LeastAllocated (requests)", resLA.String(),
+		"LoadAwareScheduling (NodeMetric usage + estimates)", resLW.String())
+	fmt.Fprintln(w)
+	for _, r := range []struct {
+		strategy string
+		res      *fw.Result
+	}{{"LeastAllocated", resLA}, {"LoadAware", resLW}} {
+		for _, n := range cluster {
+			if n.name == r.res.SelectedNode() {
+				fmt.Fprintf(w, "%s chose %s (%s): requested cpu %s, really used cpu %s.\n",
+					r.strategy, n.name, n.note, pct(n.reqCPU, "32"), pct(n.usedCPU, "32"))
+			}
+		}
+	}
+	return nil
+}
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}

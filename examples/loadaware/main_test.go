@@ -1,0 +1,29 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestRun runs the program's logic and checks that the two strategies
+// choose different nodes for the reasons the README gives.
+func TestRun(t *testing.T) {
+	var b bytes.Buffer
+	if err := run(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, s := range []string{
+		"LeastAllocated chose node-d (under-requested, hot)",
+		"LoadAware chose node-a (over-requested, idle)",
+		"selected node-d (total 71, margin 6 over node-b)",
+		"selected node-a (total 79, margin 25 over node-b)",
+		"node-d  rejected  LoadAwareScheduling  node(s) cpu usage exceed threshold",
+		"22 (68%)",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}

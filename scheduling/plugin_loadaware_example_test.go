@@ -1,0 +1,75 @@
+package scheduling_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// ExampleLoadAwareScheduling schedules a pod with Koordinator's
+// LoadAwareScheduling: two nodes with the same allocatable, NodeMetrics
+// reporting their real usage, and a pod that goes to the less used node
+// while the overloaded one is filtered out.
+func ExampleLoadAwareScheduling() {
+	now := time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
+	clock := st.NewLAClock(now)
+	reg := framework.NewRegistry()
+	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory(nil))
+	name := config.LoadAwareSchedulingName
+	fw, err := framework.NewFramework(reg, framework.Profile{
+		PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
+		Weights: map[string]int64{name: 1},
+		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}}, // Koordinator's defaults
+	}, framework.WithClock(clock))
+	if err != nil {
+		panic(err)
+	}
+	pl, _ := fw.Plugin(name)
+	cache := pl.(*scheduling.LoadAwareScheduling).Cache()
+
+	var nodes []*framework.Node
+	for i, used := range []string{"60", "20", "35"} {
+		n := fmt.Sprintf("node-%d", i)
+		nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "64", "memory": "256Gi"}).Obj())
+		m := &framework.NodeMetric{}
+		m.Name = n
+		m.Status.UpdateTime = &now
+		m.Status.NodeMetric = &framework.NodeMetricInfo{NodeUsage: framework.ResourceMap{
+			Resources: resource.MustParseList(map[string]string{"cpu": used, "memory": "64Gi"}),
+		}}
+		if err := cache.UpdateNodeMetric(m); err != nil {
+			panic(err)
+		}
+	}
+	pod := framework.MustPodInfo(st.MakePod().Name("web").Req(map[string]string{"cpu": "8", "memory": "16Gi"}).Obj())
+	res, err := fw.Schedule(context.Background(), nil, framework.MustSnapshot(nodes, nil), pod,
+		framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range res.NodeVerdicts() {
+		fmt.Println(v.Node, v.Verdict, v.Reasons)
+	}
+	for _, s := range res.Scores() {
+		fmt.Println(s.Node, "score", s.Total)
+	}
+	fmt.Println("selected", res.SelectedNode())
+	// The pod is estimated at 85% × 8 = 6.8 CPU and 70% × 16Gi = 11.2Gi.
+	// node-0: (60 + 6.8)/64 = 104% > 65%. node-1: cpu (64 − 26.8)/64 → 58,
+	// memory (256 − 75.2)/256 → 70, score 64. node-2: cpu 34, memory 70, 52.
+
+	// Output:
+	// node-0 rejected [node(s) cpu usage exceed threshold]
+	// node-1 feasible []
+	// node-2 feasible []
+	// node-1 score 64
+	// node-2 score 52
+	// selected node-1
+}
