@@ -1,0 +1,200 @@
+package scheduling
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scoring"
+)
+
+// PluginSpec describes a plugin a registry offers: its name, its factory and
+// its default args (nil when it takes none). Configuration loading decodes
+// a plugin's pluginConfig args into a value of the DefaultArgs type.
+type PluginSpec struct {
+	Name        string
+	Factory     framework.Factory
+	DefaultArgs func() any
+}
+
+// argsOf returns args as an A: the default when args is nil, the value (or
+// the pointed-to value) when it is an A or *A, and an error naming the
+// plugin and both types otherwise.
+func argsOf[A any](plugin string, args any, def func() A) (A, error) {
+	switch v := args.(type) {
+	case nil:
+		return def(), nil
+	case A:
+		return v, nil
+	case *A:
+		if v == nil {
+			return def(), nil
+		}
+		return *v, nil
+	}
+	var zero A
+	return zero, fmt.Errorf("%s: args of type %T, want %T", plugin, args, zero)
+}
+
+// splitFactory builds a plugin whose filter and score halves take the same
+// args type A.
+func splitFactory[A any](name string, def func() A,
+	newFilter func(A, framework.Handle) (framework.Plugin, error),
+	newScore func(A, framework.Handle) (framework.Plugin, error)) framework.Factory {
+	return func(args any, h framework.Handle) (framework.Plugin, error) {
+		a, err := argsOf(name, args, def)
+		if err != nil {
+			return nil, err
+		}
+		f, err := newFilter(a, h)
+		if err != nil {
+			return nil, err
+		}
+		s, err := newScore(a, h)
+		if err != nil {
+			return nil, err
+		}
+		return compose(f, s)
+	}
+}
+
+// noArgs adapts a constructor without args; any args given are an error.
+func noArgs(name string, newPlugin func(framework.Handle) (framework.Plugin, error)) framework.Factory {
+	return func(args any, h framework.Handle) (framework.Plugin, error) {
+		if args != nil {
+			return nil, fmt.Errorf("%s: takes no args, got %T", name, args)
+		}
+		return newPlugin(h)
+	}
+}
+
+// typed adapts a constructor taking args A with defaults def.
+func typed[A any](name string, def func() A, newPlugin func(A, framework.Handle) (framework.Plugin, error)) framework.Factory {
+	return func(args any, h framework.Handle) (framework.Plugin, error) {
+		a, err := argsOf(name, args, def)
+		if err != nil {
+			return nil, err
+		}
+		return newPlugin(a, h)
+	}
+}
+
+func anyOf[A any](def func() A) func() any { return func() any { return def() } }
+
+// DefaultPlugins lists the plugins schedkit offers under their
+// kube-scheduler (and Koordinator) names: kube-scheduler v1.36's default
+// plugins except the volume, DRA and gating plugins (which need objects the
+// library does not model), plus Koordinator's LoadAwareScheduling. A plugin
+// that spans extension points is one plugin composed of its filter half
+// (package filter) and its score half (package scoring).
+func DefaultPlugins() []PluginSpec {
+	return []PluginSpec{
+		{Name: config.PrioritySortName, Factory: noArgs(config.PrioritySortName, NewPrioritySort)},
+		{Name: config.NodeUnschedulableName, Factory: noArgs(config.NodeUnschedulableName, filter.NewNodeUnschedulable)},
+		{Name: config.NodeNameName, Factory: noArgs(config.NodeNameName, filter.NewNodeName)},
+		{Name: config.TaintTolerationName, Factory: noArgs(config.TaintTolerationName, func(h framework.Handle) (framework.Plugin, error) {
+			f, err := filter.NewTaintToleration(h)
+			if err != nil {
+				return nil, err
+			}
+			s, err := scoring.NewTaintToleration(h)
+			if err != nil {
+				return nil, err
+			}
+			return compose(f, s)
+		})},
+		{Name: config.NodeAffinityName, DefaultArgs: anyOf(config.DefaultNodeAffinityArgs),
+			Factory: splitFactory(config.NodeAffinityName, config.DefaultNodeAffinityArgs, filter.NewNodeAffinity, scoring.NewNodeAffinity)},
+		{Name: config.NodePortsName, Factory: noArgs(config.NodePortsName, filter.NewNodePorts)},
+		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
+			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
+		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(config.DefaultPodTopologySpreadArgs),
+			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
+		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
+			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
+		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
+			Factory: typed(config.NodeResourcesBalancedAllocationName, config.DefaultNodeResourcesBalancedAllocationArgs, scoring.NewNodeResourcesBalancedAllocation)},
+		{Name: config.ImageLocalityName, Factory: noArgs(config.ImageLocalityName, scoring.NewImageLocality)},
+		{Name: DefaultBinderName, Factory: NewDefaultBinder},
+		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
+			Factory: typed(config.LoadAwareSchedulingName, config.DefaultLoadAwareSchedulingArgs, NewLoadAwareScheduling)},
+	}
+}
+
+// NewDefaultRegistry returns a new registry holding DefaultPlugins. Each call
+// returns an independent registry: register your own plugins beside ours.
+func NewDefaultRegistry() *framework.Registry {
+	r := framework.NewRegistry()
+	for _, p := range DefaultPlugins() {
+		if err := r.Register(p.Name, p.Factory); err != nil {
+			panic(err) // DefaultPlugins has unique names; a test guards this
+		}
+	}
+	return r
+}
+
+// DefaultProfile returns kube-scheduler v1.36's default profile as schedkit
+// can run it: the default multiPoint plugin list (SchedulingGates, PrioritySort,
+// NodeUnschedulable, NodeName, TaintToleration 3, NodeAffinity 2, NodePorts,
+// NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
+// DefaultPreemption, NodeResourcesBalancedAllocation 1, ImageLocality 1,
+// DefaultBinder) expanded to each extension point in that order, without the
+// plugins schedkit does not model (SchedulingGates, the volume plugins,
+// DynamicResources, NodeDeclaredFeatures). DefaultPreemption is included
+// when the registry offers it.
+func DefaultProfile() framework.Profile {
+	return framework.Profile{
+		SchedulerName: DefaultSchedulerName,
+		QueueSort:     []string{config.PrioritySortName},
+		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
+			config.PodTopologySpreadName, config.InterPodAffinityName},
+		Filter: []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName,
+			config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName, config.PodTopologySpreadName,
+			config.InterPodAffinityName},
+		PostFilter: defaultPostFilter(),
+		PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
+			config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName},
+		Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
+			config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName,
+			config.ImageLocalityName},
+		Weights: map[string]int64{
+			config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
+			config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2,
+			config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
+		},
+		Bind: []string{DefaultBinderName},
+	}
+}
+
+// DefaultMultiPoint is kube-scheduler v1.36's default multiPoint plugin list
+// (with weights for score plugins) restricted to the plugins schedkit offers,
+// in kube's order. Configuration loading merges user plugin sets with it.
+func DefaultMultiPoint() []WeightedPlugin {
+	out := []WeightedPlugin{
+		{Name: config.PrioritySortName},
+		{Name: config.NodeUnschedulableName},
+		{Name: config.NodeNameName},
+		{Name: config.TaintTolerationName, Weight: 3},
+		{Name: config.NodeAffinityName, Weight: 2},
+		{Name: config.NodePortsName},
+		{Name: config.NodeResourcesFitName, Weight: 1},
+		{Name: config.PodTopologySpreadName, Weight: 2},
+		{Name: config.InterPodAffinityName, Weight: 2},
+	}
+	for _, n := range defaultPostFilter() {
+		out = append(out, WeightedPlugin{Name: n})
+	}
+	return append(out,
+		WeightedPlugin{Name: config.NodeResourcesBalancedAllocationName, Weight: 1},
+		WeightedPlugin{Name: config.ImageLocalityName, Weight: 1},
+		WeightedPlugin{Name: DefaultBinderName},
+	)
+}
+
+// WeightedPlugin is a plugin name with its score weight (0 for plugins
+// that do not score, or to mean 1).
+type WeightedPlugin struct {
+	Name   string
+	Weight int64
+}

@@ -1,0 +1,141 @@
+package scheduling
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
+	reg := NewDefaultRegistry()
+	// The extension points each plugin implements, as in kube-scheduler v1.36.
+	want := map[string][]string{
+		config.PrioritySortName:                    {PointQueueSort},
+		config.NodeUnschedulableName:               {PointFilter},
+		config.NodeNameName:                        {PointFilter},
+		config.TaintTolerationName:                 {PointFilter, PointPreScore, PointScore},
+		config.NodeAffinityName:                    {PointPreFilter, PointFilter, PointPreScore, PointScore},
+		config.NodePortsName:                       {PointPreFilter, PointFilter},
+		config.NodeResourcesFitName:                {PointPreFilter, PointFilter, PointPreScore, PointScore},
+		config.PodTopologySpreadName:               {PointPreFilter, PointFilter, PointPreScore, PointScore},
+		config.InterPodAffinityName:                {PointPreFilter, PointFilter, PointPreScore, PointScore},
+		config.NodeResourcesBalancedAllocationName: {PointPreScore, PointScore},
+		config.ImageLocalityName:                   {PointScore},
+		DefaultBinderName:                          {PointBind},
+		config.LoadAwareSchedulingName:             {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve},
+	}
+	for _, spec := range DefaultPlugins() {
+		fac, ok := reg.Lookup(spec.Name)
+		if !ok {
+			t.Fatalf("%s not registered", spec.Name)
+		}
+		var args any
+		if spec.DefaultArgs != nil {
+			args = spec.DefaultArgs()
+		}
+		pl, err := fac(args, nil)
+		if err != nil {
+			t.Fatalf("%s with default args: %v", spec.Name, err)
+		}
+		if pl.Name() != spec.Name {
+			t.Fatalf("plugin %q reports name %q", spec.Name, pl.Name())
+		}
+		if d := cmp.Diff(want[spec.Name], ExtensionPoints(pl)); d != "" {
+			t.Errorf("%s extension points (-want +got):\n%s", spec.Name, d)
+		}
+		if _, err := fac(struct{}{}, nil); err == nil && spec.Name != DefaultBinderName {
+			t.Errorf("%s accepted args of the wrong type", spec.Name)
+		}
+	}
+}
+
+// TestDefaultProfileIsTheExpandedMultiPoint: DefaultProfile is
+// DefaultMultiPoint expanded to every extension point each plugin
+// implements, in order, with the multiPoint weights.
+func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
+	reg := NewDefaultRegistry()
+	got := DefaultProfile()
+	want := framework.Profile{SchedulerName: got.SchedulerName, Weights: map[string]int64{}}
+	points := map[string]*[]string{
+		PointQueueSort: &want.QueueSort, PointPreFilter: &want.PreFilter, PointFilter: &want.Filter,
+		PointPostFilter: &want.PostFilter, PointPreScore: &want.PreScore, PointScore: &want.Score,
+		PointReserve: &want.Reserve, PointPermit: &want.Permit, PointPreBind: &want.PreBind, PointBind: &want.Bind,
+		PointPostBind: &want.PostBind,
+	}
+	for _, wp := range DefaultMultiPoint() {
+		fac, _ := reg.Lookup(wp.Name)
+		pl, err := fac(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ExtensionPoints(pl) {
+			*points[p] = append(*points[p], wp.Name)
+			if p == PointScore {
+				want.Weights[wp.Name] = wp.Weight
+			}
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("DefaultProfile (-expanded multiPoint +DefaultProfile):\n%s", d)
+	}
+	if got.Weights[config.TaintTolerationName] != 3 || got.Weights[config.InterPodAffinityName] != 2 {
+		t.Fatalf("kube v1.36 default weights: %v", got.Weights)
+	}
+	if _, err := framework.NewFramework(reg, got); err != nil {
+		t.Fatalf("default profile does not build: %v", err)
+	}
+}
+
+// TestDefaultProfileCycle runs the default profile on two empty nodes and
+// checks every plugin's score, derived by hand from kube-scheduler v1.36:
+//
+//	pod requests 1 cpu / 2Gi; n1 4 cpu / 8Gi; n2 8 cpu / 8Gi; no taints, no images.
+//	TaintToleration: 0 intolerable taints everywhere → reverse-normalized 100, ×3 = 300.
+//	NodeAffinity, PodTopologySpread, InterPodAffinity: PreScore Skip (nothing to score).
+//	NodeResourcesFit (LeastAllocated): n1 cpu 75, mem 75 → 75; n2 cpu 7000·100/8000 = 87, mem 75 → 81.
+//	BalancedAllocation (v1.36 delta): S_without = 100 on empty nodes; n1 fractions 0.25/0.25 → S_with 100
+//	  → 50 + (50+100−100)/2 = 75; n2 0.125/0.25 → σ = 0.0625 → S_with 93 → 50 + 43/2 = 71.
+//	ImageLocality: no images → 0.
+//	Totals: n1 300+75+75 = 450, n2 300+81+71 = 452 → n2, margin 2.
+func TestDefaultProfileCycle(t *testing.T) {
+	f, err := framework.NewFramework(NewDefaultRegistry(), DefaultProfile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n1 := st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj()
+	n2 := st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "8", "memory": "8Gi", "pods": "110"}).Obj()
+	snap := framework.MustSnapshot([]*framework.Node{n1, n2}, nil)
+	pod := framework.MustPodInfo(st.MakePod().Name("p").Req(map[string]string{"cpu": "1", "memory": "2Gi"}).Obj())
+	res, err := f.Schedule(context.Background(), nil, snap, pod, framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []framework.NodeScores{
+		{Node: "n1", Total: 450, Scores: []framework.PluginScore{
+			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
+			{Plugin: "NodeResourcesFit", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
+			{Plugin: "NodeResourcesBalancedAllocation", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
+			{Plugin: "ImageLocality", Weight: 1},
+		}},
+		{Node: "n2", Total: 452, Scores: []framework.PluginScore{
+			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
+			{Plugin: "NodeResourcesFit", Raw: 81, Normalized: 81, Weight: 1, Weighted: 81},
+			{Plugin: "NodeResourcesBalancedAllocation", Raw: 71, Normalized: 71, Weight: 1, Weighted: 71},
+			{Plugin: "ImageLocality", Weight: 1},
+		}},
+	}
+	if d := cmp.Diff(want, res.Scores()); d != "" {
+		t.Fatalf("scores (-want +got):\n%s", d)
+	}
+	if res.SelectedNode() != "n2" || res.Margin != 2 {
+		t.Fatalf("selected %s margin %d", res.SelectedNode(), res.Margin)
+	}
+	if d := cmp.Diff([]string{"InterPodAffinity", "NodeAffinity", "PodTopologySpread"}, res.SkippedScore); d != "" {
+		t.Fatalf("skipped score plugins (-want +got):\n%s", d)
+	}
+}
