@@ -91,7 +91,7 @@ func (p *LoadAwareScheduling) Name() string { return config.LoadAwareSchedulingN
 // *estimator.AssignCache).
 func (p *LoadAwareScheduling) Cache() *estimator.AssignCache { return p.cache }
 
-// FilterHalf and ScoreHalf return the two halves.
+// FilterHalf returns the filter half.
 func (p *LoadAwareScheduling) FilterHalf() *filter.LoadAware { return p.f }
 
 // ScoreHalf returns the score half.
