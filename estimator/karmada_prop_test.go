@@ -392,3 +392,47 @@ func TestPropSimulatorMatchesNaive(t *testing.T) {
 		}
 	})
 }
+
+// Arbitrary input — negative quantities and counts, ragged or unsorted
+// models, odd requests — gives an answer or an error, never a panic.
+func TestPropNoPanicOnArbitraryInput(t *testing.T) {
+	qty := rapid.SampledFrom([]string{"-1", "0", "1", "500m", "3", "1Gi", "-2Gi", "1e3", "9223372036854775807"})
+	names := rapid.SampledFrom([]string{"cpu", "memory", "pods", "nvidia.com/gpu", "storage"})
+	rapid.Check(t, func(t *rapid.T) {
+		list := func(label string) resource.List {
+			l := resource.List{}
+			for i := rapid.IntRange(0, 3).Draw(t, label); i > 0; i-- {
+				l[resource.Name(names.Draw(t, label+"Name"))] = kmq(qty.Draw(t, label+"Qty"))
+			}
+			return l
+		}
+		var models []ResourceModel
+		for g := rapid.IntRange(0, 4).Draw(t, "grades"); g > 0; g-- {
+			m := ResourceModel{Grade: uint(rapid.IntRange(0, 5).Draw(t, "grade"))}
+			for r := rapid.IntRange(0, 2).Draw(t, "ranges"); r > 0; r-- {
+				m.Ranges = append(m.Ranges, ResourceModelRange{Name: resource.Name(names.Draw(t, "rname")), Min: kmq(qty.Draw(t, "min")), Max: kmq(qty.Draw(t, "max"))})
+			}
+			models = append(models, m)
+		}
+		var mods []AllocatableModeling
+		for g := rapid.IntRange(0, 4).Draw(t, "mods"); g > 0; g-- {
+			mods = append(mods, AllocatableModeling{Grade: uint(rapid.IntRange(0, 5).Draw(t, "mgrade")), Count: rapid.IntRange(-2, 5).Draw(t, "count")})
+		}
+		c := &Cluster{Name: "c", ResourceModels: models}
+		if rapid.Bool().Draw(t, "hasSummary") {
+			c.ResourceSummary = &ResourceSummary{Allocatable: list("alloc"), Allocated: list("used"), Allocating: list("pending"), AllocatableModelings: mods}
+		}
+		req := &ReplicaRequirements{ResourceRequest: list("req")}
+		for _, gen := range kmGenerations {
+			e, _ := NewGeneralEstimator(GeneralOptions{Generation: gen, OvercommitProtection: true})
+			_, _ = e.MaxAvailableReplicas([]*Cluster{c}, req, map[string][]AssumedWorkload{"c": {{Components: []Component{{Replicas: 2, Requirements: req}}}}})
+			_, _ = e.MaxAvailableComponentSets([]*Cluster{c}, []Component{{Replicas: 1, Requirements: req}, {Replicas: 2}}, nil)
+		}
+		_ = ValidateResourceModels(models)
+		_ = ValidateResourceModels(StandardizeResourceModels(models))
+		_, _ = GradeNodes(models, []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "n"}, Status: framework.NodeStatus{Allocatable: list("nalloc")}}}, nil, SummaryOptions{})
+		cands := []Candidate{{Name: "a", AvailableReplicas: rapid.Int32Range(-1, 5).Draw(t, "av")}, {Name: "b"}}
+		_, _ = DivideReplicas(DivisionRequest{Strategy: DivisionStrategy(rapid.IntRange(-1, 4).Draw(t, "s")), Replicas: rapid.Int32Range(-1, 20).Draw(t, "r"), Candidates: cands,
+			Previous: []TargetCluster{{Name: "a", Replicas: rapid.Int32Range(-1, 5).Draw(t, "pa")}, {Name: "z", Replicas: 3}}})
+	})
+}
