@@ -897,3 +897,22 @@ func TestPodTopologySpreadScoreErrors(t *testing.T) {
 		t.Errorf("NewPodTopologySpread(System with constraints) succeeded")
 	}
 }
+
+// No feasible node while the snapshot has nodes: PreScore still succeeds
+// (as kube-scheduler, it only skips for an empty snapshot) and normalizing
+// an empty list is a no-op.
+func TestPodTopologySpreadNoFeasibleNodes(t *testing.T) {
+	pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
+	snap := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("node-a").Label("zone", "z").Obj()}, []*fw.Pod{ptsPodOn("e", "node-a", "foo").Obj()})
+	pod := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj()
+	scores, raw, state := ptsRunScore(t, pl, snap, pod, nil)
+	if len(scores) != 0 || len(raw) != 0 {
+		t.Fatalf("scores %v", scores)
+	}
+	s, _ := ptsReadPreScoreState(state)
+	// No feasible node holds a zone, so no domain is counted: weight ln 2.
+	want := ptsScoreView{Counts: []map[string]int64{{}}, Weights: []float64{ptsW(0)}}
+	if diff := cmp.Diff(want, ptsScoreViewOf(s)); diff != "" {
+		t.Errorf("state (-want +got):\n%s", diff)
+	}
+}
