@@ -102,6 +102,7 @@ const (
 	StrategyAggregated
 )
 
+// String returns Karmada's name of the strategy.
 func (s DivisionStrategy) String() string {
 	switch s {
 	case StrategyDuplicated:
@@ -173,6 +174,8 @@ type UnschedulableError struct {
 	Target int32
 }
 
+// Error returns Karmada's message, "Clusters available replicas N are not
+// enough to schedule."
 func (e *UnschedulableError) Error() string {
 	return fmt.Sprintf("Clusters available replicas %d are not enough to schedule.", e.Available)
 }

@@ -33,6 +33,8 @@ type ResourceModelError struct {
 	Message  string
 }
 
+// Error names the model, its grade, the range and its bounds, then
+// Karmada's message.
 func (e *ResourceModelError) Error() string {
 	if e.Range < 0 {
 		return fmt.Sprintf("estimator: resourceModels[%d] (grade %d): %s", e.Index, e.Grade, e.Message)

@@ -37,6 +37,7 @@ const (
 	ModelContainingGrade
 )
 
+// String names the generation and the Karmada versions it reproduces.
 func (g ModelGeneration) String() string {
 	switch g {
 	case ModelFirstFit:

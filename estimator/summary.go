@@ -33,6 +33,7 @@ const (
 	PodRequestKube
 )
 
+// String returns the rule's name ("Karmada", "PerPod", "Kube").
 func (r PodRequestRule) String() string {
 	switch r {
 	case PodRequestKarmada:

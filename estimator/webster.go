@@ -26,6 +26,7 @@ const (
 	NamesDescending
 )
 
+// String returns "ascending" or "descending".
 func (o NameOrder) String() string {
 	switch o {
 	case NamesAscending:
