@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -120,5 +121,42 @@ func TestLoadAwareSchedulingCustomEstimator(t *testing.T) {
 	}
 	if _, err := NewLoadAwareScheduling(config.LoadAwareSchedulingArgs{UsageThresholds: map[resource.Name]int64{"cpu": 101}}, nil); err == nil {
 		t.Error("invalid args accepted")
+	}
+}
+
+// With parallel filtering and scoring the explanation equals the
+// sequential one (and the shared state is race-free under -race).
+func TestLoadAwareSchedulingParallelEqualsSequential(t *testing.T) {
+	var results []string
+	for _, par := range []int{1, 4} {
+		r := framework.NewRegistry()
+		name := config.LoadAwareSchedulingName
+		_ = r.Register(name, LoadAwareSchedulingFactory(nil))
+		f, err := framework.NewFramework(r, framework.Profile{
+			PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
+			Weights: map[string]int64{name: 1},
+		}, framework.WithClock(st.NewLAClock(laNow)), framework.WithParallelism(par))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, _ := f.Plugin(name)
+		cache := pl.(*LoadAwareScheduling).Cache()
+		var nodes []*framework.Node
+		for i := range 200 {
+			n := fmt.Sprintf("n%03d", i)
+			nodes = append(nodes, st.MakeNode().Name(n).Capacity(laM("32", "128Gi")).Obj())
+			if i%7 != 0 {
+				_ = cache.UpdateNodeMetric(st.MakeNodeMetric(n).UpdateTime(laNow).Usage(laM(fmt.Sprint(i%30), fmt.Sprintf("%dGi", i%120))).Obj())
+			}
+		}
+		res, err := f.Schedule(context.Background(), nil, framework.MustSnapshot(nodes, nil),
+			framework.MustPodInfo(st.MakePod().Name("p").Req(laM("2", "4Gi")).Obj()), framework.CycleOptions{Rand: rand.New(rand.NewPCG(7, 7))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res.String())
+	}
+	if results[0] != results[1] {
+		t.Errorf("parallel result differs:\n%s\nvs\n%s", results[0], results[1])
 	}
 }
