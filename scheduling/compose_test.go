@@ -10,7 +10,6 @@ import (
 
 type halfF struct {
 	name string
-	pre  bool
 }
 
 func (h halfF) Name() string { return h.name }
