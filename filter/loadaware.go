@@ -37,10 +37,11 @@ import (
 //  8. no metric body → pass;
 //  9. per resource in name order, skipping zero thresholds and zero
 //     capacity: usage = reported + estimated deltas of assigned pods not yet
-//     reported + the incoming pod's estimate (an estimation error drops the
-//     last term); round(usage/capacity·100) > threshold → Unschedulable
-//     "node(s) <res> usage exceed threshold" ("… aggregated usage …" on the
-//     aggregated path), the first such resource.
+//     reported (+ the incoming pod's estimate in a second pass, dropped on
+//     an estimation error); round(usage/capacity·100) > threshold →
+//     Unschedulable "node(s) <res> usage exceed threshold" ("… aggregated
+//     usage …" on the aggregated path), the first such resource of the first
+//     pass that finds one.
 //
 // In ≤ v1.5 mode: an expired metric passes; only raw reported usage is
 // compared (the aggregate of exactly that duration — 0: the longest — or the
@@ -57,6 +58,7 @@ type LoadAware struct {
 	clock framework.Clock
 	memo  loadaware.ProfileMemo
 
+	zero         []int64
 	usageReasons []*framework.Status
 	aggReasons   []*framework.Status
 	expired      *framework.Status
@@ -110,6 +112,7 @@ func NewLoadAwareWithSource(args config.LoadAwareSchedulingArgs, h framework.Han
 		clock:   loadaware.Clock(h),
 		expired: framework.NewStatus(framework.Unschedulable, loadaware.ReasonNodeMetricExpired),
 		noNode:  framework.NewStatus(framework.Error, loadaware.ReasonNodeNotFound),
+		zero:    make([]int64, len(c.Vec)),
 	}
 	p.cache, _ = src.(*estimator.AssignCache)
 	for _, n := range c.Vec {
@@ -186,7 +189,19 @@ func (p *LoadAware) Filter(_ context.Context, cs *framework.CycleState, pod *fra
 		return nil
 	}
 	base, delta := view.Estimated(prodPod, aggType, aggDur)
-	inc := st.Estimate
+	// As Koordinator, check the existing usage first, then with the incoming
+	// pod: the verdict is the same, but the reason names the first resource
+	// already over its threshold before one pushed over by the pod.
+	if s := p.exceeds(thr, base, delta, p.zero, capacity, isAgg); s != nil {
+		return s
+	}
+	return p.exceeds(thr, base, delta, st.Estimate, capacity, isAgg)
+}
+
+// exceeds returns the rejection of the first resource (in name order) whose
+// round((base+delta+inc)/capacity·100) exceeds its non-zero threshold,
+// skipping resources without capacity.
+func (p *LoadAware) exceeds(thr, base, delta, inc, capacity []int64, isAgg bool) *framework.Status {
 	for i, t := range thr {
 		if t == 0 || capacity[i] == 0 {
 			continue

@@ -303,6 +303,11 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			metric: laMetric().Usage(laM("90", "511Gi")).Obj(), want: laCPUReason,
 		},
 		{
+			name: "existing usage checked first: memory over already (490/512 = 96) is named before cpu pushed over by the pod ((60+3.4)/96 = 66)",
+			args: noExp, metric: laMetric().Usage(laM("60", "490Gi")).Obj(),
+			pod: st.MakePod().Name("p").Req(laM("4", "1Gi")).Obj(), want: laMemReason,
+		},
+		{
 			name: "node without name in the cache but metric for a different node: pass", args: noExp,
 			metric: st.MakeNodeMetric("other").UpdateTime(laNow).Usage(laM("96", "512Gi")).Obj(),
 		},
