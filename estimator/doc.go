@@ -36,8 +36,8 @@
 // each member cluster can take: the general estimator over a cluster's
 // resource summary, the graded customized resource models (all three
 // generations), the accurate per-node estimator, and the division of replicas
-// across clusters. See the types and functions in the karmada*, summary*,
-// model*, division* and accurate* files.
+// across clusters (Karmada ≥ v1.18 by default, with the older resource-model
+// generations as options).
 //
 // The package imports only framework and resource, so filter and scoring
 // can use it without cycles; it never imports them.
