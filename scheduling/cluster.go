@@ -205,12 +205,12 @@ func (c *Cluster) NodeMetrics() []*framework.NodeMetric {
 
 func podKey(namespace, name string) string { return namespace + "/" + name }
 
-// record appends an undo step when a fork is open.
-func (c *Cluster) record(undo func()) {
-	if len(c.marks) > 0 {
-		c.journal = append(c.journal, undo)
-	}
-}
+// record appends an undo step. Callers check c.forking() first, so that
+// an unforked mutation does not even build the closure.
+func (c *Cluster) record(undo func()) { c.journal = append(c.journal, undo) }
+
+// forking reports whether mutations must be journaled.
+func (c *Cluster) forking() bool { return len(c.marks) > 0 }
 
 // Forked reports how many forks are open.
 func (c *Cluster) Forked() int { return len(c.marks) }
@@ -275,19 +275,21 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 			c.uids[uid] = key
 		}
 	}
-	c.record(func() {
-		if had {
-			c.pods[key] = old
-			if uid := old.info.Pod.UID; uid != "" {
-				c.uids[uid] = key
+	if c.forking() {
+		c.record(func() {
+			if had {
+				c.pods[key] = old
+				if uid := old.info.Pod.UID; uid != "" {
+					c.uids[uid] = key
+				}
+			} else {
+				delete(c.pods, key)
+				if cp != nil && cp.info.Pod.UID != "" {
+					delete(c.uids, cp.info.Pod.UID)
+				}
 			}
-		} else {
-			delete(c.pods, key)
-			if cp != nil && cp.info.Pod.UID != "" {
-				delete(c.uids, cp.info.Pod.UID)
-			}
-		}
-	})
+		})
+	}
 }
 
 // snapAdd adds a placed pod to its node in the snapshot, journaled. The pod
@@ -296,7 +298,9 @@ func (c *Cluster) snapAdd(pi *framework.PodInfo) error {
 	if err := c.snap.AddPodInfo(pi); err != nil {
 		return err
 	}
-	c.record(func() { _ = c.snap.RemovePod(pi.Pod) })
+	if c.forking() {
+		c.record(func() { _ = c.snap.RemovePod(pi.Pod) })
+	}
 	return nil
 }
 
@@ -316,13 +320,15 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 	if err := c.snap.RemovePod(pi.Pod); err != nil {
 		return err
 	}
-	c.record(func() {
-		_ = c.snap.AddPodInfo(pi)
-		ni, _ := c.snap.Get(node) // owned by c.snap after AddPodInfo
-		clSwapLast(ni.Pods, i)
-		clSwapLast(ni.PodsWithAffinity, ia)
-		clSwapLast(ni.PodsWithRequiredAntiAffinity, ir)
-	})
+	if c.forking() {
+		c.record(func() {
+			_ = c.snap.AddPodInfo(pi)
+			ni, _ := c.snap.Get(node) // owned by c.snap after AddPodInfo
+			clSwapLast(ni.Pods, i)
+			clSwapLast(ni.PodsWithAffinity, ia)
+			clSwapLast(ni.PodsWithRequiredAntiAffinity, ir)
+		})
+	}
 	return nil
 }
 
@@ -345,7 +351,9 @@ func (c *Cluster) AddNode(n *framework.Node) error {
 	if err := c.snap.AddNode(&cp); err != nil {
 		return fmt.Errorf("scheduling: AddNode: %w", err)
 	}
-	c.record(func() { _ = c.snap.RemoveNode(cp.Name) })
+	if c.forking() {
+		c.record(func() { _ = c.snap.RemoveNode(cp.Name) })
+	}
 	return nil
 }
 
@@ -364,7 +372,9 @@ func (c *Cluster) UpdateNode(n *framework.Node) error {
 	if err := c.snap.UpdateNode(&cp); err != nil {
 		return err
 	}
-	c.record(func() { _ = c.snap.UpdateNode(old) })
+	if c.forking() {
+		c.record(func() { _ = c.snap.UpdateNode(old) })
+	}
 	return nil
 }
 
@@ -385,7 +395,7 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 		evicted = append(evicted, &p)
 		c.setPod(podKey(pi.Pod.Namespace, pi.Pod.Name), nil)
 	}
-	if len(c.marks) > 0 {
+	if c.forking() {
 		// Removing a node shifts the node order; keep the snapshot as it was
 		// (copy on write) and restore it on Revert.
 		prev := c.snap
@@ -462,13 +472,15 @@ func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
 	name := cp.Name
 	old, had := c.metrics[name]
 	c.metrics[name] = &cp
-	c.record(func() {
-		if had {
-			c.metrics[name] = old
-		} else {
-			delete(c.metrics, name)
-		}
-	})
+	if c.forking() {
+		c.record(func() {
+			if had {
+				c.metrics[name] = old
+			} else {
+				delete(c.metrics, name)
+			}
+		})
+	}
 	return nil
 }
 
@@ -476,7 +488,9 @@ func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
 func (c *Cluster) SetDisruptionBudgets(pdbs []framework.PodDisruptionBudget) {
 	old := c.snap.DisruptionBudgets
 	c.snap.DisruptionBudgets = slices.Clone(pdbs)
-	c.record(func() { c.snap.DisruptionBudgets = old })
+	if c.forking() {
+		c.record(func() { c.snap.DisruptionBudgets = old })
+	}
 }
 
 // setNominated records status.nominatedNodeName of a pending pod (the

@@ -181,6 +181,7 @@ type Scheduler struct {
 
 	nextStart int
 	cycle     int64
+	reuse     *framework.Result // recycled cycle result without explanations
 	reasons   map[string]string
 	forks     []schedForkState
 	usage     []schedUsageCache
@@ -239,9 +240,11 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
-		// Every framework.Extender both filters and prioritizes.
-		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore,
-			hasScoring: f.HasScorePlugins() || len(s.extenders) > 0, hasExtFilt: len(s.extenders) > 0}
+		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins()}
+		for _, e := range s.extenders {
+			sp.hasScoring = sp.hasScoring || e.IsPrioritizer()
+			sp.hasExtFilt = sp.hasExtFilt || e.IsFilter()
+		}
 		if i == 0 && f.QueueSort() != nil {
 			less = f.QueueSort().Less
 		}
@@ -685,7 +688,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			return s.cycleFailed(ctx, qp, prof, state, res, err, d)
 		}
 		node = res.SelectedNode()
-		d.Top, d.Margin = res.Top, res.Margin
+		d.Top, d.Margin = slices.Clone(res.Top), res.Margin
 		if len(res.Totals) == 0 {
 			d.FastPath = "one-feasible"
 		}

@@ -24,6 +24,12 @@ func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *fra
 	n := snap.NumNodes()
 	k := s.numToFind(prof, n)
 	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults}
+	if !s.keepResults {
+		if s.reuse == nil {
+			s.reuse = &framework.Result{}
+		}
+		opts.Reuse = s.reuse
+	}
 	if !s.nominator.empty() {
 		opts.NominatedPods = s.nominator.forNode
 	}
