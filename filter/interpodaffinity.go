@@ -196,6 +196,9 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	if snap == nil {
 		return nil, framework.AsStatus(fmt.Errorf("interpodaffinity: CycleState has no Snapshot"))
 	}
+	if pod == nil || pod.Pod == nil {
+		return nil, framework.AsStatus(fmt.Errorf("interpodaffinity: nil pod"))
+	}
 	s := &ipaPreFilterState{
 		pod:      pod,
 		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),

@@ -620,6 +620,11 @@ func TestInterPodAffinityPreFilterNeedsSnapshot(t *testing.T) {
 	if s.Code() != fw.Error || !strings.Contains(s.Message(), "no Snapshot") {
 		t.Fatalf("PreFilter without snapshot = %v, want an Error naming the snapshot", s)
 	}
+	state := fw.NewCycleState()
+	state.SetSnapshot(fw.MustSnapshot(nil, nil))
+	if _, s := pl.PreFilter(context.Background(), state, nil, nil); s.Code() != fw.Error {
+		t.Fatalf("PreFilter with a nil pod = %v, want Error", s)
+	}
 }
 
 // ipaPair and ipaView give the counts in kube's shape

@@ -190,6 +190,9 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	if snap == nil {
 		return framework.AsStatus(fmt.Errorf("interpodaffinity: CycleState has no Snapshot"))
 	}
+	if pod == nil || pod.Pod == nil {
+		return framework.AsStatus(fmt.Errorf("interpodaffinity: nil pod"))
+	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
 		return framework.NewStatus(framework.Skip)

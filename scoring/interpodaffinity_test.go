@@ -548,6 +548,11 @@ func TestInterPodAffinityScoreEdgeCases(t *testing.T) {
 	if s := pl.PreScore(ctx, fw.NewCycleState(), pi, nil); s.Code() != fw.Error || !strings.Contains(s.Message(), "no Snapshot") {
 		t.Errorf("PreScore without snapshot = %v, want Error", s)
 	}
+	withSnap := fw.NewCycleState()
+	withSnap.SetSnapshot(fw.MustSnapshot(nil, nil))
+	if s := pl.PreScore(ctx, withSnap, nil, nil); s.Code() != fw.Error {
+		t.Errorf("PreScore with a nil pod = %v, want Error", s)
+	}
 	if _, err := NewInterPodAffinity(config.InterPodAffinityArgs{HardPodAffinityWeight: -1}, nil); err == nil || !strings.Contains(err.Error(), "hardPodAffinityWeight=-1") {
 		t.Errorf("NewInterPodAffinity with weight -1: err %v", err)
 	}
