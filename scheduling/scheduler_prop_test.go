@@ -1,0 +1,152 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// scPropRegistry adds the real NodeResourcesFit filter (cpu, memory, pods,
+// extended resources) to the test plugins.
+func scPropRegistry() *framework.Registry {
+	reg := scRegistry(&scRecorder{})
+	if err := reg.Register(config.NodeResourcesFitName, framework.TypedFactory(filter.NewNodeResourcesFit)); err != nil {
+		panic(err)
+	}
+	return reg
+}
+
+func scPropProfile() framework.Profile {
+	p := scProfile("")
+	p.PreFilter = []string{config.NodeResourcesFitName}
+	p.Filter = []string{config.NodeResourcesFitName}
+	p.Reserve, p.Permit, p.PreBind, p.PostBind = nil, nil, nil, nil
+	return p
+}
+
+func scDrawNode(t *rapid.T, i int) *framework.Node {
+	return st.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{
+		"cpu":    fmt.Sprintf("%dm", rapid.IntRange(500, 8000).Draw(t, "nodeCPU")),
+		"memory": fmt.Sprintf("%dMi", rapid.IntRange(512, 8192).Draw(t, "nodeMem")),
+		"pods":   fmt.Sprint(rapid.IntRange(1, 8).Draw(t, "nodePods")),
+	}).Obj()
+}
+
+func scDrawPod(t *rapid.T, name string) *framework.Pod {
+	return st.MakePod().Name(name).Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).Req(map[string]string{
+		"cpu":    fmt.Sprintf("%dm", 100*rapid.IntRange(0, 30).Draw(t, "podCPU")),
+		"memory": fmt.Sprintf("%dMi", 128*rapid.IntRange(0, 20).Draw(t, "podMem")),
+	}).Obj()
+}
+
+// TestPropNoNodeExceedsAllocatable: after any random sequence of pod and
+// node events, scheduling cycles and clock steps, every node's requests
+// stay within its allocatable cpu, memory and pod count.
+func TestPropNoNodeExceedsAllocatable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		clock := NewFakeClock(scT0)
+		c, _ := NewCluster()
+		nodes := rapid.IntRange(1, 6).Draw(t, "nodes")
+		for i := range nodes {
+			_ = c.AddNode(scDrawNode(t, i))
+		}
+		s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(clock), WithSeed(rapid.Uint64().Draw(t, "seed")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		next := 0
+		for step := rapid.IntRange(1, 60).Draw(t, "steps"); step > 0; step-- {
+			switch rapid.IntRange(0, 6).Draw(t, "op") {
+			case 0, 1:
+				next++
+				_ = s.AddPod(scDrawPod(t, fmt.Sprintf("p%d", next)))
+			case 2:
+				_ = s.DeletePod("default", fmt.Sprintf("p%d", rapid.IntRange(1, max(next, 1)).Draw(t, "victim")))
+			case 3:
+				if rapid.Bool().Draw(t, "remove") {
+					_, _ = s.RemoveNode(fmt.Sprintf("n%03d", rapid.IntRange(0, nodes).Draw(t, "node")))
+				} else {
+					_ = s.AddNode(scDrawNode(t, nodes))
+					nodes++
+				}
+			case 4:
+				_ = clock.Advance(time.Duration(rapid.IntRange(0, 20).Draw(t, "secs")) * time.Second)
+			default:
+				s.RunUntilIdle(ctx)
+			}
+			for _, ni := range c.Snapshot().Nodes() {
+				r, a := ni.Requested, ni.Allocatable
+				if r.MilliCPU > a.MilliCPU || r.Memory > a.Memory || int64(len(ni.Pods)) > a.Pods {
+					t.Fatalf("node %s over allocatable: requested %+v, %d pods; allocatable %+v", ni.Name(), r, len(ni.Pods), a)
+				}
+			}
+		}
+		// No pod is lost: every pod the cluster holds is placed or queued.
+		for _, r := range c.Pods() {
+			if r.State == PodPending {
+				if _, ok := s.queue.get(r.Pod.Key()); !ok {
+					t.Fatalf("pending pod %s is not queued", r.Pod.Key())
+				}
+			}
+		}
+	})
+}
+
+// scDecisionLine is the comparable part of a decision.
+func scDecisionLine(d Decision) string {
+	return fmt.Sprintf("%d %s %s %s node=%s fast=%s start=%d eval=%d feas=%d top=%v margin=%d stage=%s nom=%s victims=%v msg=%s",
+		d.Cycle, d.Time.Format(time.RFC3339Nano), d.Pod, d.Outcome, d.Node, d.FastPath, d.StartIndex, d.EvaluatedNodes,
+		d.FeasibleNodes, d.Top, d.Margin, d.Stage, d.NominatedNode, d.Victims, d.Message)
+}
+
+// TestPropDecisionsIndependentOfParallelism: the same cluster, pods and
+// seed give the same decision log at parallelism 1, 2 and 8, with enough
+// nodes for sampling and many score ties (identical nodes).
+func TestPropDecisionsIndependentOfParallelism(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		n := rapid.IntRange(1, 260).Draw(t, "nodes")
+		kinds := rapid.IntRange(1, 3).Draw(t, "kinds")
+		var nodes []*framework.Node
+		for i := range n {
+			cpu := []string{"2", "4", "8"}[i%kinds]
+			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "4"}).Obj())
+		}
+		var pods []*framework.Pod
+		for i := range rapid.IntRange(1, 40).Draw(t, "pods") {
+			pods = append(pods, scDrawPod(t, fmt.Sprintf("p%02d", i)))
+		}
+		run := func(par int) []string {
+			c, _ := NewClusterFrom(nodes, nil)
+			var log []string
+			s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(NewFakeClock(scT0)), WithSeed(seed),
+				WithParallelism(par), WithDecisionHandler(func(d Decision) { log = append(log, scDecisionLine(d)) }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pods {
+				if err := s.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.RunUntilIdle(context.Background())
+			return log
+		}
+		want := run(1)
+		for _, par := range []int{2, 8} {
+			if diff := cmp.Diff(want, run(par)); diff != "" {
+				t.Fatalf("parallelism %d differs from 1 (-1 +%d):\n%s", par, par, diff)
+			}
+		}
+	})
+}
