@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Snapshot is a consistent view of the cluster for one scheduling cycle:
@@ -23,6 +24,7 @@ type Snapshot struct {
 	// imagesShared is set when images is shared with a clone.
 	imagesShared bool
 
+	affinityMu    sync.Mutex
 	affinityDirty bool
 	withAffinity  []*NodeInfo
 	withReqAnti   []*NodeInfo
@@ -155,6 +157,8 @@ func (s *Snapshot) NamespaceLabels(ns string) map[string]string { return s.names
 // NodesWithPodAffinity returns the nodes that run at least one pod with pod
 // (anti-)affinity.
 func (s *Snapshot) NodesWithPodAffinity() []*NodeInfo {
+	s.affinityMu.Lock()
+	defer s.affinityMu.Unlock()
 	s.refreshAffinityLists()
 	return s.withAffinity
 }
@@ -162,10 +166,14 @@ func (s *Snapshot) NodesWithPodAffinity() []*NodeInfo {
 // NodesWithRequiredAntiAffinity returns the nodes that run at least one pod
 // with required anti-affinity.
 func (s *Snapshot) NodesWithRequiredAntiAffinity() []*NodeInfo {
+	s.affinityMu.Lock()
+	defer s.affinityMu.Unlock()
 	s.refreshAffinityLists()
 	return s.withReqAnti
 }
 
+// refreshAffinityLists rebuilds the lists when dirty; callers hold
+// affinityMu, so concurrent cycles reading one snapshot do not race.
 func (s *Snapshot) refreshAffinityLists() {
 	if !s.affinityDirty {
 		return
