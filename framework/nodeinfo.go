@@ -14,6 +14,8 @@ import (
 // mutate through the Snapshot (which copies on write) or on a Clone.
 type NodeInfo struct {
 	node *Node
+	// index is the node's position in its snapshot (-1 outside one).
+	index int
 	// Pods are the pods assigned to the node.
 	Pods []*PodInfo
 	// PodsWithAffinity are the pods with any pod (anti-)affinity.
@@ -42,7 +44,7 @@ func NewNodeInfo(node *Node, pods ...*PodInfo) (*NodeInfo, error) {
 	if node == nil {
 		return nil, fmt.Errorf("framework: nil node")
 	}
-	ni := &NodeInfo{UsedPorts: HostPortInfo{}}
+	ni := &NodeInfo{UsedPorts: HostPortInfo{}, index: -1}
 	ni.SetNode(node)
 	for _, p := range pods {
 		ni.AddPodInfo(p)
@@ -52,6 +54,12 @@ func NewNodeInfo(node *Node, pods ...*PodInfo) (*NodeInfo, error) {
 
 // Node returns the node.
 func (n *NodeInfo) Node() *Node { return n.node }
+
+// Index returns the node's position in the snapshot that holds it, so
+// plugins can keep per-node data in slices of Snapshot.NumNodes() entries
+// built in PreFilter or PreScore and read it in Filter or Score without a
+// map lookup. It is -1 for a NodeInfo outside a snapshot.
+func (n *NodeInfo) Index() int { return n.index }
 
 // Name returns the node's name ("" when there is no node).
 func (n *NodeInfo) Name() string {
@@ -159,6 +167,7 @@ func (n *NodeInfo) update(pi *PodInfo, sign int64) {
 func (n *NodeInfo) Clone() *NodeInfo {
 	c := &NodeInfo{
 		node:             n.node,
+		index:            n.index,
 		Pods:             append([]*PodInfo(nil), n.Pods...),
 		Requested:        n.Requested.Clone(),
 		NonZeroRequested: n.NonZeroRequested.Clone(),

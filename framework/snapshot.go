@@ -26,8 +26,13 @@ type Snapshot struct {
 
 	affinityMu    sync.Mutex
 	affinityDirty bool
-	withAffinity  []*NodeInfo
-	withReqAnti   []*NodeInfo
+
+	// topo caches TopologyValues by label key; entries are immutable and
+	// the map is replaced, never written, once shared.
+	topoMu       sync.Mutex
+	topo         map[string]*TopologyValues
+	withAffinity []*NodeInfo
+	withReqAnti  []*NodeInfo
 
 	namespaces map[string]map[string]string
 
@@ -208,7 +213,9 @@ func (s *Snapshot) AddNode(n *Node) error {
 		s.index, s.indexShared = idx, false
 	}
 	s.index[n.Name] = len(s.nodes)
+	ni.index = len(s.nodes)
 	s.nodes = append(s.nodes, ni)
+	s.topo = nil
 	s.owned = append(s.owned, true)
 	s.countImages(ni, 1)
 	s.affinityDirty = true
@@ -228,8 +235,16 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.index, s.indexShared = make(map[string]int, len(s.nodes)), false
 	for j, n := range s.nodes {
 		s.index[n.Name()] = j
+		if n.index != j {
+			if !s.owned[j] {
+				n = n.Clone()
+				s.nodes[j], s.owned[j] = n, true
+			}
+			n.index = j
+		}
 	}
 	s.affinityDirty = true
+	s.topo = nil
 	return nil
 }
 
@@ -245,6 +260,7 @@ func (s *Snapshot) UpdateNode(n *Node) error {
 	s.countImages(ni, -1)
 	ni.SetNode(n)
 	s.countImages(ni, 1)
+	s.topo = nil
 	return nil
 }
 
@@ -332,8 +348,14 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 // Clone returns a snapshot that shares NodeInfos with s until either side
 // mutates one (copy on write). Clone itself is O(nodes) pointer copies.
 func (s *Snapshot) Clone() *Snapshot {
+	s.affinityMu.Lock()
 	s.refreshAffinityLists()
+	s.affinityMu.Unlock()
+	s.topoMu.Lock()
+	topo := s.topo
+	s.topoMu.Unlock()
 	c := &Snapshot{
+		topo:              topo,
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,
@@ -352,4 +374,49 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.indexShared, c.indexShared = true, true
 	s.imagesShared, c.imagesShared = true, true
 	return c
+}
+
+// TopologyValues numbers the distinct values of one node label key across
+// a snapshot: Domain[i] is the value index of the node at position i
+// (NodeInfo.Index), or -1 when the node lacks the key. Plugins that count
+// per topology domain use it to replace per-node label-map lookups with
+// slice reads. It is read-only.
+type TopologyValues struct {
+	Key    string
+	Values []string
+	Domain []int32
+}
+
+// TopologyValues returns the numbering of key's values over the snapshot's
+// nodes, computing it once per snapshot (and again after node changes).
+// It is safe for concurrent use.
+func (s *Snapshot) TopologyValues(key string) *TopologyValues {
+	s.topoMu.Lock()
+	defer s.topoMu.Unlock()
+	if tv, ok := s.topo[key]; ok {
+		return tv
+	}
+	tv := &TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
+	ids := map[string]int32{}
+	for i, n := range s.nodes {
+		v, ok := n.node.Labels[key]
+		if !ok {
+			tv.Domain[i] = -1
+			continue
+		}
+		id, seen := ids[v]
+		if !seen {
+			id = int32(len(tv.Values))
+			ids[v] = id
+			tv.Values = append(tv.Values, v)
+		}
+		tv.Domain[i] = id
+	}
+	next := make(map[string]*TopologyValues, len(s.topo)+1)
+	for k, v := range s.topo {
+		next[k] = v
+	}
+	next[key] = tv
+	s.topo = next
+	return tv
 }

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -25,4 +26,61 @@ func TestSnapshotAffinityListsConcurrentReaders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+func TestNodeIndexAndTopologyValues(t *testing.T) {
+	nodes := testNodes(4) // n0..n3
+	nodes[0].Labels["zone"] = "a"
+	nodes[1].Labels["zone"] = "b"
+	nodes[3].Labels["zone"] = "a"
+	s := MustSnapshot(nodes, nil)
+	for i, n := range s.Nodes() {
+		if n.Index() != i {
+			t.Fatalf("node %s index %d, want %d", n.Name(), n.Index(), i)
+		}
+	}
+	tv := s.TopologyValues("zone")
+	if got := fmt.Sprint(tv.Values, tv.Domain); got != "[a b] [0 1 -1 0]" {
+		t.Fatalf("TopologyValues = %s", got)
+	}
+	if s.TopologyValues("zone") != tv {
+		t.Fatal("TopologyValues not cached")
+	}
+	c := s.Clone()
+	if err := c.RemoveNode("n1"); err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range c.Nodes() {
+		if n.Index() != i {
+			t.Fatalf("after RemoveNode: node %s index %d, want %d", n.Name(), n.Index(), i)
+		}
+	}
+	for i, n := range s.Nodes() {
+		if n.Index() != i {
+			t.Fatalf("RemoveNode on a clone changed the original: %s index %d", n.Name(), n.Index())
+		}
+	}
+	if got := fmt.Sprint(c.TopologyValues("zone").Domain); got != "[0 -1 0]" {
+		t.Fatalf("clone after RemoveNode: %s", got)
+	}
+	if got := fmt.Sprint(s.TopologyValues("zone").Domain); got != "[0 1 -1 0]" {
+		t.Fatalf("original changed: %s", got)
+	}
+	upd := *nodes[2]
+	upd.Labels = map[string]string{"zone": "c"}
+	if err := s.UpdateNode(&upd); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(s.TopologyValues("zone").Values, s.TopologyValues("zone").Domain); got != "[a b c] [0 1 2 0]" {
+		t.Fatalf("after UpdateNode: %s", got)
+	}
+	if err := s.AddNode(testNode("n9", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(s.TopologyValues("zone").Domain); got != "[0 1 2 0 -1]" || s.Nodes()[4].Index() != 4 {
+		t.Fatalf("after AddNode: %s", got)
+	}
+	if ni, _ := NewNodeInfo(testNode("x", 1)); ni.Index() != -1 {
+		t.Fatal("a NodeInfo outside a snapshot must have index -1")
+	}
 }
