@@ -22,6 +22,9 @@ func scPropRegistry() *framework.Registry {
 	if err := reg.Register(config.NodeResourcesFitName, framework.TypedFactory(filter.NewNodeResourcesFit)); err != nil {
 		panic(err)
 	}
+	if err := reg.Register(config.DefaultPreemptionName, DefaultPreemptionFactory); err != nil {
+		panic(err)
+	}
 	return reg
 }
 
@@ -29,6 +32,7 @@ func scPropProfile() framework.Profile {
 	p := scProfile("")
 	p.PreFilter = []string{config.NodeResourcesFitName}
 	p.Filter = []string{config.NodeResourcesFitName}
+	p.PostFilter = []string{config.DefaultPreemptionName}
 	p.Reserve, p.Permit, p.PreBind, p.PostBind = nil, nil, nil, nil
 	return p
 }
@@ -91,7 +95,8 @@ func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 				}
 			}
 		}
-		// No pod is lost: every pod the cluster holds is placed or queued.
+		// No pod is lost: every pod the cluster holds is placed or queued
+		// (preemption victims are deleted, as the API server deletes them).
 		for _, r := range c.Pods() {
 			if r.State == PodPending {
 				if _, ok := s.queue.get(r.Pod.Key()); !ok {

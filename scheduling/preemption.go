@@ -1,0 +1,515 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
+)
+
+// DefaultPreemption is kube-scheduler v1.36's DefaultPreemption PostFilter
+// plugin (framework/plugins/defaultpreemption and framework/preemption),
+// run by a Scheduler when no node fits a pod:
+//
+//  1. Eligibility: a pod with preemptionPolicy Never does not preempt, nor
+//     one whose nominated node (unless now UnschedulableAndUnresolvable)
+//     still has a lower-priority pod terminating by preemption.
+//  2. Candidates: only nodes whose filter status is exactly Unschedulable;
+//     from a random offset (drawn from the scheduler's seeded source), nodes
+//     are dry-run until at least one candidate violates no
+//     PodDisruptionBudget and there are numCandidates =
+//     clamp(n × MinCandidateNodesPercentage / 100, MinCandidateNodesAbsolute,
+//     n) of them.
+//  3. Victims on a node: every lower-priority pod is removed; if the pod
+//     then fits, victims are reprieved one by one (PDB-violating first, then
+//     the others, each most important first) while the pod still fits.
+//  4. The node: fewest PDB violations, then the lowest highest victim
+//     priority, the lowest Σ(priority + 2³¹), the fewest victims, the latest
+//     earliest start time among the highest-priority victims; a final tie
+//     goes to the first candidate in dry-run order (kube: Go map order).
+//  5. The victims are evicted (a victim waiting at Permit is rejected
+//     instead), lower-priority pods nominated to the node lose their
+//     nomination, and the pod is nominated to the node; it stays
+//     Unschedulable for this cycle.
+//
+// Dry runs are parallel at the framework's parallelism, with the outcome of
+// a sequential run. Outside a Scheduler (no scheduler in the CycleState) it
+// returns an Error.
+type DefaultPreemption struct {
+	args  config.DefaultPreemptionArgs
+	clock framework.Clock
+
+	// IsEligiblePod narrows the victims beyond "lower priority than the
+	// preemptor" (default: every lower-priority pod), as kube's hook.
+	IsEligiblePod func(node *framework.NodeInfo, victim *framework.PodInfo, preemptor *framework.Pod) bool
+	// MoreImportantPod orders victims, most important first (default: higher
+	// priority, then the earlier start time; a pod without one started now).
+	MoreImportantPod func(a, b *framework.Pod) bool
+}
+
+var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
+
+// NewDefaultPreemption builds the plugin from validated args
+// (framework.TypedFactory(NewDefaultPreemption) is its factory; nil args
+// mean config.DefaultDefaultPreemptionArgs).
+func NewDefaultPreemption(args config.DefaultPreemptionArgs, h framework.Handle) (framework.Plugin, error) {
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &DefaultPreemption{args: args, clock: framework.RealClock{}}
+	if h != nil && h.Clock() != nil {
+		pl.clock = h.Clock()
+	}
+	pl.IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *framework.Pod) bool { return true }
+	pl.MoreImportantPod = pl.moreImportant
+	return pl, nil
+}
+
+// DefaultPreemptionFactory is the registry factory: args nil,
+// config.DefaultPreemptionArgs or a pointer to one.
+func DefaultPreemptionFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	a, err := config.DefaultPreemptionArgsFrom(args)
+	if err != nil {
+		return nil, err
+	}
+	return NewDefaultPreemption(a, h)
+}
+
+// Name returns "DefaultPreemption".
+func (pl *DefaultPreemption) Name() string { return config.DefaultPreemptionName }
+
+func (pl *DefaultPreemption) startTime(p *framework.Pod) time.Time {
+	if p.Status.StartTime != nil {
+		return *p.Status.StartTime
+	}
+	return pl.clock.Now()
+}
+
+// moreImportant is kube's util.MoreImportantPod.
+func (pl *DefaultPreemption) moreImportant(a, b *framework.Pod) bool {
+	pa, pb := a.PriorityValue(), b.PriorityValue()
+	if pa != pb {
+		return pa > pb
+	}
+	return pl.startTime(a).Before(pl.startTime(b))
+}
+
+// preemptCandidate is a node where evicting victims makes the pod fit.
+type preemptCandidate struct {
+	node          string
+	victims       []*framework.PodInfo // most important first
+	pdbViolations int
+}
+
+// PostFilter tries to make room for pod by preempting lower-priority pods.
+func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+	h, ok := schedHandleFrom(state)
+	if !ok {
+		return nil, framework.AsStatus(fmt.Errorf("DefaultPreemption: pod %s: no scheduling.Scheduler in the CycleState", pod.Pod.Key()))
+	}
+	res, st := pl.preempt(ctx, h, state, pod, m)
+	if msg := st.Message(); msg != "" {
+		return res, framework.NewStatus(st.Code(), "preemption: "+msg)
+	}
+	return res, st
+}
+
+func (pl *DefaultPreemption) preempt(ctx context.Context, h *schedCycleHandle, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+	snap := state.Snapshot()
+	if ok, msg := pl.eligible(snap, pod.Pod, m); !ok {
+		return nil, framework.NewStatus(framework.Unschedulable, msg)
+	}
+	all := snap.Nodes()
+	if len(all) == 0 {
+		return nil, framework.AsStatus(fmt.Errorf("no nodes available"))
+	}
+	potential := m.NodesWithCode(snap, framework.Unschedulable)
+	var candidates []preemptCandidate
+	statuses := map[string]*framework.Status{}
+	if len(potential) > 0 {
+		offset := int(h.s.rng.Int32N(int32(len(potential))))
+		num := pl.numCandidates(len(potential))
+		var err error
+		candidates, statuses, err = pl.dryRun(ctx, h, state, pod, potential, offset, num)
+		if err != nil && len(candidates) == 0 {
+			return nil, framework.AsStatus(err)
+		}
+	}
+	clear := &framework.PostFilterResult{NominatingInfo: &framework.NominatingInfo{Mode: framework.ModeOverride}}
+	if len(candidates) == 0 {
+		return clear, framework.NewStatus(framework.Unschedulable, preemptFitMessage(len(all), statuses, "Preemption is not helpful for scheduling"))
+	}
+	best := pl.pickOne(candidates)
+	h.victims = h.s.preemptVictims(pod.Pod, best.node, best.victims, pl.Name())
+	return &framework.PostFilterResult{NominatingInfo: &framework.NominatingInfo{NominatedNodeName: best.node, Mode: framework.ModeOverride}}, nil
+}
+
+// eligible is kube's PodEligibleToPreemptOthers.
+func (pl *DefaultPreemption) eligible(snap *framework.Snapshot, pod *framework.Pod, m *framework.NodeToStatus) (bool, string) {
+	if p := pod.Spec.PreemptionPolicy; p != nil && *p == framework.PreemptNever {
+		return false, "not eligible due to preemptionPolicy=Never."
+	}
+	nnn := pod.Status.NominatedNodeName
+	if nnn == "" {
+		return true, ""
+	}
+	if m.Get(nnn).Code() == framework.UnschedulableAndUnresolvable {
+		return true, ""
+	}
+	if ni, ok := snap.Get(nnn); ok {
+		for _, pi := range ni.Pods {
+			if pl.allowed(ni, pi, pod) && preemptTerminatingByPreemption(pi.Pod) {
+				return false, "not eligible due to a terminating pod on the nominated node."
+			}
+		}
+	}
+	return true, ""
+}
+
+// preemptTerminatingByPreemption reports a pod being deleted with a
+// DisruptionTarget condition of reason PreemptionByScheduler.
+func preemptTerminatingByPreemption(p *framework.Pod) bool {
+	if p.DeletionTimestamp == nil {
+		return false
+	}
+	c := p.Condition(framework.DisruptionTarget)
+	return c != nil && c.Status == framework.ConditionTrue && c.Reason == "PreemptionByScheduler"
+}
+
+func (pl *DefaultPreemption) allowed(ni *framework.NodeInfo, victim *framework.PodInfo, preemptor *framework.Pod) bool {
+	return victim.Pod.PriorityValue() < preemptor.PriorityValue() && pl.IsEligiblePod(ni, victim, preemptor)
+}
+
+// numCandidates is kube's calculateNumCandidates.
+func (pl *DefaultPreemption) numCandidates(n int) int {
+	k := int(int64(n) * int64(pl.args.MinCandidateNodesPercentage) / 100)
+	k = max(k, int(pl.args.MinCandidateNodesAbsolute))
+	return min(k, n)
+}
+
+// preemptPDB is a PodDisruptionBudget with its compiled selector.
+type preemptPDB struct {
+	namespace string
+	sel       framework.Selector
+	allowed   int32
+	disrupted map[string]time.Time
+}
+
+func preemptCompilePDBs(pdbs []framework.PodDisruptionBudget) []preemptPDB {
+	out := make([]preemptPDB, 0, len(pdbs))
+	for _, p := range pdbs {
+		sel, err := p.Selector.Compile()
+		if err != nil || sel.IsEverything() || sel.IsNothing() {
+			continue // invalid, nil or empty selectors match nothing
+		}
+		out = append(out, preemptPDB{namespace: p.Namespace, sel: sel, allowed: p.DisruptionsAllowed, disrupted: p.DisruptedPods})
+	}
+	return out
+}
+
+// dryRun is kube's DryRunPreemption with a sequential outcome: positions
+// from offset are examined in order (in parallel chunks) and the run stops
+// at the first position where a non-violating candidate exists and the
+// candidates number num; non-violating candidates come first.
+func (pl *DefaultPreemption) dryRun(ctx context.Context, h *schedCycleHandle, state *framework.CycleState, pod *framework.PodInfo,
+	potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, map[string]*framework.Status, error) {
+	type result struct {
+		cand   *preemptCandidate
+		status *framework.Status
+	}
+	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
+	n := len(potential)
+	results := make([]result, n)
+	var nonViolating, total atomic.Int64
+	fw := h.prof.fw
+	nominated := func(node string) []*framework.PodInfo { return nil }
+	if !h.s.nominator.empty() {
+		nominated = h.s.nominator.forNode
+	}
+	parallel.Ordered(fw.Parallelism(), n, parallel.ChunkSize(n, fw.Parallelism()), func(lo, hi int) bool {
+		for i := lo; i < hi; i++ {
+			ni := potential[(offset+i)%n].Clone()
+			victims, violations, st := pl.selectVictims(ctx, fw, state.Clone(), pod, ni, pdbs, nominated)
+			switch {
+			case st.IsSuccess() && len(victims) > 0:
+				results[i].cand = &preemptCandidate{node: ni.Name(), victims: victims, pdbViolations: violations}
+				if violations == 0 {
+					nonViolating.Add(1)
+				}
+				total.Add(1)
+			case st.IsSuccess():
+				results[i].status = framework.AsStatus(fmt.Errorf("expected at least one victim pod on node %q", ni.Name()))
+			default:
+				results[i].status = st
+			}
+		}
+		return nonViolating.Load() > 0 && total.Load() >= int64(num)
+	})
+	var nonViol, viol []preemptCandidate
+	statuses := map[string]*framework.Status{}
+	var errs []string
+	for i := 0; i < n; i++ {
+		r := results[i]
+		if r.cand == nil && r.status == nil {
+			break // not examined: the run stopped before
+		}
+		if r.cand != nil {
+			if r.cand.pdbViolations == 0 {
+				if len(nonViol) < num {
+					nonViol = append(nonViol, *r.cand)
+				}
+			} else if len(viol) < num {
+				viol = append(viol, *r.cand)
+			}
+			if len(nonViol) > 0 && len(nonViol)+len(viol) >= num {
+				break
+			}
+			continue
+		}
+		statuses[potential[(offset+i)%n].Name()] = r.status
+		if r.status.Code() == framework.Error {
+			errs = append(errs, r.status.Message())
+		}
+	}
+	var err error
+	if len(errs) > 0 {
+		err = fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return append(nonViol, viol...), statuses, err
+}
+
+// selectVictims is kube's SelectVictimsOnNode on a copy of the node and of
+// the cycle state.
+func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *framework.Framework, state *framework.CycleState, pod *framework.PodInfo,
+	ni *framework.NodeInfo, pdbs []preemptPDB, nominated func(string) []*framework.PodInfo) ([]*framework.PodInfo, int, *framework.Status) {
+	remove := func(pi *framework.PodInfo) *framework.Status {
+		if err := ni.RemovePod(pi.Pod); err != nil {
+			return framework.AsStatus(err)
+		}
+		return fw.RunPreFilterExtensionRemovePod(ctx, state, pod, pi, ni)
+	}
+	add := func(pi *framework.PodInfo) *framework.Status {
+		ni.AddPodInfo(pi)
+		return fw.RunPreFilterExtensionAddPod(ctx, state, pod, pi, ni)
+	}
+	var potential []*framework.PodInfo
+	for _, pi := range ni.Pods {
+		if pl.allowed(ni, pi, pod.Pod) {
+			potential = append(potential, pi)
+		}
+	}
+	for _, pi := range potential {
+		if st := remove(pi); !st.IsSuccess() {
+			return nil, 0, framework.AsStatus(st.AsError())
+		}
+	}
+	if len(potential) == 0 {
+		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, "No preemption victims found for incoming pod")
+	}
+	if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated(ni.Name())); !st.IsSuccess() {
+		return nil, 0, st
+	}
+	// Stable: pods of equal importance keep the node's order (kube's
+	// sort.Slice leaves them in an unspecified order).
+	sort.SliceStable(potential, func(i, j int) bool { return pl.MoreImportantPod(potential[i].Pod, potential[j].Pod) })
+	violating, nonViolating := preemptSplitByPDB(potential, pdbs)
+	var victims []*framework.PodInfo
+	violations := 0
+	reprieve := func(pi *framework.PodInfo) (bool, *framework.Status) {
+		if st := add(pi); !st.IsSuccess() {
+			return false, framework.AsStatus(st.AsError())
+		}
+		if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated(ni.Name())); st.IsSuccess() {
+			return true, nil
+		}
+		if st := remove(pi); !st.IsSuccess() {
+			return false, framework.AsStatus(st.AsError())
+		}
+		victims = append(victims, pi)
+		return false, nil
+	}
+	for _, pi := range violating {
+		fits, st := reprieve(pi)
+		if !st.IsSuccess() {
+			return nil, 0, st
+		}
+		if !fits {
+			violations++
+		}
+	}
+	for _, pi := range nonViolating {
+		if _, st := reprieve(pi); !st.IsSuccess() {
+			return nil, 0, st
+		}
+	}
+	if len(violating) != 0 && len(nonViolating) != 0 {
+		sort.SliceStable(victims, func(i, j int) bool { return pl.MoreImportantPod(victims[i].Pod, victims[j].Pod) })
+	}
+	return victims, violations, nil
+}
+
+// preemptSplitByPDB is kube's filterPodsWithPDBViolation: each PDB of the
+// pod's namespace whose selector matches it spends one disruption (unless
+// the pod is already in disruptedPods); a budget below zero means the pod
+// violates it. Order is kept.
+func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB) (violating, nonViolating []*framework.PodInfo) {
+	allowed := make([]int32, len(pdbs))
+	for i, p := range pdbs {
+		allowed[i] = p.allowed
+	}
+	for _, pi := range pods {
+		p := pi.Pod
+		violated := false
+		if len(p.Labels) != 0 {
+			for i, pdb := range pdbs {
+				if pdb.namespace != p.Namespace || !pdb.sel.Matches(p.Labels) {
+					continue
+				}
+				if _, done := pdb.disrupted[p.Name]; done {
+					continue
+				}
+				allowed[i]--
+				if allowed[i] < 0 {
+					violated = true
+				}
+			}
+		}
+		if violated {
+			violating = append(violating, pi)
+		} else {
+			nonViolating = append(nonViolating, pi)
+		}
+	}
+	return violating, nonViolating
+}
+
+// pickOne is kube's pickOneNodeForPreemption over candidates in dry-run
+// order.
+func (pl *DefaultPreemption) pickOne(cands []preemptCandidate) preemptCandidate {
+	scores := []func(c *preemptCandidate) int64{
+		func(c *preemptCandidate) int64 { return -int64(c.pdbViolations) },
+		func(c *preemptCandidate) int64 { return -int64(c.victims[0].Pod.PriorityValue()) },
+		func(c *preemptCandidate) int64 {
+			var sum int64
+			for _, v := range c.victims {
+				sum += int64(v.Pod.PriorityValue()) + int64(math.MaxInt32) + 1
+			}
+			return -sum
+		},
+		func(c *preemptCandidate) int64 { return -int64(len(c.victims)) },
+		func(c *preemptCandidate) int64 { return pl.earliestStartOfHighest(c.victims).UnixNano() },
+	}
+	idx := make([]int, len(cands))
+	for i := range idx {
+		idx[i] = i
+	}
+	for _, f := range scores {
+		if len(idx) == 1 {
+			break
+		}
+		best := int64(math.MinInt64)
+		var kept []int
+		for _, i := range idx {
+			s := f(&cands[i])
+			if s > best {
+				best, kept = s, kept[:0]
+			}
+			if s == best {
+				kept = append(kept, i)
+			}
+		}
+		idx = kept
+	}
+	return cands[idx[0]]
+}
+
+// earliestStartOfHighest is kube's GetEarliestPodStartTime: the earliest
+// start time among the victims of the highest priority.
+func (pl *DefaultPreemption) earliestStartOfHighest(victims []*framework.PodInfo) time.Time {
+	earliest := pl.startTime(victims[0].Pod)
+	top := victims[0].Pod.PriorityValue()
+	for _, v := range victims {
+		switch p := v.Pod.PriorityValue(); {
+		case p == top:
+			if t := pl.startTime(v.Pod); t.Before(earliest) {
+				earliest = t
+			}
+		case p > top:
+			top, earliest = p, pl.startTime(v.Pod)
+		}
+	}
+	return earliest
+}
+
+// preemptFitMessage renders kube's FitError message for preemption's own
+// node statuses: "0/N nodes are available: " and the sorted "count reason"
+// histogram, nodes without a status counting under absent.
+func preemptFitMessage(numAll int, statuses map[string]*framework.Status, absent string) string {
+	counts := map[string]int{}
+	for _, st := range statuses {
+		for _, r := range st.Reasons() {
+			counts[r]++
+		}
+	}
+	if rest := numAll - len(statuses); rest > 0 {
+		counts[absent] += rest
+	}
+	hist := make([]string, 0, len(counts))
+	for r, c := range counts {
+		hist = append(hist, fmt.Sprintf("%d %s", c, r))
+	}
+	sort.Strings(hist)
+	msg := fmt.Sprintf("0/%d nodes are available:", numAll)
+	if len(hist) > 0 {
+		msg += " " + strings.Join(hist, ", ") + "."
+	}
+	return msg
+}
+
+// preemptVictims evicts the victims for preemptor (kube's prepareCandidate):
+// a victim held at Permit is rejected (it returns to the queue), any other
+// is deleted; lower-priority pods nominated to node lose their nomination
+// and are retried. It returns the victims' keys. The scheduler's lock is
+// held (PostFilter runs in the scheduling cycle).
+func (s *Scheduler) preemptVictims(preemptor *framework.Pod, node string, victims []*framework.PodInfo, plugin string) []string {
+	keys := make([]string, 0, len(victims))
+	for _, v := range victims {
+		if v.Pod.DeletionTimestamp != nil {
+			continue
+		}
+		key := v.Pod.Key()
+		keys = append(keys, key)
+		if w, ok := s.waiting.get(key); ok {
+			w.Reject(plugin, "preempted")
+			continue
+		}
+		_ = s.deletePodLocked(v.Pod.Namespace, v.Pod.Name, "preempted by "+preemptor.Key())
+		s.reasons[key] = fmt.Sprintf("preempted by %s on node %s", preemptor.Key(), node)
+	}
+	var lower []string
+	for _, np := range s.nominator.forNode(node) {
+		if np.Pod.PriorityValue() < preemptor.PriorityValue() {
+			lower = append(lower, np.Pod.Key())
+		}
+	}
+	for _, key := range lower {
+		s.nominator.remove(key)
+		s.cluster.setNominated(key, "")
+		if qp, ok := s.queue.get(key); ok {
+			if pi, _, ok := s.cluster.podInfo(key); ok {
+				qp.PodInfo = pi
+			}
+			if qp.where == qUnschedulable {
+				s.queue.moveToActiveOrBackoff([]*queuedPod{qp}, s.clock.Now())
+			}
+		}
+	}
+	return keys
+}
