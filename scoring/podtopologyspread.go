@@ -72,9 +72,11 @@ func (pl *PodTopologySpread) Name() string { return config.PodTopologySpreadName
 // found among the scored (feasible, not ignored) nodes, Counts[c] the
 // matching pods per value over all nodes of the snapshot, Weights[c] the
 // normalizing weight ln(domains + 2). Hostname constraints have no domains:
-// Score counts them on the node. Per scored node j (PreScore's order):
-// ignored[j] and dom[j*len(Constraints)+c], the node's domain index or
-// ptsNoKey. The state is read-only after PreScore; Clone shares it.
+// their count is the matching pods on the scored node itself (hostCount,
+// taken in PreScore from the NodeInfo Score will see; Score recounts for
+// any other NodeInfo). Per scored node j (PreScore's order): ignored[j] and
+// dom[j*len(Constraints)+c], the node's domain index or ptsNoKey. The state
+// is read-only after PreScore; Clone shares it.
 type ptsPreScoreState struct {
 	Constraints  []topologyspread.Constraint
 	IgnoredNodes map[string]bool
