@@ -131,9 +131,10 @@ type laEntry struct {
 }
 
 type laCapacity struct {
-	node *framework.Node
-	vec  []int64
-	err  error
+	node   *framework.Node
+	vec    []int64
+	err    error
+	inline [4]int64
 }
 
 type laPod struct {
@@ -215,7 +216,16 @@ func (c *AssignCache) Lookup(node *framework.Node) (*NodeView, []int64, error) {
 	if l, err := c.est.EstimateNode(node); err != nil {
 		cp.err = err
 	} else {
-		cp.vec = c.vec.FromList(l)
+		if len(c.vec) <= len(cp.inline) {
+			cp.vec = cp.inline[:len(c.vec):len(c.vec)]
+		} else {
+			cp.vec = make([]int64, len(c.vec))
+		}
+		for i, n := range c.vec {
+			if q, ok := l[n]; ok {
+				cp.vec[i] = Amount(n, q)
+			}
+		}
 	}
 	e.capacity.Store(cp)
 	return v, cp.vec, cp.err
@@ -605,29 +615,34 @@ func (c *AssignCache) laPublish(e *laEntry) {
 		return
 	}
 	n := len(c.vec)
-	buf := make([]int64, 0, 5*n)
-	cp := func(v []int64) []int64 {
-		if v == nil {
+	v := &NodeView{}
+	// Keep the vectors in the view's own allocation when they fit (cpu and
+	// memory, plus one more), so the per-node read touches fewer cache lines.
+	buf := v.inline[:0]
+	if 5*n > len(v.inline) {
+		buf = make([]int64, 0, 5*n)
+	}
+	cp := func(x []int64) []int64 {
+		if x == nil {
 			return nil
 		}
-		buf = append(buf, v...)
+		buf = append(buf, x...)
 		return buf[len(buf)-n : len(buf) : len(buf)]
 	}
 	m := e.metric
-	v := &NodeView{
+	*v = NodeView{
 		Name:           e.name,
 		Metric:         m,
 		UpdateTime:     e.updateTime,
 		ReportInterval: e.reportInterval,
 		HasBody:        m.Status.NodeMetric != nil,
 		HasPodsMetric:  len(m.Status.PodsMetric) > 0,
-		nodeUsage:      cp(e.nodeUsage),
-		prodUsage:      cp(e.prodUsage),
-		nodeDelta:      cp(e.nodeDelta),
-		prodDelta:      cp(e.prodDelta),
-		nodeEstimated:  cp(e.nodeEstimated),
 		agg:            e.agg,
 		zero:           c.zero,
+	}
+	v.nodeUsage, v.prodUsage, v.nodeDelta, v.prodDelta, v.nodeEstimated = cp(e.nodeUsage), cp(e.prodUsage), cp(e.nodeDelta), cp(e.prodDelta), cp(e.nodeEstimated)
+	if ut := m.Status.UpdateTime; ut != nil {
+		v.metricUpdateTime, v.metricUpdated = *ut, true
 	}
 	e.view = v
 }
@@ -652,14 +667,18 @@ type NodeView struct {
 	nodeUsage, prodUsage, nodeDelta, prodDelta, nodeEstimated []int64
 	agg                                                       map[AggregationKey][]int64
 	zero                                                      []int64
+	// metricUpdateTime is the metric's own status.updateTime (unset:
+	// metricUpdated false), copied so that Expired does not chase pointers.
+	metricUpdateTime time.Time
+	metricUpdated    bool
+	inline           [15]int64
 }
 
 // Expired reports whether the metric is expired as Koordinator's
 // isNodeMetricExpired: status.updateTime is nil, or expirationSeconds > 0
 // and now − updateTime ≥ expirationSeconds.
 func (v *NodeView) Expired(now time.Time, expirationSeconds int64) bool {
-	ut := v.Metric.Status.UpdateTime
-	return ut == nil || expirationSeconds > 0 && now.Sub(*ut) >= time.Duration(expirationSeconds)*time.Second
+	return !v.metricUpdated || expirationSeconds > 0 && now.Sub(v.metricUpdateTime) >= time.Duration(expirationSeconds)*time.Second
 }
 
 // Estimated returns the node's usage with the estimates of pods not yet
