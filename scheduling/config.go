@@ -1,0 +1,620 @@
+package scheduling
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Configuration is a loaded KubeSchedulerConfiguration: ready profiles and
+// the scheduler-wide settings, with every default applied as
+// kube-scheduler v1.36 applies them.
+//
+//	cfg, err := scheduling.LoadConfigFile("config.yaml")
+//	s, err := scheduling.New(cluster, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...)
+type Configuration struct {
+	// Profiles are the resolved profiles, in file order: each extension
+	// point's plugins in kube's order after merging with the default plugins
+	// and expanding multiPoint, every Score plugin's weight, and the
+	// defaulted args of every configured plugin the registry offers. Each
+	// can be passed to framework.NewFramework with Registry().
+	Profiles []framework.Profile
+	// Parallelism is the number of workers of per-node loops (default 16).
+	Parallelism int32
+	// PercentageOfNodesToScore is the scheduler-wide percentage (default 0,
+	// adaptive); a profile's own value overrides it.
+	PercentageOfNodesToScore int32
+	// PodInitialBackoffSeconds and PodMaxBackoffSeconds bound the backoff
+	// of unschedulable pods (defaults 1 and 10).
+	PodInitialBackoffSeconds int64
+	PodMaxBackoffSeconds     int64
+
+	specs []PluginSpec
+	doc   cfgFile // the defaulted versioned document, printed by Write
+}
+
+// Registry returns a new registry holding the plugins the configuration was
+// loaded against (DefaultPlugins unless WithConfigPlugins said otherwise).
+func (c *Configuration) Registry() *framework.Registry {
+	r := framework.NewRegistry()
+	for _, p := range c.specs {
+		_ = r.Register(p.Name, p.Factory) // names were checked unique at load
+	}
+	return r
+}
+
+// SchedulerOptions returns the Options carrying the scheduler-wide settings
+// to New: parallelism, percentageOfNodesToScore and the pod backoff bounds.
+func (c *Configuration) SchedulerOptions() []Option {
+	return []Option{
+		WithParallelism(int(c.Parallelism)),
+		WithPercentageOfNodesToScore(c.PercentageOfNodesToScore),
+		WithQueueOptions(QueueOptions{
+			InitialBackoff: time.Duration(c.PodInitialBackoffSeconds) * time.Second,
+			MaxBackoff:     time.Duration(c.PodMaxBackoffSeconds) * time.Second,
+		}),
+	}
+}
+
+// Write prints the configuration as canonical YAML in the
+// kubescheduler.config.k8s.io/v1 shape with every default filled in, like
+// kube-scheduler --write-config-to: the plugin sets as merged with the
+// defaults (multiPoint holding the default plugins), every pluginConfig
+// defaulted (with apiVersion and kind), and default args appended for the
+// enabled plugins that take args; keys are sorted. Loading the output gives
+// the same Configuration.
+func (c *Configuration) Write(w io.Writer) error {
+	j, err := json.Marshal(&c.doc)
+	if err != nil {
+		return fmt.Errorf("scheduling: writing configuration: %w", err)
+	}
+	y, err := yaml.JSONToYAML(j)
+	if err != nil {
+		return fmt.Errorf("scheduling: writing configuration: %w", err)
+	}
+	_, err = w.Write(y)
+	return err
+}
+
+// ConfigOption changes how a configuration is loaded.
+type ConfigOption func(*cfgLoader)
+
+// WithConfigPlugins sets the plugins a configuration may name (default
+// DefaultPlugins()): add out-of-tree plugins with
+// WithConfigPlugins(append(DefaultPlugins(), mine...)...). A plugin's
+// DefaultArgs, when set, is the type its pluginConfig args decode into
+// (strictly, over the default value; SetDefaults and Validate run when the
+// type implements config.Args).
+func WithConfigPlugins(specs ...PluginSpec) ConfigOption {
+	return func(l *cfgLoader) { l.order = slices.Clone(specs) }
+}
+
+// WithConfigDefaultPlugins sets the default multiPoint plugin list user
+// plugin sets are merged with (default DefaultMultiPoint()).
+func WithConfigDefaultPlugins(mp []WeightedPlugin) ConfigOption {
+	return func(l *cfgLoader) { l.defaults = slices.Clone(mp) }
+}
+
+// LoadConfigFile reads and loads a configuration file (see LoadConfig).
+func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("scheduling: %w", err)
+	}
+	c, err := LoadConfig(data, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// LoadConfig loads a KubeSchedulerConfiguration (YAML or JSON) as
+// kube-scheduler v1.36 does, in its three stages:
+//
+//   - decoding: apiVersion kubescheduler.config.k8s.io/v1 (v1beta3 and
+//     v1beta2 are read in the v1 shape, with v1.36's defaults; the fields
+//     those versions lack — multiPoint in v1beta2, preEnqueue, a profile's
+//     percentageOfNodesToScore, delayCacheUntilActive — and v1beta2's
+//     healthz/metrics addresses are errors) and kind
+//     KubeSchedulerConfiguration; strict: an unknown field, a duplicate
+//     key or a value of the wrong type is an error naming its path and the
+//     known fields; plugin args may carry apiVersion and kind
+//     (<Plugin>Args). extenders are not supported (pass framework.Extender
+//     values with WithExtenders).
+//   - defaulting and validation: kube's v1 SetDefaults (parallelism 16,
+//     percentageOfNodesToScore 0, backoff 1 s and 10 s, one profile named
+//     default-scheduler when none is given, each profile's plugins merged
+//     with the default multiPoint list by mergePluginSet, each plugin's
+//     args defaulted, default args added for enabled plugins) and kube's
+//     validation (parallelism > 0; percentages within [0,100]; backoffs;
+//     unique, non-empty schedulerNames; one queueSort set and its args
+//     shared by all profiles; a pluginConfig entry per plugin at most; the
+//     args of DefaultPreemption, InterPodAffinity, NodeAffinity,
+//     NodeResourcesBalancedAllocation and PodTopologySpread). Beyond kube,
+//     a plugin name the registry does not know is an error listing the
+//     known ones (kube ignores unknown names in disabled lists and
+//     pluginConfig), and args for a plugin that takes none are an error.
+//   - building each profile: the enabled plugins are instantiated (so
+//     NodeResourcesFit's and LoadAwareScheduling's args are checked only
+//     when the plugin is enabled, as kube and Koordinator check them in the
+//     plugin constructor), multiPoint is expanded (cfgExpand), score
+//     weights are assigned (cfgScoreWeights), one QueueSort and at least
+//     one Bind plugin are required, and every profile must resolve to the
+//     same QueueSort plugin and args.
+//
+// Errors name the field path and value, e.g.
+// profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100].
+func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
+	l := &cfgLoader{order: DefaultPlugins(), defaults: DefaultMultiPoint(), codecs: cfgCodecs()}
+	for _, o := range opts {
+		o(l)
+	}
+	if err := l.init(); err != nil {
+		return nil, err
+	}
+	c, err := l.load(data)
+	if err != nil {
+		return nil, fmt.Errorf("scheduling: configuration: %w", err)
+	}
+	return c, nil
+}
+
+// cfgLoader holds the plugins a configuration may name.
+type cfgLoader struct {
+	order    []PluginSpec
+	specs    map[string]PluginSpec
+	names    []string // registered names, sorted
+	defaults []WeightedPlugin
+	codecs   map[string]cfgCodec
+}
+
+func (l *cfgLoader) init() error {
+	l.specs = map[string]PluginSpec{}
+	for _, p := range l.order {
+		if p.Name == "" || p.Factory == nil {
+			return fmt.Errorf("scheduling: configuration: plugin spec %q: empty name or nil factory", p.Name)
+		}
+		if _, dup := l.specs[p.Name]; dup {
+			return fmt.Errorf("scheduling: configuration: plugin %q given twice", p.Name)
+		}
+		l.specs[p.Name] = p
+		l.names = append(l.names, p.Name)
+	}
+	slices.Sort(l.names)
+	return nil
+}
+
+// cfgProfileState is one profile between the loading stages.
+type cfgProfileState struct {
+	path   string
+	name   string
+	merged *cfgPlugins
+	args   []*cfgArgs
+	byName map[string]*cfgArgs
+}
+
+func (l *cfgLoader) load(data []byte) (*Configuration, error) {
+	f, _, err := cfgDecodeFile(data)
+	if err != nil {
+		return nil, err
+	}
+	var errs cfgErrs
+	for i := range f.Extenders {
+		errs.add(cfgIndex("extenders", i), "not supported: schedkit does not call HTTP extenders; pass framework.Extender values with scheduling.WithExtenders")
+	}
+	if len(errs) > 0 {
+		return nil, errs.err()
+	}
+	cfgSetDefaults(f)
+	states := make([]*cfgProfileState, len(f.Profiles))
+	def := cfgDefaultPlugins(l.defaults)
+	for i := range f.Profiles {
+		states[i] = l.defaultProfile(fmt.Sprintf("profiles[%d]", i), &f.Profiles[i], def, &errs)
+	}
+	if len(errs) > 0 {
+		return nil, errs.err()
+	}
+	cfgValidate(f, states, &errs)
+	if len(errs) > 0 {
+		return nil, errs.err()
+	}
+	c := &Configuration{
+		Parallelism:              *f.Parallelism,
+		PercentageOfNodesToScore: *f.PercentageOfNodesToScore,
+		PodInitialBackoffSeconds: *f.PodInitialBackoffSeconds,
+		PodMaxBackoffSeconds:     *f.PodMaxBackoffSeconds,
+		specs:                    slices.Clone(l.order),
+	}
+	for i, st := range states {
+		p, err := l.build(st, f.Profiles[i].PercentageOfNodesToScore)
+		if err != nil {
+			return nil, err
+		}
+		c.Profiles = append(c.Profiles, p)
+	}
+	if err := cfgCheckResolvedQueueSort(c.Profiles); err != nil {
+		return nil, err
+	}
+	f.APIVersion = cfgVersionV1
+	f.Kind = cfgKind
+	c.doc = *f
+	return c, nil
+}
+
+// cfgSetDefaults applies kube-scheduler v1.36's
+// SetDefaults_KubeSchedulerConfiguration to the scheduler-wide fields (the
+// profiles are defaulted by defaultProfile).
+func cfgSetDefaults(f *cfgFile) {
+	i32 := func(v int32) *int32 { return &v }
+	i64 := func(v int64) *int64 { return &v }
+	bl := func(v bool) *bool { return &v }
+	if f.Parallelism == nil {
+		f.Parallelism = i32(16)
+	}
+	if len(f.Profiles) == 0 {
+		f.Profiles = []cfgProfile{{}}
+	}
+	if len(f.Profiles) == 1 && f.Profiles[0].SchedulerName == nil {
+		n := DefaultSchedulerName
+		f.Profiles[0].SchedulerName = &n
+	}
+	if f.PercentageOfNodesToScore == nil {
+		f.PercentageOfNodesToScore = i32(0)
+	}
+	le := &f.LeaderElection
+	if le.ResourceLock == "" {
+		le.ResourceLock = cfgDefaultLock
+	}
+	if le.ResourceNamespace == "" {
+		le.ResourceNamespace = cfgDefaultLockNS
+	}
+	if le.ResourceName == "" {
+		le.ResourceName = cfgDefaultLockNm
+	}
+	cc := &f.ClientConnection
+	if cc.ContentType == "" {
+		cc.ContentType = cfgDefaultCType
+	}
+	if cc.QPS == 0 {
+		cc.QPS = 50
+	}
+	if cc.Burst == 0 {
+		cc.Burst = 100
+	}
+	// component-base RecommendedDefaultLeaderElectionConfiguration.
+	if le.LeaseDuration.Duration == 0 {
+		le.LeaseDuration.Duration = 15 * time.Second
+	}
+	if le.RenewDeadline.Duration == 0 {
+		le.RenewDeadline.Duration = 10 * time.Second
+	}
+	if le.RetryPeriod.Duration == 0 {
+		le.RetryPeriod.Duration = 2 * time.Second
+	}
+	if le.LeaderElect == nil {
+		le.LeaderElect = bl(true)
+	}
+	if f.PodInitialBackoffSeconds == nil {
+		f.PodInitialBackoffSeconds = i64(1)
+	}
+	if f.PodMaxBackoffSeconds == nil {
+		f.PodMaxBackoffSeconds = i64(10)
+	}
+	if f.EnableProfiling == nil {
+		f.EnableProfiling = bl(true)
+	}
+	if *f.EnableProfiling && f.EnableContentionProfiling == nil {
+		f.EnableContentionProfiling = bl(true)
+	}
+}
+
+// defaultProfile checks the plugin names the user wrote, merges the plugin
+// sets with the defaults and decodes and defaults the pluginConfig
+// (kube's setDefaults_KubeSchedulerProfile), recording errors.
+func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, errs *cfgErrs) *cfgProfileState {
+	st := &cfgProfileState{path: path, byName: map[string]*cfgArgs{}}
+	if p.SchedulerName != nil {
+		st.name = *p.SchedulerName
+	}
+	if p.Plugins != nil {
+		for _, s := range cfgAllSets {
+			set := p.Plugins.set(s)
+			sp := cfgJoin(path, "plugins."+s)
+			for j, e := range set.Enabled {
+				l.checkEnabledName(cfgIndex(cfgJoin(sp, "enabled"), j)+".name", e.Name, errs)
+			}
+			for j, d := range set.Disabled {
+				if d.Name == "*" || l.specs[d.Name].Factory != nil || slices.Contains(cfgKubeUnmodelled, d.Name) ||
+					slices.Contains(cfgKubeRemoved, d.Name) || d.Name == cfgDefaultPreemptionName {
+					continue
+				}
+				errs.invalid(cfgIndex(cfgJoin(sp, "disabled"), j)+".name", d.Name, fmt.Sprintf("unknown plugin (known: %s, or \"*\")", strings.Join(l.names, ", ")))
+			}
+		}
+	}
+	st.merged = cfgMergePlugins(def, p.Plugins)
+	for j, pc := range p.PluginConfig {
+		pcPath := cfgIndex(cfgJoin(path, "pluginConfig"), j)
+		if pc.Name == "" {
+			errs.add(cfgJoin(pcPath, "name"), "required")
+			continue
+		}
+		if _, dup := st.byName[pc.Name]; dup {
+			errs.invalid(pcPath, pc.Name, "duplicate value")
+			continue
+		}
+		a, err := l.decodeArgs(pcPath, pc.Name, pc.Args)
+		if err != nil {
+			*errs = append(*errs, err)
+			st.byName[pc.Name] = nil
+			continue
+		}
+		st.args = append(st.args, a)
+		st.byName[pc.Name] = a
+	}
+	for _, name := range cfgPluginsNames(st.merged) {
+		spec, ok := l.specs[name]
+		if _, has := st.byName[name]; has || !ok || spec.DefaultArgs == nil {
+			continue
+		}
+		a, err := l.decodeArgs("", name, nil)
+		if err != nil {
+			*errs = append(*errs, err)
+			continue
+		}
+		st.args = append(st.args, a)
+		st.byName[name] = a
+	}
+	p.Plugins = st.merged
+	p.PluginConfig = nil
+	for _, a := range st.args {
+		p.PluginConfig = append(p.PluginConfig, cfgPluginConfig{Name: a.name, Args: a.wire})
+	}
+	return st
+}
+
+// checkEnabledName reports an enabled plugin the registry does not offer.
+func (l *cfgLoader) checkEnabledName(path, name string, errs *cfgErrs) {
+	if _, ok := l.specs[name]; ok {
+		return
+	}
+	switch {
+	case slices.Contains(cfgKubeRemoved, name):
+		errs.invalid(path, name, fmt.Sprintf("was invalid in version %q", cfgVersionV1))
+	case slices.Contains(cfgKubeUnmodelled, name) || name == cfgDefaultPreemptionName:
+		errs.invalid(path, name, fmt.Sprintf("kube-scheduler plugin that this registry does not offer (schedkit does not model it; known: %s)", strings.Join(l.names, ", ")))
+	default:
+		errs.invalid(path, name, fmt.Sprintf("unknown plugin (known: %s)", strings.Join(l.names, ", ")))
+	}
+}
+
+// cfgValidate is kube-scheduler v1.36's ValidateKubeSchedulerConfiguration
+// over the defaulted document (component-base's client-connection and
+// leader-election checks included), plus the args validations kube runs at
+// this stage.
+func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
+	if f.ClientConnection.Burst < 0 {
+		errs.invalid("clientConnection.burst", f.ClientConnection.Burst, "must be non-negative")
+	}
+	le := f.LeaderElection
+	if *le.LeaderElect {
+		if le.LeaseDuration.Duration <= 0 {
+			errs.invalid("leaderElection.leaseDuration", le.LeaseDuration.Duration, "must be greater than zero")
+		}
+		if le.RenewDeadline.Duration <= 0 {
+			errs.invalid("leaderElection.renewDeadline", le.RenewDeadline.Duration, "must be greater than zero")
+		}
+		if le.RetryPeriod.Duration <= 0 {
+			errs.invalid("leaderElection.retryPeriod", le.RetryPeriod.Duration, "must be greater than zero")
+		}
+		if le.LeaseDuration.Duration <= le.RenewDeadline.Duration {
+			errs.invalid("leaderElection.leaseDuration", le.RenewDeadline.Duration, "LeaseDuration must be greater than RenewDeadline")
+		}
+		if le.ResourceLock != cfgDefaultLock {
+			errs.invalid("leaderElection.resourceLock", le.ResourceLock, `resourceLock value must be "leases"`)
+		}
+	}
+	if *f.Parallelism <= 0 {
+		errs.invalid("parallelism", *f.Parallelism, "should be an integer value greater than zero")
+	}
+	seen := map[string]int{}
+	for i, p := range f.Profiles {
+		path := states[i].path
+		if p.SchedulerName == nil || *p.SchedulerName == "" {
+			errs.add(cfgJoin(path, "schedulerName"), "required (every profile needs one when there are several)")
+		} else if j, dup := seen[*p.SchedulerName]; dup {
+			errs.invalid(cfgJoin(path, "schedulerName"), *p.SchedulerName, fmt.Sprintf("duplicate value (profiles[%d].schedulerName)", j))
+		} else {
+			seen[*p.SchedulerName] = i
+		}
+		cfgValidatePct(cfgJoin(path, "percentageOfNodesToScore"), p.PercentageOfNodesToScore, errs)
+		for _, a := range states[i].args {
+			if a.verr != nil && !a.atBuild {
+				*errs = append(*errs, a.verr)
+			}
+		}
+	}
+	cfgValidateCommonQueueSort(f, states, errs)
+	cfgValidatePct("percentageOfNodesToScore", f.PercentageOfNodesToScore, errs)
+	if *f.PodInitialBackoffSeconds <= 0 {
+		errs.invalid("podInitialBackoffSeconds", *f.PodInitialBackoffSeconds, "must be greater than 0")
+	}
+	if *f.PodMaxBackoffSeconds < *f.PodInitialBackoffSeconds {
+		errs.invalid("podMaxBackoffSeconds", *f.PodMaxBackoffSeconds, "must be greater than or equal to podInitialBackoffSeconds")
+	}
+}
+
+func cfgValidatePct(path string, v *int32, errs *cfgErrs) {
+	if v != nil && (*v < 0 || *v > 100) {
+		errs.invalid(path, *v, "not in valid range [0-100]")
+	}
+}
+
+// cfgValidateCommonQueueSort is kube's validateCommonQueueSort: every
+// profile's merged queueSort set must equal the first profile's, and when
+// the first profile enables a queueSort plugin at that point, every
+// profile's args for it must equal the first profile's.
+func cfgValidateCommonQueueSort(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
+	canon := states[0].merged.QueueSort
+	if n := len(canon.Enabled); n > 1 {
+		errs.invalid(cfgJoin(states[0].path, "plugins.queueSort.enabled"), n, "only one queue sort plugin can be enabled")
+	}
+	var qsName string
+	var qsArgs json.RawMessage
+	if len(canon.Enabled) > 0 {
+		qsName = canon.Enabled[0].Name
+		if a := states[0].byName[qsName]; a != nil {
+			qsArgs = a.wire
+		}
+	}
+	for i := 1; i < len(states); i++ {
+		if !cfgSameSet(canon, states[i].merged.QueueSort) {
+			errs.add(cfgJoin(states[i].path, "plugins.queueSort"), "%s: must be the same for all profiles (profiles[0]: %s)",
+				cfgSetString(states[i].merged.QueueSort), cfgSetString(canon))
+		}
+		if qsName == "" {
+			continue
+		}
+		if a := states[i].byName[qsName]; a != nil && !bytes.Equal(a.wire, qsArgs) {
+			errs.add(cfgJoin(states[i].path, "pluginConfig"), "args of %q: queueSort must be the same for all profiles", qsName)
+		}
+	}
+	_ = f
+}
+
+func cfgSameSet(a, b cfgPluginSet) bool {
+	eq := func(x, y []cfgPlugin) bool {
+		return slices.EqualFunc(x, y, func(p, q cfgPlugin) bool {
+			return p.Name == q.Name && (p.Weight == nil) == (q.Weight == nil) && (p.Weight == nil || *p.Weight == *q.Weight)
+		})
+	}
+	return eq(a.Enabled, b.Enabled) && eq(a.Disabled, b.Disabled)
+}
+
+func cfgSetString(s cfgPluginSet) string {
+	names := func(ps []cfgPlugin) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = p.Name
+		}
+		return out
+	}
+	return fmt.Sprintf("{enabled: %q, disabled: %q}", names(s.Enabled), names(s.Disabled))
+}
+
+// build resolves one profile (kube-scheduler v1.36 NewFramework).
+func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, error) {
+	fail := func(format string, args ...any) (framework.Profile, error) {
+		return framework.Profile{}, fmt.Errorf("%s (schedulerName %q): %s", st.path, st.name, fmt.Sprintf(format, args...))
+	}
+	needed := cfgPluginsNames(st.merged)
+	for _, name := range needed {
+		if a := st.byName[name]; a != nil && a.verr != nil && a.atBuild {
+			return framework.Profile{}, a.verr
+		}
+	}
+	points := map[string]map[string]bool{}
+	for _, name := range needed {
+		spec, ok := l.specs[name]
+		if !ok {
+			return fail("plugin %q is not registered", name) // names were checked; kept for safety
+		}
+		var args any
+		if a := st.byName[name]; a != nil {
+			args = a.value
+		}
+		pl, err := spec.Factory(args, cfgHandle{})
+		if err != nil {
+			if a := st.byName[name]; a != nil && a.path != "" {
+				return framework.Profile{}, &cfgFieldError{path: cfgJoin(a.path, "args"), msg: fmt.Sprintf("initializing plugin %q: %v", name, err)}
+			}
+			return fail("initializing plugin %q: %v", name, err)
+		}
+		if pl == nil {
+			return fail("initializing plugin %q: factory returned nil", name)
+		}
+		set := map[string]bool{}
+		for _, pt := range ExtensionPoints(pl) {
+			set[pt] = true
+		}
+		if _, ok := pl.(framework.PreEnqueuePlugin); ok {
+			set[cfgPointPreEnqueue] = true
+		}
+		points[name] = set
+	}
+	implements := func(name, point string) bool { return points[name][point] }
+	lists, err := cfgExpand(st.merged, implements)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if len(lists[PointQueueSort]) != 1 {
+		return fail("exactly one queue sort plugin is required, got %d %q", len(lists[PointQueueSort]), lists[PointQueueSort])
+	}
+	if len(lists[PointBind]) == 0 {
+		return fail("at least one bind plugin is needed")
+	}
+	if pe := lists[cfgPointPreEnqueue]; len(pe) > 0 {
+		return fail("plugins.preEnqueue: %q: PreEnqueue plugins are not supported by framework.Profile", pe)
+	}
+	weights, err := cfgScoreWeights(st.merged, func(name string) bool { return implements(name, PointScore) })
+	if err != nil {
+		return fail("%v", err)
+	}
+	p := framework.Profile{
+		SchedulerName: st.name,
+		QueueSort:     lists[PointQueueSort],
+		PreFilter:     lists[PointPreFilter],
+		Filter:        lists[PointFilter],
+		PostFilter:    lists[PointPostFilter],
+		PreScore:      lists[PointPreScore],
+		Score:         lists[PointScore],
+		Reserve:       lists[PointReserve],
+		Permit:        lists[PointPermit],
+		PreBind:       lists[PointPreBind],
+		Bind:          lists[PointBind],
+		PostBind:      lists[PointPostBind],
+		Weights:       map[string]int64{},
+		Args:          map[string]any{},
+	}
+	for _, n := range p.Score {
+		p.Weights[n] = weights[n]
+	}
+	for _, a := range st.args {
+		if a.value != nil {
+			p.Args[a.name] = a.value
+		}
+	}
+	if pct != nil {
+		v := *pct
+		p.PercentageOfNodesToScore = &v
+	}
+	return p, nil
+}
+
+// cfgCheckResolvedQueueSort requires every resolved profile to use the same
+// QueueSort plugin with the same args, as New does (kube compares only the
+// queueSort sets written in the file; a queue sort enabled through
+// multiPoint slips past it there).
+func cfgCheckResolvedQueueSort(ps []framework.Profile) error {
+	var errs []error
+	for i := 1; i < len(ps); i++ {
+		a, b := ps[0], ps[i]
+		if !slices.Equal(a.QueueSort, b.QueueSort) ||
+			(len(a.QueueSort) == 1 && !reflect.DeepEqual(a.Args[a.QueueSort[0]], b.Args[b.QueueSort[0]])) {
+			errs = append(errs, &cfgFieldError{path: fmt.Sprintf("profiles[%d]", i),
+				msg: fmt.Sprintf("queue sort %q (with its args) differs from profiles[0]'s %q: all profiles must share one", b.QueueSort, a.QueueSort)})
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,608 @@
+package scheduling
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// Plugin names the loader knows beyond config's constants.
+const (
+	cfgDefaultPreemptionName = "DefaultPreemption"
+)
+
+// cfgArgs is one plugin's pluginConfig entry after decoding and defaulting.
+type cfgArgs struct {
+	name string
+	// path is where the args sit in the file ("" for default args the
+	// loader added, as kube's SetDefaults does).
+	path string
+	// value is what framework.Profile.Args gets; nil when the registry does
+	// not offer the plugin.
+	value any
+	// wire is the defaulted versioned args, printed by Write.
+	wire json.RawMessage
+	// verr is the args' validation error (already rebased onto path).
+	verr error
+	// atBuild says verr is reported only when the plugin is enabled, as
+	// kube-scheduler v1.36 validates NodeResourcesFit args only in the
+	// plugin's constructor (its validation table keys them under the wrong
+	// name) and Koordinator validates LoadAwareScheduling args in New.
+	atBuild bool
+}
+
+// cfgCodec decodes, defaults and converts one known args kind. decode gets
+// the args object without apiVersion and kind (nil when absent) and returns
+// the converted args, the defaulted wire args and the validation error.
+type cfgCodec struct {
+	decode  func(path string, v any) (value any, wire any, verr error, err error)
+	typ     reflect.Type // type of value
+	atBuild bool
+}
+
+// cfgCodecs are the args kinds of kube-scheduler v1.36 and Koordinator that
+// schedkit decodes into versioned wire types.
+func cfgCodecs() map[string]cfgCodec {
+	return map[string]cfgCodec{
+		config.NodeResourcesFitName:                {decode: cfgDecodeNRF, typ: reflect.TypeFor[config.NodeResourcesFitArgs](), atBuild: true},
+		config.NodeResourcesBalancedAllocationName: {decode: cfgDecodeBA, typ: reflect.TypeFor[config.NodeResourcesBalancedAllocationArgs]()},
+		config.PodTopologySpreadName:               {decode: cfgDecodePTS, typ: reflect.TypeFor[config.PodTopologySpreadArgs]()},
+		config.InterPodAffinityName:                {decode: cfgDecodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
+		config.NodeAffinityName:                    {decode: cfgDecodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
+		config.LoadAwareSchedulingName:             {decode: cfgDecodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
+		cfgDefaultPreemptionName:                   {decode: cfgDecodeDP, typ: reflect.TypeFor[cfgDefaultPreemptionArgs]()},
+	}
+}
+
+// cfgStripTypeMeta removes apiVersion and kind from an args object,
+// checking them: kind must be <plugin>Args (kube's decodeNestedObjects
+// rejects another kind), apiVersion one of the supported versions.
+func cfgStripTypeMeta(path, plugin string, v any) (any, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		if v == nil {
+			return nil, nil
+		}
+		return nil, &cfgFieldError{path: path, msg: fmt.Sprintf("%v: must be an object", cfgValue(cfgShort(v)))}
+	}
+	var errs cfgErrs
+	if k, ok := obj["kind"]; ok {
+		if k != plugin+"Args" {
+			errs.invalid(cfgJoin(path, "kind"), cfgShort(k), fmt.Sprintf("args of plugin %q must be of kind %q", plugin, plugin+"Args"))
+		}
+	}
+	if a, ok := obj["apiVersion"]; ok {
+		switch a {
+		case cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2:
+		default:
+			errs.invalid(cfgJoin(path, "apiVersion"), cfgShort(a), fmt.Sprintf("not supported (supported: %s, %s, %s)", cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.err()
+	}
+	out := maps.Clone(obj)
+	delete(out, "kind")
+	delete(out, "apiVersion")
+	return out, nil
+}
+
+// cfgWithTypeMeta marshals wire args with apiVersion v1 and kind
+// <plugin>Args, as kube-scheduler --write-config-to prints them.
+func cfgWithTypeMeta(plugin string, wire any) (json.RawMessage, error) {
+	b, err := json.Marshal(wire)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	m["apiVersion"] = cfgVersionV1
+	m["kind"] = plugin + "Args"
+	return json.Marshal(m)
+}
+
+// cfgRebase turns the errors of a config package Validate ("<plugin>:
+// field=value: message" lines) into field errors under the args path, e.g.
+// loadaware: usageThresholds["cpu"]=120: must be within [0,100] becomes
+// profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be
+// within [0,100]. A line of another shape is kept whole under the path.
+func cfgRebase(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var errs cfgErrs
+	for line := range strings.SplitSeq(err.Error(), "\n") {
+		if line == "" {
+			continue
+		}
+		errs = append(errs, cfgRebaseLine(path, line))
+	}
+	return errs.err()
+}
+
+func cfgRebaseLine(path, line string) error {
+	rest := line
+	// Drop the package-level prefix ("loadaware: ", "podtopologyspread: ").
+	if i := strings.Index(rest, ": "); i > 0 && strings.IndexFunc(rest[:i], func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+		rest = rest[i+2:]
+	}
+	tok, after, ok := cfgPathToken(rest)
+	if !ok {
+		return &cfgFieldError{path: path, msg: line}
+	}
+	field := cfgJoin(path, tok)
+	if v, ok := strings.CutPrefix(after, "="); ok {
+		val := v
+		msg := ""
+		if strings.HasPrefix(v, `"`) {
+			if q, err := strconv.QuotedPrefix(v); err == nil {
+				val, msg = q, strings.TrimPrefix(v[len(q):], ": ")
+			}
+		}
+		if msg == "" {
+			var found bool
+			if val, msg, found = strings.Cut(v, ": "); !found {
+				return &cfgFieldError{path: field, msg: v}
+			}
+		}
+		return &cfgFieldError{path: field, msg: val + ": " + msg}
+	}
+	return &cfgFieldError{path: field, msg: strings.TrimPrefix(after, ": ")}
+}
+
+// cfgPathToken reads a field path such as usageThresholds["cpu"] or
+// scoringStrategy.resources[0].weight at the start of s, converting
+// ["key"] to .key (or [key] for keys that are not identifiers). The path
+// must be followed by '=' or ": ".
+func cfgPathToken(s string) (tok, rest string, ok bool) {
+	var b strings.Builder
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '=' || (c == ':' && strings.HasPrefix(s[i:], ": ")):
+			if b.Len() == 0 {
+				return "", "", false
+			}
+			return b.String(), s[i:], true
+		case c == '[':
+			j := strings.IndexByte(s[i:], ']')
+			if j < 0 {
+				return "", "", false
+			}
+			inner := s[i+1 : i+j]
+			if uq, err := strconv.Unquote(inner); err == nil {
+				if b.Len() == 0 {
+					return "", "", false
+				}
+				if cfgIdentKey.MatchString(uq) {
+					b.WriteString("." + uq)
+				} else {
+					b.WriteString("[" + uq + "]")
+				}
+			} else {
+				b.WriteString(s[i : i+j+1])
+			}
+			i += j + 1
+		case c == '.' || c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
+			b.WriteByte(c)
+			i++
+		default:
+			return "", "", false
+		}
+	}
+	return "", "", false
+}
+
+func cfgResIn(in []cfgResourceSpec) []config.ResourceSpec {
+	if in == nil {
+		return nil
+	}
+	out := make([]config.ResourceSpec, len(in))
+	for i, r := range in {
+		out[i] = config.ResourceSpec{Name: r.Name, Weight: r.Weight}
+	}
+	return out
+}
+
+func cfgResOut(in []config.ResourceSpec) []cfgResourceSpec {
+	if in == nil {
+		return nil
+	}
+	out := make([]cfgResourceSpec, len(in))
+	for i, r := range in {
+		out[i] = cfgResourceSpec{Name: r.Name, Weight: r.Weight}
+	}
+	return out
+}
+
+// cfgDecodeNRF: kube-scheduler v1.36 SetDefaults_NodeResourcesFitArgs (via
+// config.NodeResourcesFitArgs.SetDefaults, which reproduces it).
+func cfgDecodeNRF(path string, v any) (any, any, error, error) {
+	var w cfgNodeResourcesFitArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	a := config.NodeResourcesFitArgs{IgnoredResources: w.IgnoredResources, IgnoredResourceGroups: w.IgnoredResourceGroups}
+	if s := w.ScoringStrategy; s != nil {
+		a.ScoringStrategy = &config.ScoringStrategy{Type: config.ScoringStrategyType(s.Type), Resources: cfgResIn(s.Resources)}
+		if r := s.RequestedToCapacityRatio; r != nil {
+			p := &config.RequestedToCapacityRatioParam{}
+			for _, sp := range r.Shape {
+				p.Shape = append(p.Shape, config.UtilizationShapePoint{Utilization: sp.Utilization, Score: sp.Score})
+			}
+			a.ScoringStrategy.RequestedToCapacityRatio = p
+		}
+	}
+	a.SetDefaults()
+	out := cfgNodeResourcesFitArgs{IgnoredResources: a.IgnoredResources, IgnoredResourceGroups: a.IgnoredResourceGroups}
+	if s := a.ScoringStrategy; s != nil {
+		out.ScoringStrategy = &cfgScoringStrategy{Type: string(s.Type), Resources: cfgResOut(s.Resources)}
+		if r := s.RequestedToCapacityRatio; r != nil {
+			p := &cfgRTCRParam{Shape: []cfgShapePoint{}}
+			for _, sp := range r.Shape {
+				p.Shape = append(p.Shape, cfgShapePoint{Utilization: sp.Utilization, Score: sp.Score})
+			}
+			out.ScoringStrategy.RequestedToCapacityRatio = p
+		}
+	}
+	return a, out, cfgRebase(path, a.Validate()), nil
+}
+
+// cfgDecodeBA: kube-scheduler v1.36 SetDefaults_NodeResourcesBalancedAllocationArgs
+// plus schedkit's mode (printed only when it is not the default Delta).
+func cfgDecodeBA(path string, v any) (any, any, error, error) {
+	var w cfgBalancedAllocationArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	a := config.NodeResourcesBalancedAllocationArgs{Resources: cfgResIn(w.Resources), Mode: config.BalancedAllocationMode(w.Mode)}
+	a.SetDefaults()
+	out := cfgBalancedAllocationArgs{Resources: cfgResOut(a.Resources)}
+	if a.Mode != config.BalancedAllocationDelta {
+		out.Mode = string(a.Mode)
+	}
+	return a, out, cfgRebase(path, a.Validate()), nil
+}
+
+// cfgDecodePTS: kube-scheduler v1.36 SetDefaults_PodTopologySpreadArgs
+// (defaultingType System when empty).
+func cfgDecodePTS(path string, v any) (any, any, error, error) {
+	var w cfgPodTopologySpreadArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	a := config.PodTopologySpreadArgs{DefaultConstraints: w.DefaultConstraints, DefaultingType: config.PodTopologySpreadConstraintsDefaulting(w.DefaultingType)}
+	a.SetDefaults()
+	out := cfgPodTopologySpreadArgs{DefaultConstraints: a.DefaultConstraints, DefaultingType: string(a.DefaultingType)}
+	return a, out, cfgRebase(path, a.Validate()), nil
+}
+
+// cfgDecodeIPA: kube-scheduler v1.36 SetDefaults_InterPodAffinityArgs: an
+// absent hardPodAffinityWeight becomes 1; an explicit 0 stays 0 (valid).
+func cfgDecodeIPA(path string, v any) (any, any, error, error) {
+	var w cfgInterPodAffinityArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	a := config.DefaultInterPodAffinityArgs()
+	if w.HardPodAffinityWeight != nil {
+		a.HardPodAffinityWeight = *w.HardPodAffinityWeight
+	}
+	a.IgnorePreferredTermsOfExistingPods = w.IgnorePreferredTermsOfExistingPods
+	a.SetDefaults()
+	hw := a.HardPodAffinityWeight
+	out := cfgInterPodAffinityArgs{HardPodAffinityWeight: &hw, IgnorePreferredTermsOfExistingPods: a.IgnorePreferredTermsOfExistingPods}
+	return a, out, cfgRebase(path, a.Validate()), nil
+}
+
+// cfgDecodeNA: NodeAffinityArgs have no defaults.
+func cfgDecodeNA(path string, v any) (any, any, error, error) {
+	var w cfgNodeAffinityArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	a := config.NodeAffinityArgs{AddedAffinity: w.AddedAffinity}
+	a.SetDefaults()
+	return a, cfgNodeAffinityArgs{AddedAffinity: a.AddedAffinity}, cfgRebase(path, a.Validate()), nil
+}
+
+// cfgDecodeDP: kube-scheduler v1.36 SetDefaults_DefaultPreemptionArgs
+// (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100 when
+// absent) and ValidateDefaultPreemptionArgs (percentage within [0, 100],
+// absolute ≥ 0, not both 0). The value is the wire type; it is converted
+// to the registry's DefaultPreemption args type when one is registered.
+func cfgDecodeDP(path string, v any) (any, any, error, error) {
+	var w cfgDefaultPreemptionArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	if w.MinCandidateNodesPercentage == nil {
+		p := int32(10)
+		w.MinCandidateNodesPercentage = &p
+	}
+	if w.MinCandidateNodesAbsolute == nil {
+		a := int32(100)
+		w.MinCandidateNodesAbsolute = &a
+	}
+	var errs cfgErrs
+	pct, abs := *w.MinCandidateNodesPercentage, *w.MinCandidateNodesAbsolute
+	pp, ap := cfgJoin(path, "minCandidateNodesPercentage"), cfgJoin(path, "minCandidateNodesAbsolute")
+	if pct < 0 || pct > 100 {
+		errs.invalid(pp, pct, "not in valid range [0, 100]")
+	}
+	if abs < 0 {
+		errs.invalid(ap, abs, "not in valid range [0, inf)")
+	}
+	if pct == 0 && abs == 0 {
+		errs.invalid(pp, pct, "cannot be zero at the same time as minCandidateNodesAbsolute")
+		errs.invalid(ap, abs, "cannot be zero at the same time as minCandidateNodesPercentage")
+	}
+	return w, w, errs.err(), nil
+}
+
+func cfgResMapIn(m map[string]int64) map[resource.Name]int64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[resource.Name]int64, len(m))
+	for k, v := range m {
+		out[resource.Name(k)] = v
+	}
+	return out
+}
+
+func cfgResMapOut(m map[resource.Name]int64) map[string]int64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[string(k)] = v
+	}
+	return out
+}
+
+func cfgDurIn(d *cfgDuration) time.Duration {
+	if d == nil {
+		return 0
+	}
+	return d.Duration
+}
+
+func cfgDurOut(d time.Duration) *cfgDuration {
+	if d == 0 {
+		return nil
+	}
+	return &cfgDuration{d}
+}
+
+// cfgDecodeLA: Koordinator's SetDefaults_LoadAwareSchedulingArgs (through
+// config.LoadAwareSchedulingArgs.SetDefaults) and
+// ValidateLoadAwareSchedulingArgs.
+func cfgDecodeLA(path string, v any) (any, any, error, error) {
+	var w cfgLoadAwareArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	a := config.LoadAwareSchedulingArgs{
+		FilterExpiredNodeMetrics:             w.FilterExpiredNodeMetrics,
+		EnableScheduleWhenNodeMetricsExpired: w.EnableScheduleWhenNodeMetricsExpired,
+		NodeMetricExpirationSeconds:          w.NodeMetricExpirationSeconds,
+		ResourceWeights:                      cfgResMapIn(w.ResourceWeights),
+		DominantResourceWeight:               w.DominantResourceWeight,
+		UsageThresholds:                      cfgResMapIn(w.UsageThresholds),
+		ProdUsageThresholds:                  cfgResMapIn(w.ProdUsageThresholds),
+		ProdUsageIncludeSys:                  w.ProdUsageIncludeSys,
+		ScoreAccordingProdUsage:              w.ScoreAccordingProdUsage != nil && *w.ScoreAccordingProdUsage,
+		Estimator:                            w.Estimator,
+		EstimatedScalingFactors:              cfgResMapIn(w.EstimatedScalingFactors),
+		EstimatedSecondsAfterPodScheduled:    w.EstimatedSecondsAfterPodScheduled,
+		EstimatedSecondsAfterInitialized:     w.EstimatedSecondsAfterInitialized,
+		AllowCustomizeEstimation:             w.AllowCustomizeEstimation,
+		CompatibilityMode:                    config.LoadAwareCompatibility(w.CompatibilityMode),
+	}
+	for _, r := range w.SupportedResources {
+		a.SupportedResources = append(a.SupportedResources, resource.Name(r))
+	}
+	if g := w.Aggregated; g != nil {
+		a.Aggregated = &config.LoadAwareSchedulingAggregatedArgs{
+			UsageThresholds:         cfgResMapIn(g.UsageThresholds),
+			UsageAggregationType:    g.UsageAggregationType,
+			UsageAggregatedDuration: cfgDurIn(g.UsageAggregatedDuration),
+			ScoreAggregationType:    g.ScoreAggregationType,
+			ScoreAggregatedDuration: cfgDurIn(g.ScoreAggregatedDuration),
+		}
+	}
+	a.SetDefaults()
+	out := cfgLoadAwareArgs{
+		FilterExpiredNodeMetrics:             a.FilterExpiredNodeMetrics,
+		NodeMetricExpirationSeconds:          a.NodeMetricExpirationSeconds,
+		EnableScheduleWhenNodeMetricsExpired: a.EnableScheduleWhenNodeMetricsExpired,
+		ResourceWeights:                      cfgResMapOut(a.ResourceWeights),
+		DominantResourceWeight:               a.DominantResourceWeight,
+		UsageThresholds:                      cfgResMapOut(a.UsageThresholds),
+		ProdUsageThresholds:                  cfgResMapOut(a.ProdUsageThresholds),
+		ProdUsageIncludeSys:                  a.ProdUsageIncludeSys,
+		Estimator:                            a.Estimator,
+		EstimatedScalingFactors:              cfgResMapOut(a.EstimatedScalingFactors),
+		EstimatedSecondsAfterPodScheduled:    a.EstimatedSecondsAfterPodScheduled,
+		EstimatedSecondsAfterInitialized:     a.EstimatedSecondsAfterInitialized,
+		AllowCustomizeEstimation:             a.AllowCustomizeEstimation,
+		CompatibilityMode:                    string(a.CompatibilityMode),
+	}
+	if a.ScoreAccordingProdUsage {
+		t := true
+		out.ScoreAccordingProdUsage = &t
+	}
+	for _, r := range a.SupportedResources {
+		out.SupportedResources = append(out.SupportedResources, string(r))
+	}
+	if g := a.Aggregated; g != nil {
+		out.Aggregated = &cfgLoadAwareAggregatedArgs{
+			UsageThresholds:         cfgResMapOut(g.UsageThresholds),
+			UsageAggregationType:    g.UsageAggregationType,
+			UsageAggregatedDuration: cfgDurOut(g.UsageAggregatedDuration),
+			ScoreAggregationType:    g.ScoreAggregationType,
+			ScoreAggregatedDuration: cfgDurOut(g.ScoreAggregatedDuration),
+		}
+	}
+	return a, out, cfgRebase(path, a.Validate()), nil
+}
+
+// cfgDecodeGeneric decodes the args of a plugin the loader has no wire
+// type for (an out-of-tree PluginSpec with DefaultArgs): strictly, over
+// the spec's default value, then SetDefaults and Validate when the type
+// implements config.Args.
+func cfgDecodeGeneric(path string, v any, def any) (any, any, error, error) {
+	t := reflect.TypeOf(def)
+	pv := reflect.New(t)
+	pv.Elem().Set(reflect.ValueOf(def))
+	if v != nil {
+		var errs cfgErrs
+		cfgCheck(path, v, t, &errs)
+		if len(errs) > 0 {
+			return nil, nil, nil, errs.err()
+		}
+		b, err := json.Marshal(v)
+		if err == nil {
+			err = json.Unmarshal(b, pv.Interface())
+		}
+		if err != nil {
+			return nil, nil, nil, &cfgFieldError{path: path, msg: err.Error()}
+		}
+	}
+	var verr error
+	if a, ok := pv.Interface().(config.Args); ok {
+		a.SetDefaults()
+		verr = cfgRebase(path, a.Validate())
+	}
+	val := pv.Elem().Interface()
+	return val, val, verr, nil
+}
+
+// cfgConvertTo converts a decoded value to type t through JSON (used to
+// hand DefaultPreemption's args to whatever type the registry declares).
+func cfgConvertTo(path string, v any, t reflect.Type) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, &cfgFieldError{path: path, msg: err.Error()}
+	}
+	var generic any
+	if generic, err = cfgParseJSON(b); err != nil {
+		return nil, &cfgFieldError{path: path, msg: err.Error()}
+	}
+	var errs cfgErrs
+	cfgCheck(path, generic, t, &errs)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("registered args type %s does not take these args: %w", t, errs.err())
+	}
+	pv := reflect.New(t)
+	if err := json.Unmarshal(b, pv.Interface()); err != nil {
+		return nil, &cfgFieldError{path: path, msg: err.Error()}
+	}
+	return pv.Elem().Interface(), nil
+}
+
+// cfgKubeUnmodelled are kube-scheduler v1.36 plugins schedkit does not
+// offer (volumes, DRA, gates, node features). Disabling them is accepted
+// (it changes nothing); enabling them or configuring their args is an
+// error saying so.
+var cfgKubeUnmodelled = []string{"SchedulingGates", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
+	"DynamicResources", "NodeDeclaredFeatures"}
+
+// cfgKubeRemoved are the plugins kube-scheduler's v1 validation rejects as
+// removed (invalidPluginsByVersion).
+var cfgKubeRemoved = []string{"AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"}
+
+// decodeArgs decodes one pluginConfig entry's args (raw may be empty).
+func (l *cfgLoader) decodeArgs(path, name string, raw json.RawMessage) (*cfgArgs, error) {
+	argsPath := cfgJoin(path, "args")
+	var v any
+	if len(raw) > 0 {
+		var err error
+		if v, err = cfgParseJSON(raw); err != nil {
+			return nil, &cfgFieldError{path: argsPath, msg: err.Error()}
+		}
+	}
+	spec, registered := l.specs[name]
+	codec, known := l.codecs[name]
+	if !registered && !known {
+		switch {
+		case slices.Contains(cfgKubeUnmodelled, name):
+			return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: kube-scheduler plugin that schedkit does not model; its args cannot be configured", name)}
+		case slices.Contains(cfgKubeRemoved, name):
+			return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: was invalid in version %q", name, cfgVersionV1)}
+		}
+		return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: unknown plugin (known: %s)", name, strings.Join(l.names, ", "))}
+	}
+	if registered && spec.DefaultArgs == nil {
+		if obj, _ := cfgStripTypeMeta(argsPath, name, v); obj != nil && len(obj.(map[string]any)) > 0 {
+			return nil, &cfgFieldError{path: argsPath, msg: fmt.Sprintf("plugin %q takes no args", name)}
+		}
+		return &cfgArgs{name: name, path: path}, nil
+	}
+	obj, err := cfgStripTypeMeta(argsPath, name, v)
+	if err != nil {
+		return nil, err
+	}
+	a := &cfgArgs{name: name, path: path}
+	var wire any
+	var def any
+	if registered {
+		def = spec.DefaultArgs()
+	}
+	switch {
+	case known && (!registered || reflect.TypeOf(def) == codec.typ || name == cfgDefaultPreemptionName):
+		if a.value, wire, a.verr, err = codec.decode(argsPath, obj); err != nil {
+			return nil, err
+		}
+		a.atBuild = codec.atBuild
+		if !registered {
+			a.value = nil
+		} else if name == cfgDefaultPreemptionName && reflect.TypeOf(def) != codec.typ {
+			if a.value, err = cfgConvertTo(argsPath, a.value, reflect.TypeOf(def)); err != nil {
+				return nil, err
+			}
+		}
+		if a.wire, err = cfgWithTypeMeta(name, wire); err != nil {
+			return nil, &cfgFieldError{path: argsPath, msg: err.Error()}
+		}
+	default:
+		if a.value, wire, a.verr, err = cfgDecodeGeneric(argsPath, obj, def); err != nil {
+			return nil, err
+		}
+		a.atBuild = true
+		if a.wire, err = json.Marshal(wire); err != nil {
+			return nil, &cfgFieldError{path: argsPath, msg: err.Error()}
+		}
+	}
+	return a, nil
+}
+
+// cfgHandle is the framework.Handle plugins get when the loader builds them
+// to learn their extension points (the instances are discarded).
+type cfgHandle struct{}
+
+func (cfgHandle) Clock() framework.Clock { return cfgZeroClock{} }
+func (cfgHandle) Parallelism() int       { return 1 }
+
+type cfgZeroClock struct{}
+
+func (cfgZeroClock) Now() time.Time { return time.Time{} }
+
+var _ framework.Handle = cfgHandle{}

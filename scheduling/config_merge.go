@@ -1,0 +1,247 @@
+package scheduling
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// cfgMergePluginSet is kube-scheduler v1.36's mergePluginSet
+// (apis/config/v1/default_plugins.go): the user's and the default's
+// disabled plugins are kept (so that multiPoint expansion can skip them);
+// unless "*" is disabled, every default plugin not disabled stays in its
+// place, replaced by the user's entry of the same name (its weight too,
+// absent included) when there is one; the user's other enabled plugins
+// follow in their order (duplicates included: building the profile then
+// rejects them).
+func cfgMergePluginSet(def, custom cfgPluginSet) cfgPluginSet {
+	disabled := map[string]bool{}
+	var out cfgPluginSet
+	for _, p := range custom.Disabled {
+		out.Disabled = append(out.Disabled, cfgPlugin{Name: p.Name})
+		disabled[p.Name] = true
+	}
+	for _, p := range def.Disabled {
+		out.Disabled = append(out.Disabled, cfgPlugin{Name: p.Name})
+		disabled[p.Name] = true
+	}
+	type indexed struct {
+		i int
+		p cfgPlugin
+	}
+	custIdx := map[string]indexed{}
+	for i, p := range custom.Enabled {
+		custIdx[p.Name] = indexed{i, p}
+	}
+	replaced := map[int]bool{}
+	if !disabled["*"] {
+		for _, d := range def.Enabled {
+			if disabled[d.Name] {
+				continue
+			}
+			if c, ok := custIdx[d.Name]; ok {
+				d = c.p
+				replaced[c.i] = true
+			}
+			out.Enabled = append(out.Enabled, cfgClonePlugin(d))
+		}
+	}
+	for i, p := range custom.Enabled {
+		if !replaced[i] {
+			out.Enabled = append(out.Enabled, cfgClonePlugin(p))
+		}
+	}
+	return out
+}
+
+func cfgClonePlugin(p cfgPlugin) cfgPlugin {
+	if p.Weight != nil {
+		w := *p.Weight
+		p.Weight = &w
+	}
+	return p
+}
+
+// cfgMergePlugins is kube-scheduler v1.36's mergePlugins: every plugin set
+// of custom merged into the same set of def. A nil custom leaves def.
+func cfgMergePlugins(def, custom *cfgPlugins) *cfgPlugins {
+	out := &cfgPlugins{}
+	for _, s := range cfgAllSets {
+		if custom == nil {
+			*out.set(s) = cfgMergePluginSet(*def.set(s), cfgPluginSet{})
+			continue
+		}
+		*out.set(s) = cfgMergePluginSet(*def.set(s), *custom.set(s))
+	}
+	return out
+}
+
+// cfgDefaultPlugins turns a default multiPoint list into the default
+// Plugins of kube-scheduler v1.36's getDefaultPlugins (everything in
+// multiPoint; weights only where given).
+func cfgDefaultPlugins(mp []WeightedPlugin) *cfgPlugins {
+	out := &cfgPlugins{}
+	for _, p := range mp {
+		c := cfgPlugin{Name: p.Name}
+		if p.Weight != 0 {
+			w := int32(p.Weight)
+			c.Weight = &w
+		}
+		out.MultiPoint.Enabled = append(out.MultiPoint.Enabled, c)
+	}
+	return out
+}
+
+// cfgPluginsNames is kube's pluginsNames: the sorted names enabled in any
+// plugin set (multiPoint included; disabled lists ignored).
+func cfgPluginsNames(p *cfgPlugins) []string {
+	set := map[string]bool{}
+	for _, s := range cfgAllSets {
+		for _, e := range p.set(s).Enabled {
+			set[e.Name] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// cfgOrderedSet is kube's orderedSet: insertion order with deletion.
+type cfgOrderedSet struct {
+	list []string
+	idx  map[string]int
+}
+
+func newCfgOrderedSet() *cfgOrderedSet { return &cfgOrderedSet{idx: map[string]int{}} }
+
+func (s *cfgOrderedSet) insert(n string) {
+	if _, ok := s.idx[n]; !ok {
+		s.idx[n] = len(s.list)
+		s.list = append(s.list, n)
+	}
+}
+
+func (s *cfgOrderedSet) has(n string) bool { _, ok := s.idx[n]; return ok }
+
+func (s *cfgOrderedSet) delete(n string) {
+	i, ok := s.idx[n]
+	if !ok {
+		return
+	}
+	s.list = slices.Delete(s.list, i, i+1)
+	delete(s.idx, n)
+	for j := i; j < len(s.list); j++ {
+		s.idx[s.list[j]] = j
+	}
+}
+
+// cfgExpand resolves merged plugin sets into the ordered plugin list of
+// every extension point (AllPoints plus preEnqueue), as kube-scheduler
+// v1.36's NewFramework does: first each point's enabled list
+// (updatePluginList: the plugin must implement the point and appear once),
+// then expandMultiPointPlugins when multiPoint has enabled plugins:
+//   - a point whose disabled list has "*" is not expanded;
+//   - multiPoint plugins that do not implement the point, or are disabled
+//     at it, are skipped; those also enabled at the point are overrides;
+//     a multiPoint plugin listed twice (and not an override) is an error;
+//   - the order is: the overrides in the point's order, then the
+//     multiPoint plugins in multiPoint order, then the point's other
+//     plugins.
+//
+// implements(name, point) reports whether a plugin implements a point.
+func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[string][]string, error) {
+	points := append([]string{cfgPointPreEnqueue}, AllPoints...)
+	out := map[string][]string{}
+	for _, pt := range points {
+		seen := map[string]bool{}
+		for _, e := range p.set(pt).Enabled {
+			if !implements(e.Name, pt) {
+				return nil, fmt.Errorf("plugins.%s: plugin %q does not extend %s", pt, e.Name, pt)
+			}
+			if seen[e.Name] {
+				return nil, fmt.Errorf("plugins.%s: plugin %q already registered at %s", pt, e.Name, pt)
+			}
+			seen[e.Name] = true
+			out[pt] = append(out[pt], e.Name)
+		}
+	}
+	if len(p.MultiPoint.Enabled) == 0 {
+		return out, nil
+	}
+	for _, pt := range points {
+		set := p.set(pt)
+		enabled := newCfgOrderedSet()
+		for _, e := range set.Enabled {
+			enabled.insert(e.Name)
+		}
+		disabled := map[string]bool{}
+		for _, d := range set.Disabled {
+			disabled[d.Name] = true
+		}
+		if disabled["*"] {
+			continue
+		}
+		multi := newCfgOrderedSet()
+		overrides := newCfgOrderedSet()
+		for _, e := range p.MultiPoint.Enabled {
+			if !implements(e.Name, pt) || disabled[e.Name] {
+				continue
+			}
+			if enabled.has(e.Name) {
+				overrides.insert(e.Name)
+				continue
+			}
+			if multi.has(e.Name) {
+				return nil, fmt.Errorf("plugins.multiPoint: plugin %q already registered at %s", e.Name, pt)
+			}
+			multi.insert(e.Name)
+		}
+		var list []string
+		for _, n := range slices.Clone(enabled.list) {
+			if overrides.has(n) {
+				list = append(list, n)
+				enabled.delete(n)
+			}
+		}
+		list = append(list, multi.list...)
+		list = append(list, enabled.list...)
+		out[pt] = list
+	}
+	return out, nil
+}
+
+// cfgScoreWeights is kube-scheduler v1.36's getScoreWeights over the score
+// point's enabled plugins followed by multiPoint's: for every plugin that
+// implements Score (whether or not it ends up at the point), the first
+// entry gives its weight (so a weight at the score point beats
+// multiPoint's); an absent or 0 weight is 1; negative weights are allowed.
+// Before each plugin is added, weight·MaxNodeScore must not exceed
+// MaxTotalScore − total with int64 wrap-around, so a negative weight only
+// fails once the running total has turned negative and a later plugin is
+// checked (kube's behaviour, confirmed against the binary).
+func cfgScoreWeights(p *cfgPlugins, isScore func(name string) bool) (map[string]int64, error) {
+	weights := map[string]int64{}
+	var total int64
+	for _, e := range append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...) {
+		if !isScore(e.Name) {
+			continue
+		}
+		if _, ok := weights[e.Name]; ok {
+			continue
+		}
+		var w int64 = 1
+		if e.Weight != nil && *e.Weight != 0 {
+			w = int64(*e.Weight)
+		}
+		weights[e.Name] = w
+		if w*framework.MaxNodeScore > framework.MaxTotalScore-total {
+			return nil, fmt.Errorf("plugins.score: total score of Score plugins could overflow (plugin %q weight %d, running total %d)", e.Name, w, total)
+		}
+		total += w * framework.MaxNodeScore
+	}
+	return weights, nil
+}
