@@ -1,0 +1,504 @@
+package scheduling
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// ReplayOptions configure Replay.
+type ReplayOptions struct {
+	// Registry and Profiles build the scheduler (defaults:
+	// NewDefaultRegistry() and DefaultProfile()).
+	Registry *framework.Registry
+	Profiles []framework.Profile
+	// Seed drives every random choice; Parallelism the per-node loops.
+	// The decision log depends on the seed only.
+	Seed        uint64
+	Parallelism int
+	// Start is the virtual time the replay starts at (default the Unix
+	// epoch, UTC).
+	Start time.Time
+	// SchedulerOptions are passed to New after the replay's own (queue
+	// options, percentageOfNodesToScore, extenders...).
+	SchedulerOptions []Option
+	// Reference is the pod shape of the fragmentation metric (default: the
+	// mean request of the arrivals, cpu and memory).
+	Reference resource.Vector
+	// Resubmit re-creates pods evicted by a node removal or preempted, at
+	// once and under the same name, as their controller would; otherwise
+	// they end Evicted or Preempted.
+	Resubmit bool
+	// Until stops the replay at Start+Until (0: run until nothing more can
+	// happen).
+	Until time.Duration
+	// Progress, when set, is called after each batch of arrivals with the
+	// number of arrivals processed and the total.
+	Progress func(done, total int)
+	// KeepResults keeps every cycle's full framework.Result in its
+	// Decision.
+	KeepResults bool
+}
+
+// PodFate is where a workload pod ended.
+type PodFate string
+
+// Pod fates.
+const (
+	FateRunning   PodFate = "Running"   // bound at the end
+	FateCompleted PodFate = "Completed" // ran its duration
+	FatePending   PodFate = "Pending"   // never placed (Reason says why)
+	FateRejected  PodFate = "Rejected"  // refused on arrival (Reason is the error)
+	FatePreempted PodFate = "Preempted" // evicted by preemption
+	FateEvicted   PodFate = "Evicted"   // its node was removed
+)
+
+// PodOutcome is the fate of one pod of the workload.
+type PodOutcome struct {
+	Pod    string
+	Fate   PodFate
+	Node   string
+	Reason string
+}
+
+// ReplayResult is what a replay did: every decision in order, every pod's
+// fate, and placement metrics.
+type ReplayResult struct {
+	Start, End time.Time
+	Decisions  []Decision
+	// Pods has one outcome per workload pod (initial and arriving), sorted
+	// by namespace/name.
+	Pods []PodOutcome
+	// Metrics are taken when the last arrival has been scheduled (the
+	// loaded cluster); Final at the end of the replay.
+	Metrics, Final PlacementMetrics
+	// PendingAtLastArrival counts pods not placed at that moment.
+	PendingAtLastArrival int
+	// Cycles is the number of scheduling cycles; Wall the real time the
+	// replay took.
+	Cycles int
+	Wall   time.Duration
+}
+
+// DecisionsPerSecond is scheduling cycles per second of real time.
+func (r *ReplayResult) DecisionsPerSecond() float64 {
+	if r.Wall <= 0 {
+		return 0
+	}
+	return float64(r.Cycles) / r.Wall.Seconds()
+}
+
+// Count returns how many pods met each fate.
+func (r *ReplayResult) Count() map[PodFate]int {
+	out := map[PodFate]int{}
+	for _, p := range r.Pods {
+		out[p.Fate]++
+	}
+	return out
+}
+
+// WriteLog writes the decision log, one line per decision: the virtual
+// time since the start, the cycle, the pod, the outcome and its
+// explanation. Same workload and seed give the same bytes, at any
+// parallelism.
+func (r *ReplayResult) WriteLog(w io.Writer) error {
+	var b strings.Builder
+	for i := range r.Decisions {
+		b.Reset()
+		FormatDecision(&b, &r.Decisions[i], r.Start)
+		b.WriteByte('\n')
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FormatDecision writes one decision as a log line (without newline):
+// "+12.000500s #17 default/web-3 Scheduled node=n4 total=187 margin=12
+// runner-up=n9 evaluated=420 feasible=420 start=840".
+func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
+	off := d.Time.Sub(start)
+	fmt.Fprintf(b, "+%d.%06ds #%d %s %s", off/time.Second, (off%time.Second)/time.Microsecond, d.Cycle, d.Pod, d.Outcome)
+	if d.Profile != "" && d.Profile != DefaultSchedulerName {
+		fmt.Fprintf(b, " profile=%s", d.Profile)
+	}
+	if d.Node != "" {
+		fmt.Fprintf(b, " node=%s", d.Node)
+	}
+	if d.FastPath != "" {
+		fmt.Fprintf(b, " fast-path=%s", d.FastPath)
+	}
+	if len(d.Top) > 0 && d.FastPath == "" && d.Outcome != OutcomeUnschedulable && d.Outcome != OutcomeError {
+		fmt.Fprintf(b, " total=%d margin=%d", d.Top[0].Total, d.Margin)
+		if len(d.Top) > 1 {
+			fmt.Fprintf(b, " runner-up=%s", d.Top[1].Name)
+		}
+	}
+	if d.Outcome != OutcomeBound {
+		fmt.Fprintf(b, " evaluated=%d feasible=%d start=%d attempt=%d", d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex, d.Attempt)
+	}
+	if d.Stage != "" && d.Outcome != OutcomeScheduled && d.Outcome != OutcomeBound {
+		fmt.Fprintf(b, " stage=%s", d.Stage)
+		if d.Plugin != "" {
+			fmt.Fprintf(b, " plugin=%s", d.Plugin)
+		}
+	}
+	if d.NominatedNode != "" {
+		fmt.Fprintf(b, " nominated=%s", d.NominatedNode)
+	}
+	if len(d.Victims) > 0 {
+		fmt.Fprintf(b, " victims=%s", strings.Join(d.Victims, ","))
+	}
+	if d.Message != "" {
+		fmt.Fprintf(b, ": %s", d.Message)
+	}
+}
+
+// rpEvent is one timed event of a replay.
+type rpEvent struct {
+	at    time.Time
+	class int // 0 node event, 1 completion, 2 arrival: the order at one instant
+	seq   int
+	node  *NodeEvent
+	pod   *rpPod
+	inc   int // the pod incarnation a completion belongs to
+}
+
+type rpHeap []*rpEvent
+
+func (h rpHeap) Len() int { return len(h) }
+func (h rpHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if !a.at.Equal(b.at) {
+		return a.at.Before(b.at)
+	}
+	if a.class != b.class {
+		return a.class < b.class
+	}
+	return a.seq < b.seq
+}
+func (h rpHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *rpHeap) Push(x any)   { *h = append(*h, x.(*rpEvent)) }
+func (h *rpHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+// rpPod tracks one workload pod through the replay.
+type rpPod struct {
+	pod      *framework.Pod
+	duration time.Duration
+	inc      int // bumped at every (re)submission and binding
+	bound    time.Time
+	outcome  PodOutcome
+}
+
+// Replay runs a workload on a virtual clock through a Scheduler with
+// synchronous binding: at each instant node events apply first, then pods
+// that finished their duration are deleted, then arrivals join the queue,
+// and the scheduler runs every pod that is ready; the clock then jumps to
+// the next event, backoff expiry or Permit timeout. Every decision is
+// recorded, and every pod ends Running, Completed, Pending (with its last
+// failure), Rejected (with the error that refused it), Preempted or
+// Evicted. The same workload and seed give the same decisions whatever
+// opts.Parallelism is. Invalid input is an error naming the pod or node,
+// before anything runs.
+func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult, error) {
+	if w == nil {
+		return nil, fmt.Errorf("scheduling: Replay: nil workload")
+	}
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Registry == nil {
+		opts.Registry = NewDefaultRegistry()
+	}
+	if len(opts.Profiles) == 0 {
+		opts.Profiles = []framework.Profile{DefaultProfile()}
+	}
+	if opts.Start.IsZero() {
+		opts.Start = time.Unix(0, 0).UTC()
+	}
+	if opts.Reference.MilliCPU == 0 && opts.Reference.Memory == 0 {
+		opts.Reference = rpMeanRequest(w.Arrivals)
+	}
+	cluster, err := NewClusterFrom(w.Nodes, w.Pods)
+	if err != nil {
+		return nil, err
+	}
+	cluster.SetDisruptionBudgets(w.DisruptionBudgets)
+	for _, m := range w.NodeMetrics {
+		if err := cluster.UpdateNodeMetric(m); err != nil {
+			return nil, err
+		}
+	}
+	clock := NewFakeClock(opts.Start)
+	res := &ReplayResult{Start: opts.Start}
+	pods := map[string]*rpPod{}
+	var events rpHeap
+	seq := 0
+	push := func(e *rpEvent) {
+		seq++
+		e.seq = seq
+		heap.Push(&events, e)
+	}
+	for _, p := range w.Pods {
+		pods[p.Key()] = &rpPod{pod: p, outcome: PodOutcome{Pod: p.Key(), Fate: FateRunning, Node: p.Spec.NodeName}}
+	}
+	arrivals := slices.Clone(w.Arrivals)
+	sort.SliceStable(arrivals, func(i, j int) bool { return arrivals[i].At < arrivals[j].At })
+	for i := range arrivals {
+		a := &arrivals[i]
+		rp := &rpPod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: a.Pod.Key(), Fate: FatePending}}
+		pods[a.Pod.Key()] = rp
+		push(&rpEvent{at: opts.Start.Add(a.At), class: 2, pod: rp})
+	}
+	for i := range w.NodeEvents {
+		e := &w.NodeEvents[i]
+		push(&rpEvent{at: opts.Start.Add(e.At), class: 0, node: e})
+	}
+
+	var s *Scheduler
+	// resubmit ends (or, with Resubmit, restarts) a pod the cluster no
+	// longer holds; locked says whether the scheduler's lock is held.
+	resubmit := func(rp *rpPod, fate PodFate, reason string, locked bool) {
+		rp.inc++
+		if !opts.Resubmit {
+			rp.outcome = PodOutcome{Pod: rp.pod.Key(), Fate: fate, Node: rp.outcome.Node, Reason: reason}
+			return
+		}
+		rp.outcome = PodOutcome{Pod: rp.pod.Key(), Fate: FatePending}
+		p := *rp.pod
+		p.Spec.NodeName, p.Status.NominatedNodeName = "", ""
+		add := s.AddPod
+		if locked {
+			add = s.addPodLocked
+		}
+		if err := add(&p); err != nil {
+			rp.outcome = PodOutcome{Pod: p.Key(), Fate: FateRejected, Reason: err.Error()}
+		}
+	}
+	handler := func(d Decision) {
+		res.Decisions = append(res.Decisions, d)
+		rp := pods[d.Pod]
+		if rp == nil {
+			return
+		}
+		switch d.Outcome {
+		case OutcomeScheduled, OutcomeBound:
+			rp.inc++
+			rp.bound = d.Time
+			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FateRunning, Node: d.Node}
+			if rp.duration > 0 {
+				push(&rpEvent{at: d.Time.Add(rp.duration), class: 1, pod: rp, inc: rp.inc})
+			}
+		case OutcomeUnschedulable, OutcomeError, OutcomeSkipped:
+			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FatePending, Reason: d.Message}
+		}
+		for _, v := range d.Victims {
+			vp := pods[v]
+			if vp == nil {
+				continue
+			}
+			if _, _, still := s.cluster.podInfo(v); still {
+				continue // a victim held at Permit is rejected and requeued, not deleted
+			}
+			resubmit(vp, FatePreempted, fmt.Sprintf("preempted by %s on node %s", d.Pod, d.NominatedNode), true)
+		}
+	}
+	sopts := []Option{WithClock(clock), WithSeed(opts.Seed), WithParallelism(opts.Parallelism), WithDecisionHandler(handler)}
+	if opts.KeepResults {
+		sopts = append(sopts, WithExplanations())
+	}
+	s, err = New(cluster, opts.Registry, opts.Profiles, append(sopts, opts.SchedulerOptions...)...)
+	if err != nil {
+		return nil, err
+	}
+
+	total, done := len(arrivals), 0
+	lastArrival := time.Time{}
+	if total > 0 {
+		lastArrival = opts.Start.Add(arrivals[total-1].At)
+	}
+	measuredLoaded := false
+	wallStart := time.Now()
+	idle := 0
+	for ctx.Err() == nil {
+		cycles := s.RunUntilIdle(ctx)
+		res.Cycles += cycles
+		now := clock.Now()
+		if !measuredLoaded && (total == 0 || !now.Before(lastArrival)) && done == total {
+			res.Metrics = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+			p, _, _ := cluster.NumPods()
+			res.PendingAtLastArrival = p
+			measuredLoaded = true
+		}
+		next, ok := s.replayNextTime(events, clock)
+		if !ok || (opts.Until > 0 && next.After(opts.Start.Add(opts.Until))) {
+			break
+		}
+		// A guard, not a rule: time must move or work must happen.
+		if next.Equal(now) && cycles == 0 && (events.Len() == 0 || events[0].at.After(now)) {
+			if idle++; idle > 2 {
+				break
+			}
+		} else {
+			idle = 0
+		}
+		if err := clock.AdvanceTo(next); err != nil {
+			return nil, err
+		}
+		batch := false
+		for events.Len() > 0 && !events[0].at.After(next) {
+			e := heap.Pop(&events).(*rpEvent)
+			switch e.class {
+			case 0:
+				s.replayNodeEvent(e.node, pods, resubmit)
+			case 1:
+				if e.inc == e.pod.inc {
+					if err := s.DeletePod(e.pod.pod.Namespace, e.pod.pod.Name); err == nil {
+						e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateCompleted, Node: e.pod.outcome.Node}
+					}
+					e.pod.inc++
+				}
+			case 2:
+				done++
+				batch = true
+				if err := s.AddPod(e.pod.pod); err != nil {
+					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRejected, Reason: err.Error()}
+				} else if e.pod.pod.Spec.NodeName != "" {
+					e.pod.inc++
+					e.pod.bound = next
+					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRunning, Node: e.pod.pod.Spec.NodeName}
+					if e.pod.duration > 0 {
+						push(&rpEvent{at: next.Add(e.pod.duration), class: 1, pod: e.pod, inc: e.pod.inc})
+					}
+				}
+			}
+		}
+		if batch && opts.Progress != nil {
+			opts.Progress(done, total)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Wall = time.Since(wallStart)
+	res.End = clock.Now()
+	if !measuredLoaded {
+		res.Metrics = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+		res.PendingAtLastArrival, _, _ = cluster.NumPods()
+	}
+	res.Final = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+	for _, rp := range pods {
+		if rp.outcome.Fate == FatePending {
+			if r := s.PendingReason(rp.pod.Namespace, rp.pod.Name); r != "" {
+				rp.outcome.Reason = r
+			} else if rp.outcome.Reason == "" {
+				rp.outcome.Reason = "not scheduled before the end of the replay"
+			}
+		}
+		res.Pods = append(res.Pods, rp.outcome)
+	}
+	sort.Slice(res.Pods, func(i, j int) bool { return res.Pods[i].Pod < res.Pods[j].Pod })
+	return res, nil
+}
+
+// rpMeanRequest is the mean cpu and memory request of the arrivals.
+func rpMeanRequest(as []PodArrival) resource.Vector {
+	var v resource.Vector
+	if len(as) == 0 {
+		return v
+	}
+	for _, a := range as {
+		r := framework.PodRequestVector(a.Pod)
+		v.MilliCPU += r.MilliCPU
+		v.Memory += r.Memory
+	}
+	v.MilliCPU /= int64(len(as))
+	v.Memory /= int64(len(as))
+	return v
+}
+
+// replayNextTime is the next instant something happens: a workload event,
+// a completion, a Permit timeout, a backoff expiry, or — while other
+// events remain — the unschedulable pool's leftover flush. ok is false
+// when nothing more can change.
+func (s *Scheduler) replayNextTime(events rpHeap, clock *FakeClock) (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var best time.Time
+	found := false
+	consider := func(t time.Time) {
+		if !found || t.Before(best) {
+			best, found = t, true
+		}
+	}
+	if events.Len() > 0 {
+		consider(events[0].at)
+	}
+	if t, ok := clock.NextDeadline(); ok {
+		consider(t)
+	}
+	// The queue's wakeup includes the unschedulable pool's leftover flush,
+	// which can only help while something else may still change; backoff
+	// expiries always count.
+	q := s.queue
+	if found || q.backoff.Len() > 0 || q.errorBackoff.Len() > 0 {
+		if t, ok := q.nextWakeup(); ok {
+			consider(t)
+		}
+	}
+	if found && best.Before(clock.Now()) {
+		best = clock.Now()
+	}
+	return best, found
+}
+
+// replayNodeEvent applies one node event; pods of a removed node are
+// evicted (or resubmitted).
+func (s *Scheduler) replayNodeEvent(e *NodeEvent, pods map[string]*rpPod, resubmit func(*rpPod, PodFate, string, bool)) {
+	switch e.Action {
+	case NodeAdd:
+		_ = s.AddNode(e.Node)
+	case NodeUpdate:
+		_ = s.UpdateNode(e.Node)
+	case NodeRemove:
+		evicted, err := s.RemoveNode(e.Name)
+		if err != nil {
+			return
+		}
+		for _, p := range evicted {
+			if rp := pods[p.Key()]; rp != nil {
+				resubmit(rp, FateEvicted, fmt.Sprintf("node %s removed", e.Name), false)
+			}
+		}
+	case NodeMetricUpdate:
+		_ = s.UpdateNodeMetric(e.Metric)
+	}
+}
+
+// addPodLocked is AddPod for callers already holding the lock (the replay's
+// decision handler runs inside a scheduling cycle).
+func (s *Scheduler) addPodLocked(pod *framework.Pod) error {
+	if _, err := s.profileFor(pod); err != nil {
+		return err
+	}
+	if err := s.cluster.AddPod(pod); err != nil {
+		return err
+	}
+	pi, _, _ := s.cluster.podInfo(pod.Key())
+	s.queue.add(pi)
+	return nil
+}
