@@ -411,7 +411,7 @@ func wlRead(r io.Reader, file string, handlers map[string]func(json.RawMessage, 
 // or node inside it), for error messages.
 func wlNameOf(raw json.RawMessage) string {
 	var probe struct {
-		Metadata   struct{ Name, Namespace string } `json:"metadata"`
+		Metadata   struct{ Name, Namespace string }          `json:"metadata"`
 		Pod        *struct{ Metadata struct{ Name string } } `json:"pod"`
 		Node       *struct{ Metadata struct{ Name string } } `json:"node"`
 		NamePrefix string                                    `json:"namePrefix"`
