@@ -302,7 +302,10 @@ func TestConfigSchedulerOptions(t *testing.T) {
 }
 
 // cfgWriteString prints c.
-func cfgWriteString(t testing.TB, c *Configuration) string {
+func cfgWriteString(t interface {
+	Helper()
+	Fatal(...any)
+}, c *Configuration) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := c.Write(&b); err != nil {
