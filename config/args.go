@@ -24,4 +24,5 @@ var (
 	_ Args = (*InterPodAffinityArgs)(nil)
 	_ Args = (*NodeAffinityArgs)(nil)
 	_ Args = (*LoadAwareSchedulingArgs)(nil)
+	_ Args = (*DefaultPreemptionArgs)(nil)
 )

@@ -14,6 +14,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -336,7 +337,7 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 			}
 			for j, d := range set.Disabled {
 				if d.Name == "*" || l.specs[d.Name].Factory != nil || slices.Contains(cfgKubeUnmodelled, d.Name) ||
-					slices.Contains(cfgKubeRemoved, d.Name) || d.Name == cfgDefaultPreemptionName {
+					slices.Contains(cfgKubeRemoved, d.Name) || d.Name == config.DefaultPreemptionName {
 					continue
 				}
 				errs.invalid(cfgIndex(cfgJoin(sp, "disabled"), j)+".name", d.Name, fmt.Sprintf("unknown plugin (known: %s, or \"*\")", strings.Join(l.names, ", ")))
@@ -392,7 +393,7 @@ func (l *cfgLoader) checkEnabledName(path, name string, errs *cfgErrs) {
 	switch {
 	case slices.Contains(cfgKubeRemoved, name):
 		errs.invalid(path, name, fmt.Sprintf("was invalid in version %q", cfgVersionV1))
-	case slices.Contains(cfgKubeUnmodelled, name) || name == cfgDefaultPreemptionName:
+	case slices.Contains(cfgKubeUnmodelled, name) || name == config.DefaultPreemptionName:
 		errs.invalid(path, name, fmt.Sprintf("kube-scheduler plugin that this registry does not offer (schedkit does not model it; known: %s)", strings.Join(l.names, ", ")))
 	default:
 		errs.invalid(path, name, fmt.Sprintf("unknown plugin (known: %s)", strings.Join(l.names, ", ")))

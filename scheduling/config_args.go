@@ -15,11 +15,6 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// Plugin names the loader knows beyond config's constants.
-const (
-	cfgDefaultPreemptionName = "DefaultPreemption"
-)
-
 // cfgArgs is one plugin's pluginConfig entry after decoding and defaulting.
 type cfgArgs struct {
 	name string
@@ -59,7 +54,7 @@ func cfgCodecs() map[string]cfgCodec {
 		config.InterPodAffinityName:                {decode: cfgDecodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
 		config.NodeAffinityName:                    {decode: cfgDecodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: cfgDecodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
-		cfgDefaultPreemptionName:                   {decode: cfgDecodeDP, typ: reflect.TypeFor[cfgDefaultPreemptionArgs]()},
+		config.DefaultPreemptionName:               {decode: cfgDecodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
 	}
 }
 
@@ -323,36 +318,24 @@ func cfgDecodeNA(path string, v any) (any, any, error, error) {
 
 // cfgDecodeDP: kube-scheduler v1.36 SetDefaults_DefaultPreemptionArgs
 // (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100 when
-// absent) and ValidateDefaultPreemptionArgs (percentage within [0, 100],
-// absolute ≥ 0, not both 0). The value is the wire type; it is converted
-// to the registry's DefaultPreemption args type when one is registered.
+// absent; an explicit 0 stays) and ValidateDefaultPreemptionArgs (through
+// config.DefaultPreemptionArgs.Validate).
 func cfgDecodeDP(path string, v any) (any, any, error, error) {
 	var w cfgDefaultPreemptionArgs
 	if err := cfgDecodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	if w.MinCandidateNodesPercentage == nil {
-		p := int32(10)
-		w.MinCandidateNodesPercentage = &p
+	a := config.DefaultDefaultPreemptionArgs()
+	if w.MinCandidateNodesPercentage != nil {
+		a.MinCandidateNodesPercentage = *w.MinCandidateNodesPercentage
 	}
-	if w.MinCandidateNodesAbsolute == nil {
-		a := int32(100)
-		w.MinCandidateNodesAbsolute = &a
+	if w.MinCandidateNodesAbsolute != nil {
+		a.MinCandidateNodesAbsolute = *w.MinCandidateNodesAbsolute
 	}
-	var errs cfgErrs
-	pct, abs := *w.MinCandidateNodesPercentage, *w.MinCandidateNodesAbsolute
-	pp, ap := cfgJoin(path, "minCandidateNodesPercentage"), cfgJoin(path, "minCandidateNodesAbsolute")
-	if pct < 0 || pct > 100 {
-		errs.invalid(pp, pct, "not in valid range [0, 100]")
-	}
-	if abs < 0 {
-		errs.invalid(ap, abs, "not in valid range [0, inf)")
-	}
-	if pct == 0 && abs == 0 {
-		errs.invalid(pp, pct, "cannot be zero at the same time as minCandidateNodesAbsolute")
-		errs.invalid(ap, abs, "cannot be zero at the same time as minCandidateNodesPercentage")
-	}
-	return w, w, errs.err(), nil
+	a.SetDefaults()
+	pct, abs := a.MinCandidateNodesPercentage, a.MinCandidateNodesAbsolute
+	out := cfgDefaultPreemptionArgs{MinCandidateNodesPercentage: &pct, MinCandidateNodesAbsolute: &abs}
+	return a, out, cfgRebase(path, a.Validate()), nil
 }
 
 func cfgResMapIn(m map[string]int64) map[resource.Name]int64 {
@@ -495,29 +478,6 @@ func cfgDecodeGeneric(path string, v any, def any) (any, any, error, error) {
 	return val, val, verr, nil
 }
 
-// cfgConvertTo converts a decoded value to type t through JSON (used to
-// hand DefaultPreemption's args to whatever type the registry declares).
-func cfgConvertTo(path string, v any, t reflect.Type) (any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, &cfgFieldError{path: path, msg: err.Error()}
-	}
-	var generic any
-	if generic, err = cfgParseJSON(b); err != nil {
-		return nil, &cfgFieldError{path: path, msg: err.Error()}
-	}
-	var errs cfgErrs
-	cfgCheck(path, generic, t, &errs)
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("registered args type %s does not take these args: %w", t, errs.err())
-	}
-	pv := reflect.New(t)
-	if err := json.Unmarshal(b, pv.Interface()); err != nil {
-		return nil, &cfgFieldError{path: path, msg: err.Error()}
-	}
-	return pv.Elem().Interface(), nil
-}
-
 // cfgKubeUnmodelled are kube-scheduler v1.36 plugins schedkit does not
 // offer (volumes, DRA, gates, node features). Disabling them is accepted
 // (it changes nothing); enabling them or configuring their args is an
@@ -567,17 +527,13 @@ func (l *cfgLoader) decodeArgs(path, name string, raw json.RawMessage) (*cfgArgs
 		def = spec.DefaultArgs()
 	}
 	switch {
-	case known && (!registered || reflect.TypeOf(def) == codec.typ || name == cfgDefaultPreemptionName):
+	case known && (!registered || reflect.TypeOf(def) == codec.typ):
 		if a.value, wire, a.verr, err = codec.decode(argsPath, obj); err != nil {
 			return nil, err
 		}
 		a.atBuild = codec.atBuild
 		if !registered {
-			a.value = nil
-		} else if name == cfgDefaultPreemptionName && reflect.TypeOf(def) != codec.typ {
-			if a.value, err = cfgConvertTo(argsPath, a.value, reflect.TypeOf(def)); err != nil {
-				return nil, err
-			}
+			a.value = nil // validated and printed, but the registry has no such plugin
 		}
 		if a.wire, err = cfgWithTypeMeta(name, wire); err != nil {
 			return nil, &cfgFieldError{path: argsPath, msg: err.Error()}

@@ -260,3 +260,46 @@ func TestConfigSeed000LoadAware(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConfigSimulateExample: examples/simulate/config.yaml loads into its
+// three profiles: the default one, bin-packing (NodeResourcesFit first at
+// score, weight 5, MostAllocated) and load-aware (LoadAwareScheduling after
+// the defaults at each of its points, weight 2); each builds a framework.
+func TestConfigSimulateExample(t *testing.T) {
+	c, err := LoadConfigFile(filepath.Join("..", "examples", "simulate", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Profiles) != 3 || c.Parallelism != 4 {
+		t.Fatalf("%d profiles, parallelism %d", len(c.Profiles), c.Parallelism)
+	}
+	def := cfgListsOf(DefaultProfile())
+	cfgDiffLists(t, "default-scheduler", def, cfgListsOf(c.Profiles[0]))
+
+	bp := def
+	bp.Score = append([]string{config.NodeResourcesFitName}, slicesWithout(def.Score, config.NodeResourcesFitName)...)
+	bp.Weights = map[string]int64{}
+	for k, v := range def.Weights {
+		bp.Weights[k] = v
+	}
+	bp.Weights[config.NodeResourcesFitName] = 5
+	cfgDiffLists(t, "bin-packing", bp, cfgListsOf(c.Profiles[1]))
+	if got := c.Profiles[1].Args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs).ScoringStrategy.Type; got != config.MostAllocated {
+		t.Errorf("bin-packing strategy %q", got)
+	}
+
+	la := config.LoadAwareSchedulingName
+	lw := def
+	lw.PreFilter, lw.Filter = cfgAppend(def.PreFilter, la), cfgAppend(def.Filter, la)
+	lw.PreScore, lw.Score, lw.Reserve = cfgAppend(def.PreScore, la), cfgAppend(def.Score, la), []string{la}
+	lw.Weights = map[string]int64{la: 2}
+	for k, v := range def.Weights {
+		lw.Weights[k] = v
+	}
+	cfgDiffLists(t, "load-aware", lw, cfgListsOf(c.Profiles[2]))
+	for _, p := range c.Profiles {
+		if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

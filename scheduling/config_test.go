@@ -243,8 +243,8 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := c.Registry().Lookup(cfgDefaultPreemptionName); !ok {
-			if _, ok := c.Profiles[0].Args[cfgDefaultPreemptionName]; ok {
+		if _, ok := c.Registry().Lookup(config.DefaultPreemptionName); !ok {
+			if _, ok := c.Profiles[0].Args[config.DefaultPreemptionName]; ok {
 				t.Errorf("args for the unregistered DefaultPreemption in the profile")
 			}
 		}
@@ -258,6 +258,56 @@ func TestConfigKubeBehaviour(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestConfigDefaultPreemption: with DefaultPreemption registered and in the
+// default multiPoint list after InterPodAffinity (kube v1.36's place), it is
+// the PostFilter plugin and its args are defaulted per field (an explicit 0
+// stays) into config.DefaultPreemptionArgs.
+func TestConfigDefaultPreemption(t *testing.T) {
+	specs := append(DefaultPlugins(), PluginSpec{Name: config.DefaultPreemptionName, Factory: DefaultPreemptionFactory,
+		DefaultArgs: func() any { return config.DefaultDefaultPreemptionArgs() }})
+	var mp []WeightedPlugin
+	for _, p := range DefaultMultiPoint() {
+		if p.Name == config.DefaultPreemptionName {
+			continue
+		}
+		mp = append(mp, p)
+		if p.Name == config.InterPodAffinityName {
+			mp = append(mp, WeightedPlugin{Name: config.DefaultPreemptionName})
+		}
+	}
+	opts := []ConfigOption{WithConfigPlugins(specs...), WithConfigDefaultPlugins(mp)}
+	c, err := LoadConfig([]byte(cfgHead+"profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesAbsolute: 0\n"), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Profiles[0]
+	if d := cmp.Diff([]string{config.DefaultPreemptionName}, p.PostFilter); d != "" {
+		t.Errorf("postFilter (-want +got):\n%s", d)
+	}
+	want := config.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 0}
+	if d := cmp.Diff(want, p.Args[config.DefaultPreemptionName]); d != "" {
+		t.Errorf("args (-want +got):\n%s", d)
+	}
+	if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := LoadConfig([]byte(cfgWriteString(t, c)), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cfgSame(c, c2); d != "" {
+		t.Errorf("round trip (-first +second):\n%s", d)
+	}
+	// Without a pluginConfig entry, the defaults are added.
+	c3, err := LoadConfig([]byte(cfgHead), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(config.DefaultDefaultPreemptionArgs(), c3.Profiles[0].Args[config.DefaultPreemptionName]); d != "" {
+		t.Errorf("default args (-want +got):\n%s", d)
+	}
 }
 
 func slicesWithout(s []string, x string) []string {
