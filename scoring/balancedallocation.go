@@ -49,6 +49,10 @@ type NodeResourcesBalancedAllocation struct {
 	// ephemeral-storage nor scalar; its request is read from the pod's
 	// full request list.
 	hasOther bool
+	// cpuMem is set when the resources are exactly cpu and memory (in
+	// either order, kube's default): Score then takes a branch-light path
+	// with the same floating-point operations as balance.
+	cpuMem bool
 }
 
 var (
@@ -68,6 +72,9 @@ func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocat
 	for _, r := range pl.resources {
 		pl.hasOther = pl.hasOther || r.kind == nrfOther
 	}
+	pl.cpuMem = len(pl.resources) == 2 &&
+		(pl.resources[0].kind == nrfCPU && pl.resources[1].kind == nrfMemory ||
+			pl.resources[0].kind == nrfMemory && pl.resources[1].kind == nrfCPU)
 	return pl, nil
 }
 
@@ -152,7 +159,17 @@ func (pl *NodeResourcesBalancedAllocation) Score(_ context.Context, state *fw.Cy
 	case config.BalancedAllocationClassic:
 		return pl.classic(node, req), nil
 	case config.BalancedAllocationStdDev:
+		if pl.cpuMem {
+			a0, u0, a1, u1 := pl.cpuMemUsage(node)
+			return baTwo(u0+req[0], a0, u1+req[1], a1), nil
+		}
 		return pl.balance(node, req, true), nil
+	}
+	if pl.cpuMem {
+		a0, u0, a1, u1 := pl.cpuMemUsage(node)
+		with := baTwo(u0+req[0], a0, u1+req[1], a1)
+		without := baTwo(u0, a0, u1, a1)
+		return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2, nil
 	}
 	with := pl.balance(node, req, true)
 	without := pl.balance(node, req, false)
@@ -181,6 +198,35 @@ func (pl *NodeResourcesBalancedAllocation) balance(node *fw.NodeInfo, req []int6
 		fractions = append(fractions, f)
 	}
 	return baScore(fractions, total)
+}
+
+// cpuMemUsage returns the node's allocatable and real requested amounts of
+// the two configured resources (cpu and memory), in configuration order.
+func (pl *NodeResourcesBalancedAllocation) cpuMemUsage(node *fw.NodeInfo) (a0, u0, a1, u1 int64) {
+	if pl.resources[0].kind == nrfCPU {
+		return node.Allocatable.MilliCPU, node.Requested.MilliCPU, node.Allocatable.Memory, node.Requested.Memory
+	}
+	return node.Allocatable.Memory, node.Requested.Memory, node.Allocatable.MilliCPU, node.Requested.MilliCPU
+}
+
+// baTwo is baScore over the fractions min(used/alloc, 1) of two resources,
+// a resource with allocatable 0 being left out: σ = |f0 − f1|/2 when both
+// count, else 0 (score 100). The operations are those of balance and
+// baScore, so the result is bit for bit the same.
+func baTwo(used0, alloc0, used1, alloc1 int64) int64 {
+	if alloc0 == 0 || alloc1 == 0 {
+		return fw.MaxNodeScore
+	}
+	f0 := float64(used0) / float64(alloc0)
+	if f0 > 1 {
+		f0 = 1
+	}
+	f1 := float64(used1) / float64(alloc1)
+	if f1 > 1 {
+		f1 = 1
+	}
+	std := math.Abs((f0 - f1) / 2)
+	return int64((1 - std) * float64(fw.MaxNodeScore))
 }
 
 // baScore is int64((1 − σ)·100) with kube's σ: |f0 − f1|/2 for two

@@ -91,7 +91,22 @@ type NodeResourcesFit struct {
 	strategy  config.ScoringStrategyType
 	resources []nrfResource
 	shape     []nrfShapePoint
+	// strat is strategy as a small integer, so the per-node path does not
+	// compare strings.
+	strat nrfStrategy
+	// simple is set when every configured resource is cpu, memory or
+	// ephemeral-storage: Score then reads NodeInfo fields directly.
+	simple bool
 }
+
+// nrfStrategy numbers the scoring strategies for the per-node switch.
+type nrfStrategy uint8
+
+const (
+	nrfLeast nrfStrategy = iota
+	nrfMost
+	nrfRTCR
+)
 
 var (
 	_ fw.PreScorePlugin = (*NodeResourcesFit)(nil)
@@ -107,7 +122,20 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plug
 		return nil, err
 	}
 	s := args.ScoringStrategy
-	pl := &NodeResourcesFit{strategy: s.Type, resources: nrfResources(s.Resources)}
+	pl := &NodeResourcesFit{strategy: s.Type, resources: nrfResources(s.Resources), simple: true}
+	switch s.Type {
+	case config.LeastAllocated:
+		pl.strat = nrfLeast
+	case config.MostAllocated:
+		pl.strat = nrfMost
+	default:
+		pl.strat = nrfRTCR
+	}
+	for _, r := range pl.resources {
+		if r.kind != nrfCPU && r.kind != nrfMemory && r.kind != nrfEphemeral {
+			pl.simple = false
+		}
+	}
 	if s.Type == config.RequestedToCapacityRatio {
 		for _, p := range s.RequestedToCapacityRatio.Shape {
 			pl.shape = append(pl.shape, nrfShapePoint{
@@ -199,15 +227,28 @@ func (pl *NodeResourcesFit) score(node *fw.NodeInfo, podReq []int64) int64 {
 	var nodeScore, weightSum int64
 	for i := range pl.resources {
 		r := &pl.resources[i]
-		alloc, req := nrfAllocRequest(node, r, podReq[i], false)
+		var alloc, req int64
+		if pl.simple {
+			// nrfAllocRequest for the three fixed kinds, inlined.
+			switch r.kind {
+			case nrfCPU:
+				alloc, req = node.Allocatable.MilliCPU, node.NonZeroRequested.MilliCPU+podReq[i]
+			case nrfMemory:
+				alloc, req = node.Allocatable.Memory, node.NonZeroRequested.Memory+podReq[i]
+			default:
+				alloc, req = node.Allocatable.EphemeralStorage, node.Requested.EphemeralStorage+podReq[i]
+			}
+		} else {
+			alloc, req = nrfAllocRequest(node, r, podReq[i], false)
+		}
 		if alloc == 0 {
 			continue
 		}
 		var s int64
-		switch pl.strategy {
-		case config.LeastAllocated:
+		switch pl.strat {
+		case nrfLeast:
 			s = LeastRequestedScore(req, alloc)
-		case config.MostAllocated:
+		case nrfMost:
 			s = MostRequestedScore(req, alloc)
 		default:
 			s = pl.rtcrResourceScore(req, alloc)
@@ -221,7 +262,7 @@ func (pl *NodeResourcesFit) score(node *fw.NodeInfo, podReq []int64) int64 {
 	if weightSum == 0 {
 		return 0
 	}
-	if pl.strategy == config.RequestedToCapacityRatio {
+	if pl.strat == nrfRTCR {
 		return int64(math.Round(float64(nodeScore) / float64(weightSum)))
 	}
 	return nodeScore / weightSum

@@ -1,0 +1,103 @@
+package scoring
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+	"pgregory.net/rapid"
+)
+
+// rfDrawNode draws a NodeInfo with arbitrary (possibly zero or
+// over-committed) cpu and memory allocatable and requests.
+func rfDrawNode(t *rapid.T) *fw.NodeInfo {
+	ni, _ := fw.NewNodeInfo(&fw.Node{})
+	ni.Allocatable.MilliCPU = rapid.Int64Range(0, 64000).Draw(t, "allocCPU")
+	ni.Allocatable.Memory = rapid.Int64Range(0, 1<<38).Draw(t, "allocMem")
+	ni.Allocatable.EphemeralStorage = rapid.Int64Range(0, 1<<40).Draw(t, "allocEph")
+	ni.Requested.MilliCPU = rapid.Int64Range(0, 80000).Draw(t, "usedCPU")
+	ni.Requested.Memory = rapid.Int64Range(0, 1<<39).Draw(t, "usedMem")
+	ni.Requested.EphemeralStorage = rapid.Int64Range(0, 1<<40).Draw(t, "usedEph")
+	ni.NonZeroRequested.MilliCPU = ni.Requested.MilliCPU + rapid.Int64Range(0, 1000).Draw(t, "nzCPU")
+	ni.NonZeroRequested.Memory = ni.Requested.Memory + rapid.Int64Range(0, 1<<30).Draw(t, "nzMem")
+	return ni
+}
+
+func rfDrawPod(t *rapid.T) *fw.PodInfo {
+	pi := &fw.PodInfo{Pod: &fw.Pod{}}
+	pi.Requests = resource.Vector{
+		MilliCPU:         rapid.Int64Range(0, 16000).Draw(t, "reqCPU"),
+		Memory:           rapid.Int64Range(0, 1<<36).Draw(t, "reqMem"),
+		EphemeralStorage: rapid.Int64Range(0, 1<<36).Draw(t, "reqEph"),
+	}
+	pi.NonZeroMilliCPU = max(pi.Requests.MilliCPU, rapid.Int64Range(0, 200).Draw(t, "nzReqCPU"))
+	pi.NonZeroMemory = max(pi.Requests.Memory, rapid.Int64Range(0, 200<<20).Draw(t, "nzReqMem"))
+	return pi
+}
+
+// TestPropBalancedAllocationCPUMemFastPath checks that the cpu+memory fast
+// path of BalancedAllocation (both modes, both resource orders) scores every
+// node exactly as the general fraction loop.
+func TestPropBalancedAllocationCPUMemFastPath(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		mode := rapid.SampledFrom([]config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev}).Draw(t, "mode")
+		res := []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
+		if rapid.Bool().Draw(t, "swap") {
+			res[0], res[1] = res[1], res[0]
+		}
+		p, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode, Resources: res}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast := p.(*NodeResourcesBalancedAllocation)
+		if !fast.cpuMem {
+			t.Fatal("cpu+memory configuration did not take the fast path")
+		}
+		slow := *fast
+		slow.cpuMem = false
+		pod, ni := rfDrawPod(t), rfDrawNode(t)
+		state := fw.NewCycleState()
+		if s := fast.PreScore(context.Background(), state, pod, nil); s.IsSkip() {
+			return
+		}
+		got, s1 := fast.Score(context.Background(), state, pod, ni)
+		want, s2 := slow.Score(context.Background(), state, pod, ni)
+		if !s1.IsSuccess() || !s2.IsSuccess() || got != want {
+			t.Fatalf("fast path %d (%v), general %d (%v)", got, s1, want, s2)
+		}
+	})
+}
+
+// TestPropNodeResourcesFitSimpleFastPath checks that the cpu / memory /
+// ephemeral-storage fast path of NodeResourcesFit's score equals the
+// general per-resource lookup for every strategy.
+func TestPropNodeResourcesFitSimpleFastPath(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		strat := rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio}).Draw(t, "strategy")
+		names := rapid.Permutation([]string{"cpu", "memory", "ephemeral-storage"}).Draw(t, "names")
+		n := rapid.IntRange(1, 3).Draw(t, "n")
+		var res []config.ResourceSpec
+		for _, name := range names[:n] {
+			res = append(res, config.ResourceSpec{Name: name, Weight: rapid.Int64Range(1, 100).Draw(t, "w")})
+		}
+		args := config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strat, Resources: res,
+			RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 60, Score: 3}, {Utilization: 100, Score: 0}}}}}
+		p, err := NewNodeResourcesFit(args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast := p.(*NodeResourcesFit)
+		if !fast.simple {
+			t.Fatal("cpu/memory/ephemeral configuration did not take the fast path")
+		}
+		slow := *fast
+		slow.simple = false
+		pod, ni := rfDrawPod(t), rfDrawNode(t)
+		req := fast.podRequests(pod)
+		if got, want := fast.score(ni, req), slow.score(ni, req); got != want {
+			t.Fatalf("fast path %d, general %d", got, want)
+		}
+	})
+}
