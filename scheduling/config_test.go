@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
 )
 
 const cfgHead = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -307,6 +308,62 @@ func TestConfigDefaultPreemption(t *testing.T) {
 	}
 	if d := cmp.Diff(config.DefaultDefaultPreemptionArgs(), c3.Profiles[0].Args[config.DefaultPreemptionName]); d != "" {
 		t.Errorf("default args (-want +got):\n%s", d)
+	}
+}
+
+// TestConfigArgsDefaulting: each args kind is defaulted as its anchor's
+// versioned SetDefaults: nil fields only, an explicit zero kept where the
+// anchor keeps it (kube: hardPodAffinityWeight; NodeResourcesFit turns a
+// resource weight of 0 into 1). Koordinator defaults resourceWeights and
+// usageThresholds only when empty (a given map is not merged with the
+// defaults) but completes estimatedScalingFactors with the missing cpu and
+// memory keys (SetDefaults_LoadAwareSchedulingArgs).
+func TestConfigArgsDefaulting(t *testing.T) {
+	c, err := LoadConfig([]byte(cfgHead + `profiles:
+- pluginConfig:
+  - name: LoadAwareScheduling
+    args:
+      resourceWeights: {cpu: 2}
+      usageThresholds: {memory: 80}
+      estimatedScalingFactors: {cpu: 50}
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: LeastAllocated
+        resources: [{name: cpu, weight: 0}, {name: nvidia.com/gpu, weight: 3}]
+  - name: PodTopologySpread
+    args: {}
+  - name: NodeResourcesBalancedAllocation
+    args:
+      resources: [{name: cpu}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := c.Profiles[0].Args
+	la := args[config.LoadAwareSchedulingName].(config.LoadAwareSchedulingArgs)
+	if d := cmp.Diff(map[resource.Name]int64{"cpu": 2}, la.ResourceWeights); d != "" {
+		t.Errorf("resourceWeights (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[resource.Name]int64{"memory": 80}, la.UsageThresholds); d != "" {
+		t.Errorf("usageThresholds (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[resource.Name]int64{"cpu": 50, "memory": 70}, la.EstimatedScalingFactors); d != "" {
+		t.Errorf("estimatedScalingFactors (-want +got):\n%s", d)
+	}
+	if *la.NodeMetricExpirationSeconds != 180 || !*la.FilterExpiredNodeMetrics || *la.EnableScheduleWhenNodeMetricsExpired {
+		t.Errorf("LoadAware scalar defaults: %+v", la)
+	}
+	fit := args[config.NodeResourcesFitName].(config.NodeResourcesFitArgs)
+	if d := cmp.Diff([]config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "nvidia.com/gpu", Weight: 3}}, fit.ScoringStrategy.Resources); d != "" {
+		t.Errorf("NodeResourcesFit resources (-want +got):\n%s", d)
+	}
+	if got := args[config.PodTopologySpreadName].(config.PodTopologySpreadArgs).DefaultingType; got != config.SystemDefaulting {
+		t.Errorf("defaultingType %q", got)
+	}
+	ba := args[config.NodeResourcesBalancedAllocationName].(config.NodeResourcesBalancedAllocationArgs)
+	if d := cmp.Diff([]config.ResourceSpec{{Name: "cpu", Weight: 1}}, ba.Resources); d != "" {
+		t.Errorf("BalancedAllocation resources (-want +got):\n%s", d)
 	}
 }
 
