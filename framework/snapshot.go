@@ -36,6 +36,10 @@ type Snapshot struct {
 
 	namespaces map[string]map[string]string
 
+	// podIdx memoizes per-node pod counts and affinity term groups across
+	// cycles (podindex.go); the mutations below keep it exact.
+	podIdx podIndex
+
 	// Services select pods (PodTopologySpread's default constraints).
 	Services []Service
 	// Controllers are ReplicaSets, ReplicationControllers and StatefulSets.
@@ -217,6 +221,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.nodes = append(s.nodes, ni)
 	s.topo = nil
 	s.owned = append(s.owned, true)
+	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
 	s.affinityDirty = true
 	return nil
@@ -230,6 +235,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 		return fmt.Errorf("framework: snapshot: unknown node %q", name)
 	}
 	s.countImages(s.nodes[i], -1)
+	s.podIdx.nodeRemoved(i)
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
 	s.index, s.indexShared = make(map[string]int, len(s.nodes)), false
@@ -323,6 +329,7 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 	}
 	ni.AddPodInfo(pi)
+	s.podIdx.podAdded(pi, ni.index, s.namespaces)
 	if pi.HasAffinity() {
 		s.affinityDirty = true
 	}
@@ -338,9 +345,14 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 	if err != nil {
 		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pod.Key(), pod.Spec.NodeName)
 	}
+	var removed *PodInfo
+	if k := ni.indexOf(pod); k >= 0 {
+		removed = ni.Pods[k]
+	}
 	if err := ni.RemovePod(pod); err != nil {
 		return err
 	}
+	s.podIdx.podRemoved(removed, ni.index, s.namespaces)
 	s.affinityDirty = true
 	return nil
 }
@@ -367,6 +379,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		Controllers:       s.Controllers,
 		DisruptionBudgets: s.DisruptionBudgets,
 	}
+	c.podIdx.forkFrom(&s.podIdx)
 	// The original loses ownership too: its NodeInfos are now shared.
 	for i := range s.owned {
 		s.owned[i] = false

@@ -1,0 +1,537 @@
+package framework
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// This file holds the snapshot's pod index: two memos that let the
+// topology plugins (PodTopologySpread, InterPodAffinity) read, in O(nodes)
+// slice operations, what kube-scheduler recomputes every cycle by walking
+// every assigned pod and matching its labels.
+//
+//   - PodCounts: for a query (namespaces or a namespace selector, a label
+//     selector, optionally excluding terminating pods), the number of
+//     matching pods on each node, indexed by NodeInfo.Index. An entry is
+//     built on first use by walking the snapshot's pods once, then kept
+//     exact by AddPod/AddPodInfo/RemovePod/AddNode/RemoveNode. At most
+//     podIndexMaxEntries entries are kept; the least recently used is
+//     evicted.
+//   - AffinityGroups: the (anti-)affinity terms of the assigned pods,
+//     grouped by identity (kind, namespaces, selectors, topology key), each
+//     with the nodes whose pods carry it, how many times and with what total
+//     weight. Built on first use, then maintained the same way.
+//
+// Complexity (n nodes, p assigned pods, e entries, g groups):
+//   - PodCounts: O(len(key)) for a hit; O(p) selector matches to build a
+//     missing entry (the cost kube pays every cycle), O(e) to evict.
+//   - AddPod/RemovePod: O(e) matches of the pod against the entries, +1/−1
+//     on the matching entries' slot; for a pod with affinity terms, O(terms)
+//     map updates of the groups.
+//   - AddNode/RemoveNode: O(e·n) (every entry gains or loses a slot).
+//   - Clone: O(e + g) (the entries and groups are shared copy-on-write: the
+//     first write to a shared entry on either side copies that entry, O(n),
+//     or that group, O(its nodes)).
+//
+// Readers (cycles) may run concurrently on one snapshot: the index is
+// guarded by its mutex and the slices it hands out are not written until
+// the snapshot is mutated, which, as for the rest of the Snapshot, must not
+// happen concurrently with readers.
+
+// podIndexMaxEntries bounds the PodCounts memo.
+const podIndexMaxEntries = 64
+
+// PodTerm selects pods: a pod matches when its namespace is listed in
+// Namespaces or its namespace's labels (Snapshot.NamespaceLabels) match
+// NamespaceSelector, and its labels match Selector. Use NothingSelector for
+// "no namespace selector". It mirrors an AffinityTerm without topology key.
+type PodTerm struct {
+	Namespaces        []string
+	NamespaceSelector Selector
+	Selector          Selector
+}
+
+// PodTermOf returns the PodTerm of an affinity term (namespaces and
+// selectors; the topology key is not part of it).
+func PodTermOf(t *AffinityTerm) PodTerm {
+	ns := make([]string, 0, len(t.Namespaces))
+	for n := range t.Namespaces {
+		ns = append(ns, n)
+	}
+	slices.Sort(ns)
+	return PodTerm{Namespaces: ns, NamespaceSelector: t.NamespaceSelector, Selector: t.Selector}
+}
+
+// PodQuery selects the pods that match every one of Terms (no terms:
+// nothing matches) and, with SkipTerminating, have no deletionTimestamp.
+type PodQuery struct {
+	Terms           []PodTerm
+	SkipTerminating bool
+}
+
+// PodCounts returns, for every node of the snapshot (by NodeInfo.Index), the
+// number of assigned pods that match q. The slice is memoized across
+// cycles and kept exact as pods and nodes are added and removed through the
+// Snapshot; it is read-only and valid until the snapshot is next mutated
+// (copy what must outlive that). It is safe for concurrent use.
+//
+// The first call for a query walks every assigned pod (O(pods)); later
+// calls return the memo (O(1)).
+func (s *Snapshot) PodCounts(q PodQuery) []int32 {
+	key := q.key()
+	x := &s.podIdx
+	x.mu.Lock()
+	if sl, ok := x.slots[key]; ok {
+		x.tick++
+		sl.e.lastUse = x.tick
+		c := sl.e.counts
+		x.mu.Unlock()
+		return c
+	}
+	x.mu.Unlock()
+
+	e := &podCountEntry{m: compilePodQuery(&q), counts: make([]int32, len(s.nodes))}
+	for i, ni := range s.nodes {
+		var c int32
+		for _, pi := range ni.Pods {
+			if e.m.matches(pi.Pod, s.namespaces) {
+				c++
+			}
+		}
+		e.counts[i] = c
+	}
+
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.tick++
+	if sl, ok := x.slots[key]; ok { // built concurrently by another reader
+		sl.e.lastUse = x.tick
+		return sl.e.counts
+	}
+	if x.slots == nil {
+		x.slots = map[string]*podIndexSlot{}
+	}
+	if len(x.slots) >= podIndexMaxEntries {
+		x.evictLocked()
+	}
+	e.lastUse = x.tick
+	x.slots[key] = &podIndexSlot{e: e, owned: true}
+	return e.counts
+}
+
+// PodCountsCached reports whether q's counts are memoized (for tests and
+// diagnostics).
+func (s *Snapshot) PodCountsCached(q PodQuery) bool {
+	s.podIdx.mu.Lock()
+	defer s.podIdx.mu.Unlock()
+	_, ok := s.podIdx.slots[q.key()]
+	return ok
+}
+
+// TermKind says which of a pod's affinity term lists a term comes from.
+type TermKind uint8
+
+// The four affinity term lists of a pod.
+const (
+	TermRequiredAffinity TermKind = iota
+	TermRequiredAntiAffinity
+	TermPreferredAffinity
+	TermPreferredAntiAffinity
+)
+
+// AffinityGroup is one distinct affinity term (same kind, namespaces,
+// namespace selector, label selector and topology key) of the pods assigned
+// in a snapshot. Nodes lists the nodes (by NodeInfo.Index, in no particular
+// order) whose pods carry the term; Count[k] is how many times the pods of
+// Nodes[k] carry it and Weight[k] the sum of those terms' weights (0 for
+// required terms). Read-only.
+type AffinityGroup struct {
+	Kind   TermKind
+	Term   *AffinityTerm
+	Nodes  []int32
+	Count  []int32
+	Weight []int64
+
+	key string
+	pos map[int32]int32 // node → position in Nodes
+}
+
+// AffinityGroups returns the distinct affinity terms of the snapshot's
+// assigned pods with their per-node multiplicities (see AffinityGroup), in
+// no particular order. The first call walks the pods with affinity; later
+// calls return the memo, kept exact by the Snapshot's mutations. The
+// result is read-only and valid until the snapshot is next mutated. It is
+// safe for concurrent use.
+func (s *Snapshot) AffinityGroups() []*AffinityGroup {
+	x := &s.podIdx
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.groups == nil {
+		x.groups = map[string]*groupSlot{}
+		for i, ni := range s.nodes {
+			for _, pi := range ni.PodsWithAffinity {
+				x.updateGroupsLocked(pi, int32(i), 1)
+			}
+		}
+	}
+	if x.groupList == nil {
+		x.groupList = make([]*AffinityGroup, 0, len(x.groups))
+		for _, sl := range x.groups {
+			x.groupList = append(x.groupList, sl.g)
+		}
+	}
+	return x.groupList
+}
+
+// podIndex is the snapshot's memo; its zero value is empty and usable.
+type podIndex struct {
+	mu    sync.Mutex
+	slots map[string]*podIndexSlot
+	tick  uint64
+
+	groups    map[string]*groupSlot // nil until AffinityGroups is first called
+	groupList []*AffinityGroup      // nil when it must be rebuilt
+}
+
+// podIndexSlot is one snapshot's reference to an entry; owned is false
+// while the entry is shared with another snapshot (copy on write).
+type podIndexSlot struct {
+	e     *podCountEntry
+	owned bool
+}
+
+type podCountEntry struct {
+	m       podMatcher
+	counts  []int32
+	lastUse uint64
+}
+
+type groupSlot struct {
+	g     *AffinityGroup
+	owned bool
+}
+
+func (x *podIndex) evictLocked() {
+	var victim string
+	oldest := ^uint64(0)
+	for k, sl := range x.slots {
+		if sl.e.lastUse < oldest {
+			victim, oldest = k, sl.e.lastUse
+		}
+	}
+	delete(x.slots, victim)
+}
+
+// forkFrom makes x (empty, of a new clone) share src's entries and groups;
+// both sides copy an entry or group before their first write to it.
+func (x *podIndex) forkFrom(src *podIndex) {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	x.tick = src.tick
+	if len(src.slots) > 0 {
+		x.slots = make(map[string]*podIndexSlot, len(src.slots))
+		for k, sl := range src.slots {
+			sl.owned = false
+			x.slots[k] = &podIndexSlot{e: sl.e}
+		}
+	}
+	if src.groups != nil {
+		x.groups = make(map[string]*groupSlot, len(src.groups))
+		for k, sl := range src.groups {
+			sl.owned = false
+			x.groups[k] = &groupSlot{g: sl.g}
+		}
+	}
+}
+
+// podAdded and podRemoved keep the memo exact when pi joins or leaves the
+// node at index node.
+func (x *podIndex) podAdded(pi *PodInfo, node int, ns map[string]map[string]string) {
+	x.update(pi, node, 1, ns)
+}
+
+func (x *podIndex) podRemoved(pi *PodInfo, node int, ns map[string]map[string]string) {
+	x.update(pi, node, -1, ns)
+}
+
+func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[string]string) {
+	if pi == nil || node < 0 {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, sl := range x.slots {
+		if !sl.e.m.matches(pi.Pod, ns) {
+			continue
+		}
+		if !sl.owned {
+			sl.e = &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse}
+			sl.owned = true
+		}
+		sl.e.counts[node] += delta
+	}
+	if x.groups != nil && pi.HasAffinity() {
+		x.updateGroupsLocked(pi, int32(node), delta)
+	}
+}
+
+// nodeAdded appends a slot (0) to every entry for a node appended at the
+// end of the snapshot.
+func (x *podIndex) nodeAdded() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, sl := range x.slots {
+		if !sl.owned {
+			sl.e = &podCountEntry{m: sl.e.m, counts: append(slices.Clip(sl.e.counts), 0), lastUse: sl.e.lastUse}
+			sl.owned = true
+			continue
+		}
+		sl.e.counts = append(sl.e.counts, 0)
+	}
+}
+
+// nodeRemoved drops the slot of the node at index i (whose pods left with
+// it) and renumbers the later nodes, in the entries and the groups.
+func (x *podIndex) nodeRemoved(i int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, sl := range x.slots {
+		if !sl.owned {
+			c := make([]int32, 0, len(sl.e.counts)-1)
+			c = append(append(c, sl.e.counts[:i]...), sl.e.counts[i+1:]...)
+			sl.e = &podCountEntry{m: sl.e.m, counts: c, lastUse: sl.e.lastUse}
+			sl.owned = true
+			continue
+		}
+		sl.e.counts = slices.Delete(sl.e.counts, i, i+1)
+	}
+	if x.groups == nil {
+		return
+	}
+	for k, sl := range x.groups {
+		g := sl.g
+		if len(g.Nodes) == 0 {
+			continue
+		}
+		ng := &AffinityGroup{Kind: g.Kind, Term: g.Term, key: g.key, pos: make(map[int32]int32, len(g.Nodes))}
+		for j, n := range g.Nodes {
+			switch {
+			case int(n) == i:
+				continue
+			case int(n) > i:
+				n--
+			}
+			ng.pos[n] = int32(len(ng.Nodes))
+			ng.Nodes = append(ng.Nodes, n)
+			ng.Count = append(ng.Count, g.Count[j])
+			ng.Weight = append(ng.Weight, g.Weight[j])
+		}
+		if len(ng.Nodes) == 0 {
+			delete(x.groups, k)
+			continue
+		}
+		sl.g, sl.owned = ng, true
+	}
+	x.groupList = nil
+}
+
+// updateGroupsLocked adds (delta 1) or removes (delta −1) the affinity
+// terms of pi on node.
+func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32) {
+	for i := range pi.RequiredAffinityTerms {
+		x.groupAddLocked(TermRequiredAffinity, &pi.RequiredAffinityTerms[i], 0, node, delta)
+	}
+	for i := range pi.RequiredAntiAffinityTerms {
+		x.groupAddLocked(TermRequiredAntiAffinity, &pi.RequiredAntiAffinityTerms[i], 0, node, delta)
+	}
+	for i := range pi.PreferredAffinityTerms {
+		t := &pi.PreferredAffinityTerms[i]
+		x.groupAddLocked(TermPreferredAffinity, &t.AffinityTerm, t.Weight, node, delta)
+	}
+	for i := range pi.PreferredAntiAffinityTerms {
+		t := &pi.PreferredAntiAffinityTerms[i]
+		x.groupAddLocked(TermPreferredAntiAffinity, &t.AffinityTerm, t.Weight, node, delta)
+	}
+}
+
+func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) {
+	b := []byte{byte('0' + kind)}
+	b = appendStrKey(b, t.TopologyKey)
+	b = appendPodTermKey(b, PodTermOf(t))
+	key := string(b)
+	sl, ok := x.groups[key]
+	if !ok {
+		if delta < 0 {
+			return
+		}
+		sl = &groupSlot{g: &AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}}, owned: true}
+		x.groups[key] = sl
+		x.groupList = nil
+	}
+	if !sl.owned {
+		g := sl.g
+		sl.g = &AffinityGroup{Kind: g.Kind, Term: g.Term, key: g.key,
+			Nodes: slices.Clone(g.Nodes), Count: slices.Clone(g.Count), Weight: slices.Clone(g.Weight), pos: make(map[int32]int32, len(g.pos))}
+		for n, p := range g.pos {
+			sl.g.pos[n] = p
+		}
+		sl.owned = true
+		x.groupList = nil
+	}
+	g := sl.g
+	p, ok := g.pos[node]
+	if !ok {
+		if delta < 0 {
+			return
+		}
+		p = int32(len(g.Nodes))
+		g.pos[node] = p
+		g.Nodes = append(g.Nodes, node)
+		g.Count = append(g.Count, 0)
+		g.Weight = append(g.Weight, 0)
+	}
+	g.Count[p] += delta
+	g.Weight[p] += int64(delta) * int64(weight)
+	if g.Count[p] > 0 {
+		return
+	}
+	// The node no longer carries the term: swap-remove it.
+	last := int32(len(g.Nodes) - 1)
+	if p != last {
+		moved := g.Nodes[last]
+		g.Nodes[p], g.Count[p], g.Weight[p] = moved, g.Count[last], g.Weight[last]
+		g.pos[moved] = p
+	}
+	g.Nodes, g.Count, g.Weight = g.Nodes[:last], g.Count[:last], g.Weight[:last]
+	delete(g.pos, node)
+	if len(g.Nodes) == 0 {
+		delete(x.groups, key)
+		x.groupList = nil
+	}
+}
+
+// podMatcher is a compiled PodQuery.
+type podMatcher struct {
+	terms           []podTermMatcher
+	skipTerminating bool
+}
+
+type podTermMatcher struct {
+	// oneNS is the only listed namespace when single (the common case).
+	oneNS  string
+	single bool
+	ns     map[string]struct{}
+	nsSel  Selector
+	sel    Selector
+}
+
+func compilePodQuery(q *PodQuery) podMatcher {
+	m := podMatcher{terms: make([]podTermMatcher, len(q.Terms)), skipTerminating: q.SkipTerminating}
+	for i := range q.Terms {
+		t := &q.Terms[i]
+		tm := podTermMatcher{nsSel: t.NamespaceSelector, sel: t.Selector}
+		if len(t.Namespaces) == 1 {
+			tm.oneNS, tm.single = t.Namespaces[0], true
+		} else if len(t.Namespaces) > 1 {
+			tm.ns = make(map[string]struct{}, len(t.Namespaces))
+			for _, n := range t.Namespaces {
+				tm.ns[n] = struct{}{}
+			}
+		}
+		m.terms[i] = tm
+	}
+	return m
+}
+
+// matches reports whether pod matches every term (false without terms);
+// ns gives the namespaces' labels.
+func (m *podMatcher) matches(pod *Pod, ns map[string]map[string]string) bool {
+	if len(m.terms) == 0 || m.skipTerminating && pod.DeletionTimestamp != nil {
+		return false
+	}
+	for i := range m.terms {
+		t := &m.terms[i]
+		var listed bool
+		if t.single {
+			listed = pod.Namespace == t.oneNS
+		} else if t.ns != nil {
+			_, listed = t.ns[pod.Namespace]
+		}
+		if !listed && (t.nsSel.IsNothing() || !t.nsSel.Matches(ns[pod.Namespace])) {
+			return false
+		}
+		if !t.sel.Matches(pod.Labels) {
+			return false
+		}
+	}
+	return true
+}
+
+// key is q's canonical memo key: equal queries give equal keys (namespace
+// lists are sorted; selectors keep their requirement order, so equivalent
+// selectors written differently only cost a second entry).
+func (q *PodQuery) key() string {
+	b := make([]byte, 0, 64)
+	if q.SkipTerminating {
+		b = append(b, 'T')
+	} else {
+		b = append(b, 'A')
+	}
+	b = strconv.AppendInt(b, int64(len(q.Terms)), 10)
+	for i := range q.Terms {
+		b = appendPodTermKey(b, q.Terms[i])
+	}
+	return string(b)
+}
+
+func appendPodTermKey(b []byte, t PodTerm) []byte {
+	ns := t.Namespaces
+	if !podIndexSortedUnique(ns) {
+		ns = slices.Clone(ns)
+		slices.Sort(ns)
+		ns = slices.Compact(ns)
+	}
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(ns)), 10)
+	for _, n := range ns {
+		b = appendStrKey(b, n)
+	}
+	b = appendSelectorKey(b, &t.NamespaceSelector)
+	return appendSelectorKey(b, &t.Selector)
+}
+
+func podIndexSortedUnique(ns []string) bool {
+	for i := 1; i < len(ns); i++ {
+		if ns[i-1] >= ns[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func appendSelectorKey(b []byte, s *Selector) []byte {
+	if s.nothing {
+		return append(b, 'N')
+	}
+	b = append(b, 'S')
+	b = strconv.AppendInt(b, int64(len(s.reqs)), 10)
+	for i := range s.reqs {
+		r := &s.reqs[i]
+		b = appendStrKey(b, r.key)
+		b = appendStrKey(b, string(r.op))
+		b = strconv.AppendInt(b, int64(len(r.values)), 10)
+		for _, v := range r.values {
+			b = appendStrKey(b, v)
+		}
+	}
+	return b
+}
+
+// appendStrKey appends s length-prefixed, so that concatenations are
+// unambiguous.
+func appendStrKey(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
+}

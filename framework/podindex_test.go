@@ -1,0 +1,397 @@
+package framework
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// piNamespaces are the namespaces of the pod index tests, with labels for
+// namespace selectors.
+var piNamespaces = []Namespace{
+	{Name: "a", Labels: map[string]string{"team": "x"}},
+	{Name: "b", Labels: map[string]string{"team": "y"}},
+	{Name: "c", Labels: map[string]string{"team": "x", "env": "prod"}},
+}
+
+func piSel(ls *LabelSelector) Selector {
+	s, err := ls.Compile()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// piQueries is a fixed set of queries covering single and several
+// namespaces, namespace selectors (nothing, everything, by labels), label
+// selectors (nothing, everything, In, NotIn, Exists), conjunctions and
+// terminating pods.
+func piQueries() []PodQuery {
+	app := func(v ...string) Selector {
+		return piSel(&LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "app", Operator: LabelSelectorOpIn, Values: v}}})
+	}
+	teamX := piSel(&LabelSelector{MatchLabels: map[string]string{"team": "x"}})
+	return []PodQuery{
+		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: app("web")}}, SkipTerminating: true},
+		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: app("web")}}},
+		{Terms: []PodTerm{{Namespaces: []string{"b", "a"}, NamespaceSelector: NothingSelector(), Selector: app("web", "db")}}},
+		{Terms: []PodTerm{{NamespaceSelector: teamX, Selector: app("db")}}},
+		{Terms: []PodTerm{{Namespaces: []string{"b"}, NamespaceSelector: teamX, Selector: Selector{}}}},
+		{Terms: []PodTerm{{NamespaceSelector: Selector{}, Selector: piSel(&LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "tier", Operator: LabelSelectorOpExists}}})}}},
+		{Terms: []PodTerm{{NamespaceSelector: Selector{}, Selector: piSel(&LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "app", Operator: LabelSelectorOpNotIn, Values: []string{"web"}}}})}}},
+		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: NothingSelector()}}},
+		{Terms: []PodTerm{
+			{Namespaces: []string{"a", "c"}, NamespaceSelector: NothingSelector(), Selector: app("web", "cache")},
+			{NamespaceSelector: teamX, Selector: piSel(&LabelSelector{MatchLabels: map[string]string{"tier": "front"}})},
+		}, SkipTerminating: true},
+		{}, // no terms: nothing
+	}
+}
+
+// piBruteCount recounts q on every node of s from scratch, with the
+// matching rules written out independently of podMatcher.
+func piBruteCount(s *Snapshot, q PodQuery) []int32 {
+	out := make([]int32, s.NumNodes())
+	for i, ni := range s.Nodes() {
+		for _, pi := range ni.Pods {
+			p := pi.Pod
+			if len(q.Terms) == 0 || q.SkipTerminating && p.DeletionTimestamp != nil {
+				continue
+			}
+			ok := true
+			for _, t := range q.Terms {
+				listed := false
+				for _, n := range t.Namespaces {
+					listed = listed || n == p.Namespace
+				}
+				if !listed && !t.NamespaceSelector.Matches(s.NamespaceLabels(p.Namespace)) {
+					ok = false
+				}
+				if !t.Selector.Matches(p.Labels) {
+					ok = false
+				}
+			}
+			if ok {
+				out[i]++
+			}
+		}
+	}
+	return out
+}
+
+// piGroupView renders affinity groups as kind/term → node name → count and
+// weight, so that memo and brute force compare independently of order.
+func piGroupView(s *Snapshot, groups []*AffinityGroup) map[string]map[string][2]int64 {
+	out := map[string]map[string][2]int64{}
+	for _, g := range groups {
+		if len(g.Nodes) != len(g.Count) || len(g.Nodes) != len(g.Weight) {
+			panic("ragged group")
+		}
+		k := piTermKey(g.Kind, g.Term)
+		if out[k] != nil {
+			panic("duplicate group " + k)
+		}
+		m := map[string][2]int64{}
+		for j, n := range g.Nodes {
+			m[s.Nodes()[n].Name()] = [2]int64{int64(g.Count[j]), g.Weight[j]}
+		}
+		out[k] = m
+	}
+	return out
+}
+
+func piTermKey(kind TermKind, t *AffinityTerm) string {
+	ns := make([]string, 0, len(t.Namespaces))
+	for n := range t.Namespaces {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return fmt.Sprintf("%d|%s|%v|%#v|%#v", kind, t.TopologyKey, ns, t.NamespaceSelector, t.Selector)
+}
+
+func piBruteGroups(s *Snapshot) map[string]map[string][2]int64 {
+	out := map[string]map[string][2]int64{}
+	add := func(kind TermKind, t *AffinityTerm, w int32, node string) {
+		k := piTermKey(kind, t)
+		if out[k] == nil {
+			out[k] = map[string][2]int64{}
+		}
+		v := out[k][node]
+		out[k][node] = [2]int64{v[0] + 1, v[1] + int64(w)}
+	}
+	for _, ni := range s.Nodes() {
+		for _, pi := range ni.Pods {
+			for i := range pi.RequiredAffinityTerms {
+				add(TermRequiredAffinity, &pi.RequiredAffinityTerms[i], 0, ni.Name())
+			}
+			for i := range pi.RequiredAntiAffinityTerms {
+				add(TermRequiredAntiAffinity, &pi.RequiredAntiAffinityTerms[i], 0, ni.Name())
+			}
+			for i := range pi.PreferredAffinityTerms {
+				add(TermPreferredAffinity, &pi.PreferredAffinityTerms[i].AffinityTerm, pi.PreferredAffinityTerms[i].Weight, ni.Name())
+			}
+			for i := range pi.PreferredAntiAffinityTerms {
+				add(TermPreferredAntiAffinity, &pi.PreferredAntiAffinityTerms[i].AffinityTerm, pi.PreferredAntiAffinityTerms[i].Weight, ni.Name())
+			}
+		}
+	}
+	return out
+}
+
+// piDrawPod draws a pod in one of the test namespaces with labels from a
+// small set, sometimes terminating, sometimes with affinity terms.
+func piDrawPod(t *rapid.T, name, node string) *Pod {
+	p := &Pod{ObjectMeta: ObjectMeta{Name: name, UID: name, Namespace: rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "ns"),
+		Labels: map[string]string{}}, Spec: PodSpec{NodeName: node}}
+	if app := rapid.SampledFrom([]string{"", "web", "db", "cache"}).Draw(t, "app"); app != "" {
+		p.Labels["app"] = app
+	}
+	if tier := rapid.SampledFrom([]string{"", "front", "back"}).Draw(t, "tier"); tier != "" {
+		p.Labels["tier"] = tier
+	}
+	if rapid.IntRange(0, 4).Draw(t, "terminating") == 0 {
+		ts := time.Unix(1, 0)
+		p.DeletionTimestamp = &ts
+	}
+	term := func() PodAffinityTerm {
+		pt := PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"kubernetes.io/hostname", "zone"}).Draw(t, "key"),
+			LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"web", "db"}).Draw(t, "selApp")}}}
+		switch rapid.IntRange(0, 2).Draw(t, "nsKind") {
+		case 1:
+			pt.Namespaces = []string{"a", "b"}
+		case 2:
+			pt.NamespaceSelector = &LabelSelector{MatchLabels: map[string]string{"team": "x"}}
+		}
+		return pt
+	}
+	if rapid.Bool().Draw(t, "hasAffinity") {
+		a := &Affinity{PodAffinity: &PodAffinity{}, PodAntiAffinity: &PodAntiAffinity{}}
+		for range rapid.IntRange(0, 2).Draw(t, "nReqAff") {
+			a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, term())
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "nReqAnti") {
+			a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution, term())
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "nPrefAff") {
+			a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
+				WeightedPodAffinityTerm{Weight: rapid.Int32Range(1, 100).Draw(t, "w"), PodAffinityTerm: term()})
+		}
+		for range rapid.IntRange(0, 2).Draw(t, "nPrefAnti") {
+			a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
+				WeightedPodAffinityTerm{Weight: rapid.Int32Range(1, 100).Draw(t, "w"), PodAffinityTerm: term()})
+		}
+		p.Spec.Affinity = a
+	}
+	return p
+}
+
+// TestPropPodIndexMatchesRecount: after any sequence of AddPod, RemovePod,
+// AddNode, RemoveNode, UpdateNode and Clone on any of the live snapshots
+// (forks included), every memoized PodCounts entry and the affinity groups
+// of every snapshot equal a brute-force recount of that snapshot: no count
+// leaks between a snapshot and its clones.
+func TestPropPodIndexMatchesRecount(t *testing.T) {
+	queries := piQueries()
+	rapid.Check(t, func(t *rapid.T) {
+		nodes := testNodes(rapid.IntRange(1, 4).Draw(t, "nodes"))
+		s0 := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
+		snaps := []*Snapshot{s0}
+		podSeq, nodeSeq := 0, len(nodes)
+		for range rapid.IntRange(1, 40).Draw(t, "ops") {
+			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
+			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			case op <= 3: // add a pod
+				if s.NumNodes() == 0 {
+					continue
+				}
+				node := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "node")].Name()
+				podSeq++
+				if err := s.AddPod(piDrawPod(t, fmt.Sprintf("p%d", podSeq), node)); err != nil {
+					t.Fatal(err)
+				}
+			case op <= 5: // remove a pod
+				var all []*Pod
+				for _, ni := range s.Nodes() {
+					for _, pi := range ni.Pods {
+						all = append(all, pi.Pod)
+					}
+				}
+				if len(all) == 0 {
+					continue
+				}
+				if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")]); err != nil {
+					t.Fatal(err)
+				}
+			case op == 6: // query (creates the memo entry)
+				q := queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query")]
+				s.PodCounts(q)
+				if rapid.Bool().Draw(t, "groups") {
+					s.AffinityGroups()
+				}
+			case op == 7:
+				snaps = append(snaps, s.Clone())
+			case op == 8:
+				nodeSeq++
+				if err := s.AddNode(&Node{ObjectMeta: ObjectMeta{Name: fmt.Sprintf("n%d", nodeSeq), Labels: map[string]string{}}}); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if s.NumNodes() <= 1 {
+					continue
+				}
+				name := s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "gone")].Name()
+				if err := s.RemoveNode(name); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for k, sn := range snaps {
+				for qi, q := range queries {
+					if !sn.PodCountsCached(q) {
+						continue
+					}
+					got, want := sn.PodCounts(q), piBruteCount(sn, q)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("snapshot %d query %d: memo %v, recount %v", k, qi, got, want)
+					}
+				}
+				if sn.podIdx.groups != nil {
+					got, want := piGroupView(sn, sn.AffinityGroups()), piBruteGroups(sn)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("snapshot %d groups:\nmemo    %v\nrecount %v", k, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestPodIndexEviction: more distinct queries than the memo holds evict
+// the least recently used, and every answer stays exact.
+func TestPodIndexEviction(t *testing.T) {
+	nodes := testNodes(3)
+	var pods []*Pod
+	for i := range 30 {
+		pods = append(pods, &Pod{ObjectMeta: ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: "a",
+			Labels: map[string]string{"v": fmt.Sprint(i % 7)}}, Spec: PodSpec{NodeName: nodes[i%3].Name}})
+	}
+	s := MustSnapshot(nodes, pods)
+	q := func(i int) PodQuery {
+		return PodQuery{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(),
+			Selector: piSel(&LabelSelector{MatchLabels: map[string]string{"v": fmt.Sprint(i)}})}}}
+	}
+	for i := range podIndexMaxEntries + 10 {
+		if got, want := s.PodCounts(q(i)), piBruteCount(s, q(i)); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("query %d: %v, want %v", i, got, want)
+		}
+		if i == 0 || i == 5 {
+			continue
+		}
+		s.PodCounts(q(0)) // keep query 0 recent
+	}
+	if n := len(s.podIdx.slots); n != podIndexMaxEntries {
+		t.Fatalf("memo holds %d entries, want %d", n, podIndexMaxEntries)
+	}
+	if !s.PodCountsCached(q(0)) {
+		t.Error("the most recently used query was evicted")
+	}
+	if s.PodCountsCached(q(1)) {
+		t.Error("the least recently used query was kept")
+	}
+	// Exact after mutations too (evicted queries are rebuilt).
+	if err := s.RemovePod(pods[0]); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 1, 7} {
+		if got, want := s.PodCounts(q(i)), piBruteCount(s, q(i)); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("after RemovePod, query %d: %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestPodIndexWorkedExample counts by hand: web pods of namespace a, with a
+// terminating one excluded or not, and one affinity group.
+func TestPodIndexWorkedExample(t *testing.T) {
+	nodes := testNodes(3)
+	ts := time.Unix(1, 0)
+	anti := &Affinity{PodAntiAffinity: &PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{
+		{Weight: 7, PodAffinityTerm: PodAffinityTerm{TopologyKey: "zone", LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}}}}
+	mk := func(name, ns, node, app string, del bool, aff *Affinity) *Pod {
+		p := &Pod{ObjectMeta: ObjectMeta{Name: name, UID: name, Namespace: ns, Labels: map[string]string{"app": app}},
+			Spec: PodSpec{NodeName: node, Affinity: aff}}
+		if del {
+			p.DeletionTimestamp = &ts
+		}
+		return p
+	}
+	pods := []*Pod{
+		mk("w1", "a", "n0", "web", false, anti), mk("w2", "a", "n0", "web", true, anti), mk("w3", "b", "n0", "web", false, nil),
+		mk("w4", "a", "n2", "web", false, anti), mk("d1", "a", "n2", "db", false, nil),
+	}
+	s := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
+	web := piSel(&LabelSelector{MatchLabels: map[string]string{"app": "web"}})
+	q := PodQuery{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: web}}}
+	if got := fmt.Sprint(s.PodCounts(q)); got != "[2 0 1]" {
+		t.Errorf("web pods of a per node = %s, want [2 0 1]", got)
+	}
+	q.SkipTerminating = true
+	if got := fmt.Sprint(s.PodCounts(q)); got != "[1 0 1]" {
+		t.Errorf("live web pods of a per node = %s, want [1 0 1]", got)
+	}
+	gs := s.AffinityGroups()
+	if len(gs) != 1 || gs[0].Kind != TermPreferredAntiAffinity {
+		t.Fatalf("groups = %d, want one preferred anti-affinity group", len(gs))
+	}
+	if got := fmt.Sprint(piGroupView(s, gs)); got != "map["+piTermKey(TermPreferredAntiAffinity, gs[0].Term)+":map[n0:[2 14] n2:[1 7]]]" {
+		t.Errorf("group view %s", got)
+	}
+	// A fork sees its own changes only.
+	c := s.Clone()
+	if err := c.RemovePod(pods[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.PodCounts(q)); got != "[0 0 1]" {
+		t.Errorf("clone after removing w1: %s, want [0 0 1]", got)
+	}
+	if got := fmt.Sprint(s.PodCounts(q)); got != "[1 0 1]" {
+		t.Errorf("original after the clone removed w1: %s, want [1 0 1]", got)
+	}
+	if got := fmt.Sprint(piGroupView(c, c.AffinityGroups())); got != "map["+piTermKey(TermPreferredAntiAffinity, gs[0].Term)+":map[n0:[1 7] n2:[1 7]]]" {
+		t.Errorf("clone group view %s", got)
+	}
+	if got := fmt.Sprint(piGroupView(s, s.AffinityGroups())); got != "map["+piTermKey(TermPreferredAntiAffinity, gs[0].Term)+":map[n0:[2 14] n2:[1 7]]]" {
+		t.Errorf("original group view after the clone changed %s", got)
+	}
+}
+
+// TestPodIndexConcurrentReaders: cycles sharing a snapshot build and read
+// entries at once (run with -race).
+func TestPodIndexConcurrentReaders(t *testing.T) {
+	nodes := testNodes(5)
+	var pods []*Pod
+	for i := range 40 {
+		pods = append(pods, &Pod{ObjectMeta: ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: "a",
+			Labels: map[string]string{"app": []string{"web", "db"}[i%2]}}, Spec: PodSpec{NodeName: nodes[i%5].Name}})
+	}
+	s := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
+	queries := piQueries()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				q := queries[(g+i)%len(queries)]
+				if got, want := s.PodCounts(q), piBruteCount(s, q); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("concurrent read: %v, want %v", got, want)
+					return
+				}
+				s.AffinityGroups()
+			}
+		}()
+	}
+	wg.Wait()
+}
