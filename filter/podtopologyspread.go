@@ -148,6 +148,13 @@ type ptsPreFilterState struct {
 	baseDomains []int
 	snap        *framework.Snapshot
 	inclusion   *topologyspread.Inclusion
+
+	// Fast mode (PreFilter ran over the snapshot's own node list): tvs[c]
+	// numbers constraint c's topology values over the snapshot and
+	// domOf[c][id] is the domain index of value id (-1: not a domain).
+	// DomainIndex is then nil and nodes, nodeDom and baseDomains unused.
+	tvs   []*framework.TopologyValues
+	domOf [][]int32
 }
 
 // Clone returns a copy whose counts and critical paths AddPod/RemovePod can
@@ -164,6 +171,12 @@ func (s *ptsPreFilterState) Clone() framework.StateData {
 	c.Paths = slices.Clone(s.Paths)
 	c.DomainIndex = slices.Clone(s.DomainIndex)
 	c.DomainValues = slices.Clone(s.DomainValues)
+	if s.domOf != nil {
+		c.domOf = make([][]int32, len(s.domOf))
+		for i := range s.domOf {
+			c.domOf[i] = slices.Clone(s.domOf[i])
+		}
+	}
 	return &c
 }
 
@@ -179,15 +192,45 @@ func (s *ptsPreFilterState) minMatch(c int) int {
 // countOf returns the matching pods of the domain with value v (0 when v is
 // not a domain).
 func (s *ptsPreFilterState) countOf(c int, v string) int {
+	if s.tvs != nil {
+		if d := s.findDomain(c, v); d >= 0 {
+			return s.Counts[c][d]
+		}
+		return 0
+	}
 	if d, ok := s.DomainIndex[c][v]; ok {
 		return s.Counts[c][d]
 	}
 	return 0
 }
 
+// findDomain returns the domain index of value v in fast mode, or -1 (a
+// linear scan: only nodes outside the snapshot get here).
+func (s *ptsPreFilterState) findDomain(c int, v string) int32 {
+	for d, dv := range s.DomainValues[c] {
+		if dv == v {
+			return int32(d)
+		}
+	}
+	return -1
+}
+
+// snapIndex returns node's position in the snapshot when it is (a copy
+// of) the snapshot's NodeInfo there, with the same Node object, else -1.
+func (s *ptsPreFilterState) snapIndex(node *framework.NodeInfo) int {
+	i := node.Index()
+	if s.snap == nil || i < 0 || i >= s.snap.NumNodes() || s.snap.Nodes()[i].Node() != node.Node() {
+		return -1
+	}
+	return i
+}
+
 // domain returns the index of value v, adding a domain with count 0 when v
 // is new (kube-scheduler's map insertion in updateWithPod).
 func (s *ptsPreFilterState) domain(c int, v string) int32 {
+	if s.tvs != nil {
+		return s.domainFast(c, -1, v)
+	}
 	if d, ok := s.DomainIndex[c][v]; ok {
 		return d
 	}
@@ -200,6 +243,34 @@ func (s *ptsPreFilterState) domain(c int, v string) int32 {
 	s.DomainIndex[c] = idx
 	s.DomainValues[c] = append(slices.Clip(s.DomainValues[c]), v)
 	s.Counts[c] = append(s.Counts[c], 0)
+	return d
+}
+
+// domainFast is domain in fast mode; id is v's value id in tvs[c] when
+// known, else -1.
+func (s *ptsPreFilterState) domainFast(c int, id int32, v string) int32 {
+	if id < 0 {
+		if d := s.findDomain(c, v); d >= 0 {
+			return d
+		}
+		for j, tv := range s.tvs[c].Values {
+			if tv == v {
+				id = int32(j)
+				break
+			}
+		}
+	}
+	if id >= 0 {
+		if d := s.domOf[c][id]; d >= 0 {
+			return d
+		}
+	}
+	d := int32(len(s.Counts[c]))
+	s.DomainValues[c] = append(slices.Clip(s.DomainValues[c]), v)
+	s.Counts[c] = append(s.Counts[c], 0)
+	if id >= 0 {
+		s.domOf[c][id] = d
+	}
 	return d
 }
 
@@ -230,8 +301,93 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 	if len(cs) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	state.Write(ptsPreFilterStateKey, pl.calPreFilterState(pod.Pod, cs, nodes, state.Snapshot()))
+	snap := state.Snapshot()
+	if snap != nil && len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0] {
+		state.Write(ptsPreFilterStateKey, pl.calPreFilterStateFast(pod.Pod, cs, snap))
+		return nil, nil
+	}
+	state.Write(ptsPreFilterStateKey, pl.calPreFilterState(pod.Pod, cs, nodes, snap))
 	return nil, nil
+}
+
+// calPreFilterStateFast is calPreFilterState when PreFilter's nodes are the
+// snapshot's own list: topology values come from Snapshot.TopologyValues
+// and per-node matching counts from the snapshot's pod index, so the cycle
+// costs O(nodes) slice reads instead of O(pods) label matches. It numbers
+// domains in the same order (first appearance among counted nodes) and
+// fills the same exported fields.
+func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topologyspread.Constraint, snap *framework.Snapshot) *ptsPreFilterState {
+	nc, n := len(cs), snap.NumNodes()
+	s := &ptsPreFilterState{
+		Constraints:  cs,
+		DomainValues: make([][]string, nc),
+		Counts:       make([][]int, nc),
+		Paths:        make([]ptsPaths, nc),
+		SelfMatch:    make([]int, nc),
+		snap:         snap,
+		inclusion:    topologyspread.NewInclusion(pod, cs),
+		tvs:          make([]*framework.TopologyValues, nc),
+		domOf:        make([][]int32, nc),
+	}
+	perNode := make([][]int32, nc)
+	for c := range cs {
+		tv := snap.TopologyValues(cs[c].TopologyKey)
+		s.tvs[c] = tv
+		dom := make([]int32, len(tv.Values))
+		for j := range dom {
+			dom[j] = -1
+		}
+		s.domOf[c] = dom
+		s.DomainValues[c] = make([]string, 0, len(tv.Values))
+		s.Counts[c] = make([]int, 0, len(tv.Values))
+		if cs[c].Selector.Matches(pod.Labels) {
+			s.SelfMatch[c] = 1
+		}
+		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
+			perNode[c] = snap.PodCounts(q)
+		}
+	}
+	all := s.inclusion.IncludesAll()
+	nodes := snap.Nodes()
+	for i := 0; i < n; i++ {
+		keys := true
+		for c := range cs {
+			if s.tvs[c].Domain[i] < 0 {
+				keys = false
+				break
+			}
+		}
+		if !keys {
+			continue
+		}
+		var verdict topologyspread.NodeVerdict
+		if !all {
+			verdict = s.inclusion.Eval(nodes[i].Node())
+		}
+		for c := range cs {
+			if !all && !verdict.Includes(&cs[c]) {
+				continue
+			}
+			id := s.tvs[c].Domain[i]
+			d := s.domOf[c][id]
+			if d < 0 {
+				d = int32(len(s.Counts[c]))
+				s.domOf[c][id] = d
+				s.DomainValues[c] = append(s.DomainValues[c], s.tvs[c].Values[id])
+				s.Counts[c] = append(s.Counts[c], 0)
+			}
+			if perNode[c] != nil {
+				s.Counts[c][d] += int(perNode[c][i])
+			}
+		}
+	}
+	for c := range cs {
+		s.Paths[c] = ptsNewPaths()
+		for d, num := range s.Counts[c] {
+			s.Paths[c].update(int32(d), num)
+		}
+	}
+	return s
 }
 
 func (pl *PodTopologySpread) calPreFilterState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
@@ -416,7 +572,16 @@ func (s *ptsPreFilterState) updateWithPod(updated, preemptor *framework.Pod, ni 
 		if !verdict.Includes(tc) {
 			continue
 		}
-		d := s.domain(c, node.Labels[tc.TopologyKey])
+		var d int32
+		if s.tvs != nil {
+			id := int32(-1)
+			if i := s.snapIndex(ni); i >= 0 {
+				id = s.tvs[c].Domain[i]
+			}
+			d = s.domainFast(c, id, node.Labels[tc.TopologyKey])
+		} else {
+			d = s.domain(c, node.Labels[tc.TopologyKey])
+		}
 		s.Counts[c][d] += delta
 		s.Paths[c].update(d, s.Counts[c][d])
 	}
@@ -452,6 +617,24 @@ func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleSta
 	}
 	if node == nil || node.Node() == nil {
 		return framework.AsStatus(errors.New("podtopologyspread: node not found"))
+	}
+	if s.tvs != nil {
+		if i := s.snapIndex(node); i >= 0 {
+			for c := range s.Constraints {
+				id := s.tvs[c].Domain[i]
+				if id < 0 {
+					return pl.missingLabel
+				}
+				var count int
+				if d := s.domOf[c][id]; d >= 0 {
+					count = s.Counts[c][d]
+				}
+				if count+s.SelfMatch[c]-s.minMatch(c) > int(s.Constraints[c].MaxSkew) {
+					return pl.notMatch
+				}
+			}
+			return nil
+		}
 	}
 	row := s.row(node)
 	labels := node.Node().Labels

@@ -44,6 +44,14 @@ func NewInclusion(pod *framework.Pod, cs []Constraint) *Inclusion {
 	return in
 }
 
+// IncludesAll reports whether every node passes the inclusion checks for
+// every constraint: no constraint honours taints, and none honours node
+// affinity or the pod has no nodeSelector and no required node affinity.
+// Callers may then skip Eval.
+func (in *Inclusion) IncludesAll() bool {
+	return !in.needTaints && (!in.needAffinity || in.affinity.IsEmpty())
+}
+
 // NodeVerdict is the per-node part of the inclusion check, evaluated once
 // per node and reused for every constraint.
 type NodeVerdict struct {
@@ -93,6 +101,17 @@ func HasUntoleratedTaint(taints []framework.Taint, tolerations []framework.Toler
 		}
 	}
 	return false
+}
+
+// Query is the pod index query that counts what CountMatching counts: pods
+// in namespace ns, not being deleted, matching sel. ok is false when sel
+// matches everything (CountMatching counts nothing then).
+func Query(sel framework.Selector, ns string) (q framework.PodQuery, ok bool) {
+	if sel.IsEverything() {
+		return q, false
+	}
+	return framework.PodQuery{Terms: []framework.PodTerm{{Namespaces: []string{ns}, NamespaceSelector: framework.NothingSelector(), Selector: sel}},
+		SkipTerminating: true}, true
 }
 
 // CountMatching counts the pods that are in namespace ns, are not being
