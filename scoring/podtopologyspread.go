@@ -96,6 +96,8 @@ type ptsPreScoreState struct {
 	// hostCount[j*len(Constraints)+c] is, for a hostname constraint c, the
 	// matching pods on scored node j (counted during PreScore).
 	hostCount []int32
+	// isHost[c] caches Constraints[c].IsHostname() for Score.
+	isHost []bool
 }
 
 // Clone returns s: Score and NormalizeScore never change it.
@@ -128,8 +130,196 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	// Only non-system defaults require every topology key, so that nodes
 	// without a zone label still get hostname spreading.
 	requireAll := len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	state.Write(ptsPreScoreStateKey, pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll))
+	var st *ptsPreScoreState
+	if ptsSnapshotNodes(nodes, snap) {
+		st = pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll)
+	} else {
+		st = pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll)
+	}
+	st.isHost = make([]bool, len(cs))
+	for c := range cs {
+		st.isHost[c] = cs[c].IsHostname()
+	}
+	state.Write(ptsPreScoreStateKey, st)
 	return nil
+}
+
+// ptsSnapshotNodes reports whether every node is the snapshot's own
+// NodeInfo at its index (what the runner passes).
+func ptsSnapshotNodes(nodes []*framework.NodeInfo, snap *framework.Snapshot) bool {
+	all := snap.Nodes()
+	for _, ni := range nodes {
+		i := ni.Index()
+		if i < 0 || i >= len(all) || all[i] != ni {
+			return false
+		}
+	}
+	return true
+}
+
+// calPreScoreStateFast is calPreScoreState when the scored nodes are the
+// snapshot's own NodeInfos: topology values come from
+// Snapshot.TopologyValues and per-node matching counts from the snapshot's
+// pod index, so the cycle costs O(nodes) slice reads instead of O(pods)
+// label matches. Domains, counts, weights and ignored nodes are those of
+// calPreScoreState; DomainIndex is left nil (Score's fallback for nodes
+// PreScore did not see scans DomainValues).
+func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
+	nc, nf, n := len(cs), len(nodes), snap.NumNodes()
+	s := &ptsPreScoreState{
+		Constraints:  cs,
+		IgnoredNodes: map[string]bool{},
+		DomainValues: make([][]string, nc),
+		Counts:       make([][]int64, nc),
+		Weights:      make([]float64, nc),
+		namespace:    pod.Namespace,
+		requireAll:   requireAll,
+		nodes:        nodes,
+		ignored:      make([]bool, nf),
+		dom:          make([]int32, nf*nc),
+		snap:         snap,
+		posOf:        make([]int32, n),
+		hostCount:    make([]int32, nf*nc),
+	}
+	for i := range s.posOf {
+		s.posOf[i] = -1
+	}
+	tvs := make([]*framework.TopologyValues, nc)
+	// domOf[c][slot] is the domain of a value slot: a value id of tvs[c],
+	// or missing[c] for nodes without the key, which share the domain of
+	// the value "" as in calPreScoreState.
+	domOf := make([][]int32, nc)
+	missing := make([]int32, nc)
+	hasAll := func(i int) bool {
+		for c := range cs {
+			if tvs[c].Domain[i] < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for c := range cs {
+		tv := snap.TopologyValues(cs[c].TopologyKey)
+		tvs[c] = tv
+		if cs[c].IsHostname() {
+			continue
+		}
+		missing[c] = int32(len(tv.Values))
+		for id, v := range tv.Values {
+			if v == "" {
+				missing[c] = int32(id)
+				break
+			}
+		}
+		d := make([]int32, len(tv.Values)+1)
+		for k := range d {
+			d[k] = -1
+		}
+		domOf[c] = d
+	}
+	for j, ni := range nodes {
+		i := ni.Index()
+		s.posOf[i] = int32(j)
+		row := s.dom[j*nc : (j+1)*nc]
+		if requireAll && !hasAll(i) {
+			s.ignored[j] = true
+			s.IgnoredNodes[ni.Name()] = true
+			for c := range row {
+				row[c] = ptsNoKey
+			}
+			continue
+		}
+		for c := range cs {
+			id := tvs[c].Domain[i]
+			row[c] = ptsNoKey
+			if cs[c].IsHostname() {
+				if id >= 0 {
+					row[c] = 0
+				}
+				continue
+			}
+			slot := id
+			if id < 0 {
+				slot = missing[c]
+			}
+			d := domOf[c][slot]
+			if d < 0 {
+				d = int32(len(s.DomainValues[c]))
+				domOf[c][slot] = d
+				v := ""
+				if id >= 0 {
+					v = tvs[c].Values[id]
+				}
+				s.DomainValues[c] = append(s.DomainValues[c], v)
+			}
+			if id >= 0 {
+				row[c] = d
+			}
+		}
+	}
+	needPass := false
+	for c := range cs {
+		s.Counts[c] = make([]int64, len(s.DomainValues[c]))
+		size := len(s.DomainValues[c])
+		if cs[c].IsHostname() {
+			size = nf - len(s.IgnoredNodes)
+		}
+		needPass = needPass || size > 0
+		s.Weights[c] = math.Log(float64(size + 2))
+	}
+	if !needPass {
+		return s
+	}
+	perNode := make([][]int32, nc)
+	for c := range cs {
+		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
+			perNode[c] = snap.PodCounts(q)
+		}
+	}
+	// Hostname constraints: the scored nodes' own counts.
+	for j, ni := range nodes {
+		if s.ignored[j] {
+			continue
+		}
+		for c := range cs {
+			if cs[c].IsHostname() && s.dom[j*nc+c] != ptsNoKey && perNode[c] != nil {
+				s.hostCount[j*nc+c] = perNode[c][ni.Index()]
+			}
+		}
+	}
+	// Other constraints: every eligible node of the snapshot adds its
+	// count to the domain of its value, when that value is a domain.
+	inclusion := topologyspread.NewInclusion(pod, cs)
+	includeAll := inclusion.IncludesAll()
+	all := snap.Nodes()
+	for c := range cs {
+		if cs[c].IsHostname() || len(s.DomainValues[c]) == 0 || perNode[c] == nil {
+			continue
+		}
+		tv, dom, cnt, counts := tvs[c], domOf[c], perNode[c], s.Counts[c]
+		for i := 0; i < n; i++ {
+			k := cnt[i]
+			if k == 0 {
+				continue
+			}
+			if requireAll && !hasAll(i) {
+				continue
+			}
+			slot := tv.Domain[i]
+			if slot < 0 {
+				slot = missing[c]
+			}
+			d := dom[slot]
+			if d < 0 {
+				continue
+			}
+			if !includeAll && !inclusion.Eval(all[i].Node()).Includes(&cs[c]) {
+				continue
+			}
+			counts[d] += int64(k)
+		}
+	}
+	return s
 }
 
 func (pl *PodTopologySpread) calPreScoreState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
@@ -319,6 +509,13 @@ func ptsReadPreScoreState(state *framework.CycleState) (*ptsPreScoreState, error
 // position returns node's index in PreScore's node list (-1 when absent)
 // and whether it is the very NodeInfo PreScore saw.
 func (s *ptsPreScoreState) position(node *framework.NodeInfo) (int, bool) {
+	if i := node.Index(); i >= 0 && i < len(s.posOf) && s.snap.Nodes()[i] == node {
+		j := int(s.posOf[i])
+		if j < 0 {
+			return -1, false
+		}
+		return j, s.nodes[j] == node
+	}
 	i := s.snap.Index(node.Name())
 	if i < 0 || i >= len(s.posOf) {
 		return -1, false
@@ -328,6 +525,20 @@ func (s *ptsPreScoreState) position(node *framework.NodeInfo) (int, bool) {
 		return -1, false
 	}
 	return j, s.nodes[j] == node
+}
+
+// domainOf returns the index of domain value v of constraint c.
+func (s *ptsPreScoreState) domainOf(c int, v string) (int32, bool) {
+	if s.DomainIndex == nil {
+		for d, dv := range s.DomainValues[c] {
+			if dv == v {
+				return int32(d), true
+			}
+		}
+		return 0, false
+	}
+	d, ok := s.DomainIndex[c][v]
+	return d, ok
 }
 
 // ptsScoreTerm is one constraint's contribution, cnt·weight + (maxSkew − 1),
@@ -360,14 +571,13 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 			if d == ptsNoKey {
 				continue
 			}
-			tc := &s.Constraints[c]
 			var cnt int64
-			if tc.IsHostname() {
+			if s.isHost[c] {
 				cnt = int64(s.hostCount[j*nc+c])
 			} else {
 				cnt = s.Counts[c][d]
 			}
-			score += ptsScoreTerm(cnt, s.Weights[c], tc.MaxSkew)
+			score += ptsScoreTerm(cnt, s.Weights[c], s.Constraints[c].MaxSkew)
 		}
 		return int64(math.Round(score)), nil
 	}
@@ -384,7 +594,7 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 		if tc.IsHostname() {
 			cnt = int64(topologyspread.CountMatching(node.Pods, &tc.Selector, s.namespace))
 		} else {
-			d, ok := s.DomainIndex[c][v]
+			d, ok := s.domainOf(c, v)
 			if !ok {
 				return 0, framework.AsStatus(fmt.Errorf("podtopologyspread: node %q: %s=%q is not a domain of the nodes given to PreScore", node.Name(), tc.TopologyKey, v))
 			}
