@@ -37,6 +37,9 @@ const ipaPreScoreStateKey framework.StateKey = "PreScore" + config.InterPodAffin
 type InterPodAffinity struct {
 	args        config.InterPodAffinityArgs
 	parallelism int
+	// reference selects the walk over every existing pod (kube's
+	// algorithm) instead of the snapshot pod index; tests compare both.
+	reference bool
 }
 
 var (
@@ -99,9 +102,101 @@ func (t *ipaTopoScores) merge(o *ipaTopoScores) {
 	}
 }
 
-// ipaPreScoreState is what PreScore computes for Score and NormalizeScore.
+// ipaPreScoreState is what PreScore computes for Score and NormalizeScore:
+// the reference walk fills scores, the pod index path fills fast.
 type ipaPreScoreState struct {
 	scores ipaTopoScores
+	fast   *ipaFastScores
+}
+
+// ipaFastScores is the score per topology domain as slices: for each key
+// that received a contribution, keys[k], its values' numbering tvs[k] over
+// the snapshot and the score dom[k][value id].
+type ipaFastScores struct {
+	snap *framework.Snapshot
+	keys []string
+	tvs  []*framework.TopologyValues
+	dom  [][]int64
+}
+
+// slot returns the index of key, adding it (all domains 0) when absent.
+func (f *ipaFastScores) slot(key string) int {
+	for k, s := range f.keys {
+		if s == key {
+			return k
+		}
+	}
+	tv := f.snap.TopologyValues(key)
+	f.keys = append(f.keys, key)
+	f.tvs = append(f.tvs, tv)
+	f.dom = append(f.dom, make([]int64, len(tv.Values)))
+	return len(f.keys) - 1
+}
+
+// addDense adds perPod × counts[i] to the domain of every node i with
+// counts[i] > 0 that carries key (a node without it receives nothing, as
+// in the reference walk, which then does not create the key either).
+func (f *ipaFastScores) addDense(key string, counts []int32, perPod int64) {
+	tv := f.snap.TopologyValues(key)
+	var dom []int64
+	for i, c := range counts {
+		if c == 0 {
+			continue
+		}
+		id := tv.Domain[i]
+		if id < 0 {
+			continue
+		}
+		if dom == nil {
+			dom = f.dom[f.slot(key)]
+		}
+		dom[id] += int64(c) * perPod
+	}
+}
+
+// addGroup adds, for every node of group g carrying key, amount(position).
+func (f *ipaFastScores) addGroup(g *framework.AffinityGroup, amount func(p int) int64) {
+	key := g.Term.TopologyKey
+	tv := f.snap.TopologyValues(key)
+	var dom []int64
+	for p, i := range g.Nodes {
+		id := tv.Domain[i]
+		if id < 0 {
+			continue
+		}
+		if dom == nil {
+			dom = f.dom[f.slot(key)]
+		}
+		dom[id] += amount(p)
+	}
+}
+
+// score sums the node's domain scores.
+func (f *ipaFastScores) score(node *framework.NodeInfo) int64 {
+	var score int64
+	if i := node.Index(); i >= 0 && i < f.snap.NumNodes() && f.snap.Nodes()[i].Node() == node.Node() {
+		for k := range f.keys {
+			if id := f.tvs[k].Domain[i]; id >= 0 {
+				score += f.dom[k][id]
+			}
+		}
+		return score
+	}
+	// A node outside the snapshot: by its labels.
+	labels := node.Node().Labels
+	for k, key := range f.keys {
+		v, ok := labels[key]
+		if !ok {
+			continue
+		}
+		for id, tv := range f.tvs[k].Values {
+			if tv == v {
+				score += f.dom[k][id]
+				break
+			}
+		}
+	}
+	return score
 }
 
 // Clone returns s: Score and NormalizeScore only read it.
@@ -197,6 +292,14 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
 		return framework.NewStatus(framework.Skip)
 	}
+	if !pl.reference {
+		f := pl.preScoreFast(pod, snap)
+		if len(f.keys) == 0 {
+			return framework.NewStatus(framework.Skip)
+		}
+		state.Write(ipaPreScoreStateKey, &ipaPreScoreState{fast: f})
+		return nil
+	}
 	nodes := snap.NodesWithPodAffinity()
 	if hasPreferred {
 		nodes = snap.Nodes()
@@ -236,6 +339,47 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	return nil
 }
 
+// preScoreFast computes what the reference walk computes from the
+// snapshot's pod index: the incoming pod's preferred terms contribute
+// weight × (matching pods on the node), from Snapshot.PodCounts; the
+// existing pods' terms contribute per distinct term (Snapshot.AffinityGroups)
+// when the term selects the incoming pod. Sums of integers, so the order of
+// contributions does not matter.
+func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaFastScores {
+	f := &ipaFastScores{snap: snap}
+	for i := range pod.PreferredAffinityTerms {
+		t := &pod.PreferredAffinityTerms[i]
+		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}})
+		f.addDense(t.TopologyKey, counts, ipaContribution(t.Weight, 1))
+	}
+	for i := range pod.PreferredAntiAffinityTerms {
+		t := &pod.PreferredAntiAffinityTerms[i]
+		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}})
+		f.addDense(t.TopologyKey, counts, ipaContribution(t.Weight, -1))
+	}
+	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
+	hard := pl.args.HardPodAffinityWeight
+	for _, g := range snap.AffinityGroups() {
+		switch g.Kind {
+		case framework.TermRequiredAffinity:
+			if hard <= 0 || !g.Term.Matches(pod.Pod, nsLabels) {
+				continue
+			}
+			per := ipaContribution(hard, 1)
+			f.addGroup(g, func(p int) int64 { return int64(g.Count[p]) * per })
+		case framework.TermPreferredAffinity:
+			if g.Term.Matches(pod.Pod, nsLabels) {
+				f.addGroup(g, func(p int) int64 { return g.Weight[p] })
+			}
+		case framework.TermPreferredAntiAffinity:
+			if g.Term.Matches(pod.Pod, nsLabels) {
+				f.addGroup(g, func(p int) int64 { return -g.Weight[p] })
+			}
+		}
+	}
+	return f
+}
+
 func ipaReadScoreState(state *framework.CycleState) (*ipaPreScoreState, error) {
 	d, err := state.Read(ipaPreScoreStateKey)
 	if err != nil {
@@ -259,6 +403,9 @@ func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState
 	if n == nil {
 		return 0, framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
 	}
+	if s.fast != nil {
+		return s.fast.score(node), nil
+	}
 	var score int64
 	for i, k := range s.scores.keys {
 		if v, ok := n.Labels[k]; ok {
@@ -279,7 +426,7 @@ func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.C
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	if len(s.scores.keys) == 0 {
+	if len(s.scores.keys) == 0 && (s.fast == nil || len(s.fast.keys) == 0) {
 		return nil
 	}
 	ipaNormalize(scores)
