@@ -185,6 +185,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		return nil
 	}
 	active, idx := f.activeFilters(state)
+	for j, pl := range active { // activeFilters' slice is ours to change
+		if fw, ok := pl.(FilterForwarder); ok {
+			active[j] = fw.FilterTarget()
+		}
+	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
 	statuses, plugins := sc.filterBuffers(n)
@@ -383,25 +388,34 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	np := len(active)
 	res.ScorePlugins = grow(res.ScorePlugins, np)
 	res.Weights = grow(res.Weights, np)
+	calls := make([]ScorePlugin, np)
 	for i, sp := range active {
 		res.ScorePlugins[i], res.Weights[i] = sp.Name(), sp.weight
+		calls[i] = sp.ScorePlugin
+		if fw, ok := sp.ScorePlugin.(ScoreForwarder); ok {
+			calls[i] = fw.ScoreTarget()
+		}
 	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
 	flat := sc.scoreBuffer(np * nf)
 	var firstErr positionedError
 	var failed atomic.Bool
+	// Plugin by plugin over the chunk's nodes: each plugin's state stays
+	// hot. The error kept is the one of the lowest node position, and at
+	// that node of the first plugin in order, as a node-by-node loop gives.
 	parallel.Ordered(f.parallelism, nf, parallel.ChunkSize(nf, f.parallelism), func(lo, hi int) bool {
-		for j := lo; j < hi; j++ {
-			ni := nodes[j]
-			for p := range active {
-				v, s := active[p].Score(ctx, state, pod, ni)
+		for p, pl := range calls {
+			row := flat[p*nf : (p+1)*nf]
+			for j := lo; j < hi; j++ {
+				ni := nodes[j]
+				v, s := pl.Score(ctx, state, pod, ni)
 				if s != nil && s.code != Success {
 					firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", active[p].Name(), ni.Name(), s.asErr()))
 					failed.Store(true)
 					break
 				}
-				flat[p*nf+j] = NodeScore{Name: ni.Name(), Score: v}
+				row[j] = NodeScore{Name: ni.Name(), Score: v}
 			}
 		}
 		return failed.Load()

@@ -24,6 +24,8 @@ type splitPluginWithPreFilter struct {
 }
 
 var (
+	_ framework.FilterForwarder = (*splitPlugin)(nil)
+	_ framework.ScoreForwarder  = (*splitPlugin)(nil)
 	_ framework.FilterPlugin    = (*splitPlugin)(nil)
 	_ framework.PreScorePlugin  = (*splitPlugin)(nil)
 	_ framework.ScorePlugin     = (*splitPlugin)(nil)
@@ -57,6 +59,12 @@ func (p *splitPlugin) Name() string { return p.name }
 func (p *splitPlugin) Filter(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
 	return p.filter.Filter(ctx, st, pod, n)
 }
+
+// FilterTarget returns the filter half, which the runner calls directly.
+func (p *splitPlugin) FilterTarget() framework.FilterPlugin { return p.filter }
+
+// ScoreTarget returns the score half, which the runner calls directly.
+func (p *splitPlugin) ScoreTarget() framework.ScorePlugin { return p.score }
 
 func (p *splitPlugin) PreScore(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
 	if p.preScore == nil {
