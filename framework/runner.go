@@ -439,6 +439,28 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		}
 	}
 	res.Normalized = grow(res.Normalized, np*nf)
+	valid := true
+	for i := range flat {
+		if s := flat[i].Score; s > MaxNodeScore || s < MinNodeScore {
+			valid = false
+			break
+		}
+	}
+	if valid {
+		// Plugin by plugin (Totals were cleared above); the node-by-node
+		// loop below only runs to report the first invalid score.
+		for p := range active {
+			row, norm, w := flat[p*nf:(p+1)*nf], res.Normalized[p*nf:(p+1)*nf], active[p].weight
+			totals := res.Totals[:len(row)]
+			for j := range row {
+				s := row[j].Score
+				norm[j] = s
+				totals[j] += s * w
+			}
+		}
+		f.runExtenderScores(pod, nodes, res)
+		return nil
+	}
 	for j := 0; j < nf; j++ {
 		var total int64
 		for p := range active {
