@@ -356,15 +356,25 @@ func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32) {
 }
 
 func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) {
-	b := []byte{byte('0' + kind)}
+	var buf [160]byte
+	b := append(buf[:0], byte('0'+kind))
 	b = appendStrKey(b, t.TopologyKey)
-	b = appendPodTermKey(b, PodTermOf(t))
-	key := string(b)
-	sl, ok := x.groups[key]
+	if len(t.Namespaces) == 1 { // the common case, without sorting
+		b = append(b, '[', '1')
+		for n := range t.Namespaces {
+			b = appendStrKey(b, n)
+		}
+		b = appendSelectorKey(b, &t.NamespaceSelector)
+		b = appendSelectorKey(b, &t.Selector)
+	} else {
+		b = appendPodTermKey(b, PodTermOf(t))
+	}
+	sl, ok := x.groups[string(b)] // no allocation for the lookup
 	if !ok {
 		if delta < 0 {
 			return
 		}
+		key := string(b)
 		sl = &groupSlot{g: &AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}}, owned: true}
 		x.groups[key] = sl
 		x.groupList = nil
@@ -406,7 +416,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	g.Nodes, g.Count, g.Weight = g.Nodes[:last], g.Count[:last], g.Weight[:last]
 	delete(g.pos, node)
 	if len(g.Nodes) == 0 {
-		delete(x.groups, key)
+		delete(x.groups, g.key)
 		x.groupList = nil
 	}
 }
