@@ -80,6 +80,8 @@ type Framework struct {
 	filterIndex map[string]int
 	scoreIndex  map[string]int
 	scratch     sync.Pool
+	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
+	batch sync.Pool
 }
 
 var _ Handle = (*Framework)(nil)

@@ -260,3 +260,38 @@ type Handle interface {
 	// Parallelism is the number of workers for per-node loops.
 	Parallelism() int
 }
+
+// BatchFilterPlugin is an optional extension of FilterPlugin for plugins
+// that filter many nodes faster in one call than node by node (their
+// PreFilter state is read once per call and the loop over nodes has no
+// dynamic call). When a Filter plugin (or the target of a FilterForwarder)
+// implements it, the runner filters each chunk of nodes plugin by plugin:
+// it calls FilterBatch with the chunk's nodes that every earlier plugin
+// accepted, in evaluation order.
+//
+// FilterBatch must set out[i] (len(out) == len(nodes)) to exactly what
+// Filter(ctx, state, pod, nodes[i]) would return, for every i: nil (or a
+// Success status) to accept, the rejection or error status otherwise. It
+// must not allocate on the success path and may be called concurrently on
+// disjoint node lists.
+type BatchFilterPlugin interface {
+	FilterPlugin
+	FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []*Status)
+}
+
+// BatchScorePlugin is an optional extension of ScorePlugin, the scoring
+// counterpart of BatchFilterPlugin: the runner scores each chunk of
+// feasible nodes with one ScoreBatch call instead of one Score call per
+// node.
+//
+// ScoreBatch must set out[i] (len(out) == len(nodes)) to the score that
+// Score(ctx, state, pod, nodes[i]) would return, and return nil (or a
+// Success status) when Score succeeds on every node. When Score would fail
+// on some node it returns a non-success status (out is then ignored), and
+// the runner calls Score node by node over the chunk to report the first
+// failure exactly as without batching. It may be called concurrently on
+// disjoint node lists.
+type BatchScorePlugin interface {
+	ScorePlugin
+	ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []int64) *Status
+}

@@ -357,14 +357,62 @@ func (r *Result) rank(n int) {
 	if r.selected < 0 {
 		return
 	}
+	if len(r.Totals) != len(r.feasible) {
+		r.rankGeneric(n)
+		return
+	}
+	totals, sel := r.Totals, r.selected
+	// best holds the feasible indices of the n−1 best runners-up, sorted by
+	// total descending, and bestT their totals; ties keep evaluation order.
+	// The runner-up total is tracked on the way (it is bestT[0] when n > 1).
+	keep := max(n-1, 0)
+	var buf [8]int
+	var bufT [8]int64
+	best, bestT := buf[:0], bufT[:0]
+	if keep > len(buf) {
+		best, bestT = make([]int, 0, keep), make([]int64, 0, keep)
+	}
+	var runnerUp int64
+	found := false
+	for j, t := range totals {
+		if j == sel {
+			continue
+		}
+		if !found || t > runnerUp {
+			runnerUp, found = t, true
+		}
+		if keep == 0 || len(best) == keep && t <= bestT[keep-1] {
+			continue
+		}
+		pos := len(best)
+		for pos > 0 && bestT[pos-1] < t {
+			pos--
+		}
+		if len(best) < keep {
+			best, bestT = append(best, 0), append(bestT, 0)
+		}
+		copy(best[pos+1:], best[pos:len(best)-1])
+		copy(bestT[pos+1:], bestT[pos:len(bestT)-1])
+		best[pos], bestT[pos] = j, t
+	}
+	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: totals[sel]})
+	for k, j := range best {
+		r.Top = append(r.Top, RankedNode{Name: r.nodeAt(r.feasible[j]).Name(), Total: bestT[k]})
+	}
+	if found {
+		r.Margin = totals[sel] - runnerUp
+	}
+}
+
+// rankGeneric is rank when Totals does not cover the feasible nodes (one
+// feasible node, not scored): missing totals count as 0.
+func (r *Result) rankGeneric(n int) {
 	total := func(j int) int64 {
-		if len(r.Totals) == 0 {
+		if j >= len(r.Totals) {
 			return 0
 		}
 		return r.Totals[j]
 	}
-	// best holds the feasible indices of the n−1 best runners-up, sorted by
-	// total descending; ties keep evaluation order.
 	keep := max(n-1, 0)
 	var buf [8]int
 	best := buf[:0]

@@ -185,10 +185,14 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		return nil
 	}
 	active, idx := f.activeFilters(state)
+	bs := f.getBatchScratch()
+	defer f.batch.Put(bs)
+	batch := bs.filterPlugins(len(active))
 	for j, pl := range active { // activeFilters' slice is ours to change
 		if fw, ok := pl.(FilterForwarder); ok {
 			active[j] = fw.FilterTarget()
 		}
+		batch[j], _ = active[j].(BatchFilterPlugin)
 	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
@@ -196,7 +200,21 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	var found atomic.Int64
 	var failed atomic.Bool
 	nominated := opts.NominatedPods
-	check := func(lo, hi int) bool {
+	// record keeps the failure st of plugin pi at position p; a status that
+	// is not a rejection becomes a named Error and stops the cycle.
+	record := func(p int, st *Status, pi int16) {
+		if !st.IsRejected() {
+			if st.Code() != Error || st.Plugin() == "" {
+				name := f.filter[pi].Name()
+				st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
+			}
+			failed.Store(true)
+		}
+		statuses[p], plugins[p] = st, pi
+	}
+	// checkNodes filters positions [lo, hi) node by node (the path with
+	// nominated pods, which needs per-node state clones).
+	checkNodes := func(lo, hi int) bool {
 		local := int64(0)
 		k := start + lo // candidates index of position p, wrapped without a division
 		if k >= n {
@@ -209,36 +227,84 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			ni := candidates[k]
 			var st *Status
 			pi := int16(-1)
-			if nominated != nil {
-				if nps := nominated(ni.Name()); len(nps) > 0 {
-					st = f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nps)
-					if !st.IsSuccess() {
-						pi = int16(f.filterIndex[st.Plugin()])
+			if nps := nominated(ni.Name()); len(nps) > 0 {
+				st = f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nps)
+				if !st.IsSuccess() {
+					pi = int16(f.filterIndex[st.Plugin()])
+				}
+			} else {
+				for j, pl := range active {
+					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
+						st, pi = s, idx[j]
+						break
 					}
-					goto record
 				}
 			}
-			for j, pl := range active {
-				if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
-					st, pi = s, idx[j]
-					break
-				}
-			}
-		record:
 			if st == nil {
 				local++
 				continue
 			}
-			if !st.IsRejected() {
-				if st.Code() != Error || st.Plugin() == "" {
-					name := f.filter[pi].Name()
-					st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
-				}
-				failed.Store(true)
-			}
-			statuses[p], plugins[p] = st, pi
+			record(p, st, pi)
 		}
 		return found.Add(local) >= int64(want) || failed.Load()
+	}
+	// check filters positions [lo, hi) plugin by plugin: each plugin sees
+	// the chunk's nodes that every earlier plugin accepted (in evaluation
+	// order), so every node gets the statuses a node-by-node loop gives.
+	live, livePos, out := bs.filterBuffers(n)
+	check := func(lo, hi int) bool {
+		m := hi - lo
+		nodes, pos, o := live[lo:hi:hi], livePos[lo:hi:hi], out[lo:hi:hi]
+		k := start + lo
+		if k >= n {
+			k -= n
+		}
+		if c := copy(nodes, candidates[k:]); c < m {
+			copy(nodes[c:], candidates)
+		}
+		identity := true // pos[q] == lo+q, not yet written
+		for j, pl := range active {
+			o := o[:len(nodes)]
+			if b := batch[j]; b != nil {
+				b.FilterBatch(ctx, state, pod, nodes, o)
+			} else {
+				for q, ni := range nodes {
+					o[q] = pl.Filter(ctx, state, pod, ni)
+				}
+			}
+			q := 0
+			for ; q < len(o); q++ {
+				if s := o[q]; s != nil && s.code != Success {
+					break
+				}
+			}
+			if q == len(o) {
+				continue
+			}
+			if identity {
+				for x := range nodes {
+					pos[x] = int32(lo + x)
+				}
+				identity = false
+			}
+			w := q
+			for ; q < len(o); q++ {
+				if s := o[q]; s != nil && s.code != Success {
+					record(int(pos[q]), s, idx[j])
+					continue
+				}
+				nodes[w], pos[w] = nodes[q], pos[q]
+				w++
+			}
+			nodes = nodes[:w]
+			if w == 0 {
+				break
+			}
+		}
+		return found.Add(int64(len(nodes))) >= int64(want) || failed.Load()
+	}
+	if nominated != nil {
+		check = checkNodes
 	}
 	end := parallel.Ordered(f.parallelism, n, parallel.ChunkSize(n, f.parallelism), check)
 
@@ -379,43 +445,65 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		return s.AsError()
 	}
 	res.SkippedScore = sortedKeys(state.skipScore)
-	active := make([]scorePlugin, 0, len(f.score))
+	bs := f.getBatchScratch()
+	defer f.batch.Put(bs)
+	active, calls, batches := bs.scorePlugins(len(f.score))
 	for _, sp := range f.score {
-		if !state.skipScore[sp.Name()] {
-			active = append(active, sp)
+		if state.skipScore[sp.Name()] {
+			continue
 		}
+		call := sp.ScorePlugin
+		if fw, ok := call.(ScoreForwarder); ok {
+			call = fw.ScoreTarget()
+		}
+		b, _ := call.(BatchScorePlugin)
+		active, calls, batches = append(active, sp), append(calls, call), append(batches, b)
 	}
 	np := len(active)
 	res.ScorePlugins = grow(res.ScorePlugins, np)
 	res.Weights = grow(res.Weights, np)
-	calls := make([]ScorePlugin, np)
 	for i, sp := range active {
 		res.ScorePlugins[i], res.Weights[i] = sp.Name(), sp.weight
-		calls[i] = sp.ScorePlugin
-		if fw, ok := sp.ScorePlugin.(ScoreForwarder); ok {
-			calls[i] = fw.ScoreTarget()
-		}
 	}
-	sc := f.getScratch()
-	defer f.scratch.Put(sc)
-	flat := sc.scoreBuffer(np * nf)
+	// Scores go straight into Normalized (plugin p's row is
+	// [p*nf, (p+1)*nf)); Raw is copied from it before normalization.
+	vals := grow(res.Normalized, np*nf)
+	res.Normalized = vals
 	var firstErr positionedError
 	var failed atomic.Bool
+	fail := func(p, j int, s *Status) {
+		firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", active[p].Name(), nodes[j].Name(), s.asErr()))
+		failed.Store(true)
+	}
+	// scoreEach scores nodes [lo, hi) with plugin p node by node, stopping
+	// at its first failure; it reports whether one failed.
+	scoreEach := func(p, lo, hi int) bool {
+		pl, row := calls[p], vals[p*nf:(p+1)*nf]
+		for j := lo; j < hi; j++ {
+			v, s := pl.Score(ctx, state, pod, nodes[j])
+			if s != nil && s.code != Success {
+				fail(p, j, s)
+				return true
+			}
+			row[j] = v
+		}
+		return false
+	}
 	// Plugin by plugin over the chunk's nodes: each plugin's state stays
 	// hot. The error kept is the one of the lowest node position, and at
 	// that node of the first plugin in order, as a node-by-node loop gives.
 	parallel.Ordered(f.parallelism, nf, parallel.ChunkSize(nf, f.parallelism), func(lo, hi int) bool {
-		for p, pl := range calls {
-			row := flat[p*nf : (p+1)*nf]
-			for j := lo; j < hi; j++ {
-				ni := nodes[j]
-				v, s := pl.Score(ctx, state, pod, ni)
-				if s != nil && s.code != Success {
-					firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", active[p].Name(), ni.Name(), s.asErr()))
-					failed.Store(true)
-					break
+		for p := range calls {
+			b := batches[p]
+			if b == nil {
+				scoreEach(p, lo, hi)
+				continue
+			}
+			if s := b.ScoreBatch(ctx, state, pod, nodes[lo:hi:hi], vals[p*nf+lo:p*nf+hi:p*nf+hi]); s != nil && s.code != Success {
+				// Find and report the failure exactly, node by node.
+				if !scoreEach(p, lo, hi) {
+					fail(p, lo, s)
 				}
-				row[j] = NodeScore{Name: ni.Name(), Score: v}
 			}
 		}
 		return failed.Load()
@@ -425,57 +513,107 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	}
 	if !opts.SkipExplanation {
 		res.Raw = grow(res.Raw, np*nf)
-		for i := range flat {
-			res.Raw[i] = flat[i].Score
-		}
+		copy(res.Raw, vals)
 	}
+	var list NodeScoreList // the NodeScoreList handed to NormalizeScore
 	for p := range active {
 		ext := active[p].ScoreExtensions()
 		if ext == nil {
 			continue
 		}
-		if s := ext.NormalizeScore(ctx, state, pod, flat[p*nf:(p+1)*nf]); !s.IsSuccess() {
+		if list == nil {
+			sc := f.getScratch()
+			defer f.scratch.Put(sc)
+			list = sc.scoreBuffer(nf)
+			for j, ni := range nodes {
+				list[j].Name = ni.Name()
+			}
+		}
+		row := vals[p*nf : (p+1)*nf]
+		for j := range row {
+			list[j].Score = row[j]
+		}
+		if s := ext.NormalizeScore(ctx, state, pod, list); !s.IsSuccess() {
 			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.asErr())
 		}
+		for j := range row {
+			row[j] = list[j].Score
+		}
 	}
-	res.Normalized = grow(res.Normalized, np*nf)
+	// Weights plugin by plugin (Totals were cleared above), checking the
+	// [MinNodeScore, MaxNodeScore] range on the way; the node-by-node loop
+	// below only runs to report the first invalid score.
 	valid := true
-	for i := range flat {
-		if s := flat[i].Score; s > MaxNodeScore || s < MinNodeScore {
-			valid = false
+	totals := res.Totals[:nf]
+	for p := range active {
+		row, w := vals[p*nf:(p+1)*nf], active[p].weight
+		for j, s := range row {
+			if uint64(s-MinNodeScore) > uint64(MaxNodeScore-MinNodeScore) {
+				valid = false
+				break
+			}
+			totals[j] += s * w
+		}
+		if !valid {
 			break
 		}
 	}
 	if valid {
-		// Plugin by plugin (Totals were cleared above); the node-by-node
-		// loop below only runs to report the first invalid score.
-		for p := range active {
-			row, norm, w := flat[p*nf:(p+1)*nf], res.Normalized[p*nf:(p+1)*nf], active[p].weight
-			totals := res.Totals[:len(row)]
-			for j := range row {
-				s := row[j].Score
-				norm[j] = s
-				totals[j] += s * w
-			}
-		}
 		f.runExtenderScores(pod, nodes, res)
 		return nil
 	}
 	for j := 0; j < nf; j++ {
-		var total int64
 		for p := range active {
-			s := flat[p*nf+j].Score
-			if s > MaxNodeScore || s < MinNodeScore {
+			if s := vals[p*nf+j]; s > MaxNodeScore || s < MinNodeScore {
 				return fmt.Errorf("applying score weights: plugin %q returns an invalid score %d for node %q, it should be in the range of [%d, %d] after normalizing",
 					active[p].Name(), s, nodes[j].Name(), MinNodeScore, MaxNodeScore)
 			}
-			res.Normalized[p*nf+j] = s
-			total += s * active[p].weight
 		}
-		res.Totals[j] = total
 	}
-	f.runExtenderScores(pod, nodes, res)
-	return nil
+	return nil // unreachable: some score was out of range
+}
+
+// batchScratch holds the runner's per-cycle buffers for plugin-by-plugin
+// filtering and scoring, pooled per Framework.
+type batchScratch struct {
+	filterBatch []BatchFilterPlugin
+	live        []*NodeInfo
+	livePos     []int32
+	out         []*Status
+
+	active  []scorePlugin
+	calls   []ScorePlugin
+	batches []BatchScorePlugin
+}
+
+func (f *Framework) getBatchScratch() *batchScratch {
+	if s, ok := f.batch.Get().(*batchScratch); ok {
+		return s
+	}
+	return &batchScratch{}
+}
+
+// filterPlugins returns a slice of n entries for the batch view of the
+// active filters.
+func (s *batchScratch) filterPlugins(n int) []BatchFilterPlugin {
+	s.filterBatch = grow(s.filterBatch, n)
+	return s.filterBatch
+}
+
+// filterBuffers returns the surviving nodes, their positions and the
+// statuses of one plugin call, each with room for n nodes (a chunk uses
+// its [lo, hi) range). The contents are not cleared.
+func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []*Status) {
+	s.live, s.livePos, s.out = grow(s.live, n), grow(s.livePos, n), grow(s.out, n)
+	return s.live, s.livePos, s.out
+}
+
+// scorePlugins returns empty slices with room for n score plugins.
+func (s *batchScratch) scorePlugins(n int) ([]scorePlugin, []ScorePlugin, []BatchScorePlugin) {
+	if cap(s.active) < n {
+		s.active, s.calls, s.batches = make([]scorePlugin, 0, n), make([]ScorePlugin, 0, n), make([]BatchScorePlugin, 0, n)
+	}
+	return s.active[:0], s.calls[:0], s.batches[:0]
 }
 
 func (f *Framework) runExtenderScores(pod *PodInfo, nodes []*NodeInfo, res *Result) {

@@ -1,0 +1,268 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// batchFake is a fake whose Filter and Score also come in batch form
+// (BatchFilterPlugin, BatchScorePlugin), computed node by node from the
+// same funcs, and counting its batch calls.
+type batchFake struct {
+	*fake
+	filterCalls, scoreCalls atomic.Int64
+}
+
+func (b *batchFake) FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []*Status) {
+	b.filterCalls.Add(1)
+	for i, n := range nodes {
+		out[i] = b.Filter(ctx, state, pod, n)
+	}
+}
+
+func (b *batchFake) ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []int64) *Status {
+	b.scoreCalls.Add(1)
+	var failed *Status
+	for i, n := range nodes {
+		v, s := b.Score(ctx, state, pod, n)
+		if s != nil && s.Code() != Success && failed == nil {
+			failed = s
+		}
+		out[i] = v
+	}
+	return failed
+}
+
+var (
+	_ BatchFilterPlugin = (*batchFake)(nil)
+	_ BatchScorePlugin  = (*batchFake)(nil)
+)
+
+// batchCase is a random profile of filter and score fakes: each filter
+// rejects (Unschedulable or UnschedulableAndUnresolvable), errs, or
+// returns a non-nil Success status on a hashed share of the nodes; each
+// score plugin may fail on one node and may normalize.
+type batchCase struct {
+	nodes, start, toFind int
+	seed                 uint64
+	filters, scores      int
+	rejectPct, errPct    []int64
+	successStatus        []bool
+	failNode             []int // score plugin i fails on node n<failNode[i]> (-1: never)
+	normalize            []bool
+	weights              []int64
+	nominated            bool
+}
+
+func drawBatchCase(t *rapid.T) batchCase {
+	c := batchCase{
+		nodes:     rapid.IntRange(0, 80).Draw(t, "nodes"),
+		start:     rapid.IntRange(0, 100).Draw(t, "start"),
+		toFind:    rapid.IntRange(0, 90).Draw(t, "toFind"),
+		seed:      rapid.Uint64().Draw(t, "seed"),
+		filters:   rapid.SampledFrom([]int{0, 1, 2, 3, 3, 4, 4}).Draw(t, "filters"),
+		scores:    rapid.IntRange(0, 4).Draw(t, "scores"),
+		nominated: rapid.IntRange(0, 4).Draw(t, "nominated") == 0,
+	}
+	for range c.filters {
+		c.rejectPct = append(c.rejectPct, rapid.Int64Range(0, 60).Draw(t, "rejectPct"))
+		c.errPct = append(c.errPct, rapid.SampledFrom([]int64{0, 0, 0, 2}).Draw(t, "errPct"))
+		c.successStatus = append(c.successStatus, rapid.Bool().Draw(t, "successStatus"))
+	}
+	for range c.scores {
+		fail := -1
+		if rapid.IntRange(0, 5).Draw(t, "mayFail") == 0 {
+			fail = rapid.IntRange(0, 80).Draw(t, "failNode")
+		}
+		c.failNode = append(c.failNode, fail)
+		c.normalize = append(c.normalize, rapid.Bool().Draw(t, "normalize"))
+		c.weights = append(c.weights, rapid.Int64Range(0, 5).Draw(t, "weight"))
+	}
+	return c
+}
+
+// profile builds the fakes; batch[i] decides whether filter i (then score
+// plugin i-filters) offers the batch interfaces.
+//
+// nodeByNode forces the runner's node-by-node filter loop (the one used
+// with nominated pods) as the reference.
+func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(i int) bool) (*Result, []*batchFake, error) {
+	var plugins []Plugin
+	var batchers []*batchFake
+	p := Profile{Weights: map[string]int64{}}
+	for i := range c.filters {
+		name := fmt.Sprintf("F%d", i)
+		ok := &Status{code: Success}
+		fk := &fake{name: name, filter: func(n *NodeInfo) *Status {
+			h := hashScore(c.seed, 100+i, nodeNum(n), 0, 99)
+			switch {
+			case h < c.errPct[i]:
+				return AsStatus(fmt.Errorf("F%d broke on %s", i, n.Name()))
+			case h < c.rejectPct[i]:
+				code := Unschedulable
+				if h%2 == 0 {
+					code = UnschedulableAndUnresolvable
+				}
+				return NewStatus(code, fmt.Sprintf("F%d r%d", i, h%3))
+			case c.successStatus[i] && h%3 == 0:
+				return ok
+			}
+			return nil
+		}}
+		p.Filter = append(p.Filter, name)
+		plugins = append(plugins, fk)
+	}
+	for i := range c.scores {
+		name := fmt.Sprintf("S%d", i)
+		fk := &fake{name: name, score: func(n *NodeInfo) (int64, *Status) {
+			if nodeNum(n) == c.failNode[i] {
+				return 0, NewStatus(Error, fmt.Sprintf("S%d broke", i))
+			}
+			return hashScore(c.seed, i, nodeNum(n), 0, 100), nil
+		}}
+		if c.normalize[i] {
+			fk.normalize = func(s NodeScoreList) *Status { return DefaultNormalizeScore(MaxNodeScore, i%2 == 0, s) }
+		}
+		p.Score = append(p.Score, name)
+		p.Weights[name] = c.weights[i]
+		plugins = append(plugins, fk)
+	}
+	r := NewRegistry()
+	for i, pl := range plugins {
+		if batch(i) {
+			b := &batchFake{fake: pl.(*fake)}
+			batchers = append(batchers, b)
+			pl = b
+		}
+		pl := pl
+		if err := r.Register(pl.Name(), func(any, Handle) (Plugin, error) { return pl, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := NewFramework(r, p, WithParallelism(parallelism))
+	if err != nil {
+		t.Fatalf("NewFramework: %v", err)
+	}
+	snap := MustSnapshot(testNodes(c.nodes), nil)
+	opts := CycleOptions{Rand: rand.New(rand.NewPCG(c.seed, 7)), StartIndex: c.start, NumFeasibleToFind: c.toFind, AlwaysScore: true}
+	if c.nominated || nodeByNode {
+		opts.NominatedPods = func(string) []*PodInfo { return nil }
+	}
+	res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts)
+	return res, batchers, err
+}
+
+// TestPropBatchEqualsNodeByNode: with any mix of plugins offering
+// BatchFilterPlugin and BatchScorePlugin, at any parallelism, the cycle's
+// error, verdicts, raw and normalized scores, evaluated count and choice
+// are those of the node-by-node runner (sequential, no batch interface,
+// node-by-node filter loop).
+func TestPropBatchEqualsNodeByNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawBatchCase(t)
+		mask := rapid.Uint64().Draw(t, "batchMask")
+		workers := rapid.IntRange(1, 4).Draw(t, "workers")
+		want, _, wantErr := c.run(t, 1, true, func(int) bool { return false })
+		got, batchers, gotErr := c.run(t, workers, false, func(i int) bool { return mask&(1<<i) != 0 })
+		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+			t.Fatalf("errors differ: node by node %v, batch %v", wantErr, gotErr)
+		}
+		if d := cmp.Diff(want.NodeVerdicts(), got.NodeVerdicts()); d != "" {
+			t.Fatalf("verdicts differ (-node by node +batch):\n%s", d)
+		}
+		if wantErr != nil {
+			return // partial scores after an error are unspecified
+		}
+		if d := cmp.Diff(want.Raw, got.Raw); d != "" {
+			t.Fatalf("raw scores differ:\n%s", d)
+		}
+		if d := cmp.Diff(want.Scores(), got.Scores()); d != "" {
+			t.Fatalf("scores differ:\n%s", d)
+		}
+		if want.SelectedNode() != got.SelectedNode() || want.EvaluatedNodes() != got.EvaluatedNodes() || want.Margin != got.Margin {
+			t.Fatalf("choice %q/%q evaluated %d/%d margin %d/%d", want.SelectedNode(), got.SelectedNode(),
+				want.EvaluatedNodes(), got.EvaluatedNodes(), want.Margin, got.Margin)
+		}
+		if d := cmp.Diff(want.Top, got.Top); d != "" {
+			t.Fatalf("top differs:\n%s", d)
+		}
+		if c.nodes > 0 && !c.nominated {
+			for _, b := range batchers {
+				if b.filter != nil && b.filterCalls.Load() == 0 && wantErr == nil && len(want.FeasibleNodes()) > 0 {
+					t.Fatalf("%s: FilterBatch never called", b.name)
+				}
+			}
+		}
+	})
+}
+
+// TestBatchScoreFailureNamesNode: when ScoreBatch fails, the error names
+// the plugin and the first failing node, as node-by-node scoring does.
+func TestBatchScoreFailureNamesNode(t *testing.T) {
+	fk := &fake{name: "S", score: func(n *NodeInfo) (int64, *Status) {
+		if k := nodeNum(n); k == 7 || k == 9 {
+			return 0, NewStatus(Error, "boom")
+		}
+		return 1, nil
+	}}
+	b := &batchFake{fake: fk}
+	r := NewRegistry()
+	if err := r.Register("S", func(any, Handle) (Plugin, error) { return b, nil }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFramework(r, Profile{Score: []string{"S"}, Weights: map[string]int64{"S": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Schedule(context.Background(), nil, MustSnapshot(testNodes(20), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	want := `running Score plugins: plugin "S" failed on node "n7" with: boom`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v, want %s", err, want)
+	}
+	if b.scoreCalls.Load() == 0 {
+		t.Fatalf("ScoreBatch was not called")
+	}
+}
+
+// TestBatchFilterSeesSurvivorsOnly: a batch filter after a rejecting one
+// is called only with the nodes the first accepted, in evaluation order.
+func TestBatchFilterSeesSurvivorsOnly(t *testing.T) {
+	first := &fake{name: "A", filter: func(n *NodeInfo) *Status {
+		if nodeNum(n)%2 == 1 {
+			return NewStatus(Unschedulable, "odd")
+		}
+		return nil
+	}}
+	var seen []string
+	second := &batchFake{fake: &fake{name: "B", filter: func(n *NodeInfo) *Status {
+		seen = append(seen, n.Name())
+		return nil
+	}}}
+	r := NewRegistry()
+	for _, pl := range []Plugin{first, second} {
+		pl := pl
+		if err := r.Register(pl.Name(), func(any, Handle) (Plugin, error) { return pl, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := NewFramework(r, Profile{Filter: []string{"A", "B"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.Schedule(context.Background(), nil, MustSnapshot(testNodes(6), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"n4", "n0", "n2"}, seen); d != "" {
+		t.Fatalf("B saw (-want +got):\n%s", d)
+	}
+	if got := len(res.FeasibleNodes()); got != 3 {
+		t.Fatalf("feasible = %d, want 3", got)
+	}
+}
