@@ -56,6 +56,15 @@ type PlacementMetrics struct {
 	Fragmentation Fragmentation
 	// EmptyNodes counts nodes without pods (what bin-packing frees).
 	EmptyNodes int
+	// PerNode is every node's utilization, in snapshot order (for charts).
+	PerNode []NodeUtilization
+}
+
+// NodeUtilization is one node's requested / allocatable cpu and memory (0
+// when the node has none of that resource).
+type NodeUtilization struct {
+	Node        string
+	CPU, Memory float64
 }
 
 // MeasurePlacement computes placement metrics over the nodes of snap, with
@@ -97,6 +106,7 @@ func MeasurePlacement(snap *framework.Snapshot, reference resource.Vector) Place
 			imb += math.Abs(cu - mu)
 			imbN++
 		}
+		m.PerNode = append(m.PerNode, NodeUtilization{Node: ni.Name(), CPU: cu, Memory: mu})
 		freeCPU, freeMem, freeSlots := max(a.MilliCPU-r.MilliCPU, 0), max(a.Memory-r.Memory, 0), max(a.Pods-npods, 0)
 		m.Fragmentation.FreeCPU += freeCPU
 		m.Fragmentation.FreeMemory += freeMem

@@ -183,6 +183,20 @@ func preemptTerminatingByPreemption(p *framework.Pod) bool {
 	return c != nil && c.Status == framework.ConditionTrue && c.Reason == "PreemptionByScheduler"
 }
 
+// preemptNoVictims is the status of a node without a pod the preemptor may
+// evict (shared: statuses are never mutated).
+var preemptNoVictims = framework.NewStatus(framework.UnschedulableAndUnresolvable, "No preemption victims found for incoming pod")
+
+// anyAllowed reports whether some pod on the node may be a victim.
+func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *framework.Pod) bool {
+	for _, pi := range ni.Pods {
+		if pl.allowed(ni, pi, preemptor) {
+			return true
+		}
+	}
+	return false
+}
+
 func (pl *DefaultPreemption) allowed(ni *framework.NodeInfo, victim *framework.PodInfo, preemptor *framework.Pod) bool {
 	return victim.Pod.PriorityValue() < preemptor.PriorityValue() && pl.IsEligiblePod(ni, victim, preemptor)
 }
@@ -235,7 +249,14 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *schedCycleHandle, st
 	}
 	parallel.Ordered(fw.Parallelism(), n, parallel.ChunkSize(n, fw.Parallelism()), func(lo, hi int) bool {
 		for i := lo; i < hi; i++ {
-			ni := potential[(offset+i)%n].Clone()
+			orig := potential[(offset+i)%n]
+			if !pl.anyAllowed(orig, pod.Pod) {
+				// What selectVictims would find, without copying the node
+				// and the cycle state.
+				results[i].status = preemptNoVictims
+				continue
+			}
+			ni := orig.Clone()
 			victims, violations, st := pl.selectVictims(ctx, fw, state.Clone(), pod, ni, pdbs, nominated)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:
@@ -311,7 +332,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *framework.Fr
 		}
 	}
 	if len(potential) == 0 {
-		return nil, 0, framework.NewStatus(framework.UnschedulableAndUnresolvable, "No preemption victims found for incoming pod")
+		return nil, 0, preemptNoVictims
 	}
 	if st := fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nominated(ni.Name())); !st.IsSuccess() {
 		return nil, 0, st

@@ -1,0 +1,450 @@
+// Command simulate replays one workload under several scheduling profiles
+// and compares where the pods end up: utilization, imbalance,
+// fragmentation, pending pods, and scheduling speed. With no arguments it
+// builds a 1,000-node cluster of mixed sizes and a 20,000-pod workload and
+// compares LeastAllocated, MostAllocated, BalancedAllocation and
+// LoadAwareScheduling; flags change the sizes, the seed, the parallelism,
+// read the cluster and workload from JSON files, or take the profiles from
+// a KubeSchedulerConfiguration file. It writes an SVG chart of per-node
+// utilization and prints its path.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+type options struct {
+	nodes, pods  int
+	seed         uint64
+	parallelism  int
+	clusterFile  string
+	workloadFile string
+	configFile   string
+	svgPath      string
+	logDir       string
+	profiles     string
+	// popFromBackoff keeps kube's SchedulerPopFromBackoffQ on.
+	popFromBackoff bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&o.nodes, "nodes", 1000, "nodes of the built-in cluster")
+	fs.IntVar(&o.pods, "pods", 20000, "pods of the built-in workload")
+	fs.Uint64Var(&o.seed, "seed", 1, "random seed (workload generation and tie-breaks)")
+	fs.IntVar(&o.parallelism, "parallelism", 1, "workers for per-node loops (results do not depend on it)")
+	fs.StringVar(&o.clusterFile, "cluster", "", "cluster JSON file (see README.md); replaces the built-in cluster")
+	fs.StringVar(&o.workloadFile, "workload", "", "workload JSON file (see README.md); replaces the built-in workload")
+	fs.StringVar(&o.configFile, "config", "", "KubeSchedulerConfiguration file: compare its profiles instead of the built-in ones")
+	fs.StringVar(&o.svgPath, "svg", filepath.Join(os.TempDir(), "schedkit-simulate.svg"), "where to write the utilization chart")
+	fs.StringVar(&o.logDir, "log-dir", "", "write each profile's decision log to DIR/<profile>.log")
+	fs.StringVar(&o.profiles, "profiles", "", "comma-separated subset of the built-in profiles to run")
+	fs.BoolVar(&o.popFromBackoff, "pop-from-backoff", true, "retry backing-off pods at once when the scheduler is idle (kube v1.33+ SchedulerPopFromBackoffQ); false speeds up workloads that leave many pods unschedulable")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	switch {
+	case o.nodes <= 0:
+		return o, fmt.Errorf("-nodes=%d: must be positive", o.nodes)
+	case o.pods < 0:
+		return o, fmt.Errorf("-pods=%d: must not be negative", o.pods)
+	case o.parallelism <= 0:
+		return o, fmt.Errorf("-parallelism=%d: must be positive", o.parallelism)
+	}
+	return o, nil
+}
+
+// namedProfile is one profile to compare.
+type namedProfile struct {
+	name     string
+	registry *framework.Registry
+	profile  framework.Profile
+	options  []scheduling.Option
+}
+
+// registry returns the default registry plus DefaultPreemption when the
+// default registry does not offer it yet.
+func registry() *framework.Registry {
+	r := scheduling.NewDefaultRegistry()
+	if _, ok := r.Lookup(config.DefaultPreemptionName); !ok {
+		_ = r.Register(config.DefaultPreemptionName, scheduling.DefaultPreemptionFactory)
+	}
+	return r
+}
+
+// builtinProfiles share kube's default filters and DefaultPreemption and
+// differ only in how they score.
+func builtinProfiles() []namedProfile {
+	base := func(string) framework.Profile {
+		return framework.Profile{
+			SchedulerName: scheduling.DefaultSchedulerName,
+			QueueSort:     []string{config.PrioritySortName},
+			PreFilter:     []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
+			Filter: []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName,
+				config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
+			PostFilter: []string{config.DefaultPreemptionName},
+			Weights:    map[string]int64{},
+			Args:       map[string]any{},
+			Bind:       []string{scheduling.DefaultBinderName},
+		}
+	}
+	fit := func(name string, t config.ScoringStrategyType) framework.Profile {
+		p := base(name)
+		p.PreScore = []string{config.NodeResourcesFitName}
+		p.Score = []string{config.NodeResourcesFitName}
+		p.Weights[config.NodeResourcesFitName] = 1
+		p.Args[config.NodeResourcesFitName] = config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
+		return p
+	}
+	balanced := base("BalancedAllocation")
+	balanced.PreScore = []string{config.NodeResourcesBalancedAllocationName}
+	balanced.Score = []string{config.NodeResourcesBalancedAllocationName}
+	balanced.Weights[config.NodeResourcesBalancedAllocationName] = 1
+	load := base("LoadAware")
+	load.PreFilter = append(load.PreFilter, config.LoadAwareSchedulingName)
+	load.Filter = append(load.Filter, config.LoadAwareSchedulingName)
+	load.PreScore = []string{config.LoadAwareSchedulingName}
+	load.Score = []string{config.LoadAwareSchedulingName}
+	load.Reserve = []string{config.LoadAwareSchedulingName}
+	load.Weights[config.LoadAwareSchedulingName] = 1
+	out := []namedProfile{
+		{name: "LeastAllocated", profile: fit("LeastAllocated", config.LeastAllocated)},
+		{name: "MostAllocated", profile: fit("MostAllocated", config.MostAllocated)},
+		{name: "BalancedAllocation", profile: balanced},
+	}
+	if _, ok := registry().Lookup(config.LoadAwareSchedulingName); ok {
+		out = append(out, namedProfile{name: "LoadAware", profile: load})
+	}
+	for i := range out {
+		out[i].registry = registry()
+	}
+	return out
+}
+
+// loadConfig takes the profiles of a KubeSchedulerConfiguration file.
+func loadConfig(path string) ([]namedProfile, error) {
+	cfg, err := scheduling.LoadConfigFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []namedProfile
+	for _, p := range cfg.Profiles {
+		reg := cfg.Registry()
+		if _, ok := reg.Lookup(config.DefaultPreemptionName); !ok && slices.Contains(p.PostFilter, config.DefaultPreemptionName) {
+			_ = reg.Register(config.DefaultPreemptionName, scheduling.DefaultPreemptionFactory)
+		}
+		name := p.SchedulerName
+		// Every profile schedules the same pods, which name the default
+		// scheduler.
+		p.SchedulerName = scheduling.DefaultSchedulerName
+		out = append(out, namedProfile{name: name, registry: reg, profile: p, options: cfg.SchedulerOptions()})
+	}
+	return out, nil
+}
+
+var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
+// with a NodeMetric reporting some background usage (for LoadAware).
+func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload) {
+	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
+	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
+	for i := range n {
+		s := sizes[size[i%len(size)]]
+		alloc := resource.List{resource.CPU: resource.MustParse(s.cpu), resource.Memory: resource.MustParse(s.mem), resource.Pods: resource.MustParse("110")}
+		node := &framework.Node{
+			ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("node-%04d", i), Labels: map[string]string{
+				"kubernetes.io/hostname":      fmt.Sprintf("node-%04d", i),
+				"topology.kubernetes.io/zone": fmt.Sprintf("zone-%c", 'a'+i%3),
+			}},
+			Status: framework.NodeStatus{Capacity: alloc, Allocatable: alloc.Clone()},
+		}
+		w.Nodes = append(w.Nodes, node)
+		cpu := alloc[resource.CPU]
+		mem := alloc[resource.Memory]
+		usedCPU := resource.NewMilliQuantity(cpu.MilliValue()*int64(rng.IntN(16))/100, resource.DecimalSI)
+		usedMem := resource.NewQuantity(mem.Value()*int64(5+rng.IntN(16))/100, resource.BinarySI)
+		at := simStart
+		w.NodeMetrics = append(w.NodeMetrics, &framework.NodeMetric{
+			ObjectMeta: framework.ObjectMeta{Name: node.Name},
+			Status: framework.NodeMetricStatus{UpdateTime: &at, NodeMetric: &framework.NodeMetricInfo{
+				NodeUsage: framework.ResourceMap{Resources: resource.List{resource.CPU: usedCPU, resource.Memory: usedMem}},
+			}},
+		})
+	}
+}
+
+// builtinWorkload is n pods of five shapes arriving evenly over 100 s;
+// batch pods run 30–90 s, the others until the end; one in ten has a high
+// priority (and may preempt).
+func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload) {
+	shapes := []struct {
+		name, cpu, mem string
+		weight         int
+		batch          bool
+	}{
+		{"web", "250m", "512Mi", 40, false},
+		{"api", "500m", "1Gi", 25, false},
+		{"batch", "1", "2Gi", 15, true},
+		{"cache", "500m", "4Gi", 12, false},
+		{"ml", "2", "8Gi", 8, false},
+	}
+	total := 0
+	for _, s := range shapes {
+		total += s.weight
+	}
+	for i := range n {
+		pick := rng.IntN(total)
+		s := shapes[0]
+		for _, c := range shapes {
+			if pick < c.weight {
+				s = c
+				break
+			}
+			pick -= c.weight
+		}
+		prio := int32(0)
+		if rng.IntN(10) == 0 {
+			prio = 1000
+		}
+		pod := &framework.Pod{
+			ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("%s-%05d", s.name, i), Namespace: "default", Labels: map[string]string{"app": s.name}},
+			Spec: framework.PodSpec{Priority: &prio, Containers: []framework.Container{{Name: "main", Resources: framework.ResourceRequirements{
+				Requests: resource.List{resource.CPU: resource.MustParse(s.cpu), resource.Memory: resource.MustParse(s.mem)},
+			}}}},
+		}
+		var dur time.Duration
+		if s.batch {
+			dur = time.Duration(30+rng.IntN(61)) * time.Second
+		}
+		at := time.Duration(0)
+		if n > 1 {
+			at = 100 * time.Second * time.Duration(i) / time.Duration(n)
+		}
+		w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at, Duration: dur, Pod: pod})
+	}
+}
+
+func readFile(path string, read func(io.Reader, string, *scheduling.Workload) error, w *scheduling.Workload) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return read(f, path, w)
+}
+
+// run is the program; main only wires the terminal.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
+	w := &scheduling.Workload{}
+	if o.clusterFile != "" {
+		if err := readFile(o.clusterFile, scheduling.ReadCluster, w); err != nil {
+			return err
+		}
+	} else {
+		builtinCluster(o.nodes, rng, w)
+	}
+	if o.workloadFile != "" {
+		if err := readFile(o.workloadFile, scheduling.ReadWorkload, w); err != nil {
+			return err
+		}
+	} else {
+		builtinWorkload(o.pods, rng, w)
+	}
+	if err := w.Validate(); err != nil {
+		return err
+	}
+	profiles := builtinProfiles()
+	if o.configFile != "" {
+		if profiles, err = loadConfig(o.configFile); err != nil {
+			return err
+		}
+	}
+	if o.profiles != "" {
+		want := strings.Split(o.profiles, ",")
+		profiles = slices.DeleteFunc(profiles, func(p namedProfile) bool { return !slices.Contains(want, p.name) })
+		if len(profiles) == 0 {
+			return fmt.Errorf("-profiles=%q: no such profile", o.profiles)
+		}
+	}
+	fmt.Fprintf(stdout, "cluster: %d nodes; workload: %d pods, %d node events; seed %d\n\n", len(w.Nodes), len(w.Arrivals), len(w.NodeEvents), o.seed)
+	reference := resource.Vector{MilliCPU: 1000, Memory: 2 << 30}
+	var results []*scheduling.ReplayResult
+	for _, p := range profiles {
+		// Without PopFromBackoffQ an unschedulable pod is retried at most
+		// once per backoff (1 s doubling to 10 s) instead of after every pod
+		// that finishes while the scheduler idles between arrivals.
+		opts := []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisablePopFromBackoffQ: !o.popFromBackoff})}
+		ro := scheduling.ReplayOptions{
+			Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
+			Start: simStart, Reference: reference, SchedulerOptions: append(opts, p.options...),
+		}
+		if tty {
+			name := p.name
+			ro.Progress = func(done, total int) { progressBar(stdout, name, done, total) }
+		}
+		res, err := scheduling.Replay(ctx, w, ro)
+		if err != nil {
+			return fmt.Errorf("profile %s: %w", p.name, err)
+		}
+		if tty {
+			fmt.Fprint(stdout, "\r\033[K")
+		}
+		results = append(results, res)
+		if o.logDir != "" {
+			if err := writeLog(filepath.Join(o.logDir, p.name+".log"), res); err != nil {
+				return err
+			}
+		}
+	}
+	if err := writeTable(stdout, profiles, results); err != nil {
+		return err
+	}
+	if err := writeSVG(o.svgPath, profiles, results); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nchart: %s\n", o.svgPath)
+	if o.logDir != "" {
+		fmt.Fprintf(stdout, "decision logs: %s\n", o.logDir)
+	}
+	return nil
+}
+
+func progressBar(w io.Writer, name string, done, total int) {
+	const width = 30
+	filled := 0
+	if total > 0 {
+		filled = width * done / total
+	}
+	fmt.Fprintf(w, "\r%-20s [%s%s] %d/%d", name, strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+}
+
+func writeLog(path string, res *scheduling.ReplayResult) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := res.WriteLog(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// writeTable prints one row per profile: pod fates, and the placement
+// metrics of the loaded cluster (when the last pod has arrived).
+func writeTable(w io.Writer, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "PROFILE\tPLACED\tPENDING\tDONE\tPREEMPTED\tREJECTED\tCPU MEAN\tCPU SD\tMEM MEAN\tMEM SD\tIMBALANCE\tSTRANDED CPU\tSTRANDED MEM\tFREE 1CPU/2Gi\tEMPTY NODES\tDECISIONS/S\t")
+	for i, r := range results {
+		c := r.Count()
+		m := r.Metrics
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.0f\t\n",
+			profiles[i].name, m.Pods, r.PendingAtLastArrival, c[scheduling.FateCompleted], c[scheduling.FatePreempted], c[scheduling.FateRejected],
+			pct(m.CPU.Mean), pct(m.CPU.StdDev), pct(m.Memory.Mean), pct(m.Memory.StdDev), pct(m.Imbalance),
+			pct(m.Fragmentation.StrandedCPU), pct(m.Fragmentation.StrandedMemory), m.Fragmentation.Fits, m.EmptyNodes, r.DecisionsPerSecond())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nMetrics are taken when the last pod has arrived; PLACED and PENDING count pods at that moment, DONE,")
+	fmt.Fprintln(w, "PREEMPTED and REJECTED over the whole run. SD is the standard deviation of node utilization; IMBALANCE the mean")
+	fmt.Fprintln(w, "|cpu − memory| utilization per node; STRANDED the share of free capacity no 1 cpu / 2Gi pod can use.")
+	return nil
+}
+
+// writeSVG draws, per profile, every node's cpu utilization (bars, nodes
+// sorted from fullest to emptiest) and memory utilization (line) as a
+// hand-written SVG.
+func writeSVG(path string, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+	const width, panelH, pad, left = 900, 160, 30, 60
+	height := pad + len(results)*(panelH+pad)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
+	for i, r := range results {
+		top := pad + i*(panelH+pad)
+		type nodeUtil struct{ cpu, mem float64 }
+		var us []nodeUtil
+		for _, n := range r.Metrics.PerNode {
+			us = append(us, nodeUtil{n.CPU, n.Memory})
+		}
+		slices.SortStableFunc(us, func(a, b nodeUtil) int {
+			switch {
+			case a.cpu > b.cpu:
+				return -1
+			case a.cpu < b.cpu:
+				return 1
+			}
+			return 0
+		})
+		plotW := float64(width - left - pad)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-weight="bold">%s — cpu mean %s, sd %s; memory mean %s</text>`+"\n",
+			left, top-8, svgEscape(profiles[i].name), pct(r.Metrics.CPU.Mean), pct(r.Metrics.CPU.StdDev), pct(r.Metrics.Memory.Mean))
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.0f" height="%d" fill="none" stroke="#999"/>`+"\n", left, top, plotW, panelH)
+		for _, y := range []int{0, 50, 100} {
+			yy := top + panelH - panelH*y/100
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%d%%</text>`+"\n", left-6, yy+4, y)
+		}
+		if len(us) == 0 {
+			continue
+		}
+		bw := plotW / float64(len(us))
+		for j, u := range us {
+			h := float64(panelH) * min(u.cpu, 1)
+			fmt.Fprintf(&b, `<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#4a7fc1"/>`+"\n", float64(left)+float64(j)*bw, float64(top+panelH)-h, max(bw, 0.5), h)
+		}
+		var pts []string
+		for j, u := range us {
+			pts = append(pts, fmt.Sprintf("%.2f,%.2f", float64(left)+(float64(j)+0.5)*bw, float64(top+panelH)-float64(panelH)*min(u.mem, 1)))
+		}
+		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="#d9822b" stroke-width="1"/>`+"\n", strings.Join(pts, " "))
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#4a7fc1">■ cpu requested / allocatable per node (nodes sorted by cpu)</text>`+"\n", left, height-8)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#d9822b">— memory</text>`+"\n", left+420, height-8)
+	b.WriteString("</svg>\n")
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+func svgEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stdout)); err != nil {
+		fmt.Fprintln(os.Stderr, "simulate:", err)
+		os.Exit(1)
+	}
+}
