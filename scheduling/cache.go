@@ -2,8 +2,6 @@ package scheduling
 
 import (
 	"fmt"
-
-	"github.com/schedkit/schedkit/framework"
 )
 
 // This file holds the scheduler-cache side of a Cluster: kube-scheduler's
@@ -80,16 +78,4 @@ func (c *Cluster) Bind(namespace, name, node string) error {
 	}
 	c.setPod(key, &clusterPod{info: cp.info, state: PodBound})
 	return nil
-}
-
-// pendingPodInfo returns the PodInfo of a pending pod.
-func (c *Cluster) pendingPodInfo(key string) (*framework.PodInfo, error) {
-	pi, st, ok := c.podInfo(key)
-	if !ok {
-		return nil, fmt.Errorf("scheduling: unknown pod %s", key)
-	}
-	if st != PodPending {
-		return nil, fmt.Errorf("scheduling: pod %s is %s, not pending", key, st)
-	}
-	return pi, nil
 }

@@ -20,7 +20,6 @@ type WaitingPod struct {
 	mu       sync.Mutex
 	pending  map[string]Timer
 	resolved bool
-	status   *framework.Status
 	onDone   func(*WaitingPod, *framework.Status)
 }
 

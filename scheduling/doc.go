@@ -1,0 +1,29 @@
+// Package scheduling is kube-scheduler's scheduler built on the framework,
+// over an in-memory cluster, plus the simulation tools around it.
+//
+//   - Cluster holds nodes, their bound and assumed pods (as a
+//     framework.Snapshot ready for a cycle), pending pods and NodeMetrics.
+//     It applies cluster events, never mutates the caller's objects, and
+//     branches in O(1) with Fork, Commit and Revert (an undo journal that
+//     restores the cluster exactly).
+//   - Scheduler is the scheduling loop: a queue ordered by the profiles'
+//     QueueSort plugin with kube's backoff (1 s doubling to 10 s) on an
+//     injected Clock, several profiles chosen by schedulerName, the
+//     scheduling cycle of kube-scheduler v1.36 (nominated-node and
+//     one-feasible fast paths, adaptive percentageOfNodesToScore, the
+//     round-robin start, first-fit when nothing scores, seeded host
+//     selection), assume, Reserve, Permit with WaitingPod handles, and the
+//     binding cycle, synchronous (for simulation) or asynchronous. Every
+//     cycle yields a Decision that explains it.
+//   - DefaultBinder and DefaultPreemption are kube-scheduler's plugins of
+//     those names, working on the Scheduler's cluster.
+//   - Replay drives a Workload (timed pod arrivals with durations, node
+//     events) on a FakeClock and returns every decision, every pod's fate
+//     and placement metrics (MeasurePlacement): the same workload and seed
+//     give the same decision log at any parallelism. ReadCluster and
+//     ReadWorkload read the JSON formats of examples/simulate.
+//
+// The package also offers kube-scheduler's plugins under their names
+// (NewDefaultRegistry, DefaultProfile) and loads KubeSchedulerConfiguration
+// files (LoadConfig).
+package scheduling

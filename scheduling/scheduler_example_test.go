@@ -1,0 +1,91 @@
+package scheduling_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+func exNode(name, cpu string) *framework.Node {
+	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
+}
+
+func exPod(name, cpu string) *framework.Pod {
+	return st.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
+}
+
+// A scheduler with kube-scheduler's default profile over a small in-memory
+// cluster, on a virtual clock: each cycle's decision says where the pod
+// went and why.
+func ExampleScheduler() {
+	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("small", "2"), exNode("large", "8")}, nil)
+	s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
+		scheduling.WithClock(scheduling.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range []*framework.Pod{exPod("web", "1"), exPod("huge", "16")} {
+		_ = s.AddPod(p)
+	}
+	for {
+		d, ok := s.ScheduleOne(context.Background())
+		if !ok {
+			break
+		}
+		if d.Node != "" {
+			fmt.Printf("%s: %s on %s\n", d.Pod, d.Outcome, d.Node)
+		} else {
+			fmt.Printf("%s: %s: %s\n", d.Pod, d.Outcome, d.Message)
+		}
+	}
+	// Output:
+	// default/web: Scheduled on large
+	// default/huge: Unschedulable: 0/2 nodes are available: 2 Insufficient cpu.
+}
+
+// Fork opens a what-if branch of the cluster in O(1); Revert puts
+// everything back exactly.
+func ExampleCluster_Fork() {
+	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "4")}, nil)
+	cluster.Fork()
+	_ = cluster.AddPod(st.MakePod().Name("what-if").Req(map[string]string{"cpu": "3"}).Node("n1").Obj())
+	ni, _ := cluster.NodeInfo("n1")
+	fmt.Println("in the branch:", ni.Requested.MilliCPU, "m requested")
+	_ = cluster.Revert()
+	ni, _ = cluster.NodeInfo("n1")
+	fmt.Println("after Revert:", ni.Requested.MilliCPU, "m requested")
+	// Output:
+	// in the branch: 3000 m requested
+	// after Revert: 0 m requested
+}
+
+// Replay runs a workload on a virtual clock and logs every decision.
+func ExampleReplay() {
+	w := &scheduling.Workload{
+		Nodes: []*framework.Node{exNode("n1", "2"), exNode("n2", "4")},
+		Arrivals: []scheduling.PodArrival{
+			{At: 0, Duration: 30 * time.Second, Pod: exPod("batch", "3")},
+			{At: 10 * time.Second, Pod: exPod("web", "2")},
+		},
+	}
+	res, err := scheduling.Replay(context.Background(), w, scheduling.ReplayOptions{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = res.WriteLog(os.Stdout)
+	for _, p := range res.Pods {
+		fmt.Println(p.Pod, p.Fate, p.Node)
+	}
+	// Output:
+	// +0.000000s #1 default/batch Scheduled node=n2 fast-path=one-feasible evaluated=2 feasible=1 start=0 attempt=1
+	// +10.000000s #2 default/web Scheduled node=n1 fast-path=one-feasible evaluated=2 feasible=1 start=0 attempt=1
+	// default/batch Completed n2
+	// default/web Running n1
+}
