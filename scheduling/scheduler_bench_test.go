@@ -3,6 +3,7 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -57,9 +58,11 @@ func scResourceProfile() framework.Profile {
 	}
 }
 
-// benchPlace places pods onto nodes with profile and reports pods/s. Run
-// with GOMAXPROCS=1 (-cpu 1) for the single-core figure.
-func benchPlace(b *testing.B, nodes, pods int, profile framework.Profile, parallelism int) {
+// benchPlace places pods onto nodes with profile and reports pods/s, with
+// as many workers for per-node loops as GOMAXPROCS (-cpu 1 for the
+// single-core figure).
+func benchPlace(b *testing.B, nodes, pods int, profile framework.Profile) {
+	parallelism := runtime.GOMAXPROCS(0)
 	ns := scBenchNodes(nodes)
 	ps := scBenchPods(pods)
 	b.ReportAllocs()
@@ -105,19 +108,19 @@ func benchPlace(b *testing.B, nodes, pods int, profile framework.Profile, parall
 // kube-scheduler's SchedulingBasic/5000Nodes_10000Pods, with the default
 // profile and with the resource plugins only.
 func BenchmarkSchedule10kPods5kNodes(b *testing.B) {
-	b.Run("profile=resources", func(b *testing.B) { benchPlace(b, 5000, 10000, scResourceProfile(), 1) })
-	b.Run("profile=default", func(b *testing.B) { benchPlace(b, 5000, 10000, DefaultProfile(), 1) })
+	b.Run("profile=resources", func(b *testing.B) { benchPlace(b, 5000, 10000, scResourceProfile()) })
+	b.Run("profile=default", func(b *testing.B) { benchPlace(b, 5000, 10000, DefaultProfile()) })
 }
 
 // BenchmarkScheduleScaling: the cost per pod as the cluster grows (the
 // sampled node count is 420 at 1k, 500 at 5k, 750 at 15k).
 func BenchmarkScheduleScaling(b *testing.B) {
 	for _, n := range []int{1000, 5000, 15000} {
-		b.Run(fmt.Sprintf("nodes=%d/resources", n), func(b *testing.B) { benchPlace(b, n, 2000, scResourceProfile(), 1) })
+		b.Run(fmt.Sprintf("nodes=%d/resources", n), func(b *testing.B) { benchPlace(b, n, 2000, scResourceProfile()) })
 		pct := int32(100)
 		all := scResourceProfile()
 		all.PercentageOfNodesToScore = &pct
-		b.Run(fmt.Sprintf("nodes=%d/resources-all-nodes", n), func(b *testing.B) { benchPlace(b, n, 2000, all, 1) })
+		b.Run(fmt.Sprintf("nodes=%d/resources-all-nodes", n), func(b *testing.B) { benchPlace(b, n, 2000, all) })
 	}
 }
 
