@@ -569,3 +569,52 @@ func TestNominatedNodeFastPath(t *testing.T) {
 		t.Errorf("fallback decision = %+v", d)
 	}
 }
+
+// TestSchedulerWhatIf: SchedulePod inside Fork/Revert places a pod, and
+// Revert restores the cluster, the round-robin start and the random
+// source, so later decisions are those of a run without the what-if.
+func TestSchedulerWhatIf(t *testing.T) {
+	ctx := context.Background()
+	run := func(whatIf bool) []string {
+		// Identical nodes: every placement is a random tie-break.
+		e := newScEnv(t, scNodes("4", "4", "4", "4"), []framework.Profile{rpProfile()})
+		if whatIf {
+			e.s.Fork()
+			d, err := e.s.SchedulePod(ctx, scPod("probe", "3").Obj())
+			if err != nil || d.Outcome != OutcomeScheduled {
+				t.Fatalf("what-if: %+v %v", d, err)
+			}
+			if r, ok := e.s.Cluster().Pod("default", "probe"); !ok || r.State != PodBound {
+				t.Fatalf("probe not bound in the branch")
+			}
+			if err := e.s.Revert(); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := e.s.Cluster().Pod("default", "probe"); ok {
+				t.Fatalf("probe survived Revert")
+			}
+		}
+		for i := range 6 {
+			e.add(t, scPod(fmt.Sprintf("p%d", i), "1").Obj())
+		}
+		var out []string
+		for {
+			d, ok := e.s.ScheduleOne(ctx)
+			if !ok {
+				break
+			}
+			out = append(out, d.Node)
+		}
+		return out
+	}
+	if diff := cmp.Diff(run(false), run(true)); diff != "" {
+		t.Errorf("decisions after a reverted what-if differ (-plain +what-if):\n%s", diff)
+	}
+	e := newScEnv(t, scNodes("4"), nil)
+	if err := e.s.Revert(); err == nil {
+		t.Errorf("Revert without Fork accepted")
+	}
+	if _, err := e.s.SchedulePod(ctx, scPod("x", "1").Node("n1").Obj()); err == nil {
+		t.Errorf("SchedulePod accepted a pod that names its node")
+	}
+}
