@@ -269,9 +269,10 @@ type Handle interface {
 // it calls FilterBatch with the chunk's nodes that every earlier plugin
 // accepted, in evaluation order.
 //
-// FilterBatch must set out[i] (len(out) == len(nodes)) to exactly what
-// Filter(ctx, state, pod, nodes[i]) would return, for every i: nil (or a
-// Success status) to accept, the rejection or error status otherwise. It
+// On entry out (len(out) == len(nodes)) is all nil. FilterBatch must leave
+// in out[i] exactly what Filter(ctx, state, pod, nodes[i]) would return,
+// for every i: nil (or a Success status) to accept, the rejection or error
+// status otherwise; it need not write the entries of accepted nodes. It
 // must not allocate on the success path and may be called concurrently on
 // disjoint node lists.
 type BatchFilterPlugin interface {

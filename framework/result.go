@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -187,8 +188,17 @@ func (r *Result) FeasibleNodes() []*NodeInfo {
 
 func (r *Result) feasibleNodes() []*NodeInfo {
 	if len(r.feasibleCache) != len(r.feasible) {
-		r.feasibleCache = grow(r.feasibleCache, len(r.feasible))
+		m := len(r.feasible)
+		r.feasibleCache = grow(r.feasibleCache, m)
 		n := len(r.order)
+		if m > 0 && int(r.feasible[m-1]) == m-1 {
+			// Positions 0..m−1 (increasing): the order rotated by
+			// StartIndex, copied in at most two runs.
+			if c := copy(r.feasibleCache, r.order[r.StartIndex:]); c < m {
+				copy(r.feasibleCache[c:], r.order)
+			}
+			return r.feasibleCache
+		}
 		for i, p := range r.feasible {
 			k := r.StartIndex + int(p)
 			if k >= n {
@@ -333,22 +343,63 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 
 // pickHighest returns the index of the highest total, breaking ties
 // uniformly at random by reservoir sampling over the tied entries in order:
-// the c-th tie seen replaces the pick with probability 1/c. It returns -1 for
-// no totals.
+// the c-th tie seen replaces the pick with probability 1/c (rng.IntN(c) ==
+// 0). It returns -1 for no totals.
 func pickHighest(totals []int64, rng *rand.Rand) int {
-	sel, best, cnt := -1, int64(0), 0
+	sel, best, cnt := -1, int64(0), uint64(0)
 	for j, t := range totals {
 		switch {
 		case cnt == 0 || t > best:
 			best, cnt, sel = t, 1, j
 		case t == best:
 			cnt++
-			if rng.IntN(cnt) == 0 {
+			var draw uint64
+			if bits.UintSize == 32 {
+				draw = uint64(rng.IntN(int(cnt)))
+			} else {
+				// intN64, inlined: this loop runs once per tied node.
+				draw = rng.Uint64()
+				if cnt&(cnt-1) == 0 {
+					draw &= cnt - 1
+				} else {
+					var lo uint64
+					if draw, lo = bits.Mul64(draw, cnt); lo < cnt {
+						draw = intNRetry(rng, cnt, draw, lo)
+					}
+				}
+			}
+			if draw == 0 {
 				sel = j
 			}
 		}
 	}
 	return sel
+}
+
+// intN64 returns rng.IntN(int(n)) on a 64-bit platform, drawing from rng
+// exactly the values IntN draws (so the generator ends in the same state):
+// math/rand/v2's bounded draw, a power of two masked, otherwise Lemire's
+// multiply with rejection. pickHighest inlines it, sparing two calls per
+// tied node over rng.IntN.
+func intN64(rng *rand.Rand, n uint64) uint64 {
+	x := rng.Uint64()
+	if n&(n-1) == 0 {
+		return x & (n - 1)
+	}
+	hi, lo := bits.Mul64(x, n)
+	if lo < n {
+		hi = intNRetry(rng, n, hi, lo)
+	}
+	return hi
+}
+
+// intNRetry is intN64's rejection loop (rare: lo < n).
+func intNRetry(rng *rand.Rand, n, hi, lo uint64) uint64 {
+	thresh := -n % n
+	for lo < thresh {
+		hi, lo = bits.Mul64(rng.Uint64(), n)
+	}
+	return hi
 }
 
 // rank fills Top (winner first, then by total descending, then evaluation
@@ -374,26 +425,37 @@ func (r *Result) rank(n int) {
 	}
 	var runnerUp int64
 	found := false
-	for j, t := range totals {
-		if j == sel {
-			continue
+	if keep == 0 {
+		for j, t := range totals {
+			if j != sel && (!found || t > runnerUp) {
+				runnerUp, found = t, true
+			}
 		}
-		if !found || t > runnerUp {
-			runnerUp, found = t, true
+	} else {
+		// Once best is full, a total at or below thr (its last) cannot
+		// enter: most nodes cost one comparison.
+		full, thr := false, int64(0)
+		for j, t := range totals {
+			if full && t <= thr || j == sel {
+				continue
+			}
+			pos := len(best)
+			for pos > 0 && bestT[pos-1] < t {
+				pos--
+			}
+			if len(best) < keep {
+				best, bestT = append(best, 0), append(bestT, 0)
+			}
+			copy(best[pos+1:], best[pos:len(best)-1])
+			copy(bestT[pos+1:], bestT[pos:len(bestT)-1])
+			best[pos], bestT[pos] = j, t
+			if len(best) == keep {
+				full, thr = true, bestT[keep-1]
+			}
 		}
-		if keep == 0 || len(best) == keep && t <= bestT[keep-1] {
-			continue
+		if len(best) > 0 {
+			runnerUp, found = bestT[0], true
 		}
-		pos := len(best)
-		for pos > 0 && bestT[pos-1] < t {
-			pos--
-		}
-		if len(best) < keep {
-			best, bestT = append(best, 0), append(bestT, 0)
-		}
-		copy(best[pos+1:], best[pos:len(best)-1])
-		copy(bestT[pos+1:], bestT[pos:len(bestT)-1])
-		best[pos], bestT[pos] = j, t
 	}
 	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: totals[sel]})
 	for k, j := range best {

@@ -197,7 +197,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
 	statuses, plugins := sc.filterBuffers(n)
-	var found atomic.Int64
+	var found, rejected atomic.Int64
 	var failed atomic.Bool
 	nominated := opts.NominatedPods
 	// record keeps the failure st of plugin pi at position p; a status that
@@ -211,6 +211,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			failed.Store(true)
 		}
 		statuses[p], plugins[p] = st, pi
+		rejected.Add(1)
 	}
 	// checkNodes filters positions [lo, hi) node by node (the path with
 	// nominated pods, which needs per-node state clones).
@@ -266,6 +267,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		for j, pl := range active {
 			o := o[:len(nodes)]
 			if b := batch[j]; b != nil {
+				clear(o)
 				b.FilterBatch(ctx, state, pod, nodes, o)
 			} else {
 				for q, ni := range nodes {
@@ -308,6 +310,17 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	end := parallel.Ordered(f.parallelism, n, parallel.ChunkSize(n, f.parallelism), check)
 
+	res.order = candidates
+	if rejected.Load() == 0 {
+		// Every evaluated node fits: positions 0.. up to want.
+		m := min(end, want)
+		res.feasible = grow(res.feasible, m)
+		for p := range res.feasible {
+			res.feasible[p] = int32(p)
+		}
+		res.evaluated = m
+		return nil
+	}
 	feasible := res.feasible[:0]
 	cut := end
 	for p := 0; p < end; p++ {
@@ -325,7 +338,6 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			break
 		}
 	}
-	res.order = candidates
 	res.feasible = feasible
 	res.evaluated = cut
 	for p := 0; p < cut; p++ {

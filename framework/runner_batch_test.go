@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -265,4 +266,88 @@ func TestBatchFilterSeesSurvivorsOnly(t *testing.T) {
 	if got := len(res.FeasibleNodes()); got != 3 {
 		t.Fatalf("feasible = %d, want 3", got)
 	}
+}
+
+// TestPropRankMatchesGeneric: the one-pass rank over Totals gives the Top
+// list and Margin of the generic ranking (closure over totals, separate
+// runner-up pass), including ties, negative totals and any n.
+func TestPropRankMatchesGeneric(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nf := rapid.IntRange(1, 40).Draw(t, "feasible")
+		totals := rapid.SliceOfN(rapid.Int64Range(-3, 5), nf, nf).Draw(t, "totals")
+		sel := rapid.IntRange(0, nf-1).Draw(t, "selected")
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		nodes := make([]*NodeInfo, nf)
+		feasible := make([]int32, nf)
+		for i := range nodes {
+			ni, _ := NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
+			nodes[i], feasible[i] = ni, int32(i)
+		}
+		mk := func() *Result {
+			return &Result{Totals: totals, order: nodes, feasible: feasible, selected: sel}
+		}
+		got, want := mk(), mk()
+		got.rank(n)
+		want.rankGeneric(n)
+		if d := cmp.Diff(want.Top, got.Top); d != "" {
+			t.Fatalf("Top (-generic +one pass):\n%s", d)
+		}
+		if got.Margin != want.Margin {
+			t.Fatalf("Margin %d, generic %d", got.Margin, want.Margin)
+		}
+	})
+}
+
+// TestPropIntN64MatchesIntN: intN64 returns rng.IntN(n) and leaves the
+// generator where IntN leaves it, for small, power-of-two and huge bounds
+// (which hit the rejection loop).
+func TestPropIntN64MatchesIntN(t *testing.T) {
+	if bits.UintSize == 32 {
+		t.Skip("intN64 is for 64-bit platforms")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		a, b := rand.New(rand.NewPCG(seed, 3)), rand.New(rand.NewPCG(seed, 3))
+		ns := rapid.SliceOfN(rapid.OneOf(
+			rapid.Uint64Range(1, 20),
+			rapid.Map(rapid.IntRange(0, 62), func(k int) uint64 { return 1 << k }),
+			rapid.Uint64Range(1<<62, 1<<63-1),
+		), 1, 50).Draw(t, "bounds")
+		for i, n := range ns {
+			if got, want := intN64(a, n), uint64(b.IntN(int(n))); got != want {
+				t.Fatalf("draw %d, n=%d: intN64 %d, IntN %d", i, n, got, want)
+			}
+		}
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("generators diverged: next values %d and %d", x, y)
+		}
+	})
+}
+
+// TestPropPickHighestMatchesIntNReservoir: pickHighest picks the node that
+// reservoir sampling with rng.IntN picks, and consumes the same draws.
+func TestPropPickHighestMatchesIntNReservoir(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		totals := rapid.SliceOfN(rapid.Int64Range(0, 3), 0, 80).Draw(t, "totals")
+		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
+		want, best, cnt := -1, int64(0), 0
+		for j, x := range totals {
+			switch {
+			case cnt == 0 || x > best:
+				best, cnt, want = x, 1, j
+			case x == best:
+				cnt++
+				if b.IntN(cnt) == 0 {
+					want = j
+				}
+			}
+		}
+		if got := pickHighest(totals, a); got != want {
+			t.Fatalf("pickHighest = %d, reservoir with IntN = %d", got, want)
+		}
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("generators diverged")
+		}
+	})
 }
