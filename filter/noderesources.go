@@ -64,8 +64,9 @@ type NodeResourcesFit struct {
 }
 
 var (
-	_ fw.PreFilterPlugin = (*NodeResourcesFit)(nil)
-	_ fw.FilterPlugin    = (*NodeResourcesFit)(nil)
+	_ fw.PreFilterPlugin   = (*NodeResourcesFit)(nil)
+	_ fw.FilterPlugin      = (*NodeResourcesFit)(nil)
+	_ fw.BatchFilterPlugin = (*NodeResourcesFit)(nil)
 )
 
 // NewNodeResourcesFit builds the NodeResourcesFit filter from args, after
@@ -156,14 +157,57 @@ func (pl *NodeResourcesFit) PreFilterExtensions() fw.PreFilterExtensions { retur
 // alone exceeds the node's allocatable ("Too many pods" never is).
 // Without PreFilter state it returns an Error, as kube does.
 func (pl *NodeResourcesFit) Filter(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+	s, st := nrfReadPreFilterState(state)
+	if st != nil {
+		return st
+	}
+	return pl.filter(s, node)
+}
+
+func nrfReadPreFilterState(state *fw.CycleState) (*nrfPreFilterState, *fw.Status) {
 	d, err := state.Read(nrfPreFilterKey)
 	if err != nil {
-		return fw.AsStatus(fmt.Errorf("error reading %q from cycleState: %w", nrfPreFilterKey, err))
+		return nil, fw.AsStatus(fmt.Errorf("error reading %q from cycleState: %w", nrfPreFilterKey, err))
 	}
 	s, ok := d.(*nrfPreFilterState)
 	if !ok {
-		return fw.AsStatus(fmt.Errorf("%+v  convert to NodeResourcesFit.preFilterState error", d))
+		return nil, fw.AsStatus(fmt.Errorf("%+v  convert to NodeResourcesFit.preFilterState error", d))
 	}
+	return s, nil
+}
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
+// PreFilter state is read once, and a node is first checked with plain
+// comparisons; only a node with a shortfall takes Filter's path.
+func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+	s, st := nrfReadPreFilterState(state)
+	if st != nil {
+		for i := range nodes {
+			_, out[i] = nrfReadPreFilterState(state)
+		}
+		return
+	}
+	out = out[:len(nodes)]
+	if len(s.scalars) > 0 {
+		for i, node := range nodes {
+			out[i] = pl.filter(s, node)
+		}
+		return
+	}
+	cpu, mem, eph := s.cpu, s.mem, s.eph
+	for i, node := range nodes {
+		alloc, used := &node.Allocatable, &node.Requested
+		if int64(len(node.Pods))+1 > alloc.Pods ||
+			cpu > 0 && cpu > alloc.MilliCPU-used.MilliCPU ||
+			mem > 0 && mem > alloc.Memory-used.Memory ||
+			eph > 0 && eph > alloc.EphemeralStorage-used.EphemeralStorage {
+			out[i] = pl.filter(s, node)
+		}
+	}
+}
+
+// filter is Filter with the PreFilter state read.
+func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *fw.NodeInfo) *fw.Status {
 	alloc, used := &node.Allocatable, &node.Requested
 
 	// Fast path: count the failures and remember the first; build a

@@ -56,8 +56,9 @@ type NodeResourcesBalancedAllocation struct {
 }
 
 var (
-	_ fw.PreScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
-	_ fw.ScorePlugin    = (*NodeResourcesBalancedAllocation)(nil)
+	_ fw.PreScorePlugin   = (*NodeResourcesBalancedAllocation)(nil)
+	_ fw.ScorePlugin      = (*NodeResourcesBalancedAllocation)(nil)
+	_ fw.BatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
 )
 
 // NewNodeResourcesBalancedAllocation builds the plugin from args after
@@ -142,38 +143,85 @@ func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *fw
 // Score returns the balance score of node. Without PreScore state it
 // computes the requests itself and, as kube, scores a best-effort pod 0.
 func (pl *NodeResourcesBalancedAllocation) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
-	var req []int64
+	req, zero, st := pl.readRequests(state, pod)
+	if st != nil {
+		return 0, st
+	}
+	if zero {
+		return 0, nil
+	}
+	return pl.score(node, req), nil
+}
+
+// readRequests returns the PreScore state's requests or, without PreScore
+// state, the pod's requests computed afresh; zero reports a best-effort pod
+// scored 0 in that case (Delta and StdDev modes).
+func (pl *NodeResourcesBalancedAllocation) readRequests(state *fw.CycleState, pod *fw.PodInfo) (req []int64, zero bool, st *fw.Status) {
 	if d, err := state.Read(baPreScoreKey); err == nil {
 		s, ok := d.(*baPreScoreState)
 		if !ok {
-			return 0, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+			return nil, false, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
 		}
-		req = s.podRequests
-	} else {
-		req = pl.podRequests(pod)
-		if pl.mode != config.BalancedAllocationClassic && baBestEffort(req) {
-			return 0, nil
-		}
+		return s.podRequests, false, nil
 	}
+	req = pl.podRequests(pod)
+	return req, pl.mode != config.BalancedAllocationClassic && baBestEffort(req), nil
+}
+
+// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the requests
+// are read once and, in the default Delta mode over cpu and memory, each
+// node costs the four fractions of baTwo with no per-node switch.
+func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+	req, zero, st := pl.readRequests(state, pod)
+	if st != nil {
+		return st
+	}
+	out = out[:len(nodes)]
+	if zero {
+		clear(out)
+		return nil
+	}
+	if !pl.cpuMem || pl.mode != config.BalancedAllocationDelta {
+		for i, node := range nodes {
+			out[i] = pl.score(node, req)
+		}
+		return nil
+	}
+	r0, r1 := req[0], req[1]
+	cpuFirst := pl.resources[0].kind == nrfCPU
+	for i, node := range nodes {
+		a0, u0, a1, u1 := node.Allocatable.MilliCPU, node.Requested.MilliCPU, node.Allocatable.Memory, node.Requested.Memory
+		if !cpuFirst {
+			a0, u0, a1, u1 = a1, u1, a0, u0
+		}
+		with := baTwo(u0+r0, a0, u1+r1, a1)
+		without := baTwo(u0, a0, u1, a1)
+		out[i] = fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
+	}
+	return nil
+}
+
+// score is Score with the requests known.
+func (pl *NodeResourcesBalancedAllocation) score(node *fw.NodeInfo, req []int64) int64 {
 	switch pl.mode {
 	case config.BalancedAllocationClassic:
-		return pl.classic(node, req), nil
+		return pl.classic(node, req)
 	case config.BalancedAllocationStdDev:
 		if pl.cpuMem {
 			a0, u0, a1, u1 := pl.cpuMemUsage(node)
-			return baTwo(u0+req[0], a0, u1+req[1], a1), nil
+			return baTwo(u0+req[0], a0, u1+req[1], a1)
 		}
-		return pl.balance(node, req, true), nil
+		return pl.balance(node, req, true)
 	}
 	if pl.cpuMem {
 		a0, u0, a1, u1 := pl.cpuMemUsage(node)
 		with := baTwo(u0+req[0], a0, u1+req[1], a1)
 		without := baTwo(u0, a0, u1, a1)
-		return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2, nil
+		return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
 	}
 	with := pl.balance(node, req, true)
 	without := pl.balance(node, req, false)
-	return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2, nil
+	return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
 }
 
 // balance is kube's balancedResourceScore over the node's fractions with

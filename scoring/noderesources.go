@@ -109,8 +109,9 @@ const (
 )
 
 var (
-	_ fw.PreScorePlugin = (*NodeResourcesFit)(nil)
-	_ fw.ScorePlugin    = (*NodeResourcesFit)(nil)
+	_ fw.PreScorePlugin   = (*NodeResourcesFit)(nil)
+	_ fw.ScorePlugin      = (*NodeResourcesFit)(nil)
+	_ fw.BatchScorePlugin = (*NodeResourcesFit)(nil)
 )
 
 // NewNodeResourcesFit builds the NodeResourcesFit score from args after
@@ -210,17 +211,74 @@ func nrfAllocRequest(node *fw.NodeInfo, r *nrfResource, podReq int64, useReal bo
 // Score returns the strategy's score of node (0–100). Without PreScore
 // state it computes the pod's requests itself, as kube does.
 func (pl *NodeResourcesFit) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
-	var podReq []int64
-	if d, err := state.Read(nrfPreScoreKey); err == nil {
-		s, ok := d.(*nrfPreScoreState)
-		if !ok {
-			return 0, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
-		}
-		podReq = s.podRequests
-	} else {
-		podReq = pl.podRequests(pod)
+	podReq, st := pl.readPodRequests(state, pod)
+	if st != nil {
+		return 0, st
 	}
 	return pl.score(node, podReq), nil
+}
+
+// readPodRequests returns the PreScore state's requests, or the pod's
+// requests computed afresh when PreScore did not run.
+func (pl *NodeResourcesFit) readPodRequests(state *fw.CycleState, pod *fw.PodInfo) ([]int64, *fw.Status) {
+	d, err := state.Read(nrfPreScoreKey)
+	if err != nil {
+		return pl.podRequests(pod), nil
+	}
+	s, ok := d.(*nrfPreScoreState)
+	if !ok {
+		return nil, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+	}
+	return s.podRequests, nil
+}
+
+// ScoreBatch is Score over nodes (framework.BatchScorePlugin). With kube's
+// default configuration (LeastAllocated or MostAllocated over cpu and
+// memory) it reads each node's four amounts with no per-resource switch.
+func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+	podReq, st := pl.readPodRequests(state, pod)
+	if st != nil {
+		return st
+	}
+	out = out[:len(nodes)]
+	if !pl.simple || pl.strat == nrfRTCR || len(pl.resources) != 2 ||
+		pl.resources[0].kind != nrfCPU || pl.resources[1].kind != nrfMemory {
+		for i, node := range nodes {
+			out[i] = pl.score(node, podReq)
+		}
+		return nil
+	}
+	// cpu then memory, in the non-zero view.
+	reqCPU, reqMem := podReq[0], podReq[1]
+	wCPU, wMem := pl.resources[0].weight, pl.resources[1].weight
+	most := pl.strat == nrfMost
+	for i, node := range nodes {
+		allocCPU, allocMem := node.Allocatable.MilliCPU, node.Allocatable.Memory
+		cpu, mem := node.NonZeroRequested.MilliCPU+reqCPU, node.NonZeroRequested.Memory+reqMem
+		var sum, weights int64
+		if allocCPU != 0 {
+			if most {
+				sum = MostRequestedScore(cpu, allocCPU) * wCPU
+			} else {
+				sum = LeastRequestedScore(cpu, allocCPU) * wCPU
+			}
+			weights = wCPU
+		}
+		if allocMem != 0 {
+			if most {
+				sum += MostRequestedScore(mem, allocMem) * wMem
+			} else {
+				sum += LeastRequestedScore(mem, allocMem) * wMem
+			}
+			weights += wMem
+		}
+		if weights == 0 {
+			out[i] = 0
+			continue
+		}
+		out[i] = sum / weights
+	}
+	return nil
 }
 
 func (pl *NodeResourcesFit) score(node *fw.NodeInfo, podReq []int64) int64 {

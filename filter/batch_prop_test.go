@@ -1,0 +1,116 @@
+package filter
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
+)
+
+// batchFilterPlugins builds every filter half with default args.
+func batchFilterPlugins(t *rapid.T) []fw.FilterPlugin {
+	var out []fw.FilterPlugin
+	add := func(p fw.Plugin, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p.(fw.FilterPlugin))
+	}
+	add(NewNodeUnschedulable(nil))
+	add(NewNodeName(nil))
+	add(NewTaintToleration(nil))
+	add(NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil))
+	add(NewNodePorts(nil))
+	add(NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil))
+	add(NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil))
+	add(NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil))
+	return out
+}
+
+// batchSameStatus reports whether two filter statuses say the same thing.
+func batchSameStatus(a, b *fw.Status) bool {
+	if a.IsSuccess() || b.IsSuccess() {
+		return a.IsSuccess() && b.IsSuccess()
+	}
+	return a.Code() == b.Code() && a.Plugin() == b.Plugin() && slices.Equal(a.Reasons(), b.Reasons()) &&
+		a.AsError().Error() == b.AsError().Error()
+}
+
+// batchCheckFilter compares FilterBatch over nodes with Filter node by node.
+func batchCheckFilter(t *rapid.T, what string, pl fw.FilterPlugin, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo) {
+	b, ok := pl.(fw.BatchFilterPlugin)
+	if !ok {
+		return
+	}
+	out := make([]*fw.Status, len(nodes))
+	b.FilterBatch(context.Background(), state, pod, nodes, out)
+	for i, n := range nodes {
+		want := pl.Filter(context.Background(), state, pod, n)
+		if !batchSameStatus(out[i], want) {
+			t.Fatalf("%s %s node %s: FilterBatch %v, Filter %v", pl.Name(), what, n.Name(), out[i], want)
+		}
+	}
+}
+
+// TestPropFilterBatchEqualsFilter: every filter half that implements
+// framework.BatchFilterPlugin returns, for every node, Filter's status:
+// over the snapshot's nodes, a subsequence of them, copies of them, after
+// AddPod/RemovePod on a cloned state, and without PreFilter state.
+func TestPropFilterBatchEqualsFilter(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, incoming := st.BatchCluster(t)
+		snap, err := fw.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod := fw.MustPodInfo(incoming)
+		all := snap.Nodes()
+		var sub, copies []*fw.NodeInfo
+		for _, n := range all {
+			if rapid.Bool().Draw(t, "inSubset") {
+				sub = append(sub, n)
+			}
+			if rapid.Bool().Draw(t, "copy") {
+				n = n.Clone()
+			}
+			copies = append(copies, n)
+		}
+		for _, pl := range batchFilterPlugins(t) {
+			bare := fw.NewCycleState()
+			bare.SetSnapshot(snap)
+			batchCheckFilter(t, "without PreFilter", pl, bare, pod, all)
+
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			if pf, ok := pl.(fw.PreFilterPlugin); ok {
+				if _, s := pf.PreFilter(context.Background(), state, pod, all); !s.IsSuccess() {
+					continue
+				}
+			}
+			batchCheckFilter(t, "all nodes", pl, state, pod, all)
+			batchCheckFilter(t, "subset", pl, state, pod, sub)
+			batchCheckFilter(t, "copies", pl, state, pod, copies)
+			pf, ok := pl.(fw.PreFilterPlugin)
+			if !ok || pf.PreFilterExtensions() == nil || len(pods) == 0 {
+				continue
+			}
+			ext := pf.PreFilterExtensions()
+			p := fw.MustPodInfo(pods[rapid.IntRange(0, len(pods)-1).Draw(t, "changed")])
+			ni, _ := snap.Get(p.Pod.Spec.NodeName)
+			added := state.Clone()
+			if s := ext.AddPod(context.Background(), added, pod, p, ni); !s.IsSuccess() {
+				t.Fatalf("%s AddPod: %v", pl.Name(), s)
+			}
+			batchCheckFilter(t, "after AddPod", pl, added, pod, all)
+			removed := state.Clone()
+			if s := ext.RemovePod(context.Background(), removed, pod, p, ni); !s.IsSuccess() {
+				t.Fatalf("%s RemovePod: %v", pl.Name(), s)
+			}
+			batchCheckFilter(t, "after RemovePod", pl, removed, pod, copies)
+		}
+	})
+}
