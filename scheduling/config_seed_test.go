@@ -71,6 +71,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.PodTopologySpreadName:               config.DefaultPodTopologySpreadArgs(),
 		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    config.DefaultNodeAffinityArgs(),
+		config.DefaultPreemptionName:               config.DefaultDefaultPreemptionArgs(),
 	}
 	if d := cmp.Diff(wantArgs, c.Profiles[0].Args, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)

@@ -113,6 +113,7 @@ func DefaultPlugins() []PluginSpec {
 			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
 			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
+		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(config.DefaultDefaultPreemptionArgs), Factory: DefaultPreemptionFactory},
 		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
 			Factory: typed(config.NodeResourcesBalancedAllocationName, config.DefaultNodeResourcesBalancedAllocationArgs, scoring.NewNodeResourcesBalancedAllocation)},
 		{Name: config.ImageLocalityName, Factory: noArgs(config.ImageLocalityName, scoring.NewImageLocality)},
@@ -141,8 +142,7 @@ func NewDefaultRegistry() *framework.Registry {
 // DefaultPreemption, NodeResourcesBalancedAllocation 1, ImageLocality 1,
 // DefaultBinder) expanded to each extension point in that order, without the
 // plugins schedkit does not model (SchedulingGates, the volume plugins,
-// DynamicResources, NodeDeclaredFeatures). DefaultPreemption is included
-// when the registry offers it.
+// DynamicResources, NodeDeclaredFeatures).
 func DefaultProfile() framework.Profile {
 	return framework.Profile{
 		SchedulerName: DefaultSchedulerName,

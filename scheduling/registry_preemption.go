@@ -1,5 +1,6 @@
 package scheduling
 
-// defaultPostFilter lists the default PostFilter plugins; DefaultPreemption
-// joins when it is registered (see preemption.go).
-func defaultPostFilter() []string { return nil }
+import "github.com/schedkit/schedkit/config"
+
+// defaultPostFilter lists the default PostFilter plugins.
+func defaultPostFilter() []string { return []string{config.DefaultPreemptionName} }

@@ -27,6 +27,7 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		config.NodeResourcesBalancedAllocationName: {PointPreScore, PointScore},
 		config.ImageLocalityName:                   {PointScore},
 		DefaultBinderName:                          {PointBind},
+		config.DefaultPreemptionName:               {PointPostFilter},
 		config.LoadAwareSchedulingName:             {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve},
 	}
 	for _, spec := range DefaultPlugins() {

@@ -44,9 +44,12 @@ func ExampleScheduler() {
 			fmt.Printf("%s: %s: %s\n", d.Pod, d.Outcome, d.Message)
 		}
 	}
+	// DefaultPreemption (the default PostFilter) adds its own verdict; the
+	// doubled period is kube-scheduler's own format for that message.
+
 	// Output:
 	// default/web: Scheduled on large
-	// default/huge: Unschedulable: 0/2 nodes are available: 2 Insufficient cpu.
+	// default/huge: Unschedulable: 0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..
 }
 
 // Fork opens a what-if branch of the cluster in O(1); Revert puts

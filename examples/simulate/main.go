@@ -82,15 +82,8 @@ type namedProfile struct {
 	options  []scheduling.Option
 }
 
-// registry returns the default registry plus DefaultPreemption when the
-// default registry does not offer it yet.
-func registry() *framework.Registry {
-	r := scheduling.NewDefaultRegistry()
-	if _, ok := r.Lookup(config.DefaultPreemptionName); !ok {
-		_ = r.Register(config.DefaultPreemptionName, scheduling.DefaultPreemptionFactory)
-	}
-	return r
-}
+// registry returns the default registry (it includes DefaultPreemption).
+func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 
 // builtinProfiles share kube's default filters and DefaultPreemption and
 // differ only in how they score.
@@ -150,9 +143,6 @@ func loadConfig(path string) ([]namedProfile, error) {
 	var out []namedProfile
 	for _, p := range cfg.Profiles {
 		reg := cfg.Registry()
-		if _, ok := reg.Lookup(config.DefaultPreemptionName); !ok && slices.Contains(p.PostFilter, config.DefaultPreemptionName) {
-			_ = reg.Register(config.DefaultPreemptionName, scheduling.DefaultPreemptionFactory)
-		}
 		name := p.SchedulerName
 		// Every profile schedules the same pods, which name the default
 		// scheduler.
