@@ -61,6 +61,7 @@ type InterPodAffinity struct {
 var (
 	_ framework.PreFilterPlugin     = (*InterPodAffinity)(nil)
 	_ framework.FilterPlugin        = (*InterPodAffinity)(nil)
+	_ framework.BatchFilterPlugin   = (*InterPodAffinity)(nil)
 	_ framework.PreFilterExtensions = (*InterPodAffinity)(nil)
 )
 
@@ -457,7 +458,11 @@ func (pl *InterPodAffinity) Filter(_ context.Context, state *framework.CycleStat
 	if n == nil {
 		return framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
 	}
-	labels := n.Labels
+	return pl.check(s, n.Labels)
+}
+
+// check runs the three rules on a node with labels.
+func (pl *InterPodAffinity) check(s *ipaPreFilterState, labels map[string]string) *framework.Status {
 	if !s.satisfiesAffinity(labels) {
 		return pl.affinityFail
 	}
@@ -468,6 +473,19 @@ func (pl *InterPodAffinity) Filter(_ context.Context, state *framework.CycleStat
 		return pl.existingFail
 	}
 	return nil
+}
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), reading
+// the PreFilter state once.
+func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, out []*framework.Status) {
+	s, err := ipaReadState(state)
+	for i, node := range nodes {
+		if err != nil || node.Node() == nil {
+			out[i] = pl.Filter(ctx, state, pod, node)
+			continue
+		}
+		out[i] = pl.check(s, node.Node().Labels)
+	}
 }
 
 func (s *ipaPreFilterState) satisfiesAffinity(labels map[string]string) bool {

@@ -51,8 +51,9 @@ type NodeAffinity struct {
 }
 
 var (
-	_ fw.PreFilterPlugin = (*NodeAffinity)(nil)
-	_ fw.FilterPlugin    = (*NodeAffinity)(nil)
+	_ fw.PreFilterPlugin   = (*NodeAffinity)(nil)
+	_ fw.FilterPlugin      = (*NodeAffinity)(nil)
+	_ fw.BatchFilterPlugin = (*NodeAffinity)(nil)
 )
 
 // NewNodeAffinity builds the filter from args (validated as
@@ -110,19 +111,50 @@ func (pl *NodeAffinity) Filter(_ context.Context, state *fw.CycleState, pod *fw.
 	if pl.added != nil && !pl.added.Match(n) {
 		return pl.rejectEnforced
 	}
-	var req *nodeaffinity.Required
-	if d, err := state.Read(naPreFilterKey); err == nil {
-		s, ok := d.(*naPreFilterState)
-		if !ok {
-			return fw.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
-		}
-		req = &s.required
-	} else {
-		r := nodeaffinity.GetRequired(pod.Pod)
-		req = &r
+	req, st := pl.required(state, pod)
+	if st != nil {
+		return st
 	}
 	if !req.Match(n) {
 		return pl.rejectPod
 	}
 	return nil
+}
+
+// required returns the PreFilter state's constraints, or the pod's
+// compiled afresh when PreFilter did not run.
+func (pl *NodeAffinity) required(state *fw.CycleState, pod *fw.PodInfo) (*nodeaffinity.Required, *fw.Status) {
+	if d, err := state.Read(naPreFilterKey); err == nil {
+		s, ok := d.(*naPreFilterState)
+		if !ok {
+			return nil, fw.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
+		}
+		return &s.required, nil
+	}
+	r := nodeaffinity.GetRequired(pod.Pod)
+	return &r, nil
+}
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
+// pod's constraints are read (or compiled) once.
+func (pl *NodeAffinity) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+	var req *nodeaffinity.Required
+	var st *fw.Status
+	for i, node := range nodes {
+		n := node.Node()
+		if pl.added != nil && !pl.added.Match(n) {
+			out[i] = pl.rejectEnforced
+			continue
+		}
+		if req == nil && st == nil {
+			req, st = pl.required(state, pod)
+		}
+		if st != nil {
+			out[i] = st
+			continue
+		}
+		if !req.Match(n) {
+			out[i] = pl.rejectPod
+		}
+	}
 }

@@ -15,7 +15,10 @@ const ReasonNodeName = "node(s) didn't match the requested node name"
 // (UnschedulableAndUnresolvable elsewhere).
 type NodeName struct{ reject *fw.Status }
 
-var _ fw.FilterPlugin = (*NodeName)(nil)
+var (
+	_ fw.FilterPlugin      = (*NodeName)(nil)
+	_ fw.BatchFilterPlugin = (*NodeName)(nil)
+)
 
 // NewNodeName builds the NodeName filter (it has no args).
 func NewNodeName(_ fw.Handle) (fw.Plugin, error) {
@@ -31,4 +34,18 @@ func (pl *NodeName) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo,
 		return nil
 	}
 	return pl.reject
+}
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): nothing
+// to do for a pod without spec.nodeName.
+func (pl *NodeName) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+	want := pod.Pod.Spec.NodeName
+	if want == "" {
+		return
+	}
+	for i, node := range nodes {
+		if node.Name() != want {
+			out[i] = pl.reject
+		}
+	}
 }

@@ -31,8 +31,9 @@ func (s npPreFilterState) Clone() fw.StateData { return s }
 type NodePorts struct{ reject *fw.Status }
 
 var (
-	_ fw.PreFilterPlugin = (*NodePorts)(nil)
-	_ fw.FilterPlugin    = (*NodePorts)(nil)
+	_ fw.PreFilterPlugin   = (*NodePorts)(nil)
+	_ fw.FilterPlugin      = (*NodePorts)(nil)
+	_ fw.BatchFilterPlugin = (*NodePorts)(nil)
 )
 
 // NewNodePorts builds the filter (it has no args).
@@ -59,14 +60,39 @@ func (pl *NodePorts) PreFilterExtensions() fw.PreFilterExtensions { return nil }
 // Filter rejects node when a wanted host port is in use there. Without
 // PreFilter state it returns an Error, as kube does.
 func (pl *NodePorts) Filter(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+	ports, st := npReadPreFilterState(state)
+	if st != nil {
+		return st
+	}
+	return pl.filter(ports, node)
+}
+
+func npReadPreFilterState(state *fw.CycleState) (npPreFilterState, *fw.Status) {
 	d, err := state.Read(npPreFilterKey)
 	if err != nil {
-		return fw.AsStatus(fmt.Errorf("reading %q from cycleState: %w", npPreFilterKey, err))
+		return nil, fw.AsStatus(fmt.Errorf("reading %q from cycleState: %w", npPreFilterKey, err))
 	}
 	ports, ok := d.(npPreFilterState)
 	if !ok {
-		return fw.AsStatus(fmt.Errorf("%+v  convert to nodeports.preFilterState error", d))
+		return nil, fw.AsStatus(fmt.Errorf("%+v  convert to nodeports.preFilterState error", d))
 	}
+	return ports, nil
+}
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), reading
+// the PreFilter state once.
+func (pl *NodePorts) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+	ports, st := npReadPreFilterState(state)
+	for i, node := range nodes {
+		if st != nil {
+			_, out[i] = npReadPreFilterState(state)
+			continue
+		}
+		out[i] = pl.filter(ports, node)
+	}
+}
+
+func (pl *NodePorts) filter(ports npPreFilterState, node *fw.NodeInfo) *fw.Status {
 	for i := range ports {
 		if node.UsedPorts.CheckConflict(ports[i].HostIP, ports[i].Protocol, ports[i].HostPort) {
 			return pl.reject

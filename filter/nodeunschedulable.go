@@ -28,7 +28,10 @@ type NodeUnschedulable struct {
 	taint           fw.Taint
 }
 
-var _ fw.FilterPlugin = (*NodeUnschedulable)(nil)
+var (
+	_ fw.FilterPlugin      = (*NodeUnschedulable)(nil)
+	_ fw.BatchFilterPlugin = (*NodeUnschedulable)(nil)
+)
 
 // NewNodeUnschedulable builds the filter (it has no args).
 func NewNodeUnschedulable(_ fw.Handle) (fw.Plugin, error) {
@@ -54,4 +57,29 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *fw.CycleState, pod *fw
 		return nil
 	}
 	return pl.reject
+}
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
+// pod's toleration of the cordon taint is decided once, at the first
+// cordoned node.
+func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+	tolerates := -1 // unknown until a cordoned node is met
+	for i, node := range nodes {
+		if node == nil || node.Node() == nil {
+			out[i] = pl.unknown
+			continue
+		}
+		if !node.Node().Spec.Unschedulable {
+			continue
+		}
+		if tolerates < 0 {
+			tolerates = 0
+			if fw.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+				tolerates = 1
+			}
+		}
+		if tolerates == 0 {
+			out[i] = pl.reject
+		}
+	}
 }

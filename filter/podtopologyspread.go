@@ -57,6 +57,7 @@ type PodTopologySpread struct {
 var (
 	_ framework.PreFilterPlugin     = (*PodTopologySpread)(nil)
 	_ framework.FilterPlugin        = (*PodTopologySpread)(nil)
+	_ framework.BatchFilterPlugin   = (*PodTopologySpread)(nil)
 	_ framework.PreFilterExtensions = (*PodTopologySpread)(nil)
 )
 
@@ -151,8 +152,10 @@ type ptsPreFilterState struct {
 
 	// Fast mode (PreFilter ran over the snapshot's own node list): tvs[c]
 	// numbers constraint c's topology values over the snapshot and
-	// domOf[c][id] is the domain index of value id (-1: not a domain).
-	// DomainIndex is then nil and nodes, nodeDom and baseDomains unused.
+	// domOf[c][id] is the domain index of value id (-1: not a domain); a
+	// nil domOf[c] is the identity (every value id is its own domain, the
+	// numbering when every node has every key and counts). DomainIndex is
+	// then nil and nodes, nodeDom and baseDomains unused.
 	tvs   []*framework.TopologyValues
 	domOf [][]int32
 }
@@ -215,6 +218,15 @@ func (s *ptsPreFilterState) findDomain(c int, v string) int32 {
 	return -1
 }
 
+// domainOfID returns the domain of value id of constraint c in fast mode
+// (-1: not a domain).
+func (s *ptsPreFilterState) domainOfID(c int, id int32) int32 {
+	if s.domOf[c] == nil {
+		return id
+	}
+	return s.domOf[c][id]
+}
+
 // snapIndex returns node's position in the snapshot when it is (a copy
 // of) the snapshot's NodeInfo there, with the same Node object, else -1.
 func (s *ptsPreFilterState) snapIndex(node *framework.NodeInfo) int {
@@ -261,7 +273,7 @@ func (s *ptsPreFilterState) domainFast(c int, id int32, v string) int32 {
 		}
 	}
 	if id >= 0 {
-		if d := s.domOf[c][id]; d >= 0 {
+		if d := s.domainOfID(c, id); d >= 0 {
 			return d
 		}
 	}
@@ -315,7 +327,11 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 // and per-node matching counts from the snapshot's pod index, so the cycle
 // costs O(nodes) slice reads instead of O(pods) label matches. It numbers
 // domains in the same order (first appearance among counted nodes) and
-// fills the same exported fields.
+// fills the same exported fields. When every node carries every key and
+// counts (no inclusion policy excludes any), that numbering is the
+// snapshot's value numbering itself: domOf stays nil (the identity) and
+// DomainValues[c] shares TopologyValues.Values (clipped: AddPod appends to
+// a copy).
 func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topologyspread.Constraint, snap *framework.Snapshot) *ptsPreFilterState {
 	nc, n := len(cs), snap.NumNodes()
 	s := &ptsPreFilterState{
@@ -330,9 +346,36 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		domOf:        make([][]int32, nc),
 	}
 	perNode := make([][]int32, nc)
+	complete := true // every node carries every key
 	for c := range cs {
 		tv := snap.TopologyValues(cs[c].TopologyKey)
 		s.tvs[c] = tv
+		if cs[c].Selector.Matches(pod.Labels) {
+			s.SelfMatch[c] = 1
+		}
+		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
+			perNode[c] = snap.PodCounts(q)
+		}
+		complete = complete && ptsAllKeyed(tv.Domain)
+	}
+	all := s.inclusion.IncludesAll()
+	if complete && all {
+		for c := range cs {
+			tv := s.tvs[c]
+			counts := make([]int, len(tv.Values))
+			if pn := perNode[c]; pn != nil {
+				for i, id := range tv.Domain {
+					counts[id] += int(pn[i])
+				}
+			}
+			s.Counts[c] = counts
+			s.DomainValues[c] = slices.Clip(tv.Values)
+			s.Paths[c] = ptsPathsOf(counts)
+		}
+		return s
+	}
+	for c := range cs {
+		tv := s.tvs[c]
 		dom := make([]int32, len(tv.Values))
 		for j := range dom {
 			dom[j] = -1
@@ -340,14 +383,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		s.domOf[c] = dom
 		s.DomainValues[c] = make([]string, 0, len(tv.Values))
 		s.Counts[c] = make([]int, 0, len(tv.Values))
-		if cs[c].Selector.Matches(pod.Labels) {
-			s.SelfMatch[c] = 1
-		}
-		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
-			perNode[c] = snap.PodCounts(q)
-		}
 	}
-	all := s.inclusion.IncludesAll()
 	nodes := snap.Nodes()
 	for i := 0; i < n; i++ {
 		keys := true
@@ -382,12 +418,35 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		}
 	}
 	for c := range cs {
-		s.Paths[c] = ptsNewPaths()
-		for d, num := range s.Counts[c] {
-			s.Paths[c].update(int32(d), num)
-		}
+		s.Paths[c] = ptsPathsOf(s.Counts[c])
 	}
 	return s
+}
+
+// ptsAllKeyed reports whether every node has a value (no −1 id).
+func ptsAllKeyed(domain []int32) bool {
+	for _, id := range domain {
+		if id < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ptsPathsOf returns the critical paths of counts, as kube-scheduler builds
+// them: update(d, counts[d]) for every domain in order from empty paths.
+func ptsPathsOf(counts []int) ptsPaths {
+	p := ptsNewPaths()
+	for d, num := range counts {
+		// update's default case: d is never one of the paths' domains yet.
+		if num < p[0].MatchNum {
+			p[1] = p[0]
+			p[0] = ptsPath{Domain: int32(d), MatchNum: num}
+		} else if num < p[1].MatchNum {
+			p[1] = ptsPath{Domain: int32(d), MatchNum: num}
+		}
+	}
+	return p
 }
 
 func (pl *PodTopologySpread) calPreFilterState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
@@ -626,7 +685,7 @@ func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleSta
 					return pl.missingLabel
 				}
 				var count int
-				if d := s.domOf[c][id]; d >= 0 {
+				if d := s.domainOfID(c, id); d >= 0 {
 					count = s.Counts[c][d]
 				}
 				if count+s.SelfMatch[c]-s.minMatch(c) > int(s.Constraints[c].MaxSkew) {
@@ -663,4 +722,66 @@ func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleSta
 		}
 	}
 	return nil
+}
+
+// ptsBatchMax bounds the constraints FilterBatch hoists (more take Filter).
+const ptsBatchMax = 8
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin). In fast
+// mode each constraint's slices and its bound maxSkew + minMatch −
+// selfMatch are read once, so a snapshot node costs a few slice reads per
+// constraint; any other node takes Filter.
+func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, out []*framework.Status) {
+	s, err := ptsReadPreFilterState(state)
+	nc := 0
+	if err == nil {
+		nc = len(s.Constraints)
+	}
+	if err != nil || nc == 0 || nc > ptsBatchMax || s.tvs == nil {
+		for i, n := range nodes {
+			out[i] = pl.Filter(ctx, state, pod, n)
+		}
+		return
+	}
+	type hoisted struct {
+		dom    []int32 // value id by snapshot index
+		domOf  []int32 // domain by value id (nil: the identity)
+		counts []int
+		limit  int // a domain holding more matching pods is rejected
+	}
+	var buf [ptsBatchMax]hoisted
+	cs := buf[:nc]
+	for c := range cs {
+		cs[c] = hoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
+			limit: int(s.Constraints[c].MaxSkew) + s.minMatch(c) - s.SelfMatch[c]}
+	}
+	snapNodes := s.snap.Nodes()
+	for i, node := range nodes {
+		k := -1
+		if node != nil && node.Node() != nil {
+			k = node.Index()
+		}
+		if k < 0 || k >= len(snapNodes) || snapNodes[k].Node() != node.Node() {
+			out[i] = pl.Filter(ctx, state, pod, node)
+			continue
+		}
+		for c := range cs {
+			h := &cs[c]
+			id := h.dom[k]
+			if id < 0 {
+				out[i] = pl.missingLabel
+				break
+			}
+			count := 0
+			if h.domOf == nil {
+				count = h.counts[id]
+			} else if d := h.domOf[id]; d >= 0 {
+				count = h.counts[d]
+			}
+			if count > h.limit {
+				out[i] = pl.notMatch
+				break
+			}
+		}
+	}
 }

@@ -19,7 +19,10 @@ const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 // tolerate nothing.
 type TaintToleration struct{ reject *fw.Status }
 
-var _ fw.FilterPlugin = (*TaintToleration)(nil)
+var (
+	_ fw.FilterPlugin      = (*TaintToleration)(nil)
+	_ fw.BatchFilterPlugin = (*TaintToleration)(nil)
+)
 
 // NewTaintToleration builds the filter (it has no args).
 func NewTaintToleration(_ fw.Handle) (fw.Plugin, error) {
@@ -32,8 +35,21 @@ func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 // Filter rejects node when one of its NoSchedule/NoExecute taints is not
 // tolerated.
 func (pl *TaintToleration) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
-	taints := node.Node().Spec.Taints
+	return pl.filter(pod.Pod.Spec.Tolerations, node.Node().Spec.Taints)
+}
+
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin); an
+// untainted node costs one length check.
+func (pl *TaintToleration) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
 	tols := pod.Pod.Spec.Tolerations
+	for i, node := range nodes {
+		if taints := node.Node().Spec.Taints; len(taints) > 0 {
+			out[i] = pl.filter(tols, taints)
+		}
+	}
+}
+
+func (pl *TaintToleration) filter(tols []fw.Toleration, taints []fw.Taint) *fw.Status {
 	for i := range taints {
 		t := &taints[i]
 		if t.Effect != fw.TaintEffectNoSchedule && t.Effect != fw.TaintEffectNoExecute {
