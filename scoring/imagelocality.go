@@ -52,7 +52,10 @@ func (s *ilPreScoreState) Clone() fw.StateData { return s }
 // caches them in the CycleState, so later calls allocate nothing.
 type ImageLocality struct{}
 
-var _ fw.ScorePlugin = (*ImageLocality)(nil)
+var (
+	_ fw.ScorePlugin      = (*ImageLocality)(nil)
+	_ fw.BatchScorePlugin = (*ImageLocality)(nil)
+)
 
 // NewImageLocality builds the plugin (it has no args).
 func NewImageLocality(_ fw.Handle) (fw.Plugin, error) { return &ImageLocality{}, nil }
@@ -95,26 +98,59 @@ func (pl *ImageLocality) state(snap *fw.Snapshot, pod *fw.Pod) (*ilPreScoreState
 
 // Score returns the image-locality score of node (0–100).
 func (pl *ImageLocality) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
-	var s *ilPreScoreState
-	if d, err := state.Read(ilStateKey); err == nil {
-		var ok bool
-		if s, ok = d.(*ilPreScoreState); !ok {
-			return 0, fw.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d))
-		}
-	} else {
-		if s, err = pl.state(state.Snapshot(), pod.Pod); err != nil {
-			return 0, fw.AsStatus(err)
-		}
-		// Concurrent first calls may each compute it; the values are equal.
-		state.Write(ilStateKey, s)
+	s, st := pl.readState(state, pod)
+	if st != nil {
+		return 0, st
 	}
+	return s.score(node), nil
+}
+
+// readState returns the cycle's image state, computing and storing it on
+// the cycle's first call.
+func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPreScoreState, *fw.Status) {
+	if d, err := state.Read(ilStateKey); err == nil {
+		s, ok := d.(*ilPreScoreState)
+		if !ok {
+			return nil, fw.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d))
+		}
+		return s, nil
+	}
+	s, err := pl.state(state.Snapshot(), pod.Pod)
+	if err != nil {
+		return nil, fw.AsStatus(err)
+	}
+	// Concurrent first calls may each compute it; the values are equal.
+	state.Write(ilStateKey, s)
+	return s, nil
+}
+
+// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
+// read once, and a node without images scores the floor directly.
+func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+	s, st := pl.readState(state, pod)
+	if st != nil {
+		return st
+	}
+	none := ilPriority(0, s.numContainers)
+	for i, node := range nodes {
+		if len(node.ImageSizes) == 0 || len(s.images) == 0 {
+			out[i] = none
+			continue
+		}
+		out[i] = s.score(node)
+	}
+	return nil
+}
+
+// score is the node's score given the pod's images.
+func (s *ilPreScoreState) score(node *fw.NodeInfo) int64 {
 	var sum int64
 	for i := range s.images {
 		if size, ok := node.ImageSizes[s.images[i].name]; ok {
 			sum += int64(float64(size) * s.images[i].spread)
 		}
 	}
-	return ilPriority(sum, s.numContainers), nil
+	return ilPriority(sum, s.numContainers)
 }
 
 // ilPriority is kube's calculatePriority.

@@ -43,9 +43,10 @@ type InterPodAffinity struct {
 }
 
 var (
-	_ framework.PreScorePlugin  = (*InterPodAffinity)(nil)
-	_ framework.ScorePlugin     = (*InterPodAffinity)(nil)
-	_ framework.ScoreExtensions = (*InterPodAffinity)(nil)
+	_ framework.PreScorePlugin   = (*InterPodAffinity)(nil)
+	_ framework.ScorePlugin      = (*InterPodAffinity)(nil)
+	_ framework.BatchScorePlugin = (*InterPodAffinity)(nil)
+	_ framework.ScoreExtensions  = (*InterPodAffinity)(nil)
 )
 
 // NewInterPodAffinity returns the score half of InterPodAffinity after
@@ -413,6 +414,44 @@ func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState
 		}
 	}
 	return score, nil
+}
+
+// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
+// read once and, from the pod index, a snapshot node costs one slice read
+// per topology key.
+func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, out []int64) *framework.Status {
+	s, err := ipaReadScoreState(state)
+	if err != nil || s.fast == nil {
+		for i, node := range nodes {
+			v, st := pl.Score(ctx, state, pod, node)
+			if st != nil {
+				return st
+			}
+			out[i] = v
+		}
+		return nil
+	}
+	f := s.fast
+	all := f.snap.Nodes()
+	for i, node := range nodes {
+		n := node.Node()
+		if n == nil {
+			return framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
+		}
+		k := node.Index()
+		if k < 0 || k >= len(all) || all[k].Node() != n {
+			out[i] = f.score(node)
+			continue
+		}
+		var score int64
+		for x, tv := range f.tvs {
+			if id := tv.Domain[k]; id >= 0 {
+				score += f.dom[x][id]
+			}
+		}
+		out[i] = score
+	}
+	return nil
 }
 
 // ScoreExtensions returns the plugin (NormalizeScore).

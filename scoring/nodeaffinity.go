@@ -29,9 +29,10 @@ type NodeAffinity struct {
 }
 
 var (
-	_ fw.PreScorePlugin  = (*NodeAffinity)(nil)
-	_ fw.ScorePlugin     = (*NodeAffinity)(nil)
-	_ fw.ScoreExtensions = (*NodeAffinity)(nil)
+	_ fw.PreScorePlugin   = (*NodeAffinity)(nil)
+	_ fw.ScorePlugin      = (*NodeAffinity)(nil)
+	_ fw.BatchScorePlugin = (*NodeAffinity)(nil)
+	_ fw.ScoreExtensions  = (*NodeAffinity)(nil)
 )
 
 // NewNodeAffinity builds the score half from args (validated as
@@ -79,17 +80,42 @@ func (pl *NodeAffinity) PreScore(_ context.Context, state *fw.CycleState, pod *f
 func (pl *NodeAffinity) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
 	n := node.Node()
 	count := pl.added.Score(n)
-	var pref *nodeaffinity.Preferred
+	pref, st := naReadPreferred(state, pod)
+	if st != nil {
+		return 0, st
+	}
+	return count + pref.Score(n), nil
+}
+
+// naReadPreferred returns the PreScore state's preferred terms, or the
+// pod's compiled afresh when PreScore did not run.
+func naReadPreferred(state *fw.CycleState, pod *fw.PodInfo) (*nodeaffinity.Preferred, *fw.Status) {
 	if d, err := state.Read(naPreScoreKey); err == nil {
 		s, ok := d.(*naPreScoreState)
 		if !ok {
-			return 0, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+			return nil, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
 		}
-		pref = s.preferred
-	} else if pref, err = naPodPreferred(pod.Pod); err != nil {
-		return 0, fw.AsStatus(err)
+		return s.preferred, nil
 	}
-	return count + pref.Score(n), nil
+	pref, err := naPodPreferred(pod.Pod)
+	if err != nil {
+		return nil, fw.AsStatus(err)
+	}
+	return pref, nil
+}
+
+// ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading (or
+// compiling) the preferred terms once.
+func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+	pref, st := naReadPreferred(state, pod)
+	if st != nil {
+		return st
+	}
+	for i, node := range nodes {
+		n := node.Node()
+		out[i] = pl.added.Score(n) + pref.Score(n)
+	}
+	return nil
 }
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).

@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -39,9 +40,10 @@ type PodTopologySpread struct {
 }
 
 var (
-	_ framework.PreScorePlugin  = (*PodTopologySpread)(nil)
-	_ framework.ScorePlugin     = (*PodTopologySpread)(nil)
-	_ framework.ScoreExtensions = (*PodTopologySpread)(nil)
+	_ framework.PreScorePlugin   = (*PodTopologySpread)(nil)
+	_ framework.ScorePlugin      = (*PodTopologySpread)(nil)
+	_ framework.BatchScorePlugin = (*PodTopologySpread)(nil)
+	_ framework.ScoreExtensions  = (*PodTopologySpread)(nil)
 )
 
 // NewPodTopologySpread builds the score half from args: unset fields get
@@ -98,6 +100,63 @@ type ptsPreScoreState struct {
 	hostCount []int32
 	// isHost[c] caches Constraints[c].IsHostname() for Score.
 	isHost []bool
+
+	// Fast mode (PreScore's nodes are the snapshot's own NodeInfos; ignored,
+	// dom, posOf and hostCount are then nil): per constraint c, tvs[c]
+	// numbers the topology values over the snapshot, domOf[c][slot] is the
+	// domain of a value id (slot len(tvs[c].Values) stands for a node
+	// without the key, which shares the domain of the value ""), and
+	// perNode[c] is the snapshot's per-node matching count (hostname
+	// constraints; read-only, valid for the cycle). member has bit k set
+	// for the snapshot node k given to PreScore; such a node is ignored when
+	// requireAll and it lacks a key.
+	tvs     []*framework.TopologyValues
+	domOf   [][]int32
+	perNode [][]int32
+	member  []uint64
+	// hoisted is ScoreBatch's view of the fast state, built by PreScore.
+	hoisted *ptsHoisted
+}
+
+// fast reports whether PreScore took the snapshot-indexed path.
+func (s *ptsPreScoreState) fast() bool { return s.tvs != nil }
+
+// hasAll reports whether snapshot node k carries every topology key.
+func (s *ptsPreScoreState) hasAll(k int) bool {
+	for _, tv := range s.tvs {
+		if tv.Domain[k] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isMember reports whether snapshot node k was given to PreScore (fast
+// mode).
+func (s *ptsPreScoreState) isMember(k int) bool {
+	return k >= 0 && k>>6 < len(s.member) && s.member[k>>6]&(1<<(k&63)) != 0
+}
+
+// fastScore is Score for snapshot node k, a non-ignored member, in fast
+// mode.
+func (s *ptsPreScoreState) fastScore(k int) int64 {
+	var score float64
+	for c, tv := range s.tvs {
+		id := tv.Domain[k]
+		if id < 0 {
+			continue
+		}
+		var cnt int64
+		if s.isHost[c] {
+			if pn := s.perNode[c]; pn != nil {
+				cnt = int64(pn[k])
+			}
+		} else {
+			cnt = s.Counts[c][s.domOf[c][id]]
+		}
+		score += ptsScoreTerm(cnt, s.Weights[c], s.Constraints[c].MaxSkew)
+	}
+	return int64(math.Round(score))
 }
 
 // Clone returns s: Score and NormalizeScore never change it.
@@ -140,6 +199,9 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	for c := range cs {
 		st.isHost[c] = cs[c].IsHostname()
 	}
+	if st.fast() {
+		st.hoisted = st.hoist()
+	}
 	state.Write(ptsPreScoreStateKey, st)
 	return nil
 }
@@ -160,12 +222,15 @@ func ptsSnapshotNodes(nodes []*framework.NodeInfo, snap *framework.Snapshot) boo
 // calPreScoreStateFast is calPreScoreState when the scored nodes are the
 // snapshot's own NodeInfos: topology values come from
 // Snapshot.TopologyValues and per-node matching counts from the snapshot's
-// pod index, so the cycle costs O(nodes) slice reads instead of O(pods)
-// label matches. Domains, counts, weights and ignored nodes are those of
-// calPreScoreState; DomainIndex is left nil (Score's fallback for nodes
-// PreScore did not see scans DomainValues).
+// pod index, and the per-node data stays indexed by snapshot position (a
+// membership bitmap, no per-node arrays), so the cycle costs a few slice
+// reads per node and constraint instead of O(pods) label matches. Domains
+// (numbered by first appearance in the scored nodes' order), counts,
+// weights and ignored nodes are those of calPreScoreState; DomainIndex is
+// left nil (Score's fallback for nodes PreScore did not see scans
+// DomainValues).
 func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
-	nc, nf, n := len(cs), len(nodes), snap.NumNodes()
+	nc, n := len(cs), snap.NumNodes()
 	s := &ptsPreScoreState{
 		Constraints:  cs,
 		IgnoredNodes: map[string]bool{},
@@ -175,32 +240,24 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		namespace:    pod.Namespace,
 		requireAll:   requireAll,
 		nodes:        nodes,
-		ignored:      make([]bool, nf),
-		dom:          make([]int32, nf*nc),
 		snap:         snap,
-		posOf:        make([]int32, n),
-		hostCount:    make([]int32, nf*nc),
+		tvs:          make([]*framework.TopologyValues, nc),
+		domOf:        make([][]int32, nc),
+		perNode:      make([][]int32, nc),
+		member:       make([]uint64, (n+63)/64),
 	}
-	for i := range s.posOf {
-		s.posOf[i] = -1
-	}
-	tvs := make([]*framework.TopologyValues, nc)
-	// domOf[c][slot] is the domain of a value slot: a value id of tvs[c],
-	// or missing[c] for nodes without the key, which share the domain of
-	// the value "" as in calPreScoreState.
-	domOf := make([][]int32, nc)
+	// missing[c] is the slot of nodes without the key: the id of the value
+	// "" when some node has it, else the extra slot len(Values). open[c]
+	// counts the slots not numbered yet (while some are, pending > 0).
 	missing := make([]int32, nc)
-	hasAll := func(i int) bool {
-		for c := range cs {
-			if tvs[c].Domain[i] < 0 {
-				return false
-			}
-		}
-		return true
-	}
+	open := make([]int, nc)
+	pending := 0
+	complete := true // every node carries every key
 	for c := range cs {
 		tv := snap.TopologyValues(cs[c].TopologyKey)
-		tvs[c] = tv
+		s.tvs[c] = tv
+		keyed := ptsAllKeyed(tv.Domain)
+		complete = complete && keyed
 		if cs[c].IsHostname() {
 			continue
 		}
@@ -215,45 +272,48 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		for k := range d {
 			d[k] = -1
 		}
-		domOf[c] = d
+		s.domOf[c] = d
+		open[c] = len(tv.Values)
+		if !keyed && missing[c] == int32(len(tv.Values)) {
+			open[c]++
+		}
+		pending++
 	}
-	for j, ni := range nodes {
-		i := ni.Index()
-		s.posOf[i] = int32(j)
-		row := s.dom[j*nc : (j+1)*nc]
-		if requireAll && !hasAll(i) {
-			s.ignored[j] = true
+	checkKeys := requireAll && !complete
+	// The scored nodes, in order: membership, ignored nodes, and the
+	// domains they hold, numbered by first appearance (until every slot
+	// is).
+	scored := 0
+	for _, ni := range nodes {
+		k := ni.Index()
+		s.member[k>>6] |= 1 << (k & 63)
+		if checkKeys && !s.hasAll(k) {
 			s.IgnoredNodes[ni.Name()] = true
-			for c := range row {
-				row[c] = ptsNoKey
-			}
 			continue
 		}
-		for c := range cs {
-			id := tvs[c].Domain[i]
-			row[c] = ptsNoKey
-			if cs[c].IsHostname() {
-				if id >= 0 {
-					row[c] = 0
-				}
+		scored++
+		if pending == 0 {
+			continue
+		}
+		for c, tv := range s.tvs {
+			dom := s.domOf[c]
+			if dom == nil { // hostname
 				continue
 			}
-			slot := id
-			if id < 0 {
+			slot := tv.Domain[k]
+			if slot < 0 {
 				slot = missing[c]
 			}
-			d := domOf[c][slot]
-			if d < 0 {
-				d = int32(len(s.DomainValues[c]))
-				domOf[c][slot] = d
+			if dom[slot] < 0 {
+				dom[slot] = int32(len(s.DomainValues[c]))
 				v := ""
-				if id >= 0 {
-					v = tvs[c].Values[id]
+				if slot < int32(len(tv.Values)) {
+					v = tv.Values[slot]
 				}
 				s.DomainValues[c] = append(s.DomainValues[c], v)
-			}
-			if id >= 0 {
-				row[c] = d
+				if open[c]--; open[c] == 0 {
+					pending--
+				}
 			}
 		}
 	}
@@ -262,52 +322,54 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		s.Counts[c] = make([]int64, len(s.DomainValues[c]))
 		size := len(s.DomainValues[c])
 		if cs[c].IsHostname() {
-			size = nf - len(s.IgnoredNodes)
+			size = len(nodes) - len(s.IgnoredNodes)
 		}
 		needPass = needPass || size > 0
 		s.Weights[c] = math.Log(float64(size + 2))
 	}
-	if !needPass {
+	if !needPass || scored == 0 {
 		return s
 	}
-	perNode := make([][]int32, nc)
 	for c := range cs {
 		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
-			perNode[c] = snap.PodCounts(q)
+			s.perNode[c] = snap.PodCounts(q)
 		}
 	}
-	// Hostname constraints: the scored nodes' own counts.
-	for j, ni := range nodes {
-		if s.ignored[j] {
-			continue
-		}
-		for c := range cs {
-			if cs[c].IsHostname() && s.dom[j*nc+c] != ptsNoKey && perNode[c] != nil {
-				s.hostCount[j*nc+c] = perNode[c][ni.Index()]
-			}
-		}
-	}
-	// Other constraints: every eligible node of the snapshot adds its
-	// count to the domain of its value, when that value is a domain.
+	// Every eligible node of the snapshot adds its count to the domain of
+	// its value, when that value is a domain (hostname constraints read
+	// perNode directly).
 	inclusion := topologyspread.NewInclusion(pod, cs)
 	includeAll := inclusion.IncludesAll()
 	all := snap.Nodes()
 	for c := range cs {
-		if cs[c].IsHostname() || len(s.DomainValues[c]) == 0 || perNode[c] == nil {
+		cnt, dom := s.perNode[c], s.domOf[c]
+		if dom == nil || len(s.DomainValues[c]) == 0 || cnt == nil {
 			continue
 		}
-		tv, dom, cnt, counts := tvs[c], domOf[c], perNode[c], s.Counts[c]
-		for i := 0; i < n; i++ {
-			k := cnt[i]
+		values, miss, counts := s.tvs[c].Domain, missing[c], s.Counts[c]
+		if complete && includeAll {
+			// Every node counts: sum by value, then by domain.
+			byValue := make([]int64, len(s.tvs[c].Values))
+			for i, k := range cnt[:n] {
+				byValue[values[i]] += int64(k)
+			}
+			for id, k := range byValue {
+				if d := dom[id]; d >= 0 {
+					counts[d] += k
+				}
+			}
+			continue
+		}
+		for i, k := range cnt[:n] {
 			if k == 0 {
 				continue
 			}
-			if requireAll && !hasAll(i) {
+			if requireAll && !s.hasAll(i) {
 				continue
 			}
-			slot := tv.Domain[i]
+			slot := values[i]
 			if slot < 0 {
-				slot = missing[c]
+				slot = miss
 			}
 			d := dom[slot]
 			if d < 0 {
@@ -555,34 +617,187 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 	if err != nil {
 		return 0, framework.AsStatus(err)
 	}
+	return s.score(node)
+}
+
+// ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
+// read once and, in fast mode, a scored snapshot node costs a few slice
+// reads per constraint.
+func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, out []int64) *framework.Status {
+	s, err := ptsReadPreScoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if !s.fast() {
+		for i, node := range nodes {
+			v, st := s.score(node)
+			if st != nil {
+				return st
+			}
+			out[i] = v
+		}
+		return nil
+	}
+	all := s.snap.Nodes()
+	h := s.hoisted
+	for i, node := range nodes {
+		k := -1
+		if node != nil {
+			k = node.Index()
+		}
+		if k < 0 || k >= len(all) || all[k] != node || !s.isMember(k) {
+			v, st := s.score(node)
+			if st != nil {
+				return st
+			}
+			out[i] = v
+			continue
+		}
+		if h.checkKeys && !s.hasAll(k) {
+			out[i] = 0
+			continue
+		}
+		if h.rounded != nil { // one constraint, not hostname
+			if id := h.cs[0].dom[k]; id >= 0 {
+				out[i] = h.rounded[id]
+			} else {
+				out[i] = 0
+			}
+			continue
+		}
+		var score float64
+		for c := range h.cs {
+			hc := &h.cs[c]
+			id := hc.dom[k]
+			if id < 0 {
+				continue
+			}
+			if hc.perNode != nil {
+				score += ptsScoreTerm(int64(hc.perNode[k]), hc.weight, hc.maxSkew)
+			} else if hc.host {
+				score += ptsScoreTerm(0, hc.weight, hc.maxSkew)
+			} else {
+				score += hc.term[id]
+			}
+		}
+		out[i] = int64(math.Round(score))
+	}
+	return nil
+}
+
+// ptsHoisted is ScoreBatch's view of a fast-mode state, built once per
+// cycle by PreScore: per constraint, the value ids by snapshot index and
+// either the hostname counts or the term cnt·weight + (maxSkew − 1) of
+// every value id (a value that is not a domain gets 0; scored nodes never
+// hold one). With a single non-hostname constraint, rounded holds each
+// value's final score.
+type ptsHoisted struct {
+	cs        []ptsHoistedConstraint
+	rounded   []int64
+	checkKeys bool // requireAll and some node lacks a key
+}
+
+type ptsHoistedConstraint struct {
+	dom     []int32
+	host    bool
+	perNode []int32
+	weight  float64
+	maxSkew int32
+	term    []float64
+}
+
+func (s *ptsPreScoreState) hoist() *ptsHoisted {
+	h := &ptsHoisted{cs: make([]ptsHoistedConstraint, len(s.tvs))}
+	for c, tv := range s.tvs {
+		hc := &h.cs[c]
+		*hc = ptsHoistedConstraint{dom: tv.Domain, host: s.isHost[c], weight: s.Weights[c], maxSkew: s.Constraints[c].MaxSkew}
+		if s.requireAll && !ptsAllKeyed(tv.Domain) {
+			h.checkKeys = true
+		}
+		if hc.host {
+			hc.perNode = s.perNode[c]
+			continue
+		}
+		hc.term = make([]float64, len(tv.Values))
+		for id := range hc.term {
+			if d := s.domOf[c][id]; d >= 0 {
+				hc.term[id] = ptsScoreTerm(s.Counts[c][d], hc.weight, hc.maxSkew)
+			}
+		}
+	}
+	if len(h.cs) == 1 && !h.cs[0].host {
+		term := h.cs[0].term
+		h.rounded = make([]int64, len(term))
+		for id, t := range term {
+			// 0 + t, as Score sums from 0.
+			h.rounded[id] = int64(math.Round(0 + t))
+		}
+	}
+	return h
+}
+
+// ptsAllKeyed reports whether every node has a value (no −1 id).
+func ptsAllKeyed(domain []int32) bool {
+	for _, id := range domain {
+		if id < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// score is Score with the state read.
+func (s *ptsPreScoreState) score(node *framework.NodeInfo) (int64, *framework.Status) {
 	if node == nil || node.Node() == nil {
 		return 0, framework.AsStatus(errors.New("podtopologyspread: node not found"))
+	}
+	if s.fast() {
+		k := node.Index()
+		all := s.snap.Nodes()
+		own := k >= 0 && k < len(all) && all[k] == node
+		if !own {
+			k = s.snap.Index(node.Name())
+		}
+		if s.isMember(k) {
+			if s.requireAll && !s.hasAll(k) {
+				return 0, nil
+			}
+			if own {
+				return s.fastScore(k), nil
+			}
+		}
+		return s.labelScore(node)
 	}
 	j, same := s.position(node)
 	if j >= 0 && s.ignored[j] {
 		return 0, nil
 	}
+	if !same {
+		return s.labelScore(node)
+	}
 	nc := len(s.Constraints)
 	var score float64
-	if same {
-		row := s.dom[j*nc : (j+1)*nc : (j+1)*nc]
-		for c := range s.Constraints {
-			d := row[c]
-			if d == ptsNoKey {
-				continue
-			}
-			var cnt int64
-			if s.isHost[c] {
-				cnt = int64(s.hostCount[j*nc+c])
-			} else {
-				cnt = s.Counts[c][d]
-			}
-			score += ptsScoreTerm(cnt, s.Weights[c], s.Constraints[c].MaxSkew)
+	row := s.dom[j*nc : (j+1)*nc : (j+1)*nc]
+	for c := range s.Constraints {
+		d := row[c]
+		if d == ptsNoKey {
+			continue
 		}
-		return int64(math.Round(score)), nil
+		var cnt int64
+		if s.isHost[c] {
+			cnt = int64(s.hostCount[j*nc+c])
+		} else {
+			cnt = s.Counts[c][d]
+		}
+		score += ptsScoreTerm(cnt, s.Weights[c], s.Constraints[c].MaxSkew)
 	}
-	// A node PreScore did not see (or a copy of it): read its labels and
-	// count its own pods.
+	return int64(math.Round(score)), nil
+}
+
+// labelScore scores a node PreScore did not see (or a copy of one): it
+// reads the node's labels and counts its own pods.
+func (s *ptsPreScoreState) labelScore(node *framework.NodeInfo) (int64, *framework.Status) {
+	var score float64
 	labels := node.Node().Labels
 	for c := range s.Constraints {
 		tc := &s.Constraints[c]
@@ -611,10 +826,19 @@ func (pl *PodTopologySpread) ScoreExtensions() framework.ScoreExtensions { retur
 // isIgnored reports whether the k-th score, of the named node, belongs to an
 // ignored node.
 func (s *ptsPreScoreState) isIgnored(k int, name string) bool {
-	if k < len(s.nodes) && s.nodes[k].Name() == name {
+	if k < len(s.nodes) && ptsSameString(s.nodes[k].Name(), name) {
+		if s.fast() {
+			return s.requireAll && !s.hasAll(s.nodes[k].Index())
+		}
 		return s.ignored[k]
 	}
 	return s.IgnoredNodes[name]
+}
+
+// ptsSameString is a == b, answered without comparing bytes when both
+// share their data (a node's name read twice).
+func ptsSameString(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // NormalizeScore maps raw scores to [0, 100] as kube-scheduler v1.36: with
@@ -628,6 +852,21 @@ func (pl *PodTopologySpread) NormalizeScore(_ context.Context, state *framework.
 	}
 	var minScore int64 = math.MaxInt64
 	var maxScore int64
+	if len(s.IgnoredNodes) == 0 {
+		// No node is ignored (an ignored node is always listed).
+		for k := range scores {
+			minScore = min(minScore, scores[k].Score)
+			maxScore = max(maxScore, scores[k].Score)
+		}
+		for k := range scores {
+			if maxScore == 0 {
+				scores[k].Score = framework.MaxNodeScore
+			} else {
+				scores[k].Score = framework.MaxNodeScore * (maxScore + minScore - scores[k].Score) / maxScore
+			}
+		}
+		return nil
+	}
 	for k := range scores {
 		if s.isIgnored(k, scores[k].Name) {
 			continue

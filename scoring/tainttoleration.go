@@ -25,9 +25,10 @@ func (s *ttPreScoreState) Clone() fw.StateData { return s }
 type TaintToleration struct{}
 
 var (
-	_ fw.PreScorePlugin  = (*TaintToleration)(nil)
-	_ fw.ScorePlugin     = (*TaintToleration)(nil)
-	_ fw.ScoreExtensions = (*TaintToleration)(nil)
+	_ fw.PreScorePlugin   = (*TaintToleration)(nil)
+	_ fw.ScorePlugin      = (*TaintToleration)(nil)
+	_ fw.BatchScorePlugin = (*TaintToleration)(nil)
+	_ fw.ScoreExtensions  = (*TaintToleration)(nil)
 )
 
 // NewTaintToleration builds the score half (it has no args).
@@ -52,22 +53,52 @@ func (pl *TaintToleration) PreScore(_ context.Context, state *fw.CycleState, pod
 // Score counts the intolerable PreferNoSchedule taints of node. Without
 // PreScore state it returns an Error, as kube does.
 func (pl *TaintToleration) Score(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+	s, st := ttReadPreScoreState(state)
+	if st != nil {
+		return 0, st
+	}
+	return ttIntolerable(s.tolerations, node.Node().Spec.Taints), nil
+}
+
+func ttReadPreScoreState(state *fw.CycleState) (*ttPreScoreState, *fw.Status) {
 	d, err := state.Read(ttPreScoreKey)
 	if err != nil {
-		return 0, fw.AsStatus(fmt.Errorf("failed to read %q from cycleState: %w", ttPreScoreKey, err))
+		return nil, fw.AsStatus(fmt.Errorf("failed to read %q from cycleState: %w", ttPreScoreKey, err))
 	}
 	s, ok := d.(*ttPreScoreState)
 	if !ok {
-		return 0, fw.AsStatus(fmt.Errorf("%+v convert to tainttoleration.preScoreState error", d))
+		return nil, fw.AsStatus(fmt.Errorf("%+v convert to tainttoleration.preScoreState error", d))
 	}
+	return s, nil
+}
+
+// ttIntolerable counts the PreferNoSchedule taints that tols do not
+// tolerate.
+func ttIntolerable(tols []fw.Toleration, taints []fw.Taint) int64 {
 	var n int64
-	taints := node.Node().Spec.Taints
 	for i := range taints {
-		if taints[i].Effect == fw.TaintEffectPreferNoSchedule && !fw.TolerationsTolerateTaint(s.tolerations, &taints[i]) {
+		if taints[i].Effect == fw.TaintEffectPreferNoSchedule && !fw.TolerationsTolerateTaint(tols, &taints[i]) {
 			n++
 		}
 	}
-	return n, nil
+	return n
+}
+
+// ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading the
+// PreScore state once; an untainted node costs one length check.
+func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+	s, st := ttReadPreScoreState(state)
+	if st != nil {
+		return st
+	}
+	for i, node := range nodes {
+		var n int64
+		if taints := node.Node().Spec.Taints; len(taints) > 0 {
+			n = ttIntolerable(s.tolerations, taints)
+		}
+		out[i] = n
+	}
+	return nil
 }
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).
