@@ -296,3 +296,15 @@ type BatchScorePlugin interface {
 	ScorePlugin
 	ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []int64) *Status
 }
+
+// BatchScoreExtensions is an optional extension of ScoreExtensions for
+// normalizers that need no NodeScoreList: NormalizeScoreBatch normalizes in
+// place scores[j], the score of nodes[j], exactly as NormalizeScore would
+// normalize the list {Name: nodes[j].Name(), Score: scores[j]}. When a
+// plugin's ScoreExtensions implements it, the runner hands it the plugin's
+// row of scores and the feasible nodes directly, without building the list
+// (and so without reading every node's name).
+type BatchScoreExtensions interface {
+	ScoreExtensions
+	NormalizeScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, scores []int64) *Status
+}

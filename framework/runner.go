@@ -255,19 +255,26 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	live, livePos, out := bs.filterBuffers(n)
 	check := func(lo, hi int) bool {
 		m := hi - lo
-		nodes, pos, o := live[lo:hi:hi], livePos[lo:hi:hi], out[lo:hi:hi]
+		pos, o := livePos[lo:hi:hi], out[lo:hi:hi] // o is all nil between calls
 		k := start + lo
 		if k >= n {
 			k -= n
 		}
-		if c := copy(nodes, candidates[k:]); c < m {
-			copy(nodes[c:], candidates)
+		// nodes starts as a view of candidates (no copy) when the chunk
+		// does not wrap; it is copied into live before the first compaction.
+		var nodes []*NodeInfo
+		owned := false
+		if k+m <= n {
+			nodes = candidates[k : k+m : k+m]
+		} else {
+			nodes = live[lo:hi:hi]
+			copy(nodes[copy(nodes, candidates[k:]):], candidates)
+			owned = true
 		}
 		identity := true // pos[q] == lo+q, not yet written
 		for j, pl := range active {
 			o := o[:len(nodes)]
 			if b := batch[j]; b != nil {
-				clear(o)
 				b.FilterBatch(ctx, state, pod, nodes, o)
 			} else {
 				for q, ni := range nodes {
@@ -276,8 +283,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			}
 			q := 0
 			for ; q < len(o); q++ {
-				if s := o[q]; s != nil && s.code != Success {
-					break
+				if s := o[q]; s != nil {
+					if s.code != Success {
+						break
+					}
+					o[q] = nil
 				}
 			}
 			if q == len(o) {
@@ -289,11 +299,18 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				}
 				identity = false
 			}
+			if !owned {
+				nodes = live[lo : lo+copy(live[lo:hi], nodes) : hi]
+				owned = true
+			}
 			w := q
 			for ; q < len(o); q++ {
-				if s := o[q]; s != nil && s.code != Success {
-					record(int(pos[q]), s, idx[j])
-					continue
+				if s := o[q]; s != nil {
+					o[q] = nil
+					if s.code != Success {
+						record(int(pos[q]), s, idx[j])
+						continue
+					}
 				}
 				nodes[w], pos[w] = nodes[q], pos[q]
 				w++
@@ -309,6 +326,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		check = checkNodes
 	}
 	end := parallel.Ordered(f.parallelism, n, parallel.ChunkSize(n, f.parallelism), check)
+	bs.dirty = false
 
 	res.order = candidates
 	if rejected.Load() == 0 {
@@ -533,6 +551,12 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		if ext == nil {
 			continue
 		}
+		if b, ok := ext.(BatchScoreExtensions); ok {
+			if s := b.NormalizeScoreBatch(ctx, state, pod, nodes, vals[p*nf:(p+1)*nf:(p+1)*nf]); !s.IsSuccess() {
+				return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.asErr())
+			}
+			continue
+		}
 		if list == nil {
 			sc := f.getScratch()
 			defer f.scratch.Put(sc)
@@ -592,6 +616,7 @@ type batchScratch struct {
 	live        []*NodeInfo
 	livePos     []int32
 	out         []*Status
+	dirty       bool // out may hold statuses (see filterBuffers)
 
 	active  []scorePlugin
 	calls   []ScorePlugin
@@ -614,9 +639,15 @@ func (s *batchScratch) filterPlugins(n int) []BatchFilterPlugin {
 
 // filterBuffers returns the surviving nodes, their positions and the
 // statuses of one plugin call, each with room for n nodes (a chunk uses
-// its [lo, hi) range). The contents are not cleared.
+// its [lo, hi) range). The statuses are all nil: the filter loop sets
+// entries back to nil as it reads them, and a cycle that did not finish
+// (a panicking plugin) leaves dirty set, so the next one clears them.
 func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []*Status) {
+	if s.dirty {
+		clear(s.out[:cap(s.out)])
+	}
 	s.live, s.livePos, s.out = grow(s.live, n), grow(s.livePos, n), grow(s.out, n)
+	s.dirty = true
 	return s.live, s.livePos, s.out
 }
 

@@ -40,9 +40,31 @@ func (b *batchFake) ScoreBatch(ctx context.Context, state *CycleState, pod *PodI
 	return failed
 }
 
+// ScoreExtensions returns the batchFake itself, so that the runner takes
+// its NormalizeScoreBatch.
+func (b *batchFake) ScoreExtensions() ScoreExtensions {
+	if b.normalize == nil {
+		return nil
+	}
+	return b
+}
+
+func (b *batchFake) NormalizeScoreBatch(_ context.Context, _ *CycleState, _ *PodInfo, nodes []*NodeInfo, scores []int64) *Status {
+	list := make(NodeScoreList, len(nodes))
+	for j, n := range nodes {
+		list[j] = NodeScore{Name: n.Name(), Score: scores[j]}
+	}
+	s := b.normalize(list)
+	for j := range list {
+		scores[j] = list[j].Score
+	}
+	return s
+}
+
 var (
-	_ BatchFilterPlugin = (*batchFake)(nil)
-	_ BatchScorePlugin  = (*batchFake)(nil)
+	_ BatchFilterPlugin    = (*batchFake)(nil)
+	_ BatchScorePlugin     = (*batchFake)(nil)
+	_ BatchScoreExtensions = (*batchFake)(nil)
 )
 
 // batchCase is a random profile of filter and score fakes: each filter
