@@ -83,6 +83,36 @@ func batchCheckScore(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.Cycle
 			t.Fatalf("%s %s nodes [%d,%d): ScoreBatch %v, Score %v", pl.Name(), what, lo, hi, out, want)
 		}
 	}
+	batchCheckNormalize(t, what, pl, state, pod, nodes)
+}
+
+// batchCheckNormalize compares NormalizeScoreBatch with NormalizeScore on
+// the plugin's scores of nodes (when Score succeeds on all of them).
+func batchCheckNormalize(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo) {
+	ext := pl.ScoreExtensions()
+	b, ok := ext.(fw.BatchScoreExtensions)
+	if !ok {
+		return
+	}
+	list := make(fw.NodeScoreList, len(nodes))
+	row := make([]int64, len(nodes))
+	for j, n := range nodes {
+		v, s := pl.Score(context.Background(), state, pod, n)
+		if !s.IsSuccess() {
+			return
+		}
+		list[j], row[j] = fw.NodeScore{Name: n.Name(), Score: v}, v
+	}
+	s1 := ext.NormalizeScore(context.Background(), state, pod, list)
+	s2 := b.NormalizeScoreBatch(context.Background(), state, pod, nodes, row)
+	if s1.IsSuccess() != s2.IsSuccess() {
+		t.Fatalf("%s %s: NormalizeScore %v, NormalizeScoreBatch %v", pl.Name(), what, s1, s2)
+	}
+	for j := range list {
+		if list[j].Score != row[j] {
+			t.Fatalf("%s %s node %s: NormalizeScore %d, NormalizeScoreBatch %d", pl.Name(), what, nodes[j].Name(), list[j].Score, row[j])
+		}
+	}
 }
 
 // TestPropScoreBatchEqualsScore: every score half that implements
@@ -125,6 +155,52 @@ func TestPropScoreBatchEqualsScore(t *testing.T) {
 					}
 				}
 				batchCheckScore(t, list.what, pl, state, pod, list.nodes, chunk)
+			}
+		}
+	})
+}
+
+// TestPropPodTopologySpreadSnapshotWalk: the pointer walk finds every
+// snapshot node's position whatever the order (round-robin subsequences,
+// shuffles, repeats), and reports −1 for a copy.
+func TestPropPodTopologySpreadSnapshotWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, _ := st.BatchCluster(t)
+		snap, err := fw.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := snap.Nodes()
+		var list []*fw.NodeInfo
+		if rapid.Bool().Draw(t, "roundRobin") {
+			start := rapid.IntRange(0, len(all)-1).Draw(t, "start")
+			for k := range all {
+				if rapid.Bool().Draw(t, "keep") {
+					list = append(list, all[(start+k)%len(all)])
+				}
+			}
+		} else {
+			for range rapid.IntRange(0, 3*len(all)).Draw(t, "len") {
+				list = append(list, all[rapid.IntRange(0, len(all)-1).Draw(t, "pick")])
+			}
+		}
+		copyAt := -1
+		if len(list) > 0 && rapid.IntRange(0, 3).Draw(t, "withCopy") == 0 {
+			copyAt = rapid.IntRange(0, len(list)-1).Draw(t, "copyAt")
+			list[copyAt] = list[copyAt].Clone()
+		}
+		w := ptsNewSnapshotWalk(snap, len(list))
+		for j, ni := range list {
+			got := w.next(ni)
+			want := ni.Index()
+			if j == copyAt {
+				want = -1
+			}
+			if got != want {
+				t.Fatalf("node %d (%s): walk %d, want %d", j, ni.Name(), got, want)
+			}
+			if got < 0 {
+				return
 			}
 		}
 	})

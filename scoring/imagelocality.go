@@ -33,6 +33,9 @@ type ilImage struct {
 type ilPreScoreState struct {
 	images        []ilImage
 	numContainers int
+	// somewhere is set when some image is on some node of the snapshot;
+	// otherwise every node scores the floor (each image adds size × 0).
+	somewhere bool
 }
 
 // Clone returns the state itself; it is read-only.
@@ -80,7 +83,9 @@ func (pl *ImageLocality) state(snap *fw.Snapshot, pod *fw.Pod) (*ilPreScoreState
 	s := &ilPreScoreState{numContainers: len(pod.Spec.InitContainers) + len(pod.Spec.Containers)}
 	add := func(image string) {
 		n := NormalizedImageName(image)
-		s.images = append(s.images, ilImage{name: n, spread: float64(snap.ImageNumNodes(n)) / float64(total)})
+		k := snap.ImageNumNodes(n)
+		s.somewhere = s.somewhere || k > 0
+		s.images = append(s.images, ilImage{name: n, spread: float64(k) / float64(total)})
 	}
 	for i := range pod.Spec.InitContainers {
 		add(pod.Spec.InitContainers[i].Image)
@@ -125,13 +130,20 @@ func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPr
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
-// read once, and a node without images scores the floor directly.
+// read once, and a node without images scores the floor directly, as every
+// node does when none of the pod's images is on any node.
 func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
 	s, st := pl.readState(state, pod)
 	if st != nil {
 		return st
 	}
 	none := ilPriority(0, s.numContainers)
+	if !s.somewhere {
+		for i := range out[:len(nodes)] {
+			out[i] = none
+		}
+		return nil
+	}
 	for i, node := range nodes {
 		if len(node.ImageSizes) == 0 || len(s.images) == 0 {
 			out[i] = none

@@ -43,10 +43,11 @@ type InterPodAffinity struct {
 }
 
 var (
-	_ framework.PreScorePlugin   = (*InterPodAffinity)(nil)
-	_ framework.ScorePlugin      = (*InterPodAffinity)(nil)
-	_ framework.BatchScorePlugin = (*InterPodAffinity)(nil)
-	_ framework.ScoreExtensions  = (*InterPodAffinity)(nil)
+	_ framework.PreScorePlugin       = (*InterPodAffinity)(nil)
+	_ framework.ScorePlugin          = (*InterPodAffinity)(nil)
+	_ framework.BatchScorePlugin     = (*InterPodAffinity)(nil)
+	_ framework.ScoreExtensions      = (*InterPodAffinity)(nil)
+	_ framework.BatchScoreExtensions = (*InterPodAffinity)(nil)
 )
 
 // NewInterPodAffinity returns the score half of InterPodAffinity after
@@ -470,6 +471,37 @@ func (pl *InterPodAffinity) NormalizeScore(_ context.Context, state *framework.C
 	}
 	ipaNormalize(scores)
 	return nil
+}
+
+// NormalizeScoreBatch is NormalizeScore over a row of scores
+// (framework.BatchScoreExtensions).
+func (pl *InterPodAffinity) NormalizeScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+	s, err := ipaReadScoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	if len(s.scores.keys) == 0 && (s.fast == nil || len(s.fast.keys) == 0) {
+		return nil
+	}
+	ipaNormalizeRow(scores)
+	return nil
+}
+
+// ipaNormalizeRow is ipaNormalize over a row of scores.
+func ipaNormalizeRow(scores []int64) {
+	minCount, maxCount := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, s := range scores {
+		minCount = min(minCount, s)
+		maxCount = max(maxCount, s)
+	}
+	diff := maxCount - minCount
+	for i, s := range scores {
+		f := float64(0)
+		if diff > 0 {
+			f = float64(framework.MaxNodeScore) * (float64(s-minCount) / float64(diff))
+		}
+		scores[i] = int64(f)
+	}
 }
 
 func ipaNormalize(scores framework.NodeScoreList) {

@@ -29,10 +29,11 @@ type NodeAffinity struct {
 }
 
 var (
-	_ fw.PreScorePlugin   = (*NodeAffinity)(nil)
-	_ fw.ScorePlugin      = (*NodeAffinity)(nil)
-	_ fw.BatchScorePlugin = (*NodeAffinity)(nil)
-	_ fw.ScoreExtensions  = (*NodeAffinity)(nil)
+	_ fw.PreScorePlugin       = (*NodeAffinity)(nil)
+	_ fw.ScorePlugin          = (*NodeAffinity)(nil)
+	_ fw.BatchScorePlugin     = (*NodeAffinity)(nil)
+	_ fw.ScoreExtensions      = (*NodeAffinity)(nil)
+	_ fw.BatchScoreExtensions = (*NodeAffinity)(nil)
 )
 
 // NewNodeAffinity builds the score half from args (validated as
@@ -120,6 +121,13 @@ func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod 
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).
 func (pl *NodeAffinity) ScoreExtensions() fw.ScoreExtensions { return pl }
+
+// NormalizeScoreBatch is NormalizeScore over a row of scores
+// (framework.BatchScoreExtensions).
+func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, _ []*fw.NodeInfo, scores []int64) *fw.Status {
+	batchDefaultNormalize(fw.MaxNodeScore, false, scores)
+	return nil
+}
 
 // NormalizeScore applies DefaultNormalizeScore(100, reverse=false).
 func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, scores fw.NodeScoreList) *fw.Status {

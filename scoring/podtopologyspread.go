@@ -40,10 +40,11 @@ type PodTopologySpread struct {
 }
 
 var (
-	_ framework.PreScorePlugin   = (*PodTopologySpread)(nil)
-	_ framework.ScorePlugin      = (*PodTopologySpread)(nil)
-	_ framework.BatchScorePlugin = (*PodTopologySpread)(nil)
-	_ framework.ScoreExtensions  = (*PodTopologySpread)(nil)
+	_ framework.PreScorePlugin       = (*PodTopologySpread)(nil)
+	_ framework.ScorePlugin          = (*PodTopologySpread)(nil)
+	_ framework.BatchScorePlugin     = (*PodTopologySpread)(nil)
+	_ framework.ScoreExtensions      = (*PodTopologySpread)(nil)
+	_ framework.BatchScoreExtensions = (*PodTopologySpread)(nil)
 )
 
 // NewPodTopologySpread builds the score half from args: unset fields get
@@ -189,10 +190,8 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	// Only non-system defaults require every topology key, so that nodes
 	// without a zone label still get hostname spreading.
 	requireAll := len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	var st *ptsPreScoreState
-	if ptsSnapshotNodes(nodes, snap) {
-		st = pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll)
-	} else {
+	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll)
+	if st == nil { // some node is not the snapshot's own
 		st = pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll)
 	}
 	st.isHost = make([]bool, len(cs))
@@ -206,21 +205,48 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	return nil
 }
 
-// ptsSnapshotNodes reports whether every node is the snapshot's own
-// NodeInfo at its index (what the runner passes).
-func ptsSnapshotNodes(nodes []*framework.NodeInfo, snap *framework.Snapshot) bool {
-	all := snap.Nodes()
-	for _, ni := range nodes {
-		i := ni.Index()
-		if i < 0 || i >= len(all) || all[i] != ni {
-			return false
+// ptsSnapshotWalk finds the snapshot positions of nodes, which must be the
+// snapshot's own NodeInfos. The runner passes them in round-robin order
+// (a subsequence of the snapshot's order rotated), so each is found by
+// walking the snapshot's node list forward from the previous one, comparing
+// pointers only, without reading the NodeInfos; after 2·n + len(nodes)
+// steps (nodes in another order) it reads NodeInfo.Index instead.
+type ptsSnapshotWalk struct {
+	all    []*framework.NodeInfo
+	cur    int // position of the previous node, -1 before the first
+	budget int
+}
+
+func ptsNewSnapshotWalk(snap *framework.Snapshot, nodes int) ptsSnapshotWalk {
+	return ptsSnapshotWalk{all: snap.Nodes(), cur: -1, budget: 2*snap.NumNodes() + nodes}
+}
+
+// next returns the position of ni, or −1 when ni is not the snapshot's own.
+func (w *ptsSnapshotWalk) next(ni *framework.NodeInfo) int {
+	all, n := w.all, len(w.all)
+	if w.cur >= 0 && w.budget > 0 {
+		k := w.cur
+		for w.budget > 0 {
+			w.budget--
+			if k++; k >= n {
+				k = 0
+			}
+			if all[k] == ni {
+				w.cur = k
+				return k
+			}
 		}
 	}
-	return true
+	k := ni.Index()
+	if k < 0 || k >= n || all[k] != ni {
+		return -1
+	}
+	w.cur = k
+	return k
 }
 
 // calPreScoreStateFast is calPreScoreState when the scored nodes are the
-// snapshot's own NodeInfos: topology values come from
+// snapshot's own NodeInfos (it returns nil when one is not): topology values come from
 // Snapshot.TopologyValues and per-node matching counts from the snapshot's
 // pod index, and the per-node data stays indexed by snapshot position (a
 // membership bitmap, no per-node arrays), so the cycle costs a few slice
@@ -284,8 +310,12 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	// domains they hold, numbered by first appearance (until every slot
 	// is).
 	scored := 0
+	walk := ptsNewSnapshotWalk(snap, len(nodes))
 	for _, ni := range nodes {
-		k := ni.Index()
+		k := walk.next(ni)
+		if k < 0 {
+			return nil
+		}
 		s.member[k>>6] |= 1 << (k & 63)
 		if checkKeys && !s.hasAll(k) {
 			s.IgnoredNodes[ni.Name()] = true
@@ -839,6 +869,46 @@ func (s *ptsPreScoreState) isIgnored(k int, name string) bool {
 // share their data (a node's name read twice).
 func ptsSameString(a, b string) bool {
 	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+// NormalizeScoreBatch is NormalizeScore over a row of scores
+// (framework.BatchScoreExtensions); node names are read only when some node
+// is ignored.
+func (pl *PodTopologySpread) NormalizeScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, scores []int64) *framework.Status {
+	s, err := ptsReadPreScoreState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	var ignored func(k int) bool
+	if len(s.IgnoredNodes) > 0 {
+		ignored = func(k int) bool { return s.isIgnored(k, nodes[k].Name()) }
+	}
+	ptsNormalize(scores, ignored)
+	return nil
+}
+
+// ptsNormalize is NormalizeScore's arithmetic over a row; ignored (nil:
+// no node is) tells the ignored positions.
+func ptsNormalize(scores []int64, ignored func(k int) bool) {
+	var minScore int64 = math.MaxInt64
+	var maxScore int64
+	for k, v := range scores {
+		if ignored != nil && ignored(k) {
+			continue
+		}
+		minScore = min(minScore, v)
+		maxScore = max(maxScore, v)
+	}
+	for k, v := range scores {
+		switch {
+		case ignored != nil && ignored(k):
+			scores[k] = 0
+		case maxScore == 0:
+			scores[k] = framework.MaxNodeScore
+		default:
+			scores[k] = framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
+		}
+	}
 }
 
 // NormalizeScore maps raw scores to [0, 100] as kube-scheduler v1.36: with

@@ -25,10 +25,11 @@ func (s *ttPreScoreState) Clone() fw.StateData { return s }
 type TaintToleration struct{}
 
 var (
-	_ fw.PreScorePlugin   = (*TaintToleration)(nil)
-	_ fw.ScorePlugin      = (*TaintToleration)(nil)
-	_ fw.BatchScorePlugin = (*TaintToleration)(nil)
-	_ fw.ScoreExtensions  = (*TaintToleration)(nil)
+	_ fw.PreScorePlugin       = (*TaintToleration)(nil)
+	_ fw.ScorePlugin          = (*TaintToleration)(nil)
+	_ fw.BatchScorePlugin     = (*TaintToleration)(nil)
+	_ fw.ScoreExtensions      = (*TaintToleration)(nil)
+	_ fw.BatchScoreExtensions = (*TaintToleration)(nil)
 )
 
 // NewTaintToleration builds the score half (it has no args).
@@ -103,6 +104,13 @@ func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).
 func (pl *TaintToleration) ScoreExtensions() fw.ScoreExtensions { return pl }
+
+// NormalizeScoreBatch is NormalizeScore over a row of scores
+// (framework.BatchScoreExtensions).
+func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, _ []*fw.NodeInfo, scores []int64) *fw.Status {
+	batchDefaultNormalize(fw.MaxNodeScore, true, scores)
+	return nil
+}
 
 // NormalizeScore applies DefaultNormalizeScore(100, reverse=true).
 func (pl *TaintToleration) NormalizeScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, scores fw.NodeScoreList) *fw.Status {
