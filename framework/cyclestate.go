@@ -91,6 +91,37 @@ func (c *CycleState) Delete(key StateKey) {
 	c.entries.Store(&next)
 }
 
+// ReleasableStateData is StateData holding buffers that its plugin reuses
+// from cycle to cycle (large per-node arrays, which would otherwise be
+// allocated every cycle). Release hands them back; it is called by
+// CycleState.Release, after which the value must not be used. A value's
+// Clone must not share the released buffers.
+type ReleasableStateData interface {
+	StateData
+	Release()
+}
+
+// Release ends the state's life: the values implementing
+// ReleasableStateData release their buffers and the state is emptied.
+// Call it only when neither the state nor any value read from it is used
+// again. Schedule releases the states it creates itself (a nil state);
+// a caller that passes its own state may release it once the pod's cycle
+// (including Reserve, Permit, PostFilter and binding) is over.
+func (c *CycleState) Release() {
+	c.mu.Lock()
+	p := c.entries.Load()
+	c.entries.Store(nil)
+	c.mu.Unlock()
+	if p == nil {
+		return
+	}
+	for _, e := range *p {
+		if r, ok := e.data.(ReleasableStateData); ok {
+			r.Release()
+		}
+	}
+}
+
 // Snapshot returns the snapshot of the cycle (set by the runner).
 func (c *CycleState) Snapshot() *Snapshot { return c.snapshot }
 

@@ -60,7 +60,10 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		return nil, errors.New("framework: Schedule: CycleOptions.Rand is nil: inject a *rand.Rand for tie-breaks")
 	}
 	if state == nil {
+		// Nobody else sees this state: its plugins' buffers go back to
+		// them when the cycle ends.
 		state = NewCycleState()
+		defer state.Release()
 	}
 	state.SetSnapshot(snap)
 	all := snap.Nodes()

@@ -373,3 +373,75 @@ func TestPropPickHighestMatchesIntNReservoir(t *testing.T) {
 		}
 	})
 }
+
+// releasable is state data that records its Release.
+type releasable struct{ released *atomic.Int64 }
+
+func (r releasable) Clone() StateData { return r }
+func (r releasable) Release()         { r.released.Add(1) }
+
+// TestCycleStateRelease: Release calls Release on the releasable values
+// once and empties the state; Schedule releases a state it created, not
+// one its caller passed.
+func TestCycleStateRelease(t *testing.T) {
+	var n atomic.Int64
+	st := NewCycleState()
+	st.Write("a", releasable{&n})
+	st.Write("b", &fakeState{})
+	st.Release()
+	if n.Load() != 1 {
+		t.Fatalf("Release calls = %d, want 1", n.Load())
+	}
+	if _, err := st.Read("a"); err == nil {
+		t.Fatalf("state not emptied")
+	}
+	st.Release() // a second Release does nothing
+	if n.Load() != 1 {
+		t.Fatalf("Release calls after a second Release = %d, want 1", n.Load())
+	}
+
+	var calls atomic.Int64
+	writer := &fake{name: "W", preFilter: nil}
+	r := NewRegistry()
+	pw := &prefilterWriter{fake: writer, released: &calls}
+	if err := r.Register("W", func(any, Handle) (Plugin, error) { return pw, nil }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFramework(r, Profile{PreFilter: []string{"W"}, Filter: []string{"W"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := MustSnapshot(testNodes(3), nil)
+	opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))}
+	if _, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("Schedule with its own state: Release calls = %d, want 1", calls.Load())
+	}
+	own := NewCycleState()
+	if _, err := f.Schedule(context.Background(), own, snap, testPod("p"), opts); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("Schedule with the caller's state released it")
+	}
+	if _, err := own.Read("W"); err != nil {
+		t.Fatalf("caller's state lost its value: %v", err)
+	}
+}
+
+type fakeState struct{}
+
+func (s *fakeState) Clone() StateData { return s }
+
+// prefilterWriter writes a releasable value in PreFilter.
+type prefilterWriter struct {
+	*fake
+	released *atomic.Int64
+}
+
+func (p *prefilterWriter) PreFilter(_ context.Context, state *CycleState, _ *PodInfo, _ []*NodeInfo) (*PreFilterResult, *Status) {
+	state.Write("W", releasable{p.released})
+	return nil, nil
+}
