@@ -2,9 +2,12 @@ package filter
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
@@ -111,6 +114,57 @@ func TestPropFilterBatchEqualsFilter(t *testing.T) {
 				t.Fatalf("%s RemovePod: %v", pl.Name(), s)
 			}
 			batchCheckFilter(t, "after RemovePod", pl, removed, pod, copies)
+		}
+	})
+}
+
+// TestPropPodTopologySpreadRecycledCounts: with enough domains to recycle
+// count slices (hostname constraints over ≥ 256 nodes), a state built on a
+// slice a released state handed back equals the reference walk, cycle
+// after cycle while the snapshot changes.
+func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(ptsPoolMin, ptsPoolMin+40).Draw(t, "nodes")
+		var nodes []*fw.Node
+		for i := range n {
+			name := fmt.Sprintf("n%03d", i)
+			nodes = append(nodes, st.MakeNode().Name(name).Label(st.BatchHostKey, name).Label(st.BatchZoneKey, fmt.Sprintf("z%d", i%3)).Obj())
+		}
+		var pods []*fw.Pod
+		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
+			pods = append(pods, st.MakePod().Name(fmt.Sprintf("p%d", k)).Label("app", rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")).
+				Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name).Obj())
+		}
+		snap := fw.MustSnapshot(nodes, pods)
+		incoming := st.MakePod().Name("in").Label("app", "web").
+			SpreadConstraint(fw.TopologySpreadConstraint{MaxSkew: rapid.Int32Range(1, 2).Draw(t, "skew"), TopologyKey: st.BatchHostKey,
+				WhenUnsatisfiable: fw.DoNotSchedule, LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
+		pi := fw.MustPodInfo(incoming)
+		pl := ptsNewFilter(t, ptsListArgs)
+		for round := range 3 {
+			fast := fw.NewCycleState()
+			fast.SetSnapshot(snap)
+			if _, s := pl.PreFilter(context.Background(), fast, pi, snap.Nodes()); !s.IsSuccess() {
+				t.Fatalf("PreFilter: %v", s)
+			}
+			ref := fw.NewCycleState()
+			ref.SetSnapshot(snap)
+			if _, s := pl.PreFilter(context.Background(), ref, pi, slices.Clone(snap.Nodes())); !s.IsSuccess() {
+				t.Fatalf("PreFilter: %v", s)
+			}
+			if s := ptsState(t, fast); s.pool == nil {
+				t.Fatalf("round %d: the state does not recycle its counts", round)
+			}
+			if diff := cmp.Diff(ptsExactViewOf(ptsState(t, ref)), ptsExactViewOf(ptsState(t, fast)), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("round %d: state (-ref +fast):\n%s", round, diff)
+			}
+			if diff := cmp.Diff(ptsCodes(pl, ref, pi, snap.Nodes()), ptsCodes(pl, fast, pi, snap.Nodes())); diff != "" {
+				t.Fatalf("round %d: verdicts (-ref +fast):\n%s", round, diff)
+			}
+			fast.Release()
+			if err := snap.AddPod(st.MakePod().Name(fmt.Sprintf("b%d", round)).Label("app", "web").Node(nodes[rapid.IntRange(0, n-1).Draw(t, "bind")].Name).Obj()); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -52,6 +53,26 @@ type PodTopologySpread struct {
 	// Pre-built rejection statuses (never mutated by the runner).
 	missingLabel *framework.Status
 	notMatch     *framework.Status
+
+	// counts recycles the per-domain count slices of released states
+	// (framework.ReleasableStateData); it holds *[]int.
+	counts *sync.Pool
+}
+
+// ptsPoolMin is the smallest count slice worth recycling.
+const ptsPoolMin = 256
+
+// takeCounts returns a zeroed count slice of n domains, recycled when n is
+// large.
+func (pl *PodTopologySpread) takeCounts(n int) []int {
+	if n >= ptsPoolMin && pl.counts != nil {
+		if h, ok := pl.counts.Get().(*[]int); ok && cap(*h) >= n {
+			b := (*h)[:n]
+			clear(b)
+			return b
+		}
+	}
+	return make([]int, n)
 }
 
 var (
@@ -59,6 +80,8 @@ var (
 	_ framework.FilterPlugin        = (*PodTopologySpread)(nil)
 	_ framework.BatchFilterPlugin   = (*PodTopologySpread)(nil)
 	_ framework.PreFilterExtensions = (*PodTopologySpread)(nil)
+
+	_ framework.ReleasableStateData = (*ptsPreFilterState)(nil)
 )
 
 // NewPodTopologySpread builds the filter half from args: unset fields get
@@ -75,6 +98,7 @@ func NewPodTopologySpread(args config.PodTopologySpreadArgs, h framework.Handle)
 		parallelism:  1,
 		missingLabel: framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonTopologySpreadNodeLabelNotMatch),
 		notMatch:     framework.NewStatus(framework.Unschedulable, ErrReasonTopologySpreadConstraintsNotMatch),
+		counts:       &sync.Pool{},
 	}
 	if h != nil {
 		pl.parallelism = max(h.Parallelism(), 1)
@@ -158,10 +182,14 @@ type ptsPreFilterState struct {
 	// then nil and nodes, nodeDom and baseDomains unused.
 	tvs   []*framework.TopologyValues
 	domOf [][]int32
+
+	// pool, when set, takes the large count slices back on Release.
+	pool *sync.Pool
 }
 
 // Clone returns a copy whose counts and critical paths AddPod/RemovePod can
-// change without affecting s.
+// change without affecting s. The copy owns its counts: releasing either
+// state does not touch the other's.
 func (s *ptsPreFilterState) Clone() framework.StateData {
 	if s == nil {
 		return nil
@@ -181,6 +209,22 @@ func (s *ptsPreFilterState) Clone() framework.StateData {
 		}
 	}
 	return &c
+}
+
+// Release hands large count slices back to the plugin's pool
+// (framework.ReleasableStateData); the state must not be used afterwards.
+func (s *ptsPreFilterState) Release() {
+	if s == nil || s.pool == nil {
+		return
+	}
+	for c, counts := range s.Counts {
+		if cap(counts) >= ptsPoolMin {
+			b := counts[:0]
+			s.pool.Put(&b)
+		}
+		s.Counts[c] = nil
+	}
+	s.pool = nil
 }
 
 // minMatch is the global minimum for constraint c: 0 while there are fewer
@@ -360,9 +404,10 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 	}
 	all := s.inclusion.IncludesAll()
 	if complete && all {
+		s.pool = pl.counts
 		for c := range cs {
 			tv := s.tvs[c]
-			counts := make([]int, len(tv.Values))
+			counts := pl.takeCounts(len(tv.Values))
 			if pn := perNode[c]; pn != nil {
 				for i, id := range tv.Domain {
 					counts[id] += int(pn[i])
