@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -37,12 +39,17 @@ const ipaPreScoreStateKey framework.StateKey = "PreScore" + config.InterPodAffin
 type InterPodAffinity struct {
 	args        config.InterPodAffinityArgs
 	parallelism int
+	// doms recycles the per-value score slices of released states
+	// (framework.ReleasableStateData); it holds *[]int64. Nil (a plugin
+	// built without NewInterPodAffinity) means no recycling.
+	doms *sync.Pool
 	// reference selects the walk over every existing pod (kube's
 	// algorithm) instead of the snapshot pod index; tests compare both.
 	reference bool
 }
 
 var (
+	_ framework.ReleasableStateData  = (*ipaPreScoreState)(nil)
 	_ framework.PreScorePlugin       = (*InterPodAffinity)(nil)
 	_ framework.ScorePlugin          = (*InterPodAffinity)(nil)
 	_ framework.BatchScorePlugin     = (*InterPodAffinity)(nil)
@@ -61,7 +68,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 	if h != nil {
 		p = max(h.Parallelism(), 1)
 	}
-	return &InterPodAffinity{args: args, parallelism: p}, nil
+	return &InterPodAffinity{args: args, parallelism: p, doms: &sync.Pool{}}, nil
 }
 
 // InterPodAffinityFactory is a framework.Factory for the score half: nil
@@ -119,7 +126,12 @@ type ipaFastScores struct {
 	keys []string
 	tvs  []*framework.TopologyValues
 	dom  [][]int64
+	// pool, when set, recycles the large dom slices (see Release).
+	pool *sync.Pool
 }
+
+// ipaPoolMin is the smallest dom slice worth recycling.
+const ipaPoolMin = 256
 
 // slot returns the index of key, adding it (all domains 0) when absent.
 func (f *ipaFastScores) slot(key string) int {
@@ -131,7 +143,17 @@ func (f *ipaFastScores) slot(key string) int {
 	tv := f.snap.TopologyValues(key)
 	f.keys = append(f.keys, key)
 	f.tvs = append(f.tvs, tv)
-	f.dom = append(f.dom, make([]int64, len(tv.Values)))
+	var dom []int64
+	if n := len(tv.Values); n >= ipaPoolMin && f.pool != nil {
+		if h, ok := f.pool.Get().(*[]int64); ok && cap(*h) >= n {
+			dom = (*h)[:n]
+			clear(dom)
+		}
+	}
+	if dom == nil {
+		dom = make([]int64, len(tv.Values))
+	}
+	f.dom = append(f.dom, dom)
 	return len(f.keys) - 1
 }
 
@@ -201,8 +223,37 @@ func (f *ipaFastScores) score(node *framework.NodeInfo) int64 {
 	return score
 }
 
-// Clone returns s: Score and NormalizeScore only read it.
-func (s *ipaPreScoreState) Clone() framework.StateData { return s }
+// Clone returns s, or, when s holds recycled buffers, a copy that owns its
+// own (Score and NormalizeScore only read the state).
+func (s *ipaPreScoreState) Clone() framework.StateData {
+	if s.fast == nil || s.fast.pool == nil {
+		return s
+	}
+	f := *s.fast
+	f.pool = nil
+	f.dom = make([][]int64, len(s.fast.dom))
+	for k := range f.dom {
+		f.dom[k] = slices.Clone(s.fast.dom[k])
+	}
+	return &ipaPreScoreState{scores: s.scores, fast: &f}
+}
+
+// Release hands the large per-value score slices back to the plugin
+// (framework.ReleasableStateData); the state must not be used afterwards.
+func (s *ipaPreScoreState) Release() {
+	f := s.fast
+	if f == nil || f.pool == nil {
+		return
+	}
+	for k, dom := range f.dom {
+		if cap(dom) >= ipaPoolMin {
+			b := dom[:0]
+			f.pool.Put(&b)
+		}
+		f.dom[k] = nil
+	}
+	f.pool = nil
+}
 
 // ipaWalk holds the per-cycle inputs of PreScore's walk.
 type ipaWalk struct {
@@ -348,7 +399,7 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 // when the term selects the incoming pod. Sums of integers, so the order of
 // contributions does not matter.
 func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaFastScores {
-	f := &ipaFastScores{snap: snap}
+	f := &ipaFastScores{snap: snap, pool: pl.doms}
 	for i := range pod.PreferredAffinityTerms {
 		t := &pod.PreferredAffinityTerms[i]
 		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}})
@@ -495,12 +546,18 @@ func ipaNormalizeRow(scores []int64) {
 		maxCount = max(maxCount, s)
 	}
 	diff := maxCount - minCount
-	for i, s := range scores {
+	norm := func(s int64) int64 {
 		f := float64(0)
 		if diff > 0 {
 			f = float64(framework.MaxNodeScore) * (float64(s-minCount) / float64(diff))
 		}
-		scores[i] = int64(f)
+		return int64(f)
+	}
+	if len(scores) > 0 && batchMapByTable(scores, minCount, maxCount, norm) {
+		return
+	}
+	for i, s := range scores {
+		scores[i] = norm(s)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
@@ -272,11 +273,16 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, 
 			}
 			weights += wMem
 		}
-		if weights == 0 {
+		switch {
+		case weights == 0:
 			out[i] = 0
-			continue
+		case weights&(weights-1) == 0:
+			// sum ≥ 0 (scores and weights are), so the shift is the
+			// division; kube's default weights 1+1 take this path.
+			out[i] = sum >> bits.TrailingZeros64(uint64(weights))
+		default:
+			out[i] = sum / weights
 		}
-		out[i] = sum / weights
 	}
 	return nil
 }

@@ -899,6 +899,11 @@ func ptsNormalize(scores []int64, ignored func(k int) bool) {
 		minScore = min(minScore, v)
 		maxScore = max(maxScore, v)
 	}
+	if ignored == nil && maxScore != 0 && batchMapByTable(scores, minScore, maxScore, func(v int64) int64 {
+		return framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
+	}) {
+		return
+	}
 	for k, v := range scores {
 		switch {
 		case ignored != nil && ignored(k):
