@@ -328,7 +328,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	if nominated != nil {
 		check = checkNodes
 	}
-	end := parallel.Ordered(f.parallelism, n, parallel.ChunkSize(n, f.parallelism), check)
+	end := parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
 	bs.dirty = false
 
 	res.order = candidates
@@ -375,6 +375,22 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		res.Diagnosis.addPlugin(f.stamp(st, plugins[p]))
 	}
 	return nil
+}
+
+// seqChunk is the chunk of a sequential loop over every node: large enough
+// that per-call costs (reading plugin state, hoisting) vanish, small enough
+// that a chunk's NodeInfos stay in cache from one plugin to the next.
+const seqChunk = 512
+
+// chunkSize is the chunk of a loop over n nodes that needs want of them:
+// kube-scheduler's chunking when parallel or stopping early (a larger
+// chunk would evaluate more nodes past the stop), seqChunk when one worker
+// goes through all of them. Results do not depend on it.
+func (f *Framework) chunkSize(n, want int) int {
+	if f.parallelism <= 1 && want >= n {
+		return min(n, seqChunk)
+	}
+	return parallel.ChunkSize(n, f.parallelism)
 }
 
 // grow returns s resized to n, reusing its array when it is large enough.
@@ -525,7 +541,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	// Plugin by plugin over the chunk's nodes: each plugin's state stays
 	// hot. The error kept is the one of the lowest node position, and at
 	// that node of the first plugin in order, as a node-by-node loop gives.
-	parallel.Ordered(f.parallelism, nf, parallel.ChunkSize(nf, f.parallelism), func(lo, hi int) bool {
+	parallel.Ordered(f.parallelism, nf, f.chunkSize(nf, nf), func(lo, hi int) bool {
 		for p := range calls {
 			b := batches[p]
 			if b == nil {
