@@ -2,7 +2,6 @@ package framework
 
 import (
 	"slices"
-	"strconv"
 	"sync"
 )
 
@@ -23,12 +22,15 @@ import (
 //     with the nodes whose pods carry it, how many times and with what total
 //     weight. Built on first use, then maintained the same way.
 //
-// Complexity (n nodes, p assigned pods, e entries, g groups):
-//   - PodCounts: O(len(key)) for a hit; O(p) selector matches to build a
-//     missing entry (the cost kube pays every cycle), O(e) to evict.
-//   - AddPod/RemovePod: O(e) matches of the pod against the entries, +1/−1
-//     on the matching entries' slot; for a pod with affinity terms, O(terms)
-//     map updates of the groups.
+// Complexity (n nodes, p assigned pods, e entries, g groups, k label
+// classes):
+//   - PodCounts: O(len(key)) for a hit; to build a missing entry, O(k)
+//     selector matches (one per label class, podindex_classes.go) and
+//     O(n + Σ classes per node) sums, where kube matches all p pods every
+//     cycle; O(e) to evict.
+//   - AddPod/RemovePod: naming the pod's label class, O(e) matches of the
+//     pod against the entries, +1/−1 on the matching entries' slot; for a
+//     pod with affinity terms, O(terms) map updates of the groups.
 //   - AddNode/RemoveNode: O(e·n) (every entry gains or loses a slot).
 //   - Clone: O(e + g) (the entries and groups are shared copy-on-write: the
 //     first write to a shared entry on either side copies that entry, O(n),
@@ -76,8 +78,9 @@ type PodQuery struct {
 // Snapshot; it is read-only and valid until the snapshot is next mutated
 // (copy what must outlive that). It is safe for concurrent use.
 //
-// The first call for a query walks every assigned pod (O(pods)); later
-// calls return the memo (O(1)).
+// The first call for a query matches it once per label class (pods equal
+// in namespace, labels and deletion) and sums per node; later calls
+// return the memo (O(1)).
 func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	key := q.key()
 	x := &s.podIdx
@@ -92,15 +95,7 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	x.mu.Unlock()
 
 	e := &podCountEntry{m: compilePodQuery(&q), counts: make([]int32, len(s.nodes))}
-	for i, ni := range s.nodes {
-		var c int32
-		for _, pi := range ni.Pods {
-			if e.m.matches(pi.Pod, s.namespaces) {
-				c++
-			}
-		}
-		e.counts[i] = c
-	}
+	x.countByClasses(&e.m, s.namespaces, e.counts)
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -192,6 +187,14 @@ type podIndex struct {
 
 	groups    map[string]*groupSlot // nil until AffinityGroups is first called
 	groupList []*AffinityGroup      // nil when it must be rebuilt
+
+	// Label classes (podindex_classes.go): the class numbering, shared
+	// by a snapshot's family, and per node (by index) the classes of its
+	// pods with their multiplicities; nodeClassesOwned[i] is false while
+	// node i's list is shared with a clone.
+	classes          *podClasses
+	nodeClasses      [][]podClassCount
+	nodeClassesOwned []bool
 }
 
 // podIndexSlot is one snapshot's reference to an entry; owned is false
@@ -228,6 +231,7 @@ func (x *podIndex) evictLocked() {
 func (x *podIndex) forkFrom(src *podIndex) {
 	src.mu.Lock()
 	defer src.mu.Unlock()
+	x.classesForkFrom(src)
 	x.tick = src.tick
 	if len(src.slots) > 0 {
 		x.slots = make(map[string]*podIndexSlot, len(src.slots))
@@ -261,6 +265,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.classesUpdate(pi.Pod, node, delta)
 	for _, sl := range x.slots {
 		if !sl.e.m.matches(pi.Pod, ns) {
 			continue
@@ -281,6 +286,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 func (x *podIndex) nodeAdded() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.classesNodeAdded()
 	for _, sl := range x.slots {
 		if !sl.owned {
 			sl.e = &podCountEntry{m: sl.e.m, counts: append(slices.Clip(sl.e.counts), 0), lastUse: sl.e.lastUse}
@@ -296,6 +302,7 @@ func (x *podIndex) nodeAdded() {
 func (x *podIndex) nodeRemoved(i int) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.classesNodeRemoved(i)
 	for _, sl := range x.slots {
 		if !sl.owned {
 			c := make([]int32, 0, len(sl.e.counts)-1)
@@ -360,7 +367,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	b := append(buf[:0], byte('0'+kind))
 	b = appendStrKey(b, t.TopologyKey)
 	if len(t.Namespaces) == 1 { // the common case, without sorting
-		b = append(b, '[', '1')
+		b = appendKeyLen(append(b, '['), 1) // as appendPodTermKey writes it
 		for n := range t.Namespaces {
 			b = appendStrKey(b, n)
 		}
@@ -488,7 +495,7 @@ func (q *PodQuery) key() string {
 	} else {
 		b = append(b, 'A')
 	}
-	b = strconv.AppendInt(b, int64(len(q.Terms)), 10)
+	b = appendKeyLen(b, len(q.Terms))
 	for i := range q.Terms {
 		b = appendPodTermKey(b, q.Terms[i])
 	}
@@ -503,7 +510,7 @@ func appendPodTermKey(b []byte, t PodTerm) []byte {
 		ns = slices.Compact(ns)
 	}
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(ns)), 10)
+	b = appendKeyLen(b, len(ns))
 	for _, n := range ns {
 		b = appendStrKey(b, n)
 	}
@@ -525,12 +532,12 @@ func appendSelectorKey(b []byte, s *Selector) []byte {
 		return append(b, 'N')
 	}
 	b = append(b, 'S')
-	b = strconv.AppendInt(b, int64(len(s.reqs)), 10)
+	b = appendKeyLen(b, len(s.reqs))
 	for i := range s.reqs {
 		r := &s.reqs[i]
 		b = appendStrKey(b, r.key)
 		b = appendStrKey(b, string(r.op))
-		b = strconv.AppendInt(b, int64(len(r.values)), 10)
+		b = appendKeyLen(b, len(r.values))
 		for _, v := range r.values {
 			b = appendStrKey(b, v)
 		}
@@ -541,7 +548,11 @@ func appendSelectorKey(b []byte, s *Selector) []byte {
 // appendStrKey appends s length-prefixed, so that concatenations are
 // unambiguous.
 func appendStrKey(b []byte, s string) []byte {
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, ':')
-	return append(b, s...)
+	return append(appendKeyLen(b, len(s)), s...)
+}
+
+// appendKeyLen appends n as four bytes (big-endian): keys only need to be
+// unambiguous, and this is cheaper than decimal digits.
+func appendKeyLen(b []byte, n int) []byte {
+	return append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 }

@@ -1,0 +1,164 @@
+package framework
+
+import (
+	"slices"
+	"sync"
+)
+
+// This file holds the pod index's label classes. A PodQuery looks at three
+// things of a pod only: its namespace, its labels and whether it is being
+// deleted. Pods equal in those three form a class; the index numbers the
+// classes as pods are added (while their objects are fresh in memory) and
+// keeps, per node, how many of its pods fall in each class. Building a
+// PodCounts entry then matches the query once per class and sums the
+// per-node multiplicities, instead of matching every assigned pod's labels
+// (a walk over cold memory for every new query).
+//
+// Complexity (p assigned pods, n nodes, k classes): AddPod/RemovePod
+// O(labels·log labels) to name the class plus O(classes on the node);
+// a new PodCounts entry O(k) matches + O(n + Σ classes per node); Clone
+// O(n) (the per-node lists are shared copy-on-write).
+
+// podClasses numbers the classes. It is shared by a snapshot and its clones
+// and only grows (a class stays numbered after its last pod leaves), so a
+// number means the same class in every snapshot of the family.
+type podClasses struct {
+	mu   sync.Mutex
+	ids  map[string]int32
+	reps []*Pod // a pod of each class, which stands for it in matches
+}
+
+// id returns the number of p's class, adding the class when new.
+func (c *podClasses) id(p *Pod) int32 {
+	var buf [256]byte
+	key := appendPodClassKey(buf[:0], p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if id, ok := c.ids[string(key)]; ok { // no allocation for the lookup
+		return id
+	}
+	if c.ids == nil {
+		c.ids = map[string]int32{}
+	}
+	id := int32(len(c.reps))
+	c.ids[string(key)] = id
+	c.reps = append(c.reps, p)
+	return id
+}
+
+// representatives returns the classes' pods (a prefix that later additions
+// do not change).
+func (c *podClasses) representatives() []*Pod {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reps
+}
+
+// appendPodClassKey appends p's class key: the terminating flag, the
+// namespace and the labels in key order, each length-prefixed.
+func appendPodClassKey(b []byte, p *Pod) []byte {
+	if p.DeletionTimestamp != nil {
+		b = append(b, 'T')
+	} else {
+		b = append(b, 'A')
+	}
+	b = appendStrKey(b, p.Namespace)
+	var kb [8]string
+	keys := kb[:0]
+	for k := range p.Labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b = appendStrKey(b, k)
+		b = appendStrKey(b, p.Labels[k])
+	}
+	return b
+}
+
+// podClassCount is a class and how many pods of a node are in it.
+type podClassCount struct {
+	class int32
+	n     int32
+}
+
+// classesNodeAdded records a node appended to the snapshot (no pods yet).
+func (x *podIndex) classesNodeAdded() {
+	x.nodeClasses = append(x.nodeClasses, nil)
+	x.nodeClassesOwned = append(x.nodeClassesOwned, true)
+}
+
+// classesNodeRemoved drops node i's list.
+func (x *podIndex) classesNodeRemoved(i int) {
+	if i < len(x.nodeClasses) {
+		x.nodeClasses = slices.Delete(slices.Clone(x.nodeClasses), i, i+1)
+		x.nodeClassesOwned = slices.Delete(slices.Clone(x.nodeClassesOwned), i, i+1)
+	}
+}
+
+// classesUpdate adds delta pods of p's class on node; callers hold x.mu.
+func (x *podIndex) classesUpdate(p *Pod, node int, delta int32) {
+	if node >= len(x.nodeClasses) {
+		return
+	}
+	if x.classes == nil {
+		x.classes = &podClasses{}
+	}
+	id := x.classes.id(p)
+	list := x.nodeClasses[node]
+	if !x.nodeClassesOwned[node] {
+		list = slices.Clone(list)
+		x.nodeClassesOwned[node] = true
+	}
+	k := slices.IndexFunc(list, func(cc podClassCount) bool { return cc.class == id })
+	switch {
+	case k >= 0:
+		list[k].n += delta
+		if list[k].n <= 0 {
+			list = slices.Delete(list, k, k+1)
+		}
+	case delta > 0:
+		list = append(list, podClassCount{class: id, n: delta})
+	}
+	x.nodeClasses[node] = list
+}
+
+// classesForkFrom shares src's classes and per-node lists with x (a new
+// clone's index); both sides copy a node's list before changing it.
+func (x *podIndex) classesForkFrom(src *podIndex) {
+	x.classes = src.classes
+	x.nodeClasses = slices.Clone(src.nodeClasses)
+	x.nodeClassesOwned = make([]bool, len(src.nodeClasses))
+	clear(src.nodeClassesOwned)
+}
+
+// countByClasses fills counts[i] with the number of pods on node i that
+// match m, matching m once per class.
+func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string, counts []int32) {
+	x.mu.Lock()
+	lists := x.nodeClasses
+	var reps []*Pod
+	if x.classes != nil {
+		reps = x.classes.representatives()
+	}
+	x.mu.Unlock()
+	// verdict[c]: 0 not evaluated yet, 1 matches, 2 does not.
+	verdict := make([]uint8, len(reps))
+	for i, list := range lists[:len(counts)] {
+		var c int32
+		for _, cc := range list {
+			v := verdict[cc.class]
+			if v == 0 {
+				v = 2
+				if m.matches(reps[cc.class], ns) {
+					v = 1
+				}
+				verdict[cc.class] = v
+			}
+			if v == 1 {
+				c += cc.n
+			}
+		}
+		counts[i] = c
+	}
+}
