@@ -108,3 +108,93 @@ func BenchmarkProfileCycle(b *testing.B) {
 		}
 	}
 }
+
+// benchAntiAffinityCluster is benchCluster where every third pod also has
+// required anti-affinity to its own app across hostnames, so that
+// InterPodAffinity's filter runs (existing pods' anti-affinity terms select
+// the incoming web pod on a third of the nodes).
+func benchAntiAffinityCluster(b *testing.B, nodes int) *framework.Snapshot {
+	b.Helper()
+	apps := []string{"web", "db", "cache", "batch"}
+	ns := make([]*framework.Node, nodes)
+	pods := make([]*framework.Pod, 0, 2*nodes)
+	for i := range ns {
+		name := fmt.Sprintf("node-%05d", i)
+		ns[i] = st.MakeNode().Name(name).Label(benchZoneKey, fmt.Sprintf("zone-%d", i%10)).Label(benchHostKey, name).
+			Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110"}).Obj()
+		for j := range 2 {
+			app := apps[(i+j)%len(apps)]
+			w := st.MakePod().Name(fmt.Sprintf("p-%d-%d", i, j)).Label("app", app).Node(name).
+				Req(map[string]string{"cpu": "500m", "memory": "1Gi"})
+			if (i+j)%3 == 0 {
+				w = w.Affinity(&framework.Affinity{PodAntiAffinity: &framework.PodAntiAffinity{
+					RequiredDuringSchedulingIgnoredDuringExecution: []framework.PodAffinityTerm{{
+						LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: benchHostKey}},
+				}})
+			}
+			pods = append(pods, w.Obj())
+		}
+	}
+	snap, err := framework.NewSnapshot(ns, pods)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return snap
+}
+
+// BenchmarkProfileCycleVariants measures the default profile in the
+// situations BenchmarkProfileCycle leaves out: "warm" runs one cycle
+// before timing (the pod index and topology numbering are built, as in a
+// scheduler's steady state), and "antiaffinity" adds required
+// anti-affinity on existing pods and on the incoming pod, so that
+// InterPodAffinity filters.
+func BenchmarkProfileCycleVariants(b *testing.B) {
+	anti := func() *framework.PodInfo {
+		pi := benchIncoming()
+		p := *pi.Pod
+		a := *p.Spec.Affinity
+		aa := *a.PodAntiAffinity
+		aa.RequiredDuringSchedulingIgnoredDuringExecution = []framework.PodAffinityTerm{{
+			LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "db"}}, TopologyKey: benchHostKey}}
+		a.PodAntiAffinity = &aa
+		p.Spec.Affinity = &a
+		return framework.MustPodInfo(&p)
+	}
+	for _, v := range []struct {
+		name    string
+		cluster func(*testing.B, int) *framework.Snapshot
+		pod     func() *framework.PodInfo
+		warm    bool
+	}{
+		{"warm", benchCluster, benchIncoming, true},
+		{"antiaffinity", benchAntiAffinityCluster, anti, false},
+	} {
+		for _, nodes := range []int{1000, 5000, 15000} {
+			b.Run(fmt.Sprintf("%s/nodes=%d", v.name, nodes), func(b *testing.B) {
+				f, err := framework.NewFramework(NewDefaultRegistry(), DefaultProfile())
+				if err != nil {
+					b.Fatal(err)
+				}
+				snap := v.cluster(b, nodes)
+				pod := v.pod()
+				rng := rand.New(rand.NewPCG(1, 2))
+				res := &framework.Result{}
+				ctx := context.Background()
+				if v.warm {
+					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nodes), "ns/node")
+			})
+		}
+	}
+}
