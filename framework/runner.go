@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -361,6 +362,10 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	res.feasible = feasible
 	res.evaluated = cut
+	// The diagnosis names each rejecting plugin once: collect the distinct
+	// names (the status's own, else its filter's), then merge.
+	var names diagnosisNames
+	defer names.mergeInto(&res.Diagnosis)
 	for p := 0; p < cut; p++ {
 		st := statuses[p]
 		if st == nil {
@@ -370,11 +375,62 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			res.feasible = nil
 			return st.AsError()
 		}
-		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filter[plugins[p]].Name(), status: st})
+		pi := plugins[p]
+		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filter[pi].Name(), status: st})
 		res.Diagnosis.rejected++
-		res.Diagnosis.addPlugin(f.stamp(st, plugins[p]))
+		names.add(st, pi, f.filter)
 	}
 	return nil
+}
+
+// diagnosisNames collects the plugins a cycle's rejections name, as
+// Diagnosis.addPlugin would for each of them, without copying statuses.
+type diagnosisNames struct {
+	seen          uint64 // filter indices (< 64) whose unnamed statuses were added, by code class
+	seenPending   uint64
+	unsched, pend []string
+}
+
+// add records st, a rejection by filter pi: it names st.Plugin(), or the
+// filter when st names no plugin.
+func (d *diagnosisNames) add(st *Status, pi int16, filters []FilterPlugin) {
+	pending := st.Code() == Pending
+	name := st.Plugin()
+	if name == "" {
+		if pi < 0 {
+			return
+		}
+		if pi < 64 {
+			bit := uint64(1) << pi
+			if pending {
+				if d.seenPending&bit != 0 {
+					return
+				}
+				d.seenPending |= bit
+			} else {
+				if d.seen&bit != 0 {
+					return
+				}
+				d.seen |= bit
+			}
+		}
+		name = filters[pi].Name()
+	}
+	if st.IsRejected() && !slices.Contains(d.unsched, name) {
+		d.unsched = append(d.unsched, name)
+	}
+	if pending && !slices.Contains(d.pend, name) {
+		d.pend = append(d.pend, name)
+	}
+}
+
+func (d *diagnosisNames) mergeInto(diag *Diagnosis) {
+	if len(d.unsched) > 0 {
+		diag.UnschedulablePlugins = mergeNames(diag.UnschedulablePlugins, d.unsched)
+	}
+	if len(d.pend) > 0 {
+		diag.PendingPlugins = mergeNames(diag.PendingPlugins, d.pend)
+	}
 }
 
 // seqChunk is the chunk of a sequential loop over every node: large enough
@@ -416,14 +472,6 @@ func (e *positionedError) record(pos int, err error) {
 	if e.err == nil || pos < e.pos {
 		e.pos, e.err = pos, err
 	}
-}
-
-// stamp returns the plugin-named copy of a filter status (failure path only).
-func (f *Framework) stamp(st *Status, pi int16) *Status {
-	if pi < 0 || st.Plugin() != "" {
-		return st
-	}
-	return st.WithPlugin(f.filter[pi].Name())
 }
 
 func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {

@@ -445,3 +445,38 @@ func (p *prefilterWriter) PreFilter(_ context.Context, state *CycleState, _ *Pod
 	state.Write("W", releasable{p.released})
 	return nil, nil
 }
+
+// TestPropDiagnosisNamesMatchAddPlugin: collecting the rejecting plugins'
+// names once each gives the Diagnosis that adding every rejection's
+// plugin-named status gives.
+func TestPropDiagnosisNamesMatchAddPlugin(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var filters []FilterPlugin
+		for i := range rapid.IntRange(1, 70).Draw(t, "filters") {
+			filters = append(filters, &fake{name: fmt.Sprintf("F%02d", i%40)})
+		}
+		var want, got Diagnosis
+		var names diagnosisNames
+		for range rapid.IntRange(0, 60).Draw(t, "rejections") {
+			code := rapid.SampledFrom([]Code{Unschedulable, UnschedulableAndUnresolvable, Pending}).Draw(t, "code")
+			st := NewStatus(code, "r")
+			if rapid.IntRange(0, 3).Draw(t, "named") == 0 {
+				st = st.WithPlugin(rapid.SampledFrom([]string{"X", "F01", ""}).Draw(t, "own"))
+			}
+			pi := int16(rapid.IntRange(0, len(filters)-1).Draw(t, "pi"))
+			stamped := st
+			if st.Plugin() == "" {
+				stamped = st.WithPlugin(filters[pi].Name())
+			}
+			want.addPlugin(stamped)
+			names.add(st, pi, filters)
+		}
+		names.mergeInto(&got)
+		if d := cmp.Diff(want.UnschedulablePlugins, got.UnschedulablePlugins); d != "" {
+			t.Fatalf("UnschedulablePlugins (-addPlugin +names):\n%s", d)
+		}
+		if d := cmp.Diff(want.PendingPlugins, got.PendingPlugins); d != "" {
+			t.Fatalf("PendingPlugins (-addPlugin +names):\n%s", d)
+		}
+	})
+}
