@@ -178,6 +178,10 @@ type ipaPreFilterState struct {
 	// nsLabels are the labels of the incoming pod's namespace.
 	nsLabels map[string]string
 	snap     *framework.Snapshot
+	// dense holds the counts by topology value number when PreFilter ran
+	// from the pod index (interpodaffinity_fast.go); AddPod and RemovePod
+	// drop it. Clones share it read-only.
+	dense *ipaDense
 }
 
 // Clone deep-copies the counts; terms and pod are shared.
@@ -205,7 +209,15 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
 		snap:     snap,
 	}
-	pl.countExisting(s, snap.NodesWithRequiredAntiAffinity())
+	// From the pod index when PreFilter runs over the snapshot's own node
+	// list (the runner's call); by walking the pods otherwise.
+	fast := len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0]
+	if fast {
+		s.dense = &ipaDense{snap: snap}
+		pl.countExistingFast(s)
+	} else {
+		pl.countExisting(s, snap.NodesWithRequiredAntiAffinity())
+	}
 	if s.existingAnti.n == 0 && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
@@ -214,7 +226,11 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	if len(s.affTerms) > 0 {
 		s.selfMatch = ipaMatchesAll(s.affTerms, pod.Pod, snap)
 	}
-	pl.countIncoming(s, nodes)
+	if fast {
+		pl.countIncomingFast(s)
+	} else {
+		pl.countIncoming(s, nodes)
+	}
 	state.Write(ipaPreFilterStateKey, s)
 	return nil, nil
 }
@@ -382,6 +398,7 @@ func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framewo
 // update adds (mult=+1) or removes (mult=-1) pod p on node to or from the
 // counts (kube's preFilterState.updateWithPod).
 func (s *ipaPreFilterState) update(p *framework.PodInfo, node *framework.Node, mult int64) {
+	s.dense = nil // the tables change; Filter reads them from now on
 	labels := node.Labels
 	for i := range p.RequiredAntiAffinityTerms {
 		t := &p.RequiredAntiAffinityTerms[i]
@@ -476,12 +493,22 @@ func (pl *InterPodAffinity) check(s *ipaPreFilterState, labels map[string]string
 }
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin), reading
-// the PreFilter state once.
+// the PreFilter state once; when PreFilter ran from the pod index, a
+// snapshot node's rules read counts by topology value number instead of
+// label maps.
 func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, out []*framework.Status) {
 	s, err := ipaReadState(state)
+	var all []*framework.NodeInfo
+	if err == nil && s.dense != nil {
+		all = s.snap.Nodes()
+	}
 	for i, node := range nodes {
 		if err != nil || node.Node() == nil {
 			out[i] = pl.Filter(ctx, state, pod, node)
+			continue
+		}
+		if k := node.Index(); all != nil && k >= 0 && k < len(all) && all[k].Node() == node.Node() {
+			out[i] = pl.checkDense(s, k)
 			continue
 		}
 		out[i] = pl.check(s, node.Node().Labels)
