@@ -390,7 +390,6 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		domOf:        make([][]int32, nc),
 	}
 	perNode := make([][]int32, nc)
-	complete := true // every node carries every key
 	for c := range cs {
 		tv := snap.TopologyValues(cs[c].TopologyKey)
 		s.tvs[c] = tv
@@ -400,23 +399,9 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
 			perNode[c] = snap.PodCounts(q)
 		}
-		complete = complete && ptsAllKeyed(tv.Domain)
 	}
 	all := s.inclusion.IncludesAll()
-	if complete && all {
-		s.pool = pl.counts
-		for c := range cs {
-			tv := s.tvs[c]
-			counts := pl.takeCounts(len(tv.Values))
-			if pn := perNode[c]; pn != nil {
-				for i, id := range tv.Domain {
-					counts[id] += int(pn[i])
-				}
-			}
-			s.Counts[c] = counts
-			s.DomainValues[c] = slices.Clip(tv.Values)
-			s.Paths[c] = ptsPathsOf(counts)
-		}
+	if all && pl.identityCounts(s, perNode) {
 		return s
 	}
 	for c := range cs {
@@ -468,6 +453,32 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 	return s
 }
 
+// identityCounts fills s in the identity numbering when every node carries
+// every key (every node counts: the caller checked the inclusion
+// policies), summing the per-node counts by value on the way; it reports
+// false, leaving the fields for the general numbering to overwrite, as soon
+// as a node lacks a key.
+func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, perNode [][]int32) bool {
+	for c, tv := range s.tvs {
+		counts := pl.takeCounts(len(tv.Values))
+		if pn := perNode[c]; pn != nil {
+			for i, id := range tv.Domain {
+				if id < 0 {
+					return false
+				}
+				counts[id] += int(pn[i])
+			}
+		} else if !ptsAllKeyed(tv.Domain) {
+			return false
+		}
+		s.Counts[c] = counts
+		s.DomainValues[c] = slices.Clip(tv.Values)
+		s.Paths[c] = ptsPathsOf(counts)
+	}
+	s.pool = pl.counts
+	return true
+}
+
 // ptsAllKeyed reports whether every node has a value (no −1 id).
 func ptsAllKeyed(domain []int32) bool {
 	for _, id := range domain {
@@ -481,17 +492,20 @@ func ptsAllKeyed(domain []int32) bool {
 // ptsPathsOf returns the critical paths of counts, as kube-scheduler builds
 // them: update(d, counts[d]) for every domain in order from empty paths.
 func ptsPathsOf(counts []int) ptsPaths {
-	p := ptsNewPaths()
+	// update's default case (d is never one of the paths' domains yet),
+	// on locals so that the loop runs in registers.
+	d0, m0, d1, m1 := int32(-1), math.MaxInt32, int32(-1), math.MaxInt32
 	for d, num := range counts {
-		// update's default case: d is never one of the paths' domains yet.
-		if num < p[0].MatchNum {
-			p[1] = p[0]
-			p[0] = ptsPath{Domain: int32(d), MatchNum: num}
-		} else if num < p[1].MatchNum {
-			p[1] = ptsPath{Domain: int32(d), MatchNum: num}
+		if num < m1 {
+			if num < m0 {
+				d1, m1 = d0, m0
+				d0, m0 = int32(d), num
+			} else {
+				d1, m1 = int32(d), num
+			}
 		}
 	}
-	return p
+	return ptsPaths{{Domain: d0, MatchNum: m0}, {Domain: d1, MatchNum: m1}}
 }
 
 func (pl *PodTopologySpread) calPreFilterState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {

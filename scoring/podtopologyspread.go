@@ -115,6 +115,8 @@ type ptsPreScoreState struct {
 	domOf   [][]int32
 	perNode [][]int32
 	member  []uint64
+	// keyed[c] is set when every snapshot node carries constraint c's key.
+	keyed []bool
 	// hoisted is ScoreBatch's view of the fast state, built by PreScore.
 	hoisted *ptsHoisted
 }
@@ -271,6 +273,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		domOf:        make([][]int32, nc),
 		perNode:      make([][]int32, nc),
 		member:       make([]uint64, (n+63)/64),
+		keyed:        make([]bool, nc),
 	}
 	// missing[c] is the slot of nodes without the key: the id of the value
 	// "" when some node has it, else the extra slot len(Values). open[c]
@@ -284,6 +287,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		s.tvs[c] = tv
 		keyed := ptsAllKeyed(tv.Domain)
 		complete = complete && keyed
+		s.keyed[c] = keyed
 		if cs[c].IsHostname() {
 			continue
 		}
@@ -311,12 +315,22 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	// is).
 	scored := 0
 	walk := ptsNewSnapshotWalk(snap, len(nodes))
+	// The membership bits of consecutive nodes gather in word (the
+	// runner's order walks the snapshot forward) and go to member when
+	// the node moves to another word.
+	word, wordAt := uint64(0), -1
 	for _, ni := range nodes {
 		k := walk.next(ni)
 		if k < 0 {
 			return nil
 		}
-		s.member[k>>6] |= 1 << (k & 63)
+		if k>>6 != wordAt {
+			if wordAt >= 0 {
+				s.member[wordAt] |= word
+			}
+			word, wordAt = 0, k>>6
+		}
+		word |= 1 << (k & 63)
 		if checkKeys && !s.hasAll(k) {
 			s.IgnoredNodes[ni.Name()] = true
 			continue
@@ -346,6 +360,9 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 				}
 			}
 		}
+	}
+	if wordAt >= 0 {
+		s.member[wordAt] |= word
 	}
 	needPass := false
 	for c := range cs {
@@ -741,7 +758,7 @@ func (s *ptsPreScoreState) hoist() *ptsHoisted {
 	for c, tv := range s.tvs {
 		hc := &h.cs[c]
 		*hc = ptsHoistedConstraint{dom: tv.Domain, host: s.isHost[c], weight: s.Weights[c], maxSkew: s.Constraints[c].MaxSkew}
-		if s.requireAll && !ptsAllKeyed(tv.Domain) {
+		if s.requireAll && !s.keyed[c] {
 			h.checkKeys = true
 		}
 		if hc.host {
