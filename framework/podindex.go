@@ -20,7 +20,7 @@ import (
 //   - AffinityGroups: the (anti-)affinity terms of the assigned pods,
 //     grouped by identity (kind, namespaces, selectors, topology key), each
 //     with the nodes whose pods carry it, how many times and with what total
-//     weight. Built on first use, then maintained the same way.
+//     weight. Maintained as pods are added and removed.
 //
 // Complexity (n nodes, p assigned pods, e entries, g groups, k label
 // classes):
@@ -154,10 +154,10 @@ type AffinityGroup struct {
 
 // AffinityGroups returns the distinct affinity terms of the snapshot's
 // assigned pods with their per-node multiplicities (see AffinityGroup), in
-// no particular order. The first call walks the pods with affinity; later
-// calls return the memo, kept exact by the Snapshot's mutations. The
-// result is read-only and valid until the snapshot is next mutated. It is
-// safe for concurrent use.
+// no particular order. The groups are kept exact by the Snapshot's
+// mutations (AddPod and RemovePod update them); the result is read-only
+// and valid until the snapshot is next mutated. It is safe for concurrent
+// use.
 func (s *Snapshot) AffinityGroups() []*AffinityGroup {
 	x := &s.podIdx
 	x.mu.Lock()
@@ -276,7 +276,13 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 		}
 		sl.e.counts[node] += delta
 	}
-	if x.groups != nil && pi.HasAffinity() {
+	if pi.HasAffinity() {
+		// The groups are kept from the first pod with affinity on, while
+		// the pod is in cache, rather than built by a walk over every
+		// pod on first use.
+		if x.groups == nil {
+			x.groups = map[string]*groupSlot{}
+		}
 		x.updateGroupsLocked(pi, int32(node), delta)
 	}
 }
