@@ -662,6 +662,9 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		}
 	}
 	if node == "" {
+		if state != nil {
+			state.Release() // the nominated-node attempt's state is done
+		}
 		state = s.newState(h)
 		res, st, err := s.schedule(ctx, prof, state, snap, pi)
 		state = st
@@ -685,7 +688,9 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			}
 		}
 		if err != nil {
-			return s.cycleFailed(ctx, qp, prof, state, res, err, d)
+			d = s.cycleFailed(ctx, qp, prof, state, res, err, d)
+			state.Release() // PostFilter (preemption) was the cycle's last use
+			return d
 		}
 		node = res.SelectedNode()
 		d.Top, d.Margin = slices.Clone(res.Top), res.Margin

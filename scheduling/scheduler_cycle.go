@@ -210,6 +210,7 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *sche
 	if err := s.cluster.Assume(pi.Pod.Namespace, pi.Pod.Name, node); err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)
+		state.Release()
 		return d
 	}
 	s.nominator.remove(qp.key)
@@ -218,12 +219,14 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *sche
 	if st := fw.RunReservePluginsReserve(ctx, state, assumed, node); !st.IsSuccess() {
 		fw.RunReservePluginsUnreserve(ctx, state, assumed, node)
 		_ = s.cluster.Forget(pi.Pod.Namespace, pi.Pod.Name)
+		state.Release()
 		return s.afterAssumeFailed(qp, d, "Reserve", st)
 	}
 	pst, waits := fw.RunPermitPlugins(ctx, state, assumed, node)
 	if !pst.IsSuccess() && !pst.IsWait() {
 		fw.RunReservePluginsUnreserve(ctx, state, assumed, node)
 		_ = s.cluster.Forget(pi.Pod.Namespace, pi.Pod.Name)
+		state.Release()
 		return s.afterAssumeFailed(qp, d, "Permit", pst)
 	}
 	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d}
@@ -321,6 +324,8 @@ func (s *Scheduler) runReadyLocked(ctx context.Context) int {
 // confirms the pod on its node, PostBind. With locked false (asynchronous
 // binding) the plugins run without the scheduler's lock.
 func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *framework.Status, locked bool) Decision {
+	// The binding cycle is the state's last use: release its buffers.
+	defer b.state.Release()
 	d := b.decision
 	d.Time = s.clock.Now()
 	if !permit.IsSuccess() {
