@@ -50,12 +50,13 @@ type PodInfo struct {
 	PreferredAntiAffinityTerms []WeightedAffinityTerm
 }
 
-// NewPodInfo derives a PodInfo from pod. An invalid affinity selector is an
-// error naming the pod and the term. matchLabelKeys and mismatchLabelKeys are
+// NewPodInfo derives a PodInfo from pod. Negative quantities and invalid
+// affinity selectors are errors naming the pod and the field (ValidatePod
+// checks more). matchLabelKeys and mismatchLabelKeys are
 // merged into the term selectors here, as kube-apiserver does at admission.
 func NewPodInfo(pod *Pod) (*PodInfo, error) {
-	if pod == nil {
-		return nil, fmt.Errorf("framework: nil pod")
+	if err := validatePod(pod, false); err != nil {
+		return nil, err
 	}
 	pi := &PodInfo{Pod: pod, Requests: PodRequestVector(pod)}
 	pi.NonZeroMilliCPU, pi.NonZeroMemory = PodNonZeroRequests(pod)

@@ -76,8 +76,21 @@ func WithControllers(cs ...WorkloadController) SnapshotOption {
 }
 
 // WithDisruptionBudgets records PodDisruptionBudgets.
+// A selector that does not compile, or a negative disruptionsAllowed, is an
+// error naming the budget.
 func WithDisruptionBudgets(pdbs ...PodDisruptionBudget) SnapshotOption {
-	return func(s *Snapshot) error { s.DisruptionBudgets = append(s.DisruptionBudgets, pdbs...); return nil }
+	return func(s *Snapshot) error {
+		for _, p := range pdbs {
+			if _, err := p.Selector.Compile(); err != nil {
+				return fmt.Errorf("framework: snapshot: pdb %s/%s: selector: %w", p.Namespace, p.Name, err)
+			}
+			if p.DisruptionsAllowed < 0 {
+				return fmt.Errorf("framework: snapshot: pdb %s/%s: disruptionsAllowed=%d: must not be negative", p.Namespace, p.Name, p.DisruptionsAllowed)
+			}
+		}
+		s.DisruptionBudgets = append(s.DisruptionBudgets, pdbs...)
+		return nil
+	}
 }
 
 // NewSnapshot builds a snapshot of nodes (kept in the given order) and the
@@ -102,12 +115,20 @@ func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot,
 			return nil, err
 		}
 	}
+	seen := make(map[string]bool, len(pods))
 	for i, p := range pods {
 		if p == nil {
 			return nil, fmt.Errorf("framework: snapshot: pod %d is nil", i)
 		}
 		if p.Spec.NodeName == "" || p.Status.Phase.IsTerminal() {
 			continue
+		}
+		// Identity as NodeInfo.RemovePod: the UID, else namespace/name.
+		if id := podIdentity(p); id != "" {
+			if seen[id] {
+				return nil, fmt.Errorf("framework: snapshot: pod %s given twice", p.Key())
+			}
+			seen[id] = true
 		}
 		if err := s.AddPod(p); err != nil {
 			return nil, err
@@ -207,6 +228,9 @@ func (s *Snapshot) AddNode(n *Node) error {
 	}
 	if _, dup := s.index[n.Name]; dup {
 		return fmt.Errorf("framework: snapshot: duplicate node name %q", n.Name)
+	}
+	if err := ValidateNode(n); err != nil {
+		return err
 	}
 	ni, _ := NewNodeInfo(n)
 	if s.indexShared {
@@ -324,6 +348,9 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 	if pi.Pod.Spec.NodeName == "" {
 		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
 	}
+	if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && podIdentity(pi.Pod) != "" && cur.HasPod(pi.Pod) {
+		return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+	}
 	ni, err := s.mutable(pi.Pod.Spec.NodeName)
 	if err != nil {
 		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
@@ -432,4 +459,16 @@ func (s *Snapshot) TopologyValues(key string) *TopologyValues {
 	next[key] = tv
 	s.topo = next
 	return tv
+}
+
+// podIdentity is the UID, or namespace/name when the UID is empty, or ""
+// for a pod with neither a UID nor a name.
+func podIdentity(p *Pod) string {
+	if p.UID != "" {
+		return "uid:" + p.UID
+	}
+	if p.Name == "" {
+		return ""
+	}
+	return p.Key()
 }

@@ -1,0 +1,133 @@
+package framework
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/resource"
+)
+
+// ValidatePod checks what Kubernetes' API validation would reject and the
+// algorithms cannot score sensibly: negative requests, limits, overhead or
+// pod-level resources; container resource names that are neither standard
+// (cpu, memory, ephemeral-storage, hugepages-*) nor qualified extended or
+// kubernetes.io names (a misspelt "cpus" would otherwise be ignored as kube
+// ignores unknown names); preferred (anti-)affinity weights outside 1–100.
+// The error names the pod, the field path and the value. Entry points that
+// take user data (scheduling.Cluster, workload files) call it. NewPodInfo
+// applies only the negative-quantity rule: callers building synthetic pods
+// (Karmada's estimators use names like "storage") and kube's own plugin test
+// cases (unvalidated weight-0 terms) stay possible.
+func ValidatePod(pod *Pod) error { return validatePod(pod, true) }
+
+// validatePod checks quantities; strict (names) adds the resource-name and
+// weight rules.
+func validatePod(pod *Pod, names bool) error {
+	if pod == nil {
+		return fmt.Errorf("framework: nil pod")
+	}
+	check := func(path string, l resource.List, container bool) error {
+		container = container && names
+		for _, n := range l.Names() {
+			q := l[n]
+			if q.Sign() < 0 {
+				return fmt.Errorf("framework: pod %s: %s[%q]=%s: must not be negative", pod.Key(), path, n, q.String())
+			}
+			if container {
+				if err := validateContainerResourceName(n); err != "" {
+					return fmt.Errorf("framework: pod %s: %s[%q]: %s", pod.Key(), path, n, err)
+				}
+			}
+		}
+		return nil
+	}
+	for kind, cs := range map[string][]Container{"containers": pod.Spec.Containers, "initContainers": pod.Spec.InitContainers} {
+		for i := range cs {
+			base := fmt.Sprintf("spec.%s[%d].resources", kind, i)
+			if err := check(base+".requests", cs[i].Resources.Requests, true); err != nil {
+				return err
+			}
+			if err := check(base+".limits", cs[i].Resources.Limits, true); err != nil {
+				return err
+			}
+		}
+	}
+	if err := check("spec.overhead", pod.Spec.Overhead, true); err != nil {
+		return err
+	}
+	if r := pod.Spec.Resources; r != nil {
+		if err := check("spec.resources.requests", r.Requests, true); err != nil {
+			return err
+		}
+		if err := check("spec.resources.limits", r.Limits, true); err != nil {
+			return err
+		}
+	}
+	weight := func(path string, w int32) error {
+		if names && (w < 1 || w > 100) {
+			return fmt.Errorf("framework: pod %s: %s.weight=%d: must be within [1,100]", pod.Key(), path, w)
+		}
+		return nil
+	}
+	if a := pod.Spec.Affinity; a != nil {
+		if na := a.NodeAffinity; na != nil {
+			for i, t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+				if err := weight(fmt.Sprintf("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d]", i), t.Weight); err != nil {
+					return err
+				}
+			}
+		}
+		if pa := a.PodAffinity; pa != nil {
+			for i, t := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+				if err := weight(fmt.Sprintf("spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d]", i), t.Weight); err != nil {
+					return err
+				}
+			}
+		}
+		if pa := a.PodAntiAffinity; pa != nil {
+			for i, t := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+				if err := weight(fmt.Sprintf("spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d]", i), t.Weight); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// validateContainerResourceName is kube-apiserver's rule for container
+// resource names: a name without a domain must be standard; a name with one
+// must be a kubernetes.io name or a valid extended resource name.
+func validateContainerResourceName(n resource.Name) string {
+	s := string(n)
+	if s == "" {
+		return "empty resource name"
+	}
+	if !strings.Contains(s, "/") {
+		switch {
+		case n == resource.CPU, n == resource.Memory, n == resource.EphemeralStorage, n.IsHugePages():
+			return ""
+		}
+		return "must be a standard resource for containers (cpu, memory, ephemeral-storage, hugepages-*)"
+	}
+	if n.IsPrefixedNative() || n.IsExtended() {
+		return ""
+	}
+	return "doesn't follow extended resource name standard"
+}
+
+// ValidateNode checks a node's capacity and allocatable for negative
+// quantities; the error names the node, the field and the value.
+func ValidateNode(node *Node) error {
+	if node == nil {
+		return fmt.Errorf("framework: nil node")
+	}
+	for path, l := range map[string]resource.List{"status.allocatable": node.Status.Allocatable, "status.capacity": node.Status.Capacity} {
+		for _, n := range l.Names() {
+			if q := l[n]; q.Sign() < 0 {
+				return fmt.Errorf("framework: node %q: %s[%q]=%s: must not be negative", node.Name, path, n, q.String())
+			}
+		}
+	}
+	return nil
+}

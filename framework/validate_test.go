@@ -1,0 +1,84 @@
+package framework
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/resource"
+)
+
+func TestValidatePodAndNode(t *testing.T) {
+	base := func(req map[string]string) *Pod {
+		return &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"},
+			Spec: PodSpec{Containers: []Container{{Name: "c", Resources: ResourceRequirements{Requests: resource.MustParseList(req)}}}}}
+	}
+	weighted := base(nil)
+	weighted.Spec.Affinity = &Affinity{NodeAffinity: &NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []PreferredSchedulingTerm{{Weight: 0}}}}
+	overhead := base(nil)
+	overhead.Spec.Overhead = resource.MustParseList(map[string]string{"cpu": "-2"})
+	tests := []struct {
+		name       string
+		pod        *Pod
+		strict     string // ValidatePod error substring ("" = ok)
+		newPodInfo string // NewPodInfo error substring ("" = ok)
+	}{
+		{"valid", base(map[string]string{"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "1", "hugepages-2Mi": "4Mi", "kubernetes.io/batch-cpu": "1000"}), "", ""},
+		{"negative request", base(map[string]string{"cpu": "-1"}), `pod d/p: spec.containers[0].resources.requests["cpu"]=-1: must not be negative`, `requests["cpu"]=-1: must not be negative`},
+		{"negative overhead", overhead, `spec.overhead["cpu"]=-2: must not be negative`, `spec.overhead["cpu"]=-2`},
+		{"misspelt name", base(map[string]string{"cpus": "4"}), `requests["cpus"]: must be a standard resource for containers`, ""},
+		{"storage is a Karmada name, fine for synthetic pods", base(map[string]string{"storage": "1"}), "must be a standard resource", ""},
+		{"invalid extended name", base(map[string]string{"Example.com/gpu": "1"}), "doesn't follow extended resource name standard", ""},
+		{"weight 0", weighted, "preferredDuringSchedulingIgnoredDuringExecution[0].weight=0: must be within [1,100]", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			check := func(what string, err error, want string) {
+				t.Helper()
+				if want == "" && err != nil {
+					t.Fatalf("%s: unexpected error %v", what, err)
+				}
+				if want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+					t.Fatalf("%s: error %v, want %q", what, err, want)
+				}
+			}
+			check("ValidatePod", ValidatePod(tc.pod), tc.strict)
+			_, err := NewPodInfo(tc.pod)
+			check("NewPodInfo", err, tc.newPodInfo)
+		})
+	}
+	bad := testNode("n", 1000)
+	bad.Status.Allocatable[resource.Pods] = resource.MustParse("-1")
+	if err := ValidateNode(bad); err == nil || !strings.Contains(err.Error(), `node "n": status.allocatable["pods"]=-1: must not be negative`) {
+		t.Fatalf("ValidateNode: %v", err)
+	}
+	if _, err := NewSnapshot([]*Node{bad}, nil); err == nil {
+		t.Fatal("NewSnapshot accepted a negative allocatable")
+	}
+}
+
+func TestNewSnapshotDuplicatePod(t *testing.T) {
+	p := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"}, Spec: PodSpec{NodeName: "n0"}}
+	q := *p
+	q.Spec.NodeName = "n1"
+	if _, err := NewSnapshot(testNodes(2), []*Pod{p, &q}); err == nil || err.Error() != "framework: snapshot: pod d/p given twice" {
+		t.Fatalf("duplicate across nodes: %v", err)
+	}
+	s := MustSnapshot(testNodes(2), []*Pod{p})
+	if err := s.AddPod(p); err == nil || !strings.Contains(err.Error(), `pod d/p is already on node "n0"`) {
+		t.Fatalf("AddPod twice: %v", err)
+	}
+	if got := len(s.Nodes()[0].Pods); got != 1 {
+		t.Fatalf("pods on n0 = %d", got)
+	}
+}
+
+func TestWithDisruptionBudgetsValidates(t *testing.T) {
+	bad := PodDisruptionBudget{Namespace: "d", Name: "pdb", Selector: &LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "app", Operator: "Bad"}}}}
+	if _, err := NewSnapshot(nil, nil, WithDisruptionBudgets(bad)); err == nil || !strings.Contains(err.Error(), `pdb d/pdb: selector:`) {
+		t.Fatalf("bad selector: %v", err)
+	}
+	neg := PodDisruptionBudget{Namespace: "d", Name: "pdb", DisruptionsAllowed: -5}
+	if _, err := NewSnapshot(nil, nil, WithDisruptionBudgets(neg)); err == nil || !strings.Contains(err.Error(), "disruptionsAllowed=-5") {
+		t.Fatalf("negative budget: %v", err)
+	}
+}
