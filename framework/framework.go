@@ -44,8 +44,9 @@ type Option func(*Framework)
 func WithClock(c Clock) Option { return func(f *Framework) { f.clock = c } }
 
 // WithParallelism sets the number of workers for per-node loops (default
-// 1, i.e. sequential; results are identical at any setting).
-func WithParallelism(n int) Option { return func(f *Framework) { f.parallelism = max(n, 1) } }
+// 1, i.e. sequential; results are identical at any setting). Values below 1
+// are an error of NewFramework.
+func WithParallelism(n int) Option { return func(f *Framework) { f.parallelism = n } }
 
 // WithExtenders adds scheduler extenders, consulted after Filter and Score.
 func WithExtenders(e ...Extender) Option {
@@ -102,6 +103,12 @@ func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, er
 		o(f)
 	}
 	prefix := fmt.Sprintf("framework: profile %q", p.SchedulerName)
+	if f.clock == nil {
+		return nil, fmt.Errorf("%s: WithClock(nil): a clock is required", prefix)
+	}
+	if f.parallelism < 1 {
+		return nil, fmt.Errorf("%s: parallelism=%d: must be at least 1", prefix, f.parallelism)
+	}
 	for name := range p.Args {
 		if _, ok := registry.Lookup(name); !ok {
 			return nil, fmt.Errorf("%s: args for unknown plugin %q (registered: %v)", prefix, name, registry.Names())

@@ -194,3 +194,14 @@ func TestCycleState(t *testing.T) {
 		t.Fatal("Delete on original must not affect clone")
 	}
 }
+
+func TestNewFrameworkRejectsBadOptions(t *testing.T) {
+	if _, err := NewFramework(NewRegistry(), Profile{}, WithClock(nil)); err == nil || !strings.Contains(err.Error(), "WithClock(nil)") {
+		t.Fatalf("nil clock: %v", err)
+	}
+	for _, n := range []int{0, -3} {
+		if _, err := NewFramework(NewRegistry(), Profile{}, WithParallelism(n)); err == nil || !strings.Contains(err.Error(), "must be at least 1") {
+			t.Fatalf("parallelism %d: %v", n, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"container/heap"
+	"fmt"
 	"slices"
 	"sort"
 	"time"
@@ -40,6 +41,22 @@ type QueueOptions struct {
 	// by QueueSort, and when the active queue is empty the head of the
 	// backoff queue is scheduled without waiting for its backoff to end.
 	DisablePopFromBackoffQ bool
+}
+
+// validate rejects negative durations and a maximum below the initial
+// backoff (zero values mean the defaults).
+func (o *QueueOptions) validate() error {
+	switch {
+	case o.InitialBackoff < 0:
+		return fmt.Errorf("scheduling: QueueOptions.InitialBackoff=%v: must not be negative", o.InitialBackoff)
+	case o.MaxBackoff < 0:
+		return fmt.Errorf("scheduling: QueueOptions.MaxBackoff=%v: must not be negative", o.MaxBackoff)
+	case o.MaxBackoff > 0 && o.InitialBackoff > o.MaxBackoff:
+		return fmt.Errorf("scheduling: QueueOptions.MaxBackoff=%v: must not be below InitialBackoff=%v", o.MaxBackoff, o.InitialBackoff)
+	case o.MaxInUnschedulablePods < 0:
+		return fmt.Errorf("scheduling: QueueOptions.MaxInUnschedulablePods=%v: must not be negative", o.MaxInUnschedulablePods)
+	}
+	return nil
 }
 
 func (o *QueueOptions) setDefaults() {

@@ -105,7 +105,7 @@ func WithClock(c Clock) Option { return func(s *Scheduler) { s.clock = c } }
 func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } }
 
 // WithParallelism sets the workers of per-node loops (default 1).
-func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = max(n, 1) } }
+func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = n } }
 
 // WithPercentageOfNodesToScore sets the scheduler-wide
 // percentageOfNodesToScore (0, the default, is adaptive); a profile's value
@@ -209,6 +209,15 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.clock == nil {
+		return nil, errors.New("scheduling: New: WithClock(nil): a clock is required")
+	}
+	if s.parallelism < 1 {
+		return nil, fmt.Errorf("scheduling: New: parallelism=%d: must be at least 1", s.parallelism)
+	}
+	if err := s.queueOpts.validate(); err != nil {
+		return nil, err
 	}
 	if s.pctToScore < 0 || s.pctToScore > 100 {
 		return nil, fmt.Errorf("scheduling: percentageOfNodesToScore=%d: must be within [0,100]", s.pctToScore)
