@@ -425,6 +425,9 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if other, dup := c.uids[pod.UID]; dup && pod.UID != "" {
 		return fmt.Errorf("scheduling: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
 	}
+	if err := framework.ValidatePod(pod); err != nil {
+		return fmt.Errorf("scheduling: AddPod: %w", err)
+	}
 	p := *pod
 	pi, err := framework.NewPodInfo(&p)
 	if err != nil {

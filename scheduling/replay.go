@@ -20,8 +20,9 @@ type ReplayOptions struct {
 	// NewDefaultRegistry() and DefaultProfile()).
 	Registry *framework.Registry
 	Profiles []framework.Profile
-	// Seed drives every random choice; Parallelism the per-node loops.
-	// The decision log depends on the seed only.
+	// Seed drives every random choice; Parallelism the per-node loops
+	// (0 means 1; negative is an error). The decision log depends on the
+	// seed only.
 	Seed        uint64
 	Parallelism int
 	// Start is the virtual time the replay starts at (default the Unix
@@ -86,6 +87,9 @@ type ReplayResult struct {
 	// replay took.
 	Cycles int
 	Wall   time.Duration
+	// EventErrors lists the node events the cluster refused, with their
+	// virtual time (e.g. an update of a node that was not there then).
+	EventErrors []string
 }
 
 // DecisionsPerSecond is scheduling cycles per second of real time.
@@ -220,6 +224,15 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	if err := w.Validate(); err != nil {
 		return nil, err
+	}
+	switch {
+	case opts.Parallelism < 0:
+		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Parallelism=%d: must not be negative", opts.Parallelism)
+	case opts.Parallelism == 0:
+		opts.Parallelism = 1
+	}
+	if opts.Until < 0 {
+		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Until=%v: must not be negative", opts.Until)
 	}
 	if opts.Registry == nil {
 		opts.Registry = NewDefaultRegistry()
@@ -364,7 +377,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			e := heap.Pop(&events).(*rpEvent)
 			switch e.class {
 			case 0:
-				s.replayNodeEvent(e.node, pods, resubmit)
+				if err := s.replayNodeEvent(e.node, pods, resubmit); err != nil {
+					res.EventErrors = append(res.EventErrors, fmt.Sprintf("%v: %s %s: %v", e.at.Sub(res.Start), e.node.Action, e.node.target(), err))
+				}
 			case 1:
 				if e.inc == e.pod.inc {
 					if err := s.DeletePod(e.pod.pod.Namespace, e.pod.pod.Name); err == nil {
@@ -467,17 +482,19 @@ func (s *Scheduler) replayNextTime(events rpHeap, clock *FakeClock) (time.Time, 
 }
 
 // replayNodeEvent applies one node event; pods of a removed node are
-// evicted (or resubmitted).
-func (s *Scheduler) replayNodeEvent(e *NodeEvent, pods map[string]*rpPod, resubmit func(*rpPod, PodFate, string, bool)) {
+// evicted (or resubmitted). An event the cluster refuses (for instance an
+// update of a node that is not there at that time) is returned, and the
+// replay records it in ReplayResult.EventErrors.
+func (s *Scheduler) replayNodeEvent(e *NodeEvent, pods map[string]*rpPod, resubmit func(*rpPod, PodFate, string, bool)) error {
 	switch e.Action {
 	case NodeAdd:
-		_ = s.AddNode(e.Node)
+		return s.AddNode(e.Node)
 	case NodeUpdate:
-		_ = s.UpdateNode(e.Node)
+		return s.UpdateNode(e.Node)
 	case NodeRemove:
 		evicted, err := s.RemoveNode(e.Name)
 		if err != nil {
-			return
+			return err
 		}
 		for _, p := range evicted {
 			if rp := pods[p.Key()]; rp != nil {
@@ -485,8 +502,20 @@ func (s *Scheduler) replayNodeEvent(e *NodeEvent, pods map[string]*rpPod, resubm
 			}
 		}
 	case NodeMetricUpdate:
-		_ = s.UpdateNodeMetric(e.Metric)
+		return s.UpdateNodeMetric(e.Metric)
 	}
+	return nil
+}
+
+// target names the node an event is about.
+func (e *NodeEvent) target() string {
+	switch {
+	case e.Node != nil:
+		return e.Node.Name
+	case e.Metric != nil:
+		return e.Metric.Name
+	}
+	return e.Name
 }
 
 // addPodLocked is AddPod for callers already holding the lock (the replay's

@@ -128,6 +128,23 @@ func TestReplayResubmit(t *testing.T) {
 	}
 }
 
+// TestReplayRecordsRefusedEvents: an event the cluster refuses at its time
+// (an update of a node removed earlier) is recorded, not swallowed.
+func TestReplayRecordsRefusedEvents(t *testing.T) {
+	w := &Workload{
+		Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "2")},
+		NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n2"},
+			{At: 2 * time.Second, Action: NodeUpdate, Node: rpNode("n2", "4")}},
+	}
+	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.EventErrors) != 1 || !strings.Contains(res.EventErrors[0], "update n2") {
+		t.Fatalf("EventErrors = %q", res.EventErrors)
+	}
+}
+
 func TestReplayRejectsBadWorkloads(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -141,6 +158,11 @@ func TestReplayRejectsBadWorkloads(t *testing.T) {
 		{"duplicate pod", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {Pod: scPod("a", "1").Obj()}}}, "pod default/a: duplicate name"},
 		{"duplicate node", Workload{Nodes: []*framework.Node{rpNode("n", "1"), rpNode("n", "1")}}, `node "n": duplicate name`},
 		{"bad event", Workload{NodeEvents: []NodeEvent{{Action: "explode"}}}, `unknown action "explode"`},
+		{"remove a node that never exists", Workload{Nodes: []*framework.Node{rpNode("n1", "1")}, NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n9"}}},
+			`nodeEvents[0] (remove at 1s): node "n9" is never in the cluster`},
+		{"misspelt resource", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Req(map[string]string{"cpus": "2"}).Obj()}}},
+			`pod default/a: spec.containers[1].resources.requests["cpus"]: must be a standard resource for containers`},
+		{"negative allocatable", Workload{Nodes: []*framework.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Replay(context.Background(), &tc.w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})

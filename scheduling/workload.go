@@ -70,6 +70,9 @@ func (w *Workload) Validate() error {
 		if nodes[n.Name] {
 			return fmt.Errorf("workload: node %q: duplicate name", n.Name)
 		}
+		if err := framework.ValidateNode(n); err != nil {
+			return fmt.Errorf("workload: %w", err)
+		}
 		nodes[n.Name] = true
 	}
 	ever := map[string]bool{}
@@ -85,6 +88,9 @@ func (w *Workload) Validate() error {
 		case NodeAdd, NodeUpdate:
 			if e.Node == nil || e.Node.Name == "" {
 				return fmt.Errorf("%s: missing node or node name", where)
+			}
+			if err := framework.ValidateNode(e.Node); err != nil {
+				return fmt.Errorf("%s: %w", where, err)
 			}
 			ever[e.Node.Name] = true
 		case NodeRemove:
@@ -117,6 +123,9 @@ func (w *Workload) Validate() error {
 		if !nodes[p.Spec.NodeName] {
 			return fmt.Errorf("workload: pod %s: node %q not found", p.Key(), p.Spec.NodeName)
 		}
+		if err := framework.ValidatePod(p); err != nil {
+			return fmt.Errorf("workload: %w", err)
+		}
 	}
 	for i, a := range w.Arrivals {
 		if a.Pod == nil || a.Pod.Name == "" {
@@ -133,8 +142,19 @@ func (w *Workload) Validate() error {
 		if a.Duration < 0 {
 			return fmt.Errorf("workload: pod %s: duration=%v: must not be negative", key, a.Duration)
 		}
+		if err := framework.ValidatePod(a.Pod); err != nil {
+			return fmt.Errorf("workload: %w", err)
+		}
 		if n := a.Pod.Spec.NodeName; n != "" && !ever[n] {
 			return fmt.Errorf("workload: pod %s: node %q not found", key, n)
+		}
+	}
+	for i, e := range w.NodeEvents {
+		if e.Action == NodeRemove && !ever[e.Name] {
+			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Name)
+		}
+		if e.Action == NodeMetricUpdate && e.Metric != nil && !ever[e.Metric.Name] {
+			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Metric.Name)
 		}
 	}
 	for i, m := range w.NodeMetrics {
