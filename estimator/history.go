@@ -47,8 +47,9 @@ type HistoryOptions struct {
 	HeadroomPercent int64
 	// Key maps a pod to its history key; nil means WorkloadKey.
 	Key func(pod *framework.Pod) string
-	// Fallback estimates pods (and nodes) without enough history; nil
-	// means a DefaultEstimator built from the factory's options.
+	// Fallback estimates pods (and nodes) without enough history. It is
+	// required by NewHistoryEstimator; HistoryFactory fills a nil Fallback
+	// with a DefaultEstimator built from the factory's options.
 	Fallback Estimator
 }
 

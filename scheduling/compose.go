@@ -102,9 +102,12 @@ const (
 	PointPostBind   = "postBind"
 )
 
-// AllPoints lists the extension points in kube-scheduler's order.
-var AllPoints = []string{PointQueueSort, PointPreFilter, PointFilter, PointPostFilter, PointPreScore, PointScore,
+var allPoints = [...]string{PointQueueSort, PointPreFilter, PointFilter, PointPostFilter, PointPreScore, PointScore,
 	PointReserve, PointPermit, PointPreBind, PointBind, PointPostBind}
+
+// AllPoints lists the extension points in kube-scheduler's order (a new
+// slice on every call).
+func AllPoints() []string { return append([]string(nil), allPoints[:]...) }
 
 // ExtensionPoints lists, in kube-scheduler's order, the extension points pl
 // implements. A composed plugin reports the points its halves implement.
@@ -151,7 +154,7 @@ func ExtensionPoints(pl framework.Plugin) []string {
 		}
 		return false
 	}
-	for _, p := range AllPoints {
+	for _, p := range allPoints {
 		if has(p) {
 			out = append(out, p)
 		}

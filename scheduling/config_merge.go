@@ -154,7 +154,7 @@ func (s *cfgOrderedSet) delete(n string) {
 //
 // implements(name, point) reports whether a plugin implements a point.
 func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[string][]string, error) {
-	points := append([]string{cfgPointPreEnqueue}, AllPoints...)
+	points := append([]string{cfgPointPreEnqueue}, AllPoints()...)
 	out := map[string][]string{}
 	for _, pt := range points {
 		seen := map[string]bool{}

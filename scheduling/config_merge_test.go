@@ -141,7 +141,7 @@ func TestConfigMergePlugins(t *testing.T) {
 // scoreWithNormalizePlugin1 and scorePlugin2 Score; queueSortPlugin
 // QueueSort; bindPlugin Bind.
 var cfgKubeTestPoints = map[string][]string{
-	"testPlugin":                AllPoints,
+	"testPlugin":                AllPoints(),
 	"scorePlugin1":              {PointPreScore, PointScore},
 	"scoreWithNormalizePlugin1": {PointScore},
 	"scorePlugin2":              {PointScore},
@@ -165,7 +165,7 @@ func cfgKubeTestImplements(name, point string) bool {
 func TestConfigMultiPointExpansion(t *testing.T) {
 	all := func(score []string, weights map[string]int64) (map[string][]string, map[string]int64) {
 		out := map[string][]string{}
-		for _, p := range AllPoints {
+		for _, p := range AllPoints() {
 			out[p] = []string{"testPlugin"}
 		}
 		out[PointPreScore] = []string{"testPlugin"}

@@ -231,9 +231,11 @@ func isAlnum(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
+// isDNSSubdomain is apimachinery's IsDNS1123Subdomain pattern (which sets
+// no per-label length limit; the 253-character total is checked by callers).
 func isDNSSubdomain(s string) bool {
 	for _, label := range strings.Split(s, ".") {
-		if label == "" || len(label) > 63 {
+		if label == "" {
 			return false
 		}
 		for i := 0; i < len(label); i++ {
