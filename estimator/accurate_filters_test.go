@@ -126,7 +126,9 @@ func TestNodeResourceEstimatorFilterPluginsPerNodeAllocs(t *testing.T) {
 	}
 	a := testing.AllocsPerRun(20, func() { p.Estimate(ctx, small, req) })
 	b := testing.AllocsPerRun(20, func() { p.Estimate(ctx, large, req) })
-	if a != b {
+	// A per-node allocation would add ~500; allow a little slack because the
+	// race detector makes sync.Pool drop items at random.
+	if b > a+3 {
 		t.Errorf("allocations grow with nodes: %v for 5 nodes, %v for 500", a, b)
 	}
 }
