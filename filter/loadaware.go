@@ -83,12 +83,7 @@ func NewLoadAware(args config.LoadAwareSchedulingArgs, h framework.Handle) (fram
 	if err != nil {
 		return nil, err
 	}
-	p, err := NewLoadAwareWithSource(a, h, cache)
-	if err != nil {
-		return nil, err
-	}
-	p.cache = cache
-	return p, nil
+	return NewLoadAwareWithSource(a, h, cache) // it keeps cache for Reserve
 }
 
 // NewLoadAwareWithSource builds the filter half reading src (shared, e.g.,

@@ -446,7 +446,7 @@ func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
 			}
 		}
 	}
-	cfgValidateCommonQueueSort(f, states, errs)
+	cfgValidateCommonQueueSort(states, errs)
 	cfgValidatePct("percentageOfNodesToScore", f.PercentageOfNodesToScore, errs)
 	if *f.PodInitialBackoffSeconds <= 0 {
 		errs.invalid("podInitialBackoffSeconds", *f.PodInitialBackoffSeconds, "must be greater than 0")
@@ -466,7 +466,7 @@ func cfgValidatePct(path string, v *int32, errs *cfgErrs) {
 // profile's merged queueSort set must equal the first profile's, and when
 // the first profile enables a queueSort plugin at that point, every
 // profile's args for it must equal the first profile's.
-func cfgValidateCommonQueueSort(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
+func cfgValidateCommonQueueSort(states []*cfgProfileState, errs *cfgErrs) {
 	canon := states[0].merged.QueueSort
 	if n := len(canon.Enabled); n > 1 {
 		errs.invalid(cfgJoin(states[0].path, "plugins.queueSort.enabled"), n, "only one queue sort plugin can be enabled")
@@ -491,7 +491,6 @@ func cfgValidateCommonQueueSort(f *cfgFile, states []*cfgProfileState, errs *cfg
 			errs.add(cfgJoin(states[i].path, "pluginConfig"), "args of %q: queueSort must be the same for all profiles", qsName)
 		}
 	}
-	_ = f
 }
 
 func cfgSameSet(a, b cfgPluginSet) bool {

@@ -88,7 +88,7 @@ func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 // builtinProfiles share kube's default filters and DefaultPreemption and
 // differ only in how they score.
 func builtinProfiles() []namedProfile {
-	base := func(string) framework.Profile {
+	base := func() framework.Profile {
 		return framework.Profile{
 			SchedulerName: scheduling.DefaultSchedulerName,
 			QueueSort:     []string{config.PrioritySortName},
@@ -101,19 +101,19 @@ func builtinProfiles() []namedProfile {
 			Bind:       []string{scheduling.DefaultBinderName},
 		}
 	}
-	fit := func(name string, t config.ScoringStrategyType) framework.Profile {
-		p := base(name)
+	fit := func(t config.ScoringStrategyType) framework.Profile {
+		p := base()
 		p.PreScore = []string{config.NodeResourcesFitName}
 		p.Score = []string{config.NodeResourcesFitName}
 		p.Weights[config.NodeResourcesFitName] = 1
 		p.Args[config.NodeResourcesFitName] = config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
 		return p
 	}
-	balanced := base("BalancedAllocation")
+	balanced := base()
 	balanced.PreScore = []string{config.NodeResourcesBalancedAllocationName}
 	balanced.Score = []string{config.NodeResourcesBalancedAllocationName}
 	balanced.Weights[config.NodeResourcesBalancedAllocationName] = 1
-	load := base("LoadAware")
+	load := base()
 	load.PreFilter = append(load.PreFilter, config.LoadAwareSchedulingName)
 	load.Filter = append(load.Filter, config.LoadAwareSchedulingName)
 	load.PreScore = []string{config.LoadAwareSchedulingName}
@@ -121,12 +121,10 @@ func builtinProfiles() []namedProfile {
 	load.Reserve = []string{config.LoadAwareSchedulingName}
 	load.Weights[config.LoadAwareSchedulingName] = 1
 	out := []namedProfile{
-		{name: "LeastAllocated", profile: fit("LeastAllocated", config.LeastAllocated)},
-		{name: "MostAllocated", profile: fit("MostAllocated", config.MostAllocated)},
+		{name: "LeastAllocated", profile: fit(config.LeastAllocated)},
+		{name: "MostAllocated", profile: fit(config.MostAllocated)},
 		{name: "BalancedAllocation", profile: balanced},
-	}
-	if _, ok := registry().Lookup(config.LoadAwareSchedulingName); ok {
-		out = append(out, namedProfile{name: "LoadAware", profile: load})
+		{name: "LoadAware", profile: load},
 	}
 	for i := range out {
 		out[i].registry = registry()
