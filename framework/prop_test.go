@@ -215,7 +215,7 @@ func TestPropTieBreakUniform(t *testing.T) {
 }
 
 // TestPropSelectHostUsesTieBreak checks the runner's own selection (not a
-// copy of it) against the same reservoir rule: same seed ⇒ same choice.
+// copy of it) against itself: same seed ⇒ same choice.
 func TestPropSelectHostUsesTieBreak(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 30).Draw(t, "n")

@@ -2,7 +2,6 @@ package framework
 
 import (
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -342,64 +341,35 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 }
 
 // pickHighest returns the index of the highest total, breaking ties
-// uniformly at random by reservoir sampling over the tied entries in order:
-// the c-th tie seen replaces the pick with probability 1/c (rng.IntN(c) ==
-// 0). It returns -1 for no totals.
+// uniformly at random: it counts the c entries tied for the highest total,
+// draws k = rng.IntN(c) (only when c > 1, so a cycle consumes at most one
+// draw) and returns the k-th tied entry in order. It returns -1 for no
+// totals.
 func pickHighest(totals []int64, rng *rand.Rand) int {
-	sel, best, cnt := -1, int64(0), uint64(0)
-	for j, t := range totals {
-		switch {
-		case cnt == 0 || t > best:
-			best, cnt, sel = t, 1, j
-		case t == best:
+	if len(totals) == 0 {
+		return -1
+	}
+	best, cnt := totals[0], 1
+	for _, t := range totals[1:] {
+		if t > best {
+			best, cnt = t, 1
+		} else if t == best {
 			cnt++
-			var draw uint64
-			if bits.UintSize == 32 {
-				draw = uint64(rng.IntN(int(cnt)))
-			} else {
-				// intN64, inlined: this loop runs once per tied node.
-				draw = rng.Uint64()
-				if cnt&(cnt-1) == 0 {
-					draw &= cnt - 1
-				} else {
-					var lo uint64
-					if draw, lo = bits.Mul64(draw, cnt); lo < cnt {
-						draw = intNRetry(rng, cnt, draw, lo)
-					}
-				}
-			}
-			if draw == 0 {
-				sel = j
-			}
 		}
 	}
-	return sel
-}
-
-// intN64 returns rng.IntN(int(n)) on a 64-bit platform, drawing from rng
-// exactly the values IntN draws (so the generator ends in the same state):
-// math/rand/v2's bounded draw, a power of two masked, otherwise Lemire's
-// multiply with rejection. pickHighest inlines it, sparing two calls per
-// tied node over rng.IntN.
-func intN64(rng *rand.Rand, n uint64) uint64 {
-	x := rng.Uint64()
-	if n&(n-1) == 0 {
-		return x & (n - 1)
+	k := 0
+	if cnt > 1 {
+		k = rng.IntN(cnt)
 	}
-	hi, lo := bits.Mul64(x, n)
-	if lo < n {
-		hi = intNRetry(rng, n, hi, lo)
+	for j, t := range totals {
+		if t == best {
+			if k == 0 {
+				return j
+			}
+			k--
+		}
 	}
-	return hi
-}
-
-// intNRetry is intN64's rejection loop (rare: lo < n).
-func intNRetry(rng *rand.Rand, n, hi, lo uint64) uint64 {
-	thresh := -n % n
-	for lo < thresh {
-		hi, lo = bits.Mul64(rng.Uint64(), n)
-	}
-	return hi
+	return -1 // unreachable: best is one of the totals
 }
 
 // rank fills Top (winner first, then by total descending, then evaluation

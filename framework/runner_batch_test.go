@@ -3,7 +3,6 @@ package framework
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -320,53 +319,32 @@ func TestPropRankMatchesGeneric(t *testing.T) {
 	})
 }
 
-// TestPropIntN64MatchesIntN: intN64 returns rng.IntN(n) and leaves the
-// generator where IntN leaves it, for small, power-of-two and huge bounds
-// (which hit the rejection loop).
-func TestPropIntN64MatchesIntN(t *testing.T) {
-	if bits.UintSize == 32 {
-		t.Skip("intN64 is for 64-bit platforms")
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		seed := rapid.Uint64().Draw(t, "seed")
-		a, b := rand.New(rand.NewPCG(seed, 3)), rand.New(rand.NewPCG(seed, 3))
-		ns := rapid.SliceOfN(rapid.OneOf(
-			rapid.Uint64Range(1, 20),
-			rapid.Map(rapid.IntRange(0, 62), func(k int) uint64 { return 1 << k }),
-			rapid.Uint64Range(1<<62, 1<<63-1),
-		), 1, 50).Draw(t, "bounds")
-		for i, n := range ns {
-			if got, want := intN64(a, n), uint64(b.IntN(int(n))); got != want {
-				t.Fatalf("draw %d, n=%d: intN64 %d, IntN %d", i, n, got, want)
-			}
-		}
-		if x, y := a.Uint64(), b.Uint64(); x != y {
-			t.Fatalf("generators diverged: next values %d and %d", x, y)
-		}
-	})
-}
-
-// TestPropPickHighestMatchesIntNReservoir: pickHighest picks the node that
-// reservoir sampling with rng.IntN picks, and consumes the same draws.
-func TestPropPickHighestMatchesIntNReservoir(t *testing.T) {
+// TestPropPickHighestOneDraw: pickHighest returns the k-th entry tied for
+// the highest total, k = rng.IntN(ties) drawn once (no draw without a tie),
+// and leaves the generator where that single draw leaves it.
+func TestPropPickHighestOneDraw(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		totals := rapid.SliceOfN(rapid.Int64Range(0, 3), 0, 80).Draw(t, "totals")
 		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
-		want, best, cnt := -1, int64(0), 0
+		var tied []int
 		for j, x := range totals {
 			switch {
-			case cnt == 0 || x > best:
-				best, cnt, want = x, 1, j
-			case x == best:
-				cnt++
-				if b.IntN(cnt) == 0 {
-					want = j
-				}
+			case len(tied) == 0 || x > totals[tied[0]]:
+				tied = append(tied[:0], j)
+			case x == totals[tied[0]]:
+				tied = append(tied, j)
 			}
 		}
+		want := -1
+		switch {
+		case len(tied) == 1:
+			want = tied[0]
+		case len(tied) > 1:
+			want = tied[b.IntN(len(tied))]
+		}
 		if got := pickHighest(totals, a); got != want {
-			t.Fatalf("pickHighest = %d, reservoir with IntN = %d", got, want)
+			t.Fatalf("pickHighest = %d, want %d (tied %v)", got, want, tied)
 		}
 		if x, y := a.Uint64(), b.Uint64(); x != y {
 			t.Fatalf("generators diverged")
