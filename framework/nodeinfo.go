@@ -13,25 +13,29 @@ import (
 // A NodeInfo inside a Snapshot must be treated as read-only by plugins;
 // mutate through the Snapshot (which copies on write) or on a Clone.
 type NodeInfo struct {
+	// The fields every filter and score pass reads come first, so that they
+	// share as few cache lines as possible.
+
+	// Pods are the pods assigned to the node.
+	Pods []*PodInfo
+	// Allocatable is the node's allocatable in dense form; Pods holds the
+	// number of pods the node accepts.
+	Allocatable resource.Vector
+	// Requested is the sum of the pods' effective requests.
+	Requested resource.Vector
+	// NonZeroRequested is the sum of the pods' cpu and memory requests in
+	// the non-zero view (only MilliCPU and Memory are set).
+	NonZeroRequested resource.Vector
+
 	node *Node
 	// index is the node's position in its snapshot (-1 outside one).
 	index int
-	// Pods are the pods assigned to the node.
-	Pods []*PodInfo
 	// PodsWithAffinity are the pods with any pod (anti-)affinity.
 	PodsWithAffinity []*PodInfo
 	// PodsWithRequiredAntiAffinity are the pods with required anti-affinity.
 	PodsWithRequiredAntiAffinity []*PodInfo
 	// UsedPorts are the host ports bound by the pods.
 	UsedPorts HostPortInfo
-	// Requested is the sum of the pods' effective requests.
-	Requested resource.Vector
-	// NonZeroRequested is the sum of the pods' cpu and memory requests in
-	// the non-zero view (only MilliCPU and Memory are set).
-	NonZeroRequested resource.Vector
-	// Allocatable is the node's allocatable in dense form; Pods holds the
-	// number of pods the node accepts.
-	Allocatable resource.Vector
 	// ImageSizes maps each image name on the node to its size in bytes.
 	ImageSizes map[string]int64
 	// Generation increases with every change.
