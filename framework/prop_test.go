@@ -192,8 +192,14 @@ func TestPropTieBreakUniform(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(k), uint64(others)))
 		trials := 2000 * k
 		counts := map[int]int{}
+		res := &Result{Totals: perm, feasible: make([]int32, len(perm)), order: make([]*NodeInfo, len(perm))}
+		for i := range res.order {
+			res.feasible[i] = int32(i)
+			res.order[i], _ = NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
+		}
 		for range trials {
-			sel := pickHighest(perm, rng)
+			res.selectHost(rng, 1)
+			sel := res.selected
 			if perm[sel] != 500 {
 				t.Fatalf("picked a non-maximal node")
 			}

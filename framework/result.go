@@ -334,110 +334,101 @@ func (r *Result) Scores() []NodeScores {
 	return out
 }
 
-// selectHost picks the node to run the pod and ranks the top n.
+// selectHost picks the node to run the pod and ranks the top n in one pass
+// over Totals (which cover the feasible nodes): the highest total wins,
+// ties broken uniformly at random by counting the c tied nodes and drawing
+// k = rng.IntN(c) once (no draw without a tie) to take the k-th of them in
+// evaluation order. Top is the winner, then the others by total descending
+// and evaluation order; Margin is the winner's lead over the best other.
 func (r *Result) selectHost(rng *rand.Rand, n int) {
-	r.selected = pickHighest(r.Totals, rng)
-	r.rank(n)
-}
-
-// pickHighest returns the index of the highest total, breaking ties
-// uniformly at random: it counts the c entries tied for the highest total,
-// draws k = rng.IntN(c) (only when c > 1, so a cycle consumes at most one
-// draw) and returns the k-th tied entry in order. It returns -1 for no
-// totals.
-func pickHighest(totals []int64, rng *rand.Rand) int {
+	totals := r.Totals
 	if len(totals) == 0 {
-		return -1
+		return
 	}
-	best, cnt := totals[0], 1
-	for _, t := range totals[1:] {
+	// top holds the keep best entries by (total descending, position
+	// ascending): the first ties, then the best others. Once it is full, a
+	// total below its last entry's changes nothing, and the loop costs one
+	// comparison for most nodes.
+	keep := max(n, 2)
+	var buf [8]rankedPos
+	top := buf[:0]
+	if keep > len(buf) {
+		top = make([]rankedPos, 0, keep)
+	}
+	best, cnt := totals[0], 0
+	full, thr := false, int64(0)
+	for j, t := range totals {
+		if full && t <= thr {
+			// Below top's last, or equal to it and so ranked after it:
+			// only a tie for the best total (thr == best) counts.
+			if t == best {
+				cnt++
+			}
+			continue
+		}
 		if t > best {
 			best, cnt = t, 1
 		} else if t == best {
 			cnt++
+		}
+		if full {
+			top = top[:keep-1]
+		}
+		pos := len(top)
+		top = append(top, rankedPos{})
+		for pos > 0 && top[pos-1].total < t {
+			top[pos] = top[pos-1]
+			pos--
+		}
+		top[pos] = rankedPos{pos: j, total: t}
+		if len(top) == keep {
+			full, thr = true, top[keep-1].total
 		}
 	}
 	k := 0
 	if cnt > 1 {
 		k = rng.IntN(cnt)
 	}
-	for j, t := range totals {
-		if t == best {
-			if k == 0 {
-				return j
-			}
-			k--
-		}
-	}
-	return -1 // unreachable: best is one of the totals
-}
-
-// rank fills Top (winner first, then by total descending, then evaluation
-// order) and Margin, in O(feasible × n) without sorting.
-func (r *Result) rank(n int) {
-	if r.selected < 0 {
-		return
-	}
-	if len(r.Totals) != len(r.feasible) {
-		r.rankGeneric(n)
-		return
-	}
-	totals, sel := r.Totals, r.selected
-	// best holds the feasible indices of the n−1 best runners-up, sorted by
-	// total descending, and bestT their totals; ties keep evaluation order.
-	// The runner-up total is tracked on the way (it is bestT[0] when n > 1).
-	keep := max(n-1, 0)
-	var buf [8]int
-	var bufT [8]int64
-	best, bestT := buf[:0], bufT[:0]
-	if keep > len(buf) {
-		best, bestT = make([]int, 0, keep), make([]int64, 0, keep)
-	}
-	var runnerUp int64
-	found := false
-	if keep == 0 {
-		for j, t := range totals {
-			if j != sel && (!found || t > runnerUp) {
-				runnerUp, found = t, true
-			}
-		}
+	if k < len(top) {
+		r.selected = top[k].pos // top starts with the first min(cnt, keep) ties
 	} else {
-		// Once best is full, a total at or below thr (its last) cannot
-		// enter: most nodes cost one comparison.
-		full, thr := false, int64(0)
 		for j, t := range totals {
-			if full && t <= thr || j == sel {
-				continue
-			}
-			pos := len(best)
-			for pos > 0 && bestT[pos-1] < t {
-				pos--
-			}
-			if len(best) < keep {
-				best, bestT = append(best, 0), append(bestT, 0)
-			}
-			copy(best[pos+1:], best[pos:len(best)-1])
-			copy(bestT[pos+1:], bestT[pos:len(bestT)-1])
-			best[pos], bestT[pos] = j, t
-			if len(best) == keep {
-				full, thr = true, bestT[keep-1]
+			if t == best {
+				if k == 0 {
+					r.selected = j
+					break
+				}
+				k--
 			}
 		}
-		if len(best) > 0 {
-			runnerUp, found = bestT[0], true
+	}
+	sel := r.selected
+	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: best})
+	for _, e := range top {
+		if len(r.Top) >= n {
+			break
+		}
+		if e.pos != sel {
+			r.Top = append(r.Top, RankedNode{Name: r.nodeAt(r.feasible[e.pos]).Name(), Total: e.total})
 		}
 	}
-	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: totals[sel]})
-	for k, j := range best {
-		r.Top = append(r.Top, RankedNode{Name: r.nodeAt(r.feasible[j]).Name(), Total: bestT[k]})
-	}
-	if found {
-		r.Margin = totals[sel] - runnerUp
+	switch {
+	case cnt > 1:
+		r.Margin = 0
+	case len(top) > 1:
+		r.Margin = best - top[1].total // top[0] is the winner
 	}
 }
 
-// rankGeneric is rank when Totals does not cover the feasible nodes (one
-// feasible node, not scored): missing totals count as 0.
+// rankedPos is a feasible node's index and total, for selectHost.
+type rankedPos struct {
+	pos   int
+	total int64
+}
+
+// rankGeneric ranks the top n around the selected node when Totals need not
+// cover the feasible nodes (one feasible node, not scored): missing totals
+// count as 0.
 func (r *Result) rankGeneric(n int) {
 	total := func(j int) int64 {
 		if j >= len(r.Totals) {

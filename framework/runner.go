@@ -128,7 +128,7 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 	}
 	if len(res.feasible) == 1 && !opts.AlwaysScore {
 		res.selected = 0
-		res.rank(opts.TopN)
+		res.rankGeneric(opts.TopN)
 		return res, nil
 	}
 	if err := f.scoreNodes(ctx, state, pod, opts, res); err != nil {

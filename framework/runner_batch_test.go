@@ -289,65 +289,61 @@ func TestBatchFilterSeesSurvivorsOnly(t *testing.T) {
 	}
 }
 
-// TestPropRankMatchesGeneric: the one-pass rank over Totals gives the Top
-// list and Margin of the generic ranking (closure over totals, separate
-// runner-up pass), including ties, negative totals and any n.
-func TestPropRankMatchesGeneric(t *testing.T) {
+// refPickHighest is the tie-break rule spelled out: the index of the
+// highest total, or, with c > 1 entries tied for it, the k-th of them in
+// order for k = rng.IntN(c); -1 for no totals.
+func refPickHighest(totals []int64, rng *rand.Rand) int {
+	var tied []int
+	for j, x := range totals {
+		switch {
+		case len(tied) == 0 || x > totals[tied[0]]:
+			tied = append(tied[:0], j)
+		case x == totals[tied[0]]:
+			tied = append(tied, j)
+		}
+	}
+	switch len(tied) {
+	case 0:
+		return -1
+	case 1:
+		return tied[0]
+	}
+	return tied[rng.IntN(len(tied))]
+}
+
+// TestPropSelectHostMatchesReference: the one-pass selectHost picks the
+// node refPickHighest picks, leaves the generator where that rule leaves
+// it (one draw, none without a tie), and gives the Top list and Margin of
+// the generic ranking around that node — with ties, negative totals and
+// any n.
+func TestPropSelectHostMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nf := rapid.IntRange(1, 40).Draw(t, "feasible")
+		nf := rapid.IntRange(1, 60).Draw(t, "feasible")
 		totals := rapid.SliceOfN(rapid.Int64Range(-3, 5), nf, nf).Draw(t, "totals")
-		sel := rapid.IntRange(0, nf-1).Draw(t, "selected")
 		n := rapid.IntRange(0, 12).Draw(t, "n")
+		seed := rapid.Uint64().Draw(t, "seed")
 		nodes := make([]*NodeInfo, nf)
 		feasible := make([]int32, nf)
 		for i := range nodes {
 			ni, _ := NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
 			nodes[i], feasible[i] = ni, int32(i)
 		}
-		mk := func() *Result {
-			return &Result{Totals: totals, order: nodes, feasible: feasible, selected: sel}
-		}
-		got, want := mk(), mk()
-		got.rank(n)
+		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
+		got := &Result{Totals: totals, order: nodes, feasible: feasible, selected: -1}
+		got.selectHost(a, n)
+		want := &Result{Totals: totals, order: nodes, feasible: feasible, selected: refPickHighest(totals, b)}
 		want.rankGeneric(n)
+		if got.selected != want.selected {
+			t.Fatalf("selected %d, reference %d", got.selected, want.selected)
+		}
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("generators diverged")
+		}
 		if d := cmp.Diff(want.Top, got.Top); d != "" {
 			t.Fatalf("Top (-generic +one pass):\n%s", d)
 		}
 		if got.Margin != want.Margin {
 			t.Fatalf("Margin %d, generic %d", got.Margin, want.Margin)
-		}
-	})
-}
-
-// TestPropPickHighestOneDraw: pickHighest returns the k-th entry tied for
-// the highest total, k = rng.IntN(ties) drawn once (no draw without a tie),
-// and leaves the generator where that single draw leaves it.
-func TestPropPickHighestOneDraw(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		seed := rapid.Uint64().Draw(t, "seed")
-		totals := rapid.SliceOfN(rapid.Int64Range(0, 3), 0, 80).Draw(t, "totals")
-		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
-		var tied []int
-		for j, x := range totals {
-			switch {
-			case len(tied) == 0 || x > totals[tied[0]]:
-				tied = append(tied[:0], j)
-			case x == totals[tied[0]]:
-				tied = append(tied, j)
-			}
-		}
-		want := -1
-		switch {
-		case len(tied) == 1:
-			want = tied[0]
-		case len(tied) > 1:
-			want = tied[b.IntN(len(tied))]
-		}
-		if got := pickHighest(totals, a); got != want {
-			t.Fatalf("pickHighest = %d, want %d (tied %v)", got, want, tied)
-		}
-		if x, y := a.Uint64(), b.Uint64(); x != y {
-			t.Fatalf("generators diverged")
 		}
 	})
 }
