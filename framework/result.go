@@ -117,7 +117,8 @@ type Result struct {
 	ScorePlugins []string
 	Weights      []int64
 	// Raw and Normalized hold plugin p's score of feasible node j at
-	// [p*len(feasible)+j]; Raw is nil with SkipExplanation.
+	// [p*len(feasible)+j]; Raw is nil with SkipExplanation, and shares
+	// Normalized's array when no plugin normalizes (both are read-only).
 	Raw        []int64
 	Normalized []int64
 	// Extenders that scored, with their scaled, weighted scores per
@@ -145,12 +146,18 @@ type Result struct {
 	feasible      []int32 // evaluation positions of feasible nodes
 	selected      int     // index into feasible, -1 when none
 	feasibleCache []*NodeInfo
+	// rawShared is set while Raw is Normalized's array.
+	rawShared bool
 }
 
 // reset clears r for a new cycle, keeping its buffers.
 func (r *Result) reset() {
+	raw := r.Raw[:0]
+	if r.rawShared {
+		raw = nil // Normalized's array: never reuse it as Raw's
+	}
 	*r = Result{
-		Raw:           r.Raw[:0],
+		Raw:           raw,
 		Normalized:    r.Normalized[:0],
 		Totals:        r.Totals[:0],
 		ScorePlugins:  r.ScorePlugins[:0],

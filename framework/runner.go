@@ -132,6 +132,7 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		return res, nil
 	}
 	if err := f.scoreNodes(ctx, state, pod, opts, res); err != nil {
+		res.Totals = res.Totals[:0] // no scores to explain
 		res.Err = err
 		return res, err
 	}
@@ -530,8 +531,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
 	nodes := res.feasibleNodes()
 	nf := len(nodes)
-	res.Totals = grow(res.Totals, nf)
-	clear(res.Totals)
+	res.Totals = grow(res.Totals, nf) // written below, not accumulated
 	if len(f.extenders) == 0 && !f.HasScorePlugins() {
 		for i := range res.Totals {
 			res.Totals[i] = 1
@@ -609,8 +609,18 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		return firstErr.err
 	}
 	if !opts.SkipExplanation {
-		res.Raw = grow(res.Raw, np*nf)
-		copy(res.Raw, vals)
+		normalizes := false
+		for _, sp := range active {
+			normalizes = normalizes || sp.ScoreExtensions() != nil
+		}
+		if normalizes {
+			res.Raw = grow(res.Raw, np*nf) // reset dropped a shared array
+			copy(res.Raw, vals)
+		} else {
+			// Nothing is normalized, so the raw scores are the normalized
+			// ones: share the array instead of copying it.
+			res.Raw, res.rawShared = vals, true
+		}
 	}
 	var list NodeScoreList // the NodeScoreList handed to NormalizeScore
 	for p := range active {
@@ -643,24 +653,11 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 			row[j] = list[j].Score
 		}
 	}
-	// Weights plugin by plugin (Totals were cleared above), checking the
-	// [MinNodeScore, MaxNodeScore] range on the way; the node-by-node loop
-	// below only runs to report the first invalid score.
-	valid := true
 	totals := res.Totals[:nf]
-	for p := range active {
-		row, w := vals[p*nf:(p+1)*nf], active[p].weight
-		for j, s := range row {
-			if uint64(s-MinNodeScore) > uint64(MaxNodeScore-MinNodeScore) {
-				valid = false
-				break
-			}
-			totals[j] += s * w
-		}
-		if !valid {
-			break
-		}
+	if np == 0 {
+		clear(totals) // extenders only
 	}
+	valid := weighTotals(totals, vals, active)
 	if valid {
 		f.runExtenderScores(pod, nodes, res)
 		return nil
@@ -675,6 +672,61 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	}
 	return nil // unreachable: some score was out of range
 }
+
+// weighTotals sets totals[j] to Σ_p weight_p · vals[p*nf+j] (nf =
+// len(totals)), two plugins per pass over the nodes, and reports whether
+// every score is in [MinNodeScore, MaxNodeScore].
+func weighTotals(totals, vals []int64, active []scorePlugin) bool {
+	nf := len(totals)
+	var bad uint64 // scoreBits of every score, or-ed
+	for p := 0; p < len(active); p += 2 {
+		r0, w0 := vals[p*nf:(p+1)*nf:(p+1)*nf], active[p].weight
+		if p+1 == len(active) {
+			if p == 0 {
+				for j, a := range r0 {
+					bad |= scoreBits(a)
+					totals[j] = a * w0
+				}
+			} else {
+				for j, a := range r0 {
+					bad |= scoreBits(a)
+					totals[j] += a * w0
+				}
+			}
+			break
+		}
+		r1, w1 := vals[(p+1)*nf:(p+2)*nf:(p+2)*nf], active[p+1].weight
+		if p == 0 {
+			for j, a := range r0 {
+				b := r1[j]
+				bad |= scoreBits(a) | scoreBits(b)
+				totals[j] = a*w0 + b*w1
+			}
+		} else {
+			for j, a := range r0 {
+				b := r1[j]
+				bad |= scoreBits(a) | scoreBits(b)
+				totals[j] += a*w0 + b*w1
+			}
+		}
+	}
+	return bad&^scoreMask == 0
+}
+
+// scoreMask and scoreBits test many scores against [MinNodeScore,
+// MaxNodeScore] = [0, 100] with one branch: scoreBits(s) has no bit outside
+// scoreMask exactly when 0 ≤ s ≤ 100 (s+27 ≤ 127 and s < 128; a negative s
+// sets the high bits), so the or of many scoreBits does too only when all
+// of them are in range.
+const scoreMask = 127
+
+func scoreBits(s int64) uint64 {
+	return uint64(s) | uint64(s+(scoreMask-MaxNodeScore))
+}
+
+// The bit trick above relies on the score range.
+var _ = [1]struct{}{}[MinNodeScore]
+var _ = [1]struct{}{}[MaxNodeScore-100]
 
 // batchScratch holds the runner's per-cycle buffers for plugin-by-plugin
 // filtering and scoring, pooled per Framework.

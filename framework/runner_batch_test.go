@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -451,6 +452,30 @@ func TestPropDiagnosisNamesMatchAddPlugin(t *testing.T) {
 		}
 		if d := cmp.Diff(want.PendingPlugins, got.PendingPlugins); d != "" {
 			t.Fatalf("PendingPlugins (-addPlugin +names):\n%s", d)
+		}
+	})
+}
+
+// TestPropScoreBits: scoreBits(s) stays inside scoreMask exactly when s is
+// in [MinNodeScore, MaxNodeScore], and so does an or of several only when
+// each is — the one-branch range check of weighTotals.
+func TestPropScoreBits(t *testing.T) {
+	in := func(s int64) bool { return s >= MinNodeScore && s <= MaxNodeScore }
+	for _, s := range []int64{math.MinInt64, -128, -28, -27, -1, 0, 1, 99, 100, 101, 127, 128, math.MaxInt64 - 27, math.MaxInt64} {
+		if got := scoreBits(s)&^scoreMask == 0; got != in(s) {
+			t.Errorf("scoreBits(%d) in range = %v, want %v", s, got, in(s))
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		ss := rapid.SliceOfN(rapid.OneOf(rapid.Int64Range(-200, 300), rapid.Int64()), 1, 10).Draw(t, "scores")
+		var bad uint64
+		all := true
+		for _, s := range ss {
+			bad |= scoreBits(s)
+			all = all && in(s)
+		}
+		if got := bad&^scoreMask == 0; got != all {
+			t.Fatalf("or of scoreBits in range = %v, every score in range = %v", got, all)
 		}
 	})
 }

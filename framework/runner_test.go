@@ -589,9 +589,15 @@ func TestPermitBindPostFilter(t *testing.T) {
 }
 
 // TestReuseEqualsFresh: a reused Result explains a cycle exactly as a fresh
-// one, whatever the previous cycle left in it.
+// one, whatever the previous cycle left in it — including a previous cycle
+// whose raw scores shared the normalized array (no plugin normalized) before
+// a cycle that normalizes.
 func TestReuseEqualsFresh(t *testing.T) {
-	mk := func(mod int) []*fake {
+	mk := func(mod int, norm bool) []*fake {
+		s := &fake{name: "S", score: func(n *NodeInfo) (int64, *Status) { return int64(nodeNum(n) % 7 * 10), nil }}
+		if norm {
+			s.normalize = func(l NodeScoreList) *Status { return DefaultNormalizeScore(MaxNodeScore, true, l) }
+		}
 		return []*fake{
 			{name: "F", filter: func(n *NodeInfo) *Status {
 				if nodeNum(n)%mod == 0 {
@@ -599,14 +605,17 @@ func TestReuseEqualsFresh(t *testing.T) {
 				}
 				return nil
 			}},
-			{name: "S", score: func(n *NodeInfo) (int64, *Status) { return int64(nodeNum(n) % 7 * 10), nil }},
+			s,
 		}
 	}
 	reused := &Result{}
-	for _, tc := range []struct{ nodes, mod, find int }{{20, 3, 0}, {5, 2, 0}, {30, 4, 7}, {3, 1, 0}, {12, 5, 2}} {
+	for _, tc := range []struct {
+		nodes, mod, find int
+		norm             bool
+	}{{20, 3, 0, false}, {20, 3, 0, true}, {5, 2, 0, false}, {30, 4, 7, true}, {3, 1, 0, false}, {12, 5, 2, false}, {12, 5, 0, true}} {
 		p := Profile{Filter: []string{"F"}, Score: []string{"S"}, Weights: map[string]int64{"S": 2}}
-		fresh, errF := schedule(t, p, mk(tc.mod), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true})
-		got, errR := schedule(t, p, mk(tc.mod), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true, Reuse: reused})
+		fresh, errF := schedule(t, p, mk(tc.mod, tc.norm), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true})
+		got, errR := schedule(t, p, mk(tc.mod, tc.norm), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true, Reuse: reused})
 		if got != reused {
 			t.Fatal("Schedule did not return the Reuse result")
 		}
