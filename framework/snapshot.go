@@ -36,6 +36,11 @@ type Snapshot struct {
 
 	namespaces map[string]map[string]string
 
+	// res holds every node's NodeResources (noderesources.go); resShared is
+	// set while a clone shares it.
+	res       []NodeResources
+	resShared bool
+
 	// podIdx memoizes per-node pod counts and affinity term groups across
 	// cycles (podindex.go); the mutations below keep it exact.
 	podIdx podIndex
@@ -101,6 +106,7 @@ func WithDisruptionBudgets(pdbs ...PodDisruptionBudget) SnapshotOption {
 func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot, error) {
 	s := &Snapshot{
 		nodes:         make([]*NodeInfo, 0, len(nodes)),
+		res:           make([]NodeResources, 0, len(nodes)),
 		owned:         make([]bool, 0, len(nodes)),
 		index:         make(map[string]int, len(nodes)),
 		images:        map[string]int{},
@@ -243,6 +249,8 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.index[n.Name] = len(s.nodes)
 	ni.index = len(s.nodes)
 	s.nodes = append(s.nodes, ni)
+	s.ownResources()
+	s.res = append(s.res, resourcesOf(ni))
 	s.topo = nil
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
@@ -262,6 +270,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.podIdx.nodeRemoved(i)
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
+	s.res, s.resShared = slices.Delete(slices.Clone(s.res), i, i+1), false
 	s.index, s.indexShared = make(map[string]int, len(s.nodes)), false
 	for j, n := range s.nodes {
 		s.index[n.Name()] = j
@@ -289,6 +298,7 @@ func (s *Snapshot) UpdateNode(n *Node) error {
 	}
 	s.countImages(ni, -1)
 	ni.SetNode(n)
+	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
 	s.topo = nil
 	return nil
@@ -356,6 +366,7 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 	}
 	ni.AddPodInfo(pi)
+	s.refreshResources(ni.index)
 	s.podIdx.podAdded(pi, ni.index, s.namespaces)
 	if pi.HasAffinity() {
 		s.affinityDirty = true
@@ -379,6 +390,7 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 	if err := ni.RemovePod(pod); err != nil {
 		return err
 	}
+	s.refreshResources(ni.index)
 	s.podIdx.podRemoved(removed, ni.index, s.namespaces)
 	s.affinityDirty = true
 	return nil
@@ -399,6 +411,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,
 		images:            s.images,
+		res:               s.res,
 		withAffinity:      s.withAffinity,
 		withReqAnti:       s.withReqAnti,
 		namespaces:        s.namespaces,
@@ -413,6 +426,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	}
 	s.indexShared, c.indexShared = true, true
 	s.imagesShared, c.imagesShared = true, true
+	s.resShared, c.resShared = true, true
 	return c
 }
 

@@ -437,8 +437,34 @@ func omCapture(s *fw.Snapshot) omSnapState {
 	return st
 }
 
+// omCheckResources checks that Snapshot.Resources mirrors every NodeInfo.
+func omCheckResources(t *rapid.T, s *fw.Snapshot) {
+	res := s.Resources()
+	if len(res) != s.NumNodes() {
+		t.Fatalf("%d resource entries for %d nodes", len(res), s.NumNodes())
+	}
+	for i, ni := range s.Nodes() {
+		want := fw.NodeResources{
+			AllocatableMilliCPU: ni.Allocatable.MilliCPU, AllocatableMemory: ni.Allocatable.Memory,
+			AllocatableEphemeralStorage: ni.Allocatable.EphemeralStorage, AllocatablePods: ni.Allocatable.Pods,
+			RequestedMilliCPU: ni.Requested.MilliCPU, RequestedMemory: ni.Requested.Memory,
+			RequestedEphemeralStorage: ni.Requested.EphemeralStorage,
+			NonZeroMilliCPU:           ni.NonZeroRequested.MilliCPU, NonZeroMemory: ni.NonZeroRequested.Memory,
+			NumPods: int64(len(ni.Pods)),
+		}
+		if want.AllocatableMilliCPU > 0 && want.AllocatableMemory > 0 {
+			want.CPUFraction = float64(want.RequestedMilliCPU) / float64(want.AllocatableMilliCPU)
+			want.MemoryFraction = float64(want.RequestedMemory) / float64(want.AllocatableMemory)
+		}
+		if res[i] != want {
+			t.Fatalf("node %d (%s): Resources %+v, NodeInfo gives %+v", i, ni.Name(), res[i], want)
+		}
+	}
+}
+
 // TestPropSnapshotCloneIsolation: any sequence of mutations on a clone
-// leaves the original's view unchanged, and vice versa.
+// leaves the original's view unchanged, and vice versa, and both keep
+// Resources equal to their NodeInfos.
 func TestPropSnapshotCloneIsolation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nNodes := rapid.IntRange(1, 5).Draw(t, "nodes")
@@ -465,7 +491,7 @@ func TestPropSnapshotCloneIsolation(t *testing.T) {
 		live := append([]*fw.Pod(nil), pods...)
 		for step := rapid.IntRange(1, 10).Draw(t, "steps"); step > 0; step-- {
 			names := omNodeNames(target.Nodes())
-			switch rapid.IntRange(0, 3).Draw(t, "op") {
+			switch rapid.IntRange(0, 4).Draw(t, "op") {
 			case 0:
 				if len(names) == 0 {
 					continue
@@ -500,11 +526,21 @@ func TestPropSnapshotCloneIsolation(t *testing.T) {
 				if len(names) == 0 {
 					continue
 				}
-				if err := target.UpdateNode(omSnapNode(rapid.SampledFrom(names).Draw(t, "update node"))); err != nil {
+				n := omSnapNode(rapid.SampledFrom(names).Draw(t, "update node"))
+				if rapid.Bool().Draw(t, "resize") {
+					n.Status.Allocatable = omL(omM{"cpu": fmt.Sprintf("%dm", rapid.IntRange(0, 8000).Draw(t, "cpu")), "memory": "8Gi", "pods": "110"})
+				}
+				if err := target.UpdateNode(n); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				if err := target.AddNode(omSnapNode(fmt.Sprintf("added%d", step))); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
+		omCheckResources(t, orig)
+		omCheckResources(t, clone)
 		if diff := cmp.Diff(before, omCapture(other)); diff != "" {
 			t.Fatalf("untouched side changed (-before +after):\n%s", diff)
 		}

@@ -1,0 +1,63 @@
+package framework
+
+// NodeResources is one node's resource bookkeeping in dense form. A
+// Snapshot keeps one per node, in node order (Snapshot.Resources), equal to
+// the fields of the node's NodeInfo through every change made through the
+// snapshot, so that plugins filtering or scoring thousands of nodes read one
+// contiguous array instead of following each *NodeInfo.
+type NodeResources struct {
+	// AllocatableMilliCPU … AllocatablePods are NodeInfo.Allocatable's
+	// MilliCPU, Memory, EphemeralStorage and Pods.
+	AllocatableMilliCPU, AllocatableMemory, AllocatableEphemeralStorage, AllocatablePods int64
+	// RequestedMilliCPU … RequestedEphemeralStorage are NodeInfo.Requested's
+	// MilliCPU, Memory and EphemeralStorage.
+	RequestedMilliCPU, RequestedMemory, RequestedEphemeralStorage int64
+	// NonZeroMilliCPU and NonZeroMemory are NodeInfo.NonZeroRequested's.
+	NonZeroMilliCPU, NonZeroMemory int64
+	// NumPods is len(NodeInfo.Pods).
+	NumPods int64
+	// CPUFraction and MemoryFraction are float64(Requested)/float64(Allocatable)
+	// of cpu and memory, computed when the node last changed; both are 0
+	// unless both allocatables are positive.
+	CPUFraction, MemoryFraction float64
+}
+
+// resourcesOf returns n's NodeResources.
+func resourcesOf(n *NodeInfo) NodeResources {
+	r := NodeResources{
+		AllocatableMilliCPU:         n.Allocatable.MilliCPU,
+		AllocatableMemory:           n.Allocatable.Memory,
+		AllocatableEphemeralStorage: n.Allocatable.EphemeralStorage,
+		AllocatablePods:             n.Allocatable.Pods,
+		RequestedMilliCPU:           n.Requested.MilliCPU,
+		RequestedMemory:             n.Requested.Memory,
+		RequestedEphemeralStorage:   n.Requested.EphemeralStorage,
+		NonZeroMilliCPU:             n.NonZeroRequested.MilliCPU,
+		NonZeroMemory:               n.NonZeroRequested.Memory,
+		NumPods:                     int64(len(n.Pods)),
+	}
+	if r.AllocatableMilliCPU > 0 && r.AllocatableMemory > 0 {
+		r.CPUFraction = float64(r.RequestedMilliCPU) / float64(r.AllocatableMilliCPU)
+		r.MemoryFraction = float64(r.RequestedMemory) / float64(r.AllocatableMemory)
+	}
+	return r
+}
+
+// Resources returns every node's NodeResources in node order: entry i
+// describes Nodes()[i]. The slice is shared and read-only; it is replaced,
+// not written, once a clone shares it.
+func (s *Snapshot) Resources() []NodeResources { return s.res }
+
+// ownResources makes s.res private to s before a write.
+func (s *Snapshot) ownResources() {
+	if s.resShared {
+		s.res = append([]NodeResources(nil), s.res...)
+		s.resShared = false
+	}
+}
+
+// refreshResources recomputes node i's entry after a change.
+func (s *Snapshot) refreshResources(i int) {
+	s.ownResources()
+	s.res[i] = resourcesOf(s.nodes[i])
+}
