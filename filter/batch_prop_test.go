@@ -43,18 +43,44 @@ func batchSameStatus(a, b *fw.Status) bool {
 		a.AsError().Error() == b.AsError().Error()
 }
 
-// batchCheckFilter compares FilterBatch over nodes with Filter node by node.
+// snapshotIndices returns the snapshot index of each node, as the runner
+// passes them to batch plugins, or nil when some node is not the state's
+// snapshot's own (a copy).
+func snapshotIndices(state *fw.CycleState, nodes []*fw.NodeInfo) []int32 {
+	snap := state.Snapshot()
+	if snap == nil {
+		return nil
+	}
+	idx := make([]int32, len(nodes))
+	for i, n := range nodes {
+		if k := n.Index(); k < 0 || k >= snap.NumNodes() || snap.Nodes()[k] != n {
+			return nil
+		}
+		idx[i] = int32(n.Index())
+	}
+	return idx
+}
+
+// batchCheckFilter compares FilterBatch over nodes with Filter node by node,
+// with the nodes' snapshot indices (when they are the snapshot's own) and
+// without.
 func batchCheckFilter(t *rapid.T, what string, pl fw.FilterPlugin, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo) {
 	b, ok := pl.(fw.BatchFilterPlugin)
 	if !ok {
 		return
 	}
-	out := make([]*fw.Status, len(nodes))
-	b.FilterBatch(context.Background(), state, pod, nodes, out)
-	for i, n := range nodes {
-		want := pl.Filter(context.Background(), state, pod, n)
-		if !batchSameStatus(out[i], want) {
-			t.Fatalf("%s %s node %s: FilterBatch %v, Filter %v", pl.Name(), what, n.Name(), out[i], want)
+	idxs := [][]int32{nil}
+	if idx := snapshotIndices(state, nodes); idx != nil {
+		idxs = append(idxs, idx)
+	}
+	for _, idx := range idxs {
+		out := make([]*fw.Status, len(nodes))
+		b.FilterBatch(context.Background(), state, pod, nodes, idx, out)
+		for i, n := range nodes {
+			want := pl.Filter(context.Background(), state, pod, n)
+			if !batchSameStatus(out[i], want) {
+				t.Fatalf("%s %s (indexed %v) node %s: FilterBatch %v, Filter %v", pl.Name(), what, idx != nil, n.Name(), out[i], want)
+			}
 		}
 	}
 }

@@ -496,7 +496,7 @@ func (pl *InterPodAffinity) check(s *ipaPreFilterState, labels map[string]string
 // the PreFilter state once; when PreFilter ran from the pod index, a
 // snapshot node's rules read counts by topology value number instead of
 // label maps.
-func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, out []*framework.Status) {
+func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
 	s, err := ipaReadState(state)
 	var all []*framework.NodeInfo
 	if err == nil && s.dense != nil {

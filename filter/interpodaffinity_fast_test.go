@@ -48,7 +48,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				}
 				all := snap.Nodes()
 				out := make([]*fw.Status, len(all))
-				pl.FilterBatch(ctx, fast, pi, all, out)
+				pl.FilterBatch(ctx, fast, pi, all, nil, out)
 				for k, ni := range all {
 					if want := pl.Filter(ctx, walk, pi, ni); !batchSameStatus(out[k], want) {
 						t.Fatalf("round %d node %s: index %v, walk %v", round, ni.Name(), out[k], want)
@@ -63,7 +63,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				if st := pl.AddPod(ctx, wc, pi, p, all[0]); !st.IsSuccess() {
 					t.Fatal(st)
 				}
-				pl.FilterBatch(ctx, fc, pi, all, out)
+				pl.FilterBatch(ctx, fc, pi, all, nil, out)
 				for k, ni := range all {
 					if want := pl.Filter(ctx, wc, pi, ni); !batchSameStatus(out[k], want) {
 						t.Fatalf("round %d node %s after AddPod: index %v, walk %v", round, ni.Name(), out[k], want)

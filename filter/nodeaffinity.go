@@ -137,7 +137,7 @@ func (pl *NodeAffinity) required(state *fw.CycleState, pod *fw.PodInfo) (*nodeaf
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // pod's constraints are read (or compiled) once.
-func (pl *NodeAffinity) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+func (pl *NodeAffinity) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
 	var req *nodeaffinity.Required
 	var st *fw.Status
 	for i, node := range nodes {

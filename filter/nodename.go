@@ -38,7 +38,7 @@ func (pl *NodeName) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo,
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): nothing
 // to do for a pod without spec.nodeName.
-func (pl *NodeName) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+func (pl *NodeName) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
 	want := pod.Pod.Spec.NodeName
 	if want == "" {
 		return

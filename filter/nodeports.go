@@ -81,7 +81,7 @@ func npReadPreFilterState(state *fw.CycleState) (npPreFilterState, *fw.Status) {
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin), reading
 // the PreFilter state once.
-func (pl *NodePorts) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+func (pl *NodePorts) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
 	ports, st := npReadPreFilterState(state)
 	for i, node := range nodes {
 		if st != nil {

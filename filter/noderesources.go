@@ -179,7 +179,7 @@ func nrfReadPreFilterState(state *fw.CycleState) (*nrfPreFilterState, *fw.Status
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // PreFilter state is read once, and a node is first checked with plain
 // comparisons; only a node with a shortfall takes Filter's path.
-func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
 		for i := range nodes {

@@ -62,7 +62,7 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *fw.CycleState, pod *fw
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // pod's toleration of the cordon taint is decided once, at the first
 // cordoned node.
-func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
 	tolerates := -1 // unknown until a cordoned node is met
 	for i, node := range nodes {
 		if node == nil || node.Node() == nil {

@@ -790,7 +790,7 @@ const ptsBatchMax = 8
 // mode each constraint's slices and its bound maxSkew + minMatch −
 // selfMatch are read once, so a snapshot node costs a few slice reads per
 // constraint; any other node takes Filter.
-func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, out []*framework.Status) {
+func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
 	s, err := ptsReadPreFilterState(state)
 	nc := 0
 	if err == nil {

@@ -40,7 +40,7 @@ func (pl *TaintToleration) Filter(_ context.Context, _ *fw.CycleState, pod *fw.P
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin); an
 // untainted node costs one length check.
-func (pl *TaintToleration) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []*fw.Status) {
+func (pl *TaintToleration) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
 	tols := pod.Pod.Spec.Tolerations
 	for i, node := range nodes {
 		if taints := node.Node().Spec.Taints; len(taints) > 0 {

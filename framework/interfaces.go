@@ -269,6 +269,11 @@ type Handle interface {
 // it calls FilterBatch with the chunk's nodes that every earlier plugin
 // accepted, in evaluation order.
 //
+// idx, when not nil, gives each node's index in the cycle's snapshot:
+// nodes[i] is state.Snapshot().Nodes()[idx[i]], so the plugin may read
+// state.Snapshot().Resources()[idx[i]] instead of nodes[i]'s fields. It is
+// nil when the nodes are not the snapshot's own.
+//
 // On entry out (len(out) == len(nodes)) is all nil. FilterBatch must leave
 // in out[i] exactly what Filter(ctx, state, pod, nodes[i]) would return,
 // for every i: nil (or a Success status) to accept, the rejection or error
@@ -277,13 +282,15 @@ type Handle interface {
 // disjoint node lists.
 type BatchFilterPlugin interface {
 	FilterPlugin
-	FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []*Status)
+	FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []*Status)
 }
 
 // BatchScorePlugin is an optional extension of ScorePlugin, the scoring
 // counterpart of BatchFilterPlugin: the runner scores each chunk of
 // feasible nodes with one ScoreBatch call instead of one Score call per
 // node.
+//
+// idx is as for FilterBatch: nil, or the snapshot index of each node.
 //
 // ScoreBatch must set out[i] (len(out) == len(nodes)) to the score that
 // Score(ctx, state, pod, nodes[i]) would return, and return nil (or a
@@ -294,7 +301,7 @@ type BatchFilterPlugin interface {
 // disjoint node lists.
 type BatchScorePlugin interface {
 	ScorePlugin
-	ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []int64) *Status
+	ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) *Status
 }
 
 // BatchScoreExtensions is an optional extension of ScoreExtensions for

@@ -146,6 +146,8 @@ type Result struct {
 	feasible      []int32 // evaluation positions of feasible nodes
 	selected      int     // index into feasible, -1 when none
 	feasibleCache []*NodeInfo
+	feasibleIdx   []int32 // snapshot index of each feasibleCache entry
+	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
 	// rawShared is set while Raw is Normalized's array.
 	rawShared bool
 }
@@ -166,6 +168,8 @@ func (r *Result) reset() {
 		rejections:    r.rejections[:0],
 		feasible:      r.feasible[:0],
 		feasibleCache: r.feasibleCache[:0],
+		feasibleIdx:   r.feasibleIdx[:0],
+		candidateIdx:  r.candidateIdx[:0],
 		selected:      -1,
 	}
 	r.Diagnosis.result = r
@@ -214,6 +218,43 @@ func (r *Result) feasibleNodes() []*NodeInfo {
 		}
 	}
 	return r.feasibleCache
+}
+
+// candidateIndices returns the snapshot index of each candidate when a
+// PreFilterResult narrowed the nodes, or nil when the candidates are the
+// snapshot's nodes in order (candidate k is node k).
+func (r *Result) candidateIndices() []int32 {
+	if r.candidates == nil {
+		return nil
+	}
+	if len(r.candidateIdx) != len(r.candidates) {
+		r.candidateIdx = grow(r.candidateIdx, len(r.candidates))
+		for k, ni := range r.candidates {
+			r.candidateIdx[k] = int32(ni.index)
+		}
+	}
+	return r.candidateIdx
+}
+
+// feasibleIndices returns the snapshot index of each of feasibleNodes().
+func (r *Result) feasibleIndices() []int32 {
+	if len(r.feasibleIdx) != len(r.feasible) {
+		cand := r.candidateIndices()
+		r.feasibleIdx = grow(r.feasibleIdx, len(r.feasible))
+		n := len(r.order)
+		for i, p := range r.feasible {
+			k := r.StartIndex + int(p)
+			if k >= n {
+				k -= n
+			}
+			if cand != nil {
+				r.feasibleIdx[i] = cand[k]
+			} else {
+				r.feasibleIdx[i] = int32(k)
+			}
+		}
+	}
+	return r.feasibleIdx
 }
 
 // FitError returns the cycle's *FitError, or nil.

@@ -257,13 +257,26 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	// check filters positions [lo, hi) plugin by plugin: each plugin sees
 	// the chunk's nodes that every earlier plugin accepted (in evaluation
 	// order), so every node gets the statuses a node-by-node loop gives.
-	live, livePos, out := bs.filterBuffers(n)
+	live, livePos, liveIdx, out := bs.filterBuffers(n)
+	candIdx := res.candidateIndices()
 	check := func(lo, hi int) bool {
 		m := hi - lo
 		pos, o := livePos[lo:hi:hi], out[lo:hi:hi] // o is all nil between calls
 		k := start + lo
 		if k >= n {
 			k -= n
+		}
+		// ix[x] is the snapshot index of nodes[x], compacted with nodes.
+		ix := liveIdx[lo:hi:hi]
+		for x, kk := 0, k; x < m; x, kk = x+1, kk+1 {
+			if kk == n {
+				kk = 0
+			}
+			if candIdx != nil {
+				ix[x] = candIdx[kk]
+			} else {
+				ix[x] = int32(kk)
+			}
 		}
 		// nodes starts as a view of candidates (no copy) when the chunk
 		// does not wrap; it is copied into live before the first compaction.
@@ -280,7 +293,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		for j, pl := range active {
 			o := o[:len(nodes)]
 			if b := batch[j]; b != nil {
-				b.FilterBatch(ctx, state, pod, nodes, o)
+				b.FilterBatch(ctx, state, pod, nodes, ix[:len(nodes):len(nodes)], o)
 			} else {
 				for q, ni := range nodes {
 					o[q] = pl.Filter(ctx, state, pod, ni)
@@ -317,7 +330,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 						continue
 					}
 				}
-				nodes[w], pos[w] = nodes[q], pos[q]
+				nodes[w], pos[w], ix[w] = nodes[q], pos[q], ix[q]
 				w++
 			}
 			nodes = nodes[:w]
@@ -529,7 +542,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 // scoreNodes runs PreScore, Score, NormalizeScore, the bounds check, the
 // weights and the extenders' scores into res.
 func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
-	nodes := res.feasibleNodes()
+	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	res.Totals = grow(res.Totals, nf) // written below, not accumulated
 	if len(f.extenders) == 0 && !f.HasScorePlugins() {
@@ -596,7 +609,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 				scoreEach(p, lo, hi)
 				continue
 			}
-			if s := b.ScoreBatch(ctx, state, pod, nodes[lo:hi:hi], vals[p*nf+lo:p*nf+hi:p*nf+hi]); s != nil && s.code != Success {
+			if s := b.ScoreBatch(ctx, state, pod, nodes[lo:hi:hi], idx[lo:hi:hi], vals[p*nf+lo:p*nf+hi:p*nf+hi]); s != nil && s.code != Success {
 				// Find and report the failure exactly, node by node.
 				if !scoreEach(p, lo, hi) {
 					fail(p, lo, s)
@@ -734,6 +747,7 @@ type batchScratch struct {
 	filterBatch []BatchFilterPlugin
 	live        []*NodeInfo
 	livePos     []int32
+	liveIdx     []int32 // snapshot index of each live node
 	out         []*Status
 	dirty       bool // out may hold statuses (see filterBuffers)
 
@@ -761,13 +775,13 @@ func (s *batchScratch) filterPlugins(n int) []BatchFilterPlugin {
 // its [lo, hi) range). The statuses are all nil: the filter loop sets
 // entries back to nil as it reads them, and a cycle that did not finish
 // (a panicking plugin) leaves dirty set, so the next one clears them.
-func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []*Status) {
+func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []int32, []*Status) {
 	if s.dirty {
 		clear(s.out[:cap(s.out)])
 	}
-	s.live, s.livePos, s.out = grow(s.live, n), grow(s.livePos, n), grow(s.out, n)
+	s.live, s.livePos, s.liveIdx, s.out = grow(s.live, n), grow(s.livePos, n), grow(s.liveIdx, n), grow(s.out, n)
 	s.dirty = true
-	return s.live, s.livePos, s.out
+	return s.live, s.livePos, s.liveIdx, s.out
 }
 
 // scorePlugins returns empty slices with room for n score plugins.

@@ -20,14 +20,14 @@ type batchFake struct {
 	filterCalls, scoreCalls atomic.Int64
 }
 
-func (b *batchFake) FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []*Status) {
+func (b *batchFake) FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, _ []int32, out []*Status) {
 	b.filterCalls.Add(1)
 	for i, n := range nodes {
 		out[i] = b.Filter(ctx, state, pod, n)
 	}
 }
 
-func (b *batchFake) ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, out []int64) *Status {
+func (b *batchFake) ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, _ []int32, out []int64) *Status {
 	b.scoreCalls.Add(1)
 	var failed *Status
 	for i, n := range nodes {
@@ -476,6 +476,116 @@ func TestPropScoreBits(t *testing.T) {
 		}
 		if got := bad&^scoreMask == 0; got != all {
 			t.Fatalf("or of scoreBits in range = %v, every score in range = %v", got, all)
+		}
+	})
+}
+
+// indexProbe is a batch filter and score plugin that checks the snapshot
+// indices the runner passes: idx[i] must be the index of nodes[i] in the
+// cycle's snapshot. It counts the indexed calls.
+type indexProbe struct {
+	name          string
+	reject        func(n *NodeInfo) bool
+	bad           atomic.Value // first mismatch, a string
+	indexed, none atomic.Int64
+}
+
+func (p *indexProbe) Name() string { return p.name }
+func (p *indexProbe) check(state *CycleState, nodes []*NodeInfo, idx []int32) {
+	if idx == nil {
+		p.none.Add(1)
+		return
+	}
+	p.indexed.Add(1)
+	all := state.Snapshot().Nodes()
+	for i, n := range nodes {
+		if i >= len(idx) || int(idx[i]) >= len(all) || all[idx[i]] != n {
+			p.bad.CompareAndSwap(nil, fmt.Sprintf("node %d (%s): idx %v", i, n.Name(), idx))
+		}
+	}
+	if len(idx) != len(nodes) {
+		p.bad.CompareAndSwap(nil, fmt.Sprintf("%d indices for %d nodes", len(idx), len(nodes)))
+	}
+}
+func (p *indexProbe) Filter(_ context.Context, _ *CycleState, _ *PodInfo, n *NodeInfo) *Status {
+	if p.reject != nil && p.reject(n) {
+		return NewStatus(Unschedulable, "probe")
+	}
+	return nil
+}
+func (p *indexProbe) FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []*Status) {
+	p.check(state, nodes, idx)
+	for i, n := range nodes {
+		out[i] = p.Filter(ctx, state, pod, n)
+	}
+}
+func (p *indexProbe) Score(_ context.Context, _ *CycleState, _ *PodInfo, n *NodeInfo) (int64, *Status) {
+	return int64(nodeNum(n) % 101), nil
+}
+func (p *indexProbe) ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) *Status {
+	p.check(state, nodes, idx)
+	for i, n := range nodes {
+		out[i], _ = p.Score(ctx, state, pod, n)
+	}
+	return nil
+}
+func (p *indexProbe) ScoreExtensions() ScoreExtensions { return nil }
+
+// TestPropBatchIndices: in every cycle shape — nodes narrowed by a
+// PreFilterResult or not, any start index and number of nodes to find,
+// nodes rejected by an earlier filter (so later ones see compacted
+// chunks), one or two workers — the indices handed to FilterBatch and
+// ScoreBatch are the nodes' snapshot indices.
+func TestPropBatchIndices(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 1200).Draw(t, "nodes")
+		narrow := rapid.Bool().Draw(t, "narrow")
+		keepPct := rapid.IntRange(0, 100).Draw(t, "keepPct")
+		rejectMod := rapid.IntRange(0, 5).Draw(t, "rejectMod")
+		salt := rapid.IntRange(0, 1000).Draw(t, "salt")
+		pre := &fake{name: "Narrow", preFilter: func(nodes []*NodeInfo) (*PreFilterResult, *Status) {
+			if !narrow {
+				return nil, nil
+			}
+			names := map[string]struct{}{}
+			for _, ni := range nodes {
+				if (nodeNum(ni)*7+salt)%100 < keepPct {
+					names[ni.Name()] = struct{}{}
+				}
+			}
+			return &PreFilterResult{NodeNames: names}, nil
+		}}
+		first := &indexProbe{name: "First", reject: func(ni *NodeInfo) bool { return rejectMod > 0 && (nodeNum(ni)+salt)%(rejectMod+1) == 0 }}
+		second := &indexProbe{name: "Second"}
+		r := registryOf(pre)
+		for _, p := range []*indexProbe{first, second} {
+			if err := r.Register(p.name, func(any, Handle) (Plugin, error) { return p, nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		par := rapid.IntRange(1, 2).Draw(t, "parallelism")
+		f, err := NewFramework(r, Profile{PreFilter: []string{"Narrow"}, Filter: []string{"First", "Second"}, Score: []string{"First", "Second"},
+			Weights: map[string]int64{"First": 1, "Second": 1}}, WithParallelism(par))
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := MustSnapshot(testNodes(n), nil)
+		opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: rapid.IntRange(0, 2*n).Draw(t, "start"),
+			NumFeasibleToFind: rapid.IntRange(0, n).Draw(t, "find"), AlwaysScore: true}
+		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts)
+		if _, fit := err.(*FitError); err != nil && !fit {
+			t.Fatal(err)
+		}
+		for _, p := range []*indexProbe{first, second} {
+			if bad := p.bad.Load(); bad != nil {
+				t.Fatalf("%s: %s", p.name, bad)
+			}
+			if p.none.Load() != 0 {
+				t.Fatalf("%s: %d batch calls without indices", p.name, p.none.Load())
+			}
+		}
+		if res.EvaluatedNodes() > 0 && first.indexed.Load() == 0 {
+			t.Fatalf("no batch call over %d evaluated nodes", res.EvaluatedNodes())
 		}
 	})
 }

@@ -171,7 +171,7 @@ func (pl *NodeResourcesBalancedAllocation) readRequests(state *fw.CycleState, po
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the requests
 // are read once and, in the default Delta mode over cpu and memory, each
 // node costs the four fractions of baTwo with no per-node switch.
-func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
 	req, zero, st := pl.readRequests(state, pod)
 	if st != nil {
 		return st

@@ -61,10 +61,19 @@ func batchCheckScore(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.Cycle
 	if !ok {
 		return
 	}
+	idx := snapshotIndices(state, nodes)
 	for lo := 0; lo < len(nodes); lo += chunk {
 		hi := min(lo+chunk, len(nodes))
 		out := make([]int64, hi-lo)
-		bs := b.ScoreBatch(context.Background(), state, pod, nodes[lo:hi], out)
+		bs := b.ScoreBatch(context.Background(), state, pod, nodes[lo:hi], nil, out)
+		if idx != nil {
+			// The indexed call must agree with the unindexed one.
+			outIdx := make([]int64, hi-lo)
+			bsIdx := b.ScoreBatch(context.Background(), state, pod, nodes[lo:hi], idx[lo:hi], outIdx)
+			if bsIdx.IsSuccess() != bs.IsSuccess() || bs.IsSuccess() && fmt.Sprint(outIdx) != fmt.Sprint(out) {
+				t.Fatalf("%s %s nodes [%d,%d): indexed %v %v, unindexed %v %v", pl.Name(), what, lo, hi, outIdx, bsIdx, out, bs)
+			}
+		}
 		var failed *fw.Status
 		want := make([]int64, hi-lo)
 		for i, n := range nodes[lo:hi] {
@@ -85,6 +94,24 @@ func batchCheckScore(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.Cycle
 		}
 	}
 	batchCheckNormalize(t, what, pl, state, pod, nodes)
+}
+
+// snapshotIndices returns the snapshot index of each node, as the runner
+// passes them to batch plugins, or nil when some node is not the state's
+// snapshot's own (a copy).
+func snapshotIndices(state *fw.CycleState, nodes []*fw.NodeInfo) []int32 {
+	snap := state.Snapshot()
+	if snap == nil {
+		return nil
+	}
+	idx := make([]int32, len(nodes))
+	for i, n := range nodes {
+		if k := n.Index(); k < 0 || k >= snap.NumNodes() || snap.Nodes()[k] != n {
+			return nil
+		}
+		idx[i] = int32(n.Index())
+	}
+	return idx
 }
 
 // batchCheckNormalize compares NormalizeScoreBatch with NormalizeScore on
@@ -246,7 +273,7 @@ func TestPropInterPodAffinityRecycledScores(t *testing.T) {
 		ref.(*InterPodAffinity).reference = true
 		scores := func(pl fw.ScorePlugin, state *fw.CycleState) []int64 {
 			out := make([]int64, snap.NumNodes())
-			if s := pl.(fw.BatchScorePlugin).ScoreBatch(context.Background(), state, pi, snap.Nodes(), out); !s.IsSuccess() {
+			if s := pl.(fw.BatchScorePlugin).ScoreBatch(context.Background(), state, pi, snap.Nodes(), nil, out); !s.IsSuccess() {
 				t.Fatalf("ScoreBatch: %v", s)
 			}
 			return out

@@ -132,7 +132,7 @@ func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPr
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once, and a node without images scores the floor directly, as every
 // node does when none of the pod's images is on any node.
-func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
 	s, st := pl.readState(state, pod)
 	if st != nil {
 		return st

@@ -471,7 +471,7 @@ func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, from the pod index, a snapshot node costs one slice read
 // per topology key.
-func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, out []int64) *framework.Status {
+func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
 	s, err := ipaReadScoreState(state)
 	if err != nil || s.fast == nil {
 		for i, node := range nodes {

@@ -107,7 +107,7 @@ func naReadPreferred(state *fw.CycleState, pod *fw.PodInfo) (*nodeaffinity.Prefe
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading (or
 // compiling) the preferred terms once.
-func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
 	pref, st := naReadPreferred(state, pod)
 	if st != nil {
 		return st

@@ -236,7 +236,7 @@ func (pl *NodeResourcesFit) readPodRequests(state *fw.CycleState, pod *fw.PodInf
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin). With kube's
 // default configuration (LeastAllocated or MostAllocated over cpu and
 // memory) it reads each node's four amounts with no per-resource switch.
-func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
 	podReq, st := pl.readPodRequests(state, pod)
 	if st != nil {
 		return st

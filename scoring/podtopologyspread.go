@@ -670,7 +670,7 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, in fast mode, a scored snapshot node costs a few slice
 // reads per constraint.
-func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, out []int64) *framework.Status {
+func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
 	s, err := ptsReadPreScoreState(state)
 	if err != nil {
 		return framework.AsStatus(err)

@@ -87,7 +87,7 @@ func ttIntolerable(tols []fw.Toleration, taints []fw.Taint) int64 {
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading the
 // PreScore state once; an untainted node costs one length check.
-func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, out []int64) *fw.Status {
+func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
 	s, st := ttReadPreScoreState(state)
 	if st != nil {
 		return st
