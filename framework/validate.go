@@ -41,7 +41,11 @@ func validatePod(pod *Pod, names bool) error {
 		}
 		return nil
 	}
-	for kind, cs := range map[string][]Container{"containers": pod.Spec.Containers, "initContainers": pod.Spec.InitContainers} {
+	for _, f := range []struct {
+		kind string
+		cs   []Container
+	}{{"containers", pod.Spec.Containers}, {"initContainers", pod.Spec.InitContainers}} { // fixed order: the same error every run
+		kind, cs := f.kind, f.cs
 		for i := range cs {
 			base := fmt.Sprintf("spec.%s[%d].resources", kind, i)
 			if err := check(base+".requests", cs[i].Resources.Requests, true); err != nil {
@@ -122,7 +126,13 @@ func ValidateNode(node *Node) error {
 	if node == nil {
 		return fmt.Errorf("framework: nil node")
 	}
-	for path, l := range map[string]resource.List{"status.allocatable": node.Status.Allocatable, "status.capacity": node.Status.Capacity} {
+	// Allocatable first, then capacity: a fixed order, so that the error
+	// named is the same on every run.
+	for _, f := range []struct {
+		path string
+		l    resource.List
+	}{{"status.allocatable", node.Status.Allocatable}, {"status.capacity", node.Status.Capacity}} {
+		path, l := f.path, f.l
 		for _, n := range l.Names() {
 			if q := l[n]; q.Sign() < 0 {
 				return fmt.Errorf("framework: node %q: %s[%q]=%s: must not be negative", node.Name, path, n, q.String())

@@ -82,3 +82,23 @@ func TestWithDisruptionBudgetsValidates(t *testing.T) {
 		t.Fatalf("negative budget: %v", err)
 	}
 }
+
+// TestValidateErrorsAreStable: with several invalid fields the error names
+// the same one on every call (allocatable before capacity, containers
+// before init containers), not whichever a map iteration meets first.
+func TestValidateErrorsAreStable(t *testing.T) {
+	neg := resource.List{resource.CPU: resource.MustParse("-1")}
+	node := &Node{ObjectMeta: ObjectMeta{Name: "n"}, Status: NodeStatus{Allocatable: neg, Capacity: neg}}
+	pod := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "default"}, Spec: PodSpec{
+		Containers:     []Container{{Name: "c", Resources: ResourceRequirements{Requests: neg}}},
+		InitContainers: []Container{{Name: "i", Resources: ResourceRequirements{Requests: neg}}},
+	}}
+	for range 50 {
+		if err := ValidateNode(node); err == nil || !strings.Contains(err.Error(), "status.allocatable") {
+			t.Fatalf("ValidateNode: %v, want the allocatable named", err)
+		}
+		if err := ValidatePod(pod); err == nil || !strings.Contains(err.Error(), "spec.containers[0]") {
+			t.Fatalf("ValidatePod: %v, want the container named", err)
+		}
+	}
+}
