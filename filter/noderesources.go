@@ -178,8 +178,9 @@ func nrfReadPreFilterState(state *fw.CycleState) (*nrfPreFilterState, *fw.Status
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // PreFilter state is read once, and a node is first checked with plain
-// comparisons; only a node with a shortfall takes Filter's path.
-func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+// comparisons (on the snapshot's Resources when idx is given); only a node
+// with a shortfall takes Filter's path.
+func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []*fw.Status) {
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
 		for i := range nodes {
@@ -195,6 +196,20 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState,
 		return
 	}
 	cpu, mem, eph := s.cpu, s.mem, s.eph
+	if snap := state.Snapshot(); idx != nil && snap != nil {
+		// The same comparisons on the snapshot's dense copy of the numbers.
+		res := snap.Resources()
+		for i, x := range idx {
+			r := &res[x]
+			if r.NumPods+1 > r.AllocatablePods ||
+				cpu > 0 && cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU ||
+				mem > 0 && mem > r.AllocatableMemory-r.RequestedMemory ||
+				eph > 0 && eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
+				out[i] = pl.filter(s, nodes[i])
+			}
+		}
+		return
+	}
 	for i, node := range nodes {
 		alloc, used := &node.Allocatable, &node.Requested
 		if int64(len(node.Pods))+1 > alloc.Pods ||

@@ -11,7 +11,8 @@ import (
 // images. AddPod and RemovePod keep the aggregate exact incrementally.
 //
 // A NodeInfo inside a Snapshot must be treated as read-only by plugins;
-// mutate through the Snapshot (which copies on write) or on a Clone.
+// mutate through the Snapshot (which copies on write and keeps
+// Snapshot.Resources equal to its NodeInfos) or on a Clone.
 type NodeInfo struct {
 	// The fields every filter and score pass reads come first, so that they
 	// share as few cache lines as possible.

@@ -18,7 +18,7 @@ type NodeResources struct {
 	NumPods int64
 	// CPUFraction and MemoryFraction are float64(Requested)/float64(Allocatable)
 	// of cpu and memory, computed when the node last changed; both are 0
-	// unless both allocatables are positive.
+	// unless both allocatables are non-zero.
 	CPUFraction, MemoryFraction float64
 }
 
@@ -36,7 +36,7 @@ func resourcesOf(n *NodeInfo) NodeResources {
 		NonZeroMemory:               n.NonZeroRequested.Memory,
 		NumPods:                     int64(len(n.Pods)),
 	}
-	if r.AllocatableMilliCPU > 0 && r.AllocatableMemory > 0 {
+	if r.AllocatableMilliCPU != 0 && r.AllocatableMemory != 0 {
 		r.CPUFraction = float64(r.RequestedMilliCPU) / float64(r.AllocatableMilliCPU)
 		r.MemoryFraction = float64(r.RequestedMemory) / float64(r.AllocatableMemory)
 	}

@@ -238,23 +238,37 @@ func (r *Result) candidateIndices() []int32 {
 
 // feasibleIndices returns the snapshot index of each of feasibleNodes().
 func (r *Result) feasibleIndices() []int32 {
-	if len(r.feasibleIdx) != len(r.feasible) {
-		cand := r.candidateIndices()
-		r.feasibleIdx = grow(r.feasibleIdx, len(r.feasible))
-		n := len(r.order)
-		for i, p := range r.feasible {
-			k := r.StartIndex + int(p)
-			if k >= n {
-				k -= n
+	if len(r.feasibleIdx) == len(r.feasible) {
+		return r.feasibleIdx
+	}
+	cand := r.candidateIndices()
+	out := grow(r.feasibleIdx, len(r.feasible))
+	r.feasibleIdx = out
+	n, start := len(r.order), r.StartIndex
+	if m := len(out); m > 0 && int(r.feasible[m-1]) == m-1 && cand == nil {
+		// Positions 0..m−1: the node indices from StartIndex on, wrapped.
+		k := start
+		for i := range out {
+			if k == n {
+				k = 0
 			}
-			if cand != nil {
-				r.feasibleIdx[i] = cand[k]
-			} else {
-				r.feasibleIdx[i] = int32(k)
-			}
+			out[i] = int32(k)
+			k++
+		}
+		return out
+	}
+	for i, p := range r.feasible {
+		k := start + int(p)
+		if k >= n {
+			k -= n
+		}
+		if cand != nil {
+			out[i] = cand[k]
+		} else {
+			out[i] = int32(k)
 		}
 	}
-	return r.feasibleIdx
+	return out
 }
 
 // FitError returns the cycle's *FitError, or nil.

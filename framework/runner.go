@@ -268,14 +268,16 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		}
 		// ix[x] is the snapshot index of nodes[x], compacted with nodes.
 		ix := liveIdx[lo:hi:hi]
-		for x, kk := 0, k; x < m; x, kk = x+1, kk+1 {
-			if kk == n {
-				kk = 0
-			}
-			if candIdx != nil {
-				ix[x] = candIdx[kk]
-			} else {
+		if candIdx != nil {
+			copy(ix[copy(ix, candIdx[k:]):], candIdx)
+		} else {
+			kk := k
+			for x := range ix {
+				if kk == n {
+					kk = 0
+				}
 				ix[x] = int32(kk)
+				kk++
 			}
 		}
 		// nodes starts as a view of candidates (no copy) when the chunk

@@ -170,8 +170,9 @@ func (pl *NodeResourcesBalancedAllocation) readRequests(state *fw.CycleState, po
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the requests
 // are read once and, in the default Delta mode over cpu and memory, each
-// node costs the four fractions of baTwo with no per-node switch.
-func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+// node costs the four fractions of baTwo with no per-node switch — two
+// when idx is given, the snapshot's Resources holding the other two.
+func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
 	req, zero, st := pl.readRequests(state, pod)
 	if st != nil {
 		return st
@@ -189,13 +190,32 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 	}
 	r0, r1 := req[0], req[1]
 	cpuFirst := pl.resources[0].kind == nrfCPU
-	for i, node := range nodes {
-		a0, u0, a1, u1 := node.Allocatable.MilliCPU, node.Requested.MilliCPU, node.Allocatable.Memory, node.Requested.Memory
-		if !cpuFirst {
-			a0, u0, a1, u1 = a1, u1, a0, u0
+	// With idx, the snapshot's Resources carry the fractions without the
+	// pod (the same divisions, done when the node last changed), so only
+	// the two with the pod remain. σ is symmetric in the two resources, so
+	// S does not depend on their order: work in cpu, memory order.
+	var res []fw.NodeResources
+	if snap := state.Snapshot(); idx != nil && snap != nil {
+		res = snap.Resources()
+	}
+	if !cpuFirst {
+		r0, r1 = r1, r0
+	}
+	for i := range out {
+		var with, without int64
+		if res != nil {
+			r := &res[idx[i]]
+			aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+			with = baTwo(r.RequestedMilliCPU+r0, aC, r.RequestedMemory+r1, aM)
+			without = fw.MaxNodeScore // a zero allocatable leaves out a resource: σ = 0
+			if aC != 0 && aM != 0 {
+				without = baFromFractions(r.CPUFraction, r.MemoryFraction)
+			}
+		} else {
+			n := nodes[i]
+			aC, uC, aM, uM := n.Allocatable.MilliCPU, n.Requested.MilliCPU, n.Allocatable.Memory, n.Requested.Memory
+			with, without = baTwo(uC+r0, aC, uM+r1, aM), baTwo(uC, aC, uM, aM)
 		}
-		with := baTwo(u0+r0, a0, u1+r1, a1)
-		without := baTwo(u0, a0, u1, a1)
 		out[i] = fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
 	}
 	return nil
@@ -265,11 +285,14 @@ func baTwo(used0, alloc0, used1, alloc1 int64) int64 {
 	if alloc0 == 0 || alloc1 == 0 {
 		return fw.MaxNodeScore
 	}
-	f0 := float64(used0) / float64(alloc0)
+	return baFromFractions(float64(used0)/float64(alloc0), float64(used1)/float64(alloc1))
+}
+
+// baFromFractions is baTwo from the two fractions, each capped at 1 here.
+func baFromFractions(f0, f1 float64) int64 {
 	if f0 > 1 {
 		f0 = 1
 	}
-	f1 := float64(used1) / float64(alloc1)
 	if f1 > 1 {
 		f1 = 1
 	}

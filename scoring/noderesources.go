@@ -235,8 +235,9 @@ func (pl *NodeResourcesFit) readPodRequests(state *fw.CycleState, pod *fw.PodInf
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin). With kube's
 // default configuration (LeastAllocated or MostAllocated over cpu and
-// memory) it reads each node's four amounts with no per-resource switch.
-func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+// memory) it reads each node's four amounts with no per-resource switch,
+// from the snapshot's Resources when idx is given.
+func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
 	podReq, st := pl.readPodRequests(state, pod)
 	if st != nil {
 		return st
@@ -249,13 +250,25 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, 
 		}
 		return nil
 	}
-	// cpu then memory, in the non-zero view.
+	// cpu then memory, in the non-zero view, from the snapshot's Resources
+	// when idx is given.
+	var res []fw.NodeResources
+	if snap := state.Snapshot(); idx != nil && snap != nil {
+		res = snap.Resources()
+	}
 	reqCPU, reqMem := podReq[0], podReq[1]
 	wCPU, wMem := pl.resources[0].weight, pl.resources[1].weight
 	most := pl.strat == nrfMost
-	for i, node := range nodes {
-		allocCPU, allocMem := node.Allocatable.MilliCPU, node.Allocatable.Memory
-		cpu, mem := node.NonZeroRequested.MilliCPU+reqCPU, node.NonZeroRequested.Memory+reqMem
+	for i := range out {
+		var allocCPU, usedCPU, allocMem, usedMem int64
+		if res != nil {
+			r := &res[idx[i]]
+			allocCPU, usedCPU, allocMem, usedMem = r.AllocatableMilliCPU, r.NonZeroMilliCPU, r.AllocatableMemory, r.NonZeroMemory
+		} else {
+			n := nodes[i]
+			allocCPU, usedCPU, allocMem, usedMem = n.Allocatable.MilliCPU, n.NonZeroRequested.MilliCPU, n.Allocatable.Memory, n.NonZeroRequested.Memory
+		}
+		cpu, mem := usedCPU+reqCPU, usedMem+reqMem
 		var sum, weights int64
 		if allocCPU != 0 {
 			if most {
