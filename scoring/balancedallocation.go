@@ -194,31 +194,40 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 	// pod (the same divisions, done when the node last changed), so only
 	// the two with the pod remain. σ is symmetric in the two resources, so
 	// S does not depend on their order: work in cpu, memory order.
-	var res []fw.NodeResources
-	if snap := state.Snapshot(); idx != nil && snap != nil {
-		res = snap.Resources()
-	}
 	if !cpuFirst {
 		r0, r1 = r1, r0
 	}
-	for i := range out {
-		var with, without int64
-		if res != nil {
-			r := &res[idx[i]]
-			aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
-			with = baTwo(r.RequestedMilliCPU+r0, aC, r.RequestedMemory+r1, aM)
-			without = fw.MaxNodeScore // a zero allocatable leaves out a resource: σ = 0
-			if aC != 0 && aM != 0 {
-				without = baFromFractions(r.CPUFraction, r.MemoryFraction)
-			}
-		} else {
-			n := nodes[i]
-			aC, uC, aM, uM := n.Allocatable.MilliCPU, n.Requested.MilliCPU, n.Allocatable.Memory, n.Requested.Memory
-			with, without = baTwo(uC+r0, aC, uM+r1, aM), baTwo(uC, aC, uM, aM)
-		}
-		out[i] = fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
+	if snap := state.Snapshot(); idx != nil && snap != nil {
+		baDeltaRows(out, snap.Resources(), idx, r0, r1)
+		return nil
+	}
+	for i, n := range nodes {
+		aC, uC, aM, uM := n.Allocatable.MilliCPU, n.Requested.MilliCPU, n.Allocatable.Memory, n.Requested.Memory
+		out[i] = baDelta(baTwo(uC+r0, aC, uM+r1, aM), baTwo(uC, aC, uM, aM))
 	}
 	return nil
+}
+
+// baDeltaRows is ScoreBatch's Delta score over cpu and memory from the
+// snapshot's dense rows, whose fractions without the pod are the same
+// divisions baTwo would do, done when the node last changed.
+func baDeltaRows(out []int64, res []fw.NodeResources, idx []int32, reqCPU, reqMem int64) {
+	for i, x := range idx {
+		r := &res[x]
+		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+		with := baTwo(r.RequestedMilliCPU+reqCPU, aC, r.RequestedMemory+reqMem, aM)
+		without := fw.MaxNodeScore // a zero allocatable leaves out a resource: σ = 0
+		if aC != 0 && aM != 0 {
+			without = baFromFractions(r.CPUFraction, r.MemoryFraction)
+		}
+		out[i] = baDelta(with, without)
+	}
+}
+
+// baDelta is kube's score of the change in balance: 50 + (50 + S_with −
+// S_without)/2 in integer arithmetic.
+func baDelta(with, without int64) int64 {
+	return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
 }
 
 // score is Score with the requests known.
@@ -237,11 +246,11 @@ func (pl *NodeResourcesBalancedAllocation) score(node *fw.NodeInfo, req []int64)
 		a0, u0, a1, u1 := pl.cpuMemUsage(node)
 		with := baTwo(u0+req[0], a0, u1+req[1], a1)
 		without := baTwo(u0, a0, u1, a1)
-		return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
+		return baDelta(with, without)
 	}
 	with := pl.balance(node, req, true)
 	without := pl.balance(node, req, false)
-	return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
+	return baDelta(with, without)
 }
 
 // balance is kube's balancedResourceScore over the node's fractions with

@@ -259,6 +259,29 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, 
 	reqCPU, reqMem := podReq[0], podReq[1]
 	wCPU, wMem := pl.resources[0].weight, pl.resources[1].weight
 	most := pl.strat == nrfMost
+	if res != nil && !most && wCPU == 1 && wMem == 1 {
+		// kube's default configuration, from the dense rows: the mean of
+		// the two LeastAllocated scores (a node with a zero allocatable
+		// takes the general loop below).
+		for i, x := range idx {
+			r := &res[x]
+			allocCPU, allocMem := r.AllocatableMilliCPU, r.AllocatableMemory
+			if allocCPU == 0 || allocMem == 0 {
+				nrfCPUMemScores(out[i:i+1], res, idx[i:i+1], nil, reqCPU, reqMem, wCPU, wMem, most)
+				continue
+			}
+			out[i] = (LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, allocCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, allocMem)) >> 1
+		}
+		return nil
+	}
+	nrfCPUMemScores(out, res, idx, nodes, reqCPU, reqMem, wCPU, wMem, most)
+	return nil
+}
+
+// nrfCPUMemScores sets out[i] to the LeastAllocated or MostAllocated score
+// over cpu then memory of node i, read from res[idx[i]] when res is not nil,
+// else from nodes[i].
+func nrfCPUMemScores(out []int64, res []fw.NodeResources, idx []int32, nodes []*fw.NodeInfo, reqCPU, reqMem, wCPU, wMem int64, most bool) {
 	for i := range out {
 		var allocCPU, usedCPU, allocMem, usedMem int64
 		if res != nil {
@@ -297,7 +320,6 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, 
 			out[i] = sum / weights
 		}
 	}
-	return nil
 }
 
 func (pl *NodeResourcesFit) score(node *fw.NodeInfo, podReq []int64) int64 {
