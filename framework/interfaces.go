@@ -272,7 +272,7 @@ type Handle interface {
 // idx, when not nil, gives each node's index in the cycle's snapshot:
 // nodes[i] is state.Snapshot().Nodes()[idx[i]], so the plugin may read
 // state.Snapshot().Resources()[idx[i]] instead of nodes[i]'s fields. It is
-// nil when the nodes are not the snapshot's own.
+// nil when the nodes are not the snapshot's own, and read-only.
 //
 // On entry out (len(out) == len(nodes)) is all nil. FilterBatch must leave
 // in out[i] exactly what Filter(ctx, state, pod, nodes[i]) would return,

@@ -61,3 +61,20 @@ func (s *Snapshot) refreshResources(i int) {
 	s.ownResources()
 	s.res[i] = resourcesOf(s.nodes[i])
 }
+
+// indexRuns returns the node indices 0, 1, …, n−1 twice over (2n entries),
+// so that the indices of n' ≤ n nodes in round-robin order from any start
+// are the view runs[start : start+n'], with no copy. It is built once per
+// node set and safe for concurrent use.
+func (s *Snapshot) indexRuns() []int32 {
+	if r := s.runs.Load(); r != nil {
+		return *r
+	}
+	n := len(s.nodes)
+	r := make([]int32, 2*n)
+	for i := range n {
+		r[i], r[n+i] = int32(i), int32(i)
+	}
+	s.runs.Store(&r)
+	return r
+}

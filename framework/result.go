@@ -146,7 +146,8 @@ type Result struct {
 	feasible      []int32 // evaluation positions of feasible nodes
 	selected      int     // index into feasible, -1 when none
 	feasibleCache []*NodeInfo
-	feasibleIdx   []int32 // snapshot index of each feasibleCache entry
+	feasibleIdx   []int32 // snapshot index of each feasibleCache entry: feasibleBuf or a view of the snapshot's runs
+	feasibleBuf   []int32
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
 	// rawShared is set while Raw is Normalized's array.
 	rawShared bool
@@ -168,7 +169,7 @@ func (r *Result) reset() {
 		rejections:    r.rejections[:0],
 		feasible:      r.feasible[:0],
 		feasibleCache: r.feasibleCache[:0],
-		feasibleIdx:   r.feasibleIdx[:0],
+		feasibleBuf:   r.feasibleBuf[:0],
 		candidateIdx:  r.candidateIdx[:0],
 		selected:      -1,
 	}
@@ -242,21 +243,15 @@ func (r *Result) feasibleIndices() []int32 {
 		return r.feasibleIdx
 	}
 	cand := r.candidateIndices()
-	out := grow(r.feasibleIdx, len(r.feasible))
-	r.feasibleIdx = out
 	n, start := len(r.order), r.StartIndex
-	if m := len(out); m > 0 && int(r.feasible[m-1]) == m-1 && cand == nil {
-		// Positions 0..m−1: the node indices from StartIndex on, wrapped.
-		k := start
-		for i := range out {
-			if k == n {
-				k = 0
-			}
-			out[i] = int32(k)
-			k++
-		}
-		return out
+	if m := len(r.feasible); m > 0 && int(r.feasible[m-1]) == m-1 && cand == nil && r.snap != nil {
+		// Positions 0..m−1: the node indices from StartIndex on, wrapped,
+		// a view of the snapshot's runs (never written).
+		r.feasibleIdx = r.snap.indexRuns()[start : start+m : start+m]
+		return r.feasibleIdx
 	}
+	out := grow(r.feasibleBuf, len(r.feasible))
+	r.feasibleBuf, r.feasibleIdx = out, out
 	for i, p := range r.feasible {
 		k := start + int(p)
 		if k >= n {
@@ -407,46 +402,13 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 	if len(totals) == 0 {
 		return
 	}
-	// top holds the keep best entries by (total descending, position
-	// ascending): the first ties, then the best others. Once it is full, a
-	// total below its last entry's changes nothing, and the loop costs one
-	// comparison for most nodes.
 	keep := max(n, 2)
 	var buf [8]rankedPos
 	top := buf[:0]
 	if keep > len(buf) {
 		top = make([]rankedPos, 0, keep)
 	}
-	best, cnt := totals[0], 0
-	full, thr := false, int64(0)
-	for j, t := range totals {
-		if full && t <= thr {
-			// Below top's last, or equal to it and so ranked after it:
-			// only a tie for the best total (thr == best) counts.
-			if t == best {
-				cnt++
-			}
-			continue
-		}
-		if t > best {
-			best, cnt = t, 1
-		} else if t == best {
-			cnt++
-		}
-		if full {
-			top = top[:keep-1]
-		}
-		pos := len(top)
-		top = append(top, rankedPos{})
-		for pos > 0 && top[pos-1].total < t {
-			top[pos] = top[pos-1]
-			pos--
-		}
-		top[pos] = rankedPos{pos: j, total: t}
-		if len(top) == keep {
-			full, thr = true, top[keep-1].total
-		}
-	}
+	best, cnt, top := rankTotals(totals, top, keep)
 	k := 0
 	if cnt > 1 {
 		k = rng.IntN(cnt)
@@ -480,6 +442,60 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 	case len(top) > 1:
 		r.Margin = best - top[1].total // top[0] is the winner
 	}
+}
+
+// rankTotals scans totals (not empty) once: best is the highest total, cnt
+// the number of entries equal to it, and top (appended to top[:0]) the keep
+// best entries by total descending, then position ascending — the first
+// ties, then the best others. Once top is full, an entry at or below its
+// last total changes nothing but the tie count, and the inner loop handles
+// it with two comparisons.
+func rankTotals(totals []int64, top []rankedPos, keep int) (best int64, cnt int, _ []rankedPos) {
+	best = totals[0]
+	full, thr := false, int64(0)
+	for j := 0; j < len(totals); j++ {
+		t := totals[j]
+		if full && t <= thr {
+			for ; j < len(totals); j++ {
+				if t = totals[j]; t > thr {
+					break
+				}
+				if t == best { // only when thr == best
+					cnt++
+				}
+			}
+			if j == len(totals) {
+				break
+			}
+		}
+		if t > best {
+			best, cnt = t, 1
+		} else if t == best {
+			cnt++
+		}
+		top = insertRanked(top, keep, rankedPos{pos: j, total: t})
+		if len(top) == keep {
+			full, thr = true, top[keep-1].total
+		}
+	}
+	return best, cnt, top
+}
+
+// insertRanked inserts e into top (sorted by total descending, position
+// ascending; e's position is after every entry's), dropping the last entry
+// when top already holds keep.
+func insertRanked(top []rankedPos, keep int, e rankedPos) []rankedPos {
+	if len(top) == keep {
+		top = top[:keep-1]
+	}
+	pos := len(top)
+	top = append(top, e)
+	for pos > 0 && top[pos-1].total < e.total {
+		top[pos] = top[pos-1]
+		pos--
+	}
+	top[pos] = e
+	return top
 }
 
 // rankedPos is a feasible node's index and total, for selectHost.

@@ -259,6 +259,10 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	// order), so every node gets the statuses a node-by-node loop gives.
 	live, livePos, liveIdx, out := bs.filterBuffers(n)
 	candIdx := res.candidateIndices()
+	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
+	if candIdx == nil {
+		runs = res.snap.indexRuns()
+	}
 	check := func(lo, hi int) bool {
 		m := hi - lo
 		pos, o := livePos[lo:hi:hi], out[lo:hi:hi] // o is all nil between calls
@@ -266,19 +270,14 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		if k >= n {
 			k -= n
 		}
-		// ix[x] is the snapshot index of nodes[x], compacted with nodes.
-		ix := liveIdx[lo:hi:hi]
+		// ix[x] is the snapshot index of nodes[x], compacted with nodes:
+		// a view of the snapshot's runs until the first compaction.
+		var ix []int32
 		if candIdx != nil {
+			ix = liveIdx[lo:hi:hi]
 			copy(ix[copy(ix, candIdx[k:]):], candIdx)
 		} else {
-			kk := k
-			for x := range ix {
-				if kk == n {
-					kk = 0
-				}
-				ix[x] = int32(kk)
-				kk++
-			}
+			ix = runs[k : k+m : k+m]
 		}
 		// nodes starts as a view of candidates (no copy) when the chunk
 		// does not wrap; it is copied into live before the first compaction.
@@ -323,6 +322,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				nodes = live[lo : lo+copy(live[lo:hi], nodes) : hi]
 				owned = true
 			}
+			if candIdx == nil && &ix[0] != &liveIdx[lo] {
+				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
+			}
 			w := q
 			for ; q < len(o); q++ {
 				if s := o[q]; s != nil {
@@ -352,10 +354,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	if rejected.Load() == 0 {
 		// Every evaluated node fits: positions 0.. up to want.
 		m := min(end, want)
-		res.feasible = grow(res.feasible, m)
-		for p := range res.feasible {
-			res.feasible[p] = int32(p)
+		feasible := grow(res.feasible, m)
+		for p := range feasible {
+			feasible[p] = int32(p)
 		}
+		res.feasible = feasible
 		res.evaluated = m
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Snapshot is a consistent view of the cluster for one scheduling cycle:
@@ -40,6 +41,9 @@ type Snapshot struct {
 	// set while a clone shares it.
 	res       []NodeResources
 	resShared bool
+	// runs caches indexRuns (nil until asked, dropped when nodes are added
+	// or removed).
+	runs atomic.Pointer[[]int32]
 
 	// podIdx memoizes per-node pod counts and affinity term groups across
 	// cycles (podindex.go); the mutations below keep it exact.
@@ -249,6 +253,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.index[n.Name] = len(s.nodes)
 	ni.index = len(s.nodes)
 	s.nodes = append(s.nodes, ni)
+	s.runs.Store(nil)
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
 	s.topo = nil
@@ -271,6 +276,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
 	s.res, s.resShared = slices.Delete(slices.Clone(s.res), i, i+1), false
+	s.runs.Store(nil)
 	s.index, s.indexShared = make(map[string]int, len(s.nodes)), false
 	for j, n := range s.nodes {
 		s.index[n.Name()] = j
@@ -419,6 +425,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		Controllers:       s.Controllers,
 		DisruptionBudgets: s.DisruptionBudgets,
 	}
+	c.runs.Store(s.runs.Load()) // same node count: same runs
 	c.podIdx.forkFrom(&s.podIdx)
 	// The original loses ownership too: its NodeInfos are now shared.
 	for i := range s.owned {
