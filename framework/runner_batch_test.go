@@ -589,3 +589,32 @@ func TestPropBatchIndices(t *testing.T) {
 		}
 	})
 }
+
+// TestIndexRunsFollowNodeChanges: the doubled index run is rebuilt after
+// nodes are added or removed, on the snapshot and its clones.
+func TestIndexRunsFollowNodeChanges(t *testing.T) {
+	check := func(s *Snapshot) {
+		t.Helper()
+		r, n := s.indexRuns(), s.NumNodes()
+		if len(r) != 2*n {
+			t.Fatalf("%d entries for %d nodes", len(r), n)
+		}
+		for i, x := range r {
+			if int(x) != i%n {
+				t.Fatalf("runs[%d] = %d, want %d", i, x, i%n)
+			}
+		}
+	}
+	s := MustSnapshot(testNodes(3), nil)
+	check(s)
+	if err := s.AddNode(testNode("extra", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	check(s)
+	c := s.Clone()
+	if err := c.RemoveNode("n0"); err != nil {
+		t.Fatal(err)
+	}
+	check(c)
+	check(s)
+}
