@@ -496,11 +496,18 @@ func (pl *InterPodAffinity) check(s *ipaPreFilterState, labels map[string]string
 // the PreFilter state once; when PreFilter ran from the pod index, a
 // snapshot node's rules read counts by topology value number instead of
 // label maps.
-func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	s, err := ipaReadState(state)
 	var all []*framework.NodeInfo
 	if err == nil && s.dense != nil {
 		all = s.snap.Nodes()
+		if idx != nil && state.Snapshot() == s.snap {
+			// The runner's indices: no NodeInfo to read.
+			for i, k := range idx {
+				out[i] = pl.checkDense(s, int(k))
+			}
+			return
+		}
 	}
 	for i, node := range nodes {
 		if err != nil || node.Node() == nil {

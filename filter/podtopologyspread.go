@@ -790,7 +790,7 @@ const ptsBatchMax = 8
 // mode each constraint's slices and its bound maxSkew + minMatch −
 // selfMatch are read once, so a snapshot node costs a few slice reads per
 // constraint; any other node takes Filter.
-func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	s, err := ptsReadPreFilterState(state)
 	nc := 0
 	if err == nil {
@@ -815,12 +815,17 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 			limit: int(s.Constraints[c].MaxSkew) + s.minMatch(c) - s.SelfMatch[c]}
 	}
 	snapNodes := s.snap.Nodes()
+	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
 	for i, node := range nodes {
 		k := -1
-		if node != nil && node.Node() != nil {
-			k = node.Index()
+		if useIdx {
+			k = int(idx[i])
+		} else if node != nil && node.Node() != nil {
+			if k = node.Index(); k >= len(snapNodes) || snapNodes[k].Node() != node.Node() {
+				k = -1
+			}
 		}
-		if k < 0 || k >= len(snapNodes) || snapNodes[k].Node() != node.Node() {
+		if k < 0 {
 			out[i] = pl.Filter(ctx, state, pod, node)
 			continue
 		}

@@ -471,7 +471,7 @@ func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, from the pod index, a snapshot node costs one slice read
 // per topology key.
-func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	s, err := ipaReadScoreState(state)
 	if err != nil || s.fast == nil {
 		for i, node := range nodes {
@@ -485,15 +485,21 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 	}
 	f := s.fast
 	all := f.snap.Nodes()
+	useIdx := idx != nil && state.Snapshot() == f.snap // the runner's indices: no NodeInfo to read
 	for i, node := range nodes {
-		n := node.Node()
-		if n == nil {
-			return framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
-		}
-		k := node.Index()
-		if k < 0 || k >= len(all) || all[k].Node() != n {
-			out[i] = f.score(node)
-			continue
+		var k int
+		if useIdx {
+			k = int(idx[i])
+		} else {
+			n := node.Node()
+			if n == nil {
+				return framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
+			}
+			k = node.Index()
+			if k < 0 || k >= len(all) || all[k].Node() != n {
+				out[i] = f.score(node)
+				continue
+			}
 		}
 		var score int64
 		for x, tv := range f.tvs {

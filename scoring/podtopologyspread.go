@@ -670,7 +670,7 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, in fast mode, a scored snapshot node costs a few slice
 // reads per constraint.
-func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	s, err := ptsReadPreScoreState(state)
 	if err != nil {
 		return framework.AsStatus(err)
@@ -687,12 +687,17 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	}
 	all := s.snap.Nodes()
 	h := s.hoisted
+	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
 	for i, node := range nodes {
 		k := -1
-		if node != nil {
-			k = node.Index()
+		if useIdx {
+			k = int(idx[i])
+		} else if node != nil {
+			if k = node.Index(); k >= len(all) || all[k] != node {
+				k = -1
+			}
 		}
-		if k < 0 || k >= len(all) || all[k] != node || !s.isMember(k) {
+		if k < 0 || !s.isMember(k) {
 			v, st := s.score(node)
 			if st != nil {
 				return st
