@@ -47,6 +47,10 @@ type ReplayOptions struct {
 	// KeepResults keeps every cycle's full framework.Result in its
 	// Decision.
 	KeepResults bool
+	// Stopwatch times the replay for ReplayResult.Wall (default RealClock;
+	// inject a clock for a reproducible Wall). The replay's own events run
+	// on virtual time either way.
+	Stopwatch framework.Clock
 }
 
 // PodFate is where a workload pod ended.
@@ -84,7 +88,7 @@ type ReplayResult struct {
 	// PendingAtLastArrival counts pods not placed at that moment.
 	PendingAtLastArrival int
 	// Cycles is the number of scheduling cycles; Wall the real time the
-	// replay took.
+	// replay took, as ReplayOptions.Stopwatch measured it.
 	Cycles int
 	Wall   time.Duration
 	// EventErrors lists the node events the cluster refused, with their
@@ -345,7 +349,11 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		lastArrival = opts.Start.Add(arrivals[total-1].At)
 	}
 	measuredLoaded := false
-	wallStart := time.Now()
+	stopwatch := opts.Stopwatch
+	if stopwatch == nil {
+		stopwatch = RealClock{}
+	}
+	wallStart := stopwatch.Now()
 	idle := 0
 	for ctx.Err() == nil {
 		cycles := s.RunUntilIdle(ctx)
@@ -409,7 +417,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res.Wall = time.Since(wallStart)
+	res.Wall = stopwatch.Now().Sub(wallStart)
 	res.End = clock.Now()
 	if !measuredLoaded {
 		res.Metrics = MeasurePlacement(cluster.Snapshot(), opts.Reference)

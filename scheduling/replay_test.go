@@ -229,3 +229,28 @@ func TestPropReplayLogIndependentOfParallelism(t *testing.T) {
 		}
 	})
 }
+
+// rpStepClock is a stopwatch whose every reading is one second after the
+// previous one.
+type rpStepClock struct{ now time.Time }
+
+func (c *rpStepClock) Now() time.Time {
+	c.now = c.now.Add(time.Second)
+	return c.now
+}
+
+// TestReplayStopwatch: Wall is what the injected stopwatch measured (one
+// reading at the start, one at the end), and DecisionsPerSecond follows.
+func TestReplayStopwatch(t *testing.T) {
+	w := &Workload{Nodes: []*framework.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
+	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Stopwatch: &rpStepClock{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Wall != time.Second {
+		t.Fatalf("Wall = %v, want 1s from the stopwatch", res.Wall)
+	}
+	if res.Cycles == 0 || res.DecisionsPerSecond() != float64(res.Cycles) {
+		t.Fatalf("DecisionsPerSecond = %v with %d cycles in 1s", res.DecisionsPerSecond(), res.Cycles)
+	}
+}
