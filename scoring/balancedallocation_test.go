@@ -251,7 +251,7 @@ func TestPropBalancedAllocationRanges(t *testing.T) {
 				}
 				continue
 			}
-			for i, s := range nrfScores(t, pl, pod, nodes, pods, rapid.Bool().Draw(rt, "prescore")) {
+			for i, s := range nrfScores(rt, pl, pod, nodes, pods, rapid.Bool().Draw(rt, "prescore")) {
 				if s < lo || s > 100 {
 					rt.Fatalf("%s: node %d score %d outside [%d,100]", mode, i, s, lo)
 				}

@@ -136,7 +136,7 @@ func TestPropImageLocalityRange(t *testing.T) {
 		for range rapid.IntRange(0, 3).Draw(rt, "containers") {
 			w = w.Container(rapid.SampledFrom(images).Draw(rt, "image"), nil)
 		}
-		for _, s := range nrfScores(t, pl, w.Obj(), nodes, nil, false) {
+		for _, s := range nrfScores(rt, pl, w.Obj(), nodes, nil, false) {
 			if s < 0 || s > 100 {
 				rt.Fatalf("score %d outside [0,100]", s)
 			}

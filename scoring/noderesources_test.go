@@ -14,10 +14,17 @@ import (
 
 const nrfExt = "abc.com/xyz"
 
+// fataler is what the test helpers need of a *testing.T or a *rapid.T, so
+// that a property that calls them keeps rapid's shrinking.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // nrfScores builds a snapshot of nodes and existing pods, runs pl's
 // PreScore (when runPreScore) and Score over every node in order, and
 // returns the raw scores. It fails the test on a non-success status.
-func nrfScores(t testing.TB, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node, existing []*fw.Pod, runPreScore bool) []int64 {
+func nrfScores(t fataler, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node, existing []*fw.Pod, runPreScore bool) []int64 {
 	t.Helper()
 	snap := fw.MustSnapshot(nodes, existing)
 	state := fw.NewCycleState()
@@ -357,7 +364,7 @@ func TestPropNodeResourcesFitScoreRange(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			for i, s := range nrfScores(t, pl, pod, nodes, pods, true) {
+			for i, s := range nrfScores(rt, pl, pod, nodes, pods, true) {
 				if s < 0 || s > 100 {
 					rt.Fatalf("%s: node %d score %d outside [0,100]", strat, i, s)
 				}
@@ -389,7 +396,7 @@ func TestPropLeastPlusMostAllocated(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			return nrfScores(t, pl, pod, []*fw.Node{node}, existing, true)[0]
+			return nrfScores(rt, pl, pod, []*fw.Node{node}, existing, true)[0]
 		}
 		least, most, rtcr := score(config.LeastAllocated), score(config.MostAllocated), score(config.RequestedToCapacityRatio)
 		total := used + r

@@ -11,7 +11,7 @@ import (
 )
 
 // ttScoreAndNormalize runs PreScore, Score and NormalizeScore over nodes.
-func ttScoreAndNormalize(t testing.TB, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node) []int64 {
+func ttScoreAndNormalize(t fataler, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node) []int64 {
 	t.Helper()
 	raw := nrfScores(t, pl, pod, nodes, nil, true)
 	list := make(fw.NodeScoreList, len(raw))
@@ -131,7 +131,7 @@ func TestPropTaintTolerationNormalized(t *testing.T) {
 			}
 			nodes[i] = ttNode(string(rune('A'+i)), taints...)
 		}
-		got := ttScoreAndNormalize(t, pl, st.MakePod().Name("p").Obj(), nodes)
+		got := ttScoreAndNormalize(rt, pl, st.MakePod().Name("p").Obj(), nodes)
 		for i, s := range got {
 			want := int64(100)
 			if maxC > 0 {
