@@ -58,7 +58,7 @@ func DefaultLoadAwareScalingFactors() map[resource.Name]int64 {
 
 // LoadAwareSchedulingArgs are the arguments of Koordinator's
 // LoadAwareScheduling plugin (pkg/scheduler/apis/config/types.go, current
-// main), plus CompatibilityMode. The zero value is usable: WithDefaults (which
+// main), plus CompatibilityMode. The zero value is usable: SetDefaults (which
 // every constructor applies) fills what is absent exactly as Koordinator's
 // SetDefaults_LoadAwareSchedulingArgs.
 type LoadAwareSchedulingArgs struct {
@@ -143,10 +143,10 @@ type LoadAwareSchedulingAggregatedArgs struct {
 // usageThresholds {cpu 65, memory 95}, estimatedScalingFactors {cpu 85,
 // memory 70}.
 func DefaultLoadAwareSchedulingArgs() LoadAwareSchedulingArgs {
-	return LoadAwareSchedulingArgs{}.WithDefaults()
+	return LoadAwareSchedulingArgs{}.withDefaults()
 }
 
-// WithDefaults returns a copy of a with Koordinator's defaults filled in
+// withDefaults returns a copy of a with Koordinator's defaults filled in
 // where a leaves them absent (a's maps are not modified; the result owns
 // its maps):
 //   - filterExpiredNodeMetrics true, enableScheduleWhenNodeMetricsExpired
@@ -156,7 +156,7 @@ func DefaultLoadAwareSchedulingArgs() LoadAwareSchedulingArgs {
 //   - usageThresholds {cpu 65, memory 95} when empty;
 //   - estimatedScalingFactors {cpu 85, memory 70} when nil, otherwise the
 //     missing cpu and memory keys are added.
-func (a LoadAwareSchedulingArgs) WithDefaults() LoadAwareSchedulingArgs {
+func (a LoadAwareSchedulingArgs) withDefaults() LoadAwareSchedulingArgs {
 	if a.FilterExpiredNodeMetrics == nil {
 		t := true
 		a.FilterExpiredNodeMetrics = &t
@@ -360,7 +360,7 @@ func LoadAwareSchedulingArgsFrom(args any) (LoadAwareSchedulingArgs, error) {
 	default:
 		return LoadAwareSchedulingArgs{}, fmt.Errorf("loadaware: args of type %T, want config.LoadAwareSchedulingArgs", args)
 	}
-	a = a.WithDefaults()
+	a = a.withDefaults()
 	if err := a.Validate(); err != nil {
 		return LoadAwareSchedulingArgs{}, err
 	}

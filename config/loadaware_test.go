@@ -65,9 +65,9 @@ func TestLoadAwareSchedulingArgsDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tt.in.WithDefaults()
+			got := tt.in.withDefaults()
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("WithDefaults (-want +got):\n%s", diff)
+				t.Errorf("withDefaults (-want +got):\n%s", diff)
 			}
 			if err := got.Validate(); err != nil {
 				t.Errorf("defaulted args invalid: %v", err)
@@ -76,11 +76,11 @@ func TestLoadAwareSchedulingArgsDefaults(t *testing.T) {
 	}
 	// The caller's maps are not modified.
 	in := LoadAwareSchedulingArgs{EstimatedScalingFactors: map[resource.Name]int64{"cpu": 50}}
-	_ = in.WithDefaults()
+	_ = in.withDefaults()
 	if len(in.EstimatedScalingFactors) != 1 {
-		t.Errorf("WithDefaults modified the input map: %v", in.EstimatedScalingFactors)
+		t.Errorf("withDefaults modified the input map: %v", in.EstimatedScalingFactors)
 	}
-	if diff := cmp.Diff(LoadAwareSchedulingArgs{}.WithDefaults(), DefaultLoadAwareSchedulingArgs()); diff != "" {
+	if diff := cmp.Diff(LoadAwareSchedulingArgs{}.withDefaults(), DefaultLoadAwareSchedulingArgs()); diff != "" {
 		t.Error(diff)
 	}
 }
@@ -188,7 +188,7 @@ func TestLoadAwareSchedulingArgsValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.args.WithDefaults().Validate()
+			err := tt.args.withDefaults().Validate()
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("Validate = %v, want nil", err)
@@ -225,7 +225,7 @@ func TestLoadAwareSchedulingArgsFrom(t *testing.T) {
 		UsageThresholds:    map[resource.Name]int64{"ephemeral-storage": 80},
 		SupportedResources: []resource.Name{"x.io/y"},
 		Aggregated:         &LoadAwareSchedulingAggregatedArgs{UsageThresholds: map[resource.Name]int64{"a.io/b": 1}},
-	}.WithDefaults().VectorizedResources()
+	}.withDefaults().VectorizedResources()
 	if diff := cmp.Diff([]resource.Name{"a.io/b", "cpu", "ephemeral-storage", "memory", "x.io/y"}, got); diff != "" {
 		t.Errorf("VectorizedResources (-want +got):\n%s", diff)
 	}

@@ -46,15 +46,6 @@ func DefaultPodTopologySpreadArgs() PodTopologySpreadArgs {
 	return PodTopologySpreadArgs{DefaultingType: SystemDefaulting}
 }
 
-// Default fills unset fields as kube-scheduler's v1 SetDefaults does: an
-// empty DefaultingType becomes System (even when DefaultConstraints are set,
-// which Validate then rejects, as kube-scheduler does).
-func (a *PodTopologySpreadArgs) Default() {
-	if a.DefaultingType == "" {
-		a.DefaultingType = SystemDefaulting
-	}
-}
-
 // Validate reports every invalid field, joined, each naming its path and
 // value. It reproduces kube-scheduler v1.36's ValidatePodTopologySpreadArgs:
 // defaultingType must be System or List; System requires empty

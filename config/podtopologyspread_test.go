@@ -200,7 +200,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 func TestPodTopologySpreadArgsDefault(t *testing.T) {
 	// kube-scheduler v1 SetDefaults_PodTopologySpreadArgs: "" → System.
 	a := PodTopologySpreadArgs{}
-	a.Default()
+	a.SetDefaults()
 	if a.DefaultingType != SystemDefaulting {
 		t.Fatalf("Default() set DefaultingType=%q, want System", a.DefaultingType)
 	}
@@ -210,7 +210,7 @@ func TestPodTopologySpreadArgsDefault(t *testing.T) {
 	// Listed constraints with no type still default to System, which
 	// Validate rejects (as kube-scheduler's v1 defaulting + validation do).
 	b := PodTopologySpreadArgs{DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: fw.ScheduleAnyway}}}
-	b.Default()
+	b.SetDefaults()
 	if b.DefaultingType != SystemDefaulting {
 		t.Fatalf("Default() with constraints set DefaultingType=%q, want System", b.DefaultingType)
 	}
@@ -219,7 +219,7 @@ func TestPodTopologySpreadArgsDefault(t *testing.T) {
 	}
 	// An explicit type is kept.
 	c := PodTopologySpreadArgs{DefaultingType: ListDefaulting}
-	c.Default()
+	c.SetDefaults()
 	if c.DefaultingType != ListDefaulting {
 		t.Errorf("Default() changed List to %q", c.DefaultingType)
 	}

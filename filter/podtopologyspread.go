@@ -89,7 +89,7 @@ var (
 // validated (config.PodTopologySpreadArgs.Validate). h may be nil; loops
 // then run on the calling goroutine, as with parallelism 1.
 func NewPodTopologySpread(args config.PodTopologySpreadArgs, h framework.Handle) (framework.Plugin, error) {
-	args.Default()
+	args.SetDefaults()
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
