@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/internal/validation"
 )
 
 // ScoringStrategyType selects how NodeResourcesFit scores a node
@@ -142,7 +142,7 @@ func (a NodeResourcesFitArgs) Validate() error {
 		errs = append(errs, fmt.Errorf("noderesourcesfit: %s=%v: %s", path, value, msg))
 	}
 	for i, r := range a.IgnoredResources {
-		for _, m := range nodeaffinity.IsQualifiedName(r) {
+		for _, m := range validation.IsQualifiedName(r) {
 			add(fmt.Sprintf("ignoredResources[%d]", i), fmt.Sprintf("%q", r), m)
 		}
 	}
@@ -151,7 +151,7 @@ func (a NodeResourcesFitArgs) Validate() error {
 		if strings.Contains(g, "/") {
 			add(p, fmt.Sprintf("%q", g), "resource group name can't contain '/'")
 		}
-		for _, m := range nodeaffinity.IsQualifiedName(g) {
+		for _, m := range validation.IsQualifiedName(g) {
 			add(p, fmt.Sprintf("%q", g), m)
 		}
 	}

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/schedkit/schedkit/internal/validation"
 )
 
 // Selector is a compiled label selector: a conjunction of requirements. The
@@ -202,11 +203,11 @@ func compileNodeRequirement(e NodeSelectorRequirement, field bool) (nodeRequirem
 	if !field {
 		// kube parses label expressions with labels.NewRequirement, which
 		// rejects invalid keys and values; the term is then dropped.
-		if !selIsQualifiedName(e.Key) {
+		if validation.IsQualifiedName(e.Key) != nil {
 			return r, fmt.Errorf("key %q: not a valid label key", e.Key)
 		}
 		for _, v := range e.Values {
-			if !selIsLabelValue(v) {
+			if validation.IsValidLabelValue(v) != nil {
 				return r, fmt.Errorf("key %q: value %q is not a valid label value", e.Key, v)
 			}
 		}
@@ -348,58 +349,3 @@ func (r *RequiredNodeAffinity) Match(node *Node) bool {
 	}
 	return true
 }
-
-// selIsQualifiedName is apimachinery's IsQualifiedName (label keys): an
-// optional DNS-1123 subdomain prefix of at most 253 characters and "/",
-// then a name of 1–63 alphanumerics, '-', '_' and '.', starting and ending
-// with an alphanumeric.
-func selIsQualifiedName(s string) bool {
-	prefix, name, hasPrefix := strings.Cut(s, "/")
-	if !hasPrefix {
-		name = prefix
-	} else if strings.Contains(name, "/") || !selIsDNS1123Subdomain(prefix) {
-		return false
-	}
-	return name != "" && selIsLabelValue(name)
-}
-
-// selIsLabelValue is apimachinery's IsValidLabelValue: empty, or at most 63
-// alphanumerics, '-', '_' and '.', starting and ending with an alphanumeric.
-func selIsLabelValue(v string) bool {
-	if v == "" {
-		return true
-	}
-	if len(v) > 63 || !selIsAlnum(v[0]) || !selIsAlnum(v[len(v)-1]) {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; !selIsAlnum(c) && c != '-' && c != '_' && c != '.' {
-			return false
-		}
-	}
-	return true
-}
-
-// selIsDNS1123Subdomain: 1–253 characters of dot-separated labels of
-// lower-case alphanumerics and '-', each starting and ending with an
-// alphanumeric.
-func selIsDNS1123Subdomain(s string) bool {
-	if s == "" || len(s) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(s, ".") {
-		if label == "" || !selIsLowerAlnum(label[0]) || !selIsLowerAlnum(label[len(label)-1]) {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			if c := label[i]; !selIsLowerAlnum(c) && c != '-' {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func selIsLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
-
-func selIsAlnum(c byte) bool { return selIsLowerAlnum(c) || c >= 'A' && c <= 'Z' }

@@ -1,6 +1,10 @@
 package resource
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/schedkit/schedkit/internal/validation"
+)
 
 // Name is a resource name such as "cpu", "memory" or "nvidia.com/gpu".
 type Name string
@@ -63,53 +67,8 @@ func (n Name) IsExtended() bool {
 	if n.IsNative() || strings.HasPrefix(string(n), quotaRequestsPrefix) {
 		return false
 	}
-	return isQualifiedName(quotaRequestsPrefix + string(n))
+	return validation.IsQualifiedName(quotaRequestsPrefix+string(n)) == nil
 }
-
-// isQualifiedName is apimachinery's IsQualifiedName: an optional DNS-1123
-// subdomain prefix and "/", then a name of at most 63 characters made of
-// alphanumerics, '-', '_' and '.', starting and ending with an alphanumeric.
-func isQualifiedName(s string) bool {
-	prefix, name, hasPrefix := strings.Cut(s, "/")
-	if !hasPrefix {
-		name = prefix
-	} else if prefix == "" || strings.Contains(name, "/") || !isDNS1123Subdomain(prefix) {
-		return false
-	}
-	if name == "" || len(name) > 63 || !isAlnum(name[0]) || !isAlnum(name[len(name)-1]) {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
-			return false
-		}
-	}
-	return true
-}
-
-// isDNS1123Subdomain reports whether s is at most 253 characters of
-// dot-separated labels of lower-case alphanumerics and '-', each starting
-// and ending with an alphanumeric.
-func isDNS1123Subdomain(s string) bool {
-	if len(s) == 0 || len(s) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(s, ".") {
-		if label == "" || !isLowerAlnum(label[0]) || !isLowerAlnum(label[len(label)-1]) {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			if c := label[i]; !isLowerAlnum(c) && c != '-' {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
-
-func isAlnum(c byte) bool { return isLowerAlnum(c) || c >= 'A' && c <= 'Z' }
 
 // IsHugePages reports whether n is a huge-pages resource ("hugepages-2Mi").
 func (n Name) IsHugePages() bool {

@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/validation"
 )
 
 // ObjectNameField is the only field node selector terms may match on.
@@ -31,11 +32,11 @@ func CompileTerm(t *fw.NodeSelectorTerm, path string) (*fw.NodeSelectorTermMatch
 	for i := range t.MatchExpressions {
 		e := &t.MatchExpressions[i]
 		p := fmt.Sprintf("%s.matchExpressions[%d]", path, i)
-		for _, m := range IsQualifiedName(e.Key) {
+		for _, m := range validation.IsQualifiedName(e.Key) {
 			errs = append(errs, fmt.Errorf("%s.key=%q: %s", p, e.Key, m))
 		}
 		for j, v := range e.Values {
-			for _, m := range IsValidLabelValue(v) {
+			for _, m := range validation.IsValidLabelValue(v) {
 				errs = append(errs, fmt.Errorf("%s.values[%d]=%q: %s", p, j, v, m))
 			}
 		}

@@ -1,40 +1,11 @@
 package nodeaffinity
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
 )
-
-func TestIsQualifiedName(t *testing.T) {
-	valid := []string{"a", "A", "1", "foo", "foo.bar_baz-1", "example.com/foo", "sub.example.com/Foo.Bar", strings.Repeat("a", 63)}
-	for _, s := range valid {
-		if errs := IsQualifiedName(s); errs != nil {
-			t.Errorf("IsQualifiedName(%q) = %q, want valid", s, errs)
-		}
-	}
-	invalid := []string{"", "-a", "a-", "a/b/c", "/a", "Example.com/a", "example.com/", strings.Repeat("a", 64), "a b", "example_com/a"}
-	for _, s := range invalid {
-		if errs := IsQualifiedName(s); errs == nil {
-			t.Errorf("IsQualifiedName(%q) valid, want invalid", s)
-		}
-	}
-}
-
-func TestIsValidLabelValue(t *testing.T) {
-	for _, s := range []string{"", "a", "a.b-c_d", strings.Repeat("z", 63)} {
-		if errs := IsValidLabelValue(s); errs != nil {
-			t.Errorf("IsValidLabelValue(%q) = %q", s, errs)
-		}
-	}
-	for _, s := range []string{"-a", "a_", strings.Repeat("z", 64), "a/b"} {
-		if IsValidLabelValue(s) == nil {
-			t.Errorf("IsValidLabelValue(%q) valid, want invalid", s)
-		}
-	}
-}
 
 func nameIn(vals ...string) fw.NodeSelectorRequirement {
 	return fw.NodeSelectorRequirement{Key: ObjectNameField, Operator: fw.NodeSelectorOpIn, Values: vals}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/validation"
 )
 
 // LabelHostname is the well-known node label whose constraints the score half
@@ -192,59 +193,5 @@ func ValidateConstraint(path string, c *framework.TopologySpreadConstraint) []er
 // characters and "/", then a name of 1–63 alphanumerics, '-', '_' or '.',
 // starting and ending with an alphanumeric), or "" when it is valid.
 func CheckQualifiedName(s string) string {
-	name := s
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		prefix := s[:i]
-		name = s[i+1:]
-		if strings.IndexByte(prefix, '/') >= 0 {
-			return "a qualified name must consist of an optional DNS subdomain prefix and '/' followed by a name"
-		}
-		if prefix == "" {
-			return "prefix part must be non-empty"
-		}
-		if len(prefix) > 253 {
-			return "prefix part must be no more than 253 characters"
-		}
-		if !isDNSSubdomain(prefix) {
-			return "prefix part must be a lowercase RFC 1123 subdomain"
-		}
-	}
-	if name == "" {
-		return "name part must be non-empty"
-	}
-	if len(name) > 63 {
-		return "name part must be no more than 63 characters"
-	}
-	if !isAlnum(name[0]) || !isAlnum(name[len(name)-1]) {
-		return "name part must start and end with an alphanumeric character"
-	}
-	for i := 0; i < len(name); i++ {
-		b := name[i]
-		if !isAlnum(b) && b != '-' && b != '_' && b != '.' {
-			return "name part must consist of alphanumeric characters, '-', '_' or '.'"
-		}
-	}
-	return ""
-}
-
-func isAlnum(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-}
-
-// isDNSSubdomain is apimachinery's IsDNS1123Subdomain pattern (which sets
-// no per-label length limit; the 253-character total is checked by callers).
-func isDNSSubdomain(s string) bool {
-	for _, label := range strings.Split(s, ".") {
-		if label == "" {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			b := label[i]
-			lowerAlnum := b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
-			if !lowerAlnum && (b != '-' || i == 0 || i == len(label)-1) {
-				return false
-			}
-		}
-	}
-	return true
+	return strings.Join(validation.IsQualifiedName(s), "; ")
 }

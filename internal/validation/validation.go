@@ -1,4 +1,7 @@
-package nodeaffinity
+// Package validation holds apimachinery's name and label syntax checks
+// (qualified names, label values, DNS-1123 subdomains), shared by every
+// package that validates user input.
+package validation
 
 import (
 	"fmt"
