@@ -1,5 +1,7 @@
 package config
 
+import "fmt"
+
 // Args is the uniform interface of the plugin argument types in this
 // package, used by configuration loading (package scheduling) to treat every
 // plugin's args alike. SetDefaults fills the fields a configuration file
@@ -26,3 +28,23 @@ var (
 	_ Args = (*LoadAwareSchedulingArgs)(nil)
 	_ Args = (*DefaultPreemptionArgs)(nil)
 )
+
+// ArgsFrom converts the args a plugin factory receives into an A: nil or a
+// nil *A gives def(), an A or a non-nil *A is taken as given, and any other
+// type is an error naming the plugin and both types. Defaulting and
+// validation are the caller's.
+func ArgsFrom[A any](plugin string, args any, def func() A) (A, error) {
+	switch v := args.(type) {
+	case nil:
+		return def(), nil
+	case A:
+		return v, nil
+	case *A:
+		if v == nil {
+			return def(), nil
+		}
+		return *v, nil
+	}
+	var zero A
+	return zero, fmt.Errorf("%s: args of type %T, want %T", plugin, args, zero)
+}

@@ -59,20 +59,9 @@ func (a InterPodAffinityArgs) Validate() error {
 // HardPodAffinityWeight of 0 stays 0); anything else is an error naming the
 // type. The result is validated.
 func InterPodAffinityArgsFrom(args any) (InterPodAffinityArgs, error) {
-	var a InterPodAffinityArgs
-	switch v := args.(type) {
-	case nil:
-		a = DefaultInterPodAffinityArgs()
-	case InterPodAffinityArgs:
-		a = v
-	case *InterPodAffinityArgs:
-		if v == nil {
-			a = DefaultInterPodAffinityArgs()
-		} else {
-			a = *v
-		}
-	default:
-		return InterPodAffinityArgs{}, fmt.Errorf("interpodaffinity: args of type %T, want config.InterPodAffinityArgs", args)
+	a, err := ArgsFrom("interpodaffinity", args, DefaultInterPodAffinityArgs)
+	if err != nil {
+		return InterPodAffinityArgs{}, err
 	}
 	if err := a.Validate(); err != nil {
 		return InterPodAffinityArgs{}, err

@@ -348,17 +348,9 @@ func (a LoadAwareSchedulingArgs) VectorizedResources() []resource.Name {
 // *LoadAwareSchedulingArgs — into defaulted, validated args; any other type
 // is an error naming it.
 func LoadAwareSchedulingArgsFrom(args any) (LoadAwareSchedulingArgs, error) {
-	var a LoadAwareSchedulingArgs
-	switch v := args.(type) {
-	case nil:
-	case LoadAwareSchedulingArgs:
-		a = v
-	case *LoadAwareSchedulingArgs:
-		if v != nil {
-			a = *v
-		}
-	default:
-		return LoadAwareSchedulingArgs{}, fmt.Errorf("loadaware: args of type %T, want config.LoadAwareSchedulingArgs", args)
+	a, err := ArgsFrom("loadaware", args, func() LoadAwareSchedulingArgs { return LoadAwareSchedulingArgs{} })
+	if err != nil {
+		return LoadAwareSchedulingArgs{}, err
 	}
 	a = a.withDefaults()
 	if err := a.Validate(); err != nil {

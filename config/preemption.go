@@ -66,20 +66,9 @@ func (a DefaultPreemptionArgs) Validate() error {
 // non-nil *DefaultPreemptionArgs is taken as given; anything else is an
 // error naming the type. The result is validated.
 func DefaultPreemptionArgsFrom(args any) (DefaultPreemptionArgs, error) {
-	var a DefaultPreemptionArgs
-	switch v := args.(type) {
-	case nil:
-		a = DefaultDefaultPreemptionArgs()
-	case DefaultPreemptionArgs:
-		a = v
-	case *DefaultPreemptionArgs:
-		if v == nil {
-			a = DefaultDefaultPreemptionArgs()
-		} else {
-			a = *v
-		}
-	default:
-		return a, fmt.Errorf("defaultpreemption: args of type %T, want config.DefaultPreemptionArgs", args)
+	a, err := ArgsFrom("defaultpreemption", args, DefaultDefaultPreemptionArgs)
+	if err != nil {
+		return a, err
 	}
 	return a, a.Validate()
 }

@@ -18,32 +18,13 @@ type PluginSpec struct {
 	DefaultArgs func() any
 }
 
-// argsOf returns args as an A: the default when args is nil, the value (or
-// the pointed-to value) when it is an A or *A, and an error naming the
-// plugin and both types otherwise.
-func argsOf[A any](plugin string, args any, def func() A) (A, error) {
-	switch v := args.(type) {
-	case nil:
-		return def(), nil
-	case A:
-		return v, nil
-	case *A:
-		if v == nil {
-			return def(), nil
-		}
-		return *v, nil
-	}
-	var zero A
-	return zero, fmt.Errorf("%s: args of type %T, want %T", plugin, args, zero)
-}
-
 // splitFactory builds a plugin whose filter and score halves take the same
 // args type A.
 func splitFactory[A any](name string, def func() A,
 	newFilter func(A, framework.Handle) (framework.Plugin, error),
 	newScore func(A, framework.Handle) (framework.Plugin, error)) framework.Factory {
 	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		a, err := argsOf(name, args, def)
+		a, err := config.ArgsFrom(name, args, def)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +53,7 @@ func noArgs(name string, newPlugin func(framework.Handle) (framework.Plugin, err
 // typed adapts a constructor taking args A with defaults def.
 func typed[A any](name string, def func() A, newPlugin func(A, framework.Handle) (framework.Plugin, error)) framework.Factory {
 	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		a, err := argsOf(name, args, def)
+		a, err := config.ArgsFrom(name, args, def)
 		if err != nil {
 			return nil, err
 		}

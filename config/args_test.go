@@ -1,0 +1,34 @@
+package config
+
+import "testing"
+
+// TestArgsFrom: nil and a nil pointer give the default, a value or a
+// pointer is taken as given, another type is an error naming the plugin
+// and both types.
+func TestArgsFrom(t *testing.T) {
+	def := func() DefaultPreemptionArgs { return DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100} }
+	given := DefaultPreemptionArgs{MinCandidateNodesPercentage: 5}
+	for _, tc := range []struct {
+		name string
+		in   any
+		want DefaultPreemptionArgs
+		err  string
+	}{
+		{"nil", nil, def(), ""},
+		{"nil pointer", (*DefaultPreemptionArgs)(nil), def(), ""},
+		{"value", given, given, ""},
+		{"pointer", &given, given, ""},
+		{"wrong type", "x", DefaultPreemptionArgs{}, "p: args of type string, want config.DefaultPreemptionArgs"},
+	} {
+		got, err := ArgsFrom("p", tc.in, def)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s: err = %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %+v, %v; want %+v", tc.name, got, err, tc.want)
+		}
+	}
+}
