@@ -6,7 +6,9 @@ import "testing"
 // pointer is taken as given, another type is an error naming the plugin
 // and both types.
 func TestArgsFrom(t *testing.T) {
-	def := func() DefaultPreemptionArgs { return DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100} }
+	def := func() DefaultPreemptionArgs {
+		return DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100}
+	}
 	given := DefaultPreemptionArgs{MinCandidateNodesPercentage: 5}
 	for _, tc := range []struct {
 		name string
