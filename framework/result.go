@@ -149,18 +149,15 @@ type Result struct {
 	feasibleIdx   []int32 // snapshot index of each feasibleCache entry: feasibleBuf or a view of the snapshot's runs
 	feasibleBuf   []int32
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
-	// rawShared is set while Raw is Normalized's array.
-	rawShared bool
+	// rawBuf is Raw's own array when Raw is a copy (some plugin
+	// normalizes), kept across reused cycles.
+	rawBuf []int64
 }
 
 // reset clears r for a new cycle, keeping its buffers.
 func (r *Result) reset() {
-	raw := r.Raw[:0]
-	if r.rawShared {
-		raw = nil // Normalized's array: never reuse it as Raw's
-	}
 	*r = Result{
-		Raw:           raw,
+		rawBuf:        r.rawBuf[:0],
 		Normalized:    r.Normalized[:0],
 		Totals:        r.Totals[:0],
 		ScorePlugins:  r.ScorePlugins[:0],

@@ -632,12 +632,13 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 			normalizes = normalizes || sp.ScoreExtensions() != nil
 		}
 		if normalizes {
-			res.Raw = grow(res.Raw, np*nf) // reset dropped a shared array
-			copy(res.Raw, vals)
+			res.rawBuf = grow(res.rawBuf, np*nf)
+			copy(res.rawBuf, vals)
+			res.Raw = res.rawBuf
 		} else {
 			// Nothing is normalized, so the raw scores are the normalized
 			// ones: share the array instead of copying it.
-			res.Raw, res.rawShared = vals, true
+			res.Raw = vals
 		}
 	}
 	var list NodeScoreList // the NodeScoreList handed to NormalizeScore

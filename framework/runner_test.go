@@ -591,7 +591,8 @@ func TestPermitBindPostFilter(t *testing.T) {
 // TestReuseEqualsFresh: a reused Result explains a cycle exactly as a fresh
 // one, whatever the previous cycle left in it — including a previous cycle
 // whose raw scores shared the normalized array (no plugin normalized) before
-// a cycle that normalizes.
+// a cycle that normalizes, and a cycle without explanation (Raw nil) after
+// one that kept it.
 func TestReuseEqualsFresh(t *testing.T) {
 	mk := func(mod int, norm bool) []*fake {
 		s := &fake{name: "S", score: func(n *NodeInfo) (int64, *Status) { return int64(nodeNum(n) % 7 * 10), nil }}
@@ -611,11 +612,12 @@ func TestReuseEqualsFresh(t *testing.T) {
 	reused := &Result{}
 	for _, tc := range []struct {
 		nodes, mod, find int
-		norm             bool
-	}{{20, 3, 0, false}, {20, 3, 0, true}, {5, 2, 0, false}, {30, 4, 7, true}, {3, 1, 0, false}, {12, 5, 2, false}, {12, 5, 0, true}} {
+		norm, skip       bool
+	}{{20, 3, 0, false, false}, {20, 3, 0, true, false}, {20, 3, 0, true, true}, {5, 2, 0, false, false}, {30, 4, 7, true, false},
+		{3, 1, 0, false, false}, {12, 5, 2, false, true}, {12, 5, 0, true, false}} {
 		p := Profile{Filter: []string{"F"}, Score: []string{"S"}, Weights: map[string]int64{"S": 2}}
-		fresh, errF := schedule(t, p, mk(tc.mod, tc.norm), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true})
-		got, errR := schedule(t, p, mk(tc.mod, tc.norm), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true, Reuse: reused})
+		fresh, errF := schedule(t, p, mk(tc.mod, tc.norm), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true, SkipExplanation: tc.skip})
+		got, errR := schedule(t, p, mk(tc.mod, tc.norm), tc.nodes, CycleOptions{NumFeasibleToFind: tc.find, AlwaysScore: true, Reuse: reused, SkipExplanation: tc.skip})
 		if got != reused {
 			t.Fatal("Schedule did not return the Reuse result")
 		}
