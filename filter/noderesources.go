@@ -195,16 +195,13 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState,
 		}
 		return
 	}
-	cpu, mem, eph := s.cpu, s.mem, s.eph
 	if snap := state.Snapshot(); idx != nil && snap != nil {
 		// The same comparisons on the snapshot's dense copy of the numbers.
 		res := snap.Resources()
 		for i, x := range idx {
 			r := &res[x]
-			if r.NumPods+1 > r.AllocatablePods ||
-				cpu > 0 && cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU ||
-				mem > 0 && mem > r.AllocatableMemory-r.RequestedMemory ||
-				eph > 0 && eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
+			if s.short(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU-r.RequestedMilliCPU,
+				r.AllocatableMemory-r.RequestedMemory, r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage) {
 				out[i] = pl.filter(s, nodes[i])
 			}
 		}
@@ -212,13 +209,21 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState,
 	}
 	for i, node := range nodes {
 		alloc, used := &node.Allocatable, &node.Requested
-		if int64(len(node.Pods))+1 > alloc.Pods ||
-			cpu > 0 && cpu > alloc.MilliCPU-used.MilliCPU ||
-			mem > 0 && mem > alloc.Memory-used.Memory ||
-			eph > 0 && eph > alloc.EphemeralStorage-used.EphemeralStorage {
+		if s.short(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU-used.MilliCPU,
+			alloc.Memory-used.Memory, alloc.EphemeralStorage-used.EphemeralStorage) {
 			out[i] = pl.filter(s, node)
 		}
 	}
+}
+
+// short reports whether a node with pods pods of allocPods and the given
+// free cpu, memory and ephemeral storage lacks room for the pod (scalar
+// resources aside): FilterBatch's quick check before Filter's full path.
+func (s *nrfPreFilterState) short(pods, allocPods, freeCPU, freeMem, freeEph int64) bool {
+	return pods+1 > allocPods ||
+		s.cpu > 0 && s.cpu > freeCPU ||
+		s.mem > 0 && s.mem > freeMem ||
+		s.eph > 0 && s.eph > freeEph
 }
 
 // filter is Filter with the PreFilter state read.
