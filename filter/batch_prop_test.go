@@ -43,24 +43,6 @@ func batchSameStatus(a, b *fw.Status) bool {
 		a.AsError().Error() == b.AsError().Error()
 }
 
-// snapshotIndices returns the snapshot index of each node, as the runner
-// passes them to batch plugins, or nil when some node is not the state's
-// snapshot's own (a copy).
-func snapshotIndices(state *fw.CycleState, nodes []*fw.NodeInfo) []int32 {
-	snap := state.Snapshot()
-	if snap == nil {
-		return nil
-	}
-	idx := make([]int32, len(nodes))
-	for i, n := range nodes {
-		if k := n.Index(); k < 0 || k >= snap.NumNodes() || snap.Nodes()[k] != n {
-			return nil
-		}
-		idx[i] = int32(n.Index())
-	}
-	return idx
-}
-
 // batchCheckFilter compares FilterBatch over nodes with Filter node by node,
 // with the nodes' snapshot indices (when they are the snapshot's own) and
 // without.
@@ -70,7 +52,7 @@ func batchCheckFilter(t *rapid.T, what string, pl fw.FilterPlugin, state *fw.Cyc
 		return
 	}
 	idxs := [][]int32{nil}
-	if idx := snapshotIndices(state, nodes); idx != nil {
+	if idx := st.SnapshotIndices(state, nodes); idx != nil {
 		idxs = append(idxs, idx)
 	}
 	for _, idx := range idxs {

@@ -61,7 +61,7 @@ func batchCheckScore(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.Cycle
 	if !ok {
 		return
 	}
-	idx := snapshotIndices(state, nodes)
+	idx := st.SnapshotIndices(state, nodes)
 	for lo := 0; lo < len(nodes); lo += chunk {
 		hi := min(lo+chunk, len(nodes))
 		out := make([]int64, hi-lo)
@@ -94,24 +94,6 @@ func batchCheckScore(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.Cycle
 		}
 	}
 	batchCheckNormalize(t, what, pl, state, pod, nodes)
-}
-
-// snapshotIndices returns the snapshot index of each node, as the runner
-// passes them to batch plugins, or nil when some node is not the state's
-// snapshot's own (a copy).
-func snapshotIndices(state *fw.CycleState, nodes []*fw.NodeInfo) []int32 {
-	snap := state.Snapshot()
-	if snap == nil {
-		return nil
-	}
-	idx := make([]int32, len(nodes))
-	for i, n := range nodes {
-		if k := n.Index(); k < 0 || k >= snap.NumNodes() || snap.Nodes()[k] != n {
-			return nil
-		}
-		idx[i] = int32(n.Index())
-	}
-	return idx
 }
 
 // batchCheckNormalize compares NormalizeScoreBatch with NormalizeScore on

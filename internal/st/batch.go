@@ -132,3 +132,21 @@ func batchPod(t *rapid.T, name string) *PodWrapper {
 	}
 	return w
 }
+
+// SnapshotIndices returns each node's index in state's snapshot, as the
+// runner passes them to batch plugins, or nil when some node is not the
+// snapshot's own (a copy) or state has no snapshot.
+func SnapshotIndices(state *fw.CycleState, nodes []*fw.NodeInfo) []int32 {
+	snap := state.Snapshot()
+	if snap == nil {
+		return nil
+	}
+	idx := make([]int32, len(nodes))
+	for i, n := range nodes {
+		if k := n.Index(); k < 0 || k >= snap.NumNodes() || snap.Nodes()[k] != n {
+			return nil
+		}
+		idx[i] = int32(n.Index())
+	}
+	return idx
+}
