@@ -549,7 +549,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
-	res.Totals = grow(res.Totals, nf) // written below, not accumulated
+	res.Totals = grow(res.Totals, nf) // set by weighTotals
 	if len(f.extenders) == 0 && !f.HasScorePlugins() {
 		for i := range res.Totals {
 			res.Totals[i] = 1
@@ -672,11 +672,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 			row[j] = list[j].Score
 		}
 	}
-	totals := res.Totals[:nf]
-	if np == 0 {
-		clear(totals) // extenders only
-	}
-	valid := weighTotals(totals, vals, active)
+	valid := weighTotals(res.Totals[:nf], vals, active)
 	if valid {
 		f.runExtenderScores(pod, nodes, res)
 		return nil
@@ -697,36 +693,22 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 // every score is in [MinNodeScore, MaxNodeScore].
 func weighTotals(totals, vals []int64, active []scorePlugin) bool {
 	nf := len(totals)
+	clear(totals)
 	var bad uint64 // scoreBits of every score, or-ed
 	for p := 0; p < len(active); p += 2 {
 		r0, w0 := vals[p*nf:(p+1)*nf:(p+1)*nf], active[p].weight
 		if p+1 == len(active) {
-			if p == 0 {
-				for j, a := range r0 {
-					bad |= scoreBits(a)
-					totals[j] = a * w0
-				}
-			} else {
-				for j, a := range r0 {
-					bad |= scoreBits(a)
-					totals[j] += a * w0
-				}
+			for j, a := range r0 {
+				bad |= scoreBits(a)
+				totals[j] += a * w0
 			}
 			break
 		}
 		r1, w1 := vals[(p+1)*nf:(p+2)*nf:(p+2)*nf], active[p+1].weight
-		if p == 0 {
-			for j, a := range r0 {
-				b := r1[j]
-				bad |= scoreBits(a) | scoreBits(b)
-				totals[j] = a*w0 + b*w1
-			}
-		} else {
-			for j, a := range r0 {
-				b := r1[j]
-				bad |= scoreBits(a) | scoreBits(b)
-				totals[j] += a*w0 + b*w1
-			}
+		for j, a := range r0 {
+			b := r1[j]
+			bad |= scoreBits(a) | scoreBits(b)
+			totals[j] += a*w0 + b*w1
 		}
 	}
 	return bad&^scoreMask == 0
