@@ -2,8 +2,8 @@
 // and compares where the pods end up: utilization, imbalance,
 // fragmentation, pending pods, and scheduling speed. With no arguments it
 // builds a 1,000-node cluster of mixed sizes and a 20,000-pod workload and
-// compares LeastAllocated, MostAllocated, BalancedAllocation and
-// LoadAwareScheduling; flags change the sizes, the seed, the parallelism,
+// compares kube-scheduler's default profile scored by LeastAllocated,
+// MostAllocated, BalancedAllocation or LoadAwareScheduling; flags change the sizes, the seed, the parallelism,
 // read the cluster and workload from JSON files, or take the profiles from
 // a KubeSchedulerConfiguration file. It writes an SVG chart of per-node
 // utilization and prints its path.
@@ -85,45 +85,46 @@ type namedProfile struct {
 // registry returns the default registry (it includes DefaultPreemption).
 func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 
-// builtinProfiles share kube's default filters and DefaultPreemption and
-// differ only in how they score.
+// scoredBy is kube-scheduler's default profile (scheduling.DefaultProfile:
+// every PreFilter and Filter, DefaultPreemption, the binder, and the scores
+// of soft constraints — TaintToleration, NodeAffinity, PodTopologySpread,
+// InterPodAffinity, ImageLocality) with its resource scores replaced by
+// plugin (weight 1, with args when not nil).
+func scoredBy(plugin string, args any) framework.Profile {
+	p := scheduling.DefaultProfile()
+	resourceScores := []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
+	notResource := func(names []string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(resourceScores, n) })
+	}
+	p.PreScore = append(notResource(p.PreScore), plugin)
+	p.Score = append(notResource(p.Score), plugin)
+	for _, n := range resourceScores {
+		delete(p.Weights, n)
+	}
+	p.Weights[plugin] = 1
+	if args != nil {
+		p.Args = map[string]any{plugin: args}
+	}
+	return p
+}
+
+// builtinProfiles are the default profile scored by NodeResourcesFit
+// LeastAllocated, NodeResourcesFit MostAllocated,
+// NodeResourcesBalancedAllocation, or Koordinator's LoadAwareScheduling
+// (which also filters, on its usage thresholds, and reserves).
 func builtinProfiles() []namedProfile {
-	base := func() framework.Profile {
-		return framework.Profile{
-			SchedulerName: scheduling.DefaultSchedulerName,
-			QueueSort:     []string{config.PrioritySortName},
-			PreFilter:     []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
-			Filter: []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName,
-				config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
-			PostFilter: []string{config.DefaultPreemptionName},
-			Weights:    map[string]int64{},
-			Args:       map[string]any{},
-			Bind:       []string{scheduling.DefaultBinderName},
-		}
-	}
 	fit := func(t config.ScoringStrategyType) framework.Profile {
-		p := base()
-		p.PreScore = []string{config.NodeResourcesFitName}
-		p.Score = []string{config.NodeResourcesFitName}
-		p.Weights[config.NodeResourcesFitName] = 1
-		p.Args[config.NodeResourcesFitName] = config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
-		return p
+		return scoredBy(config.NodeResourcesFitName,
+			config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}})
 	}
-	balanced := base()
-	balanced.PreScore = []string{config.NodeResourcesBalancedAllocationName}
-	balanced.Score = []string{config.NodeResourcesBalancedAllocationName}
-	balanced.Weights[config.NodeResourcesBalancedAllocationName] = 1
-	load := base()
+	load := scoredBy(config.LoadAwareSchedulingName, nil)
 	load.PreFilter = append(load.PreFilter, config.LoadAwareSchedulingName)
 	load.Filter = append(load.Filter, config.LoadAwareSchedulingName)
-	load.PreScore = []string{config.LoadAwareSchedulingName}
-	load.Score = []string{config.LoadAwareSchedulingName}
-	load.Reserve = []string{config.LoadAwareSchedulingName}
-	load.Weights[config.LoadAwareSchedulingName] = 1
+	load.Reserve = append(load.Reserve, config.LoadAwareSchedulingName)
 	out := []namedProfile{
 		{name: "LeastAllocated", profile: fit(config.LeastAllocated)},
 		{name: "MostAllocated", profile: fit(config.MostAllocated)},
-		{name: "BalancedAllocation", profile: balanced},
+		{name: "BalancedAllocation", profile: scoredBy(config.NodeResourcesBalancedAllocationName, nil)},
 		{name: "LoadAware", profile: load},
 	}
 	for i := range out {
@@ -281,22 +282,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 	}
 	fmt.Fprintf(stdout, "cluster: %d nodes; workload: %d pods, %d node events; seed %d\n\n", len(w.Nodes), len(w.Arrivals), len(w.NodeEvents), o.seed)
-	reference := resource.Vector{MilliCPU: 1000, Memory: 2 << 30}
 	var results []*scheduling.ReplayResult
 	for _, p := range profiles {
-		// Without PopFromBackoffQ an unschedulable pod is retried at most
-		// once per backoff (1 s doubling to 10 s) instead of after every pod
-		// that finishes while the scheduler idles between arrivals.
-		opts := []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisablePopFromBackoffQ: !o.popFromBackoff})}
-		ro := scheduling.ReplayOptions{
-			Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
-			Start: simStart, Reference: reference, SchedulerOptions: append(opts, p.options...),
-		}
+		var progress func(done, total int)
 		if tty {
 			name := p.name
-			ro.Progress = func(done, total int) { progressBar(stdout, name, done, total) }
+			progress = func(done, total int) { progressBar(stdout, name, done, total) }
 		}
-		res, err := scheduling.Replay(ctx, w, ro)
+		res, err := scheduling.Replay(ctx, w, replayOptions(o, p, progress))
 		if err != nil {
 			return fmt.Errorf("profile %s: %w", p.name, err)
 		}
@@ -321,6 +314,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		fmt.Fprintf(stdout, "decision logs: %s\n", o.logDir)
 	}
 	return nil
+}
+
+// replayOptions replays under profile p as the flags say.
+func replayOptions(o options, p namedProfile, progress func(done, total int)) scheduling.ReplayOptions {
+	// Without PopFromBackoffQ an unschedulable pod is retried at most
+	// once per backoff (1 s doubling to 10 s) instead of after every pod
+	// that finishes while the scheduler idles between arrivals.
+	opts := []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisablePopFromBackoffQ: !o.popFromBackoff})}
+	return scheduling.ReplayOptions{
+		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
+		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
+		Progress: progress,
+	}
 }
 
 func progressBar(w io.Writer, name string, done, total int) {

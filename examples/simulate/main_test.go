@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // TestBuiltinSmoke runs the built-in comparison on a small cluster: every
@@ -105,6 +109,83 @@ func TestBadInput(t *testing.T) {
 			err := run(context.Background(), args, &out, &out, false)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestBuiltinProfilesKeepDefaultFilters: every built-in profile is kube's
+// default profile with only the score changed, so it keeps the filters of
+// PodTopologySpread and InterPodAffinity. Four pods with required hostname
+// anti-affinity on two nodes: two are placed and two stay pending (kube's
+// InterPodAffinity Filter, pkg/scheduler/framework/plugins/interpodaffinity/
+// filtering.go, satisfyPodAntiAffinity); a DoNotSchedule spread constraint
+// on a topology key no node has leaves its pod pending (PodTopologySpread
+// Filter, plugins/podtopologyspread/filtering.go: a node without the key is
+// UnschedulableAndUnresolvable).
+func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
+	const cluster = `{"nodes": [
+		{"metadata": {"name": "n-0", "labels": {"kubernetes.io/hostname": "n-0"}}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}},
+		{"metadata": {"name": "n-1", "labels": {"kubernetes.io/hostname": "n-1"}}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}}]}`
+	const workload = `{"podGroups": [{"count": 4, "namePrefix": "db-", "interval": "1s", "pod": {
+		"metadata": {"labels": {"app": "db"}},
+		"spec": {
+			"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+				{"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "kubernetes.io/hostname"}]}},
+			"containers": [{"name": "db", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}],
+	"pods": [{"arrival": "10s", "pod": {
+		"metadata": {"name": "spread", "labels": {"app": "spread"}},
+		"spec": {
+			"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "example.com/rack", "whenUnsatisfiable": "DoNotSchedule",
+				"labelSelector": {"matchLabels": {"app": "spread"}}}],
+			"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}]}`
+	w := &scheduling.Workload{}
+	if err := scheduling.ReadCluster(strings.NewReader(cluster), "cluster.json", w); err != nil {
+		t.Fatal(err)
+	}
+	if err := scheduling.ReadWorkload(strings.NewReader(workload), "workload.json", w); err != nil {
+		t.Fatal(err)
+	}
+	o, err := parseFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := builtinProfiles()
+	if len(profiles) != 4 {
+		t.Fatalf("%d built-in profiles, want 4", len(profiles))
+	}
+	def := scheduling.DefaultProfile()
+	for _, p := range profiles {
+		t.Run(p.name, func(t *testing.T) {
+			for _, point := range []struct {
+				name      string
+				got, want []string
+			}{
+				{"QueueSort", p.profile.QueueSort, def.QueueSort}, {"PreFilter", p.profile.PreFilter, def.PreFilter},
+				{"Filter", p.profile.Filter, def.Filter}, {"PostFilter", p.profile.PostFilter, def.PostFilter},
+				{"Bind", p.profile.Bind, def.Bind},
+			} {
+				if !slices.Equal(point.got[:min(len(point.got), len(point.want))], point.want) {
+					t.Errorf("%s = %v, want the default profile's %v first", point.name, point.got, point.want)
+				}
+			}
+			res, err := scheduling.Replay(context.Background(), w, replayOptions(o, p, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodeOf := map[string]string{}
+			for _, po := range res.Pods {
+				nodeOf[po.Pod] = po.Node
+				if po.Pod == "default/spread" && po.Fate != scheduling.FatePending {
+					t.Errorf("spread pod: %s on %q, want Pending (no node has the topology key)", po.Fate, po.Node)
+				}
+			}
+			c := res.Count()
+			if c[scheduling.FateRunning] != 2 || c[scheduling.FatePending] != 3 {
+				t.Errorf("fates %v, want 2 Running (the anti-affinity pods, one per node) and 3 Pending", c)
+			}
+			if nodeOf["default/db-0"] == nodeOf["default/db-1"] {
+				t.Errorf("db-0 and db-1 share node %q despite required anti-affinity", nodeOf["default/db-0"])
 			}
 		})
 	}
