@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/examples/internal/exampletest"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -193,17 +194,13 @@ func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 	}
 }
 
-// TestHelp: -h prints the usage and is not an error (main exits 0).
+func TestMain(m *testing.M) { exampletest.Main(m, main) }
+
+// TestHelp: simulate -h prints the usage and exits 0 without running.
 func TestHelp(t *testing.T) {
-	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"-h"}, &out, &errb, nil); err != nil {
-		t.Fatalf("run -h: %v", err)
-	}
-	if !strings.Contains(errb.String(), "Usage of simulate") || !strings.Contains(errb.String(), "-log-dir") {
-		t.Errorf("usage not printed:\n%s", errb.String())
-	}
-	if out.Len() != 0 {
-		t.Errorf("-h ran the simulation:\n%s", out.String())
+	code, stdout, stderr := exampletest.Run(t, "-h")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "Usage of simulate") || !strings.Contains(stderr, "-log-dir") {
+		t.Errorf("simulate -h: exit %d, stdout %q, stderr %q; want exit 0 and the usage on stderr", code, stdout, stderr)
 	}
 }
 
