@@ -3,10 +3,10 @@
 // fragmentation, pending pods, and scheduling speed. With no arguments it
 // builds a 1,000-node cluster of mixed sizes and a 20,000-pod workload and
 // compares kube-scheduler's default profile scored by LeastAllocated,
-// MostAllocated, BalancedAllocation or LoadAwareScheduling; flags change the sizes, the seed, the parallelism,
-// read the cluster and workload from JSON files, or take the profiles from
-// a KubeSchedulerConfiguration file. It writes an SVG chart of per-node
-// utilization and prints its path.
+// MostAllocated, BalancedAllocation or LoadAwareScheduling; flags change
+// the sizes, the seed, the parallelism, read the cluster and workload from
+// JSON files, or take the profiles from a KubeSchedulerConfiguration file.
+// It writes an SVG chart of per-node utilization and prints its path.
 package main
 
 import (
@@ -248,7 +248,7 @@ func readFile(path string, read func(io.Reader, string, *scheduling.Workload) er
 }
 
 // run is the program; main only wires the terminal. bar, when not nil,
-// shows progress on stdout.
+// shows the progress (main passes one when stdout is a terminal).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *progress) error {
 	o, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {

@@ -125,7 +125,7 @@ func TestBadInput(t *testing.T) {
 // filtering.go, satisfyPodAntiAffinity); a DoNotSchedule spread constraint
 // on a topology key no node has leaves its pod pending (PodTopologySpread
 // Filter, plugins/podtopologyspread/filtering.go: a node without the key is
-// UnschedulableAndUnresolvable).
+// UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch).
 func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 	const cluster = `{"nodes": [
 		{"metadata": {"name": "n-0", "labels": {"kubernetes.io/hostname": "n-0"}}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}},
