@@ -48,12 +48,13 @@ func groupNodes(per []scheduling.NodeUtilization) []nodeGroup {
 // fullest to emptiest, memory as a line (and, when nodes are grouped, the
 // band of each group's lowest to highest memory), as a hand-written SVG.
 func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+	// Heights from top to bottom: the chart's title, then per panel its
+	// title, its plot, and the x ticks and title below it; the legend.
 	const (
-		width, left, right = 900, 80, 30
-		header, title      = 36, 22  // the chart's title line; each panel's
-		panelH, below      = 160, 48 // plot height; tick labels and x-axis label under it
-		legend             = 28
-		plotW              = width - left - right
+		width, left, right           = 900, 80, 30
+		header, title, panelH, below = 36, 22, 160, 48
+		legend                       = 28
+		plotW                        = width - left - right
 	)
 	block := title + panelH + below
 	height := header + len(results)*block + legend
@@ -80,14 +81,14 @@ func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []
 		}
 		fmt.Fprintf(&b, `<text transform="translate(%d,%d) rotate(-90)" text-anchor="middle">requested / allocatable</text>`+"\n", left-44, top+panelH/2)
 		// x axis: node ranks at quarters, and its title.
-		prev := -1
+		prev, n := -1, len(m.PerNode)
 		for q := range 5 {
-			rank := nodes * q / 4
+			rank := n * q / 4
 			if rank == prev {
 				continue
 			}
 			prev = rank
-			x := float64(left) + float64(plotW)*float64(rank)/float64(max(nodes, 1))
+			x := float64(left) + float64(plotW)*float64(rank)/float64(max(n, 1))
 			fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999"/>`+"\n", x, bottom, x, bottom+4)
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%d</text>`+"\n", x, bottom+16, rank)
 		}
@@ -101,7 +102,7 @@ func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []
 				fmt.Fprintf(&b, `<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#4a7fc1"/>`+"\n",
 					float64(left)+float64(j)*bw, y(g.cpu), max(bw, 0.5), float64(bottom)-y(g.cpu))
 			}
-			if grouped {
+			if n > maxGroups {
 				var band []string
 				for j, g := range groups {
 					band = append(band, fmt.Sprintf("%.2f,%.2f", xMid(j), y(g.memMax)))
