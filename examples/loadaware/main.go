@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -225,9 +226,24 @@ func run(w io.Writer) error {
 	return nil
 }
 
+const usage = `usage: loadaware
+
+Schedules one pod onto four nodes whose real usage differs from their
+requests, once with kube-scheduler's NodeResourcesFit LeastAllocated score and
+once with Koordinator's LoadAwareScheduling, and prints both explanations side
+by side. It takes no flags.
+`
+
 func main() {
+	flag.Usage = func() { fmt.Fprint(flag.CommandLine.Output(), usage) }
+	flag.Parse() // -h prints the usage and exits 0; an unknown flag exits 2
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "loadaware: unexpected arguments %q\n", flag.Args())
+		flag.Usage()
+		os.Exit(2)
+	}
 	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "loadaware:", err)
 		os.Exit(1)
 	}
 }

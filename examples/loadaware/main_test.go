@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/examples/internal/exampletest"
 )
 
 // TestRun runs the program's logic and checks that the two strategies
@@ -27,3 +29,9 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+func TestMain(m *testing.M) { exampletest.Main(m, main) }
+
+// TestCommandLine: -h prints the usage and exits 0; an unknown flag or an
+// argument exits 2 with the usage.
+func TestCommandLine(t *testing.T) { exampletest.CheckNoFlags(t, "loadaware", usage) }

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,9 +20,24 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
+const usage = `usage: multicluster
+
+Reproduces Karmada's replica estimation on the three member clusters of its
+documentation: the general cluster model, the customized resource models of
+each generation of Karmada, the accurate per-node estimator, and the division
+of 12 replicas under each replica scheduling strategy. It takes no flags.
+`
+
 func main() {
+	flag.Usage = func() { fmt.Fprint(flag.CommandLine.Output(), usage) }
+	flag.Parse() // -h prints the usage and exits 0; an unknown flag exits 2
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "multicluster: unexpected arguments %q\n", flag.Args())
+		flag.Usage()
+		os.Exit(2)
+	}
 	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "multicluster:", err)
 		os.Exit(1)
 	}
 }
@@ -82,19 +98,23 @@ func run(w io.Writer) error {
 		return err
 	}
 	small := req(map[string]string{"cpu": "500m"})
-	got, err := general.MaxAvailableReplicas(generalClusters(), small, nil)
+	summaries := generalClusters()
+	got, err := general.MaxAvailableReplicas(summaries, small, nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "General cluster model, request %v:\n", small.ResourceRequest)
-	for _, tc := range got {
-		fmt.Fprintf(w, "  %s: %d\n", tc.Name, tc.Replicas)
+	fmt.Fprintf(w, "General cluster model (each cluster's resource summary), replicas of %v:\n", small.ResourceRequest)
+	for i, tc := range got {
+		s := summaries[i].ResourceSummary
+		free := func(n resource.Name) resource.Quantity { return s.Allocatable[n].Sub(s.Allocated[n]) }
+		fmt.Fprintf(w, "  %s: %d (free cpu %v, free pod slots %v)\n", tc.Name, tc.Replicas, free(resource.CPU), free(resource.Pods))
 	}
 
 	// 2. Customized resource models: clusters built from their nodes.
 	clusters := make([]*estimator.Cluster, len(members))
 	snaps := make([]estimator.ClusterSnapshot, len(members))
-	fmt.Fprintln(w, "\nCustomized resource models (Karmada defaults), nodes per grade:")
+	fmt.Fprintln(w, "\nCustomized resource models (Karmada defaults): the documentation's other example, three clusters")
+	fmt.Fprintln(w, "of the same names built from idle nodes (member3 is now one free 32 cpu / 256Gi node). Nodes per grade:")
 	for i, name := range members {
 		nodes := modelNodes(name)
 		c, err := estimator.BuildCluster(name, estimator.DefaultResourceModels(), nodes, nil, estimator.SummaryOptions{})
@@ -160,6 +180,8 @@ func run(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "models: the customized-model estimate of each Karmada generation; accurate: Karmada's scheduler-estimator,")
+	fmt.Fprintln(w, "fitting replicas onto each node.")
 
 	// 3. Division of a 12-replica workload of 3 cpu / 20Gi replicas, with the
 	// available replicas merged from the general (v1.18+) estimator.
@@ -173,7 +195,7 @@ func run(w io.Writer) error {
 		cands[i] = estimator.Candidate{Name: a.Name, AvailableReplicas: a.Replicas}
 		av = append(av, fmt.Sprint(a.Replicas))
 	}
-	fmt.Fprintf(w, "\nDivision of 12 replicas of %v (available %s):\n", big.ResourceRequest, strings.Join(av, "/"))
+	fmt.Fprintf(w, "\nDivision of 12 replicas of %v (available %s, the models FirstFit(v1.18+) estimate):\n", big.ResourceRequest, strings.Join(av, "/"))
 	weights := []estimator.StaticWeightRule{
 		{ClusterNames: []string{"member1"}, Weight: 3},
 		{ClusterNames: []string{"member2"}, Weight: 2},

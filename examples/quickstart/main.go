@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -103,7 +104,21 @@ func run(w io.Writer) error {
 	return nil
 }
 
+const usage = `usage: quickstart
+
+Schedules two pods onto three nodes of 2, 4 and 8 cpus with a profile of one
+filter plugin (FitsCPU) and one score plugin (FreeCPU), both defined in the
+program, and prints the explanation of each decision. It takes no flags.
+`
+
 func main() {
+	flag.Usage = func() { fmt.Fprint(flag.CommandLine.Output(), usage) }
+	flag.Parse() // -h prints the usage and exits 0; an unknown flag exits 2
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "quickstart: unexpected arguments %q\n", flag.Args())
+		flag.Usage()
+		os.Exit(2)
+	}
 	if err := run(os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
 		os.Exit(1)

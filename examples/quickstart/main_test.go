@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/examples/internal/exampletest"
 )
 
 // TestOutput checks the program's output against the golden file, and that
@@ -34,3 +36,9 @@ func TestOutput(t *testing.T) {
 		}
 	}
 }
+
+func TestMain(m *testing.M) { exampletest.Main(m, main) }
+
+// TestCommandLine: -h prints the usage and exits 0; an unknown flag or an
+// argument exits 2 with the usage.
+func TestCommandLine(t *testing.T) { exampletest.CheckNoFlags(t, "quickstart", usage) }

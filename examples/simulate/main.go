@@ -2,15 +2,16 @@
 // and compares where the pods end up: utilization, imbalance,
 // fragmentation, pending pods, and scheduling speed. With no arguments it
 // builds a 1,000-node cluster of mixed sizes and a 20,000-pod workload and
-// compares LeastAllocated, MostAllocated, BalancedAllocation and
-// LoadAwareScheduling; flags change the sizes, the seed, the parallelism,
-// read the cluster and workload from JSON files, or take the profiles from
-// a KubeSchedulerConfiguration file. It writes an SVG chart of per-node
-// utilization and prints its path.
+// compares kube-scheduler's default profile scored by LeastAllocated,
+// MostAllocated, BalancedAllocation or LoadAwareScheduling; flags change
+// the sizes, the seed, the parallelism, read the cluster and workload from
+// JSON files, or take the profiles from a KubeSchedulerConfiguration file.
+// It writes an SVG chart of per-node utilization and prints its path.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -85,45 +86,46 @@ type namedProfile struct {
 // registry returns the default registry (it includes DefaultPreemption).
 func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 
-// builtinProfiles share kube's default filters and DefaultPreemption and
-// differ only in how they score.
+// scoredBy is kube-scheduler's default profile (scheduling.DefaultProfile:
+// every PreFilter and Filter, DefaultPreemption, the binder, and the scores
+// of soft constraints — TaintToleration, NodeAffinity, PodTopologySpread,
+// InterPodAffinity, ImageLocality) with its resource scores replaced by
+// plugin (weight 1, with args when not nil).
+func scoredBy(plugin string, args any) framework.Profile {
+	p := scheduling.DefaultProfile()
+	resourceScores := []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
+	notResource := func(names []string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(resourceScores, n) })
+	}
+	p.PreScore = append(notResource(p.PreScore), plugin)
+	p.Score = append(notResource(p.Score), plugin)
+	for _, n := range resourceScores {
+		delete(p.Weights, n)
+	}
+	p.Weights[plugin] = 1
+	if args != nil {
+		p.Args = map[string]any{plugin: args}
+	}
+	return p
+}
+
+// builtinProfiles are the default profile scored by NodeResourcesFit
+// LeastAllocated, NodeResourcesFit MostAllocated,
+// NodeResourcesBalancedAllocation, or Koordinator's LoadAwareScheduling
+// (which also filters, on its usage thresholds, and reserves).
 func builtinProfiles() []namedProfile {
-	base := func() framework.Profile {
-		return framework.Profile{
-			SchedulerName: scheduling.DefaultSchedulerName,
-			QueueSort:     []string{config.PrioritySortName},
-			PreFilter:     []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
-			Filter: []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName,
-				config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
-			PostFilter: []string{config.DefaultPreemptionName},
-			Weights:    map[string]int64{},
-			Args:       map[string]any{},
-			Bind:       []string{scheduling.DefaultBinderName},
-		}
-	}
 	fit := func(t config.ScoringStrategyType) framework.Profile {
-		p := base()
-		p.PreScore = []string{config.NodeResourcesFitName}
-		p.Score = []string{config.NodeResourcesFitName}
-		p.Weights[config.NodeResourcesFitName] = 1
-		p.Args[config.NodeResourcesFitName] = config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
-		return p
+		return scoredBy(config.NodeResourcesFitName,
+			config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}})
 	}
-	balanced := base()
-	balanced.PreScore = []string{config.NodeResourcesBalancedAllocationName}
-	balanced.Score = []string{config.NodeResourcesBalancedAllocationName}
-	balanced.Weights[config.NodeResourcesBalancedAllocationName] = 1
-	load := base()
+	load := scoredBy(config.LoadAwareSchedulingName, nil)
 	load.PreFilter = append(load.PreFilter, config.LoadAwareSchedulingName)
 	load.Filter = append(load.Filter, config.LoadAwareSchedulingName)
-	load.PreScore = []string{config.LoadAwareSchedulingName}
-	load.Score = []string{config.LoadAwareSchedulingName}
-	load.Reserve = []string{config.LoadAwareSchedulingName}
-	load.Weights[config.LoadAwareSchedulingName] = 1
+	load.Reserve = append(load.Reserve, config.LoadAwareSchedulingName)
 	out := []namedProfile{
 		{name: "LeastAllocated", profile: fit(config.LeastAllocated)},
 		{name: "MostAllocated", profile: fit(config.MostAllocated)},
-		{name: "BalancedAllocation", profile: balanced},
+		{name: "BalancedAllocation", profile: scoredBy(config.NodeResourcesBalancedAllocationName, nil)},
 		{name: "LoadAware", profile: load},
 	}
 	for i := range out {
@@ -153,8 +155,9 @@ func loadConfig(path string) ([]namedProfile, error) {
 var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
-// with a NodeMetric reporting some background usage (for LoadAware).
-func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload) {
+// with a NodeMetric reporting some background usage (for LoadAware); bar
+// shows the progress.
+func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload, bar *progress) {
 	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
 	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
 	for i := range n {
@@ -179,13 +182,14 @@ func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload) {
 				NodeUsage: framework.ResourceMap{Resources: resource.List{resource.CPU: usedCPU, resource.Memory: usedMem}},
 			}},
 		})
+		bar.update("building cluster", "nodes", i+1, n)
 	}
 }
 
 // builtinWorkload is n pods of five shapes arriving evenly over 100 s;
 // batch pods run 30–90 s, the others until the end; one in ten has a high
-// priority (and may preempt).
-func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload) {
+// priority (and may preempt); bar shows the progress.
+func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload, bar *progress) {
 	shapes := []struct {
 		name, cpu, mem string
 		weight         int
@@ -230,6 +234,7 @@ func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload) {
 			at = 100 * time.Second * time.Duration(i) / time.Duration(n)
 		}
 		w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at, Duration: dur, Pod: pod})
+		bar.update("building workload", "pods", i+1, n)
 	}
 }
 
@@ -242,9 +247,13 @@ func readFile(path string, read func(io.Reader, string, *scheduling.Workload) er
 	return read(f, path, w)
 }
 
-// run is the program; main only wires the terminal.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) error {
+// run is the program; main only wires the terminal. bar, when not nil,
+// shows the progress (main passes one when stdout is a terminal).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *progress) error {
 	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the usage is printed
+	}
 	if err != nil {
 		return err
 	}
@@ -255,15 +264,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			return err
 		}
 	} else {
-		builtinCluster(o.nodes, rng, w)
+		builtinCluster(o.nodes, rng, w, bar)
 	}
 	if o.workloadFile != "" {
 		if err := readFile(o.workloadFile, scheduling.ReadWorkload, w); err != nil {
 			return err
 		}
 	} else {
-		builtinWorkload(o.pods, rng, w)
+		builtinWorkload(o.pods, rng, w, bar)
 	}
+	bar.clear()
 	if err := w.Validate(); err != nil {
 		return err
 	}
@@ -280,32 +290,40 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			return fmt.Errorf("-profiles=%q: no such profile", o.profiles)
 		}
 	}
+	// Create the output files first: a bad -svg or -log-dir fails now,
+	// not after the simulation.
+	svg, err := os.Create(o.svgPath)
+	if err != nil {
+		return fmt.Errorf("-svg: %w", err)
+	}
+	defer svg.Close()
+	logs := make([]*os.File, len(profiles))
+	if o.logDir != "" {
+		for i, p := range profiles {
+			if logs[i], err = os.Create(filepath.Join(o.logDir, p.name+".log")); err != nil {
+				return fmt.Errorf("-log-dir: %w", err)
+			}
+			defer logs[i].Close()
+		}
+	}
 	fmt.Fprintf(stdout, "cluster: %d nodes; workload: %d pods, %d node events; seed %d\n\n", len(w.Nodes), len(w.Arrivals), len(w.NodeEvents), o.seed)
-	reference := resource.Vector{MilliCPU: 1000, Memory: 2 << 30}
 	var results []*scheduling.ReplayResult
-	for _, p := range profiles {
-		// Without PopFromBackoffQ an unschedulable pod is retried at most
-		// once per backoff (1 s doubling to 10 s) instead of after every pod
-		// that finishes while the scheduler idles between arrivals.
-		opts := []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisablePopFromBackoffQ: !o.popFromBackoff})}
-		ro := scheduling.ReplayOptions{
-			Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
-			Start: simStart, Reference: reference, SchedulerOptions: append(opts, p.options...),
-		}
-		if tty {
-			name := p.name
-			ro.Progress = func(done, total int) { progressBar(stdout, name, done, total) }
-		}
-		res, err := scheduling.Replay(ctx, w, ro)
+	for i, p := range profiles {
+		// Replay builds its cluster before the first arrival: the bar
+		// shows 0 arrivals and says so meanwhile.
+		bar.update(p.name, fmt.Sprintf("pods (setting up %d nodes)", len(w.Nodes)), 0, len(w.Arrivals))
+		progress := func(done, total int) { bar.update(p.name, "pods", done, total) }
+		res, err := scheduling.Replay(ctx, w, replayOptions(o, p, progress))
+		bar.clear()
 		if err != nil {
 			return fmt.Errorf("profile %s: %w", p.name, err)
 		}
-		if tty {
-			fmt.Fprint(stdout, "\r\033[K")
-		}
 		results = append(results, res)
-		if o.logDir != "" {
-			if err := writeLog(filepath.Join(o.logDir, p.name+".log"), res); err != nil {
+		if logs[i] != nil {
+			if err := res.WriteLog(logs[i]); err != nil {
+				return err
+			}
+			if err := logs[i].Close(); err != nil {
 				return err
 			}
 		}
@@ -313,7 +331,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if err := writeTable(stdout, profiles, results); err != nil {
 		return err
 	}
-	if err := writeSVG(o.svgPath, profiles, results); err != nil {
+	if err := writeSVG(svg, lastArrival(w), profiles, results); err != nil {
+		return err
+	}
+	if err := svg.Close(); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nchart: %s\n", o.svgPath)
@@ -323,25 +344,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	return nil
 }
 
-func progressBar(w io.Writer, name string, done, total int) {
-	const width = 30
-	filled := 0
-	if total > 0 {
-		filled = width * done / total
+// lastArrival is when the last pod of w arrives, after the start: the time
+// of the placement metrics.
+func lastArrival(w *scheduling.Workload) time.Duration {
+	var last time.Duration
+	for _, a := range w.Arrivals {
+		last = max(last, a.At)
 	}
-	fmt.Fprintf(w, "\r%-20s [%s%s] %d/%d", name, strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+	return last
 }
 
-func writeLog(path string, res *scheduling.ReplayResult) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// replayOptions replays under profile p as the flags say.
+func replayOptions(o options, p namedProfile, progress func(done, total int)) scheduling.ReplayOptions {
+	// Without PopFromBackoffQ an unschedulable pod is retried at most
+	// once per backoff (1 s doubling to 10 s) instead of after every pod
+	// that finishes while the scheduler idles between arrivals.
+	opts := []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisablePopFromBackoffQ: !o.popFromBackoff})}
+	return scheduling.ReplayOptions{
+		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
+		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
+		Progress: progress,
 	}
-	if err := res.WriteLog(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
@@ -368,70 +391,17 @@ func writeTable(w io.Writer, profiles []namedProfile, results []*scheduling.Repl
 	return nil
 }
 
-// writeSVG draws, per profile, every node's cpu utilization (bars, nodes
-// sorted from fullest to emptiest) and memory utilization (line) as a
-// hand-written SVG.
-func writeSVG(path string, profiles []namedProfile, results []*scheduling.ReplayResult) error {
-	const width, panelH, pad, left = 900, 160, 30, 60
-	height := pad + len(results)*(panelH+pad)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
-	for i, r := range results {
-		top := pad + i*(panelH+pad)
-		type nodeUtil struct{ cpu, mem float64 }
-		var us []nodeUtil
-		for _, n := range r.Metrics.PerNode {
-			us = append(us, nodeUtil{n.CPU, n.Memory})
-		}
-		slices.SortStableFunc(us, func(a, b nodeUtil) int {
-			switch {
-			case a.cpu > b.cpu:
-				return -1
-			case a.cpu < b.cpu:
-				return 1
-			}
-			return 0
-		})
-		plotW := float64(width - left - pad)
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-weight="bold">%s — cpu mean %s, sd %s; memory mean %s</text>`+"\n",
-			left, top-8, svgEscape(profiles[i].name), pct(r.Metrics.CPU.Mean), pct(r.Metrics.CPU.StdDev), pct(r.Metrics.Memory.Mean))
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.0f" height="%d" fill="none" stroke="#999"/>`+"\n", left, top, plotW, panelH)
-		for _, y := range []int{0, 50, 100} {
-			yy := top + panelH - panelH*y/100
-			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%d%%</text>`+"\n", left-6, yy+4, y)
-		}
-		if len(us) == 0 {
-			continue
-		}
-		bw := plotW / float64(len(us))
-		for j, u := range us {
-			h := float64(panelH) * min(u.cpu, 1)
-			fmt.Fprintf(&b, `<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#4a7fc1"/>`+"\n", float64(left)+float64(j)*bw, float64(top+panelH)-h, max(bw, 0.5), h)
-		}
-		var pts []string
-		for j, u := range us {
-			pts = append(pts, fmt.Sprintf("%.2f,%.2f", float64(left)+(float64(j)+0.5)*bw, float64(top+panelH)-float64(panelH)*min(u.mem, 1)))
-		}
-		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="#d9822b" stroke-width="1"/>`+"\n", strings.Join(pts, " "))
-	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#4a7fc1">■ cpu requested / allocatable per node (nodes sorted by cpu)</text>`+"\n", left, height-8)
-	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#d9822b">— memory</text>`+"\n", left+420, height-8)
-	b.WriteString("</svg>\n")
-	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-func svgEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stdout)); err != nil {
+	var bar *progress
+	if isTerminal(os.Stdout) {
+		bar = newProgress(os.Stdout, time.Now)
+	}
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, bar); err != nil {
 		fmt.Fprintln(os.Stderr, "simulate:", err)
 		os.Exit(1)
 	}

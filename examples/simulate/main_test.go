@@ -3,10 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/examples/internal/exampletest"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // TestBuiltinSmoke runs the built-in comparison on a small cluster: every
@@ -16,7 +23,7 @@ func TestBuiltinSmoke(t *testing.T) {
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "chart.svg")
 	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"-nodes", "40", "-pods", "400", "-seed", "3", "-svg", svg, "-log-dir", dir}, &out, &errb, false)
+	err := run(context.Background(), []string{"-nodes", "40", "-pods", "400", "-seed", "3", "-svg", svg, "-log-dir", dir}, &out, &errb, nil)
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, errb.String())
 	}
@@ -47,7 +54,7 @@ func TestSameSeedSameLog(t *testing.T) {
 		dir := t.TempDir()
 		var out bytes.Buffer
 		if err := run(context.Background(), []string{"-nodes", "150", "-pods", "600", "-parallelism", par, "-profiles", "MostAllocated",
-			"-svg", filepath.Join(dir, "c.svg"), "-log-dir", dir}, &out, &out, false); err != nil {
+			"-svg", filepath.Join(dir, "c.svg"), "-log-dir", dir}, &out, &out, nil); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, "MostAllocated.log"))
@@ -66,7 +73,7 @@ func TestJSONInputAndConfig(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	args := []string{"-cluster", "testdata/cluster.json", "-workload", "testdata/workload.json", "-svg", filepath.Join(dir, "c.svg"), "-config", "testdata/config.yaml"}
-	if err := run(context.Background(), args, &out, &out, false); err != nil {
+	if err := run(context.Background(), args, &out, &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"cluster: 7 nodes; workload: 85 pods, 2 node events", "default-scheduler", "bin-packing"} {
@@ -102,10 +109,230 @@ func TestBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
 			args := append([]string{"-svg", filepath.Join(dir, "x.svg")}, tc.args...)
-			err := run(context.Background(), args, &out, &out, false)
+			err := run(context.Background(), args, &out, &out, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestBuiltinProfilesKeepDefaultFilters: every built-in profile is kube's
+// default profile with only the score changed, so it keeps the filters of
+// PodTopologySpread and InterPodAffinity. Four pods with required hostname
+// anti-affinity on two nodes: two are placed and two stay pending (kube's
+// InterPodAffinity Filter, pkg/scheduler/framework/plugins/interpodaffinity/
+// filtering.go, satisfyPodAntiAffinity); a DoNotSchedule spread constraint
+// on a topology key no node has leaves its pod pending (PodTopologySpread
+// Filter, plugins/podtopologyspread/filtering.go: a node without the key is
+// UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch).
+func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
+	const cluster = `{"nodes": [
+		{"metadata": {"name": "n-0", "labels": {"kubernetes.io/hostname": "n-0"}}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}},
+		{"metadata": {"name": "n-1", "labels": {"kubernetes.io/hostname": "n-1"}}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}}]}`
+	const workload = `{"podGroups": [{"count": 4, "namePrefix": "db-", "interval": "1s", "pod": {
+		"metadata": {"labels": {"app": "db"}},
+		"spec": {
+			"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+				{"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "kubernetes.io/hostname"}]}},
+			"containers": [{"name": "db", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}],
+	"pods": [{"arrival": "10s", "pod": {
+		"metadata": {"name": "spread", "labels": {"app": "spread"}},
+		"spec": {
+			"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "example.com/rack", "whenUnsatisfiable": "DoNotSchedule",
+				"labelSelector": {"matchLabels": {"app": "spread"}}}],
+			"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}]}`
+	w := &scheduling.Workload{}
+	if err := scheduling.ReadCluster(strings.NewReader(cluster), "cluster.json", w); err != nil {
+		t.Fatal(err)
+	}
+	if err := scheduling.ReadWorkload(strings.NewReader(workload), "workload.json", w); err != nil {
+		t.Fatal(err)
+	}
+	o, err := parseFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := builtinProfiles()
+	if len(profiles) != 4 {
+		t.Fatalf("%d built-in profiles, want 4", len(profiles))
+	}
+	def := scheduling.DefaultProfile()
+	for _, p := range profiles {
+		t.Run(p.name, func(t *testing.T) {
+			for _, point := range []struct {
+				name      string
+				got, want []string
+			}{
+				{"QueueSort", p.profile.QueueSort, def.QueueSort}, {"PreFilter", p.profile.PreFilter, def.PreFilter},
+				{"Filter", p.profile.Filter, def.Filter}, {"PostFilter", p.profile.PostFilter, def.PostFilter},
+				{"Bind", p.profile.Bind, def.Bind},
+			} {
+				if !slices.Equal(point.got[:min(len(point.got), len(point.want))], point.want) {
+					t.Errorf("%s = %v, want the default profile's %v first", point.name, point.got, point.want)
+				}
+			}
+			res, err := scheduling.Replay(context.Background(), w, replayOptions(o, p, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodeOf := map[string]string{}
+			for _, po := range res.Pods {
+				nodeOf[po.Pod] = po.Node
+				if po.Pod == "default/spread" && po.Fate != scheduling.FatePending {
+					t.Errorf("spread pod: %s on %q, want Pending (no node has the topology key)", po.Fate, po.Node)
+				}
+			}
+			c := res.Count()
+			if c[scheduling.FateRunning] != 2 || c[scheduling.FatePending] != 3 {
+				t.Errorf("fates %v, want 2 Running (the anti-affinity pods, one per node) and 3 Pending", c)
+			}
+			if nodeOf["default/db-0"] == nodeOf["default/db-1"] {
+				t.Errorf("db-0 and db-1 share node %q despite required anti-affinity", nodeOf["default/db-0"])
+			}
+		})
+	}
+}
+
+func TestMain(m *testing.M) { exampletest.Main(m, main) }
+
+// TestHelp: simulate -h prints the usage and exits 0 without running.
+func TestHelp(t *testing.T) {
+	code, stdout, stderr := exampletest.Run(t, "-h")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "Usage of simulate") || !strings.Contains(stderr, "-log-dir") {
+		t.Errorf("simulate -h: exit %d, stdout %q, stderr %q; want exit 0 and the usage on stderr", code, stdout, stderr)
+	}
+}
+
+// TestBadOutputFailsFirst: an unwritable -log-dir or -svg is reported before
+// any profile runs (no progress bar, no table).
+func TestBadOutputFailsFirst(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-log-dir", missing, "-svg", filepath.Join(t.TempDir(), "c.svg")}, "-log-dir: open " + missing},
+		{[]string{"-svg", filepath.Join(missing, "c.svg")}, "-svg: open " + missing},
+	} {
+		var out bytes.Buffer
+		bar := newProgress(&out, func() time.Time { return simStart })
+		err := run(context.Background(), append([]string{"-nodes", "40", "-pods", "400"}, tc.args...), &out, &out, bar)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want it to contain %q", tc.args, err, tc.want)
+		}
+		if s := out.String(); strings.Contains(s, "LeastAllocated") || strings.Contains(s, "cluster: 40 nodes") {
+			t.Errorf("%v: the simulation ran before the error:\n%q", tc.args, s)
+		}
+	}
+}
+
+// TestProgressThrottled: on a clock that advances 1 ms per report, 10,000
+// reports redraw the bar at the first report, every 100 ms after it, and
+// at completion: 1 + 99 + 1 times.
+func TestProgressThrottled(t *testing.T) {
+	var out bytes.Buffer
+	now := simStart
+	bar := newProgress(&out, func() time.Time { now = now.Add(time.Millisecond); return now })
+	for i := 1; i <= 10000; i++ {
+		bar.update("LeastAllocated", "pods", i, 10000)
+	}
+	if bar.draws != 101 || strings.Count(out.String(), "\r") != 101 {
+		t.Errorf("%d draws, %d carriage returns; want 101", bar.draws, strings.Count(out.String(), "\r"))
+	}
+	if !strings.HasSuffix(out.String(), "[##############################] 10000/10000 pods") {
+		t.Errorf("last draw %q, want the completed bar", out.String()[max(0, out.Len()-80):])
+	}
+	var nilBar *progress
+	nilBar.update("x", "pods", 1, 2) // a nil bar draws nothing and does not panic
+	nilBar.clear()
+}
+
+// TestProgressInRun: with a terminal, the bar shows the cluster and
+// workload being built and each profile setting up, and on a clock that
+// never advances it redraws only when its task changes and at completion
+// (not once per arrival batch).
+func TestProgressInRun(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	bar := newProgress(&out, func() time.Time { return simStart })
+	if err := run(context.Background(), []string{"-nodes", "40", "-pods", "400", "-svg", filepath.Join(dir, "c.svg")}, &out, &out, bar); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"building cluster", "40/40 nodes", "building workload", "400/400 pods", "0/400 pods (setting up 40 nodes)", "MostAllocated"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("terminal output lacks %q", want)
+		}
+	}
+	// building cluster and workload: first and last report; each of the
+	// four profiles: setting up, first batch, last batch.
+	if bar.draws > 2+2+4*3 {
+		t.Errorf("%d redraws for 400 pods under 4 profiles, want at most 16", bar.draws)
+	}
+}
+
+// TestChart: the chart of 1,000 nodes has labelled axes with ticks, the
+// snapshot time, and at most maxGroups bars and memory points per panel
+// (each the mean of 5 nodes, with the band of their memory).
+func TestChart(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "c.svg")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-nodes", "1000", "-pods", "2000", "-profiles", "MostAllocated", "-svg", svg}, &out, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{
+		"nodes, sorted by cpu utilization (fullest first)", // x-axis title
+		">0</text>", ">250</text>", ">500</text>", ">750</text>", ">1000</text>", // x ticks
+		`rotate(-90)" text-anchor="middle">requested / allocatable</text>`, // y-axis title
+		">100%</text>",
+		"Node utilization at +99.95s, when the last pod arrived (1000 nodes)", // 2,000 pods over 100 s: the last at 1999/2000 × 100 s
+		"mean of each group of 5 nodes",
+		"<polygon points=", // the memory band
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	if bars := strings.Count(s, `fill="#4a7fc1"/>`); bars != 200 {
+		t.Errorf("%d cpu bars, want 200", bars)
+	}
+	_, line, _ := strings.Cut(s, `<polyline points="`)
+	line, _, _ = strings.Cut(line, `"`)
+	if pts := len(strings.Fields(line)); pts != 200 {
+		t.Errorf("memory line of %d points, want 200", pts)
+	}
+}
+
+// TestGroupNodes: nodes sorted by cpu (fullest first) are cut into at most
+// maxGroups runs; each run's cpu and memory are its means, and memMin and
+// memMax bound its memory.
+func TestGroupNodes(t *testing.T) {
+	per := make([]scheduling.NodeUtilization, 1000)
+	for i := range per {
+		// Snapshot order is emptiest first; memory cycles 0, .1, .2, .3, .4.
+		per[i] = scheduling.NodeUtilization{CPU: float64(i) / 1000, Memory: float64(i%5) / 10}
+	}
+	g := groupNodes(per)
+	if len(g) != 200 {
+		t.Fatalf("%d groups, want 200", len(g))
+	}
+	// The first group holds the fullest nodes 999..995: cpu mean .997.
+	want := nodeGroup{cpu: 0.997, mem: 0.2, memMin: 0, memMax: 0.4}
+	if d := g[0]; math.Abs(d.cpu-want.cpu) > 1e-9 || math.Abs(d.mem-want.mem) > 1e-9 || d.memMin != want.memMin || d.memMax != want.memMax {
+		t.Errorf("first group %+v, want %+v", d, want)
+	}
+	if math.Abs(g[199].cpu-0.002) > 1e-9 {
+		t.Errorf("last group cpu %v, want 0.002 (nodes 0..4)", g[199].cpu)
+	}
+	few := groupNodes(per[:3])
+	if len(few) != 3 || few[0].cpu != 0.002 || few[0].memMin != few[0].memMax {
+		t.Errorf("3 nodes: %+v, want one group per node, fullest first", few)
 	}
 }
