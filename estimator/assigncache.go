@@ -115,6 +115,7 @@ var _ UsageSource = (*AssignCache)(nil)
 type laEntry struct {
 	name           string
 	metric         *framework.NodeMetric
+	warnings       []framework.NodeMetricWarning
 	updateTime     time.Time
 	reportInterval time.Duration
 	podUsages      map[string][]int64
@@ -468,8 +469,11 @@ func (c *AssignCache) DeletePod(pod *framework.Pod) {
 // and recomputes that node from scratch. The metric must pass
 // NodeMetric.Validate (no negative usage, a node name, ...) and, when
 // CacheOptions.KnownNode is set, name a known node; otherwise the error
-// names the field and value and the cache keeps its previous state. The
-// cache keeps m (treat it as read-only afterwards).
+// names the field and value and the cache keeps its previous state. Entries
+// Koordinator ignores or reads only on request (an unknown aggregation type,
+// a repeated duration or pod, ...) are read as Koordinator reads them and
+// the rest of the metric is used; NodeMetricWarnings lists them. The cache
+// keeps m (treat it as read-only afterwards).
 func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("loadaware: %w", err)
@@ -477,6 +481,7 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 	if c.opts.KnownNode != nil && !c.opts.KnownNode(m.Name) {
 		return fmt.Errorf("loadaware: NodeMetric %q: no node named %q is known", m.Name, m.Name)
 	}
+	warnings := m.Warnings()
 	var nodeUsage []int64
 	prodUsage := make([]int64, len(c.vec))
 	var agg map[AggregationKey][]int64
@@ -529,7 +534,7 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 		e = &laEntry{name: m.Name, pods: map[string]*laPod{}}
 		c.nodes[m.Name] = e
 	}
-	e.metric = m
+	e.metric, e.warnings = m, warnings
 	e.reportInterval = m.ReportInterval()
 	if m.Status.UpdateTime != nil {
 		e.updateTime = *m.Status.UpdateTime
@@ -546,6 +551,19 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 	return nil
 }
 
+// NodeMetricWarnings returns the entries of the node's current NodeMetric
+// that are ignored or read only on request (framework.NodeMetric.Warnings),
+// nil when there are none or the cache holds no metric for the node. The
+// slice is shared and must not be modified.
+func (c *AssignCache) NodeMetricWarnings(name string) []framework.NodeMetricWarning {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if e := c.nodes[name]; e != nil {
+		return e.warnings
+	}
+	return nil
+}
+
 // DeleteNodeMetric forgets the node's NodeMetric; the node then reads as
 // NotFound (filter passes, score 0) until a new metric arrives.
 func (c *AssignCache) DeleteNodeMetric(name string) {
@@ -555,7 +573,7 @@ func (c *AssignCache) DeleteNodeMetric(name string) {
 	if e == nil {
 		return
 	}
-	e.metric = nil
+	e.metric, e.warnings = nil, nil
 	e.podUsages, e.prodPods = nil, nil
 	e.nodeUsage, e.prodUsage, e.nodeDelta, e.prodDelta, e.nodeEstimated, e.agg = nil, nil, nil, nil, nil, nil
 	c.laCleanupOrPublish(e)
@@ -741,6 +759,8 @@ type NodeState struct {
 	Aggregated     map[AggregationKey]map[resource.Name]int64
 	// Pods are the assigned pods, sorted by key.
 	Pods []AssignedPod
+	// Warnings are the NodeMetric's odd entries (NodeMetricWarnings).
+	Warnings []framework.NodeMetricWarning
 }
 
 // AssignedPod is one cached pod.
@@ -787,6 +807,7 @@ func (c *AssignCache) laState(e *laEntry) NodeState {
 		NodeDelta:      c.vec.ToAmounts(e.nodeDelta),
 		ProdDelta:      c.vec.ToAmounts(e.prodDelta),
 		NodeEstimated:  c.vec.ToAmounts(e.nodeEstimated),
+		Warnings:       slices.Clone(e.warnings),
 	}
 	if e.agg != nil {
 		s.Aggregated = make(map[AggregationKey]map[resource.Name]int64, len(e.agg))

@@ -440,6 +440,70 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 	})
 }
 
+// Issue 11 item 2: one odd NodeMetric entry must not drop the whole metric.
+// Koordinator v1.8.0 pkg/scheduler/plugins/loadaware/pod_assign_cache.go,
+// nodeInfo.AddOrUpdateNodeMetric, stores aggregated usages by (type,
+// duration) in list order — a repeated (type, duration) overwrites the
+// earlier one, an unknown type is stored under its name, duration 0 becomes
+// the longest — and keeps the rest of the metric; so does the cache, which
+// reports the odd entries.
+func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
+	const node = "n1"
+	m := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "90", "memory": "10Gi"}).Obj()
+	m.Status.NodeMetric.AggregatedNodeUsages = []framework.AggregatedUsage{
+		{Duration: framework.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]framework.ResourceMap{
+			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "50"})},
+			"p42": {Resources: resource.MustParseList(map[string]string{"cpu": "42"})},
+		}},
+		{Duration: framework.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]framework.ResourceMap{
+			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "60"})},
+		}},
+	}
+	c, _ := laCache(t, nil, CacheOptions{})
+	if err := c.UpdateNodeMetric(m); err != nil {
+		t.Fatalf("UpdateNodeMetric: %v", err)
+	}
+	s, ok := c.NodeState(node)
+	if !ok || !s.HasMetric {
+		t.Fatal("metric dropped")
+	}
+	wantAgg := map[AggregationKey]map[resource.Name]int64{
+		{Type: "p95", Duration: 5 * time.Minute}: cpuMem(60000, 0),
+		{Type: "p95"}:                            cpuMem(60000, 0),
+		{Type: "p42", Duration: 5 * time.Minute}: cpuMem(42000, 0),
+		{Type: "p42"}:                            cpuMem(42000, 0),
+	}
+	if diff := cmp.Diff(wantAgg, s.Aggregated); diff != "" {
+		t.Errorf("aggregated (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(cpuMem(90000, 10*gi), s.NodeUsage); diff != "" {
+		t.Errorf("nodeUsage (-want +got):\n%s", diff)
+	}
+	const path = "status.nodeMetric.aggregatedNodeUsages"
+	want := []framework.NodeMetricWarning{
+		{Field: path + `[0].usage["p42"]`, Message: `unknown aggregation type (not avg, p50, p90, p95 or p99): kept, but only a node's usage-thresholds annotation naming "p42" can select it`},
+		{Field: path + `[0].usage["p95"]`, Message: "ignored: type p95 for duration 5m0s is reported again at " + path + "[1], which is used"},
+	}
+	if diff := cmp.Diff(want, c.NodeMetricWarnings(node)); diff != "" {
+		t.Errorf("NodeMetricWarnings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, s.Warnings); diff != "" {
+		t.Errorf("NodeState.Warnings (-want +got):\n%s", diff)
+	}
+	// A clean metric clears the warnings; deleting the metric too.
+	if err := c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(laNow).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	if w := c.NodeMetricWarnings(node); w != nil {
+		t.Errorf("warnings after a clean metric: %v", w)
+	}
+	_ = c.UpdateNodeMetric(m)
+	c.DeleteNodeMetric(node)
+	if w := c.NodeMetricWarnings(node); w != nil {
+		t.Errorf("warnings after delete: %v", w)
+	}
+}
+
 // TestGetTargetAggregatedUsage of helper_test.go (type p95), read through
 // NodeView.Estimated with no assigned pods.
 func TestNodeViewAggregatedUsage(t *testing.T) {
@@ -531,7 +595,6 @@ func TestAssignCacheBadInput(t *testing.T) {
 	before := c.States()
 	neg := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "-1"}).Obj()
 	negPod := st.MakeNodeMetric(node).UpdateTime(laNow).Pod("ns", "p", "", map[string]string{"memory": "-1Gi"}).Obj()
-	badAgg := st.MakeNodeMetric(node).UpdateTime(laNow).Aggregated(time.Minute, "p42", map[string]string{"cpu": "1"}).Obj()
 	badInterval := st.MakeNodeMetric(node).ReportInterval(-5).Obj()
 	for _, tt := range []struct {
 		m    *framework.NodeMetric
@@ -539,7 +602,6 @@ func TestAssignCacheBadInput(t *testing.T) {
 	}{
 		{neg, `loadaware: NodeMetric "n1": status.nodeMetric.nodeUsage["cpu"]=-1: must not be negative`},
 		{negPod, `loadaware: NodeMetric "n1": status.podsMetric[0](ns/p).podUsage["memory"]=-1Gi: must not be negative`},
-		{badAgg, `loadaware: NodeMetric "n1": status.nodeMetric.aggregatedNodeUsages[0].usage["p42"]: unknown aggregation type (want avg, p50, p90, p95 or p99)`},
 		{badInterval, `loadaware: NodeMetric "n1": spec.metricCollectPolicy.reportIntervalSeconds=-5: must not be negative`},
 		{st.MakeNodeMetric("").Obj(), `loadaware: NodeMetric: metadata.name is empty (it must name the node)`},
 		{nil, `loadaware: NodeMetric: nil`},

@@ -390,6 +390,36 @@ func TestLoadAwareFilterReasonIncludesIncomingPod(t *testing.T) {
 	})
 }
 
+// Issue 11 item 2: a NodeMetric with an odd aggregated entry is still read
+// (Koordinator v1.8.0 pod_assign_cache.go, nodeInfo.AddOrUpdateNodeMetric),
+// so an overloaded node is still rejected, and a node annotation naming an
+// aggregation type outside avg…p99 selects that entry (generateUsage-
+// ThresholdsFilterProfile does not validate the annotation).
+func TestLoadAwareFilterOddNodeMetricEntries(t *testing.T) {
+	noExp := config.LoadAwareSchedulingArgs{FilterExpiredNodeMetrics: laFalse()}
+	odd := func() *framework.NodeMetric {
+		m := laMetric().Usage(laM("90", "100Gi")).Obj()
+		u := func(cpu string) map[string]framework.ResourceMap {
+			return map[string]framework.ResourceMap{"p42": {Resources: resource.MustParseList(laM(cpu, "1Gi"))}}
+		}
+		m.Status.NodeMetric.AggregatedNodeUsages = []framework.AggregatedUsage{
+			{Duration: framework.MetricDuration{Duration: 10 * time.Minute}, Usage: u("1")},
+			{Duration: framework.MetricDuration{Duration: 10 * time.Minute}, Usage: u("70")},
+		}
+		return m
+	}
+	// 90.25/96 = 94 > 65.
+	laCheck(t, laCase{name: "usage thresholds", args: noExp, metric: odd(), want: laCPUReason})
+	// The later p42/10m entry wins: 70.25/96 = 73 > 60.
+	laCheck(t, laCase{
+		name: "annotation naming p42", args: noExp, metric: odd(), want: laCPUAggReason,
+		annotation: &estimator.CustomUsageThresholds{AggregatedUsage: &estimator.CustomAggregatedUsage{
+			UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p42",
+			UsageAggregatedDuration: &framework.MetricDuration{Duration: 10 * time.Minute},
+		}},
+	})
+}
+
 // Koordinator ≤ v1.5 (seed 000): raw reported usage only, ≥ rejects.
 func TestLoadAwareFilterV15(t *testing.T) {
 	v15 := func(f func(a *config.LoadAwareSchedulingArgs)) config.LoadAwareSchedulingArgs {
