@@ -543,14 +543,14 @@ func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
 	}
 	s, _ := c.NodeState(node)
 	type row struct {
-		name               string
-		usage              map[resource.Name]int64
-		reportedProd       bool
-		nodeDelta          map[resource.Name]int64
-		nodeWhy            EstimateReason
-		prodDelta          map[resource.Name]int64
-		prodWhy            EstimateReason
-		estimated          map[resource.Name]int64
+		name                string
+		usage               map[resource.Name]int64
+		reportedProd        bool
+		nodeDelta           map[resource.Name]int64
+		nodeWhy             EstimateReason
+		prodDelta           map[resource.Name]int64
+		prodWhy             EstimateReason
+		estimated           map[resource.Name]int64
 		timestamp, deadline time.Time
 	}
 	est := cpuMem(2000, 4*gi)
