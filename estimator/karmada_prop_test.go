@@ -1,9 +1,11 @@
 package estimator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"testing"
 
@@ -177,8 +179,10 @@ func TestPropAccurateMonotone(t *testing.T) {
 	})
 }
 
-// A division always sums to the target and does not depend on the order in
-// which clusters (or the previous assignment) are listed.
+// A division always sums to the target and, except for Aggregated (whose
+// kept clusters follow the candidate order among equal weights, as
+// Karmada's), does not depend on the order in which clusters (or the
+// previous assignment) are listed.
 func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 	names := []string{"a", "b", "c", "d", "e"}
 	rapid.Check(t, func(t *rapid.T) {
@@ -197,6 +201,7 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 		r := DivisionRequest{
 			Strategy:   DivisionStrategy(rapid.IntRange(0, 3).Draw(t, "strategy")),
 			Mode:       AssignmentMode(rapid.IntRange(0, 1).Draw(t, "mode")),
+			Generation: DivisionGeneration(rapid.IntRange(0, 1).Draw(t, "generation")),
 			Replicas:   rapid.Int32Range(0, 60).Draw(t, "replicas"),
 			Candidates: cands,
 			Previous:   prev,
@@ -211,7 +216,7 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 		r2.Candidates = rapid.Permutation(cands).Draw(t, "permCands")
 		r2.Previous = rapid.Permutation(prev).Draw(t, "permPrev")
 		got2, err2 := DivideReplicas(r2)
-		if (err == nil) != (err2 == nil) || !kmEqualTargets(got, got2) {
+		if (err == nil) != (err2 == nil) || (r.Strategy != StrategyAggregated && !kmEqualTargets(got, got2)) {
 			t.Fatalf("order matters: %v, %v vs %v, %v", got, err, got2, err2)
 		}
 		if err != nil {
@@ -227,6 +232,46 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 		}
 		if sum != want {
 			t.Fatalf("%v: sum %d, want %d (%v)", r.Strategy, sum, want, got)
+		}
+	})
+}
+
+// Up to 12 candidates Go's sort.Sort is an insertion sort, so Karmada's
+// Aggregated first division keeps exactly the shortest prefix of the
+// candidates stably sorted by available replicas (descending) that reaches
+// the target: ties keep the candidate order.
+func TestPropAggregatedTiesKeepCandidateOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 12).Draw(t, "clusters")
+		cands := make([]Candidate, n)
+		var total int32
+		for i := range cands {
+			cands[i] = Candidate{Name: fmt.Sprintf("c%02d", i), AvailableReplicas: rapid.Int32Range(1, 4).Draw(t, "avail")}
+			total += cands[i].AvailableReplicas
+		}
+		cands = rapid.Permutation(cands).Draw(t, "order")
+		replicas := rapid.Int32Range(1, total).Draw(t, "replicas")
+		got, err := DivideReplicas(DivisionRequest{Strategy: StrategyAggregated, Replicas: replicas, Candidates: cands})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stable := slices.Clone(cands)
+		slices.SortStableFunc(stable, func(a, b Candidate) int { return cmp.Compare(b.AvailableReplicas, a.AvailableReplicas) })
+		var want []string
+		var sum int32
+		for _, c := range stable {
+			want = append(want, c.Name)
+			if sum += c.AvailableReplicas; sum >= replicas {
+				break
+			}
+		}
+		slices.Sort(want)
+		var names []string
+		for _, tc := range got {
+			names = append(names, tc.Name)
+		}
+		if !slices.Equal(names, want) {
+			t.Fatalf("kept %v, want the stable prefix %v", got, want)
 		}
 	})
 }
