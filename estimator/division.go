@@ -24,9 +24,9 @@ type EstimatorAnswer struct {
 // an error is ignored entirely; UnauthenticReplica (-1) entries are
 // ignored; otherwise each cluster takes the minimum; a cluster still at
 // MaxInt32 gets desired. Answers must list the candidates in order (Karmada
-// silently skips mismatched entries; here they are an error naming the
-// estimator, the index and both names), and other negative values are
-// errors.
+// skips mismatched entries up to v1.17 and matches them by name since
+// v1.18; here they are an error naming the estimator, the index and both
+// names), and other negative values are errors.
 func CalAvailableReplicas(candidates []string, desired int32, answers ...EstimatorAnswer) ([]TargetCluster, error) {
 	if err := kmCheckNames("candidates", candidates); err != nil {
 		return nil, err

@@ -108,6 +108,53 @@ func TestPropEstimateNonIncreasingInRequest(t *testing.T) {
 	})
 }
 
+// The explanation agrees with the answer: Replicas is the smaller of the
+// pod-count bound and the resource bound the explanation names (the named
+// bound itself when they tie), and the bounds not consulted are -1.
+func TestPropExplainClusterReplicasAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.SampledFrom(kmGenerations).Draw(t, "gen")
+		c := kmGenModelCluster(t)
+		c.ResourceSummary.Allocatable[resource.CPU] = resource.NewMilliQuantity(rapid.Int64Range(0, 1e6).Draw(t, "allocCPU"), resource.DecimalSI)
+		if rapid.Bool().Draw(t, "dropModels") {
+			c.ResourceModels = nil
+		}
+		e, _ := NewGeneralEstimator(GeneralOptions{Generation: gen, DisableResourceModels: rapid.Bool().Draw(t, "disableModels")})
+		req := kmRequestOf(kmGenRequest(t))
+		x, err := e.ExplainClusterReplicas(c, req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res int64
+		switch x.Bound {
+		case BoundResourceModels:
+			res = x.ModelReplicas
+			if x.SummaryReplicas != -1 || x.ModelErr != nil {
+				t.Fatalf("models answered but %+v", x)
+			}
+		case BoundSummary, BoundSummaryFallback:
+			res = x.SummaryReplicas
+			if x.ModelReplicas != -1 || (x.ModelErr != nil) != (x.Bound == BoundSummaryFallback) {
+				t.Fatalf("summary answered but %+v", x)
+			}
+		case BoundPods:
+			res = max(x.ModelReplicas, x.SummaryReplicas)
+			if res >= 0 && res <= x.AllowedPods {
+				t.Fatalf("pods named but the resource bound %d is not above them: %+v", res, x)
+			}
+			res = x.AllowedPods
+		default:
+			t.Fatalf("bound %v", x.Bound)
+		}
+		if want := kmClamp32(min(res, x.AllowedPods)); x.Replicas != want {
+			t.Fatalf("Replicas %d, want %d from %+v", x.Replicas, want, x)
+		}
+		if n, _ := e.ClusterReplicas(c, req, nil); n != x.Replicas {
+			t.Fatalf("ClusterReplicas %d, explanation %d", n, x.Replicas)
+		}
+	})
+}
+
 // More capacity never yields fewer replicas: more allocatable in the
 // summary, more nodes per grade, larger grade Mins (generation 3).
 func TestPropEstimateNonDecreasingInCapacity(t *testing.T) {
