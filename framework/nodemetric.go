@@ -268,17 +268,18 @@ func (m *NodeMetric) Warnings() []NodeMetricWarning {
 	if info := m.Status.NodeMetric; info != nil {
 		out = nmAggregatedWarnings("status.nodeMetric.aggregatedNodeUsages", info.AggregatedNodeUsages, out)
 	}
-	last := map[string]int{}
+	type podKey struct{ namespace, name string }
+	last := make(map[podKey]int, len(m.Status.PodsMetric))
 	for i, pm := range m.Status.PodsMetric {
 		if pm != nil && len(pm.PodUsage.Resources) > 0 {
-			last[pm.Namespace+"/"+pm.Name] = i
+			last[podKey{pm.Namespace, pm.Name}] = i
 		}
 	}
 	for i, pm := range m.Status.PodsMetric {
 		if pm == nil || len(pm.PodUsage.Resources) == 0 {
 			continue
 		}
-		if j := last[pm.Namespace+"/"+pm.Name]; j != i {
+		if j := last[podKey{pm.Namespace, pm.Name}]; j != i {
 			out = append(out, NodeMetricWarning{
 				Field:   fmt.Sprintf("status.podsMetric[%d](%s/%s)", i, pm.Namespace, pm.Name),
 				Message: fmt.Sprintf("ignored: the pod is listed again at status.podsMetric[%d], whose usage is used", j),
