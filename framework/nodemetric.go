@@ -257,9 +257,9 @@ func (w NodeMetricWarning) String() string { return w.Field + ": " + w.Message }
 //     non-empty one wins; a koord-prod priority on either still marks the
 //     pod as reported prod).
 //
-// Empty usage lists are skipped silently, as koordlet writes them when it
-// has no data yet. aggregatedSystemUsages are not read. A nil m has no
-// warnings.
+// Empty usage lists are skipped without a warning, as Koordinator skips
+// them (a pod without usage is then estimated). aggregatedSystemUsages are
+// not read. A nil m has no warnings.
 func (m *NodeMetric) Warnings() []NodeMetricWarning {
 	if m == nil {
 		return nil
