@@ -115,6 +115,7 @@ var _ UsageSource = (*AssignCache)(nil)
 type laEntry struct {
 	name           string
 	metric         *framework.NodeMetric
+	warnings       []framework.NodeMetricWarning
 	updateTime     time.Time
 	reportInterval time.Duration
 	podUsages      map[string][]int64
@@ -468,8 +469,11 @@ func (c *AssignCache) DeletePod(pod *framework.Pod) {
 // and recomputes that node from scratch. The metric must pass
 // NodeMetric.Validate (no negative usage, a node name, ...) and, when
 // CacheOptions.KnownNode is set, name a known node; otherwise the error
-// names the field and value and the cache keeps its previous state. The
-// cache keeps m (treat it as read-only afterwards).
+// names the field and value and the cache keeps its previous state. Entries
+// Koordinator ignores or reads only on request (an unknown aggregation type,
+// a repeated duration or pod, ...) are read as Koordinator reads them and
+// the rest of the metric is used; NodeMetricWarnings lists them. The cache
+// keeps m (treat it as read-only afterwards).
 func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("loadaware: %w", err)
@@ -477,6 +481,7 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 	if c.opts.KnownNode != nil && !c.opts.KnownNode(m.Name) {
 		return fmt.Errorf("loadaware: NodeMetric %q: no node named %q is known", m.Name, m.Name)
 	}
+	warnings := m.Warnings()
 	var nodeUsage []int64
 	prodUsage := make([]int64, len(c.vec))
 	var agg map[AggregationKey][]int64
@@ -529,7 +534,7 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 		e = &laEntry{name: m.Name, pods: map[string]*laPod{}}
 		c.nodes[m.Name] = e
 	}
-	e.metric = m
+	e.metric, e.warnings = m, warnings
 	e.reportInterval = m.ReportInterval()
 	if m.Status.UpdateTime != nil {
 		e.updateTime = *m.Status.UpdateTime
@@ -546,6 +551,19 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 	return nil
 }
 
+// NodeMetricWarnings returns the entries of the node's current NodeMetric
+// that are ignored or read only on request (framework.NodeMetric.Warnings),
+// nil when there are none or the cache holds no metric for the node. The
+// slice is shared and must not be modified.
+func (c *AssignCache) NodeMetricWarnings(name string) []framework.NodeMetricWarning {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if e := c.nodes[name]; e != nil {
+		return e.warnings
+	}
+	return nil
+}
+
 // DeleteNodeMetric forgets the node's NodeMetric; the node then reads as
 // NotFound (filter passes, score 0) until a new metric arrives.
 func (c *AssignCache) DeleteNodeMetric(name string) {
@@ -555,39 +573,110 @@ func (c *AssignCache) DeleteNodeMetric(name string) {
 	if e == nil {
 		return
 	}
-	e.metric = nil
+	e.metric, e.warnings = nil, nil
 	e.podUsages, e.prodPods = nil, nil
 	e.nodeUsage, e.prodUsage, e.nodeDelta, e.prodDelta, e.nodeEstimated, e.agg = nil, nil, nil, nil, nil, nil
 	c.laCleanupOrPublish(e)
 }
 
+// EstimateReason says why an assigned pod's estimate counts in its node's
+// usage delta instead of its measured usage alone (Koordinator's
+// nodeInfo.addPod); reasons combine as bit flags, 0 meaning the measured
+// usage stands.
+type EstimateReason uint8
+
+const (
+	// EstimateNoUsage: the NodeMetric reports no usage for the pod.
+	EstimateNoUsage EstimateReason = 1 << iota
+	// EstimateRecentlyScheduled: the pod was scheduled after the metric's
+	// updateTime − reportInterval, so the report may predate its load.
+	EstimateRecentlyScheduled
+	// EstimateForced: its force-estimation deadline (EstimationDeadline) is
+	// after the metric's updateTime.
+	EstimateForced
+	// EstimateNotReportedProd (prod delta only): the pod is prod but the
+	// metric does not report it as koord-prod, so its whole estimate counts.
+	EstimateNotReportedProd
+)
+
+// String lists the reasons joined by "|" ("NoUsage|RecentlyScheduled"),
+// or "Measured" for none.
+func (r EstimateReason) String() string {
+	if r == 0 {
+		return "Measured"
+	}
+	var out string
+	for i, name := range [...]string{"NoUsage", "RecentlyScheduled", "Forced", "NotReportedProd"} {
+		if r&(1<<i) != 0 {
+			if out != "" {
+				out += "|"
+			}
+			out += name
+		}
+	}
+	if rest := r &^ (1<<4 - 1); rest != 0 {
+		if out != "" {
+			out += "|"
+		}
+		out += fmt.Sprintf("EstimateReason(%#x)", uint8(rest))
+	}
+	return out
+}
+
+// laShare is one pod's part in its node's vectors under the current metric.
+type laShare struct {
+	usage      []int64        // reported usage; nil when none
+	activeProd bool           // prod by class and reported as koord-prod
+	node       EstimateReason // why the estimate counts in nodeDelta (0: it does not)
+	prod       EstimateReason // why it counts in prodDelta (0: it does not)
+	prodUsage  []int64        // the usage subtracted from the estimate in prodDelta
+}
+
+// share classifies p against the entry's metric as Koordinator's addPod:
+// its prod usage counts when the pod is prod and reported as koord-prod;
+// its estimate counts in nodeDelta (beyond its usage) for the reasons of
+// EstimateReason, and in prodDelta likewise when it is prod — whole when
+// the metric does not report it as prod.
+func (e *laEntry) share(p *laPod) laShare {
+	s := laShare{usage: e.podUsages[p.usageKey]}
+	s.activeProd = p.prod && e.prodPods[p.usageKey]
+	if p.estimated == nil {
+		return s
+	}
+	if s.usage == nil {
+		s.node |= EstimateNoUsage
+	}
+	if e.updateTime.Add(-e.reportInterval).Before(p.timestamp) {
+		s.node |= EstimateRecentlyScheduled
+	}
+	if !p.deadline.IsZero() && p.deadline.After(e.updateTime) {
+		s.node |= EstimateForced
+	}
+	if p.prod {
+		s.prod, s.prodUsage = s.node, s.usage
+		if !s.activeProd && s.usage != nil {
+			s.prod, s.prodUsage = s.prod|EstimateNotReportedProd, nil
+		}
+	}
+	return s
+}
+
 // apply adds (sign 1) or removes (sign −1) one pod's contribution; the two
 // are exact inverses for an unchanged metric.
 func (e *laEntry) apply(p *laPod, sign int64) {
-	u := e.podUsages[p.usageKey]
-	activeProd := p.prod && e.prodPods[p.usageKey]
-	if activeProd {
-		laAdd(e.prodUsage, u, sign)
+	s := e.share(p)
+	if s.activeProd {
+		laAdd(e.prodUsage, s.usage, sign)
 	}
-	est := p.estimated
-	if est == nil {
+	if p.estimated == nil {
 		return
 	}
-	should := u == nil ||
-		e.updateTime.Add(-e.reportInterval).Before(p.timestamp) ||
-		(!p.deadline.IsZero() && p.deadline.After(e.updateTime))
-	if should {
-		laAddDelta(e.nodeDelta, est, u, sign)
+	if s.node != 0 {
+		laAddDelta(e.nodeDelta, p.estimated, s.usage, sign)
 	}
-	laAdd(e.nodeEstimated, est, sign)
-	if !p.prod {
-		return
-	}
-	if !activeProd && u != nil {
-		u, should = nil, true
-	}
-	if should {
-		laAddDelta(e.prodDelta, est, u, sign)
+	laAdd(e.nodeEstimated, p.estimated, sign)
+	if s.prod != 0 {
+		laAddDelta(e.prodDelta, p.estimated, s.prodUsage, sign)
 	}
 }
 
@@ -727,8 +816,14 @@ func (v *NodeView) Reported(prod bool, aggType string, aggDuration time.Duration
 	return v.nodeUsage
 }
 
-// NodeState is a deep copy of one node's cache state, for inspection and
-// tests (vectors as name → amount maps; nil where the cache holds none).
+// NodeState is a deep copy of one node's cache state (vectors as name →
+// amount maps; nil where the cache holds none). It is Koordinator's
+// LoadAwareScheduling debug endpoint /node/:name (service.go,
+// RegisterEndpoints) as data: the node's usage vectors, and per assigned pod
+// its estimate, its reported usage, its share of NodeDelta and ProdDelta and
+// why its estimate counts there (Koordinator lists the pods of each delta by
+// name only). NodeEstimated — every assigned pod's whole estimate — replaces
+// usage + delta when the usage the filter or score reads is missing.
 type NodeState struct {
 	HasMetric      bool
 	UpdateTime     time.Time
@@ -741,18 +836,43 @@ type NodeState struct {
 	Aggregated     map[AggregationKey]map[resource.Name]int64
 	// Pods are the assigned pods, sorted by key.
 	Pods []AssignedPod
+	// Warnings are the NodeMetric's odd entries (NodeMetricWarnings).
+	Warnings []framework.NodeMetricWarning
 }
 
-// AssignedPod is one cached pod.
+// AssignedPod is one cached pod and its part in its node's usage.
 type AssignedPod struct {
 	// Key is the pod's UID, or namespace/name when it has none.
 	Key       string
 	Namespace string
 	Name      string
+	// Timestamp is when the pod was scheduled (its PodScheduled condition,
+	// else when the cache saw it); Deadline its force-estimation deadline
+	// (zero: none).
 	Timestamp time.Time
 	Deadline  time.Time
+	// Estimated is the pod's estimate (nil: all zero, counted nowhere).
 	Estimated map[resource.Name]int64
-	Prod      bool
+	// Prod reports a prod priority class; ReportedProd that the NodeMetric
+	// also reports the pod as koord-prod (its usage then counts in
+	// ProdUsage).
+	Prod         bool
+	ReportedProd bool
+	// Usage is the pod's usage as the NodeMetric reports it (nil: not
+	// reported, or no metric).
+	Usage map[resource.Name]int64
+	// NodeDelta and ProdDelta are the pod's shares of the node's NodeDelta
+	// and ProdDelta, max(0, estimate − usage) per resource (ProdDelta: the
+	// whole estimate when the metric does not report the pod as prod); nil
+	// when it adds nothing there.
+	NodeDelta map[resource.Name]int64
+	ProdDelta map[resource.Name]int64
+	// NodeDeltaReason and ProdDeltaReason say why the estimate counts in
+	// each delta instead of the measured usage alone; 0 (Measured) when it
+	// does not count there. A reason with a nil share means the measured
+	// usage already covers the estimate.
+	NodeDeltaReason EstimateReason
+	ProdDeltaReason EstimateReason
 }
 
 // NodeState returns a deep copy of the node's state.
@@ -787,6 +907,7 @@ func (c *AssignCache) laState(e *laEntry) NodeState {
 		NodeDelta:      c.vec.ToAmounts(e.nodeDelta),
 		ProdDelta:      c.vec.ToAmounts(e.prodDelta),
 		NodeEstimated:  c.vec.ToAmounts(e.nodeEstimated),
+		Warnings:       slices.Clone(e.warnings),
 	}
 	if e.agg != nil {
 		s.Aggregated = make(map[AggregationKey]map[resource.Name]int64, len(e.agg))
@@ -796,11 +917,35 @@ func (c *AssignCache) laState(e *laEntry) NodeState {
 	}
 	for _, k := range slices.Sorted(maps.Keys(e.pods)) {
 		p := e.pods[k]
-		s.Pods = append(s.Pods, AssignedPod{
+		ap := AssignedPod{
 			Key: k, Namespace: p.pod.Namespace, Name: p.pod.Name,
 			Timestamp: p.timestamp, Deadline: p.deadline,
 			Estimated: c.vec.ToAmounts(p.estimated), Prod: p.prod,
-		})
+		}
+		if e.metric != nil {
+			sh := e.share(p)
+			ap.ReportedProd = sh.activeProd
+			ap.Usage = c.vec.ToAmounts(sh.usage)
+			ap.NodeDeltaReason, ap.ProdDeltaReason = sh.node, sh.prod
+			if sh.node != 0 {
+				ap.NodeDelta = c.laShareAmounts(p.estimated, sh.usage)
+			}
+			if sh.prod != 0 {
+				ap.ProdDelta = c.laShareAmounts(p.estimated, sh.prodUsage)
+			}
+		}
+		s.Pods = append(s.Pods, ap)
 	}
 	return s
+}
+
+// laShareAmounts returns max(0, est − usage) per resource as amounts, or
+// nil when no resource is positive.
+func (c *AssignCache) laShareAmounts(est, usage []int64) map[resource.Name]int64 {
+	d := make([]int64, len(est))
+	laAddDelta(d, est, usage, 1)
+	if !slices.ContainsFunc(d, func(x int64) bool { return x != 0 }) {
+		return nil
+	}
+	return c.vec.ToAmounts(d)
 }

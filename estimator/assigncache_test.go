@@ -440,6 +440,159 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 	})
 }
 
+// Issue 11 item 2: one odd NodeMetric entry must not drop the whole metric.
+// Koordinator v1.8.0 pkg/scheduler/plugins/loadaware/pod_assign_cache.go,
+// nodeInfo.AddOrUpdateNodeMetric, stores aggregated usages by (type,
+// duration) in list order — a repeated (type, duration) overwrites the
+// earlier one, an unknown type is stored under its name, duration 0 becomes
+// the longest — and keeps the rest of the metric; so does the cache, which
+// reports the odd entries.
+func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
+	const node = "n1"
+	m := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "90", "memory": "10Gi"}).Obj()
+	m.Status.NodeMetric.AggregatedNodeUsages = []framework.AggregatedUsage{
+		{Duration: framework.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]framework.ResourceMap{
+			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "50"})},
+			"p42": {Resources: resource.MustParseList(map[string]string{"cpu": "42"})},
+		}},
+		{Duration: framework.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]framework.ResourceMap{
+			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "60"})},
+		}},
+	}
+	c, _ := laCache(t, nil, CacheOptions{})
+	if err := c.UpdateNodeMetric(m); err != nil {
+		t.Fatalf("UpdateNodeMetric: %v", err)
+	}
+	s, ok := c.NodeState(node)
+	if !ok || !s.HasMetric {
+		t.Fatal("metric dropped")
+	}
+	wantAgg := map[AggregationKey]map[resource.Name]int64{
+		{Type: "p95", Duration: 5 * time.Minute}: cpuMem(60000, 0),
+		{Type: "p95"}:                            cpuMem(60000, 0),
+		{Type: "p42", Duration: 5 * time.Minute}: cpuMem(42000, 0),
+		{Type: "p42"}:                            cpuMem(42000, 0),
+	}
+	if diff := cmp.Diff(wantAgg, s.Aggregated); diff != "" {
+		t.Errorf("aggregated (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(cpuMem(90000, 10*gi), s.NodeUsage); diff != "" {
+		t.Errorf("nodeUsage (-want +got):\n%s", diff)
+	}
+	const path = "status.nodeMetric.aggregatedNodeUsages"
+	want := []framework.NodeMetricWarning{
+		{Field: path + `[0].usage["p42"]`, Message: `unknown aggregation type (not avg, p50, p90, p95 or p99): kept, but only a node's usage-thresholds annotation naming "p42" can select it`},
+		{Field: path + `[0].usage["p95"]`, Message: "ignored: type p95 for duration 5m0s is reported again at " + path + "[1], which is used"},
+	}
+	if diff := cmp.Diff(want, c.NodeMetricWarnings(node)); diff != "" {
+		t.Errorf("NodeMetricWarnings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, s.Warnings); diff != "" {
+		t.Errorf("NodeState.Warnings (-want +got):\n%s", diff)
+	}
+	// A clean metric clears the warnings; deleting the metric too.
+	if err := c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(laNow).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	if w := c.NodeMetricWarnings(node); w != nil {
+		t.Errorf("warnings after a clean metric: %v", w)
+	}
+	_ = c.UpdateNodeMetric(m)
+	c.DeleteNodeMetric(node)
+	if w := c.NodeMetricWarnings(node); w != nil {
+		t.Errorf("warnings after delete: %v", w)
+	}
+}
+
+// Issue 11 item 3: Koordinator's /node/:name debug view (v1.8.0
+// pkg/scheduler/plugins/loadaware/service.go, RegisterEndpoints, fed by
+// pod_assign_cache.go nodeInfo.addPod) as data: which assigned pods make up
+// the node's deltas, their estimates and why each is estimated. Factors
+// 100/100, metric updated now with a 60 s report interval; pods scheduled
+// 5 min ago unless stated, each requesting 2 cpu / 4Gi (estimate 2000m / 4Gi).
+func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
+	const node = "n1"
+	c, _ := laCache(t, f100, CacheOptions{AllowCustomizeEstimation: true})
+	old := laNow.Add(-5 * time.Minute)
+	req := map[string]string{"cpu": "2", "memory": "4Gi"}
+	pod := func(name string, scheduled time.Time) *st.PodWrapper {
+		return st.MakePod().UID(name).Name(name).Node(node).Phase(framework.PodRunning).Req(req).
+			Condition(framework.PodScheduled, framework.ConditionTrue, scheduled)
+	}
+	pods := []*framework.Pod{
+		pod("a-recent", laNow.Add(-10*time.Second)).Obj(),
+		pod("b-unreported", old).Obj(),
+		pod("c-measured", old).Obj(),
+		pod("d-not-reported-prod", old).Obj(),
+		st.MakePod().UID("e-batch").Name("e-batch").Node(node).Phase(framework.PodRunning).
+			Condition(framework.PodScheduled, framework.ConditionTrue, old).Obj(),
+		pod("f-forced", old).Annotation(AnnotationCustomEstimatedSecondsAfterPodScheduled, "600").Obj(),
+	}
+	for _, p := range pods {
+		if err := c.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := st.MakeNodeMetric(node).ReportInterval(60).UpdateTime(laNow).Usage(map[string]string{"cpu": "10", "memory": "20Gi"}).
+		Pod("default", "a-recent", "koord-prod", map[string]string{"cpu": "500m", "memory": "1Gi"}).
+		Pod("default", "c-measured", "koord-prod", map[string]string{"cpu": "3", "memory": "5Gi"}).
+		Pod("default", "d-not-reported-prod", "koord-batch", map[string]string{"cpu": "1", "memory": "1Gi"}).
+		Pod("default", "f-forced", "koord-prod", map[string]string{"cpu": "1", "memory": "5Gi"}).Obj()
+	if err := c.UpdateNodeMetric(m); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := c.NodeState(node)
+	type row struct {
+		name                string
+		usage               map[resource.Name]int64
+		reportedProd        bool
+		nodeDelta           map[resource.Name]int64
+		nodeWhy             EstimateReason
+		prodDelta           map[resource.Name]int64
+		prodWhy             EstimateReason
+		estimated           map[resource.Name]int64
+		timestamp, deadline time.Time
+	}
+	est := cpuMem(2000, 4*gi)
+	want := []row{
+		// Reported 500m / 1Gi, but scheduled 10 s ago (after now − 60 s).
+		{"a-recent", cpuMem(500, gi), true, cpuMem(1500, 3*gi), EstimateRecentlyScheduled, cpuMem(1500, 3*gi), EstimateRecentlyScheduled, est, laNow.Add(-10 * time.Second), time.Time{}},
+		{"b-unreported", nil, false, est, EstimateNoUsage, est, EstimateNoUsage, est, old, time.Time{}},
+		// Reported above its estimate and long scheduled: measured.
+		{"c-measured", cpuMem(3000, 5*gi), true, nil, 0, nil, 0, est, old, time.Time{}},
+		// Measured for the node; prod by class but reported as batch: its
+		// whole estimate counts in the prod delta.
+		{"d-not-reported-prod", cpuMem(1000, gi), false, nil, 0, est, EstimateNotReportedProd, est, old, time.Time{}},
+		// An empty pod is batch, estimated 250m / 200Mi: node delta only.
+		{"e-batch", nil, false, cpuMem(250, mi200), EstimateNoUsage, nil, 0, cpuMem(250, mi200), old, time.Time{}},
+		// Forced for 600 s after scheduling: deadline now + 5 min.
+		{"f-forced", cpuMem(1000, 5*gi), true, cpuMem(1000, 0), EstimateForced, cpuMem(1000, 0), EstimateForced, est, old, laNow.Add(5 * time.Minute)},
+	}
+	if len(s.Pods) != len(want) {
+		t.Fatalf("%d pods, want %d", len(s.Pods), len(want))
+	}
+	for i, w := range want {
+		got := s.Pods[i]
+		g := row{got.Name, got.Usage, got.ReportedProd, got.NodeDelta, got.NodeDeltaReason, got.ProdDelta, got.ProdDeltaReason, got.Estimated, got.Timestamp, got.Deadline}
+		if diff := cmp.Diff(w, g, cmp.AllowUnexported(row{})); diff != "" {
+			t.Errorf("pod %s (-want +got):\n%s", w.name, diff)
+		}
+	}
+	// The shares add up to the node's deltas.
+	if diff := cmp.Diff(cpuMem(1500+2000+250+1000, 7*gi+mi200), s.NodeDelta); diff != "" {
+		t.Errorf("nodeDelta (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(cpuMem(1500+2000+2000+1000, 11*gi), s.ProdDelta); diff != "" {
+		t.Errorf("prodDelta (-want +got):\n%s", diff)
+	}
+	if got, want := EstimateReason(EstimateNoUsage|EstimateForced).String(), "NoUsage|Forced"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+	if got := EstimateReason(0).String(); got != "Measured" {
+		t.Errorf("String(0) = %q", got)
+	}
+}
+
 // TestGetTargetAggregatedUsage of helper_test.go (type p95), read through
 // NodeView.Estimated with no assigned pods.
 func TestNodeViewAggregatedUsage(t *testing.T) {
@@ -531,7 +684,6 @@ func TestAssignCacheBadInput(t *testing.T) {
 	before := c.States()
 	neg := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "-1"}).Obj()
 	negPod := st.MakeNodeMetric(node).UpdateTime(laNow).Pod("ns", "p", "", map[string]string{"memory": "-1Gi"}).Obj()
-	badAgg := st.MakeNodeMetric(node).UpdateTime(laNow).Aggregated(time.Minute, "p42", map[string]string{"cpu": "1"}).Obj()
 	badInterval := st.MakeNodeMetric(node).ReportInterval(-5).Obj()
 	for _, tt := range []struct {
 		m    *framework.NodeMetric
@@ -539,7 +691,6 @@ func TestAssignCacheBadInput(t *testing.T) {
 	}{
 		{neg, `loadaware: NodeMetric "n1": status.nodeMetric.nodeUsage["cpu"]=-1: must not be negative`},
 		{negPod, `loadaware: NodeMetric "n1": status.podsMetric[0](ns/p).podUsage["memory"]=-1Gi: must not be negative`},
-		{badAgg, `loadaware: NodeMetric "n1": status.nodeMetric.aggregatedNodeUsages[0].usage["p42"]: unknown aggregation type (want avg, p50, p90, p95 or p99)`},
 		{badInterval, `loadaware: NodeMetric "n1": spec.metricCollectPolicy.reportIntervalSeconds=-5: must not be negative`},
 		{st.MakeNodeMetric("").Obj(), `loadaware: NodeMetric: metadata.name is empty (it must name the node)`},
 		{nil, `loadaware: NodeMetric: nil`},
@@ -620,8 +771,40 @@ func TestAssignCacheLookupCapacity(t *testing.T) {
 	}
 }
 
+// laCheckShares checks that the pods' shares in NodeState add up to the
+// node's NodeDelta and ProdDelta, and that a share comes with a reason.
+func laCheckShares(t *rapid.T, states map[string]NodeState) {
+	for n, s := range states {
+		if !s.HasMetric {
+			continue
+		}
+		nd, pd := map[resource.Name]int64{}, map[resource.Name]int64{}
+		for r := range s.NodeDelta {
+			nd[r], pd[r] = 0, 0
+		}
+		for _, p := range s.Pods {
+			if (p.NodeDelta != nil && p.NodeDeltaReason == 0) || (p.ProdDelta != nil && p.ProdDeltaReason == 0) {
+				t.Fatalf("node %s pod %s: a share without a reason: %+v", n, p.Key, p)
+			}
+			for r, v := range p.NodeDelta {
+				nd[r] += v
+			}
+			for r, v := range p.ProdDelta {
+				pd[r] += v
+			}
+		}
+		if diff := cmp.Diff(s.NodeDelta, nd); diff != "" {
+			t.Fatalf("node %s: pod shares do not add up to nodeDelta (-node +pods):\n%s", n, diff)
+		}
+		if diff := cmp.Diff(s.ProdDelta, pd); diff != "" {
+			t.Fatalf("node %s: pod shares do not add up to prodDelta (-node +pods):\n%s", n, diff)
+		}
+	}
+}
+
 // TestPropReserveUnreserveRestoresCache: assigning a fresh pod and
-// unassigning it again leaves every node's state exactly as before.
+// unassigning it again leaves every node's state exactly as before; the
+// pods' shares add up to the deltas.
 func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c, _ := laCache(t, map[resource.Name]int64{
@@ -662,6 +845,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 			}
 		}
 		before := c.States()
+		laCheckShares(t, before)
 		pod := genPod("fresh", fmt.Sprintf("p%d", rapid.IntRange(0, 5).Draw(t, "freshName")))
 		if err := c.Assign(pod.Spec.NodeName, pod); err != nil {
 			t.Fatal(err)

@@ -24,9 +24,9 @@ type EstimatorAnswer struct {
 // an error is ignored entirely; UnauthenticReplica (-1) entries are
 // ignored; otherwise each cluster takes the minimum; a cluster still at
 // MaxInt32 gets desired. Answers must list the candidates in order (Karmada
-// silently skips mismatched entries; here they are an error naming the
-// estimator, the index and both names), and other negative values are
-// errors.
+// skips mismatched entries up to v1.17 and matches them by name since
+// v1.18; here they are an error naming the estimator, the index and both
+// names), and other negative values are errors.
 func CalAvailableReplicas(candidates []string, desired int32, answers ...EstimatorAnswer) ([]TargetCluster, error) {
 	if err := kmCheckNames("candidates", candidates); err != nil {
 		return nil, err
@@ -151,10 +151,40 @@ type Candidate struct {
 	AvailableReplicas int32
 }
 
+// DivisionGeneration selects which Karmada release DivideReplicas follows
+// where releases divide differently.
+type DivisionGeneration int
+
+const (
+	// DivisionV117 is Karmada v1.17+ (default): a DynamicWeight or
+	// Aggregated scale-down is weighted by the previous replicas of the
+	// clusters that are still candidates only (dynamicScaleDown,
+	// karmada-io/karmada#7110).
+	DivisionV117 DivisionGeneration = iota
+	// DivisionV116 is Karmada v1.16: a scale-down is weighted by the whole
+	// previous assignment, so clusters that are no longer candidates can
+	// keep replicas.
+	DivisionV116
+)
+
+// String returns "v1.17+" or "v1.16".
+func (g DivisionGeneration) String() string {
+	switch g {
+	case DivisionV117:
+		return "v1.17+"
+	case DivisionV116:
+		return "v1.16"
+	}
+	return fmt.Sprintf("DivisionGeneration(%d)", int(g))
+}
+
 // DivisionRequest is what DivideReplicas divides: Replicas (spec.replicas)
 // over Candidates under Strategy, given the previous assignment (Previous,
-// spec.clusters), the static weights, the assignment mode and the binding's
-// UID (for the Webster tie-break order, see TieBreakOrder).
+// spec.clusters), the static weights, the assignment mode, the binding's
+// UID (for the Webster tie-break order, see TieBreakOrder) and the Karmada
+// generation. Candidates and Previous are read in the order given, as
+// Karmada reads its candidate list and spec.clusters: Aggregated breaks
+// ties between equal weights by that order (see DivideReplicas).
 type DivisionRequest struct {
 	Strategy      DivisionStrategy
 	Replicas      int32
@@ -163,6 +193,7 @@ type DivisionRequest struct {
 	Previous      []TargetCluster
 	Mode          AssignmentMode
 	BindingUID    string
+	Generation    DivisionGeneration
 }
 
 // UnschedulableError is Karmada's failure when the clusters cannot hold the
@@ -181,10 +212,11 @@ func (e *UnschedulableError) Error() string {
 }
 
 // DivideReplicas divides a workload's replicas among clusters as Karmada
-// v1.16+'s scheduler (pkg/scheduler/core/assignment.go and
-// division_algorithm.go). The result is sorted by cluster name and lists
-// every cluster that took part, with zero replicas where it got none
-// (Karmada drops zero entries when it writes the binding).
+// v1.17+'s scheduler (pkg/scheduler/core/assignment.go and
+// division_algorithm.go; v1.16 with Generation DivisionV116). The result is
+// sorted by cluster name and lists every cluster that took part, with zero
+// replicas where it got none (Karmada drops zero entries when it writes the
+// binding).
 //
 //   - Duplicated: every candidate gets Replicas.
 //   - StaticWeight: a candidate's weight is the largest Weight of the rules
@@ -196,21 +228,27 @@ func (e *UnschedulableError) Error() string {
 //     fewer are assigned than Replicas (scale-up, the first division
 //     included), the extra replicas are split over the candidates weighted
 //     by their available replicas and added to the previous assignment. If
-//     more (scale-down), Replicas are split weighted by the previous
-//     assignment (all of it, as Karmada). If equal, the previous assignment
-//     is kept.
+//     more (scale-down), Replicas are split weighted by the candidates'
+//     previous replicas (DivisionV116: by the whole previous assignment,
+//     non-candidates included). If equal, the previous assignment is kept.
 //   - Fresh mode: Replicas are split weighted by available + current
 //     replicas, ignoring the previous assignment.
-//   - Weights are sorted by value, descending (ties by name ascending;
-//     Karmada's sort is not stable). If they sum to less than the replicas
-//     to place, the division fails with an *UnschedulableError.
-//     Aggregated first moves the previously used clusters (scale-up) to the
-//     front, then keeps the shortest prefix whose weights reach the target.
+//   - The weights, listed in candidate order (scale-down: in Previous
+//     order), are sorted by value, descending, with Go's sort.Sort and no
+//     tie-break, as Karmada sorts its TargetClustersList: equal weights
+//     end up in the order Go's sort.Sort (insertion sort up to 12 elements,
+//     pdqsort beyond, both deterministic) leaves them. If the weights sum to
+//     less than the replicas to place, the division fails with an
+//     *UnschedulableError. Aggregated first moves the previously used
+//     clusters (scale-up) to the front, then keeps the shortest prefix
+//     whose weights reach the target — so among equal weights, which
+//     clusters it keeps follows the order of Candidates (or Previous).
 //
-// Webster ties use TieBreakOrder(BindingUID). Bad input — no candidates,
-// empty or duplicate names, negative replicas, weights or available
-// replicas, an unknown strategy or mode — is an error naming the field and
-// value; the result never depends on the order of Candidates.
+// Webster ties use TieBreakOrder(BindingUID); Webster itself does not
+// depend on the order of its parties. Bad input — no candidates, empty or
+// duplicate names, negative replicas, weights or available replicas, an
+// unknown strategy, mode or generation — is an error naming the field and
+// value.
 func DivideReplicas(r DivisionRequest) ([]TargetCluster, error) {
 	if err := kmCheckDivision(&r); err != nil {
 		return nil, err
@@ -242,6 +280,9 @@ func kmCheckDivision(r *DivisionRequest) error {
 	}
 	if r.Mode != AssignSteady && r.Mode != AssignFresh {
 		return fmt.Errorf("estimator: divide: mode=%d: unknown assignment mode", int(r.Mode))
+	}
+	if r.Generation != DivisionV117 && r.Generation != DivisionV116 {
+		return fmt.Errorf("estimator: divide: generation=%d: unknown division generation", int(r.Generation))
 	}
 	if r.Replicas < 0 {
 		return fmt.Errorf("estimator: divide: replicas=%d: must not be negative", r.Replicas)
@@ -347,15 +388,15 @@ func kmSeatsToTargets(ps []WebsterParty) []TargetCluster {
 	return out
 }
 
-// kmSortByReplicasDesc sorts by replicas descending, then name ascending.
-func kmSortByReplicasDesc(tcs []TargetCluster) {
-	sort.Slice(tcs, func(i, j int) bool {
-		if tcs[i].Replicas != tcs[j].Replicas {
-			return tcs[i].Replicas > tcs[j].Replicas
-		}
-		return tcs[i].Name < tcs[j].Name
-	})
-}
+// kmByReplicasDesc is Karmada's TargetClustersList (division_algorithm.go):
+// replicas descending, no tie-break. Sorted with sort.Sort — the algorithm
+// Karmada calls, on the same input order — it yields Karmada's permutation,
+// equal weights included.
+type kmByReplicasDesc []TargetCluster
+
+func (a kmByReplicasDesc) Len() int           { return len(a) }
+func (a kmByReplicasDesc) Swap(i, j int)      { a[i], a[j] = a[j], a[i] }
+func (a kmByReplicasDesc) Less(i, j int) bool { return a[i].Replicas > a[j].Replicas }
 
 func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 	isCandidate := make(map[string]bool, len(r.Candidates))
@@ -390,7 +431,11 @@ func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 	case assigned > int64(r.Replicas):
 		phase = "scale down"
 		target = r.Replicas
-		weights = append(weights, r.Previous...)
+		if r.Generation == DivisionV116 {
+			weights = append(weights, r.Previous...)
+		} else {
+			weights = append(weights, scheduled...)
+		}
 		scheduled = nil
 	case assigned < int64(r.Replicas):
 		target = r.Replicas - int32(assigned)
@@ -400,7 +445,7 @@ func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 	default:
 		return scheduled, nil
 	}
-	kmSortByReplicasDesc(weights)
+	sort.Sort(kmByReplicasDesc(weights))
 	var sum int64
 	for _, w := range weights {
 		sum += int64(w.Replicas)

@@ -2,6 +2,7 @@ package estimator
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -165,12 +166,84 @@ func TestDivideDuplicatedAndTies(t *testing.T) {
 			t.Errorf("uid %s: %v, %v; want %v", uid, got, err, want)
 		}
 	}
-	// Aggregated with equal available replicas: ties sorted by name, so the
-	// prefix is member1 whatever the candidate order.
-	for _, cands := range [][]Candidate{kmCands(map[string]int32{kmM1: 5, kmM2: 5}, kmM1, kmM2), kmCands(map[string]int32{kmM1: 5, kmM2: 5}, kmM2, kmM1)} {
-		got, err := DivideReplicas(DivisionRequest{Strategy: StrategyAggregated, Replicas: 4, Candidates: cands})
-		if err != nil || !kmEqualTargets(got, kmTargets(kmM1, 4)) {
-			t.Errorf("aggregated ties: %v, %v", got, err)
+}
+
+// Issue 11 item 5. Karmada sorts the dynamic weights with sort.Sort over
+// TargetClustersList (pkg/scheduler/core/division_algorithm.go,
+// dynamicScaleUp/dynamicScaleDown/dynamicFreshScale; Less compares replicas
+// only) and Aggregated keeps the shortest prefix (dynamicDivideReplicas), so
+// among equal weights the candidate order decides. Go's sort.Sort is an
+// insertion sort up to 12 elements (ties keep their order) and pdqsort
+// beyond (deterministic, but it moves ties).
+func TestDivideAggregatedTiesFollowKarmadaSort(t *testing.T) {
+	five := map[string]int32{kmM1: 5, kmM2: 5}
+	tests := []struct {
+		name     string
+		cands    []Candidate
+		prev     []TargetCluster
+		replicas int32
+		want     []TargetCluster
+	}{
+		// The issue's reproduction: Karmada gives member2 = 5.
+		{name: "candidates [member2, member1]", cands: kmCands(five, kmM2, kmM1), replicas: 5, want: kmTargets(kmM2, 5)},
+		{name: "candidates [member1, member2]", cands: kmCands(five, kmM1, kmM2), replicas: 5, want: kmTargets(kmM1, 5)},
+		// Scale-down 8 → 4 weighs the previous replicas in spec.clusters
+		// order: member3 before member1.
+		{name: "scale-down ties in previous order", cands: kmCands(nil, kmM1, kmM3), prev: kmTargets(kmM3, 4, kmM1, 4), replicas: 4, want: kmTargets(kmM3, 4)},
+		// 17 candidates in name order, available 3/5/8 with ties, 26
+		// replicas. sort.Sort (pdqsort above 12 elements) orders them
+		// member06 8, member13 8, member05 5, member10 5, member17 5, … —
+		// measured by sorting Karmada's TargetClustersList with sort.Sort in
+		// a scratch program. The prefix reaching 26 is member06, member13,
+		// member05, member10 (8+8+5+5), split exactly by Webster. A stable
+		// sort (or ties by name) would keep member02 and member03 instead.
+		{name: "17 candidates (pdqsort)", cands: kmTieCands(3, 5, 5, 3, 5, 8, 5, 3, 5, 5, 3, 5, 8, 5, 5, 3, 5), replicas: 26,
+			want: kmTargets("member05", 5, "member06", 8, "member10", 5, "member13", 8)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DivideReplicas(DivisionRequest{Strategy: StrategyAggregated, Replicas: tt.replicas, Candidates: tt.cands, Previous: tt.prev})
+			if err != nil || !kmEqualTargets(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// kmTieCands returns candidates member01, member02, … in that order with the
+// given available replicas.
+func kmTieCands(avail ...int32) []Candidate {
+	out := make([]Candidate, len(avail))
+	for i, a := range avail {
+		out[i] = Candidate{Name: fmt.Sprintf("member%02d", i+1), AvailableReplicas: a}
+	}
+	return out
+}
+
+// Issue 11 item 4. Karmada v1.17+ dynamicScaleDown
+// (pkg/scheduler/core/division_algorithm.go, karmada-io/karmada#7110)
+// weighs only the previous replicas of clusters that are still candidates;
+// v1.16 weighed all of spec.clusters. DynamicWeight, previous
+// member1/member2/member3 = 4/4/4, candidates member1 and member2 (10
+// available each), 6 replicas: Karmada v1.17.1 and v1.18.2 give 3/3, v1.16
+// gives 2/2/2.
+func TestDivideDynamicScaleDownCandidatesOnly(t *testing.T) {
+	r := DivisionRequest{
+		Strategy: StrategyDynamicWeight, Replicas: 6,
+		Candidates: kmCands(map[string]int32{kmM1: 10, kmM2: 10}, kmM1, kmM2),
+		Previous:   kmTargets(kmM1, 4, kmM2, 4, kmM3, 4),
+	}
+	for _, tt := range []struct {
+		gen  DivisionGeneration
+		want []TargetCluster
+	}{
+		{DivisionV117, kmTargets(kmM1, 3, kmM2, 3)},
+		{DivisionV116, kmTargets(kmM1, 2, kmM2, 2, kmM3, 2)},
+	} {
+		r.Generation = tt.gen
+		got, err := DivideReplicas(r)
+		if err != nil || !kmEqualTargets(got, tt.want) {
+			t.Errorf("%v: got %v, %v; want %v", tt.gen, got, err, tt.want)
 		}
 	}
 }
@@ -185,6 +258,7 @@ func TestDivideBadInput(t *testing.T) {
 		{"negative replicas", DivisionRequest{Replicas: -1, Candidates: kmCands(nil, kmM1)}, "replicas=-1"},
 		{"unknown strategy", DivisionRequest{Strategy: 9, Candidates: kmCands(nil, kmM1)}, "strategy=9"},
 		{"unknown mode", DivisionRequest{Mode: 4, Candidates: kmCands(nil, kmM1)}, "mode=4"},
+		{"unknown generation", DivisionRequest{Generation: 7, Candidates: kmCands(nil, kmM1)}, "generation=7: unknown division generation"},
 		{"duplicate candidate", DivisionRequest{Candidates: kmCands(nil, kmM1, kmM1)}, `candidates[0] and candidates[1] are both "member1"`},
 		{"unnamed candidate", DivisionRequest{Candidates: []Candidate{{}}}, "candidates[0]: empty name"},
 		{"negative available", DivisionRequest{Candidates: []Candidate{{Name: kmM1, AvailableReplicas: -2}}}, `cluster "member1" availableReplicas=-2`},

@@ -25,6 +25,10 @@
 // LoadAware filter (package filter) and score (package scoring) halves read;
 // feed it NodeMetrics (UpdateNodeMetric) and pod events (AddPod, UpdatePod,
 // DeletePod), and Reserve/Unreserve keep it current during scheduling.
+// NodeState is Koordinator's /node/:name debug view as data (each assigned
+// pod's estimate, reported usage, share of the deltas and why it is
+// estimated); NodeMetricWarnings lists the metric entries Koordinator reads
+// differently from the rest.
 //
 // Units: usage vectors follow a Vectorizer (sorted resource names, cpu and
 // memory always included); cpu is in milli-cores, every other resource in

@@ -102,43 +102,132 @@ func (e *GeneralEstimator) MaxAvailableReplicas(clusters []*Cluster, req *Replic
 //  6. otherwise min(allowed pods, SummaryReplicas).
 //
 // The answer saturates at MaxInt32 (Karmada's int32 cast would wrap). The
-// cluster's summary is never modified.
+// cluster's summary is never modified. ExplainClusterReplicas returns the
+// same answer with the bound that set it.
 func (e *GeneralEstimator) ClusterReplicas(c *Cluster, req *ReplicaRequirements, assumed []AssumedWorkload) (int32, error) {
+	x, err := e.ExplainClusterReplicas(c, req, assumed)
+	return x.Replicas, err
+}
+
+// ReplicaBound names the bound that set a general estimate (see
+// ExplainClusterReplicas).
+type ReplicaBound int
+
+const (
+	// BoundNoSummary: the cluster has no resource summary, so it holds 0.
+	BoundNoSummary ReplicaBound = iota
+	// BoundPods: the pod-count bound (AllowedPods) answered — it is 0, the
+	// request is nil, or it is below the resource bound.
+	BoundPods
+	// BoundResourceModels: the resource-model estimate answered.
+	BoundResourceModels
+	// BoundSummary: the summary bound (SummaryReplicas) answered; the
+	// cluster has no per-grade node counts or the models are disabled.
+	BoundSummary
+	// BoundSummaryFallback: the summary bound answered because the
+	// resource models could not be applied (ReplicaEstimate.ModelErr).
+	BoundSummaryFallback
+)
+
+// String returns the bound's name: "NoSummary", "Pods", "ResourceModels",
+// "Summary" or "SummaryFallback".
+func (b ReplicaBound) String() string {
+	switch b {
+	case BoundNoSummary:
+		return "NoSummary"
+	case BoundPods:
+		return "Pods"
+	case BoundResourceModels:
+		return "ResourceModels"
+	case BoundSummary:
+		return "Summary"
+	case BoundSummaryFallback:
+		return "SummaryFallback"
+	}
+	return fmt.Sprintf("ReplicaBound(%d)", int(b))
+}
+
+// ReplicaEstimate is a general estimate with its explanation: the answer,
+// which bound set it, and the bounds that were computed.
+type ReplicaEstimate struct {
+	// Replicas is ClusterReplicas' answer.
+	Replicas int32
+	// Bound is the bound that set Replicas. When the pod-count bound and
+	// the resource bound are equal, the resource bound is named.
+	Bound ReplicaBound
+	// AllowedPods is the pod-count bound (after assumed workloads with
+	// OvercommitProtection); 0 without a summary.
+	AllowedPods int64
+	// ModelReplicas is the resource-model estimate before the pod bound, or
+	// -1 when the models were not consulted or could not be applied.
+	ModelReplicas int64
+	// SummaryReplicas is the summary bound before the pod bound (MaxInt64
+	// when nothing is requested), or -1 when it was not consulted.
+	SummaryReplicas int64
+	// SummaryResource is the requested resource that set SummaryReplicas
+	// (the first in name order among equals), "" when none did.
+	SummaryResource resource.Name
+	// ModelErr is why the resource models could not be applied (it wraps
+	// ErrResourceModelInapplicable); nil otherwise.
+	ModelErr error
+}
+
+// ExplainClusterReplicas is ClusterReplicas with its explanation: which
+// bound answered — the resource models, the summary, the pod-count bound,
+// or the summary as a fallback from inapplicable models — and the values of
+// the bounds it computed. Errors are ClusterReplicas'.
+func (e *GeneralEstimator) ExplainClusterReplicas(c *Cluster, req *ReplicaRequirements, assumed []AssumedWorkload) (ReplicaEstimate, error) {
+	x := ReplicaEstimate{ModelReplicas: -1, SummaryReplicas: -1}
 	if err := kmCheckCluster(0, c); err != nil {
-		return 0, err
+		return x, err
 	}
 	if err := kmCheckRequirements(fmt.Sprintf("cluster %q: request", c.Name), req); err != nil {
-		return 0, err
+		return x, err
 	}
 	for i := range assumed {
 		if err := kmCheckComponents(fmt.Sprintf("cluster %q: assumed[%d].components", c.Name, i), assumed[i].Components); err != nil {
-			return 0, err
+			return x, err
 		}
 	}
 	if c.ResourceSummary == nil {
-		return 0, nil
+		return x, nil
 	}
 	sum := c.ResourceSummary.Clone()
 	if e.opts.OvercommitProtection && len(assumed) > 0 {
 		kmDeductAssumed(sum, assumed)
 	}
-	allowed := AllowedPods(sum)
-	if allowed <= 0 {
-		return 0, nil
+	x.AllowedPods = AllowedPods(sum)
+	x.Bound = BoundPods
+	if x.AllowedPods <= 0 || req == nil {
+		x.Replicas = kmClamp32(x.AllowedPods)
+		return x, nil
 	}
-	if req == nil {
-		return kmClamp32(allowed), nil
-	}
+	bound := BoundSummary
 	if !e.opts.DisableResourceModels && len(c.ResourceSummary.AllocatableModelings) > 0 {
 		n, err := ResourceModelReplicas(c, req, e.opts.Generation, assumed)
 		if err == nil {
-			return kmClamp32(min(n, allowed)), nil
+			x.ModelReplicas = n
+			x.setBound(BoundResourceModels, n)
+			return x, nil
 		}
 		if !errors.Is(err, ErrResourceModelInapplicable) {
-			return 0, err
+			return ReplicaEstimate{ModelReplicas: -1, SummaryReplicas: -1}, err
 		}
+		x.ModelErr, bound = err, BoundSummaryFallback
 	}
-	return kmClamp32(min(allowed, SummaryReplicas(sum, req.ResourceRequest))), nil
+	x.SummaryReplicas, x.SummaryResource = kmSummaryBound(sum, req.ResourceRequest)
+	x.setBound(bound, x.SummaryReplicas)
+	return x, nil
+}
+
+// setBound sets Replicas to min(AllowedPods, n), naming b unless the pod
+// count is strictly smaller.
+func (x *ReplicaEstimate) setBound(b ReplicaBound, n int64) {
+	if x.AllowedPods < n {
+		x.Replicas, x.Bound = kmClamp32(x.AllowedPods), BoundPods
+		return
+	}
+	x.Replicas, x.Bound = kmClamp32(n), b
 }
 
 // AllowedPods is the number of pods a resource summary still admits:
@@ -162,10 +251,18 @@ func AllowedPods(s *ResourceSummary) int64 {
 // minimum over resources, or MaxInt64 when nothing is requested. It does
 // not apply the pod bound (see AllowedPods).
 func SummaryReplicas(s *ResourceSummary, request resource.List) int64 {
+	n, _ := kmSummaryBound(s, request)
+	return n
+}
+
+// kmSummaryBound is SummaryReplicas with the resource that set it (the
+// first in name order at the minimum; "" when nothing is requested or s is
+// nil).
+func kmSummaryBound(s *ResourceSummary, request resource.List) (int64, resource.Name) {
 	if s == nil {
-		return 0
+		return 0, ""
 	}
-	bound := int64(math.MaxInt64)
+	bound, by := int64(math.MaxInt64), resource.Name("")
 	for _, name := range request.Names() {
 		req := request[name]
 		if req.Value() <= 0 {
@@ -173,7 +270,7 @@ func SummaryReplicas(s *ResourceSummary, request resource.List) int64 {
 		}
 		alloc, ok := s.Allocatable[name]
 		if !ok {
-			return 0
+			return 0, name
 		}
 		if q, ok := s.Allocated[name]; ok {
 			alloc = alloc.Sub(q)
@@ -182,7 +279,7 @@ func SummaryReplicas(s *ResourceSummary, request resource.List) int64 {
 			alloc = alloc.Sub(q)
 		}
 		if alloc.Value() <= 0 {
-			return 0
+			return 0, name
 		}
 		var n int64
 		if name == resource.CPU {
@@ -190,9 +287,11 @@ func SummaryReplicas(s *ResourceSummary, request resource.List) int64 {
 		} else {
 			n = alloc.Value() / req.Value()
 		}
-		bound = min(bound, n)
+		if n < bound {
+			bound, by = n, name
+		}
 	}
-	return bound
+	return bound, by
 }
 
 // kmDeductAssumed adds the assumed workloads' demands to s.Allocating, as

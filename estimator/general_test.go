@@ -277,6 +277,87 @@ func TestGeneralModelPathAndFallback(t *testing.T) {
 	}
 }
 
+// Issue 11 item 6: beside the number, which bound of Karmada's
+// GeneralEstimator.maxAvailableReplicas (pkg/estimator/client/general.go:
+// getAllowedPodNumber, getMaximumReplicasBasedOnResourceModels with its
+// fallback to getMaximumReplicasBasedOnClusterSummary) answered.
+func TestGeneralExplainClusterReplicas(t *testing.T) {
+	models := func(pods, cpu string) *Cluster {
+		return &Cluster{
+			Name:           "m",
+			ResourceModels: kmModels([]string{"cpu"}, []string{"0"}, []string{"4"}),
+			ResourceSummary: &ResourceSummary{
+				Allocatable:          kmList(map[string]string{"pods": pods, "cpu": cpu}),
+				AllocatableModelings: kmCounts(0, 3),
+			},
+		}
+	}
+	summary := func(pods, cpu, mem string) *Cluster {
+		return &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": pods, "cpu": cpu, "memory": mem}, nil, nil)}
+	}
+	cpu1 := kmReq(map[string]string{"cpu": "1"})
+	tests := []struct {
+		name string
+		opts GeneralOptions
+		c    *Cluster
+		req  *ReplicaRequirements
+		want ReplicaEstimate
+	}{
+		{name: "no summary", c: &Cluster{Name: "m"}, req: cpu1,
+			want: ReplicaEstimate{Bound: BoundNoSummary, ModelReplicas: -1, SummaryReplicas: -1}},
+		{name: "no pod slot", c: summary("0", "8", "8Gi"), req: cpu1,
+			want: ReplicaEstimate{Bound: BoundPods, ModelReplicas: -1, SummaryReplicas: -1}},
+		{name: "nil request", c: summary("7", "8", "8Gi"),
+			want: ReplicaEstimate{Replicas: 7, Bound: BoundPods, AllowedPods: 7, ModelReplicas: -1, SummaryReplicas: -1}},
+		// 3 nodes × 4 cpu = 12 replicas, 20 pods.
+		{name: "resource models", c: models("20", "1"), req: cpu1,
+			want: ReplicaEstimate{Replicas: 12, Bound: BoundResourceModels, AllowedPods: 20, ModelReplicas: 12, SummaryReplicas: -1}},
+		// 12 by the models, capped by 10 pods.
+		{name: "pods below the models", c: models("10", "1"), req: cpu1,
+			want: ReplicaEstimate{Replicas: 10, Bound: BoundPods, AllowedPods: 10, ModelReplicas: 12, SummaryReplicas: -1}},
+		// Equal bounds name the resource bound.
+		{name: "pods equal to the models", c: models("12", "1"), req: cpu1,
+			want: ReplicaEstimate{Replicas: 12, Bound: BoundResourceModels, AllowedPods: 12, ModelReplicas: 12, SummaryReplicas: -1}},
+		// Models disabled: the summary has 1 cpu left.
+		{name: "summary", opts: GeneralOptions{DisableResourceModels: true}, c: models("10", "1"), req: cpu1,
+			want: ReplicaEstimate{Replicas: 1, Bound: BoundSummary, AllowedPods: 10, ModelReplicas: -1, SummaryReplicas: 1, SummaryResource: resource.CPU}},
+		// cpu 8/1 = 8, memory 4Gi/1Gi = 4: memory sets the summary bound.
+		{name: "summary by memory", c: summary("100", "8", "4Gi"), req: kmReq(map[string]string{"cpu": "1", "memory": "1Gi"}),
+			want: ReplicaEstimate{Replicas: 4, Bound: BoundSummary, AllowedPods: 100, ModelReplicas: -1, SummaryReplicas: 4, SummaryResource: resource.Memory}},
+		{name: "pods below the summary", c: summary("3", "8", "4Gi"), req: cpu1,
+			want: ReplicaEstimate{Replicas: 3, Bound: BoundPods, AllowedPods: 3, ModelReplicas: -1, SummaryReplicas: 8, SummaryResource: resource.CPU}},
+		// v1.12–v1.17 models lack memory: inapplicable, the summary answers
+		// (no memory there either: 0).
+		{name: "fallback from inapplicable models", opts: GeneralOptions{Generation: ModelMinCoversRequest}, c: models("10", "1"), req: kmReq(map[string]string{"memory": "1Gi"}),
+			want: ReplicaEstimate{Bound: BoundSummaryFallback, AllowedPods: 10, ModelReplicas: -1, SummaryReplicas: 0, SummaryResource: resource.Memory}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := NewGeneralEstimator(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.ExplainClusterReplicas(tt.c, tt.req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.ModelErr != nil) != (tt.want.Bound == BoundSummaryFallback) || (got.ModelErr != nil && !errors.Is(got.ModelErr, ErrResourceModelInapplicable)) {
+				t.Errorf("ModelErr = %v", got.ModelErr)
+			}
+			got.ModelErr = nil
+			if got != tt.want {
+				t.Errorf("ExplainClusterReplicas = %+v, want %+v", got, tt.want)
+			}
+			if n, _ := e.ClusterReplicas(tt.c, tt.req, nil); n != got.Replicas {
+				t.Errorf("ClusterReplicas = %d, explanation says %d", n, got.Replicas)
+			}
+		})
+	}
+	if s := BoundSummaryFallback.String(); s != "SummaryFallback" {
+		t.Errorf("String = %q", s)
+	}
+}
+
 func TestGeneralMaxAvailableReplicasBadInput(t *testing.T) {
 	e, _ := NewGeneralEstimator(GeneralOptions{})
 	ok := func() *Cluster {

@@ -40,6 +40,45 @@ func ExampleGeneralEstimator_MaxAvailableReplicas() {
 	// member3: 0
 }
 
+// Which bound answered each cluster's general estimate: member1's resource
+// summary (cpu: (4 − 0.95) / 0.5 = 6), member3's two free pod slots, and
+// member4's resource models (two grade-2 nodes of 2 cpu: 4 replicas each).
+func ExampleGeneralEstimator_ExplainClusterReplicas() {
+	summary := func(cpuUsed, podsUsed string) *estimator.ResourceSummary {
+		return &estimator.ResourceSummary{
+			Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "memory": "16265856Ki", "pods": "110"}),
+			Allocated:   resource.MustParseList(map[string]string{"cpu": cpuUsed, "memory": "290Mi", "pods": podsUsed}),
+		}
+	}
+	models := estimator.DefaultResourceModels()
+	counts := make([]estimator.AllocatableModeling, len(models))
+	for i, m := range models {
+		counts[i] = estimator.AllocatableModeling{Grade: m.Grade}
+	}
+	counts[2].Count = 2
+	withModels := summary("0", "0")
+	withModels.AllocatableModelings = counts
+	clusters := []*estimator.Cluster{
+		{Name: "member1", ResourceSummary: summary("950m", "11")},
+		{Name: "member3", ResourceSummary: summary("2", "108")},
+		{Name: "member4", ResourceModels: models, ResourceSummary: withModels},
+	}
+	e, _ := estimator.NewGeneralEstimator(estimator.GeneralOptions{})
+	req := &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "500m"})}
+	for _, c := range clusters {
+		x, err := e.ExplainClusterReplicas(c, req, nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s: %d by %v (pods %d, models %d, summary %d %q)\n", c.Name, x.Replicas, x.Bound, x.AllowedPods, x.ModelReplicas, x.SummaryReplicas, x.SummaryResource)
+	}
+	// Output:
+	// member1: 6 by Summary (pods 99, models -1, summary 6 "cpu")
+	// member3: 2 by Pods (pods 2, models -1, summary 4 "cpu")
+	// member4: 8 by ResourceModels (pods 110, models 8, summary -1 "")
+}
+
 // The customized resource models of Karmada's documentation (seed 002):
 // default models, member1 with one grade-2 node and six grade-3 nodes, a
 // 3 cpu / 20Gi replica, under each generation of the algorithm.

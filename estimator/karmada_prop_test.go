@@ -1,9 +1,11 @@
 package estimator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"testing"
 
@@ -106,6 +108,53 @@ func TestPropEstimateNonIncreasingInRequest(t *testing.T) {
 	})
 }
 
+// The explanation agrees with the answer: Replicas is the smaller of the
+// pod-count bound and the resource bound the explanation names (the named
+// bound itself when they tie), and the bounds not consulted are -1.
+func TestPropExplainClusterReplicasAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.SampledFrom(kmGenerations).Draw(t, "gen")
+		c := kmGenModelCluster(t)
+		c.ResourceSummary.Allocatable[resource.CPU] = resource.NewMilliQuantity(rapid.Int64Range(0, 1e6).Draw(t, "allocCPU"), resource.DecimalSI)
+		if rapid.Bool().Draw(t, "dropModels") {
+			c.ResourceModels = nil
+		}
+		e, _ := NewGeneralEstimator(GeneralOptions{Generation: gen, DisableResourceModels: rapid.Bool().Draw(t, "disableModels")})
+		req := kmRequestOf(kmGenRequest(t))
+		x, err := e.ExplainClusterReplicas(c, req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res int64
+		switch x.Bound {
+		case BoundResourceModels:
+			res = x.ModelReplicas
+			if x.SummaryReplicas != -1 || x.ModelErr != nil {
+				t.Fatalf("models answered but %+v", x)
+			}
+		case BoundSummary, BoundSummaryFallback:
+			res = x.SummaryReplicas
+			if x.ModelReplicas != -1 || (x.ModelErr != nil) != (x.Bound == BoundSummaryFallback) {
+				t.Fatalf("summary answered but %+v", x)
+			}
+		case BoundPods:
+			res = max(x.ModelReplicas, x.SummaryReplicas)
+			if res >= 0 && res <= x.AllowedPods {
+				t.Fatalf("pods named but the resource bound %d is not above them: %+v", res, x)
+			}
+			res = x.AllowedPods
+		default:
+			t.Fatalf("bound %v", x.Bound)
+		}
+		if want := kmClamp32(min(res, x.AllowedPods)); x.Replicas != want {
+			t.Fatalf("Replicas %d, want %d from %+v", x.Replicas, want, x)
+		}
+		if n, _ := e.ClusterReplicas(c, req, nil); n != x.Replicas {
+			t.Fatalf("ClusterReplicas %d, explanation %d", n, x.Replicas)
+		}
+	})
+}
+
 // More capacity never yields fewer replicas: more allocatable in the
 // summary, more nodes per grade, larger grade Mins (generation 3).
 func TestPropEstimateNonDecreasingInCapacity(t *testing.T) {
@@ -177,8 +226,10 @@ func TestPropAccurateMonotone(t *testing.T) {
 	})
 }
 
-// A division always sums to the target and does not depend on the order in
-// which clusters (or the previous assignment) are listed.
+// A division always sums to the target and, except for Aggregated (whose
+// kept clusters follow the candidate order among equal weights, as
+// Karmada's), does not depend on the order in which clusters (or the
+// previous assignment) are listed.
 func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 	names := []string{"a", "b", "c", "d", "e"}
 	rapid.Check(t, func(t *rapid.T) {
@@ -197,6 +248,7 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 		r := DivisionRequest{
 			Strategy:   DivisionStrategy(rapid.IntRange(0, 3).Draw(t, "strategy")),
 			Mode:       AssignmentMode(rapid.IntRange(0, 1).Draw(t, "mode")),
+			Generation: DivisionGeneration(rapid.IntRange(0, 1).Draw(t, "generation")),
 			Replicas:   rapid.Int32Range(0, 60).Draw(t, "replicas"),
 			Candidates: cands,
 			Previous:   prev,
@@ -211,7 +263,7 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 		r2.Candidates = rapid.Permutation(cands).Draw(t, "permCands")
 		r2.Previous = rapid.Permutation(prev).Draw(t, "permPrev")
 		got2, err2 := DivideReplicas(r2)
-		if (err == nil) != (err2 == nil) || !kmEqualTargets(got, got2) {
+		if (err == nil) != (err2 == nil) || (r.Strategy != StrategyAggregated && !kmEqualTargets(got, got2)) {
 			t.Fatalf("order matters: %v, %v vs %v, %v", got, err, got2, err2)
 		}
 		if err != nil {
@@ -227,6 +279,46 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 		}
 		if sum != want {
 			t.Fatalf("%v: sum %d, want %d (%v)", r.Strategy, sum, want, got)
+		}
+	})
+}
+
+// Up to 12 candidates Go's sort.Sort is an insertion sort, so Karmada's
+// Aggregated first division keeps exactly the shortest prefix of the
+// candidates stably sorted by available replicas (descending) that reaches
+// the target: ties keep the candidate order.
+func TestPropAggregatedTiesKeepCandidateOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 12).Draw(t, "clusters")
+		cands := make([]Candidate, n)
+		var total int32
+		for i := range cands {
+			cands[i] = Candidate{Name: fmt.Sprintf("c%02d", i), AvailableReplicas: rapid.Int32Range(1, 4).Draw(t, "avail")}
+			total += cands[i].AvailableReplicas
+		}
+		cands = rapid.Permutation(cands).Draw(t, "order")
+		replicas := rapid.Int32Range(1, total).Draw(t, "replicas")
+		got, err := DivideReplicas(DivisionRequest{Strategy: StrategyAggregated, Replicas: replicas, Candidates: cands})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stable := slices.Clone(cands)
+		slices.SortStableFunc(stable, func(a, b Candidate) int { return cmp.Compare(b.AvailableReplicas, a.AvailableReplicas) })
+		var want []string
+		var sum int32
+		for _, c := range stable {
+			want = append(want, c.Name)
+			if sum += c.AvailableReplicas; sum >= replicas {
+				break
+			}
+		}
+		slices.Sort(want)
+		var names []string
+		for _, tc := range got {
+			names = append(names, tc.Name)
+		}
+		if !slices.Equal(names, want) {
+			t.Fatalf("kept %v, want the stable prefix %v", got, want)
 		}
 	})
 }

@@ -35,18 +35,20 @@ import (
 //     age ≥ nodeMetricExpirationSeconds) → Unschedulable
 //     "node(s) nodeMetric expired" unless enableScheduleWhenNodeMetricsExpired;
 //  8. no metric body → pass;
-//  9. per resource in name order, skipping zero thresholds and zero
-//     capacity: usage = reported + estimated deltas of assigned pods not yet
-//     reported (+ the incoming pod's estimate in a second pass, dropped on
-//     an estimation error); round(usage/capacity·100) > threshold →
+//  9. one pass per resource in name order (Koordinator's resource-vector
+//     order; load_aware.go filterNodeUsage), skipping zero thresholds and
+//     zero capacity: usage = reported + estimated deltas of assigned pods
+//     not yet reported + the incoming pod's estimate (left out on an
+//     estimation error); round(usage/capacity·100) > threshold →
 //     Unschedulable "node(s) <res> usage exceed threshold" ("… aggregated
-//     usage …" on the aggregated path), the first such resource of the first
-//     pass that finds one.
+//     usage …" on the aggregated path), naming the first such resource.
 //
 // In ≤ v1.5 mode: an expired metric passes; only raw reported usage is
 // compared (the aggregate of exactly that duration — 0: the longest — or the
-// reported prod pods' usage, passing when absent) and round(…) ≥ threshold
-// rejects.
+// reported prod pods' usage, passing when absent; no estimate, so no
+// incoming pod either) and round(…) ≥ threshold rejects. v1.5 ranges over a
+// Go map, so when several resources are over it names one at random;
+// schedkit names the first in name order.
 //
 // The per-node path does not allocate: the incoming pod's estimate and the
 // cycle's time are computed in PreFilter, thresholds are vectors, node
@@ -58,7 +60,6 @@ type LoadAware struct {
 	clock framework.Clock
 	memo  loadaware.ProfileMemo
 
-	zero         []int64
 	usageReasons []*framework.Status
 	aggReasons   []*framework.Status
 	expired      *framework.Status
@@ -107,7 +108,6 @@ func NewLoadAwareWithSource(args config.LoadAwareSchedulingArgs, h framework.Han
 		clock:   loadaware.Clock(h),
 		expired: framework.NewStatus(framework.Unschedulable, loadaware.ReasonNodeMetricExpired),
 		noNode:  framework.NewStatus(framework.Error, loadaware.ReasonNodeNotFound),
-		zero:    make([]int64, len(c.Vec)),
 	}
 	p.cache, _ = src.(*estimator.AssignCache)
 	for _, n := range c.Vec {
@@ -184,12 +184,6 @@ func (p *LoadAware) Filter(_ context.Context, cs *framework.CycleState, pod *fra
 		return nil
 	}
 	base, delta := view.Estimated(prodPod, aggType, aggDur)
-	// As Koordinator, check the existing usage first, then with the incoming
-	// pod: the verdict is the same, but the reason names the first resource
-	// already over its threshold before one pushed over by the pod.
-	if s := p.exceeds(thr, base, delta, p.zero, capacity, isAgg); s != nil {
-		return s
-	}
 	return p.exceeds(thr, base, delta, st.Estimate, capacity, isAgg)
 }
 

@@ -303,9 +303,14 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			metric: laMetric().Usage(laM("90", "511Gi")).Obj(), want: laCPUReason,
 		},
 		{
-			name: "existing usage checked first: memory over already (490/512 = 96) is named before cpu pushed over by the pod ((60+3.4)/96 = 66)",
+			// One check of usage + the incoming pod's estimate (Koordinator
+			// load_aware.go Filter → filterNodeUsage): cpu (60+3.4)/96 = 66
+			// and memory (490+0.7)/512 = 96 are both over; cpu comes first
+			// in the resource-vector order, though memory alone was over
+			// before the pod.
+			name: "usage and incoming pod checked once: cpu (66 > 65) named before memory (96 > 95, over even without the pod)",
 			args: noExp, metric: laMetric().Usage(laM("60", "490Gi")).Obj(),
-			pod: st.MakePod().Name("p").Req(laM("4", "1Gi")).Obj(), want: laMemReason,
+			pod: st.MakePod().Name("p").Req(laM("4", "1Gi")).Obj(), want: laCPUReason,
 		},
 		{
 			name: "node without name in the cache but metric for a different node: pass", args: noExp,
@@ -361,6 +366,57 @@ func TestLoadAwareFilterBoundaryBothModes(t *testing.T) {
 	laCheck(t, laCase{
 		name: "v1.5", node: node, metric: metric(), want: laCPUReason,
 		args: config.LoadAwareSchedulingArgs{CompatibilityMode: config.LoadAwareCompatKoordinatorV15},
+	})
+}
+
+// Issue 11 item 1. Koordinator v1.8.0 load_aware.go, Filter →
+// filterNodeUsage, adds the incoming pod's estimate to the node's estimated
+// usage and checks the thresholds once, naming the first resource over in
+// its resource-vector order. Node 8 cpu / 100Gi, NodeMetric 30 s old with
+// usage cpu 5 / memory 96Gi, default args (65 / 95), incoming pod 1 cpu /
+// 1Gi (estimate 850m / 0.7Gi): cpu 5.85/8 = 73 > 65 and memory 96.7/100 =
+// 97 > 95, so cpu is named (memory alone was over before the pod). ≤ v1.5
+// compares raw usage without the pod: cpu 5/8 = 63 < 65, memory 96 ≥ 95.
+func TestLoadAwareFilterReasonIncludesIncomingPod(t *testing.T) {
+	node := st.MakeNode().Name("test-node-1").Capacity(laM("8", "100Gi")).Obj()
+	metric := func() *framework.NodeMetric {
+		return st.MakeNodeMetric("test-node-1").ReportInterval(60).UpdateTime(laNow.Add(-30 * time.Second)).Usage(laM("5", "96Gi")).Obj()
+	}
+	pod := func() *framework.Pod { return st.MakePod().Name("p").Req(laM("1", "1Gi")).Obj() }
+	laCheck(t, laCase{name: "current", node: node, metric: metric(), pod: pod(), want: laCPUReason})
+	laCheck(t, laCase{
+		name: "v1.5", node: node, metric: metric(), pod: pod(), want: laMemReason,
+		args: config.LoadAwareSchedulingArgs{CompatibilityMode: config.LoadAwareCompatKoordinatorV15},
+	})
+}
+
+// Issue 11 item 2: a NodeMetric with an odd aggregated entry is still read
+// (Koordinator v1.8.0 pod_assign_cache.go, nodeInfo.AddOrUpdateNodeMetric),
+// so an overloaded node is still rejected, and a node annotation naming an
+// aggregation type outside avg…p99 selects that entry (generateUsage-
+// ThresholdsFilterProfile does not validate the annotation).
+func TestLoadAwareFilterOddNodeMetricEntries(t *testing.T) {
+	noExp := config.LoadAwareSchedulingArgs{FilterExpiredNodeMetrics: laFalse()}
+	odd := func() *framework.NodeMetric {
+		m := laMetric().Usage(laM("90", "100Gi")).Obj()
+		u := func(cpu string) map[string]framework.ResourceMap {
+			return map[string]framework.ResourceMap{"p42": {Resources: resource.MustParseList(laM(cpu, "1Gi"))}}
+		}
+		m.Status.NodeMetric.AggregatedNodeUsages = []framework.AggregatedUsage{
+			{Duration: framework.MetricDuration{Duration: 10 * time.Minute}, Usage: u("1")},
+			{Duration: framework.MetricDuration{Duration: 10 * time.Minute}, Usage: u("70")},
+		}
+		return m
+	}
+	// 90.25/96 = 94 > 65.
+	laCheck(t, laCase{name: "usage thresholds", args: noExp, metric: odd(), want: laCPUReason})
+	// The later p42/10m entry wins: 70.25/96 = 73 > 60.
+	laCheck(t, laCase{
+		name: "annotation naming p42", args: noExp, metric: odd(), want: laCPUAggReason,
+		annotation: &estimator.CustomUsageThresholds{AggregatedUsage: &estimator.CustomAggregatedUsage{
+			UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p42",
+			UsageAggregatedDuration: &framework.MetricDuration{Duration: 10 * time.Minute},
+		}},
 	})
 }
 

@@ -3,6 +3,8 @@ package framework
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,11 +165,16 @@ func (d *MetricDuration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Validate checks a NodeMetric for input no usage calculation can accept:
-// an empty name, a negative report interval, a duplicated or negative
-// aggregation duration, an unknown aggregation type, or a negative quantity
-// anywhere in the usages. The error names the field and the value, e.g.
+// Validate checks a NodeMetric for input schedkit refuses: nil, an empty
+// name (the API server cannot hold such an object), a negative report
+// interval, or a negative quantity anywhere in the usages (Koordinator would
+// compute with them; schedkit rejects them as input no usage calculation can
+// mean). The error names the field and the value, e.g.
 // `NodeMetric "n1": status.nodeMetric.nodeUsage["cpu"]=-1: must not be negative`.
+//
+// Entries Koordinator keeps but reads differently — an unknown aggregation
+// type, a duplicated or negative aggregation duration, a duplicated pod — are
+// not errors: see Warnings.
 func (m *NodeMetric) Validate() error {
 	if m == nil {
 		return fmt.Errorf("NodeMetric: nil")
@@ -205,26 +212,127 @@ func (m *NodeMetric) Validate() error {
 }
 
 func nmCheckAggregated(prefix, path string, aggs []AggregatedUsage) error {
-	seen := make(map[time.Duration]bool, len(aggs))
 	for i, a := range aggs {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		if a.Duration.Duration < 0 {
-			return fmt.Errorf("%s: %s.duration=%s: must not be negative", prefix, p, a.Duration.Duration)
-		}
-		if seen[a.Duration.Duration] {
-			return fmt.Errorf("%s: %s.duration=%s: duplicated", prefix, p, a.Duration.Duration)
-		}
-		seen[a.Duration.Duration] = true
-		for t, rm := range a.Usage {
-			if !IsAggregationType(t) {
-				return fmt.Errorf("%s: %s.usage[%q]: unknown aggregation type (want avg, p50, p90, p95 or p99)", prefix, p, t)
-			}
-			if err := nmCheckMap(prefix, fmt.Sprintf("%s.usage[%q]", p, t), rm); err != nil {
+		for _, t := range slices.Sorted(maps.Keys(a.Usage)) {
+			if err := nmCheckMap(prefix, fmt.Sprintf("%s[%d].usage[%q]", path, i, t), a.Usage[t]); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// NodeMetricWarning is one entry of a NodeMetric that LoadAwareScheduling
+// keeps but reads differently from what its author likely meant; the rest of
+// the metric is used as usual.
+type NodeMetricWarning struct {
+	// Field is the entry's path, e.g.
+	// `status.nodeMetric.aggregatedNodeUsages[1].usage["p75"]`.
+	Field string
+	// Message says what is odd and what the scheduler does with the entry.
+	Message string
+}
+
+// String returns "field: message".
+func (w NodeMetricWarning) String() string { return w.Field + ": " + w.Message }
+
+// Warnings lists, in field order, the entries of m that Koordinator's
+// LoadAwareScheduling (v1.8.0 pod_assign_cache.go,
+// nodeInfo.AddOrUpdateNodeMetric) keeps while ignoring them, or reads only
+// in a way the author may not expect; schedkit's AssignCache reads them the
+// same way:
+//
+//   - an aggregated usage whose type is not avg, p50, p90, p95 or p99 is
+//     stored under its own name: the args cannot select it, only a node's
+//     usage-thresholds annotation naming that type;
+//   - an aggregated usage with a negative duration is stored under that
+//     duration: it is never the longest (duration 0), and only an
+//     annotation naming that negative duration selects it;
+//   - an aggregated usage of a type and duration repeated later in the list
+//     is ignored (the last non-empty one wins);
+//   - an aggregated usage of duration 0 is ignored when the same type is
+//     also reported for a positive duration (duration 0 then means the
+//     longest of them);
+//   - a podsMetric entry for a pod listed again later is ignored (the last
+//     non-empty one wins; a koord-prod priority on either still marks the
+//     pod as reported prod).
+//
+// Empty usage lists are skipped without a warning, as Koordinator skips
+// them (a pod without usage is then estimated). aggregatedSystemUsages are
+// not read. A nil m has no warnings.
+func (m *NodeMetric) Warnings() []NodeMetricWarning {
+	if m == nil {
+		return nil
+	}
+	var out []NodeMetricWarning
+	if info := m.Status.NodeMetric; info != nil {
+		out = nmAggregatedWarnings("status.nodeMetric.aggregatedNodeUsages", info.AggregatedNodeUsages, out)
+	}
+	type podKey struct{ namespace, name string }
+	last := make(map[podKey]int, len(m.Status.PodsMetric))
+	for i, pm := range m.Status.PodsMetric {
+		if pm != nil && len(pm.PodUsage.Resources) > 0 {
+			last[podKey{pm.Namespace, pm.Name}] = i
+		}
+	}
+	for i, pm := range m.Status.PodsMetric {
+		if pm == nil || len(pm.PodUsage.Resources) == 0 {
+			continue
+		}
+		if j := last[podKey{pm.Namespace, pm.Name}]; j != i {
+			out = append(out, NodeMetricWarning{
+				Field:   fmt.Sprintf("status.podsMetric[%d](%s/%s)", i, pm.Namespace, pm.Name),
+				Message: fmt.Sprintf("ignored: the pod is listed again at status.podsMetric[%d], whose usage is used", j),
+			})
+		}
+	}
+	return out
+}
+
+func nmAggregatedWarnings(path string, aggs []AggregatedUsage, out []NodeMetricWarning) []NodeMetricWarning {
+	type key struct {
+		t string
+		d time.Duration
+	}
+	last := map[key]int{}
+	longest := map[string]time.Duration{} // type → its longest positive duration
+	for i, a := range aggs {
+		d := a.Duration.Duration
+		for t, rm := range a.Usage {
+			if len(rm.Resources) == 0 {
+				continue
+			}
+			last[key{t, d}] = i
+			longest[t] = max(longest[t], d)
+		}
+	}
+	for i, a := range aggs {
+		d := a.Duration.Duration
+		for _, t := range slices.Sorted(maps.Keys(a.Usage)) {
+			if len(a.Usage[t].Resources) == 0 {
+				continue
+			}
+			field := fmt.Sprintf("%s[%d].usage[%q]", path, i, t)
+			warn := func(format string, args ...any) {
+				out = append(out, NodeMetricWarning{Field: field, Message: fmt.Sprintf(format, args...)})
+			}
+			if j := last[key{t, d}]; j != i {
+				warn("ignored: type %s for duration %s is reported again at %s[%d], which is used", t, d, path, j)
+				continue
+			}
+			if l := longest[t]; d == 0 && l > 0 {
+				warn("ignored: duration 0 stands for the longest duration of type %s, %s at %s[%d]", t, l, path, last[key{t, l}])
+				continue
+			}
+			if !IsAggregationType(t) {
+				warn("unknown aggregation type (not avg, p50, p90, p95 or p99): kept, but only a node's usage-thresholds annotation naming %q can select it", t)
+			}
+			if d < 0 {
+				warn("negative duration %s: kept, but never taken as the longest duration; only a node's usage-thresholds annotation naming %s can select it", d, d)
+			}
+		}
+	}
+	return out
 }
 
 func nmCheckMap(prefix, path string, rm ResourceMap) error {
