@@ -185,8 +185,11 @@ func (r *Result) SelectedNode() string {
 	return r.nodeAt(r.feasible[r.selected]).Name()
 }
 
-// EvaluatedNodes is the number of nodes Filter evaluated (feasible plus
-// rejected), which advances the scheduler's round-robin start.
+// EvaluatedNodes is the number of nodes Filter evaluated (the feasible
+// nodes kept plus the nodes rejected before filtering stopped), which
+// advances the scheduler's round-robin start as kube-scheduler's
+// nextStartNodeIndex; the extra feasible node that stops a sampled search
+// is not counted (see CycleOptions.NumFeasibleToFind).
 func (r *Result) EvaluatedNodes() int { return r.evaluated }
 
 // FeasibleNodes returns the feasible nodes in evaluation order (a copy).
