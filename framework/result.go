@@ -42,9 +42,11 @@ type FitError struct {
 	Diagnosis   Diagnosis
 }
 
-// Error renders kube-scheduler's message: "0/N nodes are available: " then
-// the PreFilter message, or the reasons histogram ("count reason" entries
-// sorted as strings, joined by ", "), then the PostFilter message.
+// Error renders kube-scheduler v1.36's message (FitError.Error in
+// framework/types.go): "0/N nodes are available: " then the PreFilter
+// message and a full stop, or the reasons histogram ("count reason"
+// entries sorted as strings, joined by ", ") and a full stop, then the
+// PostFilter message as it is (DefaultPreemption's ends in its own stop).
 func (e *FitError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "0/%d nodes are available:", e.NumAllNodes)
@@ -76,7 +78,7 @@ func (e *FitError) Error() string {
 		}
 	}
 	if e.Diagnosis.PostFilterMsg != "" {
-		fmt.Fprintf(&b, " %s.", e.Diagnosis.PostFilterMsg)
+		fmt.Fprintf(&b, " %s", e.Diagnosis.PostFilterMsg)
 	}
 	return b.String()
 }
