@@ -201,7 +201,11 @@ type cfgProfileState struct {
 	path   string
 	name   string
 	merged *cfgPlugins
-	args   []*cfgArgs
+	// weighed is merged as kube merges it with its whole default list: with
+	// the score plugins schedkit does not model (cfgKubeHiddenScorers), for
+	// kube's running-total weight check.
+	weighed *cfgPlugins
+	args    []*cfgArgs
 	byName map[string]*cfgArgs
 }
 
@@ -220,8 +224,11 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 	cfgSetDefaults(f)
 	states := make([]*cfgProfileState, len(f.Profiles))
 	def := cfgDefaultPlugins(l.defaults)
+	weighDef := cfgDefaultPlugins(cfgWithKubeHiddenScorers(l.defaults))
 	for i := range f.Profiles {
+		weighed := cfgMergePlugins(weighDef, f.Profiles[i].Plugins)
 		states[i] = l.defaultProfile(fmt.Sprintf("profiles[%d]", i), &f.Profiles[i], def, &errs)
+		states[i].weighed = weighed
 	}
 	if len(errs) > 0 {
 		return nil, errs.err()
@@ -567,7 +574,8 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	if pe := lists[cfgPointPreEnqueue]; len(pe) > 0 {
 		return fail("plugins.preEnqueue: %q: PreEnqueue plugins are not supported by framework.Profile", pe)
 	}
-	weights, err := cfgScoreWeights(st.merged, func(name string) bool { return implements(name, PointScore) })
+	hidden := func(name string) bool { return l.specs[name].Factory == nil && cfgKubeHiddenScorer(name) }
+	weights, err := cfgScoreWeights(st.weighed, func(name string) bool { return implements(name, PointScore) || hidden(name) }, hidden)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -261,10 +261,11 @@ type cfgVersionDiff struct {
 }
 
 var cfgVersionDiffs = map[string]cfgVersionDiff{
-	cfgVersionV1b3: {missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue"}},
+	cfgVersionV1b3: {missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue",
+		"profiles[*].plugins.placementGenerate", "profiles[*].plugins.placementScore"}},
 	cfgVersionV1b2: {
 		missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue",
-			"profiles[*].plugins.multiPoint"},
+			"profiles[*].plugins.placementGenerate", "profiles[*].plugins.placementScore", "profiles[*].plugins.multiPoint"},
 		removed: []string{"healthzBindAddress", "metricsBindAddress"},
 	},
 }
@@ -286,9 +287,13 @@ func cfgCheckVersion(root map[string]any, version string, errs *cfgErrs) {
 	profiles, _ := root["profiles"].([]any)
 	for _, f := range d.missing {
 		if rest, ok := strings.CutPrefix(f, "profiles[*]."); ok {
+			needs := cfgVersionV1b3 + " or " + cfgVersionV1
+			if slices.Contains(cfgVersionDiffs[cfgVersionV1b3].missing, f) {
+				needs = cfgVersionV1
+			}
 			for i, p := range profiles {
 				if cfgHasPath(p, strings.Split(rest, ".")) {
-					errs.add(fmt.Sprintf("profiles[%d].%s", i, rest), "not a field of %s (it needs %s or %s)", version, cfgVersionV1b3, cfgVersionV1)
+					errs.add(fmt.Sprintf("profiles[%d].%s", i, rest), "not a field of %s (it needs %s)", version, needs)
 				}
 			}
 			continue
