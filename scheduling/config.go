@@ -206,7 +206,7 @@ type cfgProfileState struct {
 	// kube's running-total weight check.
 	weighed *cfgPlugins
 	args    []*cfgArgs
-	byName map[string]*cfgArgs
+	byName  map[string]*cfgArgs
 }
 
 func (l *cfgLoader) load(data []byte) (*Configuration, error) {
