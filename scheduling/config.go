@@ -28,7 +28,7 @@ type Configuration struct {
 	// Profiles are the resolved profiles, in file order: each extension
 	// point's plugins in kube's order after merging with the default plugins
 	// and expanding multiPoint, every Score plugin's weight, and the
-	// defaulted args of every configured plugin the registry offers. Each
+	// defaulted args of every plugin the profile instantiates. Each
 	// can be passed to framework.NewFramework with Registry().
 	Profiles []framework.Profile
 	// Parallelism is the number of workers of per-node loops (default 16).
@@ -71,10 +71,11 @@ func (c *Configuration) SchedulerOptions() []Option {
 // Write prints the configuration as canonical YAML in the
 // kubescheduler.config.k8s.io/v1 shape with every default filled in, like
 // kube-scheduler --write-config-to: the plugin sets as merged with the
-// defaults (multiPoint holding the default plugins), every pluginConfig
-// defaulted (with apiVersion and kind), and default args appended for the
-// enabled plugins that take args; keys are sorted. Loading the output gives
-// the same Configuration.
+// defaults (multiPoint holding the default plugins), and, as kube prints
+// them, the defaulted args (with apiVersion and kind) of the plugins each
+// profile instantiates, sorted by plugin name: default args for enabled
+// plugins that take args, none for plugins no plugin set enables; keys are
+// sorted. Loading the output gives the same Configuration.
 func (c *Configuration) Write(w io.Writer) error {
 	j, err := json.Marshal(&c.doc)
 	if err != nil {
@@ -386,10 +387,27 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 	}
 	p.Plugins = st.merged
 	p.PluginConfig = nil
-	for _, a := range st.args {
+	for _, a := range st.instantiated(l) {
 		p.PluginConfig = append(p.PluginConfig, cfgPluginConfig{Name: a.name, Args: a.wire})
 	}
 	return st
+}
+
+// instantiated returns the args of the plugins the profile instantiates
+// (registered and enabled in some plugin set, multiPoint included), sorted
+// by plugin name: the pluginConfig kube-scheduler v1.36's NewFramework
+// captures for --write-config-to (framework/runtime/framework.go), which
+// drops the args of every other plugin. The others are still validated.
+func (st *cfgProfileState) instantiated(l *cfgLoader) []*cfgArgs {
+	needed := cfgPluginsNames(st.merged)
+	var out []*cfgArgs
+	for _, a := range st.args {
+		if _, ok := slices.BinarySearch(needed, a.name); ok && l.specs[a.name].Factory != nil {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(a, b *cfgArgs) int { return strings.Compare(a.name, b.name) })
+	return out
 }
 
 // checkEnabledName reports an enabled plugin the registry does not offer.
@@ -598,7 +616,7 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	for _, n := range p.Score {
 		p.Weights[n] = weights[n]
 	}
-	for _, a := range st.args {
+	for _, a := range st.instantiated(l) {
 		if a.value != nil {
 			p.Args[a.name] = a.value
 		}

@@ -165,3 +165,59 @@ func cfgRunNegative(t *testing.T, c *Configuration) {
 		t.Errorf("the negative weight never applied: %+v", scores)
 	}
 }
+
+// TestConfigWriteDropsArgsOfUnusedPlugins: kube-scheduler v1.36's
+// --write-config-to prints, per profile, the pluginConfig its NewFramework
+// captured (framework/runtime/framework.go): the args of the plugins it
+// instantiates, sorted by name. Args for a plugin no plugin set enables
+// are validated at load but not printed, nor passed to the profile.
+func TestConfigWriteDropsArgsOfUnusedPlugins(t *testing.T) {
+	c, err := LoadConfig([]byte(cfgHead + `profiles:
+- plugins:
+    multiPoint:
+      disabled:
+      - name: NodeResourcesFit
+  pluginConfig:
+  - name: PodTopologySpread
+    args: {defaultingType: List}
+  - name: LoadAwareScheduling
+    args: {usageThresholds: {cpu: 70}}
+  - name: NodeResourcesFit
+    args: {ignoredResources: [example.com/foo]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := cfgWriteString(t, c)
+	for _, gone := range []string{"LoadAwareSchedulingArgs", "NodeResourcesFitArgs", "example.com/foo"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("output prints %q:\n%s", gone, out)
+		}
+	}
+	var kinds []string
+	for line := range strings.SplitSeq(out, "\n") {
+		if k, ok := strings.CutPrefix(strings.TrimSpace(line), "kind: "); ok && strings.HasSuffix(k, "Args") {
+			kinds = append(kinds, k)
+		}
+	}
+	want := []string{"DefaultPreemptionArgs", "InterPodAffinityArgs", "NodeAffinityArgs", "NodeResourcesBalancedAllocationArgs", "PodTopologySpreadArgs"}
+	if d := cmp.Diff(want, kinds); d != "" {
+		t.Errorf("printed args kinds (-want +got):\n%s\n%s", d, out)
+	}
+	args := c.Profiles[0].Args
+	for _, gone := range []string{config.LoadAwareSchedulingName, config.NodeResourcesFitName} {
+		if _, ok := args[gone]; ok {
+			t.Errorf("profile args hold %s, which the profile does not instantiate", gone)
+		}
+	}
+	if got := args[config.PodTopologySpreadName].(config.PodTopologySpreadArgs).DefaultingType; got != config.ListDefaulting {
+		t.Errorf("PodTopologySpread defaultingType %q", got)
+	}
+	// Args of a plugin that is not enabled are still validated (kube's
+	// ValidateKubeSchedulerConfiguration checks every pluginConfig entry).
+	_, err = LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: InterPodAffinity\n" +
+		"  pluginConfig:\n  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: 200}\n"))
+	if err == nil || !strings.Contains(err.Error(), "hardPodAffinityWeight: 200") {
+		t.Errorf("invalid args of a plugin that is not enabled: error %v", err)
+	}
+}
