@@ -221,3 +221,68 @@ func TestConfigWriteDropsArgsOfUnusedPlugins(t *testing.T) {
 		t.Errorf("invalid args of a plugin that is not enabled: error %v", err)
 	}
 }
+
+// TestConfigErrorSizeBounded: an error for a file with very many unknown
+// fields stays small (it listed the known fields once per unknown field:
+// 200,000 of them made a 57 MB message); a long field name is shortened.
+func TestConfigErrorSizeBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration"`)
+	for i := range 200000 {
+		fmt.Fprintf(&b, `,"unknown%06d":1`, i)
+	}
+	b.WriteString(`,"profiles":[{"plugins":{"score":{"x` + strings.Repeat("y", 500) + `":1}}}]}`)
+	_, err := LoadConfig([]byte(b.String()))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	msg := err.Error()
+	if len(msg) > 4096 {
+		t.Errorf("error of %d bytes", len(msg))
+	}
+	for _, w := range []string{
+		`unknown000000: unknown field "unknown000000" (known fields: apiVersion, clientConnection,`,
+		`unknown000001: unknown field "unknown000001"` + "\n",
+		"(top level): … and 199995 more unknown fields",
+		`profiles[0].plugins.score.xyyy`,
+	} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error lacks %q:\n%s", w, msg)
+		}
+	}
+	if n := strings.Count(msg, "known fields:"); n != 2 {
+		t.Errorf("the known fields are listed %d times, want once per object (2):\n%s", n, msg)
+	}
+	// Many objects with a mistake each: the error lists 50 and counts the
+	// rest.
+	b.Reset()
+	b.WriteString(`{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration","profiles":[`)
+	for i := range 1000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"schedulerName":"s%d","typo":1}`, i)
+	}
+	b.WriteString("]}")
+	_, err = LoadConfig([]byte(b.String()))
+	if err == nil || len(err.Error()) > 16384 || !strings.Contains(err.Error(), "… and 950 more errors") {
+		t.Errorf("error (%d bytes) does not bound 1,000 mistakes: %.300v", len(fmt.Sprint(err)), err)
+	}
+}
+
+// TestConfigAPIVersionNotAString: an apiVersion or kind that is present but
+// not a string is reported as such, not as missing.
+func TestConfigAPIVersionNotAString(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"apiVersion: [kubescheduler.config.k8s.io/v1]\nkind: KubeSchedulerConfiguration\n", "apiVersion: […]: must be a string (one of kubescheduler.config.k8s.io/v1,"},
+		{"apiVersion: 1\nkind: KubeSchedulerConfiguration\n", "apiVersion: 1: must be a string"},
+		{"apiVersion: {v: 1}\nkind: KubeSchedulerConfiguration\n", "apiVersion: {…}: must be a string"},
+		{"apiVersion: kubescheduler.config.k8s.io/v1\nkind: 7\n", "kind: 7: must be the string KubeSchedulerConfiguration"},
+		{"apiVersion: ''\nkind: KubeSchedulerConfiguration\n", "apiVersion: required"},
+	} {
+		_, err := LoadConfig([]byte(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
