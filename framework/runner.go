@@ -39,6 +39,12 @@ type CycleOptions struct {
 	// SkipExplanation drops the per-plugin raw score table (normalized
 	// scores, totals and filter verdicts are kept).
 	SkipExplanation bool
+	// ExplainFilters runs every Filter plugin on every candidate node
+	// (past the first rejection, and on the nodes sampling left
+	// unevaluated) and reports each plugin's verdict in
+	// NodeVerdict.Filters. The decision is unchanged; the cost is one more
+	// Filter pass over all candidates.
+	ExplainFilters bool
 	// Reuse, when set, is overwritten with this cycle's Result and its
 	// buffers are reused, so a caller that does not keep explanations
 	// allocates almost nothing per cycle. The returned Result is Reuse.
@@ -119,6 +125,9 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 	if err := f.filterNodes(ctx, state, pod, candidates, opts, res); err != nil {
 		res.Err = err
 		return res, err
+	}
+	if opts.ExplainFilters {
+		f.explainFilters(ctx, state, pod, candidates, opts.NominatedPods, res)
 	}
 	if err := f.runExtenderFilters(pod, res); err != nil {
 		res.Err = err
