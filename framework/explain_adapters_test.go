@@ -72,7 +72,9 @@ func TestExplainFilters(t *testing.T) {
 	}
 	plain, res := run(false), run(true)
 	ok := func(p string) PluginVerdict { return PluginVerdict{Plugin: p} }
-	no := func(p string, code Code, r string) PluginVerdict { return PluginVerdict{Plugin: p, Code: code, Reasons: []string{r}} }
+	no := func(p string, code Code, r string) PluginVerdict {
+		return PluginVerdict{Plugin: p, Code: code, Reasons: []string{r}}
+	}
 	skipped := PluginVerdict{Plugin: "C", Skipped: true}
 	// k = 1: n0 fits, n1 and n2 are rejected, n3 (the second fit) stops
 	// the search; n4 is not evaluated.
