@@ -2,6 +2,7 @@ package framework
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,6 +27,13 @@ func TestScoresListSkippedPlugins(t *testing.T) {
 	}
 	if d := cmp.Diff(want, res.Scores()); d != "" {
 		t.Errorf("scores (-want +got):\n%s", d)
+	}
+	// The table keeps one column per plugin that scored.
+	table := res.String()
+	for _, w := range []string{"n0    0 -> 0 x 1 = 0     7 -> 7 x 2 = 14  14", "n1    10 -> 10 x 1 = 10  7 -> 7 x 2 = 14  24"} {
+		if !strings.Contains(table, w) {
+			t.Errorf("table lacks %q:\n%s", w, table)
+		}
 	}
 }
 
