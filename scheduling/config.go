@@ -126,12 +126,14 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //
 //   - decoding: apiVersion kubescheduler.config.k8s.io/v1 (v1beta3 and
 //     v1beta2 are read in the v1 shape, with v1.36's defaults; the fields
-//     those versions lack — multiPoint in v1beta2, preEnqueue, a profile's
+//     those versions lack — multiPoint in v1beta2, preEnqueue,
+//     placementGenerate, placementScore, a profile's
 //     percentageOfNodesToScore, delayCacheUntilActive — and v1beta2's
 //     healthz/metrics addresses are errors) and kind
 //     KubeSchedulerConfiguration; strict: an unknown field, a duplicate
-//     key or a value of the wrong type is an error naming its path and the
-//     known fields; plugin args may carry apiVersion and kind
+//     key or a value of the wrong type is an error naming its path (and,
+//     for the first unknown field of an object, the known fields; an error
+//     lists at most 50 problems); plugin args may carry apiVersion and kind
 //     (<Plugin>Args). extenders are not supported (pass framework.Extender
 //     values with WithExtenders).
 //   - defaulting and validation: kube's v1 SetDefaults (parallelism 16,
@@ -151,9 +153,13 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     NodeResourcesFit's and LoadAwareScheduling's args are checked only
 //     when the plugin is enabled, as kube and Koordinator check them in the
 //     plugin constructor), multiPoint is expanded (cfgExpand), score
-//     weights are assigned (cfgScoreWeights), one QueueSort and at least
-//     one Bind plugin are required, and every profile must resolve to the
-//     same QueueSort plugin and args.
+//     weights are assigned and checked as kube's getScoreWeights does
+//     (cfgScoreWeights: negative weights pass while the running total,
+//     which counts kube's default VolumeBinding and DynamicResources,
+//     stays non-negative), one QueueSort and at least one Bind plugin are
+//     required, and every profile must resolve to the same QueueSort
+//     plugin and args. Each profile keeps the args of the plugins it
+//     instantiates.
 //
 // Errors name the field path and value, e.g.
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100].
