@@ -154,9 +154,10 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     when the plugin is enabled, as kube and Koordinator check them in the
 //     plugin constructor), multiPoint is expanded (cfgExpand), score
 //     weights are assigned and checked as kube's getScoreWeights does
-//     (cfgScoreWeights: negative weights pass while the running total,
-//     which counts kube's default VolumeBinding and DynamicResources,
-//     stays non-negative), one QueueSort and at least one Bind plugin are
+//     (cfgScoreWeights: negative weights are allowed, but a plugin checked
+//     while the running total — which counts kube's default VolumeBinding
+//     and DynamicResources — is negative fails), one QueueSort and at
+//     least one Bind plugin are
 //     required, and every profile must resolve to the same QueueSort
 //     plugin and args. Each profile keeps the args of the plugins it
 //     instantiates.
