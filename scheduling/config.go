@@ -157,10 +157,9 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     (cfgScoreWeights: negative weights are allowed, but a plugin checked
 //     while the running total — which counts kube's default VolumeBinding
 //     and DynamicResources — is negative fails), one QueueSort and at
-//     least one Bind plugin are
-//     required, and every profile must resolve to the same QueueSort
-//     plugin and args. Each profile keeps the args of the plugins it
-//     instantiates.
+//     least one Bind plugin are required, and every profile must resolve
+//     to the same QueueSort plugin and args. Each profile keeps the args
+//     of the plugins it instantiates.
 //
 // Errors name the field path and value, e.g.
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100].
@@ -234,6 +233,7 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 	def := cfgDefaultPlugins(l.defaults)
 	weighDef := cfgDefaultPlugins(cfgWithKubeHiddenScorers(l.defaults))
 	for i := range f.Profiles {
+		// Merged before defaultProfile replaces the user's plugin sets.
 		weighed := cfgMergePlugins(weighDef, f.Profiles[i].Plugins)
 		states[i] = l.defaultProfile(fmt.Sprintf("profiles[%d]", i), &f.Profiles[i], def, &errs)
 		states[i].weighed = weighed

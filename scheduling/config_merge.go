@@ -143,10 +143,9 @@ func (s *cfgOrderedSet) delete(n string) {
 
 // cfgExpand resolves merged plugin sets into the ordered plugin list of
 // every extension point (AllPoints plus preEnqueue and the two placement
-// points), as kube-scheduler
-// v1.36's NewFramework does: first each point's enabled list
-// (updatePluginList: the plugin must implement the point and appear once),
-// then expandMultiPointPlugins when multiPoint has enabled plugins:
+// points), as kube-scheduler v1.36's NewFramework does: first each point's
+// enabled list (updatePluginList: the plugin must implement the point and
+// appear once), then expandMultiPointPlugins when multiPoint has enabled plugins:
 //   - a point whose disabled list has "*" is not expanded;
 //   - multiPoint plugins that do not implement the point, or are disabled
 //     at it, are skipped; those also enabled at the point are overrides;
