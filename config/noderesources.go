@@ -123,16 +123,21 @@ func (a *NodeResourcesFitArgs) SetDefaults() {
 }
 
 // Validate checks the args as kube-scheduler v1.36's
-// ValidateNodeResourcesFitArgs, plus one check kube lacks (it panics
-// instead): a RequestedToCapacityRatio strategy needs its shape.
+// ValidateNodeResourcesFitArgs (apis/config/validation/validation_pluginargs.go):
 //   - ignoredResources[i] must be a qualified name;
 //   - ignoredResourceGroups[i] must not contain '/' and must be a qualified
 //     name;
 //   - scoringStrategy.type must be LeastAllocated, MostAllocated or
 //     RequestedToCapacityRatio;
 //   - scoringStrategy.resources[i].weight must be in (0, 100];
-//   - scoringStrategy.shape: at least one point, utilizations strictly
-//     increasing within [0, 100], scores within [0, 10].
+//   - scoringStrategy.requestedToCapacityRatio is required when the type is
+//     RequestedToCapacityRatio and forbidden otherwise;
+//   - scoringStrategy.requestedToCapacityRatio.shape (checked only for that
+//     type): at least one point, utilizations strictly increasing within
+//     [0, 100], scores within [0, 10].
+//
+// A nil ScoringStrategy is valid here (it means the default; kube's
+// defaulting always sets one).
 //
 // Every problem is reported (joined); each error names the field path and
 // its value.
@@ -167,10 +172,14 @@ func (a NodeResourcesFitArgs) Validate() error {
 					fmt.Sprintf("resource weight of %s not in valid range (0, 100]", r.Name))
 			}
 		}
-		if s.RequestedToCapacityRatio != nil {
-			errs = append(errs, validateShape(s.RequestedToCapacityRatio.Shape, "noderesourcesfit: scoringStrategy.shape")...)
-		} else if s.Type == RequestedToCapacityRatio {
+		switch {
+		case s.Type == RequestedToCapacityRatio && s.RequestedToCapacityRatio == nil:
 			add("scoringStrategy.requestedToCapacityRatio", "nil", "required when type is RequestedToCapacityRatio")
+		case s.Type == RequestedToCapacityRatio:
+			errs = append(errs, validateShape(s.RequestedToCapacityRatio.Shape, "noderesourcesfit: scoringStrategy.requestedToCapacityRatio.shape")...)
+		case s.RequestedToCapacityRatio != nil:
+			add("scoringStrategy.requestedToCapacityRatio", fmt.Sprintf("%+v", *s.RequestedToCapacityRatio),
+				fmt.Sprintf("forbidden: must be nil when type is not RequestedToCapacityRatio (type %q)", s.Type))
 		}
 	}
 	return errors.Join(errs...)

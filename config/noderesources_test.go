@@ -81,18 +81,21 @@ func TestNodeResourcesFitArgsValidate(t *testing.T) {
 		{name: "rtcr missing param", args: NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: RequestedToCapacityRatio, Resources: DefaultResourceSpecs()}},
 			want: []string{"scoringStrategy.requestedToCapacityRatio=nil: required"}},
 		{name: "rtcr empty shape", args: NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: RequestedToCapacityRatio, Resources: DefaultResourceSpecs(), RequestedToCapacityRatio: shape()}},
-			want: []string{"scoringStrategy.shape=[]: at least one point must be specified"}},
+			want: []string{"scoringStrategy.requestedToCapacityRatio.shape=[]: at least one point must be specified"}},
 		{name: "rtcr unsorted and out of range", args: NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: RequestedToCapacityRatio, Resources: DefaultResourceSpecs(),
 			RequestedToCapacityRatio: shape(UtilizationShapePoint{50, 3}, UtilizationShapePoint{50, 11}, UtilizationShapePoint{101, -1})}},
 			want: []string{
-				"scoringStrategy.shape[1].utilization=50: values must be sorted in increasing order",
-				"scoringStrategy.shape[1].score=11: not in valid range [0, 10]",
-				"scoringStrategy.shape[2].utilization=101: not in valid range [0, 100]",
-				"scoringStrategy.shape[2].score=-1: not in valid range [0, 10]",
+				"scoringStrategy.requestedToCapacityRatio.shape[1].utilization=50: values must be sorted in increasing order",
+				"scoringStrategy.requestedToCapacityRatio.shape[1].score=11: not in valid range [0, 10]",
+				"scoringStrategy.requestedToCapacityRatio.shape[2].utilization=101: not in valid range [0, 100]",
+				"scoringStrategy.requestedToCapacityRatio.shape[2].score=-1: not in valid range [0, 10]",
 			}},
-		{name: "shape validated even for LeastAllocated", args: NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: LeastAllocated, Resources: DefaultResourceSpecs(),
+		// kube-scheduler v1.36 ValidateNodeResourcesFitArgs
+		// (apis/config/validation/validation_pluginargs.go): the param is
+		// Forbidden for another type, and its shape is not checked then.
+		{name: "rtcr param with LeastAllocated is forbidden", args: NodeResourcesFitArgs{ScoringStrategy: &ScoringStrategy{Type: LeastAllocated, Resources: DefaultResourceSpecs(),
 			RequestedToCapacityRatio: shape(UtilizationShapePoint{-1, 0})}},
-			want: []string{"scoringStrategy.shape[0].utilization=-1"}},
+			want: []string{`scoringStrategy.requestedToCapacityRatio={Shape:[{Utilization:-1 Score:0}]}: forbidden: must be nil when type is not RequestedToCapacityRatio (type "LeastAllocated")`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

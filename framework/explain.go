@@ -54,12 +54,17 @@ func (r *Result) WriteTable(w io.Writer) error {
 		fmt.Fprintln(tw, strings.Join(hdr, "\t"))
 		for _, ns := range scores {
 			row := []string{"  " + ns.Node}
-			for i, ps := range ns.Scores {
+			i := 0 // column, among the plugins that scored and the extenders
+			for _, ps := range ns.Scores {
+				if ps.Skipped {
+					continue // not a column: SkippedScore names it
+				}
 				if i < len(r.ScorePlugins) {
 					row = append(row, fmt.Sprintf("%d -> %d x %d = %d", ps.Raw, ps.Normalized, ps.Weight, ps.Weighted))
 				} else {
 					row = append(row, fmt.Sprintf("%d", ps.Weighted))
 				}
+				i++
 			}
 			row = append(row, fmt.Sprintf("%d", ns.Total))
 			fmt.Fprintln(tw, strings.Join(row, "\t"))

@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -29,7 +30,8 @@ type Profile struct {
 	PostBind   []string
 
 	// Weights gives every Score plugin its weight. Every score plugin needs
-	// an entry; 0 means 1; negative weights are errors.
+	// an entry; 0 means 1. A negative weight is allowed, as kube-scheduler
+	// v1.36 runs one: that plugin's weighted score lowers the total.
 	Weights map[string]int64
 	// Args holds each plugin's typed args by plugin name (nil: defaults).
 	Args map[string]any
@@ -91,9 +93,13 @@ var _ Handle = (*Framework)(nil)
 // plugin once, shared across extension points) and checks the profile: an
 // unknown plugin, a plugin listed twice at one point, a plugin that does not
 // implement a point it is listed at, more than one QueueSort plugin, a score
-// plugin without a weight, a negative weight, a weight for a plugin that
-// does not score, args for an unknown plugin, or weights whose total could
-// overflow are errors naming the profile, plugin and value.
+// plugin without a weight, a weight for a plugin that does not score, args
+// for an unknown plugin, or weights with which a node's total could leave
+// int64 (Σ of the positive weights × MaxNodeScore above MaxTotalScore, or
+// of the negative ones below math.MinInt64) are errors naming the profile,
+// plugin and value. (A configuration file is held to kube-scheduler's own
+// running-total check by scheduling.LoadConfig; every profile it loads
+// passes this one.)
 func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, error) {
 	if registry == nil {
 		return nil, fmt.Errorf("framework: nil registry")
@@ -179,22 +185,25 @@ func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, er
 			return nil, fmt.Errorf("%s: weight %d for plugin %q, which is not a Score plugin of the profile", prefix, w, name)
 		}
 	}
-	var total int64
+	var hi, lo int64 // bounds of a node's total: every score is in [0, MaxNodeScore]
 	for _, sp := range scores {
 		w, ok := p.Weights[sp.Name()]
 		if !ok {
 			return nil, fmt.Errorf("%s: Score plugin %q has no weight", prefix, sp.Name())
 		}
-		if w < 0 {
-			return nil, fmt.Errorf("%s: Score plugin %q: negative weight %d", prefix, sp.Name(), w)
-		}
 		if w == 0 {
 			w = 1
 		}
-		if w > (MaxTotalScore-total)/MaxNodeScore {
+		// Go's division truncates toward zero, so the negative bound is
+		// rounded up: w·MaxNodeScore ≥ MinInt64 − lo exactly when w ≥ it.
+		if (w > 0 && w > (MaxTotalScore-hi)/MaxNodeScore) || (w < 0 && w < (math.MinInt64-lo)/MaxNodeScore) {
 			return nil, fmt.Errorf("%s: Score plugin %q: weight %d makes the total score overflow int64", prefix, sp.Name(), w)
 		}
-		total += w * MaxNodeScore
+		if w > 0 {
+			hi += w * MaxNodeScore
+		} else {
+			lo += w * MaxNodeScore
+		}
 		f.score = append(f.score, scorePlugin{sp, w})
 	}
 	f.filterIndex = map[string]int{}

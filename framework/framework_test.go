@@ -2,6 +2,7 @@ package framework
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestNewFrameworkErrors(t *testing.T) {
 		{"args for unknown plugin", base(), Profile{Args: map[string]any{"Ghost": 1}}, `args for unknown plugin "Ghost"`},
 		{"listed twice", base(), Profile{Filter: []string{"A", "A"}}, `Filter: plugin "A" listed twice`},
 		{"score without weight", base(), Profile{Score: []string{"A"}}, `Score plugin "A" has no weight`},
-		{"negative weight", base(), Profile{Score: []string{"A"}, Weights: map[string]int64{"A": -2}}, `Score plugin "A": negative weight -2`},
+		{"negative overflow", base(), Profile{Score: []string{"A", "B"}, Weights: map[string]int64{"A": math.MinInt64 / 100, "B": -1}}, `Score plugin "B": weight -1 makes the total score overflow int64`},
 		{"weight for non-score plugin", base(), Profile{Score: []string{"A"}, Weights: map[string]int64{"A": 1, "B": 3}}, `weight 3 for plugin "B", which is not a Score plugin`},
 		{"overflow", base(), Profile{Score: []string{"A", "B"}, Weights: map[string]int64{"A": MaxTotalScore / 100, "B": 1}}, `Score plugin "B": weight 1 makes the total score overflow int64`},
 		{"two queue sorts", base(), Profile{QueueSort: []string{"A", "B"}}, "QueueSort: only one plugin may be enabled"},

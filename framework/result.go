@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -42,9 +43,11 @@ type FitError struct {
 	Diagnosis   Diagnosis
 }
 
-// Error renders kube-scheduler's message: "0/N nodes are available: " then
-// the PreFilter message, or the reasons histogram ("count reason" entries
-// sorted as strings, joined by ", "), then the PostFilter message.
+// Error renders kube-scheduler v1.36's message (FitError.Error in
+// framework/types.go): "0/N nodes are available: " then the PreFilter
+// message and a full stop, or the reasons histogram ("count reason"
+// entries sorted as strings, joined by ", ") and a full stop, then the
+// PostFilter message as it is (DefaultPreemption's ends in its own stop).
 func (e *FitError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "0/%d nodes are available:", e.NumAllNodes)
@@ -76,7 +79,7 @@ func (e *FitError) Error() string {
 		}
 	}
 	if e.Diagnosis.PostFilterMsg != "" {
-		fmt.Fprintf(&b, " %s.", e.Diagnosis.PostFilterMsg)
+		fmt.Fprintf(&b, " %s", e.Diagnosis.PostFilterMsg)
 	}
 	return b.String()
 }
@@ -152,6 +155,9 @@ type Result struct {
 	// rawBuf is Raw's own array when Raw is a copy (some plugin
 	// normalizes), kept across reused cycles.
 	rawBuf []int64
+	// filterVerdicts holds every Filter plugin's status on every
+	// candidate with CycleOptions.ExplainFilters (explain_filters.go).
+	filterVerdicts []*Status
 }
 
 // reset clears r for a new cycle, keeping its buffers.
@@ -185,9 +191,18 @@ func (r *Result) SelectedNode() string {
 	return r.nodeAt(r.feasible[r.selected]).Name()
 }
 
-// EvaluatedNodes is the number of nodes Filter evaluated (feasible plus
-// rejected), which advances the scheduler's round-robin start.
+// EvaluatedNodes is the number of nodes Filter evaluated (the feasible
+// nodes kept plus the nodes rejected before filtering stopped), which
+// advances the scheduler's round-robin start as kube-scheduler's
+// nextStartNodeIndex; the extra feasible node that stops a sampled search
+// is not counted (see CycleOptions.NumFeasibleToFind).
 func (r *Result) EvaluatedNodes() int { return r.evaluated }
+
+// NumFeasibleNodes is the number of feasible nodes the cycle kept (after
+// the extenders' filters): the nodes scored, or the one node chosen without
+// scoring when exactly one fits (Totals is empty then). It is 0 when no
+// node fits or a Filter plugin failed.
+func (r *Result) NumFeasibleNodes() int { return len(r.feasible) }
 
 // FeasibleNodes returns the feasible nodes in evaluation order (a copy).
 func (r *Result) FeasibleNodes() []*NodeInfo {
@@ -311,6 +326,10 @@ type NodeVerdict struct {
 	Plugin  string
 	Code    Code
 	Reasons []string
+	// Filters is every Filter plugin's verdict on the node, in profile
+	// order, when the cycle ran with CycleOptions.ExplainFilters (nil
+	// otherwise, and for nodes a PreFilter excluded).
+	Filters []PluginVerdict
 }
 
 // NodeVerdicts returns every snapshot node's filter verdict, in snapshot
@@ -324,19 +343,23 @@ func (r *Result) NodeVerdicts() []NodeVerdict {
 	r.eachRejection(func(n *NodeInfo, plugin string, s *Status) {
 		byName[n.Name()] = NodeVerdict{Verdict: VerdictRejected, Plugin: plugin, Code: s.Code(), Reasons: s.Reasons()}
 	})
-	inOrder := map[string]bool{}
-	for _, n := range r.order {
-		inOrder[n.Name()] = true
+	inOrder := map[string]int{} // candidate index by node name
+	for k, n := range r.order {
+		inOrder[n.Name()] = k
 	}
 	for _, n := range r.snap.Nodes() {
 		v, ok := byName[n.Name()]
+		k, candidate := inOrder[n.Name()]
 		switch {
 		case ok:
-		case r.PreFilterStatus != nil || !inOrder[n.Name()]:
+		case r.PreFilterStatus != nil || !candidate:
 			st := r.Diagnosis.absent
 			v = NodeVerdict{Verdict: VerdictExcluded, Plugin: st.Plugin(), Code: st.Code(), Reasons: st.Reasons()}
 		default:
 			v = NodeVerdict{Verdict: VerdictNotEvaluated}
+		}
+		if candidate && r.PreFilterStatus == nil {
+			v.Filters = r.filterVerdictsOf(k)
 		}
 		v.Node = n.Name()
 		out = append(out, v)
@@ -351,6 +374,9 @@ type PluginScore struct {
 	Normalized int64
 	Weight     int64
 	Weighted   int64
+	// Skipped says the plugin's PreScore returned Skip: it did not score
+	// this cycle, and its scores are 0.
+	Skipped bool
 }
 
 // NodeScores explains one feasible node's total.
@@ -361,24 +387,31 @@ type NodeScores struct {
 }
 
 // Scores returns, for every feasible node in evaluation order, each score
-// plugin's raw, normalized and weighted score, then each extender's
-// contribution (Raw and Normalized 0, Weighted the scaled score), and the
-// total.
+// plugin's raw, normalized and weighted score in profile order (a plugin
+// whose PreScore returned Skip is listed with Skipped set and zero
+// scores), then each extender's contribution (Raw and Normalized 0,
+// Weighted the scaled score), and the total.
 func (r *Result) Scores() []NodeScores {
 	nf := len(r.feasible)
 	if len(r.Totals) != nf {
 		return nil
 	}
+	cols := r.scoreColumns()
 	out := make([]NodeScores, nf)
 	for j := range nf {
 		ns := NodeScores{Node: r.nodeAt(r.feasible[j]).Name(), Total: r.Totals[j]}
-		for p, name := range r.ScorePlugins {
+		for _, c := range cols {
+			if c.p < 0 {
+				ns.Scores = append(ns.Scores, PluginScore{Plugin: c.name, Weight: c.weight, Skipped: true})
+				continue
+			}
+			p := c.p
 			norm := r.Normalized[p*nf+j]
 			raw := norm
 			if r.Raw != nil {
 				raw = r.Raw[p*nf+j]
 			}
-			ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Raw: raw, Normalized: norm, Weight: r.Weights[p], Weighted: norm * r.Weights[p]})
+			ns.Scores = append(ns.Scores, PluginScore{Plugin: c.name, Raw: raw, Normalized: norm, Weight: r.Weights[p], Weighted: norm * r.Weights[p]})
 		}
 		for e, name := range r.Extenders {
 			ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Weighted: r.ExtenderScores[e][j]})
@@ -386,6 +419,37 @@ func (r *Result) Scores() []NodeScores {
 		out[j] = ns
 	}
 	return out
+}
+
+// scoreColumn is one score plugin of the profile in Scores: p indexes
+// ScorePlugins, or is −1 for a plugin whose PreScore returned Skip.
+type scoreColumn struct {
+	name   string
+	p      int
+	weight int64
+}
+
+// scoreColumns lists the profile's score plugins in order: those that
+// scored and those skipped this cycle.
+func (r *Result) scoreColumns() []scoreColumn {
+	cols := make([]scoreColumn, 0, len(r.ScorePlugins)+len(r.SkippedScore))
+	if r.fw == nil || len(r.SkippedScore) == 0 {
+		for p, name := range r.ScorePlugins {
+			cols = append(cols, scoreColumn{name: name, p: p, weight: r.Weights[p]})
+		}
+		return cols
+	}
+	p := 0
+	for _, sp := range r.fw.score {
+		name := sp.Name()
+		if p < len(r.ScorePlugins) && r.ScorePlugins[p] == name {
+			cols = append(cols, scoreColumn{name: name, p: p, weight: r.Weights[p]})
+			p++
+		} else if slices.Contains(r.SkippedScore, name) {
+			cols = append(cols, scoreColumn{name: name, p: -1, weight: sp.weight})
+		}
+	}
+	return cols
 }
 
 // selectHost picks the node to run the pod and ranks the top n in one pass

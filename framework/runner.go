@@ -21,9 +21,12 @@ type CycleOptions struct {
 	// StartIndex is the round-robin offset: node i of the cycle is
 	// candidates[(StartIndex+i) % len(candidates)].
 	StartIndex int
-	// NumFeasibleToFind stops filtering once this many feasible nodes are
-	// found, in evaluation order (0 means all). The scheduler derives it
-	// from percentageOfNodesToScore.
+	// NumFeasibleToFind is how many feasible nodes the cycle keeps, the
+	// first ones in evaluation order (0 means all); NumFeasibleNodesToFind
+	// derives it from percentageOfNodesToScore. As in kube-scheduler's
+	// findNodesThatPassFilters, filtering stops only when one more feasible
+	// node is found (that node is dropped and not counted), so the nodes
+	// rejected before it count as evaluated.
 	NumFeasibleToFind int
 	// NominatedPods returns the pods nominated to a node, for the two-pass
 	// filter. Nil means none.
@@ -36,6 +39,12 @@ type CycleOptions struct {
 	// SkipExplanation drops the per-plugin raw score table (normalized
 	// scores, totals and filter verdicts are kept).
 	SkipExplanation bool
+	// ExplainFilters runs every Filter plugin on every candidate node
+	// (past the first rejection, and on the nodes sampling left
+	// unevaluated) and reports each plugin's verdict in
+	// NodeVerdict.Filters. The decision is unchanged; the cost is one more
+	// Filter pass over all candidates.
+	ExplainFilters bool
 	// Reuse, when set, is overwritten with this cycle's Result and its
 	// buffers are reused, so a caller that does not keep explanations
 	// allocates almost nothing per cycle. The returned Result is Reuse.
@@ -117,6 +126,9 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		res.Err = err
 		return res, err
 	}
+	if opts.ExplainFilters {
+		f.explainFilters(ctx, state, pod, candidates, opts.NominatedPods, res)
+	}
 	if err := f.runExtenderFilters(pod, res); err != nil {
 		res.Err = err
 		return res, err
@@ -164,8 +176,14 @@ func mergeNames(a, b []string) []string {
 }
 
 // filterNodes runs the filter plugins over candidates in round-robin order
-// from opts.StartIndex, stopping after NumFeasibleToFind feasible nodes. The
-// outcome is the one a sequential run produces, whatever the parallelism.
+// from opts.StartIndex and keeps the first NumFeasibleToFind (k) feasible
+// nodes. Like kube-scheduler v1.36's findNodesThatPassFilters
+// (schedule_one.go) at parallelism 1, it stops at the (k+1)-th feasible
+// node, which is neither kept nor counted, so the nodes evaluated (the
+// round-robin advance) are the k feasible ones plus every node rejected
+// before the stop; a Filter error stops at the failing node, which is not
+// counted either. The outcome is the one a sequential run produces,
+// whatever the parallelism.
 func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *PodInfo, candidates []*NodeInfo, opts CycleOptions, res *Result) error {
 	n := len(candidates)
 	if n == 0 {
@@ -180,6 +198,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	if want <= 0 || want > n {
 		want = n
 	}
+	stop := int64(want) + 1 // kube cancels on the (k+1)-th feasible node
 	if !f.HasFilterPlugins() {
 		res.feasible = grow(res.feasible, want)
 		for i := range want {
@@ -252,7 +271,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			}
 			record(p, st, pi)
 		}
-		return found.Add(local) >= int64(want) || failed.Load()
+		return found.Add(local) >= stop || failed.Load()
 	}
 	// check filters positions [lo, hi) plugin by plugin: each plugin sees
 	// the chunk's nodes that every earlier plugin accepted (in evaluation
@@ -342,7 +361,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				break
 			}
 		}
-		return found.Add(int64(len(nodes))) >= int64(want) || failed.Load()
+		return found.Add(int64(len(nodes))) >= stop || failed.Load()
 	}
 	if nominated != nil {
 		check = checkNodes
@@ -362,20 +381,23 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		res.evaluated = m
 		return nil
 	}
+	// The evaluated prefix ends before the (k+1)-th feasible node or the
+	// first error, whichever comes first (kube counts neither).
 	feasible := res.feasible[:0]
 	cut := end
+	var failure *Status
 	for p := 0; p < end; p++ {
 		st := statuses[p]
 		if st == nil {
-			feasible = append(feasible, int32(p))
 			if len(feasible) == want {
-				cut = p + 1
+				cut = p
 				break
 			}
+			feasible = append(feasible, int32(p))
 			continue
 		}
 		if st.Code() == Error {
-			cut = p + 1
+			cut, failure = p, st
 			break
 		}
 	}
@@ -390,14 +412,14 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		if st == nil {
 			continue
 		}
-		if st.Code() == Error {
-			res.feasible = nil
-			return st.AsError()
-		}
 		pi := plugins[p]
 		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filter[pi].Name(), status: st})
 		res.Diagnosis.rejected++
 		names.add(st, pi, f.filter)
+	}
+	if failure != nil {
+		res.feasible = nil
+		return failure.AsError()
 	}
 	return nil
 }

@@ -314,9 +314,9 @@ func TestScoresExplanation(t *testing.T) {
 	}
 	// A raw 0,5,10 → reverse-normalized 100,50,0 ×2; B raw = normalized 0,40,80 ×1.
 	want := []NodeScores{
-		{Node: "n0", Total: 200, Scores: []PluginScore{{"A", 0, 100, 2, 200}, {"B", 0, 0, 1, 0}}},
-		{Node: "n1", Total: 140, Scores: []PluginScore{{"A", 5, 50, 2, 100}, {"B", 40, 40, 1, 40}}},
-		{Node: "n2", Total: 80, Scores: []PluginScore{{"A", 10, 0, 2, 0}, {"B", 80, 80, 1, 80}}},
+		{Node: "n0", Total: 200, Scores: []PluginScore{{"A", 0, 100, 2, 200, false}, {"B", 0, 0, 1, 0, false}}},
+		{Node: "n1", Total: 140, Scores: []PluginScore{{"A", 5, 50, 2, 100, false}, {"B", 40, 40, 1, 40, false}}},
+		{Node: "n2", Total: 80, Scores: []PluginScore{{"A", 10, 0, 2, 0, false}, {"B", 80, 80, 1, 80, false}}},
 	}
 	if d := cmp.Diff(want, res.Scores()); d != "" {
 		t.Fatalf("scores (-want +got):\n%s", d)

@@ -28,7 +28,7 @@ type Configuration struct {
 	// Profiles are the resolved profiles, in file order: each extension
 	// point's plugins in kube's order after merging with the default plugins
 	// and expanding multiPoint, every Score plugin's weight, and the
-	// defaulted args of every configured plugin the registry offers. Each
+	// defaulted args of every plugin the profile instantiates. Each
 	// can be passed to framework.NewFramework with Registry().
 	Profiles []framework.Profile
 	// Parallelism is the number of workers of per-node loops (default 16).
@@ -71,10 +71,11 @@ func (c *Configuration) SchedulerOptions() []Option {
 // Write prints the configuration as canonical YAML in the
 // kubescheduler.config.k8s.io/v1 shape with every default filled in, like
 // kube-scheduler --write-config-to: the plugin sets as merged with the
-// defaults (multiPoint holding the default plugins), every pluginConfig
-// defaulted (with apiVersion and kind), and default args appended for the
-// enabled plugins that take args; keys are sorted. Loading the output gives
-// the same Configuration.
+// defaults (multiPoint holding the default plugins), and, as kube prints
+// them, the defaulted args (with apiVersion and kind) of the plugins each
+// profile instantiates, sorted by plugin name: default args for enabled
+// plugins that take args, none for plugins no plugin set enables; keys are
+// sorted. Loading the output gives the same Configuration.
 func (c *Configuration) Write(w io.Writer) error {
 	j, err := json.Marshal(&c.doc)
 	if err != nil {
@@ -125,12 +126,14 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //
 //   - decoding: apiVersion kubescheduler.config.k8s.io/v1 (v1beta3 and
 //     v1beta2 are read in the v1 shape, with v1.36's defaults; the fields
-//     those versions lack — multiPoint in v1beta2, preEnqueue, a profile's
+//     those versions lack — multiPoint in v1beta2, preEnqueue,
+//     placementGenerate, placementScore, a profile's
 //     percentageOfNodesToScore, delayCacheUntilActive — and v1beta2's
 //     healthz/metrics addresses are errors) and kind
 //     KubeSchedulerConfiguration; strict: an unknown field, a duplicate
-//     key or a value of the wrong type is an error naming its path and the
-//     known fields; plugin args may carry apiVersion and kind
+//     key or a value of the wrong type is an error naming its path (and,
+//     for the first unknown field of an object, the known fields; an error
+//     lists at most 50 problems); plugin args may carry apiVersion and kind
 //     (<Plugin>Args). extenders are not supported (pass framework.Extender
 //     values with WithExtenders).
 //   - defaulting and validation: kube's v1 SetDefaults (parallelism 16,
@@ -150,9 +153,13 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     NodeResourcesFit's and LoadAwareScheduling's args are checked only
 //     when the plugin is enabled, as kube and Koordinator check them in the
 //     plugin constructor), multiPoint is expanded (cfgExpand), score
-//     weights are assigned (cfgScoreWeights), one QueueSort and at least
-//     one Bind plugin are required, and every profile must resolve to the
-//     same QueueSort plugin and args.
+//     weights are assigned and checked as kube's getScoreWeights does
+//     (cfgScoreWeights: negative weights are allowed, but a plugin checked
+//     while the running total — which counts kube's default VolumeBinding
+//     and DynamicResources — is negative fails), one QueueSort and at
+//     least one Bind plugin are required, and every profile must resolve
+//     to the same QueueSort plugin and args. Each profile keeps the args
+//     of the plugins it instantiates.
 //
 // Errors name the field path and value, e.g.
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100].
@@ -201,8 +208,12 @@ type cfgProfileState struct {
 	path   string
 	name   string
 	merged *cfgPlugins
-	args   []*cfgArgs
-	byName map[string]*cfgArgs
+	// weighed is merged as kube merges it with its whole default list: with
+	// the score plugins schedkit does not model (cfgKubeHiddenScorers), for
+	// kube's running-total weight check.
+	weighed *cfgPlugins
+	args    []*cfgArgs
+	byName  map[string]*cfgArgs
 }
 
 func (l *cfgLoader) load(data []byte) (*Configuration, error) {
@@ -220,8 +231,12 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 	cfgSetDefaults(f)
 	states := make([]*cfgProfileState, len(f.Profiles))
 	def := cfgDefaultPlugins(l.defaults)
+	weighDef := cfgDefaultPlugins(cfgWithKubeHiddenScorers(l.defaults))
 	for i := range f.Profiles {
+		// Merged before defaultProfile replaces the user's plugin sets.
+		weighed := cfgMergePlugins(weighDef, f.Profiles[i].Plugins)
 		states[i] = l.defaultProfile(fmt.Sprintf("profiles[%d]", i), &f.Profiles[i], def, &errs)
+		states[i].weighed = weighed
 	}
 	if len(errs) > 0 {
 		return nil, errs.err()
@@ -379,10 +394,27 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 	}
 	p.Plugins = st.merged
 	p.PluginConfig = nil
-	for _, a := range st.args {
+	for _, a := range st.instantiated(l) {
 		p.PluginConfig = append(p.PluginConfig, cfgPluginConfig{Name: a.name, Args: a.wire})
 	}
 	return st
+}
+
+// instantiated returns the args of the plugins the profile instantiates
+// (registered and enabled in some plugin set, multiPoint included), sorted
+// by plugin name: the pluginConfig kube-scheduler v1.36's NewFramework
+// captures for --write-config-to (framework/runtime/framework.go), which
+// drops the args of every other plugin. The others are still validated.
+func (st *cfgProfileState) instantiated(l *cfgLoader) []*cfgArgs {
+	needed := cfgPluginsNames(st.merged)
+	var out []*cfgArgs
+	for _, a := range st.args {
+		if _, ok := slices.BinarySearch(needed, a.name); ok && l.specs[a.name].Factory != nil {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(a, b *cfgArgs) int { return strings.Compare(a.name, b.name) })
+	return out
 }
 
 // checkEnabledName reports an enabled plugin the registry does not offer.
@@ -567,7 +599,8 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	if pe := lists[cfgPointPreEnqueue]; len(pe) > 0 {
 		return fail("plugins.preEnqueue: %q: PreEnqueue plugins are not supported by framework.Profile", pe)
 	}
-	weights, err := cfgScoreWeights(st.merged, func(name string) bool { return implements(name, PointScore) })
+	hidden := func(name string) bool { return l.specs[name].Factory == nil && cfgKubeHiddenScorer(name) }
+	weights, err := cfgScoreWeights(st.weighed, func(name string) bool { return implements(name, PointScore) || hidden(name) }, hidden)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -590,7 +623,7 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	for _, n := range p.Score {
 		p.Weights[n] = weights[n]
 	}
-	for _, a := range st.args {
+	for _, a := range st.instantiated(l) {
 		if a.value != nil {
 			p.Args[a.name] = a.value
 		}

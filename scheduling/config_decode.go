@@ -44,7 +44,16 @@ func (es *cfgErrs) invalid(path string, value any, msg string) {
 	es.add(path, "%s: %s", cfgValue(value), msg)
 }
 
-func (es cfgErrs) err() error { return errors.Join(es...) }
+// cfgMaxErrs bounds the errors one message lists; the rest are counted,
+// so a file with very many mistakes gets an error of bounded size.
+const cfgMaxErrs = 50
+
+func (es cfgErrs) err() error {
+	if len(es) > cfgMaxErrs {
+		return errors.Join(append(es[:cfgMaxErrs:cfgMaxErrs], fmt.Errorf("… and %d more errors", len(es)-cfgMaxErrs))...)
+	}
+	return errors.Join(es...)
+}
 
 func cfgValue(v any) string {
 	switch x := v.(type) {
@@ -64,11 +73,24 @@ func cfgValue(v any) string {
 var cfgIdentKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 func cfgKeyPath(path, key string) string {
+	key = cfgShortKey(key)
 	if cfgIdentKey.MatchString(key) {
 		return cfgJoin(path, key)
 	}
 	return path + "[" + key + "]"
 }
+
+// cfgShortKey shortens a map key or field name for an error message.
+func cfgShortKey(k string) string {
+	if len(k) > 64 {
+		return strings.ToValidUTF8(k[:64], "") + "…"
+	}
+	return k
+}
+
+// cfgMaxUnknown is how many unknown fields of one object an error names;
+// the first names the known fields too, the others are counted.
+const cfgMaxUnknown = 5
 
 func cfgJoin(path, child string) string {
 	if path == "" {
@@ -156,13 +178,27 @@ func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
 			return
 		}
 		fields := cfgFieldsOf(t)
+		unknown := 0
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
 			if !ok {
-				errs.add(cfgJoin(path, k), "unknown field %q (known fields: %s)", k, strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+				unknown++
+				switch short := cfgShortKey(k); {
+				case unknown == 1:
+					errs.add(cfgJoin(path, short), "unknown field %q (known fields: %s)", short, strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+				case unknown <= cfgMaxUnknown:
+					errs.add(cfgJoin(path, short), "unknown field %q", short)
+				}
 				continue
 			}
 			cfgCheck(cfgJoin(path, k), obj[k], ft, errs)
+		}
+		if unknown > cfgMaxUnknown {
+			where := path
+			if where == "" {
+				where = "(top level)"
+			}
+			errs.add(where, "… and %d more unknown fields", unknown-cfgMaxUnknown)
 		}
 	case reflect.Map:
 		obj, ok := v.(map[string]any)
@@ -261,10 +297,11 @@ type cfgVersionDiff struct {
 }
 
 var cfgVersionDiffs = map[string]cfgVersionDiff{
-	cfgVersionV1b3: {missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue"}},
+	cfgVersionV1b3: {missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue",
+		"profiles[*].plugins.placementGenerate", "profiles[*].plugins.placementScore"}},
 	cfgVersionV1b2: {
 		missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue",
-			"profiles[*].plugins.multiPoint"},
+			"profiles[*].plugins.placementGenerate", "profiles[*].plugins.placementScore", "profiles[*].plugins.multiPoint"},
 		removed: []string{"healthzBindAddress", "metricsBindAddress"},
 	},
 }
@@ -286,9 +323,13 @@ func cfgCheckVersion(root map[string]any, version string, errs *cfgErrs) {
 	profiles, _ := root["profiles"].([]any)
 	for _, f := range d.missing {
 		if rest, ok := strings.CutPrefix(f, "profiles[*]."); ok {
+			needs := cfgVersionV1b3 + " or " + cfgVersionV1
+			if slices.Contains(cfgVersionDiffs[cfgVersionV1b3].missing, f) {
+				needs = cfgVersionV1
+			}
 			for i, p := range profiles {
 				if cfgHasPath(p, strings.Split(rest, ".")) {
-					errs.add(fmt.Sprintf("profiles[%d].%s", i, rest), "not a field of %s (it needs %s or %s)", version, cfgVersionV1b3, cfgVersionV1)
+					errs.add(fmt.Sprintf("profiles[%d].%s", i, rest), "not a field of %s (it needs %s)", version, needs)
 				}
 			}
 			continue
@@ -325,20 +366,26 @@ func cfgDecodeFile(data []byte) (*cfgFile, string, error) {
 		return nil, "", fmt.Errorf("decoding: a KubeSchedulerConfiguration must be an object with apiVersion %q and kind %q, got %v", cfgVersionV1, cfgKind, cfgShort(root))
 	}
 	var errs cfgErrs
-	version, _ := obj["apiVersion"].(string)
-	switch version {
-	case cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2:
-	case "":
+	av := obj["apiVersion"]
+	version, isString := av.(string)
+	switch {
+	case version == cfgVersionV1 || version == cfgVersionV1b3 || version == cfgVersionV1b2:
+	case av == nil || version == "" && isString:
 		errs.add("apiVersion", "required (one of %s, %s, %s)", cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2)
+	case !isString:
+		errs.add("apiVersion", "%v: must be a string (one of %s, %s, %s)", cfgShort(av), cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2)
 	default:
-		errs.invalid("apiVersion", cfgShort(obj["apiVersion"]), fmt.Sprintf("not supported (supported: %s, %s, %s)", cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2))
+		errs.invalid("apiVersion", cfgShort(av), fmt.Sprintf("not supported (supported: %s, %s, %s)", cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2))
 	}
-	switch kind := obj["kind"]; kind {
-	case cfgKind:
+	switch kind := obj["kind"]; kind.(type) {
 	case nil:
 		errs.add("kind", "required (%s)", cfgKind)
+	case string:
+		if kind != cfgKind {
+			errs.invalid("kind", cfgShort(kind), fmt.Sprintf("must be %s", cfgKind))
+		}
 	default:
-		errs.invalid("kind", cfgShort(kind), fmt.Sprintf("must be %s", cfgKind))
+		errs.add("kind", "%v: must be the string %s", cfgShort(kind), cfgKind)
 	}
 	if len(errs) > 0 {
 		return nil, "", errs.err()

@@ -3,7 +3,9 @@ package scheduling
 import (
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -140,10 +142,10 @@ func (s *cfgOrderedSet) delete(n string) {
 }
 
 // cfgExpand resolves merged plugin sets into the ordered plugin list of
-// every extension point (AllPoints plus preEnqueue), as kube-scheduler
-// v1.36's NewFramework does: first each point's enabled list
-// (updatePluginList: the plugin must implement the point and appear once),
-// then expandMultiPointPlugins when multiPoint has enabled plugins:
+// every extension point (AllPoints plus preEnqueue and the two placement
+// points), as kube-scheduler v1.36's NewFramework does: first each point's
+// enabled list (updatePluginList: the plugin must implement the point and
+// appear once), then expandMultiPointPlugins when multiPoint has enabled plugins:
 //   - a point whose disabled list has "*" is not expanded;
 //   - multiPoint plugins that do not implement the point, or are disabled
 //     at it, are skipped; those also enabled at the point are overrides;
@@ -155,6 +157,7 @@ func (s *cfgOrderedSet) delete(n string) {
 // implements(name, point) reports whether a plugin implements a point.
 func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[string][]string, error) {
 	points := append([]string{cfgPointPreEnqueue}, AllPoints()...)
+	points = append(points, cfgPointPlacementGenerate, cfgPointPlacementScore)
 	out := map[string][]string{}
 	for _, pt := range points {
 		seen := map[string]bool{}
@@ -214,6 +217,47 @@ func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[str
 	return out, nil
 }
 
+// cfgKubeHiddenScorers are the score plugins of kube-scheduler v1.36's
+// default multiPoint list (apis/config/v1/default_plugins.go) that schedkit
+// does not model, with their weights and the default plugin they follow.
+// They never run, but kube's getScoreWeights counts them in its running
+// total (VolumeBinding weighs 1 with no weight given, DynamicResources 2),
+// so the loader counts them too, at their place, to accept and refuse the
+// same negative weights as kube.
+var cfgKubeHiddenScorers = []struct {
+	name, after string
+	weight      int64
+}{
+	{name: "VolumeBinding", after: config.NodeResourcesFitName, weight: 1},
+	{name: "DynamicResources", after: config.InterPodAffinityName, weight: 2},
+}
+
+// cfgKubeHiddenScorer reports whether name is one of cfgKubeHiddenScorers.
+func cfgKubeHiddenScorer(name string) bool {
+	for _, h := range cfgKubeHiddenScorers {
+		if h.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// cfgWithKubeHiddenScorers returns mp with each of cfgKubeHiddenScorers
+// inserted after the plugin it follows in kube's list, unless mp already
+// holds it or lacks that plugin.
+func cfgWithKubeHiddenScorers(mp []WeightedPlugin) []WeightedPlugin {
+	out := slices.Clone(mp)
+	for _, h := range cfgKubeHiddenScorers {
+		if slices.ContainsFunc(out, func(p WeightedPlugin) bool { return p.Name == h.name }) {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(p WeightedPlugin) bool { return p.Name == h.after }); i >= 0 {
+			out = slices.Insert(out, i+1, WeightedPlugin{Name: h.name, Weight: h.weight})
+		}
+	}
+	return out
+}
+
 // cfgScoreWeights is kube-scheduler v1.36's getScoreWeights over the score
 // point's enabled plugins followed by multiPoint's: for every plugin that
 // implements Score (whether or not it ends up at the point), the first
@@ -222,10 +266,13 @@ func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[str
 // Before each plugin is added, weight·MaxNodeScore must not exceed
 // MaxTotalScore − total with int64 wrap-around, so a negative weight only
 // fails once the running total has turned negative and a later plugin is
-// checked (kube's behaviour, confirmed against the binary).
-func cfgScoreWeights(p *cfgPlugins, isScore func(name string) bool) (map[string]int64, error) {
+// checked (kube's behaviour, confirmed against the binary). The loader
+// passes the plugin sets merged with cfgKubeHiddenScorers, so the running
+// total is kube's; hidden (nil: none) names them for the error message.
+func cfgScoreWeights(p *cfgPlugins, isScore, hidden func(name string) bool) (map[string]int64, error) {
 	weights := map[string]int64{}
 	var total int64
+	var counted []string // hidden plugins counted so far
 	for _, e := range append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...) {
 		if !isScore(e.Name) {
 			continue
@@ -239,9 +286,16 @@ func cfgScoreWeights(p *cfgPlugins, isScore func(name string) bool) (map[string]
 		}
 		weights[e.Name] = w
 		if w*framework.MaxNodeScore > framework.MaxTotalScore-total {
-			return nil, fmt.Errorf("plugins.score: total score of Score plugins could overflow (plugin %q weight %d, running total %d)", e.Name, w, total)
+			note := ""
+			if len(counted) > 0 {
+				note = fmt.Sprintf(", counting kube's default %s, which schedkit does not run", strings.Join(counted, " and "))
+			}
+			return nil, fmt.Errorf("plugins.score: total score of Score plugins could overflow (plugin %q weight %d, running total %d%s)", e.Name, w, total, note)
 		}
 		total += w * framework.MaxNodeScore
+		if hidden != nil && hidden(e.Name) {
+			counted = append(counted, fmt.Sprintf("%s (weight %d)", e.Name, w))
+		}
 	}
 	return weights, nil
 }

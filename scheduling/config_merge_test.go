@@ -259,7 +259,7 @@ func TestConfigMultiPointExpansion(t *testing.T) {
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("plugins per point (-want +got):\n%s", d)
 			}
-			weights, err := cfgScoreWeights(tc.plugins, func(n string) bool { return cfgKubeTestImplements(n, PointScore) })
+			weights, err := cfgScoreWeights(tc.plugins, func(n string) bool { return cfgKubeTestImplements(n, PointScore) }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -301,7 +301,7 @@ func TestConfigScoreWeightOverflow(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := cfgScoreWeights(&cfgPlugins{Score: cfgPluginSet{Enabled: tc.score}, MultiPoint: cfgPluginSet{Enabled: tc.multi}}, isScore)
+			got, err := cfgScoreWeights(&cfgPlugins{Score: cfgPluginSet{Enabled: tc.score}, MultiPoint: cfgPluginSet{Enabled: tc.multi}}, isScore, nil)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)

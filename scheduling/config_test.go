@@ -319,7 +319,11 @@ func TestConfigDefaultPreemption(t *testing.T) {
 // memory keys (SetDefaults_LoadAwareSchedulingArgs).
 func TestConfigArgsDefaulting(t *testing.T) {
 	c, err := LoadConfig([]byte(cfgHead + `profiles:
-- pluginConfig:
+- plugins:
+    multiPoint:
+      enabled:
+      - name: LoadAwareScheduling
+  pluginConfig:
   - name: LoadAwareScheduling
     args:
       resourceWeights: {cpu: 2}

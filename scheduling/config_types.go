@@ -78,7 +78,9 @@ type cfgProfile struct {
 }
 
 // cfgPlugins is Plugins: one plugin set per extension point, plus
-// multiPoint. Empty sets are omitted when printed.
+// multiPoint and v1.36's two pod-group points (placementGenerate,
+// placementScore), which no schedkit plugin implements. Empty sets are
+// omitted when printed.
 type cfgPlugins struct {
 	PreEnqueue cfgPluginSet `json:"preEnqueue,omitzero"`
 	QueueSort  cfgPluginSet `json:"queueSort,omitzero"`
@@ -93,13 +95,18 @@ type cfgPlugins struct {
 	Bind       cfgPluginSet `json:"bind,omitzero"`
 	PostBind   cfgPluginSet `json:"postBind,omitzero"`
 	MultiPoint cfgPluginSet `json:"multiPoint,omitzero"`
+
+	PlacementGenerate cfgPluginSet `json:"placementGenerate,omitzero"`
+	PlacementScore    cfgPluginSet `json:"placementScore,omitzero"`
 }
 
-// cfgPointPreEnqueue and cfgPointMultiPoint name the two plugin sets that
-// are not framework.Profile extension points.
+// cfgPointPreEnqueue, cfgPointMultiPoint and the placement points name the
+// plugin sets that are not framework.Profile extension points.
 const (
-	cfgPointPreEnqueue = "preEnqueue"
-	cfgPointMultiPoint = "multiPoint"
+	cfgPointPreEnqueue        = "preEnqueue"
+	cfgPointMultiPoint        = "multiPoint"
+	cfgPointPlacementGenerate = "placementGenerate"
+	cfgPointPlacementScore    = "placementScore"
 )
 
 // set returns the plugin set of an extension point (the names of
@@ -132,13 +139,18 @@ func (p *cfgPlugins) set(point string) *cfgPluginSet {
 		return &p.PostBind
 	case cfgPointMultiPoint:
 		return &p.MultiPoint
+	case cfgPointPlacementGenerate:
+		return &p.PlacementGenerate
+	case cfgPointPlacementScore:
+		return &p.PlacementScore
 	}
 	panic("scheduling: unknown extension point " + point) // callers pass the constants above
 }
 
 // cfgAllSets lists every plugin set in kube's mergePlugins order.
 var cfgAllSets = []string{cfgPointMultiPoint, cfgPointPreEnqueue, PointQueueSort, PointPreFilter, PointFilter,
-	PointPostFilter, PointPreScore, PointScore, PointReserve, PointPermit, PointPreBind, PointBind, PointPostBind}
+	PointPostFilter, PointPreScore, PointScore, PointReserve, PointPermit, PointPreBind, PointBind, PointPostBind,
+	cfgPointPlacementGenerate, cfgPointPlacementScore}
 
 // cfgPluginSet is PluginSet.
 type cfgPluginSet struct {

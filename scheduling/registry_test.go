@@ -97,7 +97,7 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 //
 //	pod requests 1 cpu / 2Gi; n1 4 cpu / 8Gi; n2 8 cpu / 8Gi; no taints, no images.
 //	TaintToleration: 0 intolerable taints everywhere → reverse-normalized 100, ×3 = 300.
-//	NodeAffinity, PodTopologySpread, InterPodAffinity: PreScore Skip (nothing to score).
+//	NodeAffinity, PodTopologySpread, InterPodAffinity: PreScore Skip (nothing to score; listed as Skipped).
 //	NodeResourcesFit (LeastAllocated): n1 cpu 75, mem 75 → 75; n2 cpu 7000·100/8000 = 87, mem 75 → 81.
 //	BalancedAllocation (v1.36 delta): S_without = 100 on empty nodes; n1 fractions 0.25/0.25 → S_with 100
 //	  → 50 + (50+100−100)/2 = 75; n2 0.125/0.25 → σ = 0.0625 → S_with 93 → 50 + 43/2 = 71.
@@ -119,13 +119,19 @@ func TestDefaultProfileCycle(t *testing.T) {
 	want := []framework.NodeScores{
 		{Node: "n1", Total: 450, Scores: []framework.PluginScore{
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
+			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
+			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
+			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
 			{Plugin: "ImageLocality", Weight: 1},
 		}},
 		{Node: "n2", Total: 452, Scores: []framework.PluginScore{
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
+			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 81, Normalized: 81, Weight: 1, Weighted: 81},
+			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
+			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 71, Normalized: 71, Weight: 1, Weighted: 71},
 			{Plugin: "ImageLocality", Weight: 1},
 		}},

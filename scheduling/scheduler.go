@@ -17,12 +17,6 @@ import (
 // as the Kubernetes API defaults spec.schedulerName.
 const DefaultSchedulerName = "default-scheduler"
 
-// Adaptive node sampling constants of kube-scheduler v1.36 (schedule_one.go).
-const (
-	minFeasibleNodesToFind           = 100
-	minFeasibleNodesPercentageToFind = 5
-)
-
 // Outcome is what one decision did with its pod.
 type Outcome string
 
@@ -533,29 +527,14 @@ func SchedulerFromCycleState(state *framework.CycleState) (*Scheduler, bool) {
 	return h.s, true
 }
 
-// numFeasibleNodesToFind is kube-scheduler v1.36's node sampling: all nodes
-// below 100, else percentageOfNodesToScore (the profile's, else the
-// scheduler's; 0 means adaptive: 50 − n/125, at least 5) of them, at least
-// 100.
+// numFeasibleNodesToFind is kube-scheduler v1.36's node sampling
+// (framework.NumFeasibleNodesToFind) with the profile's
+// percentageOfNodesToScore when set, else the scheduler's.
 func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
-	if n < minFeasibleNodesToFind {
-		return n
-	}
-	pct := globalPct
 	if profilePct != nil {
-		pct = *profilePct
+		globalPct = *profilePct
 	}
-	if pct == 0 {
-		pct = int32(50 - n/125)
-		if pct < minFeasibleNodesPercentageToFind {
-			pct = minFeasibleNodesPercentageToFind
-		}
-	}
-	k := int(int64(n) * int64(pct) / 100)
-	if k < minFeasibleNodesToFind {
-		return minFeasibleNodesToFind
-	}
-	return k
+	return framework.NumFeasibleNodesToFind(n, globalPct)
 }
 
 func (s *Scheduler) numToFind(p *schedProfile, n int) int {
@@ -689,11 +668,8 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 				s.nextStart = (s.nextStart + processed) % snap.NumNodes()
 			}
 			d.EvaluatedNodes, d.StartIndex = res.EvaluatedNodes(), res.StartIndex
-			switch {
-			case len(res.Totals) > 0:
-				d.FeasibleNodes = len(res.Totals)
-			case res.SelectedNode() != "":
-				d.FeasibleNodes = 1
+			if err == nil {
+				d.FeasibleNodes = res.NumFeasibleNodes()
 			}
 		}
 		if err != nil {

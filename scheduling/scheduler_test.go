@@ -506,13 +506,17 @@ func TestAsyncBinding(t *testing.T) {
 }
 
 // TestRoundRobinStart: 250 nodes, the odd ones too small. Sampling finds
-// 50 − 250/125 = 48% → 120 feasible nodes per cycle, and the start moves by
-// the nodes evaluated (kube-scheduler.md §2.3), worked by hand:
-//   - cycle 1 starts at 0; the 120th even node is n238 at position 238, so
-//     239 nodes are evaluated and the next start is 239;
-//   - cycle 2 starts at 239: evens 240..248 (5), then 0..228 (115) end at
-//     position 11+228 = 239, so 240 are evaluated; next start
-//     (239+240) mod 250 = 229.
+// 50 − 250/125 = 48% → 120 feasible nodes per cycle; as kube-scheduler
+// v1.36's findNodesThatPassFilters (schedule_one.go), filtering stops at
+// the 121st feasible node, and the start moves by the 120 feasible nodes
+// plus the nodes rejected before the stop (kube-scheduler.md §2.3), worked
+// by hand:
+//   - cycle 1 starts at 0; the 120th even node is n238, the 121st n240, so
+//     the odd nodes 1..239 (120) are rejected first: 240 evaluated, and the
+//     next start is 240;
+//   - cycle 2 starts at 240: evens 240..248 (5), then 0..228 (115), the
+//     121st is n230; odds 241..249 (5) and 1..229 (115) rejected: 240
+//     evaluated; next start (240+240) mod 250 = 230.
 func TestRoundRobinStart(t *testing.T) {
 	var nodes []*framework.Node
 	for i := range 250 {
@@ -530,9 +534,10 @@ func TestRoundRobinStart(t *testing.T) {
 	for _, d := range e.decisions {
 		gotList = append(gotList, got{d.StartIndex, d.EvaluatedNodes, d.FeasibleNodes})
 	}
-	// Cycle 3 starts at 229: evens 230..248 (10), then 0..218 (110) end at
-	// position 21+218 = 239: 240 evaluated.
-	want := []got{{0, 239, 120}, {239, 240, 120}, {229, 240, 120}}
+	// Cycle 3 starts at 230: evens 230..248 (10), then 0..218 (110), the
+	// 121st is n220; odds 231..249 (10) and 1..219 (110) rejected: 240
+	// evaluated.
+	want := []got{{0, 240, 120}, {240, 240, 120}, {230, 240, 120}}
 	if diff := cmp.Diff(want, gotList); diff != "" {
 		t.Errorf("cycles (-want +got):\n%s", diff)
 	}

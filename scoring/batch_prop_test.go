@@ -33,8 +33,7 @@ func batchScorePlugins(t *rapid.T) []fw.ScorePlugin {
 		{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: "example.com/gpu", Weight: 2}},
 		{{Name: "cpu", Weight: 1}, {Name: "ephemeral-storage", Weight: 1}},
 	}).Draw(t, "resources")
-	nrf.ScoringStrategy = &config.ScoringStrategy{Type: strat, Resources: res,
-		RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}}}
+	nrf.ScoringStrategy = nrfStrategyArgs(strat, res, []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})
 	add(NewNodeResourcesFit(nrf, nil))
 	add(NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil))
 	add(NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil))

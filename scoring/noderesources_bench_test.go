@@ -78,9 +78,9 @@ var nrfBenchPod = st.MakePod().Name("bench").Container("registry.io/app:2", map[
 func BenchmarkNodeResourcesFitScore(b *testing.B) {
 	for _, strat := range []config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio} {
 		b.Run(string(strat), func(b *testing.B) {
-			args := config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strat,
-				Resources:                []config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: "example.com/gpu", Weight: 3}},
-				RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}}}}
+			args := config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat,
+				[]config.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}, {Name: "example.com/gpu", Weight: 3}},
+				[]config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}
 			pl, err := NewNodeResourcesFit(args, nil)
 			if err != nil {
 				b.Fatal(err)

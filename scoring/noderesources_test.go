@@ -293,8 +293,7 @@ func TestNodeResourcesFitBrokenLinear(t *testing.T) {
 
 func TestNodeResourcesFitScoreAllocs(t *testing.T) {
 	for _, strat := range []config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio} {
-		args := config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strat, Resources: nrfExtSet,
-			RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}}}}
+		args := config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, nrfExtSet, []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}
 		pl, err := NewNodeResourcesFit(args, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -359,8 +358,7 @@ func TestPropNodeResourcesFitScoreRange(t *testing.T) {
 			}
 		}
 		for _, strat := range []config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio} {
-			pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strat, Resources: nrfExtSet,
-				RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: pts}}}, nil)
+			pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, nrfExtSet, pts)}, nil)
 			if err != nil {
 				rt.Fatal(err)
 			}
@@ -391,8 +389,7 @@ func TestPropLeastPlusMostAllocated(t *testing.T) {
 		pod := st.MakePod().Name("p").Req(map[string]string{"cpu": fmt.Sprintf("%dm", r)}).Obj()
 		cpu := []config.ResourceSpec{{Name: "cpu", Weight: 1}}
 		score := func(s config.ScoringStrategyType) int64 {
-			pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: s, Resources: cpu,
-				RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}}}}, nil)
+			pl, err := NewNodeResourcesFit(config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(s, cpu, []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}})}, nil)
 			if err != nil {
 				rt.Fatal(err)
 			}
@@ -438,4 +435,15 @@ func ExampleNewNodeResourcesFit() {
 	// Output:
 	// small: 75
 	// big: 55
+}
+
+// nrfStrategyArgs is a NodeResourcesFit scoring strategy with the given shape
+// for RequestedToCapacityRatio (kube v1.36 forbids a shape with the other
+// types).
+func nrfStrategyArgs(t config.ScoringStrategyType, res []config.ResourceSpec, shape []config.UtilizationShapePoint) *config.ScoringStrategy {
+	s := &config.ScoringStrategy{Type: t, Resources: res}
+	if t == config.RequestedToCapacityRatio {
+		s.RequestedToCapacityRatio = &config.RequestedToCapacityRatioParam{Shape: shape}
+	}
+	return s
 }

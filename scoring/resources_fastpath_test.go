@@ -82,8 +82,7 @@ func TestPropNodeResourcesFitSimpleFastPath(t *testing.T) {
 		for _, name := range names[:n] {
 			res = append(res, config.ResourceSpec{Name: name, Weight: rapid.Int64Range(1, 100).Draw(t, "w")})
 		}
-		args := config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strat, Resources: res,
-			RequestedToCapacityRatio: &config.RequestedToCapacityRatioParam{Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 60, Score: 3}, {Utilization: 100, Score: 0}}}}}
+		args := config.NodeResourcesFitArgs{ScoringStrategy: nrfStrategyArgs(strat, res, []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 60, Score: 3}, {Utilization: 100, Score: 0}})}
 		p, err := NewNodeResourcesFit(args, nil)
 		if err != nil {
 			t.Fatal(err)
