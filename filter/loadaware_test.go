@@ -200,7 +200,7 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 		},
 		{
 			name: "DaemonSet-owned pod passes", args: noExp, metric: laMetric().Usage(laM("70", "256Gi")).Obj(),
-			pod: st.MakePod().Name("ds").Owner("DaemonSet", "agent").Obj(),
+			pod: st.MakePod().Name("ds").Owner("", "DaemonSet", "agent").Obj(),
 		},
 		{
 			name:   "prod pod requesting 20 CPU / 100Gi: (53+17)/96 = 72.9 → 73 > 60",

@@ -162,7 +162,7 @@ func TestNodeResourcesFitPodsAndStorage(t *testing.T) {
 		{"equal edge case with init container, fails on pod count", full, st.MakePod().Req(nrfRes(5, 1)).InitReq(nrfRes(5, 1)).Obj(), ex(nrfRes(5, 19)), tooMany},
 		{"pod count and unresolvable cpu", full, st.MakePod().Req(nrfRes(11, 0)).Obj(), ex(nrfRes(10, 20)),
 			fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonTooManyPods, "Insufficient cpu")},
-		{"zero allocatable pods", map[string]string{"cpu": "10m"}, st.MakePod().Obj(), nil, tooMany},
+		{"zero allocatable pods", map[string]string{"cpu": "10m", "pods": "0"}, st.MakePod().Obj(), nil, tooMany},
 		{"empty storage requested, and pod fits", nrfEnoughNode, st.MakePod().Req(nrfRes(1, 1)).Obj(), ex(nrfRes(2, 10)), nil},
 		{"storage ephemeral local storage request exceeds allocatable", nrfEnoughNode, st.MakePod().Req(map[string]string{"ephemeral-storage": "25"}).Obj(), ex(nrfRes(2, 2)),
 			fw.NewStatus(fw.UnschedulableAndUnresolvable, "Insufficient ephemeral-storage")},

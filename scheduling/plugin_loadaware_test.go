@@ -112,7 +112,7 @@ func TestLoadAwareSchedulingCustomEstimator(t *testing.T) {
 	}
 	_ = la.Cache().UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Usage(laM("20", "16Gi")).Obj())
 	ni, _ := framework.NewNodeInfo(st.MakeNode().Name("n").Capacity(laM("32", "128Gi")).Obj())
-	pod := framework.MustPodInfo(st.MakePod().Name("web-x").Owner("ReplicaSet", "web").Req(laM("8", "8Gi")).Obj())
+	pod := framework.MustPodInfo(st.MakePod().Name("web-x").Owner("", "ReplicaSet", "web").Req(laM("8", "8Gi")).Obj())
 	cs := framework.NewCycleState()
 	la.PreFilter(context.Background(), cs, pod, nil)
 	// Default estimate 6.8 CPU would give (20+6.8)/32 = 84 > 65; history says 0.5 CPU: 64 ≤ 65.
