@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -335,13 +336,13 @@ func ExampleNewNodeResourcesFit() {
 		panic(err)
 	}
 	fit := pl.(*NodeResourcesFit)
-	small := st.MakeNode().Name("small").Capacity(map[string]string{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj()
-	busy := st.MakeNode().Name("busy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj()
-	big := st.MakeNode().Name("big").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj()
-	hog := st.MakePod().Name("hog").Node("busy").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj()
+	small := builder.MakeNode().Name("small").Capacity(map[string]string{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj()
+	busy := builder.MakeNode().Name("busy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj()
+	big := builder.MakeNode().Name("big").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj()
+	hog := builder.MakePod().Name("hog").Node("busy").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj()
 	snap := fw.MustSnapshot([]*fw.Node{small, busy, big}, []*fw.Pod{hog})
 
-	pod := fw.MustPodInfo(st.MakePod().Name("web").Req(map[string]string{"cpu": "2", "memory": "2Gi"}).Obj())
+	pod := fw.MustPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "2", "memory": "2Gi"}).Obj())
 	state := fw.NewCycleState()
 	fit.PreFilter(context.Background(), state, pod, snap.Nodes())
 	for _, ni := range snap.Nodes() {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scoring"
@@ -46,22 +47,12 @@ var cluster = []nodeSpec{
 	{"node-d", "6", "24Gi", "22", "60Gi", "under-requested, hot"},
 }
 
-func quantities(cpu, mem string) resource.List {
-	return resource.List{resource.CPU: resource.MustParse(cpu), resource.Memory: resource.MustParse(mem)}
-}
-
 func pod(name, node, cpu, mem string) *fw.Pod {
-	p := &fw.Pod{
-		ObjectMeta: fw.ObjectMeta{Name: name, Namespace: "default", UID: name},
-		Spec: fw.PodSpec{NodeName: node, Containers: []fw.Container{{
-			Name: "app", Resources: fw.ResourceRequirements{Requests: quantities(cpu, mem)},
-		}}},
-	}
+	w := builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": mem})
 	if node != "" {
-		p.Status.Phase = fw.PodRunning
-		p.Status.Conditions = []fw.PodCondition{{Type: fw.PodScheduled, Status: fw.ConditionTrue, LastTransitionTime: now.Add(-time.Hour)}}
+		w.Node(node).Phase(fw.PodRunning).Condition(fw.PodScheduled, fw.ConditionTrue, now.Add(-time.Hour))
 	}
-	return p
+	return w.Obj()
 }
 
 // build returns the nodes, the running pods (one per node, requesting the
@@ -71,23 +62,12 @@ func build() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
 	var pods []*fw.Pod
 	var metrics []*fw.NodeMetric
 	for _, n := range cluster {
-		alloc := quantities("32", "128Gi")
-		alloc[resource.Pods] = resource.MustParse("110")
-		nodes = append(nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: n.name}, Status: fw.NodeStatus{Capacity: alloc, Allocatable: alloc}})
+		nodes = append(nodes, builder.MakeNode().Name(n.name).Capacity(map[string]string{"cpu": "32", "memory": "128Gi"}).Obj())
 		p := pod(n.name+"-app", n.name, n.reqCPU, n.reqMem)
 		pods = append(pods, p)
-		t := now
-		metrics = append(metrics, &fw.NodeMetric{
-			ObjectMeta: fw.ObjectMeta{Name: n.name},
-			Status: fw.NodeMetricStatus{
-				UpdateTime: &t,
-				NodeMetric: &fw.NodeMetricInfo{NodeUsage: fw.ResourceMap{Resources: quantities(n.usedCPU, n.usedMem)}},
-				PodsMetric: []*fw.PodMetricInfo{{
-					Namespace: "default", Name: p.Name, Priority: "koord-prod",
-					PodUsage: fw.ResourceMap{Resources: quantities(n.usedCPU, n.usedMem)},
-				}},
-			},
-		})
+		used := map[string]string{"cpu": n.usedCPU, "memory": n.usedMem}
+		metrics = append(metrics, builder.MakeNodeMetric(n.name).UpdateTime(now).Usage(used).
+			Pod("default", p.Name, "koord-prod", used).Obj())
 	}
 	return nodes, pods, metrics
 }
