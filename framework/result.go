@@ -132,6 +132,11 @@ type Result struct {
 	Top []RankedNode
 	// Margin is the winner's total minus the runner-up's (0 with one node).
 	Margin int64
+	// Ties is the number of feasible nodes whose total equals the
+	// winner's, the winner included (1 when it led alone, 0 when no node
+	// was selected). Above 1, the cycle's seeded tie-break
+	// (CycleOptions.Rand) chose the winner among them, and Margin is 0.
+	Ties int
 
 	Diagnosis Diagnosis
 	// Err is the cycle's error: a *FitError or an internal error.
@@ -371,21 +376,42 @@ func (r *Result) Scores() []NodeScores {
 	}
 	out := make([]NodeScores, nf)
 	for j := range nf {
-		ns := NodeScores{Node: r.nodeAt(r.feasible[j]).Name(), Total: r.Totals[j]}
-		for p, name := range r.ScorePlugins {
-			norm := r.Normalized[p*nf+j]
-			raw := norm
-			if r.Raw != nil {
-				raw = r.Raw[p*nf+j]
-			}
-			ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Raw: raw, Normalized: norm, Weight: r.Weights[p], Weighted: norm * r.Weights[p]})
-		}
-		for e, name := range r.Extenders {
-			ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Weighted: r.ExtenderScores[e][j]})
-		}
-		out[j] = ns
+		out[j] = r.scoresAt(j)
 	}
 	return out
+}
+
+// ScoresOf returns the scores of the feasible node named node, as Scores
+// lists them, and false when the node was not scored (rejected, not
+// evaluated, unknown, or the cycle did not score).
+func (r *Result) ScoresOf(node string) (NodeScores, bool) {
+	if r == nil || len(r.Totals) != len(r.feasible) {
+		return NodeScores{}, false
+	}
+	for j, p := range r.feasible {
+		if r.nodeAt(p).Name() == node {
+			return r.scoresAt(j), true
+		}
+	}
+	return NodeScores{}, false
+}
+
+// scoresAt explains the total of feasible node j.
+func (r *Result) scoresAt(j int) NodeScores {
+	nf := len(r.feasible)
+	ns := NodeScores{Node: r.nodeAt(r.feasible[j]).Name(), Total: r.Totals[j]}
+	for p, name := range r.ScorePlugins {
+		norm := r.Normalized[p*nf+j]
+		raw := norm
+		if r.Raw != nil {
+			raw = r.Raw[p*nf+j]
+		}
+		ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Raw: raw, Normalized: norm, Weight: r.Weights[p], Weighted: norm * r.Weights[p]})
+	}
+	for e, name := range r.Extenders {
+		ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Weighted: r.ExtenderScores[e][j]})
+	}
+	return ns
 }
 
 // selectHost picks the node to run the pod and ranks the top n in one pass
@@ -424,6 +450,7 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 		}
 	}
 	sel := r.selected
+	r.Ties = cnt
 	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: best})
 	for _, e := range top {
 		if len(r.Top) >= n {
@@ -535,6 +562,7 @@ func (r *Result) rankGeneric(n int) {
 		copy(best[pos+1:], best[pos:len(best)-1])
 		best[pos] = j
 	}
+	r.Ties = 1
 	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: total(r.selected)})
 	for _, j := range best {
 		r.Top = append(r.Top, RankedNode{Name: r.nodeAt(r.feasible[j]).Name(), Total: total(j)})

@@ -132,7 +132,9 @@ func (r *ReplayResult) WriteLog(w io.Writer) error {
 
 // FormatDecision writes one decision as a log line (without newline):
 // "+12.000500s #17 default/web-3 Scheduled node=n4 total=187 margin=12
-// runner-up=n9 evaluated=420 feasible=420 start=840".
+// runner-up=n9 evaluated=420 feasible=420 start=840"; when nodes tied for
+// the best total, "ties=N" after the margin counts them (the seeded
+// tie-break chose among them).
 func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
 	off := d.Time.Sub(start)
 	fmt.Fprintf(b, "+%d.%06ds #%d %s %s", off/time.Second, (off%time.Second)/time.Microsecond, d.Cycle, d.Pod, d.Outcome)
@@ -147,6 +149,9 @@ func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
 	}
 	if len(d.Top) > 0 && d.FastPath == "" && d.Outcome != OutcomeUnschedulable && d.Outcome != OutcomeError {
 		fmt.Fprintf(b, " total=%d margin=%d", d.Top[0].Total, d.Margin)
+		if d.Ties > 1 {
+			fmt.Fprintf(b, " ties=%d", d.Ties)
+		}
 		if len(d.Top) > 1 {
 			fmt.Fprintf(b, " runner-up=%s", d.Top[1].Name)
 		}

@@ -76,6 +76,9 @@ type Decision struct {
 	// is the winner's lead over the runner-up.
 	Top    []framework.RankedNode
 	Margin int64
+	// Ties is the number of nodes that shared the winning total (the
+	// winner included); above 1, the seeded tie-break chose among them.
+	Ties int
 	// Stage names the failing extension point: "PreFilter", "Filter",
 	// "Score", "Reserve", "Permit", "WaitOnPermit", "PreBind", "Bind".
 	Stage string
@@ -702,7 +705,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			return d
 		}
 		node = res.SelectedNode()
-		d.Top, d.Margin = slices.Clone(res.Top), res.Margin
+		d.Top, d.Margin, d.Ties = slices.Clone(res.Top), res.Margin, res.Ties
 		if len(res.Totals) == 0 {
 			d.FastPath = "one-feasible"
 		}
