@@ -9,7 +9,6 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/builder"
-	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -20,7 +19,7 @@ import (
 // while the overloaded one is filtered out.
 func ExampleLoadAwareScheduling() {
 	now := time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
-	clock := st.NewLAClock(now)
+	clock := framework.NewFakeClock(now)
 	reg := framework.NewRegistry()
 	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory(nil))
 	name := config.LoadAwareSchedulingName

@@ -30,7 +30,7 @@ func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimat
 		PreFilter:     []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
 		Weights: map[string]int64{name: 1},
 		Args:    map[string]any{name: args},
-	}, framework.WithClock(st.NewLAClock(laNow)))
+	}, framework.WithClock(framework.NewFakeClock(laNow)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestLoadAwareSchedulingParallelEqualsSequential(t *testing.T) {
 		f, err := framework.NewFramework(r, framework.Profile{
 			PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
 			Weights: map[string]int64{name: 1},
-		}, framework.WithClock(st.NewLAClock(laNow)), framework.WithParallelism(par))
+		}, framework.WithClock(framework.NewFakeClock(laNow)), framework.WithParallelism(par))
 		if err != nil {
 			t.Fatal(err)
 		}

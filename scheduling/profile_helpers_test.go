@@ -65,7 +65,7 @@ func TestConfigurationProfileAs(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, err := scheduling.New(cluster, cfg.Registry(), []framework.Profile{p},
-			scheduling.WithClock(scheduling.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
+			scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestDecisionTies(t *testing.T) {
 	}
 	start := time.Unix(0, 0)
 	s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
-		scheduling.WithClock(scheduling.NewFakeClock(start)), scheduling.WithSeed(1))
+		scheduling.WithClock(framework.NewFakeClock(start)), scheduling.WithSeed(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ type ReplayOptions struct {
 	// KeepResults keeps every cycle's full framework.Result in its
 	// Decision.
 	KeepResults bool
-	// Stopwatch times the replay for ReplayResult.Wall (default RealClock;
+	// Stopwatch times the replay for ReplayResult.Wall (default framework.RealClock;
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
 	Stopwatch framework.Clock
@@ -265,7 +265,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			return nil, err
 		}
 	}
-	clock := NewFakeClock(opts.Start)
+	clock := framework.NewFakeClock(opts.Start)
 	res := &ReplayResult{Start: opts.Start}
 	pods := map[string]*rpPod{}
 	var events rpHeap
@@ -356,7 +356,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	measuredLoaded := false
 	stopwatch := opts.Stopwatch
 	if stopwatch == nil {
-		stopwatch = RealClock{}
+		stopwatch = framework.RealClock{}
 	}
 	wallStart := stopwatch.Now()
 	idle := 0
@@ -463,7 +463,7 @@ func rpMeanRequest(as []PodArrival) resource.Vector {
 // a completion, a Permit timeout, a backoff expiry, or — while other
 // events remain — the unschedulable pool's leftover flush. ok is false
 // when nothing more can change.
-func (s *Scheduler) replayNextTime(events rpHeap, clock *FakeClock) (time.Time, bool) {
+func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var best time.Time

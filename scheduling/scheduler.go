@@ -99,8 +99,8 @@ type Decision struct {
 type Option func(*Scheduler)
 
 // WithClock sets the clock of the queue, Permit timeouts and plugins
-// (default RealClock).
-func WithClock(c Clock) Option { return func(s *Scheduler) { s.clock = c } }
+// (default framework.RealClock).
+func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock = c } }
 
 // WithSeed seeds the random source of tie-breaks and preemption offsets
 // (default 0). The same seed and inputs give the same decisions at any
@@ -169,7 +169,7 @@ type Scheduler struct {
 	queue       *schedulingQueue
 	nominator   *nominator
 	waiting     waitingPods
-	clock       Clock
+	clock       framework.Clock
 	seed        uint64
 	pcg         *rand.PCG
 	rng         *rand.Rand
@@ -208,7 +208,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	if len(profiles) == 0 {
 		return nil, errors.New("scheduling: New: no profiles")
 	}
-	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: RealClock{}, parallelism: 1,
+	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1,
 		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(s)
@@ -291,7 +291,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 func (s *Scheduler) Cluster() *Cluster { return s.cluster }
 
 // Clock returns the scheduler's clock.
-func (s *Scheduler) Clock() Clock { return s.clock }
+func (s *Scheduler) Clock() framework.Clock { return s.clock }
 
 // Profiles returns the schedulerNames of the profiles, in order.
 func (s *Scheduler) Profiles() []string { return slices.Clone(s.order) }
@@ -585,7 +585,7 @@ func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
 
 // ProcessBindings runs the binding cycles of pods whose Permit wait ended
 // (allowed, rejected or timed out) in synchronous mode, and returns how
-// many ran. ScheduleOne calls it first; call it after moving a FakeClock.
+// many ran. ScheduleOne calls it first; call it after moving a framework.FakeClock.
 func (s *Scheduler) ProcessBindings(ctx context.Context) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -610,14 +610,14 @@ func (s *Scheduler) RunUntilIdle(ctx context.Context) int {
 
 // Run schedules pods until ctx is done, sleeping on the clock when the
 // queue is empty (until an event, a resolved Permit wait or the next
-// backoff flush). Use it with RealClock; with a FakeClock drive the
+// backoff flush). Use it with framework.RealClock; with a framework.FakeClock drive the
 // scheduler with ScheduleOne and the clock instead.
 func (s *Scheduler) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		if s.RunUntilIdle(ctx) > 0 {
 			continue
 		}
-		var timer Timer
+		var timer framework.Timer
 		if t, ok := s.NextWakeup(); ok {
 			timer = s.clock.AfterFunc(t.Sub(s.clock.Now()), s.signal)
 		}

@@ -25,7 +25,7 @@ func exPod(name, cpu string) *framework.Pod {
 func ExampleScheduler() {
 	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("small", "2"), exNode("large", "8")}, nil)
 	s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
-		scheduling.WithClock(scheduling.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
+		scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return

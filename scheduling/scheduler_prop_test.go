@@ -57,7 +57,7 @@ func scDrawPod(t *rapid.T, name string) *framework.Pod {
 // stay within its allocatable cpu, memory and pod count.
 func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		clock := NewFakeClock(scT0)
+		clock := framework.NewFakeClock(scT0)
 		c, _ := NewCluster()
 		nodes := rapid.IntRange(1, 6).Draw(t, "nodes")
 		for i := range nodes {
@@ -134,7 +134,7 @@ func TestPropDecisionsIndependentOfParallelism(t *testing.T) {
 		run := func(par int) []string {
 			c, _ := NewClusterFrom(nodes, nil)
 			var log []string
-			s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(NewFakeClock(scT0)), WithSeed(seed),
+			s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(framework.NewFakeClock(scT0)), WithSeed(seed),
 				WithParallelism(par), WithDecisionHandler(func(d Decision) { log = append(log, scDecisionLine(d)) }))
 			if err != nil {
 				t.Fatal(err)

@@ -110,7 +110,7 @@ func (p *scStep) PostBind(_ context.Context, _ *framework.CycleState, pod *frame
 // scEnv is a scheduler over a small cluster with the test plugins.
 type scEnv struct {
 	s         *Scheduler
-	clock     *FakeClock
+	clock     *framework.FakeClock
 	rec       *scRecorder
 	decisions []Decision
 }
@@ -155,7 +155,7 @@ func newScEnv(t testing.TB, nodes []*framework.Node, profiles []framework.Profil
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &scEnv{clock: NewFakeClock(scT0), rec: &scRecorder{}}
+	e := &scEnv{clock: framework.NewFakeClock(scT0), rec: &scRecorder{}}
 	if profiles == nil {
 		profiles = []framework.Profile{scProfile("")}
 	}
@@ -482,7 +482,7 @@ func TestAsyncBinding(t *testing.T) {
 	var got []string
 	c, _ := NewClusterFrom(scNodes("4", "4"), nil)
 	rec := &scRecorder{}
-	s, err := New(c, scRegistry(rec), []framework.Profile{scProfile("")}, WithClock(NewFakeClock(scT0)), WithAsyncBinding(),
+	s, err := New(c, scRegistry(rec), []framework.Profile{scProfile("")}, WithClock(framework.NewFakeClock(scT0)), WithAsyncBinding(),
 		WithDecisionHandler(func(d Decision) { mu.Lock(); got = append(got, string(d.Outcome)); mu.Unlock() }))
 	if err != nil {
 		t.Fatal(err)

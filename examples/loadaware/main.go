@@ -27,10 +27,6 @@ import (
 // now is the simulation's clock: every NodeMetric was just reported.
 var now = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
 
-type fixedClock struct{}
-
-func (fixedClock) Now() time.Time { return now }
-
 // nodeSpec is one 32-CPU / 128Gi node: what its pods request and what they
 // really use.
 type nodeSpec struct {
@@ -87,7 +83,7 @@ func leastAllocated() (*fw.Framework, error) {
 		PreScore:      []string{config.NodeResourcesFitName},
 		Score:         []string{config.NodeResourcesFitName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1},
-	}, fw.WithClock(fixedClock{}))
+	}, fw.WithClock(fw.NewFakeClock(now)))
 }
 
 // loadAware is a profile with Koordinator's LoadAwareScheduling (default
@@ -104,7 +100,7 @@ func loadAware(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) 
 		PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
 		Weights: map[string]int64{name: 1},
 		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}},
-	}, fw.WithClock(fixedClock{}))
+	}, fw.WithClock(fw.NewFakeClock(now)))
 	if err != nil {
 		return nil, err
 	}
