@@ -39,7 +39,7 @@ var (
 	_ Clock = (*FakeClock)(nil)
 )
 
-// FakeClock is a virtual clock: time moves only when Advance or Step is
+// FakeClock is a virtual clock: time moves only when Advance or AdvanceTo is
 // called, and timers fire on the goroutine that moves it, in deadline order
 // (ties in the order the timers were created). It makes tests of timeouts
 // and backoff exact and lets a simulation skip idle time. It is safe for
@@ -63,7 +63,7 @@ func (c *FakeClock) Now() time.Time {
 }
 
 // AfterFunc schedules f at Now()+d. A d ≤ 0 fires at the next Advance or
-// Step (even Advance(0)).
+// AdvanceTo (even Advance(0)).
 func (c *FakeClock) AfterFunc(d time.Duration, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
