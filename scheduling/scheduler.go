@@ -269,7 +269,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		s.nodeMetricUpdated(m)
 	}
 	for _, r := range cluster.Pods() {
-		if r.State != PodPending {
+		if r.State != StatePending {
 			pi, _, _ := cluster.podInfo(r.Pod.Key())
 			s.podAssigned(pi, true)
 			continue
@@ -353,7 +353,7 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 	}
 	key := pod.Key()
 	pi, st, _ := s.cluster.podInfo(key)
-	if st == PodPending {
+	if st == StatePending {
 		s.queue.add(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(key, pi, nnn)
@@ -390,7 +390,7 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	s.queue.delete(key)
 	s.nominator.remove(key)
 	delete(s.reasons, key)
-	if st != PodPending {
+	if st != StatePending {
 		s.podAssigned(pi, false)
 		s.queue.moveAll()
 	}

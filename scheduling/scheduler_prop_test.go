@@ -98,7 +98,7 @@ func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 		// No pod is lost: every pod the cluster holds is placed or queued
 		// (preemption victims are deleted, as the API server deletes them).
 		for _, r := range c.Pods() {
-			if r.State == PodPending {
+			if r.State == StatePending {
 				if _, ok := s.queue.get(r.Pod.Key()); !ok {
 					t.Fatalf("pending pod %s is not queued", r.Pod.Key())
 				}
