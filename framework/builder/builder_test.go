@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -51,7 +51,7 @@ func TestNodePodsDefault(t *testing.T) {
 // A node built without naming pods admits a pod: its NodeInfo has room for
 // 110 pods (a node with no pods allocatable has room for none).
 func TestNodePodsDefaultAdmits(t *testing.T) {
-	ni, err := fw.NewNodeInfo(builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "4"}).Obj())
+	ni, err := framework.NewNodeInfo(builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "4"}).Obj())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestObjPanicsOnMalformedQuantity(t *testing.T) {
 }
 
 func TestPodAffinityTermUnknownKind(t *testing.T) {
-	_, err := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAffinityKind(9), 1, fw.PodAffinityTerm{TopologyKey: "zone"}).Build()
+	_, err := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAffinityKind(9), 1, framework.PodAffinityTerm{TopologyKey: "zone"}).Build()
 	if err == nil || !strings.Contains(err.Error(), "PodAffinityKind 9") {
 		t.Errorf("Build error = %v, want one naming PodAffinityKind 9", err)
 	}
@@ -130,7 +130,7 @@ func TestPodAffinityTermUnknownKind(t *testing.T) {
 func TestObjIsIndependent(t *testing.T) {
 	t.Run("pod", func(t *testing.T) {
 		w := builder.MakePod().Label("app", "web").Annotation("a", "1").NodeSelector(map[string]string{"zone": "a"}).
-			Req(map[string]string{"cpu": "1"}).Toleration(fw.Toleration{Key: "k", Operator: fw.TolerationOpExists}).
+			Req(map[string]string{"cpu": "1"}).Toleration(framework.Toleration{Key: "k", Operator: framework.TolerationOpExists}).
 			RequiredNodeAffinity(builder.LabelIn("zone", "a")).
 			PodAffinityIn("app", "zone", []string{"web"}, builder.PodAffinityWithPreferredReq)
 		first := w.Name("p1").Obj()
@@ -148,17 +148,17 @@ func TestObjIsIndependent(t *testing.T) {
 		}
 		// Changing a returned pod does not reach the wrapper.
 		second.Labels["app"] = "changed"
-		second.Spec.Containers = append(second.Spec.Containers, fw.Container{Name: "x"})
+		second.Spec.Containers = append(second.Spec.Containers, framework.Container{Name: "x"})
 		third := w.Obj()
 		if third.Labels["app"] != "web" || len(third.Spec.Containers) != 2 {
 			t.Errorf("third pod = labels %v, %d containers; want app=web and 2", third.Labels, len(third.Spec.Containers))
 		}
 	})
 	t.Run("node", func(t *testing.T) {
-		w := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4"}).Taint("k", "v", fw.TaintEffectNoSchedule)
+		w := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4"}).Taint("k", "v", framework.TaintEffectNoSchedule)
 		first := w.Obj()
 		want := w.Obj()
-		w.Label("zone", "a").Taint("k2", "v", fw.TaintEffectNoExecute).Image(1, "img")
+		w.Label("zone", "a").Taint("k2", "v", framework.TaintEffectNoExecute).Image(1, "img")
 		first.Status.Allocatable[resource.CPU] = resource.MustParse("1")
 		w.Obj()
 		if want.Status.Allocatable[resource.CPU].Cmp(resource.MustParse("4")) != 0 {
@@ -172,12 +172,12 @@ func TestObjIsIndependent(t *testing.T) {
 	t.Run("node metric", func(t *testing.T) {
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		w := builder.MakeNodeMetric("n1").UpdateTime(now).ReportInterval(60).Usage(map[string]string{"cpu": "1"}).
-			Aggregated(5*time.Minute, fw.AggregationP95, map[string]string{"cpu": "2"})
+			Aggregated(5*time.Minute, framework.AggregationP95, map[string]string{"cpu": "2"})
 		first := w.Obj()
 		want := w.Obj()
 		w.ReportInterval(30).Usage(map[string]string{"cpu": "3"}).
-			Aggregated(5*time.Minute, fw.AggregationP99, map[string]string{"cpu": "4"}).
-			Aggregated(time.Minute, fw.AggregationAvg, nil).Pod("default", "p", "koord-prod", map[string]string{"cpu": "1"})
+			Aggregated(5*time.Minute, framework.AggregationP99, map[string]string{"cpu": "4"}).
+			Aggregated(time.Minute, framework.AggregationAvg, nil).Pod("default", "p", "koord-prod", map[string]string{"cpu": "1"})
 		if diff := cmp.Diff(want, first); diff != "" {
 			t.Errorf("first metric changed by later builder calls (-want +got):\n%s", diff)
 		}
@@ -194,32 +194,32 @@ func TestObjIsIndependent(t *testing.T) {
 
 func TestPodFields(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	always := fw.RestartPolicyAlways
-	never := fw.PreemptNever
+	always := framework.RestartPolicyAlways
+	never := framework.PreemptNever
 	prio := int32(7)
 	got := builder.MakePod().Name("p").UID("u").Namespace("ns").Labels(map[string]string{"a": "1"}).
-		Owner("apps/v1", "ReplicaSet", "rs").Node("n1").Priority(7).PreemptionPolicy(fw.PreemptNever).
+		Owner("apps/v1", "ReplicaSet", "rs").Node("n1").Priority(7).PreemptionPolicy(framework.PreemptNever).
 		SchedulerName("s").Container("img", map[string]string{"cpu": "1"}).
 		Lim(map[string]string{"memory": "1Gi"}, map[string]string{"memory": "2Gi"}).
 		InitReq(map[string]string{"cpu": "2"}).SidecarReq(map[string]string{"cpu": "100m"}).
-		Phase(fw.PodRunning).StartTime(start).NominatedNode("n2").Terminating(start).Obj()
-	want := &fw.Pod{
-		ObjectMeta: fw.ObjectMeta{Name: "p", Namespace: "ns", UID: "u", Labels: map[string]string{"a": "1"},
-			OwnerReferences:   []fw.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", Controller: true}},
+		Phase(framework.PodRunning).StartTime(start).NominatedNode("n2").Terminating(start).Obj()
+	want := &framework.Pod{
+		ObjectMeta: framework.ObjectMeta{Name: "p", Namespace: "ns", UID: "u", Labels: map[string]string{"a": "1"},
+			OwnerReferences:   []framework.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", Controller: true}},
 			DeletionTimestamp: &start},
-		Spec: fw.PodSpec{
-			Containers: []fw.Container{
-				{Name: "c0", Image: "img", Resources: fw.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}},
-				{Name: "c1", Resources: fw.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"memory": "1Gi"}),
+		Spec: framework.PodSpec{
+			Containers: []framework.Container{
+				{Name: "c0", Image: "img", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}},
+				{Name: "c1", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"memory": "1Gi"}),
 					Limits: resource.MustParseList(map[string]string{"memory": "2Gi"})}},
 			},
-			InitContainers: []fw.Container{
-				{Name: "i0", Resources: fw.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "2"})}},
-				{Name: "s1", RestartPolicy: &always, Resources: fw.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "100m"})}},
+			InitContainers: []framework.Container{
+				{Name: "i0", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "2"})}},
+				{Name: "s1", RestartPolicy: &always, Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "100m"})}},
 			},
 			NodeName: "n1", SchedulerName: "s", Priority: &prio, PreemptionPolicy: &never,
 		},
-		Status: fw.PodStatus{Phase: fw.PodRunning, StartTime: &start, NominatedNodeName: "n2"},
+		Status: framework.PodStatus{Phase: framework.PodRunning, StartTime: &start, NominatedNodeName: "n2"},
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })); diff != "" {
 		t.Errorf("pod (-want +got):\n%s", diff)

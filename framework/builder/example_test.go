@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -14,11 +14,11 @@ func ExampleMakePod() {
 	pod := builder.MakePod().Name("web").Label("app", "web").
 		Req(map[string]string{"cpu": "500m", "memory": "256Mi"}).
 		SidecarReq(map[string]string{"cpu": "100m", "memory": "64Mi"}).
-		Toleration(fw.Toleration{Key: "dedicated", Operator: fw.TolerationOpExists}).
+		Toleration(framework.Toleration{Key: "dedicated", Operator: framework.TolerationOpExists}).
 		RequiredNodeAffinity(builder.LabelIn("topology.kubernetes.io/zone", "zone-a", "zone-b")).
 		PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{"web"}, builder.PodAntiAffinityWithRequiredReq).
 		Obj()
-	fmt.Println(pod.Key(), pod.UID, fw.PodRequests(pod, fw.RequestOptions{}))
+	fmt.Println(pod.Key(), pod.UID, framework.PodRequests(pod, framework.RequestOptions{}))
 	// Output: default/web web cpu=600m,memory=320Mi
 }
 
@@ -27,7 +27,7 @@ func ExampleMakePod() {
 func ExampleMakeNode() {
 	n := builder.MakeNode().Name("n1").Label("topology.kubernetes.io/zone", "zone-a").
 		Capacity(map[string]string{"cpu": "8", "memory": "32Gi"}).
-		Taint("dedicated", "batch", fw.TaintEffectNoSchedule).Obj()
+		Taint("dedicated", "batch", framework.TaintEffectNoSchedule).Obj()
 	small := builder.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "2", "pods": "4"}).Obj()
 	fmt.Println(n.Name, n.Labels["kubernetes.io/hostname"], n.Status.Allocatable)
 	fmt.Println(small.Name, small.Status.Allocatable)
@@ -40,12 +40,12 @@ func ExampleMakeNode() {
 // and each pod's UID defaults to its own name.
 func ExampleMakePod_template() {
 	web := builder.MakePod().Label("app", "web").Req(map[string]string{"cpu": "1"})
-	var pods []*fw.Pod
+	var pods []*framework.Pod
 	for i := range 3 {
 		pods = append(pods, web.Name(fmt.Sprintf("web-%d", i)).Obj())
 	}
 	for _, p := range pods {
-		fmt.Println(p.Name, p.UID, fw.PodRequests(p, fw.RequestOptions{}))
+		fmt.Println(p.Name, p.UID, framework.PodRequests(p, framework.RequestOptions{}))
 	}
 	// Output:
 	// web-0 web-0 cpu=1
@@ -75,7 +75,7 @@ func ExampleMakeNodeMetric() {
 // A PodDisruptionBudget for a snapshot (framework.WithDisruptionBudgets).
 func ExampleMakePDB() {
 	pdb := builder.MakePDB("web").MatchLabel("app", "web").DisruptionsAllowed(1).Obj()
-	snap, err := fw.NewSnapshot(nil, nil, fw.WithDisruptionBudgets(*pdb))
+	snap, err := framework.NewSnapshot(nil, nil, framework.WithDisruptionBudgets(*pdb))
 	fmt.Println(pdb.Namespace, pdb.Name, pdb.Selector.MatchLabels, snap != nil, err)
 	// Output: default web map[app:web] true <nil>
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"maps"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -14,7 +14,7 @@ const DefaultMaxPods = 110
 
 // NodeWrapper builds a framework.Node; MakeNode starts one.
 type NodeWrapper struct {
-	n   fw.Node
+	n   framework.Node
 	err error // the first malformed quantity
 }
 
@@ -25,7 +25,7 @@ func MakeNode() *NodeWrapper { return &NodeWrapper{} }
 // wrapper as an error naming the node, the field and the value. The node's
 // allocatable (and its capacity, when set) gets pods: DefaultMaxPods unless
 // it names pods; see the package documentation for why.
-func (w *NodeWrapper) Build() (*fw.Node, error) {
+func (w *NodeWrapper) Build() (*framework.Node, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -57,7 +57,7 @@ func withPods(l resource.List, always bool) resource.List {
 
 // Obj returns the node. It panics when a quantity given to the wrapper was
 // malformed (Build returns the error instead).
-func (w *NodeWrapper) Obj() *fw.Node {
+func (w *NodeWrapper) Obj() *framework.Node {
 	n, err := w.Build()
 	if err != nil {
 		panic(err)
@@ -115,8 +115,8 @@ func (w *NodeWrapper) Allocatable(m map[string]string) *NodeWrapper {
 }
 
 // Taint adds a taint.
-func (w *NodeWrapper) Taint(key, value string, effect fw.TaintEffect) *NodeWrapper {
-	w.n.Spec.Taints = append(w.n.Spec.Taints, fw.Taint{Key: key, Value: value, Effect: effect})
+func (w *NodeWrapper) Taint(key, value string, effect framework.TaintEffect) *NodeWrapper {
+	w.n.Spec.Taints = append(w.n.Spec.Taints, framework.Taint{Key: key, Value: value, Effect: effect})
 	return w
 }
 
@@ -125,6 +125,6 @@ func (w *NodeWrapper) Unschedulable() *NodeWrapper { w.n.Spec.Unschedulable = tr
 
 // Image adds an image present on the node, of size bytes, under names.
 func (w *NodeWrapper) Image(size int64, names ...string) *NodeWrapper {
-	w.n.Status.Images = append(w.n.Status.Images, fw.ContainerImage{Names: names, SizeBytes: size})
+	w.n.Status.Images = append(w.n.Status.Images, framework.ContainerImage{Names: names, SizeBytes: size})
 	return w
 }

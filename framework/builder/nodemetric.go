@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"time"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 )
 
 // NodeMetricWrapper builds a framework.NodeMetric (Koordinator's NodeMetric,
 // read by LoadAwareScheduling); MakeNodeMetric starts one.
 type NodeMetricWrapper struct {
-	m   fw.NodeMetric
+	m   framework.NodeMetric
 	err error // the first malformed quantity
 }
 
@@ -21,13 +21,13 @@ type NodeMetricWrapper struct {
 func MakeNodeMetric(name string) *NodeMetricWrapper {
 	w := &NodeMetricWrapper{}
 	w.m.Name = name
-	w.m.Status.NodeMetric = &fw.NodeMetricInfo{}
+	w.m.Status.NodeMetric = &framework.NodeMetricInfo{}
 	return w
 }
 
 // Build returns the NodeMetric, or the first malformed quantity given to the
 // wrapper as an error naming the metric, the field and the value.
-func (w *NodeMetricWrapper) Build() (*fw.NodeMetric, error) {
+func (w *NodeMetricWrapper) Build() (*framework.NodeMetric, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -36,8 +36,8 @@ func (w *NodeMetricWrapper) Build() (*fw.NodeMetric, error) {
 	return &m, nil
 }
 
-func cloneUsage(u map[string]fw.ResourceMap) map[string]fw.ResourceMap {
-	out := make(map[string]fw.ResourceMap, len(u))
+func cloneUsage(u map[string]framework.ResourceMap) map[string]framework.ResourceMap {
+	out := make(map[string]framework.ResourceMap, len(u))
 	for k, v := range u {
 		out[k] = v
 	}
@@ -46,7 +46,7 @@ func cloneUsage(u map[string]fw.ResourceMap) map[string]fw.ResourceMap {
 
 // Obj returns the NodeMetric. It panics when a quantity given to the
 // wrapper was malformed (Build returns the error instead).
-func (w *NodeMetricWrapper) Obj() *fw.NodeMetric {
+func (w *NodeMetricWrapper) Obj() *framework.NodeMetric {
 	m, err := w.Build()
 	if err != nil {
 		panic(err)
@@ -54,12 +54,12 @@ func (w *NodeMetricWrapper) Obj() *fw.NodeMetric {
 	return m
 }
 
-func (w *NodeMetricWrapper) parse(field string, m map[string]string) fw.ResourceMap {
+func (w *NodeMetricWrapper) parse(field string, m map[string]string) framework.ResourceMap {
 	l, err := resource.ParseList(m)
 	if err != nil && w.err == nil {
 		w.err = fmt.Errorf("builder: NodeMetric %q: %s: %w", w.m.Name, field, err)
 	}
-	return fw.ResourceMap{Resources: l}
+	return framework.ResourceMap{Resources: l}
 }
 
 // UpdateTime sets status.updateTime, when the node last reported.
@@ -70,7 +70,7 @@ func (w *NodeMetricWrapper) UpdateTime(t time.Time) *NodeMetricWrapper {
 
 // ReportInterval sets spec.metricCollectPolicy.reportIntervalSeconds.
 func (w *NodeMetricWrapper) ReportInterval(seconds int64) *NodeMetricWrapper {
-	p := fw.NodeMetricCollectPolicy{}
+	p := framework.NodeMetricCollectPolicy{}
 	if w.m.Spec.CollectPolicy != nil {
 		p = *w.m.Spec.CollectPolicy
 	}
@@ -87,8 +87,8 @@ func (w *NodeMetricWrapper) NoBody() *NodeMetricWrapper {
 
 // body returns status.nodeMetric for writing: a copy of the one set before
 // (which metrics already built share).
-func (w *NodeMetricWrapper) body() *fw.NodeMetricInfo {
-	b := &fw.NodeMetricInfo{}
+func (w *NodeMetricWrapper) body() *framework.NodeMetricInfo {
+	b := &framework.NodeMetricInfo{}
 	if old := w.m.Status.NodeMetric; old != nil {
 		*b = *old
 	}
@@ -115,7 +115,7 @@ func (w *NodeMetricWrapper) SystemUsage(m map[string]string) *NodeMetricWrapper 
 func (w *NodeMetricWrapper) Aggregated(d time.Duration, t string, m map[string]string) *NodeMetricWrapper {
 	u := w.parse("status.nodeMetric.aggregatedNodeUsages["+d.String()+"]["+t+"]", m)
 	b := w.body()
-	aggs := make([]fw.AggregatedUsage, len(b.AggregatedNodeUsages), len(b.AggregatedNodeUsages)+1)
+	aggs := make([]framework.AggregatedUsage, len(b.AggregatedNodeUsages), len(b.AggregatedNodeUsages)+1)
 	copy(aggs, b.AggregatedNodeUsages)
 	b.AggregatedNodeUsages = aggs
 	for i := range aggs {
@@ -125,9 +125,9 @@ func (w *NodeMetricWrapper) Aggregated(d time.Duration, t string, m map[string]s
 			return w
 		}
 	}
-	b.AggregatedNodeUsages = append(aggs, fw.AggregatedUsage{
-		Duration: fw.MetricDuration{Duration: d},
-		Usage:    map[string]fw.ResourceMap{t: u},
+	b.AggregatedNodeUsages = append(aggs, framework.AggregatedUsage{
+		Duration: framework.MetricDuration{Duration: d},
+		Usage:    map[string]framework.ResourceMap{t: u},
 	})
 	return w
 }
@@ -135,7 +135,7 @@ func (w *NodeMetricWrapper) Aggregated(d time.Duration, t string, m map[string]s
 // Pod adds the usage of pod namespace/name, with koordlet's priority class
 // string ("koord-prod", "koord-mid", "koord-batch", "koord-free").
 func (w *NodeMetricWrapper) Pod(namespace, name, priority string, m map[string]string) *NodeMetricWrapper {
-	w.m.Status.PodsMetric = append(w.m.Status.PodsMetric, &fw.PodMetricInfo{
+	w.m.Status.PodsMetric = append(w.m.Status.PodsMetric, &framework.PodMetricInfo{
 		Namespace: namespace, Name: name, Priority: priority,
 		PodUsage: w.parse("status.podsMetric["+namespace+"/"+name+"]", m),
 	})

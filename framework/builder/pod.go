@@ -6,25 +6,25 @@ import (
 	"strconv"
 	"time"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 )
 
 // PodWrapper builds a framework.Pod; MakePod starts one.
 type PodWrapper struct {
-	p      fw.Pod
+	p      framework.Pod
 	uidSet bool  // UID was called: Obj does not default the UID to the name
 	err    error // the first malformed quantity
 }
 
 // MakePod starts a pod in namespace "default".
 func MakePod() *PodWrapper {
-	return &PodWrapper{p: fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "default"}}}
+	return &PodWrapper{p: framework.Pod{ObjectMeta: framework.ObjectMeta{Namespace: "default"}}}
 }
 
 // Build returns the pod, or the first malformed quantity given to the
 // wrapper as an error naming the pod, the field and the value.
-func (w *PodWrapper) Build() (*fw.Pod, error) {
+func (w *PodWrapper) Build() (*framework.Pod, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -47,7 +47,7 @@ func (w *PodWrapper) Build() (*fw.Pod, error) {
 
 // Obj returns the pod. It panics when a quantity given to the wrapper was
 // malformed (Build returns the error instead).
-func (w *PodWrapper) Obj() *fw.Pod {
+func (w *PodWrapper) Obj() *framework.Pod {
 	p, err := w.Build()
 	if err != nil {
 		panic(err)
@@ -102,7 +102,7 @@ func (w *PodWrapper) Annotation(k, v string) *PodWrapper {
 // Owner adds a controller owner reference (apiVersion may be empty, which
 // matches any version).
 func (w *PodWrapper) Owner(apiVersion, kind, name string) *PodWrapper {
-	w.p.OwnerReferences = append(w.p.OwnerReferences, fw.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: true})
+	w.p.OwnerReferences = append(w.p.OwnerReferences, framework.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: true})
 	return w
 }
 
@@ -117,7 +117,7 @@ func (w *PodWrapper) Node(n string) *PodWrapper { w.p.Spec.NodeName = n; return 
 func (w *PodWrapper) Priority(v int32) *PodWrapper { w.p.Spec.Priority = &v; return w }
 
 // PreemptionPolicy sets spec.preemptionPolicy.
-func (w *PodWrapper) PreemptionPolicy(p fw.PreemptionPolicy) *PodWrapper {
+func (w *PodWrapper) PreemptionPolicy(p framework.PreemptionPolicy) *PodWrapper {
 	w.p.Spec.PreemptionPolicy = &p
 	return w
 }
@@ -132,16 +132,16 @@ func (w *PodWrapper) NodeSelector(m map[string]string) *PodWrapper {
 }
 
 // Toleration adds a toleration.
-func (w *PodWrapper) Toleration(t fw.Toleration) *PodWrapper {
+func (w *PodWrapper) Toleration(t framework.Toleration) *PodWrapper {
 	w.p.Spec.Tolerations = append(w.p.Spec.Tolerations, t)
 	return w
 }
 
 // Affinity sets spec.affinity (replacing node and pod affinity set before).
-func (w *PodWrapper) Affinity(a *fw.Affinity) *PodWrapper { w.p.Spec.Affinity = a; return w }
+func (w *PodWrapper) Affinity(a *framework.Affinity) *PodWrapper { w.p.Spec.Affinity = a; return w }
 
 // SpreadConstraint adds a topology spread constraint.
-func (w *PodWrapper) SpreadConstraint(c fw.TopologySpreadConstraint) *PodWrapper {
+func (w *PodWrapper) SpreadConstraint(c framework.TopologySpreadConstraint) *PodWrapper {
 	w.p.Spec.TopologySpreadConstraints = append(w.p.Spec.TopologySpreadConstraints, c)
 	return w
 }
@@ -170,7 +170,7 @@ func (w *PodWrapper) Container(image string, req map[string]string) *PodWrapper 
 // ContainerWithLimits adds a container running image with requests req and
 // limits lim.
 func (w *PodWrapper) ContainerWithLimits(image string, req, lim map[string]string) *PodWrapper {
-	c := fw.Container{Name: "c" + itoa(len(w.p.Spec.Containers)), Image: image}
+	c := framework.Container{Name: "c" + itoa(len(w.p.Spec.Containers)), Image: image}
 	c.Resources.Requests = w.parse("container "+c.Name+" requests", req)
 	c.Resources.Limits = w.parse("container "+c.Name+" limits", lim)
 	w.p.Spec.Containers = append(w.p.Spec.Containers, c)
@@ -180,7 +180,7 @@ func (w *PodWrapper) ContainerWithLimits(image string, req, lim map[string]strin
 // InitReq adds an init container with requests req. Init containers are
 // named i0, i1, … (s… for sidecars) by their position.
 func (w *PodWrapper) InitReq(req map[string]string) *PodWrapper {
-	c := fw.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers))}
+	c := framework.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers))}
 	c.Resources.Requests = w.parse("init container "+c.Name+" requests", req)
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
 	return w
@@ -189,8 +189,8 @@ func (w *PodWrapper) InitReq(req map[string]string) *PodWrapper {
 // SidecarReq adds a restartable (sidecar) init container with requests
 // req: it runs beside the containers, so its requests add to theirs.
 func (w *PodWrapper) SidecarReq(req map[string]string) *PodWrapper {
-	always := fw.RestartPolicyAlways
-	c := fw.Container{Name: "s" + itoa(len(w.p.Spec.InitContainers)), RestartPolicy: &always}
+	always := framework.RestartPolicyAlways
+	c := framework.Container{Name: "s" + itoa(len(w.p.Spec.InitContainers)), RestartPolicy: &always}
 	c.Resources.Requests = w.parse("init container "+c.Name+" requests", req)
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
 	return w
@@ -198,7 +198,7 @@ func (w *PodWrapper) SidecarReq(req map[string]string) *PodWrapper {
 
 // InitImage adds an init container running image, without requests.
 func (w *PodWrapper) InitImage(image string) *PodWrapper {
-	c := fw.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers)), Image: image}
+	c := framework.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers)), Image: image}
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
 	return w
 }
@@ -206,26 +206,26 @@ func (w *PodWrapper) InitImage(image string) *PodWrapper {
 // ImageVolume adds a volume mounting the image reference (read by
 // ImageLocality).
 func (w *PodWrapper) ImageVolume(reference string) *PodWrapper {
-	v := fw.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), Image: &fw.ImageVolumeSource{Reference: reference}}
+	v := framework.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), Image: &framework.ImageVolumeSource{Reference: reference}}
 	w.p.Spec.Volumes = append(w.p.Spec.Volumes, v)
 	return w
 }
 
 // HostPort adds a container exposing port on the host (ip "" means every
 // address).
-func (w *PodWrapper) HostPort(ip string, proto fw.Protocol, port int32) *PodWrapper {
-	c := fw.Container{Name: "p" + itoa(len(w.p.Spec.Containers)), Ports: []fw.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
+func (w *PodWrapper) HostPort(ip string, proto framework.Protocol, port int32) *PodWrapper {
+	c := framework.Container{Name: "p" + itoa(len(w.p.Spec.Containers)), Ports: []framework.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
 	w.p.Spec.Containers = append(w.p.Spec.Containers, c)
 	return w
 }
 
 // InitHostPort adds an init container exposing port on the host; sidecar
 // makes it a restartable (sidecar) init container.
-func (w *PodWrapper) InitHostPort(ip string, proto fw.Protocol, port int32, sidecar bool) *PodWrapper {
-	c := fw.Container{Name: "ip" + itoa(len(w.p.Spec.InitContainers)),
-		Ports: []fw.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
+func (w *PodWrapper) InitHostPort(ip string, proto framework.Protocol, port int32, sidecar bool) *PodWrapper {
+	c := framework.Container{Name: "ip" + itoa(len(w.p.Spec.InitContainers)),
+		Ports: []framework.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
 	if sidecar {
-		always := fw.RestartPolicyAlways
+		always := framework.RestartPolicyAlways
 		c.RestartPolicy = &always
 	}
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
@@ -233,7 +233,7 @@ func (w *PodWrapper) InitHostPort(ip string, proto fw.Protocol, port int32, side
 }
 
 // Phase sets status.phase.
-func (w *PodWrapper) Phase(ph fw.PodPhase) *PodWrapper { w.p.Status.Phase = ph; return w }
+func (w *PodWrapper) Phase(ph framework.PodPhase) *PodWrapper { w.p.Status.Phase = ph; return w }
 
 // StartTime sets status.startTime.
 func (w *PodWrapper) StartTime(t time.Time) *PodWrapper { w.p.Status.StartTime = &t; return w }
@@ -242,15 +242,15 @@ func (w *PodWrapper) StartTime(t time.Time) *PodWrapper { w.p.Status.StartTime =
 func (w *PodWrapper) NominatedNode(n string) *PodWrapper { w.p.Status.NominatedNodeName = n; return w }
 
 // Condition adds a status condition.
-func (w *PodWrapper) Condition(t fw.PodConditionType, s fw.ConditionStatus, at time.Time) *PodWrapper {
-	w.p.Status.Conditions = append(w.p.Status.Conditions, fw.PodCondition{Type: t, Status: s, LastTransitionTime: at})
+func (w *PodWrapper) Condition(t framework.PodConditionType, s framework.ConditionStatus, at time.Time) *PodWrapper {
+	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: t, Status: s, LastTransitionTime: at})
 	return w
 }
 
 // DisruptionTarget adds the DisruptionTarget condition (status True) with
 // reason, as kube-scheduler's preemption sets "PreemptionByScheduler".
 func (w *PodWrapper) DisruptionTarget(reason string) *PodWrapper {
-	w.p.Status.Conditions = append(w.p.Status.Conditions, fw.PodCondition{Type: fw.DisruptionTarget, Status: fw.ConditionTrue, Reason: reason})
+	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.DisruptionTarget, Status: framework.ConditionTrue, Reason: reason})
 	return w
 }
 
