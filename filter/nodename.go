@@ -20,8 +20,12 @@ var (
 	_ framework.BatchFilterPlugin = (*NodeName)(nil)
 )
 
-// NewNodeName builds the NodeName filter (it has no args).
-func NewNodeName(_ framework.Handle) (framework.Plugin, error) {
+// NewNodeName builds the NodeName filter.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewNodeName(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.NodeNameName, args); err != nil {
+		return nil, err
+	}
 	return &NodeName{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeName)}, nil
 }
 

@@ -36,8 +36,12 @@ var (
 	_ framework.BatchFilterPlugin = (*NodePorts)(nil)
 )
 
-// NewNodePorts builds the filter (it has no args).
-func NewNodePorts(_ framework.Handle) (framework.Plugin, error) {
+// NewNodePorts builds the NodePorts filter.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewNodePorts(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.NodePortsName, args); err != nil {
+		return nil, err
+	}
 	return &NodePorts{reject: framework.NewStatus(framework.Unschedulable, ReasonNodePorts)}, nil
 }
 

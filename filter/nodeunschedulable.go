@@ -33,8 +33,12 @@ var (
 	_ framework.BatchFilterPlugin = (*NodeUnschedulable)(nil)
 )
 
-// NewNodeUnschedulable builds the filter (it has no args).
-func NewNodeUnschedulable(_ framework.Handle) (framework.Plugin, error) {
+// NewNodeUnschedulable builds the NodeUnschedulable filter.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewNodeUnschedulable(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.NodeUnschedulableName, args); err != nil {
+		return nil, err
+	}
 	return &NodeUnschedulable{
 		reject:  framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnschedulable),
 		unknown: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),

@@ -1324,7 +1324,7 @@ func TestPodTopologySpreadDomainCreatedAfterPreFilter(t *testing.T) {
 // nominated-pods pass (a cloned state and node, updated by AddPod).
 func TestPodTopologySpreadInCycle(t *testing.T) {
 	reg := fw.NewRegistry()
-	if err := reg.Register(config.PodTopologySpreadName, fw.TypedFactory(NewPodTopologySpread)); err != nil {
+	if err := reg.Register(config.PodTopologySpreadName, PodTopologySpreadFactory); err != nil {
 		t.Fatal(err)
 	}
 	f, err := fw.NewFramework(reg, fw.Profile{

@@ -24,8 +24,12 @@ var (
 	_ framework.BatchFilterPlugin = (*TaintToleration)(nil)
 )
 
-// NewTaintToleration builds the filter (it has no args).
-func NewTaintToleration(_ framework.Handle) (framework.Plugin, error) {
+// NewTaintToleration builds the filter half of TaintToleration.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewTaintToleration(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
+		return nil, err
+	}
 	return &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}, nil
 }
 

@@ -21,7 +21,7 @@ func ExampleLoadAwareScheduling() {
 	now := time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
 	clock := framework.NewFakeClock(now)
 	reg := framework.NewRegistry()
-	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory(nil))
+	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory)
 	name := config.LoadAwareSchedulingName
 	fw, err := framework.NewFramework(reg, framework.Profile{
 		PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},

@@ -21,7 +21,7 @@ func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cp
 func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimator.Registry) (*framework.Framework, *LoadAwareScheduling) {
 	t.Helper()
 	r := framework.NewRegistry()
-	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactory(reg)); err != nil {
+	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactoryWithRegistry(reg)); err != nil {
 		t.Fatal(err)
 	}
 	name := config.LoadAwareSchedulingName
@@ -131,7 +131,7 @@ func TestLoadAwareSchedulingParallelEqualsSequential(t *testing.T) {
 	for _, par := range []int{1, 4} {
 		r := framework.NewRegistry()
 		name := config.LoadAwareSchedulingName
-		_ = r.Register(name, LoadAwareSchedulingFactory(nil))
+		_ = r.Register(name, LoadAwareSchedulingFactory)
 		f, err := framework.NewFramework(r, framework.Profile{
 			PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
 			Weights: map[string]int64{name: 1},

@@ -82,7 +82,7 @@ type ppEnv struct {
 func ppRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
 	for name, f := range map[string]framework.Factory{
-		config.NodeResourcesFitName:  framework.TypedFactory(filter.NewNodeResourcesFit),
+		config.NodeResourcesFitName:  filter.NodeResourcesFitFactory,
 		config.DefaultPreemptionName: DefaultPreemptionFactory,
 		"test-plugin":                func(any, framework.Handle) (framework.Plugin, error) { return ppErrPlugin{}, nil },
 	} {

@@ -12,8 +12,14 @@ type PrioritySort struct{}
 
 var _ framework.QueueSortPlugin = (*PrioritySort)(nil)
 
-// NewPrioritySort builds the plugin (it has no args).
-func NewPrioritySort(_ framework.Handle) (framework.Plugin, error) { return &PrioritySort{}, nil }
+// NewPrioritySort builds the PrioritySort queue-sort plugin.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewPrioritySort(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.PrioritySortName, args); err != nil {
+		return nil, err
+	}
+	return &PrioritySort{}, nil
+}
 
 // Name returns "PrioritySort".
 func (pl *PrioritySort) Name() string { return config.PrioritySortName }

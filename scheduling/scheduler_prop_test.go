@@ -19,7 +19,7 @@ import (
 // extended resources) to the test plugins.
 func scPropRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
-	if err := reg.Register(config.NodeResourcesFitName, framework.TypedFactory(filter.NewNodeResourcesFit)); err != nil {
+	if err := reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory); err != nil {
 		panic(err)
 	}
 	if err := reg.Register(config.DefaultPreemptionName, DefaultPreemptionFactory); err != nil {

@@ -79,6 +79,12 @@ func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocat
 	return pl, nil
 }
 
+// NodeResourcesBalancedAllocationFactory is NewNodeResourcesBalancedAllocation as a framework.Factory: nil args mean
+// config.DefaultNodeResourcesBalancedAllocationArgs(); a config.NodeResourcesBalancedAllocationArgs or a pointer to one is used as given.
+func NodeResourcesBalancedAllocationFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeResourcesBalancedAllocationName, args, h, config.DefaultNodeResourcesBalancedAllocationArgs, NewNodeResourcesBalancedAllocation)
+}
+
 // Name returns "NodeResourcesBalancedAllocation".
 func (pl *NodeResourcesBalancedAllocation) Name() string {
 	return config.NodeResourcesBalancedAllocationName

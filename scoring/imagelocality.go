@@ -60,8 +60,14 @@ var (
 	_ framework.BatchScorePlugin = (*ImageLocality)(nil)
 )
 
-// NewImageLocality builds the plugin (it has no args).
-func NewImageLocality(_ framework.Handle) (framework.Plugin, error) { return &ImageLocality{}, nil }
+// NewImageLocality builds the ImageLocality score plugin.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewImageLocality(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.ImageLocalityName, args); err != nil {
+		return nil, err
+	}
+	return &ImageLocality{}, nil
+}
 
 // Name returns "ImageLocality".
 func (pl *ImageLocality) Name() string { return config.ImageLocalityName }

@@ -53,6 +53,12 @@ func NewNodeAffinity(args config.NodeAffinityArgs, _ framework.Handle) (framewor
 	return pl, nil
 }
 
+// NodeAffinityFactory is NewNodeAffinity as a framework.Factory: nil args mean
+// config.DefaultNodeAffinityArgs(); a config.NodeAffinityArgs or a pointer to one is used as given.
+func NodeAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeAffinityName, args, h, config.DefaultNodeAffinityArgs, NewNodeAffinity)
+}
+
 // Name returns "NodeAffinity".
 func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 

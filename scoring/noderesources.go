@@ -149,6 +149,12 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (
 	return pl, nil
 }
 
+// NodeResourcesFitFactory is NewNodeResourcesFit as a framework.Factory: nil args mean
+// config.DefaultNodeResourcesFitArgs(); a config.NodeResourcesFitArgs or a pointer to one is used as given.
+func NodeResourcesFitFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeResourcesFitName, args, h, config.DefaultNodeResourcesFitArgs, NewNodeResourcesFit)
+}
+
 // Name returns "NodeResourcesFit".
 func (pl *NodeResourcesFit) Name() string { return config.NodeResourcesFitName }
 

@@ -190,7 +190,7 @@ func TestPropPodTopologySpreadScores(t *testing.T) {
 // The score half inside a scheduling cycle, with its weight.
 func TestPodTopologySpreadScoreInCycle(t *testing.T) {
 	reg := fw.NewRegistry()
-	if err := reg.Register(config.PodTopologySpreadName, fw.TypedFactory(NewPodTopologySpread)); err != nil {
+	if err := reg.Register(config.PodTopologySpreadName, PodTopologySpreadFactory); err != nil {
 		t.Fatal(err)
 	}
 	f, err := fw.NewFramework(reg, fw.Profile{

@@ -32,8 +32,14 @@ var (
 	_ framework.BatchScoreExtensions = (*TaintToleration)(nil)
 )
 
-// NewTaintToleration builds the score half (it has no args).
-func NewTaintToleration(_ framework.Handle) (framework.Plugin, error) { return &TaintToleration{}, nil }
+// NewTaintToleration builds the score half of TaintToleration.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewTaintToleration(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
+		return nil, err
+	}
+	return &TaintToleration{}, nil
+}
 
 // Name returns "TaintToleration".
 func (pl *TaintToleration) Name() string { return config.TaintTolerationName }

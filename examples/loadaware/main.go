@@ -75,7 +75,7 @@ func schedule(f *fw.Framework, snap *fw.Snapshot, p *fw.Pod) (*fw.Result, error)
 // leastAllocated is a profile scoring with NodeResourcesFit/LeastAllocated.
 func leastAllocated() (*fw.Framework, error) {
 	reg := fw.NewRegistry()
-	if err := reg.Register(config.NodeResourcesFitName, fw.TypedFactory(scoring.NewNodeResourcesFit)); err != nil {
+	if err := reg.Register(config.NodeResourcesFitName, scoring.NodeResourcesFitFactory); err != nil {
 		return nil, err
 	}
 	return fw.NewFramework(reg, fw.Profile{
@@ -91,7 +91,7 @@ func leastAllocated() (*fw.Framework, error) {
 func loadAware(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) {
 	reg := fw.NewRegistry()
 	name := config.LoadAwareSchedulingName
-	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory(nil)); err != nil {
+	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory); err != nil {
 		return nil, err
 	}
 	f, err := fw.NewFramework(reg, fw.Profile{
