@@ -99,7 +99,8 @@ type Decision struct {
 type Option func(*Scheduler)
 
 // WithClock sets the clock of the queue, Permit timeouts and plugins
-// (default framework.RealClock).
+// (default framework.RealClock): every profile's Framework gets it through
+// framework.WithClock.
 func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock = c } }
 
 // WithSeed seeds the random source of tie-breaks and preemption offsets
@@ -107,7 +108,8 @@ func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock =
 // parallelism.
 func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } }
 
-// WithParallelism sets the workers of per-node loops (default 1).
+// WithParallelism sets the workers of per-node loops (default 1): every
+// profile's Framework gets it through framework.WithParallelism.
 func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = n } }
 
 // WithPercentageOfNodesToScore sets the scheduler-wide
