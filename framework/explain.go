@@ -86,9 +86,10 @@ func (r *Result) WriteTableTop(w io.Writer, k int) error {
 	}
 	if scores := r.Scores(); len(scores) > 0 {
 		left := 0
-		if k > 0 && len(scores) > k {
-			scores = r.bestScores(scores, k)
-			left = len(r.feasible) - k
+		if k > 0 {
+			n := min(k, len(scores))
+			left = len(scores) - n
+			scores = r.bestScores(scores, n)
 		}
 		b.WriteString("\nscore (raw -> normalized x weight = weighted):\n")
 		tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
