@@ -32,39 +32,33 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 	if pl == nil {
 		return fmt.Errorf("%s: factory returned nil", prefix)
 	}
-	_, scores := pl.(ScorePlugin)
+	scores := implements[ScorePlugin](pl)
 	if !scores && weight != 0 {
 		return fmt.Errorf("%s: weight %d for a plugin that does not implement Score", prefix, weight)
 	}
-	if _, ok := pl.(QueueSortPlugin); ok && len(p.QueueSort) > 0 && !slices.Contains(p.QueueSort, name) {
+	if implements[QueueSortPlugin](pl) && len(p.QueueSort) > 0 && !slices.Contains(p.QueueSort, name) {
 		return fmt.Errorf("%s: QueueSort already has %q and takes one plugin", prefix, p.QueueSort)
 	}
-	add := func(list *[]string, implements bool) {
-		if implements && !slices.Contains(*list, name) {
-			*list = append(*list, name)
+	for _, pt := range []struct {
+		list       *[]string
+		implements bool
+	}{
+		{&p.QueueSort, implements[QueueSortPlugin](pl)},
+		{&p.PreFilter, implements[PreFilterPlugin](pl)},
+		{&p.Filter, implements[FilterPlugin](pl)},
+		{&p.PostFilter, implements[PostFilterPlugin](pl)},
+		{&p.PreScore, implements[PreScorePlugin](pl)},
+		{&p.Score, scores},
+		{&p.Reserve, implements[ReservePlugin](pl)},
+		{&p.Permit, implements[PermitPlugin](pl)},
+		{&p.PreBind, implements[PreBindPlugin](pl)},
+		{&p.Bind, implements[BindPlugin](pl)},
+		{&p.PostBind, implements[PostBindPlugin](pl)},
+	} {
+		if pt.implements && !slices.Contains(*pt.list, name) {
+			*pt.list = append(*pt.list, name)
 		}
 	}
-	_, ok = pl.(QueueSortPlugin)
-	add(&p.QueueSort, ok)
-	_, ok = pl.(PreFilterPlugin)
-	add(&p.PreFilter, ok)
-	_, ok = pl.(FilterPlugin)
-	add(&p.Filter, ok)
-	_, ok = pl.(PostFilterPlugin)
-	add(&p.PostFilter, ok)
-	_, ok = pl.(PreScorePlugin)
-	add(&p.PreScore, ok)
-	add(&p.Score, scores)
-	_, ok = pl.(ReservePlugin)
-	add(&p.Reserve, ok)
-	_, ok = pl.(PermitPlugin)
-	add(&p.Permit, ok)
-	_, ok = pl.(PreBindPlugin)
-	add(&p.PreBind, ok)
-	_, ok = pl.(BindPlugin)
-	add(&p.Bind, ok)
-	_, ok = pl.(PostBindPlugin)
-	add(&p.PostBind, ok)
 	if scores {
 		if p.Weights == nil {
 			p.Weights = map[string]int64{}
@@ -72,4 +66,10 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 		p.Weights[name] = weight
 	}
 	return nil
+}
+
+// implements reports whether pl implements the plugin interface T.
+func implements[T Plugin](pl Plugin) bool {
+	_, ok := pl.(T)
+	return ok
 }

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -14,6 +15,11 @@ func (filterOnly) Name() string { return "FilterOnly" }
 func (filterOnly) Filter(context.Context, *CycleState, *PodInfo, *NodeInfo) *Status {
 	return nil
 }
+
+type sorter struct{ name string }
+
+func (s sorter) Name() string                { return s.name }
+func (sorter) Less(_, _ *QueuedPodInfo) bool { return false }
 
 func TestProfileEnable(t *testing.T) {
 	all := &fake{name: "All"}
@@ -65,5 +71,26 @@ func TestProfileEnable(t *testing.T) {
 	var q Profile
 	if err := q.Enable(nil, "All", 0); err == nil {
 		t.Error("Enable with a nil registry succeeded")
+	}
+
+	// One QueueSort plugin at most; a failing factory's error is wrapped.
+	for _, n := range []string{"SortA", "SortB"} {
+		n := n
+		if err := reg.Register(n, func(any, Handle) (Plugin, error) { return sorter{n}, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := reg.Register("Broken", func(any, Handle) (Plugin, error) { return nil, errors.New("boom") }); err != nil {
+		t.Fatal(err)
+	}
+	var r Profile
+	if err := r.Enable(reg, "SortA", 0); err != nil || !cmp.Equal(r.QueueSort, []string{"SortA"}) {
+		t.Fatalf("Enable(SortA) = %v, QueueSort %v", err, r.QueueSort)
+	}
+	if err := r.Enable(reg, "SortB", 0); err == nil || !strings.Contains(err.Error(), `QueueSort already has ["SortA"]`) {
+		t.Errorf("second QueueSort plugin: error %v", err)
+	}
+	if err := r.Enable(reg, "Broken", 0); err == nil || !strings.Contains(err.Error(), `Enable("Broken"): boom`) {
+		t.Errorf("failing factory: error %v", err)
 	}
 }

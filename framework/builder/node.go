@@ -1,7 +1,6 @@
 package builder
 
 import (
-	"fmt"
 	"maps"
 
 	"github.com/schedkit/schedkit/framework"
@@ -57,20 +56,10 @@ func withPods(l resource.List, always bool) resource.List {
 
 // Obj returns the node. It panics when a quantity given to the wrapper was
 // malformed (Build returns the error instead).
-func (w *NodeWrapper) Obj() *framework.Node {
-	n, err := w.Build()
-	if err != nil {
-		panic(err)
-	}
-	return n
-}
+func (w *NodeWrapper) Obj() *framework.Node { return must(w.Build()) }
 
 func (w *NodeWrapper) parse(field string, m map[string]string) resource.List {
-	l, err := resource.ParseList(m)
-	if err != nil && w.err == nil {
-		w.err = fmt.Errorf("builder: node %q: %s: %w", w.n.Name, field, err)
-	}
-	return l
+	return parse(&w.err, "node", w.n.Name, field, m)
 }
 
 // Name sets metadata.name and the kubernetes.io/hostname label, as the

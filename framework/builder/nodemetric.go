@@ -1,11 +1,9 @@
 package builder
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
 )
 
 // NodeMetricWrapper builds a framework.NodeMetric (Koordinator's NodeMetric,
@@ -46,20 +44,10 @@ func cloneUsage(u map[string]framework.ResourceMap) map[string]framework.Resourc
 
 // Obj returns the NodeMetric. It panics when a quantity given to the
 // wrapper was malformed (Build returns the error instead).
-func (w *NodeMetricWrapper) Obj() *framework.NodeMetric {
-	m, err := w.Build()
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
+func (w *NodeMetricWrapper) Obj() *framework.NodeMetric { return must(w.Build()) }
 
 func (w *NodeMetricWrapper) parse(field string, m map[string]string) framework.ResourceMap {
-	l, err := resource.ParseList(m)
-	if err != nil && w.err == nil {
-		w.err = fmt.Errorf("builder: NodeMetric %q: %s: %w", w.m.Name, field, err)
-	}
-	return framework.ResourceMap{Resources: l}
+	return framework.ResourceMap{Resources: parse(&w.err, "NodeMetric", w.m.Name, field, m)}
 }
 
 // UpdateTime sets status.updateTime, when the node last reported.

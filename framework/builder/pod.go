@@ -47,21 +47,10 @@ func (w *PodWrapper) Build() (*framework.Pod, error) {
 
 // Obj returns the pod. It panics when a quantity given to the wrapper was
 // malformed (Build returns the error instead).
-func (w *PodWrapper) Obj() *framework.Pod {
-	p, err := w.Build()
-	if err != nil {
-		panic(err)
-	}
-	return p
-}
+func (w *PodWrapper) Obj() *framework.Pod { return must(w.Build()) }
 
-// parse parses a quantity map for field, recording the first error.
 func (w *PodWrapper) parse(field string, m map[string]string) resource.List {
-	l, err := resource.ParseList(m)
-	if err != nil && w.err == nil {
-		w.err = fmt.Errorf("builder: pod %q: %s: %w", w.p.Name, field, err)
-	}
-	return l
+	return parse(&w.err, "pod", w.p.Name, field, m)
 }
 
 // Name sets metadata.name; the UID is the name unless UID sets one.
@@ -252,6 +241,24 @@ func (w *PodWrapper) Condition(t framework.PodConditionType, s framework.Conditi
 func (w *PodWrapper) DisruptionTarget(reason string) *PodWrapper {
 	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.DisruptionTarget, Status: framework.ConditionTrue, Reason: reason})
 	return w
+}
+
+// parse parses the quantities m of field of the named object, recording
+// the first error in *first.
+func parse(first *error, object, name, field string, m map[string]string) resource.List {
+	l, err := resource.ParseList(m)
+	if err != nil && *first == nil {
+		*first = fmt.Errorf("builder: %s %q: %s: %w", object, name, field, err)
+	}
+	return l
+}
+
+// must returns v, or panics with err (Obj is Build that panics).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // clip caps s at its length, so that appending to a returned slice never
