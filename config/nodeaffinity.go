@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
@@ -12,7 +12,7 @@ import (
 // NodeAffinityArgs): an affinity every pod must also satisfy (required) or
 // is scored by (preferred), on top of its own.
 type NodeAffinityArgs struct {
-	AddedAffinity *fw.NodeAffinity `json:"addedAffinity,omitempty"`
+	AddedAffinity *framework.NodeAffinity `json:"addedAffinity,omitempty"`
 }
 
 // DefaultNodeAffinityArgs returns the default: no added affinity.

@@ -22,8 +22,8 @@ func kmKarmadaFilters(t testing.TB) []framework.FilterPlugin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt, _ := filter.NewTaintToleration(nil)
-	nu, _ := filter.NewNodeUnschedulable(nil)
+	tt, _ := filter.NewTaintToleration(nil, nil)
+	nu, _ := filter.NewNodeUnschedulable(nil, nil)
 	return []framework.FilterPlugin{na.(framework.FilterPlugin), tt.(framework.FilterPlugin), nu.(framework.FilterPlugin)}
 }
 

@@ -23,13 +23,13 @@ type laTB interface {
 	Fatal(args ...any)
 }
 
-func laCache(t laTB, factors map[resource.Name]int64, opts CacheOptions) (*AssignCache, *st.LAClock) {
+func laCache(t laTB, factors map[resource.Name]int64, opts CacheOptions) (*AssignCache, *framework.FakeClock) {
 	t.Helper()
 	e, err := NewDefaultEstimator(EstimatorOptions{ScalingFactors: factors})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := st.NewLAClock(laNow)
+	clk := framework.NewFakeClock(laNow)
 	if opts.Clock == nil {
 		opts.Clock = clk
 	}
@@ -243,7 +243,9 @@ func TestAssignCacheOnUpdate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			clk.Set(later)
+			if err := clk.AdvanceTo(later); err != nil {
+				t.Fatal(err)
+			}
 			if err := c.UpdatePod(tt.update); err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -21,9 +21,9 @@ func ExampleDefaultEstimator() {
 		panic(err)
 	}
 	pods := []*framework.Pod{
-		st.MakePod().Name("web").Lim(map[string]string{"cpu": "2", "memory": "4Gi"}, map[string]string{"cpu": "4", "memory": "4Gi"}).Obj(),
-		st.MakePod().Name("sidecar-less").Obj(),
-		st.MakePod().Name("spark").Priority(estimator.PriorityBatchValueDefault).
+		builder.MakePod().Name("web").Lim(map[string]string{"cpu": "2", "memory": "4Gi"}, map[string]string{"cpu": "4", "memory": "4Gi"}).Obj(),
+		builder.MakePod().Name("sidecar-less").Obj(),
+		builder.MakePod().Name("spark").Priority(estimator.PriorityBatchValueDefault).
 			Req(map[string]string{"kubernetes.io/batch-cpu": "8000", "kubernetes.io/batch-memory": "16Gi"}).Obj(),
 	}
 	for _, p := range pods {
@@ -42,12 +42,12 @@ func ExampleDefaultEstimator() {
 func ExampleAssignCache() {
 	est, _ := estimator.NewDefaultEstimator(estimator.EstimatorOptions{})
 	cache, _ := estimator.NewAssignCache(est, estimator.CacheOptions{})
-	metric := st.MakeNodeMetric("n1").UpdateTime(time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)).
+	metric := builder.MakeNodeMetric("n1").UpdateTime(time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)).
 		Usage(map[string]string{"cpu": "10", "memory": "20Gi"}).Obj()
 	if err := cache.UpdateNodeMetric(metric); err != nil {
 		panic(err)
 	}
-	_ = cache.Assign("n1", st.MakePod().Name("new").Req(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj())
+	_ = cache.Assign("n1", builder.MakePod().Name("new").Req(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj())
 	base, delta := cache.View("n1").Estimated(false, "", 0)
 	for i, name := range cache.Resources() {
 		fmt.Printf("%s: reported %d + estimated %d\n", name, base[i], delta[i])

@@ -189,19 +189,19 @@ func TestDefaultEstimatorEstimateNode(t *testing.T) {
 		{
 			name: "plain allocatable",
 			node: st.MakeNode().Name("n").Capacity(map[string]string{"cpu": "32"}).Obj(),
-			want: resource.MustParseList(map[string]string{"cpu": "32"}),
+			want: resource.MustParseList(map[string]string{"cpu": "32", "pods": "110"}),
 		},
 		{
 			name: "raw allocatable overlays amplified allocatable",
 			node: st.MakeNode().Name("n").Capacity(map[string]string{"cpu": "32", "memory": "42Gi"}).
 				Annotation(AnnotationNodeRawAllocatable, `{"cpu":28,"memory":"32Gi"}`).Obj(),
-			want: resource.MustParseList(map[string]string{"cpu": "28", "memory": "32Gi"}),
+			want: resource.MustParseList(map[string]string{"cpu": "28", "memory": "32Gi", "pods": "110"}),
 		},
 		{
 			name: "raw allocatable equal to allocatable",
 			node: st.MakeNode().Name("n").Capacity(map[string]string{"cpu": "32", "memory": "42Gi"}).
 				Annotation(AnnotationNodeRawAllocatable, `{"cpu":"32","memory":"42Gi"}`).Obj(),
-			want: resource.MustParseList(map[string]string{"cpu": "32", "memory": "42Gi"}),
+			want: resource.MustParseList(map[string]string{"cpu": "32", "memory": "42Gi", "pods": "110"}),
 		},
 		{
 			name: "raw allocatable only overrides the keys it names",
@@ -213,13 +213,13 @@ func TestDefaultEstimatorEstimateNode(t *testing.T) {
 			name: "malformed raw allocatable is ignored",
 			node: st.MakeNode().Name("n").Capacity(map[string]string{"cpu": "32"}).
 				Annotation(AnnotationNodeRawAllocatable, `{"cpu":"abc"}`).Obj(),
-			want: resource.MustParseList(map[string]string{"cpu": "32"}),
+			want: resource.MustParseList(map[string]string{"cpu": "32", "pods": "110"}),
 		},
 		{
 			name: "empty raw allocatable is ignored",
 			node: st.MakeNode().Name("n").Capacity(map[string]string{"cpu": "32"}).
 				Annotation(AnnotationNodeRawAllocatable, `{}`).Obj(),
-			want: resource.MustParseList(map[string]string{"cpu": "32"}),
+			want: resource.MustParseList(map[string]string{"cpu": "32", "pods": "110"}),
 		},
 	}
 	e := mustDefault(t, EstimatorOptions{})

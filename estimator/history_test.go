@@ -53,7 +53,7 @@ func TestMemoryHistory(t *testing.T) {
 
 func TestHistoryEstimator(t *testing.T) {
 	h, _ := NewMemoryHistory(100)
-	owner := func(w *st.PodWrapper) *framework.Pod { return w.Owner("ReplicaSet", "web-1").Obj() }
+	owner := func(w *st.PodWrapper) *framework.Pod { return w.Owner("", "ReplicaSet", "web-1").Obj() }
 	for _, v := range []int64{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000} {
 		_ = h.Record("default/ReplicaSet/web-1", map[resource.Name]int64{resource.CPU: v})
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -106,12 +106,12 @@ func ExampleResourceModelReplicas() {
 // resource.
 func ExampleBuildCluster() {
 	nodes := []*framework.Node{
-		st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"}).Obj(),
-		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj(),
+		builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"}).Obj(),
+		builder.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj(),
 	}
 	pods := []*framework.Pod{
-		st.MakePod().Name("web").Node("n1").Req(map[string]string{"cpu": "5", "memory": "8Gi"}).Obj(),
-		st.MakePod().Name("queued").Req(map[string]string{"cpu": "1"}).Obj(),
+		builder.MakePod().Name("web").Node("n1").Req(map[string]string{"cpu": "5", "memory": "8Gi"}).Obj(),
+		builder.MakePod().Name("queued").Req(map[string]string{"cpu": "1"}).Obj(),
 	}
 	c, err := estimator.BuildCluster("member1", estimator.DefaultResourceModels(), nodes, pods, estimator.SummaryOptions{})
 	if err != nil {
@@ -147,10 +147,10 @@ func ExampleValidateResourceModels() {
 // how many replicas each node can still take.
 func ExampleAccurateEstimator_MaxAvailableReplicas() {
 	snap := framework.MustSnapshot([]*framework.Node{
-		st.MakeNode().Name("a").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj(),
-		st.MakeNode().Name("b").Capacity(map[string]string{"cpu": "4", "memory": "32Gi", "pods": "3"}).Obj(),
+		builder.MakeNode().Name("a").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj(),
+		builder.MakeNode().Name("b").Capacity(map[string]string{"cpu": "4", "memory": "32Gi", "pods": "3"}).Obj(),
 	}, []*framework.Pod{
-		st.MakePod().Name("p").Node("a").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj(),
+		builder.MakePod().Name("p").Node("a").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj(),
 	})
 	nodes, _ := estimator.NewNodeResourceEstimator() // pass filter plugins to honour node claims
 	e, _ := estimator.NewAccurateEstimator(estimator.AccurateOptions{}, nodes)

@@ -174,7 +174,7 @@ func TestGradeNodes(t *testing.T) {
 		// A node without pods is graded even with no pod slot; a node with nil
 		// allocatable stops grading.
 		{name: "no pods, no pod slot", models: def, nodes: []*framework.Node{kmNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "0"})}, want: map[uint]int{3: 1}},
-		{name: "nil allocatable breaks", models: def, nodes: []*framework.Node{st.MakeNode().Name("x").Obj(), kmNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})}, want: map[uint]int{}},
+		{name: "nil allocatable breaks", models: def, nodes: []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "x"}}, kmNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})}, want: map[uint]int{}},
 		// Over-committed (free cpu < 0): Karmada would index grade -1; skipped.
 		{name: "over-committed node skipped", models: def, nodes: []*framework.Node{
 			kmNode("a", map[string]string{"cpu": "1", "memory": "32Gi", "pods": "110"}),

@@ -23,11 +23,11 @@ func batchFilterPlugins(t *rapid.T) []fw.FilterPlugin {
 		}
 		out = append(out, p.(fw.FilterPlugin))
 	}
-	add(NewNodeUnschedulable(nil))
-	add(NewNodeName(nil))
-	add(NewTaintToleration(nil))
+	add(NewNodeUnschedulable(nil, nil))
+	add(NewNodeName(nil, nil))
+	add(NewTaintToleration(nil, nil))
 	add(NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil))
-	add(NewNodePorts(nil))
+	add(NewNodePorts(nil, nil))
 	add(NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil))
 	add(NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil))
 	add(NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil))

@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/framework/builder"
 )
 
 // A web pod must not share a zone with another web pod (required
@@ -15,20 +15,20 @@ import (
 // affinity).
 func ExampleInterPodAffinity() {
 	nodes := []*fw.Node{
-		st.MakeNode().Name("a1").Label("zone", "a").Obj(),
-		st.MakeNode().Name("b1").Label("zone", "b").Obj(),
-		st.MakeNode().Name("c1").Label("zone", "c").Obj(),
-		st.MakeNode().Name("x1").Obj(), // no zone label
+		builder.MakeNode().Name("a1").Label("zone", "a").Obj(),
+		builder.MakeNode().Name("b1").Label("zone", "b").Obj(),
+		builder.MakeNode().Name("c1").Label("zone", "c").Obj(),
+		builder.MakeNode().Name("x1").Obj(), // no zone label
 	}
 	pods := []*fw.Pod{
-		st.MakePod().Name("web-0").Label("app", "web").Node("a1").Obj(),
-		st.MakePod().Name("cache-a").Label("app", "cache").Node("a1").Obj(),
-		st.MakePod().Name("cache-b").Label("app", "cache").Node("b1").Obj(),
+		builder.MakePod().Name("web-0").Label("app", "web").Node("a1").Obj(),
+		builder.MakePod().Name("cache-a").Label("app", "cache").Node("a1").Obj(),
+		builder.MakePod().Name("cache-b").Label("app", "cache").Node("b1").Obj(),
 	}
 	snap := fw.MustSnapshot(nodes, pods)
-	pod := fw.MustPodInfo(st.MakePod().Name("web-1").Label("app", "web").
-		PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithRequiredReq).
-		PodAffinityIn("app", "zone", []string{"cache"}, st.PodAffinityWithRequiredReq).Obj())
+	pod := fw.MustPodInfo(builder.MakePod().Name("web-1").Label("app", "web").
+		PodAntiAffinityIn("app", "zone", []string{"web"}, builder.PodAntiAffinityWithRequiredReq).
+		PodAffinityIn("app", "zone", []string{"cache"}, builder.PodAffinityWithRequiredReq).Obj())
 
 	pl, err := filter.NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
 	if err != nil {

@@ -84,14 +84,11 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 	}, nil
 }
 
-// InterPodAffinityFactory is a framework.Factory for the filter half: nil
-// args mean config.DefaultInterPodAffinityArgs().
+// InterPodAffinityFactory is NewInterPodAffinity as a framework.Factory:
+// nil args mean config.DefaultInterPodAffinityArgs(); a
+// config.InterPodAffinityArgs or a pointer to one is used as given.
 func InterPodAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.InterPodAffinityArgsFrom(args)
-	if err != nil {
-		return nil, err
-	}
-	return NewInterPodAffinity(a, h)
+	return config.NewPlugin(config.InterPodAffinityName, args, h, config.DefaultInterPodAffinityArgs, NewInterPodAffinity)
 }
 
 // Name returns "InterPodAffinity".

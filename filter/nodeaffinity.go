@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
@@ -22,12 +22,12 @@ const (
 )
 
 // naPreFilterKey is kube's "PreFilter"+NodeAffinity state key.
-const naPreFilterKey fw.StateKey = "PreFilter" + config.NodeAffinityName
+const naPreFilterKey framework.StateKey = "PreFilter" + config.NodeAffinityName
 
 type naPreFilterState struct{ required nodeaffinity.Required }
 
 // Clone returns the state itself: other pods never change it.
-func (s *naPreFilterState) Clone() fw.StateData { return s }
+func (s *naPreFilterState) Clone() framework.StateData { return s }
 
 // NodeAffinity is the filter half of kube-scheduler v1.36's NodeAffinity.
 //
@@ -45,27 +45,27 @@ func (s *naPreFilterState) Clone() fw.StateData { return s }
 // node.
 type NodeAffinity struct {
 	added          *nodeaffinity.Selector
-	rejectPod      *fw.Status
-	rejectEnforced *fw.Status
-	conflict       *fw.Status
+	rejectPod      *framework.Status
+	rejectEnforced *framework.Status
+	conflict       *framework.Status
 }
 
 var (
-	_ fw.PreFilterPlugin   = (*NodeAffinity)(nil)
-	_ fw.FilterPlugin      = (*NodeAffinity)(nil)
-	_ fw.BatchFilterPlugin = (*NodeAffinity)(nil)
+	_ framework.PreFilterPlugin   = (*NodeAffinity)(nil)
+	_ framework.FilterPlugin      = (*NodeAffinity)(nil)
+	_ framework.BatchFilterPlugin = (*NodeAffinity)(nil)
 )
 
 // NewNodeAffinity builds the filter from args (validated as
 // config.NodeAffinityArgs.Validate).
-func NewNodeAffinity(args config.NodeAffinityArgs, _ fw.Handle) (fw.Plugin, error) {
+func NewNodeAffinity(args config.NodeAffinityArgs, _ framework.Handle) (framework.Plugin, error) {
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
 	pl := &NodeAffinity{
-		rejectPod:      fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityPod),
-		rejectEnforced: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityEnforced),
-		conflict:       fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityConflict),
+		rejectPod:      framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeAffinityPod),
+		rejectEnforced: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeAffinityEnforced),
+		conflict:       framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeAffinityConflict),
 	}
 	if a := args.AddedAffinity; a != nil && a.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		pl.added = nodeaffinity.NewSelector(a.RequiredDuringSchedulingIgnoredDuringExecution, "addedAffinity.requiredDuringSchedulingIgnoredDuringExecution")
@@ -73,19 +73,25 @@ func NewNodeAffinity(args config.NodeAffinityArgs, _ fw.Handle) (fw.Plugin, erro
 	return pl, nil
 }
 
+// NodeAffinityFactory is NewNodeAffinity as a framework.Factory: nil args mean
+// config.DefaultNodeAffinityArgs(); a config.NodeAffinityArgs or a pointer to one is used as given.
+func NodeAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeAffinityName, args, h, config.DefaultNodeAffinityArgs, NewNodeAffinity)
+}
+
 // Name returns "NodeAffinity".
 func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 
 // PreFilter compiles the pod's hard node constraints and derives the
 // PreFilterResult from metadata.name terms.
-func (pl *NodeAffinity) PreFilter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	spec := &pod.Pod.Spec
-	var required *fw.NodeSelector
+	var required *framework.NodeSelector
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 	}
 	if required == nil && pl.added == nil && spec.NodeSelector == nil {
-		return nil, fw.NewStatus(fw.Skip)
+		return nil, framework.NewStatus(framework.Skip)
 	}
 	state.Write(naPreFilterKey, &naPreFilterState{required: nodeaffinity.GetRequired(pod.Pod)})
 	if required == nil || len(required.NodeSelectorTerms) == 0 {
@@ -98,15 +104,15 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *fw.CycleState, pod *
 	if len(names) == 0 {
 		return nil, pl.conflict
 	}
-	return &fw.PreFilterResult{NodeNames: names}, nil
+	return &framework.PreFilterResult{NodeNames: names}, nil
 }
 
 // PreFilterExtensions returns nil: the state does not depend on other pods.
-func (pl *NodeAffinity) PreFilterExtensions() fw.PreFilterExtensions { return nil }
+func (pl *NodeAffinity) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // Filter checks the added affinity, then the pod's constraints. Without
 // PreFilter state it compiles them itself, as kube does.
-func (pl *NodeAffinity) Filter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+func (pl *NodeAffinity) Filter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	n := node.Node()
 	if pl.added != nil && !pl.added.Match(n) {
 		return pl.rejectEnforced
@@ -123,11 +129,11 @@ func (pl *NodeAffinity) Filter(_ context.Context, state *fw.CycleState, pod *fw.
 
 // required returns the PreFilter state's constraints, or the pod's
 // compiled afresh when PreFilter did not run.
-func (pl *NodeAffinity) required(state *fw.CycleState, pod *fw.PodInfo) (*nodeaffinity.Required, *fw.Status) {
+func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.PodInfo) (*nodeaffinity.Required, *framework.Status) {
 	if d, err := state.Read(naPreFilterKey); err == nil {
 		s, ok := d.(*naPreFilterState)
 		if !ok {
-			return nil, fw.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
+			return nil, framework.AsStatus(fmt.Errorf("invalid PreFilter state, got type %T", d))
 		}
 		return &s.required, nil
 	}
@@ -137,9 +143,9 @@ func (pl *NodeAffinity) required(state *fw.CycleState, pod *fw.PodInfo) (*nodeaf
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // pod's constraints are read (or compiled) once.
-func (pl *NodeAffinity) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+func (pl *NodeAffinity) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
 	var req *nodeaffinity.Required
-	var st *fw.Status
+	var st *framework.Status
 	for i, node := range nodes {
 		n := node.Node()
 		if pl.added != nil && !pl.added.Match(n) {

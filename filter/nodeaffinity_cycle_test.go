@@ -18,20 +18,17 @@ import (
 // strings, as kube-scheduler v1.36 formats it.
 func TestDefaultFiltersThroughRunner(t *testing.T) {
 	reg := fw.NewRegistry()
-	noArgs := func(f func(fw.Handle) (fw.Plugin, error)) fw.Factory {
-		return func(_ any, h fw.Handle) (fw.Plugin, error) { return f(h) }
-	}
 	must := func(err error) {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(reg.Register(config.NodeUnschedulableName, noArgs(NewNodeUnschedulable)))
-	must(reg.Register(config.NodeNameName, noArgs(NewNodeName)))
-	must(reg.Register(config.TaintTolerationName, noArgs(NewTaintToleration)))
-	must(reg.Register(config.NodeAffinityName, fw.TypedFactory(NewNodeAffinity)))
-	must(reg.Register(config.NodePortsName, noArgs(NewNodePorts)))
-	must(reg.Register(config.NodeResourcesFitName, fw.TypedFactory(NewNodeResourcesFit)))
+	must(reg.Register(config.NodeUnschedulableName, NewNodeUnschedulable))
+	must(reg.Register(config.NodeNameName, NewNodeName))
+	must(reg.Register(config.TaintTolerationName, NewTaintToleration))
+	must(reg.Register(config.NodeAffinityName, NodeAffinityFactory))
+	must(reg.Register(config.NodePortsName, NewNodePorts))
+	must(reg.Register(config.NodeResourcesFitName, NodeResourcesFitFactory))
 	filters := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName}
 	f, err := fw.NewFramework(reg, fw.Profile{
 		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 )
 
 // ReasonNodeName is kube-scheduler v1.36 NodeName's filter reason.
@@ -13,23 +13,27 @@ const ReasonNodeName = "node(s) didn't match the requested node name"
 // NodeName is kube-scheduler v1.36's NodeName filter: a pod whose
 // spec.nodeName is set fits only the node of that name
 // (UnschedulableAndUnresolvable elsewhere).
-type NodeName struct{ reject *fw.Status }
+type NodeName struct{ reject *framework.Status }
 
 var (
-	_ fw.FilterPlugin      = (*NodeName)(nil)
-	_ fw.BatchFilterPlugin = (*NodeName)(nil)
+	_ framework.FilterPlugin      = (*NodeName)(nil)
+	_ framework.BatchFilterPlugin = (*NodeName)(nil)
 )
 
-// NewNodeName builds the NodeName filter (it has no args).
-func NewNodeName(_ fw.Handle) (fw.Plugin, error) {
-	return &NodeName{reject: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeName)}, nil
+// NewNodeName builds the NodeName filter.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewNodeName(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.NodeNameName, args); err != nil {
+		return nil, err
+	}
+	return &NodeName{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeName)}, nil
 }
 
 // Name returns "NodeName".
 func (pl *NodeName) Name() string { return config.NodeNameName }
 
 // Filter rejects node unless the pod names no node or names this one.
-func (pl *NodeName) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+func (pl *NodeName) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	if n := pod.Pod.Spec.NodeName; n == "" || n == node.Name() {
 		return nil
 	}
@@ -38,7 +42,7 @@ func (pl *NodeName) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo,
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): nothing
 // to do for a pod without spec.nodeName.
-func (pl *NodeName) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+func (pl *NodeName) FilterBatch(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
 	want := pod.Pod.Spec.NodeName
 	if want == "" {
 		return

@@ -21,7 +21,7 @@ func TestNodeNameFilter(t *testing.T) {
 		{"host matches", "foo", "foo", nil},
 		{"host doesn't match", "bar", "foo", reject},
 	}
-	pl, _ := NewNodeName(nil)
+	pl, _ := NewNodeName(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ni, _ := fw.NewNodeInfo(st.MakeNode().Name(tc.nodeName).Obj())
@@ -34,6 +34,6 @@ func TestNodeNameFilter(t *testing.T) {
 }
 
 func BenchmarkNodeNameFilter(b *testing.B) {
-	pl, _ := NewNodeName(nil)
+	pl, _ := NewNodeName(nil, nil)
 	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Node("node-00042").Obj()))
 }

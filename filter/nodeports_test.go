@@ -51,7 +51,7 @@ func TestNodePortsFilter(t *testing.T) {
 		{"existing sidecar port conflicts", npPod(npPort{"", tcp, 7000}).Obj(), st.MakePod().Name("e").InitHostPort("", tcp, 7000, true).Obj(), reject},
 		{"plain init container port ignored", st.MakePod().Name("p").InitHostPort("", tcp, 7000, false).Req(nil).Obj(), npPod(npPort{"", tcp, 7000}).Obj(), nil},
 	}
-	pl, _ := NewNodePorts(nil)
+	pl, _ := NewNodePorts(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.existing.Name, tc.existing.UID = "e", "e"
@@ -74,7 +74,7 @@ func TestNodePortsFilter(t *testing.T) {
 
 // kube's TestPreFilterDisabled and the Skip rule.
 func TestNodePortsPreFilter(t *testing.T) {
-	pl, _ := NewNodePorts(nil)
+	pl, _ := NewNodePorts(nil, nil)
 	_, s := pl.(fw.PreFilterPlugin).PreFilter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Req(nil).Obj()), nil)
 	if !s.IsSkip() {
 		t.Errorf("pod without host ports: PreFilter = %v, want Skip", s)
@@ -87,7 +87,7 @@ func TestNodePortsPreFilter(t *testing.T) {
 }
 
 func TestNodePortsFilterAllocs(t *testing.T) {
-	pl, _ := NewNodePorts(nil)
+	pl, _ := NewNodePorts(nil, nil)
 	pi := fw.MustPodInfo(npPod(npPort{"", "", 8080}, npPort{"10.0.0.1", fw.ProtocolUDP, 53}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
@@ -101,6 +101,6 @@ func TestNodePortsFilterAllocs(t *testing.T) {
 }
 
 func BenchmarkNodePortsFilter(b *testing.B) {
-	pl, _ := NewNodePorts(nil)
+	pl, _ := NewNodePorts(nil, nil)
 	nrfBenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", fw.ProtocolTCP, 8080}).Obj()))
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -20,7 +20,7 @@ const (
 )
 
 // nrfPreFilterKey is kube's "PreFilter"+NodeResourcesFit state key.
-const nrfPreFilterKey fw.StateKey = "PreFilter" + config.NodeResourcesFitName
+const nrfPreFilterKey framework.StateKey = "PreFilter" + config.NodeResourcesFitName
 
 // nrfScalar is one scalar resource the pod requests and the filter checks,
 // with its reason and single-reason statuses built once per pod.
@@ -28,8 +28,8 @@ type nrfScalar struct {
 	name   resource.Name
 	value  int64
 	reason string
-	unsch  *fw.Status // Unschedulable, this reason alone
-	unres  *fw.Status // UnschedulableAndUnresolvable, this reason alone
+	unsch  *framework.Status // Unschedulable, this reason alone
+	unres  *framework.Status // UnschedulableAndUnresolvable, this reason alone
 }
 
 // nrfPreFilterState is the pod's request, computed once per cycle.
@@ -44,7 +44,7 @@ type nrfPreFilterState struct {
 }
 
 // Clone returns the state itself: AddPod/RemovePod never change it.
-func (s *nrfPreFilterState) Clone() fw.StateData { return s }
+func (s *nrfPreFilterState) Clone() framework.StateData { return s }
 
 // NodeResourcesFit is the filter half of kube-scheduler v1.36's
 // NodeResourcesFit: a node fits when it has a free pod slot and, for every
@@ -57,23 +57,23 @@ type NodeResourcesFit struct {
 	ignoredGroups map[string]struct{}
 
 	// Pre-built single-reason statuses (the runner never mutates them).
-	tooManyPods                    *fw.Status
-	cpuUnsch, memUnsch, ephUnsch   *fw.Status
-	cpuUnres, memUnres, ephUnres   *fw.Status
+	tooManyPods                    *framework.Status
+	cpuUnsch, memUnsch, ephUnsch   *framework.Status
+	cpuUnres, memUnres, ephUnres   *framework.Status
 	reasonCPU, reasonMem, reasonEp string
 }
 
 var (
-	_ fw.PreFilterPlugin   = (*NodeResourcesFit)(nil)
-	_ fw.FilterPlugin      = (*NodeResourcesFit)(nil)
-	_ fw.BatchFilterPlugin = (*NodeResourcesFit)(nil)
+	_ framework.PreFilterPlugin   = (*NodeResourcesFit)(nil)
+	_ framework.FilterPlugin      = (*NodeResourcesFit)(nil)
+	_ framework.BatchFilterPlugin = (*NodeResourcesFit)(nil)
 )
 
 // NewNodeResourcesFit builds the NodeResourcesFit filter from args, after
 // applying kube-scheduler's defaults and validation (see
 // config.NodeResourcesFitArgs.Validate). The scoring strategy is validated
 // but only used by the score half (scoring.NewNodeResourcesFit).
-func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plugin, error) {
+func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (framework.Plugin, error) {
 	args.SetDefaults()
 	if err := args.Validate(); err != nil {
 		return nil, err
@@ -91,14 +91,20 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plug
 	for _, g := range args.IgnoredResourceGroups {
 		pl.ignoredGroups[g] = struct{}{}
 	}
-	pl.tooManyPods = fw.NewStatus(fw.Unschedulable, ReasonTooManyPods)
-	pl.cpuUnsch = fw.NewStatus(fw.Unschedulable, pl.reasonCPU)
-	pl.memUnsch = fw.NewStatus(fw.Unschedulable, pl.reasonMem)
-	pl.ephUnsch = fw.NewStatus(fw.Unschedulable, pl.reasonEp)
-	pl.cpuUnres = fw.NewStatus(fw.UnschedulableAndUnresolvable, pl.reasonCPU)
-	pl.memUnres = fw.NewStatus(fw.UnschedulableAndUnresolvable, pl.reasonMem)
-	pl.ephUnres = fw.NewStatus(fw.UnschedulableAndUnresolvable, pl.reasonEp)
+	pl.tooManyPods = framework.NewStatus(framework.Unschedulable, ReasonTooManyPods)
+	pl.cpuUnsch = framework.NewStatus(framework.Unschedulable, pl.reasonCPU)
+	pl.memUnsch = framework.NewStatus(framework.Unschedulable, pl.reasonMem)
+	pl.ephUnsch = framework.NewStatus(framework.Unschedulable, pl.reasonEp)
+	pl.cpuUnres = framework.NewStatus(framework.UnschedulableAndUnresolvable, pl.reasonCPU)
+	pl.memUnres = framework.NewStatus(framework.UnschedulableAndUnresolvable, pl.reasonMem)
+	pl.ephUnres = framework.NewStatus(framework.UnschedulableAndUnresolvable, pl.reasonEp)
 	return pl, nil
+}
+
+// NodeResourcesFitFactory is NewNodeResourcesFit as a framework.Factory: nil args mean
+// config.DefaultNodeResourcesFitArgs(); a config.NodeResourcesFitArgs or a pointer to one is used as given.
+func NodeResourcesFitFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeResourcesFitName, args, h, config.DefaultNodeResourcesFitArgs, NewNodeResourcesFit)
 }
 
 // Name returns "NodeResourcesFit".
@@ -129,7 +135,7 @@ func (pl *NodeResourcesFit) isIgnored(n resource.Name) bool {
 // defaults), as kube-scheduler v1.36 does. It never skips and never
 // narrows the node set. Scalar requests are checked in name order (kube
 // iterates a Go map, whose order is unspecified).
-func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	r := &pod.Requests
 	s := &nrfPreFilterState{cpu: r.MilliCPU, mem: r.Memory, eph: r.EphemeralStorage}
 	s.podsOnly = r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalars) == 0
@@ -140,8 +146,8 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *fw.CycleState, p
 		reason := ReasonInsufficientPrefix + string(sc.Name)
 		s.scalars = append(s.scalars, nrfScalar{
 			name: sc.Name, value: sc.Value, reason: reason,
-			unsch: fw.NewStatus(fw.Unschedulable, reason),
-			unres: fw.NewStatus(fw.UnschedulableAndUnresolvable, reason),
+			unsch: framework.NewStatus(framework.Unschedulable, reason),
+			unres: framework.NewStatus(framework.UnschedulableAndUnresolvable, reason),
 		})
 	}
 	state.Write(nrfPreFilterKey, s)
@@ -149,14 +155,14 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *fw.CycleState, p
 }
 
 // PreFilterExtensions returns nil: the state does not depend on other pods.
-func (pl *NodeResourcesFit) PreFilterExtensions() fw.PreFilterExtensions { return nil }
+func (pl *NodeResourcesFit) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // Filter checks the node. Shortfalls are reported in kube's order: pods,
 // cpu, memory, ephemeral-storage, then scalar resources. A request is
 // checked only when positive; a shortfall is unresolvable when the request
 // alone exceeds the node's allocatable ("Too many pods" never is).
 // Without PreFilter state it returns an Error, as kube does.
-func (pl *NodeResourcesFit) Filter(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+func (pl *NodeResourcesFit) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
 		return st
@@ -164,14 +170,14 @@ func (pl *NodeResourcesFit) Filter(_ context.Context, state *fw.CycleState, _ *f
 	return pl.filter(s, node)
 }
 
-func nrfReadPreFilterState(state *fw.CycleState) (*nrfPreFilterState, *fw.Status) {
+func nrfReadPreFilterState(state *framework.CycleState) (*nrfPreFilterState, *framework.Status) {
 	d, err := state.Read(nrfPreFilterKey)
 	if err != nil {
-		return nil, fw.AsStatus(fmt.Errorf("error reading %q from cycleState: %w", nrfPreFilterKey, err))
+		return nil, framework.AsStatus(fmt.Errorf("error reading %q from cycleState: %w", nrfPreFilterKey, err))
 	}
 	s, ok := d.(*nrfPreFilterState)
 	if !ok {
-		return nil, fw.AsStatus(fmt.Errorf("%+v  convert to NodeResourcesFit.preFilterState error", d))
+		return nil, framework.AsStatus(fmt.Errorf("%+v  convert to NodeResourcesFit.preFilterState error", d))
 	}
 	return s, nil
 }
@@ -180,7 +186,7 @@ func nrfReadPreFilterState(state *fw.CycleState) (*nrfPreFilterState, *fw.Status
 // PreFilter state is read once, and a node is first checked with plain
 // comparisons (on the snapshot's Resources when idx is given); only a node
 // with a shortfall takes Filter's path.
-func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []*fw.Status) {
+func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
 		for i := range nodes {
@@ -227,15 +233,15 @@ func (s *nrfPreFilterState) short(pods, allocPods, freeCPU, freeMem, freeEph int
 }
 
 // filter is Filter with the PreFilter state read.
-func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *fw.NodeInfo) *fw.Status {
+func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *framework.NodeInfo) *framework.Status {
 	alloc, used := &node.Allocatable, &node.Requested
 
 	// Fast path: count the failures and remember the first; build a
 	// multi-reason status only when there is more than one.
 	var n int
-	var first *fw.Status
+	var first *framework.Status
 	unres := false
-	note := func(unsch, unresSt *fw.Status, isUnres bool) {
+	note := func(unsch, unresSt *framework.Status, isUnres bool) {
 		if n == 0 {
 			if isUnres {
 				first = unresSt
@@ -276,14 +282,14 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *fw.NodeInfo) *fw.
 
 // slowStatus rebuilds the full multi-reason status on a node with several
 // shortfalls.
-func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *fw.NodeInfo) *fw.Status {
+func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *framework.NodeInfo) *framework.Status {
 	alloc, used := &node.Allocatable, &node.Requested
 	reasons := make([]string, 0, 4)
-	code := fw.Unschedulable
+	code := framework.Unschedulable
 	add := func(reason string, isUnres bool) {
 		reasons = append(reasons, reason)
 		if isUnres {
-			code = fw.UnschedulableAndUnresolvable
+			code = framework.UnschedulableAndUnresolvable
 		}
 	}
 	if int64(len(node.Pods))+1 > alloc.Pods {
@@ -305,5 +311,5 @@ func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *fw.NodeInfo) 
 			add(sc.reason, sc.value > a)
 		}
 	}
-	return fw.NewStatus(code, reasons...)
+	return framework.NewStatus(code, reasons...)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -162,7 +163,7 @@ func TestNodeResourcesFitPodsAndStorage(t *testing.T) {
 		{"equal edge case with init container, fails on pod count", full, st.MakePod().Req(nrfRes(5, 1)).InitReq(nrfRes(5, 1)).Obj(), ex(nrfRes(5, 19)), tooMany},
 		{"pod count and unresolvable cpu", full, st.MakePod().Req(nrfRes(11, 0)).Obj(), ex(nrfRes(10, 20)),
 			fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonTooManyPods, "Insufficient cpu")},
-		{"zero allocatable pods", map[string]string{"cpu": "10m"}, st.MakePod().Obj(), nil, tooMany},
+		{"zero allocatable pods", map[string]string{"cpu": "10m", "pods": "0"}, st.MakePod().Obj(), nil, tooMany},
 		{"empty storage requested, and pod fits", nrfEnoughNode, st.MakePod().Req(nrfRes(1, 1)).Obj(), ex(nrfRes(2, 10)), nil},
 		{"storage ephemeral local storage request exceeds allocatable", nrfEnoughNode, st.MakePod().Req(map[string]string{"ephemeral-storage": "25"}).Obj(), ex(nrfRes(2, 2)),
 			fw.NewStatus(fw.UnschedulableAndUnresolvable, "Insufficient ephemeral-storage")},
@@ -335,13 +336,13 @@ func ExampleNewNodeResourcesFit() {
 		panic(err)
 	}
 	fit := pl.(*NodeResourcesFit)
-	small := st.MakeNode().Name("small").Capacity(map[string]string{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj()
-	busy := st.MakeNode().Name("busy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj()
-	big := st.MakeNode().Name("big").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj()
-	hog := st.MakePod().Name("hog").Node("busy").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj()
+	small := builder.MakeNode().Name("small").Capacity(map[string]string{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj()
+	busy := builder.MakeNode().Name("busy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj()
+	big := builder.MakeNode().Name("big").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj()
+	hog := builder.MakePod().Name("hog").Node("busy").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj()
 	snap := fw.MustSnapshot([]*fw.Node{small, busy, big}, []*fw.Pod{hog})
 
-	pod := fw.MustPodInfo(st.MakePod().Name("web").Req(map[string]string{"cpu": "2", "memory": "2Gi"}).Obj())
+	pod := fw.MustPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "2", "memory": "2Gi"}).Obj())
 	state := fw.NewCycleState()
 	fit.PreFilter(context.Background(), state, pod, snap.Nodes())
 	for _, ni := range snap.Nodes() {

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 )
 
 // Filter reasons of NodeUnschedulable (kube-scheduler v1.36).
@@ -24,21 +24,25 @@ const TaintNodeUnschedulable = "node.kubernetes.io/unschedulable"
 // unless the pod tolerates the taint node.kubernetes.io/unschedulable with
 // effect NoSchedule.
 type NodeUnschedulable struct {
-	reject, unknown *fw.Status
-	taint           fw.Taint
+	reject, unknown *framework.Status
+	taint           framework.Taint
 }
 
 var (
-	_ fw.FilterPlugin      = (*NodeUnschedulable)(nil)
-	_ fw.BatchFilterPlugin = (*NodeUnschedulable)(nil)
+	_ framework.FilterPlugin      = (*NodeUnschedulable)(nil)
+	_ framework.BatchFilterPlugin = (*NodeUnschedulable)(nil)
 )
 
-// NewNodeUnschedulable builds the filter (it has no args).
-func NewNodeUnschedulable(_ fw.Handle) (fw.Plugin, error) {
+// NewNodeUnschedulable builds the NodeUnschedulable filter.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewNodeUnschedulable(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.NodeUnschedulableName, args); err != nil {
+		return nil, err
+	}
 	return &NodeUnschedulable{
-		reject:  fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnschedulable),
-		unknown: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),
-		taint:   fw.Taint{Key: TaintNodeUnschedulable, Effect: fw.TaintEffectNoSchedule},
+		reject:  framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnschedulable),
+		unknown: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),
+		taint:   framework.Taint{Key: TaintNodeUnschedulable, Effect: framework.TaintEffectNoSchedule},
 	}, nil
 }
 
@@ -46,14 +50,14 @@ func NewNodeUnschedulable(_ fw.Handle) (fw.Plugin, error) {
 func (pl *NodeUnschedulable) Name() string { return config.NodeUnschedulableName }
 
 // Filter rejects a cordoned node the pod does not tolerate.
-func (pl *NodeUnschedulable) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	if node == nil || node.Node() == nil {
 		return pl.unknown
 	}
 	if !node.Node().Spec.Unschedulable {
 		return nil
 	}
-	if fw.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+	if framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
 		return nil
 	}
 	return pl.reject
@@ -62,7 +66,7 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *fw.CycleState, pod *fw
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // pod's toleration of the cordon taint is decided once, at the first
 // cordoned node.
-func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
 	tolerates := -1 // unknown until a cordoned node is met
 	for i, node := range nodes {
 		if node == nil || node.Node() == nil {
@@ -74,7 +78,7 @@ func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *fw.CycleState, po
 		}
 		if tolerates < 0 {
 			tolerates = 0
-			if fw.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+			if framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
 				tolerates = 1
 			}
 		}

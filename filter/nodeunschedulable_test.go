@@ -24,7 +24,7 @@ func TestNodeUnschedulableFilter(t *testing.T) {
 		{"Exists with empty key tolerates", true, []fw.Toleration{{Operator: fw.TolerationOpExists}}, nil},
 		{"NoExecute toleration does not", true, []fw.Toleration{{Key: TaintNodeUnschedulable, Effect: fw.TaintEffectNoExecute}}, reject},
 	}
-	pl, _ := NewNodeUnschedulable(nil)
+	pl, _ := NewNodeUnschedulable(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := st.MakeNode().Name("n")
@@ -49,6 +49,6 @@ func TestNodeUnschedulableFilter(t *testing.T) {
 }
 
 func BenchmarkNodeUnschedulableFilter(b *testing.B) {
-	pl, _ := NewNodeUnschedulable(nil)
+	pl, _ := NewNodeUnschedulable(nil, nil)
 	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Obj()))
 }

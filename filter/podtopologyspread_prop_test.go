@@ -92,7 +92,7 @@ func ptsDrawCluster(t *rapid.T, allowTerminating bool) ptsCluster {
 				w.Namespace("other")
 			}
 			if allowTerminating && rapid.IntRange(0, 5).Draw(t, "term") == 0 {
-				w.PtsTerminating()
+				w.Terminating(st.PtsDeletionTime())
 			}
 			c.existing = append(c.existing, ptsDrawLabels(t, w, "e").Obj())
 		}
@@ -111,9 +111,9 @@ func ptsDrawCluster(t *rapid.T, allowTerminating bool) ptsCluster {
 		if rapid.IntRange(0, 3).Draw(t, "mlk") == 0 {
 			mlk = []string{"tier"}
 		}
-		pw.PtsSpread(int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")), keys[(i+rapid.IntRange(0, 2).Draw(t, "key"))%3],
+		pw.SpreadConstraint(st.PtsConstraint(int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")), keys[(i+rapid.IntRange(0, 2).Draw(t, "key"))%3],
 			fw.DoNotSchedule, ptsDrawSelector(t, "sel"), minDomains,
-			ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "aff")), ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "taints")), mlk)
+			ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "aff")), ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "taints")), mlk))
 	}
 	c.pod = pw.Obj()
 	return c

@@ -196,27 +196,27 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 	}{
 		{
 			name:  "clean cluster with one spreadConstraint",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(5, "zone", fw.DoNotSchedule, st.PtsMatchLabels("foo", "bar"), nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(5, "zone", fw.DoNotSchedule, st.PtsMatchLabels("foo", "bar"), nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(),
 			want:  ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone1", 0, "zone2", 0)}},
 		},
 		{
 			name:     "normal case with one spreadConstraint",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 3, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone2", 2, "zone1", 3)}},
 		},
 		{
 			name:     "normal case with null label selector",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone2", 0, "zone1", 0)}},
 		},
 		{
 			name: "normal case with one spreadConstraint, on a 3-zone cluster",
-			pod:  st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: append(ptsFourNodes(),
 				ptsNode("node-o", "zone3").Obj(), ptsNode("node-p", "zone3").Obj()),
 			existing: fooPods5,
@@ -224,7 +224,7 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		},
 		{
 			name:  "namespace mismatch doesn't count",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Namespace("ns1").Obj(),
@@ -236,8 +236,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "normal case with two spreadConstraints",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods7,
 			want: ptsView{
@@ -248,10 +248,10 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "soft spreadConstraints should be bypassed",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
@@ -265,8 +265,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "different labelSelectors - simple version",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
 			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Obj(), ptsPodOn("p-b", "node-b", "bar").Obj()},
 			want: ptsView{
@@ -277,8 +277,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "different labelSelectors - complex pods",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo", "bar").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
@@ -291,9 +291,9 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		},
 		{
 			name: "two spreadConstraints, and with podAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("node", fw.NodeSelectorOpNotIn, "node-x").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", fw.NodeSelectorOpNotIn, "node-x")).
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods7,
 			want: ptsView{
@@ -318,8 +318,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "default constraints and a service, but pod has constraints",
 			pod: st.MakePod().Name("p").Label("foo", "bar").Label("baz", "tar").
-				PtsSpread(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil).
-				PtsSpread(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil)).Obj(),
 			defaults: []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule}},
 			opts:     []fw.SnapshotOption{svcFooBar},
 			want:     ptsView{Counts: []map[string]int{{}}, Paths: [][2]ptsPathView{ptsNoPaths}},
@@ -334,7 +334,7 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy honored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2}}, Paths: [][2]ptsPathView{ptsP("node-a", 1, "node-b", 2)}},
@@ -342,37 +342,37 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
 		},
 		{
 			name: "NodeAffinityPolicy honored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpIn, "").
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
 			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "bar").Obj(), ptsPodOn("p-c", "node-b", "bar").Obj(), ptsPodOn("p-d", "node-b", "bar").Obj(), ptsPodOn("p-e", "node-c").Obj()},
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2}}, Paths: [][2]ptsPathView{ptsP("node-a", 1, "node-b", 2)}},
 		},
 		{
 			name: "NodeAffinityPolicy ignored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpIn, "").
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
 		},
 		{
 			name:     "NodeTaintsPolicy ignored",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    threeNodes(true),
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
 		},
 		{
 			name:     "NodeTaintsPolicy honored",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
 			nodes:    threeNodes(true),
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2}}, Paths: [][2]ptsPathView{ptsP("node-a", 1, "node-b", 2)}},
@@ -380,7 +380,7 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "NodeTaintsPolicy honored with tolerated taints",
 			pod: st.MakePod().Name("p").Label("foo", "").Toleration(fw.Toleration{Key: "node.kubernetes.io/unschedulable", Operator: fw.TolerationOpExists}).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
 			nodes:    threeNodes(true),
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
@@ -388,8 +388,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Label("foo", "").Obj()},
 			existing: []*fw.Pod{
 				ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(),
@@ -402,8 +402,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: honor/honor, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsTainted(ptsNode("node-b", "zone1")).Obj(), ptsNode("node-x", "zone2").Label("foo", "").Obj()},
 			existing: []*fw.Pod{
 				ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(),
@@ -416,8 +416,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: honor/ignore, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{
 				ptsNode("node-a", "zone1").Obj(), ptsTainted(ptsNode("node-b", "zone1").Label("foo", "")).Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsNode("node-y", "zone2").Obj(),
@@ -433,8 +433,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: ignore/ignore, node: honor/honor",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
 			nodes: []*fw.Node{
 				ptsNode("node-a", "zone1").Obj(), ptsTainted(ptsNode("node-b", "zone1").Label("foo", "")).Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsNode("node-y", "zone2").Label("foo", "").Obj(),
@@ -453,14 +453,14 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 			// the v1.36 default (gate on): the selector becomes foo∧bar="",
 			// which none of the existing pods carries.
 			name:     "matchLabelKeys applied with the v1.36 feature gate on",
-			pod:      st.MakePod().Name("p").Label("foo", "").Label("bar", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"}).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").Label("bar", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone1", 0, "zone2", 0)}},
 		},
 		{
 			name:  "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty",
-			pod:   st.MakePod().Name("p").Label("foo", "").Label("bar", "a").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"}).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").Label("bar", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes: ptsFourNodes(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Label("bar", "a").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
@@ -470,21 +470,21 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		},
 		{
 			name:     "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty",
-			pod:      st.MakePod().Name("p").Label("foo", "a").PtsSpread(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"}).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooA("a"),
 			want:     ptsView{Counts: []map[string]int{{"zone1": 3, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone2", 2, "zone1", 3)}},
 		},
 		{
 			name:     "key in matchLabelKeys is ignored when LabelSelector is nil when feature gate enabled",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, []string{"bar"}).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooA("a"),
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone2", 0, "zone1", 0)}},
 		},
 		{
 			name:     "key in matchLabelKeys is ignored when it isn't exist in pod.labels",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"}).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooA("a"),
 			want:     ptsView{Counts: []map[string]int{{"zone1": 3, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone2", 2, "zone1", 3)}},
@@ -492,8 +492,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two spreadConstraints with the same topologyKey",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo", "bar").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "bar").Obj(),
@@ -513,30 +513,30 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		// schedkit edge cases.
 		{
 			name: "terminating pods are not counted",
-			pod:  st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{
 				ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj(),
 			},
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").PtsTerminating().Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
+			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
 			want:     ptsView{Counts: []map[string]int{{"node-a": 0, "node-b": 1}}, Paths: [][2]ptsPathView{ptsP("node-a", 0, "node-b", 1)}},
 		},
 		{
 			name:     "an empty selector counts no pod",
-			pod:      st.MakePod().Name("p").PtsSpread(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone1", 0, "zone2", 0)}},
 		},
 		{
 			name: "no nodes",
-			pod:  st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			want: ptsView{Counts: []map[string]int{{}}, Paths: [][2]ptsPathView{ptsNoPaths}},
 		},
 		{
 			name: "a node without every key is not counted for any constraint",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Obj(), st.MakeNode().Name("node-c").Label("zone", "zone2").Obj()},
 			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Obj(), ptsPodOn("p-b", "node-b", "foo").Obj(), ptsPodOn("p-c", "node-c", "foo").Obj()},
 			want: ptsView{
@@ -571,13 +571,13 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 func TestPodTopologySpreadAddPod(t *testing.T) {
 	twoNodes := []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj()}
 	zoneNodeFoo := st.MakePod().Name("p").Label("foo", "").
-		PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-		PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	zoneFooNodeBar := st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-		PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-		PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj()
-	nodeFoo := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
-	zoneFoo := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj()
+	nodeFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	affinityNodes := []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "bar").Obj(), ptsNode("node-b", "zone2").Label("foo", "").Obj()}
 	taintNodes := []*fw.Node{ptsTainted(ptsNode("node-a", "zone1")).Obj(), ptsNode("node-b", "zone2").Obj()}
 	tests := []struct {
@@ -659,7 +659,7 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		},
 		{
 			name:      "add a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy enabled",
-			preemptor: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpNotIn, "bar").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			preemptor: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpNotIn, "bar")).SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			added:     ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), nodeIdx: 0,
 			existing: []*fw.Pod{ptsPodOn("p-a2", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj()},
 			nodes:    affinityNodes,
@@ -688,7 +688,7 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		},
 		{
 			name:      "add a pod when scheduling taint tolerated pod with NodeInclusionPolicy enabled",
-			preemptor: st.MakePod().Name("p").Label("foo", "").Toleration(fw.Toleration{Key: "node.kubernetes.io/unschedulable", Operator: fw.TolerationOpExists}).PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			preemptor: st.MakePod().Name("p").Label("foo", "").Toleration(fw.Toleration{Key: "node.kubernetes.io/unschedulable", Operator: fw.TolerationOpExists}).SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			added:     ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj(), nodeIdx: 1,
 			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
 			nodes:    taintNodes,
@@ -716,7 +716,7 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 
 // Cases of kube-scheduler v1.36 filtering_test.go TestPreFilterStateRemovePod.
 func TestPodTopologySpreadRemovePod(t *testing.T) {
-	zoneFoo := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	threeNodes := []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()}
 	affinityNodes := []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "bar").Obj(), ptsNode("node-b", "zone2").Label("foo", "").Obj()}
 	tests := []struct {
@@ -763,8 +763,8 @@ func TestPodTopologySpreadRemovePod(t *testing.T) {
 		{
 			name: "two spreadConstraints",
 			preemptor: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: threeNodes,
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
@@ -778,7 +778,7 @@ func TestPodTopologySpreadRemovePod(t *testing.T) {
 		},
 		{
 			name:       "remove a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy enabled",
-			preemptor:  st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpNotIn, "bar").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			preemptor:  st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpNotIn, "bar")).SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:      affinityNodes,
 			existing:   []*fw.Pod{ptsPodOn("p-a2", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj()},
 			deletedIdx: -1, deleted: ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), nodeIdx: 0,
@@ -861,8 +861,8 @@ func TestPodTopologySpreadSingleConstraint(t *testing.T) {
 		unsch = fw.Unschedulable
 		uu    = fw.UnschedulableAndUnresolvable
 	)
-	zoneFoo := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
-	nodeFoo := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	nodeFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	pods2103 := []*fw.Pod{
 		ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 		ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(),
@@ -885,7 +885,7 @@ func TestPodTopologySpreadSingleConstraint(t *testing.T) {
 		{name: "no existing pods", pod: zoneFoo, nodes: ptsFourNodes(),
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "no existing pods, incoming pod doesn't match itself",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "existing pods in a different namespace do not count", pod: zoneFoo, nodes: ptsFourNodes(),
 			existing: []*fw.Pod{
@@ -894,7 +894,7 @@ func TestPodTopologySpreadSingleConstraint(t *testing.T) {
 			},
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": unsch, "node-y": unsch}},
 		{name: "existing pods do not match null selector",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: []*fw.Pod{ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
@@ -907,76 +907,76 @@ func TestPodTopologySpreadSingleConstraint(t *testing.T) {
 			},
 			want: map[string]fw.Code{"node-a": ok, "node-b": uu, "node-x": unsch, "node-y": unsch}},
 		{name: "pod cannot be scheduled as all nodes don't have label 'rack'",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "rack", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "rack", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
 			want:  map[string]fw.Code{"node-a": uu, "node-x": uu}},
 		{name: "pods spread across nodes as 2/1/0/3, only node-x fits", pod: nodeFoo, nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "pods spread across nodes as 2/1/0/3, maxSkew is 2, node-b and node-x fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(2, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "pods spread across nodes as 2/1/0/3, but pod doesn't match itself",
-			pod:   st.MakePod().Name("p").Label("bar", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("bar", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "incoming pod has nodeAffinity, pods spread as 2/~1~/~0~/3, hence node-a fits",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("node", fw.NodeSelectorOpIn, "node-a", "node-y").
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", fw.NodeSelectorOpIn, "node-a", "node-y")).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "terminating Pods should be excluded", pod: nodeFoo,
 			nodes:    []*fw.Node{ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj()},
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").PtsTerminating().Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
+			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": unsch}},
 		{name: "incoming pod has nodeAffinity, pods spread as 0/~2~/0/1, hence node-a fits",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("node", fw.NodeSelectorOpNotIn, "node-b").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", fw.NodeSelectorOpNotIn, "node-b")).
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": unsch, "node-y": unsch}},
 		{name: "pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains < minDomains, then the third node fits",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(2, "node", fw.DoNotSchedule, ptsFoo, ptsInt32(4), nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, ptsFoo, ptsInt32(4), nil, nil, nil)).Obj(),
 			nodes: abcNodes, existing: pods221,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-c": ok}},
 		{name: "pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains > minDomains, then the all nodes fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(2, "node", fw.DoNotSchedule, ptsFoo, ptsInt32(2), nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, ptsFoo, ptsInt32(2), nil, nil, nil)).Obj(),
 			nodes: abcNodes, existing: pods221,
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-c": ok}},
 		{name: "pods spread across zone as 2/1, maxSkew is 2 and the number of domains < minDomains, then the third and fourth nodes fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(2, "zone", fw.DoNotSchedule, ptsFoo, ptsInt32(3), nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "zone", fw.DoNotSchedule, ptsFoo, ptsInt32(3), nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "pods spread across zone as 2/1, maxSkew is 2 and the number of domains > minDomains, then the all nodes fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(2, "zone", fw.DoNotSchedule, ptsFoo, ptsInt32(1), nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "zone", fw.DoNotSchedule, ptsFoo, ptsInt32(1), nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods21,
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "NodeAffinityPolicy honored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "NodeAffinityPolicy honored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpIn, "").
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "NodeAffinityPolicy ignored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpIn, "").
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "NodeTaintsPolicy honored",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
 			nodes: taintedY, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "NodeTaintsPolicy ignored",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: taintedY, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		// schedkit edge cases.
@@ -986,7 +986,7 @@ func TestPodTopologySpreadSingleConstraint(t *testing.T) {
 			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": ok}},
 		{name: "a node of an uncounted domain has count 0 but the global minimum still applies",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
 			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone2").Obj(), ptsTainted(ptsNode("node-c", "zone3")).Obj()},
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
@@ -1006,14 +1006,14 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 		uu    = fw.UnschedulableAndUnresolvable
 	)
 	zoneNodeFoo := st.MakePod().Name("p").Label("foo", "").
-		PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-		PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	zoneFooNodeBar := st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-		PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-		PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj()
 	zoneBarZoneFoo := st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-		PtsSpread(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).
-		PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	incl3 := []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()}
 	ptsRunFilterCases(t, []ptsFilterCase{
 		{name: "two Constraints on zone and node, spreads = [3/3, 2/1/0/3]", pod: zoneNodeFoo, nodes: ptsFourNodes(),
@@ -1042,8 +1042,8 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want: map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": unsch, "node-y": unsch}},
 		{name: "Constraints hold different labelSelectors but pod doesn't match itself on 'zone' constraint",
 			pod: st.MakePod().Name("p").Label("bar", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "bar").Obj(), ptsPodOn("p-y1", "node-y", "bar").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": unsch, "node-y": unsch}},
@@ -1056,8 +1056,8 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": uu, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: []*fw.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Label("foo", "").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsNode("node-y", "zone2").Obj(),
@@ -1066,8 +1066,8 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/honor, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Label("foo", "").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsTainted(ptsNode("node-y", "zone2")).Obj(),
@@ -1076,8 +1076,8 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/ignore, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: []*fw.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsTainted(ptsNode("node-y", "zone2").Label("foo", "")).Obj(),
@@ -1086,8 +1086,8 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/honor, node: ignore/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil).
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: []*fw.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsTainted(ptsNode("node-y", "zone2").Label("foo", "")).Obj(),
@@ -1109,8 +1109,8 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 		// schedkit: constraint order decides the code when two fail.
 		{name: "first failing constraint decides: skew before a missing key",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "rack", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "rack", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    []*fw.Node{ptsNode("node-a", "").Label("rack", "r1").Obj(), ptsNode("node-b", "").Label("rack", "r1").Obj(), ptsNode("node-c", "").Obj()},
 			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj()},
 			// node-a: 1+1-0 = 2 > 1 on "node" → Unschedulable before "rack";
@@ -1140,7 +1140,7 @@ func TestPodTopologySpreadReasons(t *testing.T) {
 	snap := fw.MustSnapshot(
 		[]*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Obj(), ptsNode("node-c", "zone2").Obj()},
 		[]*fw.Pod{ptsPodOn("p1", "node-a", "foo").Obj(), ptsPodOn("p2", "node-a", "foo").Obj()})
-	pod := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	state, _ := ptsRunPreFilter(t, pl, snap, pod)
 	pi := fw.MustPodInfo(pod)
 	a, _ := snap.Get("node-a")
@@ -1158,12 +1158,12 @@ func TestPodTopologySpreadPreFilterErrors(t *testing.T) {
 		DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: fw.DoNotSchedule}}})
 	snap := fw.MustSnapshot([]*fw.Node{ptsNode("node-a", "zone1").Obj()}, nil)
 	// An invalid selector is an Error naming the pod.
-	bad := st.MakePod().Name("p").PtsSpread(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: "Near"}}}, nil, nil, nil, nil).Obj()
+	bad := st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: "Near"}}}, nil, nil, nil, nil)).Obj()
 	if _, s := ptsRunPreFilter(t, pl, snap, bad); s.Code() != fw.Error || !strings.Contains(s.Message(), "pod default/p") {
 		t.Errorf("PreFilter(bad selector) = %v", s)
 	}
 	// maxSkew 0 is rejected, not silently used.
-	zero := st.MakePod().Name("p").PtsSpread(0, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+	zero := st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(0, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	if _, s := ptsRunPreFilter(t, pl, snap, zero); s.Code() != fw.Error || !strings.Contains(s.Message(), "maxSkew=0") {
 		t.Errorf("PreFilter(maxSkew 0) = %v", s)
 	}
@@ -1190,7 +1190,7 @@ func TestPodTopologySpreadDefaulting(t *testing.T) {
 	rs := fw.WithControllers(fw.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "web-1",
 		Selector: fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}})
 	snap := fw.MustSnapshot(nodes, existing, rs)
-	pod := st.MakePod().Name("p").Label("app", "web").PtsOwnerRef("apps/v1", "ReplicaSet", "web-1").Obj()
+	pod := st.MakePod().Name("p").Label("app", "web").Owner("apps/v1", "ReplicaSet", "web-1").Obj()
 
 	sys := ptsNewFilter(t, config.DefaultPodTopologySpreadArgs())
 	if _, s := ptsRunPreFilter(t, sys, snap, pod); !s.IsSkip() {
@@ -1229,8 +1229,8 @@ func TestPodTopologySpreadCloneIndependent(t *testing.T) {
 	pl := ptsNewFilter(t, ptsListArgs)
 	snap := fw.MustSnapshot(ptsFourNodes(), []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj()})
 	pod := st.MakePod().Name("p").Label("foo", "").
-		PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).
-		PtsSpread(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	state, _ := ptsRunPreFilter(t, pl, snap, pod)
 	before := ptsViewOf(ptsState(t, state))
 	clone := state.Clone()
@@ -1292,7 +1292,7 @@ func TestPodTopologySpreadDomainCreatedAfterPreFilter(t *testing.T) {
 	snap := fw.MustSnapshot([]*fw.Node{
 		ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone2").Obj(), ptsTainted(ptsNode("node-c", "zone3")).Obj(),
 	}, []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj()})
-	pod := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil).Obj()
+	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj()
 	state, s := ptsRunPreFilter(t, pl, snap, pod)
 	if !s.IsSuccess() {
 		t.Fatal(s)
@@ -1324,7 +1324,7 @@ func TestPodTopologySpreadDomainCreatedAfterPreFilter(t *testing.T) {
 // nominated-pods pass (a cloned state and node, updated by AddPod).
 func TestPodTopologySpreadInCycle(t *testing.T) {
 	reg := fw.NewRegistry()
-	if err := reg.Register(config.PodTopologySpreadName, fw.TypedFactory(NewPodTopologySpread)); err != nil {
+	if err := reg.Register(config.PodTopologySpreadName, PodTopologySpreadFactory); err != nil {
 		t.Fatal(err)
 	}
 	f, err := fw.NewFramework(reg, fw.Profile{
@@ -1341,7 +1341,7 @@ func TestPodTopologySpreadInCycle(t *testing.T) {
 	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 
 	// zone1 holds 2, zone2 1: with maxSkew 1 only zone2 (node-x: 1+1-1) fits.
-	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj())
+	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj())
 	res, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rng()})
 	if err != nil {
 		t.Fatalf("Schedule: %v", err)

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 )
 
 // ReasonUntoleratedTaint is kube-scheduler v1.36 TaintToleration's filter
@@ -17,16 +17,20 @@ const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 // the pod's tolerations tolerates is rejected (UnschedulableAndUnresolvable).
 // Toleration operators Lt and Gt (feature-gated, off by default in v1.36)
 // tolerate nothing.
-type TaintToleration struct{ reject *fw.Status }
+type TaintToleration struct{ reject *framework.Status }
 
 var (
-	_ fw.FilterPlugin      = (*TaintToleration)(nil)
-	_ fw.BatchFilterPlugin = (*TaintToleration)(nil)
+	_ framework.FilterPlugin      = (*TaintToleration)(nil)
+	_ framework.BatchFilterPlugin = (*TaintToleration)(nil)
 )
 
-// NewTaintToleration builds the filter (it has no args).
-func NewTaintToleration(_ fw.Handle) (fw.Plugin, error) {
-	return &TaintToleration{reject: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}, nil
+// NewTaintToleration builds the filter half of TaintToleration.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewTaintToleration(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
+		return nil, err
+	}
+	return &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}, nil
 }
 
 // Name returns "TaintToleration".
@@ -34,13 +38,13 @@ func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 
 // Filter rejects node when one of its NoSchedule/NoExecute taints is not
 // tolerated.
-func (pl *TaintToleration) Filter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+func (pl *TaintToleration) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	return pl.filter(pod.Pod.Spec.Tolerations, node.Node().Spec.Taints)
 }
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin); an
 // untainted node costs one length check.
-func (pl *TaintToleration) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+func (pl *TaintToleration) FilterBatch(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
 	tols := pod.Pod.Spec.Tolerations
 	for i, node := range nodes {
 		if taints := node.Node().Spec.Taints; len(taints) > 0 {
@@ -49,13 +53,13 @@ func (pl *TaintToleration) FilterBatch(_ context.Context, _ *fw.CycleState, pod 
 	}
 }
 
-func (pl *TaintToleration) filter(tols []fw.Toleration, taints []fw.Taint) *fw.Status {
+func (pl *TaintToleration) filter(tols []framework.Toleration, taints []framework.Taint) *framework.Status {
 	for i := range taints {
 		t := &taints[i]
-		if t.Effect != fw.TaintEffectNoSchedule && t.Effect != fw.TaintEffectNoExecute {
+		if t.Effect != framework.TaintEffectNoSchedule && t.Effect != framework.TaintEffectNoExecute {
 			continue
 		}
-		if !fw.TolerationsTolerateTaint(tols, t) {
+		if !framework.TolerationsTolerateTaint(tols, t) {
 			return pl.reject
 		}
 	}

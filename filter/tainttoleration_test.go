@@ -50,7 +50,7 @@ func TestTaintTolerationFilter(t *testing.T) {
 		{"Gt is feature-gated off in v1.36 and tolerates nothing", []fw.Toleration{ttTol("n", "Gt", "1", ns)}, []fw.Taint{{Key: "n", Value: "5", Effect: ns}}, reject},
 		{"no taints", nil, nil, nil},
 	}
-	pl, _ := NewTaintToleration(nil)
+	pl, _ := NewTaintToleration(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := st.MakePod().Name("p")
@@ -72,7 +72,7 @@ func TestTaintTolerationFilter(t *testing.T) {
 }
 
 func BenchmarkTaintTolerationFilter(b *testing.B) {
-	pl, _ := NewTaintToleration(nil)
+	pl, _ := NewTaintToleration(nil, nil)
 	pod := fw.MustPodInfo(st.MakePod().Name("bench").Toleration(ttTol("other", "Exists", "", "")).Obj())
 	nrfBenchFilter(b, pl, pod)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/framework/builder"
 )
 
 // A pod with a container, a sidecar and a plain init container that starts
@@ -13,21 +13,11 @@ import (
 // 1 + 100m = 1100m, 128Mi + 64Mi = 192Mi. The per-resource maximum is
 // 1100m / 320Mi; the overhead adds 50m.
 func ExamplePodRequests() {
-	always := fw.RestartPolicyAlways
-	res := func(cpu, mem string) fw.ResourceRequirements {
-		return fw.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": cpu, "memory": mem})}
-	}
-	pod := &fw.Pod{
-		ObjectMeta: fw.ObjectMeta{Name: "web", Namespace: "default"},
-		Spec: fw.PodSpec{
-			Containers: []fw.Container{{Name: "app", Resources: res("500m", "256Mi")}},
-			InitContainers: []fw.Container{
-				{Name: "proxy", RestartPolicy: &always, Resources: res("100m", "64Mi")},
-				{Name: "migrate", Resources: res("1", "128Mi")},
-			},
-			Overhead: resource.MustParseList(map[string]string{"cpu": "50m"}),
-		},
-	}
+	pod := builder.MakePod().Name("web").
+		Req(map[string]string{"cpu": "500m", "memory": "256Mi"}).
+		SidecarReq(map[string]string{"cpu": "100m", "memory": "64Mi"}).
+		InitReq(map[string]string{"cpu": "1", "memory": "128Mi"}).
+		Overhead(map[string]string{"cpu": "50m"}).Obj()
 	fmt.Println("requests:", fw.PodRequests(pod, fw.RequestOptions{}))
 	fmt.Println("without overhead:", fw.PodRequests(pod, fw.RequestOptions{ExcludeOverhead: true}))
 	cpu, mem := fw.PodNonZeroRequests(pod)
@@ -36,7 +26,7 @@ func ExamplePodRequests() {
 
 	// A pod that requests nothing counts as 100m and 200Mi per container
 	// in the non-zero view.
-	bestEffort := &fw.Pod{Spec: fw.PodSpec{Containers: []fw.Container{{Name: "a"}, {Name: "b"}}}}
+	bestEffort := builder.MakePod().Name("idle").Req(nil).Req(nil).Obj()
 	cpu, mem = fw.PodNonZeroRequests(bestEffort)
 	fmt.Println("best effort non-zero:", cpu, mem, bestEffort.QOSClass())
 	// Output:
@@ -51,22 +41,11 @@ func ExamplePodRequests() {
 // pending and finished pods are left out.
 func ExampleNewSnapshot() {
 	node := func(name string, images ...string) *fw.Node {
-		return &fw.Node{
-			ObjectMeta: fw.ObjectMeta{Name: name},
-			Status: fw.NodeStatus{
-				Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}),
-				Images:      []fw.ContainerImage{{Names: images, SizeBytes: 1 << 20}},
-			},
-		}
+		return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).
+			Image(1<<20, images...).Obj()
 	}
 	pod := func(name, nodeName, cpu string, phase fw.PodPhase) *fw.Pod {
-		return &fw.Pod{
-			ObjectMeta: fw.ObjectMeta{Name: name, Namespace: "default", UID: name},
-			Spec: fw.PodSpec{NodeName: nodeName, Containers: []fw.Container{{
-				Resources: fw.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": cpu})},
-			}}},
-			Status: fw.PodStatus{Phase: phase},
-		}
+		return builder.MakePod().Name(name).Node(nodeName).Req(map[string]string{"cpu": cpu}).Phase(phase).Obj()
 	}
 	snap, err := fw.NewSnapshot(
 		[]*fw.Node{node("node-b", "nginx:1.27"), node("node-a", "nginx:1.27", "redis:7")},

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/framework/builder"
 )
 
 // evenNodes is a filter plugin that accepts only nodes whose name ends in an
@@ -39,8 +39,7 @@ func (mostCPU) NormalizeScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo
 }
 
 func exampleNode(name, cpu string) *fw.Node {
-	return &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name},
-		Status: fw.NodeStatus{Allocatable: resource.List{resource.CPU: resource.MustParse(cpu)}}}
+	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu}).Obj()
 }
 
 func ExampleFramework_Schedule() {
@@ -59,7 +58,7 @@ func ExampleFramework_Schedule() {
 	if err != nil {
 		panic(err)
 	}
-	pod := fw.MustPodInfo(&fw.Pod{ObjectMeta: fw.ObjectMeta{Name: "web", Namespace: "default"}})
+	pod := fw.MustPodInfo(builder.MakePod().Name("web").Obj())
 	res, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		panic(err)
@@ -86,7 +85,7 @@ func ExampleFitError() {
 	_ = reg.Register("EvenNodes", func(any, fw.Handle) (fw.Plugin, error) { return evenNodes{}, nil })
 	f, _ := fw.NewFramework(reg, fw.Profile{Filter: []string{"EvenNodes"}})
 	snap, _ := fw.NewSnapshot([]*fw.Node{exampleNode("a1", "1"), exampleNode("a3", "1"), exampleNode("a5", "1")}, nil)
-	pod := fw.MustPodInfo(&fw.Pod{ObjectMeta: fw.ObjectMeta{Name: "web", Namespace: "default"}})
+	pod := fw.MustPodInfo(builder.MakePod().Name("web").Obj())
 	_, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	var fe *fw.FitError
 	fmt.Println(errors.As(err, &fe))

@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 )
@@ -16,8 +17,19 @@ func (r *Result) String() string {
 
 // WriteTable writes the explanation: the decision, every node's filter
 // verdict, and for every scored node each plugin's raw → normalized × weight
-// = weighted score and the total.
-func (r *Result) WriteTable(w io.Writer) error {
+// = weighted score and the total. When several nodes tied for the best
+// total, the decision line says how many and that the seeded tie-break
+// chose. WriteTableTop trims the table for large clusters.
+func (r *Result) WriteTable(w io.Writer) error { return r.WriteTableTop(w, 0) }
+
+// WriteTableTop writes the explanation as WriteTable does, with at most k
+// nodes per section: the filter section counts every verdict (and each
+// rejection reason) on one line, then lists the first k nodes, in snapshot
+// order, that are not feasible; the score section lists the k best nodes
+// by total, the selected one first, then nodes by total and evaluation
+// order. A line under each section counts the nodes left out. k ≤ 0 lists
+// every node, as WriteTable.
+func (r *Result) WriteTableTop(w io.Writer, k int) error {
 	var b strings.Builder
 	pod := ""
 	if r.Pod != nil && r.Pod.Pod != nil {
@@ -25,6 +37,10 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "pod %s, profile %q, %d nodes\n", pod, r.Profile, r.NumAllNodes)
 	switch {
+	case r.SelectedNode() != "" && r.Ties > 1:
+		others := r.Ties - 1
+		fmt.Fprintf(&b, "selected %s (total %d, tied with %d other %s; the seeded tie-break chose it)\n",
+			r.SelectedNode(), r.Top[0].Total, others, plural(others, "node", "nodes"))
 	case r.SelectedNode() != "" && len(r.Top) > 1:
 		fmt.Fprintf(&b, "selected %s (total %d, margin %d over %s)\n", r.SelectedNode(), r.Top[0].Total, r.Margin, r.Top[1].Name)
 	case r.SelectedNode() != "":
@@ -35,18 +51,48 @@ func (r *Result) WriteTable(w io.Writer) error {
 	if r.PreFilterStatus != nil {
 		fmt.Fprintf(&b, "prefilter: %v\n", r.PreFilterStatus)
 	}
+	verdicts := r.NodeVerdicts()
 	b.WriteString("\nfilter:\n")
-	tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  NODE\tVERDICT\tPLUGIN\tREASONS")
-	for _, v := range r.NodeVerdicts() {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", v.Node, v.Verdict, v.Plugin, strings.Join(v.Reasons, "; "))
+	shown := verdicts
+	if k > 0 {
+		b.WriteString("  " + verdictSummary(verdicts) + "\n")
+		shown = nil
+		for _, v := range verdicts {
+			if v.Verdict != VerdictFeasible && len(shown) < k {
+				shown = append(shown, v)
+			}
+		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	if len(shown) > 0 {
+		tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "  NODE\tVERDICT\tPLUGIN\tREASONS")
+		for _, v := range shown {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", v.Node, v.Verdict, v.Plugin, strings.Join(v.Reasons, "; "))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if k > 0 {
+		notFeasible := 0
+		for _, v := range verdicts {
+			if v.Verdict != VerdictFeasible {
+				notFeasible++
+			}
+		}
+		if left := notFeasible - len(shown); left > 0 {
+			fmt.Fprintf(&b, "  ... %d more %s not feasible\n", left, plural(left, "node", "nodes"))
+		}
 	}
 	if scores := r.Scores(); len(scores) > 0 {
+		left := 0
+		if k > 0 {
+			n := min(k, len(scores))
+			left = len(scores) - n
+			scores = r.bestScores(scores, n)
+		}
 		b.WriteString("\nscore (raw -> normalized x weight = weighted):\n")
-		tw = tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
+		tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
 		hdr := []string{"  NODE"}
 		hdr = append(hdr, r.ScorePlugins...)
 		hdr = append(hdr, r.Extenders...)
@@ -72,6 +118,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if left > 0 {
+			fmt.Fprintf(&b, "  ... %d more feasible %s\n", left, plural(left, "node", "nodes"))
+		}
 	}
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
@@ -79,4 +128,65 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n"))
 	return err
+}
+
+// bestScores returns the k best of scores (feasible nodes in evaluation
+// order): the selected node first, then by total descending and evaluation
+// order.
+func (r *Result) bestScores(scores []NodeScores, k int) []NodeScores {
+	order := make([]int, len(scores))
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ja, jb := order[a], order[b]
+		if (ja == r.selected) != (jb == r.selected) {
+			return ja == r.selected
+		}
+		return scores[ja].Total > scores[jb].Total
+	})
+	out := make([]NodeScores, k)
+	for i := range out {
+		out[i] = scores[order[i]]
+	}
+	return out
+}
+
+// verdictSummary counts verdicts and rejection reasons: "50 nodes: 45
+// feasible, 5 rejected (3 Insufficient cpu, 2 node(s) were cordoned)".
+func verdictSummary(vs []NodeVerdict) string {
+	counts := map[Verdict]int{}
+	reasons := map[string]int{}
+	for _, v := range vs {
+		counts[v.Verdict]++
+		if v.Verdict == VerdictRejected {
+			for _, reason := range v.Reasons {
+				reasons[reason]++
+			}
+		}
+	}
+	var parts []string
+	for _, v := range []Verdict{VerdictFeasible, VerdictRejected, VerdictExcluded, VerdictNotEvaluated} {
+		if counts[v] == 0 {
+			continue
+		}
+		part := fmt.Sprintf("%d %s", counts[v], v)
+		if v == VerdictRejected && len(reasons) > 0 {
+			hist := make([]string, 0, len(reasons))
+			for reason, c := range reasons {
+				hist = append(hist, fmt.Sprintf("%d %s", c, reason))
+			}
+			sort.Strings(hist)
+			part += " (" + strings.Join(hist, ", ") + ")"
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("%d %s: %s", len(vs), plural(len(vs), "node", "nodes"), strings.Join(parts, ", "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

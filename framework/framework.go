@@ -42,7 +42,8 @@ type Profile struct {
 // Option configures a Framework.
 type Option func(*Framework)
 
-// WithClock sets the clock plugins see (default: RealClock).
+// WithClock sets the clock plugins see through Handle.Clock (default:
+// RealClock); a scheduling.Scheduler passes its own.
 func WithClock(c Clock) Option { return func(f *Framework) { f.clock = c } }
 
 // WithParallelism sets the number of workers for per-node loops (default

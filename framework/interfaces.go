@@ -241,17 +241,6 @@ type PostBindPlugin interface {
 	PostBind(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string)
 }
 
-// Clock tells the time; inject a fake one in tests and simulations.
-type Clock interface {
-	Now() time.Time
-}
-
-// RealClock is the wall clock.
-type RealClock struct{}
-
-// Now returns time.Now().
-func (RealClock) Now() time.Time { return time.Now() }
-
 // Handle is what a plugin factory receives: the services of the framework
 // it belongs to.
 type Handle interface {

@@ -9,11 +9,12 @@ import (
 // and the framework handle.
 type Factory func(args any, h Handle) (Plugin, error)
 
-// TypedFactory adapts a factory that takes args of type A. Nil args become
-// the zero A (the factory applies defaults); args of another type are an
-// error naming both types. Where the zero A is itself a valid setting (for
-// instance InterPodAffinity's hardPodAffinityWeight 0), register a factory
-// that maps nil to the defaults instead, as scheduling.DefaultPlugins does.
+// TypedFactory adapts a constructor that takes args of type A, for plugins
+// of your own. Nil args become the zero A (the constructor applies
+// defaults); args of another type are an error naming both types. Where
+// the zero A is itself a valid setting (for instance InterPodAffinity's
+// hardPodAffinityWeight 0), map nil to the defaults instead with
+// config.NewPlugin, as every XFactory of schedkit's own plugins does.
 func TypedFactory[A any](f func(args A, h Handle) (Plugin, error)) Factory {
 	return func(args any, h Handle) (Plugin, error) {
 		var a A

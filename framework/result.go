@@ -135,6 +135,11 @@ type Result struct {
 	Top []RankedNode
 	// Margin is the winner's total minus the runner-up's (0 with one node).
 	Margin int64
+	// Ties is the number of feasible nodes whose total equals the
+	// winner's, the winner included (1 when it led alone, 0 when no node
+	// was selected). Above 1, the cycle's seeded tie-break
+	// (CycleOptions.Rand) chose the winner among them, and Margin is 0.
+	Ties int
 
 	Diagnosis Diagnosis
 	// Err is the cycle's error: a *FitError or an internal error.
@@ -399,24 +404,7 @@ func (r *Result) Scores() []NodeScores {
 	cols := r.scoreColumns()
 	out := make([]NodeScores, nf)
 	for j := range nf {
-		ns := NodeScores{Node: r.nodeAt(r.feasible[j]).Name(), Total: r.Totals[j]}
-		for _, c := range cols {
-			if c.p < 0 {
-				ns.Scores = append(ns.Scores, PluginScore{Plugin: c.name, Weight: c.weight, Skipped: true})
-				continue
-			}
-			p := c.p
-			norm := r.Normalized[p*nf+j]
-			raw := norm
-			if r.Raw != nil {
-				raw = r.Raw[p*nf+j]
-			}
-			ns.Scores = append(ns.Scores, PluginScore{Plugin: c.name, Raw: raw, Normalized: norm, Weight: r.Weights[p], Weighted: norm * r.Weights[p]})
-		}
-		for e, name := range r.Extenders {
-			ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Weighted: r.ExtenderScores[e][j]})
-		}
-		out[j] = ns
+		out[j] = r.scoresAt(j, cols)
 	}
 	return out
 }
@@ -450,6 +438,45 @@ func (r *Result) scoreColumns() []scoreColumn {
 		}
 	}
 	return cols
+}
+
+// ScoresOf returns the scores of the feasible node named node, as Scores
+// lists them, and false when the node was not scored (rejected, not
+// evaluated, unknown, or the cycle did not score).
+func (r *Result) ScoresOf(node string) (NodeScores, bool) {
+	if r == nil || len(r.Totals) != len(r.feasible) {
+		return NodeScores{}, false
+	}
+	for j, p := range r.feasible {
+		if r.nodeAt(p).Name() == node {
+			return r.scoresAt(j, r.scoreColumns()), true
+		}
+	}
+	return NodeScores{}, false
+}
+
+// scoresAt explains the total of feasible node j over the score columns
+// cols (scoreColumns).
+func (r *Result) scoresAt(j int, cols []scoreColumn) NodeScores {
+	nf := len(r.feasible)
+	ns := NodeScores{Node: r.nodeAt(r.feasible[j]).Name(), Total: r.Totals[j]}
+	for _, c := range cols {
+		if c.p < 0 {
+			ns.Scores = append(ns.Scores, PluginScore{Plugin: c.name, Weight: c.weight, Skipped: true})
+			continue
+		}
+		p := c.p
+		norm := r.Normalized[p*nf+j]
+		raw := norm
+		if r.Raw != nil {
+			raw = r.Raw[p*nf+j]
+		}
+		ns.Scores = append(ns.Scores, PluginScore{Plugin: c.name, Raw: raw, Normalized: norm, Weight: r.Weights[p], Weighted: norm * r.Weights[p]})
+	}
+	for e, name := range r.Extenders {
+		ns.Scores = append(ns.Scores, PluginScore{Plugin: name, Weighted: r.ExtenderScores[e][j]})
+	}
+	return ns
 }
 
 // selectHost picks the node to run the pod and ranks the top n in one pass
@@ -488,6 +515,7 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 		}
 	}
 	sel := r.selected
+	r.Ties = cnt
 	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: best})
 	for _, e := range top {
 		if len(r.Top) >= n {
@@ -599,6 +627,7 @@ func (r *Result) rankGeneric(n int) {
 		copy(best[pos+1:], best[pos:len(best)-1])
 		best[pos] = j
 	}
+	r.Ties = 1
 	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: total(r.selected)})
 	for _, j := range best {
 		r.Top = append(r.Top, RankedNode{Name: r.nodeAt(r.feasible[j]).Name(), Total: total(j)})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -20,8 +21,12 @@ type DefaultBinder struct{}
 
 var _ framework.BindPlugin = DefaultBinder{}
 
-// NewDefaultBinder is the DefaultBinder factory; the plugin has no args.
-func NewDefaultBinder(_ any, _ framework.Handle) (framework.Plugin, error) {
+// NewDefaultBinder builds the DefaultBinder bind plugin.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewDefaultBinder(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(DefaultBinderName, args); err != nil {
+		return nil, err
+	}
 	return DefaultBinder{}, nil
 }
 

@@ -9,7 +9,7 @@ import (
 // node (AssumePod), before binding finishes, so that the next cycle sees
 // the resources as taken. A failed binding forgets the pod (ForgetPod); a
 // successful one confirms it (FinishBinding). Here the three steps move a
-// pod between PodPending, PodAssumed and PodBound, journaled like every
+// pod between StatePending, StateAssumed and StateBound, journaled like every
 // other change.
 
 // Assume places the pending pod namespace/name on node: the pod (a new copy
@@ -21,7 +21,7 @@ func (c *Cluster) Assume(namespace, name, node string) error {
 	if !ok {
 		return fmt.Errorf("scheduling: assume: unknown pod %s", key)
 	}
-	if cp.state != PodPending {
+	if cp.state != StatePending {
 		return fmt.Errorf("scheduling: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
 	}
 	if _, ok := c.snap.Get(node); !ok {
@@ -35,7 +35,7 @@ func (c *Cluster) Assume(namespace, name, node string) error {
 	if err := c.snapAdd(&pi); err != nil {
 		return err
 	}
-	c.setPod(key, &clusterPod{info: &pi, state: PodAssumed})
+	c.setPod(key, &clusterPod{info: &pi, state: StateAssumed})
 	return nil
 }
 
@@ -47,7 +47,7 @@ func (c *Cluster) Forget(namespace, name string) error {
 	if !ok {
 		return fmt.Errorf("scheduling: forget: unknown pod %s", key)
 	}
-	if cp.state != PodAssumed {
+	if cp.state != StateAssumed {
 		return fmt.Errorf("scheduling: forget: pod %s is %s, not assumed", key, cp.state)
 	}
 	if err := c.snapRemove(cp.info); err != nil {
@@ -57,7 +57,7 @@ func (c *Cluster) Forget(namespace, name string) error {
 	p.Spec.NodeName = ""
 	pi := *cp.info
 	pi.Pod = &p
-	c.setPod(key, &clusterPod{info: &pi, state: PodPending})
+	c.setPod(key, &clusterPod{info: &pi, state: StatePending})
 	return nil
 }
 
@@ -70,12 +70,12 @@ func (c *Cluster) Bind(namespace, name, node string) error {
 	if !ok {
 		return fmt.Errorf("scheduling: bind: unknown pod %s", key)
 	}
-	if cp.state != PodAssumed {
+	if cp.state != StateAssumed {
 		return fmt.Errorf("scheduling: bind: pod %s is %s, not assumed", key, cp.state)
 	}
 	if cp.info.Pod.Spec.NodeName != node {
 		return fmt.Errorf("scheduling: bind: pod %s is assumed on node %q, not %q", key, cp.info.Pod.Spec.NodeName, node)
 	}
-	c.setPod(key, &clusterPod{info: cp.info, state: PodBound})
+	c.setPod(key, &clusterPod{info: cp.info, state: StateBound})
 	return nil
 }

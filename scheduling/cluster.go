@@ -13,22 +13,22 @@ type PodState int
 
 // Pod states.
 const (
-	// PodPending: the pod has no node yet.
-	PodPending PodState = iota
-	// PodAssumed: the scheduler placed the pod and counts it on its node,
+	// StatePending: the pod has no node yet.
+	StatePending PodState = iota
+	// StateAssumed: the scheduler placed the pod and counts it on its node,
 	// but binding has not finished (kube-scheduler's assumed pod).
-	PodAssumed
-	// PodBound: the pod is bound to its node.
-	PodBound
+	StateAssumed
+	// StateBound: the pod is bound to its node.
+	StateBound
 )
 
 func (s PodState) String() string {
 	switch s {
-	case PodPending:
+	case StatePending:
 		return "Pending"
-	case PodAssumed:
+	case StateAssumed:
 		return "Assumed"
-	case PodBound:
+	case StateBound:
 		return "Bound"
 	}
 	return fmt.Sprintf("PodState(%d)", int(s))
@@ -176,11 +176,11 @@ func (c *Cluster) Pods() []PodRecord {
 func (c *Cluster) NumPods() (pending, assumed, bound int) {
 	for _, cp := range c.pods {
 		switch cp.state {
-		case PodPending:
+		case StatePending:
 			pending++
-		case PodAssumed:
+		case StateAssumed:
 			assumed++
-		case PodBound:
+		case StateBound:
 			bound++
 		}
 	}
@@ -433,7 +433,7 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	state := PodPending
+	state := StatePending
 	if p.Spec.NodeName != "" {
 		if _, ok := c.snap.Get(p.Spec.NodeName); !ok {
 			return fmt.Errorf("scheduling: AddPod: pod %s: node %q not found", key, p.Spec.NodeName)
@@ -441,7 +441,7 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 		if err := c.snapAdd(pi); err != nil {
 			return err
 		}
-		state = PodBound
+		state = StateBound
 	}
 	c.setPod(key, &clusterPod{info: pi, state: state})
 	return nil
@@ -456,7 +456,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 	if !ok {
 		return nil, fmt.Errorf("scheduling: DeletePod: unknown pod %s", key)
 	}
-	if cp.state != PodPending {
+	if cp.state != StatePending {
 		if err := c.snapRemove(cp.info); err != nil {
 			return nil, err
 		}

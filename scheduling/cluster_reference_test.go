@@ -67,7 +67,7 @@ func (r *clRefCluster) RemoveNode(name string) ([]*framework.Pod, error) {
 	r.st.nodes = slices.Delete(r.st.nodes, i, i+1)
 	var out []*framework.Pod
 	for k, p := range r.st.pods {
-		if p.state != PodPending && p.pod.Spec.NodeName == name {
+		if p.state != StatePending && p.pod.Spec.NodeName == name {
 			cp := p.pod
 			out = append(out, &cp)
 			delete(r.st.pods, k)
@@ -88,12 +88,12 @@ func (r *clRefCluster) AddPod(p *framework.Pod) error {
 			return fmt.Errorf("dup uid")
 		}
 	}
-	state := PodPending
+	state := StatePending
 	if p.Spec.NodeName != "" {
 		if r.nodeIndex(p.Spec.NodeName) < 0 {
 			return fmt.Errorf("no node")
 		}
-		state = PodBound
+		state = StateBound
 	}
 	r.st.pods[p.Key()] = clRefPod{pod: *p, state: state}
 	return nil
@@ -110,30 +110,30 @@ func (r *clRefCluster) DeletePod(ns, name string) (*framework.Pod, error) {
 
 func (r *clRefCluster) Assume(ns, name, node string) error {
 	p, ok := r.st.pods[podKey(ns, name)]
-	if !ok || p.state != PodPending || r.nodeIndex(node) < 0 {
+	if !ok || p.state != StatePending || r.nodeIndex(node) < 0 {
 		return fmt.Errorf("cannot assume")
 	}
-	p.pod.Spec.NodeName, p.pod.Status.NominatedNodeName, p.state = node, "", PodAssumed
+	p.pod.Spec.NodeName, p.pod.Status.NominatedNodeName, p.state = node, "", StateAssumed
 	r.st.pods[podKey(ns, name)] = p
 	return nil
 }
 
 func (r *clRefCluster) Forget(ns, name string) error {
 	p, ok := r.st.pods[podKey(ns, name)]
-	if !ok || p.state != PodAssumed {
+	if !ok || p.state != StateAssumed {
 		return fmt.Errorf("cannot forget")
 	}
-	p.pod.Spec.NodeName, p.state = "", PodPending
+	p.pod.Spec.NodeName, p.state = "", StatePending
 	r.st.pods[podKey(ns, name)] = p
 	return nil
 }
 
 func (r *clRefCluster) Bind(ns, name, node string) error {
 	p, ok := r.st.pods[podKey(ns, name)]
-	if !ok || p.state != PodAssumed || p.pod.Spec.NodeName != node {
+	if !ok || p.state != StateAssumed || p.pod.Spec.NodeName != node {
 		return fmt.Errorf("cannot bind")
 	}
-	p.state = PodBound
+	p.state = StateBound
 	r.st.pods[podKey(ns, name)] = p
 	return nil
 }
@@ -186,7 +186,7 @@ func (r *clRefCluster) dump() clDump {
 	for _, n := range r.st.nodes {
 		dn := clDumpNode{Name: n.Name, Alloc: resource.VectorFrom(n.Status.Allocatable)}
 		for _, p := range r.st.pods {
-			if p.state == PodPending || p.pod.Spec.NodeName != n.Name {
+			if p.state == StatePending || p.pod.Spec.NodeName != n.Name {
 				continue
 			}
 			pod := p.pod

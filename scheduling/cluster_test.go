@@ -247,7 +247,7 @@ func TestClusterCopiesOnEntry(t *testing.T) {
 		t.Errorf("renaming the caller's node renamed the cluster's")
 	}
 	r, _ := c.Pod("default", "a")
-	if r.Pod == p || r.State != PodAssumed || r.Pod.Spec.NodeName != "n1" {
+	if r.Pod == p || r.State != StateAssumed || r.Pod.Spec.NodeName != "n1" {
 		t.Errorf("pod record = %+v (same pointer %v)", r, r.Pod == p)
 	}
 }

@@ -554,11 +554,7 @@ func (l *cfgLoader) decodeArgs(path, name string, raw json.RawMessage) (*cfgArgs
 // to learn their extension points (the instances are discarded).
 type cfgHandle struct{}
 
-func (cfgHandle) Clock() framework.Clock { return cfgZeroClock{} }
+func (cfgHandle) Clock() framework.Clock { return framework.NewFakeClock(time.Time{}) }
 func (cfgHandle) Parallelism() int       { return 1 }
-
-type cfgZeroClock struct{}
-
-func (cfgZeroClock) Now() time.Time { return time.Time{} }
 
 var _ framework.Handle = cfgHandle{}

@@ -8,7 +8,7 @@
 //     restores the cluster exactly).
 //   - Scheduler is the scheduling loop: a queue ordered by the profiles'
 //     QueueSort plugin with kube's backoff (1 s doubling to 10 s) on an
-//     injected Clock, several profiles chosen by schedulerName, the
+//     injected framework.Clock, several profiles chosen by schedulerName, the
 //     scheduling cycle of kube-scheduler v1.36 (nominated-node and
 //     one-feasible fast paths, adaptive percentageOfNodesToScore, the
 //     round-robin start, first-fit when nothing scores, seeded host
@@ -18,8 +18,8 @@
 //   - DefaultBinder and DefaultPreemption are kube-scheduler's plugins of
 //     those names, working on the Scheduler's cluster.
 //   - Replay drives a Workload (timed pod arrivals with durations, node
-//     events) on a FakeClock and returns every decision, every pod's fate
-//     and placement metrics (MeasurePlacement): the same workload and seed
+//     events) on a framework.FakeClock and returns every decision, every
+//     pod's fate and placement metrics (MeasurePlacement): the same workload and seed
 //     give the same decision log at any parallelism. ReadCluster and
 //     ReadWorkload read the JSON formats of examples/simulate.
 //

@@ -36,9 +36,16 @@ var (
 )
 
 // NewLoadAwareScheduling builds the plugin with the default estimator
-// registry (framework.TypedFactory(NewLoadAwareScheduling) is its factory).
+// registry; LoadAwareSchedulingFactory is its framework.Factory.
 func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Handle) (framework.Plugin, error) {
 	return NewLoadAwareSchedulingWithRegistry(args, h, nil)
+}
+
+// LoadAwareSchedulingFactory is NewLoadAwareScheduling as a
+// framework.Factory: nil args mean config.DefaultLoadAwareSchedulingArgs();
+// a config.LoadAwareSchedulingArgs or a pointer to one is used as given.
+func LoadAwareSchedulingFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return LoadAwareSchedulingFactoryWithRegistry(nil)(args, h)
 }
 
 // NewLoadAwareSchedulingWithRegistry builds the plugin choosing
@@ -72,16 +79,20 @@ func NewLoadAwareSchedulingWithSource(args config.LoadAwareSchedulingArgs, h fra
 	return p, nil
 }
 
-// LoadAwareSchedulingFactory returns a framework.Factory building the plugin
-// with estimators from reg (nil: the default registry).
-func LoadAwareSchedulingFactory(reg *estimator.Registry) framework.Factory {
-	return framework.TypedFactory(func(args config.LoadAwareSchedulingArgs, h framework.Handle) (framework.Plugin, error) {
-		p, err := NewLoadAwareSchedulingWithRegistry(args, h, reg)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", config.LoadAwareSchedulingName, err)
-		}
-		return p, nil
-	})
+// LoadAwareSchedulingFactoryWithRegistry is LoadAwareSchedulingFactory
+// with the estimators of reg (nil: the default registry), for a
+// configuration whose args name an estimator registered there.
+func LoadAwareSchedulingFactoryWithRegistry(reg *estimator.Registry) framework.Factory {
+	return func(args any, h framework.Handle) (framework.Plugin, error) {
+		return config.NewPlugin(config.LoadAwareSchedulingName, args, h, config.DefaultLoadAwareSchedulingArgs,
+			func(a config.LoadAwareSchedulingArgs, h framework.Handle) (framework.Plugin, error) {
+				p, err := NewLoadAwareSchedulingWithRegistry(a, h, reg)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", config.LoadAwareSchedulingName, err)
+				}
+				return p, nil
+			})
+	}
 }
 
 // Name returns "LoadAwareScheduling".

@@ -15,7 +15,7 @@ import (
 // yet reported), every tenth node annotated with its own thresholds.
 func laBenchCluster(b *testing.B, n int) (*LoadAwareScheduling, []*framework.NodeInfo) {
 	b.Helper()
-	p, err := NewLoadAwareSchedulingWithRegistry(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: st.NewLAClock(laNow)}, nil)
+	p, err := NewLoadAwareSchedulingWithRegistry(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: framework.NewFakeClock(laNow)}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

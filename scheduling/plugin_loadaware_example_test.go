@@ -8,7 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -19,9 +19,9 @@ import (
 // while the overloaded one is filtered out.
 func ExampleLoadAwareScheduling() {
 	now := time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
-	clock := st.NewLAClock(now)
+	clock := framework.NewFakeClock(now)
 	reg := framework.NewRegistry()
-	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory(nil))
+	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory)
 	name := config.LoadAwareSchedulingName
 	fw, err := framework.NewFramework(reg, framework.Profile{
 		PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
@@ -37,7 +37,7 @@ func ExampleLoadAwareScheduling() {
 	var nodes []*framework.Node
 	for i, used := range []string{"60", "20", "35"} {
 		n := fmt.Sprintf("node-%d", i)
-		nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "64", "memory": "256Gi"}).Obj())
+		nodes = append(nodes, builder.MakeNode().Name(n).Capacity(map[string]string{"cpu": "64", "memory": "256Gi"}).Obj())
 		m := &framework.NodeMetric{}
 		m.Name = n
 		m.Status.UpdateTime = &now
@@ -48,7 +48,7 @@ func ExampleLoadAwareScheduling() {
 			panic(err)
 		}
 	}
-	pod := framework.MustPodInfo(st.MakePod().Name("web").Req(map[string]string{"cpu": "8", "memory": "16Gi"}).Obj())
+	pod := framework.MustPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "8", "memory": "16Gi"}).Obj())
 	res, err := fw.Schedule(context.Background(), nil, framework.MustSnapshot(nodes, nil), pod,
 		framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {

@@ -21,7 +21,7 @@ func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cp
 func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimator.Registry) (*framework.Framework, *LoadAwareScheduling) {
 	t.Helper()
 	r := framework.NewRegistry()
-	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactory(reg)); err != nil {
+	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactoryWithRegistry(reg)); err != nil {
 		t.Fatal(err)
 	}
 	name := config.LoadAwareSchedulingName
@@ -30,7 +30,7 @@ func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimat
 		PreFilter:     []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
 		Weights: map[string]int64{name: 1},
 		Args:    map[string]any{name: args},
-	}, framework.WithClock(st.NewLAClock(laNow)))
+	}, framework.WithClock(framework.NewFakeClock(laNow)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestLoadAwareSchedulingCustomEstimator(t *testing.T) {
 	}
 	_ = la.Cache().UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Usage(laM("20", "16Gi")).Obj())
 	ni, _ := framework.NewNodeInfo(st.MakeNode().Name("n").Capacity(laM("32", "128Gi")).Obj())
-	pod := framework.MustPodInfo(st.MakePod().Name("web-x").Owner("ReplicaSet", "web").Req(laM("8", "8Gi")).Obj())
+	pod := framework.MustPodInfo(st.MakePod().Name("web-x").Owner("", "ReplicaSet", "web").Req(laM("8", "8Gi")).Obj())
 	cs := framework.NewCycleState()
 	la.PreFilter(context.Background(), cs, pod, nil)
 	// Default estimate 6.8 CPU would give (20+6.8)/32 = 84 > 65; history says 0.5 CPU: 64 ≤ 65.
@@ -131,11 +131,11 @@ func TestLoadAwareSchedulingParallelEqualsSequential(t *testing.T) {
 	for _, par := range []int{1, 4} {
 		r := framework.NewRegistry()
 		name := config.LoadAwareSchedulingName
-		_ = r.Register(name, LoadAwareSchedulingFactory(nil))
+		_ = r.Register(name, LoadAwareSchedulingFactory)
 		f, err := framework.NewFramework(r, framework.Profile{
 			PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
 			Weights: map[string]int64{name: 1},
-		}, framework.WithClock(st.NewLAClock(laNow)), framework.WithParallelism(par))
+		}, framework.WithClock(framework.NewFakeClock(laNow)), framework.WithParallelism(par))
 		if err != nil {
 			t.Fatal(err)
 		}

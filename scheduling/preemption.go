@@ -56,9 +56,8 @@ type DefaultPreemption struct {
 
 var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
 
-// NewDefaultPreemption builds the plugin from validated args
-// (framework.TypedFactory(NewDefaultPreemption) is its factory; nil args
-// mean config.DefaultDefaultPreemptionArgs).
+// NewDefaultPreemption builds the plugin from validated args;
+// DefaultPreemptionFactory is its framework.Factory.
 func NewDefaultPreemption(args config.DefaultPreemptionArgs, h framework.Handle) (framework.Plugin, error) {
 	if err := args.Validate(); err != nil {
 		return nil, err
@@ -72,14 +71,11 @@ func NewDefaultPreemption(args config.DefaultPreemptionArgs, h framework.Handle)
 	return pl, nil
 }
 
-// DefaultPreemptionFactory is the registry factory: args nil,
-// config.DefaultPreemptionArgs or a pointer to one.
+// DefaultPreemptionFactory is NewDefaultPreemption as a framework.Factory:
+// nil args mean config.DefaultDefaultPreemptionArgs(); a
+// config.DefaultPreemptionArgs or a pointer to one is used as given.
 func DefaultPreemptionFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	a, err := config.DefaultPreemptionArgsFrom(args)
-	if err != nil {
-		return nil, err
-	}
-	return NewDefaultPreemption(a, h)
+	return config.NewPlugin(config.DefaultPreemptionName, args, h, config.DefaultDefaultPreemptionArgs, NewDefaultPreemption)
 }
 
 // Name returns "DefaultPreemption".

@@ -29,7 +29,7 @@ func TestFailedPreemptionMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log []Decision
-	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(1),
+	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(1),
 		WithDecisionHandler(func(d Decision) { log = append(log, d) }))
 	if err != nil {
 		t.Fatal(err)

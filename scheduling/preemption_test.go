@@ -82,7 +82,7 @@ type ppEnv struct {
 func ppRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
 	for name, f := range map[string]framework.Factory{
-		config.NodeResourcesFitName:  framework.TypedFactory(filter.NewNodeResourcesFit),
+		config.NodeResourcesFitName:  filter.NodeResourcesFitFactory,
 		config.DefaultPreemptionName: DefaultPreemptionFactory,
 		"test-plugin":                func(any, framework.Handle) (framework.Plugin, error) { return ppErrPlugin{}, nil },
 	} {
@@ -110,7 +110,7 @@ func newPPEnv(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, pdbs
 		t.Fatal(err)
 	}
 	c.SetDisruptionBudgets(pdbs)
-	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(4))
+	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +527,7 @@ func TestPreemptionEndToEnd(t *testing.T) {
 	}
 	c, _ := NewClusterFrom(nodes, pods)
 	var log []Decision
-	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(1), WithDecisionHandler(func(d Decision) { log = append(log, d) }))
+	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(1), WithDecisionHandler(func(d Decision) { log = append(log, d) }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@ package scheduling
 
 import (
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 )
 
 // PrioritySort is kube-scheduler v1.36's PrioritySort queue-sort plugin:
@@ -10,17 +10,23 @@ import (
 // queue earlier.
 type PrioritySort struct{}
 
-var _ fw.QueueSortPlugin = (*PrioritySort)(nil)
+var _ framework.QueueSortPlugin = (*PrioritySort)(nil)
 
-// NewPrioritySort builds the plugin (it has no args).
-func NewPrioritySort(_ fw.Handle) (fw.Plugin, error) { return &PrioritySort{}, nil }
+// NewPrioritySort builds the PrioritySort queue-sort plugin.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewPrioritySort(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.PrioritySortName, args); err != nil {
+		return nil, err
+	}
+	return &PrioritySort{}, nil
+}
 
 // Name returns "PrioritySort".
 func (pl *PrioritySort) Name() string { return config.PrioritySortName }
 
 // Less reports whether a sorts before b: a higher priority, or an equal
 // priority and an earlier queue timestamp.
-func (pl *PrioritySort) Less(a, b *fw.QueuedPodInfo) bool {
+func (pl *PrioritySort) Less(a, b *framework.QueuedPodInfo) bool {
 	pa, pb := a.Pod.PriorityValue(), b.Pod.PriorityValue()
 	return pa > pb || (pa == pb && a.Timestamp.Before(b.Timestamp))
 }

@@ -119,7 +119,7 @@ func TestUnschedulableLeftoverFlush(t *testing.T) {
 // TestPendingSkipsBackoff: a Pending rejection goes to the unschedulable
 // pool and, on an event, straight to the active queue.
 func TestQueuePendingAndErrors(t *testing.T) {
-	clock := NewFakeClock(scT0)
+	clock := framework.NewFakeClock(scT0)
 	q := newSchedulingQueue(clock, nil, QueueOptions{})
 	p := q.add(framework.MustPodInfo(scPod("p", "1").Obj()))
 	if got := q.pop(); got != p {

@@ -1,8 +1,6 @@
 package scheduling
 
 import (
-	"fmt"
-
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
@@ -40,27 +38,6 @@ func splitFactory[A any](name string, def func() A,
 	}
 }
 
-// noArgs adapts a constructor without args; any args given are an error.
-func noArgs(name string, newPlugin func(framework.Handle) (framework.Plugin, error)) framework.Factory {
-	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		if args != nil {
-			return nil, fmt.Errorf("%s: takes no args, got %T", name, args)
-		}
-		return newPlugin(h)
-	}
-}
-
-// typed adapts a constructor taking args A with defaults def.
-func typed[A any](name string, def func() A, newPlugin func(A, framework.Handle) (framework.Plugin, error)) framework.Factory {
-	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		a, err := config.ArgsFrom(name, args, def)
-		if err != nil {
-			return nil, err
-		}
-		return newPlugin(a, h)
-	}
-}
-
 func anyOf[A any](def func() A) func() any { return func() any { return def() } }
 
 // DefaultPlugins lists the plugins schedkit offers under their
@@ -71,23 +48,23 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 // (package filter) and its score half (package scoring).
 func DefaultPlugins() []PluginSpec {
 	return []PluginSpec{
-		{Name: config.PrioritySortName, Factory: noArgs(config.PrioritySortName, NewPrioritySort)},
-		{Name: config.NodeUnschedulableName, Factory: noArgs(config.NodeUnschedulableName, filter.NewNodeUnschedulable)},
-		{Name: config.NodeNameName, Factory: noArgs(config.NodeNameName, filter.NewNodeName)},
-		{Name: config.TaintTolerationName, Factory: noArgs(config.TaintTolerationName, func(h framework.Handle) (framework.Plugin, error) {
-			f, err := filter.NewTaintToleration(h)
+		{Name: config.PrioritySortName, Factory: NewPrioritySort},
+		{Name: config.NodeUnschedulableName, Factory: filter.NewNodeUnschedulable},
+		{Name: config.NodeNameName, Factory: filter.NewNodeName},
+		{Name: config.TaintTolerationName, Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
+			f, err := filter.NewTaintToleration(args, h)
 			if err != nil {
 				return nil, err
 			}
-			s, err := scoring.NewTaintToleration(h)
+			s, err := scoring.NewTaintToleration(args, h)
 			if err != nil {
 				return nil, err
 			}
 			return compose(f, s)
-		})},
+		}},
 		{Name: config.NodeAffinityName, DefaultArgs: anyOf(config.DefaultNodeAffinityArgs),
 			Factory: splitFactory(config.NodeAffinityName, config.DefaultNodeAffinityArgs, filter.NewNodeAffinity, scoring.NewNodeAffinity)},
-		{Name: config.NodePortsName, Factory: noArgs(config.NodePortsName, filter.NewNodePorts)},
+		{Name: config.NodePortsName, Factory: filter.NewNodePorts},
 		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
 			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
 		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(config.DefaultPodTopologySpreadArgs),
@@ -96,11 +73,11 @@ func DefaultPlugins() []PluginSpec {
 			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
 		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(config.DefaultDefaultPreemptionArgs), Factory: DefaultPreemptionFactory},
 		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
-			Factory: typed(config.NodeResourcesBalancedAllocationName, config.DefaultNodeResourcesBalancedAllocationArgs, scoring.NewNodeResourcesBalancedAllocation)},
-		{Name: config.ImageLocalityName, Factory: noArgs(config.ImageLocalityName, scoring.NewImageLocality)},
+			Factory: scoring.NodeResourcesBalancedAllocationFactory},
+		{Name: config.ImageLocalityName, Factory: scoring.NewImageLocality},
 		{Name: DefaultBinderName, Factory: NewDefaultBinder},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
-			Factory: typed(config.LoadAwareSchedulingName, config.DefaultLoadAwareSchedulingArgs, NewLoadAwareScheduling)},
+			Factory: LoadAwareSchedulingFactory},
 	}
 }
 

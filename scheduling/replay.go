@@ -47,7 +47,7 @@ type ReplayOptions struct {
 	// KeepResults keeps every cycle's full framework.Result in its
 	// Decision.
 	KeepResults bool
-	// Stopwatch times the replay for ReplayResult.Wall (default RealClock;
+	// Stopwatch times the replay for ReplayResult.Wall (default framework.RealClock;
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
 	Stopwatch framework.Clock
@@ -132,7 +132,9 @@ func (r *ReplayResult) WriteLog(w io.Writer) error {
 
 // FormatDecision writes one decision as a log line (without newline):
 // "+12.000500s #17 default/web-3 Scheduled node=n4 total=187 margin=12
-// runner-up=n9 evaluated=420 feasible=420 start=840".
+// runner-up=n9 evaluated=420 feasible=420 start=840"; when nodes tied for
+// the best total, "ties=N" after the margin counts them (the seeded
+// tie-break chose among them).
 func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
 	off := d.Time.Sub(start)
 	fmt.Fprintf(b, "+%d.%06ds #%d %s %s", off/time.Second, (off%time.Second)/time.Microsecond, d.Cycle, d.Pod, d.Outcome)
@@ -147,6 +149,9 @@ func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
 	}
 	if len(d.Top) > 0 && d.FastPath == "" && d.Outcome != OutcomeUnschedulable && d.Outcome != OutcomeError {
 		fmt.Fprintf(b, " total=%d margin=%d", d.Top[0].Total, d.Margin)
+		if d.Ties > 1 {
+			fmt.Fprintf(b, " ties=%d", d.Ties)
+		}
 		if len(d.Top) > 1 {
 			fmt.Fprintf(b, " runner-up=%s", d.Top[1].Name)
 		}
@@ -260,7 +265,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			return nil, err
 		}
 	}
-	clock := NewFakeClock(opts.Start)
+	clock := framework.NewFakeClock(opts.Start)
 	res := &ReplayResult{Start: opts.Start}
 	pods := map[string]*rpPod{}
 	var events rpHeap
@@ -351,7 +356,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	measuredLoaded := false
 	stopwatch := opts.Stopwatch
 	if stopwatch == nil {
-		stopwatch = RealClock{}
+		stopwatch = framework.RealClock{}
 	}
 	wallStart := stopwatch.Now()
 	idle := 0
@@ -458,7 +463,7 @@ func rpMeanRequest(as []PodArrival) resource.Vector {
 // a completion, a Permit timeout, a backoff expiry, or — while other
 // events remain — the unschedulable pool's leftover flush. ok is false
 // when nothing more can change.
-func (s *Scheduler) replayNextTime(events rpHeap, clock *FakeClock) (time.Time, bool) {
+func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var best time.Time

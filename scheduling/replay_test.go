@@ -231,8 +231,11 @@ func TestPropReplayLogIndependentOfParallelism(t *testing.T) {
 }
 
 // rpStepClock is a stopwatch whose every reading is one second after the
-// previous one.
-type rpStepClock struct{ now time.Time }
+// previous one (its timers are the wall clock's, unused here).
+type rpStepClock struct {
+	framework.RealClock
+	now time.Time
+}
 
 func (c *rpStepClock) Now() time.Time {
 	c.now = c.now.Add(time.Second)

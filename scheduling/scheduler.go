@@ -70,6 +70,9 @@ type Decision struct {
 	// is the winner's lead over the runner-up.
 	Top    []framework.RankedNode
 	Margin int64
+	// Ties is the number of nodes that shared the winning total (the
+	// winner included); above 1, the seeded tie-break chose among them.
+	Ties int
 	// Stage names the failing extension point: "PreFilter", "Filter",
 	// "Score", "Reserve", "Permit", "WaitOnPermit", "PreBind", "Bind".
 	Stage string
@@ -90,15 +93,17 @@ type Decision struct {
 type Option func(*Scheduler)
 
 // WithClock sets the clock of the queue, Permit timeouts and plugins
-// (default RealClock).
-func WithClock(c Clock) Option { return func(s *Scheduler) { s.clock = c } }
+// (default framework.RealClock): every profile's Framework gets it through
+// framework.WithClock.
+func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock = c } }
 
 // WithSeed seeds the random source of tie-breaks and preemption offsets
 // (default 0). The same seed and inputs give the same decisions at any
 // parallelism.
 func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } }
 
-// WithParallelism sets the workers of per-node loops (default 1).
+// WithParallelism sets the workers of per-node loops (default 1): every
+// profile's Framework gets it through framework.WithParallelism.
 func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = n } }
 
 // WithPercentageOfNodesToScore sets the scheduler-wide
@@ -160,7 +165,7 @@ type Scheduler struct {
 	queue       *schedulingQueue
 	nominator   *nominator
 	waiting     waitingPods
-	clock       Clock
+	clock       framework.Clock
 	seed        uint64
 	pcg         *rand.PCG
 	rng         *rand.Rand
@@ -199,7 +204,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	if len(profiles) == 0 {
 		return nil, errors.New("scheduling: New: no profiles")
 	}
-	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: RealClock{}, parallelism: 1,
+	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1,
 		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(s)
@@ -260,7 +265,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		s.nodeMetricUpdated(m)
 	}
 	for _, r := range cluster.Pods() {
-		if r.State != PodPending {
+		if r.State != StatePending {
 			pi, _, _ := cluster.podInfo(r.Pod.Key())
 			s.podAssigned(pi, true)
 			continue
@@ -282,7 +287,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 func (s *Scheduler) Cluster() *Cluster { return s.cluster }
 
 // Clock returns the scheduler's clock.
-func (s *Scheduler) Clock() Clock { return s.clock }
+func (s *Scheduler) Clock() framework.Clock { return s.clock }
 
 // Profiles returns the schedulerNames of the profiles, in order.
 func (s *Scheduler) Profiles() []string { return slices.Clone(s.order) }
@@ -344,7 +349,7 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 	}
 	key := pod.Key()
 	pi, st, _ := s.cluster.podInfo(key)
-	if st == PodPending {
+	if st == StatePending {
 		s.queue.add(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(key, pi, nnn)
@@ -381,7 +386,7 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	s.queue.delete(key)
 	s.nominator.remove(key)
 	delete(s.reasons, key)
-	if st != PodPending {
+	if st != StatePending {
 		s.podAssigned(pi, false)
 		s.queue.moveAll()
 	}
@@ -561,7 +566,7 @@ func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
 
 // ProcessBindings runs the binding cycles of pods whose Permit wait ended
 // (allowed, rejected or timed out) in synchronous mode, and returns how
-// many ran. ScheduleOne calls it first; call it after moving a FakeClock.
+// many ran. ScheduleOne calls it first; call it after moving a framework.FakeClock.
 func (s *Scheduler) ProcessBindings(ctx context.Context) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -586,14 +591,14 @@ func (s *Scheduler) RunUntilIdle(ctx context.Context) int {
 
 // Run schedules pods until ctx is done, sleeping on the clock when the
 // queue is empty (until an event, a resolved Permit wait or the next
-// backoff flush). Use it with RealClock; with a FakeClock drive the
+// backoff flush). Use it with framework.RealClock; with a framework.FakeClock drive the
 // scheduler with ScheduleOne and the clock instead.
 func (s *Scheduler) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		if s.RunUntilIdle(ctx) > 0 {
 			continue
 		}
-		var timer Timer
+		var timer framework.Timer
 		if t, ok := s.NextWakeup(); ok {
 			timer = s.clock.AfterFunc(t.Sub(s.clock.Now()), s.signal)
 		}
@@ -678,7 +683,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			return d
 		}
 		node = res.SelectedNode()
-		d.Top, d.Margin = slices.Clone(res.Top), res.Margin
+		d.Top, d.Margin, d.Ties = slices.Clone(res.Top), res.Margin, res.Ties
 		if len(res.Totals) == 0 {
 			d.FastPath = "one-feasible"
 		}

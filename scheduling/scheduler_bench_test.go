@@ -74,7 +74,7 @@ func benchPlace(b *testing.B, nodes, pods int, profile framework.Profile) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := New(c, NewDefaultRegistry(), []framework.Profile{profile}, WithClock(NewFakeClock(scT0)), WithSeed(1), WithParallelism(parallelism))
+		s, err := New(c, NewDefaultRegistry(), []framework.Profile{profile}, WithClock(framework.NewFakeClock(scT0)), WithSeed(1), WithParallelism(parallelism))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -165,7 +165,7 @@ func (s *Scheduler) applyNomination(qp *queuedPod, ni *framework.NominatingInfo)
 	if ni != nil && ni.Mode == framework.ModeOverride {
 		node = ni.NominatedNodeName
 	}
-	if _, st, ok := s.cluster.podInfo(qp.key); !ok || st != PodPending {
+	if _, st, ok := s.cluster.podInfo(qp.key); !ok || st != StatePending {
 		return
 	}
 	s.cluster.setNominated(qp.key, node)
@@ -375,7 +375,7 @@ func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decisi
 		defer s.mu.Unlock()
 	}
 	d.Stage, d.Plugin = stage, st.Plugin()
-	if rec, ok := s.cluster.Pod(b.pi.Pod.Namespace, b.pi.Pod.Name); ok && rec.State == PodAssumed {
+	if rec, ok := s.cluster.Pod(b.pi.Pod.Namespace, b.pi.Pod.Name); ok && rec.State == StateAssumed {
 		_ = s.cluster.Forget(b.pi.Pod.Namespace, b.pi.Pod.Name)
 	}
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}

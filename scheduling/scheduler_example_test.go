@@ -7,16 +7,16 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
 func exNode(name, cpu string) *framework.Node {
-	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
+	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
 }
 
 func exPod(name, cpu string) *framework.Pod {
-	return st.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
+	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
 }
 
 // A scheduler with kube-scheduler's default profile over a small in-memory
@@ -25,7 +25,7 @@ func exPod(name, cpu string) *framework.Pod {
 func ExampleScheduler() {
 	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("small", "2"), exNode("large", "8")}, nil)
 	s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
-		scheduling.WithClock(scheduling.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
+		scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -57,7 +57,7 @@ func ExampleScheduler() {
 func ExampleCluster_Fork() {
 	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "4")}, nil)
 	cluster.Fork()
-	_ = cluster.AddPod(st.MakePod().Name("what-if").Req(map[string]string{"cpu": "3"}).Node("n1").Obj())
+	_ = cluster.AddPod(builder.MakePod().Name("what-if").Req(map[string]string{"cpu": "3"}).Node("n1").Obj())
 	ni, _ := cluster.NodeInfo("n1")
 	fmt.Println("in the branch:", ni.Requested.MilliCPU, "m requested")
 	_ = cluster.Revert()

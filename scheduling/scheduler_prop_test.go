@@ -19,7 +19,7 @@ import (
 // extended resources) to the test plugins.
 func scPropRegistry() *framework.Registry {
 	reg := scRegistry(&scRecorder{})
-	if err := reg.Register(config.NodeResourcesFitName, framework.TypedFactory(filter.NewNodeResourcesFit)); err != nil {
+	if err := reg.Register(config.NodeResourcesFitName, filter.NodeResourcesFitFactory); err != nil {
 		panic(err)
 	}
 	if err := reg.Register(config.DefaultPreemptionName, DefaultPreemptionFactory); err != nil {
@@ -57,7 +57,7 @@ func scDrawPod(t *rapid.T, name string) *framework.Pod {
 // stay within its allocatable cpu, memory and pod count.
 func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		clock := NewFakeClock(scT0)
+		clock := framework.NewFakeClock(scT0)
 		c, _ := NewCluster()
 		nodes := rapid.IntRange(1, 6).Draw(t, "nodes")
 		for i := range nodes {
@@ -98,7 +98,7 @@ func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 		// No pod is lost: every pod the cluster holds is placed or queued
 		// (preemption victims are deleted, as the API server deletes them).
 		for _, r := range c.Pods() {
-			if r.State == PodPending {
+			if r.State == StatePending {
 				if _, ok := s.queue.get(r.Pod.Key()); !ok {
 					t.Fatalf("pending pod %s is not queued", r.Pod.Key())
 				}
@@ -134,7 +134,7 @@ func TestPropDecisionsIndependentOfParallelism(t *testing.T) {
 		run := func(par int) []string {
 			c, _ := NewClusterFrom(nodes, nil)
 			var log []string
-			s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(NewFakeClock(scT0)), WithSeed(seed),
+			s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(framework.NewFakeClock(scT0)), WithSeed(seed),
 				WithParallelism(par), WithDecisionHandler(func(d Decision) { log = append(log, scDecisionLine(d)) }))
 			if err != nil {
 				t.Fatal(err)

@@ -59,7 +59,7 @@ func TestSamplingWindowMatchesKube(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ds []Decision
-	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(1), WithClock(NewFakeClock(scT0)),
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(1), WithClock(framework.NewFakeClock(scT0)),
 		WithPercentageOfNodesToScore(10), WithDecisionHandler(func(d Decision) { ds = append(ds, d) }))
 	if err != nil {
 		t.Fatal(err)

@@ -110,7 +110,7 @@ func (p *scStep) PostBind(_ context.Context, _ *framework.CycleState, pod *frame
 // scEnv is a scheduler over a small cluster with the test plugins.
 type scEnv struct {
 	s         *Scheduler
-	clock     *FakeClock
+	clock     *framework.FakeClock
 	rec       *scRecorder
 	decisions []Decision
 }
@@ -155,7 +155,7 @@ func newScEnv(t testing.TB, nodes []*framework.Node, profiles []framework.Profil
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &scEnv{clock: NewFakeClock(scT0), rec: &scRecorder{}}
+	e := &scEnv{clock: framework.NewFakeClock(scT0), rec: &scRecorder{}}
 	if profiles == nil {
 		profiles = []framework.Profile{scProfile("")}
 	}
@@ -330,7 +330,7 @@ func TestReserveFailureRollsBack(t *testing.T) {
 			if diff := cmp.Diff(want, e.rec.get()); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
-			if node, state := e.placement("default", "p"); node != "" || state != PodPending {
+			if node, state := e.placement("default", "p"); node != "" || state != StatePending {
 				t.Errorf("pod on %q state %s, want pending", node, state)
 			}
 			ni, _ := e.s.Cluster().NodeInfo("n1")
@@ -367,7 +367,7 @@ func TestPermit(t *testing.T) {
 		if !ok || w.Node() != "n1" || !cmp.Equal(w.PendingPlugins(), []string{"A", "B"}) {
 			t.Fatalf("waiting pod = %v %v", w, ok)
 		}
-		if _, st := e.placement("default", "p"); st != PodAssumed {
+		if _, st := e.placement("default", "p"); st != StateAssumed {
 			t.Errorf("state %s, want Assumed while waiting", st)
 		}
 		w.Allow("A")
@@ -378,7 +378,7 @@ func TestPermit(t *testing.T) {
 		if n := e.s.ProcessBindings(ctx); n != 1 {
 			t.Fatalf("ProcessBindings = %d", n)
 		}
-		if node, st := e.placement("default", "p"); node != "n1" || st != PodBound {
+		if node, st := e.placement("default", "p"); node != "n1" || st != StateBound {
 			t.Errorf("pod on %q %s", node, st)
 		}
 		if last := e.decisions[len(e.decisions)-1]; last.Outcome != OutcomeBound {
@@ -399,7 +399,7 @@ func TestPermit(t *testing.T) {
 		if last.Outcome != OutcomeUnschedulable || last.Stage != "WaitOnPermit" || last.Message != "0/1 nodes are available: 1 not now." {
 			t.Errorf("decision = %+v", last)
 		}
-		if node, st := e.placement("default", "p"); node != "" || st != PodPending {
+		if node, st := e.placement("default", "p"); node != "" || st != StatePending {
 			t.Errorf("pod on %q %s", node, st)
 		}
 		calls := e.rec.get()
@@ -447,7 +447,7 @@ func TestPermit(t *testing.T) {
 		if diff := cmp.Diff(want, e.rec.get()); diff != "" {
 			t.Errorf("calls (-want +got):\n%s", diff)
 		}
-		if node, st := e.placement("default", "p"); node != "" || st != PodPending {
+		if node, st := e.placement("default", "p"); node != "" || st != StatePending {
 			t.Errorf("pod on %q %s", node, st)
 		}
 	})
@@ -468,7 +468,7 @@ func TestBindingFailures(t *testing.T) {
 	if d.Outcome != OutcomeError || d.Stage != "PreBind" || d.Plugin != "A" {
 		t.Fatalf("decision = %+v", d)
 	}
-	if node, st := e2.placement("default", "p"); node != "" || st != PodPending {
+	if node, st := e2.placement("default", "p"); node != "" || st != StatePending {
 		t.Errorf("pod on %q %s", node, st)
 	}
 	if _, backoff, _ := e2.s.QueueLengths(); backoff != 1 {
@@ -482,7 +482,7 @@ func TestAsyncBinding(t *testing.T) {
 	var got []string
 	c, _ := NewClusterFrom(scNodes("4", "4"), nil)
 	rec := &scRecorder{}
-	s, err := New(c, scRegistry(rec), []framework.Profile{scProfile("")}, WithClock(NewFakeClock(scT0)), WithAsyncBinding(),
+	s, err := New(c, scRegistry(rec), []framework.Profile{scProfile("")}, WithClock(framework.NewFakeClock(scT0)), WithAsyncBinding(),
 		WithDecisionHandler(func(d Decision) { mu.Lock(); got = append(got, string(d.Outcome)); mu.Unlock() }))
 	if err != nil {
 		t.Fatal(err)
@@ -589,7 +589,7 @@ func TestSchedulerWhatIf(t *testing.T) {
 			if err != nil || d.Outcome != OutcomeScheduled {
 				t.Fatalf("what-if: %+v %v", d, err)
 			}
-			if r, ok := e.s.Cluster().Pod("default", "probe"); !ok || r.State != PodBound {
+			if r, ok := e.s.Cluster().Pod("default", "probe"); !ok || r.State != StateBound {
 				t.Fatalf("probe not bound in the branch")
 			}
 			if err := e.s.Revert(); err != nil {

@@ -18,13 +18,13 @@ type WaitingPod struct {
 	node string
 
 	mu       sync.Mutex
-	pending  map[string]Timer
+	pending  map[string]framework.Timer
 	resolved bool
 	onDone   func(*WaitingPod, *framework.Status)
 }
 
-func newWaitingPod(pod *framework.Pod, node string, waits []framework.PermitWait, clock Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
-	w := &WaitingPod{pod: pod, node: node, pending: make(map[string]Timer, len(waits)), onDone: onDone}
+func newWaitingPod(pod *framework.Pod, node string, waits []framework.PermitWait, clock framework.Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
+	w := &WaitingPod{pod: pod, node: node, pending: make(map[string]framework.Timer, len(waits)), onDone: onDone}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, pw := range waits {

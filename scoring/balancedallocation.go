@@ -6,17 +6,17 @@ import (
 	"math"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 )
 
 // baPreScoreKey is kube's "PreScore"+NodeResourcesBalancedAllocation key.
-const baPreScoreKey fw.StateKey = "PreScore" + config.NodeResourcesBalancedAllocationName
+const baPreScoreKey framework.StateKey = "PreScore" + config.NodeResourcesBalancedAllocationName
 
 // baPreScoreState holds the pod's request of each configured resource.
 type baPreScoreState struct{ podRequests []int64 }
 
 // Clone returns the state itself; it is read-only.
-func (s *baPreScoreState) Clone() fw.StateData { return s }
+func (s *baPreScoreState) Clone() framework.StateData { return s }
 
 // baMaxInline bounds the fractions kept on the stack; more resources spill
 // to the heap (only with more than 16 configured resources).
@@ -56,15 +56,15 @@ type NodeResourcesBalancedAllocation struct {
 }
 
 var (
-	_ fw.PreScorePlugin   = (*NodeResourcesBalancedAllocation)(nil)
-	_ fw.ScorePlugin      = (*NodeResourcesBalancedAllocation)(nil)
-	_ fw.BatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
+	_ framework.PreScorePlugin   = (*NodeResourcesBalancedAllocation)(nil)
+	_ framework.ScorePlugin      = (*NodeResourcesBalancedAllocation)(nil)
+	_ framework.BatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
 )
 
 // NewNodeResourcesBalancedAllocation builds the plugin from args after
 // kube-scheduler's defaulting (cpu:1, memory:1; weight 0 becomes 1; mode
 // Delta) and validation.
-func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocationArgs, _ fw.Handle) (fw.Plugin, error) {
+func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocationArgs, _ framework.Handle) (framework.Plugin, error) {
 	args.SetDefaults()
 	if err := args.Validate(); err != nil {
 		return nil, err
@@ -79,6 +79,12 @@ func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocat
 	return pl, nil
 }
 
+// NodeResourcesBalancedAllocationFactory is NewNodeResourcesBalancedAllocation as a framework.Factory: nil args mean
+// config.DefaultNodeResourcesBalancedAllocationArgs(); a config.NodeResourcesBalancedAllocationArgs or a pointer to one is used as given.
+func NodeResourcesBalancedAllocationFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeResourcesBalancedAllocationName, args, h, config.DefaultNodeResourcesBalancedAllocationArgs, NewNodeResourcesBalancedAllocation)
+}
+
 // Name returns "NodeResourcesBalancedAllocation".
 func (pl *NodeResourcesBalancedAllocation) Name() string {
 	return config.NodeResourcesBalancedAllocationName
@@ -87,7 +93,7 @@ func (pl *NodeResourcesBalancedAllocation) Name() string {
 // podRequests returns the pod's request per configured resource: real
 // requests (Delta, StdDev) or, in Classic mode, cpu and memory in the
 // non-zero view.
-func (pl *NodeResourcesBalancedAllocation) podRequests(pod *fw.PodInfo) []int64 {
+func (pl *NodeResourcesBalancedAllocation) podRequests(pod *framework.PodInfo) []int64 {
 	req := make([]int64, len(pl.resources))
 	if pl.mode == config.BalancedAllocationClassic {
 		for i := range pl.resources {
@@ -109,7 +115,7 @@ func (pl *NodeResourcesBalancedAllocation) podRequests(pod *fw.PodInfo) []int64 
 		}
 	}
 	if pl.hasOther {
-		all := fw.PodRequests(pod.Pod, fw.RequestOptions{})
+		all := framework.PodRequests(pod.Pod, framework.RequestOptions{})
 		for i := range pl.resources {
 			if pl.resources[i].kind == nrfOther {
 				q := all[pl.resources[i].name]
@@ -131,10 +137,10 @@ func baBestEffort(req []int64) bool {
 
 // PreScore caches the pod's requests; in Delta and StdDev modes it returns
 // Skip when every configured request is 0.
-func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
+func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	req := pl.podRequests(pod)
 	if pl.mode != config.BalancedAllocationClassic && baBestEffort(req) {
-		return fw.NewStatus(fw.Skip)
+		return framework.NewStatus(framework.Skip)
 	}
 	state.Write(baPreScoreKey, &baPreScoreState{podRequests: req})
 	return nil
@@ -142,7 +148,7 @@ func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *fw
 
 // Score returns the balance score of node. Without PreScore state it
 // computes the requests itself and, as kube, scores a best-effort pod 0.
-func (pl *NodeResourcesBalancedAllocation) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+func (pl *NodeResourcesBalancedAllocation) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	req, zero, st := pl.readRequests(state, pod)
 	if st != nil {
 		return 0, st
@@ -156,11 +162,11 @@ func (pl *NodeResourcesBalancedAllocation) Score(_ context.Context, state *fw.Cy
 // readRequests returns the PreScore state's requests or, without PreScore
 // state, the pod's requests computed afresh; zero reports a best-effort pod
 // scored 0 in that case (Delta and StdDev modes).
-func (pl *NodeResourcesBalancedAllocation) readRequests(state *fw.CycleState, pod *fw.PodInfo) (req []int64, zero bool, st *fw.Status) {
+func (pl *NodeResourcesBalancedAllocation) readRequests(state *framework.CycleState, pod *framework.PodInfo) (req []int64, zero bool, st *framework.Status) {
 	if d, err := state.Read(baPreScoreKey); err == nil {
 		s, ok := d.(*baPreScoreState)
 		if !ok {
-			return nil, false, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+			return nil, false, framework.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
 		}
 		return s.podRequests, false, nil
 	}
@@ -172,7 +178,7 @@ func (pl *NodeResourcesBalancedAllocation) readRequests(state *fw.CycleState, po
 // are read once and, in the default Delta mode over cpu and memory, each
 // node costs the four fractions of baTwo with no per-node switch — two
 // when idx is given, the snapshot's Resources holding the other two.
-func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
+func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	req, zero, st := pl.readRequests(state, pod)
 	if st != nil {
 		return st
@@ -211,12 +217,12 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 // baDeltaRows is ScoreBatch's Delta score over cpu and memory from the
 // snapshot's dense rows, whose fractions without the pod are the same
 // divisions baTwo would do, done when the node last changed.
-func baDeltaRows(out []int64, res []fw.NodeResources, idx []int32, reqCPU, reqMem int64) {
+func baDeltaRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
 	for i, x := range idx {
 		r := &res[x]
 		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
 		with := baTwo(r.RequestedMilliCPU+reqCPU, aC, r.RequestedMemory+reqMem, aM)
-		without := fw.MaxNodeScore // a zero allocatable leaves out a resource: σ = 0
+		without := framework.MaxNodeScore // a zero allocatable leaves out a resource: σ = 0
 		if aC != 0 && aM != 0 {
 			without = baFromFractions(r.CPUFraction, r.MemoryFraction)
 		}
@@ -227,11 +233,11 @@ func baDeltaRows(out []int64, res []fw.NodeResources, idx []int32, reqCPU, reqMe
 // baDelta is kube's score of the change in balance: 50 + (50 + S_with −
 // S_without)/2 in integer arithmetic.
 func baDelta(with, without int64) int64 {
-	return fw.MaxNodeScore/2 + (fw.MaxNodeScore/2+with-without)/2
+	return framework.MaxNodeScore/2 + (framework.MaxNodeScore/2+with-without)/2
 }
 
 // score is Score with the requests known.
-func (pl *NodeResourcesBalancedAllocation) score(node *fw.NodeInfo, req []int64) int64 {
+func (pl *NodeResourcesBalancedAllocation) score(node *framework.NodeInfo, req []int64) int64 {
 	switch pl.mode {
 	case config.BalancedAllocationClassic:
 		return pl.classic(node, req)
@@ -255,7 +261,7 @@ func (pl *NodeResourcesBalancedAllocation) score(node *fw.NodeInfo, req []int64)
 
 // balance is kube's balancedResourceScore over the node's fractions with
 // (withPod) or without the pod's requests.
-func (pl *NodeResourcesBalancedAllocation) balance(node *fw.NodeInfo, req []int64, withPod bool) int64 {
+func (pl *NodeResourcesBalancedAllocation) balance(node *framework.NodeInfo, req []int64, withPod bool) int64 {
 	var buf [baMaxInline]float64
 	fractions := buf[:0]
 	var total float64
@@ -279,7 +285,7 @@ func (pl *NodeResourcesBalancedAllocation) balance(node *fw.NodeInfo, req []int6
 
 // cpuMemUsage returns the node's allocatable and real requested amounts of
 // the two configured resources (cpu and memory), in configuration order.
-func (pl *NodeResourcesBalancedAllocation) cpuMemUsage(node *fw.NodeInfo) (a0, u0, a1, u1 int64) {
+func (pl *NodeResourcesBalancedAllocation) cpuMemUsage(node *framework.NodeInfo) (a0, u0, a1, u1 int64) {
 	if pl.resources[0].kind == nrfCPU {
 		return node.Allocatable.MilliCPU, node.Requested.MilliCPU, node.Allocatable.Memory, node.Requested.Memory
 	}
@@ -292,7 +298,7 @@ func (pl *NodeResourcesBalancedAllocation) cpuMemUsage(node *fw.NodeInfo) (a0, u
 // baScore, so the result is bit for bit the same.
 func baTwo(used0, alloc0, used1, alloc1 int64) int64 {
 	if alloc0 == 0 || alloc1 == 0 {
-		return fw.MaxNodeScore
+		return framework.MaxNodeScore
 	}
 	return baFromFractions(float64(used0)/float64(alloc0), float64(used1)/float64(alloc1))
 }
@@ -306,7 +312,7 @@ func baFromFractions(f0, f1 float64) int64 {
 		f1 = 1
 	}
 	std := math.Abs((f0 - f1) / 2)
-	return int64((1 - std) * float64(fw.MaxNodeScore))
+	return int64((1 - std) * float64(framework.MaxNodeScore))
 }
 
 // baScore is int64((1 − σ)·100) with kube's σ: |f0 − f1|/2 for two
@@ -323,11 +329,11 @@ func baScore(fractions []float64, total float64) int64 {
 		}
 		std = math.Sqrt(sum / float64(len(fractions)))
 	}
-	return int64((1 - std) * float64(fw.MaxNodeScore))
+	return int64((1 - std) * float64(framework.MaxNodeScore))
 }
 
 // classic is seed 001's balancedResourceScorer over cpu and memory.
-func (pl *NodeResourcesBalancedAllocation) classic(node *fw.NodeInfo, req []int64) int64 {
+func (pl *NodeResourcesBalancedAllocation) classic(node *framework.NodeInfo, req []int64) int64 {
 	var cpuF, memF float64
 	for i := range pl.resources {
 		r := &pl.resources[i]
@@ -353,8 +359,8 @@ func (pl *NodeResourcesBalancedAllocation) classic(node *fw.NodeInfo, req []int6
 	if cpuF >= 1 || memF >= 1 {
 		return 0
 	}
-	return int64((1 - math.Abs(cpuF-memF)) * float64(fw.MaxNodeScore))
+	return int64((1 - math.Abs(cpuF-memF)) * float64(framework.MaxNodeScore))
 }
 
 // ScoreExtensions returns nil: scores are not normalized.
-func (pl *NodeResourcesBalancedAllocation) ScoreExtensions() fw.ScoreExtensions { return nil }
+func (pl *NodeResourcesBalancedAllocation) ScoreExtensions() framework.ScoreExtensions { return nil }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -266,12 +267,12 @@ func ExampleNewNodeResourcesBalancedAllocation() {
 		panic(err)
 	}
 	// Both nodes: 4 cores, 8Gi. "cpuheavy" already runs a 2-core, 1Gi pod.
-	a := st.MakeNode().Name("empty").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
-	b := st.MakeNode().Name("cpuheavy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
-	hog := st.MakePod().Name("hog").Node("cpuheavy").Req(map[string]string{"cpu": "2", "memory": "1Gi"}).Obj()
+	a := builder.MakeNode().Name("empty").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
+	b := builder.MakeNode().Name("cpuheavy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
+	hog := builder.MakePod().Name("hog").Node("cpuheavy").Req(map[string]string{"cpu": "2", "memory": "1Gi"}).Obj()
 	snap := fw.MustSnapshot([]*fw.Node{a, b}, []*fw.Pod{hog})
 	// A memory-heavy pod balances "cpuheavy" and unbalances "empty".
-	pod := fw.MustPodInfo(st.MakePod().Name("cache").Req(map[string]string{"cpu": "0", "memory": "4Gi"}).Obj())
+	pod := fw.MustPodInfo(builder.MakePod().Name("cache").Req(map[string]string{"cpu": "0", "memory": "4Gi"}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, snap.Nodes())
 	for _, ni := range snap.Nodes() {

@@ -22,7 +22,7 @@ func batchScorePlugins(t *rapid.T) []fw.ScorePlugin {
 		}
 		out = append(out, p.(fw.ScorePlugin))
 	}
-	add(NewTaintToleration(nil))
+	add(NewTaintToleration(nil, nil))
 	add(NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil))
 	nrf := config.DefaultNodeResourcesFitArgs()
 	strat := rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated, config.RequestedToCapacityRatio}).Draw(t, "strategy")
@@ -48,7 +48,7 @@ func batchScorePlugins(t *rapid.T) []fw.ScorePlugin {
 	}
 	add(NewNodeResourcesBalancedAllocation(ba, nil))
 	add(NewNodeResourcesBalancedAllocation(config.DefaultNodeResourcesBalancedAllocationArgs(), nil))
-	add(NewImageLocality(nil))
+	add(NewImageLocality(nil, nil))
 	return out
 }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -14,19 +14,19 @@ import (
 // hosts running a noisy batch job (weight 4).
 func ExampleInterPodAffinity() {
 	nodes := []*fw.Node{
-		st.MakeNode().Name("a1").Label("zone", "a").Obj(),
-		st.MakeNode().Name("a2").Label("zone", "a").Obj(),
-		st.MakeNode().Name("b1").Label("zone", "b").Obj(),
+		builder.MakeNode().Name("a1").Label("zone", "a").Obj(),
+		builder.MakeNode().Name("a2").Label("zone", "a").Obj(),
+		builder.MakeNode().Name("b1").Label("zone", "b").Obj(),
 	}
 	pods := []*fw.Pod{
-		st.MakePod().Name("backend").Label("app", "backend").Node("a1").Obj(),
-		st.MakePod().Name("batch").Label("app", "batch").Node("a2").Obj(),
+		builder.MakePod().Name("backend").Label("app", "backend").Node("a1").Obj(),
+		builder.MakePod().Name("batch").Label("app", "batch").Node("a2").Obj(),
 	}
 	snap := fw.MustSnapshot(nodes, pods)
-	pod := fw.MustPodInfo(st.MakePod().Name("frontend").
-		PodAffinityTerm(st.PodAffinityWithPreferredReq, 10, fw.PodAffinityTerm{
+	pod := fw.MustPodInfo(builder.MakePod().Name("frontend").
+		PodAffinityTerm(builder.PodAffinityWithPreferredReq, 10, fw.PodAffinityTerm{
 			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "backend"}}, TopologyKey: "zone"}).
-		PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 4, fw.PodAffinityTerm{
+		PodAffinityTerm(builder.PodAntiAffinityWithPreferredReq, 4, fw.PodAffinityTerm{
 			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "batch"}}, TopologyKey: "kubernetes.io/hostname"}).
 		Obj())
 

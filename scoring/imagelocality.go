@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 )
 
 // ImageLocality thresholds (kube-scheduler v1.36): image scores below
@@ -21,7 +21,7 @@ const (
 // ilStateKey holds the pod's normalized images and their spread, computed
 // by the first Score call of a cycle (kube-scheduler's ImageLocality has no
 // PreScore, so neither has ours).
-const ilStateKey fw.StateKey = "Score" + config.ImageLocalityName
+const ilStateKey framework.StateKey = "Score" + config.ImageLocalityName
 
 // ilImage is one image the pod uses, normalized, with its spread over the
 // cluster.
@@ -39,7 +39,7 @@ type ilPreScoreState struct {
 }
 
 // Clone returns the state itself; it is read-only.
-func (s *ilPreScoreState) Clone() fw.StateData { return s }
+func (s *ilPreScoreState) Clone() framework.StateData { return s }
 
 // ImageLocality is kube-scheduler v1.36's ImageLocality score: it favours
 // nodes that already hold the pod's images. For each image of the pod's
@@ -56,12 +56,18 @@ func (s *ilPreScoreState) Clone() fw.StateData { return s }
 type ImageLocality struct{}
 
 var (
-	_ fw.ScorePlugin      = (*ImageLocality)(nil)
-	_ fw.BatchScorePlugin = (*ImageLocality)(nil)
+	_ framework.ScorePlugin      = (*ImageLocality)(nil)
+	_ framework.BatchScorePlugin = (*ImageLocality)(nil)
 )
 
-// NewImageLocality builds the plugin (it has no args).
-func NewImageLocality(_ fw.Handle) (fw.Plugin, error) { return &ImageLocality{}, nil }
+// NewImageLocality builds the ImageLocality score plugin.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewImageLocality(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.ImageLocalityName, args); err != nil {
+		return nil, err
+	}
+	return &ImageLocality{}, nil
+}
 
 // Name returns "ImageLocality".
 func (pl *ImageLocality) Name() string { return config.ImageLocalityName }
@@ -75,7 +81,7 @@ func NormalizedImageName(name string) string {
 	return name
 }
 
-func (pl *ImageLocality) state(snap *fw.Snapshot, pod *fw.Pod) (*ilPreScoreState, error) {
+func (pl *ImageLocality) state(snap *framework.Snapshot, pod *framework.Pod) (*ilPreScoreState, error) {
 	if snap == nil {
 		return nil, errors.New("imagelocality: the cycle state has no snapshot")
 	}
@@ -102,7 +108,7 @@ func (pl *ImageLocality) state(snap *fw.Snapshot, pod *fw.Pod) (*ilPreScoreState
 }
 
 // Score returns the image-locality score of node (0–100).
-func (pl *ImageLocality) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+func (pl *ImageLocality) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	s, st := pl.readState(state, pod)
 	if st != nil {
 		return 0, st
@@ -112,17 +118,17 @@ func (pl *ImageLocality) Score(_ context.Context, state *fw.CycleState, pod *fw.
 
 // readState returns the cycle's image state, computing and storing it on
 // the cycle's first call.
-func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPreScoreState, *fw.Status) {
+func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.PodInfo) (*ilPreScoreState, *framework.Status) {
 	if d, err := state.Read(ilStateKey); err == nil {
 		s, ok := d.(*ilPreScoreState)
 		if !ok {
-			return nil, fw.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d))
+			return nil, framework.AsStatus(fmt.Errorf("imagelocality: invalid cycle state, got type %T", d))
 		}
 		return s, nil
 	}
 	s, err := pl.state(state.Snapshot(), pod.Pod)
 	if err != nil {
-		return nil, fw.AsStatus(err)
+		return nil, framework.AsStatus(err)
 	}
 	// Concurrent first calls may each compute it; the values are equal.
 	state.Write(ilStateKey, s)
@@ -132,7 +138,7 @@ func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPr
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once, and a node without images scores the floor directly, as every
 // node does when none of the pod's images is on any node.
-func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
 	s, st := pl.readState(state, pod)
 	if st != nil {
 		return st
@@ -155,7 +161,7 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod
 }
 
 // score is the node's score given the pod's images.
-func (s *ilPreScoreState) score(node *fw.NodeInfo) int64 {
+func (s *ilPreScoreState) score(node *framework.NodeInfo) int64 {
 	var sum int64
 	for i := range s.images {
 		if size, ok := node.ImageSizes[s.images[i].name]; ok {
@@ -173,8 +179,8 @@ func ilPriority(sum int64, numContainers int) int64 {
 	} else if sum > maxThreshold {
 		sum = maxThreshold
 	}
-	return fw.MaxNodeScore * (sum - ilMinThreshold) / (maxThreshold - ilMinThreshold)
+	return framework.MaxNodeScore * (sum - ilMinThreshold) / (maxThreshold - ilMinThreshold)
 }
 
 // ScoreExtensions returns nil: scores are not normalized.
-func (pl *ImageLocality) ScoreExtensions() fw.ScoreExtensions { return nil }
+func (pl *ImageLocality) ScoreExtensions() framework.ScoreExtensions { return nil }

@@ -26,7 +26,7 @@ func ilNodes() []*fw.Node {
 }
 
 func TestImageLocalityScore(t *testing.T) {
-	pl, _ := NewImageLocality(nil)
+	pl, _ := NewImageLocality(nil, nil)
 	pod := func(images ...string) *st.PodWrapper {
 		w := st.MakePod().Name("p")
 		for _, im := range images {
@@ -85,14 +85,14 @@ func TestNormalizedImageName(t *testing.T) {
 }
 
 func TestImageLocalityIsScoreOnly(t *testing.T) {
-	pl, _ := NewImageLocality(nil)
+	pl, _ := NewImageLocality(nil, nil)
 	if _, ok := pl.(fw.PreScorePlugin); ok {
 		t.Fatal("kube-scheduler's ImageLocality has no PreScore; ours must not either")
 	}
 }
 
 func TestImageLocalityWithoutSnapshot(t *testing.T) {
-	pl, _ := NewImageLocality(nil)
+	pl, _ := NewImageLocality(nil, nil)
 	ni, _ := fw.NewNodeInfo(st.MakeNode().Name("n").Obj())
 	if _, s := pl.(fw.ScorePlugin).Score(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), ni); s.Code() != fw.Error {
 		t.Errorf("Score without a snapshot = %v, want Error", s)
@@ -100,7 +100,7 @@ func TestImageLocalityWithoutSnapshot(t *testing.T) {
 }
 
 func TestImageLocalityScoreAllocs(t *testing.T) {
-	pl, _ := NewImageLocality(nil)
+	pl, _ := NewImageLocality(nil, nil)
 	snap := fw.MustSnapshot(ilNodes(), nil)
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
@@ -118,7 +118,7 @@ func TestImageLocalityScoreAllocs(t *testing.T) {
 // TestPropImageLocalityRange: scores stay in [0, 100] and never decrease
 // when a node gains one of the pod's images.
 func TestPropImageLocalityRange(t *testing.T) {
-	pl, _ := NewImageLocality(nil)
+	pl, _ := NewImageLocality(nil, nil)
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(1, 6).Draw(rt, "nodes")
 		images := []string{"a", "b", "c"}
@@ -145,6 +145,6 @@ func TestPropImageLocalityRange(t *testing.T) {
 }
 
 func BenchmarkImageLocalityScore(b *testing.B) {
-	pl, _ := NewImageLocality(nil)
+	pl, _ := NewImageLocality(nil, nil)
 	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
 }

@@ -65,6 +65,12 @@ func NewLoadAware(args config.LoadAwareSchedulingArgs, h framework.Handle) (fram
 	return NewLoadAwareWithSource(a, h, cache) // it keeps cache for Reserve
 }
 
+// LoadAwareFactory is NewLoadAware as a framework.Factory: nil args mean
+// config.DefaultLoadAwareSchedulingArgs(); a config.LoadAwareSchedulingArgs or a pointer to one is used as given.
+func LoadAwareFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.LoadAwareSchedulingName, args, h, config.DefaultLoadAwareSchedulingArgs, NewLoadAware)
+}
+
 // NewLoadAwareWithSource builds the score half reading src (shared, e.g.,
 // with the filter half). Every resource the args name must be vectorized by
 // src. Reserve/Unreserve update src only when it is an *estimator.AssignCache.

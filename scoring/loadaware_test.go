@@ -31,7 +31,7 @@ type laScoreCase struct {
 
 func laScore(t *testing.T, tt laScoreCase) int64 {
 	t.Helper()
-	p, err := NewLoadAware(tt.args, st.LAHandle{C: st.NewLAClock(laNow)})
+	p, err := NewLoadAware(tt.args, st.LAHandle{C: framework.NewFakeClock(laNow)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestLoadAwareScoreMisc(t *testing.T) {
 }
 
 func TestLoadAwareScoreNoAllocs(t *testing.T) {
-	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{DominantResourceWeight: 5, ResourceWeights: map[resource.Name]int64{"cpu": 1, "memory": 2}}, st.LAHandle{C: st.NewLAClock(laNow)})
+	p, _ := NewLoadAware(config.LoadAwareSchedulingArgs{DominantResourceWeight: 5, ResourceWeights: map[resource.Name]int64{"cpu": 1, "memory": 2}}, st.LAHandle{C: framework.NewFakeClock(laNow)})
 	la := p.(*LoadAware)
 	_ = la.Cache().UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Usage(laM("3", "1Gi")).Obj())
 	ni, _ := framework.NewNodeInfo(st.MakeNode().Name("n").Capacity(laM("10", "100Gi")).Obj())
@@ -264,7 +264,7 @@ func TestPropLoadAwareScoreRange(t *testing.T) {
 		if rapid.Bool().Draw(rt, "weights") {
 			args.ResourceWeights = map[resource.Name]int64{"cpu": rapid.Int64Range(1, 100).Draw(rt, "wc"), "memory": rapid.Int64Range(1, 100).Draw(rt, "wm")}
 		}
-		p, err := NewLoadAware(args, st.LAHandle{C: st.NewLAClock(laNow)})
+		p, err := NewLoadAware(args, st.LAHandle{C: framework.NewFakeClock(laNow)})
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -5,17 +5,17 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
 // naPreScoreKey is kube's "PreScore"+NodeAffinity state key.
-const naPreScoreKey fw.StateKey = "PreScore" + config.NodeAffinityName
+const naPreScoreKey framework.StateKey = "PreScore" + config.NodeAffinityName
 
 type naPreScoreState struct{ preferred *nodeaffinity.Preferred }
 
 // Clone returns the state itself; it is read-only.
-func (s *naPreScoreState) Clone() fw.StateData { return s }
+func (s *naPreScoreState) Clone() framework.StateData { return s }
 
 // NodeAffinity is the score half of kube-scheduler v1.36's NodeAffinity:
 // the raw score is the sum of the weights of the pod's preferred node
@@ -29,16 +29,16 @@ type NodeAffinity struct {
 }
 
 var (
-	_ fw.PreScorePlugin       = (*NodeAffinity)(nil)
-	_ fw.ScorePlugin          = (*NodeAffinity)(nil)
-	_ fw.BatchScorePlugin     = (*NodeAffinity)(nil)
-	_ fw.ScoreExtensions      = (*NodeAffinity)(nil)
-	_ fw.BatchScoreExtensions = (*NodeAffinity)(nil)
+	_ framework.PreScorePlugin       = (*NodeAffinity)(nil)
+	_ framework.ScorePlugin          = (*NodeAffinity)(nil)
+	_ framework.BatchScorePlugin     = (*NodeAffinity)(nil)
+	_ framework.ScoreExtensions      = (*NodeAffinity)(nil)
+	_ framework.BatchScoreExtensions = (*NodeAffinity)(nil)
 )
 
 // NewNodeAffinity builds the score half from args (validated as
 // config.NodeAffinityArgs.Validate).
-func NewNodeAffinity(args config.NodeAffinityArgs, _ fw.Handle) (fw.Plugin, error) {
+func NewNodeAffinity(args config.NodeAffinityArgs, _ framework.Handle) (framework.Plugin, error) {
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
@@ -53,10 +53,16 @@ func NewNodeAffinity(args config.NodeAffinityArgs, _ fw.Handle) (fw.Plugin, erro
 	return pl, nil
 }
 
+// NodeAffinityFactory is NewNodeAffinity as a framework.Factory: nil args mean
+// config.DefaultNodeAffinityArgs(); a config.NodeAffinityArgs or a pointer to one is used as given.
+func NodeAffinityFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeAffinityName, args, h, config.DefaultNodeAffinityArgs, NewNodeAffinity)
+}
+
 // Name returns "NodeAffinity".
 func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 
-func naPodPreferred(pod *fw.Pod) (*nodeaffinity.Preferred, error) {
+func naPodPreferred(pod *framework.Pod) (*nodeaffinity.Preferred, error) {
 	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		return nodeaffinity.NewPreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution")
 	}
@@ -64,13 +70,13 @@ func naPodPreferred(pod *fw.Pod) (*nodeaffinity.Preferred, error) {
 }
 
 // PreScore compiles the pod's preferred terms.
-func (pl *NodeAffinity) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
+func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	pref, err := naPodPreferred(pod.Pod)
 	if err != nil {
-		return fw.AsStatus(err)
+		return framework.AsStatus(err)
 	}
 	if pref == nil && pl.added == nil {
-		return fw.NewStatus(fw.Skip)
+		return framework.NewStatus(framework.Skip)
 	}
 	state.Write(naPreScoreKey, &naPreScoreState{preferred: pref})
 	return nil
@@ -78,7 +84,7 @@ func (pl *NodeAffinity) PreScore(_ context.Context, state *fw.CycleState, pod *f
 
 // Score sums the weights of the matching preferred terms. Without PreScore
 // state it compiles the pod's terms itself, as kube does.
-func (pl *NodeAffinity) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+func (pl *NodeAffinity) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	n := node.Node()
 	count := pl.added.Score(n)
 	pref, st := naReadPreferred(state, pod)
@@ -90,24 +96,24 @@ func (pl *NodeAffinity) Score(_ context.Context, state *fw.CycleState, pod *fw.P
 
 // naReadPreferred returns the PreScore state's preferred terms, or the
 // pod's compiled afresh when PreScore did not run.
-func naReadPreferred(state *fw.CycleState, pod *fw.PodInfo) (*nodeaffinity.Preferred, *fw.Status) {
+func naReadPreferred(state *framework.CycleState, pod *framework.PodInfo) (*nodeaffinity.Preferred, *framework.Status) {
 	if d, err := state.Read(naPreScoreKey); err == nil {
 		s, ok := d.(*naPreScoreState)
 		if !ok {
-			return nil, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+			return nil, framework.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
 		}
 		return s.preferred, nil
 	}
 	pref, err := naPodPreferred(pod.Pod)
 	if err != nil {
-		return nil, fw.AsStatus(err)
+		return nil, framework.AsStatus(err)
 	}
 	return pref, nil
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading (or
 // compiling) the preferred terms once.
-func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
 	pref, st := naReadPreferred(state, pod)
 	if st != nil {
 		return st
@@ -120,16 +126,16 @@ func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod 
 }
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).
-func (pl *NodeAffinity) ScoreExtensions() fw.ScoreExtensions { return pl }
+func (pl *NodeAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }
 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
 // (framework.BatchScoreExtensions).
-func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, _ []*fw.NodeInfo, scores []int64) *fw.Status {
-	batchDefaultNormalize(fw.MaxNodeScore, false, scores)
+func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+	batchDefaultNormalize(framework.MaxNodeScore, false, scores)
 	return nil
 }
 
 // NormalizeScore applies DefaultNormalizeScore(100, reverse=false).
-func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, scores fw.NodeScoreList) *fw.Status {
-	return fw.DefaultNormalizeScore(fw.MaxNodeScore, false, scores)
+func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
+	return framework.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
 }

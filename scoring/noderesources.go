@@ -7,7 +7,7 @@ import (
 	"math/bits"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -60,14 +60,14 @@ func nrfResources(specs []config.ResourceSpec) []nrfResource {
 type nrfShapePoint struct{ util, score int64 }
 
 // nrfPreScoreKey is kube's "PreScore"+NodeResourcesFit state key.
-const nrfPreScoreKey fw.StateKey = "PreScore" + config.NodeResourcesFitName
+const nrfPreScoreKey framework.StateKey = "PreScore" + config.NodeResourcesFitName
 
 // nrfPreScoreState holds the pod's request for each configured resource, in
 // configuration order.
 type nrfPreScoreState struct{ podRequests []int64 }
 
 // Clone returns the state itself; it is read-only.
-func (s *nrfPreScoreState) Clone() fw.StateData { return s }
+func (s *nrfPreScoreState) Clone() framework.StateData { return s }
 
 // NodeResourcesFit is the score half of kube-scheduler v1.36's
 // NodeResourcesFit. For each configured resource it takes the node's
@@ -110,15 +110,15 @@ const (
 )
 
 var (
-	_ fw.PreScorePlugin   = (*NodeResourcesFit)(nil)
-	_ fw.ScorePlugin      = (*NodeResourcesFit)(nil)
-	_ fw.BatchScorePlugin = (*NodeResourcesFit)(nil)
+	_ framework.PreScorePlugin   = (*NodeResourcesFit)(nil)
+	_ framework.ScorePlugin      = (*NodeResourcesFit)(nil)
+	_ framework.BatchScorePlugin = (*NodeResourcesFit)(nil)
 )
 
 // NewNodeResourcesFit builds the NodeResourcesFit score from args after
 // kube-scheduler's defaulting (nil strategy: LeastAllocated over cpu:1,
 // memory:1; weight 0 becomes 1) and validation.
-func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plugin, error) {
+func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (framework.Plugin, error) {
 	args.SetDefaults()
 	if err := args.Validate(); err != nil {
 		return nil, err
@@ -142,11 +142,17 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plug
 		for _, p := range s.RequestedToCapacityRatio.Shape {
 			pl.shape = append(pl.shape, nrfShapePoint{
 				util:  int64(p.Utilization),
-				score: int64(p.Score) * (fw.MaxNodeScore / int64(config.MaxCustomPriorityScore)),
+				score: int64(p.Score) * (framework.MaxNodeScore / int64(config.MaxCustomPriorityScore)),
 			})
 		}
 	}
 	return pl, nil
+}
+
+// NodeResourcesFitFactory is NewNodeResourcesFit as a framework.Factory: nil args mean
+// config.DefaultNodeResourcesFitArgs(); a config.NodeResourcesFitArgs or a pointer to one is used as given.
+func NodeResourcesFitFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.NodeResourcesFitName, args, h, config.DefaultNodeResourcesFitArgs, NewNodeResourcesFit)
 }
 
 // Name returns "NodeResourcesFit".
@@ -154,7 +160,7 @@ func (pl *NodeResourcesFit) Name() string { return config.NodeResourcesFitName }
 
 // nrfPodRequest returns the pod's request of r in the non-zero view used by
 // LeastAllocated, MostAllocated and RequestedToCapacityRatio.
-func nrfPodRequest(pod *fw.PodInfo, r *nrfResource) int64 {
+func nrfPodRequest(pod *framework.PodInfo, r *nrfResource) int64 {
 	switch r.kind {
 	case nrfCPU:
 		return pod.NonZeroMilliCPU
@@ -168,7 +174,7 @@ func nrfPodRequest(pod *fw.PodInfo, r *nrfResource) int64 {
 	return 0
 }
 
-func (pl *NodeResourcesFit) podRequests(pod *fw.PodInfo) []int64 {
+func (pl *NodeResourcesFit) podRequests(pod *framework.PodInfo) []int64 {
 	req := make([]int64, len(pl.resources))
 	for i := range pl.resources {
 		req[i] = nrfPodRequest(pod, &pl.resources[i])
@@ -177,7 +183,7 @@ func (pl *NodeResourcesFit) podRequests(pod *fw.PodInfo) []int64 {
 }
 
 // PreScore caches the pod's request of every configured resource.
-func (pl *NodeResourcesFit) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
+func (pl *NodeResourcesFit) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
 	state.Write(nrfPreScoreKey, &nrfPreScoreState{podRequests: pl.podRequests(pod)})
 	return nil
 }
@@ -186,7 +192,7 @@ func (pl *NodeResourcesFit) PreScore(_ context.Context, state *fw.CycleState, po
 // amount plus podReq, or (0, 0) when r is left out of the score. useReal
 // selects NodeInfo.Requested instead of NonZeroRequested for cpu and
 // memory (BalancedAllocation's view).
-func nrfAllocRequest(node *fw.NodeInfo, r *nrfResource, podReq int64, useReal bool) (alloc, req int64) {
+func nrfAllocRequest(node *framework.NodeInfo, r *nrfResource, podReq int64, useReal bool) (alloc, req int64) {
 	switch r.kind {
 	case nrfCPU:
 		if useReal {
@@ -211,7 +217,7 @@ func nrfAllocRequest(node *fw.NodeInfo, r *nrfResource, podReq int64, useReal bo
 
 // Score returns the strategy's score of node (0–100). Without PreScore
 // state it computes the pod's requests itself, as kube does.
-func (pl *NodeResourcesFit) Score(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+func (pl *NodeResourcesFit) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	podReq, st := pl.readPodRequests(state, pod)
 	if st != nil {
 		return 0, st
@@ -221,14 +227,14 @@ func (pl *NodeResourcesFit) Score(_ context.Context, state *fw.CycleState, pod *
 
 // readPodRequests returns the PreScore state's requests, or the pod's
 // requests computed afresh when PreScore did not run.
-func (pl *NodeResourcesFit) readPodRequests(state *fw.CycleState, pod *fw.PodInfo) ([]int64, *fw.Status) {
+func (pl *NodeResourcesFit) readPodRequests(state *framework.CycleState, pod *framework.PodInfo) ([]int64, *framework.Status) {
 	d, err := state.Read(nrfPreScoreKey)
 	if err != nil {
 		return pl.podRequests(pod), nil
 	}
 	s, ok := d.(*nrfPreScoreState)
 	if !ok {
-		return nil, fw.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
+		return nil, framework.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
 	}
 	return s.podRequests, nil
 }
@@ -237,7 +243,7 @@ func (pl *NodeResourcesFit) readPodRequests(state *fw.CycleState, pod *fw.PodInf
 // default configuration (LeastAllocated or MostAllocated over cpu and
 // memory) it reads each node's four amounts with no per-resource switch,
 // from the snapshot's Resources when idx is given.
-func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
+func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	podReq, st := pl.readPodRequests(state, pod)
 	if st != nil {
 		return st
@@ -252,7 +258,7 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, 
 	}
 	// cpu then memory, in the non-zero view, from the snapshot's Resources
 	// when idx is given.
-	var res []fw.NodeResources
+	var res []framework.NodeResources
 	if snap := state.Snapshot(); idx != nil && snap != nil {
 		res = snap.Resources()
 	}
@@ -281,7 +287,7 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *fw.CycleState, 
 // nrfCPUMemScores sets out[i] to the LeastAllocated or MostAllocated score
 // over cpu then memory of node i, read from res[idx[i]] when res is not nil,
 // else from nodes[i].
-func nrfCPUMemScores(out []int64, res []fw.NodeResources, idx []int32, nodes []*fw.NodeInfo, reqCPU, reqMem, wCPU, wMem int64, most bool) {
+func nrfCPUMemScores(out []int64, res []framework.NodeResources, idx []int32, nodes []*framework.NodeInfo, reqCPU, reqMem, wCPU, wMem int64, most bool) {
 	for i := range out {
 		var allocCPU, usedCPU, allocMem, usedMem int64
 		if res != nil {
@@ -322,7 +328,7 @@ func nrfCPUMemScores(out []int64, res []fw.NodeResources, idx []int32, nodes []*
 	}
 }
 
-func (pl *NodeResourcesFit) score(node *fw.NodeInfo, podReq []int64) int64 {
+func (pl *NodeResourcesFit) score(node *framework.NodeInfo, podReq []int64) int64 {
 	var nodeScore, weightSum int64
 	for i := range pl.resources {
 		r := &pl.resources[i]
@@ -368,7 +374,7 @@ func (pl *NodeResourcesFit) score(node *fw.NodeInfo, podReq []int64) int64 {
 }
 
 // ScoreExtensions returns nil: scores are not normalized.
-func (pl *NodeResourcesFit) ScoreExtensions() fw.ScoreExtensions { return nil }
+func (pl *NodeResourcesFit) ScoreExtensions() framework.ScoreExtensions { return nil }
 
 // LeastRequestedScore is kube-scheduler's leastRequestedScore: the unused
 // share (capacity−requested)·100/capacity in integer arithmetic; 0 when
@@ -377,7 +383,7 @@ func LeastRequestedScore(requested, capacity int64) int64 {
 	if capacity == 0 || requested > capacity {
 		return 0
 	}
-	return (capacity - requested) * fw.MaxNodeScore / capacity
+	return (capacity - requested) * framework.MaxNodeScore / capacity
 }
 
 // MostRequestedScore is kube-scheduler's mostRequestedScore:
@@ -389,7 +395,7 @@ func MostRequestedScore(requested, capacity int64) int64 {
 	if requested > capacity {
 		requested = capacity
 	}
-	return requested * fw.MaxNodeScore / capacity
+	return requested * framework.MaxNodeScore / capacity
 }
 
 // rtcrResourceScore maps one resource's utilization through the shape.

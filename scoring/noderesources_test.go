@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -417,12 +418,12 @@ func ExampleNewNodeResourcesFit() {
 	if err != nil {
 		panic(err)
 	}
-	small := st.MakeNode().Name("small").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
-	big := st.MakeNode().Name("big").Capacity(map[string]string{"cpu": "16", "memory": "32Gi"}).Obj()
-	used := st.MakePod().Name("used").Node("big").Req(map[string]string{"cpu": "8", "memory": "8Gi"}).Obj()
+	small := builder.MakeNode().Name("small").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
+	big := builder.MakeNode().Name("big").Capacity(map[string]string{"cpu": "16", "memory": "32Gi"}).Obj()
+	used := builder.MakePod().Name("used").Node("big").Req(map[string]string{"cpu": "8", "memory": "8Gi"}).Obj()
 	snap := fw.MustSnapshot([]*fw.Node{small, big}, []*fw.Pod{used})
 
-	pod := fw.MustPodInfo(st.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "2Gi"}).Obj())
+	pod := fw.MustPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "2Gi"}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, snap.Nodes())
 	for _, ni := range snap.Nodes() {

@@ -67,6 +67,12 @@ func NewPodTopologySpread(args config.PodTopologySpreadArgs, h framework.Handle)
 	return pl, nil
 }
 
+// PodTopologySpreadFactory is NewPodTopologySpread as a framework.Factory: nil args mean
+// config.DefaultPodTopologySpreadArgs(); a config.PodTopologySpreadArgs or a pointer to one is used as given.
+func PodTopologySpreadFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.PodTopologySpreadName, args, h, config.DefaultPodTopologySpreadArgs, NewPodTopologySpread)
+}
+
 // Name returns "PodTopologySpread".
 func (pl *PodTopologySpread) Name() string { return config.PodTopologySpreadName }
 

@@ -15,8 +15,8 @@ import (
 func ptsBenchPod() *fw.Pod {
 	web := st.PtsMatchLabels("app", "web")
 	return st.MakePod().Name("incoming").Label("app", "web").
-		PtsSpread(1, "topology.kubernetes.io/zone", fw.ScheduleAnyway, web, nil, nil, nil, nil).
-		PtsSpread(1, "kubernetes.io/hostname", fw.ScheduleAnyway, web, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", fw.ScheduleAnyway, web, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", fw.ScheduleAnyway, web, nil, nil, nil, nil)).Obj()
 }
 
 // BenchmarkPodTopologySpreadScore measures one cycle of the score half with

@@ -60,7 +60,7 @@ func ptsDrawScoreCase(t *rapid.T) ptsScoreCase {
 				w.Namespace("other")
 			}
 			if rapid.IntRange(0, 5).Draw(t, "term") == 0 {
-				w.PtsTerminating()
+				w.Terminating(st.PtsDeletionTime())
 			}
 			switch rapid.IntRange(0, 2).Draw(t, "app") {
 			case 1:
@@ -89,8 +89,8 @@ func ptsDrawScoreCase(t *rapid.T) ptsScoreCase {
 			if rapid.Bool().Draw(t, "taints") {
 				taints = ptsHonor
 			}
-			pw.PtsSpread(int32(rapid.IntRange(1, 6).Draw(t, "maxSkew")), keys[(i+rapid.IntRange(0, 1).Draw(t, "key"))%2],
-				fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, aff, taints, nil)
+			pw.SpreadConstraint(st.PtsConstraint(int32(rapid.IntRange(1, 6).Draw(t, "maxSkew")), keys[(i+rapid.IntRange(0, 1).Draw(t, "key"))%2],
+				fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, aff, taints, nil))
 		}
 	} else {
 		// System or List defaults through a Service.
@@ -190,7 +190,7 @@ func TestPropPodTopologySpreadScores(t *testing.T) {
 // The score half inside a scheduling cycle, with its weight.
 func TestPodTopologySpreadScoreInCycle(t *testing.T) {
 	reg := fw.NewRegistry()
-	if err := reg.Register(config.PodTopologySpreadName, fw.TypedFactory(NewPodTopologySpread)); err != nil {
+	if err := reg.Register(config.PodTopologySpreadName, PodTopologySpreadFactory); err != nil {
 		t.Fatal(err)
 	}
 	f, err := fw.NewFramework(reg, fw.Profile{
@@ -207,7 +207,7 @@ func TestPodTopologySpreadScoreInCycle(t *testing.T) {
 	snap := fw.MustSnapshot([]*fw.Node{
 		st.MakeNode().Name("node-a").Obj(), st.MakeNode().Name("node-b").Obj(), st.MakeNode().Name("node-c").Obj(), st.MakeNode().Name("node-d").Obj(),
 	}, ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo"), ptsPodsOn("p-d", "node-d", 3, "foo")))
-	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj())
+	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj())
 	res, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)

@@ -130,7 +130,7 @@ func TestPodTopologySpreadPreScoreSkip(t *testing.T) {
 		},
 		{
 			name: "default constraints and a replicaset that doesn't match",
-			pod:  st.MakePod().Name("p").Label("foo", "bar").Label("baz", "sup").PtsOwnerRef("apps/v1", "ReplicaSet", "rs2").Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "bar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs2").Obj(),
 			args: config.PodTopologySpreadArgs{
 				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "planet", WhenUnsatisfiable: fw.ScheduleAnyway}},
 				DefaultingType:     config.ListDefaulting,
@@ -141,7 +141,7 @@ func TestPodTopologySpreadPreScoreSkip(t *testing.T) {
 		},
 		{
 			name: "hard constraints only",
-			pod:  st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			args: config.DefaultPodTopologySpreadArgs(),
 			nodes: []*fw.Node{
 				st.MakeNode().Name("node-a").Label("zone", "z").Obj(),
@@ -149,7 +149,7 @@ func TestPodTopologySpreadPreScoreSkip(t *testing.T) {
 		},
 		{
 			name: "no nodes in the snapshot",
-			pod:  st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			args: config.DefaultPodTopologySpreadArgs(),
 		},
 	}
@@ -230,28 +230,28 @@ func TestPodTopologySpreadPreScoreState(t *testing.T) {
 		{
 			name: "normal case",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: zoneNodes(true), args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}, {}}, Weights: []float64{ptsW(2), ptsW(3)}},
 		},
 		{
 			name:  "null selector",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj(),
 			nodes: zoneNodes(true), args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "node-x doesn't have label zone",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: zoneNodes(false), args: list,
 			want: ptsScoreView{IgnoredNodes: []string{"node-x"}, Counts: []map[string]int64{{"zone1": 0}, {}}, Weights: []float64{ptsW(1), ptsW(2)}},
 		},
 		{
 			name: "system default constraints and a replicaset",
-			pod:  st.MakePod().Name("p").Label("foo", "tar").Label("baz", "sup").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "tar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
 			nodes: []*fw.Node{
 				st.MakeNode().Name("node-a").Label("topology.kubernetes.io/zone", "mars").Obj(),
 				st.MakeNode().Name("node-b").Label("topology.kubernetes.io/zone", "mars").Obj(),
@@ -265,7 +265,7 @@ func TestPodTopologySpreadPreScoreState(t *testing.T) {
 		},
 		{
 			name: "default constraints and a replicaset",
-			pod:  st.MakePod().Name("p").Label("foo", "tar").Label("baz", "sup").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "tar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
 			args: config.PodTopologySpreadArgs{
 				DefaultConstraints: []fw.TopologySpreadConstraint{
 					{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: fw.ScheduleAnyway},
@@ -280,9 +280,9 @@ func TestPodTopologySpreadPreScoreState(t *testing.T) {
 		},
 		{
 			name: "default constraints and a replicaset, but pod has constraints",
-			pod: st.MakePod().Name("p").Label("foo", "bar").Label("baz", "sup").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").
-				PtsSpread(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil).
-				PtsSpread(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("baz", "sup"), nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "bar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs1").
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("baz", "sup"), nil, nil, nil, nil)).Obj(),
 			args: config.PodTopologySpreadArgs{
 				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "galaxy", WhenUnsatisfiable: fw.ScheduleAnyway}},
 				DefaultingType:     config.ListDefaulting,
@@ -294,34 +294,34 @@ func TestPodTopologySpreadPreScoreState(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy honored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsBar, nil, ptsIgnore, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: fooNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "NodeAffinityPolicy honored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpIn, "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "NodeTaintsPolicy honored",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, ptsHonor, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
 			nodes: taintNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name:  "NodeTaintsPolicy ignored",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: taintNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
@@ -401,13 +401,13 @@ func TestPodTopologySpreadScore(t *testing.T) {
 	}{
 		{
 			name:  "one constraint on node, no existing pods",
-			pod:   st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: hostNodes("node-a", "node-b"),
 			want:  fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}},
 		},
 		{
 			name:     "one constraint on node, only one node is candidate",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo")),
 			nodes:    hostNodes("node-a"),
 			failed:   hostNodes("node-b"),
@@ -415,7 +415,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "one constraint on node, all nodes have the same number of matching pods",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 1, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo")),
 			nodes:    hostNodes("node-a", "node-b"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}},
@@ -423,14 +423,14 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			// w = ln 6 = 1.792; raw 2w→4, w→2, 0, 3w→5; min 0 max 5.
 			name:     "one constraint on node, all 4 nodes are candidates",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods2103,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 20}, {Name: "node-b", Score: 60}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 0}},
 		},
 		{
 			name:     "one constraint on node, null selector",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, nil, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj(),
 			existing: pods2103,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 100}},
@@ -438,14 +438,14 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			// raw 2w+1→5, w+1→3, 1, 3w+1→6; min 1 max 6: 33, 66, 100, 16.
 			name:     "one constraint on node, all 4 nodes are candidates, maxSkew=2",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(2, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods2103,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 33}, {Name: "node-b", Score: 66}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 16}},
 		},
 		{
 			name:     "one constraint on node, all 4 nodes are candidates, maxSkew=3",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(3, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(3, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4321,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 44}, {Name: "node-b", Score: 66}, {Name: "node-c", Score: 77}, {Name: "node-d", Score: 100}},
@@ -463,7 +463,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "one constraint on node, 3 out of 4 nodes are candidates",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4213,
 			nodes:    hostNodes("node-a", "node-b", "node-x"),
 			failed:   hostNodes("node-y"),
@@ -471,7 +471,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "one constraint on node, 3 out of 4 nodes are candidates, one node doesn't match topology key",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4213,
 			nodes: []*fw.Node{
 				st.MakeNode().Name("node-a").Obj(),
@@ -483,7 +483,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "one constraint on zone, 3 out of 4 nodes are candidates",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4213,
 			nodes:    zoneNodes4[:3],
 			failed:   zoneNodes4[3:],
@@ -492,8 +492,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "two Constraints on zone and node, 2 out of 4 nodes are candidates",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo"), ptsPodsOn("p-x", "node-x", 2, "foo"), ptsPodsOn("p-y", "node-y", 4, "foo")),
 			nodes:    []*fw.Node{zoneNodes4[0], zoneNodes4[2]},
 			failed:   []*fw.Node{zoneNodes4[1], zoneNodes4[3]},
@@ -502,8 +502,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "two Constraints on zone, 2 out of 4 nodes are candidates",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo", "bar").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo", "bar").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(),
@@ -515,8 +515,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "two Constraints on zone and node, with different labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "bar").Obj(),
@@ -527,8 +527,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "two Constraints on zone and node, with different labelSelectors, some nodes have 0 pods",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "bar").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo", "bar").Obj()},
 			nodes:    zoneNodes4,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 60}, {Name: "node-x", Score: 40}, {Name: "node-y", Score: 0}},
@@ -536,8 +536,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "two Constraints on zone and node, with different labelSelectors, 3 out of 4 nodes are candidates",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "bar").Obj(),
@@ -548,7 +548,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name: "existing pods in a different namespace do not count",
-			pod:  st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Namespace("ns1").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(),
 				ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(),
@@ -558,15 +558,15 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "terminating Pods should be excluded",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    hostNodes("node-a", "node-b"),
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").PtsTerminating().Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
+			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 0}},
 		},
 		{
 			// w = ln 5; raw 2w+1→4, 4, w+1→3; min 3 max 4: 75, 75, 100.
 			name:     "minDomains has no effect when ScheduleAnyway",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(2, "node", fw.ScheduleAnyway, ptsFoo, ptsInt32(10), nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.ScheduleAnyway, ptsFoo, ptsInt32(10), nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, false, false),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 2, "foo"), ptsPodsOn("p-c", "node-c", 1, "foo")),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 75}, {Name: "node-b", Score: 75}, {Name: "node-c", Score: 100}},
@@ -574,7 +574,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy honoed with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 33}, {Name: "node-c", Score: 100}},
@@ -582,37 +582,37 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				PtsSpread(1, "node", fw.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 66}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name: "NodeAffinityPolicy honoed with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpIn, "").
-				PtsSpread(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 33}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name: "NodeAffinityPolicy ignored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").PtsNodeAffinity("foo", fw.NodeSelectorOpIn, "").
-				PtsSpread(1, "node", fw.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 66}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name:     "NodeTaintsPolicy honored",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, ptsHonor, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, true, false, false),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 33}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name:     "NodeTaintsPolicy ignored",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, true, false, false),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 66}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}},
@@ -624,8 +624,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 			// every node gets 100.
 			name: "matchLabelKeys applied with the v1.36 feature gate on",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").Label("baz", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, []string{"baz"}).
-				PtsSpread(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"}).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, []string{"baz"})).
+				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"})).Obj(),
 			existing: matchLabelKeyPods,
 			nodes:    mlkNodes,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 100}},
@@ -633,8 +633,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"}).
-				PtsSpread(1, host, fw.ScheduleAnyway, &fw.LabelSelector{}, nil, nil, nil, []string{"bar"}).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"})).
+				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, &fw.LabelSelector{}, nil, nil, nil, []string{"bar"})).Obj(),
 			existing: matchLabelKeyPods,
 			nodes:    mlkNodes,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 60}, {Name: "node-b", Score: 20}, {Name: "node-c", Score: 60}, {Name: "node-d", Score: 100}},
@@ -642,8 +642,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").Label("baz", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-				PtsSpread(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"}).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"})).Obj(),
 			existing: []*fw.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar", "baz").Obj(),
 				ptsPodOn("p-c1", "node-c", "foo").Obj(), ptsPodOn("p-c2", "node-c", "bar").Obj(), ptsPodOn("p-d3", "node-c", "bar", "baz").Obj(),
@@ -657,7 +657,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 			// among them, so its pods count nowhere. zone weight ln(2+2):
 			// raw a = 1·ln4 → 1, b = 2·ln4 → 3: 100·(3+1−1)/3 = 100, 33.
 			name:     "pods in domains without feasible nodes are not counted",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 1, "foo"), ptsPodsOn("p-b", "node-b", 2, "foo"), ptsPodsOn("p-c", "node-c", 5, "foo")),
 			nodes:    []*fw.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone2")},
 			failed:   []*fw.Node{zoneNode("node-c", "zone3")},
@@ -665,7 +665,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:   "all feasible nodes ignored",
-			pod:    st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:    st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:  hostNodes("node-a", "node-b"),
 			failed: []*fw.Node{zoneNode("node-c", "zone3")},
 			want:   fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 0}},
@@ -673,7 +673,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			// raw = maxSkew−1 = 4 for every node: max = min = 4 → 100·4/4.
 			name:     "all nodes tied with maxSkew 5",
-			pod:      st.MakePod().Name("p").Label("foo", "").PtsSpread(5, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(5, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 1, "bar"), ptsPodsOn("p-b", "node-b", 1, "bar")),
 			nodes:    []*fw.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone2")},
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}},
@@ -745,8 +745,8 @@ func TestPodTopologySpreadRawScores(t *testing.T) {
 		nodes := []*fw.Node{st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone2").Obj()}
 		snap := fw.MustSnapshot(nodes, []*fw.Pod{ptsPodOn("f", "node-a", "foo").Obj(), ptsPodOn("b", "node-a", "bar").Obj()})
 		pod := st.MakePod().Name("p").
-			PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-			PtsSpread(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil).Obj()
+			SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+			SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj()
 		_, raw, _ := ptsRunScore(t, pl, snap, pod, snap.Nodes())
 		if diff := cmp.Diff([]int64{3, 0}, raw); diff != "" {
 			t.Errorf("raw (-want +got):\n%s", diff)
@@ -759,8 +759,8 @@ func TestPodTopologySpreadRawScores(t *testing.T) {
 		nodes := []*fw.Node{st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone1").Obj()}
 		snap := fw.MustSnapshot(nodes, []*fw.Pod{ptsPodOn("f", "node-b", "foo").Obj()})
 		pod := st.MakePod().Name("p").
-			PtsSpread(3, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-			PtsSpread(5, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj()
+			SpreadConstraint(st.PtsConstraint(3, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+			SpreadConstraint(st.PtsConstraint(5, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
 		// node-a: host 0·ln4 + 2, zone 1·ln3 + 4 = 7.0986 → 7;
 		// node-b: host 1·ln4 + 2 = 3.3863, zone 1·ln3 + 4: 8.4849 → 8.
 		_, raw, _ := ptsRunScore(t, pl, snap, pod, snap.Nodes())
@@ -837,8 +837,8 @@ func TestPodTopologySpreadScoreSlowPath(t *testing.T) {
 	}
 	snap := fw.MustSnapshot(nodes, ptsCat(ptsPodsOn("a", "node-a", 2, "foo"), ptsPodsOn("b", "node-b", 1, "foo")))
 	pod := st.MakePod().Name("p").Label("foo", "").
-		PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).
-		PtsSpread(2, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(2, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
 	feasible := snap.Nodes()[:2]
 	_, raw, state := ptsRunScore(t, pl, snap, pod, feasible)
 	pi := fw.MustPodInfo(pod)
@@ -888,7 +888,7 @@ func TestPodTopologySpreadScoreErrors(t *testing.T) {
 	snap := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("n").Obj()}, nil)
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
-	bad := fw.MustPodInfo(st.MakePod().Name("p").PtsSpread(1, "zone", "Maybe", nil, nil, nil, nil, nil).Obj())
+	bad := fw.MustPodInfo(st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", "Maybe", nil, nil, nil, nil, nil)).Obj())
 	if s := pl.PreScore(ctx, state, bad, snap.Nodes()); s.Code() != fw.Error || !strings.Contains(s.Message(), `whenUnsatisfiable="Maybe"`) {
 		t.Errorf("PreScore(bad constraint) = %v, want Error naming the field", s)
 	}
@@ -904,7 +904,7 @@ func TestPodTopologySpreadScoreErrors(t *testing.T) {
 func TestPodTopologySpreadNoFeasibleNodes(t *testing.T) {
 	pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
 	snap := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("node-a").Label("zone", "z").Obj()}, []*fw.Pod{ptsPodOn("e", "node-a", "foo").Obj()})
-	pod := st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil).Obj()
+	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
 	scores, raw, state := ptsRunScore(t, pl, snap, pod, nil)
 	if len(scores) != 0 || len(raw) != 0 {
 		t.Fatalf("scores %v", scores)

@@ -5,16 +5,16 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework"
 )
 
 // ttPreScoreKey is kube's "PreScore"+TaintToleration state key.
-const ttPreScoreKey fw.StateKey = "PreScore" + config.TaintTolerationName
+const ttPreScoreKey framework.StateKey = "PreScore" + config.TaintTolerationName
 
-type ttPreScoreState struct{ tolerations []fw.Toleration }
+type ttPreScoreState struct{ tolerations []framework.Toleration }
 
 // Clone returns the state itself; it is read-only.
-func (s *ttPreScoreState) Clone() fw.StateData { return s }
+func (s *ttPreScoreState) Clone() framework.StateData { return s }
 
 // TaintToleration is the score half of kube-scheduler v1.36's
 // TaintToleration: the raw score is the number of the node's
@@ -25,25 +25,31 @@ func (s *ttPreScoreState) Clone() fw.StateData { return s }
 type TaintToleration struct{}
 
 var (
-	_ fw.PreScorePlugin       = (*TaintToleration)(nil)
-	_ fw.ScorePlugin          = (*TaintToleration)(nil)
-	_ fw.BatchScorePlugin     = (*TaintToleration)(nil)
-	_ fw.ScoreExtensions      = (*TaintToleration)(nil)
-	_ fw.BatchScoreExtensions = (*TaintToleration)(nil)
+	_ framework.PreScorePlugin       = (*TaintToleration)(nil)
+	_ framework.ScorePlugin          = (*TaintToleration)(nil)
+	_ framework.BatchScorePlugin     = (*TaintToleration)(nil)
+	_ framework.ScoreExtensions      = (*TaintToleration)(nil)
+	_ framework.BatchScoreExtensions = (*TaintToleration)(nil)
 )
 
-// NewTaintToleration builds the score half (it has no args).
-func NewTaintToleration(_ fw.Handle) (fw.Plugin, error) { return &TaintToleration{}, nil }
+// NewTaintToleration builds the score half of TaintToleration.
+// It takes no args (args must be nil), so it is itself a framework.Factory.
+func NewTaintToleration(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
+		return nil, err
+	}
+	return &TaintToleration{}, nil
+}
 
 // Name returns "TaintToleration".
 func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 
 // PreScore keeps the pod's tolerations whose effect is empty or
 // PreferNoSchedule.
-func (pl *TaintToleration) PreScore(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
-	var tols []fw.Toleration
+func (pl *TaintToleration) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
+	var tols []framework.Toleration
 	for _, t := range pod.Pod.Spec.Tolerations {
-		if t.Effect == "" || t.Effect == fw.TaintEffectPreferNoSchedule {
+		if t.Effect == "" || t.Effect == framework.TaintEffectPreferNoSchedule {
 			tols = append(tols, t)
 		}
 	}
@@ -53,7 +59,7 @@ func (pl *TaintToleration) PreScore(_ context.Context, state *fw.CycleState, pod
 
 // Score counts the intolerable PreferNoSchedule taints of node. Without
 // PreScore state it returns an Error, as kube does.
-func (pl *TaintToleration) Score(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, node *fw.NodeInfo) (int64, *fw.Status) {
+func (pl *TaintToleration) Score(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
 	s, st := ttReadPreScoreState(state)
 	if st != nil {
 		return 0, st
@@ -61,24 +67,24 @@ func (pl *TaintToleration) Score(_ context.Context, state *fw.CycleState, _ *fw.
 	return ttIntolerable(s.tolerations, node.Node().Spec.Taints), nil
 }
 
-func ttReadPreScoreState(state *fw.CycleState) (*ttPreScoreState, *fw.Status) {
+func ttReadPreScoreState(state *framework.CycleState) (*ttPreScoreState, *framework.Status) {
 	d, err := state.Read(ttPreScoreKey)
 	if err != nil {
-		return nil, fw.AsStatus(fmt.Errorf("failed to read %q from cycleState: %w", ttPreScoreKey, err))
+		return nil, framework.AsStatus(fmt.Errorf("failed to read %q from cycleState: %w", ttPreScoreKey, err))
 	}
 	s, ok := d.(*ttPreScoreState)
 	if !ok {
-		return nil, fw.AsStatus(fmt.Errorf("%+v convert to tainttoleration.preScoreState error", d))
+		return nil, framework.AsStatus(fmt.Errorf("%+v convert to tainttoleration.preScoreState error", d))
 	}
 	return s, nil
 }
 
 // ttIntolerable counts the PreferNoSchedule taints that tols do not
 // tolerate.
-func ttIntolerable(tols []fw.Toleration, taints []fw.Taint) int64 {
+func ttIntolerable(tols []framework.Toleration, taints []framework.Taint) int64 {
 	var n int64
 	for i := range taints {
-		if taints[i].Effect == fw.TaintEffectPreferNoSchedule && !fw.TolerationsTolerateTaint(tols, &taints[i]) {
+		if taints[i].Effect == framework.TaintEffectPreferNoSchedule && !framework.TolerationsTolerateTaint(tols, &taints[i]) {
 			n++
 		}
 	}
@@ -87,7 +93,7 @@ func ttIntolerable(tols []fw.Toleration, taints []fw.Taint) int64 {
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading the
 // PreScore state once; an untainted node costs one length check.
-func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+func (pl *TaintToleration) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
 	s, st := ttReadPreScoreState(state)
 	if st != nil {
 		return st
@@ -103,16 +109,16 @@ func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _
 }
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).
-func (pl *TaintToleration) ScoreExtensions() fw.ScoreExtensions { return pl }
+func (pl *TaintToleration) ScoreExtensions() framework.ScoreExtensions { return pl }
 
 // NormalizeScoreBatch is NormalizeScore over a row of scores
 // (framework.BatchScoreExtensions).
-func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, _ []*fw.NodeInfo, scores []int64) *fw.Status {
-	batchDefaultNormalize(fw.MaxNodeScore, true, scores)
+func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+	batchDefaultNormalize(framework.MaxNodeScore, true, scores)
 	return nil
 }
 
 // NormalizeScore applies DefaultNormalizeScore(100, reverse=true).
-func (pl *TaintToleration) NormalizeScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, scores fw.NodeScoreList) *fw.Status {
-	return fw.DefaultNormalizeScore(fw.MaxNodeScore, true, scores)
+func (pl *TaintToleration) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
+	return framework.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
 }

@@ -77,7 +77,7 @@ func TestTaintTolerationScore(t *testing.T) {
 			[]int64{67, 0}},
 		{"empty node list", nil, nil, []int64{}},
 	}
-	pl, _ := NewTaintToleration(nil)
+	pl, _ := NewTaintToleration(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			w := st.MakePod().Name("p")
@@ -92,7 +92,7 @@ func TestTaintTolerationScore(t *testing.T) {
 }
 
 func TestTaintTolerationScoreWithoutPreScore(t *testing.T) {
-	pl, _ := NewTaintToleration(nil)
+	pl, _ := NewTaintToleration(nil, nil)
 	ni, _ := fw.NewNodeInfo(ttNode("A"))
 	_, s := pl.(fw.ScorePlugin).Score(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), ni)
 	if s.Code() != fw.Error {
@@ -101,7 +101,7 @@ func TestTaintTolerationScoreWithoutPreScore(t *testing.T) {
 }
 
 func TestTaintTolerationScoreAllocs(t *testing.T) {
-	pl, _ := NewTaintToleration(nil)
+	pl, _ := NewTaintToleration(nil, nil)
 	pod := fw.MustPodInfo(st.MakePod().Toleration(fw.Toleration{Key: "a", Operator: fw.TolerationOpExists}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, nil)
@@ -116,7 +116,7 @@ func TestTaintTolerationScoreAllocs(t *testing.T) {
 // nodes without such taints get 100, the most tainted get 0, and when no
 // node has any, all get 100.
 func TestPropTaintTolerationNormalized(t *testing.T) {
-	pl, _ := NewTaintToleration(nil)
+	pl, _ := NewTaintToleration(nil, nil)
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(rt, "nodes")
 		nodes := make([]*fw.Node, n)
@@ -145,6 +145,6 @@ func TestPropTaintTolerationNormalized(t *testing.T) {
 }
 
 func BenchmarkTaintTolerationScore(b *testing.B) {
-	pl, _ := NewTaintToleration(nil)
+	pl, _ := NewTaintToleration(nil, nil)
 	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scoring"
@@ -26,10 +27,6 @@ import (
 
 // now is the simulation's clock: every NodeMetric was just reported.
 var now = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
-
-type fixedClock struct{}
-
-func (fixedClock) Now() time.Time { return now }
 
 // nodeSpec is one 32-CPU / 128Gi node: what its pods request and what they
 // really use.
@@ -47,22 +44,12 @@ var cluster = []nodeSpec{
 	{"node-d", "6", "24Gi", "22", "60Gi", "under-requested, hot"},
 }
 
-func quantities(cpu, mem string) resource.List {
-	return resource.List{resource.CPU: resource.MustParse(cpu), resource.Memory: resource.MustParse(mem)}
-}
-
 func pod(name, node, cpu, mem string) *fw.Pod {
-	p := &fw.Pod{
-		ObjectMeta: fw.ObjectMeta{Name: name, Namespace: "default", UID: name},
-		Spec: fw.PodSpec{NodeName: node, Containers: []fw.Container{{
-			Name: "app", Resources: fw.ResourceRequirements{Requests: quantities(cpu, mem)},
-		}}},
-	}
+	w := builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": mem})
 	if node != "" {
-		p.Status.Phase = fw.PodRunning
-		p.Status.Conditions = []fw.PodCondition{{Type: fw.PodScheduled, Status: fw.ConditionTrue, LastTransitionTime: now.Add(-time.Hour)}}
+		w.Node(node).Phase(fw.PodRunning).Condition(fw.PodScheduled, fw.ConditionTrue, now.Add(-time.Hour))
 	}
-	return p
+	return w.Obj()
 }
 
 // build returns the nodes, the running pods (one per node, requesting the
@@ -72,23 +59,12 @@ func build() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
 	var pods []*fw.Pod
 	var metrics []*fw.NodeMetric
 	for _, n := range cluster {
-		alloc := quantities("32", "128Gi")
-		alloc[resource.Pods] = resource.MustParse("110")
-		nodes = append(nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: n.name}, Status: fw.NodeStatus{Capacity: alloc, Allocatable: alloc}})
+		nodes = append(nodes, builder.MakeNode().Name(n.name).Capacity(map[string]string{"cpu": "32", "memory": "128Gi"}).Obj())
 		p := pod(n.name+"-app", n.name, n.reqCPU, n.reqMem)
 		pods = append(pods, p)
-		t := now
-		metrics = append(metrics, &fw.NodeMetric{
-			ObjectMeta: fw.ObjectMeta{Name: n.name},
-			Status: fw.NodeMetricStatus{
-				UpdateTime: &t,
-				NodeMetric: &fw.NodeMetricInfo{NodeUsage: fw.ResourceMap{Resources: quantities(n.usedCPU, n.usedMem)}},
-				PodsMetric: []*fw.PodMetricInfo{{
-					Namespace: "default", Name: p.Name, Priority: "koord-prod",
-					PodUsage: fw.ResourceMap{Resources: quantities(n.usedCPU, n.usedMem)},
-				}},
-			},
-		})
+		used := map[string]string{"cpu": n.usedCPU, "memory": n.usedMem}
+		metrics = append(metrics, builder.MakeNodeMetric(n.name).UpdateTime(now).Usage(used).
+			Pod("default", p.Name, "koord-prod", used).Obj())
 	}
 	return nodes, pods, metrics
 }
@@ -100,7 +76,7 @@ func schedule(f *fw.Framework, snap *fw.Snapshot, p *fw.Pod) (*fw.Result, error)
 // leastAllocated is a profile scoring with NodeResourcesFit/LeastAllocated.
 func leastAllocated() (*fw.Framework, error) {
 	reg := fw.NewRegistry()
-	if err := reg.Register(config.NodeResourcesFitName, fw.TypedFactory(scoring.NewNodeResourcesFit)); err != nil {
+	if err := reg.Register(config.NodeResourcesFitName, scoring.NodeResourcesFitFactory); err != nil {
 		return nil, err
 	}
 	return fw.NewFramework(reg, fw.Profile{
@@ -108,7 +84,7 @@ func leastAllocated() (*fw.Framework, error) {
 		PreScore:      []string{config.NodeResourcesFitName},
 		Score:         []string{config.NodeResourcesFitName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1},
-	}, fw.WithClock(fixedClock{}))
+	}, fw.WithClock(fw.NewFakeClock(now)))
 }
 
 // loadAware is a profile with Koordinator's LoadAwareScheduling (default
@@ -116,7 +92,7 @@ func leastAllocated() (*fw.Framework, error) {
 func loadAware(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) {
 	reg := fw.NewRegistry()
 	name := config.LoadAwareSchedulingName
-	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory(nil)); err != nil {
+	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory); err != nil {
 		return nil, err
 	}
 	f, err := fw.NewFramework(reg, fw.Profile{
@@ -125,7 +101,7 @@ func loadAware(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) 
 		PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
 		Weights: map[string]int64{name: 1},
 		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}},
-	}, fw.WithClock(fixedClock{}))
+	}, fw.WithClock(fw.NewFakeClock(now)))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -65,8 +66,7 @@ func generalClusters() []*estimator.Cluster {
 // 3 is 4 cpu / 32Gi, grade 6 is 32 cpu / 256Gi (each grade's Min).
 func modelNodes(cluster string) []*framework.Node {
 	node := func(name, cpu, mem string) *framework.Node {
-		alloc := resource.MustParseList(map[string]string{"cpu": cpu, "memory": mem, "pods": "110"})
-		return &framework.Node{ObjectMeta: framework.ObjectMeta{Name: name}, Status: framework.NodeStatus{Capacity: alloc, Allocatable: alloc}}
+		return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": mem}).Obj()
 	}
 	groups := map[string][]struct {
 		n        int

@@ -12,7 +12,7 @@ import (
 	"os"
 
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/framework/builder"
 )
 
 // fitsCPU rejects nodes without enough unrequested cpu.
@@ -45,20 +45,11 @@ func (freeCPU) Score(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, n *fw
 func (freeCPU) ScoreExtensions() fw.ScoreExtensions { return nil }
 
 func node(name, cpu string) *fw.Node {
-	return &fw.Node{
-		ObjectMeta: fw.ObjectMeta{Name: name},
-		Status:     fw.NodeStatus{Allocatable: resource.List{resource.CPU: resource.MustParse(cpu), resource.Pods: resource.MustParse("110")}},
-	}
+	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu}).Obj()
 }
 
 func pod(name, cpu string) *fw.Pod {
-	return &fw.Pod{
-		ObjectMeta: fw.ObjectMeta{Name: name, Namespace: "default", UID: name},
-		Spec: fw.PodSpec{Containers: []fw.Container{{
-			Name:      "app",
-			Resources: fw.ResourceRequirements{Requests: resource.List{resource.CPU: resource.MustParse(cpu)}},
-		}}},
-	}
+	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu}).Obj()
 }
 
 func run(w io.Writer) error {

@@ -22,33 +22,13 @@ func PtsConstraint(maxSkew int32, key string, when fw.UnsatisfiableConstraintAct
 	}
 }
 
-// PtsSpread adds a topology spread constraint built by PtsConstraint.
-func (w *PodWrapper) PtsSpread(maxSkew int32, key string, when fw.UnsatisfiableConstraintAction, sel *fw.LabelSelector, minDomains *int32, affinityPolicy, taintsPolicy *fw.NodeInclusionPolicy, matchLabelKeys []string) *PodWrapper {
-	return w.SpreadConstraint(PtsConstraint(maxSkew, key, when, sel, minDomains, affinityPolicy, taintsPolicy, matchLabelKeys))
-}
+// PtsDeletionTime is the deletion time PTS tests mark terminating pods
+// with (any time does).
+func PtsDeletionTime() time.Time { return time.Unix(0, 0).UTC() }
 
-// PtsTerminating marks the pod as being deleted (sets deletionTimestamp).
-func (w *PodWrapper) PtsTerminating() *PodWrapper {
-	t := time.Unix(0, 0).UTC()
-	w.p.DeletionTimestamp = &t
-	return w
-}
-
-// PtsOwnerRef adds a controller owner reference with an apiVersion.
-func (w *PodWrapper) PtsOwnerRef(apiVersion, kind, name string) *PodWrapper {
-	w.p.OwnerReferences = append(w.p.OwnerReferences, fw.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: true})
-	return w
-}
-
-// PtsNodeAffinity sets a required node affinity of one term with one
-// expression key op values.
-func (w *PodWrapper) PtsNodeAffinity(key string, op fw.NodeSelectorOperator, values ...string) *PodWrapper {
-	w.p.Spec.Affinity = &fw.Affinity{NodeAffinity: &fw.NodeAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{{
-			MatchExpressions: []fw.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}},
-		}}},
-	}}
-	return w
+// PtsNodeTerm returns a node selector term of one expression key op values.
+func PtsNodeTerm(key string, op fw.NodeSelectorOperator, values ...string) fw.NodeSelectorTerm {
+	return fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}}}
 }
 
 // PtsExists returns a label selector requiring that each key exists.

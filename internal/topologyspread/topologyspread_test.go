@@ -60,19 +60,19 @@ func TestDefaultSelector(t *testing.T) {
 	}{
 		{name: "services of the pod's namespace that select it", pod: pod.Obj(),
 			want: []bool{true, true, true, true, false, false, true}},
-		{name: "replica set requirements are ANDed", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+		{name: "replica set requirements are ANDed", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
 			want: []bool{true, false, true, true, false, false, true}},
-		{name: "stateful set", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "StatefulSet", "ss1").Obj(),
+		{name: "stateful set", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("apps/v1", "StatefulSet", "ss1").Obj(),
 			want: []bool{false, false, true, false, false, false, false}},
-		{name: "replication controller labels merge into the set", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("v1", "ReplicationController", "rc1").Obj(),
+		{name: "replication controller labels merge into the set", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("v1", "ReplicationController", "rc1").Obj(),
 			want: []bool{false, false, false, true, false, false, false}},
-		{name: "empty apiVersion is accepted", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("StatefulSet", "ss1").Obj(),
+		{name: "empty apiVersion is accepted", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("", "StatefulSet", "ss1").Obj(),
 			want: []bool{false, false, true, false, false, false, false}},
-		{name: "another group/version is not a supported controller", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("extensions/v1beta1", "ReplicaSet", "rs1").Obj(),
+		{name: "another group/version is not a supported controller", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("extensions/v1beta1", "ReplicaSet", "rs1").Obj(),
 			want: []bool{true, true, true, true, false, false, true}},
-		{name: "controller in another namespace is not found", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "ReplicaSet", "rs2").Obj(),
+		{name: "controller in another namespace is not found", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("apps/v1", "ReplicaSet", "rs2").Obj(),
 			want: []bool{true, true, true, true, false, false, true}},
-		{name: "invalid controller selector is skipped", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").PtsOwnerRef("apps/v1", "ReplicaSet", "bad").Obj(),
+		{name: "invalid controller selector is skipped", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("apps/v1", "ReplicaSet", "bad").Obj(),
 			want: []bool{true, true, true, true, false, false, true}},
 		{name: "no service and no controller", pod: st.MakePod().Name("q").Namespace("test").Label("zzz", "1").Obj(), empty: true},
 		{name: "non-controller owner references are ignored", pod: func() *fw.Pod {
@@ -123,10 +123,10 @@ func TestBuild(t *testing.T) {
 			// filtering_test.go "soft spreadConstraints should be bypassed".
 			name: "own constraints of the requested action, unset fields resolved",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				PtsSpread(1, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil).
-				PtsSpread(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, nil).
-				PtsSpread(1, "node", fw.ScheduleAnyway, foo, nil, nil, nil, nil).
-				PtsSpread(2, "node", fw.DoNotSchedule, foo, int32p(4), policy(ignore), policy(honor), nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, foo, int32p(4), policy(ignore), policy(honor), nil)).Obj(),
 			action: fw.DoNotSchedule,
 			want: []want{
 				{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": "x"}, mismatching: map[string]string{"bar": ""}},
@@ -136,7 +136,7 @@ func TestBuild(t *testing.T) {
 		{
 			// filtering_test.go "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty".
 			name:   "matchLabelKeys ANDed with a non-empty selector",
-			pod:    st.MakePod().Name("p").Label("foo", "").Label("bar", "a").PtsSpread(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"}).Obj(),
+			pod:    st.MakePod().Name("p").Label("foo", "").Label("bar", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"})).Obj(),
 			action: fw.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: map[string]string{"foo": "", "bar": "a"}, mismatching: map[string]string{"foo": ""}}},
@@ -144,7 +144,7 @@ func TestBuild(t *testing.T) {
 		{
 			// "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty".
 			name:   "matchLabelKeys ANDed with an empty selector",
-			pod:    st.MakePod().Name("p").Label("foo", "a").PtsSpread(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"}).Obj(),
+			pod:    st.MakePod().Name("p").Label("foo", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"})).Obj(),
 			action: fw.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: map[string]string{"foo": "a"}, mismatching: map[string]string{"foo": "b"}}},
@@ -152,7 +152,7 @@ func TestBuild(t *testing.T) {
 		{
 			// "key in matchLabelKeys is ignored when LabelSelector is nil".
 			name:   "nil selector stays nothing",
-			pod:    st.MakePod().Name("p").Label("bar", "x").PtsSpread(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, []string{"bar"}).Obj(),
+			pod:    st.MakePod().Name("p").Label("bar", "x").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, []string{"bar"})).Obj(),
 			action: fw.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: nil, mismatching: map[string]string{"bar": "x"}}},
@@ -160,7 +160,7 @@ func TestBuild(t *testing.T) {
 		{
 			// "key in matchLabelKeys is ignored when it isn't exist in pod.labels".
 			name:   "absent matchLabelKeys are ignored",
-			pod:    st.MakePod().Name("p").Label("foo", "").PtsSpread(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"}).Obj(),
+			pod:    st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"})).Obj(),
 			action: fw.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: map[string]string{"foo": "a"}, mismatching: map[string]string{"bar": ""}}},
@@ -188,7 +188,7 @@ func TestBuild(t *testing.T) {
 		{
 			// "default constraints and a service, but pod has constraints".
 			name:     "own constraints win over defaults",
-			pod:      st.MakePod().Name("p").Label("foo", "bar").Label("baz", "tar").PtsSpread(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil).PtsSpread(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "bar").Label("baz", "tar").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil)).SpreadConstraint(st.PtsConstraint(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil)).Obj(),
 			action:   fw.DoNotSchedule,
 			defaults: listDefaults,
 			snap:     snapWith(svcFooBar),
@@ -197,7 +197,7 @@ func TestBuild(t *testing.T) {
 		},
 		{
 			name:     "system defaults with a replica set",
-			pod:      st.MakePod().Name("p").Label("foo", "tar").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "tar").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
 			action:   fw.ScheduleAnyway,
 			defaults: SystemDefaultConstraints(),
 			snap:     snapWith(fw.WithControllers(fw.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
@@ -208,7 +208,7 @@ func TestBuild(t *testing.T) {
 		},
 		{
 			name:     "system defaults have no hard constraint",
-			pod:      st.MakePod().Name("p").Label("foo", "tar").PtsOwnerRef("apps/v1", "ReplicaSet", "rs1").Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "tar").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
 			action:   fw.DoNotSchedule,
 			defaults: SystemDefaultConstraints(),
 			snap:     snapWith(fw.WithControllers(fw.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
@@ -222,15 +222,15 @@ func TestBuild(t *testing.T) {
 		},
 		{
 			name:    "invalid own selector",
-			pod:     st.MakePod().Name("p").PtsSpread(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: fw.LabelSelectorOpIn}}}, nil, nil, nil, nil).Obj(),
+			pod:     st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: fw.LabelSelectorOpIn}}}, nil, nil, nil, nil)).Obj(),
 			action:  fw.DoNotSchedule,
 			wantErr: "pod default/p: topologySpreadConstraints[0]: labelSelector.matchExpressions[0]",
 		},
 		{
 			name: "invalid own fields are reported whatever the action",
 			pod: st.MakePod().Name("p").
-				PtsSpread(0, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil).
-				PtsSpread(1, "", "Sometimes", foo, int32p(-1), policy("x"), policy("y"), nil).Obj(),
+				SpreadConstraint(st.PtsConstraint(0, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "", "Sometimes", foo, int32p(-1), policy("x"), policy("y"), nil)).Obj(),
 			action:  fw.DoNotSchedule,
 			wantErr: `pod default/p: topologySpreadConstraints[0].maxSkew=0: not in valid range (0, inf)`,
 		},
@@ -271,9 +271,9 @@ func TestBuild(t *testing.T) {
 
 func TestValidatePodConstraintsAllErrors(t *testing.T) {
 	pod := st.MakePod().Name("p").
-		PtsSpread(0, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil).
-		PtsSpread(1, "", "Sometimes", nil, int32p(-1), policy("x"), policy("y"), nil).
-		PtsSpread(1, "-bad-", fw.DoNotSchedule, nil, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(0, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "", "Sometimes", nil, int32p(-1), policy("x"), policy("y"), nil)).
+		SpreadConstraint(st.PtsConstraint(1, "-bad-", fw.DoNotSchedule, nil, nil, nil, nil, nil)).Obj()
 	err := ValidatePodConstraints(pod)
 	if err == nil {
 		t.Fatal("ValidatePodConstraints() = nil")
@@ -294,8 +294,8 @@ func TestValidatePodConstraintsAllErrors(t *testing.T) {
 	// Duplicates and minDomains with ScheduleAnyway are accepted, as
 	// kube-scheduler's own tests rely on them.
 	ok := st.MakePod().Name("p").
-		PtsSpread(1, "zone", fw.ScheduleAnyway, nil, int32p(10), nil, nil, nil).
-		PtsSpread(2, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, nil, int32p(10), nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(2, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj()
 	if err := ValidatePodConstraints(ok); err != nil {
 		t.Errorf("ValidatePodConstraints() = %v, want nil", err)
 	}
@@ -317,7 +317,7 @@ func TestCheckQualifiedName(t *testing.T) {
 func TestCountMatching(t *testing.T) {
 	pis := []*fw.PodInfo{
 		fw.MustPodInfo(st.MakePod().Name("a").Label("foo", "").Obj()),
-		fw.MustPodInfo(st.MakePod().Name("b").Label("foo", "").PtsTerminating().Obj()),
+		fw.MustPodInfo(st.MakePod().Name("b").Label("foo", "").Terminating(st.PtsDeletionTime()).Obj()),
 		fw.MustPodInfo(st.MakePod().Name("c").Namespace("ns1").Label("foo", "").Obj()),
 		fw.MustPodInfo(st.MakePod().Name("d").Label("bar", "").Obj()),
 		fw.MustPodInfo(st.MakePod().Name("e").Label("foo", "x").Obj()),

@@ -1,19 +1,19 @@
-package scheduling
+package framework
 
 import (
 	"container/heap"
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/schedkit/schedkit/framework"
 )
 
-// Clock is the scheduler's time source: the framework's clock plus timers,
-// which the scheduler uses for Permit timeouts. Inject a FakeClock to run a
-// simulation on virtual time; RealClock is the wall clock.
+// Clock is the one time source of schedkit: a Framework hands it to its
+// plugins (Handle.Clock), and a scheduling.Scheduler uses it for backoff
+// and Permit timeouts and passes it to its frameworks. Inject a FakeClock to
+// run tests and simulations on virtual time; RealClock is the wall clock.
 type Clock interface {
-	framework.Clock
+	// Now returns the current time.
+	Now() time.Time
 	// AfterFunc calls f once d has elapsed (on a goroutine of the clock's
 	// choosing) and returns a Timer that can cancel it.
 	AfterFunc(d time.Duration, f func()) Timer
@@ -39,7 +39,7 @@ var (
 	_ Clock = (*FakeClock)(nil)
 )
 
-// FakeClock is a virtual clock: time moves only when Advance or Step is
+// FakeClock is a virtual clock: time moves only when Advance or AdvanceTo is
 // called, and timers fire on the goroutine that moves it, in deadline order
 // (ties in the order the timers were created). It makes tests of timeouts
 // and backoff exact and lets a simulation skip idle time. It is safe for
@@ -63,7 +63,7 @@ func (c *FakeClock) Now() time.Time {
 }
 
 // AfterFunc schedules f at Now()+d. A d ≤ 0 fires at the next Advance or
-// Step (even Advance(0)).
+// AdvanceTo (even Advance(0)).
 func (c *FakeClock) AfterFunc(d time.Duration, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -78,7 +78,7 @@ func (c *FakeClock) AfterFunc(d time.Duration, f func()) Timer {
 // negative d is an error.
 func (c *FakeClock) Advance(d time.Duration) error {
 	if d < 0 {
-		return fmt.Errorf("scheduling: FakeClock.Advance(%v): negative duration", d)
+		return fmt.Errorf("framework: FakeClock.Advance(%v): negative duration", d)
 	}
 	c.mu.Lock()
 	target := c.now.Add(d)
@@ -93,7 +93,7 @@ func (c *FakeClock) AdvanceTo(t time.Time) error {
 	if t.Before(c.now) {
 		now := c.now
 		c.mu.Unlock()
-		return fmt.Errorf("scheduling: FakeClock.AdvanceTo(%v): before the current time %v", t, now)
+		return fmt.Errorf("framework: FakeClock.AdvanceTo(%v): before the current time %v", t, now)
 	}
 	for {
 		if len(c.timers) == 0 || c.timers[0].at.After(t) {

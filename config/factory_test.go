@@ -1,0 +1,58 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+type factoryTestPlugin struct{ args NodeAffinityArgs }
+
+func (factoryTestPlugin) Name() string { return NodeAffinityName }
+
+func TestNewPlugin(t *testing.T) {
+	newPlugin := func(a NodeAffinityArgs, _ framework.Handle) (framework.Plugin, error) {
+		return factoryTestPlugin{args: a}, nil
+	}
+	def := func() NodeAffinityArgs { return NodeAffinityArgs{AddedAffinity: &framework.NodeAffinity{}} }
+	given := NodeAffinityArgs{}
+	var nilArgs *NodeAffinityArgs
+	for _, tc := range []struct {
+		name        string
+		args        any
+		wantDefault bool
+		wantErr     string
+	}{
+		{"nil means the defaults", nil, true, ""},
+		{"nil pointer means the defaults", nilArgs, true, ""},
+		{"a value is used as given", given, false, ""},
+		{"a pointer is used as given", &given, false, ""},
+		{"another type names the plugin and both types", 3, false, "NodeAffinity: args of type int, want config.NodeAffinityArgs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl, err := NewPlugin(NodeAffinityName, tc.args, nil, def, newPlugin)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pl.(factoryTestPlugin).args.AddedAffinity != nil; got != tc.wantDefault {
+				t.Errorf("got the defaults = %v, want %v", got, tc.wantDefault)
+			}
+		})
+	}
+}
+
+func TestNoArgs(t *testing.T) {
+	if err := NoArgs("NodeName", nil); err != nil {
+		t.Errorf("NoArgs(nil) = %v", err)
+	}
+	if err := NoArgs("NodeName", map[string]any{}); err == nil || err.Error() != "NodeName: takes no args, got map[string]interface {}" {
+		t.Errorf("NoArgs(map) = %v", err)
+	}
+}

@@ -1,0 +1,227 @@
+package builder_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/resource"
+)
+
+func TestNodePodsDefault(t *testing.T) {
+	tests := []struct {
+		name          string
+		node          *builder.NodeWrapper
+		wantAlloc     map[string]string
+		wantCapacity  map[string]string // nil: capacity unset
+		wantNoCapList bool
+	}{
+		{name: "nothing set: allocatable gets pods", node: builder.MakeNode().Name("n"),
+			wantAlloc: map[string]string{"pods": "110"}, wantNoCapList: true},
+		{name: "capacity without pods: both get pods", node: builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "4"}),
+			wantAlloc: map[string]string{"cpu": "4", "pods": "110"}, wantCapacity: map[string]string{"cpu": "4", "pods": "110"}},
+		{name: "capacity names pods", node: builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "4", "pods": "8"}),
+			wantAlloc: map[string]string{"cpu": "4", "pods": "8"}, wantCapacity: map[string]string{"cpu": "4", "pods": "8"}},
+		{name: "explicit zero pods is kept", node: builder.MakeNode().Name("n").Allocatable(map[string]string{"cpu": "4", "pods": "0"}),
+			wantAlloc: map[string]string{"cpu": "4", "pods": "0"}, wantNoCapList: true},
+		{name: "allocatable alone: capacity stays unset", node: builder.MakeNode().Name("n").Allocatable(map[string]string{"memory": "1Gi"}),
+			wantAlloc: map[string]string{"memory": "1Gi", "pods": "110"}, wantNoCapList: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := tt.node.Obj()
+			if want := resource.MustParseList(tt.wantAlloc); !n.Status.Allocatable.Equal(want) || len(n.Status.Allocatable) != len(want) {
+				t.Errorf("allocatable = %v, want %v", n.Status.Allocatable, want)
+			}
+			if tt.wantNoCapList {
+				if n.Status.Capacity != nil {
+					t.Errorf("capacity = %v, want unset", n.Status.Capacity)
+				}
+			} else if want := resource.MustParseList(tt.wantCapacity); !n.Status.Capacity.Equal(want) || len(n.Status.Capacity) != len(want) {
+				t.Errorf("capacity = %v, want %v", n.Status.Capacity, want)
+			}
+		})
+	}
+}
+
+// A node built without naming pods admits a pod: its NodeInfo has room for
+// 110 pods (a node with no pods allocatable has room for none).
+func TestNodePodsDefaultAdmits(t *testing.T) {
+	ni, err := framework.NewNodeInfo(builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "4"}).Obj())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ni.Allocatable.Pods; got != builder.DefaultMaxPods {
+		t.Errorf("allocatable pods = %d, want %d", got, builder.DefaultMaxPods)
+	}
+}
+
+func TestBuildReportsMalformedQuantity(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func() error
+		want  []string
+	}{
+		{"pod container request", func() error {
+			_, err := builder.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "12Q"}).Build()
+			return err
+		}, []string{`pod "web"`, "container c0 requests", `"memory"`, `"12Q"`}},
+		{"pod overhead", func() error {
+			_, err := builder.MakePod().Name("web").Overhead(map[string]string{"cpu": "x"}).Build()
+			return err
+		}, []string{`pod "web"`, "spec.overhead", `"x"`}},
+		{"node capacity", func() error {
+			_, err := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "four"}).Build()
+			return err
+		}, []string{`node "n1"`, "status.capacity", `"four"`}},
+		{"node metric usage", func() error {
+			_, err := builder.MakeNodeMetric("n1").Usage(map[string]string{"cpu": ""}).Build()
+			return err
+		}, []string{`NodeMetric "n1"`, "nodeUsage", `"cpu"`}},
+		{"the first error wins", func() error {
+			_, err := builder.MakePod().Name("web").Req(map[string]string{"cpu": "a"}).Req(map[string]string{"cpu": "b"}).Build()
+			return err
+		}, []string{"container c0", `"a"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.build()
+			if err == nil {
+				t.Fatal("Build succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %s", err, w)
+				}
+			}
+			var pe *resource.ParseError
+			if !errors.As(err, &pe) {
+				t.Errorf("error %q does not wrap a *resource.ParseError", err)
+			}
+		})
+	}
+}
+
+func TestObjPanicsOnMalformedQuantity(t *testing.T) {
+	defer func() {
+		r := recover()
+		err, ok := r.(error)
+		if !ok || !strings.Contains(err.Error(), `"1.2.3"`) {
+			t.Errorf("recovered %v, want the Build error", r)
+		}
+	}()
+	builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "1.2.3"}).Obj()
+}
+
+func TestPodAffinityTermUnknownKind(t *testing.T) {
+	_, err := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAffinityKind(9), 1, framework.PodAffinityTerm{TopologyKey: "zone"}).Build()
+	if err == nil || !strings.Contains(err.Error(), "PodAffinityKind 9") {
+		t.Errorf("Build error = %v, want one naming PodAffinityKind 9", err)
+	}
+}
+
+// Objects built earlier do not change when the wrapper goes on, so a
+// wrapper serves as a template; a returned object changed by its caller does
+// not change later ones.
+func TestObjIsIndependent(t *testing.T) {
+	t.Run("pod", func(t *testing.T) {
+		w := builder.MakePod().Label("app", "web").Annotation("a", "1").NodeSelector(map[string]string{"zone": "a"}).
+			Req(map[string]string{"cpu": "1"}).Toleration(framework.Toleration{Key: "k", Operator: framework.TolerationOpExists}).
+			RequiredNodeAffinity(builder.LabelIn("zone", "a")).
+			PodAffinityIn("app", "zone", []string{"web"}, builder.PodAffinityWithPreferredReq)
+		first := w.Name("p1").Obj()
+		want := w.Name("p1").Obj() // an equal copy to compare with
+		w.Name("p2").Label("tier", "db").Annotation("b", "2").Req(map[string]string{"cpu": "2"}).
+			PreferredNodeAffinity(5, builder.LabelIn("zone", "b")).
+			PodAffinityIn("app", "zone", []string{"db"}, builder.PodAffinityWithPreferredReq).
+			PodAntiAffinityExists("app", "host", builder.PodAntiAffinityWithRequiredReq)
+		second := w.Obj()
+		if diff := cmp.Diff(want, first); diff != "" {
+			t.Errorf("first pod changed by later builder calls (-want +got):\n%s", diff)
+		}
+		if first.UID != "p1" || second.UID != "p2" {
+			t.Errorf("UIDs = %q, %q, want p1, p2 (each defaults to its name)", first.UID, second.UID)
+		}
+		// Changing a returned pod does not reach the wrapper.
+		second.Labels["app"] = "changed"
+		second.Spec.Containers = append(second.Spec.Containers, framework.Container{Name: "x"})
+		third := w.Obj()
+		if third.Labels["app"] != "web" || len(third.Spec.Containers) != 2 {
+			t.Errorf("third pod = labels %v, %d containers; want app=web and 2", third.Labels, len(third.Spec.Containers))
+		}
+	})
+	t.Run("node", func(t *testing.T) {
+		w := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4"}).Taint("k", "v", framework.TaintEffectNoSchedule)
+		first := w.Obj()
+		want := w.Obj()
+		w.Label("zone", "a").Taint("k2", "v", framework.TaintEffectNoExecute).Image(1, "img")
+		first.Status.Allocatable[resource.CPU] = resource.MustParse("1")
+		w.Obj()
+		if want.Status.Allocatable[resource.CPU].Cmp(resource.MustParse("4")) != 0 {
+			t.Fatal("a changed allocatable leaked into the next node")
+		}
+		first.Status.Allocatable[resource.CPU] = resource.MustParse("4")
+		if diff := cmp.Diff(want, first); diff != "" {
+			t.Errorf("first node changed by later builder calls (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("node metric", func(t *testing.T) {
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		w := builder.MakeNodeMetric("n1").UpdateTime(now).ReportInterval(60).Usage(map[string]string{"cpu": "1"}).
+			Aggregated(5*time.Minute, framework.AggregationP95, map[string]string{"cpu": "2"})
+		first := w.Obj()
+		want := w.Obj()
+		w.ReportInterval(30).Usage(map[string]string{"cpu": "3"}).
+			Aggregated(5*time.Minute, framework.AggregationP99, map[string]string{"cpu": "4"}).
+			Aggregated(time.Minute, framework.AggregationAvg, nil).Pod("default", "p", "koord-prod", map[string]string{"cpu": "1"})
+		if diff := cmp.Diff(want, first); diff != "" {
+			t.Errorf("first metric changed by later builder calls (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("pdb", func(t *testing.T) {
+		w := builder.MakePDB("b").MatchLabel("app", "web")
+		first := w.Obj()
+		w.MatchLabel("tier", "db")
+		if len(first.Selector.MatchLabels) != 1 {
+			t.Errorf("first budget's selector = %v, want app=web alone", first.Selector.MatchLabels)
+		}
+	})
+}
+
+func TestPodFields(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	always := framework.RestartPolicyAlways
+	never := framework.PreemptNever
+	prio := int32(7)
+	got := builder.MakePod().Name("p").UID("u").Namespace("ns").Labels(map[string]string{"a": "1"}).
+		Owner("apps/v1", "ReplicaSet", "rs").Node("n1").Priority(7).PreemptionPolicy(framework.PreemptNever).
+		SchedulerName("s").Container("img", map[string]string{"cpu": "1"}).
+		Lim(map[string]string{"memory": "1Gi"}, map[string]string{"memory": "2Gi"}).
+		InitReq(map[string]string{"cpu": "2"}).SidecarReq(map[string]string{"cpu": "100m"}).
+		Phase(framework.PodRunning).StartTime(start).NominatedNode("n2").Terminating(start).Obj()
+	want := &framework.Pod{
+		ObjectMeta: framework.ObjectMeta{Name: "p", Namespace: "ns", UID: "u", Labels: map[string]string{"a": "1"},
+			OwnerReferences:   []framework.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", Controller: true}},
+			DeletionTimestamp: &start},
+		Spec: framework.PodSpec{
+			Containers: []framework.Container{
+				{Name: "c0", Image: "img", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}},
+				{Name: "c1", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"memory": "1Gi"}),
+					Limits: resource.MustParseList(map[string]string{"memory": "2Gi"})}},
+			},
+			InitContainers: []framework.Container{
+				{Name: "i0", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "2"})}},
+				{Name: "s1", RestartPolicy: &always, Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "100m"})}},
+			},
+			NodeName: "n1", SchedulerName: "s", Priority: &prio, PreemptionPolicy: &never,
+		},
+		Status: framework.PodStatus{Phase: framework.PodRunning, StartTime: &start, NominatedNodeName: "n2"},
+	}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })); diff != "" {
+		t.Errorf("pod (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,32 @@
+// Package builder makes pods, nodes and the other scheduling objects in a
+// line each, for tests, examples and simulations, in the style of
+// kube-scheduler's testing wrappers:
+//
+//	pod := builder.MakePod().Name("web").Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).Obj()
+//	node := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj()
+//
+// Every Make… function starts a wrapper; each method sets one field and
+// returns the wrapper, so calls chain; Obj returns the object built so far.
+// Obj returns a new object on every call, sharing no map or slice a later
+// method call on the wrapper changes, so one wrapper can serve as a
+// template for several objects.
+//
+// Defaults, chosen so that a built object schedules like a real one:
+//   - A pod is in namespace "default"; its UID is its name unless UID sets
+//     one.
+//   - A node's Name also sets its kubernetes.io/hostname label, as the
+//     kubelet does.
+//   - A node's allocatable (and its capacity, when set) holds pods: 110,
+//     kubelet's default maxPods, unless Capacity or Allocatable names pods.
+//     A node without a pods allocatable admits no pod at all: kube-scheduler's
+//     NodeResourcesFit rejects every pod on it with "Too many pods", which
+//     is correct for such a node but rarely what a test or simulation
+//     means. Name pods explicitly (Capacity(map[string]string{"pods": "0"}))
+//     to get such a node.
+//
+// Quantities are written in Kubernetes' syntax ("500m", "4Gi"). A malformed
+// quantity is recorded, not applied: Build returns it as an error naming the
+// object, the field and the value, and Obj panics with it, as
+// regexp.MustCompile does for a malformed literal. Use Obj for fixed input
+// and Build for input you do not control.
+package builder
