@@ -79,7 +79,7 @@ func (e *FitError) Error() string {
 		}
 	}
 	if e.Diagnosis.PostFilterMsg != "" {
-		fmt.Fprintf(&b, " %s.", e.Diagnosis.PostFilterMsg)
+		fmt.Fprintf(&b, " %s", e.Diagnosis.PostFilterMsg) // no period: kube-scheduler v1.36.4 FitError.Error
 	}
 	return b.String()
 }

@@ -49,7 +49,7 @@ func ExampleScheduler() {
 
 	// Output:
 	// default/web: Scheduled on large
-	// default/huge: Unschedulable: 0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..
+	// default/huge: Unschedulable: 0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.
 }
 
 // Fork opens a what-if branch of the cluster in O(1); Revert puts
