@@ -303,6 +303,11 @@ func (s *Server) readArgs(body io.Reader) (*request, error) {
 	return rq, nil
 }
 
+// timedOut is the answer to a call that outlasted RequestTimeout.
+func timedOut(ctx context.Context, verb string) error {
+	return &httpError{code: http.StatusServiceUnavailable, msg: fmt.Sprintf("extender: %s: %v", verb, context.Cause(ctx))}
+}
+
 // notInView is the reason of a node named in a call that the view lacks.
 const notInView = "node(s) not in the extender's cluster view"
 
@@ -351,7 +356,7 @@ func (s *Server) filter(ctx context.Context, body io.Reader) (any, error) {
 			}
 		}
 		if i%64 == 0 && ctx.Err() != nil {
-			return nil, &httpError{code: http.StatusServiceUnavailable, msg: "extender: filter: " + context.Cause(ctx).Error()}
+			return nil, timedOut(ctx, "filter")
 		}
 		fs := fw.RunFilterPlugins(ctx, state, rq.pod, ni)
 		switch {
@@ -363,6 +368,9 @@ func (s *Server) filter(ctx context.Context, body io.Reader) (any, error) {
 			res.Error = fs.Message()
 			return res, nil
 		}
+	}
+	if ctx.Err() != nil { // the plugins may have cut their work short
+		return nil, timedOut(ctx, "filter")
 	}
 	if rq.args.NodeNames != nil {
 		names := make([]string, len(passed))
@@ -403,6 +411,9 @@ func (s *Server) prioritize(ctx context.Context, body io.Reader) (any, error) {
 	totals, err := s.cfg.Framework.ScoreNodes(ctx, state, rq.pod, known)
 	if err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, timedOut(ctx, "prioritize")
 	}
 	scale := float64(s.cfg.ScoreRange) / float64(framework.MaxNodeScore*s.sum)
 	for i, ni := range known {
