@@ -83,7 +83,9 @@ func testNodes() []*framework.NodeInfo {
 	return framework.MustSnapshot([]*framework.Node{st.MakeNode().Name("n1").Obj(), st.MakeNode().Name("n2").Obj()}, nil).Nodes()
 }
 
-func testPod() *framework.PodInfo { return framework.MustPodInfo(st.MakePod().Name("p").UID("p").Obj()) }
+func testPod() *framework.PodInfo {
+	return framework.MustPodInfo(st.MakePod().Name("p").UID("p").Obj())
+}
 
 // TestClientTLS: TLS settings are honoured as kube-scheduler v1.36.4's
 // makeTransport and client-go's TLSConfigFor honour them (a CA verifies the
