@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -174,7 +175,7 @@ func (e *httpError) Error() string { return e.msg }
 
 // ServeHTTP answers one extender call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var handle func(context.Context, io.Reader) (any, error)
+	var handle func(context.Context, *bodyReader) (any, error)
 	switch r.URL.Path {
 	case "/" + s.cfg.FilterVerb:
 		handle = s.filter
@@ -203,7 +204,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "too many concurrent extender calls", http.StatusServiceUnavailable)
 		return
 	}
-	out, err := s.run(ctx, handle, http.MaxBytesReader(w, r.Body, s.cfg.MaxRequestBytes))
+	body := &bodyReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxRequestBytes), n: r.ContentLength}
+	if body.n > s.cfg.MaxRequestBytes {
+		body.n = -1 // let MaxBytesReader refuse it
+	}
+	out, err := s.run(ctx, handle, body)
 	if err != nil {
 		var he *httpError
 		if !errors.As(err, &he) {
@@ -218,11 +223,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	_, _ = w.Write(b)
 }
 
 // run calls handle, turning a panic into a 500.
-func (s *Server) run(ctx context.Context, handle func(context.Context, io.Reader) (any, error), body io.Reader) (out any, err error) {
+func (s *Server) run(ctx context.Context, handle func(context.Context, *bodyReader) (any, error), body *bodyReader) (out any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, &httpError{code: http.StatusInternalServerError, msg: fmt.Sprintf("extender: internal error: %v", p)}
@@ -232,23 +238,38 @@ func (s *Server) run(ctx context.Context, handle func(context.Context, io.Reader
 }
 
 // decode reads one JSON value into v, strictly typed, and nothing after it.
-func decode(body io.Reader, v any) error {
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
+func decode(body *bodyReader, v any) error {
+	b, err := body.readAll()
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			return &httpError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("request body larger than %d bytes", tooBig.Limit)}
 		}
+		return &httpError{code: http.StatusBadRequest, msg: "reading the request: " + err.Error()}
+	}
+	if err := json.Unmarshal(b, v); err != nil {
 		return &httpError{code: http.StatusBadRequest, msg: "decoding the request: " + err.Error()}
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return &httpError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("request body larger than %d bytes", tooBig.Limit)}
-		}
-		return &httpError{code: http.StatusBadRequest, msg: "decoding the request: unexpected data after the JSON value"}
-	}
 	return nil
+}
+
+// bodyReader is a request body of a known length (-1 when unknown).
+type bodyReader struct {
+	r io.Reader
+	n int64
+}
+
+// readAll reads the whole body, in one buffer of the announced length
+// when there is one (no regrowing for a large body).
+func (b *bodyReader) readAll() ([]byte, error) {
+	if b.n <= 0 {
+		return io.ReadAll(b.r)
+	}
+	buf := make([]byte, b.n)
+	if _, err := io.ReadFull(b.r, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // request is a decoded filter or prioritize call.
@@ -260,7 +281,7 @@ type request struct {
 	names []string
 }
 
-func (s *Server) readArgs(body io.Reader) (*request, error) {
+func (s *Server) readArgs(body *bodyReader) (*request, error) {
 	rq := &request{snap: s.cfg.Cluster.Snapshot()}
 	if err := decode(body, &rq.args); err != nil {
 		return nil, err
@@ -311,7 +332,7 @@ func timedOut(ctx context.Context, verb string) error {
 // notInView is the reason of a node named in a call that the view lacks.
 const notInView = "node(s) not in the extender's cluster view"
 
-func (s *Server) filter(ctx context.Context, body io.Reader) (any, error) {
+func (s *Server) filter(ctx context.Context, body *bodyReader) (any, error) {
 	rq, err := s.readArgs(body)
 	if err != nil {
 		return nil, err
@@ -387,7 +408,7 @@ func (s *Server) filter(ctx context.Context, body io.Reader) (any, error) {
 	return res, nil
 }
 
-func (s *Server) prioritize(ctx context.Context, body io.Reader) (any, error) {
+func (s *Server) prioritize(ctx context.Context, body *bodyReader) (any, error) {
 	rq, err := s.readArgs(body)
 	if err != nil {
 		return nil, err
@@ -423,7 +444,7 @@ func (s *Server) prioritize(ctx context.Context, body io.Reader) (any, error) {
 	return out, nil
 }
 
-func (s *Server) bind(ctx context.Context, body io.Reader) (any, error) {
+func (s *Server) bind(ctx context.Context, body *bodyReader) (any, error) {
 	var a BindingArgs
 	if err := decode(body, &a); err != nil {
 		return nil, err

@@ -267,16 +267,16 @@ var serverHostileBodies = []struct {
 	code             int
 	msg              string
 }{
-	{"empty body", "/filter", "", 400, "decoding the request: EOF"},
+	{"empty body", "/filter", "", 400, "decoding the request: unexpected end of JSON input"},
 	{"null", "/filter", "null", 400, "Pod: required"},
 	{"not an object", "/filter", "[1,2]", 400, "cannot unmarshal array"},
-	{"truncated", "/filter", `{"Pod": {"metadata": {"name": "p"`, 400, "unexpected EOF"},
+	{"truncated", "/filter", `{"Pod": {"metadata": {"name": "p"`, 400, "unexpected end of JSON input"},
 	{"wrong type for Pod", "/filter", `{"Pod": 3, "NodeNames": []}`, 400, "cannot unmarshal number"},
 	{"wrong type for NodeNames", "/prioritize", `{"Pod": {"metadata": {"name": "p"}}, "NodeNames": "n1"}`, 400, "cannot unmarshal string"},
 	{"wrong type deep inside", "/filter", `{"Pod": {"metadata": {"name": "p"}, "spec": {"priority": "high"}}, "NodeNames": []}`, 400, "cannot unmarshal string"},
 	{"bad quantity", "/filter", `{"Pod": {"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}}, "NodeNames": []}`, 400, "lots"},
 	{"no nodes", "/filter", `{"Pod": {"metadata": {"name": "p"}}}`, 400, "one of Nodes and NodeNames is required"},
-	{"trailing data", "/filter", `{"Pod": {"metadata": {"name": "p"}}, "NodeNames": []} {}`, 400, "unexpected data after the JSON value"},
+	{"trailing data", "/filter", `{"Pod": {"metadata": {"name": "p"}}, "NodeNames": []} {}`, 400, "invalid character '{' after top-level value"},
 	{"deeply nested", "/filter", `{"Pod": {"metadata": {"labels": ` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}}`, 400, "exceeded max depth"},
 	{"invalid pod selector", "/filter", `{"Pod": {"metadata": {"name": "p"}, "spec": {"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"topologyKey": "zone", "labelSelector": {"matchExpressions": [{"key": "a", "operator": "Bogus"}]}}]}}}}, "NodeNames": []}`, 400, "Pod:"},
 	{"bind without a node", "/bind", `{"PodName": "p"}`, 400, "PodName and Node: required"},
