@@ -14,5 +14,7 @@
 // graceful shutdown.
 //
 // The wire types (Args, FilterResult, HostPriorityList, BindingArgs,
-// PreemptionArgs...) marshal byte-compatible field names with kube's.
+// PreemptionArgs...) marshal to the JSON kube-scheduler sends and expects:
+// the same field names, nulls and omitted fields (wire_test.go compares
+// them with kube's own output).
 package extender
