@@ -164,6 +164,9 @@ func (l *cfgLoader) buildExtenders(exts []cfgExtender, states []*cfgProfileState
 		}
 		args.IgnoredResources = slices.Clone(ignored)
 		a.value = args
+		// kube validates NodeResourcesFit's args in its constructor, after
+		// the replacement: the replaced list's problems no longer count.
+		a.verr = cfgRebase(cfgJoin(a.path, "args"), args.Validate())
 		var wire map[string]any
 		if err := json.Unmarshal(a.wire, &wire); err != nil {
 			return nil, err

@@ -143,14 +143,16 @@ func TestConfigExtenders(t *testing.T) {
 // ignoredByScheduler replace NodeResourcesFit's ignoredResources in every
 // profile (kube-scheduler v1.36.4 buildExtenders), the written
 // configuration shows them (as --write-config-to prints the completed
-// profiles) and loads back to the same configuration.
+// profiles) and loads back to the same configuration. The replaced list is
+// not validated (kube validates the args in NodeResourcesFit's
+// constructor, after the replacement).
 func TestConfigExtenderIgnoredResources(t *testing.T) {
 	in := cfgHead + `profiles:
 - schedulerName: a
   pluginConfig:
   - name: NodeResourcesFit
     args:
-      ignoredResources: [example.com/other]
+      ignoredResources: [example.com/other, "not a name!"]
 - schedulerName: b
 extenders:
 - urlPrefix: http://x
