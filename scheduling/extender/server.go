@@ -64,8 +64,9 @@ type ServerConfig struct {
 }
 
 // Server serves kube-scheduler's extender verbs from schedkit plugins, so a
-// stock kube-scheduler can run them (point an extenders entry at it; see
-// SchedulerSnippet). It is an http.Handler; Serve runs it on a listener.
+// stock kube-scheduler can run them (point an extenders entry at it;
+// scheduling.ExtenderConfigYAML prints one). It is an http.Handler; Serve
+// runs it on a listener.
 //
 //   - filter: PreFilter over the view's nodes, then Filter on each node of
 //     the request. A node the view does not know fails unresolvably when
@@ -237,7 +238,9 @@ func (s *Server) run(ctx context.Context, handle func(context.Context, *bodyRead
 	return handle(ctx, body)
 }
 
-// decode reads one JSON value into v, strictly typed, and nothing after it.
+// decode reads the body, one JSON value and nothing after it, into v: a
+// value of the wrong type is an error, an unknown field is ignored (a
+// kube-scheduler sends whole v1.Pods, with fields schedkit does not model).
 func decode(body *bodyReader, v any) error {
 	b, err := body.readAll()
 	if err != nil {
