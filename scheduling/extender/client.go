@@ -136,7 +136,9 @@ func WithMaxResponseBytes(n int64) Option { return func(c *Client) { c.maxAnswer
 // later with cfg.TLSConfig (files are read now), the server's certificate
 // unverified when EnableHTTPS is set without a CA (as kube-scheduler), and
 // HTTPTimeout (default 5s) per call. TLS settings with a URL that is not
-// https are an error: kube-scheduler would silently speak plain HTTP.
+// https, and a client certificate without its key (or a key without its
+// certificate), are errors: kube-scheduler would silently speak plain HTTP,
+// or send no certificate.
 func New(cfg Config, opts ...Option) (*Client, error) {
 	c := &Client{cfg: cfg, managed: map[string]bool{}}
 	for _, r := range cfg.ManagedResources {
@@ -189,7 +191,15 @@ func transport(cfg Config) (*http.Transport, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 25
 	tr.TLSHandshakeTimeout = 10 * time.Second
-	hasCert := (t.CertFile != "" || len(t.CertData) > 0) && (t.KeyFile != "" || len(t.KeyData) > 0)
+	certGiven, keyGiven := t.CertFile != "" || len(t.CertData) > 0, t.KeyFile != "" || len(t.KeyData) > 0
+	if certGiven != keyGiven { // client-go would silently send no certificate
+		field, other := "tlsConfig.certData", "a key (keyFile or keyData)"
+		if keyGiven {
+			field, other = "tlsConfig.keyData", "a certificate (certFile or certData)"
+		}
+		return nil, &ConfigError{Field: field, Value: "…", Reason: "a client certificate needs " + other}
+	}
+	hasCert := certGiven && keyGiven
 	if !hasCA && !hasCert && !t.Insecure && t.ServerName == "" {
 		return tr, nil
 	}

@@ -171,7 +171,9 @@ func TestClientConfigErrors(t *testing.T) {
 			want: "specifying a root certificates file with the insecure flag is not allowed"},
 		{name: "CA not PEM", cfg: Config{URLPrefix: "https://x", TLSConfig: &TLSConfig{CAData: []byte("nope")}}, field: "tlsConfig.caData", want: "unable to load root certificates"},
 		{name: "CA file missing", cfg: Config{URLPrefix: "https://x", TLSConfig: &TLSConfig{CAFile: "/nonexistent"}}, field: "tlsConfig.caFile", want: "no such file"},
-		{name: "key without its certificate", cfg: Config{URLPrefix: "https://x", TLSConfig: &TLSConfig{CertData: []byte("a"), KeyData: []byte("b")}}, field: "tlsConfig.certData", want: "tls:"},
+		{name: "certificate and key that are not PEM", cfg: Config{URLPrefix: "https://x", TLSConfig: &TLSConfig{CertData: []byte("a"), KeyData: []byte("b")}}, field: "tlsConfig.certData", want: "tls:"},
+		{name: "certificate without its key", cfg: Config{URLPrefix: "https://x", TLSConfig: &TLSConfig{CertFile: "/c.pem"}}, field: "tlsConfig.certData", want: "a client certificate needs a key"},
+		{name: "key without its certificate", cfg: Config{URLPrefix: "https://x", TLSConfig: &TLSConfig{KeyData: []byte("k")}}, field: "tlsConfig.keyData", want: "a client certificate needs a certificate"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
