@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
 const cfgHead = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -422,7 +423,8 @@ func cfgWriteString(t interface {
 // cfgSame compares two loaded configurations.
 func cfgSame(a, b *Configuration) string {
 	return cmp.Diff(a, b, cmpopts.IgnoreFields(Configuration{}, "specs"), cmpopts.EquateEmpty(),
-		cmp.Exporter(func(reflect.Type) bool { return true }))
+		cmp.Exporter(func(reflect.Type) bool { return true }),
+		cmp.Comparer(func(x, y *extender.Client) bool { return cmp.Equal(x.Config(), y.Config()) }))
 }
 
 // TestConfigWriteRoundTrip: for every test file, the printed configuration
