@@ -41,11 +41,15 @@ func (m *ObjectMeta) ControllerRef() *OwnerReference {
 }
 
 // Pod is a unit of scheduling: the subset of Kubernetes' v1.Pod that the
-// scheduling algorithms read.
+// scheduling algorithms read. It marshals to v1.Pod's JSON shape (the same
+// field names, empty fields omitted where Kubernetes omits them, spec and
+// status always present), so a scheduler extender written for
+// kube-scheduler reads it, and it reads a v1.Pod (fields it does not model
+// are ignored).
 type Pod struct {
 	ObjectMeta `json:"metadata"`
 	Spec       PodSpec   `json:"spec"`
-	Status     PodStatus `json:"status,omitzero"`
+	Status     PodStatus `json:"status"`
 }
 
 // PreemptionPolicy says whether a pod may preempt lower-priority pods.
@@ -59,7 +63,7 @@ const (
 
 // PodSpec is the desired state of a pod.
 type PodSpec struct {
-	Containers     []Container `json:"containers,omitempty"`
+	Containers     []Container `json:"containers"`
 	InitContainers []Container `json:"initContainers,omitempty"`
 	// Overhead is the pod's runtime overhead, added to its requests.
 	Overhead resource.List `json:"overhead,omitempty"`
@@ -101,7 +105,7 @@ const RestartPolicyAlways ContainerRestartPolicy = "Always"
 type Container struct {
 	Name      string               `json:"name"`
 	Image     string               `json:"image,omitempty"`
-	Resources ResourceRequirements `json:"resources,omitzero"`
+	Resources ResourceRequirements `json:"resources"`
 	Ports     []ContainerPort      `json:"ports,omitempty"`
 	// RestartPolicy "Always" on an init container makes it a sidecar.
 	RestartPolicy *ContainerRestartPolicy `json:"restartPolicy,omitempty"`
@@ -295,10 +299,11 @@ func TolerationsTolerateTaint(tolerations []Toleration, taint *Taint) bool {
 }
 
 // Node is a machine pods run on: the subset of Kubernetes' v1.Node that the
-// scheduling algorithms read.
+// scheduling algorithms read. Like Pod, it marshals to (and reads) the JSON
+// shape of v1.Node.
 type Node struct {
 	ObjectMeta `json:"metadata"`
-	Spec       NodeSpec   `json:"spec,omitzero"`
+	Spec       NodeSpec   `json:"spec"`
 	Status     NodeStatus `json:"status"`
 }
 

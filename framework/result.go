@@ -58,6 +58,9 @@ func (e *FitError) Error() string {
 		explicit := 0
 		if r := e.Diagnosis.result; r != nil {
 			r.eachRejection(func(_ *NodeInfo, _ string, s *Status) {
+				if s == nil { // dropped by an extender: an absent node
+					return
+				}
 				explicit++
 				for _, reason := range s.Reasons() {
 					counts[reason]++
@@ -79,7 +82,7 @@ func (e *FitError) Error() string {
 		}
 	}
 	if e.Diagnosis.PostFilterMsg != "" {
-		fmt.Fprintf(&b, " %s", e.Diagnosis.PostFilterMsg)
+		fmt.Fprintf(&b, " %s", e.Diagnosis.PostFilterMsg) // no period: kube-scheduler v1.36.4 FitError.Error
 	}
 	return b.String()
 }
@@ -89,6 +92,10 @@ type rejection struct {
 	pos    int32  // evaluation position
 	plugin string // the rejecting plugin or extender
 	status *Status
+	// dropped marks a node an extender left out without a reason: it has
+	// no status (kube-scheduler records none: the absent-node status
+	// applies), only this explanation.
+	dropped bool
 }
 
 // RankedNode is a node with its total score, for the top-N list.
@@ -157,6 +164,10 @@ type Result struct {
 	feasibleIdx   []int32 // snapshot index of each feasibleCache entry: feasibleBuf or a view of the snapshot's runs
 	feasibleBuf   []int32
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
+	// extNodes, when set, are the NodeInfos extenders returned for the
+	// feasible nodes (one per entry of feasible), scored instead of the
+	// snapshot's (see Extender.Filter).
+	extNodes []*NodeInfo
 	// rawBuf is Raw's own array when Raw is a copy (some plugin
 	// normalizes), kept across reused cycles.
 	rawBuf []int64
@@ -215,6 +226,9 @@ func (r *Result) FeasibleNodes() []*NodeInfo {
 }
 
 func (r *Result) feasibleNodes() []*NodeInfo {
+	if r.extNodes != nil {
+		return r.extNodes
+	}
 	if len(r.feasibleCache) != len(r.feasible) {
 		m := len(r.feasible)
 		r.feasibleCache = grow(r.feasibleCache, m)
@@ -254,8 +268,12 @@ func (r *Result) candidateIndices() []int32 {
 	return r.candidateIdx
 }
 
-// feasibleIndices returns the snapshot index of each of feasibleNodes().
+// feasibleIndices returns the snapshot index of each of feasibleNodes(),
+// or nil when they are not all the snapshot's own (extNodes).
 func (r *Result) feasibleIndices() []int32 {
+	if r.extNodes != nil {
+		return nil
+	}
 	if len(r.feasibleIdx) == len(r.feasible) {
 		return r.feasibleIdx
 	}
@@ -292,10 +310,15 @@ func (r *Result) FitError() *FitError {
 	return fe
 }
 
-// eachRejection visits every explicitly rejected node.
+// eachRejection visits every explicitly rejected node, with a nil status
+// for a node an extender dropped without a reason.
 func (r *Result) eachRejection(fn func(n *NodeInfo, plugin string, s *Status)) {
 	for _, x := range r.rejections {
-		fn(r.nodeAt(x.pos), x.plugin, x.status)
+		st := x.status
+		if x.dropped {
+			st = nil
+		}
+		fn(r.nodeAt(x.pos), x.plugin, st)
 	}
 }
 
@@ -304,6 +327,9 @@ func (r *Result) eachRejection(fn func(n *NodeInfo, plugin string, s *Status)) {
 func (r *Result) NodeToStatus() *NodeToStatus {
 	m := NewNodeToStatus(r.Diagnosis.absent)
 	r.eachRejection(func(n *NodeInfo, plugin string, s *Status) {
+		if s == nil {
+			return // the absent-node status applies, as in kube-scheduler
+		}
 		if s.Plugin() == "" && plugin != "" {
 			s = s.WithPlugin(plugin)
 		}
@@ -345,9 +371,10 @@ func (r *Result) NodeVerdicts() []NodeVerdict {
 	for _, p := range r.feasible {
 		byName[r.nodeAt(p).Name()] = NodeVerdict{Verdict: VerdictFeasible}
 	}
-	r.eachRejection(func(n *NodeInfo, plugin string, s *Status) {
-		byName[n.Name()] = NodeVerdict{Verdict: VerdictRejected, Plugin: plugin, Code: s.Code(), Reasons: s.Reasons()}
-	})
+	for _, x := range r.rejections {
+		s := x.status
+		byName[r.nodeAt(x.pos).Name()] = NodeVerdict{Verdict: VerdictRejected, Plugin: x.plugin, Code: s.Code(), Reasons: s.Reasons()}
+	}
 	inOrder := map[string]int{} // candidate index by node name
 	for k, n := range r.order {
 		inOrder[n.Name()] = k

@@ -49,6 +49,8 @@ type CycleOptions struct {
 	// buffers are reused, so a caller that does not keep explanations
 	// allocates almost nothing per cycle. The returned Result is Reuse.
 	Reuse *Result
+
+	noExtenders bool // ScoreNodes: the profile's plugins only
 }
 
 // Schedule runs one scheduling cycle's plugins for pod over snap: PreFilter
@@ -515,6 +517,14 @@ func (e *positionedError) record(pos int, err error) {
 	}
 }
 
+// runExtenderFilters is kube-scheduler v1.36's findNodesThatPassExtenders:
+// the interested filtering extenders run in order, each on the nodes the
+// previous ones kept. A non-ignorable extender's error fails the cycle with
+// the extender's own error (an ignorable one is skipped). A node the
+// extender returns stays (as the NodeInfo it returned); one it lists as
+// failed or failed-and-unresolvable gets that status; one it leaves out
+// without a reason is dropped with no status (dropped: kube records none).
+// Only the nodes sent count: names the extender adds are ignored.
 func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 	if len(f.extenders) == 0 || len(res.feasible) == 0 {
 		return nil
@@ -527,38 +537,53 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 		if !ext.IsFilter() || !ext.IsInterested(pod) {
 			continue
 		}
-		nodes := res.feasibleNodes()
-		passed, failed, unresolvable, err := ext.Filter(pod, nodes)
+		passed, failed, unresolvable, err := ext.Filter(pod, res.feasibleNodes())
 		if err != nil {
 			if ext.IsIgnorable() {
 				continue
 			}
-			return fmt.Errorf("extender %q: %w", ext.Name(), err)
+			return err
 		}
-		keep := make(map[string]bool, len(passed))
+		keep := make(map[string]*NodeInfo, len(passed))
 		for _, ni := range passed {
-			keep[ni.Name()] = true
-		}
-		kept := res.feasible[:0:0]
-		for _, p := range res.feasible {
-			name := res.order[(res.StartIndex+int(p))%len(res.order)].Name()
-			if keep[name] {
-				kept = append(kept, p)
+			if ni == nil || ni.Node() == nil {
 				continue
 			}
-			var st *Status
-			if msg, ok := unresolvable[name]; ok {
-				st = NewStatus(UnschedulableAndUnresolvable, msg)
-			} else if msg, ok := failed[name]; ok {
-				st = NewStatus(Unschedulable, msg)
-			} else {
-				st = NewStatus(Unschedulable, fmt.Sprintf("node(s) rejected by extender %s", ext.Name()))
+			if _, dup := keep[ni.Name()]; !dup {
+				keep[ni.Name()] = ni
 			}
-			res.rejections = append(res.rejections, rejection{pos: p, plugin: ext.Name(), status: st})
+		}
+		kept := res.feasible[:0:0]
+		nodes := make([]*NodeInfo, 0, len(passed))
+		copies := false
+		for _, p := range res.feasible {
+			own := res.nodeAt(p)
+			name := own.Name()
+			if ni, ok := keep[name]; ok {
+				kept = append(kept, p)
+				nodes = append(nodes, ni)
+				copies = copies || ni != own
+				continue
+			}
+			rej := rejection{pos: p, plugin: ext.Name()}
+			if msg, ok := unresolvable[name]; ok {
+				rej.status = NewStatus(UnschedulableAndUnresolvable, msg)
+			} else if msg, ok := failed[name]; ok {
+				rej.status = NewStatus(Unschedulable, msg)
+			} else {
+				rej.status = NewStatus(UnschedulableAndUnresolvable, fmt.Sprintf("dropped by extender %s without a reason", ext.Name()))
+				rej.dropped = true
+			}
+			res.rejections = append(res.rejections, rej)
 			res.Diagnosis.rejected++
 		}
 		res.feasible = kept
 		res.feasibleCache = res.feasibleCache[:0]
+		res.feasibleIdx = nil
+		res.extNodes = nil
+		if copies {
+			res.extNodes = nodes
+		}
 	}
 	if len(res.feasible) != before {
 		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, []string{ExtenderName})
@@ -572,7 +597,11 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	res.Totals = grow(res.Totals, nf) // set by weighTotals
-	if len(f.extenders) == 0 && !f.HasScorePlugins() {
+	extenders := f.extenders
+	if opts.noExtenders {
+		extenders = nil
+	}
+	if len(extenders) == 0 && !f.HasScorePlugins() {
 		for i := range res.Totals {
 			res.Totals[i] = 1
 		}
@@ -636,7 +665,11 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 				scoreEach(p, lo, hi)
 				continue
 			}
-			if s := b.ScoreBatch(ctx, state, pod, nodes[lo:hi:hi], idx[lo:hi:hi], vals[p*nf+lo:p*nf+hi:p*nf+hi]); s != nil && s.code != Success {
+			var ix []int32 // nil when the nodes are not the snapshot's own
+			if idx != nil {
+				ix = idx[lo:hi:hi]
+			}
+			if s := b.ScoreBatch(ctx, state, pod, nodes[lo:hi:hi], ix, vals[p*nf+lo:p*nf+hi:p*nf+hi]); s != nil && s.code != Success {
 				// Find and report the failure exactly, node by node.
 				if !scoreEach(p, lo, hi) {
 					fail(p, lo, s)
@@ -696,7 +729,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	}
 	valid := weighTotals(res.Totals[:nf], vals, active)
 	if valid {
-		f.runExtenderScores(pod, nodes, res)
+		runExtenderScores(extenders, pod, nodes, res)
 		return nil
 	}
 	for j := 0; j < nf; j++ {
@@ -802,33 +835,60 @@ func (s *batchScratch) scorePlugins(n int) ([]scorePlugin, []ScorePlugin, []Batc
 	return s.active[:0], s.calls[:0], s.batches[:0]
 }
 
-func (f *Framework) runExtenderScores(pod *PodInfo, nodes []*NodeInfo, res *Result) {
-	if len(f.extenders) == 0 {
+// runExtenderScores is the extender half of kube-scheduler v1.36's
+// prioritizeNodes: every interested prioritizing extender scores the nodes
+// (concurrently, as kube's goroutines do); an error is ignored whatever
+// IsIgnorable says; each score is added as score × weight ×
+// (MaxNodeScore/MaxExtenderPriority), not clamped; hosts the extender was
+// not asked about are ignored and a host listed twice counts twice.
+func runExtenderScores(extenders []Extender, pod *PodInfo, nodes []*NodeInfo, res *Result) {
+	type answer struct {
+		scores []HostPriority
+		weight int64
+		err    error
+	}
+	var asked []Extender
+	for _, ext := range extenders {
+		if ext.IsPrioritizer() && ext.IsInterested(pod) {
+			asked = append(asked, ext)
+		}
+	}
+	if len(asked) == 0 {
 		return
+	}
+	answers := make([]answer, len(asked))
+	if len(asked) == 1 {
+		a := &answers[0]
+		a.scores, a.weight, a.err = asked[0].Prioritize(pod, nodes)
+	} else {
+		var wg sync.WaitGroup
+		for i, ext := range asked {
+			wg.Go(func() {
+				a := &answers[i]
+				a.scores, a.weight, a.err = ext.Prioritize(pod, nodes)
+			})
+		}
+		wg.Wait()
 	}
 	pos := make(map[string]int, len(nodes))
 	for j, ni := range nodes {
 		pos[ni.Name()] = j
 	}
-	for _, ext := range f.extenders {
-		if !ext.IsPrioritizer() || !ext.IsInterested(pod) {
-			continue
-		}
-		scores, weight, err := ext.Prioritize(pod, nodes)
-		if err != nil {
+	for i, a := range answers {
+		if a.err != nil {
 			continue // kube-scheduler ignores prioritize errors
 		}
 		row := make([]int64, len(nodes))
-		for _, hp := range scores {
+		for _, hp := range a.scores {
 			j, ok := pos[hp.Host]
 			if !ok {
 				continue
 			}
-			v := hp.Score * weight * (MaxNodeScore / MaxExtenderPriority)
+			v := hp.Score * a.weight * (MaxNodeScore / MaxExtenderPriority)
 			row[j] += v
 			res.Totals[j] += v
 		}
-		res.Extenders = append(res.Extenders, ext.Name())
+		res.Extenders = append(res.Extenders, asked[i].Name())
 		res.ExtenderScores = append(res.ExtenderScores, row)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
 // Configuration is a loaded KubeSchedulerConfiguration: ready profiles and
@@ -40,6 +41,10 @@ type Configuration struct {
 	// of unschedulable pods (defaults 1 and 10).
 	PodInitialBackoffSeconds int64
 	PodMaxBackoffSeconds     int64
+	// Extenders are the HTTP extenders of the extenders section, built
+	// (TLS files read) and ordered as kube-scheduler orders them: the
+	// ignorable ones last.
+	Extenders []*extender.Client
 
 	specs []PluginSpec
 	doc   cfgFile // the defaulted versioned document, printed by Write
@@ -56,9 +61,15 @@ func (c *Configuration) Registry() *framework.Registry {
 }
 
 // SchedulerOptions returns the Options carrying the scheduler-wide settings
-// to New: parallelism, percentageOfNodesToScore and the pod backoff bounds.
+// to New: parallelism, percentageOfNodesToScore, the pod backoff bounds and
+// the extenders.
 func (c *Configuration) SchedulerOptions() []Option {
+	exts := make([]framework.Extender, len(c.Extenders))
+	for i, e := range c.Extenders {
+		exts[i] = e
+	}
 	return []Option{
+		WithExtenders(exts...),
 		WithParallelism(int(c.Parallelism)),
 		WithPercentageOfNodesToScore(c.PercentageOfNodesToScore),
 		WithQueueOptions(QueueOptions{
@@ -134,8 +145,7 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     key or a value of the wrong type is an error naming its path (and,
 //     for the first unknown field of an object, the known fields; an error
 //     lists at most 50 problems); plugin args may carry apiVersion and kind
-//     (<Plugin>Args). extenders are not supported (pass framework.Extender
-//     values with WithExtenders).
+//     (<Plugin>Args).
 //   - defaulting and validation: kube's v1 SetDefaults (parallelism 16,
 //     percentageOfNodesToScore 0, backoff 1 s and 10 s, one profile named
 //     default-scheduler when none is given, each profile's plugins merged
@@ -145,7 +155,8 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     unique, non-empty schedulerNames; one queueSort set and its args
 //     shared by all profiles; a pluginConfig entry per plugin at most; the
 //     args of DefaultPreemption, InterPodAffinity, NodeAffinity,
-//     NodeResourcesBalancedAllocation and PodTopologySpread). Beyond kube,
+//     NodeResourcesBalancedAllocation and PodTopologySpread; the extenders'
+//     weights, managed resources and binders). Beyond kube,
 //     a plugin name the registry does not know is an error listing the
 //     known ones (kube ignores unknown names in disabled lists and
 //     pluginConfig), and args for a plugin that takes none are an error.
@@ -159,7 +170,12 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     and DynamicResources — is negative fails), one QueueSort and at
 //     least one Bind plugin are required, and every profile must resolve
 //     to the same QueueSort plugin and args. Each profile keeps the args
-//     of the plugins it instantiates.
+//     of the plugins it instantiates. The extenders' clients are built
+//     (buildExtenders: ignorable ones last, ignoredByScheduler resources
+//     replace every profile's NodeResourcesFit ignoredResources, printed
+//     by Write as kube-scheduler --write-config-to prints them), and TLS
+//     settings with a URL that is not https are an error (kube would
+//     silently use plain HTTP).
 //
 // Errors name the field path and value, e.g.
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100].
@@ -185,6 +201,7 @@ type cfgLoader struct {
 	names    []string // registered names, sorted
 	defaults []WeightedPlugin
 	codecs   map[string]cfgCodec
+	extOpts  []extender.Option
 }
 
 func (l *cfgLoader) init() error {
@@ -222,12 +239,6 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 		return nil, err
 	}
 	var errs cfgErrs
-	for i := range f.Extenders {
-		errs.add(cfgIndex("extenders", i), "not supported: schedkit does not call HTTP extenders; pass framework.Extender values with scheduling.WithExtenders")
-	}
-	if len(errs) > 0 {
-		return nil, errs.err()
-	}
 	cfgSetDefaults(f)
 	states := make([]*cfgProfileState, len(f.Profiles))
 	def := cfgDefaultPlugins(l.defaults)
@@ -251,6 +262,9 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 		PodInitialBackoffSeconds: *f.PodInitialBackoffSeconds,
 		PodMaxBackoffSeconds:     *f.PodMaxBackoffSeconds,
 		specs:                    slices.Clone(l.order),
+	}
+	if c.Extenders, err = l.buildExtenders(f.Extenders, states, f.Profiles); err != nil {
+		return nil, err
 	}
 	for i, st := range states {
 		p, err := l.build(st, f.Profiles[i].PercentageOfNodesToScore)
@@ -486,6 +500,7 @@ func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
 	if *f.PodMaxBackoffSeconds < *f.PodInitialBackoffSeconds {
 		errs.invalid("podMaxBackoffSeconds", *f.PodMaxBackoffSeconds, "must be greater than or equal to podInitialBackoffSeconds")
 	}
+	cfgValidateExtenders(f.Extenders, errs)
 }
 
 func cfgValidatePct(path string, v *int32, errs *cfgErrs) {

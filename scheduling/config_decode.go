@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -210,6 +211,15 @@ func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
 			cfgCheck(cfgKeyPath(path, k), obj[k], t.Elem(), errs)
 		}
 	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 { // []byte: base64 text
+			str, ok := v.(string)
+			if !ok {
+				errs.invalid(path, cfgShort(v), "must be a base64-encoded string")
+			} else if _, err := base64.StdEncoding.DecodeString(str); err != nil {
+				errs.invalid(path, cfgShort(str), "must be a base64-encoded string: "+err.Error())
+			}
+			return
+		}
 		arr, ok := v.([]any)
 		if !ok {
 			errs.invalid(path, cfgShort(v), "must be a list")

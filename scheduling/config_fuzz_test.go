@@ -39,6 +39,7 @@ func FuzzLoadConfig(f *testing.F) {
 		cfgHead + "profiles:\n- plugins: {multiPoint: {enabled: [{name: MyPlugin, weight: -3}]}}\n",
 		cfgHead + "profiles:\n- pluginConfig: [{name: LoadAwareScheduling, args: {aggregated: {usageAggregatedDuration: 1m}}}]\n",
 		cfgHead + "profiles:\n- pluginConfig: [{name: InterPodAffinity, args: null}]\n",
+		cfgHead + "extenders:\n- {urlPrefix: 'https://x', filterVerb: f, prioritizeVerb: p, weight: 2, httpTimeout: 1s, tlsConfig: {insecure: true},\n   managedResources: [{name: example.com/gpu, ignoredByScheduler: true}]}\n",
 		`{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration","parallelism":1e3}`,
 		"a: &a [*a, *a]\n",
 	} {

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
 const cfgHead = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -122,7 +123,6 @@ func TestConfigErrors(t *testing.T) {
 		{name: "leader election lock", in: cfgHead + "leaderElection:\n  resourceLock: endpoints\n", want: []string{`leaderElection.resourceLock: "endpoints": resourceLock value must be "leases"`}},
 		{name: "leader election duration", in: cfgHead + "leaderElection:\n  leaseDuration: 5s\n", want: []string{"leaderElection.leaseDuration: 10s: LeaseDuration must be greater than RenewDeadline"}},
 		{name: "bad duration", in: cfgHead + "leaderElection:\n  leaseDuration: soon\n", want: []string{`leaderElection.leaseDuration: "soon": not a valid duration`}},
-		{name: "extenders", in: cfgHead + "extenders:\n- urlPrefix: http://x\n", want: []string{"extenders[0]: not supported"}},
 		{name: "v1beta2 multiPoint", in: "apiVersion: kubescheduler.config.k8s.io/v1beta2\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    multiPoint: {}\n",
 			want: []string{"profiles[0].plugins.multiPoint: not a field of kubescheduler.config.k8s.io/v1beta2"}},
 		{name: "v1beta2 healthz", in: "apiVersion: kubescheduler.config.k8s.io/v1beta2\nkind: KubeSchedulerConfiguration\nhealthzBindAddress: 0.0.0.0:10251\n",
@@ -427,7 +427,8 @@ func cfgWriteString(t interface {
 // cfgSame compares two loaded configurations.
 func cfgSame(a, b *Configuration) string {
 	return cmp.Diff(a, b, cmpopts.IgnoreFields(Configuration{}, "specs"), cmpopts.EquateEmpty(),
-		cmp.Exporter(func(reflect.Type) bool { return true }))
+		cmp.Exporter(func(reflect.Type) bool { return true }),
+		cmp.Comparer(func(x, y *extender.Client) bool { return cmp.Equal(x.Config(), y.Config()) }))
 }
 
 // TestConfigWriteRoundTrip: for every test file, the printed configuration

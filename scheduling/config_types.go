@@ -43,7 +43,7 @@ type cfgFile struct {
 	PodInitialBackoffSeconds  *int64            `json:"podInitialBackoffSeconds,omitempty"`
 	PodMaxBackoffSeconds      *int64            `json:"podMaxBackoffSeconds,omitempty"`
 	Profiles                  []cfgProfile      `json:"profiles,omitempty"`
-	Extenders                 []json.RawMessage `json:"extenders,omitempty"`
+	Extenders                 []cfgExtender     `json:"extenders,omitempty"`
 	DelayCacheUntilActive     bool              `json:"delayCacheUntilActive,omitempty"`
 }
 

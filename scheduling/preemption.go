@@ -142,6 +142,13 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *schedCycleHandle, s
 	if len(candidates) == 0 {
 		return clear, framework.NewStatus(framework.Unschedulable, preemptFitMessage(len(all), statuses, "Preemption is not helpful for scheduling"))
 	}
+	candidates, st := pl.callExtenders(h.prof.fw.Extenders(), pod, candidates, snap)
+	if !st.IsSuccess() {
+		return nil, st
+	}
+	if len(candidates) == 0 {
+		return nil, framework.NewStatus(framework.Unschedulable, "no candidate node for preemption")
+	}
 	best := pl.pickOne(candidates)
 	h.victims = h.s.preemptVictims(pod.Pod, best.node, best.victims, pl.Name())
 	return &framework.PostFilterResult{NominatingInfo: &framework.NominatingInfo{NominatedNodeName: best.node, Mode: framework.ModeOverride}}, nil

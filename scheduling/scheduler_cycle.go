@@ -335,7 +335,11 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	if st := fw.RunPreBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
 		return s.bindingFailed(ctx, b, d, "PreBind", st, locked)
 	}
-	if st := fw.RunBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
+	bound, st := bindWithExtenders(fw.Extenders(), b.pi, b.node)
+	if !bound {
+		st = fw.RunBindPlugins(ctx, b.state, b.pi, b.node)
+	}
+	if !st.IsSuccess() {
 		if st.IsSkip() {
 			st = framework.AsStatus(fmt.Errorf("no Bind plugin bound pod %s (all returned Skip)", b.qp.key))
 		}

@@ -1,0 +1,198 @@
+// Command extender serves Koordinator's LoadAwareScheduling (filter and
+// score) as a kube-scheduler HTTP extender on localhost, prints the
+// KubeSchedulerConfiguration snippet that points a kube-scheduler at it,
+// then drives it once with schedkit's own HTTP client: a scheduler with
+// kube-scheduler's default profile, once alone and once with the extender,
+// places the same pod. It shuts the server down and exits.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/extender"
+)
+
+// now is when every NodeMetric was reported.
+var now = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
+
+func res(cpu, mem string) resource.List {
+	return resource.List{resource.CPU: resource.MustParse(cpu), resource.Memory: resource.MustParse(mem)}
+}
+
+// node is one 16-CPU / 64Gi node: what its pod requests and really uses.
+type node struct {
+	name, reqCPU, reqMem, usedCPU, usedMem string
+}
+
+var nodes = []node{
+	{"node-a", "12", "48Gi", "2", "8Gi"},   // heavily requested, idle
+	{"node-b", "6", "24Gi", "7", "30Gi"},   // moderate
+	{"node-c", "3", "12Gi", "11", "40Gi"},  // lightly requested, hot
+	{"node-d", "8", "32Gi", "5", "20Gi"},   // moderate
+	{"node-e", "4", "16Gi", "9.5", "36Gi"}, // lightly requested, busy
+}
+
+// cluster returns the nodes, one running pod per node, and each node's
+// NodeMetric.
+func cluster() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
+	var ns []*fw.Node
+	var ps []*fw.Pod
+	var ms []*fw.NodeMetric
+	for _, n := range nodes {
+		alloc := res("16", "64Gi")
+		alloc[resource.Pods] = resource.MustParse("110")
+		ns = append(ns, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: n.name, Labels: map[string]string{"kubernetes.io/hostname": n.name}},
+			Status: fw.NodeStatus{Capacity: alloc, Allocatable: alloc}})
+		p := &fw.Pod{
+			ObjectMeta: fw.ObjectMeta{Name: n.name + "-app", Namespace: "default", UID: n.name + "-app"},
+			Spec: fw.PodSpec{NodeName: n.name, Containers: []fw.Container{{Name: "app",
+				Resources: fw.ResourceRequirements{Requests: res(n.reqCPU, n.reqMem)}}}},
+			Status: fw.PodStatus{Phase: fw.PodRunning,
+				Conditions: []fw.PodCondition{{Type: fw.PodScheduled, Status: fw.ConditionTrue, LastTransitionTime: now.Add(-time.Hour)}}},
+		}
+		ps = append(ps, p)
+		t := now
+		ms = append(ms, &fw.NodeMetric{ObjectMeta: fw.ObjectMeta{Name: n.name}, Status: fw.NodeMetricStatus{
+			UpdateTime: &t,
+			NodeMetric: &fw.NodeMetricInfo{NodeUsage: fw.ResourceMap{Resources: res(n.usedCPU, n.usedMem)}},
+			PodsMetric: []*fw.PodMetricInfo{{Namespace: "default", Name: p.Name, Priority: "koord-prod",
+				PodUsage: fw.ResourceMap{Resources: res(n.usedCPU, n.usedMem)}}},
+		}})
+	}
+	return ns, ps, ms
+}
+
+// loadAwareFramework is the extender's profile: LoadAwareScheduling at
+// PreFilter, Filter, PreScore and Score, its usage cache fed with the
+// running pods and the NodeMetrics.
+func loadAwareFramework(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) {
+	name := config.LoadAwareSchedulingName
+	reg := fw.NewRegistry()
+	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory); err != nil {
+		return nil, err
+	}
+	f, err := fw.NewFramework(reg, fw.Profile{
+		PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
+		Weights: map[string]int64{name: 1},
+		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}},
+	}, fw.WithClock(fw.NewFakeClock(now)))
+	if err != nil {
+		return nil, err
+	}
+	pl, _ := f.Plugin(name)
+	cache := pl.(*scheduling.LoadAwareScheduling).Cache()
+	for _, p := range pods {
+		if err := cache.AddPod(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range metrics {
+		if err := cache.UpdateNodeMetric(m); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// place schedules pod with kube-scheduler's default profile (plus the
+// extenders) and returns the decision with its explanation.
+func place(ns []*fw.Node, ps []*fw.Pod, pod *fw.Pod, exts ...fw.Extender) (scheduling.Decision, error) {
+	c, err := scheduling.NewClusterFrom(ns, ps)
+	if err != nil {
+		return scheduling.Decision{}, err
+	}
+	s, err := scheduling.New(c, scheduling.NewDefaultRegistry(), []fw.Profile{scheduling.DefaultProfile()},
+		scheduling.WithSeed(1), scheduling.WithExtenders(exts...), scheduling.WithExplanations())
+	if err != nil {
+		return scheduling.Decision{}, err
+	}
+	if err := s.AddPod(pod); err != nil {
+		return scheduling.Decision{}, err
+	}
+	d, ok := s.ScheduleOne(context.Background())
+	if !ok {
+		return d, errors.New("no pod to schedule")
+	}
+	return d, nil
+}
+
+func run(w io.Writer) error {
+	ns, ps, ms := cluster()
+	f, err := loadAwareFramework(ps, ms)
+	if err != nil {
+		return err
+	}
+	view, err := extender.NewCluster(ns, ps)
+	if err != nil {
+		return err
+	}
+	srv, err := extender.NewServer(extender.ServerConfig{Framework: f, Cluster: view})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	defer func() {
+		stop()
+		<-served
+	}()
+
+	cfg := extender.Config{URLPrefix: "http://" + ln.Addr().String(), FilterVerb: "filter", PrioritizeVerb: "prioritize",
+		Weight: 5, NodeCacheCapable: true, HTTPTimeout: 2 * time.Second}
+	snippet, err := scheduling.ExtenderConfigYAML(cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "LoadAwareScheduling serves as a scheduler extender at %s (filter, prioritize).\n", cfg.URLPrefix)
+	fmt.Fprintln(w, "Point a kube-scheduler at it with --config:")
+	fmt.Fprintln(w)
+	for line := range strings.SplitSeq(strings.TrimRight(string(snippet), "\n"), "\n") {
+		fmt.Fprintln(w, "    "+line)
+	}
+	fmt.Fprintln(w)
+
+	client, err := extender.New(cfg)
+	if err != nil {
+		return err
+	}
+	pod := &fw.Pod{ObjectMeta: fw.ObjectMeta{Name: "web", Namespace: "default", UID: "web"},
+		Spec: fw.PodSpec{Containers: []fw.Container{{Name: "web", Resources: fw.ResourceRequirements{Requests: res("4", "8Gi")}}}}}
+	fmt.Fprintln(w, "Incoming pod default/web requests cpu 4, memory 8Gi; every node has 16 CPU / 64Gi.")
+	for _, n := range nodes {
+		fmt.Fprintf(w, "  %s: requested cpu %-3s used cpu %s\n", n.name, n.reqCPU, n.usedCPU)
+	}
+	alone, err := place(ns, ps, pod)
+	if err != nil {
+		return err
+	}
+	withExt, err := place(ns, ps, pod, client)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nDefault profile alone (requests only): %s on %s.\n", alone.Outcome, alone.Node)
+	fmt.Fprintf(w, "Default profile + LoadAware extender (weight %d, over HTTP): %s on %s.\n\n", cfg.Weight, withExt.Outcome, withExt.Node)
+	return withExt.Result.WriteTable(w)
+}
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
