@@ -190,6 +190,16 @@ type Scheduler struct {
 	ready   []*schedBinding
 	bindWG  sync.WaitGroup
 	wake    chan struct{}
+
+	// Fork bookkeeping: reasonsSaved journals reasons per open fork;
+	// waitSeq numbers the pods held at Permit in creation order. While a
+	// fork is open (forkDepth > 0), deferred holds the Permit verdicts of
+	// asynchronous bindings started before the Fork (delivered at the last
+	// Commit, dropped by Revert); readyMu guards both.
+	reasonsSaved forkJournal[schedReason]
+	waitSeq      uint64
+	deferred     []schedVerdict
+	forkDepth    int
 }
 
 // New builds a scheduler over cluster with one framework per profile (built
@@ -386,7 +396,7 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	}
 	s.queue.delete(key)
 	s.nominator.remove(key)
-	delete(s.reasons, key)
+	s.setReason(key, "")
 	if st != PodPending {
 		s.podAssigned(pi, false)
 		s.queue.moveAll()
@@ -648,7 +658,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 	if pi.Pod.DeletionTimestamp != nil {
 		s.queue.done(qp)
 		d.Outcome, d.Message = OutcomeSkipped, "pod is being deleted"
-		s.reasons[qp.key] = d.Message
+		s.setReason(qp.key, d.Message)
 		s.emit(d)
 		return d
 	}
