@@ -18,6 +18,10 @@ func (r *Result) String() string {
 // verdict, and for every scored node each plugin's raw → normalized × weight
 // = weighted score and the total.
 func (r *Result) WriteTable(w io.Writer) error {
+	if r == nil {
+		_, err := io.WriteString(w, "no scheduling cycle (nil Result)\n")
+		return err
+	}
 	var b strings.Builder
 	pod := ""
 	if r.Pod != nil && r.Pod.Pod != nil {

@@ -178,8 +178,9 @@ func (r *Result) nodeAt(pos int32) *NodeInfo {
 }
 
 // SelectedNode returns the chosen node's name, or "" when none fits.
+// Like every Result method, it answers on a nil or zero Result (here "").
 func (r *Result) SelectedNode() string {
-	if r.selected < 0 || r.selected >= len(r.feasible) {
+	if r == nil || r.selected < 0 || r.selected >= len(r.feasible) {
 		return ""
 	}
 	return r.nodeAt(r.feasible[r.selected]).Name()
@@ -187,10 +188,18 @@ func (r *Result) SelectedNode() string {
 
 // EvaluatedNodes is the number of nodes Filter evaluated (feasible plus
 // rejected), which advances the scheduler's round-robin start.
-func (r *Result) EvaluatedNodes() int { return r.evaluated }
+func (r *Result) EvaluatedNodes() int {
+	if r == nil {
+		return 0
+	}
+	return r.evaluated
+}
 
 // FeasibleNodes returns the feasible nodes in evaluation order (a copy).
 func (r *Result) FeasibleNodes() []*NodeInfo {
+	if r == nil {
+		return nil
+	}
 	return append([]*NodeInfo(nil), r.feasibleNodes()...)
 }
 
@@ -265,6 +274,9 @@ func (r *Result) feasibleIndices() []int32 {
 
 // FitError returns the cycle's *FitError, or nil.
 func (r *Result) FitError() *FitError {
+	if r == nil {
+		return nil
+	}
 	fe, _ := r.Err.(*FitError)
 	if fe != nil {
 		fe.Diagnosis.result = r
@@ -282,6 +294,9 @@ func (r *Result) eachRejection(fn func(n *NodeInfo, plugin string, s *Status)) {
 // NodeToStatus returns the filter status of every rejected node (named by
 // plugin) and the absent-node status, for PostFilter plugins.
 func (r *Result) NodeToStatus() *NodeToStatus {
+	if r == nil {
+		return NewNodeToStatus(nil)
+	}
 	m := NewNodeToStatus(r.Diagnosis.absent)
 	r.eachRejection(func(n *NodeInfo, plugin string, s *Status) {
 		if s.Plugin() == "" && plugin != "" {
@@ -316,6 +331,9 @@ type NodeVerdict struct {
 // NodeVerdicts returns every snapshot node's filter verdict, in snapshot
 // order.
 func (r *Result) NodeVerdicts() []NodeVerdict {
+	if r == nil || r.snap == nil {
+		return nil
+	}
 	out := make([]NodeVerdict, 0, r.NumAllNodes)
 	byName := map[string]NodeVerdict{}
 	for _, p := range r.feasible {
@@ -365,8 +383,11 @@ type NodeScores struct {
 // contribution (Raw and Normalized 0, Weighted the scaled score), and the
 // total.
 func (r *Result) Scores() []NodeScores {
+	if r == nil {
+		return nil
+	}
 	nf := len(r.feasible)
-	if len(r.Totals) != nf {
+	if len(r.Totals) != nf || nf == 0 {
 		return nil
 	}
 	out := make([]NodeScores, nf)
