@@ -293,6 +293,15 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	return s, nil
 }
 
+// built reports a Scheduler not made by New (a zero or nil Scheduler),
+// whose methods answer with this error or nothing instead of panicking.
+func (s *Scheduler) built() error {
+	if s == nil || s.queue == nil {
+		return errors.New("scheduling: Scheduler not built by New")
+	}
+	return nil
+}
+
 // Cluster returns the scheduler's cluster. Change it only through the
 // scheduler's event methods (reading it between calls is fine).
 func (s *Scheduler) Cluster() *Cluster { return s.cluster }
@@ -345,6 +354,9 @@ func (s *Scheduler) emit(d Decision) {
 // profile has, a duplicate pod, a missing node or invalid affinity is an
 // error naming the pod, and the pod is not added.
 func (s *Scheduler) AddPod(pod *framework.Pod) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	if pod == nil {
 		return errors.New("scheduling: AddPod: nil pod")
 	}
@@ -377,6 +389,9 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 // queued pod leaves the queue, and the resources of a placed pod are freed
 // (which may let unschedulable pods in).
 func (s *Scheduler) DeletePod(namespace, name string) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.deletePodLocked(namespace, name, "deleted")
@@ -407,6 +422,9 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 
 // AddNode adds a node; unschedulable pods are retried.
 func (s *Scheduler) AddNode(n *framework.Node) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.cluster.AddNode(n); err != nil {
@@ -419,6 +437,9 @@ func (s *Scheduler) AddNode(n *framework.Node) error {
 
 // UpdateNode replaces a node object; unschedulable pods are retried.
 func (s *Scheduler) UpdateNode(n *framework.Node) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.cluster.UpdateNode(n); err != nil {
@@ -433,6 +454,9 @@ func (s *Scheduler) UpdateNode(n *framework.Node) error {
 // there are rejected) and returned with spec.nodeName cleared, so that a
 // caller acting as their controller can add them again.
 func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
+	if err := s.built(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ni, ok := s.cluster.NodeInfo(name)
@@ -462,6 +486,9 @@ func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
 // UpdateNodeMetric records a node's NodeMetric; unschedulable pods are
 // retried.
 func (s *Scheduler) UpdateNodeMetric(m *framework.NodeMetric) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.cluster.UpdateNodeMetric(m); err != nil {
@@ -493,6 +520,9 @@ func (s *Scheduler) PendingReason(namespace, name string) string {
 // QueueLengths returns the sizes of the active queue, the backoff queues
 // and the unschedulable pool.
 func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
+	if s.built() != nil {
+		return 0, 0, 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.queue.lens()
@@ -502,6 +532,9 @@ func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
 // unschedulable pod, if the active queue is empty; a simulation advances
 // its clock there.
 func (s *Scheduler) NextWakeup() (time.Time, bool) {
+	if s.built() != nil {
+		return time.Time{}, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.queue.nextWakeup()
@@ -578,8 +611,12 @@ func (s *Scheduler) numToFind(p *schedProfile, n int) int {
 // ScheduleOne runs the binding steps that became ready (synchronous mode),
 // then pops the next pod and runs its scheduling cycle (and, synchronously,
 // its binding cycle). It returns the cycle's decision, or false when no pod
-// is ready to be scheduled at the clock's current time.
+// is ready to be scheduled at the clock's current time, when ctx is already
+// done (no pod is popped), or on a Scheduler not built by New.
 func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
+	if s.built() != nil || (ctx != nil && ctx.Err() != nil) {
+		return Decision{}, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.runReadyLocked(ctx)
@@ -594,6 +631,9 @@ func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
 // (allowed, rejected or timed out) in synchronous mode, and returns how
 // many ran. ScheduleOne calls it first; call it after moving a FakeClock.
 func (s *Scheduler) ProcessBindings(ctx context.Context) int {
+	if s.built() != nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.runReadyLocked(ctx)

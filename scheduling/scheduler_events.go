@@ -128,6 +128,9 @@ func (s *Scheduler) setReason(key, msg string) {
 // plugins' own state (a Reserve plugin's bookkeeping, such as
 // LoadAwareScheduling's usage cache, is not rolled back).
 func (s *Scheduler) Fork() {
+	if s.built() != nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := schedForkState{pcg: *s.pcg, nextStart: s.nextStart, cycle: s.cycle}
