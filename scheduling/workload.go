@@ -257,13 +257,14 @@ type wlNodeEvent struct {
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
 // with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node}:
-// count copies named prefix-0, prefix-1, …), "pods" (pods bound with
-// spec.nodeName), "disruptionBudgets" and "nodeMetrics". It adds them to w.
-// Errors name the file, the line, the entry and, when known, the object,
-// and wrap the cause (a *resource.ParseError for a bad quantity). Like
-// kube-apiserver's strict decoding, an unknown field or a key given twice
-// in one object is an error. The entries remember where they were read,
-// so that Workload.Validate names the file, line and column too.
+// count copies named prefix-0, prefix-1, …; count at most 10,000,000),
+// "pods" (pods bound with spec.nodeName), "disruptionBudgets" and
+// "nodeMetrics". It adds them to w. Errors name the file, the line, the
+// entry and, when known, the object, and wrap the cause (a
+// *resource.ParseError for a bad quantity). Like kube-apiserver's strict
+// decoding, an unknown field or a key given twice in one object is an
+// error. The entries remember where they were read, so that
+// Workload.Validate names the file, line and column too.
 func ReadCluster(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
@@ -279,8 +280,8 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &g); err != nil {
 				return err
 			}
-			if g.Count < 0 {
-				return fmt.Errorf("count=%d: must not be negative", g.Count)
+			if err := wlCheckCount(g.Count); err != nil {
+				return err
 			}
 			for i := range g.Count {
 				n := g.Node
@@ -318,11 +319,11 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
-// duration, pod}: count pods named prefix-0… arriving interval apart from
-// arrival) and "nodeEvents" ({at, action: add|update|remove|metric, node,
-// name, metric}). It adds them to w. A negative arrival, interval or
-// duration is an error naming the pod; errors are reported and wrapped as
-// ReadCluster's.
+// duration, pod}: count pods, at most 10,000,000, named prefix-0…
+// arriving interval apart from arrival) and "nodeEvents" ({at, action:
+// add|update|remove|metric, node, name, metric}). It adds them to w. A
+// negative arrival, interval or duration is an error naming the pod;
+// errors are reported and wrapped as ReadCluster's.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
@@ -341,8 +342,8 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &g); err != nil {
 				return err
 			}
-			if g.Count < 0 {
-				return fmt.Errorf("count=%d: must not be negative", g.Count)
+			if err := wlCheckCount(g.Count); err != nil {
+				return err
 			}
 			if err := wlCheckTimes(g.NamePrefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
 				return err
@@ -367,6 +368,17 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			return nil
 		},
 	})
+}
+
+// wlMaxGroup bounds a group's count: files are untrusted input, and a
+// count of 10^18 would otherwise run the reader out of memory.
+const wlMaxGroup = 10_000_000
+
+func wlCheckCount(n int) error {
+	if n < 0 || n > wlMaxGroup {
+		return fmt.Errorf("count=%d: must be within [0,%d]", n, wlMaxGroup)
+	}
+	return nil
 }
 
 func wlCheckTimes(pod string, arrival, interval, duration wlDuration) error {
