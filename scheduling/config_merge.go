@@ -226,6 +226,7 @@ func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[str
 func cfgScoreWeights(p *cfgPlugins, isScore func(name string) bool) (map[string]int64, error) {
 	weights := map[string]int64{}
 	var total int64
+	neg := "" // the last plugin with a negative weight, for the error
 	for _, e := range append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...) {
 		if !isScore(e.Name) {
 			continue
@@ -239,7 +240,14 @@ func cfgScoreWeights(p *cfgPlugins, isScore func(name string) bool) (map[string]
 		}
 		weights[e.Name] = w
 		if w*framework.MaxNodeScore > framework.MaxTotalScore-total {
+			if total < 0 { // only a negative weight gets here: say so
+				return nil, fmt.Errorf("plugins.score: plugin %q weight %d is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin %q weight %d, running total %d, wraps around)",
+					neg, weights[neg], e.Name, w, total)
+			}
 			return nil, fmt.Errorf("plugins.score: total score of Score plugins could overflow (plugin %q weight %d, running total %d)", e.Name, w, total)
+		}
+		if w < 0 {
+			neg = e.Name
 		}
 		total += w * framework.MaxNodeScore
 	}
