@@ -687,8 +687,8 @@ func (j *forkJournal[V]) put(key string, v V) {
 	(*top)[key] = v
 }
 
-// commit merges the innermost fork's saves into the enclosing fork, where
-// that one saved the key earlier its value wins.
+// commit merges the innermost fork's saves into the enclosing fork; a key
+// the enclosing fork saved already keeps that older value.
 func (j *forkJournal[V]) commit() {
 	n := len(j.levels)
 	top := j.levels[n-1]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -121,75 +122,76 @@ func (w *Workload) Validate() error {
 		ever[n] = true
 	}
 	for i, e := range w.NodeEvents {
-		where := fmt.Sprintf("%s (%s at %v)", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At)
+		// Only an error looks the entry up (w.at scans the origins).
+		where := func() string { return fmt.Sprintf("%s (%s at %v)", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At) }
 		if e.At < 0 {
-			return fmt.Errorf("%s: at=%v: must not be negative", where, e.At)
+			return fmt.Errorf("%s: at=%v: must not be negative", where(), e.At)
 		}
 		switch e.Action {
 		case NodeAdd, NodeUpdate:
 			if e.Node == nil || e.Node.Name == "" {
-				return fmt.Errorf("%s: missing node or node name", where)
+				return fmt.Errorf("%s: missing node or node name", where())
 			}
 			if err := framework.ValidateNode(e.Node); err != nil {
-				return fmt.Errorf("%s: %w", where, err)
+				return fmt.Errorf("%s: %w", where(), err)
 			}
 			ever[e.Node.Name] = true
 		case NodeRemove:
 			if e.Name == "" {
-				return fmt.Errorf("%s: missing name", where)
+				return fmt.Errorf("%s: missing name", where())
 			}
 		case NodeMetricUpdate:
 			if e.Metric == nil {
-				return fmt.Errorf("%s: missing metric", where)
+				return fmt.Errorf("%s: missing metric", where())
 			}
 			if err := e.Metric.Validate(); err != nil {
-				return fmt.Errorf("%s: %w", where, err)
+				return fmt.Errorf("%s: %w", where(), err)
 			}
 		default:
-			return fmt.Errorf("%s: unknown action %q (want add, update, remove or metric)", where, e.Action)
+			return fmt.Errorf("%s: unknown action %q (want add, update, remove or metric)", where(), e.Action)
 		}
 	}
 	pods := map[string]bool{}
 	for i, p := range w.Pods {
-		at := w.at(wlPods, i, "pods")
+		at := func() string { return w.at(wlPods, i, "pods") }
 		if p == nil || p.Name == "" {
-			return fmt.Errorf("%s: missing pod or name", at)
+			return fmt.Errorf("%s: missing pod or name", at())
 		}
 		if pods[p.Key()] {
-			return fmt.Errorf("%s: pod %s: duplicate name", at, p.Key())
+			return fmt.Errorf("%s: pod %s: duplicate name", at(), p.Key())
 		}
 		pods[p.Key()] = true
 		if p.Spec.NodeName == "" {
-			return fmt.Errorf("%s: pod %s: an initial pod must name its node (spec.nodeName); pending pods are arrivals", at, p.Key())
+			return fmt.Errorf("%s: pod %s: an initial pod must name its node (spec.nodeName); pending pods are arrivals", at(), p.Key())
 		}
 		if !nodes[p.Spec.NodeName] {
-			return fmt.Errorf("%s: pod %s: node %q not found", at, p.Key(), p.Spec.NodeName)
+			return fmt.Errorf("%s: pod %s: node %q not found", at(), p.Key(), p.Spec.NodeName)
 		}
 		if err := framework.ValidatePod(p); err != nil {
-			return fmt.Errorf("%s: %w", at, err)
+			return fmt.Errorf("%s: %w", at(), err)
 		}
 	}
 	for i, a := range w.Arrivals {
-		at := w.at(wlArrivals, i, "arrivals")
+		at := func() string { return w.at(wlArrivals, i, "arrivals") }
 		if a.Pod == nil || a.Pod.Name == "" {
-			return fmt.Errorf("%s: missing pod or name", at)
+			return fmt.Errorf("%s: missing pod or name", at())
 		}
 		key := a.Pod.Key()
 		if pods[key] {
-			return fmt.Errorf("%s: pod %s: duplicate name", at, key)
+			return fmt.Errorf("%s: pod %s: duplicate name", at(), key)
 		}
 		pods[key] = true
 		if a.At < 0 {
-			return fmt.Errorf("%s: pod %s: arrival=%v: must not be negative", at, key, a.At)
+			return fmt.Errorf("%s: pod %s: arrival=%v: must not be negative", at(), key, a.At)
 		}
 		if a.Duration < 0 {
-			return fmt.Errorf("%s: pod %s: duration=%v: must not be negative", at, key, a.Duration)
+			return fmt.Errorf("%s: pod %s: duration=%v: must not be negative", at(), key, a.Duration)
 		}
 		if err := framework.ValidatePod(a.Pod); err != nil {
-			return fmt.Errorf("%s: %w", at, err)
+			return fmt.Errorf("%s: %w", at(), err)
 		}
 		if n := a.Pod.Spec.NodeName; n != "" && !ever[n] {
-			return fmt.Errorf("%s: pod %s: node %q not found", at, key, n)
+			return fmt.Errorf("%s: pod %s: node %q not found", at(), key, n)
 		}
 	}
 	for i, e := range w.NodeEvents {
@@ -511,56 +513,70 @@ func wlSkipSpace(data []byte, off int64) int64 {
 }
 
 // wlDuplicateKey finds the first key given twice in one object of the
-// JSON value raw (which is valid JSON), and returns its offset in raw.
+// JSON value raw (valid JSON, as the decoder returned it) and returns its
+// offset in raw. One pass over the bytes: keys are compared as written
+// (unquoted only when they hold an escape), by a short list per object
+// that becomes a map past 16 keys.
 func wlDuplicateKey(raw []byte) (off int64, key string, found bool) {
 	type frame struct {
-		keys    map[string]bool // nil for an array
-		wantKey bool            // in an object, before a key
+		obj     bool
+		wantKey bool     // in an object, before a key
+		keys    []string // the keys so far, while few
+		set     map[string]bool
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
 	var stack []frame
-	for {
-		before := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			return 0, "", false
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = &stack[len(stack)-1]
-		}
-		if d, ok := tok.(json.Delim); ok {
-			switch d {
-			case '{':
-				stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
-			case '[':
-				stack = append(stack, frame{})
-			default: // the object or array, a value of its parent, ends
-				stack = stack[:len(stack)-1]
-				if len(stack) == 0 {
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '{':
+			stack = append(stack, frame{obj: true, wantKey: true})
+		case '[':
+			stack = append(stack, frame{})
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+		case ',':
+			if top := len(stack) - 1; top >= 0 && stack[top].obj {
+				stack[top].wantKey = true
+			}
+		case '"':
+			start := i
+			escaped := false
+			for i++; raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					escaped = true
+					i++
+				}
+			}
+			top := len(stack) - 1
+			if top < 0 || !stack[top].wantKey {
+				continue
+			}
+			f := &stack[top]
+			f.wantKey = false
+			k := string(raw[start+1 : i])
+			if escaped {
+				if err := json.Unmarshal(raw[start:i+1], &k); err != nil {
 					return 0, "", false
 				}
-				if p := &stack[len(stack)-1]; p.keys != nil {
-					p.wantKey = true
+			}
+			if slices.Contains(f.keys, k) || f.set[k] {
+				return int64(start), k, true
+			}
+			switch {
+			case f.set != nil:
+				f.set[k] = true
+			case len(f.keys) < 16:
+				f.keys = append(f.keys, k)
+			default:
+				f.set = make(map[string]bool, 2*len(f.keys))
+				for _, x := range f.keys {
+					f.set[x] = true
 				}
+				f.set[k] = true
+				f.keys = nil
 			}
-			continue
-		}
-		if top == nil {
-			return 0, "", false // a scalar at the top
-		}
-		if k, ok := tok.(string); ok && top.keys != nil && top.wantKey {
-			if top.keys[k] {
-				return wlSkipSpace(raw, before), k, true
-			}
-			top.keys[k] = true
-			top.wantKey = false
-			continue
-		}
-		if top.keys != nil { // a scalar value ends; a key follows
-			top.wantKey = true
 		}
 	}
+	return 0, "", false
 }
 
 // wlNameOf returns " (name)" for an element with metadata.name (or a pod

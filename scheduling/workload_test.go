@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +132,8 @@ func TestReadDuplicateKeys(t *testing.T) {
 		{"nested", "{\"pods\": [\n  {\"pod\": {\"metadata\": {\"name\": \"a\"}, \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": {\"cpu\": \"1\", \"cpu\": \"2\"}}}]}}}]}", false,
 			`f.json:2:116: pods[0] (pod a): duplicate field "cpu"`},
 		{"node group", `{"nodeGroups": [{"count": 1, "node": {"metadata": {"name": "x", "name": "y"}}}]}`, true, `duplicate field "name"`},
+		{"escaped", `{"pods": [{"pod": {"metadata": {"name": "a", "labels": {"x": "1", "\u0078": "2"}}}}]}`, false, `duplicate field "x"`},
+		{"many keys", `{"pods": [{"pod": {"metadata": {"name": "a", "labels": {` + wlManyLabels(20) + `, "k7": "again"}}}}]}`, false, `duplicate field "k7"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var w Workload
@@ -150,6 +153,18 @@ func TestReadDuplicateKeys(t *testing.T) {
 	if err := ReadWorkload(strings.NewReader(ok), "f.json", &w); err != nil {
 		t.Fatalf("valid file: %v", err)
 	}
+}
+
+// wlManyLabels returns n distinct "kI": "v" pairs.
+func wlManyLabels(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"k%d": "v"`, i)
+	}
+	return b.String()
 }
 
 // TestReadWrapsCause: a bad quantity's *resource.ParseError is in the
