@@ -30,6 +30,10 @@ func (r *Result) WriteTable(w io.Writer) error { return r.WriteTableTop(w, 0) }
 // order. A line under each section counts the nodes left out. k ≤ 0 lists
 // every node, as WriteTable.
 func (r *Result) WriteTableTop(w io.Writer, k int) error {
+	if r == nil {
+		_, err := io.WriteString(w, "no scheduling cycle (nil Result)\n")
+		return err
+	}
 	var b strings.Builder
 	pod := ""
 	if r.Pod != nil && r.Pod.Pod != nil {

@@ -200,8 +200,9 @@ func (r *Result) nodeAt(pos int32) *NodeInfo {
 }
 
 // SelectedNode returns the chosen node's name, or "" when none fits.
+// Like every Result method, it answers on a nil or zero Result (here "").
 func (r *Result) SelectedNode() string {
-	if r.selected < 0 || r.selected >= len(r.feasible) {
+	if r == nil || r.selected < 0 || r.selected >= len(r.feasible) {
 		return ""
 	}
 	return r.nodeAt(r.feasible[r.selected]).Name()
@@ -212,7 +213,12 @@ func (r *Result) SelectedNode() string {
 // advances the scheduler's round-robin start as kube-scheduler's
 // nextStartNodeIndex; the extra feasible node that stops a sampled search
 // is not counted (see CycleOptions.NumFeasibleToFind).
-func (r *Result) EvaluatedNodes() int { return r.evaluated }
+func (r *Result) EvaluatedNodes() int {
+	if r == nil {
+		return 0
+	}
+	return r.evaluated
+}
 
 // NumFeasibleNodes is the number of feasible nodes the cycle kept (after
 // the extenders' filters): the nodes scored, or the one node chosen without
@@ -222,6 +228,9 @@ func (r *Result) NumFeasibleNodes() int { return len(r.feasible) }
 
 // FeasibleNodes returns the feasible nodes in evaluation order (a copy).
 func (r *Result) FeasibleNodes() []*NodeInfo {
+	if r == nil {
+		return nil
+	}
 	return append([]*NodeInfo(nil), r.feasibleNodes()...)
 }
 
@@ -303,6 +312,9 @@ func (r *Result) feasibleIndices() []int32 {
 
 // FitError returns the cycle's *FitError, or nil.
 func (r *Result) FitError() *FitError {
+	if r == nil {
+		return nil
+	}
 	fe, _ := r.Err.(*FitError)
 	if fe != nil {
 		fe.Diagnosis.result = r
@@ -325,6 +337,9 @@ func (r *Result) eachRejection(fn func(n *NodeInfo, plugin string, s *Status)) {
 // NodeToStatus returns the filter status of every rejected node (named by
 // plugin) and the absent-node status, for PostFilter plugins.
 func (r *Result) NodeToStatus() *NodeToStatus {
+	if r == nil {
+		return NewNodeToStatus(nil)
+	}
 	m := NewNodeToStatus(r.Diagnosis.absent)
 	r.eachRejection(func(n *NodeInfo, plugin string, s *Status) {
 		if s == nil {
@@ -366,6 +381,9 @@ type NodeVerdict struct {
 // NodeVerdicts returns every snapshot node's filter verdict, in snapshot
 // order.
 func (r *Result) NodeVerdicts() []NodeVerdict {
+	if r == nil || r.snap == nil {
+		return nil
+	}
 	out := make([]NodeVerdict, 0, r.NumAllNodes)
 	byName := map[string]NodeVerdict{}
 	for _, p := range r.feasible {
@@ -424,8 +442,11 @@ type NodeScores struct {
 // scores), then each extender's contribution (Raw and Normalized 0,
 // Weighted the scaled score), and the total.
 func (r *Result) Scores() []NodeScores {
+	if r == nil {
+		return nil
+	}
 	nf := len(r.feasible)
-	if len(r.Totals) != nf {
+	if len(r.Totals) != nf || nf == 0 {
 		return nil
 	}
 	cols := r.scoreColumns()

@@ -60,8 +60,16 @@ type CycleOptions struct {
 //
 // It returns a *FitError when no node fits (the Result still explains why)
 // and another error when a plugin fails unexpectedly. Results are
-// identical at any parallelism.
+// identical at any parallelism. A nil ctx is an error; a ctx already done
+// is an error wrapping ctx.Err() before any plugin runs, and one done
+// during the cycle stops the filter loop and fails the cycle with it.
 func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snapshot, pod *PodInfo, opts CycleOptions) (*Result, error) {
+	if ctx == nil {
+		return nil, errors.New("framework: Schedule: nil context")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("framework: Schedule: %w", err)
+	}
 	if pod == nil || pod.Pod == nil {
 		return nil, errors.New("framework: Schedule: nil pod")
 	}
@@ -128,6 +136,10 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		res.Err = err
 		return res, err
 	}
+	if err := ctx.Err(); err != nil {
+		res.Err = fmt.Errorf("framework: Schedule: %w", err)
+		return res, res.Err
+	}
 	if opts.ExplainFilters {
 		f.explainFilters(ctx, state, pod, candidates, opts.NominatedPods, res)
 	}
@@ -149,6 +161,11 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		res.Totals = res.Totals[:0] // no scores to explain
 		res.Err = err
 		return res, err
+	}
+	if err := ctx.Err(); err != nil {
+		res.Totals = res.Totals[:0]
+		res.Err = fmt.Errorf("framework: Schedule: %w", err)
+		return res, res.Err
 	}
 	res.selectHost(opts.Rand, opts.TopN)
 	return res, nil
@@ -367,6 +384,17 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	if nominated != nil {
 		check = checkNodes
+	}
+	if done := ctx.Done(); done != nil { // a cancelled cycle stops at the next chunk
+		inner := check
+		check = func(lo, hi int) bool {
+			select {
+			case <-done:
+				return true
+			default:
+			}
+			return inner(lo, hi)
+		}
 	}
 	end := parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
 	bs.dirty = false

@@ -380,6 +380,47 @@ func TestRequiresRand(t *testing.T) {
 	}
 }
 
+// TestScheduleContext: a nil context is an error; a context already
+// cancelled fails the cycle before any plugin runs; one cancelled during
+// filtering stops it there (the remaining nodes are not filtered) and
+// fails the cycle with the context's error, as kube-scheduler's
+// parallelizer stops on a cancelled context.
+func TestScheduleContext(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var calls int
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &fake{name: "A", filter: func(*NodeInfo) *Status {
+		calls++
+		if calls == 2 {
+			cancel()
+		}
+		return nil
+	}}
+	f, err := NewFramework(registryOf(a), Profile{Filter: []string{"A"}}, WithParallelism(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := MustSnapshot(testNodes(1000), nil)
+	//lint:ignore SA1012 a nil context is what this checks
+	if _, err := f.Schedule(nil, nil, snap, testPod("p"), CycleOptions{Rand: rng}); err == nil || !strings.Contains(err.Error(), "nil context") {
+		t.Errorf("nil context: err = %v", err)
+	}
+	res, err := f.Schedule(ctx, nil, snap, testPod("p"), CycleOptions{Rand: rng})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled during Filter: err = %v, want context.Canceled", err)
+	}
+	if res == nil || res.SelectedNode() != "" {
+		t.Errorf("cancelled cycle selected %q", res.SelectedNode())
+	}
+	if calls >= 1000 {
+		t.Errorf("Filter ran %d times after the context was cancelled at call 2", calls)
+	}
+	calls = 0
+	if _, err := f.Schedule(ctx, nil, snap, testPod("p"), CycleOptions{Rand: rng}); !errors.Is(err, context.Canceled) || calls != 0 {
+		t.Errorf("cancelled context: err = %v after %d Filter calls, want context.Canceled before any", err, calls)
+	}
+}
+
 func TestEmptySnapshot(t *testing.T) {
 	res, err := schedule(t, Profile{Filter: []string{"A"}}, []*fake{{name: "A"}}, 0, CycleOptions{})
 	var fe *FitError

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedkit/schedkit/internal/validation"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -12,7 +13,13 @@ import (
 // pod-level resources; container resource names that are neither standard
 // (cpu, memory, ephemeral-storage, hugepages-*) nor qualified extended or
 // kubernetes.io names (a misspelt "cpus" would otherwise be ignored as kube
-// ignores unknown names); preferred (anti-)affinity weights outside 1–100.
+// ignores unknown names); preferred (anti-)affinity weights outside 1–100;
+// topology spread constraints as kube-apiserver v1.36's
+// validateTopologySpreadConstraints (pkg/apis/core/validation) checks
+// them: maxSkew > 0, a topologyKey, whenUnsatisfiable DoNotSchedule or
+// ScheduleAnyway, no two constraints with the same {topologyKey,
+// whenUnsatisfiable}, minDomains > 0 and only with DoNotSchedule, node
+// inclusion policies Honor or Ignore, matchLabelKeys that are label keys.
 // The error names the pod, the field path and the value. Entry points that
 // take user data (scheduling.Cluster, workload files) call it. NewPodInfo
 // applies only the negative-quantity rule: callers building synthetic pods
@@ -73,6 +80,11 @@ func validatePod(pod *Pod, names bool) error {
 		}
 		return nil
 	}
+	if names {
+		if err := validateSpreadConstraints(pod); err != nil {
+			return err
+		}
+	}
 	if a := pod.Spec.Affinity; a != nil {
 		if na := a.NodeAffinity; na != nil {
 			for i, t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
@@ -93,6 +105,54 @@ func validatePod(pod *Pod, names bool) error {
 				if err := weight(fmt.Sprintf("spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d]", i), t.Weight); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// validateSpreadConstraints is kube-apiserver v1.36's
+// validateTopologySpreadConstraints, first error only (label selector
+// syntax is checked when the pod's selectors are parsed).
+func validateSpreadConstraints(pod *Pod) error {
+	for i, c := range pod.Spec.TopologySpreadConstraints {
+		path := fmt.Sprintf("spec.topologySpreadConstraints[%d]", i)
+		fail := func(field string, format string, args ...any) error {
+			return fmt.Errorf("framework: pod %s: %s.%s%s", pod.Key(), path, field, fmt.Sprintf(format, args...))
+		}
+		if c.MaxSkew <= 0 {
+			return fail("maxSkew", "=%d: must be greater than zero", c.MaxSkew)
+		}
+		if c.TopologyKey == "" {
+			return fail("topologyKey", ": required (can not be empty)")
+		}
+		if c.WhenUnsatisfiable != DoNotSchedule && c.WhenUnsatisfiable != ScheduleAnyway {
+			return fail("whenUnsatisfiable", "=%q: must be %s or %s", c.WhenUnsatisfiable, DoNotSchedule, ScheduleAnyway)
+		}
+		for j, o := range pod.Spec.TopologySpreadConstraints[i+1:] {
+			if o.TopologyKey == c.TopologyKey && o.WhenUnsatisfiable == c.WhenUnsatisfiable {
+				return fail("{topologyKey, whenUnsatisfiable}", "={%s, %s}: duplicate value (spec.topologySpreadConstraints[%d])", c.TopologyKey, c.WhenUnsatisfiable, i+1+j)
+			}
+		}
+		if m := c.MinDomains; m != nil {
+			if *m <= 0 {
+				return fail("minDomains", "=%d: must be greater than zero", *m)
+			}
+			if c.WhenUnsatisfiable != DoNotSchedule {
+				return fail("minDomains", "=%d: can only use minDomains if whenUnsatisfiable=%s, not %s", *m, DoNotSchedule, c.WhenUnsatisfiable)
+			}
+		}
+		for _, f := range []struct {
+			field string
+			p     *NodeInclusionPolicy
+		}{{"nodeAffinityPolicy", c.NodeAffinityPolicy}, {"nodeTaintsPolicy", c.NodeTaintsPolicy}} { // fixed order: the same error every run
+			if f.p != nil && *f.p != NodeInclusionPolicyHonor && *f.p != NodeInclusionPolicyIgnore {
+				return fail(f.field, "=%q: must be %s or %s", *f.p, NodeInclusionPolicyHonor, NodeInclusionPolicyIgnore)
+			}
+		}
+		for j, k := range c.MatchLabelKeys {
+			if errs := validation.IsQualifiedName(k); len(errs) > 0 {
+				return fail(fmt.Sprintf("matchLabelKeys[%d]", j), "=%q: %s", k, strings.Join(errs, "; "))
 			}
 		}
 	}

@@ -102,3 +102,52 @@ func TestValidateErrorsAreStable(t *testing.T) {
 		}
 	}
 }
+
+// TestValidatePodSpreadConstraints: ValidatePod rejects what kube-apiserver
+// v1.36's validateTopologySpreadConstraints (pkg/apis/core/validation/
+// validation.go) rejects — issue 12 found maxSkew 0 and an empty
+// topologyKey accepted — while NewPodInfo keeps accepting them (kube's
+// plugin tests build such pods).
+func TestValidatePodSpreadConstraints(t *testing.T) {
+	one, zero := int32(1), int32(0)
+	honor, bogus := NodeInclusionPolicyHonor, NodeInclusionPolicy("Sometimes")
+	ok := TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: DoNotSchedule,
+		LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": "a"}}, MinDomains: &one, NodeAffinityPolicy: &honor, MatchLabelKeys: []string{"pod-template-hash"}}
+	with := func(f func(c *TopologySpreadConstraint)) []TopologySpreadConstraint {
+		c := ok
+		f(&c)
+		return []TopologySpreadConstraint{c}
+	}
+	tests := []struct {
+		name string
+		tsc  []TopologySpreadConstraint
+		want string // "" = valid
+	}{
+		{"valid", []TopologySpreadConstraint{ok, {MaxSkew: 3, TopologyKey: "zone", WhenUnsatisfiable: ScheduleAnyway}}, ""},
+		{"maxSkew 0", with(func(c *TopologySpreadConstraint) { c.MaxSkew = 0 }), "spec.topologySpreadConstraints[0].maxSkew=0: must be greater than zero"},
+		{"maxSkew negative", with(func(c *TopologySpreadConstraint) { c.MaxSkew = -1 }), "maxSkew=-1: must be greater than zero"},
+		{"empty topologyKey", with(func(c *TopologySpreadConstraint) { c.TopologyKey = "" }), "spec.topologySpreadConstraints[0].topologyKey: required"},
+		{"unknown whenUnsatisfiable", with(func(c *TopologySpreadConstraint) { c.WhenUnsatisfiable = "Maybe" }), `whenUnsatisfiable="Maybe": must be DoNotSchedule or ScheduleAnyway`},
+		{"empty whenUnsatisfiable", with(func(c *TopologySpreadConstraint) { c.WhenUnsatisfiable = "" }), `whenUnsatisfiable="": must be`},
+		{"same key and action twice", []TopologySpreadConstraint{ok, ok}, "spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}={zone, DoNotSchedule}: duplicate value (spec.topologySpreadConstraints[1])"},
+		{"minDomains 0", with(func(c *TopologySpreadConstraint) { c.MinDomains = &zero }), "minDomains=0: must be greater than zero"},
+		{"minDomains with ScheduleAnyway", with(func(c *TopologySpreadConstraint) { c.WhenUnsatisfiable = ScheduleAnyway }), "minDomains=1: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"},
+		{"bad nodeTaintsPolicy", with(func(c *TopologySpreadConstraint) { c.NodeTaintsPolicy = &bogus }), `nodeTaintsPolicy="Sometimes": must be Honor or Ignore`},
+		{"bad matchLabelKeys", with(func(c *TopologySpreadConstraint) { c.MatchLabelKeys = []string{"-x"} }), `matchLabelKeys[0]="-x"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"}, Spec: PodSpec{TopologySpreadConstraints: tc.tsc}}
+			err := ValidatePod(pod)
+			if tc.want == "" && err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "pod d/p")) {
+				t.Fatalf("error %v, want %q naming the pod", err, tc.want)
+			}
+			if _, err := NewPodInfo(pod); err != nil {
+				t.Errorf("NewPodInfo: %v", err)
+			}
+		})
+	}
+}

@@ -163,22 +163,24 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //   - building each profile: the enabled plugins are instantiated (so
 //     NodeResourcesFit's and LoadAwareScheduling's args are checked only
 //     when the plugin is enabled, as kube and Koordinator check them in the
-//     plugin constructor), multiPoint is expanded (cfgExpand), score
+//     plugin constructor), multiPoint is expanded into the extension points
+//     as kube-scheduler's framework does, score
 //     weights are assigned and checked as kube's getScoreWeights does
-//     (cfgScoreWeights: negative weights are allowed, but a plugin checked
+//     (negative weights are allowed, but a plugin checked
 //     while the running total — which counts kube's default VolumeBinding
 //     and DynamicResources — is negative fails), one QueueSort and at
 //     least one Bind plugin are required, and every profile must resolve
 //     to the same QueueSort plugin and args. Each profile keeps the args
 //     of the plugins it instantiates. The extenders' clients are built
-//     (buildExtenders: ignorable ones last, ignoredByScheduler resources
+//     as kube-scheduler builds them (ignorable ones last, ignoredByScheduler resources
 //     replace every profile's NodeResourcesFit ignoredResources, printed
 //     by Write as kube-scheduler --write-config-to prints them), and TLS
 //     settings with a URL that is not https are an error (kube would
 //     silently use plain HTTP).
 //
 // Errors name the field path and value, e.g.
-// profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100].
+// profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100];
+// each such error is a *ConfigFieldError, whose Path the caller can read.
 func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
 	l := &cfgLoader{order: DefaultPlugins(), defaults: DefaultMultiPoint(), codecs: cfgCodecs()}
 	for _, o := range opts {
@@ -479,7 +481,11 @@ func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
 	for i, p := range f.Profiles {
 		path := states[i].path
 		if p.SchedulerName == nil || *p.SchedulerName == "" {
-			errs.add(cfgJoin(path, "schedulerName"), "required (every profile needs one when there are several)")
+			why := "every profile needs one when there are several"
+			if len(f.Profiles) == 1 {
+				why = fmt.Sprintf("an empty value is not defaulted; omit the field for %q", DefaultSchedulerName)
+			}
+			errs.add(cfgJoin(path, "schedulerName"), "required (%s)", why)
 		} else if j, dup := seen[*p.SchedulerName]; dup {
 			errs.invalid(cfgJoin(path, "schedulerName"), *p.SchedulerName, fmt.Sprintf("duplicate value (profiles[%d].schedulerName)", j))
 		} else {

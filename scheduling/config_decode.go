@@ -17,15 +17,27 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// cfgFieldError is one configuration error: the field path in the file
-// (kube's field.Path rendering: profiles[0].pluginConfig[1].args.x) and
-// what is wrong, the value first when there is one.
-type cfgFieldError struct {
+// ConfigFieldError is one error of a configuration file: the field path
+// in the file (kube's field.Path rendering:
+// profiles[0].pluginConfig[1].args.x) and what is wrong, the value first
+// when there is one. LoadConfig's error joins one or more of them (find
+// the first with errors.As, all through Unwrap() []error).
+type ConfigFieldError struct {
 	path string
 	msg  string
 }
 
-func (e *cfgFieldError) Error() string {
+// cfgFieldError is the loader's short name for ConfigFieldError.
+type cfgFieldError = ConfigFieldError
+
+// Path returns the field path, e.g. profiles[0].plugins.score ("" for an
+// error of the whole file).
+func (e *ConfigFieldError) Path() string { return e.path }
+
+// Detail returns what is wrong with the field, without the path.
+func (e *ConfigFieldError) Detail() string { return e.msg }
+
+func (e *ConfigFieldError) Error() string {
 	if e.path == "" {
 		return e.msg
 	}

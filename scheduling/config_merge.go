@@ -273,6 +273,7 @@ func cfgScoreWeights(p *cfgPlugins, isScore, hidden func(name string) bool) (map
 	weights := map[string]int64{}
 	var total int64
 	var counted []string // hidden plugins counted so far
+	neg := ""            // the last plugin with a negative weight, for the error
 	for _, e := range append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...) {
 		if !isScore(e.Name) {
 			continue
@@ -290,7 +291,14 @@ func cfgScoreWeights(p *cfgPlugins, isScore, hidden func(name string) bool) (map
 			if len(counted) > 0 {
 				note = fmt.Sprintf(", counting kube's default %s, which schedkit does not run", strings.Join(counted, " and "))
 			}
+			if total < 0 { // only a negative weight gets here: say so
+				return nil, fmt.Errorf("plugins.score: plugin %q weight %d is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin %q weight %d, running total %d%s, wraps around)",
+					neg, weights[neg], e.Name, w, total, note)
+			}
 			return nil, fmt.Errorf("plugins.score: total score of Score plugins could overflow (plugin %q weight %d, running total %d%s)", e.Name, w, total, note)
+		}
+		if w < 0 {
+			neg = e.Name
 		}
 		total += w * framework.MaxNodeScore
 		if hidden != nil && hidden(e.Name) {

@@ -291,7 +291,7 @@ func TestConfigScoreWeightOverflow(t *testing.T) {
 		{name: "negative last", multi: []cfgPlugin{{Name: "a", Weight: cfgW(3)}, {Name: "b", Weight: cfgW(-2)}},
 			want: map[string]int64{"a": 3, "b": -2}},
 		{name: "negative total then a plugin", multi: []cfgPlugin{{Name: "a", Weight: cfgW(-1)}, {Name: "b"}},
-			wantErr: `plugin "b" weight 1, running total -100`},
+			wantErr: `plugin "a" weight -1 is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin "b" weight 1, running total -100, wraps around)`},
 		{name: "negative but total stays positive", score: []cfgPlugin{{Name: "a", Weight: cfgW(5)}},
 			multi: []cfgPlugin{{Name: "b", Weight: cfgW(-4)}, {Name: "c"}}, want: map[string]int64{"a": 5, "b": -4, "c": 1}},
 		{name: "score weight beats multiPoint weight", score: []cfgPlugin{{Name: "a", Weight: cfgW(7)}},

@@ -14,7 +14,9 @@
 //     round-robin start, first-fit when nothing scores, seeded host
 //     selection), assume, Reserve, Permit with WaitingPod handles, and the
 //     binding cycle, synchronous (for simulation) or asynchronous. Every
-//     cycle yields a Decision that explains it.
+//     cycle yields a Decision that explains it. Its Fork, Commit and Revert
+//     branch everything it holds (cluster, queue, nominations, pods held
+//     at Permit) for what-if questions.
 //   - DefaultBinder and DefaultPreemption are kube-scheduler's plugins of
 //     those names, working on the Scheduler's cluster.
 //   - Replay drives a Workload (timed pod arrivals with durations, node

@@ -69,9 +69,12 @@ type NodeUtilization struct {
 
 // MeasurePlacement computes placement metrics over the nodes of snap, with
 // reference as the pod shape for fragmentation (a zero shape gives zero
-// fragmentation figures).
+// fragmentation figures). A nil snap measures as an empty cluster.
 func MeasurePlacement(snap *framework.Snapshot, reference resource.Vector) PlacementMetrics {
-	nodes := snap.Nodes()
+	var nodes []*framework.NodeInfo
+	if snap != nil {
+		nodes = snap.Nodes()
+	}
 	m := PlacementMetrics{Nodes: len(nodes)}
 	var cpu, mem, slots []float64
 	var imb float64

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
@@ -45,5 +47,22 @@ func TestMeasurePlacement(t *testing.T) {
 	empty := MeasurePlacement(framework.MustSnapshot(nil, nil), resource.Vector{})
 	if empty.CPU.Mean != 0 || empty.Nodes != 0 || empty.Fragmentation.StrandedCPU != 0 {
 		t.Errorf("empty cluster metrics = %+v", empty)
+	}
+}
+
+// TestMeasurePlacementNil: a nil snapshot measures as an empty cluster
+// (and an empty snapshot gives the same answer), instead of panicking.
+func TestMeasurePlacementNil(t *testing.T) {
+	ref := resource.Vector{MilliCPU: 1000}
+	empty, err := framework.NewSnapshot(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := MeasurePlacement(empty, ref)
+	if d := cmp.Diff(want, MeasurePlacement(nil, ref)); d != "" {
+		t.Errorf("MeasurePlacement(nil) (-empty snapshot +nil):\n%s", d)
+	}
+	if want.Nodes != 0 || want.Fragmentation.Reference.MilliCPU != ref.MilliCPU {
+		t.Errorf("empty cluster: %+v", want)
 	}
 }

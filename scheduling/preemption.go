@@ -515,7 +515,7 @@ func (s *Scheduler) preemptVictims(preemptor *framework.Pod, node string, victim
 			continue
 		}
 		_ = s.deletePodLocked(v.Pod.Namespace, v.Pod.Name, "preempted by "+preemptor.Key())
-		s.reasons[key] = fmt.Sprintf("preempted by %s on node %s", preemptor.Key(), node)
+		s.setReason(key, fmt.Sprintf("preempted by %s on node %s", preemptor.Key(), node))
 	}
 	var lower []string
 	for _, np := range s.nominator.forNode(node) {
@@ -528,7 +528,7 @@ func (s *Scheduler) preemptVictims(preemptor *framework.Pod, node string, victim
 		s.cluster.setNominated(key, "")
 		if qp, ok := s.queue.get(key); ok {
 			if pi, _, ok := s.cluster.podInfo(key); ok {
-				qp.PodInfo = pi
+				s.queue.setPodInfo(qp, pi)
 			}
 			if qp.where == qUnschedulable {
 				s.queue.moveToActiveOrBackoff([]*queuedPod{qp}, s.clock.Now())

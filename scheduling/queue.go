@@ -3,6 +3,7 @@ package scheduling
 import (
 	"container/heap"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -123,6 +124,21 @@ type schedulingQueue struct {
 	// moves counts MoveAll calls; a pod that fails after a move that
 	// happened while it was in flight is retried instead of parked.
 	moves uint64
+	// marks and saved make the queue part of a Scheduler's fork: per open
+	// fork, the counters at Fork and the first saved record of every pod
+	// changed since (see fork, touch, revert).
+	marks []qMark
+	saved forkJournal[qSaved]
+}
+
+// qMark is the queue's counters at a Fork.
+type qMark struct{ seq, moves uint64 }
+
+// qSaved is a pod's queue record as it was at a Fork: p is the record
+// (nil when the queue did not hold the pod) and v its contents.
+type qSaved struct {
+	p *queuedPod
+	v queuedPod
 }
 
 func newSchedulingQueue(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, opts QueueOptions) *schedulingQueue {
@@ -243,6 +259,7 @@ func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 	now := q.clock.Now()
 	q.seq++
 	p := &queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now}, key: pi.Pod.Key(), seq: q.seq, index: -1}
+	q.touch(p.key)
 	q.pods[p.key] = p
 	q.push(p, qActive)
 	return p
@@ -283,6 +300,7 @@ func (q *schedulingQueue) delete(key string) {
 	if !ok {
 		return
 	}
+	q.touch(key)
 	q.unlink(p)
 	delete(q.pods, key)
 }
@@ -299,6 +317,7 @@ func (q *schedulingQueue) flush(now time.Time) {
 	tick := q.lastTick(now, qBackoffFlushPeriod, aligned)
 	for _, h := range []*qHeap{q.backoff, q.errorBackoff} {
 		for h.Len() > 0 && !q.backingOff(h.items[0], tick) {
+			q.touch(h.items[0].key)
 			p := heap.Pop(h).(*queuedPod)
 			q.push(p, qActive)
 		}
@@ -322,6 +341,7 @@ func (q *schedulingQueue) flush(now time.Time) {
 func (q *schedulingQueue) moveToActiveOrBackoff(ps []*queuedPod, now time.Time) {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
 	for _, p := range ps {
+		q.touch(p.key)
 		q.unlink(p)
 		switch {
 		case len(p.pendingPlugins) > 0:
@@ -364,12 +384,21 @@ func (q *schedulingQueue) pop() *queuedPod {
 	var p *queuedPod
 	switch {
 	case q.active.Len() > 0:
-		p = heap.Pop(q.active).(*queuedPod)
+		p = q.active.items[0]
 	case !q.opts.DisablePopFromBackoffQ && q.backoff.Len() > 0:
-		p = heap.Pop(q.backoff).(*queuedPod)
+		p = q.backoff.items[0]
 	default:
 		return nil
 	}
+	q.take(p, now)
+	return p
+}
+
+// take moves a queued pod in flight for an attempt: out of its sub-queue,
+// one attempt more, the first attempt's time recorded.
+func (q *schedulingQueue) take(p *queuedPod, now time.Time) {
+	q.touch(p.key)
+	q.unlink(p)
 	p.where = qInFlight
 	p.Attempts++
 	p.backoffExpiry = time.Time{}
@@ -378,7 +407,6 @@ func (q *schedulingQueue) pop() *queuedPod {
 		p.InitialAttemptTimestamp = &t
 	}
 	p.moveSeen = q.moves
-	return p
 }
 
 // requeueFailed puts an in-flight pod back after a failed attempt:
@@ -389,6 +417,7 @@ func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pend
 	if _, ok := q.pods[p.key]; !ok || p.where != qInFlight {
 		return
 	}
+	q.touch(p.key)
 	now := q.clock.Now()
 	p.Timestamp = now
 	p.backoffExpiry = time.Time{}
@@ -408,9 +437,17 @@ func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pend
 	}
 }
 
+// setPodInfo replaces the pod object of a queued pod (its nomination
+// changed).
+func (q *schedulingQueue) setPodInfo(p *queuedPod, pi *framework.PodInfo) {
+	q.touch(p.key)
+	p.PodInfo = pi
+}
+
 // done forgets an in-flight pod that was scheduled.
 func (q *schedulingQueue) done(p *queuedPod) {
 	if cur, ok := q.pods[p.key]; ok && cur == p && p.where == qInFlight {
+		q.touch(p.key)
 		delete(q.pods, p.key)
 		p.where = qNowhere
 	}
@@ -458,6 +495,56 @@ func (q *schedulingQueue) lens() (active, backoff, unschedulable int) {
 	return q.active.Len(), q.backoff.Len() + q.errorBackoff.Len(), len(q.unschedulable)
 }
 
+// touch saves the record of the pod key as it is now, before a change,
+// when a fork is open and the record is not saved for it yet. Every change
+// of a record or of its place in the queue calls it first.
+func (q *schedulingQueue) touch(key string) {
+	if !q.saved.needs(key) {
+		return
+	}
+	s := qSaved{p: q.pods[key]}
+	if s.p != nil {
+		s.v = *s.p
+	}
+	q.saved.put(key, s)
+}
+
+// fork, commit and revert follow the Scheduler's: revert puts back every
+// record changed since the matching fork (O(changes · log pods)) and the
+// counters, so pops, backoffs and flushes go on as if the fork never
+// happened.
+func (q *schedulingQueue) fork() {
+	q.marks = append(q.marks, qMark{seq: q.seq, moves: q.moves})
+	q.saved.open()
+}
+
+func (q *schedulingQueue) commit() {
+	q.marks = q.marks[:len(q.marks)-1]
+	q.saved.commit()
+}
+
+func (q *schedulingQueue) revert() {
+	m := q.marks[len(q.marks)-1]
+	q.marks = q.marks[:len(q.marks)-1]
+	q.seq, q.moves = m.seq, m.moves
+	saved := q.saved.revert()
+	for key := range saved {
+		if cur, ok := q.pods[key]; ok {
+			q.unlink(cur)
+			delete(q.pods, key)
+		}
+	}
+	for key, s := range saved {
+		if s.p == nil {
+			continue
+		}
+		*s.p = s.v
+		s.p.index = -1
+		q.pods[key] = s.p
+		q.push(s.p, s.v.where)
+	}
+}
+
 // qHeap is a binary heap of queued pods that tracks each pod's index.
 type qHeap struct {
 	items []*queuedPod
@@ -490,6 +577,9 @@ func (h *qHeap) Pop() any {
 type nominator struct {
 	byNode map[string][]*framework.PodInfo
 	nodeOf map[string]string
+	// saved holds, per open fork, the nominations at Fork (copied on the
+	// first change; nil while unchanged).
+	saved []*nominator
 }
 
 func newNominator() *nominator {
@@ -499,6 +589,7 @@ func newNominator() *nominator {
 // add nominates pi (keyed by its pod) to node, replacing an earlier
 // nomination; an empty node deletes it.
 func (n *nominator) add(key string, pi *framework.PodInfo, node string) {
+	n.changing()
 	n.remove(key)
 	if node == "" {
 		return
@@ -512,6 +603,7 @@ func (n *nominator) remove(key string) {
 	if !ok {
 		return
 	}
+	n.changing()
 	delete(n.nodeOf, key)
 	list := n.byNode[node]
 	for i, pi := range list {
@@ -531,3 +623,95 @@ func (n *nominator) remove(key string) {
 func (n *nominator) forNode(node string) []*framework.PodInfo { return n.byNode[node] }
 
 func (n *nominator) empty() bool { return len(n.nodeOf) == 0 }
+
+// changing copies the nominations before the first change in an open fork.
+func (n *nominator) changing() {
+	k := len(n.saved)
+	if k == 0 || n.saved[k-1] != nil {
+		return
+	}
+	c := &nominator{byNode: make(map[string][]*framework.PodInfo, len(n.byNode)), nodeOf: maps.Clone(n.nodeOf)}
+	for node, list := range n.byNode {
+		c.byNode[node] = slices.Clone(list)
+	}
+	n.saved[k-1] = c
+}
+
+func (n *nominator) fork() { n.saved = append(n.saved, nil) }
+
+// commit hands the fork's saved nominations to the enclosing fork when
+// that one has none (nothing changed between the two Forks).
+func (n *nominator) commit() {
+	k := len(n.saved)
+	top := n.saved[k-1]
+	n.saved = n.saved[:k-1]
+	if k > 1 && n.saved[k-2] == nil {
+		n.saved[k-2] = top
+	}
+}
+
+func (n *nominator) revert() {
+	k := len(n.saved)
+	top := n.saved[k-1]
+	n.saved = n.saved[:k-1]
+	if top != nil {
+		n.byNode, n.nodeOf = top.byNode, top.nodeOf
+	}
+}
+
+// forkJournal keeps, per open fork, the first saved value of every key
+// changed since that fork, so that a revert restores exactly the keys that
+// changed: O(1) to open, O(changes) to revert or commit.
+type forkJournal[V any] struct {
+	levels []map[string]V
+}
+
+func (j *forkJournal[V]) open() { j.levels = append(j.levels, nil) }
+
+// needs reports whether key must be saved before it changes: a fork is
+// open and has not saved key yet.
+func (j *forkJournal[V]) needs(key string) bool {
+	n := len(j.levels)
+	if n == 0 {
+		return false
+	}
+	_, ok := j.levels[n-1][key]
+	return !ok
+}
+
+func (j *forkJournal[V]) put(key string, v V) {
+	top := &j.levels[len(j.levels)-1]
+	if *top == nil {
+		*top = map[string]V{}
+	}
+	(*top)[key] = v
+}
+
+// commit merges the innermost fork's saves into the enclosing fork; a key
+// the enclosing fork saved already keeps that older value.
+func (j *forkJournal[V]) commit() {
+	n := len(j.levels)
+	top := j.levels[n-1]
+	j.levels = j.levels[:n-1]
+	if n == 1 {
+		return
+	}
+	parent := &j.levels[n-2]
+	if *parent == nil {
+		*parent = top
+		return
+	}
+	for k, v := range top {
+		if _, ok := (*parent)[k]; !ok {
+			(*parent)[k] = v
+		}
+	}
+}
+
+// revert closes the innermost fork and returns its saves.
+func (j *forkJournal[V]) revert() map[string]V {
+	n := len(j.levels)
+	top := j.levels[n-1]
+	j.levels = j.levels[:n-1]
+	return top
+}

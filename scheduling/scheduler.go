@@ -189,6 +189,16 @@ type Scheduler struct {
 	ready   []*schedBinding
 	bindWG  sync.WaitGroup
 	wake    chan struct{}
+
+	// Fork bookkeeping: reasonsSaved journals reasons per open fork;
+	// waitSeq numbers the pods held at Permit in creation order. While a
+	// fork is open (forkDepth > 0), deferred holds the Permit verdicts of
+	// asynchronous bindings started before the Fork (delivered at the last
+	// Commit, dropped by Revert); readyMu guards both.
+	reasonsSaved forkJournal[schedReason]
+	waitSeq      uint64
+	deferred     []schedVerdict
+	forkDepth    int
 }
 
 // New builds a scheduler over cluster with one framework per profile (built
@@ -282,6 +292,15 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	return s, nil
 }
 
+// built reports a Scheduler not made by New (a zero or nil Scheduler),
+// whose methods answer with this error or nothing instead of panicking.
+func (s *Scheduler) built() error {
+	if s == nil || s.queue == nil {
+		return errors.New("scheduling: Scheduler not built by New")
+	}
+	return nil
+}
+
 // Cluster returns the scheduler's cluster. Change it only through the
 // scheduler's event methods (reading it between calls is fine).
 func (s *Scheduler) Cluster() *Cluster { return s.cluster }
@@ -334,6 +353,9 @@ func (s *Scheduler) emit(d Decision) {
 // profile has, a duplicate pod, a missing node or invalid affinity is an
 // error naming the pod, and the pod is not added.
 func (s *Scheduler) AddPod(pod *framework.Pod) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	if pod == nil {
 		return errors.New("scheduling: AddPod: nil pod")
 	}
@@ -366,6 +388,9 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 // queued pod leaves the queue, and the resources of a placed pod are freed
 // (which may let unschedulable pods in).
 func (s *Scheduler) DeletePod(namespace, name string) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.deletePodLocked(namespace, name, "deleted")
@@ -385,7 +410,7 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	}
 	s.queue.delete(key)
 	s.nominator.remove(key)
-	delete(s.reasons, key)
+	s.setReason(key, "")
 	if st != StatePending {
 		s.podAssigned(pi, false)
 		s.queue.moveAll()
@@ -396,6 +421,9 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 
 // AddNode adds a node; unschedulable pods are retried.
 func (s *Scheduler) AddNode(n *framework.Node) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.cluster.AddNode(n); err != nil {
@@ -408,6 +436,9 @@ func (s *Scheduler) AddNode(n *framework.Node) error {
 
 // UpdateNode replaces a node object; unschedulable pods are retried.
 func (s *Scheduler) UpdateNode(n *framework.Node) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.cluster.UpdateNode(n); err != nil {
@@ -422,6 +453,9 @@ func (s *Scheduler) UpdateNode(n *framework.Node) error {
 // there are rejected) and returned with spec.nodeName cleared, so that a
 // caller acting as their controller can add them again.
 func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
+	if err := s.built(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ni, ok := s.cluster.NodeInfo(name)
@@ -451,6 +485,9 @@ func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
 // UpdateNodeMetric records a node's NodeMetric; unschedulable pods are
 // retried.
 func (s *Scheduler) UpdateNodeMetric(m *framework.NodeMetric) error {
+	if err := s.built(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.cluster.UpdateNodeMetric(m); err != nil {
@@ -482,6 +519,9 @@ func (s *Scheduler) PendingReason(namespace, name string) string {
 // QueueLengths returns the sizes of the active queue, the backoff queues
 // and the unschedulable pool.
 func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
+	if s.built() != nil {
+		return 0, 0, 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.queue.lens()
@@ -491,6 +531,9 @@ func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
 // unschedulable pod, if the active queue is empty; a simulation advances
 // its clock there.
 func (s *Scheduler) NextWakeup() (time.Time, bool) {
+	if s.built() != nil {
+		return time.Time{}, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.queue.nextWakeup()
@@ -552,8 +595,12 @@ func (s *Scheduler) numToFind(p *schedProfile, n int) int {
 // ScheduleOne runs the binding steps that became ready (synchronous mode),
 // then pops the next pod and runs its scheduling cycle (and, synchronously,
 // its binding cycle). It returns the cycle's decision, or false when no pod
-// is ready to be scheduled at the clock's current time.
+// is ready to be scheduled at the clock's current time, when ctx is already
+// done (no pod is popped), or on a Scheduler not built by New.
 func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
+	if s.built() != nil || (ctx != nil && ctx.Err() != nil) {
+		return Decision{}, false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.runReadyLocked(ctx)
@@ -568,6 +615,9 @@ func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
 // (allowed, rejected or timed out) in synchronous mode, and returns how
 // many ran. ScheduleOne calls it first; call it after moving a framework.FakeClock.
 func (s *Scheduler) ProcessBindings(ctx context.Context) int {
+	if s.built() != nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.runReadyLocked(ctx)
@@ -632,7 +682,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 	if pi.Pod.DeletionTimestamp != nil {
 		s.queue.done(qp)
 		d.Outcome, d.Message = OutcomeSkipped, "pod is being deleted"
-		s.reasons[qp.key] = d.Message
+		s.setReason(qp.key, d.Message)
 		s.emit(d)
 		return d
 	}

@@ -151,7 +151,7 @@ func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedP
 
 // failed records a failed cycle: the reason, the nomination, the requeue.
 func (s *Scheduler) failed(qp *queuedPod, d Decision, unschedulable, pending []string, nominating *framework.NominatingInfo, isError bool) {
-	s.reasons[qp.key] = d.Message
+	s.setReason(qp.key, d.Message)
 	s.applyNomination(qp, nominating)
 	s.queue.requeueFailed(qp, unschedulable, pending, isError)
 	s.emit(d)
@@ -170,7 +170,7 @@ func (s *Scheduler) applyNomination(qp *queuedPod, ni *framework.NominatingInfo)
 	}
 	s.cluster.setNominated(qp.key, node)
 	pi, _, _ := s.cluster.podInfo(qp.key)
-	qp.PodInfo = pi
+	s.queue.setPodInfo(qp, pi)
 	s.nominator.add(qp.key, pi, node)
 }
 
@@ -199,8 +199,12 @@ type schedBinding struct {
 	decision Decision
 	wp       *WaitingPod
 	deferred bool // the scheduling decision was already emitted
-	permit   chan *framework.Status
-	status   *framework.Status
+	// async: the binding cycle runs on its own goroutine, which receives
+	// the Permit verdict on permit; otherwise the verdict is kept in
+	// status and the binding queued in the scheduler's ready list.
+	async  bool
+	permit chan *framework.Status
+	status *framework.Status
 }
 
 // assumeAndBind assumes the pod on node, runs Reserve and Permit, and
@@ -229,33 +233,39 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *sche
 		state.Release()
 		return s.afterAssumeFailed(qp, d, "Permit", pst)
 	}
-	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d}
+	// Inside a fork bindings run synchronously, so that Revert can undo them.
+	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d, async: s.async && len(s.forks) == 0}
 	if pst.IsWait() {
 		b.permit = make(chan *framework.Status, 1)
 		key := qp.key
 		b.wp = newWaitingPod(assumed.Pod, node, waits, s.clock, func(w *WaitingPod, st *framework.Status) {
 			s.waiting.remove(key, w)
-			if s.async {
-				b.permit <- st
-				return
-			}
 			s.readyMu.Lock()
-			b.status = st
-			s.ready = append(s.ready, b)
+			switch {
+			case b.async && s.forkDepth > 0:
+				s.deferred = append(s.deferred, schedVerdict{b: b, st: st})
+			case b.async:
+				b.permit <- st
+			default:
+				b.status = st
+				s.ready = append(s.ready, b)
+			}
 			s.readyMu.Unlock()
 			s.signal()
 		})
+		s.waitSeq++
+		b.wp.ord = s.waitSeq
 		s.waiting.add(key, b.wp)
 		d.Outcome = OutcomeWaiting
 		d.Message = fmt.Sprintf("waiting at Permit for %v", b.wp.PendingPlugins())
 		b.deferred = true
 		s.emit(d)
-		if s.async {
+		if b.async {
 			s.startBinding(ctx, b)
 		}
 		return d
 	}
-	if s.async {
+	if b.async {
 		d.Outcome = OutcomeAssumed
 		b.deferred = true
 		s.emit(d)
@@ -324,8 +334,12 @@ func (s *Scheduler) runReadyLocked(ctx context.Context) int {
 // confirms the pod on its node, PostBind. With locked false (asynchronous
 // binding) the plugins run without the scheduler's lock.
 func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *framework.Status, locked bool) Decision {
-	// The binding cycle is the state's last use: release its buffers.
-	defer b.state.Release()
+	// The binding cycle is the state's last use: release its buffers, but
+	// not inside a fork, whose Revert may make the pod wait at Permit again
+	// with this state.
+	if !locked || len(s.forks) == 0 {
+		defer b.state.Release()
+	}
 	d := b.decision
 	d.Time = s.clock.Now()
 	if !permit.IsSuccess() {
@@ -350,7 +364,7 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	}
 	err := s.cluster.Bind(b.pi.Pod.Namespace, b.pi.Pod.Name, b.node)
 	s.queue.done(b.qp)
-	delete(s.reasons, b.qp.key)
+	s.setReason(b.qp.key, "")
 	if !locked {
 		s.mu.Unlock()
 	}

@@ -1,10 +1,12 @@
 package scheduling
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
@@ -62,26 +64,94 @@ func (s *Scheduler) nodeMetricUpdated(m *framework.NodeMetric) {
 	}
 }
 
-// schedForkState is the scheduler state a Fork saves besides the cluster.
+// schedForkState is the scheduler state a Fork saves besides the cluster
+// and the queue (which journal their own changes).
 type schedForkState struct {
 	pcg       rand.PCG
 	nextStart int
 	cycle     int64
+	// waiting are the pods held at Permit at the Fork, in creation order,
+	// with the plugins each still waited for; ready and deferred are the
+	// bindings whose wait had ended (ready a copy, deferred a length).
+	waiting  []schedWaitSave
+	ready    []*schedBinding
+	deferred int
 }
 
-// Fork opens a what-if branch: the cluster forks (O(1)), and the round-robin
-// index, the random source and the cycle counter are saved, so that Revert
-// puts everything back and later decisions are as if the branch never
-// happened. Use SchedulePod inside the branch; the queue, the nominations
-// and pods waiting at Permit are not part of the branch.
+type schedWaitSave struct {
+	key     string
+	w       *WaitingPod
+	pending map[string]bool
+}
+
+// schedReason is a pod's PendingReason before a change in a fork.
+type schedReason struct {
+	msg string
+	had bool
+}
+
+// schedVerdict is the Permit verdict of an asynchronous binding, held
+// while a fork is open.
+type schedVerdict struct {
+	b  *schedBinding
+	st *framework.Status
+}
+
+// setReason records the pod's PendingReason ("" deletes it), journaled in
+// an open fork.
+func (s *Scheduler) setReason(key, msg string) {
+	if s.reasonsSaved.needs(key) {
+		old, had := s.reasons[key]
+		s.reasonsSaved.put(key, schedReason{msg: old, had: had})
+	}
+	if msg == "" {
+		delete(s.reasons, key)
+	} else {
+		s.reasons[key] = msg
+	}
+}
+
+// Fork opens a what-if branch. Everything the scheduler holds is part of
+// it: the cluster, the queue (active, backoff and unschedulable pods with
+// their attempts, timestamps and backoffs), the nominations, the pods held
+// at Permit (with their timeouts), the bindings waiting to run, the pending
+// reasons, the round-robin index, the random source and the cycle counter.
+// Revert puts all of it back, so that later decisions are those of a
+// scheduler that never forked; Commit keeps the branch. Forks nest.
+//
+// Fork is O(pods held at Permit); changes inside the branch journal what
+// they change, and Revert costs O(changes). Inside a fork binding cycles
+// run synchronously (as with SchedulePod); an asynchronous binding started
+// before the Fork whose Permit wait ends inside it goes on only after the
+// last Commit (Revert makes it wait again). What the branch does not hold:
+// the clock, decisions already handed to WithDecisionHandler, and the
+// plugins' own state (a Reserve plugin's bookkeeping, such as
+// LoadAwareScheduling's usage cache, is not rolled back).
 func (s *Scheduler) Fork() {
+	if s.built() != nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.forks = append(s.forks, schedForkState{pcg: *s.pcg, nextStart: s.nextStart, cycle: s.cycle})
+	st := schedForkState{pcg: *s.pcg, nextStart: s.nextStart, cycle: s.cycle}
+	for _, w := range s.waiting.list() {
+		st.waiting = append(st.waiting, schedWaitSave{key: w.pod.Key(), w: w, pending: w.pendingSet()})
+	}
+	slices.SortFunc(st.waiting, func(a, b schedWaitSave) int { return cmp.Compare(a.w.ord, b.w.ord) })
+	s.readyMu.Lock()
+	st.ready = slices.Clone(s.ready)
+	st.deferred = len(s.deferred)
+	s.forkDepth++
+	s.readyMu.Unlock()
+	s.forks = append(s.forks, st)
 	s.cluster.Fork()
+	s.queue.fork()
+	s.nominator.fork()
+	s.reasonsSaved.open()
 }
 
-// Commit keeps the branch opened by the matching Fork.
+// Commit keeps the branch opened by the matching Fork. After the last
+// Commit, the Permit verdicts held for asynchronous bindings go on.
 func (s *Scheduler) Commit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -89,10 +159,23 @@ func (s *Scheduler) Commit() error {
 		return errors.New("scheduling: Scheduler.Commit without Fork")
 	}
 	s.forks = s.forks[:len(s.forks)-1]
+	s.queue.commit()
+	s.nominator.commit()
+	s.reasonsSaved.commit()
+	s.readyMu.Lock()
+	s.forkDepth--
+	var held []schedVerdict
+	if s.forkDepth == 0 {
+		held, s.deferred = s.deferred, nil
+	}
+	s.readyMu.Unlock()
+	for _, v := range held {
+		v.b.permit <- v.st
+	}
 	return s.cluster.Commit()
 }
 
-// Revert undoes the branch opened by the matching Fork.
+// Revert undoes the branch opened by the matching Fork: see Fork.
 func (s *Scheduler) Revert() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -103,6 +186,37 @@ func (s *Scheduler) Revert() error {
 	s.forks = s.forks[:len(s.forks)-1]
 	s.nextStart, s.cycle = st.nextStart, st.cycle
 	*s.pcg = st.pcg
+	// Pods that began waiting inside the branch stop waiting; the others
+	// wait again for the plugins they waited for at the Fork.
+	keep := make(map[*WaitingPod]bool, len(st.waiting))
+	for _, ws := range st.waiting {
+		keep[ws.w] = true
+	}
+	for _, w := range s.waiting.list() {
+		if !keep[w] {
+			w.abandon()
+			s.waiting.remove(w.pod.Key(), w)
+		}
+	}
+	for _, ws := range st.waiting {
+		ws.w.restore(s.clock, ws.pending)
+		s.waiting.add(ws.key, ws.w)
+	}
+	s.readyMu.Lock()
+	s.ready = st.ready
+	clear(s.deferred[st.deferred:])
+	s.deferred = s.deferred[:st.deferred]
+	s.forkDepth--
+	s.readyMu.Unlock()
+	for key, r := range s.reasonsSaved.revert() {
+		if r.had {
+			s.reasons[key] = r.msg
+		} else {
+			delete(s.reasons, key)
+		}
+	}
+	s.nominator.revert()
+	s.queue.revert()
 	return s.cluster.Revert()
 }
 
@@ -126,10 +240,7 @@ func (s *Scheduler) SchedulePod(ctx context.Context, pod *framework.Pod) (Decisi
 	if !ok || qp.where != qActive {
 		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", pod.Key())
 	}
-	s.queue.unlink(qp)
-	qp.where = qInFlight
-	qp.Attempts++
-	qp.moveSeen = s.queue.moves
+	s.queue.take(qp, s.clock.Now())
 	async := s.async
 	s.async = false
 	defer func() { s.async = async }()

@@ -623,3 +623,57 @@ func TestSchedulerWhatIf(t *testing.T) {
 		t.Errorf("SchedulePod accepted a pod that names its node")
 	}
 }
+
+// TestSchedulerZeroValue: a Scheduler not built by New answers instead of
+// panicking: ScheduleOne has nothing to schedule, events are errors naming
+// the cause, queries are empty.
+func TestSchedulerZeroValue(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range []*Scheduler{nil, {}} {
+		if d, ok := s.ScheduleOne(ctx); ok {
+			t.Errorf("ScheduleOne on %v: %+v", s, d)
+		}
+		if n := s.RunUntilIdle(ctx); n != 0 {
+			t.Errorf("RunUntilIdle = %d", n)
+		}
+		if a, b, u := s.QueueLengths(); a+b+u != 0 {
+			t.Errorf("QueueLengths = %d %d %d", a, b, u)
+		}
+		if _, ok := s.NextWakeup(); ok {
+			t.Errorf("NextWakeup reported a wakeup")
+		}
+		node := scNodes("1")[0]
+		for name, err := range map[string]error{
+			"AddPod":           s.AddPod(scPod("p", "1").Obj()),
+			"DeletePod":        s.DeletePod("default", "p"),
+			"AddNode":          s.AddNode(node),
+			"UpdateNode":       s.UpdateNode(node),
+			"UpdateNodeMetric": s.UpdateNodeMetric(&framework.NodeMetric{ObjectMeta: framework.ObjectMeta{Name: "n1"}}),
+		} {
+			if err == nil || !strings.Contains(err.Error(), "not built by New") {
+				t.Errorf("%s: err = %v", name, err)
+			}
+		}
+		if _, err := s.RemoveNode("n1"); err == nil {
+			t.Errorf("RemoveNode accepted")
+		}
+		if _, err := s.SchedulePod(ctx, scPod("p", "1").Obj()); err == nil {
+			t.Errorf("SchedulePod accepted")
+		}
+	}
+}
+
+// TestScheduleOneDoneContext: ScheduleOne with a context already done pops
+// nothing (the pod stays queued for its first attempt).
+func TestScheduleOneDoneContext(t *testing.T) {
+	e := newScEnv(t, scNodes("4"), nil)
+	e.add(t, scPod("p", "1").Obj())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if d, ok := e.s.ScheduleOne(ctx); ok {
+		t.Fatalf("ScheduleOne with a cancelled context: %+v", d)
+	}
+	if d, ok := e.s.ScheduleOne(context.Background()); !ok || d.Pod != "default/p" || d.Attempt != 1 || d.Outcome != OutcomeScheduled {
+		t.Errorf("next ScheduleOne: %+v %v", d, ok)
+	}
+}

@@ -2,8 +2,10 @@ package scheduling
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -16,6 +18,12 @@ import (
 type WaitingPod struct {
 	pod  *framework.Pod
 	node string
+	// waits are the plugins the pod waited for, in Permit order, and
+	// deadlines when each times out: what a Scheduler's Revert re-arms.
+	waits     []framework.PermitWait
+	deadlines []time.Time
+	// ord numbers the scheduler's waiting pods in creation order.
+	ord uint64
 
 	mu       sync.Mutex
 	pending  map[string]framework.Timer
@@ -24,16 +32,70 @@ type WaitingPod struct {
 }
 
 func newWaitingPod(pod *framework.Pod, node string, waits []framework.PermitWait, clock framework.Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
-	w := &WaitingPod{pod: pod, node: node, pending: make(map[string]framework.Timer, len(waits)), onDone: onDone}
+	w := &WaitingPod{pod: pod, node: node, waits: slices.Clone(waits), deadlines: make([]time.Time, len(waits)), onDone: onDone}
+	now := clock.Now()
+	for i, pw := range waits {
+		w.deadlines[i] = now.Add(pw.Timeout)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for _, pw := range waits {
+	w.arm(clock, nil)
+	return w
+}
+
+// arm starts a timeout timer for each plugin of waits in keep (every
+// plugin when keep is nil), in Permit order, each firing at its original
+// deadline. The caller holds w.mu.
+func (w *WaitingPod) arm(clock framework.Clock, keep map[string]bool) {
+	w.pending = make(map[string]framework.Timer, len(w.waits))
+	now := clock.Now()
+	for i, pw := range w.waits {
+		if keep != nil && !keep[pw.Plugin] {
+			continue
+		}
 		plugin, timeout := pw.Plugin, pw.Timeout
-		w.pending[plugin] = clock.AfterFunc(timeout, func() {
+		w.pending[plugin] = clock.AfterFunc(w.deadlines[i].Sub(now), func() {
 			w.Reject(plugin, fmt.Sprintf("rejected due to timeout after waiting %v at plugin %v", timeout, plugin))
 		})
 	}
-	return w
+}
+
+// pendingSet returns the plugins that have not allowed the pod yet.
+func (w *WaitingPod) pendingSet() map[string]bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make(map[string]bool, len(w.pending))
+	for p := range w.pending {
+		out[p] = true
+	}
+	return out
+}
+
+// stopLocked stops the pending timers. The caller holds w.mu.
+func (w *WaitingPod) stopLocked() {
+	for _, t := range w.pending {
+		t.Stop()
+	}
+	w.pending = nil
+}
+
+// abandon ends the wait without calling its completion: a Scheduler's
+// Revert drops a pod that began waiting inside the fork.
+func (w *WaitingPod) abandon() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopLocked()
+	w.resolved = true
+}
+
+// restore puts the wait back as it was at a Fork: waiting for the plugins
+// in pending, each timing out at its original deadline.
+func (w *WaitingPod) restore(clock framework.Clock, pending map[string]bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopLocked()
+	w.resolved = false
+	w.arm(clock, pending)
 }
 
 // Pod returns the waiting pod (assumed on Node; read-only).
@@ -85,10 +147,7 @@ func (w *WaitingPod) Reject(plugin, msg string) {
 		w.mu.Unlock()
 		return
 	}
-	for _, t := range w.pending {
-		t.Stop()
-	}
-	w.pending = nil
+	w.stopLocked()
 	w.resolved = true
 	st := framework.NewStatus(framework.Unschedulable, msg).WithPlugin(plugin)
 	w.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -53,25 +54,66 @@ type Workload struct {
 	NodeMetrics       []*framework.NodeMetric
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
+
+	// origins record where ReadCluster and ReadWorkload found the entries,
+	// so that Validate's errors name the file, line and column.
+	origins []wlOrigin
+}
+
+// Workload fields, for origins.
+const (
+	wlNodes = iota
+	wlPods
+	wlBudgets
+	wlMetrics
+	wlArrivals
+	wlEvents
+	wlFields
+)
+
+func (w *Workload) lens() [wlFields]int {
+	return [wlFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents)}
+}
+
+// wlOrigin says that entries [lo, hi) of a Workload field came from one
+// entry of a file: file:line:col, key[idx].
+type wlOrigin struct {
+	field, lo, hi int
+	file, key     string
+	idx           int
+	line, col     int
+}
+
+// at names entry i of a Workload field in an error: where a reader found
+// it ("cluster.json:3:5: nodeGroups[1]"), else "workload: name[i]".
+func (w *Workload) at(field, i int, name string) string {
+	for _, o := range w.origins {
+		if o.field == field && i >= o.lo && i < o.hi {
+			return fmt.Sprintf("%s:%d:%d: %s[%d]", o.file, o.line, o.col, o.key, o.idx)
+		}
+	}
+	return fmt.Sprintf("workload: %s[%d]", name, i)
 }
 
 // Validate checks what Replay needs before it starts: no nil objects,
 // unique node and pod names, initial pods bound to existing nodes, arrivals
 // that name a node (spec.nodeName: bound there directly when they arrive)
-// naming one the workload defines, non-negative times and durations, and
-// events carrying what their action needs. Errors name the pod, node or
-// event.
+// naming one the workload defines, non-negative times and durations,
+// events carrying what their action needs, and every pod, node and
+// NodeMetric valid (framework.ValidatePod, ValidateNode). Errors name the
+// entry and the pod, node or event; for entries read by ReadCluster or
+// ReadWorkload, the file, line and column of the entry.
 func (w *Workload) Validate() error {
 	nodes := map[string]bool{}
 	for i, n := range w.Nodes {
 		if n == nil || n.Name == "" {
-			return fmt.Errorf("workload: nodes[%d]: missing node or name", i)
+			return fmt.Errorf("%s: missing node or name", w.at(wlNodes, i, "nodes"))
 		}
 		if nodes[n.Name] {
-			return fmt.Errorf("workload: node %q: duplicate name", n.Name)
+			return fmt.Errorf("%s: node %q: duplicate name", w.at(wlNodes, i, "nodes"), n.Name)
 		}
 		if err := framework.ValidateNode(n); err != nil {
-			return fmt.Errorf("workload: %w", err)
+			return fmt.Errorf("%s: %w", w.at(wlNodes, i, "nodes"), err)
 		}
 		nodes[n.Name] = true
 	}
@@ -80,86 +122,89 @@ func (w *Workload) Validate() error {
 		ever[n] = true
 	}
 	for i, e := range w.NodeEvents {
-		where := fmt.Sprintf("workload: nodeEvents[%d] (%s at %v)", i, e.Action, e.At)
+		// Only an error looks the entry up (w.at scans the origins).
+		where := func() string { return fmt.Sprintf("%s (%s at %v)", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At) }
 		if e.At < 0 {
-			return fmt.Errorf("%s: at=%v: must not be negative", where, e.At)
+			return fmt.Errorf("%s: at=%v: must not be negative", where(), e.At)
 		}
 		switch e.Action {
 		case NodeAdd, NodeUpdate:
 			if e.Node == nil || e.Node.Name == "" {
-				return fmt.Errorf("%s: missing node or node name", where)
+				return fmt.Errorf("%s: missing node or node name", where())
 			}
 			if err := framework.ValidateNode(e.Node); err != nil {
-				return fmt.Errorf("%s: %w", where, err)
+				return fmt.Errorf("%s: %w", where(), err)
 			}
 			ever[e.Node.Name] = true
 		case NodeRemove:
 			if e.Name == "" {
-				return fmt.Errorf("%s: missing name", where)
+				return fmt.Errorf("%s: missing name", where())
 			}
 		case NodeMetricUpdate:
 			if e.Metric == nil {
-				return fmt.Errorf("%s: missing metric", where)
+				return fmt.Errorf("%s: missing metric", where())
 			}
 			if err := e.Metric.Validate(); err != nil {
-				return fmt.Errorf("%s: %w", where, err)
+				return fmt.Errorf("%s: %w", where(), err)
 			}
 		default:
-			return fmt.Errorf("%s: unknown action %q (want add, update, remove or metric)", where, e.Action)
+			return fmt.Errorf("%s: unknown action %q (want add, update, remove or metric)", where(), e.Action)
 		}
 	}
 	pods := map[string]bool{}
 	for i, p := range w.Pods {
+		at := func() string { return w.at(wlPods, i, "pods") }
 		if p == nil || p.Name == "" {
-			return fmt.Errorf("workload: pods[%d]: missing pod or name", i)
+			return fmt.Errorf("%s: missing pod or name", at())
 		}
 		if pods[p.Key()] {
-			return fmt.Errorf("workload: pod %s: duplicate name", p.Key())
+			return fmt.Errorf("%s: pod %s: duplicate name", at(), p.Key())
 		}
 		pods[p.Key()] = true
 		if p.Spec.NodeName == "" {
-			return fmt.Errorf("workload: pod %s: an initial pod must name its node (spec.nodeName); pending pods are arrivals", p.Key())
+			return fmt.Errorf("%s: pod %s: an initial pod must name its node (spec.nodeName); pending pods are arrivals", at(), p.Key())
 		}
 		if !nodes[p.Spec.NodeName] {
-			return fmt.Errorf("workload: pod %s: node %q not found", p.Key(), p.Spec.NodeName)
+			return fmt.Errorf("%s: pod %s: node %q not found", at(), p.Key(), p.Spec.NodeName)
 		}
 		if err := framework.ValidatePod(p); err != nil {
-			return fmt.Errorf("workload: %w", err)
+			return fmt.Errorf("%s: %w", at(), err)
 		}
 	}
 	for i, a := range w.Arrivals {
+		at := func() string { return w.at(wlArrivals, i, "arrivals") }
 		if a.Pod == nil || a.Pod.Name == "" {
-			return fmt.Errorf("workload: arrivals[%d]: missing pod or name", i)
+			return fmt.Errorf("%s: missing pod or name", at())
 		}
 		key := a.Pod.Key()
 		if pods[key] {
-			return fmt.Errorf("workload: pod %s: duplicate name", key)
+			return fmt.Errorf("%s: pod %s: duplicate name", at(), key)
 		}
 		pods[key] = true
 		if a.At < 0 {
-			return fmt.Errorf("workload: pod %s: arrival=%v: must not be negative", key, a.At)
+			return fmt.Errorf("%s: pod %s: arrival=%v: must not be negative", at(), key, a.At)
 		}
 		if a.Duration < 0 {
-			return fmt.Errorf("workload: pod %s: duration=%v: must not be negative", key, a.Duration)
+			return fmt.Errorf("%s: pod %s: duration=%v: must not be negative", at(), key, a.Duration)
 		}
 		if err := framework.ValidatePod(a.Pod); err != nil {
-			return fmt.Errorf("workload: %w", err)
+			return fmt.Errorf("%s: %w", at(), err)
 		}
 		if n := a.Pod.Spec.NodeName; n != "" && !ever[n] {
-			return fmt.Errorf("workload: pod %s: node %q not found", key, n)
+			return fmt.Errorf("%s: pod %s: node %q not found", at(), key, n)
 		}
 	}
 	for i, e := range w.NodeEvents {
 		if e.Action == NodeRemove && !ever[e.Name] {
-			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Name)
+			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At, e.Name)
 		}
 		if e.Action == NodeMetricUpdate && e.Metric != nil && !ever[e.Metric.Name] {
-			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Metric.Name)
+			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At, e.Metric.Name)
 		}
 	}
 	for i, m := range w.NodeMetrics {
 		if err := m.Validate(); err != nil {
-			return fmt.Errorf("workload: nodeMetrics[%d]: %w", i, err)
+			return fmt.Errorf("%s: %w", w.at(wlMetrics, i, "nodeMetrics"), err)
 		}
 	}
 	return nil
@@ -214,11 +259,16 @@ type wlNodeEvent struct {
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
 // with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node}:
-// count copies named prefix-0, prefix-1, …), "pods" (pods bound with
-// spec.nodeName), "disruptionBudgets" and "nodeMetrics". It adds them to w.
-// Errors name the file, the line, the entry and, when known, the object.
+// count copies named prefix-0, prefix-1, …; count at most 10,000,000),
+// "pods" (pods bound with spec.nodeName), "disruptionBudgets" and
+// "nodeMetrics". It adds them to w. Errors name the file, the line, the
+// entry and, when known, the object, and wrap the cause (a
+// *resource.ParseError for a bad quantity). Like kube-apiserver's strict
+// decoding, an unknown field or a key given twice in one object is an
+// error. The entries remember where they were read, so that
+// Workload.Validate names the file, line and column too.
 func ReadCluster(r io.Reader, name string, w *Workload) error {
-	return wlRead(r, name, map[string]func(elem json.RawMessage, idx int) error{
+	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
 			var n framework.Node
 			if err := wlStrict(raw, &n); err != nil {
@@ -232,8 +282,8 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &g); err != nil {
 				return err
 			}
-			if g.Count < 0 {
-				return fmt.Errorf("count=%d: must not be negative", g.Count)
+			if err := wlCheckCount(g.Count); err != nil {
+				return err
 			}
 			for i := range g.Count {
 				n := g.Node
@@ -271,12 +321,13 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
-// duration, pod}: count pods named prefix-0… arriving interval apart from
-// arrival) and "nodeEvents" ({at, action: add|update|remove|metric, node,
-// name, metric}). It adds them to w. A negative arrival, interval or
-// duration is an error naming the pod.
+// duration, pod}: count pods, at most 10,000,000, named prefix-0…
+// arriving interval apart from arrival) and "nodeEvents" ({at, action:
+// add|update|remove|metric, node, name, metric}). It adds them to w. A
+// negative arrival, interval or duration is an error naming the pod;
+// errors are reported and wrapped as ReadCluster's.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
-	return wlRead(r, name, map[string]func(elem json.RawMessage, idx int) error{
+	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
 			var p wlPod
 			if err := wlStrict(raw, &p); err != nil {
@@ -293,8 +344,8 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &g); err != nil {
 				return err
 			}
-			if g.Count < 0 {
-				return fmt.Errorf("count=%d: must not be negative", g.Count)
+			if err := wlCheckCount(g.Count); err != nil {
+				return err
 			}
 			if err := wlCheckTimes(g.NamePrefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
 				return err
@@ -319,6 +370,17 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			return nil
 		},
 	})
+}
+
+// wlMaxGroup bounds a group's count: files are untrusted input, and a
+// count of 10^18 would otherwise run the reader out of memory.
+const wlMaxGroup = 10_000_000
+
+func wlCheckCount(n int) error {
+	if n < 0 || n > wlMaxGroup {
+		return fmt.Errorf("count=%d: must be within [0,%d]", n, wlMaxGroup)
+	}
+	return nil
 }
 
 func wlCheckTimes(pod string, arrival, interval, duration wlDuration) error {
@@ -347,31 +409,34 @@ func wlStrict(raw json.RawMessage, v any) error {
 }
 
 // wlRead reads a top-level object whose keys are arrays, handing each
-// element to its key's handler. Errors carry the file, the line of the
-// element and the element's metadata.name when it has one.
-func wlRead(r io.Reader, file string, handlers map[string]func(json.RawMessage, int) error) error {
+// element to its key's handler, which adds to w; w remembers where each
+// entry came from. Errors carry the file, the line and column of the
+// element and the element's metadata.name when it has one, and wrap their
+// cause.
+func wlRead(r io.Reader, file string, w *Workload, handlers map[string]func(json.RawMessage, int) error) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
+	lc := wlLines{data: data, line: 1}
 	fail := func(off int64, format string, args ...any) error {
-		line, col := wlLineCol(data, off)
-		return fmt.Errorf("%s:%d:%d: %s", file, line, col, fmt.Sprintf(format, args...))
+		line, col := lc.at(off)
+		return fmt.Errorf("%s:%d:%d: "+format, append([]any{file, line, col}, args...)...)
 	}
 	syntax := func(err error) error {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return fail(se.Offset, "invalid JSON: %v", err)
+			return fail(se.Offset, "invalid JSON: %w", err)
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fail(te.Offset, "invalid JSON: %v", err)
+			return fail(te.Offset, "invalid JSON: %w", err)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return fail(int64(len(data)), "invalid JSON: unexpected end of input")
 		}
-		return fail(dec.InputOffset(), "invalid JSON: %v", err)
+		return fail(dec.InputOffset(), "invalid JSON: %w", err)
 	}
 	tok, err := dec.Token()
 	if err != nil {
@@ -385,8 +450,9 @@ func wlRead(r io.Reader, file string, handlers map[string]func(json.RawMessage, 
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	seen := map[string]bool{}
 	for dec.More() {
-		off := dec.InputOffset()
+		off := wlSkipSpace(data, dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
 			return syntax(err)
@@ -396,6 +462,10 @@ func wlRead(r io.Reader, file string, handlers map[string]func(json.RawMessage, 
 		if !ok {
 			return fail(off, "unknown field %q (want %s)", key, strings.Join(keys, ", "))
 		}
+		if seen[key] {
+			return fail(off, "duplicate field %q", key)
+		}
+		seen[key] = true
 		tok, err = dec.Token()
 		if err != nil {
 			return syntax(err)
@@ -404,17 +474,23 @@ func wlRead(r io.Reader, file string, handlers map[string]func(json.RawMessage, 
 			return fail(dec.InputOffset(), "%s: want an array", key)
 		}
 		for i := 0; dec.More(); i++ {
-			start := dec.InputOffset()
+			start := wlSkipSpace(data, dec.InputOffset())
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return syntax(err)
 			}
-			// InputOffset is before any whitespace and separator: skip them.
-			for start < int64(len(data)) && strings.ContainsRune(" \t\r\n,", rune(data[start])) {
-				start++
+			if at, dup, ok := wlDuplicateKey(raw); ok {
+				return fail(start+at, "%s[%d]%s: duplicate field %q", key, i, wlNameOf(raw), dup)
 			}
+			before := w.lens()
 			if err := h(raw, i); err != nil {
-				return fail(start, "%s[%d]%s: %v", key, i, wlNameOf(raw), err)
+				return fail(start, "%s[%d]%s: %w", key, i, wlNameOf(raw), err)
+			}
+			line, col := lc.at(start)
+			for f, n := range w.lens() {
+				if n > before[f] {
+					w.origins = append(w.origins, wlOrigin{field: f, lo: before[f], hi: n, file: file, key: key, idx: i, line: line, col: col})
+				}
 			}
 		}
 		if _, err := dec.Token(); err != nil {
@@ -425,6 +501,82 @@ func wlRead(r io.Reader, file string, handlers map[string]func(json.RawMessage, 
 		return syntax(err)
 	}
 	return nil
+}
+
+// wlSkipSpace moves off past whitespace and a separator: InputOffset is
+// before them.
+func wlSkipSpace(data []byte, off int64) int64 {
+	for off < int64(len(data)) && strings.ContainsRune(" \t\r\n,:", rune(data[off])) {
+		off++
+	}
+	return off
+}
+
+// wlDuplicateKey finds the first key given twice in one object of the
+// JSON value raw (valid JSON, as the decoder returned it) and returns its
+// offset in raw. One pass over the bytes: keys are compared as written
+// (unquoted only when they hold an escape), by a short list per object
+// that becomes a map past 16 keys.
+func wlDuplicateKey(raw []byte) (off int64, key string, found bool) {
+	type frame struct {
+		obj     bool
+		wantKey bool     // in an object, before a key
+		keys    []string // the keys so far, while few
+		set     map[string]bool
+	}
+	var stack []frame
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '{':
+			stack = append(stack, frame{obj: true, wantKey: true})
+		case '[':
+			stack = append(stack, frame{})
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+		case ',':
+			if top := len(stack) - 1; top >= 0 && stack[top].obj {
+				stack[top].wantKey = true
+			}
+		case '"':
+			start := i
+			escaped := false
+			for i++; raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					escaped = true
+					i++
+				}
+			}
+			top := len(stack) - 1
+			if top < 0 || !stack[top].wantKey {
+				continue
+			}
+			f := &stack[top]
+			f.wantKey = false
+			k := string(raw[start+1 : i])
+			if escaped {
+				if err := json.Unmarshal(raw[start:i+1], &k); err != nil {
+					return 0, "", false
+				}
+			}
+			if slices.Contains(f.keys, k) || f.set[k] {
+				return int64(start), k, true
+			}
+			switch {
+			case f.set != nil:
+				f.set[k] = true
+			case len(f.keys) < 16:
+				f.keys = append(f.keys, k)
+			default:
+				f.set = make(map[string]bool, 2*len(f.keys))
+				for _, x := range f.keys {
+					f.set[x] = true
+				}
+				f.set[k] = true
+				f.keys = nil
+			}
+		}
+	}
+	return 0, "", false
 }
 
 // wlNameOf returns " (name)" for an element with metadata.name (or a pod
@@ -455,9 +607,26 @@ func wlNameOf(raw json.RawMessage) string {
 	return ""
 }
 
-func wlLineCol(data []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(data)))
-	line = 1 + bytes.Count(data[:off], []byte("\n"))
-	col = int(off) - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+// wlLines turns offsets into line and column, counting lines
+// incrementally (offsets mostly grow as a file is read), so a file of n
+// entries costs O(size), not O(n · size).
+type wlLines struct {
+	data      []byte
+	off       int64 // offsets before this are counted
+	line      int   // line of off
+	lineStart int64 // offset of the first byte of that line
+}
+
+func (l *wlLines) at(off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(l.data)))
+	if off < l.off {
+		l.off, l.line, l.lineStart = 0, 1, 0
+	}
+	for ; l.off < off; l.off++ {
+		if l.data[l.off] == '\n' {
+			l.line++
+			l.lineStart = l.off + 1
+		}
+	}
+	return l.line, int(off-l.lineStart) + 1
 }

@@ -1,11 +1,16 @@
 package scheduling
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
 )
 
 const wlClusterJSON = `{
@@ -107,5 +112,119 @@ func TestReadWorkloadErrors(t *testing.T) {
 	err := ReadCluster(strings.NewReader(`{"nodes": [{"metadata": {"name": "n"}, "status": {"allocatable": {"memory": "1Qi"}}}]}`), "cluster.json", &w)
 	if err == nil || !strings.Contains(err.Error(), "cluster.json:1:12: nodes[0] (n)") || !strings.Contains(err.Error(), "1Qi") {
 		t.Errorf("bad node quantity: %v", err)
+	}
+}
+
+// TestReadDuplicateKeys: a key given twice in one object — at the top, in
+// an entry, deep inside a manifest — is an error at the second key, as
+// kube-apiserver's strict decoding and LoadConfig reject it (issue 12: the
+// readers concatenated {"nodes":[…],"nodes":[…]} and kept the last of
+// two "cpu" requests).
+func TestReadDuplicateKeys(t *testing.T) {
+	node := `{"metadata": {"name": "n"}}`
+	for _, tc := range []struct {
+		name, json string
+		cluster    bool
+		want       string
+	}{
+		{"top-level", "{\"nodes\": [" + node + "],\n \"nodes\": [" + node + "]}", true, `f.json:2:2: duplicate field "nodes"`},
+		{"entry", `{"pods": [{"pod": {"metadata": {"name": "a"}}, "pod": {"metadata": {"name": "b"}}}]}`, false, `f.json:1:48: pods[0] (pod b): duplicate field "pod"`},
+		{"nested", "{\"pods\": [\n  {\"pod\": {\"metadata\": {\"name\": \"a\"}, \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": {\"cpu\": \"1\", \"cpu\": \"2\"}}}]}}}]}", false,
+			`f.json:2:116: pods[0] (pod a): duplicate field "cpu"`},
+		{"node group", `{"nodeGroups": [{"count": 1, "node": {"metadata": {"name": "x", "name": "y"}}}]}`, true, `duplicate field "name"`},
+		{"escaped", `{"pods": [{"pod": {"metadata": {"name": "a", "labels": {"x": "1", "\u0078": "2"}}}}]}`, false, `duplicate field "x"`},
+		{"many keys", `{"pods": [{"pod": {"metadata": {"name": "a", "labels": {` + wlManyLabels(20) + `, "k7": "again"}}}}]}`, false, `duplicate field "k7"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w Workload
+			read := ReadWorkload
+			if tc.cluster {
+				read = ReadCluster
+			}
+			err := read(strings.NewReader(tc.json), "f.json", &w)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// Same names in different objects are fine.
+	var w Workload
+	ok := `{"pods": [{"pod": {"metadata": {"name": "a", "labels": {"name": "x"}}}}, {"pod": {"metadata": {"name": "b"}}}]}`
+	if err := ReadWorkload(strings.NewReader(ok), "f.json", &w); err != nil {
+		t.Fatalf("valid file: %v", err)
+	}
+}
+
+// wlManyLabels returns n distinct "kI": "v" pairs.
+func wlManyLabels(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"k%d": "v"`, i)
+	}
+	return b.String()
+}
+
+// TestReadWrapsCause: a bad quantity's *resource.ParseError is in the
+// error chain (errors.As finds it), behind the file and entry.
+func TestReadWrapsCause(t *testing.T) {
+	var w Workload
+	err := ReadWorkload(strings.NewReader(`{"pods": [{"pod": {"metadata": {"name": "web"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}}}]}`), "w.json", &w)
+	var pe *resource.ParseError
+	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "w.json:1:11: pods[0] (pod web): ") {
+		t.Fatalf("error %v (%T): want a wrapped *resource.ParseError behind the position", err, err)
+	}
+}
+
+// TestValidateNamesTheFile: errors Validate finds in entries read from
+// files name the file, line and column of the entry (cluster entries the
+// cluster file, not "workload:"), as examples/simulate's README promises;
+// entries built in code keep the "workload:" label.
+func TestValidateNamesTheFile(t *testing.T) {
+	cluster := "{\"nodes\": [\n  {\"metadata\": {\"name\": \"n1\"}},\n  {\"metadata\": {\"name\": \"n1\"}}\n]}"
+	spread := `{"metadata": {"name": "web"}, "spec": {"topologySpreadConstraints": [{"maxSkew": 0, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]}}`
+	for _, tc := range []struct {
+		name, cluster, workload string
+		want                    []string
+	}{
+		{"duplicate node in the cluster file", cluster, `{}`,
+			[]string{`cluster.json:3:3: nodes[1]: node "n1": duplicate name`}},
+		{"maxSkew 0 in a pod group", `{"nodes": [{"metadata": {"name": "n1"}}]}`, "{\"podGroups\": [\n {\"count\": 2, \"namePrefix\": \"web-\", \"pod\": " + spread + "}]}",
+			[]string{"workload.json:2:2: podGroups[0]: framework: pod default/web-0: spec.topologySpreadConstraints[0].maxSkew=0: must be greater than zero"}},
+		{"empty topologyKey in the second pod", `{"nodes": [{"metadata": {"name": "n1"}}]}`,
+			`{"pods": [{"pod": {"metadata": {"name": "a"}}}, {"pod": {"metadata": {"name": "b"}, "spec": {"topologySpreadConstraints": [{"maxSkew": 1, "whenUnsatisfiable": "DoNotSchedule"}]}}}]}`,
+			[]string{"workload.json:1:49: pods[1]: framework: pod default/b: spec.topologySpreadConstraints[0].topologyKey: required"}},
+		{"arrival naming a missing node", `{"nodes": [{"metadata": {"name": "n1"}}]}`, `{"pods": [{"pod": {"metadata": {"name": "a"}, "spec": {"nodeName": "n9"}}}]}`,
+			[]string{`workload.json:1:11: pods[0]: pod default/a: node "n9" not found`}},
+		{"bad event", `{"nodes": [{"metadata": {"name": "n1"}}]}`, `{"nodeEvents": [{"at": "1s", "action": "remove"}]}`,
+			[]string{"workload.json:1:17: nodeEvents[0] (remove at 1s): missing name"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w Workload
+			if err := ReadCluster(strings.NewReader(tc.cluster), "cluster.json", &w); err != nil {
+				t.Fatal(err)
+			}
+			if err := ReadWorkload(strings.NewReader(tc.workload), "workload.json", &w); err != nil {
+				t.Fatal(err)
+			}
+			err := w.Validate()
+			if err == nil {
+				t.Fatalf("no error; want %v", tc.want)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not contain %q", err, s)
+				}
+			}
+			if strings.Contains(err.Error(), "workload:") {
+				t.Errorf("error %q is labelled workload: instead of by its file", err)
+			}
+		})
+	}
+	w := Workload{Nodes: []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "n"}}, {ObjectMeta: framework.ObjectMeta{Name: "n"}}}}
+	if err := w.Validate(); err == nil || err.Error() != `workload: nodes[1]: node "n": duplicate name` {
+		t.Errorf("built in code: %v", err)
 	}
 }

@@ -113,6 +113,11 @@ func batchPod(t *rapid.T, name string) *PodWrapper {
 			[]string{rapid.SampledFrom(apps).Draw(t, "termApp")})
 		w = w.PodAffinityTerm(kind, rapid.Int32Range(1, 100).Draw(t, "termWeight"), term)
 	}
+	type spreadKey struct {
+		key  string
+		when fw.UnsatisfiableConstraintAction
+	}
+	seen := map[spreadKey]bool{} // kube's API validation refuses a repeated {topologyKey, whenUnsatisfiable}
 	for range rapid.IntRange(0, 2).Draw(t, "spread") {
 		c := fw.TopologySpreadConstraint{
 			MaxSkew:           rapid.Int32Range(1, 3).Draw(t, "maxSkew"),
@@ -128,7 +133,10 @@ func batchPod(t *rapid.T, name string) *PodWrapper {
 			h := fw.NodeInclusionPolicyHonor
 			c.NodeTaintsPolicy = &h
 		}
-		w = w.SpreadConstraint(c)
+		if k := (spreadKey{c.TopologyKey, c.WhenUnsatisfiable}); !seen[k] {
+			seen[k] = true
+			w = w.SpreadConstraint(c)
+		}
 	}
 	return w
 }
