@@ -12,7 +12,10 @@ import (
 // pod-level resources; container resource names that are neither standard
 // (cpu, memory, ephemeral-storage, hugepages-*) nor qualified extended or
 // kubernetes.io names (a misspelt "cpus" would otherwise be ignored as kube
-// ignores unknown names); preferred (anti-)affinity weights outside 1–100.
+// ignores unknown names); preferred (anti-)affinity weights outside 1–100;
+// volumes without a name, with a duplicate name, with more than one source,
+// a claim volume without claimName, an ephemeral volume without a valid
+// claim template; scheduling gates that are not unique qualified names.
 // The error names the pod, the field path and the value. Entry points that
 // take user data (scheduling.Cluster, workload files) call it. NewPodInfo
 // applies only the negative-quantity rule: callers building synthetic pods
@@ -95,6 +98,9 @@ func validatePod(pod *Pod, names bool) error {
 				}
 			}
 		}
+	}
+	if names {
+		return validatePodVolumes(pod)
 	}
 	return nil
 }

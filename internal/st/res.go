@@ -13,7 +13,7 @@ func (w *PodWrapper) InitImage(image string) *PodWrapper {
 
 // ImageVolume adds an image volume mounting reference.
 func (w *PodWrapper) ImageVolume(reference string) *PodWrapper {
-	v := fw.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), Image: &fw.ImageVolumeSource{Reference: reference}}
+	v := fw.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), VolumeSource: fw.VolumeSource{Image: &fw.ImageVolumeSource{Reference: reference}}}
 	w.p.Spec.Volumes = append(w.p.Spec.Volumes, v)
 	return w
 }
