@@ -1,0 +1,297 @@
+package filter
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/csitranslation"
+)
+
+// ReasonMaxVolumeCountExceeded is the reason of NodeVolumeLimits and of the
+// legacy in-tree limit filters (kube-scheduler v1.36 and ≤ v1.31).
+const ReasonMaxVolumeCountExceeded = "node(s) exceed max volume count"
+
+// nvlVolume identifies one attachable volume: a CSI driver and volume
+// handle, or, for a claim not bound yet, the claim itself (kube uses a
+// random handle prefix plus namespace/name; a struct cannot collide with a
+// real handle).
+type nvlVolume struct {
+	driver, handle string
+	ns, claim      string
+}
+
+func nvlCompare(a, b nvlVolume) int {
+	return cmp.Or(cmp.Compare(a.driver, b.driver), cmp.Compare(a.handle, b.handle), cmp.Compare(a.ns, b.ns), cmp.Compare(a.claim, b.claim))
+}
+
+// nvlScratch holds one Filter call's volume lists, pooled so that the
+// per-node path does not allocate.
+type nvlScratch struct {
+	newVols, attached, vas []nvlVolume
+}
+
+// nvlError is a lookup failure of the new pod's claim (kube's "PVC is not
+// found" path, UnschedulableAndUnresolvable).
+type nvlError struct {
+	msg      string
+	notFound bool
+}
+
+func (e *nvlError) Error() string { return e.msg }
+
+// NodeVolumeLimits is kube-scheduler v1.36's NodeVolumeLimits (CSILimits)
+// filter: the node's CSINode gives, per CSI driver, how many volumes can be
+// attached (spec.drivers[].allocatable.count; no CSINode or no count: no
+// limit). The volumes counted on the node are the unique volumes (driver
+// and handle) of its pods' claims and ephemeral claims, plus the
+// VolumeAttachments on the node that name a CSI PersistentVolume and are
+// not already counted; a claim not bound yet counts once under the driver
+// of its class's provisioner. In-tree volumes (GCE PD, AWS EBS, Azure Disk,
+// Cinder; inline or as PersistentVolumes) count under their CSI driver when
+// the node has a CSINode (kube's isCSIMigrationOn). The pod's new volumes
+// (not already on the node) must fit every limit, else Unschedulable. A
+// missing claim of the pod is UnschedulableAndUnresolvable ("looking up PVC
+// ns/name: persistentvolumeclaim "name" not found"); an ephemeral claim not
+// owned by its pod is an Error. PreFilter returns Skip for a pod without
+// claims, ephemeral volumes or migratable in-tree volumes. The
+// VolumeLimitScaling check (alpha, off in v1.36) is not reproduced.
+type NodeVolumeLimits struct {
+	reject  *fw.Status
+	scratch sync.Pool
+}
+
+var (
+	_ fw.PreFilterPlugin = (*NodeVolumeLimits)(nil)
+	_ fw.FilterPlugin    = (*NodeVolumeLimits)(nil)
+)
+
+// NewNodeVolumeLimits builds the filter (it has no args).
+func NewNodeVolumeLimits(_ fw.Handle) (fw.Plugin, error) {
+	pl := &NodeVolumeLimits{reject: fw.NewStatus(fw.Unschedulable, ReasonMaxVolumeCountExceeded)}
+	pl.scratch.New = func() any { return &nvlScratch{} }
+	return pl, nil
+}
+
+// Name returns "NodeVolumeLimits".
+func (pl *NodeVolumeLimits) Name() string { return config.NodeVolumeLimitsName }
+
+// PreFilter returns Skip unless the pod has a volume that may count.
+func (pl *NodeVolumeLimits) PreFilter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+	for i := range pod.Pod.Spec.Volumes {
+		v := &pod.Pod.Spec.Volumes[i]
+		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil || csitranslation.PluginOfVolume(v) != "" {
+			return nil, nil
+		}
+	}
+	return nil, fw.NewStatus(fw.Skip)
+}
+
+// PreFilterExtensions returns nil.
+func (pl *NodeVolumeLimits) PreFilterExtensions() fw.PreFilterExtensions { return nil }
+
+// Filter counts the node's attached volumes per driver against its limits.
+func (pl *NodeVolumeLimits) Filter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, node *fw.NodeInfo) *fw.Status {
+	if len(pod.Pod.Spec.Volumes) == 0 {
+		return nil
+	}
+	snap := state.Snapshot()
+	csiNode := node.CSINode()
+	sc := pl.scratch.Get().(*nvlScratch)
+	defer pl.scratch.Put(sc)
+	var err error
+	if sc.newVols, err = nvlAttachable(snap, pod.Pod, csiNode, true, sc.newVols[:0]); err != nil {
+		if e := (*nvlError)(nil); errors.As(err, &e) && e.notFound {
+			return fw.NewStatus(fw.UnschedulableAndUnresolvable, e.msg)
+		}
+		return fw.AsStatus(err)
+	}
+	if len(sc.newVols) == 0 || !nvlHasLimits(csiNode) {
+		return nil
+	}
+	sc.attached = sc.attached[:0]
+	for _, ep := range node.Pods {
+		if sc.attached, err = nvlAttachable(snap, ep.Pod, csiNode, false, sc.attached); err != nil {
+			return fw.AsStatus(err)
+		}
+	}
+	sc.attached = nvlUnique(sc.attached)
+	sc.newVols = nvlUnique(sc.newVols)
+	// Volumes already used on the node are not new.
+	kept := sc.newVols[:0]
+	for _, v := range sc.newVols {
+		if _, found := slices.BinarySearchFunc(sc.attached, v, nvlCompare); !found {
+			kept = append(kept, v)
+		}
+	}
+	sc.newVols = kept
+	sc.vas = sc.vas[:0]
+	for _, va := range snap.VolumeAttachmentsOnNode(node.Name()) {
+		if va.Spec.Attacher == "" || va.Spec.Source.PersistentVolumeName == nil {
+			continue
+		}
+		pv, ok := snap.PersistentVolume(*va.Spec.Source.PersistentVolumeName)
+		if !ok || pv.Spec.CSI == nil {
+			continue
+		}
+		v := nvlVolume{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}
+		if _, found := slices.BinarySearchFunc(sc.attached, v, nvlCompare); !found {
+			sc.vas = append(sc.vas, v)
+		}
+	}
+	sc.vas = nvlUnique(sc.vas)
+	for i, v := range sc.newVols {
+		if i > 0 && sc.newVols[i-1].driver == v.driver {
+			continue // each driver once (the list is sorted)
+		}
+		limit, ok := nvlLimit(csiNode, v.driver)
+		if !ok {
+			continue
+		}
+		count := nvlCount(sc.newVols, v.driver) + nvlCount(sc.attached, v.driver) + nvlCount(sc.vas, v.driver)
+		if int64(count) > limit {
+			return pl.reject
+		}
+	}
+	return nil
+}
+
+func nvlUnique(l []nvlVolume) []nvlVolume {
+	slices.SortFunc(l, nvlCompare)
+	return slices.Compact(l)
+}
+
+func nvlCount(l []nvlVolume, driver string) int {
+	n := 0
+	for i := range l {
+		if l[i].driver == driver {
+			n++
+		}
+	}
+	return n
+}
+
+func nvlHasLimits(n *fw.CSINode) bool {
+	if n == nil {
+		return false
+	}
+	for i := range n.Spec.Drivers {
+		if a := n.Spec.Drivers[i].Allocatable; a != nil && a.Count != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func nvlLimit(n *fw.CSINode, driver string) (int64, bool) {
+	for i := range n.Spec.Drivers {
+		d := &n.Spec.Drivers[i]
+		if d.Name == driver && d.Allocatable != nil && d.Allocatable.Count != nil {
+			return int64(*d.Allocatable.Count), true
+		}
+	}
+	return 0, false
+}
+
+// nvlMigrationOn is kube's isCSIMigrationOn: the node has a CSINode and
+// the plugin is one kube migrates.
+func nvlMigrationOn(csiNode *fw.CSINode, plugin string) bool {
+	return csiNode != nil && csitranslation.MigrationOn(plugin)
+}
+
+// nvlAttachable is kube's filterAttachableVolumes: it appends pod's
+// attachable volumes to out.
+func nvlAttachable(snap *fw.Snapshot, pod *fw.Pod, csiNode *fw.CSINode, newPod bool, out []nvlVolume) ([]nvlVolume, error) {
+	for i := range pod.Spec.Volumes {
+		v := &pod.Spec.Volumes[i]
+		name, ephemeral, isClaim := fw.ClaimName(pod, v)
+		if !isClaim {
+			plugin := csitranslation.PluginOfVolume(v)
+			if plugin == "" || !nvlMigrationOn(csiNode, plugin) {
+				continue
+			}
+			driver, handle, err := csitranslation.TranslateVolume(v)
+			if err != nil {
+				return out, fmt.Errorf("converting volume(%s) from inline to csi: %w", v.Name, err)
+			}
+			out = append(out, nvlVolume{driver: driver, handle: handle})
+			continue
+		}
+		if name == "" {
+			return out, errors.New("PersistentVolumeClaim had no name")
+		}
+		pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
+		if !ok {
+			if newPod {
+				return out, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, notFound(fw.KindPersistentVolumeClaim, name)), notFound: true}
+			}
+			continue
+		}
+		if ephemeral {
+			if err := fw.EphemeralClaimOwnedBy(pod, pvc); err != nil {
+				return out, err
+			}
+		}
+		if vol, ok := nvlClaimVolume(snap, csiNode, pvc); ok {
+			out = append(out, vol)
+		}
+	}
+	return out, nil
+}
+
+// nvlClaimVolume is kube's getCSIDriverInfo.
+func nvlClaimVolume(snap *fw.Snapshot, csiNode *fw.CSINode, pvc *fw.PersistentVolumeClaim) (nvlVolume, bool) {
+	if pvc.Spec.VolumeName == "" {
+		return nvlClassVolume(snap, csiNode, pvc)
+	}
+	pv, ok := snap.PersistentVolume(pvc.Spec.VolumeName)
+	if !ok {
+		return nvlClassVolume(snap, csiNode, pvc)
+	}
+	csi := pv.Spec.CSI
+	if csi == nil {
+		plugin := csitranslation.PluginOfPV(pv)
+		if plugin == "" || !nvlMigrationOn(csiNode, plugin) {
+			return nvlVolume{}, false
+		}
+		tr, err := csitranslation.TranslatePV(pv)
+		if err != nil {
+			return nvlVolume{}, false
+		}
+		csi = tr.Spec.CSI
+	}
+	if csi.Driver == "" || csi.VolumeHandle == "" {
+		return nvlVolume{}, false
+	}
+	return nvlVolume{driver: csi.Driver, handle: csi.VolumeHandle}, true
+}
+
+// nvlClassVolume is kube's getCSIDriverInfoFromSC: an unbound claim counts
+// under its class's provisioner (or, for an in-tree provisioner, its CSI
+// driver when migration is on).
+func nvlClassVolume(snap *fw.Snapshot, csiNode *fw.CSINode, pvc *fw.PersistentVolumeClaim) (nvlVolume, bool) {
+	class := fw.ClaimClass(pvc)
+	if class == "" {
+		return nvlVolume{}, false
+	}
+	sc, ok := snap.StorageClass(class)
+	if !ok {
+		return nvlVolume{}, false
+	}
+	driver := sc.Provisioner
+	if d, migratable := csitranslation.DriverOf(sc.Provisioner); migratable {
+		if !nvlMigrationOn(csiNode, sc.Provisioner) {
+			return nvlVolume{}, false
+		}
+		driver = d
+	}
+	if driver == "" {
+		return nvlVolume{}, false
+	}
+	return nvlVolume{driver: driver, ns: pvc.Namespace, claim: pvc.Name}, true
+}
