@@ -51,9 +51,9 @@ func TestConfigErrors(t *testing.T) {
 			want: []string{"profiles[0].plugins.score.enabled[0].weight: 1.5: must be an integer"}},
 		{name: "string for number", in: cfgHead + "parallelism: many\n", want: []string{`parallelism: "many": must be an integer`}},
 		{name: "unknown plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: Foo\n",
-			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: DefaultBinder, DefaultPreemption, ImageLocality,`}},
-		{name: "unmodelled kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: VolumeBinding\n",
-			want: []string{`"VolumeBinding": kube-scheduler plugin that this registry does not offer`}},
+			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: AzureDiskLimits, CinderLimits, DefaultBinder, DefaultPreemption, EBSLimits,`}},
+		{name: "unmodelled kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: DynamicResources\n",
+			want: []string{`"DynamicResources": kube-scheduler plugin that this registry does not offer`}},
 		{name: "removed kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: EBSLimits\n",
 			want: []string{`profiles[0].plugins.filter.enabled[0].name: "EBSLimits": was invalid in version "kubescheduler.config.k8s.io/v1"`}},
 		{name: "unknown disabled plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      disabled:\n      - name: NodeNmae\n",
@@ -185,7 +185,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		want := def
 		want.PreFilter, want.Filter = cfgAppend(def.PreFilter, la), cfgAppend(def.Filter, la)
 		want.PreScore, want.Score = cfgAppend(def.PreScore, la), cfgAppend(def.Score, la)
-		want.Reserve = []string{la}
+		want.Reserve = cfgAppend(def.Reserve, la)
 		want.Weights = map[string]int64{la: 5}
 		for k, v := range def.Weights {
 			want.Weights[k] = v
@@ -212,7 +212,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		}
 	})
 	t.Run("disabling a plugin schedkit does not model is accepted", func(t *testing.T) {
-		p := load(t, "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: VolumeBinding\n      - name: SchedulingGates\n")
+		p := load(t, "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: DynamicResources\n      - name: NodeDeclaredFeatures\n")
 		cfgDiffLists(t, "profile", def, cfgListsOf(p))
 	})
 	t.Run("enabled beats disabled in multiPoint", func(t *testing.T) {
