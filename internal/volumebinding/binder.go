@@ -161,7 +161,7 @@ type State struct {
 
 	hasStatic atomic.Bool
 	// AllBound is set by Reserve: no volume needs binding on the node.
-	AllBound bool
+	AllBound     bool
 	reserved     *PodVolumes
 	reservedNode string
 }
