@@ -142,7 +142,9 @@ func vbRun(t *testing.T, tc vbCase) {
 // args.StorageCapacityScoring and, as kube's test, the shape {0: 0, 100: 10}
 // unless the case gives one.
 func TestVolumeBindingKube(t *testing.T) {
-	uu := func(r ...string) *framework.Status { return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...) }
+	uu := func(r ...string) *framework.Status {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...)
+	}
 	skip := framework.NewStatus(framework.Skip)
 	capScoring := func(shape ...config.UtilizationShapePoint) *config.VolumeBindingArgs {
 		if len(shape) == 0 {
@@ -266,7 +268,9 @@ func TestVolumeBindingKube(t *testing.T) {
 // TestVolumeBindingReasons derives, by hand from kube-scheduler v1.36's
 // volume_binding.go and binder.go, a case for every verdict and message.
 func TestVolumeBindingReasons(t *testing.T) {
-	uu := func(r ...string) *framework.Status { return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...) }
+	uu := func(r ...string) *framework.Status {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...)
+	}
 	one := []*framework.Node{vbNode("node-a", framework.LabelTopologyZone, "zone-a")}
 	claims := func(c ...*framework.PersistentVolumeClaim) framework.StorageObjects {
 		return framework.StorageObjects{PersistentVolumeClaims: c}

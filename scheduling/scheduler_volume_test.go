@@ -106,7 +106,7 @@ func TestSchedulerStatefulSetVolumes(t *testing.T) {
 	// A replica whose zone has no room stays pending with kube's message.
 	for _, n := range []string{"n0", "n1", "n2", "n3", "n4", "n5"} {
 		if ni, _ := c.NodeInfo(n); ni.Node().Labels[framework.LabelTopologyZone] == zoneOf["data-web-2"] {
-			if err := s.AddPod(st.MakePod().Name("hog-"+n).Node(n).Req(map[string]string{"cpu": "4"}).Obj()); err != nil {
+			if err := s.AddPod(st.MakePod().Name("hog-" + n).Node(n).Req(map[string]string{"cpu": "4"}).Obj()); err != nil {
 				t.Fatal(err)
 			}
 		}
