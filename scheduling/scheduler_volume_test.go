@@ -15,7 +15,10 @@ import (
 // svZonedCluster is three zones of two nodes (4 cpu each), a
 // WaitForFirstConsumer class "zonal" provisioned by csi.example.com, whose
 // CSINodes report the zone as topology and an attach limit.
-func svZonedCluster(t *testing.T, limit int32) *Cluster {
+func svZonedCluster(t interface {
+	Helper()
+	Fatal(...any)
+}, limit int32) *Cluster {
 	t.Helper()
 	var nodes []*framework.Node
 	for i := range 6 {
