@@ -67,8 +67,9 @@ type NodeVolumeLimits struct {
 }
 
 var (
-	_ fw.PreFilterPlugin = (*NodeVolumeLimits)(nil)
-	_ fw.FilterPlugin    = (*NodeVolumeLimits)(nil)
+	_ fw.PreFilterPlugin   = (*NodeVolumeLimits)(nil)
+	_ fw.FilterPlugin      = (*NodeVolumeLimits)(nil)
+	_ fw.BatchFilterPlugin = (*NodeVolumeLimits)(nil)
 )
 
 // NewNodeVolumeLimits builds the filter (it has no args).
@@ -81,15 +82,51 @@ func NewNodeVolumeLimits(_ fw.Handle) (fw.Plugin, error) {
 // Name returns "NodeVolumeLimits".
 func (pl *NodeVolumeLimits) Name() string { return config.NodeVolumeLimitsName }
 
-// PreFilter returns Skip unless the pod has a volume that may count.
-func (pl *NodeVolumeLimits) PreFilter(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+const nvlPreFilterKey fw.StateKey = "PreFilter" + config.NodeVolumeLimitsName
+
+// nvlState holds the pod's attachable volumes (sorted, unique), or the
+// status they fail with, for nodes without a CSINode ([0]) and with one
+// ([1]): the only node property they depend on (in-tree volumes count
+// through their CSI driver only where the node has a CSINode).
+type nvlState struct {
+	vols [2][]nvlVolume
+	errs [2]*fw.Status
+}
+
+// Clone returns the state itself: it never changes.
+func (s *nvlState) Clone() fw.StateData { return s }
+
+// PreFilter returns Skip unless the pod has a volume that may count, and
+// works out the pod's volumes once for the cycle.
+func (pl *NodeVolumeLimits) PreFilter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
 	for i := range pod.Pod.Spec.Volumes {
 		v := &pod.Pod.Spec.Volumes[i]
 		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil || csitranslation.PluginOfVolume(v) != "" {
+			state.Write(nvlPreFilterKey, nvlNewVolumes(state.Snapshot(), pod.Pod))
 			return nil, nil
 		}
 	}
 	return nil, fw.NewStatus(fw.Skip)
+}
+
+// nvlNewVolumes computes nvlState for pod.
+func nvlNewVolumes(snap *fw.Snapshot, pod *fw.Pod) *nvlState {
+	s := &nvlState{}
+	for i, csiNode := range [2]*fw.CSINode{nil, {}} {
+		vols, err := nvlAttachable(snap, pod, csiNode, true, nil)
+		if err != nil {
+			if e := (*nvlError)(nil); errors.As(err, &e) && e.notFound {
+				s.errs[i] = fw.NewStatus(fw.UnschedulableAndUnresolvable, e.msg)
+			} else {
+				s.errs[i] = fw.AsStatus(err)
+			}
+			continue
+		}
+		vols = nvlUnique(vols)
+		slices.SortFunc(vols, nvlCompare)
+		s.vols[i] = vols
+	}
+	return s
 }
 
 // PreFilterExtensions returns nil.
@@ -100,36 +137,63 @@ func (pl *NodeVolumeLimits) Filter(_ context.Context, state *fw.CycleState, pod 
 	if len(pod.Pod.Spec.Volumes) == 0 {
 		return nil
 	}
-	snap := state.Snapshot()
+	return pl.filter(state.Snapshot(), pl.state(state, pod), node)
+}
+
+// FilterBatch is Filter over nodes, reading the PreFilter state once.
+func (pl *NodeVolumeLimits) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+	if len(pod.Pod.Spec.Volumes) == 0 {
+		return
+	}
+	snap, ps := state.Snapshot(), pl.state(state, pod)
+	for i, n := range nodes {
+		out[i] = pl.filter(snap, ps, n)
+	}
+}
+
+// state returns the PreFilter state, or computes it when PreFilter did not
+// run.
+func (pl *NodeVolumeLimits) state(state *fw.CycleState, pod *fw.PodInfo) *nvlState {
+	if d, err := state.Read(nvlPreFilterKey); err == nil {
+		if ps, ok := d.(*nvlState); ok {
+			return ps
+		}
+	}
+	return nvlNewVolumes(state.Snapshot(), pod.Pod)
+}
+
+func (pl *NodeVolumeLimits) filter(snap *fw.Snapshot, ps *nvlState, node *fw.NodeInfo) *fw.Status {
 	csiNode := node.CSINode()
+	variant := 0
+	if csiNode != nil {
+		variant = 1
+	}
+	if st := ps.errs[variant]; st != nil {
+		return st
+	}
+	if len(ps.vols[variant]) == 0 || !nvlHasLimits(csiNode) {
+		return nil
+	}
 	sc := pl.scratch.Get().(*nvlScratch)
 	defer pl.scratch.Put(sc)
 	var err error
-	if sc.newVols, err = nvlAttachable(snap, pod.Pod, csiNode, true, sc.newVols[:0]); err != nil {
-		if e := (*nvlError)(nil); errors.As(err, &e) && e.notFound {
-			return fw.NewStatus(fw.UnschedulableAndUnresolvable, e.msg)
-		}
-		return fw.AsStatus(err)
-	}
-	if len(sc.newVols) == 0 || !nvlHasLimits(csiNode) {
-		return nil
-	}
 	sc.attached = sc.attached[:0]
 	for _, ep := range node.Pods {
+		if len(ep.Pod.Spec.Volumes) == 0 {
+			continue
+		}
 		if sc.attached, err = nvlAttachable(snap, ep.Pod, csiNode, false, sc.attached); err != nil {
 			return fw.AsStatus(err)
 		}
 	}
 	sc.attached = nvlUnique(sc.attached)
-	sc.newVols = nvlUnique(sc.newVols)
 	// Volumes already used on the node are not new.
-	kept := sc.newVols[:0]
-	for _, v := range sc.newVols {
-		if _, found := slices.BinarySearchFunc(sc.attached, v, nvlCompare); !found {
-			kept = append(kept, v)
+	sc.newVols = sc.newVols[:0]
+	for _, v := range ps.vols[variant] {
+		if !nvlContains(sc.attached, v) {
+			sc.newVols = append(sc.newVols, v)
 		}
 	}
-	sc.newVols = kept
 	sc.vas = sc.vas[:0]
 	for _, va := range snap.VolumeAttachmentsOnNode(node.Name()) {
 		if va.Spec.Attacher == "" || va.Spec.Source.PersistentVolumeName == nil {
@@ -139,8 +203,7 @@ func (pl *NodeVolumeLimits) Filter(_ context.Context, state *fw.CycleState, pod 
 		if !ok || pv.Spec.CSI == nil {
 			continue
 		}
-		v := nvlVolume{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}
-		if _, found := slices.BinarySearchFunc(sc.attached, v, nvlCompare); !found {
+		if v := (nvlVolume{driver: va.Spec.Attacher, handle: pv.Spec.CSI.VolumeHandle}); !nvlContains(sc.attached, v) {
 			sc.vas = append(sc.vas, v)
 		}
 	}
@@ -161,9 +224,30 @@ func (pl *NodeVolumeLimits) Filter(_ context.Context, state *fw.CycleState, pod 
 	return nil
 }
 
+// nvlUnique drops duplicates: by equality for the few volumes a node
+// usually has, sorting (then compacting) beyond that. The order of a
+// short list is kept.
 func nvlUnique(l []nvlVolume) []nvlVolume {
-	slices.SortFunc(l, nvlCompare)
-	return slices.Compact(l)
+	if len(l) > 16 {
+		slices.SortFunc(l, nvlCompare)
+		return slices.Compact(l)
+	}
+	out := l[:0]
+	for _, v := range l {
+		if !nvlContains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func nvlContains(l []nvlVolume, v nvlVolume) bool {
+	for i := range l {
+		if l[i] == v {
+			return true
+		}
+	}
+	return false
 }
 
 func nvlCount(l []nvlVolume, driver string) int {

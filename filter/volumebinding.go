@@ -51,9 +51,10 @@ type VolumeBinding struct {
 }
 
 var (
-	_ fw.PreFilterPlugin = (*VolumeBinding)(nil)
-	_ fw.FilterPlugin    = (*VolumeBinding)(nil)
-	_ fw.ReservePlugin   = (*VolumeBinding)(nil)
+	_ fw.PreFilterPlugin   = (*VolumeBinding)(nil)
+	_ fw.FilterPlugin      = (*VolumeBinding)(nil)
+	_ fw.BatchFilterPlugin = (*VolumeBinding)(nil)
+	_ fw.ReservePlugin     = (*VolumeBinding)(nil)
 )
 
 // NewVolumeBinding validates args and builds the filter half.
@@ -106,6 +107,18 @@ func (pl *VolumeBinding) Filter(_ context.Context, state *fw.CycleState, _ *fw.P
 		return fw.AsStatus(err)
 	}
 	return pl.binder.Filter(s, node)
+}
+
+// FilterBatch is Filter over nodes, reading the state once.
+func (pl *VolumeBinding) FilterBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+	s, err := vbState(state)
+	for i, n := range nodes {
+		if err != nil {
+			out[i] = fw.AsStatus(err)
+			continue
+		}
+		out[i] = pl.binder.Filter(s, n)
+	}
 }
 
 // Reserve assumes the volume decisions for nodeName. A pod whose PreFilter

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
@@ -196,7 +195,7 @@ func (pl *LegacyVolumeLimits) Filter(_ context.Context, state *fw.CycleState, po
 	newVols = nvlUnique(newVols)
 	count := int64(len(existing))
 	for _, v := range newVols {
-		if _, found := slices.BinarySearchFunc(existing, v, nvlCompare); !found {
+		if !nvlContains(existing, v) {
 			count++
 		}
 	}

@@ -46,8 +46,9 @@ type VolumeZone struct {
 }
 
 var (
-	_ fw.PreFilterPlugin = (*VolumeZone)(nil)
-	_ fw.FilterPlugin    = (*VolumeZone)(nil)
+	_ fw.PreFilterPlugin   = (*VolumeZone)(nil)
+	_ fw.FilterPlugin      = (*VolumeZone)(nil)
+	_ fw.BatchFilterPlugin = (*VolumeZone)(nil)
 )
 
 // NewVolumeZone builds the filter (it has no args).
@@ -186,18 +187,40 @@ func (pl *VolumeZone) Filter(_ context.Context, state *fw.CycleState, pod *fw.Po
 	if len(pod.Pod.Spec.Volumes) == 0 {
 		return nil
 	}
-	var topos vzState
-	if d, err := state.Read(vzPreFilterKey); err == nil {
-		var ok bool
-		if topos, ok = d.(vzState); !ok {
-			return fw.AsStatus(fmt.Errorf("unable to convert state into stateData"))
-		}
-	} else {
-		var st *fw.Status
-		if topos, st = vzTopologies(state.Snapshot(), pod.Pod); st != nil {
-			return st
-		}
+	topos, st := vzReadState(state, pod)
+	if st != nil {
+		return st
 	}
+	return pl.filter(topos, node)
+}
+
+// FilterBatch is Filter over nodes, reading the state once.
+func (pl *VolumeZone) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+	if len(pod.Pod.Spec.Volumes) == 0 {
+		return
+	}
+	topos, st := vzReadState(state, pod)
+	for i, n := range nodes {
+		if st != nil {
+			out[i] = st
+			continue
+		}
+		out[i] = pl.filter(topos, n)
+	}
+}
+
+func vzReadState(state *fw.CycleState, pod *fw.PodInfo) (vzState, *fw.Status) {
+	if d, err := state.Read(vzPreFilterKey); err == nil {
+		topos, ok := d.(vzState)
+		if !ok {
+			return nil, fw.AsStatus(fmt.Errorf("unable to convert state into stateData"))
+		}
+		return topos, nil
+	}
+	return vzTopologies(state.Snapshot(), pod.Pod)
+}
+
+func (pl *VolumeZone) filter(topos vzState, node *fw.NodeInfo) *fw.Status {
 	labels := node.Node().Labels
 	constrained := false
 	for _, k := range vzTopologyLabels {

@@ -201,20 +201,20 @@ func (x *storageIndex) podClaims(pod *Pod, delta int32) {
 	}
 }
 
-// withName returns list with o (by name) replaced, inserted or, with o
-// nil, removed; a new slice, sorted by name.
+// withName returns list (sorted by name) with o replaced or inserted or,
+// when present is false, the element named name removed: a new slice, so
+// that readers of the old one are not disturbed. O(len(list)).
 func withName[T StorageObject](list []T, name string, o T, present bool) []T {
+	i, found := slices.BinarySearchFunc(list, name, func(e T, n string) int { return cmp.Compare(e.meta().Name, n) })
 	out := make([]T, 0, len(list)+1)
-	for _, e := range list {
-		if e.meta().Name != name {
-			out = append(out, e)
-		}
-	}
+	out = append(out, list[:i]...)
 	if present {
 		out = append(out, o)
-		slices.SortFunc(out, func(a, b T) int { return cmp.Compare(a.meta().Name, b.meta().Name) })
 	}
-	return out
+	if found {
+		i++
+	}
+	return append(out, list[i:]...)
 }
 
 func (x *storageIndex) setPV(pv *PersistentVolume) {
