@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -53,6 +54,9 @@ type Workload struct {
 	NodeMetrics       []*framework.NodeMetric
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
+	// Storage holds the storage objects (volumes, claims, classes,
+	// CSINodes of initial nodes, …), added before the pods.
+	Storage framework.StorageObjects
 }
 
 // Validate checks what Replay needs before it starts: no nil objects,
@@ -162,7 +166,7 @@ func (w *Workload) Validate() error {
 			return fmt.Errorf("workload: nodeMetrics[%d]: %w", i, err)
 		}
 	}
-	return nil
+	return w.validateStorage(nodes)
 }
 
 // The JSON format (documented in examples/simulate/README.md). Durations
@@ -187,6 +191,9 @@ type wlNodeGroup struct {
 	Count      int            `json:"count"`
 	NamePrefix string         `json:"namePrefix"`
 	Node       framework.Node `json:"node"`
+	// CSINode, when set, gives every node of the group a CSINode (named
+	// after the node).
+	CSINode *framework.CSINode `json:"csiNode,omitempty"`
 }
 
 type wlPodGroup struct {
@@ -196,6 +203,9 @@ type wlPodGroup struct {
 	Interval   wlDuration    `json:"interval"`
 	Duration   wlDuration    `json:"duration"`
 	Pod        framework.Pod `json:"pod"`
+	// VolumeClaimTemplates give each pod its own claims, as a
+	// StatefulSet's do (wlStatefulClaims).
+	VolumeClaimTemplates []framework.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
 }
 
 type wlPod struct {
@@ -213,12 +223,16 @@ type wlNodeEvent struct {
 }
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
-// with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node}:
-// count copies named prefix-0, prefix-1, …), "pods" (pods bound with
-// spec.nodeName), "disruptionBudgets" and "nodeMetrics". It adds them to w.
+// with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node,
+// csiNode}: count copies named prefix-0, prefix-1, …, each with a copy of
+// the optional CSINode), "pods" (pods bound with spec.nodeName),
+// "disruptionBudgets", "nodeMetrics", and the storage objects
+// "persistentVolumes", "persistentVolumeClaims", "storageClasses",
+// "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments"
+// (manifests without apiVersion and kind). It adds them to w.
 // Errors name the file, the line, the entry and, when known, the object.
 func ReadCluster(r io.Reader, name string, w *Workload) error {
-	return wlRead(r, name, map[string]func(elem json.RawMessage, idx int) error{
+	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
 			var n framework.Node
 			if err := wlStrict(raw, &n); err != nil {
@@ -239,6 +253,9 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 				n := g.Node
 				n.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				w.Nodes = append(w.Nodes, &n)
+				if c := wlNodeGroupCSINode(g.CSINode, n.Name); c != nil {
+					w.Storage.CSINodes = append(w.Storage.CSINodes, c)
+				}
 			}
 			return nil
 		},
@@ -266,13 +283,16 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			w.NodeMetrics = append(w.NodeMetrics, &m)
 			return nil
 		},
-	})
+	}
+	maps.Copy(handlers, wlStorageHandlers(w))
+	return wlRead(r, name, handlers)
 }
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
-// duration, pod}: count pods named prefix-0… arriving interval apart from
-// arrival) and "nodeEvents" ({at, action: add|update|remove|metric, node,
+// duration, pod, volumeClaimTemplates}: count pods named prefix-0…
+// arriving interval apart from arrival, each with its own claims
+// <template>-<pod> as a StatefulSet's) and "nodeEvents" ({at, action: add|update|remove|metric, node,
 // name, metric}). It adds them to w. A negative arrival, interval or
 // duration is an error naming the pod.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
@@ -303,7 +323,8 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 				p := g.Pod
 				p.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				at := time.Duration(g.Arrival) + time.Duration(i)*time.Duration(g.Interval)
-				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: wlDefaultNS(&p)})
+				wlStatefulClaims(w, wlDefaultNS(&p), g.VolumeClaimTemplates)
+				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: &p})
 			}
 			return nil
 		},
