@@ -89,7 +89,7 @@ func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 // differ only in how they score.
 func builtinProfiles() []namedProfile {
 	base := func() framework.Profile {
-		return framework.Profile{
+		return withVolumePlugins(framework.Profile{
 			SchedulerName: scheduling.DefaultSchedulerName,
 			QueueSort:     []string{config.PrioritySortName},
 			PreFilter:     []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
@@ -99,7 +99,7 @@ func builtinProfiles() []namedProfile {
 			Weights:    map[string]int64{},
 			Args:       map[string]any{},
 			Bind:       []string{scheduling.DefaultBinderName},
-		}
+		})
 	}
 	fit := func(t config.ScoringStrategyType) framework.Profile {
 		p := base()
@@ -256,13 +256,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 	} else {
 		builtinCluster(o.nodes, rng, w)
+		builtinStorage(w)
 	}
 	if o.workloadFile != "" {
 		if err := readFile(o.workloadFile, scheduling.ReadWorkload, w); err != nil {
 			return err
 		}
 	} else {
-		builtinWorkload(o.pods, rng, w)
+		builtinWorkload(o.pods-statefulReplicas(o.pods), rng, w)
+		builtinStatefulSet(statefulReplicas(o.pods), w)
 	}
 	if err := w.Validate(); err != nil {
 		return err
@@ -311,6 +313,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 	}
 	if err := writeTable(stdout, profiles, results); err != nil {
+		return err
+	}
+	if err := writeStatefulTable(stdout, w, profiles, results); err != nil {
 		return err
 	}
 	if err := writeSVG(o.svgPath, profiles, results); err != nil {

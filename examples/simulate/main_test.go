@@ -109,3 +109,31 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestStatefulSetFiles reads a cluster with zonal storage (two zones, one
+// with room for a single 200 GiB volume) and a StatefulSet-like pod group
+// with volumeClaimTemplates: the StatefulSet table shows five replicas in
+// zone a, one in zone b, none pending, under every profile.
+func TestStatefulSetFiles(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	args := []string{"-cluster", "testdata/cluster-volumes.json", "-workload", "testdata/workload-statefulset.json", "-svg", filepath.Join(dir, "c.svg")}
+	if err := run(context.Background(), args, &out, &out, false); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, `StatefulSet "db": 6 replicas`) {
+		t.Fatalf("no StatefulSet table:\n%s", got)
+	}
+	for _, p := range []string{"LeastAllocated", "MostAllocated", "BalancedAllocation", "LoadAware"} {
+		row := ""
+		for _, line := range strings.Split(got[strings.Index(got, "StatefulSet"):], "\n") {
+			if strings.Contains(line, p) {
+				row = strings.Join(strings.Fields(line), " ")
+			}
+		}
+		if row != p+" 6 5/1/0 0" {
+			t.Errorf("row %q, want %q", row, p+" 6 5/1/0 0")
+		}
+	}
+}
