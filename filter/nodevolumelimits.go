@@ -62,8 +62,8 @@ func (e *nvlError) Error() string { return e.msg }
 // claims, ephemeral volumes or migratable in-tree volumes. The
 // VolumeLimitScaling check (alpha, off in v1.36) is not reproduced.
 type NodeVolumeLimits struct {
-	reject  *fw.Status
-	scratch sync.Pool
+	reject, skip *fw.Status
+	scratch      sync.Pool
 }
 
 var (
@@ -74,7 +74,7 @@ var (
 
 // NewNodeVolumeLimits builds the filter (it has no args).
 func NewNodeVolumeLimits(_ fw.Handle) (fw.Plugin, error) {
-	pl := &NodeVolumeLimits{reject: fw.NewStatus(fw.Unschedulable, ReasonMaxVolumeCountExceeded)}
+	pl := &NodeVolumeLimits{reject: fw.NewStatus(fw.Unschedulable, ReasonMaxVolumeCountExceeded), skip: fw.NewStatus(fw.Skip)}
 	pl.scratch.New = func() any { return &nvlScratch{} }
 	return pl, nil
 }
@@ -106,7 +106,7 @@ func (pl *NodeVolumeLimits) PreFilter(_ context.Context, state *fw.CycleState, p
 			return nil, nil
 		}
 	}
-	return nil, fw.NewStatus(fw.Skip)
+	return nil, pl.skip
 }
 
 // nvlNewVolumes computes nvlState for pod.

@@ -53,7 +53,7 @@ func (s *vrState) claimRefs(pod *fw.Pod) int {
 // UnschedulableAndUnresolvable. AddPod and RemovePod keep the claim count
 // for nominated pods and preemption.
 type VolumeRestrictions struct {
-	disk, rwop *fw.Status
+	disk, rwop, skip *fw.Status
 }
 
 var (
@@ -67,6 +67,7 @@ func NewVolumeRestrictions(_ fw.Handle) (fw.Plugin, error) {
 	return &VolumeRestrictions{
 		disk: fw.NewStatus(fw.Unschedulable, ReasonDiskConflict),
 		rwop: fw.NewStatus(fw.Unschedulable, ReasonReadWriteOncePodConflict),
+		skip: fw.NewStatus(fw.Skip),
 	}, nil
 }
 
@@ -80,6 +81,9 @@ func vrNeedsCheck(v *fw.Volume) bool {
 // PreFilter finds the pod's ReadWriteOncePod claims and counts their users.
 func (pl *VolumeRestrictions) PreFilter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
 	p := pod.Pod
+	if len(p.Spec.Volumes) == 0 {
+		return nil, pl.skip
+	}
 	needsCheck := false
 	for i := range p.Spec.Volumes {
 		if vrNeedsCheck(&p.Spec.Volumes[i]) {
@@ -110,7 +114,7 @@ func (pl *VolumeRestrictions) PreFilter(_ context.Context, state *fw.CycleState,
 		}
 	}
 	if !needsCheck && s.conflicts == 0 {
-		return nil, fw.NewStatus(fw.Skip)
+		return nil, pl.skip
 	}
 	state.Write(vrPreFilterKey, s)
 	return nil, nil

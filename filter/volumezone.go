@@ -42,7 +42,7 @@ func (s vzState) Clone() fw.StateData { return s }
 // of the volume's labels (a legacy label on the volume is also compared
 // with the node's GA label).
 type VolumeZone struct {
-	reject *fw.Status
+	reject, skip *fw.Status
 }
 
 var (
@@ -53,7 +53,7 @@ var (
 
 // NewVolumeZone builds the filter (it has no args).
 func NewVolumeZone(_ fw.Handle) (fw.Plugin, error) {
-	return &VolumeZone{reject: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonVolumeZoneConflict)}, nil
+	return &VolumeZone{reject: fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonVolumeZoneConflict), skip: fw.NewStatus(fw.Skip)}, nil
 }
 
 // Name returns "VolumeZone".
@@ -61,12 +61,15 @@ func (pl *VolumeZone) Name() string { return config.VolumeZoneName }
 
 // PreFilter collects the pod's volume topologies or returns Skip.
 func (pl *VolumeZone) PreFilter(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, _ []*fw.NodeInfo) (*fw.PreFilterResult, *fw.Status) {
+	if len(pod.Pod.Spec.Volumes) == 0 {
+		return nil, pl.skip
+	}
 	topos, st := vzTopologies(state.Snapshot(), pod.Pod)
 	if st != nil {
 		return nil, st
 	}
 	if len(topos) == 0 {
-		return nil, fw.NewStatus(fw.Skip)
+		return nil, pl.skip
 	}
 	state.Write(vzPreFilterKey, topos)
 	return nil, nil

@@ -23,6 +23,7 @@ import (
 type VolumeBinding struct {
 	enabled bool
 	shape   []nrfShapePoint
+	skip    *fw.Status
 }
 
 var (
@@ -36,7 +37,7 @@ func NewVolumeBinding(args config.VolumeBindingArgs, _ fw.Handle) (fw.Plugin, er
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	pl := &VolumeBinding{enabled: args.StorageCapacityScoring}
+	pl := &VolumeBinding{enabled: args.StorageCapacityScoring, skip: fw.NewStatus(fw.Skip)}
 	for _, p := range args.Shape {
 		pl.shape = append(pl.shape, nrfShapePoint{util: int64(p.Utilization), score: int64(p.Score) * (fw.MaxNodeScore / int64(config.MaxCustomPriorityScore))})
 	}
@@ -49,7 +50,7 @@ func (pl *VolumeBinding) Name() string { return config.VolumeBindingName }
 // PreScore returns Skip unless capacity scoring is on.
 func (pl *VolumeBinding) PreScore(_ context.Context, _ *fw.CycleState, _ *fw.PodInfo, _ []*fw.NodeInfo) *fw.Status {
 	if !pl.enabled {
-		return fw.NewStatus(fw.Skip)
+		return pl.skip
 	}
 	return nil
 }

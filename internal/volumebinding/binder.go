@@ -67,13 +67,14 @@ type PodVolumes struct {
 type Binder struct {
 	cache *AssumeCache
 	// reject holds the Filter statuses by reason set (bit i: reason i in
-	// kube's order), built once.
+	// kube's order), built once; skip is PreFilter's Skip.
 	reject [16]*fw.Status
+	skip   *fw.Status
 }
 
 // NewBinder returns a binder with an empty assume cache.
 func NewBinder() *Binder {
-	b := &Binder{cache: newAssumeCache()}
+	b := &Binder{cache: newAssumeCache(), skip: fw.NewStatus(fw.Skip)}
 	reasons := [4]string{ReasonNodeConflict, ReasonBindConflict, ReasonNotEnoughSpace, ReasonPVNotExist}
 	for set := 1; set < 16; set++ {
 		var rs []string
@@ -212,7 +213,7 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *fw.Pod) (*State, *fw.Status) 
 		}
 	}
 	if !hasPVC {
-		return nil, fw.NewStatus(fw.Skip)
+		return nil, b.skip
 	}
 	b.cache.mu.Lock()
 	defer b.cache.mu.Unlock()
