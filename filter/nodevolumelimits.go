@@ -306,26 +306,42 @@ func nvlAttachable(snap *fw.Snapshot, pod *fw.Pod, csiNode *fw.CSINode, newPod b
 			out = append(out, nvlVolume{driver: driver, handle: handle})
 			continue
 		}
-		if name == "" {
-			return out, errors.New("PersistentVolumeClaim had no name")
+		pvc, err := nvlClaim(snap, pod, name, ephemeral, newPod)
+		if err != nil {
+			return out, err
 		}
-		pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
-		if !ok {
-			if newPod {
-				return out, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, notFound(fw.KindPersistentVolumeClaim, name)), notFound: true}
-			}
+		if pvc == nil {
 			continue
-		}
-		if ephemeral {
-			if err := fw.EphemeralClaimOwnedBy(pod, pvc); err != nil {
-				return out, err
-			}
 		}
 		if vol, ok := nvlClaimVolume(snap, csiNode, pvc); ok {
 			out = append(out, vol)
 		}
 	}
 	return out, nil
+}
+
+// nvlClaim looks up the claim a pod volume names, as kube's CSI and
+// in-tree limit plugins do: a claim volume without a name is an error, a
+// missing claim is one for the pod being scheduled (newPod) and skipped
+// for pods already on the node (nil, nil), and an ephemeral volume's claim
+// must be owned by the pod.
+func nvlClaim(snap *fw.Snapshot, pod *fw.Pod, name string, ephemeral, newPod bool) (*fw.PersistentVolumeClaim, error) {
+	if name == "" {
+		return nil, errors.New("PersistentVolumeClaim had no name")
+	}
+	pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
+	if !ok {
+		if newPod {
+			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, notFound(fw.KindPersistentVolumeClaim, name)), notFound: true}
+		}
+		return nil, nil
+	}
+	if ephemeral {
+		if err := fw.EphemeralClaimOwnedBy(pod, pvc); err != nil {
+			return nil, err
+		}
+	}
+	return pvc, nil
 }
 
 // nvlClaimVolume is kube's getCSIDriverInfo.

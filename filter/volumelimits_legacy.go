@@ -3,7 +3,6 @@ package filter
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 
 	"github.com/schedkit/schedkit/config"
@@ -221,22 +220,14 @@ func (pl *LegacyVolumeLimits) volumes(snap *fw.Snapshot, pod *fw.Pod, newPod boo
 		if !isClaim {
 			continue
 		}
-		if name == "" {
-			return out, errors.New("PersistentVolumeClaim had no name")
+		pvc, err := nvlClaim(snap, pod, name, ephemeral, newPod)
+		if err != nil {
+			return out, err
 		}
-		byClaim := nvlVolume{ns: pod.Namespace, claim: name}
-		pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
-		if !ok {
-			if newPod {
-				return out, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, notFound(fw.KindPersistentVolumeClaim, name)), notFound: true}
-			}
+		if pvc == nil {
 			continue
 		}
-		if ephemeral {
-			if err := fw.EphemeralClaimOwnedBy(pod, pvc); err != nil {
-				return out, err
-			}
-		}
+		byClaim := nvlVolume{ns: pod.Namespace, claim: name}
 		pv, bound := snap.PersistentVolume(pvc.Spec.VolumeName)
 		if pvc.Spec.VolumeName == "" || !bound {
 			if pl.matchProvisioner(snap, pvc) {

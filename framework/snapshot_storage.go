@@ -273,7 +273,7 @@ func WithStorage(objs StorageObjects) SnapshotOption {
 		for _, o := range objs.Each() {
 			k, ns, name := StorageObjectKey(o)
 			if _, ok := s.storageObject(k, ns, name); ok {
-				return fmt.Errorf("framework: snapshot: duplicate %s %s", k, nsKey(ns, name))
+				return fmt.Errorf("framework: snapshot: duplicate %s", k.Describe(ns, name))
 			}
 			if _, err := s.SetStorageObject(o); err != nil {
 				return err
@@ -283,11 +283,13 @@ func WithStorage(objs StorageObjects) SnapshotOption {
 	}
 }
 
-func nsKey(ns, name string) string {
+// Describe names an object of the kind for messages and keys:
+// `PersistentVolumeClaim "default/data"`, `StorageClass "fast"`.
+func (k StorageKind) Describe(ns, name string) string {
 	if ns == "" {
-		return fmt.Sprintf("%q", name)
+		return fmt.Sprintf("%s %q", k, name)
 	}
-	return fmt.Sprintf("%q", ns+"/"+name)
+	return fmt.Sprintf("%s %q", k, ns+"/"+name)
 }
 
 // storageObject returns the stored object of a kind by key.
@@ -378,7 +380,7 @@ func (s *Snapshot) DeleteStorageObject(k StorageKind, ns, name string) (StorageO
 	}
 	old, ok := s.storageObject(k, ns, name)
 	if !ok {
-		return nil, fmt.Errorf("framework: snapshot: %s %s not found", k, nsKey(ns, name))
+		return nil, fmt.Errorf("framework: snapshot: %s not found", k.Describe(ns, name))
 	}
 	x := &s.storage
 	switch k {

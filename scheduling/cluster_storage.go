@@ -143,7 +143,7 @@ func (c *Cluster) AddStorageObject(o framework.StorageObject) error {
 	}
 	k, ns, name := framework.StorageObjectKey(o)
 	if _, ok := c.snap.StorageObject(k, ns, name); ok {
-		return fmt.Errorf("scheduling: AddStorageObject: %s %s already exists", k, storageKey(ns, name))
+		return fmt.Errorf("scheduling: AddStorageObject: %s already exists", k.Describe(ns, name))
 	}
 	cp := copyStorage(o)
 	c.defaultStorage(cp)
@@ -164,7 +164,7 @@ func (c *Cluster) UpdateStorageObject(o framework.StorageObject) error {
 	}
 	k, ns, name := framework.StorageObjectKey(o)
 	if _, ok := c.snap.StorageObject(k, ns, name); !ok {
-		return fmt.Errorf("scheduling: UpdateStorageObject: unknown %s %s", k, storageKey(ns, name))
+		return fmt.Errorf("scheduling: UpdateStorageObject: unknown %s", k.Describe(ns, name))
 	}
 	cp := copyStorage(o)
 	c.defaultStorage(cp)
@@ -194,13 +194,6 @@ func (c *Cluster) StorageObject(k framework.StorageKind, ns, name string) (frame
 // Storage returns every storage object of the cluster (the cluster's
 // copies; read-only), each kind sorted by key.
 func (c *Cluster) Storage() framework.StorageObjects { return c.snap.Storage() }
-
-func storageKey(ns, name string) string {
-	if ns == "" {
-		return fmt.Sprintf("%q", name)
-	}
-	return fmt.Sprintf("%q", ns+"/"+name)
-}
 
 // createEphemeralClaims plays the ephemeral volume controller for a pod
 // being added: each generic ephemeral volume's claim is created, owned by

@@ -52,7 +52,7 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 			return fmt.Errorf("workload: %w", err)
 		}
 		k, ns, name := framework.StorageObjectKey(o)
-		key := fmt.Sprintf("%s %s", k, storageKey(ns, name))
+		key := k.Describe(ns, name)
 		if seen[key] {
 			return fmt.Errorf("workload: %s: duplicate", key)
 		}
