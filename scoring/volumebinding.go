@@ -70,8 +70,19 @@ func (pl *VolumeBinding) Score(_ context.Context, state *fw.CycleState, _ *fw.Po
 	}
 	var buf [4]volumebinding.ClassStorage
 	classes, ok := s.ClassStorage(node.Name(), true, buf[:0])
-	if !ok || len(classes) == 0 {
+	if !ok {
 		return 0, nil
+	}
+	return vbNodeScore(pl.shape, classes), nil
+}
+
+// vbNodeScore is kube's volumeCapacityScorer: the rounded mean over the
+// classes of shape(utilization), a class's utilization being
+// requested*100/capacity, or 100 when the capacity is 0 or exceeded; 0
+// without classes.
+func vbNodeScore(shape []nrfShapePoint, classes []volumebinding.ClassStorage) int64 {
+	if len(classes) == 0 {
+		return 0
 	}
 	var sum int64
 	for _, c := range classes {
@@ -79,9 +90,9 @@ func (pl *VolumeBinding) Score(_ context.Context, state *fw.CycleState, _ *fw.Po
 		if c.Capacity != 0 && c.Requested <= c.Capacity {
 			u = c.Requested * 100 / c.Capacity
 		}
-		sum += nrfBrokenLinear(pl.shape, u)
+		sum += nrfBrokenLinear(shape, u)
 	}
-	return int64(math.Round(float64(sum) / float64(len(classes)))), nil
+	return int64(math.Round(float64(sum) / float64(len(classes))))
 }
 
 // ScoreExtensions returns nil.
