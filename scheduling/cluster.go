@@ -409,7 +409,8 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 }
 
 // AddPod adds a copy of pod: bound to spec.nodeName when it is set (the
-// node must exist), pending otherwise. A nil pod, an empty name, a
+// node must exist), pending otherwise; the claims of its generic ephemeral
+// volumes are created (cluster_storage.go). A nil pod, an empty name, a
 // duplicate namespace/name or invalid affinity is an error naming the pod.
 func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if pod == nil {
@@ -443,13 +444,16 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 		}
 		state = StateBound
 	}
+	if err := c.createEphemeralClaims(&p); err != nil {
+		return fmt.Errorf("scheduling: AddPod: %w", err)
+	}
 	c.setPod(key, &clusterPod{info: pi, state: state})
 	return nil
 }
 
 // DeletePod deletes the pod namespace/name, releasing its node's resources
-// when it is bound or assumed, and returns the cluster's copy. An unknown
-// pod is an error.
+// when it is bound or assumed, and the ephemeral claims it owns, and
+// returns the cluster's copy. An unknown pod is an error.
 func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 	key := podKey(namespace, name)
 	cp, ok := c.pods[key]
@@ -462,6 +466,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 		}
 	}
 	c.setPod(key, nil)
+	c.deleteOwnedClaims(cp.info.Pod)
 	return cp.info.Pod, nil
 }
 

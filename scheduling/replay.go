@@ -255,7 +255,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if opts.Reference.MilliCPU == 0 && opts.Reference.Memory == 0 {
 		opts.Reference = rpMeanRequest(w.Arrivals)
 	}
-	cluster, err := NewClusterFrom(w.Nodes, w.Pods)
+	cluster, err := newWorkloadCluster(w)
 	if err != nil {
 		return nil, err
 	}

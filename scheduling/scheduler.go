@@ -270,6 +270,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		s.order = append(s.order, p.SchedulerName)
 	}
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
+	s.queue.gate = s.preEnqueue
 	s.collectUsageCaches()
 	for _, m := range cluster.NodeMetrics() {
 		s.nodeMetricUpdated(m)
@@ -284,7 +285,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 			return nil, err
 		}
 		pi, _, _ := cluster.podInfo(r.Pod.Key())
-		s.queue.add(pi)
+		s.enqueue(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(r.Pod.Key(), pi, nnn)
 		}
@@ -372,7 +373,7 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 	key := pod.Key()
 	pi, st, _ := s.cluster.podInfo(key)
 	if st == StatePending {
-		s.queue.add(pi)
+		s.enqueue(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(key, pi, nnn)
 		}
@@ -546,6 +547,10 @@ type schedCycleHandle struct {
 	prof *schedProfile
 	// victims are the pods the cycle's preemption evicted.
 	victims []string
+	// bindingLocked says the binding cycle runs with the scheduler's lock
+	// held (synchronous binding), for PreBind plugins that change the
+	// cluster.
+	bindingLocked bool
 }
 
 // Clone returns the handle itself: it is shared by cloned states.

@@ -346,6 +346,9 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 		return s.bindingFailed(ctx, b, d, "WaitOnPermit", permit, locked)
 	}
 	fw := b.prof.fw
+	if h, ok := schedHandleFrom(b.state); ok {
+		h.bindingLocked = locked
+	}
 	if st := fw.RunPreBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
 		return s.bindingFailed(ctx, b, d, "PreBind", st, locked)
 	}

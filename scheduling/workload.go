@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -54,6 +55,9 @@ type Workload struct {
 	NodeMetrics       []*framework.NodeMetric
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
+	// Storage holds the storage objects (volumes, claims, classes,
+	// CSINodes of initial nodes, …), added before the pods.
+	Storage framework.StorageObjects
 
 	// origins record where ReadCluster and ReadWorkload found the entries,
 	// so that Validate's errors name the file, line and column.
@@ -207,7 +211,7 @@ func (w *Workload) Validate() error {
 			return fmt.Errorf("%s: %w", w.at(wlMetrics, i, "nodeMetrics"), err)
 		}
 	}
-	return nil
+	return w.validateStorage(nodes)
 }
 
 // The JSON format (documented in examples/simulate/README.md). Durations
@@ -232,6 +236,9 @@ type wlNodeGroup struct {
 	Count      int            `json:"count"`
 	NamePrefix string         `json:"namePrefix"`
 	Node       framework.Node `json:"node"`
+	// CSINode, when set, gives every node of the group a CSINode (named
+	// after the node).
+	CSINode *framework.CSINode `json:"csiNode,omitempty"`
 }
 
 type wlPodGroup struct {
@@ -241,6 +248,9 @@ type wlPodGroup struct {
 	Interval   wlDuration    `json:"interval"`
 	Duration   wlDuration    `json:"duration"`
 	Pod        framework.Pod `json:"pod"`
+	// VolumeClaimTemplates give each pod its own claims, as a
+	// StatefulSet's do (wlStatefulClaims).
+	VolumeClaimTemplates []framework.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
 }
 
 type wlPod struct {
@@ -258,17 +268,20 @@ type wlNodeEvent struct {
 }
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
-// with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node}:
-// count copies named prefix-0, prefix-1, …; count at most 10,000,000),
-// "pods" (pods bound with spec.nodeName), "disruptionBudgets" and
-// "nodeMetrics". It adds them to w. Errors name the file, the line, the
-// entry and, when known, the object, and wrap the cause (a
-// *resource.ParseError for a bad quantity). Like kube-apiserver's strict
-// decoding, an unknown field or a key given twice in one object is an
-// error. The entries remember where they were read, so that
+// with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node,
+// csiNode}: count copies named prefix-0, prefix-1, …, each with a copy of
+// the optional CSINode; count at most 10,000,000), "pods" (pods bound with
+// spec.nodeName), "disruptionBudgets", "nodeMetrics", and the storage
+// objects "persistentVolumes", "persistentVolumeClaims", "storageClasses",
+// "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments"
+// (manifests without apiVersion and kind). It adds them to w. Errors name
+// the file, the line, the entry and, when known, the object, and wrap the
+// cause (a *resource.ParseError for a bad quantity). Like kube-apiserver's
+// strict decoding, an unknown field or a key given twice in one object is
+// an error. The entries remember where they were read, so that
 // Workload.Validate names the file, line and column too.
 func ReadCluster(r io.Reader, name string, w *Workload) error {
-	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
+	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
 			var n framework.Node
 			if err := wlStrict(raw, &n); err != nil {
@@ -289,6 +302,9 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 				n := g.Node
 				n.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				w.Nodes = append(w.Nodes, &n)
+				if c := wlNodeGroupCSINode(g.CSINode, n.Name); c != nil {
+					w.Storage.CSINodes = append(w.Storage.CSINodes, c)
+				}
 			}
 			return nil
 		},
@@ -316,15 +332,18 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			w.NodeMetrics = append(w.NodeMetrics, &m)
 			return nil
 		},
-	})
+	}
+	maps.Copy(handlers, wlStorageHandlers(w))
+	return wlRead(r, name, w, handlers)
 }
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
-// duration, pod}: count pods, at most 10,000,000, named prefix-0…
-// arriving interval apart from arrival) and "nodeEvents" ({at, action:
-// add|update|remove|metric, node, name, metric}). It adds them to w. A
-// negative arrival, interval or duration is an error naming the pod;
+// duration, pod, volumeClaimTemplates}: count pods, at most 10,000,000,
+// named prefix-0… arriving interval apart from arrival, each with its own
+// claims <template>-<pod> as a StatefulSet's) and "nodeEvents" ({at,
+// action: add|update|remove|metric, node, name, metric}). It adds them to
+// w. A negative arrival, interval or duration is an error naming the pod;
 // errors are reported and wrapped as ReadCluster's.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
@@ -354,7 +373,8 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 				p := g.Pod
 				p.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				at := time.Duration(g.Arrival) + time.Duration(i)*time.Duration(g.Interval)
-				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: wlDefaultNS(&p)})
+				wlStatefulClaims(w, wlDefaultNS(&p), g.VolumeClaimTemplates)
+				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: &p})
 			}
 			return nil
 		},

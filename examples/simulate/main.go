@@ -265,13 +265,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 	} else {
 		builtinCluster(o.nodes, rng, w, bar)
+		builtinStorage(w)
 	}
 	if o.workloadFile != "" {
 		if err := readFile(o.workloadFile, scheduling.ReadWorkload, w); err != nil {
 			return err
 		}
 	} else {
-		builtinWorkload(o.pods, rng, w, bar)
+		builtinWorkload(o.pods-statefulReplicas(o.pods), rng, w, bar)
+		builtinStatefulSet(statefulReplicas(o.pods), w)
 	}
 	bar.clear()
 	if err := w.Validate(); err != nil {
@@ -329,6 +331,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 	}
 	if err := writeTable(stdout, profiles, results); err != nil {
+		return err
+	}
+	if err := writeStatefulTable(stdout, w, profiles, results); err != nil {
 		return err
 	}
 	if err := writeSVG(svg, lastArrival(w), profiles, results); err != nil {

@@ -292,7 +292,7 @@ func TestChart(t *testing.T) {
 		">0</text>", ">250</text>", ">500</text>", ">750</text>", ">1000</text>", // x ticks
 		`rotate(-90)" text-anchor="middle">requested / allocatable</text>`, // y-axis title
 		">100%</text>",
-		"Node utilization at +99.95s, when the last pod arrived (1000 nodes)", // 2,000 pods over 100 s: the last at 1999/2000 × 100 s
+		"Node utilization at +99.95s, when the last pod arrived (1000 nodes)", // 1,996 pods (4 go to the StatefulSet) over 100 s: the last at 1995/1996 × 100 s, to the millisecond
 		"mean of each group of 5 nodes",
 		"<polygon points=", // the memory band
 	} {
@@ -334,5 +334,33 @@ func TestGroupNodes(t *testing.T) {
 	few := groupNodes(per[:3])
 	if len(few) != 3 || few[0].cpu != 0.002 || few[0].memMin != few[0].memMax {
 		t.Errorf("3 nodes: %+v, want one group per node, fullest first", few)
+	}
+}
+
+// TestStatefulSetFiles reads a cluster with zonal storage (two zones, one
+// with room for a single 200 GiB volume) and a StatefulSet-like pod group
+// with volumeClaimTemplates: the StatefulSet table shows five replicas in
+// zone a, one in zone b, none pending, under every profile.
+func TestStatefulSetFiles(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	args := []string{"-cluster", "testdata/cluster-volumes.json", "-workload", "testdata/workload-statefulset.json", "-svg", filepath.Join(dir, "c.svg")}
+	if err := run(context.Background(), args, &out, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, `StatefulSet "db": 6 replicas`) {
+		t.Fatalf("no StatefulSet table:\n%s", got)
+	}
+	for _, p := range []string{"LeastAllocated", "MostAllocated", "BalancedAllocation", "LoadAware"} {
+		row := ""
+		for _, line := range strings.Split(got[strings.Index(got, "StatefulSet"):], "\n") {
+			if strings.Contains(line, p) {
+				row = strings.Join(strings.Fields(line), " ")
+			}
+		}
+		if row != p+" 6 5/1/0 0" {
+			t.Errorf("row %q, want %q", row, p+" 6 5/1/0 0")
+		}
 	}
 }
