@@ -80,6 +80,7 @@ type Cluster struct {
 	pods    map[string]*clusterPod
 	uids    map[string]string // UID → namespace/name
 	metrics map[string]*framework.NodeMetric
+	loads   map[string]*framework.NodeLoad // Trimaran's (cluster_nodeload.go)
 	journal []func()
 	marks   []int
 }
@@ -91,7 +92,8 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{}}, nil
+	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
+		loads: map[string]*framework.NodeLoad{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods

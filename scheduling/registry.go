@@ -66,11 +66,13 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 // DefaultPlugins lists the plugins schedkit offers under their
 // kube-scheduler (and Koordinator) names: kube-scheduler v1.36's default
 // plugins except the volume, DRA and gating plugins (which need objects the
-// library does not model), plus Koordinator's LoadAwareScheduling. A plugin
+// library does not model), plus Koordinator's LoadAwareScheduling and the
+// workload plugins (workloadPlugins: scheduler-plugins' Trimaran scores and
+// Coscheduling). A plugin
 // that spans extension points is one plugin composed of its filter half
 // (package filter) and its score half (package scoring).
 func DefaultPlugins() []PluginSpec {
-	return []PluginSpec{
+	return append([]PluginSpec{
 		{Name: config.PrioritySortName, Factory: noArgs(config.PrioritySortName, NewPrioritySort)},
 		{Name: config.NodeUnschedulableName, Factory: noArgs(config.NodeUnschedulableName, filter.NewNodeUnschedulable)},
 		{Name: config.NodeNameName, Factory: noArgs(config.NodeNameName, filter.NewNodeName)},
@@ -101,7 +103,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: DefaultBinderName, Factory: NewDefaultBinder},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
 			Factory: typed(config.LoadAwareSchedulingName, config.DefaultLoadAwareSchedulingArgs, NewLoadAwareScheduling)},
-	}
+	}, workloadPlugins()...)
 }
 
 // NewDefaultRegistry returns a new registry holding DefaultPlugins. Each call

@@ -29,6 +29,10 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		DefaultBinderName:                          {PointBind},
 		config.DefaultPreemptionName:               {PointPostFilter},
 		config.LoadAwareSchedulingName:             {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve},
+		// scheduler-plugins (pkg/trimaran; TargetLoadPacking records bindings
+		// at PostBind where the anchor watches bound pods).
+		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
+		config.LoadVariationRiskBalancingName: {PointPreScore, PointScore},
 	}
 	for _, spec := range DefaultPlugins() {
 		fac, ok := reg.Lookup(spec.Name)

@@ -260,6 +260,11 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			return nil, err
 		}
 	}
+	for _, l := range w.NodeLoads {
+		if err := cluster.UpdateNodeLoad(l); err != nil {
+			return nil, err
+		}
+	}
 	clock := NewFakeClock(opts.Start)
 	res := &ReplayResult{Start: opts.Start}
 	pods := map[string]*rpPod{}
@@ -511,6 +516,8 @@ func (s *Scheduler) replayNodeEvent(e *NodeEvent, pods map[string]*rpPod, resubm
 		}
 	case NodeMetricUpdate:
 		return s.UpdateNodeMetric(e.Metric)
+	case NodeLoadUpdate:
+		return s.UpdateNodeLoad(e.Load)
 	}
 	return nil
 }
@@ -522,6 +529,8 @@ func (e *NodeEvent) target() string {
 		return e.Node.Name
 	case e.Metric != nil:
 		return e.Metric.Name
+	case e.Load != nil:
+		return e.Load.Name
 	}
 	return e.Name
 }

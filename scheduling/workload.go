@@ -23,6 +23,8 @@ const (
 	NodeRemove NodeAction = "remove"
 	// NodeMetricUpdate records a NodeMetric (for LoadAwareScheduling).
 	NodeMetricUpdate NodeAction = "metric"
+	// NodeLoadUpdate records a NodeLoad (for the Trimaran plugins).
+	NodeLoadUpdate NodeAction = "load"
 )
 
 // PodArrival is a pod that enters the cluster At (an offset from the
@@ -34,23 +36,25 @@ type PodArrival struct {
 }
 
 // NodeEvent changes the cluster At an offset from the start: a node added,
-// updated or removed (by Name), or a NodeMetric recorded.
+// updated or removed (by Name), or a NodeMetric or NodeLoad recorded.
 type NodeEvent struct {
 	At     time.Duration
 	Action NodeAction
 	Node   *framework.Node
 	Name   string
 	Metric *framework.NodeMetric
+	Load   *framework.NodeLoad
 }
 
 // Workload is what Replay runs: the initial cluster (nodes, pods already
-// bound to them, PodDisruptionBudgets, NodeMetrics) and the timed pod
-// arrivals and node events.
+// bound to them, PodDisruptionBudgets, NodeMetrics, NodeLoads) and the
+// timed pod arrivals and node events.
 type Workload struct {
 	Nodes             []*framework.Node
 	Pods              []*framework.Pod
 	DisruptionBudgets []framework.PodDisruptionBudget
 	NodeMetrics       []*framework.NodeMetric
+	NodeLoads         []*framework.NodeLoad
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
 }
@@ -104,8 +108,15 @@ func (w *Workload) Validate() error {
 			if err := e.Metric.Validate(); err != nil {
 				return fmt.Errorf("%s: %w", where, err)
 			}
+		case NodeLoadUpdate:
+			if e.Load == nil {
+				return fmt.Errorf("%s: missing load", where)
+			}
+			if err := e.Load.Validate(); err != nil {
+				return fmt.Errorf("%s: %w", where, err)
+			}
 		default:
-			return fmt.Errorf("%s: unknown action %q (want add, update, remove or metric)", where, e.Action)
+			return fmt.Errorf("%s: unknown action %q (want add, update, remove, metric or load)", where, e.Action)
 		}
 	}
 	pods := map[string]bool{}
@@ -156,10 +167,18 @@ func (w *Workload) Validate() error {
 		if e.Action == NodeMetricUpdate && e.Metric != nil && !ever[e.Metric.Name] {
 			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Metric.Name)
 		}
+		if e.Action == NodeLoadUpdate && e.Load != nil && !ever[e.Load.Name] {
+			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Load.Name)
+		}
 	}
 	for i, m := range w.NodeMetrics {
 		if err := m.Validate(); err != nil {
 			return fmt.Errorf("workload: nodeMetrics[%d]: %w", i, err)
+		}
+	}
+	for i, l := range w.NodeLoads {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("workload: nodeLoads[%d]: %w", i, err)
 		}
 	}
 	return nil
@@ -210,12 +229,14 @@ type wlNodeEvent struct {
 	Node   *framework.Node       `json:"node,omitempty"`
 	Name   string                `json:"name,omitempty"`
 	Metric *framework.NodeMetric `json:"metric,omitempty"`
+	Load   *framework.NodeLoad   `json:"load,omitempty"`
 }
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
 // with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node}:
 // count copies named prefix-0, prefix-1, …), "pods" (pods bound with
-// spec.nodeName), "disruptionBudgets" and "nodeMetrics". It adds them to w.
+// spec.nodeName), "disruptionBudgets", "nodeMetrics" and "nodeLoads". It
+// adds them to w.
 // Errors name the file, the line, the entry and, when known, the object.
 func ReadCluster(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, map[string]func(elem json.RawMessage, idx int) error{
@@ -266,14 +287,22 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			w.NodeMetrics = append(w.NodeMetrics, &m)
 			return nil
 		},
+		"nodeLoads": func(raw json.RawMessage, _ int) error {
+			var l framework.NodeLoad
+			if err := wlStrict(raw, &l); err != nil {
+				return err
+			}
+			w.NodeLoads = append(w.NodeLoads, &l)
+			return nil
+		},
 	})
 }
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
 // duration, pod}: count pods named prefix-0… arriving interval apart from
-// arrival) and "nodeEvents" ({at, action: add|update|remove|metric, node,
-// name, metric}). It adds them to w. A negative arrival, interval or
+// arrival) and "nodeEvents" ({at, action: add|update|remove|metric|load,
+// node, name, metric, load}). It adds them to w. A negative arrival, interval or
 // duration is an error naming the pod.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, map[string]func(elem json.RawMessage, idx int) error{
@@ -315,7 +344,7 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if e.At < 0 {
 				return fmt.Errorf("at=%v: must not be negative", time.Duration(e.At))
 			}
-			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric})
+			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric, Load: e.Load})
 			return nil
 		},
 	})
