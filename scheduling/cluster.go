@@ -81,6 +81,10 @@ type Cluster struct {
 	uids    map[string]string // UID → namespace/name
 	metrics map[string]*framework.NodeMetric
 	loads   map[string]*framework.NodeLoad // Trimaran's (cluster_nodeload.go)
+	// podGroups and groups are the gang objects and the pods of each gang
+	// (cluster_groups.go).
+	podGroups map[string]*framework.PodGroup
+	groups    map[string]*groupMembers
 	journal []func()
 	marks   []int
 }
@@ -93,7 +97,7 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 		return nil, err
 	}
 	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
-		loads: map[string]*framework.NodeLoad{}}, nil
+		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, groups: map[string]*groupMembers{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods
@@ -266,6 +270,7 @@ func (c *Cluster) WithFork(fn func() error) error {
 // index entry, journaled. A replacement keeps the pod's UID.
 func (c *Cluster) setPod(key string, cp *clusterPod) {
 	old, had := c.pods[key]
+	c.indexGroup(key, old, cp)
 	if cp == nil {
 		delete(c.pods, key)
 		if had && old.info.Pod.UID != "" {
@@ -279,6 +284,7 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 	}
 	if c.forking() {
 		c.record(func() {
+			c.indexGroup(key, cp, old)
 			if had {
 				c.pods[key] = old
 				if uid := old.info.Pod.UID; uid != "" {

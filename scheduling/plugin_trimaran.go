@@ -58,5 +58,5 @@ func (s *Scheduler) UpdateNodeLoad(l *framework.NodeLoad) error {
 // workloadPlugins are the plugins DefaultPlugins offers beyond
 // kube-scheduler's defaults and LoadAwareScheduling.
 func workloadPlugins() []PluginSpec {
-	return trimaranPlugins()
+	return append(trimaranPlugins(), coschedulingPlugins()...)
 }

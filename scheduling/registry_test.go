@@ -33,6 +33,7 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		// at PostBind where the anchor watches bound pods).
 		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
 		config.LoadVariationRiskBalancingName: {PointPreScore, PointScore},
+		config.CoschedulingName:               {PointQueueSort, PointPreFilter, PointPostFilter, PointReserve, PointPermit},
 	}
 	for _, spec := range DefaultPlugins() {
 		fac, ok := reg.Lookup(spec.Name)

@@ -262,6 +262,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	}
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
 	s.collectUsageCaches()
+	s.attachPlugins()
 	for _, m := range cluster.NodeMetrics() {
 		s.nodeMetricUpdated(m)
 	}

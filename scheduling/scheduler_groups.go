@@ -1,0 +1,73 @@
+package scheduling
+
+import (
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// schedulerPlugin is implemented by plugins that need the Scheduler
+// outside a scheduling cycle (Coscheduling's QueueSort): New hands itself
+// to them.
+type schedulerPlugin interface {
+	attach(s *Scheduler)
+}
+
+// attachPlugins hands the scheduler to the profiles' plugins that need it.
+func (s *Scheduler) attachPlugins() {
+	for _, name := range s.order {
+		f := s.profiles[name].fw
+		p := f.Profile()
+		for _, list := range [][]string{p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.Permit, p.PreBind, p.Bind, p.PostBind} {
+			for _, pn := range list {
+				if pl, ok := f.Plugin(pn); ok {
+					if a, ok := pl.(schedulerPlugin); ok {
+						a.attach(s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// coschedulingPlugins is scheduler-plugins' Coscheduling.
+func coschedulingPlugins() []PluginSpec {
+	return []PluginSpec{{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: NewCoscheduling}}
+}
+
+// AddPodGroup adds a PodGroup (for Coscheduling). A group without a
+// creation time gets the clock's time, as the API server stamps
+// metadata.creationTimestamp. Pods waiting for their group are retried.
+func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g != nil && g.CreationTimestamp.IsZero() {
+		cp := *g
+		cp.CreationTimestamp = s.clock.Now()
+		g = &cp
+	}
+	if err := s.cluster.AddPodGroup(g); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// UpdatePodGroup replaces a PodGroup; queued pods are retried.
+func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.cluster.UpdatePodGroup(g); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// DeletePodGroup deletes a PodGroup (its pods stay).
+func (s *Scheduler) DeletePodGroup(namespace, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cluster.DeletePodGroup(namespace, name)
+}
