@@ -85,8 +85,8 @@ type Cluster struct {
 	// (cluster_groups.go).
 	podGroups map[string]*framework.PodGroup
 	groups    map[string]*groupMembers
-	journal []func()
-	marks   []int
+	journal   []func()
+	marks     []int
 }
 
 // NewCluster returns an empty cluster. The snapshot options record
