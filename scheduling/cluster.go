@@ -80,13 +80,15 @@ type Cluster struct {
 	pods    map[string]*clusterPod
 	uids    map[string]string // UID → namespace/name
 	metrics map[string]*framework.NodeMetric
-	loads   map[string]*framework.NodeLoad // Trimaran's (cluster_nodeload.go)
-	// podGroups and groups are the gang objects and the pods of each gang
+	journal []func()
+	marks   []int
+
+	// Objects of the workload layer: Trimaran's node loads
+	// (cluster_nodeload.go), the gangs' PodGroups and the pods of each gang
 	// (cluster_groups.go).
+	loads     map[string]*framework.NodeLoad
 	podGroups map[string]*framework.PodGroup
 	groups    map[string]*groupMembers
-	journal   []func()
-	marks     []int
 }
 
 // NewCluster returns an empty cluster. The snapshot options record
