@@ -71,3 +71,35 @@ func (s *Scheduler) DeletePodGroup(namespace, name string) error {
 	defer s.mu.Unlock()
 	return s.cluster.DeletePodGroup(namespace, name)
 }
+
+// EnableCoscheduling returns p with scheduler-plugins' Coscheduling
+// enabled as its documented configuration does (multiPoint enabled
+// Coscheduling, PrioritySort disabled): Coscheduling replaces the QueueSort
+// plugin and is appended to PreFilter, PostFilter (after DefaultPreemption),
+// Reserve and Permit. args are its args (nil: the defaults).
+func EnableCoscheduling(p framework.Profile, args any) framework.Profile {
+	name := config.CoschedulingName
+	add := func(list []string) []string {
+		out := make([]string, 0, len(list)+1)
+		for _, n := range list {
+			if n != name {
+				out = append(out, n)
+			}
+		}
+		return append(out, name)
+	}
+	p.QueueSort = []string{name}
+	p.PreFilter = add(p.PreFilter)
+	p.PostFilter = add(p.PostFilter)
+	p.Reserve = add(p.Reserve)
+	p.Permit = add(p.Permit)
+	if args != nil {
+		a := make(map[string]any, len(p.Args)+1)
+		for k, v := range p.Args {
+			a[k] = v
+		}
+		a[name] = args
+		p.Args = a
+	}
+	return p
+}

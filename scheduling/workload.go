@@ -48,7 +48,7 @@ type NodeEvent struct {
 
 // Workload is what Replay runs: the initial cluster (nodes, pods already
 // bound to them, PodDisruptionBudgets, NodeMetrics, NodeLoads) and the
-// timed pod arrivals and node events.
+// timed pod arrivals, gangs and node events.
 type Workload struct {
 	Nodes             []*framework.Node
 	Pods              []*framework.Pod
@@ -57,6 +57,8 @@ type Workload struct {
 	NodeLoads         []*framework.NodeLoad
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
+	// Gangs are PodGroups created during the replay (see GangArrival).
+	Gangs []GangArrival
 }
 
 // Validate checks what Replay needs before it starts: no nil objects,
@@ -181,7 +183,7 @@ func (w *Workload) Validate() error {
 			return fmt.Errorf("workload: nodeLoads[%d]: %w", i, err)
 		}
 	}
-	return nil
+	return w.validateGangs()
 }
 
 // The JSON format (documented in examples/simulate/README.md). Durations
@@ -301,8 +303,10 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
 // duration, pod}: count pods named prefix-0… arriving interval apart from
-// arrival) and "nodeEvents" ({at, action: add|update|remove|metric|load,
-// node, name, metric, load}). It adds them to w. A negative arrival, interval or
+// arrival), "gangs" ({podGroup, count, namePrefix, arrival, interval,
+// duration, pod}: a PodGroup and its pods, see GangArrival) and
+// "nodeEvents" ({at, action: add|update|remove|metric|load, node, name,
+// metric, load}). It adds them to w. A negative arrival, interval or
 // duration is an error naming the pod.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, map[string]func(elem json.RawMessage, idx int) error{
@@ -336,6 +340,7 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			}
 			return nil
 		},
+		"gangs": func(raw json.RawMessage, _ int) error { return readGang(raw, w) },
 		"nodeEvents": func(raw json.RawMessage, _ int) error {
 			var e wlNodeEvent
 			if err := wlStrict(raw, &e); err != nil {
