@@ -96,6 +96,9 @@ type ReplayResult struct {
 	EventErrors []string
 	// Gangs has one outcome per gang of the workload, sorted by group.
 	Gangs []GangOutcome
+	// Displaced lists the pods preemptions displaced, in order, and whether
+	// each was placed again.
+	Displaced []Displacement
 }
 
 // DecisionsPerSecond is scheduling cycles per second of real time.
@@ -284,6 +287,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		heap.Push(&events, e)
 	}
 	gangs := newRPGangs(w, opts.Start)
+	var displaced rpDisplaced
 	for _, p := range w.Pods {
 		rp := &rpPod{pod: p, outcome: PodOutcome{Pod: p.Key(), Fate: FateRunning, Node: p.Spec.NodeName}}
 		pods[p.Key()] = rp
@@ -349,10 +353,12 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			rp.bound = d.Time
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FateRunning, Node: d.Node}
 			started(gangs.bound(rp, d.Time), d.Time)
+			displaced.placed(d.Pod, d.Node, d.Time)
 		case OutcomeUnschedulable, OutcomeError, OutcomeSkipped:
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FatePending, Reason: d.Message}
 		}
 		for _, v := range d.Victims {
+			displaced.add(v, &d)
 			vp := pods[v]
 			if vp == nil {
 				continue
@@ -459,6 +465,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	res.Final = MeasurePlacement(cluster.Snapshot(), opts.Reference)
 	res.Gangs = gangs.outcomes(res.End)
+	res.Displaced = displaced.list
 	for _, rp := range pods {
 		if rp.outcome.Fate == FatePending {
 			if r := s.PendingReason(rp.pod.Namespace, rp.pod.Name); r != "" {
