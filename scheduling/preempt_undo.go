@@ -16,7 +16,8 @@ import (
 // It is the what-if primitive for preemption: call it between Fork and
 // Revert and Revert puts every victim back on its node exactly (the
 // cluster's journal restores the pods, their order on the node and the
-// nominations). To let DefaultPreemption choose the victims instead, call
+// nominations; what Revert restores beyond the cluster is
+// Scheduler.Fork's). To let DefaultPreemption choose the victims instead, call
 // SchedulePod for the preemptor on the fork: its Decision names the
 // victims and the nominated node.
 //
