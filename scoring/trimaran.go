@@ -90,9 +90,9 @@ type tlpBinding struct {
 }
 
 var (
-	_ framework.PreScorePlugin = (*TargetLoadPacking)(nil)
-	_ framework.ScorePlugin    = (*TargetLoadPacking)(nil)
-	_ framework.PostBindPlugin = (*TargetLoadPacking)(nil)
+	_ framework.PreScorePlugin   = (*TargetLoadPacking)(nil)
+	_ framework.BatchScorePlugin = (*TargetLoadPacking)(nil)
+	_ framework.PostBindPlugin   = (*TargetLoadPacking)(nil)
 )
 
 // NewTargetLoadPacking builds the plugin reading loads from src; args are
@@ -174,13 +174,39 @@ func (pl *TargetLoadPacking) state(cs *framework.CycleState, pod *framework.Pod)
 	return &tlpState{src: cycleSource(pl.src, cs), milli: pl.PredictCPU(pod)}
 }
 
+// trimaranNoNode is the status of a NodeInfo without node (shared).
+var trimaranNoNode = framework.NewStatus(framework.Error, "node not found")
+
 // Score scores one node; see TargetLoadPacking.
 func (pl *TargetLoadPacking) Score(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo) (int64, *framework.Status) {
+	st := pl.state(cs, pod.Pod)
+	pl.mu.RLock()
+	defer pl.mu.RUnlock()
+	return pl.score(st, ni)
+}
+
+// ScoreBatch scores nodes as Score does, reading the cycle's state and
+// taking the bindings' lock once.
+func (pl *TargetLoadPacking) ScoreBatch(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+	st := pl.state(cs, pod.Pod)
+	pl.mu.RLock()
+	defer pl.mu.RUnlock()
+	for i, ni := range nodes {
+		v, s := pl.score(st, ni)
+		if s != nil {
+			return s
+		}
+		out[i] = v
+	}
+	return nil
+}
+
+// score is Score with pl.mu read-locked.
+func (pl *TargetLoadPacking) score(st *tlpState, ni *framework.NodeInfo) (int64, *framework.Status) {
 	node := ni.Node()
 	if node == nil {
-		return 0, framework.NewStatus(framework.Error, "node not found")
+		return 0, trimaranNoNode
 	}
-	st := pl.state(cs, pod.Pod)
 	load, ok := st.src.NodeLoad(node.Name)
 	if !ok {
 		return framework.MinNodeScore, nil
@@ -196,9 +222,8 @@ func (pl *TargetLoadPacking) Score(_ context.Context, cs *framework.CycleState, 
 
 // missing sums the predictions of the pods bound to the node that the load
 // window may not show: bound less than 60 s before its end, or after it.
+// pl.mu is read-locked.
 func (pl *TargetLoadPacking) missing(ni *framework.NodeInfo, windowEnd int64) int64 {
-	pl.mu.RLock()
-	defer pl.mu.RUnlock()
 	var sum int64
 	for _, b := range pl.bound[ni.Name()] {
 		if windowEnd-b.at.Unix() < tlpReportingInterval && ni.HasPod(b.pod) {
@@ -268,8 +293,8 @@ type LoadVariationRiskBalancing struct {
 }
 
 var (
-	_ framework.PreScorePlugin = (*LoadVariationRiskBalancing)(nil)
-	_ framework.ScorePlugin    = (*LoadVariationRiskBalancing)(nil)
+	_ framework.PreScorePlugin   = (*LoadVariationRiskBalancing)(nil)
+	_ framework.BatchScorePlugin = (*LoadVariationRiskBalancing)(nil)
 )
 
 // NewLoadVariationRiskBalancing builds the plugin reading loads from src;
@@ -338,16 +363,37 @@ const trimaranMega = 1. / 1024. / 1024.
 
 // Score scores one node; see LoadVariationRiskBalancing.
 func (pl *LoadVariationRiskBalancing) Score(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, ni *framework.NodeInfo) (int64, *framework.Status) {
+	return pl.score(pl.state(cs, pod.Pod), ni)
+}
+
+// ScoreBatch scores nodes as Score does, reading the cycle's state once.
+func (pl *LoadVariationRiskBalancing) ScoreBatch(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+	st := pl.state(cs, pod.Pod)
+	for i, ni := range nodes {
+		v, s := pl.score(st, ni)
+		if s != nil {
+			return s
+		}
+		out[i] = v
+	}
+	return nil
+}
+
+func (pl *LoadVariationRiskBalancing) state(cs *framework.CycleState, pod *framework.Pod) *lvrbState {
+	if d, err := cs.Read(lvrbStateKey); err == nil {
+		if st, ok := d.(*lvrbState); ok {
+			return st
+		}
+	}
+	return pl.newState(cs, pod)
+}
+
+// score reads the node's allocatable from its dense form (cpu in
+// millicores, memory in bytes, as Trimaran's Quantity conversions).
+func (pl *LoadVariationRiskBalancing) score(st *lvrbState, ni *framework.NodeInfo) (int64, *framework.Status) {
 	node := ni.Node()
 	if node == nil {
-		return 0, framework.NewStatus(framework.Error, "node not found")
-	}
-	var st *lvrbState
-	if d, err := cs.Read(lvrbStateKey); err == nil {
-		st, _ = d.(*lvrbState)
-	}
-	if st == nil {
-		st = pl.newState(cs, pod.Pod)
+		return 0, trimaranNoNode
 	}
 	load, ok := st.src.NodeLoad(node.Name)
 	if !ok {
@@ -357,12 +403,12 @@ func (pl *LoadVariationRiskBalancing) Score(_ context.Context, cs *framework.Cyc
 	var cpuScore, memScore float64
 	cpuAvg, cpuStd, cpuOK := load.Stat(framework.LoadMetricCPU)
 	if cpuOK {
-		c := float64(node.Status.Allocatable[resource.CPU].MilliValue())
+		c := float64(ni.Allocatable.MilliCPU)
 		cpuScore = LoadRiskScore(TrimaranResourceStats{Capacity: c, Req: float64(st.milli), UsedAvg: cpuAvg * c / 100, UsedStdev: cpuStd * c / 100}, margin, sens)
 	}
 	memAvg, memStd, memOK := load.Stat(framework.LoadMetricMemory)
 	if memOK {
-		c := float64(node.Status.Allocatable[resource.Memory].Value()) * trimaranMega
+		c := float64(ni.Allocatable.Memory) * trimaranMega
 		memScore = LoadRiskScore(TrimaranResourceStats{Capacity: c, Req: float64(st.memory) * trimaranMega, UsedAvg: memAvg * c / 100, UsedStdev: memStd * c / 100}, margin, sens)
 	}
 	total := max(cpuScore, memScore)

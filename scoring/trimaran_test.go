@@ -334,3 +334,22 @@ func TestNodeLoadValidate(t *testing.T) {
 		}
 	}
 }
+
+// trimaranNameLoads is a NodeLoadSource for property tests: a load derived
+// from the node's name (none for every fifth byte sum).
+type trimaranNameLoads struct{}
+
+func (trimaranNameLoads) NodeLoad(node string) (*framework.NodeLoad, bool) {
+	h := 0
+	for _, c := range []byte(node) {
+		h = h*31 + int(c)
+	}
+	if h%5 == 0 {
+		return nil, false
+	}
+	return &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: node}, Metrics: []framework.LoadMetric{
+		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: float64(h % 97)},
+		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: float64(h % 13)},
+		{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorAverage, Value: float64(h % 89)},
+	}}, true
+}
