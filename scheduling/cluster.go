@@ -84,11 +84,12 @@ type Cluster struct {
 	marks   []int
 
 	// Objects of the workload layer: Trimaran's node loads
-	// (cluster_nodeload.go), the gangs' PodGroups and the pods of each gang
-	// (cluster_groups.go).
-	loads     map[string]*framework.NodeLoad
-	podGroups map[string]*framework.PodGroup
-	groups    map[string]*groupMembers
+	// (cluster_nodeload.go), the gangs' PodGroups (scheduler-plugins' and
+	// kube's) and the pods of each gang (cluster_groups.go).
+	loads      map[string]*framework.NodeLoad
+	podGroups  map[string]*framework.PodGroup
+	wpodGroups map[string]*framework.WorkloadPodGroup
+	groups     map[string]*groupMembers
 }
 
 // NewCluster returns an empty cluster. The snapshot options record
@@ -99,7 +100,8 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 		return nil, err
 	}
 	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
-		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, groups: map[string]*groupMembers{}}, nil
+		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, wpodGroups: map[string]*framework.WorkloadPodGroup{},
+		groups: map[string]*groupMembers{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods

@@ -16,34 +16,63 @@ type groupMembers struct {
 	assigned int
 }
 
-// indexGroup moves pod key's contribution to its gang's index from record
+// wgroupPrefix prefixes the index keys of kube's PodGroups (a namespace
+// cannot contain ':', so they never meet scheduler-plugins' keys).
+const wgroupPrefix = "k8s:"
+
+// groupKeys returns the index keys of the gangs a pod belongs to: its
+// scheduler-plugins PodGroup (label) and its kube PodGroup
+// (spec.schedulingGroup).
+func groupKeys(p *framework.Pod) (label, kube string) {
+	label = framework.PodGroupKey(p)
+	if k := framework.WorkloadPodGroupKey(p); k != "" {
+		kube = wgroupPrefix + k
+	}
+	return label, kube
+}
+
+// indexGroup moves pod key's contribution to its gangs' index from record
 // from to record to (either may be nil). It is setPod's bookkeeping, and
 // its own undo with the arguments swapped.
 func (c *Cluster) indexGroup(key string, from, to *clusterPod) {
 	if from != nil {
-		if g := framework.PodGroupKey(from.info.Pod); g != "" {
-			m := c.groups[g]
-			delete(m.pods, key)
-			if from.state != PodPending {
-				m.assigned--
-			}
-			if len(m.pods) == 0 {
-				delete(c.groups, g)
-			}
-		}
+		label, kube := groupKeys(from.info.Pod)
+		c.unindex(label, key, from.state)
+		c.unindex(kube, key, from.state)
 	}
 	if to != nil {
-		if g := framework.PodGroupKey(to.info.Pod); g != "" {
-			m := c.groups[g]
-			if m == nil {
-				m = &groupMembers{pods: map[string]PodState{}}
-				c.groups[g] = m
-			}
-			m.pods[key] = to.state
-			if to.state != PodPending {
-				m.assigned++
-			}
-		}
+		label, kube := groupKeys(to.info.Pod)
+		c.index(label, key, to.state)
+		c.index(kube, key, to.state)
+	}
+}
+
+func (c *Cluster) unindex(g, key string, st PodState) {
+	if g == "" {
+		return
+	}
+	m := c.groups[g]
+	delete(m.pods, key)
+	if st != PodPending {
+		m.assigned--
+	}
+	if len(m.pods) == 0 {
+		delete(c.groups, g)
+	}
+}
+
+func (c *Cluster) index(g, key string, st PodState) {
+	if g == "" {
+		return
+	}
+	m := c.groups[g]
+	if m == nil {
+		m = &groupMembers{pods: map[string]PodState{}}
+		c.groups[g] = m
+	}
+	m.pods[key] = st
+	if st != PodPending {
+		m.assigned++
 	}
 }
 
@@ -62,7 +91,11 @@ func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
 // PodGroupMembers returns the pods naming the PodGroup namespace/name,
 // sorted by namespace/name.
 func (c *Cluster) PodGroupMembers(namespace, name string) []PodRecord {
-	m := c.groups[namespace+"/"+name]
+	return c.members(namespace + "/" + name)
+}
+
+func (c *Cluster) members(g string) []PodRecord {
+	m := c.groups[g]
 	if m == nil {
 		return nil
 	}
@@ -158,4 +191,71 @@ func (c *Cluster) PodGroups() []*framework.PodGroup {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
 	return out
+}
+
+// WorkloadPodGroupCounts is PodGroupCounts for kube's PodGroup
+// namespace/name (pods naming it in spec.schedulingGroup): the pods in any
+// state (kube's AllPodsCount) and the placed ones (ScheduledPodsCount).
+func (c *Cluster) WorkloadPodGroupCounts(namespace, name string) (total, assigned int) {
+	m := c.groups[wgroupPrefix+namespace+"/"+name]
+	if m == nil {
+		return 0, 0
+	}
+	return len(m.pods), m.assigned
+}
+
+// WorkloadPodGroupMembers returns the pods naming kube's PodGroup
+// namespace/name, sorted by namespace/name.
+func (c *Cluster) WorkloadPodGroupMembers(namespace, name string) []PodRecord {
+	return c.members(wgroupPrefix + namespace + "/" + name)
+}
+
+// AddWorkloadPodGroup adds a copy of g (kube's PodGroup, read by
+// GangScheduling). An invalid group or one already present is an error
+// naming it.
+func (c *Cluster) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("scheduling: AddWorkloadPodGroup: %w", err)
+	}
+	if _, dup := c.wpodGroups[g.Key()]; dup {
+		return fmt.Errorf("scheduling: AddWorkloadPodGroup: PodGroup %s already exists", g.Key())
+	}
+	c.setWorkloadPodGroup(g.Key(), g)
+	return nil
+}
+
+// DeleteWorkloadPodGroup deletes kube's PodGroup namespace/name (its pods
+// stay). An unknown group is an error.
+func (c *Cluster) DeleteWorkloadPodGroup(namespace, name string) error {
+	key := namespace + "/" + name
+	if _, ok := c.wpodGroups[key]; !ok {
+		return fmt.Errorf("scheduling: DeleteWorkloadPodGroup: unknown PodGroup %s", key)
+	}
+	c.setWorkloadPodGroup(key, nil)
+	return nil
+}
+
+func (c *Cluster) setWorkloadPodGroup(key string, g *framework.WorkloadPodGroup) {
+	old, had := c.wpodGroups[key]
+	if g == nil {
+		delete(c.wpodGroups, key)
+	} else {
+		cp := *g
+		c.wpodGroups[key] = &cp
+	}
+	if c.forking() {
+		c.record(func() {
+			if had {
+				c.wpodGroups[key] = old
+			} else {
+				delete(c.wpodGroups, key)
+			}
+		})
+	}
+}
+
+// WorkloadPodGroup returns kube's PodGroup namespace/name (read-only).
+func (c *Cluster) WorkloadPodGroup(namespace, name string) (*framework.WorkloadPodGroup, bool) {
+	g, ok := c.wpodGroups[namespace+"/"+name]
+	return g, ok
 }

@@ -241,9 +241,10 @@ type clExact struct {
 	PDBs    []framework.PodDisruptionBudget
 	Journal int
 	// Groups is the gang index (members and their states, placed count).
-	Groups    map[string]string
-	PodGroups map[string]*framework.PodGroup
-	Loads     map[string]*framework.NodeLoad
+	Groups     map[string]string
+	PodGroups  map[string]*framework.PodGroup
+	WPodGroups map[string]*framework.WorkloadPodGroup
+	Loads      map[string]*framework.NodeLoad
 }
 
 type clExactNode struct {
@@ -264,7 +265,7 @@ func (c *Cluster) exact() clExact {
 	}
 	e := clExact{Pods: map[string]string{}, UIDs: maps.Clone(c.uids), Metrics: maps.Clone(c.metrics), Images: map[string]int{},
 		PDBs: slices.Clone(c.snap.DisruptionBudgets), Journal: len(c.journal),
-		Groups: map[string]string{}, PodGroups: maps.Clone(c.podGroups), Loads: maps.Clone(c.loads)}
+		Groups: map[string]string{}, PodGroups: maps.Clone(c.podGroups), WPodGroups: maps.Clone(c.wpodGroups), Loads: maps.Clone(c.loads)}
 	for k, m := range c.groups {
 		e.Groups[k] = fmt.Sprintf("%v assigned=%d", m.pods, m.assigned)
 	}

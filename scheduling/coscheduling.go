@@ -105,7 +105,10 @@ func (pl *Coscheduling) Args() config.CoschedulingArgs { return pl.args }
 
 // attach binds the plugin to the scheduler that runs it (New calls it):
 // Less has no CycleState to find the scheduler in.
-func (pl *Coscheduling) attach(s *Scheduler) { pl.s = s }
+func (pl *Coscheduling) attach(s *Scheduler) error {
+	pl.s = s
+	return nil
+}
 
 // group returns the key and PodGroup of a pod's group: "" when the pod
 // names none, a nil group when the PodGroup does not exist.

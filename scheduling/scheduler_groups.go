@@ -1,19 +1,26 @@
 package scheduling
 
 import (
+	"fmt"
+
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 )
 
 // schedulerPlugin is implemented by plugins that need the Scheduler
-// outside a scheduling cycle (Coscheduling's QueueSort): New hands itself
-// to them.
+// outside a scheduling cycle (Coscheduling's QueueSort, GangScheduling's
+// PreEnqueue): New hands itself to them; an error refuses the profile.
 type schedulerPlugin interface {
-	attach(s *Scheduler)
+	attach(s *Scheduler) error
 }
 
-// attachPlugins hands the scheduler to the profiles' plugins that need it.
-func (s *Scheduler) attachPlugins() {
+// attachPlugins checks the workload features, hands the scheduler to the
+// profiles' plugins that need it and builds the placement plugins from
+// registry.
+func (s *Scheduler) attachPlugins(registry *framework.Registry) error {
+	if err := s.workload.features.validate(); err != nil {
+		return err
+	}
 	for _, name := range s.order {
 		f := s.profiles[name].fw
 		p := f.Profile()
@@ -21,17 +28,26 @@ func (s *Scheduler) attachPlugins() {
 			for _, pn := range list {
 				if pl, ok := f.Plugin(pn); ok {
 					if a, ok := pl.(schedulerPlugin); ok {
-						a.attach(s)
+						if err := a.attach(s); err != nil {
+							return fmt.Errorf("scheduling: profile %q: %w", name, err)
+						}
 					}
 				}
 			}
 		}
 	}
+	return s.buildPlacements(registry)
 }
 
-// coschedulingPlugins is scheduler-plugins' Coscheduling.
+// coschedulingPlugins are scheduler-plugins' Coscheduling and
+// kube-scheduler v1.36's GangScheduling.
 func coschedulingPlugins() []PluginSpec {
-	return []PluginSpec{{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: NewCoscheduling}}
+	return []PluginSpec{
+		{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: NewCoscheduling},
+		{Name: GangSchedulingName, Factory: NewGangScheduling},
+		{Name: TopologyPlacementGeneratorName, Factory: NewTopologyPlacementGenerator},
+		{Name: PodGroupPodsCountName, Factory: NewPodGroupPodsCount},
+	}
 }
 
 // AddPodGroup adds a PodGroup (for Coscheduling). A group without a
