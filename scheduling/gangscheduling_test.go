@@ -274,3 +274,34 @@ func TestWorkloadPodGroupValidate(t *testing.T) {
 		t.Errorf("Workload.Validate = %v", err)
 	}
 }
+
+// TestGangSchedulingFromConfig: a KubeSchedulerConfiguration enabling
+// GangScheduling at permit loads (multiPoint would also enable it at
+// preEnqueue, which framework.Profile cannot carry yet); with the workload
+// features the scheduler built from it places a gang whole (the pod group
+// cycle still asks it at PreEnqueue); without them it refuses.
+func TestGangSchedulingFromConfig(t *testing.T) {
+	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cfg.Profiles[0]; !contains(p.Permit, GangSchedulingName) {
+		t.Fatalf("GangScheduling not at Permit: %v", p.Permit)
+	}
+	pods := []*framework.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job")}
+	c, _ := NewClusterFrom([]*framework.Node{csNode("n0")}, pods)
+	if err := c.AddWorkloadPodGroup(gsGang("ns", "job", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(c, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...); err == nil {
+		t.Error("GangScheduling accepted without the GangScheduling feature")
+	}
+	s, err := New(c, cfg.Registry(), cfg.Profiles, append(cfg.SchedulerOptions(), WithClock(NewFakeClock(csNow)), WithWorkloadFeatures(gsFeatures))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	if _, _, bound := c.NumPods(); bound != 2 {
+		t.Errorf("%d bound, want the gang's 2", bound)
+	}
+}
