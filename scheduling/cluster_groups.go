@@ -151,20 +151,24 @@ func (c *Cluster) DeletePodGroup(namespace, name string) error {
 }
 
 // setPodGroup stores a copy of g (nil deletes), journaled.
-func (c *Cluster) setPodGroup(key string, g *framework.PodGroup) {
-	old, had := c.podGroups[key]
-	if g == nil {
-		delete(c.podGroups, key)
+func (c *Cluster) setPodGroup(key string, g *framework.PodGroup) { setCopy(c, c.podGroups, key, g) }
+
+// setCopy stores a copy of *v in m under key (v nil deletes), journaled:
+// the workload layer's objects (PodGroups, NodeLoads) are kept this way.
+func setCopy[V any](c *Cluster, m map[string]*V, key string, v *V) {
+	old, had := m[key]
+	if v == nil {
+		delete(m, key)
 	} else {
-		cp := *g
-		c.podGroups[key] = &cp
+		cp := *v
+		m[key] = &cp
 	}
 	if c.forking() {
 		c.record(func() {
 			if had {
-				c.podGroups[key] = old
+				m[key] = old
 			} else {
-				delete(c.podGroups, key)
+				delete(m, key)
 			}
 		})
 	}
@@ -236,22 +240,7 @@ func (c *Cluster) DeleteWorkloadPodGroup(namespace, name string) error {
 }
 
 func (c *Cluster) setWorkloadPodGroup(key string, g *framework.WorkloadPodGroup) {
-	old, had := c.wpodGroups[key]
-	if g == nil {
-		delete(c.wpodGroups, key)
-	} else {
-		cp := *g
-		c.wpodGroups[key] = &cp
-	}
-	if c.forking() {
-		c.record(func() {
-			if had {
-				c.wpodGroups[key] = old
-			} else {
-				delete(c.wpodGroups, key)
-			}
-		})
-	}
+	setCopy(c, c.wpodGroups, key, g)
 }
 
 // WorkloadPodGroup returns kube's PodGroup namespace/name (read-only).

@@ -14,19 +14,7 @@ func (c *Cluster) UpdateNodeLoad(l *framework.NodeLoad) error {
 	if err := l.Validate(); err != nil {
 		return fmt.Errorf("scheduling: UpdateNodeLoad: %w", err)
 	}
-	cp := *l
-	name := cp.Name
-	old, had := c.loads[name]
-	c.loads[name] = &cp
-	if c.forking() {
-		c.record(func() {
-			if had {
-				c.loads[name] = old
-			} else {
-				delete(c.loads, name)
-			}
-		})
-	}
+	setCopy(c, c.loads, l.Name, l)
 	return nil
 }
 

@@ -45,14 +45,7 @@ func trimaranPlugins() []PluginSpec {
 // UpdateNodeLoad records a node's measured load (for the Trimaran
 // plugins); unschedulable pods are retried.
 func (s *Scheduler) UpdateNodeLoad(l *framework.NodeLoad) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.cluster.UpdateNodeLoad(l); err != nil {
-		return err
-	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	return s.clusterEvent(func() error { return s.cluster.UpdateNodeLoad(l) })
 }
 
 // workloadPlugins are the plugins DefaultPlugins offers beyond

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -158,25 +157,13 @@ func (s *Scheduler) preEnqueue(prof *schedProfile, qp *queuedPod) (Decision, boo
 // name.
 func (s *Scheduler) popGroup(qp *queuedPod, ns, name string) []*queuedPod {
 	members := []*queuedPod{qp}
-	now := s.clock.Now()
 	for _, r := range s.cluster.WorkloadPodGroupMembers(ns, name) {
 		if r.State != PodPending || r.Pod.Key() == qp.key {
 			continue
 		}
-		m, ok := s.queue.get(r.Pod.Key())
-		if !ok || m.where == qInFlight || m.where == qNowhere {
-			continue
+		if m, ok := s.queue.get(r.Pod.Key()); ok && s.queue.takeSpecific(m) {
+			members = append(members, m)
 		}
-		s.queue.unlink(m)
-		m.where = qInFlight
-		m.Attempts++
-		m.backoffExpiry = time.Time{}
-		if m.InitialAttemptTimestamp == nil {
-			t := now
-			m.InitialAttemptTimestamp = &t
-		}
-		m.moveSeen = s.queue.moves
-		members = append(members, m)
 	}
 	sort.SliceStable(members, func(i, j int) bool {
 		a, b := members[i], members[j]

@@ -54,26 +54,28 @@ func coschedulingPlugins() []PluginSpec {
 // creation time gets the clock's time, as the API server stamps
 // metadata.creationTimestamp. Pods waiting for their group are retried.
 func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if g != nil && g.CreationTimestamp.IsZero() {
-		cp := *g
-		cp.CreationTimestamp = s.clock.Now()
-		g = &cp
-	}
-	if err := s.cluster.AddPodGroup(g); err != nil {
-		return err
-	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	return s.clusterEvent(func() error {
+		if g != nil && g.CreationTimestamp.IsZero() {
+			cp := *g
+			cp.CreationTimestamp = s.clock.Now()
+			g = &cp
+		}
+		return s.cluster.AddPodGroup(g)
+	})
 }
 
 // UpdatePodGroup replaces a PodGroup; queued pods are retried.
 func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error {
+	return s.clusterEvent(func() error { return s.cluster.UpdatePodGroup(g) })
+}
+
+// clusterEvent applies a change to the cluster under the scheduler's lock
+// and, when it succeeds, retries the unschedulable pods, as every cluster
+// event does.
+func (s *Scheduler) clusterEvent(change func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.cluster.UpdatePodGroup(g); err != nil {
+	if err := change(); err != nil {
 		return err
 	}
 	s.queue.moveAll()

@@ -43,13 +43,8 @@ func (w *Workload) validateGangs() error {
 // pods (named namePrefix0…, arriving interval apart from arrival, each
 // running duration once its gang runs).
 type wlGang struct {
-	PodGroup   framework.PodGroup `json:"podGroup"`
-	Count      int                `json:"count"`
-	NamePrefix string             `json:"namePrefix"`
-	Arrival    wlDuration         `json:"arrival"`
-	Interval   wlDuration         `json:"interval"`
-	Duration   wlDuration         `json:"duration"`
-	Pod        framework.Pod      `json:"pod"`
+	PodGroup framework.PodGroup `json:"podGroup"`
+	wlPodGroup
 }
 
 // readGang adds a "gangs" entry to w: the PodGroup arrives with the first

@@ -191,8 +191,14 @@ func (pl *TargetLoadPacking) ScoreBatch(_ context.Context, cs *framework.CycleSt
 	st := pl.state(cs, pod.Pod)
 	pl.mu.RLock()
 	defer pl.mu.RUnlock()
+	return trimaranBatch(nodes, out, func(ni *framework.NodeInfo) (int64, *framework.Status) { return pl.score(st, ni) })
+}
+
+// trimaranBatch fills out[i] with score(nodes[i]), stopping at the first
+// failure.
+func trimaranBatch(nodes []*framework.NodeInfo, out []int64, score func(*framework.NodeInfo) (int64, *framework.Status)) *framework.Status {
 	for i, ni := range nodes {
-		v, s := pl.score(st, ni)
+		v, s := score(ni)
 		if s != nil {
 			return s
 		}
@@ -369,14 +375,7 @@ func (pl *LoadVariationRiskBalancing) Score(_ context.Context, cs *framework.Cyc
 // ScoreBatch scores nodes as Score does, reading the cycle's state once.
 func (pl *LoadVariationRiskBalancing) ScoreBatch(_ context.Context, cs *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
 	st := pl.state(cs, pod.Pod)
-	for i, ni := range nodes {
-		v, s := pl.score(st, ni)
-		if s != nil {
-			return s
-		}
-		out[i] = v
-	}
-	return nil
+	return trimaranBatch(nodes, out, func(ni *framework.NodeInfo) (int64, *framework.Status) { return pl.score(st, ni) })
 }
 
 func (pl *LoadVariationRiskBalancing) state(cs *framework.CycleState, pod *framework.Pod) *lvrbState {
