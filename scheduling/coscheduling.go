@@ -169,7 +169,7 @@ func (pl *Coscheduling) creationTime(q *framework.QueuedPodInfo) time.Time {
 	return g.CreationTimestamp
 }
 
-func (pl *Coscheduling) cluster(state *framework.CycleState, pod *framework.Pod, point string) (*Scheduler, *framework.Status) {
+func (pl *Coscheduling) scheduler(state *framework.CycleState, pod *framework.Pod, point string) (*Scheduler, *framework.Status) {
 	if s, ok := SchedulerFromCycleState(state); ok {
 		return s, nil
 	}
@@ -179,7 +179,7 @@ func (pl *Coscheduling) cluster(state *framework.CycleState, pod *framework.Pod,
 // PreFilter rejects a pod whose group cannot be placed whole; see
 // Coscheduling.
 func (pl *Coscheduling) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	s, st := pl.cluster(state, pod.Pod, "PreFilter")
+	s, st := pl.scheduler(state, pod.Pod, "PreFilter")
 	if st != nil {
 		return nil, st
 	}
@@ -308,7 +308,7 @@ func (pl *Coscheduling) PreFilterExtensions() framework.PreFilterExtensions { re
 // PostFilter rejects the waiting pods of a group that a pod of it cannot
 // join; see Coscheduling.
 func (pl *Coscheduling) PostFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
-	s, st := pl.cluster(state, pod.Pod, "PostFilter")
+	s, st := pl.scheduler(state, pod.Pod, "PostFilter")
 	if st != nil {
 		return nil, st
 	}
@@ -348,7 +348,7 @@ func (pl *Coscheduling) rejectWaiting(s *Scheduler, key, msg string) {
 
 // Permit holds a pod until its group reaches minMember; see Coscheduling.
 func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ string) (*framework.Status, time.Duration) {
-	s, st := pl.cluster(state, pod.Pod, "Permit")
+	s, st := pl.scheduler(state, pod.Pod, "Permit")
 	if st != nil {
 		return st, 0
 	}

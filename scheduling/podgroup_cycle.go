@@ -70,7 +70,8 @@ func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queuedPod) Decision {
 	state := s.newState(h)
 	snap := s.cluster.Snapshot()
 	state.SetSnapshot(snap)
-	placements, st := s.generatePlacements(ctx, prof, state, group, &framework.Placement{Nodes: snap.Nodes()})
+	parent := &framework.Placement{Nodes: snap.Nodes()}
+	placements, st := s.generatePlacements(ctx, prof, state, group, parent)
 	if !st.IsSuccess() {
 		return s.podGroupFailed(members, prof, fmt.Sprintf("pod group %s/%s: %s", ns, name, st.Message()), true)
 	}
@@ -82,7 +83,7 @@ func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queuedPod) Decision {
 	var feasible []*pgTrial
 	var first *pgTrial
 	for _, p := range placements {
-		tr := s.tryPlacement(ctx, prof, h, p, len(placements) == 1 && p.Name == "", members)
+		tr := s.tryPlacement(ctx, prof, h, p, p == parent, members)
 		if first == nil {
 			first = tr
 		}
@@ -114,7 +115,7 @@ func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queuedPod) Decision {
 			d.Outcome, d.Stage, d.Message = OutcomeUnschedulable, "Filter", best.failures[i]
 			s.failed(m, d, nil, nil, &framework.NominatingInfo{Mode: framework.ModeOverride}, false)
 		}
-		if i == 0 || m == qp {
+		if m == qp {
 			out = d
 		}
 	}

@@ -67,10 +67,11 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 // kube-scheduler (and Koordinator) names: kube-scheduler v1.36's default
 // plugins except the volume, DRA and gating plugins (which need objects the
 // library does not model), plus Koordinator's LoadAwareScheduling and the
-// workload plugins (workloadPlugins: scheduler-plugins' Trimaran scores and
-// Coscheduling). A plugin
-// that spans extension points is one plugin composed of its filter half
-// (package filter) and its score half (package scoring).
+// workload plugins: scheduler-plugins' TargetLoadPacking,
+// LoadVariationRiskBalancing and Coscheduling, and kube-scheduler v1.36's
+// alpha GangScheduling, TopologyPlacementGenerator and PodGroupPodsCount. A
+// plugin that spans extension points is one plugin composed of its filter
+// half (package filter) and its score half (package scoring).
 func DefaultPlugins() []PluginSpec {
 	return append([]PluginSpec{
 		{Name: config.PrioritySortName, Factory: noArgs(config.PrioritySortName, NewPrioritySort)},
