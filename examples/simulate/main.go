@@ -5,8 +5,11 @@
 // compares kube-scheduler's default profile scored by LeastAllocated,
 // MostAllocated, BalancedAllocation or LoadAwareScheduling; flags change
 // the sizes, the seed, the parallelism, read the cluster and workload from
-// JSON files, or take the profiles from a KubeSchedulerConfiguration file.
-// It writes an SVG chart of per-node utilization and prints its path.
+// JSON files, or take the profiles from a KubeSchedulerConfiguration file;
+// -profiles also offers Trimaran's TargetLoadPacking and
+// LoadVariationRiskBalancing, and -gangs compares the default profile with
+// and without Coscheduling on jobs of 8 and 32 pods (gangs.go). It writes
+// an SVG chart of per-node utilization and prints its path.
 package main
 
 import (
