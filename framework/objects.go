@@ -76,6 +76,7 @@ type PodSpec struct {
 	Tolerations               []Toleration               `json:"tolerations,omitempty"`
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 	SchedulerName             string                     `json:"schedulerName,omitempty"`
+	SchedulingGroup           *PodSchedulingGroup        `json:"schedulingGroup,omitempty"`
 	Priority                  *int32                     `json:"priority,omitempty"`
 	PriorityClassName         string                     `json:"priorityClassName,omitempty"`
 	PreemptionPolicy          *PreemptionPolicy          `json:"preemptionPolicy,omitempty"`

@@ -82,6 +82,14 @@ type Cluster struct {
 	metrics map[string]*framework.NodeMetric
 	journal []func()
 	marks   []int
+
+	// Objects of the workload layer: Trimaran's node loads
+	// (cluster_nodeload.go), the gangs' PodGroups (scheduler-plugins' and
+	// kube's) and the pods of each gang (cluster_groups.go).
+	loads      map[string]*framework.NodeLoad
+	podGroups  map[string]*framework.PodGroup
+	wpodGroups map[string]*framework.WorkloadPodGroup
+	groups     map[string]*groupMembers
 }
 
 // NewCluster returns an empty cluster. The snapshot options record
@@ -91,7 +99,9 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{}}, nil
+	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
+		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, wpodGroups: map[string]*framework.WorkloadPodGroup{},
+		groups: map[string]*groupMembers{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods
@@ -264,6 +274,7 @@ func (c *Cluster) WithFork(fn func() error) error {
 // index entry, journaled. A replacement keeps the pod's UID.
 func (c *Cluster) setPod(key string, cp *clusterPod) {
 	old, had := c.pods[key]
+	c.indexGroup(key, old, cp)
 	if cp == nil {
 		delete(c.pods, key)
 		if had && old.info.Pod.UID != "" {
@@ -277,6 +288,7 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 	}
 	if c.forking() {
 		c.record(func() {
+			c.indexGroup(key, cp, old)
 			if had {
 				c.pods[key] = old
 				if uid := old.info.Pod.UID; uid != "" {

@@ -52,7 +52,7 @@ func TestConfigErrors(t *testing.T) {
 			want: []string{"profiles[0].plugins.score.enabled[0].weight: 1.5: must be an integer"}},
 		{name: "string for number", in: cfgHead + "parallelism: many\n", want: []string{`parallelism: "many": must be an integer`}},
 		{name: "unknown plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: Foo\n",
-			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: AzureDiskLimits, CinderLimits, DefaultBinder, DefaultPreemption, EBSLimits,`}},
+			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: AzureDiskLimits, CinderLimits, Coscheduling, DefaultBinder, DefaultPreemption, EBSLimits, GCEPDLimits, GangScheduling,`}},
 		{name: "unmodelled kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: DynamicResources\n",
 			want: []string{`"DynamicResources": kube-scheduler plugin that this registry does not offer`}},
 		{name: "removed kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: EBSLimits\n",

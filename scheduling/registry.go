@@ -44,12 +44,15 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 // kube-scheduler (and Koordinator) names: kube-scheduler v1.36's default
 // plugins except DynamicResources and NodeDeclaredFeatures (which need
 // objects the library does not model), Koordinator's LoadAwareScheduling,
-// and the in-tree volume limit filters of kube-scheduler ≤ v1.31
-// (EBSLimits, GCEPDLimits, AzureDiskLimits, CinderLimits; off by default).
+// the in-tree volume limit filters of kube-scheduler ≤ v1.31 (EBSLimits,
+// GCEPDLimits, AzureDiskLimits, CinderLimits; off by default), and the
+// workload plugins: scheduler-plugins' TargetLoadPacking,
+// LoadVariationRiskBalancing and Coscheduling, and kube-scheduler v1.36's
+// alpha GangScheduling, TopologyPlacementGenerator and PodGroupPodsCount.
 // A plugin that spans extension points is one plugin composed of its filter
 // half (package filter) and its score half (package scoring).
 func DefaultPlugins() []PluginSpec {
-	return []PluginSpec{
+	return append([]PluginSpec{
 		{Name: config.SchedulingGatesName, Factory: filter.NewSchedulingGates},
 		{Name: config.PrioritySortName, Factory: NewPrioritySort},
 		{Name: config.NodeUnschedulableName, Factory: filter.NewNodeUnschedulable},
@@ -89,7 +92,7 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.GCEPDLimitsName, Factory: filter.NewGCEPDLimits},
 		{Name: config.AzureDiskLimitsName, Factory: filter.NewAzureDiskLimits},
 		{Name: config.CinderLimitsName, Factory: filter.NewCinderLimits},
-	}
+	}, workloadPlugins()...)
 }
 
 // NewDefaultRegistry returns a new registry holding DefaultPlugins. Each call

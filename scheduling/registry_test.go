@@ -38,6 +38,12 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		config.AzureDiskLimitsName:                 {PointPreFilter, PointFilter},
 		config.CinderLimitsName:                    {PointPreFilter, PointFilter},
 		config.SchedulingGatesName:                 nil, // PreEnqueue only
+		// scheduler-plugins (pkg/trimaran; TargetLoadPacking records bindings
+		// at PostBind where the anchor watches bound pods).
+		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
+		config.LoadVariationRiskBalancingName: {PointPreScore, PointScore},
+		config.CoschedulingName:               {PointQueueSort, PointPreFilter, PointPostFilter, PointReserve, PointPermit},
+		GangSchedulingName:                    {PointPermit}, // and PreEnqueue, which ExtensionPoints does not list
 	}
 	for _, spec := range DefaultPlugins() {
 		fac, ok := reg.Lookup(spec.Name)

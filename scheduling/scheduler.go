@@ -175,6 +175,7 @@ type Scheduler struct {
 	extenders   []framework.Extender
 	async       bool
 	keepResults bool
+	workload    schedWorkload
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
 
@@ -272,6 +273,9 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
 	s.queue.gate = s.preEnqueue
 	s.collectUsageCaches()
+	if err := s.attachPlugins(registry); err != nil {
+		return nil, err
+	}
 	for _, m := range cluster.NodeMetrics() {
 		s.nodeMetricUpdated(m)
 	}
@@ -612,6 +616,9 @@ func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
 	qp := s.queue.pop()
 	if qp == nil {
 		return Decision{}, false
+	}
+	if s.runsPodGroupCycle(qp) {
+		return s.podGroupCycle(ctx, qp), true
 	}
 	return s.scheduleCycle(ctx, qp), true
 }

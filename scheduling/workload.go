@@ -25,6 +25,8 @@ const (
 	NodeRemove NodeAction = "remove"
 	// NodeMetricUpdate records a NodeMetric (for LoadAwareScheduling).
 	NodeMetricUpdate NodeAction = "metric"
+	// NodeLoadUpdate records a NodeLoad (for the Trimaran plugins).
+	NodeLoadUpdate NodeAction = "load"
 )
 
 // PodArrival is a pod that enters the cluster At (an offset from the
@@ -36,28 +38,32 @@ type PodArrival struct {
 }
 
 // NodeEvent changes the cluster At an offset from the start: a node added,
-// updated or removed (by Name), or a NodeMetric recorded.
+// updated or removed (by Name), or a NodeMetric or NodeLoad recorded.
 type NodeEvent struct {
 	At     time.Duration
 	Action NodeAction
 	Node   *framework.Node
 	Name   string
 	Metric *framework.NodeMetric
+	Load   *framework.NodeLoad
 }
 
 // Workload is what Replay runs: the initial cluster (nodes, pods already
-// bound to them, PodDisruptionBudgets, NodeMetrics) and the timed pod
-// arrivals and node events.
+// bound to them, PodDisruptionBudgets, NodeMetrics, NodeLoads) and the
+// timed pod arrivals, gangs and node events.
 type Workload struct {
 	Nodes             []*framework.Node
 	Pods              []*framework.Pod
 	DisruptionBudgets []framework.PodDisruptionBudget
 	NodeMetrics       []*framework.NodeMetric
+	NodeLoads         []*framework.NodeLoad
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
 	// Storage holds the storage objects (volumes, claims, classes,
 	// CSINodes of initial nodes, …), added before the pods.
 	Storage framework.StorageObjects
+	// Gangs are PodGroups created during the replay (see GangArrival).
+	Gangs []GangArrival
 
 	// origins record where ReadCluster and ReadWorkload found the entries,
 	// so that Validate's errors name the file, line and column.
@@ -151,8 +157,15 @@ func (w *Workload) Validate() error {
 			if err := e.Metric.Validate(); err != nil {
 				return fmt.Errorf("%s: %w", where(), err)
 			}
+		case NodeLoadUpdate:
+			if e.Load == nil {
+				return fmt.Errorf("%s: missing load", where())
+			}
+			if err := e.Load.Validate(); err != nil {
+				return fmt.Errorf("%s: %w", where(), err)
+			}
 		default:
-			return fmt.Errorf("%s: unknown action %q (want add, update, remove or metric)", where(), e.Action)
+			return fmt.Errorf("%s: unknown action %q (want add, update, remove, metric or load)", where(), e.Action)
 		}
 	}
 	pods := map[string]bool{}
@@ -205,11 +218,22 @@ func (w *Workload) Validate() error {
 		if e.Action == NodeMetricUpdate && e.Metric != nil && !ever[e.Metric.Name] {
 			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At, e.Metric.Name)
 		}
+		if e.Action == NodeLoadUpdate && e.Load != nil && !ever[e.Load.Name] {
+			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Load.Name)
+		}
 	}
 	for i, m := range w.NodeMetrics {
 		if err := m.Validate(); err != nil {
 			return fmt.Errorf("%s: %w", w.at(wlMetrics, i, "nodeMetrics"), err)
 		}
+	}
+	for i, l := range w.NodeLoads {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("workload: nodeLoads[%d]: %w", i, err)
+		}
+	}
+	if err := w.validateGangs(); err != nil {
+		return err
 	}
 	return w.validateStorage(nodes)
 }
@@ -265,13 +289,14 @@ type wlNodeEvent struct {
 	Node   *framework.Node       `json:"node,omitempty"`
 	Name   string                `json:"name,omitempty"`
 	Metric *framework.NodeMetric `json:"metric,omitempty"`
+	Load   *framework.NodeLoad   `json:"load,omitempty"`
 }
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
 // with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node,
 // csiNode}: count copies named prefix-0, prefix-1, …, each with a copy of
 // the optional CSINode; count at most 10,000,000), "pods" (pods bound with
-// spec.nodeName), "disruptionBudgets", "nodeMetrics", and the storage
+// spec.nodeName), "disruptionBudgets", "nodeMetrics", "nodeLoads", and the storage
 // objects "persistentVolumes", "persistentVolumeClaims", "storageClasses",
 // "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments"
 // (manifests without apiVersion and kind). It adds them to w. Errors name
@@ -332,6 +357,14 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			w.NodeMetrics = append(w.NodeMetrics, &m)
 			return nil
 		},
+		"nodeLoads": func(raw json.RawMessage, _ int) error {
+			var l framework.NodeLoad
+			if err := wlStrict(raw, &l); err != nil {
+				return err
+			}
+			w.NodeLoads = append(w.NodeLoads, &l)
+			return nil
+		},
 	}
 	maps.Copy(handlers, wlStorageHandlers(w))
 	return wlRead(r, name, w, handlers)
@@ -341,10 +374,12 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
 // duration, pod, volumeClaimTemplates}: count pods, at most 10,000,000,
 // named prefix-0… arriving interval apart from arrival, each with its own
-// claims <template>-<pod> as a StatefulSet's) and "nodeEvents" ({at,
-// action: add|update|remove|metric, node, name, metric}). It adds them to
-// w. A negative arrival, interval or duration is an error naming the pod;
-// errors are reported and wrapped as ReadCluster's.
+// claims <template>-<pod> as a StatefulSet's), "gangs" ({podGroup, count,
+// namePrefix, arrival, interval, duration, pod}: a PodGroup and its pods,
+// see GangArrival) and "nodeEvents" ({at, action:
+// add|update|remove|metric|load, node, name, metric, load}). It adds them
+// to w. A negative arrival, interval or duration is an error naming the
+// pod; errors are reported and wrapped as ReadCluster's.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
@@ -378,6 +413,7 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			}
 			return nil
 		},
+		"gangs": func(raw json.RawMessage, _ int) error { return readGang(raw, w) },
 		"nodeEvents": func(raw json.RawMessage, _ int) error {
 			var e wlNodeEvent
 			if err := wlStrict(raw, &e); err != nil {
@@ -386,7 +422,7 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if e.At < 0 {
 				return fmt.Errorf("at=%v: must not be negative", time.Duration(e.At))
 			}
-			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric})
+			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric, Load: e.Load})
 			return nil
 		},
 	})
