@@ -5,8 +5,8 @@ import (
 )
 
 // NoAttachLimit, given to CSINodeWrapper.Driver as the limit, leaves the
-// driver's allocatable unset: the driver reports no attach limit and
-// NodeVolumeLimits counts none of its volumes against the node.
+// driver's allocatable unset: the driver reports no attach limit, and
+// NodeVolumeLimits puts no limit on its volumes on the node.
 const NoAttachLimit int32 = -1
 
 // CSINodeWrapper builds a framework.CSINode, the CSI drivers a node runs

@@ -21,10 +21,13 @@ const DefaultCSIDriver = "csi.example.com"
 // Request sets one.
 const DefaultStorage = "1Gi"
 
-// epoch is the deletion timestamp Deleting sets: the scheduler reads only
-// whether an object is being deleted, and a fixed time keeps built objects
-// deterministic.
-var epoch = time.Unix(0, 0).UTC()
+// epoch returns the deletion timestamp Deleting sets, the Unix epoch: the
+// scheduler reads only whether an object is being deleted, and a fixed
+// time keeps built objects deterministic.
+func epoch() *time.Time {
+	t := time.Unix(0, 0).UTC()
+	return &t
+}
 
 // storageList returns the resource list {"storage": q}, recording a
 // malformed q in *first as field of the named object.
@@ -150,8 +153,7 @@ func (w *PVWrapper) Source(s framework.PersistentVolumeSource) *PVWrapper {
 // Deleting marks the volume as being deleted (metadata.deletionTimestamp,
 // set to the Unix epoch: the scheduler reads only whether it is set).
 func (w *PVWrapper) Deleting() *PVWrapper {
-	t := epoch
-	w.v.DeletionTimestamp = &t
+	w.v.DeletionTimestamp = epoch()
 	return w
 }
 
@@ -278,8 +280,7 @@ func (w *PVCWrapper) OwnedBy(pod *framework.Pod) *PVCWrapper {
 // Deleting marks the claim as being deleted (metadata.deletionTimestamp,
 // set to the Unix epoch: the scheduler reads only whether it is set).
 func (w *PVCWrapper) Deleting() *PVCWrapper {
-	t := epoch
-	w.c.DeletionTimestamp = &t
+	w.c.DeletionTimestamp = epoch()
 	return w
 }
 
@@ -288,7 +289,7 @@ func (w *PVCWrapper) Deleting() *PVCWrapper {
 type StorageClassWrapper struct{ c framework.StorageClass }
 
 // MakeStorageClass starts a StorageClass named name whose volumes
-// provisioner makes (framework.NotSupportedProvisioner for a class of
+// provisioner creates (framework.NotSupportedProvisioner for a class of
 // pre-made volumes only), with volumeBindingMode Immediate, as the API
 // server defaults it; VolumeBindingMode changes it.
 func MakeStorageClass(name, provisioner string) *StorageClassWrapper {
@@ -310,8 +311,10 @@ func (w *StorageClassWrapper) Name(n string) *StorageClassWrapper { w.c.Name = n
 // VolumeBindingMode sets volumeBindingMode:
 // framework.VolumeBindingWaitForFirstConsumer delays binding and
 // provisioning until a pod using the claim is scheduled. "" unsets it, as
-// in an object read without the field (the volume plugins then reject the
-// class's unbound claims, as kube-scheduler does).
+// in an object read without the field: scheduling.Cluster then defaults it
+// to Immediate as the API server does, while in a framework.Snapshot the
+// volume plugins fail the class's unbound claims with kube-scheduler's
+// "VolumeBindingMode not set for StorageClass".
 func (w *StorageClassWrapper) VolumeBindingMode(m framework.VolumeBindingMode) *StorageClassWrapper {
 	w.c.VolumeBindingMode = nil
 	if m != "" {

@@ -2,7 +2,6 @@ package builder_test
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -172,64 +171,6 @@ func TestStorageFields(t *testing.T) {
 			if diff := cmp.Diff(tt.want, tt.got, cmpQuantity); diff != "" {
 				t.Errorf("object (-want +got):\n%s", diff)
 			}
-		})
-	}
-}
-
-// buildObj is a wrapper's Build and Obj, whatever it builds.
-type buildObj struct {
-	build func() error
-	obj   func()
-}
-
-func wrapper[T any](w interface {
-	Build() (T, error)
-	Obj() T
-}) buildObj {
-	return buildObj{func() error { _, err := w.Build(); return err }, func() { w.Obj() }}
-}
-
-func TestStorageBuildReportsMalformedQuantity(t *testing.T) {
-	tests := []struct {
-		name string
-		w    buildObj
-		want []string
-	}{
-		{"pv capacity", wrapper[*framework.PersistentVolume](builder.MakePV("pv-1", "").Capacity("10 GB")),
-			[]string{`PersistentVolume "pv-1"`, "spec.capacity", `"storage"`, `"10 GB"`}},
-		{"pvc request", wrapper[*framework.PersistentVolumeClaim](builder.MakePVC("data", "fast").Request("lots")),
-			[]string{`PersistentVolumeClaim "data"`, "spec.resources.requests", `"storage"`, `"lots"`}},
-		{"capacity capacity", wrapper[*framework.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").Capacity("1.2.3")),
-			[]string{`CSIStorageCapacity "cap"`, "capacity", `"1.2.3"`}},
-		{"capacity maximumVolumeSize", wrapper[*framework.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").MaximumVolumeSize("")),
-			[]string{`CSIStorageCapacity "cap"`, "maximumVolumeSize", `""`}},
-		{"pod ephemeral volume size", wrapper[*framework.Pod](builder.MakePod().Name("web").Ephemeral("scratch", "fast", "big")),
-			[]string{`pod "web"`, "spec.volumes[scratch].ephemeral.volumeClaimTemplate.spec.resources.requests", `"big"`}},
-		{"the first error wins, later good values do not clear it",
-			wrapper[*framework.PersistentVolumeClaim](builder.MakePVC("data", "").Request("x").Request("y").Request("1Gi")),
-			[]string{`"x"`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.w.build()
-			if err == nil {
-				t.Fatal("Build succeeded, want an error")
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %s", err, w)
-				}
-			}
-			var pe *resource.ParseError
-			if !errors.As(err, &pe) {
-				t.Errorf("error %q does not wrap a *resource.ParseError", err)
-			}
-			defer func() {
-				if r, ok := recover().(error); !ok || r.Error() != err.Error() {
-					t.Errorf("Obj panicked with %v, want the Build error %v", r, err)
-				}
-			}()
-			tt.w.obj()
 		})
 	}
 }
