@@ -200,7 +200,7 @@ func TestStorageObjIsIndependent(t *testing.T) {
 		add("pv", func() any { return w.Obj() }, func() {
 			w.Label("a", "changed").Label("c", "3").Annotation("b", "changed").Capacity("2Gi").AccessModes(framework.ReadWriteMany).
 				ClaimRef("ns", "other", "").NodeAffinity("zone", "b").VolumeMode(framework.PersistentVolumeFilesystem).
-				Source(framework.PersistentVolumeSource{}).Phase(framework.VolumeReleased)
+				Phase(framework.VolumeReleased)
 		})
 	}
 	{
@@ -288,10 +288,8 @@ func scribble(v reflect.Value) {
 		}
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 { // raw JSON: keep it valid
-			if v.Len() > 0 {
-				copy(v.Bytes(), strings.Repeat(" ", v.Len()-2))
-				v.Index(0).SetUint('"')
-				v.Index(v.Len() - 1).SetUint('"')
+			if n := v.Len(); n >= 2 {
+				copy(v.Bytes(), `"`+strings.Repeat("x", n-2)+`"`)
 			}
 			return
 		}
