@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -33,27 +33,20 @@ func statefulReplicas(n int) int { return min(n, max(3, n/500)) }
 // CSINode per node (attach limit 32, zone topology) and 2 TiB of capacity
 // per zone per ten nodes.
 func builtinStorage(w *scheduling.Workload) {
-	mode := framework.VolumeBindingWaitForFirstConsumer
-	on := true
+	zone := framework.LabelTopologyZone
+	zones := []string{"zone-a", "zone-b", "zone-c"}
 	s := &w.Storage
-	s.StorageClasses = append(s.StorageClasses, &framework.StorageClass{ObjectMeta: framework.ObjectMeta{Name: statefulClass},
-		Provisioner: statefulDriver, VolumeBindingMode: &mode,
-		AllowedTopologies: []framework.TopologySelectorTerm{{MatchLabelExpressions: []framework.TopologySelectorLabelRequirement{
-			{Key: framework.LabelTopologyZone, Values: []string{"zone-a", "zone-b", "zone-c"}}}}}})
-	s.CSIDrivers = append(s.CSIDrivers, &framework.CSIDriver{ObjectMeta: framework.ObjectMeta{Name: statefulDriver},
-		Spec: framework.CSIDriverSpec{StorageCapacity: &on}})
-	limit := int32(32)
+	s.StorageClasses = append(s.StorageClasses, builder.MakeStorageClass(statefulClass, statefulDriver).
+		VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer).AllowedTopology(zone, zones...).Obj())
+	s.CSIDrivers = append(s.CSIDrivers, builder.MakeCSIDriver(statefulDriver).StorageCapacity(true).Obj())
+	csiNode := builder.MakeCSINode("").Driver(statefulDriver, 32, zone) // a template, named per node
 	for _, n := range w.Nodes {
-		s.CSINodes = append(s.CSINodes, &framework.CSINode{ObjectMeta: framework.ObjectMeta{Name: n.Name}, Spec: framework.CSINodeSpec{
-			Drivers: []framework.CSINodeDriver{{Name: statefulDriver, NodeID: n.Name, TopologyKeys: []string{framework.LabelTopologyZone},
-				Allocatable: &framework.VolumeNodeResources{Count: &limit}}}}})
+		s.CSINodes = append(s.CSINodes, csiNode.Name(n.Name).Obj())
 	}
-	perZone := resource.MustParse(fmt.Sprintf("%dTi", max(1, 2*len(w.Nodes)/30)))
-	for _, z := range []string{"zone-a", "zone-b", "zone-c"} {
-		c := perZone
-		s.CSIStorageCapacities = append(s.CSIStorageCapacities, &framework.CSIStorageCapacity{
-			ObjectMeta: framework.ObjectMeta{Name: "capacity-" + z, Namespace: "kube-system"}, StorageClassName: statefulClass, Capacity: &c,
-			NodeTopology: &framework.LabelSelector{MatchLabels: map[string]string{framework.LabelTopologyZone: z}}})
+	perZone := fmt.Sprintf("%dTi", max(1, 2*len(w.Nodes)/30))
+	for _, z := range zones {
+		s.CSIStorageCapacities = append(s.CSIStorageCapacities, builder.MakeCSIStorageCapacity("capacity-"+z, statefulClass).
+			Namespace("kube-system").MatchLabel(zone, z).Capacity(perZone).Obj())
 	}
 }
 
@@ -61,23 +54,13 @@ func builtinStorage(w *scheduling.Workload) {
 // arriving over the first 10 s, each with its claim data-db-<i> of
 // 200 GiB.
 func builtinStatefulSet(n int, w *scheduling.Workload) {
-	prio := int32(1000)
-	class := statefulClass
+	claim := builder.MakePVC("", statefulClass).Request(fmt.Sprintf("%dGi", statefulClaimGB)) // a template, named per replica
 	for i := range n {
 		name := fmt.Sprintf("%s-%d", statefulApp, i)
-		claim := &framework.PersistentVolumeClaim{ObjectMeta: framework.ObjectMeta{Name: "data-" + name, Namespace: "default"},
-			Spec: framework.PersistentVolumeClaimSpec{AccessModes: []framework.PersistentVolumeAccessMode{framework.ReadWriteOnce},
-				StorageClassName: &class, Resources: framework.VolumeResourceRequirements{
-					Requests: resource.List{framework.ResourceStorage: resource.MustParse(fmt.Sprintf("%dGi", statefulClaimGB))}}}}
-		w.Storage.PersistentVolumeClaims = append(w.Storage.PersistentVolumeClaims, claim)
-		pod := &framework.Pod{
-			ObjectMeta: framework.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": statefulApp}},
-			Spec: framework.PodSpec{Priority: &prio,
-				Containers: []framework.Container{{Name: "db", Resources: framework.ResourceRequirements{
-					Requests: resource.List{resource.CPU: resource.MustParse("2"), resource.Memory: resource.MustParse("8Gi")}}}},
-				Volumes: []framework.Volume{{Name: "data", VolumeSource: framework.VolumeSource{
-					PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name}}}}},
-		}
+		c := claim.Name("data-" + name).Obj()
+		w.Storage.PersistentVolumeClaims = append(w.Storage.PersistentVolumeClaims, c)
+		pod := builder.MakePod().Name(name).Label("app", statefulApp).Priority(1000).
+			Req(map[string]string{"cpu": "2", "memory": "8Gi"}).PVC(c.Name).Obj()
 		at := time.Duration(0)
 		if n > 1 {
 			at = 10 * time.Second * time.Duration(i) / time.Duration(n)
