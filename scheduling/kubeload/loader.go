@@ -1,0 +1,494 @@
+package kubeload
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// DefaultSchedulerName is the schedulerName of pods that name none.
+const DefaultSchedulerName = "default-scheduler"
+
+// Options tune how a dump becomes a cluster.
+type Options struct {
+	// SchedulerNames are the schedulerNames of the profiles that will
+	// schedule the cluster's pending pods. A pending pod naming another
+	// scheduler is left out of the dump and reported, as kube-scheduler
+	// ignores pods it is not responsible for (its placed pods are kept:
+	// they hold resources whoever placed them). Empty means
+	// DefaultSchedulerName.
+	SchedulerNames []string
+}
+
+// source locates one object in the input: the file, the document (from 1),
+// the item of a List (from 0, -1 when the document is the object) and a
+// line (the item's in JSON input, the document's first in YAML input).
+type source struct {
+	file string
+	doc  int
+	item int
+	line int
+	yaml bool
+}
+
+func (s source) String() string {
+	var b strings.Builder
+	if s.yaml {
+		fmt.Fprintf(&b, "%s: document %d (line %d)", s.file, s.doc, s.line)
+	} else {
+		fmt.Fprintf(&b, "%s:%d: document %d", s.file, s.line, s.doc)
+	}
+	if s.item >= 0 {
+		fmt.Fprintf(&b, ", items[%d]", s.item)
+	}
+	return b.String()
+}
+
+// objectKey identifies an object for duplicate detection.
+type objectKey struct{ kind, namespace, name string }
+
+// loadedPod is a pod as read, with where it came from and the unmodelled
+// features it uses.
+type loadedPod struct {
+	pod      *framework.Pod
+	src      source
+	features []string
+}
+
+// Loader reads kubectl output into a Dump. Read files (or readers) into it
+// one after the other, then call Dump once. A Loader is not safe for
+// concurrent use.
+type Loader struct {
+	opts    Options
+	kinds   map[string]*kindSpec
+	schemas schemas
+	paths   map[string]*pathNode
+	dec     decoder
+	seen    map[objectKey]source
+
+	nodes       []*framework.Node
+	pods        []loadedPod
+	namespaces  []framework.Namespace
+	services    []framework.Service
+	controllers []framework.WorkloadController
+	pdbs        []framework.PodDisruptionBudget
+	classes     []PriorityClass
+	metrics     []*framework.NodeMetric
+
+	documents int
+	read      map[string]int
+	unknown   map[[2]string]int
+	skipped   []ObjectNote
+	notes     []ObjectNote
+	done      bool
+}
+
+// NewLoader returns an empty loader.
+func NewLoader(opts Options) *Loader {
+	l := &Loader{opts: opts, kinds: map[string]*kindSpec{}, schemas: schemas{}, paths: map[string]*pathNode{},
+		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
+	for _, k := range kindSpecs() {
+		l.kinds[k.group+"/"+k.kind] = &k
+		l.paths[k.kind] = newPathRoot(k.feature)
+	}
+	return l
+}
+
+// Load reads the files (JSON or YAML, gzip-compressed or not) into one
+// Dump.
+func Load(opts Options, paths ...string) (*Dump, error) {
+	l := NewLoader(opts)
+	for _, p := range paths {
+		if err := l.ReadFile(p); err != nil {
+			return nil, err
+		}
+	}
+	return l.Dump()
+}
+
+// ReadFile reads one file; see Read.
+func (l *Loader) ReadFile(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("kubeload: %w", err)
+	}
+	return l.ReadBytes(data, path)
+}
+
+// Read reads what `kubectl get -o json` or `-o yaml` prints, named name in
+// messages: one object, a List (kubectl's List or an API list such as
+// PodList), a stream of JSON objects, or YAML documents separated by
+// "---", each a List or an object, of any mix of kinds; gzip-compressed
+// input is recognised by its magic number.
+//
+// Objects of the kinds the loader knows (Node, Pod, Namespace, Service,
+// ReplicaSet, StatefulSet, ReplicationController, PriorityClass,
+// PodDisruptionBudget, Koordinator's NodeMetric) decode field by field:
+// a field schedkit models must hold a valid value (an invalid quantity is
+// an error naming the document, the object and the field path), any other
+// field is skipped and counted in the report. Objects of other kinds are
+// counted and skipped. A duplicate object (same kind, namespace and name)
+// is an error naming both places.
+func (l *Loader) Read(r io.Reader, name string) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("kubeload: %s: %w", name, err)
+	}
+	return l.ReadBytes(data, name)
+}
+
+// ReadBytes is Read on bytes in memory.
+func (l *Loader) ReadBytes(data []byte, name string) error {
+	if l.done {
+		return errors.New("kubeload: Read after Dump")
+	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return fmt.Errorf("kubeload: %s: gzip: %w", name, err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			return fmt.Errorf("kubeload: %s: gzip: %w", name, err)
+		}
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	first := bytes.TrimLeft(data, " \t\r\n")
+	switch {
+	case len(first) == 0:
+		return fmt.Errorf("kubeload: %s: empty input: want kubectl's JSON or YAML output", name)
+	case first[0] == '{':
+		return l.readJSON(data, name)
+	case first[0] == '[':
+		return fmt.Errorf("kubeload: %s: a JSON array is not a Kubernetes object (kubectl prints several objects as a List)", name)
+	}
+	return l.readYAML(data, name)
+}
+
+// readJSON reads a stream of JSON objects.
+func (l *Loader) readJSON(data []byte, name string) error {
+	d := decoder{data: data}
+	lc := lineCounter{data: data, line: 1}
+	for doc := 1; ; doc++ {
+		if d.peek() == 0 {
+			if doc == 1 {
+				return fmt.Errorf("kubeload: %s: no objects", name)
+			}
+			return nil
+		}
+		start := d.i
+		src := source{file: name, doc: doc, item: -1, line: lc.at(start)}
+		if d.data[d.i] != '{' {
+			return fmt.Errorf("kubeload: %s: want a JSON object, got %q", src, d.data[d.i])
+		}
+		if _, err := d.skip(); err != nil {
+			return l.syntaxError(src, &lc, err)
+		}
+		l.documents++
+		if err := l.readDocument(data[start:d.i], start, &lc, src); err != nil {
+			return err
+		}
+	}
+}
+
+// lineCounter turns increasing byte offsets into line numbers.
+type lineCounter struct {
+	data []byte
+	off  int
+	line int
+}
+
+func (c *lineCounter) at(off int) int {
+	if off < c.off { // not monotonic: count again from the start
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return c.line
+}
+
+func (l *Loader) syntaxError(src source, lc *lineCounter, err error) error {
+	var se *syntaxError
+	if errors.As(err, &se) && lc != nil {
+		line := lc.at(se.off)
+		col := se.off - bytes.LastIndexByte(lc.data[:se.off], '\n')
+		return fmt.Errorf("kubeload: %s:%d:%d: invalid JSON: %s", src.file, line, col, se.msg)
+	}
+	return fmt.Errorf("kubeload: %s: invalid JSON: %w", src, err)
+}
+
+// readYAML reads YAML documents, each converted to JSON as kubectl and the
+// API server do (sigs.k8s.io/yaml).
+func (l *Loader) readYAML(data []byte, name string) error {
+	docs := splitYAML(data)
+	n := 0
+	for i, doc := range docs {
+		src := source{file: name, doc: i + 1, item: -1, line: doc.line, yaml: true}
+		js, err := yaml.YAMLToJSON(doc.text)
+		if err != nil {
+			return fmt.Errorf("kubeload: %s: not YAML: %w", src, err)
+		}
+		js = bytes.TrimSpace(js)
+		if len(js) == 0 || string(js) == "null" {
+			continue // an empty document
+		}
+		if js[0] != '{' {
+			return fmt.Errorf("kubeload: %s: not a Kubernetes object (a YAML %s)", src, jsonKind(js[0]))
+		}
+		n++
+		l.documents++
+		if err := l.readDocument(js, -1, nil, src); err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("kubeload: %s: no objects", name)
+	}
+	return nil
+}
+
+func jsonKind(c byte) string {
+	switch c {
+	case '[':
+		return "list"
+	case '"':
+		return "string"
+	}
+	return "scalar"
+}
+
+// yamlDoc is one YAML document and the line it starts on.
+type yamlDoc struct {
+	text []byte
+	line int
+}
+
+// splitYAML splits a YAML stream at "---" lines (a "..." line ends a
+// document).
+func splitYAML(data []byte) []yamlDoc {
+	var docs []yamlDoc
+	cur := yamlDoc{line: 1}
+	start := 0
+	line := 1
+	flush := func(end int) {
+		cur.text = data[start:end]
+		docs = append(docs, cur)
+	}
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		next := len(data)
+		if end >= 0 {
+			end += off
+			next = end + 1
+		} else {
+			end = len(data)
+		}
+		text := bytes.TrimRight(data[off:end], "\r")
+		switch {
+		case bytes.HasPrefix(text, []byte("---")) && (len(text) == 3 || text[3] == ' ' || text[3] == '\t'):
+			flush(off)
+			cur = yamlDoc{line: line}
+			start = off + 3 // what follows "---" on its line belongs to the new document
+		case string(text) == "...":
+			flush(off)
+			cur = yamlDoc{line: line + 1}
+			start = next
+		}
+		off = next
+		line++
+	}
+	flush(len(data))
+	return docs
+}
+
+// readDocument reads one top-level object (a List or an object); base is
+// its offset in the file for line numbers (-1 in YAML input).
+func (l *Loader) readDocument(data []byte, base int, lc *lineCounter, src source) error {
+	apiVersion, kind, err := scanEnvelope(data)
+	if err != nil {
+		return fmt.Errorf("kubeload: %s: %w", src, err)
+	}
+	if kind == "" {
+		return fmt.Errorf("kubeload: %s: not a Kubernetes object: no kind", src)
+	}
+	if kind == "List" || strings.HasSuffix(kind, "List") {
+		return l.readList(data, base, lc, src, apiVersion, kind)
+	}
+	return l.readObject(data, apiVersion, kind, src)
+}
+
+// offsetBy moves a syntax error's offset from a document to the file.
+func offsetBy(err error, base int) error {
+	var se *syntaxError
+	if base > 0 && errors.As(err, &se) {
+		return &syntaxError{off: se.off + base, msg: se.msg}
+	}
+	return err
+}
+
+// readList reads the items of a List. Items of an API list (PodList, ...)
+// carry no kind or apiVersion: they take the list's.
+func (l *Loader) readList(data []byte, base int, lc *lineCounter, src source, apiVersion, kind string) error {
+	d := &decoder{data: data}
+	root := l.pathRoot("List")
+	found := false
+	err := d.entries(func(key []byte) error {
+		switch string(key) {
+		case "apiVersion", "kind":
+			_, err := d.skip()
+			return err
+		case "items":
+		default:
+			root.child(key).ignored++
+			_, err := d.skip()
+			return err
+		}
+		found = true
+		if d.peek() == 'n' && d.literal("null") {
+			return nil
+		}
+		if d.peek() != '[' {
+			return fmt.Errorf("kubeload: %s: %s items: want an array, got %s", src, kind, d.kindName())
+		}
+		d.i++
+		if d.peek() == ']' {
+			d.i++
+			return nil
+		}
+		for item := 0; ; item++ {
+			if d.peek() != '{' {
+				return fmt.Errorf("kubeload: %s, items[%d]: want an object, got %s", src, item, d.kindName())
+			}
+			start := d.i
+			if _, err := d.skip(); err != nil {
+				return err
+			}
+			isrc := src
+			isrc.item = item
+			if lc != nil {
+				isrc.line = lc.at(base + start)
+			}
+			raw := data[start:d.i]
+			iv, ik, err := scanEnvelope(raw)
+			if err != nil {
+				return fmt.Errorf("kubeload: %s: %w", isrc, err)
+			}
+			if ik == "" && kind != "List" {
+				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+			}
+			if ik == "" {
+				return fmt.Errorf("kubeload: %s: not a Kubernetes object: no kind", isrc)
+			}
+			if err := l.readObject(raw, iv, ik, isrc); err != nil {
+				return err
+			}
+			switch d.peek() {
+			case ',':
+				d.i++
+			case ']':
+				d.i++
+				return nil
+			default:
+				return d.unexpected(`"," or "]"`)
+			}
+		}
+	})
+	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) {
+			return l.syntaxError(src, lc, offsetBy(err, base))
+		}
+		return err
+	}
+	if !found {
+		return fmt.Errorf("kubeload: %s: %s without items", src, kind)
+	}
+	return nil
+}
+
+func (l *Loader) pathRoot(kind string) *pathNode {
+	p, ok := l.paths[kind]
+	if !ok {
+		p = newPathRoot(nil)
+		l.paths[kind] = p
+	}
+	return p
+}
+
+// readObject decodes one object of a known kind and adds it; objects of
+// other kinds are counted.
+func (l *Loader) readObject(data []byte, apiVersion, kind string, src source) error {
+	group, version := splitAPIVersion(apiVersion)
+	ks := l.kinds[group+"/"+kind]
+	if ks == nil || !slices.Contains(ks.versions, version) {
+		l.unknown[[2]string{apiVersion, kind}]++
+		return nil
+	}
+	obj := ks.newObj()
+	l.dec = decoder{data: data, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch}
+	v := reflect.ValueOf(obj).Elem()
+	if err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[kind]); err != nil {
+		return objectError(src, kind, data, err)
+	}
+	l.read[kind]++
+	if err := ks.add(l, obj, src); err != nil {
+		return objectError(src, kind, data, err)
+	}
+	return nil
+}
+
+func splitAPIVersion(apiVersion string) (group, version string) {
+	if g, v, ok := strings.Cut(apiVersion, "/"); ok {
+		return g, v
+	}
+	return "", apiVersion
+}
+
+// objectError names the object an error is about (as far as its metadata
+// can be read).
+func objectError(src source, kind string, data []byte, err error) error {
+	var meta struct {
+		Metadata struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(data, &meta)
+	name := meta.Metadata.Name
+	if meta.Metadata.Namespace != "" {
+		name = meta.Metadata.Namespace + "/" + name
+	}
+	if name == "" {
+		name = "(unnamed)"
+	}
+	return fmt.Errorf("kubeload: %s: %s %s: %w", src, kind, name, err)
+}
+
+// claim records an object's identity; a second object with the same kind,
+// namespace and name is an error naming the first.
+func (l *Loader) claim(kind, namespace, name string, src source) error {
+	k := objectKey{kind, namespace, name}
+	if first, dup := l.seen[k]; dup {
+		return fmt.Errorf("duplicate %s: first read at %s", kind, first)
+	}
+	l.seen[k] = src
+	return nil
+}
+
+func (l *Loader) skip(src source, kind, object, reason, detail string) {
+	l.skipped = append(l.skipped, ObjectNote{Source: src.String(), Kind: kind, Object: object, Reason: reason, Detail: detail})
+}
+
+func (l *Loader) note(src source, kind, object, reason, detail string) {
+	l.notes = append(l.notes, ObjectNote{Source: src.String(), Kind: kind, Object: object, Reason: reason, Detail: detail})
+}
