@@ -210,7 +210,11 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 				fmt.Fprintf(&b, " … (%d more nodes)", len(per)-i)
 				break
 			}
-			fmt.Fprintf(&b, " %s ×%d", nc.Node, nc.Count)
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "%s %s ×%d", sep, nc.Node, nc.Count)
 		}
 	}
 	b.WriteString("\n")

@@ -85,6 +85,7 @@ type Loader struct {
 	pdbs        []framework.PodDisruptionBudget
 	classes     []PriorityClass
 	metrics     []*framework.NodeMetric
+	templates   []*Template
 
 	documents int
 	read      map[string]int
@@ -95,10 +96,12 @@ type Loader struct {
 }
 
 // NewLoader returns an empty loader.
-func NewLoader(opts Options) *Loader {
+func NewLoader(opts Options) *Loader { return newLoader(opts, kindSpecs()) }
+
+func newLoader(opts Options, specs []kindSpec) *Loader {
 	l := &Loader{opts: opts, kinds: map[string]*kindSpec{}, schemas: schemas{}, paths: map[string]*pathNode{},
 		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
-	for _, k := range kindSpecs() {
+	for _, k := range specs {
 		l.kinds[k.group+"/"+k.kind] = &k
 		l.paths[k.kind] = newPathRoot(k.feature)
 	}
