@@ -723,7 +723,7 @@ func (g *gen) specialPods() {
 	for i := range 3 {
 		g.others = append(g.others, obj{"apiVersion": "v1", "kind": "Event", "count": 3 + i, "firstTimestamp": g.ts(time.Hour), "lastTimestamp": g.ts(time.Minute),
 			"involvedObject": obj{"apiVersion": "v1", "kind": "Pod", "name": "reindex-full", "namespace": "search"},
-			"message": "0/" + fmt.Sprint(len(g.nodes)) + " nodes are available: insufficient cpu.", "metadata": obj{"name": fmt.Sprintf("reindex-full.%x", 0x17f3a9c2b1d0+i), "namespace": "search",
+			"message":        "0/" + fmt.Sprint(len(g.nodes)) + " nodes are available: insufficient cpu.", "metadata": obj{"name": fmt.Sprintf("reindex-full.%x", 0x17f3a9c2b1d0+i), "namespace": "search",
 				"resourceVersion": g.resourceVersion(), "uid": g.newUID()}, "reason": "FailedScheduling", "source": obj{"component": "default-scheduler"}, "type": "Warning"})
 	}
 	sort.SliceStable(g.others, func(i, j int) bool { return g.others[i]["kind"].(string) < g.others[j]["kind"].(string) })
