@@ -347,7 +347,7 @@ func (l *Loader) readList(data []byte, base int, lc *lineCounter, src source, ap
 	found := false
 	err := d.entries(func(key []byte) error {
 		switch string(key) {
-		case "apiVersion", "kind":
+		case "apiVersion", "kind", "metadata": // the envelope
 			_, err := d.skip()
 			return err
 		case "items":
