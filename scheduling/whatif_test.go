@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -76,9 +77,11 @@ func wiCapture(w *WhatIf) wiState {
 	for k, v := range w.s.nominator.nodeOf {
 		s.Nominated[k] = v
 	}
-	for k := range w.s.queue.pods {
-		s.Queued = append(s.Queued, k)
+	for k, qp := range w.s.queue.pods {
+		s.Queued = append(s.Queued, fmt.Sprintf("%s@%d", k, qp.where))
 	}
+	active, backoff, unschedulable := w.s.queue.lens()
+	s.Queued = append(s.Queued, fmt.Sprintf("lens %d %d %d", active, backoff, unschedulable))
 	w.s.mu.Unlock()
 	slices.Sort(s.Queued)
 	return s
@@ -90,7 +93,10 @@ var wiCmpOpts = []cmp.Option{
 }
 
 // wiUnchanged fails the test when the cluster differs from before.
-func wiUnchanged(t testing.TB, w *WhatIf, before wiState) {
+func wiUnchanged(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, w *WhatIf, before wiState) {
 	t.Helper()
 	if diff := cmp.Diff(before, wiCapture(w), wiCmpOpts...); diff != "" {
 		t.Fatalf("cluster changed by the question (-before +after):\n%s", diff)
