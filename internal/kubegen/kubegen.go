@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -44,6 +46,9 @@ type Config struct {
 	Now time.Time
 	// NodeMetrics adds a Koordinator NodeMetric per node.
 	NodeMetrics bool
+	// Compact writes JSON without indentation (kubectl indents; large
+	// benchmark dumps are smaller without).
+	Compact bool
 }
 
 // Format is JSON (kubectl -o json) or YAML (kubectl -o yaml).
@@ -82,7 +87,7 @@ func Write(w io.Writer, cfg Config, f Format) error {
 			}
 			err = writeYAMLList(bw, items)
 		} else {
-			err = writeJSONList(bw, items)
+			err = writeJSONList(bw, items, cfg.Compact)
 		}
 		if err != nil {
 			return err
@@ -95,12 +100,18 @@ type obj = map[string]any
 
 // writeJSONList writes a List as kubectl -o json does (4-space indent,
 // sorted keys), one item at a time.
-func writeJSONList(w *bufio.Writer, items []obj) error {
+func writeJSONList(w *bufio.Writer, items []obj, compact bool) error {
 	if _, err := w.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"items\": ["); err != nil {
 		return err
 	}
 	for i, it := range items {
-		b, err := json.MarshalIndent(it, "        ", "    ")
+		var b []byte
+		var err error
+		if compact {
+			b, err = json.Marshal(it)
+		} else {
+			b, err = json.MarshalIndent(it, "        ", "    ")
+		}
 		if err != nil {
 			return err
 		}
@@ -121,7 +132,7 @@ func writeJSONList(w *bufio.Writer, items []obj) error {
 func writeYAMLList(w *bufio.Writer, items []obj) error {
 	var b bytes.Buffer
 	bw := bufio.NewWriter(&b)
-	if err := writeJSONList(bw, items); err != nil {
+	if err := writeJSONList(bw, items, false); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -214,6 +225,7 @@ type gen struct {
 	now   time.Time
 	nodes []*node
 	rv    int
+	names map[string]bool // namespace/name of every pod, for unique names
 
 	meta, nodeObjs, podObjs, others, metricObjs []obj
 }
@@ -223,7 +235,7 @@ func newGen(cfg Config) *gen {
 	if now.IsZero() {
 		now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	}
-	return &gen{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), now: now, rv: 1000}
+	return &gen{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), now: now, rv: 1000, names: map[string]bool{}}
 }
 
 func (g *gen) ts(ago time.Duration) string { return g.now.Add(-ago).UTC().Format(time.RFC3339) }
@@ -233,6 +245,18 @@ func (g *gen) resourceVersion() string { g.rv += 1 + g.rng.IntN(7); return fmt.S
 func (g *gen) newUID() string {
 	x, y := g.rng.Uint64(), g.rng.Uint64()
 	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", uint32(x), uint16(x>>32), (x>>48)&0xfff, y&0xfff, y>>16)
+}
+
+// podName is prefix plus five random characters, unique in the namespace
+// (the API server retries a generateName that collides).
+func (g *gen) podName(ns, prefix string) string {
+	for {
+		name := prefix + g.suffix(5)
+		if !g.names[ns+"/"+name] {
+			g.names[ns+"/"+name] = true
+			return name
+		}
+	}
 }
 
 func (g *gen) suffix(n int) string {
@@ -457,7 +481,7 @@ func (g *gen) buildPods() {
 		for _, n := range g.nodes {
 			s := podShape{app: a, cpu: a.cpuMilli, mem: a.memMi << 20, daemon: true}
 			g.take(n, s)
-			g.podObjs = append(g.podObjs, g.pod(a, owner, a.name+"-"+g.suffix(5), n, "Running", time.Duration(g.rng.IntN(30*24))*time.Hour))
+			g.podObjs = append(g.podObjs, g.pod(a, owner, g.podName(a.ns, a.name+"-"), n, "Running", time.Duration(g.rng.IntN(30*24))*time.Hour))
 		}
 	}
 	total := 0.0
@@ -478,7 +502,7 @@ func (g *gen) buildPods() {
 		g.workloadObjects(a, rsName, replicas)
 		owner := g.owner(ownerAPI, ownerKind, rsName)
 		for r := range replicas {
-			name := rsName + "-" + g.suffix(5)
+			name := g.podName(a.ns, rsName+"-")
 			if a.kind == "StatefulSet" {
 				name = fmt.Sprintf("%s-%d", a.name, r)
 			}
@@ -673,11 +697,13 @@ func (g *gen) pod(a *app, owner obj, name string, n *node, phase string, age tim
 		status["conditions"] = []any{obj{"lastProbeTime": nil, "lastTransitionTime": created,
 			"message": "0/" + fmt.Sprint(len(g.nodes)) + " nodes are available: insufficient resources.", "reason": "Unschedulable", "status": "False", "type": "PodScheduled"}}
 	}
-	return obj{"apiVersion": "v1", "kind": "Pod",
-		"metadata": obj{"creationTimestamp": created, "generateName": name[:len(name)-5], "labels": labels,
-			"managedFields": managedFields("kube-controller-manager", "Update", "", created, obj{"f:metadata": obj{"f:generateName": obj{}, "f:labels": obj{".": obj{}, "f:app": obj{}}, "f:ownerReferences": obj{}}, "f:spec": obj{"f:containers": obj{}}}),
-			"name":          name, "namespace": a.ns, "ownerReferences": []any{owner}, "resourceVersion": g.resourceVersion(), "uid": g.newUID()},
-		"spec": spec, "status": status}
+	meta := obj{"creationTimestamp": created, "labels": labels,
+		"managedFields": managedFields("kube-controller-manager", "Update", "", created, obj{"f:metadata": obj{"f:generateName": obj{}, "f:labels": obj{".": obj{}, "f:app": obj{}}, "f:ownerReferences": obj{}}, "f:spec": obj{"f:containers": obj{}}}),
+		"name":          name, "namespace": a.ns, "ownerReferences": []any{owner}, "resourceVersion": g.resourceVersion(), "uid": g.newUID()}
+	if a.kind != "StatefulSet" {
+		meta["generateName"] = name[:len(name)-5]
+	}
+	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}
 }
 
 // specialPods adds the pods that exercise the loader's rules: too large
@@ -685,15 +711,15 @@ func (g *gen) pod(a *app, owner obj, name string, n *node, phase string, age tim
 // pending), using a DRA claim.
 func (g *gen) specialPods() {
 	huge := &app{ns: "search", name: "reindex-full", kind: "Job", cpuMilli: 48000, memMi: 196608, image: "registry.example.com/search/indexer:7.3.0"}
-	g.podObjs = append(g.podObjs, g.pod(huge, g.owner("batch/v1", "Job", "reindex-full"), "reindex-full-"+g.suffix(5), nil, "Pending", time.Hour))
+	g.podObjs = append(g.podObjs, g.pod(huge, g.owner("batch/v1", "Job", "reindex-full"), g.podName("search", "reindex-full-"), nil, "Pending", time.Hour))
 
 	gated := &app{ns: "batch", name: "quota-wait", kind: "Job", cpuMilli: 500, memMi: 512, image: "registry.example.com/batch/etl:4.0.0"}
-	p := g.pod(gated, g.owner("batch/v1", "Job", "quota-wait"), "quota-wait-"+g.suffix(5), nil, "Pending", 10*time.Minute)
+	p := g.pod(gated, g.owner("batch/v1", "Job", "quota-wait"), g.podName("batch", "quota-wait-"), nil, "Pending", 10*time.Minute)
 	p["spec"].(obj)["schedulingGates"] = []any{obj{"name": "example.com/quota"}}
 	g.podObjs = append(g.podObjs, p)
 
 	other := &app{ns: "ml", name: "volcano-job", kind: "Job", cpuMilli: 4000, memMi: 8192, image: "registry.example.com/ml/train:0.9.1"}
-	p = g.pod(other, g.owner("batch/v1", "Job", "volcano-job"), "volcano-job-"+g.suffix(5), nil, "Pending", 30*time.Minute)
+	p = g.pod(other, g.owner("batch/v1", "Job", "volcano-job"), g.podName("ml", "volcano-job-"), nil, "Pending", 30*time.Minute)
 	p["spec"].(obj)["schedulerName"] = "volcano"
 	g.podObjs = append(g.podObjs, p)
 
@@ -706,7 +732,7 @@ func (g *gen) specialPods() {
 				g.take(n, s)
 			}
 		}
-		p = g.pod(leaving, g.owner("apps/v1", "ReplicaSet", "web-old"), "web-old-"+g.suffix(9)[:4]+g.suffix(1), n, map[bool]string{true: "Pending", false: "Running"}[n == nil], 3*time.Hour)
+		p = g.pod(leaving, g.owner("apps/v1", "ReplicaSet", "web-old"), g.podName("shop", "web-old-"), n, map[bool]string{true: "Pending", false: "Running"}[n == nil], 3*time.Hour)
 		meta := p["metadata"].(obj)
 		meta["deletionTimestamp"] = g.ts(20 * time.Second)
 		meta["deletionGracePeriodSeconds"] = 30
@@ -714,7 +740,7 @@ func (g *gen) specialPods() {
 	}
 
 	infer := &app{ns: "ml", name: "infer", kind: "ReplicaSet", cpuMilli: 2000, memMi: 8192, pool: "gpu", gpu: 0, image: "registry.example.com/ml/train:0.9.1"}
-	p = g.pod(infer, g.owner("apps/v1", "ReplicaSet", "infer-7c9d5"), "infer-7c9d5-"+g.suffix(5), nil, "Pending", 15*time.Minute)
+	p = g.pod(infer, g.owner("apps/v1", "ReplicaSet", "infer-7c9d5"), g.podName("ml", "infer-7c9d5-"), nil, "Pending", 15*time.Minute)
 	spec := p["spec"].(obj)
 	spec["resourceClaims"] = []any{obj{"name": "gpu", "resourceClaimTemplateName": "single-gpu"}}
 	spec["containers"].([]any)[0].(obj)["resources"].(obj)["claims"] = []any{obj{"name": "gpu"}}
@@ -747,4 +773,20 @@ func (g *gen) buildMetrics() {
 				"prodReclaimableMetric": obj{"resource": obj{"resources": obj{"cpu": "0", "memory": "0"}}},
 				"updateTime":            g.ts(20 * time.Second)}})
 	}
+}
+
+// Cached returns the dump Write produces for cfg and f, kept in the
+// temporary directory so that benchmarks generate a large dump once.
+func Cached(cfg Config, f Format) ([]byte, error) {
+	ext := map[Format]string{JSON: "json", YAML: "yaml"}[f]
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("schedkit-kubegen-v2-%d-%d-%d-%v-%v.%s", cfg.Nodes, cfg.Pods, cfg.Seed, cfg.NodeMetrics, cfg.Compact, ext))
+	if data, err := os.ReadFile(path); err == nil {
+		return data, nil
+	}
+	var b bytes.Buffer
+	if err := Write(&b, cfg, f); err != nil {
+		return nil, err
+	}
+	_ = os.WriteFile(path, b.Bytes(), 0o644) // only a cache: failing to keep it costs time, not correctness
+	return b.Bytes(), nil
 }

@@ -1,6 +1,7 @@
 package kubeload
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -298,14 +299,14 @@ func (d *decoder) syntax(format string, args ...any) error {
 }
 
 func (d *decoder) ws() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
+	data, i := d.data, d.i
+	for i < len(data) {
+		if c := data[i]; c > ' ' || (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+			break
 		}
+		i++
 	}
+	d.i = i
 }
 
 // peek returns the next non-space byte, 0 at the end.
@@ -348,21 +349,25 @@ func (d *decoder) str() ([]byte, error) {
 		return nil, d.unexpected("a string")
 	}
 	d.i++
-	start := d.i
-	for d.i < len(d.data) {
-		c := d.data[d.i]
+	data, i := d.data, d.i
+	start := i
+	for i < len(data) {
+		c := data[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		d.i = i
 		switch {
 		case c == '"':
-			s := d.data[start:d.i]
 			d.i++
-			return s, nil
+			return data[start:i], nil
 		case c == '\\':
 			return d.strEscaped(start)
-		case c < 0x20:
-			return nil, d.syntax("invalid control character %q in string", c)
 		}
-		d.i++
+		return nil, d.syntax("invalid control character %q in string", c)
 	}
+	d.i = i
 	return nil, d.syntax("unexpected end of JSON in string")
 }
 
@@ -812,7 +817,7 @@ func (d *decoder) array(v reflect.Value, s *schema, pn *pathNode) error {
 	ep := pn.element("[]")
 	for n := 0; ; n++ {
 		if n == v.Cap() {
-			v.Grow(max(4, n))
+			v.Grow(max(2, n))
 		}
 		v.SetLen(n + 1)
 		d.path = append(d.path, pathSeg{idx: n})
@@ -955,6 +960,89 @@ func (d *decoder) list(v reflect.Value) error {
 		l[name] = q
 		return nil
 	})
+}
+
+// peekEnvelope reads apiVersion and kind when they are the first two keys
+// of the object at i, as kubectl prints every object.
+func peekEnvelope(data []byte, i int) (apiVersion, kind string, ok bool) {
+	d := decoder{data: data, i: i}
+	if d.peek() != '{' {
+		return "", "", false
+	}
+	d.i++
+	for n := range 2 {
+		if n == 1 {
+			if d.peek() != ',' {
+				return "", "", false
+			}
+			d.i++
+		}
+		key, err := d.str()
+		if err != nil {
+			return "", "", false
+		}
+		isKind := string(key) == "kind"
+		if !isKind && string(key) != "apiVersion" {
+			return "", "", false
+		}
+		if d.expect(':') != nil || d.peek() != '"' {
+			return "", "", false
+		}
+		v, err := d.str()
+		if err != nil {
+			return "", "", false
+		}
+		if isKind {
+			kind = string(v)
+		} else {
+			apiVersion = string(v)
+		}
+	}
+	return apiVersion, kind, kind != "" && apiVersion != ""
+}
+
+// skipFast moves past one value, matching only brackets and strings: the
+// value is decoded, and its syntax checked, in a second pass.
+func (d *decoder) skipFast() error {
+	d.ws()
+	data, i := d.data, d.i
+	if i >= len(data) || (data[i] != '{' && data[i] != '[') {
+		_, err := d.skip()
+		return err
+	}
+	depth := 0
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				d.i = i + 1
+				return nil
+			}
+		case '"':
+			for j := i + 1; ; {
+				k := bytes.IndexByte(data[j:], '"')
+				if k < 0 {
+					d.i = len(data)
+					return d.syntax("unexpected end of JSON in string")
+				}
+				j += k
+				escapes := 0
+				for m := j - 1; m > i && data[m] == '\\'; m-- {
+					escapes++
+				}
+				if escapes%2 == 0 {
+					i = j
+					break
+				}
+				j++
+			}
+		}
+	}
+	d.i = len(data)
+	return d.syntax("unexpected end of JSON")
 }
 
 // scanEnvelope reads the top-level apiVersion and kind of the object in

@@ -3,7 +3,6 @@ package kubeload
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -180,8 +179,8 @@ func (l *Loader) ReadBytes(data []byte, name string) error {
 
 // readJSON reads a stream of JSON objects.
 func (l *Loader) readJSON(data []byte, name string) error {
-	d := decoder{data: data}
-	lc := lineCounter{data: data, line: 1}
+	d := &decoder{data: data}
+	lc := &lineCounter{data: data, line: 1}
 	for doc := 1; ; doc++ {
 		if d.peek() == 0 {
 			if doc == 1 {
@@ -189,16 +188,11 @@ func (l *Loader) readJSON(data []byte, name string) error {
 			}
 			return nil
 		}
-		start := d.i
-		src := source{file: name, doc: doc, item: -1, line: lc.at(start)}
+		src := source{file: name, doc: doc, item: -1, line: lc.at(d.i)}
 		if d.data[d.i] != '{' {
 			return fmt.Errorf("kubeload: %s: want a JSON object, got %q", src, d.data[d.i])
 		}
-		if _, err := d.skip(); err != nil {
-			return l.syntaxError(src, &lc, err)
-		}
-		l.documents++
-		if err := l.readDocument(data[start:d.i], start, &lc, src); err != nil {
+		if err := l.readTop(d, src, lc); err != nil {
 			return err
 		}
 	}
@@ -220,9 +214,14 @@ func (c *lineCounter) at(off int) int {
 	return c.line
 }
 
-func (l *Loader) syntaxError(src source, lc *lineCounter, err error) error {
+// wrapError names where an error happened: the line and column of a JSON
+// syntax error (in JSON input), or the source.
+func (l *Loader) wrapError(src source, lc *lineCounter, err error) error {
 	var se *syntaxError
-	if errors.As(err, &se) && lc != nil {
+	if !errors.As(err, &se) {
+		return err
+	}
+	if lc != nil {
 		line := lc.at(se.off)
 		col := se.off - bytes.LastIndexByte(lc.data[:se.off], '\n')
 		return fmt.Errorf("kubeload: %s:%d:%d: invalid JSON: %s", src.file, line, col, se.msg)
@@ -249,8 +248,7 @@ func (l *Loader) readYAML(data []byte, name string) error {
 			return fmt.Errorf("kubeload: %s: not a Kubernetes object (a YAML %s)", src, jsonKind(js[0]))
 		}
 		n++
-		l.documents++
-		if err := l.readDocument(js, -1, nil, src); err != nil {
+		if err := l.readTop(&decoder{data: js}, src, nil); err != nil {
 			return err
 		}
 	}
@@ -314,109 +312,127 @@ func splitYAML(data []byte) []yamlDoc {
 	return docs
 }
 
-// readDocument reads one top-level object (a List or an object); base is
-// its offset in the file for line numbers (-1 in YAML input).
-func (l *Loader) readDocument(data []byte, base int, lc *lineCounter, src source) error {
-	apiVersion, kind, err := scanEnvelope(data)
-	if err != nil {
-		return fmt.Errorf("kubeload: %s: %w", src, err)
-	}
-	if kind == "" {
-		return fmt.Errorf("kubeload: %s: not a Kubernetes object: no kind", src)
-	}
-	if kind == "List" || strings.HasSuffix(kind, "List") {
-		return l.readList(data, base, lc, src, apiVersion, kind)
-	}
-	return l.readObject(data, apiVersion, kind, src)
-}
+func isListKind(kind string) bool { return strings.HasSuffix(kind, "List") }
 
-// offsetBy moves a syntax error's offset from a document to the file.
-func offsetBy(err error, base int) error {
-	var se *syntaxError
-	if base > 0 && errors.As(err, &se) {
-		return &syntaxError{off: se.off + base, msg: se.msg}
+// readTop reads the top-level object at d.i — an object or a List — and
+// leaves d after it. kubectl prints apiVersion and kind first in every
+// object, so an object is decoded in one pass; a List (whose kind follows
+// its items) is walked once to find its kind, then its items are decoded
+// one pass each.
+func (l *Loader) readTop(d *decoder, src source, lc *lineCounter) error {
+	l.documents++
+	start := d.i
+	if apiVersion, kind, ok := peekEnvelope(d.data, start); ok && !isListKind(kind) {
+		return l.wrapError(src, lc, l.readObjectAt(d, apiVersion, kind, src))
 	}
-	return err
-}
-
-// readList reads the items of a List. Items of an API list (PodList, ...)
-// carry no kind or apiVersion: they take the list's.
-func (l *Loader) readList(data []byte, base int, lc *lineCounter, src source, apiVersion, kind string) error {
-	d := &decoder{data: data}
-	root := l.pathRoot("List")
-	found := false
+	var apiVersion, kind string
+	items := -1
 	err := d.entries(func(key []byte) error {
 		switch string(key) {
-		case "apiVersion", "kind", "metadata": // the envelope
-			_, err := d.skip()
-			return err
-		case "items":
-		default:
-			root.child(key).ignored++
-			_, err := d.skip()
-			return err
-		}
-		found = true
-		if d.peek() == 'n' && d.literal("null") {
-			return nil
-		}
-		if d.peek() != '[' {
-			return fmt.Errorf("kubeload: %s: %s items: want an array, got %s", src, kind, d.kindName())
-		}
-		d.i++
-		if d.peek() == ']' {
-			d.i++
-			return nil
-		}
-		for item := 0; ; item++ {
-			if d.peek() != '{' {
-				return fmt.Errorf("kubeload: %s, items[%d]: want an object, got %s", src, item, d.kindName())
+		case "apiVersion", "kind":
+			k := string(key)
+			if d.peek() != '"' {
+				return &fieldError{path: k, err: fmt.Errorf("got %s, want a string", d.kindName())}
 			}
-			start := d.i
+			b, err := d.str()
+			if err != nil {
+				return err
+			}
+			if k == "kind" {
+				kind = string(b)
+			} else {
+				apiVersion = string(b)
+			}
+			return nil
+		case "items":
+			items = d.i
+			return d.skipFast()
+		}
+		_, err := d.skip()
+		return err
+	})
+	switch {
+	case err != nil:
+		if _, ok := err.(*syntaxError); ok {
+			return l.wrapError(src, lc, err)
+		}
+		return fmt.Errorf("kubeload: %s: %w", src, err)
+	case kind == "":
+		return fmt.Errorf("kubeload: %s: not a Kubernetes object: no kind", src)
+	case !isListKind(kind):
+		end := d.i
+		d.i = start
+		if err := l.readObjectAt(d, apiVersion, kind, src); err != nil {
+			return l.wrapError(src, lc, err)
+		}
+		d.i = end
+		return nil
+	case items < 0:
+		return fmt.Errorf("kubeload: %s: %s without items", src, kind)
+	}
+	end := d.i
+	d.i = items
+	if err := l.readItems(d, src, lc, apiVersion, kind); err != nil {
+		return l.wrapError(src, lc, err)
+	}
+	d.i = end
+	return nil
+}
+
+// readItems reads the items array of a List at d.i. Items of an API list
+// (PodList, ...) carry no kind or apiVersion: they take the list's.
+func (l *Loader) readItems(d *decoder, src source, lc *lineCounter, apiVersion, kind string) error {
+	if d.peek() == 'n' && d.literal("null") {
+		return nil
+	}
+	if d.peek() != '[' {
+		return fmt.Errorf("kubeload: %s: %s items: want an array, got %s", src, kind, d.kindName())
+	}
+	d.i++
+	if d.peek() == ']' {
+		d.i++
+		return nil
+	}
+	for item := 0; ; item++ {
+		isrc := src
+		isrc.item = item
+		if d.peek() != '{' {
+			return fmt.Errorf("kubeload: %s: want an object, got %s", isrc, d.kindName())
+		}
+		start := d.i
+		if lc != nil {
+			isrc.line = lc.at(start)
+		}
+		iv, ik, ok := peekEnvelope(d.data, start)
+		if !ok {
 			if _, err := d.skip(); err != nil {
 				return err
 			}
-			isrc := src
-			isrc.item = item
-			if lc != nil {
-				isrc.line = lc.at(base + start)
-			}
-			raw := data[start:d.i]
-			iv, ik, err := scanEnvelope(raw)
-			if err != nil {
+			var err error
+			if iv, ik, err = scanEnvelope(d.data[start:d.i]); err != nil {
 				return fmt.Errorf("kubeload: %s: %w", isrc, err)
 			}
-			if ik == "" && kind != "List" {
-				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
-			}
-			if ik == "" {
-				return fmt.Errorf("kubeload: %s: not a Kubernetes object: no kind", isrc)
-			}
-			if err := l.readObject(raw, iv, ik, isrc); err != nil {
-				return err
-			}
-			switch d.peek() {
-			case ',':
-				d.i++
-			case ']':
-				d.i++
-				return nil
-			default:
-				return d.unexpected(`"," or "]"`)
-			}
+			d.i = start
 		}
-	})
-	if err != nil {
-		var se *syntaxError
-		if errors.As(err, &se) {
-			return l.syntaxError(src, lc, offsetBy(err, base))
+		if ik == "" && kind != "List" {
+			ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 		}
-		return err
+		if ik == "" {
+			return fmt.Errorf("kubeload: %s: not a Kubernetes object: no kind", isrc)
+		}
+		if err := l.readObjectAt(d, iv, ik, isrc); err != nil {
+			return err
+		}
+		switch d.peek() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return nil
+		default:
+			return d.unexpected(`"," or "]"`)
+		}
 	}
-	if !found {
-		return fmt.Errorf("kubeload: %s: %s without items", src, kind)
-	}
-	return nil
 }
 
 func (l *Loader) pathRoot(kind string) *pathNode {
@@ -428,24 +444,31 @@ func (l *Loader) pathRoot(kind string) *pathNode {
 	return p
 }
 
-// readObject decodes one object of a known kind and adds it; objects of
-// other kinds are counted.
-func (l *Loader) readObject(data []byte, apiVersion, kind string, src source) error {
+// readObjectAt decodes the object at d.i, of a known kind, and adds it;
+// objects of other kinds are skipped and counted. d is left after it.
+func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) error {
 	group, version := splitAPIVersion(apiVersion)
 	ks := l.kinds[group+"/"+kind]
 	if ks == nil || !slices.Contains(ks.versions, version) {
 		l.unknown[[2]string{apiVersion, kind}]++
-		return nil
+		_, err := d.skip()
+		return err
 	}
+	start := d.i
 	obj := ks.newObj()
-	l.dec = decoder{data: data, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch}
+	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch}
 	v := reflect.ValueOf(obj).Elem()
-	if err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[kind]); err != nil {
-		return objectError(src, kind, data, err)
+	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[kind])
+	d.i = l.dec.i
+	if err != nil {
+		if _, ok := err.(*syntaxError); ok {
+			return err
+		}
+		return objectError(src, kind, d.data, start, err)
 	}
 	l.read[kind]++
 	if err := ks.add(l, obj, src); err != nil {
-		return objectError(src, kind, data, err)
+		return objectError(src, kind, d.data, start, err)
 	}
 	return nil
 }
@@ -457,24 +480,49 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 	return "", apiVersion
 }
 
-// objectError names the object an error is about (as far as its metadata
-// can be read).
-func objectError(src source, kind string, data []byte, err error) error {
-	var meta struct {
-		Metadata struct {
-			Name      string `json:"name"`
-			Namespace string `json:"namespace"`
-		} `json:"metadata"`
-	}
-	_ = json.Unmarshal(data, &meta)
-	name := meta.Metadata.Name
-	if meta.Metadata.Namespace != "" {
-		name = meta.Metadata.Namespace + "/" + name
-	}
+// objectError names the object at start that an error is about (as far as
+// its metadata can be read).
+func objectError(src source, kind string, data []byte, start int, err error) error {
+	name := objectName(data, start)
 	if name == "" {
 		name = "(unnamed)"
 	}
 	return fmt.Errorf("kubeload: %s: %s %s: %w", src, kind, name, err)
+}
+
+// objectName reads metadata.namespace/name of the object at start, as far
+// as the JSON is well formed; "" when it cannot.
+func objectName(data []byte, start int) string {
+	d := &decoder{data: data, i: start}
+	var name, ns string
+	found := errors.New("found")
+	_ = d.entries(func(key []byte) error {
+		if string(key) != "metadata" {
+			_, err := d.skip()
+			return err
+		}
+		if err := d.entries(func(key []byte) error {
+			k := string(key)
+			if (k == "name" || k == "namespace") && d.peek() == '"' {
+				b, err := d.str()
+				if k == "name" {
+					name = string(b)
+				} else {
+					ns = string(b)
+				}
+				return err
+			}
+			_, err := d.skip()
+			return err
+		}); err != nil {
+			return err
+		}
+		return found
+	})
+	if ns != "" && name != "" {
+		return ns + "/" + name
+	}
+	return name
 }
 
 // claim records an object's identity; a second object with the same kind,
