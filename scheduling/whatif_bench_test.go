@@ -16,9 +16,9 @@ var whatifLarge = flag.Bool("whatif.large", false, "benchmark the what-if questi
 
 // wbCluster loads a generated kubectl dump (internal/kubegen) into a
 // WhatIf with kube's default profile.
-func wbCluster(b *testing.B, nodes, pods int) (*scheduling.WhatIf, *kubeload.Dump) {
+func wbCluster(b *testing.B, nodes, pods, scale int) (*scheduling.WhatIf, *kubeload.Dump) {
 	b.Helper()
-	data, err := kubegen.Cached(kubegen.Config{Nodes: nodes, Pods: pods, Seed: 1, Compact: true}, kubegen.JSON)
+	data, err := kubegen.Cached(kubegen.Config{Nodes: nodes, Pods: pods, Seed: 1, NodeScale: scale, Compact: true}, kubegen.JSON)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,22 +69,20 @@ const wbGPUNode = `{"apiVersion":"v1","kind":"Node","metadata":{"name":"gpu-new"
 "status":{"allocatable":{"cpu":"31590m","memory":"230Gi","nvidia.com/gpu":"4","pods":"110"}}}`
 
 // BenchmarkWhatIf asks each question of a generated cluster (100 nodes
-// and 1,600 pods; with -whatif.large 5,000 nodes and 100,000 pods) with
-// kube's default profile and adaptive node sampling.
+// and 1,600 pods; with -whatif.large 5,000 nodes of twice the size and
+// 100,000 pods) with kube's default profile and adaptive node sampling.
 func BenchmarkWhatIf(b *testing.B) {
-	sizes := []struct {
-		name        string
-		nodes, pods int
-	}{{"100nodes", 100, 1400}}
+	type size struct {
+		name               string
+		nodes, pods, scale int
+	}
+	sizes := []size{{"100nodes", 100, 1400, 1}}
 	if *whatifLarge {
-		sizes = append(sizes, struct {
-			name        string
-			nodes, pods int
-		}{"5knodes", 5000, 90000})
+		sizes = append(sizes, size{"5knodes", 5000, 90000, 2})
 	}
 	ctx := context.Background()
 	for _, sz := range sizes {
-		w, d := wbCluster(b, sz.nodes, sz.pods)
+		w, d := wbCluster(b, sz.nodes, sz.pods, sz.scale)
 		b.Run(sz.name+"/place", func(b *testing.B) {
 			p := wbTemplate(b, d, wbSpread)
 			for b.Loop() {

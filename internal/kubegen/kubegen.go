@@ -46,6 +46,9 @@ type Config struct {
 	Now time.Time
 	// NodeMetrics adds a Koordinator NodeMetric per node.
 	NodeMetrics bool
+	// NodeScale multiplies the nodes' cpu, memory and pod slots (0 means
+	// 1): 2 suits about 20 pods per node.
+	NodeScale int
 	// Compact writes JSON without indentation (kubectl indents; large
 	// benchmark dumps are smaller without).
 	Compact bool
@@ -348,8 +351,10 @@ func (g *gen) buildNodes() {
 		}
 		zone := zones[i%len(zones)]
 		name := fmt.Sprintf("gke-prod-%s-%s-%s", p.name, g.suffix(4), g.suffix(4))
-		allocCPU := p.cpu*1000 - 90 - p.cpu*10
-		allocMem := p.memGi*1024*1024*1024*9/10 - 100*1024*1024
+		scale := int64(max(1, g.cfg.NodeScale))
+		cpu, memGi := p.cpu*scale, p.memGi*scale
+		allocCPU := cpu*1000 - 90 - cpu*10
+		allocMem := memGi*1024*1024*1024*9/10 - 100*1024*1024
 		n := &node{name: name, zone: zone, pool: p, cordoned: i%97 == 41, cpu: allocCPU, mem: allocMem, gpu: p.gpus, slots: 110,
 			apps: map[string]bool{}, ip: fmt.Sprintf("10.%d.%d.%d", 132+i/65536, (i/256)%256, i%256)}
 		g.nodes = append(g.nodes, n)
@@ -358,8 +363,8 @@ func (g *gen) buildNodes() {
 			"node.kubernetes.io/instance-type": p.instance, "topology.kubernetes.io/region": "europe-west1", "topology.kubernetes.io/zone": zone}
 		alloc := obj{"cpu": fmt.Sprintf("%dm", allocCPU), "ephemeral-storage": "47093746742", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
 			"memory": fmt.Sprintf("%dKi", allocMem/1024), "pods": "110"}
-		capacity := obj{"cpu": fmt.Sprint(p.cpu), "ephemeral-storage": "98831908Ki", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
-			"memory": fmt.Sprintf("%dKi", p.memGi*1024*1024), "pods": "110"}
+		capacity := obj{"cpu": fmt.Sprint(cpu), "ephemeral-storage": "98831908Ki", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
+			"memory": fmt.Sprintf("%dKi", memGi*1024*1024), "pods": "110"}
 		spec := obj{"podCIDR": fmt.Sprintf("10.%d.%d.0/24", 4+i/256, i%256), "podCIDRs": []any{fmt.Sprintf("10.%d.%d.0/24", 4+i/256, i%256)},
 			"providerID": fmt.Sprintf("gce://prod/%s/%s", zone, name)}
 		var taints []any
@@ -779,7 +784,7 @@ func (g *gen) buildMetrics() {
 // temporary directory so that benchmarks generate a large dump once.
 func Cached(cfg Config, f Format) ([]byte, error) {
 	ext := map[Format]string{JSON: "json", YAML: "yaml"}[f]
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("schedkit-kubegen-v2-%d-%d-%d-%v-%v.%s", cfg.Nodes, cfg.Pods, cfg.Seed, cfg.NodeMetrics, cfg.Compact, ext))
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("schedkit-kubegen-v2-%d-%d-%d-%d-%v-%v.%s", cfg.Nodes, cfg.Pods, cfg.Seed, cfg.NodeScale, cfg.NodeMetrics, cfg.Compact, ext))
 	if data, err := os.ReadFile(path); err == nil {
 		return data, nil
 	}

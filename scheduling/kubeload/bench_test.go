@@ -35,7 +35,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	if *large {
 		sizes = append(sizes,
-			size{"json/5knodes-100kpods", kubegen.Config{Nodes: 5000, Pods: 90000, Seed: 1, Compact: true}, kubegen.JSON},
+			size{"json/5knodes-100kpods", kubegen.Config{Nodes: 5000, Pods: 90000, Seed: 1, NodeScale: 2, Compact: true}, kubegen.JSON},
 			size{"yaml/500nodes-10kpods", kubegen.Config{Nodes: 500, Pods: 9000, Seed: 1}, kubegen.YAML})
 	}
 	for _, sz := range sizes {

@@ -55,6 +55,9 @@ type field struct {
 	name   string
 	index  []int
 	schema *schema
+	// unique marks fields whose values rarely repeat (names, UIDs): their
+	// strings are not interned.
+	unique bool
 }
 
 var (
@@ -152,7 +155,8 @@ func (c schemas) collect(s *schema, t reflect.Type, index []int) {
 		if _, taken := s.fields[name]; taken {
 			continue
 		}
-		s.fields[name] = &field{name: name, index: append(append([]int(nil), index...), i), schema: c.of(f.Type)}
+		unique := name == "name" || name == "uid" || name == "generateName"
+		s.fields[name] = &field{name: name, index: append(append([]int(nil), index...), i), schema: c.of(f.Type), unique: unique}
 	}
 	for _, f := range embedded {
 		ft := f.Type
@@ -242,6 +246,30 @@ type decoder struct {
 	features []string
 	// scratch holds unescaped strings.
 	scratch []byte
+	// strings interns the strings that repeat across objects (label keys
+	// and values, namespaces, node names, images, enum values), so that a
+	// dump of many similar pods shares them; nil interns nothing.
+	strings map[string]string
+	// unique is set while decoding a field whose strings are not interned.
+	unique bool
+}
+
+// maxInterned bounds the interned strings of one load.
+const maxInterned = 1 << 20
+
+// text returns b as a string, interned when it is short and not unique.
+func (d *decoder) text(b []byte) string {
+	if d.strings == nil || d.unique || len(b) > 64 {
+		return string(b)
+	}
+	if s, ok := d.strings[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(d.strings) < maxInterned {
+		d.strings[s] = s
+	}
+	return s
 }
 
 // fieldError is a value that does not fit its field.
@@ -656,7 +684,7 @@ func (d *decoder) decode(v reflect.Value, s *schema, pn *pathNode) error {
 		if err != nil {
 			return err
 		}
-		v.SetString(string(b))
+		v.SetString(d.text(b))
 		return nil
 	case skBool:
 		switch {
@@ -749,9 +777,12 @@ func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 		switch {
 		case f != nil:
 			d.path = append(d.path, pathSeg{name: f.name, idx: -1})
+			unique := d.unique
+			d.unique = f.unique
 			if err := d.decode(fieldByIndex(v, f.index), f.schema, child); err != nil {
 				return err
 			}
+			d.unique = unique
 			d.path = d.path[:len(d.path)-1]
 		default:
 			empty, err := d.skip()
@@ -880,7 +911,7 @@ func (d *decoder) mapping(v reflect.Value, s *schema, pn *pathNode) error {
 	ep := pn.element(".*")
 	kt := s.typ.Key()
 	return d.entries(func(key []byte) error {
-		k := reflect.ValueOf(string(key)).Convert(kt)
+		k := reflect.ValueOf(d.text(key)).Convert(kt)
 		e := reflect.New(s.elem.typ).Elem()
 		if old := v.MapIndex(k); old.IsValid() {
 			e.Set(old)
@@ -906,7 +937,7 @@ func (d *decoder) stringMap(v reflect.Value) error {
 		v.Set(reflect.ValueOf(m))
 	}
 	return d.entries(func(key []byte) error {
-		k := string(key)
+		k := d.text(key)
 		if d.peek() != '"' {
 			d.path = append(d.path, pathSeg{name: k, idx: -1})
 			return d.mismatch("a string")
@@ -915,7 +946,7 @@ func (d *decoder) stringMap(v reflect.Value) error {
 		if err != nil {
 			return err
 		}
-		m[k] = string(val)
+		m[k] = d.text(val)
 		return nil
 	})
 }
@@ -932,7 +963,7 @@ func (d *decoder) list(v reflect.Value) error {
 		v.Set(reflect.ValueOf(l))
 	}
 	return d.entries(func(key []byte) error {
-		name := resource.Name(key)
+		name := resource.Name(d.text(key))
 		d.path = append(d.path, pathSeg{name: string(name), idx: -1})
 		var q resource.Quantity
 		switch c := d.peek(); {

@@ -74,6 +74,7 @@ type Loader struct {
 	schemas schemas
 	paths   map[string]*pathNode
 	dec     decoder
+	strings map[string]string // interned strings (decoder.text)
 	seen    map[objectKey]source
 
 	nodes       []*framework.Node
@@ -98,7 +99,7 @@ type Loader struct {
 func NewLoader(opts Options) *Loader { return newLoader(opts, kindSpecs()) }
 
 func newLoader(opts Options, specs []kindSpec) *Loader {
-	l := &Loader{opts: opts, kinds: map[string]*kindSpec{}, schemas: schemas{}, paths: map[string]*pathNode{},
+	l := &Loader{opts: opts, kinds: map[string]*kindSpec{}, schemas: schemas{}, paths: map[string]*pathNode{}, strings: map[string]string{},
 		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
 	for _, k := range specs {
 		l.kinds[k.group+"/"+k.kind] = &k
@@ -456,7 +457,7 @@ func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) e
 	}
 	start := d.i
 	obj := ks.newObj()
-	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch}
+	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings}
 	v := reflect.ValueOf(obj).Elem()
 	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[kind])
 	d.i = l.dec.i
