@@ -321,10 +321,12 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, nam
 	t := ScaleUpTrial{Nodes: len(names), Complete: true}
 	f := w.fork()
 	err := w.withoutPreemption(func() error {
-		for _, name := range names {
-			if err := w.s.AddNode(nodeFrom(template, name)); err != nil {
-				return err
-			}
+		nodes := make([]*framework.Node, len(names))
+		for i, name := range names {
+			nodes[i] = nodeFrom(template, name)
+		}
+		if err := w.s.cluster.addNodesOnFork(nodes); err != nil {
+			return err
 		}
 		for _, p := range pods {
 			if err := ctx.Err(); err != nil {
@@ -360,4 +362,26 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, nam
 		err = rerr
 	}
 	return t, err
+}
+
+// addNodesOnFork appends nodes on an open fork, keeping the snapshot as it
+// was (copy on write, as RemoveNode does) for Revert to restore: undoing
+// each added node by RemoveNode would cost O(nodes) per node.
+func (c *Cluster) addNodesOnFork(nodes []*framework.Node) error {
+	if !c.forking() {
+		return errors.New("scheduling: addNodesOnFork outside a fork")
+	}
+	if len(nodes) == 0 {
+		return nil
+	}
+	prev := c.snap
+	c.snap = prev.Clone()
+	c.record(func() { c.snap = prev })
+	for _, n := range nodes {
+		cp := *n
+		if err := c.snap.AddNode(&cp); err != nil {
+			return fmt.Errorf("scheduling: AddNode: %w", err)
+		}
+	}
+	return nil
 }
