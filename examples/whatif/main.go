@@ -62,20 +62,19 @@ Flags:
 `
 
 type options struct {
-	clusters   []string
-	config     string
-	place      string
-	capacity   string
-	max        int
-	drain      []string
-	atOnce     bool
-	scaleUp    string
-	pods       []string
-	report     bool
-	top        int
-	seed       uint64
-	demo       bool
-	clusterSrc string
+	clusters []string
+	config   string
+	place    string
+	capacity string
+	max      int
+	drain    []string
+	atOnce   bool
+	scaleUp  string
+	pods     []string
+	report   bool
+	top      int
+	seed     uint64
+	demo     bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {

@@ -416,11 +416,10 @@ func (g *gen) buildNodes() {
 
 // podShape is what a pod needs from a node.
 type podShape struct {
-	app        *app
-	cpu, mem   int64
-	gpu        int64
-	daemon     bool
-	noSchedule bool // placed only where the generator says (pending pods)
+	app      *app
+	cpu, mem int64
+	gpu      int64
+	daemon   bool
 }
 
 // place picks a node for a pod: the least-loaded of a few random eligible

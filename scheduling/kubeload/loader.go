@@ -436,15 +436,6 @@ func (l *Loader) readItems(d *decoder, src source, lc *lineCounter, apiVersion, 
 	}
 }
 
-func (l *Loader) pathRoot(kind string) *pathNode {
-	p, ok := l.paths[kind]
-	if !ok {
-		p = newPathRoot(nil)
-		l.paths[kind] = p
-	}
-	return p
-}
-
 // readObjectAt decodes the object at d.i, of a known kind, and adds it;
 // objects of other kinds are skipped and counted. d is left after it.
 func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) error {
