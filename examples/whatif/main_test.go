@@ -39,8 +39,13 @@ func contains(t *testing.T, out string, want ...string) {
 }
 
 // TestDemo runs the default demo on the built-in sample and checks the
-// answers the README quotes.
+// answers the README quotes. (Under the race detector it is skipped: the
+// code is sequential, TestQuestions covers it on a small cluster, and CI
+// runs the demo itself.)
 func TestDemo(t *testing.T) {
+	if raceDetector {
+		t.Skip("the sample takes minutes under the race detector")
+	}
 	out := runArgs(t)
 	contains(t, out,
 		"cluster: 300 nodes, 4163 pods placed, 15 pending",
@@ -165,7 +170,7 @@ func TestErrors(t *testing.T) {
 // TestSampleIsGenerated: the shipped sample is what its generator prints
 // (go generate ./examples/whatif rewrites it).
 func TestSampleIsGenerated(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceDetector {
 		t.Skip("generates 300 nodes and 4,600 pods")
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(sampleCluster))

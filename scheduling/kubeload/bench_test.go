@@ -31,7 +31,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	sizes := []size{
 		{"json/100nodes-2kpods", kubegen.Config{Nodes: 100, Pods: 2000, Seed: 1}, kubegen.JSON},
-		{"yaml/100nodes-2kpods", kubegen.Config{Nodes: 100, Pods: 2000, Seed: 1}, kubegen.YAML},
+		{"yaml/30nodes-500pods", kubegen.Config{Nodes: 30, Pods: 500, Seed: 1}, kubegen.YAML},
 	}
 	if *large {
 		sizes = append(sizes,

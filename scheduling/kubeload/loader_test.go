@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -493,25 +492,5 @@ spec:
 	if tm.Pod.PriorityValue() != 2000000000 || !slices.Equal(tm.Features, []string{"dynamic resource allocation (resourceClaims)"}) ||
 		!slices.ContainsFunc(tm.Ignored, func(f IgnoredField) bool { return f.Path == "spec.dnsPolicy" }) {
 		t.Errorf("template %+v", tm)
-	}
-}
-
-func TestSampleOfExample(t *testing.T) {
-	// The example's sample dump reads without error and holds what its
-	// README says.
-	data, err := os.ReadFile("../../examples/whatif/testdata/cluster.json.gz")
-	if err != nil {
-		t.Skip(err)
-	}
-	l := NewLoader(Options{})
-	if err := l.ReadBytes(data, "sample"); err != nil {
-		t.Fatal(err)
-	}
-	d, err := l.Dump()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(d.Nodes) != 300 || len(d.Pods) < 4000 {
-		t.Errorf("sample: %d nodes, %d pods", len(d.Nodes), len(d.Pods))
 	}
 }
