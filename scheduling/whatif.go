@@ -173,31 +173,18 @@ func (f *wiFork) revert() error {
 	return err
 }
 
-// withResults runs fn with full explanations kept in decisions.
-func (w *WhatIf) withResults(fn func()) {
+// withFlag runs fn with one of the scheduler's what-if switches on:
+// keepResults (full explanations in decisions) or noPostFilter (placed
+// pods take free room only: capacity, drain and scale-up).
+func (w *WhatIf) withFlag(flag *bool, fn func() error) error {
 	s := w.s
 	s.mu.Lock()
-	keep := s.keepResults
-	s.keepResults = true
+	old := *flag
+	*flag = true
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.keepResults = keep
-		s.mu.Unlock()
-	}()
-	fn()
-}
-
-// withoutPreemption runs fn with PostFilter plugins off: the pods a
-// capacity, drain or scale-up question places take free room only.
-func (w *WhatIf) withoutPreemption(fn func() error) error {
-	s := w.s
-	s.mu.Lock()
-	s.noPostFilter = true
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.noPostFilter = false
+		*flag = old
 		s.mu.Unlock()
 	}()
 	return fn()
@@ -241,7 +228,7 @@ func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, e
 		d   Decision
 		err error
 	)
-	w.withResults(func() { d, err = f.schedule(ctx, pod) })
+	_ = w.withFlag(&w.s.keepResults, func() error { d, err = f.schedule(ctx, pod); return nil })
 	ans := &PlaceAnswer{Decision: d}
 	if err == nil && d.Result != nil && d.Node == "" {
 		ans.FitError = d.Result.FitError()
@@ -332,7 +319,7 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 	}
 	ans := &CapacityAnswer{Template: template.Key()}
 	f := w.fork()
-	err := w.withoutPreemption(func() error { return w.capacity(ctx, f, template, opts, ans) })
+	err := w.withFlag(&w.s.noPostFilter, func() error { return w.capacity(ctx, f, template, opts, ans) })
 	if rerr := f.revert(); err == nil {
 		err = rerr
 	}
@@ -370,7 +357,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		if err := f.delete(p.Namespace, p.Name); err != nil {
 			return err
 		}
-		w.withResults(func() { d, err = f.schedule(ctx, p) })
+		_ = w.withFlag(&w.s.keepResults, func() error { d, err = f.schedule(ctx, p); return nil })
 		if err != nil {
 			return err
 		}

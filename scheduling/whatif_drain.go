@@ -108,7 +108,7 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 	}
 	ans := &DrainAnswer{Nodes: slices.Clone(nodes)}
 	f := w.fork()
-	err = w.withoutPreemption(func() error { return w.drain(ctx, f, nodes, pdbs, opts, ans) })
+	err = w.withFlag(&w.s.noPostFilter, func() error { return w.drain(ctx, f, nodes, pdbs, opts, ans) })
 	if rerr := f.revert(); err == nil {
 		err = rerr
 	}

@@ -144,7 +144,7 @@ func TestPropCapacity(t *testing.T) {
 			}
 		}
 		var d Decision
-		_ = w.withoutPreemption(func() error { d, err = w.s.SchedulePod(context.Background(), next); return err })
+		_ = w.withFlag(&w.s.noPostFilter, func() error { d, err = w.s.SchedulePod(context.Background(), next); return err })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,7 +288,7 @@ func TestPropScaleUp(t *testing.T) {
 				}
 			}
 			failed := 0
-			_ = w.withoutPreemption(func() error {
+			_ = w.withFlag(&w.s.noPostFilter, func() error {
 				for _, p := range targets {
 					if _, err := c.DeletePod(p.Namespace, p.Name); err != nil {
 						t.Fatal(err)

@@ -320,7 +320,7 @@ func (w *WhatIf) fitsNode(ctx context.Context, pod *framework.Pod, node string) 
 func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, names []string, pods []*framework.Pod, full bool) (ScaleUpTrial, error) {
 	t := ScaleUpTrial{Nodes: len(names), Complete: true}
 	f := w.fork()
-	err := w.withoutPreemption(func() error {
+	err := w.withFlag(&w.s.noPostFilter, func() error {
 		nodes := make([]*framework.Node, len(names))
 		for i, name := range names {
 			nodes[i] = nodeFrom(template, name)

@@ -535,52 +535,18 @@ func (d *decoder) number() ([]byte, error) {
 // whether it was empty (null, [] or {}).
 func (d *decoder) skip() (empty bool, err error) {
 	switch c := d.peek(); c {
-	case '{':
+	case '{', '[':
+		start := d.i
 		d.i++
-		if d.peek() == '}' {
+		if end := d.peek(); (c == '{' && end == '}') || (c == '[' && end == ']') {
 			d.i++
 			return true, nil
 		}
-		for {
-			if _, err := d.str(); err != nil {
-				return false, err
-			}
-			if err := d.expect(':'); err != nil {
-				return false, err
-			}
-			if _, err := d.skip(); err != nil {
-				return false, err
-			}
-			switch d.peek() {
-			case ',':
-				d.i++
-			case '}':
-				d.i++
-				return false, nil
-			default:
-				return false, d.unexpected(`"," or "}"`)
-			}
+		d.i = start
+		if c == '{' {
+			return false, d.entries(func([]byte) error { _, err := d.skip(); return err })
 		}
-	case '[':
-		d.i++
-		if d.peek() == ']' {
-			d.i++
-			return true, nil
-		}
-		for {
-			if _, err := d.skip(); err != nil {
-				return false, err
-			}
-			switch d.peek() {
-			case ',':
-				d.i++
-			case ']':
-				d.i++
-				return false, nil
-			default:
-				return false, d.unexpected(`"," or "]"`)
-			}
-		}
+		return false, d.elements(func(int) error { _, err := d.skip(); return err })
 	case '"':
 		_, err := d.str()
 		return false, err
@@ -756,26 +722,10 @@ func (d *decoder) setNumber(v reflect.Value, s *schema, num []byte) error {
 // have are skipped and counted on pn's child; the top-level apiVersion and
 // kind are the envelope, not fields.
 func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
-	if d.peek() != '{' {
-		return d.mismatch("an object")
-	}
-	d.i++
-	if d.peek() == '}' {
-		d.i++
-		return nil
-	}
-	for {
-		key, err := d.str()
-		if err != nil {
-			return err
-		}
+	return d.entries(func(key []byte) error {
 		f := s.fields[string(key)]
 		child := pn.child(key)
-		if err := d.expect(':'); err != nil {
-			return err
-		}
-		switch {
-		case f != nil:
+		if f != nil {
 			d.path = append(d.path, pathSeg{name: f.name, idx: -1})
 			unique := d.unique
 			d.unique = f.unique
@@ -784,29 +734,18 @@ func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 			}
 			d.unique = unique
 			d.path = d.path[:len(d.path)-1]
-		default:
-			empty, err := d.skip()
-			if err != nil {
-				return err
-			}
-			if len(d.path) == 0 && (child.path == "apiVersion" || child.path == "kind") {
-				break
-			}
-			child.ignored++
-			if child.feature != "" && !empty {
-				d.addFeature(child.feature)
-			}
-		}
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
 			return nil
-		default:
-			return d.unexpected(`"," or "}"`)
 		}
-	}
+		empty, err := d.skip()
+		if err != nil || (len(d.path) == 0 && (child.path == "apiVersion" || child.path == "kind")) {
+			return err
+		}
+		child.ignored++
+		if child.feature != "" && !empty {
+			d.addFeature(child.feature)
+		}
+		return nil
+	})
 }
 
 func (d *decoder) addFeature(f string) {
@@ -839,14 +778,9 @@ func (d *decoder) array(v reflect.Value, s *schema, pn *pathNode) error {
 	if d.peek() != '[' {
 		return d.mismatch("an array")
 	}
-	d.i++
 	v.Set(reflect.MakeSlice(s.typ, 0, 0))
-	if d.peek() == ']' {
-		d.i++
-		return nil
-	}
 	ep := pn.element("[]")
-	for n := 0; ; n++ {
+	return d.elements(func(n int) error {
 		if n == v.Cap() {
 			v.Grow(max(2, n))
 		}
@@ -856,6 +790,25 @@ func (d *decoder) array(v reflect.Value, s *schema, pn *pathNode) error {
 			return err
 		}
 		d.path = d.path[:len(d.path)-1]
+		return nil
+	})
+}
+
+// elements calls fn with the index of each element of a JSON array,
+// positioned at the element.
+func (d *decoder) elements(fn func(n int) error) error {
+	if d.peek() != '[' {
+		return d.mismatch("an array")
+	}
+	d.i++
+	if d.peek() == ']' {
+		d.i++
+		return nil
+	}
+	for n := 0; ; n++ {
+		if err := fn(n); err != nil {
+			return err
+		}
 		switch d.peek() {
 		case ',':
 			d.i++
@@ -1083,23 +1036,29 @@ func scanEnvelope(data []byte) (apiVersion, kind string, err error) {
 	err = d.entries(func(key []byte) error {
 		switch string(key) {
 		case "apiVersion", "kind":
-			k := string(key)
-			if d.peek() != '"' {
-				return &fieldError{path: k, err: fmt.Errorf("got %s, want a string", d.kindName())}
-			}
-			b, err := d.str()
-			if err != nil {
-				return err
-			}
-			if k == "kind" {
-				kind = string(b)
-			} else {
-				apiVersion = string(b)
-			}
-			return nil
+			return d.envelopeField(key, &apiVersion, &kind)
 		}
 		_, err := d.skip()
 		return err
 	})
 	return apiVersion, kind, err
+}
+
+// envelopeField reads the value of a top-level apiVersion or kind (key)
+// into apiVersion or kind.
+func (d *decoder) envelopeField(key []byte, apiVersion, kind *string) error {
+	k := string(key)
+	if d.peek() != '"' {
+		return &fieldError{path: k, err: fmt.Errorf("got %s, want a string", d.kindName())}
+	}
+	b, err := d.str()
+	if err != nil {
+		return err
+	}
+	if k == "kind" {
+		*kind = string(b)
+	} else {
+		*apiVersion = string(b)
+	}
+	return nil
 }

@@ -331,20 +331,7 @@ func (l *Loader) readTop(d *decoder, src source, lc *lineCounter) error {
 	err := d.entries(func(key []byte) error {
 		switch string(key) {
 		case "apiVersion", "kind":
-			k := string(key)
-			if d.peek() != '"' {
-				return &fieldError{path: k, err: fmt.Errorf("got %s, want a string", d.kindName())}
-			}
-			b, err := d.str()
-			if err != nil {
-				return err
-			}
-			if k == "kind" {
-				kind = string(b)
-			} else {
-				apiVersion = string(b)
-			}
-			return nil
+			return d.envelopeField(key, &apiVersion, &kind)
 		case "items":
 			items = d.i
 			return d.skipFast()
@@ -389,12 +376,7 @@ func (l *Loader) readItems(d *decoder, src source, lc *lineCounter, apiVersion, 
 	if d.peek() != '[' {
 		return fmt.Errorf("kubeload: %s: %s items: want an array, got %s", src, kind, d.kindName())
 	}
-	d.i++
-	if d.peek() == ']' {
-		d.i++
-		return nil
-	}
-	for item := 0; ; item++ {
+	return d.elements(func(item int) error {
 		isrc := src
 		isrc.item = item
 		if d.peek() != '{' {
@@ -421,19 +403,8 @@ func (l *Loader) readItems(d *decoder, src source, lc *lineCounter, apiVersion, 
 		if ik == "" {
 			return fmt.Errorf("kubeload: %s: not a Kubernetes object: no kind", isrc)
 		}
-		if err := l.readObjectAt(d, iv, ik, isrc); err != nil {
-			return err
-		}
-		switch d.peek() {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return nil
-		default:
-			return d.unexpected(`"," or "]"`)
-		}
-	}
+		return l.readObjectAt(d, iv, ik, isrc)
+	})
 }
 
 // readObjectAt decodes the object at d.i, of a known kind, and adds it;
