@@ -176,11 +176,12 @@ type Scheduler struct {
 	extenders   []framework.Extender
 	async       bool
 	keepResults bool
+	onDecision  func(Decision)
+	decisionMu  sync.Mutex
+
 	// noPostFilter skips PostFilter (preemption) while a what-if question
 	// places pods that must not preempt (whatif.go).
 	noPostFilter bool
-	onDecision   func(Decision)
-	decisionMu   sync.Mutex
 
 	nextStart int
 	cycle     int64
