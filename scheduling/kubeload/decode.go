@@ -40,6 +40,7 @@ const (
 	skUnmarshaler                   // the type's own UnmarshalJSON
 	skList                          // resource.List, decoded without reflection
 	skStringMap                     // map[string]string, decoded without reflection
+	skRaw                           // json.RawMessage, kept compact
 )
 
 // schema describes how one Go type decodes.
@@ -62,6 +63,7 @@ type field struct {
 
 var (
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	rawMessageType  = reflect.TypeFor[json.RawMessage]()
 	listType        = reflect.TypeFor[resource.List]()
 	stringMapType   = reflect.TypeFor[map[string]string]()
 )
@@ -83,6 +85,9 @@ func (c schemas) of(t reflect.Type) *schema {
 		return s
 	case t == stringMapType:
 		s.kind = skStringMap
+		return s
+	case t == rawMessageType:
+		s.kind = skRaw
 		return s
 	case t.Kind() == reflect.Pointer:
 		s.kind, s.elem = skPtr, c.of(t.Elem())
@@ -177,10 +182,14 @@ type pathNode struct {
 	ignored  int
 	feature  string // an unmodelled scheduling feature this field means
 	features func(string) string
+	// mark names a property of the object that a non-empty value here
+	// gives it, modelled or not (a pod's scheduling gates).
+	mark  string
+	marks func(string) string
 }
 
-func newPathRoot(features func(path string) string) *pathNode {
-	return &pathNode{features: features}
+func newPathRoot(features, marks func(path string) string) *pathNode {
+	return &pathNode{features: features, marks: marks}
 }
 
 // child returns the node of key under p.
@@ -193,9 +202,12 @@ func (p *pathNode) child(key []byte) *pathNode {
 	if p.path != "" {
 		path = p.path + "." + k
 	}
-	c := &pathNode{path: path, features: p.features}
+	c := &pathNode{path: path, features: p.features, marks: p.marks}
 	if p.features != nil {
 		c.feature = p.features(path)
+	}
+	if p.marks != nil {
+		c.mark = p.marks(path)
 	}
 	if p.children == nil {
 		p.children = map[string]*pathNode{}
@@ -207,7 +219,7 @@ func (p *pathNode) child(key []byte) *pathNode {
 // element returns the node of p's array elements or map values.
 func (p *pathNode) element(suffix string) *pathNode {
 	if p.elem == nil {
-		p.elem = &pathNode{path: p.path + suffix, features: p.features}
+		p.elem = &pathNode{path: p.path + suffix, features: p.features, marks: p.marks}
 	}
 	return p.elem
 }
@@ -242,8 +254,10 @@ type decoder struct {
 	data []byte
 	i    int
 	path []pathSeg
-	// features are the unmodelled features met in the current object.
+	// features are the unmodelled features met in the current object,
+	// marks the marked properties (pathNode.mark) it has.
 	features []string
+	marks    []string
 	// scratch holds unescaped strings.
 	scratch []byte
 	// strings interns the strings that repeat across objects (label keys
@@ -672,6 +686,17 @@ func (d *decoder) decode(v reflect.Value, s *schema, pn *pathNode) error {
 			return err
 		}
 		return d.setNumber(v, s, num)
+	case skRaw:
+		raw, err := d.raw()
+		if err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := json.Compact(&b, raw); err != nil {
+			return d.fail(err)
+		}
+		v.SetBytes(b.Bytes())
+		return nil
 	case skUnmarshaler:
 		raw, err := d.raw()
 		if err != nil {
@@ -725,6 +750,12 @@ func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 	return d.entries(func(key []byte) error {
 		f := s.fields[string(key)]
 		child := pn.child(key)
+		if child.mark != "" {
+			t := *d
+			if empty, err := t.skip(); err == nil && !empty {
+				d.marks = appendOnce(d.marks, child.mark)
+			}
+		}
 		if f != nil {
 			d.path = append(d.path, pathSeg{name: f.name, idx: -1})
 			unique := d.unique
@@ -742,19 +773,18 @@ func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 		}
 		child.ignored++
 		if child.feature != "" && !empty {
-			d.addFeature(child.feature)
+			d.features = appendOnce(d.features, child.feature)
 		}
 		return nil
 	})
 }
 
-func (d *decoder) addFeature(f string) {
-	for _, g := range d.features {
-		if g == f {
-			return
-		}
+// appendOnce appends x to list unless it is there.
+func appendOnce(list []string, x string) []string {
+	if slices.Contains(list, x) {
+		return list
 	}
-	d.features = append(d.features, f)
+	return append(list, x)
 }
 
 // fieldByIndex is reflect's FieldByIndex, allocating nil embedded pointers.

@@ -74,7 +74,7 @@ func (l *Loader) Dump() (*Dump, error) {
 				l.note(lp.src, kind, key, reasonDeletingBound, "on "+p.Spec.NodeName)
 			}
 		} else {
-			if slices.Contains(lp.features, featureSchedulingGates) {
+			if lp.gated {
 				l.skip(lp.src, kind, key, reasonGated, "")
 				continue
 			}

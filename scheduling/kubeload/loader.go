@@ -63,6 +63,7 @@ type loadedPod struct {
 	pod      *framework.Pod
 	src      source
 	features []string
+	gated    bool
 }
 
 // Loader reads kubectl output into a Dump. Read files (or readers) into it
@@ -103,7 +104,7 @@ func newLoader(opts Options, specs []kindSpec) *Loader {
 		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
 	for _, k := range specs {
 		l.kinds[k.group+"/"+k.kind] = &k
-		l.paths[k.kind] = newPathRoot(k.feature)
+		l.paths[k.kind] = newPathRoot(k.feature, k.mark)
 	}
 	return l
 }
@@ -419,7 +420,7 @@ func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) e
 	}
 	start := d.i
 	obj := ks.newObj()
-	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings}
+	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], marks: l.dec.marks[:0], scratch: l.dec.scratch, strings: l.strings}
 	v := reflect.ValueOf(obj).Elem()
 	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[kind])
 	d.i = l.dec.i
