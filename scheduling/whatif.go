@@ -25,8 +25,8 @@ import (
 //     to schedule.
 //
 // The cluster is the same after every question as before it (node order,
-// pods, pod order on each node, nominations). Questions are answered one
-// at a time; a WhatIf is not safe for concurrent use.
+// pods, pod order on each node, nominations, the queue). Questions are
+// answered one at a time; a WhatIf is not safe for concurrent use.
 type WhatIf struct {
 	s *Scheduler
 }
@@ -88,7 +88,8 @@ func (w *WhatIf) fork() *wiFork {
 	return &wiFork{s: s, nominated: n, addedSet: map[string]bool{}}
 }
 
-// add schedules a copy of pod on the fork (see Scheduler.SchedulePod).
+// schedule adds a copy of pod on the fork and runs its cycle at once (see
+// Scheduler.SchedulePod).
 func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (Decision, error) {
 	if key := pod.Key(); !f.addedSet[key] {
 		f.added = append(f.added, key)
