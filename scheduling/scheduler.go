@@ -179,6 +179,10 @@ type Scheduler struct {
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
 
+	// noPostFilter skips PostFilter (preemption) while a what-if question
+	// places pods that must not preempt (whatif.go).
+	noPostFilter bool
+
 	nextStart int
 	cycle     int64
 	reuse     *framework.Result // recycled cycle result without explanations

@@ -130,7 +130,7 @@ func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedP
 		d.Stage, d.Plugin = "PreFilter", res.PreFilterStatus.Plugin()
 	}
 	nominating := clear
-	if prof.fw.HasPostFilterPlugins() {
+	if prof.fw.HasPostFilterPlugins() && !s.noPostFilter {
 		r, st := prof.fw.RunPostFilterPlugins(ctx, state, qp.PodInfo, res.NodeToStatus())
 		fe.Diagnosis.PostFilterMsg = st.Message()
 		nominating = nil
