@@ -24,7 +24,12 @@ const (
 // naPreFilterKey is kube's "PreFilter"+NodeAffinity state key.
 const naPreFilterKey fw.StateKey = "PreFilter" + config.NodeAffinityName
 
-type naPreFilterState struct{ required nodeaffinity.Required }
+type naPreFilterState struct {
+	required nodeaffinity.Required
+	// indexed is required resolved against snap, the cycle's snapshot.
+	indexed *fw.IndexedNodeMatch
+	snap    *fw.Snapshot
+}
 
 // Clone returns the state itself: other pods never change it.
 func (s *naPreFilterState) Clone() fw.StateData { return s }
@@ -87,7 +92,12 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *fw.CycleState, pod *
 	if required == nil && pl.added == nil && spec.NodeSelector == nil {
 		return nil, fw.NewStatus(fw.Skip)
 	}
-	state.Write(naPreFilterKey, &naPreFilterState{required: nodeaffinity.GetRequired(pod.Pod)})
+	ps := &naPreFilterState{required: nodeaffinity.GetRequired(pod.Pod), snap: state.Snapshot()}
+	if ps.snap != nil {
+		m := ps.required.Indexed(ps.snap)
+		ps.indexed = &m
+	}
+	state.Write(naPreFilterKey, ps)
 	if required == nil || len(required.NodeSelectorTerms) == 0 {
 		return nil, nil
 	}
@@ -136,8 +146,22 @@ func (pl *NodeAffinity) required(state *fw.CycleState, pod *fw.PodInfo) (*nodeaf
 }
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
-// pod's constraints are read (or compiled) once.
-func (pl *NodeAffinity) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+// pod's constraints are read (or compiled) once. With the runner's
+// snapshot indices, a node is matched by the constraints PreFilter
+// resolved against the snapshot's label values.
+func (pl *NodeAffinity) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []*fw.Status) {
+	if idx != nil && pl.added == nil {
+		if d, err := state.Read(naPreFilterKey); err == nil {
+			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				for i, k := range idx {
+					if !s.indexed.Match(int(k)) {
+						out[i] = pl.rejectPod
+					}
+				}
+				return
+			}
+		}
+	}
 	var req *nodeaffinity.Required
 	var st *fw.Status
 	for i, node := range nodes {

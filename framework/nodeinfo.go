@@ -39,6 +39,8 @@ type NodeInfo struct {
 	UsedPorts HostPortInfo
 	// ImageSizes maps each image name on the node to its size in bytes.
 	ImageSizes map[string]int64
+	// imageMask summarizes ImageSizes' names (NodeResources.ImageMask).
+	imageMask uint64
 	// Generation increases with every change.
 	Generation int64
 }
@@ -79,9 +81,11 @@ func (n *NodeInfo) SetNode(node *Node) {
 	n.node = node
 	n.Allocatable = resource.VectorFrom(node.Status.Allocatable)
 	n.ImageSizes = make(map[string]int64, len(node.Status.Images))
+	n.imageMask = 0
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
 			n.ImageSizes[name] = img.SizeBytes
+			n.imageMask |= ImageMaskOf(name)
 		}
 	}
 	n.Generation++
@@ -179,6 +183,7 @@ func (n *NodeInfo) Clone() *NodeInfo {
 		Allocatable:      n.Allocatable.Clone(),
 		UsedPorts:        n.UsedPorts.Clone(),
 		ImageSizes:       n.ImageSizes,
+		imageMask:        n.imageMask,
 		Generation:       n.Generation,
 	}
 	if len(n.PodsWithAffinity) > 0 {

@@ -20,6 +20,21 @@ type NodeResources struct {
 	// of cpu and memory, computed when the node last changed; both are 0
 	// unless both allocatables are non-zero.
 	CPUFraction, MemoryFraction float64
+	// ImageMask is the or of ImageMaskOf(name) over the names of
+	// NodeInfo.ImageSizes: a node whose mask lacks ImageMaskOf(name) does
+	// not hold the image (a set bit proves nothing).
+	ImageMask uint64
+}
+
+// ImageMaskOf returns the bit that stands for the image name in
+// NodeResources.ImageMask (one of 64, from an FNV-1a hash of the name).
+func ImageMaskOf(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	return 1 << ((h ^ h>>32) & 63)
 }
 
 // resourcesOf returns n's NodeResources.
@@ -35,6 +50,7 @@ func resourcesOf(n *NodeInfo) NodeResources {
 		NonZeroMilliCPU:             n.NonZeroRequested.MilliCPU,
 		NonZeroMemory:               n.NonZeroRequested.Memory,
 		NumPods:                     int64(len(n.Pods)),
+		ImageMask:                   n.imageMask,
 	}
 	if r.AllocatableMilliCPU != 0 && r.AllocatableMemory != 0 {
 		r.CPUFraction = float64(r.RequestedMilliCPU) / float64(r.AllocatableMilliCPU)

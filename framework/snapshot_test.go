@@ -452,6 +452,9 @@ func omCheckResources(t *rapid.T, s *fw.Snapshot) {
 			NonZeroMilliCPU:           ni.NonZeroRequested.MilliCPU, NonZeroMemory: ni.NonZeroRequested.Memory,
 			NumPods: int64(len(ni.Pods)),
 		}
+		for name := range ni.ImageSizes {
+			want.ImageMask |= fw.ImageMaskOf(name)
+		}
 		if want.AllocatableMilliCPU != 0 && want.AllocatableMemory != 0 {
 			want.CPUFraction = float64(want.RequestedMilliCPU) / float64(want.AllocatableMilliCPU)
 			want.MemoryFraction = float64(want.RequestedMemory) / float64(want.AllocatableMemory)

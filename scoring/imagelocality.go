@@ -28,10 +28,12 @@ const ilStateKey fw.StateKey = "Score" + config.ImageLocalityName
 type ilImage struct {
 	name   string
 	spread float64 // nodes with the image / all nodes
+	mask   uint64  // fw.ImageMaskOf(name)
 }
 
 type ilPreScoreState struct {
 	images        []ilImage
+	masks         uint64 // the or of the images' masks
 	numContainers int
 	// somewhere is set when some image is on some node of the snapshot;
 	// otherwise every node scores the floor (each image adds size × 0).
@@ -85,7 +87,9 @@ func (pl *ImageLocality) state(snap *fw.Snapshot, pod *fw.Pod) (*ilPreScoreState
 		n := NormalizedImageName(image)
 		k := snap.ImageNumNodes(n)
 		s.somewhere = s.somewhere || k > 0
-		s.images = append(s.images, ilImage{name: n, spread: float64(k) / float64(total)})
+		m := fw.ImageMaskOf(n)
+		s.masks |= m
+		s.images = append(s.images, ilImage{name: n, spread: float64(k) / float64(total), mask: m})
 	}
 	for i := range pod.Spec.InitContainers {
 		add(pod.Spec.InitContainers[i].Image)
@@ -131,8 +135,10 @@ func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPr
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once, and a node without images scores the floor directly, as every
-// node does when none of the pod's images is on any node.
-func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+// node does when none of the pod's images is on any node. With the
+// runner's snapshot indices, a node's image mask (NodeResources.ImageMask)
+// rules out the images it cannot hold without a lookup.
+func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
 	s, st := pl.readState(state, pod)
 	if st != nil {
 		return st
@@ -144,6 +150,18 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod
 		}
 		return nil
 	}
+	if idx != nil {
+		res := state.Snapshot().Resources()
+		for i, k := range idx {
+			m := res[k].ImageMask
+			if m&s.masks == 0 {
+				out[i] = none
+				continue
+			}
+			out[i] = s.maskedScore(nodes[i], m)
+		}
+		return nil
+	}
 	for i, node := range nodes {
 		if len(node.ImageSizes) == 0 || len(s.images) == 0 {
 			out[i] = none
@@ -152,6 +170,22 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod
 		out[i] = s.score(node)
 	}
 	return nil
+}
+
+// maskedScore is score for a node whose image mask is m: images whose bit
+// m lacks are not looked up.
+func (s *ilPreScoreState) maskedScore(node *fw.NodeInfo, m uint64) int64 {
+	var sum int64
+	for i := range s.images {
+		im := &s.images[i]
+		if im.mask&m == 0 {
+			continue
+		}
+		if size, ok := node.ImageSizes[im.name]; ok {
+			sum += int64(float64(size) * im.spread)
+		}
+	}
+	return ilPriority(sum, s.numContainers)
 }
 
 // score is the node's score given the pod's images.

@@ -12,7 +12,13 @@ import (
 // naPreScoreKey is kube's "PreScore"+NodeAffinity state key.
 const naPreScoreKey fw.StateKey = "PreScore" + config.NodeAffinityName
 
-type naPreScoreState struct{ preferred *nodeaffinity.Preferred }
+type naPreScoreState struct {
+	preferred *nodeaffinity.Preferred
+	// indexed is the added and the pod's preferred terms resolved against
+	// snap, the cycle's snapshot.
+	added, indexed *nodeaffinity.IndexedPreferred
+	snap           *fw.Snapshot
+}
 
 // Clone returns the state itself; it is read-only.
 func (s *naPreScoreState) Clone() fw.StateData { return s }
@@ -72,7 +78,11 @@ func (pl *NodeAffinity) PreScore(_ context.Context, state *fw.CycleState, pod *f
 	if pref == nil && pl.added == nil {
 		return fw.NewStatus(fw.Skip)
 	}
-	state.Write(naPreScoreKey, &naPreScoreState{preferred: pref})
+	ps := &naPreScoreState{preferred: pref, snap: state.Snapshot()}
+	if ps.snap != nil {
+		ps.added, ps.indexed = pl.added.Indexed(ps.snap), pref.Indexed(ps.snap)
+	}
+	state.Write(naPreScoreKey, ps)
 	return nil
 }
 
@@ -106,8 +116,20 @@ func naReadPreferred(state *fw.CycleState, pod *fw.PodInfo) (*nodeaffinity.Prefe
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading (or
-// compiling) the preferred terms once.
-func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+// compiling) the preferred terms once. With the runner's snapshot
+// indices, a node is scored by the terms PreScore resolved against the
+// snapshot's label values.
+func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
+	if idx != nil {
+		if d, err := state.Read(naPreScoreKey); err == nil {
+			if s, ok := d.(*naPreScoreState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				for i, k := range idx {
+					out[i] = s.added.Score(int(k)) + s.indexed.Score(int(k))
+				}
+				return nil
+			}
+		}
+	}
 	pref, st := naReadPreferred(state, pod)
 	if st != nil {
 		return st
