@@ -468,6 +468,16 @@ func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState
 	return score, nil
 }
 
+// ipaHoistMax bounds the topology keys ScoreBatch hoists (one per distinct
+// key of the terms at play: hostname, zone, rack...).
+const ipaHoistMax = 8
+
+// ipaHoisted is one topology key's value numbering and scores by value.
+type ipaHoisted struct {
+	domain []int32
+	score  []int64
+}
+
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, from the pod index, a snapshot node costs one slice read
 // per topology key.
@@ -484,6 +494,25 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 		return nil
 	}
 	f := s.fast
+	if idx != nil && state.Snapshot() == f.snap && len(f.keys) <= ipaHoistMax {
+		// The runner's indices: no NodeInfo to read, and each key's
+		// numbering and scores hoisted out of the loop.
+		var buf [ipaHoistMax]ipaHoisted
+		hs := buf[:len(f.keys)]
+		for x := range hs {
+			hs[x] = ipaHoisted{domain: f.tvs[x].Domain, score: f.dom[x]}
+		}
+		for i, k := range idx {
+			var score int64
+			for x := range hs {
+				if id := hs[x].domain[k]; id >= 0 {
+					score += hs[x].score[id]
+				}
+			}
+			out[i] = score
+		}
+		return nil
+	}
 	all := f.snap.Nodes()
 	useIdx := idx != nil && state.Snapshot() == f.snap // the runner's indices: no NodeInfo to read
 	for i, node := range nodes {
