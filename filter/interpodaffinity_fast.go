@@ -28,6 +28,7 @@ type ipaDense struct {
 type ipaDenseSlot struct {
 	domain []int32 // value number by node index (−1: the node lacks the key)
 	counts []int64
+	values []string // the key's values by number
 }
 
 // slot returns the dense slot i of slots, growing slots to cover it and
@@ -39,20 +40,43 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int, key string) *ipaDenseSlot 
 	sl := &(*slots)[i]
 	if sl.counts == nil {
 		tv := d.snap.TopologyValues(key)
-		sl.domain, sl.counts = tv.Domain, make([]int64, len(tv.Values))
+		sl.domain, sl.counts, sl.values = tv.Domain, make([]int64, len(tv.Values)), tv.Values
 	}
 	return sl
 }
 
-// ipaAddDense adds n to the pair (key, value of node k) in the table c and
-// its dense view, when node k carries key.
+// ipaAddDense adds n > 0 to the pair (key, value of node k) in the dense
+// view of table c, when node k carries key; c counts the pairs (c.n) and
+// gets its map entries only when the state's tables are filled.
 func ipaAddDense(c *ipaCounts, d *ipaDense, dense *[]ipaDenseSlot, slot int, key string, tv *framework.TopologyValues, k int, n int64) {
 	id := tv.Domain[k]
 	if id < 0 {
 		return
 	}
-	c.add(slot, tv.Values[id], n)
-	d.slot(dense, slot, key).counts[id] += n
+	counts := d.slot(dense, slot, key).counts
+	if counts[id] == 0 {
+		c.n++
+	}
+	counts[id] += n
+}
+
+// fillTables fills the three count tables' maps from the dense counts (a
+// fast PreFilter leaves them empty until something reads them).
+func (s *ipaPreFilterState) fillTables() {
+	for _, t := range [...]struct {
+		c     *ipaCounts
+		dense []ipaDenseSlot
+	}{{&s.existingAnti, s.dense.existing}, {&s.affinity, s.dense.affinity}, {&s.anti, s.dense.anti}} {
+		for slot := range t.dense {
+			sl := &t.dense[slot]
+			m := t.c.vals[slot]
+			for id, n := range sl.counts {
+				if n != 0 {
+					m[sl.values[id]] = n
+				}
+			}
+		}
+	}
 }
 
 // countExistingFast is countExisting from the snapshot's affinity groups:
@@ -73,7 +97,6 @@ func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 			}
 			if slot < 0 {
 				slot = s.existingAnti.slot(key)
-				s.existingAnti.reserve(slot, len(g.Nodes))
 			}
 			ipaAddDense(&s.existingAnti, s.dense, &s.dense.existing, slot, key, tv, int(k), int64(g.Count[p]))
 		}
@@ -95,10 +118,6 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 			s.dense.slot(&s.dense.affinity, s.affTerms[i].slot, s.affTerms[i].TopologyKey)
 		}
 		counts := snap.PodCounts(q)
-		nz := ipaNonZero(counts)
-		for i := range s.affTerms {
-			s.affinity.reserve(s.affTerms[i].slot, nz)
-		}
 		for k, n := range counts {
 			if n == 0 {
 				continue
@@ -114,7 +133,6 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 		tv := snap.TopologyValues(t.TopologyKey)
 		s.dense.slot(&s.dense.anti, t.slot, t.TopologyKey)
 		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}})
-		s.anti.reserve(t.slot, ipaNonZero(counts))
 		for k, n := range counts {
 			if n != 0 {
 				ipaAddDense(&s.anti, s.dense, &s.dense.anti, t.slot, t.TopologyKey, tv, k, int64(n))
@@ -163,20 +181,71 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 	return nil
 }
 
-// ipaNonZero counts the nodes with a non-zero count (a map size hint).
-func ipaNonZero(counts []int32) int {
-	nz := 0
-	for _, n := range counts {
-		if n != 0 {
-			nz++
+
+// ipaHoistMax bounds the terms and keys filterDense hoists.
+const ipaHoistMax = 8
+
+// filterDense is checkDense over the snapshot nodes idx, with each term's
+// numbering and counts read once.
+func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out []*framework.Status) {
+	d := s.dense
+	if len(s.affTerms) > ipaHoistMax || len(s.antiTerms) > ipaHoistMax || len(d.existing) > ipaHoistMax {
+		for i, k := range idx {
+			out[i] = pl.checkDense(s, int(k))
+		}
+		return
+	}
+	var affBuf, antiBuf, exBuf [ipaHoistMax]ipaDenseSlot
+	aff := affBuf[:len(s.affTerms)]
+	for i := range aff {
+		aff[i] = d.affinity[s.affTerms[i].slot]
+	}
+	var anti, ex []ipaDenseSlot
+	if s.anti.n != 0 {
+		anti = antiBuf[:len(s.antiTerms)]
+		for i := range anti {
+			anti[i] = d.anti[s.antiTerms[i].slot]
 		}
 	}
-	return nz
-}
-
-// reserve makes room for about hint pairs in slot when it is still empty.
-func (c *ipaCounts) reserve(slot, hint int) {
-	if len(c.vals[slot]) == 0 && hint > 8 {
-		c.vals[slot] = make(map[string]int64, hint)
+	if s.existingAnti.n != 0 {
+		ex = exBuf[:0]
+		for i := range d.existing {
+			if d.existing[i].counts != nil {
+				ex = append(ex, d.existing[i])
+			}
+		}
+	}
+	// Without a matching pod in some term's domain, the node passes only
+	// as the first pod of a self-affine group.
+	firstOK := s.affinity.n == 0 && s.selfMatch
+nodes:
+	for i, k := range idx {
+		podsExist := true
+		for a := range aff {
+			id := aff[a].domain[k]
+			if id < 0 {
+				out[i] = pl.affinityFail // every topology key must exist on the node
+				continue nodes
+			}
+			if aff[a].counts[id] <= 0 {
+				podsExist = false
+			}
+		}
+		if !podsExist && !firstOK {
+			out[i] = pl.affinityFail
+			continue
+		}
+		for a := range anti {
+			if id := anti[a].domain[k]; id >= 0 && anti[a].counts[id] > 0 {
+				out[i] = pl.antiAffinityFail
+				continue nodes
+			}
+		}
+		for e := range ex {
+			if id := ex[e].domain[k]; id >= 0 && ex[e].counts[id] > 0 {
+				out[i] = pl.existingFail
+				continue nodes
+			}
+		}
 	}
 }
