@@ -181,7 +181,6 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 	return nil
 }
 
-
 // ipaHoistMax bounds the terms and keys filterDense hoists.
 const ipaHoistMax = 8
 
