@@ -2,6 +2,7 @@ package filter
 
 import (
 	"context"
+	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
@@ -61,9 +62,25 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *fw.CycleState, pod *fw
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // pod's toleration of the cordon taint is decided once, at the first
-// cordoned node.
-func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+// cordoned node; with the runner's snapshot indices, cordons are read from
+// the snapshot's taint classes.
+func (pl *NodeUnschedulable) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []*fw.Status) {
 	tolerates := -1 // unknown until a cordoned node is met
+	if idx != nil {
+		// The runner's snapshot indices: the cordon flag of each node's
+		// taint class, without reading the node.
+		tc := state.Snapshot().TaintClasses()
+		if !slices.Contains(tc.Unschedulable, true) || fw.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+			return
+		}
+		class, cordoned := tc.Class, tc.Unschedulable
+		for i, k := range idx {
+			if cordoned[class[k]] {
+				out[i] = pl.reject
+			}
+		}
+		return
+	}
 	for i, node := range nodes {
 		if node == nil || node.Node() == nil {
 			out[i] = pl.unknown

@@ -39,15 +39,38 @@ func (pl *TaintToleration) Filter(_ context.Context, _ *fw.CycleState, pod *fw.P
 }
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin); an
-// untainted node costs one length check.
-func (pl *TaintToleration) FilterBatch(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []*fw.Status) {
+// untainted node costs one length check. With the runner's snapshot
+// indices, the verdict is decided once per taint class
+// (Snapshot.TaintClasses), when there are few, and read by each node of
+// the class.
+func (pl *TaintToleration) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []*fw.Status) {
 	tols := pod.Pod.Spec.Tolerations
+	if idx != nil {
+		if tc := state.Snapshot().TaintClasses(); len(tc.Taints) <= ttMaxClasses {
+			var buf [ttMaxClasses]*fw.Status
+			verdicts := buf[:len(tc.Taints)]
+			for c, taints := range tc.Taints {
+				verdicts[c] = pl.filter(tols, taints)
+			}
+			class := tc.Class
+			for i, k := range idx {
+				if v := verdicts[class[k]]; v != nil {
+					out[i] = v
+				}
+			}
+			return
+		}
+	}
 	for i, node := range nodes {
 		if taints := node.Node().Spec.Taints; len(taints) > 0 {
 			out[i] = pl.filter(tols, taints)
 		}
 	}
 }
+
+// ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides
+// up front; with more, it decides node by node.
+const ttMaxClasses = 64
 
 func (pl *TaintToleration) filter(tols []fw.Toleration, taints []fw.Taint) *fw.Status {
 	for i := range taints {

@@ -145,3 +145,20 @@ terms:
 	}
 	return false
 }
+
+// Indexed resolves the pod's nodeSelector and required node affinity
+// against s: Match(k) is Match of the snapshot's node k.
+func (r *RequiredNodeAffinity) Indexed(s *Snapshot) IndexedNodeMatch {
+	m := Selector{}.Indexed(s) // every node
+	if r.hasLabel {
+		m = r.labels.Indexed(s)
+	}
+	if r.terms != nil {
+		var terms IndexedNodeMatch
+		for i := range r.terms.terms {
+			terms = terms.Or(r.terms.terms[i].Indexed(s))
+		}
+		m = m.And(terms)
+	}
+	return m
+}

@@ -32,6 +32,7 @@ type Snapshot struct {
 	// the map is replaced, never written, once shared.
 	topoMu       sync.Mutex
 	topo         map[string]*TopologyValues
+	taintClasses *TaintClasses // nil until asked, dropped when nodes change
 	withAffinity []*NodeInfo
 	withReqAnti  []*NodeInfo
 
@@ -256,7 +257,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.runs.Store(nil)
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
-	s.topo = nil
+	s.topo, s.taintClasses = nil, nil
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
@@ -289,7 +290,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 		}
 	}
 	s.affinityDirty = true
-	s.topo = nil
+	s.topo, s.taintClasses = nil, nil
 	return nil
 }
 
@@ -306,7 +307,7 @@ func (s *Snapshot) UpdateNode(n *Node) error {
 	ni.SetNode(n)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
-	s.topo = nil
+	s.topo, s.taintClasses = nil, nil
 	return nil
 }
 
@@ -409,10 +410,11 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo := s.topo
+	topo, taints := s.topo, s.taintClasses
 	s.topoMu.Unlock()
 	c := &Snapshot{
 		topo:              topo,
+		taintClasses:      taints,
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,

@@ -84,3 +84,49 @@ func TestNodeIndexAndTopologyValues(t *testing.T) {
 		t.Fatal("a NodeInfo outside a snapshot must have index -1")
 	}
 }
+
+func TestTaintClasses(t *testing.T) {
+	nodes := testNodes(5) // n0..n4
+	spot := Taint{Key: "spot", Value: "true", Effect: TaintEffectPreferNoSchedule}
+	db := Taint{Key: "dedicated", Value: "db", Effect: TaintEffectNoSchedule}
+	nodes[0].Spec.Taints = []Taint{spot}
+	nodes[1].Spec.Taints = []Taint{spot, db}
+	nodes[2].Spec.Taints = []Taint{db, spot} // another order: another class
+	nodes[3].Spec.Taints = []Taint{spot}
+	nodes[4].Spec.Unschedulable = true
+	s := MustSnapshot(nodes, nil)
+	tc := s.TaintClasses()
+	if got := fmt.Sprint(tc.Class, tc.Unschedulable); got != "[0 1 2 0 3] [false false false true]" {
+		t.Fatalf("TaintClasses = %s", got)
+	}
+	if got := fmt.Sprint(tc.Taints); got != fmt.Sprint([][]Taint{{spot}, {spot, db}, {db, spot}, nil}) {
+		t.Fatalf("TaintClasses.Taints = %s", got)
+	}
+	if s.TaintClasses() != tc {
+		t.Fatal("TaintClasses not cached")
+	}
+	c := s.Clone()
+	upd := *nodes[3]
+	upd.Spec.Taints = nil
+	if err := c.UpdateNode(&upd); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.TaintClasses().Class); got != "[0 1 2 3 4]" {
+		t.Fatalf("clone after UpdateNode: %s", got)
+	}
+	if s.TaintClasses() != tc {
+		t.Fatal("UpdateNode on a clone changed the original's classes")
+	}
+	if err := c.RemoveNode("n0"); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.TaintClasses().Class); got != "[0 1 2 3]" {
+		t.Fatalf("clone after RemoveNode: %s", got)
+	}
+	if err := s.AddNode(testNode("n9", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(s.TaintClasses().Class); got != "[0 1 2 0 3 4]" {
+		t.Fatalf("after AddNode: %s", got)
+	}
+}

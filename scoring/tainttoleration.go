@@ -73,6 +73,10 @@ func ttReadPreScoreState(state *fw.CycleState) (*ttPreScoreState, *fw.Status) {
 	return s, nil
 }
 
+// ttMaxClasses bounds the taint classes whose counts ScoreBatch takes up
+// front; with more, it counts node by node.
+const ttMaxClasses = 64
+
 // ttIntolerable counts the PreferNoSchedule taints that tols do not
 // tolerate.
 func ttIntolerable(tols []fw.Toleration, taints []fw.Taint) int64 {
@@ -86,11 +90,28 @@ func ttIntolerable(tols []fw.Toleration, taints []fw.Taint) int64 {
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading the
-// PreScore state once; an untainted node costs one length check.
-func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, _ []int32, out []int64) *fw.Status {
+// PreScore state once; an untainted node costs one length check. With the
+// runner's snapshot indices, the count is taken once per taint class
+// (Snapshot.TaintClasses), when there are few, and read by each node of
+// the class.
+func (pl *TaintToleration) ScoreBatch(_ context.Context, state *fw.CycleState, _ *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
 	s, st := ttReadPreScoreState(state)
 	if st != nil {
 		return st
+	}
+	if idx != nil {
+		if tc := state.Snapshot().TaintClasses(); len(tc.Taints) <= ttMaxClasses {
+			var buf [ttMaxClasses]int64
+			counts := buf[:len(tc.Taints)]
+			for c, taints := range tc.Taints {
+				counts[c] = ttIntolerable(s.tolerations, taints)
+			}
+			class := tc.Class
+			for i, k := range idx {
+				out[i] = counts[class[k]]
+			}
+			return nil
+		}
 	}
 	for i, node := range nodes {
 		var n int64
