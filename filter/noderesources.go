@@ -3,6 +3,7 @@ package filter
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"strings"
 
 	"github.com/schedkit/schedkit/config"
@@ -61,7 +62,16 @@ type NodeResourcesFit struct {
 	cpuUnsch, memUnsch, ephUnsch   *fw.Status
 	cpuUnres, memUnres, ephUnres   *fw.Status
 	reasonCPU, reasonMem, reasonEp string
+	// multi memoizes the multi-reason statuses of shortfalls in pods, cpu,
+	// memory and ephemeral storage only, by nrfShortfalls mask (built on
+	// first use; a status depends on nothing else).
+	multi *[nrfMasks]atomic.Pointer[fw.Status]
 }
+
+// nrfMasks is the number of nrfShortfalls masks: bit 0 too many pods, then
+// per resource (cpu, memory, ephemeral storage) a shortfall bit and an
+// unresolvable bit.
+const nrfMasks = 1 << 7
 
 var (
 	_ fw.PreFilterPlugin   = (*NodeResourcesFit)(nil)
@@ -79,6 +89,7 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ fw.Handle) (fw.Plug
 		return nil, err
 	}
 	pl := &NodeResourcesFit{
+		multi:         &[nrfMasks]atomic.Pointer[fw.Status]{},
 		ignored:       make(map[resource.Name]struct{}, len(args.IgnoredResources)),
 		ignoredGroups: make(map[string]struct{}, len(args.IgnoredResourceGroups)),
 		reasonCPU:     ReasonInsufficientPrefix + string(resource.CPU),
@@ -274,9 +285,43 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *fw.NodeInfo) *fw.
 	return pl.slowStatus(s, node)
 }
 
-// slowStatus rebuilds the full multi-reason status on a node with several
-// shortfalls.
+// slowStatus returns the full multi-reason status on a node with several
+// shortfalls: built once per combination of shortfalls when no scalar
+// resource is short (pl.multi), else afresh.
 func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *fw.NodeInfo) *fw.Status {
+	alloc, used := &node.Allocatable, &node.Requested
+	if pl.multi == nil {
+		return pl.buildStatus(s, node)
+	}
+	for i := range s.scalars {
+		if sc := &s.scalars[i]; sc.value > alloc.Get(sc.name)-used.Get(sc.name) {
+			return pl.buildStatus(s, node)
+		}
+	}
+	var mask uint
+	if int64(len(node.Pods))+1 > alloc.Pods {
+		mask |= 1
+	}
+	for r, c := range [...]struct{ req, alloc, used int64 }{
+		{s.cpu, alloc.MilliCPU, used.MilliCPU}, {s.mem, alloc.Memory, used.Memory}, {s.eph, alloc.EphemeralStorage, used.EphemeralStorage}} {
+		if c.req > 0 && c.req > c.alloc-c.used {
+			mask |= 1 << (1 + 2*r)
+			if c.req > c.alloc {
+				mask |= 1 << (2 + 2*r)
+			}
+		}
+	}
+	slot := &pl.multi[mask]
+	if st := slot.Load(); st != nil {
+		return st
+	}
+	st := pl.buildStatus(s, node)
+	slot.Store(st)
+	return st
+}
+
+// buildStatus builds the full multi-reason status of node.
+func (pl *NodeResourcesFit) buildStatus(s *nrfPreFilterState, node *fw.NodeInfo) *fw.Status {
 	alloc, used := &node.Allocatable, &node.Requested
 	reasons := make([]string, 0, 4)
 	code := fw.Unschedulable

@@ -352,3 +352,47 @@ func ExampleNewNodeResourcesFit() {
 	// busy: Unschedulable: Insufficient cpu
 	// big: Success
 }
+
+// TestPropNodeResourcesFitMemoizedStatus: the multi-reason status a node
+// with several shortfalls gets (memoized per combination of shortfalls)
+// equals the status built for that node afresh, whatever the nodes seen
+// before.
+func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := p.(*NodeResourcesFit)
+		q := func(label string, max int) string { return fmt.Sprint(rapid.IntRange(0, max).Draw(t, label)) }
+		for range rapid.IntRange(1, 12).Draw(t, "rounds") {
+			req := map[string]string{"cpu": q("reqCPU", 4), "memory": q("reqMem", 4)}
+			if rapid.Bool().Draw(t, "reqEph") {
+				req["ephemeral-storage"] = q("eph", 3)
+			}
+			if rapid.IntRange(0, 3).Draw(t, "reqGPU") == 0 {
+				req["example.com/gpu"] = q("gpu", 2)
+			}
+			pod := fw.MustPodInfo(st.MakePod().Name("p").Req(req).Obj())
+			state := fw.NewCycleState()
+			if _, s := pl.PreFilter(context.Background(), state, pod, nil); !s.IsSuccess() {
+				t.Fatal(s)
+			}
+			node := st.MakeNode().Name("n").Capacity(map[string]string{"cpu": q("cpu", 4), "memory": q("mem", 4),
+				"ephemeral-storage": q("nodeEph", 3), "pods": q("pods", 2), "example.com/gpu": q("nodeGPU", 2)}).Obj()
+			var pods []*fw.PodInfo
+			for j := range rapid.IntRange(0, 2).Draw(t, "existing") {
+				pods = append(pods, fw.MustPodInfo(st.MakePod().Name(fmt.Sprint("e", j)).Req(map[string]string{"cpu": q("usedCPU", 2), "memory": q("usedMem", 2)}).Obj()))
+			}
+			ni, _ := fw.NewNodeInfo(node, pods...)
+			s, _ := nrfReadPreFilterState(state)
+			got, want := pl.filter(s, ni), pl.buildStatus(s, ni)
+			if want.IsSuccess() || len(want.Reasons()) < 2 {
+				continue // single reasons come from pl.filter's pre-built statuses
+			}
+			if !batchSameStatus(got, want) {
+				t.Fatalf("node %v with pods %d, pod %v: got %v, want %v", node.Status.Allocatable, len(pods), req, got, want)
+			}
+		}
+	})
+}
