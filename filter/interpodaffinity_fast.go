@@ -15,21 +15,33 @@ import (
 // same integers, so the order does not matter), and also keeps the counts
 // by value number, so that Filter reads slices instead of label maps.
 
-// ipaDense holds, for each slot of the three count tables, the counts by
-// value number of TopologyValues(key) (counts[id] is the table's count for
-// Values[id]); they equal the tables until AddPod or RemovePod changes the
+// ipaDense holds, for each slot of the three count tables, which values of
+// TopologyValues(key) (by number) have a positive count, and the counts
+// added; they equal the tables until AddPod or RemovePod changes the
 // state, which then drops them.
 type ipaDense struct {
 	snap                     *framework.Snapshot
 	existing, affinity, anti []ipaDenseSlot
 }
 
-// ipaDenseSlot is one topology key's counts by value number.
+// ipaDenseSlot is one topology key's counts by value number: hit has bit
+// id set when value id's count is positive (every count added is), adds
+// lists the counts added (an id may repeat). Filter reads only hit, a few
+// words even for a key with a value per node.
 type ipaDenseSlot struct {
 	domain []int32 // value number by node index (−1: the node lacks the key)
-	counts []int64
+	hit    []uint64
+	adds   []ipaIDCount
 	values []string // the key's values by number
 }
+
+type ipaIDCount struct {
+	id int32
+	n  int64
+}
+
+// has reports whether value id has a positive count.
+func (sl *ipaDenseSlot) has(id int32) bool { return sl.hit[id>>6]&(1<<(id&63)) != 0 }
 
 // slot returns the dense slot i of slots, growing slots to cover it and
 // creating the slot's arrays for key.
@@ -38,9 +50,9 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int, key string) *ipaDenseSlot 
 		*slots = append(*slots, ipaDenseSlot{})
 	}
 	sl := &(*slots)[i]
-	if sl.counts == nil {
+	if sl.hit == nil {
 		tv := d.snap.TopologyValues(key)
-		sl.domain, sl.counts, sl.values = tv.Domain, make([]int64, len(tv.Values)), tv.Values
+		sl.domain, sl.hit, sl.values = tv.Domain, make([]uint64, (len(tv.Values)+63)/64), tv.Values
 	}
 	return sl
 }
@@ -53,11 +65,12 @@ func ipaAddDense(c *ipaCounts, d *ipaDense, dense *[]ipaDenseSlot, slot int, key
 	if id < 0 {
 		return
 	}
-	counts := d.slot(dense, slot, key).counts
-	if counts[id] == 0 {
+	sl := d.slot(dense, slot, key)
+	if !sl.has(id) {
+		sl.hit[id>>6] |= 1 << (id & 63)
 		c.n++
 	}
-	counts[id] += n
+	sl.adds = append(sl.adds, ipaIDCount{id, n})
 }
 
 // fillTables fills the three count tables' maps from the dense counts (a
@@ -70,10 +83,8 @@ func (s *ipaPreFilterState) fillTables() {
 		for slot := range t.dense {
 			sl := &t.dense[slot]
 			m := t.c.vals[slot]
-			for id, n := range sl.counts {
-				if n != 0 {
-					m[sl.values[id]] = n
-				}
+			for _, a := range sl.adds {
+				m[sl.values[a.id]] += a.n
 			}
 		}
 	}
@@ -152,7 +163,7 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 		if id < 0 {
 			return pl.affinityFail // every topology key must exist on the node
 		}
-		if sl.counts[id] <= 0 {
+		if !sl.has(id) {
 			podsExist = false
 		}
 	}
@@ -162,7 +173,7 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 	if s.anti.n != 0 {
 		for i := range s.antiTerms {
 			sl := &d.anti[s.antiTerms[i].slot]
-			if id := sl.domain[k]; id >= 0 && sl.counts[id] > 0 {
+			if id := sl.domain[k]; id >= 0 && sl.has(id) {
 				return pl.antiAffinityFail
 			}
 		}
@@ -170,10 +181,10 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 	if s.existingAnti.n != 0 {
 		for i := range d.existing {
 			sl := &d.existing[i]
-			if sl.counts == nil {
+			if sl.hit == nil {
 				continue
 			}
-			if id := sl.domain[k]; id >= 0 && sl.counts[id] > 0 {
+			if id := sl.domain[k]; id >= 0 && sl.has(id) {
 				return pl.existingFail
 			}
 		}
@@ -209,7 +220,7 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 	if s.existingAnti.n != 0 {
 		ex = exBuf[:0]
 		for i := range d.existing {
-			if d.existing[i].counts != nil {
+			if d.existing[i].hit != nil {
 				ex = append(ex, d.existing[i])
 			}
 		}
@@ -226,7 +237,7 @@ nodes:
 				out[i] = pl.affinityFail // every topology key must exist on the node
 				continue nodes
 			}
-			if aff[a].counts[id] <= 0 {
+			if !aff[a].has(id) {
 				podsExist = false
 			}
 		}
@@ -235,13 +246,13 @@ nodes:
 			continue
 		}
 		for a := range anti {
-			if id := anti[a].domain[k]; id >= 0 && anti[a].counts[id] > 0 {
+			if id := anti[a].domain[k]; id >= 0 && anti[a].has(id) {
 				out[i] = pl.antiAffinityFail
 				continue nodes
 			}
 		}
 		for e := range ex {
-			if id := ex[e].domain[k]; id >= 0 && ex[e].counts[id] > 0 {
+			if id := ex[e].domain[k]; id >= 0 && ex[e].has(id) {
 				out[i] = pl.existingFail
 				continue nodes
 			}

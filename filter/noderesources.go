@@ -3,8 +3,8 @@ package filter
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"strings"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"

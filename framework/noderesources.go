@@ -20,21 +20,10 @@ type NodeResources struct {
 	// of cpu and memory, computed when the node last changed; both are 0
 	// unless both allocatables are non-zero.
 	CPUFraction, MemoryFraction float64
-	// ImageMask is the or of ImageMaskOf(name) over the names of
-	// NodeInfo.ImageSizes: a node whose mask lacks ImageMaskOf(name) does
-	// not hold the image (a set bit proves nothing).
+	// ImageMask has bit id%64 set for the number id (Snapshot.ImageID) of
+	// every image the node holds: a node whose mask lacks an image's bit
+	// does not hold it (a set bit proves nothing).
 	ImageMask uint64
-}
-
-// ImageMaskOf returns the bit that stands for the image name in
-// NodeResources.ImageMask (one of 64, from an FNV-1a hash of the name).
-func ImageMaskOf(name string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(name); i++ {
-		h ^= uint64(name[i])
-		h *= 1099511628211
-	}
-	return 1 << ((h ^ h>>32) & 63)
 }
 
 // resourcesOf returns n's NodeResources.

@@ -24,6 +24,8 @@ type Snapshot struct {
 	images      map[string]int
 	// imagesShared is set when images is shared with a clone.
 	imagesShared bool
+	// imageIDs numbers image names for the snapshot and its clones.
+	imageIDs *imageNumbering
 
 	affinityMu    sync.Mutex
 	affinityDirty bool
@@ -115,6 +117,7 @@ func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot,
 		owned:         make([]bool, 0, len(nodes)),
 		index:         make(map[string]int, len(nodes)),
 		images:        map[string]int{},
+		imageIDs:      &imageNumbering{},
 		namespaces:    map[string]map[string]string{},
 		affinityDirty: true,
 	}
@@ -244,6 +247,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 		return err
 	}
 	ni, _ := NewNodeInfo(n)
+	s.imageIDs.number(ni)
 	if s.indexShared {
 		idx := make(map[string]int, len(s.index)+1)
 		for k, v := range s.index {
@@ -305,6 +309,7 @@ func (s *Snapshot) UpdateNode(n *Node) error {
 	}
 	s.countImages(ni, -1)
 	ni.SetNode(n)
+	s.imageIDs.number(ni)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
 	s.topo, s.taintClasses = nil, nil
@@ -419,6 +424,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,
 		images:            s.images,
+		imageIDs:          s.imageIDs,
 		res:               s.res,
 		withAffinity:      s.withAffinity,
 		withReqAnti:       s.withReqAnti,

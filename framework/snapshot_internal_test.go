@@ -130,3 +130,40 @@ func TestTaintClasses(t *testing.T) {
 		t.Fatalf("after AddNode: %s", got)
 	}
 }
+
+func TestImageNumbers(t *testing.T) {
+	nodes := testNodes(3)
+	nodes[0].Status.Images = []ContainerImage{{Names: []string{"a:1", "a@sha"}, SizeBytes: 10}, {Names: []string{"b:1"}, SizeBytes: 20}}
+	nodes[1].Status.Images = []ContainerImage{{Names: []string{"b:1"}, SizeBytes: 21}, {Names: []string{"b:1"}, SizeBytes: 22}} // listed twice: the last size counts
+	s := MustSnapshot(nodes, nil)
+	a, sha, b := s.ImageID("a:1"), s.ImageID("a@sha"), s.ImageID("b:1")
+	if a < 0 || sha < 0 || b < 0 || a == sha || a == b || s.ImageID("c:1") != -1 {
+		t.Fatalf("ImageID: a:1=%d a@sha=%d b:1=%d c:1=%d", a, sha, b, s.ImageID("c:1"))
+	}
+	for _, c := range []struct {
+		node int
+		id   int32
+		size int64
+		ok   bool
+	}{{0, a, 10, true}, {0, sha, 10, true}, {0, b, 20, true}, {1, b, 22, true}, {1, a, 0, false}, {2, b, 0, false}} {
+		if size, ok := s.NodeImageSize(c.node, c.id); size != c.size || ok != c.ok {
+			t.Errorf("NodeImageSize(%d, %d) = %d, %v; want %d, %v", c.node, c.id, size, ok, c.size, c.ok)
+		}
+	}
+	if m := s.Resources()[0].ImageMask; m != ImageMaskBit(a)|ImageMaskBit(sha)|ImageMaskBit(b) {
+		t.Errorf("ImageMask of node 0 = %b", m)
+	}
+	c := s.Clone()
+	upd := *nodes[2]
+	upd.Status.Images = []ContainerImage{{Names: []string{"c:1"}, SizeBytes: 30}}
+	if err := c.UpdateNode(&upd); err != nil {
+		t.Fatal(err)
+	}
+	id := c.ImageID("c:1")
+	if size, ok := c.NodeImageSize(2, id); id < 0 || size != 30 || !ok || s.ImageID("c:1") != id {
+		t.Fatalf("after UpdateNode on a clone: id %d (original %d), size %d, %v", id, s.ImageID("c:1"), size, ok)
+	}
+	if _, ok := s.NodeImageSize(2, id); ok {
+		t.Fatal("UpdateNode on a clone changed the original's node")
+	}
+}

@@ -453,7 +453,7 @@ func omCheckResources(t *rapid.T, s *fw.Snapshot) {
 			NumPods: int64(len(ni.Pods)),
 		}
 		for name := range ni.ImageSizes {
-			want.ImageMask |= fw.ImageMaskOf(name)
+			want.ImageMask |= fw.ImageMaskBit(s.ImageID(name))
 		}
 		if want.AllocatableMilliCPU != 0 && want.AllocatableMemory != 0 {
 			want.CPUFraction = float64(want.RequestedMilliCPU) / float64(want.AllocatableMilliCPU)

@@ -28,7 +28,8 @@ const ilStateKey fw.StateKey = "Score" + config.ImageLocalityName
 type ilImage struct {
 	name   string
 	spread float64 // nodes with the image / all nodes
-	mask   uint64  // fw.ImageMaskOf(name)
+	id     int32   // the snapshot's number of the image, -1 for none
+	mask   uint64  // fw.ImageMaskBit(id), 0 for none
 }
 
 type ilPreScoreState struct {
@@ -87,9 +88,12 @@ func (pl *ImageLocality) state(snap *fw.Snapshot, pod *fw.Pod) (*ilPreScoreState
 		n := NormalizedImageName(image)
 		k := snap.ImageNumNodes(n)
 		s.somewhere = s.somewhere || k > 0
-		m := fw.ImageMaskOf(n)
-		s.masks |= m
-		s.images = append(s.images, ilImage{name: n, spread: float64(k) / float64(total), mask: m})
+		im := ilImage{name: n, spread: float64(k) / float64(total), id: snap.ImageID(n)}
+		if im.id >= 0 && k > 0 {
+			im.mask = fw.ImageMaskBit(im.id)
+			s.masks |= im.mask
+		}
+		s.images = append(s.images, im)
 	}
 	for i := range pod.Spec.InitContainers {
 		add(pod.Spec.InitContainers[i].Image)
@@ -137,7 +141,8 @@ func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPr
 // read once, and a node without images scores the floor directly, as every
 // node does when none of the pod's images is on any node. With the
 // runner's snapshot indices, a node's image mask (NodeResources.ImageMask)
-// rules out the images it cannot hold without a lookup.
+// rules out the images it cannot hold, and the others are found by number
+// (Snapshot.NodeImageSize) instead of by name.
 func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
 	s, st := pl.readState(state, pod)
 	if st != nil {
@@ -151,14 +156,15 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod
 		return nil
 	}
 	if idx != nil {
-		res := state.Snapshot().Resources()
+		snap := state.Snapshot()
+		res := snap.Resources()
 		for i, k := range idx {
 			m := res[k].ImageMask
 			if m&s.masks == 0 {
 				out[i] = none
 				continue
 			}
-			out[i] = s.maskedScore(nodes[i], m)
+			out[i] = s.numberedScore(snap, int(k), m)
 		}
 		return nil
 	}
@@ -172,16 +178,17 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod
 	return nil
 }
 
-// maskedScore is score for a node whose image mask is m: images whose bit
-// m lacks are not looked up.
-func (s *ilPreScoreState) maskedScore(node *fw.NodeInfo, m uint64) int64 {
+// numberedScore is score for the snapshot's node k, whose image mask is
+// m: images are matched by number, and those whose bit m lacks (or that no
+// node holds) are not looked for.
+func (s *ilPreScoreState) numberedScore(snap *fw.Snapshot, k int, m uint64) int64 {
 	var sum int64
 	for i := range s.images {
 		im := &s.images[i]
 		if im.mask&m == 0 {
 			continue
 		}
-		if size, ok := node.ImageSizes[im.name]; ok {
+		if size, ok := snap.NodeImageSize(k, im.id); ok {
 			sum += int64(float64(size) * im.spread)
 		}
 	}
