@@ -207,13 +207,16 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState,
 		return
 	}
 	if snap := state.Snapshot(); idx != nil && snap != nil {
-		// The same comparisons on the snapshot's dense copy of the numbers.
+		// The same comparisons on the snapshot's dense copy of the
+		// numbers; a node short of something gets the status of its
+		// shortfalls, still without reading the NodeInfo.
 		res := snap.Resources()
 		for i, x := range idx {
 			r := &res[x]
 			if s.short(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU-r.RequestedMilliCPU,
 				r.AllocatableMemory-r.RequestedMemory, r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage) {
-				out[i] = pl.filter(s, nodes[i])
+				out[i] = pl.maskStatus(s.shortMask(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU, r.RequestedMilliCPU,
+					r.AllocatableMemory, r.RequestedMemory, r.AllocatableEphemeralStorage, r.RequestedEphemeralStorage))
 			}
 		}
 		return
@@ -287,23 +290,30 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *fw.NodeInfo) *fw.
 
 // slowStatus returns the full multi-reason status on a node with several
 // shortfalls: built once per combination of shortfalls when no scalar
-// resource is short (pl.multi), else afresh.
+// resource is short (maskStatus), else afresh.
 func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *fw.NodeInfo) *fw.Status {
 	alloc, used := &node.Allocatable, &node.Requested
-	if pl.multi == nil {
-		return pl.buildStatus(s, node)
-	}
 	for i := range s.scalars {
 		if sc := &s.scalars[i]; sc.value > alloc.Get(sc.name)-used.Get(sc.name) {
 			return pl.buildStatus(s, node)
 		}
 	}
+	return pl.maskStatus(s.shortMask(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU, used.MilliCPU,
+		alloc.Memory, used.Memory, alloc.EphemeralStorage, used.EphemeralStorage))
+}
+
+// shortMask returns the nrfMasks mask of a node's shortfalls in pods, cpu,
+// memory and ephemeral storage (scalar resources aside), from its pods,
+// allocatable and requested numbers.
+func (s *nrfPreFilterState) shortMask(pods, allocPods, allocCPU, usedCPU, allocMem, usedMem, allocEph, usedEph int64) uint {
 	var mask uint
-	if int64(len(node.Pods))+1 > alloc.Pods {
+	if pods+1 > allocPods {
 		mask |= 1
 	}
-	for r, c := range [...]struct{ req, alloc, used int64 }{
-		{s.cpu, alloc.MilliCPU, used.MilliCPU}, {s.mem, alloc.Memory, used.Memory}, {s.eph, alloc.EphemeralStorage, used.EphemeralStorage}} {
+	if s.podsOnly {
+		return mask
+	}
+	for r, c := range [...]struct{ req, alloc, used int64 }{{s.cpu, allocCPU, usedCPU}, {s.mem, allocMem, usedMem}, {s.eph, allocEph, usedEph}} {
 		if c.req > 0 && c.req > c.alloc-c.used {
 			mask |= 1 << (1 + 2*r)
 			if c.req > c.alloc {
@@ -311,13 +321,55 @@ func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *fw.NodeInfo) 
 			}
 		}
 	}
+	return mask
+}
+
+// maskStatus returns the status of the shortfalls in mask (not 0), as
+// filter gives it: a pre-built status for one shortfall, else the
+// multi-reason status, built on first use (pl.multi).
+func (pl *NodeResourcesFit) maskStatus(mask uint) *fw.Status {
+	switch mask {
+	case 1:
+		return pl.tooManyPods
+	case 1 << 1:
+		return pl.cpuUnsch
+	case 1<<1 | 1<<2:
+		return pl.cpuUnres
+	case 1 << 3:
+		return pl.memUnsch
+	case 1<<3 | 1<<4:
+		return pl.memUnres
+	case 1 << 5:
+		return pl.ephUnsch
+	case 1<<5 | 1<<6:
+		return pl.ephUnres
+	}
+	if pl.multi == nil {
+		return pl.buildMaskStatus(mask)
+	}
 	slot := &pl.multi[mask]
 	if st := slot.Load(); st != nil {
 		return st
 	}
-	st := pl.buildStatus(s, node)
+	st := pl.buildMaskStatus(mask)
 	slot.Store(st)
 	return st
+}
+
+// buildMaskStatus builds the multi-reason status of the shortfalls in mask
+// (reasons in kube's order: pods, cpu, memory, ephemeral storage).
+func (pl *NodeResourcesFit) buildMaskStatus(mask uint) *fw.Status {
+	reasons := make([]string, 0, 4)
+	code := fw.Unschedulable
+	for b, reason := range [...]string{ReasonTooManyPods, pl.reasonCPU, pl.reasonMem, pl.reasonEp} {
+		if b == 0 && mask&1 != 0 || b > 0 && mask&(1<<(2*b-1)) != 0 {
+			reasons = append(reasons, reason)
+		}
+		if b > 0 && mask&(1<<(2*b)) != 0 {
+			code = fw.UnschedulableAndUnresolvable
+		}
+	}
+	return fw.NewStatus(code, reasons...)
 }
 
 // buildStatus builds the full multi-reason status of node.
