@@ -16,32 +16,41 @@ import (
 // by value number, so that Filter reads slices instead of label maps.
 
 // ipaDense holds, for each slot of the three count tables, which values of
-// TopologyValues(key) (by number) have a positive count, and the counts
-// added; they equal the tables until AddPod or RemovePod changes the
-// state, which then drops them.
+// TopologyValues(key) (by number) have a positive count, and where the
+// counts come from; they equal the tables until AddPod or RemovePod
+// changes the state, which then drops them.
 type ipaDense struct {
 	snap                     *framework.Snapshot
 	existing, affinity, anti []ipaDenseSlot
 }
 
 // ipaDenseSlot is one topology key's counts by value number: hit has bit
-// id set when value id's count is positive (every count added is), adds
-// lists the counts added (an id may repeat). Filter reads only hit, a few
-// words even for a key with a value per node.
+// id set when value id's count is positive (every count added is). Filter
+// reads only hit, a few words even for a key with a value per node; the
+// counts themselves are summed from their sources (affinity groups,
+// per-node pod counts of the snapshot, read-only for the cycle) only when
+// the tables are filled.
 type ipaDenseSlot struct {
-	domain []int32 // value number by node index (−1: the node lacks the key)
-	hit    []uint64
-	adds   []ipaIDCount
-	values []string // the key's values by number
-}
-
-type ipaIDCount struct {
-	id int32
-	n  int64
+	domain  []int32 // value number by node index (−1: the node lacks the key)
+	hit     []uint64
+	values  []string // the key's values by number
+	groups  []*framework.AffinityGroup
+	perNode [][]int32
 }
 
 // has reports whether value id has a positive count.
 func (sl *ipaDenseSlot) has(id int32) bool { return sl.hit[id>>6]&(1<<(id&63)) != 0 }
+
+// mark records a positive count for the value of node k in table c (when
+// node k carries the key), counting the table's pairs (c.n).
+func (sl *ipaDenseSlot) mark(c *ipaCounts, k int32) {
+	id := sl.domain[k]
+	if id < 0 || sl.has(id) {
+		return
+	}
+	sl.hit[id>>6] |= 1 << (id & 63)
+	c.n++
+}
 
 // slot returns the dense slot i of slots, growing slots to cover it and
 // creating the slot's arrays for key.
@@ -57,24 +66,28 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int, key string) *ipaDenseSlot 
 	return sl
 }
 
-// ipaAddDense adds n > 0 to the pair (key, value of node k) in the dense
-// view of table c, when node k carries key; c counts the pairs (c.n) and
-// gets its map entries only when the state's tables are filled.
-func ipaAddDense(c *ipaCounts, d *ipaDense, dense *[]ipaDenseSlot, slot int, key string, tv *framework.TopologyValues, k int, n int64) {
-	id := tv.Domain[k]
-	if id < 0 {
-		return
+// addGroup adds, for every node of group g, g.Count pods to the node's
+// value of the slot's key in table c.
+func (sl *ipaDenseSlot) addGroup(c *ipaCounts, g *framework.AffinityGroup) {
+	for _, k := range g.Nodes {
+		sl.mark(c, k)
 	}
-	sl := d.slot(dense, slot, key)
-	if !sl.has(id) {
-		sl.hit[id>>6] |= 1 << (id & 63)
-		c.n++
-	}
-	sl.adds = append(sl.adds, ipaIDCount{id, n})
+	sl.groups = append(sl.groups, g)
 }
 
-// fillTables fills the three count tables' maps from the dense counts (a
-// fast PreFilter leaves them empty until something reads them).
+// addPerNode adds, for every node k, perNode[k] pods to the node's value of
+// the slot's key in table c.
+func (sl *ipaDenseSlot) addPerNode(c *ipaCounts, perNode []int32) {
+	for k, n := range perNode {
+		if n != 0 {
+			sl.mark(c, int32(k))
+		}
+	}
+	sl.perNode = append(sl.perNode, perNode)
+}
+
+// fillTables fills the three count tables' maps from the dense counts'
+// sources (a fast PreFilter leaves them empty until something reads them).
 func (s *ipaPreFilterState) fillTables() {
 	for _, t := range [...]struct {
 		c     *ipaCounts
@@ -83,8 +96,19 @@ func (s *ipaPreFilterState) fillTables() {
 		for slot := range t.dense {
 			sl := &t.dense[slot]
 			m := t.c.vals[slot]
-			for _, a := range sl.adds {
-				m[sl.values[a.id]] += a.n
+			for _, g := range sl.groups {
+				for p, k := range g.Nodes {
+					if id := sl.domain[k]; id >= 0 {
+						m[sl.values[id]] += int64(g.Count[p])
+					}
+				}
+			}
+			for _, perNode := range sl.perNode {
+				for k, n := range perNode {
+					if id := sl.domain[k]; n != 0 && id >= 0 {
+						m[sl.values[id]] += int64(n)
+					}
+				}
 			}
 		}
 	}
@@ -101,16 +125,18 @@ func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 		}
 		key := g.Term.TopologyKey
 		tv := s.snap.TopologyValues(key)
-		slot := -1
-		for p, k := range g.Nodes {
-			if tv.Domain[k] < 0 {
-				continue
+		keyed := false
+		for _, k := range g.Nodes {
+			if tv.Domain[k] >= 0 {
+				keyed = true
+				break
 			}
-			if slot < 0 {
-				slot = s.existingAnti.slot(key)
-			}
-			ipaAddDense(&s.existingAnti, s.dense, &s.dense.existing, slot, key, tv, int(k), int64(g.Count[p]))
 		}
+		if !keyed { // as the walk, which creates no table slot then
+			continue
+		}
+		slot := s.existingAnti.slot(key)
+		s.dense.slot(&s.dense.existing, slot, key).addGroup(&s.existingAnti, g)
 	}
 }
 
@@ -122,33 +148,19 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 	snap := s.snap
 	if len(s.affTerms) > 0 {
 		q := framework.PodQuery{Terms: make([]framework.PodTerm, len(s.affTerms))}
-		tvs := make([]*framework.TopologyValues, len(s.affTerms))
 		for i := range s.affTerms {
 			q.Terms[i] = framework.PodTermOf(s.affTerms[i].AffinityTerm)
-			tvs[i] = snap.TopologyValues(s.affTerms[i].TopologyKey)
-			s.dense.slot(&s.dense.affinity, s.affTerms[i].slot, s.affTerms[i].TopologyKey)
 		}
 		counts := snap.PodCounts(q)
-		for k, n := range counts {
-			if n == 0 {
-				continue
-			}
-			for i := range s.affTerms {
-				t := &s.affTerms[i]
-				ipaAddDense(&s.affinity, s.dense, &s.dense.affinity, t.slot, t.TopologyKey, tvs[i], k, int64(n))
-			}
+		for i := range s.affTerms {
+			t := &s.affTerms[i]
+			s.dense.slot(&s.dense.affinity, t.slot, t.TopologyKey).addPerNode(&s.affinity, counts)
 		}
 	}
 	for i := range s.antiTerms {
 		t := &s.antiTerms[i]
-		tv := snap.TopologyValues(t.TopologyKey)
-		s.dense.slot(&s.dense.anti, t.slot, t.TopologyKey)
 		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}})
-		for k, n := range counts {
-			if n != 0 {
-				ipaAddDense(&s.anti, s.dense, &s.dense.anti, t.slot, t.TopologyKey, tv, k, int64(n))
-			}
-		}
+		s.dense.slot(&s.dense.anti, t.slot, t.TopologyKey).addPerNode(&s.anti, counts)
 	}
 }
 
