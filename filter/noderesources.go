@@ -42,6 +42,10 @@ type nrfPreFilterState struct {
 	// podsOnly is set when the pod requests nothing at all: only the pod
 	// count is checked.
 	podsOnly bool
+	// missing memoizes, when scalars is not empty, the statuses of nodes
+	// without scalar resources (every scalar missing) by nrfShortfalls
+	// mask of their other shortfalls.
+	missing *[nrfMasks]atomic.Pointer[fw.Status]
 }
 
 // Clone returns the state itself: AddPod/RemovePod never change it.
@@ -155,6 +159,9 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *fw.CycleState, p
 			unres: fw.NewStatus(fw.UnschedulableAndUnresolvable, reason),
 		})
 	}
+	if len(s.scalars) > 0 {
+		s.missing = &[nrfMasks]atomic.Pointer[fw.Status]{}
+	}
 	state.Write(nrfPreFilterKey, s)
 	return nil, nil
 }
@@ -200,6 +207,22 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState,
 		return
 	}
 	out = out[:len(nodes)]
+	if snap := state.Snapshot(); idx != nil && snap != nil && len(s.scalars) > 0 {
+		// A node without scalar resources misses every scalar the pod
+		// requests: its status follows from the dense numbers. The others
+		// take Filter's path.
+		res := snap.Resources()
+		for i, x := range idx {
+			r := &res[x]
+			if r.HasScalars {
+				out[i] = pl.filter(s, nodes[i])
+				continue
+			}
+			out[i] = pl.missingStatus(s, s.shortMask(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU, r.RequestedMilliCPU,
+				r.AllocatableMemory, r.RequestedMemory, r.AllocatableEphemeralStorage, r.RequestedEphemeralStorage))
+		}
+		return
+	}
 	if len(s.scalars) > 0 {
 		for i, node := range nodes {
 			out[i] = pl.filter(s, node)
@@ -356,20 +379,50 @@ func (pl *NodeResourcesFit) maskStatus(mask uint) *fw.Status {
 	return st
 }
 
-// buildMaskStatus builds the multi-reason status of the shortfalls in mask
-// (reasons in kube's order: pods, cpu, memory, ephemeral storage).
+// missingStatus returns the status of a node that lacks every scalar
+// resource the pod requests (s.scalars is not empty) and has the other
+// shortfalls in mask, as filter gives it: unresolvable, the scalars'
+// reasons after mask's; memoized per mask in s.missing.
+func (pl *NodeResourcesFit) missingStatus(s *nrfPreFilterState, mask uint) *fw.Status {
+	if mask == 0 && len(s.scalars) == 1 {
+		return s.scalars[0].unres
+	}
+	slot := &s.missing[mask]
+	if st := slot.Load(); st != nil {
+		return st
+	}
+	reasons, _ := pl.maskReasons(mask)
+	for i := range s.scalars {
+		reasons = append(reasons, s.scalars[i].reason)
+	}
+	st := fw.NewStatus(fw.UnschedulableAndUnresolvable, reasons...)
+	slot.Store(st)
+	return st
+}
+
+// buildMaskStatus builds the multi-reason status of the shortfalls in
+// mask.
 func (pl *NodeResourcesFit) buildMaskStatus(mask uint) *fw.Status {
-	reasons := make([]string, 0, 4)
-	code := fw.Unschedulable
+	reasons, unres := pl.maskReasons(mask)
+	if unres {
+		return fw.NewStatus(fw.UnschedulableAndUnresolvable, reasons...)
+	}
+	return fw.NewStatus(fw.Unschedulable, reasons...)
+}
+
+// maskReasons returns the reasons of the shortfalls in mask, in kube's
+// order (pods, cpu, memory, ephemeral storage), and whether one is
+// unresolvable.
+func (pl *NodeResourcesFit) maskReasons(mask uint) (reasons []string, unres bool) {
 	for b, reason := range [...]string{ReasonTooManyPods, pl.reasonCPU, pl.reasonMem, pl.reasonEp} {
 		if b == 0 && mask&1 != 0 || b > 0 && mask&(1<<(2*b-1)) != 0 {
 			reasons = append(reasons, reason)
 		}
 		if b > 0 && mask&(1<<(2*b)) != 0 {
-			code = fw.UnschedulableAndUnresolvable
+			unres = true
 		}
 	}
-	return fw.NewStatus(code, reasons...)
+	return reasons, unres
 }
 
 // buildStatus builds the full multi-reason status of node.

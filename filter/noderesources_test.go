@@ -396,3 +396,52 @@ func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
 		}
 	})
 }
+
+// TestPropNodeResourcesFitBatchScalars: FilterBatch over snapshot nodes
+// with and without scalar resources gives every node Filter's status for
+// pods requesting scalar resources (nodes without any take the dense
+// path) and for pods requesting none.
+func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := p.(*NodeResourcesFit)
+		q := func(label string, max int) string { return fmt.Sprint(rapid.IntRange(0, max).Draw(t, label)) }
+		var nodes []*fw.Node
+		var pods []*fw.Pod
+		for i := range rapid.IntRange(1, 8).Draw(t, "nodes") {
+			c := map[string]string{"cpu": q("cpu", 4), "memory": q("mem", 4), "ephemeral-storage": q("eph", 2), "pods": q("pods", 2)}
+			if rapid.Bool().Draw(t, "gpuNode") {
+				c["example.com/gpu"] = q("gpu", 2)
+			}
+			n := st.MakeNode().Name(fmt.Sprint("n", i)).Capacity(c).Obj()
+			nodes = append(nodes, n)
+			for j := range rapid.IntRange(0, 2).Draw(t, "existing") {
+				pods = append(pods, st.MakePod().Name(fmt.Sprint("e", i, j)).Node(n.Name).Req(map[string]string{"cpu": q("usedCPU", 2), "memory": q("usedMem", 2)}).Obj())
+			}
+		}
+		snap := fw.MustSnapshot(nodes, pods)
+		req := map[string]string{"cpu": q("reqCPU", 4), "memory": q("reqMem", 4), "ephemeral-storage": q("reqEph", 2)}
+		for _, r := range []string{"example.com/gpu", "example.com/fpga"} {
+			if rapid.Bool().Draw(t, "req "+r) {
+				req[r] = fmt.Sprint(rapid.IntRange(1, 2).Draw(t, "amount "+r))
+			}
+		}
+		pod := fw.MustPodInfo(st.MakePod().Name("p").Req(req).Obj())
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, s := pl.PreFilter(context.Background(), state, pod, snap.Nodes()); !s.IsSuccess() {
+			t.Fatal(s)
+		}
+		all := snap.Nodes()
+		out := make([]*fw.Status, len(all))
+		pl.FilterBatch(context.Background(), state, pod, all, st.SnapshotIndices(state, all), out)
+		for i, n := range all {
+			if want := pl.Filter(context.Background(), state, pod, n); !batchSameStatus(out[i], want) {
+				t.Fatalf("node %s %v: FilterBatch %v, Filter %v", n.Name(), n.Node().Status.Allocatable, out[i], want)
+			}
+		}
+	})
+}

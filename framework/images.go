@@ -4,7 +4,7 @@ import "sync"
 
 // This file numbers image names across a snapshot and its clones, so that
 // ImageLocality matches a node's images by number (NodeResources.ImageMask,
-// Snapshot.NodeImageSize) instead of hashing names into each node's map.
+// Snapshot.ImageTable) instead of hashing names into each node's map.
 
 // imageNumbering gives each image name seen on a node of a snapshot family
 // a number, for good: a number means the same name in every snapshot of
@@ -70,13 +70,43 @@ func (s *Snapshot) ImageID(name string) int32 {
 	return -1
 }
 
-// NodeImageSize returns the size of the image numbered id (ImageID) on the
-// node at position k, and whether the node holds it.
-func (s *Snapshot) NodeImageSize(k int, id int32) (int64, bool) {
-	for _, img := range s.nodes[k].images {
+// ImageTable lists the images of every node of a snapshot by number
+// (ImageID), in one array in node order, so that looking up many nodes'
+// images reads contiguous memory instead of each NodeInfo. Read-only.
+type ImageTable struct {
+	start  []int32 // node k's images are images[start[k]:start[k+1]]
+	images []nodeImage
+}
+
+// Size returns the size of the image numbered id on the node at position
+// k, and whether the node holds it.
+func (t *ImageTable) Size(k int, id int32) (int64, bool) {
+	for _, img := range t.images[t.start[k]:t.start[k+1]] {
 		if img.id == id {
 			return img.size, true
 		}
 	}
 	return 0, false
+}
+
+// ImageTable returns the snapshot's image table, computing it once per
+// snapshot (and again after node changes). It is safe for concurrent use.
+func (s *Snapshot) ImageTable() *ImageTable {
+	s.topoMu.Lock()
+	defer s.topoMu.Unlock()
+	if s.imageTable != nil {
+		return s.imageTable
+	}
+	t := &ImageTable{start: make([]int32, len(s.nodes)+1)}
+	total := 0
+	for _, n := range s.nodes {
+		total += len(n.images)
+	}
+	t.images = make([]nodeImage, 0, total)
+	for k, n := range s.nodes {
+		t.images = append(t.images, n.images...)
+		t.start[k+1] = int32(len(t.images))
+	}
+	s.imageTable = t
+	return t
 }

@@ -35,6 +35,7 @@ type Snapshot struct {
 	topoMu       sync.Mutex
 	topo         map[string]*TopologyValues
 	taintClasses *TaintClasses // nil until asked, dropped when nodes change
+	imageTable   *ImageTable   // likewise
 	withAffinity []*NodeInfo
 	withReqAnti  []*NodeInfo
 
@@ -261,7 +262,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.runs.Store(nil)
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
-	s.topo, s.taintClasses = nil, nil
+	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
@@ -294,7 +295,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 		}
 	}
 	s.affinityDirty = true
-	s.topo, s.taintClasses = nil, nil
+	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
 	return nil
 }
 
@@ -312,7 +313,7 @@ func (s *Snapshot) UpdateNode(n *Node) error {
 	s.imageIDs.number(ni)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
-	s.topo, s.taintClasses = nil, nil
+	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
 	return nil
 }
 
@@ -415,11 +416,12 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo, taints := s.topo, s.taintClasses
+	topo, taints, images := s.topo, s.taintClasses, s.imageTable
 	s.topoMu.Unlock()
 	c := &Snapshot{
 		topo:              topo,
 		taintClasses:      taints,
+		imageTable:        images,
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,

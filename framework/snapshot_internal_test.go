@@ -146,8 +146,8 @@ func TestImageNumbers(t *testing.T) {
 		size int64
 		ok   bool
 	}{{0, a, 10, true}, {0, sha, 10, true}, {0, b, 20, true}, {1, b, 22, true}, {1, a, 0, false}, {2, b, 0, false}} {
-		if size, ok := s.NodeImageSize(c.node, c.id); size != c.size || ok != c.ok {
-			t.Errorf("NodeImageSize(%d, %d) = %d, %v; want %d, %v", c.node, c.id, size, ok, c.size, c.ok)
+		if size, ok := s.ImageTable().Size(c.node, c.id); size != c.size || ok != c.ok {
+			t.Errorf("ImageTable().Size(%d, %d) = %d, %v; want %d, %v", c.node, c.id, size, ok, c.size, c.ok)
 		}
 	}
 	if m := s.Resources()[0].ImageMask; m != ImageMaskBit(a)|ImageMaskBit(sha)|ImageMaskBit(b) {
@@ -160,10 +160,10 @@ func TestImageNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := c.ImageID("c:1")
-	if size, ok := c.NodeImageSize(2, id); id < 0 || size != 30 || !ok || s.ImageID("c:1") != id {
+	if size, ok := c.ImageTable().Size(2, id); id < 0 || size != 30 || !ok || s.ImageID("c:1") != id {
 		t.Fatalf("after UpdateNode on a clone: id %d (original %d), size %d, %v", id, s.ImageID("c:1"), size, ok)
 	}
-	if _, ok := s.NodeImageSize(2, id); ok {
+	if _, ok := s.ImageTable().Size(2, id); ok {
 		t.Fatal("UpdateNode on a clone changed the original's node")
 	}
 }

@@ -142,7 +142,7 @@ func (pl *ImageLocality) readState(state *fw.CycleState, pod *fw.PodInfo) (*ilPr
 // node does when none of the pod's images is on any node. With the
 // runner's snapshot indices, a node's image mask (NodeResources.ImageMask)
 // rules out the images it cannot hold, and the others are found by number
-// (Snapshot.NodeImageSize) instead of by name.
+// (Snapshot.ImageTable) instead of by name.
 func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []int64) *fw.Status {
 	s, st := pl.readState(state, pod)
 	if st != nil {
@@ -157,14 +157,14 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod
 	}
 	if idx != nil {
 		snap := state.Snapshot()
-		res := snap.Resources()
+		res, table := snap.Resources(), snap.ImageTable()
 		for i, k := range idx {
 			m := res[k].ImageMask
 			if m&s.masks == 0 {
 				out[i] = none
 				continue
 			}
-			out[i] = s.numberedScore(snap, int(k), m)
+			out[i] = s.numberedScore(table, int(k), m)
 		}
 		return nil
 	}
@@ -181,14 +181,14 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *fw.CycleState, pod
 // numberedScore is score for the snapshot's node k, whose image mask is
 // m: images are matched by number, and those whose bit m lacks (or that no
 // node holds) are not looked for.
-func (s *ilPreScoreState) numberedScore(snap *fw.Snapshot, k int, m uint64) int64 {
+func (s *ilPreScoreState) numberedScore(table *fw.ImageTable, k int, m uint64) int64 {
 	var sum int64
 	for i := range s.images {
 		im := &s.images[i]
 		if im.mask&m == 0 {
 			continue
 		}
-		if size, ok := snap.NodeImageSize(k, im.id); ok {
+		if size, ok := table.Size(k, im.id); ok {
 			sum += int64(float64(size) * im.spread)
 		}
 	}
