@@ -260,7 +260,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	// check filters positions [lo, hi) plugin by plugin: each plugin sees
 	// the chunk's nodes that every earlier plugin accepted (in evaluation
-	// order), so every node gets the statuses a node-by-node loop gives.
+	// order until the first rejection, then in the order compactLive
+	// leaves them), so every node gets the statuses a node-by-node loop
+	// gives.
 	live, livePos, liveIdx, out := bs.filterBuffers(n)
 	candIdx := res.candidateIndices()
 	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
@@ -435,50 +437,61 @@ func (r *chunkRecorder) add(p int, s *Status) {
 	r.statuses[p], r.plugins[p] = s, r.plugin
 }
 
-// compactLive keeps, from entry q of a chunk on, the nodes whose status in
-// o is nil or Success: it moves them (and their snapshot indices ix) to the
-// front after the q entries before q, which all passed, and returns how
-// many nodes passed. It records the others' statuses with rec at their
-// positions, derived from ix (ix[x] = (start+p) mod n, the candidates being
-// the snapshot's nodes), and leaves o all nil.
+// compactLive removes, from entry q of a chunk on, the nodes whose status
+// in o is neither nil nor Success, each replaced by the chunk's last live
+// node (so the survivors lose their order but nothing else moves: O(q..)
+// reads and O(1) per rejection), and returns how many nodes passed. It
+// records the rejections with rec at their positions, derived from ix
+// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes),
+// and leaves o all nil.
 func compactLive(o []*Status, q int, nodes []*NodeInfo, ix []int32, start, n int, rec *chunkRecorder) int {
-	nodes, ix = nodes[:len(o)], ix[:len(o)]
-	w := q
-	for ; q < len(o); q++ {
-		if s := o[q]; s != nil {
-			o[q] = nil
-			if s.code != Success {
-				p := int(ix[q]) - start
-				if p < 0 {
-					p += n
-				}
-				rec.add(p, s)
-				continue
-			}
+	end := len(o)
+	nodes, ix = nodes[:end], ix[:end]
+	for q < end {
+		s := o[q]
+		if s == nil {
+			q++
+			continue
 		}
-		nodes[w], ix[w] = nodes[q], ix[q]
-		w++
+		o[q] = nil
+		if s.code == Success {
+			q++
+			continue
+		}
+		p := int(ix[q]) - start
+		if p < 0 {
+			p += n
+		}
+		rec.add(p, s)
+		end--
+		nodes[q], ix[q], o[q] = nodes[end], ix[end], o[end]
+		o[end] = nil
 	}
-	return w
+	return end
 }
 
 // compactLivePos is compactLive for narrowed candidates, whose positions
 // pos it moves along and reads.
 func compactLivePos(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, rec *chunkRecorder) int {
-	nodes, ix, pos = nodes[:len(o)], ix[:len(o)], pos[:len(o)]
-	w := q
-	for ; q < len(o); q++ {
-		if s := o[q]; s != nil {
-			o[q] = nil
-			if s.code != Success {
-				rec.add(int(pos[q]), s)
-				continue
-			}
+	end := len(o)
+	nodes, ix, pos = nodes[:end], ix[:end], pos[:end]
+	for q < end {
+		s := o[q]
+		if s == nil {
+			q++
+			continue
 		}
-		nodes[w], ix[w], pos[w] = nodes[q], ix[q], pos[q]
-		w++
+		o[q] = nil
+		if s.code == Success {
+			q++
+			continue
+		}
+		rec.add(int(pos[q]), s)
+		end--
+		nodes[q], ix[q], pos[q], o[q] = nodes[end], ix[end], pos[end], o[end]
+		o[end] = nil
 	}
-	return w
+	return end
 }
 
 // diagnosisNames collects the plugins a cycle's rejections name, as
