@@ -237,6 +237,10 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 			}
 		}
 	}
+	if len(aff) == 0 && len(anti) == 0 {
+		pl.filterExisting(ex, idx, out)
+		return
+	}
 	// Without a matching pod in some term's domain, the node passes only
 	// as the first pod of a self-affine group.
 	firstOK := s.affinity.n == 0 && s.selfMatch
@@ -267,6 +271,42 @@ nodes:
 			if id := ex[e].domain[k]; id >= 0 && ex[e].has(id) {
 				out[i] = pl.existingFail
 				continue nodes
+			}
+		}
+	}
+}
+
+// filterExisting is filterDense for a pod without required terms of its
+// own: only the existing pods' anti-affinity (the slots ex) can reject a
+// node; one and two keys (hostname, zone...) get loops of their own.
+func (pl *InterPodAffinity) filterExisting(ex []ipaDenseSlot, idx []int32, out []*framework.Status) {
+	out = out[:len(idx)]
+	switch len(ex) {
+	case 0:
+	case 1:
+		d0, h0 := ex[0].domain, ex[0].hit
+		for i, k := range idx {
+			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
+				out[i] = pl.existingFail
+			}
+		}
+	case 2:
+		d0, h0, d1, h1 := ex[0].domain, ex[0].hit, ex[1].domain, ex[1].hit
+		for i, k := range idx {
+			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
+				out[i] = pl.existingFail
+			} else if id := d1[k]; id >= 0 && h1[id>>6]&(1<<(id&63)) != 0 {
+				out[i] = pl.existingFail
+			}
+		}
+	default:
+	nodes:
+		for i, k := range idx {
+			for e := range ex {
+				if id := ex[e].domain[k]; id >= 0 && ex[e].has(id) {
+					out[i] = pl.existingFail
+					continue nodes
+				}
 			}
 		}
 	}
