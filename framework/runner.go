@@ -361,6 +361,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	end := parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
 	bs.dirty = false
+	sc.written = end // positions past end were never filtered
 
 	res.order = candidates
 	if rejected.Load() == 0 {
