@@ -46,13 +46,7 @@ func (pl *TaintToleration) Filter(_ context.Context, _ *fw.CycleState, pod *fw.P
 func (pl *TaintToleration) FilterBatch(_ context.Context, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo, idx []int32, out []*fw.Status) {
 	tols := pod.Pod.Spec.Tolerations
 	if idx != nil {
-		if tc := state.Snapshot().TaintClasses(); len(tc.Taints) <= ttMaxClasses {
-			var buf [ttMaxClasses]*fw.Status
-			verdicts := buf[:len(tc.Taints)]
-			for c, taints := range tc.Taints {
-				verdicts[c] = pl.filter(tols, taints)
-			}
-			class := tc.Class
+		if verdicts, class := pl.classVerdicts(state, tols); verdicts != nil {
 			for i, k := range idx {
 				if v := verdicts[class[k]]; v != nil {
 					out[i] = v
@@ -71,6 +65,40 @@ func (pl *TaintToleration) FilterBatch(_ context.Context, state *fw.CycleState, 
 // ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides
 // up front; with more, it decides node by node.
 const ttMaxClasses = 64
+
+// ttClassesKey holds the cycle's verdicts by taint class, decided by the
+// first FilterBatch call of the cycle.
+const ttClassesKey fw.StateKey = "FilterBatch" + config.TaintTolerationName
+
+type ttClassVerdicts struct {
+	classes  *fw.TaintClasses
+	verdicts []*fw.Status
+}
+
+// Clone returns the verdicts themselves; they are read-only.
+func (v *ttClassVerdicts) Clone() fw.StateData { return v }
+
+// classVerdicts returns the verdict of every taint class of the cycle's
+// snapshot and the nodes' classes, deciding them on the cycle's first call,
+// or nil when there are more than ttMaxClasses classes.
+func (pl *TaintToleration) classVerdicts(state *fw.CycleState, tols []fw.Toleration) ([]*fw.Status, []int32) {
+	tc := state.Snapshot().TaintClasses()
+	if len(tc.Taints) > ttMaxClasses {
+		return nil, nil
+	}
+	if d, err := state.Read(ttClassesKey); err == nil {
+		if v, ok := d.(*ttClassVerdicts); ok && v.classes == tc {
+			return v.verdicts, tc.Class
+		}
+	}
+	v := &ttClassVerdicts{classes: tc, verdicts: make([]*fw.Status, len(tc.Taints))}
+	for c, taints := range tc.Taints {
+		v.verdicts[c] = pl.filter(tols, taints)
+	}
+	// Concurrent first calls may each decide them; the verdicts are equal.
+	state.Write(ttClassesKey, v)
+	return v.verdicts, tc.Class
+}
 
 func (pl *TaintToleration) filter(tols []fw.Toleration, taints []fw.Taint) *fw.Status {
 	for i := range taints {
