@@ -218,8 +218,7 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState,
 				out[i] = pl.filter(s, nodes[i])
 				continue
 			}
-			out[i] = pl.missingStatus(s, s.shortMask(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU, r.RequestedMilliCPU,
-				r.AllocatableMemory, r.RequestedMemory, r.AllocatableEphemeralStorage, r.RequestedEphemeralStorage))
+			out[i] = pl.missingStatus(s, s.rowMask(r))
 		}
 		return
 	}
@@ -238,8 +237,7 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *fw.CycleState,
 			r := &res[x]
 			if s.short(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU-r.RequestedMilliCPU,
 				r.AllocatableMemory-r.RequestedMemory, r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage) {
-				out[i] = pl.maskStatus(s.shortMask(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU, r.RequestedMilliCPU,
-					r.AllocatableMemory, r.RequestedMemory, r.AllocatableEphemeralStorage, r.RequestedEphemeralStorage))
+				out[i] = pl.rowStatus(s, r)
 			}
 		}
 		return
@@ -323,6 +321,20 @@ func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *fw.NodeInfo) 
 	}
 	return pl.maskStatus(s.shortMask(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU, used.MilliCPU,
 		alloc.Memory, used.Memory, alloc.EphemeralStorage, used.EphemeralStorage))
+}
+
+// rowStatus is the status of a node short of something (not scalar
+// resources), from its dense numbers; kept out of FilterBatch's quick loop.
+//
+//go:noinline
+func (pl *NodeResourcesFit) rowStatus(s *nrfPreFilterState, r *fw.NodeResources) *fw.Status {
+	return pl.maskStatus(s.rowMask(r))
+}
+
+// rowMask is shortMask from a node's dense numbers.
+func (s *nrfPreFilterState) rowMask(r *fw.NodeResources) uint {
+	return s.shortMask(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU, r.RequestedMilliCPU,
+		r.AllocatableMemory, r.RequestedMemory, r.AllocatableEphemeralStorage, r.RequestedEphemeralStorage)
 }
 
 // shortMask returns the nrfMasks mask of a node's shortfalls in pods, cpu,
