@@ -353,18 +353,23 @@ func ExampleNewNodeResourcesFit() {
 	// big: Success
 }
 
+// nrfPropSetup returns the filter with default args and a drawer of small
+// quantities (0..max) for the property tests below.
+func nrfPropSetup(t *rapid.T) (*NodeResourcesFit, func(label string, max int) string) {
+	p, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.(*NodeResourcesFit), func(label string, max int) string { return fmt.Sprint(rapid.IntRange(0, max).Draw(t, label)) }
+}
+
 // TestPropNodeResourcesFitMemoizedStatus: the multi-reason status a node
 // with several shortfalls gets (memoized per combination of shortfalls)
 // equals the status built for that node afresh, whatever the nodes seen
 // before.
 func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl := p.(*NodeResourcesFit)
-		q := func(label string, max int) string { return fmt.Sprint(rapid.IntRange(0, max).Draw(t, label)) }
+		pl, q := nrfPropSetup(t)
 		for range rapid.IntRange(1, 12).Draw(t, "rounds") {
 			req := map[string]string{"cpu": q("reqCPU", 4), "memory": q("reqMem", 4)}
 			if rapid.Bool().Draw(t, "reqEph") {
@@ -403,12 +408,7 @@ func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
 // path) and for pods requesting none.
 func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl := p.(*NodeResourcesFit)
-		q := func(label string, max int) string { return fmt.Sprint(rapid.IntRange(0, max).Draw(t, label)) }
+		pl, q := nrfPropSetup(t)
 		var nodes []*fw.Node
 		var pods []*fw.Pod
 		for i := range rapid.IntRange(1, 8).Draw(t, "nodes") {
