@@ -207,6 +207,21 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 // ipaHoistMax bounds the terms and keys filterDense hoists.
 const ipaHoistMax = 8
 
+// ipaHoisted is what filterDense reads of a dense slot.
+type ipaHoisted struct {
+	domain []int32
+	hit    []uint64
+}
+
+// has reports whether snapshot node k carries the key with a value that
+// has a positive count.
+func (h *ipaHoisted) has(k int32) bool {
+	id := h.domain[k]
+	return id >= 0 && h.hit[id>>6]&(1<<(id&63)) != 0
+}
+
+func ipaHoist(sl *ipaDenseSlot) ipaHoisted { return ipaHoisted{sl.domain, sl.hit} }
+
 // filterDense is checkDense over the snapshot nodes idx, with each term's
 // numbering and counts read once.
 func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out []*framework.Status) {
@@ -217,23 +232,23 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 		}
 		return
 	}
-	var affBuf, antiBuf, exBuf [ipaHoistMax]ipaDenseSlot
+	var affBuf, antiBuf, exBuf [ipaHoistMax]ipaHoisted
 	aff := affBuf[:len(s.affTerms)]
 	for i := range aff {
-		aff[i] = d.affinity[s.affTerms[i].slot]
+		aff[i] = ipaHoist(&d.affinity[s.affTerms[i].slot])
 	}
-	var anti, ex []ipaDenseSlot
+	var anti, ex []ipaHoisted
 	if s.anti.n != 0 {
 		anti = antiBuf[:len(s.antiTerms)]
 		for i := range anti {
-			anti[i] = d.anti[s.antiTerms[i].slot]
+			anti[i] = ipaHoist(&d.anti[s.antiTerms[i].slot])
 		}
 	}
 	if s.existingAnti.n != 0 {
 		ex = exBuf[:0]
 		for i := range d.existing {
 			if d.existing[i].hit != nil {
-				ex = append(ex, d.existing[i])
+				ex = append(ex, ipaHoist(&d.existing[i]))
 			}
 		}
 	}
@@ -248,12 +263,11 @@ nodes:
 	for i, k := range idx {
 		podsExist := true
 		for a := range aff {
-			id := aff[a].domain[k]
-			if id < 0 {
+			if aff[a].domain[k] < 0 {
 				out[i] = pl.affinityFail // every topology key must exist on the node
 				continue nodes
 			}
-			if !aff[a].has(id) {
+			if !aff[a].has(k) {
 				podsExist = false
 			}
 		}
@@ -262,13 +276,13 @@ nodes:
 			continue
 		}
 		for a := range anti {
-			if id := anti[a].domain[k]; id >= 0 && anti[a].has(id) {
+			if anti[a].has(k) {
 				out[i] = pl.antiAffinityFail
 				continue nodes
 			}
 		}
 		for e := range ex {
-			if id := ex[e].domain[k]; id >= 0 && ex[e].has(id) {
+			if ex[e].has(k) {
 				out[i] = pl.existingFail
 				continue nodes
 			}
@@ -278,8 +292,9 @@ nodes:
 
 // filterExisting is filterDense for a pod without required terms of its
 // own: only the existing pods' anti-affinity (the slots ex) can reject a
-// node; one and two keys (hostname, zone...) get loops of their own.
-func (pl *InterPodAffinity) filterExisting(ex []ipaDenseSlot, idx []int32, out []*framework.Status) {
+// node; one and two keys (hostname, zone...) get loops of their own, with
+// the slices in locals (the compiler keeps them in registers).
+func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, out []*framework.Status) {
 	out = out[:len(idx)]
 	switch len(ex) {
 	case 0:
@@ -303,7 +318,7 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaDenseSlot, idx []int32, out [
 	nodes:
 		for i, k := range idx {
 			for e := range ex {
-				if id := ex[e].domain[k]; id >= 0 && ex[e].has(id) {
+				if ex[e].has(k) {
 					out[i] = pl.existingFail
 					continue nodes
 				}

@@ -336,7 +336,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
 			}
 			rec := chunkRecorder{statuses: statuses, plugins: plugins, plugin: idx[j], fail: record}
-			w := compactLive(o, q, nodes, ix, pos, start, n, &rec)
+			var w int
+			if pos == nil {
+				w = compactLive(o, q, nodes, ix, start, n, &rec)
+			} else {
+				w = compactLivePos(o, q, nodes, ix, pos, &rec)
+			}
 			rej += int64(len(o) - w)
 			nodes = nodes[:w]
 			if pos != nil {
@@ -437,11 +442,10 @@ func (r *chunkRecorder) add(p int, s *Status) {
 // in o is neither nil nor Success, each replaced by the chunk's last live
 // node (so the survivors lose their order but nothing else moves: O(q..)
 // reads and O(1) per rejection), and returns how many nodes passed. It
-// records the rejections with rec at their positions: pos[x] when the
-// candidates are narrowed (pos moves along with the nodes), else derived
-// from ix (ix[x] = (start+p) mod n, the candidates being the snapshot's
-// nodes). It leaves o all nil.
-func compactLive(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, start, n int, rec *chunkRecorder) int {
+// records the rejections with rec at their positions, derived from ix
+// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes),
+// and leaves o all nil.
+func compactLive(o []*Status, q int, nodes []*NodeInfo, ix []int32, start, n int, rec *chunkRecorder) int {
 	end := len(o)
 	nodes, ix = nodes[:end], ix[:end]
 	for q < end {
@@ -455,18 +459,39 @@ func compactLive(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, start, 
 			q++
 			continue
 		}
-		end--
-		if pos != nil {
-			rec.add(int(pos[q]), s)
-			pos[q] = pos[end]
-		} else {
-			p := int(ix[q]) - start
-			if p < 0 {
-				p += n
-			}
-			rec.add(p, s)
+		p := int(ix[q]) - start
+		if p < 0 {
+			p += n
 		}
+		rec.add(p, s)
+		end--
 		nodes[q], ix[q], o[q] = nodes[end], ix[end], o[end]
+		o[end] = nil
+	}
+	return end
+}
+
+// compactLivePos is compactLive for narrowed candidates, whose positions
+// pos it moves along and reads. (The two are kept apart: with pos and the
+// position arithmetic in one loop, the loop over the survivors no longer
+// holds its slices in registers and costs twice as many instructions.)
+func compactLivePos(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, rec *chunkRecorder) int {
+	end := len(o)
+	nodes, ix, pos = nodes[:end], ix[:end], pos[:end]
+	for q < end {
+		s := o[q]
+		if s == nil {
+			q++
+			continue
+		}
+		o[q] = nil
+		if s.code == Success {
+			q++
+			continue
+		}
+		rec.add(int(pos[q]), s)
+		end--
+		nodes[q], ix[q], pos[q], o[q] = nodes[end], ix[end], pos[end], o[end]
 		o[end] = nil
 	}
 	return end
