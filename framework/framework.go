@@ -85,6 +85,7 @@ type Framework struct {
 	bind        []BindPlugin
 	postBind    []PostBindPlugin
 	filterIndex map[string]int
+	filterNames []string // filterNames[i] is filter[i].Name()
 	scoreIndex  map[string]int
 	scratch     sync.Pool
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
@@ -214,8 +215,10 @@ func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, er
 		f.score = append(f.score, scorePlugin{sp, w})
 	}
 	f.filterIndex = map[string]int{}
+	f.filterNames = make([]string, len(f.filter))
 	for i, pl := range f.filter {
 		f.filterIndex[pl.Name()] = i
+		f.filterNames[i] = pl.Name()
 	}
 	f.scoreIndex = map[string]int{}
 	for i, pl := range f.score {

@@ -243,8 +243,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	var found, rejected atomic.Int64
 	var failed atomic.Bool
 	nominated := opts.NominatedPods
-	// record keeps the failure st of plugin pi at position p; a status that
-	// is not a rejection becomes a named Error and stops the cycle.
+	// record keeps the failure st of plugin pi at position p (the caller
+	// counts it in rejected); a status that is not a rejection becomes a
+	// named Error and stops the cycle.
 	record := func(p int, st *Status, pi int16) {
 		if !st.IsRejected() {
 			if st.Code() != Error || st.Plugin() == "" {
@@ -254,12 +255,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			failed.Store(true)
 		}
 		statuses[p], plugins[p] = st, pi
-		rejected.Add(1)
 	}
 	// checkNodes filters positions [lo, hi) node by node (the path with
 	// nominated pods, which needs per-node state clones).
 	checkNodes := func(lo, hi int) bool {
-		local := int64(0)
+		local, rej := int64(0), int64(0)
 		k := start + lo // candidates index of position p, wrapped without a division
 		if k >= n {
 			k -= n
@@ -289,12 +289,18 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				continue
 			}
 			record(p, st, pi)
+			rej++
+		}
+		if rej > 0 {
+			rejected.Add(rej)
 		}
 		return found.Add(local) >= stop || failed.Load()
 	}
 	// check filters positions [lo, hi) plugin by plugin: each plugin sees
 	// the chunk's nodes that every earlier plugin accepted (in evaluation
-	// order), so every node gets the statuses a node-by-node loop gives.
+	// order until the first rejection, then in the order compactLive
+	// leaves them), so every node gets the statuses a node-by-node loop
+	// gives.
 	live, livePos, liveIdx, out := bs.filterBuffers(n)
 	candIdx := res.candidateIndices()
 	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
@@ -303,7 +309,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	check := func(lo, hi int) bool {
 		m := hi - lo
-		pos, o := livePos[lo:hi:hi], out[lo:hi:hi] // o is all nil between calls
+		o := out[lo:hi:hi] // all nil between calls
 		k := start + lo
 		if k >= n {
 			k -= n
@@ -328,7 +334,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			copy(nodes[copy(nodes, candidates[k:]):], candidates)
 			owned = true
 		}
-		identity := true // pos[q] == lo+q, not yet written
+		// pos[x] is the position of nodes[x], kept only when the
+		// candidates are narrowed (otherwise it follows from ix[x]) and
+		// written at the first compaction (lo+x until then).
+		var pos []int32
+		rej := int64(0)
 		for j, pl := range active {
 			o := o[:len(nodes)]
 			if b := batch[j]; b != nil {
@@ -350,11 +360,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if q == len(o) {
 				continue
 			}
-			if identity {
-				for x := range nodes {
+			if pos == nil && candIdx != nil {
+				pos = livePos[lo : lo+len(nodes) : hi]
+				for x := range pos {
 					pos[x] = int32(lo + x)
 				}
-				identity = false
 			}
 			if !owned {
 				nodes = live[lo : lo+copy(live[lo:hi], nodes) : hi]
@@ -363,22 +373,24 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if candIdx == nil && &ix[0] != &liveIdx[lo] {
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
 			}
-			w := q
-			for ; q < len(o); q++ {
-				if s := o[q]; s != nil {
-					o[q] = nil
-					if s.code != Success {
-						record(int(pos[q]), s, idx[j])
-						continue
-					}
-				}
-				nodes[w], pos[w], ix[w] = nodes[q], pos[q], ix[q]
-				w++
+			rec := chunkRecorder{statuses: statuses, plugins: plugins, plugin: idx[j], fail: record}
+			var w int
+			if pos == nil {
+				w = compactLive(o, q, nodes, ix, start, n, &rec)
+			} else {
+				w = compactLivePos(o, q, nodes, ix, pos, &rec)
 			}
+			rej += int64(len(o) - w)
 			nodes = nodes[:w]
+			if pos != nil {
+				pos = pos[:w]
+			}
 			if w == 0 {
 				break
 			}
+		}
+		if rej > 0 {
+			rejected.Add(rej)
 		}
 		return found.Add(int64(len(nodes))) >= stop || failed.Load()
 	}
@@ -398,6 +410,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	end := parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
 	bs.dirty = false
+	sc.written = end // positions past end were never filtered
 
 	res.order = candidates
 	if rejected.Load() == 0 {
@@ -437,21 +450,103 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	// names (the status's own, else its filter's), then merge.
 	var names diagnosisNames
 	defer names.mergeInto(&res.Diagnosis)
+	var last *Status // names.add(last, lastPI) ran: runs of shared statuses add once
+	lastPI := int16(-1)
 	for p := 0; p < cut; p++ {
 		st := statuses[p]
 		if st == nil {
 			continue
 		}
 		pi := plugins[p]
-		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filter[pi].Name(), status: st})
+		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filterNames[pi], status: st})
 		res.Diagnosis.rejected++
-		names.add(st, pi, f.filter)
+		if st != last || pi != lastPI {
+			names.add(st, pi, f.filter)
+			last, lastPI = st, pi
+		}
 	}
 	if failure != nil {
 		res.feasible = nil
 		return failure.AsError()
 	}
 	return nil
+}
+
+// chunkRecorder records the statuses by which one filter plugin rejects
+// nodes: a rejection goes straight to statuses and plugins at the node's
+// position; any other status takes fail (filterNodes' record).
+type chunkRecorder struct {
+	statuses []*Status
+	plugins  []int16
+	plugin   int16
+	fail     func(p int, s *Status, pi int16)
+}
+
+func (r *chunkRecorder) add(p int, s *Status) {
+	if !s.IsRejected() {
+		r.fail(p, s, r.plugin)
+		return
+	}
+	r.statuses[p], r.plugins[p] = s, r.plugin
+}
+
+// compactLive removes, from entry q of a chunk on, the nodes whose status
+// in o is neither nil nor Success, each replaced by the chunk's last live
+// node (so the survivors lose their order but nothing else moves: O(q..)
+// reads and O(1) per rejection), and returns how many nodes passed. It
+// records the rejections with rec at their positions, derived from ix
+// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes),
+// and leaves o all nil.
+func compactLive(o []*Status, q int, nodes []*NodeInfo, ix []int32, start, n int, rec *chunkRecorder) int {
+	end := len(o)
+	nodes, ix = nodes[:end], ix[:end]
+	for q < end {
+		s := o[q]
+		if s == nil {
+			q++
+			continue
+		}
+		o[q] = nil
+		if s.code == Success {
+			q++
+			continue
+		}
+		p := int(ix[q]) - start
+		if p < 0 {
+			p += n
+		}
+		rec.add(p, s)
+		end--
+		nodes[q], ix[q], o[q] = nodes[end], ix[end], o[end]
+		o[end] = nil
+	}
+	return end
+}
+
+// compactLivePos is compactLive for narrowed candidates, whose positions
+// pos it moves along and reads. (The two are kept apart: with pos and the
+// position arithmetic in one loop, the loop over the survivors no longer
+// holds its slices in registers and costs twice as many instructions.)
+func compactLivePos(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, rec *chunkRecorder) int {
+	end := len(o)
+	nodes, ix, pos = nodes[:end], ix[:end], pos[:end]
+	for q < end {
+		s := o[q]
+		if s == nil {
+			q++
+			continue
+		}
+		o[q] = nil
+		if s.code == Success {
+			q++
+			continue
+		}
+		rec.add(int(pos[q]), s)
+		end--
+		nodes[q], ix[q], pos[q], o[q] = nodes[end], ix[end], pos[end], o[end]
+		o[end] = nil
+	}
+	return end
 }
 
 // diagnosisNames collects the plugins a cycle's rejections name, as
