@@ -2,7 +2,9 @@ package scheduling
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -247,4 +249,27 @@ func (c *Cluster) setWorkloadPodGroup(key string, g *framework.WorkloadPodGroup)
 func (c *Cluster) WorkloadPodGroup(namespace, name string) (*framework.WorkloadPodGroup, bool) {
 	g, ok := c.wpodGroups[namespace+"/"+name]
 	return g, ok
+}
+
+// setWorkloadPodGroupCondition sets condition c on kube's PodGroup
+// namespace/name as framework.SetCondition does (journaled; the group's
+// stored copy is replaced, never changed in place), unless the group is
+// missing or its PodGroupScheduled-like condition of c's type is True and
+// c is not (kube's updatePodGroupCondition never turns a True condition
+// back).
+func (c *Cluster) setWorkloadPodGroupCondition(namespace, name string, cond framework.Condition, now time.Time) {
+	key := namespace + "/" + name
+	g, ok := c.wpodGroups[key]
+	if !ok {
+		return
+	}
+	if old := framework.FindCondition(g.Status.Conditions, cond.Type); old != nil && old.Status == framework.ConditionTrue && cond.Status != framework.ConditionTrue {
+		return
+	}
+	cp := *g
+	cp.Status.Conditions = slices.Clone(g.Status.Conditions)
+	if !framework.SetCondition(&cp.Status.Conditions, cond, now) {
+		return
+	}
+	c.setWorkloadPodGroup(key, &cp)
 }

@@ -163,8 +163,8 @@ func statusEqual(a, b *framework.Status) bool {
 }
 
 // TestGangSchedulingInScheduler runs the pod group cycle: a gang that fits
-// binds whole; one short of room is refused whole ("0/1 placements are
-// available") and leaves the cluster as it was; a pod naming a missing
+// binds whole; one short of room is refused whole (each pod with kube's
+// message) and leaves the cluster as it was; a pod naming a missing
 // PodGroup is held back by PreEnqueue; the plugin refuses a scheduler
 // without the GangScheduling feature.
 func TestGangSchedulingInScheduler(t *testing.T) {
@@ -216,9 +216,16 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 		if len(ds) != 3 {
 			t.Fatalf("%d decisions, want one per pod: %+v", len(ds), ds)
 		}
+		// kube's submitPodGroupAlgorithmResult: a pod that fit carries its
+		// Permit verdict, the others their own failure.
+		want := map[string]string{
+			"ns/a": "waiting for minCount pods from a gang to be scheduled, one or more plugins asked to wait and no plugin rejected pod",
+			"ns/b": "waiting for minCount pods from a gang to be scheduled, one or more plugins asked to wait and no plugin rejected pod",
+			"ns/c": "0/1 nodes are available: 1 Insufficient cpu.",
+		}
 		for _, d := range ds {
-			if d.Outcome != OutcomeUnschedulable || d.Message != "0/1 placements are available, first placement status: 0/1 nodes are available: 1 Insufficient cpu." {
-				t.Errorf("%s: %s %q", d.Pod, d.Outcome, d.Message)
+			if d.Outcome != OutcomeUnschedulable || d.Message != want[d.Pod] {
+				t.Errorf("%s: %s %q, want Unschedulable %q", d.Pod, d.Outcome, d.Message, want[d.Pod])
 			}
 		}
 		if w := len(s.WaitingPods()); w != 0 {
@@ -309,4 +316,12 @@ func TestGangSchedulingFromConfig(t *testing.T) {
 	if _, _, bound := c.NumPods(); bound != 2 {
 		t.Errorf("%d bound, want the gang's 2", bound)
 	}
+}
+
+func gsPodInfo(ns, name, group string) *framework.PodInfo {
+	pi, err := framework.NewPodInfo(gsPod(ns, name, group))
+	if err != nil {
+		panic(err)
+	}
+	return pi
 }

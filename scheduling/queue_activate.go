@@ -21,12 +21,20 @@ func (q *schedulingQueue) activate(keys []string) {
 }
 
 // takeSpecific takes a queued pod out of whichever sub-queue holds it and
-// puts it in flight, as pop does for the head (kube's PopSpecificPod). A
+// puts it in flight, as pop does for the head (kube's PopSpecificPod, which
+// activates the pod first: a gated or unschedulable pod goes through the
+// PreEnqueue plugins again and stays where it is when they refuse it). A
 // pod already in flight or not queued is left alone; it reports whether
 // the pod was taken.
 func (q *schedulingQueue) takeSpecific(p *queuedPod) bool {
-	if p.where == qInFlight || p.where == qNowhere {
+	switch p.where {
+	case qInFlight, qNowhere:
 		return false
+	case qGated, qUnschedulable:
+		q.unlink(p)
+		if q.gateHolds(p) {
+			return false
+		}
 	}
 	now := q.clock.Now()
 	q.unlink(p)
