@@ -2,9 +2,7 @@ package scheduling
 
 import (
 	"fmt"
-	"slices"
 	"sort"
-	"time"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -197,79 +195,4 @@ func (c *Cluster) PodGroups() []*framework.PodGroup {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
 	return out
-}
-
-// WorkloadPodGroupCounts is PodGroupCounts for kube's PodGroup
-// namespace/name (pods naming it in spec.schedulingGroup): the pods in any
-// state (kube's AllPodsCount) and the placed ones (ScheduledPodsCount).
-func (c *Cluster) WorkloadPodGroupCounts(namespace, name string) (total, assigned int) {
-	m := c.groups[wgroupPrefix+namespace+"/"+name]
-	if m == nil {
-		return 0, 0
-	}
-	return len(m.pods), m.assigned
-}
-
-// WorkloadPodGroupMembers returns the pods naming kube's PodGroup
-// namespace/name, sorted by namespace/name.
-func (c *Cluster) WorkloadPodGroupMembers(namespace, name string) []PodRecord {
-	return c.members(wgroupPrefix + namespace + "/" + name)
-}
-
-// AddWorkloadPodGroup adds a copy of g (kube's PodGroup, read by
-// GangScheduling). An invalid group or one already present is an error
-// naming it.
-func (c *Cluster) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
-	if err := g.Validate(); err != nil {
-		return fmt.Errorf("scheduling: AddWorkloadPodGroup: %w", err)
-	}
-	if _, dup := c.wpodGroups[g.Key()]; dup {
-		return fmt.Errorf("scheduling: AddWorkloadPodGroup: PodGroup %s already exists", g.Key())
-	}
-	c.setWorkloadPodGroup(g.Key(), g)
-	return nil
-}
-
-// DeleteWorkloadPodGroup deletes kube's PodGroup namespace/name (its pods
-// stay). An unknown group is an error.
-func (c *Cluster) DeleteWorkloadPodGroup(namespace, name string) error {
-	key := namespace + "/" + name
-	if _, ok := c.wpodGroups[key]; !ok {
-		return fmt.Errorf("scheduling: DeleteWorkloadPodGroup: unknown PodGroup %s", key)
-	}
-	c.setWorkloadPodGroup(key, nil)
-	return nil
-}
-
-func (c *Cluster) setWorkloadPodGroup(key string, g *framework.WorkloadPodGroup) {
-	setCopy(c, c.wpodGroups, key, g)
-}
-
-// WorkloadPodGroup returns kube's PodGroup namespace/name (read-only).
-func (c *Cluster) WorkloadPodGroup(namespace, name string) (*framework.WorkloadPodGroup, bool) {
-	g, ok := c.wpodGroups[namespace+"/"+name]
-	return g, ok
-}
-
-// setWorkloadPodGroupCondition sets condition c on kube's PodGroup
-// namespace/name as framework.SetCondition does (journaled; the group's
-// stored copy is replaced, never changed in place), unless the group is
-// missing or its PodGroupScheduled-like condition of c's type is True and
-// c is not (kube's updatePodGroupCondition never turns a True condition
-// back).
-func (c *Cluster) setWorkloadPodGroupCondition(namespace, name string, cond framework.Condition, now time.Time) {
-	key := namespace + "/" + name
-	g, ok := c.wpodGroups[key]
-	if !ok {
-		return
-	}
-	if old := framework.FindCondition(g.Status.Conditions, cond.Type); old != nil && old.Status == framework.ConditionTrue && cond.Status != framework.ConditionTrue {
-		return
-	}
-	cp := *g
-	cp.Status.Conditions = slices.Clone(g.Status.Conditions)
-	if !framework.SetCondition(&cp.Status.Conditions, cond, now) {
-		return
-	}
-	c.setWorkloadPodGroup(key, &cp)
 }

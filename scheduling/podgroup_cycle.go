@@ -418,11 +418,20 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 		return r, nil
 	}
 	trial.scheduled++
+	// An assumed pod is no longer nominated (kube's assume), and is again
+	// once forgotten (unreserveAndForget in the pod group cycle).
+	nnn := pi.Pod.Status.NominatedNodeName
+	if nnn != "" {
+		s.nominator.remove(m.key)
+	}
 	fw := prof.fw
 	forget := func() {
 		fw.RunReservePluginsUnreserve(ctx, state, &assumed, node)
 		_ = snap.RemovePod(&pod)
 		trial.scheduled--
+		if nnn != "" {
+			s.nominator.add(m.key, pi, nnn)
+		}
 	}
 	if st := fw.RunReservePluginsReserve(ctx, state, &assumed, node); !st.IsSuccess() {
 		forget()

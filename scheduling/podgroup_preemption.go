@@ -16,6 +16,8 @@ import (
 type pgVictim struct {
 	pods     []*framework.PodInfo
 	priority int32
+	// group is kube's IsPodGroup: the (first) pod names a PodGroup, even
+	// one that is disrupted pod by pod.
 	group    bool
 	earliest time.Time
 }
@@ -58,60 +60,18 @@ func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *schedProfile, gro
 	if c := pg.Spec.SchedulingConstraints; c != nil && len(c.Topology) > 0 {
 		return framework.NewStatus(framework.Unschedulable, "workload aware preemption is not supported for pod groups with scheduling constraints"), nil
 	}
-	for _, m := range members {
-		if p := m.Pod.Spec.PreemptionPolicy; p != nil && *p == framework.PreemptNever {
-			return framework.NewStatus(framework.Unschedulable, "not eligible due to preemptionPolicy=Never."), nil
-		}
-	}
 	snap := s.cluster.Snapshot().Clone()
-	var potential []*pgVictim
-	for _, v := range s.pgVictims(dp, snap) {
-		if v.priority < pg.PriorityValue() {
-			potential = append(potential, v)
-		}
-	}
-	if len(potential) == 0 {
-		return framework.NewStatus(framework.UnschedulableAndUnresolvable, "No preemption victims found for incoming preemptor"), nil
-	}
-	remove := func(v *pgVictim) error {
-		for _, pi := range v.pods {
-			if err := snap.RemovePod(pi.Pod); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, v := range potential {
-		if err := remove(v); err != nil {
-			return framework.AsStatus(err), nil
-		}
+	pods := make([]*framework.Pod, len(members))
+	for i, m := range members {
+		pods[i] = m.Pod
 	}
 	fits := func() *framework.Status {
 		return s.podGroupAlgorithm(ctx, prof, group, members, snap, true).status
 	}
-	if st := fits(); !st.IsSuccess() {
+	evict, st := pgSelectVictims(s.pgVictims(dp, snap), pg.PriorityValue(), pods, snap, fits)
+	if !st.IsSuccess() {
 		return st, nil
 	}
-	sort.SliceStable(potential, func(i, j int) bool { return pgMoreImportant(potential[i], potential[j]) })
-	violating, nonViolating := pgSplitByPDB(potential, preemptCompilePDBs(snap.DisruptionBudgets))
-	var evict []*pgVictim
-	for _, list := range [][]*pgVictim{violating, nonViolating} {
-		for _, v := range list {
-			for _, pi := range v.pods {
-				if err := snap.AddPodInfo(pi); err != nil {
-					return framework.AsStatus(err), nil
-				}
-			}
-			if fits().IsSuccess() {
-				continue
-			}
-			if err := remove(v); err != nil {
-				return framework.AsStatus(err), nil
-			}
-			evict = append(evict, v)
-		}
-	}
-	sort.SliceStable(evict, func(i, j int) bool { return pgMoreImportant(evict[i], evict[j]) })
 	// kube's Executor.PreemptPod for each victim pod.
 	why := "preempted by PodGroup " + pg.Key()
 	var keys []string
@@ -133,6 +93,67 @@ func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *schedProfile, gro
 	return nil, keys
 }
 
+// pgSelectVictims is kube's PodGroupEvaluator.selectVictimsOnDomain over
+// snap (which it leaves with the chosen victims removed): the group's pods
+// must not forbid preemption, the potential victims are the units of lower
+// priority than the group's, the group must fit without all of them
+// (fits), and then each is given back, most important first and PDB
+// violators before the others, unless the group no longer fits. It
+// returns the units to evict, most important first.
+func pgSelectVictims(all []*pgVictim, priority int32, preemptor []*framework.Pod, snap *framework.Snapshot, fits func() *framework.Status) ([]*pgVictim, *framework.Status) {
+	for _, p := range preemptor {
+		if pp := p.Spec.PreemptionPolicy; pp != nil && *pp == framework.PreemptNever {
+			return nil, framework.NewStatus(framework.Unschedulable, "not eligible due to preemptionPolicy=Never.")
+		}
+	}
+	var potential []*pgVictim
+	for _, v := range all {
+		if v.priority < priority {
+			potential = append(potential, v)
+		}
+	}
+	if len(potential) == 0 {
+		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, "No preemption victims found for incoming preemptor")
+	}
+	remove := func(v *pgVictim) error {
+		for _, pi := range v.pods {
+			if err := snap.RemovePod(pi.Pod); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, v := range potential {
+		if err := remove(v); err != nil {
+			return nil, framework.AsStatus(err)
+		}
+	}
+	if st := fits(); !st.IsSuccess() {
+		return nil, st
+	}
+	sort.SliceStable(potential, func(i, j int) bool { return pgMoreImportant(potential[i], potential[j]) })
+	violating, nonViolating := pgSplitByPDB(potential, preemptCompilePDBs(snap.DisruptionBudgets))
+	var evict []*pgVictim
+	for _, list := range [][]*pgVictim{violating, nonViolating} {
+		for _, v := range list {
+			for _, pi := range v.pods {
+				if err := snap.AddPodInfo(pi); err != nil {
+					return nil, framework.AsStatus(err)
+				}
+			}
+			if fits().IsSuccess() {
+				continue
+			}
+			if err := remove(v); err != nil {
+				return nil, framework.AsStatus(err)
+			}
+			evict = append(evict, v)
+		}
+	}
+	sort.SliceStable(evict, func(i, j int) bool { return pgMoreImportant(evict[i], evict[j]) })
+	return evict, nil
+}
+
 // pgVictims is kube's newDomainForWorkloadPreemption: the victim units of
 // every pod on snap's nodes, in node order (kube: map order).
 func (s *Scheduler) pgVictims(dp *DefaultPreemption, snap *framework.Snapshot) []*pgVictim {
@@ -149,7 +170,8 @@ func (s *Scheduler) pgVictims(dp *DefaultPreemption, snap *framework.Snapshot) [
 			}
 			start := dp.startTime(pi.Pod)
 			if pg == nil {
-				out = append(out, &pgVictim{pods: []*framework.PodInfo{pi}, priority: pi.Pod.PriorityValue(), earliest: start})
+				out = append(out, &pgVictim{pods: []*framework.PodInfo{pi}, priority: pi.Pod.PriorityValue(), earliest: start,
+					group: pi.Pod.Spec.SchedulingGroup != nil})
 				continue
 			}
 			if v := groups[pg.Key()]; v != nil {
