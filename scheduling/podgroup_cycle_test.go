@@ -276,10 +276,10 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 		{name: "Already Scheduled, successful cycle keeps condition", existing: []framework.Condition{scheduledBefore},
 			res: pgResult{pods: []pgPodResult{fits(nil), fits(nil), fits(nil)}}, wantBound: []string{"p1", "p2", "p3"}, wantCondition: scheduledBefore},
 		{name: "Already Scheduled, rejected cycle does not regress condition", existing: []framework.Condition{scheduledBefore},
-			res: pgResult{status: un("not enough capacity for the gang"), pods: []pgPodResult{fits(wait), fits(wait), fits(wait)}},
+			res:        pgResult{status: un("not enough capacity for the gang"), pods: []pgPodResult{fits(wait), fits(wait), fits(wait)}},
 			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: scheduledBefore},
 		{name: "Already Scheduled, error cycle does not regress condition", existing: []framework.Condition{scheduledBefore},
-			res: pgResult{status: framework.NewStatus(framework.Error, "plugin returned error"), pods: []pgPodResult{fits(nil), {status: framework.NewStatus(framework.Error, "plugin returned error")}}},
+			res:        pgResult{status: framework.NewStatus(framework.Error, "plugin returned error"), pods: []pgPodResult{fits(nil), {status: framework.NewStatus(framework.Error, "plugin returned error")}}},
 			wantErrors: []string{"p1", "p2", "p3"}, wantCondition: scheduledBefore},
 	}
 	for _, tt := range tests {
@@ -660,7 +660,7 @@ func TestPodGroupSelectVictims(t *testing.T) {
 			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePodGroup, p32(low))},
 			priority: high, rules: []rule{{"node1", 1, []string{"g1-1", "g1-2"}}, {"node1", 1, []string{"p1"}}}, want: []string{"p1"}},
 		{name: "PDB: Unit violation if any member violates", nodes: []string{"node1"},
-			pods: []*framework.Pod{pod("g1-1", "node1", low, "pg1").Label("app", "foo").Obj(), pod("g1-2", "node1", low, "pg1").Obj(), pod("p1", "node1", low, "").Obj()},
+			pods:     []*framework.Pod{pod("g1-1", "node1", low, "pg1").Label("app", "foo").Obj(), pod("g1-2", "node1", low, "pg1").Obj(), pod("p1", "node1", low, "").Obj()},
 			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePodGroup, p32(low))},
 			priority: high, pdbs: []framework.PodDisruptionBudget{pdb}, rules: []rule{{"node1", 1, []string{"g1-1"}}, {"node1", 1, []string{"p1"}}}, want: []string{"p1"}},
 		{name: "Failure: Cannot preempt the victim with higher priority", nodes: []string{"node1"},

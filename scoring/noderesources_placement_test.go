@@ -73,7 +73,7 @@ func TestScorePlacementResources(t *testing.T) {
 				a.Nodes = append(a.Nodes, ni)
 			}
 			for i, r := range tc.group {
-				pi, err := framework.NewPodInfo(st.MakePod().Name("g"+string(rune('0'+i))).Req(r).Obj())
+				pi, err := framework.NewPodInfo(st.MakePod().Name("g" + string(rune('0'+i))).Req(r).Obj())
 				if err != nil {
 					t.Fatal(err)
 				}
