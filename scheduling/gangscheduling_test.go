@@ -288,10 +288,9 @@ func TestWorkloadPodGroupValidate(t *testing.T) {
 }
 
 // TestGangSchedulingFromConfig: a KubeSchedulerConfiguration enabling
-// GangScheduling at permit loads (multiPoint would also enable it at
-// preEnqueue, which framework.Profile cannot carry yet); with the workload
-// features the scheduler built from it places a gang whole (the pod group
-// cycle still asks it at PreEnqueue); without them it refuses.
+// GangScheduling at permit only loads; with the workload features the
+// scheduler built from it places a gang whole; without them it refuses.
+// (config_workload_test.go loads it through the gates and multiPoint.)
 func TestGangSchedulingFromConfig(t *testing.T) {
 	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
 	if err != nil {

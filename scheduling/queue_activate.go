@@ -1,7 +1,5 @@
 package scheduling
 
-import "time"
-
 // activate is kube-scheduler's PriorityQueue.Activate: each named pod
 // waiting in the unschedulable pool or a backoff queue moves to the active
 // queue at once (its backoff is skipped); pods active, in flight or
@@ -14,6 +12,7 @@ func (q *schedulingQueue) activate(keys []string) {
 		}
 		switch p.where {
 		case qUnschedulable, qBackoff, qErrorBackoff:
+			q.touch(k) // journaled in a fork
 			q.unlink(p)
 			q.push(p, qActive)
 		}
@@ -31,20 +30,12 @@ func (q *schedulingQueue) takeSpecific(p *queuedPod) bool {
 	case qInFlight, qNowhere:
 		return false
 	case qGated, qUnschedulable:
+		q.touch(p.key) // journaled in a fork
 		q.unlink(p)
 		if q.gateHolds(p) {
 			return false
 		}
 	}
-	now := q.clock.Now()
-	q.unlink(p)
-	p.where = qInFlight
-	p.Attempts++
-	p.backoffExpiry = time.Time{}
-	if p.InitialAttemptTimestamp == nil {
-		t := now
-		p.InitialAttemptTimestamp = &t
-	}
-	p.moveSeen = q.moves
+	q.take(p, q.clock.Now())
 	return true
 }
