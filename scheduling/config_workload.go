@@ -1,7 +1,6 @@
 package scheduling
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/schedkit/schedkit/config"
@@ -32,24 +31,9 @@ func cfgWithWorkloadPlugins(mp []WeightedPlugin, f WorkloadFeatures) []WeightedP
 func cfgPlacementPoints(p *framework.Profile, merged *cfgPlugins, lists map[string][]string, isPlacementScore func(string) bool) error {
 	p.PlacementGenerate = lists[cfgPointPlacementGenerate]
 	p.PlacementScore = lists[cfgPointPlacementScore]
-	weights := map[string]int64{}
-	var total int64
-	for _, e := range append(slices.Clone(merged.PlacementScore.Enabled), merged.MultiPoint.Enabled...) {
-		if !isPlacementScore(e.Name) {
-			continue
-		}
-		if _, ok := weights[e.Name]; ok {
-			continue
-		}
-		var w int64 = 1
-		if e.Weight != nil && *e.Weight != 0 {
-			w = int64(*e.Weight)
-		}
-		weights[e.Name] = w
-		if w*framework.MaxNodeScore > framework.MaxTotalScore-total {
-			return fmt.Errorf("placement score plugins: total score of Score plugins could overflow (plugin %q weight %d, running total %d)", e.Name, w, total)
-		}
-		total += w * framework.MaxNodeScore
+	weights, err := cfgWeights("placement score plugins", append(slices.Clone(merged.PlacementScore.Enabled), merged.MultiPoint.Enabled...), isPlacementScore, nil)
+	if err != nil {
+		return err
 	}
 	if len(p.PlacementScore) > 0 {
 		p.PlacementWeights = map[string]int64{}

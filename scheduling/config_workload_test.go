@@ -105,7 +105,7 @@ func TestConfigPlacementSets(t *testing.T) {
 		// kube's running total wraps around once it is negative: the next
 		// plugin checked fails.
 		{name: "a negative placement weight, then another plugin", in: "profiles:\n- plugins:\n    placementScore:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: -5\n",
-			wantErr: `placement score plugins: total score of Score plugins could overflow (plugin "NodeResourcesFit" weight 1, running total -500)`},
+			wantErr: `placement score plugins: plugin "PodGroupPodsCount" weight -5 is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin "NodeResourcesFit" weight 1, running total -500, wraps around)`},
 		{name: "a negative placement weight counted last", in: "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: -5\n",
 			want: cfgPlacementLists{Generate: []string{TopologyPlacementGeneratorName}, Score: []string{config.NodeResourcesFitName, PodGroupPodsCountName},
 				Weights: map[string]int64{config.NodeResourcesFitName: 1, PodGroupPodsCountName: -5}}},

@@ -481,7 +481,9 @@ func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, 
 			r.d.Victims = h.victims
 		}
 	}
-	r.unschedulable, r.pending = fe.Diagnosis.UnschedulablePlugins, fe.Diagnosis.PendingPlugins
+	// The scheduler's reused Result backs the diagnosis: copy what outlives
+	// the next trial pod.
+	r.unschedulable, r.pending = slices.Clone(fe.Diagnosis.UnschedulablePlugins), slices.Clone(fe.Diagnosis.PendingPlugins)
 	r.status = framework.NewStatus(framework.Unschedulable, fe.Error())
 	if n := r.nominating; n != nil && n.NominatedNodeName != "" {
 		r.node, r.preempt = n.NominatedNodeName, true

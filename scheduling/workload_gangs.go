@@ -89,34 +89,49 @@ func readGang(raw json.RawMessage, w *Workload) error {
 	if pg.Namespace == "" {
 		pg.Namespace = "default"
 	}
-	if g.Count < 0 {
-		return fmt.Errorf("count=%d: must not be negative", g.Count)
-	}
-	prefix := g.NamePrefix
-	if prefix == "" {
-		prefix = pg.Name + "-"
-	}
-	if err := wlCheckTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
-		return err
-	}
-	if g.Pod.Namespace != "" && g.Pod.Namespace != pg.Namespace {
-		return fmt.Errorf("pod.metadata.namespace=%q: must be the PodGroup's namespace %q", g.Pod.Namespace, pg.Namespace)
-	}
-	w.Gangs = append(w.Gangs, GangArrival{At: time.Duration(g.Arrival), Group: &pg})
-	for i := range g.Count {
-		p := g.Pod
-		p.Name = fmt.Sprintf("%s%d", prefix, i)
-		p.Namespace = pg.Namespace
+	at, err := wlGroupArrivals(w, &g.wlPodGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
 		labels := make(map[string]string, len(p.Labels)+1)
 		for k, v := range p.Labels {
 			labels[k] = v
 		}
 		labels[framework.PodGroupLabel] = pg.Name
 		p.Labels = labels
+	})
+	if err != nil {
+		return err
+	}
+	w.Gangs = append(w.Gangs, GangArrival{At: at, Group: &pg})
+	return nil
+}
+
+// wlGroupArrivals checks a gang entry's count, times and pod namespace and
+// adds its pods to w's arrivals: named namePrefix (default the group's
+// name and "-") and their index, in namespace ns, arriving interval apart
+// from arrival; join makes each pod a member of the group. It returns the
+// group's arrival.
+func wlGroupArrivals(w *Workload, g *wlPodGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
+	if err := wlCheckCount(g.Count); err != nil {
+		return 0, err
+	}
+	prefix := g.NamePrefix
+	if prefix == "" {
+		prefix = name + "-"
+	}
+	if err := wlCheckTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
+		return 0, err
+	}
+	if g.Pod.Namespace != "" && g.Pod.Namespace != ns {
+		return 0, fmt.Errorf("pod.metadata.namespace=%q: must be the PodGroup's namespace %q", g.Pod.Namespace, ns)
+	}
+	for i := range g.Count {
+		p := g.Pod
+		p.Name = fmt.Sprintf("%s%d", prefix, i)
+		p.Namespace = ns
+		join(&p)
 		at := time.Duration(g.Arrival) + time.Duration(i)*time.Duration(g.Interval)
 		w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: &p})
 	}
-	return nil
+	return time.Duration(g.Arrival), nil
 }
 
 // wlWorkloadGroup is a "workloadGroups" entry of a workload file: kube's
@@ -139,28 +154,13 @@ func readWorkloadGroup(raw json.RawMessage, w *Workload) error {
 	if pg.Namespace == "" {
 		pg.Namespace = "default"
 	}
-	if err := wlCheckCount(g.Count); err != nil {
-		return err
-	}
-	prefix := g.NamePrefix
-	if prefix == "" {
-		prefix = pg.Name + "-"
-	}
-	if err := wlCheckTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
-		return err
-	}
-	if g.Pod.Namespace != "" && g.Pod.Namespace != pg.Namespace {
-		return fmt.Errorf("pod.metadata.namespace=%q: must be the PodGroup's namespace %q", g.Pod.Namespace, pg.Namespace)
-	}
-	w.WorkloadGroups = append(w.WorkloadGroups, WorkloadGroupArrival{At: time.Duration(g.Arrival), Group: &pg})
 	name := pg.Name
-	for i := range g.Count {
-		p := g.Pod
-		p.Name = fmt.Sprintf("%s%d", prefix, i)
-		p.Namespace = pg.Namespace
+	at, err := wlGroupArrivals(w, &g.wlPodGroup, pg.Namespace, name, func(p *framework.Pod) {
 		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
-		at := time.Duration(g.Arrival) + time.Duration(i)*time.Duration(g.Interval)
-		w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: &p})
+	})
+	if err != nil {
+		return err
 	}
+	w.WorkloadGroups = append(w.WorkloadGroups, WorkloadGroupArrival{At: at, Group: &pg})
 	return nil
 }
