@@ -185,8 +185,11 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     weights are assigned and checked as kube's getScoreWeights does
 //     (negative weights are allowed, but a plugin checked
 //     while the running total — which counts kube's default VolumeBinding
-//     and DynamicResources — is negative fails), one QueueSort and at
-//     least one Bind plugin are required, and every profile must resolve
+//     and DynamicResources — is negative fails), placementScore weights
+//     likewise (kube v1.36's pod group points: see
+//     WithConfigWorkloadFeatures), one QueueSort, at least one Bind plugin
+//     and at most one placementGenerate plugin are required, and every
+//     profile must resolve
 //     to the same QueueSort plugin and args. Each profile keeps the args
 //     of the plugins it instantiates. The extenders' clients are built
 //     as kube-scheduler builds them (ignorable ones last, ignoredByScheduler resources
