@@ -45,6 +45,12 @@ type CycleOptions struct {
 	// NodeVerdict.Filters. The decision is unchanged; the cost is one more
 	// Filter pass over all candidates.
 	ExplainFilters bool
+	// Nodes, when non-nil, restricts the nodes filtered and scored to these,
+	// in this order (resolved by name in the snapshot; names it lacks are
+	// left out): kube-scheduler v1.36's placement in the pod group cycle
+	// (AssumePlacement). PreFilter still sees every node of the snapshot,
+	// and NumAllNodes counts the placement's nodes.
+	Nodes []*NodeInfo
 	// Reuse, when set, is overwritten with this cycle's Result and its
 	// buffers are reused, so a caller that does not keep explanations
 	// allocates almost nothing per cycle. The returned Result is Reuse.
@@ -92,7 +98,12 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		res = &Result{}
 	}
 	res.reset()
-	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(all), f, snap
+	cands := all
+	if opts.Nodes != nil {
+		cands = inPlacement(snap, opts.Nodes)
+		res.candidates = cands
+	}
+	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
 	if opts.TopN <= 0 {
 		opts.TopN = 3
 	}
@@ -112,14 +123,14 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		if len(withNodes) > 0 && s.Plugin() == "" {
 			res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, withNodes)
 		}
-		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(all), Diagnosis: res.Diagnosis}
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(cands), Diagnosis: res.Diagnosis}
 		res.Err = fe
 		return res, fe
 	}
-	candidates := all
+	candidates := cands
 	if !preRes.AllNodes() {
 		candidates = make([]*NodeInfo, 0, len(preRes.NodeNames))
-		for _, ni := range all { // snapshot order, not map order: deterministic
+		for _, ni := range cands { // snapshot order, not map order: deterministic
 			if _, ok := preRes.NodeNames[ni.Name()]; ok {
 				candidates = append(candidates, ni)
 			}
@@ -148,7 +159,7 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		return res, err
 	}
 	if len(res.feasible) == 0 {
-		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(all), Diagnosis: res.Diagnosis}
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(cands), Diagnosis: res.Diagnosis}
 		res.Err = fe
 		return res, fe
 	}

@@ -277,7 +277,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
 	s.queue.gate = s.preEnqueue
 	s.collectUsageCaches()
-	if err := s.attachPlugins(registry); err != nil {
+	if err := s.attachPlugins(); err != nil {
 		return nil, err
 	}
 	for _, m := range cluster.NodeMetrics() {

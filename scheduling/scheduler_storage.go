@@ -13,7 +13,7 @@ import (
 // a PreEnqueue plugin gates it.
 func (s *Scheduler) enqueue(pi *framework.PodInfo) {
 	if p := s.queue.add(pi); p.where == qGated {
-		s.reasons[p.key] = p.gateMsg
+		s.setReason(p.key, p.gateMsg) // journaled in a fork
 	}
 }
 
@@ -59,9 +59,9 @@ func (s *Scheduler) UpdatePod(pod *framework.Pod) error {
 	pi, _, _ := s.cluster.podInfo(key)
 	s.queue.update(pi)
 	if p, ok := s.queue.get(key); ok && p.where == qGated {
-		s.reasons[key] = p.gateMsg
+		s.setReason(key, p.gateMsg)
 	} else if wasGated {
-		delete(s.reasons, key)
+		s.setReason(key, "")
 	}
 	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 		s.nominator.add(key, pi, nnn)
