@@ -326,6 +326,10 @@ func (a *ScaleUpAnswer) Write(w io.Writer, o ExplainOptions) error {
 		fmt.Fprintf(&b, "%d pod(s) do not fit a new %s node even alone (left out):\n", len(a.Unhelpable), a.Template)
 		writeFailures(&b, a.Unhelpable, o.Examples)
 	}
+	if len(a.Gated) > 0 {
+		fmt.Fprintf(&b, "%d gated pod(s) wait for their scheduling gates, not for nodes (left out):\n", len(a.Gated))
+		writeFailures(&b, a.Gated, o.Examples)
+	}
 	if n := len(a.Answer.Placements); n > 0 {
 		onNew := 0
 		for _, p := range a.Answer.Placements {
@@ -385,6 +389,9 @@ func (a *ScaleUpAnswer) Summary(template *framework.Node, numNodes int) string {
 	if len(a.Unhelpable) > 0 {
 		f := a.Unhelpable[0]
 		fmt.Fprintf(&b, " %d pod(s) cannot use such a node at all (e.g. %s: %s).", len(a.Unhelpable), f.Pod, f.Reason)
+	}
+	if len(a.Gated) > 0 {
+		fmt.Fprintf(&b, " %d gated pod(s) wait for their scheduling gates (e.g. %s).", len(a.Gated), a.Gated[0].Pod)
 	}
 	return b.String()
 }
