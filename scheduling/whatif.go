@@ -234,6 +234,10 @@ type CapacityAnswer struct {
 	Stop *Decision
 	// FitError is Stop's reason when no node fit.
 	FitError *framework.FitError
+	// Claims describe the claim each replica gets from each of
+	// CapacityOptions.ClaimTemplates ("data: storage 10Gi, class
+	// standard-rwo").
+	Claims []string
 }
 
 // PerNode counts the replicas on each node, in placement order of first
@@ -294,6 +298,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 	defaultClass := ""
 	if len(opts.ClaimTemplates) > 0 {
 		defaultClass = w.s.cluster.defaultStorageClass()
+		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
 	}
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {

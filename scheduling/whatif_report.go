@@ -201,6 +201,9 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 	o = o.withDefaults()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d replica(s) of %s fit", a.Replicas, a.Template)
+	if len(a.Claims) > 0 {
+		fmt.Fprintf(&b, " (each with its own claim %s)", strings.Join(a.Claims, "; claim "))
+	}
 	per := a.PerNode()
 	if len(per) > 0 {
 		slices.SortStableFunc(per, func(x, y NodeCount) int { return y.Count - x.Count })
@@ -235,8 +238,12 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 // the cluster's size.
 func (a *CapacityAnswer) Summary(template *framework.Pod, numNodes int) string {
 	var b strings.Builder
+	each := requestsText(template)
+	if len(a.Claims) > 0 {
+		each += "; claim " + strings.Join(a.Claims, "; claim ")
+	}
 	fmt.Fprintf(&b, "Capacity check (schedkit what-if, %d nodes, kube-scheduler's profile %q): %d more replica(s) of %s (%s each) fit",
-		numNodes, profileOf(template), a.Replicas, a.Template, requestsText(template))
+		numNodes, profileOf(template), a.Replicas, a.Template, each)
 	if per := a.PerNode(); len(per) > 0 {
 		most := 0
 		for _, nc := range per {

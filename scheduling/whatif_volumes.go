@@ -110,3 +110,18 @@ func (w *WhatIf) addReplicaClaims(pod *framework.Pod, templates []*framework.Per
 	pod.Spec.Volumes = vols
 	return nil
 }
+
+// claimsText describes the claims replicas of template get from the
+// templates: "data: storage 10Gi, class standard-rwo".
+func claimsText(template *framework.Pod, templates []*framework.PersistentVolumeClaim, defaultClass string) []string {
+	out := make([]string, len(templates))
+	for i, t := range templates {
+		c := claimFromTemplate(template, t, defaultClass)
+		class := framework.ClaimClass(c)
+		if class == "" {
+			class = `""`
+		}
+		out[i] = fmt.Sprintf("%s: %s, class %s", t.Name, listText(c.Spec.Resources.Requests), class)
+	}
+	return out
+}

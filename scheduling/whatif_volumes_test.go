@@ -88,6 +88,9 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 		if want := "0/6 nodes are available: 6 " + filter.ReasonMaxVolumeCountExceeded + "."; ans.Stop == nil || !strings.HasPrefix(ans.Stop.Message, want) {
 			t.Errorf("stop %v, want %q", ans.Stop, want)
 		}
+		if s := ans.Summary(wiDBTemplate(), 6); !strings.Contains(s, "12 more replica(s) of default/db (cpu 1, memory 1Gi; claim data: storage 10Gi, class zonal each) fit") {
+			t.Errorf("summary %q", s)
+		}
 		// Without the claim templates the volume limits do not apply.
 		ans, err = w.Capacity(ctx, wiDBTemplate(), CapacityOptions{})
 		if err != nil {
