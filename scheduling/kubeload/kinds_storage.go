@@ -107,14 +107,20 @@ func orDefault(namespace string) string {
 	return namespace
 }
 
+// checkGroup puts a gang object without a namespace in "default",
+// validates it and records its identity under label.
+func (l *Loader) checkGroup(label string, meta *framework.ObjectMeta, v interface{ Validate() error }, src source) error {
+	meta.Namespace = orDefault(meta.Namespace)
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	return l.claim(label, meta.Namespace, meta.Name, src)
+}
+
 // addPodGroup records a scheduler-plugins PodGroup (read by Coscheduling).
 func (l *Loader) addPodGroup(obj any, src source) error {
 	g := obj.(*framework.PodGroup)
-	g.Namespace = orDefault(g.Namespace)
-	if err := g.Validate(); err != nil {
-		return err
-	}
-	if err := l.claim(labelPodGroup, g.Namespace, g.Name, src); err != nil {
+	if err := l.checkGroup(labelPodGroup, &g.ObjectMeta, g, src); err != nil {
 		return err
 	}
 	l.podGroups = append(l.podGroups, g)
@@ -125,11 +131,7 @@ func (l *Loader) addPodGroup(obj any, src source) error {
 // (scheduling.k8s.io/v1alpha2, read by GangScheduling).
 func (l *Loader) addKubePodGroup(obj any, src source) error {
 	g := obj.(*framework.WorkloadPodGroup)
-	g.Namespace = orDefault(g.Namespace)
-	if err := g.Validate(); err != nil {
-		return err
-	}
-	if err := l.claim(labelKubePodGroup, g.Namespace, g.Name, src); err != nil {
+	if err := l.checkGroup(labelKubePodGroup, &g.ObjectMeta, g, src); err != nil {
 		return err
 	}
 	l.kubePodGroups = append(l.kubePodGroups, g)
@@ -141,11 +143,7 @@ func (l *Loader) addKubePodGroup(obj any, src source) error {
 // scheduler reads the PodGroups made from them).
 func (l *Loader) addWorkload(obj any, src source) error {
 	w := obj.(*framework.Workload)
-	w.Namespace = orDefault(w.Namespace)
-	if err := w.Validate(); err != nil {
-		return err
-	}
-	if err := l.claim("Workload", w.Namespace, w.Name, src); err != nil {
+	if err := l.checkGroup("Workload", &w.ObjectMeta, w, src); err != nil {
 		return err
 	}
 	l.skip(src, "Workload", w.Namespace+"/"+w.Name, reasonWorkload, fmt.Sprintf("%d podGroupTemplates", len(w.Spec.PodGroupTemplates)))
