@@ -42,7 +42,7 @@ type Dump struct {
 	KubePodGroups []*framework.WorkloadPodGroup
 	Report        Report
 
-	podSources []source
+	// sources are where each object was read, for errors.
 	sources    map[objectKey]source
 	classes    map[string]PriorityClass
 	defaultPC  *PriorityClass
@@ -105,7 +105,6 @@ func (l *Loader) Dump() (*Dump, error) {
 			l.note(lp.src, kind, key, reasonMissingClaim, missing)
 		}
 		d.Pods = append(d.Pods, p)
-		d.podSources = append(d.podSources, lp.src)
 	}
 	d.Report = l.report(features)
 	return d, nil
@@ -233,13 +232,9 @@ func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 	if err := d.addStorage(c); err != nil {
 		return nil, err
 	}
-	for i, p := range d.Pods {
+	for _, p := range d.Pods {
 		if err := c.AddPod(p); err != nil {
-			src := ""
-			if i < len(d.podSources) {
-				src = d.podSources[i].String() + ": "
-			}
-			return nil, fmt.Errorf("kubeload: %sPod %s: %w", src, p.Key(), err)
+			return nil, fmt.Errorf("kubeload: %sPod %s: %w", d.where("Pod", p.Namespace, p.Name), p.Key(), err)
 		}
 	}
 	return c, nil

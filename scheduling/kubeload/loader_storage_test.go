@@ -287,3 +287,20 @@ spec:
 		t.Errorf("error %v\nwant %q", err, want)
 	}
 }
+
+// TestClusterErrorsNameTheSource: an object the cluster refuses (here a
+// volume and a pod added twice to the dump by hand) is an error naming
+// where it was read.
+func TestClusterErrorsNameTheSource(t *testing.T) {
+	const pv = `{"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"v"},"spec":{"accessModes":["ReadWriteOnce"],"capacity":{"storage":"1Gi"},"csi":{"driver":"d","volumeHandle":"h"}}}`
+	d := load(t, Options{}, "in", pv+"\n"+podJSON("p", ""))
+	d.Storage.PersistentVolumes = append(d.Storage.PersistentVolumes, d.Storage.PersistentVolumes[0])
+	if _, err := d.Cluster(); err == nil || !strings.Contains(err.Error(), `kubeload: in:1: document 1: PersistentVolume v: scheduling: AddStorageObject: PersistentVolume "v" already exists`) {
+		t.Errorf("error %v", err)
+	}
+	d.Storage.PersistentVolumes = d.Storage.PersistentVolumes[:1]
+	d.Pods = append(d.Pods, d.Pods[0])
+	if _, err := d.Cluster(); err == nil || !strings.Contains(err.Error(), "kubeload: in:2: document 2: Pod default/p: ") {
+		t.Errorf("error %v", err)
+	}
+}
