@@ -54,7 +54,8 @@ type ScaleUpAnswer struct {
 	// added nodes got (<template>-1, ...).
 	Template string
 	NewNodes []string
-	// Pods is the number of pods the question is for.
+	// Pods is the number of pods the question is for (gated pods left
+	// out).
 	Pods int
 	// Unhelpable are pods that fail the filters on a new node of the
 	// template even alone: no number of such nodes helps them, and they
@@ -217,10 +218,11 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, []PodFailure, 
 	w.s.mu.Lock()
 	out = slices.DeleteFunc(out, func(p *framework.Pod) bool {
 		qp, ok := w.s.queue.get(p.Key())
-		if ok && qp.where == qGated {
+		held := ok && qp.where == qGated
+		if held {
 			gated = append(gated, PodFailure{Pod: p.Key(), Reason: qp.gateMsg})
 		}
-		return ok && qp.where == qGated
+		return held
 	})
 	w.s.mu.Unlock()
 	return out, gated, nil
