@@ -7,7 +7,7 @@
 // on a fork of the cluster, and prints the answer, its explanation and,
 // for capacity and scale-up, a summary to paste into a ticket.
 //
-//	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets,replicationcontrollers,storageclasses,csidrivers,csinodes,persistentvolumes,persistentvolumeclaims,volumeattachments -A -o json > dump.json
+//	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets,replicationcontrollers,storageclasses,csidrivers,csinodes,csistoragecapacities,persistentvolumes,persistentvolumeclaims,volumeattachments -A -o json > dump.json
 //	go run ./examples/whatif -cluster dump.json -capacity deployment.yaml
 //
 // With no question it runs a demo of all four on its built-in sample
