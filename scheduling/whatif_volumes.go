@@ -15,13 +15,6 @@ import (
 // the question's fork, and the fork's revert takes the claims, volumes
 // and capacity changes back.
 
-// Default-class annotations of StorageClasses (k8s.io/kubernetes
-// pkg/volume/util IsDefaultStorageClassAnnotation and its beta form).
-const (
-	annDefaultClass     = "storageclass.kubernetes.io/is-default-class"
-	annBetaDefaultClass = "storageclass.beta.kubernetes.io/is-default-class"
-)
-
 // checkClaimTemplates checks a question's claim templates: each named,
 // names unique; the claims made from them are checked as any claim when
 // added.
@@ -41,41 +34,15 @@ func checkClaimTemplates(claims []*framework.PersistentVolumeClaim) error {
 	return nil
 }
 
-// defaultStorageClass returns the class the DefaultStorageClass admission
-// plugin gives a claim that names none: the newest class annotated as
-// default, then the first by name ("" when there is none), as
-// k8s.io/kubernetes pkg/volume/util GetDefaultClass picks it.
-func (c *Cluster) defaultStorageClass() string {
-	var best *framework.StorageClass
-	for _, sc := range c.Storage().StorageClasses {
-		if sc.Annotations[annDefaultClass] != "true" && sc.Annotations[annBetaDefaultClass] != "true" {
-			continue
-		}
-		if best == nil || sc.CreationTimestamp.After(best.CreationTimestamp) ||
-			sc.CreationTimestamp.Equal(best.CreationTimestamp) && sc.Name < best.Name {
-			best = sc
-		}
-	}
-	if best == nil {
-		return ""
-	}
-	return best.Name
-}
-
 // claimFromTemplate is the claim the StatefulSet controller creates for
 // pod from template t: <template name>-<pod name> in the pod's namespace,
 // with the template's labels, annotations and spec, and class defaultClass
-// when the template names none (the DefaultStorageClass admission
-// plugin: a claim "names" a class by spec.storageClassName or the beta
-// annotation, even an empty one).
+// when the template names none (storage_defaultclass.go).
 func claimFromTemplate(pod *framework.Pod, t *framework.PersistentVolumeClaim, defaultClass string) *framework.PersistentVolumeClaim {
 	c := &framework.PersistentVolumeClaim{Spec: t.Spec}
 	c.Name, c.Namespace = t.Name+"-"+pod.Name, pod.Namespace
 	c.Labels, c.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
-	if _, beta := t.Annotations[framework.AnnBetaStorageClass]; !beta && t.Spec.StorageClassName == nil && defaultClass != "" {
-		class := defaultClass
-		c.Spec.StorageClassName = &class
-	}
+	withDefaultClass(c, defaultClass)
 	return c
 }
 

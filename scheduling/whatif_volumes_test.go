@@ -401,3 +401,40 @@ func TestPropWhatIfVolumesUnchanged(t *testing.T) {
 		}
 	})
 }
+
+// TestEphemeralClaimDefaultClass: a generic ephemeral volume whose
+// template names no class gets the cluster's default class, as the API
+// server's DefaultStorageClass admission plugin sets it on the claim the
+// ephemeral volume controller creates (k8s.io/kubernetes
+// plugin/pkg/admission/storage/storageclass/setdefault Admit;
+// pkg/controller/volume/ephemeral handleVolume): the pod's claim is
+// provisioned, not left an unbound claim of no class ("pod has unbound
+// immediate PersistentVolumeClaims"). A template naming a class, even "",
+// keeps it.
+func TestEphemeralClaimDefaultClass(t *testing.T) {
+	w := wiVolumeCluster(t, 10)
+	empty := ""
+	for _, tc := range []struct {
+		name    string
+		class   *string
+		outcome Outcome
+		want    string
+	}{
+		{"no class", nil, OutcomeScheduled, "zonal"},
+		{"empty class", &empty, OutcomeUnschedulable, ""},
+	} {
+		p := st.MakePod().Name("e-" + strings.ReplaceAll(tc.name, " ", "-")).UID("uid-" + tc.name).Obj()
+		spec := st.MakePVC("x", "").Obj().Spec
+		spec.StorageClassName = tc.class
+		p.Spec.Volumes = []framework.Volume{{Name: "v", VolumeSource: framework.VolumeSource{Ephemeral: &framework.EphemeralVolumeSource{
+			VolumeClaimTemplate: &framework.PersistentVolumeClaimTemplate{Spec: spec}}}}}
+		d, err := w.Scheduler().SchedulePod(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, _ := w.Cluster().StorageObject(framework.KindPersistentVolumeClaim, "default", p.Name+"-v")
+		if got := framework.ClaimClass(o.(*framework.PersistentVolumeClaim)); d.Outcome != tc.outcome || got != tc.want {
+			t.Errorf("%s: %s (%s), claim of class %q; want %s, %q", tc.name, d.Outcome, d.Message, got, tc.outcome, tc.want)
+		}
+	}
+}
