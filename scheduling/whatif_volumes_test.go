@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -164,15 +165,13 @@ func TestDefaultStorageClass(t *testing.T) {
 	if got := c.defaultStorageClass(); got != "" {
 		t.Errorf("no classes: %q", got)
 	}
-	day := func(d int) framework.ObjectMeta {
-		return framework.ObjectMeta{CreationTimestamp: st.MakePod().Obj().CreationTimestamp.AddDate(0, 0, d)}
-	}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, sc := range []struct {
 		name, ann string
 		day       int
 	}{{"old", annDefaultClass, 1}, {"plain", "", 9}, {"b-new", annBetaDefaultClass, 5}, {"a-new", annDefaultClass, 5}, {"off", "", 7}} {
 		o := st.MakeSC(sc.name, "p", "").Obj()
-		o.ObjectMeta.CreationTimestamp = day(sc.day).CreationTimestamp
+		o.CreationTimestamp = base.AddDate(0, 0, sc.day)
 		if sc.ann != "" {
 			o.Annotations = map[string]string{sc.ann: "true"}
 		} else {
