@@ -10,9 +10,9 @@
 // PriorityClasses, PodDisruptionBudgets, the storage objects
 // (PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSINodes,
 // CSIDrivers, CSIStorageCapacities, VolumeAttachments), scheduler-plugins'
-// PodGroups, kube's alpha PodGroups (scheduling.k8s.io/v1alpha2) and
-// Koordinator NodeMetrics; kube's Workloads are checked but left out (the
-// Cluster does not hold them), and other kinds are counted and skipped.
+// PodGroups, kube's alpha PodGroups and Workloads
+// (scheduling.k8s.io/v1alpha2) and Koordinator NodeMetrics; other kinds are
+// counted and skipped.
 // Every field an API server writes is accepted: the fields schedkit models
 // are decoded strictly (an invalid quantity is an error naming the
 // document, the object and the field path) and every other field is

@@ -36,10 +36,10 @@ type Dump struct {
 	Storage framework.StorageObjects
 	// PodGroups are scheduler-plugins' PodGroups (Coscheduling);
 	// KubePodGroups are kube-scheduler's (scheduling.k8s.io/v1alpha2,
-	// GangScheduling). kube's Workloads are checked and reported as
-	// skipped: the Cluster does not hold them.
+	// GangScheduling) and KubeWorkloads the Workloads they are made from.
 	PodGroups     []*framework.PodGroup
 	KubePodGroups []*framework.WorkloadPodGroup
+	KubeWorkloads []*framework.Workload
 	Report        Report
 
 	// sources are where each object was read, for errors.
@@ -59,7 +59,7 @@ func (l *Loader) Dump() (*Dump, error) {
 	l.done = true
 	d := &Dump{Nodes: l.nodes, Namespaces: l.namespaces, PriorityClasses: l.classes, DisruptionBudgets: l.pdbs,
 		Services: l.services, Controllers: l.controllers, NodeMetrics: l.metrics, Storage: l.storage,
-		PodGroups: l.podGroups, KubePodGroups: l.kubePodGroups, sources: l.seen}
+		PodGroups: l.podGroups, KubePodGroups: l.kubePodGroups, KubeWorkloads: l.kubeWorkloads, sources: l.seen}
 	d.setClasses(l.classes)
 	d.schedulers = l.opts.SchedulerNames
 	if len(d.schedulers) == 0 {

@@ -80,6 +80,11 @@ func (d *Dump) addStorage(c *scheduling.Cluster) error {
 			return fmt.Errorf("kubeload: %s%s %s: %w", d.where(labelPodGroup, g.Namespace, g.Name), labelPodGroup, g.Key(), err)
 		}
 	}
+	for _, w := range d.KubeWorkloads {
+		if err := c.AddWorkload(w); err != nil {
+			return fmt.Errorf("kubeload: %sWorkload %s/%s: %w", d.where("Workload", w.Namespace, w.Name), w.Namespace, w.Name, err)
+		}
+	}
 	for _, g := range d.KubePodGroups {
 		if err := c.AddWorkloadPodGroup(g); err != nil {
 			return fmt.Errorf("kubeload: %s%s %s: %w", d.where(labelKubePodGroup, g.Namespace, g.Name), labelKubePodGroup, g.Key(), err)

@@ -2,7 +2,6 @@ package kubeload
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -138,14 +137,14 @@ func (l *Loader) addKubePodGroup(obj any, src source) error {
 	return nil
 }
 
-// addWorkload checks a kube Workload (scheduling.k8s.io/v1alpha2) and
-// leaves it out, reported: the Cluster does not hold Workloads (the
-// scheduler reads the PodGroups made from them).
+// addWorkload records a kube Workload (scheduling.k8s.io/v1alpha2: the
+// templates its PodGroups are made from; the scheduler reads the
+// PodGroups).
 func (l *Loader) addWorkload(obj any, src source) error {
 	w := obj.(*framework.Workload)
 	if err := l.checkGroup("Workload", &w.ObjectMeta, w, src); err != nil {
 		return err
 	}
-	l.skip(src, "Workload", w.Namespace+"/"+w.Name, reasonWorkload, fmt.Sprintf("%d podGroupTemplates", len(w.Spec.PodGroupTemplates)))
+	l.kubeWorkloads = append(l.kubeWorkloads, w)
 	return nil
 }

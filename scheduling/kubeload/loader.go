@@ -90,6 +90,8 @@ type Loader struct {
 	podGroups   []*framework.PodGroup
 	// kubePodGroups are kube-scheduler's PodGroups (scheduling.k8s.io).
 	kubePodGroups []*framework.WorkloadPodGroup
+	// kubeWorkloads are kube-scheduler's Workloads (scheduling.k8s.io).
+	kubeWorkloads []*framework.Workload
 	templates     []*Template
 
 	documents int

@@ -78,7 +78,6 @@ const (
 	reasonDeletingQueue  = "being deleted: pending, and kube-scheduler skips it (skipPodSchedule)"
 	reasonNoClass        = "priorityClassName not in the dump: priority 0 (the API server would have refused the pod)"
 	reasonPriorityDiffer = "spec.priority differs from its PriorityClass's value: kept as written"
-	reasonWorkload       = "kube's Workload: checked, but the Cluster does not hold Workloads yet (the PodGroups made from it are read)"
 	reasonCSINodeNoNode  = "node not in the dump: a CSINode belongs to its node"
 	reasonMissingClaim   = "persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node)"
 	reasonMissingVolume  = "spec.volumeName not in the dump: pods using the claim are unschedulable (VolumeBinding: bound to a non-existent PersistentVolume)"

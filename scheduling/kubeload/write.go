@@ -104,6 +104,9 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 	for _, g := range d.PodGroups {
 		add("scheduling.x-k8s.io/v1alpha1", "PodGroup", g)
 	}
+	for _, w := range d.KubeWorkloads {
+		add("scheduling.k8s.io/v1alpha2", "Workload", w)
+	}
 	for _, g := range d.KubePodGroups {
 		add("scheduling.k8s.io/v1alpha2", "PodGroup", g)
 	}
