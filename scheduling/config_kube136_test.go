@@ -80,7 +80,7 @@ func TestConfigRequestedToCapacityRatioPaths(t *testing.T) {
 // (framework/runtime/framework.go) checks each Score plugin's weight
 // against the running total of the plugins before it, in score-point then
 // multiPoint order, and that total includes the default VolumeBinding
-// (weight 1) and DynamicResources (2), which schedkit does not run. With
+// (weight 1) and DynamicResources (2, which schedkit does not run). With
 // the default weights, the total before NodeResourcesBalancedAllocation is
 // TaintToleration 3 + NodeAffinity 2 + NodeResourcesFit 1 + VolumeBinding
 // 1 + PodTopologySpread 2 + InterPodAffinity 2 + DynamicResources 2 = 13

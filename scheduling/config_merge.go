@@ -218,12 +218,13 @@ func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[str
 }
 
 // cfgKubeHiddenScorers are the score plugins of kube-scheduler v1.36's
-// default multiPoint list (apis/config/v1/default_plugins.go) that schedkit
-// does not model, with their weights and the default plugin they follow.
-// They never run, but kube's getScoreWeights counts them in its running
-// total (VolumeBinding weighs 1 with no weight given, DynamicResources 2),
-// so the loader counts them too, at their place, to accept and refuse the
-// same negative weights as kube.
+// default multiPoint list (apis/config/v1/default_plugins.go) that a
+// registry may lack (DynamicResources always; VolumeBinding in a registry
+// built without it), with their weights and the default plugin they follow.
+// Without a factory they never run, but kube's getScoreWeights counts them
+// in its running total (VolumeBinding weighs 1 with no weight given,
+// DynamicResources 2), so the loader counts them too, at their place, to
+// accept and refuse the same negative weights as kube.
 var cfgKubeHiddenScorers = []struct {
 	name, after string
 	weight      int64

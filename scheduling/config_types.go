@@ -79,8 +79,8 @@ type cfgProfile struct {
 
 // cfgPlugins is Plugins: one plugin set per extension point, plus
 // multiPoint and v1.36's two pod-group points (placementGenerate,
-// placementScore), which no schedkit plugin implements. Empty sets are
-// omitted when printed.
+// placementScore), which the pod-group cycle runs. Empty sets are omitted
+// when printed.
 type cfgPlugins struct {
 	PreEnqueue cfgPluginSet `json:"preEnqueue,omitzero"`
 	QueueSort  cfgPluginSet `json:"queueSort,omitzero"`
