@@ -28,6 +28,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -180,26 +181,15 @@ func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload, bar *progress
 	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
 	for i := range n {
 		s := sizes[size[i%len(size)]]
-		alloc := resource.List{resource.CPU: resource.MustParse(s.cpu), resource.Memory: resource.MustParse(s.mem), resource.Pods: resource.MustParse("110")}
-		node := &framework.Node{
-			ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("node-%04d", i), Labels: map[string]string{
-				"kubernetes.io/hostname":      fmt.Sprintf("node-%04d", i),
-				"topology.kubernetes.io/zone": fmt.Sprintf("zone-%c", 'a'+i%3),
-			}},
-			Status: framework.NodeStatus{Capacity: alloc, Allocatable: alloc.Clone()},
-		}
+		node := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label(framework.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%3)).
+			Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj() // and pods: 110
 		w.Nodes = append(w.Nodes, node)
-		cpu := alloc[resource.CPU]
-		mem := alloc[resource.Memory]
-		usedCPU := resource.NewMilliQuantity(cpu.MilliValue()*int64(rng.IntN(16))/100, resource.DecimalSI)
-		usedMem := resource.NewQuantity(mem.Value()*int64(5+rng.IntN(16))/100, resource.BinarySI)
-		at := simStart
-		w.NodeMetrics = append(w.NodeMetrics, &framework.NodeMetric{
-			ObjectMeta: framework.ObjectMeta{Name: node.Name},
-			Status: framework.NodeMetricStatus{UpdateTime: &at, NodeMetric: &framework.NodeMetricInfo{
-				NodeUsage: framework.ResourceMap{Resources: resource.List{resource.CPU: usedCPU, resource.Memory: usedMem}},
-			}},
-		})
+		cpu := node.Status.Allocatable[resource.CPU]
+		mem := node.Status.Allocatable[resource.Memory]
+		usedCPU := cpu.MilliValue() * int64(rng.IntN(16)) / 100
+		usedMem := mem.Value() * int64(5+rng.IntN(16)) / 100
+		w.NodeMetrics = append(w.NodeMetrics, builder.MakeNodeMetric(node.Name).UpdateTime(simStart).
+			Usage(map[string]string{"cpu": fmt.Sprintf("%dm", usedCPU), "memory": fmt.Sprint(usedMem)}).Obj())
 		bar.update("building cluster", "nodes", i+1, n)
 	}
 }
@@ -237,12 +227,8 @@ func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload, bar *progres
 		if rng.IntN(10) == 0 {
 			prio = 1000
 		}
-		pod := &framework.Pod{
-			ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("%s-%05d", s.name, i), Namespace: "default", Labels: map[string]string{"app": s.name}},
-			Spec: framework.PodSpec{Priority: &prio, Containers: []framework.Container{{Name: "main", Resources: framework.ResourceRequirements{
-				Requests: resource.List{resource.CPU: resource.MustParse(s.cpu), resource.Memory: resource.MustParse(s.mem)},
-			}}}},
-		}
+		pod := builder.MakePod().Name(fmt.Sprintf("%s-%05d", s.name, i)).Label("app", s.name).Priority(prio).
+			Req(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
 		var dur time.Duration
 		if s.batch {
 			dur = time.Duration(30+rng.IntN(61)) * time.Second
