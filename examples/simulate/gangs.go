@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -18,13 +19,25 @@ import (
 // them: the default profile scored by scheduler-plugins' Trimaran
 // TargetLoadPacking (which also records bindings at PostBind) or
 // LoadVariationRiskBalancing, both reading the cluster's NodeLoads.
-func optionalProfiles() []namedProfile {
-	tlp := scoredBy(config.TargetLoadPackingName, nil)
-	tlp.PostBind = append(tlp.PostBind, config.TargetLoadPackingName)
-	return []namedProfile{
-		{name: "TargetLoadPacking", registry: registry(), profile: tlp},
-		{name: "LoadVariationRiskBalancing", registry: registry(), profile: scoredBy(config.LoadVariationRiskBalancingName, nil)},
+func optionalProfiles() ([]namedProfile, error) {
+	return scoredProfiles([]scoredProfile{
+		{"TargetLoadPacking", config.TargetLoadPackingName, nil},
+		{"LoadVariationRiskBalancing", config.LoadVariationRiskBalancingName, nil},
+	})
+}
+
+// allProfiles are the built-in, optional and gang profiles, which
+// -profiles chooses from.
+func allProfiles() ([]namedProfile, error) {
+	builtin, err := builtinProfiles()
+	if err != nil {
+		return nil, err
 	}
+	optional, err := optionalProfiles()
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(builtin, optional, gangProfiles()), nil
 }
 
 // builtinLoads gives every node of the built-in cluster a NodeLoad (for

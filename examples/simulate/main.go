@@ -109,48 +109,61 @@ func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 // every PreFilter and Filter, DefaultPreemption, the binder, and the scores
 // of soft constraints — TaintToleration, NodeAffinity, PodTopologySpread,
 // InterPodAffinity, ImageLocality) with its resource scores replaced by
-// plugin (weight 1, with args when not nil).
-func scoredBy(plugin string, args any) framework.Profile {
+// plugin, weight 1, with args when not nil, enabled in reg at every
+// extension point it implements (Profile.Enable).
+func scoredBy(reg *framework.Registry, plugin string, args any) (namedProfile, error) {
 	p := scheduling.DefaultProfile()
 	resourceScores := []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
-	notResource := func(names []string) []string {
-		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(resourceScores, n) })
-	}
-	p.PreScore = append(notResource(p.PreScore), plugin)
-	p.Score = append(notResource(p.Score), plugin)
+	isResourceScore := func(n string) bool { return slices.Contains(resourceScores, n) }
+	p.PreScore = slices.DeleteFunc(p.PreScore, isResourceScore)
+	p.Score = slices.DeleteFunc(p.Score, isResourceScore)
 	for _, n := range resourceScores {
 		delete(p.Weights, n)
 	}
-	p.Weights[plugin] = 1
 	if args != nil {
 		p.Args = map[string]any{plugin: args}
 	}
-	return p
+	if err := p.Enable(reg, plugin, 1); err != nil {
+		return namedProfile{}, err
+	}
+	return namedProfile{registry: reg, profile: p}, nil
 }
 
 // builtinProfiles are the default profile scored by NodeResourcesFit
 // LeastAllocated, NodeResourcesFit MostAllocated,
 // NodeResourcesBalancedAllocation, or Koordinator's LoadAwareScheduling
 // (which also filters, on its usage thresholds, and reserves).
-func builtinProfiles() []namedProfile {
-	fit := func(t config.ScoringStrategyType) framework.Profile {
-		return scoredBy(config.NodeResourcesFitName,
-			config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}})
+func builtinProfiles() ([]namedProfile, error) {
+	fitArgs := func(t config.ScoringStrategyType) config.NodeResourcesFitArgs {
+		return config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
 	}
-	load := scoredBy(config.LoadAwareSchedulingName, nil)
-	load.PreFilter = append(load.PreFilter, config.LoadAwareSchedulingName)
-	load.Filter = append(load.Filter, config.LoadAwareSchedulingName)
-	load.Reserve = append(load.Reserve, config.LoadAwareSchedulingName)
-	out := []namedProfile{
-		{name: "LeastAllocated", profile: fit(config.LeastAllocated)},
-		{name: "MostAllocated", profile: fit(config.MostAllocated)},
-		{name: "BalancedAllocation", profile: scoredBy(config.NodeResourcesBalancedAllocationName, nil)},
-		{name: "LoadAware", profile: load},
+	return scoredProfiles([]scoredProfile{
+		{"LeastAllocated", config.NodeResourcesFitName, fitArgs(config.LeastAllocated)},
+		{"MostAllocated", config.NodeResourcesFitName, fitArgs(config.MostAllocated)},
+		{"BalancedAllocation", config.NodeResourcesBalancedAllocationName, nil},
+		{"LoadAware", config.LoadAwareSchedulingName, nil},
+	})
+}
+
+// scoredProfile names the default profile scored by plugin with args.
+type scoredProfile struct {
+	name, plugin string
+	args         any
+}
+
+// scoredProfiles are the profiles of ps, each with its own default
+// registry.
+func scoredProfiles(ps []scoredProfile) ([]namedProfile, error) {
+	var out []namedProfile
+	for _, s := range ps {
+		p, err := scoredBy(registry(), s.plugin, s.args)
+		if err != nil {
+			return nil, fmt.Errorf("profile %s: %w", s.name, err)
+		}
+		p.name = s.name
+		out = append(out, p)
 	}
-	for i := range out {
-		out[i].registry = registry()
-	}
-	return out
+	return out, nil
 }
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
@@ -161,12 +174,13 @@ func loadConfig(path string) ([]namedProfile, error) {
 	}
 	var out []namedProfile
 	for _, p := range cfg.Profiles {
-		reg := cfg.Registry()
-		name := p.SchedulerName
 		// Every profile schedules the same pods, which name the default
 		// scheduler.
-		p.SchedulerName = scheduling.DefaultSchedulerName
-		out = append(out, namedProfile{name: name, registry: reg, profile: p, options: cfg.SchedulerOptions()})
+		as, err := cfg.ProfileAs(p.SchedulerName, scheduling.DefaultSchedulerName)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, namedProfile{name: p.SchedulerName, registry: cfg.Registry(), profile: as, options: cfg.SchedulerOptions()})
 	}
 	return out, nil
 }
@@ -287,20 +301,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	if err := w.Validate(); err != nil {
 		return err
 	}
-	profiles := builtinProfiles()
-	if o.gangs {
+	var profiles []namedProfile
+	switch {
+	case o.configFile != "":
+		profiles, err = loadConfig(o.configFile)
+	case o.profiles != "":
+		profiles, err = allProfiles()
+	case o.gangs:
 		profiles = gangProfiles()
+	default:
+		profiles, err = builtinProfiles()
 	}
-	if o.configFile != "" {
-		if profiles, err = loadConfig(o.configFile); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 	if o.profiles != "" {
 		want := strings.Split(o.profiles, ",")
-		if o.configFile == "" {
-			profiles = slices.Concat(builtinProfiles(), optionalProfiles(), gangProfiles())
-		}
 		profiles = slices.DeleteFunc(profiles, func(p namedProfile) bool { return !slices.Contains(want, p.name) })
 		if len(profiles) == 0 {
 			return fmt.Errorf("-profiles=%q: no such profile", o.profiles)
