@@ -20,10 +20,10 @@ import (
 // TargetLoadPacking (which also records bindings at PostBind) or
 // LoadVariationRiskBalancing, both reading the cluster's NodeLoads.
 func optionalProfiles() ([]namedProfile, error) {
-	return scoredProfiles([]scoredProfile{
-		{"TargetLoadPacking", config.TargetLoadPackingName, nil},
-		{"LoadVariationRiskBalancing", config.LoadVariationRiskBalancingName, nil},
-	})
+	return scoredProfiles(
+		scoredProfile{"TargetLoadPacking", config.TargetLoadPackingName, nil},
+		scoredProfile{"LoadVariationRiskBalancing", config.LoadVariationRiskBalancingName, nil},
+	)
 }
 
 // allProfiles are the built-in, optional and gang profiles, which

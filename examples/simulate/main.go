@@ -105,13 +105,20 @@ type namedProfile struct {
 // registry returns the default registry (it includes DefaultPreemption).
 func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 
+// scoredProfile names the default profile scored by plugin with args.
+type scoredProfile struct {
+	name, plugin string
+	args         any
+}
+
 // scoredBy is kube-scheduler's default profile (scheduling.DefaultProfile:
 // every PreFilter and Filter, DefaultPreemption, the binder, and the scores
 // of soft constraints — TaintToleration, NodeAffinity, PodTopologySpread,
 // InterPodAffinity, ImageLocality) with its resource scores replaced by
-// plugin, weight 1, with args when not nil, enabled in reg at every
-// extension point it implements (Profile.Enable).
-func scoredBy(reg *framework.Registry, plugin string, args any) (namedProfile, error) {
+// s.plugin, weight 1, with s.args when not nil, enabled at every extension
+// point it implements (Profile.Enable), in a default registry of its own.
+func scoredBy(s scoredProfile) (namedProfile, error) {
+	reg := registry()
 	p := scheduling.DefaultProfile()
 	resourceScores := []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
 	isResourceScore := func(n string) bool { return slices.Contains(resourceScores, n) }
@@ -120,13 +127,25 @@ func scoredBy(reg *framework.Registry, plugin string, args any) (namedProfile, e
 	for _, n := range resourceScores {
 		delete(p.Weights, n)
 	}
-	if args != nil {
-		p.Args = map[string]any{plugin: args}
+	if s.args != nil {
+		p.Args = map[string]any{s.plugin: s.args}
 	}
-	if err := p.Enable(reg, plugin, 1); err != nil {
-		return namedProfile{}, err
+	if err := p.Enable(reg, s.plugin, 1); err != nil {
+		return namedProfile{}, fmt.Errorf("profile %s: %w", s.name, err)
 	}
-	return namedProfile{registry: reg, profile: p}, nil
+	return namedProfile{name: s.name, registry: reg, profile: p}, nil
+}
+
+// scoredProfiles are the profiles scoredBy makes of ps.
+func scoredProfiles(ps ...scoredProfile) ([]namedProfile, error) {
+	out := make([]namedProfile, len(ps))
+	for i, s := range ps {
+		var err error
+		if out[i], err = scoredBy(s); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // builtinProfiles are the default profile scored by NodeResourcesFit
@@ -137,33 +156,12 @@ func builtinProfiles() ([]namedProfile, error) {
 	fitArgs := func(t config.ScoringStrategyType) config.NodeResourcesFitArgs {
 		return config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
 	}
-	return scoredProfiles([]scoredProfile{
-		{"LeastAllocated", config.NodeResourcesFitName, fitArgs(config.LeastAllocated)},
-		{"MostAllocated", config.NodeResourcesFitName, fitArgs(config.MostAllocated)},
-		{"BalancedAllocation", config.NodeResourcesBalancedAllocationName, nil},
-		{"LoadAware", config.LoadAwareSchedulingName, nil},
-	})
-}
-
-// scoredProfile names the default profile scored by plugin with args.
-type scoredProfile struct {
-	name, plugin string
-	args         any
-}
-
-// scoredProfiles are the profiles of ps, each with its own default
-// registry.
-func scoredProfiles(ps []scoredProfile) ([]namedProfile, error) {
-	var out []namedProfile
-	for _, s := range ps {
-		p, err := scoredBy(registry(), s.plugin, s.args)
-		if err != nil {
-			return nil, fmt.Errorf("profile %s: %w", s.name, err)
-		}
-		p.name = s.name
-		out = append(out, p)
-	}
-	return out, nil
+	return scoredProfiles(
+		scoredProfile{"LeastAllocated", config.NodeResourcesFitName, fitArgs(config.LeastAllocated)},
+		scoredProfile{"MostAllocated", config.NodeResourcesFitName, fitArgs(config.MostAllocated)},
+		scoredProfile{"BalancedAllocation", config.NodeResourcesBalancedAllocationName, nil},
+		scoredProfile{"LoadAware", config.LoadAwareSchedulingName, nil},
+	)
 }
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
