@@ -87,7 +87,7 @@ func gangProfiles() []namedProfile {
 const gangNodes = 200
 
 // builtinGangWorkload makes the built-in cluster busy and adds jobs: every
-// node is filled to 80–95 % of its cpu by pods bound from the start (a
+// node is filled to 88–97 % of its cpu by pods bound from the start (a
 // third of them batch pods that finish after 10–200 s, in steps of 10 s),
 // then jobs arrive over 20 s, three in four of 8 pods and one in four of
 // 32, each pod 2 cpu / 4 GiB, a job's pods created over 2 s (interleaved
