@@ -7,21 +7,19 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 )
 
 func ptsExampleNode(name, zone string) *framework.Node {
-	n := &framework.Node{ObjectMeta: framework.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}}}
+	n := builder.MakeNode().Name(name) // labelled kubernetes.io/hostname=name
 	if zone != "" {
-		n.Labels["topology.kubernetes.io/zone"] = zone
+		n.Label("topology.kubernetes.io/zone", zone)
 	}
-	return n
+	return n.Obj()
 }
 
-func ptsExampleWebPod(name, node string) *framework.Pod {
-	return &framework.Pod{
-		ObjectMeta: framework.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "web"}},
-		Spec:       framework.PodSpec{NodeName: node},
-	}
+func ptsExampleWebPod(name, node string) *builder.PodWrapper {
+	return builder.MakePod().Name(name).Label("app", "web").Node(node)
 }
 
 // Three zones hold 2, 1 and 0 pods of app=web. With maxSkew 1 a new web
@@ -33,17 +31,15 @@ func ExamplePodTopologySpread() {
 		ptsExampleNode("a1", "a"), ptsExampleNode("b1", "b"), ptsExampleNode("c1", "c"), ptsExampleNode("edge", ""),
 	}
 	pods := []*framework.Pod{
-		ptsExampleWebPod("web-1", "a1"), ptsExampleWebPod("web-2", "a1"), ptsExampleWebPod("web-3", "b1"),
+		ptsExampleWebPod("web-1", "a1").Obj(), ptsExampleWebPod("web-2", "a1").Obj(), ptsExampleWebPod("web-3", "b1").Obj(),
 	}
 	snap := framework.MustSnapshot(nodes, pods)
-	incoming := ptsExampleWebPod("web-4", "")
-	incoming.Spec.TopologySpreadConstraints = []framework.TopologySpreadConstraint{{
+	pod := framework.MustPodInfo(ptsExampleWebPod("web-4", "").SpreadConstraint(framework.TopologySpreadConstraint{
 		MaxSkew:           1,
 		TopologyKey:       "topology.kubernetes.io/zone",
 		WhenUnsatisfiable: framework.DoNotSchedule,
 		LabelSelector:     &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-	}}
-	pod := framework.MustPodInfo(incoming)
+	}).Obj())
 
 	pl, err := filter.NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
 	if err != nil {

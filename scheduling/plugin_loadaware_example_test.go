@@ -9,7 +9,6 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/builder"
-	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -23,11 +22,13 @@ func ExampleLoadAwareScheduling() {
 	reg := framework.NewRegistry()
 	_ = reg.Register(config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory)
 	name := config.LoadAwareSchedulingName
-	fw, err := framework.NewFramework(reg, framework.Profile{
-		PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
-		Weights: map[string]int64{name: 1},
-		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}}, // Koordinator's defaults
-	}, framework.WithClock(clock))
+	profile := framework.Profile{Args: map[string]any{name: config.LoadAwareSchedulingArgs{}}} // Koordinator's defaults
+	// At every extension point the plugin implements (PreFilter, Filter,
+	// PreScore, Score with weight 1, Reserve).
+	if err := profile.Enable(reg, name, 1); err != nil {
+		panic(err)
+	}
+	fw, err := framework.NewFramework(reg, profile, framework.WithClock(clock))
 	if err != nil {
 		panic(err)
 	}
@@ -38,12 +39,7 @@ func ExampleLoadAwareScheduling() {
 	for i, used := range []string{"60", "20", "35"} {
 		n := fmt.Sprintf("node-%d", i)
 		nodes = append(nodes, builder.MakeNode().Name(n).Capacity(map[string]string{"cpu": "64", "memory": "256Gi"}).Obj())
-		m := &framework.NodeMetric{}
-		m.Name = n
-		m.Status.UpdateTime = &now
-		m.Status.NodeMetric = &framework.NodeMetricInfo{NodeUsage: framework.ResourceMap{
-			Resources: resource.MustParseList(map[string]string{"cpu": used, "memory": "64Gi"}),
-		}}
+		m := builder.MakeNodeMetric(n).UpdateTime(now).Usage(map[string]string{"cpu": used, "memory": "64Gi"}).Obj()
 		if err := cache.UpdateNodeMetric(m); err != nil {
 			panic(err)
 		}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"text/tabwriter"
 	"time"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -17,13 +19,25 @@ import (
 // them: the default profile scored by scheduler-plugins' Trimaran
 // TargetLoadPacking (which also records bindings at PostBind) or
 // LoadVariationRiskBalancing, both reading the cluster's NodeLoads.
-func optionalProfiles() []namedProfile {
-	tlp := scoredBy(config.TargetLoadPackingName, nil)
-	tlp.PostBind = append(tlp.PostBind, config.TargetLoadPackingName)
-	return []namedProfile{
-		{name: "TargetLoadPacking", registry: registry(), profile: tlp},
-		{name: "LoadVariationRiskBalancing", registry: registry(), profile: scoredBy(config.LoadVariationRiskBalancingName, nil)},
+func optionalProfiles() ([]namedProfile, error) {
+	return scoredProfiles(
+		scoredProfile{"TargetLoadPacking", config.TargetLoadPackingName, nil},
+		scoredProfile{"LoadVariationRiskBalancing", config.LoadVariationRiskBalancingName, nil},
+	)
+}
+
+// allProfiles are the built-in, optional and gang profiles, which
+// -profiles chooses from.
+func allProfiles() ([]namedProfile, error) {
+	builtin, err := builtinProfiles()
+	if err != nil {
+		return nil, err
 	}
+	optional, err := optionalProfiles()
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(builtin, optional, gangProfiles()), nil
 }
 
 // builtinLoads gives every node of the built-in cluster a NodeLoad (for
@@ -48,12 +62,11 @@ func builtinLoads(w *scheduling.Workload, seed uint64) {
 			}
 			return 100 * used.AsApproximateFloat64() / alloc.AsApproximateFloat64()
 		}
-		w.NodeLoads = append(w.NodeLoads, &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: m.Name}, Metrics: []framework.LoadMetric{
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: pct(resource.CPU)},
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: float64(2 + rng.IntN(19))},
-			{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorAverage, Value: pct(resource.Memory)},
-			{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorStd, Value: float64(2 + rng.IntN(19))},
-		}})
+		w.NodeLoads = append(w.NodeLoads, builder.MakeNodeLoad(m.Name).
+			Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, pct(resource.CPU)).
+			Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, float64(2+rng.IntN(19))).
+			Metric(framework.LoadMetricMemory, framework.LoadOperatorAverage, pct(resource.Memory)).
+			Metric(framework.LoadMetricMemory, framework.LoadOperatorStd, float64(2+rng.IntN(19))).Obj())
 	}
 }
 
@@ -73,26 +86,20 @@ func gangProfiles() []namedProfile {
 // completion, which at 1,000 nodes takes minutes.
 const gangNodes = 200
 
-// gangShape is the pod of every job: 2 cpu, 4 GiB.
-var gangShape = resource.List{resource.CPU: resource.MustParse("2"), resource.Memory: resource.MustParse("4Gi")}
-
 // builtinGangWorkload makes the built-in cluster busy and adds jobs: every
-// node is filled to 80–95 % of its cpu by pods bound from the start (a
+// node is filled to 88–97 % of its cpu by pods bound from the start (a
 // third of them batch pods that finish after 10–200 s, in steps of 10 s),
 // then jobs arrive over 20 s, three in four of 8 pods and one in four of
 // 32, each pod 2 cpu / 4 GiB, a job's pods created over 2 s (interleaved
 // with other jobs'), each job running 60 s once all its pods are bound.
 // The jobs ask for more than the cluster has free, so they compete.
 func builtinGangWorkload(jobs int, rng *rand.Rand, w *scheduling.Workload, bar *progress) {
-	one := resource.List{resource.CPU: resource.MustParse("1"), resource.Memory: resource.MustParse("2Gi")}
+	bg := builder.MakePod().Req(map[string]string{"cpu": "1", "memory": "2Gi"}) // a template, named and bound per pod
 	for i, n := range w.Nodes {
 		cpu := n.Status.Allocatable[resource.CPU]
 		fill := int(cpu.Value()) * (88 + rng.IntN(10)) / 100
 		for j := range fill {
-			p := &framework.Pod{
-				ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("bg-%04d-%02d", i, j), Namespace: "default"},
-				Spec:       framework.PodSpec{NodeName: n.Name, Containers: []framework.Container{{Name: "main", Resources: framework.ResourceRequirements{Requests: one}}}},
-			}
+			p := bg.Name(fmt.Sprintf("bg-%04d-%02d", i, j)).Node(n.Name).Obj()
 			if rng.IntN(3) == 0 {
 				w.Arrivals = append(w.Arrivals, scheduling.PodArrival{Duration: time.Duration(10*(1+rng.IntN(20))) * time.Second, Pod: p})
 			} else {
@@ -111,14 +118,13 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *scheduling.Workload, bar *
 			at = 20 * time.Second * time.Duration(j) / time.Duration(jobs)
 		}
 		name := fmt.Sprintf("job-%03d", j)
-		w.Gangs = append(w.Gangs, scheduling.GangArrival{At: at, Group: &framework.PodGroup{
-			ObjectMeta: framework.ObjectMeta{Name: name, Namespace: "default"}, Spec: framework.PodGroupSpec{MinMember: int32(size)}}})
+		w.Gangs = append(w.Gangs, scheduling.GangArrival{At: at, Group: builder.MakePodGroup(name, int32(size)).Obj()})
+		// Every pod of a job is 2 cpu, 4 GiB.
+		worker := builder.MakePod().Label(framework.PodGroupLabel, name).Req(map[string]string{"cpu": "2", "memory": "4Gi"})
 		for k := range size {
 			// A job's pods are created over 2 s, interleaved with other jobs'.
-			w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at + 2*time.Second*time.Duration(k)/time.Duration(size), Duration: 60 * time.Second, Pod: &framework.Pod{
-				ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("%s-%02d", name, k), Namespace: "default", Labels: map[string]string{framework.PodGroupLabel: name}},
-				Spec:       framework.PodSpec{Containers: []framework.Container{{Name: "worker", Resources: framework.ResourceRequirements{Requests: gangShape}}}},
-			}})
+			w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at + 2*time.Second*time.Duration(k)/time.Duration(size), Duration: 60 * time.Second,
+				Pod: worker.Name(fmt.Sprintf("%s-%02d", name, k)).Obj()})
 		}
 		bar.update("building jobs", "jobs", j+1, jobs)
 	}

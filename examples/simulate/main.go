@@ -28,6 +28,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -104,52 +105,63 @@ type namedProfile struct {
 // registry returns the default registry (it includes DefaultPreemption).
 func registry() *framework.Registry { return scheduling.NewDefaultRegistry() }
 
+// scoredProfile names the default profile scored by plugin with args.
+type scoredProfile struct {
+	name, plugin string
+	args         any
+}
+
 // scoredBy is kube-scheduler's default profile (scheduling.DefaultProfile:
 // every PreFilter and Filter, DefaultPreemption, the binder, and the scores
 // of soft constraints — TaintToleration, NodeAffinity, PodTopologySpread,
 // InterPodAffinity, ImageLocality) with its resource scores replaced by
-// plugin (weight 1, with args when not nil).
-func scoredBy(plugin string, args any) framework.Profile {
+// s.plugin, weight 1, with s.args when not nil, enabled at every extension
+// point it implements (Profile.Enable), in a default registry of its own.
+func scoredBy(s scoredProfile) (namedProfile, error) {
+	reg := registry()
 	p := scheduling.DefaultProfile()
 	resourceScores := []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
-	notResource := func(names []string) []string {
-		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(resourceScores, n) })
-	}
-	p.PreScore = append(notResource(p.PreScore), plugin)
-	p.Score = append(notResource(p.Score), plugin)
+	isResourceScore := func(n string) bool { return slices.Contains(resourceScores, n) }
+	p.PreScore = slices.DeleteFunc(p.PreScore, isResourceScore)
+	p.Score = slices.DeleteFunc(p.Score, isResourceScore)
 	for _, n := range resourceScores {
 		delete(p.Weights, n)
 	}
-	p.Weights[plugin] = 1
-	if args != nil {
-		p.Args = map[string]any{plugin: args}
+	if s.args != nil {
+		p.Args = map[string]any{s.plugin: s.args}
 	}
-	return p
+	if err := p.Enable(reg, s.plugin, 1); err != nil {
+		return namedProfile{}, fmt.Errorf("profile %s: %w", s.name, err)
+	}
+	return namedProfile{name: s.name, registry: reg, profile: p}, nil
+}
+
+// scoredProfiles are the profiles scoredBy makes of ps.
+func scoredProfiles(ps ...scoredProfile) ([]namedProfile, error) {
+	out := make([]namedProfile, len(ps))
+	for i, s := range ps {
+		var err error
+		if out[i], err = scoredBy(s); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // builtinProfiles are the default profile scored by NodeResourcesFit
 // LeastAllocated, NodeResourcesFit MostAllocated,
 // NodeResourcesBalancedAllocation, or Koordinator's LoadAwareScheduling
 // (which also filters, on its usage thresholds, and reserves).
-func builtinProfiles() []namedProfile {
-	fit := func(t config.ScoringStrategyType) framework.Profile {
-		return scoredBy(config.NodeResourcesFitName,
-			config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}})
+func builtinProfiles() ([]namedProfile, error) {
+	fitArgs := func(t config.ScoringStrategyType) config.NodeResourcesFitArgs {
+		return config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
 	}
-	load := scoredBy(config.LoadAwareSchedulingName, nil)
-	load.PreFilter = append(load.PreFilter, config.LoadAwareSchedulingName)
-	load.Filter = append(load.Filter, config.LoadAwareSchedulingName)
-	load.Reserve = append(load.Reserve, config.LoadAwareSchedulingName)
-	out := []namedProfile{
-		{name: "LeastAllocated", profile: fit(config.LeastAllocated)},
-		{name: "MostAllocated", profile: fit(config.MostAllocated)},
-		{name: "BalancedAllocation", profile: scoredBy(config.NodeResourcesBalancedAllocationName, nil)},
-		{name: "LoadAware", profile: load},
-	}
-	for i := range out {
-		out[i].registry = registry()
-	}
-	return out
+	return scoredProfiles(
+		scoredProfile{"LeastAllocated", config.NodeResourcesFitName, fitArgs(config.LeastAllocated)},
+		scoredProfile{"MostAllocated", config.NodeResourcesFitName, fitArgs(config.MostAllocated)},
+		scoredProfile{"BalancedAllocation", config.NodeResourcesBalancedAllocationName, nil},
+		scoredProfile{"LoadAware", config.LoadAwareSchedulingName, nil},
+	)
 }
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
@@ -160,12 +172,13 @@ func loadConfig(path string) ([]namedProfile, error) {
 	}
 	var out []namedProfile
 	for _, p := range cfg.Profiles {
-		reg := cfg.Registry()
-		name := p.SchedulerName
 		// Every profile schedules the same pods, which name the default
 		// scheduler.
-		p.SchedulerName = scheduling.DefaultSchedulerName
-		out = append(out, namedProfile{name: name, registry: reg, profile: p, options: cfg.SchedulerOptions()})
+		as, err := cfg.ProfileAs(p.SchedulerName, scheduling.DefaultSchedulerName)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, namedProfile{name: p.SchedulerName, registry: cfg.Registry(), profile: as, options: cfg.SchedulerOptions()})
 	}
 	return out, nil
 }
@@ -180,26 +193,15 @@ func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload, bar *progress
 	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
 	for i := range n {
 		s := sizes[size[i%len(size)]]
-		alloc := resource.List{resource.CPU: resource.MustParse(s.cpu), resource.Memory: resource.MustParse(s.mem), resource.Pods: resource.MustParse("110")}
-		node := &framework.Node{
-			ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("node-%04d", i), Labels: map[string]string{
-				"kubernetes.io/hostname":      fmt.Sprintf("node-%04d", i),
-				"topology.kubernetes.io/zone": fmt.Sprintf("zone-%c", 'a'+i%3),
-			}},
-			Status: framework.NodeStatus{Capacity: alloc, Allocatable: alloc.Clone()},
-		}
+		node := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label(framework.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%3)).
+			Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj() // and pods: 110
 		w.Nodes = append(w.Nodes, node)
-		cpu := alloc[resource.CPU]
-		mem := alloc[resource.Memory]
-		usedCPU := resource.NewMilliQuantity(cpu.MilliValue()*int64(rng.IntN(16))/100, resource.DecimalSI)
-		usedMem := resource.NewQuantity(mem.Value()*int64(5+rng.IntN(16))/100, resource.BinarySI)
-		at := simStart
-		w.NodeMetrics = append(w.NodeMetrics, &framework.NodeMetric{
-			ObjectMeta: framework.ObjectMeta{Name: node.Name},
-			Status: framework.NodeMetricStatus{UpdateTime: &at, NodeMetric: &framework.NodeMetricInfo{
-				NodeUsage: framework.ResourceMap{Resources: resource.List{resource.CPU: usedCPU, resource.Memory: usedMem}},
-			}},
-		})
+		cpu := node.Status.Allocatable[resource.CPU]
+		mem := node.Status.Allocatable[resource.Memory]
+		usedCPU := cpu.MilliValue() * int64(rng.IntN(16)) / 100
+		usedMem := mem.Value() * int64(5+rng.IntN(16)) / 100
+		w.NodeMetrics = append(w.NodeMetrics, builder.MakeNodeMetric(node.Name).UpdateTime(simStart).
+			Usage(map[string]string{"cpu": fmt.Sprintf("%dm", usedCPU), "memory": fmt.Sprint(usedMem)}).Obj())
 		bar.update("building cluster", "nodes", i+1, n)
 	}
 }
@@ -237,12 +239,8 @@ func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload, bar *progres
 		if rng.IntN(10) == 0 {
 			prio = 1000
 		}
-		pod := &framework.Pod{
-			ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("%s-%05d", s.name, i), Namespace: "default", Labels: map[string]string{"app": s.name}},
-			Spec: framework.PodSpec{Priority: &prio, Containers: []framework.Container{{Name: "main", Resources: framework.ResourceRequirements{
-				Requests: resource.List{resource.CPU: resource.MustParse(s.cpu), resource.Memory: resource.MustParse(s.mem)},
-			}}}},
-		}
+		pod := builder.MakePod().Name(fmt.Sprintf("%s-%05d", s.name, i)).Label("app", s.name).Priority(prio).
+			Req(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
 		var dur time.Duration
 		if s.batch {
 			dur = time.Duration(30+rng.IntN(61)) * time.Second
@@ -301,20 +299,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	if err := w.Validate(); err != nil {
 		return err
 	}
-	profiles := builtinProfiles()
-	if o.gangs {
+	var profiles []namedProfile
+	switch {
+	case o.configFile != "":
+		profiles, err = loadConfig(o.configFile)
+	case o.profiles != "":
+		profiles, err = allProfiles()
+	case o.gangs:
 		profiles = gangProfiles()
+	default:
+		profiles, err = builtinProfiles()
 	}
-	if o.configFile != "" {
-		if profiles, err = loadConfig(o.configFile); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 	if o.profiles != "" {
 		want := strings.Split(o.profiles, ",")
-		if o.configFile == "" {
-			profiles = slices.Concat(builtinProfiles(), optionalProfiles(), gangProfiles())
-		}
 		profiles = slices.DeleteFunc(profiles, func(p namedProfile) bool { return !slices.Contains(want, p.name) })
 		if len(profiles) == 0 {
 			return fmt.Errorf("-profiles=%q: no such profile", o.profiles)

@@ -155,7 +155,10 @@ func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	profiles := builtinProfiles()
+	profiles, err := builtinProfiles()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(profiles) != 4 {
 		t.Fatalf("%d built-in profiles, want 4", len(profiles))
 	}
@@ -424,7 +427,11 @@ func TestTrimaranProfiles(t *testing.T) {
 			t.Errorf("%s: cpu std %v (ok %v), want 2–20 %%", l.Name, std, ok)
 		}
 	}
-	for _, p := range builtinProfiles() {
+	builtin, err := builtinProfiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range builtin {
 		if strings.Contains(p.name, "Load") && p.name != "LoadAware" {
 			t.Errorf("%s is in the default comparison", p.name)
 		}

@@ -92,6 +92,8 @@ func TestBuildReportsMalformedQuantity(t *testing.T) {
 			[]string{`node "n1"`, "status.capacity", `"four"`}},
 		{"node metric usage", wrapper[*framework.NodeMetric](builder.MakeNodeMetric("n1").Usage(map[string]string{"cpu": ""})),
 			[]string{`NodeMetric "n1"`, "nodeUsage", `"cpu"`}},
+		{"pod group minResources", wrapper[*framework.PodGroup](builder.MakePodGroup("job", 4).MinResources(map[string]string{"cpu": "1", "memory": "2 GiB"})),
+			[]string{`PodGroup "job"`, "spec.minResources", `"memory"`, `"2 GiB"`}},
 		{"pv capacity", wrapper[*framework.PersistentVolume](builder.MakePV("pv-1", "").Capacity("10 GB")),
 			[]string{`PersistentVolume "pv-1"`, "spec.capacity", `"storage"`, `"10 GB"`}},
 		{"pvc request", wrapper[*framework.PersistentVolumeClaim](builder.MakePVC("data", "fast").Request("lots")),
@@ -196,6 +198,36 @@ func TestObjIsIndependent(t *testing.T) {
 			t.Errorf("first metric changed by later builder calls (-want +got):\n%s", diff)
 		}
 	})
+	t.Run("pod group", func(t *testing.T) {
+		w := builder.MakePodGroup("job", 2).MinResources(map[string]string{"cpu": "2"}).ScheduleTimeout(30)
+		first := w.Obj()
+		want := w.Obj()
+		w.MinResources(map[string]string{"cpu": "4"}).ScheduleTimeout(60)
+		second := w.Obj()
+		second.Spec.MinResources[resource.Memory] = resource.MustParse("1Gi")
+		*second.Spec.ScheduleTimeoutSeconds = 90
+		if diff := cmp.Diff(want, first, cmpQuantity); diff != "" {
+			t.Errorf("first group changed by later builder calls (-want +got):\n%s", diff)
+		}
+		if third := w.Obj(); len(third.Spec.MinResources) != 1 || *third.Spec.ScheduleTimeoutSeconds != 60 {
+			t.Errorf("third group = minResources %v, timeout %d; want cpu alone and 60 (a change to the second leaked)",
+				third.Spec.MinResources, *third.Spec.ScheduleTimeoutSeconds)
+		}
+	})
+	t.Run("node load", func(t *testing.T) {
+		w := builder.MakeNodeLoad("n1").Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, 40)
+		first := w.Obj()
+		want := w.Obj()
+		w.Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, 8)
+		second := w.Obj()
+		second.Metrics[0].Value = 99
+		if diff := cmp.Diff(want, first); diff != "" {
+			t.Errorf("first load changed by later builder calls (-want +got):\n%s", diff)
+		}
+		if third := w.Obj(); third.Metrics[0].Value != 40 {
+			t.Errorf("third load's first metric = %v, want 40 (a change to the second leaked)", third.Metrics[0].Value)
+		}
+	})
 	t.Run("pdb", func(t *testing.T) {
 		w := builder.MakePDB("b").MatchLabel("app", "web")
 		first := w.Obj()
@@ -237,5 +269,59 @@ func TestPodFields(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })); diff != "" {
 		t.Errorf("pod (-want +got):\n%s", diff)
+	}
+}
+
+func TestPodGroupFields(t *testing.T) {
+	timeout := int32(30)
+	tests := []struct {
+		name string
+		got  *framework.PodGroup
+		want *framework.PodGroup
+	}{
+		{"defaults", builder.MakePodGroup("job", 8).Obj(),
+			&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Name: "job", Namespace: "default"}, Spec: framework.PodGroupSpec{MinMember: 8}}},
+		{"every field", builder.MakePodGroup("job", 3).Namespace("ml").MinResources(map[string]string{"cpu": "6", "memory": "12Gi"}).ScheduleTimeout(30).Obj(),
+			&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Name: "job", Namespace: "ml"}, Spec: framework.PodGroupSpec{MinMember: 3,
+				MinResources: resource.MustParseList(map[string]string{"cpu": "6", "memory": "12Gi"}), ScheduleTimeoutSeconds: &timeout}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.got, cmpQuantity); diff != "" {
+				t.Errorf("PodGroup (-want +got):\n%s", diff)
+			}
+			if err := tt.got.Validate(); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+		})
+	}
+}
+
+func TestNodeLoadFields(t *testing.T) {
+	tests := []struct {
+		name string
+		got  *framework.NodeLoad
+		want *framework.NodeLoad
+	}{
+		{"defaults", builder.MakeNodeLoad("n1").Obj(), &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "n1"}}},
+		{"metrics in order, window", builder.MakeNodeLoad("n1").Window(1000, 1300).
+			Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, 40).Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, 8).
+			Metric(framework.LoadMetricMemory, framework.LoadOperatorLatest, 55.5).Obj(),
+			&framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "n1"}, Window: framework.LoadWindow{Start: 1000, End: 1300},
+				Metrics: []framework.LoadMetric{
+					{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: 40},
+					{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: 8},
+					{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorLatest, Value: 55.5},
+				}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.got); diff != "" {
+				t.Errorf("NodeLoad (-want +got):\n%s", diff)
+			}
+			if err := tt.got.Validate(); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+		})
 	}
 }

@@ -8,8 +8,10 @@
 //
 // It covers the objects a scheduler reads:
 //   - pods (MakePod, with their volumes and scheduling gates), nodes
-//     (MakeNode), Koordinator's NodeMetrics (MakeNodeMetric) and
-//     PodDisruptionBudgets (MakePDB);
+//     (MakeNode), Koordinator's NodeMetrics (MakeNodeMetric),
+//     PodDisruptionBudgets (MakePDB), and scheduler-plugins' PodGroups
+//     (MakePodGroup, the gangs of Coscheduling) and NodeLoads (MakeNodeLoad,
+//     read by Trimaran);
 //   - the storage objects of kube-scheduler's volume plugins:
 //     PersistentVolumes (MakePV), PersistentVolumeClaims (MakePVC),
 //     StorageClasses (MakeStorageClass), CSINodes (MakeCSINode), CSIDrivers
@@ -45,6 +47,8 @@
 //   - A StorageClass binds Immediate, as the API server defaults it; set
 //     VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer) for
 //     topology-aware provisioning.
+//   - A PodGroup is in namespace "default"; a NodeLoad has no metric and
+//     no window.
 //   - A CSINode driver's node ID is the node's name; a
 //     CSIStorageCapacity is in namespace "default". The other storage
 //     objects have no defaults.

@@ -79,3 +79,32 @@ func ExampleMakePDB() {
 	fmt.Println(pdb.Namespace, pdb.Name, pdb.Selector.MatchLabels, snap != nil, err)
 	// Output: default web map[app:web] true <nil>
 }
+
+// A gang for scheduler-plugins' Coscheduling: the PodGroup and the pods
+// that join it by label.
+func ExampleMakePodGroup() {
+	group := builder.MakePodGroup("train", 4).ScheduleTimeout(30).Obj()
+	worker := builder.MakePod().Label(framework.PodGroupLabel, group.Name).Req(map[string]string{"cpu": "2"})
+	var pods []*framework.Pod
+	for i := range group.Spec.MinMember {
+		pods = append(pods, worker.Name(fmt.Sprintf("train-%d", i)).Obj())
+	}
+	fmt.Println(group.Key(), group.Spec.MinMember, *group.Spec.ScheduleTimeoutSeconds, len(pods), pods[3].Labels[framework.PodGroupLabel])
+	// Output: default/train 4 30 4 train
+}
+
+// A node's measured load for scheduler-plugins' Trimaran plugins: mean and
+// standard deviation of its cpu use, in percent.
+func ExampleMakeNodeLoad() {
+	load := builder.MakeNodeLoad("n1").Window(1700000000, 1700000300).
+		Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, 40).
+		Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, 8).Obj()
+	fmt.Println(load.Name, load.Window.End, load.Validate())
+	for _, m := range load.Metrics {
+		fmt.Println(m.Type, m.Operator, m.Value)
+	}
+	// Output:
+	// n1 1700000300 <nil>
+	// CPU AVG 40
+	// CPU STD 8
+}
