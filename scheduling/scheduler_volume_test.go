@@ -3,6 +3,7 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -302,5 +303,43 @@ func TestClusterStorageBadInput(t *testing.T) {
 		if d.Outcome != OutcomeUnschedulable || !strings.Contains(d.Message, filter.ReasonUnboundImmediateClaims) || d.Plugin != "VolumeBinding" {
 			t.Errorf("%s: %s %s %q", claim, d.Outcome, d.Plugin, d.Message)
 		}
+	}
+}
+
+// TestSchedulerPreemptsReadWriteOncePodHolder: a pod whose ReadWriteOncePod
+// claim a lower-priority pod holds is Unschedulable, not
+// UnschedulableAndUnresolvable (kube v1.36.4 volumerestrictions.go,
+// satisfyReadWriteOncePod), so DefaultPreemption may evict the holder: its
+// RemovePod lowers the conflicting claim count and the node fits.
+func TestSchedulerPreemptsReadWriteOncePodHolder(t *testing.T) {
+	nodes := []*framework.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj(),
+		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj()}
+	c, err := NewClusterFrom(nodes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := svScheduler(t, c)
+	for _, o := range []framework.StorageObject{
+		st.MakeSC("wffc", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj(),
+		st.MakePV("pv", "wffc").AccessModes(framework.ReadWriteOncePod).ClaimRef("default", "x", "uid-x").Phase(framework.VolumeBound).Obj(),
+		st.MakePVC("x", "wffc").AccessModes(framework.ReadWriteOncePod).Bound("pv").Obj(),
+	} {
+		if err := s.AddStorageObject(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddPod(st.MakePod().Name("low").Node("n1").Priority(1).PVC("x").Obj()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddPod(st.MakePod().Name("high").Priority(100).PVC("x").Obj()); err != nil {
+		t.Fatal(err)
+	}
+	d, ok := s.ScheduleOne(context.Background())
+	if !ok {
+		t.Fatal("no cycle")
+	}
+	want := "0/2 nodes are available: 2 " + filter.ReasonReadWriteOncePodConflict + "."
+	if d.Message != want || d.NominatedNode != "n1" || !slices.Equal(d.Victims, []string{"default/low"}) {
+		t.Errorf("message %q nominated %q victims %v; want %q, n1, [default/low]", d.Message, d.NominatedNode, d.Victims, want)
 	}
 }

@@ -239,7 +239,8 @@ func EBSVolumeID(id string) (string, error) {
 	return v, nil
 }
 
-// gceRegion is the single region of GCE zones ({locale}-{region}-{zone}).
+// gceRegion is the single region of GCE zones ({locale}-{region}-{zone}),
+// with gce_pd.go gceGetRegionFromZones' errors.
 func gceRegion(zones []string) (string, error) {
 	var regions []string
 	for _, z := range zones {
@@ -252,7 +253,12 @@ func gceRegion(zones []string) (string, error) {
 		}
 	}
 	if len(regions) != 1 {
-		return "", fmt.Errorf("multiple or no regions gotten from zones, got: %v", regions)
+		// kube prints its sets.String, a map: sorted keys with ":{}".
+		slices.Sort(regions)
+		for i, r := range regions {
+			regions[i] = r + ":{}"
+		}
+		return "", fmt.Errorf("multiple or no regions gotten from zones, got: map[%s]", strings.Join(regions, " "))
 	}
 	return regions[0], nil
 }

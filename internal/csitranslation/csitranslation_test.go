@@ -151,6 +151,25 @@ func TestTranslateHandles(t *testing.T) {
 	}
 }
 
+// TestTranslateRegionErrorText: a GCE PD whose zones span several regions
+// fails with csi-translation-lib v0.36.4's exact text (plugins/gce_pd.go
+// gceGetRegionFromZones prints its sets.String of regions, a Go map:
+// sorted keys, each with ":{}"); kube-scheduler's VolumeBinding Filter
+// returns it as its Error ("could not translate pv: …").
+func TestTranslateRegionErrorText(t *testing.T) {
+	tests := []struct{ zones, want string }{
+		{"us-east1-b__us-west1-a__europe-west1-b", "failed to get region from zones: multiple or no regions gotten from zones, got: map[europe-west1:{} us-east1:{} us-west1:{}]"},
+		{"us-east1-b__us-west1-a", "failed to get region from zones: multiple or no regions gotten from zones, got: map[us-east1:{} us-west1:{}]"},
+		{"us-east1-b__a-b", "failed to get region from zones: zone in unexpected format, expected: {locale}-{region}-{zone}, got: a-b"},
+	}
+	for _, tc := range tests {
+		_, err := TranslatePV(makePV(map[string]string{fw.LabelTopologyZone: tc.zones}, gceSrc))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("zones %q: err = %v, want %q", tc.zones, err, tc.want)
+		}
+	}
+}
+
 // TestEBSVolumeID is aws_ebs_test.go TestKubernetesVolumeIDToEBSVolumeID.
 func TestEBSVolumeID(t *testing.T) {
 	for in, want := range map[string]string{
