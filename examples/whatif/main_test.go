@@ -248,3 +248,53 @@ func TestSampleIsGenerated(t *testing.T) {
 		t.Errorf("testdata/cluster.json.gz differs from the generator's output (%d vs %d bytes): run go generate ./examples/whatif", len(shipped), gen.Len())
 	}
 }
+
+const dongleReplicaSet = `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: dongle, namespace: default}
+spec:
+  template:
+    spec: {containers: [{name: c, resources: {requests: {cpu: "1", example.com/dongle: "1"}, limits: {example.com/dongle: "1"}}}]}
+`
+
+// ignoreDongles is a KubeSchedulerConfiguration whose NodeResourcesFit
+// ignores the extended resource example.com/dongle (as a scheduler does
+// when an extender manages it).
+const ignoreDongles = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      ignoredResources: [example.com/dongle]
+`
+
+// TestConfigFlag: -config replaces kube-scheduler's default profile. A
+// replica asking for a dongle no node has fits nowhere by default; with
+// NodeResourcesFit ignoring dongles only cpu counts: node a has 4 − 1
+// (web-1) = 3 cpu free and b 2, so 5 replicas of 1 cpu fit and the 6th
+// is short of cpu on both nodes.
+func TestConfigFlag(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "rs.yaml": dongleReplicaSet, "config.yaml": ignoreDongles})
+	f := func(name string) string { return filepath.Join(dir, name) }
+	out := runArgs(t, "-cluster", f("cluster.yaml"), "-capacity", f("rs.yaml"))
+	contains(t, out,
+		"0 replica(s) of default/dongle fit",
+		"replica 1 does not fit: 0/2 nodes are available: 2 Insufficient example.com/dongle.",
+	)
+	out = runArgs(t, "-cluster", f("cluster.yaml"), "-config", f("config.yaml"), "-capacity", f("rs.yaml"))
+	contains(t, out,
+		"5 replica(s) of default/dongle fit, on 2 node(s): a ×3, b ×2",
+		"replica 6 does not fit: 0/2 nodes are available: 2 Insufficient cpu.",
+	)
+	// A file that is not a valid configuration is an error naming it.
+	bad := writeFiles(t, map[string]string{"bad.yaml": strings.Replace(ignoreDongles, "ignoredResources", "ignoredResourcez", 1)})
+	o, err := parseFlags([]string{"-cluster", f("cluster.yaml"), "-config", filepath.Join(bad, "bad.yaml")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), io.Discard, o); err == nil || !strings.Contains(err.Error(), "ignoredResourcez") {
+		t.Errorf("bad -config: %v, want an error naming the unknown field", err)
+	}
+}
