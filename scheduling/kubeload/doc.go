@@ -24,11 +24,11 @@
 // plugin holds them until the gates are removed), pods on nodes missing
 // from the dump take part in nothing; a pod without spec.priority gets it
 // from its PriorityClass (or the global default) as the Priority admission
-// plugin would. Claims and
-// volumes keep the binding state the API server reported; a pod naming a
-// claim the dump lacks is kept (kube-scheduler's VolumeBinding rejects it
-// at PreFilter) and listed in the Report, as are pods using scheduling
-// features schedkit does not model (dynamic resource allocation).
+// plugin would. Claims and volumes keep the binding state the API server
+// reported; a pod naming a claim the dump lacks is kept (kube-scheduler's
+// VolumeBinding rejects it at PreFilter) and listed in the Report, as are
+// pods using scheduling features schedkit does not model (dynamic resource
+// allocation).
 //
 // The package sits under scheduling because its product is a
 // scheduling.Cluster and its rules are the scheduler's view of the API
