@@ -10,7 +10,8 @@ import (
 const DefaultBindTimeoutSeconds int64 = 600
 
 // VolumeBindingArgs are the arguments of VolumeBinding (kube-scheduler
-// v1.36's VolumeBindingArgs, plus schedkit's StorageCapacityScoring).
+// v1.36's VolumeBindingArgs, plus StorageCapacityScoring, which stands for
+// kube's feature gate and is not a field of its args).
 type VolumeBindingArgs struct {
 	// BindTimeoutSeconds bounds PreBind's wait for the bindings (default
 	// 600; 0 is kept, negative values are invalid). The in-memory cluster
@@ -24,8 +25,12 @@ type VolumeBindingArgs struct {
 	// StorageCapacityScoring feature gate (alpha, off in v1.36): with it,
 	// VolumeBinding scores nodes by the utilization of their storage
 	// (statically bound volumes, else the CSIStorageCapacity of the
-	// volumes to provision); without it VolumeBinding never scores.
-	StorageCapacityScoring bool `json:"storageCapacityScoring,omitempty"`
+	// volumes to provision); without it VolumeBinding never scores. Like
+	// the gate it is not part of the args' JSON: a configuration file that
+	// names it is refused, as kube's strict decoding refuses it, and the
+	// configuration loader takes it from
+	// scheduling.WithConfigStorageCapacityScoring.
+	StorageCapacityScoring bool `json:"-"`
 }
 
 // DefaultVolumeBindingArgs returns kube-scheduler v1.36's defaults:

@@ -136,6 +136,17 @@ func WithConfigWorkloadFeatures(f WorkloadFeatures) ConfigOption {
 	return func(l *cfgLoader) { l.features = f }
 }
 
+// WithConfigStorageCapacityScoring loads the configuration as
+// kube-scheduler v1.36 does with its StorageCapacityScoring feature gate
+// on or off (default off; the gate is alpha): on, VolumeBinding's args
+// default their shape to {0: 10, 100: 0} and accept a shape, and
+// VolumeBinding scores (config.VolumeBindingArgs.StorageCapacityScoring);
+// off, a shape is an error naming the gate. As in kube, the gate is not a
+// field of the file's VolumeBindingArgs.
+func WithConfigStorageCapacityScoring(on bool) ConfigOption {
+	return func(l *cfgLoader) { l.codecs[config.VolumeBindingName] = cfgVolumeBindingCodec(on) }
+}
+
 // LoadConfigFile reads and loads a configuration file (see LoadConfig).
 func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 	data, err := os.ReadFile(path)

@@ -55,10 +55,20 @@ func cfgCodecs() map[string]cfgCodec {
 		config.NodeAffinityName:                    {decode: cfgDecodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: cfgDecodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: cfgDecodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
-		config.VolumeBindingName: {decode: func(path string, v any) (any, any, error, error) {
-			return cfgDecodeGeneric(path, v, config.DefaultVolumeBindingArgs())
-		}, typ: reflect.TypeFor[config.VolumeBindingArgs]()},
+		config.VolumeBindingName:                   cfgVolumeBindingCodec(false),
 	}
+}
+
+// cfgVolumeBindingCodec decodes VolumeBinding's args with kube's
+// StorageCapacityScoring feature gate on or off: the gate decides the
+// default shape (SetDefaults_VolumeBindingArgs) and whether a shape is
+// allowed (ValidateVolumeBindingArgsWithOptions).
+func cfgVolumeBindingCodec(storageCapacityScoring bool) cfgCodec {
+	return cfgCodec{decode: func(path string, v any) (any, any, error, error) {
+		def := config.DefaultVolumeBindingArgs()
+		def.StorageCapacityScoring = storageCapacityScoring
+		return cfgDecodeGeneric(path, v, def)
+	}, typ: reflect.TypeFor[config.VolumeBindingArgs]()}
 }
 
 // cfgStripTypeMeta removes apiVersion and kind from an args object,

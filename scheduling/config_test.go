@@ -480,8 +480,12 @@ func TestConfigWriteRoundTrip(t *testing.T) {
 
 // TestConfigVolumePlugins: a configuration that enables or configures the
 // volume plugins and SchedulingGates loads; VolumeBinding's args get
-// kube's defaults and validation (a shape only with
-// storageCapacityScoring, schedkit's stand-in for the feature gate).
+// kube's defaults and validation (a shape only with the
+// StorageCapacityScoring gate, WithConfigStorageCapacityScoring, which is
+// not a field of the args: kube v1.36's VolumeBindingArgs has
+// bindTimeoutSeconds and shape only, and its strict decoding refuses
+// anything else; SetDefaults_VolumeBindingArgs in
+// pkg/scheduler/apis/config/v1/defaults.go reads the gate).
 func TestConfigVolumePlugins(t *testing.T) {
 	load := func(in string) (*Configuration, error) { return LoadConfig([]byte(cfgHead + in)) }
 	c, err := load("profiles:\n- plugins:\n    preEnqueue:\n      enabled:\n      - name: SchedulingGates\n    filter:\n      enabled:\n      - name: VolumeZone\n  pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: 0\n")
@@ -505,14 +509,28 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if !strings.Contains(out.String(), "kind: VolumeBindingArgs") || !strings.Contains(out.String(), "bindTimeoutSeconds: 0") {
 		t.Errorf("written configuration lacks the VolumeBinding args:\n%s", out.String())
 	}
-	c, err = load("profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      storageCapacityScoring: true\n")
-	if err != nil {
-		t.Fatal(err)
+	// With the gate, VolumeBinding's args (configured or not) get the
+	// default shape, and a shape of the file's is kept.
+	gate := WithConfigStorageCapacityScoring(true)
+	for _, tc := range []struct {
+		in   string
+		want []config.UtilizationShapePoint
+	}{
+		{"", []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}},
+		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 50\n        score: 4\n",
+			[]config.UtilizationShapePoint{{Utilization: 50, Score: 4}}},
+	} {
+		c, err := LoadConfig([]byte(cfgHead+tc.in), gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: true, Shape: tc.want}
+		if d := cmp.Diff(want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
+			t.Errorf("args with capacity scoring for %q (-want +got):\n%s", tc.in, d)
+		}
 	}
-	want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: true,
-		Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}}
-	if d := cmp.Diff(want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
-		t.Errorf("args with capacity scoring (-want +got):\n%s", d)
+	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).StorageCapacityScoring {
+		t.Errorf("DecodePluginArgs with the gate: %#v, %v", got, err)
 	}
 	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n")
 	if err != nil || len(c.Profiles[0].PreEnqueue) != 0 {
@@ -523,13 +541,17 @@ func TestConfigVolumePlugins(t *testing.T) {
 			"profiles[0].pluginConfig[0].args.bindTimeoutSeconds: -1: invalid BindTimeoutSeconds, should not be a negative value"},
 		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 0\n        score: 5\n",
 			"profiles[0].pluginConfig[0].args.shape: [{0 5}]: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"},
-		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      storageCapacityScoring: true\n      shape:\n      - utilization: 50\n        score: 11\n",
-			"profiles[0].pluginConfig[0].args.shape[0].score: 11: not in valid range [0, 10]"},
+		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      storageCapacityScoring: true\n",
+			`profiles[0].pluginConfig[0].args.storageCapacityScoring: unknown field "storageCapacityScoring"`},
 		{"profiles:\n- pluginConfig:\n  - name: VolumeZone\n    args:\n      foo: 1\n", `plugin "VolumeZone" takes no args`},
 		{"profiles:\n- pluginConfig:\n  - name: GCEPDLimits\n", `"GCEPDLimits": was invalid in version "kubescheduler.config.k8s.io/v1"`},
 	} {
 		if _, err := load(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("config:\n%s\nerr = %v, want %q", tc.in, err, tc.want)
 		}
+	}
+	if _, err := LoadConfig([]byte(cfgHead+"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 50\n        score: 11\n"), gate); err == nil ||
+		!strings.Contains(err.Error(), "profiles[0].pluginConfig[0].args.shape[0].score: 11: not in valid range [0, 10]") {
+		t.Errorf("a bad shape with the gate: %v", err)
 	}
 }

@@ -3,8 +3,10 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -353,5 +355,119 @@ func TestGangSchedulingPermitMissingGroup(t *testing.T) {
 	want := `failed to get podGroup ns/gone: podgroup.scheduling.k8s.io "gone" not found`
 	if got.Code() != framework.Error || got.Message() != want {
 		t.Errorf("Permit = %v, want Error %q", got, want)
+	}
+}
+
+// gsReserveFault rejects target's Reserve in its real scheduling cycle
+// (not in the pod group cycle's trial) while armed: the trial finds the
+// gang feasible, then the last pod fails after the others wait at Permit,
+// as when something the trial relied on changed in between.
+type gsReserveFault struct {
+	target string
+	armed  bool
+}
+
+func (*gsReserveFault) Name() string { return "GsReserveFault" }
+func (f *gsReserveFault) Reserve(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ string) *framework.Status {
+	if _, trial := pgTrialFrom(state); f.armed && !trial && pod.Pod.Key() == f.target {
+		return framework.NewStatus(framework.Unschedulable, "reserve fault")
+	}
+	return nil
+}
+func (*gsReserveFault) Unreserve(context.Context, *framework.CycleState, *framework.PodInfo, string) {
+}
+
+// TestGangSchedulingPermitTimeout: a gang of 3 (minCount 3) whose third
+// pod fails Reserve after the first two were assumed and wait at Permit.
+// GangScheduling's Permit wait is the fixed 5 minutes: a nanosecond before
+// it the two still wait, assumed; at 5 minutes each is rejected ("rejected
+// due to timeout after waiting 5m0s at plugin GangScheduling", the
+// framework's waitingPod timer in kube-scheduler v1.36
+// pkg/scheduler/framework/runtime/waiting_pods_map.go), unreserved and
+// forgotten, and returns to the queue (schedule_one.go
+// handleBindingCycleError): nothing assumed or bound, the node's requests
+// as before the gang, and once the fault is gone the gang schedules whole.
+func TestGangSchedulingPermitTimeout(t *testing.T) {
+	pods := []*framework.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job"), gsPod("ns", "c", "job")}
+	c, err := NewClusterFrom([]*framework.Node{csNode("n0")}, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddWorkloadPodGroup(gsGang("ns", "job", 3)); err != nil {
+		t.Fatal(err)
+	}
+	before := c.settled()
+	fault := &gsReserveFault{target: "ns/c", armed: true}
+	reg := NewDefaultRegistry()
+	if err := reg.Register("GsReserveFault", func(any, framework.Handle) (framework.Plugin, error) { return fault, nil }); err != nil {
+		t.Fatal(err)
+	}
+	prof := gsProfile()
+	prof.Reserve = []string{"GsReserveFault"}
+	clock := framework.NewFakeClock(csNow)
+	var ds []Decision
+	// Unschedulable pods wait for an event, not for the 5-minute flush,
+	// which would retry c at the instant of the timeout.
+	s, err := New(c, reg, []framework.Profile{prof}, WithClock(clock), WithWorkloadFeatures(gsFeatures),
+		WithQueueOptions(QueueOptions{MaxInUnschedulablePods: time.Hour}), WithDecisionHandler(func(d Decision) { ds = append(ds, d) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	waiting := func() []string {
+		var out []string
+		for _, w := range s.WaitingPods() {
+			out = append(out, w.Pod().Key())
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := waiting(); !slices.Equal(got, []string{"ns/a", "ns/b"}) {
+		t.Fatalf("waiting at Permit: %v, want ns/a and ns/b", got)
+	}
+	if _, assumed, _ := c.NumPods(); assumed != 2 {
+		t.Fatalf("%d assumed before the timeout, want 2", assumed)
+	}
+	if err := clock.Advance(GangSchedulingPermitTimeout - time.Nanosecond); err != nil {
+		t.Fatal(err)
+	}
+	s.ProcessBindings(context.Background())
+	if got := waiting(); len(got) != 2 {
+		t.Fatalf("waiting a nanosecond before the timeout: %v, want both", got)
+	}
+	ds = nil
+	if err := clock.Advance(time.Nanosecond); err != nil {
+		t.Fatal(err)
+	}
+	s.ProcessBindings(context.Background())
+	if got := waiting(); len(got) != 0 {
+		t.Fatalf("still waiting after the timeout: %v", got)
+	}
+	rejected := map[string]bool{}
+	for _, d := range ds {
+		if d.Outcome != OutcomeUnschedulable || d.Stage != "WaitOnPermit" || d.Plugin != GangSchedulingName ||
+			!strings.Contains(d.Message, "rejected due to timeout after waiting 5m0s at plugin GangScheduling") {
+			t.Errorf("%s: %s at %s by %q: %q; want Unschedulable at WaitOnPermit by GangScheduling, timed out", d.Pod, d.Outcome, d.Stage, d.Plugin, d.Message)
+		}
+		rejected[d.Pod] = true
+	}
+	if !rejected["ns/a"] || !rejected["ns/b"] || len(rejected) != 2 {
+		t.Errorf("timed-out decisions for %v, want ns/a and ns/b", rejected)
+	}
+	if pending, assumed, bound := c.NumPods(); pending != 3 || assumed != 0 || bound != 0 {
+		t.Errorf("after the timeout: %d pending, %d assumed, %d bound; want 3, 0, 0", pending, assumed, bound)
+	}
+	if diff := cmp.Diff(before, c.settled(), clVecCmp); diff != "" {
+		t.Errorf("the timeout left the cluster changed (-before +after):\n%s", diff)
+	}
+	for _, p := range pods {
+		if qp, ok := s.queue.get(p.Key()); !ok || qp.where == qInFlight || qp.where == qNowhere {
+			t.Errorf("%s is not back in the queue", p.Key())
+		}
+	}
+	fault.armed = false
+	s.RunUntilIdle(context.Background())
+	if _, assumed, bound := c.NumPods(); bound != 3 || assumed != 0 {
+		t.Errorf("once the fault is gone: %d bound, %d assumed; want the gang's 3 bound", bound, assumed)
 	}
 }

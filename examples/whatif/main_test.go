@@ -48,11 +48,10 @@ func TestDemo(t *testing.T) {
 	}
 	out := runArgs(t)
 	contains(t, out,
-		"cluster: 300 nodes, 4163 pods placed, 15 pending",
+		"cluster: 300 nodes, 4163 pods placed, 16 pending",
 		"read 6 document(s): 1 CSIDriver, 300 CSINode, 7 Namespace, 300 Node, 300 NodeMetric, 68 PersistentVolume, 68 PersistentVolumeClaim, 4605 Pod",
 		"3 StorageClass, 68 VolumeAttachment",
 		"425 Pod: terminal phase",
-		"1 Pod: scheduling gates",
 		"dynamic resource allocation (resourceClaims): 1 pod(s)",
 		"== place Pod shop/checkout-canary (testdata/pod.yaml) ==",
 		"pod shop/checkout-canary (profile default-scheduler): scheduled on gke-prod-general-vw4b-m4t5",
@@ -66,6 +65,7 @@ func TestDemo(t *testing.T) {
 		"scale-up: 4 node(s) of gke-prod-gpu-new schedule the 12 pod(s) a new node can take",
 		"with 3 node(s), 3 pod(s) stay pending:",
 		"2 pod(s) do not fit a new gke-prod-gpu-new node even alone (left out):",
+		"1 gated pod(s) wait for their scheduling gates, not for nodes (left out):\n  batch/quota-wait-7pjnr: waiting for scheduling gates: [example.com/quota]",
 		"Scale-up check (schedkit what-if, 300 nodes): adding 4 node(s) like gke-prod-gpu-new",
 	)
 }
@@ -246,5 +246,55 @@ func TestSampleIsGenerated(t *testing.T) {
 	}
 	if !bytes.Equal(shipped, gen.Bytes()) {
 		t.Errorf("testdata/cluster.json.gz differs from the generator's output (%d vs %d bytes): run go generate ./examples/whatif", len(shipped), gen.Len())
+	}
+}
+
+const dongleReplicaSet = `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: dongle, namespace: default}
+spec:
+  template:
+    spec: {containers: [{name: c, resources: {requests: {cpu: "1", example.com/dongle: "1"}, limits: {example.com/dongle: "1"}}}]}
+`
+
+// ignoreDongles is a KubeSchedulerConfiguration whose NodeResourcesFit
+// ignores the extended resource example.com/dongle (as a scheduler does
+// when an extender manages it).
+const ignoreDongles = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      ignoredResources: [example.com/dongle]
+`
+
+// TestConfigFlag: -config replaces kube-scheduler's default profile. A
+// replica asking for a dongle no node has fits nowhere by default; with
+// NodeResourcesFit ignoring dongles only cpu counts: node a has 4 − 1
+// (web-1) = 3 cpu free and b 2, so 5 replicas of 1 cpu fit and the 6th
+// is short of cpu on both nodes.
+func TestConfigFlag(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "rs.yaml": dongleReplicaSet, "config.yaml": ignoreDongles})
+	f := func(name string) string { return filepath.Join(dir, name) }
+	out := runArgs(t, "-cluster", f("cluster.yaml"), "-capacity", f("rs.yaml"))
+	contains(t, out,
+		"0 replica(s) of default/dongle fit",
+		"replica 1 does not fit: 0/2 nodes are available: 2 Insufficient example.com/dongle.",
+	)
+	out = runArgs(t, "-cluster", f("cluster.yaml"), "-config", f("config.yaml"), "-capacity", f("rs.yaml"))
+	contains(t, out,
+		"5 replica(s) of default/dongle fit, on 2 node(s): a ×3, b ×2",
+		"replica 6 does not fit: 0/2 nodes are available: 2 Insufficient cpu.",
+	)
+	// A file that is not a valid configuration is an error naming it.
+	bad := writeFiles(t, map[string]string{"bad.yaml": strings.Replace(ignoreDongles, "ignoredResources", "ignoredResourcez", 1)})
+	o, err := parseFlags([]string{"-cluster", f("cluster.yaml"), "-config", filepath.Join(bad, "bad.yaml")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), io.Discard, o); err == nil || !strings.Contains(err.Error(), "ignoredResourcez") {
+		t.Errorf("bad -config: %v, want an error naming the unknown field", err)
 	}
 }

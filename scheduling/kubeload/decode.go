@@ -182,14 +182,10 @@ type pathNode struct {
 	ignored  int
 	feature  string // an unmodelled scheduling feature this field means
 	features func(string) string
-	// mark names a property of the object that a non-empty value here
-	// gives it, modelled or not (a pod's scheduling gates).
-	mark  string
-	marks func(string) string
 }
 
-func newPathRoot(features, marks func(path string) string) *pathNode {
-	return &pathNode{features: features, marks: marks}
+func newPathRoot(features func(path string) string) *pathNode {
+	return &pathNode{features: features}
 }
 
 // child returns the node of key under p.
@@ -202,12 +198,9 @@ func (p *pathNode) child(key []byte) *pathNode {
 	if p.path != "" {
 		path = p.path + "." + k
 	}
-	c := &pathNode{path: path, features: p.features, marks: p.marks}
+	c := &pathNode{path: path, features: p.features}
 	if p.features != nil {
 		c.feature = p.features(path)
-	}
-	if p.marks != nil {
-		c.mark = p.marks(path)
 	}
 	if p.children == nil {
 		p.children = map[string]*pathNode{}
@@ -219,7 +212,7 @@ func (p *pathNode) child(key []byte) *pathNode {
 // element returns the node of p's array elements or map values.
 func (p *pathNode) element(suffix string) *pathNode {
 	if p.elem == nil {
-		p.elem = &pathNode{path: p.path + suffix, features: p.features, marks: p.marks}
+		p.elem = &pathNode{path: p.path + suffix, features: p.features}
 	}
 	return p.elem
 }
@@ -254,10 +247,8 @@ type decoder struct {
 	data []byte
 	i    int
 	path []pathSeg
-	// features are the unmodelled features met in the current object,
-	// marks the marked properties (pathNode.mark) it has.
+	// features are the unmodelled features met in the current object.
 	features []string
-	marks    []string
 	// scratch holds unescaped strings.
 	scratch []byte
 	// strings interns the strings that repeat across objects (label keys
@@ -750,12 +741,6 @@ func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 	return d.entries(func(key []byte) error {
 		f := s.fields[string(key)]
 		child := pn.child(key)
-		if child.mark != "" {
-			t := *d
-			if empty, err := t.skip(); err == nil && !empty {
-				d.marks = appendOnce(d.marks, child.mark)
-			}
-		}
 		if f != nil {
 			d.path = append(d.path, pathSeg{name: f.name, idx: -1})
 			unique := d.unique

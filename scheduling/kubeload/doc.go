@@ -19,14 +19,16 @@
 // skipped and counted in the Report, by kind and path. Pods are treated as
 // kube-scheduler's informer and cache treat them: terminal pods are not
 // listed, pods being deleted keep their resources on their node, pending
-// pods being deleted are not scheduled, pods with scheduling gates wait
-// outside the queue, pods on nodes missing from the dump take part in
-// nothing; a pod without spec.priority gets it from its PriorityClass (or
-// the global default) as the Priority admission plugin would. Claims and
-// volumes keep the binding state the API server reported; a pod naming a
-// claim the dump lacks is kept (kube-scheduler's VolumeBinding rejects it
-// at PreFilter) and listed in the Report, as are pods using scheduling
-// features schedkit does not model (dynamic resource allocation).
+// pods being deleted are not scheduled, pods with scheduling gates are
+// pending with their gates (the scheduler's SchedulingGates PreEnqueue
+// plugin holds them until the gates are removed), pods on nodes missing
+// from the dump take part in nothing; a pod without spec.priority gets it
+// from its PriorityClass (or the global default) as the Priority admission
+// plugin would. Claims and volumes keep the binding state the API server
+// reported; a pod naming a claim the dump lacks is kept (kube-scheduler's
+// VolumeBinding rejects it at PreFilter) and listed in the Report, as are
+// pods using scheduling features schedkit does not model (dynamic resource
+// allocation).
 //
 // The package sits under scheduling because its product is a
 // scheduling.Cluster and its rules are the scheduler's view of the API

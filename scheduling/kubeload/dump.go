@@ -17,8 +17,10 @@ type Dump struct {
 	Nodes []*framework.Node
 	// Pods are the pods the cluster holds: placed pods on nodes of the dump
 	// (those being deleted included, as kube-scheduler's cache keeps them)
-	// and pending pods this scheduler is responsible for, without
-	// scheduling gates. Terminal pods and the others are in
+	// and pending pods this scheduler is responsible for, those with
+	// scheduling gates included (kube-scheduler's queue holds them,
+	// unschedulable, until their gates are removed: the SchedulingGates
+	// PreEnqueue plugin). Terminal pods and the others are in
 	// Report.Skipped. A pod without spec.priority has the one the
 	// Priority admission plugin would give it.
 	Pods              []*framework.Pod
@@ -89,10 +91,6 @@ func (l *Loader) Dump() (*Dump, error) {
 				l.note(lp.src, kind, key, reasonDeletingBound, "on "+p.Spec.NodeName)
 			}
 		} else {
-			if lp.gated {
-				l.skip(lp.src, kind, key, reasonGated, "")
-				continue
-			}
 			if name := schedulerOf(p); !slices.Contains(d.schedulers, name) {
 				l.skip(lp.src, kind, key, reasonOtherScheduler, "spec.schedulerName "+name)
 				continue
@@ -240,8 +238,10 @@ func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 	return c, nil
 }
 
-// PendingPods returns the pending pods kube-scheduler would try to place:
-// the pods without a node that are not being deleted, in the dump's order.
+// PendingPods returns the pending pods of kube-scheduler's queue: the pods
+// without a node that are not being deleted, in the dump's order. Pods with
+// scheduling gates are among them; the scheduler does not try them until
+// their gates are removed.
 func (d *Dump) PendingPods() []*framework.Pod {
 	var out []*framework.Pod
 	for _, p := range d.Pods {

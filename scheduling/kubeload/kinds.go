@@ -34,16 +34,13 @@ type kindSpec struct {
 	// feature names the unmodelled scheduling feature an ignored field at
 	// path means ("" for none); nil for none at all.
 	feature func(path string) string
-	// mark names the property a non-empty field at path gives the object,
-	// whether the field is modelled or not ("" for none; nil for none).
-	mark func(path string) string
 }
 
 // kindSpecs returns the kinds a dump may hold.
 func kindSpecs() []kindSpec {
 	return append(append([]kindSpec{
 		{group: "", versions: []string{"v1"}, kind: "Node", newObj: func() any { return new(framework.Node) }, add: (*Loader).addNode},
-		{group: "", versions: []string{"v1"}, kind: "Pod", newObj: func() any { return new(framework.Pod) }, add: (*Loader).addPod, feature: podFeature, mark: podMark},
+		{group: "", versions: []string{"v1"}, kind: "Pod", newObj: func() any { return new(framework.Pod) }, add: (*Loader).addPod, feature: podFeature},
 		{group: "", versions: []string{"v1"}, kind: "Namespace", newObj: func() any { return new(namespaceWire) }, add: (*Loader).addNamespace},
 		{group: "", versions: []string{"v1"}, kind: "Service", newObj: func() any { return new(serviceWire) }, add: (*Loader).addService},
 		{group: "", versions: []string{"v1"}, kind: "ReplicationController", newObj: func() any { return new(replicationControllerWire) }, add: (*Loader).addReplicationController},
@@ -74,25 +71,6 @@ func podFeature(path string) string {
 		return "dynamic resource allocation (resourceClaims)"
 	case "spec.volumes[].azureFile", "spec.volumes[].vsphereVolume", "spec.volumes[].portworxVolume":
 		return "in-tree volumes NodeVolumeLimits counts under their CSI driver (azureFile, vsphereVolume, portworxVolume)"
-	case "spec.schedulingGates":
-		return featureSchedulingGates
-	}
-	return ""
-}
-
-// featureSchedulingGates is the feature of a pod with scheduling gates
-// while framework does not model them.
-const featureSchedulingGates = "scheduling gates"
-
-// markGated marks a pod with scheduling gates: pending, it is not
-// scheduled (kube-scheduler's SchedulingGates PreEnqueue plugin keeps it
-// out of the queue until they are removed).
-const markGated = "gated"
-
-// podMark marks a pod by the fields the loader acts on, modelled or not.
-func podMark(path string) string {
-	if path == "spec.schedulingGates" {
-		return markGated
 	}
 	return ""
 }
@@ -215,7 +193,7 @@ func (l *Loader) addPod(obj any, src source) error {
 	if err := framework.ValidatePod(p); err != nil {
 		return err
 	}
-	l.pods = append(l.pods, loadedPod{pod: p, src: src, features: slices.Clone(l.dec.features), gated: slices.Contains(l.dec.marks, markGated)})
+	l.pods = append(l.pods, loadedPod{pod: p, src: src, features: slices.Clone(l.dec.features)})
 	return nil
 }
 

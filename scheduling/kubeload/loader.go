@@ -63,7 +63,6 @@ type loadedPod struct {
 	pod      *framework.Pod
 	src      source
 	features []string
-	gated    bool
 }
 
 // Loader reads kubectl output into a Dump. Read files (or readers) into it
@@ -110,7 +109,7 @@ func newLoader(opts Options, specs []kindSpec) *Loader {
 		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
 	for _, k := range specs {
 		l.kinds[k.group+"/"+k.kind] = &k
-		l.paths[k.name()] = newPathRoot(k.feature, k.mark)
+		l.paths[k.name()] = newPathRoot(k.feature)
 	}
 	return l
 }
@@ -429,7 +428,7 @@ func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) e
 	}
 	start := d.i
 	obj := ks.newObj()
-	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], marks: l.dec.marks[:0], scratch: l.dec.scratch, strings: l.strings}
+	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings}
 	v := reflect.ValueOf(obj).Elem()
 	name := ks.name()
 	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[name])

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,10 +13,8 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
 )
-
-// modelled reports whether type t has the JSON field name.
-func modelled(t reflect.Type, name string) bool { return schemas{}.of(t).fields[name] != nil }
 
 func load(t *testing.T, opts Options, name, data string) *Dump {
 	t.Helper()
@@ -196,7 +193,7 @@ func TestPodRules(t *testing.T) {
 	for _, p := range d.Pods {
 		kept = append(kept, p.Name)
 	}
-	want := []string{"running", "volcano-placed", "leaving", "leaving-pending", "pending", "ungated", "classy", "system", "orphan-class", "mismatch", "dra", "pvc", "no-ns"}
+	want := []string{"running", "volcano-placed", "leaving", "leaving-pending", "pending", "gated", "ungated", "classy", "system", "orphan-class", "mismatch", "dra", "pvc", "no-ns"}
 	slices.Sort(kept)
 	slices.Sort(want)
 	if !slices.Equal(kept, want) {
@@ -206,12 +203,12 @@ func TestPodRules(t *testing.T) {
 	for _, s := range d.Report.Skipped {
 		skipped[s.Object] = s.Reason
 	}
-	for pod, reason := range map[string]string{"done": reasonTerminal, "failed": reasonTerminal, "lost": reasonUnknownNode, "gated": reasonGated, "volcano": reasonOtherScheduler} {
+	for pod, reason := range map[string]string{"done": reasonTerminal, "failed": reasonTerminal, "lost": reasonUnknownNode, "volcano": reasonOtherScheduler} {
 		if skipped["default/"+pod] != reason {
 			t.Errorf("%s skipped for %q, want %q", pod, skipped["default/"+pod], reason)
 		}
 	}
-	if len(skipped) != 5 {
+	if len(skipped) != 4 {
 		t.Errorf("skipped %v", skipped)
 	}
 	byName := map[string]*framework.Pod{}
@@ -245,14 +242,8 @@ func TestPodRules(t *testing.T) {
 	for _, f := range d.Report.Features {
 		features[f.Pod] = f.Features
 	}
-	// A feature is reported only while framework does not model its field.
+	// Scheduling gates and claims are modelled: only DRA is a feature.
 	wantFeatures := map[string][]string{"default/dra": {"dynamic resource allocation (resourceClaims)"}}
-	if !modelled(reflect.TypeFor[framework.PodSpec](), "schedulingGates") {
-		wantFeatures["default/gated"] = []string{featureSchedulingGates}
-	}
-	if !modelled(reflect.TypeFor[framework.Volume](), "persistentVolumeClaim") {
-		wantFeatures["default/pvc"] = []string{"persistentVolumeClaim volumes"}
-	}
 	if !cmp.Equal(features, wantFeatures) {
 		t.Errorf("features %v, want %v", features, wantFeatures)
 	}
@@ -260,12 +251,33 @@ func TestPodRules(t *testing.T) {
 	for _, p := range d.PendingPods() {
 		pending = append(pending, p.Name)
 	}
-	if slices.Contains(pending, "leaving-pending") || !slices.Contains(pending, "pending") {
+	if slices.Contains(pending, "leaving-pending") || !slices.Contains(pending, "pending") || !slices.Contains(pending, "gated") {
 		t.Errorf("pending %v", pending)
+	}
+	// A gated pod keeps its gates, pending, as kube's queue holds it.
+	if g := byName["gated"].Spec.SchedulingGates; !cmp.Equal(g, []framework.PodSchedulingGate{{Name: "x"}}) {
+		t.Errorf("gated pod's gates %v, want [x]", g)
 	}
 	c, err := d.Cluster()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if r, ok := c.Pod("default", "gated"); !ok || r.State != scheduling.StatePending {
+		t.Errorf("gated pod in the cluster: %v %v, want pending", ok, r.State)
+	}
+	// The scheduler's SchedulingGates PreEnqueue plugin holds it: a
+	// scale-up leaves it out as gated and targets the ungated pending pod.
+	w, err := scheduling.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := w.ScaleUp(t.Context(), d.Nodes[0], scheduling.ScaleUpOptions{Pods: []string{"default/gated", "default/pending"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantGated := []scheduling.PodFailure{{Pod: "default/gated", Reason: "waiting for scheduling gates: [x]"}}
+	if up.Pods != 1 || !cmp.Equal(up.Gated, wantGated) {
+		t.Errorf("scale-up for %d pod(s), gated %v; want 1, %v", up.Pods, up.Gated, wantGated)
 	}
 	ni, _ := c.NodeInfo("n1")
 	if got := len(ni.Pods); got != 3 { // running, volcano-placed, leaving

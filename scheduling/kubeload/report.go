@@ -72,7 +72,6 @@ type PodFeatures struct {
 const (
 	reasonTerminal       = "terminal phase: kube-scheduler's informer does not list it"
 	reasonUnknownNode    = "node not in the dump: kube-scheduler's snapshot has no such node, so the pod takes part in nothing"
-	reasonGated          = "scheduling gates: kube-scheduler keeps it out of the queue until they are removed"
 	reasonOtherScheduler = "pending for another scheduler"
 	reasonDeletingBound  = "being deleted: still holds its resources on its node, as in kube-scheduler's cache, until it is gone"
 	reasonDeletingQueue  = "being deleted: pending, and kube-scheduler skips it (skipPodSchedule)"
