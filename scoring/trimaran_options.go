@@ -45,12 +45,7 @@ func TargetLoadPackingFactory(args any, h framework.Handle) (framework.Plugin, e
 
 // TargetLoadPackingFactoryWith is TargetLoadPackingFactory with opts.
 func TargetLoadPackingFactoryWith(opts ...TrimaranOption) framework.Factory {
-	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		return config.NewPlugin(config.TargetLoadPackingName, args, h, config.DefaultTargetLoadPackingArgs,
-			func(a config.TargetLoadPackingArgs, h framework.Handle) (framework.Plugin, error) {
-				return NewTargetLoadPacking(a, h, opts...)
-			})
-	}
+	return trimaranFactory(config.TargetLoadPackingName, config.DefaultTargetLoadPackingArgs, NewTargetLoadPacking, opts)
 }
 
 // LoadVariationRiskBalancingFactory is NewLoadVariationRiskBalancing as a
@@ -65,10 +60,16 @@ func LoadVariationRiskBalancingFactory(args any, h framework.Handle) (framework.
 // LoadVariationRiskBalancingFactoryWith is LoadVariationRiskBalancingFactory
 // with opts.
 func LoadVariationRiskBalancingFactoryWith(opts ...TrimaranOption) framework.Factory {
+	return trimaranFactory(config.LoadVariationRiskBalancingName, config.DefaultLoadVariationRiskBalancingArgs, NewLoadVariationRiskBalancing, opts)
+}
+
+// trimaranFactory is the Factory of a Trimaran plugin's constructor with
+// opts.
+func trimaranFactory[A any](name string, def func() A,
+	newPlugin func(A, framework.Handle, ...TrimaranOption) (framework.Plugin, error), opts []TrimaranOption) framework.Factory {
 	return func(args any, h framework.Handle) (framework.Plugin, error) {
-		return config.NewPlugin(config.LoadVariationRiskBalancingName, args, h, config.DefaultLoadVariationRiskBalancingArgs,
-			func(a config.LoadVariationRiskBalancingArgs, h framework.Handle) (framework.Plugin, error) {
-				return NewLoadVariationRiskBalancing(a, h, opts...)
-			})
+		return config.NewPlugin(name, args, h, def, func(a A, h framework.Handle) (framework.Plugin, error) {
+			return newPlugin(a, h, opts...)
+		})
 	}
 }
