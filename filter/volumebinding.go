@@ -57,13 +57,21 @@ var (
 	_ framework.ReservePlugin     = (*VolumeBinding)(nil)
 )
 
-// NewVolumeBinding validates args and builds the filter half.
+// NewVolumeBinding validates args and builds the filter half;
+// VolumeBindingFactory is its framework.Factory.
 func NewVolumeBinding(args config.VolumeBindingArgs, _ framework.Handle) (framework.Plugin, error) {
 	args.SetDefaults()
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
 	return &VolumeBinding{binder: volumebinding.NewBinder(), args: args}, nil
+}
+
+// VolumeBindingFactory is NewVolumeBinding as a framework.Factory: nil args
+// mean config.DefaultVolumeBindingArgs(); a config.VolumeBindingArgs or a
+// pointer to one is used as given.
+func VolumeBindingFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.VolumeBindingName, args, h, config.DefaultVolumeBindingArgs, NewVolumeBinding)
 }
 
 // Name returns "VolumeBinding".

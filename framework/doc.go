@@ -22,29 +22,56 @@
 //
 // Object model, field for field a subset of Kubernetes' API types:
 //   - Pod (ObjectMeta, OwnerReference, PodSpec, Container,
-//     ResourceRequirements, ContainerPort, Volume, PodStatus, PodCondition,
+//     ContainerRestartPolicy, ResourceRequirements, ContainerPort,
+//     PodSchedulingGate, PodStatus, PodCondition, PodConditionType,
 //     PodPhase, PreemptionPolicy, PodQOSClass) and Node (NodeSpec,
-//     NodeStatus, Taint, ContainerImage).
+//     NodeStatus, Taint, TaintEffect, ContainerImage).
 //   - Placement rules: Affinity, NodeAffinity, NodeSelector,
-//     NodeSelectorTerm, PreferredSchedulingTerm, PodAffinity,
-//     PodAntiAffinity, PodAffinityTerm, WeightedPodAffinityTerm,
-//     LabelSelector, Toleration, TopologySpreadConstraint and their
-//     operator and policy constants.
+//     NodeSelectorTerm, NodeSelectorRequirement, PreferredSchedulingTerm,
+//     PodAffinity, PodAntiAffinity, PodAffinityTerm,
+//     WeightedPodAffinityTerm, LabelSelector, LabelSelectorRequirement,
+//     Toleration, TopologySpreadConstraint (NodeInclusionPolicy,
+//     UnsatisfiableConstraintAction) and their operator constants.
 //   - Cluster objects some plugins read: Namespace, Service,
-//     WorkloadController, PodDisruptionBudget, and Koordinator's NodeMetric
-//     (NodeMetricSpec, NodeMetricStatus, NodeMetricInfo, ResourceMap,
-//     AggregatedUsage, PodMetricInfo, the Aggregation… constants).
-//   - ValidatePod and ValidateNode reject what the algorithms cannot use
-//     (negative quantities, misspelt resource names), naming field and value.
+//     WorkloadController, PodDisruptionBudget; the well-known labels
+//     (LabelTopologyZone and its neighbours).
+//   - Storage objects the volume plugins read: PersistentVolume,
+//     PersistentVolumeClaim, StorageClass, CSINode, CSIDriver,
+//     CSIStorageCapacity, VolumeAttachment, and a pod's Volume with its
+//     VolumeSource (claims, generic ephemeral volumes, the in-tree disk
+//     sources). StorageObject is any of them (StorageKind,
+//     StorageObjectKey); StorageObjects holds a set of them for WithStorage.
+//     ClaimName, EphemeralClaimName, ClaimClass, VolumeClass,
+//     IsClaimFullyBound and IsVolumeBoundToClaim read them as kube's
+//     volume helpers do.
+//   - Pod groups: scheduler-plugins' PodGroup (PodGroupLabel, PodGroupKey),
+//     read by Coscheduling; Kubernetes v1.36's Workload and WorkloadPodGroup
+//     (pod.spec.schedulingGroup: PodSchedulingGroup, WorkloadPodGroupKey;
+//     gang or basic scheduling policy, topology constraints, the
+//     PodGroupScheduled Condition with FindCondition and SetCondition),
+//     read by GangScheduling and the pod group cycle.
+//   - Load reports: Koordinator's NodeMetric (NodeMetricSpec,
+//     NodeMetricStatus, NodeMetricInfo, ResourceMap, AggregatedUsage,
+//     PodMetricInfo, the Aggregation… constants; NodeMetric.Warnings lists
+//     as NodeMetricWarning the entries LoadAwareScheduling reads otherwise
+//     than their author likely meant); load-watcher's NodeLoad (LoadWindow,
+//     LoadMetric), read by the Trimaran plugins.
+//   - ValidatePod, ValidateNode, ValidateStorageObject (and one Validate…
+//     per storage kind) and the objects' Validate methods reject what the
+//     algorithms cannot use (negative quantities, misspelt resource names),
+//     naming field and value.
 //
 // Reading objects the way kube-scheduler does:
 //   - Requests: PodRequests, PodLimits, PodNonZeroRequests (with
 //     DefaultMilliCPURequest and DefaultMemoryRequest), PodRequestVector,
 //     RequestOptions, Pod.QOSClass.
 //   - Selectors: LabelSelector.Compile gives a Selector (SelectorFromSet,
-//     NothingSelector); CompileNodeSelector, CompileNodeSelectorTerm and
-//     GetRequiredNodeAffinity (RequiredNodeAffinity) match nodes; TolerationsTolerateTaint;
-//     HostPorts and HostPortInfo for port conflicts.
+//     NothingSelector); CompileNodeSelector (NodeSelectorMatcher),
+//     CompileNodeSelectorTerm (NodeSelectorTermMatcher) and
+//     GetRequiredNodeAffinity (RequiredNodeAffinity) match nodes, one at a
+//     time or resolved once against a snapshot (IndexedNodeMatch);
+//     TolerationsTolerateTaint; HostPorts and HostPortInfo for port
+//     conflicts.
 //
 // What a cycle runs over:
 //   - PodInfo is a pod with its requests and affinity terms parsed once
@@ -57,7 +84,9 @@
 //     (AddPod, RemovePod, AddNode...) and keeps the indexes plugins share:
 //     Resources (every node's numbers in one dense array, NodeResources),
 //     PodCounts (PodQuery, PodTerm), AffinityGroups (AffinityGroup,
-//     TermKind), TopologyValues.
+//     TermKind), TopologyValues, TaintClasses (nodes grouped by equal taint
+//     lists), ImageTable (every node's images by number, ImageMaskBit).
+//     Storage objects live in it too (WithStorage, Snapshot.StorageObject).
 //   - CycleState carries one cycle's plugin state (StateKey, StateData,
 //     ReleasableStateData, ErrNotFound).
 //
@@ -71,8 +100,16 @@
 // PostBindPlugin. BatchFilterPlugin, BatchScorePlugin and
 // BatchScoreExtensions are optional faster forms over many nodes at once;
 // FilterForwarder and ScoreForwarder let a composite plugin hand its
-// per-node calls to a part. Extender (HostPriority, ExtenderName) is a
-// scheduler extender. Plugins report with a Status (NewStatus, AsStatus, Code).
+// per-node calls to a part. PlacementGeneratePlugin and
+// PlacementScorePlugin (PlacementScoreExtensions; Placement, PodGroupInfo,
+// PodGroupAssignments, ProposedAssignment, PlacementScore) are v1.36's
+// pod group extension points. Plugins report with a Status (NewStatus,
+// AsStatus, Code).
+//
+// Extender (HostPriority, ExtenderName) is a scheduler extender that
+// filters and scores; BindingExtender also binds pods, and
+// PreemptionExtender takes part in preemption (Victims). Package
+// scheduling/extender speaks kube-scheduler's HTTP wire format for them.
 //
 // Assembling and running a profile:
 //   - Registry maps names to Factory functions (TypedFactory adapts a
@@ -84,16 +121,21 @@
 //   - Clock is the time source everything shares: RealClock, or FakeClock
 //     for tests and simulations (Timer is a pending AfterFunc).
 //   - Framework.Schedule runs one cycle with CycleOptions (the seeded tie
-//     break, node sampling, the Result to reuse); the Framework.Run…
-//     methods run single extension points for callers that drive the
-//     cycle themselves, as package scheduling does.
+//     break, node sampling, the Result to reuse); NumFeasibleNodesToFind is
+//     kube's count of feasible nodes a sampled cycle keeps. The
+//     Framework.Run… methods run single extension points for callers that
+//     drive the cycle themselves, as package scheduling does;
+//     Framework.ScoreNodes scores nodes the caller filtered (what an
+//     extender's prioritize call needs).
 //
 // Explanations:
 //   - Result is one cycle's outcome: SelectedNode, Top (RankedNode),
 //     Margin and Ties; NodeVerdicts (NodeVerdict, Verdict) for the filter,
 //     Scores and ScoresOf (NodeScores, PluginScore) for each plugin's raw,
 //     normalized and weighted score; WriteTable, WriteTableTop and String
-//     render it as text.
+//     render it as text. With CycleOptions.ExplainFilters every Filter
+//     plugin runs on every node and the Result keeps each PluginVerdict,
+//     not only the first rejection.
 //   - FitError (with its Diagnosis) is the error of a cycle in which no
 //     node fits, worded as kube-scheduler words it.
 package framework

@@ -16,8 +16,8 @@ func TestNumFeasibleNodesToFind(t *testing.T) {
 		{0, 0, 0},
 		{99, 0, 99},   // below 100: every node
 		{99, 10, 99},  // whatever the percentage
-		{100, 0, 100}, // 49% of 100 = 49 → at least 100
-		{200, 0, 100}, // 48% of 200 = 96 → at least 100
+		{100, 0, 100}, // 50 − 100/125 = 50% of 100 = 50 → at least 100
+		{200, 0, 100}, // 50 − 200/125 = 49% of 200 = 98 → at least 100
 		{1000, 0, 420},
 		{5000, 0, 500},
 		{6000, 0, 300},  // 50 − 48 = 2% → 5%

@@ -80,9 +80,10 @@ var (
 	_ framework.ReservePlugin    = (*Coscheduling)(nil)
 )
 
-// NewCoscheduling builds the plugin from args (nil: the defaults),
-// validated as scheduler-plugins' ValidateCoschedulingArgs.
-func NewCoscheduling(args any, h framework.Handle) (framework.Plugin, error) {
+// NewCoscheduling builds the plugin from args, validated as
+// scheduler-plugins' ValidateCoschedulingArgs; CoschedulingFactory is its
+// framework.Factory.
+func NewCoscheduling(args config.CoschedulingArgs, h framework.Handle) (framework.Plugin, error) {
 	a, err := config.CoschedulingArgsFrom(args)
 	if err != nil {
 		return nil, err

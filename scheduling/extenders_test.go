@@ -53,14 +53,8 @@ func (x *xtServer) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	if delay > 0 { // after reading the body, so that a client hanging up cancels r.Context()
-		select {
-		case <-time.After(delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
 	code, body := http.StatusNotFound, "no such verb"
+	var answer func() (int, string) // the verb's answer, once the request is decoded and recorded
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	switch {
 	case verb == "filter" && x.filter != nil, verb == "prioritize" && x.prioritize != nil:
@@ -70,9 +64,9 @@ func (x *xtServer) serve(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if verb == "filter" {
-			code, body = x.filter(a)
+			answer = func() (int, string) { return x.filter(a) }
 		} else {
-			code, body = x.prioritize(a)
+			answer = func() (int, string) { return x.prioritize(a) }
 		}
 	case verb == "bind" && x.bind != nil:
 		var a extender.BindingArgs
@@ -83,7 +77,7 @@ func (x *xtServer) serve(w http.ResponseWriter, r *http.Request) {
 		x.mu.Lock()
 		x.lastBind = a
 		x.mu.Unlock()
-		code, body = x.bind(a)
+		answer = func() (int, string) { return x.bind(a) }
 	case verb == "preempt" && x.preempt != nil:
 		var a extender.PreemptionArgs
 		if err := dec.Decode(&a); err != nil {
@@ -93,7 +87,17 @@ func (x *xtServer) serve(w http.ResponseWriter, r *http.Request) {
 		x.mu.Lock()
 		x.lastArgs = a
 		x.mu.Unlock()
-		code, body = x.preempt(a)
+		answer = func() (int, string) { return x.preempt(a) }
+	}
+	if delay > 0 { // after reading the body, so that a client hanging up cancels r.Context()
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if answer != nil {
+		code, body = answer()
 	}
 	w.WriteHeader(code)
 	_, _ = w.Write([]byte(body))
@@ -351,33 +355,126 @@ func TestExtenderManagedResources(t *testing.T) {
 	}
 }
 
-// TestExtenderBinds: a binding extender binds the pods it is interested in
-// instead of the Bind plugins (kube-scheduler v1.36.4 extendersBinding); its
-// error fails the binding cycle unless it is ignorable.
+// bindSpy is a Bind plugin that records the pods it sees and skips, so
+// the next Bind plugin (DefaultBinder) binds them: it tells whether the
+// Bind plugins ran.
+type bindSpy struct{ seen []string }
+
+func (*bindSpy) Name() string { return "BindSpy" }
+
+func (b *bindSpy) Bind(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, _ string) *framework.Status {
+	b.seen = append(b.seen, pod.Pod.Key())
+	return framework.NewStatus(framework.Skip)
+}
+
+// TestExtenderBinds: the first binding extender interested in the pod binds
+// it instead of the Bind plugins; one that fails (an Error answer, a status
+// other than 200, malformed JSON, a timeout) fails the binding cycle with
+// the client's own error text unless it is ignorable, when it is skipped
+// and the next binding extender, or else the Bind plugins (DefaultBinder),
+// bind the pod. A binding extender that is not interested in the pod
+// (managedResources) is not called. Kube-scheduler v1.36
+// pkg/scheduler/schedule_one.go (*Scheduler).bind and extendersBinding,
+// and pkg/scheduler/extender.go (*HTTPExtender).Bind and send.
 func TestExtenderBinds(t *testing.T) {
+	type binder struct {
+		answer    func(extender.BindingArgs) (int, string)
+		delay     time.Duration
+		managed   string // a managed resource: the extender is interested only in pods that use it
+		ignorable bool
+	}
+	ok := func(extender.BindingArgs) (int, string) { return 200, `{"Error": ""}` }
+	const timeout = 50 * time.Millisecond
 	for _, tc := range []struct {
 		name      string
-		answer    string
-		ignorable bool
+		binders   []binder
 		want      Outcome
-		wantMsg   string
+		wantMsg   string // {url}: the first binder's URL
+		wantCalls []int  // bind calls per binder
+		wantSpy   bool   // the Bind plugins ran
 	}{
-		{name: "binds", answer: `{"Error": ""}`, want: OutcomeScheduled},
-		{name: "fails", answer: `{"Error": "apiserver said no"}`, want: OutcomeError, wantMsg: "apiserver said no"},
-		{name: "fails, ignorable", answer: `{"Error": "apiserver said no"}`, ignorable: true, want: OutcomeScheduled},
+		{name: "binds", binders: []binder{{answer: ok}}, want: OutcomeScheduled, wantCalls: []int{1}},
+		{name: "error answer", binders: []binder{{answer: func(extender.BindingArgs) (int, string) { return 200, `{"Error": "apiserver said no"}` }}},
+			want: OutcomeError, wantMsg: "apiserver said no", wantCalls: []int{1}},
+		{name: "error answer, ignorable", binders: []binder{{answer: func(extender.BindingArgs) (int, string) { return 200, `{"Error": "apiserver said no"}` }, ignorable: true}},
+			want: OutcomeScheduled, wantCalls: []int{1}, wantSpy: true},
+		{name: "500", binders: []binder{{answer: func(extender.BindingArgs) (int, string) { return 500, "oops" }}},
+			want: OutcomeError, wantMsg: "failed bind with extender at URL {url}/bind, code 500", wantCalls: []int{1}},
+		{name: "500, ignorable", binders: []binder{{answer: func(extender.BindingArgs) (int, string) { return 500, "oops" }, ignorable: true}},
+			want: OutcomeScheduled, wantCalls: []int{1}, wantSpy: true},
+		{name: "malformed JSON", binders: []binder{{answer: func(extender.BindingArgs) (int, string) { return 200, `{"Error": ` }}},
+			want: OutcomeError, wantMsg: "unexpected EOF", wantCalls: []int{1}},
+		{name: "malformed JSON, ignorable", binders: []binder{{answer: func(extender.BindingArgs) (int, string) { return 200, `{"Error": ` }, ignorable: true}},
+			want: OutcomeScheduled, wantCalls: []int{1}, wantSpy: true},
+		{name: "timeout", binders: []binder{{answer: ok, delay: 5 * time.Second}},
+			want: OutcomeError, wantMsg: `Post "{url}/bind": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, wantCalls: []int{1}},
+		{name: "timeout, ignorable", binders: []binder{{answer: ok, delay: 5 * time.Second, ignorable: true}},
+			want: OutcomeScheduled, wantCalls: []int{1}, wantSpy: true},
+		{name: "ignorable failure, the next binder binds",
+			binders: []binder{{answer: func(extender.BindingArgs) (int, string) { return 500, "" }, ignorable: true}, {answer: ok}},
+			want:    OutcomeScheduled, wantCalls: []int{1, 1}},
+		{name: "not interested: DefaultBinder binds", binders: []binder{{answer: ok, managed: "example.com/gpu"}},
+			want: OutcomeScheduled, wantCalls: []int{0}, wantSpy: true},
+		{name: "the interested binder binds", binders: []binder{{answer: ok, managed: "example.com/gpu"}, {answer: ok}},
+			want: OutcomeScheduled, wantCalls: []int{0, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			x := newXtServer(t)
-			x.bind = func(extender.BindingArgs) (int, string) { return 200, tc.answer }
-			c := xtClient(t, extender.Config{URLPrefix: x.srv.URL, BindVerb: "bind", Ignorable: tc.ignorable})
-			e := newXtEnv(t, xtNodes(), nil, c)
-			d := e.schedule(t, st.MakePod().Name("p").Namespace("ns").UID("uid-p").Req(map[string]string{"cpu": "1"}).Obj())
-			if d.Outcome != tc.want || (tc.wantMsg != "" && (d.Message != tc.wantMsg || d.Stage != "Bind")) {
-				t.Fatalf("decision %s %s %q, want %s %q", d.Outcome, d.Stage, d.Message, tc.want, tc.wantMsg)
+			var (
+				servers []*xtServer
+				exts    []framework.Extender
+			)
+			for _, b := range tc.binders {
+				x := newXtServer(t)
+				x.bind, x.delay = b.answer, b.delay
+				cfg := extender.Config{URLPrefix: x.srv.URL, BindVerb: "bind", Ignorable: b.ignorable, HTTPTimeout: timeout}
+				if b.managed != "" {
+					cfg.ManagedResources = []extender.ManagedResource{{Name: b.managed}}
+				}
+				servers = append(servers, x)
+				exts = append(exts, xtClient(t, cfg))
 			}
-			want := extender.BindingArgs{PodName: "p", PodNamespace: "ns", PodUID: "uid-p", Node: d.Node}
-			if diff := cmp.Diff(want, x.lastBind); diff != "" {
-				t.Fatalf("bind call (-want +got):\n%s", diff)
+			c, err := NewClusterFrom(xtNodes(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spy := &bindSpy{}
+			reg := NewDefaultRegistry()
+			if err := reg.Register(spy.Name(), func(any, framework.Handle) (framework.Plugin, error) { return spy, nil }); err != nil {
+				t.Fatal(err)
+			}
+			prof := DefaultProfile()
+			prof.Bind = append([]string{spy.Name()}, prof.Bind...)
+			s, err := New(c, reg, []framework.Profile{prof}, WithSeed(7), WithExtenders(exts...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.AddPod(st.MakePod().Name("p").Namespace("ns").UID("uid-p").Req(map[string]string{"cpu": "1"}).Obj()); err != nil {
+				t.Fatal(err)
+			}
+			d, _ := s.ScheduleOne(context.Background())
+			msg := strings.ReplaceAll(tc.wantMsg, "{url}", servers[0].srv.URL)
+			if d.Outcome != tc.want || (tc.want != OutcomeScheduled && (d.Message != msg || d.Stage != "Bind")) {
+				t.Fatalf("decision %s %s %q, want %s Bind %q", d.Outcome, d.Stage, d.Message, tc.want, msg)
+			}
+			var calls []int
+			for i, x := range servers {
+				calls = append(calls, x.count("bind"))
+				if n := x.count("bind"); n > 0 {
+					want := extender.BindingArgs{PodName: "p", PodNamespace: "ns", PodUID: "uid-p", Node: d.Node}
+					if diff := cmp.Diff(want, x.lastBind); diff != "" {
+						t.Fatalf("binder %d's call (-want +got):\n%s", i, diff)
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.wantCalls, calls); diff != "" {
+				t.Fatalf("bind calls per binder (-want +got):\n%s", diff)
+			}
+			if ran := len(spy.seen) > 0; ran != tc.wantSpy {
+				t.Fatalf("Bind plugins ran: %v, want %v", ran, tc.wantSpy)
+			}
+			rec, _ := c.Pod("ns", "p")
+			if bound := rec.State == StateBound; bound != (tc.want == OutcomeScheduled) {
+				t.Fatalf("pod state %v after outcome %s", rec.State, d.Outcome)
 			}
 		})
 	}
@@ -385,8 +482,14 @@ func TestExtenderBinds(t *testing.T) {
 
 // TestExtenderPreemption: DefaultPreemption hands the candidates' victims to
 // an extender that supports preemption (whole pods, or UIDs with a node
-// cache) and keeps the nodes it returns (kube-scheduler v1.36.4
-// Evaluator.callExtenders); its error fails preemption unless ignorable.
+// cache) and keeps the nodes it returns; a failing extender (a status
+// other than 200, malformed JSON, a timeout, a victim not on its node)
+// fails preemption with its error text unless it is ignorable, when it is
+// skipped; a kept node without victims fails preemption unless the
+// extender is ignorable, when the node is dropped. Kube-scheduler v1.36
+// pkg/scheduler/framework/preemption/preemption.go (*Evaluator).Preempt
+// and callExtenders, pkg/scheduler/extender.go (*HTTPExtender).ProcessPreemption
+// and convertPodUIDToPod.
 func TestExtenderPreemption(t *testing.T) {
 	nodes := []*framework.Node{
 		st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "2", "pods": "10"}).Obj(),
@@ -402,44 +505,74 @@ func TestExtenderPreemption(t *testing.T) {
 		return 200, jsonOf(extender.PreemptionResult{NodeNameToMetaVictims: map[string]*extender.MetaVictims{
 			"n2": {Pods: []*extender.MetaPod{{UID: "uid-low2"}}, NumPDBViolations: 0}}})
 	}
+	status := func(code int) func(extender.PreemptionArgs) (int, string) {
+		return func(extender.PreemptionArgs) (int, string) { return code, "" }
+	}
+	malformed := func(extender.PreemptionArgs) (int, string) { return 200, `{"NodeNameToMetaVictims": {"n2": ` }
+	wrongPod := func(extender.PreemptionArgs) (int, string) {
+		return 200, `{"NodeNameToMetaVictims": {"n2": {"Pods": [{"UID": "uid-low1"}], "NumPDBViolations": 0}}}`
+	}
+	noVictims := func(extender.PreemptionArgs) (int, string) {
+		return 200, `{"NodeNameToMetaVictims": {"n2": {"Pods": [], "NumPDBViolations": 0}}}`
+	}
+	const (
+		prefix  = "0/2 nodes are available: 2 Insufficient cpu. preemption: "
+		timeout = 50 * time.Millisecond
+	)
 	for _, tc := range []struct {
 		name      string
 		nodeCache bool
 		ignorable bool
+		delay     time.Duration
 		preempt   func(extender.PreemptionArgs) (int, string)
+		then      func(extender.PreemptionArgs) (int, string) // a second preempting extender, not ignorable
 		wantNode  string
-		wantMsg   string
+		wantMsg   string // after prefix; {url}: the first extender's URL
 	}{
 		{name: "no extender answer changes nothing", preempt: nil, wantNode: "n1"},
 		{name: "extender keeps n2 (full pods)", preempt: keepN2, wantNode: "n2"},
 		{name: "extender keeps n2 (UIDs)", nodeCache: true, preempt: keepN2, wantNode: "n2"},
-		{name: "extender fails", preempt: func(extender.PreemptionArgs) (int, string) { return 503, "" },
-			wantMsg: "0/2 nodes are available: 2 Insufficient cpu. preemption: failed preempt with extender at URL {url}/preempt, code 503"},
-		{name: "extender fails, ignorable", ignorable: true, preempt: func(extender.PreemptionArgs) (int, string) { return 503, "" }, wantNode: "n1"},
-		{name: "extender names a pod not on the node", preempt: func(extender.PreemptionArgs) (int, string) {
-			return 200, `{"NodeNameToMetaVictims": {"n2": {"Pods": [{"UID": "uid-low1"}], "NumPDBViolations": 0}}}`
-		}, wantMsg: "0/2 nodes are available: 2 Insufficient cpu. preemption: extender: {url} claims to preempt pod (UID: &{uid-low1}) on node: n2, but the pod is not found on that node"},
-		{name: "extender keeps a node without victims", preempt: func(extender.PreemptionArgs) (int, string) {
-			return 200, `{"NodeNameToMetaVictims": {"n2": {"Pods": [], "NumPDBViolations": 0}}}`
-		}, wantMsg: `0/2 nodes are available: 2 Insufficient cpu. preemption: expected at least one victim pod on node "n2"`},
+		{name: "503", preempt: status(503), wantMsg: "failed preempt with extender at URL {url}/preempt, code 503"},
+		{name: "503, ignorable", ignorable: true, preempt: status(503), wantNode: "n1"},
+		{name: "500", preempt: status(500), wantMsg: "failed preempt with extender at URL {url}/preempt, code 500"},
+		{name: "500, ignorable", ignorable: true, preempt: status(500), wantNode: "n1"},
+		{name: "malformed JSON", preempt: malformed, wantMsg: "unexpected EOF"},
+		{name: "malformed JSON, ignorable", ignorable: true, preempt: malformed, wantNode: "n1"},
+		{name: "timeout", delay: 5 * time.Second, preempt: keepN2,
+			wantMsg: `Post "{url}/preempt": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`},
+		{name: "timeout, ignorable", ignorable: true, delay: 5 * time.Second, preempt: keepN2, wantNode: "n1"},
+		{name: "ignorable failure, the next extender keeps n2", ignorable: true, preempt: status(500), then: keepN2, wantNode: "n2"},
+		{name: "extender names a pod not on the node", preempt: wrongPod,
+			wantMsg: "extender: {url} claims to preempt pod (UID: &{uid-low1}) on node: n2, but the pod is not found on that node"},
+		{name: "extender names a pod not on the node, ignorable", ignorable: true, preempt: wrongPod, wantNode: "n1"},
+		{name: "extender keeps a node without victims", preempt: noVictims, wantMsg: `expected at least one victim pod on node "n2"`},
+		{name: "extender keeps a node without victims, ignorable (dropped)", ignorable: true, preempt: noVictims,
+			wantMsg: "no candidate node for preemption"},
 		{name: "extender keeps no node", preempt: func(extender.PreemptionArgs) (int, string) { return 200, `{"NodeNameToMetaVictims": {}}` },
-			wantMsg: "0/2 nodes are available: 2 Insufficient cpu. preemption: no candidate node for preemption"},
+			wantMsg: "no candidate node for preemption"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x := newXtServer(t)
-			x.preempt = tc.preempt
-			cfg := extender.Config{URLPrefix: x.srv.URL, NodeCacheCapable: tc.nodeCache, Ignorable: tc.ignorable}
+			x.preempt, x.delay = tc.preempt, tc.delay
+			cfg := extender.Config{URLPrefix: x.srv.URL, NodeCacheCapable: tc.nodeCache, Ignorable: tc.ignorable, HTTPTimeout: timeout}
 			if tc.preempt != nil {
 				cfg.PreemptVerb = "preempt"
 			}
-			e := newXtEnv(t, nodes, pods, xtClient(t, cfg))
+			exts := []framework.Extender{xtClient(t, cfg)}
+			var next *xtServer
+			if tc.then != nil {
+				next = newXtServer(t)
+				next.preempt = tc.then
+				exts = append(exts, xtClient(t, extender.Config{URLPrefix: next.srv.URL, PreemptVerb: "preempt"}))
+			}
+			e := newXtEnv(t, nodes, pods, exts...)
 			d := e.schedule(t, high.Obj())
 			if d.Outcome != OutcomeUnschedulable {
 				t.Fatalf("decision %+v", d)
 			}
 			if tc.wantMsg != "" {
-				if want := strings.ReplaceAll(tc.wantMsg, "{url}", x.srv.URL); d.Message != want {
-					t.Fatalf("message %q\nwant    %q", d.Message, want)
+				if want := prefix + strings.ReplaceAll(tc.wantMsg, "{url}", x.srv.URL); d.Message != want || d.NominatedNode != "" {
+					t.Fatalf("message %q, nominated %q\nwant    %q, none", d.Message, d.NominatedNode, want)
 				}
 				return
 			}
@@ -448,6 +581,9 @@ func TestExtenderPreemption(t *testing.T) {
 			}
 			if tc.preempt == nil {
 				return
+			}
+			if n := x.count("preempt"); n != 1 {
+				t.Fatalf("%d preempt calls, want 1", n)
 			}
 			a := x.lastArgs
 			if a.Pod == nil || a.Pod.Name != "high" {
@@ -459,6 +595,9 @@ func TestExtenderPreemption(t *testing.T) {
 				}
 			} else if a.NodeNameToMetaVictims != nil || len(a.NodeNameToVictims) != 2 || a.NodeNameToVictims["n2"].Pods[0].Name != "low2" {
 				t.Fatalf("full preempt call: %s", jsonOf(a))
+			}
+			if next != nil && (next.count("preempt") != 1 || len(next.lastArgs.NodeNameToVictims) != 2) {
+				t.Fatalf("the next extender was called %d times with %s, want once with both candidates", next.count("preempt"), jsonOf(next.lastArgs))
 			}
 		})
 	}

@@ -35,42 +35,32 @@ var (
 	_ framework.ReservePlugin   = (*LoadAwareScheduling)(nil)
 )
 
-// NewLoadAwareScheduling builds the plugin with the default estimator
-// registry; LoadAwareSchedulingFactory is its framework.Factory.
-func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Handle) (framework.Plugin, error) {
-	return NewLoadAwareSchedulingWithRegistry(args, h, nil)
-}
-
-// LoadAwareSchedulingFactory is NewLoadAwareScheduling as a
-// framework.Factory: nil args mean config.DefaultLoadAwareSchedulingArgs();
-// a config.LoadAwareSchedulingArgs or a pointer to one is used as given.
-func LoadAwareSchedulingFactory(args any, h framework.Handle) (framework.Plugin, error) {
-	return LoadAwareSchedulingFactoryWithRegistry(nil)(args, h)
-}
-
-// NewLoadAwareSchedulingWithRegistry builds the plugin choosing
-// args.Estimator from reg (nil: estimator.NewRegistry()).
-func NewLoadAwareSchedulingWithRegistry(args config.LoadAwareSchedulingArgs, h framework.Handle, reg *estimator.Registry) (*LoadAwareScheduling, error) {
+// NewLoadAwareScheduling builds the plugin (a *LoadAwareScheduling) with its
+// own usage cache over the default estimator registry, or as the options
+// say (WithLoadAwareEstimators, WithLoadAwareSource); args are defaulted and
+// validated. LoadAwareSchedulingFactory is its framework.Factory.
+func NewLoadAwareScheduling(args config.LoadAwareSchedulingArgs, h framework.Handle, opts ...LoadAwareSchedulingOption) (framework.Plugin, error) {
 	a, err := config.LoadAwareSchedulingArgsFrom(args)
 	if err != nil {
 		return nil, err
 	}
-	cache, err := loadaware.NewCache(a, reg, h)
+	var o loadAwareOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	src := o.src
+	if !o.srcSet {
+		cache, err := loadaware.NewCache(a, o.reg, h)
+		if err != nil {
+			return nil, err
+		}
+		src = cache
+	}
+	f, err := filter.NewLoadAwareWithSource(a, h, src)
 	if err != nil {
 		return nil, err
 	}
-	return NewLoadAwareSchedulingWithSource(a, h, cache)
-}
-
-// NewLoadAwareSchedulingWithSource builds the plugin reading src (for
-// instance an AssignCache the caller shares between profiles). Reserve and
-// Unreserve update src when it is an *estimator.AssignCache.
-func NewLoadAwareSchedulingWithSource(args config.LoadAwareSchedulingArgs, h framework.Handle, src estimator.UsageSource) (*LoadAwareScheduling, error) {
-	f, err := filter.NewLoadAwareWithSource(args, h, src)
-	if err != nil {
-		return nil, err
-	}
-	s, err := scoring.NewLoadAwareWithSource(args, h, src)
+	s, err := scoring.NewLoadAwareWithSource(a, h, src)
 	if err != nil {
 		return nil, err
 	}
@@ -79,14 +69,21 @@ func NewLoadAwareSchedulingWithSource(args config.LoadAwareSchedulingArgs, h fra
 	return p, nil
 }
 
-// LoadAwareSchedulingFactoryWithRegistry is LoadAwareSchedulingFactory
-// with the estimators of reg (nil: the default registry), for a
-// configuration whose args name an estimator registered there.
-func LoadAwareSchedulingFactoryWithRegistry(reg *estimator.Registry) framework.Factory {
+// LoadAwareSchedulingFactory is NewLoadAwareScheduling as a
+// framework.Factory: nil args mean config.DefaultLoadAwareSchedulingArgs();
+// a config.LoadAwareSchedulingArgs or a pointer to one is used as given.
+func LoadAwareSchedulingFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return LoadAwareSchedulingFactoryWith()(args, h)
+}
+
+// LoadAwareSchedulingFactoryWith is LoadAwareSchedulingFactory with opts,
+// for instance for a configuration whose args name an estimator registered
+// in the caller's registry (WithLoadAwareEstimators).
+func LoadAwareSchedulingFactoryWith(opts ...LoadAwareSchedulingOption) framework.Factory {
 	return func(args any, h framework.Handle) (framework.Plugin, error) {
 		return config.NewPlugin(config.LoadAwareSchedulingName, args, h, config.DefaultLoadAwareSchedulingArgs,
 			func(a config.LoadAwareSchedulingArgs, h framework.Handle) (framework.Plugin, error) {
-				p, err := NewLoadAwareSchedulingWithRegistry(a, h, reg)
+				p, err := NewLoadAwareScheduling(a, h, opts...)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", config.LoadAwareSchedulingName, err)
 				}

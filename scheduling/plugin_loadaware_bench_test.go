@@ -15,10 +15,11 @@ import (
 // yet reported), every tenth node annotated with its own thresholds.
 func laBenchCluster(b *testing.B, n int) (*LoadAwareScheduling, []*framework.NodeInfo) {
 	b.Helper()
-	p, err := NewLoadAwareSchedulingWithRegistry(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: framework.NewFakeClock(laNow)}, nil)
+	pl, err := NewLoadAwareScheduling(config.LoadAwareSchedulingArgs{}, st.LAHandle{C: framework.NewFakeClock(laNow)})
 	if err != nil {
 		b.Fatal(err)
 	}
+	p := pl.(*LoadAwareScheduling)
 	nodes := make([]*framework.NodeInfo, n)
 	for i := range n {
 		name := fmt.Sprintf("node-%05d", i)

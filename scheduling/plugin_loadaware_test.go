@@ -21,7 +21,7 @@ func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cp
 func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimator.Registry) (*framework.Framework, *LoadAwareScheduling) {
 	t.Helper()
 	r := framework.NewRegistry()
-	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactoryWithRegistry(reg)); err != nil {
+	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactoryWith(WithLoadAwareEstimators(reg))); err != nil {
 		t.Fatal(err)
 	}
 	name := config.LoadAwareSchedulingName

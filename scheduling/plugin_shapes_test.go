@@ -2,6 +2,7 @@ package scheduling_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,51 +13,139 @@ import (
 	"github.com/schedkit/schedkit/scoring"
 )
 
-// Every plugin of filter, scoring and scheduling has one constructor shape,
-// NewX(args, framework.Handle) (framework.Plugin, error), and one Factory:
-// NewX itself for plugins without args (args must be nil), XFactory for
-// plugins with args (nil args mean their defaults). Each builds from nil
-// args and a nil handle, and refuses args of another type naming itself.
-func TestPluginConstructorShapes(t *testing.T) {
-	tests := []struct {
-		name    string
-		factory framework.Factory
-	}{
-		{config.NodeNameName, filter.NewNodeName},
-		{config.NodePortsName, filter.NewNodePorts},
-		{config.NodeUnschedulableName, filter.NewNodeUnschedulable},
-		{config.TaintTolerationName, filter.NewTaintToleration},
-		{config.NodeAffinityName, filter.NodeAffinityFactory},
-		{config.NodeResourcesFitName, filter.NodeResourcesFitFactory},
-		{config.PodTopologySpreadName, filter.PodTopologySpreadFactory},
-		{config.InterPodAffinityName, filter.InterPodAffinityFactory},
-		{config.LoadAwareSchedulingName, filter.LoadAwareFactory},
-		{config.TaintTolerationName, scoring.NewTaintToleration},
-		{config.ImageLocalityName, scoring.NewImageLocality},
-		{config.NodeAffinityName, scoring.NodeAffinityFactory},
-		{config.NodeResourcesFitName, scoring.NodeResourcesFitFactory},
-		{config.NodeResourcesBalancedAllocationName, scoring.NodeResourcesBalancedAllocationFactory},
-		{config.PodTopologySpreadName, scoring.PodTopologySpreadFactory},
-		{config.InterPodAffinityName, scoring.InterPodAffinityFactory},
-		{config.LoadAwareSchedulingName, scoring.LoadAwareFactory},
-		{config.PrioritySortName, scheduling.NewPrioritySort},
-		{scheduling.DefaultBinderName, scheduling.NewDefaultBinder},
-		{config.DefaultPreemptionName, scheduling.DefaultPreemptionFactory},
-		{config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactory},
-		{config.LoadAwareSchedulingName, scheduling.LoadAwareSchedulingFactoryWithRegistry(nil)},
+// shapePlugin is a plugin's constructor and Factory: for a plugin with
+// args, NewX(args A, framework.Handle, options...) with A a struct of
+// package config, and XFactory; for a plugin without, NewX(args any,
+// framework.Handle), itself the Factory.
+type shapePlugin struct {
+	name    string
+	ctor    any
+	factory framework.Factory
+}
+
+// shapePlugins lists every plugin constructor of filter, scoring and
+// scheduling: the halves, the composed plugins and the optional ones.
+func shapePlugins() []shapePlugin {
+	noArgs := func(name string, f func(any, framework.Handle) (framework.Plugin, error)) shapePlugin {
+		return shapePlugin{name, f, f}
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			pl, err := tt.factory(nil, nil)
-			if err != nil {
-				t.Fatalf("factory(nil, nil): %v", err)
+	return []shapePlugin{
+		noArgs(config.SchedulingGatesName, filter.NewSchedulingGates),
+		noArgs(config.NodeNameName, filter.NewNodeName),
+		noArgs(config.NodePortsName, filter.NewNodePorts),
+		noArgs(config.NodeUnschedulableName, filter.NewNodeUnschedulable),
+		noArgs(config.TaintTolerationName, filter.NewTaintToleration),
+		noArgs(config.VolumeRestrictionsName, filter.NewVolumeRestrictions),
+		noArgs(config.NodeVolumeLimitsName, filter.NewNodeVolumeLimits),
+		noArgs(config.VolumeZoneName, filter.NewVolumeZone),
+		noArgs(config.EBSLimitsName, filter.NewEBSLimits),
+		noArgs(config.GCEPDLimitsName, filter.NewGCEPDLimits),
+		noArgs(config.AzureDiskLimitsName, filter.NewAzureDiskLimits),
+		noArgs(config.CinderLimitsName, filter.NewCinderLimits),
+		{config.NodeAffinityName, filter.NewNodeAffinity, filter.NodeAffinityFactory},
+		{config.NodeResourcesFitName, filter.NewNodeResourcesFit, filter.NodeResourcesFitFactory},
+		{config.PodTopologySpreadName, filter.NewPodTopologySpread, filter.PodTopologySpreadFactory},
+		{config.InterPodAffinityName, filter.NewInterPodAffinity, filter.InterPodAffinityFactory},
+		{config.LoadAwareSchedulingName, filter.NewLoadAware, filter.LoadAwareFactory},
+		{config.VolumeBindingName, filter.NewVolumeBinding, filter.VolumeBindingFactory},
+		noArgs(config.TaintTolerationName, scoring.NewTaintToleration),
+		noArgs(config.ImageLocalityName, scoring.NewImageLocality),
+		{config.NodeAffinityName, scoring.NewNodeAffinity, scoring.NodeAffinityFactory},
+		{config.NodeResourcesFitName, scoring.NewNodeResourcesFit, scoring.NodeResourcesFitFactory},
+		{config.NodeResourcesBalancedAllocationName, scoring.NewNodeResourcesBalancedAllocation, scoring.NodeResourcesBalancedAllocationFactory},
+		{config.PodTopologySpreadName, scoring.NewPodTopologySpread, scoring.PodTopologySpreadFactory},
+		{config.InterPodAffinityName, scoring.NewInterPodAffinity, scoring.InterPodAffinityFactory},
+		{config.LoadAwareSchedulingName, scoring.NewLoadAware, scoring.LoadAwareFactory},
+		{config.VolumeBindingName, scoring.NewVolumeBinding, scoring.VolumeBindingFactory},
+		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactory},
+		{config.TargetLoadPackingName, scoring.NewTargetLoadPacking, scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
+		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactory},
+		{config.LoadVariationRiskBalancingName, scoring.NewLoadVariationRiskBalancing, scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(scoring.NodeLoads{}))},
+		noArgs(config.PrioritySortName, scheduling.NewPrioritySort),
+		noArgs(scheduling.DefaultBinderName, scheduling.NewDefaultBinder),
+		noArgs(scheduling.GangSchedulingName, scheduling.NewGangScheduling),
+		noArgs(scheduling.TopologyPlacementGeneratorName, scheduling.NewTopologyPlacementGenerator),
+		noArgs(scheduling.PodGroupPodsCountName, scheduling.NewPodGroupPodsCount),
+		{config.DefaultPreemptionName, scheduling.NewDefaultPreemption, scheduling.DefaultPreemptionFactory},
+		{config.VolumeBindingName, scheduling.NewVolumeBinding, scheduling.VolumeBindingFactory},
+		{config.CoschedulingName, scheduling.NewCoscheduling, scheduling.CoschedulingFactory},
+		{config.LoadAwareSchedulingName, scheduling.NewLoadAwareScheduling, scheduling.LoadAwareSchedulingFactory},
+		{config.LoadAwareSchedulingName, scheduling.NewLoadAwareScheduling, scheduling.LoadAwareSchedulingFactoryWith(scheduling.WithLoadAwareEstimators(nil))},
+	}
+}
+
+// checkFactory: the factory builds the plugin from nil args and a nil
+// handle, and refuses args of another type naming the plugin and the type.
+func checkFactory(t *testing.T, name string, factory framework.Factory) {
+	t.Helper()
+	pl, err := factory(nil, nil)
+	if err != nil {
+		t.Fatalf("factory(nil, nil): %v", err)
+	}
+	if pl.Name() != name {
+		t.Errorf("Name() = %q, want %q", pl.Name(), name)
+	}
+	_, err = factory(struct{ Bogus int }{}, nil)
+	if err == nil || !strings.Contains(err.Error(), name+": ") || !strings.Contains(err.Error(), "struct { Bogus int }") {
+		t.Errorf("factory(bogus args) error = %v, want one naming %s and the type", err, name)
+	}
+}
+
+// Every plugin of filter, scoring and scheduling has one constructor shape,
+// NewX(args, framework.Handle[, options...]) (framework.Plugin, error), and
+// one Factory: NewX itself for plugins without args (args is any and must
+// be nil), XFactory for plugins with args (a struct of package config; nil
+// args mean its defaults), XFactoryWith(options...) for those whose
+// options supply a dependency. Each builds from nil args and a nil handle,
+// and refuses args of another type naming itself.
+func TestPluginConstructorShapes(t *testing.T) {
+	var (
+		handleT = reflect.TypeFor[framework.Handle]()
+		pluginT = reflect.TypeFor[framework.Plugin]()
+		errorT  = reflect.TypeFor[error]()
+		anyT    = reflect.TypeFor[any]()
+		configP = reflect.TypeFor[config.NodeResourcesFitArgs]().PkgPath()
+	)
+	for _, sp := range shapePlugins() {
+		ct := reflect.TypeOf(sp.ctor)
+		t.Run(fmt.Sprintf("%s/%s", sp.name, ct), func(t *testing.T) {
+			fixed := ct.NumIn()
+			if ct.IsVariadic() {
+				fixed-- // options
 			}
-			if pl.Name() != tt.name {
-				t.Errorf("Name() = %q, want %q", pl.Name(), tt.name)
+			if fixed != 2 || ct.In(1) != handleT || ct.NumOut() != 2 || ct.Out(0) != pluginT || ct.Out(1) != errorT {
+				t.Fatalf("constructor %s, want func(args, framework.Handle[, options...]) (framework.Plugin, error)", ct)
 			}
-			_, err = tt.factory(struct{ Bogus int }{}, nil)
-			if err == nil || !strings.Contains(err.Error(), tt.name+": ") || !strings.Contains(err.Error(), "struct { Bogus int }") {
-				t.Errorf("factory(bogus args) error = %v, want one naming %s and the type", err, tt.name)
+			switch args := ct.In(0); {
+			case args == anyT: // a plugin without args: NewX refuses any
+				out := reflect.ValueOf(sp.ctor).Call([]reflect.Value{reflect.ValueOf(struct{}{}), reflect.Zero(handleT)})
+				if err, _ := out[1].Interface().(error); err == nil || !strings.Contains(err.Error(), "takes no args") {
+					t.Errorf("NewX(struct{}{}, nil) error = %v, want \"takes no args\" (a plugin with args takes them typed)", err)
+				}
+			case args.Kind() != reflect.Struct || args.PkgPath() != configP:
+				t.Errorf("args of type %s, want a struct of package config (or any for a plugin without args)", args)
+			}
+			checkFactory(t, sp.name, sp.factory)
+		})
+	}
+}
+
+// Every plugin of the default registry builds from nil args (its defaults)
+// and from its DefaultArgs, names itself as registered, and refuses args
+// of another type naming itself; a plugin without DefaultArgs takes none.
+func TestDefaultPluginsShapes(t *testing.T) {
+	for _, spec := range scheduling.DefaultPlugins() {
+		t.Run(spec.Name, func(t *testing.T) {
+			checkFactory(t, spec.Name, spec.Factory)
+			if spec.DefaultArgs == nil {
+				return
+			}
+			args := spec.DefaultArgs()
+			if reflect.TypeOf(args).Kind() != reflect.Struct {
+				t.Errorf("DefaultArgs() is a %T, want a struct", args)
+			}
+			if _, err := spec.Factory(args, nil); err != nil {
+				t.Errorf("factory(DefaultArgs()): %v", err)
 			}
 		})
 	}

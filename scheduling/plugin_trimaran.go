@@ -32,13 +32,9 @@ func (clusterLoads) ForCycle(state *framework.CycleState) scoring.NodeLoadSource
 func trimaranPlugins() []PluginSpec {
 	return []PluginSpec{
 		{Name: config.TargetLoadPackingName, DefaultArgs: anyOf(config.DefaultTargetLoadPackingArgs),
-			Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
-				return scoring.NewTargetLoadPacking(args, h, clusterLoads{})
-			}},
+			Factory: scoring.TargetLoadPackingFactoryWith(scoring.WithNodeLoadSource(clusterLoads{}))},
 		{Name: config.LoadVariationRiskBalancingName, DefaultArgs: anyOf(config.DefaultLoadVariationRiskBalancingArgs),
-			Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
-				return scoring.NewLoadVariationRiskBalancing(args, h, clusterLoads{})
-			}},
+			Factory: scoring.LoadVariationRiskBalancingFactoryWith(scoring.WithNodeLoadSource(clusterLoads{}))},
 	}
 }
 

@@ -42,11 +42,18 @@ func (s *Scheduler) attachPlugins() error {
 // kube-scheduler v1.36's GangScheduling.
 func coschedulingPlugins() []PluginSpec {
 	return []PluginSpec{
-		{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: NewCoscheduling},
+		{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: CoschedulingFactory},
 		{Name: GangSchedulingName, Factory: NewGangScheduling},
 		{Name: TopologyPlacementGeneratorName, Factory: NewTopologyPlacementGenerator},
 		{Name: PodGroupPodsCountName, Factory: NewPodGroupPodsCount},
 	}
+}
+
+// CoschedulingFactory is NewCoscheduling as a framework.Factory: nil args
+// mean config.DefaultCoschedulingArgs(); a config.CoschedulingArgs or a
+// pointer to one is used as given.
+func CoschedulingFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.CoschedulingName, args, h, config.DefaultCoschedulingArgs, NewCoscheduling)
 }
 
 // AddPodGroup adds a PodGroup (for Coscheduling). A group without a

@@ -2,7 +2,6 @@ package scoring
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -95,15 +94,18 @@ var (
 	_ framework.PostBindPlugin   = (*TargetLoadPacking)(nil)
 )
 
-// NewTargetLoadPacking builds the plugin reading loads from src; args are
-// defaulted and validated (nil args: the defaults).
-func NewTargetLoadPacking(args any, h framework.Handle, src NodeLoadSource) (*TargetLoadPacking, error) {
+// NewTargetLoadPacking builds the plugin (a *TargetLoadPacking) reading
+// loads from the WithNodeLoadSource option (without it no node has a load);
+// args are defaulted and validated. TargetLoadPackingFactory is its
+// framework.Factory.
+func NewTargetLoadPacking(args config.TargetLoadPackingArgs, h framework.Handle, opts ...TrimaranOption) (framework.Plugin, error) {
 	a, err := config.TargetLoadPackingArgsFrom(args)
 	if err != nil {
 		return nil, err
 	}
-	if src == nil {
-		return nil, fmt.Errorf("targetloadpacking: nil NodeLoadSource")
+	src, err := trimaranSource(config.TargetLoadPackingName, opts)
+	if err != nil {
+		return nil, err
 	}
 	mult, _ := a.Multiplier() // validated
 	cpu := a.DefaultRequests[resource.CPU]
@@ -303,15 +305,18 @@ var (
 	_ framework.BatchScorePlugin = (*LoadVariationRiskBalancing)(nil)
 )
 
-// NewLoadVariationRiskBalancing builds the plugin reading loads from src;
-// args are defaulted and validated (nil args: the defaults).
-func NewLoadVariationRiskBalancing(args any, _ framework.Handle, src NodeLoadSource) (*LoadVariationRiskBalancing, error) {
+// NewLoadVariationRiskBalancing builds the plugin (a
+// *LoadVariationRiskBalancing) reading loads from the WithNodeLoadSource
+// option (without it no node has a load); args are defaulted and validated.
+// LoadVariationRiskBalancingFactory is its framework.Factory.
+func NewLoadVariationRiskBalancing(args config.LoadVariationRiskBalancingArgs, _ framework.Handle, opts ...TrimaranOption) (framework.Plugin, error) {
 	a, err := config.LoadVariationRiskBalancingArgsFrom(args)
 	if err != nil {
 		return nil, err
 	}
-	if src == nil {
-		return nil, fmt.Errorf("loadvariationriskbalancing: nil NodeLoadSource")
+	src, err := trimaranSource(config.LoadVariationRiskBalancingName, opts)
+	if err != nil {
+		return nil, err
 	}
 	return &LoadVariationRiskBalancing{args: a, src: src}, nil
 }

@@ -31,7 +31,7 @@ func trimaranBenchLoads(n int) NodeLoads {
 func BenchmarkTargetLoadPacking(b *testing.B) {
 	for _, n := range nrfBenchSizes {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			pl, err := NewTargetLoadPacking(nil, clockHandle{fw.NewFakeClock(time.Unix(990, 0))}, trimaranBenchLoads(n))
+			pl, err := newTargetLoadPacking(clockHandle{fw.NewFakeClock(time.Unix(990, 0))}, trimaranBenchLoads(n))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func BenchmarkTargetLoadPacking(b *testing.B) {
 func BenchmarkLoadVariationRiskBalancing(b *testing.B) {
 	for _, n := range nrfBenchSizes {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			pl, err := NewLoadVariationRiskBalancing(nil, nil, trimaranBenchLoads(n))
+			pl, err := newLoadVariationRiskBalancing(nil, trimaranBenchLoads(n))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -87,7 +87,7 @@ func TestTargetLoadPackingScoring(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pl, err := NewTargetLoadPacking(nil, nil, tt.loads)
+			pl, err := newTargetLoadPacking(nil, tt.loads)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func TestTargetLoadPackingMissing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			loads := NodeLoads{"node-1": &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "node-1"}, Window: framework.LoadWindow{End: tt.windowEnd},
 				Metrics: []framework.LoadMetric{{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorLatest, Value: 10}}}}
-			pl, err := NewTargetLoadPacking(nil, clockHandle{clock}, loads)
+			pl, err := newTargetLoadPacking(clockHandle{clock}, loads)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +171,7 @@ func TestLoadVariationRiskBalancingScore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pl, err := NewLoadVariationRiskBalancing(nil, nil, tt.loads)
+			pl, err := newLoadVariationRiskBalancing(nil, tt.loads)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,16 +297,16 @@ func TestTrimaranArgs(t *testing.T) {
 		var err error
 		switch b.args.(type) {
 		case config.LoadVariationRiskBalancingArgs:
-			_, err = NewLoadVariationRiskBalancing(b.args, nil, NodeLoads{})
+			_, err = LoadVariationRiskBalancingFactory(b.args, nil)
 		default:
-			_, err = NewTargetLoadPacking(b.args, nil, NodeLoads{})
+			_, err = TargetLoadPackingFactory(b.args, nil)
 		}
 		if err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("args %+v: err = %v, want it to mention %q", b.args, err, b.want)
 		}
 	}
-	if _, err := NewTargetLoadPacking(nil, nil, nil); err == nil {
-		t.Error("nil source accepted")
+	if _, err := NewTargetLoadPacking(config.DefaultTargetLoadPackingArgs(), nil, WithNodeLoadSource(nil)); err == nil || !strings.Contains(err.Error(), "TargetLoadPacking: WithNodeLoadSource(nil)") {
+		t.Errorf("nil source: err = %v", err)
 	}
 }
 

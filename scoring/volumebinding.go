@@ -31,7 +31,8 @@ var (
 	_ framework.ScorePlugin    = (*VolumeBinding)(nil)
 )
 
-// NewVolumeBinding validates args and builds the score half.
+// NewVolumeBinding validates args and builds the score half;
+// VolumeBindingFactory is its framework.Factory.
 func NewVolumeBinding(args config.VolumeBindingArgs, _ framework.Handle) (framework.Plugin, error) {
 	args.SetDefaults()
 	if err := args.Validate(); err != nil {
@@ -42,6 +43,13 @@ func NewVolumeBinding(args config.VolumeBindingArgs, _ framework.Handle) (framew
 		pl.shape = append(pl.shape, nrfShapePoint{util: int64(p.Utilization), score: int64(p.Score) * (framework.MaxNodeScore / int64(config.MaxCustomPriorityScore))})
 	}
 	return pl, nil
+}
+
+// VolumeBindingFactory is NewVolumeBinding as a framework.Factory: nil args
+// mean config.DefaultVolumeBindingArgs(); a config.VolumeBindingArgs or a
+// pointer to one is used as given.
+func VolumeBindingFactory(args any, h framework.Handle) (framework.Plugin, error) {
+	return config.NewPlugin(config.VolumeBindingName, args, h, config.DefaultVolumeBindingArgs, NewVolumeBinding)
 }
 
 // Name returns "VolumeBinding".

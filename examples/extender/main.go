@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -114,23 +115,25 @@ func place(ns []*fw.Node, ps []*fw.Pod, pod *fw.Pod, exts ...fw.Extender) (sched
 	return d, nil
 }
 
-func run(w io.Writer) error {
+// run serves the extender, prints the snippet and the two decisions, and
+// returns the decision made with the extender.
+func run(w io.Writer) (scheduling.Decision, error) {
 	ns, ps, ms := cluster()
 	f, err := loadAwareFramework(ps, ms)
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	view, err := extender.NewCluster(ns, ps)
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	srv, err := extender.NewServer(extender.ServerConfig{Framework: f, Cluster: view})
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
@@ -144,7 +147,7 @@ func run(w io.Writer) error {
 		Weight: 5, NodeCacheCapable: true, HTTPTimeout: 2 * time.Second}
 	snippet, err := scheduling.ExtenderConfigYAML(cfg)
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	fmt.Fprintf(w, "LoadAwareScheduling serves as a scheduler extender at %s (filter, prioritize).\n", cfg.URLPrefix)
 	fmt.Fprintln(w, "Point a kube-scheduler at it with --config:")
@@ -156,7 +159,7 @@ func run(w io.Writer) error {
 
 	client, err := extender.New(cfg)
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	pod := builder.MakePod().Name("web").Req(res("4", "8Gi")).Obj()
 	fmt.Fprintln(w, "Incoming pod default/web requests cpu 4, memory 8Gi; every node has 16 CPU / 64Gi.")
@@ -165,20 +168,37 @@ func run(w io.Writer) error {
 	}
 	alone, err := place(ns, ps, pod)
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	withExt, err := place(ns, ps, pod, client)
 	if err != nil {
-		return err
+		return scheduling.Decision{}, err
 	}
 	fmt.Fprintf(w, "\nDefault profile alone (requests only): %s on %s.\n", alone.Outcome, alone.Node)
 	fmt.Fprintf(w, "Default profile + LoadAware extender (weight %d, over HTTP): %s on %s.\n\n", cfg.Weight, withExt.Outcome, withExt.Node)
-	return withExt.Result.WriteTable(w)
+	return withExt, withExt.Result.WriteTable(w)
 }
 
+const usage = `usage: extender
+
+Serves Koordinator's LoadAwareScheduling (filter and score) as a
+kube-scheduler HTTP extender on a free localhost port, prints the
+KubeSchedulerConfiguration snippet that points a kube-scheduler at it, drives
+it once with schedkit's own HTTP client (kube-scheduler's default profile
+alone, then with the extender), shuts the server down and exits. It takes no
+flags.
+`
+
 func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	flag.Usage = func() { fmt.Fprint(flag.CommandLine.Output(), usage) }
+	flag.Parse() // -h prints the usage and exits 0; an unknown flag exits 2
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "extender: unexpected arguments %q\n", flag.Args())
+		flag.Usage()
+		os.Exit(2)
+	}
+	if _, err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "extender:", err)
 		os.Exit(1)
 	}
 }

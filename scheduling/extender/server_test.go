@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -68,10 +69,19 @@ func (freeCPU) Score(_ context.Context, _ *framework.CycleState, _ *framework.Po
 }
 func (freeCPU) ScoreExtensions() framework.ScoreExtensions { return nil }
 
-type slowFilter struct{ release chan struct{} }
+// slowFilter blocks until release is closed (or the cycle's context ends);
+// entered, when not nil, is closed when Filter first runs.
+type slowFilter struct {
+	release chan struct{}
+	entered chan struct{}
+	once    *sync.Once
+}
 
 func (slowFilter) Name() string { return "Slow" }
 func (s slowFilter) Filter(ctx context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ *framework.NodeInfo) *framework.Status {
+	if s.entered != nil {
+		s.once.Do(func() { close(s.entered) })
+	}
 	select {
 	case <-s.release:
 	case <-ctx.Done():
@@ -355,7 +365,7 @@ func TestServerConcurrencyAndTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewServer(ServerConfig{Framework: testFramework(t, []framework.Plugin{slowFilter{release}}, framework.Profile{Filter: []string{"Slow"}}),
+	s, err := NewServer(ServerConfig{Framework: testFramework(t, []framework.Plugin{slowFilter{release: release}}, framework.Profile{Filter: []string{"Slow"}}),
 		Cluster: cl, MaxConcurrent: 1, RequestTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -380,12 +390,13 @@ func TestServerConcurrencyAndTimeout(t *testing.T) {
 // context lets the request in flight finish, then Serve returns nil and the
 // listener is closed.
 func TestServerServeShutdown(t *testing.T) {
-	release := make(chan struct{})
+	release, entered := make(chan struct{}), make(chan struct{})
 	cl, err := NewCluster([]*framework.Node{st.MakeNode().Name("n1").Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewServer(ServerConfig{Framework: testFramework(t, []framework.Plugin{slowFilter{release}}, framework.Profile{Filter: []string{"Slow"}}), Cluster: cl})
+	slow := slowFilter{release: release, entered: entered, once: &sync.Once{}}
+	s, err := NewServer(ServerConfig{Framework: testFramework(t, []framework.Plugin{slow}, framework.Profile{Filter: []string{"Slow"}}), Cluster: cl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,9 +420,18 @@ func TestServerServeShutdown(t *testing.T) {
 		resp.Body.Close()
 		answered <- resp.StatusCode
 	}()
-	time.Sleep(50 * time.Millisecond) // let the request reach the plugin
+	<-entered // the request is in the plugin
 	cancel()
-	time.Sleep(50 * time.Millisecond)
+	// Shutdown closes the listener first: once a dial fails, the server is
+	// shutting down with the request still in flight.
+	for {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			break
+		}
+		c.Close()
+		runtime.Gosched()
+	}
 	close(release)
 	if code := <-answered; code != http.StatusOK {
 		t.Fatalf("request in flight: status %d", code)

@@ -1,0 +1,31 @@
+package scheduling
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+)
+
+// WithLoadAwareSource shares a usage cache between two plugins (as between
+// two profiles): the second reads, and Reserve updates, the first's cache.
+func TestLoadAwareSchedulingWithSource(t *testing.T) {
+	a, err := NewLoadAwareScheduling(config.DefaultLoadAwareSchedulingArgs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := a.(*LoadAwareScheduling).Cache()
+	if cache == nil {
+		t.Fatal("a plugin built without options has no cache of its own")
+	}
+	b, err := LoadAwareSchedulingFactoryWith(WithLoadAwareSource(cache))(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.(*LoadAwareScheduling).Cache(); got != cache {
+		t.Errorf("WithLoadAwareSource: the plugin's cache is %p, want the shared %p", got, cache)
+	}
+	if _, err := NewLoadAwareScheduling(config.DefaultLoadAwareSchedulingArgs(), nil, WithLoadAwareSource(nil)); err == nil || !strings.Contains(err.Error(), "nil usage source") {
+		t.Errorf("WithLoadAwareSource(nil): err = %v", err)
+	}
+}
