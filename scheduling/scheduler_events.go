@@ -100,9 +100,9 @@ type schedVerdict struct {
 // setReason records the pod's PendingReason ("" deletes it), journaled in
 // an open fork.
 func (s *Scheduler) setReason(key, msg string) {
-	if s.reasonsSaved.needs(key) {
+	if s.reasonsSaved.Needs(key) {
 		old, had := s.reasons[key]
-		s.reasonsSaved.put(key, schedReason{msg: old, had: had})
+		s.reasonsSaved.Put(key, schedReason{msg: old, had: had})
 	}
 	if msg == "" {
 		delete(s.reasons, key)
@@ -147,7 +147,7 @@ func (s *Scheduler) Fork() {
 	s.cluster.Fork()
 	s.queue.fork()
 	s.nominator.fork()
-	s.reasonsSaved.open()
+	s.reasonsSaved.Open()
 }
 
 // Commit keeps the branch opened by the matching Fork. After the last
@@ -161,7 +161,7 @@ func (s *Scheduler) Commit() error {
 	s.forks = s.forks[:len(s.forks)-1]
 	s.queue.commit()
 	s.nominator.commit()
-	s.reasonsSaved.commit()
+	s.reasonsSaved.Commit()
 	s.readyMu.Lock()
 	s.forkDepth--
 	var held []schedVerdict
@@ -208,7 +208,7 @@ func (s *Scheduler) Revert() error {
 	s.deferred = s.deferred[:st.deferred]
 	s.forkDepth--
 	s.readyMu.Unlock()
-	for key, r := range s.reasonsSaved.revert() {
+	for key, r := range s.reasonsSaved.Revert() {
 		if r.had {
 			s.reasons[key] = r.msg
 		} else {
