@@ -68,8 +68,9 @@
 // PreScorePlugin, ScorePlugin (NodeScore, NodeScoreList, ScoreExtensions,
 // DefaultNormalizeScore, MinNodeScore, MaxNodeScore), ReservePlugin,
 // PermitPlugin (PermitWait, MaxPermitTimeout), PreBindPlugin, BindPlugin,
-// PostBindPlugin. BatchFilterPlugin, BatchScorePlugin and
-// BatchScoreExtensions are optional faster forms over many nodes at once;
+// PostBindPlugin; ForkablePlugin (Forkable) for a plugin whose state lasts
+// across cycles and must branch with a scheduler's Fork. BatchFilterPlugin,
+// BatchScorePlugin and BatchScoreExtensions are optional faster forms over many nodes at once;
 // FilterForwarder and ScoreForwarder let a composite plugin hand its
 // per-node calls to a part. Extender (HostPriority, ExtenderName) is a
 // scheduler extender. Plugins report with a Status (NewStatus, AsStatus, Code).

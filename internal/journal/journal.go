@@ -106,17 +106,33 @@ func (j *Map[K, V]) Save(m map[K]V, key K) bool {
 	return true
 }
 
+// Set sets m[key] to v, saving the key first.
+func (j *Map[K, V]) Set(m map[K]V, key K, v V) {
+	j.Save(m, key)
+	m[key] = v
+}
+
+// Delete deletes key from m, saving it first when m has it.
+func (j *Map[K, V]) Delete(m map[K]V, key K) {
+	if _, ok := m[key]; ok {
+		j.Save(m, key)
+		delete(m, key)
+	}
+}
+
 // Commit closes the innermost fork keeping its changes.
 func (j *Map[K, V]) Commit() { j.s.Commit() }
 
 // Revert closes the innermost fork and puts the keys it changed back in m
-// (deleting those m did not have).
-func (j *Map[K, V]) Revert(m map[K]V) {
-	for k, o := range j.s.Revert() {
+// (deleting those m did not have); it reports whether there were any.
+func (j *Map[K, V]) Revert(m map[K]V) bool {
+	saved := j.s.Revert()
+	for k, o := range saved {
 		if o.had {
 			m[k] = o.v
 		} else {
 			delete(m, k)
 		}
 	}
+	return len(saved) > 0
 }

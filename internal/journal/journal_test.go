@@ -32,13 +32,13 @@ func TestPropMapRevert(t *testing.T) {
 					t.Fatalf("after Revert (-want +got):\n%s", d)
 				}
 			case op == 3:
-				k := rapid.IntRange(0, 5).Draw(t, "key")
-				j.Save(m, k)
-				delete(m, k)
-			default:
+				j.Delete(m, rapid.IntRange(0, 5).Draw(t, "key"))
+			case op == 4:
 				k := rapid.IntRange(0, 5).Draw(t, "key")
 				j.Save(m, k)
 				m[k] = rapid.StringMatching(`[a-c]`).Draw(t, "value")
+			default:
+				j.Set(m, rapid.IntRange(0, 5).Draw(t, "key"), rapid.StringMatching(`[a-c]`).Draw(t, "value"))
 			}
 			if j.Depth() != len(copies) {
 				t.Fatalf("Depth = %d, want %d", j.Depth(), len(copies))
