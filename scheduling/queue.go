@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -139,6 +140,12 @@ type schedulingQueue struct {
 	// changed since (see fork, touch, revert).
 	marks []qMark
 	saved forkJournal[qSaved]
+	// reorder is set when the QueueSort plugin's order of the pods already
+	// queued changed (Coscheduling's group failure times): the active heap
+	// is rebuilt before the next pop, so that the pop takes the first pod
+	// in the current order whatever the heap's layout. Atomic: Unreserve
+	// may run in a binding goroutine.
+	reorder atomic.Bool
 }
 
 // qMark is the queue's counters at a Fork.
@@ -464,6 +471,9 @@ func (q *schedulingQueue) moveAllExcept(key string) {
 func (q *schedulingQueue) pop() *queuedPod {
 	now := q.clock.Now()
 	q.flush(now)
+	if q.reorder.Swap(false) {
+		heap.Init(q.active)
+	}
 	var p *queuedPod
 	switch {
 	case q.active.Len() > 0:
