@@ -263,27 +263,7 @@ func TestPropSchedulerForkRevertPlugins(t *testing.T) {
 		if d := cmp.Diff(fpPluginViewOf(plain), beforePlugins); d != "" {
 			t.Fatalf("the two schedulers' plugins differ before the fork:\n%s", d)
 		}
-		forked.s.Fork()
-		nested := false
-		for i := range rapid.IntRange(1, 10).Draw(t, "branch") {
-			if !nested && rapid.IntRange(0, 4).Draw(t, "nest") == 0 {
-				forked.s.Fork()
-				nested = true
-			}
-			fpApply(t, forked, fpDrawOp(t, i, true))
-		}
-		if nested {
-			if rapid.Bool().Draw(t, "commitInner") {
-				if err := forked.s.Commit(); err != nil {
-					t.Fatal(err)
-				}
-			} else if err := forked.s.Revert(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := forked.s.Revert(); err != nil {
-			t.Fatal(err)
-		}
+		fkBranch(t, forked.s, 10, func(i int) { fpApply(t, forked, fpDrawOp(t, i, true)) })
 		if d := cmp.Diff(before, fkViewOf(t, forked)); d != "" {
 			t.Fatalf("scheduler after Revert (-before +after):\n%s", d)
 		}
@@ -297,14 +277,7 @@ func TestPropSchedulerForkRevertPlugins(t *testing.T) {
 			fpApply(t, forked, o)
 			fpApply(t, plain, o)
 		}
-		for range 3 {
-			for _, e := range []*scEnv{forked, plain} {
-				e.s.RunUntilIdle(context.Background())
-				if err := e.clock.Advance(30 * time.Second); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		fkRunBoth(t, forked, plain, 3, 30*time.Second)
 		if d := cmp.Diff(fkDecisions(plain.decisions[markPlain:]), fkDecisions(forked.decisions[mark:])); d != "" {
 			t.Fatalf("decisions after Revert (-never forked +forked):\n%s", d)
 		}
