@@ -61,7 +61,7 @@ func compose(filterHalf, scoreHalf framework.Plugin) (framework.Plugin, error) {
 	sp := &splitPlugin{name: f.Name(), filter: f, score: s}
 	sp.preScore, _ = scoreHalf.(framework.PreScorePlugin)
 	for _, half := range []framework.Plugin{filterHalf, scoreHalf} {
-		if fp, ok := half.(framework.ForkablePlugin); ok && (len(sp.forks) == 0 || sp.forks[0] != fp) {
+		if fp, ok := half.(framework.ForkablePlugin); ok {
 			sp.forks = append(sp.forks, fp)
 		}
 	}
