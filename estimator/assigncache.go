@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -108,6 +109,11 @@ type AssignCache struct {
 	mu      sync.RWMutex
 	nodes   map[string]*laEntry
 	podNode map[string]string
+	// The fork journals (Fork): the entries and pod placements a branch
+	// replaced. An entry a branch changes is copied on its first change
+	// there, so the saved one stays as it was.
+	nodesSaved   journal.Map[string, *laEntry]
+	podNodeSaved journal.Map[string, string]
 }
 
 var _ UsageSource = (*AssignCache)(nil)
@@ -344,7 +350,7 @@ func (c *AssignCache) laAssignLocked(nodeName string, rec *laPod) {
 	if old, ok := c.podNode[rec.key]; ok && old != nodeName {
 		c.laRemoveLocked(old, rec.key)
 	}
-	e := c.nodes[nodeName]
+	e := c.mutable(nodeName)
 	if e == nil {
 		e = &laEntry{name: nodeName, pods: map[string]*laPod{}}
 		c.nodes[nodeName] = e
@@ -353,7 +359,7 @@ func (c *AssignCache) laAssignLocked(nodeName string, rec *laPod) {
 		e.apply(prev, -1)
 	}
 	e.pods[rec.key] = rec
-	c.podNode[rec.key] = nodeName
+	c.podNodeSaved.Set(c.podNode, rec.key, nodeName)
 	if e.metric != nil {
 		e.apply(rec, 1)
 	}
@@ -375,8 +381,8 @@ func (c *AssignCache) Unassign(nodeName string, pod *framework.Pod) {
 }
 
 func (c *AssignCache) laRemoveLocked(nodeName, key string) {
-	delete(c.podNode, key)
-	e := c.nodes[nodeName]
+	c.podNodeSaved.Delete(c.podNode, key)
+	e := c.mutable(nodeName)
 	if e == nil {
 		return
 	}
@@ -529,7 +535,7 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.nodes[m.Name]
+	e := c.mutable(m.Name)
 	if e == nil {
 		e = &laEntry{name: m.Name, pods: map[string]*laPod{}}
 		c.nodes[m.Name] = e
@@ -569,7 +575,7 @@ func (c *AssignCache) NodeMetricWarnings(name string) []framework.NodeMetricWarn
 func (c *AssignCache) DeleteNodeMetric(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.nodes[name]
+	e := c.mutable(name)
 	if e == nil {
 		return
 	}
@@ -577,6 +583,64 @@ func (c *AssignCache) DeleteNodeMetric(name string) {
 	e.podUsages, e.prodPods = nil, nil
 	e.nodeUsage, e.prodUsage, e.nodeDelta, e.prodDelta, e.nodeEstimated, e.agg = nil, nil, nil, nil, nil, nil
 	c.laCleanupOrPublish(e)
+}
+
+// mutable returns the node's entry for a change (nil when there is none;
+// the caller may then add one): in an open fork, the fork's first change
+// of the node saves the entry and replaces it with a copy. Callers hold
+// c.mu.
+func (c *AssignCache) mutable(name string) *laEntry {
+	e := c.nodes[name]
+	if c.nodesSaved.Save(c.nodes, name) && e != nil {
+		e = e.clone()
+		c.nodes[name] = e
+	}
+	return e
+}
+
+// clone copies the entry's mutable parts: the pod set and the vectors
+// apply changes in place. The metric, the reported usages and aggregates
+// (replaced whole by UpdateNodeMetric), the pod records and the view are
+// immutable and shared.
+func (e *laEntry) clone() *laEntry {
+	cp := &laEntry{
+		name: e.name, metric: e.metric, warnings: e.warnings, updateTime: e.updateTime, reportInterval: e.reportInterval,
+		podUsages: e.podUsages, prodPods: e.prodPods, nodeUsage: e.nodeUsage, agg: e.agg, view: e.view,
+		prodUsage: slices.Clone(e.prodUsage), nodeDelta: slices.Clone(e.nodeDelta), prodDelta: slices.Clone(e.prodDelta),
+		nodeEstimated: slices.Clone(e.nodeEstimated), pods: maps.Clone(e.pods),
+	}
+	cp.capacity.Store(e.capacity.Load())
+	return cp
+}
+
+// Fork opens a what-if branch of the cache (framework.Forkable): Revert
+// puts back every node entry and pod placement changed since — by
+// Assign, Unassign, pod events or NodeMetric updates — so that views,
+// NodeState and later lookups are exactly those before the Fork; Commit
+// keeps the changes. Branches nest. Fork is O(1); a branch's first change
+// of a node copies that node's entry (O(its pods)); Revert and Commit are
+// O(nodes and pods changed).
+func (c *AssignCache) Fork() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nodesSaved.Open()
+	c.podNodeSaved.Open()
+}
+
+// Commit keeps the changes of the innermost branch (see Fork).
+func (c *AssignCache) Commit() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nodesSaved.Commit()
+	c.podNodeSaved.Commit()
+}
+
+// Revert undoes the changes of the innermost branch (see Fork).
+func (c *AssignCache) Revert() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nodesSaved.Revert(c.nodes)
+	c.podNodeSaved.Revert(c.podNode)
 }
 
 // EstimateReason says why an assigned pod's estimate counts in its node's

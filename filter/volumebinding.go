@@ -45,6 +45,8 @@ type PodVolumes = volumebinding.PodVolumes
 //     reachable from the node with room. Rejections are
 //     UnschedulableAndUnresolvable with kube's reasons.
 //   - Reserve assumes the node's decisions; Unreserve reverts them.
+//
+// The assume cache is part of a scheduler's branch (Fork).
 type VolumeBinding struct {
 	binder *volumebinding.Binder
 	args   config.VolumeBindingArgs
@@ -55,6 +57,7 @@ var (
 	_ framework.FilterPlugin      = (*VolumeBinding)(nil)
 	_ framework.BatchFilterPlugin = (*VolumeBinding)(nil)
 	_ framework.ReservePlugin     = (*VolumeBinding)(nil)
+	_ framework.ForkablePlugin    = (*VolumeBinding)(nil)
 )
 
 // NewVolumeBinding validates args and builds the filter half;
@@ -82,6 +85,17 @@ func (pl *VolumeBinding) Args() config.VolumeBindingArgs { return pl.args }
 
 // AssumedCount returns how many volumes and claims the assume cache holds.
 func (pl *VolumeBinding) AssumedCount() (volumes, claims int) { return pl.binder.Cache().Len() }
+
+// Fork opens a branch of the assume cache with a scheduler's fork: Revert
+// drops what Reserve assumed in the branch and puts back what Unreserve,
+// Forget or a changed object removed there; Commit keeps it.
+func (pl *VolumeBinding) Fork() { pl.binder.Cache().Fork() }
+
+// Commit keeps the assume cache's innermost branch (see Fork).
+func (pl *VolumeBinding) Commit() { pl.binder.Cache().Commit() }
+
+// Revert undoes the assume cache's innermost branch (see Fork).
+func (pl *VolumeBinding) Revert() { pl.binder.Cache().Revert() }
 
 // PreFilter sorts the pod's claims out; see the type's documentation.
 func (pl *VolumeBinding) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {

@@ -97,8 +97,9 @@
 // PreScorePlugin, ScorePlugin (NodeScore, NodeScoreList, ScoreExtensions,
 // DefaultNormalizeScore, MinNodeScore, MaxNodeScore), ReservePlugin,
 // PermitPlugin (PermitWait, MaxPermitTimeout), PreBindPlugin, BindPlugin,
-// PostBindPlugin. BatchFilterPlugin, BatchScorePlugin and
-// BatchScoreExtensions are optional faster forms over many nodes at once;
+// PostBindPlugin; ForkablePlugin (Forkable) for a plugin whose state lasts
+// across cycles and must branch with a scheduler's Fork. BatchFilterPlugin,
+// BatchScorePlugin and BatchScoreExtensions are optional faster forms over many nodes at once;
 // FilterForwarder and ScoreForwarder let a composite plugin hand its
 // per-node calls to a part. PlacementGeneratePlugin and
 // PlacementScorePlugin (PlacementScoreExtensions; Placement, PodGroupInfo,

@@ -241,6 +241,31 @@ type PostBindPlugin interface {
 	PostBind(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string)
 }
 
+// Forkable is state that branches with a what-if fork: Fork opens a
+// branch, Commit keeps the changes made since the matching Fork, Revert
+// undoes them. Branches nest (each Commit or Revert closes the innermost
+// one); a Commit or Revert without an open branch does nothing. A cache
+// large enough to matter journals what a branch changes, so that Fork is
+// O(1) and Revert O(changes), not a copy of the cache.
+type Forkable interface {
+	Fork()
+	Commit()
+	Revert()
+}
+
+// ForkablePlugin is a plugin that keeps state across scheduling cycles —
+// a cache filled by Reserve, Unreserve, PostBind or cluster events, memory
+// of earlier failures — and makes it part of a scheduler's branch:
+// scheduling.Scheduler's Fork, Commit and Revert call the plugin's, once
+// per plugin instance (an instance shared by several profiles is forked
+// once), so that after a Revert the plugin decides as if the branch never
+// happened. The scheduler calls them with no cycle running; a plugin
+// whose state a binding goroutine may change still locks it.
+type ForkablePlugin interface {
+	Plugin
+	Forkable
+}
+
 // Handle is what a plugin factory receives: the services of the framework
 // it belongs to.
 type Handle interface {

@@ -15,6 +15,7 @@ type splitPlugin struct {
 	filter   framework.FilterPlugin
 	preScore framework.PreScorePlugin // nil when the score half has none
 	score    framework.ScorePlugin
+	forks    []framework.ForkablePlugin // the halves with state of their own
 }
 
 // splitPluginWithPreFilter adds the filter half's PreFilter.
@@ -30,6 +31,7 @@ var (
 	_ framework.PreScorePlugin  = (*splitPlugin)(nil)
 	_ framework.ScorePlugin     = (*splitPlugin)(nil)
 	_ framework.PreFilterPlugin = (*splitPluginWithPreFilter)(nil)
+	_ framework.ForkablePlugin  = (*splitPlugin)(nil)
 )
 
 // splitPluginWithPlacement adds the score half's placement score
@@ -58,6 +60,11 @@ func compose(filterHalf, scoreHalf framework.Plugin) (framework.Plugin, error) {
 	}
 	sp := &splitPlugin{name: f.Name(), filter: f, score: s}
 	sp.preScore, _ = scoreHalf.(framework.PreScorePlugin)
+	for _, half := range []framework.Plugin{filterHalf, scoreHalf} {
+		if fp, ok := half.(framework.ForkablePlugin); ok {
+			sp.forks = append(sp.forks, fp)
+		}
+	}
 	if pf, ok := filterHalf.(framework.PreFilterPlugin); ok {
 		withPF := &splitPluginWithPreFilter{splitPlugin: sp, preFilter: pf}
 		if ps, ok := scoreHalf.(framework.PlacementScorePlugin); ok {
@@ -77,6 +84,26 @@ func (p *splitPluginWithPlacement) PlacementScoreExtensions() framework.Placemen
 }
 
 func (p *splitPlugin) Name() string { return p.name }
+
+// Fork, Commit and Revert branch the halves that keep state across cycles
+// (framework.ForkablePlugin), in order; Revert in reverse.
+func (p *splitPlugin) Fork() {
+	for _, f := range p.forks {
+		f.Fork()
+	}
+}
+
+func (p *splitPlugin) Commit() {
+	for _, f := range p.forks {
+		f.Commit()
+	}
+}
+
+func (p *splitPlugin) Revert() {
+	for i := len(p.forks) - 1; i >= 0; i-- {
+		p.forks[i].Revert()
+	}
+}
 
 func (p *splitPlugin) Filter(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
 	return p.filter.Filter(ctx, st, pod, n)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -54,8 +55,9 @@ const csPermittedDefaultTTL = 3 * time.Second
 // at the clock's current instant is refused at PreFilter ("failed
 // recently") until the clock moves; on a real clock this never triggers.
 //
-// The plugin's memory (backoffs, failure marks, checked minResources) is
-// its own and is not part of a Scheduler's Fork.
+// The plugin's memory (backoffs, failure marks, checked minResources,
+// groups seen) is part of a Scheduler's branch: Revert forgets what the
+// branch added to it and restores what it removed (framework.ForkablePlugin).
 type Coscheduling struct {
 	args       config.CoschedulingArgs
 	clock      framework.Clock
@@ -70,6 +72,9 @@ type Coscheduling struct {
 	backedOff  map[string]time.Time // group → end of its backoff
 	lastFailed map[string]time.Time // group → last failure
 	known      map[string]bool      // groups whose PodGroup was seen
+	// The fork journals of the four maps (Fork).
+	permittedSaved, backedOffSaved, lastFailedSaved journal.Map[string, time.Time]
+	knownSaved                                      journal.Map[string, bool]
 }
 
 var (
@@ -78,6 +83,7 @@ var (
 	_ framework.PostFilterPlugin = (*Coscheduling)(nil)
 	_ framework.PermitPlugin     = (*Coscheduling)(nil)
 	_ framework.ReservePlugin    = (*Coscheduling)(nil)
+	_ framework.ForkablePlugin   = (*Coscheduling)(nil)
 )
 
 // NewCoscheduling builds the plugin from args, validated as
@@ -123,7 +129,9 @@ func (pl *Coscheduling) group(c *Cluster, pod *framework.Pod) (string, *framewor
 		return key, nil
 	}
 	pl.mu.Lock()
-	pl.known[key] = true
+	if !pl.known[key] {
+		pl.knownSaved.Set(pl.known, key, true)
+	}
 	pl.mu.Unlock()
 	return key, g
 }
@@ -222,7 +230,7 @@ func (pl *Coscheduling) PreFilter(_ context.Context, state *framework.CycleState
 		ttl = csPermittedDefaultTTL
 	}
 	pl.mu.Lock()
-	pl.permitted[key] = now.Add(ttl)
+	pl.permittedSaved.Set(pl.permitted, key, now.Add(ttl))
 	pl.mu.Unlock()
 	return nil, nil
 }
@@ -328,11 +336,12 @@ func (pl *Coscheduling) PostFilter(_ context.Context, state *framework.CycleStat
 	now := pl.clock.Now()
 	pl.mu.Lock()
 	if pl.backoff > 0 && total >= int(g.Spec.MinMember) {
-		pl.backedOff[key] = now.Add(pl.backoff)
+		pl.backedOffSaved.Set(pl.backedOff, key, now.Add(pl.backoff))
 	}
-	delete(pl.permitted, key)
-	pl.lastFailed[key] = now
+	pl.permittedSaved.Delete(pl.permitted, key)
+	pl.lastFailedSaved.Set(pl.lastFailed, key, now)
 	pl.mu.Unlock()
+	pl.reorder()
 	return &framework.PostFilterResult{}, framework.NewStatus(framework.Unschedulable,
 		fmt.Sprintf("PodGroup %v gets rejected due to Pod %v is unschedulable even after PostFilter", key, pod.Pod.Name))
 }
@@ -363,8 +372,12 @@ func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, p
 	_, assigned := s.cluster.PodGroupCounts(g.Namespace, g.Name) // the pod itself is assumed
 	if assigned >= int(g.Spec.MinMember) {
 		pl.mu.Lock()
-		delete(pl.lastFailed, key)
+		_, failed := pl.lastFailed[key]
+		pl.lastFailedSaved.Delete(pl.lastFailed, key)
 		pl.mu.Unlock()
+		if failed {
+			pl.reorder()
+		}
 		for _, w := range s.waiting.list() {
 			if framework.PodGroupKey(w.pod) == key {
 				w.Allow(pl.Name())
@@ -418,7 +431,50 @@ func (pl *Coscheduling) Unreserve(_ context.Context, state *framework.CycleState
 	}
 	pl.rejectWaiting(s, key, "rejection in Unreserve")
 	pl.mu.Lock()
-	delete(pl.permitted, key)
-	pl.lastFailed[key] = pl.clock.Now()
+	pl.permittedSaved.Delete(pl.permitted, key)
+	pl.lastFailedSaved.Set(pl.lastFailed, key, pl.clock.Now())
 	pl.mu.Unlock()
+	pl.reorder()
+}
+
+// reorder tells the queue that Less changed for queued pods (a group's
+// last failure moved its pods): the scheduler re-sorts before its next pop.
+func (pl *Coscheduling) reorder() {
+	if pl.s != nil {
+		pl.s.queue.reorder.Store(true)
+	}
+}
+
+// Fork opens a branch of the plugin's memory with the Scheduler's Fork;
+// Revert restores the groups the branch changed (O(groups changed)),
+// Commit keeps them.
+func (pl *Coscheduling) Fork() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.permittedSaved.Open()
+	pl.backedOffSaved.Open()
+	pl.lastFailedSaved.Open()
+	pl.knownSaved.Open()
+}
+
+// Commit keeps the innermost branch's changes (see Fork).
+func (pl *Coscheduling) Commit() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.permittedSaved.Commit()
+	pl.backedOffSaved.Commit()
+	pl.lastFailedSaved.Commit()
+	pl.knownSaved.Commit()
+}
+
+// Revert undoes the innermost branch's changes (see Fork).
+func (pl *Coscheduling) Revert() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.permittedSaved.Revert(pl.permitted)
+	pl.backedOffSaved.Revert(pl.backedOff)
+	pl.knownSaved.Revert(pl.known)
+	if pl.lastFailedSaved.Revert(pl.lastFailed) {
+		pl.reorder()
+	}
 }

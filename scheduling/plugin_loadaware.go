@@ -33,6 +33,7 @@ var (
 	_ framework.PreScorePlugin  = (*LoadAwareScheduling)(nil)
 	_ framework.ScorePlugin     = (*LoadAwareScheduling)(nil)
 	_ framework.ReservePlugin   = (*LoadAwareScheduling)(nil)
+	_ framework.ForkablePlugin  = (*LoadAwareScheduling)(nil)
 )
 
 // NewLoadAwareScheduling builds the plugin (a *LoadAwareScheduling) with its
@@ -94,6 +95,18 @@ func LoadAwareSchedulingFactoryWith(opts ...LoadAwareSchedulingOption) framework
 
 // Name returns "LoadAwareScheduling".
 func (p *LoadAwareScheduling) Name() string { return config.LoadAwareSchedulingName }
+
+// Fork branches the shared usage source with the Scheduler's Fork (when
+// the source is framework.Forkable, as an AssignCache is): pods recorded
+// by Reserve and by cluster events in a branch, and NodeMetrics updated
+// there, leave it at Revert.
+func (p *LoadAwareScheduling) Fork() { loadaware.Fork(p.src) }
+
+// Commit keeps the usage source's branch (see Fork).
+func (p *LoadAwareScheduling) Commit() { loadaware.Commit(p.src) }
+
+// Revert undoes the usage source's branch (see Fork).
+func (p *LoadAwareScheduling) Revert() { loadaware.Revert(p.src) }
 
 // Cache returns the shared usage cache (nil when the source is not an
 // *estimator.AssignCache).

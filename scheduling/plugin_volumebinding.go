@@ -15,6 +15,7 @@ import (
 // half (PreScore, Score: only with args.StorageCapacityScoring) and
 // PreBind, which binds the reserved volumes in the scheduler's Cluster
 // (Cluster.BindPodVolumes) and then lets the assume cache forget them.
+// The assume cache branches with the Scheduler (the filter half's Fork).
 type volumeBindingPlugin struct {
 	*splitPluginWithPreFilter
 	vb *filter.VolumeBinding
@@ -24,6 +25,7 @@ var (
 	_ framework.ReservePlugin   = (*volumeBindingPlugin)(nil)
 	_ framework.PreBindPlugin   = (*volumeBindingPlugin)(nil)
 	_ framework.PreFilterPlugin = (*volumeBindingPlugin)(nil)
+	_ framework.ForkablePlugin  = (*volumeBindingPlugin)(nil)
 )
 
 // VolumeBindingFactory is NewVolumeBinding as a framework.Factory: nil args

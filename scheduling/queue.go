@@ -6,9 +6,11 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/journal"
 )
 
 // Queue defaults, as kube-scheduler v1.36 (backend/queue/scheduling_queue.go).
@@ -138,6 +140,12 @@ type schedulingQueue struct {
 	// changed since (see fork, touch, revert).
 	marks []qMark
 	saved forkJournal[qSaved]
+	// reorder is set when the QueueSort plugin's order of the pods already
+	// queued changed (Coscheduling's group failure times): the active heap
+	// is rebuilt before the next pop, so that the pop takes the first pod
+	// in the current order whatever the heap's layout. Atomic: Unreserve
+	// may run in a binding goroutine.
+	reorder atomic.Bool
 }
 
 // qMark is the queue's counters at a Fork.
@@ -463,6 +471,9 @@ func (q *schedulingQueue) moveAllExcept(key string) {
 func (q *schedulingQueue) pop() *queuedPod {
 	now := q.clock.Now()
 	q.flush(now)
+	if q.reorder.Swap(false) {
+		heap.Init(q.active)
+	}
 	var p *queuedPod
 	switch {
 	case q.active.Len() > 0:
@@ -581,14 +592,14 @@ func (q *schedulingQueue) lens() (active, backoff, unschedulable int) {
 // when a fork is open and the record is not saved for it yet. Every change
 // of a record or of its place in the queue calls it first.
 func (q *schedulingQueue) touch(key string) {
-	if !q.saved.needs(key) {
+	if !q.saved.Needs(key) {
 		return
 	}
 	s := qSaved{p: q.pods[key]}
 	if s.p != nil {
 		s.v = *s.p
 	}
-	q.saved.put(key, s)
+	q.saved.Put(key, s)
 }
 
 // fork, commit and revert follow the Scheduler's: revert puts back every
@@ -597,19 +608,19 @@ func (q *schedulingQueue) touch(key string) {
 // happened.
 func (q *schedulingQueue) fork() {
 	q.marks = append(q.marks, qMark{seq: q.seq, moves: q.moves})
-	q.saved.open()
+	q.saved.Open()
 }
 
 func (q *schedulingQueue) commit() {
 	q.marks = q.marks[:len(q.marks)-1]
-	q.saved.commit()
+	q.saved.Commit()
 }
 
 func (q *schedulingQueue) revert() {
 	m := q.marks[len(q.marks)-1]
 	q.marks = q.marks[:len(q.marks)-1]
 	q.seq, q.moves = m.seq, m.moves
-	saved := q.saved.revert()
+	saved := q.saved.Revert()
 	for key := range saved {
 		if cur, ok := q.pods[key]; ok {
 			q.unlink(cur)
@@ -744,56 +755,4 @@ func (n *nominator) revert() {
 // forkJournal keeps, per open fork, the first saved value of every key
 // changed since that fork, so that a revert restores exactly the keys that
 // changed: O(1) to open, O(changes) to revert or commit.
-type forkJournal[V any] struct {
-	levels []map[string]V
-}
-
-func (j *forkJournal[V]) open() { j.levels = append(j.levels, nil) }
-
-// needs reports whether key must be saved before it changes: a fork is
-// open and has not saved key yet.
-func (j *forkJournal[V]) needs(key string) bool {
-	n := len(j.levels)
-	if n == 0 {
-		return false
-	}
-	_, ok := j.levels[n-1][key]
-	return !ok
-}
-
-func (j *forkJournal[V]) put(key string, v V) {
-	top := &j.levels[len(j.levels)-1]
-	if *top == nil {
-		*top = map[string]V{}
-	}
-	(*top)[key] = v
-}
-
-// commit merges the innermost fork's saves into the enclosing fork; a key
-// the enclosing fork saved already keeps that older value.
-func (j *forkJournal[V]) commit() {
-	n := len(j.levels)
-	top := j.levels[n-1]
-	j.levels = j.levels[:n-1]
-	if n == 1 {
-		return
-	}
-	parent := &j.levels[n-2]
-	if *parent == nil {
-		*parent = top
-		return
-	}
-	for k, v := range top {
-		if _, ok := (*parent)[k]; !ok {
-			(*parent)[k] = v
-		}
-	}
-}
-
-// revert closes the innermost fork and returns its saves.
-func (j *forkJournal[V]) revert() map[string]V {
-	n := len(j.levels)
-	top := j.levels[n-1]
-	j.levels = j.levels[:n-1]
-	return top
-}
+type forkJournal[V any] = journal.Saves[string, V]

@@ -204,6 +204,10 @@ type Scheduler struct {
 	waitSeq      uint64
 	deferred     []schedVerdict
 	forkDepth    int
+	// forkables are the profiles' plugins with state of their own
+	// (framework.ForkablePlugin), each instance once: Fork, Commit and
+	// Revert call theirs.
+	forkables []framework.ForkablePlugin
 }
 
 // New builds a scheduler over cluster with one framework per profile (built

@@ -100,9 +100,9 @@ type schedVerdict struct {
 // setReason records the pod's PendingReason ("" deletes it), journaled in
 // an open fork.
 func (s *Scheduler) setReason(key, msg string) {
-	if s.reasonsSaved.needs(key) {
+	if s.reasonsSaved.Needs(key) {
 		old, had := s.reasons[key]
-		s.reasonsSaved.put(key, schedReason{msg: old, had: had})
+		s.reasonsSaved.Put(key, schedReason{msg: old, had: had})
 	}
 	if msg == "" {
 		delete(s.reasons, key)
@@ -115,18 +115,22 @@ func (s *Scheduler) setReason(key, msg string) {
 // it: the cluster, the queue (active, backoff and unschedulable pods with
 // their attempts, timestamps and backoffs), the nominations, the pods held
 // at Permit (with their timeouts), the bindings waiting to run, the pending
-// reasons, the round-robin index, the random source and the cycle counter.
+// reasons, the round-robin index, the random source, the cycle counter,
+// and the state the profiles' plugins keep across cycles when they
+// implement framework.ForkablePlugin (LoadAwareScheduling's usage cache,
+// TargetLoadPacking's recent bindings, Coscheduling's group memory,
+// VolumeBinding's assume cache; each plugin instance is forked once).
 // Revert puts all of it back, so that later decisions are those of a
 // scheduler that never forked; Commit keeps the branch. Forks nest.
 //
-// Fork is O(pods held at Permit); changes inside the branch journal what
-// they change, and Revert costs O(changes). Inside a fork binding cycles
-// run synchronously (as with SchedulePod); an asynchronous binding started
-// before the Fork whose Permit wait ends inside it goes on only after the
-// last Commit (Revert makes it wait again). What the branch does not hold:
-// the clock, decisions already handed to WithDecisionHandler, and the
-// plugins' own state (a Reserve plugin's bookkeeping, such as
-// LoadAwareScheduling's usage cache, is not rolled back).
+// Fork is O(pods held at Permit + plugins); changes inside the branch
+// journal what they change, and Revert costs O(changes). Inside a fork
+// binding cycles run synchronously (as with SchedulePod); an asynchronous
+// binding started before the Fork whose Permit wait ends inside it goes on
+// only after the last Commit (Revert makes it wait again). What the branch
+// does not hold: the clock, decisions already handed to
+// WithDecisionHandler, extenders, and the state of a plugin that keeps
+// some across cycles without implementing framework.ForkablePlugin.
 func (s *Scheduler) Fork() {
 	if s.built() != nil {
 		return
@@ -147,7 +151,10 @@ func (s *Scheduler) Fork() {
 	s.cluster.Fork()
 	s.queue.fork()
 	s.nominator.fork()
-	s.reasonsSaved.open()
+	s.reasonsSaved.Open()
+	for _, p := range s.forkables {
+		p.Fork()
+	}
 }
 
 // Commit keeps the branch opened by the matching Fork. After the last
@@ -161,7 +168,10 @@ func (s *Scheduler) Commit() error {
 	s.forks = s.forks[:len(s.forks)-1]
 	s.queue.commit()
 	s.nominator.commit()
-	s.reasonsSaved.commit()
+	s.reasonsSaved.Commit()
+	for _, p := range s.forkables {
+		p.Commit()
+	}
 	s.readyMu.Lock()
 	s.forkDepth--
 	var held []schedVerdict
@@ -208,12 +218,15 @@ func (s *Scheduler) Revert() error {
 	s.deferred = s.deferred[:st.deferred]
 	s.forkDepth--
 	s.readyMu.Unlock()
-	for key, r := range s.reasonsSaved.revert() {
+	for key, r := range s.reasonsSaved.Revert() {
 		if r.had {
 			s.reasons[key] = r.msg
 		} else {
 			delete(s.reasons, key)
 		}
+	}
+	for i := len(s.forkables) - 1; i >= 0; i-- {
+		s.forkables[i].Revert()
 	}
 	s.nominator.revert()
 	s.queue.revert()

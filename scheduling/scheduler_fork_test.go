@@ -409,6 +409,46 @@ func fkDecisions(ds []Decision) []string {
 	return out
 }
 
+// fkBranch forks s, runs op for each of 1..maxSteps steps inside the fork
+// (opening a nested fork at a random step, committed or reverted at the
+// end), and reverts.
+func fkBranch(t *rapid.T, s *Scheduler, maxSteps int, op func(i int)) {
+	s.Fork()
+	nested := false
+	for i := range rapid.IntRange(1, maxSteps).Draw(t, "branch") {
+		if !nested && rapid.IntRange(0, 5).Draw(t, "nest") == 0 {
+			s.Fork()
+			nested = true
+		}
+		op(i)
+	}
+	if nested {
+		if rapid.Bool().Draw(t, "commitInner") {
+			if err := s.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := s.Revert(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Revert(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fkRunBoth runs both schedulers until idle, rounds times, moving their
+// clocks by step after each round.
+func fkRunBoth(t *rapid.T, a, b *scEnv, rounds int, step time.Duration) {
+	for range rounds {
+		for _, e := range []*scEnv{a, b} {
+			e.s.RunUntilIdle(context.Background())
+			if err := e.clock.Advance(step); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
 // TestPropSchedulerForkRevert: after any sequence of AddPod, AddNode,
 // ScheduleOne, SchedulePod, DeletePod, Allow and ProcessBindings inside a
 // fork (nested forks committed into it included), Revert leaves the
@@ -429,28 +469,10 @@ func TestPropSchedulerForkRevert(t *testing.T) {
 		if d := cmp.Diff(fkViewOf(t, plain), before); d != "" {
 			t.Fatalf("the two schedulers differ before the fork:\n%s", d)
 		}
-		forked.s.Fork()
-		nested := false
-		for i := range rapid.IntRange(1, 12).Draw(t, "branch") {
-			if !nested && rapid.IntRange(0, 5).Draw(t, "nest") == 0 {
-				forked.s.Fork()
-				nested = true
-			}
+		fkBranch(t, forked.s, 12, func(i int) {
 			fkApply(t, forked, fkDrawOp(t, i, true))
 			fkCheckQueued(t, forked)
-		}
-		if nested {
-			if rapid.Bool().Draw(t, "commitInner") {
-				if err := forked.s.Commit(); err != nil {
-					t.Fatal(err)
-				}
-			} else if err := forked.s.Revert(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := forked.s.Revert(); err != nil {
-			t.Fatal(err)
-		}
+		})
 		fkCheckQueued(t, forked)
 		if d := cmp.Diff(before, fkViewOf(t, forked)); d != "" {
 			t.Fatalf("after Revert (-before +after):\n%s", d)
@@ -463,14 +485,7 @@ func TestPropSchedulerForkRevert(t *testing.T) {
 			fkApply(t, forked, o)
 			fkApply(t, plain, o)
 		}
-		for range 4 {
-			for _, e := range []*scEnv{forked, plain} {
-				e.s.RunUntilIdle(context.Background())
-				if err := e.clock.Advance(15 * time.Second); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		fkRunBoth(t, forked, plain, 4, 15*time.Second)
 		if d := cmp.Diff(fkDecisions(plain.decisions[markPlain:]), fkDecisions(forked.decisions[mark:])); d != "" {
 			t.Fatalf("decisions after Revert (-never forked +forked):\n%s", d)
 		}

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -14,23 +15,40 @@ type schedulerPlugin interface {
 	attach(s *Scheduler) error
 }
 
-// attachPlugins checks the workload features and hands the scheduler to
-// the profiles' plugins that need it.
+// attachPlugins checks the workload features, hands the scheduler to the
+// profiles' plugins that need it and collects those with state of their
+// own (forkables).
 func (s *Scheduler) attachPlugins() error {
 	if err := s.workload.features.validate(); err != nil {
 		return err
 	}
+	seen := map[framework.Plugin]bool{}
 	for _, name := range s.order {
 		f := s.profiles[name].fw
 		p := f.Profile()
 		for _, list := range [][]string{p.PreEnqueue, p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.Permit, p.PreBind, p.Bind, p.PostBind, p.PlacementGenerate, p.PlacementScore} {
 			for _, pn := range list {
-				if pl, ok := f.Plugin(pn); ok {
-					if a, ok := pl.(schedulerPlugin); ok {
-						if err := a.attach(s); err != nil {
-							return fmt.Errorf("scheduling: profile %q: %w", name, err)
-						}
+				pl, ok := f.Plugin(pn)
+				if !ok {
+					continue
+				}
+				// A plugin listed at several points, or shared by several
+				// profiles, is handled once; one of a type that cannot be
+				// compared is handled at each listing (for a Forkable, a
+				// nested branch: still exact).
+				if reflect.TypeOf(pl).Comparable() {
+					if seen[pl] {
+						continue
 					}
+					seen[pl] = true
+				}
+				if a, ok := pl.(schedulerPlugin); ok {
+					if err := a.attach(s); err != nil {
+						return fmt.Errorf("scheduling: profile %q: %w", name, err)
+					}
+				}
+				if fp, ok := pl.(framework.ForkablePlugin); ok {
+					s.forkables = append(s.forkables, fp)
 				}
 			}
 		}

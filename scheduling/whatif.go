@@ -55,71 +55,34 @@ type Placement struct {
 	Node string
 }
 
-// wiFork is one question's branch: the scheduler's fork, plus what the
-// scheduler's fork does not restore itself (queue entries and
-// nominations of the pods the question added, the usage caches of
-// LoadAware plugins).
+// wiFork is one question's branch: the scheduler's fork, which holds
+// everything the question changes (the cluster, the queue, nominations,
+// reasons and the plugins' own state, such as LoadAware's usage cache).
 type wiFork struct {
-	s        *Scheduler
-	added    []string // keys of pods the question added
-	addedSet map[string]bool
-	evicted  []string // keys of placed pods the question deleted
+	s *Scheduler
 }
 
 func (w *WhatIf) fork() *wiFork {
 	w.s.Fork()
-	return &wiFork{s: w.s, addedSet: map[string]bool{}}
+	return &wiFork{s: w.s}
 }
 
 // schedule adds a copy of pod on the fork and runs its cycle at once (see
 // Scheduler.SchedulePod).
 func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (Decision, error) {
-	if key := pod.Key(); !f.addedSet[key] {
-		f.added = append(f.added, key)
-		f.addedSet[key] = true
-	}
 	return f.s.SchedulePod(ctx, pod)
 }
 
 // delete deletes a pod on the fork.
 func (f *wiFork) delete(namespace, name string) error {
-	rec, ok := f.s.cluster.Pod(namespace, name)
-	if !ok {
+	if _, ok := f.s.cluster.Pod(namespace, name); !ok {
 		return fmt.Errorf("scheduling: what-if: unknown pod %s/%s", namespace, name)
 	}
-	if err := f.s.DeletePod(namespace, name); err != nil {
-		return err
-	}
-	if rec.State != StatePending {
-		f.evicted = append(f.evicted, rec.Pod.Key())
-	}
-	return nil
+	return f.s.DeletePod(namespace, name)
 }
 
-// revert puts the scheduler and its cluster back as they were at fork:
-// Scheduler.Revert restores the cluster, the queue, nominations and
-// reasons; the plugins' usage caches (LoadAware's), which Revert does not
-// roll back, are compensated here: pods the question placed leave them,
-// and the placed pods it deleted return to them.
-func (f *wiFork) revert() error {
-	s := f.s
-	s.mu.Lock()
-	for _, key := range f.added {
-		if pi, st, ok := s.cluster.podInfo(key); ok && st != StatePending {
-			s.podAssigned(pi, false)
-		}
-	}
-	s.mu.Unlock()
-	err := s.Revert()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, key := range f.evicted {
-		if pi, st, ok := s.cluster.podInfo(key); ok && st != StatePending {
-			s.podAssigned(pi, true)
-		}
-	}
-	return err
-}
+// revert puts the scheduler back as it was at fork (Scheduler.Revert).
+func (f *wiFork) revert() error { return f.s.Revert() }
 
 // withFlag runs fn with one of the scheduler's what-if switches on:
 // keepResults (full explanations in decisions) or noPostFilter (placed
@@ -182,7 +145,6 @@ func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, e
 		ans.FitError = d.Result.FitError()
 	}
 	victims := slices.Clone(d.Victims)
-	f.evicted = append(f.evicted, victims...)
 	if rerr := f.revert(); err == nil {
 		err = rerr
 	}

@@ -49,6 +49,7 @@ var (
 	_ framework.PreScorePlugin = (*LoadAware)(nil)
 	_ framework.ScorePlugin    = (*LoadAware)(nil)
 	_ framework.ReservePlugin  = (*LoadAware)(nil)
+	_ framework.ForkablePlugin = (*LoadAware)(nil)
 )
 
 // NewLoadAware builds the score half with its own usage cache (default
@@ -103,6 +104,17 @@ func (p *LoadAware) Name() string { return config.LoadAwareSchedulingName }
 // Cache returns the usage cache the plugin reads and Reserve updates (nil
 // when the source is not an *estimator.AssignCache).
 func (p *LoadAware) Cache() *estimator.AssignCache { return p.cache }
+
+// Fork branches the usage source with a scheduler's fork (when the
+// source is framework.Forkable, as an AssignCache is): the pods Reserve
+// and the cluster's events record in a branch leave it at Revert.
+func (p *LoadAware) Fork() { loadaware.Fork(p.src) }
+
+// Commit keeps the usage source's branch (see Fork).
+func (p *LoadAware) Commit() { loadaware.Commit(p.src) }
+
+// Revert undoes the usage source's branch (see Fork).
+func (p *LoadAware) Revert() { loadaware.Revert(p.src) }
 
 // Args returns the defaulted args.
 func (p *LoadAware) Args() config.LoadAwareSchedulingArgs { return p.c.Args }

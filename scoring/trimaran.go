@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -69,7 +70,8 @@ const (
 // A node without load, or without a CPU metric, scores 0.
 //
 // PostBind records each bound pod with the clock's time; pods no longer on
-// their node (deleted, reverted) stop counting. There is no NormalizeScore.
+// their node (deleted, reverted) stop counting. The records are part of a
+// scheduler's branch (Fork). There is no NormalizeScore.
 type TargetLoadPacking struct {
 	args       config.TargetLoadPackingArgs
 	target     float64
@@ -80,6 +82,8 @@ type TargetLoadPacking struct {
 
 	mu    sync.RWMutex
 	bound map[string][]tlpBinding // node → recent bindings, oldest first
+	// saved journals bound per open fork (Fork).
+	saved journal.Map[string, []tlpBinding]
 }
 
 type tlpBinding struct {
@@ -92,6 +96,7 @@ var (
 	_ framework.PreScorePlugin   = (*TargetLoadPacking)(nil)
 	_ framework.BatchScorePlugin = (*TargetLoadPacking)(nil)
 	_ framework.PostBindPlugin   = (*TargetLoadPacking)(nil)
+	_ framework.ForkablePlugin   = (*TargetLoadPacking)(nil)
 )
 
 // NewTargetLoadPacking builds the plugin (a *TargetLoadPacking) reading
@@ -275,8 +280,35 @@ func (pl *TargetLoadPacking) PostBind(_ context.Context, _ *framework.CycleState
 	for drop < len(list) && now.Sub(list[drop].at) >= tlpKeep {
 		drop++
 	}
+	// A list saved by a fork stays intact: the list only grows at its end,
+	// past every saved list's end.
+	pl.saved.Save(pl.bound, nodeName)
 	list = append(list[drop:], tlpBinding{pod: pod.Pod, at: now, milli: milli})
 	pl.bound[nodeName] = list
+}
+
+// Fork opens a branch of the recent bindings with a scheduler's fork:
+// Revert forgets the bindings PostBind recorded since (and restores those
+// it dropped as too old); Commit keeps them. Branches nest; Revert costs
+// O(nodes bound to in the branch).
+func (pl *TargetLoadPacking) Fork() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.saved.Open()
+}
+
+// Commit keeps the innermost branch's bindings (see Fork).
+func (pl *TargetLoadPacking) Commit() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.saved.Commit()
+}
+
+// Revert undoes the innermost branch's bindings (see Fork).
+func (pl *TargetLoadPacking) Revert() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.saved.Revert(pl.bound)
 }
 
 // LoadVariationRiskBalancing is the score plugin of scheduler-plugins'

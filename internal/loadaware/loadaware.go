@@ -28,6 +28,29 @@ const (
 	ReasonNodeNotFound             = "node not found"
 )
 
+// Fork, Commit and Revert branch a plugin's usage source with a
+// scheduler's fork when the source is framework.Forkable (an
+// estimator.AssignCache is); other sources are left alone.
+func Fork(src estimator.UsageSource) {
+	if f, ok := src.(framework.Forkable); ok {
+		f.Fork()
+	}
+}
+
+// Commit: see Fork.
+func Commit(src estimator.UsageSource) {
+	if f, ok := src.(framework.Forkable); ok {
+		f.Commit()
+	}
+}
+
+// Revert: see Fork.
+func Revert(src estimator.UsageSource) {
+	if f, ok := src.(framework.Forkable); ok {
+		f.Revert()
+	}
+}
+
 // Clock returns h's clock, or the wall clock for a nil handle.
 func Clock(h framework.Handle) framework.Clock {
 	if h != nil {

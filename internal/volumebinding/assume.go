@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/journal"
 )
 
 type nsName struct{ ns, name string }
@@ -31,6 +32,9 @@ type AssumeCache struct {
 	mu   sync.Mutex
 	pvs  map[string]assumed[*fw.PersistentVolume]
 	pvcs map[nsName]assumed[*fw.PersistentVolumeClaim]
+	// The fork journals of pvs and pvcs (Fork).
+	pvsSaved  journal.Map[string, assumed[*fw.PersistentVolume]]
+	pvcsSaved journal.Map[nsName, assumed[*fw.PersistentVolumeClaim]]
 }
 
 func newAssumeCache() *AssumeCache {
@@ -74,7 +78,7 @@ func (c *AssumeCache) assumePV(snap *fw.Snapshot, obj, base *fw.PersistentVolume
 	if cur != base {
 		return fmt.Errorf("%q is out of sync (the stored object changed since it was read)", obj.Name)
 	}
-	c.pvs[obj.Name] = assumed[*fw.PersistentVolume]{base: base, obj: obj}
+	c.pvsSaved.Set(c.pvs, obj.Name, assumed[*fw.PersistentVolume]{base: base, obj: obj})
 	return nil
 }
 
@@ -86,7 +90,7 @@ func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *fw.PersistentVolum
 	if cur != base {
 		return fmt.Errorf("%q is out of sync (the stored object changed since it was read)", obj.Key())
 	}
-	c.pvcs[nsName{obj.Namespace, obj.Name}] = assumed[*fw.PersistentVolumeClaim]{base: base, obj: obj}
+	c.pvcsSaved.Set(c.pvcs, nsName{obj.Namespace, obj.Name}, assumed[*fw.PersistentVolumeClaim]{base: base, obj: obj})
 	return nil
 }
 
@@ -94,13 +98,13 @@ func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *fw.PersistentVolum
 // base (kube's Restore: only an assumed object of the same version).
 func (c *AssumeCache) restorePV(name string, base *fw.PersistentVolume) {
 	if a, ok := c.pvs[name]; ok && a.base == base {
-		delete(c.pvs, name)
+		c.pvsSaved.Delete(c.pvs, name)
 	}
 }
 
 func (c *AssumeCache) restorePVC(ns, name string, base *fw.PersistentVolumeClaim) {
 	if a, ok := c.pvcs[nsName{ns, name}]; ok && a.base == base {
-		delete(c.pvcs, nsName{ns, name})
+		c.pvcsSaved.Delete(c.pvcs, nsName{ns, name})
 	}
 }
 
@@ -109,14 +113,41 @@ func (c *AssumeCache) restorePVC(ns, name string, base *fw.PersistentVolumeClaim
 func (c *AssumeCache) prune(snap *fw.Snapshot) {
 	for name, a := range c.pvs {
 		if cur, ok := snap.PersistentVolume(name); !ok || cur != a.base {
-			delete(c.pvs, name)
+			c.pvsSaved.Delete(c.pvs, name)
 		}
 	}
 	for k, a := range c.pvcs {
 		if cur, ok := snap.PersistentVolumeClaim(k.ns, k.name); !ok || cur != a.base {
-			delete(c.pvcs, k)
+			c.pvcsSaved.Delete(c.pvcs, k)
 		}
 	}
+}
+
+// Fork opens a branch of the cache with a scheduler's fork: Revert drops
+// the copies assumed since and puts back those restored, forgotten or
+// pruned since (O(objects changed)); Commit keeps the changes. Branches
+// nest.
+func (c *AssumeCache) Fork() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pvsSaved.Open()
+	c.pvcsSaved.Open()
+}
+
+// Commit keeps the innermost branch's changes (see Fork).
+func (c *AssumeCache) Commit() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pvsSaved.Commit()
+	c.pvcsSaved.Commit()
+}
+
+// Revert undoes the innermost branch's changes (see Fork).
+func (c *AssumeCache) Revert() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pvsSaved.Revert(c.pvs)
+	c.pvcsSaved.Revert(c.pvcs)
 }
 
 // Len returns how many volumes and claims are assumed.
