@@ -54,8 +54,12 @@ type Snapshot struct {
 	// cycles (podindex.go); the mutations below keep it exact.
 	podIdx podIndex
 
-	// storage holds the storage objects (snapshot_storage.go).
-	storage storageIndex
+	// storage holds the storage objects (snapshot_storage.go). Changes to
+	// its sorted lists wait in logs, storageDirty set, until a reader
+	// merges them under storageMu (storageLists).
+	storage      storageIndex
+	storageMu    sync.Mutex
+	storageDirty atomic.Bool
 
 	// Services select pods (PodTopologySpread's default constraints).
 	Services []Service
@@ -443,7 +447,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		Services:          s.Services,
 		Controllers:       s.Controllers,
 		DisruptionBudgets: s.DisruptionBudgets,
-		storage:           s.storage.share(),
+		storage:           s.storageLists().share(),
 	}
 	c.runs.Store(s.runs.Load()) // same node count: same runs
 	c.podIdx.forkFrom(&s.podIdx)

@@ -167,3 +167,27 @@ func TestImageNumbers(t *testing.T) {
 		t.Fatal("UpdateNode on a clone changed the original's node")
 	}
 }
+
+// TestSnapshotStorageLogBounded: changes with no reader in between (one
+// attachment moved from node to node 10,000 times) keep the change log in
+// proportion to the objects held, and the list right when read.
+func TestSnapshotStorageLogBounded(t *testing.T) {
+	s := MustSnapshot(nil, nil)
+	pv := "pv"
+	for i := range 10000 {
+		va := &VolumeAttachment{ObjectMeta: ObjectMeta{Name: "va"},
+			Spec: VolumeAttachmentSpec{Attacher: "d", NodeName: fmt.Sprintf("n%d", i%3), Source: VolumeAttachmentSource{PersistentVolumeName: &pv}}}
+		if _, err := s.SetStorageObject(va); err != nil {
+			t.Fatal(err)
+		}
+		if n := s.storage.logged(); n > 2+64 {
+			t.Fatalf("after %d changes the log holds %d, want at most 66", i+1, n)
+		}
+	}
+	if got := s.VolumeAttachmentsOnNode("n0"); len(got) != 1 || got[0].Spec.NodeName != "n0" {
+		t.Errorf("attachments on n0 = %v, want the one moved there last", got)
+	}
+	if got := s.VolumeAttachmentsOnNode("n1"); len(got) != 0 {
+		t.Errorf("attachments on n1 = %v, want none", got)
+	}
+}

@@ -160,28 +160,46 @@ type pvEntry struct {
 }
 
 // storageIndex holds a snapshot's storage objects (CSINodes live on their
-// NodeInfos). Lists handed to readers are never written: a change builds a
-// new list.
+// NodeInfos). The maps are kept current; the sorted lists (a class's
+// volumes, the capacities, a node's attachments) log their changes until
+// read (sortedLists).
 type storageIndex struct {
 	pvs        cowMap[string, pvEntry]
-	pvsByClass cowMap[string, []*PersistentVolume] // by name
+	pvsByClass sortedLists[*PersistentVolume] // by class
 	pvcs       cowMap[nsName, *PersistentVolumeClaim]
 	classes    cowMap[string, *StorageClass]
 	drivers    cowMap[string, *CSIDriver]
 	capacities cowMap[nsName, *CSIStorageCapacity]
-	capList    []*CSIStorageCapacity // by namespace/name
+	capList    sortedLists[*CSIStorageCapacity] // one list, under ""
 	vas        cowMap[string, *VolumeAttachment]
-	vasByNode  cowMap[string, []*VolumeAttachment] // by name
+	vasByNode  sortedLists[*VolumeAttachment] // by node
 	// pvcUse counts the references of assigned pods' claim volumes to
 	// each claim (kube-scheduler's usedPVCSet, from NodeInfo.PVCRefCounts).
 	pvcUse cowMap[nsName, int32]
 }
 
-// share marks every map shared and returns a copy for a clone.
+// share marks every map shared and returns a copy for a clone. The lists
+// must have no pending changes (Snapshot.storageLists merges them).
 func (x *storageIndex) share() storageIndex {
-	x.pvs.shared, x.pvsByClass.shared, x.pvcs.shared, x.classes.shared = true, true, true, true
-	x.drivers.shared, x.capacities.shared, x.vas.shared, x.vasByNode.shared, x.pvcUse.shared = true, true, true, true, true
+	x.pvs.shared, x.pvsByClass.lists.shared, x.pvcs.shared, x.classes.shared = true, true, true, true
+	x.drivers.shared, x.capacities.shared, x.capList.lists.shared = true, true, true
+	x.vas.shared, x.vasByNode.lists.shared, x.pvcUse.shared = true, true, true
+	// The change logs are empty; dropping them keeps the two sides from
+	// appending into one backing array.
+	x.pvsByClass.log, x.capList.log, x.vasByNode.log = nil, nil, nil
 	return *x
+}
+
+// logged returns how many list changes wait to be merged.
+func (x *storageIndex) logged() int {
+	return len(x.pvsByClass.log) + len(x.capList.log) + len(x.vasByNode.log)
+}
+
+// merge applies the pending changes to the lists.
+func (x *storageIndex) merge() {
+	x.pvsByClass.merge()
+	x.capList.merge()
+	x.vasByNode.merge()
 }
 
 // podClaims adjusts the claim reference counts for an assigned pod.
@@ -201,69 +219,24 @@ func (x *storageIndex) podClaims(pod *Pod, delta int32) {
 	}
 }
 
-// withName returns list (sorted by name) with o replaced or inserted or,
-// when present is false, the element named name removed: a new slice, so
-// that readers of the old one are not disturbed. O(len(list)).
-func withName[T StorageObject](list []T, name string, o T, present bool) []T {
-	i, found := slices.BinarySearchFunc(list, name, func(e T, n string) int { return cmp.Compare(e.meta().Name, n) })
-	out := make([]T, 0, len(list)+1)
-	out = append(out, list[:i]...)
-	if present {
-		out = append(out, o)
-	}
-	if found {
-		i++
-	}
-	return append(out, list[i:]...)
-}
-
 func (x *storageIndex) setPV(pv *PersistentVolume) {
 	var aff *NodeSelectorMatcher
 	if na := pv.Spec.NodeAffinity; na != nil && na.Required != nil {
 		aff = CompileNodeSelector(na.Required)
 	}
 	if old, ok := x.pvs.m[pv.Name]; ok {
-		x.classList(VolumeClass(old.pv), pv.Name, nil, false)
+		x.pvsByClass.remove(VolumeClass(old.pv), nsName{"", pv.Name})
 	}
 	x.pvs.set(pv.Name, pvEntry{pv: pv, affinity: aff})
-	x.classList(VolumeClass(pv), pv.Name, pv, true)
-}
-
-func (x *storageIndex) classList(class, name string, pv *PersistentVolume, present bool) {
-	l := withName(x.pvsByClass.m[class], name, pv, present)
-	if len(l) == 0 {
-		x.pvsByClass.del(class)
-		return
-	}
-	x.pvsByClass.set(class, l)
+	x.pvsByClass.put(VolumeClass(pv), nsName{"", pv.Name}, pv)
 }
 
 func (x *storageIndex) setVA(va *VolumeAttachment) {
 	if old, ok := x.vas.m[va.Name]; ok {
-		x.nodeVAs(old.Spec.NodeName, va.Name, nil, false)
+		x.vasByNode.remove(old.Spec.NodeName, nsName{"", va.Name})
 	}
 	x.vas.set(va.Name, va)
-	x.nodeVAs(va.Spec.NodeName, va.Name, va, true)
-}
-
-func (x *storageIndex) nodeVAs(node, name string, va *VolumeAttachment, present bool) {
-	l := withName(x.vasByNode.m[node], name, va, present)
-	if len(l) == 0 {
-		x.vasByNode.del(node)
-		return
-	}
-	x.vasByNode.set(node, l)
-}
-
-func (x *storageIndex) refreshCapList() {
-	l := make([]*CSIStorageCapacity, 0, len(x.capacities.m))
-	for _, c := range x.capacities.m {
-		l = append(l, c)
-	}
-	slices.SortFunc(l, func(a, b *CSIStorageCapacity) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	x.capList = l
+	x.vasByNode.put(va.Spec.NodeName, nsName{"", va.Name}, va)
 }
 
 // WithStorage records storage objects (validated; a CSINode needs its node
@@ -334,7 +307,11 @@ func (s *Snapshot) StorageObject(k StorageKind, ns, name string) (StorageObject,
 // SetStorageObject adds or replaces a storage object (by kind and key) after
 // validating it, and returns the object it replaced (nil when new). The
 // snapshot keeps the pointer: treat the object as read-only afterwards. A
-// CSINode whose node is not in the snapshot is an error naming both.
+// CSINode whose node is not in the snapshot is an error naming both. The
+// sorted lists (PersistentVolumesOfClass, CSIStorageCapacities,
+// VolumeAttachmentsOnNode) take the change on their next read, which
+// merges every change since the last in O(k log k) plus a copy of each
+// list changed: adding n objects costs O(n log n), not O(n²).
 func (s *Snapshot) SetStorageObject(o StorageObject) (StorageObject, error) {
 	if o == nil {
 		return nil, fmt.Errorf("framework: snapshot: nil storage object")
@@ -356,7 +333,7 @@ func (s *Snapshot) SetStorageObject(o StorageObject) (StorageObject, error) {
 		x.drivers.set(name, v)
 	case *CSIStorageCapacity:
 		x.capacities.set(nsName{ns, name}, v)
-		x.refreshCapList()
+		x.capList.put("", nsName{ns, name}, v)
 	case *VolumeAttachment:
 		x.setVA(v)
 	case *CSINode:
@@ -366,10 +343,28 @@ func (s *Snapshot) SetStorageObject(o StorageObject) (StorageObject, error) {
 		ni, _ := s.mutable(name)
 		ni.setCSINode(v)
 	}
+	s.listsChanged()
 	if !had {
 		return nil, nil
 	}
 	return old, nil
+}
+
+// listsChanged marks the lists to be merged on the next read after a
+// change, or merges them now once the log outgrows the lists' objects
+// twice over, so that changes with no reader in between (a replay without
+// volume plugins) keep the log, and each merge's cost, in proportion to the
+// snapshot: amortized O(log n) per change.
+func (s *Snapshot) listsChanged() {
+	x := &s.storage
+	n := x.logged()
+	if n == 0 {
+		return
+	}
+	s.storageDirty.Store(true)
+	if n > 2*(len(x.pvs.m)+len(x.capacities.m)+len(x.vas.m))+64 {
+		s.mergeStorageLists()
+	}
 }
 
 // DeleteStorageObject removes the object of kind k named name (in namespace
@@ -385,7 +380,7 @@ func (s *Snapshot) DeleteStorageObject(k StorageKind, ns, name string) (StorageO
 	x := &s.storage
 	switch k {
 	case KindPersistentVolume:
-		x.classList(VolumeClass(old.(*PersistentVolume)), name, nil, false)
+		x.pvsByClass.remove(VolumeClass(old.(*PersistentVolume)), nsName{"", name})
 		x.pvs.del(name)
 	case KindPersistentVolumeClaim:
 		x.pvcs.del(nsName{ns, name})
@@ -395,14 +390,15 @@ func (s *Snapshot) DeleteStorageObject(k StorageKind, ns, name string) (StorageO
 		x.drivers.del(name)
 	case KindCSIStorageCapacity:
 		x.capacities.del(nsName{ns, name})
-		x.refreshCapList()
+		x.capList.remove("", nsName{ns, name})
 	case KindVolumeAttachment:
-		x.nodeVAs(old.(*VolumeAttachment).Spec.NodeName, name, nil, false)
+		x.vasByNode.remove(old.(*VolumeAttachment).Spec.NodeName, nsName{"", name})
 		x.vas.del(name)
 	case KindCSINode:
 		ni, _ := s.mutable(name)
 		ni.setCSINode(nil)
 	}
+	s.listsChanged()
 	return old, nil
 }
 
@@ -416,7 +412,7 @@ func (s *Snapshot) PersistentVolume(name string) (*PersistentVolume, bool) {
 // VolumeClass; "" for volumes without a class), sorted by name. The slice is
 // shared: do not modify it.
 func (s *Snapshot) PersistentVolumesOfClass(class string) []*PersistentVolume {
-	return s.storage.pvsByClass.m[class]
+	return s.storageLists().pvsByClass.lists.m[class]
 }
 
 // VolumeAffinity returns the compiled required node affinity of pv (nil
@@ -462,12 +458,14 @@ func (s *Snapshot) CSINode(node string) (*CSINode, bool) {
 
 // CSIStorageCapacities returns every CSIStorageCapacity sorted by
 // namespace/name. The slice is shared: do not modify it.
-func (s *Snapshot) CSIStorageCapacities() []*CSIStorageCapacity { return s.storage.capList }
+func (s *Snapshot) CSIStorageCapacities() []*CSIStorageCapacity {
+	return s.storageLists().capList.lists.m[""]
+}
 
 // VolumeAttachmentsOnNode returns the VolumeAttachments naming node,
 // sorted by name. The slice is shared: do not modify it.
 func (s *Snapshot) VolumeAttachmentsOnNode(node string) []*VolumeAttachment {
-	return s.storage.vasByNode.m[node]
+	return s.storageLists().vasByNode.lists.m[node]
 }
 
 // IsPVCUsedByPods reports whether a pod assigned to a node of the snapshot
@@ -507,7 +505,7 @@ func (s *Snapshot) Storage() StorageObjects {
 	out.StorageClasses = sortedValues(x.classes.m)
 	out.CSIDrivers = sortedValues(x.drivers.m)
 	out.VolumeAttachments = sortedValues(x.vas.m)
-	out.CSIStorageCapacities = slices.Clone(x.capList)
+	out.CSIStorageCapacities = slices.Clone(s.storageLists().capList.lists.m[""])
 	for _, n := range s.nodes {
 		if n.csiNode != nil {
 			out.CSINodes = append(out.CSINodes, n.csiNode)

@@ -7,13 +7,14 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// groupMembers indexes the pods of one gang: their states and how many of
-// them are placed (assumed or bound). The Cluster keeps it current on every
-// pod change (setPod), so a gang's counts cost O(1) instead of a scan of
-// every pod.
+// groupMembers indexes the pods of one gang: their states, how many of
+// them are placed (assumed or bound) and how many carry scheduling gates.
+// The Cluster keeps it current on every pod change (setPod), so a gang's
+// counts cost O(1) instead of a scan of every pod.
 type groupMembers struct {
 	pods     map[string]PodState
 	assigned int
+	gated    int
 }
 
 // wgroupPrefix prefixes the index keys of kube's PodGroups (a namespace
@@ -37,17 +38,19 @@ func groupKeys(p *framework.Pod) (label, kube string) {
 func (c *Cluster) indexGroup(key string, from, to *clusterPod) {
 	if from != nil {
 		label, kube := groupKeys(from.info.Pod)
-		c.unindex(label, key, from.state)
-		c.unindex(kube, key, from.state)
+		gated := len(from.info.Pod.Spec.SchedulingGates) > 0
+		c.unindex(label, key, from.state, gated)
+		c.unindex(kube, key, from.state, gated)
 	}
 	if to != nil {
 		label, kube := groupKeys(to.info.Pod)
-		c.index(label, key, to.state)
-		c.index(kube, key, to.state)
+		gated := len(to.info.Pod.Spec.SchedulingGates) > 0
+		c.index(label, key, to.state, gated)
+		c.index(kube, key, to.state, gated)
 	}
 }
 
-func (c *Cluster) unindex(g, key string, st PodState) {
+func (c *Cluster) unindex(g, key string, st PodState, gated bool) {
 	if g == "" {
 		return
 	}
@@ -56,12 +59,15 @@ func (c *Cluster) unindex(g, key string, st PodState) {
 	if st != StatePending {
 		m.assigned--
 	}
+	if gated {
+		m.gated--
+	}
 	if len(m.pods) == 0 {
 		delete(c.groups, g)
 	}
 }
 
-func (c *Cluster) index(g, key string, st PodState) {
+func (c *Cluster) index(g, key string, st PodState, gated bool) {
 	if g == "" {
 		return
 	}
@@ -73,6 +79,9 @@ func (c *Cluster) index(g, key string, st PodState) {
 	m.pods[key] = st
 	if st != StatePending {
 		m.assigned++
+	}
+	if gated {
+		m.gated++
 	}
 }
 
@@ -86,6 +95,16 @@ func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
 		return 0, 0
 	}
 	return len(m.pods), m.assigned
+}
+
+// podGroupGated returns how many pods of the cluster name the PodGroup
+// namespace/name with framework.PodGroupLabel and carry scheduling gates
+// (spec.schedulingGates, in any state). O(1).
+func (c *Cluster) podGroupGated(namespace, name string) int {
+	if m := c.groups[namespace+"/"+name]; m != nil {
+		return m.gated
+	}
+	return 0
 }
 
 // PodGroupMembers returns the pods naming the PodGroup namespace/name,

@@ -138,6 +138,15 @@ func (r *clRefCluster) Bind(ns, name, node string) error {
 	return nil
 }
 
+func (r *clRefCluster) UpdatePendingPod(p *framework.Pod) error {
+	o, ok := r.st.pods[p.Key()]
+	if !ok || o.state != StatePending || o.pod.UID != p.UID || p.Spec.NodeName != "" {
+		return fmt.Errorf("cannot update")
+	}
+	r.st.pods[p.Key()] = clRefPod{pod: *p, state: StatePending}
+	return nil
+}
+
 func (r *clRefCluster) UpdateNodeMetric(m *framework.NodeMetric) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -240,7 +249,7 @@ type clExact struct {
 	Images  map[string]int
 	PDBs    []framework.PodDisruptionBudget
 	Journal int
-	// Groups is the gang index (members and their states, placed count).
+	// Groups is the gang index (members and their states, placed and gated counts).
 	Groups     map[string]string
 	PodGroups  map[string]*framework.PodGroup
 	WPodGroups map[string]*framework.WorkloadPodGroup
@@ -268,7 +277,7 @@ func (c *Cluster) exact() clExact {
 		PDBs: slices.Clone(c.snap.DisruptionBudgets), Journal: len(c.journal),
 		Groups: map[string]string{}, PodGroups: maps.Clone(c.podGroups), WPodGroups: maps.Clone(c.wpodGroups), Workloads: maps.Clone(c.workloads), Loads: maps.Clone(c.loads)}
 	for k, m := range c.groups {
-		e.Groups[k] = fmt.Sprintf("%v assigned=%d", m.pods, m.assigned)
+		e.Groups[k] = fmt.Sprintf("%v assigned=%d gated=%d", m.pods, m.assigned, m.gated)
 	}
 	for _, ni := range c.snap.Nodes() {
 		e.Nodes = append(e.Nodes, clExactNode{

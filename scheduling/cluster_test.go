@@ -24,6 +24,7 @@ type clOps interface {
 	Forget(ns, name string) error
 	Bind(ns, name, node string) error
 	UpdateNodeMetric(*framework.NodeMetric) error
+	UpdatePendingPod(*framework.Pod) error
 	Fork()
 	Commit() error
 	Revert() error
@@ -284,6 +285,7 @@ type clOp struct {
 	nodeNamed  bool
 	metricCPU  int64
 	withImages bool
+	gated      bool
 }
 
 func clDrawOp(t *rapid.T) clOp {
@@ -292,6 +294,7 @@ func clDrawOp(t *rapid.T) clOp {
 		cpu: rapid.Int64Range(0, 4000).Draw(t, "cpu"), mem: rapid.Int64Range(0, 8).Draw(t, "mem"),
 		affinity: rapid.Bool().Draw(t, "affinity"), port: rapid.Bool().Draw(t, "port"), nodeNamed: rapid.Bool().Draw(t, "nodeNamed"),
 		metricCPU: rapid.Int64Range(0, 4).Draw(t, "metric"), withImages: rapid.Bool().Draw(t, "images"),
+		gated: rapid.Bool().Draw(t, "gated"),
 	}
 }
 
@@ -324,6 +327,9 @@ func (o clOp) apply(c clOps) error {
 		if o.pod%3 == 0 {
 			w = w.Label(framework.PodGroupLabel, fmt.Sprintf("g%d", o.pod%2)) // gang index
 		}
+		if o.gated && !o.nodeNamed {
+			w = w.SchedulingGates("example.com/gate")
+		}
 		return c.AddPod(w.Obj())
 	case 7:
 		_, err := c.DeletePod("default", pod)
@@ -336,6 +342,15 @@ func (o clOp) apply(c clOps) error {
 		return c.Bind("default", pod, node)
 	case 11:
 		return c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(time.Unix(0, 0)).Usage(map[string]string{"cpu": fmt.Sprint(o.metricCPU)}).Obj())
+	case 12: // a pending pod gains or loses its gate (and its gang label follows pod%3)
+		w := st.MakePod().Name(pod).Req(map[string]string{"cpu": fmt.Sprintf("%dm", o.cpu)})
+		if o.pod%3 == 0 {
+			w = w.Label(framework.PodGroupLabel, fmt.Sprintf("g%d", o.pod%2))
+		}
+		if o.gated {
+			w = w.SchedulingGates("example.com/gate")
+		}
+		return c.UpdatePendingPod(w.Obj())
 	default:
 		return nil
 	}

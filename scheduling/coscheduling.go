@@ -30,7 +30,9 @@ const csPermittedDefaultTTL = 3 * time.Second
 //     without a group, its first attempt; then namespace/name.
 //   - PreFilter (UnschedulableAndUnresolvable, so no preemption): a group
 //     backing off ("podGroup ns/pg failed recently"); fewer pods in the
-//     cluster than minMember; with minResources, a cluster whose free
+//     cluster than minMember; fewer pods without scheduling gates than
+//     minMember (gated pods cannot join the gang until their gates are
+//     removed); with minResources, a cluster whose free
 //     resources (summed over nodes, the group's own pods not counted, pods
 //     = minMember) cannot cover them ("resource gap: …"; a passing group is
 //     not checked again for permitWaitingTimeSeconds).
@@ -212,6 +214,10 @@ func (pl *Coscheduling) PreFilter(_ context.Context, state *framework.CycleState
 	if int(g.Spec.MinMember) > total {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf(
 			"pre-filter pod %v cannot find enough sibling pods, current pods number: %v, minMember of group: %v", pod.Pod.Name, total, g.Spec.MinMember))
+	}
+	if gated := s.cluster.podGroupGated(g.Namespace, g.Name); gated > total-int(g.Spec.MinMember) {
+		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf(
+			"pre-filter pod %v cannot proceed due to gated pods in the same PodGroup", pod.Pod.Name))
 	}
 	if g.Spec.MinResources == nil {
 		return nil, nil

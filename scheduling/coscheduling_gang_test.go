@@ -172,8 +172,8 @@ func TestPropPermitTimeoutReleasesExactly(t *testing.T) {
 }
 
 // TestPropGangIndexMatchesPods: after any sequence of cluster events,
-// forks, commits and reverts, the gang index (PodGroupCounts) equals a
-// count over every pod.
+// forks, commits and reverts, the gang index (PodGroupCounts and the count
+// of gated pods) equals a count over every pod.
 func TestPropGangIndexMatchesPods(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c, _ := NewCluster()
@@ -197,7 +197,7 @@ func TestPropGangIndexMatchesPods(t *testing.T) {
 				_ = clDrawOp(t).apply(c)
 			}
 		}
-		want := map[string][2]int{}
+		want := map[string][3]int{}
 		for _, r := range c.Pods() {
 			if k := framework.PodGroupKey(r.Pod); k != "" {
 				v := want[k]
@@ -205,17 +205,61 @@ func TestPropGangIndexMatchesPods(t *testing.T) {
 				if r.State != StatePending {
 					v[1]++
 				}
+				if len(r.Pod.Spec.SchedulingGates) > 0 {
+					v[2]++
+				}
 				want[k] = v
 			}
 		}
-		got := map[string][2]int{}
+		got := map[string][3]int{}
 		for k := range c.groups {
 			ns, name, _ := strings.Cut(k, "/")
 			total, assigned := c.PodGroupCounts(ns, name)
-			got[k] = [2]int{total, assigned}
+			got[k] = [3]int{total, assigned, c.podGroupGated(ns, name)}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("gang index (-recount +index):\n%s", diff)
 		}
 	})
+}
+
+// TestCoschedulingGatedGang: a gang of minMember 3 with one pod behind a
+// scheduling gate is refused at PreFilter (scheduler-plugins'
+// PodGroupManager.PreFilter, pkg/coscheduling/core/core.go), so none of
+// its pods waits at Permit holding a node; once the gate is removed the
+// gang binds whole.
+func TestCoschedulingGatedGang(t *testing.T) {
+	e := csSetup(t, []*framework.Node{csNode("n0"), csNode("n1")}, nil, []*framework.PodGroup{csPG("ns", "pg", 3, csNow)}, nil)
+	pods := csGangPods("ns", "pg", 3, "1")
+	pods[2].Spec.SchedulingGates = []framework.PodSchedulingGate{{Name: "example.com/gate"}}
+	for _, p := range pods {
+		if err := e.s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.s.RunUntilIdle(context.Background())
+	if w := len(e.s.WaitingPods()); w != 0 {
+		t.Errorf("%d pods wait at Permit, want 0", w)
+	}
+	_, assumed, bound := e.s.cluster.NumPods()
+	if assumed+bound != 0 {
+		t.Fatalf("assumed %d bound %d, want none placed", assumed, bound)
+	}
+	want := "pre-filter pod pg-0 cannot proceed due to gated pods in the same PodGroup"
+	if got := e.s.PendingReason("ns", "pg-0"); !strings.Contains(got, want) {
+		t.Errorf("pg-0 pending because %q, want %q", got, want)
+	}
+
+	if err := e.clock.Advance(time.Second); err != nil { // past the group's failure instant
+		t.Fatal(err)
+	}
+	ungated := *pods[2]
+	ungated.Spec.SchedulingGates = nil
+	if err := e.s.UpdatePod(&ungated); err != nil {
+		t.Fatal(err)
+	}
+	e.s.RunUntilIdle(context.Background())
+	if _, assumed, bound = e.s.cluster.NumPods(); bound != 3 || assumed != 0 {
+		t.Errorf("after ungating: bound %d assumed %d, want 3 and 0", bound, assumed)
+	}
 }

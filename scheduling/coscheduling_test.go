@@ -37,13 +37,15 @@ func csNode(name string) *framework.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"}).Obj()
 }
 
-// csProfile is a Coscheduling profile: NodeResourcesFit filters, the
-// plugin at QueueSort, PreFilter, PostFilter, Reserve and Permit.
+// csProfile is a Coscheduling profile: SchedulingGates holds gated pods
+// (as in every kube profile), NodeResourcesFit filters, the plugin at
+// QueueSort, PreFilter, PostFilter, Reserve and Permit.
 func csProfile(args any) framework.Profile {
 	p := framework.Profile{
-		QueueSort: []string{config.CoschedulingName},
-		PreFilter: []string{config.NodeResourcesFitName, config.CoschedulingName},
-		Filter:    []string{config.NodeResourcesFitName}, PostFilter: []string{config.CoschedulingName},
+		PreEnqueue: []string{config.SchedulingGatesName},
+		QueueSort:  []string{config.CoschedulingName},
+		PreFilter:  []string{config.NodeResourcesFitName, config.CoschedulingName},
+		Filter:     []string{config.NodeResourcesFitName}, PostFilter: []string{config.CoschedulingName},
 		Reserve: []string{config.CoschedulingName}, Permit: []string{config.CoschedulingName},
 		Bind: []string{DefaultBinderName},
 	}
@@ -168,8 +170,9 @@ func TestCoschedulingLessAfterScheduleFailure(t *testing.T) {
 }
 
 // TestCoschedulingPreFilter ports scheduler-plugins'
-// pkg/coscheduling/core/core_test.go TestPreFilter (the three cases with
-// scheduling gates are not ported: schedkit's Pod has no schedulingGates).
+// pkg/coscheduling/core/core_test.go TestPreFilter, case by case (the
+// gated cases: PodGroupManager.PreFilter tolerates at most
+// pods − minMember pods with scheduling gates).
 func TestCoschedulingPreFilter(t *testing.T) {
 	nodes := []*framework.Node{csNode("node-a"), csNode("node-b")}
 	minRes := func(g *framework.PodGroup, cpu string) *framework.PodGroup {
@@ -195,6 +198,17 @@ func TestCoschedulingPreFilter(t *testing.T) {
 			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
 		{"pod count more than minMember", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
 			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
+		{"gated pods but still meeting quorum (minMember < replicas)", csPod("ns", "p1a", "pg1").Obj(),
+			[]*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").SchedulingGates("example-gate").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, ""},
+		{"gated pods push group below quorum", csPod("ns", "p1a", "pg1").Obj(),
+			[]*framework.Pod{csPod("ns", "p1b", "pg1").SchedulingGates("example-gate").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 3, csNow)},
+			"pre-filter pod p1a cannot proceed due to gated pods in the same PodGroup"},
+		{"all sibling pods are gated", csPod("ns", "p1a", "pg1").Obj(),
+			[]*framework.Pod{csPod("ns", "p1b", "pg1").SchedulingGates("example-gate").Obj(), csPod("ns", "p1c", "pg1").SchedulingGates("example-gate").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow)},
+			"pre-filter pod p1a cannot proceed due to gated pods in the same PodGroup"},
 		// Two nodes of 4 cpu each.
 		{"cluster's resource satisfies minResource", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
 			[]*framework.PodGroup{minRes(csPG("ns", "pg1", 2, csNow), "6")}, ""},
