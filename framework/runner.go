@@ -443,10 +443,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	defer names.mergeInto(&res.Diagnosis)
 	var last *Status // names.add(last, lastPI) ran: runs of shared statuses add once
 	lastPI := int16(-1)
-	for _, p := range rejPos {
+	n0 := len(res.rejections)
+	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
+	res.Diagnosis.rejected += len(rejPos)
+	for i, p := range rejPos {
 		st, pi := statuses[p], plugins[p]
-		res.rejections = append(res.rejections, rejection{pos: p, plugin: f.filterNames[pi], status: st})
-		res.Diagnosis.rejected++
+		res.rejections[n0+i] = rejection{pos: p, plugin: f.filterNames[pi], status: st}
 		if st != last || pi != lastPI {
 			names.add(st, pi, f.filter)
 			last, lastPI = st, pi
