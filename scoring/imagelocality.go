@@ -58,6 +58,8 @@ type ilDense struct {
 	pool    *sync.Pool
 }
 
+var _ framework.ReleasableStateData = (*ilPreScoreState)(nil)
+
 // Clone returns the state without its pooled scores (a clone scores
 // from the image table instead); the rest is read-only.
 func (s *ilPreScoreState) Clone() framework.StateData {
@@ -85,6 +87,26 @@ func (s *ilPreScoreState) Release() {
 	if d.pool != nil {
 		d.pool.Put(d)
 	}
+}
+
+// denseWorthIt reports whether scoring every node holding one of the
+// pod's images (fillDense, and clearing it afterwards) costs less than
+// finding the images of each scored node: when the holders are fewer than
+// the nodes scored (kube's node sampling scores a fraction of the cluster,
+// and then the cycle's work stays proportional to it), or when the number
+// scored is not known.
+func (s *ilPreScoreState) denseWorthIt(state *framework.CycleState) bool {
+	scored := state.ScoredNodes()
+	if scored == 0 {
+		return true
+	}
+	table, holders := state.Snapshot().ImageTable(), 0
+	for i := range s.images {
+		if s.images[i].mask != 0 {
+			holders += len(table.Holders(s.images[i].id))
+		}
+	}
+	return holders < scored
 }
 
 // fillDense sets s.dense from the holders of the pod's images in the
@@ -221,7 +243,7 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 	if err != nil {
 		return nil, framework.AsStatus(err)
 	}
-	if dense && s.somewhere {
+	if dense && s.somewhere && s.denseWorthIt(state) {
 		s.fillDense(state.Snapshot(), pl.bufs)
 	}
 	// Concurrent first calls may each compute it; the values are equal.
