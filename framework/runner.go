@@ -435,7 +435,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		res.evaluated = m
 		return nil
 	}
-	cut, failure, rejPos := res.splitEvaluated(statuses[:end], want, candidates, candIdx, start)
+	cut, failure, rejPos := res.splitEvaluated(statuses[:end], want, failed.Load(), candidates, candIdx, start)
 	res.evaluated = cut
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.

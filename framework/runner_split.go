@@ -1,6 +1,9 @@
 package framework
 
-import "slices"
+import (
+	"slices"
+	"sort"
+)
 
 // splitEvaluated is the end of filterNodes when some node was rejected: it
 // sorts the filtered positions [0, len(statuses)) into the feasible ones
@@ -9,7 +12,9 @@ import "slices"
 // on it mispredicts), then writes each feasible node's NodeInfo and
 // snapshot index (Result.feasibleNodes and feasibleIndices, which scoring
 // reads). The evaluated prefix ends before the (want+1)-th feasible node or
-// at the first error, whichever comes first (kube counts neither); it
+// at the first error (looked for only when mayFail: some filter returned
+// something other than a rejection), whichever comes first (kube counts
+// neither); it
 // returns that end, the error status (nil if none) and the rejected
 // positions before the end, in increasing order (a view of the feasible
 // positions' array, valid until the next cycle).
@@ -17,7 +22,7 @@ import "slices"
 // Position p is candidates[(start+p) mod len(candidates)], whose snapshot
 // index is candIdx of that candidates index, or the index itself when
 // candIdx is nil (the candidates are the snapshot's nodes).
-func (r *Result) splitEvaluated(statuses []*Status, want int, candidates []*NodeInfo, candIdx []int32, start int) (cut int, failure *Status, rejected []int32) {
+func (r *Result) splitEvaluated(statuses []*Status, want int, mayFail bool, candidates []*NodeInfo, candIdx []int32, start int) (cut int, failure *Status, rejected []int32) {
 	m, n := len(statuses), len(candidates)
 	// Feasible positions from the front of buf, rejected ones from the
 	// back (w+x ≤ p+1 ≤ m, so they never meet).
@@ -37,17 +42,21 @@ func (r *Result) splitEvaluated(statuses []*Status, want int, candidates []*Node
 	if w > want {
 		cut, w = int(buf[want]), want
 	}
-	for i, p := range rejected {
-		if int(p) >= cut {
-			rejected = rejected[:i]
-			break
-		}
-		if st := statuses[p]; st.Code() == Error {
-			cut, failure, rejected = int(p), st, rejected[:i]
-			for w > 0 && int(buf[w-1]) > cut {
-				w--
+	if !mayFail {
+		rejected = rejected[:sort.Search(len(rejected), func(i int) bool { return int(rejected[i]) >= cut })]
+	} else {
+		for i, p := range rejected {
+			if int(p) >= cut {
+				rejected = rejected[:i]
+				break
 			}
-			break
+			if st := statuses[p]; st.Code() == Error {
+				cut, failure, rejected = int(p), st, rejected[:i]
+				for w > 0 && int(buf[w-1]) > cut {
+					w--
+				}
+				break
+			}
 		}
 	}
 	feasible := buf[:w]

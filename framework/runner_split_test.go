@@ -74,7 +74,8 @@ func TestPropSplitEvaluated(t *testing.T) {
 		r.feasible = make([]int32, 0, rapid.IntRange(0, 50).Draw(t, "capFeasible"))
 		r.feasibleCache = slices.Repeat([]*NodeInfo{all[0]}, rapid.IntRange(0, 50).Draw(t, "capNodes"))[:0]
 		r.feasibleBuf = make([]int32, 0, rapid.IntRange(0, 50).Draw(t, "capIdx"))
-		cut, failure, rejected := r.splitEvaluated(statuses, want, candidates, candIdx, start)
+		mayFail := slices.Contains(statuses, fail) || rapid.Bool().Draw(t, "mayFail")
+		cut, failure, rejected := r.splitEvaluated(statuses, want, mayFail, candidates, candIdx, start)
 		if cut != wantCut || failure != wantFailure {
 			t.Fatalf("cut %d failure %v, want %d %v", cut, failure, wantCut, wantFailure)
 		}
