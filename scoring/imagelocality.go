@@ -255,10 +255,10 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 // read once, and every node scores the floor directly when none of the
 // pod's images is on any node. With the runner's snapshot indices, the
 // cycle's first call scores every node holding one of the pod's images
-// (ilDense, from Snapshot.ImageTable's holders) and each node is then one
-// read; a state computed without them (by Score) finds a node's images by
-// number, its image mask (NodeResources.ImageMask) ruling out those it
-// cannot hold.
+// (ilDense, from Snapshot.ImageTable's holders) when they are fewer than
+// the nodes scored, and each node is then one read; otherwise (or with a
+// state computed by Score) a node's images are found by number, its image
+// mask (NodeResources.ImageMask) ruling out those it cannot hold.
 func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	s, st := pl.readState(state, pod, idx != nil)
 	if st != nil {
