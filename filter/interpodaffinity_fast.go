@@ -7,8 +7,8 @@ import (
 // This file is InterPodAffinity's PreFilter from the snapshot's pod index,
 // taken when PreFilter runs over the snapshot's own node list (what the
 // runner passes): the existing pods' required anti-affinity comes from
-// Snapshot.AffinityGroups (one match per distinct term instead of one per
-// pod), the incoming pod's required (anti-)affinity from Snapshot.PodCounts
+// Snapshot.AffinityGroupsSelecting (one match per distinct term instead of
+// one per pod, memoized for pods of the same labels), the incoming pod's required (anti-)affinity from Snapshot.PodCounts
 // (per-node counts of the pods matching the terms, memoized across
 // cycles), and each node's topology value from Snapshot.TopologyValues.
 // It fills the same count tables as the walk over every pod (sums of the
@@ -118,9 +118,8 @@ func (s *ipaPreFilterState) fillTables() {
 // every group of required anti-affinity terms that selects the incoming pod
 // adds, on each node carrying the term, the number of its pods with it.
 func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
-	incoming := s.pod.Pod
-	for _, g := range s.snap.AffinityGroups() {
-		if g.Kind != framework.TermRequiredAntiAffinity || !g.Term.Matches(incoming, s.nsLabels) {
+	for _, g := range s.snap.AffinityGroupsSelecting(s.pod.Pod) {
+		if g.Kind != framework.TermRequiredAntiAffinity {
 			continue
 		}
 		key := g.Term.TopologyKey

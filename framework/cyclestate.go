@@ -38,6 +38,8 @@ type CycleState struct {
 	// returned Skip this cycle.
 	skipFilter map[string]bool
 	skipScore  map[string]bool
+	// scoredNodes is how many nodes PreScore and Score see (ScoredNodes).
+	scoredNodes int
 }
 
 // NewCycleState returns an empty state.
@@ -128,6 +130,12 @@ func (c *CycleState) Snapshot() *Snapshot { return c.snapshot }
 // SetSnapshot sets the cycle's snapshot; the runner calls it.
 func (c *CycleState) SetSnapshot(s *Snapshot) { c.snapshot = s }
 
+// ScoredNodes is the number of nodes the cycle's PreScore and Score
+// plugins see, set by RunPreScorePlugins (0 before, or when the plugins run
+// outside a cycle), for a plugin choosing between per-cycle work over the
+// cluster and per-node work.
+func (c *CycleState) ScoredNodes() int { return c.scoredNodes }
+
 // SkipFilter reports whether plugin's Filter is skipped this cycle.
 func (c *CycleState) SkipFilter(plugin string) bool { return c.skipFilter[plugin] }
 
@@ -140,7 +148,7 @@ func (c *CycleState) Clone() *CycleState {
 	if c == nil {
 		return nil
 	}
-	n := &CycleState{snapshot: c.snapshot, skipFilter: c.skipFilter, skipScore: c.skipScore}
+	n := &CycleState{snapshot: c.snapshot, skipFilter: c.skipFilter, skipScore: c.skipScore, scoredNodes: c.scoredNodes}
 	if p := c.entries.Load(); p != nil {
 		next := make([]stateEntry, len(*p))
 		for i, e := range *p {

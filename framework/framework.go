@@ -488,6 +488,7 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *CycleState,
 // plugin's Score as skipped; any other failure is an Error.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) *Status {
 	skip := map[string]bool{}
+	state.scoredNodes = len(nodes)
 	for _, pl := range f.preScore {
 		s := pl.PreScore(ctx, state, pod, nodes)
 		if s.IsSkip() {

@@ -1,6 +1,9 @@
 package framework
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // This file numbers image names across a snapshot and its clones, so that
 // ImageLocality matches a node's images by number (NodeResources.ImageMask,
@@ -76,6 +79,26 @@ func (s *Snapshot) ImageID(name string) int32 {
 type ImageTable struct {
 	start  []int32 // node k's images are images[start[k]:start[k+1]]
 	images []nodeImage
+	// The image numbered id is on the nodes holders[byImage[id]:byImage[id+1]].
+	byImage []int32
+	holders []ImageHolder
+}
+
+// ImageHolder is a node holding an image: its position in the snapshot
+// (Snapshot.Nodes) and the image's size there.
+type ImageHolder struct {
+	Node int32
+	Size int64
+}
+
+// Holders returns the nodes holding the image numbered id, in node order,
+// with the image's size on each (none when no node of the snapshot holds
+// it). Read-only.
+func (t *ImageTable) Holders(id int32) []ImageHolder {
+	if id < 0 || int(id)+1 >= len(t.byImage) {
+		return nil
+	}
+	return t.holders[t.byImage[id]:t.byImage[id+1]]
 }
 
 // Size returns the size of the image numbered id on the node at position
@@ -106,6 +129,26 @@ func (s *Snapshot) ImageTable() *ImageTable {
 	for k, n := range s.nodes {
 		t.images = append(t.images, n.images...)
 		t.start[k+1] = int32(len(t.images))
+	}
+	// The holders of each image, counted then placed in node order.
+	maxID := int32(-1)
+	for _, img := range t.images {
+		maxID = max(maxID, img.id)
+	}
+	t.byImage = make([]int32, maxID+2)
+	for _, img := range t.images {
+		t.byImage[img.id+1]++
+	}
+	for id := 1; id < len(t.byImage); id++ {
+		t.byImage[id] += t.byImage[id-1]
+	}
+	t.holders = make([]ImageHolder, len(t.images))
+	next := slices.Clone(t.byImage[:len(t.byImage)-1])
+	for k := range s.nodes {
+		for _, img := range t.images[t.start[k]:t.start[k+1]] {
+			t.holders[next[img.id]] = ImageHolder{Node: int32(k), Size: img.size}
+			next[img.id]++
+		}
 	}
 	s.imageTable = t
 	return t

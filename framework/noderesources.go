@@ -1,5 +1,7 @@
 package framework
 
+import "math"
+
 // NodeResources is one node's resource bookkeeping in dense form. A
 // Snapshot keeps one per node, in node order (Snapshot.Resources), equal to
 // the fields of the node's NodeInfo through every change made through the
@@ -16,10 +18,10 @@ type NodeResources struct {
 	NonZeroMilliCPU, NonZeroMemory int64
 	// NumPods is len(NodeInfo.Pods).
 	NumPods int64
-	// CPUFraction and MemoryFraction are float64(Requested)/float64(Allocatable)
-	// of cpu and memory, computed when the node last changed; both are 0
-	// unless both allocatables are non-zero.
-	CPUFraction, MemoryFraction float64
+	// CPUMemoryBalance is BalanceOfTwo of the node's requested and
+	// allocatable cpu and memory, computed when the node last changed
+	// (BalancedAllocation's score of the node without the incoming pod).
+	CPUMemoryBalance int64
 	// HasScalars is set when the node's allocatable lists some scalar
 	// resource (extended resources, huge pages...); without, every scalar
 	// resource a pod requests is missing from the node.
@@ -46,11 +48,28 @@ func resourcesOf(n *NodeInfo) NodeResources {
 		HasScalars:                  len(n.Allocatable.Scalars) > 0,
 		ImageMask:                   n.imageMask,
 	}
-	if r.AllocatableMilliCPU != 0 && r.AllocatableMemory != 0 {
-		r.CPUFraction = float64(r.RequestedMilliCPU) / float64(r.AllocatableMilliCPU)
-		r.MemoryFraction = float64(r.RequestedMemory) / float64(r.AllocatableMemory)
-	}
+	r.CPUMemoryBalance = BalanceOfTwo(r.RequestedMilliCPU, r.AllocatableMilliCPU, r.RequestedMemory, r.AllocatableMemory)
 	return r
+}
+
+// BalanceOfTwo is kube-scheduler v1.36's balancedResourceScore
+// (NodeResourcesBalancedAllocation) over two resources: int64((1 − σ) ×
+// 100) with σ = |f0 − f1|/2 for the fractions f = min(used/alloc, 1), in
+// float64 in kube's order of operations; a resource with allocatable 0 is
+// left out, so σ = 0 and the score is MaxNodeScore.
+func BalanceOfTwo(used0, alloc0, used1, alloc1 int64) int64 {
+	if alloc0 == 0 || alloc1 == 0 {
+		return MaxNodeScore
+	}
+	f0, f1 := float64(used0)/float64(alloc0), float64(used1)/float64(alloc1)
+	if f0 > 1 {
+		f0 = 1
+	}
+	if f1 > 1 {
+		f1 = 1
+	}
+	std := math.Abs((f0 - f1) / 2)
+	return int64((1 - std) * float64(MaxNodeScore))
 }
 
 // Resources returns every node's NodeResources in node order: entry i

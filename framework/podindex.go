@@ -178,6 +178,12 @@ func (s *Snapshot) AffinityGroups() []*AffinityGroup {
 	x := &s.podIdx
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	return s.affinityGroupsLocked()
+}
+
+// affinityGroupsLocked is AffinityGroups with s.podIdx.mu held.
+func (s *Snapshot) affinityGroupsLocked() []*AffinityGroup {
+	x := &s.podIdx
 	if x.groups == nil {
 		x.groups = map[string]*groupSlot{}
 		for i, ni := range s.nodes {
@@ -203,6 +209,11 @@ type podIndex struct {
 
 	groups    map[string]*groupSlot // nil until AffinityGroups is first called
 	groupList []*AffinityGroup      // nil when it must be rebuilt
+	// groupsVersion counts the changes to the set of groups; selecting
+	// memoizes AffinityGroupsSelecting for the current set
+	// (podindex_selecting.go).
+	groupsVersion uint64
+	selecting     map[uint64][]selectingEntry
 
 	// Label classes (podindex_classes.go): the class numbering, shared
 	// by a snapshot's family, and per node (by index) the classes of its
@@ -377,7 +388,7 @@ func (x *podIndex) nodeRemoved(i int) {
 		}
 		sl.g, sl.owned = ng, true
 	}
-	x.groupList = nil
+	x.groupsChangedLocked()
 }
 
 // updateGroupsLocked adds (delta 1) or removes (delta −1) the affinity
@@ -421,7 +432,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 		key := string(b)
 		sl = &groupSlot{g: &AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}}, owned: true}
 		x.groups[key] = sl
-		x.groupList = nil
+		x.groupsChangedLocked()
 	}
 	if !sl.owned {
 		g := sl.g
@@ -431,7 +442,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 			sl.g.pos[n] = p
 		}
 		sl.owned = true
-		x.groupList = nil
+		x.groupsChangedLocked()
 	}
 	g := sl.g
 	p, ok := g.pos[node]
@@ -461,7 +472,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	delete(g.pos, node)
 	if len(g.Nodes) == 0 {
 		delete(x.groups, g.key)
-		x.groupList = nil
+		x.groupsChangedLocked()
 	}
 }
 

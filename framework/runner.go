@@ -435,27 +435,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		res.evaluated = m
 		return nil
 	}
-	// The evaluated prefix ends before the (k+1)-th feasible node or the
-	// first error, whichever comes first (kube counts neither).
-	feasible := res.feasible[:0]
-	cut := end
-	var failure *Status
-	for p := 0; p < end; p++ {
-		st := statuses[p]
-		if st == nil {
-			if len(feasible) == want {
-				cut = p
-				break
-			}
-			feasible = append(feasible, int32(p))
-			continue
-		}
-		if st.Code() == Error {
-			cut, failure = p, st
-			break
-		}
-	}
-	res.feasible = feasible
+	cut, failure, rejPos := res.splitEvaluated(statuses[:end], want, failed.Load(), candidates, candIdx, start)
 	res.evaluated = cut
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.
@@ -463,14 +443,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	defer names.mergeInto(&res.Diagnosis)
 	var last *Status // names.add(last, lastPI) ran: runs of shared statuses add once
 	lastPI := int16(-1)
-	for p := 0; p < cut; p++ {
-		st := statuses[p]
-		if st == nil {
-			continue
-		}
-		pi := plugins[p]
-		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filterNames[pi], status: st})
-		res.Diagnosis.rejected++
+	n0 := len(res.rejections)
+	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
+	res.Diagnosis.rejected += len(rejPos)
+	for i, p := range rejPos {
+		st, pi := statuses[p], plugins[p]
+		res.rejections[n0+i] = rejection{pos: p, plugin: f.filterNames[pi], status: st}
 		if st != last || pi != lastPI {
 			names.add(st, pi, f.filter)
 			last, lastPI = st, pi

@@ -455,10 +455,7 @@ func omCheckResources(t *rapid.T, s *fw.Snapshot) {
 		for name := range ni.ImageSizes {
 			want.ImageMask |= fw.ImageMaskBit(s.ImageID(name))
 		}
-		if want.AllocatableMilliCPU != 0 && want.AllocatableMemory != 0 {
-			want.CPUFraction = float64(want.RequestedMilliCPU) / float64(want.AllocatableMilliCPU)
-			want.MemoryFraction = float64(want.RequestedMemory) / float64(want.AllocatableMemory)
-		}
+		want.CPUMemoryBalance = fw.BalanceOfTwo(want.RequestedMilliCPU, want.AllocatableMilliCPU, want.RequestedMemory, want.AllocatableMemory)
 		if res[i] != want {
 			t.Fatalf("node %d (%s): Resources %+v, NodeInfo gives %+v", i, ni.Name(), res[i], want)
 		}

@@ -176,8 +176,9 @@ func (pl *NodeResourcesBalancedAllocation) readRequests(state *framework.CycleSt
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the requests
 // are read once and, in the default Delta mode over cpu and memory, each
-// node costs the four fractions of baTwo with no per-node switch — two
-// when idx is given, the snapshot's Resources holding the other two.
+// node costs the two baTwo scores, with and without the pod, with no
+// per-node switch — one when idx is given, the snapshot's Resources
+// holding the score without the pod.
 func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	req, zero, st := pl.readRequests(state, pod)
 	if st != nil {
@@ -196,9 +197,9 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 	}
 	r0, r1 := req[0], req[1]
 	cpuFirst := pl.resources[0].kind == nrfCPU
-	// With idx, the snapshot's Resources carry the fractions without the
-	// pod (the same divisions, done when the node last changed), so only
-	// the two with the pod remain. σ is symmetric in the two resources, so
+	// With idx, the snapshot's Resources carry the score without the pod
+	// (the same operations, done when the node last changed), so only the
+	// one with the pod remains. σ is symmetric in the two resources, so
 	// S does not depend on their order: work in cpu, memory order.
 	if !cpuFirst {
 		r0, r1 = r1, r0
@@ -215,18 +216,15 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 }
 
 // baDeltaRows is ScoreBatch's Delta score over cpu and memory from the
-// snapshot's dense rows, whose fractions without the pod are the same
-// divisions baTwo would do, done when the node last changed.
+// snapshot's dense rows, whose score without the pod
+// (NodeResources.CPUMemoryBalance) is baTwo's, done when the node last
+// changed.
 func baDeltaRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
 	for i, x := range idx {
 		r := &res[x]
 		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
 		with := baTwo(r.RequestedMilliCPU+reqCPU, aC, r.RequestedMemory+reqMem, aM)
-		without := framework.MaxNodeScore // a zero allocatable leaves out a resource: σ = 0
-		if aC != 0 && aM != 0 {
-			without = baFromFractions(r.CPUFraction, r.MemoryFraction)
-		}
-		out[i] = baDelta(with, without)
+		out[i] = baDelta(with, r.CPUMemoryBalance)
 	}
 }
 
@@ -297,22 +295,7 @@ func (pl *NodeResourcesBalancedAllocation) cpuMemUsage(node *framework.NodeInfo)
 // count, else 0 (score 100). The operations are those of balance and
 // baScore, so the result is bit for bit the same.
 func baTwo(used0, alloc0, used1, alloc1 int64) int64 {
-	if alloc0 == 0 || alloc1 == 0 {
-		return framework.MaxNodeScore
-	}
-	return baFromFractions(float64(used0)/float64(alloc0), float64(used1)/float64(alloc1))
-}
-
-// baFromFractions is baTwo from the two fractions, each capped at 1 here.
-func baFromFractions(f0, f1 float64) int64 {
-	if f0 > 1 {
-		f0 = 1
-	}
-	if f1 > 1 {
-		f1 = 1
-	}
-	std := math.Abs((f0 - f1) / 2)
-	return int64((1 - std) * float64(framework.MaxNodeScore))
+	return framework.BalanceOfTwo(used0, alloc0, used1, alloc1)
 }
 
 // baScore is int64((1 − σ)·100) with kube's σ: |f0 − f1|/2 for two

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -39,10 +40,110 @@ type ilPreScoreState struct {
 	// somewhere is set when some image is on some node of the snapshot;
 	// otherwise every node scores the floor (each image adds size × 0).
 	somewhere bool
+	// dense, when set, is the score of every node of the state's
+	// snapshot, computed from the image table's holders.
+	dense *ilDense
 }
 
-// Clone returns the state itself; it is read-only.
-func (s *ilPreScoreState) Clone() framework.StateData { return s }
+// ilDense is every snapshot node's score above the floor (the score of a
+// node holding none of the pod's images): delta[k] for node k, 0 unless
+// some image of the pod is on k. It is computed once per cycle from the
+// nodes holding each image (ImageTable.Holders), so that scoring a node
+// is one read, and its arrays go back to the plugin when the cycle ends
+// (Release), cleared where they were written.
+type ilDense struct {
+	delta   []int64
+	seen    []uint64 // bit k: k is in touched
+	touched []int32  // the nodes holding some image of the pod
+	pool    *sync.Pool
+}
+
+var _ framework.ReleasableStateData = (*ilPreScoreState)(nil)
+
+// Clone returns the state without its pooled scores (a clone scores
+// from the image table instead); the rest is read-only.
+func (s *ilPreScoreState) Clone() framework.StateData {
+	if s.dense == nil {
+		return s
+	}
+	c := *s
+	c.dense = nil
+	return &c
+}
+
+// Release hands the dense scores back to the plugin
+// (framework.ReleasableStateData), cleared.
+func (s *ilPreScoreState) Release() {
+	d := s.dense
+	if d == nil {
+		return
+	}
+	s.dense = nil
+	for _, k := range d.touched {
+		d.delta[k] = 0
+		d.seen[k>>6] = 0
+	}
+	d.touched = d.touched[:0]
+	if d.pool != nil {
+		d.pool.Put(d)
+	}
+}
+
+// denseWorthIt reports whether scoring every node holding one of the
+// pod's images (fillDense, and clearing it afterwards) costs less than
+// finding the images of each scored node: when the holders are fewer than
+// the nodes scored (kube's node sampling scores a fraction of the cluster,
+// and then the cycle's work stays proportional to it), or when the number
+// scored is not known.
+func (s *ilPreScoreState) denseWorthIt(state *framework.CycleState) bool {
+	scored := state.ScoredNodes()
+	if scored == 0 {
+		return true
+	}
+	table, holders := state.Snapshot().ImageTable(), 0
+	for i := range s.images {
+		if s.images[i].mask != 0 {
+			holders += len(table.Holders(s.images[i].id))
+		}
+	}
+	return holders < scored
+}
+
+// fillDense sets s.dense from the holders of the pod's images in the
+// snapshot's image table: the sum of int64(size × spread) over the pod's
+// images on each node holding one (integer sums, so the order of the
+// images does not matter), then ilPriority minus the floor.
+func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
+	n := snap.NumNodes()
+	var d *ilDense
+	if pool != nil {
+		d, _ = pool.Get().(*ilDense)
+	}
+	if d == nil || len(d.delta) < n {
+		d = &ilDense{delta: make([]int64, n), seen: make([]uint64, (n+63)/64)}
+	}
+	d.pool = pool
+	table := snap.ImageTable()
+	delta, seen := d.delta[:n], d.seen
+	for i := range s.images {
+		im := &s.images[i]
+		if im.mask == 0 {
+			continue // on no node
+		}
+		for _, h := range table.Holders(im.id) {
+			if bit := uint64(1) << (h.Node & 63); seen[h.Node>>6]&bit == 0 {
+				seen[h.Node>>6] |= bit
+				d.touched = append(d.touched, h.Node)
+			}
+			delta[h.Node] += int64(float64(h.Size) * im.spread)
+		}
+	}
+	none := ilPriority(0, s.numContainers)
+	for _, k := range d.touched {
+		delta[k] = ilPriority(delta[k], s.numContainers) - none
+	}
+	s.dense = d
+}
 
 // ImageLocality is kube-scheduler v1.36's ImageLocality score: it favours
 // nodes that already hold the pod's images. For each image of the pod's
@@ -56,7 +157,10 @@ func (s *ilPreScoreState) Clone() framework.StateData { return s }
 // Like kube-scheduler's, the plugin implements Score only. The first Score
 // call of a cycle normalizes the names and computes each image's spread and
 // caches them in the CycleState, so later calls allocate nothing.
-type ImageLocality struct{}
+type ImageLocality struct {
+	// bufs recycles the per-node score arrays of released states (ilDense).
+	bufs *sync.Pool
+}
 
 var (
 	_ framework.ScorePlugin      = (*ImageLocality)(nil)
@@ -69,7 +173,7 @@ func NewImageLocality(args any, _ framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.ImageLocalityName, args); err != nil {
 		return nil, err
 	}
-	return &ImageLocality{}, nil
+	return &ImageLocality{bufs: &sync.Pool{}}, nil
 }
 
 // Name returns "ImageLocality".
@@ -117,7 +221,7 @@ func (pl *ImageLocality) state(snap *framework.Snapshot, pod *framework.Pod) (*i
 
 // Score returns the image-locality score of node (0–100).
 func (pl *ImageLocality) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	s, st := pl.readState(state, pod)
+	s, st := pl.readState(state, pod, false)
 	if st != nil {
 		return 0, st
 	}
@@ -125,8 +229,9 @@ func (pl *ImageLocality) Score(_ context.Context, state *framework.CycleState, p
 }
 
 // readState returns the cycle's image state, computing and storing it on
-// the cycle's first call.
-func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.PodInfo) (*ilPreScoreState, *framework.Status) {
+// the cycle's first call, with every node's score (ilDense) when dense is
+// set.
+func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.PodInfo, dense bool) (*ilPreScoreState, *framework.Status) {
 	if d, err := state.Read(ilStateKey); err == nil {
 		s, ok := d.(*ilPreScoreState)
 		if !ok {
@@ -138,19 +243,24 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 	if err != nil {
 		return nil, framework.AsStatus(err)
 	}
+	if dense && s.somewhere && s.denseWorthIt(state) {
+		s.fillDense(state.Snapshot(), pl.bufs)
+	}
 	// Concurrent first calls may each compute it; the values are equal.
 	state.Write(ilStateKey, s)
 	return s, nil
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
-// read once, and a node without images scores the floor directly, as every
-// node does when none of the pod's images is on any node. With the
-// runner's snapshot indices, a node's image mask (NodeResources.ImageMask)
-// rules out the images it cannot hold, and the others are found by number
-// (Snapshot.ImageTable) instead of by name.
+// read once, and every node scores the floor directly when none of the
+// pod's images is on any node. With the runner's snapshot indices, the
+// cycle's first call scores every node holding one of the pod's images
+// (ilDense, from Snapshot.ImageTable's holders) when they are fewer than
+// the nodes scored, and each node is then one read; otherwise (or with a
+// state computed by Score) a node's images are found by number, its image
+// mask (NodeResources.ImageMask) ruling out those it cannot hold.
 func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
-	s, st := pl.readState(state, pod)
+	s, st := pl.readState(state, pod, idx != nil)
 	if st != nil {
 		return st
 	}
@@ -158,6 +268,13 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleSta
 	if !s.somewhere {
 		for i := range out[:len(nodes)] {
 			out[i] = none
+		}
+		return nil
+	}
+	if d := s.dense; idx != nil && d != nil {
+		delta, out := d.delta, out[:len(idx)]
+		for i, k := range idx {
+			out[i] = none + delta[k]
 		}
 		return nil
 	}

@@ -148,3 +148,75 @@ func BenchmarkImageLocalityScore(b *testing.B) {
 	pl, _ := NewImageLocality(nil, nil)
 	nrfBenchScore(b, pl, fw.MustPodInfo(nrfBenchPod.Obj()))
 }
+
+// TestPropImageLocalityDenseScores: with the runner's snapshot indices,
+// ScoreBatch scores every node from the holders of the pod's images
+// (ilDense), and gives what Score gives node by node, cycle after cycle on
+// one plugin whose released score arrays are reused (snapshots of any
+// size, pods whose images repeat, are untagged or are on no node); a clone
+// of the state taken before Release scores the same without them.
+func TestPropImageLocalityDenseScores(t *testing.T) {
+	catalogue := []string{"a:v1", "a", "b:latest", "c:v2", "d", "reg.io/e:v1"}
+	p, err := NewImageLocality(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := p.(*ImageLocality)
+	rapid.Check(t, func(t *rapid.T) {
+		for round := range 3 {
+			n := rapid.IntRange(1, 150).Draw(t, "nodes")
+			nodes := make([]*fw.Node, n)
+			for i := range nodes {
+				w := st.MakeNode().Name(fmt.Sprintf("n%d", i))
+				for range rapid.IntRange(0, 4).Draw(t, "numImages") {
+					w = w.Image(int64(rapid.IntRange(0, 3000).Draw(t, "MiB"))*ilMiB, rapid.SampledFrom(catalogue).Draw(t, "image"))
+				}
+				nodes[i] = w.Obj()
+			}
+			snap := fw.MustSnapshot(nodes, nil)
+			pw := st.MakePod().Name(fmt.Sprintf("p%d", round))
+			for range rapid.IntRange(1, 4).Draw(t, "containers") {
+				pw = pw.Container(rapid.SampledFrom(append(catalogue, "absent:v1")).Draw(t, "podImage"), nil)
+			}
+			pod := fw.MustPodInfo(pw.Obj())
+			all := snap.Nodes()
+			// Some of the nodes, in round-robin order from any start.
+			start := rapid.IntRange(0, n-1).Draw(t, "start")
+			var list []*fw.NodeInfo
+			for i := range n {
+				if ni := all[(start+i)%n]; rapid.IntRange(0, 3).Draw(t, "skip") > 0 {
+					list = append(list, ni)
+				}
+			}
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			idx := st.SnapshotIndices(state, list)
+			got := make([]int64, len(list))
+			if s := pl.ScoreBatch(context.Background(), state, pod, list, idx, got); !s.IsSuccess() {
+				t.Fatalf("ScoreBatch: %v", s)
+			}
+			plain := fw.NewCycleState()
+			plain.SetSnapshot(snap)
+			want := make([]int64, len(list))
+			for i, ni := range list {
+				v, s := pl.Score(context.Background(), plain, pod, ni)
+				if !s.IsSuccess() {
+					t.Fatalf("Score: %v", s)
+				}
+				want[i] = v
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("round %d: ScoreBatch (-Score +ScoreBatch):\n%s", round, d)
+			}
+			clone := state.Clone()
+			state.Release()
+			clear(got)
+			if s := pl.ScoreBatch(context.Background(), clone, pod, list, idx, got); !s.IsSuccess() {
+				t.Fatalf("ScoreBatch on the clone: %v", s)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("round %d: clone after Release (-Score +ScoreBatch):\n%s", round, d)
+			}
+		}
+	})
+}

@@ -392,8 +392,8 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 // preScoreFast computes what the reference walk computes from the
 // snapshot's pod index: the incoming pod's preferred terms contribute
 // weight × (matching pods on the node), from Snapshot.PodCounts; the
-// existing pods' terms contribute per distinct term (Snapshot.AffinityGroups)
-// when the term selects the incoming pod. Sums of integers, so the order of
+// existing pods' terms contribute per distinct term selecting the incoming
+// pod (Snapshot.AffinityGroupsSelecting). Sums of integers, so the order of
 // contributions does not matter.
 func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaFastScores {
 	f := &ipaFastScores{snap: snap, pool: pl.doms}
@@ -407,24 +407,19 @@ func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework
 		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}})
 		f.addDense(t.TopologyKey, counts, ipaContribution(t.Weight, -1))
 	}
-	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
 	hard := pl.args.HardPodAffinityWeight
-	for _, g := range snap.AffinityGroups() {
+	for _, g := range snap.AffinityGroupsSelecting(pod.Pod) {
 		switch g.Kind {
 		case framework.TermRequiredAffinity:
-			if hard <= 0 || !g.Term.Matches(pod.Pod, nsLabels) {
+			if hard <= 0 {
 				continue
 			}
 			per := ipaContribution(hard, 1)
 			f.addGroup(g, func(p int) int64 { return int64(g.Count[p]) * per })
 		case framework.TermPreferredAffinity:
-			if g.Term.Matches(pod.Pod, nsLabels) {
-				f.addGroup(g, func(p int) int64 { return g.Weight[p] })
-			}
+			f.addGroup(g, func(p int) int64 { return g.Weight[p] })
 		case framework.TermPreferredAntiAffinity:
-			if g.Term.Matches(pod.Pod, nsLabels) {
-				f.addGroup(g, func(p int) int64 { return -g.Weight[p] })
-			}
+			f.addGroup(g, func(p int) int64 { return -g.Weight[p] })
 		}
 	}
 	return f
