@@ -24,12 +24,13 @@ type splitPluginWithPreFilter struct {
 }
 
 var (
-	_ framework.FilterForwarder = (*splitPlugin)(nil)
-	_ framework.ScoreForwarder  = (*splitPlugin)(nil)
-	_ framework.FilterPlugin    = (*splitPlugin)(nil)
-	_ framework.PreScorePlugin  = (*splitPlugin)(nil)
-	_ framework.ScorePlugin     = (*splitPlugin)(nil)
-	_ framework.PreFilterPlugin = (*splitPluginWithPreFilter)(nil)
+	_ framework.FilterForwarder  = (*splitPlugin)(nil)
+	_ framework.EnqueueForwarder = (*splitPlugin)(nil)
+	_ framework.ScoreForwarder   = (*splitPlugin)(nil)
+	_ framework.FilterPlugin     = (*splitPlugin)(nil)
+	_ framework.PreScorePlugin   = (*splitPlugin)(nil)
+	_ framework.ScorePlugin      = (*splitPlugin)(nil)
+	_ framework.PreFilterPlugin  = (*splitPluginWithPreFilter)(nil)
 )
 
 // compose joins a filter half and a score half that report the same name.
@@ -62,6 +63,10 @@ func (p *splitPlugin) Filter(ctx context.Context, st *framework.CycleState, pod 
 
 // FilterTarget returns the filter half, which the runner calls directly.
 func (p *splitPlugin) FilterTarget() framework.FilterPlugin { return p.filter }
+
+// EnqueueTarget returns the filter half, whose rejections (and so whose
+// queueing hints) are the plugin's.
+func (p *splitPlugin) EnqueueTarget() framework.Plugin { return p.filter }
 
 // ScoreTarget returns the score half, which the runner calls directly.
 func (p *splitPlugin) ScoreTarget() framework.ScorePlugin { return p.score }

@@ -42,6 +42,13 @@ type QueueOptions struct {
 	// by QueueSort, and when the active queue is empty the head of the
 	// backoff queue is scheduled without waiting for its backoff to end.
 	DisablePopFromBackoffQ bool
+	// DisableQueueingHints turns off queueing hints (on by default, as
+	// kube-scheduler since v1.34): every cluster event then moves every
+	// unschedulable pod, and a pod that fails after an event arrived while
+	// it was in flight is retried at once — schedkit's behaviour before
+	// hints, for comparison. (kube-scheduler without hints still skipped
+	// events no enabled plugin registered.)
+	DisableQueueingHints bool
 }
 
 // validate rejects negative durations and a maximum below the initial
@@ -97,8 +104,12 @@ type queuedPod struct {
 	pendingPlugins       []string
 	// backoffExpiry caches the end of the current backoff (zero: unset).
 	backoffExpiry time.Time
-	// moveSeen is the queue's move counter when the pod was popped.
-	moveSeen uint64
+	// moveSeen and eventSeen are the queue's move and event counters when
+	// the pod was popped.
+	moveSeen, eventSeen uint64
+	// flightAt is, with queueing hints, the position in the queue's
+	// in-flight event list at which the pod was popped.
+	flightAt int
 	where    int
 	index    int
 }
@@ -123,16 +134,30 @@ type schedulingQueue struct {
 	seq                           uint64
 	// moves counts MoveAll calls; a pod that fails after a move that
 	// happened while it was in flight is retried instead of parked.
-	moves uint64
+	// events counts the cluster events reported (moving pods or not).
+	moves, events uint64
 	// marks and saved make the queue part of a Scheduler's fork: per open
 	// fork, the counters at Fork and the first saved record of every pod
 	// changed since (see fork, touch, revert).
 	marks []qMark
 	saved forkJournal[qSaved]
+
+	// hints are the profiles' queueing hints (nil: DisableQueueingHints);
+	// snapshot is the cluster the hint functions see.
+	hints    *queueingHints
+	snapshot func() *framework.Snapshot
+	// flight holds the pods popped and not yet requeued or done, and
+	// flightEvents the cluster events since the earliest of them
+	// (flightEvents[0] is event number flightBase); flightSaved the
+	// bookkeeping at each open Fork (nil while unchanged).
+	flight       map[string]*queuedPod
+	flightEvents []qEvent
+	flightBase   int
+	flightSaved  []*qFlightSaved
 }
 
 // qMark is the queue's counters at a Fork.
-type qMark struct{ seq, moves uint64 }
+type qMark struct{ seq, moves, events uint64 }
 
 // qSaved is a pod's queue record as it was at a Fork: p is the record
 // (nil when the queue did not hold the pod) and v its contents.
@@ -147,7 +172,7 @@ func newSchedulingQueue(clock framework.Clock, less func(a, b *framework.QueuedP
 		less = qPriorityLess
 	}
 	q := &schedulingQueue{opts: opts, clock: clock, less: less, start: clock.Now(),
-		unschedulable: map[string]*queuedPod{}, pods: map[string]*queuedPod{}}
+		unschedulable: map[string]*queuedPod{}, pods: map[string]*queuedPod{}, flight: map[string]*queuedPod{}}
 	q.active = &qHeap{less: q.activeLess}
 	q.backoff = &qHeap{less: q.backoffLess}
 	q.errorBackoff = &qHeap{less: q.errorBackoffLess}
@@ -301,6 +326,7 @@ func (q *schedulingQueue) delete(key string) {
 		return
 	}
 	q.touch(key)
+	q.endFlight(p)
 	q.unlink(p)
 	delete(q.pods, key)
 }
@@ -332,6 +358,12 @@ func (q *schedulingQueue) flush(now time.Time) {
 			stale = append(stale, p)
 		}
 	}
+	if q.hints != nil {
+		if len(stale) > 0 {
+			q.movePods(stale, &qEvent{ev: framework.EventUnschedulableTimeout})
+		}
+		return
+	}
 	q.moveToActiveOrBackoff(stale, tick)
 }
 
@@ -354,20 +386,19 @@ func (q *schedulingQueue) moveToActiveOrBackoff(ps []*queuedPod, now time.Time) 
 	}
 }
 
-// moveAll is kube-scheduler's MoveAllToActiveOrBackoffQueue for a cluster
-// event that may make unschedulable pods schedulable (without queueing
-// hints, every event moves every pod).
-func (q *schedulingQueue) moveAll() { q.moveAllExcept("") }
+// moveAll is kube-scheduler's MoveAllToActiveOrBackoffQueue without
+// queueing hints: every event moves every unschedulable pod.
+func (q *schedulingQueue) moveAll() { q.moveAllWhere(nil) }
 
-// moveAllExcept is moveAll leaving the pod key where it is.
-func (q *schedulingQueue) moveAllExcept(key string) {
+// moveAllWhere is moveAll for the pods that pass preCheck (nil: all).
+func (q *schedulingQueue) moveAllWhere(preCheck func(*queuedPod) bool) {
 	q.moves++
 	if len(q.unschedulable) == 0 {
 		return
 	}
 	ps := make([]*queuedPod, 0, len(q.unschedulable))
-	for k, p := range q.unschedulable {
-		if k != key {
+	for _, p := range q.unschedulable {
+		if preCheck == nil || preCheck(p) {
 			ps = append(ps, p)
 		}
 	}
@@ -406,7 +437,8 @@ func (q *schedulingQueue) take(p *queuedPod, now time.Time) {
 		t := now
 		p.InitialAttemptTimestamp = &t
 	}
-	p.moveSeen = q.moves
+	p.moveSeen, p.eventSeen = q.moves, q.events
+	q.startFlight(p)
 }
 
 // requeueFailed puts an in-flight pod back after a failed attempt:
@@ -423,6 +455,14 @@ func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pend
 	p.backoffExpiry = time.Time{}
 	p.unschedulablePlugins = slices.Clone(unschedulablePlugins)
 	p.pendingPlugins = slices.Clone(pendingPlugins)
+	if q.hints != nil && !isError {
+		s := q.flightStrategy(p)
+		q.endFlight(p)
+		p.where = qNowhere
+		q.requeueWithStrategy(p, s, now)
+		return
+	}
+	q.endFlight(p)
 	switch {
 	case isError:
 		p.where = qNowhere
@@ -448,6 +488,7 @@ func (q *schedulingQueue) setPodInfo(p *queuedPod, pi *framework.PodInfo) {
 func (q *schedulingQueue) done(p *queuedPod) {
 	if cur, ok := q.pods[p.key]; ok && cur == p && p.where == qInFlight {
 		q.touch(p.key)
+		q.endFlight(p)
 		delete(q.pods, p.key)
 		p.where = qNowhere
 	}
@@ -489,6 +530,17 @@ func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
 	return best, found
 }
 
+// errorBackoffStale reports whether a pod of the error backoff queue
+// failed before the latest cluster event (its retry may go otherwise).
+func (q *schedulingQueue) errorBackoffStale() bool {
+	for _, p := range q.errorBackoff.items {
+		if p.eventSeen != q.events {
+			return true
+		}
+	}
+	return false
+}
+
 // lens returns the sizes of the active queue, the backoff queues and the
 // unschedulable pool.
 func (q *schedulingQueue) lens() (active, backoff, unschedulable int) {
@@ -514,19 +566,30 @@ func (q *schedulingQueue) touch(key string) {
 // counters, so pops, backoffs and flushes go on as if the fork never
 // happened.
 func (q *schedulingQueue) fork() {
-	q.marks = append(q.marks, qMark{seq: q.seq, moves: q.moves})
+	q.marks = append(q.marks, qMark{seq: q.seq, moves: q.moves, events: q.events})
 	q.saved.open()
+	q.flightSaved = append(q.flightSaved, nil)
 }
 
 func (q *schedulingQueue) commit() {
 	q.marks = q.marks[:len(q.marks)-1]
 	q.saved.commit()
+	k := len(q.flightSaved)
+	top := q.flightSaved[k-1]
+	q.flightSaved = q.flightSaved[:k-1]
+	if k > 1 && q.flightSaved[k-2] == nil {
+		q.flightSaved[k-2] = top
+	}
 }
 
 func (q *schedulingQueue) revert() {
 	m := q.marks[len(q.marks)-1]
 	q.marks = q.marks[:len(q.marks)-1]
-	q.seq, q.moves = m.seq, m.moves
+	q.seq, q.moves, q.events = m.seq, m.moves, m.events
+	if fs := q.flightSaved[len(q.flightSaved)-1]; fs != nil {
+		q.flightEvents, q.flightBase, q.flight = fs.events, fs.base, fs.flight
+	}
+	q.flightSaved = q.flightSaved[:len(q.flightSaved)-1]
 	saved := q.saved.revert()
 	for key := range saved {
 		if cur, ok := q.pods[key]; ok {

@@ -479,11 +479,13 @@ func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (t
 	if t, ok := clock.NextDeadline(); ok {
 		consider(t)
 	}
-	// The queue's wakeup includes the unschedulable pool's leftover flush,
-	// which can only help while something else may still change; backoff
-	// expiries always count.
+	// The queue's wakeup includes the unschedulable pool's leftover flush
+	// and the error backoff (pods no plugin rejected: errors, no nodes),
+	// which can only help while something else may still change or the
+	// cluster changed since such a pod failed; the backoff of pods that
+	// an event moved always counts.
 	q := s.queue
-	if found || q.backoff.Len() > 0 || q.errorBackoff.Len() > 0 {
+	if found || q.backoff.Len() > 0 || q.errorBackoffStale() {
 		if t, ok := q.nextWakeup(); ok {
 			consider(t)
 		}

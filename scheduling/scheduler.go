@@ -270,6 +270,13 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		s.order = append(s.order, p.SchedulerName)
 	}
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
+	if !s.queueOpts.DisableQueueingHints {
+		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order)
+		if err != nil {
+			return nil, fmt.Errorf("scheduling: %w", err)
+		}
+		s.queue.hints, s.queue.snapshot = hints, cluster.Snapshot
+	}
 	s.collectUsageCaches()
 	for _, m := range cluster.NodeMetrics() {
 		s.nodeMetricUpdated(m)
@@ -378,7 +385,7 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 		}
 	} else {
 		s.podAssigned(pi, true)
-		s.queue.moveAll()
+		s.reportEvent(framework.EventAssignedPodAdd, nil, pi, nil, true)
 	}
 	s.signal()
 	return nil
@@ -411,9 +418,13 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	s.queue.delete(key)
 	s.nominator.remove(key)
 	s.setReason(key, "")
-	if st != StatePending {
+	switch {
+	case st != StatePending:
 		s.podAssigned(pi, false)
-		s.queue.moveAll()
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, nil, true)
+	case pi.Pod.Status.NominatedNodeName != "":
+		// Lower-priority pods counted the nominated pod on its node.
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, lowerOrEqualPriority(pi.Pod.PriorityValue()), false)
 	}
 	s.signal()
 	return nil
@@ -429,7 +440,8 @@ func (s *Scheduler) AddNode(n *framework.Node) error {
 	if err := s.cluster.AddNode(n); err != nil {
 		return err
 	}
-	s.queue.moveAll()
+	added, _ := s.cluster.Node(n.Name)
+	s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Add}, nil, added, nil, true)
 	s.signal()
 	return nil
 }
@@ -441,10 +453,14 @@ func (s *Scheduler) UpdateNode(n *framework.Node) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	old, ok := s.cluster.Node(n.Name)
 	if err := s.cluster.UpdateNode(n); err != nil {
 		return err
 	}
-	s.queue.moveAll()
+	updated, _ := s.cluster.Node(n.Name)
+	if ok {
+		s.reportEvents(framework.NodeUpdateEvents(old, updated), old, updated, nil, true)
+	}
 	s.signal()
 	return nil
 }
@@ -470,6 +486,7 @@ func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
 	for _, pi := range ni.Pods {
 		s.podAssigned(pi, false)
 	}
+	node, pods := ni.Node(), slices.Clone(ni.Pods)
 	evicted, err := s.cluster.RemoveNode(name)
 	if err != nil {
 		return nil, err
@@ -478,6 +495,11 @@ func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
 		s.queue.delete(p.Key())
 		s.nominator.remove(p.Key())
 	}
+	// The node's pods are deleted with it, then the node.
+	for _, pi := range pods {
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, nil, false)
+	}
+	s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Delete}, node, nil, nil, false)
 	s.signal()
 	return evicted, nil
 }
@@ -490,11 +512,20 @@ func (s *Scheduler) UpdateNodeMetric(m *framework.NodeMetric) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	old, had := s.cluster.NodeMetric(m.Name)
 	if err := s.cluster.UpdateNodeMetric(m); err != nil {
 		return err
 	}
 	s.nodeMetricUpdated(m)
-	s.queue.moveAll()
+	cur, _ := s.cluster.NodeMetric(m.Name)
+	ev := framework.ClusterEvent{Resource: framework.ResourceNodeMetric, ActionType: framework.Update}
+	var oldObj any
+	if had {
+		oldObj = old
+	} else {
+		ev.ActionType = framework.Add
+	}
+	s.reportEvent(ev, oldObj, cur, nil, true)
 	s.signal()
 	return nil
 }

@@ -365,6 +365,11 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	err := s.cluster.Bind(b.pi.Pod.Namespace, b.pi.Pod.Name, b.node)
 	s.queue.done(b.qp)
 	s.setReason(b.qp.key, "")
+	if err == nil {
+		if bound, _, ok := s.cluster.podInfo(b.qp.key); ok {
+			s.reportEvent(framework.EventAssignedPodAdd, nil, bound, nil, false)
+		}
+	}
 	if !locked {
 		s.mu.Unlock()
 	}
@@ -397,14 +402,17 @@ func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decisi
 		_ = s.cluster.Forget(b.pi.Pod.Namespace, b.pi.Pod.Name)
 	}
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
+	// Forgetting the assumed pod frees its node: a pod-delete event for
+	// the others (after the pod itself is requeued, which it must not move).
 	if st.IsRejected() {
 		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
 		s.failed(b.qp, d, []string{st.Plugin()}, nil, clear, false)
-		s.queue.moveAllExcept(b.qp.key)
+		key := b.qp.key
+		s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, func(p *queuedPod) bool { return p.key != key }, true)
 		return d
 	}
 	d.Outcome, d.Message = OutcomeError, st.Message()
-	s.queue.moveAll()
+	s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, nil, true)
 	s.failed(b.qp, d, nil, nil, clear, true)
 	return d
 }
