@@ -123,12 +123,12 @@ func TestTaintTolerationHints(t *testing.T) {
 		{name: "backoff-wrong-new-object", pod: p1, new: "not-a-pod", want: fw.Queue, wantErr: true},
 		{name: "backoff-wrong-old-object", pod: p1, old: "not-a-pod", new: hp(t, p1), want: fw.Queue, wantErr: true},
 		{name: "skip-updates-other-pod", pod: p1,
-			old: hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
-			new: hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
+			old:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
 			want: fw.QueueSkip},
 		{name: "queue-on-toleration-added", pod: p1,
-			old: hp(t, p1),
-			new: hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
+			old:  hp(t, p1),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
 			want: fw.Queue},
 	})
 }
@@ -138,7 +138,9 @@ func TestNodeAffinityHints(t *testing.T) {
 	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{
 		{Key: "foo", Operator: fw.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
 	plain := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{}, nil))
-	node := func() *builder.NodeWrapper { return builder.MakeNode().Name("n").Capacity(map[string]string{"pods": "32"}) }
+	node := func() *builder.NodeWrapper {
+		return builder.MakeNode().Name("n").Capacity(map[string]string{"pods": "32"})
+	}
 	runHints(t, plain.afterNodeChange, nil, []hintCase{
 		{name: "backoff-wrong-new-object", pod: podWithAffinity, new: "not-a-node", want: fw.Queue, wantErr: true},
 		{name: "backoff-wrong-old-object", pod: podWithAffinity, old: "not-a-node", new: node().Obj(), want: fw.Queue, wantErr: true},
@@ -240,7 +242,9 @@ func TestPodTopologySpreadHints(t *testing.T) {
 	zone := builder.MakePod().Name("p").SpreadConstraint(ptsConstraint("zone", foo, nil)).Obj()
 	zoneNode := builder.MakePod().Name("p").SpreadConstraint(ptsConstraint("zone", foo, nil)).SpreadConstraint(ptsConstraint("node", foo, nil)).Obj()
 	n := func() *builder.NodeWrapper { return builder.MakeNode().Name("node-a") }
-	taint := func(w *builder.NodeWrapper, key string) *fw.Node { return w.Taint(key, "bbb", fw.TaintEffectNoSchedule).Obj() }
+	taint := func(w *builder.NodeWrapper, key string) *fw.Node {
+		return w.Taint(key, "bbb", fw.TaintEffectNoSchedule).Obj()
+	}
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "node updates label which matches topologyKey", pod: zone, old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone2").Obj(), want: fw.Queue},
 		{name: "node that doesn't match topologySpreadConstraints updates non-related label", pod: zone, old: n().Label("foo", "bar1").Obj(), new: n().Label("foo", "bar2").Obj(), want: fw.QueueSkip},
