@@ -1,0 +1,270 @@
+package scheduling
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
+)
+
+// TestWorthRequeuing ports kube-scheduler v1.36.4's Test_isPodWorthRequeuing
+// (backend/queue/scheduling_queue_test.go): which hints run for a pod and
+// an event, and what their verdicts make of it.
+func TestWorthRequeuing(t *testing.T) {
+	count := 0
+	hint := func(h framework.QueueingHint, err error) framework.QueueingHintFn {
+		return func(*framework.Snapshot, *framework.PodInfo, any, any) (framework.QueueingHint, error) {
+			count++
+			return h, err
+		}
+	}
+	queue, skip, fail := hint(framework.Queue, nil), hint(framework.QueueSkip, nil), hint(framework.QueueSkip, errors.New("unexpected error"))
+	nodeAdd := framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Add}
+	pod := framework.MustPodInfo(builder.MakePod().Name("pod1").Namespace("ns1").UID("1").Obj())
+	node := builder.MakeNode().Name("n").Obj()
+	for _, tc := range []struct {
+		name             string
+		unsched, pending []string
+		event            framework.ClusterEvent
+		newObj           any
+		hints            []hintFn
+		want             queueingStrategy
+		wantCount        int
+	}{
+		{name: "return Queue when no queueing hint function is registered for the event", unsched: []string{"fooPlugin1"},
+			event: nodeAdd, newObj: node, want: queueSkip,
+			hints: []hintFn{{event: framework.EventAssignedPodAdd, plugin: "fooPlugin1", fn: queue}}},
+		{name: "Treat the event as Queue when QueueHintFn returns error", unsched: []string{"fooPlugin1"},
+			event: nodeAdd, newObj: node, want: queueAfterBackoff, wantCount: 1,
+			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: fail}}},
+		{name: "return Queue when the event is wildcard", unsched: []string{"fooPlugin1"},
+			event: framework.EventUnschedulableTimeout, want: queueAfterBackoff},
+		{name: "return Queue when the event is wildcard and the wildcard targets the pod to be requeued right now", unsched: []string{"fooPlugin1"},
+			event: framework.EventForceActivate, newObj: pod, want: queueAfterBackoff},
+		{name: "return Skip when the event is wildcard, but the wildcard targets a different pod", unsched: []string{"fooPlugin1"},
+			event: framework.EventForceActivate, newObj: framework.MustPodInfo(builder.MakePod().Name("pod-different").Namespace("ns2").UID("2").Obj()), want: queueSkip},
+		{name: "interprets Queue from the Pending plugin as queueImmediately", unsched: []string{"fooPlugin1", "fooPlugin3"}, pending: []string{"fooPlugin2"},
+			event: nodeAdd, newObj: node, want: queueImmediately, wantCount: 2,
+			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: queue}, {event: nodeAdd, plugin: "fooPlugin2", fn: queue},
+				{event: nodeAdd, plugin: "fooPlugin3", fn: queue}, {event: nodeAdd, plugin: "fooPlugin4", fn: fail}}},
+		{name: "interprets Queue from the Unschedulable plugin as queueAfterBackoff", unsched: []string{"fooPlugin1", "fooPlugin2"},
+			event: nodeAdd, newObj: node, want: queueAfterBackoff, wantCount: 2,
+			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: skip}, {event: nodeAdd, plugin: "fooPlugin2", fn: queue}}},
+		{name: "Queueing hint function that isn't from the plugin in UnschedulablePlugins/PendingPlugins is ignored", unsched: []string{"fooPlugin1", "fooPlugin2"},
+			event: nodeAdd, newObj: node, want: queueSkip, wantCount: 2,
+			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: skip}, {event: nodeAdd, plugin: "fooPlugin2", fn: skip},
+				{event: nodeAdd, plugin: "fooPlugin3", fn: queue}}},
+		{name: "If event is specific Node update event, queueing hint function for NodeUpdate/UpdateNodeLabel is also executed", unsched: []string{"fooPlugin1", "fooPlugin2"},
+			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, newObj: node, want: queueAfterBackoff, wantCount: 1,
+			hints: []hintFn{
+				{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, plugin: "fooPlugin1", fn: queue},
+				{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, plugin: "fooPlugin2", fn: queue},
+				{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Update}, plugin: "fooPlugin1", fn: queue},
+				{event: nodeAdd, plugin: "fooPlugin1", fn: queue}}},
+		{name: "If event with '*' Resource, queueing hint function for specified Resource is also executed", unsched: []string{"fooPlugin1"},
+			event: nodeAdd, newObj: node, want: queueAfterBackoff, wantCount: 1,
+			hints: []hintFn{{event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.Add}, plugin: "fooPlugin1", fn: queue}}},
+		{name: "If event is a wildcard one, queueing hint function for all kinds of events is executed", unsched: []string{"fooPlugin1"},
+			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel | framework.UpdateNodeTaint}, newObj: node,
+			want: queueAfterBackoff, wantCount: 1,
+			hints: []hintFn{{event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All}, plugin: "fooPlugin1", fn: queue}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			count = 0
+			q := newSchedulingQueue(framework.NewFakeClock(scT0), nil, QueueOptions{})
+			q.hints = &queueingHints{byProfile: map[string][]hintFn{DefaultSchedulerName: tc.hints}}
+			q.snapshot = func() *framework.Snapshot { return nil }
+			p := &queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pod}, key: pod.Pod.Key(), unschedulablePlugins: tc.unsched, pendingPlugins: tc.pending}
+			if got := q.worthRequeuing(p, &qEvent{ev: tc.event, new: tc.newObj}); got != tc.want {
+				t.Errorf("strategy %v, want %v", got, tc.want)
+			}
+			if count != tc.wantCount {
+				t.Errorf("hints ran %d times, want %d", count, tc.wantCount)
+			}
+		})
+	}
+}
+
+// hintEnv is the default profile on one full 1-cpu node with a pod asking
+// 2 cpu that NodeResourcesFit rejects.
+func hintEnv(t *testing.T, hints bool) *scEnv {
+	t.Helper()
+	full := builder.MakeNode().Name("n1").Label("zone", "a").Capacity(map[string]string{"cpu": "1", "memory": "16Gi", "pods": "10"}).Obj()
+	c, err := NewClusterFrom([]*framework.Node{full}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &scEnv{clock: framework.NewFakeClock(scT0)}
+	e.s, err = New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithClock(e.clock),
+		WithQueueOptions(QueueOptions{DisableQueueingHints: !hints}), WithDecisionHandler(func(d Decision) { e.decisions = append(e.decisions, d) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.add(t, builder.MakePod().Name("big").Req(map[string]string{"cpu": "2"}).Obj())
+	if d, ok := e.s.ScheduleOne(context.Background()); !ok || d.Outcome != OutcomeUnschedulable || d.Plugin != "" && d.Plugin != "NodeResourcesFit" {
+		t.Fatalf("first attempt: %+v", d)
+	}
+	if _, _, u := e.s.QueueLengths(); u != 1 {
+		t.Fatalf("pod not in the unschedulable pool")
+	}
+	return e
+}
+
+// TestHintsMoveOnlyWhatHelps: with hints, events NodeResourcesFit's hints
+// call irrelevant leave its rejected pod in the pool, and the one that can
+// help (allocatable up to fit) moves it; without hints every event moves
+// it.
+func TestHintsMoveOnlyWhatHelps(t *testing.T) {
+	n1 := func() *builder.NodeWrapper { return builder.MakeNode().Name("n1").Label("zone", "a") }
+	events := []struct {
+		name string
+		do   func(*Scheduler) error
+		help bool
+	}{
+		{"same node again", func(s *Scheduler) error {
+			return s.UpdateNode(n1().Capacity(map[string]string{"cpu": "1", "memory": "16Gi", "pods": "10"}).Obj())
+		}, false},
+		{"label change", func(s *Scheduler) error {
+			return s.UpdateNode(n1().Label("extra", "x").Capacity(map[string]string{"cpu": "1", "memory": "16Gi", "pods": "10"}).Obj())
+		}, false},
+		{"node metric", func(s *Scheduler) error {
+			return s.UpdateNodeMetric(builder.MakeNodeMetric("n1").UpdateTime(scT0).Usage(map[string]string{"cpu": "100m"}).Obj())
+		}, false},
+		{"small node added", func(s *Scheduler) error {
+			return s.AddNode(builder.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "1", "memory": "16Gi", "pods": "10"}).Obj())
+		}, false},
+		{"bound pod added", func(s *Scheduler) error {
+			return s.AddPod(builder.MakePod().Name("other").Node("n1").Req(map[string]string{"cpu": "100m"}).Obj())
+		}, false},
+		{"allocatable up to fit", func(s *Scheduler) error {
+			return s.UpdateNode(n1().Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "10"}).Obj())
+		}, true},
+	}
+	for _, hints := range []bool{true, false} {
+		for _, ev := range events {
+			t.Run(ev.name, func(t *testing.T) {
+				e := hintEnv(t, hints)
+				if err := ev.do(e.s); err != nil {
+					t.Fatal(err)
+				}
+				_, _, u := e.s.QueueLengths()
+				if moved, want := u == 0, ev.help || !hints; moved != want {
+					t.Errorf("hints=%v: moved %v, want %v", hints, moved, want)
+				}
+			})
+		}
+	}
+}
+
+// TestHintsPluginWithoutHints: a filter without EnqueueExtensions registers
+// every event, so any event retries the pods it rejected.
+func TestHintsPluginWithoutHints(t *testing.T) {
+	e := newScEnv(t, scNodes("1"), nil)
+	e.add(t, scPod("p", "2").Obj())
+	if d, _ := e.s.ScheduleOne(context.Background()); d.Outcome != OutcomeUnschedulable {
+		t.Fatalf("first attempt: %+v", d)
+	}
+	if err := e.s.UpdateNodeMetric(builder.MakeNodeMetric("n1").UpdateTime(scT0).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, u := e.s.QueueLengths(); u != 0 {
+		t.Errorf("a NodeMetric update left the pod of a plugin without hints in the pool")
+	}
+}
+
+// TestHintsNodeAddAlsoRegistersTaintUpdate: a plugin registering Node/Add
+// without UpdateNodeTaint gets UpdateNodeTaint with Queue (kube's
+// buildQueueingHintMap, kubernetes#109437).
+func TestHintsNodeAddAlsoRegistersTaintUpdate(t *testing.T) {
+	s, err := New(mustCluster(t), NewDefaultRegistry(), []framework.Profile{DefaultProfile()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	taint := framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}
+	got := map[string]bool{}
+	for _, h := range s.queue.hints.byProfile[DefaultSchedulerName] {
+		if h.event == taint && h.fn == nil {
+			got[h.plugin] = true
+		}
+	}
+	// NodeName, NodePorts, NodeResourcesFit, NodeAffinity and
+	// InterPodAffinity register Node/Add without UpdateNodeTaint.
+	for _, pl := range []string{"NodeName", "NodePorts", "NodeResourcesFit", "NodeAffinity", "InterPodAffinity"} {
+		if !got[pl] {
+			t.Errorf("%s: no UpdateNodeTaint registration", pl)
+		}
+	}
+	for _, pl := range []string{"TaintToleration", "NodeUnschedulable", "PodTopologySpread"} {
+		if got[pl] {
+			t.Errorf("%s registers UpdateNodeTaint itself: no default one expected", pl)
+		}
+	}
+}
+
+func mustCluster(t *testing.T) *Cluster {
+	t.Helper()
+	c, err := NewClusterFrom(scNodes("1"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestHintsInFlightEvents: an event that arrives while a pod is in flight
+// counts when the pod fails (kube's determineSchedulingHintForInFlightPod):
+// a bound pod's deletion during the attempt sends the Fit-rejected pod to
+// backoff, an unrelated event leaves it in the pool.
+func TestHintsInFlightEvents(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		event  func(e *scEnv)
+		inPool bool
+	}{
+		{"pod deleted while in flight", func(e *scEnv) { _ = e.s.deletePodLocked("default", "filler", "deleted") }, false},
+		{"node metric while in flight", func(e *scEnv) {
+			e.s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceNodeMetric, ActionType: framework.Add}, nil,
+				builder.MakeNodeMetric("n1").UpdateTime(scT0).Obj(), nil, true)
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := hintEnv(t, true)
+			e.add(t, builder.MakePod().Name("filler").Node("n1").Req(map[string]string{"cpu": "500m"}).Obj())
+			if err := e.clock.AdvanceTo(scT0.Add(5*time.Minute + time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			q := e.s.queue
+			q.flush(e.clock.Now()) // the leftover flush moves the pod back
+			p := q.pop()
+			if p == nil {
+				t.Fatal("nothing to pop after the leftover flush")
+			}
+			tc.event(e)
+			q.requeueFailed(p, []string{"NodeResourcesFit"}, nil, false)
+			if _, _, u := q.lens(); (u == 1) != tc.inPool {
+				t.Errorf("in pool %v, want %v", u == 1, tc.inPool)
+			}
+			if len(q.flight) != 0 || len(q.flightEvents) != 0 {
+				t.Errorf("in-flight bookkeeping left: %d pods, %d events", len(q.flight), len(q.flightEvents))
+			}
+		})
+	}
+}
+
+// TestHintsLeftoverFlush: with hints a pod no event helps is still retried
+// by the 5-minute leftover flush.
+func TestHintsLeftoverFlush(t *testing.T) {
+	e := hintEnv(t, true)
+	want := scT0.Add(5*time.Minute + 30*time.Second)
+	if wake, ok := e.s.NextWakeup(); !ok || !wake.Equal(want) {
+		t.Fatalf("wakeup %v, want %v", wake.Sub(scT0), want.Sub(scT0))
+	}
+	if err := e.clock.AdvanceTo(want); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := e.s.ScheduleOne(context.Background()); !ok || d.Attempt != 2 {
+		t.Fatalf("not retried at the flush tick: %+v %v", d, ok)
+	}
+}
