@@ -189,6 +189,11 @@ func (q *schedulingQueue) movePods(ps []*queuedPod, e *qEvent) {
 	for _, m := range moves {
 		q.requeueWithStrategy(m.p, m.s, now)
 	}
+	q.recordFlight(e)
+}
+
+// recordFlight keeps e for the pods in flight, if any.
+func (q *schedulingQueue) recordFlight(e *qEvent) {
 	if len(q.flight) > 0 {
 		q.flightChanging()
 		q.flightEvents = append(q.flightEvents, *e)

@@ -3,6 +3,7 @@ package scheduling
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -267,4 +268,73 @@ func TestHintsLeftoverFlush(t *testing.T) {
 	if d, ok := e.s.ScheduleOne(context.Background()); !ok || d.Attempt != 2 {
 		t.Fatalf("not retried at the flush tick: %+v %v", d, ok)
 	}
+}
+
+// TestUpdatePod: a pending pod's own update retries it when a rejecting
+// plugin's hint says Queue (a lower request for NodeResourcesFit), not for
+// an unrelated change; a bound pod's scale-down is recounted on its node
+// and retries the pods Fit rejected; bad updates are errors naming the
+// field.
+func TestUpdatePod(t *testing.T) {
+	ctx := context.Background()
+	t.Run("pending pod scaled down", func(t *testing.T) {
+		e := hintEnv(t, true)
+		if err := e.s.UpdatePod(builder.MakePod().Name("big").Label("x", "y").Req(map[string]string{"cpu": "2"}).Obj()); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, u := e.s.QueueLengths(); u != 1 {
+			t.Fatal("a label change moved a pod NodeResourcesFit rejected")
+		}
+		if err := e.s.UpdatePod(builder.MakePod().Name("big").Req(map[string]string{"cpu": "500m"}).Obj()); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.clock.AdvanceTo(scT0.Add(10 * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := e.s.ScheduleOne(ctx); !ok || d.Outcome != OutcomeScheduled || d.Node != "n1" {
+			t.Fatalf("after scale-down: %+v %v", d, ok)
+		}
+	})
+	t.Run("bound pod scaled down", func(t *testing.T) {
+		e := hintEnv(t, true)
+		e.add(t, builder.MakePod().Name("small").Req(map[string]string{"cpu": "100m"}).Obj())
+		if d, _ := e.s.ScheduleOne(ctx); d.Outcome != OutcomeScheduled {
+			t.Fatalf("small: %+v", d)
+		}
+		e.s.cluster.Fork()
+		if err := e.s.UpdatePod(builder.MakePod().Name("small").Node("n1").Req(map[string]string{"cpu": "50m"}).Obj()); err != nil {
+			t.Fatal(err)
+		}
+		ni, _ := e.s.cluster.NodeInfo("n1")
+		if ni.Requested.MilliCPU != 50 {
+			t.Errorf("requested %dm after the scale-down, want 50m", ni.Requested.MilliCPU)
+		}
+		if _, _, u := e.s.QueueLengths(); u != 0 {
+			t.Error("a bound pod's scale-down left the Fit-rejected pod in the pool")
+		}
+		if err := e.s.cluster.Revert(); err != nil {
+			t.Fatal(err)
+		}
+		if ni, _ := e.s.cluster.NodeInfo("n1"); ni.Requested.MilliCPU != 100 {
+			t.Errorf("requested %dm after Revert, want 100m", ni.Requested.MilliCPU)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		e := hintEnv(t, true)
+		for _, tc := range []struct {
+			pod  *framework.Pod
+			want string
+		}{
+			{builder.MakePod().Name("nobody").Obj(), "unknown pod default/nobody"},
+			{builder.MakePod().Name("big").Node("n1").Obj(), `spec.nodeName="n1": cannot change`},
+			{builder.MakePod().Name("big").UID("u").Obj(), `metadata.uid="u": cannot change`},
+		} {
+			if err := e.s.UpdatePod(tc.pod); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("UpdatePod(%s): %v, want %q", tc.pod.Key(), err, tc.want)
+			}
+		}
+		if err := e.s.UpdatePod(nil); err == nil {
+			t.Error("nil pod accepted")
+		}
+	})
 }
