@@ -110,6 +110,10 @@ type queuedPod struct {
 	// flightAt is, with queueing hints, the position in the queue's
 	// in-flight event list at which the pod was popped.
 	flightAt int
+	// sig is the pod's signature once signed (reuse.go); a new pod object
+	// (setPodInfo) is signed again.
+	sig    framework.PodSignature
+	signed bool
 	where    int
 	index    int
 }
@@ -482,6 +486,7 @@ func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pend
 func (q *schedulingQueue) setPodInfo(p *queuedPod, pi *framework.PodInfo) {
 	q.touch(p.key)
 	p.PodInfo = pi
+	p.sig, p.signed = "", false
 }
 
 // done forgets an in-flight pod that was scheduled.

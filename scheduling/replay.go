@@ -147,6 +147,9 @@ func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
 	if d.FastPath != "" {
 		fmt.Fprintf(b, " fast-path=%s", d.FastPath)
 	}
+	if d.ReusedFrom > 0 {
+		fmt.Fprintf(b, " reused=#%d", d.ReusedFrom)
+	}
 	if len(d.Top) > 0 && d.FastPath == "" && d.Outcome != OutcomeUnschedulable && d.Outcome != OutcomeError {
 		fmt.Fprintf(b, " total=%d margin=%d", d.Top[0].Total, d.Margin)
 		if d.Ties > 1 {

@@ -59,8 +59,12 @@ type Decision struct {
 	Node string
 	// FastPath is "nominated" when the nominated node was taken without a
 	// full cycle, "one-feasible" when only one node was feasible (no
-	// scoring ran), "" otherwise.
+	// scoring ran), "reused" (FastPathReused) when the node came from the
+	// ranking of an earlier cycle of an identical pod, "" otherwise.
 	FastPath string
+	// ReusedFrom is, for a "reused" decision, the cycle whose evaluation
+	// (filtering and scoring) it reused.
+	ReusedFrom int64
 	// EvaluatedNodes and FeasibleNodes count the filtered and the passing
 	// nodes; StartIndex is the round-robin offset the cycle used.
 	EvaluatedNodes int
@@ -139,6 +143,11 @@ type schedProfile struct {
 	pct        *int32
 	hasScoring bool
 	hasExtFilt bool
+	// canSign, batch and last are the profile's pod-signature reuse
+	// (reuse.go).
+	canSign bool
+	batch   *batchState
+	last    lastCycle
 }
 
 // Scheduler is kube-scheduler's scheduling loop over an in-memory Cluster:
@@ -181,6 +190,11 @@ type Scheduler struct {
 	nextStart int
 	cycle     int64
 	reuse     *framework.Result // recycled cycle result without explanations
+	// Pod-signature reuse (reuse.go): off, the maximum age of a ranking,
+	// and the reuse state hidden by each open Fork.
+	noReuse     bool
+	reuseMaxAge time.Duration
+	reuseForks  []reuseFork
 	reasons   map[string]string
 	forks     []schedForkState
 	usage     []schedUsageCache
@@ -228,6 +242,9 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	if err := s.queueOpts.validate(); err != nil {
 		return nil, err
 	}
+	if err := s.validateReuse(); err != nil {
+		return nil, err
+	}
 	if s.pctToScore < 0 || s.pctToScore > 100 {
 		return nil, fmt.Errorf("scheduling: percentageOfNodesToScore=%d: must be within [0,100]", s.pctToScore)
 	}
@@ -258,7 +275,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
-		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins()}
+		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins(), canSign: f.CanSign()}
 		for _, e := range s.extenders {
 			sp.hasScoring = sp.hasScoring || e.IsPrioritizer()
 			sp.hasExtFilt = sp.hasExtFilt || e.IsFilter()
@@ -735,10 +752,28 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			d.Top = []framework.RankedNode{{Name: node}}
 		}
 	}
+	reused := false
 	if node == "" {
 		if state != nil {
 			state.Release() // the nominated-node attempt's state is done
+			state = nil
 		}
+		if pi.Pod.Status.NominatedNodeName == "" {
+			if rn, rstate, pick, ties, b := s.reusedNode(ctx, prof, h, qp, snap); rn != "" {
+				node, state, reused = rn, rstate, true
+				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, b.cycle, 1, 1, s.nextStart
+				d.Top, d.Ties = []framework.RankedNode{{Name: rn, Total: pick.Total}}, ties
+				if len(b.ranked) > 0 && ties == 1 {
+					d.Margin = pick.Total - b.ranked[0].Total
+				}
+				if s.keepResults {
+					d.Result = b.kept
+				}
+			}
+		}
+	}
+	var scored *framework.Result
+	if node == "" {
 		state = s.newState(h)
 		res, st, err := s.schedule(ctx, prof, state, snap, pi)
 		state = st
@@ -764,11 +799,15 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			return d
 		}
 		node = res.SelectedNode()
+		scored = res
 		d.Top, d.Margin, d.Ties = slices.Clone(res.Top), res.Margin, res.Ties
 		if len(res.Totals) == 0 {
 			d.FastPath = "one-feasible"
 		}
 	}
 	d.Node = node
-	return s.assumeAndBind(ctx, qp, prof, state, pi, node, d)
+	s.keepRanking(ctx, prof, qp, node, scored, reused)
+	d = s.assumeAndBind(ctx, qp, prof, state, pi, node, d)
+	s.rankingBound(prof, d)
+	return d
 }

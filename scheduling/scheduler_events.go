@@ -144,6 +144,7 @@ func (s *Scheduler) Fork() {
 	s.forkDepth++
 	s.readyMu.Unlock()
 	s.forks = append(s.forks, st)
+	s.forkReuse()
 	s.cluster.Fork()
 	s.queue.fork()
 	s.nominator.fork()
@@ -159,6 +160,7 @@ func (s *Scheduler) Commit() error {
 		return errors.New("scheduling: Scheduler.Commit without Fork")
 	}
 	s.forks = s.forks[:len(s.forks)-1]
+	s.commitReuse()
 	s.queue.commit()
 	s.nominator.commit()
 	s.reasonsSaved.commit()
@@ -217,6 +219,7 @@ func (s *Scheduler) Revert() error {
 	}
 	s.nominator.revert()
 	s.queue.revert()
+	s.revertReuse()
 	return s.cluster.Revert()
 }
 

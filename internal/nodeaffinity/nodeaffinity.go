@@ -240,3 +240,17 @@ func SortedNames(names map[string]struct{}) []string {
 	slices.Sort(out)
 	return out
 }
+
+// SignFragments are the signature fragments of a pod's node constraints:
+// its required and preferred node affinity and its nodeSelector
+// (kube-scheduler's NodeAffinitySigner and the nodeSelector fragment).
+func SignFragments(pod *fw.Pod) []fw.SignFragment {
+	var aff *fw.NodeAffinity
+	if a := pod.Spec.Affinity; a != nil {
+		aff = a.NodeAffinity
+	}
+	return []fw.SignFragment{
+		{Key: fw.SignerNodeAffinity, Value: aff},
+		{Key: fw.SignerNodeSelector, Value: pod.Spec.NodeSelector},
+	}
+}
