@@ -94,4 +94,3 @@ func BenchmarkOverloaded(b *testing.B) {
 		})
 	}
 }
-

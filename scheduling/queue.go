@@ -114,8 +114,8 @@ type queuedPod struct {
 	// (setPodInfo) is signed again.
 	sig    framework.PodSignature
 	signed bool
-	where    int
-	index    int
+	where  int
+	index  int
 }
 
 // schedulingQueue orders pending pods as kube-scheduler's PriorityQueue: an

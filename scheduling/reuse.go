@@ -49,7 +49,9 @@ func WithSignatureReuse(on bool) Option { return func(s *Scheduler) { s.noReuse 
 
 // WithSignatureReuseMaxAge sets how long, on the scheduler's clock, a
 // ranking may be reused (default DefaultReuseMaxAge). It must be positive.
-func WithSignatureReuseMaxAge(d time.Duration) Option { return func(s *Scheduler) { s.reuseMaxAge = d } }
+func WithSignatureReuseMaxAge(d time.Duration) Option {
+	return func(s *Scheduler) { s.reuseMaxAge = d }
+}
 
 // FastPathReused is Decision.FastPath of a cycle that took the next node of
 // an earlier cycle's ranking (Decision.ReusedFrom names that cycle).

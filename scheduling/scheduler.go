@@ -195,9 +195,9 @@ type Scheduler struct {
 	noReuse     bool
 	reuseMaxAge time.Duration
 	reuseForks  []reuseFork
-	reasons   map[string]string
-	forks     []schedForkState
-	usage     []schedUsageCache
+	reasons     map[string]string
+	forks       []schedForkState
+	usage       []schedUsageCache
 
 	readyMu sync.Mutex
 	ready   []*schedBinding
