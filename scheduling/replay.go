@@ -45,8 +45,14 @@ type ReplayOptions struct {
 	// number of arrivals processed and the total.
 	Progress func(done, total int)
 	// KeepResults keeps every cycle's full framework.Result in its
-	// Decision.
-	KeepResults bool
+	// Decision. ResultsFailedOnly keeps it only for the cycles that failed
+	// (Unschedulable, Error); ResultsLast, when positive, keeps it only in
+	// the last ResultsLast decisions that have one, dropping older ones as
+	// the replay goes, so that memory stays bounded at any length. Either
+	// turns explanations on without KeepResults.
+	KeepResults       bool
+	ResultsFailedOnly bool
+	ResultsLast       int
 	// Stopwatch times the replay for ReplayResult.Wall (default framework.RealClock;
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
@@ -246,6 +252,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if opts.Until < 0 {
 		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Until=%v: must not be negative", opts.Until)
 	}
+	if opts.ResultsLast < 0 {
+		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.ResultsLast=%d: must not be negative", opts.ResultsLast)
+	}
 	if opts.Registry == nil {
 		opts.Registry = NewDefaultRegistry()
 	}
@@ -314,8 +323,12 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			rp.outcome = PodOutcome{Pod: p.Key(), Fate: FateRejected, Reason: err.Error()}
 		}
 	}
+	var kept rpKept
 	handler := func(d Decision) {
 		res.Decisions = append(res.Decisions, d)
+		if d.Result != nil && opts.ResultsLast > 0 {
+			kept.add(res.Decisions, len(res.Decisions)-1, opts.ResultsLast)
+		}
 		rp := pods[d.Pod]
 		if rp == nil {
 			return
@@ -343,7 +356,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	sopts := []Option{WithClock(clock), WithSeed(opts.Seed), WithParallelism(opts.Parallelism), WithDecisionHandler(handler)}
-	if opts.KeepResults {
+	switch {
+	case opts.ResultsFailedOnly:
+		sopts = append(sopts, WithFailureExplanations())
+	case opts.KeepResults || opts.ResultsLast > 0:
 		sopts = append(sopts, WithExplanations())
 	}
 	s, err = New(cluster, opts.Registry, opts.Profiles, append(sopts, opts.SchedulerOptions...)...)
@@ -444,6 +460,25 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	sort.Slice(res.Pods, func(i, j int) bool { return res.Pods[i].Pod < res.Pods[j].Pod })
 	return res, nil
+}
+
+// rpKept is a ring of the indices of the decisions that keep their
+// Result, oldest first.
+type rpKept struct {
+	idx  []int
+	head int
+}
+
+// add records that decision i keeps its Result and, past last of them,
+// drops the oldest one's.
+func (k *rpKept) add(ds []Decision, i, last int) {
+	if len(k.idx) < last {
+		k.idx = append(k.idx, i)
+		return
+	}
+	ds[k.idx[k.head]].Result = nil
+	k.idx[k.head] = i
+	k.head = (k.head + 1) % last
 }
 
 // rpMeanRequest is the mean cpu and memory request of the arrivals.

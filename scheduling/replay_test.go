@@ -259,3 +259,48 @@ func TestReplayStopwatch(t *testing.T) {
 		t.Fatalf("DecisionsPerSecond = %v with %d cycles in 1s", res.DecisionsPerSecond(), res.Cycles)
 	}
 }
+
+// TestReplayExplanationPolicies: ResultsLast keeps the full explanation in
+// the last N decisions only; ResultsFailedOnly keeps it in failed cycles
+// only (and it explains the failure); a negative ResultsLast is an error.
+func TestReplayExplanationPolicies(t *testing.T) {
+	w := &Workload{Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
+	for i := range 6 {
+		w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(i) * time.Second, Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
+	}
+	run := func(o ReplayOptions) *ReplayResult {
+		t.Helper()
+		o.Registry, o.Profiles = scRegistry(&scRecorder{}), []framework.Profile{rpProfile()}
+		res, err := Replay(context.Background(), w, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	last := run(ReplayOptions{ResultsLast: 3})
+	for i, d := range last.Decisions {
+		if want := i >= len(last.Decisions)-3; (d.Result != nil) != want {
+			t.Errorf("ResultsLast=3: decision %d of %d has a Result: %v", i, len(last.Decisions), d.Result != nil)
+		}
+	}
+	failed := run(ReplayOptions{ResultsFailedOnly: true})
+	nFailed := 0
+	for i, d := range failed.Decisions {
+		isFailed := d.Outcome == OutcomeUnschedulable || d.Outcome == OutcomeError
+		if (d.Result != nil) != isFailed {
+			t.Errorf("ResultsFailedOnly: decision %d (%s) has a Result: %v", i, d.Outcome, d.Result != nil)
+		}
+		if isFailed {
+			nFailed++
+			if d.Result.FitError() == nil || d.Result.FitError().Error() != d.Message {
+				t.Errorf("decision %d: the kept Result does not explain %q", i, d.Message)
+			}
+		}
+	}
+	if nFailed == 0 {
+		t.Fatal("no failed decision: the workload should overflow the nodes")
+	}
+	if _, err := Replay(context.Background(), w, ReplayOptions{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
+		t.Errorf("ResultsLast=-1: %v", err)
+	}
+}

@@ -137,6 +137,12 @@ func WithDecisionHandler(fn func(Decision)) Option { return func(s *Scheduler) {
 // Decision (memory grows with nodes × score plugins per decision).
 func WithExplanations() Option { return func(s *Scheduler) { s.keepResults = true } }
 
+// WithFailureExplanations keeps the full framework.Result only in the
+// decisions of cycles that failed (Unschedulable, Error): the cycles run
+// with explanations, and a successful cycle's Result is recycled, so
+// memory grows with the failures only.
+func WithFailureExplanations() Option { return func(s *Scheduler) { s.keepFailed = true } }
+
 type schedProfile struct {
 	name       string
 	fw         *framework.Framework
@@ -184,6 +190,7 @@ type Scheduler struct {
 	extenders   []framework.Extender
 	async       bool
 	keepResults bool
+	keepFailed  bool // WithFailureExplanations
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
 
@@ -779,6 +786,9 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		state = st
 		if s.keepResults {
 			d.Result = res
+		} else if s.keepFailed && err != nil && res != nil {
+			d.Result = res
+			s.reuse = nil // the decision keeps it: the next cycle gets its own
 		}
 		if res != nil {
 			if res.PreFilterStatus == nil {

@@ -23,7 +23,7 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo) (*framework.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
 	k := s.numToFind(prof, n)
-	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults}
+	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults && !s.keepFailed}
 	if !s.keepResults {
 		if s.reuse == nil {
 			s.reuse = &framework.Result{}
