@@ -75,3 +75,42 @@ func (pl *InterPodAffinity) SignPod(_ context.Context, pod *framework.PodInfo) (
 	}
 	return []framework.SignFragment{{Key: framework.SignerLabels, Value: pod.Pod.Labels}}, nil
 }
+
+var (
+	_ framework.SignPlugin = (*VolumeBinding)(nil)
+	_ framework.SignPlugin = (*VolumeRestrictions)(nil)
+	_ framework.SignPlugin = (*VolumeZone)(nil)
+	_ framework.SignPlugin = (*NodeVolumeLimits)(nil)
+	_ framework.SignPlugin = (*LegacyVolumeLimits)(nil)
+)
+
+func signVolumes(pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerVolumes, Value: framework.SignVolumes(pod.Pod)}}, nil
+}
+
+// SignPod signs the pod's volumes (volumebinding/volume_binding.go).
+func (pl *VolumeBinding) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}
+
+// SignPod signs the pod's volumes (volumerestrictions/volume_restrictions.go).
+func (pl *VolumeRestrictions) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}
+
+// SignPod signs the pod's volumes (volumezone/volume_zone.go).
+func (pl *VolumeZone) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}
+
+// SignPod signs the pod's volumes (nodevolumelimits/csi.go).
+func (pl *NodeVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}
+
+// SignPod signs the pod's volumes, as NodeVolumeLimits does (the in-tree
+// volume limit plugins kube removed sign nothing there; schedkit keeps
+// them signable).
+func (pl *LegacyVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}

@@ -17,6 +17,8 @@ type Profile struct {
 	// SchedulerName selects the profile (pod.spec.schedulerName).
 	SchedulerName string
 
+	// PreEnqueue plugins gate pods before they enter the active queue.
+	PreEnqueue []string
 	QueueSort  []string
 	PreFilter  []string
 	Filter     []string
@@ -71,6 +73,7 @@ type Framework struct {
 	plugins     map[string]Plugin
 
 	queueSort   QueueSortPlugin
+	preEnqueue  []PreEnqueuePlugin
 	preFilter   []PreFilterPlugin
 	filter      []FilterPlugin
 	postFilter  []PostFilterPlugin
@@ -151,6 +154,9 @@ func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, er
 	}
 	if len(qs) == 1 {
 		f.queueSort = qs[0]
+	}
+	if f.preEnqueue, err = collect[PreEnqueuePlugin]("PreEnqueue", p.PreEnqueue, get, prefix); err != nil {
+		return nil, err
 	}
 	if f.preFilter, err = collect[PreFilterPlugin]("PreFilter", p.PreFilter, get, prefix); err != nil {
 		return nil, err
@@ -280,6 +286,22 @@ func (f *Framework) ScoreWeight(name string) int64 {
 		return f.score[i].weight
 	}
 	return 0
+}
+
+// HasPreEnqueuePlugins reports whether the profile has PreEnqueue plugins.
+func (f *Framework) HasPreEnqueuePlugins() bool { return len(f.preEnqueue) > 0 }
+
+// RunPreEnqueuePlugins runs the PreEnqueue plugins in order and returns the
+// first non-Success status, naming its plugin (kube-scheduler's queue
+// keeps such a pod out of the active queue); nil when every plugin admits
+// the pod.
+func (f *Framework) RunPreEnqueuePlugins(ctx context.Context, pod *Pod) *Status {
+	for _, pl := range f.preEnqueue {
+		if s := pl.PreEnqueue(ctx, pod); !s.IsSuccess() {
+			return s.WithPlugin(pl.Name())
+		}
+	}
+	return nil
 }
 
 // RunPreFilterPlugins runs PreFilter in order with kube-scheduler's rules:

@@ -41,6 +41,11 @@ type NodeInfo struct {
 	ImageSizes map[string]int64
 	// Generation increases with every change.
 	Generation int64
+
+	// csiNode is the node's CSINode (nil when none); csiMigrated the
+	// plugins its migrated-plugins annotation lists.
+	csiNode     *CSINode
+	csiMigrated []string
 }
 
 // NewNodeInfo builds the NodeInfo of node with the given pods. A nil node is
@@ -180,6 +185,8 @@ func (n *NodeInfo) Clone() *NodeInfo {
 		UsedPorts:        n.UsedPorts.Clone(),
 		ImageSizes:       n.ImageSizes,
 		Generation:       n.Generation,
+		csiNode:          n.csiNode,
+		csiMigrated:      n.csiMigrated,
 	}
 	if len(n.PodsWithAffinity) > 0 {
 		c.PodsWithAffinity = append([]*PodInfo(nil), n.PodsWithAffinity...)

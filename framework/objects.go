@@ -76,22 +76,14 @@ type PodSpec struct {
 	Tolerations               []Toleration               `json:"tolerations,omitempty"`
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 	SchedulerName             string                     `json:"schedulerName,omitempty"`
+	SchedulingGroup           *PodSchedulingGroup        `json:"schedulingGroup,omitempty"`
 	Priority                  *int32                     `json:"priority,omitempty"`
 	PriorityClassName         string                     `json:"priorityClassName,omitempty"`
 	PreemptionPolicy          *PreemptionPolicy          `json:"preemptionPolicy,omitempty"`
 	Volumes                   []Volume                   `json:"volumes,omitempty"`
-}
-
-// Volume is a pod volume; only image volumes matter to scheduling
-// (ImageLocality counts them).
-type Volume struct {
-	Name  string             `json:"name"`
-	Image *ImageVolumeSource `json:"image,omitempty"`
-}
-
-// ImageVolumeSource mounts an OCI image as a volume.
-type ImageVolumeSource struct {
-	Reference string `json:"reference"`
+	// SchedulingGates hold the pod out of the active queue until every
+	// gate is removed (the SchedulingGates PreEnqueue plugin).
+	SchedulingGates []PodSchedulingGate `json:"schedulingGates,omitempty"`
 }
 
 // ContainerRestartPolicy is a container-level restart policy; "Always" on an

@@ -9,9 +9,10 @@ import (
 // point it implements, in one call, as kube-scheduler's multiPoint does:
 // it builds the plugin (with p.Args[name], so set args first) to learn
 // which plugin interfaces it implements, appends name to each such list of
-// p that does not hold it yet (QueueSort, PreFilter, Filter, PostFilter,
+// p that does not hold it yet (PreEnqueue, QueueSort, PreFilter, Filter, PostFilter,
 // PreScore, Score, Reserve, Permit, PreBind, Bind, PostBind), and, when it
-// scores, sets p.Weights[name] to weight (0 means 1, as in Weights).
+// scores, sets p.Weights[name] to weight (0 is stored as 1, which it
+// means in Weights).
 //
 // Errors name the plugin: an unknown name, a failing factory, a weight
 // other than 0 for a plugin that does not score, or a second QueueSort
@@ -43,6 +44,7 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 		list       *[]string
 		implements bool
 	}{
+		{&p.PreEnqueue, implements[PreEnqueuePlugin](pl)},
 		{&p.QueueSort, implements[QueueSortPlugin](pl)},
 		{&p.PreFilter, implements[PreFilterPlugin](pl)},
 		{&p.Filter, implements[FilterPlugin](pl)},
@@ -62,6 +64,9 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 	if scores {
 		if p.Weights == nil {
 			p.Weights = map[string]int64{}
+		}
+		if weight == 0 {
+			weight = 1
 		}
 		p.Weights[name] = weight
 	}

@@ -257,6 +257,31 @@ func (m *NodeSelectorMatcher) Match(node *Node) bool {
 	return false
 }
 
+// MatchLabels reports whether a node carrying only labels (no name)
+// satisfies any term: matchFields are not evaluated, as kube-scheduler
+// matches a PersistentVolume's node affinity (component-helpers'
+// CheckNodeAffinity builds a node from the labels alone). A nil matcher
+// matches nothing.
+func (m *NodeSelectorMatcher) MatchLabels(labels map[string]string) bool {
+	if m == nil {
+		return false
+	}
+	for i := range m.terms {
+		t := &m.terms[i]
+		ok := true
+		for j := range t.exprs {
+			if !t.exprs[j].matchLabel(labels) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Match reports whether node satisfies the term (a nil term never matches).
 func (t *NodeSelectorTermMatcher) Match(node *Node) bool { return t != nil && t.match(node) }
 

@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 )
 
@@ -124,3 +125,26 @@ func (f *Framework) SignPod(ctx context.Context, pod *PodInfo) PodSignature {
 
 // SignTolerations is the fragment value of a pod's tolerations.
 func SignTolerations(pod *Pod) any { return pod.Spec.Tolerations }
+
+// SignerVolumes is the fragment key of a pod's volumes.
+const SignerVolumes = "v1.Pod.Spec.Volumes.NonSyntheticSources()"
+
+// SignVolumes is the fragment value of a pod's volumes: the JSON of every
+// volume source but ConfigMaps and Secrets (specific to each pod, never
+// read by scheduling), sorted (kube's VolumesSigner).
+func SignVolumes(pod *Pod) any {
+	out := []string{}
+	for i := range pod.Spec.Volumes {
+		v := &pod.Spec.Volumes[i].VolumeSource
+		if v.ConfigMap != nil || v.Secret != nil {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		out = append(out, string(b))
+	}
+	slices.Sort(out)
+	return out
+}

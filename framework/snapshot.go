@@ -9,8 +9,9 @@ import (
 
 // Snapshot is a consistent view of the cluster for one scheduling cycle:
 // nodes in a fixed order with their assigned pods, lookup by name, the
-// number of nodes holding each image, namespace labels, and the services,
-// controllers and disruption budgets some plugins read.
+// number of nodes holding each image, namespace labels, the services,
+// controllers and disruption budgets some plugins read, and the storage
+// objects the volume plugins read (snapshot_storage.go).
 //
 // Plugins treat a Snapshot as read-only. Clone is O(nodes) pointer copies;
 // the clone shares NodeInfos with the original and copies a NodeInfo only
@@ -48,6 +49,9 @@ type Snapshot struct {
 	// podIdx memoizes per-node pod counts and affinity term groups across
 	// cycles (podindex.go); the mutations below keep it exact.
 	podIdx podIndex
+
+	// storage holds the storage objects (snapshot_storage.go).
+	storage storageIndex
 
 	// Services select pods (PodTopologySpread's default constraints).
 	Services []Service
@@ -272,6 +276,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 		return fmt.Errorf("framework: snapshot: unknown node %q", name)
 	}
 	s.countImages(s.nodes[i], -1)
+	for _, pi := range s.nodes[i].Pods {
+		s.storage.podClaims(pi.Pod, -1)
+	}
 	s.podIdx.nodeRemoved(i)
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
@@ -373,6 +380,7 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 	}
 	ni.AddPodInfo(pi)
 	s.refreshResources(ni.index)
+	s.storage.podClaims(pi.Pod, 1)
 	s.podIdx.podAdded(pi, ni.index, s.namespaces)
 	if pi.HasAffinity() {
 		s.affinityDirty = true
@@ -397,6 +405,7 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 		return err
 	}
 	s.refreshResources(ni.index)
+	s.storage.podClaims(removed.Pod, -1)
 	s.podIdx.podRemoved(removed, ni.index, s.namespaces)
 	s.affinityDirty = true
 	return nil
@@ -424,6 +433,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		Services:          s.Services,
 		Controllers:       s.Controllers,
 		DisruptionBudgets: s.DisruptionBudgets,
+		storage:           s.storage.share(),
 	}
 	c.runs.Store(s.runs.Load()) // same node count: same runs
 	c.podIdx.forkFrom(&s.podIdx)

@@ -19,7 +19,10 @@ import (
 // them: maxSkew > 0, a topologyKey, whenUnsatisfiable DoNotSchedule or
 // ScheduleAnyway, no two constraints with the same {topologyKey,
 // whenUnsatisfiable}, minDomains > 0 and only with DoNotSchedule, node
-// inclusion policies Honor or Ignore, matchLabelKeys that are label keys.
+// inclusion policies Honor or Ignore, matchLabelKeys that are label keys;
+// volumes without a name, with a duplicate name, with more than one source,
+// a claim volume without claimName, an ephemeral volume without a valid
+// claim template; scheduling gates that are not unique qualified names.
 // The error names the pod, the field path and the value. Entry points that
 // take user data (scheduling.Cluster, workload files) call it. NewPodInfo
 // applies only the negative-quantity rule: callers building synthetic pods
@@ -107,6 +110,9 @@ func validatePod(pod *Pod, names bool) error {
 				}
 			}
 		}
+	}
+	if names {
+		return validatePodVolumes(pod)
 	}
 	return nil
 }

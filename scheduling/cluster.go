@@ -82,6 +82,14 @@ type Cluster struct {
 	metrics map[string]*framework.NodeMetric
 	journal []func()
 	marks   []int
+
+	// Objects of the workload layer: Trimaran's node loads
+	// (cluster_nodeload.go), the gangs' PodGroups (scheduler-plugins' and
+	// kube's) and the pods of each gang (cluster_groups.go).
+	loads      map[string]*framework.NodeLoad
+	podGroups  map[string]*framework.PodGroup
+	wpodGroups map[string]*framework.WorkloadPodGroup
+	groups     map[string]*groupMembers
 }
 
 // NewCluster returns an empty cluster. The snapshot options record
@@ -91,7 +99,9 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{}}, nil
+	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
+		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, wpodGroups: map[string]*framework.WorkloadPodGroup{},
+		groups: map[string]*groupMembers{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods
@@ -264,6 +274,7 @@ func (c *Cluster) WithFork(fn func() error) error {
 // index entry, journaled. A replacement keeps the pod's UID.
 func (c *Cluster) setPod(key string, cp *clusterPod) {
 	old, had := c.pods[key]
+	c.indexGroup(key, old, cp)
 	if cp == nil {
 		delete(c.pods, key)
 		if had && old.info.Pod.UID != "" {
@@ -277,6 +288,7 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 	}
 	if c.forking() {
 		c.record(func() {
+			c.indexGroup(key, cp, old)
 			if had {
 				c.pods[key] = old
 				if uid := old.info.Pod.UID; uid != "" {
@@ -409,7 +421,8 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 }
 
 // AddPod adds a copy of pod: bound to spec.nodeName when it is set (the
-// node must exist), pending otherwise. A nil pod, an empty name, a
+// node must exist), pending otherwise; the claims of its generic ephemeral
+// volumes are created (cluster_storage.go). A nil pod, an empty name, a
 // duplicate namespace/name or invalid affinity is an error naming the pod.
 func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if pod == nil {
@@ -443,13 +456,16 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 		}
 		state = StateBound
 	}
+	if err := c.createEphemeralClaims(&p); err != nil {
+		return fmt.Errorf("scheduling: AddPod: %w", err)
+	}
 	c.setPod(key, &clusterPod{info: pi, state: state})
 	return nil
 }
 
 // DeletePod deletes the pod namespace/name, releasing its node's resources
-// when it is bound or assumed, and returns the cluster's copy. An unknown
-// pod is an error.
+// when it is bound or assumed, and the ephemeral claims it owns, and
+// returns the cluster's copy. An unknown pod is an error.
 func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 	key := podKey(namespace, name)
 	cp, ok := c.pods[key]
@@ -462,6 +478,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 		}
 	}
 	c.setPod(key, nil)
+	c.deleteOwnedClaims(cp.info.Pod)
 	return cp.info.Pod, nil
 }
 

@@ -240,6 +240,11 @@ type clExact struct {
 	Images  map[string]int
 	PDBs    []framework.PodDisruptionBudget
 	Journal int
+	// Groups is the gang index (members and their states, placed count).
+	Groups     map[string]string
+	PodGroups  map[string]*framework.PodGroup
+	WPodGroups map[string]*framework.WorkloadPodGroup
+	Loads      map[string]*framework.NodeLoad
 }
 
 type clExactNode struct {
@@ -259,7 +264,11 @@ func (c *Cluster) exact() clExact {
 		return out
 	}
 	e := clExact{Pods: map[string]string{}, UIDs: maps.Clone(c.uids), Metrics: maps.Clone(c.metrics), Images: map[string]int{},
-		PDBs: slices.Clone(c.snap.DisruptionBudgets), Journal: len(c.journal)}
+		PDBs: slices.Clone(c.snap.DisruptionBudgets), Journal: len(c.journal),
+		Groups: map[string]string{}, PodGroups: maps.Clone(c.podGroups), WPodGroups: maps.Clone(c.wpodGroups), Loads: maps.Clone(c.loads)}
+	for k, m := range c.groups {
+		e.Groups[k] = fmt.Sprintf("%v assigned=%d", m.pods, m.assigned)
+	}
 	for _, ni := range c.snap.Nodes() {
 		e.Nodes = append(e.Nodes, clExactNode{
 			Node: ni.Node(), Pods: keys(ni.Pods), WithAffinity: keys(ni.PodsWithAffinity), WithRequiredAnti: keys(ni.PodsWithRequiredAntiAffinity),

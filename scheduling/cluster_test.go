@@ -321,6 +321,9 @@ func (o clOp) apply(c clOps) error {
 		if o.nodeNamed {
 			w = w.Node(node)
 		}
+		if o.pod%3 == 0 {
+			w = w.Label(framework.PodGroupLabel, fmt.Sprintf("g%d", o.pod%2)) // gang index
+		}
 		return c.AddPod(w.Obj())
 	case 7:
 		_, err := c.DeletePod("default", pod)

@@ -199,6 +199,8 @@ func splitOf(pl framework.Plugin) (*splitPlugin, bool) {
 		return v, true
 	case *splitPluginWithPreFilter:
 		return v.splitPlugin, true
+	case *volumeBindingPlugin:
+		return v.splitPlugin, true
 	}
 	return nil, false
 }

@@ -433,14 +433,17 @@ func (st *cfgProfileState) instantiated(l *cfgLoader) []*cfgArgs {
 	return out
 }
 
-// checkEnabledName reports an enabled plugin the registry does not offer.
+// checkEnabledName reports an enabled plugin the registry does not offer,
+// or that kube's v1 validation rejects as removed.
 func (l *cfgLoader) checkEnabledName(path, name string, errs *cfgErrs) {
+	if slices.Contains(cfgKubeRemoved, name) {
+		errs.invalid(path, name, fmt.Sprintf("was invalid in version %q", cfgVersionV1))
+		return
+	}
 	if _, ok := l.specs[name]; ok {
 		return
 	}
 	switch {
-	case slices.Contains(cfgKubeRemoved, name):
-		errs.invalid(path, name, fmt.Sprintf("was invalid in version %q", cfgVersionV1))
 	case slices.Contains(cfgKubeUnmodelled, name) || name == config.DefaultPreemptionName:
 		errs.invalid(path, name, fmt.Sprintf("kube-scheduler plugin that this registry does not offer (schedkit does not model it; known: %s)", strings.Join(l.names, ", ")))
 	default:
@@ -617,9 +620,6 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	if len(lists[PointBind]) == 0 {
 		return fail("at least one bind plugin is needed")
 	}
-	if pe := lists[cfgPointPreEnqueue]; len(pe) > 0 {
-		return fail("plugins.preEnqueue: %q: PreEnqueue plugins are not supported by framework.Profile", pe)
-	}
 	hidden := func(name string) bool { return l.specs[name].Factory == nil && cfgKubeHiddenScorer(name) }
 	weights, err := cfgScoreWeights(st.weighed, func(name string) bool { return implements(name, PointScore) || hidden(name) }, hidden)
 	if err != nil {
@@ -627,6 +627,7 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	}
 	p := framework.Profile{
 		SchedulerName: st.name,
+		PreEnqueue:    lists[cfgPointPreEnqueue],
 		QueueSort:     lists[PointQueueSort],
 		PreFilter:     lists[PointPreFilter],
 		Filter:        lists[PointFilter],

@@ -55,6 +55,9 @@ func cfgCodecs() map[string]cfgCodec {
 		config.NodeAffinityName:                    {decode: cfgDecodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
 		config.LoadAwareSchedulingName:             {decode: cfgDecodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: cfgDecodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
+		config.VolumeBindingName: {decode: func(path string, v any) (any, any, error, error) {
+			return cfgDecodeGeneric(path, v, config.DefaultVolumeBindingArgs())
+		}, typ: reflect.TypeFor[config.VolumeBindingArgs]()},
 	}
 }
 
@@ -479,14 +482,13 @@ func cfgDecodeGeneric(path string, v any, def any) (any, any, error, error) {
 }
 
 // cfgKubeUnmodelled are kube-scheduler v1.36 plugins schedkit does not
-// offer (volumes, DRA, gates, node features). Disabling them is accepted
-// (it changes nothing); enabling them or configuring their args is an
-// error saying so.
-var cfgKubeUnmodelled = []string{"SchedulingGates", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
-	"DynamicResources", "NodeDeclaredFeatures"}
+// offer (DRA, node features). Disabling them is accepted (it changes
+// nothing); enabling them or configuring their args is an error saying so.
+var cfgKubeUnmodelled = []string{"DynamicResources", "NodeDeclaredFeatures"}
 
 // cfgKubeRemoved are the plugins kube-scheduler's v1 validation rejects as
-// removed (invalidPluginsByVersion).
+// removed (invalidPluginsByVersion) when enabled or configured, even though
+// the registry offers them for profiles built in code.
 var cfgKubeRemoved = []string{"AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"}
 
 // decodeArgs decodes one pluginConfig entry's args (raw may be empty).
@@ -501,6 +503,9 @@ func (l *cfgLoader) decodeArgs(path, name string, raw json.RawMessage) (*cfgArgs
 	}
 	spec, registered := l.specs[name]
 	codec, known := l.codecs[name]
+	if slices.Contains(cfgKubeRemoved, name) {
+		return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: was invalid in version %q", name, cfgVersionV1)}
+	}
 	if !registered && !known {
 		switch {
 		case slices.Contains(cfgKubeUnmodelled, name):

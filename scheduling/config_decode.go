@@ -147,6 +147,10 @@ func cfgFieldsOf(t reflect.Type) map[string]reflect.Type {
 		if name == "-" {
 			continue
 		}
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			maps.Copy(m, cfgFieldsOf(f.Type)) // embedded: its fields are inlined
+			continue
+		}
 		if name == "" {
 			name = f.Name
 		}
@@ -158,6 +162,8 @@ func cfgFieldsOf(t reflect.Type) map[string]reflect.Type {
 var (
 	cfgRawType      = reflect.TypeFor[json.RawMessage]()
 	cfgDurationType = reflect.TypeFor[cfgDuration]()
+	// cfgUnmarshalerType marks types that decode themselves.
+	cfgUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 )
 
 // cfgCheck walks the generic JSON value v against the Go type t as
@@ -169,6 +175,9 @@ var (
 func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
 	if v == nil || t == cfgRawType {
 		return
+	}
+	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(cfgUnmarshalerType) && t != cfgDurationType {
+		return // its own UnmarshalJSON checks it (resource.Quantity)
 	}
 	if t == cfgDurationType {
 		s, ok := v.(string)

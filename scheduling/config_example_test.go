@@ -57,10 +57,11 @@ profiles:
 `))
 	fmt.Println(err)
 	// Output:
-	// bin-packing scores 6 plugins:
+	// bin-packing scores 7 plugins:
 	//   NodeResourcesFit 5
 	//   TaintToleration 3
 	//   NodeAffinity 2
+	//   VolumeBinding 1
 	//   PodTopologySpread 2
 	//   InterPodAffinity 2
 	//   NodeResourcesBalancedAllocation 1

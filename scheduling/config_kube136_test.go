@@ -103,7 +103,7 @@ func TestConfigNegativeWeightsAsKube(t *testing.T) {
 	}{
 		{w: -12},
 		{w: -13},
-		{w: -14, wantErr: `plugin "ImageLocality" weight 1, running total -100, counting kube's default VolumeBinding (weight 1) and DynamicResources (weight 2), which schedkit does not run`},
+		{w: -14, wantErr: `plugin "ImageLocality" weight 1, running total -100, counting kube's default DynamicResources (weight 2), which schedkit does not run`},
 		{w: -12, disableVB: true},
 		{w: -13, disableVB: true, wantErr: `plugin "ImageLocality" weight 1, running total -100, counting kube's default DynamicResources (weight 2)`},
 	} {
@@ -200,7 +200,7 @@ func TestConfigWriteDropsArgsOfUnusedPlugins(t *testing.T) {
 			kinds = append(kinds, k)
 		}
 	}
-	want := []string{"DefaultPreemptionArgs", "InterPodAffinityArgs", "NodeAffinityArgs", "NodeResourcesBalancedAllocationArgs", "PodTopologySpreadArgs"}
+	want := []string{"DefaultPreemptionArgs", "InterPodAffinityArgs", "NodeAffinityArgs", "NodeResourcesBalancedAllocationArgs", "PodTopologySpreadArgs", "VolumeBindingArgs"}
 	if d := cmp.Diff(want, kinds); d != "" {
 		t.Errorf("printed args kinds (-want +got):\n%s\n%s", d, out)
 	}

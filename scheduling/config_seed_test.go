@@ -24,12 +24,12 @@ func cfgLoadTestdata(t *testing.T, name string, opts ...ConfigOption) *Configura
 
 // cfgLists is the part of a profile the seed texts talk about.
 type cfgLists struct {
-	QueueSort, PreFilter, Filter, PostFilter, PreScore, Score, Reserve, Bind []string
-	Weights                                                                  map[string]int64
+	PreEnqueue, QueueSort, PreFilter, Filter, PostFilter, PreScore, Score, Reserve, PreBind, Bind []string
+	Weights                                                                                       map[string]int64
 }
 
 func cfgListsOf(p framework.Profile) cfgLists {
-	return cfgLists{p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.Bind, p.Weights}
+	return cfgLists{p.PreEnqueue, p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.PreBind, p.Bind, p.Weights}
 }
 
 func cfgDiffLists(t *testing.T, what string, want, got cfgLists) {
@@ -56,8 +56,8 @@ func TestConfigSeed004Minimal(t *testing.T) {
 	}
 	cfgDiffLists(t, "default profile", cfgListsOf(DefaultProfile()), cfgListsOf(c.Profiles[0]))
 	want := map[string]int64{config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
-		config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2, config.NodeResourcesBalancedAllocationName: 1,
-		config.ImageLocalityName: 1}
+		config.VolumeBindingName: 1, config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2,
+		config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1}
 	if d := cmp.Diff(want, c.Profiles[0].Weights); d != "" {
 		t.Errorf("weights (-want +got):\n%s", d)
 	}
@@ -72,6 +72,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    config.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               config.DefaultDefaultPreemptionArgs(),
+		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs(),
 	}
 	if d := cmp.Diff(wantArgs, c.Profiles[0].Args, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)
@@ -91,10 +92,10 @@ func TestConfigSeed004ScoreCustom(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_score_custom.yaml", WithConfigPlugins(specs...))
 	want := cfgListsOf(DefaultProfile())
 	want.Score = []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-		config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName,
+		config.VolumeBindingName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName,
 		"MyCustomPluginA", "MyCustomPluginB"}
 	want.Weights = map[string]int64{config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
-		config.InterPodAffinityName: 2, config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
+		config.VolumeBindingName: 1, config.InterPodAffinityName: 2, config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
 		"MyCustomPluginA": 2, "MyCustomPluginB": 1}
 	cfgDiffLists(t, "profile", want, cfgListsOf(c.Profiles[0]))
 }
@@ -231,7 +232,7 @@ func TestConfigSeed000LoadAware(t *testing.T) {
 	want := def
 	want.Filter = cfgAppend(def.Filter, config.LoadAwareSchedulingName)
 	want.Score = cfgAppend(def.Score, config.LoadAwareSchedulingName)
-	want.Reserve = []string{config.LoadAwareSchedulingName}
+	want.Reserve = cfgAppend(def.Reserve, config.LoadAwareSchedulingName)
 	want.Weights = map[string]int64{config.LoadAwareSchedulingName: 1}
 	for k, v := range def.Weights {
 		want.Weights[k] = v
@@ -292,7 +293,7 @@ func TestConfigSimulateExample(t *testing.T) {
 	la := config.LoadAwareSchedulingName
 	lw := def
 	lw.PreFilter, lw.Filter = cfgAppend(def.PreFilter, la), cfgAppend(def.Filter, la)
-	lw.PreScore, lw.Score, lw.Reserve = cfgAppend(def.PreScore, la), cfgAppend(def.Score, la), []string{la}
+	lw.PreScore, lw.Score, lw.Reserve = cfgAppend(def.PreScore, la), cfgAppend(def.Score, la), cfgAppend(def.Reserve, la)
 	lw.Weights = map[string]int64{la: 2}
 	for k, v := range def.Weights {
 		lw.Weights[k] = v

@@ -52,9 +52,9 @@ func TestConfigErrors(t *testing.T) {
 			want: []string{"profiles[0].plugins.score.enabled[0].weight: 1.5: must be an integer"}},
 		{name: "string for number", in: cfgHead + "parallelism: many\n", want: []string{`parallelism: "many": must be an integer`}},
 		{name: "unknown plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: Foo\n",
-			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: DefaultBinder, DefaultPreemption, ImageLocality,`}},
-		{name: "unmodelled kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: VolumeBinding\n",
-			want: []string{`"VolumeBinding": kube-scheduler plugin that this registry does not offer`}},
+			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: AzureDiskLimits, CinderLimits, Coscheduling, DefaultBinder, DefaultPreemption, EBSLimits, GCEPDLimits, GangScheduling,`}},
+		{name: "unmodelled kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: DynamicResources\n",
+			want: []string{`"DynamicResources": kube-scheduler plugin that this registry does not offer`}},
 		{name: "removed kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: EBSLimits\n",
 			want: []string{`profiles[0].plugins.filter.enabled[0].name: "EBSLimits": was invalid in version "kubescheduler.config.k8s.io/v1"`}},
 		{name: "unknown disabled plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      disabled:\n      - name: NodeNmae\n",
@@ -188,7 +188,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		want := def
 		want.PreFilter, want.Filter = cfgAppend(def.PreFilter, la), cfgAppend(def.Filter, la)
 		want.PreScore, want.Score = cfgAppend(def.PreScore, la), cfgAppend(def.Score, la)
-		want.Reserve = []string{la}
+		want.Reserve = cfgAppend(def.Reserve, la)
 		want.Weights = map[string]int64{la: 5}
 		for k, v := range def.Weights {
 			want.Weights[k] = v
@@ -215,7 +215,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		}
 	})
 	t.Run("disabling a plugin schedkit does not model is accepted", func(t *testing.T) {
-		p := load(t, "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: VolumeBinding\n      - name: SchedulingGates\n")
+		p := load(t, "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: DynamicResources\n      - name: NodeDeclaredFeatures\n")
 		cfgDiffLists(t, "profile", def, cfgListsOf(p))
 	})
 	t.Run("enabled beats disabled in multiPoint", func(t *testing.T) {
@@ -475,5 +475,61 @@ func TestConfigWriteRoundTrip(t *testing.T) {
 				t.Errorf("second print differs:\n%s\n---\n%s", out1, out2)
 			}
 		})
+	}
+}
+
+// TestConfigVolumePlugins: a configuration that enables or configures the
+// volume plugins and SchedulingGates loads; VolumeBinding's args get
+// kube's defaults and validation (a shape only with
+// storageCapacityScoring, schedkit's stand-in for the feature gate).
+func TestConfigVolumePlugins(t *testing.T) {
+	load := func(in string) (*Configuration, error) { return LoadConfig([]byte(cfgHead + in)) }
+	c, err := load("profiles:\n- plugins:\n    preEnqueue:\n      enabled:\n      - name: SchedulingGates\n    filter:\n      enabled:\n      - name: VolumeZone\n  pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Profiles[0]
+	if d := cmp.Diff([]string{config.SchedulingGatesName}, p.PreEnqueue); d != "" {
+		t.Errorf("preEnqueue (-want +got):\n%s", d)
+	}
+	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0}) {
+		t.Errorf("VolumeBinding args %#v, want bindTimeoutSeconds 0 kept", got)
+	}
+	if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := c.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "kind: VolumeBindingArgs") || !strings.Contains(out.String(), "bindTimeoutSeconds: 0") {
+		t.Errorf("written configuration lacks the VolumeBinding args:\n%s", out.String())
+	}
+	c, err = load("profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      storageCapacityScoring: true\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: true,
+		Shape: []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}}
+	if d := cmp.Diff(want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
+		t.Errorf("args with capacity scoring (-want +got):\n%s", d)
+	}
+	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n")
+	if err != nil || len(c.Profiles[0].PreEnqueue) != 0 {
+		t.Errorf("disabling SchedulingGates: %v, preEnqueue %v", err, c.Profiles[0].PreEnqueue)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: -1\n",
+			"profiles[0].pluginConfig[0].args.bindTimeoutSeconds: -1: invalid BindTimeoutSeconds, should not be a negative value"},
+		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 0\n        score: 5\n",
+			"profiles[0].pluginConfig[0].args.shape: [{0 5}]: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"},
+		{"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      storageCapacityScoring: true\n      shape:\n      - utilization: 50\n        score: 11\n",
+			"profiles[0].pluginConfig[0].args.shape[0].score: 11: not in valid range [0, 10]"},
+		{"profiles:\n- pluginConfig:\n  - name: VolumeZone\n    args:\n      foo: 1\n", `plugin "VolumeZone" takes no args`},
+		{"profiles:\n- pluginConfig:\n  - name: GCEPDLimits\n", `"GCEPDLimits": was invalid in version "kubescheduler.config.k8s.io/v1"`},
+	} {
+		if _, err := load(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("config:\n%s\nerr = %v, want %q", tc.in, err, tc.want)
+		}
 	}
 }

@@ -330,8 +330,9 @@ func TestUpdatePod(t *testing.T) {
 			want string
 		}{
 			{builder.MakePod().Name("nobody").Obj(), "unknown pod default/nobody"},
-			{builder.MakePod().Name("big").Node("n1").Obj(), `spec.nodeName="n1": cannot change`},
-			{builder.MakePod().Name("big").UID("u").Obj(), `metadata.uid="u": cannot change`},
+			{builder.MakePod().Name("big").Node("n1").Obj(), `spec.nodeName="n1": a pending pod names no node`},
+			{builder.MakePod().Name("big").UID("u").Obj(), `uid "big" -> "u": may not change`},
+			{builder.MakePod().Name("big").SchedulerName("other").Obj(), `spec.schedulerName "" -> "other": may not change`},
 		} {
 			if err := e.s.UpdatePod(tc.pod); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("UpdatePod(%s): %v, want %q", tc.pod.Key(), err, tc.want)
@@ -339,6 +340,18 @@ func TestUpdatePod(t *testing.T) {
 		}
 		if err := e.s.UpdatePod(nil); err == nil {
 			t.Error("nil pod accepted")
+		}
+		e.add(t, builder.MakePod().Name("bound").Node("n1").Obj())
+		for _, tc := range []struct {
+			pod  *framework.Pod
+			want string
+		}{
+			{builder.MakePod().Name("bound").Obj(), `spec.nodeName="": cannot change (was "n1")`},
+			{builder.MakePod().Name("bound").Node("n1").UID("u").Obj(), `metadata.uid="u": cannot change`},
+		} {
+			if err := e.s.UpdatePod(tc.pod); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("UpdatePod(%s): %v, want %q", tc.pod.Key(), err, tc.want)
+			}
 		}
 	})
 }

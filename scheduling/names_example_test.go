@@ -9,7 +9,7 @@ import (
 )
 
 // A pod of a Cluster goes from StatePending through StateAssumed to
-// StateBound. (framework.PodPending, a different thing, is the pod's
+// StateBound. (framework.StatePending, a different thing, is the pod's
 // status.phase.)
 func ExamplePodState() {
 	n := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4"}).Obj()

@@ -7,13 +7,12 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// UpdatePod replaces the object of an existing pod (by namespace/name) with
-// a copy of pod, keeping its state: a bound pod stays on its node (its
-// resources are recounted), a pending pod stays pending. The pod's UID and
-// spec.nodeName cannot change (binding goes through the scheduler), and
-// status.nominatedNodeName keeps the cluster's value (the scheduler owns
-// it). An assumed pod (being bound) cannot be updated. Errors name the pod
-// and the field.
+// UpdatePod replaces the object of an existing pod (by namespace/name)
+// with a copy of pod, keeping its state: a pending pod as UpdatePendingPod
+// replaces it, a bound pod on the same node (its resources are recounted).
+// The UID and spec.nodeName cannot change (binding goes through the
+// scheduler). An assumed pod (being bound) cannot be updated. Errors name
+// the pod and the field.
 func (c *Cluster) UpdatePod(pod *framework.Pod) error {
 	if pod == nil {
 		return errors.New("scheduling: UpdatePod: nil pod")
@@ -25,6 +24,8 @@ func (c *Cluster) UpdatePod(pod *framework.Pod) error {
 	}
 	old := cp.info.Pod
 	switch {
+	case cp.state == StatePending:
+		return c.UpdatePendingPod(pod)
 	case cp.state == StateAssumed:
 		return fmt.Errorf("scheduling: UpdatePod: pod %s is assumed on node %q (being bound); update it once bound", key, old.Spec.NodeName)
 	case pod.UID != old.UID:
@@ -36,31 +37,33 @@ func (c *Cluster) UpdatePod(pod *framework.Pod) error {
 		return fmt.Errorf("scheduling: UpdatePod: %w", err)
 	}
 	p := *pod
-	p.Status.NominatedNodeName = old.Status.NominatedNodeName
 	pi, err := framework.NewPodInfo(&p)
 	if err != nil {
 		return fmt.Errorf("scheduling: UpdatePod: %w", err)
 	}
-	if cp.state == StateBound {
-		if err := c.snapRemove(cp.info); err != nil {
-			return err
-		}
-		if err := c.snapAdd(pi); err != nil {
-			return err
-		}
+	if err := c.snapRemove(cp.info); err != nil {
+		return err
+	}
+	if err := c.snapAdd(pi); err != nil {
+		return err
 	}
 	c.setPod(key, &clusterPod{info: pi, state: cp.state})
 	return nil
 }
 
 // UpdatePod replaces the object of an existing pod (see Cluster.UpdatePod)
-// and reports the update as kube-scheduler does: a pending pod waiting in
-// the unschedulable pool is retried when the update may help it (with
-// queueing hints, when a plugin that rejected it says Queue for one of the
-// update's events: a label change, a request lowered, a toleration added;
-// without hints, on any update); a bound pod's update is a cluster event
-// for the other pods (a label change may satisfy their affinity, a lower
-// request may let them fit).
+// and reports the update as kube-scheduler does, with its UpdatePodX
+// events (a label change, a request lowered, a toleration added).
+//
+// A pending pod keeps its schedulerName (a change is an error) and takes
+// the new object's nominated node; a gated pod is checked again by its
+// profile's PreEnqueue plugins (removing the last scheduling gate lets it
+// in); a pod waiting in the unschedulable pool is retried when, with
+// queueing hints, a plugin that rejected it says Queue for one of the
+// events (without hints, on any update); a queued pod keeps its place.
+//
+// A bound pod's update is a cluster event for the pods waiting (a label
+// change may satisfy their affinity, a lower request may let them fit).
 func (s *Scheduler) UpdatePod(pod *framework.Pod) error {
 	if err := s.built(); err != nil {
 		return err
@@ -71,57 +74,40 @@ func (s *Scheduler) UpdatePod(pod *framework.Pod) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := pod.Key()
-	oldPI, st, ok := s.cluster.podInfo(key)
+	old, st, ok := s.cluster.podInfo(key)
 	if !ok {
 		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
 	}
-	if st == StatePending {
-		if _, err := s.profileFor(pod); err != nil {
-			return err
-		}
+	if st == StatePending && pod.Spec.SchedulerName != old.Pod.Spec.SchedulerName {
+		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.schedulerName %q -> %q: may not change", key, old.Pod.Spec.SchedulerName, pod.Spec.SchedulerName)
 	}
 	if err := s.cluster.UpdatePod(pod); err != nil {
 		return err
 	}
-	newPI, _, _ := s.cluster.podInfo(key)
-	events := framework.PodUpdateEvents(oldPI.Pod, newPI.Pod)
+	pi, _, _ := s.cluster.podInfo(key)
+	events := framework.PodUpdateEvents(old.Pod, pi.Pod)
 	if st != StatePending {
-		s.podAssigned(oldPI, false)
-		s.podAssigned(newPI, true)
-		s.reportEvents(events, oldPI, newPI, nil, true)
+		s.podAssigned(old, false)
+		s.podAssigned(pi, true)
+		s.reportEvents(events, old, pi, nil, true)
 		s.signal()
 		return nil
 	}
-	if nnn := newPI.Pod.Status.NominatedNodeName; nnn != "" {
-		s.nominator.add(key, newPI, nnn)
-	}
 	s.queue.events++
-	qp, ok := s.queue.get(key)
-	if !ok {
-		return nil
+	wasGated := false
+	if p, ok := s.queue.get(key); ok {
+		wasGated = p.where == qGated
 	}
-	s.queue.setPodInfo(qp, newPI)
-	switch {
-	case qp.where != qUnschedulable:
-		// Queued or in flight: the next attempt sees the new object; an
-		// attempt in flight hears of the update when it fails.
-		if qp.where == qInFlight && s.queue.hints != nil && len(s.queue.flight) > 0 {
-			for _, ev := range events {
-				s.queue.recordFlight(&qEvent{ev: ev, old: oldPI, new: newPI})
-			}
-		}
-	case s.queue.hints == nil:
-		s.queue.moveToActiveOrBackoff([]*queuedPod{qp}, s.clock.Now())
-	default:
-		now := s.clock.Now()
-		for _, ev := range events {
-			strategy := s.queue.worthRequeuing(qp, &qEvent{ev: ev, old: oldPI, new: newPI})
-			if strategy == queueSkip {
-				continue
-			}
-			s.queue.requeueWithStrategy(qp, strategy, now)
-			break
-		}
+	s.queue.update(pi, old, events)
+	if p, ok := s.queue.get(key); ok && p.where == qGated {
+		s.setReason(key, p.gateMsg)
+	} else if wasGated {
+		s.setReason(key, "")
+	}
+	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
+		s.nominator.add(key, pi, nnn)
+	} else {
+		s.nominator.remove(key)
 	}
 	s.signal()
 	return nil

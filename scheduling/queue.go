@@ -90,6 +90,8 @@ const (
 	qErrorBackoff
 	qUnschedulable
 	qInFlight
+	// qGated: a PreEnqueue plugin holds the pod back (scheduling gates).
+	qGated
 )
 
 // queuedPod is the queue's record of one pending pod.
@@ -116,6 +118,8 @@ type queuedPod struct {
 	signed bool
 	where  int
 	index  int
+	// gateMsg is the PreEnqueue rejection of a gated pod.
+	gateMsg string
 }
 
 // schedulingQueue orders pending pods as kube-scheduler's PriorityQueue: an
@@ -135,7 +139,12 @@ type schedulingQueue struct {
 	active, backoff, errorBackoff *qHeap
 	unschedulable                 map[string]*queuedPod
 	pods                          map[string]*queuedPod
-	seq                           uint64
+	// gate runs the pod's PreEnqueue plugins (nil: none); gated holds the
+	// pods they rejected, outside the other sub-queues, until an update of
+	// the pod or a cluster event lets them through.
+	gate  func(*framework.PodInfo) *framework.Status
+	gated map[string]*queuedPod
+	seq   uint64
 	// moves counts MoveAll calls; a pod that fails after a move that
 	// happened while it was in flight is retried instead of parked.
 	// events counts the cluster events reported (moving pods or not).
@@ -176,7 +185,7 @@ func newSchedulingQueue(clock framework.Clock, less func(a, b *framework.QueuedP
 		less = qPriorityLess
 	}
 	q := &schedulingQueue{opts: opts, clock: clock, less: less, start: clock.Now(),
-		unschedulable: map[string]*queuedPod{}, pods: map[string]*queuedPod{}, flight: map[string]*queuedPod{}}
+		unschedulable: map[string]*queuedPod{}, pods: map[string]*queuedPod{}, gated: map[string]*queuedPod{}, flight: map[string]*queuedPod{}}
 	q.active = &qHeap{less: q.activeLess}
 	q.backoff = &qHeap{less: q.backoffLess}
 	q.errorBackoff = &qHeap{less: q.errorBackoffLess}
@@ -283,15 +292,104 @@ func (q *schedulingQueue) nextTickAtOrAfter(t time.Time, period time.Duration, a
 	return tick
 }
 
-// add enqueues a new pod in the active queue.
+// add enqueues a new pod in the active queue, or holds it gated when a
+// PreEnqueue plugin rejects it.
 func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 	now := q.clock.Now()
 	q.seq++
 	p := &queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now}, key: pi.Pod.Key(), seq: q.seq, index: -1}
 	q.touch(p.key)
 	q.pods[p.key] = p
-	q.push(p, qActive)
+	if !q.gateHolds(p) {
+		q.push(p, qActive)
+	}
 	return p
+}
+
+// gateHolds runs the PreEnqueue plugins on p; when one rejects it, p is
+// held in the gated set (with the rejection) and gateHolds reports true.
+// The caller has unlinked p.
+func (q *schedulingQueue) gateHolds(p *queuedPod) bool {
+	if q.gate == nil {
+		return false
+	}
+	st := q.gate(p.PodInfo)
+	if st.IsSuccess() {
+		p.gateMsg = ""
+		return false
+	}
+	p.gateMsg = st.Message()
+	q.push(p, qGated)
+	return true
+}
+
+// ungate lets the gated pods the PreEnqueue plugins now admit into the
+// active queue (in queue order), as kube-scheduler re-runs PreEnqueue when
+// it moves pods on a cluster event.
+func (q *schedulingQueue) ungate() {
+	if len(q.gated) == 0 {
+		return
+	}
+	ps := make([]*queuedPod, 0, len(q.gated))
+	for _, p := range q.gated {
+		ps = append(ps, p)
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
+	for _, p := range ps {
+		q.unlink(p)
+		if !q.gateHolds(p) {
+			q.push(p, qActive)
+		}
+	}
+}
+
+// update replaces a queued pod's PodInfo (its spec changed from old; the
+// update reports events): a gated pod is re-checked; an unschedulable one
+// moves to the backoff or active queue — with queueing hints only when a
+// plugin that rejected it says Queue for one of the events (kube's
+// PriorityQueue.Update); in the active and backoff queues it keeps its
+// place; a pod in flight hears of the events when it fails.
+func (q *schedulingQueue) update(pi, old *framework.PodInfo, events []framework.ClusterEvent) {
+	p, ok := q.pods[pi.Pod.Key()]
+	if !ok {
+		return
+	}
+	q.touch(p.key)
+	p.PodInfo = pi
+	p.sig, p.signed = "", false
+	if q.hints != nil {
+		switch p.where {
+		case qInFlight:
+			for _, ev := range events {
+				q.recordFlight(&qEvent{ev: ev, old: old, new: pi})
+			}
+			return
+		case qUnschedulable:
+			now := q.clock.Now()
+			for _, ev := range events {
+				if s := q.worthRequeuing(p, &qEvent{ev: ev, old: old, new: pi}); s != queueSkip {
+					q.requeueWithStrategy(p, s, now)
+					return
+				}
+			}
+			return
+		}
+	}
+	switch p.where {
+	case qGated:
+		q.unlink(p)
+		if !q.gateHolds(p) {
+			q.push(p, qActive)
+		}
+	case qActive:
+		heap.Fix(q.active, p.index)
+	case qBackoff:
+		heap.Fix(q.backoff, p.index)
+	case qErrorBackoff:
+		heap.Fix(q.errorBackoff, p.index)
+	case qUnschedulable:
+		q.moveToActiveOrBackoff([]*queuedPod{p}, q.clock.Now())
+	}
 }
 
 func (q *schedulingQueue) push(p *queuedPod, where int) {
@@ -305,6 +403,8 @@ func (q *schedulingQueue) push(p *queuedPod, where int) {
 		heap.Push(q.errorBackoff, p)
 	case qUnschedulable:
 		q.unschedulable[p.key] = p
+	case qGated:
+		q.gated[p.key] = p
 	}
 }
 
@@ -319,6 +419,8 @@ func (q *schedulingQueue) unlink(p *queuedPod) {
 		heap.Remove(q.errorBackoff, p.index)
 	case qUnschedulable:
 		delete(q.unschedulable, p.key)
+	case qGated:
+		delete(q.gated, p.key)
 	}
 	p.where = qNowhere
 }
@@ -397,6 +499,7 @@ func (q *schedulingQueue) moveAll() { q.moveAllWhere(nil) }
 // moveAllWhere is moveAll for the pods that pass preCheck (nil: all).
 func (q *schedulingQueue) moveAllWhere(preCheck func(*queuedPod) bool) {
 	q.moves++
+	q.ungate()
 	if len(q.unschedulable) == 0 {
 		return
 	}
@@ -547,9 +650,9 @@ func (q *schedulingQueue) errorBackoffStale() bool {
 }
 
 // lens returns the sizes of the active queue, the backoff queues and the
-// unschedulable pool.
+// unschedulable pool (which counts gated pods, as kube-scheduler's does).
 func (q *schedulingQueue) lens() (active, backoff, unschedulable int) {
-	return q.active.Len(), q.backoff.Len() + q.errorBackoff.Len(), len(q.unschedulable)
+	return q.active.Len(), q.backoff.Len() + q.errorBackoff.Len(), len(q.unschedulable) + len(q.gated)
 }
 
 // touch saves the record of the pod key as it is now, before a change,

@@ -42,12 +42,18 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 
 // DefaultPlugins lists the plugins schedkit offers under their
 // kube-scheduler (and Koordinator) names: kube-scheduler v1.36's default
-// plugins except the volume, DRA and gating plugins (which need objects the
-// library does not model), plus Koordinator's LoadAwareScheduling. A plugin
-// that spans extension points is one plugin composed of its filter half
-// (package filter) and its score half (package scoring).
+// plugins except DynamicResources and NodeDeclaredFeatures (which need
+// objects the library does not model), Koordinator's LoadAwareScheduling,
+// the in-tree volume limit filters of kube-scheduler ≤ v1.31 (EBSLimits,
+// GCEPDLimits, AzureDiskLimits, CinderLimits; off by default), and the
+// workload plugins: scheduler-plugins' TargetLoadPacking,
+// LoadVariationRiskBalancing and Coscheduling, and kube-scheduler v1.36's
+// alpha GangScheduling, TopologyPlacementGenerator and PodGroupPodsCount.
+// A plugin that spans extension points is one plugin composed of its filter
+// half (package filter) and its score half (package scoring).
 func DefaultPlugins() []PluginSpec {
-	return []PluginSpec{
+	return append([]PluginSpec{
+		{Name: config.SchedulingGatesName, Factory: filter.NewSchedulingGates},
 		{Name: config.PrioritySortName, Factory: NewPrioritySort},
 		{Name: config.NodeUnschedulableName, Factory: filter.NewNodeUnschedulable},
 		{Name: config.NodeNameName, Factory: filter.NewNodeName},
@@ -67,6 +73,10 @@ func DefaultPlugins() []PluginSpec {
 		{Name: config.NodePortsName, Factory: filter.NewNodePorts},
 		{Name: config.NodeResourcesFitName, DefaultArgs: anyOf(config.DefaultNodeResourcesFitArgs),
 			Factory: splitFactory(config.NodeResourcesFitName, config.DefaultNodeResourcesFitArgs, filter.NewNodeResourcesFit, scoring.NewNodeResourcesFit)},
+		{Name: config.VolumeRestrictionsName, Factory: filter.NewVolumeRestrictions},
+		{Name: config.NodeVolumeLimitsName, Factory: filter.NewNodeVolumeLimits},
+		{Name: config.VolumeBindingName, DefaultArgs: anyOf(config.DefaultVolumeBindingArgs), Factory: VolumeBindingFactory},
+		{Name: config.VolumeZoneName, Factory: filter.NewVolumeZone},
 		{Name: config.PodTopologySpreadName, DefaultArgs: anyOf(config.DefaultPodTopologySpreadArgs),
 			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
@@ -78,7 +88,11 @@ func DefaultPlugins() []PluginSpec {
 		{Name: DefaultBinderName, Factory: NewDefaultBinder},
 		{Name: config.LoadAwareSchedulingName, DefaultArgs: anyOf(config.DefaultLoadAwareSchedulingArgs),
 			Factory: LoadAwareSchedulingFactory},
-	}
+		{Name: config.EBSLimitsName, Factory: filter.NewEBSLimits},
+		{Name: config.GCEPDLimitsName, Factory: filter.NewGCEPDLimits},
+		{Name: config.AzureDiskLimitsName, Factory: filter.NewAzureDiskLimits},
+		{Name: config.CinderLimitsName, Factory: filter.NewCinderLimits},
+	}, workloadPlugins()...)
 }
 
 // NewDefaultRegistry returns a new registry holding DefaultPlugins. Each call
@@ -94,34 +108,43 @@ func NewDefaultRegistry() *framework.Registry {
 }
 
 // DefaultProfile returns kube-scheduler v1.36's default profile as schedkit
-// can run it: the default multiPoint plugin list (SchedulingGates, PrioritySort,
-// NodeUnschedulable, NodeName, TaintToleration 3, NodeAffinity 2, NodePorts,
-// NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
-// DefaultPreemption, NodeResourcesBalancedAllocation 1, ImageLocality 1,
-// DefaultBinder) expanded to each extension point in that order, without the
-// plugins schedkit does not model (SchedulingGates, the volume plugins,
-// DynamicResources, NodeDeclaredFeatures).
+// runs it: the default multiPoint plugin list (SchedulingGates,
+// PrioritySort, NodeUnschedulable, NodeName, TaintToleration 3,
+// NodeAffinity 2, NodePorts, NodeResourcesFit 1, VolumeRestrictions,
+// NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread 2,
+// InterPodAffinity 2, DefaultPreemption, NodeResourcesBalancedAllocation 1,
+// ImageLocality 1, DefaultBinder) expanded to each extension point in that
+// order, without DynamicResources and NodeDeclaredFeatures, which schedkit
+// does not model. VolumeBinding scores with weight 1 only when its
+// StorageCapacityScoring arg is on (kube's alpha gate); otherwise its
+// PreScore skips.
 func DefaultProfile() framework.Profile {
 	return framework.Profile{
 		SchedulerName: DefaultSchedulerName,
+		PreEnqueue:    []string{config.SchedulingGatesName},
 		QueueSort:     []string{config.PrioritySortName},
 		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
+			config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
 			config.PodTopologySpreadName, config.InterPodAffinityName},
 		Filter: []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName,
-			config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName, config.PodTopologySpreadName,
-			config.InterPodAffinityName},
+			config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
+			config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
+			config.PodTopologySpreadName, config.InterPodAffinityName},
 		PostFilter: defaultPostFilter(),
 		PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName},
+			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName},
 		Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName,
+			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName,
 			config.ImageLocalityName},
 		Weights: map[string]int64{
 			config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
+			config.VolumeBindingName:     1,
 			config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2,
 			config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
 		},
-		Bind: []string{DefaultBinderName},
+		Reserve: []string{config.VolumeBindingName},
+		PreBind: []string{config.VolumeBindingName},
+		Bind:    []string{DefaultBinderName},
 	}
 }
 
@@ -130,6 +153,7 @@ func DefaultProfile() framework.Profile {
 // in kube's order. Configuration loading merges user plugin sets with it.
 func DefaultMultiPoint() []WeightedPlugin {
 	out := []WeightedPlugin{
+		{Name: config.SchedulingGatesName},
 		{Name: config.PrioritySortName},
 		{Name: config.NodeUnschedulableName},
 		{Name: config.NodeNameName},
@@ -137,6 +161,10 @@ func DefaultMultiPoint() []WeightedPlugin {
 		{Name: config.NodeAffinityName, Weight: 2},
 		{Name: config.NodePortsName},
 		{Name: config.NodeResourcesFitName, Weight: 1},
+		{Name: config.VolumeRestrictionsName},
+		{Name: config.NodeVolumeLimitsName},
+		{Name: config.VolumeBindingName},
+		{Name: config.VolumeZoneName},
 		{Name: config.PodTopologySpreadName, Weight: 2},
 		{Name: config.InterPodAffinityName, Weight: 2},
 	}

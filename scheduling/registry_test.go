@@ -29,6 +29,21 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		DefaultBinderName:                          {PointBind},
 		config.DefaultPreemptionName:               {PointPostFilter},
 		config.LoadAwareSchedulingName:             {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve},
+		config.VolumeRestrictionsName:              {PointPreFilter, PointFilter},
+		config.NodeVolumeLimitsName:                {PointPreFilter, PointFilter},
+		config.VolumeZoneName:                      {PointPreFilter, PointFilter},
+		config.VolumeBindingName:                   {PointPreFilter, PointFilter, PointPreScore, PointScore, PointReserve, PointPreBind},
+		config.EBSLimitsName:                       {PointPreFilter, PointFilter},
+		config.GCEPDLimitsName:                     {PointPreFilter, PointFilter},
+		config.AzureDiskLimitsName:                 {PointPreFilter, PointFilter},
+		config.CinderLimitsName:                    {PointPreFilter, PointFilter},
+		config.SchedulingGatesName:                 nil, // PreEnqueue only
+		// scheduler-plugins (pkg/trimaran; TargetLoadPacking records bindings
+		// at PostBind where the anchor watches bound pods).
+		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
+		config.LoadVariationRiskBalancingName: {PointPreScore, PointScore},
+		config.CoschedulingName:               {PointQueueSort, PointPreFilter, PointPostFilter, PointReserve, PointPermit},
+		GangSchedulingName:                    {PointPermit}, // and PreEnqueue, which ExtensionPoints does not list
 	}
 	for _, spec := range DefaultPlugins() {
 		fac, ok := reg.Lookup(spec.Name)
@@ -62,6 +77,15 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 	reg := NewDefaultRegistry()
 	got := DefaultProfile()
 	want := framework.Profile{SchedulerName: got.SchedulerName, Weights: map[string]int64{}}
+	// PreEnqueue is not one of AllPoints: the plugins implementing it.
+	for _, wp := range DefaultMultiPoint() {
+		fac, _ := reg.Lookup(wp.Name)
+		if pl, err := fac(nil, nil); err == nil {
+			if _, ok := pl.(framework.PreEnqueuePlugin); ok {
+				want.PreEnqueue = append(want.PreEnqueue, wp.Name)
+			}
+		}
+	}
 	points := map[string]*[]string{
 		PointQueueSort: &want.QueueSort, PointPreFilter: &want.PreFilter, PointFilter: &want.Filter,
 		PointPostFilter: &want.PostFilter, PointPreScore: &want.PreScore, PointScore: &want.Score,
@@ -77,7 +101,7 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 		for _, p := range ExtensionPoints(pl) {
 			*points[p] = append(*points[p], wp.Name)
 			if p == PointScore {
-				want.Weights[wp.Name] = wp.Weight
+				want.Weights[wp.Name] = max(wp.Weight, 1) // 0 means 1, as the loader resolves it
 			}
 		}
 	}
@@ -121,6 +145,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
 			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
+			{Plugin: "VolumeBinding", Weight: 1, Skipped: true},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
@@ -130,6 +155,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
 			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 81, Normalized: 81, Weight: 1, Weighted: 81},
+			{Plugin: "VolumeBinding", Weight: 1, Skipped: true},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 71, Normalized: 71, Weight: 1, Weighted: 71},
@@ -142,7 +168,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 	if res.SelectedNode() != "n2" || res.Margin != 2 {
 		t.Fatalf("selected %s margin %d", res.SelectedNode(), res.Margin)
 	}
-	if d := cmp.Diff([]string{"InterPodAffinity", "NodeAffinity", "PodTopologySpread"}, res.SkippedScore); d != "" {
+	if d := cmp.Diff([]string{"InterPodAffinity", "NodeAffinity", "PodTopologySpread", "VolumeBinding"}, res.SkippedScore); d != "" {
 		t.Fatalf("skipped score plugins (-want +got):\n%s", d)
 	}
 }

@@ -100,6 +100,11 @@ type ReplayResult struct {
 	// EventErrors lists the node events the cluster refused, with their
 	// virtual time (e.g. an update of a node that was not there then).
 	EventErrors []string
+	// Gangs has one outcome per gang of the workload, sorted by group.
+	Gangs []GangOutcome
+	// Displaced lists the pods preemptions displaced, in order, and whether
+	// each was placed again.
+	Displaced []Displacement
 }
 
 // DecisionsPerSecond is scheduling cycles per second of real time.
@@ -191,6 +196,7 @@ type rpEvent struct {
 	class int // 0 node event, 1 completion, 2 arrival: the order at one instant
 	seq   int
 	node  *NodeEvent
+	gang  *GangArrival // class 0: a PodGroup created
 	pod   *rpPod
 	inc   int // the pod incarnation a completion belongs to
 }
@@ -224,6 +230,7 @@ type rpPod struct {
 	inc      int // bumped at every (re)submission and binding
 	bound    time.Time
 	outcome  PodOutcome
+	gang     *rpGang // the workload gang it belongs to, if any
 }
 
 // Replay runs a workload on a virtual clock through a Scheduler with
@@ -233,8 +240,12 @@ type rpPod struct {
 // the next event, backoff expiry or Permit timeout. Every decision is
 // recorded, and every pod ends Running, Completed, Pending (with its last
 // failure), Rejected (with the error that refused it), Preempted or
-// Evicted. The same workload and seed give the same decisions whatever
-// opts.Parallelism is. Invalid input is an error naming the pod or node,
+// Evicted. Gangs (Workload.Gangs) are created at their time, before the
+// pods arriving then; a gang's pods start their durations only once
+// minMember of them are bound (until then they hold their nodes idle),
+// and ReplayResult.Gangs says whether each ran whole, how long it waited
+// and the pod-seconds its pods held while it could not run. The same
+// workload and seed give the same decisions whatever opts.Parallelism is. Invalid input is an error naming the pod or node,
 // before anything runs.
 func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult, error) {
 	if w == nil {
@@ -267,13 +278,18 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if opts.Reference.MilliCPU == 0 && opts.Reference.Memory == 0 {
 		opts.Reference = rpMeanRequest(w.Arrivals)
 	}
-	cluster, err := NewClusterFrom(w.Nodes, w.Pods)
+	cluster, err := newWorkloadCluster(w)
 	if err != nil {
 		return nil, err
 	}
 	cluster.SetDisruptionBudgets(w.DisruptionBudgets)
 	for _, m := range w.NodeMetrics {
 		if err := cluster.UpdateNodeMetric(m); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range w.NodeLoads {
+		if err := cluster.UpdateNodeLoad(l); err != nil {
 			return nil, err
 		}
 	}
@@ -287,8 +303,13 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		e.seq = seq
 		heap.Push(&events, e)
 	}
+	gangs := newRPGangs(w, opts.Start)
+	var displaced rpDisplaced
 	for _, p := range w.Pods {
-		pods[p.Key()] = &rpPod{pod: p, outcome: PodOutcome{Pod: p.Key(), Fate: FateRunning, Node: p.Spec.NodeName}}
+		rp := &rpPod{pod: p, outcome: PodOutcome{Pod: p.Key(), Fate: FateRunning, Node: p.Spec.NodeName}}
+		pods[p.Key()] = rp
+		gangs.join(rp)
+		gangs.bound(rp, opts.Start)
 	}
 	arrivals := slices.Clone(w.Arrivals)
 	sort.SliceStable(arrivals, func(i, j int) bool { return arrivals[i].At < arrivals[j].At })
@@ -296,17 +317,31 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		a := &arrivals[i]
 		rp := &rpPod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: a.Pod.Key(), Fate: FatePending}}
 		pods[a.Pod.Key()] = rp
+		gangs.join(rp)
 		push(&rpEvent{at: opts.Start.Add(a.At), class: 2, pod: rp})
 	}
 	for i := range w.NodeEvents {
 		e := &w.NodeEvents[i]
 		push(&rpEvent{at: opts.Start.Add(e.At), class: 0, node: e})
 	}
+	for i := range w.Gangs {
+		g := &w.Gangs[i]
+		push(&rpEvent{at: opts.Start.Add(g.At), class: 0, gang: g})
+	}
+	// started pushes the completions of pods whose run starts at t.
+	started := func(ps []*rpPod, t time.Time) {
+		for _, rp := range ps {
+			if rp.duration > 0 {
+				push(&rpEvent{at: t.Add(rp.duration), class: 1, pod: rp, inc: rp.inc})
+			}
+		}
+	}
 
 	var s *Scheduler
 	// resubmit ends (or, with Resubmit, restarts) a pod the cluster no
 	// longer holds; locked says whether the scheduler's lock is held.
 	resubmit := func(rp *rpPod, fate PodFate, reason string, locked bool) {
+		gangs.unbound(rp, clock.Now())
 		rp.inc++
 		if !opts.Resubmit {
 			rp.outcome = PodOutcome{Pod: rp.pod.Key(), Fate: fate, Node: rp.outcome.Node, Reason: reason}
@@ -338,13 +373,13 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			rp.inc++
 			rp.bound = d.Time
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FateRunning, Node: d.Node}
-			if rp.duration > 0 {
-				push(&rpEvent{at: d.Time.Add(rp.duration), class: 1, pod: rp, inc: rp.inc})
-			}
+			started(gangs.bound(rp, d.Time), d.Time)
+			displaced.placed(d.Pod, d.Node, d.Time)
 		case OutcomeUnschedulable, OutcomeError, OutcomeSkipped:
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FatePending, Reason: d.Message}
 		}
 		for _, v := range d.Victims {
+			displaced.add(v, &d)
 			vp := pods[v]
 			if vp == nil {
 				continue
@@ -409,6 +444,12 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			e := heap.Pop(&events).(*rpEvent)
 			switch e.class {
 			case 0:
+				if e.gang != nil {
+					if err := s.AddPodGroup(e.gang.Group); err != nil {
+						res.EventErrors = append(res.EventErrors, fmt.Sprintf("%v: gang %s: %v", e.at.Sub(res.Start), e.gang.Group.Key(), err))
+					}
+					continue
+				}
 				if err := s.replayNodeEvent(e.node, pods, resubmit); err != nil {
 					res.EventErrors = append(res.EventErrors, fmt.Sprintf("%v: %s %s: %v", e.at.Sub(res.Start), e.node.Action, e.node.target(), err))
 				}
@@ -416,6 +457,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 				if e.inc == e.pod.inc {
 					if err := s.DeletePod(e.pod.pod.Namespace, e.pod.pod.Name); err == nil {
 						e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateCompleted, Node: e.pod.outcome.Node}
+						gangs.unbound(e.pod, next)
 					}
 					e.pod.inc++
 				}
@@ -428,9 +470,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 					e.pod.inc++
 					e.pod.bound = next
 					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRunning, Node: e.pod.pod.Spec.NodeName}
-					if e.pod.duration > 0 {
-						push(&rpEvent{at: next.Add(e.pod.duration), class: 1, pod: e.pod, inc: e.pod.inc})
-					}
+					started(gangs.bound(e.pod, next), next)
 				}
 			}
 		}
@@ -448,6 +488,8 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		res.PendingAtLastArrival, _, _ = cluster.NumPods()
 	}
 	res.Final = MeasurePlacement(cluster.Snapshot(), opts.Reference)
+	res.Gangs = gangs.outcomes(res.End)
+	res.Displaced = displaced.list
 	for _, rp := range pods {
 		if rp.outcome.Fate == FatePending {
 			if r := s.PendingReason(rp.pod.Namespace, rp.pod.Name); r != "" {
@@ -556,6 +598,8 @@ func (s *Scheduler) replayNodeEvent(e *NodeEvent, pods map[string]*rpPod, resubm
 		}
 	case NodeMetricUpdate:
 		return s.UpdateNodeMetric(e.Metric)
+	case NodeLoadUpdate:
+		return s.UpdateNodeLoad(e.Load)
 	}
 	return nil
 }
@@ -567,6 +611,8 @@ func (e *NodeEvent) target() string {
 		return e.Node.Name
 	case e.Metric != nil:
 		return e.Metric.Name
+	case e.Load != nil:
+		return e.Load.Name
 	}
 	return e.Name
 }

@@ -191,8 +191,13 @@ type Scheduler struct {
 	async       bool
 	keepResults bool
 	keepFailed  bool // WithFailureExplanations
+	workload    schedWorkload
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
+
+	// noPostFilter skips PostFilter (preemption) while a what-if question
+	// places pods that must not preempt (whatif.go).
+	noPostFilter bool
 
 	nextStart int
 	cycle     int64
@@ -294,6 +299,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		s.order = append(s.order, p.SchedulerName)
 	}
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
+	s.queue.gate = s.preEnqueue
 	if !s.queueOpts.DisableQueueingHints {
 		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order)
 		if err != nil {
@@ -302,6 +308,9 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		s.queue.hints, s.queue.snapshot = hints, cluster.Snapshot
 	}
 	s.collectUsageCaches()
+	if err := s.attachPlugins(registry); err != nil {
+		return nil, err
+	}
 	for _, m := range cluster.NodeMetrics() {
 		s.nodeMetricUpdated(m)
 	}
@@ -315,7 +324,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 			return nil, err
 		}
 		pi, _, _ := cluster.podInfo(r.Pod.Key())
-		s.queue.add(pi)
+		s.enqueue(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(r.Pod.Key(), pi, nnn)
 		}
@@ -403,7 +412,7 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 	key := pod.Key()
 	pi, st, _ := s.cluster.podInfo(key)
 	if st == StatePending {
-		s.queue.add(pi)
+		s.enqueue(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(key, pi, nnn)
 		}
@@ -601,6 +610,10 @@ type schedCycleHandle struct {
 	prof *schedProfile
 	// victims are the pods the cycle's preemption evicted.
 	victims []string
+	// bindingLocked says the binding cycle runs with the scheduler's lock
+	// held (synchronous binding), for PreBind plugins that change the
+	// cluster.
+	bindingLocked bool
 }
 
 // Clone returns the handle itself: it is shared by cloned states.
@@ -662,6 +675,9 @@ func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
 	qp := s.queue.pop()
 	if qp == nil {
 		return Decision{}, false
+	}
+	if s.runsPodGroupCycle(qp) {
+		return s.podGroupCycle(ctx, qp), true
 	}
 	return s.scheduleCycle(ctx, qp), true
 }

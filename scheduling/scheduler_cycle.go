@@ -130,7 +130,7 @@ func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedP
 		d.Stage, d.Plugin = "PreFilter", res.PreFilterStatus.Plugin()
 	}
 	nominating := clear
-	if prof.fw.HasPostFilterPlugins() {
+	if prof.fw.HasPostFilterPlugins() && !s.noPostFilter {
 		r, st := prof.fw.RunPostFilterPlugins(ctx, state, qp.PodInfo, res.NodeToStatus())
 		fe.Diagnosis.PostFilterMsg = st.Message()
 		nominating = nil
@@ -346,6 +346,9 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 		return s.bindingFailed(ctx, b, d, "WaitOnPermit", permit, locked)
 	}
 	fw := b.prof.fw
+	if h, ok := schedHandleFrom(b.state); ok {
+		h.bindingLocked = locked
+	}
 	if st := fw.RunPreBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
 		return s.bindingFailed(ctx, b, d, "PreBind", st, locked)
 	}

@@ -240,6 +240,9 @@ func (s *Scheduler) SchedulePod(ctx context.Context, pod *framework.Pod) (Decisi
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	qp, ok := s.queue.get(pod.Key())
+	if ok && qp.where == qGated {
+		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", pod.Key(), qp.gateMsg)
+	}
 	if !ok || qp.where != qActive {
 		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", pod.Key())
 	}

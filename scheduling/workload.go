@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -24,6 +25,8 @@ const (
 	NodeRemove NodeAction = "remove"
 	// NodeMetricUpdate records a NodeMetric (for LoadAwareScheduling).
 	NodeMetricUpdate NodeAction = "metric"
+	// NodeLoadUpdate records a NodeLoad (for the Trimaran plugins).
+	NodeLoadUpdate NodeAction = "load"
 )
 
 // PodArrival is a pod that enters the cluster At (an offset from the
@@ -35,25 +38,32 @@ type PodArrival struct {
 }
 
 // NodeEvent changes the cluster At an offset from the start: a node added,
-// updated or removed (by Name), or a NodeMetric recorded.
+// updated or removed (by Name), or a NodeMetric or NodeLoad recorded.
 type NodeEvent struct {
 	At     time.Duration
 	Action NodeAction
 	Node   *framework.Node
 	Name   string
 	Metric *framework.NodeMetric
+	Load   *framework.NodeLoad
 }
 
 // Workload is what Replay runs: the initial cluster (nodes, pods already
-// bound to them, PodDisruptionBudgets, NodeMetrics) and the timed pod
-// arrivals and node events.
+// bound to them, PodDisruptionBudgets, NodeMetrics, NodeLoads) and the
+// timed pod arrivals, gangs and node events.
 type Workload struct {
 	Nodes             []*framework.Node
 	Pods              []*framework.Pod
 	DisruptionBudgets []framework.PodDisruptionBudget
 	NodeMetrics       []*framework.NodeMetric
+	NodeLoads         []*framework.NodeLoad
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
+	// Storage holds the storage objects (volumes, claims, classes,
+	// CSINodes of initial nodes, …), added before the pods.
+	Storage framework.StorageObjects
+	// Gangs are PodGroups created during the replay (see GangArrival).
+	Gangs []GangArrival
 
 	// origins record where ReadCluster and ReadWorkload found the entries,
 	// so that Validate's errors name the file, line and column.
@@ -147,8 +157,15 @@ func (w *Workload) Validate() error {
 			if err := e.Metric.Validate(); err != nil {
 				return fmt.Errorf("%s: %w", where(), err)
 			}
+		case NodeLoadUpdate:
+			if e.Load == nil {
+				return fmt.Errorf("%s: missing load", where())
+			}
+			if err := e.Load.Validate(); err != nil {
+				return fmt.Errorf("%s: %w", where(), err)
+			}
 		default:
-			return fmt.Errorf("%s: unknown action %q (want add, update, remove or metric)", where(), e.Action)
+			return fmt.Errorf("%s: unknown action %q (want add, update, remove, metric or load)", where(), e.Action)
 		}
 	}
 	pods := map[string]bool{}
@@ -201,13 +218,24 @@ func (w *Workload) Validate() error {
 		if e.Action == NodeMetricUpdate && e.Metric != nil && !ever[e.Metric.Name] {
 			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At, e.Metric.Name)
 		}
+		if e.Action == NodeLoadUpdate && e.Load != nil && !ever[e.Load.Name] {
+			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Load.Name)
+		}
 	}
 	for i, m := range w.NodeMetrics {
 		if err := m.Validate(); err != nil {
 			return fmt.Errorf("%s: %w", w.at(wlMetrics, i, "nodeMetrics"), err)
 		}
 	}
-	return nil
+	for i, l := range w.NodeLoads {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("workload: nodeLoads[%d]: %w", i, err)
+		}
+	}
+	if err := w.validateGangs(); err != nil {
+		return err
+	}
+	return w.validateStorage(nodes)
 }
 
 // The JSON format (documented in examples/simulate/README.md). Durations
@@ -232,6 +260,9 @@ type wlNodeGroup struct {
 	Count      int            `json:"count"`
 	NamePrefix string         `json:"namePrefix"`
 	Node       framework.Node `json:"node"`
+	// CSINode, when set, gives every node of the group a CSINode (named
+	// after the node).
+	CSINode *framework.CSINode `json:"csiNode,omitempty"`
 }
 
 type wlPodGroup struct {
@@ -241,6 +272,9 @@ type wlPodGroup struct {
 	Interval   wlDuration    `json:"interval"`
 	Duration   wlDuration    `json:"duration"`
 	Pod        framework.Pod `json:"pod"`
+	// VolumeClaimTemplates give each pod its own claims, as a
+	// StatefulSet's do (wlStatefulClaims).
+	VolumeClaimTemplates []framework.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
 }
 
 type wlPod struct {
@@ -255,20 +289,24 @@ type wlNodeEvent struct {
 	Node   *framework.Node       `json:"node,omitempty"`
 	Name   string                `json:"name,omitempty"`
 	Metric *framework.NodeMetric `json:"metric,omitempty"`
+	Load   *framework.NodeLoad   `json:"load,omitempty"`
 }
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
-// with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node}:
-// count copies named prefix-0, prefix-1, …; count at most 10,000,000),
-// "pods" (pods bound with spec.nodeName), "disruptionBudgets" and
-// "nodeMetrics". It adds them to w. Errors name the file, the line, the
-// entry and, when known, the object, and wrap the cause (a
-// *resource.ParseError for a bad quantity). Like kube-apiserver's strict
-// decoding, an unknown field or a key given twice in one object is an
-// error. The entries remember where they were read, so that
+// with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node,
+// csiNode}: count copies named prefix-0, prefix-1, …, each with a copy of
+// the optional CSINode; count at most 10,000,000), "pods" (pods bound with
+// spec.nodeName), "disruptionBudgets", "nodeMetrics", "nodeLoads", and the storage
+// objects "persistentVolumes", "persistentVolumeClaims", "storageClasses",
+// "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments"
+// (manifests without apiVersion and kind). It adds them to w. Errors name
+// the file, the line, the entry and, when known, the object, and wrap the
+// cause (a *resource.ParseError for a bad quantity). Like kube-apiserver's
+// strict decoding, an unknown field or a key given twice in one object is
+// an error. The entries remember where they were read, so that
 // Workload.Validate names the file, line and column too.
 func ReadCluster(r io.Reader, name string, w *Workload) error {
-	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
+	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
 			var n framework.Node
 			if err := wlStrict(raw, &n); err != nil {
@@ -289,6 +327,9 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 				n := g.Node
 				n.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				w.Nodes = append(w.Nodes, &n)
+				if c := wlNodeGroupCSINode(g.CSINode, n.Name); c != nil {
+					w.Storage.CSINodes = append(w.Storage.CSINodes, c)
+				}
 			}
 			return nil
 		},
@@ -316,16 +357,29 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			w.NodeMetrics = append(w.NodeMetrics, &m)
 			return nil
 		},
-	})
+		"nodeLoads": func(raw json.RawMessage, _ int) error {
+			var l framework.NodeLoad
+			if err := wlStrict(raw, &l); err != nil {
+				return err
+			}
+			w.NodeLoads = append(w.NodeLoads, &l)
+			return nil
+		},
+	}
+	maps.Copy(handlers, wlStorageHandlers(w))
+	return wlRead(r, name, w, handlers)
 }
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
-// duration, pod}: count pods, at most 10,000,000, named prefix-0…
-// arriving interval apart from arrival) and "nodeEvents" ({at, action:
-// add|update|remove|metric, node, name, metric}). It adds them to w. A
-// negative arrival, interval or duration is an error naming the pod;
-// errors are reported and wrapped as ReadCluster's.
+// duration, pod, volumeClaimTemplates}: count pods, at most 10,000,000,
+// named prefix-0… arriving interval apart from arrival, each with its own
+// claims <template>-<pod> as a StatefulSet's), "gangs" ({podGroup, count,
+// namePrefix, arrival, interval, duration, pod}: a PodGroup and its pods,
+// see GangArrival) and "nodeEvents" ({at, action:
+// add|update|remove|metric|load, node, name, metric, load}). It adds them
+// to w. A negative arrival, interval or duration is an error naming the
+// pod; errors are reported and wrapped as ReadCluster's.
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
 	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
@@ -354,10 +408,12 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 				p := g.Pod
 				p.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				at := time.Duration(g.Arrival) + time.Duration(i)*time.Duration(g.Interval)
-				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: wlDefaultNS(&p)})
+				wlStatefulClaims(w, wlDefaultNS(&p), g.VolumeClaimTemplates)
+				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: &p})
 			}
 			return nil
 		},
+		"gangs": func(raw json.RawMessage, _ int) error { return readGang(raw, w) },
 		"nodeEvents": func(raw json.RawMessage, _ int) error {
 			var e wlNodeEvent
 			if err := wlStrict(raw, &e); err != nil {
@@ -366,7 +422,7 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if e.At < 0 {
 				return fmt.Errorf("at=%v: must not be negative", time.Duration(e.At))
 			}
-			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric})
+			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric, Load: e.Load})
 			return nil
 		},
 	})

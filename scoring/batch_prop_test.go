@@ -38,6 +38,8 @@ func batchScorePlugins(t *rapid.T) []fw.ScorePlugin {
 	add(NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil))
 	add(NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil))
 	add(NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil))
+	add(NewTargetLoadPacking(nil, nil, trimaranNameLoads{}))
+	add(NewLoadVariationRiskBalancing(nil, nil, trimaranNameLoads{}))
 	ba := config.DefaultNodeResourcesBalancedAllocationArgs()
 	ba.Mode = rapid.SampledFrom([]config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev, config.BalancedAllocationClassic}).Draw(t, "baMode")
 	if ba.Mode != config.BalancedAllocationClassic { // Classic takes cpu and memory only

@@ -85,3 +85,10 @@ func (pl *InterPodAffinity) SignPod(_ context.Context, pod *framework.PodInfo) (
 	}
 	return []framework.SignFragment{{Key: framework.SignerLabels, Value: pod.Pod.Labels}}, nil
 }
+
+var _ framework.SignPlugin = (*VolumeBinding)(nil)
+
+// SignPod signs the pod's volumes (volumebinding/volume_binding.go).
+func (pl *VolumeBinding) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerVolumes, Value: framework.SignVolumes(pod.Pod)}}, nil
+}

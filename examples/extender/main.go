@@ -18,7 +18,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
@@ -26,8 +26,8 @@ import (
 // now is when every NodeMetric was reported.
 var now = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
 
-func res(cpu, mem string) resource.List {
-	return resource.List{resource.CPU: resource.MustParse(cpu), resource.Memory: resource.MustParse(mem)}
+func res(cpu, mem string) map[string]string {
+	return map[string]string{"cpu": cpu, "memory": mem}
 }
 
 // node is one 16-CPU / 64Gi node: what its pod requests and really uses.
@@ -50,25 +50,12 @@ func cluster() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
 	var ps []*fw.Pod
 	var ms []*fw.NodeMetric
 	for _, n := range nodes {
-		alloc := res("16", "64Gi")
-		alloc[resource.Pods] = resource.MustParse("110")
-		ns = append(ns, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: n.name, Labels: map[string]string{"kubernetes.io/hostname": n.name}},
-			Status: fw.NodeStatus{Capacity: alloc, Allocatable: alloc}})
-		p := &fw.Pod{
-			ObjectMeta: fw.ObjectMeta{Name: n.name + "-app", Namespace: "default", UID: n.name + "-app"},
-			Spec: fw.PodSpec{NodeName: n.name, Containers: []fw.Container{{Name: "app",
-				Resources: fw.ResourceRequirements{Requests: res(n.reqCPU, n.reqMem)}}}},
-			Status: fw.PodStatus{Phase: fw.PodRunning,
-				Conditions: []fw.PodCondition{{Type: fw.PodScheduled, Status: fw.ConditionTrue, LastTransitionTime: now.Add(-time.Hour)}}},
-		}
+		ns = append(ns, builder.MakeNode().Name(n.name).Capacity(res("16", "64Gi")).Obj())
+		p := builder.MakePod().Name(n.name+"-app").Node(n.name).Req(res(n.reqCPU, n.reqMem)).
+			Phase(fw.PodRunning).Condition(fw.PodScheduled, fw.ConditionTrue, now.Add(-time.Hour)).Obj()
 		ps = append(ps, p)
-		t := now
-		ms = append(ms, &fw.NodeMetric{ObjectMeta: fw.ObjectMeta{Name: n.name}, Status: fw.NodeMetricStatus{
-			UpdateTime: &t,
-			NodeMetric: &fw.NodeMetricInfo{NodeUsage: fw.ResourceMap{Resources: res(n.usedCPU, n.usedMem)}},
-			PodsMetric: []*fw.PodMetricInfo{{Namespace: "default", Name: p.Name, Priority: "koord-prod",
-				PodUsage: fw.ResourceMap{Resources: res(n.usedCPU, n.usedMem)}}},
-		}})
+		ms = append(ms, builder.MakeNodeMetric(n.name).UpdateTime(now).Usage(res(n.usedCPU, n.usedMem)).
+			Pod("default", p.Name, "koord-prod", res(n.usedCPU, n.usedMem)).Obj())
 	}
 	return ns, ps, ms
 }
@@ -171,8 +158,7 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pod := &fw.Pod{ObjectMeta: fw.ObjectMeta{Name: "web", Namespace: "default", UID: "web"},
-		Spec: fw.PodSpec{Containers: []fw.Container{{Name: "web", Resources: fw.ResourceRequirements{Requests: res("4", "8Gi")}}}}}
+	pod := builder.MakePod().Name("web").Req(res("4", "8Gi")).Obj()
 	fmt.Fprintln(w, "Incoming pod default/web requests cpu 4, memory 8Gi; every node has 16 CPU / 64Gi.")
 	for _, n := range nodes {
 		fmt.Fprintf(w, "  %s: requested cpu %-3s used cpu %s\n", n.name, n.reqCPU, n.usedCPU)

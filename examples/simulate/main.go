@@ -5,8 +5,11 @@
 // compares kube-scheduler's default profile scored by LeastAllocated,
 // MostAllocated, BalancedAllocation or LoadAwareScheduling; flags change
 // the sizes, the seed, the parallelism, read the cluster and workload from
-// JSON files, or take the profiles from a KubeSchedulerConfiguration file.
-// It writes an SVG chart of per-node utilization and prints its path.
+// JSON files, or take the profiles from a KubeSchedulerConfiguration file;
+// -profiles also offers Trimaran's TargetLoadPacking and
+// LoadVariationRiskBalancing, and -gangs compares the default profile with
+// and without Coscheduling on jobs of 8 and 32 pods (gangs.go). It writes
+// an SVG chart of per-node utilization and prints its path.
 package main
 
 import (
@@ -41,6 +44,9 @@ type options struct {
 	profiles     string
 	// popFromBackoff keeps kube's SchedulerPopFromBackoffQ on.
 	popFromBackoff bool
+	// gangs switches to the gang workload (gangs.go) with jobs jobs.
+	gangs bool
+	jobs  int
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -57,6 +63,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.svgPath, "svg", filepath.Join(os.TempDir(), "schedkit-simulate.svg"), "where to write the utilization chart")
 	fs.StringVar(&o.logDir, "log-dir", "", "write each profile's decision log to DIR/<profile>.log")
 	fs.StringVar(&o.profiles, "profiles", "", "comma-separated subset of the built-in profiles to run")
+	fs.BoolVar(&o.gangs, "gangs", false, "gang workload: the built-in cluster (200 nodes unless -nodes is given) made busy and -jobs jobs of 8 and 32 pods, compared with and without Coscheduling")
+	fs.IntVar(&o.jobs, "jobs", 0, "jobs of the gang workload (0: one per 5 nodes)")
 	fs.BoolVar(&o.popFromBackoff, "pop-from-backoff", true, "retry backing-off pods at once when the scheduler is idle (kube v1.33+ SchedulerPopFromBackoffQ); false speeds up workloads that leave many pods unschedulable")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -71,6 +79,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-pods=%d: must not be negative", o.pods)
 	case o.parallelism <= 0:
 		return o, fmt.Errorf("-parallelism=%d: must be positive", o.parallelism)
+	case o.jobs < 0:
+		return o, fmt.Errorf("-jobs=%d: must not be negative", o.jobs)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.gangs && !set["nodes"] {
+		o.nodes = gangNodes
+	}
+	if o.jobs == 0 {
+		o.jobs = max(1, o.nodes/5)
 	}
 	return o, nil
 }
@@ -265,19 +283,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 	} else {
 		builtinCluster(o.nodes, rng, w, bar)
+		builtinStorage(w)
+		builtinLoads(w, o.seed)
 	}
-	if o.workloadFile != "" {
+	switch {
+	case o.workloadFile != "":
 		if err := readFile(o.workloadFile, scheduling.ReadWorkload, w); err != nil {
 			return err
 		}
-	} else {
-		builtinWorkload(o.pods, rng, w, bar)
+	case o.gangs:
+		builtinGangWorkload(o.jobs, rng, w, bar)
+	default:
+		builtinWorkload(o.pods-statefulReplicas(o.pods), rng, w, bar)
+		builtinStatefulSet(statefulReplicas(o.pods), w)
 	}
 	bar.clear()
 	if err := w.Validate(); err != nil {
 		return err
 	}
 	profiles := builtinProfiles()
+	if o.gangs {
+		profiles = gangProfiles()
+	}
 	if o.configFile != "" {
 		if profiles, err = loadConfig(o.configFile); err != nil {
 			return err
@@ -285,6 +312,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	if o.profiles != "" {
 		want := strings.Split(o.profiles, ",")
+		if o.configFile == "" {
+			profiles = slices.Concat(builtinProfiles(), optionalProfiles(), gangProfiles())
+		}
 		profiles = slices.DeleteFunc(profiles, func(p namedProfile) bool { return !slices.Contains(want, p.name) })
 		if len(profiles) == 0 {
 			return fmt.Errorf("-profiles=%q: no such profile", o.profiles)
@@ -330,6 +360,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	if err := writeTable(stdout, profiles, results); err != nil {
 		return err
+	}
+	if err := writeStatefulTable(stdout, w, profiles, results); err != nil {
+		return err
+	}
+	if len(w.Gangs) > 0 {
+		fmt.Fprintln(stdout)
+		if err := writeGangTable(stdout, profiles, results); err != nil {
+			return err
+		}
 	}
 	if err := writeSVG(svg, lastArrival(w), profiles, results); err != nil {
 		return err

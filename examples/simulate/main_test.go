@@ -5,9 +5,11 @@ import (
 	"context"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -292,7 +294,7 @@ func TestChart(t *testing.T) {
 		">0</text>", ">250</text>", ">500</text>", ">750</text>", ">1000</text>", // x ticks
 		`rotate(-90)" text-anchor="middle">requested / allocatable</text>`, // y-axis title
 		">100%</text>",
-		"Node utilization at +99.95s, when the last pod arrived (1000 nodes)", // 2,000 pods over 100 s: the last at 1999/2000 × 100 s
+		"Node utilization at +99.95s, when the last pod arrived (1000 nodes)", // 1,996 pods (4 go to the StatefulSet) over 100 s: the last at 1995/1996 × 100 s, to the millisecond
 		"mean of each group of 5 nodes",
 		"<polygon points=", // the memory band
 	} {
@@ -334,5 +336,97 @@ func TestGroupNodes(t *testing.T) {
 	few := groupNodes(per[:3])
 	if len(few) != 3 || few[0].cpu != 0.002 || few[0].memMin != few[0].memMax {
 		t.Errorf("3 nodes: %+v, want one group per node, fullest first", few)
+	}
+}
+
+// TestStatefulSetFiles reads a cluster with zonal storage (two zones, one
+// with room for a single 200 GiB volume) and a StatefulSet-like pod group
+// with volumeClaimTemplates: the StatefulSet table shows five replicas in
+// zone a, one in zone b, none pending, under every profile.
+func TestStatefulSetFiles(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	args := []string{"-cluster", "testdata/cluster-volumes.json", "-workload", "testdata/workload-statefulset.json", "-svg", filepath.Join(dir, "c.svg")}
+	if err := run(context.Background(), args, &out, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, `StatefulSet "db": 6 replicas`) {
+		t.Fatalf("no StatefulSet table:\n%s", got)
+	}
+	for _, p := range []string{"LeastAllocated", "MostAllocated", "BalancedAllocation", "LoadAware"} {
+		row := ""
+		for _, line := range strings.Split(got[strings.Index(got, "StatefulSet"):], "\n") {
+			if strings.Contains(line, p) {
+				row = strings.Join(strings.Fields(line), " ")
+			}
+		}
+		if row != p+" 6 5/1/0 0" {
+			t.Errorf("row %q, want %q", row, p+" 6 5/1/0 0")
+		}
+	}
+}
+
+// TestGangs: -gangs compares the default profile with Coscheduling on the
+// gang workload; without Coscheduling partly placed jobs hold pods idle,
+// with it no pod is bound before its job is whole.
+func TestGangs(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-gangs", "-nodes", "40", "-svg", filepath.Join(t.TempDir(), "c.svg")}, &out, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "cluster: 40 nodes") || !strings.Contains(s, "IDLE POD-SECONDS") {
+		t.Fatalf("output:\n%s", s)
+	}
+	idle := map[string]float64{}
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 9 && (f[0] == "Default" || f[0] == "Coscheduling") {
+			v, err := strconv.ParseFloat(f[7], 64)
+			if err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			idle[f[0]] = v
+			if f[1] != "8" || f[2] != "8" {
+				t.Errorf("%s: %s of %s jobs ran whole, want 8 of 8", f[0], f[2], f[1])
+			}
+		}
+	}
+	if idle["Coscheduling"] != 0 || idle["Default"] <= 0 {
+		t.Errorf("idle pod-seconds %v: want some without Coscheduling and none with it", idle)
+	}
+}
+
+// TestTrimaranProfiles: the Trimaran profiles run when -profiles names
+// them, reading the built-in cluster's NodeLoads; they are not in the
+// default comparison.
+func TestTrimaranProfiles(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-nodes", "30", "-pods", "300", "-profiles", "TargetLoadPacking,LoadVariationRiskBalancing",
+		"-svg", filepath.Join(dir, "c.svg")}, &out, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"TargetLoadPacking", "LoadVariationRiskBalancing"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %s:\n%s", want, out.String())
+		}
+	}
+	w := &scheduling.Workload{}
+	builtinCluster(5, rand.New(rand.NewPCG(1, 2)), w, nil)
+	builtinLoads(w, 1)
+	if len(w.NodeLoads) != 5 {
+		t.Fatalf("%d NodeLoads for 5 nodes", len(w.NodeLoads))
+	}
+	for _, l := range w.NodeLoads {
+		if _, std, ok := l.Stat("CPU"); !ok || std < 2 || std > 20 {
+			t.Errorf("%s: cpu std %v (ok %v), want 2–20 %%", l.Name, std, ok)
+		}
+	}
+	for _, p := range builtinProfiles() {
+		if strings.Contains(p.name, "Load") && p.name != "LoadAware" {
+			t.Errorf("%s is in the default comparison", p.name)
+		}
 	}
 }

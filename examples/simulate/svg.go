@@ -65,7 +65,7 @@ func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
-	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="14" font-weight="bold">Node utilization at +%gs, when the last pod arrived (%d nodes)</text>`+"\n", left, at.Seconds(), nodes)
+	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="14" font-weight="bold">Node utilization at +%gs, when the last pod arrived (%d nodes)</text>`+"\n", left, at.Round(time.Millisecond).Seconds(), nodes)
 	grouped := nodes > maxGroups
 	for i, r := range results {
 		top := header + i*block + title

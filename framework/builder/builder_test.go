@@ -60,36 +60,55 @@ func TestNodePodsDefaultAdmits(t *testing.T) {
 	}
 }
 
+// buildObj is a wrapper's Build and Obj, whatever it builds.
+type buildObj struct {
+	build func() error
+	obj   func()
+}
+
+func wrapper[T any](w interface {
+	Build() (T, error)
+	Obj() T
+}) buildObj {
+	return buildObj{func() error { _, err := w.Build(); return err }, func() { w.Obj() }}
+}
+
+// TestBuildReportsMalformedQuantity: Build returns the first malformed
+// quantity as an error naming the object, the field and the value and
+// wrapping the *resource.ParseError; Obj panics with that error.
 func TestBuildReportsMalformedQuantity(t *testing.T) {
 	tests := []struct {
-		name  string
-		build func() error
-		want  []string
+		name string
+		w    buildObj
+		want []string
 	}{
-		{"pod container request", func() error {
-			_, err := builder.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "12Q"}).Build()
-			return err
-		}, []string{`pod "web"`, "container c0 requests", `"memory"`, `"12Q"`}},
-		{"pod overhead", func() error {
-			_, err := builder.MakePod().Name("web").Overhead(map[string]string{"cpu": "x"}).Build()
-			return err
-		}, []string{`pod "web"`, "spec.overhead", `"x"`}},
-		{"node capacity", func() error {
-			_, err := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "four"}).Build()
-			return err
-		}, []string{`node "n1"`, "status.capacity", `"four"`}},
-		{"node metric usage", func() error {
-			_, err := builder.MakeNodeMetric("n1").Usage(map[string]string{"cpu": ""}).Build()
-			return err
-		}, []string{`NodeMetric "n1"`, "nodeUsage", `"cpu"`}},
-		{"the first error wins", func() error {
-			_, err := builder.MakePod().Name("web").Req(map[string]string{"cpu": "a"}).Req(map[string]string{"cpu": "b"}).Build()
-			return err
-		}, []string{"container c0", `"a"`}},
+		{"pod container request", wrapper[*framework.Pod](builder.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "12Q"})),
+			[]string{`pod "web"`, "container c0 requests", `"memory"`, `"12Q"`}},
+		{"pod overhead", wrapper[*framework.Pod](builder.MakePod().Name("web").Overhead(map[string]string{"cpu": "x"})),
+			[]string{`pod "web"`, "spec.overhead", `"x"`}},
+		{"pod ephemeral volume size", wrapper[*framework.Pod](builder.MakePod().Name("web").Ephemeral("scratch", "fast", "big")),
+			[]string{`pod "web"`, "spec.volumes[scratch].ephemeral.volumeClaimTemplate.spec.resources.requests", `"big"`}},
+		{"node capacity", wrapper[*framework.Node](builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "four"})),
+			[]string{`node "n1"`, "status.capacity", `"four"`}},
+		{"node metric usage", wrapper[*framework.NodeMetric](builder.MakeNodeMetric("n1").Usage(map[string]string{"cpu": ""})),
+			[]string{`NodeMetric "n1"`, "nodeUsage", `"cpu"`}},
+		{"pv capacity", wrapper[*framework.PersistentVolume](builder.MakePV("pv-1", "").Capacity("10 GB")),
+			[]string{`PersistentVolume "pv-1"`, "spec.capacity", `"storage"`, `"10 GB"`}},
+		{"pvc request", wrapper[*framework.PersistentVolumeClaim](builder.MakePVC("data", "fast").Request("lots")),
+			[]string{`PersistentVolumeClaim "data"`, "spec.resources.requests", `"storage"`, `"lots"`}},
+		{"capacity capacity", wrapper[*framework.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").Capacity("1.2.3")),
+			[]string{`CSIStorageCapacity "cap"`, "capacity", `"1.2.3"`}},
+		{"capacity maximumVolumeSize", wrapper[*framework.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").MaximumVolumeSize("")),
+			[]string{`CSIStorageCapacity "cap"`, "maximumVolumeSize", `""`}},
+		{"the first error wins", wrapper[*framework.Pod](builder.MakePod().Name("web").Req(map[string]string{"cpu": "a"}).Req(map[string]string{"cpu": "b"})),
+			[]string{"container c0", `"a"`}},
+		{"a later good value does not clear the error",
+			wrapper[*framework.PersistentVolumeClaim](builder.MakePVC("data", "").Request("x").Request("1Gi")),
+			[]string{`"x"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.build()
+			err := tt.w.build()
 			if err == nil {
 				t.Fatal("Build succeeded, want an error")
 			}
@@ -102,19 +121,14 @@ func TestBuildReportsMalformedQuantity(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Errorf("error %q does not wrap a *resource.ParseError", err)
 			}
+			defer func() {
+				if r, ok := recover().(error); !ok || r.Error() != err.Error() {
+					t.Errorf("Obj panicked with %v, want the Build error %v", r, err)
+				}
+			}()
+			tt.w.obj()
 		})
 	}
-}
-
-func TestObjPanicsOnMalformedQuantity(t *testing.T) {
-	defer func() {
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !strings.Contains(err.Error(), `"1.2.3"`) {
-			t.Errorf("recovered %v, want the Build error", r)
-		}
-	}()
-	builder.MakeNode().Name("n").Capacity(map[string]string{"cpu": "1.2.3"}).Obj()
 }
 
 func TestPodAffinityTermUnknownKind(t *testing.T) {

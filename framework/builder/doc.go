@@ -2,14 +2,26 @@
 // line each, for tests, examples and simulations, in the style of
 // kube-scheduler's testing wrappers:
 //
-//	pod := builder.MakePod().Name("web").Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).Obj()
+//	pod := builder.MakePod().Name("web").Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).PVC("data").Obj()
 //	node := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj()
+//	claim := builder.MakePVC("data", "fast").Request("10Gi").Obj()
+//
+// It covers the objects a scheduler reads:
+//   - pods (MakePod, with their volumes and scheduling gates), nodes
+//     (MakeNode), Koordinator's NodeMetrics (MakeNodeMetric) and
+//     PodDisruptionBudgets (MakePDB);
+//   - the storage objects of kube-scheduler's volume plugins:
+//     PersistentVolumes (MakePV), PersistentVolumeClaims (MakePVC),
+//     StorageClasses (MakeStorageClass), CSINodes (MakeCSINode), CSIDrivers
+//     (MakeCSIDriver), CSIStorageCapacities (MakeCSIStorageCapacity) and
+//     VolumeAttachments (MakeVolumeAttachment).
 //
 // Every Make… function starts a wrapper; each method sets one field and
 // returns the wrapper, so calls chain; Obj returns the object built so far.
 // Obj returns a new object on every call, sharing no map or slice a later
 // method call on the wrapper changes, so one wrapper can serve as a
-// template for several objects.
+// template for several objects. A storage object shares nothing with its
+// wrapper at all: its caller may change anything in it.
 //
 // Defaults, chosen so that a built object schedules like a real one:
 //   - A pod is in namespace "default"; its UID is its name unless UID sets
@@ -23,6 +35,19 @@
 //     is correct for such a node but rarely what a test or simulation
 //     means. Name pods explicitly (Capacity(map[string]string{"pods": "0"}))
 //     to get such a node.
+//   - A PersistentVolume has a capacity of 1Gi (DefaultStorage), access
+//     mode ReadWriteOnce, phase Available and, unless CSI or Source gives
+//     it one, a CSI source of DefaultCSIDriver whose handle is its name:
+//     a volume must have exactly one source.
+//   - A PersistentVolumeClaim is in namespace "default", asks for 1Gi
+//     ReadWriteOnce, is Pending, and its UID is its name unless UID sets
+//     one.
+//   - A StorageClass binds Immediate, as the API server defaults it; set
+//     VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer) for
+//     topology-aware provisioning.
+//   - A CSINode driver's node ID is the node's name; a
+//     CSIStorageCapacity is in namespace "default". The other storage
+//     objects have no defaults.
 //
 // Quantities are written in Kubernetes' syntax ("500m", "4Gi"). A malformed
 // quantity is recorded, not applied: Build returns it as an error naming the

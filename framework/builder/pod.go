@@ -195,7 +195,7 @@ func (w *PodWrapper) InitImage(image string) *PodWrapper {
 // ImageVolume adds a volume mounting the image reference (read by
 // ImageLocality).
 func (w *PodWrapper) ImageVolume(reference string) *PodWrapper {
-	v := framework.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), Image: &framework.ImageVolumeSource{Reference: reference}}
+	v := framework.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), VolumeSource: framework.VolumeSource{Image: &framework.ImageVolumeSource{Reference: reference}}}
 	w.p.Spec.Volumes = append(w.p.Spec.Volumes, v)
 	return w
 }

@@ -52,7 +52,7 @@ func wirePod() *framework.Pod {
 			SchedulerName:             "default-scheduler",
 			Priority:                  &prio, PriorityClassName: "high", PreemptionPolicy: &pp,
 			Overhead: resource.List{"cpu": q("100m")},
-			Volumes:  []framework.Volume{{Name: "model", Image: &framework.ImageVolumeSource{Reference: "models/llm:1"}}},
+			Volumes:  []framework.Volume{{Name: "model", VolumeSource: framework.VolumeSource{Image: &framework.ImageVolumeSource{Reference: "models/llm:1"}}}},
 		},
 		Status: framework.PodStatus{Phase: "Pending", Conditions: []framework.PodCondition{{Type: "PodScheduled", Status: "False", LastTransitionTime: wireT0, Reason: "Unschedulable", Message: "0/3 nodes"}},
 			StartTime: &start, NominatedNodeName: "node-b", QOSClass: "Burstable"},

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// optionalProfiles are built-in profiles run only when -profiles names
+// them: the default profile scored by scheduler-plugins' Trimaran
+// TargetLoadPacking (which also records bindings at PostBind) or
+// LoadVariationRiskBalancing, both reading the cluster's NodeLoads.
+func optionalProfiles() []namedProfile {
+	tlp := scoredBy(config.TargetLoadPackingName, nil)
+	tlp.PostBind = append(tlp.PostBind, config.TargetLoadPackingName)
+	return []namedProfile{
+		{name: "TargetLoadPacking", registry: registry(), profile: tlp},
+		{name: "LoadVariationRiskBalancing", registry: registry(), profile: scoredBy(config.LoadVariationRiskBalancingName, nil)},
+	}
+}
+
+// builtinLoads gives every node of the built-in cluster a NodeLoad (for
+// the Trimaran profiles): the mean cpu and memory usage of its NodeMetric,
+// and a standard deviation of 2–20 % drawn from its own source (so that
+// the rest of the built-in cluster and workload do not depend on it).
+func builtinLoads(w *scheduling.Workload, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x10ad))
+	nodes := map[string]*framework.Node{}
+	for _, n := range w.Nodes {
+		nodes[n.Name] = n
+	}
+	for _, m := range w.NodeMetrics {
+		n := nodes[m.Name]
+		if n == nil || m.Status.NodeMetric == nil {
+			continue
+		}
+		pct := func(r resource.Name) float64 {
+			used, alloc := m.Status.NodeMetric.NodeUsage.Resources[r], n.Status.Allocatable[r]
+			if alloc.IsZero() {
+				return 0
+			}
+			return 100 * used.AsApproximateFloat64() / alloc.AsApproximateFloat64()
+		}
+		w.NodeLoads = append(w.NodeLoads, &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: m.Name}, Metrics: []framework.LoadMetric{
+			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: pct(resource.CPU)},
+			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: float64(2 + rng.IntN(19))},
+			{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorAverage, Value: pct(resource.Memory)},
+			{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorStd, Value: float64(2 + rng.IntN(19))},
+		}})
+	}
+}
+
+// gangProfiles are the profiles -gangs compares: kube's default profile,
+// and the same with scheduler-plugins' Coscheduling (its documented
+// configuration: QueueSort, PreFilter, PostFilter, Reserve and Permit;
+// default args: 60 s Permit wait, no group backoff, 10 % reject threshold).
+func gangProfiles() []namedProfile {
+	return []namedProfile{
+		{name: "Default", registry: registry(), profile: scheduling.DefaultProfile()},
+		{name: "Coscheduling", registry: registry(), profile: scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)},
+	}
+}
+
+// gangNodes is the size of the built-in cluster in -gangs mode when -nodes
+// is not given: the default profile retries every pending job pod at every
+// completion, which at 1,000 nodes takes minutes.
+const gangNodes = 200
+
+// gangShape is the pod of every job: 2 cpu, 4 GiB.
+var gangShape = resource.List{resource.CPU: resource.MustParse("2"), resource.Memory: resource.MustParse("4Gi")}
+
+// builtinGangWorkload makes the built-in cluster busy and adds jobs: every
+// node is filled to 80–95 % of its cpu by pods bound from the start (a
+// third of them batch pods that finish after 10–200 s, in steps of 10 s),
+// then jobs arrive over 20 s, three in four of 8 pods and one in four of
+// 32, each pod 2 cpu / 4 GiB, a job's pods created over 2 s (interleaved
+// with other jobs'), each job running 60 s once all its pods are bound.
+// The jobs ask for more than the cluster has free, so they compete.
+func builtinGangWorkload(jobs int, rng *rand.Rand, w *scheduling.Workload, bar *progress) {
+	one := resource.List{resource.CPU: resource.MustParse("1"), resource.Memory: resource.MustParse("2Gi")}
+	for i, n := range w.Nodes {
+		cpu := n.Status.Allocatable[resource.CPU]
+		fill := int(cpu.Value()) * (88 + rng.IntN(10)) / 100
+		for j := range fill {
+			p := &framework.Pod{
+				ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("bg-%04d-%02d", i, j), Namespace: "default"},
+				Spec:       framework.PodSpec{NodeName: n.Name, Containers: []framework.Container{{Name: "main", Resources: framework.ResourceRequirements{Requests: one}}}},
+			}
+			if rng.IntN(3) == 0 {
+				w.Arrivals = append(w.Arrivals, scheduling.PodArrival{Duration: time.Duration(10*(1+rng.IntN(20))) * time.Second, Pod: p})
+			} else {
+				w.Pods = append(w.Pods, p)
+			}
+		}
+		bar.update("filling cluster", "nodes", i+1, len(w.Nodes))
+	}
+	for j := range jobs {
+		size := 8
+		if j%4 == 3 {
+			size = 32
+		}
+		at := time.Duration(0)
+		if jobs > 1 {
+			at = 20 * time.Second * time.Duration(j) / time.Duration(jobs)
+		}
+		name := fmt.Sprintf("job-%03d", j)
+		w.Gangs = append(w.Gangs, scheduling.GangArrival{At: at, Group: &framework.PodGroup{
+			ObjectMeta: framework.ObjectMeta{Name: name, Namespace: "default"}, Spec: framework.PodGroupSpec{MinMember: int32(size)}}})
+		for k := range size {
+			// A job's pods are created over 2 s, interleaved with other jobs'.
+			w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at + 2*time.Second*time.Duration(k)/time.Duration(size), Duration: 60 * time.Second, Pod: &framework.Pod{
+				ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("%s-%02d", name, k), Namespace: "default", Labels: map[string]string{framework.PodGroupLabel: name}},
+				Spec:       framework.PodSpec{Containers: []framework.Container{{Name: "worker", Resources: framework.ResourceRequirements{Requests: gangShape}}}},
+			}})
+		}
+		bar.update("building jobs", "jobs", j+1, jobs)
+	}
+}
+
+// writeGangTable prints, per profile, what became of the gangs: how many
+// ran whole, how many ended partly bound (pods holding resources for a job
+// that never ran) or never placed, the mean and longest wait for the jobs
+// that ran, and the pod-seconds held idle by incomplete jobs.
+func writeGangTable(w io.Writer, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "PROFILE\tJOBS\tRAN WHOLE\tPARTLY BOUND\tNEVER PLACED\tMEAN WAIT\tMAX WAIT\tIDLE POD-SECONDS\tDECISIONS/S\t")
+	for i, r := range results {
+		var whole, partial, never int
+		var wait, maxWait time.Duration
+		for _, g := range r.Gangs {
+			switch {
+			case g.Whole:
+				whole++
+				wait += g.Wait
+				maxWait = max(maxWait, g.Wait)
+			case g.MaxBound > 0:
+				partial++
+			default:
+				never++
+			}
+		}
+		mean := time.Duration(0)
+		if whole > 0 {
+			mean = wait / time.Duration(whole)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%.0f\t%.0f\t\n", profiles[i].name, len(r.Gangs), whole, partial, never,
+			mean.Round(100*time.Millisecond), maxWait.Round(100*time.Millisecond), r.WastedPodSeconds(), r.DecisionsPerSecond())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nA job runs (its pods start their 60 s) once all its pods are bound. PARTLY BOUND jobs ended the run holding")
+	fmt.Fprintln(w, "nodes without running; IDLE POD-SECONDS sums the time pods were bound while their job could not run.")
+	return nil
+}

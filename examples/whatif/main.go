@@ -1,0 +1,384 @@
+// Command whatif answers what-if questions about a real cluster from a
+// kubectl dump: where would this pod go and why (-place), how many more
+// replicas of a workload fit (-capacity), can these nodes be drained
+// (-drain), how many nodes of a template must be added for the pending
+// pods (-scale-up). Each answer runs kube-scheduler's scheduling cycles
+// (its default profile, or the profiles of a KubeSchedulerConfiguration)
+// on a fork of the cluster, and prints the answer, its explanation and,
+// for capacity and scale-up, a summary to paste into a ticket.
+//
+//	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets -A -o json > dump.json
+//	go run ./examples/whatif -cluster dump.json -capacity deployment.yaml
+//
+// With no question it runs a demo of all four on its built-in sample
+// cluster (testdata/cluster.json.gz, 300 nodes and about 4,600 pods).
+package main
+
+//go:generate go run ./internal/gendump -nodes 300 -pods 4000 -seed 1 -o testdata/cluster.json.gz
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/kubeload"
+)
+
+var (
+	//go:embed testdata/cluster.json.gz
+	sampleCluster []byte
+	//go:embed testdata/pod.yaml
+	samplePod []byte
+	//go:embed testdata/deployment.yaml
+	sampleDeployment []byte
+	//go:embed testdata/node-template.yaml
+	sampleNodeTemplate []byte
+)
+
+const usage = `usage: whatif [-cluster FILE[,FILE...]] [-config FILE] [question flags]
+
+Answers what-if questions about the cluster in kubectl dumps (JSON or YAML,
+gzip-compressed or not; default: the built-in 300-node sample). With no
+question it runs a demo of all four questions on the sample.
+
+Questions:
+  -place FILE       where would this pod (a Pod or workload manifest) go, and why
+  -capacity FILE    how many more replicas of this pod or workload fit (-max N bounds it)
+  -drain NODES      can these nodes (comma-separated) be drained, and where do their pods go
+                    (-at-once: count every eviction against the budgets together)
+  -scale-up FILE    how many nodes like this Node manifest must be added for the pending
+                    pods (-pods ns/name,... chooses them)
+
+Flags:
+`
+
+type options struct {
+	clusters []string
+	config   string
+	place    string
+	capacity string
+	max      int
+	drain    []string
+	atOnce   bool
+	scaleUp  string
+	pods     []string
+	report   bool
+	top      int
+	seed     uint64
+	demo     bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("whatif", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	var clusters, drain, pods string
+	fs.StringVar(&clusters, "cluster", "", "kubectl dump(s), comma-separated (default: the built-in sample)")
+	fs.StringVar(&o.config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
+	fs.StringVar(&o.place, "place", "", "question: place this pod or workload's pod")
+	fs.StringVar(&o.capacity, "capacity", "", "question: count the replicas of this pod or workload that fit")
+	fs.IntVar(&o.max, "max", 0, "capacity: stop after this many replicas (0: until one does not fit)")
+	fs.StringVar(&drain, "drain", "", "question: drain these nodes (comma-separated)")
+	fs.BoolVar(&o.atOnce, "at-once", false, "drain: evict every pod against the budgets at once (cluster-autoscaler), not one by one (kubectl drain)")
+	fs.StringVar(&o.scaleUp, "scale-up", "", "question: the fewest nodes like this Node manifest to add for the pending pods")
+	fs.StringVar(&pods, "pods", "", "scale-up: only these pending pods (namespace/name, comma-separated)")
+	fs.BoolVar(&o.report, "report", false, "print the full load report: every field not modelled, by kind and path, with counts")
+	fs.IntVar(&o.top, "top", 5, "nodes and examples shown per explanation")
+	fs.Uint64Var(&o.seed, "seed", 1, "random seed of tie-breaks")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	split := func(s string) []string {
+		var out []string
+		for _, x := range strings.Split(s, ",") {
+			if x = strings.TrimSpace(x); x != "" {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	o.clusters, o.drain, o.pods = split(clusters), split(drain), split(pods)
+	if o.max < 0 {
+		return o, fmt.Errorf("-max=%d: must not be negative", o.max)
+	}
+	if o.top <= 0 {
+		return o, fmt.Errorf("-top=%d: must be positive", o.top)
+	}
+	o.demo = o.place == "" && o.capacity == "" && len(o.drain) == 0 && o.scaleUp == ""
+	return o, nil
+}
+
+func main() {
+	o, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "whatif: %v\n", err)
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), os.Stdout, o); err != nil {
+		fmt.Fprintf(os.Stderr, "whatif: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// session is a loaded cluster with its scheduler.
+type session struct {
+	dump    *kubeload.Dump
+	whatif  *scheduling.WhatIf
+	explain scheduling.ExplainOptions
+	out     io.Writer
+}
+
+func run(ctx context.Context, out io.Writer, o options) error {
+	registry, profiles, schedOpts := scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, []scheduling.Option(nil)
+	if o.config != "" {
+		cfg, err := scheduling.LoadConfigFile(o.config)
+		if err != nil {
+			return err
+		}
+		registry, profiles, schedOpts = cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()
+	}
+	var names []string
+	for _, p := range profiles {
+		name := p.SchedulerName
+		if name == "" {
+			name = scheduling.DefaultSchedulerName
+		}
+		names = append(names, name)
+	}
+	start := time.Now()
+	l := kubeload.NewLoader(kubeload.Options{SchedulerNames: names})
+	if len(o.clusters) == 0 {
+		if err := l.ReadBytes(sampleCluster, "sample cluster (testdata/cluster.json.gz)"); err != nil {
+			return err
+		}
+	}
+	for _, f := range o.clusters {
+		if err := l.ReadFile(f); err != nil {
+			return err
+		}
+	}
+	dump, err := l.Dump()
+	if err != nil {
+		return err
+	}
+	cluster, err := dump.Cluster()
+	if err != nil {
+		return err
+	}
+	pending, _, placed := cluster.NumPods()
+	fmt.Fprintf(out, "cluster: %d nodes, %d pods placed, %d pending (loaded in %s)\n", cluster.NumNodes(), placed, pending, since(start))
+	if o.report {
+		if err := dump.Report.Write(out, o.top); err != nil {
+			return err
+		}
+	} else {
+		short := dump.Report
+		short.Ignored = nil
+		if err := short.Write(out, o.top); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%d field paths not modelled were ignored (-report lists them)\n", len(dump.Report.Ignored))
+	}
+	schedOpts = append(schedOpts, scheduling.WithSeed(o.seed), scheduling.WithClock(framework.NewFakeClock(dumpTime(dump))))
+	w, err := scheduling.NewWhatIf(cluster, registry, profiles, schedOpts...)
+	if err != nil {
+		return err
+	}
+	s := &session{dump: dump, whatif: w, explain: scheduling.ExplainOptions{Top: o.top, Examples: o.top}, out: out}
+	if o.demo {
+		return s.demo(ctx)
+	}
+	if o.place != "" {
+		if err := s.place(ctx, o.place, nil); err != nil {
+			return err
+		}
+	}
+	if o.capacity != "" {
+		if err := s.capacity(ctx, o.capacity, nil, o.max); err != nil {
+			return err
+		}
+	}
+	if len(o.drain) > 0 {
+		if err := s.drain(ctx, o.drain, o.atOnce); err != nil {
+			return err
+		}
+	}
+	if o.scaleUp != "" {
+		if err := s.scaleUp(ctx, o.scaleUp, nil, o.pods); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dumpTime is the time the dump was taken, as far as it says: the newest
+// NodeMetric update (so that LoadAware profiles see fresh metrics), else
+// now.
+func dumpTime(d *kubeload.Dump) time.Time {
+	var t time.Time
+	for _, m := range d.NodeMetrics {
+		if u := m.Status.UpdateTime; u != nil && u.After(t) {
+			t = *u
+		}
+	}
+	if t.IsZero() {
+		return time.Now()
+	}
+	return t
+}
+
+func since(t time.Time) string {
+	d := time.Since(t)
+	if d < 10*time.Millisecond {
+		return d.Round(10 * time.Microsecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// readManifest reads a file, or the built-in sample when data is given.
+func readManifest(path string, data []byte) (io.Reader, string, error) {
+	if data != nil {
+		return bytes.NewReader(data), path, nil
+	}
+	f, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return bytes.NewReader(f), path, nil
+}
+
+func (s *session) template(path string, data []byte) (*kubeload.Template, error) {
+	r, name, err := readManifest(path, data)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.dump.ReadTemplate(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.Features) > 0 {
+		fmt.Fprintf(s.out, "note: %s uses %s, which schedkit does not model: the answer ignores it\n", t.Pod.Key(), strings.Join(t.Features, ", "))
+	}
+	return t, nil
+}
+
+func (s *session) place(ctx context.Context, path string, data []byte) error {
+	t, err := s.template(path, data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "\n== place %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
+	start := time.Now()
+	ans, err := s.whatif.Place(ctx, t.Pod)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
+	return ans.Write(s.out, s.explain)
+}
+
+func (s *session) capacity(ctx context.Context, path string, data []byte, max int) error {
+	t, err := s.template(path, data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "\n== capacity of %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
+	start := time.Now()
+	ans, err := s.whatif.Capacity(ctx, t.Pod, scheduling.CapacityOptions{Max: max})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "(answered in %s: %d scheduling cycles)\n", since(start), ans.Replicas+1)
+	if err := ans.Write(s.out, s.explain); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary(t.Pod, s.whatif.Cluster().NumNodes()))
+	return nil
+}
+
+func (s *session) drain(ctx context.Context, nodes []string, atOnce bool) error {
+	fmt.Fprintf(s.out, "\n== drain %s ==\n", strings.Join(nodes, ", "))
+	start := time.Now()
+	ans, err := s.whatif.Drain(ctx, nodes, scheduling.DrainOptions{AtOnce: atOnce})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
+	return ans.Write(s.out)
+}
+
+func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []string) error {
+	r, name, err := readManifest(path, data)
+	if err != nil {
+		return err
+	}
+	l := kubeload.NewLoader(kubeload.Options{})
+	if err := l.Read(r, name); err != nil {
+		return err
+	}
+	d, err := l.Dump()
+	if err != nil {
+		return err
+	}
+	if len(d.Nodes) != 1 {
+		return fmt.Errorf("%s: want one Node manifest, found %d nodes", path, len(d.Nodes))
+	}
+	tmpl := d.Nodes[0]
+	fmt.Fprintf(s.out, "\n== scale-up with nodes like %s (%s) ==\n", tmpl.Name, path)
+	start := time.Now()
+	ans, err := s.whatif.ScaleUp(ctx, tmpl, scheduling.ScaleUpOptions{Pods: pods})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
+	if err := ans.Write(s.out, s.explain); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary(tmpl, s.whatif.Cluster().NumNodes()))
+	return nil
+}
+
+// demo asks the four questions of the sample: place a pod, count a
+// deployment's replicas, drain the first node running a shop/web pod, and
+// scale up the GPU pool for the pending pods.
+func (s *session) demo(ctx context.Context) error {
+	if err := s.place(ctx, "testdata/pod.yaml", samplePod); err != nil {
+		return err
+	}
+	if err := s.capacity(ctx, "testdata/deployment.yaml", sampleDeployment, 0); err != nil {
+		return err
+	}
+	node := ""
+	for _, r := range s.whatif.Cluster().Pods() {
+		if r.Pod.Namespace == "shop" && r.Pod.Labels["app"] == "web" && r.Pod.Spec.NodeName != "" && r.Pod.DeletionTimestamp == nil {
+			node = r.Pod.Spec.NodeName
+			break
+		}
+	}
+	if node != "" {
+		if err := s.drain(ctx, []string{node}, false); err != nil {
+			return err
+		}
+	}
+	return s.scaleUp(ctx, "testdata/node-template.yaml", sampleNodeTemplate, nil)
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/examples/internal/exampletest"
+	"github.com/schedkit/schedkit/internal/kubegen"
+)
+
+func TestMain(m *testing.M) { exampletest.Main(m, main) }
+
+func runArgs(t *testing.T, args ...string) string {
+	t.Helper()
+	o, err := parseFlags(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, o); err != nil {
+		t.Fatalf("run %v: %v\n%s", args, err, out.String())
+	}
+	return out.String()
+}
+
+func contains(t *testing.T, out string, want ...string) {
+	t.Helper()
+	for _, s := range want {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestDemo runs the default demo on the built-in sample and checks the
+// answers the README quotes. (Under the race detector it is skipped: the
+// code is sequential, TestQuestions covers it on a small cluster, and CI
+// runs the demo itself.)
+func TestDemo(t *testing.T) {
+	if raceDetector {
+		t.Skip("the sample takes minutes under the race detector")
+	}
+	out := runArgs(t)
+	contains(t, out,
+		"cluster: 300 nodes, 4163 pods placed, 15 pending",
+		"425 Pod: terminal phase",
+		"1 Pod: scheduling gates",
+		"dynamic resource allocation (resourceClaims): 1 pod(s)",
+		"== place Pod shop/checkout-canary (testdata/pod.yaml) ==",
+		"pod shop/checkout-canary (profile default-scheduler): scheduled on gke-prod-general-vw4b-m4t5",
+		"== capacity of Deployment search/search-api (testdata/deployment.yaml) ==",
+		"227 replica(s) of search/search-api fit",
+		"replica 228 does not fit: 0/300 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 258 Insufficient cpu",
+		"Capacity check (schedkit what-if, 300 nodes, kube-scheduler's profile \"default-scheduler\"): 227 more replica(s) of search/search-api (cpu 2, memory 6Gi each) fit",
+		"drain gke-prod-highmem-m8wc-n9kb: possible (21 moved, 0 blocked by PodDisruptionBudgets, 0 unschedulable, 0 deleted without replacement, 2 stay)",
+		"scale-up: 4 node(s) of gke-prod-gpu-new schedule the 12 pod(s) a new node can take",
+		"with 3 node(s), 3 pod(s) stay pending:",
+		"2 pod(s) do not fit a new gke-prod-gpu-new node even alone (left out):",
+		"Scale-up check (schedkit what-if, 300 nodes): adding 4 node(s) like gke-prod-gpu-new",
+	)
+}
+
+const smallCluster = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: a, labels: {kubernetes.io/hostname: a}, resourceVersion: "1"}
+  status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, conditions: [{type: Ready, status: "True"}]}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: b, labels: {kubernetes.io/hostname: b}}
+  status: {allocatable: {cpu: "2", memory: 8Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: web-1, namespace: default, labels: {app: web}, ownerReferences: [{kind: ReplicaSet, name: web, controller: true}]}
+  spec: {nodeName: a, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: big, namespace: default}
+  spec: {containers: [{name: c, resources: {requests: {cpu: "4"}}}]}
+  status: {phase: Pending}
+- apiVersion: policy/v1
+  kind: PodDisruptionBudget
+  metadata: {name: web, namespace: default}
+  spec: {selector: {matchLabels: {app: web}}}
+  status: {disruptionsAllowed: 0}
+`
+
+const smallPod = `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: api, namespace: default}
+spec:
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+`
+
+const smallNode = `apiVersion: v1
+kind: Node
+metadata: {name: new}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+`
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestQuestions asks each question of a small cluster by flags.
+func TestQuestions(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "rs.yaml": smallPod, "node.yaml": smallNode})
+	f := func(name string) string { return filepath.Join(dir, name) }
+	out := runArgs(t, "-cluster", f("cluster.yaml"), "-place", f("rs.yaml"), "-capacity", f("rs.yaml"), "-drain", "a", "-scale-up", f("node.yaml"), "-report")
+	contains(t, out,
+		"cluster: 2 nodes, 1 pods placed, 1 pending",
+		"  Node  metadata.resourceVersion  1",
+		"pod default/api (profile default-scheduler): scheduled on a",
+		"5 replica(s) of default/api fit, on 2 node(s): a ×3, b ×2",
+		"replica 6 does not fit: 0/2 nodes are available: 2 Insufficient cpu.",
+		"drain a: NOT possible (0 moved, 1 blocked by PodDisruptionBudgets",
+		"default/web-1  a     blocked  PodDisruptionBudget default/web allows no more disruptions",
+		"scale-up: 1 node(s) of new schedule the 1 pod(s) a new node can take",
+	)
+	out = runArgs(t, "-cluster", f("cluster.yaml"), "-capacity", f("rs.yaml"), "-max", "2")
+	contains(t, out, "2 replica(s) of default/api fit", "the replica limit was reached", "more may fit.")
+}
+
+// TestErrors: bad input is an error naming the file, the object and the
+// field, with exit code 1; bad flags exit 2 with the usage.
+func TestErrors(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "bad.yaml": strings.Replace(smallPod, `cpu: "1"`, `cpu: "1x"`, 1)})
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-cluster", filepath.Join(dir, "nope.json")}, 1, "nope.json: no such file"},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-capacity", filepath.Join(dir, "bad.yaml")}, 1,
+			`bad.yaml: document 1 (line 1): ReplicaSet default/api: spec.template.spec.containers[0].resources.requests.cpu: resource: quantity "1x": unknown suffix "x"`},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-drain", "zz"}, 1, `unknown node "zz"`},
+		{[]string{"-max", "-1"}, 2, "-max=-1: must not be negative"},
+		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
+		{[]string{"extra"}, 2, `unexpected arguments ["extra"]`},
+	} {
+		code, stdout, stderr := exampletest.Run(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q (stdout %q)", tc.args, code, stderr, tc.code, tc.want, stdout)
+		}
+	}
+	code, stdout, stderr := exampletest.Run(t, "-h")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "usage: whatif") || !strings.Contains(stderr, "-scale-up FILE") {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestSampleIsGenerated: the shipped sample is what its generator prints
+// (go generate ./examples/whatif rewrites it).
+func TestSampleIsGenerated(t *testing.T) {
+	if testing.Short() || raceDetector {
+		t.Skip("generates 300 nodes and 4,600 pods")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(sampleCluster))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gen bytes.Buffer
+	if err := kubegen.Write(&gen, kubegen.Config{Nodes: 300, Pods: 4000, Seed: 1, NodeMetrics: true}, kubegen.JSON); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(shipped, gen.Bytes()) {
+		t.Errorf("testdata/cluster.json.gz differs from the generator's output (%d vs %d bytes): run go generate ./examples/whatif", len(shipped), gen.Len())
+	}
+}

@@ -1,0 +1,40 @@
+package filter
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// SchedulingGates is kube-scheduler v1.36's SchedulingGates PreEnqueue
+// plugin: a pod with spec.schedulingGates is UnschedulableAndUnresolvable
+// "waiting for scheduling gates: [a b]" and stays out of the active queue
+// until its gates are removed.
+type SchedulingGates struct{}
+
+var _ framework.PreEnqueuePlugin = SchedulingGates{}
+
+// NewSchedulingGates builds the plugin (it has no args).
+func NewSchedulingGates(args any, _ framework.Handle) (framework.Plugin, error) {
+	if err := config.NoArgs(config.SchedulingGatesName, args); err != nil {
+		return nil, err
+	}
+	return SchedulingGates{}, nil
+}
+
+// Name returns "SchedulingGates".
+func (SchedulingGates) Name() string { return config.SchedulingGatesName }
+
+// PreEnqueue gates a pod that still has scheduling gates.
+func (SchedulingGates) PreEnqueue(_ context.Context, pod *framework.Pod) *framework.Status {
+	if len(pod.Spec.SchedulingGates) == 0 {
+		return nil
+	}
+	gates := make([]string, len(pod.Spec.SchedulingGates))
+	for i, g := range pod.Spec.SchedulingGates {
+		gates[i] = g.Name
+	}
+	return framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("waiting for scheduling gates: %v", gates))
+}

@@ -1,0 +1,162 @@
+package filter
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/volumebinding"
+)
+
+// VolumeBinding reasons, as kube-scheduler v1.36.
+const (
+	ReasonVolumeNodeConflict     = volumebinding.ReasonNodeConflict
+	ReasonVolumeBindConflict     = volumebinding.ReasonBindConflict
+	ReasonVolumeNotEnoughSpace   = volumebinding.ReasonNotEnoughSpace
+	ReasonVolumePVNotExist       = volumebinding.ReasonPVNotExist
+	ReasonUnboundImmediateClaims = volumebinding.ReasonUnboundImmediate
+)
+
+// PodVolumes are the volume decisions for a pod on one node: the claims
+// matched with pre-provisioned volumes (StaticBindings) and the claims to
+// provision there (DynamicProvisions). After Reserve they hold the assumed
+// copies: each volume bound to its claim, each claim annotated with the
+// selected node.
+type PodVolumes = volumebinding.PodVolumes
+
+// VolumeBinding is the filter half of kube-scheduler v1.36's VolumeBinding
+// plugin: PreFilter, Filter, Reserve and Unreserve. It keeps an assume
+// cache of the volume bindings Reserve decided, which later cycles see
+// until Unreserve reverts them or the bindings are applied (PodVolumes
+// then Forget: package scheduling's PreBind binds them in its Cluster).
+//
+//   - PreFilter returns Skip for a pod without claims (named or ephemeral).
+//     A missing claim, a claim in phase Lost or being deleted, an
+//     ephemeral claim not owned by the pod, and unbound claims that should
+//     already be bound (Immediate class, or pre-bound) are
+//     UnschedulableAndUnresolvable with kube's messages.
+//   - Filter checks the node affinity of bound volumes (an in-tree volume
+//     translated to its CSI driver on nodes whose CSINode lists the plugin
+//     as migrated: a GCE PD then needs topology.gke.io/zone), and finds
+//     for each WaitForFirstConsumer claim the smallest available volume
+//     that fits or, failing that, provisioning within the class's allowed
+//     topologies and, for drivers with storageCapacity, a CSIStorageCapacity
+//     reachable from the node with room. Rejections are
+//     UnschedulableAndUnresolvable with kube's reasons.
+//   - Reserve assumes the node's decisions; Unreserve reverts them.
+type VolumeBinding struct {
+	binder *volumebinding.Binder
+	args   config.VolumeBindingArgs
+}
+
+var (
+	_ framework.PreFilterPlugin   = (*VolumeBinding)(nil)
+	_ framework.FilterPlugin      = (*VolumeBinding)(nil)
+	_ framework.BatchFilterPlugin = (*VolumeBinding)(nil)
+	_ framework.ReservePlugin     = (*VolumeBinding)(nil)
+)
+
+// NewVolumeBinding validates args and builds the filter half.
+func NewVolumeBinding(args config.VolumeBindingArgs, _ framework.Handle) (framework.Plugin, error) {
+	args.SetDefaults()
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	return &VolumeBinding{binder: volumebinding.NewBinder(), args: args}, nil
+}
+
+// Name returns "VolumeBinding".
+func (pl *VolumeBinding) Name() string { return config.VolumeBindingName }
+
+// Args returns the plugin's defaulted args.
+func (pl *VolumeBinding) Args() config.VolumeBindingArgs { return pl.args }
+
+// AssumedCount returns how many volumes and claims the assume cache holds.
+func (pl *VolumeBinding) AssumedCount() (volumes, claims int) { return pl.binder.Cache().Len() }
+
+// PreFilter sorts the pod's claims out; see the type's documentation.
+func (pl *VolumeBinding) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	s, st := pl.binder.PreFilter(state.Snapshot(), pod.Pod)
+	if st != nil {
+		return nil, st
+	}
+	state.Write(volumebinding.StateKey, s)
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil.
+func (pl *VolumeBinding) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+func vbState(state *framework.CycleState) (*volumebinding.State, error) {
+	d, err := state.Read(volumebinding.StateKey)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := d.(*volumebinding.State)
+	if !ok {
+		return nil, fmt.Errorf("unable to convert state into stateData")
+	}
+	return s, nil
+}
+
+// Filter decides whether the pod's volumes can be used on node.
+func (pl *VolumeBinding) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	s, err := vbState(state)
+	if err != nil {
+		return framework.AsStatus(err)
+	}
+	return pl.binder.Filter(s, node)
+}
+
+// FilterBatch is Filter over nodes, reading the state once.
+func (pl *VolumeBinding) FilterBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+	s, err := vbState(state)
+	for i, n := range nodes {
+		if err != nil {
+			out[i] = framework.AsStatus(err)
+			continue
+		}
+		out[i] = pl.binder.Filter(s, n)
+	}
+}
+
+// Reserve assumes the volume decisions for nodeName. A pod whose PreFilter
+// skipped (no claims) has nothing to reserve.
+func (pl *VolumeBinding) Reserve(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+	s, err := vbState(state)
+	if err != nil {
+		return nil
+	}
+	if err := pl.binder.Reserve(s, pod.Pod, nodeName); err != nil {
+		return framework.AsStatus(err)
+	}
+	return nil
+}
+
+// Unreserve reverts what Reserve assumed for nodeName.
+func (pl *VolumeBinding) Unreserve(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodeName string) {
+	if s, err := vbState(state); err == nil {
+		pl.binder.Unreserve(s, nodeName)
+	}
+}
+
+// PodVolumes returns what PreBind must bind for the pod on nodeName after
+// Reserve: allBound is true when nothing needs binding (no claims, or all
+// fully bound). A node without decisions is kube's error "no pod volume
+// found for node".
+func (pl *VolumeBinding) PodVolumes(state *framework.CycleState, nodeName string) (pv *PodVolumes, allBound bool, err error) {
+	s, rerr := vbState(state)
+	if rerr != nil || s.AllBound {
+		return nil, true, nil
+	}
+	pv, ok := s.Reserved(nodeName)
+	if !ok {
+		return nil, false, fmt.Errorf("no pod volume found for node %q", nodeName)
+	}
+	return pv, false, nil
+}
+
+// Forget drops the assumed copies of pv once its bindings were applied
+// (the cluster's new objects then supersede them).
+func (pl *VolumeBinding) Forget(pv *PodVolumes) { pl.binder.Forget(pv) }

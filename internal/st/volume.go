@@ -1,0 +1,63 @@
+package st
+
+import (
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// The storage builders of package framework/builder under the short
+// signatures tests use.
+
+// PVWrapper is builder.PVWrapper.
+type PVWrapper = builder.PVWrapper
+
+// PVCWrapper is builder.PVCWrapper.
+type PVCWrapper = builder.PVCWrapper
+
+// SCWrapper is builder.StorageClassWrapper.
+type SCWrapper = builder.StorageClassWrapper
+
+// CSINodeWrapper is builder.CSINodeWrapper.
+type CSINodeWrapper = builder.CSINodeWrapper
+
+// MakePV is builder.MakePV: an Available CSI volume (driver
+// "csi.example.com", handle = name) of class, 1Gi, ReadWriteOnce.
+func MakePV(name, class string) *PVWrapper { return builder.MakePV(name, class) }
+
+// MakePVC is builder.MakePVC with UID "uid-"+name: a pending claim
+// default/name of class ("" leaves spec.storageClassName nil) asking for
+// 1Gi, ReadWriteOnce.
+func MakePVC(name, class string) *PVCWrapper { return builder.MakePVC(name, class).UID("uid-" + name) }
+
+// MakeSC is builder.MakeStorageClass with binding mode mode ("" leaves it
+// unset).
+func MakeSC(name, provisioner string, mode fw.VolumeBindingMode) *SCWrapper {
+	return builder.MakeStorageClass(name, provisioner).VolumeBindingMode(mode)
+}
+
+// MakeCSINode is builder.MakeCSINode.
+func MakeCSINode(node string) *CSINodeWrapper { return builder.MakeCSINode(node) }
+
+// MakeCapacity returns a CSIStorageCapacity default/name of class for the
+// nodes whose label key is value, with capacity (and maximum volume size,
+// unless "").
+func MakeCapacity(name, class, key, value, capacity, maxSize string) *fw.CSIStorageCapacity {
+	w := builder.MakeCSIStorageCapacity(name, class).MatchLabel(key, value)
+	if capacity != "" {
+		w.Capacity(capacity)
+	}
+	if maxSize != "" {
+		w.MaximumVolumeSize(maxSize)
+	}
+	return w.Obj()
+}
+
+// MakeVA returns a VolumeAttachment of pv on node by attacher.
+func MakeVA(name, attacher, pv, node string) *fw.VolumeAttachment {
+	return builder.MakeVolumeAttachment(name).Attacher(attacher).PV(pv).Node(node).Obj()
+}
+
+// Storage returns the resource list {"storage": q}; it panics on a
+// malformed q.
+func Storage(q string) resource.List { return resource.MustParseList(map[string]string{"storage": q}) }

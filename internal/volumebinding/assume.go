@@ -1,0 +1,134 @@
+// Package volumebinding is the volume binder behind the VolumeBinding
+// plugin, shared by its filter half (package filter: PreFilter, Filter,
+// Reserve, Unreserve) and its score half (package scoring): kube-scheduler
+// v1.36's volumebinding/binder.go and passive_assume_cache.go on schedkit's
+// objects. The binder reads the storage objects of the cycle's Snapshot
+// through an assume cache: Reserve records, for the chosen node, the
+// volumes bound to claims and the claims annotated with their selected
+// node, and every later cycle sees them until Unreserve reverts them, the
+// binding is applied (Forget), or the snapshot's object changes (an
+// update of the object always wins over the assumed copy, as an informer
+// update does in kube).
+package volumebinding
+
+import (
+	"fmt"
+	"maps"
+	"sync"
+
+	fw "github.com/schedkit/schedkit/framework"
+)
+
+type nsName struct{ ns, name string }
+
+// assumed is an object assumed over base, the snapshot object it was
+// derived from: kube compares resource versions; schedkit's snapshot
+// objects are immutable records, so the pointer is the version.
+type assumed[T any] struct{ base, obj T }
+
+// AssumeCache is kube's pair of PV and PVC assume caches.
+type AssumeCache struct {
+	mu   sync.Mutex
+	pvs  map[string]assumed[*fw.PersistentVolume]
+	pvcs map[nsName]assumed[*fw.PersistentVolumeClaim]
+}
+
+func newAssumeCache() *AssumeCache {
+	return &AssumeCache{pvs: map[string]assumed[*fw.PersistentVolume]{}, pvcs: map[nsName]assumed[*fw.PersistentVolumeClaim]{}}
+}
+
+// pv returns the named volume as the cycle sees it (the assumed copy when
+// it was assumed over the snapshot's current object) and its base (the
+// snapshot's object). Callers hold mu.
+func (c *AssumeCache) pv(snap *fw.Snapshot, name string) (obj, base *fw.PersistentVolume, ok bool) {
+	cur, ok := snap.PersistentVolume(name)
+	if !ok {
+		return nil, nil, false
+	}
+	if a, ok := c.pvs[name]; ok && a.base == cur {
+		return a.obj, cur, true
+	}
+	return cur, cur, true
+}
+
+// pvc is pv for claims.
+func (c *AssumeCache) pvc(snap *fw.Snapshot, ns, name string) (obj, base *fw.PersistentVolumeClaim, ok bool) {
+	cur, ok := snap.PersistentVolumeClaim(ns, name)
+	if !ok {
+		return nil, nil, false
+	}
+	if a, ok := c.pvcs[nsName{ns, name}]; ok && a.base == cur {
+		return a.obj, cur, true
+	}
+	return cur, cur, true
+}
+
+// assumePV records obj (a copy of base) as the cycle's view of the volume.
+// base must still be the snapshot's object (kube: the resource versions
+// must match), else the cache is out of sync.
+func (c *AssumeCache) assumePV(snap *fw.Snapshot, obj, base *fw.PersistentVolume) error {
+	cur, ok := snap.PersistentVolume(obj.Name)
+	if !ok {
+		return fmt.Errorf("persistentvolumes %q not found", obj.Name)
+	}
+	if cur != base {
+		return fmt.Errorf("%q is out of sync (the stored object changed since it was read)", obj.Name)
+	}
+	c.pvs[obj.Name] = assumed[*fw.PersistentVolume]{base: base, obj: obj}
+	return nil
+}
+
+func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *fw.PersistentVolumeClaim) error {
+	cur, ok := snap.PersistentVolumeClaim(obj.Namespace, obj.Name)
+	if !ok {
+		return fmt.Errorf("persistentvolumeclaims %q not found", obj.Key())
+	}
+	if cur != base {
+		return fmt.Errorf("%q is out of sync (the stored object changed since it was read)", obj.Key())
+	}
+	c.pvcs[nsName{obj.Namespace, obj.Name}] = assumed[*fw.PersistentVolumeClaim]{base: base, obj: obj}
+	return nil
+}
+
+// restorePV drops the assumed copy of the volume when it was assumed over
+// base (kube's Restore: only an assumed object of the same version).
+func (c *AssumeCache) restorePV(name string, base *fw.PersistentVolume) {
+	if a, ok := c.pvs[name]; ok && a.base == base {
+		delete(c.pvs, name)
+	}
+}
+
+func (c *AssumeCache) restorePVC(ns, name string, base *fw.PersistentVolumeClaim) {
+	if a, ok := c.pvcs[nsName{ns, name}]; ok && a.base == base {
+		delete(c.pvcs, nsName{ns, name})
+	}
+}
+
+// prune drops the copies whose snapshot object changed or went away
+// (kube expires them on the informer's update or delete event).
+func (c *AssumeCache) prune(snap *fw.Snapshot) {
+	for name, a := range c.pvs {
+		if cur, ok := snap.PersistentVolume(name); !ok || cur != a.base {
+			delete(c.pvs, name)
+		}
+	}
+	for k, a := range c.pvcs {
+		if cur, ok := snap.PersistentVolumeClaim(k.ns, k.name); !ok || cur != a.base {
+			delete(c.pvcs, k)
+		}
+	}
+}
+
+// Len returns how many volumes and claims are assumed.
+func (c *AssumeCache) Len() (pvs, pvcs int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pvs), len(c.pvcs)
+}
+
+// clone copies the cache's entries (for tests comparing states).
+func (c *AssumeCache) clone() *AssumeCache {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &AssumeCache{pvs: maps.Clone(c.pvs), pvcs: maps.Clone(c.pvcs)}
+}

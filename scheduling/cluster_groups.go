@@ -1,0 +1,250 @@
+package scheduling
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// groupMembers indexes the pods of one gang: their states and how many of
+// them are placed (assumed or bound). The Cluster keeps it current on every
+// pod change (setPod), so a gang's counts cost O(1) instead of a scan of
+// every pod.
+type groupMembers struct {
+	pods     map[string]PodState
+	assigned int
+}
+
+// wgroupPrefix prefixes the index keys of kube's PodGroups (a namespace
+// cannot contain ':', so they never meet scheduler-plugins' keys).
+const wgroupPrefix = "k8s:"
+
+// groupKeys returns the index keys of the gangs a pod belongs to: its
+// scheduler-plugins PodGroup (label) and its kube PodGroup
+// (spec.schedulingGroup).
+func groupKeys(p *framework.Pod) (label, kube string) {
+	label = framework.PodGroupKey(p)
+	if k := framework.WorkloadPodGroupKey(p); k != "" {
+		kube = wgroupPrefix + k
+	}
+	return label, kube
+}
+
+// indexGroup moves pod key's contribution to its gangs' index from record
+// from to record to (either may be nil). It is setPod's bookkeeping, and
+// its own undo with the arguments swapped.
+func (c *Cluster) indexGroup(key string, from, to *clusterPod) {
+	if from != nil {
+		label, kube := groupKeys(from.info.Pod)
+		c.unindex(label, key, from.state)
+		c.unindex(kube, key, from.state)
+	}
+	if to != nil {
+		label, kube := groupKeys(to.info.Pod)
+		c.index(label, key, to.state)
+		c.index(kube, key, to.state)
+	}
+}
+
+func (c *Cluster) unindex(g, key string, st PodState) {
+	if g == "" {
+		return
+	}
+	m := c.groups[g]
+	delete(m.pods, key)
+	if st != StatePending {
+		m.assigned--
+	}
+	if len(m.pods) == 0 {
+		delete(c.groups, g)
+	}
+}
+
+func (c *Cluster) index(g, key string, st PodState) {
+	if g == "" {
+		return
+	}
+	m := c.groups[g]
+	if m == nil {
+		m = &groupMembers{pods: map[string]PodState{}}
+		c.groups[g] = m
+	}
+	m.pods[key] = st
+	if st != StatePending {
+		m.assigned++
+	}
+}
+
+// PodGroupCounts returns how many pods of the cluster name the PodGroup
+// namespace/name with framework.PodGroupLabel (in any state), and how many
+// of them are placed (assumed or bound). The PodGroup object need not
+// exist. O(1).
+func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
+	m := c.groups[namespace+"/"+name]
+	if m == nil {
+		return 0, 0
+	}
+	return len(m.pods), m.assigned
+}
+
+// PodGroupMembers returns the pods naming the PodGroup namespace/name,
+// sorted by namespace/name.
+func (c *Cluster) PodGroupMembers(namespace, name string) []PodRecord {
+	return c.members(namespace + "/" + name)
+}
+
+func (c *Cluster) members(g string) []PodRecord {
+	m := c.groups[g]
+	if m == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(m.pods))
+	for k := range m.pods {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]PodRecord, len(keys))
+	for i, k := range keys {
+		cp := c.pods[k]
+		out[i] = PodRecord{Pod: cp.info.Pod, State: cp.state}
+	}
+	return out
+}
+
+// AddPodGroup adds a copy of g (scheduler-plugins' PodGroup, read by the
+// Coscheduling plugin). An invalid group or one already present is an
+// error naming it.
+func (c *Cluster) AddPodGroup(g *framework.PodGroup) error {
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("scheduling: AddPodGroup: %w", err)
+	}
+	if _, dup := c.podGroups[g.Key()]; dup {
+		return fmt.Errorf("scheduling: AddPodGroup: PodGroup %s already exists", g.Key())
+	}
+	c.setPodGroup(g.Key(), g)
+	return nil
+}
+
+// UpdatePodGroup replaces an existing PodGroup by a copy of g. An invalid
+// or unknown group is an error naming it.
+func (c *Cluster) UpdatePodGroup(g *framework.PodGroup) error {
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("scheduling: UpdatePodGroup: %w", err)
+	}
+	if _, ok := c.podGroups[g.Key()]; !ok {
+		return fmt.Errorf("scheduling: UpdatePodGroup: unknown PodGroup %s", g.Key())
+	}
+	c.setPodGroup(g.Key(), g)
+	return nil
+}
+
+// DeletePodGroup deletes the PodGroup namespace/name (its pods stay). An
+// unknown group is an error.
+func (c *Cluster) DeletePodGroup(namespace, name string) error {
+	key := namespace + "/" + name
+	if _, ok := c.podGroups[key]; !ok {
+		return fmt.Errorf("scheduling: DeletePodGroup: unknown PodGroup %s", key)
+	}
+	c.setPodGroup(key, nil)
+	return nil
+}
+
+// setPodGroup stores a copy of g (nil deletes), journaled.
+func (c *Cluster) setPodGroup(key string, g *framework.PodGroup) { setCopy(c, c.podGroups, key, g) }
+
+// setCopy stores a copy of *v in m under key (v nil deletes), journaled:
+// the workload layer's objects (PodGroups, NodeLoads) are kept this way.
+func setCopy[V any](c *Cluster, m map[string]*V, key string, v *V) {
+	old, had := m[key]
+	if v == nil {
+		delete(m, key)
+	} else {
+		cp := *v
+		m[key] = &cp
+	}
+	if c.forking() {
+		c.record(func() {
+			if had {
+				m[key] = old
+			} else {
+				delete(m, key)
+			}
+		})
+	}
+}
+
+// PodGroup returns the PodGroup namespace/name (the cluster's copy;
+// read-only).
+func (c *Cluster) PodGroup(namespace, name string) (*framework.PodGroup, bool) {
+	g, ok := c.podGroups[namespace+"/"+name]
+	return g, ok
+}
+
+// podGroupByKey returns the PodGroup of a "namespace/name" key.
+func (c *Cluster) podGroupByKey(key string) (*framework.PodGroup, bool) {
+	g, ok := c.podGroups[key]
+	return g, ok
+}
+
+// PodGroups returns every PodGroup, sorted by namespace/name.
+func (c *Cluster) PodGroups() []*framework.PodGroup {
+	out := make([]*framework.PodGroup, 0, len(c.podGroups))
+	for _, g := range c.podGroups {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out
+}
+
+// WorkloadPodGroupCounts is PodGroupCounts for kube's PodGroup
+// namespace/name (pods naming it in spec.schedulingGroup): the pods in any
+// state (kube's AllPodsCount) and the placed ones (ScheduledPodsCount).
+func (c *Cluster) WorkloadPodGroupCounts(namespace, name string) (total, assigned int) {
+	m := c.groups[wgroupPrefix+namespace+"/"+name]
+	if m == nil {
+		return 0, 0
+	}
+	return len(m.pods), m.assigned
+}
+
+// WorkloadPodGroupMembers returns the pods naming kube's PodGroup
+// namespace/name, sorted by namespace/name.
+func (c *Cluster) WorkloadPodGroupMembers(namespace, name string) []PodRecord {
+	return c.members(wgroupPrefix + namespace + "/" + name)
+}
+
+// AddWorkloadPodGroup adds a copy of g (kube's PodGroup, read by
+// GangScheduling). An invalid group or one already present is an error
+// naming it.
+func (c *Cluster) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("scheduling: AddWorkloadPodGroup: %w", err)
+	}
+	if _, dup := c.wpodGroups[g.Key()]; dup {
+		return fmt.Errorf("scheduling: AddWorkloadPodGroup: PodGroup %s already exists", g.Key())
+	}
+	c.setWorkloadPodGroup(g.Key(), g)
+	return nil
+}
+
+// DeleteWorkloadPodGroup deletes kube's PodGroup namespace/name (its pods
+// stay). An unknown group is an error.
+func (c *Cluster) DeleteWorkloadPodGroup(namespace, name string) error {
+	key := namespace + "/" + name
+	if _, ok := c.wpodGroups[key]; !ok {
+		return fmt.Errorf("scheduling: DeleteWorkloadPodGroup: unknown PodGroup %s", key)
+	}
+	c.setWorkloadPodGroup(key, nil)
+	return nil
+}
+
+func (c *Cluster) setWorkloadPodGroup(key string, g *framework.WorkloadPodGroup) {
+	setCopy(c, c.wpodGroups, key, g)
+}
+
+// WorkloadPodGroup returns kube's PodGroup namespace/name (read-only).
+func (c *Cluster) WorkloadPodGroup(namespace, name string) (*framework.WorkloadPodGroup, bool) {
+	g, ok := c.wpodGroups[namespace+"/"+name]
+	return g, ok
+}

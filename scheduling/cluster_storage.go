@@ -1,0 +1,404 @@
+package scheduling
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/csitranslation"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// This file holds the storage side of a Cluster: PersistentVolumes,
+// claims, storage classes, CSINodes, CSIDrivers, CSIStorageCapacities and
+// VolumeAttachments, kept in the cluster's Snapshot and journaled like
+// every other change (Fork/Revert cover them). The in-memory cluster plays
+// the small part of the API server and controllers that scheduling sees:
+//
+//   - API defaults: a StorageClass without volumeBindingMode is Immediate.
+//   - The PV controller's steady state for objects given without status: a
+//     PersistentVolume is Available, or Bound when it has a claimRef; a
+//     claim naming a volume that exists is Bound with the bind-completed
+//     annotation, any other claim Pending. (Unbound claims of Immediate
+//     classes are not bound by the cluster: give them a volumeName, or use
+//     WaitForFirstConsumer classes, whose binding the scheduler drives.)
+//   - The ephemeral volume controller: a pod added with generic ephemeral
+//     volumes gets their claims (<pod>-<volume>, owned by the pod) unless
+//     they exist; deleting the pod deletes the claims it owns.
+//   - VolumeBinding's PreBind (BindPodVolumes): static bindings and dynamic
+//     provisioning complete at once.
+
+// copyStorage returns a copy of the top-level struct of o, so that the
+// cluster never mutates (nor is mutated through) the caller's object.
+func copyStorage(o framework.StorageObject) framework.StorageObject {
+	switch v := o.(type) {
+	case *framework.PersistentVolume:
+		c := *v
+		return &c
+	case *framework.PersistentVolumeClaim:
+		c := *v
+		return &c
+	case *framework.StorageClass:
+		c := *v
+		return &c
+	case *framework.CSINode:
+		c := *v
+		return &c
+	case *framework.CSIDriver:
+		c := *v
+		return &c
+	case *framework.CSIStorageCapacity:
+		c := *v
+		return &c
+	case *framework.VolumeAttachment:
+		c := *v
+		return &c
+	}
+	return o
+}
+
+// defaultStorage applies the API defaults and the PV controller's steady
+// state described above to the cluster's copy.
+func (c *Cluster) defaultStorage(o framework.StorageObject) {
+	switch v := o.(type) {
+	case *framework.StorageClass:
+		if v.VolumeBindingMode == nil {
+			m := framework.VolumeBindingImmediate
+			v.VolumeBindingMode = &m
+		}
+	case *framework.PersistentVolume:
+		if v.Status.Phase == "" {
+			v.Status.Phase = framework.VolumeAvailable
+			if v.Spec.ClaimRef != nil {
+				v.Status.Phase = framework.VolumeBound
+			}
+		}
+	case *framework.PersistentVolumeClaim:
+		if v.Status.Phase != "" {
+			return
+		}
+		v.Status.Phase = framework.ClaimPending
+		if v.Spec.VolumeName == "" {
+			return
+		}
+		if _, ok := c.snap.PersistentVolume(v.Spec.VolumeName); !ok {
+			return
+		}
+		v.Status.Phase = framework.ClaimBound
+		if _, ok := v.Annotations[framework.AnnBindCompleted]; !ok {
+			v.Annotations = maps.Clone(v.Annotations)
+			if v.Annotations == nil {
+				v.Annotations = map[string]string{}
+			}
+			v.Annotations[framework.AnnBindCompleted] = "yes"
+		}
+	}
+}
+
+// setStorage stores o (already the cluster's copy), journaled.
+func (c *Cluster) setStorage(o framework.StorageObject) error {
+	old, err := c.snap.SetStorageObject(o)
+	if err != nil {
+		return err
+	}
+	if c.forking() {
+		k, ns, name := framework.StorageObjectKey(o)
+		c.record(func() { c.restoreStorage(k, ns, name, old) })
+	}
+	return nil
+}
+
+// deleteStorage removes an object, journaled.
+func (c *Cluster) deleteStorage(k framework.StorageKind, ns, name string) (framework.StorageObject, error) {
+	old, err := c.snap.DeleteStorageObject(k, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	if c.forking() {
+		c.record(func() { c.restoreStorage(k, ns, name, old) })
+	}
+	return old, nil
+}
+
+// restoreStorage puts back old (nil: removes the object) on Revert.
+func (c *Cluster) restoreStorage(k framework.StorageKind, ns, name string, old framework.StorageObject) {
+	if old == nil {
+		_, _ = c.snap.DeleteStorageObject(k, ns, name)
+		return
+	}
+	_, _ = c.snap.SetStorageObject(old)
+}
+
+// AddStorageObject adds a copy of a storage object, with the defaults
+// described in this file. An invalid object, one that exists already, or a
+// CSINode whose node is not in the cluster is an error naming it.
+func (c *Cluster) AddStorageObject(o framework.StorageObject) error {
+	if o == nil {
+		return fmt.Errorf("scheduling: AddStorageObject: nil object")
+	}
+	if err := framework.ValidateStorageObject(o); err != nil {
+		return fmt.Errorf("scheduling: AddStorageObject: %w", err)
+	}
+	k, ns, name := framework.StorageObjectKey(o)
+	if _, ok := c.snap.StorageObject(k, ns, name); ok {
+		return fmt.Errorf("scheduling: AddStorageObject: %s already exists", k.Describe(ns, name))
+	}
+	cp := copyStorage(o)
+	c.defaultStorage(cp)
+	if err := c.setStorage(cp); err != nil {
+		return fmt.Errorf("scheduling: AddStorageObject: %w", err)
+	}
+	return nil
+}
+
+// UpdateStorageObject replaces an existing storage object with a copy of
+// o (defaulted as on add). An unknown object is an error.
+func (c *Cluster) UpdateStorageObject(o framework.StorageObject) error {
+	if o == nil {
+		return fmt.Errorf("scheduling: UpdateStorageObject: nil object")
+	}
+	if err := framework.ValidateStorageObject(o); err != nil {
+		return fmt.Errorf("scheduling: UpdateStorageObject: %w", err)
+	}
+	k, ns, name := framework.StorageObjectKey(o)
+	if _, ok := c.snap.StorageObject(k, ns, name); !ok {
+		return fmt.Errorf("scheduling: UpdateStorageObject: unknown %s", k.Describe(ns, name))
+	}
+	cp := copyStorage(o)
+	c.defaultStorage(cp)
+	if err := c.setStorage(cp); err != nil {
+		return fmt.Errorf("scheduling: UpdateStorageObject: %w", err)
+	}
+	return nil
+}
+
+// DeleteStorageObject deletes the object of kind k named name (in
+// namespace ns for claims and capacities) and returns the cluster's copy.
+// An unknown object is an error.
+func (c *Cluster) DeleteStorageObject(k framework.StorageKind, ns, name string) (framework.StorageObject, error) {
+	old, err := c.deleteStorage(k, ns, name)
+	if err != nil {
+		return nil, fmt.Errorf("scheduling: DeleteStorageObject: %w", err)
+	}
+	return old, nil
+}
+
+// StorageObject returns the cluster's copy of a storage object
+// (read-only).
+func (c *Cluster) StorageObject(k framework.StorageKind, ns, name string) (framework.StorageObject, bool) {
+	return c.snap.StorageObject(k, ns, name)
+}
+
+// Storage returns every storage object of the cluster (the cluster's
+// copies; read-only), each kind sorted by key.
+func (c *Cluster) Storage() framework.StorageObjects { return c.snap.Storage() }
+
+// createEphemeralClaims plays the ephemeral volume controller for a pod
+// being added: each generic ephemeral volume's claim is created, owned by
+// the pod, unless a claim of that name exists (which VolumeBinding then
+// checks for ownership).
+func (c *Cluster) createEphemeralClaims(pod *framework.Pod) error {
+	for i := range pod.Spec.Volumes {
+		v := &pod.Spec.Volumes[i]
+		if v.Ephemeral == nil || v.Ephemeral.VolumeClaimTemplate == nil {
+			continue
+		}
+		name := framework.EphemeralClaimName(pod, v)
+		if _, ok := c.snap.PersistentVolumeClaim(pod.Namespace, name); ok {
+			continue
+		}
+		t := v.Ephemeral.VolumeClaimTemplate
+		claim := &framework.PersistentVolumeClaim{Spec: t.Spec}
+		claim.Name, claim.Namespace = name, pod.Namespace
+		claim.Labels, claim.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
+		claim.OwnerReferences = []framework.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
+		claim.Status.Phase = framework.ClaimPending
+		if err := c.setStorage(claim); err != nil {
+			return fmt.Errorf("pod %s: ephemeral volume %q: %w", pod.Key(), v.Name, err)
+		}
+	}
+	return nil
+}
+
+// deleteOwnedClaims deletes the ephemeral claims a deleted pod owns (the
+// garbage collector's part).
+func (c *Cluster) deleteOwnedClaims(pod *framework.Pod) {
+	for i := range pod.Spec.Volumes {
+		v := &pod.Spec.Volumes[i]
+		if v.Ephemeral == nil {
+			continue
+		}
+		name := framework.EphemeralClaimName(pod, v)
+		if claim, ok := c.snap.PersistentVolumeClaim(pod.Namespace, name); ok && framework.EphemeralClaimOwnedBy(pod, claim) == nil {
+			_, _ = c.deleteStorage(framework.KindPersistentVolumeClaim, pod.Namespace, name)
+		}
+	}
+}
+
+// errConflict is the API server's optimistic-concurrency error, returned
+// when an object changed between Reserve and PreBind.
+func errConflict(res, name string) error {
+	//lint:ignore ST1005 the API server's text
+	return fmt.Errorf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", res, name)
+}
+
+// BindPodVolumes applies VolumeBinding's decisions for a pod on node, as
+// the API updates of kube's BindPodVolumes followed by the PV controller
+// and a CSI provisioner finishing at once: each static binding's volume
+// gets its claim reference (phase Bound) and the claim the volume
+// (bind-completed, Bound); each claim to provision gets a new volume
+// "pvc-<claim uid>" (or "pvc-<namespace>-<name>" without a UID) of the
+// claim's size, class and access modes, with the class's provisioner as
+// CSI driver and node affinity on the node's values of the driver's
+// topology keys (from the node's CSINode, else the keys of the class's
+// allowed topologies), and the CSIStorageCapacity used for it shrinks by
+// the claim's size. A volume or claim that changed since Reserve is a
+// conflict error; nothing is applied partially undone (the journal of an
+// open fork covers it).
+func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
+	ni, ok := c.snap.Get(node)
+	if !ok {
+		return fmt.Errorf("scheduling: BindPodVolumes: node %q not found", node)
+	}
+	for _, b := range pv.StaticBindings {
+		cur, ok := c.snap.PersistentVolume(b.PV.Name)
+		if !ok {
+			return fmt.Errorf("persistentvolumes %q not found", b.PV.Name)
+		}
+		if cur != b.PVBase() {
+			return errConflict("persistentvolumes", b.PV.Name)
+		}
+		claim, ok := c.snap.PersistentVolumeClaim(b.PVC.Namespace, b.PVC.Name)
+		if !ok {
+			return fmt.Errorf("persistentvolumeclaims %q not found", b.PVC.Key())
+		}
+		vol := *b.PV
+		vol.Status.Phase = framework.VolumeBound
+		if err := c.setStorage(&vol); err != nil {
+			return err
+		}
+		if err := c.setStorage(boundClaim(claim, &vol)); err != nil {
+			return err
+		}
+	}
+	for _, p := range pv.DynamicProvisions {
+		cur, ok := c.snap.PersistentVolumeClaim(p.PVC.Namespace, p.PVC.Name)
+		if !ok {
+			return fmt.Errorf("persistentvolumeclaims %q not found", p.PVC.Key())
+		}
+		if cur != p.PVCBase() {
+			return errConflict("persistentvolumeclaims", p.PVC.Name)
+		}
+		vol, err := c.provisionedVolume(ni, p.PVC)
+		if err != nil {
+			return err
+		}
+		if err := c.setStorage(vol); err != nil {
+			return err
+		}
+		if err := c.setStorage(boundClaim(p.PVC, vol)); err != nil {
+			return err
+		}
+		if cp := p.NodeCapacity; cp != nil && cp.Capacity != nil {
+			if cur, ok := c.snap.StorageObject(framework.KindCSIStorageCapacity, cp.Namespace, cp.Name); ok {
+				next := *cur.(*framework.CSIStorageCapacity)
+				left := next.Capacity.Sub(p.PVC.Spec.Resources.Requests[framework.ResourceStorage])
+				if left.Sign() < 0 {
+					left = resource.Quantity{}
+				}
+				next.Capacity = &left
+				if err := c.setStorage(&next); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// boundClaim returns a copy of claim bound to vol by the controller.
+func boundClaim(claim *framework.PersistentVolumeClaim, vol *framework.PersistentVolume) *framework.PersistentVolumeClaim {
+	out := *claim
+	out.Spec.VolumeName = vol.Name
+	out.Annotations = maps.Clone(claim.Annotations)
+	if out.Annotations == nil {
+		out.Annotations = map[string]string{}
+	}
+	out.Annotations[framework.AnnBindCompleted] = "yes"
+	out.Annotations[framework.AnnBoundByController] = "yes"
+	out.Status.Phase = framework.ClaimBound
+	out.Status.AccessModes = slices.Clone(vol.Spec.AccessModes)
+	out.Status.Capacity = vol.Spec.Capacity
+	return &out
+}
+
+// provisionedVolume is the volume a CSI provisioner creates for claim on
+// node.
+func (c *Cluster) provisionedVolume(ni *framework.NodeInfo, claim *framework.PersistentVolumeClaim) (*framework.PersistentVolume, error) {
+	class := framework.ClaimClass(claim)
+	sc, ok := c.snap.StorageClass(class)
+	if !ok {
+		return nil, fmt.Errorf("failed to find storage class %q", class)
+	}
+	name := "pvc-" + claim.UID
+	if claim.UID == "" {
+		name = "pvc-" + claim.Namespace + "-" + claim.Name
+	}
+	driver := sc.Provisioner
+	if d, ok := csitranslation.DriverOf(driver); ok {
+		driver = d
+	}
+	vol := &framework.PersistentVolume{}
+	vol.Name = name
+	vol.Annotations = map[string]string{framework.AnnDynamicallyProvisioned: sc.Provisioner, framework.AnnBoundByController: "yes"}
+	vol.Spec.Capacity = resource.List{framework.ResourceStorage: claim.Spec.Resources.Requests[framework.ResourceStorage]}
+	vol.Spec.CSI = &framework.CSIPersistentVolumeSource{Driver: driver, VolumeHandle: name}
+	vol.Spec.AccessModes = slices.Clone(claim.Spec.AccessModes)
+	vol.Spec.ClaimRef = &framework.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: claim.Namespace, Name: claim.Name, UID: claim.UID}
+	vol.Spec.StorageClassName = class
+	vol.Spec.VolumeMode = claim.Spec.VolumeMode
+	vol.Spec.VolumeAttributesClassName = claim.Spec.VolumeAttributesClassName
+	vol.Spec.PersistentVolumeReclaimPolicy = "Delete"
+	if sc.ReclaimPolicy != nil {
+		vol.Spec.PersistentVolumeReclaimPolicy = *sc.ReclaimPolicy
+	}
+	if reqs := provisionedTopology(ni, sc, driver); len(reqs) > 0 {
+		vol.Spec.NodeAffinity = &framework.VolumeNodeAffinity{Required: &framework.NodeSelector{
+			NodeSelectorTerms: []framework.NodeSelectorTerm{{MatchExpressions: reqs}}}}
+	}
+	vol.Status.Phase = framework.VolumeBound
+	return vol, nil
+}
+
+// provisionedTopology pins a provisioned volume to the node's topology
+// segment: the node's value of each of the driver's topology keys (from
+// the node's CSINode), or, without them, of the keys the class's allowed
+// topologies name.
+func provisionedTopology(ni *framework.NodeInfo, sc *framework.StorageClass, driver string) []framework.NodeSelectorRequirement {
+	var keys []string
+	if cn := ni.CSINode(); cn != nil {
+		for _, d := range cn.Spec.Drivers {
+			if d.Name == driver {
+				keys = slices.Clone(d.TopologyKeys)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		for _, t := range sc.AllowedTopologies {
+			for _, e := range t.MatchLabelExpressions {
+				if !slices.Contains(keys, e.Key) {
+					keys = append(keys, e.Key)
+				}
+			}
+		}
+	}
+	var out []framework.NodeSelectorRequirement
+	for _, k := range keys {
+		if v, ok := ni.Node().Labels[k]; ok {
+			out = append(out, framework.NodeSelectorRequirement{Key: k, Operator: framework.NodeSelectorOpIn, Values: []string{v}})
+		}
+	}
+	return out
+}

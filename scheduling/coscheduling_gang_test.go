@@ -1,0 +1,221 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// csSettled is the part of a Cluster a gang's cycles may touch, in a form
+// that compares across record replacements: every pod's state and node,
+// every node's pods (in order) and totals, and the gang index.
+type csSettled struct {
+	Pods   map[string]string
+	Nodes  map[string]csSettledNode
+	Groups map[string][2]int
+}
+
+type csSettledNode struct {
+	Pods                        []string
+	Requested, NonZeroRequested resource.Vector
+}
+
+func (c *Cluster) settled() csSettled {
+	s := csSettled{Pods: map[string]string{}, Nodes: map[string]csSettledNode{}, Groups: map[string][2]int{}}
+	for _, r := range c.Pods() {
+		s.Pods[r.Pod.Key()] = r.State.String() + "@" + r.Pod.Spec.NodeName
+	}
+	for _, ni := range c.Snapshot().Nodes() {
+		n := csSettledNode{Requested: ni.Requested.Clone(), NonZeroRequested: ni.NonZeroRequested.Clone()}
+		for _, p := range ni.Pods {
+			n.Pods = append(n.Pods, p.Pod.Key())
+		}
+		s.Nodes[ni.Name()] = n
+	}
+	for k, m := range c.groups {
+		s.Groups[k] = [2]int{len(m.pods), m.assigned}
+	}
+	return s
+}
+
+func csGangPods(ns, group string, n int, cpu string) []*framework.Pod {
+	out := make([]*framework.Pod, n)
+	for i := range out {
+		out[i] = csPod(ns, fmt.Sprintf("%s-%d", group, i), group).Req(map[string]string{"cpu": cpu}).Obj()
+	}
+	return out
+}
+
+// TestCoschedulingGangInScheduler runs gangs through a Scheduler: a gang
+// that fits binds whole; one that does not leaves nothing assumed (the
+// pod that finds no node makes PostFilter reject its waiting siblings); a
+// pod naming a missing PodGroup is refused at Permit with the group's
+// name; a gang short of pods waits at PreFilter.
+func TestCoschedulingGangInScheduler(t *testing.T) {
+	tests := []struct {
+		name      string
+		nodes     int // csNode: 4 cpu each
+		pods      []*framework.Pod
+		pgs       []*framework.PodGroup
+		outcomes  []Outcome
+		wantBound int
+		wantMsg   string // in some decision
+	}{
+		{"fits: waits then binds whole", 2, csGangPods("ns", "pg", 3, "2"), []*framework.PodGroup{csPG("ns", "pg", 3, csNow)},
+			[]Outcome{OutcomeWaiting, OutcomeWaiting, OutcomeScheduled, OutcomeBound, OutcomeBound}, 3, ""},
+		{"does not fit: the waiting pods are rejected", 1, csGangPods("ns", "pg", 3, "2"), []*framework.PodGroup{csPG("ns", "pg", 3, csNow)},
+			[]Outcome{OutcomeWaiting, OutcomeWaiting, OutcomeUnschedulable, OutcomeUnschedulable, OutcomeUnschedulable}, 0,
+			"PodGroup ns/pg gets rejected due to Pod pg-2 is unschedulable even after PostFilter"},
+		{"missing PodGroup", 1, csGangPods("ns", "ghost", 1, "1"), nil,
+			[]Outcome{OutcomeUnschedulable}, 0, "0/1 nodes are available: 1 PodGroup ns/ghost not found."},
+		{"fewer pods than minMember", 1, csGangPods("ns", "pg", 2, "1"), []*framework.PodGroup{csPG("ns", "pg", 3, csNow)},
+			[]Outcome{OutcomeUnschedulable, OutcomeUnschedulable}, 0, "cannot find enough sibling pods, current pods number: 2, minMember of group: 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var nodes []*framework.Node
+			for i := range tt.nodes {
+				nodes = append(nodes, csNode(fmt.Sprintf("n%d", i)))
+			}
+			e := csSetup(t, nodes, nil, tt.pgs, nil)
+			var got []Outcome
+			var msgs []string
+			e.s.onDecision = func(d Decision) { got, msgs = append(got, d.Outcome), append(msgs, d.Message) }
+			for _, p := range tt.pods {
+				if err := e.s.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.s.RunUntilIdle(context.Background())
+			if !slices.Equal(got[:min(len(got), len(tt.outcomes))], tt.outcomes) {
+				t.Errorf("outcomes %v, want %v first", got, tt.outcomes)
+			}
+			if tt.wantMsg != "" && !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, tt.wantMsg) }) {
+				t.Errorf("no decision says %q: %q", tt.wantMsg, msgs)
+			}
+			_, assumed, bound := e.s.cluster.NumPods()
+			if bound != tt.wantBound || assumed != 0 {
+				t.Errorf("bound %d assumed %d, want %d and 0", bound, assumed, tt.wantBound)
+			}
+		})
+	}
+}
+
+// TestPropPermitTimeoutReleasesExactly: a gang that cannot complete (one
+// of its pods fits nowhere; PostFilter never rejects) waits at Permit
+// until the group's timeout; then every reservation is released and the
+// cluster equals the cluster before the gang's cycles (go-cmp), whatever
+// the nodes and the other pods.
+func TestPropPermitTimeoutReleasesExactly(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*framework.Node
+		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
+			cpu := rapid.IntRange(2, 16).Draw(t, "cpu")
+			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": fmt.Sprint(cpu), "pods": "32"}).Obj())
+		}
+		var existing []*framework.Pod
+		for i := range rapid.IntRange(0, 8).Draw(t, "existing") {
+			n := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")]
+			existing = append(existing, st.MakePod().Name(fmt.Sprintf("x%d", i)).Node(n.Name).Req(map[string]string{"cpu": "100m"}).Obj())
+		}
+		size := rapid.IntRange(2, 8).Draw(t, "size")
+		timeout := int32(rapid.IntRange(1, 120).Draw(t, "timeout"))
+		g := csPG("ns", "pg", int32(size), csNow)
+		g.Spec.ScheduleTimeoutSeconds = &timeout
+		gang := csGangPods("ns", "pg", size, "100m")
+		gang[rapid.IntRange(0, size-1).Draw(t, "huge")].Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "1000"})
+		c, err := NewClusterFrom(nodes, existing)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddPodGroup(g); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range gang {
+			if err := c.AddPod(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := c.settled()
+		clock := framework.NewFakeClock(csNow)
+		s, err := New(c, NewDefaultRegistry(), []framework.Profile{csProfile(config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: 100})},
+			WithClock(clock), WithQueueOptions(QueueOptions{MaxInUnschedulablePods: time.Hour}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntilIdle(context.Background())
+		if w := len(s.WaitingPods()); w != size-1 {
+			t.Fatalf("%d pods waiting at Permit, want %d", w, size-1)
+		}
+		if err := clock.Advance(time.Duration(timeout) * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		s.ProcessBindings(context.Background())
+		if w := len(s.WaitingPods()); w != 0 {
+			t.Fatalf("%d pods still waiting after the timeout", w)
+		}
+		if diff := cmp.Diff(before, c.settled(), clVecCmp); diff != "" {
+			t.Fatalf("the timeout left the cluster changed (-before +after):\n%s", diff)
+		}
+	})
+}
+
+// TestPropGangIndexMatchesPods: after any sequence of cluster events,
+// forks, commits and reverts, the gang index (PodGroupCounts) equals a
+// count over every pod.
+func TestPropGangIndexMatchesPods(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c, _ := NewCluster()
+		forks := 0
+		for i := rapid.IntRange(0, 60).Draw(t, "steps"); i > 0; i-- {
+			switch rapid.IntRange(0, 9).Draw(t, "branch") {
+			case 0:
+				c.Fork()
+				forks++
+			case 1:
+				if forks > 0 {
+					_ = c.Revert()
+					forks--
+				}
+			case 2:
+				if forks > 0 {
+					_ = c.Commit()
+					forks--
+				}
+			default:
+				_ = clDrawOp(t).apply(c)
+			}
+		}
+		want := map[string][2]int{}
+		for _, r := range c.Pods() {
+			if k := framework.PodGroupKey(r.Pod); k != "" {
+				v := want[k]
+				v[0]++
+				if r.State != StatePending {
+					v[1]++
+				}
+				want[k] = v
+			}
+		}
+		got := map[string][2]int{}
+		for k := range c.groups {
+			ns, name, _ := strings.Cut(k, "/")
+			total, assigned := c.PodGroupCounts(ns, name)
+			got[k] = [2]int{total, assigned}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("gang index (-recount +index):\n%s", diff)
+		}
+	})
+}

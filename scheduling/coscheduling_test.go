@@ -1,0 +1,463 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+)
+
+var csNow = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+
+// csPG is scheduler-plugins' tu.MakePodGroup().Name(name).Namespace(ns).MinMember(min).Time(at).
+func csPG(ns, name string, minMember int32, at time.Time) *framework.PodGroup {
+	return &framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name, CreationTimestamp: at},
+		Spec: framework.PodGroupSpec{MinMember: minMember}}
+}
+
+// csPod is st.MakePod().Name(name).Namespace(ns).UID(name) with the pod-group
+// label when group is set.
+func csPod(ns, name, group string) *st.PodWrapper {
+	w := st.MakePod().Namespace(ns).Name(name)
+	if group != "" {
+		w = w.Label(framework.PodGroupLabel, group)
+	}
+	return w
+}
+
+// csNode is the anchor tests' st.MakeNode().Name(name).Capacity({cpu: 4})
+// (kube's wrapper also sets pods: 32).
+func csNode(name string) *framework.Node {
+	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"}).Obj()
+}
+
+// csProfile is a Coscheduling profile: NodeResourcesFit filters, the
+// plugin at QueueSort, PreFilter, PostFilter, Reserve and Permit.
+func csProfile(args any) framework.Profile {
+	p := framework.Profile{
+		QueueSort: []string{config.CoschedulingName},
+		PreFilter: []string{config.NodeResourcesFitName, config.CoschedulingName},
+		Filter:    []string{config.NodeResourcesFitName}, PostFilter: []string{config.CoschedulingName},
+		Reserve: []string{config.CoschedulingName}, Permit: []string{config.CoschedulingName},
+		Bind: []string{DefaultBinderName},
+	}
+	if args != nil {
+		p.Args = map[string]any{config.CoschedulingName: args}
+	}
+	return p
+}
+
+type csEnv struct {
+	s     *Scheduler
+	pl    *Coscheduling
+	clock *framework.FakeClock
+}
+
+// csSetup builds a scheduler over nodes and pods (bound ones name their
+// node) with the PodGroups, running csProfile(args).
+func csSetup(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, pgs []*framework.PodGroup, args any) *csEnv {
+	t.Helper()
+	c, err := NewClusterFrom(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range pgs {
+		if err := c.AddPodGroup(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock := framework.NewFakeClock(csNow)
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{csProfile(args)}, WithClock(clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := s.Framework(DefaultSchedulerName)
+	pl, _ := fw.Plugin(config.CoschedulingName)
+	return &csEnv{s: s, pl: pl.(*Coscheduling), clock: clock}
+}
+
+// state returns a CycleState as a cycle of e.s would have it.
+func (e *csEnv) state() *framework.CycleState {
+	st := e.s.newState(&schedCycleHandle{s: e.s, prof: e.s.profiles[DefaultSchedulerName]})
+	st.SetSnapshot(e.s.cluster.Snapshot())
+	return st
+}
+
+func csStatus(t *testing.T, got *framework.Status, code framework.Code, msg string) {
+	t.Helper()
+	if got.Code() != code || got.Message() != msg {
+		t.Errorf("status = %v %q, want %v %q", got.Code(), got.Message(), code, msg)
+	}
+}
+
+// TestCoschedulingLess ports scheduler-plugins' pkg/coscheduling/coscheduling_test.go
+// TestLess, case by case.
+func TestCoschedulingLess(t *testing.T) {
+	low, high := int32(10), int32(100)
+	at := func(s int) *time.Time { v := csNow.Add(time.Duration(s) * time.Second); return &v }
+	q := func(w *st.PodWrapper, prio int32, iat *time.Time) *framework.QueuedPodInfo {
+		return &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(w.Priority(prio).Obj()), InitialAttemptTimestamp: iat}
+	}
+	pg := func(ns, name string, s int) *framework.PodGroup { return csPG(ns, name, 1, *at(s)) }
+	tests := []struct {
+		name   string
+		p1, p2 *framework.QueuedPodInfo
+		pgs    []*framework.PodGroup
+		want   bool
+	}{
+		{"p1.priority less than p2.priority", q(csPod("ns1", "p1", ""), low, nil), q(csPod("ns2", "p2", ""), high, nil), nil, false},
+		{"p1.priority greater than p2.priority", q(csPod("ns1", "p1", ""), high, nil), q(csPod("ns2", "p2", ""), low, nil), nil, true},
+		{"equal priority. p1 is added to schedulingQ earlier than p2", q(csPod("ns1", "p1", ""), high, at(1)), q(csPod("ns2", "p2", ""), high, at(2)), nil, true},
+		{"equal priority. p2 is added to schedulingQ earlier than p1", q(csPod("ns1", "p1", ""), high, at(2)), q(csPod("ns2", "p2", ""), high, at(1)), nil, false},
+		{"p1.priority less than p2.priority, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), low, nil), q(csPod("ns2", "p2", ""), high, nil),
+			[]*framework.PodGroup{pg("ns1", "pg1", 0)}, false},
+		{"p1.priority greater than p2.priority, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, nil), q(csPod("ns2", "p2", ""), low, nil),
+			[]*framework.PodGroup{pg("ns1", "pg1", 0)}, true},
+		{"equal priority. p1 is added to schedulingQ earlier than p2, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, at(1)), q(csPod("ns2", "p2", ""), high, at(2)),
+			[]*framework.PodGroup{pg("ns1", "pg1", 1)}, true},
+		{"equal priority. p2 is added to schedulingQ earlier than p1, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, at(2)), q(csPod("ns2", "p2", ""), high, at(1)),
+			[]*framework.PodGroup{pg("ns1", "pg1", 2)}, false},
+		{"p1.priority less than p2.priority, p1 belongs to pg1 and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), low, nil), q(csPod("ns2", "p2", "pg2"), high, nil),
+			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, false},
+		{"p1.priority greater than p2.priority, p1 belongs to pg1 and and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), high, nil), q(csPod("ns2", "p2", "pg1"), low, nil),
+			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
+		{"equal priority. p1 is added to schedulingQ earlier than p2, p1 belongs to pg1 and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(2)),
+			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
+		{"equal priority. p2 is added to schedulingQ earlier than p1, p1 belongs to pg2 and p2 belongs to pg1", q(csPod("ns", "p1", "pg2"), low, at(1)), q(csPod("ns", "p2", "pg1"), high, at(2)),
+			[]*framework.PodGroup{pg("ns", "pg1", 1), pg("ns", "pg2", 2)}, false},
+		{"equal priority and creation time, p1 belongs pg1 and p2 belong to pg2", q(csPod("ns1", "p1", "pg2"), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(1)),
+			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
+		{"equal priority and creation time, and p2 belong to pg2", q(csPod("ns1", "p1", ""), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(1)),
+			[]*framework.PodGroup{pg("ns2", "pg2", 2)}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := csSetup(t, nil, nil, tt.pgs, nil)
+			if got := e.pl.Less(tt.p1, tt.p2); got != tt.want {
+				t.Errorf("Less = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCoschedulingLessAfterScheduleFailure ports scheduler-plugins'
+// TestLessAfterScheduleFailure: a failed group sorts by its failure time,
+// and by its creation time again once it succeeds.
+func TestCoschedulingLessAfterScheduleFailure(t *testing.T) {
+	e := csSetup(t, nil, nil, []*framework.PodGroup{csPG("ns", "pg1", 3, csNow.Add(-10*time.Second)), csPG("ns", "pg2", 3, csNow.Add(-5*time.Second))}, nil)
+	now := csNow
+	p1 := &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(csPod("ns", "p1", "pg1").Priority(100).Obj()), InitialAttemptTimestamp: &now}
+	p2 := &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(csPod("ns", "p2", "pg2").Priority(100).Obj()), InitialAttemptTimestamp: &now}
+	if !e.pl.Less(p1, p2) {
+		t.Error("before failure: Less(p1, p2) = false")
+	}
+	e.pl.lastFailed["ns/pg1"] = csNow // MarkPodGroupScheduleFailure
+	if e.pl.Less(p1, p2) || !e.pl.Less(p2, p1) {
+		t.Error("after failure: pg2 does not sort first")
+	}
+	delete(e.pl.lastFailed, "ns/pg1") // ClearPodGroupScheduleFailure
+	if !e.pl.Less(p1, p2) {
+		t.Error("after clear: Less(p1, p2) = false")
+	}
+}
+
+// TestCoschedulingPreFilter ports scheduler-plugins'
+// pkg/coscheduling/core/core_test.go TestPreFilter (the three cases with
+// scheduling gates are not ported: schedkit's Pod has no schedulingGates).
+func TestCoschedulingPreFilter(t *testing.T) {
+	nodes := []*framework.Node{csNode("node-a"), csNode("node-b")}
+	minRes := func(g *framework.PodGroup, cpu string) *framework.PodGroup {
+		g.Spec.MinResources = resource.List{resource.CPU: resource.MustParse(cpu)}
+		return g
+	}
+	tests := []struct {
+		name    string
+		pod     *framework.Pod
+		pending []*framework.Pod
+		pgs     []*framework.PodGroup
+		wantMsg string // "" for success
+	}{
+		{"pod does not belong to any pg", st.MakePod().Name("p").Obj(),
+			[]*framework.Pod{csPod("ns", "p1", "pg1").Obj(), csPod("ns", "p2", "pg2").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 1, csNow), csPG("ns", "pg2", 1, csNow)}, ""},
+		{"pod belongs to a non-existent pg", csPod("ns", "p", "pg-non-existent").Obj(), nil,
+			[]*framework.PodGroup{csPG("ns", "pg1", 1, csNow)}, ""},
+		{"pod count less than minMember", csPod("ns", "p", "pg1").Obj(), []*framework.Pod{csPod("ns", "pg2-1", "pg2").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)},
+			"pre-filter pod p cannot find enough sibling pods, current pods number: 1, minMember of group: 2"},
+		{"pod count equal minMember", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
+		{"pod count more than minMember", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
+		// Two nodes of 4 cpu each.
+		{"cluster's resource satisfies minResource", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*framework.PodGroup{minRes(csPG("ns", "pg1", 2, csNow), "6")}, ""},
+		{"cluster's resource cannot satisfy minResource", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*framework.PodGroup{minRes(csPG("ns", "pg1", 2, csNow), "10")}, "resource gap: cpu=2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := csSetup(t, nodes, append(tt.pending, tt.pod), tt.pgs, nil)
+			_, got := e.pl.PreFilter(context.Background(), e.state(), framework.MustPodInfo(tt.pod), e.s.cluster.Snapshot().Nodes())
+			if tt.wantMsg == "" {
+				csStatus(t, got, framework.Success, "")
+			} else {
+				csStatus(t, got, framework.UnschedulableAndUnresolvable, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// TestCoschedulingPermit ports scheduler-plugins' TestPermit of
+// pkg/coscheduling/coscheduling_test.go (first three cases) and of
+// pkg/coscheduling/core/core_test.go (last four); the pod is assumed on its
+// node first, as the scheduler does before Permit.
+func TestCoschedulingPermit(t *testing.T) {
+	nodes := []*framework.Node{csNode("node")}
+	two := []*framework.PodGroup{csPG("ns", "pg1", 1, csNow), csPG("ns", "pg2", 2, csNow)}
+	tests := []struct {
+		name     string
+		pod      *framework.Pod
+		existing []*framework.Pod
+		pgs      []*framework.PodGroup
+		want     framework.Code
+		wantMsg  string
+	}{
+		{"pods do not belong to any podGroup", csPod("ns", "p", "").Obj(), nil, two, framework.Success, ""},
+		{"pods belong to a pg1, but quorum not satisfied", csPod("ns", "p", "pg2").Obj(), nil, two, framework.Wait, ""},
+		{"pods belong to a podGroup, and quorum satisfied", csPod("ns", "p", "pg1").Obj(), nil, two, framework.Success, ""},
+		{"pod does not belong to any pg", csPod("ns", "p", "").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Success, ""},
+		{"pod specifies a non-existent pg", csPod("ns", "p", "pg-non-existent").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)},
+			framework.Unschedulable, "PodGroup ns/pg-non-existent not found"},
+		{"pod belongs to a pg that doesn't have quorum", csPod("ns", "p", "pg1").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Wait, ""},
+		{"pod belongs to a pg that have quorum satisfied", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Node("node").Obj()},
+			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Success, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := csSetup(t, nodes, append(tt.existing, tt.pod), tt.pgs, config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: 10})
+			if err := e.s.cluster.Assume(tt.pod.Namespace, tt.pod.Name, "node"); err != nil {
+				t.Fatal(err)
+			}
+			pi, _, _ := e.s.cluster.podInfo(tt.pod.Key())
+			got, wait := e.pl.Permit(context.Background(), e.state(), pi, "node")
+			csStatus(t, got, tt.want, tt.wantMsg)
+			if tt.want == framework.Wait && wait != 10*time.Second {
+				t.Errorf("wait = %v, want permitWaitingTimeSeconds 10s", wait)
+			}
+		})
+	}
+}
+
+// TestCoschedulingWaitTime: the group's scheduleTimeoutSeconds wins, then
+// permitWaitingTimeSeconds, then 60 s (scheduler-plugins' GetWaitTimeDuration).
+func TestCoschedulingWaitTime(t *testing.T) {
+	five := int32(5)
+	g := csPG("ns", "pg", 2, csNow)
+	for _, tt := range []struct {
+		argWait int64
+		pgWait  *int32
+		want    time.Duration
+	}{{30, &five, 5 * time.Second}, {30, nil, 30 * time.Second}, {0, nil, 60 * time.Second}} {
+		pl, err := NewCoscheduling(config.CoschedulingArgs{PermitWaitingTimeSeconds: tt.argWait}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Spec.ScheduleTimeoutSeconds = tt.pgWait
+		if got := pl.(*Coscheduling).waitTime(g); got != tt.want {
+			t.Errorf("wait(args %d, group %v) = %v, want %v", tt.argWait, tt.pgWait, got, tt.want)
+		}
+	}
+}
+
+// TestCoschedulingPostFilter ports scheduler-plugins' TestPostFilter
+// (coscheduling_test.go).
+func TestCoschedulingPostFilter(t *testing.T) {
+	nodes := []*framework.Node{csNode("node")}
+	bound := []*framework.Pod{csPod("ns", "p1", "pg1").Node("node").Obj()}
+	tests := []struct {
+		name     string
+		pod      *framework.Pod
+		existing []*framework.Pod
+		pgs      []*framework.PodGroup
+		wantMsg  string
+	}{
+		{"pod does not belong to any pod group", csPod("ns", "p", "").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, "can not find pod group"},
+		{"enough pods assigned, do not reject all", csPod("ns", "p", "pg1").Obj(), bound, []*framework.PodGroup{csPG("ns", "pg1", 1, csNow)}, ""},
+		{"pod failed at filter phase, reject all pods", csPod("ns", "p", "pg1").Obj(), bound, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)},
+			"PodGroup ns/pg1 gets rejected due to Pod p is unschedulable even after PostFilter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := csSetup(t, nodes, append(tt.existing, tt.pod), tt.pgs, nil)
+			_, got := e.pl.PostFilter(context.Background(), e.state(), framework.MustPodInfo(tt.pod), framework.NewNodeToStatus(nil))
+			csStatus(t, got, framework.Unschedulable, tt.wantMsg)
+		})
+	}
+}
+
+// TestCoschedulingPostFilterRejectThreshold ports scheduler-plugins'
+// TestPostFilterRejectThreshold: minMember 10, some pods assigned, the
+// group rejected only when the unassigned share exceeds the threshold.
+func TestCoschedulingPostFilterRejectThreshold(t *testing.T) {
+	reject := "PodGroup ns/pg1 gets rejected due to Pod p is unschedulable even after PostFilter"
+	tests := []struct {
+		name      string
+		percent   int32
+		assigned  int
+		wantMsg   string
+		rejecting bool
+	}{
+		{"default 10%: 9/10 assigned (10% gap) → no rejection", 10, 9, "", false},
+		{"default 10%: 8/10 assigned (20% gap) → rejection", 10, 8, reject, true},
+		{"0%: 9/10 assigned (10% gap) → rejection (always reject)", 0, 9, reject, true},
+		{"100%: 0/10 assigned (100% gap) → no rejection (never reject)", 100, 0, "", false},
+		{"50%: 6/10 assigned (40% gap) → no rejection", 50, 6, "", false},
+		{"50%: 4/10 assigned (60% gap) → rejection", 50, 4, reject, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pods []*framework.Pod
+			for i := range tt.assigned {
+				pods = append(pods, csPod("ns", fmt.Sprintf("assigned-%d", i), "pg1").Node("node").Obj())
+			}
+			pod := csPod("ns", "p", "pg1").Obj()
+			e := csSetup(t, []*framework.Node{csNode("node")}, append(pods, pod), []*framework.PodGroup{csPG("ns", "pg1", 10, csNow)},
+				config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: tt.percent})
+			_, got := e.pl.PostFilter(context.Background(), e.state(), framework.MustPodInfo(pod), framework.NewNodeToStatus(nil))
+			csStatus(t, got, framework.Unschedulable, tt.wantMsg)
+			if _, failed := e.pl.lastFailed["ns/pg1"]; failed != tt.rejecting {
+				t.Errorf("group marked failed = %v, want %v", failed, tt.rejecting)
+			}
+		})
+	}
+}
+
+// TestCoschedulingPodGroupBackoff ports scheduler-plugins'
+// TestPodGroupBackoffTime: the first pod to wait at Permit activates its
+// queued siblings; a PostFilter rejection backs the group off, and
+// PreFilter then refuses it until the backoff ends.
+func TestCoschedulingPodGroupBackoff(t *testing.T) {
+	pods := []*framework.Pod{csPod("ns", "pod1", "pg1").Obj(), csPod("ns", "pod2", "pg1").Obj(), csPod("ns", "pod3", "pg1").Obj()}
+	e := csSetup(t, []*framework.Node{csNode("node")}, pods, []*framework.PodGroup{csPG("ns", "pg1", 3, csNow)},
+		config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupBackoffSeconds: 1, PodGroupRejectPercentage: 10})
+	// pod2 and pod3 failed earlier and sit in the unschedulable pool.
+	for _, key := range []string{"ns/pod2", "ns/pod3"} {
+		qp, _ := e.s.queue.get(key)
+		e.s.queue.unlink(qp)
+		qp.where, qp.Attempts = qInFlight, 1
+		e.s.queue.requeueFailed(qp, []string{config.CoschedulingName}, nil, false)
+		if qp.where != qUnschedulable {
+			t.Fatalf("%s not unschedulable", key)
+		}
+	}
+	if err := e.s.cluster.Assume("ns", "pod1", "node"); err != nil {
+		t.Fatal(err)
+	}
+	pi, _, _ := e.s.cluster.podInfo("ns/pod1")
+	got, _ := e.pl.Permit(context.Background(), e.state(), pi, "node")
+	csStatus(t, got, framework.Wait, "")
+	for _, key := range []string{"ns/pod2", "ns/pod3"} {
+		if qp, _ := e.s.queue.get(key); qp.where != qActive {
+			t.Errorf("%s not activated (where %d)", key, qp.where)
+		}
+	}
+	_, _ = e.pl.PostFilter(context.Background(), e.state(), framework.MustPodInfo(pods[1]), framework.NewNodeToStatus(nil))
+	_, got = e.pl.PreFilter(context.Background(), e.state(), framework.MustPodInfo(pods[2]), e.s.cluster.Snapshot().Nodes())
+	csStatus(t, got, framework.UnschedulableAndUnresolvable, "podGroup ns/pg1 failed recently")
+	if err := e.clock.Advance(1001 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	_, got = e.pl.PreFilter(context.Background(), e.state(), framework.MustPodInfo(pods[2]), e.s.cluster.Snapshot().Nodes())
+	csStatus(t, got, framework.Success, "")
+}
+
+// TestCoschedulingArgs ports scheduler-plugins'
+// apis/config/validation/validation_plugingargs_test.go
+// TestValidateCoschedulingArgs (messages in schedkit's form).
+func TestCoschedulingArgs(t *testing.T) {
+	a := func(wait, backoff int64, pct int32) config.CoschedulingArgs {
+		return config.CoschedulingArgs{PermitWaitingTimeSeconds: wait, PodGroupBackoffSeconds: backoff, PodGroupRejectPercentage: pct}
+	}
+	tests := []struct {
+		name string
+		args config.CoschedulingArgs
+		want []string
+	}{
+		{"correct config with valid values", a(30, 60, 10), nil},
+		{"valid PodGroupRejectPercentage at boundaries", a(30, 0, 0), nil},
+		{"valid PodGroupRejectPercentage at upper boundary", a(30, 0, 100), nil},
+		{"invalid PermitWaitingTimeSeconds (negative value)", a(-10, 60, 10), []string{"permitWaitingTimeSeconds=-10"}},
+		{"invalid PodGroupBackoffSeconds (negative value)", a(30, -20, 10), []string{"podGroupBackoffSeconds=-20"}},
+		{"invalid PodGroupRejectPercentage (negative value)", a(30, 0, -1), []string{"podGroupRejectPercentage=-1"}},
+		{"invalid PodGroupRejectPercentage (greater than 100)", a(30, 0, 150), []string{"podGroupRejectPercentage=150"}},
+		{"both PermitWaitingTimeSeconds and PodGroupBackoffSeconds are negative", a(-30, -20, 10), []string{"permitWaitingTimeSeconds=-30", "podGroupBackoffSeconds=-20"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewCoscheduling(tt.args, nil)
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			for _, w := range tt.want {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Errorf("err = %v, want it to mention %s", err, w)
+				}
+			}
+		})
+	}
+	def := config.DefaultCoschedulingArgs()
+	if def.PermitWaitingTimeSeconds != 60 || def.PodGroupBackoffSeconds != 0 || def.PodGroupRejectPercentage != 10 {
+		t.Errorf("defaults = %+v, want 60/0/10 (scheduler-plugins' SetDefaults_CoschedulingArgs)", def)
+	}
+	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Coscheduling}]\n      disabled: [{name: PrioritySort}]\n  pluginConfig:\n  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := cfg.Profiles[0].Args[config.CoschedulingName].(config.CoschedulingArgs)
+	if got != a(10, 0, 10) {
+		t.Errorf("loaded args %+v: absent fields must keep their defaults", got)
+	}
+	if q := cfg.Profiles[0].QueueSort; len(q) != 1 || q[0] != config.CoschedulingName {
+		t.Errorf("QueueSort = %v", q)
+	}
+}
+
+// TestPodGroupValidate: the bad input the issue names, each error naming
+// the group, the field and the value.
+func TestPodGroupValidate(t *testing.T) {
+	neg := int32(-5)
+	tests := []struct {
+		g    *framework.PodGroup
+		want string
+	}{
+		{csPG("ns", "pg", 0, csNow), "PodGroup ns/pg: spec.minMember=0: must be at least 1"},
+		{csPG("ns", "pg", -3, csNow), "spec.minMember=-3"},
+		{&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "pg"}, Spec: framework.PodGroupSpec{MinMember: 1, ScheduleTimeoutSeconds: &neg}},
+			"PodGroup ns/pg: spec.scheduleTimeoutSeconds=-5: must not be negative"},
+		{&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "pg"}, Spec: framework.PodGroupSpec{MinMember: 1,
+			MinResources: resource.List{resource.CPU: resource.MustParse("-1")}}}, `spec.minResources["cpu"]=-1`},
+		{&framework.PodGroup{Spec: framework.PodGroupSpec{MinMember: 1}}, "metadata.name is empty"},
+	}
+	c, _ := NewCluster()
+	for _, tt := range tests {
+		if err := c.AddPodGroup(tt.g); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("AddPodGroup(%+v) = %v, want it to mention %q", tt.g, err, tt.want)
+		}
+	}
+	if err := c.AddPodGroup(csPG("ns", "pg", 1, csNow)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddPodGroup(csPG("ns", "pg", 1, csNow)); err == nil || !strings.Contains(err.Error(), "PodGroup ns/pg already exists") {
+		t.Errorf("duplicate: %v", err)
+	}
+}

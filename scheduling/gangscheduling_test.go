@@ -1,0 +1,312 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// gsPod is kube's st.MakePod().Namespace(ns).Name(name).UID(name).PodGroupName(group).
+func gsPod(ns, name, group string) *framework.Pod {
+	p := st.MakePod().Namespace(ns).Name(name).Req(map[string]string{"cpu": "100m"}).Obj()
+	if group != "" {
+		g := group
+		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &g}
+	}
+	return p
+}
+
+func gsGang(ns, name string, minCount int32) *framework.WorkloadPodGroup {
+	return &framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name},
+		Spec: framework.WorkloadPodGroupSpec{SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: minCount}}}}
+}
+
+func gsBasic(ns, name string) *framework.WorkloadPodGroup {
+	return &framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name},
+		Spec: framework.WorkloadPodGroupSpec{SchedulingPolicy: framework.PodGroupSchedulingPolicy{Basic: &framework.BasicSchedulingPolicy{}}}}
+}
+
+// gsProfile runs GangScheduling at Permit beside the resource filter.
+func gsProfile() framework.Profile {
+	return framework.Profile{PreEnqueue: []string{GangSchedulingName}, QueueSort: []string{config.PrioritySortName}, PreFilter: []string{config.NodeResourcesFitName},
+		Filter: []string{config.NodeResourcesFitName}, Permit: []string{GangSchedulingName}, Bind: []string{DefaultBinderName}}
+}
+
+var gsFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
+
+// TestGangSchedulingFlow ports kube-scheduler v1.36's
+// pkg/scheduler/framework/plugins/gangscheduling/gangscheduling_test.go
+// TestGangSchedulingFlow (pod-by-pod cases): PreEnqueue, then the pods
+// already waiting at Permit, then the pod's own Permit.
+func TestGangSchedulingFlow(t *testing.T) {
+	pg1, pg2, pg3 := gsGang("ns1", "pg1", 3), gsGang("ns1", "pg2", 4), gsBasic("ns1", "pg3")
+	p1, p2, p3 := gsPod("ns1", "p1", "pg1"), gsPod("ns1", "p2", "pg1"), gsPod("ns1", "p3", "pg1")
+	p4, p5 := gsPod("ns1", "p4", "pg2"), gsPod("ns1", "p5", "pg2")
+	basic, nonGang := gsPod("ns1", "basic-pod", "pg3"), gsPod("ns1", "non-gang", "")
+	tests := []struct {
+		name          string
+		pod           *framework.Pod
+		initial       []*framework.Pod
+		groups        []*framework.WorkloadPodGroup
+		waiting       []*framework.Pod
+		wantPreEnq    *framework.Status
+		wantPermit    *framework.Status
+		wantActivated []string
+		wantAllowed   []string
+	}{
+		{name: "non-gang pod succeeds immediately", pod: nonGang, groups: []*framework.WorkloadPodGroup{pg1, pg2, pg3}},
+		{name: "basic policy pod succeeds immediately", pod: basic, groups: []*framework.WorkloadPodGroup{pg1, pg2, pg3}},
+		{name: "gang pod fails PreEnqueue when pod group is not yet created", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5},
+			wantPreEnq: framework.NewStatus(framework.UnschedulableAndUnresolvable, `waiting for pods's pod group "pg1" to appear in scheduling queue`)},
+		{name: "gang pod fails PreEnqueue when quorum is not met", pod: p1, initial: []*framework.Pod{p2, p4, p5}, groups: []*framework.WorkloadPodGroup{pg1, pg2},
+			wantPreEnq: framework.NewStatus(framework.UnschedulableAndUnresolvable, "waiting for minCount pods from a gang to appear in scheduling queue")},
+		{name: "gang pod passes PreEnqueue, but waits at Permit", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5}, groups: []*framework.WorkloadPodGroup{pg1, pg2},
+			waiting: []*framework.Pod{p2, p4, p5}, wantPermit: framework.NewStatus(framework.Wait, "waiting for minCount pods from a gang to be scheduled"),
+			wantActivated: []string{"ns1/p3"}},
+		{name: "final gang pod arrives at Permit and allows all waiting pods from a gang", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5},
+			groups: []*framework.WorkloadPodGroup{pg1, pg2}, waiting: []*framework.Pod{p2, p3, p4, p5}, wantAllowed: []string{"ns1/p2", "ns1/p3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := NewClusterFrom([]*framework.Node{csNode("some-node")}, append(append([]*framework.Pod(nil), tt.initial...), tt.pod))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range tt.groups {
+				if err := c.AddWorkloadPodGroup(g); err != nil {
+					t.Fatal(err)
+				}
+			}
+			clock := framework.NewFakeClock(csNow)
+			s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithClock(clock), WithWorkloadFeatures(gsFeatures))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fw, _ := s.Framework(DefaultSchedulerName)
+			plugin, _ := fw.Plugin(GangSchedulingName)
+			pl := plugin.(*GangScheduling)
+			if got := pl.PreEnqueue(context.Background(), tt.pod); !statusEqual(got, tt.wantPreEnq) {
+				t.Fatalf("PreEnqueue = %v, want %v", got, tt.wantPreEnq)
+			}
+			if !tt.wantPreEnq.IsSuccess() {
+				return
+			}
+			state := func() *framework.CycleState {
+				return s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
+			}
+			var allowed []string
+			for _, p := range tt.waiting {
+				if err := c.Assume(p.Namespace, p.Name, "some-node"); err != nil {
+					t.Fatal(err)
+				}
+				pi, _, _ := c.podInfo(p.Key())
+				st, timeout := pl.Permit(context.Background(), state(), pi, "some-node")
+				if st.Code() != framework.Wait || timeout != GangSchedulingPermitTimeout {
+					t.Fatalf("Permit of waiting pod %s = %v %v, want Wait for 5m", p.Name, st, timeout)
+				}
+				key := p.Key()
+				s.waiting.add(key, newWaitingPod(pi.Pod, "some-node", []framework.PermitWait{{Plugin: GangSchedulingName, Timeout: timeout}}, clock,
+					func(_ *WaitingPod, st *framework.Status) {
+						if st.IsSuccess() {
+							allowed = append(allowed, key)
+						}
+					}))
+			}
+			// The other pending pods failed earlier: the unschedulable pool
+			// holds them (so only tt.pod's Permit can activate them).
+			for _, p := range tt.initial {
+				if r, _ := c.Pod(p.Namespace, p.Name); r.State != StatePending {
+					continue
+				}
+				qp, _ := s.queue.get(p.Key())
+				s.queue.unlink(qp)
+				qp.where, qp.Attempts = qInFlight, 1
+				s.queue.requeueFailed(qp, nil, nil, false)
+			}
+			if err := c.Assume(tt.pod.Namespace, tt.pod.Name, "some-node"); err != nil {
+				t.Fatal(err)
+			}
+			pi, _, _ := c.podInfo(tt.pod.Key())
+			got, _ := pl.Permit(context.Background(), state(), pi, "some-node")
+			if !statusEqual(got, tt.wantPermit) {
+				t.Fatalf("Permit = %v, want %v", got, tt.wantPermit)
+			}
+			var activated []string
+			for _, p := range tt.initial {
+				if r, _ := c.Pod(p.Namespace, p.Name); r.State != StatePending {
+					continue
+				}
+				if qp, _ := s.queue.get(p.Key()); qp.where == qActive {
+					activated = append(activated, p.Key())
+				}
+			}
+			if diff := cmp.Diff(tt.wantActivated, activated); diff != "" {
+				t.Errorf("activated pods (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantAllowed, allowed); diff != "" {
+				t.Errorf("allowed pods (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func statusEqual(a, b *framework.Status) bool {
+	return a.Code() == b.Code() && a.Message() == b.Message()
+}
+
+// TestGangSchedulingInScheduler runs the pod group cycle: a gang that fits
+// binds whole; one short of room is refused whole ("0/1 placements are
+// available") and leaves the cluster as it was; a pod naming a missing
+// PodGroup is held back by PreEnqueue; the plugin refuses a scheduler
+// without the GangScheduling feature.
+func TestGangSchedulingInScheduler(t *testing.T) {
+	run := func(t *testing.T, nodes int, pods []*framework.Pod, groups ...*framework.WorkloadPodGroup) (*Scheduler, *framework.FakeClock, []Decision) {
+		var ns []*framework.Node
+		for i := range nodes {
+			ns = append(ns, csNode(fmt.Sprintf("n%d", i)))
+		}
+		c, err := NewClusterFrom(ns, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range groups {
+			if err := c.AddWorkloadPodGroup(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ds []Decision
+		clock := framework.NewFakeClock(csNow)
+		s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithClock(clock), WithWorkloadFeatures(gsFeatures),
+			WithDecisionHandler(func(d Decision) { ds = append(ds, d) }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pods {
+			if err := s.AddPod(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.RunUntilIdle(context.Background())
+		return s, clock, ds
+	}
+	t.Run("fits", func(t *testing.T) {
+		s, _, _ := run(t, 1, []*framework.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job"), gsPod("ns", "c", "job")}, gsGang("ns", "job", 3))
+		if _, assumed, bound := s.cluster.NumPods(); bound != 3 || assumed != 0 {
+			t.Errorf("bound %d assumed %d, want 3 and 0", bound, assumed)
+		}
+	})
+	t.Run("short of room: refused whole", func(t *testing.T) {
+		var pods []*framework.Pod
+		for _, n := range []string{"a", "b", "c"} {
+			p := gsPod("ns", n, "job")
+			p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "2"})
+			pods = append(pods, p)
+		}
+		c0, _ := NewClusterFrom([]*framework.Node{csNode("n0")}, pods)
+		before := c0.settled()
+		s, _, ds := run(t, 1, pods, gsGang("ns", "job", 3))
+		if len(ds) != 3 {
+			t.Fatalf("%d decisions, want one per pod: %+v", len(ds), ds)
+		}
+		for _, d := range ds {
+			if d.Outcome != OutcomeUnschedulable || d.Message != "0/1 placements are available, first placement status: 0/1 nodes are available: 1 Insufficient cpu." {
+				t.Errorf("%s: %s %q", d.Pod, d.Outcome, d.Message)
+			}
+		}
+		if w := len(s.WaitingPods()); w != 0 {
+			t.Errorf("%d pods waiting at Permit", w)
+		}
+		if diff := cmp.Diff(before, s.cluster.settled(), clVecCmp); diff != "" {
+			t.Errorf("a refused gang changed the cluster (-before +after):\n%s", diff)
+		}
+	})
+	t.Run("missing PodGroup", func(t *testing.T) {
+		// PreEnqueue keeps the pod out of the active queue: no cycle runs,
+		// and the pod waits with the plugin's message.
+		s, _, ds := run(t, 1, []*framework.Pod{gsPod("ns", "orphan", "ghost")})
+		if len(ds) != 0 {
+			t.Errorf("decisions %+v, want none (the pod is gated)", ds)
+		}
+		if r := s.PendingReason("ns", "orphan"); !strings.Contains(r, `waiting for pods's pod group "ghost" to appear in scheduling queue`) {
+			t.Errorf("pending reason %q", r)
+		}
+	})
+	t.Run("feature off", func(t *testing.T) {
+		c, _ := NewCluster()
+		_, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()})
+		if err == nil || !strings.Contains(err.Error(), `plugin "GangScheduling" needs the GangScheduling workload feature`) {
+			t.Errorf("New = %v", err)
+		}
+		_, err = New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(WorkloadFeatures{GangScheduling: true}))
+		if err == nil || !strings.Contains(err.Error(), "need GenericWorkload") {
+			t.Errorf("GangScheduling without GenericWorkload: %v", err)
+		}
+	})
+}
+
+// TestWorkloadPodGroupValidate: bad kube PodGroups and Workloads are errors
+// naming the group, the field and the value.
+func TestWorkloadPodGroupValidate(t *testing.T) {
+	both := gsGang("ns", "pg", 2)
+	both.Spec.SchedulingPolicy.Basic = &framework.BasicSchedulingPolicy{}
+	two := gsGang("ns", "pg", 2)
+	two.Spec.SchedulingConstraints = &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: "a"}, {Key: "b"}}}
+	for _, tt := range []struct {
+		g    *framework.WorkloadPodGroup
+		want string
+	}{
+		{gsGang("ns", "pg", 0), "PodGroup ns/pg: spec.schedulingPolicy.gang.minCount=0: must be at least 1"},
+		{both, "exactly one of basic and gang must be set, got both"},
+		{&framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "pg"}}, "got neither"},
+		{two, "topology: 2 constraints: at most 1"},
+	} {
+		c, _ := NewCluster()
+		if err := c.AddWorkloadPodGroup(tt.g); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("AddWorkloadPodGroup = %v, want %q", err, tt.want)
+		}
+	}
+	w := &framework.Workload{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "w"}, Spec: framework.WorkloadSpec{PodGroupTemplates: []framework.PodGroupTemplate{
+		{Name: "t", SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: -1}}}}}}
+	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "Workload ns/w: spec.podGroupTemplates[0].schedulingPolicy.gang.minCount=-1") {
+		t.Errorf("Workload.Validate = %v", err)
+	}
+}
+
+// TestGangSchedulingFromConfig: a KubeSchedulerConfiguration enabling
+// GangScheduling at permit loads (multiPoint would also enable it at
+// preEnqueue, which framework.Profile cannot carry yet); with the workload
+// features the scheduler built from it places a gang whole (the pod group
+// cycle still asks it at PreEnqueue); without them it refuses.
+func TestGangSchedulingFromConfig(t *testing.T) {
+	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cfg.Profiles[0]; !contains(p.Permit, GangSchedulingName) {
+		t.Fatalf("GangScheduling not at Permit: %v", p.Permit)
+	}
+	pods := []*framework.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job")}
+	c, _ := NewClusterFrom([]*framework.Node{csNode("n0")}, pods)
+	if err := c.AddWorkloadPodGroup(gsGang("ns", "job", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(c, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...); err == nil {
+		t.Error("GangScheduling accepted without the GangScheduling feature")
+	}
+	s, err := New(c, cfg.Registry(), cfg.Profiles, append(cfg.SchedulerOptions(), WithClock(framework.NewFakeClock(csNow)), WithWorkloadFeatures(gsFeatures))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	if _, _, bound := c.NumPods(); bound != 2 {
+		t.Errorf("%d bound, want the gang's 2", bound)
+	}
+}

@@ -1,0 +1,30 @@
+// Package kubeload reads real cluster dumps — what `kubectl get … -o json`
+// and `-o yaml` print — into schedkit's object model and builds a
+// scheduling.Cluster from them, so that what-if questions can be asked of
+// the cluster an operator runs.
+//
+// It accepts one object, a List (kubectl's or an API list such as
+// PodList), a stream of JSON objects or multi-document YAML, of any mix of
+// kinds, gzip-compressed or not. It reads Nodes, Pods, Namespaces,
+// Services, ReplicaSets, StatefulSets, ReplicationControllers,
+// PriorityClasses, PodDisruptionBudgets and Koordinator NodeMetrics; other
+// kinds are counted and skipped. Every field an API server writes is
+// accepted: the fields schedkit models are decoded strictly (an invalid
+// quantity is an error naming the document, the object and the field path)
+// and every other field is skipped and counted in the Report, by kind and
+// path. Pods are treated as kube-scheduler's informer and cache treat
+// them: terminal pods are not listed, pods being deleted keep their
+// resources on their node, pending pods being deleted are not scheduled,
+// pods with scheduling gates wait outside the queue, pods on nodes missing
+// from the dump take part in nothing; a pod without spec.priority gets it
+// from its PriorityClass (or the global default) as the Priority admission
+// plugin would. Pods using scheduling features schedkit does not model
+// (dynamic resource allocation, persistent volumes) are listed in the
+// Report.
+//
+// The package sits under scheduling because its product is a
+// scheduling.Cluster and its rules are the scheduler's view of the API
+// (informer filters, cache semantics, admission defaults); framework stays
+// the object model without input formats, and examples and users reach the
+// loader and the what-if API side by side.
+package kubeload

@@ -1,0 +1,233 @@
+package kubeload
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// Dump is a cluster as read from kubectl output: the objects scheduling
+// reads, and the report of what was read, left out and ignored.
+type Dump struct {
+	// Nodes in the order read.
+	Nodes []*framework.Node
+	// Pods are the pods the cluster holds: placed pods on nodes of the dump
+	// (those being deleted included, as kube-scheduler's cache keeps them)
+	// and pending pods this scheduler is responsible for, without
+	// scheduling gates. Terminal pods and the others are in
+	// Report.Skipped. A pod without spec.priority has the one the
+	// Priority admission plugin would give it.
+	Pods              []*framework.Pod
+	Namespaces        []framework.Namespace
+	PriorityClasses   []PriorityClass
+	DisruptionBudgets []framework.PodDisruptionBudget
+	Services          []framework.Service
+	Controllers       []framework.WorkloadController
+	NodeMetrics       []*framework.NodeMetric
+	Report            Report
+
+	podSources []source
+	classes    map[string]PriorityClass
+	defaultPC  *PriorityClass
+	schedulers []string
+}
+
+// Dump finishes the load: it resolves pod priorities from PriorityClasses,
+// leaves out the pods the cluster must not hold (reporting each) and
+// returns the dump with its report. Call it once, after the last Read.
+func (l *Loader) Dump() (*Dump, error) {
+	if l.done {
+		return nil, errors.New("kubeload: Dump called twice")
+	}
+	l.done = true
+	d := &Dump{Nodes: l.nodes, Namespaces: l.namespaces, PriorityClasses: l.classes, DisruptionBudgets: l.pdbs,
+		Services: l.services, Controllers: l.controllers, NodeMetrics: l.metrics}
+	d.setClasses(l.classes)
+	d.schedulers = l.opts.SchedulerNames
+	if len(d.schedulers) == 0 {
+		d.schedulers = []string{DefaultSchedulerName}
+	}
+	nodes := make(map[string]bool, len(l.nodes))
+	for _, n := range l.nodes {
+		nodes[n.Name] = true
+	}
+	var features []PodFeatures
+	for _, lp := range l.pods {
+		p := lp.pod
+		kind, key := "Pod", p.Key()
+		if reason, detail := d.resolvePriority(p); reason != "" {
+			l.note(lp.src, kind, key, reason, detail)
+		}
+		if len(lp.features) > 0 {
+			features = append(features, PodFeatures{Source: lp.src.String(), Pod: key, Features: lp.features})
+		}
+		if p.Spec.NodeName != "" {
+			if !nodes[p.Spec.NodeName] {
+				l.skip(lp.src, kind, key, reasonUnknownNode, "spec.nodeName "+p.Spec.NodeName)
+				continue
+			}
+			if p.DeletionTimestamp != nil {
+				l.note(lp.src, kind, key, reasonDeletingBound, "on "+p.Spec.NodeName)
+			}
+		} else {
+			if lp.gated {
+				l.skip(lp.src, kind, key, reasonGated, "")
+				continue
+			}
+			if name := schedulerOf(p); !slices.Contains(d.schedulers, name) {
+				l.skip(lp.src, kind, key, reasonOtherScheduler, "spec.schedulerName "+name)
+				continue
+			}
+			if p.DeletionTimestamp != nil {
+				l.note(lp.src, kind, key, reasonDeletingQueue, "")
+			}
+		}
+		d.Pods = append(d.Pods, p)
+		d.podSources = append(d.podSources, lp.src)
+	}
+	d.Report = l.report(features)
+	return d, nil
+}
+
+func schedulerOf(p *framework.Pod) string {
+	if p.Spec.SchedulerName == "" {
+		return DefaultSchedulerName
+	}
+	return p.Spec.SchedulerName
+}
+
+// setClasses indexes the priority classes: the dump's, then Kubernetes'
+// built-in system classes the dump lacks; the global default is the
+// GlobalDefault class of lowest value (then first by name), as the
+// Priority admission plugin picks it (getDefaultPriorityClass).
+func (d *Dump) setClasses(classes []PriorityClass) {
+	d.classes = make(map[string]PriorityClass, len(classes)+len(systemPriorityClasses))
+	for _, sc := range systemPriorityClasses {
+		d.classes[sc.name] = PriorityClass{Name: sc.name, Value: sc.value}
+	}
+	for _, pc := range classes {
+		d.classes[pc.Name] = pc
+	}
+	for _, name := range sortedKeys(d.classes) {
+		pc := d.classes[name]
+		if pc.GlobalDefault && (d.defaultPC == nil || pc.Value < d.defaultPC.Value) {
+			d.defaultPC = &pc
+		}
+	}
+}
+
+// resolvePriority gives a pod without spec.priority the priority (and,
+// when it has none, the preemption policy) of its PriorityClass, or of the
+// global default class when it names none, as the Priority admission
+// plugin does when the pod is created (PreemptLowerPriority is the policy
+// of a class that states none). It returns a note when the class is
+// missing or disagrees with the pod.
+func (d *Dump) resolvePriority(p *framework.Pod) (reason, detail string) {
+	name := p.Spec.PriorityClassName
+	var pc *PriorityClass
+	if name == "" {
+		pc = d.defaultPC
+	} else if c, ok := d.classes[name]; ok {
+		pc = &c
+	}
+	if p.Spec.Priority != nil {
+		if pc != nil && name != "" && pc.Value != *p.Spec.Priority {
+			return reasonPriorityDiffer, fmt.Sprintf("spec.priority %d, %s has %d", *p.Spec.Priority, name, pc.Value)
+		}
+		return "", ""
+	}
+	if pc == nil {
+		zero := int32(0)
+		p.Spec.Priority = &zero
+		if name != "" {
+			return reasonNoClass, "priorityClassName " + name
+		}
+		return "", ""
+	}
+	v := pc.Value
+	p.Spec.Priority = &v
+	if name == "" {
+		p.Spec.PriorityClassName = pc.Name
+	}
+	if p.Spec.PreemptionPolicy == nil {
+		policy := framework.PreemptLowerPriority
+		if pc.PreemptionPolicy != nil {
+			policy = *pc.PreemptionPolicy
+		}
+		p.Spec.PreemptionPolicy = &policy
+	}
+	return "", ""
+}
+
+// report assembles the load's report.
+func (l *Loader) report(features []PodFeatures) Report {
+	r := Report{Documents: l.documents, Skipped: l.skipped, Notes: l.notes, Features: features}
+	for _, kind := range sortedKeys(l.read) {
+		r.Read = append(r.Read, KindCount{Kind: kind, Count: l.read[kind]})
+	}
+	for k, n := range l.unknown {
+		r.Unknown = append(r.Unknown, KindCount{APIVersion: k[0], Kind: k[1], Count: n})
+	}
+	sort.Slice(r.Unknown, func(i, j int) bool {
+		a, b := r.Unknown[i], r.Unknown[j]
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.APIVersion < b.APIVersion
+	})
+	for _, kind := range sortedKeys(l.paths) {
+		l.paths[kind].walk(func(p *pathNode) {
+			r.Ignored = append(r.Ignored, IgnoredField{Kind: kind, Path: p.path, Count: p.ignored})
+		})
+	}
+	return r
+}
+
+// Cluster builds the in-memory cluster: the nodes in dump order, the
+// NodeMetrics, the pods (placed ones on their nodes, the others pending),
+// and the namespaces, services, controllers and PodDisruptionBudgets
+// scheduling reads. An object the cluster refuses is an error naming
+// where it was read.
+func (d *Dump) Cluster() (*scheduling.Cluster, error) {
+	c, err := scheduling.NewCluster(framework.WithNamespaces(d.Namespaces...), framework.WithServices(d.Services...),
+		framework.WithControllers(d.Controllers...), framework.WithDisruptionBudgets(d.DisruptionBudgets...))
+	if err != nil {
+		return nil, fmt.Errorf("kubeload: %w", err)
+	}
+	for _, n := range d.Nodes {
+		if err := c.AddNode(n); err != nil {
+			return nil, fmt.Errorf("kubeload: node %s: %w", n.Name, err)
+		}
+	}
+	for _, m := range d.NodeMetrics {
+		if err := c.UpdateNodeMetric(m); err != nil {
+			return nil, fmt.Errorf("kubeload: NodeMetric %s: %w", m.Name, err)
+		}
+	}
+	for i, p := range d.Pods {
+		if err := c.AddPod(p); err != nil {
+			src := ""
+			if i < len(d.podSources) {
+				src = d.podSources[i].String() + ": "
+			}
+			return nil, fmt.Errorf("kubeload: %sPod %s: %w", src, p.Key(), err)
+		}
+	}
+	return c, nil
+}
+
+// PendingPods returns the pending pods kube-scheduler would try to place:
+// the pods without a node that are not being deleted, in the dump's order.
+func (d *Dump) PendingPods() []*framework.Pod {
+	var out []*framework.Pod
+	for _, p := range d.Pods {
+		if p.Spec.NodeName == "" && p.DeletionTimestamp == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,225 @@
+package kubeload
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
+)
+
+var rtCmp = []cmp.Option{
+	cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 }),
+	cmpopts.EquateEmpty(),
+	cmpopts.IgnoreUnexported(Dump{}),
+	cmpopts.IgnoreFields(Dump{}, "Report"),
+}
+
+var (
+	rtWords  = []string{"a", "web", "db", "x-1", "app.kubernetes.io/name", "true", "1", "", "null", "é", "a b", "-", "yes", "0x1F", "1e3", "~"}
+	rtQuants = []string{"0", "1", "500m", "1.5", "2Gi", "128974848", "129e6", "1k", "100Mi", "7Ki", "0.001", "3e-3", "12345678901234"}
+)
+
+func rtWord(t *rapid.T, label string) string { return rapid.SampledFrom(rtWords).Draw(t, label) }
+
+func rtName(t *rapid.T, label string) string {
+	return rapid.StringMatching(`[a-z][a-z0-9-]{0,10}`).Draw(t, label)
+}
+
+func rtMap(t *rapid.T, label string) map[string]string {
+	n := rapid.IntRange(0, 3).Draw(t, label+"#")
+	if n == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for i := range n {
+		m[rtWord(t, fmt.Sprintf("%s.k%d", label, i))+fmt.Sprint(i)] = rtWord(t, fmt.Sprintf("%s.v%d", label, i))
+	}
+	return m
+}
+
+var (
+	rtPodResources  = []resource.Name{resource.CPU, resource.Memory, resource.EphemeralStorage, "nvidia.com/gpu", "hugepages-2Mi"}
+	rtNodeResources = append([]resource.Name{resource.Pods}, rtPodResources...)
+)
+
+// rtList draws a resource list: of node resources for labels starting
+// with "node", of container resources otherwise.
+func rtList(t *rapid.T, label string) resource.List {
+	names := rtPodResources
+	if strings.HasPrefix(label, "node") {
+		names = rtNodeResources
+	}
+	n := rapid.IntRange(0, 3).Draw(t, label+"#")
+	if n == 0 {
+		return nil
+	}
+	l := resource.List{}
+	for i := range n {
+		name := rapid.SampledFrom(names).Draw(t, fmt.Sprintf("%s.n%d", label, i))
+		l[name] = resource.MustParse(rapid.SampledFrom(rtQuants).Draw(t, fmt.Sprintf("%s.q%d", label, i)))
+	}
+	return l
+}
+
+func rtTime(t *rapid.T, label string) time.Time {
+	return time.Unix(rapid.Int64Range(1.6e9, 1.9e9).Draw(t, label), 0).UTC()
+}
+
+func rtSelector(t *rapid.T, label string) *framework.LabelSelector {
+	if !rapid.Bool().Draw(t, label) {
+		return nil
+	}
+	s := &framework.LabelSelector{MatchLabels: rtMap(t, label+".ml")}
+	if rapid.Bool().Draw(t, label+".me") {
+		s.MatchExpressions = []framework.LabelSelectorRequirement{{Key: "k", Operator: framework.LabelSelectorOpIn, Values: []string{rtWord(t, label+".v")}}}
+	}
+	return s
+}
+
+func rtPod(t *rapid.T, i int, nodes []*framework.Node) *framework.Pod {
+	l := fmt.Sprintf("pod%d", i)
+	p := &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("p%d-%s", i, rtName(t, l+".name")), Namespace: rapid.SampledFrom([]string{"default", "shop", "kube-system"}).Draw(t, l+".ns"),
+		UID: rapid.StringMatching(`[0-9a-f-]{0,12}`).Draw(t, l+".uid"), Labels: rtMap(t, l+".labels"), Annotations: rtMap(t, l+".ann"),
+		CreationTimestamp: rtTime(t, l+".created")}}
+	if rapid.Bool().Draw(t, l+".owner") {
+		p.OwnerReferences = []framework.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "u", Controller: rapid.Bool().Draw(t, l+".ctl")}}
+	}
+	prio := rapid.Int32().Draw(t, l+".prio")
+	p.Spec.Priority = &prio
+	p.Spec.PriorityClassName = rapid.SampledFrom([]string{"", "high"}).Draw(t, l+".class")
+	if p.Spec.PriorityClassName == "high" {
+		*p.Spec.Priority = 1000
+	}
+	for c := range rapid.IntRange(0, 2).Draw(t, l+".containers") {
+		cl := fmt.Sprintf("%s.c%d", l, c)
+		ct := framework.Container{Name: rtName(t, cl+".name"), Image: rtWord(t, cl+".image"),
+			Resources: framework.ResourceRequirements{Requests: rtList(t, cl+".req"), Limits: rtList(t, cl+".lim")}}
+		if rapid.Bool().Draw(t, cl+".port") {
+			ct.Ports = []framework.ContainerPort{{Name: "http", ContainerPort: rapid.Int32Range(1, 65535).Draw(t, cl+".cp"), HostPort: rapid.Int32Range(0, 65535).Draw(t, cl+".hp"), Protocol: framework.ProtocolTCP}}
+		}
+		p.Spec.Containers = append(p.Spec.Containers, ct)
+	}
+	if rapid.Bool().Draw(t, l+".init") {
+		always := framework.RestartPolicyAlways
+		p.Spec.InitContainers = []framework.Container{{Name: "init", Resources: framework.ResourceRequirements{Requests: rtList(t, l+".ireq")}, RestartPolicy: &always}}
+	}
+	p.Spec.Overhead = rtList(t, l+".overhead")
+	if len(nodes) > 0 && rapid.Bool().Draw(t, l+".bound") {
+		p.Spec.NodeName = nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, l+".node")].Name
+		p.Status.Phase = framework.PodRunning
+		p.Status.Conditions = []framework.PodCondition{{Type: framework.PodScheduled, Status: framework.ConditionTrue, LastTransitionTime: rtTime(t, l+".cond")}}
+		st := rtTime(t, l+".start")
+		p.Status.StartTime = &st
+	} else {
+		p.Status.NominatedNodeName = rapid.SampledFrom([]string{"", "n0"}).Draw(t, l+".nnn")
+	}
+	p.Spec.NodeSelector = rtMap(t, l+".nodeSelector")
+	if rapid.Bool().Draw(t, l+".affinity") {
+		p.Spec.Affinity = &framework.Affinity{
+			NodeAffinity: &framework.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
+				MatchExpressions: []framework.NodeSelectorRequirement{{Key: "zone", Operator: framework.NodeSelectorOpIn, Values: []string{"a", "b"}}}}}}},
+			PodAntiAffinity: &framework.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []framework.WeightedPodAffinityTerm{{
+				Weight: rapid.Int32Range(1, 100).Draw(t, l+".w"), PodAffinityTerm: framework.PodAffinityTerm{LabelSelector: rtSelector(t, l+".sel"), TopologyKey: "kubernetes.io/hostname"}}}},
+		}
+	}
+	if rapid.Bool().Draw(t, l+".tol") {
+		secs := rapid.Int64Range(0, 600).Draw(t, l+".secs")
+		p.Spec.Tolerations = []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists, Effect: framework.TaintEffectNoExecute, TolerationSeconds: &secs}}
+	}
+	if rapid.Bool().Draw(t, l+".spread") {
+		p.Spec.TopologySpreadConstraints = []framework.TopologySpreadConstraint{{MaxSkew: rapid.Int32Range(1, 5).Draw(t, l+".skew"), TopologyKey: "zone",
+			WhenUnsatisfiable: framework.DoNotSchedule, LabelSelector: rtSelector(t, l+".tsel"), MatchLabelKeys: []string{"pod-template-hash"}}}
+	}
+	if rapid.Bool().Draw(t, l+".volume") {
+		p.Spec.Volumes = []framework.Volume{{Name: "v", VolumeSource: framework.VolumeSource{Image: &framework.ImageVolumeSource{Reference: "img"}}}}
+	}
+	if rapid.Bool().Draw(t, l+".deleting") {
+		dt := rtTime(t, l+".del")
+		p.DeletionTimestamp = &dt
+	}
+	return p
+}
+
+func rtDump(t *rapid.T) *Dump {
+	d := &Dump{}
+	for i := range rapid.IntRange(0, 4).Draw(t, "nodes") {
+		l := fmt.Sprintf("node%d", i)
+		n := &framework.Node{ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: rtMap(t, l+".labels"), UID: rtName(t, l+".uid")},
+			Spec:   framework.NodeSpec{Unschedulable: rapid.Bool().Draw(t, l+".unsched")},
+			Status: framework.NodeStatus{Capacity: rtList(t, l+".cap"), Allocatable: rtList(t, l+".alloc")}}
+		if rapid.Bool().Draw(t, l+".taint") {
+			ta := rtTime(t, l+".ta")
+			n.Spec.Taints = []framework.Taint{{Key: "dedicated", Value: rtWord(t, l+".tv"), Effect: framework.TaintEffectNoSchedule, TimeAdded: &ta}}
+		}
+		if rapid.Bool().Draw(t, l+".images") {
+			n.Status.Images = []framework.ContainerImage{{Names: []string{"img:1", "img@sha256:x"}, SizeBytes: rapid.Int64Range(0, 1e10).Draw(t, l+".size")}}
+		}
+		d.Nodes = append(d.Nodes, n)
+	}
+	for i := range rapid.IntRange(0, 5).Draw(t, "pods") {
+		d.Pods = append(d.Pods, rtPod(t, i, d.Nodes))
+	}
+	d.Namespaces = []framework.Namespace{{Name: "shop", Labels: rtMap(t, "nslabels")}}
+	never := framework.PreemptNever
+	d.PriorityClasses = []PriorityClass{{Name: "high", Value: 1000, PreemptionPolicy: &never}}
+	if rapid.Bool().Draw(t, "objects") {
+		d.Services = []framework.Service{{Namespace: "shop", Name: "web", Selector: rtMap(t, "svcsel")}}
+		d.Controllers = []framework.WorkloadController{
+			{Kind: "ReplicaSet", Namespace: "shop", Name: "rs", Selector: framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
+			{Kind: "StatefulSet", Namespace: "shop", Name: "ss", Selector: framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "a", Operator: framework.LabelSelectorOpExists}}}},
+			{Kind: "ReplicationController", Namespace: "default", Name: "rc", Selector: framework.LabelSelector{MatchLabels: map[string]string{"app": "rc"}}},
+		}
+		d.DisruptionBudgets = []framework.PodDisruptionBudget{{Namespace: "shop", Name: "web", Selector: rtSelector(t, "pdbsel"),
+			DisruptionsAllowed: rapid.Int32Range(0, 5).Draw(t, "allowed"), DisruptedPods: map[string]time.Time{"web-1": rtTime(t, "disrupted")}}}
+		upd := rtTime(t, "nmupdate")
+		secs := rapid.Int64Range(0, 600).Draw(t, "nmsecs")
+		d.NodeMetrics = []*framework.NodeMetric{{ObjectMeta: framework.ObjectMeta{Name: "n0"},
+			Spec: framework.NodeMetricSpec{CollectPolicy: &framework.NodeMetricCollectPolicy{ReportIntervalSeconds: &secs,
+				NodeAggregatePolicy: &framework.NodeMetricAggregatePolicy{Durations: []framework.MetricDuration{{Duration: 5 * time.Minute}}}}},
+			Status: framework.NodeMetricStatus{UpdateTime: &upd, NodeMetric: &framework.NodeMetricInfo{NodeUsage: framework.ResourceMap{Resources: rtList(t, "usage")},
+				AggregatedNodeUsages: []framework.AggregatedUsage{{Duration: framework.MetricDuration{Duration: 5 * time.Minute},
+					Usage: map[string]framework.ResourceMap{"p95": {Resources: rtList(t, "p95")}}}}},
+				PodsMetric: []*framework.PodMetricInfo{{Namespace: "shop", Name: "web-1", PodUsage: framework.ResourceMap{Resources: rtList(t, "podusage")}, Priority: "koord-prod"}}}}}
+	}
+	return d
+}
+
+// TestPropRoundTrip: a dump printed back in the Kubernetes shape (JSON or
+// YAML, as kubectl prints) and read again has the same modelled fields,
+// and the reading reports no ignored field (everything printed is
+// modelled).
+func TestPropRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := rtDump(t)
+		var b bytes.Buffer
+		write := d.WriteJSON
+		if rapid.Bool().Draw(t, "yaml") {
+			write = d.WriteYAML
+		}
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		l := NewLoader(Options{})
+		if err := l.ReadBytes(b.Bytes(), "rt"); err != nil {
+			t.Fatalf("%v\n%s", err, b.String())
+		}
+		got, err := l.Dump()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(d, got, rtCmp...); diff != "" {
+			t.Fatalf("round trip changed the dump (-printed +read):\n%s\n%s", diff, b.String())
+		}
+		if len(got.Report.Ignored) != 0 || len(got.Report.Skipped) != 0 || len(got.Report.Unknown) != 0 {
+			t.Fatalf("report %+v", got.Report)
+		}
+	})
+}

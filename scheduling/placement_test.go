@@ -1,0 +1,223 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+)
+
+var plFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
+
+// plZoneNode is a 4-cpu node in zone.
+func plZoneNode(name, zone string) *framework.Node {
+	w := st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"})
+	if zone != "" {
+		w = w.Label("topology.kubernetes.io/zone", zone)
+	}
+	return w.Obj()
+}
+
+func plScheduler(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, groups ...*framework.WorkloadPodGroup) *Scheduler {
+	t.Helper()
+	c, err := NewClusterFrom(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range groups {
+		if err := c.AddWorkloadPodGroup(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithClock(framework.NewFakeClock(csNow)), WithWorkloadFeatures(plFeatures))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func plZoned(ns, name string, minCount int32) *framework.WorkloadPodGroup {
+	g := gsGang(ns, name, minCount)
+	g.Spec.SchedulingConstraints = &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
+	return g
+}
+
+// TestPodGroupPodsCount ports kube-scheduler v1.36's
+// plugins/podgrouppodscount/podgroup_pods_count_test.go TestScorePlacement
+// and TestNormalizePlacementScore.
+func TestPodGroupPodsCount(t *testing.T) {
+	nodes := []*framework.Node{plZoneNode("node1", ""), plZoneNode("node2", ""), plZoneNode("node3", "")}
+	proposed := &framework.PodGroupAssignments{ProposedAssignments: []framework.ProposedAssignment{
+		{Pod: gsPod("default", "proposed-pod-1", "pg1"), NodeName: "node1"}, {Pod: gsPod("default", "proposed-pod-2", "pg1"), NodeName: "node2"}}}
+	on := func(name, node string) *framework.Pod {
+		p := gsPod("default", name, "pg1")
+		p.Spec.NodeName = node
+		return p
+	}
+	for _, tt := range []struct {
+		name     string
+		assigned []*framework.Pod
+		assumed  []*framework.Pod
+		want     int64
+	}{
+		{"existing assigned and assumed pods", []*framework.Pod{on("p2", "node2"), on("p3", "node3")}, []*framework.Pod{gsPod("default", "p1", "pg1")}, 5},
+		{"no assumed pods", []*framework.Pod{on("p1", "node1")}, nil, 3},
+		{"no assigned pods", nil, []*framework.Pod{gsPod("default", "p1", "pg1")}, 3},
+		{"no assigned pods, no assumed pods", nil, nil, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := plScheduler(t, nodes, append(tt.assigned, tt.assumed...), gsGang("default", "pg1", 1))
+			for _, p := range tt.assumed {
+				if err := s.cluster.Assume(p.Namespace, p.Name, "node1"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			state := s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
+			got, st := PodGroupPodsCount{}.ScorePlacement(context.Background(), state, &framework.PodGroupInfo{Namespace: "default", Name: "pg1"}, proposed)
+			if !st.IsSuccess() || got != tt.want {
+				t.Errorf("ScorePlacement = %d, %v; want %d", got, st, tt.want)
+			}
+		})
+	}
+	sc := func(v ...int64) []framework.PlacementScore {
+		out := make([]framework.PlacementScore, len(v))
+		for i := range v {
+			out[i].Score = v[i]
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name    string
+		in      []framework.PlacementScore
+		want    []framework.PlacementScore
+		wantErr string
+	}{
+		{"distinct scores", sc(10, 50, 110), sc(9, 45, 100), ""},
+		{"equal scores", sc(50, 50), sc(100, 100), ""},
+		{"single score", sc(50), sc(100), ""},
+		{"some minimal score that is far from a group of scores located closely", sc(11, 100, 101, 102), sc(10, 98, 99, 100), ""},
+		{"zero scores", sc(0, 0), nil, "no pods from pod group are assigned to any of the candidate placements"},
+	} {
+		st := PodGroupPodsCount{}.NormalizePlacementScore(context.Background(), nil, &framework.PodGroupInfo{Name: "pg1"}, tt.in)
+		if tt.wantErr != "" {
+			if st.IsSuccess() || st.Message() != tt.wantErr {
+				t.Errorf("%s: %v, want %q", tt.name, st, tt.wantErr)
+			}
+			continue
+		}
+		if diff := cmp.Diff(tt.want, tt.in); diff != "" || !st.IsSuccess() {
+			t.Errorf("%s: %v (-want +got):\n%s", tt.name, st, diff)
+		}
+	}
+}
+
+// TestTopologyPlacementGenerator: one placement per zone (in zone order;
+// nodes without the key left out), the parent placement for a group
+// without a constraint, only the placed pods' zone once some are placed,
+// and an error when they span two zones.
+func TestTopologyPlacementGenerator(t *testing.T) {
+	nodes := []*framework.Node{plZoneNode("b1", "b"), plZoneNode("a1", "a"), plZoneNode("none", ""), plZoneNode("a2", "a")}
+	placed := func(name, node string) *framework.Pod { p := gsPod("ns", name, "pg"); p.Spec.NodeName = node; return p }
+	for _, tt := range []struct {
+		name    string
+		group   *framework.WorkloadPodGroup
+		pods    []*framework.Pod
+		want    map[string][]string
+		order   []string
+		wantErr string
+	}{
+		{"no constraint keeps the parent", gsGang("ns", "pg", 2), nil, map[string][]string{"": {"b1", "a1", "none", "a2"}}, []string{""}, ""},
+		{"one placement per zone", plZoned("ns", "pg", 2), nil, map[string][]string{"a": {"a1", "a2"}, "b": {"b1"}}, []string{"a", "b"}, ""},
+		{"placed pods pin the zone", plZoned("ns", "pg", 2), []*framework.Pod{placed("p0", "b1")}, map[string][]string{"b": {"b1"}}, []string{"b"}, ""},
+		{"placed pods in two zones", plZoned("ns", "pg", 2), []*framework.Pod{placed("p0", "b1"), placed("p1", "a1")}, nil, nil, "more than 1 domain found for pod group"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := plScheduler(t, nodes, tt.pods, tt.group)
+			state := s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
+			parent := &framework.Placement{Nodes: s.cluster.Snapshot().Nodes()}
+			ps, st := TopologyPlacementGenerator{}.GeneratePlacements(context.Background(), state, &framework.PodGroupInfo{Namespace: "ns", Name: "pg"}, parent)
+			if tt.wantErr != "" {
+				if st.IsSuccess() || !strings.Contains(st.Message(), tt.wantErr) {
+					t.Fatalf("status %v, want %q", st, tt.wantErr)
+				}
+				return
+			}
+			got := map[string][]string{}
+			var order []string
+			for _, p := range ps {
+				order = append(order, p.Name)
+				for _, ni := range p.Nodes {
+					got[p.Name] = append(got[p.Name], ni.Name())
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" || !cmp.Equal(tt.order, order) {
+				t.Errorf("placements %v (-want +got):\n%s", order, diff)
+			}
+		})
+	}
+}
+
+// TestPodGroupCyclePlacements: a zone-constrained gang is placed whole in
+// one zone: the first zone that holds it when both do (PodGroupPodsCount
+// ties), the only one that does otherwise; no zone holding it leaves every
+// pod unschedulable and the cluster untouched.
+func TestPodGroupCyclePlacements(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		nodes    []*framework.Node
+		wantZone string
+	}{
+		{"both zones hold it: the first", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("a2", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, "a"},
+		{"only zone b holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, "b"},
+		{"no zone holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b")}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var pods []*framework.Pod
+			for i := range 4 {
+				p := gsPod("ns", fmt.Sprintf("w%d", i), "job")
+				p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "2"})
+				pods = append(pods, p)
+			}
+			s := plScheduler(t, tt.nodes, pods, plZoned("ns", "job", 4))
+			s.RunUntilIdle(context.Background())
+			zoneOf := map[string]string{}
+			for _, n := range tt.nodes {
+				zoneOf[n.Name] = n.Labels["topology.kubernetes.io/zone"]
+			}
+			zones := map[string]int{}
+			_, assumed, bound := s.cluster.NumPods()
+			for _, r := range s.cluster.Pods() {
+				if r.State == StateBound {
+					zones[zoneOf[r.Pod.Spec.NodeName]]++
+				}
+			}
+			if tt.wantZone == "" {
+				if bound != 0 || assumed != 0 || len(s.WaitingPods()) != 0 {
+					t.Errorf("bound %d assumed %d waiting %d, want nothing placed", bound, assumed, len(s.WaitingPods()))
+				}
+				if r := s.PendingReason("ns", "w0"); !strings.HasPrefix(r, "0/2 placements are available") {
+					t.Errorf("reason %q", r)
+				}
+				return
+			}
+			if !cmp.Equal(zones, map[string]int{tt.wantZone: 4}) {
+				t.Errorf("bound per zone %v, want all 4 in %s", zones, tt.wantZone)
+			}
+		})
+	}
+	c, _ := NewCluster()
+	if _, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithPlacementPlugins("", DefaultPlacementPlugins())); err == nil ||
+		!strings.Contains(err.Error(), "needs the TopologyAwareWorkloadScheduling workload feature") {
+		t.Errorf("placement plugins without the feature: %v", err)
+	}
+	if _, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(plFeatures),
+		WithPlacementPlugins("", PlacementPlugins{Generate: []string{"NodeName"}})); err == nil || !strings.Contains(err.Error(), `plugin "NodeName" does not implement it`) {
+		t.Errorf("a filter as placement generator: %v", err)
+	}
+}

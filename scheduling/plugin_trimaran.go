@@ -1,0 +1,55 @@
+package scheduling
+
+import (
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scoring"
+)
+
+// clusterLoads is the NodeLoadSource of the registry's Trimaran plugins:
+// in a cycle run by a Scheduler it reads the NodeLoads of the scheduler's
+// Cluster (Cluster.UpdateNodeLoad, Scheduler.UpdateNodeLoad, the workload's
+// nodeLoads); elsewhere no node has a load.
+type clusterLoads struct{}
+
+var _ scoring.CycleNodeLoadSource = clusterLoads{}
+
+// NodeLoad reports no load: outside a Scheduler there is no cluster.
+func (clusterLoads) NodeLoad(string) (*framework.NodeLoad, bool) { return nil, false }
+
+// ForCycle returns the cluster of the Scheduler running the cycle.
+func (clusterLoads) ForCycle(state *framework.CycleState) scoring.NodeLoadSource {
+	if s, ok := SchedulerFromCycleState(state); ok {
+		return s.cluster
+	}
+	return clusterLoads{}
+}
+
+// trimaranPlugins are scheduler-plugins' Trimaran score plugins reading the
+// scheduler's NodeLoads. TargetLoadPacking also implements PostBind (it
+// remembers recent bindings the metrics do not show yet): enable it there
+// too.
+func trimaranPlugins() []PluginSpec {
+	return []PluginSpec{
+		{Name: config.TargetLoadPackingName, DefaultArgs: anyOf(config.DefaultTargetLoadPackingArgs),
+			Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
+				return scoring.NewTargetLoadPacking(args, h, clusterLoads{})
+			}},
+		{Name: config.LoadVariationRiskBalancingName, DefaultArgs: anyOf(config.DefaultLoadVariationRiskBalancingArgs),
+			Factory: func(args any, h framework.Handle) (framework.Plugin, error) {
+				return scoring.NewLoadVariationRiskBalancing(args, h, clusterLoads{})
+			}},
+	}
+}
+
+// UpdateNodeLoad records a node's measured load (for the Trimaran
+// plugins); unschedulable pods are retried.
+func (s *Scheduler) UpdateNodeLoad(l *framework.NodeLoad) error {
+	return s.clusterEvent(func() error { return s.cluster.UpdateNodeLoad(l) })
+}
+
+// workloadPlugins are the plugins DefaultPlugins offers beyond
+// kube-scheduler's defaults and LoadAwareScheduling.
+func workloadPlugins() []PluginSpec {
+	return append(trimaranPlugins(), coschedulingPlugins()...)
+}

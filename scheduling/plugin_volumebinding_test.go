@@ -1,0 +1,408 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/csitranslation"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// Storage classes and driver of kube-scheduler v1.36
+// volumebinding/volume_binding_test.go. kube's test classes have no
+// provisioner, which the API (and schedkit's validation) requires: they
+// get kubernetes.io/no-provisioner, which means the same (no dynamic
+// provisioning).
+var (
+	vbImmediateSC  = st.MakeSC("immediate-sc", framework.NotSupportedProvisioner, framework.VolumeBindingImmediate).Obj()
+	vbWaitSC       = st.MakeSC("wait-sc", framework.NotSupportedProvisioner, framework.VolumeBindingWaitForFirstConsumer).Obj()
+	vbWaitHDDSC    = st.MakeSC("wait-hdd-sc", framework.NotSupportedProvisioner, framework.VolumeBindingWaitForFirstConsumer).Obj()
+	vbWaitCapSC    = st.MakeSC("wait-sc-with-storage-capacity", "driver-with-storage-capacity", framework.VolumeBindingWaitForFirstConsumer).Obj()
+	vbCapDriver    = &framework.CSIDriver{ObjectMeta: framework.ObjectMeta{Name: "driver-with-storage-capacity"}, Spec: framework.CSIDriverSpec{StorageCapacity: vbTrue()}}
+	vbDefaultShape = []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}
+)
+
+func vbTrue() *bool { t := true; return &t }
+
+const vbNodeKey = "nodeKey"
+
+func vbNode(name string, labels ...string) *framework.Node {
+	w := st.MakeNode().Name(name)
+	for i := 0; i+1 < len(labels); i += 2 {
+		w = w.Label(labels[i], labels[i+1])
+	}
+	return w.Obj()
+}
+
+func vbPV(name, class, capacity string, affinity ...string) *framework.PersistentVolume {
+	w := st.MakePV(name, class).Capacity(capacity)
+	if len(affinity) > 0 {
+		w = w.NodeAffinity(affinity[0], affinity[1:]...)
+	}
+	return w.Obj()
+}
+
+// vbPVTerm is a volume whose one affinity term requires every key=value
+// pair given.
+func vbPVTerm(name, class, capacity string, kv ...string) *framework.PersistentVolume {
+	v := st.MakePV(name, class).Capacity(capacity).Obj()
+	var term framework.NodeSelectorTerm
+	for i := 0; i+1 < len(kv); i += 2 {
+		term.MatchExpressions = append(term.MatchExpressions, framework.NodeSelectorRequirement{Key: kv[i], Operator: framework.NodeSelectorOpIn, Values: []string{kv[i+1]}})
+	}
+	v.Spec.NodeAffinity = &framework.VolumeNodeAffinity{Required: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{term}}}
+	return v
+}
+
+func vbPod(claims ...string) *framework.Pod {
+	w := st.MakePod().Name("pod-a")
+	for _, c := range claims {
+		w = w.PVC(c)
+	}
+	return w.Obj()
+}
+
+type vbCase struct {
+	name       string
+	pod        *framework.Pod
+	nodes      []*framework.Node
+	objs       framework.StorageObjects
+	args       *config.VolumeBindingArgs
+	wantPre    *framework.Status
+	wantFilter []*framework.Status
+	wantPreSc  *framework.Status
+	wantScores []int64
+}
+
+// vbRun runs the composed VolumeBinding plugin through PreFilter, Filter
+// on every node, PreScore and Score on the nodes that passed (kube's test
+// calls Score on every node; a node that failed Filter scores 0 there).
+func vbRun(t *testing.T, tc vbCase) {
+	t.Helper()
+	args := config.VolumeBindingArgs{BindTimeoutSeconds: 300}
+	if tc.args != nil {
+		args = *tc.args
+	}
+	pl, err := NewVolumeBinding(args, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := tc.objs
+	objs.StorageClasses = append([]*framework.StorageClass{vbImmediateSC, vbWaitSC, vbWaitHDDSC, vbWaitCapSC}, objs.StorageClasses...)
+	objs.CSIDrivers = append([]*framework.CSIDriver{vbCapDriver}, objs.CSIDrivers...)
+	snap, err := framework.NewSnapshot(tc.nodes, nil, framework.WithStorage(objs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	state.SetSnapshot(snap)
+	pi := framework.MustPodInfo(tc.pod)
+	_, pre := pl.(framework.PreFilterPlugin).PreFilter(ctx, state, pi, snap.Nodes())
+	if !pre.Equal(tc.wantPre) {
+		t.Fatalf("PreFilter = %v, want %v", pre, tc.wantPre)
+	}
+	if !pre.IsSuccess() {
+		return
+	}
+	for i, n := range snap.Nodes() {
+		if got := pl.(framework.FilterPlugin).Filter(ctx, state, pi, n); !got.Equal(tc.wantFilter[i]) {
+			t.Errorf("Filter(%s) = %v, want %v", n.Name(), got, tc.wantFilter[i])
+		}
+	}
+	ps := pl.(framework.PreScorePlugin).PreScore(ctx, state, pi, snap.Nodes())
+	if !ps.Equal(tc.wantPreSc) {
+		t.Fatalf("PreScore = %v, want %v", ps, tc.wantPreSc)
+	}
+	if !ps.IsSuccess() {
+		return
+	}
+	var scores []int64
+	for _, n := range snap.Nodes() {
+		s, st := pl.(framework.ScorePlugin).Score(ctx, state, pi, n)
+		if !st.IsSuccess() {
+			t.Fatalf("Score(%s): %v", n.Name(), st)
+		}
+		scores = append(scores, s)
+	}
+	if d := cmp.Diff(tc.wantScores, scores); d != "" {
+		t.Errorf("scores (-want +got):\n%s", d)
+	}
+}
+
+// TestVolumeBindingKube is kube-scheduler v1.36
+// volumebinding/volume_binding_test.go TestVolumeBinding, case for case
+// (kube's state assertions become the Filter and Score outcomes they lead
+// to). The "fts: EnableStorageCapacityScoring" cases set
+// args.StorageCapacityScoring and, as kube's test, the shape {0: 0, 100: 10}
+// unless the case gives one.
+func TestVolumeBindingKube(t *testing.T) {
+	uu := func(r ...string) *framework.Status {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...)
+	}
+	skip := framework.NewStatus(framework.Skip)
+	capScoring := func(shape ...config.UtilizationShapePoint) *config.VolumeBindingArgs {
+		if len(shape) == 0 {
+			shape = vbDefaultShape
+		}
+		return &config.VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: true}
+	}
+	zones := []*framework.Node{
+		vbNode("zone-a-node-a", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
+		vbNode("zone-a-node-b", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
+		vbNode("zone-b-node-a", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
+		vbNode("zone-b-node-b", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
+		vbNode("zone-c-node-a", framework.LabelTopologyRegion, "region-c", framework.LabelTopologyZone, "zone-c"),
+		vbNode("zone-c-node-b", framework.LabelTopologyRegion, "region-c", framework.LabelTopologyZone, "zone-c"),
+	}
+	zonalPVs := []*framework.PersistentVolume{
+		vbPVTerm("pv-a-0", "wait-sc", "200Gi", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
+		vbPVTerm("pv-a-1", "wait-sc", "200Gi", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
+		vbPVTerm("pv-b-0", "wait-sc", "100Gi", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
+		vbPVTerm("pv-b-1", "wait-sc", "100Gi", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
+	}
+	capNodes := []*framework.Node{vbNode("node-a", vbNodeKey, "node-a"), vbNode("node-b", vbNodeKey, "node-b"), vbNode("node-c", vbNodeKey, "node-c")}
+	capOf := func(node, capacity string) *framework.CSIStorageCapacity {
+		return st.MakeCapacity(node, "wait-sc-with-storage-capacity", vbNodeKey, node, capacity, "")
+	}
+	hostPV := func(name, class, capacity, node string) *framework.PersistentVolume {
+		return vbPV(name, class, capacity, "kubernetes.io/hostname", node)
+	}
+	noMatch := uu(filter.ReasonVolumeBindConflict)
+	tests := []vbCase{
+		{name: "pod has not pvcs", pod: vbPod(), nodes: []*framework.Node{vbNode("node-a")}, wantPre: skip},
+		{name: "all bound", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()},
+				PersistentVolumes:      []*framework.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi")}},
+			wantFilter: []*framework.Status{nil}, wantPreSc: skip},
+		{name: "PVC does not exist", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
+			wantPre: uu(`persistentvolumeclaim "pvc-a" not found`)},
+		{name: "Part of PVCs do not exist", pod: vbPod("pvc-a", "pvc-b"), nodes: []*framework.Node{vbNode("node-a")},
+			objs:    framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
+			wantPre: uu(`persistentvolumeclaim "pvc-b" not found`)},
+		{name: "immediate claims not bound", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
+			objs:    framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "immediate-sc").Obj()}},
+			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+		{name: "unbound claims no matches", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
+			objs:       framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()}},
+			wantFilter: []*framework.Status{noMatch}, wantPreSc: skip},
+		{name: "bound and unbound unsatisfied", pod: vbPod("pvc-a", "pvc-b"), nodes: []*framework.Node{vbNode("node-a", "foo", "barbar")},
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj(), st.MakePVC("pvc-b", "wait-sc").Obj()},
+				PersistentVolumes:      []*framework.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi", "foo", "bar")}},
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNodeConflict, filter.ReasonVolumeBindConflict)}, wantPreSc: skip},
+		{name: "pv not found", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
+			objs:       framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumePVNotExist)}, wantPreSc: skip},
+		{name: "pv not found claim lost", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
+			objs:    framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Phase(framework.ClaimLost).Obj()}},
+			wantPre: uu(`persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a"`)},
+		{name: "local volumes with close capacity are preferred", pod: vbPod("pvc-a"),
+			nodes: []*framework.Node{vbNode("node-a"), vbNode("node-b"), vbNode("node-c")},
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
+				PersistentVolumes: []*framework.PersistentVolume{hostPV("pv-a-0", "wait-sc", "200Gi", "node-a"), hostPV("pv-a-1", "wait-sc", "200Gi", "node-a"),
+					hostPV("pv-b-0", "wait-sc", "100Gi", "node-b"), hostPV("pv-b-1", "wait-sc", "100Gi", "node-b")}},
+			args: capScoring(), wantFilter: []*framework.Status{nil, nil, noMatch}, wantScores: []int64{25, 50, 0}},
+		{name: "local volumes with close capacity are preferred (multiple pvcs)", pod: vbPod("pvc-0", "pvc-1"),
+			nodes: []*framework.Node{vbNode("node-a"), vbNode("node-b"), vbNode("node-c")},
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-0", "wait-sc").Request("50Gi").Obj(), st.MakePVC("pvc-1", "wait-hdd-sc").Request("100Gi").Obj()},
+				PersistentVolumes: []*framework.PersistentVolume{
+					hostPV("pv-a-0", "wait-sc", "200Gi", "node-a"), hostPV("pv-a-1", "wait-sc", "200Gi", "node-a"),
+					hostPV("pv-a-2", "wait-hdd-sc", "200Gi", "node-a"), hostPV("pv-a-3", "wait-hdd-sc", "200Gi", "node-a"),
+					hostPV("pv-b-0", "wait-sc", "100Gi", "node-b"), hostPV("pv-b-1", "wait-sc", "100Gi", "node-b"),
+					hostPV("pv-b-2", "wait-hdd-sc", "100Gi", "node-b"), hostPV("pv-b-3", "wait-hdd-sc", "100Gi", "node-b")}},
+			args: capScoring(), wantFilter: []*framework.Status{nil, nil, noMatch}, wantScores: []int64{38, 75, 0}},
+		{name: "zonal volumes with close capacity are preferred", pod: vbPod("pvc-a"), nodes: zones,
+			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
+				PersistentVolumes: zonalPVs},
+			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil, nil, noMatch, noMatch}, wantScores: []int64{25, 25, 50, 50, 0, 0}},
+		{name: "zonal volumes with close capacity are preferred (custom shape)", pod: vbPod("pvc-a"), nodes: zones,
+			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
+				PersistentVolumes: zonalPVs},
+			args:       capScoring(config.UtilizationShapePoint{Utilization: 0, Score: 0}, config.UtilizationShapePoint{Utilization: 50, Score: 3}, config.UtilizationShapePoint{Utilization: 100, Score: 5}),
+			wantFilter: []*framework.Status{nil, nil, nil, nil, noMatch, noMatch}, wantScores: []int64{15, 15, 30, 30, 0, 0}},
+		{name: "storage capacity score", pod: vbPod("pvc-dynamic"), nodes: capNodes,
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
+				CSIStorageCapacities:   []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "50Gi"), capOf("node-c", "10Gi")}},
+			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{10, 20, 100}},
+		{name: "storage capacity score with static binds", pod: vbPod("pvc-dynamic", "pvc-static"), nodes: capNodes,
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj(),
+					st.MakePVC("pvc-static", "wait-sc").Request("50Gi").Obj()},
+				PersistentVolumes: []*framework.PersistentVolume{hostPV("pv-static-a", "wait-sc", "100Gi", "node-a"), hostPV("pv-static-b", "wait-sc", "100Gi", "node-b"),
+					hostPV("pv-static-c", "wait-sc", "100Gi", "node-c")},
+				CSIStorageCapacities: []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "50Gi"), capOf("node-c", "10Gi")}},
+			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{50, 50, 50}},
+		{name: "dynamic provisioning with multiple PVCs of the same StorageClass", pod: vbPod("pvc-dynamic-0", "pvc-dynamic-1"), nodes: capNodes[:1],
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic-0", "wait-sc-with-storage-capacity").Request("50Gi").Obj(),
+					st.MakePVC("pvc-dynamic-1", "wait-sc-with-storage-capacity").Request("50Gi").Obj()},
+				CSIStorageCapacities: []*framework.CSIStorageCapacity{capOf("node-a", "100Gi")}},
+			args: capScoring(), wantFilter: []*framework.Status{nil}, wantScores: []int64{100}},
+		{name: "prefer node with least allocatable", pod: vbPod("pvc-dynamic"), nodes: capNodes,
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
+				CSIStorageCapacities:   []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "20Gi"), capOf("node-c", "10Gi")}},
+			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{10, 50, 100}},
+		{name: "prefer node with maximum allocatable", pod: vbPod("pvc-dynamic"), nodes: capNodes,
+			objs: framework.StorageObjects{
+				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
+				CSIStorageCapacities:   []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "20Gi"), capOf("node-c", "10Gi")}},
+			args:       capScoring(config.UtilizationShapePoint{Utilization: 0, Score: 10}, config.UtilizationShapePoint{Utilization: 100, Score: 0}),
+			wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{90, 50, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { vbRun(t, tc) })
+	}
+}
+
+// TestVolumeBindingReasons derives, by hand from kube-scheduler v1.36's
+// volume_binding.go and binder.go, a case for every verdict and message.
+func TestVolumeBindingReasons(t *testing.T) {
+	uu := func(r ...string) *framework.Status {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...)
+	}
+	one := []*framework.Node{vbNode("node-a", framework.LabelTopologyZone, "zone-a")}
+	claims := func(c ...*framework.PersistentVolumeClaim) framework.StorageObjects {
+		return framework.StorageObjects{PersistentVolumeClaims: c}
+	}
+	ephemeralPod := st.MakePod().Name("web-0").UID("uid-web-0").Ephemeral("data", "wait-provision", "1Gi").Obj()
+	provision := st.MakeSC("wait-provision", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).AllowedTopology(framework.LabelTopologyZone, "zone-b").Obj()
+	noModeClass := st.MakeSC("no-mode", "p", "").Obj()
+	tests := []vbCase{
+		{name: "ephemeral claim not created yet", pod: ephemeralPod, nodes: one,
+			wantPre: uu(`waiting for ephemeral volume controller to create the persistentvolumeclaim "web-0-data"`)},
+		{name: "ephemeral claim not owned by the pod", pod: ephemeralPod, nodes: one,
+			objs:    framework.StorageObjects{StorageClasses: []*framework.StorageClass{provision}, PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("web-0-data", "wait-provision").Obj()}},
+			wantPre: uu("PVC default/web-0-data was not created for pod default/web-0 (pod is not owner)")},
+		{name: "claim being deleted", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").Deleting().Obj()),
+			wantPre: uu(`persistentvolumeclaim "pvc-a" is being deleted`)},
+		{name: "claim of a missing class binds immediately", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "no-such-class").Obj()),
+			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+		{name: "claim without class binds immediately", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "").Obj()),
+			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+		{name: "pre-bound claim not bound yet", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").VolumeName("pv-a").Obj()),
+			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
+		{name: "class without volumeBindingMode", pod: vbPod("pvc-a"), nodes: one,
+			objs:    framework.StorageObjects{StorageClasses: []*framework.StorageClass{noModeClass}, PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "no-mode").Obj()}},
+			wantPre: framework.AsStatus(fmt.Errorf(`VolumeBindingMode not set for StorageClass "no-mode"`))},
+		{name: "provisioning outside the allowed topologies", pod: vbPod("pvc-a"), nodes: one,
+			objs:       framework.StorageObjects{StorageClasses: []*framework.StorageClass{provision}, PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-provision").Obj()}},
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+		{name: "not enough storage", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a", vbNodeKey, "node-a")},
+			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("20Gi").Obj()},
+				CSIStorageCapacities: []*framework.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-a", "100Gi", "10Gi")}},
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
+		{name: "capacity of another segment", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a", vbNodeKey, "node-a")},
+			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("1Gi").Obj()},
+				CSIStorageCapacities: []*framework.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-b", "100Gi", "")}},
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
+		{name: "selected node elsewhere", pod: vbPod("pvc-a"), nodes: one,
+			objs:       claims(st.MakePVC("pvc-a", "wait-sc").Annotation(framework.AnnSelectedNode, "node-b").Obj()),
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+		{name: "pre-bound volume whose affinity fails hides the others", pod: vbPod("pvc-a"), nodes: one,
+			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
+				PersistentVolumes: []*framework.PersistentVolume{
+					st.MakePV("pv-pre", "wait-sc").ClaimRef("default", "pvc-a", "").NodeAffinity(framework.LabelTopologyZone, "zone-b").Obj(),
+					vbPV("pv-free", "wait-sc", "1Gi")}},
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+		{name: "volume bound to another claim, one released, one block mode, one ReadWriteMany only", pod: vbPod("pvc-a"), nodes: one,
+			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
+				PersistentVolumes: []*framework.PersistentVolume{
+					st.MakePV("pv-other", "wait-sc").ClaimRef("default", "other", "").Obj(),
+					st.MakePV("pv-released", "wait-sc").Phase(framework.VolumeReleased).Obj(),
+					st.MakePV("pv-block", "wait-sc").VolumeMode(framework.PersistentVolumeBlock).Obj(),
+					st.MakePV("pv-rwx", "wait-sc").AccessModes(framework.ReadWriteMany).Obj()}},
+			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { vbRun(t, tc) })
+	}
+}
+
+// TestVolumeBindingGCEPDTranslation: a bound GCE PD volume labelled with its
+// zone (and no node affinity) fits every node while its node keeps the
+// in-tree plugin; on a node whose CSINode lists kubernetes.io/gce-pd as
+// migrated, kube translates it to pd.csi.storage.gke.io and its zone
+// becomes topology.gke.io/zone, which a node labelled only with
+// topology.kubernetes.io/zone lacks (binder.go tryTranslatePVToCSI and
+// csi-translation-lib's translateTopologyFromInTreeToCSI).
+func TestVolumeBindingGCEPDTranslation(t *testing.T) {
+	pd := st.MakePV("pd", "standard").Source(framework.PersistentVolumeSource{GCEPersistentDisk: &framework.GCEPersistentDiskVolumeSource{PDName: "disk-1"}}).
+		Label(framework.LabelTopologyZone, "us-east1-b").Obj()
+	objs := framework.StorageObjects{
+		PersistentVolumes:      []*framework.PersistentVolume{pd},
+		PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("data", "standard").Bound("pd").Obj()},
+		CSINodes: []*framework.CSINode{
+			st.MakeCSINode("migrated").Driver(csitranslation.GCEPDDriverName, 127).Migrated(csitranslation.GCEPDInTreePluginName).Obj(),
+			st.MakeCSINode("migrated-gke").Driver(csitranslation.GCEPDDriverName, 127).Migrated(csitranslation.GCEPDInTreePluginName).Obj(),
+		},
+	}
+	nodes := []*framework.Node{
+		vbNode("in-tree", framework.LabelTopologyZone, "us-east1-b"),
+		vbNode("migrated", framework.LabelTopologyZone, "us-east1-b"),
+		vbNode("migrated-gke", framework.LabelTopologyZone, "us-east1-b", csitranslation.GCEPDTopologyKey, "us-east1-b"),
+	}
+	vbRun(t, vbCase{pod: vbPod("data"), nodes: nodes, objs: objs,
+		wantFilter: []*framework.Status{nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, filter.ReasonVolumeNodeConflict), nil},
+		wantPreSc:  framework.NewStatus(framework.Skip)})
+}
+
+// TestVolumeBindingSmallestAndExclusive: each claim gets the smallest
+// volume that fits (claims matched in increasing size), and a volume chosen
+// for one claim is not offered to the next (binder.go findMatchingVolumes).
+func TestVolumeBindingSmallestAndExclusive(t *testing.T) {
+	pl, _ := VolumeBindingFactory(nil, nil)
+	objs := framework.StorageObjects{
+		StorageClasses: []*framework.StorageClass{vbWaitSC},
+		PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("big", "wait-sc").Request("5Gi").Obj(),
+			st.MakePVC("small", "wait-sc").Request("1Gi").Obj()},
+		PersistentVolumes: []*framework.PersistentVolume{vbPV("pv-10", "wait-sc", "10Gi"), vbPV("pv-2", "wait-sc", "2Gi"), vbPV("pv-6", "wait-sc", "6Gi"), vbPV("pv-1b", "wait-sc", "1Gi"), vbPV("pv-1a", "wait-sc", "1Gi")},
+	}
+	snap := framework.MustSnapshot([]*framework.Node{vbNode("n")}, nil, framework.WithStorage(objs))
+	state := framework.NewCycleState()
+	state.SetSnapshot(snap)
+	pod := framework.MustPodInfo(vbPod("big", "small"))
+	ctx := context.Background()
+	if _, st := pl.(framework.PreFilterPlugin).PreFilter(ctx, state, pod, snap.Nodes()); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	if st := pl.(framework.FilterPlugin).Filter(ctx, state, pod, snap.Nodes()[0]); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	vb := pl.(*volumeBindingPlugin)
+	if st := vb.Reserve(ctx, state, pod, "n"); !st.IsSuccess() {
+		t.Fatal(st)
+	}
+	pv, allBound, err := vb.vb.PodVolumes(state, "n")
+	if err != nil || allBound {
+		t.Fatalf("PodVolumes: %v, allBound %v", err, allBound)
+	}
+	got := map[string]string{}
+	for _, b := range pv.StaticBindings {
+		got[b.PVC.Name] = b.PV.Name
+		if b.PV.Spec.ClaimRef == nil || b.PV.Spec.ClaimRef.Name != b.PVC.Name || b.PV.Annotations[framework.AnnBoundByController] != "yes" {
+			t.Errorf("assumed %s not bound to %s: %+v", b.PV.Name, b.PVC.Name, b.PV.Spec.ClaimRef)
+		}
+	}
+	// The list is by name: pv-1a precedes pv-1b among the equal 1Gi volumes.
+	if d := cmp.Diff(map[string]string{"small": "pv-1a", "big": "pv-6"}, got); d != "" {
+		t.Errorf("bindings (-want +got):\n%s", d)
+	}
+	if v, c := vb.vb.AssumedCount(); v != 2 || c != 0 {
+		t.Errorf("assumed %d volumes, %d claims; want 2, 0", v, c)
+	}
+	vb.Unreserve(ctx, state, pod, "n")
+	if v, c := vb.vb.AssumedCount(); v != 0 || c != 0 {
+		t.Errorf("after Unreserve: assumed %d volumes, %d claims", v, c)
+	}
+}

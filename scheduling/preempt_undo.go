@@ -1,0 +1,64 @@
+package scheduling
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Preempt evicts the chosen victims from node in favour of the pending pod
+// preemptor (namespace/name), as DefaultPreemption does once it has chosen
+// them (kube-scheduler's prepareCandidate): a victim held at Permit is
+// rejected and returns to the queue, any other is deleted; lower-priority
+// pods nominated to node lose their nomination; preemptor is nominated to
+// node. It returns the victims' keys in the order given.
+//
+// It is the what-if primitive for preemption: call it between Fork and
+// Revert and Revert puts every victim back on its node exactly (the
+// cluster's journal restores the pods, their order on the node and the
+// nominations; what Revert restores beyond the cluster is
+// Scheduler.Fork's). To let DefaultPreemption choose the victims instead, call
+// SchedulePod for the preemptor on the fork: its Decision names the
+// victims and the nominated node.
+//
+// Victims are taken as given (DefaultPreemption picks only lower-priority
+// pods; this does not check priorities). An unknown or non-pending
+// preemptor, an unknown node, and a victim that is unknown, listed twice or
+// not placed on node are errors naming the pod and the node; nothing is
+// evicted then.
+func (s *Scheduler) Preempt(preemptor, node string, victims ...string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pi, st, ok := s.cluster.podInfo(preemptor)
+	if !ok {
+		return nil, fmt.Errorf("scheduling: Preempt: unknown preemptor %s", preemptor)
+	}
+	if st != StatePending {
+		return nil, fmt.Errorf("scheduling: Preempt: preemptor %s is %s, not pending", preemptor, st)
+	}
+	qp, queued := s.queue.get(preemptor)
+	if !queued {
+		return nil, fmt.Errorf("scheduling: Preempt: preemptor %s is not queued", preemptor)
+	}
+	if _, ok := s.cluster.NodeInfo(node); !ok {
+		return nil, fmt.Errorf("scheduling: Preempt: unknown node %q", node)
+	}
+	infos := make([]*framework.PodInfo, 0, len(victims))
+	seen := make(map[string]bool, len(victims))
+	for _, v := range victims {
+		vi, vst, ok := s.cluster.podInfo(v)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("scheduling: Preempt: unknown victim %s", v)
+		case seen[v]:
+			return nil, fmt.Errorf("scheduling: Preempt: victim %s listed twice", v)
+		case vst == StatePending || vi.Pod.Spec.NodeName != node:
+			return nil, fmt.Errorf("scheduling: Preempt: victim %s is not placed on node %q (%s on %q)", v, node, vst, vi.Pod.Spec.NodeName)
+		}
+		seen[v] = true
+		infos = append(infos, vi)
+	}
+	keys := s.preemptVictims(pi.Pod, node, infos, "Preempt")
+	s.applyNomination(qp, &framework.NominatingInfo{NominatedNodeName: node, Mode: framework.ModeOverride})
+	return keys, nil
+}

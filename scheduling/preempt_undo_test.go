@@ -1,0 +1,179 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+func puSetup(t interface{ Fatal(...any) }, nodes []*framework.Node, pods []*framework.Pod) *Scheduler {
+	c, err := NewClusterFrom(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithClock(framework.NewFakeClock(ppEpoch)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestPreemptChosenVictims: Preempt evicts exactly the chosen victims,
+// nominates the preemptor, and Revert restores the cluster exactly; bad
+// requests are errors naming the pod and node, with nothing evicted.
+func TestPreemptChosenVictims(t *testing.T) {
+	nodes := []*framework.Node{st.MakeNode().Name("n1").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj(),
+		st.MakeNode().Name("n2").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()}
+	pods := []*framework.Pod{
+		st.MakePod().Name("a").Node("n1").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
+		st.MakePod().Name("b").Node("n1").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
+		st.MakePod().Name("c").Node("n2").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
+		st.MakePod().Name("big").Priority(ppHigh).Req(map[string]string{"cpu": "1"}).Obj(),
+	}
+	s := puSetup(t, nodes, pods)
+	for _, bad := range []struct {
+		preemptor, node string
+		victims         []string
+		want            string
+	}{
+		{"default/nobody", "n1", nil, "unknown preemptor default/nobody"},
+		{"default/a", "n1", nil, "preemptor default/a is Bound, not pending"},
+		{"default/big", "n9", nil, `unknown node "n9"`},
+		{"default/big", "n1", []string{"default/ghost"}, "unknown victim default/ghost"},
+		{"default/big", "n1", []string{"default/c"}, `victim default/c is not placed on node "n1" (Bound on "n2")`},
+		{"default/big", "n1", []string{"default/a", "default/a"}, "victim default/a listed twice"},
+	} {
+		if _, err := s.Preempt(bad.preemptor, bad.node, bad.victims...); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Preempt(%s, %s, %v) = %v, want %q", bad.preemptor, bad.node, bad.victims, err, bad.want)
+		}
+	}
+	if _, _, bound := s.cluster.NumPods(); bound != 3 {
+		t.Errorf("a refused Preempt evicted pods: %d bound", bound)
+	}
+	before := s.cluster.exact()
+	s.Fork()
+	got, err := s.Preempt("default/big", "n1", "default/b", "default/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(got, []string{"default/b", "default/a"}) {
+		t.Errorf("victims %v", got)
+	}
+	if _, ok := s.cluster.Pod("default", "a"); ok {
+		t.Error("victim a still in the cluster")
+	}
+	if r, _ := s.cluster.Pod("default", "big"); r.Pod.Status.NominatedNodeName != "n1" {
+		t.Errorf("preemptor nominated to %q, want n1", r.Pod.Status.NominatedNodeName)
+	}
+	d, ok := s.ScheduleOne(context.Background())
+	if !ok || d.Node != "n1" || d.FastPath != "nominated" {
+		t.Errorf("preemptor's next cycle: %+v", d)
+	}
+	if err := s.Revert(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, s.cluster.exact(), clVecCmp); diff != "" {
+		t.Errorf("Revert after Preempt (-before +after):\n%s", diff)
+	}
+}
+
+// TestPropPreemptUndoRestoresExactly: on a fork, evicting chosen victims
+// (Preempt) or letting DefaultPreemption choose them (SchedulePod of a
+// high-priority pod), then Revert, gives back exactly the cluster before
+// the fork: every pod record, every node's pod order and totals, the
+// nominations, the gang index.
+func TestPropPreemptUndoRestoresExactly(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*framework.Node
+		nn := rapid.IntRange(1, 5).Draw(t, "nodes")
+		for i := range nn {
+			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(ppCap(map[string]string{"cpu": "2"})).Obj())
+		}
+		var pods []*framework.Pod
+		for i := range rapid.IntRange(0, 12).Draw(t, "pods") {
+			w := st.MakePod().Name(fmt.Sprintf("p%d", i)).Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).
+				Req(map[string]string{"cpu": fmt.Sprintf("%dm", 100*rapid.IntRange(1, 6).Draw(t, "cpu"))})
+			if i%3 == 0 {
+				w = w.Label(framework.PodGroupLabel, "g")
+			}
+			if rapid.Bool().Draw(t, "placed") {
+				w = w.Node(nodes[rapid.IntRange(0, nn-1).Draw(t, "on")].Name)
+			}
+			pods = append(pods, w.Obj())
+		}
+		pods = append(pods, st.MakePod().Name("pre").Priority(100).Req(map[string]string{"cpu": "1500m"}).Obj())
+		c, err := NewClusterFrom(nodes, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pods {
+			_ = c.AddPod(p) // a pod over its node's capacity is still added (bound pods are not checked)
+		}
+		s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithClock(framework.NewFakeClock(ppEpoch)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := c.exact()
+		s.Fork()
+		if rapid.Bool().Draw(t, "chosen") {
+			node := nodes[rapid.IntRange(0, nn-1).Draw(t, "node")].Name
+			ni, _ := c.NodeInfo(node)
+			var victims []string
+			for _, pi := range ni.Pods {
+				if rapid.Bool().Draw(t, "victim") {
+					victims = append(victims, pi.Pod.Key())
+				}
+			}
+			if _, err := s.Preempt("default/pre", node, victims...); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			p := st.MakePod().Name("vip").Priority(1000).Req(map[string]string{"cpu": fmt.Sprintf("%dm", 100*rapid.IntRange(1, 20).Draw(t, "vipcpu"))}).Obj()
+			if _, err := s.SchedulePod(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Revert(); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(before, c.exact(), clVecCmp); diff != "" {
+			t.Fatalf("preempt then Revert changed the cluster (-before +after):\n%s", diff)
+		}
+	})
+}
+
+// TestReplayDisplaced: a high-priority pod preempts a low-priority one; the
+// replay lists the displacement and, with Resubmit, that the victim was
+// placed again once room came back.
+func TestReplayDisplaced(t *testing.T) {
+	w := Workload{Nodes: []*framework.Node{st.MakeNode().Name("n").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()},
+		Arrivals: []PodArrival{
+			{At: 0, Pod: st.MakePod().Name("low").Priority(ppLow).Req(map[string]string{"cpu": "1"}).Obj()},
+			{At: time.Second, Duration: 10 * time.Second, Pod: st.MakePod().Name("high").Priority(ppHigh).Req(map[string]string{"cpu": "1"}).Obj()},
+		}}
+	start := time.Unix(0, 0).UTC()
+	for _, tt := range []struct {
+		resubmit bool
+		want     []Displacement
+	}{
+		{false, []Displacement{{Pod: "default/low", By: "default/high", Node: "n", At: start.Add(time.Second)}}},
+		{true, []Displacement{{Pod: "default/low", By: "default/high", Node: "n", At: start.Add(time.Second),
+			Placed: true, PlacedNode: "n", PlacedAt: start.Add(11 * time.Second)}}},
+	} {
+		res, err := Replay(context.Background(), &w, ReplayOptions{Resubmit: tt.resubmit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, res.Displaced); diff != "" {
+			t.Errorf("resubmit=%v: displaced (-want +got):\n%s", tt.resubmit, diff)
+		}
+	}
+}

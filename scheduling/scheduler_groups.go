@@ -1,0 +1,123 @@
+package scheduling
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// schedulerPlugin is implemented by plugins that need the Scheduler
+// outside a scheduling cycle (Coscheduling's QueueSort, GangScheduling's
+// PreEnqueue): New hands itself to them; an error refuses the profile.
+type schedulerPlugin interface {
+	attach(s *Scheduler) error
+}
+
+// attachPlugins checks the workload features, hands the scheduler to the
+// profiles' plugins that need it and builds the placement plugins from
+// registry.
+func (s *Scheduler) attachPlugins(registry *framework.Registry) error {
+	if err := s.workload.features.validate(); err != nil {
+		return err
+	}
+	for _, name := range s.order {
+		f := s.profiles[name].fw
+		p := f.Profile()
+		for _, list := range [][]string{p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.Permit, p.PreBind, p.Bind, p.PostBind} {
+			for _, pn := range list {
+				if pl, ok := f.Plugin(pn); ok {
+					if a, ok := pl.(schedulerPlugin); ok {
+						if err := a.attach(s); err != nil {
+							return fmt.Errorf("scheduling: profile %q: %w", name, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	return s.buildPlacements(registry)
+}
+
+// coschedulingPlugins are scheduler-plugins' Coscheduling and
+// kube-scheduler v1.36's GangScheduling.
+func coschedulingPlugins() []PluginSpec {
+	return []PluginSpec{
+		{Name: config.CoschedulingName, DefaultArgs: anyOf(config.DefaultCoschedulingArgs), Factory: NewCoscheduling},
+		{Name: GangSchedulingName, Factory: NewGangScheduling},
+		{Name: TopologyPlacementGeneratorName, Factory: NewTopologyPlacementGenerator},
+		{Name: PodGroupPodsCountName, Factory: NewPodGroupPodsCount},
+	}
+}
+
+// AddPodGroup adds a PodGroup (for Coscheduling). A group without a
+// creation time gets the clock's time, as the API server stamps
+// metadata.creationTimestamp. Pods waiting for their group are retried.
+func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error {
+	return s.clusterEvent(func() error {
+		if g != nil && g.CreationTimestamp.IsZero() {
+			cp := *g
+			cp.CreationTimestamp = s.clock.Now()
+			g = &cp
+		}
+		return s.cluster.AddPodGroup(g)
+	})
+}
+
+// UpdatePodGroup replaces a PodGroup; queued pods are retried.
+func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error {
+	return s.clusterEvent(func() error { return s.cluster.UpdatePodGroup(g) })
+}
+
+// clusterEvent applies a change to the cluster under the scheduler's lock
+// and, when it succeeds, retries the unschedulable pods, as every cluster
+// event does.
+func (s *Scheduler) clusterEvent(change func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := change(); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// DeletePodGroup deletes a PodGroup (its pods stay).
+func (s *Scheduler) DeletePodGroup(namespace, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cluster.DeletePodGroup(namespace, name)
+}
+
+// EnableCoscheduling returns p with scheduler-plugins' Coscheduling
+// enabled as its documented configuration does (multiPoint enabled
+// Coscheduling, PrioritySort disabled): Coscheduling replaces the QueueSort
+// plugin and is appended to PreFilter, PostFilter (after DefaultPreemption),
+// Reserve and Permit. args are its args (nil: the defaults).
+func EnableCoscheduling(p framework.Profile, args any) framework.Profile {
+	name := config.CoschedulingName
+	add := func(list []string) []string {
+		out := make([]string, 0, len(list)+1)
+		for _, n := range list {
+			if n != name {
+				out = append(out, n)
+			}
+		}
+		return append(out, name)
+	}
+	p.QueueSort = []string{name}
+	p.PreFilter = add(p.PreFilter)
+	p.PostFilter = add(p.PostFilter)
+	p.Reserve = add(p.Reserve)
+	p.Permit = add(p.Permit)
+	if args != nil {
+		a := make(map[string]any, len(p.Args)+1)
+		for k, v := range p.Args {
+			a[k] = v
+		}
+		a[name] = args
+		p.Args = a
+	}
+	return p
+}

@@ -1,0 +1,114 @@
+package scheduling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+)
+
+// enqueue adds a pending pod to the queue, recording why it is held when
+// a PreEnqueue plugin gates it.
+func (s *Scheduler) enqueue(pi *framework.PodInfo) {
+	if p := s.queue.add(pi); p.where == qGated {
+		s.reasons[p.key] = p.gateMsg
+	}
+}
+
+// preEnqueue runs the PreEnqueue plugins of the pod's profile (the queue's
+// gate).
+func (s *Scheduler) preEnqueue(pi *framework.PodInfo) *framework.Status {
+	prof, err := s.profileFor(pi.Pod)
+	if err != nil || !prof.fw.HasPreEnqueuePlugins() {
+		return nil
+	}
+	return prof.fw.RunPreEnqueuePlugins(context.Background(), pi.Pod)
+}
+
+// UpdatePendingPod replaces a pending pod (by namespace/name) with a copy
+// of pod, which must keep the UID and have no nodeName. The pod is
+// validated as AddPod validates it.
+func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
+	if pod == nil {
+		return errors.New("scheduling: UpdatePendingPod: nil pod")
+	}
+	key := pod.Key()
+	cp, ok := c.pods[key]
+	if !ok {
+		return fmt.Errorf("scheduling: UpdatePendingPod: unknown pod %s", key)
+	}
+	switch {
+	case cp.state != StatePending:
+		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s is %s, not pending", key, cp.state)
+	case pod.UID != cp.info.Pod.UID:
+		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s: uid %q -> %q: may not change", key, cp.info.Pod.UID, pod.UID)
+	case pod.Spec.NodeName != "":
+		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s: spec.nodeName=%q: a pending pod names no node", key, pod.Spec.NodeName)
+	}
+	if err := framework.ValidatePod(pod); err != nil {
+		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
+	}
+	p := *pod
+	pi, err := framework.NewPodInfo(&p)
+	if err != nil {
+		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
+	}
+	c.setPod(key, &clusterPod{info: pi, state: StatePending})
+	return nil
+}
+
+// AddStorageObject adds a storage object to the cluster (see
+// Cluster.AddStorageObject); unschedulable pods are retried.
+func (s *Scheduler) AddStorageObject(o framework.StorageObject) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.cluster.AddStorageObject(o); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// UpdateStorageObject replaces a storage object (see
+// Cluster.UpdateStorageObject); unschedulable pods are retried.
+func (s *Scheduler) UpdateStorageObject(o framework.StorageObject) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.cluster.UpdateStorageObject(o); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// DeleteStorageObject deletes a storage object (see
+// Cluster.DeleteStorageObject); unschedulable pods are retried.
+func (s *Scheduler) DeleteStorageObject(k framework.StorageKind, ns, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.cluster.DeleteStorageObject(k, ns, name); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	s.signal()
+	return nil
+}
+
+// bindPodVolumes applies VolumeBinding's PreBind in the cluster (taking
+// the scheduler's lock when the binding cycle runs without it) and
+// retries unschedulable pods, as the PV and claim updates would in kube.
+func (s *Scheduler) bindPodVolumes(h *schedCycleHandle, node string, pv *filter.PodVolumes) error {
+	if !h.bindingLocked {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	if err := s.cluster.BindPodVolumes(node, pv); err != nil {
+		return err
+	}
+	s.queue.moveAll()
+	return nil
+}

@@ -1,0 +1,306 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// svZonedCluster is three zones of two nodes (4 cpu each), a
+// WaitForFirstConsumer class "zonal" provisioned by csi.example.com, whose
+// CSINodes report the zone as topology and an attach limit.
+func svZonedCluster(t interface {
+	Helper()
+	Fatal(...any)
+}, limit int32) *Cluster {
+	t.Helper()
+	var nodes []*framework.Node
+	for i := range 6 {
+		zone := fmt.Sprintf("zone-%c", 'a'+i/2)
+		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(framework.LabelTopologyZone, zone).
+			Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj())
+	}
+	c, err := NewClusterFrom(nodes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddStorageObject(st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		if err := c.AddStorageObject(st.MakeCSINode(n.Name).Driver("csi.example.com", limit, framework.LabelTopologyZone).Obj()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+func svScheduler(t *testing.T, c *Cluster) *Scheduler {
+	t.Helper()
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()},
+		WithClock(framework.NewFakeClock(time.Unix(0, 0))), WithSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSchedulerStatefulSetVolumes: each replica's claim is provisioned in
+// the zone of the node chosen for it (the volume's node affinity pins the
+// zone), the claim and volume end bound; a replica recreated after its
+// pod is deleted returns to its volume's zone.
+func TestSchedulerStatefulSetVolumes(t *testing.T) {
+	c := svZonedCluster(t, 10)
+	s := svScheduler(t, c)
+	ctx := context.Background()
+	for i := range 3 {
+		claim := st.MakePVC(fmt.Sprintf("data-web-%d", i), "zonal").Request("10Gi").Obj()
+		if err := s.AddStorageObject(claim); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddPod(st.MakePod().Name(fmt.Sprintf("web-%d", i)).Req(map[string]string{"cpu": "1"}).PVC(claim.Name).Obj()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.RunUntilIdle(ctx)
+	zoneOf := map[string]string{}
+	for i := range 3 {
+		rec, _ := c.Pod("default", fmt.Sprintf("web-%d", i))
+		if rec.State != StateBound {
+			t.Fatalf("web-%d is %s", i, rec.State)
+		}
+		node, _ := c.Node(rec.Pod.Spec.NodeName)
+		zone := node.Labels[framework.LabelTopologyZone]
+		o, _ := c.StorageObject(framework.KindPersistentVolumeClaim, "default", fmt.Sprintf("data-web-%d", i))
+		claim := o.(*framework.PersistentVolumeClaim)
+		if !framework.IsClaimFullyBound(claim) || claim.Status.Phase != framework.ClaimBound || claim.Annotations[framework.AnnSelectedNode] != node.Name {
+			t.Fatalf("claim %s not bound on %s: %+v", claim.Name, node.Name, claim)
+		}
+		pv, ok := c.Snapshot().PersistentVolume(claim.Spec.VolumeName)
+		if !ok || pv.Spec.ClaimRef == nil || pv.Spec.ClaimRef.Name != claim.Name || pv.Status.Phase != framework.VolumeBound {
+			t.Fatalf("volume of %s: %+v", claim.Name, pv)
+		}
+		req := pv.Spec.NodeAffinity.Required.NodeSelectorTerms[0].MatchExpressions[0]
+		if req.Key != framework.LabelTopologyZone || req.Values[0] != zone || pv.Spec.CSI.Driver != "csi.example.com" {
+			t.Fatalf("volume %s affinity %+v driver %s, want zone %s", pv.Name, req, pv.Spec.CSI.Driver, zone)
+		}
+		zoneOf[claim.Name] = zone
+	}
+	// Recreate web-1 after filling the other zones' nodes: it must go back
+	// to its zone anyway, and when that zone is full it waits.
+	if err := s.DeletePod("default", "web-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddPod(st.MakePod().Name("web-1").Req(map[string]string{"cpu": "1"}).PVC("data-web-1").Obj()); err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(ctx)
+	rec, _ := c.Pod("default", "web-1")
+	node, _ := c.Node(rec.Pod.Spec.NodeName)
+	if node == nil || node.Labels[framework.LabelTopologyZone] != zoneOf["data-web-1"] {
+		t.Fatalf("web-1 recreated on %v, want zone %s", rec.Pod.Spec.NodeName, zoneOf["data-web-1"])
+	}
+	// A replica whose zone has no room stays pending with kube's message.
+	for _, n := range []string{"n0", "n1", "n2", "n3", "n4", "n5"} {
+		if ni, _ := c.NodeInfo(n); ni.Node().Labels[framework.LabelTopologyZone] == zoneOf["data-web-2"] {
+			if err := s.AddPod(st.MakePod().Name("hog-" + n).Node(n).Req(map[string]string{"cpu": "4"}).Obj()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.DeletePod("default", "web-2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddPod(st.MakePod().Name("web-2").Req(map[string]string{"cpu": "1"}).PVC("data-web-2").Obj()); err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(ctx)
+	if rec, _ := c.Pod("default", "web-2"); rec.State != StatePending {
+		t.Fatalf("web-2 placed on %s", rec.Pod.Spec.NodeName)
+	}
+	msg := s.PendingReason("default", "web-2")
+	if want := "0/6 nodes are available: 2 Insufficient cpu, 4 " + filter.ReasonVolumeNodeConflict + "."; !strings.HasPrefix(msg, want) {
+		t.Errorf("pending reason %q", msg)
+	}
+}
+
+// TestSchedulerEphemeralVolumes: the cluster creates a pod's ephemeral
+// claims; the scheduler provisions them; deleting the pod deletes them.
+func TestSchedulerEphemeralVolumes(t *testing.T) {
+	c := svZonedCluster(t, 10)
+	s := svScheduler(t, c)
+	pod := st.MakePod().Name("batch").UID("uid-batch").Req(map[string]string{"cpu": "1"}).Ephemeral("scratch", "zonal", "5Gi").Obj()
+	if err := s.AddPod(pod); err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	rec, _ := c.Pod("default", "batch")
+	if rec.State != StateBound {
+		t.Fatalf("batch %s: %s", rec.State, s.PendingReason("default", "batch"))
+	}
+	o, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "batch-scratch")
+	if !ok || !framework.IsClaimFullyBound(o.(*framework.PersistentVolumeClaim)) {
+		t.Fatalf("ephemeral claim: %+v", o)
+	}
+	if err := s.DeletePod("default", "batch"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "batch-scratch"); ok {
+		t.Error("the ephemeral claim outlived its pod")
+	}
+}
+
+// TestSchedulerCSIAttachLimits: with one volume attachable per node, pods
+// with a volume each spread one per node and the seventh waits.
+func TestSchedulerCSIAttachLimits(t *testing.T) {
+	c := svZonedCluster(t, 1)
+	s := svScheduler(t, c)
+	for i := range 7 {
+		claim := st.MakePVC(fmt.Sprintf("c%d", i), "zonal").Obj()
+		if err := s.AddStorageObject(claim); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddPod(st.MakePod().Name(fmt.Sprintf("p%d", i)).PVC(claim.Name).Obj()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.RunUntilIdle(context.Background())
+	used := map[string]bool{}
+	pending := 0
+	for _, r := range c.Pods() {
+		if r.State == StatePending {
+			pending++
+			if msg := s.PendingReason("default", r.Pod.Name); !strings.Contains(msg, "6 "+filter.ReasonMaxVolumeCountExceeded) {
+				t.Errorf("pending %s: %q", r.Pod.Name, msg)
+			}
+			continue
+		}
+		if used[r.Pod.Spec.NodeName] {
+			t.Errorf("two volume pods on %s", r.Pod.Spec.NodeName)
+		}
+		used[r.Pod.Spec.NodeName] = true
+	}
+	if pending != 1 || len(used) != 6 {
+		t.Errorf("pending %d, nodes used %d", pending, len(used))
+	}
+}
+
+// TestSchedulerGatedPods: a pod with scheduling gates waits outside the
+// active queue (counted as unschedulable, never tried) until UpdatePod
+// removes its gates.
+func TestSchedulerGatedPods(t *testing.T) {
+	c := svZonedCluster(t, 10)
+	s := svScheduler(t, c)
+	var decisions []Decision
+	s.onDecision = func(d Decision) { decisions = append(decisions, d) }
+	gated := st.MakePod().Name("g").Req(map[string]string{"cpu": "1"}).SchedulingGates("example.com/quota", "example.com/ready").Obj()
+	if err := s.AddPod(gated); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if n := s.RunUntilIdle(ctx); n != 0 || len(decisions) != 0 {
+		t.Fatalf("a gated pod was tried: %d cycles, %v", n, decisions)
+	}
+	if a, _, u := s.QueueLengths(); a != 0 || u != 1 {
+		t.Fatalf("queue lengths active %d unschedulable %d", a, u)
+	}
+	if got := s.PendingReason("default", "g"); got != "waiting for scheduling gates: [example.com/quota example.com/ready]" {
+		t.Fatalf("reason %q", got)
+	}
+	if _, err := s.SchedulePod(ctx, st.MakePod().Name("g2").SchedulingGates("x").Obj()); err == nil || !strings.Contains(err.Error(), "is gated: waiting for scheduling gates: [x]") {
+		t.Fatalf("SchedulePod of a gated pod: %v", err)
+	}
+	// A cluster event re-checks the gates: still gated.
+	if err := s.AddNode(st.MakeNode().Name("extra").Capacity(map[string]string{"cpu": "4", "pods": "10"}).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.RunUntilIdle(ctx); n != 0 {
+		t.Fatalf("gated pod tried after a node event")
+	}
+	one := st.MakePod().Name("g").Req(map[string]string{"cpu": "1"}).SchedulingGates("example.com/ready").Obj()
+	if err := s.UpdatePod(one); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.PendingReason("default", "g"); got != "waiting for scheduling gates: [example.com/ready]" {
+		t.Fatalf("reason after removing one gate %q", got)
+	}
+	open := st.MakePod().Name("g").Req(map[string]string{"cpu": "1"}).Obj()
+	if err := s.UpdatePod(open); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.RunUntilIdle(ctx); n != 1 {
+		t.Fatalf("ungated pod: %d cycles", n)
+	}
+	if rec, _ := c.Pod("default", "g"); rec.State != StateBound {
+		t.Fatalf("g is %s", rec.State)
+	}
+	if err := s.UpdatePod(open); err == nil || !strings.Contains(err.Error(), `spec.nodeName="": cannot change`) {
+		t.Errorf("UpdatePod of a bound pod without its node: %v", err)
+	}
+}
+
+// TestClusterStorageBadInput: invalid storage objects and references are
+// clear errors naming the object and field; nothing is half-added.
+func TestClusterStorageBadInput(t *testing.T) {
+	c := svZonedCluster(t, 1)
+	negative := st.MakePV("neg", "zonal").Obj()
+	negative.Spec.Capacity = st.Storage("-5Gi")
+	tests := []struct {
+		name string
+		obj  framework.StorageObject
+		want string
+	}{
+		{"csinode for an unknown node", st.MakeCSINode("ghost").Obj(), `csinode "ghost": node "ghost" not found`},
+		{"pv with an invalid capacity", negative, `persistentvolume "neg": spec.capacity["storage"]: -5Gi: must not be negative`},
+		{"claim with conflicting access modes", st.MakePVC("c", "zonal").AccessModes(framework.ReadWriteOncePod, framework.ReadWriteOnce).Obj(),
+			`persistentvolumeclaim "default/c": spec.accessModes: ["ReadWriteOncePod" "ReadWriteOnce"]: may not use ReadWriteOncePod with other access modes`},
+		{"duplicate class", st.MakeSC("zonal", "p", "").Obj(), `StorageClass "zonal" already exists`},
+		{"nil", nil, "nil object"},
+	}
+	before := c.Storage()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := c.AddStorageObject(tc.obj)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	if err := c.UpdateStorageObject(st.MakePV("none", "zonal").Obj()); err == nil || !strings.Contains(err.Error(), `unknown PersistentVolume "none"`) {
+		t.Errorf("update unknown: %v", err)
+	}
+	if _, err := c.DeleteStorageObject(framework.KindPersistentVolumeClaim, "default", "none"); err == nil || !strings.Contains(err.Error(), `PersistentVolumeClaim "default/none" not found`) {
+		t.Errorf("delete unknown: %v", err)
+	}
+	if len(c.Storage().CSINodes) != len(before.CSINodes) || len(c.Storage().PersistentVolumes) != 0 {
+		t.Errorf("storage changed by rejected input")
+	}
+	// A claim naming a missing class or volume is accepted (kube accepts
+	// it); its pod gets kube's verdict.
+	if err := c.AddStorageObject(st.MakePVC("lost-class", "nope").Obj()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddStorageObject(st.MakePVC("lost-volume", "zonal").VolumeName("nope").Obj()); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "lost-volume")
+	if o.(*framework.PersistentVolumeClaim).Status.Phase != framework.ClaimPending {
+		t.Errorf("a claim naming a missing volume is not bound: %+v", o)
+	}
+	s := svScheduler(t, c)
+	for _, claim := range []string{"lost-class", "lost-volume"} {
+		d, err := s.SchedulePod(context.Background(), st.MakePod().Name("p-"+claim).PVC(claim).Obj())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Outcome != OutcomeUnschedulable || !strings.Contains(d.Message, filter.ReasonUnboundImmediateClaims) || d.Plugin != "VolumeBinding" {
+			t.Errorf("%s: %s %s %q", claim, d.Outcome, d.Plugin, d.Message)
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package scheduling
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// vpState is what Fork/Revert must restore: the pods and nodes (exact) and
+// every storage object (by content; the snapshot's claim use counts are
+// derived from the pods).
+type vpState struct {
+	Exact   clExact
+	Storage string
+	Used    map[string]bool
+}
+
+func vpCapture(t *rapid.T, c *Cluster) vpState {
+	b, err := json.Marshal(c.Storage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, pvc := range c.Storage().PersistentVolumeClaims {
+		used[pvc.Key()] = c.snap.IsPVCUsedByPods(pvc.Namespace, pvc.Name)
+	}
+	e := c.exact()
+	e.Journal = 0
+	return vpState{Exact: e, Storage: string(b), Used: used}
+}
+
+// vpStep applies one random volume-related event to the scheduler.
+func vpStep(t *rapid.T, s *Scheduler, i int) {
+	ctx := context.Background()
+	c := s.Cluster()
+	claim := fmt.Sprintf("c%d", rapid.IntRange(0, 5).Draw(t, "claim"))
+	switch rapid.IntRange(0, 8).Draw(t, "op") {
+	case 0: // a claim (WaitForFirstConsumer, or RWOP)
+		w := st.MakePVC(claim, "zonal").Request(fmt.Sprintf("%dGi", rapid.IntRange(1, 20).Draw(t, "size")))
+		if rapid.Bool().Draw(t, "rwop") {
+			w = w.AccessModes(framework.ReadWriteOncePod)
+		}
+		_ = s.AddStorageObject(w.Obj())
+	case 1: // a static zonal volume
+		zone := fmt.Sprintf("zone-%c", 'a'+rapid.IntRange(0, 2).Draw(t, "zone"))
+		_ = s.AddStorageObject(st.MakePV(fmt.Sprintf("pv%d", i), "zonal").Capacity(fmt.Sprintf("%dGi", rapid.IntRange(1, 30).Draw(t, "cap"))).
+			NodeAffinity(framework.LabelTopologyZone, zone).Obj())
+	case 2: // a pod using a claim, what-if scheduled at once
+		_, _ = s.SchedulePod(ctx, st.MakePod().Name(fmt.Sprintf("p%d", i)).Req(map[string]string{"cpu": "500m"}).PVC(claim).Obj())
+	case 3: // a pod with an ephemeral volume, queued then scheduled
+		_ = s.AddPod(st.MakePod().Name(fmt.Sprintf("e%d", i)).UID(fmt.Sprintf("uid-e%d", i)).Ephemeral("v", "zonal", "1Gi").Obj())
+		s.RunUntilIdle(ctx)
+	case 4: // delete some pod
+		if ps := c.Pods(); len(ps) > 0 {
+			p := ps[rapid.IntRange(0, len(ps)-1).Draw(t, "victim")].Pod
+			_ = s.DeletePod(p.Namespace, p.Name)
+		}
+	case 5: // delete a claim
+		_ = s.DeleteStorageObject(framework.KindPersistentVolumeClaim, "default", claim)
+	case 6: // change a node's attach limit
+		n := fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, "node"))
+		_ = s.UpdateStorageObject(st.MakeCSINode(n).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit")), framework.LabelTopologyZone).Obj())
+	case 7: // remove a node (its CSINode goes with it)
+		n := fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, "node"))
+		_, _ = s.RemoveNode(n)
+	case 8: // a gated pod, later ungated
+		name := fmt.Sprintf("g%d", rapid.IntRange(0, 2).Draw(t, "gated"))
+		if _, ok := c.Pod("default", name); ok {
+			_ = s.UpdatePod(st.MakePod().Name(name).PVC(claim).Obj())
+		} else {
+			_ = s.AddPod(st.MakePod().Name(name).PVC(claim).SchedulingGates("hold").Obj())
+		}
+		s.RunUntilIdle(ctx)
+	}
+}
+
+func vpScheduler(t *rapid.T) *Scheduler {
+	c := svZonedCluster(t, 2)
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestPropForkRevertWithVolumes: after any volume events (claims,
+// volumes, pods provisioning and binding volumes, deletions, CSINode and
+// node changes, gates), Fork, more of them, then Revert gives back exactly
+// the pods, nodes and storage objects before the Fork, and the
+// VolumeBinding assume cache holds nothing (synchronous binding applied
+// or reverted everything).
+func TestPropForkRevertWithVolumes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := vpScheduler(t)
+		for i := rapid.IntRange(0, 12).Draw(t, "setup"); i > 0; i-- {
+			vpStep(t, s, 100+i)
+		}
+		before := vpCapture(t, s.Cluster())
+		s.Fork()
+		for i := rapid.IntRange(1, 15).Draw(t, "steps"); i > 0; i-- {
+			vpStep(t, s, i)
+		}
+		if err := s.Revert(); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(before, vpCapture(t, s.Cluster()), clVecCmp); d != "" {
+			t.Fatalf("Fork+Revert changed the cluster (-before +after):\n%s", d)
+		}
+		f, _ := s.Framework(DefaultSchedulerName)
+		pl, _ := f.Plugin(config.VolumeBindingName)
+		if v, c := pl.(*volumeBindingPlugin).vb.AssumedCount(); v != 0 || c != 0 {
+			t.Fatalf("assume cache holds %d volumes, %d claims", v, c)
+		}
+	})
+}
+
+// TestPropVolumeFilterOrderAndParallelism: the volume filters' verdict on
+// each node does not depend on the order of the nodes in the snapshot nor
+// on the framework's parallelism.
+func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		zones := rapid.IntRange(1, 3).Draw(t, "zones")
+		var nodes []*framework.Node
+		var objs framework.StorageObjects
+		objs.StorageClasses = []*framework.StorageClass{
+			st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).AllowedTopology(framework.LabelTopologyZone, "zone-a", "zone-b").Obj(),
+			st.MakeSC("local", framework.NotSupportedProvisioner, framework.VolumeBindingWaitForFirstConsumer).Obj(),
+		}
+		n := rapid.IntRange(1, 24).Draw(t, "nodes")
+		for i := range n {
+			name := fmt.Sprintf("n%02d", i)
+			nodes = append(nodes, st.MakeNode().Name(name).Label(framework.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%zones)).
+				Capacity(map[string]string{"cpu": "8", "pods": "20"}).Obj())
+			if rapid.Bool().Draw(t, "csinode") {
+				objs.CSINodes = append(objs.CSINodes, st.MakeCSINode(name).Driver("csi.example.com", int32(rapid.IntRange(0, 2).Draw(t, "limit"))).Obj())
+			}
+			if rapid.Bool().Draw(t, "localPV") {
+				objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV("local-"+name, "local").
+					Capacity(fmt.Sprintf("%dGi", rapid.IntRange(1, 10).Draw(t, "cap"))).NodeAffinity("kubernetes.io/hostname", name).Obj())
+			}
+		}
+		var placed []*framework.Pod
+		for i := rapid.IntRange(0, 10).Draw(t, "placed"); i > 0; i-- {
+			claim := fmt.Sprintf("used%d", i)
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "zonal").Obj())
+			placed = append(placed, st.MakePod().Name(fmt.Sprintf("placed%d", i)).Node(fmt.Sprintf("n%02d", rapid.IntRange(0, n-1).Draw(t, "on"))).PVC(claim).Obj())
+		}
+		pod := st.MakePod().Name("p")
+		for i := rapid.IntRange(1, 3).Draw(t, "claims"); i > 0; i-- {
+			class := rapid.SampledFrom([]string{"zonal", "local"}).Draw(t, "class")
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(fmt.Sprintf("want%d", i), class).Request(fmt.Sprintf("%dGi", rapid.IntRange(1, 8).Draw(t, "req"))).Obj())
+			pod = pod.PVC(fmt.Sprintf("want%d", i))
+		}
+		if rapid.Bool().Draw(t, "shared") && len(placed) > 0 {
+			pod = pod.PVC("used1")
+		}
+		profile := framework.Profile{
+			PreFilter: []string{config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName},
+			Filter:    []string{config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName},
+		}
+		verdicts := func(order []int, parallelism int) map[string]string {
+			ns := make([]*framework.Node, len(order))
+			for i, j := range order {
+				ns[i] = nodes[j]
+			}
+			snap, err := framework.NewSnapshot(ns, placed, framework.WithStorage(objs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := framework.NewFramework(NewDefaultRegistry(), profile, framework.WithParallelism(parallelism))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _ := f.Schedule(context.Background(), nil, snap, framework.MustPodInfo(pod.Obj()), framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+			out := map[string]string{}
+			if res.PreFilterStatus != nil {
+				out["prefilter"] = res.PreFilterStatus.String()
+				return out
+			}
+			for _, v := range res.NodeVerdicts() {
+				out[v.Node] = fmt.Sprint(v.Plugin, v.Code, v.Reasons)
+			}
+			return out
+		}
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		want := verdicts(order, 1)
+		shuffled := slices.Clone(order)
+		rng := rand.New(rand.NewPCG(uint64(rapid.IntRange(0, 1000).Draw(t, "seed")), 1))
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for _, p := range []int{1, 4} {
+			if d := cmp.Diff(want, verdicts(shuffled, p)); d != "" {
+				t.Fatalf("verdicts with shuffled nodes, parallelism %d (-in order +shuffled):\n%s", p, d)
+			}
+		}
+	})
+}

@@ -1,0 +1,356 @@
+package scheduling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// WhatIf answers an operator's questions about a cluster with a
+// scheduler's profiles, each computed by running the real scheduling
+// cycles on a fork of the cluster and reverting it afterwards:
+//
+//   - Place: where would this pod go and why, and if nowhere, why not and
+//     what preemption would evict;
+//   - Capacity: how many more replicas of a template fit, placed one by
+//     one;
+//   - Drain: can every pod of some nodes be placed elsewhere, respecting
+//     PodDisruptionBudgets, and where;
+//   - ScaleUp: how many nodes of a template must be added for pending pods
+//     to schedule.
+//
+// The cluster is the same after every question as before it (node order,
+// pods, pod order on each node, nominations, the queue). Questions are
+// answered one at a time; a WhatIf is not safe for concurrent use.
+type WhatIf struct {
+	s *Scheduler
+}
+
+// NewWhatIf builds the scheduler that answers questions about cluster:
+// registry, profiles and options as for New. The cluster's pending pods
+// must belong to the profiles (kubeload leaves out those of other
+// schedulers). Change the cluster only between questions, and only through
+// WhatIf.Scheduler's event methods.
+func NewWhatIf(cluster *Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...Option) (*WhatIf, error) {
+	s, err := New(cluster, registry, profiles, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &WhatIf{s: s}, nil
+}
+
+// Scheduler returns the scheduler behind the questions.
+func (w *WhatIf) Scheduler() *Scheduler { return w.s }
+
+// Cluster returns the cluster the questions are about.
+func (w *WhatIf) Cluster() *Cluster { return w.s.cluster }
+
+// Placement is one pod and the node it was placed on.
+type Placement struct {
+	Pod  string // namespace/name
+	Node string
+}
+
+// wiFork is one question's branch: the scheduler's fork, plus what the
+// scheduler's fork does not restore itself (queue entries and
+// nominations of the pods the question added, the usage caches of
+// LoadAware plugins).
+type wiFork struct {
+	s        *Scheduler
+	added    []string // keys of pods the question added
+	addedSet map[string]bool
+	evicted  []string // keys of placed pods the question deleted
+}
+
+func (w *WhatIf) fork() *wiFork {
+	w.s.Fork()
+	return &wiFork{s: w.s, addedSet: map[string]bool{}}
+}
+
+// schedule adds a copy of pod on the fork and runs its cycle at once (see
+// Scheduler.SchedulePod).
+func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (Decision, error) {
+	if key := pod.Key(); !f.addedSet[key] {
+		f.added = append(f.added, key)
+		f.addedSet[key] = true
+	}
+	return f.s.SchedulePod(ctx, pod)
+}
+
+// delete deletes a pod on the fork.
+func (f *wiFork) delete(namespace, name string) error {
+	rec, ok := f.s.cluster.Pod(namespace, name)
+	if !ok {
+		return fmt.Errorf("scheduling: what-if: unknown pod %s/%s", namespace, name)
+	}
+	if err := f.s.DeletePod(namespace, name); err != nil {
+		return err
+	}
+	if rec.State != StatePending {
+		f.evicted = append(f.evicted, rec.Pod.Key())
+	}
+	return nil
+}
+
+// revert puts the scheduler and its cluster back as they were at fork:
+// Scheduler.Revert restores the cluster, the queue, nominations and
+// reasons; the plugins' usage caches (LoadAware's), which Revert does not
+// roll back, are compensated here: pods the question placed leave them,
+// and the placed pods it deleted return to them.
+func (f *wiFork) revert() error {
+	s := f.s
+	s.mu.Lock()
+	for _, key := range f.added {
+		if pi, st, ok := s.cluster.podInfo(key); ok && st != StatePending {
+			s.podAssigned(pi, false)
+		}
+	}
+	s.mu.Unlock()
+	err := s.Revert()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, key := range f.evicted {
+		if pi, st, ok := s.cluster.podInfo(key); ok && st != StatePending {
+			s.podAssigned(pi, true)
+		}
+	}
+	return err
+}
+
+// withFlag runs fn with one of the scheduler's what-if switches on:
+// keepResults (full explanations in decisions) or noPostFilter (placed
+// pods take free room only: capacity, drain and scale-up).
+func (w *WhatIf) withFlag(flag *bool, fn func() error) error {
+	s := w.s
+	s.mu.Lock()
+	old := *flag
+	*flag = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		*flag = old
+		s.mu.Unlock()
+	}()
+	return fn()
+}
+
+// PlaceAnswer is where a pod would go and why.
+type PlaceAnswer struct {
+	// Decision is the scheduling cycle's decision; Decision.Result is its
+	// full explanation (every node's filter verdict, every score).
+	Decision Decision
+	// FitError says why no node fits (nil when the pod was placed).
+	FitError *framework.FitError
+	// Preemption is what the profile's PostFilter (DefaultPreemption)
+	// would do for an unschedulable pod: the node it would nominate and
+	// the pods it would evict there. Nil when the pod fits or preemption
+	// finds nothing.
+	Preemption *PreemptionPlan
+}
+
+// PreemptionPlan is a preemption's dry run: the nominated node and the
+// victims.
+type PreemptionPlan struct {
+	Node    string
+	Victims []*framework.Pod
+}
+
+// Placed reports whether the pod found a node.
+func (a *PlaceAnswer) Placed() bool { return a.Decision.Node != "" && a.FitError == nil }
+
+// Place runs one scheduling cycle for a copy of pod (a pending pod that is
+// not in the cluster) with full explanations, on a fork: the decision, the
+// explanation and, if it does not fit, the FitError and what preemption
+// would evict (the preemption runs as kube's DefaultPreemption would, and
+// is undone with the rest of the fork).
+func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, error) {
+	if pod == nil {
+		return nil, errors.New("scheduling: Place: nil pod")
+	}
+	f := w.fork()
+	var (
+		d   Decision
+		err error
+	)
+	_ = w.withFlag(&w.s.keepResults, func() error { d, err = f.schedule(ctx, pod); return nil })
+	ans := &PlaceAnswer{Decision: d}
+	if err == nil && d.Result != nil && d.Node == "" {
+		ans.FitError = d.Result.FitError()
+	}
+	victims := slices.Clone(d.Victims)
+	f.evicted = append(f.evicted, victims...)
+	if rerr := f.revert(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.Outcome == OutcomeError {
+		return nil, fmt.Errorf("scheduling: Place: pod %s: %s", pod.Key(), d.Message)
+	}
+	if d.NominatedNode != "" || len(victims) > 0 {
+		plan := &PreemptionPlan{Node: d.NominatedNode}
+		for _, key := range victims {
+			ns, name, _ := strings.Cut(key, "/")
+			if rec, ok := w.s.cluster.Pod(ns, name); ok {
+				plan.Victims = append(plan.Victims, rec.Pod)
+			}
+		}
+		ans.Preemption = plan
+	}
+	return ans, nil
+}
+
+// CapacityOptions bound a capacity question.
+type CapacityOptions struct {
+	// Max stops after this many replicas (0: until one does not fit).
+	Max int
+}
+
+// CapacityAnswer is how many replicas of a template fit.
+type CapacityAnswer struct {
+	// Template is the template pod (namespace/name).
+	Template string
+	// Replicas is the number of replicas placed.
+	Replicas int
+	// Placements are the replicas in placement order, named
+	// <template>-1, <template>-2, ...
+	Placements []Placement
+	// Stop is the decision of the first replica that did not fit, with
+	// its full explanation (nil when Max stopped the question).
+	Stop *Decision
+	// FitError is Stop's reason when no node fit.
+	FitError *framework.FitError
+}
+
+// PerNode counts the replicas on each node, in placement order of first
+// use.
+func (a *CapacityAnswer) PerNode() []NodeCount {
+	index := map[string]int{}
+	var out []NodeCount
+	for _, p := range a.Placements {
+		i, ok := index[p.Node]
+		if !ok {
+			i = len(out)
+			index[p.Node] = i
+			out = append(out, NodeCount{Node: p.Node})
+		}
+		out[i].Count++
+	}
+	return out
+}
+
+// NodeCount is a number of pods on one node.
+type NodeCount struct {
+	Node  string
+	Count int
+}
+
+// Capacity places replicas of template one by one, each with a full
+// scheduling cycle of the template's profile (the real filters and scores,
+// node sampling included, each replica seeing the ones before it), until
+// one does not fit or opts.Max are placed, on a fork. Replicas are copies
+// of template (same labels, so spreading and anti-affinity count them as
+// siblings); they take free room only (PostFilter, i.e. preemption, does
+// not run). The answer names each replica's node
+// and, for the first that did not fit, the decision with its explanation.
+func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
+	if template == nil {
+		return nil, errors.New("scheduling: Capacity: nil template")
+	}
+	if opts.Max < 0 {
+		return nil, fmt.Errorf("scheduling: Capacity: Max=%d: must not be negative", opts.Max)
+	}
+	ans := &CapacityAnswer{Template: template.Key()}
+	f := w.fork()
+	err := w.withFlag(&w.s.noPostFilter, func() error { return w.capacity(ctx, f, template, opts, ans) })
+	if rerr := f.revert(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ans, nil
+}
+
+func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
+	names := w.replicaNames(template)
+	for opts.Max == 0 || ans.Replicas < opts.Max {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p := replicaOf(template, names.next())
+		d, err := f.schedule(ctx, p)
+		if err != nil {
+			return err
+		}
+		switch d.Outcome {
+		case OutcomeScheduled:
+			ans.Replicas++
+			ans.Placements = append(ans.Placements, Placement{Pod: p.Key(), Node: d.Node})
+			continue
+		case OutcomeError:
+			return fmt.Errorf("scheduling: Capacity: replica %s: %s", p.Key(), d.Message)
+		case OutcomeUnschedulable:
+		default:
+			return fmt.Errorf("scheduling: Capacity: replica %s: outcome %s (the profile waits or binds asynchronously)", p.Key(), d.Outcome)
+		}
+		// Run the failing cycle again with its explanation: a cycle that
+		// finds no node draws no random number and evaluates every node,
+		// so the second run decides the same.
+		if err := f.delete(p.Namespace, p.Name); err != nil {
+			return err
+		}
+		_ = w.withFlag(&w.s.keepResults, func() error { d, err = f.schedule(ctx, p); return nil })
+		if err != nil {
+			return err
+		}
+		ans.Stop = &d
+		if d.Result != nil {
+			ans.FitError = d.Result.FitError()
+		}
+		return nil
+	}
+	return nil
+}
+
+// replicaOf is a pending copy of template named name.
+func replicaOf(template *framework.Pod, name string) *framework.Pod {
+	p := *template
+	p.Name = name
+	p.UID = ""
+	p.Spec.NodeName = ""
+	p.Status = framework.PodStatus{Phase: framework.PodPending}
+	return &p
+}
+
+// replicaNamer hands out <base>-1, <base>-2, ... skipping names the
+// cluster already has.
+type replicaNamer struct {
+	c         *Cluster
+	namespace string
+	base      string
+	n         int
+}
+
+func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
+	base := template.Name
+	if base == "" {
+		base = "whatif"
+	}
+	return &replicaNamer{c: w.s.cluster, namespace: template.Namespace, base: base}
+}
+
+func (r *replicaNamer) next() string {
+	for {
+		r.n++
+		name := fmt.Sprintf("%s-%d", r.base, r.n)
+		if _, taken := r.c.Pod(r.namespace, name); !taken {
+			return name
+		}
+	}
+}

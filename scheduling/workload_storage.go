@@ -1,0 +1,140 @@
+package scheduling
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// AddStorage adds storage objects in dependency order (classes, drivers,
+// CSINodes, volumes, claims, capacities, attachments), stopping at the
+// first error.
+func (c *Cluster) AddStorage(objs framework.StorageObjects) error {
+	for _, o := range objs.Each() {
+		if err := c.AddStorageObject(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newWorkloadCluster builds Replay's cluster: the nodes, then the storage
+// (CSINodes need their nodes; claims may name the volumes), then the pods.
+func newWorkloadCluster(w *Workload) (*Cluster, error) {
+	c, err := NewClusterFrom(w.Nodes, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.AddStorage(w.Storage); err != nil {
+		return nil, err
+	}
+	for _, p := range w.Pods {
+		if p != nil && p.Status.Phase.IsTerminal() {
+			continue
+		}
+		if err := c.AddPod(p); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// validateStorage checks the workload's storage objects: each valid, no
+// duplicate, every CSINode named after a node of the initial cluster.
+func (w *Workload) validateStorage(nodes map[string]bool) error {
+	seen := map[string]bool{}
+	for _, o := range w.Storage.Each() {
+		if o == nil {
+			return fmt.Errorf("workload: storage: nil object")
+		}
+		if err := framework.ValidateStorageObject(o); err != nil {
+			return fmt.Errorf("workload: %w", err)
+		}
+		k, ns, name := framework.StorageObjectKey(o)
+		key := k.Describe(ns, name)
+		if seen[key] {
+			return fmt.Errorf("workload: %s: duplicate", key)
+		}
+		seen[key] = true
+		if k == framework.KindCSINode && !nodes[name] {
+			return fmt.Errorf("workload: csinode %q: node %q is not in the initial cluster (a CSINode is named after its node)", name, name)
+		}
+	}
+	return nil
+}
+
+// wlStorageHandlers are the cluster file's storage fields.
+func wlStorageHandlers(w *Workload) map[string]func(json.RawMessage, int) error {
+	add := func(decode func(json.RawMessage) error) func(json.RawMessage, int) error {
+		return func(raw json.RawMessage, _ int) error { return decode(raw) }
+	}
+	s := &w.Storage
+	return map[string]func(json.RawMessage, int) error{
+		"persistentVolumes":      add(func(raw json.RawMessage) error { return wlAppend(raw, &s.PersistentVolumes) }),
+		"persistentVolumeClaims": add(func(raw json.RawMessage) error { return wlAppendClaim(raw, &s.PersistentVolumeClaims) }),
+		"storageClasses":         add(func(raw json.RawMessage) error { return wlAppend(raw, &s.StorageClasses) }),
+		"csiNodes":               add(func(raw json.RawMessage) error { return wlAppend(raw, &s.CSINodes) }),
+		"csiDrivers":             add(func(raw json.RawMessage) error { return wlAppend(raw, &s.CSIDrivers) }),
+		"csiStorageCapacities":   add(func(raw json.RawMessage) error { return wlAppend(raw, &s.CSIStorageCapacities) }),
+		"volumeAttachments":      add(func(raw json.RawMessage) error { return wlAppend(raw, &s.VolumeAttachments) }),
+	}
+}
+
+func wlAppend[T any](raw json.RawMessage, list *[]*T) error {
+	var v T
+	if err := wlStrict(raw, &v); err != nil {
+		return err
+	}
+	*list = append(*list, &v)
+	return nil
+}
+
+// wlAppendClaim reads a claim, defaulting its namespace to "default".
+func wlAppendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim) error {
+	var c framework.PersistentVolumeClaim
+	if err := wlStrict(raw, &c); err != nil {
+		return err
+	}
+	if c.Namespace == "" {
+		c.Namespace = "default"
+	}
+	*list = append(*list, &c)
+	return nil
+}
+
+// wlNodeGroupCSINode is the CSINode of node name from a node group's
+// template (nil without one).
+func wlNodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode {
+	if tmpl == nil {
+		return nil
+	}
+	n := *tmpl
+	n.Name = name
+	n.Spec.Drivers = append([]framework.CSINodeDriver(nil), tmpl.Spec.Drivers...)
+	for i := range n.Spec.Drivers {
+		if n.Spec.Drivers[i].NodeID == "" {
+			n.Spec.Drivers[i].NodeID = name
+		}
+	}
+	return &n
+}
+
+// wlStatefulClaims gives pod (replica name) of a pod group one claim per
+// volumeClaimTemplate, named <template>-<pod> as a StatefulSet names them,
+// and a volume (named after the template) using it; the claims join the
+// workload's storage.
+func wlStatefulClaims(w *Workload, pod *framework.Pod, templates []framework.PersistentVolumeClaim) {
+	if len(templates) == 0 {
+		return
+	}
+	pod.Spec.Volumes = append([]framework.Volume(nil), pod.Spec.Volumes...)
+	for _, t := range templates {
+		c := t
+		c.Name = t.Name + "-" + pod.Name
+		c.Namespace = pod.Namespace
+		w.Storage.PersistentVolumeClaims = append(w.Storage.PersistentVolumeClaims, &c)
+		pod.Spec.Volumes = append(pod.Spec.Volumes, framework.Volume{Name: t.Name,
+			VolumeSource: framework.VolumeSource{PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: c.Name}}})
+	}
+}

@@ -1,0 +1,99 @@
+package scoring
+
+import (
+	"context"
+	"math"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/volumebinding"
+)
+
+// VolumeBinding is the score half of kube-scheduler v1.36's VolumeBinding
+// plugin. Its score exists behind kube's StorageCapacityScoring feature
+// gate (alpha, off in v1.36): with args.StorageCapacityScoring off,
+// PreScore always returns Skip and the plugin never scores, as in kube's
+// default profile. With it on, each node scores the mean over storage
+// classes of shape(utilization), where a class's utilization is the
+// requested bytes over the capacity (100 when the capacity is 0 or
+// smaller) of the volumes Filter matched there (static bindings), or,
+// without any, of the volumes to provision and the CSIStorageCapacity
+// found for them; the mean is rounded. The shape's scores (0–10) are
+// scaled by 10. The default shape {0: 10, 100: 0} prefers emptier storage.
+type VolumeBinding struct {
+	enabled bool
+	shape   []nrfShapePoint
+	skip    *framework.Status
+}
+
+var (
+	_ framework.PreScorePlugin = (*VolumeBinding)(nil)
+	_ framework.ScorePlugin    = (*VolumeBinding)(nil)
+)
+
+// NewVolumeBinding validates args and builds the score half.
+func NewVolumeBinding(args config.VolumeBindingArgs, _ framework.Handle) (framework.Plugin, error) {
+	args.SetDefaults()
+	if err := args.Validate(); err != nil {
+		return nil, err
+	}
+	pl := &VolumeBinding{enabled: args.StorageCapacityScoring, skip: framework.NewStatus(framework.Skip)}
+	for _, p := range args.Shape {
+		pl.shape = append(pl.shape, nrfShapePoint{util: int64(p.Utilization), score: int64(p.Score) * (framework.MaxNodeScore / int64(config.MaxCustomPriorityScore))})
+	}
+	return pl, nil
+}
+
+// Name returns "VolumeBinding".
+func (pl *VolumeBinding) Name() string { return config.VolumeBindingName }
+
+// PreScore returns Skip unless capacity scoring is on.
+func (pl *VolumeBinding) PreScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
+	if !pl.enabled {
+		return pl.skip
+	}
+	return nil
+}
+
+// Score is the node's storage score (0 for a pod without claims).
+func (pl *VolumeBinding) Score(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
+	if !pl.enabled {
+		return 0, nil
+	}
+	d, err := state.Read(volumebinding.StateKey)
+	if err != nil {
+		return 0, nil
+	}
+	s, ok := d.(*volumebinding.State)
+	if !ok {
+		return 0, nil
+	}
+	var buf [4]volumebinding.ClassStorage
+	classes, ok := s.ClassStorage(node.Name(), true, buf[:0])
+	if !ok {
+		return 0, nil
+	}
+	return vbNodeScore(pl.shape, classes), nil
+}
+
+// vbNodeScore is kube's volumeCapacityScorer: the rounded mean over the
+// classes of shape(utilization), a class's utilization being
+// requested*100/capacity, or 100 when the capacity is 0 or exceeded; 0
+// without classes.
+func vbNodeScore(shape []nrfShapePoint, classes []volumebinding.ClassStorage) int64 {
+	if len(classes) == 0 {
+		return 0
+	}
+	var sum int64
+	for _, c := range classes {
+		u := int64(100)
+		if c.Capacity != 0 && c.Requested <= c.Capacity {
+			u = c.Requested * 100 / c.Capacity
+		}
+		sum += nrfBrokenLinear(shape, u)
+	}
+	return int64(math.Round(float64(sum) / float64(len(classes))))
+}
+
+// ScoreExtensions returns nil.
+func (pl *VolumeBinding) ScoreExtensions() framework.ScoreExtensions { return nil }
