@@ -550,3 +550,25 @@ func (pl *LoadAware) EventsToRegister(context.Context) ([]framework.ClusterEvent
 		{Event: framework.ClusterEvent{Resource: framework.ResourceNodeMetric, ActionType: framework.Add | framework.Update | framework.Delete}},
 	}, nil
 }
+
+var _ framework.EnqueueExtensions = SchedulingGates{}
+
+// EventsToRegister: the pod's own update removing its last gate
+// (schedulinggates/scheduling_gates.go).
+func (SchedulingGates) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: podEvent(framework.UpdatePodSchedulingGatesEliminated), QueueingHintFn: gatesEliminated},
+	}, nil
+}
+
+// gatesEliminated: Queue when the updated pod is the gated one.
+func gatesEliminated(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	_, modified, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if modified == nil || !framework.SamePod(modified.Pod, pod.Pod) {
+		return framework.QueueSkip, nil
+	}
+	return framework.Queue, nil
+}

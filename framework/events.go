@@ -96,6 +96,13 @@ const (
 	ResourceCSIDriver             EventResource = "storage.k8s.io/CSIDriver"
 	ResourceCSIStorageCapacity    EventResource = "storage.k8s.io/CSIStorageCapacity"
 	ResourceVolumeAttachment      EventResource = "storage.k8s.io/VolumeAttachment"
+	// ResourcePodGroup is kube-scheduler's PodGroup (GangScheduling).
+	ResourcePodGroup EventResource = "scheduling.k8s.io/PodGroup"
+	// ResourceCoschedulingPodGroup is scheduler-plugins' PodGroup
+	// (Coscheduling's "podgroups.v1alpha1.scheduling.x-k8s.io").
+	ResourceCoschedulingPodGroup EventResource = "podgroups.v1alpha1.scheduling.x-k8s.io"
+	// ResourceNodeLoad is the Trimaran plugins' measured node load.
+	ResourceNodeLoad EventResource = "NodeLoad"
 	// ResourceWildCard matches every resource.
 	ResourceWildCard EventResource = "*"
 )
@@ -245,7 +252,7 @@ type EnqueueForwarder interface {
 // UnrollWildCardResource).
 func AllEvents() []ClusterEventWithHint {
 	rs := []EventResource{ResourcePod, ResourceNode, ResourcePersistentVolume, ResourcePersistentVolumeClaim, ResourceCSINode, ResourceCSIDriver, ResourceCSIStorageCapacity,
-		ResourceStorageClass, ResourceVolumeAttachment, ResourceNodeMetric}
+		ResourceStorageClass, ResourceVolumeAttachment, ResourceNodeMetric, ResourcePodGroup, ResourceCoschedulingPodGroup, ResourceNodeLoad}
 	out := make([]ClusterEventWithHint, len(rs))
 	for i, r := range rs {
 		out[i] = ClusterEventWithHint{Event: ClusterEvent{Resource: r, ActionType: All}}
@@ -254,15 +261,15 @@ func AllEvents() []ClusterEventWithHint {
 }
 
 // EnqueueExtensions returns, for every plugin of the profile that can
-// reject a pod before binding (PreFilter, Filter, Reserve, Permit; each
-// once, in profile order), the plugin's name and its registered events:
+// reject a pod before binding (PreEnqueue, PreFilter, Filter, Reserve,
+// Permit; each once, in profile order), the plugin's name and its registered events:
 // its own EventsToRegister, its EnqueueForwarder target's, or AllEvents
 // when it has neither. An EventsToRegister error is returned naming the
 // plugin.
 func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, error) {
 	var out []PluginEvents
 	seen := map[string]bool{}
-	for _, names := range [][]string{f.profile.PreFilter, f.profile.Filter, f.profile.Reserve, f.profile.Permit} {
+	for _, names := range [][]string{f.profile.PreEnqueue, f.profile.PreFilter, f.profile.Filter, f.profile.Reserve, f.profile.Permit} {
 		for _, n := range names {
 			if seen[n] {
 				continue
@@ -330,6 +337,7 @@ func NodeUpdateEvents(oldNode, newNode *Node) []ClusterEvent {
 // PodUpdateEvents returns the events an update of a pod from oldPod to
 // newPod reports, as kube-scheduler v1.36's PodSchedulingPropertiesChange:
 // UpdatePodLabel, UpdatePodScaleDown (a request went down or away),
+// UpdatePodSchedulingGatesEliminated (the last gate went),
 // UpdatePodToleration (the number of tolerations changed; the API only
 // adds them), in that order, on AssignedPod when newPod has a node and
 // UnscheduledPod otherwise; a plain Update when none of them applies.
@@ -346,9 +354,9 @@ func PodUpdateEvents(oldPod, newPod *Pod) []ClusterEvent {
 	if podScaledDown(oldPod, newPod) {
 		add(UpdatePodScaleDown)
 	}
-	// Scheduling gates are not modelled yet; their removal
-	// (UpdatePodSchedulingGatesEliminated) would be reported here, before
-	// tolerations, as kube does.
+	if len(newPod.Spec.SchedulingGates) == 0 && len(oldPod.Spec.SchedulingGates) != 0 {
+		add(UpdatePodSchedulingGatesEliminated)
+	}
 	if len(oldPod.Spec.Tolerations) != len(newPod.Spec.Tolerations) {
 		add(UpdatePodToleration)
 	}

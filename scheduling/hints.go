@@ -160,13 +160,44 @@ func (q *schedulingQueue) onEvent(ev framework.ClusterEvent, oldObj, newObj any,
 	if !q.hints.interested(ev) {
 		return
 	}
+	e := &qEvent{ev: ev, old: oldObj, new: newObj}
 	var ps []*queuedPod
+	for _, p := range q.gated {
+		if (preCheck == nil || preCheck(p)) && q.gateWorth(p, e) {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) > 0 {
+		q.regate(ps)
+		ps = ps[:0]
+	}
 	for _, p := range q.unschedulable {
 		if preCheck == nil || preCheck(p) {
 			ps = append(ps, p)
 		}
 	}
-	q.movePods(ps, &qEvent{ev: ev, old: oldObj, new: newObj})
+	q.movePods(ps, e)
+}
+
+// gateWorth reports whether e may let a gated pod through: the wildcard
+// does; otherwise the hints its gating plugin registered for e decide
+// (kube re-runs PreEnqueue only on events of the gating plugin).
+func (q *schedulingQueue) gateWorth(p *queuedPod, e *qEvent) bool {
+	if e.ev.IsWildCard() {
+		return true
+	}
+	for _, h := range q.hints.byProfile[profileName(p.Pod)] {
+		if h.plugin != p.gatePlugin || !h.event.Match(e.ev) {
+			continue
+		}
+		if h.fn == nil {
+			return true
+		}
+		if hint, err := h.fn(q.snapshot(), p.PodInfo, e.old, e.new); err != nil || hint == framework.Queue {
+			return true
+		}
+	}
+	return false
 }
 
 // movePods is kube's movePodsToActiveOrBackoffQueue: each of ps (pods of

@@ -106,8 +106,8 @@ type queuedPod struct {
 	pendingPlugins       []string
 	// backoffExpiry caches the end of the current backoff (zero: unset).
 	backoffExpiry time.Time
-	// moveSeen and eventSeen are the queue's move and event counters when
-	// the pod was popped.
+	// moveSeen is the queue's move counter when the pod was popped;
+	// eventSeen its event counter when the pod last failed (requeued).
 	moveSeen, eventSeen uint64
 	// flightAt is, with queueing hints, the position in the queue's
 	// in-flight event list at which the pod was popped.
@@ -118,8 +118,9 @@ type queuedPod struct {
 	signed bool
 	where  int
 	index  int
-	// gateMsg is the PreEnqueue rejection of a gated pod.
-	gateMsg string
+	// gateMsg is the PreEnqueue rejection of a gated pod, gatePlugin the
+	// plugin that gated it.
+	gateMsg, gatePlugin string
 }
 
 // schedulingQueue orders pending pods as kube-scheduler's PriorityQueue: an
@@ -315,10 +316,10 @@ func (q *schedulingQueue) gateHolds(p *queuedPod) bool {
 	}
 	st := q.gate(p.PodInfo)
 	if st.IsSuccess() {
-		p.gateMsg = ""
+		p.gateMsg, p.gatePlugin = "", ""
 		return false
 	}
-	p.gateMsg = st.Message()
+	p.gateMsg, p.gatePlugin = st.Message(), st.Plugin()
 	q.push(p, qGated)
 	return true
 }
@@ -334,8 +335,15 @@ func (q *schedulingQueue) ungate() {
 	for _, p := range q.gated {
 		ps = append(ps, p)
 	}
+	q.regate(ps)
+}
+
+// regate runs the PreEnqueue plugins again on gated pods, in queue order:
+// those they admit go to the active queue.
+func (q *schedulingQueue) regate(ps []*queuedPod) {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
 	for _, p := range ps {
+		q.touch(p.key)
 		q.unlink(p)
 		if !q.gateHolds(p) {
 			q.push(p, qActive)
@@ -544,7 +552,7 @@ func (q *schedulingQueue) take(p *queuedPod, now time.Time) {
 		t := now
 		p.InitialAttemptTimestamp = &t
 	}
-	p.moveSeen, p.eventSeen = q.moves, q.events
+	p.moveSeen = q.moves
 	q.startFlight(p)
 }
 
@@ -562,6 +570,7 @@ func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pend
 	p.backoffExpiry = time.Time{}
 	p.unschedulablePlugins = slices.Clone(unschedulablePlugins)
 	p.pendingPlugins = slices.Clone(pendingPlugins)
+	p.eventSeen = q.events
 	if q.hints != nil && !isError {
 		s := q.flightStrategy(p)
 		q.endFlight(p)
@@ -604,7 +613,12 @@ func (q *schedulingQueue) done(p *queuedPod) {
 
 // nextWakeup returns the earliest time at which a flush would make a pod
 // active, when the active queue is empty and nothing else changes.
-func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
+func (q *schedulingQueue) nextWakeup() (time.Time, bool) { return q.wakeup(nil) }
+
+// wakeup is nextWakeup counting, of the error backoff queue and the
+// unschedulable pool, only the pods count accepts (nil: all); the backoff
+// queue always counts.
+func (q *schedulingQueue) wakeup(count func(*queuedPod) bool) (time.Time, bool) {
 	var best time.Time
 	found := false
 	consider := func(t time.Time) {
@@ -613,11 +627,8 @@ func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
 		}
 	}
 	aligned := !q.opts.DisablePopFromBackoffQ
-	for _, h := range []*qHeap{q.backoff, q.errorBackoff} {
-		if h.Len() == 0 {
-			continue
-		}
-		e := q.backoffExpiry(h.items[0])
+	backoffDone := func(p *queuedPod) {
+		e := q.backoffExpiry(p)
 		if aligned {
 			// Done once align(t) > e, i.e. from e + 1 s on.
 			consider(e.Add(qBackoffFlushPeriod))
@@ -625,7 +636,18 @@ func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
 			consider(q.nextTickAtOrAfter(e, qBackoffFlushPeriod, false))
 		}
 	}
+	if q.backoff.Len() > 0 {
+		backoffDone(q.backoff.items[0])
+	}
+	for _, p := range q.errorBackoff.items {
+		if count == nil || count(p) {
+			backoffDone(p)
+		}
+	}
 	for _, p := range q.unschedulable {
+		if count != nil && !count(p) {
+			continue
+		}
 		// The first leftover tick strictly more than MaxInUnschedulablePods
 		// after the pod's timestamp.
 		threshold := p.Timestamp.Add(q.opts.MaxInUnschedulablePods)
@@ -638,15 +660,11 @@ func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
 	return best, found
 }
 
-// errorBackoffStale reports whether a pod of the error backoff queue
-// failed before the latest cluster event (its retry may go otherwise).
-func (q *schedulingQueue) errorBackoffStale() bool {
-	for _, p := range q.errorBackoff.items {
-		if p.eventSeen != q.events {
-			return true
-		}
-	}
-	return false
+// staleWakeup is nextWakeup counting, of the error backoff queue and the
+// unschedulable pool, only the pods that failed before the latest cluster
+// event: a retry of the others would meet the cluster they failed on.
+func (q *schedulingQueue) staleWakeup() (time.Time, bool) {
+	return q.wakeup(func(p *queuedPod) bool { return p.eventSeen != q.events })
 }
 
 // lens returns the sizes of the active queue, the backoff queues and the

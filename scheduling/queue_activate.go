@@ -39,7 +39,7 @@ func (q *schedulingQueue) takeSpecific(p *queuedPod) bool {
 		t := now
 		p.InitialAttemptTimestamp = &t
 	}
-	p.moveSeen, p.eventSeen = q.moves, q.events
+	p.moveSeen = q.moves
 	q.startFlight(p)
 	return true
 }

@@ -359,8 +359,12 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	var kept rpKept
+	progress := 0 // decisions that placed or preempted
 	handler := func(d Decision) {
 		res.Decisions = append(res.Decisions, d)
+		if d.Outcome == OutcomeScheduled || d.Outcome == OutcomeBound || len(d.Victims) > 0 {
+			progress++
+		}
 		if d.Result != nil && opts.ResultsLast > 0 {
 			kept.add(res.Decisions, len(res.Decisions)-1, opts.ResultsLast)
 		}
@@ -414,6 +418,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	wallStart := stopwatch.Now()
 	idle := 0
+	drained, progressAtDrain := false, 0
 	for ctx.Err() == nil {
 		cycles := s.RunUntilIdle(ctx)
 		res.Cycles += cycles
@@ -424,9 +429,21 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			res.PendingAtLastArrival = p
 			measuredLoaded = true
 		}
-		next, ok := s.replayNextTime(events, clock)
+		next, ok, drain := s.replayNextTime(events, clock)
 		if !ok || (opts.Until > 0 && next.After(opts.Start.Add(opts.Until))) {
 			break
+		}
+		// With no workload event left, the queue's retries of pods that
+		// failed before the latest cluster event go on while they place
+		// (or preempt) something; a retry after one that placed nothing
+		// ends the replay: the cluster no longer changes.
+		if events.Len() > 0 {
+			drained = false
+		} else if drain {
+			if drained && progress == progressAtDrain {
+				break
+			}
+			drained, progressAtDrain = true, progress
 		}
 		// A guard, not a rule: time must move or work must happen.
 		if next.Equal(now) && cycles == 0 && (events.Len() == 0 || events[0].at.After(now)) {
@@ -543,7 +560,10 @@ func rpMeanRequest(as []PodArrival) resource.Vector {
 // a completion, a Permit timeout, a backoff expiry, or — while other
 // events remain — the unschedulable pool's leftover flush. ok is false
 // when nothing more can change.
-func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (time.Time, bool) {
+//
+// drain reports that no workload event remains and the next instant is the
+// queue's own retry of pods that failed before the latest cluster event.
+func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var best time.Time
@@ -561,19 +581,23 @@ func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (t
 	}
 	// The queue's wakeup includes the unschedulable pool's leftover flush
 	// and the error backoff (pods no plugin rejected: errors, no nodes),
-	// which can only help while something else may still change or the
-	// cluster changed since such a pod failed; the backoff of pods that
-	// an event moved always counts.
+	// which can only help while something else may still change, or for a
+	// pod that failed before the latest cluster event (queueing hints may
+	// have judged that event no help: the flush retries it anyway); the
+	// backoff of pods that an event moved always counts.
 	q := s.queue
-	if found || q.backoff.Len() > 0 || q.errorBackoffStale() {
+	if found {
 		if t, ok := q.nextWakeup(); ok {
 			consider(t)
 		}
+	} else if t, ok := q.staleWakeup(); ok {
+		consider(t)
+		drain = events.Len() == 0
 	}
 	if found && best.Before(clock.Now()) {
 		best = clock.Now()
 	}
-	return best, found
+	return best, found, drain
 }
 
 // replayNodeEvent applies one node event; pods of a removed node are

@@ -416,6 +416,11 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(key, pi, nnn)
 		}
+		if s.workload.features.GangScheduling {
+			// A new pod may complete a gang (kube reports unscheduled pod
+			// additions with the GangScheduling feature on).
+			s.reportEvent(framework.EventUnscheduledPodAdd, nil, pi, nil, false)
+		}
 	} else {
 		s.podAssigned(pi, true)
 		s.reportEvent(framework.EventAssignedPodAdd, nil, pi, nil, true)

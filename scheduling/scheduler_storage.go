@@ -60,42 +60,68 @@ func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
 }
 
 // AddStorageObject adds a storage object to the cluster (see
-// Cluster.AddStorageObject); unschedulable pods are retried.
+// Cluster.AddStorageObject): a cluster event of the object's kind
+// (framework.ResourcePersistentVolume and its siblings).
 func (s *Scheduler) AddStorageObject(o framework.StorageObject) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.cluster.AddStorageObject(o); err != nil {
-		return err
-	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Add}, func() (old, cur any, err error) {
+		if err := s.cluster.AddStorageObject(o); err != nil {
+			return nil, nil, err
+		}
+		return nil, s.storageNow(o), nil
+	})
 }
 
 // UpdateStorageObject replaces a storage object (see
-// Cluster.UpdateStorageObject); unschedulable pods are retried.
+// Cluster.UpdateStorageObject): a cluster event of the object's kind.
 func (s *Scheduler) UpdateStorageObject(o framework.StorageObject) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.cluster.UpdateStorageObject(o); err != nil {
-		return err
-	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Update}, func() (old, cur any, err error) {
+		prev := s.storageNow(o)
+		if err := s.cluster.UpdateStorageObject(o); err != nil {
+			return nil, nil, err
+		}
+		return prev, s.storageNow(o), nil
+	})
 }
 
 // DeleteStorageObject deletes a storage object (see
-// Cluster.DeleteStorageObject); unschedulable pods are retried.
+// Cluster.DeleteStorageObject): a cluster event of the object's kind.
 func (s *Scheduler) DeleteStorageObject(k framework.StorageKind, ns, name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.cluster.DeleteStorageObject(k, ns, name); err != nil {
-		return err
+	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Delete}, func() (old, cur any, err error) {
+		prev, err := s.cluster.DeleteStorageObject(k, ns, name)
+		return prev, nil, err
+	})
+}
+
+// storageNow returns the cluster's copy of the object o names (nil when
+// there is none or o is nil).
+func (s *Scheduler) storageNow(o framework.StorageObject) framework.StorageObject {
+	if o == nil {
+		return nil
 	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	k, ns, name := framework.StorageObjectKey(o)
+	cur, _ := s.cluster.StorageObject(k, ns, name)
+	return cur
+}
+
+// storageResource is the event resource of a storage kind.
+func storageResource(k framework.StorageKind) framework.EventResource {
+	switch k {
+	case framework.KindPersistentVolume:
+		return framework.ResourcePersistentVolume
+	case framework.KindPersistentVolumeClaim:
+		return framework.ResourcePersistentVolumeClaim
+	case framework.KindStorageClass:
+		return framework.ResourceStorageClass
+	case framework.KindCSINode:
+		return framework.ResourceCSINode
+	case framework.KindCSIDriver:
+		return framework.ResourceCSIDriver
+	case framework.KindCSIStorageCapacity:
+		return framework.ResourceCSIStorageCapacity
+	case framework.KindVolumeAttachment:
+		return framework.ResourceVolumeAttachment
+	}
+	return framework.EventResource(k)
 }
 
 // bindPodVolumes applies VolumeBinding's PreBind in the cluster (taking
@@ -109,6 +135,9 @@ func (s *Scheduler) bindPodVolumes(h *schedCycleHandle, node string, pv *filter.
 	if err := s.cluster.BindPodVolumes(node, pv); err != nil {
 		return err
 	}
-	s.queue.moveAll()
+	// The claims and volumes bound are updates of those objects in kube;
+	// they are reported as one wildcard event that retries every
+	// unschedulable pod, as before queueing hints.
+	s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All, CustomLabel: "VolumesBound"}, nil, nil, nil, true)
 	return nil
 }
