@@ -42,8 +42,11 @@ type ReplayOptions struct {
 	// happen).
 	Until time.Duration
 	// Progress, when set, is called after each batch of arrivals with the
-	// number of arrivals processed and the total.
-	Progress func(done, total int)
+	// number of arrivals processed and the total. BuildProgress, when set,
+	// is called while the initial cluster is built, about every 1% of its
+	// nodes and pods, with the number added and the total.
+	Progress      func(done, total int)
+	BuildProgress func(done, total int)
 	// KeepResults keeps every cycle's full framework.Result in its
 	// Decision. ResultsFailedOnly keeps it only for the cycles that failed
 	// (Unschedulable, Error); ResultsLast, when positive, keeps it only in
@@ -94,9 +97,11 @@ type ReplayResult struct {
 	// PendingAtLastArrival counts pods not placed at that moment.
 	PendingAtLastArrival int
 	// Cycles is the number of scheduling cycles; Wall the real time the
-	// replay took, as ReplayOptions.Stopwatch measured it.
-	Cycles int
-	Wall   time.Duration
+	// replay took, as ReplayOptions.Stopwatch measured it, and SetupWall
+	// the time building the initial cluster and the scheduler took before.
+	Cycles    int
+	Wall      time.Duration
+	SetupWall time.Duration
 	// EventErrors lists the node events the cluster refused, with their
 	// virtual time (e.g. an update of a node that was not there then).
 	EventErrors []string
@@ -278,7 +283,12 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if opts.Reference.MilliCPU == 0 && opts.Reference.Memory == 0 {
 		opts.Reference = rpMeanRequest(w.Arrivals)
 	}
-	cluster, err := newWorkloadCluster(w)
+	stopwatch := opts.Stopwatch
+	if stopwatch == nil {
+		stopwatch = framework.RealClock{}
+	}
+	setupStart := stopwatch.Now()
+	cluster, err := newWorkloadCluster(w, opts.BuildProgress)
 	if err != nil {
 		return nil, err
 	}
@@ -412,11 +422,8 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		lastArrival = opts.Start.Add(arrivals[total-1].At)
 	}
 	measuredLoaded := false
-	stopwatch := opts.Stopwatch
-	if stopwatch == nil {
-		stopwatch = framework.RealClock{}
-	}
 	wallStart := stopwatch.Now()
+	res.SetupWall = wallStart.Sub(setupStart)
 	idle := 0
 	drained, progressAtDrain := false, 0
 	for ctx.Err() == nil {
