@@ -3,6 +3,7 @@ package filter
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -179,10 +180,22 @@ type ipaPreFilterState struct {
 	// from the pod index (interpodaffinity_fast.go); AddPod and RemovePod
 	// drop it. Clones share it read-only.
 	dense *ipaDense
+	// filled, when set, fills the three tables' maps from dense the first
+	// time they are read (tables): until then they hold the keys and the
+	// pair counts n only.
+	filled *sync.Once
+}
+
+// tables makes the three count tables' maps complete (see filled).
+func (s *ipaPreFilterState) tables() {
+	if s.filled != nil {
+		s.filled.Do(s.fillTables)
+	}
 }
 
 // Clone deep-copies the counts; terms and pod are shared.
 func (s *ipaPreFilterState) Clone() framework.StateData {
+	s.tables()
 	c := *s
 	c.existingAnti = s.existingAnti.clone()
 	c.affinity = s.affinity.clone()
@@ -211,6 +224,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	fast := len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0]
 	if fast {
 		s.dense = &ipaDense{snap: snap}
+		s.filled = &sync.Once{}
 		pl.countExistingFast(s)
 	} else {
 		pl.countExisting(s, snap.NodesWithRequiredAntiAffinity())
@@ -395,6 +409,7 @@ func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framewo
 // update adds (mult=+1) or removes (mult=-1) pod p on node to or from the
 // counts (kube's preFilterState.updateWithPod).
 func (s *ipaPreFilterState) update(p *framework.PodInfo, node *framework.Node, mult int64) {
+	s.tables()
 	s.dense = nil // the tables change; Filter reads them from now on
 	labels := node.Labels
 	for i := range p.RequiredAntiAffinityTerms {
@@ -477,6 +492,7 @@ func (pl *InterPodAffinity) Filter(_ context.Context, state *framework.CycleStat
 
 // check runs the three rules on a node with labels.
 func (pl *InterPodAffinity) check(s *ipaPreFilterState, labels map[string]string) *framework.Status {
+	s.tables()
 	if !s.satisfiesAffinity(labels) {
 		return pl.affinityFail
 	}
@@ -500,9 +516,7 @@ func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.Cy
 		all = s.snap.Nodes()
 		if idx != nil && state.Snapshot() == s.snap {
 			// The runner's indices: no NodeInfo to read.
-			for i, k := range idx {
-				out[i] = pl.checkDense(s, int(k))
-			}
+			pl.filterDense(s, idx, out)
 			return
 		}
 	}

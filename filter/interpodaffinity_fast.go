@@ -15,19 +15,41 @@ import (
 // same integers, so the order does not matter), and also keeps the counts
 // by value number, so that Filter reads slices instead of label maps.
 
-// ipaDense holds, for each slot of the three count tables, the counts by
-// value number of TopologyValues(key) (counts[id] is the table's count for
-// Values[id]); they equal the tables until AddPod or RemovePod changes the
-// state, which then drops them.
+// ipaDense holds, for each slot of the three count tables, which values of
+// TopologyValues(key) (by number) have a positive count, and where the
+// counts come from; they equal the tables until AddPod or RemovePod
+// changes the state, which then drops them.
 type ipaDense struct {
 	snap                     *framework.Snapshot
 	existing, affinity, anti []ipaDenseSlot
 }
 
-// ipaDenseSlot is one topology key's counts by value number.
+// ipaDenseSlot is one topology key's counts by value number: hit has bit
+// id set when value id's count is positive (every count added is). Filter
+// reads only hit, a few words even for a key with a value per node; the
+// counts themselves are summed from their sources (affinity groups,
+// per-node pod counts of the snapshot, read-only for the cycle) only when
+// the tables are filled.
 type ipaDenseSlot struct {
-	domain []int32 // value number by node index (−1: the node lacks the key)
-	counts []int64
+	domain  []int32 // value number by node index (−1: the node lacks the key)
+	hit     []uint64
+	values  []string // the key's values by number
+	groups  []*framework.AffinityGroup
+	perNode [][]int32
+}
+
+// has reports whether value id has a positive count.
+func (sl *ipaDenseSlot) has(id int32) bool { return sl.hit[id>>6]&(1<<(id&63)) != 0 }
+
+// mark records a positive count for the value of node k in table c (when
+// node k carries the key), counting the table's pairs (c.n).
+func (sl *ipaDenseSlot) mark(c *ipaCounts, k int32) {
+	id := sl.domain[k]
+	if id < 0 || sl.has(id) {
+		return
+	}
+	sl.hit[id>>6] |= 1 << (id & 63)
+	c.n++
 }
 
 // slot returns the dense slot i of slots, growing slots to cover it and
@@ -37,22 +59,59 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int, key string) *ipaDenseSlot 
 		*slots = append(*slots, ipaDenseSlot{})
 	}
 	sl := &(*slots)[i]
-	if sl.counts == nil {
+	if sl.hit == nil {
 		tv := d.snap.TopologyValues(key)
-		sl.domain, sl.counts = tv.Domain, make([]int64, len(tv.Values))
+		sl.domain, sl.hit, sl.values = tv.Domain, make([]uint64, (len(tv.Values)+63)/64), tv.Values
 	}
 	return sl
 }
 
-// ipaAddDense adds n to the pair (key, value of node k) in the table c and
-// its dense view, when node k carries key.
-func ipaAddDense(c *ipaCounts, d *ipaDense, dense *[]ipaDenseSlot, slot int, key string, tv *framework.TopologyValues, k int, n int64) {
-	id := tv.Domain[k]
-	if id < 0 {
-		return
+// addGroup adds, for every node of group g, g.Count pods to the node's
+// value of the slot's key in table c.
+func (sl *ipaDenseSlot) addGroup(c *ipaCounts, g *framework.AffinityGroup) {
+	for _, k := range g.Nodes {
+		sl.mark(c, k)
 	}
-	c.add(slot, tv.Values[id], n)
-	d.slot(dense, slot, key).counts[id] += n
+	sl.groups = append(sl.groups, g)
+}
+
+// addPerNode adds, for every node k, perNode[k] pods to the node's value of
+// the slot's key in table c.
+func (sl *ipaDenseSlot) addPerNode(c *ipaCounts, perNode []int32) {
+	for k, n := range perNode {
+		if n != 0 {
+			sl.mark(c, int32(k))
+		}
+	}
+	sl.perNode = append(sl.perNode, perNode)
+}
+
+// fillTables fills the three count tables' maps from the dense counts'
+// sources (a fast PreFilter leaves them empty until something reads them).
+func (s *ipaPreFilterState) fillTables() {
+	for _, t := range [...]struct {
+		c     *ipaCounts
+		dense []ipaDenseSlot
+	}{{&s.existingAnti, s.dense.existing}, {&s.affinity, s.dense.affinity}, {&s.anti, s.dense.anti}} {
+		for slot := range t.dense {
+			sl := &t.dense[slot]
+			m := t.c.vals[slot]
+			for _, g := range sl.groups {
+				for p, k := range g.Nodes {
+					if id := sl.domain[k]; id >= 0 {
+						m[sl.values[id]] += int64(g.Count[p])
+					}
+				}
+			}
+			for _, perNode := range sl.perNode {
+				for k, n := range perNode {
+					if id := sl.domain[k]; n != 0 && id >= 0 {
+						m[sl.values[id]] += int64(n)
+					}
+				}
+			}
+		}
+	}
 }
 
 // countExistingFast is countExisting from the snapshot's affinity groups:
@@ -66,17 +125,18 @@ func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 		}
 		key := g.Term.TopologyKey
 		tv := s.snap.TopologyValues(key)
-		slot := -1
-		for p, k := range g.Nodes {
-			if tv.Domain[k] < 0 {
-				continue
+		keyed := false
+		for _, k := range g.Nodes {
+			if tv.Domain[k] >= 0 {
+				keyed = true
+				break
 			}
-			if slot < 0 {
-				slot = s.existingAnti.slot(key)
-				s.existingAnti.reserve(slot, len(g.Nodes))
-			}
-			ipaAddDense(&s.existingAnti, s.dense, &s.dense.existing, slot, key, tv, int(k), int64(g.Count[p]))
 		}
+		if !keyed { // as the walk, which creates no table slot then
+			continue
+		}
+		slot := s.existingAnti.slot(key)
+		s.dense.slot(&s.dense.existing, slot, key).addGroup(&s.existingAnti, g)
 	}
 }
 
@@ -88,38 +148,19 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 	snap := s.snap
 	if len(s.affTerms) > 0 {
 		q := framework.PodQuery{Terms: make([]framework.PodTerm, len(s.affTerms))}
-		tvs := make([]*framework.TopologyValues, len(s.affTerms))
 		for i := range s.affTerms {
 			q.Terms[i] = framework.PodTermOf(s.affTerms[i].AffinityTerm)
-			tvs[i] = snap.TopologyValues(s.affTerms[i].TopologyKey)
-			s.dense.slot(&s.dense.affinity, s.affTerms[i].slot, s.affTerms[i].TopologyKey)
 		}
 		counts := snap.PodCounts(q)
-		nz := ipaNonZero(counts)
 		for i := range s.affTerms {
-			s.affinity.reserve(s.affTerms[i].slot, nz)
-		}
-		for k, n := range counts {
-			if n == 0 {
-				continue
-			}
-			for i := range s.affTerms {
-				t := &s.affTerms[i]
-				ipaAddDense(&s.affinity, s.dense, &s.dense.affinity, t.slot, t.TopologyKey, tvs[i], k, int64(n))
-			}
+			t := &s.affTerms[i]
+			s.dense.slot(&s.dense.affinity, t.slot, t.TopologyKey).addPerNode(&s.affinity, counts)
 		}
 	}
 	for i := range s.antiTerms {
 		t := &s.antiTerms[i]
-		tv := snap.TopologyValues(t.TopologyKey)
-		s.dense.slot(&s.dense.anti, t.slot, t.TopologyKey)
 		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}})
-		s.anti.reserve(t.slot, ipaNonZero(counts))
-		for k, n := range counts {
-			if n != 0 {
-				ipaAddDense(&s.anti, s.dense, &s.dense.anti, t.slot, t.TopologyKey, tv, k, int64(n))
-			}
-		}
+		s.dense.slot(&s.dense.anti, t.slot, t.TopologyKey).addPerNode(&s.anti, counts)
 	}
 }
 
@@ -134,7 +175,7 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 		if id < 0 {
 			return pl.affinityFail // every topology key must exist on the node
 		}
-		if sl.counts[id] <= 0 {
+		if !sl.has(id) {
 			podsExist = false
 		}
 	}
@@ -144,7 +185,7 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 	if s.anti.n != 0 {
 		for i := range s.antiTerms {
 			sl := &d.anti[s.antiTerms[i].slot]
-			if id := sl.domain[k]; id >= 0 && sl.counts[id] > 0 {
+			if id := sl.domain[k]; id >= 0 && sl.has(id) {
 				return pl.antiAffinityFail
 			}
 		}
@@ -152,10 +193,10 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 	if s.existingAnti.n != 0 {
 		for i := range d.existing {
 			sl := &d.existing[i]
-			if sl.counts == nil {
+			if sl.hit == nil {
 				continue
 			}
-			if id := sl.domain[k]; id >= 0 && sl.counts[id] > 0 {
+			if id := sl.domain[k]; id >= 0 && sl.has(id) {
 				return pl.existingFail
 			}
 		}
@@ -163,20 +204,125 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 	return nil
 }
 
-// ipaNonZero counts the nodes with a non-zero count (a map size hint).
-func ipaNonZero(counts []int32) int {
-	nz := 0
-	for _, n := range counts {
-		if n != 0 {
-			nz++
-		}
-	}
-	return nz
+// ipaHoistMax bounds the terms and keys filterDense hoists.
+const ipaHoistMax = 8
+
+// ipaHoisted is what filterDense reads of a dense slot.
+type ipaHoisted struct {
+	domain []int32
+	hit    []uint64
 }
 
-// reserve makes room for about hint pairs in slot when it is still empty.
-func (c *ipaCounts) reserve(slot, hint int) {
-	if len(c.vals[slot]) == 0 && hint > 8 {
-		c.vals[slot] = make(map[string]int64, hint)
+// has reports whether snapshot node k carries the key with a value that
+// has a positive count.
+func (h *ipaHoisted) has(k int32) bool {
+	id := h.domain[k]
+	return id >= 0 && h.hit[id>>6]&(1<<(id&63)) != 0
+}
+
+func ipaHoist(sl *ipaDenseSlot) ipaHoisted { return ipaHoisted{sl.domain, sl.hit} }
+
+// filterDense is checkDense over the snapshot nodes idx, with each term's
+// numbering and counts read once.
+func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out []*framework.Status) {
+	d := s.dense
+	if len(s.affTerms) > ipaHoistMax || len(s.antiTerms) > ipaHoistMax || len(d.existing) > ipaHoistMax {
+		for i, k := range idx {
+			out[i] = pl.checkDense(s, int(k))
+		}
+		return
+	}
+	var affBuf, antiBuf, exBuf [ipaHoistMax]ipaHoisted
+	aff := affBuf[:len(s.affTerms)]
+	for i := range aff {
+		aff[i] = ipaHoist(&d.affinity[s.affTerms[i].slot])
+	}
+	var anti, ex []ipaHoisted
+	if s.anti.n != 0 {
+		anti = antiBuf[:len(s.antiTerms)]
+		for i := range anti {
+			anti[i] = ipaHoist(&d.anti[s.antiTerms[i].slot])
+		}
+	}
+	if s.existingAnti.n != 0 {
+		ex = exBuf[:0]
+		for i := range d.existing {
+			if d.existing[i].hit != nil {
+				ex = append(ex, ipaHoist(&d.existing[i]))
+			}
+		}
+	}
+	if len(aff) == 0 && len(anti) == 0 {
+		pl.filterExisting(ex, idx, out)
+		return
+	}
+	// Without a matching pod in some term's domain, the node passes only
+	// as the first pod of a self-affine group.
+	firstOK := s.affinity.n == 0 && s.selfMatch
+nodes:
+	for i, k := range idx {
+		podsExist := true
+		for a := range aff {
+			if aff[a].domain[k] < 0 {
+				out[i] = pl.affinityFail // every topology key must exist on the node
+				continue nodes
+			}
+			if !aff[a].has(k) {
+				podsExist = false
+			}
+		}
+		if !podsExist && !firstOK {
+			out[i] = pl.affinityFail
+			continue
+		}
+		for a := range anti {
+			if anti[a].has(k) {
+				out[i] = pl.antiAffinityFail
+				continue nodes
+			}
+		}
+		for e := range ex {
+			if ex[e].has(k) {
+				out[i] = pl.existingFail
+				continue nodes
+			}
+		}
+	}
+}
+
+// filterExisting is filterDense for a pod without required terms of its
+// own: only the existing pods' anti-affinity (the slots ex) can reject a
+// node; one and two keys (hostname, zone...) get loops of their own, with
+// the slices in locals (the compiler keeps them in registers).
+func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, out []*framework.Status) {
+	out = out[:len(idx)]
+	switch len(ex) {
+	case 0:
+	case 1:
+		d0, h0 := ex[0].domain, ex[0].hit
+		for i, k := range idx {
+			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
+				out[i] = pl.existingFail
+			}
+		}
+	case 2:
+		d0, h0, d1, h1 := ex[0].domain, ex[0].hit, ex[1].domain, ex[1].hit
+		for i, k := range idx {
+			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
+				out[i] = pl.existingFail
+			} else if id := d1[k]; id >= 0 && h1[id>>6]&(1<<(id&63)) != 0 {
+				out[i] = pl.existingFail
+			}
+		}
+	default:
+	nodes:
+		for i, k := range idx {
+			for e := range ex {
+				if ex[e].has(k) {
+					out[i] = pl.existingFail
+					continue nodes
+				}
+			}
+		}
 	}
 }

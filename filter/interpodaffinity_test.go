@@ -648,6 +648,7 @@ type ipaStateView struct {
 }
 
 func ipaViewState(s *ipaPreFilterState) ipaStateView {
+	s.tables() // a fast PreFilter fills the maps on first read
 	return ipaStateView{
 		ExistingAnti: ipaView(&s.existingAnti),
 		Affinity:     ipaView(&s.affinity),

@@ -24,7 +24,12 @@ const (
 // naPreFilterKey is kube's "PreFilter"+NodeAffinity state key.
 const naPreFilterKey framework.StateKey = "PreFilter" + config.NodeAffinityName
 
-type naPreFilterState struct{ required nodeaffinity.Required }
+type naPreFilterState struct {
+	required nodeaffinity.Required
+	// indexed is required resolved against snap, the cycle's snapshot.
+	indexed *framework.IndexedNodeMatch
+	snap    *framework.Snapshot
+}
 
 // Clone returns the state itself: other pods never change it.
 func (s *naPreFilterState) Clone() framework.StateData { return s }
@@ -93,7 +98,12 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 	if required == nil && pl.added == nil && spec.NodeSelector == nil {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	state.Write(naPreFilterKey, &naPreFilterState{required: nodeaffinity.GetRequired(pod.Pod)})
+	ps := &naPreFilterState{required: nodeaffinity.GetRequired(pod.Pod), snap: state.Snapshot()}
+	if ps.snap != nil {
+		m := ps.required.Indexed(ps.snap)
+		ps.indexed = &m
+	}
+	state.Write(naPreFilterKey, ps)
 	if required == nil || len(required.NodeSelectorTerms) == 0 {
 		return nil, nil
 	}
@@ -142,8 +152,22 @@ func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.Pod
 }
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
-// pod's constraints are read (or compiled) once.
-func (pl *NodeAffinity) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+// pod's constraints are read (or compiled) once. With the runner's
+// snapshot indices, a node is matched by the constraints PreFilter
+// resolved against the snapshot's label values.
+func (pl *NodeAffinity) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	if idx != nil && pl.added == nil {
+		if d, err := state.Read(naPreFilterKey); err == nil {
+			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				for i, k := range idx {
+					if !s.indexed.Match(int(k)) {
+						out[i] = pl.rejectPod
+					}
+				}
+				return
+			}
+		}
+	}
 	var req *nodeaffinity.Required
 	var st *framework.Status
 	for i, node := range nodes {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -41,6 +42,10 @@ type nrfPreFilterState struct {
 	// podsOnly is set when the pod requests nothing at all: only the pod
 	// count is checked.
 	podsOnly bool
+	// missing memoizes, when scalars is not empty, the statuses of nodes
+	// without scalar resources (every scalar missing) by nrfShortfalls
+	// mask of their other shortfalls.
+	missing *[nrfMasks]atomic.Pointer[framework.Status]
 }
 
 // Clone returns the state itself: AddPod/RemovePod never change it.
@@ -61,7 +66,16 @@ type NodeResourcesFit struct {
 	cpuUnsch, memUnsch, ephUnsch   *framework.Status
 	cpuUnres, memUnres, ephUnres   *framework.Status
 	reasonCPU, reasonMem, reasonEp string
+	// multi memoizes the multi-reason statuses of shortfalls in pods, cpu,
+	// memory and ephemeral storage only, by nrfShortfalls mask (built on
+	// first use; a status depends on nothing else).
+	multi *[nrfMasks]atomic.Pointer[framework.Status]
 }
+
+// nrfMasks is the number of nrfShortfalls masks: bit 0 too many pods, then
+// per resource (cpu, memory, ephemeral storage) a shortfall bit and an
+// unresolvable bit.
+const nrfMasks = 1 << 7
 
 var (
 	_ framework.PreFilterPlugin   = (*NodeResourcesFit)(nil)
@@ -79,6 +93,7 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (
 		return nil, err
 	}
 	pl := &NodeResourcesFit{
+		multi:         &[nrfMasks]atomic.Pointer[framework.Status]{},
 		ignored:       make(map[resource.Name]struct{}, len(args.IgnoredResources)),
 		ignoredGroups: make(map[string]struct{}, len(args.IgnoredResourceGroups)),
 		reasonCPU:     ReasonInsufficientPrefix + string(resource.CPU),
@@ -150,6 +165,9 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleS
 			unres: framework.NewStatus(framework.UnschedulableAndUnresolvable, reason),
 		})
 	}
+	if len(s.scalars) > 0 {
+		s.missing = &[nrfMasks]atomic.Pointer[framework.Status]{}
+	}
 	state.Write(nrfPreFilterKey, s)
 	return nil, nil
 }
@@ -195,6 +213,21 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.Cycl
 		return
 	}
 	out = out[:len(nodes)]
+	if snap := state.Snapshot(); idx != nil && snap != nil && len(s.scalars) > 0 {
+		// A node without scalar resources misses every scalar the pod
+		// requests: its status follows from the dense numbers. The others
+		// take Filter's path.
+		res := snap.Resources()
+		for i, x := range idx {
+			r := &res[x]
+			if r.HasScalars {
+				out[i] = pl.filter(s, nodes[i])
+				continue
+			}
+			out[i] = pl.missingStatus(s, s.rowMask(r))
+		}
+		return
+	}
 	if len(s.scalars) > 0 {
 		for i, node := range nodes {
 			out[i] = pl.filter(s, node)
@@ -202,13 +235,15 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.Cycl
 		return
 	}
 	if snap := state.Snapshot(); idx != nil && snap != nil {
-		// The same comparisons on the snapshot's dense copy of the numbers.
+		// The same comparisons on the snapshot's dense copy of the
+		// numbers; a node short of something gets the status of its
+		// shortfalls, still without reading the NodeInfo.
 		res := snap.Resources()
 		for i, x := range idx {
 			r := &res[x]
 			if s.short(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU-r.RequestedMilliCPU,
 				r.AllocatableMemory-r.RequestedMemory, r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage) {
-				out[i] = pl.filter(s, nodes[i])
+				out[i] = pl.rowStatus(s, r)
 			}
 		}
 		return
@@ -280,9 +315,136 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *framework.NodeInf
 	return pl.slowStatus(s, node)
 }
 
-// slowStatus rebuilds the full multi-reason status on a node with several
-// shortfalls.
+// slowStatus returns the full multi-reason status on a node with several
+// shortfalls: built once per combination of shortfalls when no scalar
+// resource is short (maskStatus), else afresh.
 func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *framework.NodeInfo) *framework.Status {
+	alloc, used := &node.Allocatable, &node.Requested
+	for i := range s.scalars {
+		if sc := &s.scalars[i]; sc.value > alloc.Get(sc.name)-used.Get(sc.name) {
+			return pl.buildStatus(s, node)
+		}
+	}
+	return pl.maskStatus(s.shortMask(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU, used.MilliCPU,
+		alloc.Memory, used.Memory, alloc.EphemeralStorage, used.EphemeralStorage))
+}
+
+// rowStatus is the status of a node short of something (not scalar
+// resources), from its dense numbers; kept out of FilterBatch's quick loop.
+//
+//go:noinline
+func (pl *NodeResourcesFit) rowStatus(s *nrfPreFilterState, r *framework.NodeResources) *framework.Status {
+	return pl.maskStatus(s.rowMask(r))
+}
+
+// rowMask is shortMask from a node's dense numbers.
+func (s *nrfPreFilterState) rowMask(r *framework.NodeResources) uint {
+	return s.shortMask(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU, r.RequestedMilliCPU,
+		r.AllocatableMemory, r.RequestedMemory, r.AllocatableEphemeralStorage, r.RequestedEphemeralStorage)
+}
+
+// shortMask returns the nrfMasks mask of a node's shortfalls in pods, cpu,
+// memory and ephemeral storage (scalar resources aside), from its pods,
+// allocatable and requested numbers.
+func (s *nrfPreFilterState) shortMask(pods, allocPods, allocCPU, usedCPU, allocMem, usedMem, allocEph, usedEph int64) uint {
+	var mask uint
+	if pods+1 > allocPods {
+		mask |= 1
+	}
+	if s.podsOnly {
+		return mask
+	}
+	for r, c := range [...]struct{ req, alloc, used int64 }{{s.cpu, allocCPU, usedCPU}, {s.mem, allocMem, usedMem}, {s.eph, allocEph, usedEph}} {
+		if c.req > 0 && c.req > c.alloc-c.used {
+			mask |= 1 << (1 + 2*r)
+			if c.req > c.alloc {
+				mask |= 1 << (2 + 2*r)
+			}
+		}
+	}
+	return mask
+}
+
+// maskStatus returns the status of the shortfalls in mask (not 0), as
+// filter gives it: a pre-built status for one shortfall, else the
+// multi-reason status, built on first use (pl.multi).
+func (pl *NodeResourcesFit) maskStatus(mask uint) *framework.Status {
+	switch mask {
+	case 1:
+		return pl.tooManyPods
+	case 1 << 1:
+		return pl.cpuUnsch
+	case 1<<1 | 1<<2:
+		return pl.cpuUnres
+	case 1 << 3:
+		return pl.memUnsch
+	case 1<<3 | 1<<4:
+		return pl.memUnres
+	case 1 << 5:
+		return pl.ephUnsch
+	case 1<<5 | 1<<6:
+		return pl.ephUnres
+	}
+	if pl.multi == nil {
+		return pl.buildMaskStatus(mask)
+	}
+	slot := &pl.multi[mask]
+	if st := slot.Load(); st != nil {
+		return st
+	}
+	st := pl.buildMaskStatus(mask)
+	slot.Store(st)
+	return st
+}
+
+// missingStatus returns the status of a node that lacks every scalar
+// resource the pod requests (s.scalars is not empty) and has the other
+// shortfalls in mask, as filter gives it: unresolvable, the scalars'
+// reasons after mask's; memoized per mask in s.missing.
+func (pl *NodeResourcesFit) missingStatus(s *nrfPreFilterState, mask uint) *framework.Status {
+	if mask == 0 && len(s.scalars) == 1 {
+		return s.scalars[0].unres
+	}
+	slot := &s.missing[mask]
+	if st := slot.Load(); st != nil {
+		return st
+	}
+	reasons, _ := pl.maskReasons(mask)
+	for i := range s.scalars {
+		reasons = append(reasons, s.scalars[i].reason)
+	}
+	st := framework.NewStatus(framework.UnschedulableAndUnresolvable, reasons...)
+	slot.Store(st)
+	return st
+}
+
+// buildMaskStatus builds the multi-reason status of the shortfalls in
+// mask.
+func (pl *NodeResourcesFit) buildMaskStatus(mask uint) *framework.Status {
+	reasons, unres := pl.maskReasons(mask)
+	if unres {
+		return framework.NewStatus(framework.UnschedulableAndUnresolvable, reasons...)
+	}
+	return framework.NewStatus(framework.Unschedulable, reasons...)
+}
+
+// maskReasons returns the reasons of the shortfalls in mask, in kube's
+// order (pods, cpu, memory, ephemeral storage), and whether one is
+// unresolvable.
+func (pl *NodeResourcesFit) maskReasons(mask uint) (reasons []string, unres bool) {
+	for b, reason := range [...]string{ReasonTooManyPods, pl.reasonCPU, pl.reasonMem, pl.reasonEp} {
+		if b == 0 && mask&1 != 0 || b > 0 && mask&(1<<(2*b-1)) != 0 {
+			reasons = append(reasons, reason)
+		}
+		if b > 0 && mask&(1<<(2*b)) != 0 {
+			unres = true
+		}
+	}
+	return reasons, unres
+}
+
+// buildStatus builds the full multi-reason status of node.
+func (pl *NodeResourcesFit) buildStatus(s *nrfPreFilterState, node *framework.NodeInfo) *framework.Status {
 	alloc, used := &node.Allocatable, &node.Requested
 	reasons := make([]string, 0, 4)
 	code := framework.Unschedulable

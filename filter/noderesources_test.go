@@ -353,3 +353,96 @@ func ExampleNewNodeResourcesFit() {
 	// busy: Unschedulable: Insufficient cpu
 	// big: Success
 }
+
+// nrfPropSetup returns the filter with default args and a drawer of small
+// quantities (0..max) for the property tests below.
+func nrfPropSetup(t *rapid.T) (*NodeResourcesFit, func(label string, max int) string) {
+	p, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.(*NodeResourcesFit), func(label string, max int) string { return fmt.Sprint(rapid.IntRange(0, max).Draw(t, label)) }
+}
+
+// TestPropNodeResourcesFitMemoizedStatus: the multi-reason status a node
+// with several shortfalls gets (memoized per combination of shortfalls)
+// equals the status built for that node afresh, whatever the nodes seen
+// before.
+func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pl, q := nrfPropSetup(t)
+		for range rapid.IntRange(1, 12).Draw(t, "rounds") {
+			req := map[string]string{"cpu": q("reqCPU", 4), "memory": q("reqMem", 4)}
+			if rapid.Bool().Draw(t, "reqEph") {
+				req["ephemeral-storage"] = q("eph", 3)
+			}
+			if rapid.IntRange(0, 3).Draw(t, "reqGPU") == 0 {
+				req["example.com/gpu"] = q("gpu", 2)
+			}
+			pod := fw.MustPodInfo(st.MakePod().Name("p").Req(req).Obj())
+			state := fw.NewCycleState()
+			if _, s := pl.PreFilter(context.Background(), state, pod, nil); !s.IsSuccess() {
+				t.Fatal(s)
+			}
+			node := st.MakeNode().Name("n").Capacity(map[string]string{"cpu": q("cpu", 4), "memory": q("mem", 4),
+				"ephemeral-storage": q("nodeEph", 3), "pods": q("pods", 2), "example.com/gpu": q("nodeGPU", 2)}).Obj()
+			var pods []*fw.PodInfo
+			for j := range rapid.IntRange(0, 2).Draw(t, "existing") {
+				pods = append(pods, fw.MustPodInfo(st.MakePod().Name(fmt.Sprint("e", j)).Req(map[string]string{"cpu": q("usedCPU", 2), "memory": q("usedMem", 2)}).Obj()))
+			}
+			ni, _ := fw.NewNodeInfo(node, pods...)
+			s, _ := nrfReadPreFilterState(state)
+			got, want := pl.filter(s, ni), pl.buildStatus(s, ni)
+			if want.IsSuccess() || len(want.Reasons()) < 2 {
+				continue // single reasons come from pl.filter's pre-built statuses
+			}
+			if !batchSameStatus(got, want) {
+				t.Fatalf("node %v with pods %d, pod %v: got %v, want %v", node.Status.Allocatable, len(pods), req, got, want)
+			}
+		}
+	})
+}
+
+// TestPropNodeResourcesFitBatchScalars: FilterBatch over snapshot nodes
+// with and without scalar resources gives every node Filter's status for
+// pods requesting scalar resources (nodes without any take the dense
+// path) and for pods requesting none.
+func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pl, q := nrfPropSetup(t)
+		var nodes []*fw.Node
+		var pods []*fw.Pod
+		for i := range rapid.IntRange(1, 8).Draw(t, "nodes") {
+			c := map[string]string{"cpu": q("cpu", 4), "memory": q("mem", 4), "ephemeral-storage": q("eph", 2), "pods": q("pods", 2)}
+			if rapid.Bool().Draw(t, "gpuNode") {
+				c["example.com/gpu"] = q("gpu", 2)
+			}
+			n := st.MakeNode().Name(fmt.Sprint("n", i)).Capacity(c).Obj()
+			nodes = append(nodes, n)
+			for j := range rapid.IntRange(0, 2).Draw(t, "existing") {
+				pods = append(pods, st.MakePod().Name(fmt.Sprint("e", i, j)).Node(n.Name).Req(map[string]string{"cpu": q("usedCPU", 2), "memory": q("usedMem", 2)}).Obj())
+			}
+		}
+		snap := fw.MustSnapshot(nodes, pods)
+		req := map[string]string{"cpu": q("reqCPU", 4), "memory": q("reqMem", 4), "ephemeral-storage": q("reqEph", 2)}
+		for _, r := range []string{"example.com/gpu", "example.com/fpga"} {
+			if rapid.Bool().Draw(t, "req "+r) {
+				req[r] = fmt.Sprint(rapid.IntRange(1, 2).Draw(t, "amount "+r))
+			}
+		}
+		pod := fw.MustPodInfo(st.MakePod().Name("p").Req(req).Obj())
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		if _, s := pl.PreFilter(context.Background(), state, pod, snap.Nodes()); !s.IsSuccess() {
+			t.Fatal(s)
+		}
+		all := snap.Nodes()
+		out := make([]*fw.Status, len(all))
+		pl.FilterBatch(context.Background(), state, pod, all, st.SnapshotIndices(state, all), out)
+		for i, n := range all {
+			if want := pl.Filter(context.Background(), state, pod, n); !batchSameStatus(out[i], want) {
+				t.Fatalf("node %s %v: FilterBatch %v, Filter %v", n.Name(), n.Node().Status.Allocatable, out[i], want)
+			}
+		}
+	})
+}

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"context"
+	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -65,9 +66,25 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, 
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
 // pod's toleration of the cordon taint is decided once, at the first
-// cordoned node.
-func (pl *NodeUnschedulable) FilterBatch(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+// cordoned node; with the runner's snapshot indices, cordons are read from
+// the snapshot's taint classes.
+func (pl *NodeUnschedulable) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	tolerates := -1 // unknown until a cordoned node is met
+	if idx != nil {
+		// The runner's snapshot indices: the cordon flag of each node's
+		// taint class, without reading the node.
+		tc := state.Snapshot().TaintClasses()
+		if !slices.Contains(tc.Unschedulable, true) || framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+			return
+		}
+		class, cordoned := tc.Class, tc.Unschedulable
+		for i, k := range idx {
+			if cordoned[class[k]] {
+				out[i] = pl.reject
+			}
+		}
+		return
+	}
 	for i, node := range nodes {
 		if node == nil || node.Node() == nil {
 			out[i] = pl.unknown

@@ -420,7 +420,10 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		s.DomainValues[c] = make([]string, 0, len(tv.Values))
 		s.Counts[c] = make([]int, 0, len(tv.Values))
 	}
-	nodes := snap.Nodes()
+	var inclusion *topologyspread.IndexedInclusion
+	if !all {
+		inclusion = s.inclusion.Indexed(snap)
+	}
 	for i := 0; i < n; i++ {
 		keys := true
 		for c := range cs {
@@ -434,7 +437,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		}
 		var verdict topologyspread.NodeVerdict
 		if !all {
-			verdict = s.inclusion.Eval(nodes[i].Node())
+			verdict = inclusion.Eval(i)
 		}
 		for c := range cs {
 			if !all && !verdict.Includes(&cs[c]) {

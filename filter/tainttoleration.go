@@ -43,14 +43,65 @@ func (pl *TaintToleration) Filter(_ context.Context, _ *framework.CycleState, po
 }
 
 // FilterBatch is Filter over nodes (framework.BatchFilterPlugin); an
-// untainted node costs one length check.
-func (pl *TaintToleration) FilterBatch(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+// untainted node costs one length check. With the runner's snapshot
+// indices, the verdict is decided once per taint class
+// (Snapshot.TaintClasses), when there are few, and read by each node of
+// the class.
+func (pl *TaintToleration) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
 	tols := pod.Pod.Spec.Tolerations
+	if idx != nil {
+		if verdicts, class := pl.classVerdicts(state, tols); verdicts != nil {
+			for i, k := range idx {
+				if v := verdicts[class[k]]; v != nil {
+					out[i] = v
+				}
+			}
+			return
+		}
+	}
 	for i, node := range nodes {
 		if taints := node.Node().Spec.Taints; len(taints) > 0 {
 			out[i] = pl.filter(tols, taints)
 		}
 	}
+}
+
+// ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides
+// up front; with more, it decides node by node.
+const ttMaxClasses = 64
+
+// ttClassesKey holds the cycle's verdicts by taint class, decided by the
+// first FilterBatch call of the cycle.
+const ttClassesKey framework.StateKey = "FilterBatch" + config.TaintTolerationName
+
+type ttClassVerdicts struct {
+	classes  *framework.TaintClasses
+	verdicts []*framework.Status
+}
+
+// Clone returns the verdicts themselves; they are read-only.
+func (v *ttClassVerdicts) Clone() framework.StateData { return v }
+
+// classVerdicts returns the verdict of every taint class of the cycle's
+// snapshot and the nodes' classes, deciding them on the cycle's first call,
+// or nil when there are more than ttMaxClasses classes.
+func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []framework.Toleration) ([]*framework.Status, []int32) {
+	tc := state.Snapshot().TaintClasses()
+	if len(tc.Taints) > ttMaxClasses {
+		return nil, nil
+	}
+	if d, err := state.Read(ttClassesKey); err == nil {
+		if v, ok := d.(*ttClassVerdicts); ok && v.classes == tc {
+			return v.verdicts, tc.Class
+		}
+	}
+	v := &ttClassVerdicts{classes: tc, verdicts: make([]*framework.Status, len(tc.Taints))}
+	for c, taints := range tc.Taints {
+		v.verdicts[c] = pl.filter(tols, taints)
+	}
+	// Concurrent first calls may each decide them; the verdicts are equal.
+	state.Write(ttClassesKey, v)
+	return v.verdicts, tc.Class
 }
 
 func (pl *TaintToleration) filter(tols []framework.Toleration, taints []framework.Taint) *framework.Status {

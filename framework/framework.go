@@ -31,6 +31,14 @@ type Profile struct {
 	Bind       []string
 	PostBind   []string
 
+	// PlacementGenerate and PlacementScore are kube-scheduler v1.36's pod
+	// group extension points (alpha, TopologyAwareWorkloadScheduling): at
+	// most one PlacementGenerate plugin, and PlacementWeights gives every
+	// PlacementScore plugin its weight (0 means 1).
+	PlacementGenerate []string
+	PlacementScore    []string
+	PlacementWeights  map[string]int64
+
 	// Weights gives every Score plugin its weight. Every score plugin needs
 	// an entry; 0 means 1. A negative weight is allowed, as kube-scheduler
 	// v1.36 runs one: that plugin's weighted score lowers the total.
@@ -84,7 +92,9 @@ type Framework struct {
 	preBind     []PreBindPlugin
 	bind        []BindPlugin
 	postBind    []PostBindPlugin
+	placement   placementPlugins
 	filterIndex map[string]int
+	filterNames []string // filterNames[i] is filter[i].Name()
 	scoreIndex  map[string]int
 	scratch     sync.Pool
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
@@ -103,7 +113,8 @@ var _ Handle = (*Framework)(nil)
 // for an unknown plugin, or weights with which a node's total could leave
 // int64 (Σ of the positive weights × MaxNodeScore above MaxTotalScore, or
 // of the negative ones below math.MinInt64) are errors naming the profile,
-// plugin and value. (A configuration file is held to kube-scheduler's own
+// plugin and value; the placement points are checked the same way, with at
+// most one PlacementGenerate plugin. (A configuration file is held to kube-scheduler's own
 // running-total check by scheduling.LoadConfig; every profile it loads
 // passes this one.)
 func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, error) {
@@ -189,6 +200,9 @@ func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, er
 	if f.postBind, err = collect[PostBindPlugin]("PostBind", p.PostBind, get, prefix); err != nil {
 		return nil, err
 	}
+	if err = f.buildPlacement(p, get, prefix); err != nil {
+		return nil, err
+	}
 	for name, w := range p.Weights {
 		if !slices.Contains(p.Score, name) {
 			return nil, fmt.Errorf("%s: weight %d for plugin %q, which is not a Score plugin of the profile", prefix, w, name)
@@ -216,8 +230,10 @@ func NewFramework(registry *Registry, p Profile, opts ...Option) (*Framework, er
 		f.score = append(f.score, scorePlugin{sp, w})
 	}
 	f.filterIndex = map[string]int{}
+	f.filterNames = make([]string, len(f.filter))
 	for i, pl := range f.filter {
 		f.filterIndex[pl.Name()] = i
+		f.filterNames[i] = pl.Name()
 	}
 	f.scoreIndex = map[string]int{}
 	for i, pl := range f.score {
@@ -529,10 +545,13 @@ type PermitWait struct {
 
 // RunPermitPlugins runs Permit in order. A rejection returns at once; Wait
 // is collected with its timeout capped at MaxPermitTimeout; any other code is
-// an Error. When some plugin waits, the status is Wait and the waits list
-// the plugins to hear from.
+// an Error. When some plugin waits, the status is Wait with the last
+// waiting plugin's reasons followed by "one or more plugins asked to wait
+// and no plugin rejected pod" (kube-scheduler v1.36's RunPermitPlugins),
+// and the waits list the plugins to hear from.
 func (f *Framework) RunPermitPlugins(ctx context.Context, state *CycleState, pod *PodInfo, nodeName string) (*Status, []PermitWait) {
 	var waits []PermitWait
+	var wait *Status
 	for _, pl := range f.permit {
 		s, timeout := pl.Permit(ctx, state, pod, nodeName)
 		if s.IsSuccess() {
@@ -546,12 +565,14 @@ func (f *Framework) RunPermitPlugins(ctx context.Context, state *CycleState, pod
 				timeout = MaxPermitTimeout
 			}
 			waits = append(waits, PermitWait{Plugin: pl.Name(), Timeout: timeout})
+			wait = s
 			continue
 		}
 		return AsStatus(fmt.Errorf("running Permit plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name()), nil
 	}
 	if len(waits) > 0 {
-		return NewStatus(Wait, "one or more plugins asked to wait and no plugin rejected pod"), waits
+		// kube appends to the last waiting plugin's own status.
+		return NewStatus(Wait, append(slices.Clip(wait.Reasons()), "one or more plugins asked to wait and no plugin rejected pod")...), waits
 	}
 	return nil, nil
 }

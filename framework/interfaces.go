@@ -256,7 +256,8 @@ type Handle interface {
 // dynamic call). When a Filter plugin (or the target of a FilterForwarder)
 // implements it, the runner filters each chunk of nodes plugin by plugin:
 // it calls FilterBatch with the chunk's nodes that every earlier plugin
-// accepted, in evaluation order.
+// accepted, in no particular order (the runner removes a rejected node by
+// moving the chunk's last node into its place).
 //
 // idx, when not nil, gives each node's index in the cycle's snapshot:
 // nodes[i] is state.Snapshot().Nodes()[idx[i]], so the plugin may read

@@ -39,6 +39,11 @@ type NodeInfo struct {
 	UsedPorts HostPortInfo
 	// ImageSizes maps each image name on the node to its size in bytes.
 	ImageSizes map[string]int64
+	// images are the node's images numbered by its snapshot
+	// (Snapshot.ImageID), and imageMask their NodeResources.ImageMask;
+	// both are set when a snapshot adds or updates the node.
+	images    []nodeImage
+	imageMask uint64
 	// Generation increases with every change.
 	Generation int64
 
@@ -84,6 +89,7 @@ func (n *NodeInfo) SetNode(node *Node) {
 	n.node = node
 	n.Allocatable = resource.VectorFrom(node.Status.Allocatable)
 	n.ImageSizes = make(map[string]int64, len(node.Status.Images))
+	n.images, n.imageMask = nil, 0
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
 			n.ImageSizes[name] = img.SizeBytes
@@ -184,6 +190,8 @@ func (n *NodeInfo) Clone() *NodeInfo {
 		Allocatable:      n.Allocatable.Clone(),
 		UsedPorts:        n.UsedPorts.Clone(),
 		ImageSizes:       n.ImageSizes,
+		images:           n.images,
+		imageMask:        n.imageMask,
 		Generation:       n.Generation,
 		csiNode:          n.csiNode,
 		csiMigrated:      n.csiMigrated,

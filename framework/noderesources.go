@@ -20,6 +20,14 @@ type NodeResources struct {
 	// of cpu and memory, computed when the node last changed; both are 0
 	// unless both allocatables are non-zero.
 	CPUFraction, MemoryFraction float64
+	// HasScalars is set when the node's allocatable lists some scalar
+	// resource (extended resources, huge pages...); without, every scalar
+	// resource a pod requests is missing from the node.
+	HasScalars bool
+	// ImageMask has bit id%64 set for the number id (Snapshot.ImageID) of
+	// every image the node holds: a node whose mask lacks an image's bit
+	// does not hold it (a set bit proves nothing).
+	ImageMask uint64
 }
 
 // resourcesOf returns n's NodeResources.
@@ -35,6 +43,8 @@ func resourcesOf(n *NodeInfo) NodeResources {
 		NonZeroMilliCPU:             n.NonZeroRequested.MilliCPU,
 		NonZeroMemory:               n.NonZeroRequested.Memory,
 		NumPods:                     int64(len(n.Pods)),
+		HasScalars:                  len(n.Allocatable.Scalars) > 0,
+		ImageMask:                   n.imageMask,
 	}
 	if r.AllocatableMilliCPU != 0 && r.AllocatableMemory != 0 {
 		r.CPUFraction = float64(r.RequestedMilliCPU) / float64(r.AllocatableMilliCPU)

@@ -15,8 +15,9 @@ import (
 //     matching pods on each node, indexed by NodeInfo.Index. An entry is
 //     built on first use by walking the snapshot's pods once, then kept
 //     exact by AddPod/AddPodInfo/RemovePod/AddNode/RemoveNode. At most
-//     podIndexMaxEntries entries are kept; the least recently used is
-//     evicted.
+//     podIndexMaxEntries(n) entries are kept (n nodes: from 1024 on small
+//     clusters down to 64, within a fixed memory budget); the least
+//     recently used is evicted.
 //   - AffinityGroups: the (anti-)affinity terms of the assigned pods,
 //     grouped by identity (kind, namespaces, selectors, topology key), each
 //     with the nodes whose pods carry it, how many times and with what total
@@ -28,8 +29,9 @@ import (
 //     selector matches (one per label class, podindex_classes.go) and
 //     O(n + Σ classes per node) sums, where kube matches all p pods every
 //     cycle; O(e) to evict.
-//   - AddPod/RemovePod: naming the pod's label class, O(e) matches of the
-//     pod against the entries, +1/−1 on the matching entries' slot; for a
+//   - AddPod/RemovePod: naming the pod's label class, O(e) reads of the
+//     entries' verdicts on the class (a match only for a class newer than
+//     the entry), +1/−1 on the matching entries' slot; for a
 //     pod with affinity terms, O(terms) map updates of the groups.
 //   - AddNode/RemoveNode: O(e·n) (every entry gains or loses a slot).
 //   - Clone: O(e + g) (the entries and groups are shared copy-on-write: the
@@ -41,8 +43,20 @@ import (
 // the snapshot is mutated, which, as for the rest of the Snapshot, must not
 // happen concurrently with readers.
 
-// podIndexMaxEntries bounds the PodCounts memo.
-const podIndexMaxEntries = 64
+// podIndexBudget bounds the PodCounts memo's counts (bytes), and
+// podIndexMinEntries and podIndexMaxEntries its number of entries: pods
+// with many distinct selectors (apps, tiers, versions, matchLabelKeys)
+// keep their counts across cycles on clusters of any size.
+const (
+	podIndexBudget     = 16 << 20
+	podIndexMinEntries = 64
+	podIndexMaxEntries = 1024
+)
+
+// podIndexEntries is the number of PodCounts entries kept for n nodes.
+func podIndexEntries(n int) int {
+	return max(podIndexMinEntries, min(podIndexMaxEntries, podIndexBudget/(4*max(n, 1))))
+}
 
 // PodTerm selects pods: a pod matches when its namespace is listed in
 // Namespaces or its namespace's labels (Snapshot.NamespaceLabels) match
@@ -82,10 +96,11 @@ type PodQuery struct {
 // in namespace, labels and deletion) and sums per node; later calls
 // return the memo (O(1)).
 func (s *Snapshot) PodCounts(q PodQuery) []int32 {
-	key := q.key()
+	var buf [256]byte
+	kb := q.appendKey(buf[:0])
 	x := &s.podIdx
 	x.mu.Lock()
-	if sl, ok := x.slots[key]; ok {
+	if sl, ok := x.slots[string(kb)]; ok { // no allocation for the lookup
 		x.tick++
 		sl.e.lastUse = x.tick
 		c := sl.e.counts
@@ -94,8 +109,9 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	}
 	x.mu.Unlock()
 
+	key := string(kb)
 	e := &podCountEntry{m: compilePodQuery(&q), counts: make([]int32, len(s.nodes))}
-	x.countByClasses(&e.m, s.namespaces, e.counts)
+	e.verdicts = x.countByClasses(&e.m, s.namespaces, e.counts)
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -107,7 +123,7 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	if x.slots == nil {
 		x.slots = map[string]*podIndexSlot{}
 	}
-	if len(x.slots) >= podIndexMaxEntries {
+	if len(x.slots) >= podIndexEntries(len(e.counts)) {
 		x.evictLocked()
 	}
 	e.lastUse = x.tick
@@ -208,6 +224,21 @@ type podCountEntry struct {
 	m       podMatcher
 	counts  []int32
 	lastUse uint64
+	// verdicts[c] tells whether the pods of label class c match m (1) or
+	// not (2), for the classes seen when the entry was built (0: not
+	// decided then); read-only.
+	verdicts []uint8
+}
+
+// matches reports whether pod, of label class c (-1: unknown), matches
+// the entry's query.
+func (e *podCountEntry) matches(c int32, pod *Pod, ns map[string]map[string]string) bool {
+	if c >= 0 && int(c) < len(e.verdicts) {
+		if v := e.verdicts[c]; v != 0 {
+			return v == 1
+		}
+	}
+	return e.m.matches(pod, ns)
 }
 
 type groupSlot struct {
@@ -265,13 +296,13 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.classesUpdate(pi.Pod, node, delta)
+	class := x.classesUpdate(pi.Pod, node, delta)
 	for _, sl := range x.slots {
-		if !sl.e.m.matches(pi.Pod, ns) {
+		if !sl.e.matches(class, pi.Pod, ns) {
 			continue
 		}
 		if !sl.owned {
-			sl.e = &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse}
+			sl.e = &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
 			sl.owned = true
 		}
 		sl.e.counts[node] += delta
@@ -295,7 +326,7 @@ func (x *podIndex) nodeAdded() {
 	x.classesNodeAdded()
 	for _, sl := range x.slots {
 		if !sl.owned {
-			sl.e = &podCountEntry{m: sl.e.m, counts: append(slices.Clip(sl.e.counts), 0), lastUse: sl.e.lastUse}
+			sl.e = &podCountEntry{m: sl.e.m, counts: append(slices.Clip(sl.e.counts), 0), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
 			sl.owned = true
 			continue
 		}
@@ -313,7 +344,7 @@ func (x *podIndex) nodeRemoved(i int) {
 		if !sl.owned {
 			c := make([]int32, 0, len(sl.e.counts)-1)
 			c = append(append(c, sl.e.counts[:i]...), sl.e.counts[i+1:]...)
-			sl.e = &podCountEntry{m: sl.e.m, counts: c, lastUse: sl.e.lastUse}
+			sl.e = &podCountEntry{m: sl.e.m, counts: c, lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
 			sl.owned = true
 			continue
 		}
@@ -494,8 +525,10 @@ func (m *podMatcher) matches(pod *Pod, ns map[string]map[string]string) bool {
 // key is q's canonical memo key: equal queries give equal keys (namespace
 // lists are sorted; selectors keep their requirement order, so equivalent
 // selectors written differently only cost a second entry).
-func (q *PodQuery) key() string {
-	b := make([]byte, 0, 64)
+func (q *PodQuery) key() string { return string(q.appendKey(nil)) }
+
+// appendKey appends q's key (see key) to b.
+func (q *PodQuery) appendKey(b []byte) []byte {
 	if q.SkipTerminating {
 		b = append(b, 'T')
 	} else {
@@ -505,7 +538,7 @@ func (q *PodQuery) key() string {
 	for i := range q.Terms {
 		b = appendPodTermKey(b, q.Terms[i])
 	}
-	return string(b)
+	return b
 }
 
 func appendPodTermKey(b []byte, t PodTerm) []byte {

@@ -96,10 +96,11 @@ func (x *podIndex) classesNodeRemoved(i int) {
 	}
 }
 
-// classesUpdate adds delta pods of p's class on node; callers hold x.mu.
-func (x *podIndex) classesUpdate(p *Pod, node int, delta int32) {
+// classesUpdate adds delta pods of p's class on node and returns the
+// class (-1 for a node out of range); callers hold x.mu.
+func (x *podIndex) classesUpdate(p *Pod, node int, delta int32) int32 {
 	if node >= len(x.nodeClasses) {
-		return
+		return -1
 	}
 	if x.classes == nil {
 		x.classes = &podClasses{}
@@ -121,6 +122,7 @@ func (x *podIndex) classesUpdate(p *Pod, node int, delta int32) {
 		list = append(list, podClassCount{class: id, n: delta})
 	}
 	x.nodeClasses[node] = list
+	return id
 }
 
 // classesForkFrom shares src's classes and per-node lists with x (a new
@@ -133,8 +135,9 @@ func (x *podIndex) classesForkFrom(src *podIndex) {
 }
 
 // countByClasses fills counts[i] with the number of pods on node i that
-// match m, matching m once per class.
-func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string, counts []int32) {
+// match m, matching m once per class, and returns the verdicts by class (1
+// match, 2 not, 0 for a class on no node, not decided).
+func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string, counts []int32) []uint8 {
 	x.mu.Lock()
 	lists := x.nodeClasses
 	var reps []*Pod
@@ -161,4 +164,5 @@ func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string
 		}
 		counts[i] = c
 	}
+	return verdict
 }

@@ -283,7 +283,7 @@ func TestPodIndexEviction(t *testing.T) {
 		return PodQuery{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(),
 			Selector: piSel(&LabelSelector{MatchLabels: map[string]string{"v": fmt.Sprint(i)}})}}}
 	}
-	for i := range podIndexMaxEntries + 10 {
+	for i := range podIndexEntries(3) + 10 {
 		if got, want := s.PodCounts(q(i)), piBruteCount(s, q(i)); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("query %d: %v, want %v", i, got, want)
 		}
@@ -292,8 +292,8 @@ func TestPodIndexEviction(t *testing.T) {
 		}
 		s.PodCounts(q(0)) // keep query 0 recent
 	}
-	if n := len(s.podIdx.slots); n != podIndexMaxEntries {
-		t.Fatalf("memo holds %d entries, want %d", n, podIndexMaxEntries)
+	if n := len(s.podIdx.slots); n != podIndexEntries(3) {
+		t.Fatalf("memo holds %d entries, want %d", n, podIndexEntries(3))
 	}
 	if !s.PodCountsCached(q(0)) {
 		t.Error("the most recently used query was evicted")

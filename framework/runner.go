@@ -45,6 +45,12 @@ type CycleOptions struct {
 	// NodeVerdict.Filters. The decision is unchanged; the cost is one more
 	// Filter pass over all candidates.
 	ExplainFilters bool
+	// Nodes, when non-nil, restricts the nodes filtered and scored to these,
+	// in this order (resolved by name in the snapshot; names it lacks are
+	// left out): kube-scheduler v1.36's placement in the pod group cycle
+	// (AssumePlacement). PreFilter still sees every node of the snapshot,
+	// and NumAllNodes counts the placement's nodes.
+	Nodes []*NodeInfo
 	// Reuse, when set, is overwritten with this cycle's Result and its
 	// buffers are reused, so a caller that does not keep explanations
 	// allocates almost nothing per cycle. The returned Result is Reuse.
@@ -92,7 +98,12 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		res = &Result{}
 	}
 	res.reset()
-	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(all), f, snap
+	cands := all
+	if opts.Nodes != nil {
+		cands = inPlacement(snap, opts.Nodes)
+		res.candidates = cands
+	}
+	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
 	if opts.TopN <= 0 {
 		opts.TopN = 3
 	}
@@ -112,14 +123,14 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		if len(withNodes) > 0 && s.Plugin() == "" {
 			res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, withNodes)
 		}
-		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(all), Diagnosis: res.Diagnosis}
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(cands), Diagnosis: res.Diagnosis}
 		res.Err = fe
 		return res, fe
 	}
-	candidates := all
+	candidates := cands
 	if !preRes.AllNodes() {
 		candidates = make([]*NodeInfo, 0, len(preRes.NodeNames))
-		for _, ni := range all { // snapshot order, not map order: deterministic
+		for _, ni := range cands { // snapshot order, not map order: deterministic
 			if _, ok := preRes.NodeNames[ni.Name()]; ok {
 				candidates = append(candidates, ni)
 			}
@@ -148,7 +159,7 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		return res, err
 	}
 	if len(res.feasible) == 0 {
-		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(all), Diagnosis: res.Diagnosis}
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(cands), Diagnosis: res.Diagnosis}
 		res.Err = fe
 		return res, fe
 	}
@@ -243,8 +254,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	var found, rejected atomic.Int64
 	var failed atomic.Bool
 	nominated := opts.NominatedPods
-	// record keeps the failure st of plugin pi at position p; a status that
-	// is not a rejection becomes a named Error and stops the cycle.
+	// record keeps the failure st of plugin pi at position p (the caller
+	// counts it in rejected); a status that is not a rejection becomes a
+	// named Error and stops the cycle.
 	record := func(p int, st *Status, pi int16) {
 		if !st.IsRejected() {
 			if st.Code() != Error || st.Plugin() == "" {
@@ -254,12 +266,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			failed.Store(true)
 		}
 		statuses[p], plugins[p] = st, pi
-		rejected.Add(1)
 	}
 	// checkNodes filters positions [lo, hi) node by node (the path with
 	// nominated pods, which needs per-node state clones).
 	checkNodes := func(lo, hi int) bool {
-		local := int64(0)
+		local, rej := int64(0), int64(0)
 		k := start + lo // candidates index of position p, wrapped without a division
 		if k >= n {
 			k -= n
@@ -289,12 +300,18 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				continue
 			}
 			record(p, st, pi)
+			rej++
+		}
+		if rej > 0 {
+			rejected.Add(rej)
 		}
 		return found.Add(local) >= stop || failed.Load()
 	}
 	// check filters positions [lo, hi) plugin by plugin: each plugin sees
 	// the chunk's nodes that every earlier plugin accepted (in evaluation
-	// order), so every node gets the statuses a node-by-node loop gives.
+	// order until the first rejection, then in the order compactLive
+	// leaves them), so every node gets the statuses a node-by-node loop
+	// gives.
 	live, livePos, liveIdx, out := bs.filterBuffers(n)
 	candIdx := res.candidateIndices()
 	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
@@ -303,7 +320,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	check := func(lo, hi int) bool {
 		m := hi - lo
-		pos, o := livePos[lo:hi:hi], out[lo:hi:hi] // o is all nil between calls
+		o := out[lo:hi:hi] // all nil between calls
 		k := start + lo
 		if k >= n {
 			k -= n
@@ -328,7 +345,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			copy(nodes[copy(nodes, candidates[k:]):], candidates)
 			owned = true
 		}
-		identity := true // pos[q] == lo+q, not yet written
+		// pos[x] is the position of nodes[x], kept only when the
+		// candidates are narrowed (otherwise it follows from ix[x]) and
+		// written at the first compaction (lo+x until then).
+		var pos []int32
+		rej := int64(0)
 		for j, pl := range active {
 			o := o[:len(nodes)]
 			if b := batch[j]; b != nil {
@@ -350,11 +371,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if q == len(o) {
 				continue
 			}
-			if identity {
-				for x := range nodes {
+			if pos == nil && candIdx != nil {
+				pos = livePos[lo : lo+len(nodes) : hi]
+				for x := range pos {
 					pos[x] = int32(lo + x)
 				}
-				identity = false
 			}
 			if !owned {
 				nodes = live[lo : lo+copy(live[lo:hi], nodes) : hi]
@@ -363,22 +384,24 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if candIdx == nil && &ix[0] != &liveIdx[lo] {
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
 			}
-			w := q
-			for ; q < len(o); q++ {
-				if s := o[q]; s != nil {
-					o[q] = nil
-					if s.code != Success {
-						record(int(pos[q]), s, idx[j])
-						continue
-					}
-				}
-				nodes[w], pos[w], ix[w] = nodes[q], pos[q], ix[q]
-				w++
+			rec := chunkRecorder{statuses: statuses, plugins: plugins, plugin: idx[j], fail: record}
+			var w int
+			if pos == nil {
+				w = compactLive(o, q, nodes, ix, start, n, &rec)
+			} else {
+				w = compactLivePos(o, q, nodes, ix, pos, &rec)
 			}
+			rej += int64(len(o) - w)
 			nodes = nodes[:w]
+			if pos != nil {
+				pos = pos[:w]
+			}
 			if w == 0 {
 				break
 			}
+		}
+		if rej > 0 {
+			rejected.Add(rej)
 		}
 		return found.Add(int64(len(nodes))) >= stop || failed.Load()
 	}
@@ -398,6 +421,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	}
 	end := parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
 	bs.dirty = false
+	sc.written = end // positions past end were never filtered
 
 	res.order = candidates
 	if rejected.Load() == 0 {
@@ -437,21 +461,103 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	// names (the status's own, else its filter's), then merge.
 	var names diagnosisNames
 	defer names.mergeInto(&res.Diagnosis)
+	var last *Status // names.add(last, lastPI) ran: runs of shared statuses add once
+	lastPI := int16(-1)
 	for p := 0; p < cut; p++ {
 		st := statuses[p]
 		if st == nil {
 			continue
 		}
 		pi := plugins[p]
-		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filter[pi].Name(), status: st})
+		res.rejections = append(res.rejections, rejection{pos: int32(p), plugin: f.filterNames[pi], status: st})
 		res.Diagnosis.rejected++
-		names.add(st, pi, f.filter)
+		if st != last || pi != lastPI {
+			names.add(st, pi, f.filter)
+			last, lastPI = st, pi
+		}
 	}
 	if failure != nil {
 		res.feasible = nil
 		return failure.AsError()
 	}
 	return nil
+}
+
+// chunkRecorder records the statuses by which one filter plugin rejects
+// nodes: a rejection goes straight to statuses and plugins at the node's
+// position; any other status takes fail (filterNodes' record).
+type chunkRecorder struct {
+	statuses []*Status
+	plugins  []int16
+	plugin   int16
+	fail     func(p int, s *Status, pi int16)
+}
+
+func (r *chunkRecorder) add(p int, s *Status) {
+	if !s.IsRejected() {
+		r.fail(p, s, r.plugin)
+		return
+	}
+	r.statuses[p], r.plugins[p] = s, r.plugin
+}
+
+// compactLive removes, from entry q of a chunk on, the nodes whose status
+// in o is neither nil nor Success, each replaced by the chunk's last live
+// node (so the survivors lose their order but nothing else moves: O(q..)
+// reads and O(1) per rejection), and returns how many nodes passed. It
+// records the rejections with rec at their positions, derived from ix
+// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes),
+// and leaves o all nil.
+func compactLive(o []*Status, q int, nodes []*NodeInfo, ix []int32, start, n int, rec *chunkRecorder) int {
+	end := len(o)
+	nodes, ix = nodes[:end], ix[:end]
+	for q < end {
+		s := o[q]
+		if s == nil {
+			q++
+			continue
+		}
+		o[q] = nil
+		if s.code == Success {
+			q++
+			continue
+		}
+		p := int(ix[q]) - start
+		if p < 0 {
+			p += n
+		}
+		rec.add(p, s)
+		end--
+		nodes[q], ix[q], o[q] = nodes[end], ix[end], o[end]
+		o[end] = nil
+	}
+	return end
+}
+
+// compactLivePos is compactLive for narrowed candidates, whose positions
+// pos it moves along and reads. (The two are kept apart: with pos and the
+// position arithmetic in one loop, the loop over the survivors no longer
+// holds its slices in registers and costs twice as many instructions.)
+func compactLivePos(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, rec *chunkRecorder) int {
+	end := len(o)
+	nodes, ix, pos = nodes[:end], ix[:end], pos[:end]
+	for q < end {
+		s := o[q]
+		if s == nil {
+			q++
+			continue
+		}
+		o[q] = nil
+		if s.code == Success {
+			q++
+			continue
+		}
+		rec.add(int(pos[q]), s)
+		end--
+		nodes[q], ix[q], pos[q], o[q] = nodes[end], ix[end], pos[end], o[end]
+		o[end] = nil
+	}
+	return end
 }
 
 // diagnosisNames collects the plugins a cycle's rejections name, as

@@ -7,6 +7,10 @@ type scratch struct {
 	statuses []*Status
 	plugins  []int16
 	scores   []NodeScore
+	// written bounds the statuses entries a cycle may have set: the next
+	// cycle clears only those (a sampled cycle writes the few positions it
+	// evaluated, not the cluster's).
+	written int
 }
 
 func (f *Framework) getScratch() *scratch {
@@ -16,13 +20,17 @@ func (f *Framework) getScratch() *scratch {
 	return &scratch{}
 }
 
+// filterBuffers returns the statuses (all nil) and plugins of n positions.
+// The caller sets s.written to the end of the positions it wrote once it
+// knows it; until then every position counts as written.
 func (s *scratch) filterBuffers(n int) ([]*Status, []int16) {
 	if cap(s.statuses) < n {
 		s.statuses = make([]*Status, n)
 		s.plugins = make([]int16, n)
+		s.written = 0
 	}
-	s.statuses, s.plugins = s.statuses[:n], s.plugins[:n]
-	clear(s.statuses)
+	clear(s.statuses[:min(s.written, cap(s.statuses))])
+	s.statuses, s.plugins, s.written = s.statuses[:n], s.plugins[:n], n
 	return s.statuses, s.plugins
 }
 

@@ -113,6 +113,12 @@ func (s Selector) IsNothing() bool { return s.nothing }
 
 func (r *labelRequirement) matches(labels map[string]string) bool {
 	v, ok := labels[r.key]
+	return r.matchValue(v, ok)
+}
+
+// matchValue is matches for a label set where r's key has value v (ok) or
+// is absent (!ok).
+func (r *labelRequirement) matchValue(v string, ok bool) bool {
 	switch r.op {
 	case LabelSelectorOpIn:
 		return ok && containsSorted(r.values, v)
@@ -312,6 +318,12 @@ func (t *NodeSelectorTermMatcher) match(node *Node) bool {
 
 func (r *nodeRequirement) matchLabel(labels map[string]string) bool {
 	v, ok := labels[r.key]
+	return r.matchValue(v, ok)
+}
+
+// matchValue is matchLabel for labels where r's key has value v (ok) or is
+// absent (!ok).
+func (r *nodeRequirement) matchValue(v string, ok bool) bool {
 	switch r.op {
 	case NodeSelectorOpIn:
 		return ok && containsSorted(r.values, v)

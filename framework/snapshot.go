@@ -25,6 +25,8 @@ type Snapshot struct {
 	images      map[string]int
 	// imagesShared is set when images is shared with a clone.
 	imagesShared bool
+	// imageIDs numbers image names for the snapshot and its clones.
+	imageIDs *imageNumbering
 
 	affinityMu    sync.Mutex
 	affinityDirty bool
@@ -33,6 +35,8 @@ type Snapshot struct {
 	// the map is replaced, never written, once shared.
 	topoMu       sync.Mutex
 	topo         map[string]*TopologyValues
+	taintClasses *TaintClasses // nil until asked, dropped when nodes change
+	imageTable   *ImageTable   // likewise
 	withAffinity []*NodeInfo
 	withReqAnti  []*NodeInfo
 
@@ -118,6 +122,7 @@ func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot,
 		owned:         make([]bool, 0, len(nodes)),
 		index:         make(map[string]int, len(nodes)),
 		images:        map[string]int{},
+		imageIDs:      &imageNumbering{},
 		namespaces:    map[string]map[string]string{},
 		affinityDirty: true,
 	}
@@ -247,6 +252,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 		return err
 	}
 	ni, _ := NewNodeInfo(n)
+	s.imageIDs.number(ni)
 	if s.indexShared {
 		idx := make(map[string]int, len(s.index)+1)
 		for k, v := range s.index {
@@ -260,7 +266,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.runs.Store(nil)
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
-	s.topo = nil
+	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
@@ -296,7 +302,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 		}
 	}
 	s.affinityDirty = true
-	s.topo = nil
+	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
 	return nil
 }
 
@@ -311,9 +317,10 @@ func (s *Snapshot) UpdateNode(n *Node) error {
 	}
 	s.countImages(ni, -1)
 	ni.SetNode(n)
+	s.imageIDs.number(ni)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
-	s.topo = nil
+	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
 	return nil
 }
 
@@ -418,14 +425,17 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo := s.topo
+	topo, taints, images := s.topo, s.taintClasses, s.imageTable
 	s.topoMu.Unlock()
 	c := &Snapshot{
 		topo:              topo,
+		taintClasses:      taints,
+		imageTable:        images,
 		nodes:             slices.Clone(s.nodes),
 		owned:             make([]bool, len(s.nodes)),
 		index:             s.index,
 		images:            s.images,
+		imageIDs:          s.imageIDs,
 		res:               s.res,
 		withAffinity:      s.withAffinity,
 		withReqAnti:       s.withReqAnti,

@@ -84,3 +84,86 @@ func TestNodeIndexAndTopologyValues(t *testing.T) {
 		t.Fatal("a NodeInfo outside a snapshot must have index -1")
 	}
 }
+
+func TestTaintClasses(t *testing.T) {
+	nodes := testNodes(5) // n0..n4
+	spot := Taint{Key: "spot", Value: "true", Effect: TaintEffectPreferNoSchedule}
+	db := Taint{Key: "dedicated", Value: "db", Effect: TaintEffectNoSchedule}
+	nodes[0].Spec.Taints = []Taint{spot}
+	nodes[1].Spec.Taints = []Taint{spot, db}
+	nodes[2].Spec.Taints = []Taint{db, spot} // another order: another class
+	nodes[3].Spec.Taints = []Taint{spot}
+	nodes[4].Spec.Unschedulable = true
+	s := MustSnapshot(nodes, nil)
+	tc := s.TaintClasses()
+	if got := fmt.Sprint(tc.Class, tc.Unschedulable); got != "[0 1 2 0 3] [false false false true]" {
+		t.Fatalf("TaintClasses = %s", got)
+	}
+	if got := fmt.Sprint(tc.Taints); got != fmt.Sprint([][]Taint{{spot}, {spot, db}, {db, spot}, nil}) {
+		t.Fatalf("TaintClasses.Taints = %s", got)
+	}
+	if s.TaintClasses() != tc {
+		t.Fatal("TaintClasses not cached")
+	}
+	c := s.Clone()
+	upd := *nodes[3]
+	upd.Spec.Taints = nil
+	if err := c.UpdateNode(&upd); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.TaintClasses().Class); got != "[0 1 2 3 4]" {
+		t.Fatalf("clone after UpdateNode: %s", got)
+	}
+	if s.TaintClasses() != tc {
+		t.Fatal("UpdateNode on a clone changed the original's classes")
+	}
+	if err := c.RemoveNode("n0"); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.TaintClasses().Class); got != "[0 1 2 3]" {
+		t.Fatalf("clone after RemoveNode: %s", got)
+	}
+	if err := s.AddNode(testNode("n9", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(s.TaintClasses().Class); got != "[0 1 2 0 3 4]" {
+		t.Fatalf("after AddNode: %s", got)
+	}
+}
+
+func TestImageNumbers(t *testing.T) {
+	nodes := testNodes(3)
+	nodes[0].Status.Images = []ContainerImage{{Names: []string{"a:1", "a@sha"}, SizeBytes: 10}, {Names: []string{"b:1"}, SizeBytes: 20}}
+	nodes[1].Status.Images = []ContainerImage{{Names: []string{"b:1"}, SizeBytes: 21}, {Names: []string{"b:1"}, SizeBytes: 22}} // listed twice: the last size counts
+	s := MustSnapshot(nodes, nil)
+	a, sha, b := s.ImageID("a:1"), s.ImageID("a@sha"), s.ImageID("b:1")
+	if a < 0 || sha < 0 || b < 0 || a == sha || a == b || s.ImageID("c:1") != -1 {
+		t.Fatalf("ImageID: a:1=%d a@sha=%d b:1=%d c:1=%d", a, sha, b, s.ImageID("c:1"))
+	}
+	for _, c := range []struct {
+		node int
+		id   int32
+		size int64
+		ok   bool
+	}{{0, a, 10, true}, {0, sha, 10, true}, {0, b, 20, true}, {1, b, 22, true}, {1, a, 0, false}, {2, b, 0, false}} {
+		if size, ok := s.ImageTable().Size(c.node, c.id); size != c.size || ok != c.ok {
+			t.Errorf("ImageTable().Size(%d, %d) = %d, %v; want %d, %v", c.node, c.id, size, ok, c.size, c.ok)
+		}
+	}
+	if m := s.Resources()[0].ImageMask; m != ImageMaskBit(a)|ImageMaskBit(sha)|ImageMaskBit(b) {
+		t.Errorf("ImageMask of node 0 = %b", m)
+	}
+	c := s.Clone()
+	upd := *nodes[2]
+	upd.Status.Images = []ContainerImage{{Names: []string{"c:1"}, SizeBytes: 30}}
+	if err := c.UpdateNode(&upd); err != nil {
+		t.Fatal(err)
+	}
+	id := c.ImageID("c:1")
+	if size, ok := c.ImageTable().Size(2, id); id < 0 || size != 30 || !ok || s.ImageID("c:1") != id {
+		t.Fatalf("after UpdateNode on a clone: id %d (original %d), size %d, %v", id, s.ImageID("c:1"), size, ok)
+	}
+	if _, ok := s.ImageTable().Size(2, id); ok {
+		t.Fatal("UpdateNode on a clone changed the original's node")
+	}
+}

@@ -450,7 +450,10 @@ func omCheckResources(t *rapid.T, s *fw.Snapshot) {
 			RequestedMilliCPU: ni.Requested.MilliCPU, RequestedMemory: ni.Requested.Memory,
 			RequestedEphemeralStorage: ni.Requested.EphemeralStorage,
 			NonZeroMilliCPU:           ni.NonZeroRequested.MilliCPU, NonZeroMemory: ni.NonZeroRequested.Memory,
-			NumPods: int64(len(ni.Pods)),
+			NumPods: int64(len(ni.Pods)), HasScalars: len(ni.Allocatable.Scalars) > 0,
+		}
+		for name := range ni.ImageSizes {
+			want.ImageMask |= fw.ImageMaskBit(s.ImageID(name))
 		}
 		if want.AllocatableMilliCPU != 0 && want.AllocatableMemory != 0 {
 			want.CPUFraction = float64(want.RequestedMilliCPU) / float64(want.AllocatableMilliCPU)

@@ -203,10 +203,24 @@ type PersistentVolumeSource struct {
 	RBD                  *RBDVolumeSource                  `json:"rbd,omitempty"`
 	CSI                  *CSIPersistentVolumeSource        `json:"csi,omitempty"`
 
-	// Sources the scheduler does not read, kept as given.
-	HostPath json.RawMessage `json:"hostPath,omitempty"`
-	Local    json.RawMessage `json:"local,omitempty"`
-	NFS      json.RawMessage `json:"nfs,omitempty"`
+	// Sources the scheduler does not read, kept as given (every other
+	// source of core/v1, so that any PersistentVolume an API server holds
+	// loads and prints back).
+	HostPath             json.RawMessage `json:"hostPath,omitempty"`
+	Local                json.RawMessage `json:"local,omitempty"`
+	NFS                  json.RawMessage `json:"nfs,omitempty"`
+	Glusterfs            json.RawMessage `json:"glusterfs,omitempty"`
+	CephFS               json.RawMessage `json:"cephfs,omitempty"`
+	FC                   json.RawMessage `json:"fc,omitempty"`
+	Flocker              json.RawMessage `json:"flocker,omitempty"`
+	FlexVolume           json.RawMessage `json:"flexVolume,omitempty"`
+	AzureFile            json.RawMessage `json:"azureFile,omitempty"`
+	VsphereVolume        json.RawMessage `json:"vsphereVolume,omitempty"`
+	Quobyte              json.RawMessage `json:"quobyte,omitempty"`
+	PhotonPersistentDisk json.RawMessage `json:"photonPersistentDisk,omitempty"`
+	PortworxVolume       json.RawMessage `json:"portworxVolume,omitempty"`
+	ScaleIO              json.RawMessage `json:"scaleIO,omitempty"`
+	StorageOS            json.RawMessage `json:"storageos,omitempty"`
 }
 
 // PersistentVolumeAccessMode is how a volume can be mounted.

@@ -70,7 +70,10 @@ func validateStorageQuantity(kind, name, path string, l resource.List, required,
 func (s *PersistentVolumeSource) count() int {
 	n := 0
 	for _, set := range []bool{s.GCEPersistentDisk != nil, s.AWSElasticBlockStore != nil, s.AzureDisk != nil,
-		s.Cinder != nil, s.ISCSI != nil, s.RBD != nil, s.CSI != nil, len(s.HostPath) > 0, len(s.Local) > 0, len(s.NFS) > 0} {
+		s.Cinder != nil, s.ISCSI != nil, s.RBD != nil, s.CSI != nil, len(s.HostPath) > 0, len(s.Local) > 0, len(s.NFS) > 0,
+		len(s.Glusterfs) > 0, len(s.CephFS) > 0, len(s.FC) > 0, len(s.Flocker) > 0, len(s.FlexVolume) > 0, len(s.AzureFile) > 0,
+		len(s.VsphereVolume) > 0, len(s.Quobyte) > 0, len(s.PhotonPersistentDisk) > 0, len(s.PortworxVolume) > 0,
+		len(s.ScaleIO) > 0, len(s.StorageOS) > 0} {
 		if set {
 			n++
 		}

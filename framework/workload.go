@@ -1,6 +1,9 @@
 package framework
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // PodSchedulingGroup is a pod's reference to the kube-scheduler PodGroup it
 // belongs to (pod.spec.schedulingGroup, Kubernetes v1.36, alpha behind the
@@ -18,6 +21,72 @@ type PodSchedulingGroup struct {
 type WorkloadPodGroup struct {
 	ObjectMeta `json:"metadata"`
 	Spec       WorkloadPodGroupSpec `json:"spec"`
+	// Status is what the scheduler observed: its PodGroupScheduled
+	// condition (set by the pod group scheduling cycle).
+	Status WorkloadPodGroupStatus `json:"status,omitzero"`
+}
+
+// WorkloadPodGroupStatus is a WorkloadPodGroup's status.
+type WorkloadPodGroupStatus struct {
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
+// Condition is one observed condition of an object (metav1.Condition
+// without observedGeneration: schedkit's objects have no generation).
+type Condition struct {
+	Type               string          `json:"type"`
+	Status             ConditionStatus `json:"status"`
+	LastTransitionTime time.Time       `json:"lastTransitionTime,omitzero"`
+	Reason             string          `json:"reason,omitempty"`
+	Message            string          `json:"message,omitempty"`
+}
+
+// The PodGroupScheduled condition kube-scheduler v1.36 sets on a
+// WorkloadPodGroup after each pod group cycle, and its reasons.
+const (
+	PodGroupScheduled            = "PodGroupScheduled"
+	PodGroupReasonScheduled      = "Scheduled"
+	PodGroupReasonUnschedulable  = "Unschedulable"
+	PodGroupReasonSchedulerError = "SchedulerError"
+)
+
+// FindCondition returns the condition of type t, or nil.
+func FindCondition(conds []Condition, t string) *Condition {
+	for i := range conds {
+		if conds[i].Type == t {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+// SetCondition is apimachinery's SetStatusCondition: it adds c, or updates
+// the condition of its type (its LastTransitionTime moves to c's, or now
+// when c has none, only when the status changes), and reports whether
+// anything changed.
+func SetCondition(conds *[]Condition, c Condition, now time.Time) bool {
+	if c.LastTransitionTime.IsZero() {
+		c.LastTransitionTime = now
+	}
+	old := FindCondition(*conds, c.Type)
+	if old == nil {
+		*conds = append(*conds, c)
+		return true
+	}
+	changed := false
+	if old.Status != c.Status {
+		old.Status, old.LastTransitionTime = c.Status, c.LastTransitionTime
+		changed = true
+	}
+	if old.Reason != c.Reason {
+		old.Reason = c.Reason
+		changed = true
+	}
+	if old.Message != c.Message {
+		old.Message = c.Message
+		changed = true
+	}
+	return changed
 }
 
 // WorkloadPodGroupSpec is a WorkloadPodGroup's spec.
@@ -27,9 +96,24 @@ type WorkloadPodGroupSpec struct {
 	PodGroupTemplateRef   *PodGroupTemplateReference     `json:"podGroupTemplateRef,omitempty"`
 	SchedulingPolicy      PodGroupSchedulingPolicy       `json:"schedulingPolicy"`
 	SchedulingConstraints *PodGroupSchedulingConstraints `json:"schedulingConstraints,omitempty"`
-	PriorityClassName     string                         `json:"priorityClassName,omitempty"`
-	Priority              *int32                         `json:"priority,omitempty"`
+	// DisruptionMode says how the group may be preempted (alpha,
+	// WorkloadAwarePreemption): Pod (default) one pod at a time, PodGroup
+	// all of it together.
+	DisruptionMode    *DisruptionMode `json:"disruptionMode,omitempty"`
+	PriorityClassName string          `json:"priorityClassName,omitempty"`
+	// Priority is the group's priority in workload-aware preemption (nil:
+	// 0).
+	Priority *int32 `json:"priority,omitempty"`
 }
+
+// DisruptionMode is how a WorkloadPodGroup may be disrupted.
+type DisruptionMode string
+
+// Disruption modes.
+const (
+	DisruptionModePod      DisruptionMode = "Pod"
+	DisruptionModePodGroup DisruptionMode = "PodGroup"
+)
 
 // PodGroupTemplateReference points at a Workload's pod group template.
 type PodGroupTemplateReference struct {
@@ -96,6 +180,7 @@ type PodGroupTemplate struct {
 	Name                  string                         `json:"name"`
 	SchedulingPolicy      PodGroupSchedulingPolicy       `json:"schedulingPolicy"`
 	SchedulingConstraints *PodGroupSchedulingConstraints `json:"schedulingConstraints,omitempty"`
+	DisruptionMode        *DisruptionMode                `json:"disruptionMode,omitempty"`
 	PriorityClassName     string                         `json:"priorityClassName,omitempty"`
 	Priority              *int32                         `json:"priority,omitempty"`
 }
@@ -122,10 +207,22 @@ func (g *WorkloadPodGroup) Validate() error {
 	if g.Name == "" {
 		return fmt.Errorf("PodGroup: metadata.name is empty (namespace %q)", g.Namespace)
 	}
-	return validateGroupPolicy("PodGroup "+g.Key()+": spec", g.Spec.SchedulingPolicy, g.Spec.SchedulingConstraints)
+	return validateGroupPolicy("PodGroup "+g.Key()+": spec", g.Spec.SchedulingPolicy, g.Spec.SchedulingConstraints, g.Spec.DisruptionMode)
 }
 
-func validateGroupPolicy(prefix string, p PodGroupSchedulingPolicy, c *PodGroupSchedulingConstraints) error {
+// PriorityValue is the group's priority in workload-aware preemption
+// (kube's PodGroupPriority: spec.priority, or 0).
+func (g *WorkloadPodGroup) PriorityValue() int32 {
+	if g.Spec.Priority != nil {
+		return *g.Spec.Priority
+	}
+	return 0
+}
+
+func validateGroupPolicy(prefix string, p PodGroupSchedulingPolicy, c *PodGroupSchedulingConstraints, dm *DisruptionMode) error {
+	if dm != nil && *dm != DisruptionModePod && *dm != DisruptionModePodGroup {
+		return fmt.Errorf("%s.disruptionMode=%q: must be %q or %q", prefix, *dm, DisruptionModePod, DisruptionModePodGroup)
+	}
 	switch {
 	case p.Basic == nil && p.Gang == nil:
 		return fmt.Errorf("%s.schedulingPolicy: exactly one of basic and gang must be set, got neither", prefix)
@@ -167,7 +264,7 @@ func (w *Workload) Validate() error {
 			return fmt.Errorf("%s.name=%q: must be set and unique", prefix, t.Name)
 		}
 		seen[t.Name] = true
-		if err := validateGroupPolicy(prefix, t.SchedulingPolicy, t.SchedulingConstraints); err != nil {
+		if err := validateGroupPolicy(prefix, t.SchedulingPolicy, t.SchedulingConstraints, t.DisruptionMode); err != nil {
 			return err
 		}
 	}

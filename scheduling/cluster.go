@@ -85,10 +85,12 @@ type Cluster struct {
 
 	// Objects of the workload layer: Trimaran's node loads
 	// (cluster_nodeload.go), the gangs' PodGroups (scheduler-plugins' and
-	// kube's) and the pods of each gang (cluster_groups.go).
+	// kube's), kube's Workloads and the pods of each gang
+	// (cluster_groups.go, cluster_workloads.go).
 	loads      map[string]*framework.NodeLoad
 	podGroups  map[string]*framework.PodGroup
 	wpodGroups map[string]*framework.WorkloadPodGroup
+	workloads  map[string]*framework.Workload
 	groups     map[string]*groupMembers
 }
 
@@ -101,7 +103,7 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 	}
 	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
 		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, wpodGroups: map[string]*framework.WorkloadPodGroup{},
-		groups: map[string]*groupMembers{}}, nil
+		workloads: map[string]*framework.Workload{}, groups: map[string]*groupMembers{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods

@@ -244,6 +244,7 @@ type clExact struct {
 	Groups     map[string]string
 	PodGroups  map[string]*framework.PodGroup
 	WPodGroups map[string]*framework.WorkloadPodGroup
+	Workloads  map[string]*framework.Workload
 	Loads      map[string]*framework.NodeLoad
 }
 
@@ -265,7 +266,7 @@ func (c *Cluster) exact() clExact {
 	}
 	e := clExact{Pods: map[string]string{}, UIDs: maps.Clone(c.uids), Metrics: maps.Clone(c.metrics), Images: map[string]int{},
 		PDBs: slices.Clone(c.snap.DisruptionBudgets), Journal: len(c.journal),
-		Groups: map[string]string{}, PodGroups: maps.Clone(c.podGroups), WPodGroups: maps.Clone(c.wpodGroups), Loads: maps.Clone(c.loads)}
+		Groups: map[string]string{}, PodGroups: maps.Clone(c.podGroups), WPodGroups: maps.Clone(c.wpodGroups), Workloads: maps.Clone(c.workloads), Loads: maps.Clone(c.loads)}
 	for k, m := range c.groups {
 		e.Groups[k] = fmt.Sprintf("%v assigned=%d", m.pods, m.assigned)
 	}

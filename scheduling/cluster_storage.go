@@ -25,8 +25,10 @@ import (
 //     classes are not bound by the cluster: give them a volumeName, or use
 //     WaitForFirstConsumer classes, whose binding the scheduler drives.)
 //   - The ephemeral volume controller: a pod added with generic ephemeral
-//     volumes gets their claims (<pod>-<volume>, owned by the pod) unless
-//     they exist; deleting the pod deletes the claims it owns.
+//     volumes gets their claims (<pod>-<volume>, owned by the pod, of the
+//     default StorageClass when the template names none, as the
+//     DefaultStorageClass admission plugin sets it) unless they exist;
+//     deleting the pod deletes the claims it owns.
 //   - VolumeBinding's PreBind (BindPodVolumes): static bindings and dynamic
 //     provisioning complete at once.
 
@@ -215,6 +217,9 @@ func (c *Cluster) createEphemeralClaims(pod *framework.Pod) error {
 		claim.Labels, claim.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
 		claim.OwnerReferences = []framework.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
 		claim.Status.Phase = framework.ClaimPending
+		if !namesClass(claim) {
+			withDefaultClass(claim, c.defaultStorageClass())
+		}
 		if err := c.setStorage(claim); err != nil {
 			return fmt.Errorf("pod %s: ephemeral volume %q: %w", pod.Key(), v.Name, err)
 		}

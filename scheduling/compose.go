@@ -35,8 +35,18 @@ var (
 	_ framework.PreFilterPlugin  = (*splitPluginWithPreFilter)(nil)
 )
 
+// splitPluginWithPlacement adds the score half's placement score
+// (NodeResourcesFit's, kube-scheduler v1.36).
+type splitPluginWithPlacement struct {
+	*splitPluginWithPreFilter
+	placement framework.PlacementScorePlugin
+}
+
+var _ framework.PlacementScorePlugin = (*splitPluginWithPlacement)(nil)
+
 // compose joins a filter half and a score half that report the same name.
-// The result implements PreFilter only when the filter half does.
+// The result implements PreFilter only when the filter half does, and
+// PlacementScore when, besides, the score half does.
 func compose(filterHalf, scoreHalf framework.Plugin) (framework.Plugin, error) {
 	if filterHalf.Name() != scoreHalf.Name() {
 		return nil, fmt.Errorf("scheduling: cannot compose %q with %q", filterHalf.Name(), scoreHalf.Name())
@@ -52,9 +62,21 @@ func compose(filterHalf, scoreHalf framework.Plugin) (framework.Plugin, error) {
 	sp := &splitPlugin{name: f.Name(), filter: f, score: s}
 	sp.preScore, _ = scoreHalf.(framework.PreScorePlugin)
 	if pf, ok := filterHalf.(framework.PreFilterPlugin); ok {
-		return &splitPluginWithPreFilter{splitPlugin: sp, preFilter: pf}, nil
+		withPF := &splitPluginWithPreFilter{splitPlugin: sp, preFilter: pf}
+		if ps, ok := scoreHalf.(framework.PlacementScorePlugin); ok {
+			return &splitPluginWithPlacement{splitPluginWithPreFilter: withPF, placement: ps}, nil
+		}
+		return withPF, nil
 	}
 	return sp, nil
+}
+
+func (p *splitPluginWithPlacement) ScorePlacement(ctx context.Context, st *framework.CycleState, g *framework.PodGroupInfo, a *framework.PodGroupAssignments) (int64, *framework.Status) {
+	return p.placement.ScorePlacement(ctx, st, g, a)
+}
+
+func (p *splitPluginWithPlacement) PlacementScoreExtensions() framework.PlacementScoreExtensions {
+	return p.placement.PlacementScoreExtensions()
 }
 
 func (p *splitPlugin) Name() string { return p.name }
@@ -198,6 +220,8 @@ func splitOf(pl framework.Plugin) (*splitPlugin, bool) {
 	case *splitPlugin:
 		return v, true
 	case *splitPluginWithPreFilter:
+		return v.splitPlugin, true
+	case *splitPluginWithPlacement:
 		return v.splitPlugin, true
 	case *volumeBindingPlugin:
 		return v.splitPlugin, true

@@ -46,8 +46,9 @@ type Configuration struct {
 	// ignorable ones last.
 	Extenders []*extender.Client
 
-	specs []PluginSpec
-	doc   cfgFile // the defaulted versioned document, printed by Write
+	specs    []PluginSpec
+	doc      cfgFile // the defaulted versioned document, printed by Write
+	features WorkloadFeatures
 }
 
 // Registry returns a new registry holding the plugins the configuration was
@@ -61,14 +62,19 @@ func (c *Configuration) Registry() *framework.Registry {
 }
 
 // SchedulerOptions returns the Options carrying the scheduler-wide settings
-// to New: parallelism, percentageOfNodesToScore, the pod backoff bounds and
-// the extenders.
+// to New: parallelism, percentageOfNodesToScore, the pod backoff bounds,
+// the extenders and, when the configuration was loaded with some,
+// WithWorkloadFeatures.
 func (c *Configuration) SchedulerOptions() []Option {
 	exts := make([]framework.Extender, len(c.Extenders))
 	for i, e := range c.Extenders {
 		exts[i] = e
 	}
-	return []Option{
+	var feats []Option
+	if c.features != (WorkloadFeatures{}) {
+		feats = append(feats, WithWorkloadFeatures(c.features))
+	}
+	return append(feats,
 		WithExtenders(exts...),
 		WithParallelism(int(c.Parallelism)),
 		WithPercentageOfNodesToScore(c.PercentageOfNodesToScore),
@@ -76,7 +82,7 @@ func (c *Configuration) SchedulerOptions() []Option {
 			InitialBackoff: time.Duration(c.PodInitialBackoffSeconds) * time.Second,
 			MaxBackoff:     time.Duration(c.PodMaxBackoffSeconds) * time.Second,
 		}),
-	}
+	)
 }
 
 // Write prints the configuration as canonical YAML in the
@@ -117,6 +123,17 @@ func WithConfigPlugins(specs ...PluginSpec) ConfigOption {
 // plugin sets are merged with (default DefaultMultiPoint()).
 func WithConfigDefaultPlugins(mp []WeightedPlugin) ConfigOption {
 	return func(l *cfgLoader) { l.defaults = slices.Clone(mp) }
+}
+
+// WithConfigWorkloadFeatures loads the configuration as kube-scheduler
+// v1.36 does with these alpha feature gates on (default: all off): the
+// default multiPoint list gains GangScheduling (GangScheduling gate) and
+// TopologyPlacementGenerator and PodGroupPodsCount with weight 1
+// (TopologyAwareWorkloadScheduling), appended in that order as kube's
+// applyFeatureGates appends them, and SchedulerOptions carries
+// WithWorkloadFeatures(f).
+func WithConfigWorkloadFeatures(f WorkloadFeatures) ConfigOption {
+	return func(l *cfgLoader) { l.features = f }
 }
 
 // LoadConfigFile reads and loads a configuration file (see LoadConfig).
@@ -168,8 +185,11 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     weights are assigned and checked as kube's getScoreWeights does
 //     (negative weights are allowed, but a plugin checked
 //     while the running total — which counts kube's default VolumeBinding
-//     and DynamicResources — is negative fails), one QueueSort and at
-//     least one Bind plugin are required, and every profile must resolve
+//     and DynamicResources — is negative fails), placementScore weights
+//     likewise (kube v1.36's pod group points: see
+//     WithConfigWorkloadFeatures), one QueueSort, at least one Bind plugin
+//     and at most one placementGenerate plugin are required, and every
+//     profile must resolve
 //     to the same QueueSort plugin and args. Each profile keeps the args
 //     of the plugins it instantiates. The extenders' clients are built
 //     as kube-scheduler builds them (ignorable ones last, ignoredByScheduler resources
@@ -185,6 +205,9 @@ func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
 	l := &cfgLoader{order: DefaultPlugins(), defaults: DefaultMultiPoint(), codecs: cfgCodecs()}
 	for _, o := range opts {
 		o(l)
+	}
+	if err := l.features.validate(); err != nil {
+		return nil, err
 	}
 	if err := l.init(); err != nil {
 		return nil, err
@@ -204,6 +227,7 @@ type cfgLoader struct {
 	defaults []WeightedPlugin
 	codecs   map[string]cfgCodec
 	extOpts  []extender.Option
+	features WorkloadFeatures
 }
 
 func (l *cfgLoader) init() error {
@@ -243,8 +267,8 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 	var errs cfgErrs
 	cfgSetDefaults(f)
 	states := make([]*cfgProfileState, len(f.Profiles))
-	def := cfgDefaultPlugins(l.defaults)
-	weighDef := cfgDefaultPlugins(cfgWithKubeHiddenScorers(l.defaults))
+	def := cfgDefaultPlugins(cfgWithWorkloadPlugins(l.defaults, l.features))
+	weighDef := cfgDefaultPlugins(cfgWithWorkloadPlugins(cfgWithKubeHiddenScorers(l.defaults), l.features))
 	for i := range f.Profiles {
 		// Merged before defaultProfile replaces the user's plugin sets.
 		weighed := cfgMergePlugins(weighDef, f.Profiles[i].Plugins)
@@ -264,6 +288,7 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 		PodInitialBackoffSeconds: *f.PodInitialBackoffSeconds,
 		PodMaxBackoffSeconds:     *f.PodMaxBackoffSeconds,
 		specs:                    slices.Clone(l.order),
+		features:                 l.features,
 	}
 	if c.Extenders, err = l.buildExtenders(f.Extenders, states, f.Profiles); err != nil {
 		return nil, err
@@ -607,6 +632,12 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 		if _, ok := pl.(framework.PreEnqueuePlugin); ok {
 			set[cfgPointPreEnqueue] = true
 		}
+		if _, ok := pl.(framework.PlacementGeneratePlugin); ok {
+			set[cfgPointPlacementGenerate] = true
+		}
+		if _, ok := pl.(framework.PlacementScorePlugin); ok {
+			set[cfgPointPlacementScore] = true
+		}
 		points[name] = set
 	}
 	implements := func(name, point string) bool { return points[name][point] }
@@ -619,6 +650,9 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	}
 	if len(lists[PointBind]) == 0 {
 		return fail("at least one bind plugin is needed")
+	}
+	if len(lists[cfgPointPlacementGenerate]) > 1 {
+		return fail("at most one placement generate plugin is allowed, got %q", lists[cfgPointPlacementGenerate])
 	}
 	hidden := func(name string) bool { return l.specs[name].Factory == nil && cfgKubeHiddenScorer(name) }
 	weights, err := cfgScoreWeights(st.weighed, func(name string) bool { return implements(name, PointScore) || hidden(name) }, hidden)
@@ -644,6 +678,9 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	}
 	for _, n := range p.Score {
 		p.Weights[n] = weights[n]
+	}
+	if err := cfgPlacementPoints(&p, st.merged, lists, func(name string) bool { return implements(name, cfgPointPlacementScore) }); err != nil {
+		return fail("%v", err)
 	}
 	for _, a := range st.instantiated(l) {
 		if a.value != nil {

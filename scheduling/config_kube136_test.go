@@ -18,8 +18,8 @@ import (
 // k8s.io/kube-scheduler/config/v1/types.go), and its framework treats them
 // as extension points (framework/runtime/framework.go,
 // getExtensionPoints): a file may disable plugins there, and a plugin
-// enabled there must implement the point (none of schedkit's does). The
-// older versions lack the fields.
+// enabled there must implement the point. The older versions lack the
+// fields. (config_workload_test.go loads and runs them.)
 func TestConfigPlacementPoints(t *testing.T) {
 	for _, in := range []string{
 		"profiles:\n- plugins:\n    placementScore:\n      disabled:\n      - name: '*'\n",

@@ -270,11 +270,17 @@ func cfgWithKubeHiddenScorers(mp []WeightedPlugin) []WeightedPlugin {
 // passes the plugin sets merged with cfgKubeHiddenScorers, so the running
 // total is kube's; hidden (nil: none) names them for the error message.
 func cfgScoreWeights(p *cfgPlugins, isScore, hidden func(name string) bool) (map[string]int64, error) {
+	return cfgWeights("plugins.score", append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...), isScore, hidden)
+}
+
+// cfgWeights is getScoreWeights over list (a point's enabled plugins then
+// multiPoint's) for the plugins isScore selects; prefix starts its errors.
+func cfgWeights(prefix string, list []cfgPlugin, isScore, hidden func(name string) bool) (map[string]int64, error) {
 	weights := map[string]int64{}
 	var total int64
 	var counted []string // hidden plugins counted so far
 	neg := ""            // the last plugin with a negative weight, for the error
-	for _, e := range append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...) {
+	for _, e := range list {
 		if !isScore(e.Name) {
 			continue
 		}
@@ -292,10 +298,10 @@ func cfgScoreWeights(p *cfgPlugins, isScore, hidden func(name string) bool) (map
 				note = fmt.Sprintf(", counting kube's default %s, which schedkit does not run", strings.Join(counted, " and "))
 			}
 			if total < 0 { // only a negative weight gets here: say so
-				return nil, fmt.Errorf("plugins.score: plugin %q weight %d is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin %q weight %d, running total %d%s, wraps around)",
-					neg, weights[neg], e.Name, w, total, note)
+				return nil, fmt.Errorf("%s: plugin %q weight %d is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin %q weight %d, running total %d%s, wraps around)",
+					prefix, neg, weights[neg], e.Name, w, total, note)
 			}
-			return nil, fmt.Errorf("plugins.score: total score of Score plugins could overflow (plugin %q weight %d, running total %d%s)", e.Name, w, total, note)
+			return nil, fmt.Errorf("%s: total score of Score plugins could overflow (plugin %q weight %d, running total %d%s)", prefix, e.Name, w, total, note)
 		}
 		if w < 0 {
 			neg = e.Name

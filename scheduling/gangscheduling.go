@@ -31,12 +31,20 @@ type WorkloadFeatures struct {
 	// TopologyPlacementGenerator and PodGroupPodsCount plugins); needs
 	// GenericWorkload.
 	TopologyAwareWorkloadScheduling bool
+	// WorkloadAwarePreemption: a pod group that cannot be placed preempts
+	// as a whole (KEP-5710: DefaultPreemption's PodGroupPostFilter, victims
+	// grouped by their PodGroup's disruptionMode); needs GangScheduling.
+	WorkloadAwarePreemption bool
 }
 
-// validate is the gates' dependencies (kube's feature gate specs).
+// validate is the gates' dependencies (kube's feature gate specs,
+// pkg/features/kube_features.go).
 func (f WorkloadFeatures) validate() error {
 	if !f.GenericWorkload && (f.GangScheduling || f.TopologyAwareWorkloadScheduling) {
 		return fmt.Errorf("scheduling: WorkloadFeatures: GangScheduling and TopologyAwareWorkloadScheduling need GenericWorkload")
+	}
+	if f.WorkloadAwarePreemption && !f.GangScheduling {
+		return fmt.Errorf("scheduling: WorkloadFeatures: WorkloadAwarePreemption needs GangScheduling")
 	}
 	return nil
 }
@@ -62,6 +70,8 @@ func WithWorkloadFeatures(f WorkloadFeatures) Option {
 //     of the gang are placed (assumed or bound), activating the gang's
 //     queued pods; the pod that reaches minCount allows every waiting pod of
 //     the gang. A missing PodGroup is an Error (retried once it appears).
+//     In the pod group cycle's trial it counts the pods placed so far in
+//     the trial, as kube's Permit reads the snapshot's pod group state there.
 //
 // A pod without schedulingGroup, or whose group has a basic policy, passes
 // both. It has no Unreserve: a gang that does not gather in time has each
@@ -108,7 +118,7 @@ func (pl *GangScheduling) PreEnqueue(_ context.Context, pod *framework.Pod) *fra
 	}
 	name := *pod.Spec.SchedulingGroup.PodGroupName
 	g, ok := pl.s.cluster.WorkloadPodGroup(pod.Namespace, name)
-	if !ok {
+	if !ok { // kube: the lister's NotFound
 		return framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("waiting for pods's pod group %q to appear in scheduling queue", name))
 	}
 	if g.Spec.SchedulingPolicy.Gang == nil {
@@ -133,13 +143,19 @@ func (pl *GangScheduling) Permit(_ context.Context, state *framework.CycleState,
 	ns, name := pod.Pod.Namespace, *sg.PodGroupName
 	g, ok := s.cluster.WorkloadPodGroup(ns, name)
 	if !ok {
-		return framework.AsStatus(fmt.Errorf("failed to get podGroup %s/%s: not found", ns, name)), 0
+		return framework.AsStatus(fmt.Errorf("failed to get podGroup %s/%s: %w", ns, name, errPodGroupNotFound(name))), 0
 	}
 	if g.Spec.SchedulingPolicy.Gang == nil {
 		return nil, 0
 	}
 	members := s.cluster.WorkloadPodGroupMembers(ns, name)
-	if _, scheduled := s.cluster.WorkloadPodGroupCounts(ns, name); scheduled < g.MinCount() {
+	// In the pod group cycle the count is the trial's (kube reads the
+	// snapshot's pod group state there, the cache's elsewhere).
+	_, scheduled := s.cluster.WorkloadPodGroupCounts(ns, name)
+	if t, ok := pgTrialFrom(state); ok {
+		scheduled = t.scheduled
+	}
+	if scheduled < g.MinCount() {
 		var unscheduled []string
 		for _, r := range members {
 			if r.State == StatePending {
@@ -158,4 +174,10 @@ func (pl *GangScheduling) Permit(_ context.Context, state *framework.CycleState,
 		}
 	}
 	return nil, 0
+}
+
+// errPodGroupNotFound is the PodGroup lister's NotFound error, as
+// kube-scheduler's plugins print it.
+func errPodGroupNotFound(name string) error {
+	return fmt.Errorf("podgroup.scheduling.k8s.io %q not found", name)
 }

@@ -44,8 +44,9 @@ var gsFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
 
 // TestGangSchedulingFlow ports kube-scheduler v1.36's
 // pkg/scheduler/framework/plugins/gangscheduling/gangscheduling_test.go
-// TestGangSchedulingFlow (pod-by-pod cases): PreEnqueue, then the pods
-// already waiting at Permit, then the pod's own Permit.
+// TestGangSchedulingFlow (every case of v1.36.4): PreEnqueue, then the
+// pods already waiting at Permit, then the pod's own Permit, in a pod's
+// cycle or in a pod group cycle's trial.
 func TestGangSchedulingFlow(t *testing.T) {
 	pg1, pg2, pg3 := gsGang("ns1", "pg1", 3), gsGang("ns1", "pg2", 4), gsBasic("ns1", "pg3")
 	p1, p2, p3 := gsPod("ns1", "p1", "pg1"), gsPod("ns1", "p2", "pg1"), gsPod("ns1", "p3", "pg1")
@@ -61,6 +62,9 @@ func TestGangSchedulingFlow(t *testing.T) {
 		wantPermit    *framework.Status
 		wantActivated []string
 		wantAllowed   []string
+		// duringCycle runs tt.pod's Permit in a pod group cycle's trial: the
+		// pod is assumed in the trial, not in the cluster.
+		duringCycle bool
 	}{
 		{name: "non-gang pod succeeds immediately", pod: nonGang, groups: []*framework.WorkloadPodGroup{pg1, pg2, pg3}},
 		{name: "basic policy pod succeeds immediately", pod: basic, groups: []*framework.WorkloadPodGroup{pg1, pg2, pg3}},
@@ -73,6 +77,8 @@ func TestGangSchedulingFlow(t *testing.T) {
 			wantActivated: []string{"ns1/p3"}},
 		{name: "final gang pod arrives at Permit and allows all waiting pods from a gang", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5},
 			groups: []*framework.WorkloadPodGroup{pg1, pg2}, waiting: []*framework.Pod{p2, p3, p4, p5}, wantAllowed: []string{"ns1/p2", "ns1/p3"}},
+		{name: "final gang pod arrives at Permit during pod group scheduling cycle", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5},
+			groups: []*framework.WorkloadPodGroup{pg1, pg2}, waiting: []*framework.Pod{p2, p3, p4, p5}, wantAllowed: []string{"ns1/p2", "ns1/p3"}, duringCycle: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,11 +137,15 @@ func TestGangSchedulingFlow(t *testing.T) {
 				qp.where, qp.Attempts = qInFlight, 1
 				s.queue.requeueFailed(qp, nil, nil, false)
 			}
-			if err := c.Assume(tt.pod.Namespace, tt.pod.Name, "some-node"); err != nil {
+			st := state()
+			if tt.duringCycle {
+				_, placed := c.WorkloadPodGroupCounts(tt.pod.Namespace, "pg1")
+				st.Write(pgTrialKey, &pgTrial{scheduled: placed + 1})
+			} else if err := c.Assume(tt.pod.Namespace, tt.pod.Name, "some-node"); err != nil {
 				t.Fatal(err)
 			}
 			pi, _, _ := c.podInfo(tt.pod.Key())
-			got, _ := pl.Permit(context.Background(), state(), pi, "some-node")
+			got, _ := pl.Permit(context.Background(), st, pi, "some-node")
 			if !statusEqual(got, tt.wantPermit) {
 				t.Fatalf("Permit = %v, want %v", got, tt.wantPermit)
 			}
@@ -163,8 +173,8 @@ func statusEqual(a, b *framework.Status) bool {
 }
 
 // TestGangSchedulingInScheduler runs the pod group cycle: a gang that fits
-// binds whole; one short of room is refused whole ("0/1 placements are
-// available") and leaves the cluster as it was; a pod naming a missing
+// binds whole; one short of room is refused whole (each pod with kube's
+// message) and leaves the cluster as it was; a pod naming a missing
 // PodGroup is held back by PreEnqueue; the plugin refuses a scheduler
 // without the GangScheduling feature.
 func TestGangSchedulingInScheduler(t *testing.T) {
@@ -216,9 +226,16 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 		if len(ds) != 3 {
 			t.Fatalf("%d decisions, want one per pod: %+v", len(ds), ds)
 		}
+		// kube's submitPodGroupAlgorithmResult: a pod that fit carries its
+		// Permit verdict, the others their own failure.
+		want := map[string]string{
+			"ns/a": "waiting for minCount pods from a gang to be scheduled, one or more plugins asked to wait and no plugin rejected pod",
+			"ns/b": "waiting for minCount pods from a gang to be scheduled, one or more plugins asked to wait and no plugin rejected pod",
+			"ns/c": "0/1 nodes are available: 1 Insufficient cpu.",
+		}
 		for _, d := range ds {
-			if d.Outcome != OutcomeUnschedulable || d.Message != "0/1 placements are available, first placement status: 0/1 nodes are available: 1 Insufficient cpu." {
-				t.Errorf("%s: %s %q", d.Pod, d.Outcome, d.Message)
+			if d.Outcome != OutcomeUnschedulable || d.Message != want[d.Pod] {
+				t.Errorf("%s: %s %q, want Unschedulable %q", d.Pod, d.Outcome, d.Message, want[d.Pod])
 			}
 		}
 		if w := len(s.WaitingPods()); w != 0 {
@@ -281,10 +298,9 @@ func TestWorkloadPodGroupValidate(t *testing.T) {
 }
 
 // TestGangSchedulingFromConfig: a KubeSchedulerConfiguration enabling
-// GangScheduling at permit loads (multiPoint would also enable it at
-// preEnqueue, which framework.Profile cannot carry yet); with the workload
-// features the scheduler built from it places a gang whole (the pod group
-// cycle still asks it at PreEnqueue); without them it refuses.
+// GangScheduling at permit only loads; with the workload features the
+// scheduler built from it places a gang whole; without them it refuses.
+// (config_workload_test.go loads it through the gates and multiPoint.)
 func TestGangSchedulingFromConfig(t *testing.T) {
 	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
 	if err != nil {
@@ -308,5 +324,34 @@ func TestGangSchedulingFromConfig(t *testing.T) {
 	s.RunUntilIdle(context.Background())
 	if _, _, bound := c.NumPods(); bound != 2 {
 		t.Errorf("%d bound, want the gang's 2", bound)
+	}
+}
+
+func gsPodInfo(ns, name, group string) *framework.PodInfo {
+	pi, err := framework.NewPodInfo(gsPod(ns, name, group))
+	if err != nil {
+		panic(err)
+	}
+	return pi
+}
+
+// TestGangSchedulingPermitMissingGroup: Permit of a pod whose PodGroup is
+// gone is an Error wrapping the lister's NotFound, as kube-scheduler
+// v1.36's gangscheduling.go Permit words it; PreEnqueue holds such a pod
+// back instead.
+func TestGangSchedulingPermitMissingGroup(t *testing.T) {
+	p := gsPod("ns", "p", "gone")
+	c, _ := NewClusterFrom([]*framework.Node{csNode("n")}, []*framework.Pod{p})
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithWorkloadFeatures(gsFeatures))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := s.Framework(DefaultSchedulerName)
+	pl, _ := fw.Plugin(GangSchedulingName)
+	pi, _, _ := c.podInfo(p.Key())
+	got, _ := pl.(*GangScheduling).Permit(context.Background(), s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]}), pi, "n")
+	want := `failed to get podGroup ns/gone: podgroup.scheduling.k8s.io "gone" not found`
+	if got.Code() != framework.Error || got.Message() != want {
+		t.Errorf("Permit = %v, want Error %q", got, want)
 	}
 }

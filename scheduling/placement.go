@@ -16,117 +16,13 @@ const (
 	PodGroupPodsCountName          = "PodGroupPodsCount"
 )
 
-// PlacementPlugins are the placementGenerate and placementScore plugins of
-// one profile (registry names; a score weight of 0 means 1).
-type PlacementPlugins struct {
-	Generate []string
-	Score    []WeightedPlugin
-}
-
-// DefaultPlacementPlugins are the placement plugins a profile gets when
-// TopologyAwareWorkloadScheduling is on and it names none:
-// TopologyPlacementGenerator and PodGroupPodsCount (weight 1).
-func DefaultPlacementPlugins() PlacementPlugins {
-	return PlacementPlugins{Generate: []string{TopologyPlacementGeneratorName}, Score: []WeightedPlugin{{Name: PodGroupPodsCountName, Weight: 1}}}
-}
-
-// WithPlacementPlugins sets the placement plugins of the profile
-// schedulerName ("" means DefaultSchedulerName), as a configuration's
-// plugins.placementGenerate and plugins.placementScore do. They run only
-// with the TopologyAwareWorkloadScheduling workload feature.
-func WithPlacementPlugins(schedulerName string, p PlacementPlugins) Option {
-	return func(s *Scheduler) {
-		if schedulerName == "" {
-			schedulerName = DefaultSchedulerName
-		}
-		if s.workload.placementCfg == nil {
-			s.workload.placementCfg = map[string]PlacementPlugins{}
-		}
-		s.workload.placementCfg[schedulerName] = p
-	}
-}
-
-// profilePlacement is a profile's instantiated placement plugins.
-type profilePlacement struct {
-	generate []framework.PlacementGeneratePlugin
-	score    []framework.PlacementScorePlugin
-	weights  []int64
-}
-
-// buildPlacements instantiates every profile's placement plugins from
-// registry: the configured ones, or DefaultPlacementPlugins when
-// TopologyAwareWorkloadScheduling is on. A plugin that is not registered or
-// does not implement its point, or placement plugins without the feature,
-// are errors naming the profile.
-func (s *Scheduler) buildPlacements(registry *framework.Registry) error {
-	for name := range s.workload.placementCfg {
-		if _, ok := s.profiles[name]; !ok {
-			return fmt.Errorf("scheduling: WithPlacementPlugins: no profile %q", name)
-		}
-	}
-	if !s.workload.features.TopologyAwareWorkloadScheduling {
-		if len(s.workload.placementCfg) > 0 {
-			return errors.New("scheduling: WithPlacementPlugins: needs the TopologyAwareWorkloadScheduling workload feature")
-		}
-		return nil
-	}
-	s.workload.placements = map[string]*profilePlacement{}
-	for _, name := range s.order {
-		cfg, ok := s.workload.placementCfg[name]
-		if !ok {
-			cfg = DefaultPlacementPlugins()
-		}
-		fw := s.profiles[name].fw
-		pp := &profilePlacement{}
-		build := func(point, plugin string) (framework.Plugin, error) {
-			fac, ok := registry.Lookup(plugin)
-			if !ok {
-				return nil, fmt.Errorf("scheduling: profile %q: %s: unknown plugin %q", name, point, plugin)
-			}
-			return fac(nil, fw)
-		}
-		for _, g := range cfg.Generate {
-			pl, err := build("placementGenerate", g)
-			if err != nil {
-				return err
-			}
-			gp, ok := pl.(framework.PlacementGeneratePlugin)
-			if !ok {
-				return fmt.Errorf("scheduling: profile %q: placementGenerate: plugin %q does not implement it", name, g)
-			}
-			pp.generate = append(pp.generate, gp)
-		}
-		for _, sc := range cfg.Score {
-			pl, err := build("placementScore", sc.Name)
-			if err != nil {
-				return err
-			}
-			sp, ok := pl.(framework.PlacementScorePlugin)
-			if !ok {
-				return fmt.Errorf("scheduling: profile %q: placementScore: plugin %q does not implement it", name, sc.Name)
-			}
-			w := sc.Weight
-			if w < 0 {
-				return fmt.Errorf("scheduling: profile %q: placementScore: plugin %q: negative weight %d", name, sc.Name, w)
-			}
-			if w == 0 {
-				w = 1
-			}
-			pp.score = append(pp.score, sp)
-			pp.weights = append(pp.weights, w)
-		}
-		s.workload.placements[name] = pp
-	}
-	return nil
-}
-
 // TopologyPlacementGenerator is kube-scheduler v1.36's
-// TopologyPlacementGenerator (plugins/topologyaware): for a PodGroup with a
-// topology constraint it proposes one placement per value of the key among
-// the parent's nodes (nodes without the key are left out); once some pods
-// of the group are placed, only their domain. A group without constraint
-// keeps the parent placement. Placements come in domain order (kube: map
-// order).
+// TopologyPlacementGenerator (plugins/topologyaware/topology_placement.go):
+// for a PodGroup with a topology constraint it proposes one placement per
+// value of the key among the parent's nodes (nodes without the key are
+// left out); once some pods of the group are placed (assumed or bound),
+// only their domain. A group without constraint keeps the parent
+// placement. Placements come in domain order (kube: map order).
 type TopologyPlacementGenerator struct{}
 
 var _ framework.PlacementGeneratePlugin = TopologyPlacementGenerator{}
@@ -150,7 +46,7 @@ func (TopologyPlacementGenerator) GeneratePlacements(_ context.Context, state *f
 	}
 	pg, ok := s.cluster.WorkloadPodGroup(group.Namespace, group.Name)
 	if !ok {
-		return nil, framework.AsStatus(fmt.Errorf("podgroup %s/%s not found", group.Namespace, group.Name))
+		return nil, framework.AsStatus(errPodGroupNotFound(group.Name))
 	}
 	c := pg.Spec.SchedulingConstraints
 	if c == nil || len(c.Topology) == 0 {
@@ -158,15 +54,19 @@ func (TopologyPlacementGenerator) GeneratePlacements(_ context.Context, state *f
 	}
 	key := c.Topology[0].Key
 	required := ""
+	snap := state.Snapshot()
+	if snap == nil {
+		snap = s.cluster.Snapshot()
+	}
 	for _, r := range s.cluster.WorkloadPodGroupMembers(group.Namespace, group.Name) {
 		if r.State == StatePending {
 			continue
 		}
-		n, ok := s.cluster.Node(r.Pod.Spec.NodeName)
+		ni, ok := snap.Get(r.Pod.Spec.NodeName)
 		if !ok {
-			return nil, framework.AsStatus(fmt.Errorf("cannot determine domain for already scheduled pods: getting node for pod %s: node %q not found", r.Pod.Key(), r.Pod.Spec.NodeName))
+			return nil, framework.AsStatus(fmt.Errorf("cannot determine domain for already scheduled pods: getting node for pod %s: nodeinfo not found for node name %q", r.Pod.Key(), r.Pod.Spec.NodeName))
 		}
-		domain, ok := n.Labels[key]
+		domain, ok := ni.Node().Labels[key]
 		if !ok {
 			return nil, framework.AsStatus(fmt.Errorf("cannot determine domain for already scheduled pods: no topology domain found for pod %s", r.Pod.Key()))
 		}
@@ -194,7 +94,7 @@ func (TopologyPlacementGenerator) GeneratePlacements(_ context.Context, state *f
 }
 
 // PodGroupPodsCount is kube-scheduler v1.36's PodGroupPodsCount placement
-// score (plugins/podgrouppodscount): a placement scores the group's pods
+// score (plugins/podgrouppodscount/podgroup_pods_count.go): a placement scores the group's pods
 // already placed plus those it proposes to place; scores are normalized to
 // score·100/max over the candidate placements (a max of 0 is an error).
 type PodGroupPodsCount struct{}

@@ -3,6 +3,7 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func plScheduler(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, g
 			t.Fatal(err)
 		}
 	}
-	s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithClock(framework.NewFakeClock(csNow)), WithWorkloadFeatures(plFeatures))
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{EnableWorkloadScheduling(gsProfile(), plFeatures)}, WithClock(framework.NewFakeClock(csNow)), WithWorkloadFeatures(plFeatures))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func plZoned(ns, name string, minCount int32) *framework.WorkloadPodGroup {
 func TestPodGroupPodsCount(t *testing.T) {
 	nodes := []*framework.Node{plZoneNode("node1", ""), plZoneNode("node2", ""), plZoneNode("node3", "")}
 	proposed := &framework.PodGroupAssignments{ProposedAssignments: []framework.ProposedAssignment{
-		{Pod: gsPod("default", "proposed-pod-1", "pg1"), NodeName: "node1"}, {Pod: gsPod("default", "proposed-pod-2", "pg1"), NodeName: "node2"}}}
+		{Pod: gsPodInfo("default", "proposed-pod-1", "pg1"), NodeName: "node1"}, {Pod: gsPodInfo("default", "proposed-pod-2", "pg1"), NodeName: "node2"}}}
 	on := func(name, node string) *framework.Pod {
 		p := gsPod("default", name, "pg1")
 		p.Spec.NodeName = node
@@ -164,18 +165,19 @@ func TestTopologyPlacementGenerator(t *testing.T) {
 }
 
 // TestPodGroupCyclePlacements: a zone-constrained gang is placed whole in
-// one zone: the first zone that holds it when both do (PodGroupPodsCount
-// ties), the only one that does otherwise; no zone holding it leaves every
-// pod unschedulable and the cluster untouched.
+// one zone: one of the zones that hold it when both do (PodGroupPodsCount
+// and NodeResourcesFit's placement score tie: kube breaks the tie at
+// random), the only one that does otherwise; no zone holding it leaves
+// every pod unschedulable and the cluster untouched.
 func TestPodGroupCyclePlacements(t *testing.T) {
 	for _, tt := range []struct {
-		name     string
-		nodes    []*framework.Node
-		wantZone string
+		name      string
+		nodes     []*framework.Node
+		wantZones []string
 	}{
-		{"both zones hold it: the first", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("a2", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, "a"},
-		{"only zone b holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, "b"},
-		{"no zone holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b")}, ""},
+		{"both zones hold it: either", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("a2", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, []string{"a", "b"}},
+		{"only zone b holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, []string{"b"}},
+		{"no zone holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b")}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var pods []*framework.Pod
@@ -197,27 +199,58 @@ func TestPodGroupCyclePlacements(t *testing.T) {
 					zones[zoneOf[r.Pod.Spec.NodeName]]++
 				}
 			}
-			if tt.wantZone == "" {
+			if tt.wantZones == nil {
 				if bound != 0 || assumed != 0 || len(s.WaitingPods()) != 0 {
 					t.Errorf("bound %d assumed %d waiting %d, want nothing placed", bound, assumed, len(s.WaitingPods()))
 				}
-				if r := s.PendingReason("ns", "w0"); !strings.HasPrefix(r, "0/2 placements are available") {
-					t.Errorf("reason %q", r)
+				g, _ := s.cluster.WorkloadPodGroup("ns", "job")
+				want := []framework.Condition{{Type: framework.PodGroupScheduled, Status: framework.ConditionFalse, LastTransitionTime: csNow,
+					Reason: framework.PodGroupReasonUnschedulable, Message: "0/2 placements are available, first placement status: pod group is unschedulable"}}
+				if diff := cmp.Diff(want, g.Status.Conditions); diff != "" {
+					t.Errorf("PodGroup conditions (-want +got):\n%s", diff)
 				}
 				return
 			}
-			if !cmp.Equal(zones, map[string]int{tt.wantZone: 4}) {
-				t.Errorf("bound per zone %v, want all 4 in %s", zones, tt.wantZone)
+			if len(zones) != 1 || bound != 4 {
+				t.Fatalf("bound per zone %v, want all 4 in one of %v", zones, tt.wantZones)
+			}
+			for z := range zones {
+				if !slices.Contains(tt.wantZones, z) {
+					t.Errorf("bound in zone %s, want one of %v", z, tt.wantZones)
+				}
 			}
 		})
 	}
-	c, _ := NewCluster()
-	if _, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithPlacementPlugins("", DefaultPlacementPlugins())); err == nil ||
-		!strings.Contains(err.Error(), "needs the TopologyAwareWorkloadScheduling workload feature") {
-		t.Errorf("placement plugins without the feature: %v", err)
-	}
-	if _, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(plFeatures),
-		WithPlacementPlugins("", PlacementPlugins{Generate: []string{"NodeName"}})); err == nil || !strings.Contains(err.Error(), `plugin "NodeName" does not implement it`) {
-		t.Errorf("a filter as placement generator: %v", err)
+}
+
+// TestPlacementProfileChecks: kube-scheduler v1.36's NewFramework refuses
+// a second placementGenerate plugin ("at most one placement generate
+// plugin is allowed") and a plugin at a placement point it does not
+// implement.
+func TestPlacementProfileChecks(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(*framework.Profile)
+		want string
+	}{
+		{"two generators", func(p *framework.Profile) { p.PlacementGenerate = []string{TopologyPlacementGeneratorName, "Other"} }, "at most one plugin is allowed"},
+		{"a filter as generator", func(p *framework.Profile) { p.PlacementGenerate = []string{"NodeName"} }, `plugin "NodeName" does not implement PlacementGenerate`},
+		{"a filter as placement scorer", func(p *framework.Profile) {
+			p.PlacementScore, p.PlacementWeights = []string{"NodeName"}, map[string]int64{"NodeName": 1}
+		}, `plugin "NodeName" does not implement PlacementScore`},
+		{"unweighted placement scorer", func(p *framework.Profile) { p.PlacementWeights = nil }, `PlacementScore plugin "NodeResourcesFit" has no weight`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewDefaultRegistry()
+			if err := r.Register("Other", NewTopologyPlacementGenerator); err != nil {
+				t.Fatal(err)
+			}
+			p := EnableWorkloadScheduling(DefaultProfile(), plFeatures)
+			tt.edit(&p)
+			c, _ := NewCluster()
+			if _, err := New(c, r, []framework.Profile{p}, WithWorkloadFeatures(plFeatures)); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("New = %v, want %q", err, tt.want)
+			}
+		})
 	}
 }

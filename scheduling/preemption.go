@@ -110,6 +110,9 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 	if !ok {
 		return nil, framework.AsStatus(fmt.Errorf("DefaultPreemption: pod %s: no scheduling.Scheduler in the CycleState", pod.Pod.Key()))
 	}
+	if st := h.s.podGroupPreemptionGate(pod.Pod); st != nil {
+		return nil, st
+	}
 	res, st := pl.preempt(ctx, h, state, pod, m)
 	if msg := st.Message(); msg != "" {
 		return res, framework.NewStatus(st.Code(), "preemption: "+msg)

@@ -97,12 +97,17 @@ func BenchmarkProfileCycle(b *testing.B) {
 				ctx := context.Background()
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu0, ok0 := scCPUTime()
 				for b.Loop() {
 					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 						b.Fatal(err)
 					}
 				}
+				cpu1, ok1 := scCPUTime()
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
+				if ok0 && ok1 {
+					b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(b.N), "cpu-µs/pod")
+				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nodes), "ns/node")
 			})
 		}
@@ -187,12 +192,17 @@ func BenchmarkProfileCycleVariants(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu0, ok0 := scCPUTime()
 				for b.Loop() {
 					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 						b.Fatal(err)
 					}
 				}
+				cpu1, ok1 := scCPUTime()
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
+				if ok0 && ok1 {
+					b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(b.N), "cpu-µs/pod")
+				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nodes), "ns/node")
 			})
 		}

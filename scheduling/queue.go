@@ -343,7 +343,7 @@ func (q *schedulingQueue) ungate() {
 func (q *schedulingQueue) regate(ps []*queuedPod) {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
 	for _, p := range ps {
-		q.touch(p.key)
+		q.touch(p.key) // journaled in a fork
 		q.unlink(p)
 		if !q.gateHolds(p) {
 			q.push(p, qActive)

@@ -1,7 +1,5 @@
 package scheduling
 
-import "time"
-
 // activate is kube-scheduler's PriorityQueue.Activate: each named pod
 // waiting in the unschedulable pool or a backoff queue moves to the active
 // queue at once (its backoff is skipped); pods active, in flight or
@@ -14,7 +12,7 @@ func (q *schedulingQueue) activate(keys []string) {
 		}
 		switch p.where {
 		case qUnschedulable, qBackoff, qErrorBackoff:
-			q.touch(p.key)
+			q.touch(k) // journaled in a fork
 			q.unlink(p)
 			q.push(p, qActive)
 		}
@@ -22,24 +20,22 @@ func (q *schedulingQueue) activate(keys []string) {
 }
 
 // takeSpecific takes a queued pod out of whichever sub-queue holds it and
-// puts it in flight, as pop does for the head (kube's PopSpecificPod). A
+// puts it in flight, as pop does for the head (kube's PopSpecificPod, which
+// activates the pod first: a gated or unschedulable pod goes through the
+// PreEnqueue plugins again and stays where it is when they refuse it). A
 // pod already in flight or not queued is left alone; it reports whether
 // the pod was taken.
 func (q *schedulingQueue) takeSpecific(p *queuedPod) bool {
-	if p.where == qInFlight || p.where == qNowhere {
+	switch p.where {
+	case qInFlight, qNowhere:
 		return false
+	case qGated, qUnschedulable:
+		q.touch(p.key) // journaled in a fork
+		q.unlink(p)
+		if q.gateHolds(p) {
+			return false
+		}
 	}
-	now := q.clock.Now()
-	q.touch(p.key)
-	q.unlink(p)
-	p.where = qInFlight
-	p.Attempts++
-	p.backoffExpiry = time.Time{}
-	if p.InitialAttemptTimestamp == nil {
-		t := now
-		p.InitialAttemptTimestamp = &t
-	}
-	p.moveSeen = q.moves
-	q.startFlight(p)
+	q.take(p, q.clock.Now())
 	return true
 }

@@ -201,7 +201,8 @@ type rpEvent struct {
 	class int // 0 node event, 1 completion, 2 arrival: the order at one instant
 	seq   int
 	node  *NodeEvent
-	gang  *GangArrival // class 0: a PodGroup created
+	gang  *GangArrival          // class 0: a PodGroup created
+	kube  *WorkloadGroupArrival // class 0: a kube PodGroup created
 	pod   *rpPod
 	inc   int // the pod incarnation a completion belongs to
 }
@@ -245,11 +246,13 @@ type rpPod struct {
 // the next event, backoff expiry or Permit timeout. Every decision is
 // recorded, and every pod ends Running, Completed, Pending (with its last
 // failure), Rejected (with the error that refused it), Preempted or
-// Evicted. Gangs (Workload.Gangs) are created at their time, before the
-// pods arriving then; a gang's pods start their durations only once
-// minMember of them are bound (until then they hold their nodes idle),
-// and ReplayResult.Gangs says whether each ran whole, how long it waited
-// and the pod-seconds its pods held while it could not run. The same
+// Evicted. Gangs (Workload.Gangs, and kube's PodGroups in
+// Workload.WorkloadGroups) are created at their time, before the pods
+// arriving then; a gang's pods start their durations only once minMember
+// (kube: a gang's minCount, one pod for a basic group) of them are bound
+// (until then they hold their nodes idle), and ReplayResult.Gangs says
+// whether each ran whole, how long it waited and the pod-seconds its pods
+// held while it could not run. The same
 // workload and seed give the same decisions whatever opts.Parallelism is. Invalid input is an error naming the pod or node,
 // before anything runs.
 func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult, error) {
@@ -337,6 +340,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	for i := range w.Gangs {
 		g := &w.Gangs[i]
 		push(&rpEvent{at: opts.Start.Add(g.At), class: 0, gang: g})
+	}
+	for i := range w.WorkloadGroups {
+		g := &w.WorkloadGroups[i]
+		push(&rpEvent{at: opts.Start.Add(g.At), class: 0, kube: g})
 	}
 	// started pushes the completions of pods whose run starts at t.
 	started := func(ps []*rpPod, t time.Time) {
@@ -471,6 +478,12 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 				if e.gang != nil {
 					if err := s.AddPodGroup(e.gang.Group); err != nil {
 						res.EventErrors = append(res.EventErrors, fmt.Sprintf("%v: gang %s: %v", e.at.Sub(res.Start), e.gang.Group.Key(), err))
+					}
+					continue
+				}
+				if e.kube != nil {
+					if err := s.AddWorkloadPodGroup(e.kube.Group); err != nil {
+						res.EventErrors = append(res.EventErrors, fmt.Sprintf("%v: PodGroup %s: %v", e.at.Sub(res.Start), e.kube.Group.Key(), err))
 					}
 					continue
 				}

@@ -3,8 +3,6 @@ package scheduling
 import (
 	"sort"
 	"time"
-
-	"github.com/schedkit/schedkit/framework"
 )
 
 // GangOutcome is what became of one gang of the workload (a GangArrival)
@@ -15,6 +13,9 @@ type GangOutcome struct {
 	Group     string
 	MinMember int
 	Pods      int
+	// Kube is set for kube's PodGroup (a WorkloadGroupArrival): MinMember
+	// is then its gang minCount, or 1 for a basic group.
+	Kube bool
 	// Whole reports that MinMember of its pods were bound at once: from
 	// then on the gang runs (its pods start their durations).
 	Whole bool
@@ -58,12 +59,22 @@ func newRPGangs(w *Workload, start time.Time) rpGangs {
 		g[a.Group.Key()] = &rpGang{out: GangOutcome{Group: a.Group.Key(), MinMember: int(a.Group.Spec.MinMember), Arrival: start.Add(a.At)},
 			boundAt: map[*rpPod]time.Time{}}
 	}
+	for _, a := range w.WorkloadGroups {
+		g[wgroupPrefix+a.Group.Key()] = &rpGang{out: GangOutcome{Group: a.Group.Key(), MinMember: max(1, a.Group.MinCount()), Kube: true,
+			Arrival: start.Add(a.At)}, boundAt: map[*rpPod]time.Time{}}
+	}
 	return g
 }
 
-// join attaches a workload pod to its gang, if it names one.
+// join attaches a workload pod to its gang, if it names one (its
+// scheduler-plugins gang first, else its kube PodGroup).
 func (gs rpGangs) join(rp *rpPod) {
-	if g := gs[framework.PodGroupKey(rp.pod)]; g != nil {
+	label, kube := groupKeys(rp.pod)
+	g := gs[label]
+	if g == nil {
+		g = gs[kube]
+	}
+	if g != nil {
 		rp.gang = g
 		g.out.Pods++
 	}
@@ -126,6 +137,11 @@ func (gs rpGangs) outcomes(end time.Time) []GangOutcome {
 		o.WastedPodSeconds = wasted.Seconds()
 		out = append(out, o)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Group < out[j].Group })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Group != out[j].Group {
+			return out[i].Group < out[j].Group
+		}
+		return !out[i].Kube && out[j].Kube
+	})
 	return out
 }

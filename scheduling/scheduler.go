@@ -308,7 +308,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		s.queue.hints, s.queue.snapshot = hints, cluster.Snapshot
 	}
 	s.collectUsageCaches()
-	if err := s.attachPlugins(registry); err != nil {
+	if err := s.attachPlugins(); err != nil {
 		return nil, err
 	}
 	for _, m := range cluster.NodeMetrics() {

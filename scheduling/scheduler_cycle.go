@@ -21,9 +21,24 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 // when narrowing changes it, the cycle is run again from the same random
 // state with the right size (the framework takes the size up front).
 func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo) (*framework.Result, *framework.CycleState, error) {
+	return s.scheduleIn(ctx, prof, state, snap, pi, nil)
+}
+
+// scheduleIn is schedule restricted to a placement's nodes (nil: every
+// node of snap), which must be snap's (framework.CycleOptions.Nodes).
+func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
+	inPlacement := func(string) bool { return true }
+	if nodes != nil {
+		n = len(nodes)
+		set := make(map[string]bool, len(nodes))
+		for _, ni := range nodes {
+			set[ni.Name()] = true
+		}
+		inPlacement = func(name string) bool { return set[name] }
+	}
 	k := s.numToFind(prof, n)
-	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults && !s.keepFailed}
+	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes}
 	if !s.keepResults {
 		if s.reuse == nil {
 			s.reuse = &framework.Result{}
@@ -40,7 +55,7 @@ func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *fra
 	}
 	cand := 0
 	for name := range res.PreFilterResult.NodeNames {
-		if _, ok := snap.Get(name); ok {
+		if _, ok := snap.Get(name); ok && inPlacement(name) {
 			cand++
 		}
 	}

@@ -14,17 +14,16 @@ type schedulerPlugin interface {
 	attach(s *Scheduler) error
 }
 
-// attachPlugins checks the workload features, hands the scheduler to the
-// profiles' plugins that need it and builds the placement plugins from
-// registry.
-func (s *Scheduler) attachPlugins(registry *framework.Registry) error {
+// attachPlugins checks the workload features and hands the scheduler to
+// the profiles' plugins that need it.
+func (s *Scheduler) attachPlugins() error {
 	if err := s.workload.features.validate(); err != nil {
 		return err
 	}
 	for _, name := range s.order {
 		f := s.profiles[name].fw
 		p := f.Profile()
-		for _, list := range [][]string{p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.Permit, p.PreBind, p.Bind, p.PostBind} {
+		for _, list := range [][]string{p.PreEnqueue, p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.Permit, p.PreBind, p.Bind, p.PostBind, p.PlacementGenerate, p.PlacementScore} {
 			for _, pn := range list {
 				if pl, ok := f.Plugin(pn); ok {
 					if a, ok := pl.(schedulerPlugin); ok {
@@ -36,7 +35,7 @@ func (s *Scheduler) attachPlugins(registry *framework.Registry) error {
 			}
 		}
 	}
-	return s.buildPlacements(registry)
+	return nil
 }
 
 // coschedulingPlugins are scheduler-plugins' Coscheduling and

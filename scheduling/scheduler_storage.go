@@ -13,7 +13,7 @@ import (
 // a PreEnqueue plugin gates it.
 func (s *Scheduler) enqueue(pi *framework.PodInfo) {
 	if p := s.queue.add(pi); p.where == qGated {
-		s.reasons[p.key] = p.gateMsg
+		s.setReason(p.key, p.gateMsg) // journaled in a fork
 	}
 }
 

@@ -209,6 +209,15 @@ func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, e
 type CapacityOptions struct {
 	// Max stops after this many replicas (0: until one does not fit).
 	Max int
+	// ClaimTemplates are a StatefulSet's volumeClaimTemplates: each
+	// replica gets a claim from each, named <claim template>-<replica>
+	// in the replica's namespace, as the StatefulSet controller creates
+	// them (an existing claim of that name is used as it is), with the
+	// cluster's default StorageClass when the template names none, and
+	// the replica's volume named after the template uses it. The claims
+	// are bound or provisioned by VolumeBinding like any pod's, on the
+	// question's fork.
+	ClaimTemplates []*framework.PersistentVolumeClaim
 }
 
 // CapacityAnswer is how many replicas of a template fit.
@@ -225,6 +234,10 @@ type CapacityAnswer struct {
 	Stop *Decision
 	// FitError is Stop's reason when no node fit.
 	FitError *framework.FitError
+	// Claims describe the claim each replica gets from each of
+	// CapacityOptions.ClaimTemplates ("data: storage 10Gi, class
+	// standard-rwo").
+	Claims []string
 }
 
 // PerNode counts the replicas on each node, in placement order of first
@@ -265,6 +278,9 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 	if opts.Max < 0 {
 		return nil, fmt.Errorf("scheduling: Capacity: Max=%d: must not be negative", opts.Max)
 	}
+	if err := checkClaimTemplates(opts.ClaimTemplates); err != nil {
+		return nil, fmt.Errorf("scheduling: Capacity: %w", err)
+	}
 	ans := &CapacityAnswer{Template: template.Key()}
 	f := w.fork()
 	err := w.withFlag(&w.s.noPostFilter, func() error { return w.capacity(ctx, f, template, opts, ans) })
@@ -279,11 +295,19 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 
 func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
 	names := w.replicaNames(template)
+	defaultClass := ""
+	if len(opts.ClaimTemplates) > 0 {
+		defaultClass = w.s.cluster.defaultStorageClass()
+		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
+	}
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		p := replicaOf(template, names.next())
+		if err := w.addReplicaClaims(p, opts.ClaimTemplates, defaultClass); err != nil {
+			return fmt.Errorf("scheduling: Capacity: %w", err)
+		}
 		d, err := f.schedule(ctx, p)
 		if err != nil {
 			return err

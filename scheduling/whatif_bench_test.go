@@ -41,13 +41,13 @@ func wbCluster(b *testing.B, nodes, pods, scale int) (*scheduling.WhatIf, *kubel
 	return w, d
 }
 
-func wbTemplate(b *testing.B, d *kubeload.Dump, manifest string) *framework.Pod {
+func wbTemplate(b *testing.B, d *kubeload.Dump, manifest string) *kubeload.Template {
 	b.Helper()
 	t, err := d.ReadTemplate(strings.NewReader(manifest), "template")
 	if err != nil {
 		b.Fatal(err)
 	}
-	return t.Pod
+	return t
 }
 
 // wbSpread is a web deployment: 500m / 1Gi, preferred hostname
@@ -63,6 +63,13 @@ const wbOnePerNode = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"n
 "metadata":{"labels":{"app":"search-api"}},"spec":{"containers":[{"name":"api","resources":{"requests":{"cpu":"2","memory":"6Gi"}}}],
 "affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"search-api"}},"topologyKey":"kubernetes.io/hostname"}]}},
 "topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"search-api"}}}]}}}}`
+
+// wbStatefulSet is a database: 1 / 4Gi, a soft zone spread, and a 100Gi
+// claim of the default class (WaitForFirstConsumer) per replica.
+const wbStatefulSet = `{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"pg","namespace":"payments"},"spec":{"template":{
+"metadata":{"labels":{"app":"pg"}},"spec":{"containers":[{"name":"pg","resources":{"requests":{"cpu":"1","memory":"4Gi"}}}],
+"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchLabels":{"app":"pg"}}}]}},
+"volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"100Gi"}}}}]}}`
 
 const wbGPUNode = `{"apiVersion":"v1","kind":"Node","metadata":{"name":"gpu-new","labels":{"cloud.google.com/gke-nodepool":"gpu","topology.kubernetes.io/zone":"europe-west1-b"}},
 "spec":{"taints":[{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule"}]},
@@ -84,19 +91,19 @@ func BenchmarkWhatIf(b *testing.B) {
 	for _, sz := range sizes {
 		w, d := wbCluster(b, sz.nodes, sz.pods, sz.scale)
 		b.Run(sz.name+"/place", func(b *testing.B) {
-			p := wbTemplate(b, d, wbSpread)
+			p := wbTemplate(b, d, wbSpread).Pod
 			for b.Loop() {
 				if _, err := w.Place(ctx, p); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		for _, tc := range []struct{ name, manifest string }{{"capacity-spread", wbSpread}, {"capacity-one-per-node", wbOnePerNode}} {
+		for _, tc := range []struct{ name, manifest string }{{"capacity-spread", wbSpread}, {"capacity-one-per-node", wbOnePerNode}, {"capacity-statefulset", wbStatefulSet}} {
 			b.Run(sz.name+"/"+tc.name, func(b *testing.B) {
-				p := wbTemplate(b, d, tc.manifest)
+				t := wbTemplate(b, d, tc.manifest)
 				replicas := 0
 				for b.Loop() {
-					ans, err := w.Capacity(ctx, p, scheduling.CapacityOptions{})
+					ans, err := w.Capacity(ctx, t.Pod, scheduling.CapacityOptions{ClaimTemplates: t.ClaimTemplates})
 					if err != nil {
 						b.Fatal(err)
 					}

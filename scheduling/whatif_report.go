@@ -201,6 +201,9 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 	o = o.withDefaults()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d replica(s) of %s fit", a.Replicas, a.Template)
+	if len(a.Claims) > 0 {
+		fmt.Fprintf(&b, " (each with its own claim %s)", strings.Join(a.Claims, "; claim "))
+	}
 	per := a.PerNode()
 	if len(per) > 0 {
 		slices.SortStableFunc(per, func(x, y NodeCount) int { return y.Count - x.Count })
@@ -235,8 +238,12 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 // the cluster's size.
 func (a *CapacityAnswer) Summary(template *framework.Pod, numNodes int) string {
 	var b strings.Builder
+	each := requestsText(template)
+	if len(a.Claims) > 0 {
+		each += "; claim " + strings.Join(a.Claims, "; claim ")
+	}
 	fmt.Fprintf(&b, "Capacity check (schedkit what-if, %d nodes, kube-scheduler's profile %q): %d more replica(s) of %s (%s each) fit",
-		numNodes, profileOf(template), a.Replicas, a.Template, requestsText(template))
+		numNodes, profileOf(template), a.Replicas, a.Template, each)
 	if per := a.PerNode(); len(per) > 0 {
 		most := 0
 		for _, nc := range per {
@@ -326,6 +333,10 @@ func (a *ScaleUpAnswer) Write(w io.Writer, o ExplainOptions) error {
 		fmt.Fprintf(&b, "%d pod(s) do not fit a new %s node even alone (left out):\n", len(a.Unhelpable), a.Template)
 		writeFailures(&b, a.Unhelpable, o.Examples)
 	}
+	if len(a.Gated) > 0 {
+		fmt.Fprintf(&b, "%d gated pod(s) wait for their scheduling gates, not for nodes (left out):\n", len(a.Gated))
+		writeFailures(&b, a.Gated, o.Examples)
+	}
 	if n := len(a.Answer.Placements); n > 0 {
 		onNew := 0
 		for _, p := range a.Answer.Placements {
@@ -385,6 +396,9 @@ func (a *ScaleUpAnswer) Summary(template *framework.Node, numNodes int) string {
 	if len(a.Unhelpable) > 0 {
 		f := a.Unhelpable[0]
 		fmt.Fprintf(&b, " %d pod(s) cannot use such a node at all (e.g. %s: %s).", len(a.Unhelpable), f.Pod, f.Reason)
+	}
+	if len(a.Gated) > 0 {
+		fmt.Fprintf(&b, " %d gated pod(s) wait for their scheduling gates (e.g. %s).", len(a.Gated), a.Gated[0].Pod)
 	}
 	return b.String()
 }

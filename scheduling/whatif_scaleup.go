@@ -54,12 +54,17 @@ type ScaleUpAnswer struct {
 	// added nodes got (<template>-1, ...).
 	Template string
 	NewNodes []string
-	// Pods is the number of pods the question is for.
+	// Pods is the number of pods the question is for (gated pods left
+	// out).
 	Pods int
 	// Unhelpable are pods that fail the filters on a new node of the
 	// template even alone: no number of such nodes helps them, and they
 	// are left out of the search.
 	Unhelpable []PodFailure
+	// Gated are pending pods a PreEnqueue plugin holds out of the queue
+	// (scheduling gates), with its message: kube-scheduler does not try
+	// them until the gates are removed, so they are not targets.
+	Gated []PodFailure
 	// Feasible is set when Nodes nodes schedule every other pod; when it
 	// is not, Nodes is the most tried and Answer shows what still fails.
 	Feasible bool
@@ -75,7 +80,9 @@ type ScaleUpAnswer struct {
 }
 
 // ScaleUp finds the fewest nodes of template to add so that the pending
-// pods (opts.Pods, or all) schedule, each trial on a fork: add k copies of
+// pods (opts.Pods, or all) schedule, each trial on a fork: gated pods
+// (held by a PreEnqueue plugin, as SchedulingGates holds pods with
+// spec.schedulingGates) are left out and listed in Gated; add k copies of
 // the template (named <template>-1…k, with the kubelet's hostname label),
 // schedule the pods in queue order (priority, then age) with the real
 // profile, without preemption. Pods that do not pass the filters on a new
@@ -97,11 +104,11 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *framework.Node, opts Sca
 	if opts.MaxNodes < 0 {
 		return nil, fmt.Errorf("scheduling: ScaleUp: MaxNodes=%d: must not be negative", opts.MaxNodes)
 	}
-	targets, err := w.scaleUpTargets(opts.Pods)
+	targets, gated, err := w.scaleUpTargets(opts.Pods)
 	if err != nil {
 		return nil, err
 	}
-	ans := &ScaleUpAnswer{Template: template.Name, Pods: len(targets)}
+	ans := &ScaleUpAnswer{Template: template.Name, Pods: len(targets), Gated: gated}
 	names := w.newNodeNames(template.Name, max(1, len(targets), opts.MaxNodes))
 	helpable, err := w.helpable(ctx, template, names[0], targets, ans)
 	if err != nil {
@@ -176,8 +183,9 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *framework.Node, opts Sca
 	return ans, nil
 }
 
-// scaleUpTargets returns the pods a scale-up is for, in queue order.
-func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, error) {
+// scaleUpTargets returns the pods a scale-up is for, in queue order, and
+// the gated pending pods it leaves out.
+func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, []PodFailure, error) {
 	c := w.s.cluster
 	var out []*framework.Pod
 	if len(keys) == 0 {
@@ -191,22 +199,33 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, error) {
 	for _, key := range keys {
 		ns, name, ok := strings.Cut(key, "/")
 		if !ok {
-			return nil, fmt.Errorf("scheduling: ScaleUp: pod %q: want namespace/name", key)
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %q: want namespace/name", key)
 		}
 		r, found := c.Pod(ns, name)
 		switch {
 		case !found:
-			return nil, fmt.Errorf("scheduling: ScaleUp: unknown pod %s", key)
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: unknown pod %s", key)
 		case r.State != StatePending:
-			return nil, fmt.Errorf("scheduling: ScaleUp: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 		case seen[key]:
-			return nil, fmt.Errorf("scheduling: ScaleUp: pod %s given twice", key)
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s given twice", key)
 		}
 		seen[key] = true
 		out = append(out, r.Pod)
 	}
 	slices.SortStableFunc(out, queueOrder)
-	return out, nil
+	var gated []PodFailure
+	w.s.mu.Lock()
+	out = slices.DeleteFunc(out, func(p *framework.Pod) bool {
+		qp, ok := w.s.queue.get(p.Key())
+		held := ok && qp.where == qGated
+		if held {
+			gated = append(gated, PodFailure{Pod: p.Key(), Reason: qp.gateMsg})
+		}
+		return held
+	})
+	w.s.mu.Unlock()
+	return out, gated, nil
 }
 
 // newNodeNames returns n node names <base>-1, <base>-2, ... that the

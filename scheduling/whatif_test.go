@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
@@ -42,15 +43,19 @@ func wiCluster(t testing.TB, nodes []*framework.Node, pods []*framework.Pod, opt
 
 // wiState is everything a question must leave as it was: each node's
 // object and pods in order with the aggregate requests, every pod with
-// its state, the NodeMetrics, the budgets, and the scheduler's
-// nominations.
+// its state, the NodeMetrics, the budgets, the storage objects (with
+// which claims pods use), the VolumeBinding assume cache, and the
+// scheduler's nominations and queue.
 type wiState struct {
-	Nodes     []wiNodeState
-	Pods      []PodRecord
-	Metrics   []*framework.NodeMetric
-	Budgets   []framework.PodDisruptionBudget
-	Nominated map[string]string
-	Queued    []string
+	Nodes      []wiNodeState
+	Pods       []PodRecord
+	Metrics    []*framework.NodeMetric
+	Budgets    []framework.PodDisruptionBudget
+	Storage    framework.StorageObjects
+	ClaimsUsed map[string]bool
+	Assumed    [2]int
+	Nominated  map[string]string
+	Queued     []string
 }
 
 type wiNodeState struct {
@@ -72,6 +77,16 @@ func wiCapture(w *WhatIf) wiState {
 	s.Pods = c.Pods()
 	s.Metrics = c.NodeMetrics()
 	s.Budgets = slices.Clone(c.Snapshot().DisruptionBudgets)
+	s.Storage = c.Storage()
+	s.ClaimsUsed = map[string]bool{}
+	for _, pvc := range s.Storage.PersistentVolumeClaims {
+		s.ClaimsUsed[pvc.Key()] = c.snap.IsPVCUsedByPods(pvc.Namespace, pvc.Name)
+	}
+	if f, ok := w.s.Framework(DefaultSchedulerName); ok {
+		if pl, ok := f.Plugin(config.VolumeBindingName); ok {
+			s.Assumed[0], s.Assumed[1] = pl.(*volumeBindingPlugin).vb.AssumedCount()
+		}
+	}
 	w.s.mu.Lock()
 	s.Nominated = map[string]string{}
 	for k, v := range w.s.nominator.nodeOf {

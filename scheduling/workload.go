@@ -64,6 +64,9 @@ type Workload struct {
 	Storage framework.StorageObjects
 	// Gangs are PodGroups created during the replay (see GangArrival).
 	Gangs []GangArrival
+	// WorkloadGroups are kube's PodGroups created during the replay (see
+	// WorkloadGroupArrival).
+	WorkloadGroups []WorkloadGroupArrival
 
 	// origins record where ReadCluster and ReadWorkload found the entries,
 	// so that Validate's errors name the file, line and column.
@@ -376,7 +379,8 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 // named prefix-0… arriving interval apart from arrival, each with its own
 // claims <template>-<pod> as a StatefulSet's), "gangs" ({podGroup, count,
 // namePrefix, arrival, interval, duration, pod}: a PodGroup and its pods,
-// see GangArrival) and "nodeEvents" ({at, action:
+// see GangArrival), "workloadGroups" (the same with kube's PodGroup, see
+// WorkloadGroupArrival) and "nodeEvents" ({at, action:
 // add|update|remove|metric|load, node, name, metric, load}). It adds them
 // to w. A negative arrival, interval or duration is an error naming the
 // pod; errors are reported and wrapped as ReadCluster's.
@@ -413,7 +417,8 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			}
 			return nil
 		},
-		"gangs": func(raw json.RawMessage, _ int) error { return readGang(raw, w) },
+		"gangs":          func(raw json.RawMessage, _ int) error { return readGang(raw, w) },
+		"workloadGroups": func(raw json.RawMessage, _ int) error { return readWorkloadGroup(raw, w) },
 		"nodeEvents": func(raw json.RawMessage, _ int) error {
 			var e wlNodeEvent
 			if err := wlStrict(raw, &e); err != nil {

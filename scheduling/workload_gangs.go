@@ -17,9 +17,39 @@ type GangArrival struct {
 	Group *framework.PodGroup
 }
 
+// WorkloadGroupArrival is kube-scheduler v1.36's PodGroup
+// (framework.WorkloadPodGroup, alpha behind GenericWorkload) created At an
+// offset from the replay's start. Its pods are ordinary arrivals that name
+// it in spec.schedulingGroup; a Replay reports each group's fate in
+// ReplayResult.Gangs (with Kube set). The replay's scheduler needs the
+// workload features (ReplayOptions.SchedulerOptions: WithWorkloadFeatures)
+// and, for gang semantics, a profile with GangScheduling
+// (EnableWorkloadScheduling).
+type WorkloadGroupArrival struct {
+	At    time.Duration
+	Group *framework.WorkloadPodGroup
+}
+
 // validateGangs checks the gangs: a valid group (minMember ≥ 1, no negative
-// timeout), a non-negative time, no duplicate namespace/name.
+// timeout; for kube's PodGroups Validate's checks), a non-negative time, no
+// duplicate namespace/name.
 func (w *Workload) validateGangs() error {
+	kube := map[string]bool{}
+	for i, g := range w.WorkloadGroups {
+		if g.Group == nil {
+			return fmt.Errorf("workload: workloadGroups[%d]: missing podGroup", i)
+		}
+		if err := g.Group.Validate(); err != nil {
+			return fmt.Errorf("workload: workloadGroups[%d]: %w", i, err)
+		}
+		if g.At < 0 {
+			return fmt.Errorf("workload: PodGroup %s: arrival=%v: must not be negative", g.Group.Key(), g.At)
+		}
+		if kube[g.Group.Key()] {
+			return fmt.Errorf("workload: PodGroup %s: duplicate kube PodGroup", g.Group.Key())
+		}
+		kube[g.Group.Key()] = true
+	}
 	seen := map[string]bool{}
 	for i, g := range w.Gangs {
 		if g.Group == nil {
@@ -59,32 +89,78 @@ func readGang(raw json.RawMessage, w *Workload) error {
 	if pg.Namespace == "" {
 		pg.Namespace = "default"
 	}
-	if g.Count < 0 {
-		return fmt.Errorf("count=%d: must not be negative", g.Count)
-	}
-	prefix := g.NamePrefix
-	if prefix == "" {
-		prefix = pg.Name + "-"
-	}
-	if err := wlCheckTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
-		return err
-	}
-	if g.Pod.Namespace != "" && g.Pod.Namespace != pg.Namespace {
-		return fmt.Errorf("pod.metadata.namespace=%q: must be the PodGroup's namespace %q", g.Pod.Namespace, pg.Namespace)
-	}
-	w.Gangs = append(w.Gangs, GangArrival{At: time.Duration(g.Arrival), Group: &pg})
-	for i := range g.Count {
-		p := g.Pod
-		p.Name = fmt.Sprintf("%s%d", prefix, i)
-		p.Namespace = pg.Namespace
+	at, err := wlGroupArrivals(w, &g.wlPodGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
 		labels := make(map[string]string, len(p.Labels)+1)
 		for k, v := range p.Labels {
 			labels[k] = v
 		}
 		labels[framework.PodGroupLabel] = pg.Name
 		p.Labels = labels
+	})
+	if err != nil {
+		return err
+	}
+	w.Gangs = append(w.Gangs, GangArrival{At: at, Group: &pg})
+	return nil
+}
+
+// wlGroupArrivals checks a gang entry's count, times and pod namespace and
+// adds its pods to w's arrivals: named namePrefix (default the group's
+// name and "-") and their index, in namespace ns, arriving interval apart
+// from arrival; join makes each pod a member of the group. It returns the
+// group's arrival.
+func wlGroupArrivals(w *Workload, g *wlPodGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
+	if err := wlCheckCount(g.Count); err != nil {
+		return 0, err
+	}
+	prefix := g.NamePrefix
+	if prefix == "" {
+		prefix = name + "-"
+	}
+	if err := wlCheckTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
+		return 0, err
+	}
+	if g.Pod.Namespace != "" && g.Pod.Namespace != ns {
+		return 0, fmt.Errorf("pod.metadata.namespace=%q: must be the PodGroup's namespace %q", g.Pod.Namespace, ns)
+	}
+	for i := range g.Count {
+		p := g.Pod
+		p.Name = fmt.Sprintf("%s%d", prefix, i)
+		p.Namespace = ns
+		join(&p)
 		at := time.Duration(g.Arrival) + time.Duration(i)*time.Duration(g.Interval)
 		w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: &p})
 	}
+	return time.Duration(g.Arrival), nil
+}
+
+// wlWorkloadGroup is a "workloadGroups" entry of a workload file: kube's
+// PodGroup and its count pods, as wlGang.
+type wlWorkloadGroup struct {
+	PodGroup framework.WorkloadPodGroup `json:"podGroup"`
+	wlPodGroup
+}
+
+// readWorkloadGroup adds a "workloadGroups" entry to w: the PodGroup
+// arrives with the first pod; the pods take the group's namespace
+// ("default" when empty) and name it in spec.schedulingGroup. namePrefix
+// defaults to the group's name and "-".
+func readWorkloadGroup(raw json.RawMessage, w *Workload) error {
+	var g wlWorkloadGroup
+	if err := wlStrict(raw, &g); err != nil {
+		return err
+	}
+	pg := g.PodGroup
+	if pg.Namespace == "" {
+		pg.Namespace = "default"
+	}
+	name := pg.Name
+	at, err := wlGroupArrivals(w, &g.wlPodGroup, pg.Namespace, name, func(p *framework.Pod) {
+		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
+	})
+	if err != nil {
+		return err
+	}
+	w.WorkloadGroups = append(w.WorkloadGroups, WorkloadGroupArrival{At: at, Group: &pg})
 	return nil
 }

@@ -28,10 +28,13 @@ const ilStateKey framework.StateKey = "Score" + config.ImageLocalityName
 type ilImage struct {
 	name   string
 	spread float64 // nodes with the image / all nodes
+	id     int32   // the snapshot's number of the image, -1 for none
+	mask   uint64  // framework.ImageMaskBit(id), 0 for none
 }
 
 type ilPreScoreState struct {
 	images        []ilImage
+	masks         uint64 // the or of the images' masks
 	numContainers int
 	// somewhere is set when some image is on some node of the snapshot;
 	// otherwise every node scores the floor (each image adds size × 0).
@@ -91,7 +94,12 @@ func (pl *ImageLocality) state(snap *framework.Snapshot, pod *framework.Pod) (*i
 		n := NormalizedImageName(image)
 		k := snap.ImageNumNodes(n)
 		s.somewhere = s.somewhere || k > 0
-		s.images = append(s.images, ilImage{name: n, spread: float64(k) / float64(total)})
+		im := ilImage{name: n, spread: float64(k) / float64(total), id: snap.ImageID(n)}
+		if im.id >= 0 && k > 0 {
+			im.mask = framework.ImageMaskBit(im.id)
+			s.masks |= im.mask
+		}
+		s.images = append(s.images, im)
 	}
 	for i := range pod.Spec.InitContainers {
 		add(pod.Spec.InitContainers[i].Image)
@@ -137,8 +145,11 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once, and a node without images scores the floor directly, as every
-// node does when none of the pod's images is on any node.
-func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+// node does when none of the pod's images is on any node. With the
+// runner's snapshot indices, a node's image mask (NodeResources.ImageMask)
+// rules out the images it cannot hold, and the others are found by number
+// (Snapshot.ImageTable) instead of by name.
+func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	s, st := pl.readState(state, pod)
 	if st != nil {
 		return st
@@ -150,6 +161,19 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleSta
 		}
 		return nil
 	}
+	if idx != nil {
+		snap := state.Snapshot()
+		res, table := snap.Resources(), snap.ImageTable()
+		for i, k := range idx {
+			m := res[k].ImageMask
+			if m&s.masks == 0 {
+				out[i] = none
+				continue
+			}
+			out[i] = s.numberedScore(table, int(k), m)
+		}
+		return nil
+	}
 	for i, node := range nodes {
 		if len(node.ImageSizes) == 0 || len(s.images) == 0 {
 			out[i] = none
@@ -158,6 +182,23 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleSta
 		out[i] = s.score(node)
 	}
 	return nil
+}
+
+// numberedScore is score for the snapshot's node k, whose image mask is
+// m: images are matched by number, and those whose bit m lacks (or that no
+// node holds) are not looked for.
+func (s *ilPreScoreState) numberedScore(table *framework.ImageTable, k int, m uint64) int64 {
+	var sum int64
+	for i := range s.images {
+		im := &s.images[i]
+		if im.mask&m == 0 {
+			continue
+		}
+		if size, ok := table.Size(k, im.id); ok {
+			sum += int64(float64(size) * im.spread)
+		}
+	}
+	return ilPriority(sum, s.numContainers)
 }
 
 // score is the node's score given the pod's images.

@@ -465,6 +465,71 @@ func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState
 	return score, nil
 }
 
+// ipaHoistMax bounds the topology keys ScoreBatch hoists (one per distinct
+// key of the terms at play: hostname, zone, rack...).
+const ipaHoistMax = 8
+
+// ipaHoisted is one topology key's value numbering and scores by value.
+type ipaHoisted struct {
+	domain []int32
+	score  []int64
+}
+
+// ipaScoreHoisted sets out[i] to the sum over the keys hs of the score of
+// snapshot node idx[i]'s domain, with loops of their own for one, two and
+// three keys (hostname, zone, rack: the common cases).
+func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
+	out = out[:len(idx)]
+	switch len(hs) {
+	case 1:
+		d0, s0 := hs[0].domain, hs[0].score
+		for i, k := range idx {
+			var score int64
+			if id := d0[k]; id >= 0 {
+				score = s0[id]
+			}
+			out[i] = score
+		}
+	case 2:
+		d0, s0, d1, s1 := hs[0].domain, hs[0].score, hs[1].domain, hs[1].score
+		for i, k := range idx {
+			var score int64
+			if id := d0[k]; id >= 0 {
+				score = s0[id]
+			}
+			if id := d1[k]; id >= 0 {
+				score += s1[id]
+			}
+			out[i] = score
+		}
+	case 3:
+		d0, s0, d1, s1, d2, s2 := hs[0].domain, hs[0].score, hs[1].domain, hs[1].score, hs[2].domain, hs[2].score
+		for i, k := range idx {
+			var score int64
+			if id := d0[k]; id >= 0 {
+				score = s0[id]
+			}
+			if id := d1[k]; id >= 0 {
+				score += s1[id]
+			}
+			if id := d2[k]; id >= 0 {
+				score += s2[id]
+			}
+			out[i] = score
+		}
+	default:
+		for i, k := range idx {
+			var score int64
+			for x := range hs {
+				if id := hs[x].domain[k]; id >= 0 {
+					score += hs[x].score[id]
+				}
+			}
+			out[i] = score
+		}
+	}
+}
+
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, from the pod index, a snapshot node costs one slice read
 // per topology key.
@@ -481,6 +546,17 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 		return nil
 	}
 	f := s.fast
+	if idx != nil && state.Snapshot() == f.snap && len(f.keys) <= ipaHoistMax {
+		// The runner's indices: no NodeInfo to read, and each key's
+		// numbering and scores hoisted out of the loop.
+		var buf [ipaHoistMax]ipaHoisted
+		hs := buf[:len(f.keys)]
+		for x := range hs {
+			hs[x] = ipaHoisted{domain: f.tvs[x].Domain, score: f.dom[x]}
+		}
+		ipaScoreHoisted(hs, idx, out)
+		return nil
+	}
 	all := f.snap.Nodes()
 	useIdx := idx != nil && state.Snapshot() == f.snap // the runner's indices: no NodeInfo to read
 	for i, node := range nodes {

@@ -12,7 +12,13 @@ import (
 // naPreScoreKey is kube's "PreScore"+NodeAffinity state key.
 const naPreScoreKey framework.StateKey = "PreScore" + config.NodeAffinityName
 
-type naPreScoreState struct{ preferred *nodeaffinity.Preferred }
+type naPreScoreState struct {
+	preferred *nodeaffinity.Preferred
+	// indexed is the added and the pod's preferred terms resolved against
+	// snap, the cycle's snapshot.
+	added, indexed *nodeaffinity.IndexedPreferred
+	snap           *framework.Snapshot
+}
 
 // Clone returns the state itself; it is read-only.
 func (s *naPreScoreState) Clone() framework.StateData { return s }
@@ -78,7 +84,11 @@ func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState,
 	if pref == nil && pl.added == nil {
 		return framework.NewStatus(framework.Skip)
 	}
-	state.Write(naPreScoreKey, &naPreScoreState{preferred: pref})
+	ps := &naPreScoreState{preferred: pref, snap: state.Snapshot()}
+	if ps.snap != nil {
+		ps.added, ps.indexed = pl.added.Indexed(ps.snap), pref.Indexed(ps.snap)
+	}
+	state.Write(naPreScoreKey, ps)
 	return nil
 }
 
@@ -112,8 +122,20 @@ func naReadPreferred(state *framework.CycleState, pod *framework.PodInfo) (*node
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading (or
-// compiling) the preferred terms once.
-func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+// compiling) the preferred terms once. With the runner's snapshot
+// indices, a node is scored by the terms PreScore resolved against the
+// snapshot's label values.
+func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	if idx != nil {
+		if d, err := state.Read(naPreScoreKey); err == nil {
+			if s, ok := d.(*naPreScoreState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				for i, k := range idx {
+					out[i] = s.added.Score(int(k)) + s.indexed.Score(int(k))
+				}
+				return nil
+			}
+		}
+	}
 	pref, st := naReadPreferred(state, pod)
 	if st != nil {
 		return st

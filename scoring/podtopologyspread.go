@@ -393,7 +393,10 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	// perNode directly).
 	inclusion := topologyspread.NewInclusion(pod, cs)
 	includeAll := inclusion.IncludesAll()
-	all := snap.Nodes()
+	var indexed *topologyspread.IndexedInclusion
+	if !includeAll {
+		indexed = inclusion.Indexed(snap)
+	}
 	for c := range cs {
 		cnt, dom := s.perNode[c], s.domOf[c]
 		if dom == nil || len(s.DomainValues[c]) == 0 || cnt == nil {
@@ -428,7 +431,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 			if d < 0 {
 				continue
 			}
-			if !includeAll && !inclusion.Eval(all[i].Node()).Includes(&cs[c]) {
+			if !includeAll && !indexed.Eval(i).Includes(&cs[c]) {
 				continue
 			}
 			counts[d] += int64(k)

@@ -79,6 +79,10 @@ func ttReadPreScoreState(state *framework.CycleState) (*ttPreScoreState, *framew
 	return s, nil
 }
 
+// ttMaxClasses bounds the taint classes whose counts ScoreBatch takes up
+// front; with more, it counts node by node.
+const ttMaxClasses = 64
+
 // ttIntolerable counts the PreferNoSchedule taints that tols do not
 // tolerate.
 func ttIntolerable(tols []framework.Toleration, taints []framework.Taint) int64 {
@@ -92,11 +96,28 @@ func ttIntolerable(tols []framework.Toleration, taints []framework.Taint) int64 
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin), reading the
-// PreScore state once; an untainted node costs one length check.
-func (pl *TaintToleration) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+// PreScore state once; an untainted node costs one length check. With the
+// runner's snapshot indices, the count is taken once per taint class
+// (Snapshot.TaintClasses), when there are few, and read by each node of
+// the class.
+func (pl *TaintToleration) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	s, st := ttReadPreScoreState(state)
 	if st != nil {
 		return st
+	}
+	if idx != nil {
+		if tc := state.Snapshot().TaintClasses(); len(tc.Taints) <= ttMaxClasses {
+			var buf [ttMaxClasses]int64
+			counts := buf[:len(tc.Taints)]
+			for c, taints := range tc.Taints {
+				counts[c] = ttIntolerable(s.tolerations, taints)
+			}
+			class := tc.Class
+			for i, k := range idx {
+				out[i] = counts[class[k]]
+			}
+			return nil
+		}
 	}
 	for i, node := range nodes {
 		var n int64

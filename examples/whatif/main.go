@@ -7,11 +7,12 @@
 // on a fork of the cluster, and prints the answer, its explanation and,
 // for capacity and scale-up, a summary to paste into a ticket.
 //
-//	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets -A -o json > dump.json
+//	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets,replicationcontrollers,storageclasses,csidrivers,csinodes,csistoragecapacities,persistentvolumes,persistentvolumeclaims,volumeattachments -A -o json > dump.json
 //	go run ./examples/whatif -cluster dump.json -capacity deployment.yaml
 //
 // With no question it runs a demo of all four on its built-in sample
-// cluster (testdata/cluster.json.gz, 300 nodes and about 4,600 pods).
+// cluster (testdata/cluster.json.gz, 300 nodes and about 4,600 pods, with
+// GKE-like storage).
 package main
 
 //go:generate go run ./internal/gendump -nodes 300 -pods 4000 -seed 1 -o testdata/cluster.json.gz
@@ -40,6 +41,8 @@ var (
 	samplePod []byte
 	//go:embed testdata/deployment.yaml
 	sampleDeployment []byte
+	//go:embed testdata/statefulset.yaml
+	sampleStatefulSet []byte
 	//go:embed testdata/node-template.yaml
 	sampleNodeTemplate []byte
 )
@@ -52,7 +55,8 @@ question it runs a demo of all four questions on the sample.
 
 Questions:
   -place FILE       where would this pod (a Pod or workload manifest) go, and why
-  -capacity FILE    how many more replicas of this pod or workload fit (-max N bounds it)
+  -capacity FILE    how many more replicas of this pod or workload fit (-max N bounds it;
+                    a StatefulSet's replicas each get their volumeClaimTemplates' claims)
   -drain NODES      can these nodes (comma-separated) be drained, and where do their pods go
                     (-at-once: count every eviction against the budgets together)
   -scale-up FILE    how many nodes like this Node manifest must be added for the pending
@@ -282,12 +286,22 @@ func (s *session) template(path string, data []byte) (*kubeload.Template, error)
 	return t, nil
 }
 
+// claimNote says that -place places a StatefulSet's pod template without
+// the claims of its volumeClaimTemplates (-capacity gives each replica
+// its own).
+func (s *session) claimNote(t *kubeload.Template) {
+	if len(t.ClaimTemplates) > 0 {
+		fmt.Fprintf(s.out, "note: %s %s has volumeClaimTemplates: -place places its pod template without them (-capacity gives each replica its claims)\n", t.Kind, t.Pod.Key())
+	}
+}
+
 func (s *session) place(ctx context.Context, path string, data []byte) error {
 	t, err := s.template(path, data)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(s.out, "\n== place %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
+	s.claimNote(t)
 	start := time.Now()
 	ans, err := s.whatif.Place(ctx, t.Pod)
 	if err != nil {
@@ -304,7 +318,7 @@ func (s *session) capacity(ctx context.Context, path string, data []byte, max in
 	}
 	fmt.Fprintf(s.out, "\n== capacity of %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
 	start := time.Now()
-	ans, err := s.whatif.Capacity(ctx, t.Pod, scheduling.CapacityOptions{Max: max})
+	ans, err := s.whatif.Capacity(ctx, t.Pod, scheduling.CapacityOptions{Max: max, ClaimTemplates: t.ClaimTemplates})
 	if err != nil {
 		return err
 	}
@@ -359,13 +373,16 @@ func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []
 }
 
 // demo asks the four questions of the sample: place a pod, count a
-// deployment's replicas, drain the first node running a shop/web pod, and
-// scale up the GPU pool for the pending pods.
+// deployment's and a StatefulSet's replicas, drain the first node running
+// a shop/web pod, and scale up the GPU pool for the pending pods.
 func (s *session) demo(ctx context.Context) error {
 	if err := s.place(ctx, "testdata/pod.yaml", samplePod); err != nil {
 		return err
 	}
 	if err := s.capacity(ctx, "testdata/deployment.yaml", sampleDeployment, 0); err != nil {
+		return err
+	}
+	if err := s.capacity(ctx, "testdata/statefulset.yaml", sampleStatefulSet, 0); err != nil {
 		return err
 	}
 	node := ""

@@ -49,6 +49,8 @@ func TestDemo(t *testing.T) {
 	out := runArgs(t)
 	contains(t, out,
 		"cluster: 300 nodes, 4163 pods placed, 15 pending",
+		"read 6 document(s): 1 CSIDriver, 300 CSINode, 7 Namespace, 300 Node, 300 NodeMetric, 68 PersistentVolume, 68 PersistentVolumeClaim, 4605 Pod",
+		"3 StorageClass, 68 VolumeAttachment",
 		"425 Pod: terminal phase",
 		"1 Pod: scheduling gates",
 		"dynamic resource allocation (resourceClaims): 1 pod(s)",
@@ -58,6 +60,8 @@ func TestDemo(t *testing.T) {
 		"227 replica(s) of search/search-api fit",
 		"replica 228 does not fit: 0/300 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 258 Insufficient cpu",
 		"Capacity check (schedkit what-if, 300 nodes, kube-scheduler's profile \"default-scheduler\"): 227 more replica(s) of search/search-api (cpu 2, memory 6Gi each) fit",
+		"== capacity of StatefulSet search/elastic (testdata/statefulset.yaml) ==",
+		"52 replica(s) of search/elastic fit (each with its own claim data: storage 200Gi, class standard-rwo), on 52 node(s)",
 		"drain gke-prod-highmem-m8wc-n9kb: possible (21 moved, 0 blocked by PodDisruptionBudgets, 0 unschedulable, 0 deleted without replacement, 2 stay)",
 		"scale-up: 4 node(s) of gke-prod-gpu-new schedule the 12 pod(s) a new node can take",
 		"with 3 node(s), 3 pod(s) stay pending:",
@@ -137,6 +141,61 @@ func TestQuestions(t *testing.T) {
 	)
 	out = runArgs(t, "-cluster", f("cluster.yaml"), "-capacity", f("rs.yaml"), "-max", "2")
 	contains(t, out, "2 replica(s) of default/api fit", "the replica limit was reached", "more may fit.")
+}
+
+const storageCluster = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: a, labels: {kubernetes.io/hostname: a, topology.kubernetes.io/zone: z1}}
+  status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: b, labels: {kubernetes.io/hostname: b, topology.kubernetes.io/zone: z2}}
+  status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+- apiVersion: storage.k8s.io/v1
+  kind: StorageClass
+  metadata: {name: fast, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+  provisioner: csi.example.com
+  volumeBindingMode: WaitForFirstConsumer
+- apiVersion: storage.k8s.io/v1
+  kind: CSINode
+  metadata: {name: a}
+  spec: {drivers: [{name: csi.example.com, nodeID: a, allocatable: {count: 1}, topologyKeys: [topology.kubernetes.io/zone]}]}
+- apiVersion: storage.k8s.io/v1
+  kind: CSINode
+  metadata: {name: b}
+  spec: {drivers: [{name: csi.example.com, nodeID: b, allocatable: {count: 2}, topologyKeys: [topology.kubernetes.io/zone]}]}
+`
+
+const smallStatefulSet = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 500m}}}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`
+
+// TestStatefulSetQuestions: a StatefulSet's replicas each get a claim from
+// its volumeClaimTemplates, so the nodes' volume limits bound the
+// capacity (1 + 2 volumes: 3 replicas where cpu alone allows 16); -place
+// says it places the pod template without its claims.
+func TestStatefulSetQuestions(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": storageCluster, "sts.yaml": smallStatefulSet})
+	f := func(name string) string { return filepath.Join(dir, name) }
+	out := runArgs(t, "-cluster", f("cluster.yaml"), "-capacity", f("sts.yaml"), "-place", f("sts.yaml"))
+	contains(t, out,
+		"read 1 document(s): 2 CSINode, 2 Node, 1 StorageClass",
+		"note: StatefulSet default/db has volumeClaimTemplates: -place places its pod template without them",
+		"3 replica(s) of default/db fit (each with its own claim data: storage 1Gi, class fast), on 2 node(s): b ×2, a ×1",
+		"replica 4 does not fit: 0/2 nodes are available: 2 node(s) exceed max volume count.",
+	)
 }
 
 // TestErrors: bad input is an error naming the file, the object and the

@@ -111,6 +111,13 @@ func (w *PodWrapper) PreemptionPolicy(p framework.PreemptionPolicy) *PodWrapper 
 	return w
 }
 
+// PodGroupName sets spec.schedulingGroup.podGroupName: the pod belongs to
+// kube's PodGroup of that name in its namespace (kube's st.PodGroupName).
+func (w *PodWrapper) PodGroupName(name string) *PodWrapper {
+	w.p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
+	return w
+}
+
 // SchedulerName sets spec.schedulerName.
 func (w *PodWrapper) SchedulerName(n string) *PodWrapper { w.p.Spec.SchedulerName = n; return w }
 

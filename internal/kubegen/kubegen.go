@@ -10,7 +10,10 @@
 // node, Deployments (ReplicaSets) with preferred and required pod
 // anti-affinity and zone spread constraints, StatefulSets, Jobs with
 // finished pods, GPU training pods, Services, PodDisruptionBudgets,
-// Koordinator NodeMetrics, pending pods (too large, GPU-starved, gated,
+// storage as GKE's Persistent Disk CSI driver leaves it (StorageClasses,
+// the CSIDriver, CSINodes, and the StatefulSets' volumeClaimTemplates
+// with each replica's claim bound to a zonal volume attached to its
+// node), Koordinator NodeMetrics, pending pods (too large, GPU-starved, gated,
 // for another scheduler, being deleted), a pod using a DRA claim, and
 // objects of kinds schedkit does not read (Deployments, DaemonSets,
 // ConfigMaps, Events). Pods are placed with their requests, taints,
@@ -67,6 +70,8 @@ const (
 // commands (`kubectl get namespaces,priorityclasses`, `kubectl get
 // nodes`, `kubectl get pods -A`, `kubectl get
 // services,replicasets,statefulsets,daemonsets,deployments,poddisruptionbudgets,configmaps,events
+// -A`, `kubectl get
+// storageclasses,csidrivers,csinodes,persistentvolumes,persistentvolumeclaims,volumeattachments
 // -A`, `kubectl get nodemetrics`): each a List, as a JSON stream or YAML
 // documents separated by "---".
 func Write(w io.Writer, cfg Config, f Format) error {
@@ -76,7 +81,7 @@ func Write(w io.Writer, cfg Config, f Format) error {
 	g := newGen(cfg)
 	g.build()
 	bw := bufio.NewWriterSize(w, 1<<20)
-	lists := [][]obj{g.meta, g.nodeObjs, g.podObjs, g.others}
+	lists := [][]obj{g.meta, g.nodeObjs, g.podObjs, g.others, g.storage.storageObjects()}
 	if cfg.NodeMetrics {
 		lists = append(lists, g.metricObjs)
 	}
@@ -178,6 +183,7 @@ type node struct {
 	ip            string
 	usedCPU       int64
 	usedMem       int64
+	uid           string
 }
 
 // app is a workload shape.
@@ -195,6 +201,7 @@ type app struct {
 	finished       bool   // Job: half its pods are Succeeded or Failed
 	image          string
 	port           int
+	claims         []claimTemplate // StatefulSet: volumeClaimTemplates
 }
 
 var apps = []app{
@@ -202,9 +209,11 @@ var apps = []app{
 	{ns: "shop", name: "cart", kind: "ReplicaSet", cpuMilli: 250, memMi: 256, weight: 4, priorityClass: "shop-critical", spread: "ScheduleAnyway", pdbAllowed: 2, image: "registry.example.com/shop/cart:2.1.0", port: 8080},
 	{ns: "shop", name: "frontend", kind: "ReplicaSet", cpuMilli: 200, memMi: 256, weight: 5, antiAffinity: "preferred", pdbAllowed: -1, image: "registry.example.com/shop/frontend:5.0.1", port: 3000},
 	{ns: "payments", name: "api", kind: "ReplicaSet", cpuMilli: 1000, memMi: 2048, weight: 1, priorityClass: "shop-critical", antiAffinity: "required", spread: "DoNotSchedule", pdbAllowed: 1, image: "registry.example.com/payments/api:3.4.0", port: 8443},
-	{ns: "payments", name: "ledger", kind: "StatefulSet", cpuMilli: 2000, memMi: 4096, weight: 0.3, priorityClass: "shop-critical", antiAffinity: "required", pdbAllowed: 0, image: "registry.example.com/payments/ledger:1.2.0", port: 5432},
+	{ns: "payments", name: "ledger", kind: "StatefulSet", cpuMilli: 2000, memMi: 4096, weight: 0.3, priorityClass: "shop-critical", antiAffinity: "required", pdbAllowed: 0, image: "registry.example.com/payments/ledger:1.2.0", port: 5432,
+		claims: []claimTemplate{{name: "data", size: "100Gi", class: "premium-rwo"}}},
 	{ns: "search", name: "indexer", kind: "ReplicaSet", cpuMilli: 1500, memMi: 12288, weight: 1.5, pool: "highmem", spread: "ScheduleAnyway", pdbAllowed: -1, image: "registry.example.com/search/indexer:7.3.0", port: 9200},
-	{ns: "monitoring", name: "prometheus", kind: "StatefulSet", cpuMilli: 2000, memMi: 16384, weight: 0.1, pool: "highmem", antiAffinity: "required", pdbAllowed: 1, image: "quay.io/prometheus/prometheus:v3.2.0", port: 9090},
+	{ns: "monitoring", name: "prometheus", kind: "StatefulSet", cpuMilli: 2000, memMi: 16384, weight: 0.1, pool: "highmem", antiAffinity: "required", pdbAllowed: 1, image: "quay.io/prometheus/prometheus:v3.2.0", port: 9090,
+		claims: []claimTemplate{{name: "prometheus-db", size: "500Gi", class: "standard-rwo"}}},
 	{ns: "batch", name: "report", kind: "Job", cpuMilli: 1000, memMi: 2048, weight: 3, priorityClass: "batch-low", finished: true, pdbAllowed: -1, image: "registry.example.com/batch/report:2026.05"},
 	{ns: "batch", name: "etl", kind: "Job", cpuMilli: 500, memMi: 1024, weight: 2, priorityClass: "batch-low", finished: true, pdbAllowed: -1, image: "registry.example.com/batch/etl:4.0.0"},
 	{ns: "ml", name: "train", kind: "Job", cpuMilli: 8000, memMi: 65536, gpu: 1, weight: 0.6, pool: "gpu", pdbAllowed: -1, image: "registry.example.com/ml/train:0.9.1"},
@@ -229,6 +238,8 @@ type gen struct {
 	nodes []*node
 	rv    int
 	names map[string]bool // namespace/name of every pod, for unique names
+	// storage draws the storage objects from a stream of its own.
+	storage *storageGen
 
 	meta, nodeObjs, podObjs, others, metricObjs []obj
 }
@@ -238,7 +249,7 @@ func newGen(cfg Config) *gen {
 	if now.IsZero() {
 		now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	}
-	return &gen{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), now: now, rv: 1000, names: map[string]bool{}}
+	return &gen{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), now: now, rv: 1000, names: map[string]bool{}, storage: newStorageGen(cfg.Seed)}
 }
 
 func (g *gen) ts(ago time.Duration) string { return g.now.Add(-ago).UTC().Format(time.RFC3339) }
@@ -282,6 +293,7 @@ func managedFields(manager, op, subresource, at string, fields obj) []any {
 func (g *gen) build() {
 	g.buildMeta()
 	g.buildNodes()
+	g.buildStorageMeta()
 	g.buildPods()
 	if g.cfg.NodeMetrics {
 		g.buildMetrics()
@@ -360,7 +372,7 @@ func (g *gen) buildNodes() {
 		g.nodes = append(g.nodes, n)
 		labels := obj{"beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/instance-type": p.instance, "beta.kubernetes.io/os": "linux",
 			"cloud.google.com/gke-nodepool": p.name, "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-			"node.kubernetes.io/instance-type": p.instance, "topology.kubernetes.io/region": "europe-west1", "topology.kubernetes.io/zone": zone}
+			"node.kubernetes.io/instance-type": p.instance, "topology.gke.io/zone": zone, "topology.kubernetes.io/region": "europe-west1", "topology.kubernetes.io/zone": zone}
 		alloc := obj{"cpu": fmt.Sprintf("%dm", allocCPU), "ephemeral-storage": "47093746742", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
 			"memory": fmt.Sprintf("%dKi", allocMem/1024), "pods": "110"}
 		capacity := obj{"cpu": fmt.Sprint(cpu), "ephemeral-storage": "98831908Ki", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
@@ -411,6 +423,7 @@ func (g *gen) buildNodes() {
 					"kernelVersion": "6.1.100+", "kubeProxyVersion": "v1.36.4", "kubeletVersion": "v1.36.4", "machineID": g.suffix(32),
 					"operatingSystem": "linux", "osImage": "Container-Optimized OS from Google", "systemUUID": g.newUID()},
 				"runtimeHandlers": []any{obj{"features": obj{"recursiveReadOnlyMounts": true, "userNamespaces": true}, "name": "runc"}}}})
+		n.uid = g.nodeObjs[len(g.nodeObjs)-1]["metadata"].(obj)["uid"].(string)
 	}
 }
 
@@ -529,7 +542,11 @@ func (g *gen) buildPods() {
 			if n == nil {
 				phase = "Pending"
 			}
-			g.podObjs = append(g.podObjs, g.pod(a, owner, name, n, phase, age))
+			p := g.pod(a, owner, name, n, phase, age)
+			if len(a.claims) > 0 {
+				g.addClaims(a, p, n, age)
+			}
+			g.podObjs = append(g.podObjs, p)
 		}
 	}
 	g.specialPods()
@@ -559,8 +576,12 @@ func (g *gen) workloadObjects(a *app, rsName string, replicas int) {
 			"spec":   obj{"replicas": replicas, "selector": sel, "template": obj{"metadata": obj{"labels": labels}}},
 			"status": obj{"availableReplicas": replicas, "fullyLabeledReplicas": replicas, "observedGeneration": 3, "readyReplicas": replicas, "replicas": replicas}})
 	case "StatefulSet":
+		spec := obj{"podManagementPolicy": "OrderedReady", "replicas": replicas, "selector": sel, "serviceName": a.name, "template": obj{"metadata": obj{"labels": labels}}}
+		if len(a.claims) > 0 {
+			spec["volumeClaimTemplates"] = claimTemplates(a)
+		}
 		g.others = append(g.others, obj{"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": meta(a.name),
-			"spec":   obj{"podManagementPolicy": "OrderedReady", "replicas": replicas, "selector": sel, "serviceName": a.name, "template": obj{"metadata": obj{"labels": labels}}},
+			"spec":   spec,
 			"status": obj{"availableReplicas": replicas, "currentReplicas": replicas, "readyReplicas": replicas, "replicas": replicas}})
 	}
 	if a.port > 0 {
@@ -783,7 +804,7 @@ func (g *gen) buildMetrics() {
 // temporary directory so that benchmarks generate a large dump once.
 func Cached(cfg Config, f Format) ([]byte, error) {
 	ext := map[Format]string{JSON: "json", YAML: "yaml"}[f]
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("schedkit-kubegen-v2-%d-%d-%d-%d-%v-%v.%s", cfg.Nodes, cfg.Pods, cfg.Seed, cfg.NodeScale, cfg.NodeMetrics, cfg.Compact, ext))
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("schedkit-kubegen-v3-%d-%d-%d-%d-%v-%v.%s", cfg.Nodes, cfg.Pods, cfg.Seed, cfg.NodeScale, cfg.NodeMetrics, cfg.Compact, ext))
 	if data, err := os.ReadFile(path); err == nil {
 		return data, nil
 	}

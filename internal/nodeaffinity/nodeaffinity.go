@@ -254,3 +254,55 @@ func SignFragments(pod *fw.Pod) []fw.SignFragment {
 		{Key: fw.SignerNodeSelector, Value: pod.Spec.NodeSelector},
 	}
 }
+
+// Indexed resolves r against snap (fw.IndexedNodeMatch): its Match(k) is
+// Required.Match of the snapshot's node k, without reading the node's
+// labels for most expressions.
+func (r *Required) Indexed(snap *fw.Snapshot) fw.IndexedNodeMatch {
+	m := fw.Selector{}.Indexed(snap) // every node
+	if r.hasLabels {
+		m = r.labels.Indexed(snap)
+	}
+	if r.sel != nil {
+		var terms fw.IndexedNodeMatch
+		for _, t := range r.sel.terms {
+			terms = terms.Or(t.Indexed(snap))
+		}
+		m = m.And(terms)
+	}
+	return m
+}
+
+// IndexedPreferred is a Preferred resolved against one snapshot: Score(k)
+// is Preferred.Score of the snapshot's node k.
+type IndexedPreferred struct {
+	terms   []fw.IndexedNodeMatch
+	weights []int64
+}
+
+// Indexed resolves p against snap (a nil p scores 0 everywhere).
+func (p *Preferred) Indexed(snap *fw.Snapshot) *IndexedPreferred {
+	x := &IndexedPreferred{}
+	if p == nil {
+		return x
+	}
+	x.terms = make([]fw.IndexedNodeMatch, len(p.terms))
+	x.weights = make([]int64, len(p.terms))
+	for i := range p.terms {
+		x.terms[i] = p.terms[i].m.Indexed(snap)
+		x.weights[i] = p.terms[i].weight
+	}
+	return x
+}
+
+// Score returns the sum of the weights of the terms the snapshot's node k
+// matches.
+func (x *IndexedPreferred) Score(k int) int64 {
+	var s int64
+	for i := range x.terms {
+		if x.terms[i].Match(k) {
+			s += x.weights[i]
+		}
+	}
+	return s
+}

@@ -72,6 +72,44 @@ func (in *Inclusion) Eval(node *framework.Node) NodeVerdict {
 	return v
 }
 
+// IndexedInclusion is an Inclusion resolved against one snapshot: Eval(k)
+// is Inclusion.Eval of the snapshot's node k, from the snapshot's label
+// values (framework.IndexedNodeMatch) and taint classes.
+type IndexedInclusion struct {
+	needAffinity, needTaints bool
+	affinity                 framework.IndexedNodeMatch
+	class                    []int32
+	taintsOK                 []bool // by taint class
+}
+
+// Indexed resolves in against snap.
+func (in *Inclusion) Indexed(snap *framework.Snapshot) *IndexedInclusion {
+	x := &IndexedInclusion{needAffinity: in.needAffinity, needTaints: in.needTaints}
+	if in.needAffinity {
+		x.affinity = in.affinity.Indexed(snap)
+	}
+	if in.needTaints {
+		tc := snap.TaintClasses()
+		x.class, x.taintsOK = tc.Class, make([]bool, len(tc.Taints))
+		for c, taints := range tc.Taints {
+			x.taintsOK[c] = !HasUntoleratedTaint(taints, in.tolerations)
+		}
+	}
+	return x
+}
+
+// Eval is Inclusion.Eval of the snapshot's node k.
+func (x *IndexedInclusion) Eval(k int) NodeVerdict {
+	v := NodeVerdict{AffinityOK: true, TaintsOK: true}
+	if x.needAffinity {
+		v.AffinityOK = x.affinity.Match(k)
+	}
+	if x.needTaints {
+		v.TaintsOK = x.taintsOK[x.class[k]]
+	}
+	return v
+}
+
 // Includes reports whether a node with verdict v counts towards c.
 func (v NodeVerdict) Includes(c *Constraint) bool {
 	if c.NodeAffinityPolicy == framework.NodeInclusionPolicyHonor && !v.AffinityOK {

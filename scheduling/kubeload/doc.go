@@ -7,20 +7,26 @@
 // PodList), a stream of JSON objects or multi-document YAML, of any mix of
 // kinds, gzip-compressed or not. It reads Nodes, Pods, Namespaces,
 // Services, ReplicaSets, StatefulSets, ReplicationControllers,
-// PriorityClasses, PodDisruptionBudgets and Koordinator NodeMetrics; other
-// kinds are counted and skipped. Every field an API server writes is
-// accepted: the fields schedkit models are decoded strictly (an invalid
-// quantity is an error naming the document, the object and the field path)
-// and every other field is skipped and counted in the Report, by kind and
-// path. Pods are treated as kube-scheduler's informer and cache treat
-// them: terminal pods are not listed, pods being deleted keep their
-// resources on their node, pending pods being deleted are not scheduled,
-// pods with scheduling gates wait outside the queue, pods on nodes missing
-// from the dump take part in nothing; a pod without spec.priority gets it
-// from its PriorityClass (or the global default) as the Priority admission
-// plugin would. Pods using scheduling features schedkit does not model
-// (dynamic resource allocation, persistent volumes) are listed in the
-// Report.
+// PriorityClasses, PodDisruptionBudgets, the storage objects
+// (PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSINodes,
+// CSIDrivers, CSIStorageCapacities, VolumeAttachments), scheduler-plugins'
+// PodGroups, kube's alpha PodGroups and Workloads
+// (scheduling.k8s.io/v1alpha2) and Koordinator NodeMetrics; other kinds are
+// counted and skipped.
+// Every field an API server writes is accepted: the fields schedkit models
+// are decoded strictly (an invalid quantity is an error naming the
+// document, the object and the field path) and every other field is
+// skipped and counted in the Report, by kind and path. Pods are treated as
+// kube-scheduler's informer and cache treat them: terminal pods are not
+// listed, pods being deleted keep their resources on their node, pending
+// pods being deleted are not scheduled, pods with scheduling gates wait
+// outside the queue, pods on nodes missing from the dump take part in
+// nothing; a pod without spec.priority gets it from its PriorityClass (or
+// the global default) as the Priority admission plugin would. Claims and
+// volumes keep the binding state the API server reported; a pod naming a
+// claim the dump lacks is kept (kube-scheduler's VolumeBinding rejects it
+// at PreFilter) and listed in the Report, as are pods using scheduling
+// features schedkit does not model (dynamic resource allocation).
 //
 // The package sits under scheduling because its product is a
 // scheduling.Cluster and its rules are the scheduler's view of the API

@@ -28,9 +28,22 @@ type Dump struct {
 	Services          []framework.Service
 	Controllers       []framework.WorkloadController
 	NodeMetrics       []*framework.NodeMetric
-	Report            Report
+	// Storage holds the storage objects, each kind in the order read,
+	// with the binding state the API server reported (claims' and
+	// volumes' phases, spec.volumeName, claimRef, the bind-completed and
+	// selected-node annotations). CSINodes of nodes missing from the dump
+	// are in Report.Skipped.
+	Storage framework.StorageObjects
+	// PodGroups are scheduler-plugins' PodGroups (Coscheduling);
+	// KubePodGroups are kube-scheduler's (scheduling.k8s.io/v1alpha2,
+	// GangScheduling) and KubeWorkloads the Workloads they are made from.
+	PodGroups     []*framework.PodGroup
+	KubePodGroups []*framework.WorkloadPodGroup
+	KubeWorkloads []*framework.Workload
+	Report        Report
 
-	podSources []source
+	// sources are where each object was read, for errors.
+	sources    map[objectKey]source
 	classes    map[string]PriorityClass
 	defaultPC  *PriorityClass
 	schedulers []string
@@ -45,7 +58,8 @@ func (l *Loader) Dump() (*Dump, error) {
 	}
 	l.done = true
 	d := &Dump{Nodes: l.nodes, Namespaces: l.namespaces, PriorityClasses: l.classes, DisruptionBudgets: l.pdbs,
-		Services: l.services, Controllers: l.controllers, NodeMetrics: l.metrics}
+		Services: l.services, Controllers: l.controllers, NodeMetrics: l.metrics, Storage: l.storage,
+		PodGroups: l.podGroups, KubePodGroups: l.kubePodGroups, KubeWorkloads: l.kubeWorkloads, sources: l.seen}
 	d.setClasses(l.classes)
 	d.schedulers = l.opts.SchedulerNames
 	if len(d.schedulers) == 0 {
@@ -55,6 +69,7 @@ func (l *Loader) Dump() (*Dump, error) {
 	for _, n := range l.nodes {
 		nodes[n.Name] = true
 	}
+	l.checkStorage(d, nodes)
 	var features []PodFeatures
 	for _, lp := range l.pods {
 		p := lp.pod
@@ -86,8 +101,10 @@ func (l *Loader) Dump() (*Dump, error) {
 				l.note(lp.src, kind, key, reasonDeletingQueue, "")
 			}
 		}
+		if missing := l.missingClaims(p); missing != "" {
+			l.note(lp.src, kind, key, reasonMissingClaim, missing)
+		}
 		d.Pods = append(d.Pods, p)
-		d.podSources = append(d.podSources, lp.src)
 	}
 	d.Report = l.report(features)
 	return d, nil
@@ -188,10 +205,14 @@ func (l *Loader) report(features []PodFeatures) Report {
 }
 
 // Cluster builds the in-memory cluster: the nodes in dump order, the
-// NodeMetrics, the pods (placed ones on their nodes, the others pending),
-// and the namespaces, services, controllers and PodDisruptionBudgets
-// scheduling reads. An object the cluster refuses is an error naming
-// where it was read.
+// NodeMetrics, the storage objects, the PodGroups, the pods (placed ones
+// on their nodes, the others pending), and the namespaces, services,
+// controllers and PodDisruptionBudgets scheduling reads. The cluster
+// fills in what the dump leaves out as the API server and the PV
+// controller would (scheduling.Cluster.AddStorageObject): a class without
+// volumeBindingMode is Immediate, a volume or claim without status.phase
+// gets the phase of its binding. An object the cluster refuses is an
+// error naming where it was read.
 func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 	c, err := scheduling.NewCluster(framework.WithNamespaces(d.Namespaces...), framework.WithServices(d.Services...),
 		framework.WithControllers(d.Controllers...), framework.WithDisruptionBudgets(d.DisruptionBudgets...))
@@ -208,13 +229,12 @@ func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 			return nil, fmt.Errorf("kubeload: NodeMetric %s: %w", m.Name, err)
 		}
 	}
-	for i, p := range d.Pods {
+	if err := d.addStorage(c); err != nil {
+		return nil, err
+	}
+	for _, p := range d.Pods {
 		if err := c.AddPod(p); err != nil {
-			src := ""
-			if i < len(d.podSources) {
-				src = d.podSources[i].String() + ": "
-			}
-			return nil, fmt.Errorf("kubeload: %sPod %s: %w", src, p.Key(), err)
+			return nil, fmt.Errorf("kubeload: %sPod %s: %w", d.where("Pod", p.Namespace, p.Name), p.Key(), err)
 		}
 	}
 	return c, nil

@@ -14,8 +14,10 @@ import (
 // a dump, never panic; a dump must build a cluster, print, and read back
 // the same.
 func FuzzLoad(f *testing.F) {
-	if data, err := os.ReadFile("testdata/real-shaped.yaml"); err == nil {
-		f.Add(data)
+	for _, file := range []string{"testdata/real-shaped.yaml", "testdata/storage-shaped.yaml"} {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
 	}
 	f.Add([]byte(fmt.Sprintf(nodeJSON, "n1") + podJSON("p", `,"nodeName":"n1"`)))
 	f.Add([]byte(`{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"a"},"spec":{"priorityClassName":"system-node-critical"}}]}`))

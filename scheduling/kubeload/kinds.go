@@ -13,17 +13,20 @@ import (
 // of that type is modelled; any other field is ignored and counted), and how
 // a decoded object joins the dump.
 //
-// This table is the extension point for new kinds: the storage objects
-// (PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, ...) join
-// as one entry each once framework models them, decoding straight into
-// framework's types (which follow the Kubernetes JSON shape) and adding
-// them to Dump. New fields of existing framework types need nothing here:
-// the decoder reads the types' JSON tags, so a field framework gains stops
-// being reported as ignored.
+// This table is the extension point for new kinds: a kind framework
+// models joins as one entry, decoding straight into framework's type
+// (which follows the Kubernetes JSON shape) and adding it to Dump, as the
+// storage and gang kinds do (kinds_storage.go). New fields of existing
+// framework types need nothing here: the decoder reads the types' JSON
+// tags, so a field framework gains stops being reported as ignored.
 type kindSpec struct {
 	group    string
 	versions []string
 	kind     string
+	// label names the kind in the report and in duplicate detection when
+	// its kind alone is ambiguous (two API groups' PodGroup); "" means
+	// kind.
+	label string
 	// newObj returns a pointer to a zero wire object.
 	newObj func() any
 	// add checks a decoded object and records it in the loader.
@@ -38,7 +41,7 @@ type kindSpec struct {
 
 // kindSpecs returns the kinds a dump may hold.
 func kindSpecs() []kindSpec {
-	return []kindSpec{
+	return append(append([]kindSpec{
 		{group: "", versions: []string{"v1"}, kind: "Node", newObj: func() any { return new(framework.Node) }, add: (*Loader).addNode},
 		{group: "", versions: []string{"v1"}, kind: "Pod", newObj: func() any { return new(framework.Pod) }, add: (*Loader).addPod, feature: podFeature, mark: podMark},
 		{group: "", versions: []string{"v1"}, kind: "Namespace", newObj: func() any { return new(namespaceWire) }, add: (*Loader).addNamespace},
@@ -49,26 +52,28 @@ func kindSpecs() []kindSpec {
 		{group: "scheduling.k8s.io", versions: []string{"v1"}, kind: "PriorityClass", newObj: func() any { return new(priorityClassWire) }, add: (*Loader).addPriorityClass},
 		{group: "policy", versions: []string{"v1"}, kind: "PodDisruptionBudget", newObj: func() any { return new(pdbWire) }, add: (*Loader).addPDB},
 		{group: "slo.koordinator.sh", versions: []string{"v1alpha1"}, kind: "NodeMetric", newObj: func() any { return new(framework.NodeMetric) }, add: (*Loader).addNodeMetric},
+	}, storageKindSpecs()...), groupKindSpecs()...)
+}
+
+// name is the kind's name in the report and in duplicate detection.
+func (k *kindSpec) name() string {
+	if k.label != "" {
+		return k.label
 	}
+	return k.kind
 }
 
 // podFeature names the scheduling features of a pod that schedkit does not
 // model, by the field that uses them: a pod using one is scheduled as if
 // the field were absent, so its answers may differ from kube-scheduler's.
+// (Claims, ephemeral volumes and the in-tree disks VolumeRestrictions and
+// the volume limits read are modelled.)
 func podFeature(path string) string {
 	switch path {
 	case "spec.resourceClaims", "spec.containers[].resources.claims", "spec.initContainers[].resources.claims":
 		return "dynamic resource allocation (resourceClaims)"
-	case "spec.volumes[].persistentVolumeClaim":
-		return "persistentVolumeClaim volumes"
-	case "spec.volumes[].ephemeral":
-		return "generic ephemeral volumes"
-	case "spec.volumes[].csi":
-		return "CSI inline volumes"
-	case "spec.volumes[].awsElasticBlockStore", "spec.volumes[].gcePersistentDisk", "spec.volumes[].azureDisk",
-		"spec.volumes[].cinder", "spec.volumes[].iscsi", "spec.volumes[].rbd", "spec.volumes[].portworxVolume",
-		"spec.volumes[].vsphereVolume":
-		return "in-tree disk volumes"
+	case "spec.volumes[].azureFile", "spec.volumes[].vsphereVolume", "spec.volumes[].portworxVolume":
+		return "in-tree volumes NodeVolumeLimits counts under their CSI driver (azureFile, vsphereVolume, portworxVolume)"
 	case "spec.schedulingGates":
 		return featureSchedulingGates
 	}

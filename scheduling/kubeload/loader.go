@@ -86,7 +86,13 @@ type Loader struct {
 	pdbs        []framework.PodDisruptionBudget
 	classes     []PriorityClass
 	metrics     []*framework.NodeMetric
-	templates   []*Template
+	storage     framework.StorageObjects
+	podGroups   []*framework.PodGroup
+	// kubePodGroups are kube-scheduler's PodGroups (scheduling.k8s.io).
+	kubePodGroups []*framework.WorkloadPodGroup
+	// kubeWorkloads are kube-scheduler's Workloads (scheduling.k8s.io).
+	kubeWorkloads []*framework.Workload
+	templates     []*Template
 
 	documents int
 	read      map[string]int
@@ -104,7 +110,7 @@ func newLoader(opts Options, specs []kindSpec) *Loader {
 		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
 	for _, k := range specs {
 		l.kinds[k.group+"/"+k.kind] = &k
-		l.paths[k.kind] = newPathRoot(k.feature, k.mark)
+		l.paths[k.name()] = newPathRoot(k.feature, k.mark)
 	}
 	return l
 }
@@ -138,7 +144,10 @@ func (l *Loader) ReadFile(path string) error {
 //
 // Objects of the kinds the loader knows (Node, Pod, Namespace, Service,
 // ReplicaSet, StatefulSet, ReplicationController, PriorityClass,
-// PodDisruptionBudget, Koordinator's NodeMetric) decode field by field:
+// PodDisruptionBudget, the storage objects PersistentVolume,
+// PersistentVolumeClaim, StorageClass, CSINode, CSIDriver,
+// CSIStorageCapacity and VolumeAttachment, scheduler-plugins' and kube's
+// PodGroup, kube's Workload, Koordinator's NodeMetric) decode field by field:
 // a field schedkit models must hold a valid value (an invalid quantity is
 // an error naming the document, the object and the field path), any other
 // field is skipped and counted in the report. Objects of other kinds are
@@ -422,17 +431,18 @@ func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) e
 	obj := ks.newObj()
 	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], marks: l.dec.marks[:0], scratch: l.dec.scratch, strings: l.strings}
 	v := reflect.ValueOf(obj).Elem()
-	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[kind])
+	name := ks.name()
+	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[name])
 	d.i = l.dec.i
 	if err != nil {
 		if _, ok := err.(*syntaxError); ok {
 			return err
 		}
-		return objectError(src, kind, d.data, start, err)
+		return objectError(src, name, d.data, start, err)
 	}
-	l.read[kind]++
+	l.read[name]++
 	if err := ks.add(l, obj, src); err != nil {
-		return objectError(src, kind, d.data, start, err)
+		return objectError(src, name, d.data, start, err)
 	}
 	return nil
 }

@@ -78,6 +78,9 @@ const (
 	reasonDeletingQueue  = "being deleted: pending, and kube-scheduler skips it (skipPodSchedule)"
 	reasonNoClass        = "priorityClassName not in the dump: priority 0 (the API server would have refused the pod)"
 	reasonPriorityDiffer = "spec.priority differs from its PriorityClass's value: kept as written"
+	reasonCSINodeNoNode  = "node not in the dump: a CSINode belongs to its node"
+	reasonMissingClaim   = "persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node)"
+	reasonMissingVolume  = "spec.volumeName not in the dump: pods using the claim are unschedulable (VolumeBinding: bound to a non-existent PersistentVolume)"
 )
 
 // Write prints the report: counts by kind, skipped and remarked objects

@@ -138,8 +138,15 @@ func rtPod(t *rapid.T, i int, nodes []*framework.Node) *framework.Pod {
 		p.Spec.TopologySpreadConstraints = []framework.TopologySpreadConstraint{{MaxSkew: rapid.Int32Range(1, 5).Draw(t, l+".skew"), TopologyKey: "zone",
 			WhenUnsatisfiable: framework.DoNotSchedule, LabelSelector: rtSelector(t, l+".tsel"), MatchLabelKeys: []string{"pod-template-hash"}}}
 	}
-	if rapid.Bool().Draw(t, l+".volume") {
+	switch rapid.IntRange(0, 3).Draw(t, l+".volume") {
+	case 1:
 		p.Spec.Volumes = []framework.Volume{{Name: "v", VolumeSource: framework.VolumeSource{Image: &framework.ImageVolumeSource{Reference: "img"}}}}
+	case 2:
+		p.Spec.Volumes = []framework.Volume{{Name: "data", VolumeSource: framework.VolumeSource{PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{
+			ClaimName: rtName(t, l+".claim"), ReadOnly: rapid.Bool().Draw(t, l+".ro")}}}}
+	case 3:
+		p.Spec.Volumes = []framework.Volume{{Name: "scratch", VolumeSource: framework.VolumeSource{Ephemeral: &framework.EphemeralVolumeSource{
+			VolumeClaimTemplate: &framework.PersistentVolumeClaimTemplate{ObjectMeta: framework.ObjectMeta{Labels: rtMap(t, l+".eph")}, Spec: rtClaimSpec(t, l+".eph")}}}}}
 	}
 	if rapid.Bool().Draw(t, l+".deleting") {
 		dt := rtTime(t, l+".del")
@@ -164,6 +171,7 @@ func rtDump(t *rapid.T) *Dump {
 		}
 		d.Nodes = append(d.Nodes, n)
 	}
+	rtStorage(t, d)
 	for i := range rapid.IntRange(0, 5).Draw(t, "pods") {
 		d.Pods = append(d.Pods, rtPod(t, i, d.Nodes))
 	}

@@ -22,6 +22,10 @@ type Template struct {
 	Features []string
 	// Ignored counts the manifest's fields schedkit does not model.
 	Ignored []IgnoredField
+	// ClaimTemplates are a StatefulSet's volumeClaimTemplates, in its
+	// namespace: the claims each replica gets (see
+	// scheduling.CapacityOptions.ClaimTemplates).
+	ClaimTemplates []*framework.PersistentVolumeClaim
 }
 
 // podTemplateWire is a PodTemplateSpec: the pod's metadata and spec.
@@ -36,6 +40,16 @@ type workloadWire struct {
 	Metadata objectMeta `json:"metadata"`
 	Spec     struct {
 		Template *podTemplateWire `json:"template"`
+	} `json:"spec"`
+}
+
+// statefulSetWire is a StatefulSet: spec.template and the claims of its
+// replicas.
+type statefulSetWire struct {
+	Metadata objectMeta `json:"metadata"`
+	Spec     struct {
+		Template             *podTemplateWire                   `json:"template"`
+		VolumeClaimTemplates []*framework.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
 	} `json:"spec"`
 }
 
@@ -60,7 +74,7 @@ type podTemplateKindWire struct {
 // templateKindSpecs are the kinds a template manifest may have.
 func templateKindSpecs() []kindSpec {
 	workload := func(group, kind string) kindSpec {
-		return kindSpec{group: group, versions: []string{"v1"}, kind: kind, newObj: func() any { return new(workloadWire) },
+		return kindSpec{group: group, versions: []string{"v1"}, kind: kind, newObj: func() any { return new(workloadWire) }, feature: templateFeature("spec.template."),
 			add: func(l *Loader, obj any, src source) error {
 				w := obj.(*workloadWire)
 				return l.addTemplate(kind, w.Metadata, w.Spec.Template, "spec.template")
@@ -79,7 +93,14 @@ func templateKindSpecs() []kindSpec {
 			}},
 		workload("apps", "Deployment"),
 		workload("apps", "ReplicaSet"),
-		workload("apps", "StatefulSet"),
+		{group: "apps", versions: []string{"v1"}, kind: "StatefulSet", newObj: func() any { return new(statefulSetWire) }, feature: templateFeature("spec.template."),
+			add: func(l *Loader, obj any, src source) error {
+				w := obj.(*statefulSetWire)
+				if err := l.addTemplate("StatefulSet", w.Metadata, w.Spec.Template, "spec.template"); err != nil {
+					return err
+				}
+				return l.addClaimTemplates(l.templates[len(l.templates)-1], w.Spec.VolumeClaimTemplates)
+			}},
 		workload("apps", "DaemonSet"),
 		workload("batch", "Job"),
 		workload("", "ReplicationController"),
@@ -99,6 +120,22 @@ func templateFeature(prefix string) func(string) string {
 		}
 		return ""
 	}
+}
+
+// addClaimTemplates checks a StatefulSet's volumeClaimTemplates as claims
+// of the set's namespace and records them with its template.
+func (l *Loader) addClaimTemplates(t *Template, claims []*framework.PersistentVolumeClaim) error {
+	for i, c := range claims {
+		if c == nil {
+			return fmt.Errorf("spec.volumeClaimTemplates[%d]: null", i)
+		}
+		c.Namespace = t.Pod.Namespace
+		if err := framework.ValidatePersistentVolumeClaim(c); err != nil {
+			return fmt.Errorf("spec.volumeClaimTemplates[%d]: %w", i, err)
+		}
+	}
+	t.ClaimTemplates = claims
+	return nil
 }
 
 // addTemplate records the pod of a template manifest.

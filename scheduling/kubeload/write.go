@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/schedkit/schedkit/framework"
 )
 
 // envelope is an object with its apiVersion and kind, marshalled flat as a
@@ -38,8 +40,9 @@ func (e envelope) MarshalJSON() ([]byte, error) {
 
 // Objects returns the dump's objects in the Kubernetes shape, each
 // marshalling with its apiVersion and kind: namespaces, priority classes,
-// nodes, NodeMetrics, services, controllers, budgets, then pods. Only the
-// modelled fields are there; reading them back gives the same dump.
+// nodes, NodeMetrics, storage objects, services, controllers, budgets,
+// PodGroups, then pods. Only the modelled fields are there; reading them
+// back gives the same dump.
 func (d *Dump) Objects() ([]json.Marshaler, error) {
 	var out []json.Marshaler
 	add := func(apiVersion, kind string, obj any) { out = append(out, envelope{apiVersion, kind, obj}) }
@@ -58,6 +61,13 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 	}
 	for _, m := range d.NodeMetrics {
 		add("slo.koordinator.sh/v1alpha1", "NodeMetric", m)
+	}
+	for _, o := range d.Storage.Each() {
+		apiVersion := "storage.k8s.io/v1"
+		if k := o.StorageKind(); k == framework.KindPersistentVolume || k == framework.KindPersistentVolumeClaim {
+			apiVersion = "v1"
+		}
+		add(apiVersion, string(o.StorageKind()), o)
 	}
 	for _, s := range d.Services {
 		var w serviceWire
@@ -90,6 +100,15 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 		w.Spec.Selector = p.Selector
 		w.Status.DisruptionsAllowed, w.Status.DisruptedPods = p.DisruptionsAllowed, p.DisruptedPods
 		add("policy/v1", "PodDisruptionBudget", &w)
+	}
+	for _, g := range d.PodGroups {
+		add("scheduling.x-k8s.io/v1alpha1", "PodGroup", g)
+	}
+	for _, w := range d.KubeWorkloads {
+		add("scheduling.k8s.io/v1alpha2", "Workload", w)
+	}
+	for _, g := range d.KubePodGroups {
+		add("scheduling.k8s.io/v1alpha2", "PodGroup", g)
 	}
 	for _, p := range d.Pods {
 		add("v1", "Pod", p)

@@ -1,8 +1,10 @@
 // Command gendump writes the sample cluster dump of examples/whatif: a
 // realistic cluster (internal/kubegen: three zones, general, high-memory
 // and tainted GPU pools, DaemonSets, Deployments with anti-affinity and
-// zone spread, StatefulSets, Jobs with finished pods, PriorityClasses,
-// PodDisruptionBudgets, Koordinator NodeMetrics, pending pods) in the
+// zone spread, StatefulSets with volumeClaimTemplates, Jobs with finished
+// pods, PriorityClasses, PodDisruptionBudgets, GKE's StorageClasses,
+// CSIDriver and CSINodes, the StatefulSet replicas' claims bound to zonal
+// volumes, Koordinator NodeMetrics, pending pods) in the
 // shape `kubectl get … -o json` (or -o yaml) prints, every field an API
 // server writes included. examples/whatif regenerates its sample with
 //

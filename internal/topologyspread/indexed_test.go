@@ -1,0 +1,30 @@
+package topologyspread
+
+import (
+	"testing"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
+)
+
+// TestPropIndexedInclusionEqualsEval: the inclusion verdicts resolved
+// against a snapshot (label values, taint classes) equal Eval on each
+// node, under every combination of node inclusion policies.
+func TestPropIndexedInclusionEqualsEval(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, _, pod := st.BatchCluster(t)
+		snap := fw.MustSnapshot(nodes, nil)
+		policies := []fw.NodeInclusionPolicy{fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore}
+		cs := []Constraint{{TopologyKey: LabelTopologyZone,
+			NodeAffinityPolicy: rapid.SampledFrom(policies).Draw(t, "affinityPolicy"),
+			NodeTaintsPolicy:   rapid.SampledFrom(policies).Draw(t, "taintsPolicy")}}
+		in := NewInclusion(pod, cs)
+		x := in.Indexed(snap)
+		for k, ni := range snap.Nodes() {
+			if got, want := x.Eval(k), in.Eval(ni.Node()); got != want {
+				t.Fatalf("node %s: indexed %+v, Eval %+v", ni.Name(), got, want)
+			}
+		}
+	})
+}

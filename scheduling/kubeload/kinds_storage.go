@@ -1,0 +1,150 @@
+package kubeload
+
+import (
+	"errors"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// This file reads the storage objects (core/v1 PersistentVolume and
+// PersistentVolumeClaim; storage.k8s.io/v1 StorageClass, CSINode,
+// CSIDriver, CSIStorageCapacity and VolumeAttachment) and the gang
+// objects (scheduler-plugins' PodGroup, kube's scheduling.k8s.io/v1alpha2
+// PodGroup and Workload). Each decodes straight into framework's type,
+// which follows the API's JSON shape, so every field framework models is
+// strict and every other one is counted in the report.
+
+// Labels of the two PodGroup kinds in the report and in duplicate
+// detection (kubectl's kind.group form).
+const (
+	labelPodGroup     = "PodGroup.scheduling.x-k8s.io"
+	labelKubePodGroup = "PodGroup.scheduling.k8s.io"
+)
+
+// storageKindSpecs are the storage kinds a dump may hold.
+func storageKindSpecs() []kindSpec {
+	return []kindSpec{
+		storageKind[framework.PersistentVolume]("", string(framework.KindPersistentVolume)),
+		storageKind[framework.PersistentVolumeClaim]("", string(framework.KindPersistentVolumeClaim)),
+		storageKind[framework.StorageClass]("storage.k8s.io", string(framework.KindStorageClass)),
+		storageKind[framework.CSINode]("storage.k8s.io", string(framework.KindCSINode)),
+		storageKind[framework.CSIDriver]("storage.k8s.io", string(framework.KindCSIDriver)),
+		storageKind[framework.CSIStorageCapacity]("storage.k8s.io", string(framework.KindCSIStorageCapacity)),
+		storageKind[framework.VolumeAttachment]("storage.k8s.io", string(framework.KindVolumeAttachment)),
+	}
+}
+
+// groupKindSpecs are the gang kinds a dump may hold.
+func groupKindSpecs() []kindSpec {
+	return []kindSpec{
+		{group: "scheduling.x-k8s.io", versions: []string{"v1alpha1"}, kind: "PodGroup", label: labelPodGroup,
+			newObj: func() any { return new(framework.PodGroup) }, add: (*Loader).addPodGroup},
+		{group: "scheduling.k8s.io", versions: []string{"v1alpha2"}, kind: "PodGroup", label: labelKubePodGroup,
+			newObj: func() any { return new(framework.WorkloadPodGroup) }, add: (*Loader).addKubePodGroup},
+		{group: "scheduling.k8s.io", versions: []string{"v1alpha2"}, kind: "Workload",
+			newObj: func() any { return new(framework.Workload) }, add: (*Loader).addWorkload},
+	}
+}
+
+// storageKind is the kindSpec of storage objects of type T.
+func storageKind[T any, P interface {
+	*T
+	framework.StorageObject
+}](group, kind string) kindSpec {
+	return kindSpec{group: group, versions: []string{"v1"}, kind: kind, newObj: func() any { return P(new(T)) }, add: (*Loader).addStorage}
+}
+
+// addStorage checks a storage object as the API server would (framework's
+// validation of its kind) and records it. Claims and capacities without a
+// namespace are in "default", as kubectl puts them.
+func (l *Loader) addStorage(obj any, src source) error {
+	o := obj.(framework.StorageObject)
+	switch v := o.(type) {
+	case *framework.PersistentVolumeClaim:
+		v.Namespace = orDefault(v.Namespace)
+	case *framework.CSIStorageCapacity:
+		v.Namespace = orDefault(v.Namespace)
+	}
+	k, ns, name := framework.StorageObjectKey(o)
+	if name == "" {
+		return errors.New("metadata.name: empty")
+	}
+	if err := framework.ValidateStorageObject(o); err != nil {
+		return err
+	}
+	if err := l.claim(string(k), ns, name, src); err != nil {
+		return err
+	}
+	appendStorage(&l.storage, o)
+	return nil
+}
+
+// appendStorage appends o to the list of its kind.
+func appendStorage(s *framework.StorageObjects, o framework.StorageObject) {
+	switch v := o.(type) {
+	case *framework.PersistentVolume:
+		s.PersistentVolumes = append(s.PersistentVolumes, v)
+	case *framework.PersistentVolumeClaim:
+		s.PersistentVolumeClaims = append(s.PersistentVolumeClaims, v)
+	case *framework.StorageClass:
+		s.StorageClasses = append(s.StorageClasses, v)
+	case *framework.CSINode:
+		s.CSINodes = append(s.CSINodes, v)
+	case *framework.CSIDriver:
+		s.CSIDrivers = append(s.CSIDrivers, v)
+	case *framework.CSIStorageCapacity:
+		s.CSIStorageCapacities = append(s.CSIStorageCapacities, v)
+	case *framework.VolumeAttachment:
+		s.VolumeAttachments = append(s.VolumeAttachments, v)
+	}
+}
+
+func orDefault(namespace string) string {
+	if namespace == "" {
+		return "default" // kubectl's namespace for a manifest that names none
+	}
+	return namespace
+}
+
+// checkGroup puts a gang object without a namespace in "default",
+// validates it and records its identity under label.
+func (l *Loader) checkGroup(label string, meta *framework.ObjectMeta, v interface{ Validate() error }, src source) error {
+	meta.Namespace = orDefault(meta.Namespace)
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	return l.claim(label, meta.Namespace, meta.Name, src)
+}
+
+// addPodGroup records a scheduler-plugins PodGroup (read by Coscheduling).
+func (l *Loader) addPodGroup(obj any, src source) error {
+	g := obj.(*framework.PodGroup)
+	if err := l.checkGroup(labelPodGroup, &g.ObjectMeta, g, src); err != nil {
+		return err
+	}
+	l.podGroups = append(l.podGroups, g)
+	return nil
+}
+
+// addKubePodGroup records a kube-scheduler PodGroup
+// (scheduling.k8s.io/v1alpha2, read by GangScheduling).
+func (l *Loader) addKubePodGroup(obj any, src source) error {
+	g := obj.(*framework.WorkloadPodGroup)
+	if err := l.checkGroup(labelKubePodGroup, &g.ObjectMeta, g, src); err != nil {
+		return err
+	}
+	l.kubePodGroups = append(l.kubePodGroups, g)
+	return nil
+}
+
+// addWorkload records a kube Workload (scheduling.k8s.io/v1alpha2: the
+// templates its PodGroups are made from; the scheduler reads the
+// PodGroups).
+func (l *Loader) addWorkload(obj any, src source) error {
+	w := obj.(*framework.Workload)
+	if err := l.checkGroup("Workload", &w.ObjectMeta, w, src); err != nil {
+		return err
+	}
+	l.kubeWorkloads = append(l.kubeWorkloads, w)
+	return nil
+}

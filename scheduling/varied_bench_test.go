@@ -1,0 +1,194 @@
+package scheduling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// The varied-workload benchmark: a cluster of nodes of seven sizes with
+// labels, taints, images and two existing pods per node (st.NewVaried),
+// and a stream of incoming pods each different from the one before.
+// Each run schedules variedWarm pods untimed, then times the rest of the
+// stream (variedTimed pods, wrapping around).
+const (
+	variedWarm  = 20
+	variedTimed = 500
+	variedSeed  = 13
+)
+
+// variedCluster is one generated cluster and its two incoming streams.
+type variedCluster struct {
+	snap *framework.Snapshot
+	// pods[0] is the varied stream, pods[1] requests and images only.
+	pods [2][]*framework.PodInfo
+}
+
+func newVariedCluster(tb testing.TB, nodes int) *variedCluster {
+	tb.Helper()
+	v := st.NewVaried(st.VariedOptions{Seed: variedSeed, Nodes: nodes})
+	snap, err := framework.NewSnapshot(v.Nodes, v.Pods, framework.WithNamespaces(v.Namespaces...))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := &variedCluster{snap: snap}
+	simple := st.NewVaried(st.VariedOptions{Seed: variedSeed + 1, Nodes: 0, RequestsAndImagesOnly: true})
+	for k, gen := range []*st.Varied{v, simple} {
+		for range variedWarm + variedTimed {
+			c.pods[k] = append(c.pods[k], framework.MustPodInfo(gen.Next()))
+		}
+	}
+	return c
+}
+
+// variedRun schedules a stream of pods over a snapshot, with or without
+// kube's adaptive node sampling (and its round-robin start), and with or
+// without assuming each placed pod before the next.
+type variedRun struct {
+	f                *framework.Framework
+	base, snap       *framework.Snapshot
+	pods             []*framework.PodInfo
+	sampled, assumed bool
+
+	next, start int
+	rng         *rand.Rand
+	res         *framework.Result
+	evaluated   int64
+	placed      int64
+	// untimed is the CPU time spent restarting with the timer stopped.
+	untimed time.Duration
+}
+
+func newVariedRun(tb testing.TB, c *variedCluster, stream int, sampled, assumed bool) *variedRun {
+	tb.Helper()
+	f, err := framework.NewFramework(NewDefaultRegistry(), DefaultProfile())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := &variedRun{f: f, base: c.snap, pods: c.pods[stream], sampled: sampled, assumed: assumed,
+		rng: rand.New(rand.NewPCG(1, 2)), res: &framework.Result{}}
+	r.restart(tb)
+	return r
+}
+
+// restart starts over on a fresh clone of the cluster and schedules the
+// warm-up pods.
+func (r *variedRun) restart(tb testing.TB) {
+	tb.Helper()
+	r.snap, r.next, r.start = r.base.Clone(), 0, 0
+	for range variedWarm {
+		r.cycle(tb)
+	}
+	r.evaluated, r.placed = 0, 0
+}
+
+// cycle schedules the next pod of the stream (and assumes it when asked).
+func (r *variedRun) cycle(tb testing.TB) {
+	if r.next == len(r.pods) {
+		if r.assumed { // the stream's pods are all placed: start over
+			if b, ok := tb.(*testing.B); ok {
+				b.StopTimer()
+				defer b.StartTimer()
+			}
+			ev, pl := r.evaluated, r.placed
+			cpu0, _ := scCPUTime()
+			r.restart(tb)
+			cpu1, _ := scCPUTime()
+			r.evaluated, r.placed, r.untimed = ev, pl, r.untimed+cpu1-cpu0
+		} else {
+			r.next = variedWarm
+		}
+	}
+	pi := r.pods[r.next]
+	r.next++
+	n := r.snap.NumNodes()
+	opts := framework.CycleOptions{Rand: r.rng, Reuse: r.res, SkipExplanation: true}
+	if r.sampled {
+		opts.NumFeasibleToFind = numFeasibleNodesToFind(nil, 0, n)
+		opts.StartIndex = r.start
+	}
+	res, err := r.f.Schedule(context.Background(), nil, r.snap, pi, opts)
+	var fe *framework.FitError
+	if err != nil && !errors.As(err, &fe) {
+		tb.Fatal(err)
+	}
+	if res.PreFilterStatus == nil {
+		r.evaluated += int64(res.EvaluatedNodes())
+		if r.sampled {
+			r.start = (r.start + res.EvaluatedNodes()) % n
+		}
+	}
+	if err != nil {
+		return
+	}
+	r.placed++
+	if r.assumed {
+		p := *pi.Pod
+		p.Spec.NodeName = res.SelectedNode()
+		if err := r.snap.AddPod(&p); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// timedCycle is cycle, under a name of its own for profilers (callgrind
+// --toggle-collect) to count the timed cycles alone.
+//
+//go:noinline
+func (r *variedRun) timedCycle(b *testing.B) { r.cycle(b) }
+
+// BenchmarkVariedCycle measures the default profile on the varied
+// workload (every incoming pod different) and on its requests-and-images
+// stream, one core, at 1k, 5k and 15k nodes: every node evaluated or
+// kube's adaptive sampling with its round-robin start, each pod placed
+// against the same cluster (fresh) or assumed before the next (assumed).
+func BenchmarkVariedCycle(b *testing.B) {
+	clusters := map[int]*variedCluster{}
+	for si, stream := range []string{"varied", "reqimages"} {
+		for _, nodes := range []int{1000, 5000, 15000} {
+			for _, sampled := range []bool{false, true} {
+				for _, assumed := range []bool{false, true} {
+					eval, place := "all", "fresh"
+					if sampled {
+						eval = "sampled"
+					}
+					if assumed {
+						place = "assumed"
+					}
+					b.Run(fmt.Sprintf("%s/nodes=%d/%s/%s", stream, nodes, eval, place), func(b *testing.B) {
+						c := clusters[nodes]
+						if c == nil {
+							c = newVariedCluster(b, nodes)
+							clusters[nodes] = c
+						}
+						r := newVariedRun(b, c, si, sampled, assumed)
+						runtime.GC() // the cluster's construction is not the cycles' garbage
+						b.ReportAllocs()
+						b.ResetTimer()
+						cpu0, ok0 := scCPUTime()
+						for b.Loop() {
+							r.timedCycle(b)
+						}
+						cpu1, ok1 := scCPUTime()
+						b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
+						if ok0 && ok1 {
+							// CPU time (GC included) per pod: the one-core
+							// figure even when other processes share the
+							// machine.
+							b.ReportMetric(float64((cpu1-cpu0-r.untimed).Microseconds())/float64(b.N), "cpu-µs/pod")
+						}
+						b.ReportMetric(float64(r.evaluated)/float64(b.N), "evaluated/pod")
+						b.ReportMetric(100*float64(r.placed)/float64(b.N), "placed%")
+					})
+				}
+			}
+		}
+	}
+}
