@@ -307,7 +307,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	clock := framework.NewFakeClock(opts.Start)
-	res := &ReplayResult{Start: opts.Start}
+	res := &ReplayResult{Start: opts.Start, Decisions: make([]Decision, 0, len(w.Arrivals)+len(w.Pods))}
 	pods := map[string]*rpPod{}
 	var events rpHeap
 	seq := 0

@@ -59,7 +59,12 @@ const FastPathReused = "reused"
 
 // batchState is a profile's kept ranking.
 type batchState struct {
-	sig framework.PodSignature
+	// pod is the pod of the cycle that scored the ranking, and sig its
+	// signature once computed (a ranking is signed only when a next pod
+	// could reuse it).
+	pod    *framework.PodInfo
+	sig    framework.PodSignature
+	signed bool
 	// cycle is the cycle that scored the ranking; res its Result, read
 	// lazily (built into ranked on first reuse: a ranking no pod reuses
 	// costs nothing) while ranked is nil. res is the scheduler's recycled
@@ -75,6 +80,18 @@ type batchState struct {
 	created time.Time
 	nodes   int
 	events  uint64
+}
+
+// reuseTry is what reusedNode found: the node to take (node "" when the
+// full cycle must run), the cycle state it filtered with, and, when
+// PreFilter ran, its outcome for the full cycle to take over.
+type reuseTry struct {
+	node  string
+	state *framework.CycleState
+	pre   *framework.PreFilterOutcome
+	pick  framework.RankedCandidate
+	ties  int
+	b     *batchState
 }
 
 // lastCycle is a profile's last successful scheduling cycle.
@@ -105,42 +122,46 @@ func (s *Scheduler) reuseEnabled(prof *schedProfile) bool { return !s.noReuse &&
 
 // reusedNode is kube's GetNodeHint followed by its evaluation of the hinted
 // node: when prof's kept ranking applies to the pod, it returns the best
-// remaining node if that node passes the filters (with the cycle state
-// PreFilter filled), and the ranked entry with the size of its tie group.
-// Otherwise node is "" and the full cycle runs.
-func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *queuedPod, snap *framework.Snapshot) (node string, state *framework.CycleState, pick framework.RankedCandidate, ties int, b *batchState) {
-	b = prof.batch
+// remaining node if that node passes the filters, with the cycle state
+// PreFilter filled, the ranked entry and the size of its tie group.
+// Otherwise node is "" and the full cycle runs — with the state and
+// PreFilter outcome found here when PreFilter ran, so that it runs once.
+func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *queuedPod, snap *framework.Snapshot) (t reuseTry) {
+	b := prof.batch
 	if b == nil || !s.reuseEnabled(prof) {
-		return "", nil, pick, 0, nil
+		return t
 	}
 	last := prof.last
 	if last.cycle+1 != s.cycle || b.cycle > last.cycle || s.clock.Now().After(b.created.Add(s.maxReuseAge())) ||
 		b.events != s.queue.events || b.nodes != snap.NumNodes() {
 		prof.batch = nil
-		return "", nil, pick, 0, nil
-	}
-	if sig := s.signature(ctx, prof, qp); sig == "" || sig != b.sig {
-		prof.batch = nil
-		return "", nil, pick, 0, nil
+		return t
 	}
 	lastNode, ok := snap.Get(last.node)
 	if !ok {
 		prof.batch = nil
-		return "", nil, pick, 0, nil
+		return t
 	}
 	pi := qp.PodInfo
-	state = s.newState(h)
-	state.SetSnapshot(snap)
-	if _, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes()); !st.IsSuccess() {
-		state.Release()
-		return "", nil, pick, 0, nil // the full cycle reports the PreFilter failure
+	t.state = s.newState(h)
+	t.state.SetSnapshot(snap)
+	preRes, st, plugins := prof.fw.RunPreFilterPlugins(ctx, t.state, pi, snap.Nodes())
+	t.pre = &framework.PreFilterOutcome{Result: preRes, Status: st, Plugins: plugins}
+	if !st.IsSuccess() {
+		return t // the full cycle reports the PreFilter failure
 	}
-	if !prof.fw.RunFilterPlugins(ctx, state, pi, lastNode).IsRejected() {
+	if !prof.fw.RunFilterPlugins(ctx, t.state, pi, lastNode).IsRejected() {
 		// The node chosen last still fits: its score changed, the ranking
 		// cannot say where it now stands.
-		state.Release()
 		prof.batch = nil
-		return "", nil, pick, 0, nil
+		return t
+	}
+	if !b.signed {
+		b.sig, b.signed = prof.fw.SignPod(ctx, b.pod), true
+	}
+	if sig := s.signature(ctx, prof, qp); sig == "" || sig != b.sig {
+		prof.batch = nil
+		return t
 	}
 	if !b.built {
 		b.ranked = rankHeap(b.res.AppendRunnersUp(b.ranked[:0]))
@@ -148,23 +169,22 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 		b.built, b.res = true, nil
 	}
 	if len(b.ranked) == 0 {
-		state.Release()
 		prof.batch = nil
-		return "", nil, pick, 0, nil
+		return t
 	}
-	pick, ties = b.ranked.popBest(s.rng)
+	pick, ties := b.ranked.popBest(s.rng)
 	cand := snap.Nodes()[pick.Index]
 	var nominated []*framework.PodInfo
 	if !s.nominator.empty() {
 		nominated = s.nominator.forNode(cand.Name())
 	}
-	if !prof.fw.RunFilterPluginsWithNominatedPods(ctx, state, pi, cand, nominated).IsSuccess() {
+	if !prof.fw.RunFilterPluginsWithNominatedPods(ctx, t.state, pi, cand, nominated).IsSuccess() {
 		// kube's hint fails the filters: the full cycle runs and its
 		// ranking replaces this one.
-		state.Release()
-		return "", nil, pick, 0, nil
+		return t
 	}
-	return cand.Name(), state, pick, ties, b
+	t.node, t.pick, t.ties, t.b = cand.Name(), pick, ties, b
+	return t
 }
 
 // keepRanking is kube's StoreScheduleResults after a cycle chose node:
@@ -172,16 +192,12 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 // nodes it scored but did not choose (res, nil when it did not score) is
 // kept for a next pod with the same signature; a cycle that reused a
 // ranking keeps it.
-func (s *Scheduler) keepRanking(ctx context.Context, prof *schedProfile, qp *queuedPod, node string, res *framework.Result, reused bool) {
+func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, res *framework.Result, reused bool) {
 	prof.last = lastCycle{cycle: s.cycle, node: node}
 	if reused || !s.reuseEnabled(prof) {
 		return
 	}
-	sig := framework.PodSignature("")
-	if res != nil && len(res.Totals) > 1 {
-		sig = s.signature(ctx, prof, qp)
-	}
-	if sig == "" {
+	if res == nil || len(res.Totals) < 2 {
 		prof.batch = nil
 		return
 	}
@@ -189,7 +205,7 @@ func (s *Scheduler) keepRanking(ctx context.Context, prof *schedProfile, qp *que
 	if b == nil || len(s.reuseForks) > 0 {
 		b = &batchState{} // a Fork may hold the old one
 	}
-	*b = batchState{sig: sig, cycle: s.cycle, res: res, ranked: b.ranked[:0], created: s.clock.Now(),
+	*b = batchState{pod: qp.PodInfo, sig: qp.sig, signed: qp.signed, cycle: s.cycle, res: res, ranked: b.ranked[:0], created: s.clock.Now(),
 		nodes: s.cluster.NumNodes(), events: s.queue.events}
 	if s.keepResults {
 		b.kept = res

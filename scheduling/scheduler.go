@@ -781,29 +781,36 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		}
 	}
 	reused := false
+	var pre *framework.PreFilterOutcome // PreFilter already run on state
 	if node == "" {
 		if state != nil {
 			state.Release() // the nominated-node attempt's state is done
 			state = nil
 		}
 		if pi.Pod.Status.NominatedNodeName == "" {
-			if rn, rstate, pick, ties, b := s.reusedNode(ctx, prof, h, qp, snap); rn != "" {
-				node, state, reused = rn, rstate, true
-				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, b.cycle, 1, 1, s.nextStart
-				d.Top, d.Ties = []framework.RankedNode{{Name: rn, Total: pick.Total}}, ties
-				if len(b.ranked) > 0 && ties == 1 {
-					d.Margin = pick.Total - b.ranked[0].Total
+			t := s.reusedNode(ctx, prof, h, qp, snap)
+			state, pre = t.state, t.pre
+			if t.node != "" {
+				node, reused = t.node, true
+				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, t.b.cycle, 1, 1, s.nextStart
+				d.Top, d.Ties = []framework.RankedNode{{Name: t.node, Total: t.pick.Total}}, t.ties
+				if len(t.b.ranked) > 0 && t.ties == 1 {
+					d.Margin = t.pick.Total - t.b.ranked[0].Total
 				}
 				if s.keepResults {
-					d.Result = b.kept
+					d.Result = t.b.kept
 				}
 			}
+		} else {
+			prof.batch = nil
 		}
 	}
 	var scored *framework.Result
 	if node == "" {
-		state = s.newState(h)
-		res, st, err := s.schedule(ctx, prof, state, snap, pi)
+		if state == nil {
+			state = s.newState(h)
+		}
+		res, st, err := s.scheduleWith(ctx, prof, state, snap, pi, pre)
 		state = st
 		if s.keepResults {
 			d.Result = res
@@ -837,7 +844,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		}
 	}
 	d.Node = node
-	s.keepRanking(ctx, prof, qp, node, scored, reused)
+	s.keepRanking(prof, qp, node, scored, reused)
 	d = s.assumeAndBind(ctx, qp, prof, state, pi, node, d)
 	s.rankingBound(prof, d)
 	return d

@@ -21,12 +21,18 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 // when narrowing changes it, the cycle is run again from the same random
 // state with the right size (the framework takes the size up front).
 func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo) (*framework.Result, *framework.CycleState, error) {
-	return s.scheduleIn(ctx, prof, state, snap, pi, nil)
+	return s.scheduleIn(ctx, prof, state, snap, pi, nil, nil)
+}
+
+// scheduleWith is schedule when PreFilter may have run on state already
+// (pre, nil when it has not).
+func (s *Scheduler) scheduleWith(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+	return s.scheduleIn(ctx, prof, state, snap, pi, nil, pre)
 }
 
 // scheduleIn is schedule restricted to a placement's nodes (nil: every
 // node of snap), which must be snap's (framework.CycleOptions.Nodes).
-func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.Result, *framework.CycleState, error) {
+func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
 	inPlacement := func(string) bool { return true }
 	if nodes != nil {
@@ -38,7 +44,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 		inPlacement = func(name string) bool { return set[name] }
 	}
 	k := s.numToFind(prof, n)
-	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes}
+	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
 	if !s.keepResults {
 		if s.reuse == nil {
 			s.reuse = &framework.Result{}
@@ -66,7 +72,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 	*s.pcg = saved
 	h, _ := schedHandleFrom(state)
 	state = s.newState(h)
-	opts.NumFeasibleToFind = k2
+	opts.NumFeasibleToFind, opts.PreFiltered = k2, nil
 	res, err = prof.fw.Schedule(ctx, state, snap, pi, opts)
 	return res, state, err
 }
