@@ -1,10 +1,11 @@
 package scheduling
 
 import (
-	"container/heap"
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -72,7 +73,7 @@ type batchState struct {
 	cycle  int64
 	res    *framework.Result
 	kept   *framework.Result // res, when explanations keep it (Decision.Result)
-	ranked rankHeap
+	ranked ranking
 	built  bool
 	// created, nodes and events are the clock, the node count and the
 	// queue's event counter at the cycle; a later change of any drops the
@@ -164,8 +165,7 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 		return t
 	}
 	if !b.built {
-		b.ranked = rankHeap(b.res.AppendRunnersUp(b.ranked[:0]))
-		heap.Init(&b.ranked)
+		b.ranked = newRanking(b.res.AppendRunnersUp(b.ranked[:0]))
 		b.built, b.res = true, nil
 	}
 	if len(b.ranked) == 0 {
@@ -262,41 +262,51 @@ func (s *Scheduler) revertReuse() {
 	s.reuse = f.result
 }
 
-// rankHeap orders ranked nodes by total (highest first), then evaluation
-// position (kube's nodeScoreHeap, with the position where kube draws a
-// random tie-breaker).
-type rankHeap []framework.RankedCandidate
+// ranking holds ranked nodes sorted worst first: by total (lowest
+// first), then evaluation position (latest first), so the best node (the
+// highest total, the earliest of those evaluated: kube's nodeScoreHeap
+// order, with the position where kube draws a random tie-breaker) is the
+// last and taking it costs O(1).
+type ranking []framework.RankedCandidate
 
-func (h rankHeap) Len() int { return len(h) }
-func (h rankHeap) Less(i, j int) bool {
-	return h[i].Total > h[j].Total || h[i].Total == h[j].Total && h[i].Pos < h[j].Pos
+// newRanking sorts r into a ranking.
+func newRanking(r []framework.RankedCandidate) ranking {
+	slices.SortFunc(r, func(a, b framework.RankedCandidate) int {
+		if c := cmp.Compare(a.Total, b.Total); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Pos, a.Pos)
+	})
+	return ranking(r)
 }
-func (h rankHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *rankHeap) Push(x any)   { *h = append(*h, x.(framework.RankedCandidate)) }
-func (h *rankHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+// next returns the best node left (false when none is).
+func (r ranking) next() (framework.RankedCandidate, bool) {
+	if len(r) == 0 {
+		return framework.RankedCandidate{}, false
+	}
+	return r[len(r)-1], true
 }
 
 // popBest removes and returns the best node, breaking a tie among the c
 // best as a full cycle's host selection does: k = rng.IntN(c) (no draw
-// without a tie), the k-th of them in evaluation order.
-func (h *rankHeap) popBest(rng *rand.Rand) (framework.RankedCandidate, int) {
-	best := heap.Pop(h).(framework.RankedCandidate)
-	if len(*h) == 0 || (*h)[0].Total != best.Total {
+// without a tie), the k-th of them in evaluation order. It costs O(c).
+func (r *ranking) popBest(rng *rand.Rand) (framework.RankedCandidate, int) {
+	h := *r
+	n := len(h)
+	best := h[n-1]
+	c := 1
+	for c < n && h[n-1-c].Total == best.Total {
+		c++
+	}
+	if c == 1 {
+		*r = h[:n-1]
 		return best, 1
 	}
-	tied := []framework.RankedCandidate{best}
-	for len(*h) > 0 && (*h)[0].Total == best.Total {
-		tied = append(tied, heap.Pop(h).(framework.RankedCandidate))
-	}
-	k := rng.IntN(len(tied))
-	for i, e := range tied {
-		if i != k {
-			heap.Push(h, e)
-		}
-	}
-	return tied[k], len(tied)
+	// The tie group is h[n-c:], the k-th in evaluation order at n-1-k.
+	i := n - 1 - rng.IntN(c)
+	pick := h[i]
+	copy(h[i:], h[i+1:])
+	*r = h[:n-1]
+	return pick, c
 }

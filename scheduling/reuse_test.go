@@ -3,6 +3,8 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -328,4 +330,48 @@ func (stubExtender) Filter(_ *framework.PodInfo, nodes []*framework.NodeInfo) ([
 }
 func (stubExtender) Prioritize(*framework.PodInfo, []*framework.NodeInfo) ([]framework.HostPriority, int64, error) {
 	return nil, 0, nil
+}
+
+// TestPropRankingPopBest: taking nodes from a kept ranking gives, pop after
+// pop, what a plain reference gives: among the nodes left with the highest
+// total, in evaluation order, the k-th for k = rng.IntN(ties), with no draw
+// when one node is best (a full cycle's host selection).
+func TestPropRankingPopBest(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 200).Draw(t, "n")
+		var cands []framework.RankedCandidate
+		for i, pos := range rand.New(rand.NewPCG(uint64(n), 1)).Perm(n) { // positions unique, in any order
+			cands = append(cands, framework.RankedCandidate{Index: int32(i), Pos: int32(pos), Total: int64(rapid.IntRange(0, 4).Draw(t, "total"))})
+		}
+		seed := rapid.Uint64().Draw(t, "seed")
+		got, want := rand.New(rand.NewPCG(seed, 2)), rand.New(rand.NewPCG(seed, 2))
+		left := slices.Clone(cands)
+		r := newRanking(cands)
+		for len(left) > 0 {
+			best := left[0].Total
+			for _, c := range left {
+				best = max(best, c.Total)
+			}
+			var tied []int // indices into left, in evaluation order
+			for i, c := range left {
+				if c.Total == best {
+					tied = append(tied, i)
+				}
+			}
+			slices.SortFunc(tied, func(a, b int) int { return int(left[a].Pos - left[b].Pos) })
+			k := 0
+			if len(tied) > 1 {
+				k = want.IntN(len(tied))
+			}
+			wantPick := left[tied[k]]
+			left = slices.Delete(left, tied[k], tied[k]+1)
+			pick, ties := r.popBest(got)
+			if pick != wantPick || ties != len(tied) {
+				t.Fatalf("popBest = %+v (ties %d), want %+v (ties %d)", pick, ties, wantPick, len(tied))
+			}
+		}
+		if len(r) != 0 {
+			t.Fatalf("%d nodes left in the ranking, want 0", len(r))
+		}
+	})
 }

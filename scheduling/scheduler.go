@@ -794,8 +794,8 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 				node, reused = t.node, true
 				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, t.b.cycle, 1, 1, s.nextStart
 				d.Top, d.Ties = []framework.RankedNode{{Name: t.node, Total: t.pick.Total}}, t.ties
-				if len(t.b.ranked) > 0 && t.ties == 1 {
-					d.Margin = t.pick.Total - t.b.ranked[0].Total
+				if next, ok := t.b.ranked.next(); ok && t.ties == 1 {
+					d.Margin = t.pick.Total - next.Total
 				}
 				if s.keepResults {
 					d.Result = t.b.kept
