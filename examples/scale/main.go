@@ -177,20 +177,26 @@ func buildArrivals(pods, replicas int, progress func(string, int, int)) []schedu
 
 // runStats is one replay's measurements.
 type runStats struct {
-	profile           string
-	nodes, pods       int
-	build, replay     time.Duration
-	reused, cycles    int
-	heapNode, heapPod float64
-	fates             map[scheduling.PodFate]int
-	pending           []scheduling.PodOutcome
+	profile     string
+	nodes, pods int
+	// build and replay are CPU times (user+system, getrusage) where the
+	// system reports them, wall times otherwise (cpu false); wall is the
+	// whole run's wall time.
+	build, replay, wall time.Duration
+	cpu                 bool
+	reused, cycles      int
+	heapNode, heapPod   float64
+	fates               map[scheduling.PodFate]int
+	pending             []scheduling.PodOutcome
 }
 
-func (r runStats) perPod() time.Duration {
+// perPod returns the replay's time per pod, and the time per pod with the
+// cluster's build included.
+func (r runStats) perPod() (replay, total time.Duration) {
 	if r.pods == 0 {
-		return 0
+		return 0, 0
 	}
-	return r.replay / time.Duration(r.pods)
+	return r.replay / time.Duration(r.pods), (r.build + r.replay) / time.Duration(r.pods)
 }
 
 // heapInUse returns the live heap after a collection.
@@ -210,14 +216,18 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 	}
 	st := runStats{profile: profile, nodes: nodes, pods: pods}
 	base := heapInUse()
-	t0 := time.Now()
+	sw := newStopwatch()
+	_, st.cpu = sw.(cpuClock)
+	wall0, t0 := time.Now(), sw.Now()
 	w := &scheduling.Workload{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
+	generated := sw.Now().Sub(t0)
 	built := heapInUse()
 	ropts := scheduling.ReplayOptions{Profiles: []framework.Profile{profileNamed(profile)}, Start: simStart,
 		ResultsLast: o.explainLast, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30},
 		SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(o.reuse),
 			scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !o.hints})},
 		BuildProgress: func(done, total int) { progress("cluster", done, total) },
+		Stopwatch:     sw,
 	}
 	if o.progress {
 		ropts.Progress = func(done, total int) {
@@ -226,12 +236,12 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 			}
 		}
 	}
-	generated := time.Now()
 	res, err := scheduling.Replay(ctx, w, ropts)
 	if err != nil {
 		return st, err
 	}
-	st.build, st.replay = generated.Sub(t0)+res.SetupWall, res.Wall
+	st.wall = time.Since(wall0)
+	st.build, st.replay = generated+res.SetupWall, res.Wall
 	st.cycles = res.Cycles
 	for _, d := range res.Decisions {
 		if d.FastPath == scheduling.FastPathReused {
@@ -254,34 +264,40 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 	return st, nil
 }
 
-// peakRSS returns the process's peak resident memory in bytes (Linux's
-// VmHWM), or the Go runtime's total from the OS elsewhere.
-func peakRSS() uint64 {
-	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-				var kb uint64
-				if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err == nil {
-					return kb << 10
-				}
-			}
-		}
+// cpuClock reads the process's CPU time as a clock, so that the replay's
+// Stopwatch measures CPU rather than wall time.
+type cpuClock struct{ framework.RealClock }
+
+// Now returns the CPU time used so far as a time after the Unix epoch.
+func (cpuClock) Now() time.Time {
+	d, _ := cpuTime()
+	return time.Unix(0, 0).Add(d)
+}
+
+// newStopwatch returns a CPU-time clock where the system reports CPU time,
+// the wall clock otherwise.
+func newStopwatch() framework.Clock {
+	if _, ok := cpuTime(); ok {
+		return cpuClock{}
 	}
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.Sys
+	return framework.RealClock{}
 }
 
 func writeTable(w io.Writer, runs []runStats) error {
+	kind := "CPU"
+	if len(runs) > 0 && !runs[0].cpu {
+		kind = "WALL"
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "PROFILE\tNODES\tPODS\tBUILD\tREPLAY\tµs/POD\tPODS/S\tREUSED\tCYCLES\tRUNNING\tPENDING\tREJECTED\t")
+	fmt.Fprintf(tw, "PROFILE\tNODES\tPODS\tBUILD %[1]s\tREPLAY %[1]s\tµs/POD\tµs/POD+BUILD\tPODS/S\tWALL\tREUSED\tCYCLES\tRUNNING\tPENDING\tREJECTED\t\n", kind)
 	for _, r := range runs {
 		pps := 0.0
 		if r.replay > 0 {
 			pps = float64(r.pods) / r.replay.Seconds()
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1fs\t%.1fs\t%.1f\t%.0f\t%.1f%%\t%d\t%d\t%d\t%d\t\n", r.profile, r.nodes, r.pods, r.build.Seconds(), r.replay.Seconds(),
-			float64(r.perPod().Nanoseconds())/1000, pps, 100*float64(r.reused)/float64(max(r.cycles, 1)), r.cycles,
+		per, total := r.perPod()
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1fs\t%.1fs\t%.1f\t%.1f\t%.0f\t%.1fs\t%.1f%%\t%d\t%d\t%d\t%d\t\n", r.profile, r.nodes, r.pods, r.build.Seconds(), r.replay.Seconds(),
+			float64(per.Nanoseconds())/1000, float64(total.Nanoseconds())/1000, pps, r.wall.Seconds(), 100*float64(r.reused)/float64(max(r.cycles, 1)), r.cycles,
 			r.fates[scheduling.FateRunning], r.fates[scheduling.FatePending], r.fates[scheduling.FateRejected])
 	}
 	if err := tw.Flush(); err != nil {
@@ -302,7 +318,12 @@ func writeTable(w io.Writer, runs []runStats) error {
 			fmt.Fprintf(w, "  pending %s: %s\n", p.Pod, p.Reason)
 		}
 	}
-	fmt.Fprintf(w, "peak memory (resident): %.0f MiB; GOMAXPROCS %d, %d cores\n", float64(peakRSS())/(1<<20), runtime.GOMAXPROCS(0), runtime.NumCPU())
+	peak := "unknown"
+	if b, ok := peakRSS(); ok {
+		peak = fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+	}
+	fmt.Fprintf(w, "times are %s times (BUILD: generating the workload and building the cluster); peak memory (maxrss): %s; GOMAXPROCS %d, %d cores\n",
+		kind, peak, runtime.GOMAXPROCS(0), runtime.NumCPU())
 	return nil
 }
 
