@@ -810,7 +810,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		if state == nil {
 			state = s.newState(h)
 		}
-		res, st, err := s.scheduleWith(ctx, prof, state, snap, pi, pre)
+		res, st, err := s.schedule(ctx, prof, state, snap, pi, pre)
 		state = st
 		if s.keepResults {
 			d.Result = res

@@ -20,13 +20,8 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 // PreFilterResult narrows them, which is known only after PreFilter ran:
 // when narrowing changes it, the cycle is run again from the same random
 // state with the right size (the framework takes the size up front).
-func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo) (*framework.Result, *framework.CycleState, error) {
-	return s.scheduleIn(ctx, prof, state, snap, pi, nil, nil)
-}
-
-// scheduleWith is schedule when PreFilter may have run on state already
-// (pre, nil when it has not).
-func (s *Scheduler) scheduleWith(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+// pre is PreFilter's outcome when it already ran on state (nil when not).
+func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
 	return s.scheduleIn(ctx, prof, state, snap, pi, nil, pre)
 }
 
