@@ -7,9 +7,9 @@
 // decisions reused an earlier cycle's ranking (pod-signature reuse), the
 // peak memory of the process, the memory per node and per pod, and the
 // replay's final accounting (every pod's fate, adding up to the
-// workload). -curve runs 10k, 30k and 100k nodes; -overload replays an
-// overloaded cluster with and without queueing hints. With no flags it
-// runs a small cluster in a few seconds.
+// workload). -curve runs 10k, 30k and 100k nodes (-pods pods each);
+// -overload replays an overloaded cluster with and without queueing
+// hints. With no flags it runs a small cluster in a few seconds.
 package main
 
 import (
@@ -59,7 +59,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.profiles, "profiles", "resources,default", "profiles to run: resources (NodeResourcesFit and BalancedAllocation), default (kube's default profile)")
 	fs.BoolVar(&o.reuse, "reuse", true, "pod-signature reuse (kube's opportunistic batching)")
 	fs.BoolVar(&o.hints, "hints", true, "queueing hints")
-	fs.BoolVar(&o.curve, "curve", false, "run 10k, 30k and 100k nodes (10 pods per node) instead of -nodes and -pods")
+	fs.BoolVar(&o.curve, "curve", false, "run 10k, 30k and 100k nodes (-pods pods each) instead of -nodes")
 	fs.BoolVar(&o.overload, "overload", false, "replay an overloaded cluster (-nodes full nodes, -pods arrivals that never fit, a NodeMetric report and a heartbeat per node per minute) with and without queueing hints")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the runs to this file")
 	fs.BoolVar(&o.progress, "progress", false, "report the progress of each run on stderr")
@@ -351,7 +351,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	sizes := [][2]int{{o.nodes, o.pods}}
 	if o.curve {
-		sizes = [][2]int{{10000, 100000}, {30000, 300000}, {100000, 1000000}}
+		sizes = [][2]int{{10000, o.pods}, {30000, o.pods}, {100000, o.pods}}
 	}
 	var runs []runStats
 	for _, profile := range strings.Split(o.profiles, ",") {
