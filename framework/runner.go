@@ -98,6 +98,9 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 	if opts.Rand == nil {
 		return nil, errors.New("framework: Schedule: CycleOptions.Rand is nil: inject a *rand.Rand for tie-breaks")
 	}
+	if state == nil && opts.PreFiltered != nil {
+		return nil, errors.New("framework: Schedule: CycleOptions.PreFiltered without the cycle state PreFilter ran on")
+	}
 	if state == nil {
 		// Nobody else sees this state: its plugins' buffers go back to
 		// them when the cycle ends.
