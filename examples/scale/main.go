@@ -368,8 +368,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func main() {
 	// The runs allocate steadily; a lower GC frequency trades memory for
-	// time (the peak is reported).
+	// time (the peak is reported), up to a soft limit of 3.5 GiB of Go
+	// memory, where the collector runs as often as it must to stay under
+	// it (a million pods on 100,000 nodes keep about 1.4 GiB live).
 	debug.SetGCPercent(200)
+	debug.SetMemoryLimit(7 << 29)
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "scale:", err)
 		os.Exit(1)
