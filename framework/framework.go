@@ -99,6 +99,8 @@ type Framework struct {
 	scratch     sync.Pool
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
 	batch sync.Pool
+	// sign caches the plugins that sign pods (signature.go).
+	sign signState
 }
 
 var _ Handle = (*Framework)(nil)

@@ -55,8 +55,21 @@ type CycleOptions struct {
 	// buffers are reused, so a caller that does not keep explanations
 	// allocates almost nothing per cycle. The returned Result is Reuse.
 	Reuse *Result
+	// PreFiltered, when set, is what RunPreFilterPlugins returned for this
+	// pod on this cycle's state and snapshot, run before (scheduling's
+	// pod-signature reuse runs PreFilter to decide whether a full cycle is
+	// needed): Schedule takes it instead of running PreFilter again.
+	PreFiltered *PreFilterOutcome
 
 	noExtenders bool // ScoreNodes: the profile's plugins only
+}
+
+// PreFilterOutcome is what RunPreFilterPlugins returned: the merged
+// result, the status and the plugins that narrowed the nodes.
+type PreFilterOutcome struct {
+	Result  *PreFilterResult
+	Status  *Status
+	Plugins []string
 }
 
 // Schedule runs one scheduling cycle's plugins for pod over snap: PreFilter
@@ -85,6 +98,9 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 	if opts.Rand == nil {
 		return nil, errors.New("framework: Schedule: CycleOptions.Rand is nil: inject a *rand.Rand for tie-breaks")
 	}
+	if state == nil && opts.PreFiltered != nil {
+		return nil, errors.New("framework: Schedule: CycleOptions.PreFiltered without the cycle state PreFilter ran on")
+	}
 	if state == nil {
 		// Nobody else sees this state: its plugins' buffers go back to
 		// them when the cycle ends.
@@ -108,7 +124,14 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		opts.TopN = 3
 	}
 
-	preRes, s, withNodes := f.RunPreFilterPlugins(ctx, state, pod, all)
+	var preRes *PreFilterResult
+	var s *Status
+	var withNodes []string
+	if p := opts.PreFiltered; p != nil {
+		preRes, s, withNodes = p.Result, p.Status, p.Plugins
+	} else {
+		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod, all)
+	}
 	res.PreFilterResult = preRes
 	res.SkippedFilter = sortedKeys(state.skipFilter)
 	if !s.IsSuccess() {

@@ -378,6 +378,11 @@ func TestRequiresRand(t *testing.T) {
 	if _, err := f.Schedule(context.Background(), nil, MustSnapshot(nil, nil), nil, CycleOptions{Rand: rand.New(rand.NewPCG(1, 1))}); err == nil {
 		t.Fatal("nil pod accepted")
 	}
+	_, err = f.Schedule(context.Background(), nil, MustSnapshot(testNodes(1), nil), testPod("p"),
+		CycleOptions{Rand: rand.New(rand.NewPCG(1, 1)), PreFiltered: &PreFilterOutcome{}})
+	if err == nil || !strings.Contains(err.Error(), "CycleOptions.PreFiltered") {
+		t.Fatalf("PreFiltered without a state: err = %v", err)
+	}
 }
 
 // TestScheduleContext: a nil context is an error; a context already

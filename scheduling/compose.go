@@ -25,13 +25,16 @@ type splitPluginWithPreFilter struct {
 }
 
 var (
-	_ framework.FilterForwarder = (*splitPlugin)(nil)
-	_ framework.ScoreForwarder  = (*splitPlugin)(nil)
-	_ framework.FilterPlugin    = (*splitPlugin)(nil)
-	_ framework.PreScorePlugin  = (*splitPlugin)(nil)
-	_ framework.ScorePlugin     = (*splitPlugin)(nil)
-	_ framework.PreFilterPlugin = (*splitPluginWithPreFilter)(nil)
-	_ framework.ForkablePlugin  = (*splitPlugin)(nil)
+	_ framework.FilterForwarder  = (*splitPlugin)(nil)
+	_ framework.EnqueueForwarder = (*splitPlugin)(nil)
+	_ framework.SignPlugin       = (*splitPlugin)(nil)
+	_ framework.SignCapability   = (*splitPlugin)(nil)
+	_ framework.ScoreForwarder   = (*splitPlugin)(nil)
+	_ framework.FilterPlugin     = (*splitPlugin)(nil)
+	_ framework.PreScorePlugin   = (*splitPlugin)(nil)
+	_ framework.ScorePlugin      = (*splitPlugin)(nil)
+	_ framework.PreFilterPlugin  = (*splitPluginWithPreFilter)(nil)
+	_ framework.ForkablePlugin   = (*splitPlugin)(nil)
 )
 
 // splitPluginWithPlacement adds the score half's placement score
@@ -111,6 +114,34 @@ func (p *splitPlugin) Filter(ctx context.Context, st *framework.CycleState, pod 
 
 // FilterTarget returns the filter half, which the runner calls directly.
 func (p *splitPlugin) FilterTarget() framework.FilterPlugin { return p.filter }
+
+// EnqueueTarget returns the filter half, whose rejections (and so whose
+// queueing hints) are the plugin's.
+func (p *splitPlugin) EnqueueTarget() framework.Plugin { return p.filter }
+
+// CanSignPods reports whether both halves sign pods.
+func (p *splitPlugin) CanSignPods() bool {
+	_, f := p.filter.(framework.SignPlugin)
+	_, s := p.score.(framework.SignPlugin)
+	return f && s
+}
+
+// SignPod joins the halves' signature fragments.
+func (p *splitPlugin) SignPod(ctx context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	var out []framework.SignFragment
+	for _, half := range []framework.Plugin{p.filter, p.score} {
+		s, ok := half.(framework.SignPlugin)
+		if !ok {
+			return nil, framework.NewStatus(framework.Unschedulable, fmt.Sprintf("%s: its %T half does not sign pods", p.name, half))
+		}
+		fr, st := s.SignPod(ctx, pod)
+		if !st.IsSuccess() {
+			return nil, st
+		}
+		out = append(out, fr...)
+	}
+	return out, nil
+}
 
 // ScoreTarget returns the score half, which the runner calls directly.
 func (p *splitPlugin) ScoreTarget() framework.ScorePlugin { return p.score }

@@ -28,13 +28,18 @@ type LoadAwareScheduling struct {
 }
 
 var (
-	_ framework.PreFilterPlugin = (*LoadAwareScheduling)(nil)
-	_ framework.FilterPlugin    = (*LoadAwareScheduling)(nil)
-	_ framework.PreScorePlugin  = (*LoadAwareScheduling)(nil)
-	_ framework.ScorePlugin     = (*LoadAwareScheduling)(nil)
-	_ framework.ReservePlugin   = (*LoadAwareScheduling)(nil)
-	_ framework.ForkablePlugin  = (*LoadAwareScheduling)(nil)
+	_ framework.PreFilterPlugin  = (*LoadAwareScheduling)(nil)
+	_ framework.FilterPlugin     = (*LoadAwareScheduling)(nil)
+	_ framework.PreScorePlugin   = (*LoadAwareScheduling)(nil)
+	_ framework.ScorePlugin      = (*LoadAwareScheduling)(nil)
+	_ framework.ReservePlugin    = (*LoadAwareScheduling)(nil)
+	_ framework.ForkablePlugin   = (*LoadAwareScheduling)(nil)
+	_ framework.EnqueueForwarder = (*LoadAwareScheduling)(nil)
 )
+
+// EnqueueTarget returns the filter half, which registers Koordinator's
+// events (pod deletions, NodeMetric changes).
+func (p *LoadAwareScheduling) EnqueueTarget() framework.Plugin { return p.f }
 
 // NewLoadAwareScheduling builds the plugin (a *LoadAwareScheduling) with its
 // own usage cache over the default estimator registry, or as the options

@@ -39,9 +39,11 @@ func trimaranPlugins() []PluginSpec {
 }
 
 // UpdateNodeLoad records a node's measured load (for the Trimaran
-// plugins); unschedulable pods are retried.
+// plugins). It is a cluster event (ResourceNodeLoad) that only the plugins
+// registering it, or plugins without queueing hints, retry pods on.
 func (s *Scheduler) UpdateNodeLoad(l *framework.NodeLoad) error {
-	return s.clusterEvent(func() error { return s.cluster.UpdateNodeLoad(l) })
+	ev := framework.ClusterEvent{Resource: framework.ResourceNodeLoad, ActionType: framework.Update}
+	return s.clusterEvent(ev, func() (old, cur any, err error) { return nil, l, s.cluster.UpdateNodeLoad(l) })
 }
 
 // workloadPlugins are the plugins DefaultPlugins offers beyond

@@ -378,7 +378,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 	}
 	if node == "" {
 		state = newState()
-		res, st, err := s.scheduleIn(ctx, prof, state, snap, pi, nodes)
+		res, st, err := s.scheduleIn(ctx, prof, state, snap, pi, nodes, nil)
 		state = st
 		if res != nil {
 			if res.PreFilterStatus == nil {

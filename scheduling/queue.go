@@ -44,6 +44,13 @@ type QueueOptions struct {
 	// by QueueSort, and when the active queue is empty the head of the
 	// backoff queue is scheduled without waiting for its backoff to end.
 	DisablePopFromBackoffQ bool
+	// DisableQueueingHints turns off queueing hints (on by default, as
+	// kube-scheduler since v1.34): every cluster event then moves every
+	// unschedulable pod, and a pod that fails after an event arrived while
+	// it was in flight is retried at once — schedkit's behaviour before
+	// hints, for comparison. (kube-scheduler without hints still skipped
+	// events no enabled plugin registered.)
+	DisableQueueingHints bool
 }
 
 // validate rejects negative durations and a maximum below the initial
@@ -101,12 +108,21 @@ type queuedPod struct {
 	pendingPlugins       []string
 	// backoffExpiry caches the end of the current backoff (zero: unset).
 	backoffExpiry time.Time
-	// moveSeen is the queue's move counter when the pod was popped.
-	moveSeen uint64
-	where    int
-	index    int
-	// gateMsg is the PreEnqueue rejection of a gated pod.
-	gateMsg string
+	// moveSeen is the queue's move counter when the pod was popped;
+	// eventSeen its event counter when the pod last failed (requeued).
+	moveSeen, eventSeen uint64
+	// flightAt is, with queueing hints, the position in the queue's
+	// in-flight event list at which the pod was popped.
+	flightAt int
+	// sig is the pod's signature once signed (reuse.go); a new pod object
+	// (setPodInfo) is signed again.
+	sig    framework.PodSignature
+	signed bool
+	where  int
+	index  int
+	// gateMsg is the PreEnqueue rejection of a gated pod, gatePlugin the
+	// plugin that gated it.
+	gateMsg, gatePlugin string
 }
 
 // schedulingQueue orders pending pods as kube-scheduler's PriorityQueue: an
@@ -134,7 +150,8 @@ type schedulingQueue struct {
 	seq   uint64
 	// moves counts MoveAll calls; a pod that fails after a move that
 	// happened while it was in flight is retried instead of parked.
-	moves uint64
+	// events counts the cluster events reported (moving pods or not).
+	moves, events uint64
 	// marks and saved make the queue part of a Scheduler's fork: per open
 	// fork, the counters at Fork and the first saved record of every pod
 	// changed since (see fork, touch, revert).
@@ -146,10 +163,23 @@ type schedulingQueue struct {
 	// in the current order whatever the heap's layout. Atomic: Unreserve
 	// may run in a binding goroutine.
 	reorder atomic.Bool
+
+	// hints are the profiles' queueing hints (nil: DisableQueueingHints);
+	// snapshot is the cluster the hint functions see.
+	hints    *queueingHints
+	snapshot func() *framework.Snapshot
+	// flight holds the pods popped and not yet requeued or done, and
+	// flightEvents the cluster events since the earliest of them
+	// (flightEvents[0] is event number flightBase); flightSaved the
+	// bookkeeping at each open Fork (nil while unchanged).
+	flight       map[string]*queuedPod
+	flightEvents []qEvent
+	flightBase   int
+	flightSaved  []*qFlightSaved
 }
 
 // qMark is the queue's counters at a Fork.
-type qMark struct{ seq, moves uint64 }
+type qMark struct{ seq, moves, events uint64 }
 
 // qSaved is a pod's queue record as it was at a Fork: p is the record
 // (nil when the queue did not hold the pod) and v its contents.
@@ -164,7 +194,7 @@ func newSchedulingQueue(clock framework.Clock, less func(a, b *framework.QueuedP
 		less = qPriorityLess
 	}
 	q := &schedulingQueue{opts: opts, clock: clock, less: less, start: clock.Now(),
-		unschedulable: map[string]*queuedPod{}, pods: map[string]*queuedPod{}, gated: map[string]*queuedPod{}}
+		unschedulable: map[string]*queuedPod{}, pods: map[string]*queuedPod{}, gated: map[string]*queuedPod{}, flight: map[string]*queuedPod{}}
 	q.active = &qHeap{less: q.activeLess}
 	q.backoff = &qHeap{less: q.backoffLess}
 	q.errorBackoff = &qHeap{less: q.errorBackoffLess}
@@ -294,10 +324,10 @@ func (q *schedulingQueue) gateHolds(p *queuedPod) bool {
 	}
 	st := q.gate(p.PodInfo)
 	if st.IsSuccess() {
-		p.gateMsg = ""
+		p.gateMsg, p.gatePlugin = "", ""
 		return false
 	}
-	p.gateMsg = st.Message()
+	p.gateMsg, p.gatePlugin = st.Message(), st.Plugin()
 	q.push(p, qGated)
 	return true
 }
@@ -313,6 +343,12 @@ func (q *schedulingQueue) ungate() {
 	for _, p := range q.gated {
 		ps = append(ps, p)
 	}
+	q.regate(ps)
+}
+
+// regate runs the PreEnqueue plugins again on gated pods, in queue order:
+// those they admit go to the active queue.
+func (q *schedulingQueue) regate(ps []*queuedPod) {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
 	for _, p := range ps {
 		q.touch(p.key) // journaled in a fork
@@ -323,16 +359,38 @@ func (q *schedulingQueue) ungate() {
 	}
 }
 
-// update replaces a queued pod's PodInfo (its spec changed): a gated pod
-// is re-checked; an unschedulable one moves to the backoff or active
-// queue (kube's PriorityQueue.Update for an updated pod); in the active
-// and backoff queues it keeps its place.
-func (q *schedulingQueue) update(pi *framework.PodInfo) {
+// update replaces a queued pod's PodInfo (its spec changed from old; the
+// update reports events): a gated pod is re-checked; an unschedulable one
+// moves to the backoff or active queue — with queueing hints only when a
+// plugin that rejected it says Queue for one of the events (kube's
+// PriorityQueue.Update); in the active and backoff queues it keeps its
+// place; a pod in flight hears of the events when it fails.
+func (q *schedulingQueue) update(pi, old *framework.PodInfo, events []framework.ClusterEvent) {
 	p, ok := q.pods[pi.Pod.Key()]
 	if !ok {
 		return
 	}
+	q.touch(p.key)
 	p.PodInfo = pi
+	p.sig, p.signed = "", false
+	if q.hints != nil {
+		switch p.where {
+		case qInFlight:
+			for _, ev := range events {
+				q.recordFlight(&qEvent{ev: ev, old: old, new: pi})
+			}
+			return
+		case qUnschedulable:
+			now := q.clock.Now()
+			for _, ev := range events {
+				if s := q.worthRequeuing(p, &qEvent{ev: ev, old: old, new: pi}); s != queueSkip {
+					q.requeueWithStrategy(p, s, now)
+					return
+				}
+			}
+			return
+		}
+	}
 	switch p.where {
 	case qGated:
 		q.unlink(p)
@@ -390,6 +448,7 @@ func (q *schedulingQueue) delete(key string) {
 		return
 	}
 	q.touch(key)
+	q.endFlight(p)
 	q.unlink(p)
 	delete(q.pods, key)
 }
@@ -421,6 +480,12 @@ func (q *schedulingQueue) flush(now time.Time) {
 			stale = append(stale, p)
 		}
 	}
+	if q.hints != nil {
+		if len(stale) > 0 {
+			q.movePods(stale, &qEvent{ev: framework.EventUnschedulableTimeout})
+		}
+		return
+	}
 	q.moveToActiveOrBackoff(stale, tick)
 }
 
@@ -443,21 +508,20 @@ func (q *schedulingQueue) moveToActiveOrBackoff(ps []*queuedPod, now time.Time) 
 	}
 }
 
-// moveAll is kube-scheduler's MoveAllToActiveOrBackoffQueue for a cluster
-// event that may make unschedulable pods schedulable (without queueing
-// hints, every event moves every pod).
-func (q *schedulingQueue) moveAll() { q.moveAllExcept("") }
+// moveAll is kube-scheduler's MoveAllToActiveOrBackoffQueue without
+// queueing hints: every event moves every unschedulable pod.
+func (q *schedulingQueue) moveAll() { q.moveAllWhere(nil) }
 
-// moveAllExcept is moveAll leaving the pod key where it is.
-func (q *schedulingQueue) moveAllExcept(key string) {
+// moveAllWhere is moveAll for the pods that pass preCheck (nil: all).
+func (q *schedulingQueue) moveAllWhere(preCheck func(*queuedPod) bool) {
 	q.moves++
 	q.ungate()
 	if len(q.unschedulable) == 0 {
 		return
 	}
 	ps := make([]*queuedPod, 0, len(q.unschedulable))
-	for k, p := range q.unschedulable {
-		if k != key {
+	for _, p := range q.unschedulable {
+		if preCheck == nil || preCheck(p) {
 			ps = append(ps, p)
 		}
 	}
@@ -500,6 +564,7 @@ func (q *schedulingQueue) take(p *queuedPod, now time.Time) {
 		p.InitialAttemptTimestamp = &t
 	}
 	p.moveSeen = q.moves
+	q.startFlight(p)
 }
 
 // requeueFailed puts an in-flight pod back after a failed attempt:
@@ -516,6 +581,15 @@ func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pend
 	p.backoffExpiry = time.Time{}
 	p.unschedulablePlugins = slices.Clone(unschedulablePlugins)
 	p.pendingPlugins = slices.Clone(pendingPlugins)
+	p.eventSeen = q.events
+	if q.hints != nil && !isError {
+		s := q.flightStrategy(p)
+		q.endFlight(p)
+		p.where = qNowhere
+		q.requeueWithStrategy(p, s, now)
+		return
+	}
+	q.endFlight(p)
 	switch {
 	case isError:
 		p.where = qNowhere
@@ -535,12 +609,14 @@ func (q *schedulingQueue) requeueFailed(p *queuedPod, unschedulablePlugins, pend
 func (q *schedulingQueue) setPodInfo(p *queuedPod, pi *framework.PodInfo) {
 	q.touch(p.key)
 	p.PodInfo = pi
+	p.sig, p.signed = "", false
 }
 
 // done forgets an in-flight pod that was scheduled.
 func (q *schedulingQueue) done(p *queuedPod) {
 	if cur, ok := q.pods[p.key]; ok && cur == p && p.where == qInFlight {
 		q.touch(p.key)
+		q.endFlight(p)
 		delete(q.pods, p.key)
 		p.where = qNowhere
 	}
@@ -548,7 +624,12 @@ func (q *schedulingQueue) done(p *queuedPod) {
 
 // nextWakeup returns the earliest time at which a flush would make a pod
 // active, when the active queue is empty and nothing else changes.
-func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
+func (q *schedulingQueue) nextWakeup() (time.Time, bool) { return q.wakeup(nil) }
+
+// wakeup is nextWakeup counting, of the error backoff queue and the
+// unschedulable pool, only the pods count accepts (nil: all); the backoff
+// queue always counts.
+func (q *schedulingQueue) wakeup(count func(*queuedPod) bool) (time.Time, bool) {
 	var best time.Time
 	found := false
 	consider := func(t time.Time) {
@@ -557,11 +638,8 @@ func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
 		}
 	}
 	aligned := !q.opts.DisablePopFromBackoffQ
-	for _, h := range []*qHeap{q.backoff, q.errorBackoff} {
-		if h.Len() == 0 {
-			continue
-		}
-		e := q.backoffExpiry(h.items[0])
+	backoffDone := func(p *queuedPod) {
+		e := q.backoffExpiry(p)
 		if aligned {
 			// Done once align(t) > e, i.e. from e + 1 s on.
 			consider(e.Add(qBackoffFlushPeriod))
@@ -569,7 +647,18 @@ func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
 			consider(q.nextTickAtOrAfter(e, qBackoffFlushPeriod, false))
 		}
 	}
+	if q.backoff.Len() > 0 {
+		backoffDone(q.backoff.items[0])
+	}
+	for _, p := range q.errorBackoff.items {
+		if count == nil || count(p) {
+			backoffDone(p)
+		}
+	}
 	for _, p := range q.unschedulable {
+		if count != nil && !count(p) {
+			continue
+		}
 		// The first leftover tick strictly more than MaxInUnschedulablePods
 		// after the pod's timestamp.
 		threshold := p.Timestamp.Add(q.opts.MaxInUnschedulablePods)
@@ -580,6 +669,13 @@ func (q *schedulingQueue) nextWakeup() (time.Time, bool) {
 		consider(t)
 	}
 	return best, found
+}
+
+// staleWakeup is nextWakeup counting, of the error backoff queue and the
+// unschedulable pool, only the pods that failed before the latest cluster
+// event: a retry of the others would meet the cluster they failed on.
+func (q *schedulingQueue) staleWakeup() (time.Time, bool) {
+	return q.wakeup(func(p *queuedPod) bool { return p.eventSeen != q.events })
 }
 
 // lens returns the sizes of the active queue, the backoff queues and the
@@ -607,19 +703,30 @@ func (q *schedulingQueue) touch(key string) {
 // counters, so pops, backoffs and flushes go on as if the fork never
 // happened.
 func (q *schedulingQueue) fork() {
-	q.marks = append(q.marks, qMark{seq: q.seq, moves: q.moves})
+	q.marks = append(q.marks, qMark{seq: q.seq, moves: q.moves, events: q.events})
 	q.saved.Open()
+	q.flightSaved = append(q.flightSaved, nil)
 }
 
 func (q *schedulingQueue) commit() {
 	q.marks = q.marks[:len(q.marks)-1]
 	q.saved.Commit()
+	k := len(q.flightSaved)
+	top := q.flightSaved[k-1]
+	q.flightSaved = q.flightSaved[:k-1]
+	if k > 1 && q.flightSaved[k-2] == nil {
+		q.flightSaved[k-2] = top
+	}
 }
 
 func (q *schedulingQueue) revert() {
 	m := q.marks[len(q.marks)-1]
 	q.marks = q.marks[:len(q.marks)-1]
-	q.seq, q.moves = m.seq, m.moves
+	q.seq, q.moves, q.events = m.seq, m.moves, m.events
+	if fs := q.flightSaved[len(q.flightSaved)-1]; fs != nil {
+		q.flightEvents, q.flightBase, q.flight = fs.events, fs.base, fs.flight
+	}
+	q.flightSaved = q.flightSaved[:len(q.flightSaved)-1]
 	saved := q.saved.Revert()
 	for key := range saved {
 		if cur, ok := q.pods[key]; ok {

@@ -10,8 +10,11 @@ import (
 )
 
 // qEnv: one 1-cpu node; pods asking 2 cpu never fit, and a node update is
-// the cluster event that moves them out of the unschedulable pool.
+// the cluster event that moves them out of the unschedulable pool (without
+// queueing hints every event moves every pod: these tests are about
+// backoff and flushes; hints_test.go tests the hints).
 func qEnv(t *testing.T, opts QueueOptions) *scEnv {
+	opts.DisableQueueingHints = true
 	return newScEnv(t, scNodes("1"), nil, WithQueueOptions(opts))
 }
 

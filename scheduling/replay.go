@@ -42,11 +42,20 @@ type ReplayOptions struct {
 	// happen).
 	Until time.Duration
 	// Progress, when set, is called after each batch of arrivals with the
-	// number of arrivals processed and the total.
-	Progress func(done, total int)
+	// number of arrivals processed and the total. BuildProgress, when set,
+	// is called while the initial cluster is built, about every 1% of its
+	// nodes and pods, with the number added and the total.
+	Progress      func(done, total int)
+	BuildProgress func(done, total int)
 	// KeepResults keeps every cycle's full framework.Result in its
-	// Decision.
-	KeepResults bool
+	// Decision. ResultsFailedOnly keeps it only for the cycles that failed
+	// (Unschedulable, Error); ResultsLast, when positive, keeps it only in
+	// the last ResultsLast decisions that have one, dropping older ones as
+	// the replay goes, so that memory stays bounded at any length. Either
+	// turns explanations on without KeepResults.
+	KeepResults       bool
+	ResultsFailedOnly bool
+	ResultsLast       int
 	// Stopwatch times the replay for ReplayResult.Wall (default framework.RealClock;
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
@@ -88,9 +97,11 @@ type ReplayResult struct {
 	// PendingAtLastArrival counts pods not placed at that moment.
 	PendingAtLastArrival int
 	// Cycles is the number of scheduling cycles; Wall the real time the
-	// replay took, as ReplayOptions.Stopwatch measured it.
-	Cycles int
-	Wall   time.Duration
+	// replay took, as ReplayOptions.Stopwatch measured it, and SetupWall
+	// the time building the initial cluster and the scheduler took before.
+	Cycles    int
+	Wall      time.Duration
+	SetupWall time.Duration
 	// EventErrors lists the node events the cluster refused, with their
 	// virtual time (e.g. an update of a node that was not there then).
 	EventErrors []string
@@ -151,6 +162,9 @@ func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
 	}
 	if d.FastPath != "" {
 		fmt.Fprintf(b, " fast-path=%s", d.FastPath)
+	}
+	if d.ReusedFrom > 0 {
+		fmt.Fprintf(b, " reused=#%d", d.ReusedFrom)
 	}
 	if len(d.Top) > 0 && d.FastPath == "" && d.Outcome != OutcomeUnschedulable && d.Outcome != OutcomeError {
 		fmt.Fprintf(b, " total=%d margin=%d", d.Top[0].Total, d.Margin)
@@ -257,6 +271,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if opts.Until < 0 {
 		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.Until=%v: must not be negative", opts.Until)
 	}
+	if opts.ResultsLast < 0 {
+		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.ResultsLast=%d: must not be negative", opts.ResultsLast)
+	}
 	if opts.Registry == nil {
 		opts.Registry = NewDefaultRegistry()
 	}
@@ -269,7 +286,12 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if opts.Reference.MilliCPU == 0 && opts.Reference.Memory == 0 {
 		opts.Reference = rpMeanRequest(w.Arrivals)
 	}
-	cluster, err := newWorkloadCluster(w)
+	stopwatch := opts.Stopwatch
+	if stopwatch == nil {
+		stopwatch = framework.RealClock{}
+	}
+	setupStart := stopwatch.Now()
+	cluster, err := newWorkloadCluster(w, opts.BuildProgress)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +307,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	clock := framework.NewFakeClock(opts.Start)
-	res := &ReplayResult{Start: opts.Start}
+	res := &ReplayResult{Start: opts.Start, Decisions: make([]Decision, 0, len(w.Arrivals)+len(w.Pods))}
 	pods := map[string]*rpPod{}
 	var events rpHeap
 	seq := 0
@@ -353,8 +375,16 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			rp.outcome = PodOutcome{Pod: p.Key(), Fate: FateRejected, Reason: err.Error()}
 		}
 	}
+	var kept rpKept
+	progress := 0 // decisions that placed or preempted
 	handler := func(d Decision) {
 		res.Decisions = append(res.Decisions, d)
+		if d.Outcome == OutcomeScheduled || d.Outcome == OutcomeBound || len(d.Victims) > 0 {
+			progress++
+		}
+		if d.Result != nil && opts.ResultsLast > 0 {
+			kept.add(res.Decisions, len(res.Decisions)-1, opts.ResultsLast)
+		}
 		rp := pods[d.Pod]
 		if rp == nil {
 			return
@@ -382,7 +412,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	sopts := []Option{WithClock(clock), WithSeed(opts.Seed), WithParallelism(opts.Parallelism), WithDecisionHandler(handler)}
-	if opts.KeepResults {
+	switch {
+	case opts.ResultsFailedOnly:
+		sopts = append(sopts, WithFailureExplanations())
+	case opts.KeepResults || opts.ResultsLast > 0:
 		sopts = append(sopts, WithExplanations())
 	}
 	s, err = New(cluster, opts.Registry, opts.Profiles, append(sopts, opts.SchedulerOptions...)...)
@@ -396,12 +429,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		lastArrival = opts.Start.Add(arrivals[total-1].At)
 	}
 	measuredLoaded := false
-	stopwatch := opts.Stopwatch
-	if stopwatch == nil {
-		stopwatch = framework.RealClock{}
-	}
 	wallStart := stopwatch.Now()
+	res.SetupWall = wallStart.Sub(setupStart)
 	idle := 0
+	drained, progressAtDrain := false, 0
 	for ctx.Err() == nil {
 		cycles := s.RunUntilIdle(ctx)
 		res.Cycles += cycles
@@ -412,9 +443,21 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			res.PendingAtLastArrival = p
 			measuredLoaded = true
 		}
-		next, ok := s.replayNextTime(events, clock)
+		next, ok, drain := s.replayNextTime(events, clock)
 		if !ok || (opts.Until > 0 && next.After(opts.Start.Add(opts.Until))) {
 			break
+		}
+		// With no workload event left, the queue's retries of pods that
+		// failed before the latest cluster event go on while they place
+		// (or preempt) something; a retry after one that placed nothing
+		// ends the replay: the cluster no longer changes.
+		if events.Len() > 0 {
+			drained = false
+		} else if drain {
+			if drained && progress == progressAtDrain {
+				break
+			}
+			drained, progressAtDrain = true, progress
 		}
 		// A guard, not a rule: time must move or work must happen.
 		if next.Equal(now) && cycles == 0 && (events.Len() == 0 || events[0].at.After(now)) {
@@ -498,6 +541,25 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	return res, nil
 }
 
+// rpKept is a ring of the indices of the decisions that keep their
+// Result, oldest first.
+type rpKept struct {
+	idx  []int
+	head int
+}
+
+// add records that decision i keeps its Result and, past last of them,
+// drops the oldest one's.
+func (k *rpKept) add(ds []Decision, i, last int) {
+	if len(k.idx) < last {
+		k.idx = append(k.idx, i)
+		return
+	}
+	ds[k.idx[k.head]].Result = nil
+	k.idx[k.head] = i
+	k.head = (k.head + 1) % last
+}
+
 // rpMeanRequest is the mean cpu and memory request of the arrivals.
 func rpMeanRequest(as []PodArrival) resource.Vector {
 	var v resource.Vector
@@ -518,7 +580,10 @@ func rpMeanRequest(as []PodArrival) resource.Vector {
 // a completion, a Permit timeout, a backoff expiry, or — while other
 // events remain — the unschedulable pool's leftover flush. ok is false
 // when nothing more can change.
-func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (time.Time, bool) {
+//
+// drain reports that no workload event remains and the next instant is the
+// queue's own retry of pods that failed before the latest cluster event.
+func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var best time.Time
@@ -534,19 +599,25 @@ func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (t
 	if t, ok := clock.NextDeadline(); ok {
 		consider(t)
 	}
-	// The queue's wakeup includes the unschedulable pool's leftover flush,
-	// which can only help while something else may still change; backoff
-	// expiries always count.
+	// The queue's wakeup includes the unschedulable pool's leftover flush
+	// and the error backoff (pods no plugin rejected: errors, no nodes),
+	// which can only help while something else may still change, or for a
+	// pod that failed before the latest cluster event (queueing hints may
+	// have judged that event no help: the flush retries it anyway); the
+	// backoff of pods that an event moved always counts.
 	q := s.queue
-	if found || q.backoff.Len() > 0 || q.errorBackoff.Len() > 0 {
+	if found {
 		if t, ok := q.nextWakeup(); ok {
 			consider(t)
 		}
+	} else if t, ok := q.staleWakeup(); ok {
+		consider(t)
+		drain = events.Len() == 0
 	}
 	if found && best.Before(clock.Now()) {
 		best = clock.Now()
 	}
-	return best, found
+	return best, found, drain
 }
 
 // replayNodeEvent applies one node event; pods of a removed node are

@@ -39,31 +39,39 @@ func csNodeCPU(name, cpu string) *framework.Node {
 // TestReplayGangs: the same gang workload replayed with kube's default
 // profile and with Coscheduling. Without it, gang b binds 4 of its 6 pods
 // at 1 s and they hold their cpu idle until gang a finishes at 60 s
-// (4 × 59 = 236 wasted pod-seconds); with it, b waits unbound and wastes
-// nothing. Both become whole at 60 s.
+// (4 × 59 = 236 wasted pod-seconds); both become whole at 60 s. With it, b
+// waits unbound and wastes nothing; its pods, rejected by Coscheduling,
+// which registers pod additions and PodGroup changes but not pod
+// deletions (scheduler-plugins' EventsToRegister), wait with queueing
+// hints for the unschedulable pool's leftover flush (the 30 s tick more
+// than 5 minutes after they failed: 5m30s), and without hints are retried
+// when gang a's pods finish at 60 s.
 func TestReplayGangs(t *testing.T) {
 	w := Workload{Nodes: rgNodes(2, "4")}
 	if err := ReadWorkload(strings.NewReader(rgWorkload), "gangs.json", &w); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Unix(0, 0).UTC()
-	want := func(b float64) []GangOutcome {
+	want := func(b float64, bStart time.Duration) []GangOutcome {
 		return []GangOutcome{
 			{Group: "default/a", MinMember: 4, Pods: 4, Whole: true, Arrival: start, Start: start, MaxBound: 4},
-			{Group: "default/b", MinMember: 6, Pods: 6, Whole: true, Arrival: start.Add(time.Second), Start: start.Add(60 * time.Second),
-				Wait: 59 * time.Second, MaxBound: 6, WastedPodSeconds: b},
+			{Group: "default/b", MinMember: 6, Pods: 6, Whole: true, Arrival: start.Add(time.Second), Start: start.Add(bStart),
+				Wait: bStart - time.Second, MaxBound: 6, WastedPodSeconds: b},
 		}
 	}
 	for _, tt := range []struct {
 		name    string
 		profile framework.Profile
+		opts    []Option
 		want    []GangOutcome
 	}{
-		{"default profile", DefaultProfile(), want(236)},
-		{"Coscheduling", EnableCoscheduling(DefaultProfile(), nil), want(0)},
+		{"default profile", DefaultProfile(), nil, want(236, 60*time.Second)},
+		{"Coscheduling", EnableCoscheduling(DefaultProfile(), nil), nil, want(0, 5*time.Minute+30*time.Second)},
+		{"Coscheduling without hints", EnableCoscheduling(DefaultProfile(), nil),
+			[]Option{WithQueueOptions(QueueOptions{DisableQueueingHints: true})}, want(0, 60*time.Second)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{tt.profile}})
+			res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{tt.profile}, SchedulerOptions: tt.opts})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -36,7 +36,9 @@ func rpNode(name, cpu string) *framework.Node {
 //	t=4s  h(10) → pending
 //	t=10s a completes → e, h retried, still no room
 //	t=20s n3(4) added → e → n3; h: 0/3 nodes fit
-//	t=30s n1 removed → c evicted
+//	t=30s n1 removed → c evicted; the pod and node deletions retry h (the
+//	      test plugins register no events: every event retries their
+//	      rejections): 0/2 nodes fit
 func TestReplayScenario(t *testing.T) {
 	w := &Workload{
 		Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "5")},
@@ -67,7 +69,7 @@ func TestReplayScenario(t *testing.T) {
 		{Pod: "default/d", Fate: FateRunning, Node: "n2"},
 		{Pod: "default/e", Fate: FateRunning, Node: "n3"},
 		{Pod: "default/f", Fate: FateRejected, Reason: `scheduling: pod default/f: unknown schedulerName "other" (profiles: [default-scheduler])`},
-		{Pod: "default/h", Fate: FatePending, Reason: "0/3 nodes are available: 3 Insufficient cpu."},
+		{Pod: "default/h", Fate: FatePending, Reason: "0/2 nodes are available: 2 Insufficient cpu."},
 	}
 	if diff := cmp.Diff(want, res.Pods); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
@@ -83,7 +85,7 @@ func TestReplayScenario(t *testing.T) {
 	if want := "+0.000000s #1 default/a Scheduled node=n2 total=80 margin=30 runner-up=n1 evaluated=2 feasible=2 start=0 attempt=1"; lines[0] != want {
 		t.Errorf("first line\n got %s\nwant %s", lines[0], want)
 	}
-	if !strings.HasPrefix(lines[len(lines)-1], "+20.000000s") || !strings.Contains(lines[len(lines)-1], "default/h Unschedulable") {
+	if !strings.HasPrefix(lines[len(lines)-1], "+30.000000s") || !strings.Contains(lines[len(lines)-1], "default/h Unschedulable") {
 		t.Errorf("last line %s", lines[len(lines)-1])
 	}
 	if res.End != res.Start.Add(30*time.Second) {
@@ -255,5 +257,50 @@ func TestReplayStopwatch(t *testing.T) {
 	}
 	if res.Cycles == 0 || res.DecisionsPerSecond() != float64(res.Cycles) {
 		t.Fatalf("DecisionsPerSecond = %v with %d cycles in 1s", res.DecisionsPerSecond(), res.Cycles)
+	}
+}
+
+// TestReplayExplanationPolicies: ResultsLast keeps the full explanation in
+// the last N decisions only; ResultsFailedOnly keeps it in failed cycles
+// only (and it explains the failure); a negative ResultsLast is an error.
+func TestReplayExplanationPolicies(t *testing.T) {
+	w := &Workload{Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
+	for i := range 6 {
+		w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(i) * time.Second, Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
+	}
+	run := func(o ReplayOptions) *ReplayResult {
+		t.Helper()
+		o.Registry, o.Profiles = scRegistry(&scRecorder{}), []framework.Profile{rpProfile()}
+		res, err := Replay(context.Background(), w, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	last := run(ReplayOptions{ResultsLast: 3})
+	for i, d := range last.Decisions {
+		if want := i >= len(last.Decisions)-3; (d.Result != nil) != want {
+			t.Errorf("ResultsLast=3: decision %d of %d has a Result: %v", i, len(last.Decisions), d.Result != nil)
+		}
+	}
+	failed := run(ReplayOptions{ResultsFailedOnly: true})
+	nFailed := 0
+	for i, d := range failed.Decisions {
+		isFailed := d.Outcome == OutcomeUnschedulable || d.Outcome == OutcomeError
+		if (d.Result != nil) != isFailed {
+			t.Errorf("ResultsFailedOnly: decision %d (%s) has a Result: %v", i, d.Outcome, d.Result != nil)
+		}
+		if isFailed {
+			nFailed++
+			if d.Result.FitError() == nil || d.Result.FitError().Error() != d.Message {
+				t.Errorf("decision %d: the kept Result does not explain %q", i, d.Message)
+			}
+		}
+	}
+	if nFailed == 0 {
+		t.Fatal("no failed decision: the workload should overflow the nodes")
+	}
+	if _, err := Replay(context.Background(), w, ReplayOptions{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
+		t.Errorf("ResultsLast=-1: %v", err)
 	}
 }

@@ -59,8 +59,12 @@ type Decision struct {
 	Node string
 	// FastPath is "nominated" when the nominated node was taken without a
 	// full cycle, "one-feasible" when only one node was feasible (no
-	// scoring ran), "" otherwise.
+	// scoring ran), "reused" (FastPathReused) when the node came from the
+	// ranking of an earlier cycle of an identical pod, "" otherwise.
 	FastPath string
+	// ReusedFrom is, for a "reused" decision, the cycle whose evaluation
+	// (filtering and scoring) it reused.
+	ReusedFrom int64
 	// EvaluatedNodes and FeasibleNodes count the filtered and the passing
 	// nodes; StartIndex is the round-robin offset the cycle used.
 	EvaluatedNodes int
@@ -133,12 +137,23 @@ func WithDecisionHandler(fn func(Decision)) Option { return func(s *Scheduler) {
 // Decision (memory grows with nodes × score plugins per decision).
 func WithExplanations() Option { return func(s *Scheduler) { s.keepResults = true } }
 
+// WithFailureExplanations keeps the full framework.Result only in the
+// decisions of cycles that failed (Unschedulable, Error): the cycles run
+// with explanations, and a successful cycle's Result is recycled, so
+// memory grows with the failures only.
+func WithFailureExplanations() Option { return func(s *Scheduler) { s.keepFailed = true } }
+
 type schedProfile struct {
 	name       string
 	fw         *framework.Framework
 	pct        *int32
 	hasScoring bool
 	hasExtFilt bool
+	// canSign, batch and last are the profile's pod-signature reuse
+	// (reuse.go).
+	canSign bool
+	batch   *batchState
+	last    lastCycle
 }
 
 // Scheduler is kube-scheduler's scheduling loop over an in-memory Cluster:
@@ -175,6 +190,7 @@ type Scheduler struct {
 	extenders   []framework.Extender
 	async       bool
 	keepResults bool
+	keepFailed  bool // WithFailureExplanations
 	workload    schedWorkload
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
@@ -186,9 +202,14 @@ type Scheduler struct {
 	nextStart int
 	cycle     int64
 	reuse     *framework.Result // recycled cycle result without explanations
-	reasons   map[string]string
-	forks     []schedForkState
-	usage     []schedUsageCache
+	// Pod-signature reuse (reuse.go): off, the maximum age of a ranking,
+	// and the reuse state hidden by each open Fork.
+	noReuse     bool
+	reuseMaxAge time.Duration
+	reuseForks  []reuseFork
+	reasons     map[string]string
+	forks       []schedForkState
+	usage       []schedUsageCache
 
 	readyMu sync.Mutex
 	ready   []*schedBinding
@@ -237,6 +258,9 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	if err := s.queueOpts.validate(); err != nil {
 		return nil, err
 	}
+	if err := s.validateReuse(); err != nil {
+		return nil, err
+	}
 	if s.pctToScore < 0 || s.pctToScore > 100 {
 		return nil, fmt.Errorf("scheduling: percentageOfNodesToScore=%d: must be within [0,100]", s.pctToScore)
 	}
@@ -267,7 +291,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
-		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins()}
+		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins(), canSign: f.CanSign()}
 		for _, e := range s.extenders {
 			sp.hasScoring = sp.hasScoring || e.IsPrioritizer()
 			sp.hasExtFilt = sp.hasExtFilt || e.IsFilter()
@@ -280,6 +304,13 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	}
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
 	s.queue.gate = s.preEnqueue
+	if !s.queueOpts.DisableQueueingHints {
+		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order)
+		if err != nil {
+			return nil, fmt.Errorf("scheduling: %w", err)
+		}
+		s.queue.hints, s.queue.snapshot = hints, cluster.Snapshot
+	}
 	s.collectUsageCaches()
 	if err := s.attachPlugins(); err != nil {
 		return nil, err
@@ -389,9 +420,14 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 			s.nominator.add(key, pi, nnn)
 		}
+		if s.workload.features.GangScheduling {
+			// A new pod may complete a gang (kube reports unscheduled pod
+			// additions with the GangScheduling feature on).
+			s.reportEvent(framework.EventUnscheduledPodAdd, nil, pi, nil, false)
+		}
 	} else {
 		s.podAssigned(pi, true)
-		s.queue.moveAll()
+		s.reportEvent(framework.EventAssignedPodAdd, nil, pi, nil, true)
 	}
 	s.signal()
 	return nil
@@ -424,9 +460,13 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	s.queue.delete(key)
 	s.nominator.remove(key)
 	s.setReason(key, "")
-	if st != StatePending {
+	switch {
+	case st != StatePending:
 		s.podAssigned(pi, false)
-		s.queue.moveAll()
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, nil, true)
+	case pi.Pod.Status.NominatedNodeName != "":
+		// Lower-priority pods counted the nominated pod on its node.
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, lowerOrEqualPriority(pi.Pod.PriorityValue()), false)
 	}
 	s.signal()
 	return nil
@@ -442,7 +482,8 @@ func (s *Scheduler) AddNode(n *framework.Node) error {
 	if err := s.cluster.AddNode(n); err != nil {
 		return err
 	}
-	s.queue.moveAll()
+	added, _ := s.cluster.Node(n.Name)
+	s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Add}, nil, added, nil, true)
 	s.signal()
 	return nil
 }
@@ -454,10 +495,14 @@ func (s *Scheduler) UpdateNode(n *framework.Node) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	old, ok := s.cluster.Node(n.Name)
 	if err := s.cluster.UpdateNode(n); err != nil {
 		return err
 	}
-	s.queue.moveAll()
+	updated, _ := s.cluster.Node(n.Name)
+	if ok {
+		s.reportEvents(framework.NodeUpdateEvents(old, updated), old, updated, nil, true)
+	}
 	s.signal()
 	return nil
 }
@@ -483,6 +528,7 @@ func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
 	for _, pi := range ni.Pods {
 		s.podAssigned(pi, false)
 	}
+	node, pods := ni.Node(), slices.Clone(ni.Pods)
 	evicted, err := s.cluster.RemoveNode(name)
 	if err != nil {
 		return nil, err
@@ -491,6 +537,11 @@ func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
 		s.queue.delete(p.Key())
 		s.nominator.remove(p.Key())
 	}
+	// The node's pods are deleted with it, then the node.
+	for _, pi := range pods {
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, nil, false)
+	}
+	s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Delete}, node, nil, nil, false)
 	s.signal()
 	return evicted, nil
 }
@@ -503,11 +554,20 @@ func (s *Scheduler) UpdateNodeMetric(m *framework.NodeMetric) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	old, had := s.cluster.NodeMetric(m.Name)
 	if err := s.cluster.UpdateNodeMetric(m); err != nil {
 		return err
 	}
 	s.nodeMetricUpdated(m)
-	s.queue.moveAll()
+	cur, _ := s.cluster.NodeMetric(m.Name)
+	ev := framework.ClusterEvent{Resource: framework.ResourceNodeMetric, ActionType: framework.Update}
+	var oldObj any
+	if had {
+		oldObj = old
+	} else {
+		ev.ActionType = framework.Add
+	}
+	s.reportEvent(ev, oldObj, cur, nil, true)
 	s.signal()
 	return nil
 }
@@ -724,15 +784,43 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			d.Top = []framework.RankedNode{{Name: node}}
 		}
 	}
+	reused := false
+	var pre *framework.PreFilterOutcome // PreFilter already run on state
 	if node == "" {
 		if state != nil {
 			state.Release() // the nominated-node attempt's state is done
+			state = nil
 		}
-		state = s.newState(h)
-		res, st, err := s.schedule(ctx, prof, state, snap, pi)
+		if pi.Pod.Status.NominatedNodeName == "" {
+			t := s.reusedNode(ctx, prof, h, qp, snap)
+			state, pre = t.state, t.pre
+			if t.node != "" {
+				node, reused = t.node, true
+				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, t.b.cycle, 1, 1, s.nextStart
+				d.Top, d.Ties = []framework.RankedNode{{Name: t.node, Total: t.pick.Total}}, t.ties
+				if next, ok := t.b.ranked.next(); ok && t.ties == 1 {
+					d.Margin = t.pick.Total - next.Total
+				}
+				if s.keepResults {
+					d.Result = t.b.kept
+				}
+			}
+		} else {
+			prof.batch = nil
+		}
+	}
+	var scored *framework.Result
+	if node == "" {
+		if state == nil {
+			state = s.newState(h)
+		}
+		res, st, err := s.schedule(ctx, prof, state, snap, pi, pre)
 		state = st
 		if s.keepResults {
 			d.Result = res
+		} else if s.keepFailed && err != nil && res != nil {
+			d.Result = res
+			s.reuse = nil // the decision keeps it: the next cycle gets its own
 		}
 		if res != nil {
 			if res.PreFilterStatus == nil {
@@ -753,11 +841,15 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			return d
 		}
 		node = res.SelectedNode()
+		scored = res
 		d.Top, d.Margin, d.Ties = slices.Clone(res.Top), res.Margin, res.Ties
 		if len(res.Totals) == 0 {
 			d.FastPath = "one-feasible"
 		}
 	}
 	d.Node = node
-	return s.assumeAndBind(ctx, qp, prof, state, pi, node, d)
+	s.keepRanking(prof, qp, node, scored, reused)
+	d = s.assumeAndBind(ctx, qp, prof, state, pi, node, d)
+	s.rankingBound(prof, d)
+	return d
 }

@@ -20,13 +20,14 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 // PreFilterResult narrows them, which is known only after PreFilter ran:
 // when narrowing changes it, the cycle is run again from the same random
 // state with the right size (the framework takes the size up front).
-func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo) (*framework.Result, *framework.CycleState, error) {
-	return s.scheduleIn(ctx, prof, state, snap, pi, nil)
+// pre is PreFilter's outcome when it already ran on state (nil when not).
+func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+	return s.scheduleIn(ctx, prof, state, snap, pi, nil, pre)
 }
 
 // scheduleIn is schedule restricted to a placement's nodes (nil: every
 // node of snap), which must be snap's (framework.CycleOptions.Nodes).
-func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.Result, *framework.CycleState, error) {
+func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
 	inPlacement := func(string) bool { return true }
 	if nodes != nil {
@@ -38,7 +39,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 		inPlacement = func(name string) bool { return set[name] }
 	}
 	k := s.numToFind(prof, n)
-	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults, Nodes: nodes}
+	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
 	if !s.keepResults {
 		if s.reuse == nil {
 			s.reuse = &framework.Result{}
@@ -66,7 +67,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 	*s.pcg = saved
 	h, _ := schedHandleFrom(state)
 	state = s.newState(h)
-	opts.NumFeasibleToFind = k2
+	opts.NumFeasibleToFind, opts.PreFiltered = k2, nil
 	res, err = prof.fw.Schedule(ctx, state, snap, pi, opts)
 	return res, state, err
 }
@@ -383,6 +384,11 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	err := s.cluster.Bind(b.pi.Pod.Namespace, b.pi.Pod.Name, b.node)
 	s.queue.done(b.qp)
 	s.setReason(b.qp.key, "")
+	if err == nil {
+		if bound, _, ok := s.cluster.podInfo(b.qp.key); ok {
+			s.reportEvent(framework.EventAssignedPodAdd, nil, bound, nil, false)
+		}
+	}
 	if !locked {
 		s.mu.Unlock()
 	}
@@ -415,14 +421,17 @@ func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decisi
 		_ = s.cluster.Forget(b.pi.Pod.Namespace, b.pi.Pod.Name)
 	}
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
+	// Forgetting the assumed pod frees its node: a pod-delete event for
+	// the others (after the pod itself is requeued, which it must not move).
 	if st.IsRejected() {
 		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
 		s.failed(b.qp, d, []string{st.Plugin()}, nil, clear, false)
-		s.queue.moveAllExcept(b.qp.key)
+		key := b.qp.key
+		s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, func(p *queuedPod) bool { return p.key != key }, true)
 		return d
 	}
 	d.Outcome, d.Message = OutcomeError, st.Message()
-	s.queue.moveAll()
+	s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, nil, true)
 	s.failed(b.qp, d, nil, nil, clear, true)
 	return d
 }

@@ -148,6 +148,7 @@ func (s *Scheduler) Fork() {
 	s.forkDepth++
 	s.readyMu.Unlock()
 	s.forks = append(s.forks, st)
+	s.forkReuse()
 	s.cluster.Fork()
 	s.queue.fork()
 	s.nominator.fork()
@@ -166,6 +167,7 @@ func (s *Scheduler) Commit() error {
 		return errors.New("scheduling: Scheduler.Commit without Fork")
 	}
 	s.forks = s.forks[:len(s.forks)-1]
+	s.commitReuse()
 	s.queue.commit()
 	s.nominator.commit()
 	s.reasonsSaved.Commit()
@@ -230,6 +232,7 @@ func (s *Scheduler) Revert() error {
 	}
 	s.nominator.revert()
 	s.queue.revert()
+	s.revertReuse()
 	return s.cluster.Revert()
 }
 

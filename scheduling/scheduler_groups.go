@@ -78,31 +78,58 @@ func CoschedulingFactory(args any, h framework.Handle) (framework.Plugin, error)
 // creation time gets the clock's time, as the API server stamps
 // metadata.creationTimestamp. Pods waiting for their group are retried.
 func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error {
-	return s.clusterEvent(func() error {
+	ev := framework.ClusterEvent{Resource: framework.ResourceCoschedulingPodGroup, ActionType: framework.Add}
+	return s.clusterEvent(ev, func() (old, cur any, err error) {
 		if g != nil && g.CreationTimestamp.IsZero() {
 			cp := *g
 			cp.CreationTimestamp = s.clock.Now()
 			g = &cp
 		}
-		return s.cluster.AddPodGroup(g)
+		if err := s.cluster.AddPodGroup(g); err != nil {
+			return nil, nil, err
+		}
+		added, _ := s.cluster.PodGroup(g.Namespace, g.Name)
+		return nil, added, nil
 	})
 }
 
-// UpdatePodGroup replaces a PodGroup; queued pods are retried.
+// UpdatePodGroup replaces a PodGroup; the pods that wait for it are
+// retried.
 func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error {
-	return s.clusterEvent(func() error { return s.cluster.UpdatePodGroup(g) })
+	ev := framework.ClusterEvent{Resource: framework.ResourceCoschedulingPodGroup, ActionType: framework.Update}
+	return s.clusterEvent(ev, func() (old, cur any, err error) {
+		if g == nil {
+			return nil, nil, s.cluster.UpdatePodGroup(g)
+		}
+		prev, _ := s.cluster.PodGroup(g.Namespace, g.Name)
+		if err := s.cluster.UpdatePodGroup(g); err != nil {
+			return nil, nil, err
+		}
+		updated, _ := s.cluster.PodGroup(g.Namespace, g.Name)
+		return prev, updated, nil
+	})
 }
 
 // clusterEvent applies a change to the cluster under the scheduler's lock
-// and, when it succeeds, retries the unschedulable pods, as every cluster
-// event does.
-func (s *Scheduler) clusterEvent(change func() error) error {
+// and, when it succeeds, reports ev with the objects change returns
+// (before and after).
+func (s *Scheduler) clusterEvent(ev framework.ClusterEvent, change func() (old, cur any, err error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := change(); err != nil {
+	old, cur, err := change()
+	if err != nil {
 		return err
 	}
-	s.queue.moveAll()
+	if ev.Resource == "" { // a storage object: its kind
+		o, _ := cur.(framework.StorageObject)
+		if o == nil {
+			o, _ = old.(framework.StorageObject)
+		}
+		if o != nil {
+			ev.Resource = storageResource(o.StorageKind())
+		}
+	}
+	s.reportEvent(ev, old, cur, nil, true)
 	s.signal()
 	return nil
 }

@@ -27,51 +27,6 @@ func (s *Scheduler) preEnqueue(pi *framework.PodInfo) *framework.Status {
 	return prof.fw.RunPreEnqueuePlugins(context.Background(), pi.Pod)
 }
 
-// UpdatePod replaces the spec and status of a pending pod (same namespace,
-// name and UID), for example to remove scheduling gates: a gated pod is
-// checked again by its profile's PreEnqueue plugins, an unschedulable one
-// is retried, a queued one keeps its place. A pod that is not pending, or
-// a changed UID or schedulerName, is an error.
-func (s *Scheduler) UpdatePod(pod *framework.Pod) error {
-	if pod == nil {
-		return errors.New("scheduling: UpdatePod: nil pod")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := pod.Key()
-	old, st, ok := s.cluster.podInfo(key)
-	if !ok {
-		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
-	}
-	if st != StatePending {
-		return fmt.Errorf("scheduling: UpdatePod: pod %s is %s on node %q; only pending pods can be updated", key, st, old.Pod.Spec.NodeName)
-	}
-	if pod.Spec.SchedulerName != old.Pod.Spec.SchedulerName {
-		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.schedulerName %q -> %q: may not change", key, old.Pod.Spec.SchedulerName, pod.Spec.SchedulerName)
-	}
-	if err := s.cluster.UpdatePendingPod(pod); err != nil {
-		return err
-	}
-	wasGated := false
-	if p, ok := s.queue.get(key); ok {
-		wasGated = p.where == qGated
-	}
-	pi, _, _ := s.cluster.podInfo(key)
-	s.queue.update(pi)
-	if p, ok := s.queue.get(key); ok && p.where == qGated {
-		s.setReason(key, p.gateMsg)
-	} else if wasGated {
-		s.setReason(key, "")
-	}
-	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-		s.nominator.add(key, pi, nnn)
-	} else {
-		s.nominator.remove(key)
-	}
-	s.signal()
-	return nil
-}
-
 // UpdatePendingPod replaces a pending pod (by namespace/name) with a copy
 // of pod, which must keep the UID and have no nodeName. The pod is
 // validated as AddPod validates it.
@@ -105,42 +60,68 @@ func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
 }
 
 // AddStorageObject adds a storage object to the cluster (see
-// Cluster.AddStorageObject); unschedulable pods are retried.
+// Cluster.AddStorageObject): a cluster event of the object's kind
+// (framework.ResourcePersistentVolume and its siblings).
 func (s *Scheduler) AddStorageObject(o framework.StorageObject) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.cluster.AddStorageObject(o); err != nil {
-		return err
-	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Add}, func() (old, cur any, err error) {
+		if err := s.cluster.AddStorageObject(o); err != nil {
+			return nil, nil, err
+		}
+		return nil, s.storageNow(o), nil
+	})
 }
 
 // UpdateStorageObject replaces a storage object (see
-// Cluster.UpdateStorageObject); unschedulable pods are retried.
+// Cluster.UpdateStorageObject): a cluster event of the object's kind.
 func (s *Scheduler) UpdateStorageObject(o framework.StorageObject) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.cluster.UpdateStorageObject(o); err != nil {
-		return err
-	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Update}, func() (old, cur any, err error) {
+		prev := s.storageNow(o)
+		if err := s.cluster.UpdateStorageObject(o); err != nil {
+			return nil, nil, err
+		}
+		return prev, s.storageNow(o), nil
+	})
 }
 
 // DeleteStorageObject deletes a storage object (see
-// Cluster.DeleteStorageObject); unschedulable pods are retried.
+// Cluster.DeleteStorageObject): a cluster event of the object's kind.
 func (s *Scheduler) DeleteStorageObject(k framework.StorageKind, ns, name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.cluster.DeleteStorageObject(k, ns, name); err != nil {
-		return err
+	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Delete}, func() (old, cur any, err error) {
+		prev, err := s.cluster.DeleteStorageObject(k, ns, name)
+		return prev, nil, err
+	})
+}
+
+// storageNow returns the cluster's copy of the object o names (nil when
+// there is none or o is nil).
+func (s *Scheduler) storageNow(o framework.StorageObject) framework.StorageObject {
+	if o == nil {
+		return nil
 	}
-	s.queue.moveAll()
-	s.signal()
-	return nil
+	k, ns, name := framework.StorageObjectKey(o)
+	cur, _ := s.cluster.StorageObject(k, ns, name)
+	return cur
+}
+
+// storageResource is the event resource of a storage kind.
+func storageResource(k framework.StorageKind) framework.EventResource {
+	switch k {
+	case framework.KindPersistentVolume:
+		return framework.ResourcePersistentVolume
+	case framework.KindPersistentVolumeClaim:
+		return framework.ResourcePersistentVolumeClaim
+	case framework.KindStorageClass:
+		return framework.ResourceStorageClass
+	case framework.KindCSINode:
+		return framework.ResourceCSINode
+	case framework.KindCSIDriver:
+		return framework.ResourceCSIDriver
+	case framework.KindCSIStorageCapacity:
+		return framework.ResourceCSIStorageCapacity
+	case framework.KindVolumeAttachment:
+		return framework.ResourceVolumeAttachment
+	}
+	return framework.EventResource(k)
 }
 
 // bindPodVolumes applies VolumeBinding's PreBind in the cluster (taking
@@ -154,6 +135,9 @@ func (s *Scheduler) bindPodVolumes(h *schedCycleHandle, node string, pv *filter.
 	if err := s.cluster.BindPodVolumes(node, pv); err != nil {
 		return err
 	}
-	s.queue.moveAll()
+	// The claims and volumes bound are updates of those objects in kube;
+	// they are reported as one wildcard event that retries every
+	// unschedulable pod, as before queueing hints.
+	s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All, CustomLabel: "VolumesBound"}, nil, nil, nil, true)
 	return nil
 }

@@ -241,8 +241,8 @@ func TestSchedulerGatedPods(t *testing.T) {
 	if rec, _ := c.Pod("default", "g"); rec.State != StateBound {
 		t.Fatalf("g is %s", rec.State)
 	}
-	if err := s.UpdatePod(open); err == nil || !strings.Contains(err.Error(), "only pending pods can be updated") {
-		t.Errorf("UpdatePod of a bound pod: %v", err)
+	if err := s.UpdatePod(open); err == nil || !strings.Contains(err.Error(), `spec.nodeName="": cannot change`) {
+		t.Errorf("UpdatePod of a bound pod without its node: %v", err)
 	}
 }
 

@@ -7,13 +7,18 @@ import "github.com/schedkit/schedkit/framework"
 // stamps metadata.creationTimestamp. It is a cluster event: pods waiting for
 // their group (GangScheduling's PreEnqueue) are retried.
 func (s *Scheduler) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
-	return s.clusterEvent(func() error {
+	ev := framework.ClusterEvent{Resource: framework.ResourcePodGroup, ActionType: framework.Add}
+	return s.clusterEvent(ev, func() (old, cur any, err error) {
 		if g != nil && g.CreationTimestamp.IsZero() {
 			cp := *g
 			cp.CreationTimestamp = s.clock.Now()
 			g = &cp
 		}
-		return s.cluster.AddWorkloadPodGroup(g)
+		if err := s.cluster.AddWorkloadPodGroup(g); err != nil {
+			return nil, nil, err
+		}
+		added, _ := s.cluster.WorkloadPodGroup(g.Namespace, g.Name)
+		return nil, added, nil
 	})
 }
 

@@ -21,15 +21,29 @@ func (c *Cluster) AddStorage(objs framework.StorageObjects) error {
 
 // newWorkloadCluster builds Replay's cluster: the nodes, then the storage
 // (CSINodes need their nodes; claims may name the volumes), then the pods.
-func newWorkloadCluster(w *Workload) (*Cluster, error) {
-	c, err := NewClusterFrom(w.Nodes, nil)
+func newWorkloadCluster(w *Workload, progress func(done, total int)) (*Cluster, error) {
+	c, err := NewCluster()
 	if err != nil {
 		return nil, err
+	}
+	total := len(w.Nodes) + len(w.Pods)
+	step := max(total/100, 1)
+	report := func(done int) {
+		if progress != nil && (done%step == 0 || done == total) {
+			progress(done, total)
+		}
+	}
+	for i, n := range w.Nodes {
+		if err := c.AddNode(n); err != nil {
+			return nil, err
+		}
+		report(i + 1)
 	}
 	if err := c.AddStorage(w.Storage); err != nil {
 		return nil, err
 	}
-	for _, p := range w.Pods {
+	for i, p := range w.Pods {
+		report(len(w.Nodes) + i + 1)
 		if p != nil && p.Status.Phase.IsTerminal() {
 			continue
 		}

@@ -241,6 +241,20 @@ func SortedNames(names map[string]struct{}) []string {
 	return out
 }
 
+// SignFragments are the signature fragments of a pod's node constraints:
+// its required and preferred node affinity and its nodeSelector
+// (kube-scheduler's NodeAffinitySigner and the nodeSelector fragment).
+func SignFragments(pod *fw.Pod) []fw.SignFragment {
+	var aff *fw.NodeAffinity
+	if a := pod.Spec.Affinity; a != nil {
+		aff = a.NodeAffinity
+	}
+	return []fw.SignFragment{
+		{Key: fw.SignerNodeAffinity, Value: aff},
+		{Key: fw.SignerNodeSelector, Value: pod.Spec.NodeSelector},
+	}
+}
+
 // Indexed resolves r against snap (fw.IndexedNodeMatch): its Match(k) is
 // Required.Match of the snapshot's node k, without reading the node's
 // labels for most expressions.

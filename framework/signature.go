@@ -1,0 +1,150 @@
+package framework
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+)
+
+// Pod signatures, as kube-scheduler v1.35+'s opportunistic batching
+// (KEP-5598, pkg/scheduler/framework/runtime/framework.go SignPod): two pods
+// with the same signature get the same filter verdicts and scores on the
+// same nodes in the same state, so a cycle of the second may reuse the
+// ranking the first one's cycle computed.
+
+// Well-known signature fragment keys (kube-scheduler/framework signers.go):
+// plugins that read the same part of a pod sign it under the same key.
+const (
+	SignerResources     = "v1.Pod.Spec.ContainerRequestsAndOverheads()"
+	SignerTolerations   = "v1.Pod.Spec.Tolerations"
+	SignerNodeName      = "v1.Pod.Spec.NodeName"
+	SignerNodeAffinity  = "v1.Pod.Spec.Affinity.NodeAffinity"
+	SignerNodeSelector  = "v1.Pod.Spec.Affinity.NodeSelector"
+	SignerHostPorts     = "v1.Pod.Spec.HostPorts()"
+	SignerImageNames    = "v1.Pod.Spec.CanonicalImageNames()"
+	SignerLabels        = "v1.Pod.Labels"
+	SignerSchedulerName = "v1.Pod.Spec.SchedulerName"
+)
+
+// SignFragment is one part of a pod's signature: a key naming what was
+// read and a JSON-marshallable value. Values of the same key must be equal
+// for pods the plugin treats alike (sort lists whose order does not
+// matter).
+type SignFragment struct {
+	Key   string
+	Value any
+}
+
+// SignPlugin is implemented by PreFilter, Filter, PreScore and Score
+// plugins that can say what of a pod their verdicts depend on. A profile
+// signs pods only when every such plugin of it implements SignPlugin (and
+// no extender is configured); a plugin returning a non-success status
+// makes that pod unsignable (kube: pods with pod (anti-)affinity or
+// topology spread constraints).
+type SignPlugin interface {
+	Plugin
+	SignPod(ctx context.Context, pod *PodInfo) ([]SignFragment, *Status)
+}
+
+// SignCapability is implemented by a composite SignPlugin whose parts may
+// not all sign (scheduling's split plugins): CanSignPods false counts as
+// not implementing SignPlugin.
+type SignCapability interface {
+	CanSignPods() bool
+}
+
+// PodSignature is a pod's signature ("" when the pod is unsignable).
+type PodSignature string
+
+// signState caches a framework's signing plugins (computed on first use).
+type signState struct {
+	once    sync.Once
+	signers []SignPlugin
+	ok      bool
+}
+
+func (f *Framework) signers() ([]SignPlugin, bool) {
+	f.sign.once.Do(func() {
+		f.sign.ok = len(f.extenders) == 0
+		seen := map[string]bool{}
+		for _, names := range [][]string{f.profile.PreFilter, f.profile.Filter, f.profile.PreScore, f.profile.Score} {
+			for _, n := range names {
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+				sp, ok := f.plugins[n].(SignPlugin)
+				if c, isCap := f.plugins[n].(SignCapability); isCap && !c.CanSignPods() {
+					ok = false
+				}
+				if !ok {
+					f.sign.ok = false
+					continue
+				}
+				f.sign.signers = append(f.sign.signers, sp)
+			}
+		}
+	})
+	return f.sign.signers, f.sign.ok
+}
+
+// CanSign reports whether the profile signs pods: no extender, and every
+// PreFilter, Filter, PreScore and Score plugin implements SignPlugin
+// (kube's computeBatchablePlugins; a SignCapability saying no counts as
+// not implementing it).
+func (f *Framework) CanSign() bool {
+	_, ok := f.signers()
+	return ok
+}
+
+// SignPod returns pod's signature for this profile: the JSON of every
+// plugin's fragments (the last value of a key wins) and the schedulerName,
+// or "" when the profile cannot sign or a plugin refuses this pod.
+func (f *Framework) SignPod(ctx context.Context, pod *PodInfo) PodSignature {
+	signers, ok := f.signers()
+	if !ok {
+		return ""
+	}
+	sig := map[string]any{SignerSchedulerName: pod.Pod.Spec.SchedulerName}
+	for _, pl := range signers {
+		frags, st := pl.SignPod(ctx, pod)
+		if !st.IsSuccess() {
+			return ""
+		}
+		for _, fr := range frags {
+			sig[fr.Key] = fr.Value
+		}
+	}
+	b, err := json.Marshal(sig)
+	if err != nil {
+		return ""
+	}
+	return PodSignature(b)
+}
+
+// SignTolerations is the fragment value of a pod's tolerations.
+func SignTolerations(pod *Pod) any { return pod.Spec.Tolerations }
+
+// SignerVolumes is the fragment key of a pod's volumes.
+const SignerVolumes = "v1.Pod.Spec.Volumes.NonSyntheticSources()"
+
+// SignVolumes is the fragment value of a pod's volumes: the JSON of every
+// volume source but ConfigMaps and Secrets (specific to each pod, never
+// read by scheduling), sorted (kube's VolumesSigner).
+func SignVolumes(pod *Pod) any {
+	out := []string{}
+	for i := range pod.Spec.Volumes {
+		v := &pod.Spec.Volumes[i].VolumeSource
+		if v.ConfigMap != nil || v.Secret != nil {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		out = append(out, string(b))
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,114 @@
+package scheduling
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// UpdatePod replaces the object of an existing pod (by namespace/name)
+// with a copy of pod, keeping its state: a pending pod as UpdatePendingPod
+// replaces it, a bound pod on the same node (its resources are recounted).
+// The UID and spec.nodeName cannot change (binding goes through the
+// scheduler). An assumed pod (being bound) cannot be updated. Errors name
+// the pod and the field.
+func (c *Cluster) UpdatePod(pod *framework.Pod) error {
+	if pod == nil {
+		return errors.New("scheduling: UpdatePod: nil pod")
+	}
+	key := pod.Key()
+	cp, ok := c.pods[key]
+	if !ok {
+		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
+	}
+	old := cp.info.Pod
+	switch {
+	case cp.state == StatePending:
+		return c.UpdatePendingPod(pod)
+	case cp.state == StateAssumed:
+		return fmt.Errorf("scheduling: UpdatePod: pod %s is assumed on node %q (being bound); update it once bound", key, old.Spec.NodeName)
+	case pod.UID != old.UID:
+		return fmt.Errorf("scheduling: UpdatePod: pod %s: metadata.uid=%q: cannot change (was %q)", key, pod.UID, old.UID)
+	case pod.Spec.NodeName != old.Spec.NodeName:
+		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.nodeName=%q: cannot change (was %q)", key, pod.Spec.NodeName, old.Spec.NodeName)
+	}
+	if err := framework.ValidatePod(pod); err != nil {
+		return fmt.Errorf("scheduling: UpdatePod: %w", err)
+	}
+	p := *pod
+	pi, err := framework.NewPodInfo(&p)
+	if err != nil {
+		return fmt.Errorf("scheduling: UpdatePod: %w", err)
+	}
+	if err := c.snapRemove(cp.info); err != nil {
+		return err
+	}
+	if err := c.snapAdd(pi); err != nil {
+		return err
+	}
+	c.setPod(key, &clusterPod{info: pi, state: cp.state})
+	return nil
+}
+
+// UpdatePod replaces the object of an existing pod (see Cluster.UpdatePod)
+// and reports the update as kube-scheduler does, with its UpdatePodX
+// events (a label change, a request lowered, a toleration added).
+//
+// A pending pod keeps its schedulerName (a change is an error) and takes
+// the new object's nominated node; a gated pod is checked again by its
+// profile's PreEnqueue plugins (removing the last scheduling gate lets it
+// in); a pod waiting in the unschedulable pool is retried when, with
+// queueing hints, a plugin that rejected it says Queue for one of the
+// events (without hints, on any update); a queued pod keeps its place.
+//
+// A bound pod's update is a cluster event for the pods waiting (a label
+// change may satisfy their affinity, a lower request may let them fit).
+func (s *Scheduler) UpdatePod(pod *framework.Pod) error {
+	if err := s.built(); err != nil {
+		return err
+	}
+	if pod == nil {
+		return errors.New("scheduling: UpdatePod: nil pod")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := pod.Key()
+	old, st, ok := s.cluster.podInfo(key)
+	if !ok {
+		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
+	}
+	if st == StatePending && pod.Spec.SchedulerName != old.Pod.Spec.SchedulerName {
+		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.schedulerName %q -> %q: may not change", key, old.Pod.Spec.SchedulerName, pod.Spec.SchedulerName)
+	}
+	if err := s.cluster.UpdatePod(pod); err != nil {
+		return err
+	}
+	pi, _, _ := s.cluster.podInfo(key)
+	events := framework.PodUpdateEvents(old.Pod, pi.Pod)
+	if st != StatePending {
+		s.podAssigned(old, false)
+		s.podAssigned(pi, true)
+		s.reportEvents(events, old, pi, nil, true)
+		s.signal()
+		return nil
+	}
+	s.queue.events++
+	wasGated := false
+	if p, ok := s.queue.get(key); ok {
+		wasGated = p.where == qGated
+	}
+	s.queue.update(pi, old, events)
+	if p, ok := s.queue.get(key); ok && p.where == qGated {
+		s.setReason(key, p.gateMsg)
+	} else if wasGated {
+		s.setReason(key, "")
+	}
+	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
+		s.nominator.add(key, pi, nnn)
+	} else {
+		s.nominator.remove(key)
+	}
+	s.signal()
+	return nil
+}

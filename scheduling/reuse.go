@@ -1,0 +1,312 @@
+package scheduling
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// Pod-signature reuse, as kube-scheduler v1.35+'s opportunistic batching
+// (KEP-5598; pkg/scheduler/framework/runtime/batch.go, schedule_one.go):
+// after a cycle scores the nodes for a pod, the ranking of the nodes it
+// did not choose is kept; the next cycle, when its pod has the same
+// signature and the node just chosen no longer fits it (the previous pod
+// filled it), takes the best remaining node after filtering that one node
+// alone, instead of filtering and scoring every node again.
+//
+// A kept ranking is dropped, as in kube, when the next cycle is not the
+// very next one of the profile (another pod came between, or the last
+// cycle failed), when the signatures differ or the pod is unsignable, when
+// the ranking is older than its maximum age, when the node chosen last is
+// gone or still fits the pod, when the pod has a nominated node, and when
+// a cycle scores afresh (its own ranking replaces it). Beyond kube, any
+// cluster event (a node, pod or NodeMetric change reported to the
+// scheduler) drops it too, and the age is measured on the scheduler's
+// clock, so that decisions stay reproducible.
+//
+// Reuse is exact — the same placements as without it — when every node
+// was evaluated (fewer than 100 nodes, or percentageOfNodesToScore 100; no
+// PreFilterResult narrowing) and no score plugin normalizes over the
+// feasible nodes in a way the chosen node's departure changes (the
+// resource scores, ImageLocality and the like never normalize): the
+// remaining nodes then keep their scores, and ties among them are broken
+// by the same seeded draw a full cycle would make. With node sampling, as
+// in kube, the reused ranking is that of the nodes the earlier cycle
+// sampled.
+
+// DefaultReuseMaxAge is how long a ranking may be reused: kube-scheduler's
+// maxBatchAge.
+const DefaultReuseMaxAge = 500 * time.Millisecond
+
+// WithSignatureReuse turns pod-signature reuse (kube's
+// OpportunisticBatching, beta and on by default since v1.35) on or off; it
+// is on by default.
+func WithSignatureReuse(on bool) Option { return func(s *Scheduler) { s.noReuse = !on } }
+
+// WithSignatureReuseMaxAge sets how long, on the scheduler's clock, a
+// ranking may be reused (default DefaultReuseMaxAge). It must be positive.
+func WithSignatureReuseMaxAge(d time.Duration) Option {
+	return func(s *Scheduler) { s.reuseMaxAge = d }
+}
+
+// FastPathReused is Decision.FastPath of a cycle that took the next node of
+// an earlier cycle's ranking (Decision.ReusedFrom names that cycle).
+const FastPathReused = "reused"
+
+// batchState is a profile's kept ranking.
+type batchState struct {
+	// pod is the pod of the cycle that scored the ranking, and sig its
+	// signature once computed (a ranking is signed only when a next pod
+	// could reuse it).
+	pod    *framework.PodInfo
+	sig    framework.PodSignature
+	signed bool
+	// cycle is the cycle that scored the ranking; res its Result, read
+	// lazily (built into ranked on first reuse: a ranking no pod reuses
+	// costs nothing) while ranked is nil. res is the scheduler's recycled
+	// Result unless explanations are kept.
+	cycle  int64
+	res    *framework.Result
+	kept   *framework.Result // res, when explanations keep it (Decision.Result)
+	ranked ranking
+	built  bool
+	// created, nodes and events are the clock, the node count and the
+	// queue's event counter at the cycle; a later change of any drops the
+	// ranking.
+	created time.Time
+	nodes   int
+	events  uint64
+}
+
+// reuseTry is what reusedNode found: the node to take (node "" when the
+// full cycle must run), the cycle state it filtered with, and, when
+// PreFilter ran, its outcome for the full cycle to take over.
+type reuseTry struct {
+	node  string
+	state *framework.CycleState
+	pre   *framework.PreFilterOutcome
+	pick  framework.RankedCandidate
+	ties  int
+	b     *batchState
+}
+
+// lastCycle is a profile's last successful scheduling cycle.
+type lastCycle struct {
+	cycle int64
+	node  string
+}
+
+// reuseFork is what a Fork hides of every profile's reuse state: a fork
+// starts without a reusable ranking and Revert puts the hidden ones back.
+type reuseFork struct {
+	batches map[string]*batchState
+	lasts   map[string]lastCycle
+	result  *framework.Result
+}
+
+// signature returns the queued pod's signature for its profile ("" when
+// unsignable), computed once per pod object.
+func (s *Scheduler) signature(ctx context.Context, prof *schedProfile, qp *queuedPod) framework.PodSignature {
+	if !qp.signed {
+		qp.sig, qp.signed = prof.fw.SignPod(ctx, qp.PodInfo), true
+	}
+	return qp.sig
+}
+
+// reuseEnabled reports whether prof may reuse rankings.
+func (s *Scheduler) reuseEnabled(prof *schedProfile) bool { return !s.noReuse && prof.canSign }
+
+// reusedNode is kube's GetNodeHint followed by its evaluation of the hinted
+// node: when prof's kept ranking applies to the pod, it returns the best
+// remaining node if that node passes the filters, with the cycle state
+// PreFilter filled, the ranked entry and the size of its tie group.
+// Otherwise node is "" and the full cycle runs — with the state and
+// PreFilter outcome found here when PreFilter ran, so that it runs once.
+func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *queuedPod, snap *framework.Snapshot) (t reuseTry) {
+	b := prof.batch
+	if b == nil || !s.reuseEnabled(prof) {
+		return t
+	}
+	last := prof.last
+	if last.cycle+1 != s.cycle || b.cycle > last.cycle || s.clock.Now().After(b.created.Add(s.maxReuseAge())) ||
+		b.events != s.queue.events || b.nodes != snap.NumNodes() {
+		prof.batch = nil
+		return t
+	}
+	lastNode, ok := snap.Get(last.node)
+	if !ok {
+		prof.batch = nil
+		return t
+	}
+	pi := qp.PodInfo
+	t.state = s.newState(h)
+	t.state.SetSnapshot(snap)
+	preRes, st, plugins := prof.fw.RunPreFilterPlugins(ctx, t.state, pi, snap.Nodes())
+	t.pre = &framework.PreFilterOutcome{Result: preRes, Status: st, Plugins: plugins}
+	if !st.IsSuccess() {
+		return t // the full cycle reports the PreFilter failure
+	}
+	if !prof.fw.RunFilterPlugins(ctx, t.state, pi, lastNode).IsRejected() {
+		// The node chosen last still fits: its score changed, the ranking
+		// cannot say where it now stands.
+		prof.batch = nil
+		return t
+	}
+	if !b.signed {
+		b.sig, b.signed = prof.fw.SignPod(ctx, b.pod), true
+	}
+	if sig := s.signature(ctx, prof, qp); sig == "" || sig != b.sig {
+		prof.batch = nil
+		return t
+	}
+	if !b.built {
+		b.ranked = newRanking(b.res.AppendRunnersUp(b.ranked[:0]))
+		b.built, b.res = true, nil
+	}
+	if len(b.ranked) == 0 {
+		prof.batch = nil
+		return t
+	}
+	pick, ties := b.ranked.popBest(s.rng)
+	cand := snap.Nodes()[pick.Index]
+	var nominated []*framework.PodInfo
+	if !s.nominator.empty() {
+		nominated = s.nominator.forNode(cand.Name())
+	}
+	if !prof.fw.RunFilterPluginsWithNominatedPods(ctx, t.state, pi, cand, nominated).IsSuccess() {
+		// kube's hint fails the filters: the full cycle runs and its
+		// ranking replaces this one.
+		return t
+	}
+	t.node, t.pick, t.ties, t.b = cand.Name(), pick, ties, b
+	return t
+}
+
+// keepRanking is kube's StoreScheduleResults after a cycle chose node:
+// the cycle is the profile's last successful one, and the ranking of the
+// nodes it scored but did not choose (res, nil when it did not score) is
+// kept for a next pod with the same signature; a cycle that reused a
+// ranking keeps it.
+func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, res *framework.Result, reused bool) {
+	prof.last = lastCycle{cycle: s.cycle, node: node}
+	if reused || !s.reuseEnabled(prof) {
+		return
+	}
+	if res == nil || len(res.Totals) < 2 {
+		prof.batch = nil
+		return
+	}
+	b := prof.batch
+	if b == nil || len(s.reuseForks) > 0 {
+		b = &batchState{} // a Fork may hold the old one
+	}
+	*b = batchState{pod: qp.PodInfo, sig: qp.sig, signed: qp.signed, cycle: s.cycle, res: res, ranked: b.ranked[:0], created: s.clock.Now(),
+		nodes: s.cluster.NumNodes(), events: s.queue.events}
+	if s.keepResults {
+		b.kept = res
+	}
+	prof.batch = b
+}
+
+// rankingBound counts the binding of the pod a kept ranking's cycle (or
+// a cycle that reused it) placed as part of that cycle: the event it
+// reports does not drop the ranking. A binding that did not finish at once
+// (asynchronous, waiting at Permit, failed) reports its events later, and
+// those do.
+func (s *Scheduler) rankingBound(prof *schedProfile, d Decision) {
+	if b := prof.batch; b != nil && d.Outcome == OutcomeScheduled && prof.last.cycle == s.cycle {
+		b.events = s.queue.events
+	}
+}
+
+func (s *Scheduler) maxReuseAge() time.Duration {
+	if s.reuseMaxAge > 0 {
+		return s.reuseMaxAge
+	}
+	return DefaultReuseMaxAge
+}
+
+// validateReuse checks the reuse options.
+func (s *Scheduler) validateReuse() error {
+	if s.reuseMaxAge < 0 {
+		return fmt.Errorf("scheduling: WithSignatureReuseMaxAge(%v): must be positive", s.reuseMaxAge)
+	}
+	return nil
+}
+
+// forkReuse hides every profile's ranking and last cycle (and detaches the
+// recycled Result a lazy ranking may read) for a Fork.
+func (s *Scheduler) forkReuse() {
+	f := reuseFork{batches: map[string]*batchState{}, lasts: map[string]lastCycle{}, result: s.reuse}
+	for name, p := range s.profiles {
+		f.batches[name], f.lasts[name] = p.batch, p.last
+		p.batch = nil
+	}
+	s.reuse = nil
+	s.reuseForks = append(s.reuseForks, f)
+}
+
+func (s *Scheduler) commitReuse() { s.reuseForks = s.reuseForks[:len(s.reuseForks)-1] }
+
+func (s *Scheduler) revertReuse() {
+	f := s.reuseForks[len(s.reuseForks)-1]
+	s.reuseForks = s.reuseForks[:len(s.reuseForks)-1]
+	for name, p := range s.profiles {
+		p.batch, p.last = f.batches[name], f.lasts[name]
+	}
+	s.reuse = f.result
+}
+
+// ranking holds ranked nodes sorted worst first: by total (lowest
+// first), then evaluation position (latest first), so the best node (the
+// highest total, the earliest of those evaluated: kube's nodeScoreHeap
+// order, with the position where kube draws a random tie-breaker) is the
+// last and taking it costs O(1).
+type ranking []framework.RankedCandidate
+
+// newRanking sorts r into a ranking.
+func newRanking(r []framework.RankedCandidate) ranking {
+	slices.SortFunc(r, func(a, b framework.RankedCandidate) int {
+		if c := cmp.Compare(a.Total, b.Total); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Pos, a.Pos)
+	})
+	return ranking(r)
+}
+
+// next returns the best node left (false when none is).
+func (r ranking) next() (framework.RankedCandidate, bool) {
+	if len(r) == 0 {
+		return framework.RankedCandidate{}, false
+	}
+	return r[len(r)-1], true
+}
+
+// popBest removes and returns the best node, breaking a tie among the c
+// best as a full cycle's host selection does: k = rng.IntN(c) (no draw
+// without a tie), the k-th of them in evaluation order. It costs O(c).
+func (r *ranking) popBest(rng *rand.Rand) (framework.RankedCandidate, int) {
+	h := *r
+	n := len(h)
+	best := h[n-1]
+	c := 1
+	for c < n && h[n-1-c].Total == best.Total {
+		c++
+	}
+	if c == 1 {
+		*r = h[:n-1]
+		return best, 1
+	}
+	// The tie group is h[n-c:], the k-th in evaluation order at n-1-k.
+	i := n - 1 - rng.IntN(c)
+	pick := h[i]
+	copy(h[i:], h[i+1:])
+	*r = h[:n-1]
+	return pick, c
+}

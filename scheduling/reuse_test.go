@@ -1,0 +1,377 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
+)
+
+// reuseProfile is a signable profile: the default plugins without
+// PodTopologySpread's system defaults (which make every pod unsignable,
+// in kube as here) and with the given resource score strategy.
+func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
+	p := DefaultProfile()
+	p.Args = map[string]any{
+		config.PodTopologySpreadName: config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting},
+		config.NodeResourcesFitName:  config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
+	}
+	return p
+}
+
+// resourcesOnlyProfile keeps the score plugins that never normalize over
+// the feasible nodes, so that reuse is exact.
+func resourcesOnlyProfile(strategy config.ScoringStrategyType) framework.Profile {
+	p := reuseProfile(strategy)
+	p.PreScore = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
+	p.Score = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName}
+	p.Weights = map[string]int64{config.NodeResourcesFitName: 1, config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1}
+	return p
+}
+
+// TestSignatures: which pods a profile signs and which share a signature
+// (kube's plugins' SignPod: topology spread constraints, pod affinity and
+// default constraints make a pod unsignable; an extender or a plugin that
+// cannot sign turns signing off).
+func TestSignatures(t *testing.T) {
+	ctx := context.Background()
+	fw := func(p framework.Profile, opts ...framework.Option) *framework.Framework {
+		f, err := framework.NewFramework(NewDefaultRegistry(), p, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	pod := func(w *builder.PodWrapper) *framework.PodInfo { return framework.MustPodInfo(w.Obj()) }
+	web := func(name string) *builder.PodWrapper {
+		return builder.MakePod().Name(name).Label("app", "web").Container("nginx:1", map[string]string{"cpu": "1"})
+	}
+	signable := fw(reuseProfile(config.LeastAllocated))
+	if !signable.CanSign() {
+		t.Fatal("the default plugins without system spread defaults cannot sign")
+	}
+	a, b := signable.SignPod(ctx, pod(web("a"))), signable.SignPod(ctx, pod(web("b")))
+	if a == "" || a != b {
+		t.Errorf("replicas differ: %q vs %q", a, b)
+	}
+	for name, other := range map[string]*builder.PodWrapper{
+		"labels":     web("c").Label("tier", "x"),
+		"requests":   builder.MakePod().Name("c").Label("app", "web").Container("nginx:1", map[string]string{"cpu": "2"}),
+		"image":      builder.MakePod().Name("c").Label("app", "web").Container("nginx:2", map[string]string{"cpu": "1"}),
+		"toleration": web("c").Toleration(framework.Toleration{Key: "k", Operator: framework.TolerationOpExists}),
+		"selector":   web("c").NodeSelector(map[string]string{"disk": "ssd"}),
+	} {
+		if sig := signable.SignPod(ctx, pod(other)); sig == "" || sig == a {
+			t.Errorf("a pod with other %s signs %q", name, sig)
+		}
+	}
+	for name, unsignable := range map[string]*builder.PodWrapper{
+		"spread": web("s").SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: framework.DoNotSchedule,
+			LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}),
+		"affinity": web("s").PodAffinityIn("app", "zone", []string{"db"}, builder.PodAffinityWithRequiredReq),
+	} {
+		if sig := signable.SignPod(ctx, pod(unsignable)); sig != "" {
+			t.Errorf("a pod with %s signs %q", name, sig)
+		}
+	}
+	if sig := fw(DefaultProfile()).SignPod(ctx, pod(web("d"))); sig != "" {
+		t.Errorf("the default profile (system spread defaults) signs %q", sig)
+	}
+	la := reuseProfile(config.LeastAllocated)
+	la.Filter = append(la.Filter, config.LoadAwareSchedulingName)
+	if fw(la).CanSign() {
+		t.Error("a profile with LoadAwareScheduling (which does not sign) signs")
+	}
+	if fw(reuseProfile(config.LeastAllocated), framework.WithExtenders(stubExtender{})).CanSign() {
+		t.Error("a profile with an extender signs")
+	}
+}
+
+// reuseEnv schedules replicas on n identical nodes with the given options.
+func reuseEnv(t *testing.T, nodes []*framework.Node, profile framework.Profile, opts ...Option) (*Scheduler, *framework.FakeClock, *[]Decision) {
+	t.Helper()
+	c, err := NewClusterFrom(nodes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := framework.NewFakeClock(scT0)
+	var ds []Decision
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{profile},
+		append([]Option{WithClock(clock), WithSeed(3), WithDecisionHandler(func(d Decision) { ds = append(ds, d) })}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, clock, &ds
+}
+
+func nodesOf(cpus ...string) []*framework.Node {
+	var out []*framework.Node
+	for i, c := range cpus {
+		out = append(out, builder.MakeNode().Name(fmt.Sprintf("n%d", i+1)).Label("kubernetes.io/hostname", fmt.Sprintf("n%d", i+1)).
+			Capacity(map[string]string{"cpu": c, "memory": "64Gi", "pods": "110"}).Obj())
+	}
+	return out
+}
+
+func replica(name string) *framework.Pod {
+	return builder.MakePod().Name(name).Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()
+}
+
+// TestReuseAndInvalidation: a replica following a replica that filled its
+// node reuses the first cycle's ranking; each invalidating condition —
+// another pod between, a failed cycle, another signature, an unsignable
+// pod, an expired ranking, a cluster event, a last node that still fits, a
+// nominated pod, reuse turned off — makes the second cycle a full one.
+func TestReuseAndInvalidation(t *testing.T) {
+	ctx := context.Background()
+	type env struct {
+		s     *Scheduler
+		clock *framework.FakeClock
+	}
+	one := func(t *testing.T, e env, p *framework.Pod) Decision {
+		t.Helper()
+		if err := e.s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+		d, ok := e.s.ScheduleOne(ctx)
+		if !ok {
+			t.Fatalf("%s not scheduled", p.Name)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		name    string
+		nodes   []string
+		between func(t *testing.T, e env)
+		second  *framework.Pod
+		opts    []Option
+		reuse   bool
+	}{
+		{name: "replica after replica reuses", nodes: []string{"1", "1", "1"}, second: replica("b"), reuse: true},
+		{name: "another pod between", nodes: []string{"1", "1", "1", "1"}, second: replica("b"),
+			between: func(t *testing.T, e env) {
+				one(t, e, builder.MakePod().Name("x").Label("app", "other").Req(map[string]string{"cpu": "1"}).Obj())
+			}},
+		{name: "failed cycle between", nodes: []string{"1", "1", "1"}, second: replica("b"),
+			between: func(t *testing.T, e env) {
+				if d := one(t, e, builder.MakePod().Name("huge").Req(map[string]string{"cpu": "9"}).Obj()); d.Outcome != OutcomeUnschedulable {
+					t.Fatalf("huge: %+v", d)
+				}
+			}},
+		{name: "another signature", nodes: []string{"1", "1", "1"}, second: builder.MakePod().Name("b").Label("app", "api").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()},
+		{name: "unsignable pod", nodes: []string{"1", "1", "1"},
+			second: builder.MakePod().Name("b").Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).
+				SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: framework.DoNotSchedule,
+					LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()},
+		{name: "ranking expired", nodes: []string{"1", "1", "1"}, second: replica("b"),
+			between: func(t *testing.T, e env) { _ = e.clock.Advance(DefaultReuseMaxAge + time.Millisecond) }},
+		{name: "younger than the max age", nodes: []string{"1", "1", "1"}, second: replica("b"), reuse: true,
+			between: func(t *testing.T, e env) { _ = e.clock.Advance(DefaultReuseMaxAge) }},
+		{name: "cluster event", nodes: []string{"1", "1", "1"}, second: replica("b"),
+			between: func(t *testing.T, e env) {
+				_ = e.s.UpdateNodeMetric(builder.MakeNodeMetric("n3").UpdateTime(scT0).Obj())
+			}},
+		{name: "node added", nodes: []string{"1", "1", "1"}, second: replica("b"),
+			between: func(t *testing.T, e env) { _ = e.s.AddNode(nodesOf("1", "1", "1", "1")[3]) }},
+		{name: "last node still fits", nodes: []string{"2", "1", "1"}, second: replica("b")},
+		{name: "nominated pod", nodes: []string{"1", "1", "1"},
+			second: builder.MakePod().Name("b").Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).NominatedNode("n3").Obj()},
+		{name: "reuse off", nodes: []string{"1", "1", "1"}, second: replica("b"), opts: []Option{WithSignatureReuse(false)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clock, _ := reuseEnv(t, nodesOf(tc.nodes...), reuseProfile(config.LeastAllocated), tc.opts...)
+			e := env{s, clock}
+			first := one(t, e, replica("a"))
+			if first.Outcome != OutcomeScheduled || first.FastPath != "" {
+				t.Fatalf("first: %+v", first)
+			}
+			if tc.between != nil {
+				tc.between(t, e)
+			}
+			d := one(t, e, tc.second)
+			if d.Outcome != OutcomeScheduled {
+				t.Fatalf("second: %+v", d)
+			}
+			if got := d.FastPath == FastPathReused; got != tc.reuse {
+				t.Fatalf("reused %v, want %v: %+v", got, tc.reuse, d)
+			}
+			if tc.reuse && (d.ReusedFrom != first.Cycle || d.Node == first.Node) {
+				t.Errorf("reused from #%d on %s; want #%d, another node than %s", d.ReusedFrom, d.Node, first.Cycle, first.Node)
+			}
+			var b strings.Builder
+			FormatDecision(&b, &d, scT0)
+			if tc.reuse && !strings.Contains(b.String(), fmt.Sprintf("fast-path=reused reused=#%d", first.Cycle)) {
+				t.Errorf("log line %q does not say which cycle it reused", b.String())
+			}
+		})
+	}
+}
+
+// TestReuseForkRevert: a Fork starts without a reusable ranking and
+// Revert restores it, so the decisions after Revert are those of a
+// scheduler that never forked.
+func TestReuseForkRevert(t *testing.T) {
+	ctx := context.Background()
+	run := func(fork bool) []Decision {
+		s, _, ds := reuseEnv(t, nodesOf("1", "1", "1", "1"), reuseProfile(config.LeastAllocated))
+		for _, n := range []string{"a", "b"} {
+			_ = s.AddPod(replica(n))
+		}
+		s.ScheduleOne(ctx)
+		if fork {
+			s.Fork()
+			if _, err := s.SchedulePod(ctx, replica("what-if")); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Revert(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.RunUntilIdle(ctx)
+		return *ds
+	}
+	plain, forked := run(false), run(true)
+	forked = append(forked[:1], forked[2:]...) // drop the what-if decision
+	if diff := cmp.Diff(plain, forked, cmp.Comparer(func(a, b *framework.Result) bool { return a == b })); diff != "" {
+		t.Errorf("decisions after Revert differ (-never forked +forked):\n%s", diff)
+	}
+	if plain[1].FastPath != FastPathReused {
+		t.Errorf("second replica did not reuse: %+v", plain[1])
+	}
+}
+
+// TestPropReuseExact: on random clusters of fewer than 100 nodes (every
+// node evaluated) with score plugins that do not normalize, replicas of a
+// few deployments arriving in bursts get the same placements, attempts
+// and failures with pod-signature reuse as without it.
+func TestPropReuseExact(t *testing.T) {
+	reusedSome := false
+	rapid.Check(t, func(t *rapid.T) {
+		w := &Workload{}
+		for i := range rapid.IntRange(1, 60).Draw(t, "nodes") {
+			w.Nodes = append(w.Nodes, builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("kubernetes.io/hostname", fmt.Sprintf("n%02d", i)).
+				Capacity(map[string]string{
+					"cpu":    fmt.Sprint(rapid.IntRange(1, 8).Draw(t, "cpu")),
+					"memory": fmt.Sprintf("%dGi", rapid.IntRange(2, 32).Draw(t, "mem")),
+					"pods":   fmt.Sprint(rapid.IntRange(1, 10).Draw(t, "pods"))}).
+				Image(int64(rapid.IntRange(0, 3).Draw(t, "imgSize"))<<28, fmt.Sprintf("img%d", rapid.IntRange(0, 2).Draw(t, "img"))).Obj())
+		}
+		n := 0
+		for d := range rapid.IntRange(1, 6).Draw(t, "deployments") {
+			req := map[string]string{"cpu": fmt.Sprintf("%dm", 250*rapid.IntRange(1, 12).Draw(t, "podCPU")), "memory": fmt.Sprintf("%dMi", 256*rapid.IntRange(1, 16).Draw(t, "podMem"))}
+			img := fmt.Sprintf("img%d", rapid.IntRange(0, 2).Draw(t, "podImg"))
+			at := time.Duration(rapid.IntRange(0, 3).Draw(t, "burst")) * time.Second
+			for range rapid.IntRange(1, 25).Draw(t, "replicas") {
+				n++
+				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Pod: builder.MakePod().Name(fmt.Sprintf("d%d-%03d", d, n)).Label("app", fmt.Sprint(d)).Container(img, req).Obj()})
+			}
+		}
+		profile := resourcesOnlyProfile(rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated}).Draw(t, "strategy"))
+		seed := rapid.Uint64().Draw(t, "seed")
+		run := func(reuse bool) (*ReplayResult, int) {
+			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Profiles: []framework.Profile{profile},
+				SchedulerOptions: []Option{WithSignatureReuse(reuse)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reused := 0
+			for _, d := range res.Decisions {
+				if d.FastPath == FastPathReused {
+					reused++
+				}
+			}
+			return res, reused
+		}
+		with, reused := run(true)
+		without, none := run(false)
+		if none != 0 {
+			t.Fatalf("%d reused decisions with reuse off", none)
+		}
+		reusedSome = reusedSome || reused > 0
+		if diff := cmp.Diff(without.Pods, with.Pods); diff != "" {
+			t.Fatalf("placements differ (-without +with), %d reused:\n%s", reused, diff)
+		}
+		if len(with.Decisions) != len(without.Decisions) {
+			t.Fatalf("%d decisions with reuse, %d without", len(with.Decisions), len(without.Decisions))
+		}
+		for i := range with.Decisions {
+			a, b := with.Decisions[i], without.Decisions[i]
+			if a.Pod != b.Pod || a.Node != b.Node || a.Outcome != b.Outcome || a.Attempt != b.Attempt || a.Time != b.Time {
+				t.Fatalf("decision %d: %s %s %s (with) vs %s %s %s (without)", i, a.Pod, a.Outcome, a.Node, b.Pod, b.Outcome, b.Node)
+			}
+		}
+	})
+	if !reusedSome {
+		t.Error("no run reused a ranking: the property tested nothing")
+	}
+}
+
+// stubExtender is an extender that accepts everything (only its presence
+// matters here).
+type stubExtender struct{}
+
+func (stubExtender) Name() string                         { return "stub" }
+func (stubExtender) IsInterested(*framework.PodInfo) bool { return true }
+func (stubExtender) IsIgnorable() bool                    { return false }
+func (stubExtender) IsFilter() bool                       { return true }
+func (stubExtender) IsPrioritizer() bool                  { return false }
+func (stubExtender) Filter(_ *framework.PodInfo, nodes []*framework.NodeInfo) ([]*framework.NodeInfo, map[string]string, map[string]string, error) {
+	return nodes, nil, nil, nil
+}
+func (stubExtender) Prioritize(*framework.PodInfo, []*framework.NodeInfo) ([]framework.HostPriority, int64, error) {
+	return nil, 0, nil
+}
+
+// TestPropRankingPopBest: taking nodes from a kept ranking gives, pop after
+// pop, what a plain reference gives: among the nodes left with the highest
+// total, in evaluation order, the k-th for k = rng.IntN(ties), with no draw
+// when one node is best (a full cycle's host selection).
+func TestPropRankingPopBest(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 200).Draw(t, "n")
+		var cands []framework.RankedCandidate
+		for i, pos := range rand.New(rand.NewPCG(uint64(n), 1)).Perm(n) { // positions unique, in any order
+			cands = append(cands, framework.RankedCandidate{Index: int32(i), Pos: int32(pos), Total: int64(rapid.IntRange(0, 4).Draw(t, "total"))})
+		}
+		seed := rapid.Uint64().Draw(t, "seed")
+		got, want := rand.New(rand.NewPCG(seed, 2)), rand.New(rand.NewPCG(seed, 2))
+		left := slices.Clone(cands)
+		r := newRanking(cands)
+		for len(left) > 0 {
+			best := left[0].Total
+			for _, c := range left {
+				best = max(best, c.Total)
+			}
+			var tied []int // indices into left, in evaluation order
+			for i, c := range left {
+				if c.Total == best {
+					tied = append(tied, i)
+				}
+			}
+			slices.SortFunc(tied, func(a, b int) int { return int(left[a].Pos - left[b].Pos) })
+			k := 0
+			if len(tied) > 1 {
+				k = want.IntN(len(tied))
+			}
+			wantPick := left[tied[k]]
+			left = slices.Delete(left, tied[k], tied[k]+1)
+			pick, ties := r.popBest(got)
+			if pick != wantPick || ties != len(tied) {
+				t.Fatalf("popBest = %+v (ties %d), want %+v (ties %d)", pick, ties, wantPick, len(tied))
+			}
+		}
+		if len(r) != 0 {
+			t.Fatalf("%d nodes left in the ranking, want 0", len(r))
+		}
+	})
+}
