@@ -36,9 +36,26 @@ func validatePod(pod *Pod, names bool) error {
 	if pod == nil {
 		return fmt.Errorf("framework: nil pod")
 	}
-	check := func(path string, l resource.List, container bool) error {
+	// check validates one resource list; path names it in an error and is
+	// built only then (a valid pod builds no strings): kind "" is a pod-level
+	// field, else spec.<kind>[i].resources.<field>.
+	check := func(kind string, i int, field string, l resource.List, container bool) error {
 		container = container && names
-		for _, n := range l.Names() {
+		bad := false
+		for n, q := range l {
+			if q.Sign() < 0 || container && validateContainerResourceName(n) != "" {
+				bad = true
+				break
+			}
+		}
+		if !bad {
+			return nil
+		}
+		path := field
+		if kind != "" {
+			path = fmt.Sprintf("spec.%s[%d].resources.%s", kind, i, field)
+		}
+		for _, n := range l.Names() { // name order: the same error every run
 			q := l[n]
 			if q.Sign() < 0 {
 				return fmt.Errorf("framework: pod %s: %s[%q]=%s: must not be negative", pod.Key(), path, n, q.String())
@@ -57,29 +74,30 @@ func validatePod(pod *Pod, names bool) error {
 	}{{"containers", pod.Spec.Containers}, {"initContainers", pod.Spec.InitContainers}} { // fixed order: the same error every run
 		kind, cs := f.kind, f.cs
 		for i := range cs {
-			base := fmt.Sprintf("spec.%s[%d].resources", kind, i)
-			if err := check(base+".requests", cs[i].Resources.Requests, true); err != nil {
+			if err := check(kind, i, "requests", cs[i].Resources.Requests, true); err != nil {
 				return err
 			}
-			if err := check(base+".limits", cs[i].Resources.Limits, true); err != nil {
+			if err := check(kind, i, "limits", cs[i].Resources.Limits, true); err != nil {
 				return err
 			}
 		}
 	}
-	if err := check("spec.overhead", pod.Spec.Overhead, true); err != nil {
+	if err := check("", 0, "spec.overhead", pod.Spec.Overhead, true); err != nil {
 		return err
 	}
 	if r := pod.Spec.Resources; r != nil {
-		if err := check("spec.resources.requests", r.Requests, true); err != nil {
+		if err := check("", 0, "spec.resources.requests", r.Requests, true); err != nil {
 			return err
 		}
-		if err := check("spec.resources.limits", r.Limits, true); err != nil {
+		if err := check("", 0, "spec.resources.limits", r.Limits, true); err != nil {
 			return err
 		}
 	}
-	weight := func(path string, w int32) error {
+	// weight checks a preferred term's weight; term names the term's list
+	// (spec.affinity.<term>.preferredDuringSchedulingIgnoredDuringExecution).
+	weight := func(term string, i int, w int32) error {
 		if names && (w < 1 || w > 100) {
-			return fmt.Errorf("framework: pod %s: %s.weight=%d: must be within [1,100]", pod.Key(), path, w)
+			return fmt.Errorf("framework: pod %s: spec.affinity.%s.preferredDuringSchedulingIgnoredDuringExecution[%d].weight=%d: must be within [1,100]", pod.Key(), term, i, w)
 		}
 		return nil
 	}
@@ -91,21 +109,21 @@ func validatePod(pod *Pod, names bool) error {
 	if a := pod.Spec.Affinity; a != nil {
 		if na := a.NodeAffinity; na != nil {
 			for i, t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
-				if err := weight(fmt.Sprintf("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d]", i), t.Weight); err != nil {
+				if err := weight("nodeAffinity", i, t.Weight); err != nil {
 					return err
 				}
 			}
 		}
 		if pa := a.PodAffinity; pa != nil {
 			for i, t := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
-				if err := weight(fmt.Sprintf("spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d]", i), t.Weight); err != nil {
+				if err := weight("podAffinity", i, t.Weight); err != nil {
 					return err
 				}
 			}
 		}
 		if pa := a.PodAntiAffinity; pa != nil {
 			for i, t := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
-				if err := weight(fmt.Sprintf("spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d]", i), t.Weight); err != nil {
+				if err := weight("podAntiAffinity", i, t.Weight); err != nil {
 					return err
 				}
 			}

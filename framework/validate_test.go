@@ -16,6 +16,14 @@ func TestValidatePodAndNode(t *testing.T) {
 	weighted.Spec.Affinity = &Affinity{NodeAffinity: &NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []PreferredSchedulingTerm{{Weight: 0}}}}
 	overhead := base(nil)
 	overhead.Spec.Overhead = resource.MustParseList(map[string]string{"cpu": "-2"})
+	initLimit := base(map[string]string{"cpu": "1"})
+	initLimit.Spec.InitContainers = []Container{{Name: "i0"}, {Name: "i1", Resources: ResourceRequirements{Limits: resource.MustParseList(map[string]string{"memory": "-1Mi"})}}}
+	podLevel := base(nil)
+	podLevel.Spec.Resources = &ResourceRequirements{Limits: resource.MustParseList(map[string]string{"cpu": "-3"})}
+	antiWeight := base(nil)
+	antiWeight.Spec.Affinity = &Affinity{PodAntiAffinity: &PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{{Weight: 50}, {Weight: 101}}}}
+	affWeight := base(nil)
+	affWeight.Spec.Affinity = &Affinity{PodAffinity: &PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{{Weight: -1}}}}
 	tests := []struct {
 		name       string
 		pod        *Pod
@@ -28,7 +36,12 @@ func TestValidatePodAndNode(t *testing.T) {
 		{"misspelt name", base(map[string]string{"cpus": "4"}), `requests["cpus"]: must be a standard resource for containers`, ""},
 		{"storage is a Karmada name, fine for synthetic pods", base(map[string]string{"storage": "1"}), "must be a standard resource", ""},
 		{"invalid extended name", base(map[string]string{"Example.com/gpu": "1"}), "doesn't follow extended resource name standard", ""},
-		{"weight 0", weighted, "preferredDuringSchedulingIgnoredDuringExecution[0].weight=0: must be within [1,100]", ""},
+		{"weight 0", weighted, "pod d/p: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight=0: must be within [1,100]", ""},
+		{"second init container's limit", initLimit, `pod d/p: spec.initContainers[1].resources.limits["memory"]=-1Mi: must not be negative`, `spec.initContainers[1].resources.limits["memory"]=-1Mi`},
+		{"pod-level limit", podLevel, `pod d/p: spec.resources.limits["cpu"]=-3: must not be negative`, `spec.resources.limits["cpu"]=-3`},
+		{"first bad name in name order", base(map[string]string{"zz": "1", "cpus": "1", "memory": "-1"}), `spec.containers[0].resources.requests["cpus"]: must be a standard resource for containers`, `requests["memory"]=-1`},
+		{"anti-affinity weight 101", antiWeight, "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].weight=101: must be within [1,100]", ""},
+		{"affinity weight -1", affWeight, "spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight=-1: must be within [1,100]", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,5 +162,26 @@ func TestValidatePodSpreadConstraints(t *testing.T) {
 				t.Errorf("NewPodInfo: %v", err)
 			}
 		})
+	}
+}
+
+// TestValidatePodValidBuildsNothing: a valid pod's validation builds no
+// field paths or name lists (it runs for every pod a replay adds; the paths
+// are built only for an error).
+func TestValidatePodValidBuildsNothing(t *testing.T) {
+	p := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"},
+		Spec: PodSpec{
+			Containers: []Container{
+				{Name: "c", Resources: ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1", "memory": "1Gi"}), Limits: resource.MustParseList(map[string]string{"cpu": "2"})}},
+				{Name: "d"},
+			},
+			InitContainers: []Container{{Name: "i", Resources: ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}}},
+			Affinity:       &Affinity{NodeAffinity: &NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []PreferredSchedulingTerm{{Weight: 3}}}},
+		}}
+	if err := ValidatePod(p); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(50, func() { _ = ValidatePod(p) }); n != 0 {
+		t.Fatalf("ValidatePod of a valid pod allocates %v times, want 0", n)
 	}
 }
