@@ -172,6 +172,7 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 		prof.batch = nil
 		return t
 	}
+	saved := *s.pcg // the tie draw below is undone if the hint fails
 	pick, ties := b.ranked.popBest(s.rng)
 	cand := snap.Nodes()[pick.Index]
 	var nominated []*framework.PodInfo
@@ -180,7 +181,9 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 	}
 	if !prof.fw.RunFilterPluginsWithNominatedPods(ctx, t.state, pi, cand, nominated).IsSuccess() {
 		// kube's hint fails the filters: the full cycle runs and its
-		// ranking replaces this one.
+		// ranking replaces this one, drawing its ties from the random
+		// state a scheduler without reuse would have.
+		*s.pcg = saved
 		return t
 	}
 	t.node, t.pick, t.ties, t.b = cand.Name(), pick, ties, b

@@ -66,6 +66,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 	}
 	*s.pcg = saved
 	h, _ := schedHandleFrom(state)
+	state.Release()
 	state = s.newState(h)
 	opts.NumFeasibleToFind, opts.PreFiltered = k2, nil
 	res, err = prof.fw.Schedule(ctx, state, snap, pi, opts)
