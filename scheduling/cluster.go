@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -170,14 +171,14 @@ func (c *Cluster) podInfo(key string) (*framework.PodInfo, PodState, bool) {
 }
 
 // Pods returns every pod, sorted by namespace/name.
-func (c *Cluster) Pods() []PodRecord {
-	keys := make([]string, 0, len(c.pods))
-	for k := range c.pods {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]PodRecord, len(keys))
-	for i, k := range keys {
+func (c *Cluster) Pods() []PodRecord { return recordsOf(c, c.pods) }
+
+// recordsOf returns the records of the cluster's pods whose keys are keys'
+// (namespace/name), sorted by key.
+func recordsOf[V any](c *Cluster, keys map[string]V) []PodRecord {
+	sorted := slices.Sorted(maps.Keys(keys))
+	out := make([]PodRecord, len(sorted))
+	for i, k := range sorted {
 		cp := c.pods[k]
 		out[i] = PodRecord{Pod: cp.info.Pod, State: cp.state}
 	}

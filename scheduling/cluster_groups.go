@@ -118,17 +118,7 @@ func (c *Cluster) members(g string) []PodRecord {
 	if m == nil {
 		return nil
 	}
-	keys := make([]string, 0, len(m.pods))
-	for k := range m.pods {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]PodRecord, len(keys))
-	for i, k := range keys {
-		cp := c.pods[k]
-		out[i] = PodRecord{Pod: cp.info.Pod, State: cp.state}
-	}
-	return out
+	return recordsOf(c, m.pods)
 }
 
 // AddPodGroup adds a copy of g (scheduler-plugins' PodGroup, read by the
