@@ -60,6 +60,13 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rapid.Bool().Draw(t, "storage") {
+		sc := st.MakeSC("std", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()
+		sc.Annotations = map[string]string{annDefaultClass: "true"}
+		if err := c.AddStorageObject(sc); err != nil {
+			t.Fatal(err)
+		}
+	}
 	w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(rapid.Uint64().Draw(t, "seed")),
 		WithClock(framework.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))))
 	if err != nil {
@@ -69,9 +76,20 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 }
 
 // wcGenTemplate draws a template with any mix of the features the default
-// profile filters and scores on.
-func wcGenTemplate(t *rapid.T) *framework.Pod {
+// profile filters and scores on and, when the cluster has a default
+// StorageClass, maybe a generic ephemeral volume and a StatefulSet's claim
+// template.
+func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.PersistentVolumeClaim) {
 	w := st.MakePod().Name("web").Namespace("default").Label("app", "web").Owner("apps/v1", "ReplicaSet", "web")
+	var claims []*framework.PersistentVolumeClaim
+	if storage {
+		if rapid.Bool().Draw(t, "ephemeral") {
+			w.Ephemeral("scratch", "std", "1Gi")
+		}
+		if rapid.Bool().Draw(t, "claimTemplate") {
+			claims = append(claims, wiDataClaim())
+		}
+	}
 	req := map[string]string{"cpu": rapid.SampledFrom([]string{"100m", "250m", "500m", "1"}).Draw(t, "cpu"),
 		"memory": rapid.SampledFrom([]string{"128Mi", "512Mi", "1Gi"}).Draw(t, "mem")}
 	if rapid.Bool().Draw(t, "image") {
@@ -110,10 +128,11 @@ func wcGenTemplate(t *rapid.T) *framework.Pod {
 	if i := rapid.IntRange(0, 2).Draw(t, "affinity"); i > 0 {
 		w.PodAffinityIn("app", "zone", []string{"a"}, aff[i-1])
 	}
-	return w.Obj()
+	return w.Obj(), claims
 }
 
-// TestPropCapacityFastMatchesPlain: the replica path Capacity takes gives
+// TestPropCapacityFastMatchesPlain: the replica path Capacity takes
+// (replicaAdder) gives
 // what adding every replica with SchedulePod gives — the same answer
 // (count, placements, Stop decision with its explanation, FitError) and
 // the same decision for every replica (cycle, start index, nodes
@@ -122,7 +141,8 @@ func wcGenTemplate(t *rapid.T) *framework.Pod {
 func TestPropCapacityFastMatchesPlain(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := wcGenCluster(t)
-		tmpl := wcGenTemplate(t)
+		_, storage := w.Cluster().StorageObject(framework.KindStorageClass, "", "std")
+		tmpl, claims := wcGenTemplate(t, storage)
 		max := rapid.IntRange(0, 40).Draw(t, "max")
 		if max == 0 && w.Cluster().NumNodes() > 20 {
 			max = 40 // keep the big clusters' runs short
@@ -133,7 +153,7 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 			w.s.onDecision = func(d Decision) { ds = append(ds, d) }
 			w.plainCapacity = plain
 			defer func() { w.s.onDecision, w.plainCapacity = nil, false }()
-			ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: max})
+			ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: max, ClaimTemplates: claims})
 			if err != nil {
 				t.Fatal(err)
 			}
