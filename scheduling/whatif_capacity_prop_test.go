@@ -132,12 +132,11 @@ func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.Persi
 }
 
 // TestPropCapacityFastMatchesPlain: the replica path Capacity takes
-// (replicaAdder) gives
-// what adding every replica with SchedulePod gives — the same answer
-// (count, placements, Stop decision with its explanation, FitError) and
-// the same decision for every replica (cycle, start index, nodes
-// evaluated, ranking, tie count: the same random draws) — and both leave
-// the cluster unchanged.
+// (replicaAdder) gives what adding every replica with SchedulePod gives —
+// the same answer (count, placements, Stop decision with its explanation,
+// FitError) and the same decision for every replica (cycle, start index,
+// nodes evaluated, fast path, ranking, tie count: the same random draws) —
+// and both leave the cluster unchanged.
 func TestPropCapacityFastMatchesPlain(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := wcGenCluster(t)
