@@ -449,6 +449,13 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
+	return c.addPodInfo(key, pi)
+}
+
+// addPodInfo is AddPod after the checks of the pod itself: pi (whose Pod
+// the cluster now owns) is a valid pod with a new key and UID.
+func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo) error {
+	p := pi.Pod
 	state := StatePending
 	if p.Spec.NodeName != "" {
 		if _, ok := c.snap.Get(p.Spec.NodeName); !ok {
@@ -459,7 +466,7 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 		}
 		state = StateBound
 	}
-	if err := c.createEphemeralClaims(&p); err != nil {
+	if err := c.createEphemeralClaims(p); err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
 	c.setPod(key, &clusterPod{info: pi, state: state})

@@ -413,7 +413,13 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 	if err := s.cluster.AddPod(pod); err != nil {
 		return err
 	}
-	key := pod.Key()
+	s.podAdded(pod.Key())
+	return nil
+}
+
+// podAdded tells the queue and the plugins of the pod the cluster just
+// added (AddPod after the cluster's part).
+func (s *Scheduler) podAdded(key string) {
 	pi, st, _ := s.cluster.podInfo(key)
 	if st == StatePending {
 		s.enqueue(pi)
@@ -430,7 +436,6 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 		s.reportEvent(framework.EventAssignedPodAdd, nil, pi, nil, true)
 	}
 	s.signal()
-	return nil
 }
 
 // DeletePod deletes the pod: a pod waiting at Permit is rejected first, a

@@ -352,9 +352,10 @@ func (s *Scheduler) runReadyLocked(ctx context.Context) int {
 // binding) the plugins run without the scheduler's lock.
 func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *framework.Status, locked bool) Decision {
 	// The binding cycle is the state's last use: release its buffers, but
-	// not inside a fork, whose Revert may make the pod wait at Permit again
-	// with this state.
-	if !locked || len(s.forks) == 0 {
+	// not inside a fork when the pod waited at Permit: the fork's Revert
+	// may make it wait again with this state. A binding that did not wait
+	// runs under the lock its assume took, so no fork can hold it.
+	if !locked || len(s.forks) == 0 || b.wp == nil {
 		defer b.state.Release()
 	}
 	d := b.decision

@@ -252,12 +252,18 @@ func (s *Scheduler) SchedulePod(ctx context.Context, pod *framework.Pod) (Decisi
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	qp, ok := s.queue.get(pod.Key())
+	return s.scheduleAddedLocked(ctx, pod.Key())
+}
+
+// scheduleAddedLocked is SchedulePod after the pod key was added: it runs
+// the pod's cycle at once. The scheduler's lock is held.
+func (s *Scheduler) scheduleAddedLocked(ctx context.Context, key string) (Decision, error) {
+	qp, ok := s.queue.get(key)
 	if ok && qp.where == qGated {
-		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", pod.Key(), qp.gateMsg)
+		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", key, qp.gateMsg)
 	}
 	if !ok || qp.where != qActive {
-		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", pod.Key())
+		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", key)
 	}
 	s.queue.take(qp, s.clock.Now())
 	async := s.async

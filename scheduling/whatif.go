@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
@@ -28,6 +29,9 @@ import (
 // answered one at a time; a WhatIf is not safe for concurrent use.
 type WhatIf struct {
 	s *Scheduler
+	// plainCapacity makes Capacity add each replica with SchedulePod (the
+	// reference the replicaAdder's path is tested against).
+	plainCapacity bool
 }
 
 // NewWhatIf builds the scheduler that answers questions about cluster:
@@ -262,6 +266,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		defaultClass = w.s.cluster.defaultStorageClass()
 		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
 	}
+	var adder replicaAdder
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -270,7 +275,15 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		if err := w.addReplicaClaims(p, opts.ClaimTemplates, defaultClass); err != nil {
 			return fmt.Errorf("scheduling: Capacity: %w", err)
 		}
-		d, err := f.schedule(ctx, p)
+		var (
+			d   Decision
+			err error
+		)
+		if w.plainCapacity {
+			d, err = f.schedule(ctx, p)
+		} else {
+			d, err = adder.schedule(ctx, w.s, p)
+		}
 		if err != nil {
 			return err
 		}
@@ -334,7 +347,7 @@ func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
 func (r *replicaNamer) next() string {
 	for {
 		r.n++
-		name := fmt.Sprintf("%s-%d", r.base, r.n)
+		name := r.base + "-" + strconv.Itoa(r.n)
 		if _, taken := r.c.Pod(r.namespace, name); !taken {
 			return name
 		}
