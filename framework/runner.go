@@ -264,32 +264,19 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	active, idx := f.activeFilters(state)
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
-	batch := bs.filterPlugins(len(active))
+	batch, rejecters := bs.filterPlugins(len(active))
 	for j, pl := range active { // activeFilters' slice is ours to change
 		if fw, ok := pl.(FilterForwarder); ok {
 			active[j] = fw.FilterTarget()
 		}
 		batch[j], _ = active[j].(BatchFilterPlugin)
+		rejecters[j], _ = active[j].(RejectingFilterPlugin)
 	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
-	statuses, plugins := sc.filterBuffers(n)
+	rec := sc.filterBuffers(n, f.parallelism > 1, f.filter)
 	var found, rejected atomic.Int64
-	var failed atomic.Bool
 	nominated := opts.NominatedPods
-	// record keeps the failure st of plugin pi at position p (the caller
-	// counts it in rejected); a status that is not a rejection becomes a
-	// named Error and stops the cycle.
-	record := func(p int, st *Status, pi int16) {
-		if !st.IsRejected() {
-			if st.Code() != Error || st.Plugin() == "" {
-				name := f.filter[pi].Name()
-				st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
-			}
-			failed.Store(true)
-		}
-		statuses[p], plugins[p] = st, pi
-	}
 	// checkNodes filters positions [lo, hi) node by node (the path with
 	// nominated pods, which needs per-node state clones).
 	checkNodes := func(lo, hi int) bool {
@@ -322,20 +309,22 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				local++
 				continue
 			}
-			record(p, st, pi)
+			rec.add(p, st, pi)
 			rej++
 		}
 		if rej > 0 {
 			rejected.Add(rej)
 		}
-		return found.Add(local) >= stop || failed.Load()
+		return found.Add(local) >= stop || rec.failed.Load()
 	}
 	// check filters positions [lo, hi) plugin by plugin: each plugin sees
 	// the chunk's nodes that every earlier plugin accepted (in evaluation
-	// order until the first rejection, then in the order compactLive
+	// order until the first rejection, then in the order removeRejected
 	// leaves them), so every node gets the statuses a node-by-node loop
-	// gives.
-	live, livePos, liveIdx, out := bs.filterBuffers(n)
+	// gives. A plugin's rejections come as a list of the nodes' indices
+	// (RejectingFilterPlugin's, or collected from FilterBatch's statuses
+	// or Filter's), so the runner's work is per rejection, not per node.
+	live, livePos, liveIdx, out, rejBuf := bs.filterBuffers(n)
 	candIdx := res.candidateIndices()
 	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
 	if candIdx == nil {
@@ -344,6 +333,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	check := func(lo, hi int) bool {
 		m := hi - lo
 		o := out[lo:hi:hi] // all nil between calls
+		rb := rejBuf[lo:lo:hi]
 		k := start + lo
 		if k >= n {
 			k -= n
@@ -374,28 +364,27 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		var pos []int32
 		rej := int64(0)
 		for j, pl := range active {
-			o := o[:len(nodes)]
-			if b := batch[j]; b != nil {
-				b.FilterBatch(ctx, state, pod, nodes, ix[:len(nodes):len(nodes)], o)
+			l := len(nodes)
+			var rl []NodeRejection
+			if r := rejecters[j]; r != nil {
+				rl = checkRejections(r.FilterRejects(ctx, state, pod, nodes, ix[:l:l], rb), l)
+			} else if b := batch[j]; b != nil {
+				o := o[:l]
+				b.FilterBatch(ctx, state, pod, nodes, ix[:l:l], o)
+				rl = collectRejections(o, rb)
 			} else {
+				rl = rb
 				for q, ni := range nodes {
-					o[q] = pl.Filter(ctx, state, pod, ni)
-				}
-			}
-			q := 0
-			for ; q < len(o); q++ {
-				if s := o[q]; s != nil {
-					if s.code != Success {
-						break
+					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
+						rl = append(rl, NodeRejection{Node: int32(q), Status: s})
 					}
-					o[q] = nil
 				}
 			}
-			if q == len(o) {
+			if len(rl) == 0 {
 				continue
 			}
 			if pos == nil && candIdx != nil {
-				pos = livePos[lo : lo+len(nodes) : hi]
+				pos = livePos[lo : lo+l : hi]
 				for x := range pos {
 					pos[x] = int32(lo + x)
 				}
@@ -407,18 +396,15 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if candIdx == nil && &ix[0] != &liveIdx[lo] {
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
 			}
-			rec := chunkRecorder{statuses: statuses, plugins: plugins, plugin: idx[j], fail: record}
 			var w int
 			if pos == nil {
-				w = compactLive(o, q, nodes, ix, start, n, &rec)
+				w = removeRejected(rl, nodes, ix, start, n, rec, idx[j])
 			} else {
-				w = compactLivePos(o, q, nodes, ix, pos, &rec)
-			}
-			rej += int64(len(o) - w)
-			nodes = nodes[:w]
-			if pos != nil {
+				w = removeRejectedPos(rl, nodes, ix, pos, rec, idx[j])
 				pos = pos[:w]
 			}
+			rej += int64(l - w)
+			nodes = nodes[:w]
 			if w == 0 {
 				break
 			}
@@ -426,7 +412,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		if rej > 0 {
 			rejected.Add(rej)
 		}
-		return found.Add(int64(len(nodes))) >= stop || failed.Load()
+		return found.Add(int64(len(nodes))) >= stop || rec.failed.Load()
 	}
 	if nominated != nil {
 		check = checkNodes
@@ -458,7 +444,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		res.evaluated = m
 		return nil
 	}
-	cut, failure, rejPos := res.splitEvaluated(statuses[:end], want, failed.Load(), candidates, candIdx, start)
+	statuses, plugins := rec.statuses, rec.plugins
+	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, sc.rejPos)
+	sc.rejPos = rejPos
 	res.evaluated = cut
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.
@@ -484,79 +472,86 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	return nil
 }
 
-// chunkRecorder records the statuses by which one filter plugin rejects
-// nodes: a rejection goes straight to statuses and plugins at the node's
-// position; any other status takes fail (filterNodes' record).
-type chunkRecorder struct {
-	statuses []*Status
-	plugins  []int16
-	plugin   int16
-	fail     func(p int, s *Status, pi int16)
-}
-
-func (r *chunkRecorder) add(p int, s *Status) {
-	if !s.IsRejected() {
-		r.fail(p, s, r.plugin)
-		return
-	}
-	r.statuses[p], r.plugins[p] = s, r.plugin
-}
-
-// compactLive removes, from entry q of a chunk on, the nodes whose status
-// in o is neither nil nor Success, each replaced by the chunk's last live
-// node (so the survivors lose their order but nothing else moves: O(q..)
-// reads and O(1) per rejection), and returns how many nodes passed. It
-// records the rejections with rec at their positions, derived from ix
-// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes),
-// and leaves o all nil.
-func compactLive(o []*Status, q int, nodes []*NodeInfo, ix []int32, start, n int, rec *chunkRecorder) int {
-	end := len(o)
-	nodes, ix = nodes[:end], ix[:end]
-	for q < end {
-		s := o[q]
-		if s == nil {
-			q++
-			continue
+// collectRejections appends to rl, in increasing order, the entries of o
+// (one FilterBatch call's statuses) that reject a node, and sets o back to
+// all nil.
+func collectRejections(o []*Status, rl []NodeRejection) []NodeRejection {
+	rl = rl[:len(rl)+len(o)] // the caller leaves room for every node
+	w := len(rl) - len(o)
+	for q := range o {
+		if s := o[q]; s != nil {
+			o[q] = nil
+			if s.code != Success {
+				rl[w] = NodeRejection{Node: int32(q), Status: s}
+				w++
+			}
 		}
-		o[q] = nil
-		if s.code == Success {
-			q++
+	}
+	return rl[:w]
+}
+
+// checkRejections returns what a RejectingFilterPlugin returned for l
+// nodes in the form removeRejected needs: nodes in [0, l), each once, in
+// increasing order. A list out of order is sorted (keeping a node's first
+// entry); entries out of range are dropped.
+func checkRejections(rl []NodeRejection, l int) []NodeRejection {
+	prev := int32(-1)
+	for _, x := range rl {
+		if x.Node <= prev || int(x.Node) >= l {
+			return fixRejections(rl, l)
+		}
+		prev = x.Node
+	}
+	return rl
+}
+
+func fixRejections(rl []NodeRejection, l int) []NodeRejection {
+	rl = slices.DeleteFunc(rl, func(x NodeRejection) bool { return x.Node < 0 || int(x.Node) >= l })
+	slices.SortStableFunc(rl, func(a, b NodeRejection) int { return int(a.Node) - int(b.Node) })
+	return slices.CompactFunc(rl, func(a, b NodeRejection) bool { return a.Node == b.Node })
+}
+
+// removeRejected removes from a chunk's live nodes (and their snapshot
+// indices ix) those that rl rejects (rl as checkRejections leaves it; a
+// nil or Success status rejects nothing), each replaced by the chunk's
+// last live node (so the survivors lose their order but nothing else
+// moves), and returns how many nodes are left. Going through rl from its
+// end, the last live node is never one still to remove, so the work is
+// O(1) per rejection whatever the chunk's size. It records each rejection
+// by plugin pi with rec at its position, derived from ix (ix[x] =
+// (start+p) mod n, the candidates being the snapshot's nodes).
+func removeRejected(rl []NodeRejection, nodes []*NodeInfo, ix []int32, start, n int, rec *filterRecorder, pi int16) int {
+	end := len(nodes)
+	ix = ix[:end]
+	for r := len(rl) - 1; r >= 0; r-- {
+		s, q := rl[r].Status, int(rl[r].Node)
+		if s == nil || s.code == Success {
 			continue
 		}
 		p := int(ix[q]) - start
 		if p < 0 {
 			p += n
 		}
-		rec.add(p, s)
+		rec.add(p, s, pi)
 		end--
-		nodes[q], ix[q], o[q] = nodes[end], ix[end], o[end]
-		o[end] = nil
+		nodes[q], ix[q] = nodes[end], ix[end]
 	}
 	return end
 }
 
-// compactLivePos is compactLive for narrowed candidates, whose positions
-// pos it moves along and reads. (The two are kept apart: with pos and the
-// position arithmetic in one loop, the loop over the survivors no longer
-// holds its slices in registers and costs twice as many instructions.)
-func compactLivePos(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, rec *chunkRecorder) int {
-	end := len(o)
-	nodes, ix, pos = nodes[:end], ix[:end], pos[:end]
-	for q < end {
-		s := o[q]
-		if s == nil {
-			q++
+// removeRejectedPos is removeRejected for narrowed candidates, whose
+// positions pos it moves along and reads.
+func removeRejectedPos(rl []NodeRejection, nodes []*NodeInfo, ix, pos []int32, rec *filterRecorder, pi int16) int {
+	end := len(nodes)
+	ix, pos = ix[:end], pos[:end]
+	for r := len(rl) - 1; r >= 0; r-- {
+		s, q := rl[r].Status, int(rl[r].Node)
+		if s == nil || s.code == Success {
 			continue
 		}
-		o[q] = nil
-		if s.code == Success {
-			q++
-			continue
-		}
-		rec.add(int(pos[q]), s)
+		rec.add(int(pos[q]), s, pi)
 		end--
-		nodes[q], ix[q], pos[q], o[q] = nodes[end], ix[end], pos[end], o[end]
-		o[end] = nil
+		nodes[q], ix[q], pos[q] = nodes[end], ix[end], pos[end]
 	}
 	return end
 }
@@ -923,10 +918,12 @@ var _ = [1]struct{}{}[MaxNodeScore-100]
 // filtering and scoring, pooled per Framework.
 type batchScratch struct {
 	filterBatch []BatchFilterPlugin
+	rejecters   []RejectingFilterPlugin
 	live        []*NodeInfo
 	livePos     []int32
 	liveIdx     []int32 // snapshot index of each live node
 	out         []*Status
+	rejections  []NodeRejection
 	dirty       bool // out may hold statuses (see filterBuffers)
 
 	active  []scorePlugin
@@ -941,25 +938,27 @@ func (f *Framework) getBatchScratch() *batchScratch {
 	return &batchScratch{}
 }
 
-// filterPlugins returns a slice of n entries for the batch view of the
-// active filters.
-func (s *batchScratch) filterPlugins(n int) []BatchFilterPlugin {
-	s.filterBatch = grow(s.filterBatch, n)
-	return s.filterBatch
+// filterPlugins returns two slices of n entries for the batch views of
+// the active filters.
+func (s *batchScratch) filterPlugins(n int) ([]BatchFilterPlugin, []RejectingFilterPlugin) {
+	s.filterBatch, s.rejecters = grow(s.filterBatch, n), grow(s.rejecters, n)
+	return s.filterBatch, s.rejecters
 }
 
-// filterBuffers returns the surviving nodes, their positions and the
-// statuses of one plugin call, each with room for n nodes (a chunk uses
-// its [lo, hi) range). The statuses are all nil: the filter loop sets
-// entries back to nil as it reads them, and a cycle that did not finish
-// (a panicking plugin) leaves dirty set, so the next one clears them.
-func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []int32, []*Status) {
+// filterBuffers returns the surviving nodes, their positions, their
+// snapshot indices, the statuses of one plugin call and the rejections of
+// one plugin call, each with room for n nodes (a chunk uses its [lo, hi)
+// range). The statuses are all nil: the filter loop sets entries back to
+// nil as it reads them, and a cycle that did not finish (a panicking
+// plugin) leaves dirty set, so the next one clears them.
+func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []int32, []*Status, []NodeRejection) {
 	if s.dirty {
 		clear(s.out[:cap(s.out)])
 	}
 	s.live, s.livePos, s.liveIdx, s.out = grow(s.live, n), grow(s.livePos, n), grow(s.liveIdx, n), grow(s.out, n)
+	s.rejections = grow(s.rejections, n)
 	s.dirty = true
-	return s.live, s.livePos, s.liveIdx, s.out
+	return s.live, s.livePos, s.liveIdx, s.out, s.rejections
 }
 
 // scorePlugins returns empty slices with room for n score plugins.
