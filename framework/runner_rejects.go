@@ -98,4 +98,3 @@ func removeRejectedPos(rl []NodeRejection, nodes []*NodeInfo, ix, pos []int32, r
 	}
 	return end
 }
-
