@@ -396,11 +396,8 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if candIdx == nil && &ix[0] != &liveIdx[lo] {
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
 			}
-			var w int
-			if pos == nil {
-				w = removeRejected(rl, nodes, ix, start, n, rec, idx[j])
-			} else {
-				w = removeRejectedPos(rl, nodes, ix, pos, rec, idx[j])
+			w := removeRejected(rl, nodes, ix, pos, start, n, rec, idx[j])
+			if pos != nil {
 				pos = pos[:w]
 			}
 			rej += int64(l - w)
@@ -459,7 +456,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	res.Diagnosis.rejected += len(rejPos)
 	for i, p := range rejPos {
 		st, pi := statuses[p], plugins[p]
-		res.rejections[n0+i] = rejection{pos: p, plugin: f.filterNames[pi], status: st}
+		res.rejections[n0+i] = rejection{pos: p, by: pi, status: st}
 		if st != last || pi != lastPI {
 			names.add(st, pi, f.filter)
 			last, lastPI = st, pi
@@ -576,7 +573,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 		return nil
 	}
 	before := len(res.feasible)
-	for _, ext := range f.extenders {
+	for e, ext := range f.extenders {
 		if len(res.feasible) == 0 {
 			break
 		}
@@ -611,7 +608,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 				copies = copies || ni != own
 				continue
 			}
-			rej := rejection{pos: p, plugin: ext.Name()}
+			rej := rejection{pos: p, by: int16(-2 - e)}
 			if msg, ok := unresolvable[name]; ok {
 				rej.status = NewStatus(UnschedulableAndUnresolvable, msg)
 			} else if msg, ok := failed[name]; ok {

@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 )
 
 // FilterBatchFromRejects is FilterBatch for a RejectingFilterPlugin: it
@@ -55,46 +56,49 @@ func fixRejections(rl []NodeRejection, l int) []NodeRejection {
 }
 
 // removeRejected removes from a chunk's live nodes (and their snapshot
-// indices ix) those that rl rejects (rl as checkRejections leaves it; a
-// nil or Success status rejects nothing), each replaced by the chunk's
-// last live node (so the survivors lose their order but nothing else
-// moves), and returns how many nodes are left. Going through rl from its
-// end, the last live node is never one still to remove, so the work is
-// O(1) per rejection whatever the chunk's size. It records each rejection
-// by plugin pi with rec at its position, derived from ix (ix[x] =
-// (start+p) mod n, the candidates being the snapshot's nodes).
-func removeRejected(rl []NodeRejection, nodes []*NodeInfo, ix []int32, start, n int, rec *filterRecorder, pi int16) int {
+// indices ix, and their positions pos when the candidates are narrowed)
+// those that rl rejects (rl as checkRejections leaves it; a nil or
+// Success status rejects nothing), each replaced by the chunk's last live
+// node (so the survivors lose their order but nothing else moves), and
+// returns how many nodes are left. Going through rl from its end, the last
+// live node is never one still to remove, so the work is O(1) per
+// rejection whatever the chunk's size. It records each rejection by plugin
+// pi with rec at its position: pos[x], or derived from ix when pos is nil
+// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes).
+func removeRejected(rl []NodeRejection, nodes []*NodeInfo, ix, pos []int32, start, n int, rec *filterRecorder, pi int16) int {
 	end := len(nodes)
 	ix = ix[:end]
+	statuses, plugins, bits := rec.statuses, rec.plugins, rec.rejected
 	for r := len(rl) - 1; r >= 0; r-- {
 		s, q := rl[r].Status, int(rl[r].Node)
-		if s == nil || s.code == Success {
+		if s == nil {
 			continue
 		}
-		p := int(ix[q]) - start
-		if p < 0 {
-			p += n
+		if c := s.code; c != Unschedulable && c != UnschedulableAndUnresolvable {
+			if c == Success {
+				continue
+			}
+			if c != Pending {
+				s = rec.failure(s, pi)
+			}
 		}
-		rec.add(p, s, pi)
 		end--
+		var p int
+		if pos == nil {
+			if p = int(ix[q]) - start; p < 0 {
+				p += n
+			}
+		} else {
+			p = int(pos[q])
+			pos[q] = pos[end]
+		}
 		nodes[q], ix[q] = nodes[end], ix[end]
-	}
-	return end
-}
-
-// removeRejectedPos is removeRejected for narrowed candidates, whose
-// positions pos it moves along and reads.
-func removeRejectedPos(rl []NodeRejection, nodes []*NodeInfo, ix, pos []int32, rec *filterRecorder, pi int16) int {
-	end := len(nodes)
-	ix, pos = ix[:end], pos[:end]
-	for r := len(rl) - 1; r >= 0; r-- {
-		s, q := rl[r].Status, int(rl[r].Node)
-		if s == nil || s.code == Success {
-			continue
+		statuses[p], plugins[p] = s, pi
+		if rec.shared {
+			atomic.OrUint64(&bits[p>>6], 1<<(p&63))
+		} else {
+			bits[p>>6] |= 1 << (p & 63)
 		}
-		rec.add(int(pos[q]), s, pi)
-		end--
-		nodes[q], ix[q], pos[q] = nodes[end], ix[end], pos[end]
 	}
 	return end
 }

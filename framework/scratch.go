@@ -38,11 +38,7 @@ type filterRecorder struct {
 // add records st, the failure by filter pi of the node at position p.
 func (r *filterRecorder) add(p int, st *Status, pi int16) {
 	if !st.IsRejected() {
-		if st.Code() != Error || st.Plugin() == "" {
-			name := r.filters[pi].Name()
-			st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
-		}
-		r.failed.Store(true)
+		st = r.failure(st, pi)
 	}
 	r.statuses[p], r.plugins[p] = st, pi
 	bit := uint64(1) << (p & 63)
@@ -51,6 +47,17 @@ func (r *filterRecorder) add(p int, st *Status, pi int16) {
 	} else {
 		r.rejected[p>>6] |= bit
 	}
+}
+
+// failure is the status add records for st, not a rejection, by filter
+// pi: a named Error, which stops the cycle.
+func (r *filterRecorder) failure(st *Status, pi int16) *Status {
+	if st.Code() != Error || st.Plugin() == "" {
+		name := r.filters[pi].Name()
+		st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
+	}
+	r.failed.Store(true)
+	return st
 }
 
 func (f *Framework) getScratch() *scratch {
