@@ -787,29 +787,85 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 }
 
 // weighTotals sets totals[j] to Σ_p weight_p · vals[p*nf+j] (nf =
-// len(totals)), two plugins per pass over the nodes, and reports whether
-// every score is in [MinNodeScore, MaxNodeScore].
+// len(totals)), up to three plugins per pass over the nodes, and reports
+// whether every score is in [MinNodeScore, MaxNodeScore].
 func weighTotals(totals, vals []int64, active []scorePlugin) bool {
 	nf := len(totals)
-	clear(totals)
+	row := func(p int) []int64 { return vals[p*nf : (p+1)*nf : (p+1)*nf] }
 	var bad uint64 // scoreBits of every score, or-ed
-	for p := 0; p < len(active); p += 2 {
-		r0, w0 := vals[p*nf:(p+1)*nf:(p+1)*nf], active[p].weight
-		if p+1 == len(active) {
-			for j, a := range r0 {
-				bad |= scoreBits(a)
-				totals[j] += a * w0
-			}
-			break
+	for p := 0; p < len(active); {
+		first := p == 0
+		switch len(active) - p {
+		case 1:
+			bad |= weighRows1(totals, row(p), active[p].weight, first)
+			p++
+		case 2, 4:
+			bad |= weighRows2(totals, row(p), row(p+1), active[p].weight, active[p+1].weight, first)
+			p += 2
+		default:
+			bad |= weighRows3(totals, row(p), row(p+1), row(p+2), active[p].weight, active[p+1].weight, active[p+2].weight, first)
+			p += 3
 		}
-		r1, w1 := vals[(p+1)*nf:(p+2)*nf:(p+2)*nf], active[p+1].weight
+	}
+	if len(active) == 0 {
+		clear(totals)
+	}
+	return bad&^scoreMask == 0
+}
+
+// weighRows1 adds w0·r0[j] to totals[j] (sets it, when first) and returns
+// the or of the scores' scoreBits; weighRows2 and weighRows3 do the same
+// for two and three rows in one pass.
+func weighRows1(totals, r0 []int64, w0 int64, first bool) (bad uint64) {
+	r0 = r0[:len(totals)]
+	if first {
+		for j, a := range r0 {
+			bad |= scoreBits(a)
+			totals[j] = a * w0
+		}
+		return bad
+	}
+	for j, a := range r0 {
+		bad |= scoreBits(a)
+		totals[j] += a * w0
+	}
+	return bad
+}
+
+func weighRows2(totals, r0, r1 []int64, w0, w1 int64, first bool) (bad uint64) {
+	r0, r1 = r0[:len(totals)], r1[:len(totals)]
+	if first {
 		for j, a := range r0 {
 			b := r1[j]
 			bad |= scoreBits(a) | scoreBits(b)
-			totals[j] += a*w0 + b*w1
+			totals[j] = a*w0 + b*w1
 		}
+		return bad
 	}
-	return bad&^scoreMask == 0
+	for j, a := range r0 {
+		b := r1[j]
+		bad |= scoreBits(a) | scoreBits(b)
+		totals[j] += a*w0 + b*w1
+	}
+	return bad
+}
+
+func weighRows3(totals, r0, r1, r2 []int64, w0, w1, w2 int64, first bool) (bad uint64) {
+	r0, r1, r2 = r0[:len(totals)], r1[:len(totals)], r2[:len(totals)]
+	if first {
+		for j, a := range r0 {
+			b, c := r1[j], r2[j]
+			bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
+			totals[j] = a*w0 + b*w1 + c*w2
+		}
+		return bad
+	}
+	for j, a := range r0 {
+		b, c := r1[j], r2[j]
+		bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
+		totals[j] += a*w0 + b*w1 + c*w2
+	}
+	return bad
 }
 
 // scoreMask and scoreBits test many scores against [MinNodeScore,
