@@ -668,3 +668,34 @@ func TestIndexRunsFollowNodeChanges(t *testing.T) {
 	check(c)
 	check(s)
 }
+
+// TestPropWeighTotals: weighTotals gives each node the plain weighted sum
+// of its scores over any number of plugins (one, two or three rows per
+// pass), whatever the totals held before, and reports whether every score
+// is in [MinNodeScore, MaxNodeScore].
+func TestPropWeighTotals(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		np := rapid.IntRange(0, 9).Draw(t, "plugins")
+		nf := rapid.IntRange(1, 40).Draw(t, "nodes")
+		active := make([]scorePlugin, np)
+		for p := range active {
+			active[p].weight = rapid.Int64Range(1, 10).Draw(t, "weight")
+		}
+		vals := rapid.SliceOfN(rapid.Int64Range(-2, 102), np*nf, np*nf).Draw(t, "vals")
+		totals := rapid.SliceOfN(rapid.Int64(), nf, nf).Draw(t, "stale")
+		want, inRange := make([]int64, nf), true
+		for p := range np {
+			for j := range nf {
+				v := vals[p*nf+j]
+				want[j] += v * active[p].weight
+				inRange = inRange && v >= MinNodeScore && v <= MaxNodeScore
+			}
+		}
+		if ok := weighTotals(totals, vals, active); ok != inRange {
+			t.Fatalf("in range = %v, want %v", ok, inRange)
+		}
+		if !slices.Equal(totals, want) {
+			t.Fatalf("totals %v, want %v", totals, want)
+		}
+	})
+}
