@@ -309,7 +309,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				local++
 				continue
 			}
-			rec.add(p, st, pi)
+			rec.add1(p, st, pi)
 			rej++
 		}
 		if rej > 0 {
@@ -396,7 +396,8 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if candIdx == nil && &ix[0] != &liveIdx[lo] {
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
 			}
-			w := removeRejected(rl, nodes, ix, pos, start, n, rec, idx[j])
+			w := removeRejected(rl, nodes, ix, pos, start, n)
+			rec.add(rl, idx[j])
 			if pos != nil {
 				pos = pos[:w]
 			}

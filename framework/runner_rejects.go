@@ -36,12 +36,13 @@ func collectRejections(o []*Status, rl []NodeRejection) []NodeRejection {
 
 // checkRejections returns what a RejectingFilterPlugin returned for l
 // nodes in the form removeRejected needs: nodes in [0, l), each once, in
-// increasing order. A list out of order is sorted (keeping a node's first
-// entry); entries out of range are dropped.
+// increasing order, each with a status that is neither nil nor Success. A
+// list out of order is sorted (keeping a node's first entry); entries out
+// of range or without a failure are dropped.
 func checkRejections(rl []NodeRejection, l int) []NodeRejection {
 	prev := int32(-1)
 	for _, x := range rl {
-		if x.Node <= prev || int(x.Node) >= l {
+		if x.Node <= prev || int(x.Node) >= l || x.Status == nil || x.Status.code == Success {
 			return fixRejections(rl, l)
 		}
 		prev = x.Node
@@ -50,55 +51,64 @@ func checkRejections(rl []NodeRejection, l int) []NodeRejection {
 }
 
 func fixRejections(rl []NodeRejection, l int) []NodeRejection {
-	rl = slices.DeleteFunc(rl, func(x NodeRejection) bool { return x.Node < 0 || int(x.Node) >= l })
+	rl = slices.DeleteFunc(rl, func(x NodeRejection) bool {
+		return x.Node < 0 || int(x.Node) >= l || x.Status == nil || x.Status.code == Success
+	})
 	slices.SortStableFunc(rl, func(a, b NodeRejection) int { return int(a.Node) - int(b.Node) })
 	return slices.CompactFunc(rl, func(a, b NodeRejection) bool { return a.Node == b.Node })
 }
 
 // removeRejected removes from a chunk's live nodes (and their snapshot
 // indices ix, and their positions pos when the candidates are narrowed)
-// those that rl rejects (rl as checkRejections leaves it; a nil or
-// Success status rejects nothing), each replaced by the chunk's last live
-// node (so the survivors lose their order but nothing else moves), and
-// returns how many nodes are left. Going through rl from its end, the last
-// live node is never one still to remove, so the work is O(1) per
-// rejection whatever the chunk's size. It records each rejection by plugin
-// pi with rec at its position: pos[x], or derived from ix when pos is nil
-// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes).
-func removeRejected(rl []NodeRejection, nodes []*NodeInfo, ix, pos []int32, start, n int, rec *filterRecorder, pi int16) int {
+// those that rl rejects (rl as checkRejections leaves it), each replaced
+// by the chunk's last live node (so the survivors lose their order but
+// nothing else moves), and returns how many nodes are left. Going through
+// rl from its end, the last live node is never one still to remove, so
+// the work is O(1) per rejection whatever the chunk's size. It replaces
+// each entry's Node by the node's position: pos[x], or derived from ix
+// when pos is nil (ix[x] = (start+p) mod n, the candidates being the
+// snapshot's nodes).
+func removeRejected(rl []NodeRejection, nodes []*NodeInfo, ix, pos []int32, start, n int) int {
 	end := len(nodes)
 	ix = ix[:end]
-	statuses, plugins, bits := rec.statuses, rec.plugins, rec.rejected
-	for r := len(rl) - 1; r >= 0; r-- {
-		s, q := rl[r].Status, int(rl[r].Node)
-		if s == nil {
-			continue
-		}
-		if c := s.code; c != Unschedulable && c != UnschedulableAndUnresolvable {
-			if c == Success {
-				continue
-			}
-			if c != Pending {
-				s = rec.failure(s, pi)
-			}
-		}
-		end--
-		var p int
-		if pos == nil {
-			if p = int(ix[q]) - start; p < 0 {
+	if pos == nil {
+		for r := len(rl) - 1; r >= 0; r-- {
+			q := int(rl[r].Node)
+			end--
+			p := int(ix[q]) - start
+			if p < 0 {
 				p += n
 			}
-		} else {
-			p = int(pos[q])
-			pos[q] = pos[end]
+			nodes[q], ix[q] = nodes[end], ix[end]
+			rl[r].Node = int32(p)
 		}
-		nodes[q], ix[q] = nodes[end], ix[end]
-		statuses[p], plugins[p] = s, pi
-		if rec.shared {
+		return end
+	}
+	pos = pos[:end]
+	for r := len(rl) - 1; r >= 0; r-- {
+		q := int(rl[r].Node)
+		end--
+		p := pos[q]
+		nodes[q], ix[q], pos[q] = nodes[end], ix[end], pos[end]
+		rl[r].Node = p
+	}
+	return end
+}
+
+// add records the rejections in rl by filter pi, each at the position
+// in its Node (removeRejected's output).
+func (r *filterRecorder) add(rl []NodeRejection, pi int16) {
+	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
+	for _, x := range rl {
+		st, p := x.Status, int(x.Node)
+		if c := st.code; c != Unschedulable && c != UnschedulableAndUnresolvable && c != Pending {
+			st = r.failure(st, pi)
+		}
+		statuses[p], plugins[p] = st, pi
+		if r.shared {
 			atomic.OrUint64(&bits[p>>6], 1<<(p&63))
 		} else {
 			bits[p>>6] |= 1 << (p & 63)
 		}
 	}
-	return end
 }

@@ -35,8 +35,8 @@ type filterRecorder struct {
 	failed  atomic.Bool
 }
 
-// add records st, the failure by filter pi of the node at position p.
-func (r *filterRecorder) add(p int, st *Status, pi int16) {
+// add1 records st, the failure by filter pi of the node at position p.
+func (r *filterRecorder) add1(p int, st *Status, pi int16) {
 	if !st.IsRejected() {
 		st = r.failure(st, pi)
 	}
