@@ -455,9 +455,13 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	n0 := len(res.rejections)
 	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
 	res.Diagnosis.rejected += len(rejPos)
+	rejections := res.rejections[n0:]
 	for i, p := range rejPos {
 		st, pi := statuses[p], plugins[p]
-		res.rejections[n0+i] = rejection{pos: p, by: pi, status: st}
+		rejections[i] = rejection{pos: p, by: pi, status: st}
+		if st.plugin == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.code != Pending {
+			continue // names.add would find it added
+		}
 		if st != last || pi != lastPI {
 			names.add(st, pi, f.filter)
 			last, lastPI = st, pi
