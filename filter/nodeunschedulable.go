@@ -84,6 +84,10 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 		if !slices.Contains(tc.Unschedulable, true) || framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
 			return rejected
 		}
+		if first, ok := state.Snapshot().IndexRun(idx); ok {
+			// A run of positions: the cordoned nodes in it, by search.
+			return ntAppendCordoned(rejected, tc.Cordoned, first, len(idx), len(tc.Class), pl.reject)
+		}
 		class, cordoned := tc.Class, tc.Unschedulable
 		for i, k := range idx {
 			if cordoned[class[k]] {
@@ -109,6 +113,27 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 		if tolerates == 0 {
 			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.reject})
 		}
+	}
+	return rejected
+}
+
+// ntAppendCordoned appends a rejection with st for each cordoned position
+// (cordoned: increasing) in the run of m positions first, first+1, … mod
+// n, by its index in the run, in increasing order.
+func ntAppendCordoned(rejected []framework.NodeRejection, cordoned []int32, first, m, n int, st *framework.Status) []framework.NodeRejection {
+	add := func(lo, hi, offset int) {
+		from, _ := slices.BinarySearch(cordoned, int32(lo))
+		for _, k := range cordoned[from:] {
+			if int(k) >= hi {
+				break
+			}
+			rejected = append(rejected, framework.NodeRejection{Node: int32(int(k) + offset), Status: st})
+		}
+	}
+	end := first + m
+	add(first, min(end, n), -first)
+	if end > n {
+		add(0, end-n, n-first)
 	}
 	return rejected
 }
