@@ -52,8 +52,40 @@ func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.Cy
 		r := &res[x]
 		if s.short(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU-r.RequestedMilliCPU,
 			r.AllocatableMemory-r.RequestedMemory, r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage) {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rowStatus(s, r)})
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.maskStatus(nrfRowShortfalls(s, r))})
 		}
 	}
 	return rejected
+}
+
+// nrfRowShortfalls is rowMask (the nrfMasks mask of a node's shortfalls
+// in pods, cpu, memory and ephemeral storage) written out without
+// shortMask's loop, for the nodes FilterRejects finds short.
+func nrfRowShortfalls(s *nrfPreFilterState, r *framework.NodeResources) uint {
+	var mask uint
+	if r.NumPods+1 > r.AllocatablePods {
+		mask = 1
+	}
+	if s.podsOnly {
+		return mask
+	}
+	if s.cpu > 0 && s.cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU {
+		mask |= 1 << 1
+		if s.cpu > r.AllocatableMilliCPU {
+			mask |= 1 << 2
+		}
+	}
+	if s.mem > 0 && s.mem > r.AllocatableMemory-r.RequestedMemory {
+		mask |= 1 << 3
+		if s.mem > r.AllocatableMemory {
+			mask |= 1 << 4
+		}
+	}
+	if s.eph > 0 && s.eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
+		mask |= 1 << 5
+		if s.eph > r.AllocatableEphemeralStorage {
+			mask |= 1 << 6
+		}
+	}
+	return mask
 }
