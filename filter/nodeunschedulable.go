@@ -86,7 +86,7 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 		}
 		if first, ok := state.Snapshot().IndexRun(idx); ok {
 			// A run of positions: the cordoned nodes in it, by search.
-			return ntAppendCordoned(rejected, tc.Cordoned, first, len(idx), len(tc.Class), pl.reject)
+			return nuAppendCordoned(rejected, tc.Cordoned, first, len(idx), len(tc.Class), pl.reject)
 		}
 		class, cordoned := tc.Class, tc.Unschedulable
 		for i, k := range idx {
@@ -117,10 +117,10 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 	return rejected
 }
 
-// ntAppendCordoned appends a rejection with st for each cordoned position
+// nuAppendCordoned appends a rejection with st for each cordoned position
 // (cordoned: increasing) in the run of m positions first, first+1, … mod
 // n, by its index in the run, in increasing order.
-func ntAppendCordoned(rejected []framework.NodeRejection, cordoned []int32, first, m, n int, st *framework.Status) []framework.NodeRejection {
+func nuAppendCordoned(rejected []framework.NodeRejection, cordoned []int32, first, m, n int, st *framework.Status) []framework.NodeRejection {
 	add := func(lo, hi, offset int) {
 		from, _ := slices.BinarySearch(cordoned, int32(lo))
 		for _, k := range cordoned[from:] {

@@ -95,6 +95,19 @@ func (s *Snapshot) refreshResources(i int) {
 // so that the indices of n' ≤ n nodes in round-robin order from any start
 // are the view runs[start : start+n'], with no copy. It is built once per
 // node set and safe for concurrent use.
+func (s *Snapshot) indexRuns() []int32 {
+	if r := s.runs.Load(); r != nil {
+		return *r
+	}
+	n := len(s.nodes)
+	r := make([]int32, 2*n)
+	for i := range n {
+		r[i], r[n+i] = int32(i), int32(i)
+	}
+	s.runs.Store(&r)
+	return r
+}
+
 // IndexRun reports whether idx is a run of the snapshot's node positions,
 // idx[i] = (first+i) mod NumNodes(), as the runner hands a chunk of nodes
 // to a batch plugin before any plugin rejected one of them, and returns
@@ -114,17 +127,4 @@ func (s *Snapshot) IndexRun(idx []int32) (first int, ok bool) {
 		return 0, false
 	}
 	return first, true
-}
-
-func (s *Snapshot) indexRuns() []int32 {
-	if r := s.runs.Load(); r != nil {
-		return *r
-	}
-	n := len(s.nodes)
-	r := make([]int32, 2*n)
-	for i := range n {
-		r[i], r[n+i] = int32(i), int32(i)
-	}
-	s.runs.Store(&r)
-	return r
 }
