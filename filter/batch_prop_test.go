@@ -43,9 +43,9 @@ func batchSameStatus(a, b *fw.Status) bool {
 		a.AsError().Error() == b.AsError().Error()
 }
 
-// batchCheckFilter compares FilterBatch over nodes with Filter node by node,
-// with the nodes' snapshot indices (when they are the snapshot's own) and
-// without.
+// batchCheckFilter compares FilterBatch (and FilterRejects, where a plugin
+// offers it) over nodes with Filter node by node, with the nodes' snapshot
+// indices (when they are the snapshot's own) and without.
 func batchCheckFilter(t *rapid.T, what string, pl fw.FilterPlugin, state *fw.CycleState, pod *fw.PodInfo, nodes []*fw.NodeInfo) {
 	b, ok := pl.(fw.BatchFilterPlugin)
 	if !ok {
@@ -63,6 +63,34 @@ func batchCheckFilter(t *rapid.T, what string, pl fw.FilterPlugin, state *fw.Cyc
 			if !batchSameStatus(out[i], want) {
 				t.Fatalf("%s %s (indexed %v) node %s: FilterBatch %v, Filter %v", pl.Name(), what, idx != nil, n.Name(), out[i], want)
 			}
+		}
+		r, ok := pl.(fw.RejectingFilterPlugin)
+		if !ok {
+			continue
+		}
+		// After an entry already in the list, one entry per rejected node,
+		// in increasing order, with Filter's status.
+		head := fw.NodeRejection{Node: -1}
+		rejected := r.FilterRejects(context.Background(), state, pod, nodes, idx, []fw.NodeRejection{head})
+		if len(rejected) == 0 || rejected[0] != head {
+			t.Fatalf("%s %s (indexed %v): FilterRejects dropped the entries before its own", pl.Name(), what, idx != nil)
+		}
+		rejected = rejected[1:]
+		for i, n := range nodes {
+			want := pl.Filter(context.Background(), state, pod, n)
+			var got *fw.Status
+			if len(rejected) > 0 && int(rejected[0].Node) == i {
+				got, rejected = rejected[0].Status, rejected[1:]
+				if got.IsSuccess() {
+					t.Fatalf("%s %s (indexed %v) node %s: FilterRejects lists a success", pl.Name(), what, idx != nil, n.Name())
+				}
+			}
+			if !batchSameStatus(got, want) {
+				t.Fatalf("%s %s (indexed %v) node %s: FilterRejects %v, Filter %v", pl.Name(), what, idx != nil, n.Name(), got, want)
+			}
+		}
+		if len(rejected) > 0 {
+			t.Fatalf("%s %s (indexed %v): FilterRejects lists nodes out of order or twice: %v", pl.Name(), what, idx != nil, rejected)
 		}
 	}
 }

@@ -56,9 +56,10 @@ type NodeAffinity struct {
 }
 
 var (
-	_ framework.PreFilterPlugin   = (*NodeAffinity)(nil)
-	_ framework.FilterPlugin      = (*NodeAffinity)(nil)
-	_ framework.BatchFilterPlugin = (*NodeAffinity)(nil)
+	_ framework.PreFilterPlugin       = (*NodeAffinity)(nil)
+	_ framework.FilterPlugin          = (*NodeAffinity)(nil)
+	_ framework.BatchFilterPlugin     = (*NodeAffinity)(nil)
+	_ framework.RejectingFilterPlugin = (*NodeAffinity)(nil)
 )
 
 // NewNodeAffinity builds the filter from args (validated as
@@ -151,20 +152,26 @@ func (pl *NodeAffinity) required(state *framework.CycleState, pod *framework.Pod
 	return &r, nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
-// pod's constraints are read (or compiled) once. With the runner's
-// snapshot indices, a node is matched by the constraints PreFilter
-// resolved against the snapshot's label values.
-func (pl *NodeAffinity) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *NodeAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (framework.RejectingFilterPlugin): the pod's constraints are read (or
+// compiled) once. With the runner's snapshot indices, a node is matched by
+// the constraints PreFilter resolved against the snapshot's label values.
+func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
 	if idx != nil && pl.added == nil {
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
 				for i, k := range idx {
 					if !s.indexed.Match(int(k)) {
-						out[i] = pl.rejectPod
+						rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectPod})
 					}
 				}
-				return
+				return rejected
 			}
 		}
 	}
@@ -173,18 +180,19 @@ func (pl *NodeAffinity) FilterBatch(_ context.Context, state *framework.CycleSta
 	for i, node := range nodes {
 		n := node.Node()
 		if pl.added != nil && !pl.added.Match(n) {
-			out[i] = pl.rejectEnforced
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectEnforced})
 			continue
 		}
 		if req == nil && st == nil {
 			req, st = pl.required(state, pod)
 		}
 		if st != nil {
-			out[i] = st
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
 			continue
 		}
 		if !req.Match(n) {
-			out[i] = pl.rejectPod
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectPod})
 		}
 	}
+	return rejected
 }

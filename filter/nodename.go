@@ -16,8 +16,9 @@ const ReasonNodeName = "node(s) didn't match the requested node name"
 type NodeName struct{ reject *framework.Status }
 
 var (
-	_ framework.FilterPlugin      = (*NodeName)(nil)
-	_ framework.BatchFilterPlugin = (*NodeName)(nil)
+	_ framework.FilterPlugin          = (*NodeName)(nil)
+	_ framework.BatchFilterPlugin     = (*NodeName)(nil)
+	_ framework.RejectingFilterPlugin = (*NodeName)(nil)
 )
 
 // NewNodeName builds the NodeName filter.
@@ -40,16 +41,24 @@ func (pl *NodeName) Filter(_ context.Context, _ *framework.CycleState, pod *fram
 	return pl.reject
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): nothing
-// to do for a pod without spec.nodeName.
-func (pl *NodeName) FilterBatch(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *NodeName) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (framework.RejectingFilterPlugin): nothing to do for a pod without
+// spec.nodeName.
+func (pl *NodeName) FilterRejects(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
 	want := pod.Pod.Spec.NodeName
 	if want == "" {
-		return
+		return rejected
 	}
 	for i, node := range nodes {
 		if node.Name() != want {
-			out[i] = pl.reject
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.reject})
 		}
 	}
+	return rejected
 }

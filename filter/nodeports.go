@@ -31,9 +31,10 @@ func (s npPreFilterState) Clone() framework.StateData { return s }
 type NodePorts struct{ reject *framework.Status }
 
 var (
-	_ framework.PreFilterPlugin   = (*NodePorts)(nil)
-	_ framework.FilterPlugin      = (*NodePorts)(nil)
-	_ framework.BatchFilterPlugin = (*NodePorts)(nil)
+	_ framework.PreFilterPlugin       = (*NodePorts)(nil)
+	_ framework.FilterPlugin          = (*NodePorts)(nil)
+	_ framework.BatchFilterPlugin     = (*NodePorts)(nil)
+	_ framework.RejectingFilterPlugin = (*NodePorts)(nil)
 )
 
 // NewNodePorts builds the NodePorts filter.
@@ -83,17 +84,27 @@ func npReadPreFilterState(state *framework.CycleState) (npPreFilterState, *frame
 	return ports, nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), reading
-// the PreFilter state once.
-func (pl *NodePorts) FilterBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *NodePorts) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (framework.RejectingFilterPlugin), reading the PreFilter state once.
+func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
 	ports, st := npReadPreFilterState(state)
 	for i, node := range nodes {
 		if st != nil {
-			_, out[i] = npReadPreFilterState(state)
+			_, st := npReadPreFilterState(state)
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
 			continue
 		}
-		out[i] = pl.filter(ports, node)
+		if st := pl.filter(ports, node); st != nil {
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+		}
 	}
+	return rejected
 }
 
 func (pl *NodePorts) filter(ports npPreFilterState, node *framework.NodeInfo) *framework.Status {

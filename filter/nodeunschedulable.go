@@ -30,8 +30,9 @@ type NodeUnschedulable struct {
 }
 
 var (
-	_ framework.FilterPlugin      = (*NodeUnschedulable)(nil)
-	_ framework.BatchFilterPlugin = (*NodeUnschedulable)(nil)
+	_ framework.FilterPlugin          = (*NodeUnschedulable)(nil)
+	_ framework.BatchFilterPlugin     = (*NodeUnschedulable)(nil)
+	_ framework.RejectingFilterPlugin = (*NodeUnschedulable)(nil)
 )
 
 // NewNodeUnschedulable builds the NodeUnschedulable filter.
@@ -64,30 +65,40 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, 
 	return pl.reject
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
-// pod's toleration of the cordon taint is decided once, at the first
-// cordoned node; with the runner's snapshot indices, cordons are read from
-// the snapshot's taint classes.
-func (pl *NodeUnschedulable) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *NodeUnschedulable) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (framework.RejectingFilterPlugin): the pod's toleration of the cordon
+// taint is decided once, at the first cordoned node; with the runner's
+// snapshot indices, cordons are read from the snapshot's taint classes.
+func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
 	tolerates := -1 // unknown until a cordoned node is met
 	if idx != nil {
 		// The runner's snapshot indices: the cordon flag of each node's
 		// taint class, without reading the node.
 		tc := state.Snapshot().TaintClasses()
 		if !slices.Contains(tc.Unschedulable, true) || framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
-			return
+			return rejected
+		}
+		if first, ok := state.Snapshot().IndexRun(idx); ok {
+			// A run of positions: the cordoned nodes in it, by search.
+			return nuAppendCordoned(rejected, tc.Cordoned, first, len(idx), len(tc.Class), pl.reject)
 		}
 		class, cordoned := tc.Class, tc.Unschedulable
 		for i, k := range idx {
 			if cordoned[class[k]] {
-				out[i] = pl.reject
+				rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.reject})
 			}
 		}
-		return
+		return rejected
 	}
 	for i, node := range nodes {
 		if node == nil || node.Node() == nil {
-			out[i] = pl.unknown
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.unknown})
 			continue
 		}
 		if !node.Node().Spec.Unschedulable {
@@ -100,7 +111,29 @@ func (pl *NodeUnschedulable) FilterBatch(_ context.Context, state *framework.Cyc
 			}
 		}
 		if tolerates == 0 {
-			out[i] = pl.reject
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.reject})
 		}
 	}
+	return rejected
+}
+
+// nuAppendCordoned appends a rejection with st for each cordoned position
+// (cordoned: increasing) in the run of m positions first, first+1, … mod
+// n, by its index in the run, in increasing order.
+func nuAppendCordoned(rejected []framework.NodeRejection, cordoned []int32, first, m, n int, st *framework.Status) []framework.NodeRejection {
+	add := func(lo, hi, offset int) {
+		from, _ := slices.BinarySearch(cordoned, int32(lo))
+		for _, k := range cordoned[from:] {
+			if int(k) >= hi {
+				break
+			}
+			rejected = append(rejected, framework.NodeRejection{Node: int32(int(k) + offset), Status: st})
+		}
+	}
+	end := first + m
+	add(first, min(end, n), -first)
+	if end > n {
+		add(0, end-n, n-first)
+	}
+	return rejected
 }

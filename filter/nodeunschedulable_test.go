@@ -2,10 +2,13 @@ package filter
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
 )
 
 // Cases of kube-scheduler v1.36 nodeunschedulable/node_unschedulable_test.go.
@@ -51,4 +54,54 @@ func TestNodeUnschedulableFilter(t *testing.T) {
 func BenchmarkNodeUnschedulableFilter(b *testing.B) {
 	pl, _ := NewNodeUnschedulable(nil, nil)
 	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").Obj()))
+}
+
+// TestPropNodeUnschedulableRuns: through the runner, which hands
+// NodeUnschedulable runs of snapshot positions (Snapshot.IndexRun) that it
+// answers from the cordoned nodes' list, every node gets Filter's verdict,
+// for any round-robin start (runs wrapping around the end), sampling and
+// parallelism.
+func TestPropNodeUnschedulableRuns(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 1200).Draw(t, "nodes")
+		var nodes []*fw.Node
+		for i := range n {
+			w := st.MakeNode().Name(fmt.Sprintf("n%04d", i))
+			if rapid.IntRange(0, 9).Draw(t, "cordon") == 0 {
+				w = w.Unschedulable()
+			}
+			nodes = append(nodes, w.Obj())
+		}
+		snap := fw.MustSnapshot(nodes, nil)
+		pl, err := NewNodeUnschedulable(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := fw.NewRegistry()
+		if err := r.Register(pl.Name(), func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
+			t.Fatal(err)
+		}
+		f, err := fw.NewFramework(r, fw.Profile{Filter: []string{pl.Name()}}, fw.WithParallelism(rapid.IntRange(1, 3).Draw(t, "workers")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod := fw.MustPodInfo(st.MakePod().Name("p").Obj())
+		opts := fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: rapid.IntRange(0, n-1).Draw(t, "start"),
+			NumFeasibleToFind: rapid.IntRange(0, n).Draw(t, "toFind")}
+		res, _ := f.Schedule(context.Background(), nil, snap, pod, opts)
+		for _, v := range res.NodeVerdicts() {
+			ni, _ := snap.Get(v.Node)
+			want := pl.(fw.FilterPlugin).Filter(context.Background(), nil, pod, ni)
+			switch v.Verdict {
+			case fw.VerdictFeasible:
+				if want != nil {
+					t.Fatalf("%s feasible, Filter says %v", v.Node, want)
+				}
+			case fw.VerdictRejected:
+				if want == nil || v.Plugin != pl.Name() || v.Reasons[0] != want.Reasons()[0] {
+					t.Fatalf("%s rejected by %s %v, Filter says %v", v.Node, v.Plugin, v.Reasons, want)
+				}
+			}
+		}
+	})
 }

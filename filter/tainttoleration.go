@@ -20,8 +20,9 @@ const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 type TaintToleration struct{ reject *framework.Status }
 
 var (
-	_ framework.FilterPlugin      = (*TaintToleration)(nil)
-	_ framework.BatchFilterPlugin = (*TaintToleration)(nil)
+	_ framework.FilterPlugin          = (*TaintToleration)(nil)
+	_ framework.BatchFilterPlugin     = (*TaintToleration)(nil)
+	_ framework.RejectingFilterPlugin = (*TaintToleration)(nil)
 )
 
 // NewTaintToleration builds the filter half of TaintToleration.
@@ -42,28 +43,37 @@ func (pl *TaintToleration) Filter(_ context.Context, _ *framework.CycleState, po
 	return pl.filter(pod.Pod.Spec.Tolerations, node.Node().Spec.Taints)
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin); an
-// untainted node costs one length check. With the runner's snapshot
-// indices, the verdict is decided once per taint class
-// (Snapshot.TaintClasses), when there are few, and read by each node of
-// the class.
-func (pl *TaintToleration) FilterBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *TaintToleration) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (framework.RejectingFilterPlugin); an untainted node costs one length
+// check. With the runner's snapshot indices, the verdict is decided once
+// per taint class (Snapshot.TaintClasses), when there are few, and read by
+// each node of the class.
+func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
 	tols := pod.Pod.Spec.Tolerations
 	if idx != nil {
 		if verdicts, class := pl.classVerdicts(state, tols); verdicts != nil {
 			for i, k := range idx {
 				if v := verdicts[class[k]]; v != nil {
-					out[i] = v
+					rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: v})
 				}
 			}
-			return
+			return rejected
 		}
 	}
 	for i, node := range nodes {
 		if taints := node.Node().Spec.Taints; len(taints) > 0 {
-			out[i] = pl.filter(tols, taints)
+			if st := pl.filter(tols, taints); st != nil {
+				rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
+			}
 		}
 	}
+	return rejected
 }
 
 // ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides

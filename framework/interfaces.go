@@ -300,6 +300,31 @@ type BatchFilterPlugin interface {
 	FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []*Status)
 }
 
+// RejectingFilterPlugin is an optional extension of FilterPlugin, a
+// BatchFilterPlugin that reports only the nodes it rejects: the runner
+// calls FilterRejects as it would call FilterBatch (the chunk's nodes that
+// every earlier plugin accepted, in no particular order, and idx as for
+// FilterBatch), and its cost per accepted node is then the plugin's own
+// check alone, with nothing for the runner to read back.
+//
+// FilterRejects must append to rejected, in increasing order of Node, one
+// NodeRejection for every i such that Filter(ctx, state, pod, nodes[i])
+// would return neither nil nor a Success status, with that status, and
+// return the extended slice; nothing for an accepted node. The runner
+// passes rejected with room for len(nodes) entries, so it must not
+// allocate. It may be called concurrently on disjoint node lists.
+type RejectingFilterPlugin interface {
+	FilterPlugin
+	FilterRejects(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, rejected []NodeRejection) []NodeRejection
+}
+
+// NodeRejection is a node a RejectingFilterPlugin rejects: its index in
+// the nodes it was given and the status Filter returns for it.
+type NodeRejection struct {
+	Node   int32
+	Status *Status
+}
+
 // BatchScorePlugin is an optional extension of ScorePlugin, the scoring
 // counterpart of BatchFilterPlugin: the runner scores each chunk of
 // feasible nodes with one ScoreBatch call instead of one Score call per

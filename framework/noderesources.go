@@ -107,3 +107,24 @@ func (s *Snapshot) indexRuns() []int32 {
 	s.runs.Store(&r)
 	return r
 }
+
+// IndexRun reports whether idx is a run of the snapshot's node positions,
+// idx[i] = (first+i) mod NumNodes(), as the runner hands a chunk of nodes
+// to a batch plugin before any plugin rejected one of them, and returns
+// first. It answers in O(1) (the runner's runs are views of one array,
+// which it recognizes) and may say false for a run it did not make.
+func (s *Snapshot) IndexRun(idx []int32) (first int, ok bool) {
+	if len(idx) == 0 {
+		return 0, false
+	}
+	r := s.runs.Load()
+	if r == nil {
+		return 0, false
+	}
+	runs := *r
+	first = int(idx[0])
+	if first < 0 || first >= len(s.nodes) || len(idx) > len(runs)-first || &runs[first] != &idx[0] {
+		return 0, false
+	}
+	return first, true
+}

@@ -89,13 +89,23 @@ func (e *FitError) Error() string {
 
 // rejection is one node rejected by a filter plugin or an extender.
 type rejection struct {
-	pos    int32  // evaluation position
-	plugin string // the rejecting plugin or extender
-	status *Status
+	pos int32 // evaluation position
+	// by is the rejecting filter plugin's index, or -2-e for extender e
+	// (the names are the framework's: Result.rejectedBy).
+	by int16
 	// dropped marks a node an extender left out without a reason: it has
 	// no status (kube-scheduler records none: the absent-node status
 	// applies), only this explanation.
 	dropped bool
+	status  *Status
+}
+
+// rejectedBy is the name of the plugin or extender that made x.
+func (r *Result) rejectedBy(x rejection) string {
+	if x.by >= 0 {
+		return r.fw.filterNames[x.by]
+	}
+	return r.fw.extenders[-2-int(x.by)].Name()
 }
 
 // RankedNode is a node with its total score, for the top-N list.
@@ -330,7 +340,7 @@ func (r *Result) eachRejection(fn func(n *NodeInfo, plugin string, s *Status)) {
 		if x.dropped {
 			st = nil
 		}
-		fn(r.nodeAt(x.pos), x.plugin, st)
+		fn(r.nodeAt(x.pos), r.rejectedBy(x), st)
 	}
 }
 
@@ -391,7 +401,7 @@ func (r *Result) NodeVerdicts() []NodeVerdict {
 	}
 	for _, x := range r.rejections {
 		s := x.status
-		byName[r.nodeAt(x.pos).Name()] = NodeVerdict{Verdict: VerdictRejected, Plugin: x.plugin, Code: s.Code(), Reasons: s.Reasons()}
+		byName[r.nodeAt(x.pos).Name()] = NodeVerdict{Verdict: VerdictRejected, Plugin: r.rejectedBy(x), Code: s.Code(), Reasons: s.Reasons()}
 	}
 	inOrder := map[string]int{} // candidate index by node name
 	for k, n := range r.order {

@@ -264,32 +264,19 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	active, idx := f.activeFilters(state)
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
-	batch := bs.filterPlugins(len(active))
+	batch, rejecters := bs.filterPlugins(len(active))
 	for j, pl := range active { // activeFilters' slice is ours to change
 		if fw, ok := pl.(FilterForwarder); ok {
 			active[j] = fw.FilterTarget()
 		}
 		batch[j], _ = active[j].(BatchFilterPlugin)
+		rejecters[j], _ = active[j].(RejectingFilterPlugin)
 	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
-	statuses, plugins := sc.filterBuffers(n)
+	rec := sc.filterBuffers(n, f.parallelism > 1, f.filter)
 	var found, rejected atomic.Int64
-	var failed atomic.Bool
 	nominated := opts.NominatedPods
-	// record keeps the failure st of plugin pi at position p (the caller
-	// counts it in rejected); a status that is not a rejection becomes a
-	// named Error and stops the cycle.
-	record := func(p int, st *Status, pi int16) {
-		if !st.IsRejected() {
-			if st.Code() != Error || st.Plugin() == "" {
-				name := f.filter[pi].Name()
-				st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
-			}
-			failed.Store(true)
-		}
-		statuses[p], plugins[p] = st, pi
-	}
 	// checkNodes filters positions [lo, hi) node by node (the path with
 	// nominated pods, which needs per-node state clones).
 	checkNodes := func(lo, hi int) bool {
@@ -322,20 +309,22 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				local++
 				continue
 			}
-			record(p, st, pi)
+			rec.add1(p, st, pi)
 			rej++
 		}
 		if rej > 0 {
 			rejected.Add(rej)
 		}
-		return found.Add(local) >= stop || failed.Load()
+		return found.Add(local) >= stop || rec.failed.Load()
 	}
 	// check filters positions [lo, hi) plugin by plugin: each plugin sees
 	// the chunk's nodes that every earlier plugin accepted (in evaluation
-	// order until the first rejection, then in the order compactLive
+	// order until the first rejection, then in the order removeRejected
 	// leaves them), so every node gets the statuses a node-by-node loop
-	// gives.
-	live, livePos, liveIdx, out := bs.filterBuffers(n)
+	// gives. A plugin's rejections come as a list of the nodes' indices
+	// (RejectingFilterPlugin's, or collected from FilterBatch's statuses
+	// or Filter's), so the runner's work is per rejection, not per node.
+	live, livePos, liveIdx, out, rejBuf := bs.filterBuffers(n)
 	candIdx := res.candidateIndices()
 	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
 	if candIdx == nil {
@@ -344,6 +333,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	check := func(lo, hi int) bool {
 		m := hi - lo
 		o := out[lo:hi:hi] // all nil between calls
+		rb := rejBuf[lo:lo:hi]
 		k := start + lo
 		if k >= n {
 			k -= n
@@ -374,28 +364,27 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		var pos []int32
 		rej := int64(0)
 		for j, pl := range active {
-			o := o[:len(nodes)]
-			if b := batch[j]; b != nil {
-				b.FilterBatch(ctx, state, pod, nodes, ix[:len(nodes):len(nodes)], o)
+			l := len(nodes)
+			var rl []NodeRejection
+			if r := rejecters[j]; r != nil {
+				rl = checkRejections(r.FilterRejects(ctx, state, pod, nodes, ix[:l:l], rb), l)
+			} else if b := batch[j]; b != nil {
+				o := o[:l]
+				b.FilterBatch(ctx, state, pod, nodes, ix[:l:l], o)
+				rl = collectRejections(o, rb)
 			} else {
+				rl = rb
 				for q, ni := range nodes {
-					o[q] = pl.Filter(ctx, state, pod, ni)
-				}
-			}
-			q := 0
-			for ; q < len(o); q++ {
-				if s := o[q]; s != nil {
-					if s.code != Success {
-						break
+					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
+						rl = append(rl, NodeRejection{Node: int32(q), Status: s})
 					}
-					o[q] = nil
 				}
 			}
-			if q == len(o) {
+			if len(rl) == 0 {
 				continue
 			}
 			if pos == nil && candIdx != nil {
-				pos = livePos[lo : lo+len(nodes) : hi]
+				pos = livePos[lo : lo+l : hi]
 				for x := range pos {
 					pos[x] = int32(lo + x)
 				}
@@ -407,18 +396,13 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			if candIdx == nil && &ix[0] != &liveIdx[lo] {
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
 			}
-			rec := chunkRecorder{statuses: statuses, plugins: plugins, plugin: idx[j], fail: record}
-			var w int
-			if pos == nil {
-				w = compactLive(o, q, nodes, ix, start, n, &rec)
-			} else {
-				w = compactLivePos(o, q, nodes, ix, pos, &rec)
-			}
-			rej += int64(len(o) - w)
-			nodes = nodes[:w]
+			w := removeRejected(rl, nodes, ix, pos, start, n)
+			rec.add(rl, idx[j])
 			if pos != nil {
 				pos = pos[:w]
 			}
+			rej += int64(l - w)
+			nodes = nodes[:w]
 			if w == 0 {
 				break
 			}
@@ -426,7 +410,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		if rej > 0 {
 			rejected.Add(rej)
 		}
-		return found.Add(int64(len(nodes))) >= stop || failed.Load()
+		return found.Add(int64(len(nodes))) >= stop || rec.failed.Load()
 	}
 	if nominated != nil {
 		check = checkNodes
@@ -458,7 +442,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		res.evaluated = m
 		return nil
 	}
-	cut, failure, rejPos := res.splitEvaluated(statuses[:end], want, failed.Load(), candidates, candIdx, start)
+	statuses, plugins := rec.statuses, rec.plugins
+	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, sc.rejPos)
+	sc.rejPos = rejPos
 	res.evaluated = cut
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.
@@ -469,9 +455,13 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	n0 := len(res.rejections)
 	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
 	res.Diagnosis.rejected += len(rejPos)
+	rejections := res.rejections[n0:]
 	for i, p := range rejPos {
 		st, pi := statuses[p], plugins[p]
-		res.rejections[n0+i] = rejection{pos: p, plugin: f.filterNames[pi], status: st}
+		rejections[i] = rejection{pos: p, by: pi, status: st}
+		if st.plugin == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.code != Pending {
+			continue // names.add would find it added
+		}
 		if st != last || pi != lastPI {
 			names.add(st, pi, f.filter)
 			last, lastPI = st, pi
@@ -482,83 +472,6 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		return failure.AsError()
 	}
 	return nil
-}
-
-// chunkRecorder records the statuses by which one filter plugin rejects
-// nodes: a rejection goes straight to statuses and plugins at the node's
-// position; any other status takes fail (filterNodes' record).
-type chunkRecorder struct {
-	statuses []*Status
-	plugins  []int16
-	plugin   int16
-	fail     func(p int, s *Status, pi int16)
-}
-
-func (r *chunkRecorder) add(p int, s *Status) {
-	if !s.IsRejected() {
-		r.fail(p, s, r.plugin)
-		return
-	}
-	r.statuses[p], r.plugins[p] = s, r.plugin
-}
-
-// compactLive removes, from entry q of a chunk on, the nodes whose status
-// in o is neither nil nor Success, each replaced by the chunk's last live
-// node (so the survivors lose their order but nothing else moves: O(q..)
-// reads and O(1) per rejection), and returns how many nodes passed. It
-// records the rejections with rec at their positions, derived from ix
-// (ix[x] = (start+p) mod n, the candidates being the snapshot's nodes),
-// and leaves o all nil.
-func compactLive(o []*Status, q int, nodes []*NodeInfo, ix []int32, start, n int, rec *chunkRecorder) int {
-	end := len(o)
-	nodes, ix = nodes[:end], ix[:end]
-	for q < end {
-		s := o[q]
-		if s == nil {
-			q++
-			continue
-		}
-		o[q] = nil
-		if s.code == Success {
-			q++
-			continue
-		}
-		p := int(ix[q]) - start
-		if p < 0 {
-			p += n
-		}
-		rec.add(p, s)
-		end--
-		nodes[q], ix[q], o[q] = nodes[end], ix[end], o[end]
-		o[end] = nil
-	}
-	return end
-}
-
-// compactLivePos is compactLive for narrowed candidates, whose positions
-// pos it moves along and reads. (The two are kept apart: with pos and the
-// position arithmetic in one loop, the loop over the survivors no longer
-// holds its slices in registers and costs twice as many instructions.)
-func compactLivePos(o []*Status, q int, nodes []*NodeInfo, ix, pos []int32, rec *chunkRecorder) int {
-	end := len(o)
-	nodes, ix, pos = nodes[:end], ix[:end], pos[:end]
-	for q < end {
-		s := o[q]
-		if s == nil {
-			q++
-			continue
-		}
-		o[q] = nil
-		if s.code == Success {
-			q++
-			continue
-		}
-		rec.add(int(pos[q]), s)
-		end--
-		nodes[q], ix[q], pos[q], o[q] = nodes[end], ix[end], pos[end], o[end]
-		o[end] = nil
-	}
-	return end
 }
 
 // diagnosisNames collects the plugins a cycle's rejections name, as
@@ -665,7 +578,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 		return nil
 	}
 	before := len(res.feasible)
-	for _, ext := range f.extenders {
+	for e, ext := range f.extenders {
 		if len(res.feasible) == 0 {
 			break
 		}
@@ -700,7 +613,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 				copies = copies || ni != own
 				continue
 			}
-			rej := rejection{pos: p, plugin: ext.Name()}
+			rej := rejection{pos: p, by: int16(-2 - e)}
 			if msg, ok := unresolvable[name]; ok {
 				rej.status = NewStatus(UnschedulableAndUnresolvable, msg)
 			} else if msg, ok := failed[name]; ok {
@@ -879,29 +792,85 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 }
 
 // weighTotals sets totals[j] to Σ_p weight_p · vals[p*nf+j] (nf =
-// len(totals)), two plugins per pass over the nodes, and reports whether
-// every score is in [MinNodeScore, MaxNodeScore].
+// len(totals)), up to three plugins per pass over the nodes, and reports
+// whether every score is in [MinNodeScore, MaxNodeScore].
 func weighTotals(totals, vals []int64, active []scorePlugin) bool {
 	nf := len(totals)
-	clear(totals)
+	row := func(p int) []int64 { return vals[p*nf : (p+1)*nf : (p+1)*nf] }
 	var bad uint64 // scoreBits of every score, or-ed
-	for p := 0; p < len(active); p += 2 {
-		r0, w0 := vals[p*nf:(p+1)*nf:(p+1)*nf], active[p].weight
-		if p+1 == len(active) {
-			for j, a := range r0 {
-				bad |= scoreBits(a)
-				totals[j] += a * w0
-			}
-			break
+	for p := 0; p < len(active); {
+		first := p == 0
+		switch len(active) - p {
+		case 1:
+			bad |= weighRows1(totals, row(p), active[p].weight, first)
+			p++
+		case 2, 4:
+			bad |= weighRows2(totals, row(p), row(p+1), active[p].weight, active[p+1].weight, first)
+			p += 2
+		default:
+			bad |= weighRows3(totals, row(p), row(p+1), row(p+2), active[p].weight, active[p+1].weight, active[p+2].weight, first)
+			p += 3
 		}
-		r1, w1 := vals[(p+1)*nf:(p+2)*nf:(p+2)*nf], active[p+1].weight
+	}
+	if len(active) == 0 {
+		clear(totals)
+	}
+	return bad&^scoreMask == 0
+}
+
+// weighRows1 adds w0·r0[j] to totals[j] (sets it, when first) and returns
+// the or of the scores' scoreBits; weighRows2 and weighRows3 do the same
+// for two and three rows in one pass.
+func weighRows1(totals, r0 []int64, w0 int64, first bool) (bad uint64) {
+	r0 = r0[:len(totals)]
+	if first {
+		for j, a := range r0 {
+			bad |= scoreBits(a)
+			totals[j] = a * w0
+		}
+		return bad
+	}
+	for j, a := range r0 {
+		bad |= scoreBits(a)
+		totals[j] += a * w0
+	}
+	return bad
+}
+
+func weighRows2(totals, r0, r1 []int64, w0, w1 int64, first bool) (bad uint64) {
+	r0, r1 = r0[:len(totals)], r1[:len(totals)]
+	if first {
 		for j, a := range r0 {
 			b := r1[j]
 			bad |= scoreBits(a) | scoreBits(b)
-			totals[j] += a*w0 + b*w1
+			totals[j] = a*w0 + b*w1
 		}
+		return bad
 	}
-	return bad&^scoreMask == 0
+	for j, a := range r0 {
+		b := r1[j]
+		bad |= scoreBits(a) | scoreBits(b)
+		totals[j] += a*w0 + b*w1
+	}
+	return bad
+}
+
+func weighRows3(totals, r0, r1, r2 []int64, w0, w1, w2 int64, first bool) (bad uint64) {
+	r0, r1, r2 = r0[:len(totals)], r1[:len(totals)], r2[:len(totals)]
+	if first {
+		for j, a := range r0 {
+			b, c := r1[j], r2[j]
+			bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
+			totals[j] = a*w0 + b*w1 + c*w2
+		}
+		return bad
+	}
+	for j, a := range r0 {
+		b, c := r1[j], r2[j]
+		bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
+		totals[j] += a*w0 + b*w1 + c*w2
+	}
+	return bad
 }
 
 // scoreMask and scoreBits test many scores against [MinNodeScore,
@@ -923,10 +892,12 @@ var _ = [1]struct{}{}[MaxNodeScore-100]
 // filtering and scoring, pooled per Framework.
 type batchScratch struct {
 	filterBatch []BatchFilterPlugin
+	rejecters   []RejectingFilterPlugin
 	live        []*NodeInfo
 	livePos     []int32
 	liveIdx     []int32 // snapshot index of each live node
 	out         []*Status
+	rejections  []NodeRejection
 	dirty       bool // out may hold statuses (see filterBuffers)
 
 	active  []scorePlugin
@@ -941,25 +912,27 @@ func (f *Framework) getBatchScratch() *batchScratch {
 	return &batchScratch{}
 }
 
-// filterPlugins returns a slice of n entries for the batch view of the
-// active filters.
-func (s *batchScratch) filterPlugins(n int) []BatchFilterPlugin {
-	s.filterBatch = grow(s.filterBatch, n)
-	return s.filterBatch
+// filterPlugins returns two slices of n entries for the batch views of
+// the active filters.
+func (s *batchScratch) filterPlugins(n int) ([]BatchFilterPlugin, []RejectingFilterPlugin) {
+	s.filterBatch, s.rejecters = grow(s.filterBatch, n), grow(s.rejecters, n)
+	return s.filterBatch, s.rejecters
 }
 
-// filterBuffers returns the surviving nodes, their positions and the
-// statuses of one plugin call, each with room for n nodes (a chunk uses
-// its [lo, hi) range). The statuses are all nil: the filter loop sets
-// entries back to nil as it reads them, and a cycle that did not finish
-// (a panicking plugin) leaves dirty set, so the next one clears them.
-func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []int32, []*Status) {
+// filterBuffers returns the surviving nodes, their positions, their
+// snapshot indices, the statuses of one plugin call and the rejections of
+// one plugin call, each with room for n nodes (a chunk uses its [lo, hi)
+// range). The statuses are all nil: the filter loop sets entries back to
+// nil as it reads them, and a cycle that did not finish (a panicking
+// plugin) leaves dirty set, so the next one clears them.
+func (s *batchScratch) filterBuffers(n int) ([]*NodeInfo, []int32, []int32, []*Status, []NodeRejection) {
 	if s.dirty {
 		clear(s.out[:cap(s.out)])
 	}
 	s.live, s.livePos, s.liveIdx, s.out = grow(s.live, n), grow(s.livePos, n), grow(s.liveIdx, n), grow(s.out, n)
+	s.rejections = grow(s.rejections, n)
 	s.dirty = true
-	return s.live, s.livePos, s.liveIdx, s.out
+	return s.live, s.livePos, s.liveIdx, s.out, s.rejections
 }
 
 // scorePlugins returns empty slices with room for n score plugins.

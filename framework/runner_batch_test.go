@@ -19,10 +19,15 @@ import (
 type batchFake struct {
 	*fake
 	filterCalls, scoreCalls atomic.Int64
+	// filterBatchCalls counts FilterBatch's calls alone (filterCalls
+	// counts FilterRejects' too); rejects says a rejectFake wraps it.
+	filterBatchCalls atomic.Int64
+	rejects          bool
 }
 
 func (b *batchFake) FilterBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, _ []int32, out []*Status) {
 	b.filterCalls.Add(1)
+	b.filterBatchCalls.Add(1)
 	for i, n := range nodes {
 		out[i] = b.Filter(ctx, state, pod, n)
 	}
@@ -62,10 +67,35 @@ func (b *batchFake) NormalizeScoreBatch(_ context.Context, _ *CycleState, _ *Pod
 	return s
 }
 
+// rejectFake is a batchFake whose filter also comes as FilterRejects,
+// computed node by node from the same func. With disorder set, it
+// returns its rejections in decreasing order with the first one repeated
+// at the end (a contract breach the runner mends).
+type rejectFake struct {
+	*batchFake
+	disorder bool
+}
+
+func (r *rejectFake) FilterRejects(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, _ []int32, rejected []NodeRejection) []NodeRejection {
+	r.filterCalls.Add(1)
+	n0 := len(rejected)
+	for i, n := range nodes {
+		if s := r.Filter(ctx, state, pod, n); s != nil && s.Code() != Success {
+			rejected = append(rejected, NodeRejection{Node: int32(i), Status: s})
+		}
+	}
+	if r.disorder && len(rejected) > n0 {
+		slices.Reverse(rejected[n0:])
+		rejected = append(rejected, rejected[len(rejected)-1])
+	}
+	return rejected
+}
+
 var (
-	_ BatchFilterPlugin    = (*batchFake)(nil)
-	_ BatchScorePlugin     = (*batchFake)(nil)
-	_ BatchScoreExtensions = (*batchFake)(nil)
+	_ RejectingFilterPlugin = (*rejectFake)(nil)
+	_ BatchFilterPlugin     = (*batchFake)(nil)
+	_ BatchScorePlugin      = (*batchFake)(nil)
+	_ BatchScoreExtensions  = (*batchFake)(nil)
 )
 
 // batchCase is a random profile of filter and score fakes: each filter
@@ -111,12 +141,14 @@ func drawBatchCase(t *rapid.T) batchCase {
 	return c
 }
 
-// profile builds the fakes; batch[i] decides whether filter i (then score
-// plugin i-filters) offers the batch interfaces.
+// profile builds the fakes; batch(i) decides whether filter i (then score
+// plugin i-filters) offers the batch interfaces, and reject(i) whether a
+// batch filter also offers RejectingFilterPlugin (and how: 1 in order, 2
+// out of order).
 //
 // nodeByNode forces the runner's node-by-node filter loop (the one used
 // with nominated pods) as the reference.
-func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(i int) bool) (*Result, []*batchFake, error) {
+func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(i int) bool, reject func(i int) int) (*Result, []*batchFake, error) {
 	var plugins []Plugin
 	var batchers []*batchFake
 	p := Profile{Weights: map[string]int64{}}
@@ -163,6 +195,9 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 			b := &batchFake{fake: pl.(*fake)}
 			batchers = append(batchers, b)
 			pl = b
+			if m := reject(i); m > 0 && i < c.filters {
+				pl, b.rejects = &rejectFake{batchFake: b, disorder: m == 2}, true
+			}
 		}
 		pl := pl
 		if err := r.Register(pl.Name(), func(any, Handle) (Plugin, error) { return pl, nil }); err != nil {
@@ -183,7 +218,8 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 }
 
 // TestPropBatchEqualsNodeByNode: with any mix of plugins offering
-// BatchFilterPlugin and BatchScorePlugin, at any parallelism, the cycle's
+// BatchFilterPlugin, RejectingFilterPlugin (in order or not) and
+// BatchScorePlugin, at any parallelism, the cycle's
 // error, verdicts, raw and normalized scores, evaluated count and choice
 // are those of the node-by-node runner (sequential, no batch interface,
 // node-by-node filter loop).
@@ -192,8 +228,16 @@ func TestPropBatchEqualsNodeByNode(t *testing.T) {
 		c := drawBatchCase(t)
 		mask := rapid.Uint64().Draw(t, "batchMask")
 		workers := rapid.IntRange(1, 4).Draw(t, "workers")
-		want, _, wantErr := c.run(t, 1, true, func(int) bool { return false })
-		got, batchers, gotErr := c.run(t, workers, false, func(i int) bool { return mask&(1<<i) != 0 })
+		rejectMask := rapid.Uint64().Draw(t, "rejectMask")
+		disorderMask := rapid.Uint64().Draw(t, "disorderMask")
+		none := func(int) int { return 0 }
+		want, _, wantErr := c.run(t, 1, true, func(int) bool { return false }, none)
+		got, batchers, gotErr := c.run(t, workers, false, func(i int) bool { return mask&(1<<i) != 0 }, func(i int) int {
+			if rejectMask&(1<<i) == 0 {
+				return 0
+			}
+			return 1 + int(disorderMask>>i&1)
+		})
 		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
 			t.Fatalf("errors differ: node by node %v, batch %v", wantErr, gotErr)
 		}
@@ -220,6 +264,9 @@ func TestPropBatchEqualsNodeByNode(t *testing.T) {
 			for _, b := range batchers {
 				if b.filter != nil && b.filterCalls.Load() == 0 && wantErr == nil && len(want.FeasibleNodes()) > 0 {
 					t.Fatalf("%s: FilterBatch never called", b.name)
+				}
+				if b.rejects && b.filterBatchCalls.Load() > 0 {
+					t.Fatalf("%s: FilterBatch called instead of FilterRejects", b.name)
 				}
 			}
 		}
@@ -620,4 +667,35 @@ func TestIndexRunsFollowNodeChanges(t *testing.T) {
 	}
 	check(c)
 	check(s)
+}
+
+// TestPropWeighTotals: weighTotals gives each node the plain weighted sum
+// of its scores over any number of plugins (one, two or three rows per
+// pass), whatever the totals held before, and reports whether every score
+// is in [MinNodeScore, MaxNodeScore].
+func TestPropWeighTotals(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		np := rapid.IntRange(0, 9).Draw(t, "plugins")
+		nf := rapid.IntRange(1, 40).Draw(t, "nodes")
+		active := make([]scorePlugin, np)
+		for p := range active {
+			active[p].weight = rapid.Int64Range(1, 10).Draw(t, "weight")
+		}
+		vals := rapid.SliceOfN(rapid.Int64Range(-2, 102), np*nf, np*nf).Draw(t, "vals")
+		totals := rapid.SliceOfN(rapid.Int64(), nf, nf).Draw(t, "stale")
+		want, inRange := make([]int64, nf), true
+		for p := range np {
+			for j := range nf {
+				v := vals[p*nf+j]
+				want[j] += v * active[p].weight
+				inRange = inRange && v >= MinNodeScore && v <= MaxNodeScore
+			}
+		}
+		if ok := weighTotals(totals, vals, active); ok != inRange {
+			t.Fatalf("in range = %v, want %v", ok, inRange)
+		}
+		if !slices.Equal(totals, want) {
+			t.Fatalf("totals %v, want %v", totals, want)
+		}
+	})
 }

@@ -1,66 +1,81 @@
 package framework
 
-import (
-	"slices"
-	"sort"
-)
+import "math/bits"
 
 // splitEvaluated is the end of filterNodes when some node was rejected: it
-// sorts the filtered positions [0, len(statuses)) into the feasible ones
-// (nil status) and the rejected ones in one pass without a data-dependent
-// branch (a rejection is as likely at one node as at the next, so a branch
-// on it mispredicts), then writes each feasible node's NodeInfo and
-// snapshot index (Result.feasibleNodes and feasibleIndices, which scoring
-// reads). The evaluated prefix ends before the (want+1)-th feasible node or
-// at the first error (looked for only when mayFail: some filter returned
+// sorts the filtered positions [0, m) into the feasible ones and the
+// rejected ones (those whose bit is set in rejected, a bitmap by position;
+// statuses[p] is then the status of position p), reading the bitmap a word
+// at a time so that a position costs nothing beyond writing it out, then
+// writes each feasible node's NodeInfo and snapshot index
+// (Result.feasibleNodes and feasibleIndices, which scoring reads). The
+// evaluated prefix ends before the (want+1)-th feasible node or at the
+// first error (looked for only when mayFail: some filter returned
 // something other than a rejection), whichever comes first (kube counts
-// neither); it
-// returns that end, the error status (nil if none) and the rejected
-// positions before the end, in increasing order (a view of the feasible
-// positions' array, valid until the next cycle).
+// neither); it returns that end, the error status (nil if none) and the
+// rejected positions before the end, in increasing order, in rejBuf's
+// array (grown as needed).
 //
 // Position p is candidates[(start+p) mod len(candidates)], whose snapshot
 // index is candIdx of that candidates index, or the index itself when
 // candIdx is nil (the candidates are the snapshot's nodes).
-func (r *Result) splitEvaluated(statuses []*Status, want int, mayFail bool, candidates []*NodeInfo, candIdx []int32, start int) (cut int, failure *Status, rejected []int32) {
-	m, n := len(statuses), len(candidates)
-	// Feasible positions from the front of buf, rejected ones from the
-	// back (w+x ≤ p+1 ≤ m, so they never meet).
-	buf := grow(r.feasible, m)
-	w, back := 0, m-1
-	for p, st := range statuses {
-		buf[w], buf[back] = int32(p), int32(p)
-		ok := 0
-		if st == nil {
-			ok = 1
-		}
-		w, back = w+ok, back-1+ok
-	}
-	rejected = buf[back+1 : m]
-	slices.Reverse(rejected)
+func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want int, mayFail bool, candidates []*NodeInfo, candIdx []int32, start int, rejBuf []int32) (cut int, failure *Status, rejPos []int32) {
+	n := len(candidates)
+	nw := (m + 63) >> 6
+	rejected = rejected[:nw]
+	// The cut: the (want+1)-th feasible position, if there is one.
 	cut = m
-	if w > want {
-		cut, w = int(buf[want]), want
-	}
-	if !mayFail {
-		rejected = rejected[:sort.Search(len(rejected), func(i int) bool { return int(rejected[i]) >= cut })]
-	} else {
-		for i, p := range rejected {
-			if int(p) >= cut {
-				rejected = rejected[:i]
-				break
+	w := 0 // feasible positions before cut
+	for i, word := range rejected {
+		f := ^word
+		if i == nw-1 && m&63 != 0 {
+			f &= 1<<(m&63) - 1
+		}
+		c := bits.OnesCount64(f)
+		if w+c > want {
+			for range want - w {
+				f &= f - 1
 			}
-			if st := statuses[p]; st.Code() == Error {
-				cut, failure, rejected = int(p), st, rejected[:i]
-				for w > 0 && int(buf[w-1]) > cut {
-					w--
+			cut, w = i<<6+bits.TrailingZeros64(f), want
+			break
+		}
+		w += c
+	}
+	nr := cut - w // rejected positions before cut
+	if mayFail {
+		// The first error before cut ends the prefix there.
+		for i, word := range rejected[:(cut+63)>>6] {
+			for ; word != 0; word &= word - 1 {
+				p := i<<6 + bits.TrailingZeros64(word)
+				if p >= cut {
+					break
 				}
+				if st := statuses[p]; st.Code() == Error {
+					cut, failure = p, st
+					break
+				}
+			}
+			if failure != nil {
 				break
 			}
 		}
 	}
-	feasible := buf[:w]
+	if failure != nil {
+		nr, w = 0, 0 // recounted below
+		for i, word := range rejected[:(cut+63)>>6] {
+			if rest := cut - i<<6; rest < 64 {
+				word &= 1<<rest - 1
+			}
+			nr += bits.OnesCount64(word)
+		}
+		w = cut - nr
+	}
+	feasible := grow(r.feasible, w)
+	rejPos = grow(rejBuf, nr)
+	positionsOf(rejected[:(cut+63)>>6], cut, feasible, rejPos)
 	nodes, idx := grow(r.feasibleCache, w), grow(r.feasibleBuf, w)
+	nodes = nodes[:len(feasible)]
+	idx = idx[:len(feasible)]
 	for i, p := range feasible {
 		k := start + int(p)
 		if k >= n {
@@ -75,5 +90,27 @@ func (r *Result) splitEvaluated(statuses []*Status, want int, mayFail bool, cand
 		}
 	}
 	r.feasible, r.feasibleCache, r.feasibleBuf, r.feasibleIdx = feasible, nodes, idx, idx
-	return cut, failure, rejected
+	return cut, failure, rejPos
+}
+
+// positionsOf writes the positions [0, cut) whose bit is clear in
+// rejected to feasible and those whose bit is set to rejPos, both in
+// increasing order; their lengths are those counts.
+func positionsOf(rejected []uint64, cut int, feasible, rejPos []int32) {
+	fi, ri := 0, 0
+	for i, word := range rejected {
+		f, base := ^word, int32(i<<6)
+		if rest := cut - i<<6; rest < 64 {
+			f &= 1<<rest - 1
+			word &= 1<<rest - 1
+		}
+		for ; word != 0; word &= word - 1 {
+			rejPos[ri] = base + int32(bits.TrailingZeros64(word))
+			ri++
+		}
+		for ; f != 0; f &= f - 1 {
+			feasible[fi] = base + int32(bits.TrailingZeros64(f))
+			fi++
+		}
+	}
 }

@@ -7,8 +7,8 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestPropSplitEvaluated: splitEvaluated's branch-free split gives what
-// the plain walk over the statuses gives — the end of the evaluated prefix
+// TestPropSplitEvaluated: splitEvaluated's split of the bitmap of
+// rejected positions gives what the plain walk over the statuses gives — the end of the evaluated prefix
 // (before the (want+1)-th feasible node or at the first error), the error,
 // the feasible positions before it with their NodeInfos and snapshot
 // indices, and the rejected positions before it — for any mix of
@@ -75,7 +75,22 @@ func TestPropSplitEvaluated(t *testing.T) {
 		r.feasibleCache = slices.Repeat([]*NodeInfo{all[0]}, rapid.IntRange(0, 50).Draw(t, "capNodes"))[:0]
 		r.feasibleBuf = make([]int32, 0, rapid.IntRange(0, 50).Draw(t, "capIdx"))
 		mayFail := slices.Contains(statuses, fail) || rapid.Bool().Draw(t, "mayFail")
-		cut, failure, rejected := r.splitEvaluated(statuses, want, mayFail, candidates, candIdx, start)
+		// The bitmap of rejected positions, with stale bits past the end
+		// and stale statuses at the positions without a bit.
+		bitmap := make([]uint64, (len(statuses)+63)/64+1)
+		for i := range bitmap {
+			bitmap[i] = rapid.Uint64().Draw(t, "staleBits")
+		}
+		given := slices.Clone(statuses)
+		for p := range len(statuses) {
+			bitmap[p/64] &^= 1 << (p % 64)
+			if statuses[p] != nil {
+				bitmap[p/64] |= 1 << (p % 64)
+			} else if rapid.Bool().Draw(t, "staleStatus") {
+				given[p] = fail
+			}
+		}
+		cut, failure, rejected := r.splitEvaluated(bitmap, given, len(statuses), want, mayFail, candidates, candIdx, start, nil)
 		if cut != wantCut || failure != wantFailure {
 			t.Fatalf("cut %d failure %v, want %d %v", cut, failure, wantCut, wantFailure)
 		}

@@ -1,16 +1,63 @@
 package framework
 
-// scratch holds per-cycle buffers that do not outlive the cycle (filter
-// statuses by node, the NodeScore lists handed to NormalizeScore), reused
-// through a pool so a cycle allocates only what its Result keeps.
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// scratch holds per-cycle buffers that do not outlive the cycle (the
+// filter's record of rejections by position, the NodeScore lists handed
+// to NormalizeScore), reused through a pool so a cycle allocates only what
+// its Result keeps.
 type scratch struct {
-	statuses []*Status
-	plugins  []int16
-	scores   []NodeScore
-	// written bounds the statuses entries a cycle may have set: the next
+	rec    filterRecorder
+	rejPos []int32
+	scores []NodeScore
+	// written bounds the positions a cycle may have recorded: the next
 	// cycle clears only those (a sampled cycle writes the few positions it
 	// evaluated, not the cluster's).
 	written int
+}
+
+// filterRecorder records, by evaluation position, the status by which a
+// filter rejected the node there and that filter's index; rejected has
+// the bit of every such position set (splitEvaluated reads it a word at a
+// time). A status that is not a rejection becomes a named Error and sets
+// failed.
+type filterRecorder struct {
+	statuses []*Status
+	plugins  []int16
+	rejected []uint64
+	// shared: chunks are filtered concurrently, so bits of one word may
+	// be set by two goroutines at once.
+	shared  bool
+	filters []FilterPlugin
+	failed  atomic.Bool
+}
+
+// add1 records st, the failure by filter pi of the node at position p.
+func (r *filterRecorder) add1(p int, st *Status, pi int16) {
+	if !st.IsRejected() {
+		st = r.failure(st, pi)
+	}
+	r.statuses[p], r.plugins[p] = st, pi
+	bit := uint64(1) << (p & 63)
+	if r.shared {
+		atomic.OrUint64(&r.rejected[p>>6], bit)
+	} else {
+		r.rejected[p>>6] |= bit
+	}
+}
+
+// failure is the status add records for st, not a rejection, by filter
+// pi: a named Error, which stops the cycle.
+func (r *filterRecorder) failure(st *Status, pi int16) *Status {
+	if st.Code() != Error || st.Plugin() == "" {
+		name := r.filters[pi].Name()
+		st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
+	}
+	r.failed.Store(true)
+	return st
 }
 
 func (f *Framework) getScratch() *scratch {
@@ -20,18 +67,26 @@ func (f *Framework) getScratch() *scratch {
 	return &scratch{}
 }
 
-// filterBuffers returns the statuses (all nil) and plugins of n positions.
-// The caller sets s.written to the end of the positions it wrote once it
-// knows it; until then every position counts as written.
-func (s *scratch) filterBuffers(n int) ([]*Status, []int16) {
-	if cap(s.statuses) < n {
-		s.statuses = make([]*Status, n)
-		s.plugins = make([]int16, n)
+// filterBuffers returns the recorder for n positions, all clear. The
+// caller sets s.written to the end of the positions it wrote once it knows
+// it; until then every position counts as written.
+func (s *scratch) filterBuffers(n int, shared bool, filters []FilterPlugin) *filterRecorder {
+	r := &s.rec
+	nw := (n + 63) >> 6
+	if cap(r.statuses) < n {
+		r.statuses = make([]*Status, n)
+		r.plugins = make([]int16, n)
+		r.rejected = make([]uint64, nw)
 		s.written = 0
 	}
-	clear(s.statuses[:min(s.written, cap(s.statuses))])
-	s.statuses, s.plugins, s.written = s.statuses[:n], s.plugins[:n], n
-	return s.statuses, s.plugins
+	// Only the bitmap is cleared: a status is read only where this cycle
+	// set the position's bit, so it was written this cycle.
+	clear(r.rejected[:min((s.written+63)>>6, cap(r.rejected))])
+	r.statuses, r.plugins, r.rejected = r.statuses[:n], r.plugins[:n], r.rejected[:nw]
+	r.shared, r.filters = shared, filters
+	r.failed.Store(false)
+	s.written = n
+	return r
 }
 
 func (s *scratch) scoreBuffer(n int) []NodeScore {

@@ -15,6 +15,9 @@ type TaintClasses struct {
 	Taints [][]Taint
 	// Unschedulable[c] is spec.unschedulable of the nodes of class c.
 	Unschedulable []bool
+	// Cordoned lists the positions of the nodes with spec.unschedulable,
+	// in increasing order.
+	Cordoned []int32
 }
 
 // TaintClasses returns the snapshot's taint classes, computing them once
@@ -44,6 +47,9 @@ func (s *Snapshot) TaintClasses() *TaintClasses {
 			tc.Unschedulable = append(tc.Unschedulable, spec.Unschedulable)
 		}
 		tc.Class[i] = id
+		if spec.Unschedulable {
+			tc.Cordoned = append(tc.Cordoned, int32(i))
+		}
 	}
 	s.taintClasses = tc
 	return tc

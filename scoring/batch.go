@@ -27,7 +27,7 @@ func batchDefaultNormalize(maxPriority int64, reverse bool, scores []int64) {
 		}
 		return s
 	}
-	if batchMapByTable(scores, minCount, maxCount, norm) {
+	if batchMapValues(scores, minCount, maxCount, norm) {
 		return
 	}
 	for i, s := range scores {
@@ -35,16 +35,26 @@ func batchDefaultNormalize(maxPriority int64, reverse bool, scores []int64) {
 	}
 }
 
-// batchTableMax bounds the value range batchMapByTable tabulates.
+// batchTableMax bounds the value range batchMapValues tabulates.
 const batchTableMax = 256
 
-// batchMapByTable replaces every score v (all within [lo, hi]) by f(v),
-// evaluating f once per distinct value of the range instead of once per
-// node (the normalizers' divisions); it reports false, changing nothing,
-// when the range is wider than batchTableMax.
-func batchMapByTable(scores []int64, lo, hi int64, f func(v int64) int64) bool {
-	if hi < lo || uint64(hi-lo) >= batchTableMax {
+// batchMemoSlots is the size of batchMapValues' cache for wider ranges (a
+// power of two).
+const batchMemoSlots = 256
+
+// batchMapValues replaces every score v (all within [lo, hi]) by f(v),
+// evaluating f once per distinct value instead of once per node (the
+// normalizers' divisions): over a table of the range when it is at most
+// batchTableMax wide, else through a direct-mapped cache of the values
+// met (rows hold few distinct scores, however far apart). It reports
+// false, changing nothing, when hi < lo.
+func batchMapValues(scores []int64, lo, hi int64, f func(v int64) int64) bool {
+	if hi < lo {
 		return false
+	}
+	if uint64(hi-lo) >= batchTableMax {
+		batchMapMemo(scores, f)
+		return true
 	}
 	var table [batchTableMax]int64
 	width := int(hi - lo + 1)
@@ -55,4 +65,21 @@ func batchMapByTable(scores []int64, lo, hi int64, f func(v int64) int64) bool {
 		scores[i] = table[v-lo]
 	}
 	return true
+}
+
+// batchMapMemo replaces every score v by f(v), keeping f's last result
+// for each slot v mod batchMemoSlots. A slot starts with the key k+1,
+// which no value of slot k can equal, so no slot needs a flag.
+func batchMapMemo(scores []int64, f func(v int64) int64) {
+	var keys, vals [batchMemoSlots]int64
+	for k := range keys {
+		keys[k] = int64(k) + 1
+	}
+	for i, v := range scores {
+		slot := uint64(v) % batchMemoSlots
+		if keys[slot] != v {
+			keys[slot], vals[slot] = v, f(v)
+		}
+		scores[i] = vals[slot]
+	}
 }

@@ -627,7 +627,7 @@ func ipaNormalizeRow(scores []int64) {
 		}
 		return int64(f)
 	}
-	if len(scores) > 0 && batchMapByTable(scores, minCount, maxCount, norm) {
+	if len(scores) > 0 && batchMapValues(scores, minCount, maxCount, norm) {
 		return
 	}
 	for i, s := range scores {

@@ -930,7 +930,7 @@ func ptsNormalize(scores []int64, ignored func(k int) bool) {
 		minScore = min(minScore, v)
 		maxScore = max(maxScore, v)
 	}
-	if ignored == nil && maxScore != 0 && batchMapByTable(scores, minScore, maxScore, func(v int64) int64 {
+	if ignored == nil && maxScore != 0 && batchMapValues(scores, minScore, maxScore, func(v int64) int64 {
 		return framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
 	}) {
 		return

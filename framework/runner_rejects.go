@@ -1,0 +1,114 @@
+package framework
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+)
+
+// FilterBatchFromRejects is FilterBatch for a RejectingFilterPlugin: it
+// sets out[i] to the status of every node pl.FilterRejects rejects, so a
+// plugin can offer both interfaces from one loop. It allocates only when
+// some node is rejected.
+func FilterBatchFromRejects(ctx context.Context, pl RejectingFilterPlugin, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []*Status) {
+	for _, x := range pl.FilterRejects(ctx, state, pod, nodes, idx, nil) {
+		out[x.Node] = x.Status
+	}
+}
+
+// collectRejections appends to rl, in increasing order, the entries of o
+// (one FilterBatch call's statuses) that reject a node, and sets o back to
+// all nil.
+func collectRejections(o []*Status, rl []NodeRejection) []NodeRejection {
+	rl = rl[:len(rl)+len(o)] // the caller leaves room for every node
+	w := len(rl) - len(o)
+	for q := range o {
+		if s := o[q]; s != nil {
+			o[q] = nil
+			if s.code != Success {
+				rl[w] = NodeRejection{Node: int32(q), Status: s}
+				w++
+			}
+		}
+	}
+	return rl[:w]
+}
+
+// checkRejections returns what a RejectingFilterPlugin returned for l
+// nodes in the form removeRejected needs: nodes in [0, l), each once, in
+// increasing order, each with a status that is neither nil nor Success. A
+// list out of order is sorted (keeping a node's first entry); entries out
+// of range or without a failure are dropped.
+func checkRejections(rl []NodeRejection, l int) []NodeRejection {
+	prev := int32(-1)
+	for _, x := range rl {
+		if x.Node <= prev || int(x.Node) >= l || x.Status == nil || x.Status.code == Success {
+			return fixRejections(rl, l)
+		}
+		prev = x.Node
+	}
+	return rl
+}
+
+func fixRejections(rl []NodeRejection, l int) []NodeRejection {
+	rl = slices.DeleteFunc(rl, func(x NodeRejection) bool {
+		return x.Node < 0 || int(x.Node) >= l || x.Status == nil || x.Status.code == Success
+	})
+	slices.SortStableFunc(rl, func(a, b NodeRejection) int { return int(a.Node) - int(b.Node) })
+	return slices.CompactFunc(rl, func(a, b NodeRejection) bool { return a.Node == b.Node })
+}
+
+// removeRejected removes from a chunk's live nodes (and their snapshot
+// indices ix, and their positions pos when the candidates are narrowed)
+// those that rl rejects (rl as checkRejections leaves it), each replaced
+// by the chunk's last live node (so the survivors lose their order but
+// nothing else moves), and returns how many nodes are left. Going through
+// rl from its end, the last live node is never one still to remove, so
+// the work is O(1) per rejection whatever the chunk's size. It replaces
+// each entry's Node by the node's position: pos[x], or derived from ix
+// when pos is nil (ix[x] = (start+p) mod n, the candidates being the
+// snapshot's nodes).
+func removeRejected(rl []NodeRejection, nodes []*NodeInfo, ix, pos []int32, start, n int) int {
+	end := len(nodes)
+	ix = ix[:end]
+	if pos == nil {
+		for r := len(rl) - 1; r >= 0; r-- {
+			q := int(rl[r].Node)
+			end--
+			p := int(ix[q]) - start
+			if p < 0 {
+				p += n
+			}
+			nodes[q], ix[q] = nodes[end], ix[end]
+			rl[r].Node = int32(p)
+		}
+		return end
+	}
+	pos = pos[:end]
+	for r := len(rl) - 1; r >= 0; r-- {
+		q := int(rl[r].Node)
+		end--
+		p := pos[q]
+		nodes[q], ix[q], pos[q] = nodes[end], ix[end], pos[end]
+		rl[r].Node = p
+	}
+	return end
+}
+
+// add records the rejections in rl by filter pi, each at the position
+// in its Node (removeRejected's output).
+func (r *filterRecorder) add(rl []NodeRejection, pi int16) {
+	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
+	for _, x := range rl {
+		st, p := x.Status, int(x.Node)
+		if c := st.code; c != Unschedulable && c != UnschedulableAndUnresolvable && c != Pending {
+			st = r.failure(st, pi)
+		}
+		statuses[p], plugins[p] = st, pi
+		if r.shared {
+			atomic.OrUint64(&bits[p>>6], 1<<(p&63))
+		} else {
+			bits[p>>6] |= 1 << (p & 63)
+		}
+	}
+}
