@@ -22,6 +22,11 @@ type NodeResources struct {
 	// allocatable cpu and memory, computed when the node last changed
 	// (BalancedAllocation's score of the node without the incoming pod).
 	CPUMemoryBalance int64
+	// InvAllocatableMilliCPU and InvAllocatableMemory are 1/AllocatableMilliCPU
+	// and 1/AllocatableMemory in float64 (0 where the allocatable is 0): a
+	// first estimate of a quotient by the allocatable, which exact
+	// computations check or correct.
+	InvAllocatableMilliCPU, InvAllocatableMemory float64
 	// HasScalars is set when the node's allocatable lists some scalar
 	// resource (extended resources, huge pages...); without, every scalar
 	// resource a pod requests is missing from the node.
@@ -47,6 +52,12 @@ func resourcesOf(n *NodeInfo) NodeResources {
 		NumPods:                     int64(len(n.Pods)),
 		HasScalars:                  len(n.Allocatable.Scalars) > 0,
 		ImageMask:                   n.imageMask,
+	}
+	if r.AllocatableMilliCPU != 0 {
+		r.InvAllocatableMilliCPU = 1 / float64(r.AllocatableMilliCPU)
+	}
+	if r.AllocatableMemory != 0 {
+		r.InvAllocatableMemory = 1 / float64(r.AllocatableMemory)
 	}
 	r.CPUMemoryBalance = BalanceOfTwo(r.RequestedMilliCPU, r.AllocatableMilliCPU, r.RequestedMemory, r.AllocatableMemory)
 	return r

@@ -382,7 +382,8 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 	if pi.Pod.Spec.NodeName == "" {
 		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
 	}
-	if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && podIdentity(pi.Pod) != "" && cur.HasPod(pi.Pod) {
+	// podIdentity(pod) != "", without building the string.
+	if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && (pi.Pod.UID != "" || pi.Pod.Name != "") && cur.HasPod(pi.Pod) {
 		return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 	}
 	ni, err := s.mutable(pi.Pod.Spec.NodeName)

@@ -456,6 +456,12 @@ func omCheckResources(t *rapid.T, s *fw.Snapshot) {
 			want.ImageMask |= fw.ImageMaskBit(s.ImageID(name))
 		}
 		want.CPUMemoryBalance = fw.BalanceOfTwo(want.RequestedMilliCPU, want.AllocatableMilliCPU, want.RequestedMemory, want.AllocatableMemory)
+		if want.AllocatableMilliCPU != 0 {
+			want.InvAllocatableMilliCPU = 1 / float64(want.AllocatableMilliCPU)
+		}
+		if want.AllocatableMemory != 0 {
+			want.InvAllocatableMemory = 1 / float64(want.AllocatableMemory)
+		}
 		if res[i] != want {
 			t.Fatalf("node %d (%s): Resources %+v, NodeInfo gives %+v", i, ni.Name(), res[i], want)
 		}

@@ -396,7 +396,11 @@ func (s *Scheduler) emit(d Decision) {
 // there; otherwise it joins the queue of its profile. A schedulerName no
 // profile has, a duplicate pod, a missing node or invalid affinity is an
 // error naming the pod, and the pod is not added.
-func (s *Scheduler) AddPod(pod *framework.Pod) error {
+func (s *Scheduler) AddPod(pod *framework.Pod) error { return s.addPod(pod, true) }
+
+// addPod is AddPod; strict false leaves out ValidatePod's checks, for a pod
+// its caller has validated (Cluster.addPod).
+func (s *Scheduler) addPod(pod *framework.Pod, strict bool) error {
 	if err := s.built(); err != nil {
 		return err
 	}
@@ -410,15 +414,15 @@ func (s *Scheduler) AddPod(pod *framework.Pod) error {
 			return err
 		}
 	}
-	if err := s.cluster.AddPod(pod); err != nil {
+	cp, err := s.cluster.addPod(pod, strict)
+	if err != nil {
 		return err
 	}
-	key := pod.Key()
-	pi, st, _ := s.cluster.podInfo(key)
-	if st == StatePending {
+	pi := cp.info
+	if cp.state == StatePending {
 		s.enqueue(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-			s.nominator.add(key, pi, nnn)
+			s.nominator.add(pod.Key(), pi, nnn)
 		}
 		if s.workload.features.GangScheduling {
 			// A new pod may complete a gang (kube reports unscheduled pod

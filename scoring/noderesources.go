@@ -269,19 +269,52 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 		// kube's default configuration, from the dense rows: the mean of
 		// the two LeastAllocated scores (a node with a zero allocatable
 		// takes the general loop below).
-		for i, x := range idx {
-			r := &res[x]
-			allocCPU, allocMem := r.AllocatableMilliCPU, r.AllocatableMemory
-			if allocCPU == 0 || allocMem == 0 {
-				nrfCPUMemScores(out[i:i+1], res, idx[i:i+1], nil, reqCPU, reqMem, wCPU, wMem, most)
-				continue
-			}
-			out[i] = (LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, allocCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, allocMem)) >> 1
-		}
+		nrfLeastRows(out[:len(idx)], res, idx, reqCPU, reqMem)
 		return nil
 	}
 	nrfCPUMemScores(out, res, idx, nodes, reqCPU, reqMem, wCPU, wMem, most)
 	return nil
+}
+
+// nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows scores
+// itself: below it, (alloc − used)·100 < 2⁵³ is exact in float64.
+const nrfLeastRowsMax = 1 << 46
+
+// nrfLeastRows is ScoreBatch in kube's default configuration (LeastAllocated
+// over cpu and memory, weights 1 and 1) from the dense rows: out[i] is the
+// mean of the two LeastRequestedScores of node idx[i], ⌊(alloc − used)·100
+// / alloc⌋ for 0 ≤ used ≤ alloc. Where 0 < alloc < nrfLeastRowsMax the
+// quotient q is estimated as (alloc − used)·100 times the row's 1/alloc
+// and kept only when the remainder (alloc − used)·100 − q·alloc lies in
+// [0, alloc), which makes q the exact quotient; the nodes where that fails
+// (or used is out of range) are marked −1 and scored afterwards by
+// nrfCPUMemScores, so the loop has no division and no call. Every score is
+// LeastRequestedScore's.
+func nrfLeastRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
+	out = out[:len(idx)]
+	rest := false
+	for i, x := range idx {
+		r := &res[x]
+		allocCPU, allocMem := r.AllocatableMilliCPU, r.AllocatableMemory
+		usedCPU, usedMem := r.NonZeroMilliCPU+reqCPU, r.NonZeroMemory+reqMem
+		nCPU, nMem := (allocCPU-usedCPU)*framework.MaxNodeScore, (allocMem-usedMem)*framework.MaxNodeScore
+		qCPU, qMem := int64(float64(nCPU)*r.InvAllocatableMilliCPU), int64(float64(nMem)*r.InvAllocatableMemory)
+		if uint64(allocCPU-1) >= nrfLeastRowsMax-1 || uint64(allocMem-1) >= nrfLeastRowsMax-1 ||
+			uint64(usedCPU) > uint64(allocCPU) || uint64(usedMem) > uint64(allocMem) ||
+			uint64(nCPU-qCPU*allocCPU) >= uint64(allocCPU) || uint64(nMem-qMem*allocMem) >= uint64(allocMem) {
+			out[i], rest = -1, true
+			continue
+		}
+		out[i] = (qCPU + qMem) >> 1
+	}
+	if !rest {
+		return
+	}
+	for i := range out {
+		if out[i] < 0 {
+			nrfCPUMemScores(out[i:i+1], res, idx[i:i+1], nil, reqCPU, reqMem, 1, 1, false)
+		}
+	}
 }
 
 // nrfCPUMemScores sets out[i] to the LeastAllocated or MostAllocated score
