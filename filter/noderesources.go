@@ -239,7 +239,7 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.Cycl
 		// The same comparisons on the snapshot's dense copy of the
 		// numbers; a node short of something gets the status of its
 		// shortfalls, still without reading the NodeInfo.
-		pl.filterRows(s, snap.Resources(), idx, out[:len(idx)])
+		pl.filterRows(s, snap.Free(), snap.Resources(), idx, out[:len(idx)])
 		return
 	}
 	for i, node := range nodes {
@@ -254,16 +254,16 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.Cycl
 // filterRows is FilterBatch over the snapshot's dense rows for a pod
 // without scalar requests: out[i] is set, for a node short of something,
 // to the status of its shortfalls and left alone otherwise. It makes
-// short's comparisons with one comparison per resource: a request of 0
-// (not checked) becomes math.MinInt64, which no free amount is below, and
-// pods+1 > allocPods is pods ≥ allocPods.
-func (pl *NodeResourcesFit) filterRows(s *nrfPreFilterState, res []framework.NodeResources, idx []int32, out []*framework.Status) {
+// short's comparisons on the nodes' NodeFree, one comparison per resource:
+// a request of 0 (not checked) becomes math.MinInt64, which no free amount
+// is below, and pods+1 > allocPods is allocPods − pods ≤ 0. Only a node
+// short of something reads its NodeResources.
+func (pl *NodeResourcesFit) filterRows(s *nrfPreFilterState, free []framework.NodeFree, res []framework.NodeResources, idx []int32, out []*framework.Status) {
 	cpu, mem, eph := nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph)
 	for i, x := range idx {
-		r := &res[x]
-		if r.NumPods >= r.AllocatablePods || cpu > r.AllocatableMilliCPU-r.RequestedMilliCPU ||
-			mem > r.AllocatableMemory-r.RequestedMemory || eph > r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage {
-			out[i] = pl.rowStatus(s, r)
+		f := &free[x]
+		if f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
+			out[i] = pl.rowStatus(s, &res[x])
 		}
 	}
 }

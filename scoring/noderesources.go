@@ -276,36 +276,31 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 	return nil
 }
 
-// nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows scores
-// itself: below it, (alloc − used)·100 < 2⁵³ is exact in float64.
-const nrfLeastRowsMax = 1 << 46
+// nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows divides
+// itself: below it, (alloc − used)·100 cannot overflow.
+const nrfLeastRowsMax = 1 << 56
 
 // nrfLeastRows is ScoreBatch in kube's default configuration (LeastAllocated
 // over cpu and memory, weights 1 and 1) from the dense rows: out[i] is the
-// mean of the two LeastRequestedScores of node idx[i], ⌊(alloc − used)·100
-// / alloc⌋ for 0 ≤ used ≤ alloc. Where 0 < alloc < nrfLeastRowsMax the
-// quotient q is estimated as (alloc − used)·100 times the row's 1/alloc
-// and kept only when the remainder (alloc − used)·100 − q·alloc lies in
-// [0, alloc), which makes q the exact quotient; the nodes where that fails
-// (or used is out of range) are marked −1 and scored afterwards by
-// nrfCPUMemScores, so the loop has no division and no call. Every score is
+// mean of the two LeastRequestedScores of node idx[i]. A first pass scores
+// the nodes where 0 ≤ used ≤ alloc < nrfLeastRowsMax for both resources,
+// with unsigned quotients (equal to the signed ones there, and with no
+// check for a divisor of −1), and marks the others −1; nrfCPUMemScores
+// scores those afterwards, so the loop makes no call. Every score is
 // LeastRequestedScore's.
 func nrfLeastRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
 	out = out[:len(idx)]
 	rest := false
 	for i, x := range idx {
 		r := &res[x]
-		allocCPU, allocMem := r.AllocatableMilliCPU, r.AllocatableMemory
-		usedCPU, usedMem := r.NonZeroMilliCPU+reqCPU, r.NonZeroMemory+reqMem
-		nCPU, nMem := (allocCPU-usedCPU)*framework.MaxNodeScore, (allocMem-usedMem)*framework.MaxNodeScore
-		qCPU, qMem := int64(float64(nCPU)*r.InvAllocatableMilliCPU), int64(float64(nMem)*r.InvAllocatableMemory)
-		if uint64(allocCPU-1) >= nrfLeastRowsMax-1 || uint64(allocMem-1) >= nrfLeastRowsMax-1 ||
-			uint64(usedCPU) > uint64(allocCPU) || uint64(usedMem) > uint64(allocMem) ||
-			uint64(nCPU-qCPU*allocCPU) >= uint64(allocCPU) || uint64(nMem-qMem*allocMem) >= uint64(allocMem) {
+		allocCPU, allocMem := uint64(r.AllocatableMilliCPU), uint64(r.AllocatableMemory)
+		usedCPU, usedMem := uint64(r.NonZeroMilliCPU+reqCPU), uint64(r.NonZeroMemory+reqMem)
+		if allocCPU-1 >= nrfLeastRowsMax-1 || allocMem-1 >= nrfLeastRowsMax-1 || usedCPU > allocCPU || usedMem > allocMem {
 			out[i], rest = -1, true
 			continue
 		}
-		out[i] = (qCPU + qMem) >> 1
+		const max = uint64(framework.MaxNodeScore)
+		out[i] = int64(((allocCPU-usedCPU)*max/allocCPU + (allocMem-usedMem)*max/allocMem) >> 1)
 	}
 	if !rest {
 		return

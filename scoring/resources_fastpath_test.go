@@ -102,13 +102,12 @@ func TestPropNodeResourcesFitSimpleFastPath(t *testing.T) {
 	})
 }
 
-// TestPropLeastRowsEqualsLeastRequestedScore: nrfLeastRows, which
-// estimates each quotient with the row's reciprocal of the allocatable and
-// keeps it only when the remainder proves it, scores every row as the mean
-// of kube's two LeastRequestedScores: allocatables of 0, small, typical,
-// at and beyond the float path's bound and near the int64 limit; used
-// amounts below, at, above the allocatable and at exact multiples of
-// alloc/100 (where an estimate just below the integer would be wrong).
+// TestPropLeastRowsEqualsLeastRequestedScore: nrfLeastRows, which divides
+// unsigned where it can and leaves the other rows to a second pass, scores
+// every row as the mean of kube's two LeastRequestedScores: allocatables of
+// 0, small, typical, at and beyond its bound and near the int64 limit;
+// used amounts below, at and above the allocatable and at exact multiples
+// of alloc/100.
 func TestPropLeastRowsEqualsLeastRequestedScore(t *testing.T) {
 	alloc := func(t *rapid.T, label string) int64 {
 		switch rapid.IntRange(0, 5).Draw(t, label+" kind") {
@@ -148,12 +147,6 @@ func TestPropLeastRowsEqualsLeastRequestedScore(t *testing.T) {
 			r.AllocatableMilliCPU, r.AllocatableMemory = alloc(t, "allocCPU"), alloc(t, "allocMem")
 			r.NonZeroMilliCPU = max(used(t, "usedCPU", r.AllocatableMilliCPU)-reqCPU, 0)
 			r.NonZeroMemory = max(used(t, "usedMem", r.AllocatableMemory)-reqMem, 0)
-			if r.AllocatableMilliCPU != 0 {
-				r.InvAllocatableMilliCPU = 1 / float64(r.AllocatableMilliCPU)
-			}
-			if r.AllocatableMemory != 0 {
-				r.InvAllocatableMemory = 1 / float64(r.AllocatableMemory)
-			}
 			idx[i] = int32(n - 1 - i)
 		}
 		out := make([]int64, n)
