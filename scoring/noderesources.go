@@ -267,8 +267,8 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 	most := pl.strat == nrfMost
 	if res != nil && !most && wCPU == 1 && wMem == 1 {
 		// kube's default configuration, from the dense rows: the mean of
-		// the two LeastAllocated scores (a node with a zero allocatable
-		// takes the general loop below).
+		// the two LeastAllocated scores (nrfLeastRows leaves a node with a
+		// zero allocatable to the general loop below).
 		nrfLeastRows(out[:len(idx)], res, idx, reqCPU, reqMem)
 		return nil
 	}
