@@ -428,55 +428,42 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 // volumes are created (cluster_storage.go). A nil pod, an empty name, a
 // duplicate namespace/name or invalid affinity is an error naming the pod.
 func (c *Cluster) AddPod(pod *framework.Pod) error {
-	_, err := c.addPod(pod, true)
-	return err
-}
-
-// addPod is AddPod returning the cluster's record of the pod; strict false
-// leaves out ValidatePod's checks, for a pod its caller has validated
-// (a replayed workload's, checked by Workload.Validate).
-func (c *Cluster) addPod(pod *framework.Pod, strict bool) (*clusterPod, error) {
 	if pod == nil {
-		return nil, fmt.Errorf("scheduling: AddPod: nil pod")
+		return fmt.Errorf("scheduling: AddPod: nil pod")
 	}
 	if pod.Name == "" {
-		return nil, fmt.Errorf("scheduling: AddPod: pod with empty name in namespace %q", pod.Namespace)
+		return fmt.Errorf("scheduling: AddPod: pod with empty name in namespace %q", pod.Namespace)
 	}
 	key := pod.Key()
 	if _, dup := c.pods[key]; dup {
-		return nil, fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
+		return fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
 	}
-	if pod.UID != "" {
-		if other, dup := c.uids[pod.UID]; dup {
-			return nil, fmt.Errorf("scheduling: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
-		}
+	if other, dup := c.uids[pod.UID]; dup && pod.UID != "" {
+		return fmt.Errorf("scheduling: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
 	}
-	if strict {
-		if err := framework.ValidatePod(pod); err != nil {
-			return nil, fmt.Errorf("scheduling: AddPod: %w", err)
-		}
+	if err := framework.ValidatePod(pod); err != nil {
+		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
 	p := *pod
 	pi, err := framework.NewPodInfo(&p)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: AddPod: %w", err)
+		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
 	state := StatePending
 	if p.Spec.NodeName != "" {
 		if _, ok := c.snap.Get(p.Spec.NodeName); !ok {
-			return nil, fmt.Errorf("scheduling: AddPod: pod %s: node %q not found", key, p.Spec.NodeName)
+			return fmt.Errorf("scheduling: AddPod: pod %s: node %q not found", key, p.Spec.NodeName)
 		}
 		if err := c.snapAdd(pi); err != nil {
-			return nil, err
+			return err
 		}
 		state = StateBound
 	}
 	if err := c.createEphemeralClaims(&p); err != nil {
-		return nil, fmt.Errorf("scheduling: AddPod: %w", err)
+		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	cp := &clusterPod{info: pi, state: state}
-	c.setPod(key, cp)
-	return cp, nil
+	c.setPod(key, &clusterPod{info: pi, state: state})
+	return nil
 }
 
 // DeletePod deletes the pod namespace/name, releasing its node's resources

@@ -503,7 +503,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			case 2:
 				done++
 				batch = true
-				if err := s.addPod(e.pod.pod, false); err != nil { // Workload.Validate checked the pod
+				if err := s.AddPod(e.pod.pod); err != nil {
 					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRejected, Reason: err.Error()}
 				} else if e.pod.pod.Spec.NodeName != "" {
 					e.pod.inc++

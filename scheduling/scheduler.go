@@ -396,11 +396,7 @@ func (s *Scheduler) emit(d Decision) {
 // there; otherwise it joins the queue of its profile. A schedulerName no
 // profile has, a duplicate pod, a missing node or invalid affinity is an
 // error naming the pod, and the pod is not added.
-func (s *Scheduler) AddPod(pod *framework.Pod) error { return s.addPod(pod, true) }
-
-// addPod is AddPod; strict false leaves out ValidatePod's checks, for a pod
-// its caller has validated (Cluster.addPod).
-func (s *Scheduler) addPod(pod *framework.Pod, strict bool) error {
+func (s *Scheduler) AddPod(pod *framework.Pod) error {
 	if err := s.built(); err != nil {
 		return err
 	}
@@ -414,15 +410,15 @@ func (s *Scheduler) addPod(pod *framework.Pod, strict bool) error {
 			return err
 		}
 	}
-	cp, err := s.cluster.addPod(pod, strict)
-	if err != nil {
+	if err := s.cluster.AddPod(pod); err != nil {
 		return err
 	}
-	pi := cp.info
-	if cp.state == StatePending {
+	key := pod.Key()
+	pi, st, _ := s.cluster.podInfo(key)
+	if st == StatePending {
 		s.enqueue(pi)
 		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-			s.nominator.add(pod.Key(), pi, nnn)
+			s.nominator.add(key, pi, nnn)
 		}
 		if s.workload.features.GangScheduling {
 			// A new pod may complete a gang (kube reports unscheduled pod
