@@ -3,6 +3,7 @@ package filter
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 
@@ -238,14 +239,7 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.Cycl
 		// The same comparisons on the snapshot's dense copy of the
 		// numbers; a node short of something gets the status of its
 		// shortfalls, still without reading the NodeInfo.
-		res := snap.Resources()
-		for i, x := range idx {
-			r := &res[x]
-			if s.short(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU-r.RequestedMilliCPU,
-				r.AllocatableMemory-r.RequestedMemory, r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage) {
-				out[i] = pl.rowStatus(s, r)
-			}
-		}
+		pl.filterRows(s, snap.Free(), snap.Resources(), idx, out[:len(idx)])
 		return
 	}
 	for i, node := range nodes {
@@ -255,6 +249,32 @@ func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.Cycl
 			out[i] = pl.filter(s, node)
 		}
 	}
+}
+
+// filterRows is FilterBatch over the snapshot's dense rows for a pod
+// without scalar requests: out[i] is set, for a node short of something,
+// to the status of its shortfalls and left alone otherwise. It makes
+// short's comparisons on the nodes' NodeFree, one comparison per resource:
+// a request of 0 (not checked) becomes math.MinInt64, which no free amount
+// is below, and pods+1 > allocPods is allocPods − pods ≤ 0. Only a node
+// short of something reads its NodeResources.
+func (pl *NodeResourcesFit) filterRows(s *nrfPreFilterState, free []framework.NodeFree, res []framework.NodeResources, idx []int32, out []*framework.Status) {
+	cpu, mem, eph := nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph)
+	for i, x := range idx {
+		f := &free[x]
+		if f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
+			out[i] = pl.rowStatus(s, &res[x])
+		}
+	}
+}
+
+// nrfChecked returns req when the filter checks it (req > 0), else
+// math.MinInt64, which never exceeds a free amount.
+func nrfChecked(req int64) int64 {
+	if req > 0 {
+		return req
+	}
+	return math.MinInt64
 }
 
 // short reports whether a node with pods pods of allocPods and the given

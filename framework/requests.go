@@ -166,7 +166,21 @@ func maxInto(dst, src resource.List) {
 
 // PodRequestVector is PodRequests in dense form.
 func PodRequestVector(pod *Pod) resource.Vector {
+	if c := singleContainer(pod); c != nil {
+		return resource.VectorFrom(c.Resources.Requests)
+	}
 	return resource.VectorFrom(PodRequests(pod, RequestOptions{}))
+}
+
+// singleContainer returns the pod's one container when the pod has no init
+// containers, overhead or pod-level resources: its requests are then the
+// pod's (PodRequests copies them), which PodRequestVector and
+// PodNonZeroRequests read without building the sums.
+func singleContainer(pod *Pod) *Container {
+	if len(pod.Spec.Containers) != 1 || len(pod.Spec.InitContainers) != 0 || len(pod.Spec.Overhead) != 0 || pod.Spec.Resources != nil {
+		return nil
+	}
+	return &pod.Spec.Containers[0]
 }
 
 // PodNonZeroRequests returns the pod's cpu (milli) and memory (bytes)
@@ -177,6 +191,16 @@ func PodRequestVector(pod *Pod) resource.Vector {
 // that the pod's effective requests (containers, pod level and overhead) lack
 // entirely, as kube-scheduler v1.36's getNonMissingContainerRequests.
 func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
+	if c := singleContainer(pod); c != nil {
+		milliCPU, memory = DefaultMilliCPURequest, DefaultMemoryRequest
+		if q, ok := c.Resources.Requests[resource.CPU]; ok {
+			milliCPU = q.MilliValue()
+		}
+		if q, ok := c.Resources.Requests[resource.Memory]; ok {
+			memory = q.Value()
+		}
+		return milliCPU, memory
+	}
 	defaults := nonZeroDefaults()
 	var l resource.List
 	if hasPodLevelRequests(pod) {

@@ -42,9 +42,10 @@ type Snapshot struct {
 
 	namespaces map[string]map[string]string
 
-	// res holds every node's NodeResources (noderesources.go); resShared is
-	// set while a clone shares it.
+	// res holds every node's NodeResources and free its NodeFree
+	// (noderesources.go); resShared is set while a clone shares them.
 	res       []NodeResources
+	free      []NodeFree
 	resShared bool
 	// runs caches indexRuns (nil until asked, dropped when nodes are added
 	// or removed).
@@ -123,6 +124,7 @@ func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot,
 	s := &Snapshot{
 		nodes:         make([]*NodeInfo, 0, len(nodes)),
 		res:           make([]NodeResources, 0, len(nodes)),
+		free:          make([]NodeFree, 0, len(nodes)),
 		owned:         make([]bool, 0, len(nodes)),
 		index:         make(map[string]int, len(nodes)),
 		images:        map[string]int{},
@@ -270,6 +272,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.runs.Store(nil)
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
+	s.free = append(s.free, freeOf(&s.res[len(s.res)-1]))
 	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
@@ -293,6 +296,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
 	s.res, s.resShared = slices.Delete(slices.Clone(s.res), i, i+1), false
+	s.free = slices.Delete(slices.Clone(s.free), i, i+1)
 	s.runs.Store(nil)
 	s.index, s.indexShared = make(map[string]int, len(s.nodes)), false
 	for j, n := range s.nodes {
@@ -382,7 +386,8 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 	if pi.Pod.Spec.NodeName == "" {
 		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
 	}
-	if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && podIdentity(pi.Pod) != "" && cur.HasPod(pi.Pod) {
+	// podIdentity(pod) != "", without building the string.
+	if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && (pi.Pod.UID != "" || pi.Pod.Name != "") && cur.HasPod(pi.Pod) {
 		return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 	}
 	ni, err := s.mutable(pi.Pod.Spec.NodeName)
@@ -441,6 +446,7 @@ func (s *Snapshot) Clone() *Snapshot {
 		images:            s.images,
 		imageIDs:          s.imageIDs,
 		res:               s.res,
+		free:              s.free,
 		withAffinity:      s.withAffinity,
 		withReqAnti:       s.withReqAnti,
 		namespaces:        s.namespaces,

@@ -437,11 +437,19 @@ func omCapture(s *fw.Snapshot) omSnapState {
 	return st
 }
 
-// omCheckResources checks that Snapshot.Resources mirrors every NodeInfo.
+// omCheckResources checks that Snapshot.Resources and Snapshot.Free mirror
+// every NodeInfo.
 func omCheckResources(t *rapid.T, s *fw.Snapshot) {
-	res := s.Resources()
-	if len(res) != s.NumNodes() {
-		t.Fatalf("%d resource entries for %d nodes", len(res), s.NumNodes())
+	res, free := s.Resources(), s.Free()
+	if len(res) != s.NumNodes() || len(free) != s.NumNodes() {
+		t.Fatalf("%d resource entries and %d free entries for %d nodes", len(res), len(free), s.NumNodes())
+	}
+	for i, ni := range s.Nodes() {
+		want := fw.NodeFree{Pods: ni.Allocatable.Pods - int64(len(ni.Pods)), MilliCPU: ni.Allocatable.MilliCPU - ni.Requested.MilliCPU,
+			Memory: ni.Allocatable.Memory - ni.Requested.Memory, EphemeralStorage: ni.Allocatable.EphemeralStorage - ni.Requested.EphemeralStorage}
+		if free[i] != want {
+			t.Fatalf("node %d (%s): Free %+v, NodeInfo gives %+v", i, ni.Name(), free[i], want)
+		}
 	}
 	for i, ni := range s.Nodes() {
 		want := fw.NodeResources{
@@ -455,7 +463,7 @@ func omCheckResources(t *rapid.T, s *fw.Snapshot) {
 		for name := range ni.ImageSizes {
 			want.ImageMask |= fw.ImageMaskBit(s.ImageID(name))
 		}
-		want.CPUMemoryBalance = fw.BalanceOfTwo(want.RequestedMilliCPU, want.AllocatableMilliCPU, want.RequestedMemory, want.AllocatableMemory)
+		want.CPUMemoryBalance = int32(fw.BalanceOfTwo(want.RequestedMilliCPU, want.AllocatableMilliCPU, want.RequestedMemory, want.AllocatableMemory))
 		if res[i] != want {
 			t.Fatalf("node %d (%s): Resources %+v, NodeInfo gives %+v", i, ni.Name(), res[i], want)
 		}

@@ -308,7 +308,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	clock := framework.NewFakeClock(opts.Start)
 	res := &ReplayResult{Start: opts.Start, Decisions: make([]Decision, 0, len(w.Arrivals)+len(w.Pods))}
-	pods := map[string]*rpPod{}
+	pods := make(map[string]*rpPod, len(w.Pods)+len(w.Arrivals))
 	var events rpHeap
 	seq := 0
 	push := func(e *rpEvent) {
@@ -319,8 +319,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	gangs := newRPGangs(w, opts.Start)
 	var displaced rpDisplaced
 	for _, p := range w.Pods {
-		rp := &rpPod{pod: p, outcome: PodOutcome{Pod: p.Key(), Fate: FateRunning, Node: p.Spec.NodeName}}
-		pods[p.Key()] = rp
+		key := p.Key()
+		rp := &rpPod{pod: p, outcome: PodOutcome{Pod: key, Fate: FateRunning, Node: p.Spec.NodeName}}
+		pods[key] = rp
 		gangs.join(rp)
 		gangs.bound(rp, opts.Start)
 	}
@@ -328,8 +329,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	sort.SliceStable(arrivals, func(i, j int) bool { return arrivals[i].At < arrivals[j].At })
 	for i := range arrivals {
 		a := &arrivals[i]
-		rp := &rpPod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: a.Pod.Key(), Fate: FatePending}}
-		pods[a.Pod.Key()] = rp
+		key := a.Pod.Key()
+		rp := &rpPod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: key, Fate: FatePending}}
+		pods[key] = rp
 		gangs.join(rp)
 		push(&rpEvent{at: opts.Start.Add(a.At), class: 2, pod: rp})
 	}

@@ -117,7 +117,7 @@ func (w *Workload) at(field, i int, name string) string {
 // entry and the pod, node or event; for entries read by ReadCluster or
 // ReadWorkload, the file, line and column of the entry.
 func (w *Workload) Validate() error {
-	nodes := map[string]bool{}
+	nodes := make(map[string]bool, len(w.Nodes))
 	for i, n := range w.Nodes {
 		if n == nil || n.Name == "" {
 			return fmt.Errorf("%s: missing node or name", w.at(wlNodes, i, "nodes"))
@@ -171,16 +171,17 @@ func (w *Workload) Validate() error {
 			return fmt.Errorf("%s: unknown action %q (want add, update, remove, metric or load)", where(), e.Action)
 		}
 	}
-	pods := map[string]bool{}
+	pods := make(map[string]bool, len(w.Pods)+len(w.Arrivals))
 	for i, p := range w.Pods {
 		at := func() string { return w.at(wlPods, i, "pods") }
 		if p == nil || p.Name == "" {
 			return fmt.Errorf("%s: missing pod or name", at())
 		}
-		if pods[p.Key()] {
-			return fmt.Errorf("%s: pod %s: duplicate name", at(), p.Key())
+		key := p.Key()
+		if pods[key] {
+			return fmt.Errorf("%s: pod %s: duplicate name", at(), key)
 		}
-		pods[p.Key()] = true
+		pods[key] = true
 		if p.Spec.NodeName == "" {
 			return fmt.Errorf("%s: pod %s: an initial pod must name its node (spec.nodeName); pending pods are arrivals", at(), p.Key())
 		}

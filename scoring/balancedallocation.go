@@ -220,11 +220,12 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 // (NodeResources.CPUMemoryBalance) is baTwo's, done when the node last
 // changed.
 func baDeltaRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
+	out = out[:len(idx)]
 	for i, x := range idx {
 		r := &res[x]
 		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
 		with := baTwo(r.RequestedMilliCPU+reqCPU, aC, r.RequestedMemory+reqMem, aM)
-		out[i] = baDelta(with, r.CPUMemoryBalance)
+		out[i] = baDelta(with, int64(r.CPUMemoryBalance))
 	}
 }
 

@@ -267,21 +267,49 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 	most := pl.strat == nrfMost
 	if res != nil && !most && wCPU == 1 && wMem == 1 {
 		// kube's default configuration, from the dense rows: the mean of
-		// the two LeastAllocated scores (a node with a zero allocatable
-		// takes the general loop below).
-		for i, x := range idx {
-			r := &res[x]
-			allocCPU, allocMem := r.AllocatableMilliCPU, r.AllocatableMemory
-			if allocCPU == 0 || allocMem == 0 {
-				nrfCPUMemScores(out[i:i+1], res, idx[i:i+1], nil, reqCPU, reqMem, wCPU, wMem, most)
-				continue
-			}
-			out[i] = (LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, allocCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, allocMem)) >> 1
-		}
+		// the two LeastAllocated scores (nrfLeastRows leaves a node with a
+		// zero allocatable to the general loop below).
+		nrfLeastRows(out[:len(idx)], res, idx, reqCPU, reqMem)
 		return nil
 	}
 	nrfCPUMemScores(out, res, idx, nodes, reqCPU, reqMem, wCPU, wMem, most)
 	return nil
+}
+
+// nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows divides
+// itself: below it, (alloc − used)·100 cannot overflow.
+const nrfLeastRowsMax = 1 << 56
+
+// nrfLeastRows is ScoreBatch in kube's default configuration (LeastAllocated
+// over cpu and memory, weights 1 and 1) from the dense rows: out[i] is the
+// mean of the two LeastRequestedScores of node idx[i]. A first pass scores
+// the nodes where 0 ≤ used ≤ alloc < nrfLeastRowsMax for both resources,
+// with unsigned quotients (equal to the signed ones there, and with no
+// check for a divisor of −1), and marks the others −1; nrfCPUMemScores
+// scores those afterwards, so the loop makes no call. Every score is
+// LeastRequestedScore's.
+func nrfLeastRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
+	out = out[:len(idx)]
+	rest := false
+	for i, x := range idx {
+		r := &res[x]
+		allocCPU, allocMem := uint64(r.AllocatableMilliCPU), uint64(r.AllocatableMemory)
+		usedCPU, usedMem := uint64(r.NonZeroMilliCPU+reqCPU), uint64(r.NonZeroMemory+reqMem)
+		if allocCPU-1 >= nrfLeastRowsMax-1 || allocMem-1 >= nrfLeastRowsMax-1 || usedCPU > allocCPU || usedMem > allocMem {
+			out[i], rest = -1, true
+			continue
+		}
+		const max = uint64(framework.MaxNodeScore)
+		out[i] = int64(((allocCPU-usedCPU)*max/allocCPU + (allocMem-usedMem)*max/allocMem) >> 1)
+	}
+	if !rest {
+		return
+	}
+	for i := range out {
+		if out[i] < 0 {
+			nrfCPUMemScores(out[i:i+1], res, idx[i:i+1], nil, reqCPU, reqMem, 1, 1, false)
+		}
+	}
 }
 
 // nrfCPUMemScores sets out[i] to the LeastAllocated or MostAllocated score

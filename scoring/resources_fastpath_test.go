@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
@@ -97,6 +98,68 @@ func TestPropNodeResourcesFitSimpleFastPath(t *testing.T) {
 		req := fast.podRequests(pod)
 		if got, want := fast.score(ni, req), slow.score(ni, req); got != want {
 			t.Fatalf("fast path %d, general %d", got, want)
+		}
+	})
+}
+
+// TestPropLeastRowsEqualsLeastRequestedScore: nrfLeastRows, which divides
+// unsigned where it can and leaves the other rows to a second pass, scores
+// every row as the mean of kube's two LeastRequestedScores: allocatables of
+// 0, small, typical, at and beyond its bound and near the int64 limit;
+// used amounts below, at and above the allocatable and at exact multiples
+// of alloc/100.
+func TestPropLeastRowsEqualsLeastRequestedScore(t *testing.T) {
+	alloc := func(t *rapid.T, label string) int64 {
+		switch rapid.IntRange(0, 5).Draw(t, label+" kind") {
+		case 0:
+			return rapid.SampledFrom([]int64{0, 1, 3, 100, nrfLeastRowsMax - 1, nrfLeastRowsMax, nrfLeastRowsMax + 1, math.MaxInt64 / 100, math.MaxInt64}).Draw(t, label)
+		case 1:
+			return rapid.Int64Range(1, 1000).Draw(t, label)
+		case 2:
+			return rapid.Int64Range(1, nrfLeastRowsMax-1).Draw(t, label)
+		case 3:
+			return rapid.Int64Range(nrfLeastRowsMax, math.MaxInt64).Draw(t, label)
+		default:
+			return rapid.SampledFrom([]int64{8000, 16000, 32000, 64000, 32 << 30, 64 << 30, 128 << 30, 256 << 30}).Draw(t, label)
+		}
+	}
+	used := func(t *rapid.T, label string, a int64) int64 {
+		switch rapid.IntRange(0, 3).Draw(t, label+" kind") {
+		case 0:
+			return rapid.Int64Range(0, max(a, 0)).Draw(t, label)
+		case 1: // (a − u)·100 a multiple of a: the quotient is exact
+			k := rapid.Int64Range(0, 100).Draw(t, label+" k")
+			return a - a/100*k
+		case 2:
+			return rapid.Int64Range(0, math.MaxInt64/2).Draw(t, label)
+		default:
+			return rapid.SampledFrom([]int64{0, 1, a - 1, a, a + 1}).Draw(t, label)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 8).Draw(t, "rows")
+		res := make([]fw.NodeResources, n)
+		idx := make([]int32, n)
+		reqCPU := rapid.Int64Range(0, 4000).Draw(t, "reqCPU")
+		reqMem := rapid.Int64Range(0, 8<<30).Draw(t, "reqMem")
+		for i := range res {
+			r := &res[i]
+			r.AllocatableMilliCPU, r.AllocatableMemory = alloc(t, "allocCPU"), alloc(t, "allocMem")
+			r.NonZeroMilliCPU = max(used(t, "usedCPU", r.AllocatableMilliCPU)-reqCPU, 0)
+			r.NonZeroMemory = max(used(t, "usedMem", r.AllocatableMemory)-reqMem, 0)
+			idx[i] = int32(n - 1 - i)
+		}
+		out := make([]int64, n)
+		nrfLeastRows(out, res, idx, reqCPU, reqMem)
+		for i, x := range idx {
+			r := &res[x]
+			want := (LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, r.AllocatableMilliCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, r.AllocatableMemory)) >> 1
+			if r.AllocatableMilliCPU == 0 || r.AllocatableMemory == 0 {
+				want = LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, r.AllocatableMilliCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, r.AllocatableMemory)
+			}
+			if out[i] != want {
+				t.Fatalf("row %+v, request %d/%d: nrfLeastRows %d, LeastRequestedScore's mean %d", *r, reqCPU, reqMem, out[i], want)
+			}
 		}
 	})
 }

@@ -33,13 +33,13 @@ import (
 )
 
 type options struct {
-	nodes, pods, replicas int
-	profiles              string
-	reuse, hints          bool
-	curve, overload       bool
-	cpuProfile            string
-	progress              bool
-	explainLast           int
+	nodes, pods, replicas  int
+	profiles               string
+	reuse, hints           bool
+	curve, overload        bool
+	cpuProfile, memProfile string
+	progress               bool
+	explainLast            int
 }
 
 const usage = `scale: replay a large synthetic workload and report its speed and memory.
@@ -62,6 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.curve, "curve", false, "run 10k, 30k and 100k nodes (-pods pods each) instead of -nodes")
 	fs.BoolVar(&o.overload, "overload", false, "replay an overloaded cluster (-nodes full nodes, -pods arrivals that never fit, a NodeMetric report and a heartbeat per node per minute) with and without queueing hints")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the runs to this file")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a profile of the runs' allocations (go tool pprof -sample_index=alloc_space) to this file")
 	fs.BoolVar(&o.progress, "progress", false, "report the progress of each run on stderr")
 	fs.IntVar(&o.explainLast, "explain-last", 0, "keep the full explanation of the last N decisions only (0: none)")
 	if err := fs.Parse(args); err != nil {
@@ -345,6 +346,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-cpuprofile: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if o.memProfile != "" {
+		f, err := os.Create(o.memProfile)
+		if err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
+		}
+		defer f.Close()
+		defer func() {
+			if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+				fmt.Fprintln(stderr, "scale: -memprofile:", err)
+			}
+		}()
 	}
 	if o.overload {
 		return runOverload(ctx, o, stdout, stderr)
