@@ -201,71 +201,10 @@ func nrfReadPreFilterState(state *framework.CycleState) (*nrfPreFilterState, *fr
 	return s, nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin): the
-// PreFilter state is read once, and a node is first checked with plain
-// comparisons (on the snapshot's Resources when idx is given); only a node
-// with a shortfall takes Filter's path.
-func (pl *NodeResourcesFit) FilterBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
-	s, st := nrfReadPreFilterState(state)
-	if st != nil {
-		for i := range nodes {
-			_, out[i] = nrfReadPreFilterState(state)
-		}
-		return
-	}
-	out = out[:len(nodes)]
-	if snap := state.Snapshot(); idx != nil && snap != nil && len(s.scalars) > 0 {
-		// A node without scalar resources misses every scalar the pod
-		// requests: its status follows from the dense numbers. The others
-		// take Filter's path.
-		res := snap.Resources()
-		for i, x := range idx {
-			r := &res[x]
-			if r.HasScalars {
-				out[i] = pl.filter(s, nodes[i])
-				continue
-			}
-			out[i] = pl.missingStatus(s, s.rowMask(r))
-		}
-		return
-	}
-	if len(s.scalars) > 0 {
-		for i, node := range nodes {
-			out[i] = pl.filter(s, node)
-		}
-		return
-	}
-	if snap := state.Snapshot(); idx != nil && snap != nil {
-		// The same comparisons on the snapshot's dense copy of the
-		// numbers; a node short of something gets the status of its
-		// shortfalls, still without reading the NodeInfo.
-		pl.filterRows(s, snap.Free(), snap.Resources(), idx, out[:len(idx)])
-		return
-	}
-	for i, node := range nodes {
-		alloc, used := &node.Allocatable, &node.Requested
-		if s.short(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU-used.MilliCPU,
-			alloc.Memory-used.Memory, alloc.EphemeralStorage-used.EphemeralStorage) {
-			out[i] = pl.filter(s, node)
-		}
-	}
-}
-
-// filterRows is FilterBatch over the snapshot's dense rows for a pod
-// without scalar requests: out[i] is set, for a node short of something,
-// to the status of its shortfalls and left alone otherwise. It makes
-// short's comparisons on the nodes' NodeFree, one comparison per resource:
-// a request of 0 (not checked) becomes math.MinInt64, which no free amount
-// is below, and pods+1 > allocPods is allocPods − pods ≤ 0. Only a node
-// short of something reads its NodeResources.
-func (pl *NodeResourcesFit) filterRows(s *nrfPreFilterState, free []framework.NodeFree, res []framework.NodeResources, idx []int32, out []*framework.Status) {
-	cpu, mem, eph := nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph)
-	for i, x := range idx {
-		f := &free[x]
-		if f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
-			out[i] = pl.rowStatus(s, &res[x])
-		}
-	}
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), by way
+// of FilterRejects.
+func (pl *NodeResourcesFit) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
 }
 
 // nrfChecked returns req when the filter checks it (req > 0), else
@@ -347,14 +286,6 @@ func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *framework.Nod
 	}
 	return pl.maskStatus(s.shortMask(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU, used.MilliCPU,
 		alloc.Memory, used.Memory, alloc.EphemeralStorage, used.EphemeralStorage))
-}
-
-// rowStatus is the status of a node short of something (not scalar
-// resources), from its dense numbers; kept out of FilterBatch's quick loop.
-//
-//go:noinline
-func (pl *NodeResourcesFit) rowStatus(s *nrfPreFilterState, r *framework.NodeResources) *framework.Status {
-	return pl.maskStatus(s.rowMask(r))
 }
 
 // rowMask is shortMask from a node's dense numbers.

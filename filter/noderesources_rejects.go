@@ -24,6 +24,11 @@ func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.Cy
 	snap := state.Snapshot()
 	if idx == nil || snap == nil {
 		for i, node := range nodes {
+			alloc, used := &node.Allocatable, &node.Requested
+			if len(s.scalars) == 0 && !s.short(int64(len(node.Pods)), alloc.Pods, alloc.MilliCPU-used.MilliCPU,
+				alloc.Memory-used.Memory, alloc.EphemeralStorage-used.EphemeralStorage) {
+				continue
+			}
 			if st := pl.filter(s, node); st != nil {
 				rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
 			}
@@ -48,11 +53,17 @@ func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.Cy
 		}
 		return rejected
 	}
+	// The first pass over a cycle's nodes streams the 32-byte free
+	// amounts (Snapshot.Free), one comparison per resource: a request of
+	// 0 (not checked) becomes math.MinInt64, which no free amount is
+	// below, and pods+1 > allocPods is allocPods − pods ≤ 0. Only a node
+	// short of something has its full row read.
+	free := snap.Free()
+	cpu, mem, eph := nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph)
 	for i, x := range idx {
-		r := &res[x]
-		if s.short(r.NumPods, r.AllocatablePods, r.AllocatableMilliCPU-r.RequestedMilliCPU,
-			r.AllocatableMemory-r.RequestedMemory, r.AllocatableEphemeralStorage-r.RequestedEphemeralStorage) {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.maskStatus(nrfRowShortfalls(s, r))})
+		f := &free[x]
+		if f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.maskStatus(nrfRowShortfalls(s, &res[x]))})
 		}
 	}
 	return rejected

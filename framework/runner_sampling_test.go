@@ -27,7 +27,7 @@ func TestFilterStopsAtKPlusOneFeasible(t *testing.T) {
 		err       string
 	}{
 		// n0, n1 fit; n2, n3 rejected; n4 is the third fit: stop there.
-		{name: "rejections between the k-th and the (k+1)-th count", verdict: ".,.xx.....", k: 2,
+		{name: "rejections between the k-th and the (k+1)-th count", verdict: "..xx......", k: 2,
 			feasible: []string{"n0", "n1"}, evaluated: 4},
 		{name: "no rejection: k evaluated", verdict: "..........", k: 2, feasible: []string{"n0", "n1"}, evaluated: 2},
 		// Only two fit: every node is evaluated.
@@ -41,7 +41,10 @@ func TestFilterStopsAtKPlusOneFeasible(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			verdict := strings.ReplaceAll(tc.verdict, ",", "")
+			verdict := tc.verdict
+			if len(verdict) != 10 {
+				t.Fatalf("verdict %q: want one entry per node n0..n9", verdict)
+			}
 			a := &fake{name: "A", filter: func(n *NodeInfo) *Status {
 				switch verdict[nodeNum(n)] {
 				case 'x':
