@@ -395,20 +395,25 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		tvs:          make([]*framework.TopologyValues, nc),
 		domOf:        make([][]int32, nc),
 	}
-	perNode := make([][]int32, nc)
+	keyed := true // every node carries every key
 	for c := range cs {
 		tv := snap.TopologyValues(cs[c].TopologyKey)
 		s.tvs[c] = tv
+		keyed = keyed && tv.Unkeyed == 0
 		if cs[c].Selector.Matches(pod.Labels) {
 			s.SelfMatch[c] = 1
 		}
+	}
+	all := s.inclusion.IncludesAll()
+	if all && keyed {
+		pl.identityCounts(s, pod.Namespace)
+		return s
+	}
+	perNode := make([][]int32, nc)
+	for c := range cs {
 		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
 			perNode[c] = snap.PodCounts(q)
 		}
-	}
-	all := s.inclusion.IncludesAll()
-	if all && pl.identityCounts(s, perNode) {
-		return s
 	}
 	for c := range cs {
 		tv := s.tvs[c]
@@ -462,40 +467,23 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 	return s
 }
 
-// identityCounts fills s in the identity numbering when every node carries
-// every key (every node counts: the caller checked the inclusion
-// policies), summing the per-node counts by value on the way; it reports
-// false, leaving the fields for the general numbering to overwrite, as soon
-// as a node lacks a key.
-func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, perNode [][]int32) bool {
+// identityCounts fills s in the identity numbering, when every node
+// carries every key and counts (the caller checked): each constraint's
+// counts are the snapshot's matching pods per value of its key
+// (Snapshot.PodDomainCounts, kept across cycles), copied in O(values).
+func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
 	for c, tv := range s.tvs {
 		counts := pl.takeCounts(len(tv.Values))
-		if pn := perNode[c]; pn != nil {
-			for i, id := range tv.Domain {
-				if id < 0 {
-					return false
-				}
-				counts[id] += int(pn[i])
+		if q, ok := topologyspread.Query(s.Constraints[c].Selector, ns); ok {
+			for id, n := range s.snap.PodDomainCounts(q, tv.Key).Count {
+				counts[id] = int(n)
 			}
-		} else if !ptsAllKeyed(tv.Domain) {
-			return false
 		}
 		s.Counts[c] = counts
 		s.DomainValues[c] = slices.Clip(tv.Values)
 		s.Paths[c] = ptsPathsOf(counts)
 	}
 	s.pool = pl.counts
-	return true
-}
-
-// ptsAllKeyed reports whether every node has a value (no −1 id).
-func ptsAllKeyed(domain []int32) bool {
-	for _, id := range domain {
-		if id < 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // ptsPathsOf returns the critical paths of counts, as kube-scheduler builds
