@@ -58,20 +58,36 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int) *ipaDenseSlot {
 }
 
 // add adds the counts dc (over the slot's key) to the slot, counting the
-// values that become positive in table c's pairs (c.n).
-func (sl *ipaDenseSlot) add(c *ipaCounts, dc *framework.DomainCounts) {
+// values that become positive in table c's pairs (c.n). nodes, when not
+// nil, are the nodes (by snapshot index) holding dc's counts, each with a
+// positive count: marking their values is cheaper than merging dc.Hit when
+// they are fewer than its words.
+func (sl *ipaDenseSlot) add(c *ipaCounts, dc *framework.DomainCounts, nodes []int32) {
 	sl.sources = append(sl.sources, dc)
+	sparse := nodes != nil && len(nodes) < len(dc.Hit)
 	if sl.hit == nil {
-		tv := dc.Values
-		sl.domain, sl.values, sl.hit = tv.Domain, tv.Values, dc.Hit
-		c.n += dc.NonZero
-		return
+		sl.domain, sl.values = dc.Values.Domain, dc.Values.Values
+		if !sparse {
+			sl.hit = dc.Hit
+			c.n += dc.NonZero
+			return
+		}
+		sl.hit, sl.ownHit = make([]uint64, len(dc.Hit)), true
 	}
 	if dc.NonZero == 0 {
 		return
 	}
 	if !sl.ownHit {
 		sl.hit, sl.ownHit = slices.Clone(sl.hit), true
+	}
+	if sparse {
+		for _, k := range nodes {
+			if id := sl.domain[k]; id >= 0 && !sl.has(id) {
+				sl.hit[id>>6] |= 1 << (id & 63)
+				c.n++
+			}
+		}
+		return
 	}
 	for w, word := range dc.Hit {
 		c.n += bits.OnesCount64(word &^ sl.hit[w])
@@ -109,7 +125,7 @@ func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 			continue
 		}
 		slot := s.existingAnti.slot(g.Term.TopologyKey)
-		s.dense.slot(&s.dense.existing, slot).add(&s.existingAnti, dc)
+		s.dense.slot(&s.dense.existing, slot).add(&s.existingAnti, dc, g.Nodes)
 	}
 }
 
@@ -126,13 +142,13 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 		}
 		for i := range s.affTerms {
 			t := &s.affTerms[i]
-			s.dense.slot(&s.dense.affinity, t.slot).add(&s.affinity, snap.PodDomainCounts(q, t.TopologyKey))
+			s.dense.slot(&s.dense.affinity, t.slot).add(&s.affinity, snap.PodDomainCounts(q, t.TopologyKey), nil)
 		}
 	}
 	for i := range s.antiTerms {
 		t := &s.antiTerms[i]
 		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}}
-		s.dense.slot(&s.dense.anti, t.slot).add(&s.anti, snap.PodDomainCounts(q, t.TopologyKey))
+		s.dense.slot(&s.dense.anti, t.slot).add(&s.anti, snap.PodDomainCounts(q, t.TopologyKey), nil)
 	}
 }
 

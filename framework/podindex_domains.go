@@ -138,9 +138,16 @@ func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
 // domainCountsOf sums per-node counts by tv's values.
 func domainCountsOf(tv *TopologyValues, counts []int32) *DomainCounts {
 	d := newDomainCounts(tv, false)
+	dom, sums := tv.Domain[:len(counts)], d.Count
 	for k, n := range counts {
-		if n != 0 {
-			d.add(k, n, 0)
+		if id := dom[k]; n != 0 && id >= 0 {
+			sums[id] += n
+		}
+	}
+	for id, n := range sums {
+		if n > 0 {
+			d.Hit[id>>6] |= 1 << (id & 63)
+			d.NonZero++
 		}
 	}
 	return d
