@@ -429,15 +429,18 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 	if !all {
 		inclusion = s.inclusion.Indexed(snap)
 	}
+	// open counts the values not yet numbered as domains. Once every value
+	// of every key is a domain, a node can only change counts: the nodes
+	// without matching pods are skipped unread.
+	open := 0
+	for c := range cs {
+		open += len(s.tvs[c].Values)
+	}
 	for i := 0; i < n; i++ {
-		keys := true
-		for c := range cs {
-			if s.tvs[c].Domain[i] < 0 {
-				keys = false
-				break
-			}
+		if open == 0 && !ptsAnyAt(perNode, i) {
+			continue
 		}
-		if !keys {
+		if !keyed && !ptsHasAll(s.tvs, i) {
 			continue
 		}
 		var verdict topologyspread.NodeVerdict
@@ -455,6 +458,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 				s.domOf[c][id] = d
 				s.DomainValues[c] = append(s.DomainValues[c], s.tvs[c].Values[id])
 				s.Counts[c] = append(s.Counts[c], 0)
+				open--
 			}
 			if perNode[c] != nil {
 				s.Counts[c][d] += int(perNode[c][i])
@@ -484,6 +488,27 @@ func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
 		s.Paths[c] = ptsPathsOf(counts)
 	}
 	s.pool = pl.counts
+}
+
+// ptsAnyAt reports whether some constraint counts matching pods on
+// snapshot node i.
+func ptsAnyAt(perNode [][]int32, i int) bool {
+	for _, pn := range perNode {
+		if pn != nil && pn[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ptsHasAll reports whether snapshot node i carries every constraint's key.
+func ptsHasAll(tvs []*framework.TopologyValues, i int) bool {
+	for _, tv := range tvs {
+		if tv.Domain[i] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ptsPathsOf returns the critical paths of counts, as kube-scheduler builds
