@@ -379,9 +379,10 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 // domains in the same order (first appearance among counted nodes) and
 // fills the same exported fields. When every node carries every key and
 // counts (no inclusion policy excludes any), that numbering is the
-// snapshot's value numbering itself: domOf stays nil (the identity) and
+// snapshot's value numbering itself: domOf stays nil (the identity),
 // DomainValues[c] shares TopologyValues.Values (clipped: AddPod appends to
-// a copy).
+// a copy) and the counts are the snapshot's per-domain sums
+// (Snapshot.PodDomainCounts), O(values) instead of O(nodes).
 func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topologyspread.Constraint, snap *framework.Snapshot) *ptsPreFilterState {
 	nc, n := len(cs), snap.NumNodes()
 	s := &ptsPreFilterState{

@@ -22,6 +22,9 @@ import (
 //     grouped by identity (kind, namespaces, selectors, topology key), each
 //     with the nodes whose pods carry it, how many times and with what total
 //     weight. Maintained as pods are added and removed.
+//   - Both summed per value of a topology key (podindex_domains.go:
+//     PodDomainCounts, AffinityGroupDomainCounts), kept with the entry or
+//     group once asked.
 //
 // Complexity (n nodes, p assigned pods, e entries, g groups, k label
 // classes):
@@ -31,8 +34,9 @@ import (
 //     cycle; O(e) to evict.
 //   - AddPod/RemovePod: naming the pod's label class, O(e) reads of the
 //     entries' verdicts on the class (a match only for a class newer than
-//     the entry), +1/−1 on the matching entries' slot; for a
-//     pod with affinity terms, O(terms) map updates of the groups.
+//     the entry), +1/−1 on the matching entries' slot and on their
+//     per-domain sums; for a pod with affinity terms, O(terms) map updates
+//     of the groups (and their sums).
 //   - AddNode/RemoveNode: O(e·n) (every entry gains or loses a slot).
 //   - Clone: O(e + g) (the entries and groups are shared copy-on-write: the
 //     first write to a shared entry on either side copies that entry, O(n),
@@ -46,7 +50,11 @@ import (
 // podIndexBudget bounds the PodCounts memo's counts (bytes), and
 // podIndexMinEntries and podIndexMaxEntries its number of entries: pods
 // with many distinct selectors (apps, tiers, versions, matchLabelKeys)
-// keep their counts across cycles on clusters of any size.
+// keep their counts across cycles on clusters of any size. The budget
+// counts the per-node counts only: an entry's per-domain sums (one per
+// topology key asked, 4 bytes a value, plus a bit) add at most as much
+// again per key with a value per node (kubernetes.io/hostname), and far
+// less for zones.
 const (
 	podIndexBudget     = 16 << 20
 	podIndexMinEntries = 64
