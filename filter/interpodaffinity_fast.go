@@ -244,6 +244,28 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 		pl.filterExisting(ex, idx, out)
 		return
 	}
+	if len(aff) == 0 && len(anti) == 1 && len(ex) <= 1 {
+		// One anti-affinity term (the one-per-node replica), and at most
+		// one key claimed by the existing pods.
+		a := anti[0]
+		if len(ex) == 0 {
+			for i, k := range idx {
+				if a.has(k) {
+					out[i] = pl.antiAffinityFail
+				}
+			}
+			return
+		}
+		e := ex[0]
+		for i, k := range idx {
+			if a.has(k) {
+				out[i] = pl.antiAffinityFail
+			} else if e.has(k) {
+				out[i] = pl.existingFail
+			}
+		}
+		return
+	}
 	// Without a matching pod in some term's domain, the node passes only
 	// as the first pod of a self-affine group.
 	firstOK := s.affinity.n == 0 && s.selfMatch

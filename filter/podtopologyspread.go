@@ -839,6 +839,10 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 	}
 	snapNodes := s.snap.Nodes()
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
+	if useIdx && nc == 1 && cs[0].domOf == nil && len(cs[0].counts) <= ptsVerdictsMax {
+		pl.filterOneByValue(cs[0].dom, cs[0].counts, cs[0].limit, idx[:len(nodes)], out)
+		return
+	}
 	for i, node := range nodes {
 		k := -1
 		if useIdx {
@@ -870,5 +874,26 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 				break
 			}
 		}
+	}
+}
+
+// ptsVerdictsMax bounds the values filterOneByValue tabulates.
+const ptsVerdictsMax = 256
+
+// filterOneByValue is FilterBatch for one constraint in the identity
+// numbering (dom: value id by snapshot index, counts by value id) over the
+// snapshot nodes idx: each value's verdict is decided once, and a node's is
+// one table read (slot 0 for a node without the key).
+func (pl *PodTopologySpread) filterOneByValue(dom []int32, counts []int, limit int, idx []int32, out []*framework.Status) {
+	var buf [ptsVerdictsMax + 1]*framework.Status
+	verdicts := buf[:len(counts)+1]
+	verdicts[0] = pl.missingLabel
+	for id, n := range counts {
+		if n > limit {
+			verdicts[id+1] = pl.notMatch
+		}
+	}
+	for i, k := range idx {
+		out[i] = verdicts[dom[k]+1]
 	}
 }
