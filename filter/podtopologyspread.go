@@ -806,6 +806,14 @@ func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleSta
 	return nil
 }
 
+// ptsHoisted is what FilterBatch reads of a constraint in fast mode.
+type ptsHoisted struct {
+	dom    []int32 // value id by snapshot index
+	domOf  []int32 // domain by value id (nil: the identity)
+	counts []int
+	limit  int // a domain holding more matching pods is rejected
+}
+
 // ptsBatchMax bounds the constraints FilterBatch hoists (more take Filter).
 const ptsBatchMax = 8
 
@@ -825,22 +833,16 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 		}
 		return
 	}
-	type hoisted struct {
-		dom    []int32 // value id by snapshot index
-		domOf  []int32 // domain by value id (nil: the identity)
-		counts []int
-		limit  int // a domain holding more matching pods is rejected
-	}
-	var buf [ptsBatchMax]hoisted
+	var buf [ptsBatchMax]ptsHoisted
 	cs := buf[:nc]
 	for c := range cs {
-		cs[c] = hoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
+		cs[c] = ptsHoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
 			limit: int(s.Constraints[c].MaxSkew) + s.minMatch(c) - s.SelfMatch[c]}
 	}
 	snapNodes := s.snap.Nodes()
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
-	if useIdx && nc == 1 && cs[0].domOf == nil && len(cs[0].counts) <= ptsVerdictsMax {
-		pl.filterOneByValue(cs[0].dom, cs[0].counts, cs[0].limit, idx[:len(nodes)], out)
+	if useIdx && nc == 1 && len(s.tvs[0].Values) <= ptsVerdictsMax {
+		pl.filterOneByValue(&cs[0], len(s.tvs[0].Values), idx[:len(nodes)], out)
 		return
 	}
 	for i, node := range nodes {
@@ -880,19 +882,26 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 // ptsVerdictsMax bounds the values filterOneByValue tabulates.
 const ptsVerdictsMax = 256
 
-// filterOneByValue is FilterBatch for one constraint in the identity
-// numbering (dom: value id by snapshot index, counts by value id) over the
-// snapshot nodes idx: each value's verdict is decided once, and a node's is
-// one table read (slot 0 for a node without the key).
-func (pl *PodTopologySpread) filterOneByValue(dom []int32, counts []int, limit int, idx []int32, out []*framework.Status) {
+// filterOneByValue is FilterBatch for one constraint h, whose key has
+// values ids, over the snapshot nodes idx: each value's verdict is decided
+// once, and a node's is one table read (slot 0 for a node without the
+// key).
+func (pl *PodTopologySpread) filterOneByValue(h *ptsHoisted, values int, idx []int32, out []*framework.Status) {
 	var buf [ptsVerdictsMax + 1]*framework.Status
-	verdicts := buf[:len(counts)+1]
+	verdicts := buf[:values+1]
 	verdicts[0] = pl.missingLabel
-	for id, n := range counts {
-		if n > limit {
+	for id := range values {
+		count := 0
+		if h.domOf == nil {
+			count = h.counts[id]
+		} else if d := h.domOf[id]; d >= 0 {
+			count = h.counts[d]
+		}
+		if count > h.limit {
 			verdicts[id+1] = pl.notMatch
 		}
 	}
+	dom := h.dom
 	for i, k := range idx {
 		out[i] = verdicts[dom[k]+1]
 	}
