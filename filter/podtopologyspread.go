@@ -814,6 +814,18 @@ type ptsHoisted struct {
 	limit  int // a domain holding more matching pods is rejected
 }
 
+// count returns the matching pods of the domain of value id (0 when the
+// value is not a domain).
+func (h *ptsHoisted) count(id int32) int {
+	if h.domOf == nil {
+		return h.counts[id]
+	}
+	if d := h.domOf[id]; d >= 0 {
+		return h.counts[d]
+	}
+	return 0
+}
+
 // ptsBatchMax bounds the constraints FilterBatch hoists (more take Filter).
 const ptsBatchMax = 8
 
@@ -865,13 +877,7 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 				out[i] = pl.missingLabel
 				break
 			}
-			count := 0
-			if h.domOf == nil {
-				count = h.counts[id]
-			} else if d := h.domOf[id]; d >= 0 {
-				count = h.counts[d]
-			}
-			if count > h.limit {
+			if h.count(id) > h.limit {
 				out[i] = pl.notMatch
 				break
 			}
@@ -890,14 +896,8 @@ func (pl *PodTopologySpread) filterOneByValue(h *ptsHoisted, values int, idx []i
 	var buf [ptsVerdictsMax + 1]*framework.Status
 	verdicts := buf[:values+1]
 	verdicts[0] = pl.missingLabel
-	for id := range values {
-		count := 0
-		if h.domOf == nil {
-			count = h.counts[id]
-		} else if d := h.domOf[id]; d >= 0 {
-			count = h.counts[d]
-		}
-		if count > h.limit {
+	for id := range int32(values) {
+		if h.count(id) > h.limit {
 			verdicts[id+1] = pl.notMatch
 		}
 	}
