@@ -487,6 +487,13 @@ func (pl *InterPodAffinity) Filter(_ context.Context, state *framework.CycleStat
 	if n == nil {
 		return framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
 	}
+	if s.dense != nil {
+		// A snapshot node reads the dense counts, so that a single-node
+		// call (a reuse hint, a nominated node) does not fill the tables.
+		if k := node.Index(); k >= 0 && k < s.snap.NumNodes() && s.snap.Nodes()[k].Node() == n {
+			return pl.checkDense(s, k)
+		}
+	}
 	return pl.check(s, n.Labels)
 }
 

@@ -1,6 +1,9 @@
 package filter
 
 import (
+	"math/bits"
+	"slices"
+
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -8,12 +11,15 @@ import (
 // taken when PreFilter runs over the snapshot's own node list (what the
 // runner passes): the existing pods' required anti-affinity comes from
 // Snapshot.AffinityGroupsSelecting (one match per distinct term instead of
-// one per pod, memoized for pods of the same labels), the incoming pod's required (anti-)affinity from Snapshot.PodCounts
-// (per-node counts of the pods matching the terms, memoized across
-// cycles), and each node's topology value from Snapshot.TopologyValues.
-// It fills the same count tables as the walk over every pod (sums of the
-// same integers, so the order does not matter), and also keeps the counts
-// by value number, so that Filter reads slices instead of label maps.
+// one per pod, memoized for pods of the same labels) and
+// Snapshot.AffinityGroupDomainCounts (each group's terms per topology
+// domain), the incoming pod's required (anti-)affinity from
+// Snapshot.PodDomainCounts (the pods matching the terms per domain); both
+// are kept by the snapshot as pods come and go, so a cycle costs
+// O(distinct terms × values/64), not O(pods). It fills the same count
+// tables as the walk over every pod (sums of the same integers, so the
+// order does not matter), and also keeps the counts by value number, so
+// that Filter reads slices instead of label maps.
 
 // ipaDense holds, for each slot of the three count tables, which values of
 // TopologyValues(key) (by number) have a positive count, and where the
@@ -27,63 +33,66 @@ type ipaDense struct {
 // ipaDenseSlot is one topology key's counts by value number: hit has bit
 // id set when value id's count is positive (every count added is). Filter
 // reads only hit, a few words even for a key with a value per node; the
-// counts themselves are summed from their sources (affinity groups,
-// per-node pod counts of the snapshot, read-only for the cycle) only when
-// the tables are filled.
+// counts themselves are read from their sources (the snapshot's per-domain
+// sums of affinity groups and pod queries, read-only for the cycle) only
+// when the tables are filled.
 type ipaDenseSlot struct {
 	domain  []int32 // value number by node index (−1: the node lacks the key)
 	hit     []uint64
 	values  []string // the key's values by number
-	groups  []*framework.AffinityGroup
-	perNode [][]int32
+	sources []*framework.DomainCounts
+	// ownHit is set once hit is the slot's own (a union of sources); with
+	// one source, hit is that source's.
+	ownHit bool
 }
 
 // has reports whether value id has a positive count.
 func (sl *ipaDenseSlot) has(id int32) bool { return sl.hit[id>>6]&(1<<(id&63)) != 0 }
 
-// mark records a positive count for the value of node k in table c (when
-// node k carries the key), counting the table's pairs (c.n).
-func (sl *ipaDenseSlot) mark(c *ipaCounts, k int32) {
-	id := sl.domain[k]
-	if id < 0 || sl.has(id) {
-		return
-	}
-	sl.hit[id>>6] |= 1 << (id & 63)
-	c.n++
-}
-
-// slot returns the dense slot i of slots, growing slots to cover it and
-// creating the slot's arrays for key.
-func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int, key string) *ipaDenseSlot {
+// slot returns the dense slot i of slots, growing slots to cover it.
+func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int) *ipaDenseSlot {
 	for len(*slots) <= i {
 		*slots = append(*slots, ipaDenseSlot{})
 	}
-	sl := &(*slots)[i]
+	return &(*slots)[i]
+}
+
+// add adds the counts dc (over the slot's key) to the slot, counting the
+// values that become positive in table c's pairs (c.n). nodes, when not
+// nil, are the nodes (by snapshot index) holding dc's counts, each with a
+// positive count: marking their values is cheaper than merging dc.Hit when
+// they are fewer than its words.
+func (sl *ipaDenseSlot) add(c *ipaCounts, dc *framework.DomainCounts, nodes []int32) {
+	sl.sources = append(sl.sources, dc)
+	sparse := nodes != nil && len(nodes) < len(dc.Hit)
 	if sl.hit == nil {
-		tv := d.snap.TopologyValues(key)
-		sl.domain, sl.hit, sl.values = tv.Domain, make([]uint64, (len(tv.Values)+63)/64), tv.Values
-	}
-	return sl
-}
-
-// addGroup adds, for every node of group g, g.Count pods to the node's
-// value of the slot's key in table c.
-func (sl *ipaDenseSlot) addGroup(c *ipaCounts, g *framework.AffinityGroup) {
-	for _, k := range g.Nodes {
-		sl.mark(c, k)
-	}
-	sl.groups = append(sl.groups, g)
-}
-
-// addPerNode adds, for every node k, perNode[k] pods to the node's value of
-// the slot's key in table c.
-func (sl *ipaDenseSlot) addPerNode(c *ipaCounts, perNode []int32) {
-	for k, n := range perNode {
-		if n != 0 {
-			sl.mark(c, int32(k))
+		sl.domain, sl.values = dc.Values.Domain, dc.Values.Values
+		if !sparse {
+			sl.hit = dc.Hit
+			c.n += dc.NonZero
+			return
 		}
+		sl.hit, sl.ownHit = make([]uint64, len(dc.Hit)), true
 	}
-	sl.perNode = append(sl.perNode, perNode)
+	if dc.NonZero == 0 {
+		return
+	}
+	if !sl.ownHit {
+		sl.hit, sl.ownHit = slices.Clone(sl.hit), true
+	}
+	if sparse {
+		for _, k := range nodes {
+			if id := sl.domain[k]; id >= 0 && !sl.has(id) {
+				sl.hit[id>>6] |= 1 << (id & 63)
+				c.n++
+			}
+		}
+		return
+	}
+	for w, word := range dc.Hit {
+		c.n += bits.OnesCount64(word &^ sl.hit[w])
+		sl.hit[w] |= word
+	}
 }
 
 // fillTables fills the three count tables' maps from the dense counts'
@@ -96,19 +105,8 @@ func (s *ipaPreFilterState) fillTables() {
 		for slot := range t.dense {
 			sl := &t.dense[slot]
 			m := t.c.vals[slot]
-			for _, g := range sl.groups {
-				for p, k := range g.Nodes {
-					if id := sl.domain[k]; id >= 0 {
-						m[sl.values[id]] += int64(g.Count[p])
-					}
-				}
-			}
-			for _, perNode := range sl.perNode {
-				for k, n := range perNode {
-					if id := sl.domain[k]; n != 0 && id >= 0 {
-						m[sl.values[id]] += int64(n)
-					}
-				}
+			for _, dc := range sl.sources {
+				dc.EachHit(func(id int32) { m[sl.values[id]] += int64(dc.Count[id]) })
 			}
 		}
 	}
@@ -116,33 +114,25 @@ func (s *ipaPreFilterState) fillTables() {
 
 // countExistingFast is countExisting from the snapshot's affinity groups:
 // every group of required anti-affinity terms that selects the incoming pod
-// adds, on each node carrying the term, the number of its pods with it.
+// adds its terms per domain (Snapshot.AffinityGroupDomainCounts).
 func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 	for _, g := range s.snap.AffinityGroupsSelecting(s.pod.Pod) {
 		if g.Kind != framework.TermRequiredAntiAffinity {
 			continue
 		}
-		key := g.Term.TopologyKey
-		tv := s.snap.TopologyValues(key)
-		keyed := false
-		for _, k := range g.Nodes {
-			if tv.Domain[k] >= 0 {
-				keyed = true
-				break
-			}
-		}
-		if !keyed { // as the walk, which creates no table slot then
+		dc := s.snap.AffinityGroupDomainCounts(g)
+		if dc.NonZero == 0 { // no node of the group has the key: as the walk, which creates no table slot then
 			continue
 		}
-		slot := s.existingAnti.slot(key)
-		s.dense.slot(&s.dense.existing, slot, key).addGroup(&s.existingAnti, g)
+		slot := s.existingAnti.slot(g.Term.TopologyKey)
+		s.dense.slot(&s.dense.existing, slot).add(&s.existingAnti, dc, g.Nodes)
 	}
 }
 
 // countIncomingFast is countIncoming from the pod index: the pods matching
 // all the incoming pod's required affinity terms (one query), and those
 // matching each of its required anti-affinity terms (one query each), per
-// node.
+// domain (Snapshot.PodDomainCounts).
 func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 	snap := s.snap
 	if len(s.affTerms) > 0 {
@@ -150,16 +140,15 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 		for i := range s.affTerms {
 			q.Terms[i] = framework.PodTermOf(s.affTerms[i].AffinityTerm)
 		}
-		counts := snap.PodCounts(q)
 		for i := range s.affTerms {
 			t := &s.affTerms[i]
-			s.dense.slot(&s.dense.affinity, t.slot, t.TopologyKey).addPerNode(&s.affinity, counts)
+			s.dense.slot(&s.dense.affinity, t.slot).add(&s.affinity, snap.PodDomainCounts(q, t.TopologyKey), nil)
 		}
 	}
 	for i := range s.antiTerms {
 		t := &s.antiTerms[i]
-		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}})
-		s.dense.slot(&s.dense.anti, t.slot, t.TopologyKey).addPerNode(&s.anti, counts)
+		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}}
+		s.dense.slot(&s.dense.anti, t.slot).add(&s.anti, snap.PodDomainCounts(q, t.TopologyKey), nil)
 	}
 }
 
@@ -253,6 +242,28 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 	}
 	if len(aff) == 0 && len(anti) == 0 {
 		pl.filterExisting(ex, idx, out)
+		return
+	}
+	if len(aff) == 0 && len(anti) == 1 && len(ex) <= 1 {
+		// One anti-affinity term (the one-per-node replica), and at most
+		// one key claimed by the existing pods.
+		a := anti[0]
+		if len(ex) == 0 {
+			for i, k := range idx {
+				if a.has(k) {
+					out[i] = pl.antiAffinityFail
+				}
+			}
+			return
+		}
+		e := ex[0]
+		for i, k := range idx {
+			if a.has(k) {
+				out[i] = pl.antiAffinityFail
+			} else if e.has(k) {
+				out[i] = pl.existingFail
+			}
+		}
 		return
 	}
 	// Without a matching pod in some term's domain, the node passes only

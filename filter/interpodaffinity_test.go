@@ -883,6 +883,7 @@ func TestInterPodAffinityIncomingCounts(t *testing.T) {
 				return
 			}
 			s := ipaMustState(t, state)
+			s.tables() // a fast PreFilter fills the maps on first read
 			if diff := cmp.Diff(tc.wantAffinity, ipaView(&s.affinity)); diff != "" {
 				t.Errorf("affinity counts (-want +got):\n%s", diff)
 			}

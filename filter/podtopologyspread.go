@@ -379,9 +379,10 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 // domains in the same order (first appearance among counted nodes) and
 // fills the same exported fields. When every node carries every key and
 // counts (no inclusion policy excludes any), that numbering is the
-// snapshot's value numbering itself: domOf stays nil (the identity) and
+// snapshot's value numbering itself: domOf stays nil (the identity),
 // DomainValues[c] shares TopologyValues.Values (clipped: AddPod appends to
-// a copy).
+// a copy) and the counts are the snapshot's per-domain sums
+// (Snapshot.PodDomainCounts), O(values) instead of O(nodes).
 func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topologyspread.Constraint, snap *framework.Snapshot) *ptsPreFilterState {
 	nc, n := len(cs), snap.NumNodes()
 	s := &ptsPreFilterState{
@@ -395,20 +396,25 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		tvs:          make([]*framework.TopologyValues, nc),
 		domOf:        make([][]int32, nc),
 	}
-	perNode := make([][]int32, nc)
+	keyed := true // every node carries every key
 	for c := range cs {
 		tv := snap.TopologyValues(cs[c].TopologyKey)
 		s.tvs[c] = tv
+		keyed = keyed && tv.Unkeyed == 0
 		if cs[c].Selector.Matches(pod.Labels) {
 			s.SelfMatch[c] = 1
 		}
+	}
+	all := s.inclusion.IncludesAll()
+	if all && keyed {
+		pl.identityCounts(s, pod.Namespace)
+		return s
+	}
+	perNode := make([][]int32, nc)
+	for c := range cs {
 		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
 			perNode[c] = snap.PodCounts(q)
 		}
-	}
-	all := s.inclusion.IncludesAll()
-	if all && pl.identityCounts(s, perNode) {
-		return s
 	}
 	for c := range cs {
 		tv := s.tvs[c]
@@ -424,15 +430,18 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 	if !all {
 		inclusion = s.inclusion.Indexed(snap)
 	}
+	// open counts the values not yet numbered as domains. Once every value
+	// of every key is a domain, a node can only change counts: the nodes
+	// without matching pods are skipped unread.
+	open := 0
+	for c := range cs {
+		open += len(s.tvs[c].Values)
+	}
 	for i := 0; i < n; i++ {
-		keys := true
-		for c := range cs {
-			if s.tvs[c].Domain[i] < 0 {
-				keys = false
-				break
-			}
+		if open == 0 && !ptsAnyAt(perNode, i) {
+			continue
 		}
-		if !keys {
+		if !keyed && !ptsHasAll(s.tvs, i) {
 			continue
 		}
 		var verdict topologyspread.NodeVerdict
@@ -450,6 +459,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 				s.domOf[c][id] = d
 				s.DomainValues[c] = append(s.DomainValues[c], s.tvs[c].Values[id])
 				s.Counts[c] = append(s.Counts[c], 0)
+				open--
 			}
 			if perNode[c] != nil {
 				s.Counts[c][d] += int(perNode[c][i])
@@ -462,36 +472,40 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 	return s
 }
 
-// identityCounts fills s in the identity numbering when every node carries
-// every key (every node counts: the caller checked the inclusion
-// policies), summing the per-node counts by value on the way; it reports
-// false, leaving the fields for the general numbering to overwrite, as soon
-// as a node lacks a key.
-func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, perNode [][]int32) bool {
+// identityCounts fills s in the identity numbering, when every node
+// carries every key and counts (the caller checked): each constraint's
+// counts are the snapshot's matching pods per value of its key
+// (Snapshot.PodDomainCounts, kept across cycles), copied in O(values).
+func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
 	for c, tv := range s.tvs {
 		counts := pl.takeCounts(len(tv.Values))
-		if pn := perNode[c]; pn != nil {
-			for i, id := range tv.Domain {
-				if id < 0 {
-					return false
-				}
-				counts[id] += int(pn[i])
+		if q, ok := topologyspread.Query(s.Constraints[c].Selector, ns); ok {
+			for id, n := range s.snap.PodDomainCounts(q, tv.Key).Count {
+				counts[id] = int(n)
 			}
-		} else if !ptsAllKeyed(tv.Domain) {
-			return false
 		}
 		s.Counts[c] = counts
 		s.DomainValues[c] = slices.Clip(tv.Values)
 		s.Paths[c] = ptsPathsOf(counts)
 	}
 	s.pool = pl.counts
-	return true
 }
 
-// ptsAllKeyed reports whether every node has a value (no −1 id).
-func ptsAllKeyed(domain []int32) bool {
-	for _, id := range domain {
-		if id < 0 {
+// ptsAnyAt reports whether some constraint counts matching pods on
+// snapshot node i.
+func ptsAnyAt(perNode [][]int32, i int) bool {
+	for _, pn := range perNode {
+		if pn != nil && pn[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ptsHasAll reports whether snapshot node i carries every constraint's key.
+func ptsHasAll(tvs []*framework.TopologyValues, i int) bool {
+	for _, tv := range tvs {
+		if tv.Domain[i] < 0 {
 			return false
 		}
 	}
@@ -792,6 +806,26 @@ func (pl *PodTopologySpread) Filter(_ context.Context, state *framework.CycleSta
 	return nil
 }
 
+// ptsHoisted is what FilterBatch reads of a constraint in fast mode.
+type ptsHoisted struct {
+	dom    []int32 // value id by snapshot index
+	domOf  []int32 // domain by value id (nil: the identity)
+	counts []int
+	limit  int // a domain holding more matching pods is rejected
+}
+
+// count returns the matching pods of the domain of value id (0 when the
+// value is not a domain).
+func (h *ptsHoisted) count(id int32) int {
+	if h.domOf == nil {
+		return h.counts[id]
+	}
+	if d := h.domOf[id]; d >= 0 {
+		return h.counts[d]
+	}
+	return 0
+}
+
 // ptsBatchMax bounds the constraints FilterBatch hoists (more take Filter).
 const ptsBatchMax = 8
 
@@ -811,20 +845,18 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 		}
 		return
 	}
-	type hoisted struct {
-		dom    []int32 // value id by snapshot index
-		domOf  []int32 // domain by value id (nil: the identity)
-		counts []int
-		limit  int // a domain holding more matching pods is rejected
-	}
-	var buf [ptsBatchMax]hoisted
+	var buf [ptsBatchMax]ptsHoisted
 	cs := buf[:nc]
 	for c := range cs {
-		cs[c] = hoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
+		cs[c] = ptsHoisted{dom: s.tvs[c].Domain, domOf: s.domOf[c], counts: s.Counts[c],
 			limit: int(s.Constraints[c].MaxSkew) + s.minMatch(c) - s.SelfMatch[c]}
 	}
 	snapNodes := s.snap.Nodes()
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
+	if useIdx && nc == 1 && len(s.tvs[0].Values) <= ptsVerdictsMax {
+		pl.filterOneByValue(&cs[0], len(s.tvs[0].Values), idx[:len(nodes)], out)
+		return
+	}
 	for i, node := range nodes {
 		k := -1
 		if useIdx {
@@ -845,16 +877,32 @@ func (pl *PodTopologySpread) FilterBatch(ctx context.Context, state *framework.C
 				out[i] = pl.missingLabel
 				break
 			}
-			count := 0
-			if h.domOf == nil {
-				count = h.counts[id]
-			} else if d := h.domOf[id]; d >= 0 {
-				count = h.counts[d]
-			}
-			if count > h.limit {
+			if h.count(id) > h.limit {
 				out[i] = pl.notMatch
 				break
 			}
 		}
+	}
+}
+
+// ptsVerdictsMax bounds the values filterOneByValue tabulates.
+const ptsVerdictsMax = 256
+
+// filterOneByValue is FilterBatch for one constraint h, whose key has
+// values ids, over the snapshot nodes idx: each value's verdict is decided
+// once, and a node's is one table read (slot 0 for a node without the
+// key).
+func (pl *PodTopologySpread) filterOneByValue(h *ptsHoisted, values int, idx []int32, out []*framework.Status) {
+	var buf [ptsVerdictsMax + 1]*framework.Status
+	verdicts := buf[:values+1]
+	verdicts[0] = pl.missingLabel
+	for id := range int32(values) {
+		if h.count(id) > h.limit {
+			verdicts[id+1] = pl.notMatch
+		}
+	}
+	dom := h.dom
+	for i, k := range idx {
+		out[i] = verdicts[dom[k]+1]
 	}
 }

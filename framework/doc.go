@@ -84,7 +84,8 @@
 //     (AddPod, RemovePod, AddNode...) and keeps the indexes plugins share:
 //     Resources (every node's numbers in one dense array, NodeResources),
 //     PodCounts (PodQuery, PodTerm), AffinityGroups (AffinityGroup,
-//     TermKind), TopologyValues, TaintClasses (nodes grouped by equal taint
+//     TermKind), both also summed per topology domain (PodDomainCounts,
+//     AffinityGroupDomainCounts, DomainCounts), TopologyValues, TaintClasses (nodes grouped by equal taint
 //     lists), ImageTable (every node's images by number, ImageMaskBit).
 //     Storage objects live in it too (WithStorage, Snapshot.StorageObject).
 //   - CycleState carries one cycle's plugin state (StateKey, StateData,

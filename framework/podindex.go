@@ -22,6 +22,9 @@ import (
 //     grouped by identity (kind, namespaces, selectors, topology key), each
 //     with the nodes whose pods carry it, how many times and with what total
 //     weight. Maintained as pods are added and removed.
+//   - Both summed per value of a topology key (podindex_domains.go:
+//     PodDomainCounts, AffinityGroupDomainCounts), kept with the entry or
+//     group once asked.
 //
 // Complexity (n nodes, p assigned pods, e entries, g groups, k label
 // classes):
@@ -31,8 +34,9 @@ import (
 //     cycle; O(e) to evict.
 //   - AddPod/RemovePod: naming the pod's label class, O(e) reads of the
 //     entries' verdicts on the class (a match only for a class newer than
-//     the entry), +1/−1 on the matching entries' slot; for a
-//     pod with affinity terms, O(terms) map updates of the groups.
+//     the entry), +1/−1 on the matching entries' slot and on their
+//     per-domain sums; for a pod with affinity terms, O(terms) map updates
+//     of the groups (and their sums).
 //   - AddNode/RemoveNode: O(e·n) (every entry gains or loses a slot).
 //   - Clone: O(e + g) (the entries and groups are shared copy-on-write: the
 //     first write to a shared entry on either side copies that entry, O(n),
@@ -46,7 +50,11 @@ import (
 // podIndexBudget bounds the PodCounts memo's counts (bytes), and
 // podIndexMinEntries and podIndexMaxEntries its number of entries: pods
 // with many distinct selectors (apps, tiers, versions, matchLabelKeys)
-// keep their counts across cycles on clusters of any size.
+// keep their counts across cycles on clusters of any size. The budget
+// counts the per-node counts only: an entry's per-domain sums (one per
+// topology key asked, 4 bytes a value, plus a bit) add at most as much
+// again per key with a value per node (kubernetes.io/hostname), and far
+// less for zones.
 const (
 	podIndexBudget     = 16 << 20
 	podIndexMinEntries = 64
@@ -229,6 +237,11 @@ type podIndex struct {
 type podIndexSlot struct {
 	e     *podCountEntry
 	owned bool
+	// domains are e's counts summed per topology domain, one per key
+	// asked (podindex_domains.go); domOwned is false while they are
+	// shared with a clone.
+	domains  []*DomainCounts
+	domOwned bool
 }
 
 type podCountEntry struct {
@@ -255,6 +268,10 @@ func (e *podCountEntry) matches(c int32, pod *Pod, ns map[string]map[string]stri
 type groupSlot struct {
 	g     *AffinityGroup
 	owned bool
+	// dom is g's counts summed per domain of its topology key, once asked
+	// (podindex_domains.go); domOwned is false while shared with a clone.
+	dom      *DomainCounts
+	domOwned bool
 }
 
 func (x *podIndex) evictLocked() {
@@ -278,15 +295,15 @@ func (x *podIndex) forkFrom(src *podIndex) {
 	if len(src.slots) > 0 {
 		x.slots = make(map[string]*podIndexSlot, len(src.slots))
 		for k, sl := range src.slots {
-			sl.owned = false
-			x.slots[k] = &podIndexSlot{e: sl.e}
+			sl.owned, sl.domOwned = false, false
+			x.slots[k] = &podIndexSlot{e: sl.e, domains: sl.domains}
 		}
 	}
 	if src.groups != nil {
 		x.groups = make(map[string]*groupSlot, len(src.groups))
 		for k, sl := range src.groups {
-			sl.owned = false
-			x.groups[k] = &groupSlot{g: sl.g}
+			sl.owned, sl.domOwned = false, false
+			x.groups[k] = &groupSlot{g: sl.g, dom: sl.dom}
 		}
 	}
 }
@@ -317,6 +334,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 			sl.owned = true
 		}
 		sl.e.counts[node] += delta
+		sl.domainsAdd(node, delta)
 	}
 	if pi.HasAffinity() {
 		// The groups are kept from the first pod with affinity on, while
@@ -336,6 +354,7 @@ func (x *podIndex) nodeAdded() {
 	defer x.mu.Unlock()
 	x.classesNodeAdded()
 	for _, sl := range x.slots {
+		sl.domains = nil // renumbered: rebuilt when next asked
 		if !sl.owned {
 			sl.e = &podCountEntry{m: sl.e.m, counts: append(slices.Clip(sl.e.counts), 0), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
 			sl.owned = true
@@ -352,6 +371,7 @@ func (x *podIndex) nodeRemoved(i int) {
 	defer x.mu.Unlock()
 	x.classesNodeRemoved(i)
 	for _, sl := range x.slots {
+		sl.domains = nil // renumbered: rebuilt when next asked
 		if !sl.owned {
 			c := make([]int32, 0, len(sl.e.counts)-1)
 			c = append(append(c, sl.e.counts[:i]...), sl.e.counts[i+1:]...)
@@ -365,6 +385,7 @@ func (x *podIndex) nodeRemoved(i int) {
 		return
 	}
 	for k, sl := range x.groups {
+		sl.dom = nil
 		g := sl.g
 		if len(g.Nodes) == 0 {
 			continue
@@ -458,6 +479,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	}
 	g.Count[p] += delta
 	g.Weight[p] += int64(delta) * int64(weight)
+	sl.domainAdd(node, delta, int64(delta)*int64(weight))
 	if g.Count[p] > 0 {
 		return
 	}

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -390,6 +391,10 @@ func TestPodIndexConcurrentReaders(t *testing.T) {
 					return
 				}
 				s.AffinityGroups()
+				if d := s.PodDomainCounts(q, "kubernetes.io/hostname"); d.NonZero != len(slices.DeleteFunc(piBruteCount(s, q), func(n int32) bool { return n == 0 })) {
+					t.Errorf("concurrent read: %d domains with pods, want the nodes with pods", d.NonZero)
+					return
+				}
 			}
 		}()
 	}

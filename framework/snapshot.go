@@ -476,6 +476,8 @@ type TopologyValues struct {
 	Key    string
 	Values []string
 	Domain []int32
+	// Unkeyed is the number of nodes without the key (Domain −1).
+	Unkeyed int
 }
 
 // TopologyValues returns the numbering of key's values over the snapshot's
@@ -493,6 +495,7 @@ func (s *Snapshot) TopologyValues(key string) *TopologyValues {
 		v, ok := n.node.Labels[key]
 		if !ok {
 			tv.Domain[i] = -1
+			tv.Unkeyed++
 			continue
 		}
 		id, seen := ids[v]

@@ -154,42 +154,20 @@ func (f *ipaFastScores) slot(key string) int {
 	return len(f.keys) - 1
 }
 
-// addDense adds perPod × counts[i] to the domain of every node i with
-// counts[i] > 0 that carries key (a node without it receives nothing, as
-// in the reference walk, which then does not create the key either).
-func (f *ipaFastScores) addDense(key string, counts []int32, perPod int64) {
-	tv := f.snap.TopologyValues(key)
-	var dom []int64
-	for i, c := range counts {
-		if c == 0 {
-			continue
-		}
-		id := tv.Domain[i]
-		if id < 0 {
-			continue
-		}
-		if dom == nil {
-			dom = f.dom[f.slot(key)]
-		}
-		dom[id] += int64(c) * perPod
+// addDomains adds, for every value of dc's key, perPod × dc.Count and
+// perWeight × dc.Weight to the value's score. A key no node of which holds
+// anything receives nothing (as in the reference walk, which then does not
+// create the key either).
+func (f *ipaFastScores) addDomains(dc *framework.DomainCounts, perPod, perWeight int64) {
+	if dc.NonZero == 0 {
+		return
 	}
-}
-
-// addGroup adds, for every node of group g carrying key, amount(position).
-func (f *ipaFastScores) addGroup(g *framework.AffinityGroup, amount func(p int) int64) {
-	key := g.Term.TopologyKey
-	tv := f.snap.TopologyValues(key)
-	var dom []int64
-	for p, i := range g.Nodes {
-		id := tv.Domain[i]
-		if id < 0 {
-			continue
-		}
-		if dom == nil {
-			dom = f.dom[f.slot(key)]
-		}
-		dom[id] += amount(p)
+	dom := f.dom[f.slot(dc.Values.Key)]
+	if perWeight == 0 {
+		dc.EachHit(func(id int32) { dom[id] += int64(dc.Count[id]) * perPod })
+		return
 	}
+	dc.EachHit(func(id int32) { dom[id] += dc.Weight[id] * perWeight })
 }
 
 // score sums the node's domain scores.
@@ -391,35 +369,36 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 
 // preScoreFast computes what the reference walk computes from the
 // snapshot's pod index: the incoming pod's preferred terms contribute
-// weight × (matching pods on the node), from Snapshot.PodCounts; the
-// existing pods' terms contribute per distinct term selecting the incoming
-// pod (Snapshot.AffinityGroupsSelecting). Sums of integers, so the order of
-// contributions does not matter.
+// weight × (matching pods in the domain), from Snapshot.PodDomainCounts;
+// the existing pods' terms contribute per distinct term selecting the
+// incoming pod (Snapshot.AffinityGroupsSelecting), from the term's count
+// or weights per domain (Snapshot.AffinityGroupDomainCounts). The
+// snapshot keeps both per domain, so a cycle costs O(terms × values/64 +
+// domains touched). Sums of integers, so the order of contributions does
+// not matter.
 func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaFastScores {
 	f := &ipaFastScores{snap: snap, pool: pl.doms}
 	for i := range pod.PreferredAffinityTerms {
 		t := &pod.PreferredAffinityTerms[i]
-		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}})
-		f.addDense(t.TopologyKey, counts, ipaContribution(t.Weight, 1))
+		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}}
+		f.addDomains(snap.PodDomainCounts(q, t.TopologyKey), ipaContribution(t.Weight, 1), 0)
 	}
 	for i := range pod.PreferredAntiAffinityTerms {
 		t := &pod.PreferredAntiAffinityTerms[i]
-		counts := snap.PodCounts(framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}})
-		f.addDense(t.TopologyKey, counts, ipaContribution(t.Weight, -1))
+		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}}
+		f.addDomains(snap.PodDomainCounts(q, t.TopologyKey), ipaContribution(t.Weight, -1), 0)
 	}
 	hard := pl.args.HardPodAffinityWeight
 	for _, g := range snap.AffinityGroupsSelecting(pod.Pod) {
 		switch g.Kind {
 		case framework.TermRequiredAffinity:
-			if hard <= 0 {
-				continue
+			if hard > 0 {
+				f.addDomains(snap.AffinityGroupDomainCounts(g), ipaContribution(hard, 1), 0)
 			}
-			per := ipaContribution(hard, 1)
-			f.addGroup(g, func(p int) int64 { return int64(g.Count[p]) * per })
 		case framework.TermPreferredAffinity:
-			f.addGroup(g, func(p int) int64 { return g.Weight[p] })
+			f.addDomains(snap.AffinityGroupDomainCounts(g), 0, 1)
 		case framework.TermPreferredAntiAffinity:
-			f.addGroup(g, func(p int) int64 { return -g.Weight[p] })
+			f.addDomains(snap.AffinityGroupDomainCounts(g), 0, -1)
 		}
 	}
 	return f

@@ -291,7 +291,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	for c := range cs {
 		tv := snap.TopologyValues(cs[c].TopologyKey)
 		s.tvs[c] = tv
-		keyed := ptsAllKeyed(tv.Domain)
+		keyed := tv.Unkeyed == 0
 		complete = complete && keyed
 		s.keyed[c] = keyed
 		if cs[c].IsHostname() {
@@ -383,9 +383,10 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	if !needPass || scored == 0 {
 		return s
 	}
+	queries := make([]framework.PodQuery, nc)
 	for c := range cs {
 		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
-			s.perNode[c] = snap.PodCounts(q)
+			s.perNode[c], queries[c] = snap.PodCounts(q), q
 		}
 	}
 	// Every eligible node of the snapshot adds its count to the domain of
@@ -404,14 +405,12 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		}
 		values, miss, counts := s.tvs[c].Domain, missing[c], s.Counts[c]
 		if complete && includeAll {
-			// Every node counts: sum by value, then by domain.
-			byValue := make([]int64, len(s.tvs[c].Values))
-			for i, k := range cnt[:n] {
-				byValue[values[i]] += int64(k)
-			}
+			// Every node counts: the snapshot's sums by value
+			// (Snapshot.PodDomainCounts), then by domain.
+			byValue := snap.PodDomainCounts(queries[c], s.tvs[c].Key).Count
 			for id, k := range byValue {
 				if d := dom[id]; d >= 0 {
-					counts[d] += k
+					counts[d] += int64(k)
 				}
 			}
 			continue
@@ -795,16 +794,6 @@ func (s *ptsPreScoreState) hoist() *ptsHoisted {
 		}
 	}
 	return h
-}
-
-// ptsAllKeyed reports whether every node has a value (no −1 id).
-func ptsAllKeyed(domain []int32) bool {
-	for _, id := range domain {
-		if id < 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // score is Score with the state read.

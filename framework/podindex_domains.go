@@ -1,0 +1,215 @@
+package framework
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// This file keeps the pod index's counts summed per topology domain. The
+// topology plugins read, every cycle, how many matching pods (or affinity
+// terms) each value of a node label key holds: PodTopologySpread's
+// per-zone counts, InterPodAffinity's domains claimed by the existing
+// pods' anti-affinity and by the pods its own terms select. Summing the
+// per-node counts costs O(nodes) a cycle, O(pods with the term) for an
+// affinity group; the sums below are built once per (query or group, key)
+// and then kept exact by the same AddPod/RemovePod updates as the per-node
+// counts, so that a cycle reads them in O(values) — O(values/64) for which
+// values hold anything.
+//
+// A sum belongs to one snapshot's slot (podIndexSlot, groupSlot): a clone
+// shares it read-only and either side copies it before its first update
+// (domOwned). It is numbered by one TopologyValues; node changes renumber
+// the values (Snapshot.TopologyValues returns a new one), so a sum whose
+// numbering is not the snapshot's current one is rebuilt when read, and
+// AddNode/RemoveNode drop them all.
+
+// DomainCounts is a count per value of a node label key: for a pod query
+// (Snapshot.PodDomainCounts), the matching pods on the nodes holding each
+// value; for an affinity group (Snapshot.AffinityGroupDomainCounts), the
+// group's terms and their weights on those nodes. Nodes without the key
+// count nowhere. It is read-only and valid until the snapshot is next
+// mutated.
+type DomainCounts struct {
+	// Values numbers the key's values; Count, Weight and Hit are indexed
+	// by its value ids.
+	Values *TopologyValues
+	// Count is the pods (or terms) per value.
+	Count []int32
+	// Weight is the sum of the terms' weights per value (affinity groups
+	// only; nil for pod queries).
+	Weight []int64
+	// Hit has bit id set when Count[id] > 0.
+	Hit []uint64
+	// NonZero is the number of values with Count > 0.
+	NonZero int
+}
+
+// newDomainCounts returns empty counts over tv's values.
+func newDomainCounts(tv *TopologyValues, weighted bool) *DomainCounts {
+	d := &DomainCounts{Values: tv, Count: make([]int32, len(tv.Values)), Hit: make([]uint64, (len(tv.Values)+63)/64)}
+	if weighted {
+		d.Weight = make([]int64, len(tv.Values))
+	}
+	return d
+}
+
+// add adds count pods (terms) and weight on node to the node's value. A
+// node outside the numbering (a sum about to be dropped as stale) is
+// ignored.
+func (d *DomainCounts) add(node int, count int32, weight int64) {
+	if node < 0 || node >= len(d.Values.Domain) {
+		return
+	}
+	id := d.Values.Domain[node]
+	if id < 0 {
+		return
+	}
+	old := d.Count[id]
+	nw := old + count
+	d.Count[id] = nw
+	if d.Weight != nil {
+		d.Weight[id] += weight
+	}
+	switch {
+	case old <= 0 && nw > 0:
+		d.Hit[id>>6] |= 1 << (id & 63)
+		d.NonZero++
+	case old > 0 && nw <= 0:
+		d.Hit[id>>6] &^= 1 << (id & 63)
+		d.NonZero--
+	}
+}
+
+// clone returns a copy that updates do not share.
+func (d *DomainCounts) clone() *DomainCounts {
+	c := *d
+	c.Count, c.Weight, c.Hit = slices.Clone(d.Count), slices.Clone(d.Weight), slices.Clone(d.Hit)
+	return &c
+}
+
+// EachHit calls fn with every value id whose Count is positive, in
+// increasing order.
+func (d *DomainCounts) EachHit(fn func(id int32)) {
+	for w, word := range d.Hit {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			fn(int32(w<<6 + b))
+		}
+	}
+}
+
+// PodDomainCounts returns the pods matching q (PodCounts) summed per value
+// of key (TopologyValues(key)). The sums are memoized with q's counts and
+// kept exact as pods come and go; the first call for a (q, key) pair costs
+// O(nodes), later ones O(1). The result is read-only and valid until the
+// snapshot is next mutated. It is safe for concurrent use.
+func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
+	tv := s.TopologyValues(key)
+	counts := s.PodCounts(q)
+	var buf [256]byte
+	kb := q.appendKey(buf[:0])
+	x := &s.podIdx
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	sl, ok := x.slots[string(kb)]
+	if !ok { // evicted meanwhile by another reader's query: sum, not kept
+		return domainCountsOf(tv, counts)
+	}
+	for i, old := range sl.domains {
+		if old.Values.Key != key {
+			continue
+		}
+		if old.Values == tv {
+			return old
+		}
+		// Numbered before a node changed: replace it.
+		nd := domainCountsOf(tv, sl.e.counts)
+		ds := slices.Clone(sl.domains)
+		ds[i] = nd
+		sl.domains = ds
+		return nd
+	}
+	nd := domainCountsOf(tv, sl.e.counts)
+	sl.domains = append(slices.Clip(sl.domains), nd)
+	return nd
+}
+
+// domainCountsOf sums per-node counts by tv's values.
+func domainCountsOf(tv *TopologyValues, counts []int32) *DomainCounts {
+	d := newDomainCounts(tv, false)
+	dom, sums := tv.Domain[:len(counts)], d.Count
+	for k, n := range counts {
+		if id := dom[k]; n != 0 && id >= 0 {
+			sums[id] += n
+		}
+	}
+	for id, n := range sums {
+		if n > 0 {
+			d.Hit[id>>6] |= 1 << (id & 63)
+			d.NonZero++
+		}
+	}
+	return d
+}
+
+// AffinityGroupDomainCounts returns group g's terms (AffinityGroup.Count)
+// and weights summed per value of its term's topology key. The sums are
+// kept with the group and updated as pods with the term come and go; the
+// first call costs O(nodes of g), later ones O(1). g must be a group the
+// snapshot returned since its last mutation. The result is read-only and
+// valid until the snapshot is next mutated. It is safe for concurrent use.
+func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
+	tv := s.TopologyValues(g.Term.TopologyKey)
+	x := &s.podIdx
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	sl, ok := x.groups[g.key]
+	if !ok || sl.g != g {
+		return groupDomainCountsOf(tv, g)
+	}
+	if sl.dom != nil && sl.dom.Values == tv {
+		return sl.dom
+	}
+	sl.dom, sl.domOwned = groupDomainCountsOf(tv, g), true
+	return sl.dom
+}
+
+// groupDomainCountsOf sums g's per-node counts and weights by tv's values.
+func groupDomainCountsOf(tv *TopologyValues, g *AffinityGroup) *DomainCounts {
+	d := newDomainCounts(tv, true)
+	for p, k := range g.Nodes {
+		d.add(int(k), g.Count[p], g.Weight[p])
+	}
+	return d
+}
+
+// domainsAdd adds delta pods on node to the slot's sums (copying them
+// first while they are shared with a clone).
+func (sl *podIndexSlot) domainsAdd(node int, delta int32) {
+	if len(sl.domains) == 0 {
+		return
+	}
+	if !sl.domOwned {
+		ds := make([]*DomainCounts, len(sl.domains))
+		for i, d := range sl.domains {
+			ds[i] = d.clone()
+		}
+		sl.domains, sl.domOwned = ds, true
+	}
+	for _, d := range sl.domains {
+		d.add(node, delta, 0)
+	}
+}
+
+// domainAdd adds delta terms of weight on node to the group's sums
+// (copying them first while they are shared with a clone).
+func (sl *groupSlot) domainAdd(node int32, delta int32, weight int64) {
+	if sl.dom == nil {
+		return
+	}
+	if !sl.domOwned {
+		sl.dom, sl.domOwned = sl.dom.clone(), true
+	}
+	sl.dom.add(int(node), delta, weight)
+}

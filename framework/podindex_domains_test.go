@@ -1,0 +1,205 @@
+package framework
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// pdKeys are the topology keys of the per-domain tests: a value per node,
+// a few shared values (absent on some nodes), and a key no node has.
+var pdKeys = []string{"kubernetes.io/hostname", "zone", "absent"}
+
+// pdNode returns node name with its zone label (none for "").
+func pdNode(name, zone string) *Node {
+	n := testNode(name, 1000)
+	if zone != "" {
+		n.Labels["zone"] = zone
+	}
+	return n
+}
+
+// pdBrute sums per-node counts (by node name) by the nodes' values of key,
+// read from the node labels, keeping positive sums only.
+func pdBrute(s *Snapshot, key string, perNode func(i int, name string) (int64, int64)) map[string][2]int64 {
+	out := map[string][2]int64{}
+	for i, ni := range s.Nodes() {
+		v, ok := ni.Node().Labels[key]
+		if !ok {
+			continue
+		}
+		c, w := perNode(i, ni.Name())
+		if c == 0 && w == 0 {
+			continue
+		}
+		sum := out[v]
+		out[v] = [2]int64{sum[0] + c, sum[1] + w}
+	}
+	maps.DeleteFunc(out, func(_ string, v [2]int64) bool { return v[0] == 0 })
+	return out
+}
+
+// pdView renders d as value → count and weight (positive counts only),
+// checking Hit and NonZero against Count on the way.
+func pdView(t *rapid.T, d *DomainCounts) map[string][2]int64 {
+	out := map[string][2]int64{}
+	nonZero := 0
+	for id, c := range d.Count {
+		hit := d.Hit[id>>6]&(1<<(id&63)) != 0
+		if hit != (c > 0) {
+			t.Fatalf("value %q: count %d, hit %v", d.Values.Values[id], c, hit)
+		}
+		if c == 0 {
+			continue
+		}
+		nonZero++
+		var w int64
+		if d.Weight != nil {
+			w = d.Weight[id]
+		}
+		out[d.Values.Values[id]] = [2]int64{int64(c), w}
+	}
+	if nonZero != d.NonZero {
+		t.Fatalf("NonZero %d, %d values counted", d.NonZero, nonZero)
+	}
+	var ids []int32
+	d.EachHit(func(id int32) { ids = append(ids, id) })
+	if len(ids) != nonZero || !slices.IsSorted(ids) {
+		t.Fatalf("EachHit gave %v for %d values", ids, nonZero)
+	}
+	return out
+}
+
+// TestPropDomainCountsMatchRecount: after any sequence of pod additions,
+// removals and updates (a pod replaced by one of other labels, terms or
+// node), node additions, removals and relabellings, and clones, on any of
+// the live snapshots, every snapshot's PodDomainCounts and
+// AffinityGroupDomainCounts equal a from-scratch recount of its pods by
+// the nodes' labels; the sums asked before a change are kept up to date by
+// it (asked again, they are the same memo), and none leaks between a
+// snapshot and its clones.
+func TestPropDomainCountsMatchRecount(t *testing.T) {
+	queries := piQueries()
+	rapid.Check(t, func(t *rapid.T) {
+		zones := []string{"", "z1", "z2", "z3"}
+		n0 := rapid.IntRange(1, 5).Draw(t, "nodes")
+		var nodes []*Node
+		for i := range n0 {
+			nodes = append(nodes, pdNode(fmt.Sprintf("n%d", i), rapid.SampledFrom(zones).Draw(t, "zone")))
+		}
+		s0 := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
+		snaps := []*Snapshot{s0}
+		podSeq, nodeSeq := 0, n0
+		allPods := func(s *Snapshot) []*Pod {
+			var all []*Pod
+			for _, ni := range s.Nodes() {
+				for _, pi := range ni.Pods {
+					all = append(all, pi.Pod)
+				}
+			}
+			return all
+		}
+		for range rapid.IntRange(1, 40).Draw(t, "ops") {
+			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, "snap")]
+			randomNode := func() string { return s.Nodes()[rapid.IntRange(0, s.NumNodes()-1).Draw(t, "node")].Name() }
+			switch op := rapid.IntRange(0, 10).Draw(t, "op"); {
+			case op <= 3: // add a pod
+				podSeq++
+				if err := s.AddPod(piDrawPod(t, fmt.Sprintf("p%d", podSeq), randomNode())); err != nil {
+					t.Fatal(err)
+				}
+			case op <= 4: // remove a pod
+				if all := allPods(s); len(all) > 0 {
+					if err := s.RemovePod(all[rapid.IntRange(0, len(all)-1).Draw(t, "victim")]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case op <= 6: // update a pod: same name, new labels, terms and maybe node
+				if all := allPods(s); len(all) > 0 {
+					old := all[rapid.IntRange(0, len(all)-1).Draw(t, "updated")]
+					if err := s.RemovePod(old); err != nil {
+						t.Fatal(err)
+					}
+					if err := s.AddPod(piDrawPod(t, old.Name, randomNode())); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case op == 7:
+				snaps = append(snaps, s.Clone())
+			case op == 8:
+				nodeSeq++
+				if err := s.AddNode(pdNode(fmt.Sprintf("n%d", nodeSeq), rapid.SampledFrom(zones).Draw(t, "zone"))); err != nil {
+					t.Fatal(err)
+				}
+			case op == 9: // relabel a node
+				if err := s.UpdateNode(pdNode(randomNode(), rapid.SampledFrom(zones).Draw(t, "zone"))); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if s.NumNodes() > 1 {
+					if err := s.RemoveNode(randomNode()); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for k, sn := range snaps {
+				for qi, q := range queries {
+					brute := piBruteCount(sn, q)
+					for _, key := range pdKeys {
+						got := pdView(t, sn.PodDomainCounts(q, key))
+						want := pdBrute(sn, key, func(i int, _ string) (int64, int64) { return int64(brute[i]), 0 })
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Fatalf("snapshot %d query %d key %s: sums %v, recount %v", k, qi, key, got, want)
+						}
+					}
+				}
+				bruteGroups := piBruteGroups(sn)
+				for _, g := range sn.AffinityGroups() {
+					perNode := bruteGroups[piTermKey(g.Kind, g.Term)]
+					got := pdView(t, sn.AffinityGroupDomainCounts(g))
+					want := pdBrute(sn, g.Term.TopologyKey, func(_ int, name string) (int64, int64) {
+						v := perNode[name]
+						return v[0], v[1]
+					})
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("snapshot %d group %s: sums %v, recount %v", k, piTermKey(g.Kind, g.Term), got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestDomainCountsKeptNotRebuilt: a pod added after the sums were asked
+// updates the same memo (no rebuild) on the snapshot that added it, while
+// its clone keeps the sums it shared, unchanged.
+func TestDomainCountsKeptNotRebuilt(t *testing.T) {
+	s := MustSnapshot([]*Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
+	web := func(name, node string) *Pod {
+		return &Pod{ObjectMeta: ObjectMeta{Name: name, UID: name, Namespace: "a", Labels: map[string]string{"app": "web"}}, Spec: PodSpec{NodeName: node}}
+	}
+	if err := s.AddPod(web("p1", "a")); err != nil {
+		t.Fatal(err)
+	}
+	q := piQueries()[1] // app=web in namespace a
+	before := s.PodDomainCounts(q, "zone")
+	clone := s.Clone()
+	for _, p := range []*Pod{web("p2", "b"), web("p3", "c")} {
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := s.PodDomainCounts(q, "zone")
+	if got := after.Count; fmt.Sprint(got) != "[2 1]" || after.NonZero != 2 {
+		t.Errorf("after two more pods: counts %v (NonZero %d), want [2 1] (2)", got, after.NonZero)
+	}
+	if again := s.PodDomainCounts(q, "zone"); again != after {
+		t.Errorf("asked again without a change: a new DomainCounts, want the memo")
+	}
+	if got := clone.PodDomainCounts(q, "zone"); got != before || fmt.Sprint(got.Count) != "[1 0]" || got.NonZero != 1 {
+		t.Errorf("clone: counts %v (NonZero %d, same memo %v), want the shared [1 0] (1)", got.Count, got.NonZero, got == before)
+	}
+}
