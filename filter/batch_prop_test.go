@@ -163,8 +163,9 @@ func TestPropFilterBatchEqualsFilter(t *testing.T) {
 // the release keeps its counts and domains.
 func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		// Up to a quarter of the nodes lack the hostname: still ≥ slicePoolMin values.
-		n := rapid.IntRange(slicePoolMin*4/3+2, slicePoolMin*4/3+40).Draw(t, "nodes")
+		// Up to a quarter of the nodes lack the hostname: still enough
+		// values for every per-domain slice to be recycled.
+		n := rapid.IntRange(slicePoolMinBytes/4*4/3+2, slicePoolMinBytes/4*4/3+40).Draw(t, "nodes")
 		unkeyed := rapid.IntRange(0, 3).Draw(t, "unkeyed") // every (unkeyed+3)-th node lacks the hostname (0: none does)
 		var nodes []*fw.Node
 		for i := range n {
