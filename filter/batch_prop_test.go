@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -165,7 +166,7 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// Up to a quarter of the nodes lack the hostname: still enough
 		// values for every per-domain slice to be recycled.
-		n := rapid.IntRange(slicePoolMinBytes/4*4/3+2, slicePoolMinBytes/4*4/3+40).Draw(t, "nodes")
+		n := rapid.IntRange(slicepool.MinBytes/4*4/3+2, slicepool.MinBytes/4*4/3+40).Draw(t, "nodes")
 		unkeyed := rapid.IntRange(0, 3).Draw(t, "unkeyed") // every (unkeyed+3)-th node lacks the hostname (0: none does)
 		var nodes []*fw.Node
 		for i := range n {

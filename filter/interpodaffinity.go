@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/podaffinity"
+	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
 // Reasons of InterPodAffinity's Filter, verbatim from kube-scheduler v1.36
@@ -59,7 +60,7 @@ type InterPodAffinity struct {
 	existingFail     *framework.Status
 	// hits recycles the dense counts' hit bitmaps of released states
 	// (framework.ReleasableStateData).
-	hits *slicePool[uint64]
+	hits *slicepool.Pool[uint64]
 }
 
 var (
@@ -87,7 +88,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 		affinityFail:     framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonInterPodAffinityRulesNotMatch),
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
 		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
-		hits:             &slicePool[uint64]{},
+		hits:             &slicepool.Pool[uint64]{},
 	}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
 // This file is InterPodAffinity's PreFilter from the snapshot's pod index,
@@ -31,7 +32,7 @@ type ipaDense struct {
 	// hits recycles the slots' own hit bitmaps (one bit per value: per
 	// node for kubernetes.io/hostname) on release, unless cloned: a clone
 	// of the state shares the slots.
-	hits   *slicePool[uint64]
+	hits   *slicepool.Pool[uint64]
 	cloned atomic.Bool
 }
 
@@ -44,7 +45,7 @@ func (d *ipaDense) release() {
 	for _, slots := range [...][]ipaDenseSlot{d.existing, d.affinity, d.anti} {
 		for i := range slots {
 			if slots[i].ownHit {
-				d.hits.put(slots[i].hit)
+				d.hits.Put(slots[i].hit)
 				slots[i].hit, slots[i].ownHit = nil, false
 			}
 		}
@@ -84,7 +85,7 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int) *ipaDenseSlot {
 // nil, are the nodes (by snapshot index) holding dc's counts, each with a
 // positive count: marking their values is cheaper than merging dc.Hit when
 // they are fewer than its words.
-func (sl *ipaDenseSlot) add(hits *slicePool[uint64], c *ipaCounts, dc *framework.DomainCounts, nodes []int32) {
+func (sl *ipaDenseSlot) add(hits *slicepool.Pool[uint64], c *ipaCounts, dc *framework.DomainCounts, nodes []int32) {
 	sl.sources = append(sl.sources, dc)
 	sparse := nodes != nil && len(nodes) < len(dc.Hit)
 	if sl.hit == nil {
@@ -94,14 +95,14 @@ func (sl *ipaDenseSlot) add(hits *slicePool[uint64], c *ipaCounts, dc *framework
 			c.n += dc.NonZero
 			return
 		}
-		sl.hit, sl.ownHit = hits.take(len(dc.Hit)), true
+		sl.hit, sl.ownHit = hits.Take(len(dc.Hit)), true
 		clear(sl.hit)
 	}
 	if dc.NonZero == 0 {
 		return
 	}
 	if !sl.ownHit {
-		own := hits.take(len(sl.hit))
+		own := hits.Take(len(sl.hit))
 		copy(own, sl.hit)
 		sl.hit, sl.ownHit = own, true
 	}

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
 // TestPropInterPodAffinityFastMatchesWalk: PreFilter over the snapshot's
@@ -29,7 +30,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 			return
 		}
 		pl := ipaNewFilter(t, 1)
-		pl.hits = &slicePool[uint64]{minBytes: 1}
+		pl.hits = &slicepool.Pool[uint64]{SmallestBytes: 1}
 		other := fw.MustPodInfo(ipaGenPod(t, "other", "", 2))
 		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
 		pi := fw.MustPodInfo(c.pod)

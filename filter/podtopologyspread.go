@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/topologyspread"
 )
 
@@ -61,15 +62,15 @@ type PodTopologySpread struct {
 // ptsPools recycles a fast PreFilter state's per-domain slices: counts,
 // domain values and the value-to-domain numbering.
 type ptsPools struct {
-	counts slicePool[int]
-	values slicePool[string]
-	domOf  slicePool[int32]
+	counts slicepool.Pool[int]
+	values slicepool.Pool[string]
+	domOf  slicepool.Pool[int32]
 }
 
 // takeCounts returns a zeroed count slice of n domains, recycled when n is
 // large.
 func (pl *PodTopologySpread) takeCounts(n int) []int {
-	b := pl.pools.counts.take(n)
+	b := pl.pools.counts.Take(n)
 	clear(b)
 	return b
 }
@@ -231,13 +232,13 @@ func (s *ptsPreFilterState) Release() {
 		return
 	}
 	for c, counts := range s.Counts {
-		s.pool.counts.put(counts)
+		s.pool.counts.Put(counts)
 		s.Counts[c] = nil
 	}
 	if s.pooledDoms {
 		for c := range s.DomainValues {
-			s.pool.values.put(s.DomainValues[c])
-			s.pool.domOf.put(s.domOf[c])
+			s.pool.values.Put(s.DomainValues[c])
+			s.pool.domOf.Put(s.domOf[c])
 			s.DomainValues[c], s.domOf[c] = nil, nil
 		}
 	}
@@ -433,13 +434,13 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 	s.pool, s.pooledDoms = pl.pools, true
 	for c := range cs {
 		nv := len(s.tvs[c].Values)
-		dom := pl.pools.domOf.take(nv)
+		dom := pl.pools.domOf.Take(nv)
 		for j := range dom {
 			dom[j] = -1
 		}
 		s.domOf[c] = dom
-		s.DomainValues[c] = pl.pools.values.take(nv)[:0]
-		s.Counts[c] = pl.pools.counts.take(nv)[:0]
+		s.DomainValues[c] = pl.pools.values.Take(nv)[:0]
+		s.Counts[c] = pl.pools.counts.Take(nv)[:0]
 	}
 	var inclusion *topologyspread.IndexedInclusion
 	if !all {
