@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -155,16 +156,26 @@ func TestPropFilterBatchEqualsFilter(t *testing.T) {
 }
 
 // TestPropPodTopologySpreadRecycledCounts: with enough domains to recycle
-// count slices (hostname constraints over ≥ 256 nodes), a state built on a
-// slice a released state handed back equals the reference walk, cycle
-// after cycle while the snapshot changes.
+// per-domain slices (hostname constraints over ≥ 256 nodes), a state built
+// on slices a released state handed back equals the reference walk, cycle
+// after cycle while the snapshot changes, both when the domains are the
+// snapshot's value numbering (every node has the key) and when they are
+// numbered by the state itself (some nodes lack it); a clone taken before
+// the release keeps its counts and domains.
 func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(ptsPoolMin, ptsPoolMin+40).Draw(t, "nodes")
+		// Up to a quarter of the nodes lack the hostname: still enough
+		// values for every per-domain slice to be recycled.
+		n := rapid.IntRange(slicepool.MinBytes/4*4/3+2, slicepool.MinBytes/4*4/3+40).Draw(t, "nodes")
+		unkeyed := rapid.IntRange(0, 3).Draw(t, "unkeyed") // every (unkeyed+3)-th node lacks the hostname (0: none does)
 		var nodes []*fw.Node
 		for i := range n {
 			name := fmt.Sprintf("n%03d", i)
-			nodes = append(nodes, st.MakeNode().Name(name).Label(st.BatchHostKey, name).Label(st.BatchZoneKey, fmt.Sprintf("z%d", i%3)).Obj())
+			node := st.MakeNode().Name(name).Label(st.BatchHostKey, name).Label(st.BatchZoneKey, fmt.Sprintf("z%d", i%3)).Obj()
+			if unkeyed > 0 && i%(unkeyed+3) == 0 {
+				delete(node.Labels, st.BatchHostKey)
+			}
+			nodes = append(nodes, node)
 		}
 		var pods []*fw.Pod
 		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
@@ -172,6 +183,9 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 				Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name).Obj())
 		}
 		snap := fw.MustSnapshot(nodes, pods)
+		rev := slices.Clone(nodes)
+		slices.Reverse(rev)
+		reversed := fw.MustSnapshot(rev, pods)
 		incoming := st.MakePod().Name("in").Label("app", "web").
 			SpreadConstraint(fw.TopologySpreadConstraint{MaxSkew: rapid.Int32Range(1, 2).Draw(t, "skew"), TopologyKey: st.BatchHostKey,
 				WhenUnsatisfiable: fw.DoNotSchedule, LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
@@ -197,7 +211,19 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 			if diff := cmp.Diff(ptsCodes(pl, ref, pi, snap.Nodes()), ptsCodes(pl, fast, pi, snap.Nodes())); diff != "" {
 				t.Fatalf("round %d: verdicts (-ref +fast):\n%s", round, diff)
 			}
+			clone := fast.Clone()
 			fast.Release()
+			// The released slices are taken again by a cycle over the
+			// nodes in reverse order, which numbers the domains otherwise.
+			other := fw.NewCycleState()
+			other.SetSnapshot(reversed)
+			if _, s := pl.PreFilter(context.Background(), other, pi, reversed.Nodes()); !s.IsSuccess() {
+				t.Fatalf("PreFilter: %v", s)
+			}
+			if diff := cmp.Diff(ptsExactViewOf(ptsState(t, ref)), ptsExactViewOf(ptsState(t, clone)), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("round %d: clone after the release (-ref +clone):\n%s", round, diff)
+			}
+			other.Release()
 			if err := snap.AddPod(st.MakePod().Name(fmt.Sprintf("b%d", round)).Label("app", "web").Node(nodes[rapid.IntRange(0, n-1).Draw(t, "bind")].Name).Obj()); err != nil {
 				t.Fatal(err)
 			}

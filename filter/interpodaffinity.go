@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/podaffinity"
+	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
 // Reasons of InterPodAffinity's Filter, verbatim from kube-scheduler v1.36
@@ -57,6 +58,9 @@ type InterPodAffinity struct {
 	affinityFail     *framework.Status
 	antiAffinityFail *framework.Status
 	existingFail     *framework.Status
+	// hits recycles the dense counts' hit bitmaps of released states
+	// (framework.ReleasableStateData).
+	hits *slicepool.Pool[uint64]
 }
 
 var (
@@ -64,6 +68,8 @@ var (
 	_ framework.FilterPlugin        = (*InterPodAffinity)(nil)
 	_ framework.BatchFilterPlugin   = (*InterPodAffinity)(nil)
 	_ framework.PreFilterExtensions = (*InterPodAffinity)(nil)
+
+	_ framework.ReleasableStateData = (*ipaPreFilterState)(nil)
 )
 
 // NewInterPodAffinity returns the filter half of InterPodAffinity. args
@@ -82,6 +88,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 		affinityFail:     framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonInterPodAffinityRulesNotMatch),
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
 		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
+		hits:             &slicepool.Pool[uint64]{},
 	}, nil
 }
 
@@ -193,14 +200,26 @@ func (s *ipaPreFilterState) tables() {
 	}
 }
 
-// Clone deep-copies the counts; terms and pod are shared.
+// Clone deep-copies the counts; terms, pod and the dense counts are
+// shared (the latter are then no longer recycled on Release).
 func (s *ipaPreFilterState) Clone() framework.StateData {
 	s.tables()
+	if s.dense != nil {
+		s.dense.cloned.Store(true)
+	}
 	c := *s
 	c.existingAnti = s.existingAnti.clone()
 	c.affinity = s.affinity.clone()
 	c.anti = s.anti.clone()
 	return &c
+}
+
+// Release hands the dense counts' hit bitmaps back to the plugin
+// (framework.ReleasableStateData); the state must not be used afterwards.
+func (s *ipaPreFilterState) Release() {
+	if s.dense != nil {
+		s.dense.release()
+	}
 }
 
 // PreFilter builds the three count tables. It Skips when the incoming pod
@@ -223,7 +242,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	// list (the runner's call); by walking the pods otherwise.
 	fast := len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0]
 	if fast {
-		s.dense = &ipaDense{snap: snap}
+		s.dense = &ipaDense{snap: snap, hits: pl.hits}
 		s.filled = &sync.Once{}
 		pl.countExistingFast(s)
 	} else {

@@ -2,9 +2,10 @@ package filter
 
 import (
 	"math/bits"
-	"slices"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
 // This file is InterPodAffinity's PreFilter from the snapshot's pod index,
@@ -28,6 +29,28 @@ import (
 type ipaDense struct {
 	snap                     *framework.Snapshot
 	existing, affinity, anti []ipaDenseSlot
+	// hits recycles the slots' own hit bitmaps (one bit per value: per
+	// node for kubernetes.io/hostname) on release, unless cloned: a clone
+	// of the state shares the slots.
+	hits   *slicepool.Pool[uint64]
+	cloned atomic.Bool
+}
+
+// release hands the slots' own hit bitmaps back to the plugin's pool,
+// unless a clone shares them.
+func (d *ipaDense) release() {
+	if d.hits == nil || d.cloned.Load() {
+		return
+	}
+	for _, slots := range [...][]ipaDenseSlot{d.existing, d.affinity, d.anti} {
+		for i := range slots {
+			if slots[i].ownHit {
+				d.hits.Put(slots[i].hit)
+				slots[i].hit, slots[i].ownHit = nil, false
+			}
+		}
+	}
+	d.hits = nil
 }
 
 // ipaDenseSlot is one topology key's counts by value number: hit has bit
@@ -62,7 +85,7 @@ func (d *ipaDense) slot(slots *[]ipaDenseSlot, i int) *ipaDenseSlot {
 // nil, are the nodes (by snapshot index) holding dc's counts, each with a
 // positive count: marking their values is cheaper than merging dc.Hit when
 // they are fewer than its words.
-func (sl *ipaDenseSlot) add(c *ipaCounts, dc *framework.DomainCounts, nodes []int32) {
+func (sl *ipaDenseSlot) add(hits *slicepool.Pool[uint64], c *ipaCounts, dc *framework.DomainCounts, nodes []int32) {
 	sl.sources = append(sl.sources, dc)
 	sparse := nodes != nil && len(nodes) < len(dc.Hit)
 	if sl.hit == nil {
@@ -72,13 +95,16 @@ func (sl *ipaDenseSlot) add(c *ipaCounts, dc *framework.DomainCounts, nodes []in
 			c.n += dc.NonZero
 			return
 		}
-		sl.hit, sl.ownHit = make([]uint64, len(dc.Hit)), true
+		sl.hit, sl.ownHit = hits.Take(len(dc.Hit)), true
+		clear(sl.hit)
 	}
 	if dc.NonZero == 0 {
 		return
 	}
 	if !sl.ownHit {
-		sl.hit, sl.ownHit = slices.Clone(sl.hit), true
+		own := hits.Take(len(sl.hit))
+		copy(own, sl.hit)
+		sl.hit, sl.ownHit = own, true
 	}
 	if sparse {
 		for _, k := range nodes {
@@ -125,7 +151,7 @@ func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 			continue
 		}
 		slot := s.existingAnti.slot(g.Term.TopologyKey)
-		s.dense.slot(&s.dense.existing, slot).add(&s.existingAnti, dc, g.Nodes)
+		s.dense.slot(&s.dense.existing, slot).add(s.dense.hits, &s.existingAnti, dc, g.Nodes)
 	}
 }
 
@@ -142,13 +168,13 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 		}
 		for i := range s.affTerms {
 			t := &s.affTerms[i]
-			s.dense.slot(&s.dense.affinity, t.slot).add(&s.affinity, snap.PodDomainCounts(q, t.TopologyKey), nil)
+			s.dense.slot(&s.dense.affinity, t.slot).add(s.dense.hits, &s.affinity, snap.PodDomainCounts(q, t.TopologyKey), nil)
 		}
 	}
 	for i := range s.antiTerms {
 		t := &s.antiTerms[i]
 		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}}
-		s.dense.slot(&s.dense.anti, t.slot).add(&s.anti, snap.PodDomainCounts(q, t.TopologyKey), nil)
+		s.dense.slot(&s.dense.anti, t.slot).add(s.dense.hits, &s.anti, snap.PodDomainCounts(q, t.TopologyKey), nil)
 	}
 }
 

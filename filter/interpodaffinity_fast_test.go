@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
 // TestPropInterPodAffinityFastMatchesWalk: PreFilter over the snapshot's
@@ -18,7 +19,10 @@ import (
 // tables and the same verdicts — FilterBatch on the first, Filter on the
 // second — in successive cycles while pods are bound and removed (the index
 // is reused and must follow), and the fast state keeps agreeing after
-// AddPod on a clone.
+// AddPod on a clone. Every hit bitmap is recycled: a state takes the
+// bitmaps the previous cycle's released state handed back, and a clone
+// taken before a release keeps its verdicts while another pod's cycle
+// reuses the released bitmaps.
 func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := ipaGenCluster(t)
@@ -26,6 +30,8 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 			return
 		}
 		pl := ipaNewFilter(t, 1)
+		pl.hits = &slicepool.Pool[uint64]{SmallestBytes: 1}
+		other := fw.MustPodInfo(ipaGenPod(t, "other", "", 2))
 		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
 		pi := fw.MustPodInfo(c.pod)
 		ctx := context.Background()
@@ -69,6 +75,21 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 						t.Fatalf("round %d node %s after AddPod: index %v, walk %v", round, ni.Name(), out[k], want)
 					}
 				}
+				// A clone outlives the release; another pod's cycle
+				// (released, so that the next round reuses its bitmaps)
+				// runs in between.
+				kept := fast.Clone()
+				fast.Release()
+				os := fw.NewCycleState()
+				os.SetSnapshot(snap)
+				pl.PreFilter(ctx, os, other, all)
+				pl.FilterBatch(ctx, kept, pi, all, nil, out)
+				for k, ni := range all {
+					if want := pl.Filter(ctx, walk, pi, ni); !batchSameStatus(out[k], want) {
+						t.Fatalf("round %d node %s, clone after the release: index %v, walk %v", round, ni.Name(), out[k], want)
+					}
+				}
+				os.Release()
 			}
 			node := c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "bind")].Name
 			if err := snap.AddPod(ipaGenPod(t, fmt.Sprintf("bound%d", round), node, 2)); err != nil {

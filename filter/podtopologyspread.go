@@ -7,11 +7,11 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"sync"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/topologyspread"
 )
 
@@ -54,25 +54,25 @@ type PodTopologySpread struct {
 	missingLabel *framework.Status
 	notMatch     *framework.Status
 
-	// counts recycles the per-domain count slices of released states
-	// (framework.ReleasableStateData); it holds *[]int.
-	counts *sync.Pool
+	// pools recycles the per-domain slices of released states
+	// (framework.ReleasableStateData).
+	pools *ptsPools
 }
 
-// ptsPoolMin is the smallest count slice worth recycling.
-const ptsPoolMin = 256
+// ptsPools recycles a fast PreFilter state's per-domain slices: counts,
+// domain values and the value-to-domain numbering.
+type ptsPools struct {
+	counts slicepool.Pool[int]
+	values slicepool.Pool[string]
+	domOf  slicepool.Pool[int32]
+}
 
 // takeCounts returns a zeroed count slice of n domains, recycled when n is
 // large.
 func (pl *PodTopologySpread) takeCounts(n int) []int {
-	if n >= ptsPoolMin && pl.counts != nil {
-		if h, ok := pl.counts.Get().(*[]int); ok && cap(*h) >= n {
-			b := (*h)[:n]
-			clear(b)
-			return b
-		}
-	}
-	return make([]int, n)
+	b := pl.pools.counts.Take(n)
+	clear(b)
+	return b
 }
 
 var (
@@ -98,7 +98,7 @@ func NewPodTopologySpread(args config.PodTopologySpreadArgs, h framework.Handle)
 		parallelism:  1,
 		missingLabel: framework.NewStatus(framework.UnschedulableAndUnresolvable, ErrReasonTopologySpreadNodeLabelNotMatch),
 		notMatch:     framework.NewStatus(framework.Unschedulable, ErrReasonTopologySpreadConstraintsNotMatch),
-		counts:       &sync.Pool{},
+		pools:        &ptsPools{},
 	}
 	if h != nil {
 		pl.parallelism = max(h.Parallelism(), 1)
@@ -189,8 +189,11 @@ type ptsPreFilterState struct {
 	tvs   []*framework.TopologyValues
 	domOf [][]int32
 
-	// pool, when set, takes the large count slices back on Release.
-	pool *sync.Pool
+	// pool, when set, takes the large count slices back on Release, and
+	// also DomainValues and domOf when pooledDoms is set (they are then
+	// the state's own, not the snapshot's TopologyValues).
+	pool       *ptsPools
+	pooledDoms bool
 }
 
 // Clone returns a copy whose counts and critical paths AddPod/RemovePod can
@@ -208,6 +211,11 @@ func (s *ptsPreFilterState) Clone() framework.StateData {
 	c.Paths = slices.Clone(s.Paths)
 	c.DomainIndex = slices.Clone(s.DomainIndex)
 	c.DomainValues = slices.Clone(s.DomainValues)
+	if s.pooledDoms { // s recycles its arrays on Release: copy them
+		for i := range c.DomainValues {
+			c.DomainValues[i] = slices.Clone(c.DomainValues[i])
+		}
+	}
 	if s.domOf != nil {
 		c.domOf = make([][]int32, len(s.domOf))
 		for i := range s.domOf {
@@ -224,11 +232,15 @@ func (s *ptsPreFilterState) Release() {
 		return
 	}
 	for c, counts := range s.Counts {
-		if cap(counts) >= ptsPoolMin {
-			b := counts[:0]
-			s.pool.Put(&b)
-		}
+		s.pool.counts.Put(counts)
 		s.Counts[c] = nil
+	}
+	if s.pooledDoms {
+		for c := range s.DomainValues {
+			s.pool.values.Put(s.DomainValues[c])
+			s.pool.domOf.Put(s.domOf[c])
+			s.DomainValues[c], s.domOf[c] = nil, nil
+		}
 	}
 	s.pool = nil
 }
@@ -416,15 +428,19 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 			perNode[c] = snap.PodCounts(q)
 		}
 	}
+	// The per-domain slices, sized by the values (one per node for
+	// kubernetes.io/hostname), come from the plugin's pools and go back on
+	// Release.
+	s.pool, s.pooledDoms = pl.pools, true
 	for c := range cs {
-		tv := s.tvs[c]
-		dom := make([]int32, len(tv.Values))
+		nv := len(s.tvs[c].Values)
+		dom := pl.pools.domOf.Take(nv)
 		for j := range dom {
 			dom[j] = -1
 		}
 		s.domOf[c] = dom
-		s.DomainValues[c] = make([]string, 0, len(tv.Values))
-		s.Counts[c] = make([]int, 0, len(tv.Values))
+		s.DomainValues[c] = pl.pools.values.Take(nv)[:0]
+		s.Counts[c] = pl.pools.counts.Take(nv)[:0]
 	}
 	var inclusion *topologyspread.IndexedInclusion
 	if !all {
@@ -488,7 +504,7 @@ func (pl *PodTopologySpread) identityCounts(s *ptsPreFilterState, ns string) {
 		s.DomainValues[c] = slices.Clip(tv.Values)
 		s.Paths[c] = ptsPathsOf(counts)
 	}
-	s.pool = pl.counts
+	s.pool = pl.pools
 }
 
 // ptsAnyAt reports whether some constraint counts matching pods on

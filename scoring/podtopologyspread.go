@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/topologyspread"
 )
 
@@ -37,6 +39,9 @@ type PodTopologySpread struct {
 	defaults        []framework.TopologySpreadConstraint
 	systemDefaulted bool
 	parallelism     int
+	// members recycles the membership bitmaps (a bit per snapshot node)
+	// of released states (framework.ReleasableStateData).
+	members *slicepool.Pool[uint64]
 }
 
 var (
@@ -45,6 +50,8 @@ var (
 	_ framework.BatchScorePlugin     = (*PodTopologySpread)(nil)
 	_ framework.ScoreExtensions      = (*PodTopologySpread)(nil)
 	_ framework.BatchScoreExtensions = (*PodTopologySpread)(nil)
+
+	_ framework.ReleasableStateData = (*ptsPreScoreState)(nil)
 )
 
 // NewPodTopologySpread builds the score half from args: unset fields get
@@ -60,6 +67,7 @@ func NewPodTopologySpread(args config.PodTopologySpreadArgs, h framework.Handle)
 		defaults:        args.EffectiveDefaultConstraints(),
 		systemDefaulted: args.DefaultingType == config.SystemDefaulting,
 		parallelism:     1,
+		members:         &slicepool.Pool[uint64]{},
 	}
 	if h != nil {
 		pl.parallelism = max(h.Parallelism(), 1)
@@ -125,6 +133,8 @@ type ptsPreScoreState struct {
 	keyed []bool
 	// hoisted is ScoreBatch's view of the fast state, built by PreScore.
 	hoisted *ptsHoisted
+	// pool, when set, takes member back on Release.
+	pool *slicepool.Pool[uint64]
 }
 
 // fast reports whether PreScore took the snapshot-indexed path.
@@ -168,8 +178,26 @@ func (s *ptsPreScoreState) fastScore(k int) int64 {
 	return int64(math.Round(score))
 }
 
-// Clone returns s: Score and NormalizeScore never change it.
-func (s *ptsPreScoreState) Clone() framework.StateData { return s }
+// Clone returns s (Score and NormalizeScore never change it), or, when s
+// recycles its membership bitmap, a copy that owns its own.
+func (s *ptsPreScoreState) Clone() framework.StateData {
+	if s.pool == nil {
+		return s
+	}
+	c := *s
+	c.member, c.pool = slices.Clone(s.member), nil
+	return &c
+}
+
+// Release hands the membership bitmap back to the plugin
+// (framework.ReleasableStateData); the state must not be used afterwards.
+func (s *ptsPreScoreState) Release() {
+	if s.pool == nil {
+		return
+	}
+	s.pool.Put(s.member)
+	s.member, s.pool = nil, nil
+}
 
 // PreScore builds the pod's soft constraints (its own ScheduleAnyway
 // constraints, or the ScheduleAnyway defaults when it has none and a default
@@ -278,9 +306,11 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		tvs:          make([]*framework.TopologyValues, nc),
 		domOf:        make([][]int32, nc),
 		perNode:      make([][]int32, nc),
-		member:       make([]uint64, (n+63)/64),
+		member:       pl.members.Take((n + 63) / 64),
 		keyed:        make([]bool, nc),
+		pool:         pl.members,
 	}
+	clear(s.member)
 	// missing[c] is the slot of nodes without the key: the id of the value
 	// "" when some node has it, else the extra slot len(Values). open[c]
 	// counts the slots not numbered yet (while some are, pending > 0).

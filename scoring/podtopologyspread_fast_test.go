@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -46,6 +47,20 @@ func ptsRunScores(t *rapid.T, p *PodTopologySpread, snap *fw.Snapshot, pi *fw.Po
 	for j := range list {
 		norm[j] = list[j].Score
 	}
+	// A clone scores alike after the state is released and another
+	// cycle, over half the nodes, took the released bitmap; the next call
+	// takes that cycle's.
+	clone := state.Clone()
+	state.Release()
+	other := fw.NewCycleState()
+	other.SetSnapshot(snap)
+	p.PreScore(ctx, other, pi, nodes[:len(nodes)/2])
+	for j, ni := range nodes {
+		if v, s := p.Score(ctx, clone, pi, ni); !s.IsSuccess() || v != raw[j] {
+			t.Fatalf("Score(%s) on a clone after the release: %d %v, want %d", ni.Name(), v, s, raw[j])
+		}
+	}
+	other.Release()
 	return st, raw, norm
 }
 
@@ -71,6 +86,7 @@ func TestPropPodTopologySpreadScoreFastMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := pl.(*PodTopologySpread)
+		p.members = &slicepool.Pool[uint64]{SmallestBytes: 1} // recycle every bitmap
 		snap := fw.MustSnapshot(c.nodes, c.existing, c.opts...)
 		pi := fw.MustPodInfo(c.pod)
 		for round := range 2 {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package slicepool
+
+const raceEnabled = false

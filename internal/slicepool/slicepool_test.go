@@ -1,0 +1,37 @@
+package slicepool
+
+import "testing"
+
+func TestPoolTake(t *testing.T) {
+	tests := []struct {
+		name string
+		pool *Pool[uint64]
+		n    int
+		// recycled: the slice handed back is taken again (sync.Pool keeps
+		// it while no GC runs, except under the race detector, which
+		// drops some at random).
+		recycled bool
+	}{
+		{"nil pool", nil, 100, false},
+		{"below the default threshold", &Pool[uint64]{}, MinBytes/8 - 1, false},
+		{"at the default threshold", &Pool[uint64]{}, MinBytes / 8, true},
+		{"own threshold", &Pool[uint64]{SmallestBytes: 8}, 1, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.pool.Take(tc.n)
+			if len(b) != tc.n {
+				t.Fatalf("Take(%d) has length %d", tc.n, len(b))
+			}
+			b[0] = 7
+			tc.pool.Put(b)
+			c := tc.pool.Take(tc.n)
+			if len(c) != tc.n {
+				t.Fatalf("Take(%d) after Put has length %d", tc.n, len(c))
+			}
+			if got := c[0] == 7; got != tc.recycled && !(raceEnabled && !got) {
+				t.Fatalf("recycled = %v, want %v", got, tc.recycled)
+			}
+		})
+	}
+}
