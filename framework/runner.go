@@ -294,7 +294,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 			pi := int16(-1)
 			if nps := nominated(ni.Name()); len(nps) > 0 {
 				st = f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nps)
-				if !st.IsSuccess() {
+				if st.IsSuccess() {
+					st = nil // a non-nil Success passes, as from any filter
+				} else {
 					pi = int16(f.filterIndex[st.Plugin()])
 				}
 			} else {

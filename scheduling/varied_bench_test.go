@@ -58,10 +58,12 @@ type variedRun struct {
 	sampled, assumed bool
 
 	next, start int
-	rng         *rand.Rand
-	res         *framework.Result
-	evaluated   int64
-	placed      int64
+	// seq numbers the assumed copies.
+	seq       int
+	rng       *rand.Rand
+	res       *framework.Result
+	evaluated int64
+	placed    int64
 	// untimed is the CPU time spent restarting with the timer stopped.
 	untimed time.Duration
 }
@@ -130,7 +132,14 @@ func (r *variedRun) cycle(tb testing.TB) {
 	}
 	r.placed++
 	if r.assumed {
+		// The assumed copy gets a name and UID of its own: the
+		// requests-and-images stream comes from a second generator whose
+		// pod names and UIDs can equal the cluster's existing pods' (they
+		// play no part in the cycle).
+		r.seq++
 		p := *pi.Pod
+		p.Name = fmt.Sprintf("%s-assumed-%d", p.Name, r.seq)
+		p.UID = p.Name
 		p.Spec.NodeName = res.SelectedNode()
 		if err := r.snap.AddPod(&p); err != nil {
 			tb.Fatal(err)
