@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -97,13 +98,13 @@ func BenchmarkProfileCycle(b *testing.B) {
 				ctx := context.Background()
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu0, ok0 := scCPUTime()
+				cpu0, ok0 := procstat.CPUTime()
 				for b.Loop() {
 					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 						b.Fatal(err)
 					}
 				}
-				cpu1, ok1 := scCPUTime()
+				cpu1, ok1 := procstat.CPUTime()
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
 				if ok0 && ok1 {
 					b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(b.N), "cpu-µs/pod")
@@ -192,13 +193,13 @@ func BenchmarkProfileCycleVariants(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu0, ok0 := scCPUTime()
+				cpu0, ok0 := procstat.CPUTime()
 				for b.Loop() {
 					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 						b.Fatal(err)
 					}
 				}
-				cpu1, ok1 := scCPUTime()
+				cpu1, ok1 := procstat.CPUTime()
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
 				if ok0 && ok1 {
 					b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(b.N), "cpu-µs/pod")

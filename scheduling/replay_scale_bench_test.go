@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -93,7 +94,7 @@ func BenchmarkReplayScale(b *testing.B) {
 type rsCPUClock struct{ framework.RealClock }
 
 func (rsCPUClock) Now() time.Time {
-	d, _ := scCPUTime()
+	d, _ := procstat.CPUTime()
 	return time.Unix(0, 0).Add(d)
 }
 
@@ -129,7 +130,7 @@ func benchReplay(b *testing.B, w *Workload, profile framework.Profile, reuse boo
 		base := heapLive()
 		b.StartTimer()
 		wall0 := time.Now()
-		_, ok := scCPUTime()
+		_, ok := procstat.CPUTime()
 		res, err := Replay(context.Background(), w, ReplayOptions{Profiles: []framework.Profile{profile}, Start: scT0,
 			SchedulerOptions: []Option{WithSignatureReuse(reuse)}, Stopwatch: rsCPUClock{}})
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -85,9 +86,9 @@ func benchPlace(b *testing.B, nodes, pods int, profile framework.Profile) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		cpu0, ok0 := scCPUTime()
+		cpu0, ok0 := procstat.CPUTime()
 		s.RunUntilIdle(context.Background())
-		cpu1, ok1 := scCPUTime()
+		cpu1, ok1 := procstat.CPUTime()
 		elapsed += time.Since(start)
 		cpu += cpu1 - cpu0
 		cpuOK = cpuOK && ok0 && ok1

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -100,9 +101,9 @@ func (r *variedRun) cycle(tb testing.TB) {
 				defer b.StartTimer()
 			}
 			ev, pl := r.evaluated, r.placed
-			cpu0, _ := scCPUTime()
+			cpu0, _ := procstat.CPUTime()
 			r.restart(tb)
-			cpu1, _ := scCPUTime()
+			cpu1, _ := procstat.CPUTime()
 			r.evaluated, r.placed, r.untimed = ev, pl, r.untimed+cpu1-cpu0
 		} else {
 			r.next = variedWarm
@@ -181,11 +182,11 @@ func BenchmarkVariedCycle(b *testing.B) {
 						runtime.GC() // the cluster's construction is not the cycles' garbage
 						b.ReportAllocs()
 						b.ResetTimer()
-						cpu0, ok0 := scCPUTime()
+						cpu0, ok0 := procstat.CPUTime()
 						for b.Loop() {
 							r.timedCycle(b)
 						}
-						cpu1, ok1 := scCPUTime()
+						cpu1, ok1 := procstat.CPUTime()
 						b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/pod")
 						if ok0 && ok1 {
 							// CPU time (GC included) per pod: the one-core

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/kubegen"
+	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 )
@@ -102,7 +103,7 @@ func BenchmarkWhatIf(b *testing.B) {
 			b.Run(sz.name+"/"+tc.name, func(b *testing.B) {
 				t := wbTemplate(b, d, tc.manifest)
 				replicas := 0
-				cpu0, cpuOK := scheduling.CPUTime()
+				cpu0, cpuOK := procstat.CPUTime()
 				for b.Loop() {
 					ans, err := w.Capacity(ctx, t.Pod, scheduling.CapacityOptions{ClaimTemplates: t.ClaimTemplates})
 					if err != nil {
@@ -112,7 +113,7 @@ func BenchmarkWhatIf(b *testing.B) {
 				}
 				b.ReportMetric(float64(replicas), "replicas")
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(replicas+1), "µs/cycle")
-				if cpu1, ok := scheduling.CPUTime(); ok && cpuOK {
+				if cpu1, ok := procstat.CPUTime(); ok && cpuOK {
 					// CPU time (garbage collection included) is steadier
 					// than wall clock on a loaded machine.
 					b.ReportMetric(float64((cpu1-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")

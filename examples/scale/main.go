@@ -28,6 +28,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -271,14 +272,14 @@ type cpuClock struct{ framework.RealClock }
 
 // Now returns the CPU time used so far as a time after the Unix epoch.
 func (cpuClock) Now() time.Time {
-	d, _ := cpuTime()
+	d, _ := procstat.CPUTime()
 	return time.Unix(0, 0).Add(d)
 }
 
 // newStopwatch returns a CPU-time clock where the system reports CPU time,
 // the wall clock otherwise.
 func newStopwatch() framework.Clock {
-	if _, ok := cpuTime(); ok {
+	if _, ok := procstat.CPUTime(); ok {
 		return cpuClock{}
 	}
 	return framework.RealClock{}
@@ -320,7 +321,7 @@ func writeTable(w io.Writer, runs []runStats) error {
 		}
 	}
 	peak := "unknown"
-	if b, ok := peakRSS(); ok {
+	if b, ok := procstat.PeakRSS(); ok {
 		peak = fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
 	}
 	fmt.Fprintf(w, "times are %s times (BUILD: generating the workload and building the cluster); peak memory (maxrss): %s; GOMAXPROCS %d, %d cores\n",

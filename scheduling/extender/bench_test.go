@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scoring"
 )
@@ -91,7 +92,7 @@ func BenchmarkServerRoundTrip(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			start := time.Now()
-			cpu0, cpuOK := cpuTime()
+			cpu0, cpuOK := procstat.CPUTime()
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
 				pod := pods[i%len(pods)]
@@ -107,7 +108,7 @@ func BenchmarkServerRoundTrip(b *testing.B) {
 				lat = append(lat, time.Since(t0))
 			}
 			elapsed := time.Since(start)
-			cpu1, _ := cpuTime()
+			cpu1, _ := procstat.CPUTime()
 			b.StopTimer()
 			if cpuOK {
 				// Client and server share the process: the CPU both ends

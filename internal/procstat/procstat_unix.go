@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package procstat
 
 import (
 	"runtime"
@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// cpuTime returns the process's user+system CPU time (getrusage), which a
-// shared, loaded machine does not inflate as it does wall time.
-func cpuTime() (time.Duration, bool) {
+// CPUTime returns the process's user+system CPU time (getrusage) and
+// whether the platform reports it.
+func CPUTime() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
@@ -18,9 +18,9 @@ func cpuTime() (time.Duration, bool) {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
 
-// peakRSS returns the process's peak resident memory in bytes (getrusage's
-// maxrss, in KiB on Linux).
-func peakRSS() (uint64, bool) {
+// PeakRSS returns the process's peak resident memory in bytes (getrusage's
+// maxrss) and whether the platform reports it.
+func PeakRSS() (uint64, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
@@ -28,5 +28,5 @@ func peakRSS() (uint64, bool) {
 	if runtime.GOOS == "darwin" {
 		return uint64(ru.Maxrss), true // bytes there
 	}
-	return uint64(ru.Maxrss) << 10, true
+	return uint64(ru.Maxrss) << 10, true // KiB elsewhere
 }
