@@ -29,45 +29,6 @@ type incrPlugin interface {
 	PreFilterExtensions() fw.PreFilterExtensions
 }
 
-// incrReplica returns a copy of tmpl named name on node (node "" for the
-// incoming pod of a cycle), sharing tmpl's PodInfo but for the Pod.
-func incrReplica(tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
-	p := *tmpl.Pod
-	p.Name, p.UID, p.Spec.NodeName = name, name, node
-	pi := *tmpl
-	pi.Pod = &p
-	return &pi
-}
-
-// incrAdd adds to snap, on random nodes, between one and three replicas of
-// tmpl and, sometimes, a pod from other, and returns them as AddedPods
-// whose nodes are the snapshot's NodeInfos after all the additions.
-func incrAdd(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, seq *int) []fw.AddedPod {
-	var pods []*fw.PodInfo
-	nodes := snap.Nodes()
-	for range rapid.IntRange(1, 3).Draw(t, "replicas") {
-		*seq++
-		node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name()
-		pods = append(pods, incrReplica(tmpl, fmt.Sprintf("r%d", *seq), node))
-	}
-	for other != nil && rapid.IntRange(0, 2).Draw(t, "other") > 0 {
-		*seq++
-		node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "otherOn")].Name()
-		pods = append(pods, fw.MustPodInfo(other(fmt.Sprintf("o%d", *seq), node)))
-	}
-	for _, pi := range pods {
-		if err := snap.AddPodInfo(pi); err != nil {
-			t.Fatal(err)
-		}
-	}
-	added := make([]fw.AddedPod, len(pods))
-	for i, pi := range pods {
-		ni, _ := snap.Get(pi.Pod.Spec.NodeName)
-		added[i] = fw.AddedPod{Pod: pi, Node: ni}
-	}
-	return added
-}
-
 // incrVerdicts returns every snapshot node's Filter and FilterBatch
 // verdicts under state.
 func incrVerdicts(pl incrPlugin, state *fw.CycleState, pi *fw.PodInfo, snap *fw.Snapshot) []string {
@@ -103,9 +64,9 @@ func incrCheckPreFilter(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl *fw.P
 	}
 	seq := 0
 	for round := range rapid.IntRange(1, 6).Draw(t, "rounds") {
-		added := incrAdd(t, snap, tmpl, other, &seq)
+		added := st.DrawAdded(t, snap, tmpl, other, &seq)
 		seq++
-		pi := incrReplica(tmpl, fmt.Sprintf("r%d", seq), "")
+		pi := st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
 		got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
 		fresh := fw.NewCycleState()
 		fresh.SetSnapshot(snap)
@@ -126,7 +87,7 @@ func incrCheckPreFilter(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl *fw.P
 		if other != nil && rapid.Bool().Draw(t, "nominatedOther") {
 			nominated = fw.MustPodInfo(other("nominated", ni.Name()))
 		} else {
-			nominated = incrReplica(tmpl, "nominated", ni.Name())
+			nominated = st.Replica(tmpl, "nominated", ni.Name())
 		}
 		fc, cc := fresh.Clone(), carried.Clone()
 		ext := pl.PreFilterExtensions()

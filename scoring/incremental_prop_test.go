@@ -30,45 +30,6 @@ type incrScorePlugin interface {
 	ScoreExtensions() fw.ScoreExtensions
 }
 
-// incrReplica returns a copy of tmpl named name on node (node "" for the
-// incoming pod of a cycle), sharing tmpl's PodInfo but for the Pod.
-func incrReplica(tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
-	p := *tmpl.Pod
-	p.Name, p.UID, p.Spec.NodeName = name, name, node
-	pi := *tmpl
-	pi.Pod = &p
-	return &pi
-}
-
-// incrAdd adds to snap, on random nodes, between one and three replicas of
-// tmpl and some pods from other, and returns them as AddedPods whose nodes
-// are the snapshot's NodeInfos after all the additions.
-func incrAdd(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, seq *int) []fw.AddedPod {
-	var pods []*fw.PodInfo
-	nodes := snap.Nodes()
-	for range rapid.IntRange(1, 3).Draw(t, "replicas") {
-		*seq++
-		node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name()
-		pods = append(pods, incrReplica(tmpl, fmt.Sprintf("r%d", *seq), node))
-	}
-	for rapid.IntRange(0, 2).Draw(t, "other") > 0 {
-		*seq++
-		node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "otherOn")].Name()
-		pods = append(pods, fw.MustPodInfo(other(fmt.Sprintf("o%d", *seq), node)))
-	}
-	for _, pi := range pods {
-		if err := snap.AddPodInfo(pi); err != nil {
-			t.Fatal(err)
-		}
-	}
-	added := make([]fw.AddedPod, len(pods))
-	for i, pi := range pods {
-		ni, _ := snap.Get(pi.Pod.Spec.NodeName)
-		added[i] = fw.AddedPod{Pod: pi, Node: ni}
-	}
-	return added
-}
-
 // incrWindow draws the nodes of a cycle as the runner passes them: a
 // subsequence of the snapshot's nodes from a random start, wrapping.
 func incrWindow(t *rapid.T, snap *fw.Snapshot) []*fw.NodeInfo {
@@ -141,9 +102,9 @@ func incrCheckPreScore(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, tmpl *
 	}
 	seq := 0
 	for round := range rapid.IntRange(1, 6).Draw(t, "rounds") {
-		added := incrAdd(t, snap, tmpl, other, &seq)
+		added := st.DrawAdded(t, snap, tmpl, other, &seq)
 		seq++
-		pi := incrReplica(tmpl, fmt.Sprintf("r%d", seq), "")
+		pi := st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
 		window := incrWindow(t, snap)
 		got := pl.PreScoreAfterAdd(ctx, carried, pi, window, added)
 		fresh := fw.NewCycleState()

@@ -372,8 +372,10 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	// the node moves to another word.
 	word, wordAt := uint64(0), -1
 	for _, ni := range nodes {
-		k := walk.next(ni)
-		if k < 0 {
+		var k int
+		if c := walk.cur + 1; c < len(walk.all) && walk.all[c] == ni {
+			k, walk.cur = c, c // the runner's order: the next snapshot node
+		} else if k = walk.next(ni); k < 0 {
 			return nil
 		}
 		if k>>6 != wordAt {
