@@ -159,6 +159,18 @@ func (s *ptsPreScoreState) isMember(k int) bool {
 	return k >= 0 && k>>6 < len(s.member) && s.member[k>>6]&(1<<(k&63)) != 0
 }
 
+// allMembers reports whether every snapshot node of idx was given to
+// PreScore (fast mode).
+func (s *ptsPreScoreState) allMembers(idx []int32) bool {
+	member := s.member
+	for _, k := range idx {
+		if k < 0 || int(k>>6) >= len(member) || member[k>>6]&(1<<(k&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // fastScore is Score for snapshot node k, a non-ignored member, in fast
 // mode.
 func (s *ptsPreScoreState) fastScore(k int) int64 {
@@ -763,6 +775,19 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	all := s.snap.Nodes()
 	h := s.hoisted
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
+	if useIdx && h.rounded != nil && !h.checkKeys && s.allMembers(idx[:len(nodes)]) {
+		// One constraint, not hostname, over nodes PreScore saw: one
+		// table read per node.
+		dom, rounded := h.cs[0].dom, h.rounded
+		for i, k := range idx[:len(nodes)] {
+			var v int64
+			if id := dom[k]; id >= 0 {
+				v = rounded[id]
+			}
+			out[i] = v
+		}
+		return nil
+	}
 	for i, node := range nodes {
 		k := -1
 		if useIdx {
