@@ -44,6 +44,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 		return framework.NewStatus(framework.Skip)
 	}
 	var s *ipaPreScoreState
+	inPlace := false
 	if d, err := state.Read(ipaPreScoreStateKey); err != nil {
 		// PreScore skipped: no existing pod contributed.
 		s = &ipaPreScoreState{}
@@ -55,7 +56,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 		if !ok || !old.updatable(snap) {
 			return pl.PreScore(ctx, state, pod, nodes)
 		}
-		s = old
+		s, inPlace = old, old.fast != nil
 		if s.fast == nil {
 			// Clone shares the reference walk's maps: update a copy.
 			s = &ipaPreScoreState{}
@@ -66,13 +67,18 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 	if w == nil || w.snap != snap {
 		w = pl.newWalk(pod, snap)
 	}
+	var sink *ipaNodeSink
+	if s.fast != nil {
+		sink = &ipaNodeSink{f: s.fast}
+	}
 	for _, a := range added {
 		labels := a.Node.Node().Labels
 		if len(labels) == 0 {
 			continue
 		}
-		if s.fast != nil {
-			w.existingPod(&ipaNodeSink{f: s.fast, k: a.Node.Index()}, a.Pod, labels)
+		if sink != nil {
+			sink.k = a.Node.Index()
+			w.existingPod(sink, a.Pod, labels)
 		} else {
 			w.existingPod(&s.scores, a.Pod, labels)
 		}
@@ -82,7 +88,9 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 		return framework.NewStatus(framework.Skip)
 	}
 	s.walk = w
-	state.Write(ipaPreScoreStateKey, s)
+	if !inPlace {
+		state.Write(ipaPreScoreStateKey, s)
+	}
 	return nil
 }
 
