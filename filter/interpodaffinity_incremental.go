@@ -23,19 +23,19 @@ var _ framework.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
 func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []framework.AddedPod) *framework.Status {
 	snap := state.Snapshot()
 	if snap == nil || pod == nil || pod.Pod == nil {
-		return pl.preFilterAgain(ctx, state, pod, snap)
+		return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 	}
 	d, err := state.Read(ipaPreFilterStateKey)
 	if err != nil {
 		// PreFilter skipped: the pod has no required terms and no pod's
 		// required anti-affinity selected it.
 		if len(pod.RequiredAffinityTerms) > 0 || len(pod.RequiredAntiAffinityTerms) > 0 {
-			return pl.preFilterAgain(ctx, state, pod, snap)
+			return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 		}
 		var nsLabels map[string]string
 		for _, a := range added {
 			if a.Pod == nil || a.Pod.Pod == nil {
-				return pl.preFilterAgain(ctx, state, pod, snap)
+				return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 			}
 			if len(a.Pod.RequiredAntiAffinityTerms) == 0 {
 				continue
@@ -44,18 +44,18 @@ func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framew
 				nsLabels = snap.NamespaceLabels(pod.Pod.Namespace)
 			}
 			if ipaSelectsIncoming(a.Pod, pod.Pod, nsLabels) {
-				return pl.preFilterAgain(ctx, state, pod, snap)
+				return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 			}
 		}
 		return framework.NewStatus(framework.Skip)
 	}
 	s, ok := d.(*ipaPreFilterState)
 	if !ok || s.snap != snap {
-		return pl.preFilterAgain(ctx, state, pod, snap)
+		return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 	}
 	for _, a := range added {
 		if a.Pod == nil || a.Pod.Pod == nil || s.countsChangeWith(a.Pod) {
-			return pl.preFilterAgain(ctx, state, pod, snap)
+			return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 		}
 	}
 	return nil
@@ -87,20 +87,4 @@ func (s *ipaPreFilterState) countsChangeWith(p *framework.PodInfo) bool {
 		}
 	}
 	return false
-}
-
-// preFilterAgain runs PreFilter over the snapshot's nodes (releasing the
-// state it replaces) and returns its status.
-func (pl *InterPodAffinity) preFilterAgain(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) *framework.Status {
-	var nodes []*framework.NodeInfo
-	if snap != nil {
-		nodes = snap.Nodes()
-	}
-	old, _ := ipaReadState(state)
-	state.Delete(ipaPreFilterStateKey)
-	_, st := pl.PreFilter(ctx, state, pod, nodes)
-	if old != nil {
-		old.Release()
-	}
-	return st
 }

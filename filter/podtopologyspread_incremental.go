@@ -32,7 +32,7 @@ func (pl *PodTopologySpread) PreFilterAfterAdd(ctx context.Context, state *frame
 	}
 	snap := state.Snapshot()
 	if err != nil || snap == nil || !s.incremental(snap, added) {
-		return pl.preFilterAgain(ctx, state, pod, snap)
+		return preFilterAfresh(ctx, state, pl, ptsPreFilterStateKey, pod)
 	}
 	ns := pod.Pod.Namespace
 	keyed := true
@@ -59,7 +59,7 @@ func (pl *PodTopologySpread) PreFilterAfterAdd(ctx context.Context, state *frame
 			}
 			d := s.domainOfID(c, s.tvs[c].Domain[k])
 			if d < 0 { // cannot happen: PreFilter numbered every counted node's value
-				return pl.preFilterAgain(ctx, state, pod, snap)
+				return preFilterAfresh(ctx, state, pl, ptsPreFilterStateKey, pod)
 			}
 			s.Counts[c][d]++
 			if p := &s.Paths[c]; d == p[0].Domain || d == p[1].Domain {
@@ -94,18 +94,19 @@ func (s *ptsPreFilterState) incremental(snap *framework.Snapshot, added []framew
 	return true
 }
 
-// preFilterAgain runs PreFilter over the snapshot's nodes (releasing the
-// state it replaces) and returns its status.
-func (pl *PodTopologySpread) preFilterAgain(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) *framework.Status {
+// preFilterAfresh runs pl's PreFilter over the snapshot's nodes in place
+// of the state stored under key (released once replaced) and returns its
+// status.
+func preFilterAfresh(ctx context.Context, state *framework.CycleState, pl framework.PreFilterPlugin, key framework.StateKey, pod *framework.PodInfo) *framework.Status {
 	var nodes []*framework.NodeInfo
-	if snap != nil {
+	if snap := state.Snapshot(); snap != nil {
 		nodes = snap.Nodes()
 	}
-	old, _ := ptsReadPreFilterState(state)
-	state.Delete(ptsPreFilterStateKey)
+	old, _ := state.Read(key)
+	state.Delete(key)
 	_, st := pl.PreFilter(ctx, state, pod, nodes)
-	if old != nil {
-		old.Release()
+	if r, ok := old.(framework.ReleasableStateData); ok {
+		r.Release()
 	}
 	return st
 }

@@ -36,7 +36,7 @@ func (s *ipaNodeSink) add(key, _ string, v int64) {
 // PreScore.
 func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, added []framework.AddedPod) *framework.Status {
 	snap := state.Snapshot()
-	if snap == nil || pod == nil || pod.Pod == nil || !ipaSnapshotNodes(snap, added) {
+	if snap == nil || pod == nil || pod.Pod == nil || !addedOnSnapshot(snap, added) {
 		return pl.PreScore(ctx, state, pod, nodes)
 	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
@@ -108,21 +108,6 @@ func (s *ipaPreScoreState) updatable(snap *framework.Snapshot) bool {
 	}
 	for x, tv := range f.tvs {
 		if snap.TopologyValues(f.keys[x]) != tv {
-			return false
-		}
-	}
-	return true
-}
-
-// ipaSnapshotNodes reports whether every added pod's node is the
-// snapshot's own NodeInfo.
-func ipaSnapshotNodes(snap *framework.Snapshot, added []framework.AddedPod) bool {
-	all := snap.Nodes()
-	for _, a := range added {
-		if a.Pod == nil || a.Pod.Pod == nil || a.Node == nil || a.Node.Node() == nil {
-			return false
-		}
-		if k := a.Node.Index(); k < 0 || k >= len(all) || all[k] != a.Node {
 			return false
 		}
 	}

@@ -104,7 +104,7 @@ func (pl *PodTopologySpread) PreScoreAfterAdd(ctx context.Context, state *framew
 	}
 	old, err := ptsReadPreScoreState(state)
 	snap := state.Snapshot()
-	if err != nil || snap == nil || !old.fast() || old.snap != snap || !ptsSameValues(snap, old.tvs) || !ptsSnapshotNodes(snap, added) {
+	if err != nil || snap == nil || !old.fast() || old.snap != snap || !ptsSameValues(snap, old.tvs) || !addedOnSnapshot(snap, added) {
 		return pl.preScoreAgain(ctx, state, pod, nodes, old)
 	}
 	slots := old.slots
@@ -146,12 +146,13 @@ func ptsSameValues(snap *framework.Snapshot, tvs []*framework.TopologyValues) bo
 	return true
 }
 
-// ptsSnapshotNodes reports whether every added pod's node is the
-// snapshot's own NodeInfo.
-func ptsSnapshotNodes(snap *framework.Snapshot, added []framework.AddedPod) bool {
+// addedOnSnapshot reports whether every added pod is a pod on a node that
+// is the snapshot's own NodeInfo (what both topology plugins' incremental
+// PreScore read).
+func addedOnSnapshot(snap *framework.Snapshot, added []framework.AddedPod) bool {
 	all := snap.Nodes()
 	for _, a := range added {
-		if a.Pod == nil || a.Pod.Pod == nil || a.Node == nil {
+		if a.Pod == nil || a.Pod.Pod == nil || a.Node == nil || a.Node.Node() == nil {
 			return false
 		}
 		if k := a.Node.Index(); k < 0 || k >= len(all) || all[k] != a.Node {

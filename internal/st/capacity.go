@@ -3,6 +3,7 @@ package st
 import (
 	"fmt"
 	"math/rand/v2"
+	"testing"
 
 	"pgregory.net/rapid"
 
@@ -189,4 +190,66 @@ func DrawAdded(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name,
 		t.Fatal(err)
 	}
 	return added
+}
+
+// CapacityStep is one timed iteration of CapacityBench in the given mode:
+// the cycle of pi, the next pending replica, over window (the snapshot
+// nodes idx) after added were placed.
+type CapacityStep func(mode string, pi *fw.PodInfo, window []*fw.NodeInfo, idx []int32, added []fw.AddedPod) *fw.Status
+
+// CapacityBench runs, for 1,000 and 5,000 nodes (CapacityCluster,
+// generated once per size) and the what-if templates (spread,
+// one-per-node), a sub-benchmark <n>nodes/<template>/<plugin>/<mode> for
+// each plugin and for AddOnly and each mode. Each starts from a
+// CapacityRun with two replicas per node placed (the midst of a question),
+// on which start prepares the plugin's state and returns the step; every
+// iteration then places a replica and draws a 500-node window (advancing
+// by 822 nodes, as the scheduler's sampling does at this size), which is
+// all AddOnly does, and calls the step.
+func CapacityBench(b *testing.B, plugins, modes []string, start func(b *testing.B, plugin string, run *CapacityRun) CapacityStep) {
+	for _, n := range []int{1000, 5000} {
+		var nodes []*fw.Node
+		var pods []*fw.Pod
+		var ns []fw.Namespace
+		for _, tmpl := range []struct {
+			name string
+			pod  *fw.Pod
+		}{{"spread", CapacitySpreadTemplate()}, {"one-per-node", CapacityOnePerNodeTemplate()}} {
+			for _, plugin := range plugins {
+				for _, mode := range append([]string{"AddOnly"}, modes...) {
+					b.Run(fmt.Sprintf("%dnodes/%s/%s/%s", n, tmpl.name, plugin, mode), func(b *testing.B) {
+						if nodes == nil { // generated once per size, for the sub-benchmarks run
+							nodes, pods, ns = CapacityCluster(n, 1)
+						}
+						run, err := NewCapacityRun(nodes, pods, ns, tmpl.pod)
+						if err != nil {
+							b.Fatal(err)
+						}
+						for range 2 * n {
+							if _, err := run.Add(); err != nil {
+								b.Fatal(err)
+							}
+						}
+						step := start(b, plugin, run)
+						b.ReportAllocs()
+						b.ResetTimer()
+						for range b.N {
+							added, err := run.Add()
+							if err != nil {
+								b.Fatal(err)
+							}
+							pi := run.Incoming()
+							window, idx := run.Window(500, 822)
+							if mode == "AddOnly" {
+								continue
+							}
+							if s := step(mode, pi, window, idx, added); !s.IsSuccess() && !s.IsSkip() {
+								b.Fatal(s)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
 }
