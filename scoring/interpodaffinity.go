@@ -113,6 +113,9 @@ func (t *ipaTopoScores) merge(o *ipaTopoScores) {
 type ipaPreScoreState struct {
 	scores ipaTopoScores
 	fast   *ipaFastScores
+	// walk, set by PreScoreAfterAdd, holds the pod's compiled preferred
+	// terms for the next cycle's additions.
+	walk *ipaWalk
 }
 
 // ipaFastScores is the score per topology domain as slices: for each key
@@ -241,12 +244,31 @@ type ipaWalk struct {
 	allPods  bool
 }
 
+// newWalk returns the walk's inputs for pod on snap.
+func (pl *InterPodAffinity) newWalk(pod *framework.PodInfo, snap *framework.Snapshot) *ipaWalk {
+	return &ipaWalk{
+		pod:      pod.Pod,
+		affinity: podaffinity.WeightedTerms(pod.PreferredAffinityTerms),
+		anti:     podaffinity.WeightedTerms(pod.PreferredAntiAffinityTerms),
+		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
+		snap:     snap,
+		hard:     pl.args.HardPodAffinityWeight,
+		allPods:  len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0,
+	}
+}
+
 // contribution is weight × multiplier in int32, as kube computes it.
 func ipaContribution(weight, multiplier int32) int64 { return int64(weight * multiplier) }
 
+// ipaScoreSink receives the contributions of existing pods per topology
+// domain (key, value).
+type ipaScoreSink interface {
+	add(key, value string, v int64)
+}
+
 // existingPod adds the five contributions of existing pod ep on a node with
 // labels to out (kube's processExistingPod).
-func (w *ipaWalk) existingPod(out *ipaTopoScores, ep *framework.PodInfo, labels map[string]string) {
+func (w *ipaWalk) existingPod(out ipaScoreSink, ep *framework.PodInfo, labels map[string]string) {
 	for i := range w.affinity {
 		t := &w.affinity[i]
 		if t.Matches(ep.Pod, w.snap) {
@@ -332,15 +354,7 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	if hasPreferred {
 		nodes = snap.Nodes()
 	}
-	w := &ipaWalk{
-		pod:      pod.Pod,
-		affinity: podaffinity.WeightedTerms(pod.PreferredAffinityTerms),
-		anti:     podaffinity.WeightedTerms(pod.PreferredAntiAffinityTerms),
-		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
-		snap:     snap,
-		hard:     pl.args.HardPodAffinityWeight,
-		allPods:  hasPreferred,
-	}
+	w := pl.newWalk(pod, snap)
 	s := &ipaPreScoreState{}
 	if pl.parallelism <= 1 || len(nodes) < 2 {
 		for _, ni := range nodes {

@@ -133,6 +133,9 @@ type ptsPreScoreState struct {
 	keyed []bool
 	// hoisted is ScoreBatch's view of the fast state, built by PreScore.
 	hoisted *ptsHoisted
+	// slots, set by PreScoreAfterAdd, are the counts by value it keeps
+	// from cycle to cycle (nil: none kept).
+	slots *ptsSlotCounts
 	// pool, when set, takes member back on Release.
 	pool *slicepool.Pool[uint64]
 }
@@ -154,6 +157,18 @@ func (s *ptsPreScoreState) hasAll(k int) bool {
 // mode).
 func (s *ptsPreScoreState) isMember(k int) bool {
 	return k >= 0 && k>>6 < len(s.member) && s.member[k>>6]&(1<<(k&63)) != 0
+}
+
+// allMembers reports whether every snapshot node of idx was given to
+// PreScore (fast mode).
+func (s *ptsPreScoreState) allMembers(idx []int32) bool {
+	member := s.member
+	for _, k := range idx {
+		if k < 0 || int(k>>6) >= len(member) || member[k>>6]&(1<<(k&63)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // fastScore is Score for snapshot node k, a non-ignored member, in fast
@@ -186,6 +201,7 @@ func (s *ptsPreScoreState) Clone() framework.StateData {
 	}
 	c := *s
 	c.member, c.pool = slices.Clone(s.member), nil
+	c.slots = nil // PreScoreAfterAdd updates them in place
 	return &c
 }
 
@@ -226,19 +242,25 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	// Only non-system defaults require every topology key, so that nodes
 	// without a zone label still get hostname spreading.
 	requireAll := len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll)
+	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll, nil)
 	if st == nil { // some node is not the snapshot's own
 		st = pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll)
 	}
-	st.isHost = make([]bool, len(cs))
-	for c := range cs {
-		st.isHost[c] = cs[c].IsHostname()
-	}
-	if st.fast() {
-		st.hoisted = st.hoist()
-	}
+	st.finish()
 	state.Write(ptsPreScoreStateKey, st)
 	return nil
+}
+
+// finish fills what Score reads besides the counts: isHost and, in fast
+// mode, ScoreBatch's hoisted view.
+func (s *ptsPreScoreState) finish() {
+	s.isHost = make([]bool, len(s.Constraints))
+	for c := range s.Constraints {
+		s.isHost[c] = s.Constraints[c].IsHostname()
+	}
+	if s.fast() {
+		s.hoisted = s.hoist()
+	}
 }
 
 // ptsSnapshotWalk finds the snapshot positions of nodes, which must be the
@@ -291,7 +313,13 @@ func (w *ptsSnapshotWalk) next(ni *framework.NodeInfo) int {
 // weights and ignored nodes are those of calPreScoreState; DomainIndex is
 // left nil (Score's fallback for nodes PreScore did not see scans
 // DomainValues).
-func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
+//
+// slots, when not nil (PreScoreAfterAdd), holds the counts by value
+// (ptsSlotCounts) kept up to date across cycles, or nil to have them built
+// here from the snapshot; domains are then counted from them in
+// O(values) instead of O(nodes), and the state keeps them for the next
+// cycle.
+func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts) *ptsPreScoreState {
 	nc, n := len(cs), snap.NumNodes()
 	s := &ptsPreScoreState{
 		Constraints:  cs,
@@ -356,8 +384,10 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	// the node moves to another word.
 	word, wordAt := uint64(0), -1
 	for _, ni := range nodes {
-		k := walk.next(ni)
-		if k < 0 {
+		var k int
+		if c := walk.cur + 1; c < len(walk.all) && walk.all[c] == ni {
+			k, walk.cur = c, c // the runner's order: the next snapshot node
+		} else if k = walk.next(ni); k < 0 {
 			return nil
 		}
 		if k>>6 != wordAt {
@@ -410,6 +440,9 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		needPass = needPass || size > 0
 		s.Weights[c] = math.Log(float64(size + 2))
 	}
+	if slots != nil {
+		s.slots = *slots
+	}
 	if !needPass || scored == 0 {
 		return s
 	}
@@ -427,6 +460,22 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	var indexed *topologyspread.IndexedInclusion
 	if !includeAll {
 		indexed = inclusion.Indexed(snap)
+	}
+	if slots != nil && !(complete && includeAll) {
+		if *slots == nil {
+			*slots = newPTSSlotCounts(snap, s.tvs, cs, missing, indexed, requireAll, s.perNode)
+			s.slots = *slots
+		}
+		for c := range cs {
+			if dom, by := s.domOf[c], s.slots.bySlot[c]; dom != nil && by != nil {
+				for slot, d := range dom {
+					if d >= 0 {
+						s.Counts[c][d] += by[slot]
+					}
+				}
+			}
+		}
+		return s
 	}
 	for c := range cs {
 		cnt, dom := s.perNode[c], s.domOf[c]
@@ -726,6 +775,19 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	all := s.snap.Nodes()
 	h := s.hoisted
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
+	if useIdx && h.rounded != nil && !h.checkKeys && s.allMembers(idx[:len(nodes)]) {
+		// One constraint, not hostname, over nodes PreScore saw: one
+		// table read per node.
+		dom, rounded := h.cs[0].dom, h.rounded
+		for i, k := range idx[:len(nodes)] {
+			var v int64
+			if id := dom[k]; id >= 0 {
+				v = rounded[id]
+			}
+			out[i] = v
+		}
+		return nil
+	}
 	for i, node := range nodes {
 		k := -1
 		if useIdx {

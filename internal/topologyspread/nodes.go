@@ -162,13 +162,20 @@ func CountMatching(pods []*framework.PodInfo, sel *framework.Selector, ns string
 	}
 	n := 0
 	for _, pi := range pods {
-		p := pi.Pod
-		if p.DeletionTimestamp != nil || p.Namespace != ns {
-			continue
-		}
-		if sel.Matches(p.Labels) {
+		if counts(pi.Pod, sel, ns) {
 			n++
 		}
 	}
 	return n
+}
+
+// Counts reports whether CountMatching counts pod pi: pi is in namespace
+// ns, is not being deleted and matches sel, which does not match
+// everything.
+func Counts(pi *framework.PodInfo, sel *framework.Selector, ns string) bool {
+	return !sel.IsEverything() && counts(pi.Pod, sel, ns)
+}
+
+func counts(p *framework.Pod, sel *framework.Selector, ns string) bool {
+	return p.DeletionTimestamp == nil && p.Namespace == ns && sel.Matches(p.Labels)
 }
