@@ -308,13 +308,17 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 }
 
 // snapAdd adds a placed pod to its node in the snapshot, journaled. The pod
-// lands last in the node's lists, so removing it undoes the add exactly.
+// lands last in the node's lists, so removing it undoes the add exactly
+// (and, the journal replaying in reverse, it is still last then: O(1)).
+// The cluster keeps pods unique by key and UID, and a pod is on a node
+// only while its record is assumed or bound, so pi is on no node: the
+// snapshot's duplicate scan of the node's pods is skipped.
 func (c *Cluster) snapAdd(pi *framework.PodInfo) error {
-	if err := c.snap.AddPodInfo(pi); err != nil {
+	if err := c.snap.AddNewPodInfo(pi); err != nil {
 		return err
 	}
 	if c.forking() {
-		c.record(func() { _ = c.snap.RemovePod(pi.Pod) })
+		c.record(func() { _ = c.snap.RemoveLastPodInfo(pi) })
 	}
 	return nil
 }
@@ -337,7 +341,7 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 	}
 	if c.forking() {
 		c.record(func() {
-			_ = c.snap.AddPodInfo(pi)
+			_ = c.snap.AddNewPodInfo(pi) // removed above: on no node
 			ni, _ := c.snap.Get(node) // owned by c.snap after AddPodInfo
 			clSwapLast(ni.Pods, i)
 			clSwapLast(ni.PodsWithAffinity, ia)
