@@ -341,8 +341,9 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 	}
 	if c.forking() {
 		c.record(func() {
-			_ = c.snap.AddNewPodInfo(pi) // removed above: on no node
-			ni, _ := c.snap.Get(node) // owned by c.snap after AddPodInfo
+			// pi was removed above, so it is on no node.
+			_ = c.snap.AddNewPodInfo(pi)
+			ni, _ := c.snap.Get(node) // owned by c.snap after the add
 			clSwapLast(ni.Pods, i)
 			clSwapLast(ni.PodsWithAffinity, ia)
 			clSwapLast(ni.PodsWithRequiredAntiAffinity, ir)
