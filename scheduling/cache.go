@@ -16,7 +16,11 @@ import (
 // with spec.nodeName set and no nominated node) counts on the node from now
 // on. A pod that is not pending or a missing node is an error naming both.
 func (c *Cluster) Assume(namespace, name, node string) error {
-	key := podKey(namespace, name)
+	return c.assume(podKey(namespace, name), node)
+}
+
+// assume is Assume for the pod key (namespace/name).
+func (c *Cluster) assume(key, node string) error {
 	cp, ok := c.pods[key]
 	if !ok {
 		return fmt.Errorf("scheduling: assume: unknown pod %s", key)
@@ -65,7 +69,11 @@ func (c *Cluster) Forget(namespace, name string) error {
 // after the API binding). A pod that is not assumed, or assumed on another
 // node, is an error.
 func (c *Cluster) Bind(namespace, name, node string) error {
-	key := podKey(namespace, name)
+	return c.bind(podKey(namespace, name), node)
+}
+
+// bind is Bind for the pod key (namespace/name).
+func (c *Cluster) bind(key, node string) error {
 	cp, ok := c.pods[key]
 	if !ok {
 		return fmt.Errorf("scheduling: bind: unknown pod %s", key)

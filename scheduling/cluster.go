@@ -81,7 +81,7 @@ type Cluster struct {
 	pods    map[string]*clusterPod
 	uids    map[string]string // UID → namespace/name
 	metrics map[string]*framework.NodeMetric
-	journal []func()
+	journal []clusterUndo
 	marks   []int
 
 	// Objects of the workload layer: Trimaran's node loads
@@ -218,9 +218,34 @@ func (c *Cluster) NodeMetrics() []*framework.NodeMetric {
 
 func podKey(namespace, name string) string { return namespace + "/" + name }
 
+// clusterUndo is one step of the undo journal: undo, or, for the two
+// changes every placed pod makes (held as data so that journaling them
+// allocates nothing), with undo nil: a pod record change (setPod: key,
+// the records before and after, had) or a pod added to the snapshot
+// (snapAdd: added).
+type clusterUndo struct {
+	undo    func()
+	added   *framework.PodInfo
+	key     string
+	old, cp *clusterPod
+	had     bool
+}
+
+// apply undoes the step.
+func (u *clusterUndo) apply(c *Cluster) {
+	switch {
+	case u.undo != nil:
+		u.undo()
+	case u.added != nil:
+		_ = c.snap.RemoveLastPodInfo(u.added)
+	default:
+		c.unsetPod(u.key, u.old, u.cp, u.had)
+	}
+}
+
 // record appends an undo step. Callers check c.forking() first, so that
 // an unforked mutation does not even build the closure.
-func (c *Cluster) record(undo func()) { c.journal = append(c.journal, undo) }
+func (c *Cluster) record(undo func()) { c.journal = append(c.journal, clusterUndo{undo: undo}) }
 
 // forking reports whether mutations must be journaled.
 func (c *Cluster) forking() bool { return len(c.marks) > 0 }
@@ -256,8 +281,8 @@ func (c *Cluster) Revert() error {
 	mark := c.marks[len(c.marks)-1]
 	c.marks = c.marks[:len(c.marks)-1]
 	for i := len(c.journal) - 1; i >= mark; i-- {
-		c.journal[i]()
-		c.journal[i] = nil
+		c.journal[i].apply(c)
+		c.journal[i] = clusterUndo{}
 	}
 	c.journal = c.journal[:mark]
 	return nil
@@ -290,20 +315,24 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 		}
 	}
 	if c.forking() {
-		c.record(func() {
-			c.indexGroup(key, cp, old)
-			if had {
-				c.pods[key] = old
-				if uid := old.info.Pod.UID; uid != "" {
-					c.uids[uid] = key
-				}
-			} else {
-				delete(c.pods, key)
-				if cp != nil && cp.info.Pod.UID != "" {
-					delete(c.uids, cp.info.Pod.UID)
-				}
-			}
-		})
+		c.journal = append(c.journal, clusterUndo{key: key, old: old, cp: cp, had: had})
+	}
+}
+
+// unsetPod undoes setPod(key, cp), which replaced old (had: there was
+// one).
+func (c *Cluster) unsetPod(key string, old, cp *clusterPod, had bool) {
+	c.indexGroup(key, cp, old)
+	if had {
+		c.pods[key] = old
+		if uid := old.info.Pod.UID; uid != "" {
+			c.uids[uid] = key
+		}
+	} else {
+		delete(c.pods, key)
+		if cp != nil && cp.info.Pod.UID != "" {
+			delete(c.uids, cp.info.Pod.UID)
+		}
 	}
 }
 
@@ -318,7 +347,7 @@ func (c *Cluster) snapAdd(pi *framework.PodInfo) error {
 		return err
 	}
 	if c.forking() {
-		c.record(func() { _ = c.snap.RemoveLastPodInfo(pi) })
+		c.journal = append(c.journal, clusterUndo{added: pi})
 	}
 	return nil
 }

@@ -228,7 +228,7 @@ type schedBinding struct {
 // starts (or, synchronously, runs) the binding cycle.
 func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	if err := s.cluster.Assume(pi.Pod.Namespace, pi.Pod.Name, node); err != nil {
+	if err := s.cluster.assume(qp.key, node); err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)
 		state.Release()
@@ -383,7 +383,7 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	if !locked {
 		s.mu.Lock()
 	}
-	err := s.cluster.Bind(b.pi.Pod.Namespace, b.pi.Pod.Name, b.node)
+	err := s.cluster.bind(b.qp.key, b.node)
 	s.queue.done(b.qp)
 	s.setReason(b.qp.key, "")
 	if err == nil {

@@ -22,8 +22,8 @@ type replicaAdder struct {
 }
 
 // schedule is SchedulePod(ctx, p) for the next replica p, a fresh copy the
-// cluster may keep.
-func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.Pod) (Decision, error) {
+// cluster may keep, whose key (namespace/name) is key.
+func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.Pod, key string) (Decision, error) {
 	if a.tmpl == nil {
 		d, err := s.SchedulePod(ctx, p)
 		if err != nil {
@@ -31,14 +31,13 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if rec, ok := s.cluster.pods[p.Key()]; ok {
+		if rec, ok := s.cluster.pods[key]; ok {
 			a.tmpl = rec.info
 		}
 		return d, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := p.Key()
 	if _, dup := s.cluster.pods[key]; dup {
 		return Decision{}, fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
 	}
