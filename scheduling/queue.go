@@ -182,10 +182,11 @@ type schedulingQueue struct {
 type qMark struct{ seq, moves, events uint64 }
 
 // qSaved is a pod's queue record as it was at a Fork: p is the record
-// (nil when the queue did not hold the pod) and v its contents.
+// (nil when the queue did not hold the pod) and v a copy of its contents
+// (nil with p). A copy apart keeps the fork journal's entries small: most
+// records a fork saves are of pods added inside it (p nil).
 type qSaved struct {
-	p *queuedPod
-	v queuedPod
+	p, v *queuedPod
 }
 
 func newSchedulingQueue(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, opts QueueOptions) *schedulingQueue {
@@ -693,7 +694,8 @@ func (q *schedulingQueue) touch(key string) {
 	}
 	s := qSaved{p: q.pods[key]}
 	if s.p != nil {
-		s.v = *s.p
+		v := *s.p
+		s.v = &v
 	}
 	q.saved.Put(key, s)
 }
@@ -738,7 +740,7 @@ func (q *schedulingQueue) revert() {
 		if s.p == nil {
 			continue
 		}
-		*s.p = s.v
+		*s.p = *s.v
 		s.p.index = -1
 		q.pods[key] = s.p
 		q.push(s.p, s.v.where)
