@@ -316,6 +316,18 @@ func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 	return p
 }
 
+// detached returns the in-flight record add and take would hand a cycle
+// for pi (key its namespace/name) at now, without the queue holding it:
+// for a pod whose cycle runs at once and whose queue record nothing reads
+// (a capacity question's replica on a fork, whatif_capacity.go). When the
+// cycle ends, done and requeueFailed find no record and leave the queue
+// alone.
+func (q *schedulingQueue) detached(pi *framework.PodInfo, key string, now time.Time) *queuedPod {
+	first := now
+	return &queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now, Attempts: 1, InitialAttemptTimestamp: &first},
+		key: key, index: -1, where: qInFlight, moveSeen: q.moves}
+}
+
 // gateHolds runs the PreEnqueue plugins on p; when one rejects it, p is
 // held in the gated set (with the rejection) and gateHolds reports true.
 // The caller has unlinked p.

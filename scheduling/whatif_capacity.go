@@ -17,8 +17,20 @@ import (
 // built for the first replica serves every later one with that replica's
 // own Pod. Each replica is still validated (ValidatePod is cheap; compiling
 // its affinity terms again is what costs).
+//
+// On a fork, a replica also skips the queue when nothing could read its
+// queue record (detached): it is not pushed to the active queue and taken
+// from it again, and leaves no record when its cycle ends. Inside the
+// question every replica is taken at once by key, so the queue's order,
+// counters and journal serve no one; the replica still passes the
+// PreEnqueue gate, its cycle, events, reason and decision are those of
+// the queued path, and Revert puts the queue back either way. A replica
+// of a pod group (Coscheduling's label, a scheduling group) or under gang
+// scheduling takes the queued path: those plugins activate and count
+// queued siblings.
 type replicaAdder struct {
-	tmpl *framework.PodInfo // the first replica's PodInfo, nil before it
+	tmpl   *framework.PodInfo // the first replica's PodInfo, nil before it
+	detach bool               // replicas after the first skip the queue
 }
 
 // schedule is SchedulePod(ctx, p) for the next replica p, a fresh copy the
@@ -33,6 +45,8 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.
 		defer s.mu.Unlock()
 		if rec, ok := s.cluster.pods[key]; ok {
 			a.tmpl = rec.info
+			a.detach = len(s.forks) > 0 && !s.workload.features.GangScheduling &&
+				framework.PodGroupKey(p) == "" && p.Spec.SchedulingGroup == nil
 		}
 		return d, nil
 	}
@@ -49,6 +63,16 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.
 	if err := s.cluster.addPodInfo(key, &pi); err != nil {
 		return Decision{}, err
 	}
-	s.podAdded(key)
-	return s.scheduleAddedLocked(ctx, key)
+	if !a.detach || !s.preEnqueue(&pi).IsSuccess() {
+		// The queued path (a gated replica fails there as SchedulePod does).
+		s.podAdded(key)
+		return s.scheduleAddedLocked(ctx, key)
+	}
+	// podAdded and scheduleAddedLocked without the queue: a pending replica
+	// has no nomination, and no gang event is due (detach).
+	s.signal()
+	async := s.async
+	s.async = false
+	defer func() { s.async = async }()
+	return s.scheduleCycle(ctx, s.queue.detached(&pi, key, s.clock.Now())), nil
 }
