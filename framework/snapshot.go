@@ -399,8 +399,10 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) error {
 		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
 	}
 	// podIdentity(pod) != "", without building the string.
-	if cur, ok := s.Get(pi.Pod.Spec.NodeName); checkDup && ok && (pi.Pod.UID != "" || pi.Pod.Name != "") && cur.HasPod(pi.Pod) {
-		return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+	if checkDup && (pi.Pod.UID != "" || pi.Pod.Name != "") {
+		if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && cur.HasPod(pi.Pod) {
+			return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+		}
 	}
 	ni, err := s.mutable(pi.Pod.Spec.NodeName)
 	if err != nil {

@@ -266,7 +266,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		defaultClass = w.s.cluster.defaultStorageClass()
 		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
 	}
-	var adder replicaAdder
+	adder := replicaAdder{sameSpec: len(opts.ClaimTemplates) == 0}
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {
 			return err

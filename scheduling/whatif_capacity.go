@@ -15,8 +15,8 @@ import (
 // volumes name), and a PodInfo derives from neither (requests, compiled
 // affinity terms over the labels and namespace), so the PodInfo AddPod
 // built for the first replica serves every later one with that replica's
-// own Pod. Each replica is still validated (ValidatePod is cheap; compiling
-// its affinity terms again is what costs).
+// own Pod. A replica whose volumes its claims renamed is validated again
+// (ValidatePod is cheap; compiling its affinity terms again is what costs).
 //
 // On a fork, a replica also skips the queue when nothing could read its
 // queue record (detached): it is not pushed to the active queue and taken
@@ -31,6 +31,11 @@ import (
 type replicaAdder struct {
 	tmpl   *framework.PodInfo // the first replica's PodInfo, nil before it
 	detach bool               // replicas after the first skip the queue
+	// sameSpec: replicas differ from the first only in name (no claim
+	// templates rename their volumes), which framework.ValidatePod reads
+	// for its messages only: the first replica's validation holds for
+	// every one.
+	sameSpec bool
 }
 
 // schedule is SchedulePod(ctx, p) for the next replica p, a fresh copy the
@@ -55,8 +60,10 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.
 	if _, dup := s.cluster.pods[key]; dup {
 		return Decision{}, fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
 	}
-	if err := framework.ValidatePod(p); err != nil {
-		return Decision{}, fmt.Errorf("scheduling: AddPod: %w", err)
+	if !a.sameSpec {
+		if err := framework.ValidatePod(p); err != nil {
+			return Decision{}, fmt.Errorf("scheduling: AddPod: %w", err)
+		}
 	}
 	pi := *a.tmpl
 	pi.Pod = p
