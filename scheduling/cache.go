@@ -2,6 +2,8 @@ package scheduling
 
 import (
 	"fmt"
+
+	"github.com/schedkit/schedkit/framework"
 )
 
 // This file holds the scheduler-cache side of a Cluster: kube-scheduler's
@@ -31,15 +33,19 @@ func (c *Cluster) assume(key, node string) error {
 	if _, ok := c.snap.Get(node); !ok {
 		return fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
 	}
-	p := *cp.info.Pod
-	p.Spec.NodeName = node
-	p.Status.NominatedNodeName = ""
-	pi := *cp.info
-	pi.Pod = &p
-	if err := c.snapAdd(&pi); err != nil {
+	a := &struct { // one allocation for the pod, its PodInfo and record
+		pod  framework.Pod
+		info framework.PodInfo
+		rec  clusterPod
+	}{pod: *cp.info.Pod, info: *cp.info}
+	a.pod.Spec.NodeName = node
+	a.pod.Status.NominatedNodeName = ""
+	a.info.Pod = &a.pod
+	a.rec = clusterPod{info: &a.info, state: StateAssumed}
+	if err := c.snapAdd(&a.info); err != nil {
 		return err
 	}
-	c.setPod(key, &clusterPod{info: &pi, state: StateAssumed})
+	c.setPod(key, &a.rec)
 	return nil
 }
 

@@ -323,9 +323,13 @@ func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 // cycle ends, done and requeueFailed find no record and leave the queue
 // alone.
 func (q *schedulingQueue) detached(pi *framework.PodInfo, key string, now time.Time) *queuedPod {
-	first := now
-	return &queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now, Attempts: 1, InitialAttemptTimestamp: &first},
+	r := &struct { // one allocation for the record and its first attempt's time
+		p     queuedPod
+		first time.Time
+	}{first: now}
+	r.p = queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now, Attempts: 1, InitialAttemptTimestamp: &r.first},
 		key: key, index: -1, where: qInFlight, moveSeen: q.moves}
+	return &r.p
 }
 
 // gateHolds runs the PreEnqueue plugins on p; when one rejects it, p is

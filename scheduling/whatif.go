@@ -272,7 +272,8 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 			return err
 		}
 		name, key := names.next()
-		p := replicaOf(template, name)
+		r := newReplica(template, name)
+		p := &r.pod
 		if err := w.addReplicaClaims(p, opts.ClaimTemplates, defaultClass); err != nil {
 			return fmt.Errorf("scheduling: Capacity: %w", err)
 		}
@@ -283,7 +284,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		if w.plainCapacity {
 			d, err = f.schedule(ctx, p)
 		} else {
-			d, err = adder.schedule(ctx, w.s, p, key)
+			d, err = adder.schedule(ctx, w.s, r, key)
 		}
 		if err != nil {
 			return err
@@ -320,12 +321,18 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 
 // replicaOf is a pending copy of template named name.
 func replicaOf(template *framework.Pod, name string) *framework.Pod {
-	p := *template
+	p := new(framework.Pod)
+	setReplica(p, template, name)
+	return p
+}
+
+// setReplica makes p a pending copy of template named name.
+func setReplica(p, template *framework.Pod, name string) {
+	*p = *template
 	p.Name = name
 	p.UID = ""
 	p.Spec.NodeName = ""
 	p.Status = framework.PodStatus{Phase: framework.PodPending}
-	return &p
 }
 
 // replicaNamer hands out <base>-1, <base>-2, ... skipping names the

@@ -38,9 +38,24 @@ type replicaAdder struct {
 	sameSpec bool
 }
 
-// schedule is SchedulePod(ctx, p) for the next replica p, a fresh copy the
-// cluster may keep, whose key (namespace/name) is key.
-func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.Pod, key string) (Decision, error) {
+// capReplica is a replica's pod and the PodInfo the cluster keeps for it,
+// allocated together.
+type capReplica struct {
+	pod  framework.Pod
+	info framework.PodInfo
+}
+
+// newReplica is a pending copy of template named name (replicaOf).
+func newReplica(template *framework.Pod, name string) *capReplica {
+	r := new(capReplica)
+	setReplica(&r.pod, template, name)
+	return r
+}
+
+// schedule is SchedulePod(ctx, &r.pod) for the next replica r, a fresh
+// copy the cluster may keep, whose key (namespace/name) is key.
+func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica, key string) (Decision, error) {
+	p := &r.pod
 	if a.tmpl == nil {
 		d, err := s.SchedulePod(ctx, p)
 		if err != nil {
@@ -65,12 +80,13 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.
 			return Decision{}, fmt.Errorf("scheduling: AddPod: %w", err)
 		}
 	}
-	pi := *a.tmpl
-	pi.Pod = p
-	if err := s.cluster.addPodInfo(key, &pi); err != nil {
+	r.info = *a.tmpl
+	r.info.Pod = p
+	pi := &r.info
+	if err := s.cluster.addPodInfo(key, pi); err != nil {
 		return Decision{}, err
 	}
-	if !a.detach || !s.preEnqueue(&pi).IsSuccess() {
+	if !a.detach || !s.preEnqueue(pi).IsSuccess() {
 		// The queued path (a gated replica fails there as SchedulePod does).
 		s.podAdded(key)
 		return s.scheduleAddedLocked(ctx, key)
@@ -81,5 +97,5 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.
 	async := s.async
 	s.async = false
 	defer func() { s.async = async }()
-	return s.scheduleCycle(ctx, s.queue.detached(&pi, key, s.clock.Now())), nil
+	return s.scheduleCycle(ctx, s.queue.detached(pi, key, s.clock.Now())), nil
 }
