@@ -123,6 +123,8 @@ type queuedPod struct {
 	// gateMsg is the PreEnqueue rejection of a gated pod, gatePlugin the
 	// plugin that gated it.
 	gateMsg, gatePlugin string
+	// detached: the queue does not hold the record (detached).
+	detached bool
 }
 
 // schedulingQueue orders pending pods as kube-scheduler's PriorityQueue: an
@@ -318,17 +320,19 @@ func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 
 // detached returns the in-flight record add and take would hand a cycle
 // for pi (key its namespace/name) at now, without the queue holding it:
-// for a pod whose cycle runs at once and whose queue record nothing reads
-// (a capacity question's replica on a fork, whatif_capacity.go). When the
-// cycle ends, done and requeueFailed find no record and leave the queue
-// alone.
+// for a pod whose cycle runs at once, on a fork, while nothing pops the
+// queue until the fork is reverted (a capacity question's replica,
+// whatif_capacity.go). When the cycle ends, done and requeueFailed find no
+// record and leave the queue alone, and the binding reports no
+// assigned-pod event (runBinding): its only effect would be moving queued
+// pods, which no one pops before Revert restores them.
 func (q *schedulingQueue) detached(pi *framework.PodInfo, key string, now time.Time) *queuedPod {
 	r := &struct { // one allocation for the record and its first attempt's time
 		p     queuedPod
 		first time.Time
 	}{first: now}
 	r.p = queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now, Attempts: 1, InitialAttemptTimestamp: &r.first},
-		key: key, index: -1, where: qInFlight, moveSeen: q.moves}
+		key: key, index: -1, where: qInFlight, moveSeen: q.moves, detached: true}
 	return &r.p
 }
 

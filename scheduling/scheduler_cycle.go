@@ -386,7 +386,10 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	err := s.cluster.bind(b.qp.key, b.node)
 	s.queue.done(b.qp)
 	s.setReason(b.qp.key, "")
-	if err == nil {
+	// A detached replica's event is not reported: it would only move
+	// queued pods that nothing pops before the fork's Revert puts them back
+	// (queue.detached).
+	if err == nil && !b.qp.detached {
 		if bound, _, ok := s.cluster.podInfo(b.qp.key); ok {
 			s.reportEvent(framework.EventAssignedPodAdd, nil, bound, nil, false)
 		}

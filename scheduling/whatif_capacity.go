@@ -20,11 +20,12 @@ import (
 //
 // On a fork, a replica also skips the queue when nothing could read its
 // queue record (detached): it is not pushed to the active queue and taken
-// from it again, and leaves no record when its cycle ends. Inside the
-// question every replica is taken at once by key, so the queue's order,
-// counters and journal serve no one; the replica still passes the
-// PreEnqueue gate, its cycle, events, reason and decision are those of
-// the queued path, and Revert puts the queue back either way. A replica
+// from it again, leaves no record when its cycle ends, and its binding
+// moves no queued pod (no assigned-pod event). Inside the question every
+// replica is taken at once by key and nothing else is popped, so the
+// queue's order, counters, moves and journal serve no one; the replica
+// still passes the PreEnqueue gate, its cycle, reason and decision are
+// those of the queued path, and Revert puts the queue back either way. A replica
 // of a pod group (Coscheduling's label, a scheduling group) or under gang
 // scheduling takes the queued path: those plugins activate and count
 // queued siblings.

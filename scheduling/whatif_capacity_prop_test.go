@@ -82,14 +82,20 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 }
 
 // wcAddPending adds 0–3 pending pods of app "web" (counted by the
-// template's spread and anti-affinity) or "a": small, or too big for any
-// node.
+// template's spread and anti-affinity) or "a": small, too big for any
+// node, or needing a "web" pod in its zone (required affinity, which a
+// placed replica may satisfy: the event moves it out of the
+// unschedulable pool).
 func wcAddPending(t *rapid.T, w *WhatIf, label string) {
 	for i := range rapid.IntRange(0, 3).Draw(t, label) {
 		name := fmt.Sprintf("%s-%d", label, i)
 		cpu := rapid.SampledFrom([]string{"100m", "64"}).Draw(t, name+".cpu")
-		p := st.MakePod().Name(name).Namespace("default").Label("app", rapid.SampledFrom([]string{"a", "web"}).Draw(t, name+".app")).
-			Req(map[string]string{"cpu": cpu}).Obj()
+		pw := st.MakePod().Name(name).Namespace("default").Label("app", rapid.SampledFrom([]string{"a", "web"}).Draw(t, name+".app")).
+			Req(map[string]string{"cpu": cpu})
+		if rapid.Bool().Draw(t, name+".needsWeb") {
+			pw.Label("app", "a").PodAffinityIn("app", "zone", []string{"web"}, st.PodAffinityWithRequiredReq)
+		}
+		p := pw.Obj()
 		if err := w.s.AddPod(p); err != nil {
 			t.Fatal(err)
 		}
