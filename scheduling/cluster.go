@@ -221,14 +221,14 @@ func podKey(namespace, name string) string { return namespace + "/" + name }
 // clusterUndo is one step of the undo journal: undo, or, for the two
 // changes every placed pod makes (held as data so that journaling them
 // allocates nothing), with undo nil: a pod record change (setPod: key,
-// the records before and after, had) or a pod added to the snapshot
+// the record before, had: there was one) or a pod added to the snapshot
 // (snapAdd: added).
 type clusterUndo struct {
-	undo    func()
-	added   *framework.PodInfo
-	key     string
-	old, cp *clusterPod
-	had     bool
+	undo  func()
+	added *framework.PodInfo
+	key   string
+	old   *clusterPod
+	had   bool
 }
 
 // apply undoes the step.
@@ -239,7 +239,7 @@ func (u *clusterUndo) apply(c *Cluster) {
 	case u.added != nil:
 		_ = c.snap.RemoveLastPodInfo(u.added)
 	default:
-		c.unsetPod(u.key, u.old, u.cp, u.had)
+		c.unsetPod(u.key, u.old, u.had)
 	}
 }
 
@@ -315,13 +315,22 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 		}
 	}
 	if c.forking() {
-		c.journal = append(c.journal, clusterUndo{key: key, old: old, cp: cp, had: had})
+		// Undoing the fork's previous step, when it set this record too
+		// (an assume then its bind), restores what that step replaced:
+		// this one needs no step of its own.
+		if n := len(c.journal); n > c.marks[len(c.marks)-1] {
+			if u := &c.journal[n-1]; u.undo == nil && u.added == nil && u.key == key {
+				return
+			}
+		}
+		c.journal = append(c.journal, clusterUndo{key: key, old: old, had: had})
 	}
 }
 
-// unsetPod undoes setPod(key, cp), which replaced old (had: there was
-// one).
-func (c *Cluster) unsetPod(key string, old, cp *clusterPod, had bool) {
+// unsetPod undoes the setPod steps of key since the one that replaced old
+// (had: there was one): the current record goes, old comes back.
+func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {
+	cp := c.pods[key]
 	c.indexGroup(key, cp, old)
 	if had {
 		c.pods[key] = old
