@@ -215,9 +215,7 @@ func (q *schedulingQueue) movePods(ps []*queuedPod, e *qEvent) {
 			moves = append(moves, move{p, s})
 		}
 	}
-	if len(moves) > 1 {
-		sort.Slice(moves, func(i, j int) bool { return moves[i].p.seq < moves[j].p.seq })
-	}
+	sort.Slice(moves, func(i, j int) bool { return moves[i].p.seq < moves[j].p.seq })
 	now := q.clock.Now()
 	for _, m := range moves {
 		q.requeueWithStrategy(m.p, m.s, now)
