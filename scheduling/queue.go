@@ -123,7 +123,7 @@ type queuedPod struct {
 	// gateMsg is the PreEnqueue rejection of a gated pod, gatePlugin the
 	// plugin that gated it.
 	gateMsg, gatePlugin string
-	// detached: the queue does not hold the record (detached).
+	// detached: a record the queue does not hold (schedulingQueue.detached).
 	detached bool
 }
 

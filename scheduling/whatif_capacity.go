@@ -18,17 +18,18 @@ import (
 // own Pod. A replica whose volumes its claims renamed is validated again
 // (ValidatePod is cheap; compiling its affinity terms again is what costs).
 //
-// On a fork, a replica also skips the queue when nothing could read its
-// queue record (detached): it is not pushed to the active queue and taken
-// from it again, leaves no record when its cycle ends, and its binding
-// moves no queued pod (no assigned-pod event). Inside the question every
-// replica is taken at once by key and nothing else is popped, so the
-// queue's order, counters, moves and journal serve no one; the replica
-// still passes the PreEnqueue gate, its cycle, reason and decision are
-// those of the queued path, and Revert puts the queue back either way. A replica
-// of a pod group (Coscheduling's label, a scheduling group) or under gang
-// scheduling takes the queued path: those plugins activate and count
-// queued siblings.
+// On a fork, a replica after the first also skips the queue
+// (schedulingQueue.detached): it is not pushed to the active queue and
+// taken from it again, leaves no record when its cycle ends, and its
+// binding moves no queued pod (no assigned-pod event). Inside the question
+// every replica is taken at once by key and nothing else is popped before
+// the question's Revert, so the queue's order, counters, moves and journal
+// serve no one; the replica still passes the PreEnqueue gate (a gated one
+// takes the queued path, which runs the gate again and fails as
+// SchedulePod does), and its cycle, reason and decision are those of the
+// queued path. A replica of a pod group (Coscheduling's label, a
+// scheduling group) or under gang scheduling takes the queued path: those
+// plugins activate and count queued siblings.
 type replicaAdder struct {
 	tmpl   *framework.PodInfo // the first replica's PodInfo, nil before it
 	detach bool               // replicas after the first skip the queue
@@ -88,7 +89,7 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 		return Decision{}, err
 	}
 	if !a.detach || !s.preEnqueue(pi).IsSuccess() {
-		// The queued path (a gated replica fails there as SchedulePod does).
+		// The queued path.
 		s.podAdded(key)
 		return s.scheduleAddedLocked(ctx, key)
 	}
