@@ -125,6 +125,20 @@ func (n *NodeInfo) RemovePod(pod *Pod) error {
 	return nil
 }
 
+// removeLast removes pi when it is the node's last pod, as RemovePod
+// would, and reports whether it was.
+func (n *NodeInfo) removeLast(pi *PodInfo) bool {
+	last := len(n.Pods) - 1
+	if last < 0 || n.Pods[last] != pi {
+		return false
+	}
+	n.Pods = removeAt(n.Pods, last)
+	n.PodsWithAffinity = removePILast(n.PodsWithAffinity, pi)
+	n.PodsWithRequiredAntiAffinity = removePILast(n.PodsWithRequiredAntiAffinity, pi)
+	n.update(pi, -1)
+	return true
+}
+
 func samePod(a, b *Pod) bool {
 	if a.UID != "" || b.UID != "" {
 		return a.UID == b.UID
@@ -154,6 +168,17 @@ func removeAt(s []*PodInfo, i int) []*PodInfo {
 func removePI(s []*PodInfo, pi *PodInfo) []*PodInfo {
 	for i, p := range s {
 		if p == pi {
+			return removeAt(s, i)
+		}
+	}
+	return s
+}
+
+// removePILast is removePI looking from the end, where a pod added last
+// is.
+func removePILast(s []*PodInfo, pi *PodInfo) []*PodInfo {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == pi {
 			return removeAt(s, i)
 		}
 	}

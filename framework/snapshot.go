@@ -378,8 +378,20 @@ func (s *Snapshot) AddPod(pod *Pod) error {
 }
 
 // AddPodInfo assigns a prepared PodInfo to the node named by its pod's
-// nodeName. A pod without a nodeName or on an unknown node is an error.
-func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
+// nodeName. A pod without a nodeName, on an unknown node, or already on
+// the node (same UID, or namespace/name when it has no UID) is an error.
+func (s *Snapshot) AddPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, true) }
+
+// AddNewPodInfo is AddPodInfo for a pod its caller knows is on no node of
+// the snapshot, as a store that keeps pod identities unique itself does
+// (scheduling.Cluster, by namespace/name and UID): it skips AddPodInfo's
+// duplicate check, which reads every pod of the node (O(pods on the node)
+// cache misses, the larger part of an add). Adding a pod that is on its
+// node already through it leaves the pod there twice; use AddPodInfo
+// unless uniqueness is known.
+func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, false) }
+
+func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) error {
 	if pi == nil || pi.Pod == nil {
 		return fmt.Errorf("framework: snapshot: nil pod")
 	}
@@ -387,8 +399,10 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
 	}
 	// podIdentity(pod) != "", without building the string.
-	if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && (pi.Pod.UID != "" || pi.Pod.Name != "") && cur.HasPod(pi.Pod) {
-		return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+	if checkDup && (pi.Pod.UID != "" || pi.Pod.Name != "") {
+		if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && cur.HasPod(pi.Pod) {
+			return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+		}
 	}
 	ni, err := s.mutable(pi.Pod.Spec.NodeName)
 	if err != nil {
@@ -420,11 +434,39 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 	if err := ni.RemovePod(pod); err != nil {
 		return err
 	}
+	s.podRemoved(ni, removed)
+	return nil
+}
+
+// RemoveLastPodInfo undoes the add of pi (AddPodInfo or AddNewPodInfo)
+// when pi is still the last pod of its node, i.e. every pod added to the
+// node after it was removed again, as an undo journal replaying in
+// reverse order guarantees: O(1) (pointer comparisons) where RemovePod
+// compares the pod with each pod of the node (O(pods on the node) cache
+// misses). The snapshot ends exactly as RemovePod(pi.Pod) leaves it, the
+// node's Generation included; when pi is not the node's last pod it is
+// RemovePod(pi.Pod).
+func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
+	if pi == nil || pi.Pod == nil {
+		return fmt.Errorf("framework: snapshot: nil pod")
+	}
+	ni, err := s.mutable(pi.Pod.Spec.NodeName)
+	if err != nil {
+		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+	}
+	if !ni.removeLast(pi) {
+		return s.RemovePod(pi.Pod)
+	}
+	s.podRemoved(ni, pi)
+	return nil
+}
+
+// podRemoved updates the snapshot's indexes after removed left ni.
+func (s *Snapshot) podRemoved(ni *NodeInfo, removed *PodInfo) {
 	s.refreshResources(ni.index)
 	s.storage.podClaims(removed.Pod, -1)
 	s.podIdx.podRemoved(removed, ni.index, s.namespaces)
 	s.affinityDirty = true
-	return nil
 }
 
 // Clone returns a snapshot that shares NodeInfos with s until either side

@@ -2,6 +2,8 @@ package scheduling
 
 import (
 	"fmt"
+
+	"github.com/schedkit/schedkit/framework"
 )
 
 // This file holds the scheduler-cache side of a Cluster: kube-scheduler's
@@ -16,7 +18,11 @@ import (
 // with spec.nodeName set and no nominated node) counts on the node from now
 // on. A pod that is not pending or a missing node is an error naming both.
 func (c *Cluster) Assume(namespace, name, node string) error {
-	key := podKey(namespace, name)
+	return c.assume(podKey(namespace, name), node)
+}
+
+// assume is Assume for the pod key (namespace/name).
+func (c *Cluster) assume(key, node string) error {
 	cp, ok := c.pods[key]
 	if !ok {
 		return fmt.Errorf("scheduling: assume: unknown pod %s", key)
@@ -27,15 +33,19 @@ func (c *Cluster) Assume(namespace, name, node string) error {
 	if _, ok := c.snap.Get(node); !ok {
 		return fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
 	}
-	p := *cp.info.Pod
-	p.Spec.NodeName = node
-	p.Status.NominatedNodeName = ""
-	pi := *cp.info
-	pi.Pod = &p
-	if err := c.snapAdd(&pi); err != nil {
+	a := &struct { // one allocation for the pod, its PodInfo and record
+		pod  framework.Pod
+		info framework.PodInfo
+		rec  clusterPod
+	}{pod: *cp.info.Pod, info: *cp.info}
+	a.pod.Spec.NodeName = node
+	a.pod.Status.NominatedNodeName = ""
+	a.info.Pod = &a.pod
+	a.rec = clusterPod{info: &a.info, state: StateAssumed}
+	if err := c.snapAdd(&a.info); err != nil {
 		return err
 	}
-	c.setPod(key, &clusterPod{info: &pi, state: StateAssumed})
+	c.setPod(key, &a.rec)
 	return nil
 }
 
@@ -65,7 +75,11 @@ func (c *Cluster) Forget(namespace, name string) error {
 // after the API binding). A pod that is not assumed, or assumed on another
 // node, is an error.
 func (c *Cluster) Bind(namespace, name, node string) error {
-	key := podKey(namespace, name)
+	return c.bind(podKey(namespace, name), node)
+}
+
+// bind is Bind for the pod key (namespace/name).
+func (c *Cluster) bind(key, node string) error {
 	cp, ok := c.pods[key]
 	if !ok {
 		return fmt.Errorf("scheduling: bind: unknown pod %s", key)

@@ -81,7 +81,7 @@ type Cluster struct {
 	pods    map[string]*clusterPod
 	uids    map[string]string // UID → namespace/name
 	metrics map[string]*framework.NodeMetric
-	journal []func()
+	journal []clusterUndo
 	marks   []int
 
 	// Objects of the workload layer: Trimaran's node loads
@@ -218,9 +218,34 @@ func (c *Cluster) NodeMetrics() []*framework.NodeMetric {
 
 func podKey(namespace, name string) string { return namespace + "/" + name }
 
+// clusterUndo is one step of the undo journal: undo, or, for the two
+// changes every placed pod makes (held as data so that journaling them
+// allocates nothing), with undo nil: a pod record change (setPod: key,
+// the record before, had: there was one) or a pod added to the snapshot
+// (snapAdd: added).
+type clusterUndo struct {
+	undo  func()
+	added *framework.PodInfo
+	key   string
+	old   *clusterPod
+	had   bool
+}
+
+// apply undoes the step.
+func (u *clusterUndo) apply(c *Cluster) {
+	switch {
+	case u.undo != nil:
+		u.undo()
+	case u.added != nil:
+		_ = c.snap.RemoveLastPodInfo(u.added)
+	default:
+		c.unsetPod(u.key, u.old, u.had)
+	}
+}
+
 // record appends an undo step. Callers check c.forking() first, so that
 // an unforked mutation does not even build the closure.
-func (c *Cluster) record(undo func()) { c.journal = append(c.journal, undo) }
+func (c *Cluster) record(undo func()) { c.journal = append(c.journal, clusterUndo{undo: undo}) }
 
 // forking reports whether mutations must be journaled.
 func (c *Cluster) forking() bool { return len(c.marks) > 0 }
@@ -256,8 +281,8 @@ func (c *Cluster) Revert() error {
 	mark := c.marks[len(c.marks)-1]
 	c.marks = c.marks[:len(c.marks)-1]
 	for i := len(c.journal) - 1; i >= mark; i-- {
-		c.journal[i]()
-		c.journal[i] = nil
+		c.journal[i].apply(c)
+		c.journal[i] = clusterUndo{}
 	}
 	c.journal = c.journal[:mark]
 	return nil
@@ -290,31 +315,48 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 		}
 	}
 	if c.forking() {
-		c.record(func() {
-			c.indexGroup(key, cp, old)
-			if had {
-				c.pods[key] = old
-				if uid := old.info.Pod.UID; uid != "" {
-					c.uids[uid] = key
-				}
-			} else {
-				delete(c.pods, key)
-				if cp != nil && cp.info.Pod.UID != "" {
-					delete(c.uids, cp.info.Pod.UID)
-				}
+		// Undoing the fork's previous step, when it set this record too
+		// (an assume then its bind), restores what that step replaced:
+		// this one needs no step of its own.
+		if n := len(c.journal); n > c.marks[len(c.marks)-1] {
+			if u := &c.journal[n-1]; u.undo == nil && u.added == nil && u.key == key {
+				return
 			}
-		})
+		}
+		c.journal = append(c.journal, clusterUndo{key: key, old: old, had: had})
+	}
+}
+
+// unsetPod undoes the setPod steps of key since the one that replaced old
+// (had: there was one): the current record goes, old comes back.
+func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {
+	cp := c.pods[key]
+	c.indexGroup(key, cp, old)
+	if had {
+		c.pods[key] = old
+		if uid := old.info.Pod.UID; uid != "" {
+			c.uids[uid] = key
+		}
+	} else {
+		delete(c.pods, key)
+		if cp != nil && cp.info.Pod.UID != "" {
+			delete(c.uids, cp.info.Pod.UID)
+		}
 	}
 }
 
 // snapAdd adds a placed pod to its node in the snapshot, journaled. The pod
-// lands last in the node's lists, so removing it undoes the add exactly.
+// lands last in the node's lists, so removing it undoes the add exactly
+// (and, the journal replaying in reverse, it is still last then: O(1)).
+// The cluster keeps pods unique by key and UID, and a pod is on a node
+// only while its record is assumed or bound, so pi is on no node: the
+// snapshot's duplicate scan of the node's pods is skipped.
 func (c *Cluster) snapAdd(pi *framework.PodInfo) error {
-	if err := c.snap.AddPodInfo(pi); err != nil {
+	if err := c.snap.AddNewPodInfo(pi); err != nil {
 		return err
 	}
 	if c.forking() {
-		c.record(func() { _ = c.snap.RemovePod(pi.Pod) })
+		c.journal = append(c.journal, clusterUndo{added: pi})
 	}
 	return nil
 }
@@ -337,8 +379,9 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 	}
 	if c.forking() {
 		c.record(func() {
-			_ = c.snap.AddPodInfo(pi)
-			ni, _ := c.snap.Get(node) // owned by c.snap after AddPodInfo
+			// pi was removed above, so it is on no node.
+			_ = c.snap.AddNewPodInfo(pi)
+			ni, _ := c.snap.Get(node) // owned by c.snap after the add
 			clSwapLast(ni.Pods, i)
 			clSwapLast(ni.PodsWithAffinity, ia)
 			clSwapLast(ni.PodsWithRequiredAntiAffinity, ir)

@@ -123,6 +123,8 @@ type queuedPod struct {
 	// gateMsg is the PreEnqueue rejection of a gated pod, gatePlugin the
 	// plugin that gated it.
 	gateMsg, gatePlugin string
+	// detached: a record the queue does not hold (schedulingQueue.detached).
+	detached bool
 }
 
 // schedulingQueue orders pending pods as kube-scheduler's PriorityQueue: an
@@ -182,10 +184,11 @@ type schedulingQueue struct {
 type qMark struct{ seq, moves, events uint64 }
 
 // qSaved is a pod's queue record as it was at a Fork: p is the record
-// (nil when the queue did not hold the pod) and v its contents.
+// (nil when the queue did not hold the pod) and v a copy of its contents
+// (nil with p). A copy apart keeps the fork journal's entries small: most
+// records a fork saves are of pods added inside it (p nil).
 type qSaved struct {
-	p *queuedPod
-	v queuedPod
+	p, v *queuedPod
 }
 
 func newSchedulingQueue(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, opts QueueOptions) *schedulingQueue {
@@ -313,6 +316,24 @@ func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 		q.push(p, qActive)
 	}
 	return p
+}
+
+// detached returns the in-flight record add and take would hand a cycle
+// for pi (key its namespace/name) at now, without the queue holding it:
+// for a pod whose cycle runs at once, on a fork, while nothing pops the
+// queue until the fork is reverted (a capacity question's replica,
+// whatif_capacity.go). When the cycle ends, done and requeueFailed find no
+// record and leave the queue alone, and the binding reports no
+// assigned-pod event (runBinding): its only effect would be moving queued
+// pods, which no one pops before Revert restores them.
+func (q *schedulingQueue) detached(pi *framework.PodInfo, key string, now time.Time) *queuedPod {
+	r := &struct { // one allocation for the record and its first attempt's time
+		p     queuedPod
+		first time.Time
+	}{first: now}
+	r.p = queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now, Attempts: 1, InitialAttemptTimestamp: &r.first},
+		key: key, index: -1, where: qInFlight, moveSeen: q.moves, detached: true}
+	return &r.p
 }
 
 // gateHolds runs the PreEnqueue plugins on p; when one rejects it, p is
@@ -693,7 +714,8 @@ func (q *schedulingQueue) touch(key string) {
 	}
 	s := qSaved{p: q.pods[key]}
 	if s.p != nil {
-		s.v = *s.p
+		v := *s.p
+		s.v = &v
 	}
 	q.saved.Put(key, s)
 }
@@ -738,7 +760,7 @@ func (q *schedulingQueue) revert() {
 		if s.p == nil {
 			continue
 		}
-		*s.p = s.v
+		*s.p = *s.v
 		s.p.index = -1
 		q.pods[key] = s.p
 		q.push(s.p, s.v.where)

@@ -228,7 +228,7 @@ type schedBinding struct {
 // starts (or, synchronously, runs) the binding cycle.
 func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	if err := s.cluster.Assume(pi.Pod.Namespace, pi.Pod.Name, node); err != nil {
+	if err := s.cluster.assume(qp.key, node); err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)
 		state.Release()
@@ -383,10 +383,13 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	if !locked {
 		s.mu.Lock()
 	}
-	err := s.cluster.Bind(b.pi.Pod.Namespace, b.pi.Pod.Name, b.node)
+	err := s.cluster.bind(b.qp.key, b.node)
 	s.queue.done(b.qp)
 	s.setReason(b.qp.key, "")
-	if err == nil {
+	// A detached replica's event is not reported: it would only move
+	// queued pods that nothing pops before the fork's Revert puts them back
+	// (queue.detached).
+	if err == nil && !b.qp.detached {
 		if bound, _, ok := s.cluster.podInfo(b.qp.key); ok {
 			s.reportEvent(framework.EventAssignedPodAdd, nil, bound, nil, false)
 		}

@@ -100,6 +100,11 @@ type schedVerdict struct {
 // setReason records the pod's PendingReason ("" deletes it), journaled in
 // an open fork.
 func (s *Scheduler) setReason(key, msg string) {
+	if msg == "" {
+		if _, had := s.reasons[key]; !had {
+			return // nothing to delete, nothing to journal
+		}
+	}
 	if s.reasonsSaved.Needs(key) {
 		old, had := s.reasons[key]
 		s.reasonsSaved.Put(key, schedReason{msg: old, had: had})

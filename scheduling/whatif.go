@@ -266,12 +266,14 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		defaultClass = w.s.cluster.defaultStorageClass()
 		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
 	}
-	var adder replicaAdder
+	adder := replicaAdder{sameSpec: len(opts.ClaimTemplates) == 0}
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p := replicaOf(template, names.next())
+		name, key := names.next()
+		r := newReplica(template, name)
+		p := &r.pod
 		if err := w.addReplicaClaims(p, opts.ClaimTemplates, defaultClass); err != nil {
 			return fmt.Errorf("scheduling: Capacity: %w", err)
 		}
@@ -282,7 +284,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		if w.plainCapacity {
 			d, err = f.schedule(ctx, p)
 		} else {
-			d, err = adder.schedule(ctx, w.s, p)
+			d, err = adder.schedule(ctx, w.s, r, key)
 		}
 		if err != nil {
 			return err
@@ -290,13 +292,13 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		switch d.Outcome {
 		case OutcomeScheduled:
 			ans.Replicas++
-			ans.Placements = append(ans.Placements, Placement{Pod: p.Key(), Node: d.Node})
+			ans.Placements = append(ans.Placements, Placement{Pod: key, Node: d.Node})
 			continue
 		case OutcomeError:
-			return fmt.Errorf("scheduling: Capacity: replica %s: %s", p.Key(), d.Message)
+			return fmt.Errorf("scheduling: Capacity: replica %s: %s", key, d.Message)
 		case OutcomeUnschedulable:
 		default:
-			return fmt.Errorf("scheduling: Capacity: replica %s: outcome %s (the profile waits or binds asynchronously)", p.Key(), d.Outcome)
+			return fmt.Errorf("scheduling: Capacity: replica %s: outcome %s (the profile waits or binds asynchronously)", key, d.Outcome)
 		}
 		// Run the failing cycle again with its explanation: a cycle that
 		// finds no node draws no random number and evaluates every node,
@@ -319,12 +321,18 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 
 // replicaOf is a pending copy of template named name.
 func replicaOf(template *framework.Pod, name string) *framework.Pod {
-	p := *template
+	p := new(framework.Pod)
+	setReplica(p, template, name)
+	return p
+}
+
+// setReplica makes p a pending copy of template named name.
+func setReplica(p, template *framework.Pod, name string) {
+	*p = *template
 	p.Name = name
 	p.UID = ""
 	p.Spec.NodeName = ""
 	p.Status = framework.PodStatus{Phase: framework.PodPending}
-	return &p
 }
 
 // replicaNamer hands out <base>-1, <base>-2, ... skipping names the
@@ -344,12 +352,14 @@ func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
 	return &replicaNamer{c: w.s.cluster, namespace: template.Namespace, base: base}
 }
 
-func (r *replicaNamer) next() string {
+// next returns the next free name and its pod key (namespace/name), the
+// name a substring of the key (one allocation for both).
+func (r *replicaNamer) next() (name, key string) {
 	for {
 		r.n++
-		name := r.base + "-" + strconv.Itoa(r.n)
-		if _, taken := r.c.Pod(r.namespace, name); !taken {
-			return name
+		key = r.namespace + "/" + r.base + "-" + strconv.Itoa(r.n)
+		if _, taken := r.c.pods[key]; !taken {
+			return key[len(r.namespace)+1:], key
 		}
 	}
 }

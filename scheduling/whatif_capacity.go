@@ -15,15 +15,49 @@ import (
 // volumes name), and a PodInfo derives from neither (requests, compiled
 // affinity terms over the labels and namespace), so the PodInfo AddPod
 // built for the first replica serves every later one with that replica's
-// own Pod. Each replica is still validated (ValidatePod is cheap; compiling
-// its affinity terms again is what costs).
+// own Pod. A replica whose volumes its claims renamed is validated again
+// (ValidatePod is cheap; compiling its affinity terms again is what costs).
+//
+// On a fork, a replica after the first also skips the queue
+// (schedulingQueue.detached): it is not pushed to the active queue and
+// taken from it again, leaves no record when its cycle ends, and its
+// binding moves no queued pod (no assigned-pod event). Inside the question
+// every replica is taken at once by key and nothing else is popped before
+// the question's Revert, so the queue's order, counters, moves and journal
+// serve no one; the replica still passes the PreEnqueue gate (a gated one
+// takes the queued path, which runs the gate again and fails as
+// SchedulePod does), and its cycle, reason and decision are those of the
+// queued path. A replica of a pod group (Coscheduling's label, a
+// scheduling group) or under gang scheduling takes the queued path: those
+// plugins activate and count queued siblings.
 type replicaAdder struct {
-	tmpl *framework.PodInfo // the first replica's PodInfo, nil before it
+	tmpl   *framework.PodInfo // the first replica's PodInfo, nil before it
+	detach bool               // replicas after the first skip the queue
+	// sameSpec: replicas differ from the first only in name (no claim
+	// templates rename their volumes), which framework.ValidatePod reads
+	// for its messages only: the first replica's validation holds for
+	// every one.
+	sameSpec bool
 }
 
-// schedule is SchedulePod(ctx, p) for the next replica p, a fresh copy the
-// cluster may keep.
-func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.Pod) (Decision, error) {
+// capReplica is a replica's pod and the PodInfo the cluster keeps for it,
+// allocated together.
+type capReplica struct {
+	pod  framework.Pod
+	info framework.PodInfo
+}
+
+// newReplica is a pending copy of template named name (replicaOf).
+func newReplica(template *framework.Pod, name string) *capReplica {
+	r := new(capReplica)
+	setReplica(&r.pod, template, name)
+	return r
+}
+
+// schedule is SchedulePod(ctx, &r.pod) for the next replica r, a fresh
+// copy the cluster may keep, whose key (namespace/name) is key.
+func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica, key string) (Decision, error) {
+	p := &r.pod
 	if a.tmpl == nil {
 		d, err := s.SchedulePod(ctx, p)
 		if err != nil {
@@ -31,25 +65,39 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, p *framework.
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if rec, ok := s.cluster.pods[p.Key()]; ok {
+		if rec, ok := s.cluster.pods[key]; ok {
 			a.tmpl = rec.info
+			a.detach = len(s.forks) > 0 && !s.workload.features.GangScheduling &&
+				framework.PodGroupKey(p) == "" && p.Spec.SchedulingGroup == nil
 		}
 		return d, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := p.Key()
 	if _, dup := s.cluster.pods[key]; dup {
 		return Decision{}, fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
 	}
-	if err := framework.ValidatePod(p); err != nil {
-		return Decision{}, fmt.Errorf("scheduling: AddPod: %w", err)
+	if !a.sameSpec {
+		if err := framework.ValidatePod(p); err != nil {
+			return Decision{}, fmt.Errorf("scheduling: AddPod: %w", err)
+		}
 	}
-	pi := *a.tmpl
-	pi.Pod = p
-	if err := s.cluster.addPodInfo(key, &pi); err != nil {
+	r.info = *a.tmpl
+	r.info.Pod = p
+	pi := &r.info
+	if err := s.cluster.addPodInfo(key, pi); err != nil {
 		return Decision{}, err
 	}
-	s.podAdded(key)
-	return s.scheduleAddedLocked(ctx, key)
+	if !a.detach || !s.preEnqueue(pi).IsSuccess() {
+		// The queued path.
+		s.podAdded(key)
+		return s.scheduleAddedLocked(ctx, key)
+	}
+	// podAdded and scheduleAddedLocked without the queue: a pending replica
+	// has no nomination, and no gang event is due (detach).
+	s.signal()
+	async := s.async
+	s.async = false
+	defer func() { s.async = async }()
+	return s.scheduleCycle(ctx, s.queue.detached(pi, key, s.clock.Now())), nil
 }

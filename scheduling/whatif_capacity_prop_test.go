@@ -72,7 +72,34 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Pending pods: some scheduled, some left in the unschedulable pool
+	// (which the replicas' cluster events may move), some never tried
+	// (still active when the question runs).
+	wcAddPending(t, w, "tried")
+	w.s.RunUntilIdle(context.Background())
+	wcAddPending(t, w, "queued")
 	return w
+}
+
+// wcAddPending adds 0–3 pending pods of app "web" (counted by the
+// template's spread and anti-affinity) or "a": small, too big for any
+// node, or needing a "web" pod in its zone (required affinity, which a
+// placed replica may satisfy: the event moves it out of the
+// unschedulable pool).
+func wcAddPending(t *rapid.T, w *WhatIf, label string) {
+	for i := range rapid.IntRange(0, 3).Draw(t, label) {
+		name := fmt.Sprintf("%s-%d", label, i)
+		cpu := rapid.SampledFrom([]string{"100m", "64"}).Draw(t, name+".cpu")
+		pw := st.MakePod().Name(name).Namespace("default").Label("app", rapid.SampledFrom([]string{"a", "web"}).Draw(t, name+".app")).
+			Req(map[string]string{"cpu": cpu})
+		if rapid.Bool().Draw(t, name+".needsWeb") {
+			pw.Label("app", "a").PodAffinityIn("app", "zone", []string{"web"}, st.PodAffinityWithRequiredReq)
+		}
+		p := pw.Obj()
+		if err := w.s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // wcGenTemplate draws a template with any mix of the features the default
@@ -147,7 +174,11 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 			max = 40 // keep the big clusters' runs short
 		}
 		before := wiCapture(w)
-		run := func(plain bool) (*CapacityAnswer, []Decision) {
+		run := func(plain bool) (*CapacityAnswer, []Decision, int) {
+			select { // drain the wakeup the setup or the last run left
+			case <-w.s.wake:
+			default:
+			}
 			var ds []Decision
 			w.s.onDecision = func(d Decision) { ds = append(ds, d) }
 			w.plainCapacity = plain
@@ -157,10 +188,13 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 				t.Fatal(err)
 			}
 			wiUnchanged(t, w, before)
-			return ans, ds
+			return ans, ds, len(w.s.wake)
 		}
-		want, wantDs := run(true)
-		got, gotDs := run(false)
+		want, wantDs, wantWake := run(true)
+		got, gotDs, gotWake := run(false)
+		if wantWake != gotWake {
+			t.Fatalf("wakeups pending after the question: plain %d, fast %d", wantWake, gotWake)
+		}
 		opts := cmp.Options{cmpopts.IgnoreFields(Decision{}, "Result"), cmpopts.EquateEmpty()}
 		if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
 			t.Fatalf("decisions differ (-plain +fast):\n%s", diff)

@@ -1,0 +1,46 @@
+package scheduling
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// TestClusterJournalSkipsOnlyWithinAFork: a pod record change right after
+// another of the same record journals nothing only when both are in the
+// innermost fork. Here a pod added and assumed in the outer fork is bound
+// in an inner one: reverting the inner fork must make it assumed again
+// (had the bind been folded into the outer fork's assume, the inner fork
+// would have nothing to undo); within one fork, the bind folded into its
+// assume is undone with it.
+func TestClusterJournalSkipsOnlyWithinAFork(t *testing.T) {
+	c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func() string {
+		rec, ok := c.Pod("default", "p")
+		if !ok {
+			return "absent"
+		}
+		ni, _ := c.NodeInfo("n1")
+		return rec.State.String() + "/" + map[bool]string{true: "on n1", false: "off"}[len(ni.Pods) == 1]
+	}
+	step := func(what string, err error, want string) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if got := state(); got != want {
+			t.Fatalf("after %s: pod %s, want %s", what, got, want)
+		}
+	}
+	c.Fork()
+	step("add", c.AddPod(clPod("p", "1", "1Gi")), "Pending/off")
+	step("assume", c.Assume("default", "p", "n1"), "Assumed/on n1")
+	c.Fork()
+	step("bind", c.Bind("default", "p", "n1"), "Bound/on n1")
+	step("inner revert", c.Revert(), "Assumed/on n1")
+	step("bind again", c.Bind("default", "p", "n1"), "Bound/on n1")
+	step("outer revert", c.Revert(), "absent")
+}
