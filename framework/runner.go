@@ -647,9 +647,8 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 // scoreNodes runs PreScore, Score, NormalizeScore, the bounds check, the
 // weights and the extenders' scores into res.
 func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
-	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
-	nf := len(nodes)
-	res.Totals = grow(res.Totals, nf) // set by weighTotals
+	nodes := res.feasibleNodes()
+	res.Totals = grow(res.Totals, len(nodes)) // set by weighTotals
 	extenders := f.extenders
 	if opts.noExtenders {
 		extenders = nil
@@ -664,6 +663,15 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		return s.AsError()
 	}
 	res.SkippedScore = sortedKeys(state.skipScore)
+	return f.scoreFeasible(ctx, state, pod, opts, res, extenders)
+}
+
+// scoreFeasible is scoreNodes after PreScore: Score (the plugins state's
+// skip set leaves out), NormalizeScore, the bounds check, the weights and
+// the extenders' scores into res, whose Totals cover the feasible nodes.
+func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result, extenders []Extender) error {
+	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
+	nf := len(nodes)
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
 	active, calls, batches := bs.scorePlugins(len(f.score))

@@ -1,0 +1,467 @@
+package framework
+
+import "context"
+
+// Incremental runs the scheduling cycles of a run of pods that share one
+// PodInfo (the replicas of a capacity question) faster than Schedule,
+// deciding exactly as Schedule would on the same snapshot and options: the
+// same nodes evaluated, the same feasible nodes, totals, selected node,
+// Top, Margin and Ties, and the same use of CycleOptions.Rand (at most
+// one tie draw).
+//
+// It keeps one CycleState of its own across the cycles. PreFilter and
+// PreScore run in full once; afterwards a plugin whose state is
+// node-local (NodeLocalPlugin) is not run again, a plugin implementing
+// IncrementalPreFilterPlugin or IncrementalPreScorePlugin is brought up to
+// date with the pods added since (see Added), and any other runs again.
+// The verdict of the node-local Filter plugins is cached per node and
+// computed again only for a node whose NodeInfo changed (another
+// NodeInfo, or its Generation moved); the other Filter plugins run on
+// every node the cycle evaluates, in profile order, so that each node
+// meets its first rejecting plugin as in Schedule. Scoring runs the
+// production code on the feasible nodes.
+//
+// Between two cycles the snapshot may change only by pods added to it,
+// each reported with Added: the non-local plugins' state follows nothing
+// else. (Node-local verdicts follow any change, by Generation; a snapshot
+// with another node count starts over.)
+//
+// Schedule hands a cycle back (handled false) whenever it cannot
+// guarantee Schedule's outcome, before touching the random source: the
+// caller then runs Framework.Schedule. An Incremental is not safe for
+// concurrent use; Close releases its state.
+type Incremental struct {
+	f     *Framework
+	state *CycleState
+	snap  *Snapshot
+	n     int
+	ready bool // PreFilter ran on state for the current snapshot
+
+	filters   []incFilter // the Filter plugins not skipped, in profile order
+	nonLocal  []int16     // indices into filters of those not node-local
+	pre       []incPreFilter
+	skippedF  []string // Result.SkippedFilter
+	preScore  []incPreScore
+	scored    bool // every PreScore plugin ran on state
+	skipScore map[string]bool
+	skippedS  []string // Result.SkippedScore
+
+	// The node-local filters' verdict per snapshot index: computed for
+	// cacheNode[k] at cacheGen[k]; cacheRej[k] is incPass, the index into
+	// filters of the first rejecting plugin, or incErr−index when that
+	// plugin failed (not a rejection).
+	cacheNode []*NodeInfo
+	cacheGen  []int64
+	cacheRej  []int16
+	rejected  []uint64 // the cycle's rejected positions (splitEvaluated)
+	rejPos    []int32
+
+	// added are the pods added since PreFilter (from pfFrom) and PreScore
+	// (from psFrom) last saw the snapshot; addedBuf their AddedPods.
+	added          []addedRef
+	pfFrom, psFrom int
+	addedBuf       []AddedPod
+}
+
+const (
+	incPass int16 = -1
+	incErr  int16 = -2
+)
+
+type incFilter struct {
+	pl    FilterPlugin // the plugin to call (a FilterForwarder's target)
+	local bool
+}
+
+type incPreFilter struct {
+	pl      PreFilterPlugin
+	inc     IncrementalPreFilterPlugin // nil: PreFilter runs again
+	skipped bool
+}
+
+type incPreScore struct {
+	pl    PreScorePlugin
+	name  string
+	local bool
+	inc   IncrementalPreScorePlugin // nil: PreScore runs again
+	ran   bool                      // the last call succeeded: state holds its result
+}
+
+type addedRef struct {
+	pod  *PodInfo
+	node int
+}
+
+// NewIncremental returns an evaluator of f's cycles for pods sharing one
+// PodInfo (see Incremental).
+func (f *Framework) NewIncremental() *Incremental {
+	return &Incremental{f: f, state: NewCycleState(), skipScore: map[string]bool{}}
+}
+
+// Close releases the evaluator's cycle state; the evaluator can be used
+// again afterwards (it starts over).
+func (inc *Incremental) Close() { inc.reset() }
+
+// Added tells the evaluator that pod was added to the snapshot on the node
+// named node since its last cycle (in the order of the additions).
+func (inc *Incremental) Added(pod *PodInfo, node string) {
+	if !inc.ready {
+		return // the next cycle starts over and sees every pod
+	}
+	k := inc.snap.Index(node)
+	if k < 0 || pod == nil {
+		inc.reset()
+		return
+	}
+	inc.added = append(inc.added, addedRef{pod: pod, node: k})
+}
+
+// reset makes the next cycle start over.
+func (inc *Incremental) reset() {
+	inc.ready, inc.scored = false, false
+	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
+	inc.state.Release()
+	inc.state = NewCycleState()
+	clear(inc.cacheNode)
+	clear(inc.skipScore)
+	inc.snap = nil
+}
+
+// Schedule runs the cycle Framework.Schedule(ctx, state, snap, pod, opts)
+// would run for pod, a pod sharing the PodInfo of the evaluator's earlier
+// cycles, and returns its Result with handled true; or handled false,
+// having drawn nothing from opts.Rand, when the caller must run
+// Framework.Schedule instead: options it does not cover (explanations:
+// SkipExplanation unset or ExplainFilters; nominated pods; a placement's
+// Nodes), extenders, a PreFilter that narrows the nodes or fails, a cycle
+// in which no node fits (the FitError comes from Schedule), a plugin that
+// fails, or a done ctx.
+//
+// The Result (opts.Reuse when set) answers like Schedule's, but lists no
+// rejected nodes: its NodeVerdicts and NodeToStatus know only the
+// feasible ones.
+func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodInfo, opts CycleOptions) (res *Result, handled bool, err error) {
+	f := inc.f
+	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
+		!opts.SkipExplanation || opts.ExplainFilters || opts.NominatedPods != nil || opts.Nodes != nil ||
+		len(f.extenders) > 0 || !f.HasScorePlugins() {
+		return nil, false, nil
+	}
+	if snap != inc.snap || snap.NumNodes() != inc.n {
+		inc.reset()
+		inc.snap, inc.n = snap, snap.NumNodes()
+	}
+	state := inc.state
+	state.SetSnapshot(snap)
+	all := snap.Nodes()
+	if !inc.ready {
+		if !inc.prepare(ctx, pod, all) {
+			inc.reset()
+			return nil, false, nil
+		}
+	} else if !inc.preFilterAgain(ctx, pod, all) {
+		inc.reset()
+		return nil, false, nil
+	}
+
+	n := len(all)
+	start := opts.StartIndex % n
+	if start < 0 {
+		start += n
+	}
+	want := opts.NumFeasibleToFind
+	if want <= 0 || want > n {
+		want = n
+	}
+	m, ok := inc.walk(ctx, pod, all, start, want)
+	if !ok {
+		return nil, false, nil // a Filter plugin failed: Schedule reports it
+	}
+	if opts.TopN <= 0 {
+		opts.TopN = 3
+	}
+	res = opts.Reuse
+	if res == nil {
+		res = &Result{}
+	}
+	res.reset()
+	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, n, f, snap
+	res.SkippedFilter, res.StartIndex, res.order = inc.skippedF, start, all
+	cut, _, rejPos := res.splitEvaluated(inc.rejected, nil, m, want, false, all, nil, start, inc.rejPos)
+	inc.rejPos, res.evaluated = rejPos, cut
+	switch {
+	case len(res.feasible) == 0:
+		return nil, false, nil
+	case len(res.feasible) == 1 && !opts.AlwaysScore:
+		res.selected = 0
+		res.rankGeneric(opts.TopN)
+		return res, true, nil
+	}
+	nodes := res.feasibleNodes()
+	if !inc.preScoreAgain(ctx, pod, nodes) {
+		inc.reset()
+		return nil, false, nil
+	}
+	res.SkippedScore = inc.skippedS
+	res.Totals = grow(res.Totals, len(nodes))
+	if err := f.scoreFeasible(ctx, state, pod, opts, res, nil); err != nil || ctx.Err() != nil {
+		inc.reset()
+		return nil, false, nil
+	}
+	res.selectHost(opts.Rand, opts.TopN)
+	return res, true, nil
+}
+
+// prepare runs every PreFilter plugin on the evaluator's state, as
+// Schedule does, and sorts the plugins for the cycles to come; false when
+// PreFilter fails or narrows the nodes.
+func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeInfo) bool {
+	f, state := inc.f, inc.state
+	preRes, s, _ := f.RunPreFilterPlugins(ctx, state, pod, all)
+	if !s.IsSuccess() || !preRes.AllNodes() {
+		return false
+	}
+	inc.filters, inc.nonLocal = inc.filters[:0], inc.nonLocal[:0]
+	for _, pl := range f.filter {
+		if state.skipFilter[pl.Name()] {
+			continue
+		}
+		call := pl
+		if fw, ok := pl.(FilterForwarder); ok {
+			call = fw.FilterTarget()
+		}
+		local := isNodeLocal(call, pod)
+		if !local {
+			inc.nonLocal = append(inc.nonLocal, int16(len(inc.filters)))
+		}
+		inc.filters = append(inc.filters, incFilter{pl: call, local: local})
+	}
+	inc.pre = inc.pre[:0]
+	for _, pl := range f.preFilter {
+		var target Plugin = pl
+		if fw, ok := pl.(PreFilterForwarder); ok {
+			target = fw.PreFilterTarget()
+		}
+		if isNodeLocal(target, pod) {
+			continue
+		}
+		e := incPreFilter{pl: pl, skipped: state.skipFilter[pl.Name()]}
+		e.inc, _ = target.(IncrementalPreFilterPlugin)
+		inc.pre = append(inc.pre, e)
+	}
+	inc.preScore = inc.preScore[:0]
+	for _, pl := range f.preScore {
+		var target Plugin = pl
+		if fw, ok := pl.(PreScoreForwarder); ok {
+			if t := fw.PreScoreTarget(); t != nil {
+				target = t
+			}
+		}
+		e := incPreScore{pl: pl, name: pl.Name(), local: isNodeLocal(target, pod)}
+		e.inc, _ = target.(IncrementalPreScorePlugin)
+		inc.preScore = append(inc.preScore, e)
+	}
+	inc.skippedF = sortedKeys(state.skipFilter)
+	n := len(all)
+	inc.cacheNode = grow(inc.cacheNode, n)
+	inc.cacheGen = grow(inc.cacheGen, n)
+	inc.cacheRej = grow(inc.cacheRej, n)
+	clear(inc.cacheNode)
+	inc.rejected = grow(inc.rejected, (n+63)>>6)
+	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
+	inc.ready, inc.scored = true, false
+	return true
+}
+
+// isNodeLocal reports whether pl promises node-local state and verdicts
+// for pod (NodeLocalPlugin).
+func isNodeLocal(pl Plugin, pod *PodInfo) bool {
+	nl, ok := pl.(NodeLocalPlugin)
+	return ok && nl.NodeLocal(pod)
+}
+
+// addedSince returns the pods added from added[from] on, with the NodeInfo
+// the snapshot holds for their node now.
+func (inc *Incremental) addedSince(from int) []AddedPod {
+	out := inc.addedBuf[:0]
+	all := inc.snap.Nodes()
+	for _, a := range inc.added[from:] {
+		out = append(out, AddedPod{Pod: a.pod, Node: all[a.node]})
+	}
+	inc.addedBuf = out
+	return out
+}
+
+// consumed drops the added pods both PreFilter and PreScore have seen.
+func (inc *Incremental) consumed() {
+	if d := min(inc.pfFrom, inc.psFrom); d > 0 {
+		inc.added = inc.added[:copy(inc.added, inc.added[d:])]
+		inc.pfFrom -= d
+		inc.psFrom -= d
+	}
+}
+
+// preFilterAgain brings the non-node-local PreFilter plugins' state up to
+// date with the pods added since the last cycle; false when one of them
+// now decides otherwise than it did in prepare (skips, fails or narrows
+// the nodes), which the full cycle must handle.
+func (inc *Incremental) preFilterAgain(ctx context.Context, pod *PodInfo, all []*NodeInfo) bool {
+	if inc.pfFrom == len(inc.added) {
+		return true // nothing changed since PreFilter last ran
+	}
+	added := inc.addedSince(inc.pfFrom)
+	for i := range inc.pre {
+		e := &inc.pre[i]
+		var r *PreFilterResult
+		var s *Status
+		if e.inc != nil && !e.skipped {
+			s = e.inc.PreFilterAfterAdd(ctx, inc.state, pod, added)
+		} else {
+			r, s = e.pl.PreFilter(ctx, inc.state, pod, all)
+		}
+		if e.skipped {
+			if !s.IsSkip() {
+				return false
+			}
+			continue
+		}
+		if !s.IsSuccess() || !r.AllNodes() {
+			return false
+		}
+	}
+	inc.pfFrom = len(inc.added)
+	inc.consumed()
+	return true
+}
+
+// preScoreAgain runs PreScore over the cycle's feasible nodes as
+// RunPreScorePlugins does, except that after the first time a node-local
+// plugin is not run again and an incremental one only takes the pods added
+// since; false when a plugin fails.
+func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes []*NodeInfo) bool {
+	state := inc.state
+	state.scoredNodes = len(nodes)
+	added := inc.addedSince(inc.psFrom)
+	changed := !inc.scored
+	for i := range inc.preScore {
+		e := &inc.preScore[i]
+		if inc.scored && e.local {
+			continue
+		}
+		var s *Status
+		if inc.scored && e.inc != nil && e.ran {
+			s = e.inc.PreScoreAfterAdd(ctx, state, pod, nodes, added)
+		} else {
+			s = e.pl.PreScore(ctx, state, pod, nodes)
+		}
+		e.ran = s.IsSuccess()
+		skip := s.IsSkip()
+		if !skip && !e.ran {
+			return false
+		}
+		if inc.skipScore[e.name] != skip {
+			changed = true
+			if skip {
+				inc.skipScore[e.name] = true
+			} else {
+				delete(inc.skipScore, e.name)
+			}
+		}
+	}
+	if changed {
+		inc.skippedS = sortedKeys(inc.skipScore)
+	}
+	state.skipScore = inc.skipScore
+	inc.scored = true
+	inc.psFrom = len(inc.added)
+	inc.consumed()
+	return true
+}
+
+// walk filters the nodes from position 0 (node start) on, as
+// filterNodes would, until the (want+1)-th feasible node or the last
+// node, marking the rejected positions in inc.rejected, and returns the
+// number of positions walked; false when a Filter plugin failed on a
+// walked node (not a rejection).
+func (inc *Incremental) walk(ctx context.Context, pod *PodInfo, all []*NodeInfo, start, want int) (int, bool) {
+	n := len(all)
+	rej := inc.rejected
+	found := 0
+	var word uint64
+	m := n
+	k := start
+	for p := 0; p < n; p++ {
+		if k == n {
+			k = 0
+		}
+		ni := all[k]
+		v := inc.cacheRej[k]
+		if inc.cacheNode[k] != ni || inc.cacheGen[k] != ni.Generation {
+			v = inc.filterLocal(ctx, pod, ni, k)
+		}
+		k++
+		// The non-local plugins before the first node-local rejecter
+		// run: the node meets them first in Schedule.
+		rejected := false
+		if len(inc.nonLocal) > 0 {
+			limit := int16(len(inc.filters))
+			if v != incPass {
+				limit = v
+				if v <= incErr {
+					limit = incErr - v
+				}
+			}
+			for _, j := range inc.nonLocal {
+				if j >= limit {
+					break
+				}
+				if st := inc.filters[j].pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+					if !st.IsRejected() {
+						return 0, false
+					}
+					rejected = true
+					break
+				}
+			}
+		}
+		if !rejected && v != incPass {
+			if v <= incErr {
+				return 0, false
+			}
+			rejected = true
+		}
+		if rejected {
+			word |= 1 << (p & 63)
+		} else if found++; found > want {
+			m = p + 1
+			rej[p>>6] = word
+			break
+		}
+		if p&63 == 63 || p == n-1 {
+			rej[p>>6] = word
+			word = 0
+		}
+	}
+	return m, true
+}
+
+// filterLocal runs the node-local Filter plugins on ni, snapshot node k,
+// in order until the first that does not pass, and caches the outcome.
+func (inc *Incremental) filterLocal(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int) int16 {
+	v := incPass
+	for j := range inc.filters {
+		e := &inc.filters[j]
+		if !e.local {
+			continue
+		}
+		if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+			v = int16(j)
+			if !st.IsRejected() {
+				v = incErr - int16(j)
+			}
+			break
+		}
+	}
+	inc.cacheNode[k], inc.cacheGen[k], inc.cacheRej[k] = ni, ni.Generation, v
+	return v
+}
