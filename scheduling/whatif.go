@@ -267,6 +267,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
 	}
 	var adder replicaAdder
+	defer adder.close()
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {
 			return err
