@@ -196,9 +196,9 @@ type Scheduler struct {
 	replicas *replicaEval
 	// replicaCycles counts the cycles replicas' evaluators computed.
 	replicaCycles int
-	workload    schedWorkload
-	onDecision  func(Decision)
-	decisionMu  sync.Mutex
+	workload      schedWorkload
+	onDecision    func(Decision)
+	decisionMu    sync.Mutex
 
 	// noPostFilter skips PostFilter (preemption) while a what-if question
 	// places pods that must not preempt (whatif.go).
