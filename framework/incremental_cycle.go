@@ -1,6 +1,9 @@
 package framework
 
-import "context"
+import (
+	"context"
+	"reflect"
+)
 
 // Incremental runs the scheduling cycles of a run of pods that share one
 // PodInfo (the replicas of a capacity question) faster than Schedule,
@@ -317,7 +320,9 @@ func (inc *Incremental) preFilterAgain(ctx context.Context, pod *PodInfo, all []
 		if e.inc != nil && !e.skipped {
 			s = e.inc.PreFilterAfterAdd(ctx, inc.state, pod, added)
 		} else {
+			before := inc.state.entries.Load()
 			r, s = e.pl.PreFilter(ctx, inc.state, pod, all)
+			inc.releaseReplaced(before)
 		}
 		if e.skipped {
 			if !s.IsSkip() {
@@ -352,7 +357,9 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 		if inc.scored && e.inc != nil && e.ran {
 			s = e.inc.PreScoreAfterAdd(ctx, state, pod, nodes, added)
 		} else {
+			before := state.entries.Load()
 			s = e.pl.PreScore(ctx, state, pod, nodes)
+			inc.releaseReplaced(before)
 		}
 		e.ran = s.IsSuccess()
 		skip := s.IsSkip()
@@ -464,4 +471,36 @@ func (inc *Incremental) filterLocal(ctx context.Context, pod *PodInfo, ni *NodeI
 	}
 	inc.cacheNode[k], inc.cacheGen[k], inc.cacheRej[k] = ni, ni.Generation, v
 	return v
+}
+
+// releaseReplaced releases the values of before (the state's entries
+// before a plugin's PreFilter or PreScore ran again) that the state no
+// longer holds, as the end of a Schedule cycle releases its state: a
+// plugin that recycles its buffers (ReleasableStateData) gets them back
+// instead of allocating new ones every cycle. A value still held, or one
+// that cannot be compared with the value now under its key, is kept.
+func (inc *Incremental) releaseReplaced(before *[]stateEntry) {
+	cur := inc.state.entries.Load()
+	if before == nil || cur == before {
+		return
+	}
+	for _, old := range *before {
+		r, ok := old.data.(ReleasableStateData)
+		if !ok {
+			continue
+		}
+		held := false
+		for _, e := range *cur {
+			if e.key != old.key {
+				continue
+			}
+			if t := reflect.TypeOf(e.data); t == reflect.TypeOf(old.data) {
+				held = !t.Comparable() || e.data == old.data
+			}
+			break
+		}
+		if !held {
+			r.Release()
+		}
+	}
 }
