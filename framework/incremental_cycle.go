@@ -68,7 +68,7 @@ type Incremental struct {
 	one      [1]*NodeInfo
 	oneIdx   [1]int32
 	rejected []uint64 // the cycle's rejected positions (splitEvaluated)
-	rejPos    []int32
+	rejPos   []int32
 
 	// added are the pods added since PreFilter (from pfFrom) and PreScore
 	// (from psFrom) last saw the snapshot; addedBuf their AddedPods.
