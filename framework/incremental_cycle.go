@@ -42,6 +42,13 @@ type Incremental struct {
 
 	filters   []incFilter // the Filter plugins not skipped, in profile order
 	nonLocal  []int16     // indices into filters of those not node-local
+	// nonLocalLast: every non-local filter comes after every node-local
+	// one, so walkChunked may run them on a chunk's survivors at once.
+	nonLocalLast bool
+	cNodes       [incChunk]*NodeInfo
+	cIdx, cPos   [incChunk]int32
+	cOut         [incChunk]*Status
+	cRej         [incChunk]NodeRejection
 	pre       []incPreFilter
 	skippedF  []string // Result.SkippedFilter
 	preScore  []incPreScore
@@ -83,9 +90,14 @@ const (
 )
 
 type incFilter struct {
-	pl    FilterPlugin // the plugin to call (a FilterForwarder's target)
-	local bool
+	pl      FilterPlugin // the plugin to call (a FilterForwarder's target)
+	batch   BatchFilterPlugin
+	rejects RejectingFilterPlugin
+	local   bool
 }
+
+// incChunk is walkChunked's chunk of positions: one word of the bitmap.
+const incChunk = 64
 
 type incPreFilter struct {
 	pl      PreFilterPlugin
@@ -197,7 +209,11 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	if want <= 0 || want > n {
 		want = n
 	}
-	m, ok := inc.walk(ctx, pod, all, start, want)
+	walk := inc.walk
+	if inc.nonLocalLast {
+		walk = inc.walkChunked
+	}
+	m, ok := walk(ctx, pod, all, start, want)
 	if !ok {
 		return nil, false, nil // a Filter plugin failed: Schedule reports it
 	}
@@ -262,7 +278,16 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 		if !local {
 			inc.nonLocal = append(inc.nonLocal, int16(len(inc.filters)))
 		}
-		inc.filters = append(inc.filters, incFilter{pl: call, local: local})
+		e := incFilter{pl: call, local: local}
+		e.batch, _ = call.(BatchFilterPlugin)
+		e.rejects, _ = call.(RejectingFilterPlugin)
+		inc.filters = append(inc.filters, e)
+	}
+	inc.nonLocalLast = true
+	for j, e := range inc.filters {
+		if e.local && len(inc.nonLocal) > 0 && int(inc.nonLocal[0]) < j {
+			inc.nonLocalLast = false
+		}
 	}
 	inc.pre = inc.pre[:0]
 	for _, pl := range f.preFilter {
@@ -605,4 +630,94 @@ func (inc *Incremental) fillRaw(plugin string, ix []int32, out []int64) bool {
 		return true
 	}
 	return false
+}
+
+// walkChunked is walk when every non-local filter comes after the
+// node-local ones (the default profile's order): it goes through the
+// positions a chunk (one bitmap word) at a time, takes the cached
+// node-local verdicts, then runs each non-local filter once on the
+// chunk's survivors, in their batch form when they have one (as
+// filterNodes does), and stops at the chunk holding the (want+1)-th
+// feasible node. Each node meets the plugins in profile order, so the
+// verdicts are walk's; it reports a failing plugin (false) on any node of
+// the chunk, past the cut too (the caller then runs Schedule, which
+// decides whether the failure counts).
+func (inc *Incremental) walkChunked(ctx context.Context, pod *PodInfo, all []*NodeInfo, start, want int) (int, bool) {
+	n := len(all)
+	found, k := 0, start
+	for p0 := 0; p0 < n; p0 += incChunk {
+		p1 := min(p0+incChunk, n)
+		var word uint64
+		c := 0
+		for p := p0; p < p1; p++ {
+			if k == n {
+				k = 0
+			}
+			ni := all[k]
+			v := inc.cacheRej[k]
+			if inc.cacheNode[k] != ni || inc.cacheGen[k] != ni.Generation {
+				v = inc.filterLocal(ctx, pod, ni, k)
+			}
+			switch {
+			case v == incPass:
+				inc.cNodes[c], inc.cIdx[c], inc.cPos[c] = ni, int32(k), int32(p)
+				c++
+			case v <= incErr:
+				return 0, false
+			default:
+				word |= 1 << (p & 63)
+			}
+			k++
+		}
+		for _, j := range inc.nonLocal {
+			if c == 0 {
+				break
+			}
+			e := &inc.filters[j]
+			nodes, idx := inc.cNodes[:c:c], inc.cIdx[:c:c]
+			var rl []NodeRejection
+			switch {
+			case e.rejects != nil:
+				rl = checkRejections(e.rejects.FilterRejects(ctx, inc.state, pod, nodes, idx, inc.cRej[:0:c]), c)
+			case e.batch != nil:
+				o := inc.cOut[:c:c]
+				e.batch.FilterBatch(ctx, inc.state, pod, nodes, idx, o)
+				rl = collectRejections(o, inc.cRej[:0:c])
+			default:
+				rl = inc.cRej[:0:c]
+				for q, ni := range nodes {
+					if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+						rl = append(rl, NodeRejection{Node: int32(q), Status: st})
+					}
+				}
+			}
+			if len(rl) == 0 {
+				continue
+			}
+			w, r := 0, 0
+			for q := range c {
+				if r < len(rl) && int(rl[r].Node) == q {
+					if !rl[r].Status.IsRejected() {
+						clear(inc.cRej[:])
+						return 0, false
+					}
+					word |= 1 << (inc.cPos[q] & 63)
+					r++
+					continue
+				}
+				inc.cNodes[w], inc.cIdx[w], inc.cPos[w] = inc.cNodes[q], inc.cIdx[q], inc.cPos[q]
+				w++
+			}
+			c = w
+		}
+		inc.rejected[p0>>6] = word
+		if found+c > want {
+			m := int(inc.cPos[want-found]) + 1
+			clear(inc.cNodes[:])
+			return m, true
+		}
+		found += c
+	}
+	clear(inc.cNodes[:])
+	return n, true
 }

@@ -207,13 +207,18 @@ func drawIncCase(t *rapid.T) incCase {
 	prof := scheduling.DefaultProfile()
 	extra := rapid.IntRange(0, 4).Draw(t, "fakes")
 	limit := rapid.IntRange(1, 2*n+2).Draw(t, "limit")
+	first := rapid.Bool().Draw(t, "fakeFiltersFirst") // non-local filters before the node-local ones
 	add := func(name string, p framework.Plugin, filter, score bool) {
 		if err := reg.Register(name, func(any, framework.Handle) (framework.Plugin, error) { return p, nil }); err != nil {
 			t.Fatal(err)
 		}
 		if filter {
 			prof.PreFilter = append(prof.PreFilter, name)
-			prof.Filter = append(prof.Filter, name)
+			if first {
+				prof.Filter = append([]string{name}, prof.Filter...)
+			} else {
+				prof.Filter = append(prof.Filter, name)
+			}
 		}
 		if score {
 			prof.PreScore = append(prof.PreScore, name)
@@ -221,6 +226,9 @@ func drawIncCase(t *rapid.T) incCase {
 			prof.Weights[name] = 2
 		}
 		explain = append(explain, name)
+		if filter && first {
+			explain = append(explain, "(first)")
+		}
 	}
 	if extra&1 != 0 {
 		add("ZoneCap", &fakeZoneCap{name: "ZoneCap", limit: limit}, true, false)
