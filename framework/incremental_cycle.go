@@ -40,8 +40,8 @@ type Incremental struct {
 	n     int
 	ready bool // PreFilter ran on state for the current snapshot
 
-	filters   []incFilter // the Filter plugins not skipped, in profile order
-	nonLocal  []int16     // indices into filters of those not node-local
+	filters  []incFilter // the Filter plugins not skipped, in profile order
+	nonLocal []int16     // indices into filters of those not node-local
 	// nonLocalLast: every non-local filter comes after every node-local
 	// one, so walkChunked may run them on a chunk's survivors at once.
 	nonLocalLast bool
@@ -49,12 +49,12 @@ type Incremental struct {
 	cIdx, cPos   [incChunk]int32
 	cOut         [incChunk]*Status
 	cRej         [incChunk]NodeRejection
-	pre       []incPreFilter
-	skippedF  []string // Result.SkippedFilter
-	preScore  []incPreScore
-	scored    bool // every PreScore plugin ran on state
-	skipScore map[string]bool
-	skippedS  []string // Result.SkippedScore
+	pre          []incPreFilter
+	skippedF     []string // Result.SkippedFilter
+	preScore     []incPreScore
+	scored       bool // every PreScore plugin ran on state
+	skipScore    map[string]bool
+	skippedS     []string // Result.SkippedScore
 
 	// The node-local filters' verdict per snapshot index: computed for
 	// cacheNode[k] at cacheGen[k]; cacheRej[k] is incPass, the index into
