@@ -475,10 +475,7 @@ func (inc *Incremental) walk(ctx context.Context, pod *PodInfo, all []*NodeInfo,
 			k = 0
 		}
 		ni := all[k]
-		v := inc.cacheRej[k]
-		if inc.cacheNode[k] != ni || inc.cacheGen[k] != ni.Generation {
-			v = inc.filterLocal(ctx, pod, ni, k)
-		}
+		v := inc.localVerdict(ctx, pod, ni, k)
 		k++
 		// The non-local plugins before the first node-local rejecter
 		// run: the node meets them first in Schedule.
@@ -523,6 +520,16 @@ func (inc *Incremental) walk(ctx context.Context, pod *PodInfo, all []*NodeInfo,
 		}
 	}
 	return m, true
+}
+
+// localVerdict is the node-local filters' verdict on ni, snapshot node
+// k: the cached one while ni is the NodeInfo it was computed for, at the
+// same Generation.
+func (inc *Incremental) localVerdict(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int) int16 {
+	if inc.cacheNode[k] == ni && inc.cacheGen[k] == ni.Generation {
+		return inc.cacheRej[k]
+	}
+	return inc.filterLocal(ctx, pod, ni, k)
 }
 
 // filterLocal runs the node-local Filter plugins on ni, snapshot node k,
@@ -654,10 +661,7 @@ func (inc *Incremental) walkChunked(ctx context.Context, pod *PodInfo, all []*No
 				k = 0
 			}
 			ni := all[k]
-			v := inc.cacheRej[k]
-			if inc.cacheNode[k] != ni || inc.cacheGen[k] != ni.Generation {
-				v = inc.filterLocal(ctx, pod, ni, k)
-			}
+			v := inc.localVerdict(ctx, pod, ni, k)
 			switch {
 			case v == incPass:
 				inc.cNodes[c], inc.cIdx[c], inc.cPos[c] = ni, int32(k), int32(p)

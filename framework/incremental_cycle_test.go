@@ -3,6 +3,7 @@ package framework_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -61,26 +62,24 @@ func (f *fakeZoneCap) Filter(_ context.Context, st *framework.CycleState, _ *fra
 type fakeZoneCapInc struct{ fakeZoneCap }
 
 func (f *fakeZoneCapInc) PreFilterAfterAdd(_ context.Context, st *framework.CycleState, _ *framework.PodInfo, added []framework.AddedPod) *framework.Status {
-	d, err := st.Read(zoneCapKey + framework.StateKey(f.name))
+	return addToCounts(st, zoneCapKey+framework.StateKey(f.name), added)
+}
+
+// addToCounts replaces the zoneCounts under key by a copy counting added
+// too.
+func addToCounts(st *framework.CycleState, key framework.StateKey, added []framework.AddedPod) *framework.Status {
+	d, err := st.Read(key)
 	if err != nil {
 		return framework.AsStatus(err)
 	}
-	z := maps2(d.(zoneCounts))
+	z := maps.Clone(d.(zoneCounts))
 	for _, a := range added {
 		if a.Pod.Pod.Labels["app"] == "web" {
 			z[a.Node.Node().Labels["zone"]]++
 		}
 	}
-	st.Write(zoneCapKey+framework.StateKey(f.name), z)
+	st.Write(key, z)
 	return nil
-}
-
-func maps2(z zoneCounts) zoneCounts {
-	out := make(zoneCounts, len(z))
-	for k, v := range z {
-		out[k] = v
-	}
-	return out
 }
 
 // fakeZoneScore is a non-local Score: the app=web pods in the node's zone,
@@ -110,18 +109,7 @@ func (f *fakeZoneScore) NormalizeScore(_ context.Context, _ *framework.CycleStat
 type fakeZoneScoreInc struct{ fakeZoneScore }
 
 func (f *fakeZoneScoreInc) PreScoreAfterAdd(_ context.Context, st *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, added []framework.AddedPod) *framework.Status {
-	d, err := st.Read(zoneScoreKey + framework.StateKey(f.name))
-	if err != nil {
-		return framework.AsStatus(err)
-	}
-	z := maps2(d.(zoneCounts))
-	for _, a := range added {
-		if a.Pod.Pod.Labels["app"] == "web" {
-			z[a.Node.Node().Labels["zone"]]++
-		}
-	}
-	st.Write(zoneScoreKey+framework.StateKey(f.name), z)
-	return nil
+	return addToCounts(st, zoneScoreKey+framework.StateKey(f.name), added)
 }
 
 var (
