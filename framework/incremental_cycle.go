@@ -20,9 +20,13 @@ import (
 // The verdict of the node-local Filter plugins is cached per node and
 // computed again only for a node whose NodeInfo changed (another
 // NodeInfo, or its Generation moved); the other Filter plugins run on
-// every node the cycle evaluates, in profile order, so that each node
-// meets its first rejecting plugin as in Schedule. Scoring runs the
-// production code on the feasible nodes.
+// every node the cycle evaluates that no node-local plugin before them
+// rejected, in profile order (in their batch forms, a chunk of nodes at a
+// time, when they all come after the node-local ones), so that each node
+// meets its first rejecting plugin as in Schedule. The node-local Score
+// plugins' raw scores are cached per node the same way; the node
+// sampling cut, the other plugins' scores, normalization, the weights and
+// host selection are the runner's own code, run over the cycle's nodes.
 //
 // Between two cycles the snapshot may change only by pods added to it,
 // each reported with Added: the non-local plugins' state follows nothing
