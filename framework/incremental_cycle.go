@@ -169,7 +169,7 @@ func (inc *Incremental) reset() {
 
 // Schedule runs the cycle Framework.Schedule(ctx, state, snap, pod, opts)
 // would run for pod, a pod sharing the PodInfo of the evaluator's earlier
-// cycles, and returns its Result with handled true; or handled false,
+// cycles, and returns its Result (Err nil) with handled true; or handled false,
 // having drawn nothing from opts.Rand, when the caller must run
 // Framework.Schedule instead: options it does not cover (explanations:
 // SkipExplanation unset or ExplainFilters; nominated pods; a placement's
@@ -180,12 +180,12 @@ func (inc *Incremental) reset() {
 // The Result (opts.Reuse when set) answers like Schedule's, but lists no
 // rejected nodes: its NodeVerdicts and NodeToStatus know only the
 // feasible ones.
-func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodInfo, opts CycleOptions) (res *Result, handled bool, err error) {
+func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodInfo, opts CycleOptions) (res *Result, handled bool) {
 	f := inc.f
 	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
 		!opts.SkipExplanation || opts.ExplainFilters || opts.NominatedPods != nil || opts.Nodes != nil ||
 		len(f.extenders) > 0 || !f.HasScorePlugins() {
-		return nil, false, nil
+		return nil, false
 	}
 	if snap != inc.snap || snap.NumNodes() != inc.n {
 		inc.reset()
@@ -197,11 +197,11 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	if !inc.ready {
 		if !inc.prepare(ctx, pod, all) {
 			inc.reset()
-			return nil, false, nil
+			return nil, false
 		}
 	} else if !inc.preFilterAgain(ctx, pod, all) {
 		inc.reset()
-		return nil, false, nil
+		return nil, false
 	}
 
 	n := len(all)
@@ -219,7 +219,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	}
 	m, ok := walk(ctx, pod, all, start, want)
 	if !ok {
-		return nil, false, nil // a Filter plugin failed: Schedule reports it
+		return nil, false // a Filter plugin failed: Schedule reports it
 	}
 	if opts.TopN <= 0 {
 		opts.TopN = 3
@@ -235,29 +235,29 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	inc.rejPos, res.evaluated = rejPos, cut
 	switch {
 	case len(res.feasible) == 0:
-		return nil, false, nil
+		return nil, false
 	case len(res.feasible) == 1 && !opts.AlwaysScore:
 		res.selected = 0
 		res.rankGeneric(opts.TopN)
-		return res, true, nil
+		return res, true
 	}
 	nodes := res.feasibleNodes()
 	if !inc.preScoreAgain(ctx, pod, nodes) {
 		inc.reset()
-		return nil, false, nil
+		return nil, false
 	}
 	res.SkippedScore = inc.skippedS
 	res.Totals = grow(res.Totals, len(nodes))
 	if !inc.refreshRaw(ctx, pod, nodes, res.feasibleIndices()) {
 		inc.reset()
-		return nil, false, nil
+		return nil, false
 	}
 	if err := f.scoreFeasible(ctx, state, pod, opts, res, nil, inc.fill); err != nil || ctx.Err() != nil {
 		inc.reset()
-		return nil, false, nil
+		return nil, false
 	}
 	res.selectHost(opts.Rand, opts.TopN)
-	return res, true, nil
+	return res, true
 }
 
 // prepare runs every PreFilter plugin on the evaluator's state, as

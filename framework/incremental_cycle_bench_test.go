@@ -79,7 +79,7 @@ func BenchmarkIncrementalCycle(b *testing.B) {
 						var err error
 						ok := false
 						if incremental {
-							r, ok, err = inc.Schedule(ctx, snap, pi, opts)
+							r, ok = inc.Schedule(ctx, snap, pi, opts)
 						}
 						if !ok {
 							r, err = fw.Schedule(ctx, nil, snap, pi, opts)

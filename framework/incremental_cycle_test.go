@@ -261,7 +261,8 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 			opts := func(r *rand.Rand) framework.CycleOptions {
 				return framework.CycleOptions{Rand: r, StartIndex: start, NumFeasibleToFind: c.k, SkipExplanation: true}
 			}
-			ra2, ok, errA := inc.Schedule(ctx, c.snap, &pi, opts(ra))
+			var errA error
+			ra2, ok := inc.Schedule(ctx, c.snap, &pi, opts(ra))
 			if ok {
 				handled++
 			} else {

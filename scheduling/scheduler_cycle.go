@@ -88,9 +88,9 @@ func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.N
 // read nothing PreFilter wrote).
 func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
 	if e := s.replicas; e != nil && e.fw == prof.fw {
-		if res, ok, err := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
+		if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
 			s.replicaCycles++
-			return res, state, err
+			return res, state, nil
 		}
 	}
 	return s.schedule(ctx, prof, state, snap, pi, pre)
