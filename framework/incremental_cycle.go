@@ -214,7 +214,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 		want = n
 	}
 	walk := inc.walk
-	if inc.nonLocalLast {
+	if inc.nonLocalLast && len(inc.nonLocal) > 0 {
 		walk = inc.walkChunked
 	}
 	m, ok := walk(ctx, pod, all, start, want)
