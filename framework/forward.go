@@ -15,3 +15,18 @@ type FilterForwarder interface {
 type ScoreForwarder interface {
 	ScoreTarget() ScorePlugin
 }
+
+// PreFilterForwarder is implemented by a composite plugin whose PreFilter
+// and PreFilterExtensions only forward to another plugin's (scheduling's
+// split plugins): a runner looks for optional interfaces of the PreFilter
+// (NodeLocalPlugin, IncrementalPreFilterPlugin) on the target.
+type PreFilterForwarder interface {
+	PreFilterTarget() PreFilterPlugin
+}
+
+// PreScoreForwarder is PreFilterForwarder for PreScore: the composite's
+// PreScore only forwards to the target's (nil when it has none and its
+// PreScore does nothing).
+type PreScoreForwarder interface {
+	PreScoreTarget() PreScorePlugin
+}

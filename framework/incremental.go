@@ -50,7 +50,10 @@ type NodeLocalPlugin interface {
 // (in order; the snapshot already holds them): afterwards state must be
 // what PreFilter(ctx, state, pod, snapshot nodes) would write now, and the
 // returned status what it would return. It is used only when the plugin's
-// PreFilter returned a nil PreFilterResult (all nodes).
+// PreFilter returned a nil PreFilterResult (all nodes). The runner does
+// not release a value it replaces in state (it may share the old one's
+// buffers): a plugin that recycles buffers (ReleasableStateData) hands
+// back those it no longer uses itself.
 type IncrementalPreFilterPlugin interface {
 	PreFilterPlugin
 	PreFilterAfterAdd(ctx context.Context, state *CycleState, pod *PodInfo, added []AddedPod) *Status
@@ -63,7 +66,11 @@ type IncrementalPreFilterPlugin interface {
 // PreScoreAfterAdd computed for a pod sharing pod's PodInfo on this
 // snapshot before the pods in added were added to it (in order; the
 // snapshot already holds them). nodes are this cycle's feasible nodes, as
-// for PreScore; their set may differ from the last call's.
+// for PreScore; their set may differ from the last call's. It is called
+// only after PreScore or PreScoreAfterAdd succeeded on state (after a
+// Skip or a failure the runner calls PreScore again), and, as for
+// PreFilterAfterAdd, a value it replaces in state is the plugin's to
+// release.
 type IncrementalPreScorePlugin interface {
 	PreScorePlugin
 	PreScoreAfterAdd(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, added []AddedPod) *Status

@@ -647,9 +647,8 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 // scoreNodes runs PreScore, Score, NormalizeScore, the bounds check, the
 // weights and the extenders' scores into res.
 func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result) error {
-	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
-	nf := len(nodes)
-	res.Totals = grow(res.Totals, nf) // set by weighTotals
+	nodes := res.feasibleNodes()
+	res.Totals = grow(res.Totals, len(nodes)) // set by weighTotals
 	extenders := f.extenders
 	if opts.noExtenders {
 		extenders = nil
@@ -664,6 +663,21 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		return s.AsError()
 	}
 	res.SkippedScore = sortedKeys(state.skipScore)
+	return f.scoreFeasible(ctx, state, pod, opts, res, extenders, nil)
+}
+
+// rawFill writes to out[j] the raw score of the node of snapshot index
+// ix[j] by the named Score plugin, when it knows them (it reports whether
+// it did); the runner then does not call the plugin on those nodes.
+type rawFill func(plugin string, ix []int32, out []int64) bool
+
+// scoreFeasible is scoreNodes after PreScore: Score (the plugins state's
+// skip set leaves out), NormalizeScore, the bounds check, the weights and
+// the extenders' scores into res, whose Totals cover the feasible nodes.
+// fill, when set, supplies raw scores it holds (Incremental's cache).
+func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result, extenders []Extender, fill rawFill) error {
+	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
+	nf := len(nodes)
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
 	active, calls, batches := bs.scorePlugins(len(f.score))
@@ -713,6 +727,9 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	// that node of the first plugin in order, as a node-by-node loop gives.
 	parallel.Ordered(f.parallelism, nf, f.chunkSize(nf, nf), func(lo, hi int) bool {
 		for p := range calls {
+			if fill != nil && idx != nil && fill(active[p].Name(), idx[lo:hi:hi], vals[p*nf+lo:p*nf+hi:p*nf+hi]) {
+				continue
+			}
 			b := batches[p]
 			if b == nil {
 				scoreEach(p, lo, hi)

@@ -35,6 +35,9 @@ var (
 	_ framework.ScorePlugin      = (*splitPlugin)(nil)
 	_ framework.PreFilterPlugin  = (*splitPluginWithPreFilter)(nil)
 	_ framework.ForkablePlugin   = (*splitPlugin)(nil)
+
+	_ framework.PreFilterForwarder = (*splitPluginWithPreFilter)(nil)
+	_ framework.PreScoreForwarder  = (*splitPlugin)(nil)
 )
 
 // splitPluginWithPlacement adds the score half's placement score
@@ -166,6 +169,12 @@ func (p *splitPluginWithPreFilter) PreFilter(ctx context.Context, st *framework.
 func (p *splitPluginWithPreFilter) PreFilterExtensions() framework.PreFilterExtensions {
 	return p.preFilter.PreFilterExtensions()
 }
+
+// PreFilterTarget returns the filter half, whose PreFilter this is.
+func (p *splitPluginWithPreFilter) PreFilterTarget() framework.PreFilterPlugin { return p.preFilter }
+
+// PreScoreTarget returns the score half's PreScore (nil when it has none).
+func (p *splitPlugin) PreScoreTarget() framework.PreScorePlugin { return p.preScore }
 
 // Extension point names, as kube-scheduler's configuration spells them.
 const (

@@ -191,9 +191,14 @@ type Scheduler struct {
 	async       bool
 	keepResults bool
 	keepFailed  bool // WithFailureExplanations
-	workload    schedWorkload
-	onDecision  func(Decision)
-	decisionMu  sync.Mutex
+	// replicas, while a capacity question's replicaAdder runs a replica's
+	// cycle, is the evaluator that cycle may use (see replicaEval).
+	replicas *replicaEval
+	// replicaCycles counts the cycles replicas' evaluators computed.
+	replicaCycles int
+	workload      schedWorkload
+	onDecision    func(Decision)
+	decisionMu    sync.Mutex
 
 	// noPostFilter skips PostFilter (preemption) while a what-if question
 	// places pods that must not preempt (whatif.go).
@@ -819,7 +824,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		if state == nil {
 			state = s.newState(h)
 		}
-		res, st, err := s.schedule(ctx, prof, state, snap, pi, pre)
+		res, st, err := s.scheduleReplica(ctx, prof, state, snap, pi, pre)
 		state = st
 		if s.keepResults {
 			d.Result = res

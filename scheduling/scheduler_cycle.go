@@ -38,17 +38,8 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 		}
 		inPlacement = func(name string) bool { return set[name] }
 	}
-	k := s.numToFind(prof, n)
-	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: k, SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
-	if !s.keepResults {
-		if s.reuse == nil {
-			s.reuse = &framework.Result{}
-		}
-		opts.Reuse = s.reuse
-	}
-	if !s.nominator.empty() {
-		opts.NominatedPods = s.nominator.forNode
-	}
+	opts := s.cycleOptions(prof, n, nodes, pre)
+	k := opts.NumFeasibleToFind
 	saved := *s.pcg
 	res, err := prof.fw.Schedule(ctx, state, snap, pi, opts)
 	if res == nil || res.PreFilterStatus != nil || res.PreFilterResult.AllNodes() {
@@ -71,6 +62,38 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 	opts.NumFeasibleToFind, opts.PreFiltered = k2, nil
 	res, err = prof.fw.Schedule(ctx, state, snap, pi, opts)
 	return res, state, err
+}
+
+// cycleOptions are the options of a cycle over n candidate nodes (nodes,
+// nil for every node of the snapshot), pre as for schedule.
+func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.NodeInfo, pre *framework.PreFilterOutcome) framework.CycleOptions {
+	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n), SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
+	if !s.keepResults {
+		if s.reuse == nil {
+			s.reuse = &framework.Result{}
+		}
+		opts.Reuse = s.reuse
+	}
+	if !s.nominator.empty() {
+		opts.NominatedPods = s.nominator.forNode
+	}
+	return opts
+}
+
+// scheduleReplica is schedule for a capacity question's replica, whose
+// cycle the question's incremental evaluator computes when it can
+// (framework.Incremental decides exactly as schedule would, or hands the
+// cycle back). The cycle state stays the scheduler's own: Reserve, Permit
+// and binding get it as without the evaluator (replicaEval checks they
+// read nothing PreFilter wrote).
+func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+	if e := s.replicas; e != nil && e.fw == prof.fw {
+		if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
+			s.replicaCycles++
+			return res, state, nil
+		}
+	}
+	return s.schedule(ctx, prof, state, snap, pi, pre)
 }
 
 // evaluateNominatedNode is kube-scheduler's nominated-node fast path: after

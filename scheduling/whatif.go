@@ -267,6 +267,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
 	}
 	adder := replicaAdder{sameSpec: len(opts.ClaimTemplates) == 0}
+	defer adder.close()
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {
 			return err

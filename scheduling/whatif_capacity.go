@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 )
 
@@ -30,6 +31,9 @@ import (
 // queued path. A replica of a pod group (Coscheduling's label, a
 // scheduling group) or under gang scheduling takes the queued path: those
 // plugins activate and count queued siblings.
+//
+// From the second replica on, each cycle goes to the question's
+// incremental evaluator (replicaEval) when the profile allows one.
 type replicaAdder struct {
 	tmpl   *framework.PodInfo // the first replica's PodInfo, nil before it
 	detach bool               // replicas after the first skip the queue
@@ -38,6 +42,45 @@ type replicaAdder struct {
 	// for its messages only: the first replica's validation holds for
 	// every one.
 	sameSpec bool
+	eval     *replicaEval // nil when the profile allows none
+	// evalTried: newReplicaEval ran (eval is its answer).
+	evalTried bool
+}
+
+// replicaEval is a framework.Incremental for the cycles of one capacity
+// question's replicas under the profile fw: between two replicas' cycles
+// the fork changes only by the replica placed, which the evaluator is told.
+type replicaEval struct {
+	fw  *framework.Framework
+	inc *framework.Incremental
+}
+
+// newReplicaEval returns the evaluator for replicas sharing tmpl, or nil
+// when the profile's Reserve, Permit or PreBind plugins could read what
+// PreFilter wrote to the cycle state (the evaluator keeps that in a state
+// of its own): only VolumeBinding is allowed there, for a pod without
+// volumes (its PreFilter skips, so it reserves and binds nothing).
+func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
+	prof, err := s.profileFor(tmpl.Pod)
+	if err != nil {
+		return nil
+	}
+	p := prof.fw.Profile()
+	for _, list := range [][]string{p.Reserve, p.Permit, p.PreBind} {
+		for _, name := range list {
+			if name != config.VolumeBindingName || len(tmpl.Pod.Spec.Volumes) > 0 {
+				return nil
+			}
+		}
+	}
+	return &replicaEval{fw: prof.fw, inc: prof.fw.NewIncremental()}
+}
+
+// close releases the evaluator's state.
+func (a *replicaAdder) close() {
+	if a.eval != nil {
+		a.eval.inc.Close()
+	}
 }
 
 // capReplica is a replica's pod and the PodInfo the cluster keeps for it,
@@ -88,16 +131,33 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 	if err := s.cluster.addPodInfo(key, pi); err != nil {
 		return Decision{}, err
 	}
+	if !a.evalTried {
+		a.eval, a.evalTried = s.newReplicaEval(a.tmpl), true
+	}
+	s.replicas = a.eval
+	var d Decision
 	if !a.detach || !s.preEnqueue(pi).IsSuccess() {
 		// The queued path.
 		s.podAdded(key)
-		return s.scheduleAddedLocked(ctx, key)
+		var err error
+		if d, err = s.scheduleAddedLocked(ctx, key); err != nil {
+			s.replicas = nil
+			return d, err
+		}
+	} else {
+		// podAdded and scheduleAddedLocked without the queue: a pending
+		// replica has no nomination, and no gang event is due (detach).
+		s.signal()
+		async := s.async
+		s.async = false
+		d = s.scheduleCycle(ctx, s.queue.detached(pi, key, s.clock.Now()))
+		s.async = async
 	}
-	// podAdded and scheduleAddedLocked without the queue: a pending replica
-	// has no nomination, and no gang event is due (detach).
-	s.signal()
-	async := s.async
-	s.async = false
-	defer func() { s.async = async }()
-	return s.scheduleCycle(ctx, s.queue.detached(pi, key, s.clock.Now())), nil
+	s.replicas = nil
+	if a.eval != nil && d.Outcome == OutcomeScheduled {
+		if placed, _, ok := s.cluster.podInfo(key); ok {
+			a.eval.inc.Added(placed, d.Node)
+		}
+	}
+	return d, nil
 }

@@ -149,7 +149,7 @@ func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.Persi
 	}
 	anti := []st.PodAffinityKind{st.PodAntiAffinityWithRequiredReq, st.PodAntiAffinityWithPreferredReq}
 	if i := rapid.IntRange(0, 2).Draw(t, "antiAffinity"); i > 0 {
-		w.PodAntiAffinityIn("app", hostnameLabel, []string{"web"}, anti[i-1])
+		w.PodAntiAffinityIn("app", rapid.SampledFrom([]string{hostnameLabel, "zone"}).Draw(t, "antiAffinity.key"), []string{"web"}, anti[i-1])
 	}
 	aff := []st.PodAffinityKind{st.PodAffinityWithRequiredReq, st.PodAffinityWithPreferredReq}
 	if i := rapid.IntRange(0, 2).Draw(t, "affinity"); i > 0 {
@@ -165,6 +165,12 @@ func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.Persi
 // nodes evaluated, fast path, ranking, tie count: the same random draws) —
 // and both leave the cluster unchanged.
 func TestPropCapacityFastMatchesPlain(t *testing.T) {
+	incremental := 0
+	defer func() {
+		if !t.Failed() && incremental == 0 {
+			t.Error("no replica cycle went to the incremental evaluator")
+		}
+	}()
 	rapid.Check(t, func(t *rapid.T) {
 		w := wcGenCluster(t)
 		_, storage := w.Cluster().StorageObject(framework.KindStorageClass, "", "std")
@@ -191,7 +197,9 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 			return ans, ds, len(w.s.wake)
 		}
 		want, wantDs, wantWake := run(true)
+		cycles := w.s.replicaCycles
 		got, gotDs, gotWake := run(false)
+		incremental += w.s.replicaCycles - cycles
 		if wantWake != gotWake {
 			t.Fatalf("wakeups pending after the question: plain %d, fast %d", wantWake, gotWake)
 		}

@@ -1,0 +1,731 @@
+package framework
+
+import (
+	"context"
+	"reflect"
+)
+
+// Incremental runs the scheduling cycles of a run of pods that share one
+// PodInfo (the replicas of a capacity question) faster than Schedule,
+// deciding exactly as Schedule would on the same snapshot and options: the
+// same nodes evaluated, the same feasible nodes, totals, selected node,
+// Top, Margin and Ties, and the same use of CycleOptions.Rand (at most
+// one tie draw).
+//
+// It keeps one CycleState of its own across the cycles. PreFilter and
+// PreScore run in full once; afterwards a plugin whose state is
+// node-local (NodeLocalPlugin) is not run again, a plugin implementing
+// IncrementalPreFilterPlugin or IncrementalPreScorePlugin is brought up to
+// date with the pods added since (see Added), and any other runs again.
+// The verdict of the node-local Filter plugins is cached per node and
+// computed again only for a node whose NodeInfo changed (another
+// NodeInfo, or its Generation moved); the other Filter plugins run on
+// every node the cycle evaluates that no node-local plugin before them
+// rejected, in profile order (in their batch forms, a chunk of nodes at a
+// time, when they all come after the node-local ones), so that each node
+// meets its first rejecting plugin as in Schedule. The node-local Score
+// plugins' raw scores are cached per node the same way; the node
+// sampling cut, the other plugins' scores, normalization, the weights and
+// host selection are the runner's own code, run over the cycle's nodes.
+//
+// Between two cycles the snapshot may change only by pods added to it,
+// each reported with Added: the non-local plugins' state follows nothing
+// else. (Node-local verdicts follow any change, by Generation; a snapshot
+// with another node count starts over.)
+//
+// Schedule hands a cycle back (handled false) whenever it cannot
+// guarantee Schedule's outcome, before touching the random source: the
+// caller then runs Framework.Schedule. An Incremental is not safe for
+// concurrent use; Close releases its state.
+type Incremental struct {
+	f     *Framework
+	state *CycleState
+	snap  *Snapshot
+	n     int
+	ready bool // PreFilter ran on state for the current snapshot
+
+	filters  []incFilter // the Filter plugins not skipped, in profile order
+	nonLocal []int16     // indices into filters of those not node-local
+	// nonLocalLast: every non-local filter comes after every node-local
+	// one, so walkChunked may run them on a chunk's survivors at once.
+	nonLocalLast bool
+	cNodes       [incChunk]*NodeInfo
+	cIdx, cPos   [incChunk]int32
+	cOut         [incChunk]*Status
+	cRej         [incChunk]NodeRejection
+	pre          []incPreFilter
+	skippedF     []string // Result.SkippedFilter
+	preScore     []incPreScore
+	scored       bool // every PreScore plugin ran on state
+	skipScore    map[string]bool
+	skippedS     []string // Result.SkippedScore
+
+	// The node-local filters' verdict per snapshot index: computed for
+	// cacheNode[k] at cacheGen[k]; cacheRej[k] is incPass, the index into
+	// filters of the first rejecting plugin, or incErr−index when that
+	// plugin failed (not a rejection).
+	cacheNode []*NodeInfo
+	cacheGen  []int64
+	cacheRej  []int16
+	// The node-local Score plugins' raw scores, rawPl[s]'s of snapshot
+	// node k at raw[k*len(rawPl)+s], computed for rawNode[k] at rawGen[k]
+	// (rawPl is set at the first cycle that scores: their PreScore, and so
+	// whether they skip, is not run again).
+	rawPl    []rawPlugin
+	rawNode  []*NodeInfo
+	rawGen   []int64
+	raw      []int64
+	fill     rawFill
+	one      [1]*NodeInfo
+	oneIdx   [1]int32
+	rejected []uint64 // the cycle's rejected positions (splitEvaluated)
+	rejPos   []int32
+
+	// added are the pods added since PreFilter (from pfFrom) and PreScore
+	// (from psFrom) last saw the snapshot; addedBuf their AddedPods.
+	added          []addedRef
+	pfFrom, psFrom int
+	addedBuf       []AddedPod
+}
+
+const (
+	incPass int16 = -1
+	incErr  int16 = -2
+)
+
+type incFilter struct {
+	pl      FilterPlugin // the plugin to call (a FilterForwarder's target)
+	batch   BatchFilterPlugin
+	rejects RejectingFilterPlugin
+	local   bool
+}
+
+// incChunk is walkChunked's chunk of positions: one word of the bitmap.
+const incChunk = 64
+
+type incPreFilter struct {
+	pl      PreFilterPlugin
+	inc     IncrementalPreFilterPlugin // nil: PreFilter runs again
+	skipped bool
+}
+
+type incPreScore struct {
+	pl    PreScorePlugin
+	name  string
+	local bool
+	inc   IncrementalPreScorePlugin // nil: PreScore runs again
+	ran   bool                      // the last call succeeded: state holds its result
+}
+
+type rawPlugin struct {
+	name  string
+	call  ScorePlugin      // a ScoreForwarder's target
+	batch BatchScorePlugin // call's batch form, if any
+}
+
+type addedRef struct {
+	pod  *PodInfo
+	node int
+}
+
+// NewIncremental returns an evaluator of f's cycles for pods sharing one
+// PodInfo (see Incremental).
+func (f *Framework) NewIncremental() *Incremental {
+	inc := &Incremental{f: f, state: NewCycleState(), skipScore: map[string]bool{}}
+	inc.fill = inc.fillRaw
+	return inc
+}
+
+// Close releases the evaluator's cycle state; the evaluator can be used
+// again afterwards (it starts over).
+func (inc *Incremental) Close() { inc.reset() }
+
+// Added tells the evaluator that pod was added to the snapshot on the node
+// named node since its last cycle (in the order of the additions).
+func (inc *Incremental) Added(pod *PodInfo, node string) {
+	if !inc.ready {
+		return // the next cycle starts over and sees every pod
+	}
+	k := inc.snap.Index(node)
+	if k < 0 || pod == nil {
+		inc.reset()
+		return
+	}
+	inc.added = append(inc.added, addedRef{pod: pod, node: k})
+}
+
+// reset makes the next cycle start over.
+func (inc *Incremental) reset() {
+	inc.ready, inc.scored = false, false
+	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
+	inc.state.Release()
+	inc.state = NewCycleState()
+	clear(inc.cacheNode)
+	clear(inc.rawNode)
+	inc.rawPl = inc.rawPl[:0]
+	clear(inc.skipScore)
+	inc.snap = nil
+}
+
+// Schedule runs the cycle Framework.Schedule(ctx, state, snap, pod, opts)
+// would run for pod, a pod sharing the PodInfo of the evaluator's earlier
+// cycles, and returns its Result (Err nil) with handled true; or handled false,
+// having drawn nothing from opts.Rand, when the caller must run
+// Framework.Schedule instead: options it does not cover (explanations:
+// SkipExplanation unset or ExplainFilters; nominated pods; a placement's
+// Nodes), extenders, a PreFilter that narrows the nodes or fails, a cycle
+// in which no node fits (the FitError comes from Schedule), a plugin that
+// fails, or a done ctx.
+//
+// The Result (opts.Reuse when set) answers like Schedule's, but lists no
+// rejected nodes: its NodeVerdicts and NodeToStatus know only the
+// feasible ones.
+func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodInfo, opts CycleOptions) (res *Result, handled bool) {
+	f := inc.f
+	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
+		!opts.SkipExplanation || opts.ExplainFilters || opts.NominatedPods != nil || opts.Nodes != nil ||
+		len(f.extenders) > 0 || !f.HasScorePlugins() {
+		return nil, false
+	}
+	if snap != inc.snap || snap.NumNodes() != inc.n {
+		inc.reset()
+		inc.snap, inc.n = snap, snap.NumNodes()
+	}
+	state := inc.state
+	state.SetSnapshot(snap)
+	all := snap.Nodes()
+	if !inc.ready {
+		if !inc.prepare(ctx, pod, all) {
+			inc.reset()
+			return nil, false
+		}
+	} else if !inc.preFilterAgain(ctx, pod, all) {
+		inc.reset()
+		return nil, false
+	}
+
+	n := len(all)
+	start := opts.StartIndex % n
+	if start < 0 {
+		start += n
+	}
+	want := opts.NumFeasibleToFind
+	if want <= 0 || want > n {
+		want = n
+	}
+	walk := inc.walk
+	if inc.nonLocalLast && len(inc.nonLocal) > 0 {
+		walk = inc.walkChunked
+	}
+	m, ok := walk(ctx, pod, all, start, want)
+	if !ok {
+		return nil, false // a Filter plugin failed: Schedule reports it
+	}
+	if opts.TopN <= 0 {
+		opts.TopN = 3
+	}
+	res = opts.Reuse
+	if res == nil {
+		res = &Result{}
+	}
+	res.reset()
+	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, n, f, snap
+	res.SkippedFilter, res.StartIndex, res.order = inc.skippedF, start, all
+	cut, _, rejPos := res.splitEvaluated(inc.rejected, nil, m, want, false, all, nil, start, inc.rejPos)
+	inc.rejPos, res.evaluated = rejPos, cut
+	switch {
+	case len(res.feasible) == 0:
+		return nil, false
+	case len(res.feasible) == 1 && !opts.AlwaysScore:
+		res.selected = 0
+		res.rankGeneric(opts.TopN)
+		return res, true
+	}
+	nodes := res.feasibleNodes()
+	if !inc.preScoreAgain(ctx, pod, nodes) {
+		inc.reset()
+		return nil, false
+	}
+	res.SkippedScore = inc.skippedS
+	res.Totals = grow(res.Totals, len(nodes))
+	if !inc.refreshRaw(ctx, pod, nodes, res.feasibleIndices()) {
+		inc.reset()
+		return nil, false
+	}
+	if err := f.scoreFeasible(ctx, state, pod, opts, res, nil, inc.fill); err != nil || ctx.Err() != nil {
+		inc.reset()
+		return nil, false
+	}
+	res.selectHost(opts.Rand, opts.TopN)
+	return res, true
+}
+
+// prepare runs every PreFilter plugin on the evaluator's state, as
+// Schedule does, and sorts the plugins for the cycles to come; false when
+// PreFilter fails or narrows the nodes.
+func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeInfo) bool {
+	f, state := inc.f, inc.state
+	preRes, s, _ := f.RunPreFilterPlugins(ctx, state, pod, all)
+	if !s.IsSuccess() || !preRes.AllNodes() {
+		return false
+	}
+	inc.filters, inc.nonLocal = inc.filters[:0], inc.nonLocal[:0]
+	for _, pl := range f.filter {
+		if state.skipFilter[pl.Name()] {
+			continue
+		}
+		call := pl
+		if fw, ok := pl.(FilterForwarder); ok {
+			call = fw.FilterTarget()
+		}
+		local := isNodeLocal(call, pod)
+		if !local {
+			inc.nonLocal = append(inc.nonLocal, int16(len(inc.filters)))
+		}
+		e := incFilter{pl: call, local: local}
+		e.batch, _ = call.(BatchFilterPlugin)
+		e.rejects, _ = call.(RejectingFilterPlugin)
+		inc.filters = append(inc.filters, e)
+	}
+	inc.nonLocalLast = true
+	for j, e := range inc.filters {
+		if e.local && len(inc.nonLocal) > 0 && int(inc.nonLocal[0]) < j {
+			inc.nonLocalLast = false
+		}
+	}
+	inc.pre = inc.pre[:0]
+	for _, pl := range f.preFilter {
+		var target Plugin = pl
+		if fw, ok := pl.(PreFilterForwarder); ok {
+			target = fw.PreFilterTarget()
+		}
+		if isNodeLocal(target, pod) {
+			continue
+		}
+		e := incPreFilter{pl: pl, skipped: state.skipFilter[pl.Name()]}
+		e.inc, _ = target.(IncrementalPreFilterPlugin)
+		inc.pre = append(inc.pre, e)
+	}
+	inc.preScore = inc.preScore[:0]
+	for _, pl := range f.preScore {
+		var target Plugin = pl
+		if fw, ok := pl.(PreScoreForwarder); ok {
+			if t := fw.PreScoreTarget(); t != nil {
+				target = t
+			}
+		}
+		e := incPreScore{pl: pl, name: pl.Name(), local: isNodeLocal(target, pod)}
+		e.inc, _ = target.(IncrementalPreScorePlugin)
+		inc.preScore = append(inc.preScore, e)
+	}
+	inc.skippedF = sortedKeys(state.skipFilter)
+	n := len(all)
+	inc.cacheNode = grow(inc.cacheNode, n)
+	inc.cacheGen = grow(inc.cacheGen, n)
+	inc.cacheRej = grow(inc.cacheRej, n)
+	clear(inc.cacheNode)
+	inc.rawNode, inc.rawGen = grow(inc.rawNode, n), grow(inc.rawGen, n)
+	clear(inc.rawNode)
+	inc.rawPl = inc.rawPl[:0]
+	inc.rejected = grow(inc.rejected, (n+63)>>6)
+	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
+	inc.ready, inc.scored = true, false
+	return true
+}
+
+// isNodeLocal reports whether pl promises node-local state and verdicts
+// for pod (NodeLocalPlugin).
+func isNodeLocal(pl Plugin, pod *PodInfo) bool {
+	nl, ok := pl.(NodeLocalPlugin)
+	return ok && nl.NodeLocal(pod)
+}
+
+// addedSince returns the pods added from added[from] on, with the NodeInfo
+// the snapshot holds for their node now.
+func (inc *Incremental) addedSince(from int) []AddedPod {
+	out := inc.addedBuf[:0]
+	all := inc.snap.Nodes()
+	for _, a := range inc.added[from:] {
+		out = append(out, AddedPod{Pod: a.pod, Node: all[a.node]})
+	}
+	inc.addedBuf = out
+	return out
+}
+
+// consumed drops the added pods both PreFilter and PreScore have seen.
+func (inc *Incremental) consumed() {
+	if d := min(inc.pfFrom, inc.psFrom); d > 0 {
+		inc.added = inc.added[:copy(inc.added, inc.added[d:])]
+		inc.pfFrom -= d
+		inc.psFrom -= d
+	}
+}
+
+// preFilterAgain brings the non-node-local PreFilter plugins' state up to
+// date with the pods added since the last cycle; false when one of them
+// now decides otherwise than it did in prepare (skips, fails or narrows
+// the nodes), which the full cycle must handle.
+func (inc *Incremental) preFilterAgain(ctx context.Context, pod *PodInfo, all []*NodeInfo) bool {
+	if inc.pfFrom == len(inc.added) {
+		return true // nothing changed since PreFilter last ran
+	}
+	added := inc.addedSince(inc.pfFrom)
+	for i := range inc.pre {
+		e := &inc.pre[i]
+		var r *PreFilterResult
+		var s *Status
+		if e.inc != nil && !e.skipped {
+			s = e.inc.PreFilterAfterAdd(ctx, inc.state, pod, added)
+		} else {
+			before := inc.state.entries.Load()
+			r, s = e.pl.PreFilter(ctx, inc.state, pod, all)
+			inc.releaseReplaced(before)
+		}
+		if e.skipped {
+			if !s.IsSkip() {
+				return false
+			}
+			continue
+		}
+		if !s.IsSuccess() || !r.AllNodes() {
+			return false
+		}
+	}
+	inc.pfFrom = len(inc.added)
+	inc.consumed()
+	return true
+}
+
+// preScoreAgain runs PreScore over the cycle's feasible nodes as
+// RunPreScorePlugins does, except that after the first time a node-local
+// plugin is not run again and an incremental one only takes the pods added
+// since; false when a plugin fails.
+func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes []*NodeInfo) bool {
+	state := inc.state
+	state.scoredNodes = len(nodes)
+	added := inc.addedSince(inc.psFrom)
+	changed := !inc.scored
+	for i := range inc.preScore {
+		e := &inc.preScore[i]
+		if inc.scored && e.local {
+			continue
+		}
+		var s *Status
+		if inc.scored && e.inc != nil && e.ran {
+			s = e.inc.PreScoreAfterAdd(ctx, state, pod, nodes, added)
+		} else {
+			before := state.entries.Load()
+			s = e.pl.PreScore(ctx, state, pod, nodes)
+			inc.releaseReplaced(before)
+		}
+		e.ran = s.IsSuccess()
+		skip := s.IsSkip()
+		if !skip && !e.ran {
+			return false
+		}
+		if inc.skipScore[e.name] != skip {
+			changed = true
+			if skip {
+				inc.skipScore[e.name] = true
+			} else {
+				delete(inc.skipScore, e.name)
+			}
+		}
+	}
+	if changed {
+		inc.skippedS = sortedKeys(inc.skipScore)
+	}
+	if !inc.scored {
+		// The node-local plugins that score this cycle score every
+		// cycle: cache their raw scores.
+		inc.rawPl = inc.rawPl[:0]
+		for _, sp := range inc.f.score {
+			if inc.skipScore[sp.Name()] {
+				continue
+			}
+			call := sp.ScorePlugin
+			if fw, ok := call.(ScoreForwarder); ok {
+				call = fw.ScoreTarget()
+			}
+			if isNodeLocal(call, pod) {
+				b, _ := call.(BatchScorePlugin)
+				inc.rawPl = append(inc.rawPl, rawPlugin{name: sp.Name(), call: call, batch: b})
+			}
+		}
+		inc.raw = grow(inc.raw, len(inc.rawPl)*len(inc.cacheNode))
+		clear(inc.rawNode)
+	}
+	state.skipScore = inc.skipScore
+	inc.scored = true
+	inc.psFrom = len(inc.added)
+	inc.consumed()
+	return true
+}
+
+// walk filters the nodes from position 0 (node start) on, as
+// filterNodes would, until the (want+1)-th feasible node or the last
+// node, marking the rejected positions in inc.rejected, and returns the
+// number of positions walked; false when a Filter plugin failed on a
+// walked node (not a rejection).
+func (inc *Incremental) walk(ctx context.Context, pod *PodInfo, all []*NodeInfo, start, want int) (int, bool) {
+	n := len(all)
+	rej := inc.rejected
+	found := 0
+	var word uint64
+	m := n
+	k := start
+	for p := 0; p < n; p++ {
+		if k == n {
+			k = 0
+		}
+		ni := all[k]
+		v := inc.localVerdict(ctx, pod, ni, k)
+		k++
+		// The non-local plugins before the first node-local rejecter
+		// run: the node meets them first in Schedule.
+		rejected := false
+		if len(inc.nonLocal) > 0 {
+			limit := int16(len(inc.filters))
+			if v != incPass {
+				limit = v
+				if v <= incErr {
+					limit = incErr - v
+				}
+			}
+			for _, j := range inc.nonLocal {
+				if j >= limit {
+					break
+				}
+				if st := inc.filters[j].pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+					if !st.IsRejected() {
+						return 0, false
+					}
+					rejected = true
+					break
+				}
+			}
+		}
+		if !rejected && v != incPass {
+			if v <= incErr {
+				return 0, false
+			}
+			rejected = true
+		}
+		if rejected {
+			word |= 1 << (p & 63)
+		} else if found++; found > want {
+			m = p + 1
+			rej[p>>6] = word
+			break
+		}
+		if p&63 == 63 || p == n-1 {
+			rej[p>>6] = word
+			word = 0
+		}
+	}
+	return m, true
+}
+
+// localVerdict is the node-local filters' verdict on ni, snapshot node
+// k: the cached one while ni is the NodeInfo it was computed for, at the
+// same Generation.
+func (inc *Incremental) localVerdict(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int) int16 {
+	if inc.cacheNode[k] == ni && inc.cacheGen[k] == ni.Generation {
+		return inc.cacheRej[k]
+	}
+	return inc.filterLocal(ctx, pod, ni, k)
+}
+
+// filterLocal runs the node-local Filter plugins on ni, snapshot node k,
+// in order until the first that does not pass, and caches the outcome.
+func (inc *Incremental) filterLocal(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int) int16 {
+	v := incPass
+	for j := range inc.filters {
+		e := &inc.filters[j]
+		if !e.local {
+			continue
+		}
+		if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+			v = int16(j)
+			if !st.IsRejected() {
+				v = incErr - int16(j)
+			}
+			break
+		}
+	}
+	inc.cacheNode[k], inc.cacheGen[k], inc.cacheRej[k] = ni, ni.Generation, v
+	return v
+}
+
+// releaseReplaced releases the values of before (the state's entries
+// before a plugin's PreFilter or PreScore ran again) that the state no
+// longer holds, as the end of a Schedule cycle releases its state: a
+// plugin that recycles its buffers (ReleasableStateData) gets them back
+// instead of allocating new ones every cycle. A value still held, or one
+// that cannot be compared with the value now under its key, is kept.
+func (inc *Incremental) releaseReplaced(before *[]stateEntry) {
+	cur := inc.state.entries.Load()
+	if before == nil || cur == before {
+		return
+	}
+	for _, old := range *before {
+		r, ok := old.data.(ReleasableStateData)
+		if !ok {
+			continue
+		}
+		held := false
+		for _, e := range *cur {
+			if e.key != old.key {
+				continue
+			}
+			if t := reflect.TypeOf(e.data); t == reflect.TypeOf(old.data) {
+				held = !t.Comparable() || e.data == old.data
+			}
+			break
+		}
+		if !held {
+			r.Release()
+		}
+	}
+}
+
+// refreshRaw computes the cached raw scores of the feasible nodes (nodes,
+// of snapshot indices idx) whose NodeInfo changed since they were cached;
+// false when a plugin fails (Schedule then reports it).
+func (inc *Incremental) refreshRaw(ctx context.Context, pod *PodInfo, nodes []*NodeInfo, idx []int32) bool {
+	ns := len(inc.rawPl)
+	if ns == 0 {
+		return true
+	}
+	if idx == nil {
+		return false
+	}
+	for j, ni := range nodes {
+		k := idx[j]
+		if inc.rawNode[k] == ni && inc.rawGen[k] == ni.Generation {
+			continue
+		}
+		row := inc.raw[int(k)*ns : int(k)*ns+ns]
+		inc.one[0], inc.oneIdx[0] = ni, k
+		for s, pl := range inc.rawPl {
+			if pl.batch != nil {
+				if st := pl.batch.ScoreBatch(ctx, inc.state, pod, inc.one[:], inc.oneIdx[:], row[s:s+1]); st != nil && st.code != Success {
+					return false
+				}
+				continue
+			}
+			v, st := pl.call.Score(ctx, inc.state, pod, ni)
+			if st != nil && st.code != Success {
+				return false
+			}
+			row[s] = v
+		}
+		inc.rawNode[k], inc.rawGen[k] = ni, ni.Generation
+	}
+	inc.one[0] = nil
+	return true
+}
+
+// fillRaw is the evaluator's rawFill: the cached raw scores of the
+// node-local Score plugins.
+func (inc *Incremental) fillRaw(plugin string, ix []int32, out []int64) bool {
+	ns := len(inc.rawPl)
+	for s := range inc.rawPl {
+		if inc.rawPl[s].name != plugin {
+			continue
+		}
+		raw := inc.raw
+		for j, k := range ix {
+			out[j] = raw[int(k)*ns+s]
+		}
+		return true
+	}
+	return false
+}
+
+// walkChunked is walk when every non-local filter comes after the
+// node-local ones (the default profile's order): it goes through the
+// positions a chunk (one bitmap word) at a time, takes the cached
+// node-local verdicts, then runs each non-local filter once on the
+// chunk's survivors, in their batch form when they have one (as
+// filterNodes does), and stops at the chunk holding the (want+1)-th
+// feasible node. Each node meets the plugins in profile order, so the
+// verdicts are walk's; it reports a failing plugin (false) on any node of
+// the chunk, past the cut too (the caller then runs Schedule, which
+// decides whether the failure counts).
+func (inc *Incremental) walkChunked(ctx context.Context, pod *PodInfo, all []*NodeInfo, start, want int) (int, bool) {
+	n := len(all)
+	found, k := 0, start
+	for p0 := 0; p0 < n; p0 += incChunk {
+		p1 := min(p0+incChunk, n)
+		var word uint64
+		c := 0
+		for p := p0; p < p1; p++ {
+			if k == n {
+				k = 0
+			}
+			ni := all[k]
+			v := inc.localVerdict(ctx, pod, ni, k)
+			switch {
+			case v == incPass:
+				inc.cNodes[c], inc.cIdx[c], inc.cPos[c] = ni, int32(k), int32(p)
+				c++
+			case v <= incErr:
+				return 0, false
+			default:
+				word |= 1 << (p & 63)
+			}
+			k++
+		}
+		for _, j := range inc.nonLocal {
+			if c == 0 {
+				break
+			}
+			e := &inc.filters[j]
+			nodes, idx := inc.cNodes[:c:c], inc.cIdx[:c:c]
+			var rl []NodeRejection
+			switch {
+			case e.rejects != nil:
+				rl = checkRejections(e.rejects.FilterRejects(ctx, inc.state, pod, nodes, idx, inc.cRej[:0:c]), c)
+			case e.batch != nil:
+				o := inc.cOut[:c:c]
+				e.batch.FilterBatch(ctx, inc.state, pod, nodes, idx, o)
+				rl = collectRejections(o, inc.cRej[:0:c])
+			default:
+				rl = inc.cRej[:0:c]
+				for q, ni := range nodes {
+					if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+						rl = append(rl, NodeRejection{Node: int32(q), Status: st})
+					}
+				}
+			}
+			if len(rl) == 0 {
+				continue
+			}
+			w, r := 0, 0
+			for q := range c {
+				if r < len(rl) && int(rl[r].Node) == q {
+					if !rl[r].Status.IsRejected() {
+						clear(inc.cRej[:])
+						return 0, false
+					}
+					word |= 1 << (inc.cPos[q] & 63)
+					r++
+					continue
+				}
+				inc.cNodes[w], inc.cIdx[w], inc.cPos[w] = inc.cNodes[q], inc.cIdx[q], inc.cPos[q]
+				w++
+			}
+			c = w
+		}
+		inc.rejected[p0>>6] = word
+		if found+c > want {
+			m := int(inc.cPos[want-found]) + 1
+			clear(inc.cNodes[:])
+			return m, true
+		}
+		found += c
+	}
+	clear(inc.cNodes[:])
+	return n, true
+}

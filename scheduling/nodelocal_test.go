@@ -1,0 +1,94 @@
+package scheduling
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// TestNodeLocalDefaultPlugins pins which halves of the registry's plugins
+// promise node-local verdicts and scores (framework.NodeLocalPlugin), as
+// framework.Incremental finds them behind the composed plugins: the
+// resource, taint, affinity, port and image plugins always; the volume
+// plugins only for a pod without volumes; the plugins that count pods on
+// other nodes (PodTopologySpread, InterPodAffinity) and the load-aware
+// ones (node metrics) never.
+func TestNodeLocalDefaultPlugins(t *testing.T) {
+	reg := NewDefaultRegistry()
+	fw, err := framework.NewFramework(reg, DefaultProfile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := framework.NewPodInfo(st.MakePod().Name("p").Namespace("default").Req(map[string]string{"cpu": "1"}).Obj())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withVolume, err := framework.NewPodInfo(st.MakePod().Name("v").Namespace("default").PVC("data").Obj())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct{ plain, volume bool }
+	tests := []struct {
+		name          string
+		filter, score *want // nil: the plugin has no such half
+	}{
+		{name: config.NodeUnschedulableName, filter: &want{true, true}},
+		{name: config.NodeNameName, filter: &want{true, true}},
+		{name: config.TaintTolerationName, filter: &want{true, true}, score: &want{true, true}},
+		{name: config.NodeAffinityName, filter: &want{true, true}, score: &want{true, true}},
+		{name: config.NodePortsName, filter: &want{true, true}},
+		{name: config.NodeResourcesFitName, filter: &want{true, true}, score: &want{true, true}},
+		{name: config.NodeResourcesBalancedAllocationName, score: &want{true, true}},
+		{name: config.ImageLocalityName, score: &want{true, true}},
+		{name: config.VolumeRestrictionsName, filter: &want{true, false}},
+		{name: config.NodeVolumeLimitsName, filter: &want{true, false}},
+		{name: config.VolumeZoneName, filter: &want{true, false}},
+		{name: config.VolumeBindingName, filter: &want{true, false}, score: &want{true, false}},
+		{name: config.PodTopologySpreadName, filter: &want{false, false}, score: &want{false, false}},
+		{name: config.InterPodAffinityName, filter: &want{false, false}, score: &want{false, false}},
+		{name: config.LoadAwareSchedulingName, filter: &want{false, false}, score: &want{false, false}},
+		{name: config.TargetLoadPackingName, score: &want{false, false}},
+		{name: config.LoadVariationRiskBalancingName, score: &want{false, false}},
+	}
+	local := func(pl framework.Plugin, pod *framework.PodInfo) bool {
+		nl, ok := pl.(framework.NodeLocalPlugin)
+		return ok && nl.NodeLocal(pod)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fac, ok := reg.Lookup(tt.name)
+			if !ok {
+				t.Fatalf("%s is not registered", tt.name)
+			}
+			pl, err := fac(nil, fw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check := func(half string, target framework.Plugin, w *want) {
+				if w == nil {
+					return
+				}
+				if got := local(target, plain); got != w.plain {
+					t.Errorf("%s half, pod without volumes: NodeLocal = %v, want %v", half, got, w.plain)
+				}
+				if got := local(target, withVolume); got != w.volume {
+					t.Errorf("%s half, pod with a volume: NodeLocal = %v, want %v", half, got, w.volume)
+				}
+			}
+			var f, s framework.Plugin = pl, pl
+			if fw, ok := pl.(framework.FilterForwarder); ok {
+				f = fw.FilterTarget()
+			}
+			if sw, ok := pl.(framework.ScoreForwarder); ok {
+				s = sw.ScoreTarget()
+			}
+			if _, ok := f.(framework.FilterPlugin); ok != (tt.filter != nil) {
+				t.Fatalf("filter half: %v, table says %v", ok, tt.filter != nil)
+			}
+			check("filter", f, tt.filter)
+			check("score", s, tt.score)
+		})
+	}
+}
