@@ -40,6 +40,10 @@ func (s PodState) String() string {
 type clusterPod struct {
 	info  *framework.PodInfo // info.Pod is the cluster's private copy
 	state PodState
+	// bound, for an assumed record, is the record its bind installs,
+	// allocated with it by assume (records are never modified in place:
+	// the journal and forks hold them).
+	bound *clusterPod
 }
 
 // PodRecord is a pod of the cluster with its scheduling state. Pod is the
@@ -492,12 +496,14 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	return c.addPodInfo(key, pi)
+	return c.addPodInfo(key, pi, nil)
 }
 
 // addPodInfo is AddPod after the checks of the pod itself: pi (whose Pod
-// the cluster now owns) is a valid pod with a new key and UID.
-func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo) error {
+// the cluster now owns) is a valid pod with a new key and UID. rec, when
+// not nil, is unused memory for the pod's record (allocated with pi by a
+// caller that adds many pods).
+func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod) error {
 	p := pi.Pod
 	state := StatePending
 	if p.Spec.NodeName != "" {
@@ -512,7 +518,11 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo) error {
 	if err := c.createEphemeralClaims(p); err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	c.setPod(key, &clusterPod{info: pi, state: state})
+	if rec == nil {
+		rec = new(clusterPod)
+	}
+	*rec = clusterPod{info: pi, state: state}
+	c.setPod(key, rec)
 	return nil
 }
 

@@ -40,11 +40,13 @@ type replicaAdder struct {
 	sameSpec bool
 }
 
-// capReplica is a replica's pod and the PodInfo the cluster keeps for it,
-// allocated together.
+// capReplica is a replica's pod, the PodInfo and pending record the
+// cluster keeps for it and its detached queue record, allocated together.
 type capReplica struct {
 	pod  framework.Pod
 	info framework.PodInfo
+	rec  clusterPod
+	qp   detachedPod
 }
 
 // newReplica is a pending copy of template named name (replicaOf).
@@ -85,7 +87,7 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 	r.info = *a.tmpl
 	r.info.Pod = p
 	pi := &r.info
-	if err := s.cluster.addPodInfo(key, pi); err != nil {
+	if err := s.cluster.addPodInfo(key, pi, &r.rec); err != nil {
 		return Decision{}, err
 	}
 	if !a.detach || !s.preEnqueue(pi).IsSuccess() {
@@ -99,5 +101,5 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 	async := s.async
 	s.async = false
 	defer func() { s.async = async }()
-	return s.scheduleCycle(ctx, s.queue.detached(pi, key, s.clock.Now())), nil
+	return s.scheduleCycle(ctx, s.queue.detached(&r.qp, pi, key, s.clock.Now())), nil
 }
