@@ -230,6 +230,11 @@ type podIndex struct {
 	classes          *podClasses
 	nodeClasses      [][]podClassCount
 	nodeClassesOwned []bool
+
+	// keyMemo holds the group keys of the last terms added or removed
+	// (groupKey); keyMemoNext is the entry the next miss replaces.
+	keyMemo     [4]groupKeyMemo
+	keyMemoNext int
 }
 
 // podIndexSlot is one snapshot's reference to an entry; owned is false
@@ -431,7 +436,26 @@ func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32) {
 	}
 }
 
-func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) {
+// groupKeyMemo remembers the group keys of the last few terms seen by
+// identity: copies of one pod (a template's replicas, a pod and its
+// assumed copy) share their PodInfo's compiled terms, and a compiled term
+// is never modified, so its key is known without being built again.
+type groupKeyMemo struct {
+	term *AffinityTerm // held, so its address is not reused
+	kind TermKind
+	key  string
+}
+
+// groupSlotLocked returns the group of term t of kind (nil when there is
+// none) and its key ("" when there is none and the key was not built
+// before). Keys are memoized by the term's identity; a miss builds the
+// key on the stack and allocates it only for a new group.
+func (x *podIndex) groupSlotLocked(kind TermKind, t *AffinityTerm) (*groupSlot, string) {
+	for i := range x.keyMemo {
+		if m := &x.keyMemo[i]; m.term == t && m.kind == kind {
+			return x.groups[m.key], m.key
+		}
+	}
 	var buf [160]byte
 	b := append(buf[:0], byte('0'+kind))
 	b = appendStrKey(b, t.TopologyKey)
@@ -447,10 +471,19 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	}
 	sl, ok := x.groups[string(b)] // no allocation for the lookup
 	if !ok {
+		return nil, string(b)
+	}
+	x.keyMemo[x.keyMemoNext] = groupKeyMemo{term: t, kind: kind, key: sl.g.key}
+	x.keyMemoNext = (x.keyMemoNext + 1) % len(x.keyMemo)
+	return sl, sl.g.key
+}
+
+func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) {
+	sl, key := x.groupSlotLocked(kind, t)
+	if sl == nil {
 		if delta < 0 {
 			return
 		}
-		key := string(b)
 		sl = &groupSlot{g: &AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}}, owned: true}
 		x.groups[key] = sl
 		x.groupsChangedLocked()
