@@ -136,6 +136,7 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	}
 	e.lastUse = x.tick
 	x.slots[key] = &podIndexSlot{e: e, owned: true}
+	x.slotsVersion++
 	return e.counts
 }
 
@@ -235,6 +236,17 @@ type podIndex struct {
 	// (groupKey); keyMemoNext is the entry the next miss replaces.
 	keyMemo     [4]groupKeyMemo
 	keyMemoNext int
+
+	// slotsVersion counts the additions and evictions of slots; slotMemo
+	// holds the slots matching the pods of one label class, for the set
+	// of slots of version (matchingSlotsLocked).
+	slotsVersion uint64
+	slotMemo     struct {
+		ok      bool
+		class   int32
+		version uint64
+		slots   []*podIndexSlot
+	}
 }
 
 // podIndexSlot is one snapshot's reference to an entry; owned is false
@@ -288,6 +300,7 @@ func (x *podIndex) evictLocked() {
 		}
 	}
 	delete(x.slots, victim)
+	x.slotsVersion++
 }
 
 // forkFrom makes x (empty, of a new clone) share src's entries and groups;
@@ -330,10 +343,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	class := x.classesUpdate(pi.Pod, node, delta)
-	for _, sl := range x.slots {
-		if !sl.e.matches(class, pi.Pod, ns) {
-			continue
-		}
+	for _, sl := range x.matchingSlotsLocked(class, pi.Pod, ns) {
 		if !sl.owned {
 			sl.e = &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
 			sl.owned = true
@@ -350,6 +360,29 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 		}
 		x.updateGroupsLocked(pi, int32(node), delta)
 	}
+}
+
+// matchingSlotsLocked returns the slots whose entries match pod, of label
+// class c (-1: unknown). Whether an entry matches a pod depends only on
+// the pod's class (namespace, labels, deletion: what a PodQuery reads),
+// so the list is kept for the last class asked until a slot is added or
+// evicted (slotsVersion): a run of pods of one class (a template's
+// replicas, their assumed copies and their removal on Revert) walks the
+// slots once.
+func (x *podIndex) matchingSlotsLocked(c int32, pod *Pod, ns map[string]map[string]string) []*podIndexSlot {
+	m := &x.slotMemo
+	if c >= 0 && m.ok && m.class == c && m.version == x.slotsVersion {
+		return m.slots
+	}
+	clear(m.slots) // let evicted slots go
+	m.slots = m.slots[:0]
+	for _, sl := range x.slots {
+		if sl.e.matches(c, pod, ns) {
+			m.slots = append(m.slots, sl)
+		}
+	}
+	m.ok, m.class, m.version = c >= 0, c, x.slotsVersion
+	return m.slots
 }
 
 // nodeAdded appends a slot (0) to every entry for a node appended at the
