@@ -21,10 +21,7 @@ import (
 func TestPropPodIndexSharedObjects(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
-		nodes := testNodes(rapid.IntRange(1, 4).Draw(t, "nodes"))
-		for i, n := range nodes {
-			n.Labels["zone"] = fmt.Sprintf("z%d", i%2)
-		}
+		nodes := undoDrawNodes(t)
 		var tmpls []*PodInfo
 		for i := range rapid.IntRange(1, 4).Draw(t, "templates") {
 			tmpls = append(tmpls, MustPodInfo(piDrawPod(t, fmt.Sprintf("t%d", i), "")))

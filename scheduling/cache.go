@@ -93,7 +93,7 @@ func (c *Cluster) bind(key, node string) error {
 		return fmt.Errorf("scheduling: bind: pod %s is assumed on node %q, not %q", key, cp.info.Pod.Spec.NodeName, node)
 	}
 	b := cp.bound // the record assume made for this bind
-	if b == nil || b.info != cp.info || b.state != StateBound {
+	if b == nil || b.info != cp.info {
 		b = &clusterPod{info: cp.info, state: StateBound}
 	}
 	c.setPod(key, b)
