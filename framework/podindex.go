@@ -233,7 +233,7 @@ type podIndex struct {
 	nodeClassesOwned []bool
 
 	// keyMemo holds the group keys of the last terms added or removed
-	// (groupKey); keyMemoNext is the entry the next miss replaces.
+	// (groupSlotLocked); keyMemoNext is the entry the next miss replaces.
 	keyMemo     [4]groupKeyMemo
 	keyMemoNext int
 
@@ -364,11 +364,11 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 
 // matchingSlotsLocked returns the slots whose entries match pod, of label
 // class c (-1: unknown). Whether an entry matches a pod depends only on
-// the pod's class (namespace, labels, deletion: what a PodQuery reads),
-// so the list is kept for the last class asked until a slot is added or
-// evicted (slotsVersion): a run of pods of one class (a template's
-// replicas, their assumed copies and their removal on Revert) walks the
-// slots once.
+// the pod's class (namespace, labels, deletion: what a PodQuery reads;
+// namespace labels are fixed with the snapshot), so the list is kept for
+// the last class asked until a slot is added or evicted (slotsVersion):
+// a run of pods of one class (a template's replicas, their assumed copies
+// and their removal on Revert) walks the slots once.
 func (x *podIndex) matchingSlotsLocked(c int32, pod *Pod, ns map[string]map[string]string) []*podIndexSlot {
 	m := &x.slotMemo
 	if c >= 0 && m.ok && m.class == c && m.version == x.slotsVersion {
