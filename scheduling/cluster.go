@@ -321,9 +321,16 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 	if c.forking() {
 		// Undoing the fork's previous step, when it set this record too
 		// (an assume then its bind), restores what that step replaced:
-		// this one needs no step of its own.
-		if n := len(c.journal); n > c.marks[len(c.marks)-1] {
-			if u := &c.journal[n-1]; u.undo == nil && u.added == nil && u.key == key {
+		// this one needs no step of its own. The step that added the new
+		// record's pod to the snapshot may stand between (a pod added in
+		// the fork, then assumed): its undo does not read the records.
+		mark := c.marks[len(c.marks)-1]
+		if n := len(c.journal); n > mark {
+			u := &c.journal[n-1]
+			if u.undo == nil && u.added != nil && cp != nil && u.added == cp.info && n-1 > mark {
+				u = &c.journal[n-2]
+			}
+			if u.undo == nil && u.added == nil && u.key == key {
 				return
 			}
 		}
@@ -337,6 +344,11 @@ func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {
 	cp := c.pods[key]
 	c.indexGroup(key, cp, old)
 	if had {
+		// The current record may carry another UID (a delete and an add
+		// of the key folded into one step).
+		if cp != nil && cp.info.Pod.UID != "" && cp.info.Pod.UID != old.info.Pod.UID {
+			delete(c.uids, cp.info.Pod.UID)
+		}
 		c.pods[key] = old
 		if uid := old.info.Pod.UID; uid != "" {
 			c.uids[uid] = key
