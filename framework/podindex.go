@@ -136,6 +136,7 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	}
 	e.lastUse = x.tick
 	x.slots[key] = &podIndexSlot{e: e, owned: true}
+	x.slotsVersion++
 	return e.counts
 }
 
@@ -230,6 +231,22 @@ type podIndex struct {
 	classes          *podClasses
 	nodeClasses      [][]podClassCount
 	nodeClassesOwned []bool
+
+	// keyMemo holds the group keys of the last terms added or removed
+	// (groupSlotLocked); keyMemoNext is the entry the next miss replaces.
+	keyMemo     [4]groupKeyMemo
+	keyMemoNext int
+
+	// slotsVersion counts the additions and evictions of slots; slotMemo
+	// holds the slots matching the pods of one label class, for the set
+	// of slots of version (matchingSlotsLocked).
+	slotsVersion uint64
+	slotMemo     struct {
+		ok      bool
+		class   int32
+		version uint64
+		slots   []*podIndexSlot
+	}
 }
 
 // podIndexSlot is one snapshot's reference to an entry; owned is false
@@ -283,6 +300,7 @@ func (x *podIndex) evictLocked() {
 		}
 	}
 	delete(x.slots, victim)
+	x.slotsVersion++
 }
 
 // forkFrom makes x (empty, of a new clone) share src's entries and groups;
@@ -325,10 +343,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	class := x.classesUpdate(pi.Pod, node, delta)
-	for _, sl := range x.slots {
-		if !sl.e.matches(class, pi.Pod, ns) {
-			continue
-		}
+	for _, sl := range x.matchingSlotsLocked(class, pi.Pod, ns) {
 		if !sl.owned {
 			sl.e = &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
 			sl.owned = true
@@ -345,6 +360,29 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 		}
 		x.updateGroupsLocked(pi, int32(node), delta)
 	}
+}
+
+// matchingSlotsLocked returns the slots whose entries match pod, of label
+// class c (-1: unknown). Whether an entry matches a pod depends only on
+// the pod's class (namespace, labels, deletion: what a PodQuery reads;
+// namespace labels are fixed with the snapshot), so the list is kept for
+// the last class asked until a slot is added or evicted (slotsVersion):
+// a run of pods of one class (a template's replicas, their assumed copies
+// and their removal on Revert) walks the slots once.
+func (x *podIndex) matchingSlotsLocked(c int32, pod *Pod, ns map[string]map[string]string) []*podIndexSlot {
+	m := &x.slotMemo
+	if c >= 0 && m.ok && m.class == c && m.version == x.slotsVersion {
+		return m.slots
+	}
+	clear(m.slots) // let evicted slots go
+	m.slots = m.slots[:0]
+	for _, sl := range x.slots {
+		if sl.e.matches(c, pod, ns) {
+			m.slots = append(m.slots, sl)
+		}
+	}
+	m.ok, m.class, m.version = c >= 0, c, x.slotsVersion
+	return m.slots
 }
 
 // nodeAdded appends a slot (0) to every entry for a node appended at the
@@ -431,7 +469,26 @@ func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32) {
 	}
 }
 
-func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) {
+// groupKeyMemo remembers the group keys of the last few terms seen by
+// identity: copies of one pod (a template's replicas, a pod and its
+// assumed copy) share their PodInfo's compiled terms, and a compiled term
+// is never modified, so its key is known without being built again.
+type groupKeyMemo struct {
+	term *AffinityTerm // held, so its address is not reused
+	kind TermKind
+	key  string
+}
+
+// groupSlotLocked returns the group of term t of kind (nil when there is
+// none) and its key ("" when there is none and the key was not built
+// before). Keys are memoized by the term's identity; a miss builds the
+// key on the stack and allocates it only for a new group.
+func (x *podIndex) groupSlotLocked(kind TermKind, t *AffinityTerm) (*groupSlot, string) {
+	for i := range x.keyMemo {
+		if m := &x.keyMemo[i]; m.term == t && m.kind == kind {
+			return x.groups[m.key], m.key
+		}
+	}
 	var buf [160]byte
 	b := append(buf[:0], byte('0'+kind))
 	b = appendStrKey(b, t.TopologyKey)
@@ -447,10 +504,19 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	}
 	sl, ok := x.groups[string(b)] // no allocation for the lookup
 	if !ok {
+		return nil, string(b)
+	}
+	x.keyMemo[x.keyMemoNext] = groupKeyMemo{term: t, kind: kind, key: sl.g.key}
+	x.keyMemoNext = (x.keyMemoNext + 1) % len(x.keyMemo)
+	return sl, sl.g.key
+}
+
+func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) {
+	sl, key := x.groupSlotLocked(kind, t)
+	if sl == nil {
 		if delta < 0 {
 			return
 		}
-		key := string(b)
 		sl = &groupSlot{g: &AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}}, owned: true}
 		x.groups[key] = sl
 		x.groupsChangedLocked()

@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"reflect"
 	"slices"
 	"sync"
 )
@@ -26,22 +27,54 @@ type podClasses struct {
 	mu   sync.Mutex
 	ids  map[string]int32
 	reps []*Pod // a pod of each class, which stands for it in matches
+	// last is the class of the pod id named last, by what decides it:
+	// copies of one pod (a template's replicas, a pod and its assumed
+	// copy) share their labels map, so the next one's class is known
+	// without building its key. Objects in a snapshot are not modified
+	// (their maps included), so one labels map means one label set.
+	last struct {
+		ok          bool
+		terminating bool
+		namespace   string
+		labels      map[string]string // held, so its address is not reused
+		id          int32
+	}
 }
 
 // id returns the number of p's class, adding the class when new.
 func (c *podClasses) id(p *Pod) int32 {
+	terminating := p.DeletionTimestamp != nil
+	c.mu.Lock()
+	if l := &c.last; l.ok && l.terminating == terminating && l.namespace == p.Namespace && sameMap(l.labels, p.Labels) {
+		id := l.id
+		c.mu.Unlock()
+		return id
+	}
+	c.mu.Unlock()
 	var buf [256]byte
 	key := appendPodClassKey(buf[:0], p)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if id, ok := c.ids[string(key)]; ok { // no allocation for the lookup
-		return id
+	id, ok := c.ids[string(key)] // no allocation for the lookup
+	if !ok {
+		id = c.addLocked(string(key), p)
 	}
+	c.last.ok, c.last.terminating, c.last.namespace, c.last.labels, c.last.id = true, terminating, p.Namespace, p.Labels, id
+	return id
+}
+
+// sameMap reports whether a and b are the same map (not merely equal).
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// addLocked numbers a new class of key, p its representative.
+func (c *podClasses) addLocked(key string, p *Pod) int32 {
 	if c.ids == nil {
 		c.ids = map[string]int32{}
 	}
 	id := int32(len(c.reps))
-	c.ids[string(key)] = id
+	c.ids[key] = id
 	c.reps = append(c.reps, p)
 	return id
 }

@@ -16,6 +16,12 @@ import (
 // Plugins treat a Snapshot as read-only. Clone is O(nodes) pointer copies;
 // the clone shares NodeInfos with the original and copies a NodeInfo only
 // when a mutation (AddPod, RemovePod, SetNode) touches it.
+//
+// A pod added to a snapshot (its PodInfo, its Pod and their maps and
+// slices) must not be modified while the snapshot or a clone holds it:
+// the pod index keeps pods' label classes and their affinity terms' groups
+// by them, and recognizes a labels map or a compiled term seen before by
+// identity.
 type Snapshot struct {
 	nodes []*NodeInfo
 	owned []bool

@@ -85,10 +85,7 @@ func undoCapture(s *Snapshot, queries []PodQuery, generations bool) undoState {
 func TestPropSnapshotUndoAdd(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
-		nodes := testNodes(rapid.IntRange(1, 4).Draw(t, "nodes"))
-		for i, n := range nodes {
-			n.Labels["zone"] = fmt.Sprintf("z%d", i%2)
-		}
+		nodes := undoDrawNodes(t)
 		drawPod := func(name string) *Pod {
 			p := piDrawPod(t, name, nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, name+".node")].Name)
 			c := Container{Resources: ResourceRequirements{Requests: resource.List{
@@ -185,6 +182,15 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 			omCheckShared(t, c)
 		}
 	})
+}
+
+// undoDrawNodes draws 1–4 nodes in two zones (label "zone").
+func undoDrawNodes(t *rapid.T) []*Node {
+	nodes := testNodes(rapid.IntRange(1, 4).Draw(t, "nodes"))
+	for i, n := range nodes {
+		n.Labels["zone"] = fmt.Sprintf("z%d", i%2)
+	}
+	return nodes
 }
 
 // omCheckShared checks that a clone's NodeInfos still sum their pods (a

@@ -33,15 +33,17 @@ func (c *Cluster) assume(key, node string) error {
 	if _, ok := c.snap.Get(node); !ok {
 		return fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
 	}
-	a := &struct { // one allocation for the pod, its PodInfo and record
-		pod  framework.Pod
-		info framework.PodInfo
-		rec  clusterPod
+	a := &struct { // one allocation for the pod, its PodInfo and records
+		pod   framework.Pod
+		info  framework.PodInfo
+		rec   clusterPod
+		bound clusterPod
 	}{pod: *cp.info.Pod, info: *cp.info}
 	a.pod.Spec.NodeName = node
 	a.pod.Status.NominatedNodeName = ""
 	a.info.Pod = &a.pod
-	a.rec = clusterPod{info: &a.info, state: StateAssumed}
+	a.bound = clusterPod{info: &a.info, state: StateBound}
+	a.rec = clusterPod{info: &a.info, state: StateAssumed, bound: &a.bound}
 	if err := c.snapAdd(&a.info); err != nil {
 		return err
 	}
@@ -90,6 +92,10 @@ func (c *Cluster) bind(key, node string) error {
 	if cp.info.Pod.Spec.NodeName != node {
 		return fmt.Errorf("scheduling: bind: pod %s is assumed on node %q, not %q", key, cp.info.Pod.Spec.NodeName, node)
 	}
-	c.setPod(key, &clusterPod{info: cp.info, state: StateBound})
+	b := cp.bound // the record assume made for this bind
+	if b == nil || b.info != cp.info {
+		b = &clusterPod{info: cp.info, state: StateBound}
+	}
+	c.setPod(key, b)
 	return nil
 }

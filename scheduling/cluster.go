@@ -40,6 +40,10 @@ func (s PodState) String() string {
 type clusterPod struct {
 	info  *framework.PodInfo // info.Pod is the cluster's private copy
 	state PodState
+	// bound, for an assumed record, is the record its bind installs,
+	// allocated with it by assume (records are never modified in place:
+	// the journal and forks hold them).
+	bound *clusterPod
 }
 
 // PodRecord is a pod of the cluster with its scheduling state. Pod is the
@@ -317,9 +321,16 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 	if c.forking() {
 		// Undoing the fork's previous step, when it set this record too
 		// (an assume then its bind), restores what that step replaced:
-		// this one needs no step of its own.
-		if n := len(c.journal); n > c.marks[len(c.marks)-1] {
-			if u := &c.journal[n-1]; u.undo == nil && u.added == nil && u.key == key {
+		// this one needs no step of its own. The step that added the new
+		// record's pod to the snapshot may stand between (a pod added in
+		// the fork, then assumed): its undo does not read the records.
+		mark := c.marks[len(c.marks)-1]
+		if n := len(c.journal); n > mark {
+			u := &c.journal[n-1]
+			if u.undo == nil && u.added != nil && cp != nil && u.added == cp.info && n-1 > mark {
+				u = &c.journal[n-2]
+			}
+			if u.undo == nil && u.added == nil && u.key == key {
 				return
 			}
 		}
@@ -333,6 +344,11 @@ func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {
 	cp := c.pods[key]
 	c.indexGroup(key, cp, old)
 	if had {
+		// The current record may carry another UID (a delete and an add
+		// of the key folded into one step).
+		if cp != nil && cp.info.Pod.UID != "" && cp.info.Pod.UID != old.info.Pod.UID {
+			delete(c.uids, cp.info.Pod.UID)
+		}
 		c.pods[key] = old
 		if uid := old.info.Pod.UID; uid != "" {
 			c.uids[uid] = key
@@ -492,12 +508,14 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	return c.addPodInfo(key, pi)
+	return c.addPodInfo(key, pi, nil)
 }
 
 // addPodInfo is AddPod after the checks of the pod itself: pi (whose Pod
-// the cluster now owns) is a valid pod with a new key and UID.
-func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo) error {
+// the cluster now owns) is a valid pod with a new key and UID. rec, when
+// not nil, is unused memory for the pod's record (allocated with pi by a
+// caller that adds many pods).
+func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod) error {
 	p := pi.Pod
 	state := StatePending
 	if p.Spec.NodeName != "" {
@@ -512,7 +530,11 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo) error {
 	if err := c.createEphemeralClaims(p); err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	c.setPod(key, &clusterPod{info: pi, state: state})
+	if rec == nil {
+		rec = new(clusterPod)
+	}
+	*rec = clusterPod{info: pi, state: state}
+	c.setPod(key, rec)
 	return nil
 }
 

@@ -44,3 +44,43 @@ func TestClusterJournalSkipsOnlyWithinAFork(t *testing.T) {
 	step("bind again", c.Bind("default", "p", "n1"), "Bound/on n1")
 	step("outer revert", c.Revert(), "absent")
 }
+
+// TestClusterRevertFoldedStepsRestoreUIDs: a pod deleted and added again
+// under another UID inside a fork, pending or bound (the add's record
+// change is folded into the delete's step, past the snapshot add of a
+// bound one), leaves after Revert the UIDs as they were: the new UID free,
+// the old one taken.
+func TestClusterRevertFoldedStepsRestoreUIDs(t *testing.T) {
+	for _, node := range []string{"", "n1"} {
+		t.Run("node="+node, func(t *testing.T) {
+			c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withUID := func(name, uid, node string) *framework.Pod {
+				p := clPod(name, "1", "1Gi")
+				p.UID, p.Spec.NodeName = uid, node
+				return p
+			}
+			if err := c.AddPod(withUID("p", "u1", "")); err != nil {
+				t.Fatal(err)
+			}
+			c.Fork()
+			if _, err := c.DeletePod("default", "p"); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.AddPod(withUID("p", "u2", node)); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Revert(); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.AddPod(withUID("q", "u2", "")); err != nil {
+				t.Errorf("uid u2 after Revert: %v", err)
+			}
+			if err := c.AddPod(withUID("r", "u1", "")); err == nil {
+				t.Errorf("uid u1 after Revert: free, want used by p")
+			}
+		})
+	}
+}

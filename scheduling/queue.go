@@ -318,6 +318,12 @@ func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 	return p
 }
 
+// detachedPod is a detached in-flight record and its first attempt's time.
+type detachedPod struct {
+	p     queuedPod
+	first time.Time
+}
+
 // detached returns the in-flight record add and take would hand a cycle
 // for pi (key its namespace/name) at now, without the queue holding it:
 // for a pod whose cycle runs at once, on a fork, while nothing pops the
@@ -326,11 +332,9 @@ func (q *schedulingQueue) add(pi *framework.PodInfo) *queuedPod {
 // record and leave the queue alone, and the binding reports no
 // assigned-pod event (runBinding): its only effect would be moving queued
 // pods, which no one pops before Revert restores them.
-func (q *schedulingQueue) detached(pi *framework.PodInfo, key string, now time.Time) *queuedPod {
-	r := &struct { // one allocation for the record and its first attempt's time
-		p     queuedPod
-		first time.Time
-	}{first: now}
+// r is the memory for the record (the caller allocates it with the pod).
+func (q *schedulingQueue) detached(r *detachedPod, pi *framework.PodInfo, key string, now time.Time) *queuedPod {
+	r.first = now
 	r.p = queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pi, Timestamp: now, Attempts: 1, InitialAttemptTimestamp: &r.first},
 		key: key, index: -1, where: qInFlight, moveSeen: q.moves, detached: true}
 	return &r.p

@@ -274,7 +274,13 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *sche
 		return s.afterAssumeFailed(qp, d, "Permit", pst)
 	}
 	// Inside a fork bindings run synchronously, so that Revert can undo them.
-	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d, async: s.async && len(s.forks) == 0}
+	async := s.async && len(s.forks) == 0
+	if !pst.IsWait() && !async {
+		// The binding runs now and nothing keeps it: no allocation.
+		b := schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d}
+		return s.runBinding(ctx, &b, nil, true)
+	}
+	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d, async: async}
 	if pst.IsWait() {
 		b.permit = make(chan *framework.Status, 1)
 		key := qp.key
@@ -305,14 +311,11 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *sche
 		}
 		return d
 	}
-	if b.async {
-		d.Outcome = OutcomeAssumed
-		b.deferred = true
-		s.emit(d)
-		s.startBinding(ctx, b)
-		return d
-	}
-	return s.runBinding(ctx, b, nil, true)
+	d.Outcome = OutcomeAssumed
+	b.deferred = true
+	s.emit(d)
+	s.startBinding(ctx, b)
+	return d
 }
 
 // afterAssumeFailed requeues a pod rejected (or failed) at Reserve or

@@ -307,13 +307,20 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		if err := f.delete(p.Namespace, p.Name); err != nil {
 			return err
 		}
-		_ = w.withFlag(&w.s.keepResults, func() error { d, err = f.schedule(ctx, p); return nil })
+		// The closure's own variables: d, captured, would move to the heap
+		// for every replica.
+		stop := new(Decision)
+		err = w.withFlag(&w.s.keepResults, func() error {
+			var serr error
+			*stop, serr = f.schedule(ctx, p)
+			return serr
+		})
 		if err != nil {
 			return err
 		}
-		ans.Stop = &d
-		if d.Result != nil {
-			ans.FitError = d.Result.FitError()
+		ans.Stop = stop
+		if stop.Result != nil {
+			ans.FitError = stop.Result.FitError()
 		}
 		return nil
 	}
@@ -343,6 +350,7 @@ type replicaNamer struct {
 	namespace string
 	base      string
 	n         int
+	buf       []byte // the key being built
 }
 
 func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
@@ -358,8 +366,13 @@ func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
 func (r *replicaNamer) next() (name, key string) {
 	for {
 		r.n++
-		key = r.namespace + "/" + r.base + "-" + strconv.Itoa(r.n)
-		if _, taken := r.c.pods[key]; !taken {
+		r.buf = append(r.buf[:0], r.namespace...)
+		r.buf = append(r.buf, '/')
+		r.buf = append(r.buf, r.base...)
+		r.buf = append(r.buf, '-')
+		r.buf = strconv.AppendInt(r.buf, int64(r.n), 10)
+		if _, taken := r.c.pods[string(r.buf)]; !taken { // no allocation for the lookup
+			key = string(r.buf)
 			return key[len(r.namespace)+1:], key
 		}
 	}

@@ -83,11 +83,13 @@ func (a *replicaAdder) close() {
 	}
 }
 
-// capReplica is a replica's pod and the PodInfo the cluster keeps for it,
-// allocated together.
+// capReplica is a replica's pod, the PodInfo and pending record the
+// cluster keeps for it and its detached queue record, allocated together.
 type capReplica struct {
 	pod  framework.Pod
 	info framework.PodInfo
+	rec  clusterPod
+	qp   detachedPod
 }
 
 // newReplica is a pending copy of template named name (replicaOf).
@@ -128,7 +130,7 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 	r.info = *a.tmpl
 	r.info.Pod = p
 	pi := &r.info
-	if err := s.cluster.addPodInfo(key, pi); err != nil {
+	if err := s.cluster.addPodInfo(key, pi, &r.rec); err != nil {
 		return Decision{}, err
 	}
 	if !a.evalTried {
@@ -150,7 +152,7 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 		s.signal()
 		async := s.async
 		s.async = false
-		d = s.scheduleCycle(ctx, s.queue.detached(pi, key, s.clock.Now()))
+		d = s.scheduleCycle(ctx, s.queue.detached(&r.qp, pi, key, s.clock.Now()))
 		s.async = async
 	}
 	s.replicas = nil

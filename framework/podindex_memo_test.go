@@ -1,0 +1,125 @@
+package framework
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// TestPropPodIndexSharedObjects: a snapshot whose pods are copies of a few
+// template PodInfos (sharing their labels maps and compiled affinity terms,
+// as a capacity question's replicas and assumed pods do, which the pod
+// index's class and group-key memos recognize by identity) keeps the same
+// index as one whose every pod is built afresh (its own labels map, its
+// terms compiled again): label classes per node, memoized pod counts with
+// their per-zone sums and the affinity groups, after every add, removal
+// (the last one, or any), query and clone, in any interleaving.
+func TestPropPodIndexSharedObjects(t *testing.T) {
+	queries := piQueries()
+	rapid.Check(t, func(t *rapid.T) {
+		nodes := undoDrawNodes(t)
+		var tmpls []*PodInfo
+		for i := range rapid.IntRange(1, 4).Draw(t, "templates") {
+			tmpls = append(tmpls, MustPodInfo(piDrawPod(t, fmt.Sprintf("t%d", i), "")))
+		}
+		shared := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
+		fresh := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
+		type added struct{ shared, fresh *PodInfo }
+		var pods []added
+		for i := range rapid.IntRange(1, 40).Draw(t, "ops") {
+			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			case op <= 4: // add a copy of a template
+				tm := tmpls[rapid.IntRange(0, len(tmpls)-1).Draw(t, "template")]
+				node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "node")].Name
+				sp := *tm.Pod
+				sp.Name, sp.UID, sp.Spec.NodeName = fmt.Sprintf("p%d", i), fmt.Sprintf("p%d", i), node
+				si := *tm
+				si.Pod = &sp
+				fp := sp
+				fp.Labels = maps.Clone(sp.Labels)
+				fi := MustPodInfo(&fp)
+				if err := shared.AddNewPodInfo(&si); err != nil {
+					t.Fatal(err)
+				}
+				if err := fresh.AddPodInfo(fi); err != nil {
+					t.Fatal(err)
+				}
+				pods = append(pods, added{&si, fi})
+			case op <= 6: // remove the last pod added, or any
+				if len(pods) == 0 {
+					continue
+				}
+				k := len(pods) - 1
+				if rapid.Bool().Draw(t, "any") {
+					k = rapid.IntRange(0, k).Draw(t, "victim")
+				}
+				if err := shared.RemoveLastPodInfo(pods[k].shared); err != nil {
+					t.Fatal(err)
+				}
+				if err := fresh.RemovePod(pods[k].fresh.Pod); err != nil {
+					t.Fatal(err)
+				}
+				pods = slices.Delete(pods, k, k+1)
+			case op <= 8: // query both
+				q := queries[rapid.IntRange(0, len(queries)-1).Draw(t, "query")]
+				for _, s := range []*Snapshot{shared, fresh} {
+					s.PodCounts(q)
+					s.PodDomainCounts(q, "zone")
+					s.AffinityGroups()
+				}
+			default: // go on with clones (the others are dropped)
+				shared, fresh = shared.Clone(), fresh.Clone()
+			}
+			if diff := cmp.Diff(undoCapture(fresh, queries, false), undoCapture(shared, queries, false)); diff != "" {
+				t.Fatalf("op %d (-fresh objects +shared objects):\n%s", i, diff)
+			}
+			if diff := cmp.Diff(fresh.podIdx.nodeClasses, shared.podIdx.nodeClasses, cmp.AllowUnexported(podClassCount{})); diff != "" {
+				t.Fatalf("op %d: label classes per node (-fresh objects +shared objects):\n%s", i, diff)
+			}
+			// Both sides use the memos: check them against what they stand
+			// for, too.
+			for _, q := range queries {
+				if shared.PodCountsCached(q) {
+					if got, want := shared.PodCounts(q), piBruteCount(shared, q); !slices.Equal(got, want) {
+						t.Fatalf("op %d: PodCounts %v, recount %v", i, got, want)
+					}
+				}
+			}
+			if got, want := memoClassView(shared), keyClassView(shared); !maps.Equal(got, want) {
+				t.Fatalf("op %d: label classes per node %v, by class key %v", i, got, want)
+			}
+		}
+	})
+}
+
+// memoClassView is the index's label classes of each node (node/key →
+// multiplicity), named by each class's key.
+func memoClassView(s *Snapshot) map[string]int32 {
+	x := &s.podIdx
+	out := map[string]int32{}
+	if x.classes == nil { // no pod yet
+		return out
+	}
+	reps := x.classes.representatives()
+	for i, list := range x.nodeClasses {
+		for _, cc := range list {
+			out[fmt.Sprintf("%d/%q", i, appendPodClassKey(nil, reps[cc.class]))] += cc.n
+		}
+	}
+	return out
+}
+
+// keyClassView is the same, built from the node's pods.
+func keyClassView(s *Snapshot) map[string]int32 {
+	out := map[string]int32{}
+	for i, ni := range s.Nodes() {
+		for _, pi := range ni.Pods {
+			out[fmt.Sprintf("%d/%q", i, appendPodClassKey(nil, pi.Pod))]++
+		}
+	}
+	return out
+}
