@@ -21,6 +21,9 @@ var (
 	_ framework.SignPlugin = (*NodeResourcesFit)(nil)
 	_ framework.SignPlugin = (*PodTopologySpread)(nil)
 	_ framework.SignPlugin = (*InterPodAffinity)(nil)
+
+	_ framework.SignRefuser = (*PodTopologySpread)(nil)
+	_ framework.SignRefuser = (*InterPodAffinity)(nil)
 )
 
 // SignPod signs the pod's tolerations (nodeunschedulable/node_unschedulable.go).
@@ -61,19 +64,32 @@ func (pl *PodTopologySpread) SignPod(_ context.Context, pod *framework.PodInfo) 
 	if len(pod.Pod.Spec.TopologySpreadConstraints) > 0 {
 		return nil, framework.NewStatus(framework.Unschedulable, "pods with topology constraints are not signable")
 	}
-	if len(pl.defaults) > 0 {
+	if pl.RefusesSign(pod) {
 		return nil, framework.NewStatus(framework.Unschedulable, "pods with default topology constraints are not signable")
 	}
 	return nil, nil
 }
 
+// RefusesSign reports whether SignPod refuses pod: it has topology spread
+// constraints, or default constraints apply.
+func (pl *PodTopologySpread) RefusesSign(pod *framework.PodInfo) bool {
+	return len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || len(pl.defaults) > 0
+}
+
 // SignPod refuses pods with pod affinity or anti-affinity and signs the
 // labels others' affinity may match (interpodaffinity/plugin.go).
 func (pl *InterPodAffinity) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	if a := pod.Pod.Spec.Affinity; a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil) {
+	if pl.RefusesSign(pod) {
 		return nil, framework.NewStatus(framework.Unschedulable, "pods with InterPodAffinity are not signable")
 	}
 	return []framework.SignFragment{{Key: framework.SignerLabels, Value: pod.Pod.Labels}}, nil
+}
+
+// RefusesSign reports whether SignPod refuses pod: it has pod affinity or
+// anti-affinity.
+func (pl *InterPodAffinity) RefusesSign(pod *framework.PodInfo) bool {
+	a := pod.Pod.Spec.Affinity
+	return a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil)
 }
 
 var (

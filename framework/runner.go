@@ -702,54 +702,24 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *P
 	// [p*nf, (p+1)*nf)); Raw is copied from it before normalization.
 	vals := grow(res.Normalized, np*nf)
 	res.Normalized = vals
-	var firstErr positionedError
-	var failed atomic.Bool
-	fail := func(p, j int, s *Status) {
-		firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", active[p].Name(), nodes[j].Name(), s.asErr()))
-		failed.Store(true)
-	}
-	// scoreEach scores nodes [lo, hi) with plugin p node by node, stopping
-	// at its first failure; it reports whether one failed.
-	scoreEach := func(p, lo, hi int) bool {
-		pl, row := calls[p], vals[p*nf:(p+1)*nf]
-		for j := lo; j < hi; j++ {
-			v, s := pl.Score(ctx, state, pod, nodes[j])
-			if s != nil && s.code != Success {
-				fail(p, j, s)
-				return true
-			}
-			row[j] = v
-		}
-		return false
-	}
-	// Plugin by plugin over the chunk's nodes: each plugin's state stays
-	// hot. The error kept is the one of the lowest node position, and at
-	// that node of the first plugin in order, as a node-by-node loop gives.
-	parallel.Ordered(f.parallelism, nf, f.chunkSize(nf, nf), func(lo, hi int) bool {
-		for p := range calls {
-			if fill != nil && idx != nil && fill(active[p].Name(), idx[lo:hi:hi], vals[p*nf+lo:p*nf+hi:p*nf+hi]) {
-				continue
-			}
-			b := batches[p]
-			if b == nil {
-				scoreEach(p, lo, hi)
-				continue
-			}
-			var ix []int32 // nil when the nodes are not the snapshot's own
-			if idx != nil {
-				ix = idx[lo:hi:hi]
-			}
-			if s := b.ScoreBatch(ctx, state, pod, nodes[lo:hi:hi], ix, vals[p*nf+lo:p*nf+hi:p*nf+hi]); s != nil && s.code != Success {
-				// Find and report the failure exactly, node by node.
-				if !scoreEach(p, lo, hi) {
-					fail(p, lo, s)
-				}
+	// Plugin by plugin over each chunk's nodes (scoreRun.chunk). At
+	// parallelism 1, or with one chunk, the chunks run here in order, as
+	// parallel.Ordered would run them, without its closure.
+	r := &bs.run
+	*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: vals, nf: nf,
+		active: active, calls: calls, batches: batches, fill: fill}
+	defer r.release()
+	if chunk := f.chunkSize(nf, nf); f.parallelism <= 1 || nf <= chunk {
+		for lo := 0; lo < nf; lo += chunk {
+			if r.chunk(lo, min(lo+chunk, nf)) {
+				break
 			}
 		}
-		return failed.Load()
-	})
-	if failed.Load() {
-		return firstErr.err
+	} else {
+		parallel.Ordered(f.parallelism, nf, chunk, r.chunk)
+	}
+	if r.failed.Load() {
+		return r.firstErr.err
 	}
 	if !opts.SkipExplanation {
 		normalizes := false
@@ -925,6 +895,85 @@ type batchScratch struct {
 	active  []scorePlugin
 	calls   []ScorePlugin
 	batches []BatchScorePlugin
+	run     scoreRun
+}
+
+// scoreRun is one scoreFeasible's Score step: the inputs its chunks read
+// and the first failure they met. It lives in the pooled batchScratch, so
+// that a cycle's Score step allocates nothing.
+type scoreRun struct {
+	ctx     context.Context
+	state   *CycleState
+	pod     *PodInfo
+	nodes   []*NodeInfo
+	idx     []int32 // the nodes' snapshot indices (nil when not the snapshot's own)
+	vals    []int64 // plugin p's row is [p*nf, (p+1)*nf)
+	nf      int
+	active  []scorePlugin
+	calls   []ScorePlugin
+	batches []BatchScorePlugin
+	fill    rawFill
+
+	firstErr positionedError
+	failed   atomic.Bool
+}
+
+// release drops the run's references (the scratch is pooled).
+func (r *scoreRun) release() {
+	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
+	r.active, r.calls, r.batches, r.fill = nil, nil, nil, nil
+	r.firstErr.err = nil
+}
+
+// fail records plugin p's failure on node position j.
+func (r *scoreRun) fail(p, j int, s *Status) {
+	r.firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", r.active[p].Name(), r.nodes[j].Name(), s.asErr()))
+	r.failed.Store(true)
+}
+
+// scoreEach scores nodes [lo, hi) with plugin p node by node, stopping at
+// its first failure; it reports whether one failed.
+func (r *scoreRun) scoreEach(p, lo, hi int) bool {
+	pl, row := r.calls[p], r.vals[p*r.nf:(p+1)*r.nf]
+	for j := lo; j < hi; j++ {
+		v, s := pl.Score(r.ctx, r.state, r.pod, r.nodes[j])
+		if s != nil && s.code != Success {
+			r.fail(p, j, s)
+			return true
+		}
+		row[j] = v
+	}
+	return false
+}
+
+// chunk scores nodes [lo, hi) plugin by plugin (each plugin's state stays
+// hot) and reports whether any chunk failed. The error kept is the one of
+// the lowest node position, and at that node of the first plugin in
+// order, as a node-by-node loop gives.
+func (r *scoreRun) chunk(lo, hi int) bool {
+	nf := r.nf
+	for p := range r.calls {
+		out := r.vals[p*nf+lo : p*nf+hi : p*nf+hi]
+		if r.fill != nil && r.idx != nil && r.fill(r.active[p].Name(), r.idx[lo:hi:hi], out) {
+			continue
+		}
+		b := r.batches[p]
+		if b == nil {
+			r.scoreEach(p, lo, hi)
+			continue
+		}
+		var ix []int32 // nil when the nodes are not the snapshot's own
+		if r.idx != nil {
+			ix = r.idx[lo:hi:hi]
+		}
+		if s := b.ScoreBatch(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out); s != nil && s.code != Success {
+			// Find and report the failure exactly, node by node.
+			if !r.scoreEach(p, lo, hi) {
+				r.fail(p, lo, s)
+			}
+		}
+	}
+	return r.failed.Load()
 }
 
 func (f *Framework) getBatchScratch() *batchScratch {

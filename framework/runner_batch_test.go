@@ -699,3 +699,36 @@ func TestPropWeighTotals(t *testing.T) {
 		}
 	})
 }
+
+// TestScoreFeasibleAllocatesNothing: at parallelism 1 the Score step of a
+// cycle (the incremental evaluator's path) runs its chunks in place,
+// without parallel.Ordered's closures: once its buffers are warm it
+// allocates nothing.
+func TestScoreFeasibleAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops pooled scratch at random")
+	}
+	b := &batchFake{fake: &fake{name: "S", score: func(n *NodeInfo) (int64, *Status) { return int64(len(n.Name()) % 3), nil }}}
+	r := NewRegistry()
+	if err := r.Register("S", func(any, Handle) (Plugin, error) { return b, nil }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFramework(r, Profile{Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithParallelism(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, pod := context.Background(), testPod("p")
+	opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), SkipExplanation: true, Reuse: &Result{}}
+	res, err := f.Schedule(ctx, nil, MustSnapshot(testNodes(300), nil), pod, opts)
+	if err != nil || len(res.Totals) != 300 {
+		t.Fatalf("Schedule: %v, %d totals", err, len(res.Totals))
+	}
+	state := NewCycleState()
+	if n := testing.AllocsPerRun(20, func() {
+		if err := f.scoreFeasible(ctx, state, pod, opts, res, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("scoreFeasible allocates %v times per run, want 0", n)
+	}
+}

@@ -47,6 +47,15 @@ type SignPlugin interface {
 	SignPod(ctx context.Context, pod *PodInfo) ([]SignFragment, *Status)
 }
 
+// SignRefuser is implemented by a SignPlugin that can tell, without
+// building its fragments, that it refuses a pod: RefusesSign(pod) must be
+// true exactly when SignPod(pod) returns a non-success status. SignPod asks
+// the refusers first, so an unsignable pod (kube: one with pod
+// (anti-)affinity or topology spread constraints) costs no fragments.
+type SignRefuser interface {
+	RefusesSign(pod *PodInfo) bool
+}
+
 // SignCapability is implemented by a composite SignPlugin whose parts may
 // not all sign (scheduling's split plugins): CanSignPods false counts as
 // not implementing SignPlugin.
@@ -59,9 +68,10 @@ type PodSignature string
 
 // signState caches a framework's signing plugins (computed on first use).
 type signState struct {
-	once    sync.Once
-	signers []SignPlugin
-	ok      bool
+	once     sync.Once
+	signers  []SignPlugin
+	refusers []SignRefuser // the signers that are SignRefusers
+	ok       bool
 }
 
 func (f *Framework) signers() ([]SignPlugin, bool) {
@@ -83,6 +93,9 @@ func (f *Framework) signers() ([]SignPlugin, bool) {
 					continue
 				}
 				f.sign.signers = append(f.sign.signers, sp)
+				if r, isRef := sp.(SignRefuser); isRef {
+					f.sign.refusers = append(f.sign.refusers, r)
+				}
 			}
 		}
 	})
@@ -105,6 +118,11 @@ func (f *Framework) SignPod(ctx context.Context, pod *PodInfo) PodSignature {
 	signers, ok := f.signers()
 	if !ok {
 		return ""
+	}
+	for _, r := range f.sign.refusers {
+		if r.RefusesSign(pod) {
+			return ""
+		}
 	}
 	sig := map[string]any{SignerSchedulerName: pod.Pod.Spec.SchedulerName}
 	for _, pl := range signers {

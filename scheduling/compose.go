@@ -146,6 +146,18 @@ func (p *splitPlugin) SignPod(ctx context.Context, pod *framework.PodInfo) ([]fr
 	return out, nil
 }
 
+// RefusesSign reports whether SignPod refuses pod: a half that is a
+// framework.SignRefuser refuses it (a half that does not sign makes the
+// plugin unable to sign, so the profile never asks).
+func (p *splitPlugin) RefusesSign(pod *framework.PodInfo) bool {
+	for _, half := range []framework.Plugin{p.filter, p.score} {
+		if r, ok := half.(framework.SignRefuser); ok && r.RefusesSign(pod) {
+			return true
+		}
+	}
+	return false
+}
+
 // ScoreTarget returns the score half, which the runner calls directly.
 func (p *splitPlugin) ScoreTarget() framework.ScorePlugin { return p.score }
 

@@ -143,6 +143,20 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 		prof.batch = nil
 		return t
 	}
+	// The signatures are compared before PreFilter runs: a pod that cannot
+	// reuse the ranking (unsignable, as every pod with spread or pod
+	// affinity terms, or signed differently) costs no PreFilter here — the
+	// full cycle runs it, as it would have taken over this one's outcome.
+	// Each pod is signed once (its signature is kept with the ranking its
+	// cycle scores).
+	sig := s.signature(ctx, prof, qp)
+	if sig != "" && !b.signed {
+		b.sig, b.signed = prof.fw.SignPod(ctx, b.pod), true
+	}
+	if sig == "" || sig != b.sig {
+		prof.batch = nil
+		return t
+	}
 	pi := qp.PodInfo
 	t.state = s.newState(h)
 	t.state.SetSnapshot(snap)
@@ -154,13 +168,6 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 	if !prof.fw.RunFilterPlugins(ctx, t.state, pi, lastNode).IsRejected() {
 		// The node chosen last still fits: its score changed, the ranking
 		// cannot say where it now stands.
-		prof.batch = nil
-		return t
-	}
-	if !b.signed {
-		b.sig, b.signed = prof.fw.SignPod(ctx, b.pod), true
-	}
-	if sig := s.signature(ctx, prof, qp); sig == "" || sig != b.sig {
 		prof.batch = nil
 		return t
 	}
