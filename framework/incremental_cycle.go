@@ -39,6 +39,7 @@ import (
 // concurrent use; Close releases its state.
 type Incremental struct {
 	f     *Framework
+	init  func(*CycleState) // NewIncremental's init, or nil
 	state *CycleState
 	snap  *Snapshot
 	n     int
@@ -129,11 +130,25 @@ type addedRef struct {
 }
 
 // NewIncremental returns an evaluator of f's cycles for pods sharing one
-// PodInfo (see Incremental).
-func (f *Framework) NewIncremental() *Incremental {
-	inc := &Incremental{f: f, state: NewCycleState(), skipScore: map[string]bool{}}
+// PodInfo (see Incremental). init, when not nil, is called on each cycle
+// state the evaluator starts (its first, and each after it starts over),
+// before any plugin sees it: a caller whose plugins read something the
+// caller writes into every cycle's state (a scheduler's handle, say)
+// writes it there.
+func (f *Framework) NewIncremental(init func(*CycleState)) *Incremental {
+	inc := &Incremental{f: f, init: init, skipScore: map[string]bool{}}
+	inc.state = inc.newState()
 	inc.fill = inc.fillRaw
 	return inc
+}
+
+// newState is a fresh cycle state, initialized.
+func (inc *Incremental) newState() *CycleState {
+	st := NewCycleState()
+	if inc.init != nil {
+		inc.init(st)
+	}
+	return st
 }
 
 // Close releases the evaluator's cycle state; the evaluator can be used
@@ -159,7 +174,7 @@ func (inc *Incremental) reset() {
 	inc.ready, inc.scored = false, false
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
 	inc.state.Release()
-	inc.state = NewCycleState()
+	inc.state = inc.newState()
 	clear(inc.cacheNode)
 	clear(inc.rawNode)
 	inc.rawPl = inc.rawPl[:0]

@@ -58,7 +58,7 @@ func BenchmarkIncrementalCycle(b *testing.B) {
 				name += map[bool]string{true: "incremental", false: "schedule"}[incremental]
 				b.Run(name, func(b *testing.B) {
 					snap := base.Clone()
-					inc := fw.NewIncremental()
+					inc := fw.NewIncremental(nil)
 					defer inc.Close()
 					rng := rand.New(rand.NewPCG(1, 2))
 					res := &framework.Result{}

@@ -248,7 +248,7 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawIncCase(t)
 		ctx := context.Background()
-		inc := c.fw.NewIncremental()
+		inc := c.fw.NewIncremental(nil)
 		defer inc.Close()
 		ra, rb := rand.New(rand.NewPCG(c.seed, 1)), rand.New(rand.NewPCG(c.seed, 1))
 		start := c.start

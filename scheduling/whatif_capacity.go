@@ -73,7 +73,13 @@ func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 			}
 		}
 	}
-	return &replicaEval{fw: prof.fw, inc: prof.fw.NewIncremental()}
+	// The evaluator's state carries the scheduler's handle as every cycle
+	// state does (s.newState): plugins find the scheduler through it
+	// (Trimaran's node loads, Coscheduling's pod groups). Its PreFilter,
+	// Filter, PreScore and Score read nothing per cycle from it.
+	h := &schedCycleHandle{s: s, prof: prof}
+	init := func(st *framework.CycleState) { st.Write(schedHandleKey, h) }
+	return &replicaEval{fw: prof.fw, inc: prof.fw.NewIncremental(init)}
 }
 
 // close releases the evaluator's state.
