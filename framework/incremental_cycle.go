@@ -30,8 +30,10 @@ import (
 //
 // Between two cycles the snapshot may change only by pods added to it,
 // each reported with Added: the non-local plugins' state follows nothing
-// else. (Node-local verdicts follow any change, by Generation; a snapshot
-// with another node count starts over.)
+// else. (Node-local verdicts also follow a change of their own node's
+// pods, by Generation, but not what NodeLocalPlugin allows them to read of
+// other nodes, such as ImageLocality's image spread; a snapshot with
+// another node count starts over.)
 //
 // Schedule hands a cycle back (handled false) whenever it cannot
 // guarantee Schedule's outcome, before touching the random source: the
