@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -92,8 +93,9 @@ func (pl *PodTopologySpread) Name() string { return config.PodTopologySpreadName
 // their count is the matching pods on the scored node itself (hostCount,
 // taken in PreScore from the NodeInfo Score will see; Score recounts for
 // any other NodeInfo). Per scored node j (PreScore's order): ignored[j] and
-// dom[j*len(Constraints)+c], the node's domain index or ptsNoKey. The state
-// is read-only after PreScore; Clone shares it.
+// dom[j*len(Constraints)+c], the node's domain index or ptsNoKey. Score
+// and NormalizeScore only read the state; PreScoreAfterAdd updates a
+// fast-mode state in place, which Clone therefore copies.
 type ptsPreScoreState struct {
 	Constraints  []topologyspread.Constraint
 	IgnoredNodes map[string]bool
@@ -138,6 +140,14 @@ type ptsPreScoreState struct {
 	slots *ptsSlotCounts
 	// pool, when set, takes member back on Release.
 	pool *slicepool.Pool[uint64]
+	// missing and open are calPreScoreStateFast's scratch, kept for
+	// PreScoreAfterAdd's next call; queries (valid where queryOK) and
+	// inclusion depend on the pod alone and are built once (fast mode).
+	missing   []int32
+	open      []int
+	queries   []framework.PodQuery
+	queryOK   []bool
+	inclusion *topologyspread.Inclusion
 }
 
 // fast reports whether PreScore took the snapshot-indexed path.
@@ -194,7 +204,8 @@ func (s *ptsPreScoreState) fastScore(k int) int64 {
 }
 
 // Clone returns s (Score and NormalizeScore never change it), or, when s
-// recycles its membership bitmap, a copy that owns its own.
+// is a fast-mode state whose buffers PreScoreAfterAdd reuses in place, a
+// copy that owns its own.
 func (s *ptsPreScoreState) Clone() framework.StateData {
 	if s.pool == nil {
 		return s
@@ -202,7 +213,31 @@ func (s *ptsPreScoreState) Clone() framework.StateData {
 	c := *s
 	c.member, c.pool = slices.Clone(s.member), nil
 	c.slots = nil // PreScoreAfterAdd updates them in place
+	c.IgnoredNodes = maps.Clone(s.IgnoredNodes)
+	c.DomainValues, c.Counts, c.domOf = ptsCloneEach(s.DomainValues), ptsCloneEach(s.Counts), ptsCloneEach(s.domOf)
+	c.Weights, c.tvs, c.perNode, c.keyed, c.isHost = slices.Clone(s.Weights), slices.Clone(s.tvs), slices.Clone(s.perNode), slices.Clone(s.keyed), slices.Clone(s.isHost)
+	c.missing, c.open, c.queries, c.queryOK, c.inclusion = nil, nil, nil, nil, nil
+	if s.hoisted != nil {
+		h := *s.hoisted
+		h.cs, h.rounded = slices.Clone(h.cs), slices.Clone(h.rounded)
+		for i := range h.cs {
+			h.cs[i].term = slices.Clone(h.cs[i].term)
+		}
+		c.hoisted = &h
+	}
 	return &c
+}
+
+// ptsCloneEach returns a copy of b whose elements are copies.
+func ptsCloneEach[T any](b [][]T) [][]T {
+	if b == nil {
+		return nil
+	}
+	out := make([][]T, len(b))
+	for i, e := range b {
+		out[i] = slices.Clone(e)
+	}
+	return out
 }
 
 // Release hands the membership bitmap back to the plugin
@@ -242,7 +277,7 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	// Only non-system defaults require every topology key, so that nodes
 	// without a zone label still get hostname spreading.
 	requireAll := len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
-	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll, nil)
+	st := pl.calPreScoreStateFast(pod.Pod, cs, nodes, snap, requireAll, nil, nil)
 	if st == nil { // some node is not the snapshot's own
 		st = pl.calPreScoreState(pod.Pod, cs, nodes, snap, requireAll)
 	}
@@ -254,12 +289,12 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 // finish fills what Score reads besides the counts: isHost and, in fast
 // mode, ScoreBatch's hoisted view.
 func (s *ptsPreScoreState) finish() {
-	s.isHost = make([]bool, len(s.Constraints))
+	s.isHost = ptsResize(s.isHost, len(s.Constraints))
 	for c := range s.Constraints {
 		s.isHost[c] = s.Constraints[c].IsHostname()
 	}
 	if s.fast() {
-		s.hoisted = s.hoist()
+		s.hoisted = s.hoist(s.hoisted)
 	}
 }
 
@@ -303,6 +338,59 @@ func (w *ptsSnapshotWalk) next(ni *framework.NodeInfo) int {
 	return k
 }
 
+// newFastState returns a fast-mode state for nc constraints and a
+// membership bitmap of words words, cleared, with its per-constraint
+// slices sized: reuse's buffers when reuse is a fast-mode state that
+// PreScoreAfterAdd replaces (it must be the plugin's alone: Clone copies
+// what is reused here), else new ones.
+func (pl *PodTopologySpread) newFastState(nc, words int, reuse *ptsPreScoreState) *ptsPreScoreState {
+	s := reuse
+	if s == nil || s.pool == nil {
+		s = &ptsPreScoreState{IgnoredNodes: map[string]bool{}, pool: pl.members, member: pl.members.Take(words)}
+	} else {
+		clear(s.IgnoredNodes)
+		if cap(s.member) >= words {
+			s.member = s.member[:words]
+		} else {
+			s.pool.Put(s.member)
+			s.member = pl.members.Take(words)
+		}
+		s.slots = nil
+	}
+	clear(s.member)
+	s.DomainValues = ptsResizeKeep(s.DomainValues, nc)
+	for c := range s.DomainValues {
+		s.DomainValues[c] = s.DomainValues[c][:0]
+	}
+	s.Counts = ptsResizeKeep(s.Counts, nc)
+	s.Weights = ptsResize(s.Weights, nc)
+	s.tvs = ptsResize(s.tvs, nc)
+	s.domOf = ptsResizeKeep(s.domOf, nc)
+	s.perNode = ptsResize(s.perNode, nc)
+	s.keyed = ptsResize(s.keyed, nc)
+	return s
+}
+
+// ptsResize returns b with length n, zeroed, reusing its array when it is
+// large enough.
+func ptsResize[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// ptsResizeKeep returns b with length n, keeping the elements already
+// there (slices whose arrays are reused), up to its capacity.
+func ptsResizeKeep[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return append(b[:cap(b)], make([]T, n-cap(b))...)
+	}
+	return b[:n]
+}
+
 // calPreScoreStateFast is calPreScoreState when the scored nodes are the
 // snapshot's own NodeInfos (it returns nil when one is not): topology values come from
 // Snapshot.TopologyValues and per-node matching counts from the snapshot's
@@ -319,31 +407,16 @@ func (w *ptsSnapshotWalk) next(ni *framework.NodeInfo) int {
 // here from the snapshot; domains are then counted from them in
 // O(values) instead of O(nodes), and the state keeps them for the next
 // cycle.
-func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts) *ptsPreScoreState {
+func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
 	nc, n := len(cs), snap.NumNodes()
-	s := &ptsPreScoreState{
-		Constraints:  cs,
-		IgnoredNodes: map[string]bool{},
-		DomainValues: make([][]string, nc),
-		Counts:       make([][]int64, nc),
-		Weights:      make([]float64, nc),
-		namespace:    pod.Namespace,
-		requireAll:   requireAll,
-		nodes:        nodes,
-		snap:         snap,
-		tvs:          make([]*framework.TopologyValues, nc),
-		domOf:        make([][]int32, nc),
-		perNode:      make([][]int32, nc),
-		member:       pl.members.Take((n + 63) / 64),
-		keyed:        make([]bool, nc),
-		pool:         pl.members,
-	}
-	clear(s.member)
+	s := pl.newFastState(nc, (n+63)/64, reuse)
+	s.Constraints, s.namespace, s.requireAll, s.nodes, s.snap = cs, pod.Namespace, requireAll, nodes, snap
 	// missing[c] is the slot of nodes without the key: the id of the value
 	// "" when some node has it, else the extra slot len(Values). open[c]
 	// counts the slots not numbered yet (while some are, pending > 0).
-	missing := make([]int32, nc)
-	open := make([]int, nc)
+	missing := ptsResize(s.missing, nc)
+	open := ptsResize(s.open, nc)
+	s.missing, s.open = missing, open
 	pending := 0
 	complete := true // every node carries every key
 	for c := range cs {
@@ -353,6 +426,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		complete = complete && keyed
 		s.keyed[c] = keyed
 		if cs[c].IsHostname() {
+			s.domOf[c] = nil
 			continue
 		}
 		missing[c] = int32(len(tv.Values))
@@ -362,7 +436,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 				break
 			}
 		}
-		d := make([]int32, len(tv.Values)+1)
+		d := ptsResize(s.domOf[c], len(tv.Values)+1)
 		for k := range d {
 			d[k] = -1
 		}
@@ -432,7 +506,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	}
 	needPass := false
 	for c := range cs {
-		s.Counts[c] = make([]int64, len(s.DomainValues[c]))
+		s.Counts[c] = ptsResize(s.Counts[c], len(s.DomainValues[c]))
 		size := len(s.DomainValues[c])
 		if cs[c].IsHostname() {
 			size = len(nodes) - len(s.IgnoredNodes)
@@ -446,16 +520,24 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	if !needPass || scored == 0 {
 		return s
 	}
-	queries := make([]framework.PodQuery, nc)
+	if s.queries == nil {
+		// They depend on the pod alone: PreScoreAfterAdd keeps them.
+		s.queries, s.queryOK = make([]framework.PodQuery, nc), make([]bool, nc)
+		for c := range cs {
+			s.queries[c], s.queryOK[c] = topologyspread.Query(cs[c].Selector, pod.Namespace)
+		}
+		s.inclusion = topologyspread.NewInclusion(pod, cs)
+	}
+	queries := s.queries
 	for c := range cs {
-		if q, ok := topologyspread.Query(cs[c].Selector, pod.Namespace); ok {
-			s.perNode[c], queries[c] = snap.PodCounts(q), q
+		if s.queryOK[c] {
+			s.perNode[c] = snap.PodCounts(queries[c])
 		}
 	}
 	// Every eligible node of the snapshot adds its count to the domain of
 	// its value, when that value is a domain (hostname constraints read
 	// perNode directly).
-	inclusion := topologyspread.NewInclusion(pod, cs)
+	inclusion := s.inclusion
 	includeAll := inclusion.IncludesAll()
 	var indexed *topologyspread.IndexedInclusion
 	if !includeAll {
@@ -858,10 +940,18 @@ type ptsHoistedConstraint struct {
 	term    []float64
 }
 
-func (s *ptsPreScoreState) hoist() *ptsHoisted {
-	h := &ptsHoisted{cs: make([]ptsHoistedConstraint, len(s.tvs))}
+// hoist builds ScoreBatch's view of s, reusing the arrays of reuse, a
+// previous view of s (nil: none).
+func (s *ptsPreScoreState) hoist(reuse *ptsHoisted) *ptsHoisted {
+	h := reuse
+	if h == nil {
+		h = &ptsHoisted{}
+	}
+	h.cs = ptsResizeKeep(h.cs, len(s.tvs))
+	h.checkKeys = false
 	for c, tv := range s.tvs {
 		hc := &h.cs[c]
+		term := hc.term
 		*hc = ptsHoistedConstraint{dom: tv.Domain, host: s.isHost[c], weight: s.Weights[c], maxSkew: s.Constraints[c].MaxSkew}
 		if s.requireAll && !s.keyed[c] {
 			h.checkKeys = true
@@ -870,16 +960,18 @@ func (s *ptsPreScoreState) hoist() *ptsHoisted {
 			hc.perNode = s.perNode[c]
 			continue
 		}
-		hc.term = make([]float64, len(tv.Values))
+		hc.term = ptsResize(term, len(tv.Values))
 		for id := range hc.term {
 			if d := s.domOf[c][id]; d >= 0 {
 				hc.term[id] = ptsScoreTerm(s.Counts[c][d], hc.weight, hc.maxSkew)
 			}
 		}
 	}
+	rounded := h.rounded
+	h.rounded = nil
 	if len(h.cs) == 1 && !h.cs[0].host {
 		term := h.cs[0].term
-		h.rounded = make([]int64, len(term))
+		h.rounded = ptsResize(rounded, len(term))
 		for id, t := range term {
 			// 0 + t, as Score sums from 0.
 			h.rounded[id] = int64(math.Round(0 + t))

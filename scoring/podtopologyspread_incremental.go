@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"context"
+	"slices"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/topologyspread"
@@ -32,7 +33,8 @@ type ptsSlotCounts struct {
 // perNode (nil for a selector that counts nothing), what PreScore's walk
 // over every node counts, by value slot.
 func newPTSSlotCounts(snap *framework.Snapshot, tvs []*framework.TopologyValues, cs []topologyspread.Constraint, missing []int32, indexed *topologyspread.IndexedInclusion, requireAll bool, perNode [][]int32) *ptsSlotCounts {
-	sc := &ptsSlotCounts{snap: snap, tvs: tvs, missing: missing, indexed: indexed, requireAll: requireAll, bySlot: make([][]int64, len(cs))}
+	// tvs and missing are the state's buffers, which a later cycle reuses.
+	sc := &ptsSlotCounts{snap: snap, tvs: slices.Clone(tvs), missing: slices.Clone(missing), indexed: indexed, requireAll: requireAll, bySlot: make([][]int64, len(cs))}
 	for c := range cs {
 		if cs[c].IsHostname() {
 			continue
@@ -114,13 +116,14 @@ func (pl *PodTopologySpread) PreScoreAfterAdd(ctx context.Context, state *framew
 	if slots != nil {
 		slots.add(old.Constraints, old.namespace, added)
 	}
-	st := pl.calPreScoreStateFast(pod.Pod, old.Constraints, nodes, snap, old.requireAll, &slots)
+	// old is the plugin's own (the runner releases no value this
+	// replaces, and Clone copies what is reused): it is updated in place,
+	// and stays the value under the key.
+	st := pl.calPreScoreStateFast(pod.Pod, old.Constraints, nodes, snap, old.requireAll, &slots, old)
 	if st == nil { // some node is not the snapshot's own
 		return pl.preScoreAgain(ctx, state, pod, nodes, old)
 	}
 	st.finish()
-	state.Write(ptsPreScoreStateKey, st)
-	old.Release()
 	return nil
 }
 
