@@ -49,8 +49,11 @@ type NodeLocalPlugin interface {
 // snapshot, up to date after the pods in added were added to the snapshot
 // (in order; the snapshot already holds them): afterwards state must be
 // what PreFilter(ctx, state, pod, snapshot nodes) would write now, and the
-// returned status what it would return. It is used only when the plugin's
-// PreFilter returned a nil PreFilterResult (all nodes). The runner does
+// returned status what it would return. After a PreFilter that returned
+// Skip (state holds nothing of the plugin's) it returns Skip again, or, when
+// the pods added end the reason to skip, what PreFilter would now. It is
+// used only when the plugin's PreFilter returned a nil PreFilterResult (all
+// nodes) or Skip. The runner does
 // not release a value it replaces in state (it may share the old one's
 // buffers): a plugin that recycles buffers (ReleasableStateData) hands
 // back those it no longer uses itself.

@@ -391,7 +391,7 @@ func (inc *Incremental) preFilterAgain(ctx context.Context, pod *PodInfo, all []
 		e := &inc.pre[i]
 		var r *PreFilterResult
 		var s *Status
-		if e.inc != nil && !e.skipped {
+		if e.inc != nil {
 			s = e.inc.PreFilterAfterAdd(ctx, inc.state, pod, added)
 		} else {
 			before := inc.state.entries.Load()
