@@ -699,23 +699,7 @@ func (inc *Incremental) walkChunked(ctx context.Context, pod *PodInfo, all []*No
 				break
 			}
 			e := &inc.filters[j]
-			nodes, idx := inc.cNodes[:c:c], inc.cIdx[:c:c]
-			var rl []NodeRejection
-			switch {
-			case e.rejects != nil:
-				rl = checkRejections(e.rejects.FilterRejects(ctx, inc.state, pod, nodes, idx, inc.cRej[:0:c]), c)
-			case e.batch != nil:
-				o := inc.cOut[:c:c]
-				e.batch.FilterBatch(ctx, inc.state, pod, nodes, idx, o)
-				rl = collectRejections(o, inc.cRej[:0:c])
-			default:
-				rl = inc.cRej[:0:c]
-				for q, ni := range nodes {
-					if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
-						rl = append(rl, NodeRejection{Node: int32(q), Status: st})
-					}
-				}
-			}
+			rl := filterChunk(ctx, inc.state, pod, e.pl, e.batch, e.rejects, inc.cNodes[:c:c], inc.cIdx[:c:c], inc.cOut[:c:c], inc.cRej[:0:c])
 			if len(rl) == 0 {
 				continue
 			}

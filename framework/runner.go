@@ -367,21 +367,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		rej := int64(0)
 		for j, pl := range active {
 			l := len(nodes)
-			var rl []NodeRejection
-			if r := rejecters[j]; r != nil {
-				rl = checkRejections(r.FilterRejects(ctx, state, pod, nodes, ix[:l:l], rb), l)
-			} else if b := batch[j]; b != nil {
-				o := o[:l]
-				b.FilterBatch(ctx, state, pod, nodes, ix[:l:l], o)
-				rl = collectRejections(o, rb)
-			} else {
-				rl = rb
-				for q, ni := range nodes {
-					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
-						rl = append(rl, NodeRejection{Node: int32(q), Status: s})
-					}
-				}
-			}
+			rl := filterChunk(ctx, state, pod, pl, batch[j], rejecters[j], nodes, ix[:l:l], o[:l], rb)
 			if len(rl) == 0 {
 				continue
 			}

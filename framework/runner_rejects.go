@@ -112,3 +112,25 @@ func (r *filterRecorder) add(rl []NodeRejection, pi int16) {
 		}
 	}
 }
+
+// filterChunk runs one Filter plugin, pl, on nodes (of snapshot indices
+// idx, or nil) in its fastest form — r when it reports rejections, else b
+// when it filters in batches, else node by node — and returns its
+// rejections in increasing order of node, appended to rb (room for every
+// node). out (len(nodes), all nil) receives FilterBatch's statuses and is
+// left with them.
+func filterChunk(ctx context.Context, state *CycleState, pod *PodInfo, pl FilterPlugin, b BatchFilterPlugin, r RejectingFilterPlugin, nodes []*NodeInfo, idx []int32, out []*Status, rb []NodeRejection) []NodeRejection {
+	switch {
+	case r != nil:
+		return checkRejections(r.FilterRejects(ctx, state, pod, nodes, idx, rb), len(nodes))
+	case b != nil:
+		b.FilterBatch(ctx, state, pod, nodes, idx, out)
+		return collectRejections(out, rb)
+	}
+	for q, ni := range nodes {
+		if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
+			rb = append(rb, NodeRejection{Node: int32(q), Status: s})
+		}
+	}
+	return rb
+}
