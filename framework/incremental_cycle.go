@@ -46,6 +46,10 @@ type Incremental struct {
 	snap  *Snapshot
 	n     int
 	ready bool // PreFilter ran on state for the current snapshot
+	// seq is the snapshot's changeSeq when the caches below were last
+	// brought up to date with its changes (syncChanges).
+	seq   uint64
+	dirty []int32 // syncChanges' buffer
 
 	filters  []incFilter // the Filter plugins not skipped, in profile order
 	nonLocal []int16     // indices into filters of those not node-local
@@ -216,9 +220,12 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 			inc.reset()
 			return nil, false
 		}
-	} else if !inc.preFilterAgain(ctx, pod, all) {
-		inc.reset()
-		return nil, false
+	} else {
+		inc.syncChanges(snap)
+		if !inc.preFilterAgain(ctx, pod, all) {
+			inc.reset()
+			return nil, false
+		}
 	}
 
 	n := len(all)
@@ -347,7 +354,26 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 	inc.rejected = grow(inc.rejected, (n+63)>>6)
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
 	inc.ready, inc.scored = true, false
+	inc.seq = inc.snap.changeSeq()
 	return true
+}
+
+// syncChanges drops the cached verdicts and raw scores of the nodes snap
+// changed since the last cycle (all of them when its journal cannot
+// tell which).
+func (inc *Incremental) syncChanges(snap *Snapshot) {
+	if seq := snap.changeSeq(); seq != inc.seq {
+		var ok bool
+		inc.dirty, ok = snap.changedSince(inc.seq, inc.dirty[:0])
+		if !ok {
+			clear(inc.cacheNode)
+			clear(inc.rawNode)
+		}
+		for _, k := range inc.dirty {
+			inc.cacheNode[k], inc.rawNode[k] = nil, nil
+		}
+		inc.seq = seq
+	}
 }
 
 // isNodeLocal reports whether pl promises node-local state and verdicts

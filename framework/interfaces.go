@@ -355,3 +355,18 @@ type BatchScoreExtensions interface {
 	ScoreExtensions
 	NormalizeScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, scores []int64) *Status
 }
+
+// RangeNormalizer is an optional extension of ScoreExtensions for
+// normalizers that map each node's score through a function of that score
+// and of the least and greatest scores of the list alone (not of the
+// nodes, their names or their order). NormalizeRange writes to out[i] what
+// NormalizeScore makes of the score lo+i in a list of the cycle's scores
+// whose least is lo and greatest lo+len(out)-1, and reports whether it
+// did: false when this cycle's normalization depends on more than that
+// (the caller then runs NormalizeScore or NormalizeScoreBatch). An
+// evaluator that knows a row's least and greatest score then normalizes
+// it with one table lookup per node.
+type RangeNormalizer interface {
+	ScoreExtensions
+	NormalizeRange(ctx context.Context, state *CycleState, pod *PodInfo, lo int64, out []int64) bool
+}

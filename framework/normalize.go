@@ -29,3 +29,24 @@ func DefaultNormalizeScore(maxPriority int64, reverse bool, scores NodeScoreList
 	}
 	return nil
 }
+
+// DefaultNormalizeRange is RangeNormalizer.NormalizeRange for a plugin
+// normalizing with DefaultNormalizeScore(maxPriority, reverse, …): out[i]
+// is what DefaultNormalizeScore makes of the score lo+i in a list whose
+// least score is lo and greatest lo+len(out)-1.
+func DefaultNormalizeRange(maxPriority int64, reverse bool, lo int64, out []int64) {
+	maxCount := max(lo+int64(len(out))-1, 0)
+	for i := range out {
+		v := lo + int64(i)
+		switch {
+		case maxCount == 0 && reverse:
+			v = maxPriority
+		case maxCount == 0:
+		case reverse:
+			v = maxPriority - maxPriority*v/maxCount
+		default:
+			v = maxPriority * v / maxCount
+		}
+		out[i] = v
+	}
+}

@@ -57,6 +57,9 @@ type Snapshot struct {
 	// or removed).
 	runs atomic.Pointer[[]int32]
 
+	// journal records the nodes changed lately (snapshot_journal.go).
+	journal nodeJournal
+
 	// podIdx memoizes per-node pod counts and affinity term groups across
 	// cycles (podindex.go); the mutations below keep it exact.
 	podIdx podIndex
@@ -284,6 +287,7 @@ func (s *Snapshot) AddNode(n *Node) error {
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
 	s.affinityDirty = true
+	s.journal.noteAll()
 	return nil
 }
 
@@ -299,6 +303,7 @@ func (s *Snapshot) RemoveNode(name string) error {
 		s.storage.podClaims(pi.Pod, -1)
 	}
 	s.podIdx.nodeRemoved(i)
+	s.journal.noteAll()
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
 	s.res, s.resShared = slices.Delete(slices.Clone(s.res), i, i+1), false
@@ -365,6 +370,7 @@ func (s *Snapshot) mutable(name string) (*NodeInfo, error) {
 	if !ok {
 		return nil, fmt.Errorf("framework: snapshot: unknown node %q", name)
 	}
+	s.journal.noteNode(i)
 	if !s.owned[i] {
 		s.nodes[i] = s.nodes[i].Clone()
 		s.owned[i] = true
