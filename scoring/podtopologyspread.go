@@ -1158,17 +1158,31 @@ func (pl *PodTopologySpread) normalizeRange(state *framework.CycleState, lo int6
 func ptsNormalize(scores []int64, ignored func(k int) bool) {
 	var minScore int64 = math.MaxInt64
 	var maxScore int64
-	for k, v := range scores {
-		if ignored != nil && ignored(k) {
-			continue
+	if ignored == nil {
+		// The common case, in tight loops: a few instructions a node.
+		for _, v := range scores {
+			minScore = min(minScore, v)
+			maxScore = max(maxScore, v)
 		}
-		minScore = min(minScore, v)
-		maxScore = max(maxScore, v)
-	}
-	if ignored == nil && maxScore != 0 && batchMapValues(scores, minScore, maxScore, func(v int64) int64 {
-		return framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
-	}) {
-		return
+		if maxScore == 0 {
+			for k := range scores {
+				scores[k] = framework.MaxNodeScore
+			}
+			return
+		}
+		if batchMapValues(scores, minScore, maxScore, func(v int64) int64 {
+			return framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
+		}) {
+			return
+		}
+	} else {
+		for k, v := range scores {
+			if ignored(k) {
+				continue
+			}
+			minScore = min(minScore, v)
+			maxScore = max(maxScore, v)
+		}
 	}
 	for k, v := range scores {
 		switch {

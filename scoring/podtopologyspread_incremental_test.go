@@ -262,3 +262,56 @@ func TestPropPodTopologySpreadNormalizeRange(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkPodTopologySpreadNormalize measures the normalization of one
+// capacity cycle's 500 raw scores (st.CapacityBench's spread template on
+// 5,000 nodes): NormalizeScoreBatch, and normalizeRange's table over the
+// row's range with one lookup per node (what the runner does with a
+// RangeNormalizer).
+func BenchmarkPodTopologySpreadNormalize(b *testing.B) {
+	nodes, pods, ns := st.CapacityCluster(5000, 1)
+	run, err := st.NewCapacityRun(nodes, pods, ns, st.CapacitySpreadTemplate())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 10000 { // the midst of the question
+		if _, err := run.Add(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pl := ptsNewScore(b, config.DefaultPodTopologySpreadArgs())
+	window, idx := run.Window(500, 822)
+	state := fw.NewCycleState()
+	state.SetSnapshot(run.Snap)
+	ctx := context.Background()
+	if s := pl.PreScore(ctx, state, run.Tmpl, window); !s.IsSuccess() {
+		b.Fatal(s)
+	}
+	raw := make([]int64, len(window))
+	if s := pl.ScoreBatch(ctx, state, run.Tmpl, window, idx, raw); s != nil {
+		b.Fatal(s)
+	}
+	lo, hi := slices.Min(raw), slices.Max(raw)
+	row := make([]int64, len(raw))
+	table := make([]int64, hi-lo+1)
+	b.Run("batch", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(row, raw)
+			if s := pl.NormalizeScoreBatch(ctx, state, run.Tmpl, window, row); s != nil {
+				b.Fatal(s)
+			}
+		}
+	})
+	b.Run("range", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !pl.normalizeRange(state, lo, table) {
+				b.Fatal("normalizeRange: false")
+			}
+			for i, v := range raw {
+				row[i] = table[v-lo]
+			}
+		}
+	})
+}
