@@ -67,6 +67,10 @@ func incrScores(t *rapid.T, pl incrScorePlugin, state *fw.CycleState, pi *fw.Pod
 		if s != nil {
 			t.Fatalf("Score: %v", s)
 		}
+		if batch[i] != v || noIdx[i] != v {
+			// framework.BatchScorePlugin: ScoreBatch is Score's.
+			t.Fatalf("node %s: Score %d, ScoreBatch %d (with indices) and %d (without)", ni.Name(), v, batch[i], noIdx[i])
+		}
 		list[i] = fw.NodeScore{Name: ni.Name(), Score: v}
 		out[i] = fmt.Sprintf("%s: %d / batch %d / %d", ni.Name(), v, batch[i], noIdx[i])
 	}

@@ -890,9 +890,16 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	all := s.snap.Nodes()
 	h := s.hoisted
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
-	if useIdx && h.rounded != nil && !h.checkKeys && (s.everyMember || s.allMembers(idx[:len(nodes)])) &&
-		ptsScoreRounded(h.cs[0].dom, h.rounded, idx[:len(nodes)], out) {
-		return nil
+	if useIdx && !h.checkKeys && (s.everyMember || s.allMembers(idx[:len(nodes)])) {
+		// Nodes PreScore saw, none ignored: table reads by snapshot
+		// index, two per node for a single non-hostname constraint.
+		if h.rounded != nil {
+			if ptsScoreRounded(h.cs[0].dom, h.rounded, idx[:len(nodes)], out) {
+				return nil
+			}
+		} else if h.scoreIdx(idx[:len(nodes)], out) {
+			return nil
+		}
 	}
 	for i, node := range nodes {
 		k := -1
@@ -951,6 +958,35 @@ func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) boo
 			return false
 		}
 		out[i] = rounded[int(dom[j])+1]
+	}
+	return true
+}
+
+// scoreIdx sets out[i] to the score of snapshot node idx[i], a member
+// PreScore does not ignore (fastScore's sum, term by term); false, with
+// out partly written, when some index is not a snapshot node's.
+func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) bool {
+	out = out[:len(idx)]
+	for i, k := range idx {
+		j := int(k)
+		var score float64
+		for c := range h.cs {
+			hc := &h.cs[c]
+			if uint(j) >= uint(len(hc.dom)) {
+				return false
+			}
+			id := hc.dom[j]
+			switch {
+			case id < 0:
+			case hc.perNode != nil:
+				score += ptsScoreTerm(int64(hc.perNode[j]), hc.weight, hc.maxSkew)
+			case hc.host:
+				score += ptsScoreTerm(0, hc.weight, hc.maxSkew)
+			default:
+				score += hc.term[id]
+			}
+		}
+		out[i] = int64(math.Round(score))
 	}
 	return true
 }

@@ -18,7 +18,8 @@ import (
 // first nodes of any window), with one zone on a single node (a domain
 // that shows up late in a window, or not at all) or at random; sometimes
 // a node without the zone key or the hostname label; soft constraints on
-// the zone, the hostname or both, or the system or List defaults.
+// the zone, the hostname (sometimes with an empty selector) or both, or
+// the system or List defaults.
 func ptsDrawWalkCase(t *rapid.T) ptsScoreCase {
 	var c ptsScoreCase
 	zoneKey := "topology.kubernetes.io/zone"
@@ -64,15 +65,21 @@ func ptsDrawWalkCase(t *rapid.T) ptsScoreCase {
 		c.existing = append(c.existing, w.Obj())
 	}
 	pw := st.MakePod().Name("incoming").Label("app", "a")
+	// The hostname constraint's selector is sometimes empty, which
+	// counts nothing (kube's countPodsMatchSelector).
+	hostSel := st.PtsMatchLabels("app", "a")
+	if rapid.IntRange(0, 3).Draw(t, "emptyHostSelector") == 0 {
+		hostSel = st.PtsMatchLabels()
+	}
 	c.args = config.DefaultPodTopologySpreadArgs()
 	switch rapid.SampledFrom([]string{"zone", "hostname", "both", "system", "list"}).Draw(t, "constraints") {
 	case "zone":
 		pw.SpreadConstraint(st.PtsConstraint(1, zoneKey, fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil))
 	case "hostname":
-		pw.SpreadConstraint(st.PtsConstraint(2, "kubernetes.io/hostname", fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil))
+		pw.SpreadConstraint(st.PtsConstraint(2, "kubernetes.io/hostname", fw.ScheduleAnyway, hostSel, nil, nil, nil, nil))
 	case "both":
 		pw.SpreadConstraint(st.PtsConstraint(1, zoneKey, fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)).
-			SpreadConstraint(st.PtsConstraint(3, "kubernetes.io/hostname", fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil))
+			SpreadConstraint(st.PtsConstraint(3, "kubernetes.io/hostname", fw.ScheduleAnyway, hostSel, nil, nil, nil, nil))
 	case "system":
 		c.opts = append(c.opts, fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"app": "a"}}))
 	case "list":
