@@ -179,17 +179,8 @@ func (s *ptsPreScoreState) isMember(k int) bool {
 }
 
 // allMembers reports whether every snapshot node of idx was given to
-// PreScore (fast mode).
+// PreScore (fast mode, not everyMember).
 func (s *ptsPreScoreState) allMembers(idx []int32) bool {
-	if s.everyMember {
-		n := int32(s.snap.NumNodes())
-		for _, k := range idx {
-			if k < 0 || k >= n {
-				return false
-			}
-		}
-		return true
-	}
 	member := s.member
 	for _, k := range idx {
 		if k < 0 || int(k>>6) >= len(member) || member[k>>6]&(1<<(k&63)) == 0 {
@@ -893,11 +884,7 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	if useIdx && !h.checkKeys && (s.everyMember || s.allMembers(idx[:len(nodes)])) {
 		// Nodes PreScore saw, none ignored: table reads by snapshot
 		// index, two per node for a single non-hostname constraint.
-		if h.rounded != nil {
-			if ptsScoreRounded(h.cs[0].dom, h.rounded, idx[:len(nodes)], out) {
-				return nil
-			}
-		} else if h.scoreIdx(idx[:len(nodes)], out) {
+		if h.scoreIdx(idx[:len(nodes)], out) {
 			return nil
 		}
 	}
@@ -922,26 +909,8 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 			out[i] = 0
 			continue
 		}
-		if h.rounded != nil { // one constraint, not hostname
-			out[i] = h.rounded[h.cs[0].dom[k]+1]
-			continue
-		}
-		var score float64
-		for c := range h.cs {
-			hc := &h.cs[c]
-			id := hc.dom[k]
-			if id < 0 {
-				continue
-			}
-			if hc.perNode != nil {
-				score += ptsScoreTerm(int64(hc.perNode[k]), hc.weight, hc.maxSkew)
-			} else if hc.host {
-				score += ptsScoreTerm(0, hc.weight, hc.maxSkew)
-			} else {
-				score += hc.term[id]
-			}
-		}
-		out[i] = int64(math.Round(score))
+		one := [1]int32{int32(k)}
+		h.scoreIdx(one[:], out[i:i+1])
 	}
 	return nil
 }
@@ -963,18 +932,23 @@ func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) boo
 }
 
 // scoreIdx sets out[i] to the score of snapshot node idx[i], a member
-// PreScore does not ignore (fastScore's sum, term by term); false, with
-// out partly written, when some index is not a snapshot node's.
+// PreScore does not ignore (fastScore's sum, term by term, from the
+// hoisted terms); false, with out partly written, when some index is not
+// a snapshot node's.
 func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) bool {
+	if h.rounded != nil {
+		return ptsScoreRounded(h.cs[0].dom, h.rounded, idx, out)
+	}
 	out = out[:len(idx)]
+	n := uint(len(h.cs[0].dom)) // every constraint's dom is the snapshot's length
 	for i, k := range idx {
 		j := int(k)
+		if uint(j) >= n {
+			return false
+		}
 		var score float64
 		for c := range h.cs {
 			hc := &h.cs[c]
-			if uint(j) >= uint(len(hc.dom)) {
-				return false
-			}
 			id := hc.dom[j]
 			switch {
 			case id < 0:
