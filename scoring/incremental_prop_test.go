@@ -67,6 +67,10 @@ func incrScores(t *rapid.T, pl incrScorePlugin, state *fw.CycleState, pi *fw.Pod
 		if s != nil {
 			t.Fatalf("Score: %v", s)
 		}
+		if batch[i] != v || noIdx[i] != v {
+			// framework.BatchScorePlugin: ScoreBatch is Score's.
+			t.Fatalf("node %s: Score %d, ScoreBatch %d (with indices) and %d (without)", ni.Name(), v, batch[i], noIdx[i])
+		}
 		list[i] = fw.NodeScore{Name: ni.Name(), Score: v}
 		out[i] = fmt.Sprintf("%s: %d / batch %d / %d", ni.Name(), v, batch[i], noIdx[i])
 	}
@@ -87,10 +91,25 @@ func incrScores(t *rapid.T, pl incrScorePlugin, state *fw.CycleState, pi *fw.Pod
 	return out
 }
 
+// incrOutside returns Score (the value or the error) of every snapshot
+// node not in window under state.
+func incrOutside(pl incrScorePlugin, state *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo) []string {
+	var out []string
+	for _, ni := range state.Snapshot().Nodes() {
+		if slices.Contains(window, ni) {
+			continue
+		}
+		v, s := pl.Score(context.Background(), state, pi, ni)
+		out = append(out, fmt.Sprintf("%s: %d %v", ni.Name(), v, s))
+	}
+	return out
+}
+
 // incrCheckPreScore runs the rounds on snap for the pod tmpl: carried,
 // which PreScore ran on, against a fresh state each round. other draws
-// the pods added beside the replicas.
-func incrCheckPreScore(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod) {
+// the pods added beside the replicas. With outside, Score of the snapshot
+// nodes outside the window must agree too.
+func incrCheckPreScore(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, outside bool) {
 	ctx := context.Background()
 	if snap.NumNodes() == 0 {
 		return
@@ -118,6 +137,12 @@ func incrCheckPreScore(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, tmpl *
 		}
 		if diff := cmp.Diff(incrScores(t, pl, fresh, pi, window), incrScores(t, pl, carried, pi, window)); diff != "" {
 			t.Fatalf("round %d: scores differ (-PreScore +PreScoreAfterAdd):\n%s", round, diff)
+		}
+		if !outside {
+			continue
+		}
+		if diff := cmp.Diff(incrOutside(pl, fresh, pi, window), incrOutside(pl, carried, pi, window)); diff != "" {
+			t.Fatalf("round %d: scores outside the window differ (-PreScore +PreScoreAfterAdd):\n%s", round, diff)
 		}
 	}
 }
@@ -150,7 +175,7 @@ func TestPropPodTopologySpreadPreScoreAfterAddMatchesPreScore(t *testing.T) {
 			}
 			return w.Obj()
 		}
-		incrCheckPreScore(t, pl.(*PodTopologySpread), snap, fw.MustPodInfo(c.pod), other)
+		incrCheckPreScore(t, pl.(*PodTopologySpread), snap, fw.MustPodInfo(c.pod), other, true)
 	})
 }
 
@@ -169,6 +194,6 @@ func TestPropInterPodAffinityPreScoreAfterAddMatchesPreScore(t *testing.T) {
 		p := pl.(*InterPodAffinity)
 		p.reference = rapid.IntRange(0, 3).Draw(t, "reference") == 0
 		other := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
-		incrCheckPreScore(t, p, snap, fw.MustPodInfo(c.pod), other)
+		incrCheckPreScore(t, p, snap, fw.MustPodInfo(c.pod), other, false)
 	})
 }

@@ -131,6 +131,12 @@ type ptsPreScoreState struct {
 	domOf   [][]int32
 	perNode [][]int32
 	member  []uint64
+	// everyMember stands for a member bitmap with every snapshot node set
+	// (member is then incomplete): PreScoreAfterAdd sets it when no node
+	// can be ignored and every value of every non-hostname constraint is
+	// a domain, where an own node scores the same whether or not it was
+	// given to PreScore.
+	everyMember bool
 	// keyed[c] is set when every snapshot node carries constraint c's key.
 	keyed []bool
 	// hoisted is ScoreBatch's view of the fast state, built by PreScore.
@@ -166,11 +172,14 @@ func (s *ptsPreScoreState) hasAll(k int) bool {
 // isMember reports whether snapshot node k was given to PreScore (fast
 // mode).
 func (s *ptsPreScoreState) isMember(k int) bool {
+	if s.everyMember {
+		return k >= 0 && k < s.snap.NumNodes()
+	}
 	return k >= 0 && k>>6 < len(s.member) && s.member[k>>6]&(1<<(k&63)) != 0
 }
 
 // allMembers reports whether every snapshot node of idx was given to
-// PreScore (fast mode).
+// PreScore (fast mode, not everyMember).
 func (s *ptsPreScoreState) allMembers(idx []int32) bool {
 	member := s.member
 	for _, k := range idx {
@@ -357,6 +366,7 @@ func (pl *PodTopologySpread) newFastState(nc, words int, reuse *ptsPreScoreState
 		}
 		s.slots = nil
 	}
+	s.everyMember = false
 	clear(s.member)
 	s.DomainValues = ptsResizeKeep(s.DomainValues, nc)
 	for c := range s.DomainValues {
@@ -406,7 +416,12 @@ func ptsResizeKeep[T any](b []T, n int) []T {
 // (ptsSlotCounts) kept up to date across cycles, or nil to have them built
 // here from the snapshot; domains are then counted from them in
 // O(values) instead of O(nodes), and the state keeps them for the next
-// cycle.
+// cycle. With slots, when no node can be ignored, the walk over nodes
+// stops as soon as every value of every non-hostname constraint is a
+// domain (at once when every constraint is a hostname one), which makes
+// the cycle's cost independent of len(nodes) in the common case; the
+// nodes it does not reach are taken to be the snapshot's own NodeInfos,
+// as the runner passes them.
 func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
 	nc, n := len(cs), snap.NumNodes()
 	s := pl.newFastState(nc, (n+63)/64, reuse)
@@ -448,6 +463,11 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		pending++
 	}
 	checkKeys := requireAll && !complete
+	// PreScoreAfterAdd (slots != nil), when no node can be ignored, stops
+	// once every slot is a domain: the nodes after that add no domain,
+	// ignore none and count as scored, and membership no longer changes
+	// an own node's score (everyMember).
+	stopEarly := slots != nil && !checkKeys
 	// The scored nodes, in order: membership, ignored nodes, and the
 	// domains they hold, numbered by first appearance (until every slot
 	// is).
@@ -458,6 +478,10 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	// the node moves to another word.
 	word, wordAt := uint64(0), -1
 	for _, ni := range nodes {
+		if pending == 0 && stopEarly {
+			s.everyMember, scored = true, len(nodes)
+			break
+		}
 		var k int
 		if c := walk.cur + 1; c < len(walk.all) && walk.all[c] == ni {
 			k, walk.cur = c, c // the runner's order: the next snapshot node
@@ -857,18 +881,12 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	all := s.snap.Nodes()
 	h := s.hoisted
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
-	if useIdx && h.rounded != nil && !h.checkKeys && s.allMembers(idx[:len(nodes)]) {
-		// One constraint, not hostname, over nodes PreScore saw: one
-		// table read per node.
-		dom, rounded := h.cs[0].dom, h.rounded
-		for i, k := range idx[:len(nodes)] {
-			var v int64
-			if id := dom[k]; id >= 0 {
-				v = rounded[id]
-			}
-			out[i] = v
+	if useIdx && !h.checkKeys && (s.everyMember || s.allMembers(idx[:len(nodes)])) {
+		// Nodes PreScore saw, none ignored: table reads by snapshot
+		// index, two per node for a single non-hostname constraint.
+		if h.scoreIdx(idx[:len(nodes)], out) {
+			return nil
 		}
-		return nil
 	}
 	for i, node := range nodes {
 		k := -1
@@ -891,40 +909,69 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 			out[i] = 0
 			continue
 		}
-		if h.rounded != nil { // one constraint, not hostname
-			if id := h.cs[0].dom[k]; id >= 0 {
-				out[i] = h.rounded[id]
-			} else {
-				out[i] = 0
-			}
-			continue
+		one := [1]int32{int32(k)}
+		h.scoreIdx(one[:], out[i:i+1])
+	}
+	return nil
+}
+
+// ptsScoreRounded sets out[i] to rounded[dom[idx[i]]+1], the score of
+// snapshot node idx[i] under a single non-hostname constraint (see
+// ptsHoisted); false, with out partly written, when some index is not a
+// snapshot node's.
+func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) bool {
+	out = out[:len(idx)]
+	for i, k := range idx {
+		j := int(k)
+		if uint(j) >= uint(len(dom)) {
+			return false
+		}
+		out[i] = rounded[int(dom[j])+1]
+	}
+	return true
+}
+
+// scoreIdx sets out[i] to the score of snapshot node idx[i], a member
+// PreScore does not ignore (fastScore's sum, term by term, from the
+// hoisted terms); false, with out partly written, when some index is not
+// a snapshot node's.
+func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) bool {
+	if h.rounded != nil {
+		return ptsScoreRounded(h.cs[0].dom, h.rounded, idx, out)
+	}
+	out = out[:len(idx)]
+	n := uint(len(h.cs[0].dom)) // every constraint's dom is the snapshot's length
+	for i, k := range idx {
+		j := int(k)
+		if uint(j) >= n {
+			return false
 		}
 		var score float64
 		for c := range h.cs {
 			hc := &h.cs[c]
-			id := hc.dom[k]
-			if id < 0 {
-				continue
-			}
-			if hc.perNode != nil {
-				score += ptsScoreTerm(int64(hc.perNode[k]), hc.weight, hc.maxSkew)
-			} else if hc.host {
+			id := hc.dom[j]
+			switch {
+			case id < 0:
+			case hc.perNode != nil:
+				score += ptsScoreTerm(int64(hc.perNode[j]), hc.weight, hc.maxSkew)
+			case hc.host:
 				score += ptsScoreTerm(0, hc.weight, hc.maxSkew)
-			} else {
+			default:
 				score += hc.term[id]
 			}
 		}
 		out[i] = int64(math.Round(score))
 	}
-	return nil
+	return true
 }
 
 // ptsHoisted is ScoreBatch's view of a fast-mode state, built once per
 // cycle by PreScore: per constraint, the value ids by snapshot index and
 // either the hostname counts or the term cnt·weight + (maxSkew − 1) of
 // every value id (a value that is not a domain gets 0; scored nodes never
-// hold one). With a single non-hostname constraint, rounded holds each
-// value's final score.
+// hold one). With a single non-hostname constraint, rounded[id+1] holds
+// the final score of a node of value id, and rounded[0] = 0 that of a
+// node without the key (id −1), so that a node's score is two loads.
 type ptsHoisted struct {
 	cs        []ptsHoistedConstraint
 	rounded   []int64
@@ -971,10 +1018,10 @@ func (s *ptsPreScoreState) hoist(reuse *ptsHoisted) *ptsHoisted {
 	h.rounded = nil
 	if len(h.cs) == 1 && !h.cs[0].host {
 		term := h.cs[0].term
-		h.rounded = ptsResize(rounded, len(term))
+		h.rounded = ptsResize(rounded, len(term)+1)
 		for id, t := range term {
 			// 0 + t, as Score sums from 0.
-			h.rounded[id] = int64(math.Round(0 + t))
+			h.rounded[id+1] = int64(math.Round(0 + t))
 		}
 	}
 	return h
@@ -1091,22 +1138,61 @@ func (pl *PodTopologySpread) NormalizeScoreBatch(_ context.Context, state *frame
 	return nil
 }
 
+// normalizeRange sets out[i] to what NormalizeScore gives a node of raw
+// score lo+i in a row whose least raw score is lo and greatest
+// lo+len(out)−1 (the shape of framework's RangeNormalizer, which the
+// framework's caller wires to it); false, out untouched, when this
+// cycle's normalization depends on more than that: some scored node is
+// ignored (it scores 0 and is left out of the least and greatest), or
+// the state cannot be read. As NormalizeScore, the greatest is taken no
+// lower than 0 (kube's starts at 0), and a greatest of 0 gives every node
+// MaxNodeScore.
+func (pl *PodTopologySpread) normalizeRange(state *framework.CycleState, lo int64, out []int64) bool {
+	s, err := ptsReadPreScoreState(state)
+	if err != nil || len(s.IgnoredNodes) > 0 {
+		return false
+	}
+	maxScore := max(lo+int64(len(out))-1, 0)
+	for i := range out {
+		if maxScore == 0 {
+			out[i] = framework.MaxNodeScore
+		} else {
+			out[i] = framework.MaxNodeScore * (maxScore + lo - (lo + int64(i))) / maxScore
+		}
+	}
+	return true
+}
+
 // ptsNormalize is NormalizeScore's arithmetic over a row; ignored (nil:
 // no node is) tells the ignored positions.
 func ptsNormalize(scores []int64, ignored func(k int) bool) {
 	var minScore int64 = math.MaxInt64
 	var maxScore int64
-	for k, v := range scores {
-		if ignored != nil && ignored(k) {
-			continue
+	if ignored == nil {
+		// The common case, in tight loops: a few instructions a node.
+		for _, v := range scores {
+			minScore = min(minScore, v)
+			maxScore = max(maxScore, v)
 		}
-		minScore = min(minScore, v)
-		maxScore = max(maxScore, v)
-	}
-	if ignored == nil && maxScore != 0 && batchMapValues(scores, minScore, maxScore, func(v int64) int64 {
-		return framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
-	}) {
-		return
+		if maxScore == 0 {
+			for k := range scores {
+				scores[k] = framework.MaxNodeScore
+			}
+			return
+		}
+		if batchMapValues(scores, minScore, maxScore, func(v int64) int64 {
+			return framework.MaxNodeScore * (maxScore + minScore - v) / maxScore
+		}) {
+			return
+		}
+	} else {
+		for k, v := range scores {
+			if ignored(k) {
+				continue
+			}
+			minScore = min(minScore, v)
+			maxScore = max(maxScore, v)
+		}
 	}
 	for k, v := range scores {
 		switch {

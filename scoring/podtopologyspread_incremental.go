@@ -89,7 +89,11 @@ func (sc *ptsSlotCounts) add(cs []topologyspread.Constraint, ns string, added []
 // (framework.IncrementalPreScorePlugin). The constraints (built from the
 // pod alone) are kept; what depends on the scored nodes (membership,
 // ignored nodes, the domains among them and the weights ln(domains + 2))
-// is computed again by PreScore's own code in O(len(nodes)); the counts
+// is computed again by PreScore's own code, in O(len(nodes)) when some
+// node can be ignored (every key is required and some snapshot node lacks
+// one) and otherwise only until every value of the non-hostname
+// constraints' keys has been seen among nodes, which must then be the
+// snapshot's own NodeInfos (as the runner passes them); the counts
 // come from the snapshot's live per-value sums (hostname constraints, and
 // every constraint when every node carries every key and counts) or from
 // the counts by value the state keeps (ptsSlotCounts), to which the added
