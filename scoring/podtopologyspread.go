@@ -1140,8 +1140,7 @@ func (pl *PodTopologySpread) NormalizeScoreBatch(_ context.Context, state *frame
 
 // normalizeRange sets out[i] to what NormalizeScore gives a node of raw
 // score lo+i in a row whose least raw score is lo and greatest
-// lo+len(out)−1 (the shape of framework's RangeNormalizer, which the
-// framework's caller wires to it); false, out untouched, when this
+// lo+len(out)−1 (NormalizeRange); false, out untouched, when this
 // cycle's normalization depends on more than that: some scored node is
 // ignored (it scores 0 and is left out of the least and greatest), or
 // the state cannot be read. As NormalizeScore, the greatest is taken no
@@ -1162,6 +1161,15 @@ func (pl *PodTopologySpread) normalizeRange(state *framework.CycleState, lo int6
 	}
 	return true
 }
+
+// NormalizeRange is framework.RangeNormalizer: the table of what
+// NormalizeScore gives each raw score of a row whose least raw score is lo
+// and greatest lo+len(out)−1; false while some scored node is ignored.
+func (pl *PodTopologySpread) NormalizeRange(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
+	return pl.normalizeRange(state, lo, out)
+}
+
+var _ framework.RangeNormalizer = (*PodTopologySpread)(nil)
 
 // ptsNormalize is NormalizeScore's arithmetic over a row; ignored (nil:
 // no node is) tells the ignored positions.
