@@ -1,6 +1,9 @@
 package framework
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // incScorer is Incremental's scoring of a cycle's feasible nodes: the
 // totals scoreFeasible would give, computed from a cache per node and one
@@ -33,10 +36,12 @@ type incScorer struct {
 	batches []BatchScorePlugin
 	actIx   []int
 	rows    []int64
+	lo, hi  []int64 // the bounds of norm's rows
 	table   []int64
 	list    NodeScoreList
 	one     [1]*NodeInfo
 	oneIdx  [1]int32
+	out     [1]int64
 }
 
 // incScorePlugin is a Score plugin as incScorer runs it.
@@ -120,19 +125,28 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 	totals := res.Totals[:nf]
 
 	// The cached part: the non-normalizing node-local plugins' weighted
-	// sum and the normalizing ones' raw scores.
+	// sum, then the normalizing ones' raw scores, a row at a time with its
+	// bounds. (The loops read locals only: the stores cannot alias them.)
 	var bad uint64
-	rec, stride := sc.rec, sc.stride
+	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
 	for j, k := range idx {
-		if inc.rawNode[k] != nodes[j] && !inc.scoreNode(ctx, pod, nodes[j], k) {
+		if ni := nodes[j]; rawNode[k] != ni && !inc.scoreNode(ctx, pod, ni, k) {
 			return false
 		}
-		r := rec[int(k)*stride : int(k)*stride+stride : int(k)*stride+stride]
-		totals[j] = r[0]
-		bad |= uint64(r[1])
-		for s := range nn {
-			sc.rows[s*nf+j] = r[2+s]
+		b := int(k) * stride
+		totals[j] = rec[b]
+		bad |= uint64(rec[b+1])
+	}
+	sc.lo, sc.hi = grow(sc.lo, nn), grow(sc.hi, nn)
+	for s := range nn {
+		row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for j, k := range idx[:nf] {
+			v := rec[int(k)*stride+2+s]
+			row[j] = v
+			lo, hi = min(lo, v), max(hi, v)
 		}
+		sc.lo[s], sc.hi[s] = lo, hi
 	}
 	// The other plugins score the cycle's nodes, as scoreFeasible runs them.
 	if na > 0 {
@@ -157,11 +171,20 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 			bad |= addWeighted(totals, row, w)
 			continue
 		}
-		lo, hi := row[0], row[0]
-		for _, v := range row[1:] {
-			lo, hi = min(lo, v), max(hi, v)
+		if e.ranged == nil {
+			if !sc.normalize(ctx, state, pod, e, nodes, row) {
+				return false
+			}
+			bad |= addWeighted(totals, row, w)
+			continue
 		}
-		if span := uint64(hi) - uint64(lo); e.ranged != nil && span < uint64(nf) {
+		var lo, hi int64
+		if s < nn {
+			lo, hi = sc.lo[s], sc.hi[s]
+		} else {
+			lo, hi = bounds(row)
+		}
+		if span := uint64(hi) - uint64(lo); span < uint64(nf) {
 			sc.table = grow(sc.table, int(span)+1)
 			if e.ranged.NormalizeRange(ctx, state, pod, lo, sc.table) {
 				if span == 0 {
@@ -215,6 +238,15 @@ func (sc *incScorer) normalize(ctx context.Context, state *CycleState, pod *PodI
 		row[j] = sc.list[j].Score
 	}
 	return true
+}
+
+// bounds returns row's least and greatest score.
+func bounds(row []int64) (lo, hi int64) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	for _, v := range row {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
 }
 
 // addWeighted adds w·row[j] to totals[j] and returns the or of the
@@ -274,10 +306,9 @@ func (inc *Incremental) score1(ctx context.Context, pod *PodInfo, e *incScorePlu
 	if e.batch != nil {
 		sc := &inc.sc
 		sc.one[0], sc.oneIdx[0] = ni, k
-		var out [1]int64
-		st := e.batch.ScoreBatch(ctx, inc.state, pod, sc.one[:], sc.oneIdx[:], out[:])
+		st := e.batch.ScoreBatch(ctx, inc.state, pod, sc.one[:], sc.oneIdx[:], sc.out[:])
 		sc.one[0] = nil
-		return out[0], st == nil || st.code == Success
+		return sc.out[0], st == nil || st.code == Success
 	}
 	v, st := e.call.Score(ctx, inc.state, pod, ni)
 	return v, st == nil || st.code == Success
