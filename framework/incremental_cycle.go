@@ -24,9 +24,16 @@ import (
 // rejected, in profile order (in their batch forms, a chunk of nodes at a
 // time, when they all come after the node-local ones), so that each node
 // meets its first rejecting plugin as in Schedule. The node-local Score
-// plugins' raw scores are cached per node the same way; the node
-// sampling cut, the other plugins' scores, normalization, the weights and
-// host selection are the runner's own code, run over the cycle's nodes.
+// plugins' scores are cached per node until the node changes: the
+// weighted sum of those that do not normalize, the raw scores of the
+// others. Scoring is fused (incremental_score.go): the other plugins
+// score the cycle's nodes, and each normalizing plugin whose
+// ScoreExtensions implement RangeNormalizer normalizes its row through a
+// table over the row's least to greatest score (when that is no wider
+// than the row; else, and for the others, NormalizeScore runs as in
+// Schedule), so a node's total is its cached sum plus a lookup or a score
+// per other plugin. The node sampling cut and host selection are the
+// runner's own code.
 //
 // Between two cycles the snapshot may change only by pods added to it,
 // each reported with Added: the non-local plugins' state follows nothing
@@ -186,7 +193,11 @@ func (inc *Incremental) reset() {
 //
 // The Result (opts.Reuse when set) answers like Schedule's, but lists no
 // rejected nodes: its NodeVerdicts and NodeToStatus know only the
-// feasible ones.
+// feasible ones. Nor does it keep each plugin's scores: its Normalized
+// and Raw are empty and Scores reports none; Totals, Top, Margin, Ties,
+// the selected node, ScorePlugins, Weights and SkippedScore are
+// Schedule's. A score out of range hands the cycle back (Schedule
+// reports it).
 func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodInfo, opts CycleOptions) (res *Result, handled bool) {
 	f := inc.f
 	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
