@@ -3,9 +3,14 @@ package framework_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strconv"
+	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/scheduling"
 	"pgregory.net/rapid"
 )
 
@@ -172,5 +177,59 @@ func drawScoreFakes(t *rapid.T, add func(name string, p framework.Plugin, filter
 	}
 	if rapid.IntRange(0, 3).Draw(t, "rawZoneScore") == 0 {
 		add("ZoneScoreRaw", &fakeZoneScoreRaw{fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreRaw"}}}, false, true)
+	}
+}
+
+// TestIncrementalResultKeepsNoPluginScores: a cycle Incremental scored
+// answers Scores and ScoresOf with nothing (it keeps the totals, not each
+// plugin's scores), where Schedule's Result of the same cycle lists them;
+// the totals agree.
+func TestIncrementalResultKeepsNoPluginScores(t *testing.T) {
+	var nodes []*framework.Node
+	for i := range 6 {
+		nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).
+			Allocatable(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj())
+	}
+	snap := framework.MustSnapshot(nodes, nil)
+	fw, err := framework.NewFramework(scheduling.NewDefaultRegistry(), scheduling.DefaultProfile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := framework.NewPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "100m"}).Obj())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := fw.NewIncremental(nil)
+	defer inc.Close()
+	ctx := context.Background()
+	opts := func() framework.CycleOptions {
+		return framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), SkipExplanation: true}
+	}
+	handled := 0
+	for i := range 3 {
+		got, ok := inc.Schedule(ctx, snap, tmpl, opts())
+		want, err := fw.Schedule(ctx, nil, snap, tmpl, opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want.Scores()) != len(nodes) {
+			t.Fatalf("cycle %d: Schedule's Result lists %d nodes' scores, want %d", i, len(want.Scores()), len(nodes))
+		}
+		if !ok {
+			continue
+		}
+		handled++
+		if s := got.Scores(); s != nil {
+			t.Errorf("cycle %d: Incremental's Result lists scores %v, want none", i, s)
+		}
+		if _, found := got.ScoresOf("n000"); found {
+			t.Errorf("cycle %d: Incremental's Result has scores of n000", i)
+		}
+		if !slices.Equal(got.Totals, want.Totals) || !slices.Equal(got.ScorePlugins, want.ScorePlugins) || !slices.Equal(got.Weights, want.Weights) {
+			t.Errorf("cycle %d: totals %v plugins %v weights %v, Schedule's %v %v %v", i, got.Totals, got.ScorePlugins, got.Weights, want.Totals, want.ScorePlugins, want.Weights)
+		}
+	}
+	if handled == 0 {
+		t.Fatal("Incremental handled no cycle")
 	}
 }
