@@ -24,9 +24,16 @@ import (
 // rejected, in profile order (in their batch forms, a chunk of nodes at a
 // time, when they all come after the node-local ones), so that each node
 // meets its first rejecting plugin as in Schedule. The node-local Score
-// plugins' raw scores are cached per node the same way; the node
-// sampling cut, the other plugins' scores, normalization, the weights and
-// host selection are the runner's own code, run over the cycle's nodes.
+// plugins' scores are cached per node until the node changes: the
+// weighted sum of those that do not normalize, the raw scores of the
+// others. Scoring is fused (incremental_score.go): the other plugins
+// score the cycle's nodes, and each normalizing plugin whose
+// ScoreExtensions implement RangeNormalizer normalizes its row through a
+// table over the row's least to greatest score (when that is no wider
+// than the row; else, and for the others, NormalizeScore runs as in
+// Schedule), so a node's total is its cached sum plus a lookup or a score
+// per other plugin. The node sampling cut and host selection are the
+// runner's own code.
 //
 // Between two cycles the snapshot may change only by pods added to it,
 // each reported with Added: the non-local plugins' state follows nothing
@@ -74,17 +81,10 @@ type Incremental struct {
 	cacheNode []*NodeInfo
 	cacheGen  []int64
 	cacheRej  []int16
-	// The node-local Score plugins' raw scores, rawPl[s]'s of snapshot
-	// node k at raw[k*len(rawPl)+s], computed for rawNode[k] at rawGen[k]
-	// (rawPl is set at the first cycle that scores: their PreScore, and so
-	// whether they skip, is not run again).
-	rawPl    []rawPlugin
+	// The node-local Score plugins' cached scores (incScorer), valid for
+	// snapshot node k while rawNode[k] is its NodeInfo.
 	rawNode  []*NodeInfo
-	rawGen   []int64
-	raw      []int64
-	fill     rawFill
-	one      [1]*NodeInfo
-	oneIdx   [1]int32
+	sc       incScorer
 	rejected []uint64 // the cycle's rejected positions (splitEvaluated)
 	rejPos   []int32
 
@@ -124,12 +124,6 @@ type incPreScore struct {
 	ran   bool                      // the last call succeeded: state holds its result
 }
 
-type rawPlugin struct {
-	name  string
-	call  ScorePlugin      // a ScoreForwarder's target
-	batch BatchScorePlugin // call's batch form, if any
-}
-
 type addedRef struct {
 	pod  *PodInfo
 	node int
@@ -144,7 +138,6 @@ type addedRef struct {
 func (f *Framework) NewIncremental(init func(*CycleState)) *Incremental {
 	inc := &Incremental{f: f, init: init, skipScore: map[string]bool{}}
 	inc.state = inc.newState()
-	inc.fill = inc.fillRaw
 	return inc
 }
 
@@ -183,7 +176,7 @@ func (inc *Incremental) reset() {
 	inc.state = inc.newState()
 	clear(inc.cacheNode)
 	clear(inc.rawNode)
-	inc.rawPl = inc.rawPl[:0]
+	inc.sc.planned = false
 	clear(inc.skipScore)
 	inc.snap = nil
 }
@@ -200,7 +193,11 @@ func (inc *Incremental) reset() {
 //
 // The Result (opts.Reuse when set) answers like Schedule's, but lists no
 // rejected nodes: its NodeVerdicts and NodeToStatus know only the
-// feasible ones.
+// feasible ones. Nor does it keep each plugin's scores: its Normalized
+// and Raw are empty and Scores reports none; Totals, Top, Margin, Ties,
+// the selected node, ScorePlugins, Weights and SkippedScore are
+// Schedule's. A score out of range hands the cycle back (Schedule
+// reports it).
 func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodInfo, opts CycleOptions) (res *Result, handled bool) {
 	f := inc.f
 	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
@@ -272,11 +269,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	}
 	res.SkippedScore = inc.skippedS
 	res.Totals = grow(res.Totals, len(nodes))
-	if !inc.refreshRaw(ctx, pod, nodes, res.feasibleIndices()) {
-		inc.reset()
-		return nil, false
-	}
-	if err := f.scoreFeasible(ctx, state, pod, opts, res, nil, inc.fill); err != nil || ctx.Err() != nil {
+	if !inc.score(ctx, pod, res) {
 		inc.reset()
 		return nil, false
 	}
@@ -348,9 +341,9 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 	inc.cacheGen = grow(inc.cacheGen, n)
 	inc.cacheRej = grow(inc.cacheRej, n)
 	clear(inc.cacheNode)
-	inc.rawNode, inc.rawGen = grow(inc.rawNode, n), grow(inc.rawGen, n)
+	inc.rawNode = grow(inc.rawNode, n)
 	clear(inc.rawNode)
-	inc.rawPl = inc.rawPl[:0]
+	inc.sc.planned = false
 	inc.rejected = grow(inc.rejected, (n+63)>>6)
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
 	inc.ready, inc.scored = true, false
@@ -480,22 +473,8 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 	}
 	if !inc.scored {
 		// The node-local plugins that score this cycle score every
-		// cycle: cache their raw scores.
-		inc.rawPl = inc.rawPl[:0]
-		for _, sp := range inc.f.score {
-			if inc.skipScore[sp.Name()] {
-				continue
-			}
-			call := sp.ScorePlugin
-			if fw, ok := call.(ScoreForwarder); ok {
-				call = fw.ScoreTarget()
-			}
-			if isNodeLocal(call, pod) {
-				b, _ := call.(BatchScorePlugin)
-				inc.rawPl = append(inc.rawPl, rawPlugin{name: sp.Name(), call: call, batch: b})
-			}
-		}
-		inc.raw = grow(inc.raw, len(inc.rawPl)*len(inc.cacheNode))
+		// cycle: cache their scores.
+		inc.sc.plan(inc.f, pod, inc.skipScore, len(inc.rawNode))
 		clear(inc.rawNode)
 	}
 	state.skipScore = inc.skipScore
@@ -630,60 +609,6 @@ func (inc *Incremental) releaseReplaced(before *[]stateEntry) {
 			r.Release()
 		}
 	}
-}
-
-// refreshRaw computes the cached raw scores of the feasible nodes (nodes,
-// of snapshot indices idx) whose NodeInfo changed since they were cached;
-// false when a plugin fails (Schedule then reports it).
-func (inc *Incremental) refreshRaw(ctx context.Context, pod *PodInfo, nodes []*NodeInfo, idx []int32) bool {
-	ns := len(inc.rawPl)
-	if ns == 0 {
-		return true
-	}
-	if idx == nil {
-		return false
-	}
-	for j, ni := range nodes {
-		k := idx[j]
-		if inc.rawNode[k] == ni && inc.rawGen[k] == ni.Generation {
-			continue
-		}
-		row := inc.raw[int(k)*ns : int(k)*ns+ns]
-		inc.one[0], inc.oneIdx[0] = ni, k
-		for s, pl := range inc.rawPl {
-			if pl.batch != nil {
-				if st := pl.batch.ScoreBatch(ctx, inc.state, pod, inc.one[:], inc.oneIdx[:], row[s:s+1]); st != nil && st.code != Success {
-					return false
-				}
-				continue
-			}
-			v, st := pl.call.Score(ctx, inc.state, pod, ni)
-			if st != nil && st.code != Success {
-				return false
-			}
-			row[s] = v
-		}
-		inc.rawNode[k], inc.rawGen[k] = ni, ni.Generation
-	}
-	inc.one[0] = nil
-	return true
-}
-
-// fillRaw is the evaluator's rawFill: the cached raw scores of the
-// node-local Score plugins.
-func (inc *Incremental) fillRaw(plugin string, ix []int32, out []int64) bool {
-	ns := len(inc.rawPl)
-	for s := range inc.rawPl {
-		if inc.rawPl[s].name != plugin {
-			continue
-		}
-		raw := inc.raw
-		for j, k := range ix {
-			out[j] = raw[int(k)*ns+s]
-		}
-		return true
-	}
-	return false
 }
 
 // walkChunked is walk when every non-local filter comes after the

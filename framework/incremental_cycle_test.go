@@ -226,6 +226,7 @@ func drawIncCase(t *rapid.T) incCase {
 		add("ZoneCapInc", &fakeZoneCapInc{fakeZoneCap{name: "ZoneCapInc", limit: limit}}, true, false)
 		add("ZoneScoreInc", &fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreInc"}}, false, true)
 	}
+	drawScoreFakes(t, add)
 	fw, err := framework.NewFramework(reg, prof)
 	if err != nil {
 		t.Fatal(err)

@@ -450,13 +450,14 @@ type NodeScores struct {
 // plugin's raw, normalized and weighted score in profile order (a plugin
 // whose PreScore returned Skip is listed with Skipped set and zero
 // scores), then each extender's contribution (Raw and Normalized 0,
-// Weighted the scaled score), and the total.
+// Weighted the scaled score), and the total. It is nil when the cycle
+// kept no plugin's scores, only the totals (an Incremental cycle).
 func (r *Result) Scores() []NodeScores {
 	if r == nil {
 		return nil
 	}
 	nf := len(r.feasible)
-	if len(r.Totals) != nf || nf == 0 {
+	if len(r.Totals) != nf || nf == 0 || !r.keptScores() {
 		return nil
 	}
 	cols := r.scoreColumns()
@@ -465,6 +466,12 @@ func (r *Result) Scores() []NodeScores {
 		out[j] = r.scoresAt(j, cols)
 	}
 	return out
+}
+
+// keptScores reports whether the cycle kept each plugin's scores
+// (Normalized), which Incremental's cycles do not.
+func (r *Result) keptScores() bool {
+	return len(r.Normalized) == len(r.ScorePlugins)*len(r.feasible)
 }
 
 // scoreColumn is one score plugin of the profile in Scores: p indexes
@@ -500,9 +507,10 @@ func (r *Result) scoreColumns() []scoreColumn {
 
 // ScoresOf returns the scores of the feasible node named node, as Scores
 // lists them, and false when the node was not scored (rejected, not
-// evaluated, unknown, or the cycle did not score).
+// evaluated, unknown, or the cycle did not score) or the cycle kept no
+// plugin's scores (an Incremental cycle).
 func (r *Result) ScoresOf(node string) (NodeScores, bool) {
-	if r == nil || len(r.Totals) != len(r.feasible) {
+	if r == nil || len(r.Totals) != len(r.feasible) || !r.keptScores() {
 		return NodeScores{}, false
 	}
 	for j, p := range r.feasible {

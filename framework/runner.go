@@ -649,19 +649,13 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		return s.AsError()
 	}
 	res.SkippedScore = sortedKeys(state.skipScore)
-	return f.scoreFeasible(ctx, state, pod, opts, res, extenders, nil)
+	return f.scoreFeasible(ctx, state, pod, opts, res, extenders)
 }
-
-// rawFill writes to out[j] the raw score of the node of snapshot index
-// ix[j] by the named Score plugin, when it knows them (it reports whether
-// it did); the runner then does not call the plugin on those nodes.
-type rawFill func(plugin string, ix []int32, out []int64) bool
 
 // scoreFeasible is scoreNodes after PreScore: Score (the plugins state's
 // skip set leaves out), NormalizeScore, the bounds check, the weights and
 // the extenders' scores into res, whose Totals cover the feasible nodes.
-// fill, when set, supplies raw scores it holds (Incremental's cache).
-func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result, extenders []Extender, fill rawFill) error {
+func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *PodInfo, opts CycleOptions, res *Result, extenders []Extender) error {
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	bs := f.getBatchScratch()
@@ -688,22 +682,12 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *P
 	// [p*nf, (p+1)*nf)); Raw is copied from it before normalization.
 	vals := grow(res.Normalized, np*nf)
 	res.Normalized = vals
-	// Plugin by plugin over each chunk's nodes (scoreRun.chunk). At
-	// parallelism 1, or with one chunk, the chunks run here in order, as
-	// parallel.Ordered would run them, without its closure.
+	// Plugin by plugin over each chunk's nodes (scoreRun.chunk).
 	r := &bs.run
 	*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: vals, nf: nf,
-		active: active, calls: calls, batches: batches, fill: fill}
+		active: active, calls: calls, batches: batches}
 	defer r.release()
-	if chunk := f.chunkSize(nf, nf); f.parallelism <= 1 || nf <= chunk {
-		for lo := 0; lo < nf; lo += chunk {
-			if r.chunk(lo, min(lo+chunk, nf)) {
-				break
-			}
-		}
-	} else {
-		parallel.Ordered(f.parallelism, nf, chunk, r.chunk)
-	}
+	f.runScoreChunks(r, nf)
 	if r.failed.Load() {
 		return r.firstErr.err
 	}
@@ -767,6 +751,22 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *P
 		}
 	}
 	return nil // unreachable: some score was out of range
+}
+
+// runScoreChunks runs r's chunks over its nf nodes: at parallelism 1, or
+// with one chunk, here in order, as parallel.Ordered would run them,
+// without its closure.
+func (f *Framework) runScoreChunks(r *scoreRun, nf int) {
+	chunk := f.chunkSize(nf, nf)
+	if f.parallelism > 1 && nf > chunk {
+		parallel.Ordered(f.parallelism, nf, chunk, r.chunk)
+		return
+	}
+	for lo := 0; lo < nf; lo += chunk {
+		if r.chunk(lo, min(lo+chunk, nf)) {
+			break
+		}
+	}
 }
 
 // weighTotals sets totals[j] to Σ_p weight_p · vals[p*nf+j] (nf =
@@ -898,7 +898,6 @@ type scoreRun struct {
 	active  []scorePlugin
 	calls   []ScorePlugin
 	batches []BatchScorePlugin
-	fill    rawFill
 
 	firstErr positionedError
 	failed   atomic.Bool
@@ -907,7 +906,7 @@ type scoreRun struct {
 // release drops the run's references (the scratch is pooled).
 func (r *scoreRun) release() {
 	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
-	r.active, r.calls, r.batches, r.fill = nil, nil, nil, nil
+	r.active, r.calls, r.batches = nil, nil, nil
 	r.firstErr.err = nil
 }
 
@@ -940,9 +939,6 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 	nf := r.nf
 	for p := range r.calls {
 		out := r.vals[p*nf+lo : p*nf+hi : p*nf+hi]
-		if r.fill != nil && r.idx != nil && r.fill(r.active[p].Name(), r.idx[lo:hi:hi], out) {
-			continue
-		}
 		b := r.batches[p]
 		if b == nil {
 			r.scoreEach(p, lo, hi)

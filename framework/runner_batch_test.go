@@ -725,7 +725,7 @@ func TestScoreFeasibleAllocatesNothing(t *testing.T) {
 	}
 	state := NewCycleState()
 	if n := testing.AllocsPerRun(20, func() {
-		if err := f.scoreFeasible(ctx, state, pod, opts, res, nil, nil); err != nil {
+		if err := f.scoreFeasible(ctx, state, pod, opts, res, nil); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {

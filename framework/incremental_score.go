@@ -1,0 +1,315 @@
+package framework
+
+import (
+	"context"
+	"math"
+)
+
+// incScorer is Incremental's scoring of a cycle's feasible nodes: the
+// totals scoreFeasible would give, computed from a cache per node and one
+// table per normalizing plugin (RangeNormalizer) instead of per-plugin
+// rows normalized in place.
+//
+// The node-local Score plugins (NodeLocalPlugin) are split in two: those
+// that do not normalize (sum) contribute their weighted raw scores, which
+// are their final scores, and those that normalize (norm) their raw
+// scores, to be normalized over the cycle's nodes. Per snapshot node k,
+// rec[k*stride:] holds the weighted sum of the first, the or of their
+// raw scores' scoreBits outside scoreMask (not 0: some score is out of
+// range), then the raw score of each of the second; it is valid while
+// Incremental.rawNode[k] is the node's NodeInfo (syncChanges drops the
+// entries of the nodes the snapshot changed). The other Score plugins
+// (others) run every cycle.
+type incScorer struct {
+	planned bool // the plugins are sorted (the first cycle that scored)
+	sum     []incScorePlugin
+	norm    []incScorePlugin
+	others  []incScorePlugin
+	stride  int
+	rec     []int64
+
+	// Per cycle: the active others (as scoreRun wants them), the rows of
+	// norm then of the active others (nf scores each), a table, and the
+	// list handed to a NormalizeScore without a batch form.
+	act     []scorePlugin
+	calls   []ScorePlugin
+	batches []BatchScorePlugin
+	actIx   []int
+	rows    []int64
+	lo, hi  []int64 // the bounds of norm's rows
+	table   []int64
+	list    NodeScoreList
+	one     [1]*NodeInfo
+	oneIdx  [1]int32
+	out     [1]int64
+}
+
+// incScorePlugin is a Score plugin as incScorer runs it.
+type incScorePlugin struct {
+	sp     scorePlugin      // the profile's entry (name, weight, ScoreExtensions)
+	at     int              // its index in the profile's Score plugins
+	call   ScorePlugin      // a ScoreForwarder's target
+	batch  BatchScorePlugin // call's batch form, if any
+	ext    ScoreExtensions  // sp's, nil when it does not normalize
+	bext   BatchScoreExtensions
+	ranged RangeNormalizer
+}
+
+func newIncScorePlugin(sp scorePlugin, at int) incScorePlugin {
+	call := sp.ScorePlugin
+	if fw, ok := call.(ScoreForwarder); ok {
+		call = fw.ScoreTarget()
+	}
+	e := incScorePlugin{sp: sp, at: at, call: call, ext: sp.ScoreExtensions()}
+	e.batch, _ = call.(BatchScorePlugin)
+	e.bext, _ = e.ext.(BatchScoreExtensions)
+	e.ranged, _ = e.ext.(RangeNormalizer)
+	return e
+}
+
+// plan sorts the Score plugins for the cycles to come, at the first cycle
+// that scores: a node-local plugin's PreScore, and so whether it skips,
+// does not run again, so those that score now score every cycle.
+func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, nodes int) {
+	sc.sum, sc.norm, sc.others = sc.sum[:0], sc.norm[:0], sc.others[:0]
+	for i, sp := range f.score {
+		e := newIncScorePlugin(sp, i)
+		switch {
+		case !isNodeLocal(e.call, pod):
+			sc.others = append(sc.others, e)
+		case skip[sp.Name()]:
+		case e.ext == nil:
+			sc.sum = append(sc.sum, e)
+		default:
+			sc.norm = append(sc.norm, e)
+		}
+	}
+	sc.stride = 2 + len(sc.norm)
+	sc.rec = grow(sc.rec, sc.stride*nodes)
+	sc.planned = true
+}
+
+// score sets res.Totals (grown to the feasible nodes) to the totals
+// scoreFeasible would give over res's feasible nodes and res.ScorePlugins
+// and Weights to the plugins that scored, leaving Normalized and Raw
+// empty; false, before res's ranking, when it cannot vouch for them: a
+// plugin failed (Score or NormalizeScore), a score is out of range, the
+// nodes are not the snapshot's own, or ctx is done. Schedule then reports
+// the failure.
+func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bool {
+	sc, state := &inc.sc, inc.state
+	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
+	nf := len(nodes)
+	if idx == nil || len(idx) != nf || !sc.planned {
+		return false
+	}
+	// The plugins that score this cycle, in profile order.
+	sc.act, sc.calls, sc.batches, sc.actIx = sc.act[:0], sc.calls[:0], sc.batches[:0], sc.actIx[:0]
+	res.ScorePlugins, res.Weights = res.ScorePlugins[:0], res.Weights[:0]
+	o := 0
+	for i, sp := range inc.f.score {
+		name := sp.Name()
+		if o < len(sc.others) && sc.others[o].at == i {
+			if !inc.skipScore[name] {
+				e := &sc.others[o]
+				sc.act, sc.calls, sc.batches, sc.actIx = append(sc.act, sp), append(sc.calls, e.call), append(sc.batches, e.batch), append(sc.actIx, o)
+			}
+			o++
+		}
+		if !inc.skipScore[name] {
+			res.ScorePlugins, res.Weights = append(res.ScorePlugins, name), append(res.Weights, sp.weight)
+		}
+	}
+	nn, na := len(sc.norm), len(sc.act)
+	sc.rows = grow(sc.rows, (nn+na)*nf)
+	totals := res.Totals[:nf]
+
+	// The cached part: the non-normalizing node-local plugins' weighted
+	// sum, then the normalizing ones' raw scores, a row at a time with its
+	// bounds. (The loops read locals only: the stores cannot alias them.)
+	var bad uint64
+	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
+	for j, k := range idx {
+		if ni := nodes[j]; rawNode[k] != ni && !inc.scoreNode(ctx, pod, ni, k) {
+			return false
+		}
+		b := int(k) * stride
+		totals[j] = rec[b]
+		bad |= uint64(rec[b+1])
+	}
+	sc.lo, sc.hi = grow(sc.lo, nn), grow(sc.hi, nn)
+	for s := range nn {
+		row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for j, k := range idx[:nf] {
+			v := rec[int(k)*stride+2+s]
+			row[j] = v
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		sc.lo[s], sc.hi[s] = lo, hi
+	}
+	// The other plugins score the cycle's nodes, as scoreFeasible runs them.
+	if na > 0 {
+		bs := inc.f.getBatchScratch()
+		r := &bs.run
+		*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: sc.rows[nn*nf:], nf: nf,
+			active: sc.act, calls: sc.calls, batches: sc.batches}
+		inc.f.runScoreChunks(r, nf)
+		failed := r.failed.Load()
+		r.release()
+		inc.f.batch.Put(bs)
+		if failed {
+			return false
+		}
+	}
+	var constant int64 // the weighted scores every node gets
+	for s := range nn + na {
+		e := sc.rowPlugin(s)
+		row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
+		w := e.sp.weight
+		if e.ext == nil {
+			bad |= addWeighted(totals, row, w)
+			continue
+		}
+		if e.ranged == nil {
+			if !sc.normalize(ctx, state, pod, e, nodes, row) {
+				return false
+			}
+			bad |= addWeighted(totals, row, w)
+			continue
+		}
+		var lo, hi int64
+		if s < nn {
+			lo, hi = sc.lo[s], sc.hi[s]
+		} else {
+			lo, hi = bounds(row)
+		}
+		if span := uint64(hi) - uint64(lo); span < uint64(nf) {
+			sc.table = grow(sc.table, int(span)+1)
+			if e.ranged.NormalizeRange(ctx, state, pod, lo, sc.table) {
+				if span == 0 {
+					c := sc.table[0]
+					bad |= scoreBits(c)
+					constant += w * c
+					continue
+				}
+				bad |= addLookedUp(totals, row, sc.table, lo, w)
+				continue
+			}
+		}
+		if !sc.normalize(ctx, state, pod, e, nodes, row) {
+			return false
+		}
+		bad |= addWeighted(totals, row, w)
+	}
+	if bad&^scoreMask != 0 || ctx.Err() != nil {
+		return false
+	}
+	if constant != 0 {
+		for j := range totals {
+			totals[j] += constant
+		}
+	}
+	return true
+}
+
+// rowPlugin is the plugin of row s: norm's, then the active others'.
+func (sc *incScorer) rowPlugin(s int) *incScorePlugin {
+	if s < len(sc.norm) {
+		return &sc.norm[s]
+	}
+	return &sc.others[sc.actIx[s-len(sc.norm)]]
+}
+
+// normalize runs e's NormalizeScore (its batch form if it has one) on row,
+// the scores of nodes, in place; false when it fails.
+func (sc *incScorer) normalize(ctx context.Context, state *CycleState, pod *PodInfo, e *incScorePlugin, nodes []*NodeInfo, row []int64) bool {
+	if e.bext != nil {
+		return e.bext.NormalizeScoreBatch(ctx, state, pod, nodes, row).IsSuccess()
+	}
+	sc.list = grow(sc.list, len(row))
+	for j, ni := range nodes {
+		sc.list[j] = NodeScore{Name: ni.Name(), Score: row[j]}
+	}
+	if !e.ext.NormalizeScore(ctx, state, pod, sc.list).IsSuccess() {
+		return false
+	}
+	for j := range row {
+		row[j] = sc.list[j].Score
+	}
+	return true
+}
+
+// bounds returns row's least and greatest score.
+func bounds(row []int64) (lo, hi int64) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	for _, v := range row {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// addWeighted adds w·row[j] to totals[j] and returns the or of the
+// scores' scoreBits.
+func addWeighted(totals, row []int64, w int64) (bad uint64) {
+	row = row[:len(totals)]
+	for j, v := range row {
+		bad |= scoreBits(v)
+		totals[j] += w * v
+	}
+	return bad
+}
+
+// addLookedUp adds w·table[row[j]−lo] to totals[j] and returns the or of
+// the looked-up scores' scoreBits.
+func addLookedUp(totals, row, table []int64, lo, w int64) (bad uint64) {
+	row = row[:len(totals)]
+	for j, v := range row {
+		s := table[v-lo]
+		bad |= scoreBits(s)
+		totals[j] += w * s
+	}
+	return bad
+}
+
+// scoreNode computes the cached part of snapshot node k (ni): the
+// node-local plugins' scores; false when one fails.
+func (inc *Incremental) scoreNode(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int32) bool {
+	sc := &inc.sc
+	r := sc.rec[int(k)*sc.stride : int(k)*sc.stride+sc.stride]
+	var sum int64
+	var bad uint64
+	for i := range sc.sum {
+		e := &sc.sum[i]
+		v, ok := inc.score1(ctx, pod, e, ni, k)
+		if !ok {
+			return false
+		}
+		bad |= scoreBits(v)
+		sum += e.sp.weight * v
+	}
+	for i := range sc.norm {
+		v, ok := inc.score1(ctx, pod, &sc.norm[i], ni, k)
+		if !ok {
+			return false
+		}
+		r[2+i] = v
+	}
+	r[0], r[1] = sum, int64(bad&^scoreMask)
+	inc.rawNode[k] = ni
+	return true
+}
+
+// score1 is e's raw score of ni, snapshot node k (its batch form on one
+// node when it has one, as the runner calls it).
+func (inc *Incremental) score1(ctx context.Context, pod *PodInfo, e *incScorePlugin, ni *NodeInfo, k int32) (int64, bool) {
+	if e.batch != nil {
+		sc := &inc.sc
+		sc.one[0], sc.oneIdx[0] = ni, k
+		st := e.batch.ScoreBatch(ctx, inc.state, pod, sc.one[:], sc.oneIdx[:], sc.out[:])
+		sc.one[0] = nil
+		return sc.out[0], st == nil || st.code == Success
+	}
+	v, st := e.call.Score(ctx, inc.state, pod, ni)
+	return v, st == nil || st.code == Success
+}
