@@ -59,7 +59,7 @@ type Incremental struct {
 	// one, so walkChunked may run them on a chunk's survivors at once.
 	nonLocalLast bool
 	cNodes       [incChunk]*NodeInfo
-	cIdx, cPos   [incChunk]int32
+	cIdx         [incChunk]int32
 	cOut         [incChunk]*Status
 	cRej         [incChunk]NodeRejection
 	pre          []incPreFilter
@@ -90,7 +90,6 @@ type Incremental struct {
 	one      [1]*NodeInfo
 	oneIdx   [1]int32
 	rejected []uint64 // the cycle's rejected positions (splitEvaluated)
-	rejPos   []int32
 
 	// added are the pods added since PreFilter (from pfFrom) and PreScore
 	// (from psFrom) last saw the snapshot; addedBuf their AddedPods.
@@ -259,8 +258,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	res.reset()
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, n, f, snap
 	res.SkippedFilter, res.StartIndex, res.order = inc.skippedF, start, all
-	cut, _, rejPos := res.splitEvaluated(inc.rejected, nil, m, want, false, all, nil, start, inc.rejPos)
-	inc.rejPos, res.evaluated = rejPos, cut
+	res.evaluated, _, _ = res.splitEvaluated(inc.rejected, nil, m, want, false, all, nil, start, false, nil)
 	switch {
 	case len(res.feasible) == 0:
 		return nil, false

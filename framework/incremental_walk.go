@@ -130,7 +130,9 @@ func (inc *Incremental) walkWords(ctx context.Context, pod *PodInfo, all []*Node
 		pw := inc.passWord(ctx, pod, all, k0, valid)
 		if len(inc.nonLocal) > 0 && pw != 0 {
 			var ok bool
-			if pw, ok = inc.filterNonLocal(ctx, pod, all, p0, k0, pw); !ok {
+			pw, ok = inc.filterNonLocal(ctx, pod, all, k0, pw)
+			if !ok {
+				clear(inc.cNodes[:])
 				return 0, false
 			}
 		}
@@ -140,57 +142,62 @@ func (inc *Incremental) walkWords(ctx context.Context, pod *PodInfo, all []*Node
 			for range want - found {
 				pw &= pw - 1
 			}
+			clear(inc.cNodes[:])
 			m := p0 + bits.TrailingZeros64(pw) + 1
 			return m, !inc.errBefore(start, m, n)
 		}
 		found += c
 	}
+	clear(inc.cNodes[:])
 	return n, !inc.errBefore(start, n, n)
 }
 
 // filterNonLocal runs the non-local filters on the survivors pw of the
-// word of positions p0 on (snapshot nodes k0 on) and returns those that
-// pass them all; false when one fails.
-func (inc *Incremental) filterNonLocal(ctx context.Context, pod *PodInfo, all []*NodeInfo, p0, k0 int, pw uint64) (uint64, bool) {
+// word of positions whose first is snapshot node k0, and returns those
+// that pass them all; false when one fails. It leaves NodeInfos in
+// inc.cNodes for the caller to clear.
+func (inc *Incremental) filterNonLocal(ctx context.Context, pod *PodInfo, all []*NodeInfo, k0 int, pw uint64) (uint64, bool) {
 	n := len(all)
 	c := 0
 	for f := pw; f != 0; f &= f - 1 {
-		b := bits.TrailingZeros64(f)
-		k := k0 + b
+		k := k0 + bits.TrailingZeros64(f)
 		if k >= n {
 			k -= n
 		}
-		inc.cNodes[c], inc.cIdx[c], inc.cPos[c] = all[k], int32(k), int32(b)
+		inc.cNodes[c], inc.cIdx[c] = all[k], int32(k)
 		c++
 	}
-	for _, j := range inc.nonLocal {
-		if c == 0 {
-			break
-		}
+	for t, j := range inc.nonLocal {
 		e := &inc.filters[j]
 		rl := filterChunk(ctx, inc.state, pod, e.pl, e.batch, e.rejects, inc.cNodes[:c:c], inc.cIdx[:c:c], inc.cOut[:c:c], inc.cRej[:0:c])
-		if len(rl) == 0 {
+		for _, r := range rl {
+			if !r.Status.IsRejected() {
+				clear(inc.cRej[:])
+				return 0, false
+			}
+			b := int(inc.cIdx[r.Node]) - k0
+			if b < 0 {
+				b += n
+			}
+			pw &^= 1 << b
+		}
+		if len(rl) == 0 || t == len(inc.nonLocal)-1 {
 			continue
 		}
+		// Keep the survivors for the next filter.
 		w, r := 0, 0
 		for q := range c {
 			if r < len(rl) && int(rl[r].Node) == q {
-				if !rl[r].Status.IsRejected() {
-					clear(inc.cRej[:])
-					clear(inc.cNodes[:])
-					return 0, false
-				}
-				pw &^= 1 << inc.cPos[q]
 				r++
 				continue
 			}
-			inc.cNodes[w], inc.cIdx[w], inc.cPos[w] = inc.cNodes[q], inc.cIdx[q], inc.cPos[q]
+			inc.cNodes[w], inc.cIdx[w] = inc.cNodes[q], inc.cIdx[q]
 			w++
 		}
-		clear(inc.cNodes[w:c])
-		c = w
+		if c = w; c == 0 {
+			break
+		}
 	}
-	clear(inc.cNodes[:c])
 	return pw, true
 }
 
