@@ -7,7 +7,7 @@ import (
 
 // Incremental's filter walk. The node-local filters' verdicts live in
 // bitmaps by snapshot index — known (cached), pass (every node-local
-// filter passes) and vErr (one failed) — each of words(n)+1 words, the
+// filter passes) and vErr (one failed) — each of ⌈n/64⌉+1 words, the
 // last always zero so that window can read 64 bits from any index. A
 // verdict is computed when a walk first needs it and dropped when the
 // snapshot's journal reports its node changed (syncChanges), so a known
