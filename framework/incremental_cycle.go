@@ -34,8 +34,8 @@ import (
 // each reported with Added: the non-local plugins' state follows nothing
 // else. (Node-local verdicts also follow any change to their own node
 // made through the snapshot's methods, but not what NodeLocalPlugin
-// allows them to read of other nodes, such as ImageLocality's image spread; a snapshot with
-// another node count starts over.)
+// allows them to read of other nodes, such as ImageLocality's image
+// spread; a snapshot with another node count starts over.)
 //
 // Schedule hands a cycle back (handled false) whenever it cannot
 // guarantee Schedule's outcome, before touching the random source: the
@@ -56,7 +56,7 @@ type Incremental struct {
 	filters  []incFilter // the Filter plugins not skipped, in profile order
 	nonLocal []int16     // indices into filters of those not node-local
 	// nonLocalLast: every non-local filter comes after every node-local
-	// one, so walkChunked may run them on a chunk's survivors at once.
+	// one, so walkWords may run them on a chunk's survivors at once.
 	nonLocalLast bool
 	cNodes       [incChunk]*NodeInfo
 	cIdx         [incChunk]int32
@@ -110,7 +110,7 @@ type incFilter struct {
 	local   bool
 }
 
-// incChunk is walkChunked's chunk of positions: one word of the bitmap.
+// incChunk is walkWords' chunk of positions: one word of the bitmap.
 const incChunk = 64
 
 type incPreFilter struct {
