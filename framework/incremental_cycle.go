@@ -17,16 +17,18 @@ import (
 // node-local (NodeLocalPlugin) is not run again, a plugin implementing
 // IncrementalPreFilterPlugin or IncrementalPreScorePlugin is brought up to
 // date with the pods added since (see Added), and any other runs again.
-// The verdict of the node-local Filter plugins is cached per node and
-// computed again only for a node whose NodeInfo changed (another
-// NodeInfo, or its Generation moved); the other Filter plugins run on
-// every node the cycle evaluates that no node-local plugin before them
-// rejected, in profile order (in their batch forms, a chunk of nodes at a
-// time, when they all come after the node-local ones), so that each node
-// meets its first rejecting plugin as in Schedule. The node-local Score
-// plugins' scores are cached per node until the node changes: the
-// weighted sum of those that do not normalize, the raw scores of the
-// others. Scoring is fused (incremental_score.go): the other plugins
+// The verdict of the node-local Filter plugins is cached per node, as
+// bitmaps, and computed again only for a node the snapshot changed since
+// (its journal of changed nodes says which); the other Filter plugins run
+// on every node the cycle evaluates that no node-local plugin before them
+// rejected, in profile order (in their batch forms, a chunk of 64 nodes at
+// a time, when they all come after the node-local ones), so that each
+// node meets its first rejecting plugin as in Schedule. When they all come
+// after, a cycle reads the node-local verdicts 64 nodes at a time: its
+// cost follows the words of the bitmaps, not the nodes walked. The
+// node-local Score plugins' scores are cached per node until the node
+// changes: the weighted sum of those that do not normalize, the raw
+// scores of the others. Scoring is fused (incremental_score.go): the other plugins
 // score the cycle's nodes, and each normalizing plugin whose
 // ScoreExtensions implement RangeNormalizer normalizes its row through a
 // table over the row's least to greatest score (when that is no wider
@@ -37,10 +39,10 @@ import (
 //
 // Between two cycles the snapshot may change only by pods added to it,
 // each reported with Added: the non-local plugins' state follows nothing
-// else. (Node-local verdicts also follow a change of their own node's
-// pods, by Generation, but not what NodeLocalPlugin allows them to read of
-// other nodes, such as ImageLocality's image spread; a snapshot with
-// another node count starts over.)
+// else. (Node-local verdicts also follow any change to their own node
+// made through the snapshot's methods, but not what NodeLocalPlugin
+// allows them to read of other nodes, such as ImageLocality's image
+// spread; a snapshot with another node count starts over.)
 //
 // Schedule hands a cycle back (handled false) whenever it cannot
 // guarantee Schedule's outcome, before touching the random source: the
@@ -61,10 +63,10 @@ type Incremental struct {
 	filters  []incFilter // the Filter plugins not skipped, in profile order
 	nonLocal []int16     // indices into filters of those not node-local
 	// nonLocalLast: every non-local filter comes after every node-local
-	// one, so walkChunked may run them on a chunk's survivors at once.
+	// one, so walkWords may run them on a chunk's survivors at once.
 	nonLocalLast bool
 	cNodes       [incChunk]*NodeInfo
-	cIdx, cPos   [incChunk]int32
+	cIdx         [incChunk]int32
 	cOut         [incChunk]*Status
 	cRej         [incChunk]NodeRejection
 	pre          []incPreFilter
@@ -74,19 +76,20 @@ type Incremental struct {
 	skipScore    map[string]bool
 	skippedS     []string // Result.SkippedScore
 
-	// The node-local filters' verdict per snapshot index: computed for
-	// cacheNode[k] at cacheGen[k]; cacheRej[k] is incPass, the index into
-	// filters of the first rejecting plugin, or incErr−index when that
-	// plugin failed (not a rejection).
-	cacheNode []*NodeInfo
-	cacheGen  []int64
-	cacheRej  []int16
+	// The node-local filters' verdicts by snapshot index (see
+	// incremental_walk.go): bitmaps of the nodes whose verdict is cached
+	// (known), that pass (pass) and whose plugin failed (vErr); nErr
+	// counts vErr's bits. cacheRej[k], for a known node k, is incPass, the
+	// index into filters of the first rejecting plugin, or incErr−index
+	// when that plugin failed (not a rejection).
+	known, pass, vErr []uint64
+	nErr              int
+	cacheRej          []int16
 	// The node-local Score plugins' cached scores (incScorer), valid for
 	// snapshot node k while rawNode[k] is its NodeInfo.
 	rawNode  []*NodeInfo
 	sc       incScorer
 	rejected []uint64 // the cycle's rejected positions (splitEvaluated)
-	rejPos   []int32
 
 	// added are the pods added since PreFilter (from pfFrom) and PreScore
 	// (from psFrom) last saw the snapshot; addedBuf their AddedPods.
@@ -107,7 +110,7 @@ type incFilter struct {
 	local   bool
 }
 
-// incChunk is walkChunked's chunk of positions: one word of the bitmap.
+// incChunk is walkWords' chunk of positions: one word of the bitmap.
 const incChunk = 64
 
 type incPreFilter struct {
@@ -174,7 +177,7 @@ func (inc *Incremental) reset() {
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
 	inc.state.Release()
 	inc.state = inc.newState()
-	clear(inc.cacheNode)
+	inc.dropVerdicts()
 	clear(inc.rawNode)
 	inc.sc.planned = false
 	clear(inc.skipScore)
@@ -235,8 +238,8 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 		want = n
 	}
 	walk := inc.walk
-	if inc.nonLocalLast && len(inc.nonLocal) > 0 {
-		walk = inc.walkChunked
+	if inc.nonLocalLast {
+		walk = inc.walkWords
 	}
 	m, ok := walk(ctx, pod, all, start, want)
 	if !ok {
@@ -252,8 +255,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	res.reset()
 	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, n, f, snap
 	res.SkippedFilter, res.StartIndex, res.order = inc.skippedF, start, all
-	cut, _, rejPos := res.splitEvaluated(inc.rejected, nil, m, want, false, all, nil, start, inc.rejPos)
-	inc.rejPos, res.evaluated = rejPos, cut
+	res.evaluated, _, _ = res.splitEvaluated(inc.rejected, nil, m, want, false, all, nil, start, false, nil)
 	switch {
 	case len(res.feasible) == 0:
 		return nil, false
@@ -337,10 +339,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 	}
 	inc.skippedF = sortedKeys(state.skipFilter)
 	n := len(all)
-	inc.cacheNode = grow(inc.cacheNode, n)
-	inc.cacheGen = grow(inc.cacheGen, n)
-	inc.cacheRej = grow(inc.cacheRej, n)
-	clear(inc.cacheNode)
+	inc.initVerdicts(n)
 	inc.rawNode = grow(inc.rawNode, n)
 	clear(inc.rawNode)
 	inc.sc.planned = false
@@ -359,11 +358,12 @@ func (inc *Incremental) syncChanges(snap *Snapshot) {
 		var ok bool
 		inc.dirty, ok = snap.changedSince(inc.seq, inc.dirty[:0])
 		if !ok {
-			clear(inc.cacheNode)
+			inc.dropVerdicts()
 			clear(inc.rawNode)
 		}
 		for _, k := range inc.dirty {
-			inc.cacheNode[k], inc.rawNode[k] = nil, nil
+			inc.dropVerdict(int(k))
+			inc.rawNode[k] = nil
 		}
 		inc.seq = seq
 	}
@@ -484,101 +484,6 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 	return true
 }
 
-// walk filters the nodes from position 0 (node start) on, as
-// filterNodes would, until the (want+1)-th feasible node or the last
-// node, marking the rejected positions in inc.rejected, and returns the
-// number of positions walked; false when a Filter plugin failed on a
-// walked node (not a rejection).
-func (inc *Incremental) walk(ctx context.Context, pod *PodInfo, all []*NodeInfo, start, want int) (int, bool) {
-	n := len(all)
-	rej := inc.rejected
-	found := 0
-	var word uint64
-	m := n
-	k := start
-	for p := 0; p < n; p++ {
-		if k == n {
-			k = 0
-		}
-		ni := all[k]
-		v := inc.localVerdict(ctx, pod, ni, k)
-		k++
-		// The non-local plugins before the first node-local rejecter
-		// run: the node meets them first in Schedule.
-		rejected := false
-		if len(inc.nonLocal) > 0 {
-			limit := int16(len(inc.filters))
-			if v != incPass {
-				limit = v
-				if v <= incErr {
-					limit = incErr - v
-				}
-			}
-			for _, j := range inc.nonLocal {
-				if j >= limit {
-					break
-				}
-				if st := inc.filters[j].pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
-					if !st.IsRejected() {
-						return 0, false
-					}
-					rejected = true
-					break
-				}
-			}
-		}
-		if !rejected && v != incPass {
-			if v <= incErr {
-				return 0, false
-			}
-			rejected = true
-		}
-		if rejected {
-			word |= 1 << (p & 63)
-		} else if found++; found > want {
-			m = p + 1
-			rej[p>>6] = word
-			break
-		}
-		if p&63 == 63 || p == n-1 {
-			rej[p>>6] = word
-			word = 0
-		}
-	}
-	return m, true
-}
-
-// localVerdict is the node-local filters' verdict on ni, snapshot node
-// k: the cached one while ni is the NodeInfo it was computed for, at the
-// same Generation.
-func (inc *Incremental) localVerdict(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int) int16 {
-	if inc.cacheNode[k] == ni && inc.cacheGen[k] == ni.Generation {
-		return inc.cacheRej[k]
-	}
-	return inc.filterLocal(ctx, pod, ni, k)
-}
-
-// filterLocal runs the node-local Filter plugins on ni, snapshot node k,
-// in order until the first that does not pass, and caches the outcome.
-func (inc *Incremental) filterLocal(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int) int16 {
-	v := incPass
-	for j := range inc.filters {
-		e := &inc.filters[j]
-		if !e.local {
-			continue
-		}
-		if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
-			v = int16(j)
-			if !st.IsRejected() {
-				v = incErr - int16(j)
-			}
-			break
-		}
-	}
-	inc.cacheNode[k], inc.cacheGen[k], inc.cacheRej[k] = ni, ni.Generation, v
-	return v
-}
-
 // releaseReplaced releases the values of before (the state's entries
 // before a plugin's PreFilter or PreScore ran again) that the state no
 // longer holds, as the end of a Schedule cycle releases its state: a
@@ -609,75 +514,4 @@ func (inc *Incremental) releaseReplaced(before *[]stateEntry) {
 			r.Release()
 		}
 	}
-}
-
-// walkChunked is walk when every non-local filter comes after the
-// node-local ones (the default profile's order): it goes through the
-// positions a chunk (one bitmap word) at a time, takes the cached
-// node-local verdicts, then runs each non-local filter once on the
-// chunk's survivors, in their batch form when they have one (as
-// filterNodes does), and stops at the chunk holding the (want+1)-th
-// feasible node. Each node meets the plugins in profile order, so the
-// verdicts are walk's; it reports a failing plugin (false) on any node of
-// the chunk, past the cut too (the caller then runs Schedule, which
-// decides whether the failure counts).
-func (inc *Incremental) walkChunked(ctx context.Context, pod *PodInfo, all []*NodeInfo, start, want int) (int, bool) {
-	n := len(all)
-	found, k := 0, start
-	for p0 := 0; p0 < n; p0 += incChunk {
-		p1 := min(p0+incChunk, n)
-		var word uint64
-		c := 0
-		for p := p0; p < p1; p++ {
-			if k == n {
-				k = 0
-			}
-			ni := all[k]
-			v := inc.localVerdict(ctx, pod, ni, k)
-			switch {
-			case v == incPass:
-				inc.cNodes[c], inc.cIdx[c], inc.cPos[c] = ni, int32(k), int32(p)
-				c++
-			case v <= incErr:
-				return 0, false
-			default:
-				word |= 1 << (p & 63)
-			}
-			k++
-		}
-		for _, j := range inc.nonLocal {
-			if c == 0 {
-				break
-			}
-			e := &inc.filters[j]
-			rl := filterChunk(ctx, inc.state, pod, e.pl, e.batch, e.rejects, inc.cNodes[:c:c], inc.cIdx[:c:c], inc.cOut[:c:c], inc.cRej[:0:c])
-			if len(rl) == 0 {
-				continue
-			}
-			w, r := 0, 0
-			for q := range c {
-				if r < len(rl) && int(rl[r].Node) == q {
-					if !rl[r].Status.IsRejected() {
-						clear(inc.cRej[:])
-						return 0, false
-					}
-					word |= 1 << (inc.cPos[q] & 63)
-					r++
-					continue
-				}
-				inc.cNodes[w], inc.cIdx[w], inc.cPos[w] = inc.cNodes[q], inc.cIdx[q], inc.cPos[q]
-				w++
-			}
-			c = w
-		}
-		inc.rejected[p0>>6] = word
-		if found+c > want {
-			m := int(inc.cPos[want-found]) + 1
-			clear(inc.cNodes[:])
-			return m, true
-		}
-		found += c
-	}
-	clear(inc.cNodes[:])
-	return n, true
 }

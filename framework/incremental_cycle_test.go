@@ -112,7 +112,21 @@ func (f *fakeZoneScoreInc) PreScoreAfterAdd(_ context.Context, st *framework.Cyc
 	return addToCounts(st, zoneScoreKey+framework.StateKey(f.name), added)
 }
 
+// fakeBroken is a node-local Filter that fails (an error, not a
+// rejection) on the nodes labelled broken.
+type fakeBroken struct{}
+
+func (fakeBroken) Name() string                      { return "Broken" }
+func (fakeBroken) NodeLocal(*framework.PodInfo) bool { return true }
+func (fakeBroken) Filter(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
+	if n.Node().Labels["broken"] != "" {
+		return framework.AsStatus(fmt.Errorf("node %s is broken", n.Name()))
+	}
+	return nil
+}
+
 var (
+	_ framework.NodeLocalPlugin            = fakeBroken{}
 	_ framework.IncrementalPreFilterPlugin = (*fakeZoneCapInc)(nil)
 	_ framework.IncrementalPreScorePlugin  = (*fakeZoneScoreInc)(nil)
 )
@@ -130,8 +144,9 @@ type incCase struct {
 }
 
 func drawIncCase(t *rapid.T) incCase {
-	n := rapid.SampledFrom([]int{1, 2, 5, 12, 40, 130, 260}).Draw(t, "nodes")
+	n := rapid.SampledFrom([]int{1, 2, 5, 12, 40, 63, 64, 65, 130, 260}).Draw(t, "nodes")
 	zones := rapid.IntRange(1, 4).Draw(t, "zones")
+	broken := rapid.IntRange(0, 3).Draw(t, "broken") == 0 // some nodes fail the Broken filter
 	var nodes []*framework.Node
 	for i := range n {
 		w := builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).Label("zone", fmt.Sprintf("z%d", i%zones)).
@@ -146,6 +161,9 @@ func drawIncCase(t *rapid.T) incCase {
 		}
 		if rapid.IntRange(0, 4).Draw(t, "image") == 0 {
 			w = w.Image(300<<20, "web:1")
+		}
+		if broken && rapid.IntRange(0, 2*n).Draw(t, "brokenNode") == 0 {
+			w = w.Label("broken", "yes")
 		}
 		nodes = append(nodes, w.Obj())
 	}
@@ -218,6 +236,16 @@ func drawIncCase(t *rapid.T) incCase {
 			explain = append(explain, "(first)")
 		}
 	}
+	if broken {
+		// Anywhere among the default filters (before or after the
+		// non-local ones: PodTopologySpread, InterPodAffinity).
+		if err := reg.Register("Broken", func(any, framework.Handle) (framework.Plugin, error) { return fakeBroken{}, nil }); err != nil {
+			t.Fatal(err)
+		}
+		at := rapid.IntRange(0, len(prof.Filter)).Draw(t, "brokenAt")
+		prof.Filter = slices.Insert(slices.Clone(prof.Filter), at, "Broken")
+		explain = append(explain, fmt.Sprintf("Broken at %d", at))
+	}
 	if extra&1 != 0 {
 		add("ZoneCap", &fakeZoneCap{name: "ZoneCap", limit: limit}, true, false)
 		add("ZoneScore", &fakeZoneScore{name: "ZoneScore"}, false, true)
@@ -235,7 +263,11 @@ func drawIncCase(t *rapid.T) incCase {
 	if rapid.Bool().Draw(t, "sampled") {
 		k = rapid.IntRange(1, n).Draw(t, "k")
 	}
-	return incCase{snap: snap, fw: fw, tmpl: tmpl, k: k, start: rapid.IntRange(0, n-1).Draw(t, "start"),
+	start := rapid.IntRange(0, n-1).Draw(t, "start")
+	if rapid.Bool().Draw(t, "startNearEnd") {
+		start = n - 1 - rapid.IntRange(0, min(3, n-1)).Draw(t, "fromEnd")
+	}
+	return incCase{snap: snap, fw: fw, tmpl: tmpl, k: k, start: start,
 		seed: rapid.Uint64().Draw(t, "seed"), repl: rapid.IntRange(1, 40).Draw(t, "replicas"), explain: fmt.Sprint(explain)}
 }
 
@@ -305,5 +337,76 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 	})
 	if handled == 0 {
 		t.Fatal("Incremental never handled a cycle: the property compared Schedule with itself")
+	}
+}
+
+// TestIncrementalVerdictErrors: a node whose node-local filter fails
+// makes Incremental hand the cycle back exactly when the node is among the
+// positions walked (up to the (k+1)-th feasible node), where Schedule
+// reports the error; past it both decide the cycle. 130 nodes (three
+// bitmap words, the last partial), all feasible but the broken one.
+func TestIncrementalVerdictErrors(t *testing.T) {
+	tests := []struct {
+		name          string
+		broken, start int
+		k             int
+		nonLocal      bool // a non-local filter (passing every node) after the node-local ones
+		handled       bool
+	}{
+		{name: "before the cut", broken: 5, start: 0, k: 10, handled: false},
+		{name: "at the last walked position", broken: 10, start: 0, k: 10, handled: false},
+		{name: "just past the cut", broken: 11, start: 0, k: 10, handled: true},
+		{name: "past the cut, same word", broken: 40, start: 0, k: 10, handled: true},
+		{name: "past the cut, later word", broken: 100, start: 0, k: 10, handled: true},
+		{name: "walked after the wrap", broken: 3, start: 125, k: 10, handled: false},
+		{name: "not reached after the wrap", broken: 8, start: 125, k: 10, handled: true},
+		{name: "skipped by the start", broken: 124, start: 125, k: 10, handled: true},
+		{name: "every node walked", broken: 124, start: 125, k: 0, handled: false},
+		{name: "non-local: before the cut", broken: 70, start: 64, k: 10, nonLocal: true, handled: false},
+		{name: "non-local: past the cut, same word", broken: 100, start: 64, k: 10, nonLocal: true, handled: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var nodes []*framework.Node
+			for i := range 130 {
+				w := builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).Label("zone", "z").
+					Allocatable(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"})
+				if i == tt.broken {
+					w = w.Label("broken", "yes")
+				}
+				nodes = append(nodes, w.Obj())
+			}
+			snap := framework.MustSnapshot(nodes, nil)
+			reg := scheduling.NewDefaultRegistry()
+			prof := scheduling.DefaultProfile()
+			for name, p := range map[string]framework.Plugin{"Broken": fakeBroken{}, "ZoneCap": &fakeZoneCap{name: "ZoneCap", limit: 1000}} {
+				if err := reg.Register(name, func(any, framework.Handle) (framework.Plugin, error) { return p, nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			prof.Filter = append(slices.Clone(prof.Filter), "Broken")
+			if tt.nonLocal {
+				prof.PreFilter = append(slices.Clone(prof.PreFilter), "ZoneCap")
+				prof.Filter = append(prof.Filter, "ZoneCap")
+			}
+			fw, err := framework.NewFramework(reg, prof)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pod, err := framework.NewPodInfo(builder.MakePod().Name("web").Label("app", "web").Req(map[string]string{"cpu": "1"}).Obj())
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: tt.start, NumFeasibleToFind: tt.k, SkipExplanation: true}
+			inc := fw.NewIncremental(nil)
+			defer inc.Close()
+			for cycle := range 2 { // the second reads the cached verdicts
+				_, handled := inc.Schedule(context.Background(), snap, pod, opts)
+				_, errS := fw.Schedule(context.Background(), nil, snap, pod, opts)
+				if handled != tt.handled || handled != (errS == nil) {
+					t.Fatalf("cycle %d: handled %v, want %v (Schedule's error: %v)", cycle, handled, tt.handled, errS)
+				}
+			}
+		})
 	}
 }

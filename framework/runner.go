@@ -431,7 +431,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 		return nil
 	}
 	statuses, plugins := rec.statuses, rec.plugins
-	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, sc.rejPos)
+	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, true, sc.rejPos)
 	sc.rejPos = rejPos
 	res.evaluated = cut
 	// The diagnosis names each rejecting plugin once: collect the distinct

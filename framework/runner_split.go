@@ -12,14 +12,14 @@ import "math/bits"
 // evaluated prefix ends before the (want+1)-th feasible node or at the
 // first error (looked for only when mayFail: some filter returned
 // something other than a rejection), whichever comes first (kube counts
-// neither); it returns that end, the error status (nil if none) and the
-// rejected positions before the end, in increasing order, in rejBuf's
-// array (grown as needed).
+// neither); it returns that end, the error status (nil if none) and,
+// when listRejected, the rejected positions before the end, in increasing
+// order, in rejBuf's array (grown as needed; nil otherwise).
 //
 // Position p is candidates[(start+p) mod len(candidates)], whose snapshot
 // index is candIdx of that candidates index, or the index itself when
 // candIdx is nil (the candidates are the snapshot's nodes).
-func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want int, mayFail bool, candidates []*NodeInfo, candIdx []int32, start int, rejBuf []int32) (cut int, failure *Status, rejPos []int32) {
+func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want int, mayFail bool, candidates []*NodeInfo, candIdx []int32, start int, listRejected bool, rejBuf []int32) (cut int, failure *Status, rejPos []int32) {
 	n := len(candidates)
 	nw := (m + 63) >> 6
 	rejected = rejected[:nw]
@@ -71,7 +71,9 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 		w = cut - nr
 	}
 	feasible := grow(r.feasible, w)
-	rejPos = grow(rejBuf, nr)
+	if listRejected {
+		rejPos = grow(rejBuf, nr)
+	}
 	positionsOf(rejected[:(cut+63)>>6], cut, feasible, rejPos)
 	nodes, idx := grow(r.feasibleCache, w), grow(r.feasibleBuf, w)
 	nodes = nodes[:len(feasible)]
@@ -94,8 +96,8 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 }
 
 // positionsOf writes the positions [0, cut) whose bit is clear in
-// rejected to feasible and those whose bit is set to rejPos, both in
-// increasing order; their lengths are those counts.
+// rejected to feasible and those whose bit is set to rejPos (unless it is
+// nil), both in increasing order; their lengths are those counts.
 func positionsOf(rejected []uint64, cut int, feasible, rejPos []int32) {
 	fi, ri := 0, 0
 	for i, word := range rejected {
@@ -104,7 +106,7 @@ func positionsOf(rejected []uint64, cut int, feasible, rejPos []int32) {
 			f &= 1<<rest - 1
 			word &= 1<<rest - 1
 		}
-		for ; word != 0; word &= word - 1 {
+		for ; word != 0 && rejPos != nil; word &= word - 1 {
 			rejPos[ri] = base + int32(bits.TrailingZeros64(word))
 			ri++
 		}

@@ -90,7 +90,11 @@ func TestPropSplitEvaluated(t *testing.T) {
 				given[p] = fail
 			}
 		}
-		cut, failure, rejected := r.splitEvaluated(bitmap, given, len(statuses), want, mayFail, candidates, candIdx, start, nil)
+		list := rapid.Bool().Draw(t, "listRejected")
+		cut, failure, rejected := r.splitEvaluated(bitmap, given, len(statuses), want, mayFail, candidates, candIdx, start, list, nil)
+		if !list {
+			wantRejected = nil
+		}
 		if cut != wantCut || failure != wantFailure {
 			t.Fatalf("cut %d failure %v, want %d %v", cut, failure, wantCut, wantFailure)
 		}
