@@ -32,10 +32,10 @@ type stateEntry struct {
 type CycleState struct {
 	mu      sync.Mutex
 	entries atomic.Pointer[[]stateEntry]
-	// first holds the list of the state's first write, which most states
-	// (one value, the caller's handle, before the plugins write theirs)
-	// then read without having allocated it; a list is never changed once
-	// stored, so first is used once.
+	// first and firstList are the list of values the state's first Write
+	// stores, kept inside the state: a state with one value (commonly its
+	// caller's handle, written before the plugins run) costs no allocation
+	// beyond itself. A stored list is never changed, so they serve once.
 	first     [1]stateEntry
 	firstList []stateEntry
 
