@@ -32,9 +32,6 @@ func (c *Cluster) assume(key, node string) (*framework.PodInfo, error) {
 	if cp.state != StatePending {
 		return nil, fmt.Errorf("scheduling: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
 	}
-	if _, ok := c.snap.Get(node); !ok {
-		return nil, fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
-	}
 	a := &struct { // one allocation for the pod, its PodInfo and records
 		pod   framework.Pod
 		info  framework.PodInfo
@@ -46,7 +43,11 @@ func (c *Cluster) assume(key, node string) (*framework.PodInfo, error) {
 	a.info.Pod = &a.pod
 	a.bound = clusterPod{info: &a.info, state: StateBound}
 	a.rec = clusterPod{info: &a.info, state: StateAssumed, bound: &a.bound}
+	// The snapshot finds the node (a missing one leaves it unchanged).
 	if err := c.snapAdd(&a.info); err != nil {
+		if _, ok := c.snap.Get(node); !ok {
+			return nil, fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
+		}
 		return nil, err
 	}
 	c.replacePod(key, cp, true, &a.rec)
