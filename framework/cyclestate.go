@@ -32,6 +32,12 @@ type stateEntry struct {
 type CycleState struct {
 	mu      sync.Mutex
 	entries atomic.Pointer[[]stateEntry]
+	// first and firstList are the list of values the state's first Write
+	// stores, kept inside the state: a state with one value (commonly its
+	// caller's handle, written before the plugins run) costs no allocation
+	// beyond itself. A stored list is never changed, so they serve once.
+	first     [1]stateEntry
+	firstList []stateEntry
 
 	snapshot *Snapshot
 	// skipFilter and skipScore are the plugins whose PreFilter or PreScore
@@ -65,6 +71,11 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 	var old []stateEntry
 	if p := c.entries.Load(); p != nil {
 		old = *p
+	} else if c.firstList == nil {
+		c.first[0] = stateEntry{key, val}
+		c.firstList = c.first[:]
+		c.entries.Store(&c.firstList)
+		return
 	}
 	next := make([]stateEntry, 0, len(old)+1)
 	for _, e := range old {
@@ -122,6 +133,7 @@ func (c *CycleState) Release() {
 			r.Release()
 		}
 	}
+	c.first[0] = stateEntry{} // nothing reads the state any more
 }
 
 // Snapshot returns the snapshot of the cycle (set by the runner).

@@ -18,20 +18,19 @@ import (
 // with spec.nodeName set and no nominated node) counts on the node from now
 // on. A pod that is not pending or a missing node is an error naming both.
 func (c *Cluster) Assume(namespace, name, node string) error {
-	return c.assume(podKey(namespace, name), node)
+	_, err := c.assume(podKey(namespace, name), node)
+	return err
 }
 
-// assume is Assume for the pod key (namespace/name).
-func (c *Cluster) assume(key, node string) error {
+// assume is Assume for the pod key (namespace/name); it returns the
+// assumed pod's PodInfo.
+func (c *Cluster) assume(key, node string) (*framework.PodInfo, error) {
 	cp, ok := c.pods[key]
 	if !ok {
-		return fmt.Errorf("scheduling: assume: unknown pod %s", key)
+		return nil, fmt.Errorf("scheduling: assume: unknown pod %s", key)
 	}
 	if cp.state != StatePending {
-		return fmt.Errorf("scheduling: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
-	}
-	if _, ok := c.snap.Get(node); !ok {
-		return fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
+		return nil, fmt.Errorf("scheduling: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
 	}
 	a := &struct { // one allocation for the pod, its PodInfo and records
 		pod   framework.Pod
@@ -44,11 +43,15 @@ func (c *Cluster) assume(key, node string) error {
 	a.info.Pod = &a.pod
 	a.bound = clusterPod{info: &a.info, state: StateBound}
 	a.rec = clusterPod{info: &a.info, state: StateAssumed, bound: &a.bound}
+	// The snapshot finds the node (a missing one leaves it unchanged).
 	if err := c.snapAdd(&a.info); err != nil {
-		return err
+		if _, ok := c.snap.Get(node); !ok {
+			return nil, fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
+		}
+		return nil, err
 	}
-	c.setPod(key, &a.rec)
-	return nil
+	c.replacePod(key, cp, true, &a.rec)
+	return &a.info, nil
 }
 
 // Forget undoes Assume: the pod leaves its node and is pending again. A pod
@@ -96,6 +99,6 @@ func (c *Cluster) bind(key, node string) error {
 	if b == nil || b.info != cp.info {
 		b = &clusterPod{info: cp.info, state: StateBound}
 	}
-	c.setPod(key, b)
+	c.replacePod(key, cp, true, b)
 	return nil
 }

@@ -306,6 +306,12 @@ func (c *Cluster) WithFork(fn func() error) error {
 // index entry, journaled. A replacement keeps the pod's UID.
 func (c *Cluster) setPod(key string, cp *clusterPod) {
 	old, had := c.pods[key]
+	c.replacePod(key, old, had, cp)
+}
+
+// replacePod is setPod for a caller that looked the key's record up
+// (old; had: there is one).
+func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterPod) {
 	c.indexGroup(key, old, cp)
 	if cp == nil {
 		delete(c.pods, key)
@@ -534,7 +540,7 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod)
 		rec = new(clusterPod)
 	}
 	*rec = clusterPod{info: pi, state: state}
-	c.setPod(key, rec)
+	c.replacePod(key, nil, false, rec) // the key is new
 	return nil
 }
 

@@ -36,14 +36,17 @@ func groupKeys(p *framework.Pod) (label, kube string) {
 // from to record to (either may be nil). It is setPod's bookkeeping, and
 // its own undo with the arguments swapped.
 func (c *Cluster) indexGroup(key string, from, to *clusterPod) {
+	var label, kube string
 	if from != nil {
-		label, kube := groupKeys(from.info.Pod)
+		label, kube = groupKeys(from.info.Pod)
 		gated := len(from.info.Pod.Spec.SchedulingGates) > 0
 		c.unindex(label, key, from.state, gated)
 		c.unindex(kube, key, from.state, gated)
 	}
 	if to != nil {
-		label, kube := groupKeys(to.info.Pod)
+		if from == nil || to.info.Pod != from.info.Pod { // a bind keeps the pod
+			label, kube = groupKeys(to.info.Pod)
+		}
 		gated := len(to.info.Pod.Spec.SchedulingGates) > 0
 		c.index(label, key, to.state, gated)
 		c.index(kube, key, to.state, gated)

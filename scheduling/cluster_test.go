@@ -431,3 +431,25 @@ func TestPropForkRevertRestoresExactly(t *testing.T) {
 		}
 	})
 }
+
+// TestAssumeUnknownNodeNamesIt: assuming a pod on a node the cluster lacks
+// is an error naming the pod and the node (the snapshot finds the node;
+// assume names it), and the pod stays pending and off every node.
+func TestAssumeUnknownNodeNamesIt(t *testing.T) {
+	c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, []*framework.Pod{clPod("a", "1", "1Gi")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, node := range []string{"nope", ""} {
+		err := c.Assume("default", "a", node)
+		if want := fmt.Sprintf("scheduling: assume: pod default/a: node %q not found", node); err == nil || err.Error() != want {
+			t.Errorf("Assume on %q: %v, want %q", node, err, want)
+		}
+	}
+	if r, ok := c.Pod("default", "a"); !ok || r.State != StatePending {
+		t.Errorf("pod after the failed assumes: %+v", r)
+	}
+	if ni, _ := c.Snapshot().Get("n1"); len(ni.Pods) != 0 {
+		t.Errorf("n1 holds %d pods", len(ni.Pods))
+	}
+}

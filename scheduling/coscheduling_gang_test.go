@@ -263,3 +263,39 @@ func TestCoschedulingGatedGang(t *testing.T) {
 		t.Errorf("after ungating: bound %d assumed %d, want 3 and 0", bound, assumed)
 	}
 }
+
+// TestGangIndexFollowsGroupLabelUpdate: updating a bound pod to another
+// pod group's label moves it between the groups' counts, and the
+// journal's undo moves it back (indexGroup reads each record's own pod).
+func TestGangIndexFollowsGroupLabelUpdate(t *testing.T) {
+	c, err := NewClusterFrom([]*framework.Node{csNode("n0")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := func(group string) *framework.Pod {
+		p := st.MakePod().Name("p").Namespace("ns").UID("u1").Node("n0").Obj()
+		p.Labels = map[string]string{framework.PodGroupLabel: group}
+		return p
+	}
+	if err := c.AddPod(pod("a")); err != nil {
+		t.Fatal(err)
+	}
+	counts := func() [4]int {
+		ta, aa := c.PodGroupCounts("ns", "a")
+		tb, ab := c.PodGroupCounts("ns", "b")
+		return [4]int{ta, aa, tb, ab}
+	}
+	c.Fork()
+	if err := c.UpdatePod(pod("b")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := counts(), [4]int{0, 0, 1, 1}; got != want {
+		t.Errorf("after the update: counts (a total, a placed, b total, b placed) %v, want %v", got, want)
+	}
+	if err := c.Revert(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := counts(), [4]int{1, 1, 0, 0}; got != want {
+		t.Errorf("after Revert: counts %v, want %v", got, want)
+	}
+}

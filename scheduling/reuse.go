@@ -207,7 +207,10 @@ func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, 
 	if reused || !s.reuseEnabled(prof) {
 		return
 	}
-	if res == nil || len(res.Totals) < 2 {
+	if res == nil || len(res.Totals) < 2 || (qp.signed && qp.sig == "") {
+		// An unsignable pod's ranking would serve no one: reusedNode
+		// drops a ranking whose signature is not a next pod's, and no
+		// pod's is "".
 		prof.batch = nil
 		return
 	}

@@ -375,3 +375,34 @@ func TestPropRankingPopBest(t *testing.T) {
 		}
 	})
 }
+
+// TestKeepRankingSkipsUnsignablePods: a cycle whose pod is known
+// unsignable keeps no ranking (none could reuse it: reusedNode matches
+// signatures, and no pod's is ""), while a signed pod's or a not yet
+// signed one's is kept; both remember the cycle as the profile's last.
+func TestKeepRankingSkipsUnsignablePods(t *testing.T) {
+	s, _, _ := reuseEnv(t, nodesOf("4", "4"), reuseProfile(config.LeastAllocated))
+	prof := s.profiles[DefaultSchedulerName]
+	res := &framework.Result{Totals: make([]int64, 2)}
+	for _, tc := range []struct {
+		name   string
+		sig    framework.PodSignature
+		signed bool
+		kept   bool
+	}{{"unsignable", "", true, false}, {"signed", `{"x":1}`, true, true}, {"not signed yet", "", false, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			prof.batch = nil
+			s.cycle++
+			qp := &queuedPod{key: "default/a"}
+			qp.PodInfo = &framework.PodInfo{Pod: replica("a")}
+			qp.sig, qp.signed = tc.sig, tc.signed
+			s.keepRanking(prof, qp, "n1", res, false)
+			if got := prof.batch != nil; got != tc.kept {
+				t.Errorf("ranking kept: %v, want %v", got, tc.kept)
+			}
+			if prof.last != (lastCycle{cycle: s.cycle, node: "n1"}) {
+				t.Errorf("last cycle %+v, want %d on n1", prof.last, s.cycle)
+			}
+		})
+	}
+}

@@ -196,6 +196,15 @@ type Scheduler struct {
 	replicas *replicaEval
 	// replicaCycles counts the cycles replicas' evaluators computed.
 	replicaCycles int
+	// replicaHandle and replicaState, while a capacity question's
+	// detached replica's cycle runs (replicaAdder), are the memory of that
+	// cycle's handle and first state, each taken once (cycleHandle,
+	// newState): nothing keeps a replica's handle or state past its cycle
+	// (its binding is synchronous and releases the state, and a replica
+	// that waits, fails or is rejected ends the question's replicaAdder),
+	// so the question reuses one of each.
+	replicaHandle *schedCycleHandle
+	replicaState  *framework.CycleState
 	workload      schedWorkload
 	onDecision    func(Decision)
 	decisionMu    sync.Mutex
@@ -635,6 +644,18 @@ type schedCycleHandle struct {
 	bindingLocked bool
 }
 
+// cycleHandle returns a new handle for a cycle under prof: for a
+// detached replica's, replicaHandle reset (taken once).
+func (s *Scheduler) cycleHandle(prof *schedProfile) *schedCycleHandle {
+	h := s.replicaHandle
+	if h == nil {
+		return &schedCycleHandle{s: s, prof: prof}
+	}
+	s.replicaHandle = nil
+	*h = schedCycleHandle{s: s, prof: prof}
+	return h
+}
+
 // Clone returns the handle itself: it is shared by cloned states.
 func (h *schedCycleHandle) Clone() framework.StateData { return h }
 
@@ -782,7 +803,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		s.failed(qp, d, nil, nil, &framework.NominatingInfo{Mode: framework.ModeOverride}, false)
 		return d
 	}
-	h := &schedCycleHandle{s: s, prof: prof}
+	h := s.cycleHandle(prof)
 	var state *framework.CycleState
 	node := ""
 	nominatedFailed := false

@@ -9,8 +9,16 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
+// newState returns a new cycle state holding the cycle's handle h: for a
+// detached replica's cycle, replicaState emptied (taken once).
 func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
-	st := framework.NewCycleState()
+	st := s.replicaState
+	if st == nil {
+		st = framework.NewCycleState()
+	} else {
+		s.replicaState = nil
+		*st = framework.CycleState{}
+	}
 	st.Write(schedHandleKey, h)
 	return st
 }
@@ -251,14 +259,14 @@ type schedBinding struct {
 // starts (or, synchronously, runs) the binding cycle.
 func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	if err := s.cluster.assume(qp.key, node); err != nil {
+	assumed, err := s.cluster.assume(qp.key, node)
+	if err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)
 		state.Release()
 		return d
 	}
 	s.nominator.remove(qp.key)
-	assumed, _, _ := s.cluster.podInfo(qp.key)
 	fw := prof.fw
 	if st := fw.RunReservePluginsReserve(ctx, state, assumed, node); !st.IsSuccess() {
 		fw.RunReservePluginsUnreserve(ctx, state, assumed, node)

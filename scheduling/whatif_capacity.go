@@ -45,6 +45,16 @@ type replicaAdder struct {
 	eval     *replicaEval // nil when the profile allows none
 	// evalTried: newReplicaEval ran (eval is its answer).
 	evalTried bool
+	// sig is the replicas' pod signature (Framework.SignPod), computed
+	// once, when signed, for the detached replicas of a sameSpec question:
+	// a signature is a function of what a pod's scheduling reads (its
+	// spec, labels and namespace, never its name), which replicas share.
+	sig    framework.PodSignature
+	signed bool
+	// h and state are the handle and first state of a detached replica's
+	// cycle, reset for each one (Scheduler.replicaHandle, replicaState).
+	h     schedCycleHandle
+	state framework.CycleState
 }
 
 // replicaEval is a framework.Incremental for the cycles of one capacity
@@ -80,6 +90,17 @@ func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 	h := &schedCycleHandle{s: s, prof: prof}
 	init := func(st *framework.CycleState) { st.Write(schedHandleKey, h) }
 	return &replicaEval{fw: prof.fw, inc: prof.fw.NewIncremental(init)}
+}
+
+// signature returns the replicas' signature, pi a replica's PodInfo.
+func (a *replicaAdder) signature(ctx context.Context, s *Scheduler, pi *framework.PodInfo) framework.PodSignature {
+	if !a.signed {
+		if prof, err := s.profileFor(pi.Pod); err == nil {
+			a.sig = prof.fw.SignPod(ctx, pi)
+		}
+		a.signed = true
+	}
+	return a.sig
 }
 
 // close releases the evaluator's state.
@@ -158,7 +179,13 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 		s.signal()
 		async := s.async
 		s.async = false
-		d = s.scheduleCycle(ctx, s.queue.detached(&r.qp, pi, key, s.clock.Now()))
+		qp := s.queue.detached(&r.qp, pi, key, s.clock.Now())
+		if a.sameSpec {
+			qp.sig, qp.signed = a.signature(ctx, s, pi), true
+		}
+		s.replicaHandle, s.replicaState = &a.h, &a.state
+		d = s.scheduleCycle(ctx, qp)
+		s.replicaHandle, s.replicaState = nil, nil
 		s.async = async
 	}
 	s.replicas = nil

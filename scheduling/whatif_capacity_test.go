@@ -2,9 +2,14 @@ package scheduling
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -78,5 +83,107 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 	}
 	if _, ok := s.WaitingPod("default", "held"); !ok {
 		t.Fatal("held no longer waits after the Revert")
+	}
+}
+
+// TestCapacityReusesRankingsAsPlain: replicas of a signable template
+// (requests only) on nodes that each take one replica reuse the previous
+// replica's ranking (kube's pod-signature reuse: the node chosen last no
+// longer fits), and the replica path (replicaAdder, which signs the
+// template once for every replica) decides each replica as adding it with
+// SchedulePod does — reused cycles included — and leaves the cluster as
+// it was.
+func TestCapacityReusesRankingsAsPlain(t *testing.T) {
+	var nodes []*framework.Node
+	for i := range 12 {
+		cpu := []string{"1", "1500m", "1800m"}[i%3]
+		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", []string{"a", "b"}[i%2]).
+			Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "110"}).Obj())
+	}
+	cluster, err := NewClusterFrom(nodes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// reuseProfile: kube's default profile without PodTopologySpread's
+	// system defaults, which make every pod unsignable.
+	w, err := NewWhatIf(cluster, NewDefaultRegistry(), []framework.Profile{reuseProfile(config.LeastAllocated)}, WithSeed(3), WithClock(framework.NewFakeClock(time.Unix(0, 0))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := st.MakePod().Name("web").Namespace("default").Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()
+	before := wiCapture(w)
+	run := func(plain bool) (*CapacityAnswer, []Decision) {
+		var ds []Decision
+		w.s.onDecision = func(d Decision) { ds = append(ds, d) }
+		w.plainCapacity = plain
+		defer func() { w.s.onDecision, w.plainCapacity = nil, false }()
+		ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wiUnchanged(t, w, before)
+		return ans, ds
+	}
+	want, wantDs := run(true)
+	got, gotDs := run(false)
+	reused := 0
+	for _, d := range wantDs {
+		if d.FastPath == FastPathReused {
+			reused++
+		}
+	}
+	if reused < 2 || want.Replicas != len(nodes) {
+		t.Fatalf("plain path: %d replicas, %d reused cycles; the test wants %d and some reused", want.Replicas, reused, len(nodes))
+	}
+	opts := cmp.Options{cmpopts.IgnoreFields(Decision{}, "Result"), cmpopts.EquateEmpty()}
+	if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
+		t.Errorf("decisions differ (-plain +fast):\n%s", diff)
+	}
+	if diff := cmp.Diff(want.Placements, got.Placements); diff != "" {
+		t.Errorf("placements differ (-plain +fast):\n%s", diff)
+	}
+}
+
+// TestReplicaCycleMemory: a detached replica's cycle takes the question's
+// handle and state (Scheduler.replicaHandle, replicaState) once each, as
+// new — the previous replica's values, snapshot and preemption victims
+// gone — and without allocating; the next cycle gets its own.
+func TestReplicaCycleMemory(t *testing.T) {
+	s, _, _ := reuseEnv(t, nodesOf("4"), reuseProfile(config.LeastAllocated))
+	prof := s.profiles[DefaultSchedulerName]
+	var a replicaAdder
+	a.h = schedCycleHandle{s: s, victims: []string{"default/old"}, bindingLocked: true}
+	a.state.SetSnapshot(s.cluster.Snapshot())
+	a.state.Write("x", wcReleasable{released: new(int)})
+	a.state.Release()
+	var h *schedCycleHandle
+	var st *framework.CycleState
+	s.replicaHandle, s.replicaState = &a.h, &a.state
+	h = s.cycleHandle(prof)
+	st = s.newState(h)
+	if h != &a.h || st != &a.state || s.replicaHandle != nil || s.replicaState != nil {
+		t.Fatal("the replica's memory was not taken (once)")
+	}
+	if want := (schedCycleHandle{s: s, prof: prof}); !cmp.Equal(*h, want, cmp.AllowUnexported(schedCycleHandle{}), cmpopts.IgnoreFields(schedCycleHandle{}, "s", "prof")) || h.s != s || h.prof != prof {
+		t.Errorf("handle not reset: %+v", *h)
+	}
+	if got, ok := schedHandleFrom(st); !ok || got != h {
+		t.Error("state does not hold the handle")
+	}
+	if _, err := st.Read("x"); err == nil || st.Snapshot() != nil {
+		t.Error("state keeps the previous replica's value or snapshot")
+	}
+	if h2 := s.cycleHandle(prof); h2 == h {
+		t.Error("the handle was handed out twice")
+	}
+	if st2 := s.newState(h); st2 == st {
+		t.Error("the state was handed out twice")
+	}
+	st.Release() // as a replica's binding does
+	if n := testing.AllocsPerRun(10, func() {
+		s.replicaHandle, s.replicaState = &a.h, &a.state
+		s.newState(s.cycleHandle(prof)).Release()
+	}); n != 0 {
+		t.Errorf("a replica's handle and state: %v allocations, want 0", n)
 	}
 }
