@@ -47,13 +47,48 @@ func (pl *InterPodAffinity) NormalizeRange(_ context.Context, state *framework.C
 		}
 		return true
 	}
-	diff := int64(len(out)) - 1
-	for i := range out {
-		f := float64(0)
-		if diff > 0 {
-			f = float64(framework.MaxNodeScore) * (float64(int64(i)) / float64(diff))
-		}
-		out[i] = int64(f)
-	}
+	ipaNormalizeTable(out)
 	return true
+}
+
+// ipaNormalizeTable sets out[i] to ipaNormalizeOne(i, len(out)−1), the
+// float arithmetic of NormalizeScore, without a division per entry: for
+// a span d below 2³², 100·i/d is stepped in integers (quotient q,
+// remainder r) and the float is computed only where r == 0. Elsewhere
+// the exact quotient lies at least 1/d from an integer while the two
+// float roundings move it by under 100·2⁻⁵² ≈ 2.2·10⁻¹⁴, so it truncates
+// to q.
+func ipaNormalizeTable(out []int64) {
+	d := int64(len(out)) - 1
+	if d <= 0 || d >= 1<<32 {
+		for i := range out {
+			out[i] = ipaNormalizeOne(int64(i), d)
+		}
+		return
+	}
+	stepQ, stepR := framework.MaxNodeScore/d, framework.MaxNodeScore%d
+	var q, r int64
+	out[0] = 0
+	for i := int64(1); i <= d; i++ {
+		q, r = q+stepQ, r+stepR
+		if r >= d {
+			q, r = q+1, r-d
+		}
+		if r == 0 {
+			out[i] = ipaNormalizeOne(i, d)
+		} else {
+			out[i] = q
+		}
+	}
+}
+
+// ipaNormalizeOne is NormalizeScore's score of a node v above the row's
+// least, d the row's span: int64(100 × (float64(v) / float64(d))), 0
+// when d == 0.
+func ipaNormalizeOne(v, d int64) int64 {
+	f := float64(0)
+	if d > 0 {
+		f = float64(framework.MaxNodeScore) * (float64(v) / float64(d))
+	}
+	return int64(f)
 }
