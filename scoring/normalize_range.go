@@ -54,10 +54,12 @@ func (pl *InterPodAffinity) NormalizeRange(_ context.Context, state *framework.C
 // ipaNormalizeTable sets out[i] to ipaNormalizeOne(i, len(out)−1), the
 // float arithmetic of NormalizeScore, without a division per entry: for
 // a span d below 2³², 100·i/d is stepped in integers (quotient q,
-// remainder r) and the float is computed only where r == 0. Elsewhere
-// the exact quotient lies at least 1/d from an integer while the two
-// float roundings move it by under 100·2⁻⁵² ≈ 2.2·10⁻¹⁴, so it truncates
-// to q.
+// remainder r). Where r ≠ 0 the exact quotient lies at least 1/d from an
+// integer while the two float roundings move it by under
+// 100·2⁻⁵² ≈ 2.2·10⁻¹⁴, so it truncates to q. Where r == 0, i/d is q/100
+// exactly, whose correctly rounded quotient is the same float as
+// float64(q)/100, so the entry is ipaNormalizeOne(q, 100): q, or q − 1
+// where the float falls short (29/100 gives 28), from ipaWholeShort.
 func ipaNormalizeTable(out []int64) {
 	d := int64(len(out)) - 1
 	if d <= 0 || d >= 1<<32 {
@@ -69,18 +71,28 @@ func ipaNormalizeTable(out []int64) {
 	stepQ, stepR := framework.MaxNodeScore/d, framework.MaxNodeScore%d
 	var q, r int64
 	out[0] = 0
-	for i := int64(1); i <= d; i++ {
+	for i := 1; i < len(out); i++ {
 		q, r = q+stepQ, r+stepR
 		if r >= d {
 			q, r = q+1, r-d
 		}
-		if r == 0 {
-			out[i] = ipaNormalizeOne(i, d)
-		} else {
-			out[i] = q
+		short := ipaWholeShort[q&127]
+		if r != 0 {
+			short = 0
 		}
+		out[i] = q - short
 	}
 }
+
+// ipaWholeShort[q], q ≤ 100, is q − ipaNormalizeOne(q, 100): 1 where
+// NormalizeScore's float arithmetic gives q − 1 for a node whose exact
+// normalized score is the integer q.
+var ipaWholeShort = func() (t [128]int64) {
+	for q := range int64(framework.MaxNodeScore) + 1 {
+		t[q] = q - ipaNormalizeOne(q, framework.MaxNodeScore)
+	}
+	return t
+}()
 
 // ipaNormalizeOne is NormalizeScore's score of a node v above the row's
 // least, d the row's span: int64(100 × (float64(v) / float64(d))), 0
