@@ -669,6 +669,12 @@ func ipaNormalizeRow(scores []int64) {
 		maxCount = max(maxCount, s)
 	}
 	diff := maxCount - minCount
+	if x, ok := ipaDividerFor(diff); ok && len(scores) > 0 {
+		for i, s := range scores {
+			scores[i] = x.of(s - minCount)
+		}
+		return
+	}
 	norm := func(s int64) int64 { return ipaNormalizeOne(s-minCount, diff) }
 	if len(scores) > 0 && batchMapValues(scores, minCount, maxCount, norm) {
 		return

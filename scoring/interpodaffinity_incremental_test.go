@@ -167,3 +167,38 @@ func TestInterPodAffinityScoresHostnameByNode(t *testing.T) {
 		}
 	}
 }
+
+// TestPropInterPodAffinityNormalizeRowMatchesFloat: NormalizeScoreBatch's
+// row normalization (a multiplication per node for spans up to
+// ipaDivMax, the float formula beyond) gives every node what
+// NormalizeScore's float arithmetic (kube-scheduler v1.36
+// interpodaffinity/scoring.go) gives, on rows of narrow, wide and huge
+// spans with both ends present.
+func TestPropInterPodAffinityNormalizeRowMatchesFloat(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lo := rapid.Int64Range(-1e6, 1e6).Draw(t, "lo")
+		span := rapid.SampledFrom([]int64{0, 1, 2, 3, 100, 255, 256, 400, 1000, 12345, ipaDivMax - 1, ipaDivMax, ipaDivMax + 1, 1 << 40}).Draw(t, "span")
+		row := []int64{lo, lo + span}
+		for _, v := range rapid.SliceOfN(rapid.Int64Range(0, span), 0, 60).Draw(t, "row") {
+			row = append(row, lo+v)
+		}
+		// The values whose exact normalized score is whole (29/100 and
+		// the like), where the float may fall short.
+		for _, q := range rapid.SliceOfN(rapid.Int64Range(0, 100), 0, 10).Draw(t, "whole") {
+			if span%100 == 0 {
+				row = append(row, lo+q*(span/100))
+			}
+		}
+		got := append([]int64(nil), row...)
+		ipaNormalizeRow(got)
+		for i, v := range row {
+			want := int64(0)
+			if span > 0 {
+				want = int64(float64(fw.MaxNodeScore) * (float64(v-lo) / float64(span)))
+			}
+			if got[i] != want {
+				t.Fatalf("raw %d in [%d, %d]: row %d, NormalizeScore %d", v, lo, lo+span, got[i], want)
+			}
+		}
+	})
+}
