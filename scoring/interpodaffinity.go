@@ -569,8 +569,9 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
-// read once and, from the pod index, a snapshot node costs one slice read
-// per topology key.
+// read once and, from the pod index, a snapshot node costs two slice reads
+// per topology key (its domain, the domain's score), one for a key whose
+// domains are numbered by node (hostname).
 func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	s, err := ipaReadScoreState(state)
 	if err != nil || s.fast == nil {
