@@ -126,6 +126,10 @@ type ipaFastScores struct {
 	keys []string
 	tvs  []*framework.TopologyValues
 	dom  [][]int64
+	// byNode[k] reports that tvs[k] numbers every snapshot node's value
+	// by the node's index (a hostname key: one node per value, none
+	// without it), so that dom[k] is read by snapshot index directly.
+	byNode []bool
 	// pool, when set, recycles the large dom slices (see Release).
 	pool *sync.Pool
 }
@@ -143,6 +147,7 @@ func (f *ipaFastScores) slot(key string) int {
 	tv := f.snap.TopologyValues(key)
 	f.keys = append(f.keys, key)
 	f.tvs = append(f.tvs, tv)
+	f.byNode = append(f.byNode, ipaNumberedByNode(tv))
 	var dom []int64
 	if n := len(tv.Values); n >= ipaPoolMin && f.pool != nil {
 		if h, ok := f.pool.Get().(*[]int64); ok && cap(*h) >= n {
@@ -155,6 +160,20 @@ func (f *ipaFastScores) slot(key string) int {
 	}
 	f.dom = append(f.dom, dom)
 	return len(f.keys) - 1
+}
+
+// ipaNumberedByNode reports whether tv numbers each node's value by the
+// node's snapshot index (Domain[i] == i for every node).
+func ipaNumberedByNode(tv *framework.TopologyValues) bool {
+	if len(tv.Values) != len(tv.Domain) {
+		return false
+	}
+	for i, id := range tv.Domain {
+		if id != int32(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // addDomains adds, for every value of dc's key, perPod × dc.Count and
@@ -457,7 +476,8 @@ func (pl *InterPodAffinity) Score(_ context.Context, state *framework.CycleState
 // key of the terms at play: hostname, zone, rack...).
 const ipaHoistMax = 8
 
-// ipaHoisted is one topology key's value numbering and scores by value.
+// ipaHoisted is one topology key's value numbering and scores by value;
+// a nil domain means the scores are by snapshot node index.
 type ipaHoisted struct {
 	domain []int32
 	score  []int64
@@ -465,9 +485,39 @@ type ipaHoisted struct {
 
 // ipaScoreHoisted sets out[i] to the sum over the keys hs of the score of
 // snapshot node idx[i]'s domain, with loops of their own for one, two and
-// three keys (hostname, zone, rack: the common cases).
+// three keys (hostname, zone, rack: the common cases). Only hs[0] may be
+// numbered by node (nil domain): its score is then one load per node.
 func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 	out = out[:len(idx)]
+	if len(hs) > 0 && hs[0].domain == nil {
+		s0, rest := hs[0].score, hs[1:]
+		switch len(rest) {
+		case 0:
+			for i, k := range idx {
+				out[i] = s0[k]
+			}
+		case 1:
+			d1, s1 := rest[0].domain, rest[0].score
+			for i, k := range idx {
+				score := s0[k]
+				if id := d1[k]; id >= 0 {
+					score += s1[id]
+				}
+				out[i] = score
+			}
+		default:
+			for i, k := range idx {
+				score := s0[k]
+				for x := range rest {
+					if id := rest[x].domain[k]; id >= 0 {
+						score += rest[x].score[id]
+					}
+				}
+				out[i] = score
+			}
+		}
+		return
+	}
 	switch len(hs) {
 	case 1:
 		d0, s0 := hs[0].domain, hs[0].score
@@ -519,8 +569,9 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
-// read once and, from the pod index, a snapshot node costs one slice read
-// per topology key.
+// read once and, from the pod index, a snapshot node costs two slice reads
+// per topology key (its domain, the domain's score), one for a key whose
+// domains are numbered by node (hostname).
 func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
 	s, err := ipaReadScoreState(state)
 	if err != nil || s.fast == nil {
@@ -539,8 +590,14 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 		// numbering and scores hoisted out of the loop.
 		var buf [ipaHoistMax]ipaHoisted
 		hs := buf[:len(f.keys)]
+		byNode := false // hs[0] is numbered by node
 		for x := range hs {
 			hs[x] = ipaHoisted{domain: f.tvs[x].Domain, score: f.dom[x]}
+			if f.byNode[x] && !byNode {
+				hs[x] = hs[0]
+				hs[0] = ipaHoisted{score: f.dom[x]}
+				byNode = true
+			}
 		}
 		ipaScoreHoisted(hs, idx, out)
 		return nil
@@ -613,13 +670,13 @@ func ipaNormalizeRow(scores []int64) {
 		maxCount = max(maxCount, s)
 	}
 	diff := maxCount - minCount
-	norm := func(s int64) int64 {
-		f := float64(0)
-		if diff > 0 {
-			f = float64(framework.MaxNodeScore) * (float64(s-minCount) / float64(diff))
+	if x, ok := ipaDividerFor(diff); ok && len(scores) > 0 {
+		for i, s := range scores {
+			scores[i] = x.of(s - minCount)
 		}
-		return int64(f)
+		return
 	}
+	norm := func(s int64) int64 { return ipaNormalizeOne(s-minCount, diff) }
 	if len(scores) > 0 && batchMapValues(scores, minCount, maxCount, norm) {
 		return
 	}
@@ -636,10 +693,6 @@ func ipaNormalize(scores framework.NodeScoreList) {
 	}
 	diff := maxCount - minCount
 	for i := range scores {
-		f := float64(0)
-		if diff > 0 {
-			f = float64(framework.MaxNodeScore) * (float64(scores[i].Score-minCount) / float64(diff))
-		}
-		scores[i].Score = int64(f)
+		scores[i].Score = ipaNormalizeOne(scores[i].Score-minCount, diff)
 	}
 }

@@ -1,0 +1,204 @@
+package scoring
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// TestInterPodAffinityNormalizeTable: the table NormalizeRange builds
+// without a division per entry equals NormalizeScore's float arithmetic
+// (kube-scheduler v1.36 interpodaffinity/scoring.go, NormalizeScore:
+// int64(MaxNodeScore × (float64(s − min) / float64(max − min)))) at every
+// entry, for every span up to 3,000 and some wider ones — among them the
+// spans where 100·i/span is an integer the float misses by one (29/100).
+func TestInterPodAffinityNormalizeTable(t *testing.T) {
+	spans := []int64{4096, 9999, 10000, 65536, 100003}
+	for d := int64(0); d <= 3000; d++ {
+		spans = append(spans, d)
+	}
+	for _, d := range spans {
+		out := make([]int64, d+1)
+		ipaNormalizeTable(out)
+		for i, got := range out {
+			want := int64(0)
+			if d > 0 {
+				want = int64(float64(fw.MaxNodeScore) * (float64(i) / float64(d)))
+			}
+			if got != want {
+				t.Fatalf("span %d, entry %d: table %d, NormalizeScore %d", d, i, got, want)
+			}
+		}
+	}
+	if got := ipaNormalizeOne(29, 100); got != 28 {
+		t.Fatalf("ipaNormalizeOne(29, 100) = %d, want 28 (the float misses the integer)", got)
+	}
+}
+
+// ipaHostnameCluster draws a cluster whose nodes all carry a distinct
+// hostname label (so the scores of host-keyed terms are numbered by
+// node), most of them a zone, existing pods with terms of either key, and
+// a template labelled app=a or app=b whose terms (drawn, plus, most
+// often, a preferred host anti-affinity to its own app, as a capacity
+// template's) its replicas come to match as they are placed.
+func ipaHostnameCluster(t *rapid.T) ipaScoreCluster {
+	var c ipaScoreCluster
+	for i := range rapid.IntRange(1, 7).Draw(t, "nodes") {
+		name := fmt.Sprintf("node%d", i)
+		labels := map[string]string{"host": name}
+		if rapid.IntRange(0, 3).Draw(t, name+".hasZone") > 0 {
+			labels["zone"] = rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, name+".zone")
+		}
+		c.nodes = append(c.nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}})
+		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
+			c.pods = append(c.pods, ipaGenScorePod(t, fmt.Sprintf("%s-p%d", name, j), name))
+		}
+	}
+	c.pod = ipaGenScorePod(t, "incoming", "")
+	app := rapid.SampledFrom([]string{"a", "b"}).Draw(t, "app")
+	c.pod.Labels["app"] = app
+	if rapid.IntRange(0, 3).Draw(t, "ownAnti") > 0 {
+		a := c.pod.Spec.Affinity
+		if a == nil {
+			a = &fw.Affinity{}
+			c.pod.Spec.Affinity = a
+		}
+		if a.PodAntiAffinity == nil {
+			a.PodAntiAffinity = &fw.PodAntiAffinity{}
+		}
+		a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
+			fw.WeightedPodAffinityTerm{Weight: int32(rapid.IntRange(1, 100).Draw(t, "ownAnti.w")), PodAffinityTerm: fw.PodAffinityTerm{
+				TopologyKey: "host", LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": app}}}})
+	}
+	c.args = config.InterPodAffinityArgs{
+		HardPodAffinityWeight:              int32(rapid.IntRange(0, 100).Draw(t, "hard")),
+		IgnorePreferredTermsOfExistingPods: rapid.Bool().Draw(t, "ignore"),
+	}
+	return c
+}
+
+// TestPropInterPodAffinityHostnameAfterAddMatchesPreScore: on clusters
+// where every node has its own hostname (host-keyed scores read by
+// snapshot index in ScoreBatch), with zone terms beside them, required
+// and preferred terms of the template and of existing and added pods in
+// both directions, namespaces, and replicas that start matching terms as
+// they are placed, PreScoreAfterAdd round after round leaves what a fresh
+// PreScore computes: the statuses, Score and ScoreBatch (with and without
+// indices) of the window, both normalizations, Score of every other node.
+func TestPropInterPodAffinityHostnameAfterAddMatchesPreScore(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaHostnameCluster(t)
+		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{rapid.IntRange(1, 3).Draw(t, "parallelism")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
+		incrCheckPreScore(t, pl.(*InterPodAffinity), snap, fw.MustPodInfo(c.pod), other, true)
+	})
+}
+
+// TestInterPodAffinityScoresHostnameByNode: on the capacity template's
+// cluster (st.CapacityCluster), the state keeps the hostname key's scores
+// numbered by node and the zone's not, and ScoreBatch with the runner's
+// indices, Score and the reference walk agree on every node after
+// replicas are placed — so the property test above exercises the path.
+func TestInterPodAffinityScoresHostnameByNode(t *testing.T) {
+	ctx := context.Background()
+	nodes, pods, ns := st.CapacityCluster(60, 3)
+	tmpl := st.CapacitySpreadTemplate()
+	tmpl.Spec.Affinity.PodAffinity = &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{{
+		Weight: 7, PodAffinityTerm: fw.PodAffinityTerm{TopologyKey: st.VariedZoneKey, LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web-v2"}}}}}}
+	run, err := st.NewCapacityRun(nodes, pods, ns, tmpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := p.(*InterPodAffinity)
+	state := fw.NewCycleState()
+	state.SetSnapshot(run.Snap)
+	if s := pl.PreScore(ctx, state, run.Tmpl, run.Snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
+		t.Fatal(s)
+	}
+	for round := range 150 {
+		added, err := run.Add()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pi := run.Incoming()
+		window, idx := run.Window(40, 17)
+		if s := pl.PreScoreAfterAdd(ctx, state, pi, window, added); !s.IsSuccess() {
+			t.Fatalf("round %d: PreScoreAfterAdd: %v", round, s)
+		}
+		s, err := ipaReadScoreState(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for x, key := range s.fast.keys {
+			if want := key == st.VariedHostKey; s.fast.byNode[x] != want {
+				t.Fatalf("round %d: key %s numbered by node = %v, want %v", round, key, s.fast.byNode[x], want)
+			}
+		}
+		out := make([]int64, len(window))
+		if s := pl.ScoreBatch(ctx, state, pi, window, idx, out); s != nil {
+			t.Fatal(s)
+		}
+		ref := &InterPodAffinity{args: config.DefaultInterPodAffinityArgs(), parallelism: 1, reference: true}
+		fresh := fw.NewCycleState()
+		fresh.SetSnapshot(run.Snap)
+		if s := ref.PreScore(ctx, fresh, pi, window); !s.IsSuccess() {
+			t.Fatal(s)
+		}
+		for i, ni := range window {
+			v, _ := pl.Score(ctx, state, pi, ni)
+			want, _ := ref.Score(ctx, fresh, pi, ni)
+			if out[i] != want || v != want {
+				t.Fatalf("round %d, node %s: ScoreBatch %d, Score %d, reference %d", round, ni.Name(), out[i], v, want)
+			}
+		}
+	}
+}
+
+// TestPropInterPodAffinityNormalizeRowMatchesFloat: NormalizeScoreBatch's
+// row normalization (a multiplication per node for spans up to
+// ipaDivMax, the float formula beyond) gives every node what
+// NormalizeScore's float arithmetic (kube-scheduler v1.36
+// interpodaffinity/scoring.go) gives, on rows of narrow, wide and huge
+// spans with both ends present.
+func TestPropInterPodAffinityNormalizeRowMatchesFloat(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lo := rapid.Int64Range(-1e6, 1e6).Draw(t, "lo")
+		span := rapid.SampledFrom([]int64{0, 1, 2, 3, 100, 255, 256, 400, 1000, 12345, ipaDivMax - 1, ipaDivMax, ipaDivMax + 1, 1 << 40}).Draw(t, "span")
+		row := []int64{lo, lo + span}
+		for _, v := range rapid.SliceOfN(rapid.Int64Range(0, span), 0, 60).Draw(t, "row") {
+			row = append(row, lo+v)
+		}
+		// The values whose exact normalized score is whole (29/100 and
+		// the like), where the float may fall short.
+		for _, q := range rapid.SliceOfN(rapid.Int64Range(0, 100), 0, 10).Draw(t, "whole") {
+			if span%100 == 0 {
+				row = append(row, lo+q*(span/100))
+			}
+		}
+		got := append([]int64(nil), row...)
+		ipaNormalizeRow(got)
+		for i, v := range row {
+			want := int64(0)
+			if span > 0 {
+				want = int64(float64(fw.MaxNodeScore) * (float64(v-lo) / float64(span)))
+			}
+			if got[i] != want {
+				t.Fatalf("raw %d in [%d, %d]: row %d, NormalizeScore %d", v, lo, lo+span, got[i], want)
+			}
+		}
+	})
+}
