@@ -259,13 +259,21 @@ func (sc *incScorer) normalize(ctx context.Context, state *CycleState, pod *PodI
 	return true
 }
 
-// bounds returns row's least and greatest score.
+// bounds returns row's least and greatest score (four at a time, in two
+// independent pairs).
 func bounds(row []int64) (lo, hi int64) {
 	lo, hi = math.MaxInt64, math.MinInt64
-	for _, v := range row {
+	lo1, hi1 := lo, hi
+	j := 0
+	for ; j+4 <= len(row); j += 4 {
+		r := row[j : j+4 : j+4]
+		lo, hi = min(lo, r[0], r[1]), max(hi, r[0], r[1])
+		lo1, hi1 = min(lo1, r[2], r[3]), max(hi1, r[2], r[3])
+	}
+	for _, v := range row[j:] {
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	return lo, hi
+	return min(lo, lo1), max(hi, hi1)
 }
 
 // addWeighted adds w·row[j] to totals[j] and returns the or of the
