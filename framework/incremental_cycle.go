@@ -461,7 +461,7 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 			return false
 		}
 		if inc.skipScore[e.name] != skip {
-			changed = true
+			changed, inc.sc.actValid = true, false
 			if skip {
 				inc.skipScore[e.name] = true
 			} else {

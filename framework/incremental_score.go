@@ -31,21 +31,28 @@ type incScorer struct {
 	// norm[s] other than 0 (valid records or not): while it is 0, every
 	// cached node scores 0 and the row costs nothing per node.
 	off []int
+	// nBad counts the snapshot nodes whose record's second entry is not 0.
+	nBad int
 
-	// Per cycle: the active others (as scoreRun wants them), the rows of
+	// The active others (as scoreRun wants them) and the names and
+	// weights of the plugins that score, in profile order, while actValid
+	// (until the skipped plugins change); per cycle: the rows of
 	// norm then of the active others (nf scores each), a table, and the
 	// list handed to a NormalizeScore without a batch form.
-	act     []scorePlugin
-	calls   []ScorePlugin
-	batches []BatchScorePlugin
-	actIx   []int
-	rows    []int64
-	lo, hi  []int64 // the bounds of norm's rows
-	table   []int64
-	list    NodeScoreList
-	one     [1]*NodeInfo
-	oneIdx  [1]int32
-	out     [1]int64
+	act      []scorePlugin
+	calls    []ScorePlugin
+	batches  []BatchScorePlugin
+	actIx    []int
+	names    []string
+	weights  []int64
+	actValid bool
+	rows     []int64
+	lo, hi   []int64 // the bounds of norm's rows
+	table    []int64
+	list     NodeScoreList
+	one      [1]*NodeInfo
+	oneIdx   [1]int32
+	out      [1]int64
 }
 
 // incScorePlugin is a Score plugin as incScorer runs it.
@@ -93,6 +100,7 @@ func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, node
 	clear(sc.rec) // every norm score 0: off counts none
 	sc.off = grow(sc.off, len(sc.norm))
 	clear(sc.off)
+	sc.nBad, sc.actValid = 0, false
 	sc.planned = true
 }
 
@@ -111,23 +119,10 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 	if idx == nil || len(idx) != nf || !sc.planned {
 		return 0, false
 	}
-	// The plugins that score this cycle, in profile order.
-	sc.act, sc.calls, sc.batches, sc.actIx = sc.act[:0], sc.calls[:0], sc.batches[:0], sc.actIx[:0]
-	res.ScorePlugins, res.Weights = res.ScorePlugins[:0], res.Weights[:0]
-	o := 0
-	for i, sp := range inc.f.score {
-		name := sp.Name()
-		if o < len(sc.others) && sc.others[o].at == i {
-			if !inc.skipScore[name] {
-				e := &sc.others[o]
-				sc.act, sc.calls, sc.batches, sc.actIx = append(sc.act, sp), append(sc.calls, e.call), append(sc.batches, e.batch), append(sc.actIx, o)
-			}
-			o++
-		}
-		if !inc.skipScore[name] {
-			res.ScorePlugins, res.Weights = append(res.ScorePlugins, name), append(res.Weights, sp.weight)
-		}
+	if !sc.actValid {
+		sc.activate(inc.f, inc.skipScore)
 	}
+	res.ScorePlugins, res.Weights = append(res.ScorePlugins[:0], sc.names...), append(res.Weights[:0], sc.weights...)
 	nn, na := len(sc.norm), len(sc.act)
 	sc.rows = grow(sc.rows, (nn+na)*nf)
 	totals := res.Totals[:nf]
@@ -141,9 +136,12 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 		if ni := nodes[j]; rawNode[k] != ni && !inc.scoreNode(ctx, pod, ni, k) {
 			return 0, false
 		}
-		b := int(k) * stride
-		totals[j] = rec[b]
-		bad |= uint64(rec[b+1])
+		totals[j] = rec[int(k)*stride]
+	}
+	if sc.nBad != 0 {
+		for _, k := range idx {
+			bad |= uint64(rec[int(k)*stride+1])
+		}
 	}
 	// A norm row whose scores are all 0 (off) is gathered only if its
 	// plugin cannot normalize it through a table.
@@ -230,6 +228,29 @@ func (sc *incScorer) gather(s int, idx []int32, nf int) (lo, hi int64) {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return lo, hi
+}
+
+// activate lists the plugins that score while skip holds the skipped
+// ones: the active others and the names and weights of all, in profile
+// order.
+func (sc *incScorer) activate(f *Framework, skip map[string]bool) {
+	sc.act, sc.calls, sc.batches, sc.actIx = sc.act[:0], sc.calls[:0], sc.batches[:0], sc.actIx[:0]
+	sc.names, sc.weights = sc.names[:0], sc.weights[:0]
+	o := 0
+	for i, sp := range f.score {
+		name := sp.Name()
+		if o < len(sc.others) && sc.others[o].at == i {
+			if !skip[name] {
+				e := &sc.others[o]
+				sc.act, sc.calls, sc.batches, sc.actIx = append(sc.act, sp), append(sc.calls, e.call), append(sc.batches, e.batch), append(sc.actIx, o)
+			}
+			o++
+		}
+		if !skip[name] {
+			sc.names, sc.weights = append(sc.names, name), append(sc.weights, sp.weight)
+		}
+	}
+	sc.actValid = true
 }
 
 // rowPlugin is the plugin of row s: norm's, then the active others'.
@@ -323,7 +344,9 @@ func (inc *Incremental) scoreNode(ctx context.Context, pod *PodInfo, ni *NodeInf
 		sc.off[i] += b2i(v != 0) - b2i(r[2+i] != 0)
 		r[2+i] = v
 	}
-	r[0], r[1] = sum, int64(bad&^scoreMask)
+	bad &^= scoreMask
+	sc.nBad += b2i(bad != 0) - b2i(r[1] != 0)
+	r[0], r[1] = sum, int64(bad)
 	inc.rawNode[k] = ni
 	return true
 }
