@@ -271,11 +271,12 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	}
 	res.SkippedScore = inc.skippedS
 	res.Totals = grow(res.Totals, len(nodes))
-	if !inc.score(ctx, pod, res) {
+	constant, ok := inc.score(ctx, pod, res)
+	if !ok {
 		inc.reset()
 		return nil, false
 	}
-	res.selectHost(opts.Rand, opts.TopN)
+	res.selectHostPlus(opts.Rand, opts.TopN, constant)
 	return res, true
 }
 
@@ -460,7 +461,7 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 			return false
 		}
 		if inc.skipScore[e.name] != skip {
-			changed = true
+			changed, inc.sc.actValid = true, false
 			if skip {
 				inc.skipScore[e.name] = true
 			} else {

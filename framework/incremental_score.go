@@ -27,21 +27,32 @@ type incScorer struct {
 	others  []incScorePlugin
 	stride  int
 	rec     []int64
+	// off[s] counts the snapshot nodes whose record holds a raw score of
+	// norm[s] other than 0 (valid records or not): while it is 0, every
+	// cached node scores 0 and the row costs nothing per node.
+	off []int
+	// nBad counts the snapshot nodes whose record's second entry is not 0.
+	nBad int
 
-	// Per cycle: the active others (as scoreRun wants them), the rows of
+	// The active others (as scoreRun wants them) and the names and
+	// weights of the plugins that score, in profile order, while actValid
+	// (until the skipped plugins change); per cycle: the rows of
 	// norm then of the active others (nf scores each), a table, and the
 	// list handed to a NormalizeScore without a batch form.
-	act     []scorePlugin
-	calls   []ScorePlugin
-	batches []BatchScorePlugin
-	actIx   []int
-	rows    []int64
-	lo, hi  []int64 // the bounds of norm's rows
-	table   []int64
-	list    NodeScoreList
-	one     [1]*NodeInfo
-	oneIdx  [1]int32
-	out     [1]int64
+	act      []scorePlugin
+	calls    []ScorePlugin
+	batches  []BatchScorePlugin
+	actIx    []int
+	names    []string
+	weights  []int64
+	actValid bool
+	rows     []int64
+	lo, hi   []int64 // the bounds of norm's rows
+	table    []int64
+	list     NodeScoreList
+	one      [1]*NodeInfo
+	oneIdx   [1]int32
+	out      [1]int64
 }
 
 // incScorePlugin is a Score plugin as incScorer runs it.
@@ -86,40 +97,32 @@ func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, node
 	}
 	sc.stride = 2 + len(sc.norm)
 	sc.rec = grow(sc.rec, sc.stride*nodes)
+	clear(sc.rec) // every norm score 0: off counts none
+	sc.off = grow(sc.off, len(sc.norm))
+	clear(sc.off)
+	sc.nBad, sc.actValid = 0, false
 	sc.planned = true
 }
 
 // score sets res.Totals (grown to the feasible nodes) to the totals
-// scoreFeasible would give over res's feasible nodes and res.ScorePlugins
-// and Weights to the plugins that scored, leaving Normalized and Raw
-// empty; false, before res's ranking, when it cannot vouch for them: a
-// plugin failed (Score or NormalizeScore), a score is out of range, the
-// nodes are not the snapshot's own, or ctx is done. Schedule then reports
-// the failure.
-func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bool {
+// scoreFeasible would give over res's feasible nodes less constant, the
+// part every node gets (which the ranking adds: selectHostPlus), and
+// res.ScorePlugins and Weights to the plugins that scored, leaving
+// Normalized and Raw empty; false, before res's ranking, when it cannot
+// vouch for them: a plugin failed (Score or NormalizeScore), a score is
+// out of range, the nodes are not the snapshot's own, or ctx is done.
+// Schedule then reports the failure.
+func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (constant int64, ok bool) {
 	sc, state := &inc.sc, inc.state
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	if idx == nil || len(idx) != nf || !sc.planned {
-		return false
+		return 0, false
 	}
-	// The plugins that score this cycle, in profile order.
-	sc.act, sc.calls, sc.batches, sc.actIx = sc.act[:0], sc.calls[:0], sc.batches[:0], sc.actIx[:0]
-	res.ScorePlugins, res.Weights = res.ScorePlugins[:0], res.Weights[:0]
-	o := 0
-	for i, sp := range inc.f.score {
-		name := sp.Name()
-		if o < len(sc.others) && sc.others[o].at == i {
-			if !inc.skipScore[name] {
-				e := &sc.others[o]
-				sc.act, sc.calls, sc.batches, sc.actIx = append(sc.act, sp), append(sc.calls, e.call), append(sc.batches, e.batch), append(sc.actIx, o)
-			}
-			o++
-		}
-		if !inc.skipScore[name] {
-			res.ScorePlugins, res.Weights = append(res.ScorePlugins, name), append(res.Weights, sp.weight)
-		}
+	if !sc.actValid {
+		sc.activate(inc.f, inc.skipScore)
 	}
+	res.ScorePlugins, res.Weights = append(res.ScorePlugins[:0], sc.names...), append(res.Weights[:0], sc.weights...)
 	nn, na := len(sc.norm), len(sc.act)
 	sc.rows = grow(sc.rows, (nn+na)*nf)
 	totals := res.Totals[:nf]
@@ -131,22 +134,24 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
 	for j, k := range idx {
 		if ni := nodes[j]; rawNode[k] != ni && !inc.scoreNode(ctx, pod, ni, k) {
-			return false
+			return 0, false
 		}
-		b := int(k) * stride
-		totals[j] = rec[b]
-		bad |= uint64(rec[b+1])
+		totals[j] = rec[int(k)*stride]
 	}
+	if sc.nBad != 0 {
+		for _, k := range idx {
+			bad |= uint64(rec[int(k)*stride+1])
+		}
+	}
+	// A norm row whose scores are all 0 (off) is gathered only if its
+	// plugin cannot normalize it through a table.
 	sc.lo, sc.hi = grow(sc.lo, nn), grow(sc.hi, nn)
 	for s := range nn {
-		row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
-		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-		for j, k := range idx[:nf] {
-			v := rec[int(k)*stride+2+s]
-			row[j] = v
-			lo, hi = min(lo, v), max(hi, v)
+		if sc.off[s] == 0 && sc.norm[s].ranged != nil {
+			sc.lo[s], sc.hi[s] = 0, 0
+			continue
 		}
-		sc.lo[s], sc.hi[s] = lo, hi
+		sc.lo[s], sc.hi[s] = sc.gather(s, idx, nf)
 	}
 	// The other plugins score the cycle's nodes, as scoreFeasible runs them.
 	if na > 0 {
@@ -159,10 +164,10 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 		r.release()
 		inc.f.batch.Put(bs)
 		if failed {
-			return false
+			return 0, false
 		}
 	}
-	var constant int64 // the weighted scores every node gets
+	// constant: the weighted scores every node gets.
 	for s := range nn + na {
 		e := sc.rowPlugin(s)
 		row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
@@ -173,7 +178,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 		}
 		if e.ranged == nil {
 			if !sc.normalize(ctx, state, pod, e, nodes, row) {
-				return false
+				return 0, false
 			}
 			bad |= addWeighted(totals, row, w)
 			continue
@@ -197,20 +202,55 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 				continue
 			}
 		}
+		if s < nn && sc.off[s] == 0 {
+			sc.gather(s, idx, nf) // skipped above
+		}
 		if !sc.normalize(ctx, state, pod, e, nodes, row) {
-			return false
+			return 0, false
 		}
 		bad |= addWeighted(totals, row, w)
 	}
 	if bad&^scoreMask != 0 || ctx.Err() != nil {
-		return false
+		return 0, false
 	}
-	if constant != 0 {
-		for j := range totals {
-			totals[j] += constant
+	return constant, true
+}
+
+// gather copies norm[s]'s cached raw scores of the snapshot nodes idx
+// (nf of them) to its row and returns their bounds.
+func (sc *incScorer) gather(s int, idx []int32, nf int) (lo, hi int64) {
+	row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
+	rec, stride := sc.rec, sc.stride
+	lo, hi = math.MaxInt64, math.MinInt64
+	for j, k := range idx[:nf] {
+		v := rec[int(k)*stride+2+s]
+		row[j] = v
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// activate lists the plugins that score while skip holds the skipped
+// ones: the active others and the names and weights of all, in profile
+// order.
+func (sc *incScorer) activate(f *Framework, skip map[string]bool) {
+	sc.act, sc.calls, sc.batches, sc.actIx = sc.act[:0], sc.calls[:0], sc.batches[:0], sc.actIx[:0]
+	sc.names, sc.weights = sc.names[:0], sc.weights[:0]
+	o := 0
+	for i, sp := range f.score {
+		name := sp.Name()
+		if o < len(sc.others) && sc.others[o].at == i {
+			if !skip[name] {
+				e := &sc.others[o]
+				sc.act, sc.calls, sc.batches, sc.actIx = append(sc.act, sp), append(sc.calls, e.call), append(sc.batches, e.batch), append(sc.actIx, o)
+			}
+			o++
+		}
+		if !skip[name] {
+			sc.names, sc.weights = append(sc.names, name), append(sc.weights, sp.weight)
 		}
 	}
-	return true
+	sc.actValid = true
 }
 
 // rowPlugin is the plugin of row s: norm's, then the active others'.
@@ -240,13 +280,21 @@ func (sc *incScorer) normalize(ctx context.Context, state *CycleState, pod *PodI
 	return true
 }
 
-// bounds returns row's least and greatest score.
+// bounds returns row's least and greatest score (four at a time, in two
+// independent pairs).
 func bounds(row []int64) (lo, hi int64) {
 	lo, hi = math.MaxInt64, math.MinInt64
-	for _, v := range row {
+	lo1, hi1 := lo, hi
+	j := 0
+	for ; j+4 <= len(row); j += 4 {
+		r := row[j : j+4 : j+4]
+		lo, hi = min(lo, r[0], r[1]), max(hi, r[0], r[1])
+		lo1, hi1 = min(lo1, r[2], r[3]), max(hi1, r[2], r[3])
+	}
+	for _, v := range row[j:] {
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	return lo, hi
+	return min(lo, lo1), max(hi, hi1)
 }
 
 // addWeighted adds w·row[j] to totals[j] and returns the or of the
@@ -293,11 +341,22 @@ func (inc *Incremental) scoreNode(ctx context.Context, pod *PodInfo, ni *NodeInf
 		if !ok {
 			return false
 		}
+		sc.off[i] += b2i(v != 0) - b2i(r[2+i] != 0)
 		r[2+i] = v
 	}
-	r[0], r[1] = sum, int64(bad&^scoreMask)
+	bad &^= scoreMask
+	sc.nBad += b2i(bad != 0) - b2i(r[1] != 0)
+	r[0], r[1] = sum, int64(bad)
 	inc.rawNode[k] = ni
 	return true
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // score1 is e's raw score of ni, snapshot node k (its batch form on one

@@ -16,7 +16,7 @@ import (
 
 // fakeLocalScore is a node-local Score plugin whose raw score is a
 // function of the node's index (from its name, n%03d) and pod count, as
-// raw says: "pods" (0–3), "constant", "wide" (a span wider than any
+// raw says: "pods" (0–3: 0 on empty nodes), "zero", "constant", "wide" (a span wider than any
 // window), "negative", "sum" (in [0, 100], not normalized), "over"
 // (like sum, but 101 on some nodes holding pods: an invalid score) or
 // "fail" (like sum, but failing on some nodes holding pods). ext
@@ -46,6 +46,8 @@ func (f *fakeLocalScore) Score(_ context.Context, _ *framework.CycleState, _ *fr
 	switch f.raw {
 	case "pods":
 		return p % 4, nil
+	case "zero":
+		return 0, nil
 	case "constant":
 		return 5, nil
 	case "wide":
@@ -168,7 +170,7 @@ func drawScoreFakes(t *rapid.T, add func(name string, p framework.Plugin, filter
 			f.ext = &fakeRangeNorm{fakeNorm: fakeNorm{kind: "over"}}
 		}
 		if f.ext != nil {
-			f.raw = rapid.SampledFrom([]string{"pods", "constant", "wide", "negative", "fail"}).Draw(t, "raw")
+			f.raw = rapid.SampledFrom([]string{"pods", "zero", "constant", "wide", "negative", "fail"}).Draw(t, "raw")
 		}
 		add(name, f, false, true)
 	}

@@ -174,6 +174,7 @@ type Result struct {
 	feasibleIdx   []int32 // snapshot index of each feasibleCache entry: feasibleBuf or a view of the snapshot's runs
 	feasibleBuf   []int32
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
+	ties          []int32 // selectHost's tied positions
 	// extNodes, when set, are the NodeInfos extenders returned for the
 	// feasible nodes (one per entry of feasible), scored instead of the
 	// snapshot's (see Extender.Filter).
@@ -200,13 +201,20 @@ func (r *Result) reset() {
 		feasibleCache: r.feasibleCache[:0],
 		feasibleBuf:   r.feasibleBuf[:0],
 		candidateIdx:  r.candidateIdx[:0],
+		ties:          r.ties[:0],
 		selected:      -1,
 	}
 	r.Diagnosis.result = r
 }
 
 func (r *Result) nodeAt(pos int32) *NodeInfo {
-	return r.order[(r.StartIndex+int(pos))%len(r.order)]
+	k, n := r.StartIndex+int(pos), len(r.order)
+	if k >= n {
+		if k -= n; k >= n {
+			k %= n
+		}
+	}
+	return r.order[k]
 }
 
 // SelectedNode returns the chosen node's name, or "" when none fits.
@@ -551,7 +559,11 @@ func (r *Result) scoresAt(j int, cols []scoreColumn) NodeScores {
 // k = rng.IntN(c) once (no draw without a tie) to take the k-th of them in
 // evaluation order. Top is the winner, then the others by total descending
 // and evaluation order; Margin is the winner's lead over the best other.
-func (r *Result) selectHost(rng *rand.Rand, n int) {
+func (r *Result) selectHost(rng *rand.Rand, n int) { r.selectHostPlus(rng, n, 0) }
+
+// selectHostPlus is selectHost after adding add to every total, which the
+// same pass does.
+func (r *Result) selectHostPlus(rng *rand.Rand, n int, add int64) {
 	totals := r.Totals
 	if len(totals) == 0 {
 		return
@@ -562,24 +574,13 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 	if keep > len(buf) {
 		top = make([]rankedPos, 0, keep)
 	}
-	best, cnt, top := rankTotals(totals, top, keep)
+	r.ties = grow(r.ties, len(totals))
+	best, cnt, top := rankTotals(totals, add, top, keep, r.ties)
 	k := 0
 	if cnt > 1 {
 		k = rng.IntN(cnt)
 	}
-	if k < len(top) {
-		r.selected = top[k].pos // top starts with the first min(cnt, keep) ties
-	} else {
-		for j, t := range totals {
-			if t == best {
-				if k == 0 {
-					r.selected = j
-					break
-				}
-				k--
-			}
-		}
-	}
+	r.selected = int(r.ties[k])
 	sel := r.selected
 	r.Ties = cnt
 	r.Top = append(r.Top[:0], RankedNode{Name: r.SelectedNode(), Total: best})
@@ -599,24 +600,34 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 	}
 }
 
-// rankTotals scans totals (not empty) once: best is the highest total, cnt
-// the number of entries equal to it, and top (appended to top[:0]) the keep
-// best entries by total descending, then position ascending — the first
-// ties, then the best others. Once top is full, an entry at or below its
-// last total changes nothing but the tie count, and the inner loop handles
-// it with two comparisons.
-func rankTotals(totals []int64, top []rankedPos, keep int) (best int64, cnt int, _ []rankedPos) {
-	best = totals[0]
+// rankTotals adds add to every entry of totals (not empty) and ranks them
+// in the same pass: best is the highest total, cnt the number of entries
+// equal to it, whose positions it writes to ties[:cnt] (ties covers
+// totals), and top (appended to top[:0]) the keep best entries by total
+// descending, then position ascending — the first ties, then the best
+// others. Once top is full, an entry at or below its last total changes
+// nothing but the ties, and the inner loop handles it with two
+// comparisons.
+func rankTotals(totals []int64, add int64, top []rankedPos, keep int, ties []int32) (best int64, cnt int, _ []rankedPos) {
+	ties = ties[:len(totals)]
+	best = totals[0] + add
 	full, thr := false, int64(0)
 	for j := 0; j < len(totals); j++ {
-		t := totals[j]
+		t := totals[j] + add
+		totals[j] = t
 		if full && t <= thr {
-			for ; j < len(totals); j++ {
-				if t = totals[j]; t > thr {
+			for {
+				if t == best { // only when thr == best
+					ties[cnt] = int32(j)
+					cnt++
+				}
+				if j++; j == len(totals) {
 					break
 				}
-				if t == best { // only when thr == best
-					cnt++
+				t = totals[j] + add
+				totals[j] = t
+				if t > thr {
+					break
 				}
 			}
 			if j == len(totals) {
@@ -624,8 +635,10 @@ func rankTotals(totals []int64, top []rankedPos, keep int) (best int64, cnt int,
 			}
 		}
 		if t > best {
-			best, cnt = t, 1
-		} else if t == best {
+			best, cnt = t, 0
+		}
+		if t == best {
+			ties[cnt] = int32(j)
 			cnt++
 		}
 		top = insertRanked(top, keep, rankedPos{pos: j, total: t})

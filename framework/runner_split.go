@@ -1,6 +1,9 @@
 package framework
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // splitEvaluated is the end of filterNodes when some node was rejected: it
 // sorts the filtered positions [0, m) into the feasible ones and the
@@ -20,7 +23,6 @@ import "math/bits"
 // index is candIdx of that candidates index, or the index itself when
 // candIdx is nil (the candidates are the snapshot's nodes).
 func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want int, mayFail bool, candidates []*NodeInfo, candIdx []int32, start int, listRejected bool, rejBuf []int32) (cut int, failure *Status, rejPos []int32) {
-	n := len(candidates)
 	nw := (m + 63) >> 6
 	rejected = rejected[:nw]
 	// The cut: the (want+1)-th feasible position, if there is one.
@@ -74,17 +76,10 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	if listRejected {
 		rejPos = grow(rejBuf, nr)
 	}
-	positionsOf(rejected[:(cut+63)>>6], cut, feasible, rejPos)
 	nodes, idx := grow(r.feasibleCache, w), grow(r.feasibleBuf, w)
-	nodes = nodes[:len(feasible)]
-	idx = idx[:len(feasible)]
-	for i, p := range feasible {
-		k := start + int(p)
-		if k >= n {
-			k -= n
-		}
-		nodes[i] = candidates[k]
-		idx[i] = int32(k)
+	placeFeasible(rejected[:(cut+63)>>6], cut, start, candidates, feasible, idx, nodes)
+	if listRejected {
+		rejectedPositions(rejected[:(cut+63)>>6], cut, rejPos)
 	}
 	if candIdx != nil {
 		for i, k := range idx {
@@ -95,24 +90,56 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	return cut, failure, rejPos
 }
 
-// positionsOf writes the positions [0, cut) whose bit is clear in
-// rejected to feasible and those whose bit is set to rejPos (unless it is
-// nil), both in increasing order; their lengths are those counts.
-func positionsOf(rejected []uint64, cut int, feasible, rejPos []int32) {
-	fi, ri := 0, 0
+// placeFeasible writes the positions [0, cut) whose bit is clear in
+// rejected to feasible, in increasing order, and for each its candidates
+// index (idx) and NodeInfo (nodes); their lengths are that count. A word
+// of 64 feasible positions that does not wrap round the candidates is a
+// run: its nodes are copied at once.
+func placeFeasible(rejected []uint64, cut, start int, candidates []*NodeInfo, feasible, idx []int32, nodes []*NodeInfo) {
+	n := len(candidates)
+	fi := 0
 	for i, word := range rejected {
-		f, base := ^word, int32(i<<6)
-		if rest := cut - i<<6; rest < 64 {
+		f, base := ^word, i<<6
+		if rest := cut - base; rest < 64 {
 			f &= 1<<rest - 1
-			word &= 1<<rest - 1
 		}
-		for ; word != 0 && rejPos != nil; word &= word - 1 {
-			rejPos[ri] = base + int32(bits.TrailingZeros64(word))
-			ri++
+		k0 := start + base
+		if k0 >= n {
+			k0 -= n
+		}
+		if f == math.MaxUint64 && k0+64 <= n {
+			copy(nodes[fi:fi+64], candidates[k0:k0+64])
+			pos, ix := feasible[fi:fi+64], idx[fi:fi+64]
+			for t := range pos {
+				pos[t], ix[t] = int32(base+t), int32(k0+t)
+			}
+			fi += 64
+			continue
 		}
 		for ; f != 0; f &= f - 1 {
-			feasible[fi] = base + int32(bits.TrailingZeros64(f))
+			t := bits.TrailingZeros64(f)
+			k := k0 + t
+			if k >= n {
+				k -= n
+			}
+			feasible[fi], idx[fi], nodes[fi] = int32(base+t), int32(k), candidates[k]
 			fi++
+		}
+	}
+}
+
+// rejectedPositions writes the positions [0, cut) whose bit is set in
+// rejected to rejPos, in increasing order; its length is their count.
+func rejectedPositions(rejected []uint64, cut int, rejPos []int32) {
+	ri := 0
+	for i, word := range rejected {
+		base := int32(i << 6)
+		if rest := cut - i<<6; rest < 64 {
+			word &= 1<<rest - 1
+		}
+		for ; word != 0; word &= word - 1 {
+			rejPos[ri] = base + int32(bits.TrailingZeros64(word))
+			ri++
 		}
 	}
 }

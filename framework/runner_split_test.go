@@ -13,15 +13,22 @@ import (
 // the feasible positions before it with their NodeInfos and snapshot
 // indices, and the rejected positions before it — for any mix of
 // statuses, round-robin start and candidate narrowing, whatever the
-// Result's buffers held before.
+// Result's buffers held before; on 40 nodes, and on 300 with few
+// rejections, so that whole words of feasible positions (copied as runs)
+// occur, some wrapping round the candidates.
 func TestPropSplitEvaluated(t *testing.T) {
-	snap := MustSnapshot(testNodes(40), nil)
-	all := snap.Nodes()
+	snaps := []*Snapshot{MustSnapshot(testNodes(40), nil), MustSnapshot(testNodes(300), nil)}
 	rej, fail := NewStatus(Unschedulable, "no"), NewStatus(Error, "boom")
 	rapid.Check(t, func(t *rapid.T) {
+		large := rapid.Bool().Draw(t, "large")
+		snap := snaps[0]
+		if large {
+			snap = snaps[1]
+		}
+		all := snap.Nodes()
 		// Candidates: the snapshot's nodes, or some of them in any order.
 		candidates, candIdx := all, []int32(nil)
-		if rapid.Bool().Draw(t, "narrowed") {
+		if !large && rapid.Bool().Draw(t, "narrowed") {
 			perm := rapid.Permutation(all).Draw(t, "perm")
 			candidates = perm[:rapid.IntRange(1, len(perm)).Draw(t, "numCandidates")]
 			for _, ni := range candidates {
@@ -30,18 +37,31 @@ func TestPropSplitEvaluated(t *testing.T) {
 		}
 		n := len(candidates)
 		start := rapid.IntRange(0, n-1).Draw(t, "start")
-		statuses := make([]*Status, rapid.IntRange(0, n).Draw(t, "end"))
-		for p := range statuses {
-			switch rapid.IntRange(0, 9).Draw(t, "status") {
-			case 0, 1, 2:
-				statuses[p] = rej
-			case 3:
-				if rapid.IntRange(0, 3).Draw(t, "error") == 0 {
-					statuses[p] = fail
+		lowEnd, lowWant := 0, 1
+		if large { // most positions evaluated, most feasible
+			lowEnd, lowWant = n-70, n/2
+		}
+		end, want := rapid.IntRange(lowEnd, n).Draw(t, "end"), rapid.IntRange(lowWant, n).Draw(t, "want")
+		statuses := make([]*Status, end)
+		if large {
+			// A few rejections and errors at drawn positions.
+			for range rapid.IntRange(0, 6).Draw(t, "numRejected") {
+				if len(statuses) > 0 {
+					statuses[rapid.IntRange(0, len(statuses)-1).Draw(t, "rejectedAt")] = rapid.SampledFrom([]*Status{rej, rej, rej, fail}).Draw(t, "which")
+				}
+			}
+		} else {
+			for p := range statuses {
+				switch rapid.IntRange(0, 9).Draw(t, "status") {
+				case 0, 1, 2:
+					statuses[p] = rej
+				case 3:
+					if rapid.IntRange(0, 3).Draw(t, "error") == 0 {
+						statuses[p] = fail
+					}
 				}
 			}
 		}
-		want := rapid.IntRange(1, n).Draw(t, "want")
 
 		// The plain walk.
 		wantCut, wantFailure := len(statuses), (*Status)(nil)
