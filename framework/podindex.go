@@ -36,7 +36,9 @@ import (
 //     entries' verdicts on the class (a match only for a class newer than
 //     the entry), +1/−1 on the matching entries' slot and on their
 //     per-domain sums; for a pod with affinity terms, O(terms) map updates
-//     of the groups (and their sums).
+//     of the groups (and their sums). For a copy of the last pod added or
+//     removed (podShapeMemo) the class, the matching entries and the
+//     terms' groups are known: only the counts change.
 //   - AddNode/RemoveNode: O(e·n) (every entry gains or loses a slot).
 //   - Clone: O(e + g) (the entries and groups are shared copy-on-write: the
 //     first write to a shared entry on either side copies that entry, O(n),
@@ -197,7 +199,7 @@ func (s *Snapshot) affinityGroupsLocked() []*AffinityGroup {
 		x.groups = map[string]*groupSlot{}
 		for i, ni := range s.nodes {
 			for _, pi := range ni.PodsWithAffinity {
-				x.updateGroupsLocked(pi, int32(i), 1)
+				x.updateGroupsLocked(pi, int32(i), 1, nil)
 			}
 		}
 	}
@@ -247,6 +249,75 @@ type podIndex struct {
 		version uint64
 		slots   []*podIndexSlot
 	}
+
+	// shape is what the index derived from the last pod added or removed
+	// (update), for the next copy of that pod.
+	shape podShapeMemo
+}
+
+// podShapeMemo remembers, for the last pod added or removed, what the
+// index derives from the objects copies of one pod share (a template's
+// replicas and their assumed copies share their PodInfo's labels map and
+// compiled terms): its label class, and the groups of its affinity terms
+// in updateGroupsLocked's order with their weights, valid while the set
+// of groups is the one of version groupsVersion (groupsChangedLocked
+// counts every group added, removed or replaced). Objects in a snapshot
+// are not modified (their maps and slices included), so one labels map
+// means one label set and one term slice one list of terms; the memo
+// holds them, so their addresses are not reused.
+type podShapeMemo struct {
+	ok          bool
+	labels      map[string]string
+	namespace   string
+	terminating bool
+	reqAff      []AffinityTerm
+	reqAnti     []AffinityTerm
+	prefAff     []WeightedAffinityTerm
+	prefAnti    []WeightedAffinityTerm
+	// class is the pod's label class (classOK: named).
+	class   int32
+	classOK bool
+	// groups are the terms' groups (groupsOK: recorded, for
+	// groupsVersion).
+	groups        []shapeGroup
+	groupsOK      bool
+	groupsVersion uint64
+}
+
+// shapeGroup is one affinity term's group and the term's weight.
+type shapeGroup struct {
+	sl     *groupSlot
+	weight int32
+}
+
+// same reports whether pi shares with the memo's pod what the memo
+// derives from: namespace, deletion, labels map and term slices.
+func (m *podShapeMemo) same(pi *PodInfo) bool {
+	p := pi.Pod
+	return m.ok && m.namespace == p.Namespace && m.terminating == (p.DeletionTimestamp != nil) && sameMap(m.labels, p.Labels) &&
+		sameSlice(m.reqAff, pi.RequiredAffinityTerms) && sameSlice(m.reqAnti, pi.RequiredAntiAffinityTerms) &&
+		sameSlice(m.prefAff, pi.PreferredAffinityTerms) && sameSlice(m.prefAnti, pi.PreferredAntiAffinityTerms)
+}
+
+// remember makes pi the memo's pod, with nothing derived yet.
+func (m *podShapeMemo) remember(pi *PodInfo) {
+	p := pi.Pod
+	*m = podShapeMemo{ok: true, labels: p.Labels, namespace: p.Namespace, terminating: p.DeletionTimestamp != nil,
+		reqAff: pi.RequiredAffinityTerms, reqAnti: pi.RequiredAntiAffinityTerms,
+		prefAff: pi.PreferredAffinityTerms, prefAnti: pi.PreferredAntiAffinityTerms, groups: m.resetGroups()}
+}
+
+// resetGroups empties the recorded groups, letting their slots go, and
+// returns the list for reuse.
+func (m *podShapeMemo) resetGroups() []shapeGroup {
+	clear(m.groups)
+	return m.groups[:0]
+}
+
+// sameSlice reports whether a and b are the same slice: the same length,
+// over the same array when not empty.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // podIndexSlot is one snapshot's reference to an entry; owned is false
@@ -342,7 +413,18 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	class := x.classesUpdate(pi.Pod, node, delta)
+	m := &x.shape
+	if !m.same(pi) {
+		m.remember(pi)
+	}
+	class := int32(-1)
+	if node < len(x.nodeClasses) {
+		if !m.classOK {
+			m.class, m.classOK = x.classID(pi.Pod), true
+		}
+		class = m.class
+		x.classesAdd(class, node, delta)
+	}
 	for _, sl := range x.matchingSlotsLocked(class, pi.Pod, ns) {
 		if !sl.owned {
 			sl.e = &podCountEntry{m: sl.e.m, counts: slices.Clone(sl.e.counts), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
@@ -358,7 +440,20 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 		if x.groups == nil {
 			x.groups = map[string]*groupSlot{}
 		}
-		x.updateGroupsLocked(pi, int32(node), delta)
+		if m.groupsOK && m.groupsVersion == x.groupsVersion {
+			// A copy of the last pod: its terms' groups are known.
+			kept := true
+			for _, g := range m.groups {
+				kept = x.groupApplyLocked(g.sl, int32(node), delta, g.weight) && kept
+			}
+			// Applying may replace a shared group (copy on write), which
+			// bumps the version; the slots stay while none was removed.
+			m.groupsVersion, m.groupsOK = x.groupsVersion, kept
+		} else {
+			m.groups = m.resetGroups()
+			m.groupsOK = x.updateGroupsLocked(pi, int32(node), delta, &m.groups)
+			m.groupsVersion = x.groupsVersion
+		}
 	}
 }
 
@@ -451,22 +546,33 @@ func (x *podIndex) nodeRemoved(i int) {
 }
 
 // updateGroupsLocked adds (delta 1) or removes (delta −1) the affinity
-// terms of pi on node.
-func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32) {
+// terms of pi on node. With rec not nil, it appends each term's group and
+// weight to *rec and reports whether every group it updated is still in
+// the index (none was missing or emptied and removed).
+func (x *podIndex) updateGroupsLocked(pi *PodInfo, node int32, delta int32, rec *[]shapeGroup) bool {
+	kept := true
+	add := func(kind TermKind, t *AffinityTerm, weight int32) {
+		sl := x.groupAddLocked(kind, t, weight, node, delta)
+		kept = kept && sl != nil
+		if rec != nil {
+			*rec = append(*rec, shapeGroup{sl: sl, weight: weight})
+		}
+	}
 	for i := range pi.RequiredAffinityTerms {
-		x.groupAddLocked(TermRequiredAffinity, &pi.RequiredAffinityTerms[i], 0, node, delta)
+		add(TermRequiredAffinity, &pi.RequiredAffinityTerms[i], 0)
 	}
 	for i := range pi.RequiredAntiAffinityTerms {
-		x.groupAddLocked(TermRequiredAntiAffinity, &pi.RequiredAntiAffinityTerms[i], 0, node, delta)
+		add(TermRequiredAntiAffinity, &pi.RequiredAntiAffinityTerms[i], 0)
 	}
 	for i := range pi.PreferredAffinityTerms {
 		t := &pi.PreferredAffinityTerms[i]
-		x.groupAddLocked(TermPreferredAffinity, &t.AffinityTerm, t.Weight, node, delta)
+		add(TermPreferredAffinity, &t.AffinityTerm, t.Weight)
 	}
 	for i := range pi.PreferredAntiAffinityTerms {
 		t := &pi.PreferredAntiAffinityTerms[i]
-		x.groupAddLocked(TermPreferredAntiAffinity, &t.AffinityTerm, t.Weight, node, delta)
+		add(TermPreferredAntiAffinity, &t.AffinityTerm, t.Weight)
 	}
+	return kept
 }
 
 // groupKeyMemo remembers the group keys of the last few terms seen by
@@ -511,16 +617,29 @@ func (x *podIndex) groupSlotLocked(kind TermKind, t *AffinityTerm) (*groupSlot, 
 	return sl, sl.g.key
 }
 
-func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) {
+// groupAddLocked adds delta terms t of kind and weight on node to their
+// group, creating it, and returns the group's slot, or nil when it has
+// none afterwards (a removal from a missing group, or the group's last).
+func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, node int32, delta int32) *groupSlot {
 	sl, key := x.groupSlotLocked(kind, t)
 	if sl == nil {
 		if delta < 0 {
-			return
+			return nil
 		}
 		sl = &groupSlot{g: &AffinityGroup{Kind: kind, Term: t, key: key, pos: map[int32]int32{}}, owned: true}
 		x.groups[key] = sl
 		x.groupsChangedLocked()
 	}
+	if !x.groupApplyLocked(sl, node, delta, weight) {
+		return nil
+	}
+	return sl
+}
+
+// groupApplyLocked adds delta terms of weight on node to the group of
+// slot sl (in x.groups) and reports whether the group is still there
+// (false when it lost its last term and was removed).
+func (x *podIndex) groupApplyLocked(sl *groupSlot, node int32, delta int32, weight int32) bool {
 	if !sl.owned {
 		g := sl.g
 		sl.g = &AffinityGroup{Kind: g.Kind, Term: g.Term, key: g.key,
@@ -535,7 +654,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	p, ok := g.pos[node]
 	if !ok {
 		if delta < 0 {
-			return
+			return true
 		}
 		p = int32(len(g.Nodes))
 		g.pos[node] = p
@@ -547,7 +666,7 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	g.Weight[p] += int64(delta) * int64(weight)
 	sl.domainAdd(node, delta, int64(delta)*int64(weight))
 	if g.Count[p] > 0 {
-		return
+		return true
 	}
 	// The node no longer carries the term: swap-remove it.
 	last := int32(len(g.Nodes) - 1)
@@ -561,7 +680,9 @@ func (x *podIndex) groupAddLocked(kind TermKind, t *AffinityTerm, weight int32, 
 	if len(g.Nodes) == 0 {
 		delete(x.groups, g.key)
 		x.groupsChangedLocked()
+		return false
 	}
+	return true
 }
 
 // podMatcher is a compiled PodQuery.

@@ -1,9 +1,9 @@
 package framework
 
 import (
-	"reflect"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // This file holds the pod index's label classes. A PodQuery looks at three
@@ -64,8 +64,10 @@ func (c *podClasses) id(p *Pod) int32 {
 }
 
 // sameMap reports whether a and b are the same map (not merely equal).
+// A map value is a pointer to the map's header: the two are compared,
+// without reflect's cost on a path taken for every pod added or removed.
 func sameMap(a, b map[string]string) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
 }
 
 // addLocked numbers a new class of key, p its representative.
@@ -129,16 +131,18 @@ func (x *podIndex) classesNodeRemoved(i int) {
 	}
 }
 
-// classesUpdate adds delta pods of p's class on node and returns the
-// class (-1 for a node out of range); callers hold x.mu.
-func (x *podIndex) classesUpdate(p *Pod, node int, delta int32) int32 {
-	if node >= len(x.nodeClasses) {
-		return -1
-	}
+// classID returns the number of p's class, adding the class when new;
+// callers hold x.mu.
+func (x *podIndex) classID(p *Pod) int32 {
 	if x.classes == nil {
 		x.classes = &podClasses{}
 	}
-	id := x.classes.id(p)
+	return x.classes.id(p)
+}
+
+// classesAdd adds delta pods of class id on node (< len(x.nodeClasses));
+// callers hold x.mu.
+func (x *podIndex) classesAdd(id int32, node int, delta int32) {
 	list := x.nodeClasses[node]
 	if !x.nodeClassesOwned[node] {
 		list = slices.Clone(list)
@@ -155,7 +159,6 @@ func (x *podIndex) classesUpdate(p *Pod, node int, delta int32) int32 {
 		list = append(list, podClassCount{class: id, n: delta})
 	}
 	x.nodeClasses[node] = list
-	return id
 }
 
 // classesForkFrom shares src's classes and per-node lists with x (a new

@@ -13,11 +13,12 @@ import (
 // TestPropPodIndexSharedObjects: a snapshot whose pods are copies of a few
 // template PodInfos (sharing their labels maps and compiled affinity terms,
 // as a capacity question's replicas and assumed pods do, which the pod
-// index's class and group-key memos recognize by identity) keeps the same
-// index as one whose every pod is built afresh (its own labels map, its
-// terms compiled again): label classes per node, memoized pod counts with
-// their per-zone sums and the affinity groups, after every add, removal
-// (the last one, or any), query and clone, in any interleaving.
+// index's class, group-key and pod-shape memos recognize by identity)
+// keeps the same index as one whose every pod is built afresh (its own
+// labels map, its terms compiled again): label classes per node, memoized
+// pod counts with their per-zone sums and the affinity groups with theirs,
+// after every add, removal (the last one, or any), query, clone and node
+// removal, in any interleaving; and the sums it keeps equal the sums of its counts.
 func TestPropPodIndexSharedObjects(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
@@ -31,10 +32,10 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 		type added struct{ shared, fresh *PodInfo }
 		var pods []added
 		for i := range rapid.IntRange(1, 40).Draw(t, "ops") {
-			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			switch op := rapid.IntRange(0, 10).Draw(t, "op"); {
 			case op <= 4: // add a copy of a template
 				tm := tmpls[rapid.IntRange(0, len(tmpls)-1).Draw(t, "template")]
-				node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "node")].Name
+				node := shared.Nodes()[rapid.IntRange(0, shared.NumNodes()-1).Draw(t, "node")].Name()
 				sp := *tm.Pod
 				sp.Name, sp.UID, sp.Spec.NodeName = fmt.Sprintf("p%d", i), fmt.Sprintf("p%d", i), node
 				si := *tm
@@ -69,10 +70,23 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 				for _, s := range []*Snapshot{shared, fresh} {
 					s.PodCounts(q)
 					s.PodDomainCounts(q, "zone")
-					s.AffinityGroups()
+					for _, g := range s.AffinityGroups() {
+						s.AffinityGroupDomainCounts(g)
+					}
 				}
-			default: // go on with clones (the others are dropped)
+			case op == 9: // go on with clones (the others are dropped)
 				shared, fresh = shared.Clone(), fresh.Clone()
+			default: // remove a node and its pods (groups may go with them)
+				if shared.NumNodes() == 1 {
+					continue
+				}
+				node := shared.Nodes()[rapid.IntRange(0, shared.NumNodes()-1).Draw(t, "removed")].Name()
+				for _, s := range []*Snapshot{shared, fresh} {
+					if err := s.RemoveNode(node); err != nil {
+						t.Fatal(err)
+					}
+				}
+				pods = slices.DeleteFunc(pods, func(a added) bool { return a.shared.Pod.Spec.NodeName == node })
 			}
 			if diff := cmp.Diff(undoCapture(fresh, queries, false), undoCapture(shared, queries, false)); diff != "" {
 				t.Fatalf("op %d (-fresh objects +shared objects):\n%s", i, diff)
@@ -91,6 +105,12 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 			}
 			if got, want := memoClassView(shared), keyClassView(shared); !maps.Equal(got, want) {
 				t.Fatalf("op %d: label classes per node %v, by class key %v", i, got, want)
+			}
+			if diff := cmp.Diff(groupSumsView(fresh, false), groupSumsView(shared, false)); diff != "" {
+				t.Fatalf("op %d: affinity groups' domain sums (-fresh objects +shared objects):\n%s", i, diff)
+			}
+			if diff := cmp.Diff(groupSumsView(shared, true), groupSumsView(shared, false)); diff != "" {
+				t.Fatalf("op %d: affinity groups' domain sums (-summed now +kept):\n%s", i, diff)
 			}
 		}
 	})
@@ -120,6 +140,25 @@ func keyClassView(s *Snapshot) map[string]int32 {
 		for _, pi := range ni.Pods {
 			out[fmt.Sprintf("%d/%q", i, appendPodClassKey(nil, pi.Pod))]++
 		}
+	}
+	return out
+}
+
+// groupSumsView is the domain sums of the affinity groups of s whose sums
+// are kept (by term key): the kept ones, or with recount, the group's
+// counts summed now.
+func groupSumsView(s *Snapshot, recount bool) map[string]string {
+	x := &s.podIdx
+	out := map[string]string{}
+	for _, sl := range x.groups {
+		if sl.dom == nil {
+			continue
+		}
+		d := sl.dom
+		if recount {
+			d = groupDomainCountsOf(d.Values, sl.g)
+		}
+		out[piTermKey(sl.g.Kind, sl.g.Term)] = fmt.Sprint(d.Values.Values, d.Count, d.Weight, d.Hit, d.NonZero)
 	}
 	return out
 }
