@@ -100,7 +100,12 @@
 // PermitPlugin (PermitWait, MaxPermitTimeout), PreBindPlugin, BindPlugin,
 // PostBindPlugin; ForkablePlugin (Forkable) for a plugin whose state lasts
 // across cycles and must branch with a scheduler's Fork. BatchFilterPlugin,
-// BatchScorePlugin and BatchScoreExtensions are optional faster forms over many nodes at once;
+// BatchScorePlugin and BatchScoreExtensions are optional faster forms over many nodes at once,
+// and RangeNormalizer (DefaultNormalizeRange) a normalization given as a
+// table over a row's least to greatest score; NodeLocalPlugin,
+// IncrementalPreFilterPlugin and IncrementalPreScorePlugin (AddedPod) let
+// an Incremental (Framework.NewIncremental) carry one cycle's work over to
+// the next replica of a template;
 // FilterForwarder and ScoreForwarder let a composite plugin hand its
 // per-node calls to a part. PlacementGeneratePlugin and
 // PlacementScorePlugin (PlacementScoreExtensions; Placement, PodGroupInfo,
