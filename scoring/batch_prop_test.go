@@ -134,13 +134,7 @@ func batchCheckNormalize(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.C
 // copies of them, in chunks of any size, and without PreScore state.
 func TestPropScoreBatchEqualsScore(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nodes, pods, incoming := st.BatchCluster(t)
-		snap, err := fw.NewSnapshot(nodes, pods)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pod := fw.MustPodInfo(incoming)
-		all := snap.Nodes()
+		snap, pod, all := st.BatchSnapshot(t)
 		var sub, copies []*fw.NodeInfo
 		for _, n := range all {
 			if rapid.Bool().Draw(t, "inSubset") {

@@ -48,13 +48,7 @@ func rangeCheck(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.CycleState
 func TestPropNormalizeRangeMatchesNormalizeScore(t *testing.T) {
 	tables := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		nodes, pods, incoming := st.BatchCluster(t)
-		snap, err := fw.NewSnapshot(nodes, pods)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pod := fw.MustPodInfo(incoming)
-		all := snap.Nodes()
+		snap, pod, all := st.BatchSnapshot(t)
 		lo := rapid.Int64Range(-300, 300).Draw(t, "lo")
 		span := rapid.SampledFrom([]int64{0, 1, 2, 7, 100, 1000}).Draw(t, "span")
 		// Every score of [lo, lo+span], so that every entry of the table

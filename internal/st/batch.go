@@ -158,3 +158,14 @@ func SnapshotIndices(state *fw.CycleState, nodes []*fw.NodeInfo) []int32 {
 	}
 	return idx
 }
+
+// BatchSnapshot draws BatchCluster's cluster and returns its snapshot,
+// the incoming pod's PodInfo and the snapshot's nodes.
+func BatchSnapshot(t *rapid.T) (*fw.Snapshot, *fw.PodInfo, []*fw.NodeInfo) {
+	nodes, pods, incoming := BatchCluster(t)
+	snap, err := fw.NewSnapshot(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap, fw.MustPodInfo(incoming), snap.Nodes()
+}
