@@ -35,7 +35,8 @@ type AddedPod struct {
 //     Generation changes whenever anything the plugin reads of it does.
 //
 // A runner may then cache the plugin's verdict and raw score per node and
-// compute them again only for nodes whose Generation moved. Normalization
+// compute them again only for nodes that changed (Incremental learns
+// which from the snapshot's journal of changed nodes). Normalization
 // (ScoreExtensions) still runs every cycle over the cycle's nodes.
 type NodeLocalPlugin interface {
 	Plugin

@@ -128,8 +128,9 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 	totals := res.Totals[:nf]
 
 	// The cached part: the non-normalizing node-local plugins' weighted
-	// sum, then the normalizing ones' raw scores, a row at a time with its
-	// bounds. (The loops read locals only: the stores cannot alias them.)
+	// sum (and their out-of-range flags while some record has one); the
+	// normalizing ones' raw scores are gathered, with their bounds, below.
+	// (The loops read locals only: the stores cannot alias them.)
 	var bad uint64
 	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
 	for j, k := range idx {
