@@ -56,7 +56,7 @@ type replicaAdder struct {
 	h     schedCycleHandle
 	state framework.CycleState
 	// spare is the memory of a replica nothing holds any more, which
-	// replica hands out again (release).
+	// replica hands out for the next one (nil: none).
 	spare *capReplica
 }
 
