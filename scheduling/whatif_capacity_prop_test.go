@@ -163,7 +163,9 @@ func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.Persi
 // the same answer (count, placements, Stop decision with its explanation,
 // FitError) and the same decision for every replica (cycle, start index,
 // nodes evaluated, fast path, ranking, tie count: the same random draws) —
-// and both leave the cluster unchanged.
+// and both leave the cluster unchanged; so does the replica path without
+// a decision handler. Some runs must reuse a placed replica's memory for
+// the next replica (replicaAdder.replica).
 func TestPropCapacityFastMatchesPlain(t *testing.T) {
 	incremental, reused := 0, 0
 	defer func() {

@@ -190,8 +190,9 @@ func TestReplicaCycleMemory(t *testing.T) {
 
 // TestReplicaNamerSkipsTakenNames: replica names are <template>-1,
 // <template>-2, ... without the names the cluster has, across the batches
-// the namer builds its keys in (8, then 16, 32 ...), and each key is the
-// namespace and the name.
+// the namer builds its keys in (8, then 16, 32 ...), a name taken after
+// its batch was built included, and each key is the namespace and the
+// name.
 func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 	taken := map[int]bool{3: true, 8: true, 9: true, 25: true, 60: true}
 	var pods []*framework.Pod
@@ -205,7 +206,13 @@ func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 	w := &WhatIf{s: &Scheduler{cluster: c}}
 	r := w.replicaNames(st.MakePod().Name("web").Namespace("shop").Obj())
 	n := 0
-	for range 100 {
+	for i := range 100 {
+		if i == 1 { // the first batch (web-1 to web-8) is built
+			if err := c.AddPod(st.MakePod().Name("web-5").Namespace("shop").Obj()); err != nil {
+				t.Fatal(err)
+			}
+			taken[5] = true
+		}
 		n++
 		for taken[n] {
 			n++
