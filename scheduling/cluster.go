@@ -344,6 +344,22 @@ func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterP
 	}
 }
 
+// holds reports whether the cluster still refers to rec, a record added
+// for key after the journal's step mark: as key's record, or as the record
+// a step from mark on restores. A caller that allocated rec
+// (addPodInfo) may reuse its memory when it does not.
+func (c *Cluster) holds(key string, mark int, rec *clusterPod) bool {
+	if c.pods[key] == rec {
+		return true
+	}
+	for i := mark; i < len(c.journal); i++ {
+		if c.journal[i].old == rec {
+			return true
+		}
+	}
+	return false
+}
+
 // unsetPod undoes the setPod steps of key since the one that replaced old
 // (had: there was one): the current record goes, old comes back.
 func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {

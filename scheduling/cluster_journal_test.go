@@ -84,3 +84,55 @@ func TestClusterRevertFoldedStepsRestoreUIDs(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterHolds: a record added in a fork is held while it is the
+// pod's record, and after an assume replaced it only when the journal
+// keeps it to restore: the assume's record change folds into the add's
+// step when nothing was journaled between them (the replica path of a
+// capacity question, which then reuses the record's memory), and does not
+// when another change came between.
+func TestClusterHolds(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		between bool // a NodeMetric update between add and assume
+		assume  bool
+		want    bool
+	}{
+		{name: "pending", want: true},
+		{name: "assumed", assume: true, want: false},
+		{name: "assumed after another change", between: true, assume: true, want: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Fork()
+			mark := len(c.journal)
+			pi := framework.MustPodInfo(clPod("p", "1", "1Gi"))
+			rec := new(clusterPod)
+			if err := c.addPodInfo("default/p", pi, rec); err != nil {
+				t.Fatal(err)
+			}
+			if tc.between {
+				if err := c.UpdateNodeMetric(&framework.NodeMetric{ObjectMeta: framework.ObjectMeta{Name: "n1"}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.assume {
+				if _, err := c.assume("default/p", "n1"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := c.holds("default/p", mark, rec); got != tc.want {
+				t.Errorf("holds = %v, want %v", got, tc.want)
+			}
+			if err := c.Revert(); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := c.Pod("default", "p"); ok {
+				t.Error("the pod is still there after Revert")
+			}
+		})
+	}
+}

@@ -196,6 +196,9 @@ type Scheduler struct {
 	replicas *replicaEval
 	// replicaCycles counts the cycles replicas' evaluators computed.
 	replicaCycles int
+	// replicasReused counts the detached replicas whose memory served the
+	// next replica (replicaAdder.replica).
+	replicasReused int
 	// replicaHandle and replicaState, while a capacity question's
 	// detached replica's cycle runs (replicaAdder), are the memory of that
 	// cycle's handle and first state, each taken once (cycleHandle,
@@ -873,7 +876,13 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		}
 		node = res.SelectedNode()
 		scored = res
-		d.Top, d.Margin, d.Ties = slices.Clone(res.Top), res.Margin, res.Ties
+		d.Top, d.Margin, d.Ties = res.Top, res.Margin, res.Ties
+		if !qp.detached || s.onDecision != nil {
+			// res is recycled by the next cycle. A detached replica's
+			// decision, without a decision handler, reaches only its
+			// capacity question, which reads no Top.
+			d.Top = slices.Clone(res.Top)
+		}
 		if len(res.Totals) == 0 {
 			d.FastPath = "one-feasible"
 		}

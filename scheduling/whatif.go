@@ -273,7 +273,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 			return err
 		}
 		name, key := names.next()
-		r := newReplica(template, name)
+		r := adder.replica(template, name)
 		p := &r.pod
 		if err := w.addReplicaClaims(p, opts.ClaimTemplates, defaultClass); err != nil {
 			return fmt.Errorf("scheduling: Capacity: %w", err)
@@ -293,6 +293,11 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		switch d.Outcome {
 		case OutcomeScheduled:
 			ans.Replicas++
+			if len(ans.Placements) == cap(ans.Placements) {
+				// Double: append grows a long slice by a quarter, which
+				// allocates about five times the final size in all.
+				ans.Placements = slices.Grow(ans.Placements, max(len(ans.Placements), 16))
+			}
 			ans.Placements = append(ans.Placements, Placement{Pod: key, Node: d.Node})
 			continue
 		case OutcomeError:
@@ -349,9 +354,16 @@ type replicaNamer struct {
 	c         *Cluster
 	namespace string
 	base      string
-	n         int
-	buf       []byte // the key being built
+	n         int    // the number of the last key built
+	keys      string // keys built at once, one after another
+	ends      []int  // where each of keys ends
+	i         int    // the next key of keys
+	buf       []byte // keys being built
 }
+
+// replicaKeyBatch bounds how many keys replicaNamer builds at once (one
+// allocation for all): a batch doubles from 8 up to it.
+const replicaKeyBatch = 512
 
 func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
 	base := template.Name
@@ -362,18 +374,38 @@ func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
 }
 
 // next returns the next free name and its pod key (namespace/name), the
-// name a substring of the key (one allocation for both).
+// name a substring of the key. Each name is checked against the cluster
+// when it is handed out, not when its batch is built.
 func (r *replicaNamer) next() (name, key string) {
 	for {
+		if r.i == len(r.ends) {
+			r.build()
+		}
+		start := 0
+		if r.i > 0 {
+			start = r.ends[r.i-1]
+		}
+		key = r.keys[start:r.ends[r.i]]
+		r.i++
+		if _, taken := r.c.pods[key]; !taken {
+			return key[len(r.namespace)+1:], key
+		}
+	}
+}
+
+// build makes the next batch of keys, twice as many as the last one (up
+// to replicaKeyBatch).
+func (r *replicaNamer) build() {
+	count := min(max(2*len(r.ends), 8), replicaKeyBatch)
+	r.buf, r.ends, r.i = r.buf[:0], r.ends[:0], 0
+	for range count {
 		r.n++
-		r.buf = append(r.buf[:0], r.namespace...)
+		r.buf = append(r.buf, r.namespace...)
 		r.buf = append(r.buf, '/')
 		r.buf = append(r.buf, r.base...)
 		r.buf = append(r.buf, '-')
 		r.buf = strconv.AppendInt(r.buf, int64(r.n), 10)
-		if _, taken := r.c.pods[string(r.buf)]; !taken { // no allocation for the lookup
-			key = string(r.buf)
-			return key[len(r.namespace)+1:], key
-		}
+		r.ends = append(r.ends, len(r.buf))
 	}
+	r.keys = string(r.buf)
 }

@@ -163,12 +163,17 @@ func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.Persi
 // the same answer (count, placements, Stop decision with its explanation,
 // FitError) and the same decision for every replica (cycle, start index,
 // nodes evaluated, fast path, ranking, tie count: the same random draws) —
-// and both leave the cluster unchanged.
+// and both leave the cluster unchanged; so does the replica path without
+// a decision handler. Some runs must reuse a placed replica's memory for
+// the next replica (replicaAdder.replica).
 func TestPropCapacityFastMatchesPlain(t *testing.T) {
-	incremental := 0
+	incremental, reused := 0, 0
 	defer func() {
 		if !t.Failed() && incremental == 0 {
 			t.Error("no replica cycle went to the incremental evaluator")
+		}
+		if !t.Failed() && reused == 0 {
+			t.Error("no replica's memory served the next one")
 		}
 	}()
 	rapid.Check(t, func(t *rapid.T) {
@@ -180,13 +185,15 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 			max = 40 // keep the big clusters' runs short
 		}
 		before := wiCapture(w)
-		run := func(plain bool) (*CapacityAnswer, []Decision, int) {
+		run := func(plain, handler bool) (*CapacityAnswer, []Decision, int) {
 			select { // drain the wakeup the setup or the last run left
 			case <-w.s.wake:
 			default:
 			}
 			var ds []Decision
-			w.s.onDecision = func(d Decision) { ds = append(ds, d) }
+			if handler {
+				w.s.onDecision = func(d Decision) { ds = append(ds, d) }
+			}
 			w.plainCapacity = plain
 			defer func() { w.s.onDecision, w.plainCapacity = nil, false }()
 			ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: max, ClaimTemplates: claims})
@@ -196,10 +203,11 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 			wiUnchanged(t, w, before)
 			return ans, ds, len(w.s.wake)
 		}
-		want, wantDs, wantWake := run(true)
-		cycles := w.s.replicaCycles
-		got, gotDs, gotWake := run(false)
+		want, wantDs, wantWake := run(true, true)
+		cycles, spared := w.s.replicaCycles, w.s.replicasReused
+		got, gotDs, gotWake := run(false, true)
 		incremental += w.s.replicaCycles - cycles
+		reused += w.s.replicasReused - spared
 		if wantWake != gotWake {
 			t.Fatalf("wakeups pending after the question: plain %d, fast %d", wantWake, gotWake)
 		}
@@ -207,10 +215,16 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 		if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
 			t.Fatalf("decisions differ (-plain +fast):\n%s", diff)
 		}
-		if diff := cmp.Diff(want, got, opts, cmp.Comparer(func(a, b *framework.FitError) bool {
+		fitErrEq := cmp.Comparer(func(a, b *framework.FitError) bool {
 			return (a == nil) == (b == nil) && (a == nil || a.Error() == b.Error())
-		})); diff != "" {
+		})
+		if diff := cmp.Diff(want, got, opts, fitErrEq); diff != "" {
 			t.Fatalf("answers differ (-plain +fast):\n%s", diff)
+		}
+		// Without a decision handler (a detached replica's decision then
+		// keeps the recycled ranking instead of a copy): the same answer.
+		if quiet, _, _ := run(false, false); !cmp.Equal(want, quiet, opts, fitErrEq) {
+			t.Fatalf("answers differ without a decision handler (-plain +fast):\n%s", cmp.Diff(want, quiet, opts, fitErrEq))
 		}
 		if want.Stop != nil {
 			if (want.Stop.Result == nil) != (got.Stop.Result == nil) {

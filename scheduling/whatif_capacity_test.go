@@ -187,3 +187,39 @@ func TestReplicaCycleMemory(t *testing.T) {
 		t.Errorf("a replica's handle and state: %v allocations, want 0", n)
 	}
 }
+
+// TestReplicaNamerSkipsTakenNames: replica names are <template>-1,
+// <template>-2, ... without the names the cluster has, across the batches
+// the namer builds its keys in (8, then 16, 32 ...), a name taken after
+// its batch was built included, and each key is the namespace and the
+// name.
+func TestReplicaNamerSkipsTakenNames(t *testing.T) {
+	taken := map[int]bool{3: true, 8: true, 9: true, 25: true, 60: true}
+	var pods []*framework.Pod
+	for n := range taken {
+		pods = append(pods, st.MakePod().Name(fmt.Sprintf("web-%d", n)).Namespace("shop").Obj())
+	}
+	c, err := NewClusterFrom(nil, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &WhatIf{s: &Scheduler{cluster: c}}
+	r := w.replicaNames(st.MakePod().Name("web").Namespace("shop").Obj())
+	n := 0
+	for i := range 100 {
+		if i == 1 { // the first batch (web-1 to web-8) is built
+			if err := c.AddPod(st.MakePod().Name("web-5").Namespace("shop").Obj()); err != nil {
+				t.Fatal(err)
+			}
+			taken[5] = true
+		}
+		n++
+		for taken[n] {
+			n++
+		}
+		name, key := r.next()
+		if want := fmt.Sprintf("web-%d", n); name != want || key != "shop/"+want {
+			t.Fatalf("next() = %q, %q, want %q, %q", name, key, want, "shop/"+want)
+		}
+	}
+}
