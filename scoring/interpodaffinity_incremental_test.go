@@ -3,8 +3,10 @@ package scoring
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
@@ -198,6 +200,96 @@ func TestPropInterPodAffinityNormalizeRowMatchesFloat(t *testing.T) {
 			}
 			if got[i] != want {
 				t.Fatalf("raw %d in [%d, %d]: row %d, NormalizeScore %d", v, lo, lo+span, got[i], want)
+			}
+		}
+	})
+}
+
+// ipaDrawShapeVariant draws a pod added beside the template's replicas:
+// a replica (tmpl's podaffinity.Shape), or a pod sharing part of what
+// the Shape holds by identity — tmpl's labels map and terms in another
+// namespace, tmpl's terms and namespace with other labels, tmpl's labels
+// map and namespace with other terms — or a pod of its own.
+func ipaDrawShapeVariant(t *rapid.T, tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
+	switch rapid.IntRange(0, 4).Draw(t, name+".variant") {
+	case 0:
+		return st.Replica(tmpl, name, node)
+	case 1:
+		pi := st.Replica(tmpl, name, node)
+		pi.Pod.Namespace = rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, name+".ns")
+		return pi
+	case 2:
+		pi := st.Replica(tmpl, name, node)
+		pi.Pod.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, name+".app")}
+		return pi
+	case 3:
+		p := ipaGenScorePod(t, name, node)
+		p.Labels, p.Namespace = tmpl.Pod.Labels, tmpl.Pod.Namespace
+		return fw.MustPodInfo(p)
+	}
+	return fw.MustPodInfo(ipaGenScorePod(t, name, node))
+}
+
+// TestPropInterPodAffinityAfterAddShapeMemo: PreScoreAfterAdd keeps, per
+// walk, the contributions of the last added pod's Shape, and
+// NormalizeRange, on a state PreScoreAfterAdd updates, the table of the
+// last span. Rounds that add replicas interleaved with pods sharing only
+// part of the Shape (labels map, namespace, term slices) and with pods of
+// their own, then ask NormalizeRange for spans that change and come
+// back, leave what a fresh PreScore gives: the statuses, Score and
+// ScoreBatch of every node, both normalizations and every table.
+func TestPropInterPodAffinityAfterAddShapeMemo(t *testing.T) {
+	ctx := context.Background()
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaHostnameCluster(t)
+		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
+		p, err := NewInterPodAffinity(c.args, ipaScoreHandle{1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := p.(*InterPodAffinity)
+		pl.reference = rapid.IntRange(0, 3).Draw(t, "reference") == 0
+		tmpl := fw.MustPodInfo(c.pod)
+		carried := fw.NewCycleState()
+		carried.SetSnapshot(snap)
+		if s := pl.PreScore(ctx, carried, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
+			t.Fatalf("PreScore: %v", s)
+		}
+		nodes := snap.Nodes()
+		seq := 0
+		for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
+			var pods []*fw.PodInfo
+			for range rapid.IntRange(1, 4).Draw(t, "added") {
+				seq++
+				node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name()
+				pods = append(pods, ipaDrawShapeVariant(t, tmpl, fmt.Sprintf("a%d", seq), node))
+			}
+			added, err := st.AddedPods(snap, pods)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pi := st.Replica(tmpl, fmt.Sprintf("in%d", round), "")
+			got := pl.PreScoreAfterAdd(ctx, carried, pi, nodes, added)
+			fresh := fw.NewCycleState()
+			fresh.SetSnapshot(snap)
+			want := pl.PreScore(ctx, fresh, pi, nodes)
+			if !got.Equal(want) {
+				t.Fatalf("round %d: PreScoreAfterAdd = %v, PreScore = %v", round, got, want)
+			}
+			if !want.IsSuccess() {
+				continue
+			}
+			if diff := cmp.Diff(incrScores(t, pl, fresh, pi, nodes), incrScores(t, pl, carried, pi, nodes)); diff != "" {
+				t.Fatalf("round %d: scores differ (-PreScore +PreScoreAfterAdd):\n%s", round, diff)
+			}
+			for i, span := range rapid.SliceOfN(rapid.IntRange(0, 12), 1, 4).Draw(t, "spans") {
+				lo := int64(rapid.IntRange(-300, 300).Draw(t, "lo"))
+				g, w := make([]int64, span+1), make([]int64, span+1)
+				okG := pl.NormalizeRange(ctx, carried, pi, lo, g)
+				okW := pl.NormalizeRange(ctx, fresh, pi, lo, w)
+				if okG != okW || !slices.Equal(g, w) {
+					t.Fatalf("round %d, table %d (span %d from %d): carried %v %v, fresh %v %v", round, i, span, lo, okG, g, okW, w)
+				}
 			}
 		}
 	})
