@@ -84,7 +84,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
-		return framework.NewStatus(framework.Skip)
+		return pl.skipStatus()
 	}
 	var s *ipaPreScoreState
 	inPlace := false
@@ -130,7 +130,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 	}
 	if len(s.scores.keys) == 0 && (s.fast == nil || len(s.fast.keys) == 0) {
 		s.Release()
-		return framework.NewStatus(framework.Skip)
+		return pl.skipStatus()
 	}
 	s.walk = w
 	if !inPlace {

@@ -30,7 +30,9 @@ func TestShapeSame(t *testing.T) {
 		{"replica", variant(func(pi *framework.PodInfo) { pi.Pod.Name = "q" }), true},
 		{"namespace", variant(func(pi *framework.PodInfo) { pi.Pod.Namespace = "other" }), false},
 		{"equal labels, another map", variant(func(pi *framework.PodInfo) { pi.Pod.Labels = map[string]string{"app": "a"} }), false},
-		{"required affinity", variant(func(pi *framework.PodInfo) { pi.RequiredAffinityTerms = append([]framework.AffinityTerm(nil), terms...) }), false},
+		{"required affinity", variant(func(pi *framework.PodInfo) {
+			pi.RequiredAffinityTerms = append([]framework.AffinityTerm(nil), terms...)
+		}), false},
 		{"required anti-affinity", variant(func(pi *framework.PodInfo) { pi.RequiredAntiAffinityTerms = nil }), false},
 		{"preferred affinity", variant(func(pi *framework.PodInfo) { pi.PreferredAffinityTerms = weighted[:0] }), false},
 		{"preferred anti-affinity", variant(func(pi *framework.PodInfo) {
