@@ -211,18 +211,18 @@ func TestPropInterPodAffinityNormalizeRowMatchesFloat(t *testing.T) {
 // namespace, tmpl's terms and namespace with other labels, tmpl's labels
 // map and namespace with other terms — or a pod of its own.
 func ipaDrawShapeVariant(t *rapid.T, tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
-	switch rapid.IntRange(0, 4).Draw(t, name+".variant") {
-	case 0:
+	switch rapid.IntRange(0, 6).Draw(t, name+".variant") {
+	case 0, 1:
 		return st.Replica(tmpl, name, node)
-	case 1:
+	case 2, 3:
 		pi := st.Replica(tmpl, name, node)
 		pi.Pod.Namespace = rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, name+".ns")
 		return pi
-	case 2:
+	case 4:
 		pi := st.Replica(tmpl, name, node)
 		pi.Pod.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, name+".app")}
 		return pi
-	case 3:
+	case 5:
 		p := ipaGenScorePod(t, name, node)
 		p.Labels, p.Namespace = tmpl.Pod.Labels, tmpl.Pod.Namespace
 		return fw.MustPodInfo(p)
