@@ -71,7 +71,9 @@ func (f *ipaFastScores) addOnNode(key string, k int, labels map[string]string, v
 // over the existing pods, so each added pod's contributions — in both
 // directions, by the code PreScore's reference walk runs per existing pod
 // (kube's processExistingPod) — are added to the domains of its node:
-// O(added × terms). They do not depend on the scored nodes. A skipped
+// O(added × terms), and a template's replicas, of one podaffinity.Shape,
+// are matched once (ipaWalk.contributions). They do not depend on the
+// scored nodes. A skipped
 // PreScore meant no existing pod contributed anything, so the scores are
 // then the added pods' contributions alone, and it skips again when there
 // are none. A state it cannot update (the snapshot's nodes changed, or the

@@ -205,31 +205,6 @@ func TestPropInterPodAffinityNormalizeRowMatchesFloat(t *testing.T) {
 	})
 }
 
-// ipaDrawShapeVariant draws a pod added beside the template's replicas:
-// a replica (tmpl's podaffinity.Shape), or a pod sharing part of what
-// the Shape holds by identity — tmpl's labels map and terms in another
-// namespace, tmpl's terms and namespace with other labels, tmpl's labels
-// map and namespace with other terms — or a pod of its own.
-func ipaDrawShapeVariant(t *rapid.T, tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
-	switch rapid.IntRange(0, 6).Draw(t, name+".variant") {
-	case 0, 1:
-		return st.Replica(tmpl, name, node)
-	case 2, 3:
-		pi := st.Replica(tmpl, name, node)
-		pi.Pod.Namespace = rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, name+".ns")
-		return pi
-	case 4:
-		pi := st.Replica(tmpl, name, node)
-		pi.Pod.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, name+".app")}
-		return pi
-	case 5:
-		p := ipaGenScorePod(t, name, node)
-		p.Labels, p.Namespace = tmpl.Pod.Labels, tmpl.Pod.Namespace
-		return fw.MustPodInfo(p)
-	}
-	return fw.MustPodInfo(ipaGenScorePod(t, name, node))
-}
-
 // TestPropInterPodAffinityAfterAddShapeMemo: PreScoreAfterAdd keeps, per
 // walk, the contributions of the last added pod's Shape, and
 // NormalizeRange, on a state PreScoreAfterAdd updates, the table of the
@@ -256,18 +231,10 @@ func TestPropInterPodAffinityAfterAddShapeMemo(t *testing.T) {
 			t.Fatalf("PreScore: %v", s)
 		}
 		nodes := snap.Nodes()
+		own := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
 		seq := 0
 		for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
-			var pods []*fw.PodInfo
-			for range rapid.IntRange(1, 4).Draw(t, "added") {
-				seq++
-				node := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name()
-				pods = append(pods, ipaDrawShapeVariant(t, tmpl, fmt.Sprintf("a%d", seq), node))
-			}
-			added, err := st.AddedPods(snap, pods)
-			if err != nil {
-				t.Fatal(err)
-			}
+			added := st.DrawShapeVariants(t, snap, tmpl, []string{"n1", "n2", "n3"}, []string{"a", "b"}, own, &seq)
 			pi := st.Replica(tmpl, fmt.Sprintf("in%d", round), "")
 			got := pl.PreScoreAfterAdd(ctx, carried, pi, nodes, added)
 			fresh := fw.NewCycleState()
