@@ -58,6 +58,8 @@ type InterPodAffinity struct {
 	affinityFail     *framework.Status
 	antiAffinityFail *framework.Status
 	existingFail     *framework.Status
+	// skip is PreFilter's and PreFilterAfterAdd's Skip.
+	skip *framework.Status
 	// hits recycles the dense counts' hit bitmaps of released states
 	// (framework.ReleasableStateData).
 	hits *slicepool.Pool[uint64]
@@ -88,6 +90,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 		affinityFail:     framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonInterPodAffinityRulesNotMatch),
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
 		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
+		skip:             framework.NewStatus(framework.Skip),
 		hits:             &slicepool.Pool[uint64]{},
 	}, nil
 }
@@ -191,6 +194,10 @@ type ipaPreFilterState struct {
 	// time they are read (tables): until then they hold the keys and the
 	// pair counts n only.
 	filled *sync.Once
+	// unchanged, kept by PreFilterAfterAdd, is the Shape of the last
+	// added pod countsChangeWith found not to change the counts: whether
+	// a pod does depends on the state and on its Shape alone.
+	unchanged podaffinity.Shape
 }
 
 // tables makes the three count tables' maps complete (see filled).
@@ -249,7 +256,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		pl.countExisting(s, snap.NodesWithRequiredAntiAffinity())
 	}
 	if s.existingAnti.n == 0 && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 {
-		return nil, framework.NewStatus(framework.Skip)
+		return nil, pl.skip
 	}
 	s.affTerms = ipaPrepare(&s.affinity, pod.RequiredAffinityTerms)
 	s.antiTerms = ipaPrepare(&s.anti, pod.RequiredAntiAffinityTerms)

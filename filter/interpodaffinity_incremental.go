@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/podaffinity"
 )
 
 var _ framework.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
@@ -14,7 +15,9 @@ var _ framework.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
 // PreFilter's counts only when one of its required anti-affinity terms
 // selects the incoming pod, or it matches the incoming pod's required
 // affinity terms (all of them) or one of its required anti-affinity terms;
-// when no added pod does, the state is kept as it is (O(added × terms)).
+// when no added pod does, the state is kept as it is (O(added × terms);
+// a copy of the last pod found to change nothing, of its podaffinity.Shape,
+// is not matched again).
 // Otherwise PreFilter runs again: it reads the snapshot's per-domain sums,
 // which already hold the added pods (the state's dense counts may share
 // them), so it costs O(terms × values/64), not O(pods). The same test
@@ -47,16 +50,23 @@ func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framew
 				return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 			}
 		}
-		return framework.NewStatus(framework.Skip)
+		return pl.skip
 	}
 	s, ok := d.(*ipaPreFilterState)
 	if !ok || s.snap != snap {
 		return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 	}
 	for _, a := range added {
-		if a.Pod == nil || a.Pod.Pod == nil || s.countsChangeWith(a.Pod) {
+		if a.Pod == nil || a.Pod.Pod == nil {
 			return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 		}
+		if s.unchanged.Same(a.Pod) {
+			continue // a copy of a pod that changed nothing
+		}
+		if s.countsChangeWith(a.Pod) {
+			return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
+		}
+		s.unchanged = podaffinity.ShapeOf(a.Pod)
 	}
 	return nil
 }

@@ -46,6 +46,10 @@ type InterPodAffinity struct {
 	// reference selects the walk over every existing pod (kube's
 	// algorithm) instead of the snapshot pod index; tests compare both.
 	reference bool
+	// skip is PreScore's and PreScoreAfterAdd's Skip (the runner never
+	// mutates returned statuses); nil in a plugin built without
+	// NewInterPodAffinity (skipStatus).
+	skip *framework.Status
 }
 
 var (
@@ -68,7 +72,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 	if h != nil {
 		p = max(h.Parallelism(), 1)
 	}
-	return &InterPodAffinity{args: args, parallelism: p, doms: &sync.Pool{}}, nil
+	return &InterPodAffinity{args: args, parallelism: p, doms: &sync.Pool{}, skip: framework.NewStatus(framework.Skip)}, nil
 }
 
 // InterPodAffinityFactory is NewInterPodAffinity as a framework.Factory:
@@ -80,6 +84,14 @@ func InterPodAffinityFactory(args any, h framework.Handle) (framework.Plugin, er
 
 // Name returns "InterPodAffinity".
 func (pl *InterPodAffinity) Name() string { return config.InterPodAffinityName }
+
+// skipStatus returns a Skip status, the plugin's own when it has one.
+func (pl *InterPodAffinity) skipStatus() *framework.Status {
+	if pl.skip != nil {
+		return pl.skip
+	}
+	return framework.NewStatus(framework.Skip)
+}
 
 // ipaTopoScores is the score per topology domain: per key (in first-seen
 // order), the score of each value. A domain exists once some contribution
@@ -116,6 +128,10 @@ type ipaPreScoreState struct {
 	// walk, set by PreScoreAfterAdd, holds the pod's compiled preferred
 	// terms for the next cycle's additions.
 	walk *ipaWalk
+	// table, kept by NormalizeRange once PreScoreAfterAdd updated the
+	// state, is the normalized table of span len(table)−1 (it depends on
+	// the span alone while the state has keys).
+	table []int64
 }
 
 // ipaFastScores is the score per topology domain as slices: for each key
@@ -261,6 +277,11 @@ type ipaWalk struct {
 	snap     *framework.Snapshot
 	hard     int32
 	allPods  bool
+	// shape and contribs, kept by contributions, are the Shape of the
+	// last added pod whose contributions were asked and those
+	// contributions.
+	shape    podaffinity.Shape
+	contribs ipaContribs
 }
 
 // newWalk returns the walk's inputs for pod on snap.
@@ -279,55 +300,52 @@ func (pl *InterPodAffinity) newWalk(pod *framework.PodInfo, snap *framework.Snap
 // contribution is weight × multiplier in int32, as kube computes it.
 func ipaContribution(weight, multiplier int32) int64 { return int64(weight * multiplier) }
 
-// ipaScoreSink receives the contributions of existing pods per topology
-// domain (key, value).
+// ipaScoreSink receives the contributions of existing pods: v for the
+// topology domain (key, labels[key]) of the pod's node, whose labels are
+// labels, when the node has the key.
 type ipaScoreSink interface {
-	add(key, value string, v int64)
+	contribute(key string, labels map[string]string, v int64)
+}
+
+func (t *ipaTopoScores) contribute(key string, labels map[string]string, v int64) {
+	if val, ok := labels[key]; ok {
+		t.add(key, val, v)
+	}
 }
 
 // existingPod adds the five contributions of existing pod ep on a node with
-// labels to out (kube's processExistingPod).
+// labels to out (kube's processExistingPod), in kube's order.
 func (w *ipaWalk) existingPod(out ipaScoreSink, ep *framework.PodInfo, labels map[string]string) {
 	for i := range w.affinity {
 		t := &w.affinity[i]
 		if t.Matches(ep.Pod, w.snap) {
-			if v, ok := labels[t.TopologyKey]; ok {
-				out.add(t.TopologyKey, v, ipaContribution(t.Weight, 1))
-			}
+			out.contribute(t.TopologyKey, labels, ipaContribution(t.Weight, 1))
 		}
 	}
 	for i := range w.anti {
 		t := &w.anti[i]
 		if t.Matches(ep.Pod, w.snap) {
-			if v, ok := labels[t.TopologyKey]; ok {
-				out.add(t.TopologyKey, v, ipaContribution(t.Weight, -1))
-			}
+			out.contribute(t.TopologyKey, labels, ipaContribution(t.Weight, -1))
 		}
 	}
 	if w.hard > 0 {
 		for i := range ep.RequiredAffinityTerms {
 			t := &ep.RequiredAffinityTerms[i]
 			if t.Matches(w.pod, w.nsLabels) {
-				if v, ok := labels[t.TopologyKey]; ok {
-					out.add(t.TopologyKey, v, ipaContribution(w.hard, 1))
-				}
+				out.contribute(t.TopologyKey, labels, ipaContribution(w.hard, 1))
 			}
 		}
 	}
 	for i := range ep.PreferredAffinityTerms {
 		t := &ep.PreferredAffinityTerms[i]
 		if t.Matches(w.pod, w.nsLabels) {
-			if v, ok := labels[t.TopologyKey]; ok {
-				out.add(t.TopologyKey, v, ipaContribution(t.Weight, 1))
-			}
+			out.contribute(t.TopologyKey, labels, ipaContribution(t.Weight, 1))
 		}
 	}
 	for i := range ep.PreferredAntiAffinityTerms {
 		t := &ep.PreferredAntiAffinityTerms[i]
 		if t.Matches(w.pod, w.nsLabels) {
-			if v, ok := labels[t.TopologyKey]; ok {
-				out.add(t.TopologyKey, v, ipaContribution(t.Weight, -1))
-			}
+			out.contribute(t.TopologyKey, labels, ipaContribution(t.Weight, -1))
 		}
 	}
 }
@@ -359,12 +377,12 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
-		return framework.NewStatus(framework.Skip)
+		return pl.skipStatus()
 	}
 	if !pl.reference {
 		f := pl.preScoreFast(pod, snap)
 		if len(f.keys) == 0 {
-			return framework.NewStatus(framework.Skip)
+			return pl.skipStatus()
 		}
 		state.Write(ipaPreScoreStateKey, &ipaPreScoreState{fast: f})
 		return nil
@@ -394,7 +412,7 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 		}
 	}
 	if len(s.scores.keys) == 0 {
-		return framework.NewStatus(framework.Skip)
+		return pl.skipStatus()
 	}
 	state.Write(ipaPreScoreStateKey, s)
 	return nil

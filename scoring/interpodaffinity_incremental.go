@@ -4,21 +4,64 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/podaffinity"
 )
 
 var _ framework.IncrementalPreScorePlugin = (*InterPodAffinity)(nil)
 
-// ipaNodeSink adds contributions to the fast scores' domain of snapshot
-// node k (whose labels the walk reads, so every key it is given is among
-// them).
-type ipaNodeSink struct {
-	f *ipaFastScores
-	k int
+// ipaContrib is what an existing pod adds to the domain of key of its
+// node (when the node has the key).
+type ipaContrib struct {
+	key string
+	v   int64
 }
 
-func (s *ipaNodeSink) add(key, _ string, v int64) {
-	x := s.f.slot(key)
-	s.f.dom[x][s.f.tvs[x].Domain[s.k]] += v
+// ipaContribs records an existing pod's contributions without a node: one
+// entry per topology key, in the order existingPod first reached the key,
+// holding the sum of its contributions (a domain exists once reached,
+// even when they cancel out).
+type ipaContribs []ipaContrib
+
+func (c *ipaContribs) contribute(key string, _ map[string]string, v int64) {
+	for i := range *c {
+		if (*c)[i].key == key {
+			(*c)[i].v += v
+			return
+		}
+	}
+	*c = append(*c, ipaContrib{key: key, v: v})
+}
+
+// contributions returns what existing pod ep adds per topology key of its
+// node (existingPod's sums). They depend on the walk's pod and snapshot
+// and on ep's Shape alone, so they are kept for the next pod of the same
+// Shape: a template's replicas are matched once.
+func (w *ipaWalk) contributions(ep *framework.PodInfo) []ipaContrib {
+	if !w.shape.Same(ep) {
+		w.shape = podaffinity.ShapeOf(ep)
+		w.contribs = w.contribs[:0]
+		w.existingPod(&w.contribs, ep, nil)
+	}
+	return w.contribs
+}
+
+// addOnNode adds v to the domain of key of snapshot node k, whose labels
+// are labels, when the node has the key. A key already numbered needs no
+// label lookup: its numbering gives the node's domain, −1 without the key.
+func (f *ipaFastScores) addOnNode(key string, k int, labels map[string]string, v int64) {
+	for x, s := range f.keys {
+		if s == key {
+			if id := f.tvs[x].Domain[k]; id >= 0 {
+				f.dom[x][id] += v
+			}
+			return
+		}
+	}
+	if _, ok := labels[key]; !ok {
+		return
+	}
+	x := f.slot(key)
+	f.dom[x][f.tvs[x].Domain[k]] += v
 }
 
 // PreScoreAfterAdd has the effect of PreScore on the current snapshot
@@ -28,7 +71,9 @@ func (s *ipaNodeSink) add(key, _ string, v int64) {
 // over the existing pods, so each added pod's contributions — in both
 // directions, by the code PreScore's reference walk runs per existing pod
 // (kube's processExistingPod) — are added to the domains of its node:
-// O(added × terms). They do not depend on the scored nodes. A skipped
+// O(added × terms), and a template's replicas, of one podaffinity.Shape,
+// are matched once (ipaWalk.contributions). They do not depend on the
+// scored nodes. A skipped
 // PreScore meant no existing pod contributed anything, so the scores are
 // then the added pods' contributions alone, and it skips again when there
 // are none. A state it cannot update (the snapshot's nodes changed, or the
@@ -41,7 +86,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
-		return framework.NewStatus(framework.Skip)
+		return pl.skipStatus()
 	}
 	var s *ipaPreScoreState
 	inPlace := false
@@ -64,28 +109,30 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 		}
 	}
 	w := s.walk
-	if w == nil || w.snap != snap {
+	if !inPlace || w == nil || w.snap != snap {
+		// A walk of a state that may be shared is not written to.
 		w = pl.newWalk(pod, snap)
-	}
-	var sink *ipaNodeSink
-	if s.fast != nil {
-		sink = &ipaNodeSink{f: s.fast}
 	}
 	for _, a := range added {
 		labels := a.Node.Node().Labels
 		if len(labels) == 0 {
 			continue
 		}
-		if sink != nil {
-			sink.k = a.Node.Index()
-			w.existingPod(sink, a.Pod, labels)
-		} else {
-			w.existingPod(&s.scores, a.Pod, labels)
+		cs := w.contributions(a.Pod)
+		if s.fast != nil {
+			k := a.Node.Index()
+			for _, c := range cs {
+				s.fast.addOnNode(c.key, k, labels, c.v)
+			}
+			continue
+		}
+		for _, c := range cs {
+			s.scores.contribute(c.key, labels, c.v)
 		}
 	}
 	if len(s.scores.keys) == 0 && (s.fast == nil || len(s.fast.keys) == 0) {
 		s.Release()
-		return framework.NewStatus(framework.Skip)
+		return pl.skipStatus()
 	}
 	s.walk = w
 	if !inPlace {

@@ -3,8 +3,10 @@ package scoring
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
@@ -198,6 +200,63 @@ func TestPropInterPodAffinityNormalizeRowMatchesFloat(t *testing.T) {
 			}
 			if got[i] != want {
 				t.Fatalf("raw %d in [%d, %d]: row %d, NormalizeScore %d", v, lo, lo+span, got[i], want)
+			}
+		}
+	})
+}
+
+// TestPropInterPodAffinityAfterAddShapeMemo: PreScoreAfterAdd keeps, per
+// walk, the contributions of the last added pod's Shape, and
+// NormalizeRange, on a state PreScoreAfterAdd updates, the table of the
+// last span. Rounds that add replicas interleaved with pods sharing only
+// part of the Shape (labels map, namespace, term slices) and with pods of
+// their own, then ask NormalizeRange for spans that change and come
+// back, leave what a fresh PreScore gives: the statuses, Score and
+// ScoreBatch of every node, both normalizations and every table.
+func TestPropInterPodAffinityAfterAddShapeMemo(t *testing.T) {
+	ctx := context.Background()
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaHostnameCluster(t)
+		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
+		p, err := NewInterPodAffinity(c.args, ipaScoreHandle{1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := p.(*InterPodAffinity)
+		pl.reference = rapid.IntRange(0, 3).Draw(t, "reference") == 0
+		tmpl := fw.MustPodInfo(c.pod)
+		carried := fw.NewCycleState()
+		carried.SetSnapshot(snap)
+		if s := pl.PreScore(ctx, carried, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
+			t.Fatalf("PreScore: %v", s)
+		}
+		nodes := snap.Nodes()
+		own := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
+		seq := 0
+		for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
+			added := st.DrawShapeVariants(t, snap, tmpl, []string{"n1", "n2", "n3"}, []string{"a", "b"}, own, &seq)
+			pi := st.Replica(tmpl, fmt.Sprintf("in%d", round), "")
+			got := pl.PreScoreAfterAdd(ctx, carried, pi, nodes, added)
+			fresh := fw.NewCycleState()
+			fresh.SetSnapshot(snap)
+			want := pl.PreScore(ctx, fresh, pi, nodes)
+			if !got.Equal(want) {
+				t.Fatalf("round %d: PreScoreAfterAdd = %v, PreScore = %v", round, got, want)
+			}
+			if !want.IsSuccess() {
+				continue
+			}
+			if diff := cmp.Diff(incrScores(t, pl, fresh, pi, nodes), incrScores(t, pl, carried, pi, nodes)); diff != "" {
+				t.Fatalf("round %d: scores differ (-PreScore +PreScoreAfterAdd):\n%s", round, diff)
+			}
+			for i, span := range rapid.SliceOfN(rapid.IntRange(0, 12), 1, 4).Draw(t, "spans") {
+				lo := int64(rapid.IntRange(-300, 300).Draw(t, "lo"))
+				g, w := make([]int64, span+1), make([]int64, span+1)
+				okG := pl.NormalizeRange(ctx, carried, pi, lo, g)
+				okW := pl.NormalizeRange(ctx, fresh, pi, lo, w)
+				if okG != okW || !slices.Equal(g, w) {
+					t.Fatalf("round %d, table %d (span %d from %d): carried %v %v, fresh %v %v", round, i, span, lo, okG, g, okW, w)
+				}
 			}
 		}
 	})

@@ -3,6 +3,7 @@ package scoring
 import (
 	"context"
 	"math/bits"
+	"slices"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -36,7 +37,9 @@ func (pl *NodeAffinity) NormalizeRange(_ context.Context, _ *framework.CycleStat
 // the scores as they are when PreScore found no affinity terms, else
 // int64(100 × (float64(s − lo) / float64(hi − lo))), 0 when hi == lo, with
 // the float arithmetic of NormalizeScore. It reports false when the cycle
-// state holds no PreScore state (NormalizeScore then fails).
+// state holds no PreScore state (NormalizeScore then fails). The table
+// depends on the span alone: a state that PreScoreAfterAdd updates keeps
+// the last one.
 func (pl *InterPodAffinity) NormalizeRange(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
 	s, err := ipaReadScoreState(state)
 	if err != nil {
@@ -48,7 +51,18 @@ func (pl *InterPodAffinity) NormalizeRange(_ context.Context, state *framework.C
 		}
 		return true
 	}
-	ipaNormalizeTable(out)
+	if s.walk == nil || s.fast == nil || s.fast.pool == nil {
+		ipaNormalizeTable(out)
+		return true
+	}
+	// A state PreScoreAfterAdd updates in place, cycle after cycle (its
+	// own: Clone copies a state with recycled buffers): the table of the
+	// last span is kept.
+	if len(s.table) != len(out) {
+		s.table = slices.Grow(s.table[:0], len(out))[:len(out)]
+		ipaNormalizeTable(s.table)
+	}
+	copy(out, s.table)
 	return true
 }
 

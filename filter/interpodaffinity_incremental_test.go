@@ -1,0 +1,142 @@
+package filter
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// TestPropInterPodAffinityPreFilterAfterAddShapeMemo: PreFilterAfterAdd
+// keeps the Shape of the last added pod that changed none of the state's
+// counts. Rounds that add replicas interleaved with pods sharing only
+// part of the Shape (labels map, namespace, term slices) and with pods of
+// their own leave what a fresh PreFilter gives: the status and every
+// node's verdict.
+func TestPropInterPodAffinityPreFilterAfterAddShapeMemo(t *testing.T) {
+	ctx := context.Background()
+	rapid.Check(t, func(t *rapid.T) {
+		c := ipaGenCluster(t)
+		if len(c.nodes) == 0 {
+			return
+		}
+		for range 2 { // mostly a pod with required terms: a state to keep
+			if c.pod.Spec.Affinity == nil {
+				c.pod = ipaGenPod(t, "incoming", "", 2)
+			}
+		}
+		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
+		pl := ipaNewFilter(t, 1)
+		tmpl := fw.MustPodInfo(c.pod)
+		carried := fw.NewCycleState()
+		carried.SetSnapshot(snap)
+		if _, s := pl.PreFilter(ctx, carried, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
+			t.Fatalf("PreFilter: %v", s)
+		}
+		nodes := snap.Nodes()
+		own := func(name, node string) *fw.Pod { return ipaGenPod(t, name, node, 2) }
+		seq := 0
+		for round := range rapid.IntRange(1, 12).Draw(t, "rounds") {
+			added := st.DrawShapeVariants(t, snap, tmpl, []string{"n1", "n2", "n3"}, []string{"a", "b", "c"}, own, &seq)
+			pi := st.Replica(tmpl, fmt.Sprintf("in%d", round), "")
+			got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
+			fresh := fw.NewCycleState()
+			fresh.SetSnapshot(snap)
+			_, want := pl.PreFilter(ctx, fresh, pi, nodes)
+			if !got.Equal(want) {
+				t.Fatalf("round %d: PreFilterAfterAdd = %v, PreFilter = %v", round, got, want)
+			}
+			if !want.IsSuccess() {
+				continue
+			}
+			if diff := cmp.Diff(incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, carried, pi, snap)); diff != "" {
+				t.Fatalf("round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
+			}
+		}
+	})
+}
+
+// TestInterPodAffinityPreFilterAfterAddShapeParts: after a replica that
+// changes none of the counts (its Shape kept), a pod sharing all of the
+// replica's Shape but one part — the namespace, the labels map, the term
+// slices — does change them, and PreFilterAfterAdd must see it: the node
+// it lands on is rejected as a fresh PreFilter rejects it. The template
+// (namespace n1, app=a) avoids app=a pods of n2 and app=b pods of n1 on
+// its host; an added pod whose own term avoids app=a rejects it too.
+func TestInterPodAffinityPreFilterAfterAddShapeParts(t *testing.T) {
+	ctx := context.Background()
+	avoid := func(app string, ns ...string) fw.PodAffinityTerm {
+		return fw.PodAffinityTerm{LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": app}}, Namespaces: ns, TopologyKey: "host"}
+	}
+	tmpl := fw.MustPodInfo(st.MakePod().Name("t").Namespace("n1").Label("app", "a").
+		PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, avoid("a", "n2")).
+		PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, avoid("b")).Obj())
+	variants := []struct {
+		name string
+		make func(name, node string) *fw.PodInfo
+	}{
+		{"namespace", func(name, node string) *fw.PodInfo {
+			pi := st.Replica(tmpl, name, node)
+			pi.Pod.Namespace = "n2"
+			return pi
+		}},
+		{"labels", func(name, node string) *fw.PodInfo {
+			pi := st.Replica(tmpl, name, node)
+			pi.Pod.Labels = map[string]string{"app": "b"}
+			return pi
+		}},
+		{"terms", func(name, node string) *fw.PodInfo {
+			p := st.MakePod().Name(name).Namespace("n1").Node(node).PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, avoid("a")).Obj()
+			p.Labels = tmpl.Pod.Labels
+			return fw.MustPodInfo(p)
+		}},
+	}
+	for _, v := range variants {
+		for _, together := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/together=%v", v.name, together), func(t *testing.T) {
+				var nodes []*fw.Node
+				for _, n := range []string{"node0", "node1"} {
+					nodes = append(nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: n, Labels: map[string]string{"host": n}}})
+				}
+				snap := fw.MustSnapshot(nodes, nil, fw.WithNamespaces(ipaGenNamespaces...))
+				pl := ipaNewFilter(t, 1)
+				carried := fw.NewCycleState()
+				carried.SetSnapshot(snap)
+				if _, s := pl.PreFilter(ctx, carried, tmpl, snap.Nodes()); !s.IsSuccess() {
+					t.Fatalf("PreFilter: %v", s)
+				}
+				rounds := [][]*fw.PodInfo{{st.Replica(tmpl, "r1", "node0"), v.make("v", "node1")}}
+				if !together {
+					rounds = [][]*fw.PodInfo{rounds[0][:1], rounds[0][1:]}
+				}
+				for i, pods := range rounds {
+					added, err := st.AddedPods(snap, pods)
+					if err != nil {
+						t.Fatal(err)
+					}
+					pi := st.Replica(tmpl, fmt.Sprintf("in%d", i), "")
+					if s := pl.PreFilterAfterAdd(ctx, carried, pi, added); !s.IsSuccess() {
+						t.Fatalf("round %d: PreFilterAfterAdd: %v", i, s)
+					}
+					fresh := fw.NewCycleState()
+					fresh.SetSnapshot(snap)
+					if _, s := pl.PreFilter(ctx, fresh, pi, snap.Nodes()); !s.IsSuccess() {
+						t.Fatalf("round %d: PreFilter: %v", i, s)
+					}
+					want, got := incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, carried, pi, snap)
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Fatalf("round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", i, diff)
+					}
+				}
+				if s := pl.Filter(ctx, carried, tmpl, snap.Nodes()[1]); s.IsSuccess() {
+					t.Fatalf("node1, holding the %s variant: Filter passes, want a rejection", v.name)
+				}
+			})
+		}
+	}
+}
