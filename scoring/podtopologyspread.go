@@ -863,20 +863,29 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, in fast mode, a scored snapshot node costs a few slice
 // reads per constraint.
-func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+func (pl *PodTopologySpread) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score it wrote (framework.BoundedBatchScorePlugin).
+func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	s, err := ptsReadPreScoreState(state)
 	if err != nil {
-		return framework.AsStatus(err)
+		return 0, 0, framework.AsStatus(err)
 	}
+	out = out[:len(nodes)]
 	if !s.fast() {
 		for i, node := range nodes {
 			v, st := s.score(node)
 			if st != nil {
-				return st
+				return 0, 0, st
 			}
 			out[i] = v
 		}
-		return nil
+		lo, hi = rowBounds(out)
+		return lo, hi, nil
 	}
 	all := s.snap.Nodes()
 	h := s.hoisted
@@ -884,8 +893,8 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	if useIdx && !h.checkKeys && (s.everyMember || s.allMembers(idx[:len(nodes)])) {
 		// Nodes PreScore saw, none ignored: table reads by snapshot
 		// index, two per node for a single non-hostname constraint.
-		if h.scoreIdx(idx[:len(nodes)], out) {
-			return nil
+		if lo, hi, ok := h.scoreIdx(idx[:len(nodes)], out); ok {
+			return lo, hi, nil
 		}
 	}
 	for i, node := range nodes {
@@ -900,7 +909,7 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 		if k < 0 || !s.isMember(k) {
 			v, st := s.score(node)
 			if st != nil {
-				return st
+				return 0, 0, st
 			}
 			out[i] = v
 			continue
@@ -912,39 +921,46 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 		one := [1]int32{int32(k)}
 		h.scoreIdx(one[:], out[i:i+1])
 	}
-	return nil
+	lo, hi = rowBounds(out)
+	return lo, hi, nil
 }
+
+var _ framework.BoundedBatchScorePlugin = (*PodTopologySpread)(nil)
 
 // ptsScoreRounded sets out[i] to rounded[dom[idx[i]]+1], the score of
 // snapshot node idx[i] under a single non-hostname constraint (see
-// ptsHoisted); false, with out partly written, when some index is not a
-// snapshot node's.
-func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) bool {
+// ptsHoisted), and returns the least and greatest; false, with out partly
+// written, when some index is not a snapshot node's.
+func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) (lo, hi int64, ok bool) {
 	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
 	for i, k := range idx {
 		j := int(k)
 		if uint(j) >= uint(len(dom)) {
-			return false
+			return 0, 0, false
 		}
-		out[i] = rounded[int(dom[j])+1]
+		v := rounded[int(dom[j])+1]
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	return true
+	return lo, hi, true
 }
 
 // scoreIdx sets out[i] to the score of snapshot node idx[i], a member
 // PreScore does not ignore (fastScore's sum, term by term, from the
-// hoisted terms); false, with out partly written, when some index is not
-// a snapshot node's.
-func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) bool {
+// hoisted terms), and returns the least and greatest; false, with out
+// partly written, when some index is not a snapshot node's.
+func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) (lo, hi int64, ok bool) {
 	if h.rounded != nil {
 		return ptsScoreRounded(h.cs[0].dom, h.rounded, idx, out)
 	}
 	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
 	n := uint(len(h.cs[0].dom)) // every constraint's dom is the snapshot's length
 	for i, k := range idx {
 		j := int(k)
 		if uint(j) >= n {
-			return false
+			return 0, 0, false
 		}
 		var score float64
 		for c := range h.cs {
@@ -960,9 +976,11 @@ func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) bool {
 				score += hc.term[id]
 			}
 		}
-		out[i] = int64(math.Round(score))
+		v := int64(math.Round(score))
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	return true
+	return lo, hi, true
 }
 
 // ptsHoisted is ScoreBatch's view of a fast-mode state, built once per
