@@ -415,8 +415,8 @@ func ptsResizeKeep[T any](b []T, n int) []T {
 // slots, when not nil (PreScoreAfterAdd), holds the counts by value
 // (ptsSlotCounts) kept up to date across cycles, or nil to have them built
 // here from the snapshot; domains are then counted from them in
-// O(values) instead of O(nodes), and the state keeps them for the next
-// cycle. With slots, when no node can be ignored, the walk over nodes
+// O(values) instead of O(nodes) or a query of the snapshot's per-value
+// sums, and the state keeps them for the next cycle. With slots, when no node can be ignored, the walk over nodes
 // stops as soon as every value of every non-hostname constraint is a
 // domain (at once when every constraint is a hostname one), which makes
 // the cycle's cost independent of len(nodes) in the common case; the
@@ -553,8 +553,11 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		s.inclusion = topologyspread.NewInclusion(pod, cs)
 	}
 	queries := s.queries
+	// With counts by value kept, only the hostname constraints read the
+	// per-node counts.
+	kept := slots != nil && *slots != nil
 	for c := range cs {
-		if s.queryOK[c] {
+		if s.queryOK[c] && (!kept || cs[c].IsHostname()) {
 			s.perNode[c] = snap.PodCounts(queries[c])
 		}
 	}
@@ -567,7 +570,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	if !includeAll {
 		indexed = inclusion.Indexed(snap)
 	}
-	if slots != nil && !(complete && includeAll) {
+	if slots != nil {
 		if *slots == nil {
 			*slots = newPTSSlotCounts(snap, s.tvs, cs, missing, indexed, requireAll, s.perNode)
 			s.slots = *slots
