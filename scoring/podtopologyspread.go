@@ -351,7 +351,8 @@ func (w *ptsSnapshotWalk) next(ni *framework.NodeInfo) int {
 // membership bitmap of words words, cleared, with its per-constraint
 // slices sized: reuse's buffers when reuse is a fast-mode state that
 // PreScoreAfterAdd replaces (it must be the plugin's alone: Clone copies
-// what is reused here), else new ones.
+// what is reused here), else new ones. The state returned is reuse itself
+// when its buffers are reused; it then keeps reuse's topology values.
 func (pl *PodTopologySpread) newFastState(nc, words int, reuse *ptsPreScoreState) *ptsPreScoreState {
 	s := reuse
 	if s == nil || s.pool == nil {
@@ -374,7 +375,9 @@ func (pl *PodTopologySpread) newFastState(nc, words int, reuse *ptsPreScoreState
 	}
 	s.Counts = ptsResizeKeep(s.Counts, nc)
 	s.Weights = ptsResize(s.Weights, nc)
-	s.tvs = ptsResize(s.tvs, nc)
+	if s != reuse {
+		s.tvs = ptsResize(s.tvs, nc)
+	}
 	s.domOf = ptsResizeKeep(s.domOf, nc)
 	s.perNode = ptsResize(s.perNode, nc)
 	s.keyed = ptsResize(s.keyed, nc)
@@ -416,12 +419,15 @@ func ptsResizeKeep[T any](b []T, n int) []T {
 // (ptsSlotCounts) kept up to date across cycles, or nil to have them built
 // here from the snapshot; domains are then counted from them in
 // O(values) instead of O(nodes) or a query of the snapshot's per-value
-// sums, and the state keeps them for the next cycle. With slots, when no node can be ignored, the walk over nodes
-// stops as soon as every value of every non-hostname constraint is a
-// domain (at once when every constraint is a hostname one), which makes
-// the cycle's cost independent of len(nodes) in the common case; the
-// nodes it does not reach are taken to be the snapshot's own NodeInfos,
-// as the runner passes them.
+// sums, and the state keeps them for the next cycle. With slots, when no
+// node can be ignored, the walk over nodes stops as soon as every value
+// of every non-hostname constraint is a domain (at once when every
+// constraint is a hostname one), which makes the cycle's cost
+// independent of len(nodes) in the common case; the nodes it does not
+// reach are taken to be the snapshot's own NodeInfos, as the runner
+// passes them. reuse, when not nil, is the state PreScoreAfterAdd
+// replaces, for the same constraints, whose topology values must be the
+// snapshot's current numbering.
 func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
 	nc, n := len(cs), snap.NumNodes()
 	s := pl.newFastState(nc, (n+63)/64, reuse)
@@ -435,8 +441,11 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	pending := 0
 	complete := true // every node carries every key
 	for c := range cs {
-		tv := snap.TopologyValues(cs[c].TopologyKey)
-		s.tvs[c] = tv
+		tv := s.tvs[c] // reuse's: the snapshot's numbering (PreScoreAfterAdd checks)
+		if s != reuse {
+			tv = snap.TopologyValues(cs[c].TopologyKey)
+			s.tvs[c] = tv
+		}
 		keyed := tv.Unkeyed == 0
 		complete = complete && keyed
 		s.keyed[c] = keyed
