@@ -49,7 +49,7 @@ type incScorer struct {
 	rows     []int64
 	lo, hi   []int64 // the bounds of the rows, where known
 	known    []bool  // known[s]: lo[s] and hi[s] are row s's bounds
-	tables   []int64 // the weighted tables of the looked-up rows
+	tables   []int64 // the rows' RangeNormalizer tables (weighted in looks)
 	looks    []lookup
 	adds     []lookup // the rows added after the looked-up ones
 	list     NodeScoreList
@@ -71,13 +71,12 @@ type lookup struct {
 
 // incScorePlugin is a Score plugin as incScorer runs it.
 type incScorePlugin struct {
-	sp    scorePlugin      // the profile's entry (name, weight, ScoreExtensions)
-	at    int              // its index in the profile's Score plugins
-	call  ScorePlugin      // a ScoreForwarder's target
-	batch BatchScorePlugin // call's batch form, if any
-	// call's batch form that reports its bounds, if any
-	bounded BoundedBatchScorePlugin
-	ext     ScoreExtensions // sp's, nil when it does not normalize
+	sp      scorePlugin             // the profile's entry (name, weight, ScoreExtensions)
+	at      int                     // its index in the profile's Score plugins
+	call    ScorePlugin             // a ScoreForwarder's target
+	batch   BatchScorePlugin        // call's batch form, if any
+	bounded BoundedBatchScorePlugin // call's batch form with bounds, if any
+	ext     ScoreExtensions         // sp's, nil when it does not normalize
 	bext    BatchScoreExtensions
 	ranged  RangeNormalizer
 }

@@ -351,11 +351,10 @@ type BatchScorePlugin interface {
 // of out[0:len(nodes)] (lo > hi when nodes is empty; unspecified when the
 // status is not a success).
 //
-// Incremental uses the bounds in place of a pass over the row to find
-// them, to normalize the row through its plugin's RangeNormalizer table,
-// and trusts them: a score outside [lo, hi] makes its cycle fall back to
-// the plain one, but bounds wider than the scores go unnoticed and give
-// wrong normalized scores.
+// Incremental normalizes the row through its plugin's RangeNormalizer
+// table from these bounds, without a pass over the row to find them, and
+// trusts them: wrong bounds give wrong normalized scores (a score found
+// outside them in a table lookup hands the cycle back to the plain one).
 type BoundedBatchScorePlugin interface {
 	BatchScorePlugin
 	ScoreBatchBounds(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) (lo, hi int64, s *Status)
