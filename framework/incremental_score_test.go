@@ -182,11 +182,12 @@ var (
 )
 
 // drawScoreFakes adds (with add, as drawIncCase's) up to three node-local
-// Score plugins of drawn raw scores and normalizations, and perhaps a
-// non-local one with a RangeNormalizer (and a batch form, with or
-// without its bounds), so that Incremental's scorer meets
-// each of its paths: cached sums (valid or not), tables (constant rows,
-// narrow, declined, too wide, out of range), NormalizeScore without a
+// Score plugins of drawn raw scores and normalizations, and perhaps
+// non-local ones with a RangeNormalizer (one with a batch form, which may
+// report its bounds: BoundedBatchScorePlugin), so that Incremental's
+// scorer meets each of its paths: cached sums (valid or not), tables
+// (constant rows, narrow, declined, too wide, out of range; bounds found
+// or reported; one or more looked-up rows), NormalizeScore without a
 // batch form, a skipped plugin, a non-local plugin that does not
 // normalize, and failures of Score and NormalizeScore.
 func drawScoreFakes(t *rapid.T, add func(name string, p framework.Plugin, filter, score bool)) {
