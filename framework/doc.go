@@ -100,9 +100,10 @@
 // PermitPlugin (PermitWait, MaxPermitTimeout), PreBindPlugin, BindPlugin,
 // PostBindPlugin; ForkablePlugin (Forkable) for a plugin whose state lasts
 // across cycles and must branch with a scheduler's Fork. BatchFilterPlugin,
-// BatchScorePlugin and BatchScoreExtensions are optional faster forms over many nodes at once,
-// and RangeNormalizer (DefaultNormalizeRange) a normalization given as a
-// table over a row's least to greatest score; NodeLocalPlugin,
+// BatchScorePlugin and BatchScoreExtensions are optional faster forms over many nodes at once
+// (BoundedBatchScorePlugin a batch scorer that also tells its batch's
+// least and greatest score), and RangeNormalizer (DefaultNormalizeRange) a
+// normalization given as a table over a row's least to greatest score; NodeLocalPlugin,
 // IncrementalPreFilterPlugin and IncrementalPreScorePlugin (AddedPod) let
 // an Incremental (Framework.NewIncremental) carry one cycle's work over to
 // the next replica of a template;

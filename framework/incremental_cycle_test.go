@@ -255,7 +255,9 @@ func drawIncCase(t *rapid.T) incCase {
 		add("ZoneScoreInc", &fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreInc"}}, false, true)
 	}
 	drawScoreFakes(t, add)
-	fw, err := framework.NewFramework(reg, prof)
+	par := rapid.SampledFrom([]int{1, 1, 3}).Draw(t, "parallelism") // 3: the chunked Score step
+	explain = append(explain, fmt.Sprintf("parallelism %d", par))
+	fw, err := framework.NewFramework(reg, prof, framework.WithParallelism(par))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,23 +47,38 @@ type incScorer struct {
 	weights  []int64
 	actValid bool
 	rows     []int64
-	lo, hi   []int64 // the bounds of norm's rows
-	table    []int64
+	lo, hi   []int64 // the bounds of the rows, where known
+	known    []bool  // known[s]: lo[s] and hi[s] are row s's bounds
+	tables   []int64 // the rows' RangeNormalizer tables (weighted in looks)
+	looks    []lookup
+	adds     []lookup // the rows added after the looked-up ones
 	list     NodeScoreList
 	one      [1]*NodeInfo
 	oneIdx   [1]int32
 	out      [1]int64
 }
 
+// lookup is a row of scores added to the totals: w·row[j], or, when wt
+// is not nil, a lookup in the table wt of normalized scores: wt[row[j]−lo]
+// (in looks, whose tables hold weighted scores) or w·wt[row[j]−lo] (in
+// adds).
+type lookup struct {
+	row []int64
+	wt  []int64
+	lo  int64
+	w   int64
+}
+
 // incScorePlugin is a Score plugin as incScorer runs it.
 type incScorePlugin struct {
-	sp     scorePlugin      // the profile's entry (name, weight, ScoreExtensions)
-	at     int              // its index in the profile's Score plugins
-	call   ScorePlugin      // a ScoreForwarder's target
-	batch  BatchScorePlugin // call's batch form, if any
-	ext    ScoreExtensions  // sp's, nil when it does not normalize
-	bext   BatchScoreExtensions
-	ranged RangeNormalizer
+	sp      scorePlugin             // the profile's entry (name, weight, ScoreExtensions)
+	at      int                     // its index in the profile's Score plugins
+	call    ScorePlugin             // a ScoreForwarder's target
+	batch   BatchScorePlugin        // call's batch form, if any
+	bounded BoundedBatchScorePlugin // call's batch form with bounds, if any
+	ext     ScoreExtensions         // sp's, nil when it does not normalize
+	bext    BatchScoreExtensions
+	ranged  RangeNormalizer
 }
 
 func newIncScorePlugin(sp scorePlugin, at int) incScorePlugin {
@@ -73,6 +88,7 @@ func newIncScorePlugin(sp scorePlugin, at int) incScorePlugin {
 	}
 	e := incScorePlugin{sp: sp, at: at, call: call, ext: sp.ScoreExtensions()}
 	e.batch, _ = call.(BatchScorePlugin)
+	e.bounded, _ = call.(BoundedBatchScorePlugin)
 	e.bext, _ = e.ext.(BatchScoreExtensions)
 	e.ranged, _ = e.ext.(RangeNormalizer)
 	return e
@@ -110,7 +126,9 @@ func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, node
 // res.ScorePlugins and Weights to the plugins that scored, leaving
 // Normalized and Raw empty; false, before res's ranking, when it cannot
 // vouch for them: a plugin failed (Score or NormalizeScore), a score is
-// out of range, the nodes are not the snapshot's own, or ctx is done.
+// out of range or outside the bounds its plugin reported
+// (BoundedBatchScorePlugin), the nodes are not the snapshot's own, or ctx
+// is done.
 // Schedule then reports the failure.
 func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (constant int64, ok bool) {
 	sc, state := &inc.sc, inc.state
@@ -124,20 +142,20 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 	}
 	res.ScorePlugins, res.Weights = append(res.ScorePlugins[:0], sc.names...), append(res.Weights[:0], sc.weights...)
 	nn, na := len(sc.norm), len(sc.act)
-	sc.rows = grow(sc.rows, (nn+na)*nf)
+	nr := nn + na
+	sc.rows = grow(sc.rows, nr*nf)
 	totals := res.Totals[:nf]
 
-	// The cached part: the non-normalizing node-local plugins' weighted
-	// sum (and their out-of-range flags while some record has one); the
-	// normalizing ones' raw scores are gathered, with their bounds, below.
-	// (The loops read locals only: the stores cannot alias them.)
+	// The cached part: the nodes whose record is stale are scored again
+	// (the loop that finds them makes no call); the non-normalizing
+	// node-local plugins' weighted sum is added in the totals pass below,
+	// their out-of-range flags read here while some record has one.
 	var bad uint64
 	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
-	for j, k := range idx {
-		if ni := nodes[j]; rawNode[k] != ni && !inc.scoreNode(ctx, pod, ni, k) {
+	for j := staleFrom(rawNode, nodes, idx, 0); j < nf; j = staleFrom(rawNode, nodes, idx, j+1) {
+		if !inc.scoreNode(ctx, pod, nodes[j], idx[j]) {
 			return 0, false
 		}
-		totals[j] = rec[int(k)*stride]
 	}
 	if sc.nBad != 0 {
 		for _, k := range idx {
@@ -146,60 +164,64 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 	}
 	// A norm row whose scores are all 0 (off) is gathered only if its
 	// plugin cannot normalize it through a table.
-	sc.lo, sc.hi = grow(sc.lo, nn), grow(sc.hi, nn)
+	sc.lo, sc.hi, sc.known = grow(sc.lo, nr), grow(sc.hi, nr), grow(sc.known, nr)
+	clear(sc.known)
 	for s := range nn {
 		if sc.off[s] == 0 && sc.norm[s].ranged != nil {
 			sc.lo[s], sc.hi[s] = 0, 0
-			continue
+		} else {
+			sc.lo[s], sc.hi[s] = sc.gather(s, idx, nf)
 		}
-		sc.lo[s], sc.hi[s] = sc.gather(s, idx, nf)
+		sc.known[s] = true
 	}
 	// The other plugins score the cycle's nodes, as scoreFeasible runs them.
-	if na > 0 {
-		bs := inc.f.getBatchScratch()
-		r := &bs.run
-		*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: sc.rows[nn*nf:], nf: nf,
-			active: sc.act, calls: sc.calls, batches: sc.batches}
-		inc.f.runScoreChunks(r, nf)
-		failed := r.failed.Load()
-		r.release()
-		inc.f.batch.Put(bs)
-		if failed {
-			return 0, false
-		}
+	if na > 0 && !inc.scoreOthers(ctx, pod, nodes, idx) {
+		return 0, false
 	}
-	// constant: the weighted scores every node gets.
-	for s := range nn + na {
+	// Each row is a constant, a table lookup, or added as it is (after
+	// its plugin normalizes it, when it does).
+	sc.looks, sc.adds = sc.looks[:0], sc.adds[:0]
+	sc.tables = grow(sc.tables, nr*nf)
+	tables := sc.tables
+	for s := range nr {
 		e := sc.rowPlugin(s)
 		row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
 		w := e.sp.weight
 		if e.ext == nil {
-			bad |= addWeighted(totals, row, w)
+			sc.adds = append(sc.adds, lookup{row: row, w: w})
 			continue
 		}
 		if e.ranged == nil {
 			if !sc.normalize(ctx, state, pod, e, nodes, row) {
 				return 0, false
 			}
-			bad |= addWeighted(totals, row, w)
+			sc.adds = append(sc.adds, lookup{row: row, w: w})
 			continue
 		}
-		var lo, hi int64
-		if s < nn {
-			lo, hi = sc.lo[s], sc.hi[s]
-		} else {
+		lo, hi := sc.lo[s], sc.hi[s]
+		if !sc.known[s] {
 			lo, hi = bounds(row)
 		}
 		if span := uint64(hi) - uint64(lo); span < uint64(nf) {
-			sc.table = grow(sc.table, int(span)+1)
-			if e.ranged.NormalizeRange(ctx, state, pod, lo, sc.table) {
+			t := tables[: span+1 : span+1]
+			if e.ranged.NormalizeRange(ctx, state, pod, lo, t) {
+				tables = tables[span+1:]
 				if span == 0 {
-					c := sc.table[0]
+					c := t[0]
 					bad |= scoreBits(c)
 					constant += w * c
 					continue
 				}
-				bad |= addLookedUp(totals, row, sc.table, lo, w)
+				// A table with a score out of range is looked up
+				// score by score (only the nodes' own scores count).
+				if tableBits(t)&^scoreMask == 0 {
+					for i, c := range t {
+						t[i] = w * c
+					}
+					sc.looks = append(sc.looks, lookup{row: row, wt: t, lo: lo})
+				} else {
+					sc.adds = append(sc.adds, lookup{row: row, wt: t, lo: lo, w: w})
+				}
 				continue
 			}
 		}
@@ -209,12 +231,89 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 		if !sc.normalize(ctx, state, pod, e, nodes, row) {
 			return 0, false
 		}
-		bad |= addWeighted(totals, row, w)
+		sc.adds = append(sc.adds, lookup{row: row, w: w})
 	}
-	if bad&^scoreMask != 0 || ctx.Err() != nil {
+	// The totals: the cached sums and the first looked-up row in one
+	// pass, then the other rows.
+	looks := sc.looks
+	var miss bool
+	if len(looks) == 0 {
+		cachedSums(totals, rec, stride, idx)
+	} else {
+		miss = cachedSumsLooked1(totals, rec, stride, idx, &looks[0])
+		for i := 1; i < len(looks) && !miss; i++ {
+			miss = addLooked(totals, &looks[i])
+		}
+	}
+	for i := range sc.adds {
+		a := &sc.adds[i]
+		if a.wt == nil {
+			bad |= addWeighted(totals, a.row, a.w)
+			continue
+		}
+		b, m := addLookedUp(totals, a.row, a.wt, a.lo, a.w)
+		bad, miss = bad|b, miss || m
+	}
+	if miss || bad&^scoreMask != 0 || ctx.Err() != nil {
 		return 0, false
 	}
 	return constant, true
+}
+
+// scoreOthers has the active others score nodes (snapshot indices idx)
+// into their rows, as scoreFeasible runs them; false when one fails. A
+// sequential run calls each plugin once over all the nodes, and keeps
+// the bounds a BoundedBatchScorePlugin reports.
+func (inc *Incremental) scoreOthers(ctx context.Context, pod *PodInfo, nodes []*NodeInfo, idx []int32) bool {
+	sc, f, nf := &inc.sc, inc.f, len(nodes)
+	nn := len(sc.norm)
+	if chunk := f.chunkSize(nf, nf); f.parallelism > 1 && nf > chunk {
+		bs := f.getBatchScratch()
+		r := &bs.run
+		*r = scoreRun{ctx: ctx, state: inc.state, pod: pod, nodes: nodes, idx: idx, vals: sc.rows[nn*nf:], nf: nf,
+			active: sc.act, calls: sc.calls, batches: sc.batches}
+		f.runScoreChunks(r, nf)
+		failed := r.failed.Load()
+		r.release()
+		f.batch.Put(bs)
+		return !failed
+	}
+	for p, o := range sc.actIx {
+		e, s := &sc.others[o], nn+p
+		row := sc.rows[s*nf : (s+1)*nf : (s+1)*nf]
+		var st *Status
+		switch {
+		case e.bounded != nil:
+			sc.lo[s], sc.hi[s], st = e.bounded.ScoreBatchBounds(ctx, inc.state, pod, nodes, idx, row)
+			sc.known[s] = true
+		case e.batch != nil:
+			st = e.batch.ScoreBatch(ctx, inc.state, pod, nodes, idx, row)
+		default:
+			for j, ni := range nodes {
+				if row[j], st = e.call.Score(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+					break
+				}
+			}
+		}
+		if st != nil && st.code != Success {
+			return false
+		}
+	}
+	return true
+}
+
+// staleFrom returns the first position j ≥ from whose node's record is
+// stale (rawNode[idx[j]] is not nodes[j]), or len(nodes).
+//
+//go:noinline
+func staleFrom(rawNode, nodes []*NodeInfo, idx []int32, from int) int {
+	idx = idx[:len(nodes)]
+	for j := from; j < len(nodes); j++ {
+		if rawNode[idx[j]] != nodes[j] {
+			return j
+		}
+	}
+	return len(nodes)
 }
 
 // gather copies norm[s]'s cached raw scores of the snapshot nodes idx
@@ -309,16 +408,76 @@ func addWeighted(totals, row []int64, w int64) (bad uint64) {
 	return bad
 }
 
+// tableBits returns the or of table's scores' scoreBits.
+func tableBits(table []int64) (bad uint64) {
+	for _, s := range table {
+		bad |= scoreBits(s)
+	}
+	return bad
+}
+
 // addLookedUp adds w·table[row[j]−lo] to totals[j] and returns the or of
-// the looked-up scores' scoreBits.
-func addLookedUp(totals, row, table []int64, lo, w int64) (bad uint64) {
+// the looked-up scores' scoreBits, and whether some row[j] lies outside
+// the table.
+func addLookedUp(totals, row, table []int64, lo, w int64) (bad uint64, miss bool) {
 	row = row[:len(totals)]
+	n := uint64(len(table))
 	for j, v := range row {
-		s := table[v-lo]
+		i := uint64(v - lo)
+		if i >= n {
+			return bad, true
+		}
+		s := table[i]
 		bad |= scoreBits(s)
 		totals[j] += w * s
 	}
-	return bad
+	return bad, false
+}
+
+// addLooked adds l.wt[l.row[j]−l.lo] to totals[j]; true when some
+// row[j] lies outside the table.
+//
+//go:noinline
+func addLooked(totals []int64, l *lookup) (miss bool) {
+	row, wt, lo := l.row[:len(totals)], l.wt, l.lo
+	n := uint64(len(wt))
+	for j, v := range row {
+		i := uint64(v - lo)
+		if i >= n {
+			return true
+		}
+		totals[j] += wt[i]
+	}
+	return false
+}
+
+// cachedSums sets totals[j] to the cached weighted sum of snapshot node
+// idx[j]; cachedSumsLooked1 adds a looked-up row in the same pass (true
+// when some score lies outside its table). These loops, staleFrom's and
+// addLooked's are not inlined: in score's body they would keep fewer of
+// their slices in registers.
+//
+//go:noinline
+func cachedSums(totals, rec []int64, stride int, idx []int32) {
+	idx = idx[:len(totals)]
+	for j, k := range idx {
+		totals[j] = rec[int(k)*stride]
+	}
+}
+
+//go:noinline
+func cachedSumsLooked1(totals, rec []int64, stride int, idx []int32, a *lookup) (miss bool) {
+	idx, ra := idx[:len(totals)], a.row[:len(totals)]
+	ta, la := a.wt, a.lo
+	na := uint64(len(ta))
+	for j, k := range idx {
+		ia := uint64(ra[j] - la)
+		if ia >= na {
+			return true
+		}
+		totals[j] = rec[int(k)*stride] + ta[ia]
+	}
+	return false
 }
 
 // scoreNode computes the cached part of snapshot node k (ni): the

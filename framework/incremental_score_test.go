@@ -3,6 +3,7 @@ package framework_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -138,17 +139,55 @@ func (f *fakeZoneScoreRaw) Score(ctx context.Context, st *framework.CycleState, 
 	return v, s
 }
 
+// fakeZoneScoreBatch is fakeZoneScore normalized by fakeNorm's minmax
+// (whose table depends on both bounds), with a batch form that scores
+// the nodes one by one; fakeZoneScoreBounded reports the bounds of the
+// batch too (framework.BoundedBatchScorePlugin).
+type fakeZoneScoreBatch struct{ fakeZoneScoreInc }
+
+func (f *fakeZoneScoreBatch) ScoreExtensions() framework.ScoreExtensions {
+	return &fakeRangeNorm{fakeNorm: fakeNorm{kind: "minmax"}}
+}
+
+func (f *fakeZoneScoreBatch) ScoreBatch(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+	for i, n := range nodes {
+		v, s := f.Score(ctx, st, pod, n)
+		if !s.IsSuccess() {
+			return s
+		}
+		out[i] = v
+	}
+	return nil
+}
+
+type fakeZoneScoreBounded struct{ fakeZoneScoreBatch }
+
+func (f *fakeZoneScoreBounded) ScoreBatchBounds(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, s *framework.Status) {
+	if s := f.ScoreBatch(ctx, st, pod, nodes, idx, out); s != nil {
+		return 0, 0, s
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	for _, v := range out[:len(nodes)] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi, nil
+}
+
 var (
-	_ framework.NodeLocalPlugin = (*fakeLocalScore)(nil)
-	_ framework.RangeNormalizer = (*fakeRangeNorm)(nil)
-	_ framework.RangeNormalizer = (*fakeZoneScoreRanged)(nil)
+	_ framework.NodeLocalPlugin         = (*fakeLocalScore)(nil)
+	_ framework.RangeNormalizer         = (*fakeRangeNorm)(nil)
+	_ framework.RangeNormalizer         = (*fakeZoneScoreRanged)(nil)
+	_ framework.BatchScorePlugin        = (*fakeZoneScoreBatch)(nil)
+	_ framework.BoundedBatchScorePlugin = (*fakeZoneScoreBounded)(nil)
 )
 
 // drawScoreFakes adds (with add, as drawIncCase's) up to three node-local
-// Score plugins of drawn raw scores and normalizations, and perhaps a
-// non-local one with a RangeNormalizer, so that Incremental's scorer meets
-// each of its paths: cached sums (valid or not), tables (constant rows,
-// narrow, declined, too wide, out of range), NormalizeScore without a
+// Score plugins of drawn raw scores and normalizations, and perhaps
+// non-local ones with a RangeNormalizer (one with a batch form, which may
+// report its bounds: BoundedBatchScorePlugin), so that Incremental's
+// scorer meets each of its paths: cached sums (valid or not), tables
+// (constant rows, narrow, declined, too wide, out of range; bounds found
+// or reported; one or more looked-up rows), NormalizeScore without a
 // batch form, a skipped plugin, a non-local plugin that does not
 // normalize, and failures of Score and NormalizeScore.
 func drawScoreFakes(t *rapid.T, add func(name string, p framework.Plugin, filter, score bool)) {
@@ -176,6 +215,14 @@ func drawScoreFakes(t *rapid.T, add func(name string, p framework.Plugin, filter
 	}
 	if rapid.Bool().Draw(t, "rangedZoneScore") {
 		add("ZoneScoreRanged", &fakeZoneScoreRanged{fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreRanged"}}}, false, true)
+	}
+	if rapid.Bool().Draw(t, "batchZoneScore") {
+		zs := fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreBatch"}}
+		if rapid.Bool().Draw(t, "bounded") {
+			add("ZoneScoreBatch", &fakeZoneScoreBounded{fakeZoneScoreBatch{zs}}, false, true)
+		} else {
+			add("ZoneScoreBatch", &fakeZoneScoreBatch{zs}, false, true)
+		}
 	}
 	if rapid.IntRange(0, 3).Draw(t, "rawZoneScore") == 0 {
 		add("ZoneScoreRaw", &fakeZoneScoreRaw{fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreRaw"}}}, false, true)

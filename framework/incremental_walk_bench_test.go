@@ -19,7 +19,9 @@ import (
 // with a soft zone spread (node-local filters only: 10,000 replicas fill
 // the cluster); "one-per-node" adds a required hostname anti-affinity on
 // its own app (a non-local filter after the node-local ones: 5,000
-// replicas). One op is one replica's cycle and its placement.
+// replicas); "spread-preferred" makes that anti-affinity preferred (two
+// non-local Score plugins, as the capacity questions' soft-spread
+// template). One op is one replica's cycle and its placement.
 func BenchmarkIncrementalFill(b *testing.B) {
 	const n = 5000
 	var nodes []*framework.Node
@@ -37,14 +39,17 @@ func BenchmarkIncrementalFill(b *testing.B) {
 		b.Fatal(err)
 	}
 	web := &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-	spread := builder.MakePod().Name("web").Label("app", "web").Req(map[string]string{"cpu": "500m", "memory": "256Mi"}).
-		SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: framework.ScheduleAnyway, LabelSelector: web})
+	spread := func() *builder.PodWrapper { // a new wrapper each time: the affinity methods change it
+		return builder.MakePod().Name("web").Label("app", "web").Req(map[string]string{"cpu": "500m", "memory": "256Mi"}).
+			SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: framework.ScheduleAnyway, LabelSelector: web})
+	}
 	for _, tc := range []struct {
 		name string
 		pod  *framework.Pod
 	}{
-		{"spread", spread.Obj()},
-		{"one-per-node", spread.PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{"web"}, builder.PodAntiAffinityWithRequiredReq).Obj()},
+		{"spread", spread().Obj()},
+		{"spread-preferred", spread().PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{"web"}, builder.PodAntiAffinityWithPreferredReq).Obj()},
+		{"one-per-node", spread().PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{"web"}, builder.PodAntiAffinityWithRequiredReq).Obj()},
 	} {
 		tmpl, err := framework.NewPodInfo(tc.pod)
 		if err != nil {

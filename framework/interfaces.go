@@ -344,6 +344,22 @@ type BatchScorePlugin interface {
 	ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) *Status
 }
 
+// BoundedBatchScorePlugin is an optional extension of BatchScorePlugin
+// for scorers that know, as they score a batch, its least and greatest
+// score. ScoreBatchBounds is ScoreBatch (same arguments, same scores in
+// out, same status) that also returns lo and hi, the least and greatest
+// of out[0:len(nodes)] (lo > hi when nodes is empty; unspecified when the
+// status is not a success).
+//
+// Incremental normalizes the row through its plugin's RangeNormalizer
+// table from these bounds, without a pass over the row to find them, and
+// trusts them: wrong bounds give wrong normalized scores (a score found
+// outside them in a table lookup hands the cycle back to the plain one).
+type BoundedBatchScorePlugin interface {
+	BatchScorePlugin
+	ScoreBatchBounds(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) (lo, hi int64, s *Status)
+}
+
 // BatchScoreExtensions is an optional extension of ScoreExtensions for
 // normalizers that need no NodeScoreList: NormalizeScoreBatch normalizes in
 // place scores[j], the score of nodes[j], exactly as NormalizeScore would

@@ -69,7 +69,9 @@ func batchCheckScore(t *rapid.T, what string, pl fw.ScorePlugin, state *fw.Cycle
 		hi := min(lo+chunk, len(nodes))
 		out := make([]int64, hi-lo)
 		bs := b.ScoreBatch(context.Background(), state, pod, nodes[lo:hi], nil, out)
+		batchCheckBounds(t, what, pl, state, pod, nodes[lo:hi], nil)
 		if idx != nil {
+			batchCheckBounds(t, what, pl, state, pod, nodes[lo:hi], idx[lo:hi])
 			// The indexed call must agree with the unindexed one.
 			outIdx := make([]int64, hi-lo)
 			bsIdx := b.ScoreBatch(context.Background(), state, pod, nodes[lo:hi], idx[lo:hi], outIdx)

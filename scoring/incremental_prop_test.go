@@ -60,6 +60,8 @@ func incrScores(t *rapid.T, pl incrScorePlugin, state *fw.CycleState, pi *fw.Pod
 	if s := pl.ScoreBatch(ctx, state, pi, window, nil, noIdx); s != nil {
 		t.Fatalf("ScoreBatch: %v", s)
 	}
+	batchCheckBounds(t, "window", pl, state, pi, window, idx)
+	batchCheckBounds(t, "window", pl, state, pi, window, nil)
 	list := make(fw.NodeScoreList, len(window))
 	out := make([]string, len(window))
 	for i, ni := range window {

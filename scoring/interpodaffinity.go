@@ -503,16 +503,20 @@ type ipaHoisted struct {
 
 // ipaScoreHoisted sets out[i] to the sum over the keys hs of the score of
 // snapshot node idx[i]'s domain, with loops of their own for one, two and
-// three keys (hostname, zone, rack: the common cases). Only hs[0] may be
-// numbered by node (nil domain): its score is then one load per node.
-func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
+// three keys (hostname, zone, rack: the common cases), and returns the
+// least and greatest. Only hs[0] may be numbered by node (nil domain):
+// its score is then one load per node.
+func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
 	if len(hs) > 0 && hs[0].domain == nil {
 		s0, rest := hs[0].score, hs[1:]
 		switch len(rest) {
 		case 0:
 			for i, k := range idx {
-				out[i] = s0[k]
+				score := s0[k]
+				out[i] = score
+				lo, hi = min(lo, score), max(hi, score)
 			}
 		case 1:
 			d1, s1 := rest[0].domain, rest[0].score
@@ -522,6 +526,7 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 					score += s1[id]
 				}
 				out[i] = score
+				lo, hi = min(lo, score), max(hi, score)
 			}
 		default:
 			for i, k := range idx {
@@ -532,9 +537,10 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 					}
 				}
 				out[i] = score
+				lo, hi = min(lo, score), max(hi, score)
 			}
 		}
-		return
+		return lo, hi
 	}
 	switch len(hs) {
 	case 1:
@@ -545,6 +551,7 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 				score = s0[id]
 			}
 			out[i] = score
+			lo, hi = min(lo, score), max(hi, score)
 		}
 	case 2:
 		d0, s0, d1, s1 := hs[0].domain, hs[0].score, hs[1].domain, hs[1].score
@@ -557,6 +564,7 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 				score += s1[id]
 			}
 			out[i] = score
+			lo, hi = min(lo, score), max(hi, score)
 		}
 	case 3:
 		d0, s0, d1, s1, d2, s2 := hs[0].domain, hs[0].score, hs[1].domain, hs[1].score, hs[2].domain, hs[2].score
@@ -572,6 +580,7 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 				score += s2[id]
 			}
 			out[i] = score
+			lo, hi = min(lo, score), max(hi, score)
 		}
 	default:
 		for i, k := range idx {
@@ -582,8 +591,10 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 				}
 			}
 			out[i] = score
+			lo, hi = min(lo, score), max(hi, score)
 		}
 	}
+	return lo, hi
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
@@ -591,16 +602,25 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) {
 // per topology key (its domain, the domain's score), one for a key whose
 // domains are numbered by node (hostname).
 func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score it wrote (framework.BoundedBatchScorePlugin).
+func (pl *InterPodAffinity) ScoreBatchBounds(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
+	out = out[:len(nodes)]
 	s, err := ipaReadScoreState(state)
 	if err != nil || s.fast == nil {
 		for i, node := range nodes {
 			v, st := pl.Score(ctx, state, pod, node)
 			if st != nil {
-				return st
+				return 0, 0, st
 			}
 			out[i] = v
 		}
-		return nil
+		lo, hi = rowBounds(out)
+		return lo, hi, nil
 	}
 	f := s.fast
 	if idx != nil && state.Snapshot() == f.snap && len(f.keys) <= ipaHoistMax {
@@ -617,8 +637,8 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 				byNode = true
 			}
 		}
-		ipaScoreHoisted(hs, idx, out)
-		return nil
+		lo, hi = ipaScoreHoisted(hs, idx[:len(nodes)], out)
+		return lo, hi, nil
 	}
 	all := f.snap.Nodes()
 	useIdx := idx != nil && state.Snapshot() == f.snap // the runner's indices: no NodeInfo to read
@@ -629,7 +649,7 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 		} else {
 			n := node.Node()
 			if n == nil {
-				return framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
+				return 0, 0, framework.AsStatus(fmt.Errorf("interpodaffinity: node not found"))
 			}
 			k = node.Index()
 			if k < 0 || k >= len(all) || all[k].Node() != n {
@@ -645,8 +665,11 @@ func (pl *InterPodAffinity) ScoreBatch(ctx context.Context, state *framework.Cyc
 		}
 		out[i] = score
 	}
-	return nil
+	lo, hi = rowBounds(out)
+	return lo, hi, nil
 }
+
+var _ framework.BoundedBatchScorePlugin = (*InterPodAffinity)(nil)
 
 // ScoreExtensions returns the plugin (NormalizeScore).
 func (pl *InterPodAffinity) ScoreExtensions() framework.ScoreExtensions { return pl }

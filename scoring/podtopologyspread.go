@@ -351,7 +351,8 @@ func (w *ptsSnapshotWalk) next(ni *framework.NodeInfo) int {
 // membership bitmap of words words, cleared, with its per-constraint
 // slices sized: reuse's buffers when reuse is a fast-mode state that
 // PreScoreAfterAdd replaces (it must be the plugin's alone: Clone copies
-// what is reused here), else new ones.
+// what is reused here), else new ones. The state returned is reuse itself
+// when its buffers are reused; it then keeps reuse's topology values.
 func (pl *PodTopologySpread) newFastState(nc, words int, reuse *ptsPreScoreState) *ptsPreScoreState {
 	s := reuse
 	if s == nil || s.pool == nil {
@@ -374,7 +375,9 @@ func (pl *PodTopologySpread) newFastState(nc, words int, reuse *ptsPreScoreState
 	}
 	s.Counts = ptsResizeKeep(s.Counts, nc)
 	s.Weights = ptsResize(s.Weights, nc)
-	s.tvs = ptsResize(s.tvs, nc)
+	if s != reuse {
+		s.tvs = ptsResize(s.tvs, nc)
+	}
 	s.domOf = ptsResizeKeep(s.domOf, nc)
 	s.perNode = ptsResize(s.perNode, nc)
 	s.keyed = ptsResize(s.keyed, nc)
@@ -415,13 +418,16 @@ func ptsResizeKeep[T any](b []T, n int) []T {
 // slots, when not nil (PreScoreAfterAdd), holds the counts by value
 // (ptsSlotCounts) kept up to date across cycles, or nil to have them built
 // here from the snapshot; domains are then counted from them in
-// O(values) instead of O(nodes), and the state keeps them for the next
-// cycle. With slots, when no node can be ignored, the walk over nodes
-// stops as soon as every value of every non-hostname constraint is a
-// domain (at once when every constraint is a hostname one), which makes
-// the cycle's cost independent of len(nodes) in the common case; the
-// nodes it does not reach are taken to be the snapshot's own NodeInfos,
-// as the runner passes them.
+// O(values) instead of O(nodes) or a query of the snapshot's per-value
+// sums, and the state keeps them for the next cycle. With slots, when no
+// node can be ignored, the walk over nodes stops as soon as every value
+// of every non-hostname constraint is a domain (at once when every
+// constraint is a hostname one), which makes the cycle's cost
+// independent of len(nodes) in the common case; the nodes it does not
+// reach are taken to be the snapshot's own NodeInfos, as the runner
+// passes them. reuse, when not nil, is the state PreScoreAfterAdd
+// replaces, for the same constraints, whose topology values must be the
+// snapshot's current numbering.
 func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
 	nc, n := len(cs), snap.NumNodes()
 	s := pl.newFastState(nc, (n+63)/64, reuse)
@@ -435,8 +441,11 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	pending := 0
 	complete := true // every node carries every key
 	for c := range cs {
-		tv := snap.TopologyValues(cs[c].TopologyKey)
-		s.tvs[c] = tv
+		tv := s.tvs[c] // reuse's: the snapshot's numbering (PreScoreAfterAdd checks)
+		if s != reuse {
+			tv = snap.TopologyValues(cs[c].TopologyKey)
+			s.tvs[c] = tv
+		}
 		keyed := tv.Unkeyed == 0
 		complete = complete && keyed
 		s.keyed[c] = keyed
@@ -553,8 +562,11 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 		s.inclusion = topologyspread.NewInclusion(pod, cs)
 	}
 	queries := s.queries
+	// With counts by value kept, only the hostname constraints read the
+	// per-node counts.
+	kept := slots != nil && *slots != nil
 	for c := range cs {
-		if s.queryOK[c] {
+		if s.queryOK[c] && (!kept || cs[c].IsHostname()) {
 			s.perNode[c] = snap.PodCounts(queries[c])
 		}
 	}
@@ -567,7 +579,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	if !includeAll {
 		indexed = inclusion.Indexed(snap)
 	}
-	if slots != nil && !(complete && includeAll) {
+	if slots != nil {
 		if *slots == nil {
 			*slots = newPTSSlotCounts(snap, s.tvs, cs, missing, indexed, requireAll, s.perNode)
 			s.slots = *slots
@@ -863,20 +875,29 @@ func (pl *PodTopologySpread) Score(_ context.Context, state *framework.CycleStat
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, in fast mode, a scored snapshot node costs a few slice
 // reads per constraint.
-func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+func (pl *PodTopologySpread) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score it wrote (framework.BoundedBatchScorePlugin).
+func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	s, err := ptsReadPreScoreState(state)
 	if err != nil {
-		return framework.AsStatus(err)
+		return 0, 0, framework.AsStatus(err)
 	}
+	out = out[:len(nodes)]
 	if !s.fast() {
 		for i, node := range nodes {
 			v, st := s.score(node)
 			if st != nil {
-				return st
+				return 0, 0, st
 			}
 			out[i] = v
 		}
-		return nil
+		lo, hi = rowBounds(out)
+		return lo, hi, nil
 	}
 	all := s.snap.Nodes()
 	h := s.hoisted
@@ -884,8 +905,8 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 	if useIdx && !h.checkKeys && (s.everyMember || s.allMembers(idx[:len(nodes)])) {
 		// Nodes PreScore saw, none ignored: table reads by snapshot
 		// index, two per node for a single non-hostname constraint.
-		if h.scoreIdx(idx[:len(nodes)], out) {
-			return nil
+		if lo, hi, ok := h.scoreIdx(idx[:len(nodes)], out); ok {
+			return lo, hi, nil
 		}
 	}
 	for i, node := range nodes {
@@ -900,7 +921,7 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 		if k < 0 || !s.isMember(k) {
 			v, st := s.score(node)
 			if st != nil {
-				return st
+				return 0, 0, st
 			}
 			out[i] = v
 			continue
@@ -912,39 +933,46 @@ func (pl *PodTopologySpread) ScoreBatch(_ context.Context, state *framework.Cycl
 		one := [1]int32{int32(k)}
 		h.scoreIdx(one[:], out[i:i+1])
 	}
-	return nil
+	lo, hi = rowBounds(out)
+	return lo, hi, nil
 }
+
+var _ framework.BoundedBatchScorePlugin = (*PodTopologySpread)(nil)
 
 // ptsScoreRounded sets out[i] to rounded[dom[idx[i]]+1], the score of
 // snapshot node idx[i] under a single non-hostname constraint (see
-// ptsHoisted); false, with out partly written, when some index is not a
-// snapshot node's.
-func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) bool {
+// ptsHoisted), and returns the least and greatest; false, with out partly
+// written, when some index is not a snapshot node's.
+func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) (lo, hi int64, ok bool) {
 	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
 	for i, k := range idx {
 		j := int(k)
 		if uint(j) >= uint(len(dom)) {
-			return false
+			return 0, 0, false
 		}
-		out[i] = rounded[int(dom[j])+1]
+		v := rounded[int(dom[j])+1]
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	return true
+	return lo, hi, true
 }
 
 // scoreIdx sets out[i] to the score of snapshot node idx[i], a member
 // PreScore does not ignore (fastScore's sum, term by term, from the
-// hoisted terms); false, with out partly written, when some index is not
-// a snapshot node's.
-func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) bool {
+// hoisted terms), and returns the least and greatest; false, with out
+// partly written, when some index is not a snapshot node's.
+func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) (lo, hi int64, ok bool) {
 	if h.rounded != nil {
 		return ptsScoreRounded(h.cs[0].dom, h.rounded, idx, out)
 	}
 	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
 	n := uint(len(h.cs[0].dom)) // every constraint's dom is the snapshot's length
 	for i, k := range idx {
 		j := int(k)
 		if uint(j) >= n {
-			return false
+			return 0, 0, false
 		}
 		var score float64
 		for c := range h.cs {
@@ -960,9 +988,11 @@ func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) bool {
 				score += hc.term[id]
 			}
 		}
-		out[i] = int64(math.Round(score))
+		v := int64(math.Round(score))
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
 	}
-	return true
+	return lo, hi, true
 }
 
 // ptsHoisted is ScoreBatch's view of a fast-mode state, built once per

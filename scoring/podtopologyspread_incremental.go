@@ -17,9 +17,9 @@ var _ framework.IncrementalPreScorePlugin = (*PodTopologySpread)(nil)
 // node's value id, or missing[c] for a node without the key. They do not
 // depend on the scored nodes, so PreScoreAfterAdd keeps them from cycle to
 // cycle, adding the added pods, and derives each cycle's domain counts
-// from them in O(values) instead of walking every node. When every node
-// carries every key and counts, PreScore reads the snapshot's own per-value
-// sums instead, which already hold the added pods, and none are kept.
+// from them in O(values) instead of walking every node (or, when every
+// node carries every key and counts, querying the snapshot's per-value
+// sums, as PreScore does).
 type ptsSlotCounts struct {
 	snap       *framework.Snapshot
 	tvs        []*framework.TopologyValues
@@ -94,10 +94,9 @@ func (sc *ptsSlotCounts) add(cs []topologyspread.Constraint, ns string, added []
 // one) and otherwise only until every value of the non-hostname
 // constraints' keys has been seen among nodes, which must then be the
 // snapshot's own NodeInfos (as the runner passes them); the counts
-// come from the snapshot's live per-value sums (hostname constraints, and
-// every constraint when every node carries every key and counts) or from
-// the counts by value the state keeps (ptsSlotCounts), to which the added
-// pods are added: O(added × constraints + values), not O(nodes) nor
+// come from the snapshot's live per-node counts (hostname constraints) or
+// from the counts by value the state keeps (ptsSlotCounts), to which the
+// added pods are added: O(added × constraints + values), not O(nodes) nor
 // O(pods). When PreScore skipped, it skips again (the pods play no part
 // in that); a state it cannot update (PreScore ran over nodes that are not
 // the snapshot's own, or the snapshot's nodes changed) is computed again
