@@ -687,15 +687,25 @@ func skipAtMost(totals []int64, j int, add, thr int64) int {
 // countTies is skipAtMost with thr best that also writes the positions of
 // the totals equal to best to ties from cnt on, and returns the new count.
 func countTies(totals []int64, j int, add, best int64, ties []int32, cnt int) (int, int) {
-	for ; j < len(totals); j++ {
-		t := totals[j] + add
-		if add != 0 {
+	if add != 0 {
+		for ; j < len(totals); j++ {
+			t := totals[j] + add
 			totals[j] = t
+			if t >= best {
+				if t > best {
+					break
+				}
+				ties[cnt] = int32(j)
+				cnt++
+			}
 		}
-		if t > best {
-			break
-		}
-		if t == best {
+		return j, cnt
+	}
+	for ; j < len(totals); j++ {
+		if t := totals[j]; t >= best {
+			if t > best {
+				break
+			}
 			ties[cnt] = int32(j)
 			cnt++
 		}
