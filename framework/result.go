@@ -258,7 +258,7 @@ func (r *Result) FeasibleNodes() []*NodeInfo {
 
 // feasibleNodes returns the feasible nodes in evaluation order, looked up
 // at the first call after the cycle's filters (read-only: it may be a
-// view of the candidates).
+// view of order).
 func (r *Result) feasibleNodes() []*NodeInfo {
 	if r.extNodes != nil {
 		return r.extNodes

@@ -8,14 +8,16 @@ import "math/bits"
 // statuses[p] is then the status of position p), reading the bitmap a word
 // at a time so that a position costs nothing beyond writing it out, then
 // writes each feasible node's snapshot index (Result.feasibleIndices,
-// which scoring reads); their NodeInfos are looked up only when asked for
-// (Result.feasibleNodes). The
-// evaluated prefix ends before the (want+1)-th feasible node or at the
-// first error (looked for only when mayFail: some filter returned
-// something other than a rejection), whichever comes first (kube counts
-// neither); it returns that end, the error status (nil if none) and,
-// when listRejected, the rejected positions before the end, in increasing
-// order, in rejBuf's array (grown as needed; nil otherwise).
+// which scoring reads; a view of the snapshot's runs when no position
+// before the end was rejected). Their NodeInfos are looked up only when
+// asked for (Result.feasibleNodes): writing 500 pointers every cycle
+// costs write barriers while the GC marks. The evaluated prefix ends
+// before the (want+1)-th feasible node or at the first error (looked for
+// only when mayFail: some filter returned something other than a
+// rejection), whichever comes first (kube counts neither); it returns
+// that end, the error status (nil if none) and, when listRejected, the
+// rejected positions before the end, in increasing order, in rejBuf's
+// array (grown as needed; nil otherwise).
 //
 // Position p is candidates[(start+p) mod len(candidates)], whose snapshot
 // index is candIdx of that candidates index, or the index itself when
