@@ -283,9 +283,21 @@ func (r *Result) feasibleNodes() []*NodeInfo {
 		copy(buf[c:], r.order)
 	case r.candidates == nil && len(idx) == m:
 		// The candidates are the snapshot's nodes: candidate k is node k.
-		idx = idx[:len(buf)]
-		for j, k := range idx {
-			buf[j] = r.order[k]
+		// 64 entries of consecutive nodes (increasing indices 63 apart)
+		// are copied at once: one bulk write barrier while the GC marks.
+		j := 0
+		for ; j+64 <= m; j += 64 {
+			ix, out := idx[j:j+64:j+64], buf[j:j+64:j+64]
+			if k := ix[0]; ix[63]-k == 63 {
+				copy(out, r.order[k:k+64])
+				continue
+			}
+			for q, k := range ix {
+				out[q] = r.order[k]
+			}
+		}
+		for ; j < m; j++ {
+			buf[j] = r.order[idx[j]]
 		}
 	default:
 		for j, p := range r.feasible {
