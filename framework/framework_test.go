@@ -166,6 +166,32 @@ func TestStatus(t *testing.T) {
 	}
 }
 
+// TestNewStatusWithoutReasons: a status without reasons answers as any
+// other for every code, a plugin can return one every cycle without
+// allocating (Incremental's PreFilterAfterAdd returning Skip), and naming
+// its plugin leaves it unnamed.
+func TestNewStatusWithoutReasons(t *testing.T) {
+	for c := Success; c <= Pending; c++ {
+		s := NewStatus(c)
+		if s.Code() != c || len(s.Reasons()) != 0 || s.Plugin() != "" || s.Err() != nil {
+			t.Fatalf("NewStatus(%v) = %v", c, s)
+		}
+		if p := s.WithPlugin("P"); p.Plugin() != "P" || s.Plugin() != "" || NewStatus(c).Plugin() != "" {
+			t.Fatalf("NewStatus(%v).WithPlugin changed the status", c)
+		}
+	}
+	if s := NewStatus(Code(42)); s.Code() != Code(42) {
+		t.Fatalf("NewStatus(Code(42)) = %v", s)
+	}
+	var sink *Status
+	if a := testing.AllocsPerRun(100, func() { sink = NewStatus(Skip) }); a != 0 {
+		t.Fatalf("NewStatus(Skip) allocates %v times", a)
+	}
+	if !sink.IsSkip() {
+		t.Fatal("NewStatus(Skip) is not Skip")
+	}
+}
+
 type intState struct{ v []int }
 
 func (s *intState) Clone() StateData { return &intState{v: append([]int(nil), s.v...)} }

@@ -276,6 +276,9 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 		inc.reset()
 		return nil, false
 	}
+	// The ranking's pass adds constant to every total; a scorer whose
+	// last pass writes every total could add it there and pass 0, which
+	// rewrites none.
 	res.selectHostPlus(opts.Rand, opts.TopN, constant)
 	return res, true
 }

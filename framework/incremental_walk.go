@@ -132,7 +132,7 @@ func (inc *Incremental) walkWords(ctx context.Context, pod *PodInfo, all []*Node
 			var ok bool
 			pw, ok = inc.filterNonLocal(ctx, pod, all, k0, pw)
 			if !ok {
-				clear(inc.cNodes[:])
+				inc.clearChunk()
 				return 0, false
 			}
 		}
@@ -142,14 +142,22 @@ func (inc *Incremental) walkWords(ctx context.Context, pod *PodInfo, all []*Node
 			for range want - found {
 				pw &= pw - 1
 			}
-			clear(inc.cNodes[:])
+			inc.clearChunk()
 			m := p0 + bits.TrailingZeros64(pw) + 1
 			return m, !inc.errBefore(start, m, n)
 		}
 		found += c
 	}
-	clear(inc.cNodes[:])
+	inc.clearChunk()
 	return n, !inc.errBefore(start, n, n)
+}
+
+// clearChunk drops the NodeInfos filterNonLocal left in inc.cNodes (there
+// are none without non-local filters).
+func (inc *Incremental) clearChunk() {
+	if len(inc.nonLocal) > 0 {
+		clear(inc.cNodes[:])
+	}
 }
 
 // filterNonLocal runs the non-local filters on the survivors pw of the

@@ -162,16 +162,20 @@ type Result struct {
 	// Err is the cycle's error: a *FitError or an internal error.
 	Err error
 
-	fw            *Framework
-	snap          *Snapshot
-	candidates    []*NodeInfo // non-nil when a PreFilterResult narrowed the nodes
-	order         []*NodeInfo // the list the round-robin positions index
-	evaluated     int
-	rejections    []rejection
-	feasible      []int32 // evaluation positions of feasible nodes
-	selected      int     // index into feasible, -1 when none
+	fw         *Framework
+	snap       *Snapshot
+	candidates []*NodeInfo // non-nil when a PreFilterResult narrowed the nodes
+	order      []*NodeInfo // the list the round-robin positions index
+	evaluated  int
+	rejections []rejection
+	feasible   []int32 // evaluation positions of feasible nodes
+	selected   int     // index into feasible, -1 when none
+	// feasibleList is feasibleNodes' answer once asked for (while its
+	// length is feasible's): feasibleCache's array, or a view of order
+	// (never written through) when the feasible nodes are a run of it.
+	feasibleList  []*NodeInfo
 	feasibleCache []*NodeInfo
-	feasibleIdx   []int32 // snapshot index of each feasibleCache entry: feasibleBuf or a view of the snapshot's runs
+	feasibleIdx   []int32 // snapshot index of each feasible node: feasibleBuf or a view of the snapshot's runs
 	feasibleBuf   []int32
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
 	ties          []int32 // selectHost's tied positions
@@ -252,31 +256,59 @@ func (r *Result) FeasibleNodes() []*NodeInfo {
 	return append([]*NodeInfo(nil), r.feasibleNodes()...)
 }
 
+// feasibleNodes returns the feasible nodes in evaluation order, looked up
+// at the first call after the cycle's filters (read-only: it may be a
+// view of order).
 func (r *Result) feasibleNodes() []*NodeInfo {
 	if r.extNodes != nil {
 		return r.extNodes
 	}
-	if len(r.feasibleCache) != len(r.feasible) {
-		m := len(r.feasible)
-		r.feasibleCache = grow(r.feasibleCache, m)
-		n := len(r.order)
-		if m > 0 && int(r.feasible[m-1]) == m-1 {
-			// Positions 0..m−1 (increasing): the order rotated by
-			// StartIndex, copied in at most two runs.
-			if c := copy(r.feasibleCache, r.order[r.StartIndex:]); c < m {
-				copy(r.feasibleCache[c:], r.order)
+	m := len(r.feasible)
+	if len(r.feasibleList) == m {
+		return r.feasibleList
+	}
+	n, start := len(r.order), r.StartIndex
+	if int(r.feasible[m-1]) == m-1 && start+m <= n {
+		// Positions 0..m−1 not wrapping round: a run of the order.
+		r.feasibleList = r.order[start : start+m : start+m]
+		return r.feasibleList
+	}
+	buf := grow(r.feasibleCache, m)
+	r.feasibleCache, r.feasibleList = buf, buf
+	switch idx := r.feasibleIdx; {
+	case int(r.feasible[m-1]) == m-1:
+		// Positions 0..m−1: the order rotated by StartIndex, copied in
+		// two runs.
+		c := copy(buf, r.order[start:])
+		copy(buf[c:], r.order)
+	case r.candidates == nil && len(idx) == m:
+		// The candidates are the snapshot's nodes: candidate k is node k.
+		// 64 entries of consecutive nodes (increasing indices 63 apart)
+		// are copied at once: one bulk write barrier while the GC marks.
+		j := 0
+		for ; j+64 <= m; j += 64 {
+			ix, out := idx[j:j+64:j+64], buf[j:j+64:j+64]
+			if k := ix[0]; ix[63]-k == 63 {
+				copy(out, r.order[k:k+64])
+				continue
 			}
-			return r.feasibleCache
+			for q, k := range ix {
+				out[q] = r.order[k]
+			}
 		}
-		for i, p := range r.feasible {
-			k := r.StartIndex + int(p)
+		for ; j < m; j++ {
+			buf[j] = r.order[idx[j]]
+		}
+	default:
+		for j, p := range r.feasible {
+			k := start + int(p)
 			if k >= n {
 				k -= n
 			}
-			r.feasibleCache[i] = r.order[k]
+			buf[j] = r.order[k]
 		}
 	}
-	return r.feasibleCache
+	return buf
 }
 
 // candidateIndices returns the snapshot index of each candidate when a
@@ -561,8 +593,8 @@ func (r *Result) scoresAt(j int, cols []scoreColumn) NodeScores {
 // and evaluation order; Margin is the winner's lead over the best other.
 func (r *Result) selectHost(rng *rand.Rand, n int) { r.selectHostPlus(rng, n, 0) }
 
-// selectHostPlus is selectHost after adding add to every total, which the
-// same pass does.
+// selectHostPlus is selectHost after adding add to every total, which
+// the same pass does (rewriting no total when add is 0).
 func (r *Result) selectHostPlus(rng *rand.Rand, n int, add int64) {
 	totals := r.Totals
 	if len(totals) == 0 {
@@ -605,33 +637,31 @@ func (r *Result) selectHostPlus(rng *rand.Rand, n int, add int64) {
 // equal to it, whose positions it writes to ties[:cnt] (ties covers
 // totals), and top (appended to top[:0]) the keep best entries by total
 // descending, then position ascending — the first ties, then the best
-// others. Once top is full, an entry at or below its last total changes
-// nothing but the ties, and the inner loop handles it with two
-// comparisons.
+// others. Once top is full, the entries at or below its last total thr
+// change nothing but the ties: an inner loop goes through them, only
+// skipping them while thr is below best (they cannot tie), counting the
+// ties among them when thr is best.
 func rankTotals(totals []int64, add int64, top []rankedPos, keep int, ties []int32) (best int64, cnt int, _ []rankedPos) {
 	ties = ties[:len(totals)]
 	best = totals[0] + add
-	full, thr := false, int64(0)
 	for j := 0; j < len(totals); j++ {
 		t := totals[j] + add
 		totals[j] = t
-		if full && t <= thr {
-			for {
-				if t == best { // only when thr == best
-					ties[cnt] = int32(j)
-					cnt++
+		if len(top) == keep {
+			if thr := top[keep-1].total; t <= thr {
+				if thr < best {
+					j = skipAtMost(totals, j+1, add, thr)
+				} else { // thr == best
+					if t == best {
+						ties[cnt] = int32(j)
+						cnt++
+					}
+					j, cnt = countTies(totals, j+1, add, best, ties, cnt)
 				}
-				if j++; j == len(totals) {
+				if j == len(totals) {
 					break
 				}
-				t = totals[j] + add
-				totals[j] = t
-				if t > thr {
-					break
-				}
-			}
-			if j == len(totals) {
-				break
+				t = totals[j] // added: above thr
 			}
 		}
 		if t > best {
@@ -642,11 +672,57 @@ func rankTotals(totals []int64, add int64, top []rankedPos, keep int, ties []int
 			cnt++
 		}
 		top = insertRanked(top, keep, rankedPos{pos: j, total: t})
-		if len(top) == keep {
-			full, thr = true, top[keep-1].total
-		}
 	}
 	return best, cnt, top
+}
+
+// skipAtMost adds add to totals from j on while they are at most thr
+// afterwards, and returns the index of the first that is not (having
+// added add to it), or len(totals).
+func skipAtMost(totals []int64, j int, add, thr int64) int {
+	if add == 0 {
+		for j < len(totals) && totals[j] <= thr {
+			j++
+		}
+		return j
+	}
+	for ; j < len(totals); j++ {
+		t := totals[j] + add
+		totals[j] = t
+		if t > thr {
+			break
+		}
+	}
+	return j
+}
+
+// countTies is skipAtMost with thr best that also writes the positions of
+// the totals equal to best to ties from cnt on, and returns the new count.
+func countTies(totals []int64, j int, add, best int64, ties []int32, cnt int) (int, int) {
+	if add != 0 {
+		for ; j < len(totals); j++ {
+			t := totals[j] + add
+			totals[j] = t
+			if t >= best {
+				if t > best {
+					break
+				}
+				ties[cnt] = int32(j)
+				cnt++
+			}
+		}
+		return j, cnt
+	}
+	for ; j < len(totals); j++ {
+		if t := totals[j]; t >= best {
+			if t > best {
+				break
+			}
+			ties[cnt] = int32(j)
+			cnt++
+		}
+	}
+	return j, cnt
 }
 
 // insertRanked inserts e into top (sorted by total descending, position

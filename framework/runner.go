@@ -576,7 +576,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 		if !ext.IsFilter() || !ext.IsInterested(pod) {
 			continue
 		}
-		passed, failed, unresolvable, err := ext.Filter(pod, res.feasibleNodes())
+		passed, failed, unresolvable, err := ext.Filter(pod, res.FeasibleNodes()) // a copy: an extender may filter it in place
 		if err != nil {
 			if ext.IsIgnorable() {
 				continue
@@ -617,7 +617,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 			res.Diagnosis.rejected++
 		}
 		res.feasible = kept
-		res.feasibleCache = res.feasibleCache[:0]
+		res.feasibleList = nil
 		res.feasibleIdx = nil
 		res.extNodes = nil
 		if copies {

@@ -1,23 +1,23 @@
 package framework
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
 // splitEvaluated is the end of filterNodes when some node was rejected: it
 // sorts the filtered positions [0, m) into the feasible ones and the
 // rejected ones (those whose bit is set in rejected, a bitmap by position;
 // statuses[p] is then the status of position p), reading the bitmap a word
 // at a time so that a position costs nothing beyond writing it out, then
-// writes each feasible node's NodeInfo and snapshot index
-// (Result.feasibleNodes and feasibleIndices, which scoring reads). The
-// evaluated prefix ends before the (want+1)-th feasible node or at the
-// first error (looked for only when mayFail: some filter returned
-// something other than a rejection), whichever comes first (kube counts
-// neither); it returns that end, the error status (nil if none) and,
-// when listRejected, the rejected positions before the end, in increasing
-// order, in rejBuf's array (grown as needed; nil otherwise).
+// writes each feasible node's snapshot index (Result.feasibleIndices,
+// which scoring reads; a view of the snapshot's runs when no position
+// before the end was rejected). Their NodeInfos are looked up only when
+// asked for (Result.feasibleNodes): writing 500 pointers every cycle
+// costs write barriers while the GC marks. The evaluated prefix ends
+// before the (want+1)-th feasible node or at the first error (looked for
+// only when mayFail: some filter returned something other than a
+// rejection), whichever comes first (kube counts neither); it returns
+// that end, the error status (nil if none) and, when listRejected, the
+// rejected positions before the end, in increasing order, in rejBuf's
+// array (grown as needed; nil otherwise).
 //
 // Position p is candidates[(start+p) mod len(candidates)], whose snapshot
 // index is candIdx of that candidates index, or the index itself when
@@ -76,8 +76,22 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	if listRejected {
 		rejPos = grow(rejBuf, nr)
 	}
-	nodes, idx := grow(r.feasibleCache, w), grow(r.feasibleBuf, w)
-	placeFeasible(rejected[:(cut+63)>>6], cut, start, candidates, feasible, idx, nodes)
+	// runs: the snapshot's runs of indices (0…n−1 twice), when the
+	// candidates are its nodes.
+	var runs []int32
+	if r.snap != nil && candIdx == nil && len(candidates) == r.snap.NumNodes() {
+		runs = r.snap.indexRuns()
+	}
+	r.feasible, r.feasibleList = feasible, nil
+	if nr == 0 && runs != nil {
+		// Positions 0…w−1, the snapshot's nodes from start on: the
+		// indices are a view of its runs.
+		copy(feasible, runs[:w])
+		r.feasibleIdx = runs[start : start+w : start+w]
+		return cut, failure, rejPos
+	}
+	idx := grow(r.feasibleBuf, w)
+	placeFeasible(rejected[:(cut+63)>>6], cut, start, len(candidates), runs, feasible, idx)
 	if listRejected {
 		rejectedPositions(rejected[:(cut+63)>>6], cut, rejPos)
 	}
@@ -86,45 +100,73 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 			idx[i] = candIdx[k]
 		}
 	}
-	r.feasible, r.feasibleCache, r.feasibleBuf, r.feasibleIdx = feasible, nodes, idx, idx
+	r.feasibleBuf, r.feasibleIdx = idx, idx
 	return cut, failure, rejPos
 }
 
 // placeFeasible writes the positions [0, cut) whose bit is clear in
-// rejected to feasible, in increasing order, and for each its candidates
-// index (idx) and NodeInfo (nodes); their lengths are that count. A word
-// of 64 feasible positions that does not wrap round the candidates is a
-// run: its nodes are copied at once.
-func placeFeasible(rejected []uint64, cut, start int, candidates []*NodeInfo, feasible, idx []int32, nodes []*NodeInfo) {
-	n := len(candidates)
+// rejected to feasible, in increasing order, and for each its index among
+// the n candidates (idx), position p being candidate (start+p) mod n;
+// their lengths are that count. It goes a word of positions at a time,
+// each writing into its own subslices (no per-position bounds check): a
+// word of 64 feasible positions is copied from runs (0…n−1 twice) when
+// given, and only a word that wraps round the candidates checks for the
+// wrap per position.
+func placeFeasible(rejected []uint64, cut, start, n int, runs []int32, feasible, idx []int32) {
 	fi := 0
 	for i, word := range rejected {
 		f, base := ^word, i<<6
 		if rest := cut - base; rest < 64 {
 			f &= 1<<rest - 1
 		}
+		if f == 0 {
+			continue
+		}
 		k0 := start + base
 		if k0 >= n {
 			k0 -= n
 		}
-		if f == math.MaxUint64 && k0+64 <= n {
-			copy(nodes[fi:fi+64], candidates[k0:k0+64])
-			pos, ix := feasible[fi:fi+64], idx[fi:fi+64]
+		c := bits.OnesCount64(f)
+		pos := feasible[fi : fi+c : fi+c]
+		ix := idx[fi : fi+c : fi+c]
+		ix = ix[:len(pos)]
+		fi += c
+		b, k := int32(base), int32(k0)
+		switch {
+		case c == 64 && runs != nil:
+			copy(pos, runs[base:base+64])
+			copy(ix, runs[k0:k0+64])
+		case c == 64 && k0+64 <= n:
 			for t := range pos {
-				pos[t], ix[t] = int32(base+t), int32(k0+t)
+				pos[t], ix[t] = b+int32(t), k+int32(t)
 			}
-			fi += 64
-			continue
-		}
-		for ; f != 0; f &= f - 1 {
-			t := bits.TrailingZeros64(f)
-			k := k0 + t
-			if k >= n {
-				k -= n
+		case k0+64 <= n:
+			placeBits(pos, ix, f, b, k)
+		default: // the word wraps round the candidates
+			for q := range pos {
+				t := int32(bits.TrailingZeros64(f))
+				f &= f - 1
+				kt := k + t
+				if int(kt) >= n {
+					kt -= int32(n)
+				}
+				pos[q], ix[q] = b+t, kt
 			}
-			feasible[fi], idx[fi], nodes[fi] = int32(base+t), int32(k), candidates[k]
-			fi++
 		}
+	}
+}
+
+// placeBits writes, for the i-th set bit t of f, pos[i] = b+t and
+// ix[i] = k+t (f has len(pos) bits set). It is not inlined: on its own
+// its loop keeps every value in a register.
+//
+//go:noinline
+func placeBits(pos, ix []int32, f uint64, b, k int32) {
+	ix = ix[:len(pos)]
+	for q := range pos {
+		t := int32(bits.TrailingZeros64(f))
+		f &= f - 1
+		pos[q], ix[q] = b+t, k+t
 	}
 }
 

@@ -10,8 +10,9 @@ import (
 // TestPropSplitEvaluated: splitEvaluated's split of the bitmap of
 // rejected positions gives what the plain walk over the statuses gives — the end of the evaluated prefix
 // (before the (want+1)-th feasible node or at the first error), the error,
-// the feasible positions before it with their NodeInfos and snapshot
-// indices, and the rejected positions before it — for any mix of
+// the feasible positions before it with their NodeInfos (looked up
+// afterwards, as often as asked) and snapshot indices, and the rejected
+// positions before it — for any mix of
 // statuses, round-robin start and candidate narrowing, whatever the
 // Result's buffers held before; on 40 nodes, and on 300 with few
 // rejections, so that whole words of feasible positions (copied as runs)
@@ -89,9 +90,15 @@ func TestPropSplitEvaluated(t *testing.T) {
 			wantIdx = append(wantIdx, int32(ni.Index()))
 		}
 
-		r := &Result{snap: snap}
-		// Stale contents from an earlier cycle must not leak through.
+		// As filterNodes leaves it.
+		r := &Result{snap: snap, order: candidates, StartIndex: start}
+		if candIdx != nil {
+			r.candidates = candidates
+		}
+		// Stale contents from an earlier cycle must not leak through: a
+		// node list as long as this cycle's, buffers with old entries.
 		r.feasible = make([]int32, 0, rapid.IntRange(0, 50).Draw(t, "capFeasible"))
+		r.feasibleList = slices.Repeat([]*NodeInfo{all[0]}, len(wantFeasible))
 		r.feasibleCache = slices.Repeat([]*NodeInfo{all[0]}, rapid.IntRange(0, 50).Draw(t, "capNodes"))[:0]
 		r.feasibleBuf = make([]int32, 0, rapid.IntRange(0, 50).Draw(t, "capIdx"))
 		mayFail := slices.Contains(statuses, fail) || rapid.Bool().Draw(t, "mayFail")
@@ -124,8 +131,14 @@ func TestPropSplitEvaluated(t *testing.T) {
 		if !slices.Equal(wantRejected, rejected) {
 			t.Fatalf("rejected %v, want %v", rejected, wantRejected)
 		}
-		if !slices.Equal(wantNodes, r.feasibleNodes()) {
-			t.Fatalf("feasible nodes differ")
+		before := slices.Clone(candidates)
+		for range 2 { // looked up once, then kept
+			if !slices.Equal(wantNodes, r.feasibleNodes()) {
+				t.Fatalf("feasible nodes differ")
+			}
+		}
+		if !slices.Equal(before, candidates) {
+			t.Fatalf("feasibleNodes wrote to the candidates")
 		}
 		if !slices.Equal(wantIdx, r.feasibleIndices()) {
 			t.Fatalf("feasible indices %v, want %v", r.feasibleIndices(), wantIdx)

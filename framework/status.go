@@ -50,9 +50,18 @@ type Status struct {
 }
 
 // NewStatus returns a status with code and reasons.
+// A status without reasons is a shared one (statuses are never mutated),
+// so a plugin returning NewStatus(Skip) every cycle does not allocate.
 func NewStatus(code Code, reasons ...string) *Status {
+	if len(reasons) == 0 && code >= 0 && int(code) < len(plainStatuses) {
+		return &plainStatuses[code]
+	}
 	return &Status{code: code, reasons: reasons}
 }
+
+// plainStatuses are the statuses without reasons NewStatus returns, one
+// per code (read-only).
+var plainStatuses = [...]Status{{code: Success}, {code: Error}, {code: Unschedulable}, {code: UnschedulableAndUnresolvable}, {code: Wait}, {code: Skip}, {code: Pending}}
 
 // AsStatus wraps err as an Error status (nil for a nil error).
 func AsStatus(err error) *Status {
