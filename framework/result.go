@@ -698,29 +698,31 @@ func skipAtMost(totals []int64, j int, add, thr int64) int {
 
 // countTies is skipAtMost with thr best that also writes the positions of
 // the totals equal to best to ties from cnt on, and returns the new count.
+// Each position is written whether it ties or not and the count advances
+// by the comparison (no branch on ties, which alternate unpredictably
+// with lower totals); a written position past the count is overwritten
+// or ignored. cnt ≤ j keeps the writes inside ties, which covers totals.
 func countTies(totals []int64, j int, add, best int64, ties []int32, cnt int) (int, int) {
+	ties = ties[:len(totals)]
 	if add != 0 {
 		for ; j < len(totals); j++ {
 			t := totals[j] + add
 			totals[j] = t
-			if t >= best {
-				if t > best {
-					break
-				}
-				ties[cnt] = int32(j)
-				cnt++
-			}
-		}
-		return j, cnt
-	}
-	for ; j < len(totals); j++ {
-		if t := totals[j]; t >= best {
 			if t > best {
 				break
 			}
 			ties[cnt] = int32(j)
-			cnt++
+			cnt += b2i(t == best)
 		}
+		return j, cnt
+	}
+	for ; j < len(totals); j++ {
+		t := totals[j]
+		if t > best {
+			break
+		}
+		ties[cnt] = int32(j)
+		cnt += b2i(t == best)
 	}
 	return j, cnt
 }
