@@ -152,7 +152,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 	// their out-of-range flags read here while some record has one.
 	var bad uint64
 	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
-	for j := staleFrom(rawNode, nodes, idx, 0); j < nf; j = staleFrom(rawNode, nodes, idx, j+1) {
+	for j := staleFrom(rawNode, idx, 0); j < nf; j = staleFrom(rawNode, idx, j+1) {
 		if !inc.scoreNode(ctx, pod, nodes[j], idx[j]) {
 			return 0, false
 		}
@@ -303,17 +303,20 @@ func (inc *Incremental) scoreOthers(ctx context.Context, pod *PodInfo, nodes []*
 }
 
 // staleFrom returns the first position j ≥ from whose node's record is
-// stale (rawNode[idx[j]] is not nodes[j]), or len(nodes).
+// stale (rawNode[idx[j]] is nil), or len(idx). A record that is not nil
+// is the snapshot node's own: rawNode[k] is set to snapshot node k when
+// its record is written, and dropped (syncChanges, from the snapshot's
+// journal) whenever that node changes, which is the only way a snapshot
+// node's NodeInfo pointer changes (Snapshot.changeSeq).
 //
 //go:noinline
-func staleFrom(rawNode, nodes []*NodeInfo, idx []int32, from int) int {
-	idx = idx[:len(nodes)]
-	for j := from; j < len(nodes); j++ {
-		if rawNode[idx[j]] != nodes[j] {
+func staleFrom(rawNode []*NodeInfo, idx []int32, from int) int {
+	for j := from; j < len(idx); j++ {
+		if rawNode[idx[j]] == nil {
 			return j
 		}
 	}
-	return len(nodes)
+	return len(idx)
 }
 
 // gather copies norm[s]'s cached raw scores of the snapshot nodes idx
