@@ -271,15 +271,11 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	}
 	res.SkippedScore = inc.skippedS
 	res.Totals = grow(res.Totals, len(nodes))
-	constant, ok := inc.score(ctx, pod, res)
-	if !ok {
+	if !inc.score(ctx, pod, res) {
 		inc.reset()
 		return nil, false
 	}
-	// The ranking's pass adds constant to every total; a scorer whose
-	// last pass writes every total could add it there and pass 0, which
-	// rewrites none.
-	res.selectHostPlus(opts.Rand, opts.TopN, constant)
+	res.selectHost(opts.Rand, opts.TopN)
 	return res, true
 }
 

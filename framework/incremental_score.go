@@ -121,8 +121,7 @@ func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, node
 }
 
 // score sets res.Totals (grown to the feasible nodes) to the totals
-// scoreFeasible would give over res's feasible nodes less constant, the
-// part every node gets (which the ranking adds: selectHostPlus), and
+// scoreFeasible would give over res's feasible nodes, and
 // res.ScorePlugins and Weights to the plugins that scored, leaving
 // Normalized and Raw empty; false, before res's ranking, when it cannot
 // vouch for them: a plugin failed (Score or NormalizeScore), a score is
@@ -130,12 +129,12 @@ func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, node
 // (BoundedBatchScorePlugin), the nodes are not the snapshot's own, or ctx
 // is done.
 // Schedule then reports the failure.
-func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (constant int64, ok bool) {
+func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bool {
 	sc, state := &inc.sc, inc.state
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	if idx == nil || len(idx) != nf || !sc.planned {
-		return 0, false
+		return false
 	}
 	if !sc.actValid {
 		sc.activate(inc.f, inc.skipScore)
@@ -151,10 +150,11 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 	// node-local plugins' weighted sum is added in the totals pass below,
 	// their out-of-range flags read here while some record has one.
 	var bad uint64
+	var constant int64 // the part every node gets (rows of one score)
 	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
-	for j := staleFrom(rawNode, nodes, idx, 0); j < nf; j = staleFrom(rawNode, nodes, idx, j+1) {
+	for j := staleFrom(rawNode, idx, 0); j < nf; j = staleFrom(rawNode, idx, j+1) {
 		if !inc.scoreNode(ctx, pod, nodes[j], idx[j]) {
-			return 0, false
+			return false
 		}
 	}
 	if sc.nBad != 0 {
@@ -176,7 +176,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 	}
 	// The other plugins score the cycle's nodes, as scoreFeasible runs them.
 	if na > 0 && !inc.scoreOthers(ctx, pod, nodes, idx) {
-		return 0, false
+		return false
 	}
 	// Each row is a constant, a table lookup, or added as it is (after
 	// its plugin normalizes it, when it does).
@@ -193,7 +193,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 		}
 		if e.ranged == nil {
 			if !sc.normalize(ctx, state, pod, e, nodes, row) {
-				return 0, false
+				return false
 			}
 			sc.adds = append(sc.adds, lookup{row: row, w: w})
 			continue
@@ -229,18 +229,18 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 			sc.gather(s, idx, nf) // skipped above
 		}
 		if !sc.normalize(ctx, state, pod, e, nodes, row) {
-			return 0, false
+			return false
 		}
 		sc.adds = append(sc.adds, lookup{row: row, w: w})
 	}
-	// The totals: the cached sums and the first looked-up row in one
-	// pass, then the other rows.
+	// The totals: the cached sums, the part every node gets (constant)
+	// and the first looked-up row in one pass, then the other rows.
 	looks := sc.looks
 	var miss bool
 	if len(looks) == 0 {
-		cachedSums(totals, rec, stride, idx)
+		cachedSums(totals, rec, stride, idx, constant)
 	} else {
-		miss = cachedSumsLooked1(totals, rec, stride, idx, &looks[0])
+		miss = cachedSumsLooked1(totals, rec, stride, idx, constant, &looks[0])
 		for i := 1; i < len(looks) && !miss; i++ {
 			miss = addLooked(totals, &looks[i])
 		}
@@ -254,10 +254,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) (c
 		b, m := addLookedUp(totals, a.row, a.wt, a.lo, a.w)
 		bad, miss = bad|b, miss || m
 	}
-	if miss || bad&^scoreMask != 0 || ctx.Err() != nil {
-		return 0, false
-	}
-	return constant, true
+	return !miss && bad&^scoreMask == 0 && ctx.Err() == nil
 }
 
 // scoreOthers has the active others score nodes (snapshot indices idx)
@@ -303,17 +300,20 @@ func (inc *Incremental) scoreOthers(ctx context.Context, pod *PodInfo, nodes []*
 }
 
 // staleFrom returns the first position j ≥ from whose node's record is
-// stale (rawNode[idx[j]] is not nodes[j]), or len(nodes).
+// stale (rawNode[idx[j]] is nil), or len(idx). A record that is not nil
+// is the snapshot node's own: rawNode[k] is set to snapshot node k when
+// its record is written, and dropped (syncChanges, from the snapshot's
+// journal) whenever that node changes, which is the only way a snapshot
+// node's NodeInfo pointer changes (Snapshot.changeSeq).
 //
 //go:noinline
-func staleFrom(rawNode, nodes []*NodeInfo, idx []int32, from int) int {
-	idx = idx[:len(nodes)]
-	for j := from; j < len(nodes); j++ {
-		if rawNode[idx[j]] != nodes[j] {
+func staleFrom(rawNode []*NodeInfo, idx []int32, from int) int {
+	for j := from; j < len(idx); j++ {
+		if rawNode[idx[j]] == nil {
 			return j
 		}
 	}
-	return len(nodes)
+	return len(idx)
 }
 
 // gather copies norm[s]'s cached raw scores of the snapshot nodes idx
@@ -452,21 +452,21 @@ func addLooked(totals []int64, l *lookup) (miss bool) {
 }
 
 // cachedSums sets totals[j] to the cached weighted sum of snapshot node
-// idx[j]; cachedSumsLooked1 adds a looked-up row in the same pass (true
+// idx[j] plus c; cachedSumsLooked1 adds a looked-up row in the same pass (true
 // when some score lies outside its table). These loops, staleFrom's and
 // addLooked's are not inlined: in score's body they would keep fewer of
 // their slices in registers.
 //
 //go:noinline
-func cachedSums(totals, rec []int64, stride int, idx []int32) {
+func cachedSums(totals, rec []int64, stride int, idx []int32, c int64) {
 	idx = idx[:len(totals)]
 	for j, k := range idx {
-		totals[j] = rec[int(k)*stride]
+		totals[j] = rec[int(k)*stride] + c
 	}
 }
 
 //go:noinline
-func cachedSumsLooked1(totals, rec []int64, stride int, idx []int32, a *lookup) (miss bool) {
+func cachedSumsLooked1(totals, rec []int64, stride int, idx []int32, c int64, a *lookup) (miss bool) {
 	idx, ra := idx[:len(totals)], a.row[:len(totals)]
 	ta, la := a.wt, a.lo
 	na := uint64(len(ta))
@@ -475,7 +475,7 @@ func cachedSumsLooked1(totals, rec []int64, stride int, idx []int32, a *lookup) 
 		if ia >= na {
 			return true
 		}
-		totals[j] = rec[int(k)*stride] + ta[ia]
+		totals[j] = rec[int(k)*stride] + c + ta[ia]
 	}
 	return false
 }

@@ -591,11 +591,7 @@ func (r *Result) scoresAt(j int, cols []scoreColumn) NodeScores {
 // k = rng.IntN(c) once (no draw without a tie) to take the k-th of them in
 // evaluation order. Top is the winner, then the others by total descending
 // and evaluation order; Margin is the winner's lead over the best other.
-func (r *Result) selectHost(rng *rand.Rand, n int) { r.selectHostPlus(rng, n, 0) }
-
-// selectHostPlus is selectHost after adding add to every total, which
-// the same pass does (rewriting no total when add is 0).
-func (r *Result) selectHostPlus(rng *rand.Rand, n int, add int64) {
+func (r *Result) selectHost(rng *rand.Rand, n int) {
 	totals := r.Totals
 	if len(totals) == 0 {
 		return
@@ -607,7 +603,7 @@ func (r *Result) selectHostPlus(rng *rand.Rand, n int, add int64) {
 		top = make([]rankedPos, 0, keep)
 	}
 	r.ties = grow(r.ties, len(totals))
-	best, cnt, top := rankTotals(totals, add, top, keep, r.ties)
+	best, cnt, top := rankTotals(totals, top, keep, r.ties)
 	k := 0
 	if cnt > 1 {
 		k = rng.IntN(cnt)
@@ -632,36 +628,34 @@ func (r *Result) selectHostPlus(rng *rand.Rand, n int, add int64) {
 	}
 }
 
-// rankTotals adds add to every entry of totals (not empty) and ranks them
-// in the same pass: best is the highest total, cnt the number of entries
-// equal to it, whose positions it writes to ties[:cnt] (ties covers
-// totals), and top (appended to top[:0]) the keep best entries by total
-// descending, then position ascending — the first ties, then the best
-// others. Once top is full, the entries at or below its last total thr
-// change nothing but the ties: an inner loop goes through them, only
-// skipping them while thr is below best (they cannot tie), counting the
-// ties among them when thr is best.
-func rankTotals(totals []int64, add int64, top []rankedPos, keep int, ties []int32) (best int64, cnt int, _ []rankedPos) {
+// rankTotals ranks totals (not empty) in one pass: best is the highest
+// total, cnt the number of entries equal to it, whose positions it writes
+// to ties[:cnt] (ties covers totals), and top (appended to top[:0]) the
+// keep best entries by total descending, then position ascending — the
+// first ties, then the best others. Once top is full, the entries at or
+// below its last total thr change nothing but the ties: an inner loop
+// goes through them, only skipping them while thr is below best (they
+// cannot tie), counting the ties among them when thr is best.
+func rankTotals(totals []int64, top []rankedPos, keep int, ties []int32) (best int64, cnt int, _ []rankedPos) {
 	ties = ties[:len(totals)]
-	best = totals[0] + add
+	best = totals[0]
 	for j := 0; j < len(totals); j++ {
-		t := totals[j] + add
-		totals[j] = t
+		t := totals[j]
 		if len(top) == keep {
 			if thr := top[keep-1].total; t <= thr {
 				if thr < best {
-					j = skipAtMost(totals, j+1, add, thr)
+					j = skipAtMost(totals, j+1, thr)
 				} else { // thr == best
 					if t == best {
 						ties[cnt] = int32(j)
 						cnt++
 					}
-					j, cnt = countTies(totals, j+1, add, best, ties, cnt)
+					j, cnt = countTies(totals, j+1, best, ties, cnt)
 				}
 				if j == len(totals) {
 					break
 				}
-				t = totals[j] // added: above thr
+				t = totals[j] // above thr
 			}
 		}
 		if t > best {
@@ -676,51 +670,30 @@ func rankTotals(totals []int64, add int64, top []rankedPos, keep int, ties []int
 	return best, cnt, top
 }
 
-// skipAtMost adds add to totals from j on while they are at most thr
-// afterwards, and returns the index of the first that is not (having
-// added add to it), or len(totals).
-func skipAtMost(totals []int64, j int, add, thr int64) int {
-	if add == 0 {
-		for j < len(totals) && totals[j] <= thr {
-			j++
-		}
-		return j
-	}
-	for ; j < len(totals); j++ {
-		t := totals[j] + add
-		totals[j] = t
-		if t > thr {
-			break
-		}
+// skipAtMost returns the index of the first entry of totals from j on
+// that is above thr, or len(totals).
+func skipAtMost(totals []int64, j int, thr int64) int {
+	for j < len(totals) && totals[j] <= thr {
+		j++
 	}
 	return j
 }
 
 // countTies is skipAtMost with thr best that also writes the positions of
 // the totals equal to best to ties from cnt on, and returns the new count.
-func countTies(totals []int64, j int, add, best int64, ties []int32, cnt int) (int, int) {
-	if add != 0 {
-		for ; j < len(totals); j++ {
-			t := totals[j] + add
-			totals[j] = t
-			if t >= best {
-				if t > best {
-					break
-				}
-				ties[cnt] = int32(j)
-				cnt++
-			}
-		}
-		return j, cnt
-	}
+// Each position is written whether it ties or not and the count advances
+// by the comparison (no branch on ties, which alternate unpredictably
+// with lower totals); a written position past the count is overwritten
+// or ignored. cnt ≤ j keeps the writes inside ties, which covers totals.
+func countTies(totals []int64, j int, best int64, ties []int32, cnt int) (int, int) {
+	ties = ties[:len(totals)]
 	for ; j < len(totals); j++ {
-		if t := totals[j]; t >= best {
-			if t > best {
-				break
-			}
-			ties[cnt] = int32(j)
-			cnt++
+		t := totals[j]
+		if t > best {
+			break
 		}
+		ties[cnt] = int32(j)
+		cnt += b2i(t == best)
 	}
 	return j, cnt
 }

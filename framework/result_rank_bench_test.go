@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkSelectHost ranks 500 totals (kube's adaptive sample on 5,000
-// nodes) with a constant to add, as Incremental's cycles do: "distinct"
+// nodes), as Incremental's cycles do: "distinct"
 // totals spread over a wide range (a few ties), "tied" totals over four
 // values (a quarter of the nodes tie for the lead).
 func BenchmarkSelectHost(b *testing.B) {
@@ -32,7 +32,7 @@ func BenchmarkSelectHost(b *testing.B) {
 			r := &Result{order: nodes, feasible: feasible, Totals: make([]int64, nf)}
 			for b.Loop() {
 				copy(r.Totals, base)
-				r.selectHostPlus(rng, 3, 300)
+				r.selectHost(rng, 3)
 			}
 		})
 	}
