@@ -42,6 +42,7 @@ type Extender interface {
 	Filter(pod *PodInfo, nodes []*NodeInfo) (feasible []*NodeInfo, failed, failedAndUnresolvable map[string]string, err error)
 	// Prioritize scores nodes in 0..MaxExtenderPriority and returns the
 	// extender's weight. An error is ignored: the extender adds no score.
+	// nodes is the extender's own copy.
 	Prioritize(pod *PodInfo, nodes []*NodeInfo) (scores []HostPriority, weight int64, err error)
 }
 

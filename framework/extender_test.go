@@ -3,7 +3,9 @@ package framework
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -288,5 +290,41 @@ func TestScoreNodesMatchesSchedule(t *testing.T) {
 	}
 	if d := cmp.Diff([]int64{3 * 70, 3 * 90, 3 * 60}, got); d != "" {
 		t.Fatalf("ScoreNodes of a subset with a copy (-want +got):\n%s", d)
+	}
+}
+
+// reorderingPrioritizer reverses, in place, the node list it is asked to
+// score, and scores nothing.
+type reorderingPrioritizer struct{ fakeExtender }
+
+func (e *reorderingPrioritizer) Prioritize(_ *PodInfo, nodes []*NodeInfo) ([]HostPriority, int64, error) {
+	slices.Reverse(nodes)
+	return nil, 1, nil
+}
+
+// TestExtenderPrioritizeGetsACopy: every node passes, so the feasible
+// list is a view of the snapshot's node order; a prioritizer that
+// reorders the list it is given must not reorder the snapshot, for one
+// extender and for two running concurrently.
+func TestExtenderPrioritizeGetsACopy(t *testing.T) {
+	nodes := testNodes(4)
+	for _, count := range []int{1, 2} {
+		var exts []Extender
+		for i := range count {
+			exts = append(exts, &reorderingPrioritizer{fakeExtender{name: fmt.Sprintf("ext%d", i), interested: true, noFilter: true}})
+		}
+		snap := MustSnapshot(nodes, nil)
+		f, err := NewFramework(NewRegistry(), Profile{}, WithExtenders(exts...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))}); err != nil {
+			t.Fatal(err)
+		}
+		for k, ni := range snap.Nodes() {
+			if ni.Name() != nodes[k].Name || ni.Index() != k {
+				t.Fatalf("%d extenders: snapshot node %d is %s (index %d) after the cycle, want %s", count, k, ni.Name(), ni.Index(), nodes[k].Name)
+			}
+		}
 	}
 }

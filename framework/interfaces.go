@@ -84,7 +84,8 @@ func cloneSet(s map[string]struct{}) map[string]struct{} {
 
 // PreFilterPlugin runs once per cycle before Filter. It sees every node of
 // the snapshot and may narrow them with a PreFilterResult. Returning Skip
-// disables the plugin's Filter (and its extensions) for the cycle.
+// disables the plugin's Filter (and its extensions) for the cycle. The
+// nodes slice is read-only: it may be the snapshot's own node list.
 type PreFilterPlugin interface {
 	Plugin
 	PreFilter(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) (*PreFilterResult, *Status)
@@ -178,7 +179,8 @@ type PostFilterPlugin interface {
 }
 
 // PreScorePlugin runs once over the feasible nodes before Score. Skip
-// disables the plugin's Score for the cycle.
+// disables the plugin's Score for the cycle. The nodes slice is read-only:
+// it may be a view of the snapshot's own node list.
 type PreScorePlugin interface {
 	Plugin
 	PreScore(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) *Status
@@ -338,7 +340,8 @@ type NodeRejection struct {
 // on some node it returns a non-success status (out is then ignored), and
 // the runner calls Score node by node over the chunk to report the first
 // failure exactly as without batching. It may be called concurrently on
-// disjoint node lists.
+// disjoint node lists. nodes and idx are read-only: they may be views of
+// the snapshot's own lists.
 type BatchScorePlugin interface {
 	ScorePlugin
 	ScoreBatch(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) *Status

@@ -1018,15 +1018,19 @@ func runExtenderScores(extenders []Extender, pod *PodInfo, nodes []*NodeInfo, re
 		return
 	}
 	answers := make([]answer, len(asked))
+	// Each extender gets its own copy of the list: nodes may be a view of
+	// the snapshot's own node order, which an extender could reorder or
+	// overwrite in place.
 	if len(asked) == 1 {
 		a := &answers[0]
-		a.scores, a.weight, a.err = asked[0].Prioritize(pod, nodes)
+		a.scores, a.weight, a.err = asked[0].Prioritize(pod, slices.Clone(nodes))
 	} else {
 		var wg sync.WaitGroup
 		for i, ext := range asked {
+			list := slices.Clone(nodes)
 			wg.Go(func() {
 				a := &answers[i]
-				a.scores, a.weight, a.err = ext.Prioritize(pod, nodes)
+				a.scores, a.weight, a.err = ext.Prioritize(pod, list)
 			})
 		}
 		wg.Wait()
