@@ -370,6 +370,11 @@ func (s *Snapshot) mutable(name string) (*NodeInfo, error) {
 	if !ok {
 		return nil, fmt.Errorf("framework: snapshot: unknown node %q", name)
 	}
+	return s.mutableAt(i), nil
+}
+
+// mutableAt is mutable for the node at index i.
+func (s *Snapshot) mutableAt(i int) *NodeInfo {
 	s.journal.noteNode(i)
 	if !s.owned[i] {
 		s.nodes[i] = s.nodes[i].Clone()
@@ -377,7 +382,7 @@ func (s *Snapshot) mutable(name string) (*NodeInfo, error) {
 		// The affinity lists still point at the shared NodeInfo.
 		s.affinityDirty = true
 	}
-	return s.nodes[i], nil
+	return s.nodes[i]
 }
 
 // AddPod assigns pod to the node named by pod.Spec.NodeName.
@@ -392,7 +397,10 @@ func (s *Snapshot) AddPod(pod *Pod) error {
 // AddPodInfo assigns a prepared PodInfo to the node named by its pod's
 // nodeName. A pod without a nodeName, on an unknown node, or already on
 // the node (same UID, or namespace/name when it has no UID) is an error.
-func (s *Snapshot) AddPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, true) }
+func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
+	_, err := s.addPodInfo(pi, true)
+	return err
+}
 
 // AddNewPodInfo is AddPodInfo for a pod its caller knows is on no node of
 // the snapshot, as a store that keeps pod identities unique itself does
@@ -401,24 +409,31 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, true)
 // cache misses, the larger part of an add). Adding a pod that is on its
 // node already through it leaves the pod there twice; use AddPodInfo
 // unless uniqueness is known.
-func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, false) }
+func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error {
+	_, err := s.addPodInfo(pi, false)
+	return err
+}
 
-func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) error {
+// AddNewPodInfoNode is AddNewPodInfo that also returns the index of the
+// node pi joined (NodeInfo.Index), for RemoveLastPodInfos.
+func (s *Snapshot) AddNewPodInfoNode(pi *PodInfo) (int, error) { return s.addPodInfo(pi, false) }
+
+func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) (int, error) {
 	if pi == nil || pi.Pod == nil {
-		return fmt.Errorf("framework: snapshot: nil pod")
+		return -1, fmt.Errorf("framework: snapshot: nil pod")
 	}
 	if pi.Pod.Spec.NodeName == "" {
-		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
+		return -1, fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
 	}
 	// podIdentity(pod) != "", without building the string.
 	if checkDup && (pi.Pod.UID != "" || pi.Pod.Name != "") {
 		if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && cur.HasPod(pi.Pod) {
-			return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+			return -1, fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 		}
 	}
 	ni, err := s.mutable(pi.Pod.Spec.NodeName)
 	if err != nil {
-		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+		return -1, fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 	}
 	ni.AddPodInfo(pi)
 	s.refreshResources(ni.index)
@@ -427,7 +442,7 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) error {
 	if pi.HasAffinity() {
 		s.affinityDirty = true
 	}
-	return nil
+	return ni.index, nil
 }
 
 // RemovePod removes pod from the node named by its nodeName.
@@ -471,6 +486,87 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 	}
 	s.podRemoved(ni, pi)
 	return nil
+}
+
+// removeLastBatch is the smallest batch RemoveLastPodInfos groups by node;
+// a smaller one is removed pod by pod.
+const removeLastBatch = 16
+
+// RemoveLastPodInfos undoes the adds of pis, given in the order they were
+// added, as RemoveLastPodInfo on each of them in reverse order would, and
+// leaves the snapshot exactly as that leaves it (pod lists and their
+// order, sums, Resources, the pod index, Generation and the change
+// journal's count). nodes[i] is the node index AddNewPodInfoNode returned
+// for pis[i] (nodes nil: none known).
+//
+// When the indexes hold and each node's pods of pis are the last of its
+// pods in the order added (the case of an undo journal replaying a run of
+// adds), the pods are removed node by node: each node is read and written
+// once, where one by one a question's replicas spread over thousands of
+// nodes cost a few cache misses each. O(len(pis) + nodes) then; otherwise
+// RemoveLastPodInfo on each in reverse order, whose first error it returns.
+func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
+	n := len(s.nodes)
+	if len(pis) < removeLastBatch || len(nodes) != len(pis) {
+		return s.removeLastEach(pis)
+	}
+	// Group pis by node (a counting sort that keeps their order), then
+	// check every group against the end of its node's pod list before
+	// changing anything.
+	start := make([]int32, n+1)
+	for i, k := range nodes {
+		if k < 0 || int(k) >= n || pis[i] == nil {
+			return s.removeLastEach(pis)
+		}
+		start[k+1]++
+	}
+	for k := range n {
+		start[k+1] += start[k]
+	}
+	byNode := make([]*PodInfo, len(pis))
+	next := slices.Clone(start[:n])
+	for i, k := range nodes {
+		byNode[next[k]] = pis[i]
+		next[k]++
+	}
+	for k := range n {
+		group := byNode[start[k]:start[k+1]]
+		pods := s.nodes[k].Pods
+		if len(group) > 0 && (len(group) > len(pods) || !slices.Equal(group, pods[len(pods)-len(group):])) {
+			return s.removeLastEach(pis)
+		}
+	}
+	for k := range n {
+		group := byNode[start[k]:start[k+1]]
+		if len(group) == 0 {
+			continue
+		}
+		ni := s.mutableAt(k)
+		for j := len(group) - 1; j >= 0; j-- {
+			pi := group[j]
+			ni.removeLast(pi)
+			if j > 0 {
+				s.journal.noteNode(k) // one change per pod, as one by one
+			}
+			s.storage.podClaims(pi.Pod, -1)
+			s.podIdx.podRemoved(pi, k, s.namespaces)
+		}
+		s.refreshResources(k)
+	}
+	s.affinityDirty = true
+	return nil
+}
+
+// removeLastEach is RemoveLastPodInfo on each of pis in reverse order; it
+// returns the first error.
+func (s *Snapshot) removeLastEach(pis []*PodInfo) error {
+	var first error
+	for i := len(pis) - 1; i >= 0; i-- {
+		if err := s.RemoveLastPodInfo(pis[i]); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // podRemoved updates the snapshot's indexes after removed left ni.
