@@ -233,13 +233,17 @@ func podKey(namespace, name string) string { return namespace + "/" + name }
 // changes every placed pod makes (held as data so that journaling them
 // allocates nothing), with undo nil: a pod record change (setPod: key,
 // the record before, had: there was one) or a pod added to the snapshot
-// (snapAdd: added, on the node at index node).
+// (snapAdd: added, on the node at index node). plain, on a record
+// change: every record the step set for key (the steps folded into it
+// included) has no UID and belongs to no gang, so that undoing a step that
+// added key only deletes it (unsetPod reads no record).
 type clusterUndo struct {
 	undo  func()
 	added *framework.PodInfo
 	key   string
 	old   *clusterPod
 	had   bool
+	plain bool
 	node  int32
 }
 
@@ -250,7 +254,7 @@ func (u *clusterUndo) apply(c *Cluster) {
 		u.undo()
 		return
 	}
-	c.unsetPod(u.key, u.old, u.had)
+	c.unsetPod(u.key, u.old, u.had, u.plain)
 }
 
 // record appends an undo step. Callers check c.forking() first, so that
@@ -326,7 +330,7 @@ func (c *Cluster) undoAdds(steps []clusterUndo) {
 	c.undoPods, c.undoNodes = c.undoPods[:0], c.undoNodes[:0]
 	for i := len(steps) - 1; i >= 0; i-- {
 		if u := &steps[i]; u.added == nil {
-			c.unsetPod(u.key, u.old, u.had)
+			c.unsetPod(u.key, u.old, u.had, u.plain)
 		}
 		steps[i] = clusterUndo{}
 	}
@@ -352,7 +356,7 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 // replacePod is setPod for a caller that looked the key's record up
 // (old; had: there is one).
 func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterPod) {
-	c.indexGroup(key, old, cp)
+	plain := !c.indexGroup(key, old, cp) && (cp == nil || cp.info.Pod.UID == "")
 	if cp == nil {
 		delete(c.pods, key)
 		if had && old.info.Pod.UID != "" {
@@ -377,10 +381,11 @@ func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterP
 				u = &c.journal[n-2]
 			}
 			if u.undo == nil && u.added == nil && u.key == key {
+				u.plain = u.plain && plain
 				return
 			}
 		}
-		c.journal = append(c.journal, clusterUndo{key: key, old: old, had: had})
+		c.journal = append(c.journal, clusterUndo{key: key, old: old, had: had, plain: plain})
 	}
 }
 
@@ -401,8 +406,13 @@ func (c *Cluster) holds(key string, mark int, rec *clusterPod) bool {
 }
 
 // unsetPod undoes the setPod steps of key since the one that replaced old
-// (had: there was one): the current record goes, old comes back.
-func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {
+// (had: there was one): the current record goes, old comes back. plain is
+// the step's (clusterUndo).
+func (c *Cluster) unsetPod(key string, old *clusterPod, had, plain bool) {
+	if !had && plain {
+		delete(c.pods, key) // no UID, no gang: nothing else refers to it
+		return
+	}
 	cp := c.pods[key]
 	c.indexGroup(key, cp, old)
 	if had {

@@ -28,6 +28,9 @@ func TestPropRevertUndoesRunsOfAdds(t *testing.T) {
 		}
 		pod := func(name string) *st.PodWrapper {
 			w := st.MakePod().Name(name).Req(map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(0, 300).Draw(t, name+".cpu"))}).Label("app", "web")
+			if rapid.Bool().Draw(t, name+".uid") {
+				w = w.UID("") // as a capacity question's replicas
+			}
 			if rapid.IntRange(0, 3).Draw(t, name+".group") == 0 {
 				w = w.Label(framework.PodGroupLabel, "g")
 			}
@@ -55,7 +58,7 @@ func TestPropRevertUndoesRunsOfAdds(t *testing.T) {
 		c.Fork()
 		var forks []clExact // the state at each nested Fork
 		for i := range rapid.IntRange(0, 120).Draw(t, "steps") {
-			switch rapid.IntRange(0, 10).Draw(t, "op") {
+			switch rapid.IntRange(0, 11).Draw(t, "op") {
 			case 0, 1, 2:
 				_ = c.AddPod(pod(fmt.Sprintf("new%d", i)).Node(node("new.node")).Obj())
 			case 3, 4, 5:
@@ -77,6 +80,15 @@ func TestPropRevertUndoesRunsOfAdds(t *testing.T) {
 				}
 			case 8:
 				_, _ = c.DeletePod("default", fmt.Sprintf("old%d", rapid.IntRange(0, 8).Draw(t, "delete")))
+			case 11:
+				if len(pending) > 0 {
+					// Deleted and added again, maybe with another UID or
+					// gang: both fold into the step that added it.
+					k := pick("again")
+					if _, err := c.DeletePod("default", k); err == nil {
+						_ = c.AddPod(pod(k).Obj())
+					}
+				}
 			case 9:
 				forks = append(forks, c.exact())
 				c.Fork()
@@ -107,4 +119,34 @@ func TestPropRevertUndoesRunsOfAdds(t *testing.T) {
 			t.Fatalf("Fork+Revert changed the cluster (-before +after):\n%s", diff)
 		}
 	})
+}
+
+// TestRevertKeyAddedThenReplaced: a pod added on a fork without UID or
+// gang, deleted, and added again with a UID and a gang (every change
+// folded into the step that added the key) leaves no trace after Revert:
+// neither its UID nor its gang membership.
+func TestRevertKeyAddedThenReplaced(t *testing.T) {
+	for _, second := range []*framework.Pod{
+		st.MakePod().Name("x").UID("uid-x").Obj(),
+		st.MakePod().Name("x").UID("").Label(framework.PodGroupLabel, "g").Obj(),
+	} {
+		c, _ := NewCluster()
+		before := c.exact()
+		c.Fork()
+		if err := c.AddPod(st.MakePod().Name("x").UID("").Obj()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.DeletePod("default", "x"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddPod(second); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Revert(); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(before, c.exact(), clVecCmp); diff != "" {
+			t.Errorf("UID %q, labels %v: Fork+Revert changed the cluster (-before +after):\n%s", second.UID, second.Labels, diff)
+		}
+	}
 }
