@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -488,86 +489,55 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 	return nil
 }
 
-// removeLastBatch is the smallest batch RemoveLastPodInfos groups by node;
-// a smaller one is removed pod by pod.
-const removeLastBatch = 16
-
 // RemoveLastPodInfos undoes the adds of pis, given in the order they were
-// added, as RemoveLastPodInfo on each of them in reverse order would, and
-// leaves the snapshot exactly as that leaves it (pod lists and their
-// order, sums, Resources, the pod index, Generation and the change
-// journal's count). nodes[i] is the node index AddNewPodInfoNode returned
-// for pis[i] (nodes nil: none known).
-//
-// When the indexes hold and each node's pods of pis are the last of its
-// pods in the order added (the case of an undo journal replaying a run of
-// adds), the pods are removed node by node: each node is read and written
-// once, where one by one a question's replicas spread over thousands of
-// nodes cost a few cache misses each. O(len(pis) + nodes) then; otherwise
-// RemoveLastPodInfo on each in reverse order, whose first error it returns.
+// added: RemoveLastPodInfo on each of them in reverse order, and the
+// snapshot ends exactly as that leaves it (pod lists and their order,
+// sums, Resources, the pod index, Generation and the change journal).
+// nodes[i] is the node index AddNewPodInfoNode returned for pis[i] (nodes
+// nil: none known): a pod that is the last of the node its index names
+// is removed without looking its node up by name, and each node's
+// Resources row is computed once, after its last removal. The pods are
+// taken in reverse order of their adds, i.e. of their allocation when
+// they were made one after another (a capacity question's replicas), so
+// their memory is read as a stream; it returns the first error.
 func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
-	n := len(s.nodes)
-	if len(pis) < removeLastBatch || len(nodes) != len(pis) {
-		return s.removeLastEach(pis)
+	if len(nodes) != len(pis) {
+		nodes = nil
 	}
-	// Group pis by node (a counting sort that keeps their order), then
-	// check every group against the end of its node's pod list before
-	// changing anything.
-	start := make([]int32, n+1)
-	for i, k := range nodes {
-		if k < 0 || int(k) >= n || pis[i] == nil {
-			return s.removeLastEach(pis)
+	var first error
+	var stale []uint64 // nodes whose Resources row waits for refreshResources
+	for i := len(pis) - 1; i >= 0; i-- {
+		pi := pis[i]
+		k := -1
+		if nodes != nil {
+			k = int(nodes[i])
 		}
-		start[k+1]++
-	}
-	for k := range n {
-		start[k+1] += start[k]
-	}
-	byNode := make([]*PodInfo, len(pis))
-	next := slices.Clone(start[:n])
-	for i, k := range nodes {
-		byNode[next[k]] = pis[i]
-		next[k]++
-	}
-	for k := range n {
-		group := byNode[start[k]:start[k+1]]
-		pods := s.nodes[k].Pods
-		if len(group) > 0 && (len(group) > len(pods) || !slices.Equal(group, pods[len(pods)-len(group):])) {
-			return s.removeLastEach(pis)
-		}
-	}
-	for k := range n {
-		group := byNode[start[k]:start[k+1]]
-		if len(group) == 0 {
+		if k < 0 || k >= len(s.nodes) || pi == nil || !lastOf(s.nodes[k].Pods, pi) {
+			if err := s.RemoveLastPodInfo(pi); err != nil && first == nil {
+				first = err
+			}
 			continue
 		}
 		ni := s.mutableAt(k)
-		for j := len(group) - 1; j >= 0; j-- {
-			pi := group[j]
-			ni.removeLast(pi)
-			if j > 0 {
-				s.journal.noteNode(k) // one change per pod, as one by one
-			}
-			s.storage.podClaims(pi.Pod, -1)
-			s.podIdx.podRemoved(pi, k, s.namespaces)
+		ni.removeLast(pi)
+		s.storage.podClaims(pi.Pod, -1)
+		s.podIdx.podRemoved(pi, k, s.namespaces)
+		if stale == nil {
+			stale = make([]uint64, (len(s.nodes)+63)/64)
 		}
-		s.refreshResources(k)
+		stale[k/64] |= 1 << (k % 64)
+		s.affinityDirty = true
 	}
-	s.affinityDirty = true
-	return nil
-}
-
-// removeLastEach is RemoveLastPodInfo on each of pis in reverse order; it
-// returns the first error.
-func (s *Snapshot) removeLastEach(pis []*PodInfo) error {
-	var first error
-	for i := len(pis) - 1; i >= 0; i-- {
-		if err := s.RemoveLastPodInfo(pis[i]); err != nil && first == nil {
-			first = err
+	for w, word := range stale {
+		for ; word != 0; word &= word - 1 {
+			s.refreshResources(w*64 + bits.TrailingZeros64(word))
 		}
 	}
 	return first
 }
+
+// lastOf reports whether pi is the last of pods.
+func lastOf(pods []*PodInfo, pi *PodInfo) bool { return len(pods) > 0 && pods[len(pods)-1] == pi }
 
 // podRemoved updates the snapshot's indexes after removed left ni.
 func (s *Snapshot) podRemoved(ni *NodeInfo, removed *PodInfo) {

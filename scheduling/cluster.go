@@ -74,8 +74,9 @@ type PodRecord struct {
 //     the order of each node's pod lists (which preemption and the
 //     explanations depend on); only NodeInfo.Generation keeps counting up.
 //     A run of pods placed one after another (a capacity question's
-//     replicas) leaves the snapshot node by node, with the same result
-//     (framework.Snapshot.RemoveLastPodInfos).
+//     replicas) leaves the snapshot together, with the same result
+//     (framework.Snapshot.RemoveLastPodInfos: no node looked up by name,
+//     each node's Resources row computed once).
 //   - Commit is O(1): it drops the mark; the mutations then belong to the
 //     enclosing fork, or are final when no fork is left.
 //   - Unforked mutations record nothing.
@@ -315,9 +316,9 @@ func (c *Cluster) Revert() error {
 // undoAdds undoes a run of steps that only add pods to the snapshot and
 // change pod records (a capacity question's replicas: each one's pending
 // record, then its assumed and bound pod). The adds are undone together
-// (framework.Snapshot.RemoveLastPodInfos, node by node), then the record
-// changes in reverse order: neither reads what the other writes, so this
-// ends as undoing step by step does.
+// (framework.Snapshot.RemoveLastPodInfos), then the record changes in
+// reverse order: neither reads what the other writes, so this ends as
+// undoing step by step does.
 func (c *Cluster) undoAdds(steps []clusterUndo) {
 	for i := range steps {
 		if u := &steps[i]; u.added != nil {
