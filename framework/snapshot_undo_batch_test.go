@@ -7,8 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
-
-	"github.com/schedkit/schedkit/resource"
 )
 
 // TestPropRemoveLastPodInfos: undoing the last adds of a snapshot together
@@ -24,16 +22,7 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
-		drawPod := func(name string) *Pod {
-			p := piDrawPod(t, name, nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, name+".node")].Name)
-			c := Container{Resources: ResourceRequirements{Requests: resource.List{
-				resource.CPU: resource.NewMilliQuantity(int64(rapid.IntRange(0, 500).Draw(t, name+".cpu")), resource.DecimalSI)}}}
-			if rapid.IntRange(0, 3).Draw(t, name+".port") == 0 {
-				c.Ports = []ContainerPort{{ContainerPort: 80, HostPort: int32(rapid.IntRange(8000, 8001).Draw(t, name+".hostPort"))}}
-			}
-			p.Spec.Containers = []Container{c}
-			return p
-		}
+		drawPod := func(name string) *Pod { return undoDrawPod(t, nodes, name) }
 		var bound []*Pod
 		for i := range rapid.IntRange(0, 6).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
