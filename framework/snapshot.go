@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -370,6 +371,11 @@ func (s *Snapshot) mutable(name string) (*NodeInfo, error) {
 	if !ok {
 		return nil, fmt.Errorf("framework: snapshot: unknown node %q", name)
 	}
+	return s.mutableAt(i), nil
+}
+
+// mutableAt is mutable for the node at index i.
+func (s *Snapshot) mutableAt(i int) *NodeInfo {
 	s.journal.noteNode(i)
 	if !s.owned[i] {
 		s.nodes[i] = s.nodes[i].Clone()
@@ -377,7 +383,7 @@ func (s *Snapshot) mutable(name string) (*NodeInfo, error) {
 		// The affinity lists still point at the shared NodeInfo.
 		s.affinityDirty = true
 	}
-	return s.nodes[i], nil
+	return s.nodes[i]
 }
 
 // AddPod assigns pod to the node named by pod.Spec.NodeName.
@@ -392,7 +398,10 @@ func (s *Snapshot) AddPod(pod *Pod) error {
 // AddPodInfo assigns a prepared PodInfo to the node named by its pod's
 // nodeName. A pod without a nodeName, on an unknown node, or already on
 // the node (same UID, or namespace/name when it has no UID) is an error.
-func (s *Snapshot) AddPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, true) }
+func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
+	_, err := s.addPodInfo(pi, true)
+	return err
+}
 
 // AddNewPodInfo is AddPodInfo for a pod its caller knows is on no node of
 // the snapshot, as a store that keeps pod identities unique itself does
@@ -401,24 +410,31 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, true)
 // cache misses, the larger part of an add). Adding a pod that is on its
 // node already through it leaves the pod there twice; use AddPodInfo
 // unless uniqueness is known.
-func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error { return s.addPodInfo(pi, false) }
+func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error {
+	_, err := s.addPodInfo(pi, false)
+	return err
+}
 
-func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) error {
+// AddNewPodInfoNode is AddNewPodInfo that also returns the index of the
+// node pi joined (NodeInfo.Index), for RemoveLastPodInfos.
+func (s *Snapshot) AddNewPodInfoNode(pi *PodInfo) (int, error) { return s.addPodInfo(pi, false) }
+
+func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) (int, error) {
 	if pi == nil || pi.Pod == nil {
-		return fmt.Errorf("framework: snapshot: nil pod")
+		return -1, fmt.Errorf("framework: snapshot: nil pod")
 	}
 	if pi.Pod.Spec.NodeName == "" {
-		return fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
+		return -1, fmt.Errorf("framework: snapshot: pod %s has no nodeName", pi.Pod.Key())
 	}
 	// podIdentity(pod) != "", without building the string.
 	if checkDup && (pi.Pod.UID != "" || pi.Pod.Name != "") {
 		if cur, ok := s.Get(pi.Pod.Spec.NodeName); ok && cur.HasPod(pi.Pod) {
-			return fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+			return -1, fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 		}
 	}
 	ni, err := s.mutable(pi.Pod.Spec.NodeName)
 	if err != nil {
-		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+		return -1, fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 	}
 	ni.AddPodInfo(pi)
 	s.refreshResources(ni.index)
@@ -427,7 +443,7 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) error {
 	if pi.HasAffinity() {
 		s.affinityDirty = true
 	}
-	return nil
+	return ni.index, nil
 }
 
 // RemovePod removes pod from the node named by its nodeName.
@@ -472,6 +488,56 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 	s.podRemoved(ni, pi)
 	return nil
 }
+
+// RemoveLastPodInfos undoes the adds of pis, given in the order they were
+// added: RemoveLastPodInfo on each of them in reverse order, and the
+// snapshot ends exactly as that leaves it (pod lists and their order,
+// sums, Resources, the pod index, Generation and the change journal).
+// nodes[i] is the node index AddNewPodInfoNode returned for pis[i] (nodes
+// nil: none known): a pod that is the last of the node its index names
+// is removed without looking its node up by name, and each node's
+// Resources row is computed once, after its last removal. The pods are
+// taken in reverse order of their adds, i.e. of their allocation when
+// they were made one after another (a capacity question's replicas), so
+// their memory is read as a stream; it returns the first error.
+func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
+	if len(nodes) != len(pis) {
+		nodes = nil
+	}
+	var first error
+	var stale []uint64 // nodes whose Resources row waits for refreshResources
+	for i := len(pis) - 1; i >= 0; i-- {
+		pi := pis[i]
+		k := -1
+		if nodes != nil {
+			k = int(nodes[i])
+		}
+		if k < 0 || k >= len(s.nodes) || pi == nil || !lastOf(s.nodes[k].Pods, pi) {
+			if err := s.RemoveLastPodInfo(pi); err != nil && first == nil {
+				first = err
+			}
+			continue
+		}
+		ni := s.mutableAt(k)
+		ni.removeLast(pi)
+		s.storage.podClaims(pi.Pod, -1)
+		s.podIdx.podRemoved(pi, k, s.namespaces)
+		if stale == nil {
+			stale = make([]uint64, (len(s.nodes)+63)/64)
+		}
+		stale[k/64] |= 1 << (k % 64)
+		s.affinityDirty = true
+	}
+	for w, word := range stale {
+		for ; word != 0; word &= word - 1 {
+			s.refreshResources(w*64 + bits.TrailingZeros64(word))
+		}
+	}
+	return first
+}
+
+// lastOf reports whether pi is the last of pods.
+func lastOf(pods []*PodInfo, pi *PodInfo) bool { return len(pods) > 0 && pods[len(pods)-1] == pi }
 
 // podRemoved updates the snapshot's indexes after removed left ni.
 func (s *Snapshot) podRemoved(ni *NodeInfo, removed *PodInfo) {

@@ -86,16 +86,7 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
-		drawPod := func(name string) *Pod {
-			p := piDrawPod(t, name, nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, name+".node")].Name)
-			c := Container{Resources: ResourceRequirements{Requests: resource.List{
-				resource.CPU: resource.NewMilliQuantity(int64(rapid.IntRange(0, 500).Draw(t, name+".cpu")), resource.DecimalSI)}}}
-			if rapid.IntRange(0, 3).Draw(t, name+".port") == 0 {
-				c.Ports = []ContainerPort{{ContainerPort: 80, HostPort: int32(rapid.IntRange(8000, 8001).Draw(t, name+".hostPort"))}}
-			}
-			p.Spec.Containers = []Container{c}
-			return p
-		}
+		drawPod := func(name string) *Pod { return undoDrawPod(t, nodes, name) }
 		var bound []*Pod
 		for i := range rapid.IntRange(0, 8).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
@@ -182,6 +173,19 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 			omCheckShared(t, c)
 		}
 	})
+}
+
+// undoDrawPod draws a pod on one of nodes: a CPU request, maybe a host
+// port.
+func undoDrawPod(t *rapid.T, nodes []*Node, name string) *Pod {
+	p := piDrawPod(t, name, nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, name+".node")].Name)
+	c := Container{Resources: ResourceRequirements{Requests: resource.List{
+		resource.CPU: resource.NewMilliQuantity(int64(rapid.IntRange(0, 500).Draw(t, name+".cpu")), resource.DecimalSI)}}}
+	if rapid.IntRange(0, 3).Draw(t, name+".port") == 0 {
+		c.Ports = []ContainerPort{{ContainerPort: 80, HostPort: int32(rapid.IntRange(8000, 8001).Draw(t, name+".hostPort"))}}
+	}
+	p.Spec.Containers = []Container{c}
+	return p
 }
 
 // undoDrawNodes draws 1–4 nodes in two zones (label "zone").

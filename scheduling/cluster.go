@@ -73,6 +73,10 @@ type PodRecord struct {
 //     O(mutations since Fork). It restores the cluster exactly, including
 //     the order of each node's pod lists (which preemption and the
 //     explanations depend on); only NodeInfo.Generation keeps counting up.
+//     A run of pods placed one after another (a capacity question's
+//     replicas) leaves the snapshot together, with the same result
+//     (framework.Snapshot.RemoveLastPodInfos: no node looked up by name,
+//     each node's Resources row computed once).
 //   - Commit is O(1): it drops the mark; the mutations then belong to the
 //     enclosing fork, or are final when no fork is left.
 //   - Unforked mutations record nothing.
@@ -87,6 +91,10 @@ type Cluster struct {
 	metrics map[string]*framework.NodeMetric
 	journal []clusterUndo
 	marks   []int
+	// undoPods and undoNodes are Revert's buffers for a run of pods added
+	// to the snapshot (undoAdds).
+	undoPods  []*framework.PodInfo
+	undoNodes []int32
 
 	// Objects of the workload layer: Trimaran's node loads
 	// (cluster_nodeload.go), the gangs' PodGroups (scheduler-plugins' and
@@ -226,25 +234,28 @@ func podKey(namespace, name string) string { return namespace + "/" + name }
 // changes every placed pod makes (held as data so that journaling them
 // allocates nothing), with undo nil: a pod record change (setPod: key,
 // the record before, had: there was one) or a pod added to the snapshot
-// (snapAdd: added).
+// (snapAdd: added, on the node at index node). plain, on a record
+// change: every record the step set for key (the steps folded into it
+// included) has no UID and belongs to no gang, so that undoing a step that
+// added key only deletes it (unsetPod reads no record).
 type clusterUndo struct {
 	undo  func()
 	added *framework.PodInfo
 	key   string
 	old   *clusterPod
 	had   bool
+	plain bool
+	node  int32
 }
 
-// apply undoes the step.
+// apply undoes a step that adds no pod to the snapshot (Revert undoes
+// those with their run: undoAdds).
 func (u *clusterUndo) apply(c *Cluster) {
-	switch {
-	case u.undo != nil:
+	if u.undo != nil {
 		u.undo()
-	case u.added != nil:
-		_ = c.snap.RemoveLastPodInfo(u.added)
-	default:
-		c.unsetPod(u.key, u.old, u.had)
+		return
 	}
+	c.unsetPod(u.key, u.old, u.had, u.plain)
 }
 
 // record appends an undo step. Callers check c.forking() first, so that
@@ -284,12 +295,46 @@ func (c *Cluster) Revert() error {
 	}
 	mark := c.marks[len(c.marks)-1]
 	c.marks = c.marks[:len(c.marks)-1]
-	for i := len(c.journal) - 1; i >= mark; i-- {
-		c.journal[i].apply(c)
-		c.journal[i] = clusterUndo{}
+	for i := len(c.journal) - 1; i >= mark; {
+		if u := &c.journal[i]; u.undo != nil || u.added == nil {
+			u.apply(c)
+			*u = clusterUndo{}
+			i--
+			continue
+		}
+		lo := i
+		for lo > mark && c.journal[lo-1].undo == nil {
+			lo--
+		}
+		c.undoAdds(c.journal[lo : i+1])
+		i = lo - 1
 	}
 	c.journal = c.journal[:mark]
 	return nil
+}
+
+// undoAdds undoes a run of steps that only add pods to the snapshot and
+// change pod records (a capacity question's replicas: each one's pending
+// record, then its assumed and bound pod). The adds are undone together
+// (framework.Snapshot.RemoveLastPodInfos), then the record changes in
+// reverse order: neither reads what the other writes, so this ends as
+// undoing step by step does.
+func (c *Cluster) undoAdds(steps []clusterUndo) {
+	for i := range steps {
+		if u := &steps[i]; u.added != nil {
+			c.undoPods = append(c.undoPods, u.added)
+			c.undoNodes = append(c.undoNodes, u.node)
+		}
+	}
+	_ = c.snap.RemoveLastPodInfos(c.undoPods, c.undoNodes)
+	clear(c.undoPods)
+	c.undoPods, c.undoNodes = c.undoPods[:0], c.undoNodes[:0]
+	for i := len(steps) - 1; i >= 0; i-- {
+		if u := &steps[i]; u.added == nil {
+			c.unsetPod(u.key, u.old, u.had, u.plain)
+		}
+		steps[i] = clusterUndo{}
+	}
 }
 
 // WithFork runs fn on a fork and reverts it afterwards, whatever fn returns.
@@ -312,7 +357,7 @@ func (c *Cluster) setPod(key string, cp *clusterPod) {
 // replacePod is setPod for a caller that looked the key's record up
 // (old; had: there is one).
 func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterPod) {
-	c.indexGroup(key, old, cp)
+	plain := !c.indexGroup(key, old, cp) && (cp == nil || cp.info.Pod.UID == "")
 	if cp == nil {
 		delete(c.pods, key)
 		if had && old.info.Pod.UID != "" {
@@ -337,10 +382,11 @@ func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterP
 				u = &c.journal[n-2]
 			}
 			if u.undo == nil && u.added == nil && u.key == key {
+				u.plain = u.plain && plain
 				return
 			}
 		}
-		c.journal = append(c.journal, clusterUndo{key: key, old: old, had: had})
+		c.journal = append(c.journal, clusterUndo{key: key, old: old, had: had, plain: plain})
 	}
 }
 
@@ -361,8 +407,13 @@ func (c *Cluster) holds(key string, mark int, rec *clusterPod) bool {
 }
 
 // unsetPod undoes the setPod steps of key since the one that replaced old
-// (had: there was one): the current record goes, old comes back.
-func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {
+// (had: there was one): the current record goes, old comes back. plain is
+// the step's (clusterUndo).
+func (c *Cluster) unsetPod(key string, old *clusterPod, had, plain bool) {
+	if !had && plain {
+		delete(c.pods, key) // no UID, no gang: nothing else refers to it
+		return
+	}
 	cp := c.pods[key]
 	c.indexGroup(key, cp, old)
 	if had {
@@ -390,11 +441,12 @@ func (c *Cluster) unsetPod(key string, old *clusterPod, had bool) {
 // only while its record is assumed or bound, so pi is on no node: the
 // snapshot's duplicate scan of the node's pods is skipped.
 func (c *Cluster) snapAdd(pi *framework.PodInfo) error {
-	if err := c.snap.AddNewPodInfo(pi); err != nil {
+	node, err := c.snap.AddNewPodInfoNode(pi)
+	if err != nil {
 		return err
 	}
 	if c.forking() {
-		c.journal = append(c.journal, clusterUndo{added: pi})
+		c.journal = append(c.journal, clusterUndo{added: pi, node: int32(node)})
 	}
 	return nil
 }

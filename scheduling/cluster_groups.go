@@ -34,8 +34,9 @@ func groupKeys(p *framework.Pod) (label, kube string) {
 
 // indexGroup moves pod key's contribution to its gangs' index from record
 // from to record to (either may be nil). It is setPod's bookkeeping, and
-// its own undo with the arguments swapped.
-func (c *Cluster) indexGroup(key string, from, to *clusterPod) {
+// its own undo with the arguments swapped. It reports whether to (not
+// nil) belongs to a gang.
+func (c *Cluster) indexGroup(key string, from, to *clusterPod) (grouped bool) {
 	var label, kube string
 	if from != nil {
 		label, kube = groupKeys(from.info.Pod)
@@ -50,7 +51,9 @@ func (c *Cluster) indexGroup(key string, from, to *clusterPod) {
 		gated := len(to.info.Pod.Spec.SchedulingGates) > 0
 		c.index(label, key, to.state, gated)
 		c.index(kube, key, to.state, gated)
+		grouped = label != "" || kube != ""
 	}
+	return grouped
 }
 
 func (c *Cluster) unindex(g, key string, st PodState, gated bool) {

@@ -637,8 +637,12 @@ func (q *schedulingQueue) setPodInfo(p *queuedPod, pi *framework.PodInfo) {
 	p.sig, p.signed = "", false
 }
 
-// done forgets an in-flight pod that was scheduled.
+// done forgets an in-flight pod that was scheduled. A detached record
+// (detached) is none of the queue's: nothing to look up.
 func (q *schedulingQueue) done(p *queuedPod) {
+	if p.detached {
+		return
+	}
 	if cur, ok := q.pods[p.key]; ok && cur == p && p.where == qInFlight {
 		q.touch(p.key)
 		q.endFlight(p)
