@@ -107,6 +107,28 @@ func incrOutside(pl incrScorePlugin, state *fw.CycleState, pi *fw.PodInfo, windo
 	return out
 }
 
+// incrAfterAddRound holds PreScoreAfterAdd on carried (pi the next
+// replica, added the pods added since) to PreScore on a fresh state: the
+// same status and, when it succeeds, the same scores over window. It
+// returns the fresh state and whether PreScore succeeded.
+func incrAfterAddRound(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, carried *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo, added []fw.AddedPod, round int) (*fw.CycleState, bool) {
+	ctx := context.Background()
+	got := pl.PreScoreAfterAdd(ctx, carried, pi, window, added)
+	fresh := fw.NewCycleState()
+	fresh.SetSnapshot(snap)
+	want := pl.PreScore(ctx, fresh, pi, window)
+	if !got.Equal(want) {
+		t.Fatalf("round %d: PreScoreAfterAdd = %v, PreScore = %v", round, got, want)
+	}
+	if !want.IsSuccess() {
+		return fresh, false
+	}
+	if diff := cmp.Diff(incrScores(t, pl, fresh, pi, window), incrScores(t, pl, carried, pi, window)); diff != "" {
+		t.Fatalf("round %d: scores differ (-PreScore +PreScoreAfterAdd):\n%s", round, diff)
+	}
+	return fresh, true
+}
+
 // incrCheckPreScore runs the rounds on snap for the pod tmpl: carried,
 // which PreScore ran on, against a fresh state each round. other draws
 // the pods added beside the replicas. With outside, Score of the snapshot
@@ -127,18 +149,9 @@ func incrCheckPreScore(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, tmpl *
 		seq++
 		pi := st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
 		window := incrWindow(t, snap)
-		got := pl.PreScoreAfterAdd(ctx, carried, pi, window, added)
-		fresh := fw.NewCycleState()
-		fresh.SetSnapshot(snap)
-		want := pl.PreScore(ctx, fresh, pi, window)
-		if !got.Equal(want) {
-			t.Fatalf("round %d: PreScoreAfterAdd = %v, PreScore = %v", round, got, want)
-		}
-		if !want.IsSuccess() {
+		fresh, ok := incrAfterAddRound(t, pl, snap, carried, pi, window, added, round)
+		if !ok {
 			continue
-		}
-		if diff := cmp.Diff(incrScores(t, pl, fresh, pi, window), incrScores(t, pl, carried, pi, window)); diff != "" {
-			t.Fatalf("round %d: scores differ (-PreScore +PreScoreAfterAdd):\n%s", round, diff)
 		}
 		if !outside {
 			continue
