@@ -471,7 +471,10 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 		c.record(func() {
 			// pi was removed above, so it is on no node.
 			_ = c.snap.AddNewPodInfo(pi)
-			ni, _ := c.snap.Get(node) // owned by c.snap after the add
+			// Owned by c.snap after the add, which also noted the node
+			// in the snapshot's journal of changes: the swaps below are
+			// part of that change.
+			ni, _ := c.snap.Get(node)
 			clSwapLast(ni.Pods, i)
 			clSwapLast(ni.PodsWithAffinity, ia)
 			clSwapLast(ni.PodsWithRequiredAntiAffinity, ir)
