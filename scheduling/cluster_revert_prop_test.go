@@ -25,32 +25,9 @@ import (
 // afresh from its nodes and pods.
 func TestPropRevertWithNodeAndPodChanges(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c, _ := NewCluster()
-		nn := rapid.IntRange(1, 5).Draw(t, "nodes")
-		mk := func(i int) *framework.Node {
-			return st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Label(hostnameLabel, fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "100", "memory": "100Gi", "pods": "500"}).Obj()
-		}
-		for i := range nn {
-			if err := c.AddNode(mk(i)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		pod := func(name string) *st.PodWrapper {
-			w := st.MakePod().Name(name).Req(map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(0, 300).Draw(t, name+".cpu"))}).Label("app", rapid.SampledFrom([]string{"web", "a"}).Draw(t, name+".app"))
-			if rapid.Bool().Draw(t, name+".uid") {
-				w = w.UID("")
-			}
-			if rapid.IntRange(0, 3).Draw(t, name+".group") == 0 {
-				w = w.Label(framework.PodGroupLabel, "g")
-			}
-			switch rapid.IntRange(0, 3).Draw(t, name+".aff") {
-			case 0:
-				w = w.PodAntiAffinityExists("app", hostnameLabel, st.PodAntiAffinityWithRequiredReq)
-			case 1:
-				w = w.PodAffinityTerm(st.PodAffinityWithPreferredReq, 5, framework.PodAffinityTerm{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "zone"})
-			}
-			return w
-		}
+		c, nn := revertDrawCluster(t)
+		mk := revertNode
+		pod := func(name string) *st.PodWrapper { return revertDrawPod(t, name) }
 		node := func(label string) string { return fmt.Sprintf("n%d", rapid.IntRange(0, nn+1).Draw(t, label)) }
 		var names []string
 		for i := range rapid.IntRange(0, 8).Draw(t, "old") {
@@ -171,6 +148,45 @@ func TestPropRevertWithNodeAndPodChanges(t *testing.T) {
 			t.Fatal(m)
 		}
 	})
+}
+
+// revertNode is the revert tests' node n<i>, in zone z<i mod 2>.
+func revertNode(i int) *framework.Node {
+	return st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Label(hostnameLabel, fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "100", "memory": "100Gi", "pods": "500"}).Obj()
+}
+
+// revertDrawCluster draws a cluster of 1–5 revertNodes and returns it with
+// their count.
+func revertDrawCluster(t *rapid.T) (*Cluster, int) {
+	c, _ := NewCluster()
+	nn := rapid.IntRange(1, 5).Draw(t, "nodes")
+	for i := range nn {
+		if err := c.AddNode(revertNode(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c, nn
+}
+
+// revertDrawPod draws the pod name: a CPU request, an app label, with or
+// without UID (as a capacity question's replicas are), sometimes in a
+// gang, and with required hostname anti-affinity, preferred zone affinity
+// or neither.
+func revertDrawPod(t *rapid.T, name string) *st.PodWrapper {
+	w := st.MakePod().Name(name).Req(map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(0, 300).Draw(t, name+".cpu"))}).Label("app", rapid.SampledFrom([]string{"web", "a"}).Draw(t, name+".app"))
+	if rapid.Bool().Draw(t, name+".uid") {
+		w = w.UID("")
+	}
+	if rapid.IntRange(0, 3).Draw(t, name+".group") == 0 {
+		w = w.Label(framework.PodGroupLabel, "g")
+	}
+	switch rapid.IntRange(0, 3).Draw(t, name+".aff") {
+	case 0:
+		w = w.PodAntiAffinityExists("app", hostnameLabel, st.PodAntiAffinityWithRequiredReq)
+	case 1:
+		w = w.PodAffinityTerm(st.PodAffinityWithPreferredReq, 5, framework.PodAffinityTerm{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "zone"})
+	}
+	return w
 }
 
 // revertPodKeys names each pod and its node.

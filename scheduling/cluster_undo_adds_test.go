@@ -19,26 +19,8 @@ import (
 // included.
 func TestPropRevertUndoesRunsOfAdds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c, _ := NewCluster()
-		nodes := rapid.IntRange(1, 5).Draw(t, "nodes")
-		for i := range nodes {
-			if err := c.AddNode(st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "100", "memory": "100Gi", "pods": "500"}).Obj()); err != nil {
-				t.Fatal(err)
-			}
-		}
-		pod := func(name string) *st.PodWrapper {
-			w := st.MakePod().Name(name).Req(map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(0, 300).Draw(t, name+".cpu"))}).Label("app", "web")
-			if rapid.Bool().Draw(t, name+".uid") {
-				w = w.UID("") // as a capacity question's replicas
-			}
-			if rapid.IntRange(0, 3).Draw(t, name+".group") == 0 {
-				w = w.Label(framework.PodGroupLabel, "g")
-			}
-			if rapid.Bool().Draw(t, name+".affinity") {
-				w = w.PodAntiAffinityExists("app", "kubernetes.io/hostname", st.PodAntiAffinityWithRequiredReq)
-			}
-			return w
-		}
+		c, nodes := revertDrawCluster(t)
+		pod := func(name string) *st.PodWrapper { return revertDrawPod(t, name) }
 		node := func(label string) string { return fmt.Sprintf("n%d", rapid.IntRange(0, nodes-1).Draw(t, label)) }
 		for i := range rapid.IntRange(0, 8).Draw(t, "old") {
 			if err := c.AddPod(pod(fmt.Sprintf("old%d", i)).Node(node("old.node")).Obj()); err != nil {
