@@ -58,8 +58,6 @@ type InterPodAffinity struct {
 	affinityFail     *framework.Status
 	antiAffinityFail *framework.Status
 	existingFail     *framework.Status
-	// skip is PreFilter's and PreFilterAfterAdd's Skip.
-	skip *framework.Status
 	// hits recycles the dense counts' hit bitmaps of released states
 	// (framework.ReleasableStateData).
 	hits *slicepool.Pool[uint64]
@@ -90,7 +88,6 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 		affinityFail:     framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonInterPodAffinityRulesNotMatch),
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
 		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
-		skip:             framework.NewStatus(framework.Skip),
 		hits:             &slicepool.Pool[uint64]{},
 	}, nil
 }
@@ -256,7 +253,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 		pl.countExisting(s, snap.NodesWithRequiredAntiAffinity())
 	}
 	if s.existingAnti.n == 0 && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 {
-		return nil, pl.skip
+		return nil, framework.NewStatus(framework.Skip)
 	}
 	s.affTerms = ipaPrepare(&s.affinity, pod.RequiredAffinityTerms)
 	s.antiTerms = ipaPrepare(&s.anti, pod.RequiredAntiAffinityTerms)

@@ -50,7 +50,7 @@ func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framew
 				return preFilterAfresh(ctx, state, pl, ipaPreFilterStateKey, pod)
 			}
 		}
-		return pl.skip
+		return framework.NewStatus(framework.Skip)
 	}
 	s, ok := d.(*ipaPreFilterState)
 	if !ok || s.snap != snap {

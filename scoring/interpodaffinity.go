@@ -46,10 +46,6 @@ type InterPodAffinity struct {
 	// reference selects the walk over every existing pod (kube's
 	// algorithm) instead of the snapshot pod index; tests compare both.
 	reference bool
-	// skip is PreScore's and PreScoreAfterAdd's Skip (the runner never
-	// mutates returned statuses); nil in a plugin built without
-	// NewInterPodAffinity (skipStatus).
-	skip *framework.Status
 }
 
 var (
@@ -72,7 +68,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 	if h != nil {
 		p = max(h.Parallelism(), 1)
 	}
-	return &InterPodAffinity{args: args, parallelism: p, doms: &sync.Pool{}, skip: framework.NewStatus(framework.Skip)}, nil
+	return &InterPodAffinity{args: args, parallelism: p, doms: &sync.Pool{}}, nil
 }
 
 // InterPodAffinityFactory is NewInterPodAffinity as a framework.Factory:
@@ -84,14 +80,6 @@ func InterPodAffinityFactory(args any, h framework.Handle) (framework.Plugin, er
 
 // Name returns "InterPodAffinity".
 func (pl *InterPodAffinity) Name() string { return config.InterPodAffinityName }
-
-// skipStatus returns a Skip status, the plugin's own when it has one.
-func (pl *InterPodAffinity) skipStatus() *framework.Status {
-	if pl.skip != nil {
-		return pl.skip
-	}
-	return framework.NewStatus(framework.Skip)
-}
 
 // ipaTopoScores is the score per topology domain: per key (in first-seen
 // order), the score of each value. A domain exists once some contribution
@@ -377,12 +365,12 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
-		return pl.skipStatus()
+		return framework.NewStatus(framework.Skip)
 	}
 	if !pl.reference {
 		f := pl.preScoreFast(pod, snap)
 		if len(f.keys) == 0 {
-			return pl.skipStatus()
+			return framework.NewStatus(framework.Skip)
 		}
 		state.Write(ipaPreScoreStateKey, &ipaPreScoreState{fast: f})
 		return nil
@@ -412,7 +400,7 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 		}
 	}
 	if len(s.scores.keys) == 0 {
-		return pl.skipStatus()
+		return framework.NewStatus(framework.Skip)
 	}
 	state.Write(ipaPreScoreStateKey, s)
 	return nil

@@ -86,7 +86,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 	}
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if pl.args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
-		return pl.skipStatus()
+		return framework.NewStatus(framework.Skip)
 	}
 	var s *ipaPreScoreState
 	inPlace := false
@@ -132,7 +132,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 	}
 	if len(s.scores.keys) == 0 && (s.fast == nil || len(s.fast.keys) == 0) {
 		s.Release()
-		return pl.skipStatus()
+		return framework.NewStatus(framework.Skip)
 	}
 	s.walk = w
 	if !inPlace {
