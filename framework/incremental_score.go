@@ -452,8 +452,7 @@ func addLooked(totals []int64, l *lookup) (miss bool) {
 }
 
 // cachedSums sets totals[j] to the cached weighted sum of snapshot node
-// idx[j] plus c; cachedSumsLooked1 adds a looked-up row in the same pass (true
-// when some score lies outside its table). These loops, staleFrom's and
+// idx[j] plus c. This loop, cachedSumsLooked1's, staleFrom's and
 // addLooked's are not inlined: in score's body they would keep fewer of
 // their slices in registers.
 //
@@ -465,6 +464,9 @@ func cachedSums(totals, rec []int64, stride int, idx []int32, c int64) {
 	}
 }
 
+// cachedSumsLooked1 is cachedSums that also adds the looked-up row a in
+// the same pass; true when some score of a lies outside its table.
+//
 //go:noinline
 func cachedSumsLooked1(totals, rec []int64, stride int, idx []int32, c int64, a *lookup) (miss bool) {
 	idx, ra := idx[:len(totals)], a.row[:len(totals)]
