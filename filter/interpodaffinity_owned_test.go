@@ -87,44 +87,15 @@ func TestPropInterPodAffinityPreFilterAfterAddOwned(t *testing.T) {
 		var pi *fw.PodInfo
 		var fresh *fw.CycleState
 		for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
-			added := st.DrawAdded(t, snap, tmpl, other, &seq)
-			seq++
-			pi = st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
-			got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
-			fresh = fw.NewCycleState()
-			fresh.SetSnapshot(snap)
-			_, want := pl.PreFilter(ctx, fresh, pi, snap.Nodes())
-			if !got.Equal(want) {
-				t.Fatalf("round %d: PreFilterAfterAdd = %v, PreFilter = %v", round, got, want)
-			}
-			if !want.IsSuccess() {
-				continue
-			}
-			if diff := cmp.Diff(incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, carried, pi, snap)); diff != "" {
-				t.Fatalf("round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
-			}
-			if rapid.Bool().Draw(t, "readTables") {
+			pi, fresh = incrRound(t, pl, snap, carried, tmpl, other, &seq, round)
+			if fresh != nil && rapid.Bool().Draw(t, "readTables") {
 				if diff := cmp.Diff(ipaTables(t, fresh), ipaTables(t, carried)); diff != "" {
 					t.Fatalf("round %d: tables differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
 				}
 			}
 		}
-		if _, err := carried.Read(ipaPreFilterStateKey); fresh == nil || err != nil {
-			return
-		}
-		nodes := snap.Nodes()
-		ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "nominatedOn")]
-		nominated := st.Replica(tmpl, "nominated", ni.Name())
-		fc, cc := fresh.Clone(), carried.Clone()
-		ext := pl.PreFilterExtensions()
-		if s := ext.AddPod(ctx, fc, pi, nominated, ni); !s.IsSuccess() {
-			t.Fatalf("AddPod: %v", s)
-		}
-		if s := ext.AddPod(ctx, cc, pi, nominated, ni); !s.IsSuccess() {
-			t.Fatalf("AddPod: %v", s)
-		}
-		if diff := cmp.Diff(incrVerdicts(pl, fc, pi, snap), incrVerdicts(pl, cc, pi, snap)); diff != "" {
-			t.Fatalf("verdicts after AddPod differ (-PreFilter +PreFilterAfterAdd):\n%s", diff)
+		if fresh != nil {
+			incrCheckAddPod(t, pl, snap, tmpl, pi, fresh, carried, other, -1)
 		}
 	})
 }
