@@ -34,6 +34,9 @@ type ipaDense struct {
 	// of the state shares the slots.
 	hits   *slicepool.Pool[uint64]
 	cloned atomic.Bool
+	// filled is set once the state's tables were filled from these
+	// counts (fillTables).
+	filled atomic.Bool
 }
 
 // release hands the slots' own hit bitmaps back to the plugin's pool,
@@ -136,6 +139,7 @@ func (s *ipaPreFilterState) fillTables() {
 			}
 		}
 	}
+	s.dense.filled.Store(true)
 }
 
 // countExistingFast is countExisting from the snapshot's affinity groups:

@@ -20,11 +20,18 @@ var _ framework.IncrementalPreFilterPlugin = (*InterPodAffinity)(nil)
 // when no added pod does, the state is kept as it is (O(added × terms);
 // a copy of the last pod found to change nothing, of its podaffinity.Shape,
 // is not matched again).
-// Otherwise PreFilter runs again: it reads the snapshot's per-domain sums,
-// which already hold the added pods (the state's dense counts may share
-// them), so it costs O(terms × values/64), not O(pods). The same test
-// decides a skipped PreFilter: it skips again unless an added pod's
-// required anti-affinity selects the pod.
+// Otherwise the pod is added to the counts (O(terms)) when they are the
+// state's own; if they are not (or cannot take it: a clone shares them, a
+// node change renumbered the values, the pod claims a key the counts do
+// not hold yet), PreFilter runs again — it reads the snapshot's
+// per-domain sums, which already hold the added pods (the state's dense
+// counts may share them), so it costs O(terms × values/64), not O(pods) —
+// and the state it writes takes a copy of those sums as its own (O(values)
+// once), so that the next such pods are added to it: the replicas of a
+// template whose required anti-affinity selects the template (one per
+// node) change the counts every time. The same test decides a skipped
+// PreFilter: it skips again unless an added pod's required anti-affinity
+// selects the pod.
 func (pl *InterPodAffinity) PreFilterAfterAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, added []framework.AddedPod) *framework.Status {
 	snap := state.Snapshot()
 	if snap == nil || pod == nil || pod.Pod == nil {
@@ -180,7 +187,7 @@ func (s *ipaPreFilterState) addOwned(a framework.AddedPod) bool {
 		}
 		changed = changed || c
 	}
-	if changed && s.filled != nil {
+	if changed && d.filled.Load() {
 		// The tables' maps are filled from the counts again when next
 		// read.
 		for _, c := range [...]*ipaCounts{&s.existingAnti, &s.affinity, &s.anti} {
@@ -189,6 +196,7 @@ func (s *ipaPreFilterState) addOwned(a framework.AddedPod) bool {
 			}
 		}
 		s.filled = &sync.Once{}
+		d.filled.Store(false)
 	}
 	return true
 }

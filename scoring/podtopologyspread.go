@@ -1064,11 +1064,11 @@ func (h *ptsHoisted) scoreIdx(idx []int32, out []int64, scored bool) (lo, hi int
 //
 // With rounded set, small (when every value id fits a byte: at most 255
 // values) holds the same scores indexed by the low byte of the value id
-// (255 for a node without the key), and bounded says
-// lo and hi are the least and greatest score of PreScore's nodes: every
-// snapshot node carries the key, so those scores are exactly the
-// rounded[id+1] of the value ids that are domains (which PreScore took
-// from its nodes).
+// (255 for a node without the key), and bounded says lo and hi are the
+// least and greatest score of PreScore's nodes, known without reading
+// them: when every snapshot node carries the key, those scores are
+// exactly the rounded[id+1] of the value ids that are domains, which are
+// the values PreScore found among its nodes.
 type ptsHoisted struct {
 	cs        []ptsHoistedConstraint
 	rounded   []int64
