@@ -64,42 +64,60 @@ func incrCheckPreFilter(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl *fw.P
 	}
 	seq := 0
 	for round := range rapid.IntRange(1, 6).Draw(t, "rounds") {
-		added := st.DrawAdded(t, snap, tmpl, other, &seq)
-		seq++
-		pi := st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
-		got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
-		fresh := fw.NewCycleState()
-		fresh.SetSnapshot(snap)
-		_, want := pl.PreFilter(ctx, fresh, pi, snap.Nodes())
-		if !got.Equal(want) {
-			t.Fatalf("round %d: PreFilterAfterAdd = %v, PreFilter = %v", round, got, want)
+		pi, fresh := incrRound(t, pl, snap, carried, tmpl, other, &seq, round)
+		if fresh != nil {
+			incrCheckAddPod(t, pl, snap, tmpl, pi, fresh, carried, other, round)
 		}
-		if !want.IsSuccess() {
-			continue
-		}
-		if diff := cmp.Diff(incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, carried, pi, snap)); diff != "" {
-			t.Fatalf("round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
-		}
-		// A nominated pod added the kube way to clones of both.
-		nodes := snap.Nodes()
-		ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "nominatedOn")]
-		var nominated *fw.PodInfo
-		if other != nil && rapid.Bool().Draw(t, "nominatedOther") {
-			nominated = fw.MustPodInfo(other("nominated", ni.Name()))
-		} else {
-			nominated = st.Replica(tmpl, "nominated", ni.Name())
-		}
-		fc, cc := fresh.Clone(), carried.Clone()
-		ext := pl.PreFilterExtensions()
-		if s := ext.AddPod(ctx, fc, pi, nominated, ni); !s.IsSuccess() {
-			t.Fatalf("AddPod: %v", s)
-		}
-		if s := ext.AddPod(ctx, cc, pi, nominated, ni); !s.IsSuccess() {
-			t.Fatalf("AddPod: %v", s)
-		}
-		if diff := cmp.Diff(incrVerdicts(pl, fc, pi, snap), incrVerdicts(pl, cc, pi, snap)); diff != "" {
-			t.Fatalf("round %d: verdicts after AddPod differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
-		}
+	}
+}
+
+// incrRound adds replicas of tmpl and other pods to snap, brings carried
+// up to date with PreFilterAfterAdd for the next replica, pi, and checks
+// it against PreFilter on a fresh state, fresh: the status, then every
+// node's verdicts. fresh is nil when PreFilter did not succeed.
+func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleState, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, seq *int, round int) (pi *fw.PodInfo, fresh *fw.CycleState) {
+	ctx := context.Background()
+	added := st.DrawAdded(t, snap, tmpl, other, seq)
+	*seq++
+	pi = st.Replica(tmpl, fmt.Sprintf("r%d", *seq), "")
+	got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
+	fresh = fw.NewCycleState()
+	fresh.SetSnapshot(snap)
+	_, want := pl.PreFilter(ctx, fresh, pi, snap.Nodes())
+	if !got.Equal(want) {
+		t.Fatalf("round %d: PreFilterAfterAdd = %v, PreFilter = %v", round, got, want)
+	}
+	if !want.IsSuccess() {
+		return pi, nil
+	}
+	if diff := cmp.Diff(incrVerdicts(pl, fresh, pi, snap), incrVerdicts(pl, carried, pi, snap)); diff != "" {
+		t.Fatalf("round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
+	}
+	return pi, fresh
+}
+
+// incrCheckAddPod adds a nominated pod the kube way to clones of fresh and
+// carried (both written for pi) and compares every node's verdicts.
+func incrCheckAddPod(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl, pi *fw.PodInfo, fresh, carried *fw.CycleState, other func(name, node string) *fw.Pod, round int) {
+	ctx := context.Background()
+	nodes := snap.Nodes()
+	ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "nominatedOn")]
+	var nominated *fw.PodInfo
+	if other != nil && rapid.Bool().Draw(t, "nominatedOther") {
+		nominated = fw.MustPodInfo(other("nominated", ni.Name()))
+	} else {
+		nominated = st.Replica(tmpl, "nominated", ni.Name())
+	}
+	fc, cc := fresh.Clone(), carried.Clone()
+	ext := pl.PreFilterExtensions()
+	if s := ext.AddPod(ctx, fc, pi, nominated, ni); !s.IsSuccess() {
+		t.Fatalf("AddPod: %v", s)
+	}
+	if s := ext.AddPod(ctx, cc, pi, nominated, ni); !s.IsSuccess() {
+		t.Fatalf("AddPod: %v", s)
+	}
+	if diff := cmp.Diff(incrVerdicts(pl, fc, pi, snap), incrVerdicts(pl, cc, pi, snap)); diff != "" {
+		t.Fatalf("round %d: verdicts after AddPod differ (-PreFilter +PreFilterAfterAdd):\n%s", round, diff)
 	}
 }
 

@@ -195,6 +195,9 @@ type ipaPreFilterState struct {
 	// added pod countsChangeWith found not to change the counts: whether
 	// a pod does depends on the state and on its Shape alone.
 	unchanged podaffinity.Shape
+	// owned, set by PreFilterAfterAdd (own), says each dense slot's one
+	// source is the state's own sum, which it adds pods to (addOwned).
+	owned bool
 }
 
 // tables makes the three count tables' maps complete (see filled).

@@ -34,6 +34,9 @@ type ipaDense struct {
 	// of the state shares the slots.
 	hits   *slicepool.Pool[uint64]
 	cloned atomic.Bool
+	// filled is set once the state's tables were filled from these
+	// counts (fillTables).
+	filled atomic.Bool
 }
 
 // release hands the slots' own hit bitmaps back to the plugin's pool,
@@ -136,6 +139,7 @@ func (s *ipaPreFilterState) fillTables() {
 			}
 		}
 	}
+	s.dense.filled.Store(true)
 }
 
 // countExistingFast is countExisting from the snapshot's affinity groups:
@@ -283,6 +287,12 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 			return
 		}
 		e := ex[0]
+		if len(a.domain) > 0 && len(a.domain) == len(e.domain) && &a.domain[0] == &e.domain[0] && len(a.hit) == len(e.hit) {
+			// Both over one key (the replicas' hostname): one value
+			// lookup a node.
+			pl.filterAntiSameKey(a.domain, a.hit, e.hit, idx, out)
+			return
+		}
 		for i, k := range idx {
 			if a.has(k) {
 				out[i] = pl.antiAffinityFail
@@ -322,6 +332,28 @@ nodes:
 				out[i] = pl.existingFail
 				continue nodes
 			}
+		}
+	}
+}
+
+// filterAntiSameKey is filterDense's loop for one anti-affinity term of
+// the pod and one key claimed by the existing pods when both are the same
+// key (numbering domain): a node whose value the pod's term counts
+// (anti) fails the anti-affinity rule, else one whose value the existing
+// pods claim (ex) fails theirs.
+func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, idx []int32, out []*framework.Status) {
+	out = out[:len(idx)]
+	ex = ex[:len(anti)]
+	for i, k := range idx {
+		id := domain[k]
+		if id < 0 {
+			continue
+		}
+		w, bit := id>>6, uint64(1)<<(id&63)
+		if anti[w]&bit != 0 {
+			out[i] = pl.antiAffinityFail
+		} else if ex[w]&bit != 0 {
+			out[i] = pl.existingFail
 		}
 	}
 }

@@ -45,10 +45,10 @@ func (w *ipaWalk) contributions(ep *framework.PodInfo) []ipaContrib {
 	return w.contribs
 }
 
-// addOnNode adds v to the domain of key of snapshot node k, whose labels
-// are labels, when the node has the key. A key already numbered needs no
-// label lookup: its numbering gives the node's domain, −1 without the key.
-func (f *ipaFastScores) addOnNode(key string, k int, labels map[string]string, v int64) {
+// addOnNode adds v to the domain of key of snapshot node k, ni, when the
+// node has the key. A key already numbered needs no label lookup: its
+// numbering gives the node's domain, −1 without the key.
+func (f *ipaFastScores) addOnNode(key string, k int, ni *framework.NodeInfo, v int64) {
 	for x, s := range f.keys {
 		if s == key {
 			if id := f.tvs[x].Domain[k]; id >= 0 {
@@ -57,7 +57,7 @@ func (f *ipaFastScores) addOnNode(key string, k int, labels map[string]string, v
 			return
 		}
 	}
-	if _, ok := labels[key]; !ok {
+	if _, ok := ni.Node().Labels[key]; !ok {
 		return
 	}
 	x := f.slot(key)
@@ -114,18 +114,20 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 		w = pl.newWalk(pod, snap)
 	}
 	for _, a := range added {
+		if s.fast != nil {
+			// The node's labels are read only for a key not numbered
+			// yet (a node without labels has no value of any key).
+			k := a.Node.Index()
+			for _, c := range w.contributions(a.Pod) {
+				s.fast.addOnNode(c.key, k, a.Node, c.v)
+			}
+			continue
+		}
 		labels := a.Node.Node().Labels
 		if len(labels) == 0 {
 			continue
 		}
 		cs := w.contributions(a.Pod)
-		if s.fast != nil {
-			k := a.Node.Index()
-			for _, c := range cs {
-				s.fast.addOnNode(c.key, k, labels, c.v)
-			}
-			continue
-		}
 		for _, c := range cs {
 			s.scores.contribute(c.key, labels, c.v)
 		}

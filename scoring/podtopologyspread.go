@@ -229,6 +229,12 @@ func (s *ptsPreScoreState) Clone() framework.StateData {
 	if s.hoisted != nil {
 		h := *s.hoisted
 		h.cs, h.rounded = slices.Clone(h.cs), slices.Clone(h.rounded)
+		if h.small != nil {
+			small := *h.small
+			h.small, h.smallBuf = &small, &small
+		} else {
+			h.smallBuf = nil
+		}
 		for i := range h.cs {
 			h.cs[i].term = slices.Clone(h.cs[i].term)
 		}
@@ -902,11 +908,16 @@ func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framewor
 	all := s.snap.Nodes()
 	h := s.hoisted
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
-	if useIdx && !h.checkKeys && (s.everyMember || s.allMembers(idx[:len(nodes)])) {
-		// Nodes PreScore saw, none ignored: table reads by snapshot
-		// index, two per node for a single non-hostname constraint.
-		if lo, hi, ok := h.scoreIdx(idx[:len(nodes)], out); ok {
-			return lo, hi, nil
+	if useIdx && !h.checkKeys {
+		// Nodes PreScore saw (its very list, or members), none ignored:
+		// table reads by snapshot index, two per node for a single
+		// non-hostname constraint; over PreScore's list, the bounds are
+		// known beforehand.
+		scored := s.sameNodes(nodes)
+		if scored || s.everyMember || s.allMembers(idx[:len(nodes)]) {
+			if lo, hi, ok := h.scoreIdx(idx[:len(nodes)], out, scored); ok {
+				return lo, hi, nil
+			}
 		}
 	}
 	for i, node := range nodes {
@@ -931,13 +942,54 @@ func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framewor
 			continue
 		}
 		one := [1]int32{int32(k)}
-		h.scoreIdx(one[:], out[i:i+1])
+		h.scoreIdx(one[:], out[i:i+1], false)
 	}
 	lo, hi = rowBounds(out)
 	return lo, hi, nil
 }
 
 var _ framework.BoundedBatchScorePlugin = (*PodTopologySpread)(nil)
+
+// sameNodes reports whether nodes is the very list PreScore (or
+// PreScoreAfterAdd) was given: the same array, the same length.
+func (s *ptsPreScoreState) sameNodes(nodes []*framework.NodeInfo) bool {
+	return len(nodes) == len(s.nodes) && unsafe.SliceData(nodes) == unsafe.SliceData(s.nodes)
+}
+
+// ptsScoreSmall sets out[i] to t[uint8(dom[idx[i]])], the score of
+// snapshot node idx[i] under a single non-hostname constraint whose value
+// ids are all below 255 (see ptsHoisted); false, with out partly
+// written, when some index is not a snapshot node's.
+func ptsScoreSmall(dom []int32, t *[256]int64, idx []int32, out []int64) bool {
+	out = out[:len(idx)]
+	tt := t[:] // 256 long: a byte index needs no check
+	for i, k := range idx {
+		j := uint(k)
+		if j >= uint(len(dom)) {
+			return false
+		}
+		out[i] = tt[uint8(dom[j])]
+	}
+	return true
+}
+
+// ptsScoreSmallBounds is ptsScoreSmall that also returns the least and
+// greatest score written.
+func ptsScoreSmallBounds(dom []int32, t *[256]int64, idx []int32, out []int64) (lo, hi int64, ok bool) {
+	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
+	tt := t[:]
+	for i, k := range idx {
+		j := uint(k)
+		if j >= uint(len(dom)) {
+			return 0, 0, false
+		}
+		v := tt[uint8(dom[j])]
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi, true
+}
 
 // ptsScoreRounded sets out[i] to rounded[dom[idx[i]]+1], the score of
 // snapshot node idx[i] under a single non-hostname constraint (see
@@ -961,10 +1013,17 @@ func ptsScoreRounded(dom []int32, rounded []int64, idx []int32, out []int64) (lo
 // scoreIdx sets out[i] to the score of snapshot node idx[i], a member
 // PreScore does not ignore (fastScore's sum, term by term, from the
 // hoisted terms), and returns the least and greatest; false, with out
-// partly written, when some index is not a snapshot node's.
-func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) (lo, hi int64, ok bool) {
-	if h.rounded != nil {
+// partly written, when some index is not a snapshot node's. scored says
+// the nodes are PreScore's own list, whose bounds hoist may know.
+func (h *ptsHoisted) scoreIdx(idx []int32, out []int64, scored bool) (lo, hi int64, ok bool) {
+	switch {
+	case h.rounded == nil:
+	case h.small == nil:
 		return ptsScoreRounded(h.cs[0].dom, h.rounded, idx, out)
+	case scored && h.bounded:
+		return h.lo, h.hi, ptsScoreSmall(h.cs[0].dom, h.small, idx, out)
+	default:
+		return ptsScoreSmallBounds(h.cs[0].dom, h.small, idx, out)
 	}
 	out = out[:len(idx)]
 	lo, hi = math.MaxInt64, math.MinInt64
@@ -1002,9 +1061,21 @@ func (h *ptsHoisted) scoreIdx(idx []int32, out []int64) (lo, hi int64, ok bool) 
 // hold one). With a single non-hostname constraint, rounded[id+1] holds
 // the final score of a node of value id, and rounded[0] = 0 that of a
 // node without the key (id −1), so that a node's score is two loads.
+//
+// With rounded set, small (when every value id fits a byte: at most 255
+// values) holds the same scores indexed by the low byte of the value id
+// (255 for a node without the key), and bounded says lo and hi are the
+// least and greatest score of PreScore's nodes, known without reading
+// them: when every snapshot node carries the key, those scores are
+// exactly the rounded[id+1] of the value ids that are domains, which are
+// the values PreScore found among its nodes.
 type ptsHoisted struct {
 	cs        []ptsHoistedConstraint
 	rounded   []int64
+	small     *[256]int64
+	smallBuf  *[256]int64 // small's array, kept while small is nil
+	bounded   bool
+	lo, hi    int64
 	checkKeys bool // requireAll and some node lacks a key
 }
 
@@ -1045,13 +1116,34 @@ func (s *ptsPreScoreState) hoist(reuse *ptsHoisted) *ptsHoisted {
 		}
 	}
 	rounded := h.rounded
-	h.rounded = nil
+	h.rounded, h.small, h.bounded = nil, nil, false
 	if len(h.cs) == 1 && !h.cs[0].host {
 		term := h.cs[0].term
 		h.rounded = ptsResize(rounded, len(term)+1)
 		for id, t := range term {
 			// 0 + t, as Score sums from 0.
 			h.rounded[id+1] = int64(math.Round(0 + t))
+		}
+		if len(h.rounded) <= len(h.smallBuf) {
+			if h.smallBuf == nil {
+				h.smallBuf = new([256]int64)
+			}
+			// The score of value id at byte id: a node without the
+			// key (id −1) at 255, which no value id reaches.
+			h.small = h.smallBuf
+			for id, v := range h.rounded {
+				h.small[uint8(id-1)] = v
+			}
+		}
+		if s.keyed[0] {
+			h.lo, h.hi = math.MaxInt64, math.MinInt64
+			for id, d := range s.domOf[0][:len(term)] {
+				if d >= 0 {
+					v := h.rounded[id+1]
+					h.lo, h.hi = min(h.lo, v), max(h.hi, v)
+					h.bounded = true
+				}
+			}
 		}
 	}
 	return h

@@ -113,7 +113,8 @@ func (pl *PodTopologySpread) PreScoreAfterAdd(ctx context.Context, state *framew
 		return pl.preScoreAgain(ctx, state, pod, nodes, old)
 	}
 	slots := old.slots
-	if slots != nil && (slots.snap != snap || !ptsSameValues(snap, slots.tvs)) {
+	if slots != nil && (slots.snap != snap || !slices.Equal(slots.tvs, old.tvs) && !ptsSameValues(snap, slots.tvs)) {
+		// (old.tvs are the snapshot's numbering: checked above.)
 		slots = nil
 	}
 	if slots != nil {
