@@ -1,9 +1,7 @@
 package framework_test
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
@@ -55,43 +53,6 @@ func BenchmarkIncrementalFill(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(tc.name, func(b *testing.B) {
-			ctx := context.Background()
-			snap := base.Clone()
-			inc := fw.NewIncremental(nil)
-			defer inc.Close()
-			rng := rand.New(rand.NewPCG(1, 2))
-			res := &framework.Result{}
-			k := framework.NumFeasibleNodesToFind(n, 0)
-			start, i := 0, 0
-			for b.Loop() {
-				pod := *tmpl.Pod
-				pod.Name = fmt.Sprintf("web-%d", i)
-				pod.UID = pod.Name
-				pi := *tmpl
-				pi.Pod = &pod
-				i++
-				opts := framework.CycleOptions{Rand: rng, StartIndex: start, NumFeasibleToFind: k, SkipExplanation: true, Reuse: res}
-				r, ok := inc.Schedule(ctx, snap, &pi, opts)
-				if !ok {
-					r, err = fw.Schedule(ctx, nil, snap, &pi, opts)
-					if _, full := err.(*framework.FitError); full {
-						snap = base.Clone() // the cluster is full: start over
-						inc.Close()
-						continue
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
-				start = (start + r.EvaluatedNodes()) % n
-				node := r.SelectedNode()
-				pod.Spec.NodeName = node
-				if err := snap.AddPodInfo(&pi); err != nil {
-					b.Fatal(err)
-				}
-				inc.Added(&pi, node)
-			}
-		})
+		b.Run(tc.name, func(b *testing.B) { benchFill(b, fw, base, tmpl) })
 	}
 }
