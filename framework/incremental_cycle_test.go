@@ -147,11 +147,20 @@ func drawIncCase(t *rapid.T) incCase {
 	n := rapid.SampledFrom([]int{1, 2, 5, 12, 40, 63, 64, 65, 130, 260}).Draw(t, "nodes")
 	zones := rapid.IntRange(1, 4).Draw(t, "zones")
 	broken := rapid.IntRange(0, 3).Draw(t, "broken") == 0 // some nodes fail the Broken filter
+	// pools: the last 3 of every 16 nodes carry a hard taint, no other
+	// node a taint (long runs of feasible nodes, as a cluster's pools).
+	pools := rapid.IntRange(0, 3).Draw(t, "pools") == 0
 	var nodes []*framework.Node
 	for i := range n {
 		w := builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).Label("zone", fmt.Sprintf("z%d", i%zones)).
 			Allocatable(map[string]string{"cpu": fmt.Sprint(rapid.IntRange(1, 6).Draw(t, "cpu")), "memory": "8Gi", "pods": "110"})
-		switch rapid.IntRange(0, 9).Draw(t, "taint") {
+		taint := 3
+		if !pools {
+			taint = rapid.IntRange(0, 9).Draw(t, "taint")
+		} else if i%16 >= 13 {
+			taint = 1
+		}
+		switch taint {
 		case 0:
 			w = w.Taint("soft", "x", framework.TaintEffectPreferNoSchedule)
 		case 1:

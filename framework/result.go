@@ -177,8 +177,11 @@ type Result struct {
 	feasibleCache []*NodeInfo
 	feasibleIdx   []int32 // snapshot index of each feasible node: feasibleBuf or a view of the snapshot's runs
 	feasibleBuf   []int32
-	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
-	ties          []int32 // selectHost's tied positions
+	// spans, when not empty, are the runs of positions feasible holds, in
+	// order (splitEvaluated's placeSpans), for feasibleNodes to copy.
+	spans        []span
+	candidateIdx []int32 // snapshot index of each candidate (narrowed cycles)
+	ties         []int32 // selectHost's tied positions
 	// extNodes, when set, are the NodeInfos extenders returned for the
 	// feasible nodes (one per entry of feasible), scored instead of the
 	// snapshot's (see Extender.Filter).
@@ -204,6 +207,7 @@ func (r *Result) reset() {
 		feasible:      r.feasible[:0],
 		feasibleCache: r.feasibleCache[:0],
 		feasibleBuf:   r.feasibleBuf[:0],
+		spans:         r.spans[:0],
 		candidateIdx:  r.candidateIdx[:0],
 		ties:          r.ties[:0],
 		selected:      -1,
@@ -281,6 +285,18 @@ func (r *Result) feasibleNodes() []*NodeInfo {
 		// two runs.
 		c := copy(buf, r.order[start:])
 		copy(buf[c:], r.order)
+	case len(r.spans) > 0:
+		// Runs of positions: each copied from the order, wrapping round.
+		j := 0
+		for _, sp := range r.spans {
+			out := buf[j : j+int(sp.hi-sp.lo)]
+			k := start + int(sp.lo)
+			if k >= n {
+				k -= n
+			}
+			copy(out[copy(out, r.order[k:]):], r.order)
+			j += len(out)
+		}
 	case r.candidates == nil && len(idx) == m:
 		// The candidates are the snapshot's nodes: candidate k is node k.
 		// 64 entries of consecutive nodes (increasing indices 63 apart)
