@@ -177,11 +177,11 @@ type Result struct {
 	feasibleCache []*NodeInfo
 	feasibleIdx   []int32 // snapshot index of each feasible node: feasibleBuf or a view of the snapshot's runs
 	feasibleBuf   []int32
+	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
+	ties          []int32 // selectHost's tied positions
 	// spans, when not empty, are the runs of positions feasible holds, in
 	// order (splitEvaluated's placeSpans), for feasibleNodes to copy.
-	spans        []span
-	candidateIdx []int32 // snapshot index of each candidate (narrowed cycles)
-	ties         []int32 // selectHost's tied positions
+	spans []span
 	// extNodes, when set, are the NodeInfos extenders returned for the
 	// feasible nodes (one per entry of feasible), scored instead of the
 	// snapshot's (see Extender.Filter).
