@@ -35,10 +35,7 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 		}
 		c := bits.OnesCount64(f)
 		if w+c > want {
-			for range want - w {
-				f &= f - 1
-			}
-			cut, w = i<<6+bits.TrailingZeros64(f), want
+			cut, w = i<<6+nthSetBit(f, want-w), want
 			break
 		}
 		w += c
@@ -108,6 +105,25 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	}
 	r.feasibleBuf, r.feasibleIdx = idx, idx
 	return cut, failure, rejPos
+}
+
+// nthSetBit returns the index of x's set bit that has j set bits below
+// it (j is below x's count of set bits).
+func nthSetBit(x uint64, j int) int {
+	b := 0
+	if c := bits.OnesCount32(uint32(x)); j >= c {
+		j, x, b = j-c, x>>32, 32
+	}
+	if c := bits.OnesCount16(uint16(x)); j >= c {
+		j, x, b = j-c, x>>16, b+16
+	}
+	if c := bits.OnesCount8(uint8(x)); j >= c {
+		j, x, b = j-c, x>>8, b+8
+	}
+	for range j {
+		x &= x - 1
+	}
+	return b + bits.TrailingZeros64(x)
 }
 
 // span is a run of feasible positions [lo, hi).

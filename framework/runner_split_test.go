@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -233,4 +234,26 @@ func TestPropSplitEvaluatedRuns(t *testing.T) {
 	if runs == 0 || narrowedRuns == 0 {
 		t.Fatalf("runs copied run by run in %d cycles (%d narrowed): the property missed that path", runs, narrowedRuns)
 	}
+}
+
+// TestPropNthSetBit: nthSetBit finds the bit that clearing the j lowest
+// set bits of x one by one leaves lowest.
+func TestPropNthSetBit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		x := rapid.Uint64().Draw(t, "x")
+		if rapid.Bool().Draw(t, "sparse") {
+			x &= rapid.Uint64().Draw(t, "mask") & rapid.Uint64().Draw(t, "mask2")
+		}
+		if x == 0 {
+			return
+		}
+		j := rapid.IntRange(0, bits.OnesCount64(x)-1).Draw(t, "j")
+		y := x
+		for range j {
+			y &= y - 1
+		}
+		if got, want := nthSetBit(x, j), bits.TrailingZeros64(y); got != want {
+			t.Fatalf("nthSetBit(%#x, %d) = %d, want %d", x, j, got, want)
+		}
+	})
 }
