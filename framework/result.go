@@ -262,7 +262,7 @@ func (r *Result) FeasibleNodes() []*NodeInfo {
 
 // feasibleNodes returns the feasible nodes in evaluation order, looked up
 // at the first call after the cycle's filters (read-only: it may be a
-// view of order).
+// view of order), copied from order run by run when they are runs of it.
 func (r *Result) feasibleNodes() []*NodeInfo {
 	if r.extNodes != nil {
 		return r.extNodes

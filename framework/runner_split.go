@@ -9,8 +9,11 @@ import "math/bits"
 // at a time so that a position costs nothing beyond writing it out, then
 // writes each feasible node's snapshot index (Result.feasibleIndices,
 // which scoring reads; a view of the snapshot's runs when no position
-// before the end was rejected). Their NodeInfos are looked up only when
-// asked for (Result.feasibleNodes): writing 500 pointers every cycle
+// before the end was rejected). When the feasible positions come in long
+// runs (a capacity question's cycles: ~500 in a few runs), positions and
+// indices are copied run by run and the runs kept (Result.spans). Their
+// NodeInfos are looked up only when asked for (Result.feasibleNodes, run
+// by run when the runs were kept): writing 500 pointers every cycle
 // costs write barriers while the GC marks. The evaluated prefix ends
 // before the (want+1)-th feasible node or at the first error (looked for
 // only when mayFail: some filter returned something other than a
