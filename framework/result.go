@@ -294,7 +294,11 @@ func (r *Result) feasibleNodes() []*NodeInfo {
 			if k >= n {
 				k -= n
 			}
-			copy(out[copy(out, r.order[k:]):], r.order)
+			if k+len(out) <= n {
+				copy(out, r.order[k:])
+			} else {
+				copy(out[copy(out, r.order[k:]):], r.order)
+			}
 			j += len(out)
 		}
 	case r.candidates == nil && len(idx) == m:
