@@ -92,7 +92,7 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	}
 	rejected = rejected[:(cut+63)>>6]
 	idx := grow(r.feasibleBuf, w)
-	if (runs != nil || candIdx != nil && r.snap != nil && len(candidates) <= r.snap.NumNodes()) && w >= spanMinLen*countSpans(rejected, cut) {
+	if (runs != nil || candIdx != nil && r.snap != nil && len(candidates) <= r.snap.NumNodes()) && fewSpans(rejected, cut, w/spanMinLen) {
 		// Long runs of feasible positions: copied run by run.
 		r.spans = placeSpans(rejected, cut, start, r.snap.indexRuns(), candIdx, feasible, idx, r.spans)
 	} else {
@@ -137,19 +137,22 @@ type span struct{ lo, hi int32 }
 // bit by bit (placeFeasible): a copy's fixed cost is a few positions'.
 const spanMinLen = 8
 
-// countSpans returns the number of runs of positions in [0, cut) whose
-// bit is clear in rejected (its words up to cut's).
-func countSpans(rejected []uint64, cut int) int {
+// fewSpans reports whether the positions in [0, cut) whose bit is clear
+// in rejected (its words up to cut's) form at most most runs, counting
+// them a word at a time until there are more.
+func fewSpans(rejected []uint64, cut, most int) bool {
 	c, carry := 0, uint64(0) // carry: the position before the word is feasible
 	for i, word := range rejected {
 		f := ^word
 		if rest := cut - i<<6; rest < 64 {
 			f &= 1<<rest - 1
 		}
-		c += bits.OnesCount64(f &^ (f<<1 | carry))
+		if c += bits.OnesCount64(f &^ (f<<1 | carry)); c > most {
+			return false
+		}
 		carry = f >> 63
 	}
-	return c
+	return true
 }
 
 // placeSpans is placeFeasible run by run: it appends each run of positions

@@ -257,3 +257,33 @@ func TestPropNthSetBit(t *testing.T) {
 		}
 	})
 }
+
+// TestPropFewSpans: fewSpans says whether the runs of clear bits below cut,
+// counted position by position, are at most most.
+func TestPropFewSpans(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cut := rapid.IntRange(0, 300).Draw(t, "cut")
+		rejected := make([]uint64, (cut+63)/64)
+		for i := range rejected {
+			rejected[i] = rapid.Uint64().Draw(t, "word")
+			switch rapid.IntRange(0, 2).Draw(t, "kind") {
+			case 0: // long runs
+				rejected[i] &= rapid.Uint64().Draw(t, "and") & rapid.Uint64().Draw(t, "and2") & rapid.Uint64().Draw(t, "and3")
+			case 1: // all feasible
+				rejected[i] = 0
+			}
+		}
+		runs, prev := 0, false
+		for p := range cut {
+			feasible := rejected[p/64]&(1<<(p%64)) == 0
+			if feasible && !prev {
+				runs++
+			}
+			prev = feasible
+		}
+		most := rapid.IntRange(0, runs+2).Draw(t, "most")
+		if got := fewSpans(rejected, cut, most); got != (runs <= most) {
+			t.Fatalf("fewSpans(%x, %d, %d) = %v with %d runs", rejected, cut, most, got, runs)
+		}
+	})
+}
