@@ -147,11 +147,20 @@ func drawIncCase(t *rapid.T) incCase {
 	n := rapid.SampledFrom([]int{1, 2, 5, 12, 40, 63, 64, 65, 130, 260}).Draw(t, "nodes")
 	zones := rapid.IntRange(1, 4).Draw(t, "zones")
 	broken := rapid.IntRange(0, 3).Draw(t, "broken") == 0 // some nodes fail the Broken filter
+	// pools: the last 3 of every 16 nodes carry a hard taint, no other
+	// node a taint (long runs of feasible nodes, as a cluster's pools).
+	pools := rapid.IntRange(0, 3).Draw(t, "pools") == 0
 	var nodes []*framework.Node
 	for i := range n {
 		w := builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).Label("zone", fmt.Sprintf("z%d", i%zones)).
 			Allocatable(map[string]string{"cpu": fmt.Sprint(rapid.IntRange(1, 6).Draw(t, "cpu")), "memory": "8Gi", "pods": "110"})
-		switch rapid.IntRange(0, 9).Draw(t, "taint") {
+		taint := 3
+		if !pools {
+			taint = rapid.IntRange(0, 9).Draw(t, "taint")
+		} else if i%16 >= 13 {
+			taint = 1
+		}
+		switch taint {
 		case 0:
 			w = w.Taint("soft", "x", framework.TaintEffectPreferNoSchedule)
 		case 1:
@@ -277,7 +286,9 @@ func drawIncCase(t *rapid.T) incCase {
 // one, each cycle run both by Incremental (falling back to Schedule when it
 // hands the cycle back, as a caller does) and by Schedule on the same
 // snapshot with the same options, and checks every outcome of the two
-// Results and the random sources' states.
+// Results (the feasible nodes too) and the random sources' states. On some
+// draws the incremental side reuses one Result (opts.Reuse) for all its
+// cycles, which must not alias memory a later cycle writes.
 func TestPropIncrementalMatchesSchedule(t *testing.T) {
 	handled := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -287,6 +298,10 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 		defer inc.Close()
 		ra, rb := rand.New(rand.NewPCG(c.seed, 1)), rand.New(rand.NewPCG(c.seed, 1))
 		start := c.start
+		var reuse *framework.Result // the incremental side's opts.Reuse, across its cycles
+		if rapid.Bool().Draw(t, "reuse") {
+			reuse = &framework.Result{}
+		}
 		for i := range c.repl {
 			pod := *c.tmpl.Pod
 			pod.Name = fmt.Sprintf("web-%d", i)
@@ -297,11 +312,13 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 				return framework.CycleOptions{Rand: r, StartIndex: start, NumFeasibleToFind: c.k, SkipExplanation: true}
 			}
 			var errA error
-			ra2, ok := inc.Schedule(ctx, c.snap, &pi, opts(ra))
+			oa := opts(ra)
+			oa.Reuse = reuse
+			ra2, ok := inc.Schedule(ctx, c.snap, &pi, oa)
 			if ok {
 				handled++
 			} else {
-				ra2, errA = c.fw.Schedule(ctx, nil, c.snap, &pi, opts(ra))
+				ra2, errA = c.fw.Schedule(ctx, nil, c.snap, &pi, oa)
 			}
 			rb2, errB := c.fw.Schedule(ctx, nil, c.snap, &pi, opts(rb))
 			where := fmt.Sprintf("replica %d (%s, k=%d, incremental=%v)", i, c.explain, c.k, ok)
@@ -321,6 +338,9 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 				t.Fatalf("%s: outcomes differ:\nincremental %s %v top %v margin %d ties %d skipped %v\nschedule    %s %v top %v margin %d ties %d skipped %v",
 					where, ra2.SelectedNode(), ra2.Totals, ra2.Top, ra2.Margin, ra2.Ties, ra2.SkippedScore,
 					rb2.SelectedNode(), rb2.Totals, rb2.Top, rb2.Margin, rb2.Ties, rb2.SkippedScore)
+			}
+			if a, b := ra2.FeasibleNodes(), rb2.FeasibleNodes(); !slices.Equal(a, b) {
+				t.Fatalf("%s: feasible nodes differ:\nincremental %v\nschedule    %v", where, a, b)
 			}
 			if a, b := ra.Uint64(), rb.Uint64(); a != b {
 				t.Fatalf("%s: random streams differ after the cycle", where)

@@ -139,11 +139,8 @@ func (inc *Incremental) walkWords(ctx context.Context, pod *PodInfo, all []*Node
 		inc.rejected[p0>>6] = ^pw & valid
 		c := bits.OnesCount64(pw)
 		if found+c > want {
-			for range want - found {
-				pw &= pw - 1
-			}
 			inc.clearChunk()
-			m := p0 + bits.TrailingZeros64(pw) + 1
+			m := p0 + nthSetBit(pw, want-found) + 1
 			return m, !inc.errBefore(start, m, n)
 		}
 		found += c

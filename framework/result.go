@@ -179,6 +179,9 @@ type Result struct {
 	feasibleBuf   []int32
 	candidateIdx  []int32 // snapshot index of each candidate (narrowed cycles)
 	ties          []int32 // selectHost's tied positions
+	// spans, when not empty, are the runs of positions feasible holds, in
+	// order (splitEvaluated's placeSpans), for feasibleNodes to copy.
+	spans []span
 	// extNodes, when set, are the NodeInfos extenders returned for the
 	// feasible nodes (one per entry of feasible), scored instead of the
 	// snapshot's (see Extender.Filter).
@@ -204,6 +207,7 @@ func (r *Result) reset() {
 		feasible:      r.feasible[:0],
 		feasibleCache: r.feasibleCache[:0],
 		feasibleBuf:   r.feasibleBuf[:0],
+		spans:         r.spans[:0],
 		candidateIdx:  r.candidateIdx[:0],
 		ties:          r.ties[:0],
 		selected:      -1,
@@ -258,7 +262,7 @@ func (r *Result) FeasibleNodes() []*NodeInfo {
 
 // feasibleNodes returns the feasible nodes in evaluation order, looked up
 // at the first call after the cycle's filters (read-only: it may be a
-// view of order).
+// view of order), copied from order run by run when they are runs of it.
 func (r *Result) feasibleNodes() []*NodeInfo {
 	if r.extNodes != nil {
 		return r.extNodes
@@ -281,6 +285,22 @@ func (r *Result) feasibleNodes() []*NodeInfo {
 		// two runs.
 		c := copy(buf, r.order[start:])
 		copy(buf[c:], r.order)
+	case len(r.spans) > 0:
+		// Runs of positions: each copied from the order, wrapping round.
+		j := 0
+		for _, sp := range r.spans {
+			out := buf[j : j+int(sp.hi-sp.lo)]
+			k := start + int(sp.lo)
+			if k >= n {
+				k -= n
+			}
+			if k+len(out) <= n {
+				copy(out, r.order[k:])
+			} else {
+				copy(out[copy(out, r.order[k:]):], r.order)
+			}
+			j += len(out)
+		}
 	case r.candidates == nil && len(idx) == m:
 		// The candidates are the snapshot's nodes: candidate k is node k.
 		// 64 entries of consecutive nodes (increasing indices 63 apart)

@@ -619,6 +619,7 @@ func (f *Framework) runExtenderFilters(pod *PodInfo, res *Result) error {
 		res.feasible = kept
 		res.feasibleList = nil
 		res.feasibleIdx = nil
+		res.spans = nil
 		res.extNodes = nil
 		if copies {
 			res.extNodes = nodes

@@ -9,8 +9,11 @@ import "math/bits"
 // at a time so that a position costs nothing beyond writing it out, then
 // writes each feasible node's snapshot index (Result.feasibleIndices,
 // which scoring reads; a view of the snapshot's runs when no position
-// before the end was rejected). Their NodeInfos are looked up only when
-// asked for (Result.feasibleNodes): writing 500 pointers every cycle
+// before the end was rejected). When the feasible positions come in long
+// runs (a capacity question's cycles: ~500 in a few runs), positions and
+// indices are copied run by run and the runs kept (Result.spans). Their
+// NodeInfos are looked up only when asked for (Result.feasibleNodes, run
+// by run when the runs were kept): writing 500 pointers every cycle
 // costs write barriers while the GC marks. The evaluated prefix ends
 // before the (want+1)-th feasible node or at the first error (looked for
 // only when mayFail: some filter returned something other than a
@@ -35,10 +38,7 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 		}
 		c := bits.OnesCount64(f)
 		if w+c > want {
-			for range want - w {
-				f &= f - 1
-			}
-			cut, w = i<<6+bits.TrailingZeros64(f), want
+			cut, w = i<<6+nthSetBit(f, want-w), want
 			break
 		}
 		w += c
@@ -82,7 +82,7 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	if r.snap != nil && candIdx == nil && len(candidates) == r.snap.NumNodes() {
 		runs = r.snap.indexRuns()
 	}
-	r.feasible, r.feasibleList = feasible, nil
+	r.feasible, r.feasibleList, r.spans = feasible, nil, r.spans[:0]
 	if nr == 0 && runs != nil {
 		// Positions 0…w−1, the snapshot's nodes from start on: the
 		// indices are a view of its runs.
@@ -90,18 +90,116 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 		r.feasibleIdx = runs[start : start+w : start+w]
 		return cut, failure, rejPos
 	}
+	rejected = rejected[:(cut+63)>>6]
 	idx := grow(r.feasibleBuf, w)
-	placeFeasible(rejected[:(cut+63)>>6], cut, start, len(candidates), runs, feasible, idx)
-	if listRejected {
-		rejectedPositions(rejected[:(cut+63)>>6], cut, rejPos)
-	}
-	if candIdx != nil {
-		for i, k := range idx {
-			idx[i] = candIdx[k]
+	if (runs != nil || candIdx != nil && r.snap != nil && len(candidates) <= r.snap.NumNodes()) && fewSpans(rejected, cut, w/spanMinLen) {
+		// Long runs of feasible positions: copied run by run.
+		r.spans = placeSpans(rejected, cut, start, r.snap.indexRuns(), candIdx, feasible, idx, r.spans)
+	} else {
+		placeFeasible(rejected, cut, start, len(candidates), runs, feasible, idx)
+		if candIdx != nil {
+			for i, k := range idx {
+				idx[i] = candIdx[k]
+			}
 		}
+	}
+	if listRejected {
+		rejectedPositions(rejected, cut, rejPos)
 	}
 	r.feasibleBuf, r.feasibleIdx = idx, idx
 	return cut, failure, rejPos
+}
+
+// nthSetBit returns the index of x's set bit that has j set bits below
+// it (j is below x's count of set bits).
+func nthSetBit(x uint64, j int) int {
+	b := 0
+	if c := bits.OnesCount32(uint32(x)); j >= c {
+		j, x, b = j-c, x>>32, 32
+	}
+	if c := bits.OnesCount16(uint16(x)); j >= c {
+		j, x, b = j-c, x>>16, b+16
+	}
+	if c := bits.OnesCount8(uint8(x)); j >= c {
+		j, x, b = j-c, x>>8, b+8
+	}
+	for range j {
+		x &= x - 1
+	}
+	return b + bits.TrailingZeros64(x)
+}
+
+// span is a run of feasible positions [lo, hi).
+type span struct{ lo, hi int32 }
+
+// spanMinLen is the mean length of the runs of feasible positions from
+// which splitEvaluated copies them run by run (placeSpans) rather than
+// bit by bit (placeFeasible): a copy's fixed cost is a few positions'.
+const spanMinLen = 8
+
+// fewSpans reports whether the positions in [0, cut) whose bit is clear
+// in rejected (its words up to cut's) form at most most runs, counting
+// them a word at a time until there are more.
+func fewSpans(rejected []uint64, cut, most int) bool {
+	c, carry := 0, uint64(0) // carry: the position before the word is feasible
+	for i, word := range rejected {
+		f := ^word
+		if rest := cut - i<<6; rest < 64 {
+			f &= 1<<rest - 1
+		}
+		if c += bits.OnesCount64(f &^ (f<<1 | carry)); c > most {
+			return false
+		}
+		carry = f >> 63
+	}
+	return true
+}
+
+// placeSpans is placeFeasible run by run: it appends each run of positions
+// [0, cut) clear in rejected to spans (returned) and copies the run's
+// positions from ident (0, 1, … up to at least cut) and its candidate
+// indices from the runs of snapshot indices (0…n−1 twice, ident too; the
+// candidates are the snapshot's nodes) or, when candIdx is not nil, from
+// candIdx, wrapping round it.
+func placeSpans(rejected []uint64, cut, start int, ident, candIdx, feasible, idx []int32, spans []span) []span {
+	fi, p := 0, 0
+	nc := len(candIdx)
+	for p < cut {
+		a := nextBit(rejected, p, cut, ^uint64(0))
+		if a == cut {
+			break
+		}
+		b := nextBit(rejected, a, cut, 0)
+		spans = append(spans, span{int32(a), int32(b)})
+		l := b - a
+		copy(feasible[fi:fi+l], ident[a:b])
+		ix := idx[fi : fi+l]
+		if k := start + a; candIdx == nil {
+			copy(ix, ident[k:k+l])
+		} else {
+			if k >= nc {
+				k -= nc
+			}
+			copy(ix[copy(ix, candIdx[k:]):], candIdx)
+		}
+		fi, p = fi+l, b
+	}
+	return spans
+}
+
+// nextBit returns the first position from p on below end whose bit in
+// bm, xored with flip, is set, or end: the next rejected position with
+// flip 0, the next feasible one with flip all ones. p is below end.
+func nextBit(bm []uint64, p, end int, flip uint64) int {
+	i := p >> 6
+	x := (bm[i] ^ flip) &^ (1<<(p&63) - 1)
+	for x == 0 {
+		if i++; i<<6 >= end {
+			return end
+		}
+		x = bm[i] ^ flip
+	}
+	return min(i<<6+bits.TrailingZeros64(x), end)
 }
 
 // placeFeasible writes the positions [0, cut) whose bit is clear in
