@@ -231,15 +231,24 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result, to
 		}
 		sc.adds = append(sc.adds, lookup{row: row, w: w})
 	}
-	sc.weighLooks()
-
-	// The totals: the cached sums, the part every node gets and the
-	// looked-up rows, ranked as the last pass adds them (sumsRanked),
-	// then the other rows, after which selectHost must rank them.
 	res.ties = grow(res.ties, nf)
 	sc.rk.start(topN, sc.top, res.ties)
-	miss := sumsRanked(totals, sc.sums, idx, constant, sc.looks, &sc.rk)
+	miss, b := sc.sumTotals(totals, idx, constant)
 	sc.top, ranked = sc.rk.top, len(sc.adds) == 0
+	return !miss && (bad|b)&^scoreMask == 0 && ctx.Err() == nil, ranked
+}
+
+// sumTotals sets totals[j] to the cached weighted sum of snapshot node
+// idx[j] plus c, the part every node gets, plus its scores in looks and
+// adds, and returns whether some score lies outside its table (miss) and
+// the or of the scoreBits of the scores added from the adds (those of a
+// table: the looked-up ones). The looked-up rows are added in
+// sumsRanked's passes, which rank the totals with sc.rk (started); when
+// some row is added after them (adds, which it may lengthen), selectHost
+// must rank them again.
+func (sc *incScorer) sumTotals(totals []int64, idx []int32, c int64) (miss bool, bad uint64) {
+	sc.weighLooks()
+	miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)
 	for i := range sc.adds {
 		a := &sc.adds[i]
 		if a.wt == nil {
@@ -249,7 +258,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result, to
 		b, m := addLookedUp(totals, a.row, a.wt, a.lo, a.w)
 		bad, miss = bad|b, miss || m
 	}
-	return !miss && bad&^scoreMask == 0 && ctx.Err() == nil, ranked
+	return miss, bad
 }
 
 // weighLooks weighs the tables of the looked-up rows (into sc.weighted).
@@ -337,21 +346,25 @@ func (inc *Incremental) rescoreStale(ctx context.Context, pod *PodInfo, idx []in
 
 // rescoreIn is rescoreStale for the snapshot indices a to b−1.
 func (inc *Incremental) rescoreIn(ctx context.Context, pod *PodInfo, idx []int32, a, b int) bool {
-	fresh, all := inc.fresh, inc.snap.Nodes()
-	for k := a; k < b; k++ {
-		w := ^fresh[k>>6] >> (k & 63)
-		if w == 0 {
-			k |= 63
-			continue
-		}
-		if k += bits.TrailingZeros64(w); k >= b {
-			break
-		}
+	all := inc.snap.Nodes()
+	for k := nextStale(inc.fresh, a, b); k < b; k = nextStale(inc.fresh, k+1, b) {
 		if !inc.scoreNode(ctx, pod, all[k], int32(k)) && positionIn(idx, k, inc.n) >= 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// nextStale returns the first index from k on, below b, whose bit is
+// clear in fresh, or b; fresh covers b bits.
+func nextStale(fresh []uint64, k, b int) int {
+	for k < b {
+		if w := ^fresh[k>>6] >> (k & 63); w != 0 {
+			return min(k+bits.TrailingZeros64(w), b)
+		}
+		k = (k | 63) + 1
+	}
+	return b
 }
 
 // positionIn returns j with idx[j] = k, or −1: idx holds snapshot
