@@ -27,15 +27,18 @@ import (
 // after, a cycle reads the node-local verdicts 64 nodes at a time: its
 // cost follows the words of the bitmaps, not the nodes walked. The
 // node-local Score plugins' scores are cached per node until the node
-// changes: the weighted sum of those that do not normalize, the raw
-// scores of the others. Scoring is fused (incremental_score.go): the other plugins
-// score the cycle's nodes, and each normalizing plugin whose
-// ScoreExtensions implement RangeNormalizer normalizes its row through a
-// table over the row's least to greatest score (when that is no wider
-// than the row; else, and for the others, NormalizeScore runs as in
-// Schedule), so a node's total is its cached sum plus a lookup or a score
-// per other plugin. The node sampling cut and host selection are the
-// runner's own code.
+// changes (found by bitmap over the span of nodes a cycle covers, and
+// scored again there, the nodes the filters rejected too): the weighted
+// sum of those that do not normalize, the raw scores of the others.
+// Scoring is fused (incremental_score.go): the other plugins score the
+// cycle's nodes, and each normalizing plugin whose ScoreExtensions
+// implement RangeNormalizer normalizes its row through a table over the
+// row's least to greatest score (when that is no wider than the row;
+// else, and for the others, NormalizeScore runs as in Schedule), so a
+// node's total is its cached sum plus a lookup or a score per other
+// plugin, ranked as selectHost would rank them by the pass that adds the
+// last lookup (sumsRanked). The node sampling cut and the draw among the
+// ties are the runner's own code.
 //
 // Between two cycles the snapshot may change only by pods added to it,
 // each reported with Added: the non-local plugins' state follows nothing
