@@ -27,15 +27,18 @@ import (
 // after, a cycle reads the node-local verdicts 64 nodes at a time: its
 // cost follows the words of the bitmaps, not the nodes walked. The
 // node-local Score plugins' scores are cached per node until the node
-// changes: the weighted sum of those that do not normalize, the raw
-// scores of the others. Scoring is fused (incremental_score.go): the other plugins
-// score the cycle's nodes, and each normalizing plugin whose
-// ScoreExtensions implement RangeNormalizer normalizes its row through a
-// table over the row's least to greatest score (when that is no wider
-// than the row; else, and for the others, NormalizeScore runs as in
-// Schedule), so a node's total is its cached sum plus a lookup or a score
-// per other plugin. The node sampling cut and host selection are the
-// runner's own code.
+// changes (found by bitmap over the span of nodes a cycle covers, and
+// scored again there, the nodes the filters rejected too): the weighted
+// sum of those that do not normalize, the raw scores of the others.
+// Scoring is fused (incremental_score.go): the other plugins score the
+// cycle's nodes, and each normalizing plugin whose ScoreExtensions
+// implement RangeNormalizer normalizes its row through a table over the
+// row's least to greatest score (when that is no wider than the row;
+// else, and for the others, NormalizeScore runs as in Schedule), so a
+// node's total is its cached sum plus a lookup or a score per other
+// plugin, ranked as selectHost would rank them by the pass that adds the
+// last lookup (sumsRanked). The node sampling cut and the draw among the
+// ties are the runner's own code.
 //
 // Between two cycles the snapshot may change only by pods added to it,
 // each reported with Added: the non-local plugins' state follows nothing
@@ -86,8 +89,10 @@ type Incremental struct {
 	nErr              int
 	cacheRej          []int16
 	// The node-local Score plugins' cached scores (incScorer), valid for
-	// snapshot node k while rawNode[k] is its NodeInfo.
-	rawNode  []*NodeInfo
+	// snapshot node k while bit k of fresh is set: scoreNode sets it, and
+	// syncChanges clears it when the node changes (the only way a snapshot
+	// node's NodeInfo changes: Snapshot.changeSeq).
+	fresh    []uint64
 	sc       incScorer
 	rejected []uint64 // the cycle's rejected positions (splitEvaluated)
 
@@ -178,7 +183,7 @@ func (inc *Incremental) reset() {
 	inc.state.Release()
 	inc.state = inc.newState()
 	inc.dropVerdicts()
-	clear(inc.rawNode)
+	clear(inc.fresh)
 	inc.sc.planned = false
 	clear(inc.skipScore)
 	inc.snap = nil
@@ -271,11 +276,16 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *Snapshot, pod *PodIn
 	}
 	res.SkippedScore = inc.skippedS
 	res.Totals = grow(res.Totals, len(nodes))
-	if !inc.score(ctx, pod, res) {
+	ok, ranked := inc.score(ctx, pod, res, opts.TopN)
+	if !ok {
 		inc.reset()
 		return nil, false
 	}
-	res.selectHost(opts.Rand, opts.TopN)
+	if rk := &inc.sc.rk; ranked {
+		res.pickRanked(opts.Rand, opts.TopN, rk.best, rk.cnt, rk.top)
+	} else {
+		res.selectHost(opts.Rand, opts.TopN)
+	}
 	return res, true
 }
 
@@ -340,8 +350,8 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 	inc.skippedF = sortedKeys(state.skipFilter)
 	n := len(all)
 	inc.initVerdicts(n)
-	inc.rawNode = grow(inc.rawNode, n)
-	clear(inc.rawNode)
+	inc.fresh = grow(inc.fresh, (n+63)>>6)
+	clear(inc.fresh)
 	inc.sc.planned = false
 	inc.rejected = grow(inc.rejected, (n+63)>>6)
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
@@ -359,11 +369,11 @@ func (inc *Incremental) syncChanges(snap *Snapshot) {
 		inc.dirty, ok = snap.changedSince(inc.seq, inc.dirty[:0])
 		if !ok {
 			inc.dropVerdicts()
-			clear(inc.rawNode)
+			clear(inc.fresh)
 		}
 		for _, k := range inc.dirty {
 			inc.dropVerdict(int(k))
-			inc.rawNode[k] = nil
+			inc.fresh[k>>6] &^= 1 << (k & 63)
 		}
 		inc.seq = seq
 	}
@@ -474,8 +484,8 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 	if !inc.scored {
 		// The node-local plugins that score this cycle score every
 		// cycle: cache their scores.
-		inc.sc.plan(inc.f, pod, inc.skipScore, len(inc.rawNode))
-		clear(inc.rawNode)
+		inc.sc.plan(inc.f, pod, inc.skipScore, inc.n)
+		clear(inc.fresh)
 	}
 	state.skipScore = inc.skipScore
 	inc.scored = true

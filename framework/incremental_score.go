@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"math"
+	"math/bits"
 )
 
 // incScorer is Incremental's scoring of a cycle's feasible nodes: the
@@ -13,25 +14,27 @@ import (
 // The node-local Score plugins (NodeLocalPlugin) are split in two: those
 // that do not normalize (sum) contribute their weighted raw scores, which
 // are their final scores, and those that normalize (norm) their raw
-// scores, to be normalized over the cycle's nodes. Per snapshot node k,
-// rec[k*stride:] holds the weighted sum of the first, the or of their
-// raw scores' scoreBits outside scoreMask (not 0: some score is out of
-// range), then the raw score of each of the second; it is valid while
-// Incremental.rawNode[k] is the node's NodeInfo (syncChanges drops the
-// entries of the nodes the snapshot changed). The other Score plugins
+// scores, to be normalized over the cycle's nodes. Snapshot node k's
+// record is sums[k], the weighted sum of the first, and rec[k*stride:],
+// the or of their raw scores' scoreBits outside scoreMask (not 0: some
+// score is out of range), then the raw score of each of the second; it
+// is valid while bit k of Incremental.fresh is set (syncChanges clears
+// the bits of the nodes the snapshot changed). The other Score plugins
 // (others) run every cycle.
 type incScorer struct {
 	planned bool // the plugins are sorted (the first cycle that scored)
 	sum     []incScorePlugin
 	norm    []incScorePlugin
 	others  []incScorePlugin
+	sums    []int64
 	stride  int
 	rec     []int64
 	// off[s] counts the snapshot nodes whose record holds a raw score of
 	// norm[s] other than 0 (valid records or not): while it is 0, every
 	// cached node scores 0 and the row costs nothing per node.
 	off []int
-	// nBad counts the snapshot nodes whose record's second entry is not 0.
+	// nBad counts the snapshot nodes whose record's or of scoreBits is
+	// not 0.
 	nBad int
 
 	// The active others (as scoreRun wants them) and the names and
@@ -49,9 +52,12 @@ type incScorer struct {
 	rows     []int64
 	lo, hi   []int64 // the bounds of the rows, where known
 	known    []bool  // known[s]: lo[s] and hi[s] are row s's bounds
-	tables   []int64 // the rows' RangeNormalizer tables (weighted in looks)
+	tables   []int64 // the rows' RangeNormalizer tables
+	weighted []int64 // looks' tables, weighted
 	looks    []lookup
 	adds     []lookup // the rows added after the looked-up ones
+	rk       ranker   // the totals' ranking (sumsRanked)
+	top      []rankedPos
 	list     NodeScoreList
 	one      [1]*NodeInfo
 	oneIdx   [1]int32
@@ -60,8 +66,8 @@ type incScorer struct {
 
 // lookup is a row of scores added to the totals: w·row[j], or, when wt
 // is not nil, a lookup in the table wt of normalized scores: wt[row[j]−lo]
-// (in looks, whose tables hold weighted scores) or w·wt[row[j]−lo] (in
-// adds).
+// (in looks once weighted, their tables holding weighted scores) or
+// w·wt[row[j]−lo] (in adds).
 type lookup struct {
 	row []int64
 	wt  []int64
@@ -111,7 +117,8 @@ func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, node
 			sc.norm = append(sc.norm, e)
 		}
 	}
-	sc.stride = 2 + len(sc.norm)
+	sc.stride = 1 + len(sc.norm)
+	sc.sums = grow(sc.sums, nodes)
 	sc.rec = grow(sc.rec, sc.stride*nodes)
 	clear(sc.rec) // every norm score 0: off counts none
 	sc.off = grow(sc.off, len(sc.norm))
@@ -123,18 +130,20 @@ func (sc *incScorer) plan(f *Framework, pod *PodInfo, skip map[string]bool, node
 // score sets res.Totals (grown to the feasible nodes) to the totals
 // scoreFeasible would give over res's feasible nodes, and
 // res.ScorePlugins and Weights to the plugins that scored, leaving
-// Normalized and Raw empty; false, before res's ranking, when it cannot
-// vouch for them: a plugin failed (Score or NormalizeScore), a score is
-// out of range or outside the bounds its plugin reported
+// Normalized and Raw empty; ok false, before res's ranking, when it
+// cannot vouch for them: a plugin failed (Score or NormalizeScore), a
+// score is out of range or outside the bounds its plugin reported
 // (BoundedBatchScorePlugin), the nodes are not the snapshot's own, or ctx
 // is done.
-// Schedule then reports the failure.
-func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bool {
+// Schedule then reports the failure. With ranked true, sc.rk holds the
+// totals ranked for a Top of topN (res.ties its ties), as selectHost
+// would rank them.
+func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result, topN int) (ok, ranked bool) {
 	sc, state := &inc.sc, inc.state
 	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
 	nf := len(nodes)
 	if idx == nil || len(idx) != nf || !sc.planned {
-		return false
+		return false, false
 	}
 	if !sc.actValid {
 		sc.activate(inc.f, inc.skipScore)
@@ -145,21 +154,19 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 	sc.rows = grow(sc.rows, nr*nf)
 	totals := res.Totals[:nf]
 
-	// The cached part: the nodes whose record is stale are scored again
-	// (the loop that finds them makes no call); the non-normalizing
-	// node-local plugins' weighted sum is added in the totals pass below,
-	// their out-of-range flags read here while some record has one.
+	// The cached part: the nodes whose record is stale are scored again;
+	// the non-normalizing node-local plugins' weighted sum is added in
+	// the totals pass below, their out-of-range flags read here while
+	// some record has one.
 	var bad uint64
 	var constant int64 // the part every node gets (rows of one score)
-	rec, stride, rawNode := sc.rec, sc.stride, inc.rawNode
-	for j := staleFrom(rawNode, idx, 0); j < nf; j = staleFrom(rawNode, idx, j+1) {
-		if !inc.scoreNode(ctx, pod, nodes[j], idx[j]) {
-			return false
-		}
+	if !inc.rescoreStale(ctx, pod, idx) {
+		return false, false
 	}
+	rec, stride := sc.rec, sc.stride
 	if sc.nBad != 0 {
 		for _, k := range idx {
-			bad |= uint64(rec[int(k)*stride+1])
+			bad |= uint64(rec[int(k)*stride])
 		}
 	}
 	// A norm row whose scores are all 0 (off) is gathered only if its
@@ -176,7 +183,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 	}
 	// The other plugins score the cycle's nodes, as scoreFeasible runs them.
 	if na > 0 && !inc.scoreOthers(ctx, pod, nodes, idx) {
-		return false
+		return false, false
 	}
 	// Each row is a constant, a table lookup, or added as it is (after
 	// its plugin normalizes it, when it does).
@@ -193,7 +200,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 		}
 		if e.ranged == nil {
 			if !sc.normalize(ctx, state, pod, e, nodes, row) {
-				return false
+				return false, false
 			}
 			sc.adds = append(sc.adds, lookup{row: row, w: w})
 			continue
@@ -212,16 +219,7 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 					constant += w * c
 					continue
 				}
-				// A table with a score out of range is looked up
-				// score by score (only the nodes' own scores count).
-				if tableBits(t)&^scoreMask == 0 {
-					for i, c := range t {
-						t[i] = w * c
-					}
-					sc.looks = append(sc.looks, lookup{row: row, wt: t, lo: lo})
-				} else {
-					sc.adds = append(sc.adds, lookup{row: row, wt: t, lo: lo, w: w})
-				}
+				sc.looks = append(sc.looks, lookup{row: row, wt: t, lo: lo, w: w})
 				continue
 			}
 		}
@@ -229,22 +227,28 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 			sc.gather(s, idx, nf) // skipped above
 		}
 		if !sc.normalize(ctx, state, pod, e, nodes, row) {
-			return false
+			return false, false
 		}
 		sc.adds = append(sc.adds, lookup{row: row, w: w})
 	}
-	// The totals: the cached sums, the part every node gets (constant)
-	// and the first looked-up row in one pass, then the other rows.
-	looks := sc.looks
-	var miss bool
-	if len(looks) == 0 {
-		cachedSums(totals, rec, stride, idx, constant)
-	} else {
-		miss = cachedSumsLooked1(totals, rec, stride, idx, constant, &looks[0])
-		for i := 1; i < len(looks) && !miss; i++ {
-			miss = addLooked(totals, &looks[i])
-		}
-	}
+	res.ties = grow(res.ties, nf)
+	sc.rk.start(topN, sc.top, res.ties)
+	miss, b := sc.sumTotals(totals, idx, constant)
+	sc.top, ranked = sc.rk.top, len(sc.adds) == 0
+	return !miss && (bad|b)&^scoreMask == 0 && ctx.Err() == nil, ranked
+}
+
+// sumTotals sets totals[j] to the cached weighted sum of snapshot node
+// idx[j] plus c, the part every node gets, plus its scores in looks and
+// adds, and returns whether some score lies outside its table (miss) and
+// the or of the scoreBits of the scores added from the adds (those of a
+// table: the looked-up ones). The looked-up rows are added in
+// sumsRanked's passes, which rank the totals with sc.rk (started); when
+// some row is added after them (adds, which it may lengthen), selectHost
+// must rank them again.
+func (sc *incScorer) sumTotals(totals []int64, idx []int32, c int64) (miss bool, bad uint64) {
+	sc.weighLooks()
+	miss = sumsRanked(totals, sc.sums, idx, c, sc.looks, &sc.rk)
 	for i := range sc.adds {
 		a := &sc.adds[i]
 		if a.wt == nil {
@@ -254,7 +258,30 @@ func (inc *Incremental) score(ctx context.Context, pod *PodInfo, res *Result) bo
 		b, m := addLookedUp(totals, a.row, a.wt, a.lo, a.w)
 		bad, miss = bad|b, miss || m
 	}
-	return !miss && bad&^scoreMask == 0 && ctx.Err() == nil
+	return miss, bad
+}
+
+// weighLooks weighs the tables of the looked-up rows (into sc.weighted).
+// A table with a score out of range moves to the adds, unweighted, to be
+// looked up score by score (only the nodes' own scores count).
+func (sc *incScorer) weighLooks() {
+	n := 0
+	for _, l := range sc.looks {
+		n += len(l.wt)
+	}
+	sc.weighted = grow(sc.weighted, n)
+	buf := sc.weighted
+	looks := sc.looks[:0]
+	for _, l := range sc.looks {
+		wt := buf[:len(l.wt):len(l.wt)]
+		if weigh(wt, l.wt, l.w)&^scoreMask != 0 {
+			sc.adds = append(sc.adds, l)
+			continue
+		}
+		buf = buf[len(wt):]
+		looks = append(looks, lookup{row: l.row, wt: wt, lo: l.lo})
+	}
+	sc.looks = looks
 }
 
 // scoreOthers has the active others score nodes (snapshot indices idx)
@@ -299,21 +326,168 @@ func (inc *Incremental) scoreOthers(ctx context.Context, pod *PodInfo, nodes []*
 	return true
 }
 
-// staleFrom returns the first position j ≥ from whose node's record is
-// stale (rawNode[idx[j]] is nil), or len(idx). A record that is not nil
-// is the snapshot node's own: rawNode[k] is set to snapshot node k when
-// its record is written, and dropped (syncChanges, from the snapshot's
-// journal) whenever that node changes, which is the only way a snapshot
-// node's NodeInfo pointer changes (Snapshot.changeSeq).
-//
-//go:noinline
-func staleFrom(rawNode []*NodeInfo, idx []int32, from int) int {
-	for j := from; j < len(idx); j++ {
-		if rawNode[idx[j]] == nil {
-			return j
+// rescoreStale scores again the nodes whose record is stale in the span
+// of the snapshot the cycle's nodes (snapshot indices idx, in evaluation
+// order) cover: from idx[0] to idx[nf−1], wrapping round the end at most
+// once. It finds them in Incremental.fresh a word at a time, and scores
+// the nodes of the span the cycle's filters rejected too: each node is
+// scored once after it changes, and the next span over it finds nothing
+// to do. A plugin failing on a node of idx fails the cycle (false); on
+// another node, it leaves the record stale.
+func (inc *Incremental) rescoreStale(ctx context.Context, pod *PodInfo, idx []int32) bool {
+	n, first := inc.n, int(idx[0])
+	end := int(idx[len(idx)-1]) + 1
+	if end <= first {
+		end += n
+	}
+	return inc.rescoreIn(ctx, pod, idx, first, min(end, n)) &&
+		(end <= n || inc.rescoreIn(ctx, pod, idx, 0, end-n))
+}
+
+// rescoreIn is rescoreStale for the snapshot indices a to b−1.
+func (inc *Incremental) rescoreIn(ctx context.Context, pod *PodInfo, idx []int32, a, b int) bool {
+	all := inc.snap.Nodes()
+	for k := nextStale(inc.fresh, a, b); k < b; k = nextStale(inc.fresh, k+1, b) {
+		if !inc.scoreNode(ctx, pod, all[k], int32(k)) && positionIn(idx, k, inc.n) >= 0 {
+			return false
 		}
 	}
-	return len(idx)
+	return true
+}
+
+// nextStale returns the first index from k on, below b, whose bit is
+// clear in fresh, or b; fresh covers b bits.
+func nextStale(fresh []uint64, k, b int) int {
+	for k < b {
+		if w := ^fresh[k>>6] >> (k & 63); w != 0 {
+			return min(k+bits.TrailingZeros64(w), b)
+		}
+		k = (k | 63) + 1
+	}
+	return b
+}
+
+// positionIn returns j with idx[j] = k, or −1: idx holds snapshot
+// indices (of n nodes) whose distances from idx[0], wrapping round the
+// end, increase.
+func positionIn(idx []int32, k, n int) int {
+	first := int(idx[0])
+	dist := func(x int) int {
+		if x -= first; x < 0 {
+			x += n
+		}
+		return x
+	}
+	d := dist(k)
+	lo, hi := 0, len(idx)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if dist(int(idx[m])) < d {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(idx) && int(idx[lo]) == k {
+		return lo
+	}
+	return -1
+}
+
+// sumsRanked sets totals[j] to the cached weighted sum of snapshot node
+// idx[j] (sums) plus c and its scores looked up in looks (their tables
+// weighted), and ranks the totals with rk; true when some score lies
+// outside its table. The cached sums and the first row take one pass,
+// each other row one more, the last of them ranking as it adds (a pass
+// doing more keeps fewer of its values in registers).
+func sumsRanked(totals, sums []int64, idx []int32, c int64, looks []lookup, rk *ranker) (miss bool) {
+	if len(looks) == 0 {
+		sumsRanked0(totals, sums, idx, c, rk)
+		return false
+	}
+	if miss = sumsLooked1(totals, sums, idx, c, &looks[0]); miss {
+		return true
+	}
+	for i := 1; i < len(looks)-1 && !miss; i++ {
+		miss = addLooked(totals, &looks[i])
+	}
+	switch {
+	case miss:
+	case len(looks) == 1:
+		rk.rank(totals)
+	default:
+		miss = addLookedRanked(totals, &looks[len(looks)-1], rk)
+	}
+	return miss
+}
+
+// sumsRanked0 sets totals[j] to sums[idx[j]] + c, ranking them with rk.
+//
+//go:noinline
+func sumsRanked0(totals, sums []int64, idx []int32, c int64, rk *ranker) {
+	idx, ties := idx[:len(totals)], rk.ties[:len(totals)]
+	best, cnt, gate := rk.best, rk.cnt, rk.gate
+	for j, k := range idx {
+		t := sums[k] + c
+		totals[j] = t
+		ties[cnt] = int32(j)
+		cnt += b2i(t == best)
+		if t >= gate {
+			best, cnt, gate = rk.see(j, t, cnt)
+		}
+	}
+	rk.cnt = cnt
+}
+
+// sumsLooked1 sets totals[j] to sums[idx[j]] + c + a.wt[a.row[j]−a.lo];
+// true when some a.row[j] lies outside the table.
+//
+//go:noinline
+func sumsLooked1(totals, sums []int64, idx []int32, c int64, a *lookup) (miss bool) {
+	idx, ra, ta, la := idx[:len(totals)], a.row[:len(totals)], a.wt, a.lo
+	for j, k := range idx {
+		ia := uint64(ra[j] - la)
+		if ia >= uint64(len(ta)) {
+			return true
+		}
+		totals[j] = sums[k] + c + ta[ia]
+	}
+	return false
+}
+
+// addLookedRanked is addLooked ranking the totals with rk as it goes.
+//
+//go:noinline
+func addLookedRanked(totals []int64, l *lookup, rk *ranker) (miss bool) {
+	row, wt, lo := l.row[:len(totals)], l.wt, l.lo
+	ties := rk.ties[:len(totals)]
+	best, cnt, gate := rk.best, rk.cnt, rk.gate
+	for j, v := range row {
+		i := uint64(v - lo)
+		if i >= uint64(len(wt)) {
+			return true
+		}
+		t := totals[j] + wt[i]
+		totals[j] = t
+		ties[cnt] = int32(j)
+		cnt += b2i(t == best)
+		if t >= gate {
+			best, cnt, gate = rk.see(j, t, cnt)
+		}
+	}
+	rk.cnt = cnt
+	return false
+}
+
+// weigh sets wt[i] to w·t[i] and returns the or of t's scores'
+// scoreBits.
+func weigh(wt, t []int64, w int64) (bad uint64) {
+	wt = wt[:len(t)]
+	for i, v := range t {
+		bad |= scoreBits(v)
+		wt[i] = w * v
+	}
+	return bad
 }
 
 // gather copies norm[s]'s cached raw scores of the snapshot nodes idx
@@ -323,7 +497,7 @@ func (sc *incScorer) gather(s int, idx []int32, nf int) (lo, hi int64) {
 	rec, stride := sc.rec, sc.stride
 	lo, hi = math.MaxInt64, math.MinInt64
 	for j, k := range idx[:nf] {
-		v := rec[int(k)*stride+2+s]
+		v := rec[int(k)*stride+1+s]
 		row[j] = v
 		lo, hi = min(lo, v), max(hi, v)
 	}
@@ -408,14 +582,6 @@ func addWeighted(totals, row []int64, w int64) (bad uint64) {
 	return bad
 }
 
-// tableBits returns the or of table's scores' scoreBits.
-func tableBits(table []int64) (bad uint64) {
-	for _, s := range table {
-		bad |= scoreBits(s)
-	}
-	return bad
-}
-
 // addLookedUp adds w·table[row[j]−lo] to totals[j] and returns the or of
 // the looked-up scores' scoreBits, and whether some row[j] lies outside
 // the table.
@@ -451,37 +617,6 @@ func addLooked(totals []int64, l *lookup) (miss bool) {
 	return false
 }
 
-// cachedSums sets totals[j] to the cached weighted sum of snapshot node
-// idx[j] plus c. This loop, cachedSumsLooked1's, staleFrom's and
-// addLooked's are not inlined: in score's body they would keep fewer of
-// their slices in registers.
-//
-//go:noinline
-func cachedSums(totals, rec []int64, stride int, idx []int32, c int64) {
-	idx = idx[:len(totals)]
-	for j, k := range idx {
-		totals[j] = rec[int(k)*stride] + c
-	}
-}
-
-// cachedSumsLooked1 is cachedSums that also adds the looked-up row a in
-// the same pass; true when some score of a lies outside its table.
-//
-//go:noinline
-func cachedSumsLooked1(totals, rec []int64, stride int, idx []int32, c int64, a *lookup) (miss bool) {
-	idx, ra := idx[:len(totals)], a.row[:len(totals)]
-	ta, la := a.wt, a.lo
-	na := uint64(len(ta))
-	for j, k := range idx {
-		ia := uint64(ra[j] - la)
-		if ia >= na {
-			return true
-		}
-		totals[j] = rec[int(k)*stride] + c + ta[ia]
-	}
-	return false
-}
-
 // scoreNode computes the cached part of snapshot node k (ni): the
 // node-local plugins' scores; false when one fails.
 func (inc *Incremental) scoreNode(ctx context.Context, pod *PodInfo, ni *NodeInfo, k int32) bool {
@@ -503,13 +638,13 @@ func (inc *Incremental) scoreNode(ctx context.Context, pod *PodInfo, ni *NodeInf
 		if !ok {
 			return false
 		}
-		sc.off[i] += b2i(v != 0) - b2i(r[2+i] != 0)
-		r[2+i] = v
+		sc.off[i] += b2i(v != 0) - b2i(r[1+i] != 0)
+		r[1+i] = v
 	}
 	bad &^= scoreMask
-	sc.nBad += b2i(bad != 0) - b2i(r[1] != 0)
-	r[0], r[1] = sum, int64(bad)
-	inc.rawNode[k] = ni
+	sc.nBad += b2i(bad != 0) - b2i(r[0] != 0)
+	sc.sums[k], r[0] = sum, int64(bad)
+	inc.fresh[k>>6] |= 1 << (k & 63)
 	return true
 }
 

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -624,6 +625,13 @@ func (r *Result) selectHost(rng *rand.Rand, n int) {
 	}
 	r.ties = grow(r.ties, len(totals))
 	best, cnt, top := rankTotals(totals, top, keep, r.ties)
+	r.pickRanked(rng, n, best, cnt, top)
+}
+
+// pickRanked is selectHost once the totals are ranked (best, cnt and
+// top as rankTotals returns them, r.ties[:cnt] the tied positions): the
+// draw among the ties, Top, Ties and Margin.
+func (r *Result) pickRanked(rng *rand.Rand, n int, best int64, cnt int, top []rankedPos) {
 	k := 0
 	if cnt > 1 {
 		k = rng.IntN(cnt)
@@ -739,6 +747,88 @@ func insertRanked(top []rankedPos, keep int, e rankedPos) []rankedPos {
 type rankedPos struct {
 	pos   int
 	total int64
+}
+
+// ranker ranks totals as a loop computes them, in position order (0, 1,
+// …), as rankTotals ranks them all at once: best is the highest total so
+// far, cnt the number of totals equal to it, whose positions are
+// ties[:cnt] (ties covers the positions), and top the keep best totals
+// by total descending, then position ascending.
+//
+// A total below gate changes nothing but the ties: once top is full, gate
+// is one above top's last total, and a lower total neither enters top nor
+// exceeds best. The loop keeps best, cnt and gate in locals and, for each
+// total t at position j, writes j to ties[cnt] and adds 1 to cnt when t
+// equals best, without a branch (ties alternate unpredictably with lower
+// totals; a position written past the count is overwritten or ignored,
+// and cnt ≤ j keeps the write inside ties), then calls see when t ≥ gate:
+// rarely, once top holds the best totals.
+//
+//	ties[cnt] = int32(j)
+//	cnt += b2i(t == best)
+//	if t >= gate {
+//		best, cnt, gate = rk.see(j, t, cnt)
+//	}
+//
+// and stores cnt back when done.
+type ranker struct {
+	top  []rankedPos
+	keep int
+	ties []int32
+	best int64
+	cnt  int
+	gate int64
+}
+
+// rank ranks totals, positions 0 to len(totals)−1, none seen yet.
+//
+//go:noinline
+func (rk *ranker) rank(totals []int64) {
+	ties := rk.ties[:len(totals)]
+	best, cnt, gate := rk.best, rk.cnt, rk.gate
+	for j, t := range totals {
+		ties[cnt] = int32(j)
+		cnt += b2i(t == best)
+		if t >= gate {
+			best, cnt, gate = rk.see(j, t, cnt)
+		}
+	}
+	rk.cnt = cnt
+}
+
+// start readies rk to rank totals for a Top of n (n < 2 ranks 2), with
+// top (grown when short) and ties (covering the totals) as its buffers.
+func (rk *ranker) start(n int, top []rankedPos, ties []int32) {
+	keep := max(n, 2)
+	if cap(top) < keep {
+		top = make([]rankedPos, 0, keep)
+	}
+	*rk = ranker{top: top[:0], keep: keep, ties: ties, best: math.MinInt64, gate: math.MinInt64}
+}
+
+// see ranks total t at position j, whose tie with best (the best before
+// t) cnt already counts, and returns the new best, count and gate.
+//
+//go:noinline
+func (rk *ranker) see(j int, t int64, cnt int) (int64, int, int64) {
+	if t > rk.best {
+		rk.best, rk.ties[0], cnt = t, int32(j), 1
+	}
+	top := rk.top
+	if len(top) < rk.keep || t > top[rk.keep-1].total {
+		top = insertRanked(top, rk.keep, rankedPos{pos: j, total: t})
+		rk.top = top
+	}
+	if len(top) == rk.keep {
+		// The highest int64 has no successor: totals equal to it (ties of
+		// best) pass the gate and change nothing here.
+		rk.gate = top[rk.keep-1].total
+		if rk.gate < math.MaxInt64 {
+			rk.gate++
+		}
+	}
+	rk.cnt = cnt
+	return rk.best, cnt, rk.gate
 }
 
 // rankGeneric ranks the top n around the selected node when Totals need not
