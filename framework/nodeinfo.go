@@ -14,27 +14,33 @@ import (
 // mutate through the Snapshot (which copies on write and keeps
 // Snapshot.Resources equal to its NodeInfos) or on a Clone.
 type NodeInfo struct {
-	// The fields every filter and score pass reads come first, so that they
-	// share as few cache lines as possible.
+	// The fields a pod's add or removal writes come first, then those the
+	// resource scores read with them (Allocatable), so that a change
+	// touches as few cache lines as possible: a snapshot keeps what filter
+	// and score passes over many nodes read in dense rows
+	// (Snapshot.Resources), so the NodeInfo of a node is mostly read when
+	// a pod joins or leaves it.
 
 	// Pods are the pods assigned to the node.
 	Pods []*PodInfo
-	// Allocatable is the node's allocatable in dense form; Pods holds the
-	// number of pods the node accepts.
-	Allocatable resource.Vector
+	// PodsWithAffinity are the pods with any pod (anti-)affinity.
+	PodsWithAffinity []*PodInfo
+	// PodsWithRequiredAntiAffinity are the pods with required anti-affinity.
+	PodsWithRequiredAntiAffinity []*PodInfo
+	// Generation increases with every change.
+	Generation int64
 	// Requested is the sum of the pods' effective requests.
 	Requested resource.Vector
 	// NonZeroRequested is the sum of the pods' cpu and memory requests in
 	// the non-zero view (only MilliCPU and Memory are set).
 	NonZeroRequested resource.Vector
+	// Allocatable is the node's allocatable in dense form; Pods holds the
+	// number of pods the node accepts.
+	Allocatable resource.Vector
 
 	node *Node
 	// index is the node's position in its snapshot (-1 outside one).
 	index int
-	// PodsWithAffinity are the pods with any pod (anti-)affinity.
-	PodsWithAffinity []*PodInfo
-	// PodsWithRequiredAntiAffinity are the pods with required anti-affinity.
-	PodsWithRequiredAntiAffinity []*PodInfo
 	// UsedPorts are the host ports bound by the pods.
 	UsedPorts HostPortInfo
 	// ImageSizes maps each image name on the node to its size in bytes.
@@ -44,8 +50,6 @@ type NodeInfo struct {
 	// both are set when a snapshot adds or updates the node.
 	images    []nodeImage
 	imageMask uint64
-	// Generation increases with every change.
-	Generation int64
 
 	// csiNode is the node's CSINode (nil when none); csiMigrated the
 	// plugins its migrated-plugins annotation lists.
