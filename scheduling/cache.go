@@ -18,13 +18,14 @@ import (
 // with spec.nodeName set and no nominated node) counts on the node from now
 // on. A pod that is not pending or a missing node is an error naming both.
 func (c *Cluster) Assume(namespace, name, node string) error {
-	_, err := c.assume(podKey(namespace, name), node)
+	_, err := c.assume(podKey(namespace, name), node, -1)
 	return err
 }
 
 // assume is Assume for the pod key (namespace/name); it returns the
-// assumed pod's PodInfo.
-func (c *Cluster) assume(key, node string) (*framework.PodInfo, error) {
+// assumed pod's PodInfo. at is the node's index in the snapshot when the
+// caller knows it (framework.Result.SelectedIndex), or -1.
+func (c *Cluster) assume(key, node string, at int) (*framework.PodInfo, error) {
 	cp, ok := c.pods[key]
 	if !ok {
 		return nil, fmt.Errorf("scheduling: assume: unknown pod %s", key)
@@ -44,7 +45,7 @@ func (c *Cluster) assume(key, node string) (*framework.PodInfo, error) {
 	a.bound = clusterPod{info: &a.info, state: StateBound}
 	a.rec = clusterPod{info: &a.info, state: StateAssumed, bound: &a.bound}
 	// The snapshot finds the node (a missing one leaves it unchanged).
-	if err := c.snapAdd(&a.info); err != nil {
+	if err := c.snapAddAt(&a.info, at); err != nil {
 		if _, ok := c.snap.Get(node); !ok {
 			return nil, fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
 		}
