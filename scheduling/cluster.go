@@ -105,6 +105,8 @@ type Cluster struct {
 	wpodGroups map[string]*framework.WorkloadPodGroup
 	workloads  map[string]*framework.Workload
 	groups     map[string]*groupMembers
+	// ungrouped is a labels map without a PodGroup label (groupKeys).
+	ungrouped map[string]string
 }
 
 // NewCluster returns an empty cluster. The snapshot options record
