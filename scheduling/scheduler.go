@@ -208,9 +208,13 @@ type Scheduler struct {
 	// so the question reuses one of each.
 	replicaHandle *schedCycleHandle
 	replicaState  *framework.CycleState
-	workload      schedWorkload
-	onDecision    func(Decision)
-	decisionMu    sync.Mutex
+	// replicaSlab, while a capacity question's detached replica's cycle
+	// runs, gives the memory of the replica's assumed copy: every one of
+	// them leaves the cluster with the question's Revert.
+	replicaSlab *assumedSlab
+	workload    schedWorkload
+	onDecision  func(Decision)
+	decisionMu  sync.Mutex
 
 	// noPostFilter skips PostFilter (preemption) while a what-if question
 	// places pods that must not preempt (whatif.go).

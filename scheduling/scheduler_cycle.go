@@ -260,7 +260,11 @@ type schedBinding struct {
 // synchronously, runs) the binding cycle.
 func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	assumed, err := s.cluster.assume(qp.key, node, at)
+	var slab *assumedSlab
+	if qp.detached {
+		slab = s.replicaSlab
+	}
+	assumed, err := s.cluster.assume(qp.key, node, at, slab)
 	if err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)

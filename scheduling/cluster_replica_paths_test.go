@@ -122,3 +122,65 @@ func groupsRebuilt(c *Cluster) map[string]string {
 	}
 	return out
 }
+
+// TestPropAssumeInSlab: assuming pods in memory from an assumedSlab (as a
+// capacity question's detached replicas are) and binding them leaves the
+// cluster as assuming them in memory of their own does (every node's
+// pods, sums and rows, every record: revertDigest), each pod with its own
+// copy, inside a fork, and its Revert restores the cluster as before.
+func TestPropAssumeInSlab(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 4).Draw(t, "nodes")
+		pods := rapid.IntRange(1, 2*assumedSlabLen+3).Draw(t, "pods")
+		var plan []int
+		for range pods {
+			plan = append(plan, rapid.IntRange(0, n-1).Draw(t, "node"))
+		}
+		var slab assumedSlab
+		var got []string
+		for _, useSlab := range []bool{false, true} {
+			c, _ := NewCluster()
+			for i := range n {
+				if err := c.AddNode(revertNode(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := revertDigest(c)
+			c.Fork()
+			for i, k := range plan {
+				p := st.MakePod().Name(fmt.Sprintf("r%d", i)).UID("").Req(map[string]string{"cpu": fmt.Sprintf("%dm", 10+i)}).Label("app", "web").Obj()
+				if err := c.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+				var s *assumedSlab
+				if useSlab {
+					s = &slab
+				}
+				node := fmt.Sprintf("n%d", k)
+				if _, err := c.assume(p.Key(), node, k, s); err != nil {
+					t.Fatal(err)
+				}
+				if err := c.Bind(p.Namespace, p.Name, node); err != nil {
+					t.Fatal(err)
+				}
+			}
+			seen := map[*framework.PodInfo]string{}
+			for key, cp := range c.pods {
+				if other, dup := seen[cp.info]; dup {
+					t.Fatalf("pods %s and %s share their PodInfo", key, other)
+				}
+				seen[cp.info] = key
+			}
+			got = append(got, revertDigest(c))
+			if err := c.Revert(); err != nil {
+				t.Fatal(err)
+			}
+			if after := revertDigest(c); after != before {
+				t.Fatalf("after Revert:\n%s\nbefore:\n%s", after, before)
+			}
+		}
+		if got[0] != got[1] {
+			t.Fatalf("own memory:\n%s\nslab:\n%s", got[0], got[1])
+		}
+	})
+}
