@@ -515,10 +515,10 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 // nil: none known): a pod that is the last of the node its index names
 // is removed without looking its node up by name, and what each node's
 // rows derive from its sums (rowDerived) is computed once, after its last
-// removal. The pods are
-// taken in reverse order of their adds, i.e. of their allocation when
-// they were made one after another (a capacity question's replicas), so
-// their memory is read as a stream; it returns the first error.
+// removal. The pods are taken in reverse order of their adds, i.e. of
+// their allocation when they were made one after another (a capacity
+// question's replicas), so their memory is read as a stream; it returns
+// the first error.
 func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
 	if len(nodes) != len(pis) {
 		nodes = nil
