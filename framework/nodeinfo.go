@@ -14,12 +14,12 @@ import (
 // mutate through the Snapshot (which copies on write and keeps
 // Snapshot.Resources equal to its NodeInfos) or on a Clone.
 type NodeInfo struct {
-	// The fields a pod's add or removal writes come first, then those the
-	// resource scores read with them (Allocatable), so that a change
-	// touches as few cache lines as possible: a snapshot keeps what filter
-	// and score passes over many nodes read in dense rows
-	// (Snapshot.Resources), so the NodeInfo of a node is mostly read when
-	// a pod joins or leaves it.
+	// The fields a pod's add or removal writes come first, then the node
+	// and its index, which filters read, then Allocatable, which the
+	// resource scores read with the sums: a change touches as few cache
+	// lines as possible, and what per-node passes read shares the first
+	// four (a snapshot keeps the numbers filter and score passes over
+	// many nodes read in dense rows, Snapshot.Resources).
 
 	// Pods are the pods assigned to the node.
 	Pods []*PodInfo
@@ -34,13 +34,14 @@ type NodeInfo struct {
 	// NonZeroRequested is the sum of the pods' cpu and memory requests in
 	// the non-zero view (only MilliCPU and Memory are set).
 	NonZeroRequested resource.Vector
-	// Allocatable is the node's allocatable in dense form; Pods holds the
-	// number of pods the node accepts.
-	Allocatable resource.Vector
 
 	node *Node
 	// index is the node's position in its snapshot (-1 outside one).
 	index int
+
+	// Allocatable is the node's allocatable in dense form; Pods holds the
+	// number of pods the node accepts.
+	Allocatable resource.Vector
 	// UsedPorts are the host ports bound by the pods.
 	UsedPorts HostPortInfo
 	// ImageSizes maps each image name on the node to its size in bytes.
