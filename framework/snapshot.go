@@ -399,7 +399,7 @@ func (s *Snapshot) AddPod(pod *Pod) error {
 // nodeName. A pod without a nodeName, on an unknown node, or already on
 // the node (same UID, or namespace/name when it has no UID) is an error.
 func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
-	_, err := s.addPodInfo(pi, true)
+	_, err := s.addPodInfo(pi, true, -1)
 	return err
 }
 
@@ -411,15 +411,28 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
 // node already through it leaves the pod there twice; use AddPodInfo
 // unless uniqueness is known.
 func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error {
-	_, err := s.addPodInfo(pi, false)
+	_, err := s.addPodInfo(pi, false, -1)
 	return err
 }
 
 // AddNewPodInfoNode is AddNewPodInfo that also returns the index of the
 // node pi joined (NodeInfo.Index), for RemoveLastPodInfos.
-func (s *Snapshot) AddNewPodInfoNode(pi *PodInfo) (int, error) { return s.addPodInfo(pi, false) }
+func (s *Snapshot) AddNewPodInfoNode(pi *PodInfo) (int, error) { return s.addPodInfo(pi, false, -1) }
 
-func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) (int, error) {
+// AddNewPodInfoAt is AddNewPodInfoNode for a caller that knows the
+// position of pi's node (NodeInfo.Index, as framework.Result.SelectedIndex
+// gives it): the node is taken there, without looking its name up, when
+// the node at index i has the name pi's nodeName gives; otherwise (i out
+// of range, or another node's) it is found by name as AddNewPodInfoNode
+// finds it. The snapshot ends exactly as AddNewPodInfoNode leaves it.
+func (s *Snapshot) AddNewPodInfoAt(pi *PodInfo, i int) (int, error) {
+	return s.addPodInfo(pi, false, i)
+}
+
+// addPodInfo adds pi to its node, at index at when that is the node
+// (-1: unknown), checking first that the node does not hold it when
+// checkDup is set.
+func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool, at int) (int, error) {
 	if pi == nil || pi.Pod == nil {
 		return -1, fmt.Errorf("framework: snapshot: nil pod")
 	}
@@ -432,12 +445,17 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool) (int, error) {
 			return -1, fmt.Errorf("framework: snapshot: pod %s is already on node %q", pi.Pod.Key(), pi.Pod.Spec.NodeName)
 		}
 	}
-	ni, err := s.mutable(pi.Pod.Spec.NodeName)
-	if err != nil {
-		return -1, fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+	var ni *NodeInfo
+	if at >= 0 && at < len(s.nodes) && s.nodes[at].Name() == pi.Pod.Spec.NodeName {
+		ni = s.mutableAt(at)
+	} else {
+		var err error
+		if ni, err = s.mutable(pi.Pod.Spec.NodeName); err != nil {
+			return -1, fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+		}
 	}
 	ni.AddPodInfo(pi)
-	s.refreshResources(ni.index)
+	s.podResources(ni.index, pi, 1)
 	s.storage.podClaims(pi.Pod, 1)
 	s.podIdx.podAdded(pi, ni.index, s.namespaces)
 	if pi.HasAffinity() {
@@ -495,17 +513,18 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 // sums, Resources, the pod index, Generation and the change journal).
 // nodes[i] is the node index AddNewPodInfoNode returned for pis[i] (nodes
 // nil: none known): a pod that is the last of the node its index names
-// is removed without looking its node up by name, and each node's
-// Resources row is computed once, after its last removal. The pods are
-// taken in reverse order of their adds, i.e. of their allocation when
-// they were made one after another (a capacity question's replicas), so
-// their memory is read as a stream; it returns the first error.
+// is removed without looking its node up by name, and what each node's
+// rows derive from its sums (rowDerived) is computed once, after its last
+// removal. The pods are taken in reverse order of their adds, i.e. of
+// their allocation when they were made one after another (a capacity
+// question's replicas), so their memory is read as a stream; it returns
+// the first error.
 func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
 	if len(nodes) != len(pis) {
 		nodes = nil
 	}
 	var first error
-	var stale []uint64 // nodes whose Resources row waits for refreshResources
+	var stale []uint64 // nodes whose rows wait for rowDerived
 	for i := len(pis) - 1; i >= 0; i-- {
 		pi := pis[i]
 		k := -1
@@ -520,6 +539,7 @@ func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
 		}
 		ni := s.mutableAt(k)
 		ni.removeLast(pi)
+		s.podSums(k, pi, -1)
 		s.storage.podClaims(pi.Pod, -1)
 		s.podIdx.podRemoved(pi, k, s.namespaces)
 		if stale == nil {
@@ -530,10 +550,43 @@ func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
 	}
 	for w, word := range stale {
 		for ; word != 0; word &= word - 1 {
-			s.refreshResources(w*64 + bits.TrailingZeros64(word))
+			s.rowDerived(w*64 + bits.TrailingZeros64(word))
 		}
 	}
 	return first
+}
+
+// podResources updates node i's Resources and Free rows after pi joined
+// (sign 1) or left (−1) its NodeInfo, as refreshResources would
+// (podSums, then rowDerived), without reading the NodeInfo.
+func (s *Snapshot) podResources(i int, pi *PodInfo, sign int64) {
+	s.podSums(i, pi, sign)
+	s.rowDerived(i)
+}
+
+// podSums adds sign times pi's requests and one pod to node i's Resources
+// row: NodeInfo.AddPodInfo and a removal change the requested sums by pi's
+// requests and the pod count by one, and nothing else a row holds but
+// what rowDerived computes from the row, so the row ends as resourcesOf
+// makes it (which reads the NodeInfo whole, mostly lines a pod's add does
+// not touch otherwise).
+func (s *Snapshot) podSums(i int, pi *PodInfo, sign int64) {
+	s.ownResources()
+	r := &s.res[i]
+	r.RequestedMilliCPU += sign * pi.Requests.MilliCPU
+	r.RequestedMemory += sign * pi.Requests.Memory
+	r.RequestedEphemeralStorage += sign * pi.Requests.EphemeralStorage
+	r.NonZeroMilliCPU += sign * pi.NonZeroMilliCPU
+	r.NonZeroMemory += sign * pi.NonZeroMemory
+	r.NumPods += sign
+}
+
+// rowDerived computes what node i's rows derive from its Resources row's
+// sums (CPUMemoryBalance, the Free row), as resourcesOf and freeOf do.
+func (s *Snapshot) rowDerived(i int) {
+	r := &s.res[i]
+	r.CPUMemoryBalance = int32(BalanceOfTwo(r.RequestedMilliCPU, r.AllocatableMilliCPU, r.RequestedMemory, r.AllocatableMemory))
+	s.free[i] = freeOf(r)
 }
 
 // lastOf reports whether pi is the last of pods.
@@ -541,7 +594,7 @@ func lastOf(pods []*PodInfo, pi *PodInfo) bool { return len(pods) > 0 && pods[le
 
 // podRemoved updates the snapshot's indexes after removed left ni.
 func (s *Snapshot) podRemoved(ni *NodeInfo, removed *PodInfo) {
-	s.refreshResources(ni.index)
+	s.podResources(ni.index, removed, -1)
 	s.storage.podClaims(removed.Pod, -1)
 	s.podIdx.podRemoved(removed, ni.index, s.namespaces)
 	s.affinityDirty = true

@@ -18,13 +18,44 @@ import (
 // with spec.nodeName set and no nominated node) counts on the node from now
 // on. A pod that is not pending or a missing node is an error naming both.
 func (c *Cluster) Assume(namespace, name, node string) error {
-	_, err := c.assume(podKey(namespace, name), node)
+	_, err := c.assume(podKey(namespace, name), node, -1, nil)
 	return err
 }
 
+// assumedPod is the memory of an assumed pod: its copies of the pod and
+// its PodInfo, and the records of its assume and of its bind.
+type assumedPod struct {
+	pod   framework.Pod
+	info  framework.PodInfo
+	rec   clusterPod
+	bound clusterPod
+}
+
+// assumedSlab hands out assumedPods from arrays of assumedSlabLen, one
+// allocation for that many assumed pods, for pods that all leave the
+// cluster together (a capacity question's replicas, which its Revert
+// removes): an array stays in memory while any of its pods does.
+type assumedSlab struct {
+	free []assumedPod
+}
+
+const assumedSlabLen = 32
+
+// next returns unused memory for an assumed pod.
+func (s *assumedSlab) next() *assumedPod {
+	if len(s.free) == 0 {
+		s.free = make([]assumedPod, assumedSlabLen)
+	}
+	a := &s.free[0]
+	s.free = s.free[1:]
+	return a
+}
+
 // assume is Assume for the pod key (namespace/name); it returns the
-// assumed pod's PodInfo.
-func (c *Cluster) assume(key, node string) (*framework.PodInfo, error) {
+// assumed pod's PodInfo. at is the node's index in the snapshot when the
+// caller knows it (framework.Result.SelectedIndex), or -1; slab, when not
+// nil, gives the memory of the assumed pod (otherwise it is allocated).
+func (c *Cluster) assume(key, node string, at int, slab *assumedSlab) (*framework.PodInfo, error) {
 	cp, ok := c.pods[key]
 	if !ok {
 		return nil, fmt.Errorf("scheduling: assume: unknown pod %s", key)
@@ -32,19 +63,20 @@ func (c *Cluster) assume(key, node string) (*framework.PodInfo, error) {
 	if cp.state != StatePending {
 		return nil, fmt.Errorf("scheduling: assume: pod %s is %s on node %q, not pending", key, cp.state, cp.info.Pod.Spec.NodeName)
 	}
-	a := &struct { // one allocation for the pod, its PodInfo and records
-		pod   framework.Pod
-		info  framework.PodInfo
-		rec   clusterPod
-		bound clusterPod
-	}{pod: *cp.info.Pod, info: *cp.info}
+	var a *assumedPod // one allocation for the pod, its PodInfo and records
+	if slab != nil {
+		a = slab.next()
+	} else {
+		a = new(assumedPod)
+	}
+	a.pod, a.info = *cp.info.Pod, *cp.info
 	a.pod.Spec.NodeName = node
 	a.pod.Status.NominatedNodeName = ""
 	a.info.Pod = &a.pod
 	a.bound = clusterPod{info: &a.info, state: StateBound}
 	a.rec = clusterPod{info: &a.info, state: StateAssumed, bound: &a.bound}
 	// The snapshot finds the node (a missing one leaves it unchanged).
-	if err := c.snapAdd(&a.info); err != nil {
+	if err := c.snapAddAt(&a.info, at); err != nil {
 		if _, ok := c.snap.Get(node); !ok {
 			return nil, fmt.Errorf("scheduling: assume: pod %s: node %q not found", key, node)
 		}

@@ -76,7 +76,7 @@ type PodRecord struct {
 //     A run of pods placed one after another (a capacity question's
 //     replicas) leaves the snapshot together, with the same result
 //     (framework.Snapshot.RemoveLastPodInfos: no node looked up by name,
-//     each node's Resources row computed once).
+//     each node's derived row values computed once).
 //   - Commit is O(1): it drops the mark; the mutations then belong to the
 //     enclosing fork, or are final when no fork is left.
 //   - Unforked mutations record nothing.
@@ -105,6 +105,8 @@ type Cluster struct {
 	wpodGroups map[string]*framework.WorkloadPodGroup
 	workloads  map[string]*framework.Workload
 	groups     map[string]*groupMembers
+	// ungrouped is a labels map without a PodGroup label (groupKeys).
+	ungrouped map[string]string
 }
 
 // NewCluster returns an empty cluster. The snapshot options record
@@ -440,8 +442,12 @@ func (c *Cluster) unsetPod(key string, old *clusterPod, had, plain bool) {
 // The cluster keeps pods unique by key and UID, and a pod is on a node
 // only while its record is assumed or bound, so pi is on no node: the
 // snapshot's duplicate scan of the node's pods is skipped.
-func (c *Cluster) snapAdd(pi *framework.PodInfo) error {
-	node, err := c.snap.AddNewPodInfoNode(pi)
+func (c *Cluster) snapAdd(pi *framework.PodInfo) error { return c.snapAddAt(pi, -1) }
+
+// snapAddAt is snapAdd for a pod whose node is at index at of the
+// snapshot (-1: unknown; framework.Snapshot.AddNewPodInfoAt).
+func (c *Cluster) snapAddAt(pi *framework.PodInfo, at int) error {
+	node, err := c.snap.AddNewPodInfoAt(pi, at)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package scheduling
 import (
 	"fmt"
 	"sort"
+	"unsafe"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -32,6 +33,28 @@ func groupKeys(p *framework.Pod) (label, kube string) {
 	return label, kube
 }
 
+// groupKeys is the package's groupKeys for a pod of the cluster,
+// remembering the last labels map seen without a scheduler-plugins
+// PodGroup label: copies of one pod (a capacity question's replicas, a pod
+// and its assumed and bound copies) share their labels map, which neither
+// the cluster nor its callers modify (Cluster), so the label is looked up
+// once for all of them.
+func (c *Cluster) groupKeys(p *framework.Pod) (label, kube string) {
+	if p.Spec.SchedulingGroup == nil && p.Labels != nil && sameLabels(p.Labels, c.ungrouped) {
+		return "", ""
+	}
+	label, kube = groupKeys(p)
+	if label == "" && p.Labels != nil {
+		c.ungrouped = p.Labels
+	}
+	return label, kube
+}
+
+// sameLabels reports whether a and b are the same map (not only equal).
+func sameLabels(a, b map[string]string) bool {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
+}
+
 // indexGroup moves pod key's contribution to its gangs' index from record
 // from to record to (either may be nil). It is setPod's bookkeeping, and
 // its own undo with the arguments swapped. It reports whether to (not
@@ -39,14 +62,14 @@ func groupKeys(p *framework.Pod) (label, kube string) {
 func (c *Cluster) indexGroup(key string, from, to *clusterPod) (grouped bool) {
 	var label, kube string
 	if from != nil {
-		label, kube = groupKeys(from.info.Pod)
+		label, kube = c.groupKeys(from.info.Pod)
 		gated := len(from.info.Pod.Spec.SchedulingGates) > 0
 		c.unindex(label, key, from.state, gated)
 		c.unindex(kube, key, from.state, gated)
 	}
 	if to != nil {
 		if from == nil || to.info.Pod != from.info.Pod { // a bind keeps the pod
-			label, kube = groupKeys(to.info.Pod)
+			label, kube = c.groupKeys(to.info.Pod)
 		}
 		gated := len(to.info.Pod.Spec.SchedulingGates) > 0
 		c.index(label, key, to.state, gated)

@@ -120,7 +120,7 @@ func TestClusterHolds(t *testing.T) {
 				}
 			}
 			if tc.assume {
-				if _, err := c.assume("default/p", "n1"); err != nil {
+				if _, err := c.assume("default/p", "n1", -1, nil); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -555,7 +555,7 @@ func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, grou
 				d = pgDecision(s, m, prof, &pr)
 				d.Node = pr.node
 				pr.state.Delete(pgTrialKey) // kube: SetPodGroupSchedulingCycle(nil)
-				d = s.assumeAndBind(ctx, m, prof, pr.state, m.PodInfo, pr.node, d)
+				d = s.assumeAndBind(ctx, m, prof, pr.state, m.PodInfo, pr.node, -1, d)
 			case res.status.IsRejected() && res.waitingOnPreemption:
 				d = s.pgFail(m, &pr, "PodGroup", res.status, &framework.NominatingInfo{Mode: framework.ModeOverride, NominatedNodeName: pr.node})
 			case res.status.IsRejected():

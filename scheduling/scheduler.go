@@ -208,9 +208,13 @@ type Scheduler struct {
 	// so the question reuses one of each.
 	replicaHandle *schedCycleHandle
 	replicaState  *framework.CycleState
-	workload      schedWorkload
-	onDecision    func(Decision)
-	decisionMu    sync.Mutex
+	// replicaSlab, while a capacity question's detached replica's cycle
+	// runs, gives the memory of the replica's assumed copy: every one of
+	// them leaves the cluster with the question's Revert.
+	replicaSlab *assumedSlab
+	workload    schedWorkload
+	onDecision  func(Decision)
+	decisionMu  sync.Mutex
 
 	// noPostFilter skips PostFilter (preemption) while a what-if question
 	// places pods that must not preempt (whatif.go).
@@ -809,6 +813,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 	h := s.cycleHandle(prof)
 	var state *framework.CycleState
 	node := ""
+	nodeAt := -1 // node's index in snap, when known
 	nominatedFailed := false
 	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
 		state = s.newState(h)
@@ -874,7 +879,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			state.Release() // PostFilter (preemption) was the cycle's last use
 			return d
 		}
-		node = res.SelectedNode()
+		node, nodeAt = res.SelectedNode(), res.SelectedIndex()
 		scored = res
 		d.Top, d.Margin, d.Ties = res.Top, res.Margin, res.Ties
 		if !qp.detached || s.onDecision != nil {
@@ -889,7 +894,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 	}
 	d.Node = node
 	s.keepRanking(prof, qp, node, scored, reused)
-	d = s.assumeAndBind(ctx, qp, prof, state, pi, node, d)
+	d = s.assumeAndBind(ctx, qp, prof, state, pi, node, nodeAt, d)
 	s.rankingBound(prof, d)
 	return d
 }

@@ -255,11 +255,16 @@ type schedBinding struct {
 	status *framework.Status
 }
 
-// assumeAndBind assumes the pod on node, runs Reserve and Permit, and
-// starts (or, synchronously, runs) the binding cycle.
-func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, d Decision) Decision {
+// assumeAndBind assumes the pod on node (at index at of the snapshot,
+// -1 when not known), runs Reserve and Permit, and starts (or,
+// synchronously, runs) the binding cycle.
+func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	assumed, err := s.cluster.assume(qp.key, node)
+	var slab *assumedSlab
+	if qp.detached {
+		slab = s.replicaSlab
+	}
+	assumed, err := s.cluster.assume(qp.key, node, at, slab)
 	if err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)

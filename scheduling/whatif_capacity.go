@@ -55,6 +55,9 @@ type replicaAdder struct {
 	// cycle, reset for each one (Scheduler.replicaHandle, replicaState).
 	h     schedCycleHandle
 	state framework.CycleState
+	// slab gives the memory of detached replicas' assumed copies
+	// (Scheduler.replicaSlab).
+	slab assumedSlab
 	// spare is the memory of a replica nothing holds any more, which
 	// replica hands out for the next one (nil: none).
 	spare *capReplica
@@ -201,9 +204,9 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 		if a.sameSpec {
 			qp.sig, qp.signed = a.signature(ctx, s, pi), true
 		}
-		s.replicaHandle, s.replicaState = &a.h, &a.state
+		s.replicaHandle, s.replicaState, s.replicaSlab = &a.h, &a.state, &a.slab
 		d = s.scheduleCycle(ctx, qp)
-		s.replicaHandle, s.replicaState = nil, nil
+		s.replicaHandle, s.replicaState, s.replicaSlab = nil, nil, nil
 		s.async = async
 		// Once placed, nothing holds the replica's memory but what only
 		// reads what replicas share (its spec, labels and namespace, the
