@@ -37,8 +37,9 @@ type AddedPod struct {
 // A runner may then cache the plugin's verdict and raw score per node and
 // compute them again only for nodes that changed (Incremental learns
 // which from the snapshot's journal of changed nodes), and may score a
-// node a cycle's filters rejected (a failure there is not the cycle's). Normalization
-// (ScoreExtensions) still runs every cycle over the cycle's nodes.
+// node a cycle's filters rejected (a failure there is not the cycle's).
+// Normalization (ScoreExtensions) still runs every cycle over the cycle's
+// nodes.
 type NodeLocalPlugin interface {
 	Plugin
 	NodeLocal(pod *PodInfo) bool
