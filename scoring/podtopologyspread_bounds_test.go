@@ -15,8 +15,9 @@ import (
 )
 
 // ptsDrawBoundsCase draws a cluster for ScoreBatchBounds' row of
-// PreScore's own nodes: 1–40 nodes over 1–6 zones (sometimes 300 nodes of
-// a zone each, more value ids than a byte holds), some with the zone label
+// PreScore's own nodes: 1–40 nodes over 1–6 zones (sometimes 300 nodes
+// over exactly 253–258 or 300 zones, either side of the value ids a byte
+// holds), some with the zone label
 // present but empty, sometimes one without it; matching pods here and
 // there; and one soft zone constraint of skew 1–5 (the single-constraint
 // table), sometimes with a hostname constraint beside it or alone.
@@ -24,8 +25,11 @@ func ptsDrawBoundsCase(t *rapid.T) ptsScoreCase {
 	var c ptsScoreCase
 	zoneKey := "topology.kubernetes.io/zone"
 	n, zones := rapid.IntRange(1, 40).Draw(t, "nodes"), rapid.IntRange(1, 6).Draw(t, "zones")
-	if rapid.IntRange(0, 9).Draw(t, "manyZones") == 0 {
-		n, zones = 300, 300
+	many := rapid.IntRange(0, 9).Draw(t, "manyZones") == 0
+	if many {
+		// Exactly 253–258 zone values (each node i in zone i mod zones),
+		// either side of the most a byte-indexed table holds, or 300.
+		n, zones = 300, rapid.SampledFrom([]int{253, 254, 255, 256, 257, 258, 300}).Draw(t, "zones")
 	}
 	noZone := -1
 	if rapid.IntRange(0, 4).Draw(t, "unkeyed") == 0 {
@@ -38,6 +42,8 @@ func ptsDrawBoundsCase(t *rapid.T) ptsScoreCase {
 		case i == noZone:
 		case rapid.IntRange(0, 9).Draw(t, "emptyZone") == 0:
 			w.Label(zoneKey, "")
+		case many:
+			w.Label(zoneKey, fmt.Sprintf("z%d", i%zones))
 		default:
 			w.Label(zoneKey, fmt.Sprintf("z%d", rapid.IntRange(0, zones-1).Draw(t, "zone")))
 		}
