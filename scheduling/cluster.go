@@ -105,8 +105,10 @@ type Cluster struct {
 	wpodGroups map[string]*framework.WorkloadPodGroup
 	workloads  map[string]*framework.Workload
 	groups     map[string]*groupMembers
-	// ungrouped is a labels map without a PodGroup label (groupKeys).
+	// ungrouped is a labels map without a PodGroup label, remembered while
+	// groupMemo is on (groupKeys, memoGroups).
 	ungrouped map[string]string
+	groupMemo bool
 }
 
 // NewCluster returns an empty cluster. The snapshot options record

@@ -33,13 +33,16 @@ func groupKeys(p *framework.Pod) (label, kube string) {
 	return label, kube
 }
 
-// groupKeys is the package's groupKeys for a pod of the cluster,
-// remembering the last labels map seen without a scheduler-plugins
-// PodGroup label: copies of one pod (a capacity question's replicas, a pod
-// and its assumed and bound copies) share their labels map, which neither
-// the cluster nor its callers modify (Cluster), so the label is looked up
+// groupKeys is the package's groupKeys for a pod of the cluster. While
+// memoGroups is on, it remembers the last labels map seen without a
+// scheduler-plugins PodGroup label: a capacity question's replicas (and
+// their assumed and bound copies) share the template's labels map, which
+// nothing modifies while the question runs, so the label is looked up
 // once for all of them.
 func (c *Cluster) groupKeys(p *framework.Pod) (label, kube string) {
+	if !c.groupMemo {
+		return groupKeys(p)
+	}
 	if p.Spec.SchedulingGroup == nil && p.Labels != nil && sameLabels(p.Labels, c.ungrouped) {
 		return "", ""
 	}
@@ -49,6 +52,12 @@ func (c *Cluster) groupKeys(p *framework.Pod) (label, kube string) {
 	}
 	return label, kube
 }
+
+// memoGroups turns groupKeys' memory of a labels map on for a question
+// whose pods share their labels map, or off, forgetting the map: once the
+// question returns, its caller may change the map (a template's labels)
+// and add pods with it, which the cluster must then read afresh.
+func (c *Cluster) memoGroups(on bool) { c.groupMemo, c.ungrouped = on, nil }
 
 // sameLabels reports whether a and b are the same map (not only equal).
 func sameLabels(a, b map[string]string) bool {

@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"testing"
@@ -21,6 +22,9 @@ import (
 func TestPropGroupIndexSharedLabels(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c, nn := revertDrawCluster(t)
+		if rapid.Bool().Draw(t, "memo") {
+			c.memoGroups(true) // as during a capacity question
+		}
 		shared := []map[string]string{
 			{"app": "web"},
 			{"app": "web", framework.PodGroupLabel: "g"},
@@ -183,4 +187,59 @@ func TestPropAssumeInSlab(t *testing.T) {
 			t.Fatalf("own memory:\n%s\nslab:\n%s", got[0], got[1])
 		}
 	})
+}
+
+// TestGroupMemoEndsWithQuestion: the memory of a labels map without a
+// PodGroup label lasts only while a capacity question runs; a map its
+// owner gives a PodGroup label afterwards puts the next pod that carries
+// it in its gang.
+func TestGroupMemoEndsWithQuestion(t *testing.T) {
+	tests := []struct {
+		name string
+		// before runs with the template's map still without the label.
+		before func(t *testing.T, w *WhatIf, tmpl *framework.Pod)
+	}{
+		{"after a capacity question", func(t *testing.T, w *WhatIf, tmpl *framework.Pod) {
+			if _, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: 3}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"after a pod added and deleted", func(t *testing.T, w *WhatIf, tmpl *framework.Pod) {
+			p := *tmpl
+			p.Name, p.Spec.NodeName = "early", "n2"
+			if err := w.Cluster().AddPod(&p); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Cluster().DeletePod("default", "early"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var nodes []*framework.Node
+			for _, n := range []string{"n1", "n2"} {
+				nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj())
+			}
+			c, err := NewClusterFrom(nodes, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tmpl := st.MakePod().Name("web").Namespace("default").Label("app", "web").Req(map[string]string{"cpu": "1"}).Obj()
+			tt.before(t, w, tmpl)
+			tmpl.Labels[framework.PodGroupLabel] = "g"
+			p := *tmpl
+			p.Name, p.Spec.NodeName = "member", "n1"
+			if err := c.AddPod(&p); err != nil {
+				t.Fatal(err)
+			}
+			if total, assigned := c.PodGroupCounts("default", "g"); total != 1 || assigned != 1 {
+				t.Errorf("PodGroupCounts(g) = %d, %d; want 1, 1", total, assigned)
+			}
+		})
+	}
 }

@@ -249,8 +249,11 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 	}
 	ans := &CapacityAnswer{Template: template.Key()}
 	f := w.fork()
+	w.s.cluster.memoGroups(true)
 	err := w.withFlag(&w.s.noPostFilter, func() error { return w.capacity(ctx, f, template, opts, ans) })
-	if rerr := f.revert(); err == nil {
+	rerr := f.revert()
+	w.s.cluster.memoGroups(false)
+	if err == nil {
 		err = rerr
 	}
 	if err != nil {
