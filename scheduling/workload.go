@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/jsonkeys"
 )
 
 // NodeAction is what a NodeEvent does.
@@ -541,8 +541,8 @@ func wlRead(r io.Reader, file string, w *Workload, handlers map[string]func(json
 			if err := dec.Decode(&raw); err != nil {
 				return syntax(err)
 			}
-			if at, dup, ok := wlDuplicateKey(raw); ok {
-				return fail(start+at, "%s[%d]%s: duplicate field %q", key, i, wlNameOf(raw), dup)
+			if _, dup, ok := jsonkeys.Find(raw); ok {
+				return fail(start+int64(dup.Offset), "%s[%d]%s: duplicate field %q", key, i, wlNameOf(raw), dup.Key)
 			}
 			before := w.lens()
 			if err := h(raw, i); err != nil {
@@ -572,73 +572,6 @@ func wlSkipSpace(data []byte, off int64) int64 {
 		off++
 	}
 	return off
-}
-
-// wlDuplicateKey finds the first key given twice in one object of the
-// JSON value raw (valid JSON, as the decoder returned it) and returns its
-// offset in raw. One pass over the bytes: keys are compared as written
-// (unquoted only when they hold an escape), by a short list per object
-// that becomes a map past 16 keys.
-func wlDuplicateKey(raw []byte) (off int64, key string, found bool) {
-	type frame struct {
-		obj     bool
-		wantKey bool     // in an object, before a key
-		keys    []string // the keys so far, while few
-		set     map[string]bool
-	}
-	var stack []frame
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '{':
-			stack = append(stack, frame{obj: true, wantKey: true})
-		case '[':
-			stack = append(stack, frame{})
-		case '}', ']':
-			stack = stack[:len(stack)-1]
-		case ',':
-			if top := len(stack) - 1; top >= 0 && stack[top].obj {
-				stack[top].wantKey = true
-			}
-		case '"':
-			start := i
-			escaped := false
-			for i++; raw[i] != '"'; i++ {
-				if raw[i] == '\\' {
-					escaped = true
-					i++
-				}
-			}
-			top := len(stack) - 1
-			if top < 0 || !stack[top].wantKey {
-				continue
-			}
-			f := &stack[top]
-			f.wantKey = false
-			k := string(raw[start+1 : i])
-			if escaped {
-				if err := json.Unmarshal(raw[start:i+1], &k); err != nil {
-					return 0, "", false
-				}
-			}
-			if slices.Contains(f.keys, k) || f.set[k] {
-				return int64(start), k, true
-			}
-			switch {
-			case f.set != nil:
-				f.set[k] = true
-			case len(f.keys) < 16:
-				f.keys = append(f.keys, k)
-			default:
-				f.set = make(map[string]bool, 2*len(f.keys))
-				for _, x := range f.keys {
-					f.set[x] = true
-				}
-				f.set[k] = true
-				f.keys = nil
-			}
-		}
-	}
-	return 0, "", false
 }
 
 // wlNameOf returns " (name)" for an element with metadata.name (or a pod

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"pgregory.net/rapid"
 )
 
 // wlFuzzSeeds adds examples/simulate's files and a few edge cases.
@@ -76,67 +74,4 @@ func FuzzReadCluster(f *testing.F) {
 func FuzzReadWorkload(f *testing.F) {
 	wlFuzzSeeds(f, "workload.json")
 	f.Fuzz(func(t *testing.T, data []byte) { wlFuzzRead(t, data, ReadWorkload) })
-}
-
-// wlGenJSON draws a JSON value of depth at most d, with keys from a small
-// set (some written with an escape) so that objects repeat keys, and
-// returns it with the first key repeated within one object, in document
-// order ("" when none).
-func wlGenJSON(t *rapid.T, d int) (string, string) {
-	kind := rapid.IntRange(0, 3).Draw(t, "kind")
-	if d == 0 {
-		kind = rapid.IntRange(0, 1).Draw(t, "leaf")
-	}
-	switch kind {
-	case 0:
-		return rapid.SampledFrom([]string{`1`, `"s"`, `"a,{\"b\"}"`, `null`, `"\\"`}).Draw(t, "scalar"), ""
-	case 1:
-		return `[]`, ""
-	case 2:
-		n := rapid.IntRange(1, 3).Draw(t, "len")
-		parts, first := make([]string, n), ""
-		for i := range parts {
-			v, dup := wlGenJSON(t, d-1)
-			parts[i] = v
-			if first == "" {
-				first = dup
-			}
-		}
-		return "[" + strings.Join(parts, ", ") + "]", first
-	}
-	n := rapid.IntRange(0, 20).Draw(t, "keys")
-	parts, first, seen := make([]string, n), "", map[string]bool{}
-	for i := range parts {
-		k := rapid.SampledFrom([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s"}).Draw(t, "key")
-		written := `"` + k + `"`
-		if k == "a" && rapid.Bool().Draw(t, "escape") {
-			written = `"\u0061"`
-		}
-		if seen[k] && first == "" {
-			first = k
-		}
-		seen[k] = true
-		v, dup := wlGenJSON(t, d-1)
-		if first == "" {
-			first = dup
-		}
-		parts[i] = written + ": " + v
-	}
-	return "{" + strings.Join(parts, ", ") + "}", first
-}
-
-// TestPropDuplicateKey: the byte scanner finds exactly the first key that
-// one object repeats (document order), escapes and string contents that
-// look like JSON included.
-func TestPropDuplicateKey(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		doc, want := wlGenJSON(t, 3)
-		if !json.Valid([]byte(doc)) {
-			t.Fatalf("generated invalid JSON: %s", doc)
-		}
-		_, got, found := wlDuplicateKey([]byte(doc))
-		if found != (want != "") || got != want {
-			t.Fatalf("%s: found %v %q, want %q", doc, found, got, want)
-		}
-	})
 }

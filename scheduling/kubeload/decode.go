@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/schedkit/schedkit/internal/jsonkeys"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -257,6 +258,8 @@ type decoder struct {
 	strings map[string]string
 	// unique is set while decoding a field whose strings are not interned.
 	unique bool
+	// seen, when set, checks that no object repeats a key.
+	seen *jsonkeys.Seen
 }
 
 // maxInterned bounds the interned strings of one load.
@@ -846,10 +849,18 @@ func (d *decoder) entries(fn func(key []byte) error) error {
 		d.i++
 		return nil
 	}
+	if d.seen != nil {
+		d.seen.Open()
+	}
 	for {
+		q := d.i
 		key, err := d.str()
 		if err != nil {
 			return err
+		}
+		// A key without escapes is the bytes between its quotes.
+		if d.seen != nil && d.seen.Add(q+1, d.i-1, len(key) != d.i-2-q) {
+			return errDuplicateKey
 		}
 		if err := d.expect(':'); err != nil {
 			return err
@@ -860,14 +871,22 @@ func (d *decoder) entries(fn func(key []byte) error) error {
 		switch d.peek() {
 		case ',':
 			d.i++
+			d.ws()
 		case '}':
 			d.i++
+			if d.seen != nil {
+				d.seen.Close()
+			}
 			return nil
 		default:
 			return d.unexpected(`"," or "}"`)
 		}
 	}
 }
+
+// errDuplicateKey is a key given twice in one object: the reader names it
+// with jsonkeys.Find (checkDuplicates).
+var errDuplicateKey = errors.New("duplicate key")
 
 func (d *decoder) mapping(v reflect.Value, s *schema, pn *pathNode) error {
 	if d.peek() != '{' {

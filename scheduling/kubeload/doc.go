@@ -16,7 +16,10 @@
 // Every field an API server writes is accepted: the fields schedkit models
 // are decoded strictly (an invalid quantity is an error naming the
 // document, the object and the field path) and every other field is
-// skipped and counted in the Report, by kind and path. Pods are treated as
+// skipped and counted in the Report, by kind and path. A key given twice in
+// one object, whatever the field, is an error naming the document, the
+// object and the field path, as kube-apiserver's strict field validation
+// refuses it (the last value would otherwise win silently). Pods are treated as
 // kube-scheduler's informer and cache treat them: terminal pods are not
 // listed, pods being deleted keep their resources on their node, pending
 // pods being deleted are not scheduled, pods with scheduling gates are

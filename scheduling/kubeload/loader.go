@@ -11,9 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/jsonkeys"
 )
 
 // DefaultSchedulerName is the schedulerName of pods that name none.
@@ -76,6 +75,9 @@ type Loader struct {
 	dec     decoder
 	strings map[string]string // interned strings (decoder.text)
 	seen    map[objectKey]source
+	// topKeys and objKeys check that no object of a document repeats a
+	// key (the document's decoder's and its objects' decoder's).
+	topKeys, objKeys jsonkeys.Seen
 
 	nodes       []*framework.Node
 	pods        []loadedPod
@@ -150,8 +152,10 @@ func (l *Loader) ReadFile(path string) error {
 // a field schedkit models must hold a valid value (an invalid quantity is
 // an error naming the document, the object and the field path), any other
 // field is skipped and counted in the report. Objects of other kinds are
-// counted and skipped. A duplicate object (same kind, namespace and name)
-// is an error naming both places.
+// counted and skipped. A key given twice in one object is an error naming
+// the document, the object and the key's field path, as kube-apiserver's
+// strict field validation refuses it. A duplicate object (same kind,
+// namespace and name) is an error naming both places.
 func (l *Loader) Read(r io.Reader, name string) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -246,9 +250,9 @@ func (l *Loader) readYAML(data []byte, name string) error {
 	n := 0
 	for i, doc := range docs {
 		src := source{file: name, doc: i + 1, item: -1, line: doc.line, yaml: true}
-		js, err := yaml.YAMLToJSON(doc.text)
+		js, err := yamlToJSON(doc.text, src)
 		if err != nil {
-			return fmt.Errorf("kubeload: %s: not YAML: %w", src, err)
+			return err
 		}
 		js = bytes.TrimSpace(js)
 		if len(js) == 0 || string(js) == "null" {
@@ -330,8 +334,21 @@ func isListKind(kind string) bool { return strings.HasSuffix(kind, "List") }
 // its items) is walked once to find its kind, then its items are decoded
 // one pass each.
 func (l *Loader) readTop(d *decoder, src source, lc *lineCounter) error {
+	start := d.i
+	err := l.readTopKeys(d, src, lc)
+	if errors.Is(err, errDuplicateKey) {
+		return checkDuplicates(d.data, start, src, lc)
+	}
+	return err
+}
+
+// readTopKeys is readTop with every object's keys checked for one given
+// twice (errDuplicateKey).
+func (l *Loader) readTopKeys(d *decoder, src source, lc *lineCounter) error {
 	l.documents++
 	start := d.i
+	l.topKeys.Reset(d.data)
+	d.seen = &l.topKeys
 	if apiVersion, kind, ok := peekEnvelope(d.data, start); ok && !isListKind(kind) {
 		return l.wrapError(src, lc, l.readObjectAt(d, apiVersion, kind, src))
 	}
@@ -428,7 +445,8 @@ func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) e
 	}
 	start := d.i
 	obj := ks.newObj()
-	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings}
+	l.objKeys.Reset(d.data)
+	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings, seen: &l.objKeys}
 	v := reflect.ValueOf(obj).Elem()
 	name := ks.name()
 	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[name])
