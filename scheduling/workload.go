@@ -299,21 +299,32 @@ type wlNodeEvent struct {
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
 // with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node,
 // csiNode}: count copies named prefix-0, prefix-1, …, each with a copy of
-// the optional CSINode; count at most 10,000,000), "pods" (pods bound with
-// spec.nodeName), "disruptionBudgets", "nodeMetrics", "nodeLoads", and the storage
-// objects "persistentVolumes", "persistentVolumeClaims", "storageClasses",
+// the optional CSINode), "pods" (pods bound with spec.nodeName),
+// "disruptionBudgets", "nodeMetrics", "nodeLoads", and the storage objects
+// "persistentVolumes", "persistentVolumeClaims", "storageClasses",
 // "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments"
 // (manifests without apiVersion and kind). It adds them to w. Errors name
 // the file, the line, the entry and, when known, the object, and wrap the
 // cause (a *resource.ParseError for a bad quantity). Like kube-apiserver's
 // strict decoding, an unknown field or a key given twice in one object is
 // an error. The entries remember where they were read, so that
-// Workload.Validate names the file, line and column too.
+// Workload.Validate names the file, line and column too. A file defining
+// more than DefaultMaxObjects objects is an error (ReadClusterWith sets
+// another limit).
 func ReadCluster(r io.Reader, name string, w *Workload) error {
+	return ReadClusterWith(r, name, w, ReadOptions{})
+}
+
+// ReadClusterWith is ReadCluster with limits.
+func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) error {
+	b := opts.budget()
 	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
 			var n framework.Node
 			if err := wlStrict(raw, &n); err != nil {
+				return err
+			}
+			if err := b.take(1); err != nil {
 				return err
 			}
 			w.Nodes = append(w.Nodes, &n)
@@ -325,6 +336,13 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 				return err
 			}
 			if err := wlCheckCount(g.Count); err != nil {
+				return err
+			}
+			per := 1
+			if g.CSINode != nil {
+				per = 2
+			}
+			if err := b.takeGroup(g.Count, per, 0); err != nil {
 				return err
 			}
 			for i := range g.Count {
@@ -342,12 +360,18 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &p); err != nil {
 				return err
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.Pods = append(w.Pods, wlDefaultNS(&p))
 			return nil
 		},
 		"disruptionBudgets": func(raw json.RawMessage, _ int) error {
 			var p framework.PodDisruptionBudget
 			if err := wlStrict(raw, &p); err != nil {
+				return err
+			}
+			if err := b.take(1); err != nil {
 				return err
 			}
 			w.DisruptionBudgets = append(w.DisruptionBudgets, p)
@@ -358,6 +382,9 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &m); err != nil {
 				return err
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.NodeMetrics = append(w.NodeMetrics, &m)
 			return nil
 		},
@@ -366,26 +393,37 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &l); err != nil {
 				return err
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.NodeLoads = append(w.NodeLoads, &l)
 			return nil
 		},
 	}
-	maps.Copy(handlers, wlStorageHandlers(w))
+	maps.Copy(handlers, wlStorageHandlers(w, b))
 	return wlRead(r, name, w, handlers)
 }
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
-// duration, pod, volumeClaimTemplates}: count pods, at most 10,000,000,
-// named prefix-0… arriving interval apart from arrival, each with its own
+// duration, pod, volumeClaimTemplates}: count pods named prefix-0…
+// arriving interval apart from arrival, each with its own
 // claims <template>-<pod> as a StatefulSet's), "gangs" ({podGroup, count,
 // namePrefix, arrival, interval, duration, pod}: a PodGroup and its pods,
 // see GangArrival), "workloadGroups" (the same with kube's PodGroup, see
 // WorkloadGroupArrival) and "nodeEvents" ({at, action:
 // add|update|remove|metric|load, node, name, metric, load}). It adds them
 // to w. A negative arrival, interval or duration is an error naming the
-// pod; errors are reported and wrapped as ReadCluster's.
+// pod; errors are reported and wrapped as ReadCluster's, and the file's
+// objects are bounded as ReadCluster's (ReadWorkloadWith sets another
+// limit).
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
+	return ReadWorkloadWith(r, name, w, ReadOptions{})
+}
+
+// ReadWorkloadWith is ReadWorkload with limits.
+func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) error {
+	b := opts.budget()
 	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
 			var p wlPod
@@ -393,6 +431,9 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 				return err
 			}
 			if err := wlCheckTimes(p.Pod.Name, p.Arrival, 0, p.Duration); err != nil {
+				return err
+			}
+			if err := b.take(1); err != nil {
 				return err
 			}
 			w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(p.Arrival), Duration: time.Duration(p.Duration), Pod: wlDefaultNS(&p.Pod)})
@@ -409,6 +450,9 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if err := wlCheckTimes(g.NamePrefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
 				return err
 			}
+			if err := b.takeGroup(g.Count, 1+len(g.VolumeClaimTemplates), 0); err != nil {
+				return err
+			}
 			for i := range g.Count {
 				p := g.Pod
 				p.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
@@ -418,8 +462,8 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			}
 			return nil
 		},
-		"gangs":          func(raw json.RawMessage, _ int) error { return readGang(raw, w) },
-		"workloadGroups": func(raw json.RawMessage, _ int) error { return readWorkloadGroup(raw, w) },
+		"gangs":          func(raw json.RawMessage, _ int) error { return readGang(raw, w, b) },
+		"workloadGroups": func(raw json.RawMessage, _ int) error { return readWorkloadGroup(raw, w, b) },
 		"nodeEvents": func(raw json.RawMessage, _ int) error {
 			var e wlNodeEvent
 			if err := wlStrict(raw, &e); err != nil {
@@ -428,20 +472,69 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if e.At < 0 {
 				return fmt.Errorf("at=%v: must not be negative", time.Duration(e.At))
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric, Load: e.Load})
 			return nil
 		},
 	})
 }
 
-// wlMaxGroup bounds a group's count: files are untrusted input, and a
-// count of 10^18 would otherwise run the reader out of memory.
-const wlMaxGroup = 10_000_000
-
 func wlCheckCount(n int) error {
-	if n < 0 || n > wlMaxGroup {
-		return fmt.Errorf("count=%d: must be within [0,%d]", n, wlMaxGroup)
+	if n < 0 {
+		return fmt.Errorf("count=%d: must not be negative", n)
 	}
+	return nil
+}
+
+// DefaultMaxObjects is the number of objects one cluster or workload file
+// may define unless ReadOptions.MaxObjects says otherwise: a group of a
+// few bytes asks for count objects, and 1,000,000 nodes take the reader
+// about 1.5 seconds and 250 MB (and Replay proportionally more).
+const DefaultMaxObjects = 1_000_000
+
+// ReadOptions bound what ReadClusterWith and ReadWorkloadWith build from
+// one file, which is untrusted input.
+type ReadOptions struct {
+	// MaxObjects bounds the objects one file defines: every entry counts
+	// one (a node, pod, event, storage object, PodDisruptionBudget,
+	// NodeMetric or NodeLoad), a group as many as it builds (count nodes
+	// and their CSINodes; count pods and their claims; a gang's or
+	// workload group's PodGroup and count pods). Past it the reader stops
+	// with an error naming the entry and the limit, before building the
+	// entry. 0 means DefaultMaxObjects.
+	MaxObjects int
+}
+
+func (o ReadOptions) budget() *wlBudget {
+	max := o.MaxObjects
+	if max <= 0 {
+		max = DefaultMaxObjects
+	}
+	return &wlBudget{max: max}
+}
+
+// wlBudget counts the objects a file has defined against the limit.
+type wlBudget struct{ max, used int }
+
+// take counts n more objects.
+func (b *wlBudget) take(n int) error {
+	if n > b.max-b.used {
+		return fmt.Errorf("the file would define more than %d objects (ReadOptions.MaxObjects)", b.max)
+	}
+	b.used += n
+	return nil
+}
+
+// takeGroup counts a group: count items of per objects each, and extra
+// objects for the group itself.
+func (b *wlBudget) takeGroup(count, per, extra int) error {
+	left := b.max - b.used - extra
+	if left < 0 || (count > 0 && per > left/count) {
+		return fmt.Errorf("count=%d: the file would define more than %d objects (ReadOptions.MaxObjects)", count, b.max)
+	}
+	b.used += count*per + extra
 	return nil
 }
 

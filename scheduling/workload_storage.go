@@ -79,9 +79,14 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 }
 
 // wlStorageHandlers are the cluster file's storage fields.
-func wlStorageHandlers(w *Workload) map[string]func(json.RawMessage, int) error {
+func wlStorageHandlers(w *Workload, b *wlBudget) map[string]func(json.RawMessage, int) error {
 	add := func(decode func(json.RawMessage) error) func(json.RawMessage, int) error {
-		return func(raw json.RawMessage, _ int) error { return decode(raw) }
+		return func(raw json.RawMessage, _ int) error {
+			if err := b.take(1); err != nil {
+				return err
+			}
+			return decode(raw)
+		}
 	}
 	s := &w.Storage
 	return map[string]func(json.RawMessage, int) error{

@@ -106,6 +106,10 @@ func TestBadInput(t *testing.T) {
 		{"missing node", []string{"-workload", write("d.json", `{"pods": [{"pod": {"metadata": {"name": "web"}, "spec": {"nodeName": "ghost"}}}]}`)}, `pod default/web: node "ghost" not found`},
 		{"missing file", []string{"-cluster", filepath.Join(dir, "none.json")}, "none.json"},
 		{"bad flag", []string{"-nodes", "0"}, "-nodes=0"},
+		{"too many objects", []string{"-cluster", write("e.json", `{"nodeGroups": [{"count": 10000000, "namePrefix": "n-", "node": {"status": {"allocatable": {"cpu": "1"}}}}]}`)},
+			"e.json:1:17: nodeGroups[0] (n-*): count=10000000: the file would define more than 1000000 objects"},
+		{"raised limit", []string{"-max-objects", "10", "-cluster", write("f.json", `{"nodeGroups": [{"count": 11, "namePrefix": "n-", "node": {}}]}`)}, "more than 10 objects"},
+		{"bad limit", []string{"-max-objects", "0"}, "-max-objects=0: must be positive"},
 		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"}, `-profiles="Nope"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
