@@ -27,6 +27,70 @@ type Options struct {
 	// they hold resources whoever placed them). Empty means
 	// DefaultSchedulerName.
 	SchedulerNames []string
+	// MaxInputBytes bounds one input (a file, a reader, bytes), counted
+	// after gzip decompression: larger input is an error naming the
+	// limit, found before more than the limit is read or decompressed.
+	// 0 means DefaultMaxInputBytes.
+	MaxInputBytes int64
+}
+
+// DefaultMaxInputBytes is the largest input a Loader reads unless
+// Options.MaxInputBytes says otherwise: 1 GiB, about 100,000 pods as
+// `kubectl get -o json` prints them with their managedFields. A gzip
+// stream of a few megabytes can decompress to gigabytes: the loader stops
+// at the limit, having spent about the limit in memory.
+const DefaultMaxInputBytes = 1 << 30
+
+func (o Options) maxInput() int64 {
+	if o.MaxInputBytes > 0 {
+		return o.MaxInputBytes
+	}
+	return DefaultMaxInputBytes
+}
+
+// tooLarge is the error of an input past the limit.
+func (o Options) tooLarge(name, what string) error {
+	return fmt.Errorf("kubeload: %s: %s more than %d bytes (Options.MaxInputBytes)", name, what, o.maxInput())
+}
+
+// readLimited reads r up to the limit: a read error is wrapped with
+// prefix, more than the limit is the error tooLarge names. hint, when
+// positive, is the expected size (a file's, or the size a gzip trailer
+// records): the buffer is allocated once at that size, capped at the
+// limit.
+func (o Options) readLimited(r io.Reader, hint int64, name, prefix, what string) ([]byte, error) {
+	max := o.maxInput()
+	size := int64(512)
+	if hint > 0 {
+		size = min(hint, max) + 1 // +1: to see the end without growing
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > max {
+			return nil, o.tooLarge(name, what)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("kubeload: %s%w", prefix, err)
+		}
+	}
+}
+
+// gzipSize returns the size a gzip stream's trailer records for its last
+// member (the uncompressed size modulo 2^32), a hint for the buffer.
+func gzipSize(data []byte) int64 {
+	if len(data) < 18 {
+		return 0
+	}
+	t := data[len(data)-4:]
+	return int64(uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24)
 }
 
 // source locates one object in the input: the file, the document (from 1),
@@ -130,9 +194,21 @@ func Load(opts Options, paths ...string) (*Dump, error) {
 
 // ReadFile reads one file; see Read.
 func (l *Loader) ReadFile(path string) error {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("kubeload: %w", err)
+	}
+	defer f.Close()
+	var hint int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if st.Size() > l.opts.maxInput() {
+			return l.opts.tooLarge(path, "holds")
+		}
+		hint = st.Size()
+	}
+	data, err := l.opts.readLimited(f, hint, path, path+": ", "holds")
+	if err != nil {
+		return err
 	}
 	return l.ReadBytes(data, path)
 }
@@ -157,9 +233,9 @@ func (l *Loader) ReadFile(path string) error {
 // strict field validation refuses it. A duplicate object (same kind,
 // namespace and name) is an error naming both places.
 func (l *Loader) Read(r io.Reader, name string) error {
-	data, err := io.ReadAll(r)
+	data, err := l.opts.readLimited(r, 0, name, name+": ", "holds")
 	if err != nil {
-		return fmt.Errorf("kubeload: %s: %w", name, err)
+		return err
 	}
 	return l.ReadBytes(data, name)
 }
@@ -169,13 +245,16 @@ func (l *Loader) ReadBytes(data []byte, name string) error {
 	if l.done {
 		return errors.New("kubeload: Read after Dump")
 	}
+	if int64(len(data)) > l.opts.maxInput() {
+		return l.opts.tooLarge(name, "holds")
+	}
 	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return fmt.Errorf("kubeload: %s: gzip: %w", name, err)
 		}
-		if data, err = io.ReadAll(zr); err != nil {
-			return fmt.Errorf("kubeload: %s: gzip: %w", name, err)
+		if data, err = l.opts.readLimited(zr, gzipSize(data), name, name+": gzip: ", "gzip: decompresses to"); err != nil {
+			return err
 		}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
