@@ -183,6 +183,41 @@ type pathNode struct {
 	ignored  int
 	feature  string // an unmodelled scheduling feature this field means
 	features func(string) string
+	// others counts the ignored fields under p past the limit of distinct
+	// paths (pathBudget), counted together.
+	others int
+}
+
+// pathBudget bounds the distinct ignored-field paths of one load, so that
+// input with very many distinct unknown fields gives a report (and a path
+// tree) of bounded size.
+type pathBudget struct{ left int }
+
+// ignoredChild returns the node of the ignored field key under p, or nil
+// when it has none and the budget allows no more.
+func (p *pathNode) ignoredChild(key []byte, b *pathBudget) *pathNode {
+	if c, ok := p.children[string(key)]; ok {
+		return c
+	}
+	if b != nil {
+		if b.left <= 0 {
+			return nil
+		}
+		b.left--
+	}
+	return p.child(key)
+}
+
+// featureOf names the unmodelled feature the field key under p means,
+// without making a node for it.
+func (p *pathNode) featureOf(key []byte) string {
+	if p.features == nil {
+		return ""
+	}
+	if p.path == "" {
+		return p.features(string(key))
+	}
+	return p.features(p.path + "." + string(key))
 }
 
 func newPathRoot(features func(path string) string) *pathNode {
@@ -220,7 +255,7 @@ func (p *pathNode) element(suffix string) *pathNode {
 
 // walk calls fn for every node that counted ignored fields, in path order.
 func (p *pathNode) walk(fn func(*pathNode)) {
-	if p.ignored > 0 {
+	if p.ignored > 0 || p.others > 0 {
 		fn(p)
 	}
 	if p.elem != nil {
@@ -260,6 +295,8 @@ type decoder struct {
 	unique bool
 	// seen, when set, checks that no object repeats a key.
 	seen *jsonkeys.Seen
+	// budget, when set, bounds the distinct ignored-field paths.
+	budget *pathBudget
 }
 
 // maxInterned bounds the interned strings of one load.
@@ -743,8 +780,8 @@ func (d *decoder) setNumber(v reflect.Value, s *schema, num []byte) error {
 func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 	return d.entries(func(key []byte) error {
 		f := s.fields[string(key)]
-		child := pn.child(key)
 		if f != nil {
+			child := pn.child(key)
 			d.path = append(d.path, pathSeg{name: f.name, idx: -1})
 			unique := d.unique
 			d.unique = f.unique
@@ -756,12 +793,20 @@ func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 			return nil
 		}
 		empty, err := d.skip()
-		if err != nil || (len(d.path) == 0 && (child.path == "apiVersion" || child.path == "kind")) {
+		if err != nil || (len(d.path) == 0 && (string(key) == "apiVersion" || string(key) == "kind")) {
 			return err
 		}
-		child.ignored++
-		if child.feature != "" && !empty {
-			d.features = appendOnce(d.features, child.feature)
+		child := pn.ignoredChild(key, d.budget)
+		feature := ""
+		if child != nil {
+			child.ignored++
+			feature = child.feature
+		} else {
+			pn.others++
+			feature = pn.featureOf(key)
+		}
+		if feature != "" && !empty {
+			d.features = appendOnce(d.features, feature)
 		}
 		return nil
 	})

@@ -194,10 +194,25 @@ func (l *Loader) report(features []PodFeatures) Report {
 		}
 		return a.APIVersion < b.APIVersion
 	})
+	if l.otherKinds > 0 {
+		r.Unknown = append(r.Unknown, KindCount{Kind: OtherKinds, Count: l.otherKinds})
+	}
 	for _, kind := range sortedKeys(l.paths) {
 		l.paths[kind].walk(func(p *pathNode) {
-			r.Ignored = append(r.Ignored, IgnoredField{Kind: kind, Path: p.path, Count: p.ignored})
+			if p.ignored > 0 {
+				r.Ignored = append(r.Ignored, IgnoredField{Kind: kind, Path: p.path, Count: p.ignored})
+			}
+			if p.others > 0 {
+				path := OtherFields
+				if p.path != "" {
+					path = p.path + "." + OtherFields
+				}
+				r.Ignored = append(r.Ignored, IgnoredField{Kind: kind, Path: path, Count: p.others})
+			}
 		})
+	}
+	if l.pathBudget.left <= 0 || l.otherKinds > 0 {
+		r.Limit = l.opts.maxReport()
 	}
 	return r
 }

@@ -84,3 +84,73 @@ func TestInputLimit(t *testing.T) {
 		t.Errorf("default limit %d", got)
 	}
 }
+
+// TestReportLimit: a dump with very many distinct unknown fields, or
+// objects of very many kinds, gives a report of bounded size: past
+// Options.MaxReportEntries (DefaultMaxReportEntries when zero) further
+// distinct field paths, and kinds, are counted together; the fields that
+// mean an unmodelled scheduling feature are still found.
+func TestReportLimit(t *testing.T) {
+	const n = 3000
+	var fields, kinds strings.Builder
+	for i := range n {
+		fmt.Fprintf(&fields, `"junk%d":%d,`, i, i)
+		fmt.Fprintf(&kinds, `{"apiVersion":"example.com/v1","kind":"Kind%d","metadata":{"name":"x"}}`, i)
+	}
+	dump := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a"},"spec":{` + fields.String() +
+		`"resourceClaims":[{"name":"g"}],"containers":[{"name":"c"}]}}` + kinds.String()
+	for _, tc := range []struct {
+		name  string
+		max   int
+		limit int
+	}{{"default", 0, DefaultMaxReportEntries}, {"option", 10, 10}} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := NewLoader(Options{MaxReportEntries: tc.max})
+			if err := l.ReadBytes([]byte(dump), "many.json"); err != nil {
+				t.Fatal(err)
+			}
+			d, err := l.Dump()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := d.Report
+			junk, other := 0, 0
+			for _, f := range r.Ignored {
+				switch {
+				case strings.HasPrefix(f.Path, "spec.junk"):
+					junk++
+				case f.Path == "spec."+OtherFields:
+					other = f.Count
+				}
+			}
+			// spec.resourceClaims comes after the junk: counted with the rest.
+			if junk != tc.limit || other != n-tc.limit+1 {
+				t.Errorf("%d junk rows and %d fields counted together, want %d and %d", junk, other, tc.limit, n-tc.limit+1)
+			}
+			kindRows, otherKinds := 0, 0
+			for _, k := range r.Unknown {
+				if k.Kind == OtherKinds {
+					otherKinds = k.Count
+				} else {
+					kindRows++
+				}
+			}
+			if kindRows != tc.limit || otherKinds != n-tc.limit {
+				t.Errorf("%d kind rows and %d objects of other kinds, want %d and %d", kindRows, otherKinds, tc.limit, n-tc.limit)
+			}
+			if len(r.Features) != 1 {
+				t.Errorf("features %+v: the pod's resourceClaims, past the limit, are lost", r.Features)
+			}
+			var b strings.Builder
+			if err := r.Write(&b, 2); err != nil {
+				t.Fatal(err)
+			}
+			if max := 200 + 2*tc.limit*60; b.Len() > max {
+				t.Errorf("report of %d bytes, want at most %d", b.Len(), max)
+			}
+			if !strings.Contains(b.String(), fmt.Sprintf("limit of %d", tc.limit)) {
+				t.Errorf("the printed report does not name the limit:\n%.2000s", b.String())
+			}
+		})
+	}
+}

@@ -32,6 +32,25 @@ type Options struct {
 	// limit, found before more than the limit is read or decompressed.
 	// 0 means DefaultMaxInputBytes.
 	MaxInputBytes int64
+	// MaxReportEntries bounds the distinct ignored-field paths, and the
+	// distinct kinds the loader does not read, that the Report lists
+	// (each): past it, further ones are counted together, under the path
+	// ending in OtherFields and under the kind OtherKinds. 0 means
+	// DefaultMaxReportEntries.
+	MaxReportEntries int
+}
+
+// DefaultMaxReportEntries is the number of distinct ignored-field paths,
+// and of distinct unread kinds, a Report lists unless
+// Options.MaxReportEntries says otherwise. A dump of a real cluster has
+// about a hundred of the former and a few of the latter.
+const DefaultMaxReportEntries = 1000
+
+func (o Options) maxReport() int {
+	if o.MaxReportEntries > 0 {
+		return o.MaxReportEntries
+	}
+	return DefaultMaxReportEntries
 }
 
 // DefaultMaxInputBytes is the largest input a Loader reads unless
@@ -165,6 +184,11 @@ type Loader struct {
 	skipped   []ObjectNote
 	notes     []ObjectNote
 	done      bool
+
+	// otherKinds counts the objects of unread kinds past the report's
+	// limit; pathBudget bounds the distinct ignored-field paths.
+	otherKinds int
+	pathBudget pathBudget
 }
 
 // NewLoader returns an empty loader.
@@ -172,7 +196,7 @@ func NewLoader(opts Options) *Loader { return newLoader(opts, kindSpecs()) }
 
 func newLoader(opts Options, specs []kindSpec) *Loader {
 	l := &Loader{opts: opts, kinds: map[string]*kindSpec{}, schemas: schemas{}, paths: map[string]*pathNode{}, strings: map[string]string{},
-		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
+		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}, pathBudget: pathBudget{left: opts.maxReport()}}
 	for _, k := range specs {
 		l.kinds[k.group+"/"+k.kind] = &k
 		l.paths[k.name()] = newPathRoot(k.feature)
@@ -518,14 +542,20 @@ func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) e
 	group, version := splitAPIVersion(apiVersion)
 	ks := l.kinds[group+"/"+kind]
 	if ks == nil || !slices.Contains(ks.versions, version) {
-		l.unknown[[2]string{apiVersion, kind}]++
+		k := [2]string{shortText(apiVersion), shortText(kind)}
+		if _, ok := l.unknown[k]; ok || len(l.unknown) < l.opts.maxReport() {
+			l.unknown[k]++
+		} else {
+			l.otherKinds++
+		}
 		_, err := d.skip()
 		return err
 	}
 	start := d.i
 	obj := ks.newObj()
 	l.objKeys.Reset(d.data)
-	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings, seen: &l.objKeys}
+	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings,
+		seen: &l.objKeys, budget: &l.pathBudget}
 	v := reflect.ValueOf(obj).Elem()
 	name := ks.name()
 	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[name])

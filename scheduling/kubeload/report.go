@@ -20,7 +20,7 @@ type Report struct {
 	Unknown []KindCount
 	// Ignored counts the fields schedkit does not model, by kind and
 	// field path ("[]" stands for every array element, ".*" for every map
-	// value).
+	// value, OtherFields for the fields past the report's limit).
 	Ignored []IgnoredField
 	// Skipped are objects read but left out of the cluster, with why.
 	Skipped []ObjectNote
@@ -30,7 +30,20 @@ type Report struct {
 	// Features are the pods that use scheduling features schedkit does not
 	// model: they are scheduled as if those fields were absent.
 	Features []PodFeatures
+	// Limit is Options.MaxReportEntries when the input had more distinct
+	// ignored-field paths or unread kinds than it (the rest are counted
+	// under OtherFields and OtherKinds), else 0.
+	Limit int
 }
+
+// OtherFields ends the path of the Report row counting the ignored fields
+// under that path past Options.MaxReportEntries distinct paths, and
+// OtherKinds is the kind of the row counting the objects of unread kinds
+// past as many distinct kinds.
+const (
+	OtherFields = "(other fields)"
+	OtherKinds  = "(other kinds)"
+)
 
 // KindCount is a number of objects of one kind.
 type KindCount struct {
@@ -123,6 +136,9 @@ func (r *Report) Write(w io.Writer, examples int) error {
 			fmt.Fprintf(&b, "  %s: %d pod(s)%s\n", k, len(byFeature[k]), exampleList(byFeature[k], examples))
 		}
 	}
+	if r.Limit > 0 {
+		fmt.Fprintf(&b, "fields and kinds past the limit of %d distinct ones (Options.MaxReportEntries) are counted together under %s and %s\n", r.Limit, OtherFields, OtherKinds)
+	}
 	if len(r.Ignored) > 0 {
 		b.WriteString("fields not modelled (ignored):\n")
 		tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
@@ -187,4 +203,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// maxEcho bounds the bytes of one input value (a name, a kind, a number)
+// quoted in an error or a report.
+const maxEcho = 64
+
+// shortText returns s, cut to maxEcho bytes with the length said when
+// longer.
+func shortText(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(s[:maxEcho], ""), len(s))
 }
