@@ -250,14 +250,28 @@ type wlDuration time.Duration
 func (d *wlDuration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("duration %s: want a string such as \"30s\"", strings.TrimSpace(string(b)))
+		return fmt.Errorf("duration %s: want a string such as \"30s\"", wlShort(strings.TrimSpace(string(b))))
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
+		if len(s) > wlMaxEcho { // time's error quotes the whole input
+			return fmt.Errorf("duration %q… (%d bytes): invalid duration", strings.ToValidUTF8(s[:wlMaxEcho], ""), len(s))
+		}
 		return fmt.Errorf("duration %q: %w", s, err)
 	}
 	*d = wlDuration(v)
 	return nil
+}
+
+// wlMaxEcho bounds the bytes of an input value quoted in an error.
+const wlMaxEcho = 64
+
+// wlShort cuts s to wlMaxEcho bytes, saying its length, when longer.
+func wlShort(s string) string {
+	if len(s) <= wlMaxEcho {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(s[:wlMaxEcho], ""), len(s))
 }
 
 type wlNodeGroup struct {
@@ -682,15 +696,15 @@ func wlNameOf(raw json.RawMessage) string {
 	}
 	switch {
 	case probe.Metadata.Name != "":
-		return " (" + probe.Metadata.Name + ")"
+		return " (" + wlShort(probe.Metadata.Name) + ")"
 	case probe.Pod != nil && probe.Pod.Metadata.Name != "":
-		return " (pod " + probe.Pod.Metadata.Name + ")"
+		return " (pod " + wlShort(probe.Pod.Metadata.Name) + ")"
 	case probe.NamePrefix != "":
-		return " (" + probe.NamePrefix + "*)"
+		return " (" + wlShort(probe.NamePrefix) + "*)"
 	case probe.Node != nil && probe.Node.Metadata.Name != "":
-		return " (node " + probe.Node.Metadata.Name + ")"
+		return " (node " + wlShort(probe.Node.Metadata.Name) + ")"
 	case probe.Name != "":
-		return " (" + probe.Name + ")"
+		return " (" + wlShort(probe.Name) + ")"
 	}
 	return ""
 }

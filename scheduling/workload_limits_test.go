@@ -54,3 +54,35 @@ func TestReadObjectLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestReadAmountRangeAndEcho: an amount too large for the scheduler's
+// int64 units is an error naming the resource and the value; a huge value
+// or name is named by its first bytes and its length.
+func TestReadAmountRangeAndEcho(t *testing.T) {
+	huge := strings.Repeat("9", 1_000_000)
+	for _, tc := range []struct {
+		name, json string
+		cluster    bool
+		want       string
+	}{
+		{"cpu 1e309", `{"nodes": [{"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "1e309"}}}]}`, true,
+			`f.json:1:12: nodes[0] (n): resource: cpu quantity "1e309": too large: cpu is counted in int64 milli-units`},
+		{"memory 1e19", `{"pods": [{"pod": {"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"memory": "1e19"}}}]}}}]}`, false,
+			`pods[0] (pod p): resource: memory quantity "10e18": too large`},
+		{"huge quantity", `{"nodes": [{"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "` + huge + `"}}}]}`, true, `resource: quantity "99999`},
+		{"huge duration", `{"pods": [{"duration": "` + huge + `", "pod": {"metadata": {"name": "p"}}}]}`, false, `duration "99999`},
+		{"huge name", `{"pods": [{"duration": "x", "pod": {"metadata": {"name": "` + huge + `"}}}]}`, false, `pods[0] (pod 99999`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w Workload
+			read := ReadWorkload
+			if tc.cluster {
+				read = ReadCluster
+			}
+			err := read(strings.NewReader(tc.json), "f.json", &w)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+				t.Fatalf("error of %d bytes: %.400s\nwant it to contain %q", len(fmt.Sprint(err)), err, tc.want)
+			}
+		})
+	}
+}

@@ -350,10 +350,10 @@ func (d *decoder) pathString() string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		if strings.ContainsAny(s.name, ".[]\" ") || s.name == "" {
-			b.WriteString(strconv.Quote(s.name))
+		if name := shortText(s.name); strings.ContainsAny(name, ".[]\" ") || name == "" {
+			b.WriteString(strconv.Quote(name))
 		} else {
-			b.WriteString(s.name)
+			b.WriteString(name)
 		}
 	}
 	return b.String()
@@ -755,19 +755,19 @@ func (d *decoder) setNumber(v reflect.Value, s *schema, num []byte) error {
 	case skInt:
 		n, err := strconv.ParseInt(string(num), 10, bits)
 		if err != nil {
-			return d.fail(fmt.Errorf("number %s: want an integer of %d bits", num, bits))
+			return d.fail(fmt.Errorf("number %s: want an integer of %d bits", shortText(string(num)), bits))
 		}
 		v.SetInt(n)
 	case skUint:
 		n, err := strconv.ParseUint(string(num), 10, bits)
 		if err != nil {
-			return d.fail(fmt.Errorf("number %s: want a non-negative integer of %d bits", num, bits))
+			return d.fail(fmt.Errorf("number %s: want a non-negative integer of %d bits", shortText(string(num)), bits))
 		}
 		v.SetUint(n)
 	default:
 		f, err := strconv.ParseFloat(string(num), bits)
 		if err != nil {
-			return d.fail(fmt.Errorf("number %s: %w", num, err))
+			return d.fail(fmt.Errorf("number %s: out of range for a %d-bit float", shortText(string(num)), bits))
 		}
 		v.SetFloat(f)
 	}
@@ -1018,6 +1018,9 @@ func (d *decoder) list(v reflect.Value) error {
 		case c == 'n' && d.literal("null"):
 		default:
 			return d.mismatch("a quantity (string or number)")
+		}
+		if err := resource.CheckAmount(name, q); err != nil {
+			return d.fail(err)
 		}
 		d.path = d.path[:len(d.path)-1]
 		l[name] = q

@@ -154,3 +154,62 @@ func TestReportLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestAmountsOutOfRange: a quantity too large for the int64 unit the
+// scheduler counts it in (cpu in milli-units, others in units) is an error
+// naming the object, the field and the value, not a silent saturation.
+func TestAmountsOutOfRange(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{"cpu request", podJSON("p", `,"overhead":{"cpu":"1e309"}`), `Pod default/p: spec.overhead.cpu: resource: cpu quantity "1e309": too large`},
+		{"cpu as a number", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":1e309}}}]}}`,
+			`Pod p: spec.containers[0].resources.requests.cpu: resource: cpu quantity "1e309": too large: cpu is counted in int64 milli-units`},
+		{"node memory", `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"memory":"1e19"}}}`,
+			`Node n: status.allocatable.memory: resource: memory quantity "10e18": too large: memory is counted in int64 units`},
+		{"extended resource", `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"capacity":{"nvidia.com/gpu":"99999999999999999999"}}}`,
+			`Node n: status.capacity."nvidia.com/gpu": resource: nvidia.com/gpu quantity "99999999999999999999": too large`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := NewLoader(Options{}).ReadBytes([]byte(tc.data), "in")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+	// The largest amounts that fit are read exactly.
+	d := load(t, Options{}, "in", `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"cpu":"9223372036854775807m","memory":"9223372036854775807"}}}`)
+	if a := d.Nodes[0].Status.Allocatable; a["cpu"].MilliValue() != 1<<63-1 || a["memory"].Value() != 1<<63-1 {
+		t.Errorf("allocatable %v", a)
+	}
+}
+
+// TestErrorEchoIsBounded: a huge value or name in the input is named in an
+// error by its first bytes and its length.
+func TestErrorEchoIsBounded(t *testing.T) {
+	huge := strings.Repeat("9", 1_000_000)
+	long := strings.Repeat("n", 1_000_000)
+	for _, tc := range []struct{ name, data, want string }{
+		{"quantity", podJSON("p", `,"overhead":{"cpu":"`+huge+`"}`), `spec.overhead.cpu: resource: quantity "99999`},
+		{"number", podJSON("p", `,"priority":`+huge), `spec.priority: number 99999`},
+		{"name", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + long + `"},"spec":{"overhead":{"cpu":"x"}}}`, `Pod nnnnn`},
+		{"kind", `{"apiVersion":"v1","kind":"` + long + `","metadata":{"name":"x"}}`, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := NewLoader(Options{})
+			err := l.ReadBytes([]byte(tc.data), "in")
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				d, _ := l.Dump()
+				var b strings.Builder
+				if err := d.Report.Write(&b, 2); err != nil || b.Len() > 400 {
+					t.Fatalf("report of %d bytes (%v): %.400s", b.Len(), err, b.String())
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+				t.Fatalf("error of %d bytes: %.400s\nwant it to contain %q", len(fmt.Sprint(err)), err, tc.want)
+			}
+		})
+	}
+}

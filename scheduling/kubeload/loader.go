@@ -583,7 +583,7 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 // objectError names the object at start that an error is about (as far as
 // its metadata can be read).
 func objectError(src source, kind string, data []byte, start int, err error) error {
-	name := objectName(data, start)
+	name := shortText(objectName(data, start))
 	if name == "" {
 		name = "(unnamed)"
 	}

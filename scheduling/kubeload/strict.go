@@ -158,13 +158,14 @@ func yamlString(m yamlv2.MapSlice, key string) string {
 // duplicateError names a repeated key: the document, the object holding
 // it, the key's field path in the object and where it is in the file.
 func duplicateError(src source, kind, name string, path []jsonkeys.Segment, key, at string) error {
+	kind, name = shortText(kind), shortText(name)
 	if kind == "" {
 		kind = "object"
 	}
 	if name == "" {
 		name = "(unnamed)"
 	}
-	field := jsonkeys.Duplicate{Path: path, Key: key}.FieldPath()
+	field := shortText(jsonkeys.Duplicate{Path: path, Key: key}.FieldPath())
 	if at != "" {
 		at = " (" + at + ")"
 	}
