@@ -297,6 +297,17 @@ type decoder struct {
 	seen *jsonkeys.Seen
 	// budget, when set, bounds the distinct ignored-field paths.
 	budget *pathBudget
+	// depth is the number of arrays and objects open.
+	depth int
+}
+
+// enter opens an array or object, refusing nesting past jsonkeys.MaxDepth
+// (encoding/json's and go-yaml's limit): the decoder recurses per level.
+func (d *decoder) enter() error {
+	if d.depth++; d.depth > jsonkeys.MaxDepth {
+		return d.syntax("nested deeper than %d arrays and objects", jsonkeys.MaxDepth)
+	}
+	return nil
 }
 
 // maxInterned bounds the interned strings of one load.
@@ -868,6 +879,9 @@ func (d *decoder) elements(fn func(n int) error) error {
 		d.i++
 		return nil
 	}
+	if err := d.enter(); err != nil {
+		return err
+	}
 	for n := 0; ; n++ {
 		if err := fn(n); err != nil {
 			return err
@@ -877,6 +891,7 @@ func (d *decoder) elements(fn func(n int) error) error {
 			d.i++
 		case ']':
 			d.i++
+			d.depth--
 			return nil
 		default:
 			return d.unexpected(`"," or "]"`)
@@ -893,6 +908,9 @@ func (d *decoder) entries(fn func(key []byte) error) error {
 	if d.peek() == '}' {
 		d.i++
 		return nil
+	}
+	if err := d.enter(); err != nil {
+		return err
 	}
 	if d.seen != nil {
 		d.seen.Open()
@@ -919,6 +937,7 @@ func (d *decoder) entries(fn func(key []byte) error) error {
 			d.ws()
 		case '}':
 			d.i++
+			d.depth--
 			if d.seen != nil {
 				d.seen.Close()
 			}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/internal/jsonkeys"
 )
 
 // gzipOf compresses data.
@@ -211,5 +213,25 @@ func TestErrorEchoIsBounded(t *testing.T) {
 				t.Fatalf("error of %d bytes: %.400s\nwant it to contain %q", len(fmt.Sprint(err)), err, tc.want)
 			}
 		})
+	}
+}
+
+// TestNestingLimit: JSON nested deeper than 10,000 levels (encoding/json's
+// and go-yaml's limit) is an error naming the limit: the decoder recurses
+// per level, and a few megabytes of "[" would otherwise grow its stack to
+// the runtime's limit and crash the program.
+func TestNestingLimit(t *testing.T) {
+	for _, n := range []int{jsonkeys.MaxDepth - 10, jsonkeys.MaxDepth + 1, 200_000} {
+		dump := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"junk":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}}`
+		err := NewLoader(Options{}).ReadBytes([]byte(dump), "deep.json")
+		if n < jsonkeys.MaxDepth {
+			if err != nil {
+				t.Errorf("depth %d: %v", n, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "deep.json:1:") || !strings.Contains(err.Error(), "nested deeper than 10000") {
+			t.Errorf("depth %d: error %v", n, err)
+		}
 	}
 }
