@@ -31,7 +31,12 @@
 // reported; a pod naming a claim the dump lacks is kept (kube-scheduler's
 // VolumeBinding rejects it at PreFilter) and listed in the Report, as are
 // pods using scheduling features schedkit does not model (dynamic resource
-// allocation).
+// allocation). A namespace the dump names only through its objects (`kubectl
+// get nodes,pods -A` prints no Namespace objects) is inferred with the
+// label kubernetes.io/metadata.name=<name>, the label the API server gives
+// every namespace, so that affinity namespaceSelectors on it match as in
+// the cluster; the Report lists each inferred namespace, and each pod whose
+// namespaceSelector needs other namespace labels.
 //
 // The package sits under scheduling because its product is a
 // scheduling.Cluster and its rules are the scheduler's view of the API

@@ -23,7 +23,12 @@ type Dump struct {
 	// PreEnqueue plugin). Terminal pods and the others are in
 	// Report.Skipped. A pod without spec.priority has the one the
 	// Priority admission plugin would give it.
-	Pods              []*framework.Pod
+	Pods []*framework.Pod
+	// Namespaces are the dump's Namespace objects, each labelled
+	// kubernetes.io/metadata.name=<name> as the API server labels every
+	// namespace, then the namespaces the dump names only through its
+	// objects (a dump of nodes and pods has no Namespace objects),
+	// inferred with that label alone and listed in Report.Notes.
 	Namespaces        []framework.Namespace
 	PriorityClasses   []PriorityClass
 	DisruptionBudgets []framework.PodDisruptionBudget
@@ -71,6 +76,7 @@ func (l *Loader) Dump() (*Dump, error) {
 	for _, n := range l.nodes {
 		nodes[n.Name] = true
 	}
+	inferred := l.inferNamespaces(d)
 	l.checkStorage(d, nodes)
 	var features []PodFeatures
 	for _, lp := range l.pods {
@@ -101,6 +107,11 @@ func (l *Loader) Dump() (*Dump, error) {
 		}
 		if missing := l.missingClaims(p); missing != "" {
 			l.note(lp.src, kind, key, reasonMissingClaim, missing)
+		}
+		if inferred {
+			if terms := otherNamespaceLabels(p); terms != "" {
+				l.note(lp.src, kind, key, reasonNamespaceSelector, terms)
+			}
 		}
 		d.Pods = append(d.Pods, p)
 	}

@@ -189,6 +189,10 @@ type Loader struct {
 	// limit; pathBudget bounds the distinct ignored-field paths.
 	otherKinds int
 	pathBudget pathBudget
+	// nsOrder are the namespaces the objects read name, in the order
+	// first named, and nsFirst where (namespaces.go).
+	nsOrder []string
+	nsFirst map[string]source
 }
 
 // NewLoader returns an empty loader.
@@ -633,6 +637,7 @@ func (l *Loader) claim(kind, namespace, name string, src source) error {
 		return fmt.Errorf("duplicate %s: first read at %s", kind, first)
 	}
 	l.seen[k] = src
+	l.noteNamespace(namespace, src)
 	return nil
 }
 

@@ -84,7 +84,12 @@ func TestStorageShaped(t *testing.T) {
 	if n := noted["PersistentVolumeClaim shop/orphan"]; n.Reason != reasonMissingVolume || n.Detail != "spec.volumeName pvc-not-in-the-dump" {
 		t.Errorf("claim bound to a missing volume noted %+v", n)
 	}
-	if len(noted) != 2 {
+	for _, ns := range []string{"shop", "kube-system", "ml"} { // the file has no Namespace objects
+		if n := noted["Namespace "+ns]; n.Reason != reasonInferredNamespace {
+			t.Errorf("namespace %s noted %+v", ns, n)
+		}
+	}
+	if len(noted) != 5 {
 		t.Errorf("notes %+v", d.Report.Notes)
 	}
 	if len(d.Report.Features) != 0 || len(d.Report.Unknown) != 0 {

@@ -93,7 +93,19 @@ const (
 	reasonCSINodeNoNode  = "node not in the dump: a CSINode belongs to its node"
 	reasonMissingClaim   = "persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node)"
 	reasonMissingVolume  = "spec.volumeName not in the dump: pods using the claim are unschedulable (VolumeBinding: bound to a non-existent PersistentVolume)"
+	// reasonInferredNamespace is a namespace the dump names only through
+	// its objects.
+	reasonInferredNamespace = "not in the dump: inferred from its objects, with only the label " + NamespaceNameLabel + "=<name> the API server gives every namespace"
+	// reasonNamespaceLabel is a Namespace object without the name label.
+	reasonNamespaceLabel = "label " + NamespaceNameLabel + " set to the namespace's name, as the API server sets it on every namespace"
+	// reasonNamespaceSelector is a pod whose affinity selects namespaces
+	// by labels inferred namespaces lack.
+	reasonNamespaceSelector = "affinity namespaceSelector on namespace labels other than " + NamespaceNameLabel + ": the dump lacks Namespace objects (inferred namespaces carry only that label), so the selector may match other namespaces than in the cluster; add the Namespaces (kubectl get namespaces -o json)"
 )
+
+// NamespaceNameLabel is the label the API server gives every namespace,
+// with the namespace's name as value (kubernetes.io/metadata.name).
+const NamespaceNameLabel = "kubernetes.io/metadata.name"
 
 // Write prints the report: counts by kind, skipped and remarked objects
 // grouped by reason (at most examples objects named per group; 0 names
