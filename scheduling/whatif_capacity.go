@@ -178,7 +178,7 @@ func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica
 	r.info.Pod = p
 	pi := &r.info
 	mark := len(s.cluster.journal)
-	if err := s.cluster.addPodInfo(key, pi, &r.rec); err != nil {
+	if err := s.cluster.addPodInfo(key, pi, &r.rec, true); err != nil {
 		return Decision{}, err
 	}
 	if !a.evalTried {

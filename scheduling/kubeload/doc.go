@@ -28,8 +28,9 @@
 // from the dump take part in nothing; a pod without spec.priority gets it
 // from its PriorityClass (or the global default) as the Priority admission
 // plugin would. Claims and volumes keep the binding state the API server
-// reported; a pod naming a claim the dump lacks is kept (kube-scheduler's
-// VolumeBinding rejects it at PreFilter) and listed in the Report, as are
+// reported; a pod naming a claim the dump lacks, or whose generic ephemeral
+// volume's claim the dump lacks, is kept (kube-scheduler's VolumeBinding
+// rejects it at PreFilter) and listed in the Report, as are
 // pods using scheduling features schedkit does not model (dynamic resource
 // allocation). A namespace the dump names only through its objects (`kubectl
 // get nodes,pods -A` prints no Namespace objects) is inferred with the

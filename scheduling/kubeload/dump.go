@@ -105,8 +105,12 @@ func (l *Loader) Dump() (*Dump, error) {
 				l.note(lp.src, kind, key, reasonDeletingQueue, "")
 			}
 		}
-		if missing := l.missingClaims(p); missing != "" {
-			l.note(lp.src, kind, key, reasonMissingClaim, missing)
+		named, ephemeral := l.missingClaims(p)
+		if named != "" {
+			l.note(lp.src, kind, key, reasonMissingClaim, named)
+		}
+		if ephemeral != "" {
+			l.note(lp.src, kind, key, reasonMissingEphemeralClaim, ephemeral)
 		}
 		if inferred {
 			if terms := otherNamespaceLabels(p); terms != "" {
@@ -235,8 +239,12 @@ func (l *Loader) report(features []PodFeatures) Report {
 // fills in what the dump leaves out as the API server and the PV
 // controller would (scheduling.Cluster.AddStorageObject): a class without
 // volumeBindingMode is Immediate, a volume or claim without status.phase
-// gets the phase of its binding. An object the cluster refuses is an
-// error naming where it was read.
+// gets the phase of its binding. The pods are added as observed
+// (scheduling.Cluster.AddObservedPod): a generic ephemeral volume's claim
+// the dump lacks is not created, and kube-scheduler's VolumeBinding
+// rejects the pod until it exists (a what-if question about a new pod,
+// WhatIf.Place or Capacity, creates its claims as the controllers would).
+// An object the cluster refuses is an error naming where it was read.
 func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 	c, err := scheduling.NewCluster(framework.WithNamespaces(d.Namespaces...), framework.WithServices(d.Services...),
 		framework.WithControllers(d.Controllers...), framework.WithDisruptionBudgets(d.DisruptionBudgets...))
@@ -257,7 +265,7 @@ func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 		return nil, err
 	}
 	for _, p := range d.Pods {
-		if err := c.AddPod(p); err != nil {
+		if err := c.AddObservedPod(p); err != nil {
 			return nil, fmt.Errorf("kubeload: %sPod %s: %w", d.where("Pod", p.Namespace, p.Name), p.Key(), err)
 		}
 	}

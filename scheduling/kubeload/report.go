@@ -93,6 +93,9 @@ const (
 	reasonCSINodeNoNode  = "node not in the dump: a CSINode belongs to its node"
 	reasonMissingClaim   = "persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node)"
 	reasonMissingVolume  = "spec.volumeName not in the dump: pods using the claim are unschedulable (VolumeBinding: bound to a non-existent PersistentVolume)"
+	// reasonMissingEphemeralClaim is a pod whose generic ephemeral volume's
+	// claim the dump lacks.
+	reasonMissingEphemeralClaim = "generic ephemeral volume's claim not in the dump: VolumeBinding's PreFilter rejects the pod until the ephemeral volume controller creates it (a placed pod keeps its node)"
 	// reasonInferredNamespace is a namespace the dump names only through
 	// its objects.
 	reasonInferredNamespace = "not in the dump: inferred from its objects, with only the label " + NamespaceNameLabel + "=<name> the API server gives every namespace"
