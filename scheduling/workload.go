@@ -81,11 +81,23 @@ const (
 	wlMetrics
 	wlArrivals
 	wlEvents
+	// The storage objects, in the order Validate checks them
+	// (StorageObjects.Each).
+	wlStorageClasses
+	wlCSIDrivers
+	wlCSINodes
+	wlPVs
+	wlPVCs
+	wlCapacities
+	wlAttachments
 	wlFields
 )
 
 func (w *Workload) lens() [wlFields]int {
-	return [wlFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents)}
+	s := &w.Storage
+	return [wlFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents),
+		len(s.StorageClasses), len(s.CSIDrivers), len(s.CSINodes), len(s.PersistentVolumes), len(s.PersistentVolumeClaims),
+		len(s.CSIStorageCapacities), len(s.VolumeAttachments)}
 }
 
 // wlOrigin says that entries [lo, hi) of a Workload field came from one
