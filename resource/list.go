@@ -168,8 +168,10 @@ func (l List) CheckAmounts() error {
 	return nil
 }
 
-// UnmarshalJSON decodes a JSON object of quantities (null is an empty
-// list) and refuses an amount scheduling cannot count (CheckAmounts).
+// UnmarshalJSON decodes a JSON object of quantities as encoding/json
+// decodes a map (into l's map when it has one; null makes l nil) and
+// refuses an amount scheduling cannot count (CheckAmounts), leaving l
+// unchanged.
 func (l *List) UnmarshalJSON(data []byte) error {
 	var m map[Name]Quantity
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -178,6 +180,12 @@ func (l *List) UnmarshalJSON(data []byte) error {
 	if err := List(m).CheckAmounts(); err != nil {
 		return err
 	}
-	*l = m
+	if m == nil || *l == nil {
+		*l = m
+		return nil
+	}
+	for n, q := range m {
+		(*l)[n] = q
+	}
 	return nil
 }

@@ -130,6 +130,12 @@ func TestListJSONRange(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"memory": "1Gi", "cpu": 2}`), &l); err != nil || l[CPU].Value() != 2 || l[Memory].Value() != 1<<30 {
 		t.Fatalf("%v %v", l, err)
 	}
+	// Into an existing list the keys are added, as encoding/json fills a
+	// map; null empties it.
+	l = List{CPU: MustParse("1")}
+	if err := json.Unmarshal([]byte(`{"memory": "2Gi"}`), &l); err != nil || len(l) != 2 || l[CPU].Value() != 1 || l[Memory].Value() != 2<<30 {
+		t.Fatalf("into a list: %v %v", l, err)
+	}
 	if err := json.Unmarshal([]byte(`null`), &l); err != nil || l != nil {
 		t.Fatalf("null: %v %v", l, err)
 	}
