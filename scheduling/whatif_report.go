@@ -56,41 +56,9 @@ func writeExplanation(b *strings.Builder, r *framework.Result, o ExplainOptions)
 	if r.PreFilterStatus != nil {
 		fmt.Fprintf(b, "prefilter: %v\n", r.PreFilterStatus)
 	}
-	if scores := r.Scores(); len(scores) > 0 {
-		slices.SortStableFunc(scores, func(x, y framework.NodeScores) int {
-			switch {
-			case x.Total > y.Total:
-				return -1
-			case x.Total < y.Total:
-				return 1
-			}
-			return 0
-		})
-		if sel := r.SelectedNode(); sel != "" { // the winner first, as ties were broken
-			if i := slices.IndexFunc(scores, func(s framework.NodeScores) bool { return s.Node == sel }); i > 0 {
-				w := scores[i]
-				copy(scores[1:i+1], scores[:i])
-				scores[0] = w
-			}
-		}
-		n := min(o.Top, len(scores))
-		fmt.Fprintf(b, "\nbest %d of %d scored nodes (raw -> normalized x weight = weighted):\n", n, len(scores))
-		tw := tabwriter.NewWriter(b, 2, 4, 2, ' ', 0)
-		hdr := append([]string{"  NODE"}, r.ScorePlugins...)
-		hdr = append(hdr, r.Extenders...)
-		fmt.Fprintln(tw, strings.Join(append(hdr, "TOTAL"), "\t"))
-		for _, ns := range scores[:n] {
-			row := []string{"  " + ns.Node}
-			for i, ps := range ns.Scores {
-				if i < len(r.ScorePlugins) {
-					row = append(row, fmt.Sprintf("%d -> %d x %d = %d", ps.Raw, ps.Normalized, ps.Weight, ps.Weighted))
-				} else {
-					row = append(row, fmt.Sprint(ps.Weighted))
-				}
-			}
-			fmt.Fprintln(tw, strings.Join(append(row, fmt.Sprint(ns.Total)), "\t"))
-		}
-		if err := tw.Flush(); err != nil {
+	if top := r.TopScores(o.Top); len(top) > 0 {
+		fmt.Fprintf(b, "\nbest %d of %d scored nodes (raw -> normalized x weight = weighted):\n", len(top), r.NumFeasibleNodes())
+		if err := r.WriteScoreTable(b, top); err != nil {
 			return err
 		}
 	}
