@@ -272,6 +272,8 @@ func (a *ScaleUpAnswer) Write(w io.Writer, o ExplainOptions) error {
 	switch {
 	case a.Pods == 0:
 		b.WriteString("scale-up: no pending pods\n")
+	case a.Feasible && a.Nodes == 0 && len(a.Answer.Placements) == 0:
+		fmt.Fprintf(&b, "scale-up: no node like %s helps the %d pending pod(s)\n", a.Template, a.Pods)
 	case a.Feasible && a.Nodes == 0:
 		fmt.Fprintf(&b, "scale-up: none needed, the %d pod(s) schedule on the current nodes\n", len(a.Answer.Placements))
 	case a.Feasible:
@@ -348,8 +350,14 @@ func (a *ScaleUpAnswer) Summary(template *framework.Node, numNodes int) string {
 	switch {
 	case a.Pods == 0:
 		b.WriteString("no pending pods, nothing to add.")
-	case a.Feasible && a.Nodes == 0:
+	case a.Feasible && a.Nodes == 0 && len(a.Unhelpable) == 0:
 		fmt.Fprintf(&b, "all %d pending pod(s) schedule without new nodes.", a.Pods)
+	case a.Feasible && a.Nodes == 0 && a.Answer.Scheduled == 0:
+		// Every pod is unhelpable: the sentence below names them.
+		fmt.Fprintf(&b, "nodes like %s (allocatable %s) help none of the %d pending pod(s).", a.Template, alloc, a.Pods)
+	case a.Feasible && a.Nodes == 0:
+		fmt.Fprintf(&b, "%d of the %d pending pod(s) schedule without new nodes; nodes like %s (allocatable %s) would not help the others.",
+			a.Answer.Scheduled, a.Pods, a.Template, alloc)
 	case a.Feasible:
 		fmt.Fprintf(&b, "adding %d node(s) like %s (allocatable %s) lets %d pending pod(s) schedule",
 			a.Nodes, a.Template, alloc, a.Answer.Scheduled)
