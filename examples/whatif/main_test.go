@@ -213,6 +213,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-capacity", filepath.Join(dir, "bad.yaml")}, 1,
 			`bad.yaml: document 1 (line 1): ReplicaSet default/api: spec.template.spec.containers[0].resources.requests.cpu: resource: quantity "1x": unknown suffix "x"`},
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-drain", "zz"}, 1, `unknown node "zz"`},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/nope"}, 1, `-place "default/nope": no such file, and the cluster holds no pod default/nope`},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/web-1"}, 1, `pod default/web-1 is Bound on node "a", not pending`},
 		{[]string{"-max", "-1"}, 2, "-max=-1: must not be negative"},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"extra"}, 2, `unexpected arguments ["extra"]`},
@@ -334,4 +336,16 @@ func TestPlaceTableColumns(t *testing.T) {
 	if rows != 2 {
 		t.Errorf("%d rows, want the 2 nodes:\n%s", rows, out)
 	}
+}
+
+// TestPlacePending: -place namespace/name explains the next cycle of a
+// pending pod of the dump (big asks 4 cpu: a has 3 free, b 2).
+func TestPlacePending(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster})
+	out := runArgs(t, "-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/big")
+	contains(t, out,
+		"== place pending Pod default/big (from the cluster) ==",
+		"pod default/big (profile default-scheduler): unschedulable: 0/2 nodes are available: 2 Insufficient cpu.",
+		"rejected nodes by plugin and reason:",
+	)
 }
