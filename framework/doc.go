@@ -26,7 +26,8 @@
 //     ContainerRestartPolicy, ResourceRequirements, ContainerPort,
 //     PodSchedulingGate, PodStatus, PodCondition, PodConditionType,
 //     PodPhase, PreemptionPolicy, PodQOSClass) and Node (NodeSpec,
-//     NodeStatus, Taint, TaintEffect, ContainerImage).
+//     NodeStatus, Taint, TaintEffect, ContainerImage); Pod.DeepCopy and
+//     Node.DeepCopy copy one sharing nothing mutable.
 //   - Placement rules: Affinity, NodeAffinity, NodeSelector,
 //     NodeSelectorTerm, NodeSelectorRequirement, PreferredSchedulingTerm,
 //     PodAffinity, PodAntiAffinity, PodAffinityTerm,
