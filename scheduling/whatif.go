@@ -26,7 +26,9 @@ import (
 //
 // The cluster is the same after every question as before it (node order,
 // pods, pod order on each node, nominations, the queue). Questions are
-// answered one at a time; a WhatIf is not safe for concurrent use.
+// answered one at a time; a WhatIf is not safe for concurrent use. Build
+// one with NewWhatIf: a zero WhatIf{} answers every question with an error
+// saying so.
 type WhatIf struct {
 	s *Scheduler
 	// plainCapacity makes Capacity add each replica with SchedulePod (the
@@ -315,6 +317,9 @@ type NodeCount struct {
 // not run). The answer names each replica's node
 // and, for the first that did not fit, the decision with its explanation.
 func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
+	if err := w.check("Capacity"); err != nil {
+		return nil, err
+	}
 	if template == nil {
 		return nil, errors.New("scheduling: Capacity: nil template")
 	}
