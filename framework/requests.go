@@ -19,11 +19,15 @@ type RequestOptions struct {
 	ExcludeOverhead bool
 	// SkipPodLevelResources ignores spec.resources (pod-level requests).
 	SkipPodLevelResources bool
-	// UseStatusResources counts a resize in flight as kube-scheduler's
-	// NodeInfo does (component-helpers PodRequests with UseStatusResources
-	// and InPlacePodLevelResourcesVerticalScalingEnabled, both on by default
-	// in v1.36): see statusRequests. It applies to requests only; limits
-	// always come from the spec.
+	// UseStatusResources counts a resize in flight as kube-scheduler
+	// v1.36's NodeInfo does (component-helpers PodRequests with
+	// UseStatusResources and InPlacePodLevelResourcesVerticalScalingEnabled,
+	// both on by default): each regular container and sidecar whose status
+	// reports resources counts, per resource, the largest of its spec
+	// request and its status's actuated and allocated requests, or the two
+	// status amounts alone when the pod's PodResizePending condition has
+	// reason Infeasible; pod-level requests likewise against
+	// status.resources and status.allocatedResources. Limits ignore it.
 	UseStatusResources bool
 }
 

@@ -31,8 +31,11 @@ import "github.com/schedkit/schedkit/resource"
 // kube-scheduler v1.37 (component-helpers v0.37) changed the rule: it
 // aggregates the spec, the allocated and the actuated requests of all
 // containers separately (init containers included, allocatedResources read
-// without resources) and takes the per-resource maximum of the three pod
-// totals. schedkit reproduces v1.36.
+// without resources, a container without status counting nothing when the
+// resize is infeasible), or takes the pod-level status.allocatedResources
+// and status.resources.requests as the two status totals when both are
+// set, and counts the per-resource maximum of the three pod totals.
+// schedkit reproduces v1.36.
 
 // PodNodeRequests returns, in dense form, the requests a bound pod holds on
 // its node in kube-scheduler v1.36's NodeInfo: PodRequests with
