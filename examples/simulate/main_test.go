@@ -110,7 +110,12 @@ func TestBadInput(t *testing.T) {
 			"e.json:1:17: nodeGroups[0] (n-*): count=10000000: the file would define more than 1000000 objects"},
 		{"raised limit", []string{"-max-objects", "10", "-cluster", write("f.json", `{"nodeGroups": [{"count": 11, "namePrefix": "n-", "node": {}}]}`)}, "more than 10 objects"},
 		{"bad limit", []string{"-max-objects", "0"}, "-max-objects=0: must be positive"},
-		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"}, `-profiles="Nope"`},
+		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"},
+			`-profiles="Nope": no such profile "Nope" (valid: LeastAllocated, MostAllocated, BalancedAllocation, LoadAware, TargetLoadPacking, LoadVariationRiskBalancing, `},
+		{"one unknown profile among known ones", []string{"-nodes", "5", "-pods", "5", "-profiles", "MostAllocated,Nope"},
+			`-profiles="MostAllocated,Nope": no such profile "Nope" (valid: LeastAllocated, MostAllocated, `},
+		{"unknown profile of a configuration", []string{"-nodes", "5", "-pods", "5", "-config", "config.yaml", "-profiles", "Nope"},
+			`-profiles="Nope": no such profile "Nope" (valid: `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
