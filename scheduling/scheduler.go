@@ -193,13 +193,14 @@ type schedProfile struct {
 //     ErrForkOpen to it (ScheduleOne, ProcessBindings and RunUntilIdle
 //     report that nothing ran, and WaitForBindings returns at once)
 //     rather than wait for a Revert that goroutine would never reach; its
-//     live reads see the branch. A fork handed to another goroutine may be
-//     used there, but only the goroutine that opened it is known to hold
-//     it: the opener must not wait for that goroutine while calling live
-//     methods.
+//     live reads see the branch. Only the opener is recognized: a fork
+//     handed to another goroutine may be used there, but that goroutine's
+//     live calls wait like anyone's, so it must close the fork first.
 //   - WaitingPod and WaitingPods do not wait (plugins use them during
-//     cycles); Cluster returns the scheduler's own, unsynchronized cluster
-//     (see Cluster). State is the way to watch a running scheduler.
+//     cycles): an Allow or Reject made while a fork is open acts on the
+//     branch, and its Revert undoes it. Cluster returns the scheduler's
+//     own, unsynchronized cluster (see Cluster); State is the way to watch
+//     a running scheduler.
 type Scheduler struct {
 	mu sync.Mutex
 	// branch is the open outermost fork (nil when none) and branchG the
