@@ -256,8 +256,9 @@ type kmNodeDemand struct {
 // saturates at MaxInt32 (Karmada's int32 sum would wrap).
 //
 // Node requests come from the snapshot's NodeInfo, i.e. kube-scheduler
-// v1.36 accounting (sidecars, pod-level resources), where Karmada's lifted
-// scheduler cache uses the older container-plus-init-max rule.
+// v1.36 accounting (sidecars, pod-level resources, a resize in flight),
+// where Karmada's lifted scheduler cache uses the older
+// container-plus-init-max rule over the spec.
 func (p *NodeResourceEstimator) Estimate(ctx context.Context, snap *framework.Snapshot, req *ReplicaRequirements) (int32, *framework.Status) {
 	if snap == nil || snap.NumNodes() == 0 {
 		return 0, nil

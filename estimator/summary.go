@@ -27,9 +27,9 @@ const (
 	// running-total quirk: each pod's request is the sum of its containers,
 	// raised to each init container, plus overhead; pods add up.
 	PodRequestPerPod
-	// PodRequestKube uses Kubernetes' own rule (framework.PodRequests:
-	// sidecars add to the steady state, pod-level resources, overhead), as
-	// kube-scheduler accounts a node.
+	// PodRequestKube uses Kubernetes' own rule (framework.PodNodeRequests:
+	// sidecars add to the steady state, pod-level resources, overhead, a
+	// resize in flight), as kube-scheduler accounts a node.
 	PodRequestKube
 )
 
@@ -95,7 +95,7 @@ func (a *kmPodAccumulator) add(p *framework.Pod) {
 		v.Add(resource.VectorFrom(p.Spec.Overhead))
 		a.sum.Add(v)
 	case PodRequestKube:
-		a.sum.Add(framework.PodRequestVector(p))
+		a.sum.Add(framework.PodNodeRequests(p))
 	}
 }
 

@@ -237,14 +237,15 @@ func (pl *NodeResourcesFit) afterNodeChange(_ *framework.Snapshot, pod *framewor
 		return framework.Queue, err
 	}
 	alloc := resource.VectorFrom(newNode.Status.Allocatable)
-	if !fitsAlone(&pod.Requests, &alloc) {
+	req := pod.SpecRequests() // isFit: computePodResourceRequest, the spec alone
+	if !fitsAlone(req, &alloc) {
 		return framework.QueueSkip, nil
 	}
 	if oldNode == nil {
 		return framework.Queue, nil
 	}
 	before := resource.VectorFrom(oldNode.Status.Allocatable)
-	if requestedIncreased(&pod.Requests, &before, &alloc) {
+	if requestedIncreased(req, &before, &alloc) {
 		return framework.Queue, nil
 	}
 	return framework.QueueSkip, nil

@@ -146,13 +146,14 @@ func (pl *NodeResourcesFit) isIgnored(n resource.Name) bool {
 	return false
 }
 
-// PreFilter stores the pod's effective requests (PodInfo.Requests: init
-// containers, sidecars, pod-level resources and overhead; no non-zero
-// defaults), as kube-scheduler v1.36 does. It never skips and never
+// PreFilter stores the pod's effective requests from its spec
+// (PodInfo.SpecRequests: init containers, sidecars, pod-level resources and
+// overhead; no non-zero defaults, no status resources), as kube-scheduler
+// v1.36 does. It never skips and never
 // narrows the node set. Scalar requests are checked in name order (kube
 // iterates a Go map, whose order is unspecified).
 func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	r := &pod.Requests
+	r := pod.SpecRequests()
 	s := &nrfPreFilterState{cpu: r.MilliCPU, mem: r.Memory, eph: r.EphemeralStorage}
 	s.podsOnly = r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalars) == 0
 	for _, sc := range r.Scalars {

@@ -52,9 +52,10 @@ func (pl *NodePorts) SignPod(_ context.Context, pod *framework.PodInfo) ([]frame
 	return []framework.SignFragment{{Key: framework.SignerHostPorts, Value: framework.HostPorts(pod.Pod)}}, nil
 }
 
-// SignPod signs the pod's effective requests (noderesources/fit.go).
+// SignPod signs the pod's effective requests from its spec
+// (noderesources/fit.go computePodResourceRequest).
 func (pl *NodeResourcesFit) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerResources, Value: pod.Requests}}, nil
+	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
 }
 
 // SignPod refuses pods with topology spread constraints, and every pod

@@ -10,7 +10,8 @@
 //
 // Build a Registry of plugin factories (NewRegistry, Registry.Register),
 // describe a Profile that lists them per extension point (Profile.Enable
-// adds a plugin at every point it implements, with its weight), and
+// adds a plugin at every point it implements, with its weight;
+// Profile.Disable removes one, everywhere or at named points), and
 // instantiate it with NewFramework. Put the nodes and their pods in a
 // Snapshot (NewSnapshot), wrap the incoming pod in a PodInfo (NewPodInfo),
 // and call Framework.Schedule: the Result names the selected node and
@@ -25,7 +26,8 @@
 //     ContainerRestartPolicy, ResourceRequirements, ContainerPort,
 //     PodSchedulingGate, PodStatus, PodCondition, PodConditionType,
 //     PodPhase, PreemptionPolicy, PodQOSClass) and Node (NodeSpec,
-//     NodeStatus, Taint, TaintEffect, ContainerImage).
+//     NodeStatus, Taint, TaintEffect, ContainerImage); Pod.DeepCopy and
+//     Node.DeepCopy copy one sharing nothing mutable.
 //   - Placement rules: Affinity, NodeAffinity, NodeSelector,
 //     NodeSelectorTerm, NodeSelectorRequirement, PreferredSchedulingTerm,
 //     PodAffinity, PodAntiAffinity, PodAffinityTerm,
@@ -141,7 +143,8 @@
 //     Margin and Ties; NodeVerdicts (NodeVerdict, Verdict) for the filter,
 //     Scores and ScoresOf (NodeScores, PluginScore) for each plugin's raw,
 //     normalized and weighted score; WriteTable, WriteTableTop and String
-//     render it as text. With CycleOptions.ExplainFilters every Filter
+//     render it as text, and WriteScoreTable (with TopScores) prints the
+//     score table every explanation shares. With CycleOptions.ExplainFilters every Filter
 //     plugin runs on every node and the Result keeps each PluginVerdict,
 //     not only the first rejection.
 //   - FitError (with its Diagnosis) is the error of a cycle in which no

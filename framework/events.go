@@ -366,10 +366,12 @@ func PodUpdateEvents(oldPod, newPod *Pod) []ClusterEvent {
 	return out
 }
 
-// podScaledDown reports whether some effective request of oldPod is gone or
-// lower in newPod (kube's extractPodScaleDown).
+// podScaledDown reports whether some effective request of oldPod (status
+// resources counted) is gone or lower in newPod (kube's
+// extractPodScaleDown).
 func podScaledDown(oldPod, newPod *Pod) bool {
-	oldReq, newReq := PodRequests(oldPod, RequestOptions{}), PodRequests(newPod, RequestOptions{})
+	opts := RequestOptions{UseStatusResources: true}
+	oldReq, newReq := PodRequests(oldPod, opts), PodRequests(newPod, opts)
 	for name, oq := range oldReq {
 		nq, ok := newReq[name]
 		if !ok || oq.MilliValue() > nq.MilliValue() {

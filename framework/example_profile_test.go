@@ -31,6 +31,27 @@ func ExampleProfile_Enable() {
 	// framework: profile "even": Enable("EvenNodes"): weight 5 for a plugin that does not implement Score
 }
 
+// Disable turns a plugin off at every extension point, or at the points
+// named, as a disabled list of kube-scheduler's configuration does.
+func ExampleProfile_Disable() {
+	p := fw.Profile{SchedulerName: "even",
+		Filter: []string{"EvenNodes", "NodeName"}, PreScore: []string{"MostCPU"}, Score: []string{"MostCPU"},
+		Weights: map[string]int64{"MostCPU": 2}}
+	if err := p.Disable("MostCPU", "score"); err != nil {
+		panic(err)
+	}
+	fmt.Println("preScore:", p.PreScore, "score:", p.Score, "weights:", p.Weights)
+	if err := p.Disable("EvenNodes"); err != nil {
+		panic(err)
+	}
+	fmt.Println("filter:", p.Filter)
+	fmt.Println(p.Disable("NodeName", "filters"))
+	// Output:
+	// preScore: [MostCPU] score: [] weights: map[]
+	// filter: [NodeName]
+	// framework: profile "even": Disable("NodeName"): unknown extension point "filters" (known: preEnqueue, queueSort, preFilter, filter, postFilter, preScore, score, reserve, permit, preBind, bind, postBind, placementGenerate, placementScore)
+}
+
 // One node's scores, and a table trimmed to the best nodes for a large
 // cluster. Nodes of equal cpu tie; the explanation says the seeded
 // tie-break chose.

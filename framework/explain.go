@@ -96,30 +96,7 @@ func (r *Result) WriteTableTop(w io.Writer, k int) error {
 			scores = r.bestScores(scores, n)
 		}
 		b.WriteString("\nscore (raw -> normalized x weight = weighted):\n")
-		tw := tabwriter.NewWriter(&b, 2, 4, 2, ' ', 0)
-		hdr := []string{"  NODE"}
-		hdr = append(hdr, r.ScorePlugins...)
-		hdr = append(hdr, r.Extenders...)
-		hdr = append(hdr, "TOTAL")
-		fmt.Fprintln(tw, strings.Join(hdr, "\t"))
-		for _, ns := range scores {
-			row := []string{"  " + ns.Node}
-			i := 0 // column, among the plugins that scored and the extenders
-			for _, ps := range ns.Scores {
-				if ps.Skipped {
-					continue // not a column: SkippedScore names it
-				}
-				if i < len(r.ScorePlugins) {
-					row = append(row, fmt.Sprintf("%d -> %d x %d = %d", ps.Raw, ps.Normalized, ps.Weight, ps.Weighted))
-				} else {
-					row = append(row, fmt.Sprintf("%d", ps.Weighted))
-				}
-				i++
-			}
-			row = append(row, fmt.Sprintf("%d", ns.Total))
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
-		}
-		if err := tw.Flush(); err != nil {
+		if err := r.WriteScoreTable(&b, scores); err != nil {
 			return err
 		}
 		if left > 0 {
@@ -132,6 +109,73 @@ func (r *Result) WriteTableTop(w io.Writer, k int) error {
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n"))
 	return err
+}
+
+// WriteScoreTable writes the scores of nodes (rows of this cycle's
+// Scores, such as TopScores returns) as a table, each line indented by two
+// spaces: a header NODE, one column per plugin that scored this cycle (a
+// plugin whose PreScore returned Skip has none: SkippedScore names it), one
+// per extender, and TOTAL; then one row per node, each cell the score of
+// the plugin or extender named above it ("raw -> normalized x weight =
+// weighted" for a plugin, the weighted score for an extender). It writes
+// nothing when nodes is empty. Every explanation that prints scores
+// (WriteTable, the what-if answers of package scheduling) prints them with
+// it. Rows whose plugins differ from the first row's are an error.
+func (r *Result) WriteScoreTable(w io.Writer, nodes []NodeScores) error {
+	if len(nodes) == 0 {
+		return nil
+	}
+	var extenders int
+	if r != nil {
+		extenders = len(r.Extenders)
+	}
+	first := nodes[0].Scores
+	hdr := []string{"  NODE"}
+	for _, ps := range first {
+		if !ps.Skipped {
+			hdr = append(hdr, ps.Plugin)
+		}
+	}
+	hdr = append(hdr, "TOTAL")
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(hdr, "\t"))
+	row := make([]string, 0, len(hdr))
+	for _, ns := range nodes {
+		if len(ns.Scores) != len(first) {
+			return fmt.Errorf("framework: score table: node %s has %d scores, node %s %d", ns.Node, len(ns.Scores), nodes[0].Node, len(first))
+		}
+		row = append(row[:0], "  "+ns.Node)
+		for i, ps := range ns.Scores {
+			if ps.Plugin != first[i].Plugin || ps.Skipped != first[i].Skipped {
+				return fmt.Errorf("framework: score table: node %s's score %d is %s's, node %s's %s's", ns.Node, i, ps.Plugin, nodes[0].Node, first[i].Plugin)
+			}
+			switch {
+			case ps.Skipped:
+				// Not a column: the plugin did not score this cycle.
+			case i >= len(ns.Scores)-extenders:
+				row = append(row, fmt.Sprintf("%d", ps.Weighted))
+			default:
+				row = append(row, fmt.Sprintf("%d -> %d x %d = %d", ps.Raw, ps.Normalized, ps.Weight, ps.Weighted))
+			}
+		}
+		row = append(row, fmt.Sprintf("%d", ns.Total))
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	return tw.Flush()
+}
+
+// TopScores returns the scores of the k best scored nodes (all of them
+// when k ≤ 0 or above their number): the selected node first, then by
+// total descending, ties in evaluation order. It is nil when Scores is.
+func (r *Result) TopScores(k int) []NodeScores {
+	scores := r.Scores()
+	if len(scores) == 0 {
+		return nil
+	}
+	if k <= 0 || k > len(scores) {
+		k = len(scores)
+	}
+	return r.bestScores(scores, k)
 }
 
 // bestScores returns the k best of scores (feasible nodes in evaluation

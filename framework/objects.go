@@ -159,6 +159,21 @@ const (
 	PodInitialized   PodConditionType = "Initialized"
 	PodReady         PodConditionType = "Ready"
 	DisruptionTarget PodConditionType = "DisruptionTarget"
+	// PodResizePending: the spec asks for a resize the kubelet has not
+	// allocated yet; its reason says why (PodReasonDeferred,
+	// PodReasonInfeasible).
+	PodResizePending PodConditionType = "PodResizePending"
+	// PodResizeInProgress: the kubelet allocated a resize and is actuating
+	// it.
+	PodResizeInProgress PodConditionType = "PodResizeInProgress"
+)
+
+// Reasons of the PodResizePending condition.
+const (
+	// PodReasonDeferred: the resize is feasible on the node but not now.
+	PodReasonDeferred = "Deferred"
+	// PodReasonInfeasible: the node can never accommodate the resize.
+	PodReasonInfeasible = "Infeasible"
 )
 
 // ConditionStatus is True, False or Unknown.
@@ -196,9 +211,59 @@ type PodStatus struct {
 	Conditions        []PodCondition `json:"conditions,omitempty"`
 	StartTime         *time.Time     `json:"startTime,omitempty"`
 	NominatedNodeName string         `json:"nominatedNodeName,omitempty"`
+	// InitContainerStatuses and ContainerStatuses are what the kubelet
+	// reports per container, matched to the spec's containers by name.
+	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty"`
+	ContainerStatuses     []ContainerStatus `json:"containerStatuses,omitempty"`
 	// QOSClass, when set, overrides the class computed from requests and
 	// limits.
 	QOSClass PodQOSClass `json:"qosClass,omitempty"`
+	// Resize is the deprecated summary of an in-place resize. Kubernetes
+	// v1.33 and later report resizes by the PodResizePending and
+	// PodResizeInProgress conditions instead, and kube-scheduler v1.36
+	// reads only the conditions; the field is kept so that dumps of older
+	// clusters round-trip.
+	Resize PodResizeStatus `json:"resize,omitempty"`
+	// AllocatedResources are the pod-level resources the kubelet allocated
+	// (pod-level resources, with in-place pod-level resize).
+	AllocatedResources resource.List `json:"allocatedResources,omitempty"`
+	// Resources are the pod-level requests and limits the kubelet actuated.
+	Resources *ResourceRequirements `json:"resources,omitempty"`
+}
+
+// ContainerStatus is the kubelet's report of one container: the subset
+// kube-scheduler reads to count a resize in flight.
+type ContainerStatus struct {
+	// Name is the container's name in the pod's spec.
+	Name string `json:"name"`
+	// AllocatedResources are the requests the kubelet admitted for the
+	// container.
+	AllocatedResources resource.List `json:"allocatedResources,omitempty"`
+	// Resources are the requests and limits the container runs with now.
+	Resources *ResourceRequirements `json:"resources,omitempty"`
+}
+
+// PodResizeStatus is the value of the deprecated status.resize field.
+type PodResizeStatus string
+
+// Values of status.resize.
+const (
+	PodResizeStatusInProgress PodResizeStatus = "InProgress"
+	PodResizeStatusDeferred   PodResizeStatus = "Deferred"
+	PodResizeStatusInfeasible PodResizeStatus = "Infeasible"
+)
+
+// ResizeInfeasible reports whether the kubelet declared the pod's pending
+// resize infeasible: the pod's first PodResizePending condition has reason
+// Infeasible (component-helpers IsPodResizeInfeasible; status.resize is not
+// read).
+func (p *Pod) ResizeInfeasible() bool {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == PodResizePending {
+			return p.Status.Conditions[i].Reason == PodReasonInfeasible
+		}
+	}
+	return false
 }
 
 // Condition returns the pod's condition of type t, or nil.

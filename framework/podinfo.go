@@ -37,12 +37,17 @@ type WeightedAffinityTerm struct {
 // it is read-only afterwards and shared between snapshots.
 type PodInfo struct {
 	Pod *Pod
-	// Requests are the pod's effective requests (PodRequests).
+	// Requests are the pod's effective requests as kube-scheduler's NodeInfo
+	// counts them (PodRequests with UseStatusResources: a resize in flight
+	// counts the larger of spec and status).
 	Requests resource.Vector
 	// NonZeroMilliCPU and NonZeroMemory are the cpu and memory requests with
 	// kube-scheduler's per-container defaults for missing requests.
 	NonZeroMilliCPU int64
 	NonZeroMemory   int64
+	// specRequests are the requests of the spec alone when the status makes
+	// Requests differ from them; nil otherwise.
+	specRequests *resource.Vector
 
 	RequiredAffinityTerms      []AffinityTerm
 	RequiredAntiAffinityTerms  []AffinityTerm
@@ -58,8 +63,17 @@ func NewPodInfo(pod *Pod) (*PodInfo, error) {
 	if err := validatePod(pod, false); err != nil {
 		return nil, err
 	}
-	pi := &PodInfo{Pod: pod, Requests: PodRequestVector(pod)}
-	pi.NonZeroMilliCPU, pi.NonZeroMemory = PodNonZeroRequests(pod)
+	pi := &PodInfo{Pod: pod}
+	if statusAffectsRequests(pod) {
+		opts := RequestOptions{UseStatusResources: true}
+		pi.Requests = resource.VectorFrom(PodRequests(pod, opts))
+		pi.NonZeroMilliCPU, pi.NonZeroMemory = podNonZeroRequests(pod, opts)
+		spec := PodRequestVector(pod)
+		pi.specRequests = &spec
+	} else {
+		pi.Requests = PodRequestVector(pod)
+		pi.NonZeroMilliCPU, pi.NonZeroMemory = PodNonZeroRequests(pod)
+	}
 	if a := pod.Spec.Affinity; a != nil {
 		var err error
 		if pa := a.PodAffinity; pa != nil {
@@ -80,6 +94,17 @@ func NewPodInfo(pod *Pod) (*PodInfo, error) {
 		}
 	}
 	return pi, nil
+}
+
+// SpecRequests returns the pod's requests from its spec alone (PodRequests
+// without status resources): what NodeResourcesFit checks an incoming pod
+// by and signs it with, as kube-scheduler's computePodResourceRequest. It
+// is &pi.Requests unless the pod's status reports a resize in flight.
+func (pi *PodInfo) SpecRequests() *resource.Vector {
+	if pi.specRequests != nil {
+		return pi.specRequests
+	}
+	return &pi.Requests
 }
 
 // MustPodInfo is NewPodInfo that panics on error; for tests and examples.

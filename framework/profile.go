@@ -2,7 +2,9 @@ package framework
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 )
 
 // Enable turns the plugin registered as name in reg on at every extension
@@ -77,4 +79,99 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 func implements[T Plugin](pl Plugin) bool {
 	_, ok := pl.(T)
 	return ok
+}
+
+// Disable turns the plugin registered as name off at the extension points
+// named in points, or at every extension point when none is named, as a
+// disabled list of kube-scheduler's configuration does (a multiPoint
+// disabled list, without points): name leaves each such list of p, the
+// other plugins keep their order, and the name "*" turns off every plugin
+// at those points. Leaving Score drops the plugin's entry in p.Weights, and
+// leaving PlacementScore its entry in p.PlacementWeights; p.Args is kept.
+// A plugin not enabled at a point is left alone there, as kube accepts
+// disabling a plugin nothing enabled.
+//
+// Points are named as a configuration file names them (preEnqueue,
+// queueSort, preFilter, filter, postFilter, preScore, score, reserve,
+// permit, preBind, bind, postBind, placementGenerate, placementScore: the
+// values of scheduling.PointFilter and its siblings) or as Profile's
+// fields (PreEnqueue, Filter, ...). An empty name or an unknown point is an
+// error, and p is then unchanged.
+func (p *Profile) Disable(name string, points ...string) error {
+	prefix := fmt.Sprintf("framework: profile %q: Disable(%q)", p.SchedulerName, name)
+	if name == "" {
+		return fmt.Errorf("%s: empty plugin name", prefix)
+	}
+	all := p.points()
+	lists := make([]profilePoint, 0, len(all))
+	for _, pt := range points {
+		i := slices.IndexFunc(all, func(x profilePoint) bool { return pt == x.name || pt == x.field })
+		if i < 0 {
+			known := make([]string, len(all))
+			for j, x := range all {
+				known[j] = x.name
+			}
+			return fmt.Errorf("%s: unknown extension point %q (known: %s)", prefix, pt, strings.Join(known, ", "))
+		}
+		lists = append(lists, all[i])
+	}
+	if len(points) == 0 {
+		lists = all
+	}
+	for _, pt := range lists {
+		// A new list, not the old one's array: copies of the profile
+		// share it.
+		var kept, gone []string
+		for _, n := range *pt.list {
+			if name == "*" || n == name {
+				gone = append(gone, n)
+			} else {
+				kept = append(kept, n)
+			}
+		}
+		if len(gone) > 0 {
+			*pt.list = kept
+		}
+		if pt.weights != nil && *pt.weights != nil {
+			if name != "*" {
+				gone = append(gone, name)
+			}
+			if len(gone) > 0 {
+				*pt.weights = maps.Clone(*pt.weights)
+			}
+			for _, n := range gone {
+				delete(*pt.weights, n)
+			}
+		}
+	}
+	return nil
+}
+
+// profilePoint is one extension point's plugin list of a Profile, with
+// its name in a configuration file, its field name, and the weights of
+// the plugins there (Score and PlacementScore).
+type profilePoint struct {
+	name, field string
+	list        *[]string
+	weights     *map[string]int64
+}
+
+// points lists p's extension points in kube-scheduler's order.
+func (p *Profile) points() []profilePoint {
+	return []profilePoint{
+		{"preEnqueue", "PreEnqueue", &p.PreEnqueue, nil},
+		{"queueSort", "QueueSort", &p.QueueSort, nil},
+		{"preFilter", "PreFilter", &p.PreFilter, nil},
+		{"filter", "Filter", &p.Filter, nil},
+		{"postFilter", "PostFilter", &p.PostFilter, nil},
+		{"preScore", "PreScore", &p.PreScore, nil},
+		{"score", "Score", &p.Score, &p.Weights},
+		{"reserve", "Reserve", &p.Reserve, nil},
+		{"permit", "Permit", &p.Permit, nil},
+		{"preBind", "PreBind", &p.PreBind, nil},
+		{"bind", "Bind", &p.Bind, nil},
+		{"postBind", "PostBind", &p.PostBind, nil},
+		{"placementGenerate", "PlacementGenerate", &p.PlacementGenerate, nil},
+		{"placementScore", "PlacementScore", &p.PlacementScore, &p.PlacementWeights},
+	}
 }

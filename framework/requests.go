@@ -19,6 +19,16 @@ type RequestOptions struct {
 	ExcludeOverhead bool
 	// SkipPodLevelResources ignores spec.resources (pod-level requests).
 	SkipPodLevelResources bool
+	// UseStatusResources counts a resize in flight as kube-scheduler
+	// v1.36's NodeInfo does (component-helpers PodRequests with
+	// UseStatusResources and InPlacePodLevelResourcesVerticalScalingEnabled,
+	// both on by default): each regular container and sidecar whose status
+	// reports resources counts, per resource, the largest of its spec
+	// request and its status's actuated and allocated requests, or the two
+	// status amounts alone when the pod's PodResizePending condition has
+	// reason Infeasible; pod-level requests likewise against
+	// status.resources and status.allocatedResources. Limits ignore it.
+	UseStatusResources bool
 }
 
 // nonZeroDefaults is the NonMissing list of kube-scheduler's non-zero view.
@@ -57,6 +67,17 @@ func containerAmounts(c *Container, limits bool) resource.List {
 
 func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
 	reqs := resource.List{}
+	status := opts.UseStatusResources && !limits
+	infeasible := status && pod.ResizeInfeasible()
+	// amounts returns container c's requests or limits; with status, the
+	// requests its status makes effective.
+	amounts := func(c *Container, status bool) resource.List {
+		l := containerAmounts(c, limits)
+		if status {
+			l = statusRequests(l, containerStatusOf(pod, c.Name), infeasible)
+		}
+		return l
+	}
 	apply := func(l resource.List) resource.List {
 		if len(opts.NonMissing) == 0 {
 			return l
@@ -79,13 +100,15 @@ func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
 		return out
 	}
 	for i := range pod.Spec.Containers {
-		addInto(reqs, apply(containerAmounts(&pod.Spec.Containers[i], limits)))
+		addInto(reqs, apply(amounts(&pod.Spec.Containers[i], status)))
 	}
 	sidecars := resource.List{}
 	initMax := resource.List{}
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
-		cr := apply(containerAmounts(c, limits))
+		// Only a sidecar's status counts: a plain init container has run
+		// to completion before the containers start.
+		cr := apply(amounts(c, status && c.IsSidecar()))
 		var use resource.List
 		if c.IsSidecar() {
 			addInto(reqs, cr)
@@ -105,8 +128,18 @@ func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
 		if limits {
 			pl = pod.Spec.Resources.Limits
 		}
+		var eff resource.List
+		useEff := status && pod.Status.Resources != nil
+		if useEff {
+			eff = statusRequests(pl, &ContainerStatus{Resources: pod.Status.Resources, AllocatedResources: pod.Status.AllocatedResources}, infeasible)
+		}
 		for n, q := range pl {
 			if isPodLevelResource(n) {
+				if useEff {
+					// A name the effective list lacks (an infeasible
+					// resize whose status omits it) counts as zero.
+					q = eff[n]
+				}
 				reqs[n] = q
 			}
 		}
@@ -191,7 +224,13 @@ func singleContainer(pod *Pod) *Container {
 // that the pod's effective requests (containers, pod level and overhead) lack
 // entirely, as kube-scheduler v1.36's getNonMissingContainerRequests.
 func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
-	if c := singleContainer(pod); c != nil {
+	return podNonZeroRequests(pod, RequestOptions{})
+}
+
+// podNonZeroRequests is PodNonZeroRequests over PodRequests(pod, opts)
+// (opts.NonMissing is replaced by the defaults).
+func podNonZeroRequests(pod *Pod, opts RequestOptions) (milliCPU, memory int64) {
+	if c := singleContainer(pod); c != nil && !opts.UseStatusResources {
 		milliCPU, memory = DefaultMilliCPURequest, DefaultMemoryRequest
 		if q, ok := c.Resources.Requests[resource.CPU]; ok {
 			milliCPU = q.MilliValue()
@@ -202,19 +241,22 @@ func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
 		return milliCPU, memory
 	}
 	defaults := nonZeroDefaults()
+	opts.NonMissing = nil
 	var l resource.List
 	if hasPodLevelRequests(pod) {
-		l = PodRequests(pod, RequestOptions{})
+		l = PodRequests(pod, opts)
 		for n := range defaults {
 			if _, ok := l[n]; ok {
 				delete(defaults, n)
 			}
 		}
 		if len(defaults) > 0 {
-			l = PodRequests(pod, RequestOptions{NonMissing: defaults})
+			opts.NonMissing = defaults
+			l = PodRequests(pod, opts)
 		}
 	} else {
-		l = PodRequests(pod, RequestOptions{NonMissing: defaults})
+		opts.NonMissing = defaults
+		l = PodRequests(pod, opts)
 	}
 	cpu, mem := l[resource.CPU], l[resource.Memory]
 	return cpu.MilliValue(), mem.Value()

@@ -10,10 +10,12 @@ import (
 
 // ValidatePod checks what Kubernetes' API validation would reject and the
 // algorithms cannot score sensibly: negative requests, limits, overhead or
-// pod-level resources; container resource names that are neither standard
-// (cpu, memory, ephemeral-storage, hugepages-*) nor qualified extended or
-// kubernetes.io names (a misspelt "cpus" would otherwise be ignored as kube
-// ignores unknown names); preferred (anti-)affinity weights outside 1–100;
+// pod-level resources, and negative amounts in the resources its status
+// reports (which the API server leaves unchecked); container resource
+// names that are neither standard (cpu, memory, ephemeral-storage,
+// hugepages-*) nor qualified extended or kubernetes.io names (a misspelt
+// "cpus" would otherwise be ignored as kube ignores unknown names);
+// preferred (anti-)affinity weights outside 1–100;
 // topology spread constraints as kube-apiserver v1.36's
 // validateTopologySpreadConstraints (pkg/apis/core/validation) checks
 // them: maxSkew > 0, a topologyKey, whenUnsatisfiable DoNotSchedule or
@@ -93,6 +95,9 @@ func validatePod(pod *Pod, names bool) error {
 			return err
 		}
 	}
+	if err := validateStatusResources(pod); err != nil {
+		return err
+	}
 	// weight checks a preferred term's weight; term names the term's list
 	// (spec.affinity.<term>.preferredDuringSchedulingIgnoredDuringExecution).
 	weight := func(term string, i int, w int32) error {
@@ -133,6 +138,61 @@ func validatePod(pod *Pod, names bool) error {
 		return validatePodVolumes(pod)
 	}
 	return nil
+}
+
+// validateStatusResources rejects a negative amount in the resources the
+// kubelet reports (container statuses' resources and allocatedResources,
+// the pod-level status.resources and status.allocatedResources): the API
+// server does not validate them, but the kubelet never writes one, and
+// counted on a node it would free capacity. Names are not checked: kube
+// ignores the ones it does not know.
+func validateStatusResources(pod *Pod) error {
+	// check returns the first negative amount of l by name; path names l
+	// and is built only then.
+	check := func(l resource.List, path func() string) error {
+		if !anyNegative(l) {
+			return nil
+		}
+		for _, n := range l.Names() { // name order: the same error every run
+			if q := l[n]; q.Sign() < 0 {
+				return fmt.Errorf("framework: pod %s: %s[%q]=%s: must not be negative", pod.Key(), path(), n, q.String())
+			}
+		}
+		return nil
+	}
+	checkAll := func(r *ResourceRequirements, alloc resource.List, prefix func() string) error {
+		if r != nil {
+			if err := check(r.Requests, func() string { return prefix() + "resources.requests" }); err != nil {
+				return err
+			}
+			if err := check(r.Limits, func() string { return prefix() + "resources.limits" }); err != nil {
+				return err
+			}
+		}
+		return check(alloc, func() string { return prefix() + "allocatedResources" })
+	}
+	for _, f := range []struct {
+		field string
+		list  []ContainerStatus
+	}{{"containerStatuses", pod.Status.ContainerStatuses}, {"initContainerStatuses", pod.Status.InitContainerStatuses}} { // fixed order: the same error every run
+		for i := range f.list {
+			cs := &f.list[i]
+			if err := checkAll(cs.Resources, cs.AllocatedResources, func() string { return fmt.Sprintf("status.%s[%d].", f.field, i) }); err != nil {
+				return err
+			}
+		}
+	}
+	return checkAll(pod.Status.Resources, pod.Status.AllocatedResources, func() string { return "status." })
+}
+
+// anyNegative reports whether some amount of l is negative.
+func anyNegative(l resource.List) bool {
+	for _, q := range l {
+		if q.Sign() < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // validateSpreadConstraints is kube-apiserver v1.36's

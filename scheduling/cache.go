@@ -18,6 +18,9 @@ import (
 // with spec.nodeName set and no nominated node) counts on the node from now
 // on. A pod that is not pending or a missing node is an error naming both.
 func (c *Cluster) Assume(namespace, name, node string) error {
+	if c.snap == nil {
+		return c.zeroErr("Assume")
+	}
 	_, err := c.assume(podKey(namespace, name), node, -1, nil)
 	return err
 }
@@ -89,6 +92,9 @@ func (c *Cluster) assume(key, node string, at int, slab *assumedSlab) (*framewor
 // Forget undoes Assume: the pod leaves its node and is pending again. A pod
 // that is not assumed is an error.
 func (c *Cluster) Forget(namespace, name string) error {
+	if c.snap == nil {
+		return c.zeroErr("Forget")
+	}
 	key := podKey(namespace, name)
 	cp, ok := c.pods[key]
 	if !ok {
@@ -112,6 +118,9 @@ func (c *Cluster) Forget(namespace, name string) error {
 // after the API binding). A pod that is not assumed, or assumed on another
 // node, is an error.
 func (c *Cluster) Bind(namespace, name, node string) error {
+	if c.snap == nil {
+		return c.zeroErr("Bind")
+	}
 	return c.bind(podKey(namespace, name), node)
 }
 

@@ -85,6 +85,9 @@ type PodRecord struct {
 // Forks nest. Lookups are O(1) (maps); Pods and NodeMetrics lists are
 // O(n log n) (sorted by key). A Cluster is not safe for concurrent use; the
 // Scheduler serializes its access.
+//
+// Build a Cluster with NewCluster or NewClusterFrom: a zero Cluster{}
+// reads as empty, and its methods that return an error fail saying so.
 type Cluster struct {
 	snap    *framework.Snapshot
 	pods    map[string]*clusterPod
@@ -154,11 +157,19 @@ func NewClusterFrom(nodes []*framework.Node, pods []*framework.Pod, opts ...fram
 // with the cluster; Clone it to keep a copy.
 func (c *Cluster) Snapshot() *framework.Snapshot { return c.snap }
 
-// NumNodes returns the number of nodes.
-func (c *Cluster) NumNodes() int { return c.snap.NumNodes() }
+// NumNodes returns the number of nodes (0 on a zero Cluster).
+func (c *Cluster) NumNodes() int {
+	if c.snap == nil {
+		return 0
+	}
+	return c.snap.NumNodes()
+}
 
 // Node returns the named node object (the cluster's copy; read-only).
 func (c *Cluster) Node(name string) (*framework.Node, bool) {
+	if c.snap == nil {
+		return nil, false
+	}
 	ni, ok := c.snap.Get(name)
 	if !ok {
 		return nil, false
@@ -167,7 +178,12 @@ func (c *Cluster) Node(name string) (*framework.Node, bool) {
 }
 
 // NodeInfo returns the named node with its pods (read-only).
-func (c *Cluster) NodeInfo(name string) (*framework.NodeInfo, bool) { return c.snap.Get(name) }
+func (c *Cluster) NodeInfo(name string) (*framework.NodeInfo, bool) {
+	if c.snap == nil {
+		return nil, false
+	}
+	return c.snap.Get(name)
+}
 
 // Pod returns the pod namespace/name and its state.
 func (c *Cluster) Pod(namespace, name string) (PodRecord, bool) {
@@ -274,12 +290,21 @@ func (c *Cluster) forking() bool { return len(c.marks) > 0 }
 func (c *Cluster) Forked() int { return len(c.marks) }
 
 // Fork opens a branch: later changes can be undone by Revert or kept by
-// Commit. O(1).
-func (c *Cluster) Fork() { c.marks = append(c.marks, len(c.journal)) }
+// Commit. O(1). On a zero Cluster it does nothing (Commit and Revert then
+// fail).
+func (c *Cluster) Fork() {
+	if c.snap == nil {
+		return
+	}
+	c.marks = append(c.marks, len(c.journal))
+}
 
 // Commit keeps the changes since the matching Fork. O(1). Without an open
 // fork it is an error.
 func (c *Cluster) Commit() error {
+	if c.snap == nil {
+		return c.zeroErr("Commit")
+	}
 	if len(c.marks) == 0 {
 		return fmt.Errorf("scheduling: Cluster.Commit without Fork")
 	}
@@ -295,6 +320,9 @@ func (c *Cluster) Commit() error {
 // restoring the cluster exactly. O(changes). Without an open fork it is an
 // error.
 func (c *Cluster) Revert() error {
+	if c.snap == nil {
+		return c.zeroErr("Revert")
+	}
 	if len(c.marks) == 0 {
 		return fmt.Errorf("scheduling: Cluster.Revert without Fork")
 	}
@@ -344,6 +372,9 @@ func (c *Cluster) undoAdds(steps []clusterUndo) {
 
 // WithFork runs fn on a fork and reverts it afterwards, whatever fn returns.
 func (c *Cluster) WithFork(fn func() error) error {
+	if c.snap == nil {
+		return c.zeroErr("WithFork")
+	}
 	c.Fork()
 	err := fn()
 	if rerr := c.Revert(); rerr != nil && err == nil {
@@ -501,6 +532,9 @@ func clSwapLast(s []*framework.PodInfo, i int) {
 // AddNode appends a node (a copy of n). A nil node, an empty name or a
 // duplicate name is an error.
 func (c *Cluster) AddNode(n *framework.Node) error {
+	if c.snap == nil {
+		return c.zeroErr("AddNode")
+	}
 	if n == nil {
 		return fmt.Errorf("scheduling: AddNode: nil node")
 	}
@@ -520,6 +554,9 @@ func (c *Cluster) AddNode(n *framework.Node) error {
 // UpdateNode replaces the node object of an existing node (by name),
 // keeping its pods. An unknown node is an error.
 func (c *Cluster) UpdateNode(n *framework.Node) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdateNode")
+	}
 	if n == nil {
 		return fmt.Errorf("scheduling: UpdateNode: nil node")
 	}
@@ -543,6 +580,9 @@ func (c *Cluster) UpdateNode(n *framework.Node) error {
 // node's pod order), so that a caller acting as a controller can create
 // them again. An unknown node is an error.
 func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
+	if c.snap == nil {
+		return nil, c.zeroErr("RemoveNode")
+	}
 	ni, ok := c.snap.Get(name)
 	if !ok {
 		return nil, fmt.Errorf("scheduling: RemoveNode: unknown node %q", name)
@@ -576,6 +616,9 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 // volumes are created (cluster_storage.go). A nil pod, an empty name, a
 // duplicate namespace/name or invalid affinity is an error naming the pod.
 func (c *Cluster) AddPod(pod *framework.Pod) error {
+	if c.snap == nil {
+		return c.zeroErr("AddPod")
+	}
 	if pod == nil {
 		return fmt.Errorf("scheduling: AddPod: nil pod")
 	}
@@ -631,6 +674,9 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod)
 // when it is bound or assumed, and the ephemeral claims it owns, and
 // returns the cluster's copy. An unknown pod is an error.
 func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
+	if c.snap == nil {
+		return nil, c.zeroErr("DeletePod")
+	}
 	key := podKey(namespace, name)
 	cp, ok := c.pods[key]
 	if !ok {
@@ -649,6 +695,9 @@ func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 // UpdateNodeMetric stores a copy of m (named after its node) after
 // validating it. The node need not exist yet.
 func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdateNodeMetric")
+	}
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("scheduling: UpdateNodeMetric: %w", err)
 	}
@@ -669,7 +718,11 @@ func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
 }
 
 // SetDisruptionBudgets replaces the PodDisruptionBudgets preemption reads.
+// On a zero Cluster, which holds nothing, it does nothing.
 func (c *Cluster) SetDisruptionBudgets(pdbs []framework.PodDisruptionBudget) {
+	if c.snap == nil {
+		return
+	}
 	old := c.snap.DisruptionBudgets
 	c.snap.DisruptionBudgets = slices.Clone(pdbs)
 	if c.forking() {

@@ -163,6 +163,9 @@ func (c *Cluster) members(g string) []PodRecord {
 // Coscheduling plugin). An invalid group or one already present is an
 // error naming it.
 func (c *Cluster) AddPodGroup(g *framework.PodGroup) error {
+	if c.snap == nil {
+		return c.zeroErr("AddPodGroup")
+	}
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("scheduling: AddPodGroup: %w", err)
 	}
@@ -176,6 +179,9 @@ func (c *Cluster) AddPodGroup(g *framework.PodGroup) error {
 // UpdatePodGroup replaces an existing PodGroup by a copy of g. An invalid
 // or unknown group is an error naming it.
 func (c *Cluster) UpdatePodGroup(g *framework.PodGroup) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdatePodGroup")
+	}
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("scheduling: UpdatePodGroup: %w", err)
 	}
@@ -189,6 +195,9 @@ func (c *Cluster) UpdatePodGroup(g *framework.PodGroup) error {
 // DeletePodGroup deletes the PodGroup namespace/name (its pods stay). An
 // unknown group is an error.
 func (c *Cluster) DeletePodGroup(namespace, name string) error {
+	if c.snap == nil {
+		return c.zeroErr("DeletePodGroup")
+	}
 	key := namespace + "/" + name
 	if _, ok := c.podGroups[key]; !ok {
 		return fmt.Errorf("scheduling: DeletePodGroup: unknown PodGroup %s", key)

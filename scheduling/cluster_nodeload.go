@@ -11,6 +11,9 @@ import (
 // load the Trimaran plugins read, after validating it. The node need not
 // exist yet. Journaled like every mutation.
 func (c *Cluster) UpdateNodeLoad(l *framework.NodeLoad) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdateNodeLoad")
+	}
 	if err := l.Validate(); err != nil {
 		return fmt.Errorf("scheduling: UpdateNodeLoad: %w", err)
 	}

@@ -137,6 +137,9 @@ func (c *Cluster) restoreStorage(k framework.StorageKind, ns, name string, old f
 // described in this file. An invalid object, one that exists already, or a
 // CSINode whose node is not in the cluster is an error naming it.
 func (c *Cluster) AddStorageObject(o framework.StorageObject) error {
+	if c.snap == nil {
+		return c.zeroErr("AddStorageObject")
+	}
 	if o == nil {
 		return fmt.Errorf("scheduling: AddStorageObject: nil object")
 	}
@@ -158,6 +161,9 @@ func (c *Cluster) AddStorageObject(o framework.StorageObject) error {
 // UpdateStorageObject replaces an existing storage object with a copy of
 // o (defaulted as on add). An unknown object is an error.
 func (c *Cluster) UpdateStorageObject(o framework.StorageObject) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdateStorageObject")
+	}
 	if o == nil {
 		return fmt.Errorf("scheduling: UpdateStorageObject: nil object")
 	}
@@ -180,6 +186,9 @@ func (c *Cluster) UpdateStorageObject(o framework.StorageObject) error {
 // namespace ns for claims and capacities) and returns the cluster's copy.
 // An unknown object is an error.
 func (c *Cluster) DeleteStorageObject(k framework.StorageKind, ns, name string) (framework.StorageObject, error) {
+	if c.snap == nil {
+		return nil, c.zeroErr("DeleteStorageObject")
+	}
 	old, err := c.deleteStorage(k, ns, name)
 	if err != nil {
 		return nil, fmt.Errorf("scheduling: DeleteStorageObject: %w", err)
@@ -190,12 +199,20 @@ func (c *Cluster) DeleteStorageObject(k framework.StorageKind, ns, name string) 
 // StorageObject returns the cluster's copy of a storage object
 // (read-only).
 func (c *Cluster) StorageObject(k framework.StorageKind, ns, name string) (framework.StorageObject, bool) {
+	if c.snap == nil {
+		return nil, false
+	}
 	return c.snap.StorageObject(k, ns, name)
 }
 
 // Storage returns every storage object of the cluster (the cluster's
 // copies; read-only), each kind sorted by key.
-func (c *Cluster) Storage() framework.StorageObjects { return c.snap.Storage() }
+func (c *Cluster) Storage() framework.StorageObjects {
+	if c.snap == nil {
+		return framework.StorageObjects{}
+	}
+	return c.snap.Storage()
+}
 
 // createEphemeralClaims plays the ephemeral volume controller for a pod
 // being added: each generic ephemeral volume's claim is created, owned by
@@ -263,6 +280,9 @@ func errConflict(res, name string) error {
 // conflict error; nothing is applied partially undone (the journal of an
 // open fork covers it).
 func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
+	if c.snap == nil {
+		return c.zeroErr("BindPodVolumes")
+	}
 	ni, ok := c.snap.Get(node)
 	if !ok {
 		return fmt.Errorf("scheduling: BindPodVolumes: node %q not found", node)

@@ -32,6 +32,9 @@ func (c *Cluster) WorkloadPodGroupMembers(namespace, name string) []PodRecord {
 // GangScheduling and the pod group cycle). An invalid group or one already
 // present is an error naming it.
 func (c *Cluster) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+	if c.snap == nil {
+		return c.zeroErr("AddWorkloadPodGroup")
+	}
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("scheduling: AddWorkloadPodGroup: %w", err)
 	}
@@ -46,6 +49,9 @@ func (c *Cluster) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
 // Its spec is immutable, as the API server keeps it: an update that
 // changes it, an invalid group or an unknown one is an error naming it.
 func (c *Cluster) UpdateWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdateWorkloadPodGroup")
+	}
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("scheduling: UpdateWorkloadPodGroup: %w", err)
 	}
@@ -63,6 +69,9 @@ func (c *Cluster) UpdateWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
 // DeleteWorkloadPodGroup deletes kube's PodGroup namespace/name (its pods
 // stay). An unknown group is an error.
 func (c *Cluster) DeleteWorkloadPodGroup(namespace, name string) error {
+	if c.snap == nil {
+		return c.zeroErr("DeleteWorkloadPodGroup")
+	}
 	key := namespace + "/" + name
 	if _, ok := c.wpodGroups[key]; !ok {
 		return fmt.Errorf("scheduling: DeleteWorkloadPodGroup: unknown PodGroup %s", key)
@@ -126,6 +135,9 @@ func (c *Cluster) setWorkloadPodGroupCondition(namespace, name string, cond fram
 // PodGroups are made from; the scheduler itself reads the PodGroups). An
 // invalid Workload or one already present is an error naming it.
 func (c *Cluster) AddWorkload(w *framework.Workload) error {
+	if c.snap == nil {
+		return c.zeroErr("AddWorkload")
+	}
 	if err := w.Validate(); err != nil {
 		return fmt.Errorf("scheduling: AddWorkload: %w", err)
 	}
@@ -140,6 +152,9 @@ func (c *Cluster) AddWorkload(w *framework.Workload) error {
 // UpdateWorkload replaces an existing Workload by a copy of w. An invalid
 // or unknown Workload is an error naming it.
 func (c *Cluster) UpdateWorkload(w *framework.Workload) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdateWorkload")
+	}
 	if err := w.Validate(); err != nil {
 		return fmt.Errorf("scheduling: UpdateWorkload: %w", err)
 	}
@@ -154,6 +169,9 @@ func (c *Cluster) UpdateWorkload(w *framework.Workload) error {
 // DeleteWorkload deletes the Workload namespace/name (its PodGroups stay).
 // An unknown Workload is an error.
 func (c *Cluster) DeleteWorkload(namespace, name string) error {
+	if c.snap == nil {
+		return c.zeroErr("DeleteWorkload")
+	}
 	key := namespace + "/" + name
 	if _, ok := c.workloads[key]; !ok {
 		return fmt.Errorf("scheduling: DeleteWorkload: unknown Workload %s", key)

@@ -14,6 +14,9 @@ import (
 // scheduler). An assumed pod (being bound) cannot be updated. Errors name
 // the pod and the field.
 func (c *Cluster) UpdatePod(pod *framework.Pod) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdatePod")
+	}
 	if pod == nil {
 		return errors.New("scheduling: UpdatePod: nil pod")
 	}

@@ -31,6 +31,9 @@ func (s *Scheduler) preEnqueue(pi *framework.PodInfo) *framework.Status {
 // of pod, which must keep the UID and have no nodeName. The pod is
 // validated as AddPod validates it.
 func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
+	if c.snap == nil {
+		return c.zeroErr("UpdatePendingPod")
+	}
 	if pod == nil {
 		return errors.New("scheduling: UpdatePendingPod: nil pod")
 	}

@@ -26,7 +26,9 @@ import (
 //
 // The cluster is the same after every question as before it (node order,
 // pods, pod order on each node, nominations, the queue). Questions are
-// answered one at a time; a WhatIf is not safe for concurrent use.
+// answered one at a time; a WhatIf is not safe for concurrent use. Build
+// one with NewWhatIf: a zero WhatIf{} answers every question with an error
+// saying so.
 type WhatIf struct {
 	s *Scheduler
 	// plainCapacity makes Capacity add each replica with SchedulePod (the
@@ -47,11 +49,27 @@ func NewWhatIf(cluster *Cluster, registry *framework.Registry, profiles []framew
 	return &WhatIf{s: s}, nil
 }
 
-// Scheduler returns the scheduler behind the questions.
+// Scheduler returns the scheduler behind the questions (nil on a zero
+// WhatIf).
 func (w *WhatIf) Scheduler() *Scheduler { return w.s }
 
-// Cluster returns the cluster the questions are about.
-func (w *WhatIf) Cluster() *Cluster { return w.s.cluster }
+// Cluster returns the cluster the questions are about (nil on a zero
+// WhatIf).
+func (w *WhatIf) Cluster() *Cluster {
+	if w.s == nil {
+		return nil
+	}
+	return w.s.cluster
+}
+
+// check is the error of the question op on a WhatIf not built by
+// NewWhatIf.
+func (w *WhatIf) check(op string) error {
+	if w == nil || w.s == nil {
+		return fmt.Errorf("scheduling: WhatIf.%s: zero WhatIf: build it with NewWhatIf", op)
+	}
+	return nil
+}
 
 // Placement is one pod and the node it was placed on.
 type Placement struct {
@@ -78,6 +96,31 @@ func (w *WhatIf) fork() (*wiFork, error) {
 // Scheduler.SchedulePod).
 func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (Decision, error) {
 	return f.f.SchedulePod(ctx, pod)
+}
+
+// scheduleQueued takes the queued pending pod key out of the queue and
+// runs its cycle at once, as ScheduleOne does for the pod it pops, with
+// synchronous binding.
+func (f *wiFork) scheduleQueued(ctx context.Context, key string) (Decision, error) {
+	if err := f.f.lock("PlacePending"); err != nil {
+		return Decision{}, err
+	}
+	s := f.f.s
+	defer s.mu.Unlock()
+	qp, ok := s.queue.get(key)
+	if !ok || qp.where == qInFlight || qp.where == qNowhere {
+		return Decision{}, fmt.Errorf("scheduling: PlacePending: pod %s is in a scheduling or binding cycle, not waiting in the queue", key)
+	}
+	if !s.queue.takeSpecific(qp) {
+		return Decision{}, fmt.Errorf("scheduling: PlacePending: pod %s is gated (kube-scheduler does not try it until its gates are removed): %s", key, qp.gateMsg)
+	}
+	async := s.async
+	s.async = false
+	defer func() { s.async = async }()
+	if s.runsPodGroupCycle(qp) {
+		return s.podGroupCycle(ctx, qp), nil
+	}
+	return s.scheduleCycle(ctx, qp), nil
 }
 
 // delete deletes a pod on the fork.
@@ -136,17 +179,55 @@ func (a *PlaceAnswer) Placed() bool { return a.Decision.Node != "" && a.FitError
 // not in the cluster) with full explanations, on a fork: the decision, the
 // explanation and, if it does not fit, the FitError and what preemption
 // would evict (the preemption runs as kube's DefaultPreemption would, and
-// is undone with the rest of the fork).
+// is undone with the rest of the fork). For a pod the cluster already
+// holds as pending, ask PlacePending.
 func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, error) {
+	if err := w.check("Place"); err != nil {
+		return nil, err
+	}
 	if pod == nil {
 		return nil, errors.New("scheduling: Place: nil pod")
 	}
+	if r, ok := w.s.cluster.Pod(pod.Namespace, pod.Name); ok && r.State == StatePending {
+		return nil, fmt.Errorf("scheduling: Place: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (Place asks about a pod the cluster does not hold)",
+			pod.Key(), pod.Namespace, pod.Name)
+	}
+	return w.place("Place", pod.Key(), func(f *wiFork) (Decision, error) { return f.schedule(ctx, pod) })
+}
+
+// PlacePending answers why the pending pod namespace/name, which the
+// cluster holds, is not scheduled (or where it goes now): on a fork, it
+// runs the pod's next scheduling cycle as the scheduler would when the
+// queue pops it (the pod's own queue record, with its attempts and
+// nominated node, wherever it waits: active, backoff or unschedulable),
+// with full explanations, and the preemption its profile would try, as
+// Place does. A pod that is unknown, not pending (assumed or bound), held
+// by its scheduling gates, or in a scheduling or binding cycle already is
+// an error saying so. The cluster is as before afterwards.
+func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*PlaceAnswer, error) {
+	if err := w.check("PlacePending"); err != nil {
+		return nil, err
+	}
+	key := podKey(namespace, name)
+	r, ok := w.s.cluster.Pod(namespace, name)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("scheduling: PlacePending: unknown pod %s", key)
+	case r.State != StatePending:
+		return nil, fmt.Errorf("scheduling: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
+	}
+	return w.place("PlacePending", key, func(f *wiFork) (Decision, error) { return f.scheduleQueued(ctx, key) })
+}
+
+// place runs cycle on a fork with full explanations and answers the
+// question op about the pod key.
+func (w *WhatIf) place(op, key string, cycle func(*wiFork) (Decision, error)) (*PlaceAnswer, error) {
 	f, err := w.fork()
 	if err != nil {
 		return nil, err
 	}
 	var d Decision
-	_ = w.withFlag(&w.s.keepResults, func() error { d, err = f.schedule(ctx, pod); return nil })
+	_ = w.withFlag(&w.s.keepResults, func() error { d, err = cycle(f); return nil })
 	ans := &PlaceAnswer{Decision: d}
 	if err == nil && d.Result != nil && d.Node == "" {
 		ans.FitError = d.Result.FitError()
@@ -159,7 +240,7 @@ func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, e
 		return nil, err
 	}
 	if d.Outcome == OutcomeError {
-		return nil, fmt.Errorf("scheduling: Place: pod %s: %s", pod.Key(), d.Message)
+		return nil, fmt.Errorf("scheduling: %s: pod %s: %s", op, key, d.Message)
 	}
 	if d.NominatedNode != "" || len(victims) > 0 {
 		plan := &PreemptionPlan{Node: d.NominatedNode}
@@ -241,6 +322,9 @@ type NodeCount struct {
 // not run). The answer names each replica's node
 // and, for the first that did not fit, the decision with its explanation.
 func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
+	if err := w.check("Capacity"); err != nil {
+		return nil, err
+	}
 	if template == nil {
 		return nil, errors.New("scheduling: Capacity: nil template")
 	}

@@ -88,6 +88,9 @@ const mirrorPodAnnotation = "kubernetes.io/config.mirror"
 // blocked. DaemonSet pods, static pods' mirrors and terminating pods stay;
 // pods no controller owns are deleted without replacement.
 func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (*DrainAnswer, error) {
+	if err := w.check("Drain"); err != nil {
+		return nil, err
+	}
 	if len(nodes) == 0 {
 		return nil, errors.New("scheduling: Drain: no nodes")
 	}

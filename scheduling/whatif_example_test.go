@@ -205,3 +205,37 @@ func ExampleWhatIf_ScaleUp() {
 	// no such node helps: default/gpu-job - NodeResourcesFit: Insufficient nvidia.com/gpu
 	// gated: default/gated-job - waiting for scheduling gates: [example.com/quota]
 }
+
+// Why is a pending pod of the cluster not scheduled? PlacePending runs its
+// next scheduling cycle, as the scheduler would when it pops the pod, and
+// explains it; the cluster is unchanged. Node n1 has 2 cpu, 1 of them
+// taken; the pending pod asks for 2.
+func ExampleWhatIf_PlacePending() {
+	pods := []*framework.Pod{
+		builder.MakePod().Name("busy").Node("n1").Req(map[string]string{"cpu": "1"}).Obj(),
+		builder.MakePod().Name("web").Req(map[string]string{"cpu": "2"}).Obj(),
+	}
+	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "2")}, pods)
+	w, err := scheduling.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ans, err := w.PlacePending(context.Background(), "default", "web")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := ans.Write(os.Stdout, scheduling.ExplainOptions{}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// pod default/web (profile default-scheduler): unschedulable: 0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.
+	// 1 nodes: 0 feasible, 1 rejected
+	//
+	// rejected nodes by plugin and reason:
+	//   NODES  PLUGIN            REASON            FOR EXAMPLE
+	//   1      NodeResourcesFit  Insufficient cpu  n1
+	//
+	// preemption would not help (or the pod may not preempt)
+}

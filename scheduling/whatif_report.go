@@ -56,41 +56,9 @@ func writeExplanation(b *strings.Builder, r *framework.Result, o ExplainOptions)
 	if r.PreFilterStatus != nil {
 		fmt.Fprintf(b, "prefilter: %v\n", r.PreFilterStatus)
 	}
-	if scores := r.Scores(); len(scores) > 0 {
-		slices.SortStableFunc(scores, func(x, y framework.NodeScores) int {
-			switch {
-			case x.Total > y.Total:
-				return -1
-			case x.Total < y.Total:
-				return 1
-			}
-			return 0
-		})
-		if sel := r.SelectedNode(); sel != "" { // the winner first, as ties were broken
-			if i := slices.IndexFunc(scores, func(s framework.NodeScores) bool { return s.Node == sel }); i > 0 {
-				w := scores[i]
-				copy(scores[1:i+1], scores[:i])
-				scores[0] = w
-			}
-		}
-		n := min(o.Top, len(scores))
-		fmt.Fprintf(b, "\nbest %d of %d scored nodes (raw -> normalized x weight = weighted):\n", n, len(scores))
-		tw := tabwriter.NewWriter(b, 2, 4, 2, ' ', 0)
-		hdr := append([]string{"  NODE"}, r.ScorePlugins...)
-		hdr = append(hdr, r.Extenders...)
-		fmt.Fprintln(tw, strings.Join(append(hdr, "TOTAL"), "\t"))
-		for _, ns := range scores[:n] {
-			row := []string{"  " + ns.Node}
-			for i, ps := range ns.Scores {
-				if i < len(r.ScorePlugins) {
-					row = append(row, fmt.Sprintf("%d -> %d x %d = %d", ps.Raw, ps.Normalized, ps.Weight, ps.Weighted))
-				} else {
-					row = append(row, fmt.Sprint(ps.Weighted))
-				}
-			}
-			fmt.Fprintln(tw, strings.Join(append(row, fmt.Sprint(ns.Total)), "\t"))
-		}
-		if err := tw.Flush(); err != nil {
+	if top := r.TopScores(o.Top); len(top) > 0 {
+		fmt.Fprintf(b, "\nbest %d of %d scored nodes (raw -> normalized x weight = weighted):\n", len(top), r.NumFeasibleNodes())
+		if err := r.WriteScoreTable(b, top); err != nil {
 			return err
 		}
 	}
@@ -304,6 +272,8 @@ func (a *ScaleUpAnswer) Write(w io.Writer, o ExplainOptions) error {
 	switch {
 	case a.Pods == 0:
 		b.WriteString("scale-up: no pending pods\n")
+	case a.Feasible && a.Nodes == 0 && len(a.Answer.Placements) == 0:
+		fmt.Fprintf(&b, "scale-up: no node like %s helps the %d pending pod(s)\n", a.Template, a.Pods)
 	case a.Feasible && a.Nodes == 0:
 		fmt.Fprintf(&b, "scale-up: none needed, the %d pod(s) schedule on the current nodes\n", len(a.Answer.Placements))
 	case a.Feasible:
@@ -380,8 +350,14 @@ func (a *ScaleUpAnswer) Summary(template *framework.Node, numNodes int) string {
 	switch {
 	case a.Pods == 0:
 		b.WriteString("no pending pods, nothing to add.")
-	case a.Feasible && a.Nodes == 0:
+	case a.Feasible && a.Nodes == 0 && len(a.Unhelpable) == 0:
 		fmt.Fprintf(&b, "all %d pending pod(s) schedule without new nodes.", a.Pods)
+	case a.Feasible && a.Nodes == 0 && a.Answer.Scheduled == 0:
+		// Every pod is unhelpable: the sentence below names them.
+		fmt.Fprintf(&b, "nodes like %s (allocatable %s) help none of the %d pending pod(s).", a.Template, alloc, a.Pods)
+	case a.Feasible && a.Nodes == 0:
+		fmt.Fprintf(&b, "%d of the %d pending pod(s) schedule without new nodes; nodes like %s (allocatable %s) would not help the others.",
+			a.Answer.Scheduled, a.Pods, a.Template, alloc)
 	case a.Feasible:
 		fmt.Fprintf(&b, "adding %d node(s) like %s (allocatable %s) lets %d pending pod(s) schedule",
 			a.Nodes, a.Template, alloc, a.Answer.Scheduled)

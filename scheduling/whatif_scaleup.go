@@ -92,6 +92,9 @@ type ScaleUpAnswer struct {
 // fewest among the counts tried (placement is greedy, so a count the search
 // skipped could in rare cases do with fewer).
 func (w *WhatIf) ScaleUp(ctx context.Context, template *framework.Node, opts ScaleUpOptions) (*ScaleUpAnswer, error) {
+	if err := w.check("ScaleUp"); err != nil {
+		return nil, err
+	}
 	if template == nil {
 		return nil, errors.New("scheduling: ScaleUp: nil node template")
 	}

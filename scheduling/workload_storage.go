@@ -11,6 +11,9 @@ import (
 // CSINodes, volumes, claims, capacities, attachments), stopping at the
 // first error.
 func (c *Cluster) AddStorage(objs framework.StorageObjects) error {
+	if c.snap == nil {
+		return c.zeroErr("AddStorage")
+	}
 	for _, o := range objs.Each() {
 		if err := c.AddStorageObject(o); err != nil {
 			return err

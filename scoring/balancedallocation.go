@@ -115,7 +115,7 @@ func (pl *NodeResourcesBalancedAllocation) podRequests(pod *framework.PodInfo) [
 		}
 	}
 	if pl.hasOther {
-		all := framework.PodRequests(pod.Pod, framework.RequestOptions{})
+		all := framework.PodRequests(pod.Pod, framework.RequestOptions{UseStatusResources: true})
 		for i := range pl.resources {
 			if pl.resources[i].kind == nrfOther {
 				q := all[pl.resources[i].name]

@@ -25,15 +25,17 @@ var (
 	_ framework.SignRefuser = (*InterPodAffinity)(nil)
 )
 
-// SignPod signs the pod's effective requests (noderesources/fit.go).
+// SignPod signs the pod's effective requests from its spec
+// (noderesources/fit.go computePodResourceRequest, which leaves status
+// resources out although the scores count them).
 func (pl *NodeResourcesFit) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerResources, Value: pod.Requests}}, nil
+	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
 }
 
-// SignPod signs the pod's effective requests
-// (noderesources/balanced_allocation.go).
+// SignPod signs the pod's effective requests from its spec
+// (noderesources/balanced_allocation.go, computePodResourceRequest).
 func (pl *NodeResourcesBalancedAllocation) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerResources, Value: pod.Requests}}, nil
+	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
 }
 
 // SignPod signs the pod's image names, normalized and sorted

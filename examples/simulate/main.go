@@ -315,10 +315,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	if o.profiles != "" {
 		want := strings.Split(o.profiles, ",")
-		profiles = slices.DeleteFunc(profiles, func(p namedProfile) bool { return !slices.Contains(want, p.name) })
-		if len(profiles) == 0 {
-			return fmt.Errorf("-profiles=%q: no such profile", o.profiles)
+		names := make([]string, len(profiles))
+		for i, p := range profiles {
+			names[i] = p.name
 		}
+		for _, n := range want {
+			if !slices.Contains(names, n) {
+				return fmt.Errorf("-profiles=%q: no such profile %q (valid: %s)", o.profiles, n, strings.Join(names, ", "))
+			}
+		}
+		profiles = slices.DeleteFunc(profiles, func(p namedProfile) bool { return !slices.Contains(want, p.name) })
 	}
 	// Create the output files first: a bad -svg or -log-dir fails now,
 	// not after the simulation.

@@ -106,7 +106,12 @@ func TestBadInput(t *testing.T) {
 		{"missing node", []string{"-workload", write("d.json", `{"pods": [{"pod": {"metadata": {"name": "web"}, "spec": {"nodeName": "ghost"}}}]}`)}, `pod default/web: node "ghost" not found`},
 		{"missing file", []string{"-cluster", filepath.Join(dir, "none.json")}, "none.json"},
 		{"bad flag", []string{"-nodes", "0"}, "-nodes=0"},
-		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"}, `-profiles="Nope"`},
+		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"},
+			`-profiles="Nope": no such profile "Nope" (valid: LeastAllocated, MostAllocated, BalancedAllocation, LoadAware, TargetLoadPacking, LoadVariationRiskBalancing, `},
+		{"one unknown profile among known ones", []string{"-nodes", "5", "-pods", "5", "-profiles", "MostAllocated,Nope"},
+			`-profiles="MostAllocated,Nope": no such profile "Nope" (valid: LeastAllocated, MostAllocated, `},
+		{"unknown profile of a configuration", []string{"-nodes", "5", "-pods", "5", "-config", "config.yaml", "-profiles", "Nope"},
+			`-profiles="Nope": no such profile "Nope" (valid: `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer

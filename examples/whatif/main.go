@@ -2,7 +2,8 @@
 // kubectl dump: where would this pod go and why (-place), how many more
 // replicas of a workload fit (-capacity), can these nodes be drained
 // (-drain), how many nodes of a template must be added for the pending
-// pods (-scale-up). Each answer runs kube-scheduler's scheduling cycles
+// pods (-scale-up); -place ns/name explains why a pending pod of the dump
+// is not scheduled. Each answer runs kube-scheduler's scheduling cycles
 // (its default profile, or the profiles of a KubeSchedulerConfiguration)
 // on a fork of the cluster, and prints the answer, its explanation and,
 // for capacity and scale-up, a summary to paste into a ticket.
@@ -55,6 +56,8 @@ question it runs a demo of all four questions on the sample.
 
 Questions:
   -place FILE       where would this pod (a Pod or workload manifest) go, and why
+  -place NS/NAME    why is this pending pod of the cluster not scheduled (its next
+                    scheduling cycle, explained; a file of that path is read instead)
   -capacity FILE    how many more replicas of this pod or workload fit (-max N bounds it;
                     a StatefulSet's replicas each get their volumeClaimTemplates' claims)
   -drain NODES      can these nodes (comma-separated) be drained, and where do their pods go
@@ -92,7 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var clusters, drain, pods string
 	fs.StringVar(&clusters, "cluster", "", "kubectl dump(s), comma-separated (default: the built-in sample)")
 	fs.StringVar(&o.config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
-	fs.StringVar(&o.place, "place", "", "question: place this pod or workload's pod")
+	fs.StringVar(&o.place, "place", "", "question: place this pod or workload's pod (a manifest file), or explain the pending pod namespace/name of the cluster")
 	fs.StringVar(&o.capacity, "capacity", "", "question: count the replicas of this pod or workload that fit")
 	fs.IntVar(&o.max, "max", 0, "capacity: stop after this many replicas (0: until one does not fit)")
 	fs.StringVar(&drain, "drain", "", "question: drain these nodes (comma-separated)")
@@ -296,6 +299,15 @@ func (s *session) claimNote(t *kubeload.Template) {
 }
 
 func (s *session) place(ctx context.Context, path string, data []byte) error {
+	if data == nil {
+		ns, name, ok, err := s.pendingPod(path)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return s.placePending(ctx, ns, name)
+		}
+	}
 	t, err := s.template(path, data)
 	if err != nil {
 		return err
@@ -304,6 +316,35 @@ func (s *session) place(ctx context.Context, path string, data []byte) error {
 	s.claimNote(t)
 	start := time.Now()
 	ans, err := s.whatif.Place(ctx, t.Pod)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
+	return ans.Write(s.out, s.explain)
+}
+
+// pendingPod reports whether -place names a pod of the cluster
+// (namespace/name) rather than a manifest: arg is no file, and the dump
+// holds a pod of that name. A namespace/name that is neither is an error.
+func (s *session) pendingPod(arg string) (namespace, name string, ok bool, err error) {
+	if _, err := os.Stat(arg); err == nil {
+		return "", "", false, nil
+	}
+	namespace, name, found := strings.Cut(arg, "/")
+	if !found || namespace == "" || name == "" || strings.Contains(name, "/") {
+		return "", "", false, nil
+	}
+	if _, held := s.whatif.Cluster().Pod(namespace, name); !held {
+		return "", "", false, fmt.Errorf("-place %q: no such file, and the cluster holds no pod %s/%s", arg, namespace, name)
+	}
+	return namespace, name, true, nil
+}
+
+// placePending explains the next scheduling cycle of a pod the dump holds.
+func (s *session) placePending(ctx context.Context, namespace, name string) error {
+	fmt.Fprintf(s.out, "\n== place pending Pod %s/%s (from the cluster) ==\n", namespace, name)
+	start := time.Now()
+	ans, err := s.whatif.PlacePending(ctx, namespace, name)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,6 +213,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-capacity", filepath.Join(dir, "bad.yaml")}, 1,
 			`bad.yaml: document 1 (line 1): ReplicaSet default/api: spec.template.spec.containers[0].resources.requests.cpu: resource: quantity "1x": unknown suffix "x"`},
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-drain", "zz"}, 1, `unknown node "zz"`},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/nope"}, 1, `-place "default/nope": no such file, and the cluster holds no pod default/nope`},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/web-1"}, 1, `pod default/web-1 is Bound on node "a", not pending`},
 		{[]string{"-max", "-1"}, 2, "-max=-1: must not be negative"},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"extra"}, 2, `unexpected arguments ["extra"]`},
@@ -297,4 +301,51 @@ func TestConfigFlag(t *testing.T) {
 	if err := run(context.Background(), io.Discard, o); err == nil || !strings.Contains(err.Error(), "ignoredResourcez") {
 		t.Errorf("bad -config: %v, want an error naming the unknown field", err)
 	}
+}
+
+// TestPlaceTableColumns: the score table of a -place answer has one cell
+// per header in every row, and each plugin's cell has the shape of a
+// plugin's score ("raw -> normalized x weight = weighted"), also for a pod
+// whose cycle skips plugins at PreScore (no affinity or spreading).
+func TestPlaceTableColumns(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "rs.yaml": smallPod})
+	out := runArgs(t, "-cluster", filepath.Join(dir, "cluster.yaml"), "-place", filepath.Join(dir, "rs.yaml"))
+	sep := regexp.MustCompile(`\s{2,}`)
+	lines := strings.Split(out, "\n")
+	h := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "  NODE ") && strings.HasSuffix(l, "TOTAL") })
+	if h < 0 {
+		t.Fatalf("no score table:\n%s", out)
+	}
+	hdr := sep.Split(strings.TrimSpace(lines[h]), -1)
+	rows := 0
+	for _, l := range lines[h+1:] {
+		if !strings.HasPrefix(l, "  ") {
+			break
+		}
+		cells := sep.Split(strings.TrimSpace(l), -1)
+		if len(cells) != len(hdr) {
+			t.Fatalf("row %q has %d cells under %d headers %q", l, len(cells), len(hdr), hdr)
+		}
+		for i, c := range cells[1 : len(cells)-1] {
+			if !regexp.MustCompile(`^-?\d+ -> -?\d+ x -?\d+ = -?\d+$`).MatchString(c) {
+				t.Errorf("cell %q under %s is not a plugin's score", c, hdr[i+1])
+			}
+		}
+		rows++
+	}
+	if rows != 2 {
+		t.Errorf("%d rows, want the 2 nodes:\n%s", rows, out)
+	}
+}
+
+// TestPlacePending: -place namespace/name explains the next cycle of a
+// pending pod of the dump (big asks 4 cpu: a has 3 free, b 2).
+func TestPlacePending(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster})
+	out := runArgs(t, "-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/big")
+	contains(t, out,
+		"== place pending Pod default/big (from the cluster) ==",
+		"pod default/big (profile default-scheduler): unschedulable: 0/2 nodes are available: 2 Insufficient cpu.",
+		"rejected nodes by plugin and reason:",
+	)
 }

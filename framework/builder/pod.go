@@ -3,6 +3,7 @@ package builder
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -42,6 +43,8 @@ func (w *PodWrapper) Build() (*framework.Pod, error) {
 	p.Spec.TopologySpreadConstraints = clip(p.Spec.TopologySpreadConstraints)
 	p.Spec.Volumes = clip(p.Spec.Volumes)
 	p.Status.Conditions = clip(p.Status.Conditions)
+	p.Status.ContainerStatuses = clip(p.Status.ContainerStatuses)
+	p.Status.InitContainerStatuses = clip(p.Status.InitContainerStatuses)
 	return &p, nil
 }
 
@@ -248,6 +251,98 @@ func (w *PodWrapper) Condition(t framework.PodConditionType, s framework.Conditi
 func (w *PodWrapper) DisruptionTarget(reason string) *PodWrapper {
 	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.DisruptionTarget, Status: framework.ConditionTrue, Reason: reason})
 	return w
+}
+
+// PodReq sets pod-level requests (spec.resources.requests): they replace
+// the containers' cpu, memory and huge pages requests.
+func (w *PodWrapper) PodReq(req map[string]string) *PodWrapper {
+	r := framework.ResourceRequirements{}
+	if w.p.Spec.Resources != nil {
+		r.Limits = w.p.Spec.Resources.Limits
+	}
+	r.Requests = w.parse("spec.resources.requests", req)
+	w.p.Spec.Resources = &r
+	return w
+}
+
+// StatusReq sets the requests the kubelet reports for the named container
+// (status.containerStatuses[].resources.requests, or
+// initContainerStatuses when name is an init container already added):
+// the requests the container runs with, which differ from its spec while a
+// resize is in flight. The container's status entry is added on first use.
+func (w *PodWrapper) StatusReq(name string, req map[string]string) *PodWrapper {
+	l := w.parse("status of container "+name+" resources.requests", req)
+	w.editStatus(name, func(cs *framework.ContainerStatus) {
+		r := framework.ResourceRequirements{Requests: l}
+		if cs.Resources != nil {
+			r.Limits = cs.Resources.Limits
+		}
+		cs.Resources = &r
+	})
+	return w
+}
+
+// StatusAllocated sets the resources the kubelet allocated to the named
+// container (status.containerStatuses[].allocatedResources, or
+// initContainerStatuses when name is an init container already added).
+func (w *PodWrapper) StatusAllocated(name string, alloc map[string]string) *PodWrapper {
+	l := w.parse("status of container "+name+" allocatedResources", alloc)
+	w.editStatus(name, func(cs *framework.ContainerStatus) { cs.AllocatedResources = l })
+	return w
+}
+
+// StatusPodReq sets the pod-level requests the kubelet reports
+// (status.resources.requests).
+func (w *PodWrapper) StatusPodReq(req map[string]string) *PodWrapper {
+	r := framework.ResourceRequirements{}
+	if w.p.Status.Resources != nil {
+		r.Limits = w.p.Status.Resources.Limits
+	}
+	r.Requests = w.parse("status.resources.requests", req)
+	w.p.Status.Resources = &r
+	return w
+}
+
+// StatusPodAllocated sets the pod-level resources the kubelet allocated
+// (status.allocatedResources).
+func (w *PodWrapper) StatusPodAllocated(alloc map[string]string) *PodWrapper {
+	w.p.Status.AllocatedResources = w.parse("status.allocatedResources", alloc)
+	return w
+}
+
+// ResizePending adds the PodResizePending condition (status True) with
+// reason framework.PodReasonDeferred or framework.PodReasonInfeasible.
+func (w *PodWrapper) ResizePending(reason string) *PodWrapper {
+	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.PodResizePending, Status: framework.ConditionTrue, Reason: reason})
+	return w
+}
+
+// ResizeInProgress adds the PodResizeInProgress condition (status True).
+func (w *PodWrapper) ResizeInProgress() *PodWrapper {
+	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.PodResizeInProgress, Status: framework.ConditionTrue})
+	return w
+}
+
+// editStatus applies edit to a copy of the named container's status entry
+// and stores it in a fresh slice, so that pods built earlier keep theirs.
+func (w *PodWrapper) editStatus(name string, edit func(*framework.ContainerStatus)) {
+	list := &w.p.Status.ContainerStatuses
+	if slices.ContainsFunc(w.p.Spec.InitContainers, func(c framework.Container) bool { return c.Name == name }) {
+		list = &w.p.Status.InitContainerStatuses
+	}
+	i := slices.IndexFunc(*list, func(cs framework.ContainerStatus) bool { return cs.Name == name })
+	cs := framework.ContainerStatus{Name: name}
+	if i >= 0 {
+		cs = (*list)[i]
+	}
+	edit(&cs)
+	out := slices.Clone(*list)
+	if i >= 0 {
+		out[i] = cs
+	} else {
+		out = append(out, cs)
+	}
+	*list = out
 }
 
 // parse parses the quantities m of field of the named object, recording

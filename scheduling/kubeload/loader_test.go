@@ -91,7 +91,7 @@ func TestRealShaped(t *testing.T) {
 		{"Pod", "metadata.managedFields", 1},
 		{"Pod", "spec.containers[].livenessProbe", 1},
 		{"Pod", "status.conditions[].lastProbeTime", 3},
-		{"Pod", "status.containerStatuses", 1},
+		{"Pod", "status.containerStatuses[].state", 1},
 		{"Namespace", "spec", 1},
 		{"PriorityClass", "description", 1},
 	})

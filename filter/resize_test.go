@@ -1,0 +1,89 @@
+package filter
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/builder"
+)
+
+type rzM = map[string]string
+
+// rzResizing is a pod asking spec cpu in its spec while its status
+// reports status cpu (a resize in progress).
+func rzResizing(name, spec, status string) *fw.Pod {
+	return builder.MakePod().Name(name).Req(rzM{"cpu": spec}).StatusReq("c0", rzM{"cpu": status}).ResizeInProgress().Obj()
+}
+
+// NodeResourcesFit counts a bound pod's resize in flight on its node
+// (NodeInfo: the larger of spec and status), and checks an incoming pod
+// by its spec alone (kube's computePodResourceRequest leaves the status
+// out).
+func TestNodeResourcesFitResizeInFlight(t *testing.T) {
+	args := config.DefaultNodeResourcesFitArgs()
+	tests := []struct {
+		name     string
+		pod      *fw.Pod
+		existing []*fw.Pod
+		want     *fw.Status
+	}{
+		{"a bound pod counts its status: 1500m + 700m > 2", builder.MakePod().Name("in").Req(rzM{"cpu": "700m"}).Obj(),
+			[]*fw.Pod{rzResizing("bound", "500m", "1500m")}, fw.NewStatus(fw.Unschedulable, "Insufficient cpu")},
+		{"a bound pod counts its spec when larger: 1500m + 700m > 2", builder.MakePod().Name("in").Req(rzM{"cpu": "700m"}).Obj(),
+			[]*fw.Pod{rzResizing("bound", "1500m", "500m")}, fw.NewStatus(fw.Unschedulable, "Insufficient cpu")},
+		{"a bound pod's infeasible resize counts its status: 500m + 700m <= 2", builder.MakePod().Name("in").Req(rzM{"cpu": "700m"}).Obj(),
+			[]*fw.Pod{builder.MakePod().Name("bound").Req(rzM{"cpu": "1500m"}).StatusReq("c0", rzM{"cpu": "500m"}).ResizePending(fw.PodReasonInfeasible).Obj()}, nil},
+		{"the incoming pod is checked by its spec: 1200m <= 2", rzResizing("in", "1200m", "3"), nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := nrfRunFilter(t, args, tc.pod, nrfNodeInfo(t, "n", rzM{"cpu": "2", "pods": "10"}, tc.existing...))
+			if got.Code() != tc.want.Code() || !cmp.Equal(got.Reasons(), tc.want.Reasons()) {
+				t.Errorf("Filter %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The NodeResourcesFit signature is the spec's requests
+// (computePodResourceRequest): a resize in flight does not change it.
+func TestNodeResourcesFitSignResizeInFlight(t *testing.T) {
+	pl := hintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
+	sign := func(p *fw.Pod) []fw.SignFragment {
+		f, s := pl.SignPod(context.Background(), hpi(t, p))
+		if !s.IsSuccess() {
+			t.Fatal(s)
+		}
+		return f
+	}
+	resizing := sign(rzResizing("a", "500m", "1500m"))
+	if plain := sign(builder.MakePod().Name("b").Req(rzM{"cpu": "500m"}).Obj()); !cmp.Equal(resizing, plain) {
+		t.Errorf("signature %+v, want the spec's %+v", resizing, plain)
+	}
+	if status := sign(builder.MakePod().Name("c").Req(rzM{"cpu": "1500m"}).Obj()); cmp.Equal(resizing, status) {
+		t.Errorf("signature %+v equals the status's", resizing)
+	}
+}
+
+// Queueing hints: a node event is judged by the pod's spec (isFit), a pod
+// event by requests with status resources, so a resize actuated downwards
+// on a bound pod (spec unchanged) frees room (isSchedulableAfterPodScaleDown).
+func TestNodeResourcesFitHintsResizeInFlight(t *testing.T) {
+	pl := hintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
+	runHints(t, pl.afterNodeChange, nil, []hintCase{
+		{name: "queue-on-node-add-fitting-the-spec", pod: rzResizing("p", "800m", "1500m"),
+			new: builder.MakeNode().Name("n").Capacity(rzM{"cpu": "1", "pods": "32"}).Obj(), want: fw.Queue},
+	})
+	bound := func(status string) any {
+		return hp(t, builder.MakePod().Name("b").UID("b").Node("n").Req(rzM{"cpu": "500m"}).StatusReq("c0", rzM{"cpu": status}).Obj())
+	}
+	runHints(t, pl.afterPodEvent, nil, []hintCase{
+		{name: "queue-on-bound-pod-resize-actuated-down", pod: builder.MakePod().Name("p").UID("p").Req(rzM{"cpu": "1"}).Obj(),
+			old: bound("1500m"), new: bound("500m"), want: fw.Queue},
+		{name: "skip-queue-on-bound-pod-resize-actuated-up", pod: builder.MakePod().Name("p").UID("p").Req(rzM{"cpu": "1"}).Obj(),
+			old: bound("500m"), new: bound("1500m"), want: fw.QueueSkip},
+	})
+}

@@ -1,0 +1,109 @@
+package scheduling
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// zeroArg returns an argument of type t for a method called on a zero
+// value: a well-formed object, so that the method gets past checking its
+// arguments to the receiver's state.
+func zeroArg(t reflect.Type) (reflect.Value, bool) {
+	var v any
+	switch t {
+	case reflect.TypeFor[string]():
+		v = "x"
+	case reflect.TypeFor[context.Context]():
+		v = context.Background()
+	case reflect.TypeFor[*framework.Node]():
+		v = st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()
+	case reflect.TypeFor[*framework.Pod]():
+		v = st.MakePod().Namespace("x").Name("x").Req(map[string]string{"cpu": "1"}).Obj()
+	case reflect.TypeFor[*framework.NodeMetric]():
+		v = st.MakeNodeMetric("x").Obj()
+	case reflect.TypeFor[framework.StorageObject]():
+		v = &framework.StorageClass{}
+	case reflect.TypeFor[framework.StorageKind]():
+		v = framework.KindStorageClass
+	case reflect.TypeFor[framework.StorageObjects]():
+		v = framework.StorageObjects{}
+	case reflect.TypeFor[[]framework.PodDisruptionBudget]():
+		v = []framework.PodDisruptionBudget{st.PDB("x", "x", "app", "x", 1)}
+	case reflect.TypeFor[func() error]():
+		v = func() error { return nil }
+	case reflect.TypeFor[[]string]():
+		v = []string{"x"}
+	case reflect.TypeFor[CapacityOptions](), reflect.TypeFor[DrainOptions](), reflect.TypeFor[ScaleUpOptions]():
+		return reflect.Zero(t), true
+	default:
+		if t.Kind() == reflect.Pointer {
+			return reflect.New(t.Elem()), true
+		}
+		return reflect.Value{}, false
+	}
+	return reflect.ValueOf(v), true
+}
+
+// callZero calls every exported method of a fresh zero value (newZero
+// returns a pointer to one) and fails when one panics, when one that
+// returns an error returns none or one that does not say the value is a
+// zero value, or when any other result is neither its type's zero value
+// nor an empty slice or map (an empty answer: no nodes, no pods).
+func callZero(t *testing.T, newZero func() any) {
+	t.Helper()
+	rt := reflect.TypeOf(newZero())
+	for i := range rt.NumMethod() {
+		m := rt.Method(i)
+		t.Run(m.Name, func(t *testing.T) {
+			ft := m.Func.Type()
+			args := []reflect.Value{reflect.ValueOf(newZero())}
+			for j := 1; j < ft.NumIn(); j++ {
+				a, ok := zeroArg(ft.In(j))
+				if !ok {
+					t.Fatalf("no argument for a %v: add one to zeroArg", ft.In(j))
+				}
+				args = append(args, a)
+			}
+			var out []reflect.Value
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("panicked on the zero value: %v", r)
+					}
+				}()
+				out = m.Func.Call(args)
+			}()
+			for j, o := range out {
+				if ft.Out(j) != reflect.TypeFor[error]() {
+					empty := (o.Kind() == reflect.Slice || o.Kind() == reflect.Map) && o.Len() == 0
+					if !o.IsZero() && !empty {
+						t.Errorf("result %d on the zero value is %v, want the zero %v", j, o, ft.Out(j))
+					}
+					continue
+				}
+				if o.IsNil() {
+					t.Errorf("no error on the zero value")
+				} else if err := o.Interface().(error); !strings.Contains(err.Error(), ": zero ") || !strings.Contains(err.Error(), "build it with New") {
+					t.Errorf("error %q does not say the value is a zero value", err)
+				}
+			}
+		})
+	}
+}
+
+// Every method of a zero Cluster{} answers as an empty cluster or fails
+// with an error saying to build it with NewCluster; none panics.
+func TestZeroClusterMethods(t *testing.T) {
+	callZero(t, func() any { return &Cluster{} })
+}
+
+// Every method of a zero WhatIf{} returns nothing or an error saying to
+// build it with NewWhatIf; none panics.
+func TestZeroWhatIfMethods(t *testing.T) {
+	callZero(t, func() any { return &WhatIf{} })
+}
