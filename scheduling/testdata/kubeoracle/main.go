@@ -12,7 +12,9 @@
 //	                         JSON lines {"name","config"} from stdin; prints
 //	                         {"name","written"} (what kube-scheduler
 //	                         --write-config-to writes) or {"name","error"}
-//	                         per document (see writeconfig.go).
+//	                         per document (see writeconfig.go); arguments
+//	                         after "--" go to kube-scheduler, e.g.
+//	                         --feature-gates=StorageCapacityScoring=true.
 //	kubeoracle kube-scheduler [flags]
 //	                         kube-scheduler's own main (app.NewSchedulerCommand),
 //	                         which writeconfig runs once per document.

@@ -48,11 +48,13 @@ type writtenConfig struct {
 // are not about the configuration only let the command get that far
 // without an API server: --master names an address nothing is asked of
 // before the file is written, and --secure-port=0 serves nothing. Output
-// lines come in input order.
+// lines come in input order. Arguments after the flags are passed on to
+// kube-scheduler, e.g. writeconfig -- --feature-gates=StorageCapacityScoring=true.
 func runWriteConfig(args []string) {
 	fs := flag.NewFlagSet("writeconfig", flag.ExitOnError)
 	workers := fs.Int("j", runtime.GOMAXPROCS(0), "documents run at once")
 	must(fs.Parse(args))
+	extra := fs.Args()
 	self, err := os.Executable()
 	must(err)
 	dir, err := os.MkdirTemp("", "kubeoracle-writeconfig-")
@@ -77,7 +79,7 @@ func runWriteConfig(args []string) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = kubeWriteConfig(self, filepath.Join(dir, fmt.Sprint(i)), docs[i])
+				out[i] = kubeWriteConfig(self, filepath.Join(dir, fmt.Sprint(i)), docs[i], extra)
 			}
 		}()
 	}
@@ -92,13 +94,14 @@ func runWriteConfig(args []string) {
 	}
 }
 
-func kubeWriteConfig(self, base string, d configDoc) writtenConfig {
+func kubeWriteConfig(self, base string, d configDoc, extra []string) writtenConfig {
 	in, written := base+".in.yaml", base+".out.yaml"
 	defer os.Remove(in)
 	defer os.Remove(written)
 	must(os.WriteFile(in, []byte(d.Config), 0o600))
-	cmd := exec.Command(self, "kube-scheduler", "--config="+in, "--write-config-to="+written,
-		"--master=http://127.0.0.1:1", "--secure-port=0")
+	args := append([]string{"kube-scheduler", "--config=" + in, "--write-config-to=" + written,
+		"--master=http://127.0.0.1:1", "--secure-port=0"}, extra...)
+	cmd := exec.Command(self, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	runErr := cmd.Run()
