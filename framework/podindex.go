@@ -545,6 +545,44 @@ func (x *podIndex) nodeRemoved(i int) {
 	x.groupsChangedLocked()
 }
 
+// nodeRestored inserts an empty slot for a node put back at index i (the
+// later nodes move up one), in the entries and the groups, then adds its
+// pods as podAdded does: the counts are what they were before the node's
+// removal (nodeRemoved).
+func (x *podIndex) nodeRestored(i int, pods []*PodInfo, ns map[string]map[string]string) {
+	x.mu.Lock()
+	x.classesNodeInserted(i)
+	for _, sl := range x.slots {
+		sl.domains = nil // renumbered: rebuilt when next asked
+		if !sl.owned {
+			sl.e = &podCountEntry{m: sl.e.m, counts: insertCopy(sl.e.counts, i, 0), lastUse: sl.e.lastUse, verdicts: sl.e.verdicts}
+			sl.owned = true
+			continue
+		}
+		sl.e.counts = slices.Insert(sl.e.counts, i, 0)
+	}
+	for _, sl := range x.groups {
+		sl.dom = nil
+		g := sl.g
+		ng := &AffinityGroup{Kind: g.Kind, Term: g.Term, key: g.key, pos: make(map[int32]int32, len(g.Nodes)),
+			Nodes: make([]int32, len(g.Nodes)), Count: slices.Clone(g.Count), Weight: slices.Clone(g.Weight)}
+		for j, n := range g.Nodes {
+			if int(n) >= i {
+				n++
+			}
+			ng.Nodes[j], ng.pos[n] = n, int32(j)
+		}
+		sl.g, sl.owned = ng, true
+	}
+	if x.groups != nil {
+		x.groupsChangedLocked()
+	}
+	x.mu.Unlock()
+	for _, pi := range pods {
+		x.update(pi, i, 1, ns)
+	}
+}
+
 // updateGroupsLocked adds (delta 1) or removes (delta −1) the affinity
 // terms of pi on node. With rec not nil, it appends each term's group and
 // weight to *rec and reports whether every group it updated is still in

@@ -131,6 +131,15 @@ func (x *podIndex) classesNodeRemoved(i int) {
 	}
 }
 
+// classesNodeInserted inserts an empty list for a node put back at
+// index i.
+func (x *podIndex) classesNodeInserted(i int) {
+	if i <= len(x.nodeClasses) {
+		x.nodeClasses = insertCopy(x.nodeClasses, i, nil)
+		x.nodeClassesOwned = insertCopy(x.nodeClassesOwned, i, true)
+	}
+}
+
 // classID returns the number of p's class, adding the class when new;
 // callers hold x.mu.
 func (x *podIndex) classID(p *Pod) int32 {

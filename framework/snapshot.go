@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"sync"
@@ -307,11 +308,105 @@ func (s *Snapshot) RemoveNode(name string) error {
 	s.journal.noteAll()
 	s.nodes = slices.Delete(slices.Clone(s.nodes), i, i+1)
 	s.owned = slices.Delete(slices.Clone(s.owned), i, i+1)
-	s.res, s.resShared = slices.Delete(slices.Clone(s.res), i, i+1), false
-	s.free = slices.Delete(slices.Clone(s.free), i, i+1)
-	s.runs.Store(nil)
-	s.index, s.indexShared = make(map[string]int, len(s.nodes)), false
-	for j, n := range s.nodes {
+	// The rows are written in place unless a clone shares them.
+	s.ownResources()
+	s.res = slices.Delete(s.res, i, i+1)
+	s.free = slices.Delete(s.free, i, i+1)
+	s.ownIndex()
+	delete(s.index, name)
+	s.renumberFrom(i)
+	return nil
+}
+
+// RemovedNode is a node RemoveNodeKept took out of a snapshot, with what
+// RestoreNode needs to put it back: its NodeInfo (with its pods), its
+// position and its resource rows.
+type RemovedNode struct {
+	ni    *NodeInfo
+	at    int
+	owned bool
+	res   NodeResources
+	free  NodeFree
+}
+
+// RemoveNodeKept is RemoveNode for an undo journal: it also returns the
+// node removed, which RestoreNode puts back. Keeping it costs O(1) beyond
+// the removal (the node's NodeInfo and rows; no copy of the snapshot).
+func (s *Snapshot) RemoveNodeKept(name string) (*RemovedNode, error) {
+	i, ok := s.index[name]
+	if !ok {
+		return nil, fmt.Errorf("framework: snapshot: unknown node %q", name)
+	}
+	r := &RemovedNode{ni: s.nodes[i], at: i, owned: s.owned[i], res: s.res[i], free: s.free[i]}
+	if err := s.RemoveNode(name); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// RestoreNode puts back the node r that RemoveNodeKept removed from s, at
+// its position (later nodes move down one) and with its pods. Called with
+// s as that removal left it (every later change undone, as an undo
+// journal replaying in reverse order guarantees), it leaves s as it was
+// before the removal: nodes and their order, pods and their order on each
+// node, resource rows, image counts, the pod index's counts and affinity
+// groups; NodeInfo.Generation keeps its value and the change journal
+// records a change to every node. O(nodes), as RemoveNode. A node whose
+// name s holds, or a position past the end, is an error.
+func (s *Snapshot) RestoreNode(r *RemovedNode) error {
+	if r == nil || r.ni == nil {
+		return fmt.Errorf("framework: snapshot: RestoreNode: nil node")
+	}
+	name := r.ni.Name()
+	if _, dup := s.index[name]; dup {
+		return fmt.Errorf("framework: snapshot: RestoreNode: duplicate node name %q", name)
+	}
+	i := r.at
+	if i < 0 || i > len(s.nodes) {
+		return fmt.Errorf("framework: snapshot: RestoreNode: node %q at position %d of %d nodes", name, i, len(s.nodes))
+	}
+	s.journal.noteAll()
+	s.nodes = insertCopy(s.nodes, i, r.ni)
+	s.owned = insertCopy(s.owned, i, r.owned)
+	if s.resShared {
+		s.res, s.free, s.resShared = insertCopy(s.res, i, r.res), insertCopy(s.free, i, r.free), false
+	} else {
+		s.res, s.free = slices.Insert(s.res, i, r.res), slices.Insert(s.free, i, r.free)
+	}
+	s.ownIndex()
+	s.renumberFrom(i)
+	s.countImages(r.ni, 1)
+	for _, pi := range r.ni.Pods {
+		s.storage.podClaims(pi.Pod, 1)
+	}
+	s.podIdx.nodeRestored(i, r.ni.Pods, s.namespaces)
+	return nil
+}
+
+// insertCopy returns a new slice: s with v inserted at i (readers may
+// hold s, whose elements must not move under them).
+func insertCopy[T any](s []T, i int, v T) []T {
+	out := make([]T, len(s)+1)
+	copy(out, s[:i])
+	out[i] = v
+	copy(out[i+1:], s[i:])
+	return out
+}
+
+// ownIndex copies the name index before a write when a clone shares it.
+func (s *Snapshot) ownIndex() {
+	if s.indexShared {
+		s.index, s.indexShared = maps.Clone(s.index), false
+	}
+}
+
+// renumberFrom records the positions of the nodes from i on after nodes
+// were inserted or removed before them: in the name index and in each
+// NodeInfo (copying a NodeInfo shared with a clone first), and drops what
+// depends on the node order.
+func (s *Snapshot) renumberFrom(i int) {
+	for j := i; j < len(s.nodes); j++ {
+		n := s.nodes[j]
 		s.index[n.Name()] = j
 		if n.index != j {
 			if !s.owned[j] {
@@ -321,9 +416,9 @@ func (s *Snapshot) RemoveNode(name string) error {
 			n.index = j
 		}
 	}
+	s.runs.Store(nil)
 	s.affinityDirty = true
 	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
-	return nil
 }
 
 // UpdateNode replaces the node object of an existing node, keeping its pods.

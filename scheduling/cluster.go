@@ -67,8 +67,9 @@ type PodRecord struct {
 //
 //   - Fork is O(1): it marks the journal.
 //   - Every mutation while forked records its inverse: O(1) extra per pod
-//     event; a node removal saves the snapshot by framework.Snapshot.Clone
-//     (O(nodes), as a node removal already is).
+//     event; a node removal keeps the node it removed (its NodeInfo and
+//     resource rows: framework.Snapshot.RemoveNodeKept), and Revert puts
+//     it back at its position (O(nodes), as the removal itself).
 //   - Revert undoes the mutations since the matching Fork in reverse order:
 //     O(mutations since Fork). It restores the cluster exactly, including
 //     the order of each node's pod lists (which preemption and the
@@ -594,16 +595,19 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 		evicted = append(evicted, &p)
 		c.setPod(podKey(pi.Pod.Namespace, pi.Pod.Name), nil)
 	}
-	if c.forking() {
-		// Removing a node shifts the node order; keep the snapshot as it was
-		// (copy on write) and restore it on Revert.
-		prev := c.snap
-		c.snap = prev.Clone()
-		c.record(func() { c.snap = prev })
+	if !c.forking() {
+		if err := c.snap.RemoveNode(name); err != nil {
+			return nil, err
+		}
+		return evicted, nil
 	}
-	if err := c.snap.RemoveNode(name); err != nil {
+	// The journal keeps the node removed (its NodeInfo and rows), which
+	// Revert puts back at its position.
+	removed, err := c.snap.RemoveNodeKept(name)
+	if err != nil {
 		return nil, err
 	}
+	c.record(func() { _ = c.snap.RestoreNode(removed) })
 	return evicted, nil
 }
 

@@ -47,7 +47,7 @@ type Configuration struct {
 	Extenders []*extender.Client
 
 	specs    []PluginSpec
-	doc      cfgFile // the defaulted versioned document, printed by Write
+	written  cfgOutFile // what kube-scheduler --write-config-to prints for the file
 	features WorkloadFeatures
 }
 
@@ -85,16 +85,19 @@ func (c *Configuration) SchedulerOptions() []Option {
 	)
 }
 
-// Write prints the configuration as canonical YAML in the
-// kubescheduler.config.k8s.io/v1 shape with every default filled in, like
-// kube-scheduler --write-config-to: the plugin sets as merged with the
-// defaults (multiPoint holding the default plugins), and, as kube prints
-// them, the defaulted args (with apiVersion and kind) of the plugins each
-// profile instantiates, sorted by plugin name: default args for enabled
-// plugins that take args, none for plugins no plugin set enables; keys are
-// sorted. Loading the output gives the same Configuration.
+// Write prints the configuration as kube-scheduler v1.36
+// --write-config-to prints it, byte for byte (with kube's default feature
+// gates): YAML in the kubescheduler.config.k8s.io/v1 shape, keys sorted,
+// every default filled in; every plugin set of each profile as merged with
+// the defaults (multiPoint holding kube's default plugins, DynamicResources
+// and NodeDeclaredFeatures included; an empty set as {}), every plugin
+// entry with a weight (0 where none applies); the defaulted args (with
+// apiVersion and kind) of the plugins each profile instantiates — those
+// some plugin set enables, even when disabled at every point — sorted by
+// plugin name, and none for the others; an extender's httpTimeout 5s
+// when it had none. Loading the output gives the same Configuration.
 func (c *Configuration) Write(w io.Writer) error {
-	j, err := json.Marshal(&c.doc)
+	j, err := json.Marshal(&c.written)
 	if err != nil {
 		return fmt.Errorf("scheduling: writing configuration: %w", err)
 	}
@@ -120,9 +123,11 @@ func WithConfigPlugins(specs ...PluginSpec) ConfigOption {
 }
 
 // WithConfigDefaultPlugins sets the default multiPoint plugin list user
-// plugin sets are merged with (default DefaultMultiPoint()).
+// plugin sets are merged with (default: DefaultMultiPoint() with kube's
+// DynamicResources and NodeDeclaredFeatures at their places, see
+// LoadConfig).
 func WithConfigDefaultPlugins(mp []WeightedPlugin) ConfigOption {
-	return func(l *cfgLoader) { l.defaults = slices.Clone(mp) }
+	return func(l *cfgLoader) { l.defaults, l.ownDefaults = slices.Clone(mp), true }
 }
 
 // WithConfigWorkloadFeatures loads the configuration as kube-scheduler
@@ -183,11 +188,20 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     unique, non-empty schedulerNames; one queueSort set and its args
 //     shared by all profiles; a pluginConfig entry per plugin at most; the
 //     args of DefaultPreemption, InterPodAffinity, NodeAffinity,
-//     NodeResourcesBalancedAllocation and PodTopologySpread; the extenders'
-//     weights, managed resources and binders). Beyond kube,
+//     NodeResourcesBalancedAllocation, PodTopologySpread and
+//     DynamicResources; the extenders' weights, managed resources and
+//     binders). Beyond kube,
 //     a plugin name the registry does not know is an error listing the
 //     known ones (kube ignores unknown names in disabled lists and
 //     pluginConfig), and args for a plugin that takes none are an error.
+//     kube's default list also holds DynamicResources (weight 2) and
+//     NodeDeclaredFeatures, which schedkit does not model: unless
+//     WithConfigDefaultPlugins replaces the list, they are merged, counted
+//     (DynamicResources' weight in the score total) and printed as kube
+//     has them, and may be enabled in multiPoint (kube's written
+//     configuration lists them there) and DynamicResources' args
+//     configured, but they never run; enabling them at another extension
+//     point is an error.
 //   - building each profile: the enabled plugins are instantiated (so
 //     NodeResourcesFit's and LoadAwareScheduling's args are checked only
 //     when the plugin is enabled, as kube and Koordinator check them in the
@@ -236,9 +250,12 @@ type cfgLoader struct {
 	specs    map[string]PluginSpec
 	names    []string // registered names, sorted
 	defaults []WeightedPlugin
-	codecs   map[string]cfgCodec
-	extOpts  []extender.Option
-	features WorkloadFeatures
+	// ownDefaults says the caller set defaults (WithConfigDefaultPlugins):
+	// kube's unmodelled default plugins are not added to them.
+	ownDefaults bool
+	codecs      map[string]cfgCodec
+	extOpts     []extender.Option
+	features    WorkloadFeatures
 }
 
 func (l *cfgLoader) init() error {
@@ -278,8 +295,12 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 	var errs cfgErrs
 	cfgSetDefaults(f)
 	states := make([]*cfgProfileState, len(f.Profiles))
-	def := cfgDefaultPlugins(cfgWithWorkloadPlugins(l.defaults, l.features))
-	weighDef := cfgDefaultPlugins(cfgWithWorkloadPlugins(cfgWithKubeHiddenScorers(l.defaults), l.features))
+	defaults := l.defaults
+	if !l.ownDefaults {
+		defaults = cfgWithKubeUnmodelled(defaults)
+	}
+	def := cfgDefaultPlugins(cfgWithWorkloadPlugins(defaults, l.features))
+	weighDef := cfgDefaultPlugins(cfgWithWorkloadPlugins(cfgWithKubeHiddenScorers(defaults), l.features))
 	for i := range f.Profiles {
 		// Merged before defaultProfile replaces the user's plugin sets.
 		weighed := cfgMergePlugins(weighDef, f.Profiles[i].Plugins)
@@ -316,7 +337,7 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 	}
 	f.APIVersion = cfgVersionV1
 	f.Kind = cfgKind
-	c.doc = *f
+	c.written = cfgWriteView(f)
 	return c, nil
 }
 
@@ -400,6 +421,9 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 			set := p.Plugins.set(s)
 			sp := cfgJoin(path, "plugins."+s)
 			for j, e := range set.Enabled {
+				if s == cfgPointMultiPoint && l.kubeUnmodelled(e.Name) {
+					continue // kube's written configuration lists them here
+				}
 				l.checkEnabledName(cfgIndex(cfgJoin(sp, "enabled"), j)+".name", e.Name, errs)
 			}
 			for j, d := range set.Disabled {
@@ -433,7 +457,9 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 	}
 	for _, name := range cfgPluginsNames(st.merged) {
 		spec, ok := l.specs[name]
-		if _, has := st.byName[name]; has || !ok || spec.DefaultArgs == nil {
+		_, has := st.byName[name]
+		_, known := l.codecs[name]
+		if has || (ok && spec.DefaultArgs == nil) || (!ok && !(known && l.kubeUnmodelled(name))) {
 			continue
 		}
 		a, err := l.decodeArgs("", name, nil)
@@ -453,15 +479,16 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 }
 
 // instantiated returns the args of the plugins the profile instantiates
-// (registered and enabled in some plugin set, multiPoint included), sorted
-// by plugin name: the pluginConfig kube-scheduler v1.36's NewFramework
-// captures for --write-config-to (framework/runtime/framework.go), which
-// drops the args of every other plugin. The others are still validated.
+// (registered, or one of kube's unmodelled plugins, and enabled in some
+// plugin set, multiPoint included), sorted by plugin name: the
+// pluginConfig kube-scheduler v1.36's NewFramework captures for
+// --write-config-to (framework/runtime/framework.go), which drops the args
+// of every other plugin. The others are still validated.
 func (st *cfgProfileState) instantiated(l *cfgLoader) []*cfgArgs {
 	needed := cfgPluginsNames(st.merged)
 	var out []*cfgArgs
 	for _, a := range st.args {
-		if _, ok := slices.BinarySearch(needed, a.name); ok && l.specs[a.name].Factory != nil {
+		if _, ok := slices.BinarySearch(needed, a.name); ok && (l.specs[a.name].Factory != nil || l.kubeUnmodelled(a.name)) {
 			out = append(out, a)
 		}
 	}
@@ -619,6 +646,9 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	points := map[string]map[string]bool{}
 	for _, name := range needed {
 		spec, ok := l.specs[name]
+		if !ok && l.kubeUnmodelled(name) {
+			continue // accepted in multiPoint, not run: it extends no point here
+		}
 		if !ok {
 			return fail("plugin %q is not registered", name) // names were checked; kept for safety
 		}
@@ -652,6 +682,15 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 		points[name] = set
 	}
 	implements := func(name, point string) bool { return points[name][point] }
+	// kube's multiPoint expansion refuses a plugin listed twice at every
+	// point it implements; an unmodelled plugin implements none here.
+	seen := map[string]bool{}
+	for _, e := range st.merged.MultiPoint.Enabled {
+		if l.kubeUnmodelled(e.Name) && seen[e.Name] {
+			return fail("plugins.multiPoint: plugin %q already registered", e.Name)
+		}
+		seen[e.Name] = true
+	}
 	lists, err := cfgExpand(st.merged, implements)
 	if err != nil {
 		return fail("%v", err)

@@ -56,6 +56,7 @@ func cfgCodecs() map[string]cfgCodec {
 		config.LoadAwareSchedulingName:             {decode: cfgDecodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: cfgDecodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
 		config.VolumeBindingName:                   cfgVolumeBindingCodec(false),
+		cfgDynamicResourcesName:                    {decode: cfgDecodeDRA, typ: reflect.TypeFor[cfgDynamicResourcesArgs]()},
 	}
 }
 
@@ -491,10 +492,87 @@ func cfgDecodeGeneric(path string, v any, def any) (any, any, error, error) {
 	return val, val, verr, nil
 }
 
-// cfgKubeUnmodelled are kube-scheduler v1.36 plugins schedkit does not
-// offer (DRA, node features). Disabling them is accepted (it changes
-// nothing); enabling them or configuring their args is an error saying so.
-var cfgKubeUnmodelled = []string{"DynamicResources", "NodeDeclaredFeatures"}
+// cfgKubeUnmodelled are kube-scheduler v1.36 default plugins schedkit does
+// not offer (DRA, node features). kube's default multiPoint list holds
+// them (apis/config/v1/default_plugins.go, applyFeatureGates, with their
+// feature gates on by default), so a loaded configuration lists them there
+// and in its written form, DynamicResources with its default args; they
+// never run. A file may enable them in multiPoint (as kube's written
+// configuration does), disable them anywhere and configure
+// DynamicResources' args; enabling them at another point, or args for
+// NodeDeclaredFeatures, is an error saying schedkit does not model them.
+var cfgKubeUnmodelled = []string{cfgDynamicResourcesName, cfgNodeDeclaredFeaturesName}
+
+const (
+	cfgDynamicResourcesName     = "DynamicResources"
+	cfgNodeDeclaredFeaturesName = "NodeDeclaredFeatures"
+)
+
+// kubeUnmodelled reports whether name is one of cfgKubeUnmodelled and the
+// registry does not offer a plugin of that name.
+func (l *cfgLoader) kubeUnmodelled(name string) bool {
+	_, registered := l.specs[name]
+	return !registered && slices.Contains(cfgKubeUnmodelled, name)
+}
+
+// cfgWithKubeUnmodelled is kube-scheduler v1.36's applyFeatureGates for the
+// gates on by default: NodeDeclaredFeatures appended, then
+// DynamicResources (weight 2) inserted before DefaultPreemption when the
+// list holds it. A plugin the list already holds is not added again.
+func cfgWithKubeUnmodelled(mp []WeightedPlugin) []WeightedPlugin {
+	out := slices.Clone(mp)
+	has := func(name string) bool {
+		return slices.ContainsFunc(out, func(p WeightedPlugin) bool { return p.Name == name })
+	}
+	if !has(cfgNodeDeclaredFeaturesName) {
+		out = append(out, WeightedPlugin{Name: cfgNodeDeclaredFeaturesName})
+	}
+	if !has(cfgDynamicResourcesName) {
+		if i := slices.IndexFunc(out, func(p WeightedPlugin) bool { return p.Name == config.DefaultPreemptionName }); i >= 0 {
+			out = slices.Insert(out, i, WeightedPlugin{Name: cfgDynamicResourcesName, Weight: 2})
+		}
+	}
+	return out
+}
+
+// cfgDynamicResourcesArgs is kube-scheduler v1.36's DynamicResourcesArgs
+// (kubescheduler.config.k8s.io/v1).
+type cfgDynamicResourcesArgs struct {
+	FilterTimeout  *cfgDuration `json:"filterTimeout,omitempty"`
+	BindingTimeout *cfgDuration `json:"bindingTimeout,omitempty"`
+}
+
+// cfgDecodeDRA: kube-scheduler v1.36's SetDefaults_DynamicResourcesArgs
+// and ValidateDynamicResourcesArgs with the default feature gates
+// (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
+// DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout
+// 10m when absent; filterTimeout must not be negative and bindingTimeout
+// must be at least 1s. The args are checked and printed; no plugin reads
+// them.
+func cfgDecodeDRA(path string, v any) (any, any, error, error) {
+	var w cfgDynamicResourcesArgs
+	if err := cfgDecodeStrict(path, v, &w); err != nil {
+		return nil, nil, nil, err
+	}
+	if w.FilterTimeout == nil {
+		w.FilterTimeout = &cfgDuration{10 * time.Second}
+	}
+	if w.BindingTimeout == nil {
+		w.BindingTimeout = &cfgDuration{10 * time.Minute}
+	}
+	var errs cfgErrs
+	if w.FilterTimeout.Duration < 0 {
+		errs.invalid(cfgJoin(path, "filterTimeout"), w.FilterTimeout.Duration, "must be zero or positive")
+	}
+	if w.BindingTimeout.Duration < time.Second {
+		errs.invalid(cfgJoin(path, "bindingTimeout"), w.BindingTimeout.Duration, "must be at least 1 second")
+	}
+	var verr error
+	if len(errs) > 0 {
+		verr = errs.err()
+	}
+	return w, w, verr, nil
+}
 
 // cfgKubeRemoved are the plugins kube-scheduler's v1 validation rejects as
 // removed (invalidPluginsByVersion) when enabled or configured, even though
@@ -519,7 +597,7 @@ func (l *cfgLoader) decodeArgs(path, name string, raw json.RawMessage) (*cfgArgs
 	if !registered && !known {
 		switch {
 		case slices.Contains(cfgKubeUnmodelled, name):
-			return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: kube-scheduler plugin that schedkit does not model; its args cannot be configured", name)}
+			return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: kube-scheduler plugin that schedkit does not model; it takes no args", name)}
 		case slices.Contains(cfgKubeRemoved, name):
 			return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: was invalid in version %q", name, cfgVersionV1)}
 		}

@@ -15,10 +15,9 @@ import (
 )
 
 // cfgExtender is Extender (kubescheduler.config.k8s.io/v1): one HTTP
-// extender. Nothing in it is defaulted when loading (httpTimeout 0 means 5s
-// when the client is built, as in kube-scheduler), so Write prints it as
-// written, httpTimeout included ("0s" when absent, as kube prints a
-// metav1.Duration).
+// extender. Only httpTimeout is defaulted: a 0 is printed by Write as 5s,
+// the timeout the client uses, because kube-scheduler's NewHTTPExtender
+// writes it into the configuration before --write-config-to prints it.
 type cfgExtender struct {
 	URLPrefix        string               `json:"urlPrefix"`
 	FilterVerb       string               `json:"filterVerb,omitempty"`
@@ -137,6 +136,11 @@ func (l *cfgLoader) buildExtenders(exts []cfgExtender, states []*cfgProfileState
 				return nil, &cfgFieldError{path: cfgJoin(cfgIndex("extenders", i), ce.Field), msg: fmt.Sprintf("%q: %s", ce.Value, ce.Reason)}
 			}
 			return nil, &cfgFieldError{path: cfgIndex("extenders", i), msg: err.Error()}
+		}
+		// kube's NewHTTPExtender writes the default timeout into the
+		// configuration itself, so --write-config-to prints it.
+		if exts[i].HTTPTimeout.Duration == 0 {
+			exts[i].HTTPTimeout.Duration = extender.DefaultTimeout
 		}
 		if c.IsIgnorable() {
 			ignorable = append(ignorable, c)

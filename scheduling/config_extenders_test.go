@@ -143,7 +143,9 @@ func TestConfigExtenders(t *testing.T) {
 // ignoredByScheduler replace NodeResourcesFit's ignoredResources in every
 // profile (kube-scheduler v1.36.4 buildExtenders), the written
 // configuration shows them (as --write-config-to prints the completed
-// profiles) and loads back to the same configuration. The replaced list is
+// profiles), with the default httpTimeout of 5s that kube-scheduler's
+// NewHTTPExtender writes into the configuration, and loads back to the
+// same configuration. The replaced list is
 // not validated (kube validates the args in NodeResourcesFit's
 // constructor, after the replacement).
 func TestConfigExtenderIgnoredResources(t *testing.T) {
@@ -180,7 +182,7 @@ extenders:
 		}
 	}
 	out := cfgWriteString(t, c)
-	for _, s := range []string{"  urlPrefix: http://x", "httpTimeout: 0s", "ignoredByScheduler: true", "- example.com/gpu\n      - example.com/nic"} {
+	for _, s := range []string{"  urlPrefix: http://x", "httpTimeout: 5s", "ignoredByScheduler: true", "- example.com/gpu\n      - example.com/nic"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("written configuration lacks %q:\n%s", s, out)
 		}

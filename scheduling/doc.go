@@ -14,9 +14,12 @@
 //     round-robin start, first-fit when nothing scores, seeded host
 //     selection), assume, Reserve, Permit with WaitingPod handles, and the
 //     binding cycle, synchronous (for simulation) or asynchronous. Every
-//     cycle yields a Decision that explains it. Its Fork, Commit and Revert
-//     branch everything it holds (cluster, queue, nominations, pods held
-//     at Permit) for what-if questions.
+//     cycle yields a Decision that explains it. Its Fork returns a branch
+//     handle (Fork, with Commit and Revert) that holds everything the
+//     scheduler holds (cluster, queue, nominations, pods held at Permit)
+//     for what-if questions; while a branch is open the live scheduler
+//     waits, so no event is lost to a Revert. State is a consistent copy
+//     for watching a running scheduler.
 //   - DefaultBinder and DefaultPreemption are kube-scheduler's plugins of
 //     those names, working on the Scheduler's cluster.
 //   - Replay drives a Workload (timed pod arrivals with durations, node

@@ -41,9 +41,11 @@ func trimaranPlugins() []PluginSpec {
 // UpdateNodeLoad records a node's measured load (for the Trimaran
 // plugins). It is a cluster event (ResourceNodeLoad) that only the plugins
 // registering it, or plugins without queueing hints, retry pods on.
-func (s *Scheduler) UpdateNodeLoad(l *framework.NodeLoad) error {
+func (s *Scheduler) UpdateNodeLoad(l *framework.NodeLoad) error { return s.updateNodeLoad(nil, l) }
+
+func (s *Scheduler) updateNodeLoad(f *Fork, l *framework.NodeLoad) error {
 	ev := framework.ClusterEvent{Resource: framework.ResourceNodeLoad, ActionType: framework.Update}
-	return s.clusterEvent(ev, func() (old, cur any, err error) { return nil, l, s.cluster.UpdateNodeLoad(l) })
+	return s.clusterEvent(f, "UpdateNodeLoad", ev, func() (old, cur any, err error) { return nil, l, s.cluster.UpdateNodeLoad(l) })
 }
 
 // workloadPlugins are the plugins DefaultPlugins offers beyond

@@ -61,13 +61,17 @@ func ExampleCluster_UpdateNodeLoad() {
 	}
 	for _, p := range profiles {
 		pod := builder.MakePod().Name("pod-for-" + p.SchedulerName).SchedulerName(p.SchedulerName).Req(map[string]string{"cpu": "1"}).Obj()
-		s.Fork()
-		d, err := s.SchedulePod(context.Background(), pod)
+		f, err := s.Fork()
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		_ = s.Revert()
+		d, err := f.SchedulePod(context.Background(), pod)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		_ = f.Revert()
 		fmt.Printf("%s: %s, scores %v\n", p.SchedulerName, d.Node, d.Top)
 	}
 	// Output:

@@ -67,14 +67,18 @@ func (c *Cluster) UpdatePod(pod *framework.Pod) error {
 //
 // A bound pod's update is a cluster event for the pods waiting (a label
 // change may satisfy their affinity, a lower request may let them fit).
-func (s *Scheduler) UpdatePod(pod *framework.Pod) error {
-	if err := s.built(); err != nil {
+func (s *Scheduler) UpdatePod(pod *framework.Pod) error { return s.updatePod(nil, pod) }
+
+func (s *Scheduler) updatePod(f *Fork, pod *framework.Pod) error {
+	if err := s.check(f, "UpdatePod"); err != nil {
 		return err
 	}
 	if pod == nil {
 		return errors.New("scheduling: UpdatePod: nil pod")
 	}
-	s.mu.Lock()
+	if err := s.enter(f, "UpdatePod"); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	key := pod.Key()
 	old, st, ok := s.cluster.podInfo(key)

@@ -13,12 +13,12 @@ import (
 // pods nominated to node lose their nomination; preemptor is nominated to
 // node. It returns the victims' keys in the order given.
 //
-// It is the what-if primitive for preemption: call it between Fork and
-// Revert and Revert puts every victim back on its node exactly (the
-// cluster's journal restores the pods, their order on the node and the
-// nominations; what Revert restores beyond the cluster is
-// Scheduler.Fork's). To let DefaultPreemption choose the victims instead, call
-// SchedulePod for the preemptor on the fork: its Decision names the
+// It is the what-if primitive for preemption: call it on a Fork
+// (Fork.Preempt) and Fork.Revert puts every victim back on its node
+// exactly (the cluster's journal restores the pods, their order on the
+// node and the nominations; what Revert restores beyond the cluster is
+// listed at Fork). To let DefaultPreemption choose the victims instead,
+// call SchedulePod for the preemptor on the fork: its Decision names the
 // victims and the nominated node.
 //
 // Victims are taken as given (DefaultPreemption picks only lower-priority
@@ -27,7 +27,16 @@ import (
 // not placed on node are errors naming the pod and the node; nothing is
 // evicted then.
 func (s *Scheduler) Preempt(preemptor, node string, victims ...string) ([]string, error) {
-	s.mu.Lock()
+	return s.preempt(nil, preemptor, node, victims...)
+}
+
+func (s *Scheduler) preempt(f *Fork, preemptor, node string, victims ...string) ([]string, error) {
+	if err := s.check(f, "Preempt"); err != nil {
+		return nil, err
+	}
+	if err := s.enter(f, "Preempt"); err != nil {
+		return nil, err
+	}
 	defer s.mu.Unlock()
 	pi, st, ok := s.cluster.podInfo(preemptor)
 	if !ok {

@@ -14,7 +14,7 @@ import (
 // Preempt evicts the victims you choose for a pending pod and nominates
 // it; on a fork, Revert puts every victim back on its node. Node n1 (4
 // cpu) runs two 2-cpu batch pods; the 3-cpu web pod needs both gone.
-func ExampleScheduler_Preempt() {
+func ExampleFork_Preempt() {
 	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "4")}, []*framework.Pod{
 		builder.MakePod().Name("batch-1").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("batch-2").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
@@ -37,17 +37,21 @@ func ExampleScheduler_Preempt() {
 		}
 		fmt.Printf("%s: %s\n", when, strings.Join(pods, ", "))
 	}
-	s.Fork()
-	evicted, err := s.Preempt("default/web", "n1", "default/batch-1", "default/batch-2")
+	f, err := s.Fork()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	evicted, err := f.Preempt("default/web", "n1", "default/batch-1", "default/batch-2")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("evicted:", evicted)
-	d, _ := s.ScheduleOne(context.Background())
+	d, _ := f.ScheduleOne(context.Background())
 	fmt.Println(d.Pod, d.Outcome, "on", d.Node)
 	show("in the fork")
-	_ = s.Revert()
+	_ = f.Revert()
 	show("after Revert")
 	// Output:
 	// evicted: [default/batch-1 default/batch-2]

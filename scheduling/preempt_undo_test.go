@@ -59,8 +59,8 @@ func TestPreemptChosenVictims(t *testing.T) {
 		t.Errorf("a refused Preempt evicted pods: %d bound", bound)
 	}
 	before := s.cluster.exact()
-	s.Fork()
-	got, err := s.Preempt("default/big", "n1", "default/b", "default/a")
+	f := mustFork(t, s)
+	got, err := f.Preempt("default/big", "n1", "default/b", "default/a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +73,11 @@ func TestPreemptChosenVictims(t *testing.T) {
 	if r, _ := s.cluster.Pod("default", "big"); r.Pod.Status.NominatedNodeName != "n1" {
 		t.Errorf("preemptor nominated to %q, want n1", r.Pod.Status.NominatedNodeName)
 	}
-	d, ok := s.ScheduleOne(context.Background())
+	d, ok := f.ScheduleOne(context.Background())
 	if !ok || d.Node != "n1" || d.FastPath != "nominated" {
 		t.Errorf("preemptor's next cycle: %+v", d)
 	}
-	if err := s.Revert(); err != nil {
+	if err := f.Revert(); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(before, s.cluster.exact(), clVecCmp); diff != "" {
@@ -122,7 +122,7 @@ func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := c.exact()
-		s.Fork()
+		f := mustFork(t, s)
 		if rapid.Bool().Draw(t, "chosen") {
 			node := nodes[rapid.IntRange(0, nn-1).Draw(t, "node")].Name
 			ni, _ := c.NodeInfo(node)
@@ -132,16 +132,16 @@ func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 					victims = append(victims, pi.Pod.Key())
 				}
 			}
-			if _, err := s.Preempt("default/pre", node, victims...); err != nil {
+			if _, err := f.Preempt("default/pre", node, victims...); err != nil {
 				t.Fatal(err)
 			}
 		} else {
 			p := st.MakePod().Name("vip").Priority(1000).Req(map[string]string{"cpu": fmt.Sprintf("%dm", 100*rapid.IntRange(1, 20).Draw(t, "vipcpu"))}).Obj()
-			if _, err := s.SchedulePod(context.Background(), p); err != nil {
+			if _, err := f.SchedulePod(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.Revert(); err != nil {
+		if err := f.Revert(); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(before, c.exact(), clVecCmp); diff != "" {

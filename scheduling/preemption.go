@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -307,9 +308,32 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *schedCycleHandle, st
 	}
 	var err error
 	if len(errs) > 0 {
-		err = fmt.Errorf("%s", strings.Join(errs, "; "))
+		err = errors.New(aggregateMessage(errs))
 	}
 	return append(nonViol, viol...), statuses, err
+}
+
+// aggregateMessage prints messages as k8s.io/apimachinery's
+// utilerrors.NewAggregate(errs).Error() does, the form kube-scheduler's
+// DryRunPreemption returns its nodes' errors in: one message as it is;
+// several as "[a, b]" in their order, each distinct message once (and
+// without brackets when only one distinct message remains).
+func aggregateMessage(msgs []string) string {
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	seen := make(map[string]bool, len(msgs))
+	distinct := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		if !seen[m] {
+			seen[m] = true
+			distinct = append(distinct, m)
+		}
+	}
+	if len(distinct) == 1 {
+		return distinct[0]
+	}
+	return "[" + strings.Join(distinct, ", ") + "]"
 }
 
 // selectVictims is kube's SelectVictimsOnNode on a copy of the node and of

@@ -278,6 +278,22 @@ func TestPreemptionPostFilter(t *testing.T) {
 			wantNode: "node2",
 		},
 		{
+			// kube's DryRunPreemption returns utilerrors.NewAggregate of the
+			// nodes' errors; the aggregate prints a message once however many
+			// nodes report it, and without brackets when only one is left.
+			name: "two nodes failing with the same TestPlugin error report it once",
+			pod:  ppPod("p").Priority(ppHigh).Req(ppLarge).Obj(),
+			pods: []*framework.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Obj()},
+			nodes: []*framework.Node{
+				st.MakeNode().Name("node1").Capacity(ppCap(ppLarge)).Label("error", "true").Obj(),
+				st.MakeNode().Name("node2").Capacity(ppCap(ppLarge)).Label("error", "true").Obj(),
+			},
+			statuses: map[string]framework.Code{"node1": u, "node2": u},
+			wantNil:  true,
+			wantCode: framework.Error,
+			wantMsg:  `preemption: running RemovePod on PreFilter plugin "test-plugin": failed to remove pod: p`,
+		},
+		{
 			name:     "preemptionPolicy Never is not eligible",
 			pod:      ppPod("p").Priority(ppHigh).PreemptionPolicy(framework.PreemptNever).Obj(),
 			pods:     []*framework.Pod{ppPod("p1").Node("node1").Obj()},

@@ -229,11 +229,11 @@ func TestReuseForkRevert(t *testing.T) {
 		}
 		s.ScheduleOne(ctx)
 		if fork {
-			s.Fork()
-			if _, err := s.SchedulePod(ctx, replica("what-if")); err != nil {
+			f := mustFork(t, s)
+			if _, err := f.SchedulePod(ctx, replica("what-if")); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Revert(); err != nil {
+			if err := f.Revert(); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -167,12 +167,48 @@ type schedProfile struct {
 // and requeues it.
 //
 // Cluster events (AddNode, UpdateNode, RemoveNode, AddPod, DeletePod,
-// UpdateNodeMetric) go through the Scheduler so that the queue hears of
-// them. Methods are safe for concurrent use; plugins run while the
-// scheduler's lock is held and must not call its event methods (they may
-// use WaitingPod handles).
+// UpdateNodeMetric and the others) go through the Scheduler so that the
+// queue hears of them. Plugins run while the scheduler's lock is held and
+// must not call its methods (they may use WaitingPod handles).
+//
+// # Concurrency and forks
+//
+// Methods are safe for concurrent use, and no event a method accepted is
+// lost: what-if branches never mix with the live scheduler. Fork opens a
+// branch and returns its handle, a *Fork, whose methods (AddPod,
+// SchedulePod, ScheduleOne, RemoveNode, ..., nested Fork) change the
+// branch; its Revert undoes exactly the branch's changes, its Commit keeps
+// them. While a branch is open the live scheduler is paused for everyone
+// else:
+//
+//   - The live methods called from other goroutines wait until the
+//     outermost fork's Commit or Revert, then run on the live state:
+//     events (AddPod, DeletePod, AddNode, ...), ScheduleOne and the loops
+//     built on it, Fork itself, and the reads (State, QueueLengths,
+//     PendingReason, NextWakeup), which therefore never show a branch.
+//     Asynchronous binding cycles wait the same way before they record
+//     their binding.
+//   - The goroutine that called Scheduler.Fork must use the fork's
+//     methods until it closes the branch: the live event methods return
+//     ErrForkOpen to it (ScheduleOne, ProcessBindings and RunUntilIdle
+//     report that nothing ran, and WaitForBindings returns at once)
+//     rather than wait for a Revert that goroutine would never reach; its
+//     live reads see the branch. Only the opener is recognized: a fork
+//     handed to another goroutine may be used there, but that goroutine's
+//     live calls wait like anyone's, so it must close the fork first.
+//   - WaitingPod and WaitingPods do not wait (plugins use them during
+//     cycles): an Allow or Reject made while a fork is open acts on the
+//     branch, and its Revert undoes it. Cluster returns the scheduler's
+//     own, unsynchronized cluster (see Cluster); State is the way to watch
+//     a running scheduler.
 type Scheduler struct {
 	mu sync.Mutex
+	// branch is the open outermost fork (nil when none) and branchG the
+	// goroutine that opened it; branchEnd (on mu) wakes the live methods
+	// that wait for it to close.
+	branch    *Fork
+	branchG   uint64
+	branchEnd sync.Cond
 
 	cluster     *Cluster
 	profiles    map[string]*schedProfile
@@ -267,6 +303,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	}
 	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1,
 		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
+	s.branchEnd.L = &s.mu
 	for _, o := range opts {
 		o(s)
 	}
@@ -366,8 +403,12 @@ func (s *Scheduler) built() error {
 	return nil
 }
 
-// Cluster returns the scheduler's cluster. Change it only through the
-// scheduler's event methods (reading it between calls is fine).
+// Cluster returns the scheduler's cluster itself, which is not
+// synchronized: read it only where no other goroutine uses the scheduler
+// (a single-goroutine simulation between calls, or the goroutine holding
+// a fork, which then reads the branch), and change it only through the
+// scheduler's or a fork's event methods. To watch a scheduler that other
+// goroutines drive, use State, a consistent copy.
 func (s *Scheduler) Cluster() *Cluster { return s.cluster }
 
 // Clock returns the scheduler's clock.
@@ -417,15 +458,24 @@ func (s *Scheduler) emit(d Decision) {
 // there; otherwise it joins the queue of its profile. A schedulerName no
 // profile has, a duplicate pod, a missing node or invalid affinity is an
 // error naming the pod, and the pod is not added.
-func (s *Scheduler) AddPod(pod *framework.Pod) error {
-	if err := s.built(); err != nil {
+func (s *Scheduler) AddPod(pod *framework.Pod) error { return s.addPod(nil, pod) }
+
+func (s *Scheduler) addPod(f *Fork, pod *framework.Pod) error {
+	if err := s.check(f, "AddPod"); err != nil {
 		return err
 	}
 	if pod == nil {
 		return errors.New("scheduling: AddPod: nil pod")
 	}
-	s.mu.Lock()
+	if err := s.enter(f, "AddPod"); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
+	return s.addPodEvent(pod)
+}
+
+// addPodEvent is AddPod with the scheduler's lock held.
+func (s *Scheduler) addPodEvent(pod *framework.Pod) error {
 	if pod.Spec.NodeName == "" {
 		if _, err := s.profileFor(pod); err != nil {
 			return err
@@ -462,11 +512,15 @@ func (s *Scheduler) podAdded(key string) {
 // DeletePod deletes the pod: a pod waiting at Permit is rejected first, a
 // queued pod leaves the queue, and the resources of a placed pod are freed
 // (which may let unschedulable pods in).
-func (s *Scheduler) DeletePod(namespace, name string) error {
-	if err := s.built(); err != nil {
+func (s *Scheduler) DeletePod(namespace, name string) error { return s.deletePod(nil, namespace, name) }
+
+func (s *Scheduler) deletePod(f *Fork, namespace, name string) error {
+	if err := s.check(f, "DeletePod"); err != nil {
 		return err
 	}
-	s.mu.Lock()
+	if err := s.enter(f, "DeletePod"); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	return s.deletePodLocked(namespace, name, "deleted")
 }
@@ -499,11 +553,15 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 }
 
 // AddNode adds a node; unschedulable pods are retried.
-func (s *Scheduler) AddNode(n *framework.Node) error {
-	if err := s.built(); err != nil {
+func (s *Scheduler) AddNode(n *framework.Node) error { return s.addNode(nil, n) }
+
+func (s *Scheduler) addNode(f *Fork, n *framework.Node) error {
+	if err := s.check(f, "AddNode"); err != nil {
 		return err
 	}
-	s.mu.Lock()
+	if err := s.enter(f, "AddNode"); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	if err := s.cluster.AddNode(n); err != nil {
 		return err
@@ -515,11 +573,15 @@ func (s *Scheduler) AddNode(n *framework.Node) error {
 }
 
 // UpdateNode replaces a node object; unschedulable pods are retried.
-func (s *Scheduler) UpdateNode(n *framework.Node) error {
-	if err := s.built(); err != nil {
+func (s *Scheduler) UpdateNode(n *framework.Node) error { return s.updateNode(nil, n) }
+
+func (s *Scheduler) updateNode(f *Fork, n *framework.Node) error {
+	if err := s.check(f, "UpdateNode"); err != nil {
 		return err
 	}
-	s.mu.Lock()
+	if err := s.enter(f, "UpdateNode"); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	old, ok := s.cluster.Node(n.Name)
 	if err := s.cluster.UpdateNode(n); err != nil {
@@ -536,11 +598,15 @@ func (s *Scheduler) UpdateNode(n *framework.Node) error {
 // RemoveNode removes a node. Its pods are deleted (pods waiting at Permit
 // there are rejected) and returned with spec.nodeName cleared, so that a
 // caller acting as their controller can add them again.
-func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
-	if err := s.built(); err != nil {
+func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) { return s.removeNode(nil, name) }
+
+func (s *Scheduler) removeNode(f *Fork, name string) ([]*framework.Pod, error) {
+	if err := s.check(f, "RemoveNode"); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
+	if err := s.enter(f, "RemoveNode"); err != nil {
+		return nil, err
+	}
 	defer s.mu.Unlock()
 	ni, ok := s.cluster.NodeInfo(name)
 	if !ok {
@@ -575,10 +641,16 @@ func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) {
 // UpdateNodeMetric records a node's NodeMetric; unschedulable pods are
 // retried.
 func (s *Scheduler) UpdateNodeMetric(m *framework.NodeMetric) error {
-	if err := s.built(); err != nil {
+	return s.updateNodeMetric(nil, m)
+}
+
+func (s *Scheduler) updateNodeMetric(f *Fork, m *framework.NodeMetric) error {
+	if err := s.check(f, "UpdateNodeMetric"); err != nil {
 		return err
 	}
-	s.mu.Lock()
+	if err := s.enter(f, "UpdateNodeMetric"); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	old, had := s.cluster.NodeMetric(m.Name)
 	if err := s.cluster.UpdateNodeMetric(m); err != nil {
@@ -610,7 +682,10 @@ func (s *Scheduler) WaitingPods() []*WaitingPod { return s.waiting.list() }
 // yet: its last failure message ("" when it has not been tried or is
 // placed).
 func (s *Scheduler) PendingReason(namespace, name string) string {
-	s.mu.Lock()
+	if s.built() != nil {
+		return ""
+	}
+	s.lockRead()
 	defer s.mu.Unlock()
 	return s.reasons[podKey(namespace, name)]
 }
@@ -621,7 +696,7 @@ func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
 	if s.built() != nil {
 		return 0, 0, 0
 	}
-	s.mu.Lock()
+	s.lockRead()
 	defer s.mu.Unlock()
 	return s.queue.lens()
 }
@@ -633,7 +708,7 @@ func (s *Scheduler) NextWakeup() (time.Time, bool) {
 	if s.built() != nil {
 		return time.Time{}, false
 	}
-	s.mu.Lock()
+	s.lockRead()
 	defer s.mu.Unlock()
 	return s.queue.nextWakeup()
 }
@@ -712,11 +787,15 @@ func (s *Scheduler) numToFind(p *schedProfile, n int) int {
 // its binding cycle). It returns the cycle's decision, or false when no pod
 // is ready to be scheduled at the clock's current time, when ctx is already
 // done (no pod is popped), or on a Scheduler not built by New.
-func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
-	if s.built() != nil || (ctx != nil && ctx.Err() != nil) {
+func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) { return s.scheduleOne(nil, ctx) }
+
+func (s *Scheduler) scheduleOne(f *Fork, ctx context.Context) (Decision, bool) {
+	if s.check(f, "ScheduleOne") != nil || (ctx != nil && ctx.Err() != nil) {
 		return Decision{}, false
 	}
-	s.mu.Lock()
+	if s.enter(f, "ScheduleOne") != nil {
+		return Decision{}, false
+	}
 	defer s.mu.Unlock()
 	s.runReadyLocked(ctx)
 	qp := s.queue.pop()
@@ -732,22 +811,25 @@ func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) {
 // ProcessBindings runs the binding cycles of pods whose Permit wait ended
 // (allowed, rejected or timed out) in synchronous mode, and returns how
 // many ran. ScheduleOne calls it first; call it after moving a framework.FakeClock.
-func (s *Scheduler) ProcessBindings(ctx context.Context) int {
-	if s.built() != nil {
+func (s *Scheduler) ProcessBindings(ctx context.Context) int { return s.processBindings(nil, ctx) }
+
+func (s *Scheduler) processBindings(f *Fork, ctx context.Context) int {
+	if s.check(f, "ProcessBindings") != nil || s.enter(f, "ProcessBindings") != nil {
 		return 0
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.runReadyLocked(ctx)
 }
 
 // RunUntilIdle schedules until no pod is ready at the clock's current time
 // and no binding is pending to run, and returns the number of cycles.
-func (s *Scheduler) RunUntilIdle(ctx context.Context) int {
+func (s *Scheduler) RunUntilIdle(ctx context.Context) int { return s.runUntilIdle(nil, ctx) }
+
+func (s *Scheduler) runUntilIdle(f *Fork, ctx context.Context) int {
 	n := 0
 	for ctx.Err() == nil {
-		if _, ok := s.ScheduleOne(ctx); !ok {
-			if s.ProcessBindings(ctx) == 0 {
+		if _, ok := s.scheduleOne(f, ctx); !ok {
+			if s.processBindings(f, ctx) == 0 {
 				break
 			}
 			continue
@@ -781,8 +863,20 @@ func (s *Scheduler) Run(ctx context.Context) {
 }
 
 // WaitForBindings waits until every asynchronous binding cycle started so
-// far has finished (pods still held at Permit keep theirs running).
-func (s *Scheduler) WaitForBindings() { s.bindWG.Wait() }
+// far has finished (pods still held at Permit keep theirs running). Called
+// by the goroutine that holds a fork open it returns at once: the bindings
+// wait for that fork to close.
+func (s *Scheduler) WaitForBindings() {
+	if s.built() != nil {
+		return
+	}
+	s.mu.Lock()
+	held := s.holdsBranch()
+	s.mu.Unlock()
+	if !held {
+		s.bindWG.Wait()
+	}
+}
 
 // scheduleCycle is kube-scheduler's schedulingCycle for one popped pod.
 func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {

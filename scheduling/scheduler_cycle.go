@@ -420,7 +420,7 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 		return s.bindingFailed(ctx, b, d, "Bind", st, locked)
 	}
 	if !locked {
-		s.mu.Lock()
+		s.lockBinding()
 	}
 	err := s.cluster.bind(b.qp.key, b.node)
 	s.queue.done(b.qp)
@@ -457,7 +457,7 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decision, stage string, st *framework.Status, locked bool) Decision {
 	b.prof.fw.RunReservePluginsUnreserve(ctx, b.state, b.pi, b.node)
 	if !locked {
-		s.mu.Lock()
+		s.lockBinding()
 		defer s.mu.Unlock()
 	}
 	d.Stage, d.Plugin = stage, st.Plugin()

@@ -1,12 +1,9 @@
 package scheduling
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"slices"
 
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
@@ -64,39 +61,6 @@ func (s *Scheduler) nodeMetricUpdated(m *framework.NodeMetric) {
 	}
 }
 
-// schedForkState is the scheduler state a Fork saves besides the cluster
-// and the queue (which journal their own changes).
-type schedForkState struct {
-	pcg       rand.PCG
-	nextStart int
-	cycle     int64
-	// waiting are the pods held at Permit at the Fork, in creation order,
-	// with the plugins each still waited for; ready and deferred are the
-	// bindings whose wait had ended (ready a copy, deferred a length).
-	waiting  []schedWaitSave
-	ready    []*schedBinding
-	deferred int
-}
-
-type schedWaitSave struct {
-	key     string
-	w       *WaitingPod
-	pending map[string]bool
-}
-
-// schedReason is a pod's PendingReason before a change in a fork.
-type schedReason struct {
-	msg string
-	had bool
-}
-
-// schedVerdict is the Permit verdict of an asynchronous binding, held
-// while a fork is open.
-type schedVerdict struct {
-	b  *schedBinding
-	st *framework.Status
-}
-
 // setReason records the pod's PendingReason ("" deletes it), journaled in
 // an open fork.
 func (s *Scheduler) setReason(key, msg string) {
@@ -116,147 +80,32 @@ func (s *Scheduler) setReason(key, msg string) {
 	}
 }
 
-// Fork opens a what-if branch. Everything the scheduler holds is part of
-// it: the cluster, the queue (active, backoff and unschedulable pods with
-// their attempts, timestamps and backoffs), the nominations, the pods held
-// at Permit (with their timeouts), the bindings waiting to run, the pending
-// reasons, the round-robin index, the random source, the cycle counter,
-// and the state the profiles' plugins keep across cycles when they
-// implement framework.ForkablePlugin (LoadAwareScheduling's usage cache,
-// TargetLoadPacking's recent bindings, Coscheduling's group memory,
-// VolumeBinding's assume cache; each plugin instance is forked once).
-// Revert puts all of it back, so that later decisions are those of a
-// scheduler that never forked; Commit keeps the branch. Forks nest.
-//
-// Fork is O(pods held at Permit + plugins); changes inside the branch
-// journal what they change, and Revert costs O(changes). Inside a fork
-// binding cycles run synchronously (as with SchedulePod); an asynchronous
-// binding started before the Fork whose Permit wait ends inside it goes on
-// only after the last Commit (Revert makes it wait again). What the branch
-// does not hold: the clock, decisions already handed to
-// WithDecisionHandler, extenders, and the state of a plugin that keeps
-// some across cycles without implementing framework.ForkablePlugin.
-func (s *Scheduler) Fork() {
-	if s.built() != nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := schedForkState{pcg: *s.pcg, nextStart: s.nextStart, cycle: s.cycle}
-	for _, w := range s.waiting.list() {
-		st.waiting = append(st.waiting, schedWaitSave{key: w.pod.Key(), w: w, pending: w.pendingSet()})
-	}
-	slices.SortFunc(st.waiting, func(a, b schedWaitSave) int { return cmp.Compare(a.w.ord, b.w.ord) })
-	s.readyMu.Lock()
-	st.ready = slices.Clone(s.ready)
-	st.deferred = len(s.deferred)
-	s.forkDepth++
-	s.readyMu.Unlock()
-	s.forks = append(s.forks, st)
-	s.forkReuse()
-	s.cluster.Fork()
-	s.queue.fork()
-	s.nominator.fork()
-	s.reasonsSaved.Open()
-	for _, p := range s.forkables {
-		p.Fork()
-	}
-}
-
-// Commit keeps the branch opened by the matching Fork. After the last
-// Commit, the Permit verdicts held for asynchronous bindings go on.
-func (s *Scheduler) Commit() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.forks) == 0 {
-		return errors.New("scheduling: Scheduler.Commit without Fork")
-	}
-	s.forks = s.forks[:len(s.forks)-1]
-	s.commitReuse()
-	s.queue.commit()
-	s.nominator.commit()
-	s.reasonsSaved.Commit()
-	for _, p := range s.forkables {
-		p.Commit()
-	}
-	s.readyMu.Lock()
-	s.forkDepth--
-	var held []schedVerdict
-	if s.forkDepth == 0 {
-		held, s.deferred = s.deferred, nil
-	}
-	s.readyMu.Unlock()
-	for _, v := range held {
-		v.b.permit <- v.st
-	}
-	return s.cluster.Commit()
-}
-
-// Revert undoes the branch opened by the matching Fork: see Fork.
-func (s *Scheduler) Revert() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.forks) == 0 {
-		return errors.New("scheduling: Scheduler.Revert without Fork")
-	}
-	st := s.forks[len(s.forks)-1]
-	s.forks = s.forks[:len(s.forks)-1]
-	s.nextStart, s.cycle = st.nextStart, st.cycle
-	*s.pcg = st.pcg
-	// Pods that began waiting inside the branch stop waiting; the others
-	// wait again for the plugins they waited for at the Fork.
-	keep := make(map[*WaitingPod]bool, len(st.waiting))
-	for _, ws := range st.waiting {
-		keep[ws.w] = true
-	}
-	for _, w := range s.waiting.list() {
-		if !keep[w] {
-			w.abandon()
-			s.waiting.remove(w.pod.Key(), w)
-		}
-	}
-	for _, ws := range st.waiting {
-		ws.w.restore(s.clock, ws.pending)
-		s.waiting.add(ws.key, ws.w)
-	}
-	s.readyMu.Lock()
-	s.ready = st.ready
-	clear(s.deferred[st.deferred:])
-	s.deferred = s.deferred[:st.deferred]
-	s.forkDepth--
-	s.readyMu.Unlock()
-	for key, r := range s.reasonsSaved.Revert() {
-		if r.had {
-			s.reasons[key] = r.msg
-		} else {
-			delete(s.reasons, key)
-		}
-	}
-	for i := len(s.forkables) - 1; i >= 0; i-- {
-		s.forkables[i].Revert()
-	}
-	s.nominator.revert()
-	s.queue.revert()
-	s.revertReuse()
-	return s.cluster.Revert()
-}
-
 // SchedulePod adds a copy of pod to the cluster and runs one scheduling
 // cycle for it at once, outside the queue, with synchronous binding: the
-// what-if primitive (place a pod, look at the decision, Revert). When no
-// node fits the pod stays pending (and queued, as AddPod would leave it).
+// what-if primitive (on a Fork: place a pod, look at the decision,
+// Revert). When no node fits the pod stays pending (and queued, as AddPod
+// would leave it).
 func (s *Scheduler) SchedulePod(ctx context.Context, pod *framework.Pod) (Decision, error) {
+	return s.schedulePod(nil, ctx, pod)
+}
+
+func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *framework.Pod) (Decision, error) {
+	if err := s.check(f, "SchedulePod"); err != nil {
+		return Decision{}, err
+	}
 	if pod == nil {
 		return Decision{}, errors.New("scheduling: SchedulePod: nil pod")
 	}
 	if pod.Spec.NodeName != "" {
 		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s already names node %q", pod.Key(), pod.Spec.NodeName)
 	}
-	if err := s.AddPod(pod); err != nil {
+	if err := s.enter(f, "SchedulePod"); err != nil {
 		return Decision{}, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.addPodEvent(pod); err != nil {
+		return Decision{}, err
+	}
 	return s.scheduleAddedLocked(ctx, pod.Key())
 }
 

@@ -149,7 +149,7 @@ func fpDrawOp(t *rapid.T, i int, inFork bool) fpOp {
 	return o
 }
 
-func fpApply(t *rapid.T, e *scEnv, o fpOp) {
+func fpApply(t *rapid.T, e *scEnv, on scOps, o fpOp) {
 	ctx := context.Background()
 	pod := func() *framework.Pod {
 		w := st.MakePod().Name(o.name).UID("uid-" + o.name).Req(map[string]string{"cpu": o.cpu, "memory": "1Gi"})
@@ -161,37 +161,37 @@ func fpApply(t *rapid.T, e *scEnv, o fpOp) {
 		}
 		return w.Obj()
 	}
-	nodes := e.s.Cluster().Snapshot().Nodes()
+	nodes := on.Cluster().Snapshot().Nodes()
 	switch o.kind {
 	case "addPod":
-		if err := e.s.AddPod(pod()); err != nil {
+		if err := on.AddPod(pod()); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
 	case "schedulePod":
-		if _, err := e.s.SchedulePod(ctx, pod()); err != nil {
+		if _, err := on.SchedulePod(ctx, pod()); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
 	case "scheduleOne":
-		e.s.ScheduleOne(ctx)
+		on.ScheduleOne(ctx)
 	case "addNode":
-		if err := e.s.AddNode(fpNode(o.name)); err != nil {
+		if err := on.AddNode(fpNode(o.name)); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
 	case "deletePod":
-		if pods := e.s.Cluster().Pods(); len(pods) > 0 {
+		if pods := on.Cluster().Pods(); len(pods) > 0 {
 			p := pods[o.n%len(pods)].Pod
-			if err := e.s.DeletePod(p.Namespace, p.Name); err != nil {
+			if err := on.DeletePod(p.Namespace, p.Name); err != nil {
 				t.Fatalf("%+v: %v", o, err)
 			}
 		}
 	case "metric":
 		n := nodes[o.n%len(nodes)].Name()
-		if err := e.s.UpdateNodeMetric(fpMetric(n, o.n, e.clock.Now())); err != nil {
+		if err := on.UpdateNodeMetric(fpMetric(n, o.n, e.clock.Now())); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
 	case "load":
 		n := nodes[o.n%len(nodes)].Name()
-		if err := e.s.UpdateNodeLoad(fpLoad(n, float64(o.n)/40)); err != nil {
+		if err := on.UpdateNodeLoad(fpLoad(n, float64(o.n)/40)); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
 	case "advance":
@@ -256,14 +256,14 @@ func TestPropSchedulerForkRevertPlugins(t *testing.T) {
 		forked, plain := fpEnv(t, cpus), fpEnv(t, cpus)
 		for i := range rapid.IntRange(0, 10).Draw(t, "prefix") {
 			o := fpDrawOp(t, i, false)
-			fpApply(t, forked, o)
-			fpApply(t, plain, o)
+			fpApply(t, forked, forked.s, o)
+			fpApply(t, plain, plain.s, o)
 		}
 		before, beforePlugins := fkViewOf(t, forked), fpPluginViewOf(forked)
 		if d := cmp.Diff(fpPluginViewOf(plain), beforePlugins); d != "" {
 			t.Fatalf("the two schedulers' plugins differ before the fork:\n%s", d)
 		}
-		fkBranch(t, forked.s, 10, func(i int) { fpApply(t, forked, fpDrawOp(t, i, true)) })
+		fkBranch(t, forked.s, 10, func(f *Fork, i int) { fpApply(t, forked, f, fpDrawOp(t, i, true)) })
 		if d := cmp.Diff(before, fkViewOf(t, forked)); d != "" {
 			t.Fatalf("scheduler after Revert (-before +after):\n%s", d)
 		}
@@ -274,8 +274,8 @@ func TestPropSchedulerForkRevertPlugins(t *testing.T) {
 		for i := range rapid.IntRange(1, 6).Draw(t, "suffix") {
 			o := fpDrawOp(t, 100+i, false)
 			o.name = "s" + o.name
-			fpApply(t, forked, o)
-			fpApply(t, plain, o)
+			fpApply(t, forked, forked.s, o)
+			fpApply(t, plain, plain.s, o)
 		}
 		fkRunBoth(t, forked, plain, 3, 30*time.Second)
 		if d := cmp.Diff(fkDecisions(plain.decisions[markPlain:]), fkDecisions(forked.decisions[mark:])); d != "" {
@@ -325,8 +325,8 @@ func BenchmarkSchedulerForkRevertPlugins(b *testing.B) {
 	b.Run("idle", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			s.Fork()
-			if err := s.Revert(); err != nil {
+			f := mustFork(b, s)
+			if err := f.Revert(); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -335,11 +335,11 @@ func BenchmarkSchedulerForkRevertPlugins(b *testing.B) {
 		probe := scPod("what-if", "1").Obj()
 		b.ReportAllocs()
 		for b.Loop() {
-			s.Fork()
-			if d, err := s.SchedulePod(ctx, probe); err != nil || d.Outcome != OutcomeScheduled {
+			f := mustFork(b, s)
+			if d, err := f.SchedulePod(ctx, probe); err != nil || d.Outcome != OutcomeScheduled {
 				b.Fatalf("%+v %v", d, err)
 			}
-			if err := s.Revert(); err != nil {
+			if err := f.Revert(); err != nil {
 				b.Fatal(err)
 			}
 		}

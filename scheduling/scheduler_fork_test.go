@@ -24,12 +24,12 @@ import (
 func TestSchedulerRevertDropsBranchPods(t *testing.T) {
 	ctx := context.Background()
 	e := newScEnv(t, scNodes("1"), nil)
-	e.s.Fork()
-	d, err := e.s.SchedulePod(ctx, scPod("big", "4").Obj())
+	f := mustFork(t, e.s)
+	d, err := f.SchedulePod(ctx, scPod("big", "4").Obj())
 	if err != nil || d.Outcome != OutcomeUnschedulable {
 		t.Fatalf("what-if: %+v %v", d, err)
 	}
-	if err := e.s.Revert(); err != nil {
+	if err := f.Revert(); err != nil {
 		t.Fatal(err)
 	}
 	if a, b, u := e.s.QueueLengths(); a+b+u != 0 {
@@ -59,11 +59,11 @@ func TestSchedulerRevertRequeuesPlacedPods(t *testing.T) {
 	ctx := context.Background()
 	e := newScEnv(t, scNodes("4"), nil)
 	e.add(t, scPod("p", "1").Obj())
-	e.s.Fork()
-	if d, ok := e.s.ScheduleOne(ctx); !ok || d.Outcome != OutcomeScheduled {
+	f := mustFork(t, e.s)
+	if d, ok := f.ScheduleOne(ctx); !ok || d.Outcome != OutcomeScheduled {
 		t.Fatalf("in the fork: %+v %v", d, ok)
 	}
-	if err := e.s.Revert(); err != nil {
+	if err := f.Revert(); err != nil {
 		t.Fatal(err)
 	}
 	if r, ok := e.s.Cluster().Pod("default", "p"); !ok || r.State != StatePending {
@@ -92,24 +92,27 @@ func TestSchedulerRevertWaitingPods(t *testing.T) {
 	if err := e.clock.Advance(10 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	e.s.Fork()
-	e.s.Fork()
+	outer := mustFork(t, e.s)
+	inner, err := outer.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
 	w, ok := e.s.WaitingPod("default", "w")
 	if !ok {
 		t.Fatal("w is not waiting")
 	}
 	w.Allow("A")
-	e.s.ProcessBindings(ctx)
+	inner.ProcessBindings(ctx)
 	if _, st := e.placement("default", "w"); st != StateBound {
 		t.Fatalf("w in the fork: %v, want Bound", st)
 	}
-	if err := e.s.Commit(); err != nil { // inner fork: still inside the outer one
+	if err := inner.Commit(); err != nil { // still inside the outer fork
 		t.Fatal(err)
 	}
-	if _, err := e.s.SchedulePod(ctx, scPod("x", "1").Label("wait-A", "5s").Obj()); err != nil {
+	if _, err := outer.SchedulePod(ctx, scPod("x", "1").Label("wait-A", "5s").Obj()); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.s.Revert(); err != nil {
+	if err := outer.Revert(); err != nil {
 		t.Fatal(err)
 	}
 	var waiting []string
@@ -153,13 +156,13 @@ func TestSchedulerRevertAsyncWaitingPod(t *testing.T) {
 	if d, _ := e.s.ScheduleOne(ctx); d.Outcome != OutcomeWaiting {
 		t.Fatalf("w: %+v", d)
 	}
-	e.s.Fork()
+	f := mustFork(t, e.s)
 	w, _ := e.s.WaitingPod("default", "w")
 	w.Allow("A")
 	if _, st := e.placement("default", "w"); st != StateAssumed {
 		t.Errorf("w bound inside the fork by its pre-fork goroutine: %v", st)
 	}
-	if err := e.s.Revert(); err != nil {
+	if err := f.Revert(); err != nil {
 		t.Fatal(err)
 	}
 	w, ok := e.s.WaitingPod("default", "w")
@@ -190,7 +193,7 @@ func (o fkOp) String() string {
 // fkDrawOp draws an operation; inFork restricts it to what a what-if does
 // (no clock moves) and names pods and nodes apart.
 func fkDrawOp(t *rapid.T, i int, inFork bool) fkOp {
-	kinds := []string{"addPod", "addPod", "addNode", "scheduleOne", "scheduleOne", "deletePod", "allow", "bindings"}
+	kinds := []string{"addPod", "addPod", "addNode", "removeNode", "scheduleOne", "scheduleOne", "deletePod", "allow", "bindings"}
 	if inFork {
 		kinds = append(kinds, "schedulePod", "schedulePod")
 	} else {
@@ -210,7 +213,7 @@ func fkDrawOp(t *rapid.T, i int, inFork bool) fkOp {
 	case "addNode":
 		o.name = fmt.Sprintf("%sn%d", prefix, i)
 		o.cpu = rapid.SampledFrom([]string{"2", "4"}).Draw(t, "cpu")
-	case "deletePod", "allow":
+	case "deletePod", "allow", "removeNode":
 		o.n = rapid.IntRange(0, 100).Draw(t, "pick")
 	case "advance":
 		o.n = rapid.IntRange(1, 20).Draw(t, "seconds")
@@ -218,8 +221,36 @@ func fkDrawOp(t *rapid.T, i int, inFork bool) fkOp {
 	return o
 }
 
-// fkApply runs o on e.
-func fkApply(t *rapid.T, e *scEnv, o fkOp) {
+// scOps are the event methods a live Scheduler and a Fork share.
+type scOps interface {
+	AddPod(*framework.Pod) error
+	DeletePod(namespace, name string) error
+	AddNode(*framework.Node) error
+	RemoveNode(string) ([]*framework.Pod, error)
+	UpdateNodeMetric(*framework.NodeMetric) error
+	UpdateNodeLoad(*framework.NodeLoad) error
+	SchedulePod(context.Context, *framework.Pod) (Decision, error)
+	ScheduleOne(context.Context) (Decision, bool)
+	ProcessBindings(context.Context) int
+	Cluster() *Cluster
+}
+
+var (
+	_ scOps = (*Scheduler)(nil)
+	_ scOps = (*Fork)(nil)
+)
+
+// mustFork opens a fork of s.
+func mustFork(t interface{ Fatal(...any) }, s *Scheduler) *Fork {
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// fkApply runs o on e through on (e's scheduler, or a fork of it).
+func fkApply(t *rapid.T, e *scEnv, on scOps, o fkOp) {
 	ctx := context.Background()
 	pod := func() *framework.Pod {
 		w := scPod(o.name, o.cpu).Priority(o.prio)
@@ -230,28 +261,34 @@ func fkApply(t *rapid.T, e *scEnv, o fkOp) {
 	}
 	switch o.kind {
 	case "addPod":
-		if err := e.s.AddPod(pod()); err != nil {
+		if err := on.AddPod(pod()); err != nil {
 			t.Fatalf("%v: %v", o, err)
 		}
 	case "schedulePod":
-		if _, err := e.s.SchedulePod(ctx, pod()); err != nil {
+		if _, err := on.SchedulePod(ctx, pod()); err != nil {
 			t.Fatalf("%v: %v", o, err)
 		}
 	case "addNode":
 		n := scNodes(o.cpu)[0]
 		n.Name = o.name
-		if err := e.s.AddNode(n); err != nil {
+		if err := on.AddNode(n); err != nil {
 			t.Fatalf("%v: %v", o, err)
 		}
+	case "removeNode":
+		if nodes := on.Cluster().Snapshot().Nodes(); len(nodes) > 1 {
+			if _, err := on.RemoveNode(nodes[o.n%len(nodes)].Name()); err != nil {
+				t.Fatalf("%v: %v", o, err)
+			}
+		}
 	case "scheduleOne":
-		e.s.ScheduleOne(ctx)
+		on.ScheduleOne(ctx)
 	case "bindings":
-		e.s.ProcessBindings(ctx)
+		on.ProcessBindings(ctx)
 	case "deletePod":
-		pods := e.s.Cluster().Pods()
+		pods := on.Cluster().Pods()
 		if len(pods) > 0 {
 			p := pods[o.n%len(pods)].Pod
-			if err := e.s.DeletePod(p.Namespace, p.Name); err != nil {
+			if err := on.DeletePod(p.Namespace, p.Name); err != nil {
 				t.Fatalf("%v: %v", o, err)
 			}
 		}
@@ -409,29 +446,31 @@ func fkDecisions(ds []Decision) []string {
 	return out
 }
 
-// fkBranch forks s, runs op for each of 1..maxSteps steps inside the fork
-// (opening a nested fork at a random step, committed or reverted at the
-// end), and reverts.
-func fkBranch(t *rapid.T, s *Scheduler, maxSteps int, op func(i int)) {
-	s.Fork()
-	nested := false
+// fkBranch forks s, runs op on the fork for each of 1..maxSteps steps
+// (opening a nested fork at a random step, on which the later steps run,
+// committed or reverted at the end), and reverts.
+func fkBranch(t *rapid.T, s *Scheduler, maxSteps int, op func(f *Fork, i int)) {
+	outer := mustFork(t, s)
+	f := outer
 	for i := range rapid.IntRange(1, maxSteps).Draw(t, "branch") {
-		if !nested && rapid.IntRange(0, 5).Draw(t, "nest") == 0 {
-			s.Fork()
-			nested = true
-		}
-		op(i)
-	}
-	if nested {
-		if rapid.Bool().Draw(t, "commitInner") {
-			if err := s.Commit(); err != nil {
+		if f == outer && rapid.IntRange(0, 5).Draw(t, "nest") == 0 {
+			var err error
+			if f, err = outer.Fork(); err != nil {
 				t.Fatal(err)
 			}
-		} else if err := s.Revert(); err != nil {
+		}
+		op(f, i)
+	}
+	if f != outer {
+		if rapid.Bool().Draw(t, "commitInner") {
+			if err := f.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := f.Revert(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Revert(); err != nil {
+	if err := outer.Revert(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -461,16 +500,16 @@ func TestPropSchedulerForkRevert(t *testing.T) {
 		forked, plain := fkEnv(t, nodes), fkEnv(t, nodes)
 		for i := range rapid.IntRange(0, 12).Draw(t, "prefix") {
 			o := fkDrawOp(t, i, false)
-			fkApply(t, forked, o)
-			fkApply(t, plain, o)
+			fkApply(t, forked, forked.s, o)
+			fkApply(t, plain, plain.s, o)
 		}
 		fkCheckQueued(t, forked)
 		before := fkViewOf(t, forked)
 		if d := cmp.Diff(fkViewOf(t, plain), before); d != "" {
 			t.Fatalf("the two schedulers differ before the fork:\n%s", d)
 		}
-		fkBranch(t, forked.s, 12, func(i int) {
-			fkApply(t, forked, fkDrawOp(t, i, true))
+		fkBranch(t, forked.s, 12, func(f *Fork, i int) {
+			fkApply(t, forked, f, fkDrawOp(t, i, true))
 			fkCheckQueued(t, forked)
 		})
 		fkCheckQueued(t, forked)
@@ -482,8 +521,8 @@ func TestPropSchedulerForkRevert(t *testing.T) {
 		for i := range rapid.IntRange(0, 4).Draw(t, "suffix") {
 			o := fkDrawOp(t, 100+i, false)
 			o.name = "s" + o.name
-			fkApply(t, forked, o)
-			fkApply(t, plain, o)
+			fkApply(t, forked, forked.s, o)
+			fkApply(t, plain, plain.s, o)
 		}
 		fkRunBoth(t, forked, plain, 4, 15*time.Second)
 		if d := cmp.Diff(fkDecisions(plain.decisions[markPlain:]), fkDecisions(forked.decisions[mark:])); d != "" {
@@ -516,11 +555,11 @@ func BenchmarkSchedulerForkRevert(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
-				s.Fork()
-				if d, err := s.SchedulePod(ctx, probe); err != nil || d.Outcome != OutcomeScheduled {
+				f := mustFork(b, s)
+				if d, err := f.SchedulePod(ctx, probe); err != nil || d.Outcome != OutcomeScheduled {
 					b.Fatalf("%+v %v", d, err)
 				}
-				if err := s.Revert(); err != nil {
+				if err := f.Revert(); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -77,9 +77,11 @@ func CoschedulingFactory(args any, h framework.Handle) (framework.Plugin, error)
 // AddPodGroup adds a PodGroup (for Coscheduling). A group without a
 // creation time gets the clock's time, as the API server stamps
 // metadata.creationTimestamp. Pods waiting for their group are retried.
-func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error {
+func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error { return s.addPodGroup(nil, g) }
+
+func (s *Scheduler) addPodGroup(f *Fork, g *framework.PodGroup) error {
 	ev := framework.ClusterEvent{Resource: framework.ResourceCoschedulingPodGroup, ActionType: framework.Add}
-	return s.clusterEvent(ev, func() (old, cur any, err error) {
+	return s.clusterEvent(f, "AddPodGroup", ev, func() (old, cur any, err error) {
 		if g != nil && g.CreationTimestamp.IsZero() {
 			cp := *g
 			cp.CreationTimestamp = s.clock.Now()
@@ -95,9 +97,11 @@ func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error {
 
 // UpdatePodGroup replaces a PodGroup; the pods that wait for it are
 // retried.
-func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error {
+func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error { return s.updatePodGroup(nil, g) }
+
+func (s *Scheduler) updatePodGroup(f *Fork, g *framework.PodGroup) error {
 	ev := framework.ClusterEvent{Resource: framework.ResourceCoschedulingPodGroup, ActionType: framework.Update}
-	return s.clusterEvent(ev, func() (old, cur any, err error) {
+	return s.clusterEvent(f, "UpdatePodGroup", ev, func() (old, cur any, err error) {
 		if g == nil {
 			return nil, nil, s.cluster.UpdatePodGroup(g)
 		}
@@ -110,11 +114,17 @@ func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error {
 	})
 }
 
-// clusterEvent applies a change to the cluster under the scheduler's lock
-// and, when it succeeds, reports ev with the objects change returns
-// (before and after).
-func (s *Scheduler) clusterEvent(ev framework.ClusterEvent, change func() (old, cur any, err error)) error {
-	s.mu.Lock()
+// clusterEvent is the event method op on the fork f (nil: live): it
+// applies a change to the cluster under the scheduler's lock and, when it
+// succeeds, reports ev with the objects change returns (before and
+// after).
+func (s *Scheduler) clusterEvent(f *Fork, op string, ev framework.ClusterEvent, change func() (old, cur any, err error)) error {
+	if err := s.check(f, op); err != nil {
+		return err
+	}
+	if err := s.enter(f, op); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	old, cur, err := change()
 	if err != nil {
@@ -136,9 +146,24 @@ func (s *Scheduler) clusterEvent(ev framework.ClusterEvent, change func() (old, 
 
 // DeletePodGroup deletes a PodGroup (its pods stay).
 func (s *Scheduler) DeletePodGroup(namespace, name string) error {
-	s.mu.Lock()
+	return s.deletePodGroup(nil, namespace, name)
+}
+
+func (s *Scheduler) deletePodGroup(f *Fork, namespace, name string) error {
+	return s.locked(f, "DeletePodGroup", func() error { return s.cluster.DeletePodGroup(namespace, name) })
+}
+
+// locked runs the event method op's change (one that reports no cluster
+// event) on the fork f (nil: live) under the scheduler's lock.
+func (s *Scheduler) locked(f *Fork, op string, change func() error) error {
+	if err := s.check(f, op); err != nil {
+		return err
+	}
+	if err := s.enter(f, op); err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
-	return s.cluster.DeletePodGroup(namespace, name)
+	return change()
 }
 
 // EnableCoscheduling returns p with scheduler-plugins' Coscheduling

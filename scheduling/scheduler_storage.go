@@ -66,7 +66,11 @@ func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
 // Cluster.AddStorageObject): a cluster event of the object's kind
 // (framework.ResourcePersistentVolume and its siblings).
 func (s *Scheduler) AddStorageObject(o framework.StorageObject) error {
-	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Add}, func() (old, cur any, err error) {
+	return s.addStorageObject(nil, o)
+}
+
+func (s *Scheduler) addStorageObject(f *Fork, o framework.StorageObject) error {
+	return s.clusterEvent(f, "AddStorageObject", framework.ClusterEvent{ActionType: framework.Add}, func() (old, cur any, err error) {
 		if err := s.cluster.AddStorageObject(o); err != nil {
 			return nil, nil, err
 		}
@@ -77,7 +81,11 @@ func (s *Scheduler) AddStorageObject(o framework.StorageObject) error {
 // UpdateStorageObject replaces a storage object (see
 // Cluster.UpdateStorageObject): a cluster event of the object's kind.
 func (s *Scheduler) UpdateStorageObject(o framework.StorageObject) error {
-	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Update}, func() (old, cur any, err error) {
+	return s.updateStorageObject(nil, o)
+}
+
+func (s *Scheduler) updateStorageObject(f *Fork, o framework.StorageObject) error {
+	return s.clusterEvent(f, "UpdateStorageObject", framework.ClusterEvent{ActionType: framework.Update}, func() (old, cur any, err error) {
 		prev := s.storageNow(o)
 		if err := s.cluster.UpdateStorageObject(o); err != nil {
 			return nil, nil, err
@@ -89,7 +97,11 @@ func (s *Scheduler) UpdateStorageObject(o framework.StorageObject) error {
 // DeleteStorageObject deletes a storage object (see
 // Cluster.DeleteStorageObject): a cluster event of the object's kind.
 func (s *Scheduler) DeleteStorageObject(k framework.StorageKind, ns, name string) error {
-	return s.clusterEvent(framework.ClusterEvent{ActionType: framework.Delete}, func() (old, cur any, err error) {
+	return s.deleteStorageObject(nil, k, ns, name)
+}
+
+func (s *Scheduler) deleteStorageObject(f *Fork, k framework.StorageKind, ns, name string) error {
+	return s.clusterEvent(f, "DeleteStorageObject", framework.ClusterEvent{ActionType: framework.Delete}, func() (old, cur any, err error) {
 		prev, err := s.cluster.DeleteStorageObject(k, ns, name)
 		return prev, nil, err
 	})
@@ -132,7 +144,7 @@ func storageResource(k framework.StorageKind) framework.EventResource {
 // retries unschedulable pods, as the PV and claim updates would in kube.
 func (s *Scheduler) bindPodVolumes(h *schedCycleHandle, node string, pv *filter.PodVolumes) error {
 	if !h.bindingLocked {
-		s.mu.Lock()
+		s.lockBinding()
 		defer s.mu.Unlock()
 	}
 	if err := s.cluster.BindPodVolumes(node, pv); err != nil {

@@ -584,15 +584,15 @@ func TestSchedulerWhatIf(t *testing.T) {
 		// Identical nodes: every placement is a random tie-break.
 		e := newScEnv(t, scNodes("4", "4", "4", "4"), []framework.Profile{rpProfile()})
 		if whatIf {
-			e.s.Fork()
-			d, err := e.s.SchedulePod(ctx, scPod("probe", "3").Obj())
+			f := mustFork(t, e.s)
+			d, err := f.SchedulePod(ctx, scPod("probe", "3").Obj())
 			if err != nil || d.Outcome != OutcomeScheduled {
 				t.Fatalf("what-if: %+v %v", d, err)
 			}
-			if r, ok := e.s.Cluster().Pod("default", "probe"); !ok || r.State != StateBound {
+			if r, ok := f.Cluster().Pod("default", "probe"); !ok || r.State != StateBound {
 				t.Fatalf("probe not bound in the branch")
 			}
-			if err := e.s.Revert(); err != nil {
+			if err := f.Revert(); err != nil {
 				t.Fatal(err)
 			}
 			if _, ok := e.s.Cluster().Pod("default", "probe"); ok {
@@ -616,8 +616,12 @@ func TestSchedulerWhatIf(t *testing.T) {
 		t.Errorf("decisions after a reverted what-if differ (-plain +what-if):\n%s", diff)
 	}
 	e := newScEnv(t, scNodes("4"), nil)
-	if err := e.s.Revert(); err == nil {
-		t.Errorf("Revert without Fork accepted")
+	f := mustFork(t, e.s)
+	if err := f.Revert(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Revert(); err == nil {
+		t.Errorf("a second Revert of one fork accepted")
 	}
 	if _, err := e.s.SchedulePod(ctx, scPod("x", "1").Node("n1").Obj()); err == nil {
 		t.Errorf("SchedulePod accepted a pod that names its node")

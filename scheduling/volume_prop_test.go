@@ -40,7 +40,17 @@ func vpCapture(t *rapid.T, c *Cluster) vpState {
 }
 
 // vpStep applies one random volume-related event to the scheduler.
-func vpStep(t *rapid.T, s *Scheduler, i int) {
+// vpOps are the methods vpStep uses, of a Scheduler or a Fork.
+type vpOps interface {
+	scOps
+	AddStorageObject(framework.StorageObject) error
+	UpdateStorageObject(framework.StorageObject) error
+	DeleteStorageObject(framework.StorageKind, string, string) error
+	UpdatePod(*framework.Pod) error
+	RunUntilIdle(context.Context) int
+}
+
+func vpStep(t *rapid.T, s vpOps, i int) {
 	ctx := context.Background()
 	c := s.Cluster()
 	claim := fmt.Sprintf("c%d", rapid.IntRange(0, 5).Draw(t, "claim"))
@@ -106,11 +116,11 @@ func TestPropForkRevertWithVolumes(t *testing.T) {
 			vpStep(t, s, 100+i)
 		}
 		before := vpCapture(t, s.Cluster())
-		s.Fork()
+		fk := mustFork(t, s)
 		for i := rapid.IntRange(1, 15).Draw(t, "steps"); i > 0; i-- {
-			vpStep(t, s, i)
+			vpStep(t, fk, i)
 		}
-		if err := s.Revert(); err != nil {
+		if err := fk.Revert(); err != nil {
 			t.Fatal(err)
 		}
 		if d := cmp.Diff(before, vpCapture(t, s.Cluster()), clVecCmp); d != "" {

@@ -81,26 +81,31 @@ type Placement struct {
 // everything the question changes (the cluster, the queue, nominations,
 // reasons and the plugins' own state, such as LoadAware's usage cache).
 type wiFork struct {
-	s *Scheduler
+	f *Fork
 }
 
-func (w *WhatIf) fork() *wiFork {
-	w.s.Fork()
-	return &wiFork{s: w.s}
+func (w *WhatIf) fork() (*wiFork, error) {
+	f, err := w.s.Fork()
+	if err != nil {
+		return nil, err
+	}
+	return &wiFork{f: f}, nil
 }
 
 // schedule adds a copy of pod on the fork and runs its cycle at once (see
 // Scheduler.SchedulePod).
 func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (Decision, error) {
-	return f.s.SchedulePod(ctx, pod)
+	return f.f.SchedulePod(ctx, pod)
 }
 
 // scheduleQueued takes the queued pending pod key out of the queue and
 // runs its cycle at once, as ScheduleOne does for the pod it pops, with
 // synchronous binding.
 func (f *wiFork) scheduleQueued(ctx context.Context, key string) (Decision, error) {
-	s := f.s
-	s.mu.Lock()
+	if err := f.f.lock("PlacePending"); err != nil {
+		return Decision{}, err
+	}
+	s := f.f.s
 	defer s.mu.Unlock()
 	qp, ok := s.queue.get(key)
 	if !ok || qp.where == qInFlight || qp.where == qNowhere {
@@ -120,14 +125,14 @@ func (f *wiFork) scheduleQueued(ctx context.Context, key string) (Decision, erro
 
 // delete deletes a pod on the fork.
 func (f *wiFork) delete(namespace, name string) error {
-	if _, ok := f.s.cluster.Pod(namespace, name); !ok {
+	if _, ok := f.f.Cluster().Pod(namespace, name); !ok {
 		return fmt.Errorf("scheduling: what-if: unknown pod %s/%s", namespace, name)
 	}
-	return f.s.DeletePod(namespace, name)
+	return f.f.DeletePod(namespace, name)
 }
 
-// revert puts the scheduler back as it was at fork (Scheduler.Revert).
-func (f *wiFork) revert() error { return f.s.Revert() }
+// revert puts the scheduler back as it was at fork (Fork.Revert).
+func (f *wiFork) revert() error { return f.f.Revert() }
 
 // withFlag runs fn with one of the scheduler's what-if switches on:
 // keepResults (full explanations in decisions) or noPostFilter (placed
@@ -217,11 +222,11 @@ func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*Pla
 // place runs cycle on a fork with full explanations and answers the
 // question op about the pod key.
 func (w *WhatIf) place(op, key string, cycle func(*wiFork) (Decision, error)) (*PlaceAnswer, error) {
-	f := w.fork()
-	var (
-		d   Decision
-		err error
-	)
+	f, err := w.fork()
+	if err != nil {
+		return nil, err
+	}
+	var d Decision
 	_ = w.withFlag(&w.s.keepResults, func() error { d, err = cycle(f); return nil })
 	ans := &PlaceAnswer{Decision: d}
 	if err == nil && d.Result != nil && d.Node == "" {
@@ -330,9 +335,12 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 		return nil, fmt.Errorf("scheduling: Capacity: %w", err)
 	}
 	ans := &CapacityAnswer{Template: template.Key()}
-	f := w.fork()
+	f, err := w.fork()
+	if err != nil {
+		return nil, err
+	}
 	w.s.cluster.memoGroups(true)
-	err := w.withFlag(&w.s.noPostFilter, func() error { return w.capacity(ctx, f, template, opts, ans) })
+	err = w.withFlag(&w.s.noPostFilter, func() error { return w.capacity(ctx, f, template, opts, ans) })
 	rerr := f.revert()
 	w.s.cluster.memoGroups(false)
 	if err == nil {
@@ -370,7 +378,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		if w.plainCapacity {
 			d, err = f.schedule(ctx, p)
 		} else {
-			d, err = adder.schedule(ctx, w.s, r, key)
+			d, err = adder.schedule(ctx, f.f, r, key)
 		}
 		if err != nil {
 			return err

@@ -143,12 +143,13 @@ func (a *replicaAdder) replica(template *framework.Pod, name string) *capReplica
 	return r
 }
 
-// schedule is SchedulePod(ctx, &r.pod) for the next replica r, a fresh
-// copy the cluster may keep, whose key (namespace/name) is key.
-func (a *replicaAdder) schedule(ctx context.Context, s *Scheduler, r *capReplica, key string) (Decision, error) {
-	p := &r.pod
+// schedule is SchedulePod(ctx, &r.pod) on the question's fork f for the
+// next replica r, a fresh copy the cluster may keep, whose key
+// (namespace/name) is key.
+func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key string) (Decision, error) {
+	p, s := &r.pod, f.s
 	if a.tmpl == nil {
-		d, err := s.SchedulePod(ctx, p)
+		d, err := f.SchedulePod(ctx, p)
 		if err != nil {
 			return d, err
 		}

@@ -65,20 +65,20 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 	if d, err := s.SchedulePod(ctx, held); err != nil || d.Outcome != OutcomeWaiting {
 		t.Fatalf("held: %v %+v", err, d)
 	}
-	s.Fork()
+	f := mustFork(t, s)
 	w, _ := s.WaitingPod("default", "held")
 	w.Allow("WcReleaser")
-	if n := s.ProcessBindings(ctx); n != 1 || released != 0 {
+	if n := f.ProcessBindings(ctx); n != 1 || released != 0 {
 		t.Fatalf("held bound in the fork: %d bindings, %d releases; want 1, 0", n, released)
 	}
 	p := st.MakePod().Name("p").Namespace("default").Req(map[string]string{"cpu": "1"}).Obj()
-	if d, err := s.SchedulePod(ctx, p); err != nil || d.Outcome != OutcomeScheduled {
+	if d, err := f.SchedulePod(ctx, p); err != nil || d.Outcome != OutcomeScheduled {
 		t.Fatalf("p: %v %+v", err, d)
 	}
 	if released != 1 {
 		t.Fatalf("%d releases after a binding that did not wait, want 1", released)
 	}
-	if err := s.Revert(); err != nil {
+	if err := f.Revert(); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := s.WaitingPod("default", "held"); !ok {

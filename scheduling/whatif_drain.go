@@ -110,7 +110,10 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 		return nil, err
 	}
 	ans := &DrainAnswer{Nodes: slices.Clone(nodes)}
-	f := w.fork()
+	f, err := w.fork()
+	if err != nil {
+		return nil, err
+	}
 	err = w.withFlag(&w.s.noPostFilter, func() error { return w.drain(ctx, f, nodes, pdbs, opts, ans) })
 	if rerr := f.revert(); err == nil {
 		err = rerr
@@ -157,14 +160,14 @@ func budgetsOf(pod *framework.Pod, pdbs []*drainBudget) []*drainBudget {
 }
 
 func (w *WhatIf) drain(ctx context.Context, f *wiFork, nodes []string, pdbs []*drainBudget, opts DrainOptions, ans *DrainAnswer) error {
-	s, c := w.s, w.s.cluster
+	c := w.s.cluster
 	var evict, rest []DrainedPod
 	var pods []*framework.Pod
 	for _, name := range nodes {
 		n, _ := c.Node(name)
 		cordoned := *n
 		cordoned.Spec.Unschedulable = true
-		if err := s.UpdateNode(&cordoned); err != nil {
+		if err := f.f.UpdateNode(&cordoned); err != nil {
 			return err
 		}
 		ni, _ := c.NodeInfo(name)

@@ -91,10 +91,10 @@ func TestPlacePendingMatchesScheduleOne(t *testing.T) {
 			// What the scheduler does when it pops the pod: make it the only
 			// pod the queue can pop, on a fork.
 			s := w.Scheduler()
-			s.Fork()
+			f := mustFork(t, s)
 			for _, other := range []string{"big", "small", "gated"} {
 				if other != tc.pod {
-					if err := s.DeletePod("default", other); err != nil {
+					if err := f.DeletePod("default", other); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -105,8 +105,8 @@ func TestPlacePendingMatchesScheduleOne(t *testing.T) {
 				s.queue.activate([]string{qp.key})
 				s.mu.Unlock()
 			}
-			d, ok := s.ScheduleOne(ctx)
-			if err := s.Revert(); err != nil {
+			d, ok := f.ScheduleOne(ctx)
+			if err := f.Revert(); err != nil {
 				t.Fatal(err)
 			}
 			if !ok || d.Pod != "default/"+tc.pod {

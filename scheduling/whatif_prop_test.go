@@ -280,8 +280,8 @@ func TestPropScaleUp(t *testing.T) {
 			c := w.Cluster()
 			c.Fork()
 			defer func() { _ = c.Revert() }()
-			w.s.Fork()
-			defer func() { _ = w.s.Revert() }()
+			f := mustFork(t, w.s)
+			defer func() { _ = f.Revert() }()
 			for _, name := range ans.NewNodes[:k] {
 				if err := c.AddNode(nodeFrom(tmpl, name)); err != nil {
 					t.Fatal(err)
@@ -294,7 +294,7 @@ func TestPropScaleUp(t *testing.T) {
 						t.Fatal(err)
 					}
 					w.s.queue.delete(p.Key())
-					d, err := w.s.SchedulePod(ctx, p)
+					d, err := f.SchedulePod(ctx, p)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -263,10 +263,13 @@ func (w *WhatIf) helpable(ctx context.Context, template *framework.Node, name st
 	if len(targets) == 0 {
 		return nil, nil
 	}
-	f := w.fork()
+	f, err := w.fork()
+	if err != nil {
+		return nil, err
+	}
 	var out []*framework.Pod
-	err := func() error {
-		if err := w.s.AddNode(nodeFrom(template, name)); err != nil {
+	err = func() error {
+		if err := f.f.AddNode(nodeFrom(template, name)); err != nil {
 			return err
 		}
 		for _, p := range targets {
@@ -341,8 +344,11 @@ func (w *WhatIf) fitsNode(ctx context.Context, pod *framework.Pod, node string) 
 // a search trial (full false) stops at the first pod that does not fit.
 func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, names []string, pods []*framework.Pod, full bool) (ScaleUpTrial, error) {
 	t := ScaleUpTrial{Nodes: len(names), Complete: true}
-	f := w.fork()
-	err := w.withFlag(&w.s.noPostFilter, func() error {
+	f, err := w.fork()
+	if err != nil {
+		return t, err
+	}
+	err = w.withFlag(&w.s.noPostFilter, func() error {
 		nodes := make([]*framework.Node, len(names))
 		for i, name := range names {
 			nodes[i] = nodeFrom(template, name)
@@ -387,7 +393,7 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, nam
 }
 
 // addNodesOnFork appends nodes on an open fork, keeping the snapshot as it
-// was (copy on write, as RemoveNode does) for Revert to restore: undoing
+// was (copy on write) for Revert to restore: undoing
 // each added node by RemoveNode would cost O(nodes) per node.
 func (c *Cluster) addNodesOnFork(nodes []*framework.Node) error {
 	if !c.forking() {

@@ -219,29 +219,40 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		return op{kind: kind, group: rapid.IntRange(0, 2).Draw(t, "group"), min: rapid.IntRange(1, 3).Draw(t, "min"),
 			cpu: rapid.IntRange(1, 3).Draw(t, "cpu"), name: fmt.Sprintf("p%d", i)}
 	}
-	apply := func(t *rapid.T, e *env, o op) {
+	// on is the scheduler or a fork of it.
+	type ops interface {
+		AddWorkloadPodGroup(*framework.WorkloadPodGroup) error
+		UpdateWorkloadPodGroup(*framework.WorkloadPodGroup) error
+		DeleteWorkloadPodGroup(string, string) error
+		AddWorkload(*framework.Workload) error
+		DeleteWorkload(string, string) error
+		AddPod(*framework.Pod) error
+		RunUntilIdle(context.Context) int
+		Cluster() *Cluster
+	}
+	apply := func(t *rapid.T, e *env, on ops, o op) {
 		g := fmt.Sprintf("g%d", o.group)
 		switch o.kind {
 		case 0:
-			_ = e.s.AddWorkloadPodGroup(gsGang("ns", g, int32(o.min)))
+			_ = on.AddWorkloadPodGroup(gsGang("ns", g, int32(o.min)))
 		case 1:
-			_ = e.s.DeleteWorkloadPodGroup("ns", g)
+			_ = on.DeleteWorkloadPodGroup("ns", g)
 		case 2:
-			if cur, ok := e.s.Cluster().WorkloadPodGroup("ns", g); ok {
+			if cur, ok := on.Cluster().WorkloadPodGroup("ns", g); ok {
 				up := *cur
 				up.Status.Conditions = append(up.Status.Conditions[:0:0], framework.Condition{Type: "Custom", Status: framework.ConditionTrue, Message: o.name})
-				if err := e.s.UpdateWorkloadPodGroup(&up); err != nil {
+				if err := on.UpdateWorkloadPodGroup(&up); err != nil {
 					t.Fatal(err)
 				}
 			}
 		case 3, 4:
 			p := gsPod("ns", o.name, g)
 			p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": fmt.Sprint(o.cpu)})
-			if err := e.s.AddPod(p); err != nil {
+			if err := on.AddPod(p); err != nil {
 				t.Fatal(err)
 			}
 		case 5:
-			e.s.RunUntilIdle(context.Background())
+			on.RunUntilIdle(context.Background())
 		case 6:
 			if err := e.clock.Advance(time.Duration(o.cpu) * 2 * time.Minute); err != nil {
 				t.Fatal(err)
@@ -249,8 +260,8 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		case 7:
 			wl := &framework.Workload{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: g}, Spec: framework.WorkloadSpec{PodGroupTemplates: []framework.PodGroupTemplate{
 				{Name: "t", SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: int32(o.min)}}}}}}
-			if err := e.s.AddWorkload(wl); err != nil {
-				_ = e.s.DeleteWorkload("ns", g)
+			if err := on.AddWorkload(wl); err != nil {
+				_ = on.DeleteWorkload("ns", g)
 			}
 		}
 	}
@@ -264,15 +275,15 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		forked, plain := mk(t), mk(t)
 		for i := range rapid.IntRange(0, 10).Draw(t, "prefix") {
 			o := draw(t, i, false)
-			apply(t, forked, o)
-			apply(t, plain, o)
+			apply(t, forked, forked.s, o)
+			apply(t, plain, plain.s, o)
 		}
 		before := view(t, forked)
-		forked.s.Fork()
+		f := mustFork(t, forked.s)
 		for i := range rapid.IntRange(1, 12).Draw(t, "branch") {
-			apply(t, forked, draw(t, 100+i, true))
+			apply(t, forked, f, draw(t, 100+i, true))
 		}
-		if err := forked.s.Revert(); err != nil {
+		if err := f.Revert(); err != nil {
 			t.Fatal(err)
 		}
 		if d := cmp.Diff(before, view(t, forked), clVecCmp); d != "" {
@@ -281,8 +292,8 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		mark, markPlain := len(forked.decisions), len(plain.decisions)
 		for i := range rapid.IntRange(0, 6).Draw(t, "suffix") {
 			o := draw(t, 200+i, false)
-			apply(t, forked, o)
-			apply(t, plain, o)
+			apply(t, forked, forked.s, o)
+			apply(t, plain, plain.s, o)
 		}
 		for _, e := range []*env{forked, plain} {
 			e.s.RunUntilIdle(context.Background())

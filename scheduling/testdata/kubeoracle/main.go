@@ -1,165 +1,47 @@
-// Command kubeoracle runs kube-scheduler v1.36.4's own volume plugins
-// (VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone) on the
-// scenarios of schedkit's volume edge-case test, read as JSON lines from
-// stdin, and prints their PreFilter and Filter verdicts as JSON lines in the
-// shape of that test's want.jsonl. It is a separate module under testdata
-// so that schedkit itself imports nothing from k8s.io; see
-// scheduling/volume_kube_edge_test.go for how to run it.
+// Command kubeoracle runs kube-scheduler v1.36.4's own code on inputs that
+// schedkit's tests generate, so that their expected values come from kube
+// rather than from schedkit. It is a separate module under testdata so that
+// schedkit itself imports nothing from k8s.io. Each mode is a subcommand:
+//
+//	kubeoracle [volume]      kube's volume plugins (VolumeRestrictions,
+//	                         NodeVolumeLimits, VolumeBinding, VolumeZone) on
+//	                         the scenarios of scheduling/volume_kube_edge_test.go,
+//	                         read as JSON lines from stdin; prints their
+//	                         PreFilter and Filter verdicts as JSON lines.
+//	kubeoracle writeconfig   KubeSchedulerConfiguration documents read as
+//	                         JSON lines {"name","config"} from stdin; prints
+//	                         {"name","written"} (what kube-scheduler
+//	                         --write-config-to writes) or {"name","error"}
+//	                         per document (see writeconfig.go); arguments
+//	                         after "--" go to kube-scheduler, e.g.
+//	                         --feature-gates=StorageCapacityScoring=true.
+//	kubeoracle kube-scheduler [flags]
+//	                         kube-scheduler's own main (app.NewSchedulerCommand),
+//	                         which writeconfig runs once per document.
+//
+// The mode's code lives in the file of its name, so that a mode can gain a
+// kube-version switch without touching the others.
 package main
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
+	"fmt"
 	"os"
-
-	v1 "k8s.io/api/core/v1"
-	storagev1 "k8s.io/api/storage/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
-	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config"
-	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
-	"k8s.io/kubernetes/pkg/scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumerestrictions"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumezone"
-	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 )
 
-type storage struct {
-	PVs  []*v1.PersistentVolume          `json:"persistentVolumes"`
-	PVCs []*v1.PersistentVolumeClaim     `json:"persistentVolumeClaims"`
-	SCs  []*storagev1.StorageClass       `json:"storageClasses"`
-	CSIN []*storagev1.CSINode            `json:"csiNodes"`
-	CSID []*storagev1.CSIDriver          `json:"csiDrivers"`
-	Caps []*storagev1.CSIStorageCapacity `json:"csiStorageCapacities"`
-	VAs  []*storagev1.VolumeAttachment   `json:"volumeAttachments"`
-}
-
-type scenario struct {
-	Name    string     `json:"name"`
-	Nodes   []*v1.Node `json:"nodes"`
-	Placed  []*v1.Pod  `json:"placed"`
-	Storage storage    `json:"storage"`
-	Pod     *v1.Pod    `json:"pod"`
-}
-
-type verdict struct {
-	Code    string   `json:"code"`
-	Reasons []string `json:"reasons,omitempty"`
-}
-
-type outcome struct {
-	PreFilter verdict            `json:"preFilter"`
-	Filter    map[string]verdict `json:"filter,omitempty"`
-}
-
-func of(s *fwk.Status) verdict {
-	if s.IsSuccess() {
-		return verdict{Code: "Success"}
-	}
-	return verdict{Code: s.Code().String(), Reasons: s.Reasons()}
-}
-
-func must(err error) {
-	if err != nil {
-		panic(err)
-	}
-}
-
-func run(sc *scenario) map[string]outcome {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	client := fake.NewSimpleClientset()
-	inf := informers.NewSharedInformerFactory(client, 0)
-	snapshot := cache.NewSnapshot(sc.Placed, sc.Nodes)
-	fh, err := runtime.NewFramework(ctx, nil, nil, runtime.WithClientSet(client), runtime.WithInformerFactory(inf), runtime.WithSnapshotSharedLister(snapshot), runtime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(inf.Storage().V1().CSINodes().Lister())))
-	must(err)
-	fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
-	type mk func() (fwk.Plugin, error)
-	names := []string{"VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone"}
-	makers := []mk{
-		func() (fwk.Plugin, error) { return volumerestrictions.New(ctx, nil, fh, fts) },
-		func() (fwk.Plugin, error) { return nodevolumelimits.NewCSI(ctx, nil, fh, fts) },
-		func() (fwk.Plugin, error) {
-			return volumebinding.New(ctx, &config.VolumeBindingArgs{BindTimeoutSeconds: 600}, fh, fts)
-		},
-		func() (fwk.Plugin, error) { return volumezone.New(ctx, nil, fh, fts) },
-	}
-	pls := make([]fwk.Plugin, len(makers))
-	for i, m := range makers {
-		pls[i], err = m()
-		must(err)
-	}
-	o := metav1.CreateOptions{}
-	for _, n := range sc.Nodes {
-		_, err = client.CoreV1().Nodes().Create(ctx, n, o)
-		must(err)
-	}
-	for _, x := range sc.Storage.SCs {
-		_, err = client.StorageV1().StorageClasses().Create(ctx, x, o)
-		must(err)
-	}
-	for _, x := range sc.Storage.PVs {
-		_, err = client.CoreV1().PersistentVolumes().Create(ctx, x, o)
-		must(err)
-	}
-	for _, x := range sc.Storage.PVCs {
-		_, err = client.CoreV1().PersistentVolumeClaims(x.Namespace).Create(ctx, x, o)
-		must(err)
-	}
-	for _, x := range sc.Storage.CSIN {
-		_, err = client.StorageV1().CSINodes().Create(ctx, x, o)
-		must(err)
-	}
-	for _, x := range sc.Storage.CSID {
-		_, err = client.StorageV1().CSIDrivers().Create(ctx, x, o)
-		must(err)
-	}
-	for _, x := range sc.Storage.Caps {
-		_, err = client.StorageV1().CSIStorageCapacities(x.Namespace).Create(ctx, x, o)
-		must(err)
-	}
-	for _, x := range sc.Storage.VAs {
-		_, err = client.StorageV1().VolumeAttachments().Create(ctx, x, o)
-		must(err)
-	}
-	inf.Start(ctx.Done())
-	inf.WaitForCacheSync(ctx.Done())
-	nodeInfos, err := snapshot.NodeInfos().List()
-	must(err)
-	out := map[string]outcome{}
-	for i, pl := range pls {
-		state := framework.NewCycleState()
-		_, st := pl.(fwk.PreFilterPlugin).PreFilter(ctx, state, sc.Pod, nodeInfos)
-		oc := outcome{PreFilter: of(st)}
-		if st.IsSuccess() {
-			oc.Filter = map[string]verdict{}
-			for _, n := range nodeInfos {
-				oc.Filter[n.Node().Name] = of(pl.(fwk.FilterPlugin).Filter(ctx, state, sc.Pod, n))
-			}
-		}
-		out[names[i]] = oc
-	}
-	return out
-}
-
 func main() {
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(nil, 1<<24)
-	enc := json.NewEncoder(os.Stdout)
-	for sc.Scan() {
-		var s scenario
-		must(json.Unmarshal(sc.Bytes(), &s))
-		must(enc.Encode(struct {
-			Name string             `json:"name"`
-			Kube map[string]outcome `json:"kube"`
-		}{s.Name, run(&s)}))
+	mode := ""
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
 	}
-	must(sc.Err())
+	switch mode {
+	case "", "volume":
+		runVolume()
+	case "writeconfig":
+		runWriteConfig(os.Args[2:])
+	case "kube-scheduler":
+		runKubeScheduler(os.Args[2:])
+	default:
+		fmt.Fprintf(os.Stderr, "kubeoracle: unknown mode %q (volume, writeconfig, kube-scheduler)\n", mode)
+		os.Exit(2)
+	}
 }
