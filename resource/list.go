@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -112,4 +113,79 @@ func (l List) String() string {
 		b.WriteString(q.String())
 	}
 	return b.String()
+}
+
+// RangeError is an amount of a resource too large for the int64 unit
+// scheduling counts the resource in: milli-units for cpu, units for every
+// other resource (VectorFrom's units, kube-scheduler's framework.Resource).
+// Kubernetes' API server accepts such a quantity, but kube-scheduler reads
+// it with MilliValue or Value, which give 0 ("1e309") or a wrapped value
+// (apimachinery v0.36 int64Amount.AsScaledInt64 and scaledValue): there is
+// no answer to reproduce, so readers of user input refuse it.
+type RangeError struct {
+	Name  Name
+	Value Quantity
+}
+
+func (e *RangeError) Error() string {
+	unit, max := "units", "9223372036854775807"
+	if e.Name == CPU {
+		unit, max = "milli-units", "9223372036854775807m"
+	}
+	return "resource: " + string(e.Name) + " quantity " + qQuote(e.Value.String()) + ": too large: " +
+		string(e.Name) + " is counted in int64 " + unit + ", at most " + max
+}
+
+// CheckAmount returns a *RangeError when q, an amount of resource n, does
+// not fit the int64 unit VectorFrom counts n in (cpu in milli-units,
+// others in units, rounded away from zero). Names VectorFrom ignores are
+// not checked.
+func CheckAmount(n Name, q Quantity) error {
+	scale := int32(0)
+	switch {
+	case n == CPU:
+		scale = -3
+	case n == Memory, n == EphemeralStorage, n == Pods, n.IsScalar():
+	default:
+		return nil
+	}
+	if _, ok := q.AsScaledInt64(scale); !ok {
+		return &RangeError{Name: n, Value: q}
+	}
+	return nil
+}
+
+// CheckAmounts is CheckAmount on every entry of l, in name order.
+func (l List) CheckAmounts() error {
+	if len(l) == 0 {
+		return nil
+	}
+	for _, n := range l.Names() {
+		if err := CheckAmount(n, l[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes a JSON object of quantities as encoding/json
+// decodes a map (into l's map when it has one; null makes l nil) and
+// refuses an amount scheduling cannot count (CheckAmounts), leaving l
+// unchanged.
+func (l *List) UnmarshalJSON(data []byte) error {
+	var m map[Name]Quantity
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	if err := List(m).CheckAmounts(); err != nil {
+		return err
+	}
+	if m == nil || *l == nil {
+		*l = m
+		return nil
+	}
+	for n, q := range m {
+		(*l)[n] = q
+	}
+	return nil
 }

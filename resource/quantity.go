@@ -73,8 +73,24 @@ type ParseError struct {
 
 // Error formats the error as `resource: quantity "<input>": <reason>`, e.g.
 // `resource: quantity "12Q": unknown suffix "Q"`.
+//
+// An input longer than 64 bytes is quoted by its first 64 bytes and its
+// length, so that an error about a huge value stays short; Input keeps it
+// whole.
 func (e *ParseError) Error() string {
-	return "resource: quantity " + strconv.Quote(e.Input) + ": " + e.Reason
+	return "resource: quantity " + qQuote(e.Input) + ": " + e.Reason
+}
+
+// qMaxEcho bounds the bytes of an input value quoted in an error.
+const qMaxEcho = 64
+
+// qQuote quotes s for an error, cut to qMaxEcho bytes with its length said
+// when longer.
+func qQuote(s string) string {
+	if len(s) <= qMaxEcho {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(strings.ToValidUTF8(s[:qMaxEcho], "")) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // The ParseError reasons that are not parameterised.
@@ -277,7 +293,7 @@ func ParseQuantity(s string) (Quantity, error) {
 // qParseExponent interprets a suffix that is not one of the SI suffixes: it
 // must be "e" or "E" followed by an optionally signed decimal integer.
 func qParseExponent(suffix string) (int64, string) {
-	unknown := "unknown suffix " + strconv.Quote(suffix)
+	unknown := "unknown suffix " + qQuote(suffix)
 	if len(suffix) < 2 || (suffix[0] != 'e' && suffix[0] != 'E') {
 		return 0, unknown
 	}
@@ -421,8 +437,10 @@ func qAlign(q, o Quantity) (a, b *big.Int, exp int32) {
 
 // Value returns q rounded to an integer away from zero, like Kubernetes
 // Value: "1.5" gives 2, "1n" gives 1, "-1.5" gives -2. A value outside the
-// int64 range saturates to math.MaxInt64 or math.MinInt64 (recent Kubernetes
-// saturates too; older versions returned an undefined, wrapped value).
+// int64 range saturates to math.MaxInt64 or math.MinInt64, where
+// Kubernetes (apimachinery v0.36) returns 0 ("1e20") or a wrapped value
+// (a 20-digit number); readers of user input refuse such amounts
+// (CheckAmount).
 func (q Quantity) Value() int64 { return q.ScaledValue(0) }
 
 // MilliValue returns q × 1000 rounded to an integer away from zero, like
@@ -440,38 +458,44 @@ func (q Quantity) MilliValue() int64 { return q.ScaledValue(-3) }
 // precision decimal, it rounds toward +Inf (or worse); this implementation
 // always rounds away from zero.
 func (q Quantity) ScaledValue(scale int32) int64 {
+	if v, ok := q.AsScaledInt64(scale); ok {
+		return v
+	}
+	if q.Sign() < 0 {
+		return math.MinInt64
+	}
+	return math.MaxInt64
+}
+
+// AsScaledInt64 returns q / 10^scale rounded to an integer away from zero,
+// as ScaledValue does, and whether it fits an int64 (false where
+// ScaledValue saturates).
+func (q Quantity) AsScaledInt64(scale int32) (int64, bool) {
 	sign := q.Sign()
 	if sign == 0 {
-		return 0
-	}
-	saturated := int64(math.MaxInt64)
-	if sign < 0 {
-		saturated = math.MinInt64
+		return 0, true
 	}
 	d := int64(q.exp) - int64(scale)
 	if d >= 0 {
 		if q.b != nil {
-			return saturated
+			return 0, false
 		}
-		if r, ok := qMulPow10(q.v, d); ok {
-			return r
-		}
-		return saturated
+		return qMulPow10(q.v, d)
 	}
 	down := -d
 	if q.b == nil {
 		if down >= int64(len(qPow10)) {
-			return int64(sign)
+			return int64(sign), true
 		}
 		p := qPow10[down]
 		r := q.v / p
 		if q.v%p != 0 {
 			r += int64(sign) // |r| < 10^18, cannot overflow
 		}
-		return r
+		return r, true
 	}
 	if down > int64(qDigitsUpper(q.b)) {
-		return int64(sign)
+		return int64(sign), true
 	}
 	var quo, rem big.Int
 	quo.QuoRem(q.b, qPow10Big(down), &rem)
@@ -479,9 +503,9 @@ func (q Quantity) ScaledValue(scale int32) int64 {
 		quo.Add(&quo, big.NewInt(int64(sign)))
 	}
 	if quo.IsInt64() {
-		return quo.Int64()
+		return quo.Int64(), true
 	}
-	return saturated
+	return 0, false
 }
 
 // Format returns the format q prints in. It is the format of the suffix q was

@@ -352,8 +352,10 @@ func TestParseQuantityErrors(t *testing.T) {
 		{"1e2147483648", `resource: quantity "1e2147483648": exponent out of range`},
 		{"100e9999", `resource: quantity "100e9999": exponent out of range`},
 		{"10e10000", `resource: quantity "10e10000": exponent out of range`},
-		{"1" + strings.Repeat("0", 10001), `resource: quantity "1` + strings.Repeat("0", 10001) + `": exponent out of range`},
-		{"-1" + strings.Repeat("0", 9998) + "k", `resource: quantity "-1` + strings.Repeat("0", 9998) + `k": exponent out of range`},
+		// Input past 64 bytes is quoted by its first 64 bytes and its length.
+		{"1" + strings.Repeat("0", 10001), `resource: quantity "1` + strings.Repeat("0", 63) + `"… (10002 bytes): exponent out of range`},
+		{"-1" + strings.Repeat("0", 9998) + "k", `resource: quantity "-1` + strings.Repeat("0", 62) + `"… (10001 bytes): exponent out of range`},
+		{"1" + strings.Repeat("x", 70), `resource: quantity "1` + strings.Repeat("x", 63) + `"… (71 bytes): unknown suffix "` + strings.Repeat("x", 64) + `"… (70 bytes)`},
 		{"1E99999999999999999999999", `resource: quantity "1E99999999999999999999999": exponent out of range`},
 		// Kubernetes' invalid inputs.
 		{"1.1.M", `resource: quantity "1.1.M": invalid number`},

@@ -619,6 +619,25 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if c.snap == nil {
 		return c.zeroErr("AddPod")
 	}
+	return c.addPod(pod, true)
+}
+
+// AddObservedPod adds a copy of pod as an API server holds it, the way a
+// scheduler's informer sees it: as AddPod, except that the cluster plays
+// no controller for it, so the claims of its generic ephemeral volumes are
+// not created. While one is missing, VolumeBinding's PreFilter rejects the
+// pod ("waiting for ephemeral volume controller to create the
+// persistentvolumeclaim"), as kube-scheduler does. Loaders of cluster
+// dumps use it; AddPod is for pods that a simulation creates.
+func (c *Cluster) AddObservedPod(pod *framework.Pod) error {
+	if c.snap == nil {
+		return c.zeroErr("AddObservedPod")
+	}
+	return c.addPod(pod, false)
+}
+
+// addPod is AddPod; controllers creates ephemeral claims.
+func (c *Cluster) addPod(pod *framework.Pod, controllers bool) error {
 	if pod == nil {
 		return fmt.Errorf("scheduling: AddPod: nil pod")
 	}
@@ -640,14 +659,15 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	return c.addPodInfo(key, pi, nil)
+	return c.addPodInfo(key, pi, nil, controllers)
 }
 
 // addPodInfo is AddPod after the checks of the pod itself: pi (whose Pod
 // the cluster now owns) is a valid pod with a new key and UID. rec, when
 // not nil, is unused memory for the pod's record (allocated with pi by a
-// caller that adds many pods).
-func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod) error {
+// caller that adds many pods). controllers creates the pod's ephemeral
+// claims.
+func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod, controllers bool) error {
 	p := pi.Pod
 	state := StatePending
 	if p.Spec.NodeName != "" {
@@ -659,8 +679,10 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod)
 		}
 		state = StateBound
 	}
-	if err := c.createEphemeralClaims(p); err != nil {
-		return fmt.Errorf("scheduling: AddPod: %w", err)
+	if controllers {
+		if err := c.createEphemeralClaims(p); err != nil {
+			return fmt.Errorf("scheduling: AddPod: %w", err)
+		}
 	}
 	if rec == nil {
 		rec = new(clusterPod)

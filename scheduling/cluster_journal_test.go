@@ -111,7 +111,7 @@ func TestClusterHolds(t *testing.T) {
 			mark := len(c.journal)
 			pi := framework.MustPodInfo(clPod("p", "1", "1Gi"))
 			rec := new(clusterPod)
-			if err := c.addPodInfo("default/p", pi, rec); err != nil {
+			if err := c.addPodInfo("default/p", pi, rec, true); err != nil {
 				t.Fatal(err)
 			}
 			if tc.between {

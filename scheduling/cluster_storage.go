@@ -27,8 +27,9 @@ import (
 //   - The ephemeral volume controller: a pod added with generic ephemeral
 //     volumes gets their claims (<pod>-<volume>, owned by the pod, of the
 //     default StorageClass when the template names none, as the
-//     DefaultStorageClass admission plugin sets it) unless they exist;
-//     deleting the pod deletes the claims it owns.
+//     DefaultStorageClass admission plugin sets it) unless they exist or
+//     the pod is added as observed (AddObservedPod); deleting the pod
+//     deletes the claims it owns.
 //   - VolumeBinding's PreBind (BindPodVolumes): static bindings and dynamic
 //     provisioning complete at once.
 

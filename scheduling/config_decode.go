@@ -176,8 +176,8 @@ func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
 	if v == nil || t == cfgRawType {
 		return
 	}
-	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(cfgUnmarshalerType) && t != cfgDurationType {
-		return // its own UnmarshalJSON checks it (resource.Quantity)
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Map && reflect.PointerTo(t).Implements(cfgUnmarshalerType) && t != cfgDurationType {
+		return // its own UnmarshalJSON checks it (resource.Quantity; a map such as resource.List is walked still)
 	}
 	if t == cfgDurationType {
 		s, ok := v.(string)

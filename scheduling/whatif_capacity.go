@@ -179,7 +179,7 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 	r.info.Pod = p
 	pi := &r.info
 	mark := len(s.cluster.journal)
-	if err := s.cluster.addPodInfo(key, pi, &r.rec); err != nil {
+	if err := s.cluster.addPodInfo(key, pi, &r.rec, true); err != nil {
 		return Decision{}, err
 	}
 	if !a.evalTried {

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/jsonkeys"
 )
 
 // NodeAction is what a NodeEvent does.
@@ -81,11 +81,23 @@ const (
 	wlMetrics
 	wlArrivals
 	wlEvents
+	// The storage objects, in the order Validate checks them
+	// (StorageObjects.Each).
+	wlStorageClasses
+	wlCSIDrivers
+	wlCSINodes
+	wlPVs
+	wlPVCs
+	wlCapacities
+	wlAttachments
 	wlFields
 )
 
 func (w *Workload) lens() [wlFields]int {
-	return [wlFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents)}
+	s := &w.Storage
+	return [wlFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents),
+		len(s.StorageClasses), len(s.CSIDrivers), len(s.CSINodes), len(s.PersistentVolumes), len(s.PersistentVolumeClaims),
+		len(s.CSIStorageCapacities), len(s.VolumeAttachments)}
 }
 
 // wlOrigin says that entries [lo, hi) of a Workload field came from one
@@ -250,14 +262,28 @@ type wlDuration time.Duration
 func (d *wlDuration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("duration %s: want a string such as \"30s\"", strings.TrimSpace(string(b)))
+		return fmt.Errorf("duration %s: want a string such as \"30s\"", wlShort(strings.TrimSpace(string(b))))
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
+		if len(s) > wlMaxEcho { // time's error quotes the whole input
+			return fmt.Errorf("duration %q… (%d bytes): invalid duration", strings.ToValidUTF8(s[:wlMaxEcho], ""), len(s))
+		}
 		return fmt.Errorf("duration %q: %w", s, err)
 	}
 	*d = wlDuration(v)
 	return nil
+}
+
+// wlMaxEcho bounds the bytes of an input value quoted in an error.
+const wlMaxEcho = 64
+
+// wlShort cuts s to wlMaxEcho bytes, saying its length, when longer.
+func wlShort(s string) string {
+	if len(s) <= wlMaxEcho {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(s[:wlMaxEcho], ""), len(s))
 }
 
 type wlNodeGroup struct {
@@ -299,21 +325,32 @@ type wlNodeEvent struct {
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
 // with "nodes" (Node manifests), "nodeGroups" ({count, namePrefix, node,
 // csiNode}: count copies named prefix-0, prefix-1, …, each with a copy of
-// the optional CSINode; count at most 10,000,000), "pods" (pods bound with
-// spec.nodeName), "disruptionBudgets", "nodeMetrics", "nodeLoads", and the storage
-// objects "persistentVolumes", "persistentVolumeClaims", "storageClasses",
+// the optional CSINode), "pods" (pods bound with spec.nodeName),
+// "disruptionBudgets", "nodeMetrics", "nodeLoads", and the storage objects
+// "persistentVolumes", "persistentVolumeClaims", "storageClasses",
 // "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments"
 // (manifests without apiVersion and kind). It adds them to w. Errors name
 // the file, the line, the entry and, when known, the object, and wrap the
 // cause (a *resource.ParseError for a bad quantity). Like kube-apiserver's
 // strict decoding, an unknown field or a key given twice in one object is
 // an error. The entries remember where they were read, so that
-// Workload.Validate names the file, line and column too.
+// Workload.Validate names the file, line and column too. A file defining
+// more than DefaultMaxObjects objects is an error (ReadClusterWith sets
+// another limit).
 func ReadCluster(r io.Reader, name string, w *Workload) error {
+	return ReadClusterWith(r, name, w, ReadOptions{})
+}
+
+// ReadClusterWith is ReadCluster with limits.
+func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) error {
+	b := opts.budget()
 	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
 			var n framework.Node
 			if err := wlStrict(raw, &n); err != nil {
+				return err
+			}
+			if err := b.take(1); err != nil {
 				return err
 			}
 			w.Nodes = append(w.Nodes, &n)
@@ -325,6 +362,13 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 				return err
 			}
 			if err := wlCheckCount(g.Count); err != nil {
+				return err
+			}
+			per := 1
+			if g.CSINode != nil {
+				per = 2
+			}
+			if err := b.takeGroup(g.Count, per, 0); err != nil {
 				return err
 			}
 			for i := range g.Count {
@@ -342,12 +386,18 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &p); err != nil {
 				return err
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.Pods = append(w.Pods, wlDefaultNS(&p))
 			return nil
 		},
 		"disruptionBudgets": func(raw json.RawMessage, _ int) error {
 			var p framework.PodDisruptionBudget
 			if err := wlStrict(raw, &p); err != nil {
+				return err
+			}
+			if err := b.take(1); err != nil {
 				return err
 			}
 			w.DisruptionBudgets = append(w.DisruptionBudgets, p)
@@ -358,6 +408,9 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &m); err != nil {
 				return err
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.NodeMetrics = append(w.NodeMetrics, &m)
 			return nil
 		},
@@ -366,26 +419,37 @@ func ReadCluster(r io.Reader, name string, w *Workload) error {
 			if err := wlStrict(raw, &l); err != nil {
 				return err
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.NodeLoads = append(w.NodeLoads, &l)
 			return nil
 		},
 	}
-	maps.Copy(handlers, wlStorageHandlers(w))
+	maps.Copy(handlers, wlStorageHandlers(w, b))
 	return wlRead(r, name, w, handlers)
 }
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
 // duration, pod}), "podGroups" ({count, namePrefix, arrival, interval,
-// duration, pod, volumeClaimTemplates}: count pods, at most 10,000,000,
-// named prefix-0… arriving interval apart from arrival, each with its own
+// duration, pod, volumeClaimTemplates}: count pods named prefix-0…
+// arriving interval apart from arrival, each with its own
 // claims <template>-<pod> as a StatefulSet's), "gangs" ({podGroup, count,
 // namePrefix, arrival, interval, duration, pod}: a PodGroup and its pods,
 // see GangArrival), "workloadGroups" (the same with kube's PodGroup, see
 // WorkloadGroupArrival) and "nodeEvents" ({at, action:
 // add|update|remove|metric|load, node, name, metric, load}). It adds them
 // to w. A negative arrival, interval or duration is an error naming the
-// pod; errors are reported and wrapped as ReadCluster's.
+// pod; errors are reported and wrapped as ReadCluster's, and the file's
+// objects are bounded as ReadCluster's (ReadWorkloadWith sets another
+// limit).
 func ReadWorkload(r io.Reader, name string, w *Workload) error {
+	return ReadWorkloadWith(r, name, w, ReadOptions{})
+}
+
+// ReadWorkloadWith is ReadWorkload with limits.
+func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) error {
+	b := opts.budget()
 	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
 			var p wlPod
@@ -393,6 +457,9 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 				return err
 			}
 			if err := wlCheckTimes(p.Pod.Name, p.Arrival, 0, p.Duration); err != nil {
+				return err
+			}
+			if err := b.take(1); err != nil {
 				return err
 			}
 			w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(p.Arrival), Duration: time.Duration(p.Duration), Pod: wlDefaultNS(&p.Pod)})
@@ -409,6 +476,9 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if err := wlCheckTimes(g.NamePrefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
 				return err
 			}
+			if err := b.takeGroup(g.Count, 1+len(g.VolumeClaimTemplates), 0); err != nil {
+				return err
+			}
 			for i := range g.Count {
 				p := g.Pod
 				p.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
@@ -418,8 +488,8 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			}
 			return nil
 		},
-		"gangs":          func(raw json.RawMessage, _ int) error { return readGang(raw, w) },
-		"workloadGroups": func(raw json.RawMessage, _ int) error { return readWorkloadGroup(raw, w) },
+		"gangs":          func(raw json.RawMessage, _ int) error { return readGang(raw, w, b) },
+		"workloadGroups": func(raw json.RawMessage, _ int) error { return readWorkloadGroup(raw, w, b) },
 		"nodeEvents": func(raw json.RawMessage, _ int) error {
 			var e wlNodeEvent
 			if err := wlStrict(raw, &e); err != nil {
@@ -428,20 +498,69 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 			if e.At < 0 {
 				return fmt.Errorf("at=%v: must not be negative", time.Duration(e.At))
 			}
+			if err := b.take(1); err != nil {
+				return err
+			}
 			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: time.Duration(e.At), Action: e.Action, Node: e.Node, Name: e.Name, Metric: e.Metric, Load: e.Load})
 			return nil
 		},
 	})
 }
 
-// wlMaxGroup bounds a group's count: files are untrusted input, and a
-// count of 10^18 would otherwise run the reader out of memory.
-const wlMaxGroup = 10_000_000
-
 func wlCheckCount(n int) error {
-	if n < 0 || n > wlMaxGroup {
-		return fmt.Errorf("count=%d: must be within [0,%d]", n, wlMaxGroup)
+	if n < 0 {
+		return fmt.Errorf("count=%d: must not be negative", n)
 	}
+	return nil
+}
+
+// DefaultMaxObjects is the number of objects one cluster or workload file
+// may define unless ReadOptions.MaxObjects says otherwise: a group of a
+// few bytes asks for count objects, and 1,000,000 nodes take the reader
+// about 1.5 seconds and 250 MB (and Replay proportionally more).
+const DefaultMaxObjects = 1_000_000
+
+// ReadOptions bound what ReadClusterWith and ReadWorkloadWith build from
+// one file, which is untrusted input.
+type ReadOptions struct {
+	// MaxObjects bounds the objects one file defines: every entry counts
+	// one (a node, pod, event, storage object, PodDisruptionBudget,
+	// NodeMetric or NodeLoad), a group as many as it builds (count nodes
+	// and their CSINodes; count pods and their claims; a gang's or
+	// workload group's PodGroup and count pods). Past it the reader stops
+	// with an error naming the entry and the limit, before building the
+	// entry. 0 means DefaultMaxObjects.
+	MaxObjects int
+}
+
+func (o ReadOptions) budget() *wlBudget {
+	max := o.MaxObjects
+	if max <= 0 {
+		max = DefaultMaxObjects
+	}
+	return &wlBudget{max: max}
+}
+
+// wlBudget counts the objects a file has defined against the limit.
+type wlBudget struct{ max, used int }
+
+// take counts n more objects.
+func (b *wlBudget) take(n int) error {
+	if n > b.max-b.used {
+		return fmt.Errorf("the file would define more than %d objects (ReadOptions.MaxObjects)", b.max)
+	}
+	b.used += n
+	return nil
+}
+
+// takeGroup counts a group: count items of per objects each, and extra
+// objects for the group itself.
+func (b *wlBudget) takeGroup(count, per, extra int) error {
+	left := b.max - b.used - extra
+	if left < 0 || (count > 0 && per > left/count) {
+		return fmt.Errorf("count=%d: the file would define more than %d objects (ReadOptions.MaxObjects)", count, b.max)
+	}
+	b.used += count*per + extra
 	return nil
 }
 
@@ -541,8 +660,8 @@ func wlRead(r io.Reader, file string, w *Workload, handlers map[string]func(json
 			if err := dec.Decode(&raw); err != nil {
 				return syntax(err)
 			}
-			if at, dup, ok := wlDuplicateKey(raw); ok {
-				return fail(start+at, "%s[%d]%s: duplicate field %q", key, i, wlNameOf(raw), dup)
+			if _, dup, ok := jsonkeys.Find(raw); ok {
+				return fail(start+int64(dup.Offset), "%s[%d]%s: duplicate field %q", key, i, wlNameOf(raw), dup.Key)
 			}
 			before := w.lens()
 			if err := h(raw, i); err != nil {
@@ -574,73 +693,6 @@ func wlSkipSpace(data []byte, off int64) int64 {
 	return off
 }
 
-// wlDuplicateKey finds the first key given twice in one object of the
-// JSON value raw (valid JSON, as the decoder returned it) and returns its
-// offset in raw. One pass over the bytes: keys are compared as written
-// (unquoted only when they hold an escape), by a short list per object
-// that becomes a map past 16 keys.
-func wlDuplicateKey(raw []byte) (off int64, key string, found bool) {
-	type frame struct {
-		obj     bool
-		wantKey bool     // in an object, before a key
-		keys    []string // the keys so far, while few
-		set     map[string]bool
-	}
-	var stack []frame
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '{':
-			stack = append(stack, frame{obj: true, wantKey: true})
-		case '[':
-			stack = append(stack, frame{})
-		case '}', ']':
-			stack = stack[:len(stack)-1]
-		case ',':
-			if top := len(stack) - 1; top >= 0 && stack[top].obj {
-				stack[top].wantKey = true
-			}
-		case '"':
-			start := i
-			escaped := false
-			for i++; raw[i] != '"'; i++ {
-				if raw[i] == '\\' {
-					escaped = true
-					i++
-				}
-			}
-			top := len(stack) - 1
-			if top < 0 || !stack[top].wantKey {
-				continue
-			}
-			f := &stack[top]
-			f.wantKey = false
-			k := string(raw[start+1 : i])
-			if escaped {
-				if err := json.Unmarshal(raw[start:i+1], &k); err != nil {
-					return 0, "", false
-				}
-			}
-			if slices.Contains(f.keys, k) || f.set[k] {
-				return int64(start), k, true
-			}
-			switch {
-			case f.set != nil:
-				f.set[k] = true
-			case len(f.keys) < 16:
-				f.keys = append(f.keys, k)
-			default:
-				f.set = make(map[string]bool, 2*len(f.keys))
-				for _, x := range f.keys {
-					f.set[x] = true
-				}
-				f.set[k] = true
-				f.keys = nil
-			}
-		}
-	}
-	return 0, "", false
-}
-
 // wlNameOf returns " (name)" for an element with metadata.name (or a pod
 // or node inside it), for error messages.
 func wlNameOf(raw json.RawMessage) string {
@@ -656,15 +708,15 @@ func wlNameOf(raw json.RawMessage) string {
 	}
 	switch {
 	case probe.Metadata.Name != "":
-		return " (" + probe.Metadata.Name + ")"
+		return " (" + wlShort(probe.Metadata.Name) + ")"
 	case probe.Pod != nil && probe.Pod.Metadata.Name != "":
-		return " (pod " + probe.Pod.Metadata.Name + ")"
+		return " (pod " + wlShort(probe.Pod.Metadata.Name) + ")"
 	case probe.NamePrefix != "":
-		return " (" + probe.NamePrefix + "*)"
+		return " (" + wlShort(probe.NamePrefix) + "*)"
 	case probe.Node != nil && probe.Node.Metadata.Name != "":
-		return " (node " + probe.Node.Metadata.Name + ")"
+		return " (node " + wlShort(probe.Node.Metadata.Name) + ")"
 	case probe.Name != "":
-		return " (" + probe.Name + ")"
+		return " (" + wlShort(probe.Name) + ")"
 	}
 	return ""
 }

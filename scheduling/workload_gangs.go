@@ -80,7 +80,7 @@ type wlGang struct {
 // readGang adds a "gangs" entry to w: the PodGroup arrives with the first
 // pod; the pods take the group's namespace ("default" when empty) and its
 // label. namePrefix defaults to the group's name and "-".
-func readGang(raw json.RawMessage, w *Workload) error {
+func readGang(raw json.RawMessage, w *Workload, b *wlBudget) error {
 	var g wlGang
 	if err := wlStrict(raw, &g); err != nil {
 		return err
@@ -89,7 +89,7 @@ func readGang(raw json.RawMessage, w *Workload) error {
 	if pg.Namespace == "" {
 		pg.Namespace = "default"
 	}
-	at, err := wlGroupArrivals(w, &g.wlPodGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
+	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
 		labels := make(map[string]string, len(p.Labels)+1)
 		for k, v := range p.Labels {
 			labels[k] = v
@@ -109,7 +109,7 @@ func readGang(raw json.RawMessage, w *Workload) error {
 // name and "-") and their index, in namespace ns, arriving interval apart
 // from arrival; join makes each pod a member of the group. It returns the
 // group's arrival.
-func wlGroupArrivals(w *Workload, g *wlPodGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
+func wlGroupArrivals(w *Workload, b *wlBudget, g *wlPodGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
 	if err := wlCheckCount(g.Count); err != nil {
 		return 0, err
 	}
@@ -122,6 +122,9 @@ func wlGroupArrivals(w *Workload, g *wlPodGroup, ns, name string, join func(*fra
 	}
 	if g.Pod.Namespace != "" && g.Pod.Namespace != ns {
 		return 0, fmt.Errorf("pod.metadata.namespace=%q: must be the PodGroup's namespace %q", g.Pod.Namespace, ns)
+	}
+	if err := b.takeGroup(g.Count, 1, 1); err != nil { // the pods and the PodGroup
+		return 0, err
 	}
 	for i := range g.Count {
 		p := g.Pod
@@ -145,7 +148,7 @@ type wlWorkloadGroup struct {
 // arrives with the first pod; the pods take the group's namespace
 // ("default" when empty) and name it in spec.schedulingGroup. namePrefix
 // defaults to the group's name and "-".
-func readWorkloadGroup(raw json.RawMessage, w *Workload) error {
+func readWorkloadGroup(raw json.RawMessage, w *Workload, b *wlBudget) error {
 	var g wlWorkloadGroup
 	if err := wlStrict(raw, &g); err != nil {
 		return err
@@ -155,7 +158,7 @@ func readWorkloadGroup(raw json.RawMessage, w *Workload) error {
 		pg.Namespace = "default"
 	}
 	name := pg.Name
-	at, err := wlGroupArrivals(w, &g.wlPodGroup, pg.Namespace, name, func(p *framework.Pod) {
+	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, name, func(p *framework.Pod) {
 		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
 	})
 	if err != nil {

@@ -59,32 +59,70 @@ func newWorkloadCluster(w *Workload, progress func(done, total int)) (*Cluster, 
 
 // validateStorage checks the workload's storage objects: each valid, no
 // duplicate, every CSINode named after a node of the initial cluster.
+// Errors name the entry (for entries read by ReadCluster or ReadWorkload,
+// the file, line and column).
 func (w *Workload) validateStorage(nodes map[string]bool) error {
 	seen := map[string]bool{}
-	for _, o := range w.Storage.Each() {
-		if o == nil {
-			return fmt.Errorf("workload: storage: nil object")
-		}
-		if err := framework.ValidateStorageObject(o); err != nil {
-			return fmt.Errorf("workload: %w", err)
-		}
-		k, ns, name := framework.StorageObjectKey(o)
-		key := k.Describe(ns, name)
-		if seen[key] {
-			return fmt.Errorf("workload: %s: duplicate", key)
-		}
-		seen[key] = true
-		if k == framework.KindCSINode && !nodes[name] {
-			return fmt.Errorf("workload: csinode %q: node %q is not in the initial cluster (a CSINode is named after its node)", name, name)
+	s := &w.Storage
+	for _, kind := range []struct {
+		field int
+		name  string
+		objs  []framework.StorageObject
+	}{
+		{wlStorageClasses, "storageClasses", wlObjects(s.StorageClasses)},
+		{wlCSIDrivers, "csiDrivers", wlObjects(s.CSIDrivers)},
+		{wlCSINodes, "csiNodes", wlObjects(s.CSINodes)},
+		{wlPVs, "persistentVolumes", wlObjects(s.PersistentVolumes)},
+		{wlPVCs, "persistentVolumeClaims", wlObjects(s.PersistentVolumeClaims)},
+		{wlCapacities, "csiStorageCapacities", wlObjects(s.CSIStorageCapacities)},
+		{wlAttachments, "volumeAttachments", wlObjects(s.VolumeAttachments)},
+	} { // StorageObjects.Each's order
+		for i, o := range kind.objs {
+			at := func() string { return w.at(kind.field, i, kind.name) }
+			if o == nil {
+				return fmt.Errorf("%s: nil object", at())
+			}
+			if err := framework.ValidateStorageObject(o); err != nil {
+				return fmt.Errorf("%s: %w", at(), err)
+			}
+			k, ns, name := framework.StorageObjectKey(o)
+			key := k.Describe(ns, name)
+			if seen[key] {
+				return fmt.Errorf("%s: %s: duplicate", at(), key)
+			}
+			seen[key] = true
+			if k == framework.KindCSINode && !nodes[name] {
+				return fmt.Errorf("%s: csinode %q: node %q is not in the initial cluster (a CSINode is named after its node)", at(), name, name)
+			}
 		}
 	}
 	return nil
 }
 
+// wlObjects lists typed storage objects as StorageObjects (a nil pointer
+// stays nil).
+func wlObjects[T any, P interface {
+	*T
+	framework.StorageObject
+}](list []P) []framework.StorageObject {
+	out := make([]framework.StorageObject, len(list))
+	for i, o := range list {
+		if o != nil {
+			out[i] = o
+		}
+	}
+	return out
+}
+
 // wlStorageHandlers are the cluster file's storage fields.
-func wlStorageHandlers(w *Workload) map[string]func(json.RawMessage, int) error {
+func wlStorageHandlers(w *Workload, b *wlBudget) map[string]func(json.RawMessage, int) error {
 	add := func(decode func(json.RawMessage) error) func(json.RawMessage, int) error {
-		return func(raw json.RawMessage, _ int) error { return decode(raw) }
+		return func(raw json.RawMessage, _ int) error {
+			if err := b.take(1); err != nil {
+				return err
+			}
+			return decode(raw)
+		}
 	}
 	s := &w.Storage
 	return map[string]func(json.RawMessage, int) error{

@@ -48,6 +48,8 @@ type options struct {
 	// gangs switches to the gang workload (gangs.go) with jobs jobs.
 	gangs bool
 	jobs  int
+	// maxObjects bounds the objects one cluster or workload file defines.
+	maxObjects int
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -66,6 +68,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.profiles, "profiles", "", "comma-separated subset of the built-in profiles to run")
 	fs.BoolVar(&o.gangs, "gangs", false, "gang workload: the built-in cluster (200 nodes unless -nodes is given) made busy and -jobs jobs of 8 and 32 pods, compared with and without Coscheduling")
 	fs.IntVar(&o.jobs, "jobs", 0, "jobs of the gang workload (0: one per 5 nodes)")
+	fs.IntVar(&o.maxObjects, "max-objects", scheduling.DefaultMaxObjects, "most objects one -cluster or -workload file may define (a group counts its count)")
 	fs.BoolVar(&o.popFromBackoff, "pop-from-backoff", true, "retry backing-off pods at once when the scheduler is idle (kube v1.33+ SchedulerPopFromBackoffQ); false speeds up workloads that leave many pods unschedulable")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -82,6 +85,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-parallelism=%d: must be positive", o.parallelism)
 	case o.jobs < 0:
 		return o, fmt.Errorf("-jobs=%d: must not be negative", o.jobs)
+	case o.maxObjects <= 0:
+		return o, fmt.Errorf("-max-objects=%d: must be positive", o.maxObjects)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -254,13 +259,13 @@ func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload, bar *progres
 	}
 }
 
-func readFile(path string, read func(io.Reader, string, *scheduling.Workload) error, w *scheduling.Workload) error {
+func readFile(path string, read func(io.Reader, string, *scheduling.Workload, scheduling.ReadOptions) error, w *scheduling.Workload, maxObjects int) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return read(f, path, w)
+	return read(f, path, w, scheduling.ReadOptions{MaxObjects: maxObjects})
 }
 
 // run is the program; main only wires the terminal. bar, when not nil,
@@ -276,7 +281,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
 	w := &scheduling.Workload{}
 	if o.clusterFile != "" {
-		if err := readFile(o.clusterFile, scheduling.ReadCluster, w); err != nil {
+		if err := readFile(o.clusterFile, scheduling.ReadClusterWith, w, o.maxObjects); err != nil {
 			return err
 		}
 	} else {
@@ -286,7 +291,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	switch {
 	case o.workloadFile != "":
-		if err := readFile(o.workloadFile, scheduling.ReadWorkload, w); err != nil {
+		if err := readFile(o.workloadFile, scheduling.ReadWorkloadWith, w, o.maxObjects); err != nil {
 			return err
 		}
 	case o.gangs:

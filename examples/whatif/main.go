@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 )
@@ -82,6 +83,8 @@ type options struct {
 	top      int
 	seed     uint64
 	demo     bool
+	// maxInput bounds each dump or manifest, after decompression.
+	maxInput int64
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -105,8 +108,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.report, "report", false, "print the full load report: every field not modelled, by kind and path, with counts")
 	fs.IntVar(&o.top, "top", 5, "nodes and examples shown per explanation")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed of tie-breaks")
+	maxInput := fs.String("max-input", "1Gi", "largest dump or manifest read, after decompression (a quantity: 512Mi, 4Gi)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if q, err := resource.ParseQuantity(*maxInput); err != nil || q.Sign() <= 0 {
+		return o, fmt.Errorf("-max-input=%q: want a positive quantity of bytes such as 4Gi", *maxInput)
+	} else {
+		o.maxInput = q.Value()
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -153,6 +162,8 @@ type session struct {
 	whatif  *scheduling.WhatIf
 	explain scheduling.ExplainOptions
 	out     io.Writer
+	// maxInput bounds each file read (-max-input).
+	maxInput int64
 }
 
 func run(ctx context.Context, out io.Writer, o options) error {
@@ -173,7 +184,7 @@ func run(ctx context.Context, out io.Writer, o options) error {
 		names = append(names, name)
 	}
 	start := time.Now()
-	l := kubeload.NewLoader(kubeload.Options{SchedulerNames: names})
+	l := kubeload.NewLoader(kubeload.Options{SchedulerNames: names, MaxInputBytes: o.maxInput})
 	if len(o.clusters) == 0 {
 		if err := l.ReadBytes(sampleCluster, "sample cluster (testdata/cluster.json.gz)"); err != nil {
 			return err
@@ -211,7 +222,7 @@ func run(ctx context.Context, out io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	s := &session{dump: dump, whatif: w, explain: scheduling.ExplainOptions{Top: o.top, Examples: o.top}, out: out}
+	s := &session{dump: dump, whatif: w, explain: scheduling.ExplainOptions{Top: o.top, Examples: o.top}, out: out, maxInput: o.maxInput}
 	if o.demo {
 		return s.demo(ctx)
 	}
@@ -262,10 +273,14 @@ func since(t time.Time) string {
 	return d.Round(time.Millisecond).String()
 }
 
-// readManifest reads a file, or the built-in sample when data is given.
-func readManifest(path string, data []byte) (io.Reader, string, error) {
+// readManifest reads a file, or the built-in sample when data is given. A
+// file larger than -max-input is refused before it is read.
+func (s *session) readManifest(path string, data []byte) (io.Reader, string, error) {
 	if data != nil {
 		return bytes.NewReader(data), path, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > s.maxInput {
+		return nil, "", fmt.Errorf("%s: holds more than %d bytes (-max-input)", path, s.maxInput)
 	}
 	f, err := os.ReadFile(path)
 	if err != nil {
@@ -275,7 +290,7 @@ func readManifest(path string, data []byte) (io.Reader, string, error) {
 }
 
 func (s *session) template(path string, data []byte) (*kubeload.Template, error) {
-	r, name, err := readManifest(path, data)
+	r, name, err := s.readManifest(path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -383,11 +398,11 @@ func (s *session) drain(ctx context.Context, nodes []string, atOnce bool) error 
 }
 
 func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []string) error {
-	r, name, err := readManifest(path, data)
+	r, name, err := s.readManifest(path, data)
 	if err != nil {
 		return err
 	}
-	l := kubeload.NewLoader(kubeload.Options{})
+	l := kubeload.NewLoader(kubeload.Options{MaxInputBytes: s.maxInput})
 	if err := l.Read(r, name); err != nil {
 		return err
 	}

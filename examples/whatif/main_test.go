@@ -203,7 +203,8 @@ func TestStatefulSetQuestions(t *testing.T) {
 // TestErrors: bad input is an error naming the file, the object and the
 // field, with exit code 1; bad flags exit 2 with the usage.
 func TestErrors(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "bad.yaml": strings.Replace(smallPod, `cpu: "1"`, `cpu: "1x"`, 1)})
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "bad.yaml": strings.Replace(smallPod, `cpu: "1"`, `cpu: "1x"`, 1),
+		"big.yaml": smallPod + strings.Repeat("# padding\n", 1000)})
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -216,6 +217,9 @@ func TestErrors(t *testing.T) {
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/nope"}, 1, `-place "default/nope": no such file, and the cluster holds no pod default/nope`},
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/web-1"}, 1, `pod default/web-1 is Bound on node "a", not pending`},
 		{[]string{"-max", "-1"}, 2, "-max=-1: must not be negative"},
+		{[]string{"-max-input", "100", "-cluster", filepath.Join(dir, "cluster.yaml")}, 1, "cluster.yaml: holds more than 100 bytes (Options.MaxInputBytes)"},
+		{[]string{"-max-input", "2Ki", "-cluster", filepath.Join(dir, "cluster.yaml"), "-place", filepath.Join(dir, "big.yaml")}, 1, "big.yaml: holds more than 2048 bytes (-max-input)"},
+		{[]string{"-max-input", "0"}, 2, `-max-input="0": want a positive quantity of bytes`},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"extra"}, 2, `unexpected arguments ["extra"]`},
 	} {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/schedkit/schedkit/internal/jsonkeys"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -182,6 +183,41 @@ type pathNode struct {
 	ignored  int
 	feature  string // an unmodelled scheduling feature this field means
 	features func(string) string
+	// others counts the ignored fields under p past the limit of distinct
+	// paths (pathBudget), counted together.
+	others int
+}
+
+// pathBudget bounds the distinct ignored-field paths of one load, so that
+// input with very many distinct unknown fields gives a report (and a path
+// tree) of bounded size.
+type pathBudget struct{ left int }
+
+// ignoredChild returns the node of the ignored field key under p, or nil
+// when it has none and the budget allows no more.
+func (p *pathNode) ignoredChild(key []byte, b *pathBudget) *pathNode {
+	if c, ok := p.children[string(key)]; ok {
+		return c
+	}
+	if b != nil {
+		if b.left <= 0 {
+			return nil
+		}
+		b.left--
+	}
+	return p.child(key)
+}
+
+// featureOf names the unmodelled feature the field key under p means,
+// without making a node for it.
+func (p *pathNode) featureOf(key []byte) string {
+	if p.features == nil {
+		return ""
+	}
+	if p.path == "" {
+		return p.features(string(key))
+	}
+	return p.features(p.path + "." + string(key))
 }
 
 func newPathRoot(features func(path string) string) *pathNode {
@@ -219,7 +255,7 @@ func (p *pathNode) element(suffix string) *pathNode {
 
 // walk calls fn for every node that counted ignored fields, in path order.
 func (p *pathNode) walk(fn func(*pathNode)) {
-	if p.ignored > 0 {
+	if p.ignored > 0 || p.others > 0 {
 		fn(p)
 	}
 	if p.elem != nil {
@@ -257,6 +293,21 @@ type decoder struct {
 	strings map[string]string
 	// unique is set while decoding a field whose strings are not interned.
 	unique bool
+	// seen, when set, checks that no object repeats a key.
+	seen *jsonkeys.Seen
+	// budget, when set, bounds the distinct ignored-field paths.
+	budget *pathBudget
+	// depth is the number of arrays and objects open.
+	depth int
+}
+
+// enter opens an array or object, refusing nesting past jsonkeys.MaxDepth
+// (encoding/json's and go-yaml's limit): the decoder recurses per level.
+func (d *decoder) enter() error {
+	if d.depth++; d.depth > jsonkeys.MaxDepth {
+		return d.syntax("nested deeper than %d arrays and objects", jsonkeys.MaxDepth)
+	}
+	return nil
 }
 
 // maxInterned bounds the interned strings of one load.
@@ -310,10 +361,10 @@ func (d *decoder) pathString() string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		if strings.ContainsAny(s.name, ".[]\" ") || s.name == "" {
-			b.WriteString(strconv.Quote(s.name))
+		if name := shortText(s.name); strings.ContainsAny(name, ".[]\" ") || name == "" {
+			b.WriteString(strconv.Quote(name))
 		} else {
-			b.WriteString(s.name)
+			b.WriteString(name)
 		}
 	}
 	return b.String()
@@ -715,19 +766,19 @@ func (d *decoder) setNumber(v reflect.Value, s *schema, num []byte) error {
 	case skInt:
 		n, err := strconv.ParseInt(string(num), 10, bits)
 		if err != nil {
-			return d.fail(fmt.Errorf("number %s: want an integer of %d bits", num, bits))
+			return d.fail(fmt.Errorf("number %s: want an integer of %d bits", shortText(string(num)), bits))
 		}
 		v.SetInt(n)
 	case skUint:
 		n, err := strconv.ParseUint(string(num), 10, bits)
 		if err != nil {
-			return d.fail(fmt.Errorf("number %s: want a non-negative integer of %d bits", num, bits))
+			return d.fail(fmt.Errorf("number %s: want a non-negative integer of %d bits", shortText(string(num)), bits))
 		}
 		v.SetUint(n)
 	default:
 		f, err := strconv.ParseFloat(string(num), bits)
 		if err != nil {
-			return d.fail(fmt.Errorf("number %s: %w", num, err))
+			return d.fail(fmt.Errorf("number %s: out of range for a %d-bit float", shortText(string(num)), bits))
 		}
 		v.SetFloat(f)
 	}
@@ -740,8 +791,8 @@ func (d *decoder) setNumber(v reflect.Value, s *schema, num []byte) error {
 func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 	return d.entries(func(key []byte) error {
 		f := s.fields[string(key)]
-		child := pn.child(key)
 		if f != nil {
+			child := pn.child(key)
 			d.path = append(d.path, pathSeg{name: f.name, idx: -1})
 			unique := d.unique
 			d.unique = f.unique
@@ -753,12 +804,20 @@ func (d *decoder) object(v reflect.Value, s *schema, pn *pathNode) error {
 			return nil
 		}
 		empty, err := d.skip()
-		if err != nil || (len(d.path) == 0 && (child.path == "apiVersion" || child.path == "kind")) {
+		if err != nil || (len(d.path) == 0 && (string(key) == "apiVersion" || string(key) == "kind")) {
 			return err
 		}
-		child.ignored++
-		if child.feature != "" && !empty {
-			d.features = appendOnce(d.features, child.feature)
+		child := pn.ignoredChild(key, d.budget)
+		feature := ""
+		if child != nil {
+			child.ignored++
+			feature = child.feature
+		} else {
+			pn.others++
+			feature = pn.featureOf(key)
+		}
+		if feature != "" && !empty {
+			d.features = appendOnce(d.features, feature)
 		}
 		return nil
 	})
@@ -820,6 +879,9 @@ func (d *decoder) elements(fn func(n int) error) error {
 		d.i++
 		return nil
 	}
+	if err := d.enter(); err != nil {
+		return err
+	}
 	for n := 0; ; n++ {
 		if err := fn(n); err != nil {
 			return err
@@ -829,6 +891,7 @@ func (d *decoder) elements(fn func(n int) error) error {
 			d.i++
 		case ']':
 			d.i++
+			d.depth--
 			return nil
 		default:
 			return d.unexpected(`"," or "]"`)
@@ -846,10 +909,21 @@ func (d *decoder) entries(fn func(key []byte) error) error {
 		d.i++
 		return nil
 	}
+	if err := d.enter(); err != nil {
+		return err
+	}
+	if d.seen != nil {
+		d.seen.Open()
+	}
 	for {
+		q := d.i
 		key, err := d.str()
 		if err != nil {
 			return err
+		}
+		// A key without escapes is the bytes between its quotes.
+		if d.seen != nil && d.seen.Add(q+1, d.i-1, len(key) != d.i-2-q) {
+			return errDuplicateKey
 		}
 		if err := d.expect(':'); err != nil {
 			return err
@@ -860,14 +934,23 @@ func (d *decoder) entries(fn func(key []byte) error) error {
 		switch d.peek() {
 		case ',':
 			d.i++
+			d.ws()
 		case '}':
 			d.i++
+			d.depth--
+			if d.seen != nil {
+				d.seen.Close()
+			}
 			return nil
 		default:
 			return d.unexpected(`"," or "}"`)
 		}
 	}
 }
+
+// errDuplicateKey is a key given twice in one object: the reader names it
+// with jsonkeys.Find (checkDuplicates).
+var errDuplicateKey = errors.New("duplicate key")
 
 func (d *decoder) mapping(v reflect.Value, s *schema, pn *pathNode) error {
 	if d.peek() != '{' {
@@ -954,6 +1037,9 @@ func (d *decoder) list(v reflect.Value) error {
 		case c == 'n' && d.literal("null"):
 		default:
 			return d.mismatch("a quantity (string or number)")
+		}
+		if err := resource.CheckAmount(name, q); err != nil {
+			return d.fail(err)
 		}
 		d.path = d.path[:len(d.path)-1]
 		l[name] = q

@@ -16,7 +16,10 @@
 // Every field an API server writes is accepted: the fields schedkit models
 // are decoded strictly (an invalid quantity is an error naming the
 // document, the object and the field path) and every other field is
-// skipped and counted in the Report, by kind and path. Pods are treated as
+// skipped and counted in the Report, by kind and path. A key given twice in
+// one object, whatever the field, is an error naming the document, the
+// object and the field path, as kube-apiserver's strict field validation
+// refuses it (the last value would otherwise win silently). Pods are treated as
 // kube-scheduler's informer and cache treat them: terminal pods are not
 // listed, pods being deleted keep their resources on their node, pending
 // pods being deleted are not scheduled, pods with scheduling gates are
@@ -25,10 +28,16 @@
 // from the dump take part in nothing; a pod without spec.priority gets it
 // from its PriorityClass (or the global default) as the Priority admission
 // plugin would. Claims and volumes keep the binding state the API server
-// reported; a pod naming a claim the dump lacks is kept (kube-scheduler's
-// VolumeBinding rejects it at PreFilter) and listed in the Report, as are
+// reported; a pod naming a claim the dump lacks, or whose generic ephemeral
+// volume's claim the dump lacks, is kept (kube-scheduler's VolumeBinding
+// rejects it at PreFilter) and listed in the Report, as are
 // pods using scheduling features schedkit does not model (dynamic resource
-// allocation).
+// allocation). A namespace the dump names only through its objects (`kubectl
+// get nodes,pods -A` prints no Namespace objects) is inferred with the
+// label kubernetes.io/metadata.name=<name>, the label the API server gives
+// every namespace, so that affinity namespaceSelectors on it match as in
+// the cluster; the Report lists each inferred namespace, and each pod whose
+// namespaceSelector needs other namespace labels.
 //
 // The package sits under scheduling because its product is a
 // scheduling.Cluster and its rules are the scheduler's view of the API

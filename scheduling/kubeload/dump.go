@@ -23,7 +23,12 @@ type Dump struct {
 	// PreEnqueue plugin). Terminal pods and the others are in
 	// Report.Skipped. A pod without spec.priority has the one the
 	// Priority admission plugin would give it.
-	Pods              []*framework.Pod
+	Pods []*framework.Pod
+	// Namespaces are the dump's Namespace objects, each labelled
+	// kubernetes.io/metadata.name=<name> as the API server labels every
+	// namespace, then the namespaces the dump names only through its
+	// objects (a dump of nodes and pods has no Namespace objects),
+	// inferred with that label alone and listed in Report.Notes.
 	Namespaces        []framework.Namespace
 	PriorityClasses   []PriorityClass
 	DisruptionBudgets []framework.PodDisruptionBudget
@@ -71,6 +76,7 @@ func (l *Loader) Dump() (*Dump, error) {
 	for _, n := range l.nodes {
 		nodes[n.Name] = true
 	}
+	inferred := l.inferNamespaces(d)
 	l.checkStorage(d, nodes)
 	var features []PodFeatures
 	for _, lp := range l.pods {
@@ -99,8 +105,17 @@ func (l *Loader) Dump() (*Dump, error) {
 				l.note(lp.src, kind, key, reasonDeletingQueue, "")
 			}
 		}
-		if missing := l.missingClaims(p); missing != "" {
-			l.note(lp.src, kind, key, reasonMissingClaim, missing)
+		named, ephemeral := l.missingClaims(p)
+		if named != "" {
+			l.note(lp.src, kind, key, reasonMissingClaim, named)
+		}
+		if ephemeral != "" {
+			l.note(lp.src, kind, key, reasonMissingEphemeralClaim, ephemeral)
+		}
+		if inferred {
+			if terms := otherNamespaceLabels(p); terms != "" {
+				l.note(lp.src, kind, key, reasonNamespaceSelector, terms)
+			}
 		}
 		d.Pods = append(d.Pods, p)
 	}
@@ -194,10 +209,25 @@ func (l *Loader) report(features []PodFeatures) Report {
 		}
 		return a.APIVersion < b.APIVersion
 	})
+	if l.otherKinds > 0 {
+		r.Unknown = append(r.Unknown, KindCount{Kind: OtherKinds, Count: l.otherKinds})
+	}
 	for _, kind := range sortedKeys(l.paths) {
 		l.paths[kind].walk(func(p *pathNode) {
-			r.Ignored = append(r.Ignored, IgnoredField{Kind: kind, Path: p.path, Count: p.ignored})
+			if p.ignored > 0 {
+				r.Ignored = append(r.Ignored, IgnoredField{Kind: kind, Path: p.path, Count: p.ignored})
+			}
+			if p.others > 0 {
+				path := OtherFields
+				if p.path != "" {
+					path = p.path + "." + OtherFields
+				}
+				r.Ignored = append(r.Ignored, IgnoredField{Kind: kind, Path: path, Count: p.others})
+			}
 		})
+	}
+	if l.pathBudget.left <= 0 || l.otherKinds > 0 {
+		r.Limit = l.opts.maxReport()
 	}
 	return r
 }
@@ -209,8 +239,12 @@ func (l *Loader) report(features []PodFeatures) Report {
 // fills in what the dump leaves out as the API server and the PV
 // controller would (scheduling.Cluster.AddStorageObject): a class without
 // volumeBindingMode is Immediate, a volume or claim without status.phase
-// gets the phase of its binding. An object the cluster refuses is an
-// error naming where it was read.
+// gets the phase of its binding. The pods are added as observed
+// (scheduling.Cluster.AddObservedPod): a generic ephemeral volume's claim
+// the dump lacks is not created, and kube-scheduler's VolumeBinding
+// rejects the pod until it exists (a what-if question about a new pod,
+// WhatIf.Place or Capacity, creates its claims as the controllers would).
+// An object the cluster refuses is an error naming where it was read.
 func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 	c, err := scheduling.NewCluster(framework.WithNamespaces(d.Namespaces...), framework.WithServices(d.Services...),
 		framework.WithControllers(d.Controllers...), framework.WithDisruptionBudgets(d.DisruptionBudgets...))
@@ -231,7 +265,7 @@ func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 		return nil, err
 	}
 	for _, p := range d.Pods {
-		if err := c.AddPod(p); err != nil {
+		if err := c.AddObservedPod(p); err != nil {
 			return nil, fmt.Errorf("kubeload: %sPod %s: %w", d.where("Pod", p.Namespace, p.Name), p.Key(), err)
 		}
 	}

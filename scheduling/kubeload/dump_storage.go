@@ -33,24 +33,33 @@ func (l *Loader) checkStorage(d *Dump, nodes map[string]bool) {
 }
 
 // missingClaims names the claims pod's volumes use that the dump does not
-// hold ("" when none). Generic ephemeral volumes are left aside: the
-// cluster creates their claims as the ephemeral volume controller would.
-func (l *Loader) missingClaims(p *framework.Pod) string {
-	var missing []string
+// hold ("" when none): those of persistentVolumeClaim volumes (named) and
+// those of generic ephemeral volumes (ephemeral, <pod>-<volume>), which
+// the ephemeral volume controller has not created yet.
+func (l *Loader) missingClaims(p *framework.Pod) (named, ephemeral string) {
+	var missing, missingEphemeral []string
 	for i := range p.Spec.Volumes {
 		v := &p.Spec.Volumes[i]
-		if v.PersistentVolumeClaim == nil {
+		name, isEphemeral, ok := framework.ClaimName(p, v)
+		if !ok {
 			continue
 		}
-		name := v.PersistentVolumeClaim.ClaimName
-		if _, ok := l.seen[objectKey{string(framework.KindPersistentVolumeClaim), p.Namespace, name}]; !ok && !slices.Contains(missing, name) {
+		if _, found := l.seen[objectKey{string(framework.KindPersistentVolumeClaim), p.Namespace, name}]; found {
+			continue
+		}
+		if isEphemeral {
+			missingEphemeral = append(missingEphemeral, name)
+		} else if !slices.Contains(missing, name) {
 			missing = append(missing, name)
 		}
 	}
-	if len(missing) == 0 {
-		return ""
+	if len(missing) > 0 {
+		named = "claimName " + strings.Join(missing, ", ")
 	}
-	return "claimName " + strings.Join(missing, ", ")
+	if len(missingEphemeral) > 0 {
+		ephemeral = "claimName " + strings.Join(missingEphemeral, ", ")
+	}
+	return named, ephemeral
 }
 
 // where returns "<source>: " for an object read by the loader, "" for one

@@ -80,7 +80,8 @@ items:
 	fmt.Printf("claim %s: %s to %s\n", claim.Key(), claim.Status.Phase, claim.Spec.VolumeName)
 	// Output:
 	// read 1 document(s): 1 CSINode, 1 Node, 1 PersistentVolume, 1 PersistentVolumeClaim, 2 Pod, 1 StorageClass
-	// kept, with a remark (1):
+	// kept, with a remark (2):
+	//   1 Namespace: not in the dump: inferred from its objects, with only the label kubernetes.io/metadata.name=<name> the API server gives every namespace: default
 	//   1 Pod: persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node): default/lost (claimName gone)
 	// fields not modelled (ignored):
 	//   KIND              FIELD                COUNT

@@ -11,9 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/jsonkeys"
 )
 
 // DefaultSchedulerName is the schedulerName of pods that name none.
@@ -28,6 +27,89 @@ type Options struct {
 	// they hold resources whoever placed them). Empty means
 	// DefaultSchedulerName.
 	SchedulerNames []string
+	// MaxInputBytes bounds one input (a file, a reader, bytes), counted
+	// after gzip decompression: larger input is an error naming the
+	// limit, found before more than the limit is read or decompressed.
+	// 0 means DefaultMaxInputBytes.
+	MaxInputBytes int64
+	// MaxReportEntries bounds the distinct ignored-field paths, and the
+	// distinct kinds the loader does not read, that the Report lists
+	// (each): past it, further ones are counted together, under the path
+	// ending in OtherFields and under the kind OtherKinds. 0 means
+	// DefaultMaxReportEntries.
+	MaxReportEntries int
+}
+
+// DefaultMaxReportEntries is the number of distinct ignored-field paths,
+// and of distinct unread kinds, a Report lists unless
+// Options.MaxReportEntries says otherwise. A dump of a real cluster has
+// about a hundred of the former and a few of the latter.
+const DefaultMaxReportEntries = 1000
+
+func (o Options) maxReport() int {
+	if o.MaxReportEntries > 0 {
+		return o.MaxReportEntries
+	}
+	return DefaultMaxReportEntries
+}
+
+// DefaultMaxInputBytes is the largest input a Loader reads unless
+// Options.MaxInputBytes says otherwise: 1 GiB, about 100,000 pods as
+// `kubectl get -o json` prints them with their managedFields. A gzip
+// stream of a few megabytes can decompress to gigabytes: the loader stops
+// at the limit, having spent about the limit in memory.
+const DefaultMaxInputBytes = 1 << 30
+
+func (o Options) maxInput() int64 {
+	if o.MaxInputBytes > 0 {
+		return o.MaxInputBytes
+	}
+	return DefaultMaxInputBytes
+}
+
+// tooLarge is the error of an input past the limit.
+func (o Options) tooLarge(name, what string) error {
+	return fmt.Errorf("kubeload: %s: %s more than %d bytes (Options.MaxInputBytes)", name, what, o.maxInput())
+}
+
+// readLimited reads r up to the limit: a read error is wrapped with
+// prefix, more than the limit is the error tooLarge names. hint, when
+// positive, is the expected size (a file's, or the size a gzip trailer
+// records): the buffer is allocated once at that size, capped at the
+// limit.
+func (o Options) readLimited(r io.Reader, hint int64, name, prefix, what string) ([]byte, error) {
+	max := o.maxInput()
+	size := int64(512)
+	if hint > 0 {
+		size = min(hint, max) + 1 // +1: to see the end without growing
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > max {
+			return nil, o.tooLarge(name, what)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("kubeload: %s%w", prefix, err)
+		}
+	}
+}
+
+// gzipSize returns the size a gzip stream's trailer records for its last
+// member (the uncompressed size modulo 2^32), a hint for the buffer.
+func gzipSize(data []byte) int64 {
+	if len(data) < 18 {
+		return 0
+	}
+	t := data[len(data)-4:]
+	return int64(uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24)
 }
 
 // source locates one object in the input: the file, the document (from 1),
@@ -76,6 +158,9 @@ type Loader struct {
 	dec     decoder
 	strings map[string]string // interned strings (decoder.text)
 	seen    map[objectKey]source
+	// topKeys and objKeys check that no object of a document repeats a
+	// key (the document's decoder's and its objects' decoder's).
+	topKeys, objKeys jsonkeys.Seen
 
 	nodes       []*framework.Node
 	pods        []loadedPod
@@ -99,6 +184,15 @@ type Loader struct {
 	skipped   []ObjectNote
 	notes     []ObjectNote
 	done      bool
+
+	// otherKinds counts the objects of unread kinds past the report's
+	// limit; pathBudget bounds the distinct ignored-field paths.
+	otherKinds int
+	pathBudget pathBudget
+	// nsOrder are the namespaces the objects read name, in the order
+	// first named, and nsFirst where (namespaces.go).
+	nsOrder []string
+	nsFirst map[string]source
 }
 
 // NewLoader returns an empty loader.
@@ -106,7 +200,7 @@ func NewLoader(opts Options) *Loader { return newLoader(opts, kindSpecs()) }
 
 func newLoader(opts Options, specs []kindSpec) *Loader {
 	l := &Loader{opts: opts, kinds: map[string]*kindSpec{}, schemas: schemas{}, paths: map[string]*pathNode{}, strings: map[string]string{},
-		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}}
+		seen: map[objectKey]source{}, read: map[string]int{}, unknown: map[[2]string]int{}, pathBudget: pathBudget{left: opts.maxReport()}}
 	for _, k := range specs {
 		l.kinds[k.group+"/"+k.kind] = &k
 		l.paths[k.name()] = newPathRoot(k.feature)
@@ -128,9 +222,21 @@ func Load(opts Options, paths ...string) (*Dump, error) {
 
 // ReadFile reads one file; see Read.
 func (l *Loader) ReadFile(path string) error {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("kubeload: %w", err)
+	}
+	defer f.Close()
+	var hint int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if st.Size() > l.opts.maxInput() {
+			return l.opts.tooLarge(path, "holds")
+		}
+		hint = st.Size()
+	}
+	data, err := l.opts.readLimited(f, hint, path, path+": ", "holds")
+	if err != nil {
+		return err
 	}
 	return l.ReadBytes(data, path)
 }
@@ -150,12 +256,14 @@ func (l *Loader) ReadFile(path string) error {
 // a field schedkit models must hold a valid value (an invalid quantity is
 // an error naming the document, the object and the field path), any other
 // field is skipped and counted in the report. Objects of other kinds are
-// counted and skipped. A duplicate object (same kind, namespace and name)
-// is an error naming both places.
+// counted and skipped. A key given twice in one object is an error naming
+// the document, the object and the key's field path, as kube-apiserver's
+// strict field validation refuses it. A duplicate object (same kind,
+// namespace and name) is an error naming both places.
 func (l *Loader) Read(r io.Reader, name string) error {
-	data, err := io.ReadAll(r)
+	data, err := l.opts.readLimited(r, 0, name, name+": ", "holds")
 	if err != nil {
-		return fmt.Errorf("kubeload: %s: %w", name, err)
+		return err
 	}
 	return l.ReadBytes(data, name)
 }
@@ -165,13 +273,16 @@ func (l *Loader) ReadBytes(data []byte, name string) error {
 	if l.done {
 		return errors.New("kubeload: Read after Dump")
 	}
+	if int64(len(data)) > l.opts.maxInput() {
+		return l.opts.tooLarge(name, "holds")
+	}
 	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return fmt.Errorf("kubeload: %s: gzip: %w", name, err)
 		}
-		if data, err = io.ReadAll(zr); err != nil {
-			return fmt.Errorf("kubeload: %s: gzip: %w", name, err)
+		if data, err = l.opts.readLimited(zr, gzipSize(data), name, name+": gzip: ", "gzip: decompresses to"); err != nil {
+			return err
 		}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -246,9 +357,9 @@ func (l *Loader) readYAML(data []byte, name string) error {
 	n := 0
 	for i, doc := range docs {
 		src := source{file: name, doc: i + 1, item: -1, line: doc.line, yaml: true}
-		js, err := yaml.YAMLToJSON(doc.text)
+		js, err := yamlToJSON(doc.text, src)
 		if err != nil {
-			return fmt.Errorf("kubeload: %s: not YAML: %w", src, err)
+			return err
 		}
 		js = bytes.TrimSpace(js)
 		if len(js) == 0 || string(js) == "null" {
@@ -330,8 +441,21 @@ func isListKind(kind string) bool { return strings.HasSuffix(kind, "List") }
 // its items) is walked once to find its kind, then its items are decoded
 // one pass each.
 func (l *Loader) readTop(d *decoder, src source, lc *lineCounter) error {
+	start := d.i
+	err := l.readTopKeys(d, src, lc)
+	if errors.Is(err, errDuplicateKey) {
+		return checkDuplicates(d.data, start, src, lc)
+	}
+	return err
+}
+
+// readTopKeys is readTop with every object's keys checked for one given
+// twice (errDuplicateKey).
+func (l *Loader) readTopKeys(d *decoder, src source, lc *lineCounter) error {
 	l.documents++
 	start := d.i
+	l.topKeys.Reset(d.data)
+	d.seen = &l.topKeys
 	if apiVersion, kind, ok := peekEnvelope(d.data, start); ok && !isListKind(kind) {
 		return l.wrapError(src, lc, l.readObjectAt(d, apiVersion, kind, src))
 	}
@@ -422,13 +546,20 @@ func (l *Loader) readObjectAt(d *decoder, apiVersion, kind string, src source) e
 	group, version := splitAPIVersion(apiVersion)
 	ks := l.kinds[group+"/"+kind]
 	if ks == nil || !slices.Contains(ks.versions, version) {
-		l.unknown[[2]string{apiVersion, kind}]++
+		k := [2]string{shortText(apiVersion), shortText(kind)}
+		if _, ok := l.unknown[k]; ok || len(l.unknown) < l.opts.maxReport() {
+			l.unknown[k]++
+		} else {
+			l.otherKinds++
+		}
 		_, err := d.skip()
 		return err
 	}
 	start := d.i
 	obj := ks.newObj()
-	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings}
+	l.objKeys.Reset(d.data)
+	l.dec = decoder{data: d.data, i: start, path: l.dec.path[:0], features: l.dec.features[:0], scratch: l.dec.scratch, strings: l.strings,
+		seen: &l.objKeys, budget: &l.pathBudget}
 	v := reflect.ValueOf(obj).Elem()
 	name := ks.name()
 	err := l.dec.decode(v, l.schemas.of(v.Type()), l.paths[name])
@@ -456,7 +587,7 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 // objectError names the object at start that an error is about (as far as
 // its metadata can be read).
 func objectError(src source, kind string, data []byte, start int, err error) error {
-	name := objectName(data, start)
+	name := shortText(objectName(data, start))
 	if name == "" {
 		name = "(unnamed)"
 	}
@@ -506,6 +637,7 @@ func (l *Loader) claim(kind, namespace, name string, src source) error {
 		return fmt.Errorf("duplicate %s: first read at %s", kind, first)
 	}
 	l.seen[k] = src
+	l.noteNamespace(namespace, src)
 	return nil
 }
 

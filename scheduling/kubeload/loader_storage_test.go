@@ -84,7 +84,15 @@ func TestStorageShaped(t *testing.T) {
 	if n := noted["PersistentVolumeClaim shop/orphan"]; n.Reason != reasonMissingVolume || n.Detail != "spec.volumeName pvc-not-in-the-dump" {
 		t.Errorf("claim bound to a missing volume noted %+v", n)
 	}
-	if len(noted) != 2 {
+	for _, ns := range []string{"shop", "kube-system", "ml"} { // the file has no Namespace objects
+		if n := noted["Namespace "+ns]; n.Reason != reasonInferredNamespace {
+			t.Errorf("namespace %s noted %+v", ns, n)
+		}
+	}
+	if n := noted["Pod shop/scratch"]; n.Reason != reasonMissingEphemeralClaim || n.Detail != "claimName scratch-tmp" {
+		t.Errorf("pod whose ephemeral claim is missing noted %+v", n)
+	}
+	if len(noted) != 6 {
 		t.Errorf("notes %+v", d.Report.Notes)
 	}
 	if len(d.Report.Features) != 0 || len(d.Report.Unknown) != 0 {
@@ -119,8 +127,10 @@ func TestStorageShaped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "scratch-tmp"); !ok || o.(*framework.PersistentVolumeClaim).ControllerRef().Name != "scratch" {
-		t.Errorf("ephemeral claim of pod scratch: %v %v", o, ok)
+	// The dump is the API server's state: the ephemeral volume controller
+	// has not created scratch's claim, and the cluster does not either.
+	if o, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "scratch-tmp"); ok {
+		t.Errorf("ephemeral claim of pod scratch created: %+v", o)
 	}
 	if _, ok := c.PodGroup("ml", "train"); !ok {
 		t.Error("PodGroup ml/train not in the cluster")
@@ -139,7 +149,9 @@ func TestStorageShaped(t *testing.T) {
 	sched.RunUntilIdle(context.Background())
 	for _, tc := range []struct{ pod, state, reason string }{
 		{"db-1", "Bound", ""},
-		{"scratch", "Bound", ""},
+		// kube-scheduler v1.36 VolumeBinding.podHasPVCs:
+		// UnschedulableAndUnresolvable at PreFilter.
+		{"scratch", "Pending", `waiting for ephemeral volume controller to create the persistentvolumeclaim "scratch-tmp"`},
 		{"needs-missing", "Pending", `persistentvolumeclaim "not-there" not found`},
 	} {
 		rec, _ := c.Pod("shop", tc.pod)
@@ -301,5 +313,50 @@ func TestClusterErrorsNameTheSource(t *testing.T) {
 	d.Pods = append(d.Pods, d.Pods[0])
 	if _, err := d.Cluster(); err == nil || !strings.Contains(err.Error(), "kubeload: in:2: document 2: Pod default/p: ") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestEphemeralClaimOfANewPod: a what-if question about a new pod creates
+// its ephemeral claims as the ephemeral volume controller would, in the
+// question's fork only; the dump's own pod still waits for its claim.
+func TestEphemeralClaimOfANewPod(t *testing.T) {
+	d, err := Load(Options{}, "testdata/storage-shaped.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := d.Cluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := scheduling.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := d.ReadTemplate(strings.NewReader(`apiVersion: v1
+kind: Pod
+metadata: {name: scratch-2, namespace: shop}
+spec:
+  containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+  volumes:
+  - name: tmp
+    ephemeral:
+      volumeClaimTemplate:
+        spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: standard-rwo}
+`), "new.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := w.Place(t.Context(), tm.Pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Placed() {
+		t.Errorf("new pod not placed: %v", ans.FitError)
+	}
+	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "scratch-2-tmp"); ok {
+		t.Error("the question's claim outlived the question")
+	}
+	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "scratch-tmp"); ok {
+		t.Error("the dump's pod got its claim")
 	}
 }

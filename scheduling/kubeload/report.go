@@ -20,7 +20,7 @@ type Report struct {
 	Unknown []KindCount
 	// Ignored counts the fields schedkit does not model, by kind and
 	// field path ("[]" stands for every array element, ".*" for every map
-	// value).
+	// value, OtherFields for the fields past the report's limit).
 	Ignored []IgnoredField
 	// Skipped are objects read but left out of the cluster, with why.
 	Skipped []ObjectNote
@@ -30,7 +30,20 @@ type Report struct {
 	// Features are the pods that use scheduling features schedkit does not
 	// model: they are scheduled as if those fields were absent.
 	Features []PodFeatures
+	// Limit is Options.MaxReportEntries when the input had more distinct
+	// ignored-field paths or unread kinds than it (the rest are counted
+	// under OtherFields and OtherKinds), else 0.
+	Limit int
 }
+
+// OtherFields ends the path of the Report row counting the ignored fields
+// under that path past Options.MaxReportEntries distinct paths, and
+// OtherKinds is the kind of the row counting the objects of unread kinds
+// past as many distinct kinds.
+const (
+	OtherFields = "(other fields)"
+	OtherKinds  = "(other kinds)"
+)
 
 // KindCount is a number of objects of one kind.
 type KindCount struct {
@@ -80,7 +93,22 @@ const (
 	reasonCSINodeNoNode  = "node not in the dump: a CSINode belongs to its node"
 	reasonMissingClaim   = "persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node)"
 	reasonMissingVolume  = "spec.volumeName not in the dump: pods using the claim are unschedulable (VolumeBinding: bound to a non-existent PersistentVolume)"
+	// reasonMissingEphemeralClaim is a pod whose generic ephemeral volume's
+	// claim the dump lacks.
+	reasonMissingEphemeralClaim = "generic ephemeral volume's claim not in the dump: VolumeBinding's PreFilter rejects the pod until the ephemeral volume controller creates it (a placed pod keeps its node)"
+	// reasonInferredNamespace is a namespace the dump names only through
+	// its objects.
+	reasonInferredNamespace = "not in the dump: inferred from its objects, with only the label " + NamespaceNameLabel + "=<name> the API server gives every namespace"
+	// reasonNamespaceLabel is a Namespace object without the name label.
+	reasonNamespaceLabel = "label " + NamespaceNameLabel + " set to the namespace's name, as the API server sets it on every namespace"
+	// reasonNamespaceSelector is a pod whose affinity selects namespaces
+	// by labels inferred namespaces lack.
+	reasonNamespaceSelector = "affinity namespaceSelector on namespace labels other than " + NamespaceNameLabel + ": the dump lacks Namespace objects (inferred namespaces carry only that label), so the selector may match other namespaces than in the cluster; add the Namespaces (kubectl get namespaces -o json)"
 )
+
+// NamespaceNameLabel is the label the API server gives every namespace,
+// with the namespace's name as value (kubernetes.io/metadata.name).
+const NamespaceNameLabel = "kubernetes.io/metadata.name"
 
 // Write prints the report: counts by kind, skipped and remarked objects
 // grouped by reason (at most examples objects named per group; 0 names
@@ -122,6 +150,9 @@ func (r *Report) Write(w io.Writer, examples int) error {
 		for _, k := range keys {
 			fmt.Fprintf(&b, "  %s: %d pod(s)%s\n", k, len(byFeature[k]), exampleList(byFeature[k], examples))
 		}
+	}
+	if r.Limit > 0 {
+		fmt.Fprintf(&b, "fields and kinds past the limit of %d distinct ones (Options.MaxReportEntries) are counted together under %s and %s\n", r.Limit, OtherFields, OtherKinds)
 	}
 	if len(r.Ignored) > 0 {
 		b.WriteString("fields not modelled (ignored):\n")
@@ -187,4 +218,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// maxEcho bounds the bytes of one input value (a name, a kind, a number)
+// quoted in an error or a report.
+const maxEcho = 64
+
+// shortText returns s, cut to maxEcho bytes with the length said when
+// longer.
+func shortText(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(s[:maxEcho], ""), len(s))
 }

@@ -175,7 +175,18 @@ func rtDump(t *rapid.T) *Dump {
 	for i := range rapid.IntRange(0, 5).Draw(t, "pods") {
 		d.Pods = append(d.Pods, rtPod(t, i, d.Nodes))
 	}
-	d.Namespaces = []framework.Namespace{{Name: "shop", Labels: rtMap(t, "nslabels")}}
+	// Every namespace the objects name, labelled as the API server labels
+	// them (a dump lacking one has it inferred, as TestInferredNamespaces
+	// checks).
+	shop := rtMap(t, "nslabels")
+	if shop == nil {
+		shop = map[string]string{}
+	}
+	shop[NamespaceNameLabel] = "shop"
+	d.Namespaces = []framework.Namespace{{Name: "shop", Labels: shop}}
+	for _, ns := range []string{"default", "kube-system", "ml"} {
+		d.Namespaces = append(d.Namespaces, framework.Namespace{Name: ns, Labels: map[string]string{NamespaceNameLabel: ns}})
+	}
 	never := framework.PreemptNever
 	d.PriorityClasses = []PriorityClass{{Name: "high", Value: 1000, PreemptionPolicy: &never}}
 	if rapid.Bool().Draw(t, "objects") {

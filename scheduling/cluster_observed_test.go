@@ -1,0 +1,59 @@
+package scheduling
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+)
+
+// TestAddObservedPod: a pod added as observed on an API server gets no
+// ephemeral claim from the cluster, and kube-scheduler's VolumeBinding
+// rejects it at PreFilter until the claim exists (v1.36 volume_binding.go
+// podHasPVCs: UnschedulableAndUnresolvable, "waiting for ephemeral volume
+// controller to create the persistentvolumeclaim"); a pod added with
+// AddPod, as a simulation creates one, gets its claim and is placed.
+func TestAddObservedPod(t *testing.T) {
+	c := svZonedCluster(t, 10)
+	sc := st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()
+	sc.Annotations = map[string]string{annDefaultClass: "true"}
+	if err := c.UpdateStorageObject(sc); err != nil {
+		t.Fatal(err)
+	}
+	ephemeral := func(name string) *framework.Pod {
+		p := st.MakePod().Name(name).UID("uid-" + name).Req(map[string]string{"cpu": "100m"}).Obj()
+		p.Spec.Volumes = []framework.Volume{{Name: "v", VolumeSource: framework.VolumeSource{Ephemeral: &framework.EphemeralVolumeSource{
+			VolumeClaimTemplate: &framework.PersistentVolumeClaimTemplate{Spec: st.MakePVC("x", "").Request("1Gi").Obj().Spec}}}}}
+		return p
+	}
+	if err := c.AddObservedPod(ephemeral("observed")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddPod(ephemeral("created")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "observed-v"); ok {
+		t.Error("the observed pod's ephemeral claim was created")
+	}
+	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "created-v"); !ok {
+		t.Error("the created pod's ephemeral claim is missing")
+	}
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	if rec, _ := c.Pod("default", "observed"); rec.State != StatePending {
+		t.Errorf("observed pod %s, want pending", rec.State)
+	}
+	// The PreFilter rejection is UnschedulableAndUnresolvable on every
+	// node: preemption cannot help (kube's FitError and PostFilter text).
+	if got, want := s.PendingReason("default", "observed"), `0/6 nodes are available: waiting for ephemeral volume controller to create the persistentvolumeclaim "observed-v". `+
+		`preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.`; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+	if rec, _ := c.Pod("default", "created"); rec.State != StateBound {
+		t.Errorf("created pod %s (%s), want bound", rec.State, s.PendingReason("default", "created"))
+	}
+}
