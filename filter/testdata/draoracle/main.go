@@ -37,6 +37,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/cel/environment"
@@ -183,6 +184,13 @@ func runCEL(c *celCase) *celOutcome {
 		out.NewMaxCost = ptr.To(fresh.MaxCost)
 	}
 
+	// The scheduler receives capacities from the API server, which stores
+	// them in canonical form.
+	for name, dc := range c.Device.Capacity {
+		dc.Value = resource.MustParse(dc.Value.String())
+		c.Device.Capacity[name] = dc
+	}
+
 	// Evaluate exactly as the allocator does: through the plugin's cache.
 	cacheResult := dracel.NewCache(10, fts).GetOrCompile(c.Expression)
 	if cacheResult.Error != nil {
@@ -247,6 +255,9 @@ func runDRA(c *draCase) []podOutcome {
 	must(err)
 	pl := p.(*dynamicresources.DynamicResources)
 
+	// Objects reach the scheduler through the API server, which stores
+	// quantities in canonical form: round-trip every object through JSON.
+	roundTrip(c)
 	o := metav1.CreateOptions{}
 	for _, n := range c.Nodes {
 		_, err := client.CoreV1().Nodes().Create(ctx, n, o)
@@ -363,6 +374,15 @@ func runDRA(c *draCase) []podOutcome {
 		outs = append(outs, oc)
 	}
 	return outs
+}
+
+// roundTrip replaces every object of c by its JSON round trip.
+func roundTrip(c *draCase) {
+	b, err := json.Marshal(c)
+	must(err)
+	var out draCase
+	must(json.Unmarshal(b, &out))
+	*c = out
 }
 
 func main() {
