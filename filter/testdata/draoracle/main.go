@@ -33,17 +33,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
+	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/cel/environment"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	cgotesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
 	dracel "k8s.io/dynamic-resource-allocation/cel"
@@ -51,6 +56,9 @@ import (
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -218,6 +226,7 @@ func runDRA(c *draCase) []podOutcome {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	client := fake.NewSimpleClientset()
+	client.PrependReactor("*", "*", versionReactor(client.Tracker()))
 	inf := informers.NewSharedInformerFactory(client, 0)
 	fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
 
@@ -256,8 +265,25 @@ func runDRA(c *draCase) []podOutcome {
 	pl := p.(*dynamicresources.DynamicResources)
 
 	// Objects reach the scheduler through the API server, which stores
-	// quantities in canonical form: round-trip every object through JSON.
+	// quantities in canonical form and applies its defaults (allocation
+	// mode ExactCount and count 1, toleration operator Equal, ...):
+	// round-trip every object through JSON, then default it.
 	roundTrip(c)
+	for _, x := range c.Nodes {
+		legacyscheme.Scheme.Default(x)
+	}
+	for _, x := range c.Slices {
+		legacyscheme.Scheme.Default(x)
+	}
+	for _, x := range c.Classes {
+		legacyscheme.Scheme.Default(x)
+	}
+	for _, x := range c.Claims {
+		legacyscheme.Scheme.Default(x)
+	}
+	for _, x := range c.Pods {
+		legacyscheme.Scheme.Default(x)
+	}
 	o := metav1.CreateOptions{}
 	for _, n := range c.Nodes {
 		_, err := client.CoreV1().Nodes().Create(ctx, n, o)
@@ -341,7 +367,9 @@ func runDRA(c *draCase) []podOutcome {
 				oc.Node = best
 				rst := pl.Reserve(ctx, state, pod, best)
 				oc.Reserve = ptr.To(of(rst))
-				if rst.IsSuccess() {
+				if rst.IsSuccess() && pod.Annotations[skipPreBind] == "true" {
+					// Leave the allocation in flight for the next pods.
+				} else if rst.IsSuccess() {
 					bst := pl.PreBind(ctx, state, pod, best)
 					oc.PreBind = ptr.To(of(bst))
 					if !bst.IsSuccess() {
@@ -358,6 +386,7 @@ func runDRA(c *draCase) []podOutcome {
 		oc.ClaimsAfter = map[string]claimOutcome{}
 		list, err := client.ResourceV1().ResourceClaims("").List(ctx, metav1.ListOptions{})
 		must(err)
+		waitForClaims(ctx, manager, list.Items)
 		for _, cl := range list.Items {
 			a := cl.Status.Allocation
 			if a != nil {
@@ -374,6 +403,80 @@ func runDRA(c *draCase) []podOutcome {
 		outs = append(outs, oc)
 	}
 	return outs
+}
+
+// skipPreBind is the pod annotation that stops a pod after Reserve, so
+// that its allocation stays in flight while the next pods are scheduled.
+const skipPreBind = "draoracle/skip-prebind"
+
+// versionReactor gives created objects a UID (when they have none), a name
+// (from generateName) and a resourceVersion, and rejects updates of a
+// stale resourceVersion, as the API server does; the assume cache and the
+// plugin's conflict handling depend on it.
+func versionReactor(tracker cgotesting.ObjectTracker) cgotesting.ReactionFunc {
+	var mu sync.Mutex
+	counter := 0
+	return func(action cgotesting.Action) (bool, apiruntime.Object, error) {
+		var obj apiruntime.Object
+		switch a := action.(type) {
+		case cgotesting.CreateAction:
+			obj = a.GetObject()
+		case cgotesting.UpdateAction:
+			obj = a.GetObject()
+		default:
+			return false, nil, nil
+		}
+		m, ok := obj.(metav1.Object)
+		if !ok {
+			return false, nil, nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		counter++
+		switch action.GetVerb() {
+		case "create":
+			if m.GetUID() == "" {
+				m.SetUID(types.UID(fmt.Sprintf("uid-%d", counter)))
+			}
+			if m.GetName() == "" {
+				m.SetName(fmt.Sprintf("%s%d", m.GetGenerateName(), counter))
+			}
+		case "update":
+			old, err := tracker.Get(action.GetResource(), m.GetNamespace(), m.GetName())
+			if err != nil {
+				return true, nil, err
+			}
+			if old.(metav1.Object).GetResourceVersion() != m.GetResourceVersion() {
+				return true, nil, apierrors.NewConflict(action.GetResource().GroupResource(), m.GetName(), fmt.Errorf("resourceVersion %q is stale", m.GetResourceVersion()))
+			}
+		}
+		m.SetResourceVersion(fmt.Sprintf("%d", counter))
+		return false, nil, nil
+	}
+}
+
+// waitForClaims waits until the scheduler's claim cache holds every claim
+// at its API version (or a newer assumed one), as a scheduler does before
+// its next cycle once the informers caught up.
+func waitForClaims(ctx context.Context, manager *dynamicresources.DefaultDRAManager, claims []resourceapi.ResourceClaim) {
+	deadline := time.Now().Add(10 * time.Second)
+	for _, c := range claims {
+		for {
+			cached, err := manager.ResourceClaims().Get(c.Namespace, c.Name)
+			if err == nil && version(cached.ResourceVersion) >= version(c.ResourceVersion) {
+				break
+			}
+			if time.Now().After(deadline) {
+				panic(fmt.Sprintf("claim %s/%s not cached at version %s", c.Namespace, c.Name, c.ResourceVersion))
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+func version(rv string) int {
+	v, _ := strconv.Atoi(rv)
+	return v
 }
 
 // roundTrip replaces every object of c by its JSON round trip.
