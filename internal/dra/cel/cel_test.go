@@ -331,3 +331,25 @@ func BenchmarkNewInput(b *testing.B) {
 		c.NewInput(d)
 	}
 }
+
+// BenchmarkMatchFreshInput converts the device for every evaluation, as
+// Kubernetes' DeviceMatches does, for a side-by-side comparison.
+func BenchmarkMatchFreshInput(b *testing.B) {
+	c := newTestCompiler(b)
+	p, err := c.Compile(`device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "a100" && device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("40Gi"))`, Stored, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := Device{
+		Driver:     "gpu.example.com",
+		Attributes: map[string]AttributeValue{"model": {String: ptr("a100")}, "cores": {Int: ptr(int64(108))}},
+		Capacity:   map[string]resource.Quantity{"memory": resource.MustParse("80Gi")},
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if m, _, err := p.Match(ctx, c.NewInput(d)); err != nil || !m {
+			b.Fatal(m, err)
+		}
+	}
+}
