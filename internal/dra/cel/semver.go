@@ -46,15 +46,24 @@ func onlyFrom(s, set string) bool {
 
 func leadingZero(s string) bool { return len(s) > 1 && s[0] == '0' }
 
+// semverError is a version parse error. Its texts are those of the semver
+// parser Kubernetes uses (github.com/blang/semver/v4), capitals included,
+// because they reach users in selector runtime errors.
+type semverError string
+
+func (e semverError) Error() string { return string(e) }
+
+func semverErrorf(format string, args ...any) error { return semverError(fmt.Sprintf(format, args...)) }
+
 // parseSemverNumber parses the major, minor or patch number named what,
 // with the checks and error texts of the semver parser Kubernetes uses
 // (github.com/blang/semver/v4 Parse).
 func parseSemverNumber(s, what, capital string) (uint64, error) {
 	if !onlyFrom(s, semverDigits) {
-		return 0, fmt.Errorf("Invalid character(s) found in %s number %q", what, s)
+		return 0, semverErrorf("Invalid character(s) found in %s number %q", what, s)
 	}
 	if leadingZero(s) {
-		return 0, fmt.Errorf("%s number must not contain leading zeroes %q", capital, s)
+		return 0, semverErrorf("%s number must not contain leading zeroes %q", capital, s)
 	}
 	return strconv.ParseUint(s, 10, 64)
 }
@@ -66,11 +75,11 @@ func parseSemverNumber(s, what, capital string) (uint64, error) {
 // example "No Major.Minor.Patch elements found").
 func ParseVersion(s string) (Version, error) {
 	if s == "" {
-		return Version{}, errors.New("Version string empty")
+		return Version{}, semverError("Version string empty")
 	}
 	parts := strings.SplitN(s, ".", 3)
 	if len(parts) != 3 {
-		return Version{}, errors.New("No Major.Minor.Patch elements found")
+		return Version{}, semverError("No Major.Minor.Patch elements found")
 	}
 	var v Version
 	var err error
@@ -102,10 +111,10 @@ func ParseVersion(s string) (Version, error) {
 	}
 	for _, b := range build {
 		if b == "" {
-			return Version{}, errors.New("Build meta data is empty")
+			return Version{}, semverError("Build meta data is empty")
 		}
 		if !onlyFrom(b, semverAlphanum) {
-			return Version{}, fmt.Errorf("Invalid character(s) found in build meta data %q", b)
+			return Version{}, semverErrorf("Invalid character(s) found in build meta data %q", b)
 		}
 		v.Build = append(v.Build, b)
 	}
@@ -114,11 +123,11 @@ func ParseVersion(s string) (Version, error) {
 
 func parsePreRelease(s string) (PreRelease, error) {
 	if s == "" {
-		return PreRelease{}, errors.New("Prerelease is empty")
+		return PreRelease{}, semverError("Prerelease is empty")
 	}
 	if onlyFrom(s, semverDigits) {
 		if leadingZero(s) {
-			return PreRelease{}, fmt.Errorf("Numeric PreRelease version must not contain leading zeroes %q", s)
+			return PreRelease{}, semverErrorf("Numeric PreRelease version must not contain leading zeroes %q", s)
 		}
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
@@ -129,7 +138,7 @@ func parsePreRelease(s string) (PreRelease, error) {
 	if onlyFrom(s, semverAlphanum) {
 		return PreRelease{Str: s}, nil
 	}
-	return PreRelease{}, fmt.Errorf("Invalid character(s) found in prerelease %q", s)
+	return PreRelease{}, semverErrorf("Invalid character(s) found in prerelease %q", s)
 }
 
 // normalizeVersion applies the relaxed form semver(s, true) accepts: a
