@@ -16,7 +16,10 @@
 //	    time (getrusage, user + system) and wall time of the timed loop,
 //	    nodes evaluated, pods placed. -parity F writes each pod's outcome
 //	    (nodes evaluated, feasible nodes, best total, ties, node chosen) as
-//	    JSON lines for the comparison with kube's side; -cpuprofile F
+//	    JSON lines for the comparison with kube's side; -follow F places
+//	    each pod whose best nodes tie where kube's records F say kube
+//	    placed it (with -assumed, the clusters then stay the same on both
+//	    sides); -tieseed seeds schedkit's tie-break draws; -cpuprofile F
 //	    profiles the timed loop.
 //
 // Nodes are listed in the order kube-scheduler's node tree lists them
