@@ -1,0 +1,327 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// zoned returns nodes named n0, n1, … with the given zone labels ("" for
+// none).
+func zoned(zones ...string) []*framework.Node {
+	out := make([]*framework.Node, len(zones))
+	for i, z := range zones {
+		w := st.MakeNode().Name(fmt.Sprintf("n%d", i))
+		if z != "" {
+			w.Label(st.VariedZoneKey, z)
+		}
+		out[i] = w.Obj()
+	}
+	return out
+}
+
+func names(nodes []*framework.Node) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Name
+	}
+	return out
+}
+
+// TestKubeNodeOrder checks the order against kube's node tree worked by
+// hand: zones in the order first seen, one node of each zone in turn,
+// exhausted zones skipped.
+func TestKubeNodeOrder(t *testing.T) {
+	regional := func(region, zone string) *framework.Node {
+		return st.MakeNode().Name(region+zone).Label("topology.kubernetes.io/region", region).Label(st.VariedZoneKey, zone).Obj()
+	}
+	tests := []struct {
+		name  string
+		nodes []*framework.Node
+		want  []string
+	}{
+		{"empty", nil, []string{}},
+		{"one zone keeps its order", zoned("a", "a", "a"), []string{"n0", "n1", "n2"}},
+		{"zones in turn", zoned("a", "b", "a", "c", "b", "a"), []string{"n0", "n1", "n3", "n2", "n4", "n5"}},
+		{"no zone is a zone of its own", zoned("", "a", "", "a"), []string{"n0", "n1", "n2", "n3"}},
+		{"first-seen zone order", zoned("c", "c", "a", "b"), []string{"n0", "n2", "n3", "n1"}},
+		{"region and zone make the key", []*framework.Node{regional("r1", "a"), regional("r2", "a"), regional("r1", "a")},
+			[]string{"r1a", "r2a", "r1a"}},
+		{"deprecated zone label wins", []*framework.Node{
+			st.MakeNode().Name("x").Label("failure-domain.beta.kubernetes.io/zone", "old").Label(st.VariedZoneKey, "a").Obj(),
+			st.MakeNode().Name("y").Label(st.VariedZoneKey, "a").Obj(),
+			st.MakeNode().Name("z").Label(st.VariedZoneKey, "old").Obj(),
+		}, []string{"x", "y", "z"}}, // x shares z's zone "old", not y's "a" (that would give x, z, y)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := names(kubeNodeOrder(tc.nodes)); !slices.Equal(got, tc.want) {
+				t.Errorf("kubeNodeOrder = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if got := zoneKey(map[string]string{"failure-domain.beta.kubernetes.io/zone": "old", st.VariedZoneKey: "a"}); got != ":\x00:old" {
+		t.Errorf("zoneKey = %q, want the deprecated label's zone", got)
+	}
+}
+
+// TestPropKubeNodeOrder: the order is a permutation that keeps each
+// zone's nodes in their order, lists the zones in turn (no zone gets its
+// (k+1)-th node before every zone with k+1 nodes got its k-th), and is a
+// fixed point: kube's cache adding nodes in that order lists them so.
+func TestPropKubeNodeOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		zs := rapid.SliceOfN(rapid.SampledFrom([]string{"", "a", "b", "c", "d"}), 0, 40).Draw(t, "zones")
+		nodes := zoned(zs...)
+		got := kubeNodeOrder(nodes)
+		if !slices.Equal(slices.Sorted(slices.Values(names(got))), slices.Sorted(slices.Values(names(nodes)))) {
+			t.Fatalf("not a permutation: %v of %v", names(got), names(nodes))
+		}
+		rank := map[string]int{} // node name → its index within its zone
+		seen := map[string]int{}
+		for _, n := range nodes {
+			z := n.Labels[st.VariedZoneKey]
+			rank[n.Name] = seen[z]
+			seen[z]++
+		}
+		for i := 1; i < len(got); i++ {
+			if rank[got[i].Name] < rank[got[i-1].Name] {
+				t.Fatalf("%v: node %s (turn %d) after %s (turn %d)", names(got), got[i].Name, rank[got[i].Name], got[i-1].Name, rank[got[i-1].Name])
+			}
+		}
+		if again := kubeNodeOrder(got); !slices.Equal(names(again), names(got)) {
+			t.Fatalf("not a fixed point: %v then %v", names(got), names(again))
+		}
+	})
+}
+
+// readList decodes a List of the export into its namespaces, nodes and
+// pods.
+func readList(t *testing.T, path string) (ns []framework.Namespace, nodes []*framework.Node, pods []*framework.Pod) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		APIVersion, Kind string
+		Items            []json.RawMessage
+	}
+	if err := json.Unmarshal(b, &list); err != nil || list.APIVersion != "v1" || list.Kind != "List" {
+		t.Fatalf("%s: %v, apiVersion %q, kind %q: want a v1 List", path, err, list.APIVersion, list.Kind)
+	}
+	for i, raw := range list.Items {
+		var head struct{ APIVersion, Kind string }
+		if err := json.Unmarshal(raw, &head); err != nil {
+			t.Fatal(err)
+		}
+		var obj any
+		switch head.Kind {
+		case "Namespace":
+			var w struct {
+				Metadata struct {
+					Name   string
+					Labels map[string]string
+				}
+			}
+			if err := json.Unmarshal(raw, &w); err != nil {
+				t.Fatal(err)
+			}
+			ns = append(ns, framework.Namespace{Name: w.Metadata.Name, Labels: w.Metadata.Labels})
+			continue
+		case "Node":
+			n := &framework.Node{}
+			nodes, obj = append(nodes, n), n
+		case "Pod":
+			p := &framework.Pod{}
+			pods, obj = append(pods, p), p
+		default:
+			t.Fatalf("%s: items[%d]: kind %q", path, i, head.Kind)
+		}
+		if head.APIVersion != "v1" {
+			t.Errorf("%s: items[%d]: apiVersion %q, want v1", path, i, head.APIVersion)
+		}
+		if err := json.Unmarshal(raw, obj); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ns, nodes, pods
+}
+
+// TestExportReadsBack: the exported Lists of v1 objects decode back into
+// the generated namespaces, nodes, existing pods and both incoming
+// streams, in order: the kube-shaped JSON carries the whole workload.
+func TestExportReadsBack(t *testing.T) {
+	o := workloadOptions{nodes: 40, seed: defaultSeed, pods: 30, order: orderKube}
+	w, err := generate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	meta := exportMeta{Nodes: o.nodes, Seed: o.seed, Pods: o.pods, Order: o.order, Existing: len(w.pods)}
+	if err := w.export(dir, meta); err != nil {
+		t.Fatal(err)
+	}
+	opts := []cmp.Option{cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 }), cmpopts.EquateEmpty()}
+	ns, nodes, pods := readList(t, filepath.Join(dir, clusterFile))
+	if diff := cmp.Diff(w.nodes, nodes, opts...); diff != "" {
+		t.Errorf("nodes (-generated +read):\n%s", diff)
+	}
+	if diff := cmp.Diff(w.pods, pods, opts...); diff != "" {
+		t.Errorf("existing pods (-generated +read):\n%s", diff)
+	}
+	if diff := cmp.Diff(w.namespaces, ns, opts...); diff != "" {
+		t.Errorf("namespaces (-generated +read):\n%s", diff)
+	}
+	for _, s := range []string{streamVaried, streamReqImages} {
+		_, nodes, pods := readList(t, filepath.Join(dir, streamFile(s)))
+		if len(nodes) != 0 || len(w.streams[s]) != o.pods {
+			t.Fatalf("%s: %d nodes read, %d pods generated: want 0 and %d", s, len(nodes), len(w.streams[s]), o.pods)
+		}
+		if diff := cmp.Diff(w.streams[s], pods, opts...); diff != "" {
+			t.Errorf("%s stream (-generated +read):\n%s", s, diff)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got exportMeta
+	if err := json.Unmarshal(b, &got); err != nil || got != meta {
+		t.Errorf("meta.json = %s (%v), want %+v", b, err, meta)
+	}
+}
+
+// TestGenerateIsTheBenchmarkWorkload: the streams are
+// BenchmarkVariedCycle's (the cluster's generator continued for the varied
+// stream, a requests-and-images generator seeded seed+1), and the nodes
+// are the generator's, in its order or in kube's.
+func TestGenerateIsTheBenchmarkWorkload(t *testing.T) {
+	w, err := generate(workloadOptions{nodes: 25, seed: 7, pods: 5, order: orderGenerated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wk, err := generate(workloadOptions{nodes: 25, seed: 7, pods: 5, order: orderKube})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(wk.nodes), names(kubeNodeOrder(w.nodes)); !slices.Equal(got, want) || slices.Equal(got, names(w.nodes)) {
+		t.Errorf("kube order %v, want %v (and not the generator's %v)", got, want, names(w.nodes))
+	}
+	v := st.NewVaried(st.VariedOptions{Seed: 7, Nodes: 25})
+	simple := st.NewVaried(st.VariedOptions{Seed: 8, RequestsAndImagesOnly: true})
+	var varied, reqimages []*framework.Pod
+	for range 5 {
+		varied, reqimages = append(varied, v.Next()), append(reqimages, simple.Next())
+	}
+	opts := cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{{"nodes", w.nodes, v.Nodes}, {"pods", w.pods, v.Pods}, {"varied", w.streams[streamVaried], varied},
+		{"reqimages", w.streams[streamReqImages], reqimages}} {
+		if diff := cmp.Diff(c.want, c.got, opts); diff != "" {
+			t.Errorf("%s (-benchmark +generated):\n%s", c.name, diff)
+		}
+	}
+}
+
+// TestNodeOrderKeepsDecisions: over every node, the node order changes no
+// pod's feasible count, best total or ties (the order matters to sampling
+// and tie-breaks only), fresh and assumed; with -follow, a run in the
+// other order and with other tie draws places every tied pod where the
+// first run did, so that even assumed, the two runs agree pod for pod.
+func TestNodeOrderKeepsDecisions(t *testing.T) {
+	for _, assumed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("assumed=%v", assumed), func(t *testing.T) {
+			o := runOptions{workloadOptions: workloadOptions{nodes: 120, seed: defaultSeed, order: orderKube},
+				stream: streamVaried, assumed: assumed, warm: 5, timed: 40, profile: profileDefault, tieSeed: 1}
+			o.pods = o.warm + o.timed
+			_, first, err := measure(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "first.jsonl")
+			if err := writeFile(path, func(w io.Writer) error { return writeRecords(w, first) }); err != nil {
+				t.Fatal(err)
+			}
+			o.order, o.tieSeed = orderGenerated, 99
+			_, free, err := measure(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.follow = path
+			_, following, err := measure(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(first) != o.pods || len(following) != o.pods {
+				t.Fatalf("%d and %d records, want %d", len(first), len(following), o.pods)
+			}
+			scored, differ := 0, 0
+			for i := range first {
+				if first[i] != following[i] {
+					t.Errorf("pod %d: first run %+v, following run %+v", i, first[i], following[i])
+				}
+				if first[i].Scored {
+					scored++
+				}
+				if free[i].Node != first[i].Node {
+					differ++
+				}
+			}
+			if scored < o.pods/2 || differ == 0 {
+				t.Errorf("%d of %d pods scored, %d placed elsewhere without -follow: the comparison is too thin", scored, o.pods, differ)
+			}
+		})
+	}
+}
+
+// TestNoVolumeProfile: the novolume profile has none of the volume
+// plugins, keeps every other plugin and weight, and builds.
+func TestNoVolumeProfile(t *testing.T) {
+	def, err := profileOf(profileDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nv, err := profileOf(profileNoVolume)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := func(p framework.Profile) [][]string {
+		return [][]string{p.PreEnqueue, p.QueueSort, p.PreFilter, p.Filter, p.PostFilter, p.PreScore, p.Score, p.Reserve, p.Permit, p.PreBind, p.Bind, p.PostBind}
+	}
+	dl, nl := lists(def), lists(nv)
+	for i := range dl {
+		want := slices.DeleteFunc(slices.Clone(dl[i]), func(s string) bool { return slices.Contains(volumePlugins, s) })
+		if !slices.Equal(nl[i], want) {
+			t.Errorf("extension point %d: %v, want %v", i, nl[i], want)
+		}
+	}
+	if _, ok := nv.Weights[config.VolumeBindingName]; ok || len(nv.Weights) != len(def.Weights)-1 {
+		t.Errorf("weights %v from %v: want VolumeBinding's dropped only", nv.Weights, def.Weights)
+	}
+	if !slices.Contains(def.Filter, config.VolumeZoneName) {
+		t.Errorf("default profile's filters %v lack VolumeZone: the test checks nothing", def.Filter)
+	}
+	if _, err := framework.NewFramework(scheduling.NewDefaultRegistry(), nv); err != nil {
+		t.Error(err)
+	}
+	if _, err := profileOf("nope"); err == nil {
+		t.Error("profileOf(nope): no error")
+	}
+}

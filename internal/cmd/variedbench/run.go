@@ -1,0 +1,347 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"time"
+
+	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/procstat"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// Profiles the run can use: schedkit's default profile, or the same
+// without its four volume plugins (VolumeRestrictions, NodeVolumeLimits,
+// VolumeBinding, VolumeZone).
+const (
+	profileDefault  = "default"
+	profileNoVolume = "novolume"
+)
+
+// volumePlugins are the plugins profileNoVolume leaves out.
+var volumePlugins = []string{config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName}
+
+// runOptions select one measured row.
+type runOptions struct {
+	workloadOptions
+	stream           string
+	sampled, assumed bool
+	warm, timed      int
+	profile          string
+	parity           string
+	cpuprofile       string
+	// follow, when set, is the other side's per-pod records: each pod
+	// whose best nodes tie is placed where the other side's draw put it
+	// (when that node is among this side's tied best), so that with
+	// assumed pods both clusters stay the same for the whole stream.
+	follow string
+	// tieSeed seeds the tie-break draws (BenchmarkVariedCycle's is 1).
+	tieSeed uint64
+}
+
+// result is one row's measurement, printed as a JSON line; kubebench
+// prints the same fields for kube's side.
+type result struct {
+	Side    string `json:"side"`
+	Nodes   int    `json:"nodes"`
+	Stream  string `json:"stream"`
+	Sampled bool   `json:"sampled"`
+	Assumed bool   `json:"assumed"`
+	Profile string `json:"profile"`
+	// Timed is the number of timed pods; the other counts and times are
+	// over them.
+	Timed int `json:"timed"`
+	// CPUNanos is the process's user + system CPU time (getrusage) over
+	// the timed loop, GC included.
+	CPUNanos  int64 `json:"cpu_ns"`
+	WallNanos int64 `json:"wall_ns"`
+	// Evaluated counts the nodes filtered, Placed the pods that found a
+	// node.
+	Evaluated int64 `json:"evaluated"`
+	Placed    int   `json:"placed"`
+	// Mallocs and AllocBytes are the heap allocations of the timed loop.
+	Mallocs    uint64 `json:"mallocs"`
+	AllocBytes uint64 `json:"alloc_bytes"`
+}
+
+// podRecord is one pod's outcome, for the pod-by-pod comparison of the
+// two sides: where both run the same deterministic cycle, everything but
+// Node (a tie-break draw when Ties > 1) must agree.
+type podRecord struct {
+	I   int    `json:"i"`
+	Pod string `json:"pod"`
+	// Evaluated is the number of nodes filtered (kube's processed nodes:
+	// feasible nodes kept plus nodes rejected), 0 when PreFilter rejected
+	// the pod.
+	Evaluated int `json:"evaluated"`
+	Feasible  int `json:"feasible"`
+	// Scored is false when no scoring ran (fewer than two feasible
+	// nodes); Best is then 0.
+	Scored bool   `json:"scored"`
+	Best   int64  `json:"best"`
+	Ties   int    `json:"ties"`
+	Node   string `json:"node"`
+}
+
+func runBench(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var o runOptions
+	o.addFlags(fs)
+	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied or reqimages")
+	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
+	fs.BoolVar(&o.assumed, "assumed", false, "add each placed pod to the cluster before the next (default: every pod against the same cluster)")
+	fs.IntVar(&o.warm, "warm", defaultWarm, "warm-up pods, untimed")
+	fs.IntVar(&o.timed, "timed", defaultTimed, "timed pods")
+	fs.StringVar(&o.profile, "profile", profileDefault, "default (schedkit's default profile) or novolume (without the volume plugins)")
+	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the timed loop to this file")
+	fs.Uint64Var(&o.tieSeed, "tieseed", 1, "seed of the tie-break draws")
+	fs.StringVar(&o.follow, "follow", "", "per-pod records of kube's side (-parity): place each pod with tied best nodes where kube did (for the comparison, not for timing)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.warm < 0 || o.timed < 1 {
+		return fmt.Errorf("-warm=%d -timed=%d: want warm ≥ 0 and timed ≥ 1", o.warm, o.timed)
+	}
+	if o.stream != streamVaried && o.stream != streamReqImages {
+		return fmt.Errorf("-stream=%q: want %q or %q", o.stream, streamVaried, streamReqImages)
+	}
+	o.pods = o.warm + o.timed
+	res, recs, err := measure(o)
+	if err != nil {
+		return err
+	}
+	if o.parity != "" {
+		if err := writeFile(o.parity, func(w io.Writer) error { return writeRecords(w, recs) }); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Printf("%s\n", b)
+	return err
+}
+
+// profileOf returns the named profile.
+func profileOf(name string) (framework.Profile, error) {
+	p := scheduling.DefaultProfile()
+	switch name {
+	case profileDefault:
+		return p, nil
+	case profileNoVolume:
+		return withoutPlugins(p, volumePlugins...), nil
+	}
+	return framework.Profile{}, fmt.Errorf("-profile=%q: want %q or %q", name, profileDefault, profileNoVolume)
+}
+
+// withoutPlugins returns p without the named plugins at any extension
+// point.
+func withoutPlugins(p framework.Profile, names ...string) framework.Profile {
+	drop := func(list []string) []string {
+		return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(names, s) })
+	}
+	for _, l := range []*[]string{&p.PreEnqueue, &p.QueueSort, &p.PreFilter, &p.Filter, &p.PostFilter, &p.PreScore,
+		&p.Score, &p.Reserve, &p.Permit, &p.PreBind, &p.Bind, &p.PostBind} {
+		*l = drop(*l)
+	}
+	w := make(map[string]int64, len(p.Weights))
+	for k, v := range p.Weights {
+		if !slices.Contains(names, k) {
+			w[k] = v
+		}
+	}
+	p.Weights = w
+	return p
+}
+
+// measure schedules o.warm pods untimed, then o.timed pods timed, as
+// BenchmarkVariedCycle's variedRun does: framework.Schedule on one core
+// with a reused Result and no explanation, kube's sampling with the
+// round-robin start when sampled, each placed pod added to the snapshot
+// (under a name and UID of its own) when assumed.
+func measure(o runOptions) (result, []podRecord, error) {
+	res := result{Side: "schedkit", Nodes: o.nodes, Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Profile: o.profile, Timed: o.timed}
+	prof, err := profileOf(o.profile)
+	if err != nil {
+		return res, nil, err
+	}
+	w, err := generate(o.workloadOptions)
+	if err != nil {
+		return res, nil, err
+	}
+	f, err := framework.NewFramework(scheduling.NewDefaultRegistry(), prof)
+	if err != nil {
+		return res, nil, err
+	}
+	snap, err := framework.NewSnapshot(w.nodes, w.pods, framework.WithNamespaces(w.namespaces...))
+	if err != nil {
+		return res, nil, err
+	}
+	infos := make([]*framework.PodInfo, 0, o.pods)
+	for _, p := range w.streams[o.stream] {
+		pi, err := framework.NewPodInfo(p)
+		if err != nil {
+			return res, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		infos = append(infos, pi)
+	}
+	c := &cycler{f: f, snap: snap, sampled: o.sampled, assumed: o.assumed, rng: rand.New(rand.NewPCG(o.tieSeed, 2)),
+		reuse: &framework.Result{}, recs: make([]podRecord, 0, len(infos))}
+	if o.follow != "" {
+		if c.follow, err = readRecords(o.follow); err != nil {
+			return res, nil, err
+		}
+	}
+	ctx := context.Background()
+	for _, pi := range infos[:o.warm] {
+		if err := c.cycle(ctx, pi); err != nil {
+			return res, nil, err
+		}
+	}
+	c.evaluated, c.placed = 0, 0
+	if o.cpuprofile != "" {
+		pf, err := os.Create(o.cpuprofile)
+		if err != nil {
+			return res, nil, err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return res, nil, err
+		}
+	}
+	runtime.GC() // the cluster's construction is not the cycles' garbage
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	cpu0, ok0 := procstat.CPUTime()
+	t0 := time.Now()
+	for _, pi := range infos[o.warm:] {
+		if err := c.cycle(ctx, pi); err != nil {
+			return res, nil, err
+		}
+	}
+	wall := time.Since(t0)
+	cpu1, ok1 := procstat.CPUTime()
+	runtime.ReadMemStats(&m1)
+	if o.cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
+	if !ok0 || !ok1 {
+		return res, nil, errors.New("no CPU time on " + runtime.GOOS)
+	}
+	res.CPUNanos, res.WallNanos = int64(cpu1-cpu0), int64(wall)
+	res.Evaluated, res.Placed = c.evaluated, c.placed
+	res.Mallocs, res.AllocBytes = m1.Mallocs-m0.Mallocs, m1.TotalAlloc-m0.TotalAlloc
+	return res, c.recs, nil
+}
+
+// cycler runs the cycles of one row.
+type cycler struct {
+	f                *framework.Framework
+	snap             *framework.Snapshot
+	sampled, assumed bool
+	rng              *rand.Rand
+	reuse            *framework.Result
+	start, seq       int
+	evaluated        int64
+	placed           int
+	recs             []podRecord
+	follow           []podRecord
+}
+
+// cycle schedules pi (and assumes it when asked), recording its outcome.
+func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
+	n := c.snap.NumNodes()
+	opts := framework.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true}
+	if c.sampled {
+		opts.NumFeasibleToFind = framework.NumFeasibleNodesToFind(n, 0)
+		opts.StartIndex = c.start
+	}
+	r, err := c.f.Schedule(ctx, nil, c.snap, pi, opts)
+	var fe *framework.FitError
+	if err != nil && !errors.As(err, &fe) {
+		return fmt.Errorf("pod %s: %w", pi.Pod.Name, err)
+	}
+	rec := podRecord{I: len(c.recs), Pod: pi.Pod.Name, Feasible: r.NumFeasibleNodes()}
+	if r.PreFilterStatus == nil {
+		rec.Evaluated = r.EvaluatedNodes()
+		c.evaluated += int64(rec.Evaluated)
+		if c.sampled {
+			c.start = (c.start + rec.Evaluated) % n
+		}
+	}
+	if len(r.Totals) > 1 && len(r.Top) > 0 {
+		rec.Scored, rec.Best, rec.Ties = true, r.Top[0].Total, r.Ties
+	}
+	if err == nil {
+		rec.Node = r.SelectedNode()
+		if i := len(c.recs); rec.Ties > 1 && i < len(c.follow) && c.follow[i].Node != rec.Node && tiedBest(r, c.follow[i].Node) {
+			rec.Node = c.follow[i].Node
+		}
+		c.placed++
+	}
+	c.recs = append(c.recs, rec)
+	if err != nil || !c.assumed {
+		return nil
+	}
+	c.seq++
+	p := *pi.Pod
+	p.Name = fmt.Sprintf("%s-assumed-%d", p.Name, c.seq)
+	p.UID = p.Name
+	p.Spec.NodeName = rec.Node
+	return c.snap.AddPod(&p)
+}
+
+// tiedBest reports whether node is feasible in r with the best total.
+func tiedBest(r *framework.Result, node string) bool {
+	for j, n := range r.FeasibleNodes() {
+		if n.Name() == node {
+			return r.Totals[j] == r.Top[0].Total
+		}
+	}
+	return false
+}
+
+// readRecords reads per-pod records written by -parity (either side's).
+func readRecords(path string) ([]podRecord, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []podRecord
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for {
+		var r podRecord
+		if err := dec.Decode(&r); err == io.EOF {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: record %d: %w", path, len(out), err)
+		}
+		out = append(out, r)
+	}
+}
+
+// writeRecords writes recs as JSON lines.
+func writeRecords(w io.Writer, recs []podRecord) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

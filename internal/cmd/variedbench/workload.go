@@ -1,0 +1,228 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/kubeload"
+)
+
+// The workload's defaults are BenchmarkVariedCycle's (scheduling/
+// varied_bench_test.go): seed 13 for the cluster and the varied stream,
+// seed 14 for the requests-and-images stream, 20 warm-up pods; the
+// side-by-side rows time 300 pods.
+const (
+	defaultSeed  = 13
+	defaultWarm  = 20
+	defaultTimed = 300
+)
+
+// Stream names: the varied incoming pods, and pods with requests, limits
+// and images only.
+const (
+	streamVaried    = "varied"
+	streamReqImages = "reqimages"
+)
+
+// Node orders: kube-scheduler's node-tree order, or the generator's.
+const (
+	orderKube      = "kube"
+	orderGenerated = "generated"
+)
+
+// workloadOptions select a generated workload.
+type workloadOptions struct {
+	nodes int
+	// seed seeds the cluster and the varied stream; the
+	// requests-and-images stream comes from a generator seeded seed+1.
+	seed uint64
+	// pods is the length of each incoming stream.
+	pods  int
+	order string
+}
+
+// addFlags registers the options' flags on fs.
+func (o *workloadOptions) addFlags(fs *flag.FlagSet) {
+	fs.IntVar(&o.nodes, "nodes", 1000, "number of nodes")
+	fs.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the cluster and the varied stream (the requests-and-images stream uses seed+1)")
+	fs.StringVar(&o.order, "order", orderKube, "node order: kube (kube-scheduler's node tree: zones in turn) or generated")
+}
+
+// validate checks the options.
+func (o *workloadOptions) validate() error {
+	if o.nodes < 1 {
+		return fmt.Errorf("-nodes=%d: want at least 1", o.nodes)
+	}
+	if o.pods < 1 {
+		return fmt.Errorf("pods per stream=%d: want at least 1", o.pods)
+	}
+	if o.order != orderKube && o.order != orderGenerated {
+		return fmt.Errorf("-order=%q: want %q or %q", o.order, orderKube, orderGenerated)
+	}
+	return nil
+}
+
+// workload is a generated cluster and its two incoming streams.
+type workload struct {
+	nodes      []*framework.Node
+	pods       []*framework.Pod // existing pods, each on its node
+	namespaces []framework.Namespace
+	streams    map[string][]*framework.Pod
+}
+
+// generate builds the workload of o exactly as BenchmarkVariedCycle does
+// (the streams' first pods are the benchmark's), with the nodes in o's
+// order.
+func generate(o workloadOptions) (*workload, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	v := st.NewVaried(st.VariedOptions{Seed: o.seed, Nodes: o.nodes})
+	simple := st.NewVaried(st.VariedOptions{Seed: o.seed + 1, Nodes: 0, RequestsAndImagesOnly: true})
+	w := &workload{nodes: v.Nodes, pods: v.Pods, namespaces: v.Namespaces, streams: map[string][]*framework.Pod{}}
+	for _, s := range []struct {
+		name string
+		gen  *st.Varied
+	}{{streamVaried, v}, {streamReqImages, simple}} {
+		pods := make([]*framework.Pod, o.pods)
+		for i := range pods {
+			pods[i] = s.gen.Next()
+		}
+		w.streams[s.name] = pods
+	}
+	if o.order == orderKube {
+		w.nodes = kubeNodeOrder(w.nodes)
+	}
+	return w, nil
+}
+
+// exportMeta describes an export, for the reader to check what it reads.
+type exportMeta struct {
+	Nodes int    `json:"nodes"`
+	Seed  uint64 `json:"seed"`
+	Pods  int    `json:"pods"`
+	Order string `json:"order"`
+	// Existing is the number of existing pods in cluster.json.
+	Existing int `json:"existing"`
+}
+
+// Export file names within the export directory.
+const (
+	clusterFile = "cluster.json"
+	metaFile    = "meta.json"
+)
+
+// streamFile is the file of an incoming stream.
+func streamFile(stream string) string { return stream + ".json" }
+
+func runExport(args []string) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	var o workloadOptions
+	o.addFlags(fs)
+	dir := fs.String("dir", "", "directory to write cluster.json, varied.json, reqimages.json and meta.json to (created)")
+	fs.IntVar(&o.pods, "pods", defaultWarm+defaultTimed, "incoming pods per stream")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return errors.New("export: -dir is required")
+	}
+	w, err := generate(o)
+	if err != nil {
+		return err
+	}
+	return w.export(*dir, exportMeta{Nodes: o.nodes, Seed: o.seed, Pods: o.pods, Order: o.order, Existing: len(w.pods)})
+}
+
+// export writes the workload's files to dir.
+func (w *workload) export(dir string, meta exportMeta) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	files := []struct {
+		name string
+		dump *kubeload.Dump
+	}{
+		{clusterFile, &kubeload.Dump{Namespaces: w.namespaces, Nodes: w.nodes, Pods: w.pods}},
+		{streamFile(streamVaried), &kubeload.Dump{Pods: w.streams[streamVaried]}},
+		{streamFile(streamReqImages), &kubeload.Dump{Pods: w.streams[streamReqImages]}},
+	}
+	for _, f := range files {
+		if err := writeFile(filepath.Join(dir, f.name), f.dump.WriteJSON); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, metaFile), append(b, '\n'), 0o644)
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	if err := write(f); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// kubeNodeOrder returns nodes in the order kube-scheduler's scheduling
+// snapshot lists them when they are added in the given order: the cache's
+// node tree (pkg/scheduler/backend/cache/node_tree.go) groups nodes by
+// zone key (utilnode.GetZoneKey: region and zone labels, the deprecated
+// failure-domain labels first), zones in the order first seen, and lists
+// them zone by zone in turn, one node from each zone still holding nodes.
+// Adding nodes in the returned order gives the same order back.
+func kubeNodeOrder(nodes []*framework.Node) []*framework.Node {
+	var zones []string
+	byZone := map[string][]*framework.Node{}
+	for _, n := range nodes {
+		z := zoneKey(n.Labels)
+		if _, ok := byZone[z]; !ok {
+			zones = append(zones, z)
+		}
+		byZone[z] = append(byZone[z], n)
+	}
+	out := make([]*framework.Node, 0, len(nodes))
+	for i := 0; len(out) < len(nodes); i++ {
+		for _, z := range zones {
+			if ns := byZone[z]; i < len(ns) {
+				out = append(out, ns[i])
+			}
+		}
+	}
+	return out
+}
+
+// zoneKey is kube's utilnode.GetZoneKey on a node's labels.
+func zoneKey(labels map[string]string) string {
+	zone, ok := labels["failure-domain.beta.kubernetes.io/zone"]
+	if !ok {
+		zone = labels["topology.kubernetes.io/zone"]
+	}
+	region, ok := labels["failure-domain.beta.kubernetes.io/region"]
+	if !ok {
+		region = labels["topology.kubernetes.io/region"]
+	}
+	if region == "" && zone == "" {
+		return ""
+	}
+	return region + ":\x00:" + zone
+}

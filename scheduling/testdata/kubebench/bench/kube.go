@@ -1,0 +1,449 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	configv1 "k8s.io/kube-scheduler/config/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler"
+	schedulerapi "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
+)
+
+// Profiles: the plugins of schedkit's default profile (kube's default
+// multiPoint set without the plugins schedkit does not model:
+// DynamicResources, NodeDeclaredFeatures, and any other plugin a default
+// feature gate adds), or the same without the four volume plugins.
+const (
+	profileDefault  = "default"
+	profileNoVolume = "novolume"
+)
+
+// schedkitPlugins are the plugins of schedkit's default profile
+// (scheduling.DefaultProfile).
+var schedkitPlugins = []string{
+	names.SchedulingGates, names.PrioritySort, names.NodeUnschedulable, names.NodeName, names.TaintToleration,
+	names.NodeAffinity, names.NodePorts, names.NodeResourcesFit, names.VolumeRestrictions, names.NodeVolumeLimits,
+	names.VolumeBinding, names.VolumeZone, names.PodTopologySpread, names.InterPodAffinity, names.DefaultPreemption,
+	names.NodeResourcesBalancedAllocation, names.ImageLocality, names.DefaultBinder,
+}
+
+var volumePlugins = []string{names.VolumeRestrictions, names.NodeVolumeLimits, names.VolumeBinding, names.VolumeZone}
+
+// kubeProfile is kube-scheduler's default profile (the v1 configuration's
+// defaults, converted as kube-scheduler loads them) restricted to the
+// named profile's plugins; it also returns the default plugins left out.
+func kubeProfile(name string) (schedulerapi.KubeSchedulerProfile, []string, error) {
+	keep := schedkitPlugins
+	switch name {
+	case profileDefault:
+	case profileNoVolume:
+		keep = slices.DeleteFunc(slices.Clone(keep), func(s string) bool { return slices.Contains(volumePlugins, s) })
+	default:
+		return schedulerapi.KubeSchedulerProfile{}, nil, fmt.Errorf("-profile=%q: want %q or %q", name, profileDefault, profileNoVolume)
+	}
+	var versioned configv1.KubeSchedulerConfiguration
+	scheme.Scheme.Default(&versioned)
+	var cfg schedulerapi.KubeSchedulerConfiguration
+	if err := scheme.Scheme.Convert(&versioned, &cfg, nil); err != nil {
+		return schedulerapi.KubeSchedulerProfile{}, nil, err
+	}
+	if len(cfg.Profiles) != 1 {
+		return schedulerapi.KubeSchedulerProfile{}, nil, fmt.Errorf("default configuration has %d profiles, want 1", len(cfg.Profiles))
+	}
+	p := cfg.Profiles[0]
+	var dropped []string
+	p.Plugins.MultiPoint.Enabled = slices.DeleteFunc(p.Plugins.MultiPoint.Enabled, func(pl schedulerapi.Plugin) bool {
+		if slices.Contains(keep, pl.Name) {
+			return false
+		}
+		dropped = append(dropped, pl.Name)
+		return true
+	})
+	return p, dropped, nil
+}
+
+// runOptions select one measured row.
+type runOptions struct {
+	dir              string
+	stream           string
+	sampled, assumed bool
+	warm, timed      int
+	profile          string
+	parity           string
+	cpuprofile       string
+	showPlugins      bool
+}
+
+// result is one row's measurement, printed as a JSON line with the same
+// fields as schedkit's side (internal/cmd/variedbench) plus Version.
+type result struct {
+	Side       string `json:"side"`
+	Version    string `json:"version,omitempty"`
+	Nodes      int    `json:"nodes"`
+	Stream     string `json:"stream"`
+	Sampled    bool   `json:"sampled"`
+	Assumed    bool   `json:"assumed"`
+	Profile    string `json:"profile"`
+	Timed      int    `json:"timed"`
+	CPUNanos   int64  `json:"cpu_ns"`
+	WallNanos  int64  `json:"wall_ns"`
+	Evaluated  int64  `json:"evaluated"`
+	Placed     int    `json:"placed"`
+	Mallocs    uint64 `json:"mallocs"`
+	AllocBytes uint64 `json:"alloc_bytes"`
+	// Signed counts the incoming pods kube's queue would sign
+	// (OpportunisticBatching); a signed pod may reuse an earlier cycle's
+	// hint and evaluate one node.
+	Signed int `json:"signed"`
+}
+
+// podRecord is one pod's outcome (see schedkit's side).
+type podRecord struct {
+	I         int    `json:"i"`
+	Pod       string `json:"pod"`
+	Evaluated int    `json:"evaluated"`
+	Feasible  int    `json:"feasible"`
+	Scored    bool   `json:"scored"`
+	Best      int64  `json:"best"`
+	Ties      int    `json:"ties"`
+	Node      string `json:"node"`
+}
+
+func runKube(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var o runOptions
+	fs.StringVar(&o.dir, "dir", "", "export directory (variedbench export -dir)")
+	fs.StringVar(&o.stream, "stream", "varied", "incoming stream: varied or reqimages")
+	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore (default: 100, every node)")
+	fs.BoolVar(&o.assumed, "assumed", false, "assume each placed pod in the cache before the next")
+	fs.IntVar(&o.warm, "warm", 20, "warm-up pods, untimed")
+	fs.IntVar(&o.timed, "timed", 300, "timed pods")
+	fs.StringVar(&o.profile, "profile", profileDefault, "default or novolume (see schedkit's side)")
+	fs.StringVar(&o.parity, "parity", "", "write each pod's outcome as JSON lines to this file")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the timed loop to this file")
+	fs.BoolVar(&o.showPlugins, "show-plugins", false, "print the profile's plugins per extension point to stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.dir == "" {
+		return errors.New("run: -dir is required")
+	}
+	if o.stream != "varied" && o.stream != "reqimages" {
+		return fmt.Errorf("-stream=%q: want varied or reqimages", o.stream)
+	}
+	res, recs, err := measureKube(o)
+	if err != nil {
+		return err
+	}
+	if o.parity != "" {
+		if err := writeRecords(o.parity, recs); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Printf("%s\n", b)
+	return err
+}
+
+// scoreCapture is the profile's framework with RunScorePlugins observed:
+// it keeps the best total and the number of nodes tied at it, for the
+// pod-by-pod comparison (prioritizeNodes adds nothing to the plugins'
+// totals without extenders). The cost, one pass over the scored nodes'
+// totals, is part of kube's measured time.
+type scoreCapture struct {
+	framework.Framework
+	scored bool
+	best   int64
+	ties   int
+}
+
+func (s *scoreCapture) RunScorePlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) ([]fwk.NodePluginScores, *fwk.Status) {
+	out, st := s.Framework.RunScorePlugins(ctx, state, pod, nodes)
+	if st.IsSuccess() && len(out) > 0 {
+		s.scored, s.best, s.ties = true, out[0].TotalScore, 0
+		for i := range out {
+			switch t := out[i].TotalScore; {
+			case t > s.best:
+				s.best, s.ties = t, 1
+			case t == s.best:
+				s.ties++
+			}
+		}
+	}
+	return out, st
+}
+
+// measureKube builds kube-scheduler's Scheduler (scheduler.New: the
+// default registry, the profile's framework runtime, the cache, the
+// scheduling snapshot, the queue as pod nominator) on a fake clientset
+// with no informer started, adds the export's nodes and existing pods to
+// the cache as its informers would, and schedules the stream as kube's
+// schedulingCycle does: Cache.UpdateSnapshot, then Scheduler.SchedulePod
+// (findNodesThatFitPod, prioritizeNodes, host selection), then, when
+// assumed, assume's Cache.AssumePod of a copy with the chosen node. No
+// PostFilter (preemption), Reserve, Permit or binding runs, as on
+// schedkit's side.
+func measureKube(o runOptions) (result, []podRecord, error) {
+	res := result{Side: "kube", Version: kubeVersion(), Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Profile: o.profile, Timed: o.timed}
+	klog.SetOutput(io.Discard)
+	klog.LogToStderr(false)
+	c, err := readCluster(o.dir, o.stream)
+	if err != nil {
+		return res, nil, err
+	}
+	res.Nodes = len(c.nodes)
+	if len(c.incoming) < o.warm+o.timed {
+		return res, nil, fmt.Errorf("%s: %d incoming pods, want warm+timed=%d", o.dir, len(c.incoming), o.warm+o.timed)
+	}
+	prof, dropped, err := kubeProfile(o.profile)
+	if err != nil {
+		return res, nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logger := klog.FromContext(ctx)
+	client := fake.NewClientset()
+	// No informer is started (scheduler.NewInformerFactory only adds
+	// the pod informer's field selector, irrelevant here): the cache gets
+	// the objects directly and the namespace lister reads its indexer.
+	informerFactory := informers.NewSharedInformerFactory(client, 0)
+	nsIndexer := informerFactory.Core().V1().Namespaces().Informer().GetIndexer()
+	for _, ns := range c.namespaces {
+		if err := nsIndexer.Add(ns); err != nil {
+			return res, nil, err
+		}
+	}
+	opts := []scheduler.Option{scheduler.WithProfiles(prof), scheduler.WithParallelism(1)}
+	if !o.sampled {
+		opts = append(opts, scheduler.WithPercentageOfNodesToScore(new(int32(100))))
+	}
+	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
+	sched, err := scheduler.New(ctx, client, informerFactory, nil, recorders, opts...)
+	if err != nil {
+		return res, nil, err
+	}
+	profFwk, ok := sched.Profiles[prof.SchedulerName]
+	if !ok {
+		return res, nil, fmt.Errorf("no framework for profile %q", prof.SchedulerName)
+	}
+	if o.showPlugins {
+		showPlugins(profFwk, dropped)
+	}
+	snap, ok := profFwk.SnapshotSharedLister().(*internalcache.Snapshot)
+	if !ok {
+		return res, nil, fmt.Errorf("snapshot lister is %T, want *cache.Snapshot", profFwk.SnapshotSharedLister())
+	}
+	for _, n := range c.nodes {
+		sched.Cache.AddNode(logger, n)
+	}
+	for _, p := range c.pods {
+		if err := sched.Cache.AddPod(logger, p); err != nil {
+			return res, nil, fmt.Errorf("existing pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+	}
+	batching := utilfeature.DefaultFeatureGate.Enabled(features.OpportunisticBatching)
+	queued := make([]*framework.QueuedPodInfo, 0, o.warm+o.timed)
+	for _, p := range c.incoming[:o.warm+o.timed] {
+		// As the scheduling queue builds it (newQueuedPodInfo), before
+		// the cycle: PodInfo and, with OpportunisticBatching, the pod's
+		// signature.
+		pi, err := framework.NewPodInfo(p)
+		if err != nil {
+			return res, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		q := &framework.QueuedPodInfo{PodInfo: pi}
+		if batching {
+			q.PodSignature = profFwk.SignPod(ctx, p)
+			if q.PodSignature != nil {
+				res.Signed++
+			}
+		}
+		queued = append(queued, q)
+	}
+	cy := &kubeCycler{sched: sched, fwk: &scoreCapture{Framework: profFwk}, snap: snap, logger: logger, assumed: o.assumed,
+		recs: make([]podRecord, 0, len(queued))}
+	for _, q := range queued[:o.warm] {
+		if err := cy.cycle(ctx, q); err != nil {
+			return res, nil, err
+		}
+	}
+	cy.evaluated, cy.placed = 0, 0
+	if o.cpuprofile != "" {
+		pf, err := os.Create(o.cpuprofile)
+		if err != nil {
+			return res, nil, err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return res, nil, err
+		}
+	}
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	cpu0, err := cpuTime()
+	if err != nil {
+		return res, nil, err
+	}
+	t0 := time.Now()
+	for _, q := range queued[o.warm:] {
+		if err := cy.cycle(ctx, q); err != nil {
+			return res, nil, err
+		}
+	}
+	wall := time.Since(t0)
+	cpu1, err := cpuTime()
+	if err != nil {
+		return res, nil, err
+	}
+	runtime.ReadMemStats(&m1)
+	if o.cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
+	res.CPUNanos, res.WallNanos = int64(cpu1-cpu0), int64(wall)
+	res.Evaluated, res.Placed = cy.evaluated, cy.placed
+	res.Mallocs, res.AllocBytes = m1.Mallocs-m0.Mallocs, m1.TotalAlloc-m0.TotalAlloc
+	return res, cy.recs, nil
+}
+
+// kubeCycler runs the cycles of one row.
+type kubeCycler struct {
+	sched     *scheduler.Scheduler
+	fwk       *scoreCapture
+	snap      *internalcache.Snapshot
+	logger    klog.Logger
+	assumed   bool
+	seq       int
+	evaluated int64
+	placed    int
+	recs      []podRecord
+}
+
+// cycle runs one scheduling cycle for q (schedulingCycle up to the
+// assume), recording its outcome.
+func (c *kubeCycler) cycle(ctx context.Context, q *framework.QueuedPodInfo) error {
+	state := framework.NewCycleState()
+	state.Write(framework.PodsToActivateKey, framework.NewPodsToActivate())
+	if err := c.sched.Cache.UpdateSnapshot(c.logger, c.snap); err != nil {
+		return err
+	}
+	c.fwk.scored = false
+	r, err := c.sched.SchedulePod(ctx, c.fwk, state, q)
+	rec := podRecord{I: len(c.recs), Pod: q.Pod.Name}
+	if err != nil {
+		var fe *framework.FitError
+		if !errors.As(err, &fe) {
+			return fmt.Errorf("pod %s: %w", q.Pod.Name, err)
+		}
+		// PreFilter rejections leave NodeToStatus empty (every node has
+		// the absent status); Filter rejections list each node.
+		rec.Evaluated = fe.Diagnosis.NodeToStatus.Len()
+		c.evaluated += int64(rec.Evaluated)
+		c.recs = append(c.recs, rec)
+		return nil
+	}
+	rec.Evaluated, rec.Feasible, rec.Node = r.EvaluatedNodes, r.FeasibleNodes, r.SuggestedHost
+	if c.fwk.scored {
+		rec.Scored, rec.Best, rec.Ties = true, c.fwk.best, c.fwk.ties
+	}
+	c.evaluated += int64(rec.Evaluated)
+	c.placed++
+	c.recs = append(c.recs, rec)
+	if !c.assumed {
+		return nil
+	}
+	// As assumeAndReserve and assume do; the copy gets a name and UID of
+	// its own as on schedkit's side (the requests-and-images stream comes
+	// from a second generator whose UIDs can equal existing pods').
+	assumed := q.DeepCopy()
+	c.seq++
+	assumed.Pod.Name = fmt.Sprintf("%s-assumed-%d", assumed.Pod.Name, c.seq)
+	assumed.Pod.UID = types.UID(assumed.Pod.Name)
+	assumed.Pod.Spec.NodeName = r.SuggestedHost
+	if err := c.sched.Cache.AssumePod(c.logger, assumed.Pod); err != nil {
+		return fmt.Errorf("assume %s: %w", assumed.Pod.Name, err)
+	}
+	c.sched.SchedulingQueue.DeleteNominatedPodIfExists(assumed.Pod)
+	return nil
+}
+
+// cpuTime is the process's user + system CPU time.
+func cpuTime() (time.Duration, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, err
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
+}
+
+// showPlugins prints the framework's plugins per extension point.
+func showPlugins(f framework.Framework, dropped []string) {
+	pl := f.ListPlugins()
+	for _, e := range []struct {
+		name string
+		set  *schedulerapi.PluginSet
+	}{{"PreFilter", &pl.PreFilter}, {"Filter", &pl.Filter}, {"PreScore", &pl.PreScore}, {"Score", &pl.Score},
+		{"Reserve", &pl.Reserve}, {"PreBind", &pl.PreBind}, {"Bind", &pl.Bind}} {
+		var s []string
+		for _, p := range e.set.Enabled {
+			if p.Weight != 0 {
+				s = append(s, fmt.Sprintf("%s(%d)", p.Name, p.Weight))
+			} else {
+				s = append(s, p.Name)
+			}
+		}
+		fmt.Fprintf(os.Stderr, "%-9s %s\n", e.name, strings.Join(s, " "))
+	}
+	sort.Strings(dropped)
+	fmt.Fprintf(os.Stderr, "left out: %s\n", strings.Join(dropped, " "))
+}
+
+// writeRecords writes recs to path as JSON lines.
+func writeRecords(path string, recs []podRecord) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	enc := json.NewEncoder(bw)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Builds schedkit's side (internal/cmd/variedbench) and kube's side (this
+# module: kube-scheduler v1.36.4; KUBE=1.37 builds kube137/, v1.37.2) and
+# runs the interleaved comparison; extra arguments go to `kubebench
+# compare` (-nodes, -runs, -rows, -profile, ...). Binaries and data go to
+# $OUT (default /tmp/kubebench).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+out=${OUT:-/tmp/kubebench}
+mkdir -p "$out"
+(cd "$root" && go build -o "$out/variedbench" ./internal/cmd/variedbench)
+case "${KUBE:-1.36}" in
+1.36) mod=$here ;;
+1.37) mod=$here/kube137 ;;
+*) echo "run.sh: KUBE=${KUBE}: want 1.36 or 1.37" >&2; exit 2 ;;
+esac
+(cd "$mod" && go build -o "$out/kubebench-${KUBE:-1.36}" .)
+exec "$out/kubebench-${KUBE:-1.36}" compare -schedkit "$out/variedbench" -data "$out/data" "$@"
