@@ -260,45 +260,6 @@ func AllEvents() []ClusterEventWithHint {
 	return out
 }
 
-// EnqueueExtensions returns, for every plugin of the profile that can
-// reject a pod before binding (PreEnqueue, PreFilter, Filter, Reserve,
-// Permit; each once, in profile order), the plugin's name and its registered events:
-// its own EventsToRegister, its EnqueueForwarder target's, or AllEvents
-// when it has neither. An EventsToRegister error is returned naming the
-// plugin.
-func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, error) {
-	var out []PluginEvents
-	seen := map[string]bool{}
-	for _, names := range [][]string{f.profile.PreEnqueue, f.profile.PreFilter, f.profile.Filter, f.profile.Reserve, f.profile.Permit} {
-		for _, n := range names {
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			pl := f.plugins[n]
-			ext, ok := pl.(EnqueueExtensions)
-			if !ok {
-				if fw, isFw := pl.(EnqueueForwarder); isFw {
-					ext, ok = fw.EnqueueTarget().(EnqueueExtensions)
-				}
-			}
-			pe := PluginEvents{Plugin: n}
-			if !ok {
-				pe.Events, pe.Default = AllEvents(), true
-				out = append(out, pe)
-				continue
-			}
-			evs, err := ext.EventsToRegister(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("framework: profile %q: plugin %q: EventsToRegister: %w", f.profile.SchedulerName, n, err)
-			}
-			pe.Events = evs
-			out = append(out, pe)
-		}
-	}
-	return out, nil
-}
-
 // PluginEvents are the events one plugin registered; Default marks a
 // plugin without EnqueueExtensions (every event, always Queue).
 type PluginEvents struct {

@@ -35,7 +35,7 @@ func (f *Framework) explainFilters(ctx context.Context, state *CycleState, pod *
 				withState, withNode = f.withNominated(ctx, state, pod, ni, nominated(ni.Name()))
 			}
 			for j, pl := range f.filter {
-				if state.skipFilter[pl.Name()] {
+				if state.SkipFilter(pl.Name()) {
 					continue
 				}
 				s := pl.Filter(ctx, withState, pod, withNode)
@@ -60,7 +60,7 @@ func (f *Framework) withNominated(ctx context.Context, state *CycleState, pod *P
 	var st *CycleState
 	var ni *NodeInfo
 	for _, np := range nominated {
-		if np.Pod.PriorityValue() < pod.Pod.PriorityValue() || samePod(np.Pod, pod.Pod) {
+		if np.Pod.PriorityValue() < pod.Pod.PriorityValue() || SamePod(np.Pod, pod.Pod) {
 			continue
 		}
 		if st == nil {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/schedkit/schedkit/resource"
 )
 
 // fake implements every extension point; nil funcs mean Success.
@@ -114,28 +112,6 @@ func registryOf(fakes ...*fake) *Registry {
 		}
 	}
 	return r
-}
-
-func testNode(name string, milliCPU int64) *Node {
-	return &Node{
-		ObjectMeta: ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
-		Status: NodeStatus{Allocatable: resource.List{
-			resource.CPU:  resource.NewMilliQuantity(milliCPU, resource.DecimalSI),
-			resource.Pods: resource.NewQuantity(110, resource.DecimalSI),
-		}},
-	}
-}
-
-func testNodes(n int) []*Node {
-	out := make([]*Node, n)
-	for i := range out {
-		out[i] = testNode(fmt.Sprintf("n%d", i), 1000*int64(i+1))
-	}
-	return out
-}
-
-func testPod(name string) *PodInfo {
-	return MustPodInfo(&Pod{ObjectMeta: ObjectMeta{Name: name, Namespace: "default", UID: name}})
 }
 
 // nodeNum returns the number in a "n<k>" node name.

@@ -9,46 +9,6 @@ import (
 	"time"
 )
 
-// Profile is a resolved scheduling profile: the ordered plugins of every
-// extension point, the weight of each score plugin and each plugin's args.
-// (Configuration files with enabled/disabled/multiPoint sets resolve to a
-// Profile.)
-type Profile struct {
-	// SchedulerName selects the profile (pod.spec.schedulerName).
-	SchedulerName string
-
-	// PreEnqueue plugins gate pods before they enter the active queue.
-	PreEnqueue []string
-	QueueSort  []string
-	PreFilter  []string
-	Filter     []string
-	PostFilter []string
-	PreScore   []string
-	Score      []string
-	Reserve    []string
-	Permit     []string
-	PreBind    []string
-	Bind       []string
-	PostBind   []string
-
-	// PlacementGenerate and PlacementScore are kube-scheduler v1.36's pod
-	// group extension points (alpha, TopologyAwareWorkloadScheduling): at
-	// most one PlacementGenerate plugin, and PlacementWeights gives every
-	// PlacementScore plugin its weight (0 means 1).
-	PlacementGenerate []string
-	PlacementScore    []string
-	PlacementWeights  map[string]int64
-
-	// Weights gives every Score plugin its weight. Every score plugin needs
-	// an entry; 0 means 1. A negative weight is allowed, as kube-scheduler
-	// v1.36 runs one: that plugin's weighted score lowers the total.
-	Weights map[string]int64
-	// Args holds each plugin's typed args by plugin name (nil: defaults).
-	Args map[string]any
-	// PercentageOfNodesToScore overrides the scheduler-wide setting.
-	PercentageOfNodesToScore *int32
-}
-
 // Option configures a Framework.
 type Option func(*Framework)
 
@@ -347,7 +307,7 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *CycleState, 
 				ret = s
 				continue
 			}
-			return nil, AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name()), nil
+			return nil, AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name()), nil
 		}
 		if !r.AllNodes() {
 			withNodes = append(withNodes, pl.Name())
@@ -361,7 +321,7 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *CycleState, 
 			return result, NewStatus(UnschedulableAndUnresolvable, msg), withNodes
 		}
 	}
-	state.skipFilter = skip
+	state.SetSkipFilterPlugins(skip)
 	return result, ret, withNodes
 }
 
@@ -371,7 +331,7 @@ func (f *Framework) activeFilters(state *CycleState) ([]FilterPlugin, []int16) {
 	pls := make([]FilterPlugin, 0, len(f.filter))
 	idx := make([]int16, 0, len(f.filter))
 	for i, pl := range f.filter {
-		if state.skipFilter[pl.Name()] {
+		if state.SkipFilter(pl.Name()) {
 			continue
 		}
 		pls = append(pls, pl)
@@ -385,12 +345,12 @@ func (f *Framework) activeFilters(state *CycleState) ([]FilterPlugin, []int16) {
 // becomes an Error. The returned status names the plugin.
 func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState, pod *PodInfo, node *NodeInfo) *Status {
 	for _, pl := range f.filter {
-		if state.skipFilter[pl.Name()] {
+		if state.SkipFilter(pl.Name()) {
 			continue
 		}
 		if s := pl.Filter(ctx, state, pod, node); !s.IsSuccess() {
 			if !s.IsRejected() {
-				return AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
+				return AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 			}
 			return s.WithPlugin(pl.Name())
 		}
@@ -403,11 +363,11 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState, pod
 func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *CycleState, pod, toAdd *PodInfo, node *NodeInfo) *Status {
 	for _, pl := range f.preFilter {
 		ext := pl.PreFilterExtensions()
-		if ext == nil || state.skipFilter[pl.Name()] {
+		if ext == nil || state.SkipFilter(pl.Name()) {
 			continue
 		}
 		if s := ext.AddPod(ctx, state, pod, toAdd, node); !s.IsSuccess() {
-			return AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -418,11 +378,11 @@ func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *Cycl
 func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *CycleState, pod, toRemove *PodInfo, node *NodeInfo) *Status {
 	for _, pl := range f.preFilter {
 		ext := pl.PreFilterExtensions()
-		if ext == nil || state.skipFilter[pl.Name()] {
+		if ext == nil || state.SkipFilter(pl.Name()) {
 			continue
 		}
 		if s := ext.RemovePod(ctx, state, pod, toRemove, node); !s.IsSuccess() {
-			return AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -435,7 +395,7 @@ func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *C
 func (f *Framework) RunFilterPluginsWithNominatedPods(ctx context.Context, state *CycleState, pod *PodInfo, node *NodeInfo, nominated []*PodInfo) *Status {
 	var added []*PodInfo
 	for _, np := range nominated {
-		if np.Pod.PriorityValue() >= pod.Pod.PriorityValue() && !samePod(np.Pod, pod.Pod) {
+		if np.Pod.PriorityValue() >= pod.Pod.PriorityValue() && !SamePod(np.Pod, pod.Pod) {
 			added = append(added, np)
 		}
 	}
@@ -473,7 +433,7 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *CycleState,
 			return r, s.WithPlugin(pl.Name())
 		}
 		if !s.IsRejected() {
-			return nil, AsStatus(s.asErr()).WithPlugin(pl.Name())
+			return nil, AsStatus(s.ErrOrCode()).WithPlugin(pl.Name())
 		}
 		if r != nil && r.NominatingInfo != nil && r.Mode != ModeNoop {
 			result = r
@@ -490,7 +450,7 @@ func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *CycleState,
 // plugin's Score as skipped; any other failure is an Error.
 func (f *Framework) RunPreScorePlugins(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) *Status {
 	skip := map[string]bool{}
-	state.scoredNodes = len(nodes)
+	state.SetScoredNodes(len(nodes))
 	for _, pl := range f.preScore {
 		s := pl.PreScore(ctx, state, pod, nodes)
 		if s.IsSkip() {
@@ -498,10 +458,10 @@ func (f *Framework) RunPreScorePlugins(ctx context.Context, state *CycleState, p
 			continue
 		}
 		if !s.IsSuccess() {
-			return AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
 	}
-	state.skipScore = skip
+	state.SetSkipScorePlugins(skip)
 	return nil
 }
 
@@ -514,7 +474,7 @@ func (f *Framework) RunReservePluginsReserve(ctx context.Context, state *CycleSt
 			if s.IsRejected() {
 				return s.WithPlugin(pl.Name())
 			}
-			return AsStatus(fmt.Errorf("running Reserve plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running Reserve plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -569,7 +529,7 @@ func (f *Framework) RunPermitPlugins(ctx context.Context, state *CycleState, pod
 			wait = s
 			continue
 		}
-		return AsStatus(fmt.Errorf("running Permit plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name()), nil
+		return AsStatus(fmt.Errorf("running Permit plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name()), nil
 	}
 	if len(waits) > 0 {
 		// kube appends to the last waiting plugin's own status.
@@ -586,7 +546,7 @@ func (f *Framework) RunPreBindPlugins(ctx context.Context, state *CycleState, po
 			if s.IsRejected() {
 				return s.WithPlugin(pl.Name())
 			}
-			return AsStatus(fmt.Errorf("running PreBind plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running PreBind plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
 	}
 	return nil
@@ -608,7 +568,7 @@ func (f *Framework) RunBindPlugins(ctx context.Context, state *CycleState, pod *
 			if s.IsRejected() {
 				return s.WithPlugin(pl.Name())
 			}
-			return AsStatus(fmt.Errorf("running Bind plugin %q: %w", pl.Name(), s.asErr())).WithPlugin(pl.Name())
+			return AsStatus(fmt.Errorf("running Bind plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
 		}
 		return nil
 	}
@@ -620,4 +580,43 @@ func (f *Framework) RunPostBindPlugins(ctx context.Context, state *CycleState, p
 	for _, pl := range f.postBind {
 		pl.PostBind(ctx, state, pod, nodeName)
 	}
+}
+
+// EnqueueExtensions returns, for every plugin of the profile that can
+// reject a pod before binding (PreEnqueue, PreFilter, Filter, Reserve,
+// Permit; each once, in profile order), the plugin's name and its registered events:
+// its own EventsToRegister, its EnqueueForwarder target's, or AllEvents
+// when it has neither. An EventsToRegister error is returned naming the
+// plugin.
+func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, error) {
+	var out []PluginEvents
+	seen := map[string]bool{}
+	for _, names := range [][]string{f.profile.PreEnqueue, f.profile.PreFilter, f.profile.Filter, f.profile.Reserve, f.profile.Permit} {
+		for _, n := range names {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			pl := f.plugins[n]
+			ext, ok := pl.(EnqueueExtensions)
+			if !ok {
+				if fw, isFw := pl.(EnqueueForwarder); isFw {
+					ext, ok = fw.EnqueueTarget().(EnqueueExtensions)
+				}
+			}
+			pe := PluginEvents{Plugin: n}
+			if !ok {
+				pe.Events, pe.Default = AllEvents(), true
+				out = append(out, pe)
+				continue
+			}
+			evs, err := ext.EventsToRegister(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("framework: profile %q: plugin %q: EventsToRegister: %w", f.profile.SchedulerName, n, err)
+			}
+			pe.Events = evs
+			out = append(out, pe)
+		}
+	}
+	return out, nil
 }

@@ -2,7 +2,6 @@ package framework
 
 import (
 	"context"
-	"reflect"
 )
 
 // Incremental runs the scheduling cycles of a run of pods that share one
@@ -58,7 +57,7 @@ type Incremental struct {
 	snap  *Snapshot
 	n     int
 	ready bool // PreFilter ran on state for the current snapshot
-	// seq is the snapshot's changeSeq when the caches below were last
+	// seq is the snapshot's ChangeSeq when the caches below were last
 	// brought up to date with its changes (syncChanges).
 	seq   uint64
 	dirty []int32 // syncChanges' buffer
@@ -91,7 +90,7 @@ type Incremental struct {
 	// The node-local Score plugins' cached scores (incScorer), valid for
 	// snapshot node k while bit k of fresh is set: scoreNode sets it, and
 	// syncChanges clears it when the node changes (the only way a snapshot
-	// node's NodeInfo changes: Snapshot.changeSeq).
+	// node's NodeInfo changes: Snapshot.ChangeSeq).
 	fresh    []uint64
 	sc       incScorer
 	rejected []uint64 // the cycle's rejected positions (splitEvaluated)
@@ -300,7 +299,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 	}
 	inc.filters, inc.nonLocal = inc.filters[:0], inc.nonLocal[:0]
 	for _, pl := range f.filter {
-		if state.skipFilter[pl.Name()] {
+		if state.SkipFilter(pl.Name()) {
 			continue
 		}
 		call := pl
@@ -331,7 +330,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 		if isNodeLocal(target, pod) {
 			continue
 		}
-		e := incPreFilter{pl: pl, skipped: state.skipFilter[pl.Name()]}
+		e := incPreFilter{pl: pl, skipped: state.SkipFilter(pl.Name())}
 		e.inc, _ = target.(IncrementalPreFilterPlugin)
 		inc.pre = append(inc.pre, e)
 	}
@@ -347,7 +346,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 		e.inc, _ = target.(IncrementalPreScorePlugin)
 		inc.preScore = append(inc.preScore, e)
 	}
-	inc.skippedF = sortedKeys(state.skipFilter)
+	inc.skippedF = sortedKeys(state.SkipFilterPlugins())
 	n := len(all)
 	inc.initVerdicts(n)
 	inc.fresh = grow(inc.fresh, (n+63)>>6)
@@ -356,7 +355,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 	inc.rejected = grow(inc.rejected, (n+63)>>6)
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
 	inc.ready, inc.scored = true, false
-	inc.seq = inc.snap.changeSeq()
+	inc.seq = inc.snap.ChangeSeq()
 	return true
 }
 
@@ -364,9 +363,9 @@ func (inc *Incremental) prepare(ctx context.Context, pod *PodInfo, all []*NodeIn
 // changed since the last cycle (all of them when its journal cannot
 // tell which).
 func (inc *Incremental) syncChanges(snap *Snapshot) {
-	if seq := snap.changeSeq(); seq != inc.seq {
+	if seq := snap.ChangeSeq(); seq != inc.seq {
 		var ok bool
-		inc.dirty, ok = snap.changedSince(inc.seq, inc.dirty[:0])
+		inc.dirty, ok = snap.ChangedSince(inc.seq, inc.dirty[:0])
 		if !ok {
 			inc.dropVerdicts()
 			clear(inc.fresh)
@@ -423,9 +422,7 @@ func (inc *Incremental) preFilterAgain(ctx context.Context, pod *PodInfo, all []
 		if e.inc != nil {
 			s = e.inc.PreFilterAfterAdd(ctx, inc.state, pod, added)
 		} else {
-			before := inc.state.entries.Load()
-			r, s = e.pl.PreFilter(ctx, inc.state, pod, all)
-			inc.releaseReplaced(before)
+			inc.state.ReleaseReplacedBy(func() { r, s = e.pl.PreFilter(ctx, inc.state, pod, all) })
 		}
 		if e.skipped {
 			if !s.IsSkip() {
@@ -448,7 +445,7 @@ func (inc *Incremental) preFilterAgain(ctx context.Context, pod *PodInfo, all []
 // since; false when a plugin fails.
 func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes []*NodeInfo) bool {
 	state := inc.state
-	state.scoredNodes = len(nodes)
+	state.SetScoredNodes(len(nodes))
 	added := inc.addedSince(inc.psFrom)
 	changed := !inc.scored
 	for i := range inc.preScore {
@@ -460,9 +457,7 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 		if inc.scored && e.inc != nil && e.ran {
 			s = e.inc.PreScoreAfterAdd(ctx, state, pod, nodes, added)
 		} else {
-			before := state.entries.Load()
-			s = e.pl.PreScore(ctx, state, pod, nodes)
-			inc.releaseReplaced(before)
+			state.ReleaseReplacedBy(func() { s = e.pl.PreScore(ctx, state, pod, nodes) })
 		}
 		e.ran = s.IsSuccess()
 		skip := s.IsSkip()
@@ -487,41 +482,9 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *PodInfo, nodes [
 		inc.sc.plan(inc.f, pod, inc.skipScore, inc.n)
 		clear(inc.fresh)
 	}
-	state.skipScore = inc.skipScore
+	state.SetSkipScorePlugins(inc.skipScore)
 	inc.scored = true
 	inc.psFrom = len(inc.added)
 	inc.consumed()
 	return true
-}
-
-// releaseReplaced releases the values of before (the state's entries
-// before a plugin's PreFilter or PreScore ran again) that the state no
-// longer holds, as the end of a Schedule cycle releases its state: a
-// plugin that recycles its buffers (ReleasableStateData) gets them back
-// instead of allocating new ones every cycle. A value still held, or one
-// that cannot be compared with the value now under its key, is kept.
-func (inc *Incremental) releaseReplaced(before *[]stateEntry) {
-	cur := inc.state.entries.Load()
-	if before == nil || cur == before {
-		return
-	}
-	for _, old := range *before {
-		r, ok := old.data.(ReleasableStateData)
-		if !ok {
-			continue
-		}
-		held := false
-		for _, e := range *cur {
-			if e.key != old.key {
-				continue
-			}
-			if t := reflect.TypeOf(e.data); t == reflect.TypeOf(old.data) {
-				held = !t.Comparable() || e.data == old.data
-			}
-			break
-		}
-		if !held {
-			r.Release()
-		}
-	}
 }

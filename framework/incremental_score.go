@@ -314,12 +314,12 @@ func (inc *Incremental) scoreOthers(ctx context.Context, pod *PodInfo, nodes []*
 			st = e.batch.ScoreBatch(ctx, inc.state, pod, nodes, idx, row)
 		default:
 			for j, ni := range nodes {
-				if row[j], st = e.call.Score(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+				if row[j], st = e.call.Score(ctx, inc.state, pod, ni); st != nil && st.Code() != Success {
 					break
 				}
 			}
 		}
-		if st != nil && st.code != Success {
+		if st != nil && st.Code() != Success {
 			return false
 		}
 	}
@@ -664,8 +664,8 @@ func (inc *Incremental) score1(ctx context.Context, pod *PodInfo, e *incScorePlu
 		sc.one[0], sc.oneIdx[0] = ni, k
 		st := e.batch.ScoreBatch(ctx, inc.state, pod, sc.one[:], sc.oneIdx[:], sc.out[:])
 		sc.one[0] = nil
-		return sc.out[0], st == nil || st.code == Success
+		return sc.out[0], st == nil || st.Code() == Success
 	}
 	v, st := e.call.Score(ctx, inc.state, pod, ni)
-	return v, st == nil || st.code == Success
+	return v, st == nil || st.Code() == Success
 }

@@ -238,7 +238,7 @@ func (inc *Incremental) walk(ctx context.Context, pod *PodInfo, all []*NodeInfo,
 			if j >= limit {
 				break
 			}
-			if st := inc.filters[j].pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+			if st := inc.filters[j].pl.Filter(ctx, inc.state, pod, ni); st != nil && st.Code() != Success {
 				if !st.IsRejected() {
 					return 0, false
 				}
@@ -286,7 +286,7 @@ func (inc *Incremental) filterLocal(ctx context.Context, pod *PodInfo, ni *NodeI
 		if !e.local {
 			continue
 		}
-		if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.code != Success {
+		if st := e.pl.Filter(ctx, inc.state, pod, ni); st != nil && st.Code() != Success {
 			v = int16(j)
 			if !st.IsRejected() {
 				v = incErr - int16(j)

@@ -641,8 +641,8 @@ func (x *podIndex) groupSlotLocked(kind TermKind, t *AffinityTerm) (*groupSlot, 
 		for n := range t.Namespaces {
 			b = appendStrKey(b, n)
 		}
-		b = appendSelectorKey(b, &t.NamespaceSelector)
-		b = appendSelectorKey(b, &t.Selector)
+		b = t.NamespaceSelector.AppendKey(b)
+		b = t.Selector.AppendKey(b)
 	} else {
 		b = appendPodTermKey(b, PodTermOf(t))
 	}
@@ -811,8 +811,8 @@ func appendPodTermKey(b []byte, t PodTerm) []byte {
 	for _, n := range ns {
 		b = appendStrKey(b, n)
 	}
-	b = appendSelectorKey(b, &t.NamespaceSelector)
-	return appendSelectorKey(b, &t.Selector)
+	b = t.NamespaceSelector.AppendKey(b)
+	return t.Selector.AppendKey(b)
 }
 
 func podIndexSortedUnique(ns []string) bool {
@@ -822,24 +822,6 @@ func podIndexSortedUnique(ns []string) bool {
 		}
 	}
 	return true
-}
-
-func appendSelectorKey(b []byte, s *Selector) []byte {
-	if s.nothing {
-		return append(b, 'N')
-	}
-	b = append(b, 'S')
-	b = appendKeyLen(b, len(s.reqs))
-	for i := range s.reqs {
-		r := &s.reqs[i]
-		b = appendStrKey(b, r.key)
-		b = appendStrKey(b, string(r.op))
-		b = appendKeyLen(b, len(r.values))
-		for _, v := range r.values {
-			b = appendStrKey(b, v)
-		}
-	}
-	return b
 }
 
 // appendStrKey appends s length-prefixed, so that concatenations are

@@ -60,14 +60,14 @@ type PodInfo struct {
 // checks more). matchLabelKeys and mismatchLabelKeys are
 // merged into the term selectors here, as kube-apiserver does at admission.
 func NewPodInfo(pod *Pod) (*PodInfo, error) {
-	if err := validatePod(pod, false); err != nil {
+	if err := ValidatePodQuantities(pod); err != nil {
 		return nil, err
 	}
 	pi := &PodInfo{Pod: pod}
-	if statusAffectsRequests(pod) {
+	if StatusAffectsRequests(pod) {
 		opts := RequestOptions{UseStatusResources: true}
 		pi.Requests = resource.VectorFrom(PodRequests(pod, opts))
-		pi.NonZeroMilliCPU, pi.NonZeroMemory = podNonZeroRequests(pod, opts)
+		pi.NonZeroMilliCPU, pi.NonZeroMemory = PodNonZeroRequestsWith(pod, opts)
 		spec := PodRequestVector(pod)
 		pi.specRequests = &spec
 	} else {

@@ -224,12 +224,12 @@ func singleContainer(pod *Pod) *Container {
 // that the pod's effective requests (containers, pod level and overhead) lack
 // entirely, as kube-scheduler v1.36's getNonMissingContainerRequests.
 func PodNonZeroRequests(pod *Pod) (milliCPU, memory int64) {
-	return podNonZeroRequests(pod, RequestOptions{})
+	return PodNonZeroRequestsWith(pod, RequestOptions{})
 }
 
-// podNonZeroRequests is PodNonZeroRequests over PodRequests(pod, opts)
+// PodNonZeroRequestsWith is PodNonZeroRequests over PodRequests(pod, opts)
 // (opts.NonMissing is replaced by the defaults).
-func podNonZeroRequests(pod *Pod, opts RequestOptions) (milliCPU, memory int64) {
+func PodNonZeroRequestsWith(pod *Pod, opts RequestOptions) (milliCPU, memory int64) {
 	if c := singleContainer(pod); c != nil && !opts.UseStatusResources {
 		milliCPU, memory = DefaultMilliCPURequest, DefaultMemoryRequest
 		if q, ok := c.Resources.Requests[resource.CPU]; ok {

@@ -41,7 +41,7 @@ import "github.com/schedkit/schedkit/resource"
 // its node in kube-scheduler v1.36's NodeInfo: PodRequests with
 // UseStatusResources (PodInfo.Requests).
 func PodNodeRequests(pod *Pod) resource.Vector {
-	if !statusAffectsRequests(pod) {
+	if !StatusAffectsRequests(pod) {
 		return PodRequestVector(pod)
 	}
 	return resource.VectorFrom(PodRequests(pod, RequestOptions{UseStatusResources: true}))
@@ -80,14 +80,14 @@ func containerStatusOf(pod *Pod, name string) *ContainerStatus {
 	return nil
 }
 
-// statusAffectsRequests reports whether the pod's status may make its
+// StatusAffectsRequests reports whether the pod's status may make its
 // effective requests differ from its spec's: some regular container or
 // sidecar, or the pod level, has status resources that are not all
 // covered by its spec requests (a name the spec lacks, or a larger
 // amount), or a resize is infeasible. When it returns false,
 // PodRequests with and without UseStatusResources agree, non-zero
 // defaults included.
-func statusAffectsRequests(pod *Pod) bool {
+func StatusAffectsRequests(pod *Pod) bool {
 	if len(pod.Status.ContainerStatuses) == 0 && len(pod.Status.InitContainerStatuses) == 0 && pod.Status.Resources == nil {
 		return false
 	}

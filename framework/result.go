@@ -353,7 +353,7 @@ func (r *Result) candidateIndices() []int32 {
 	if len(r.candidateIdx) != len(r.candidates) {
 		r.candidateIdx = grow(r.candidateIdx, len(r.candidates))
 		for k, ni := range r.candidates {
-			r.candidateIdx[k] = int32(ni.index)
+			r.candidateIdx[k] = int32(ni.Index())
 		}
 	}
 	return r.candidateIdx
@@ -373,7 +373,7 @@ func (r *Result) feasibleIndices() []int32 {
 	if m := len(r.feasible); m > 0 && int(r.feasible[m-1]) == m-1 && cand == nil && r.snap != nil {
 		// Positions 0..m−1: the node indices from StartIndex on, wrapped,
 		// a view of the snapshot's runs (never written).
-		r.feasibleIdx = r.snap.indexRuns()[start : start+m : start+m]
+		r.feasibleIdx = r.snap.IndexRuns()[start : start+m : start+m]
 		return r.feasibleIdx
 	}
 	out := grow(r.feasibleBuf, len(r.feasible))

@@ -133,7 +133,7 @@ func (f *Framework) Schedule(ctx context.Context, state *CycleState, snap *Snaps
 		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod, all)
 	}
 	res.PreFilterResult = preRes
-	res.SkippedFilter = sortedKeys(state.skipFilter)
+	res.SkippedFilter = sortedKeys(state.SkipFilterPlugins())
 	if !s.IsSuccess() {
 		res.PreFilterStatus = s
 		if !s.IsRejected() {
@@ -301,7 +301,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 				}
 			} else {
 				for j, pl := range active {
-					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
+					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.Code() != Success {
 						st, pi = s, idx[j]
 						break
 					}
@@ -330,7 +330,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	candIdx := res.candidateIndices()
 	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
 	if candIdx == nil {
-		runs = res.snap.indexRuns()
+		runs = res.snap.IndexRuns()
 	}
 	check := func(lo, hi int) bool {
 		m := hi - lo
@@ -447,7 +447,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *CycleState, pod *Pod
 	for i, p := range rejPos {
 		st, pi := statuses[p], plugins[p]
 		rejections[i] = rejection{pos: p, by: pi, status: st}
-		if st.plugin == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.code != Pending {
+		if st.Plugin() == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.Code() != Pending {
 			continue // names.add would find it added
 		}
 		if st != last || pi != lastPI {
@@ -649,7 +649,7 @@ func (f *Framework) scoreNodes(ctx context.Context, state *CycleState, pod *PodI
 	if s := f.RunPreScorePlugins(ctx, state, pod, nodes); !s.IsSuccess() {
 		return s.AsError()
 	}
-	res.SkippedScore = sortedKeys(state.skipScore)
+	res.SkippedScore = sortedKeys(state.SkipScorePlugins())
 	return f.scoreFeasible(ctx, state, pod, opts, res, extenders)
 }
 
@@ -663,7 +663,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *P
 	defer f.batch.Put(bs)
 	active, calls, batches := bs.scorePlugins(len(f.score))
 	for _, sp := range f.score {
-		if state.skipScore[sp.Name()] {
+		if state.SkipScore(sp.Name()) {
 			continue
 		}
 		call := sp.ScorePlugin
@@ -715,7 +715,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *P
 		}
 		if b, ok := ext.(BatchScoreExtensions); ok {
 			if s := b.NormalizeScoreBatch(ctx, state, pod, nodes, vals[p*nf:(p+1)*nf:(p+1)*nf]); !s.IsSuccess() {
-				return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.asErr())
+				return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.ErrOrCode())
 			}
 			continue
 		}
@@ -732,7 +732,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *CycleState, pod *P
 			list[j].Score = row[j]
 		}
 		if s := ext.NormalizeScore(ctx, state, pod, list); !s.IsSuccess() {
-			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.asErr())
+			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.ErrOrCode())
 		}
 		for j := range row {
 			row[j] = list[j].Score
@@ -913,7 +913,7 @@ func (r *scoreRun) release() {
 
 // fail records plugin p's failure on node position j.
 func (r *scoreRun) fail(p, j int, s *Status) {
-	r.firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", r.active[p].Name(), r.nodes[j].Name(), s.asErr()))
+	r.firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", r.active[p].Name(), r.nodes[j].Name(), s.ErrOrCode()))
 	r.failed.Store(true)
 }
 
@@ -923,7 +923,7 @@ func (r *scoreRun) scoreEach(p, lo, hi int) bool {
 	pl, row := r.calls[p], r.vals[p*r.nf:(p+1)*r.nf]
 	for j := lo; j < hi; j++ {
 		v, s := pl.Score(r.ctx, r.state, r.pod, r.nodes[j])
-		if s != nil && s.code != Success {
+		if s != nil && s.Code() != Success {
 			r.fail(p, j, s)
 			return true
 		}
@@ -949,7 +949,7 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 		if r.idx != nil {
 			ix = r.idx[lo:hi:hi]
 		}
-		if s := b.ScoreBatch(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out); s != nil && s.code != Success {
+		if s := b.ScoreBatch(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out); s != nil && s.Code() != Success {
 			// Find and report the failure exactly, node by node.
 			if !r.scoreEach(p, lo, hi) {
 				r.fail(p, lo, s)

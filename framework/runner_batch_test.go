@@ -154,7 +154,7 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 	p := Profile{Weights: map[string]int64{}}
 	for i := range c.filters {
 		name := fmt.Sprintf("F%d", i)
-		ok := &Status{code: Success}
+		ok := NewStatus(Success)
 		fk := &fake{name: name, filter: func(n *NodeInfo) *Status {
 			h := hashScore(c.seed, 100+i, nodeNum(n), 0, 99)
 			switch {
@@ -656,7 +656,7 @@ func TestPropBatchIndices(t *testing.T) {
 func TestIndexRunsFollowNodeChanges(t *testing.T) {
 	check := func(s *Snapshot) {
 		t.Helper()
-		r, n := s.indexRuns(), s.NumNodes()
+		r, n := s.IndexRuns(), s.NumNodes()
 		if len(r) != 2*n {
 			t.Fatalf("%d entries for %d nodes", len(r), n)
 		}

@@ -25,7 +25,7 @@ func collectRejections(o []*Status, rl []NodeRejection) []NodeRejection {
 	for q := range o {
 		if s := o[q]; s != nil {
 			o[q] = nil
-			if s.code != Success {
+			if s.Code() != Success {
 				rl[w] = NodeRejection{Node: int32(q), Status: s}
 				w++
 			}
@@ -42,7 +42,7 @@ func collectRejections(o []*Status, rl []NodeRejection) []NodeRejection {
 func checkRejections(rl []NodeRejection, l int) []NodeRejection {
 	prev := int32(-1)
 	for _, x := range rl {
-		if x.Node <= prev || int(x.Node) >= l || x.Status == nil || x.Status.code == Success {
+		if x.Node <= prev || int(x.Node) >= l || x.Status == nil || x.Status.Code() == Success {
 			return fixRejections(rl, l)
 		}
 		prev = x.Node
@@ -52,7 +52,7 @@ func checkRejections(rl []NodeRejection, l int) []NodeRejection {
 
 func fixRejections(rl []NodeRejection, l int) []NodeRejection {
 	rl = slices.DeleteFunc(rl, func(x NodeRejection) bool {
-		return x.Node < 0 || int(x.Node) >= l || x.Status == nil || x.Status.code == Success
+		return x.Node < 0 || int(x.Node) >= l || x.Status == nil || x.Status.Code() == Success
 	})
 	slices.SortStableFunc(rl, func(a, b NodeRejection) int { return int(a.Node) - int(b.Node) })
 	return slices.CompactFunc(rl, func(a, b NodeRejection) bool { return a.Node == b.Node })
@@ -101,7 +101,7 @@ func (r *filterRecorder) add(rl []NodeRejection, pi int16) {
 	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
 	for _, x := range rl {
 		st, p := x.Status, int(x.Node)
-		if c := st.code; c != Unschedulable && c != UnschedulableAndUnresolvable && c != Pending {
+		if c := st.Code(); c != Unschedulable && c != UnschedulableAndUnresolvable && c != Pending {
 			st = r.failure(st, pi)
 		}
 		statuses[p], plugins[p] = st, pi
@@ -128,7 +128,7 @@ func filterChunk(ctx context.Context, state *CycleState, pod *PodInfo, pl Filter
 		return collectRejections(out, rb)
 	}
 	for q, ni := range nodes {
-		if s := pl.Filter(ctx, state, pod, ni); s != nil && s.code != Success {
+		if s := pl.Filter(ctx, state, pod, ni); s != nil && s.Code() != Success {
 			rb = append(rb, NodeRejection{Node: int32(q), Status: s})
 		}
 	}

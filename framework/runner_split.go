@@ -80,7 +80,7 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	// candidates are its nodes.
 	var runs []int32
 	if r.snap != nil && candIdx == nil && len(candidates) == r.snap.NumNodes() {
-		runs = r.snap.indexRuns()
+		runs = r.snap.IndexRuns()
 	}
 	r.feasible, r.feasibleList, r.spans = feasible, nil, r.spans[:0]
 	if nr == 0 && runs != nil {
@@ -94,7 +94,7 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*Status, m, want i
 	idx := grow(r.feasibleBuf, w)
 	if (runs != nil || candIdx != nil && r.snap != nil && len(candidates) <= r.snap.NumNodes()) && fewSpans(rejected, cut, w/spanMinLen) {
 		// Long runs of feasible positions: copied run by run.
-		r.spans = placeSpans(rejected, cut, start, r.snap.indexRuns(), candIdx, feasible, idx, r.spans)
+		r.spans = placeSpans(rejected, cut, start, r.snap.IndexRuns(), candIdx, feasible, idx, r.spans)
 	} else {
 		placeFeasible(rejected, cut, start, len(candidates), runs, feasible, idx)
 		if candIdx != nil {

@@ -145,7 +145,7 @@ func checkSplit(t *rapid.T, r *Result, bitmap []uint64, statuses, given []*Statu
 	if !slices.Equal(cands, candidates) {
 		t.Fatalf("the split wrote to the candidates")
 	}
-	for i, k := range r.snap.indexRuns() {
+	for i, k := range r.snap.IndexRuns() {
 		if int(k) != i%r.snap.NumNodes() {
 			t.Fatalf("the split wrote to the snapshot's runs of indices")
 		}

@@ -35,7 +35,7 @@ func (f *Framework) ScoreNodes(ctx context.Context, state *CycleState, pod *PodI
 		if ni == nil || ni.Node() == nil {
 			return nil, errors.New("framework: ScoreNodes: a node without a Node object")
 		}
-		if k := ni.index; snap == nil || k < 0 || k >= len(snap.nodes) || snap.nodes[k] != ni {
+		if k := ni.Index(); snap == nil || k < 0 || k >= len(snap.Nodes()) || snap.Nodes()[k] != ni {
 			res.extNodes = nodes // not all the snapshot's own: no indices
 		}
 	}

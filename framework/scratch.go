@@ -54,7 +54,7 @@ func (r *filterRecorder) add1(p int, st *Status, pi int16) {
 func (r *filterRecorder) failure(st *Status, pi int16) *Status {
 	if st.Code() != Error || st.Plugin() == "" {
 		name := r.filters[pi].Name()
-		st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.asErr())).WithPlugin(name)
+		st = AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.ErrOrCode())).WithPlugin(name)
 	}
 	r.failed.Store(true)
 	return st

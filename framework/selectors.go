@@ -386,3 +386,35 @@ func (r *RequiredNodeAffinity) Match(node *Node) bool {
 	}
 	return true
 }
+
+// AppendKey appends to b a key of the selector: equal selectors (the same
+// requirements in the same order) append equal keys, and the keys of
+// different selectors differ.
+func (s *Selector) AppendKey(b []byte) []byte {
+	if s.nothing {
+		return append(b, 'N')
+	}
+	b = append(b, 'S')
+	b = selectorKeyLen(b, len(s.reqs))
+	for i := range s.reqs {
+		r := &s.reqs[i]
+		b = selectorStrKey(b, r.key)
+		b = selectorStrKey(b, string(r.op))
+		b = selectorKeyLen(b, len(r.values))
+		for _, v := range r.values {
+			b = selectorStrKey(b, v)
+		}
+	}
+	return b
+}
+
+// selectorStrKey appends s length-prefixed, so that concatenations are
+// unambiguous.
+func selectorStrKey(b []byte, s string) []byte {
+	return append(selectorKeyLen(b, len(s)), s...)
+}
+
+// selectorKeyLen appends n as four bytes (big-endian).
+func selectorKeyLen(b []byte, n int) []byte {
+	return append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+}

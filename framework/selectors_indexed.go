@@ -21,7 +21,17 @@ const indexedMaxValues = 256
 // valid until the snapshot's nodes change (as TopologyValues).
 type IndexedNodeMatch struct {
 	terms []indexedTerm // no term: no node matches
-	nodes []*NodeInfo
+	nodes NodeLabelIndex
+}
+
+// NodeLabelIndex is a list of nodes in a fixed order with each node label
+// key's values numbered: what Indexed resolves label expressions against
+// (a framework.Snapshot is one).
+type NodeLabelIndex interface {
+	// TopologyValues numbers the values of key across the nodes.
+	TopologyValues(key string) *TopologyValues
+	// NodeAt returns the node at position k.
+	NodeAt(k int) *Node
 }
 
 // indexedTerm is a conjunction; fields are a node selector term's field
@@ -42,7 +52,7 @@ type indexedExpr struct {
 
 // resolve returns the expression over key whose verdict on a node with
 // value v (ok) is match(v, ok).
-func resolveExpr(s *Snapshot, key string, match func(v string, ok bool) bool) indexedExpr {
+func resolveExpr(s NodeLabelIndex, key string, match func(v string, ok bool) bool) indexedExpr {
 	tv := s.TopologyValues(key)
 	if len(tv.Values) > indexedMaxValues {
 		return indexedExpr{key: key, match: match}
@@ -57,8 +67,8 @@ func resolveExpr(s *Snapshot, key string, match func(v string, ok bool) bool) in
 
 // Indexed resolves the term's expressions against s. A nil term (one
 // without expressions and fields) matches no node.
-func (t *NodeSelectorTermMatcher) Indexed(s *Snapshot) IndexedNodeMatch {
-	m := IndexedNodeMatch{nodes: s.Nodes()}
+func (t *NodeSelectorTermMatcher) Indexed(s NodeLabelIndex) IndexedNodeMatch {
+	m := IndexedNodeMatch{nodes: s}
 	if t == nil {
 		return m
 	}
@@ -74,8 +84,8 @@ func (t *NodeSelectorTermMatcher) Indexed(s *Snapshot) IndexedNodeMatch {
 }
 
 // Indexed resolves the selector, applied to node labels, against s.
-func (sel Selector) Indexed(s *Snapshot) IndexedNodeMatch {
-	m := IndexedNodeMatch{nodes: s.Nodes()}
+func (sel Selector) Indexed(s NodeLabelIndex) IndexedNodeMatch {
+	m := IndexedNodeMatch{nodes: s}
 	if sel.nothing {
 		return m
 	}
@@ -134,12 +144,12 @@ terms:
 				}
 				continue
 			}
-			v, ok := m.nodes[k].node.Labels[e.key]
+			v, ok := m.nodes.NodeAt(k).Labels[e.key]
 			if !e.match(v, ok) {
 				continue terms
 			}
 		}
-		if t.fields == nil || t.fields.match(m.nodes[k].node) {
+		if t.fields == nil || t.fields.match(m.nodes.NodeAt(k)) {
 			return true
 		}
 	}
@@ -148,7 +158,7 @@ terms:
 
 // Indexed resolves the pod's nodeSelector and required node affinity
 // against s: Match(k) is Match of the snapshot's node k.
-func (r *RequiredNodeAffinity) Indexed(s *Snapshot) IndexedNodeMatch {
+func (r *RequiredNodeAffinity) Indexed(s NodeLabelIndex) IndexedNodeMatch {
 	m := Selector{}.Indexed(s) // every node
 	if r.hasLabel {
 		m = r.labels.Indexed(s)
@@ -161,4 +171,17 @@ func (r *RequiredNodeAffinity) Indexed(s *Snapshot) IndexedNodeMatch {
 		m = m.And(terms)
 	}
 	return m
+}
+
+// TopologyValues numbers the distinct values of one node label key across
+// a snapshot: Domain[i] is the value index of the node at position i
+// (NodeInfo.Index), or -1 when the node lacks the key. Plugins that count
+// per topology domain use it to replace per-node label-map lookups with
+// slice reads. It is read-only.
+type TopologyValues struct {
+	Key    string
+	Values []string
+	Domain []int32
+	// Unkeyed is the number of nodes without the key (Domain −1).
+	Unkeyed int
 }

@@ -55,7 +55,7 @@ type Snapshot struct {
 	res       []NodeResources
 	free      []NodeFree
 	resShared bool
-	// runs caches indexRuns (nil until asked, dropped when nodes are added
+	// runs caches IndexRuns (nil until asked, dropped when nodes are added
 	// or removed).
 	runs atomic.Pointer[[]int32]
 
@@ -196,6 +196,9 @@ func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
 
 // NumNodes returns the number of nodes.
 func (s *Snapshot) NumNodes() int { return len(s.nodes) }
+
+// NodeAt returns the node object at position k (Nodes()[k].Node()).
+func (s *Snapshot) NodeAt(k int) *Node { return s.nodes[k].node }
 
 // Get returns the NodeInfo of the named node.
 func (s *Snapshot) Get(name string) (*NodeInfo, bool) {
@@ -733,19 +736,6 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.imagesShared, c.imagesShared = true, true
 	s.resShared, c.resShared = true, true
 	return c
-}
-
-// TopologyValues numbers the distinct values of one node label key across
-// a snapshot: Domain[i] is the value index of the node at position i
-// (NodeInfo.Index), or -1 when the node lacks the key. Plugins that count
-// per topology domain use it to replace per-node label-map lookups with
-// slice reads. It is read-only.
-type TopologyValues struct {
-	Key    string
-	Values []string
-	Domain []int32
-	// Unkeyed is the number of nodes without the key (Domain −1).
-	Unkeyed int
 }
 
 // TopologyValues returns the numbering of key's values over the snapshot's

@@ -10,9 +10,9 @@ import (
 
 // TestPropSnapshotJournal: after any run of snapshot changes (pods added
 // and removed, a node updated, its CSINode set, nodes added or removed,
-// some on a clone sharing NodeInfos), changedSince lists every node whose
+// some on a clone sharing NodeInfos), ChangedSince lists every node whose
 // NodeInfo pointer or Generation moved, or reports that it cannot; and an
-// unchanged changeSeq means no node moved.
+// unchanged ChangeSeq means no node moved.
 func TestPropSnapshotJournal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
@@ -34,7 +34,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 			for k, ni := range s.Nodes() {
 				before[k] = seen{ni, ni.Generation}
 			}
-			seq := s.changeSeq()
+			seq := s.ChangeSeq()
 			structural := false
 			for i := range rapid.IntRange(0, steps).Draw(t, "n") {
 				name := fmt.Sprintf("p%d-%d", round, i)
@@ -88,7 +88,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					}
 				}
 			}
-			changed, ok := s.changedSince(seq, nil)
+			changed, ok := s.ChangedSince(seq, nil)
 			if structural && ok {
 				t.Fatalf("a node was added, yet the journal lists only %v", changed)
 			}
@@ -104,8 +104,8 @@ func TestPropSnapshotJournal(t *testing.T) {
 					t.Fatalf("node %d (%s) changed since seq %d, not listed in %v", k, ni.Name(), seq, changed)
 				}
 			}
-			if s.changeSeq() == seq && len(changed) > 0 {
-				t.Fatalf("changeSeq unchanged, yet %v listed", changed)
+			if s.ChangeSeq() == seq && len(changed) > 0 {
+				t.Fatalf("ChangeSeq unchanged, yet %v listed", changed)
 			}
 		}
 	})

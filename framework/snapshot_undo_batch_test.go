@@ -84,9 +84,9 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 				hints[i], hints[j] = hints[j], hints[i]
 			}
 		}
-		seq := batch.changeSeq()
-		if seq != each.changeSeq() {
-			t.Fatalf("change counts differ before the undo: %d, %d", seq, each.changeSeq())
+		seq := batch.ChangeSeq()
+		if seq != each.ChangeSeq() {
+			t.Fatalf("change counts differ before the undo: %d, %d", seq, each.ChangeSeq())
 		}
 		errB := batch.RemoveLastPodInfos(pis, hints)
 		var errE error
@@ -104,11 +104,11 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 		if diff := cmp.Diff(batchGroupOrder(each), batchGroupOrder(batch)); diff != "" {
 			t.Fatalf("affinity groups' nodes (-one by one +together):\n%s", diff)
 		}
-		if batch.changeSeq() != each.changeSeq() {
-			t.Fatalf("change count %d, one by one %d", batch.changeSeq(), each.changeSeq())
+		if batch.ChangeSeq() != each.ChangeSeq() {
+			t.Fatalf("change count %d, one by one %d", batch.ChangeSeq(), each.ChangeSeq())
 		}
-		cb, okB := batch.changedSince(seq, nil)
-		ce, okE := each.changedSince(seq, nil)
+		cb, okB := batch.ChangedSince(seq, nil)
+		ce, okE := each.ChangedSince(seq, nil)
 		slices.Sort(cb)
 		slices.Sort(ce)
 		if okB != okE || !slices.Equal(cb, ce) {

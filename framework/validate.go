@@ -32,6 +32,10 @@ import (
 // cases (unvalidated weight-0 terms) stay possible.
 func ValidatePod(pod *Pod) error { return validatePod(pod, true) }
 
+// ValidatePodQuantities is the part of ValidatePod that NewPodInfo applies:
+// the quantities, without the resource-name and weight rules.
+func ValidatePodQuantities(pod *Pod) error { return validatePod(pod, false) }
+
 // validatePod checks quantities; strict (names) adds the resource-name and
 // weight rules.
 func validatePod(pod *Pod, names bool) error {

@@ -1,0 +1,29 @@
+package framework
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/resource"
+)
+
+func testNode(name string, milliCPU int64) *Node {
+	return &Node{
+		ObjectMeta: ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
+		Status: NodeStatus{Allocatable: resource.List{
+			resource.CPU:  resource.NewMilliQuantity(milliCPU, resource.DecimalSI),
+			resource.Pods: resource.NewQuantity(110, resource.DecimalSI),
+		}},
+	}
+}
+
+func testNodes(n int) []*Node {
+	out := make([]*Node, n)
+	for i := range out {
+		out[i] = testNode(fmt.Sprintf("n%d", i), 1000*int64(i+1))
+	}
+	return out
+}
+
+func testPod(name string) *PodInfo {
+	return MustPodInfo(&Pod{ObjectMeta: ObjectMeta{Name: name, Namespace: "default", UID: name}})
+}
