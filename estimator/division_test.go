@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 func kmCands(avail map[string]int32, names ...string) []Candidate {
@@ -73,7 +73,7 @@ func TestDivideStaticWeight(t *testing.T) {
 		{"9 at 1:3", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 3)}, 9, kmTargets(kmM1, 2, kmM2, 7)},
 		// Label selectors and exclusions (Karmada ClusterAffinity).
 		{"label selector", []Candidate{{Name: kmM1, Labels: map[string]string{"zone": "a"}}, {Name: kmM2, Labels: map[string]string{"zone": "b"}}, {Name: kmM3, Labels: map[string]string{"zone": "a"}}},
-			[]StaticWeightRule{{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"zone": "a"}}, Weight: 2}, {Weight: 1}}, 10, kmTargets(kmM1, 4, kmM2, 2, kmM3, 4)},
+			[]StaticWeightRule{{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"zone": "a"}}, Weight: 2}, {Weight: 1}}, 10, kmTargets(kmM1, 4, kmM2, 2, kmM3, 4)},
 		{"exclusion", three, []StaticWeightRule{{ExcludeClusters: []string{kmM2}, Weight: 1}}, 4, kmTargets(kmM1, 2, kmM3, 2)},
 	}
 	for _, tt := range tests {
@@ -263,7 +263,7 @@ func TestDivideBadInput(t *testing.T) {
 		{"unnamed candidate", DivisionRequest{Candidates: []Candidate{{}}}, "candidates[0]: empty name"},
 		{"negative available", DivisionRequest{Candidates: []Candidate{{Name: kmM1, AvailableReplicas: -2}}}, `cluster "member1" availableReplicas=-2`},
 		{"negative weight", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: kmCands(nil, kmM1), StaticWeights: []StaticWeightRule{{Weight: -1}}}, "staticWeights[0].weight=-1"},
-		{"bad selector", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: kmCands(nil, kmM1), StaticWeights: []StaticWeightRule{{Weight: 1, LabelSelector: &framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}}, "staticWeights[0].labelSelector"},
+		{"bad selector", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: kmCands(nil, kmM1), StaticWeights: []StaticWeightRule{{Weight: 1, LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}}, "staticWeights[0].labelSelector"},
 		{"negative previous", DivisionRequest{Candidates: kmCands(nil, kmM1), Previous: kmTargets(kmM1, -3)}, `previous cluster "member1" replicas=-3`},
 		{"duplicate previous", DivisionRequest{Candidates: kmCands(nil, kmM1), Previous: kmTargets(kmM1, 1, kmM1, 2)}, `lists cluster "member1" twice`},
 	}

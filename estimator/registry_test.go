@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -16,10 +17,10 @@ type laFixedEstimator struct {
 }
 
 func (f *laFixedEstimator) Name() string { return f.name }
-func (f *laFixedEstimator) EstimatePod(*framework.Pod) (map[resource.Name]int64, error) {
+func (f *laFixedEstimator) EstimatePod(*api.Pod) (map[resource.Name]int64, error) {
 	return f.est, f.err
 }
-func (f *laFixedEstimator) EstimateNode(n *framework.Node) (resource.List, error) {
+func (f *laFixedEstimator) EstimateNode(n *api.Node) (resource.List, error) {
 	return n.Status.Allocatable, f.err
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -168,7 +169,7 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 		// values for every per-domain slice to be recycled.
 		n := rapid.IntRange(slicepool.MinBytes/4*4/3+2, slicepool.MinBytes/4*4/3+40).Draw(t, "nodes")
 		unkeyed := rapid.IntRange(0, 3).Draw(t, "unkeyed") // every (unkeyed+3)-th node lacks the hostname (0: none does)
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := range n {
 			name := fmt.Sprintf("n%03d", i)
 			node := st.MakeNode().Name(name).Label(st.BatchHostKey, name).Label(st.BatchZoneKey, fmt.Sprintf("z%d", i%3)).Obj()
@@ -177,7 +178,7 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 			}
 			nodes = append(nodes, node)
 		}
-		var pods []*fw.Pod
+		var pods []*api.Pod
 		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
 			pods = append(pods, st.MakePod().Name(fmt.Sprintf("p%d", k)).Label("app", rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")).
 				Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name).Obj())
@@ -187,8 +188,8 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 		slices.Reverse(rev)
 		reversed := fw.MustSnapshot(rev, pods)
 		incoming := st.MakePod().Name("in").Label("app", "web").
-			SpreadConstraint(fw.TopologySpreadConstraint{MaxSkew: rapid.Int32Range(1, 2).Draw(t, "skew"), TopologyKey: st.BatchHostKey,
-				WhenUnsatisfiable: fw.DoNotSchedule, LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
+			SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: rapid.Int32Range(1, 2).Draw(t, "skew"), TopologyKey: st.BatchHostKey,
+				WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
 		pi := fw.MustPodInfo(incoming)
 		pl := ptsNewFilter(t, ptsListArgs)
 		for round := range 3 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/topologyspread"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -47,7 +48,7 @@ func (pl *NodeUnschedulable) EventsToRegister(context.Context) ([]framework.Clus
 // afterNodeChange: Queue when the node was added schedulable or was
 // uncordoned.
 func (pl *NodeUnschedulable) afterNodeChange(_ *framework.Snapshot, _ *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -64,7 +65,7 @@ func (pl *NodeUnschedulable) afterPodTolerationChange(_ *framework.Snapshot, pod
 	if err != nil {
 		return framework.Queue, err
 	}
-	if framework.SamePod(modified.Pod, pod.Pod) && framework.TolerationsTolerateTaint(modified.Pod.Spec.Tolerations, &pl.taint) {
+	if framework.SamePod(modified.Pod, pod.Pod) && api.TolerationsTolerateTaint(modified.Pod.Spec.Tolerations, &pl.taint) {
 		return framework.Queue, nil
 	}
 	return framework.QueueSkip, nil
@@ -87,7 +88,7 @@ func (pl *TaintToleration) EventsToRegister(context.Context) ([]framework.Cluste
 // afterNodeChange: Queue when the node had (or, added, is taken to have
 // had) an untolerated NoSchedule/NoExecute taint and now has none.
 func (pl *TaintToleration) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -123,14 +124,14 @@ func (pl *NodeAffinity) EventsToRegister(context.Context) ([]framework.ClusterEv
 // pod's nodeSelector and required affinity now, and did not before (or
 // was added).
 func (pl *NodeAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
 	if pl.added != nil && !pl.added.Match(newNode) {
 		return framework.QueueSkip, nil
 	}
-	req := framework.GetRequiredNodeAffinity(pod.Pod)
+	req := api.GetRequiredNodeAffinity(pod.Pod)
 	if !req.Match(newNode) {
 		return framework.QueueSkip, nil
 	}
@@ -232,7 +233,7 @@ func scaledDownFor(want, before, after *resource.Vector) bool {
 // count) went up (isSchedulableAfterNodeChange). Ignored resources are not
 // ignored here, as in kube's isFit.
 func (pl *NodeResourcesFit) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -299,7 +300,7 @@ func (pl *PodTopologySpread) EventsToRegister(context.Context) ([]framework.Clus
 
 // involvedInSpreading: the event's pod is the rejected pod, or a placed
 // (or nominated) pod of its namespace.
-func involvedInSpreading(incoming, spreading *framework.Pod) bool {
+func involvedInSpreading(incoming, spreading *api.Pod) bool {
 	if framework.SamePod(incoming, spreading) {
 		return true
 	}
@@ -322,7 +323,7 @@ func (pl *PodTopologySpread) afterPodChange(snap *framework.Snapshot, pod *frame
 	if (modified != nil && !involvedInSpreading(modified.Pod, pod.Pod)) || (original != nil && !involvedInSpreading(original.Pod, pod.Pod)) {
 		return framework.QueueSkip, nil
 	}
-	cs, err := topologyspread.Build(pod.Pod, framework.DoNotSchedule, pl.defaults, snap)
+	cs, err := topologyspread.Build(pod.Pod, api.DoNotSchedule, pl.defaults, snap)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -354,7 +355,7 @@ func (pl *PodTopologySpread) afterPodChange(snap *framework.Snapshot, pod *frame
 
 func honorsTaints(cs []topologyspread.Constraint) bool {
 	for i := range cs {
-		if cs[i].NodeTaintsPolicy == framework.NodeInclusionPolicyHonor {
+		if cs[i].NodeTaintsPolicy == api.NodeInclusionPolicyHonor {
 			return true
 		}
 	}
@@ -376,11 +377,11 @@ func nodeHasAllKeys(labels map[string]string, cs []topologyspread.Constraint) bo
 // changed whether the node has them all, or, for a node that has them,
 // changed a topology value or its taints.
 func (pl *PodTopologySpread) afterNodeChange(snap *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
-	cs, err := topologyspread.Build(pod.Pod, framework.DoNotSchedule, pl.defaults, snap)
+	cs, err := topologyspread.Build(pod.Pod, api.DoNotSchedule, pl.defaults, snap)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -423,7 +424,7 @@ func topologyValuesChanged(before, after map[string]string, cs []topologyspread.
 
 // sameToleration compares tolerations by value (TolerationSeconds by
 // number).
-func sameToleration(a, b framework.Toleration) bool {
+func sameToleration(a, b api.Toleration) bool {
 	if a.Key != b.Key || a.Operator != b.Operator || a.Value != b.Value || a.Effect != b.Effect ||
 		(a.TolerationSeconds == nil) != (b.TolerationSeconds == nil) {
 		return false
@@ -432,7 +433,7 @@ func sameToleration(a, b framework.Toleration) bool {
 }
 
 // sameTaint compares taints by value (TimeAdded by time).
-func sameTaint(a, b framework.Taint) bool {
+func sameTaint(a, b api.Taint) bool {
 	if a.Key != b.Key || a.Value != b.Value || a.Effect != b.Effect || (a.TimeAdded == nil) != (b.TimeAdded == nil) {
 		return false
 	}
@@ -451,7 +452,7 @@ func (pl *InterPodAffinity) EventsToRegister(context.Context) ([]framework.Clust
 // matchesAllTerms reports whether pod matches every term (false without
 // terms); namespace selectors see no namespace labels, as kube's
 // podMatchesAllAffinityTerms.
-func matchesAllTerms(terms []framework.AffinityTerm, pod *framework.Pod) bool {
+func matchesAllTerms(terms []framework.AffinityTerm, pod *api.Pod) bool {
 	if len(terms) == 0 {
 		return false
 	}
@@ -510,7 +511,7 @@ func (pl *InterPodAffinity) afterPodChange(_ *framework.Snapshot, pod *framework
 // another domain of it; for anti-affinity, when any node was added, or a
 // node lost an anti-affinity term's key or moved to another domain of it.
 func (pl *InterPodAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -16,7 +17,7 @@ import (
 
 type hintCase struct {
 	name     string
-	pod      *fw.Pod
+	pod      *api.Pod
 	old, new any
 	want     fw.QueueingHint
 	wantErr  bool
@@ -28,7 +29,7 @@ func runHints(t *testing.T, fn fw.QueueingHintFn, snap *fw.Snapshot, cases []hin
 		t.Run(tc.name, func(t *testing.T) {
 			pod := tc.pod
 			if pod == nil {
-				pod = &fw.Pod{}
+				pod = &api.Pod{}
 			}
 			got, err := fn(snap, hpi(t, pod), tc.old, tc.new)
 			if (err != nil) != tc.wantErr {
@@ -41,7 +42,7 @@ func runHints(t *testing.T, fn fw.QueueingHintFn, snap *fw.Snapshot, cases []hin
 	}
 }
 
-func hpi(t testing.TB, p *fw.Pod) *fw.PodInfo {
+func hpi(t testing.TB, p *api.Pod) *fw.PodInfo {
 	t.Helper()
 	pi, err := fw.NewPodInfo(p)
 	if err != nil {
@@ -51,7 +52,7 @@ func hpi(t testing.TB, p *fw.Pod) *fw.PodInfo {
 }
 
 // pods wraps each pod in its PodInfo, as pod events carry them.
-func hp(t testing.TB, p *fw.Pod) any { return hpi(t, p) }
+func hp(t testing.TB, p *api.Pod) any { return hpi(t, p) }
 
 // hintPlugin returns a function that takes a constructor's results and
 // returns the plugin as T, failing the test on an error.
@@ -65,7 +66,7 @@ func hintPlugin[T any](t *testing.T) func(fw.Plugin, error) T {
 	}
 }
 
-var unschedulableToleration = fw.Toleration{Key: TaintNodeUnschedulable, Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}
+var unschedulableToleration = api.Toleration{Key: TaintNodeUnschedulable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}
 
 // nodeunschedulable/node_unschedulable_test.go TestIsSchedulableAfterNodeChange
 // and TestIsSchedulableAfterPodTolerationChange.
@@ -73,8 +74,8 @@ func TestNodeUnschedulableHints(t *testing.T) {
 	pl := hintPlugin[*NodeUnschedulable](t)(NewNodeUnschedulable(nil, nil))
 	cordoned := builder.MakeNode().Name("n").Unschedulable().Obj()
 	open := builder.MakeNode().Name("n").Obj()
-	cordonedNotReady := builder.MakeNode().Name("n").Unschedulable().Taint("node.kubernetes.io/not-ready", "", fw.TaintEffectNoExecute).Obj()
-	openNotReady := builder.MakeNode().Name("n").Taint("node.kubernetes.io/not-ready", "", fw.TaintEffectNoExecute).Obj()
+	cordonedNotReady := builder.MakeNode().Name("n").Unschedulable().Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
+	openNotReady := builder.MakeNode().Name("n").Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "error-wrong-new-object", new: "not-a-node", want: fw.Queue, wantErr: true},
 		{name: "error-wrong-old-object", new: cordoned, old: "not-a-node", want: fw.Queue, wantErr: true},
@@ -94,7 +95,7 @@ func TestNodeUnschedulableHints(t *testing.T) {
 		{name: "queue-when-the-unsched-pod-gets-toleration", pod: p,
 			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(unschedulableToleration).Obj()), want: fw.Queue},
 		{name: "skip-when-the-unsched-pod-gets-unrelated-toleration", pod: p,
-			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(fw.Toleration{Key: "unrelated-key", Operator: fw.TolerationOpExists}).Obj()), want: fw.QueueSkip},
+			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(api.Toleration{Key: "unrelated-key", Operator: api.TolerationOpExists}).Obj()), want: fw.QueueSkip},
 	})
 }
 
@@ -102,11 +103,11 @@ func TestNodeUnschedulableHints(t *testing.T) {
 // and Test_isSchedulableAfterPodTolerationChange.
 func TestTaintTolerationHints(t *testing.T) {
 	pl := hintPlugin[*TaintToleration](t)(NewTaintToleration(nil, nil))
-	pod := builder.MakePod().Name("pod1").Toleration(fw.Toleration{Key: "dedicated", Operator: fw.TolerationOpEqual, Value: "user2", Effect: fw.TaintEffectNoSchedule}).Obj()
-	tainted := func(vals ...string) *fw.Node {
+	pod := builder.MakePod().Name("pod1").Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "user2", Effect: api.TaintEffectNoSchedule}).Obj()
+	tainted := func(vals ...string) *api.Node {
 		w := builder.MakeNode().Name("nodeA")
 		for _, v := range vals {
-			w = w.Taint("dedicated", v, fw.TaintEffectNoSchedule)
+			w = w.Taint("dedicated", v, api.TaintEffectNoSchedule)
 		}
 		return w.Obj()
 	}
@@ -124,19 +125,19 @@ func TestTaintTolerationHints(t *testing.T) {
 		{name: "backoff-wrong-old-object", pod: p1, old: "not-a-pod", new: hp(t, p1), want: fw.Queue, wantErr: true},
 		{name: "skip-updates-other-pod", pod: p1,
 			old:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
-			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
 			want: fw.QueueSkip},
 		{name: "queue-on-toleration-added", pod: p1,
 			old:  hp(t, p1),
-			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
 			want: fw.Queue},
 	})
 }
 
 // nodeaffinity/node_affinity_test.go Test_isSchedulableAfterNodeChange.
 func TestNodeAffinityHints(t *testing.T) {
-	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{
-		{Key: "foo", Operator: fw.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
+	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
+		{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
 	plain := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{}, nil))
 	node := func() *builder.NodeWrapper {
 		return builder.MakeNode().Name("n").Capacity(map[string]string{"pods": "32"})
@@ -152,9 +153,9 @@ func TestNodeAffinityHints(t *testing.T) {
 		{name: "queue-on-labels-change-makes-pod-schedulable", pod: podWithAffinity, old: node().Obj(), new: node().Label("foo", "bar").Obj(), want: fw.Queue},
 		{name: "skip-unrelated-change-that-keeps-pod-schedulable", pod: podWithAffinity, old: node().Label("foo", "bar").Obj(), new: node().Capacity(nil).Label("foo", "bar").Obj(), want: fw.QueueSkip},
 	})
-	enforced := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{{MatchExpressions: []fw.NodeSelectorRequirement{
-			{Key: "foo", Operator: fw.NodeSelectorOpIn, Values: []string{"bar"}}}}}}}}, nil))
+	enforced := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+			{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}}}}}, nil))
 	runHints(t, enforced.afterNodeChange, nil, []hintCase{
 		{name: "skip-queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Obj(), want: fw.QueueSkip},
 		{name: "queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Label("foo", "bar").Obj(), want: fw.Queue},
@@ -164,13 +165,13 @@ func TestNodeAffinityHints(t *testing.T) {
 // nodeports/node_ports_test.go Test_isSchedulableAfterPodDeleted.
 func TestNodePortsHints(t *testing.T) {
 	pl := hintPlugin[*NodePorts](t)(NewNodePorts(nil, nil))
-	pod := builder.MakePod().Name("p").HostPort("", fw.ProtocolTCP, 8080).Obj()
+	pod := builder.MakePod().Name("p").HostPort("", api.ProtocolTCP, 8080).Obj()
 	runHints(t, pl.afterPodDeleted, nil, []hintCase{
 		{name: "backoff-wrong-old-object", pod: pod, old: "not-a-pod", want: fw.Queue, wantErr: true},
 		{name: "skip-queue-on-unscheduled", pod: pod, old: hp(t, builder.MakePod().Name("q").Obj()), want: fw.QueueSkip},
 		{name: "skip-queue-on-non-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").Obj()), want: fw.QueueSkip},
-		{name: "skip-queue-on-unrelated-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", fw.ProtocolTCP, 8081).Obj()), want: fw.QueueSkip},
-		{name: "queue-on-released-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", fw.ProtocolTCP, 8080).Obj()), want: fw.Queue},
+		{name: "skip-queue-on-unrelated-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8081).Obj()), want: fw.QueueSkip},
+		{name: "queue-on-released-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8080).Obj()), want: fw.Queue},
 	})
 }
 
@@ -186,7 +187,7 @@ func TestNodeResourcesFitHints(t *testing.T) {
 		{name: "backoff-wrong-new-object", new: "not-a-pod", want: fw.Queue, wantErr: true},
 		{name: "queue-on-other-pod-deleted", pod: builder.MakePod().Name("pod1").Req(cpu("1")).Obj(),
 			old: hp(t, builder.MakePod().Name("pod2").Req(cpu("1")).Node("fake").Obj()), want: fw.Queue},
-		{name: "skip-queue-on-unscheduled-pod-deleted", old: hp(t, &fw.Pod{}), want: fw.QueueSkip},
+		{name: "skip-queue-on-unscheduled-pod-deleted", old: hp(t, &api.Pod{}), want: fw.QueueSkip},
 		{name: "queue-on-nominated-pod-deleted", pod: builder.MakePod().Name("pod1").UID("uid0").Req(cpu("1")).Obj(),
 			old: hp(t, builder.MakePod().Name("pod2").UID("uid1").Req(cpu("2")).NominatedNode("fake").Obj()), want: fw.Queue},
 		{name: "skip-queue-on-other-unscheduled-pod", pod: builder.MakePod().Name("pod1").UID("uid0").Req(cpu("1")).Obj(),
@@ -203,15 +204,15 @@ func TestNodeResourcesFitHints(t *testing.T) {
 			new: hp(t, builder.MakePod().Name("pod1").UID("pod1").Req(cpu("1")).Obj()), want: fw.Queue},
 	})
 	const extA, extB = "example.com/aaa", "example.com/bbb"
-	node := func(m map[string]string) *fw.Node {
+	node := func(m map[string]string) *api.Node {
 		m["pods"] = "32" // kube's st.MakeNode().Capacity adds 32 pods
 		return builder.MakeNode().Name("n").Capacity(m).Obj()
 	}
-	pod := func(m map[string]string) *fw.Pod { return builder.MakePod().Name("p").Req(m).Obj() }
+	pod := func(m map[string]string) *api.Pod { return builder.MakePod().Name("p").Req(m).Obj() }
 	mem2extA := pod(map[string]string{"memory": "2", extA: "1"})
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "backoff-wrong-new-object", new: "not-a-node", want: fw.Queue, wantErr: true},
-		{name: "backoff-wrong-old-object", old: "not-a-node", new: &fw.Node{}, want: fw.Queue, wantErr: true},
+		{name: "backoff-wrong-old-object", old: "not-a-node", new: &api.Node{}, want: fw.Queue, wantErr: true},
 		{name: "skip-queue-on-node-add-without-sufficient-resources", pod: pod(map[string]string{"memory": "2"}),
 			new: node(map[string]string{"memory": "1"}), want: fw.QueueSkip},
 		{name: "skip-queue-on-node-add-without-required-resource-type", pod: pod(map[string]string{extA: "1"}),
@@ -229,21 +230,21 @@ func TestNodeResourcesFitHints(t *testing.T) {
 	})
 }
 
-func ptsConstraint(key string, sel *fw.LabelSelector, taints *fw.NodeInclusionPolicy) fw.TopologySpreadConstraint {
-	return fw.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: key, WhenUnsatisfiable: fw.DoNotSchedule, LabelSelector: sel, NodeTaintsPolicy: taints}
+func ptsConstraint(key string, sel *api.LabelSelector, taints *api.NodeInclusionPolicy) api.TopologySpreadConstraint {
+	return api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: key, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel, NodeTaintsPolicy: taints}
 }
 
 // podtopologyspread/plugin_test.go Test_isSchedulableAfterNodeChange and
 // Test_isSchedulableAfterPodChange (ListDefaulting without defaults).
 func TestPodTopologySpreadHints(t *testing.T) {
 	pl := hintPlugin[*PodTopologySpread](t)(NewPodTopologySpread(config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}, nil))
-	foo := &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "foo", Operator: fw.LabelSelectorOpExists}}}
-	bar := &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "bar", Operator: fw.LabelSelectorOpExists}}}
+	foo := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "foo", Operator: api.LabelSelectorOpExists}}}
+	bar := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "bar", Operator: api.LabelSelectorOpExists}}}
 	zone := builder.MakePod().Name("p").SpreadConstraint(ptsConstraint("zone", foo, nil)).Obj()
 	zoneNode := builder.MakePod().Name("p").SpreadConstraint(ptsConstraint("zone", foo, nil)).SpreadConstraint(ptsConstraint("node", foo, nil)).Obj()
 	n := func() *builder.NodeWrapper { return builder.MakeNode().Name("node-a") }
-	taint := func(w *builder.NodeWrapper, key string) *fw.Node {
-		return w.Taint(key, "bbb", fw.TaintEffectNoSchedule).Obj()
+	taint := func(w *builder.NodeWrapper, key string) *api.Node {
+		return w.Taint(key, "bbb", api.TaintEffectNoSchedule).Obj()
 	}
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "node updates label which matches topologyKey", pod: zone, old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone2").Obj(), want: fw.Queue},
@@ -267,7 +268,7 @@ func TestPodTopologySpreadHints(t *testing.T) {
 	p := func() *builder.PodWrapper { return builder.MakePod().UID("p").Name("p").Label("foo", "") }
 	target := p().SpreadConstraint(ptsConstraint("zone", foo, nil)).Obj()
 	targetTwo := p().SpreadConstraint(ptsConstraint("zone", foo, nil)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj()
-	honor, ignore := fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore
+	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
 	other := func() *builder.PodWrapper { return builder.MakePod().UID("p2").Name("p2") }
 	placed := func() *builder.PodWrapper { return other().Node("fake-node") }
 	runHints(t, pl.afterPodChange, nil, []hintCase{
@@ -355,8 +356,8 @@ func TestInterPodAffinityHints(t *testing.T) {
 	})
 	zoneAffinity := builder.MakePod().Name("p").PodAffinityIn("service", "zone", vals, builder.PodAffinityWithRequiredReq).Obj()
 	regionAffinity := builder.MakePod().Name("p").PodAffinityIn("service", "region", vals, builder.PodAffinityWithRequiredReq).Obj()
-	zoneAnti := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, fw.PodAffinityTerm{
-		LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"another": "label"}}, TopologyKey: "zone"}).Obj()
+	zoneAnti := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, api.PodAffinityTerm{
+		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"another": "label"}}, TopologyKey: "zone"}).Obj()
 	n := func() *builder.NodeWrapper { return builder.MakeNode().Name("node-a") }
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "add a new node with matched pod affinity topologyKey", pod: zoneAffinity, new: n().Label("zone", "zone1").Obj(), want: fw.Queue},

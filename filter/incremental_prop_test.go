@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -52,7 +53,7 @@ func incrVerdicts(pl incrPlugin, state *fw.CycleState, pi *fw.PodInfo, snap *fw.
 // incrCheckPreFilter runs the rounds on snap for the pod tmpl: carried,
 // which PreFilter ran on, against a fresh state each round. other draws
 // the pods added beside the replicas (and the nominated pod).
-func incrCheckPreFilter(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod) {
+func incrCheckPreFilter(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *api.Pod) {
 	ctx := context.Background()
 	if snap.NumNodes() == 0 {
 		return
@@ -75,7 +76,7 @@ func incrCheckPreFilter(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl *fw.P
 // up to date with PreFilterAfterAdd for the next replica, pi, and checks
 // it against PreFilter on a fresh state, fresh: the status, then every
 // node's verdicts. fresh is nil when PreFilter did not succeed.
-func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleState, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, seq *int, round int) (pi *fw.PodInfo, fresh *fw.CycleState) {
+func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleState, tmpl *fw.PodInfo, other func(name, node string) *api.Pod, seq *int, round int) (pi *fw.PodInfo, fresh *fw.CycleState) {
 	ctx := context.Background()
 	added := st.DrawAdded(t, snap, tmpl, other, seq)
 	*seq++
@@ -98,7 +99,7 @@ func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleSt
 
 // incrCheckAddPod adds a nominated pod the kube way to clones of fresh and
 // carried (both written for pi) and compares every node's verdicts.
-func incrCheckAddPod(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl, pi *fw.PodInfo, fresh, carried *fw.CycleState, other func(name, node string) *fw.Pod, round int) {
+func incrCheckAddPod(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl, pi *fw.PodInfo, fresh, carried *fw.CycleState, other func(name, node string) *api.Pod, round int) {
 	ctx := context.Background()
 	nodes := snap.Nodes()
 	ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "nominatedOn")]
@@ -136,7 +137,7 @@ func TestPropPodTopologySpreadPreFilterAfterAddMatchesPreFilter(t *testing.T) {
 			t.Fatal(err)
 		}
 		snap := fw.MustSnapshot(c.nodes, c.existing)
-		other := func(name, node string) *fw.Pod {
+		other := func(name, node string) *api.Pod {
 			w := ptsDrawLabels(t, st.MakePod().Name(name).Node(node), "added")
 			if rapid.IntRange(0, 3).Draw(t, "otherNS") == 0 {
 				w.Namespace("other")
@@ -160,7 +161,7 @@ func TestPropInterPodAffinityPreFilterAfterAddMatchesPreFilter(t *testing.T) {
 			}
 		}
 		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
-		other := func(name, node string) *fw.Pod { return ipaGenPod(t, name, node, 2) }
+		other := func(name, node string) *api.Pod { return ipaGenPod(t, name, node, 2) }
 		incrCheckPreFilter(t, ipaNewFilter(t, rapid.IntRange(1, 3).Draw(t, "parallelism")), snap, fw.MustPodInfo(c.pod), other)
 	})
 }

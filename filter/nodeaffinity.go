@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
@@ -27,7 +28,7 @@ const naPreFilterKey framework.StateKey = "PreFilter" + config.NodeAffinityName
 type naPreFilterState struct {
 	required nodeaffinity.Required
 	// indexed is required resolved against snap, the cycle's snapshot.
-	indexed *framework.IndexedNodeMatch
+	indexed *api.IndexedNodeMatch
 	snap    *framework.Snapshot
 }
 
@@ -92,7 +93,7 @@ func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 // PreFilterResult from metadata.name terms.
 func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	spec := &pod.Pod.Spec
-	var required *framework.NodeSelector
+	var required *api.NodeSelector
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 	}

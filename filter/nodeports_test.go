@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 type npPort struct {
 	ip    string
-	proto fw.Protocol
+	proto api.Protocol
 	port  int32
 }
 
@@ -26,11 +27,11 @@ func npPod(ports ...npPort) *st.PodWrapper {
 // rewritten in our types.
 func TestNodePortsFilter(t *testing.T) {
 	reject := fw.NewStatus(fw.Unschedulable, ReasonNodePorts)
-	tcp, udp := fw.ProtocolTCP, fw.ProtocolUDP
+	tcp, udp := api.ProtocolTCP, api.ProtocolUDP
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		existing *fw.Pod
+		pod      *api.Pod
+		existing *api.Pod
 		want     *fw.Status
 	}{
 		{"same udp port", npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), reject},
@@ -88,7 +89,7 @@ func TestNodePortsPreFilter(t *testing.T) {
 
 func TestNodePortsFilterAllocs(t *testing.T) {
 	pl, _ := NewNodePorts(nil, nil)
-	pi := fw.MustPodInfo(npPod(npPort{"", "", 8080}, npPort{"10.0.0.1", fw.ProtocolUDP, 53}).Obj())
+	pi := fw.MustPodInfo(npPod(npPort{"", "", 8080}, npPort{"10.0.0.1", api.ProtocolUDP, 53}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
 	free := nrfNodeInfo(t, "a", nil)
@@ -102,5 +103,5 @@ func TestNodePortsFilterAllocs(t *testing.T) {
 
 func BenchmarkNodePortsFilter(b *testing.B) {
 	pl, _ := NewNodePorts(nil, nil)
-	nrfBenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", fw.ProtocolTCP, 8080}).Obj()))
+	nrfBenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", api.ProtocolTCP, 8080}).Obj()))
 }

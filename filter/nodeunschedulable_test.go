@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -14,18 +16,18 @@ import (
 // Cases of kube-scheduler v1.36 nodeunschedulable/node_unschedulable_test.go.
 func TestNodeUnschedulableFilter(t *testing.T) {
 	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnschedulable)
-	tol := fw.Toleration{Key: TaintNodeUnschedulable, Effect: fw.TaintEffectNoSchedule}
+	tol := api.Toleration{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
 	tests := []struct {
 		name          string
 		unschedulable bool
-		tols          []fw.Toleration
+		tols          []api.Toleration
 		want          *fw.Status
 	}{
 		{"does not fit unschedulable node", true, nil, reject},
 		{"fits schedulable node", false, nil, nil},
-		{"fits unschedulable node with the toleration", true, []fw.Toleration{tol}, nil},
-		{"Exists with empty key tolerates", true, []fw.Toleration{{Operator: fw.TolerationOpExists}}, nil},
-		{"NoExecute toleration does not", true, []fw.Toleration{{Key: TaintNodeUnschedulable, Effect: fw.TaintEffectNoExecute}}, reject},
+		{"fits unschedulable node with the toleration", true, []api.Toleration{tol}, nil},
+		{"Exists with empty key tolerates", true, []api.Toleration{{Operator: api.TolerationOpExists}}, nil},
+		{"NoExecute toleration does not", true, []api.Toleration{{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoExecute}}, reject},
 	}
 	pl, _ := NewNodeUnschedulable(nil, nil)
 	for _, tc := range tests {
@@ -64,7 +66,7 @@ func BenchmarkNodeUnschedulableFilter(b *testing.B) {
 func TestPropNodeUnschedulableRuns(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 1200).Draw(t, "nodes")
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := range n {
 			w := st.MakeNode().Name(fmt.Sprintf("n%04d", i))
 			if rapid.IntRange(0, 9).Draw(t, "cordon") == 0 {
@@ -81,23 +83,23 @@ func TestPropNodeUnschedulableRuns(t *testing.T) {
 		if err := r.Register(pl.Name(), func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
 			t.Fatal(err)
 		}
-		f, err := fw.NewFramework(r, fw.Profile{Filter: []string{pl.Name()}}, fw.WithParallelism(rapid.IntRange(1, 3).Draw(t, "workers")))
+		f, err := runtime.NewFramework(r, fw.Profile{Filter: []string{pl.Name()}}, runtime.WithParallelism(rapid.IntRange(1, 3).Draw(t, "workers")))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pod := fw.MustPodInfo(st.MakePod().Name("p").Obj())
-		opts := fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: rapid.IntRange(0, n-1).Draw(t, "start"),
+		opts := runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: rapid.IntRange(0, n-1).Draw(t, "start"),
 			NumFeasibleToFind: rapid.IntRange(0, n).Draw(t, "toFind")}
 		res, _ := f.Schedule(context.Background(), nil, snap, pod, opts)
 		for _, v := range res.NodeVerdicts() {
 			ni, _ := snap.Get(v.Node)
 			want := pl.(fw.FilterPlugin).Filter(context.Background(), nil, pod, ni)
 			switch v.Verdict {
-			case fw.VerdictFeasible:
+			case runtime.VerdictFeasible:
 				if want != nil {
 					t.Fatalf("%s feasible, Filter says %v", v.Node, want)
 				}
-			case fw.VerdictRejected:
+			case runtime.VerdictRejected:
 				if want == nil || v.Plugin != pl.Name() || v.Reasons[0] != want.Reasons()[0] {
 					t.Fatalf("%s rejected by %s %v, Filter says %v", v.Node, v.Plugin, v.Reasons, want)
 				}

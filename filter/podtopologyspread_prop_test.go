@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -20,7 +21,7 @@ func (h ptsHandle) Parallelism() int { return h.parallelism }
 
 func ptsHandleOf(p int) fw.Handle { return ptsHandle{p} }
 
-func ptsPolicyOf(i int) *fw.NodeInclusionPolicy {
+func ptsPolicyOf(i int) *api.NodeInclusionPolicy {
 	switch i {
 	case 1:
 		return ptsHonor
@@ -32,12 +33,12 @@ func ptsPolicyOf(i int) *fw.NodeInclusionPolicy {
 
 // ptsCluster is a random small cluster and incoming pod.
 type ptsCluster struct {
-	nodes    []*fw.Node
-	existing []*fw.Pod
-	pod      *fw.Pod
+	nodes    []*api.Node
+	existing []*api.Pod
+	pod      *api.Pod
 }
 
-func ptsDrawSelector(t *rapid.T, label string) *fw.LabelSelector {
+func ptsDrawSelector(t *rapid.T, label string) *api.LabelSelector {
 	switch rapid.IntRange(0, 3).Draw(t, label) {
 	case 0:
 		return st.PtsExists("app")
@@ -46,7 +47,7 @@ func ptsDrawSelector(t *rapid.T, label string) *fw.LabelSelector {
 	case 2:
 		return st.PtsMatchLabels("tier", "x")
 	default:
-		return &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "app", Operator: fw.LabelSelectorOpNotIn, Values: []string{"b"}}}}
+		return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{"b"}}}}
 	}
 }
 
@@ -112,7 +113,7 @@ func ptsDrawCluster(t *rapid.T, allowTerminating bool) ptsCluster {
 			mlk = []string{"tier"}
 		}
 		pw.SpreadConstraint(st.PtsConstraint(int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")), keys[(i+rapid.IntRange(0, 2).Draw(t, "key"))%3],
-			fw.DoNotSchedule, ptsDrawSelector(t, "sel"), minDomains,
+			api.DoNotSchedule, ptsDrawSelector(t, "sel"), minDomains,
 			ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "aff")), ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "taints")), mlk))
 	}
 	c.pod = pw.Obj()
@@ -121,7 +122,7 @@ func ptsDrawCluster(t *rapid.T, allowTerminating bool) ptsCluster {
 
 // ptsVerdicts runs PreFilter and Filter over snap and returns the code of
 // every node by name (nil when PreFilter skipped).
-func ptsVerdicts(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *fw.Pod) map[string]fw.Code {
+func ptsVerdicts(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *api.Pod) map[string]fw.Code {
 	state, s := ptsRunPreFilter(t, pl, snap, pod)
 	if s.IsSkip() {
 		return nil
@@ -132,7 +133,7 @@ func ptsVerdicts(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *fw.Pod) 
 	return ptsFilterAll(pl, state, snap, pod)
 }
 
-func ptsFilterAll(pl *PodTopologySpread, state *fw.CycleState, snap *fw.Snapshot, pod *fw.Pod) map[string]fw.Code {
+func ptsFilterAll(pl *PodTopologySpread, state *fw.CycleState, snap *fw.Snapshot, pod *api.Pod) map[string]fw.Code {
 	out := map[string]fw.Code{}
 	pi := fw.MustPodInfo(pod)
 	for _, ni := range snap.Nodes() {
@@ -244,7 +245,7 @@ func TestPropPodTopologySpreadIncrementalMatchesRecount(t *testing.T) {
 			if s := pl.RemovePod(context.Background(), state, pi, fw.MustPodInfo(victim), ni); !s.IsSuccess() {
 				t.Fatal(s)
 			}
-			var rest []*fw.Pod
+			var rest []*api.Pod
 			for _, p := range c.existing {
 				if p != victim {
 					rest = append(rest, p)
@@ -257,7 +258,7 @@ func TestPropPodTopologySpreadIncrementalMatchesRecount(t *testing.T) {
 			if s := pl.AddPod(context.Background(), state, pi, fw.MustPodInfo(added), ni); !s.IsSuccess() {
 				t.Fatal(s)
 			}
-			after = fw.MustSnapshot(c.nodes, append(append([]*fw.Pod{}, c.existing...), added))
+			after = fw.MustSnapshot(c.nodes, append(append([]*api.Pod{}, c.existing...), added))
 		}
 		got := ptsFilterAll(pl, state, snap, c.pod)
 		want := ptsVerdicts(t, pl, after, c.pod)

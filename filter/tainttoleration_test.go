@@ -6,11 +6,12 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func ttTol(key, op, value string, effect fw.TaintEffect) fw.Toleration {
-	return fw.Toleration{Key: key, Operator: fw.TolerationOperator(op), Value: value, Effect: effect}
+func ttTol(key, op, value string, effect api.TaintEffect) api.Toleration {
+	return api.Toleration{Key: key, Operator: api.TolerationOperator(op), Value: value, Effect: effect}
 }
 
 // Cases of kube-scheduler v1.36 tainttoleration/taint_toleration_test.go
@@ -18,36 +19,36 @@ func ttTol(key, op, value string, effect fw.TaintEffect) fw.Toleration {
 // reason "node(s) had untolerated taint(s)".
 func TestTaintTolerationFilter(t *testing.T) {
 	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
-	ns, pns, ne := fw.TaintEffectNoSchedule, fw.TaintEffectPreferNoSchedule, fw.TaintEffectNoExecute
+	ns, pns, ne := api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute
 	tests := []struct {
 		name   string
-		tols   []fw.Toleration
-		taints []fw.Taint
+		tols   []api.Toleration
+		taints []api.Taint
 		want   *fw.Status
 	}{
 		{"a pod having no tolerations can't be scheduled onto a node with nonempty taints", nil,
-			[]fw.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
+			[]api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
 		{"a pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user1", ns)}, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user1", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, nil},
 		{"a pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
 		{"a pod can be scheduled onto the node, with a toleration uses operator Exists",
-			[]fw.Toleration{ttTol("foo", "Exists", "", ns)}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("foo", "Exists", "", ns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
 		{"multiple tolerations, multiple taints, all tolerated",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user2", ns), ttTol("foo", "Exists", "", ns)},
-			[]fw.Taint{{Key: "dedicated", Value: "user2", Effect: ns}, {Key: "foo", Value: "bar", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns), ttTol("foo", "Exists", "", ns)},
+			[]api.Taint{{Key: "dedicated", Value: "user2", Effect: ns}, {Key: "foo", Value: "bar", Effect: ns}}, nil},
 		{"key and value match but the non-empty effect doesn't",
-			[]fw.Toleration{ttTol("foo", "Equal", "bar", pns)}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, reject},
+			[]api.Toleration{ttTol("foo", "Equal", "bar", pns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, reject},
 		{"empty toleration effect matches NoSchedule",
-			[]fw.Toleration{ttTol("foo", "Equal", "bar", "")}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("foo", "Equal", "bar", "")}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
 		{"untolerated PreferNoSchedule taints do not filter",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
-		{"no toleration, PreferNoSchedule taint", nil, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
-		{"untolerated NoExecute taint", nil, []fw.Taint{{Key: "evict", Effect: ne}}, reject},
-		{"empty operator means Equal", []fw.Toleration{ttTol("foo", "", "bar", ns)}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
-		{"empty key with Exists tolerates everything", []fw.Toleration{ttTol("", "Exists", "", "")},
-			[]fw.Taint{{Key: "a", Effect: ns}, {Key: "b", Value: "x", Effect: ne}}, nil},
-		{"Gt is feature-gated off in v1.36 and tolerates nothing", []fw.Toleration{ttTol("n", "Gt", "1", ns)}, []fw.Taint{{Key: "n", Value: "5", Effect: ns}}, reject},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
+		{"no toleration, PreferNoSchedule taint", nil, []api.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
+		{"untolerated NoExecute taint", nil, []api.Taint{{Key: "evict", Effect: ne}}, reject},
+		{"empty operator means Equal", []api.Toleration{ttTol("foo", "", "bar", ns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+		{"empty key with Exists tolerates everything", []api.Toleration{ttTol("", "Exists", "", "")},
+			[]api.Taint{{Key: "a", Effect: ns}, {Key: "b", Value: "x", Effect: ne}}, nil},
+		{"Gt is feature-gated off in v1.36 and tolerates nothing", []api.Toleration{ttTol("n", "Gt", "1", ns)}, []api.Taint{{Key: "n", Value: "5", Effect: ns}}, reject},
 		{"no taints", nil, nil, nil},
 	}
 	pl, _ := NewTaintToleration(nil, nil)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -17,16 +18,16 @@ import (
 // unbound claims, zonal and local volumes.
 func TestPropVolumeFilterBatchEqualsFilter(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var nodes []*fw.Node
-		objs := fw.StorageObjects{StorageClasses: []*fw.StorageClass{
-			st.MakeSC("zonal", "csi.example.com", fw.VolumeBindingWaitForFirstConsumer).AllowedTopology(fw.LabelTopologyZone, "a", "b").Obj(),
-			st.MakeSC("local", fw.NotSupportedProvisioner, fw.VolumeBindingWaitForFirstConsumer).Obj(),
+		var nodes []*api.Node
+		objs := api.StorageObjects{StorageClasses: []*api.StorageClass{
+			st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "a", "b").Obj(),
+			st.MakeSC("local", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
 		}}
 		n := rapid.IntRange(1, 12).Draw(t, "nodes")
 		for i := range n {
 			name := fmt.Sprintf("n%d", i)
 			zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone")
-			nodes = append(nodes, st.MakeNode().Name(name).Label(fw.LabelTopologyZone, zone).Obj())
+			nodes = append(nodes, st.MakeNode().Name(name).Label(api.LabelTopologyZone, zone).Obj())
 			if rapid.Bool().Draw(t, "csinode") {
 				objs.CSINodes = append(objs.CSINodes, st.MakeCSINode(name).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit"))).Obj())
 			}
@@ -34,12 +35,12 @@ func TestPropVolumeFilterBatchEqualsFilter(t *testing.T) {
 				objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV("local-"+name, "local").NodeAffinity("kubernetes.io/hostname", name).Obj())
 			}
 		}
-		var pods []*fw.Pod
+		var pods []*api.Pod
 		for i := rapid.IntRange(0, 8).Draw(t, "bound"); i > 0; i-- {
 			claim, vol := fmt.Sprintf("b%d", i), fmt.Sprintf("pv-b%d", i)
 			zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "pvZone")
-			objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "zonal").ClaimRef("default", claim, "uid-"+claim).Phase(fw.VolumeBound).
-				NodeAffinity(fw.LabelTopologyZone, zone).Label(fw.LabelTopologyZone, zone).Obj())
+			objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "zonal").ClaimRef("default", claim, "uid-"+claim).Phase(api.VolumeBound).
+				NodeAffinity(api.LabelTopologyZone, zone).Label(api.LabelTopologyZone, zone).Obj())
 			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "zonal").Bound(vol).Obj())
 			if rapid.Bool().Draw(t, "inUse") {
 				pods = append(pods, st.MakePod().Name("user-"+claim).Node(fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, "on"))).PVC(claim).Obj())

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -217,7 +218,7 @@ func EventObjects[T any](oldObj, newObj any) (oldT, newT *T, err error) {
 
 // SamePod reports whether a and b are the same pod: the same UID when
 // either has one, else the same namespace and name.
-func SamePod(a, b *Pod) bool { return samePod(a, b) }
+func SamePod(a, b *api.Pod) bool { return samePod(a, b) }
 
 // ClusterEventWithHint is an event a plugin registers, with its hint
 // function (nil: always Queue).
@@ -274,7 +275,7 @@ type PluginEvents struct {
 // (reported as UpdateNodeTaint), allocatable, labels, taints, annotations.
 // None when nothing scheduling reads changed (an update of images or
 // capacity alone reports nothing, as in kube).
-func NodeUpdateEvents(oldNode, newNode *Node) []ClusterEvent {
+func NodeUpdateEvents(oldNode, newNode *api.Node) []ClusterEvent {
 	var out []ClusterEvent
 	add := func(a ActionType) { out = append(out, ClusterEvent{Resource: ResourceNode, ActionType: a}) }
 	if oldNode.Spec.Unschedulable != newNode.Spec.Unschedulable && !newNode.Spec.Unschedulable {
@@ -302,7 +303,7 @@ func NodeUpdateEvents(oldNode, newNode *Node) []ClusterEvent {
 // UpdatePodToleration (the number of tolerations changed; the API only
 // adds them), in that order, on AssignedPod when newPod has a node and
 // UnscheduledPod otherwise; a plain Update when none of them applies.
-func PodUpdateEvents(oldPod, newPod *Pod) []ClusterEvent {
+func PodUpdateEvents(oldPod, newPod *api.Pod) []ClusterEvent {
 	r := ResourceAssignedPod
 	if newPod.Spec.NodeName == "" {
 		r = ResourceUnscheduledPod
@@ -330,9 +331,9 @@ func PodUpdateEvents(oldPod, newPod *Pod) []ClusterEvent {
 // podScaledDown reports whether some effective request of oldPod (status
 // resources counted) is gone or lower in newPod (kube's
 // extractPodScaleDown).
-func podScaledDown(oldPod, newPod *Pod) bool {
-	opts := RequestOptions{UseStatusResources: true}
-	oldReq, newReq := PodRequests(oldPod, opts), PodRequests(newPod, opts)
+func podScaledDown(oldPod, newPod *api.Pod) bool {
+	opts := api.RequestOptions{UseStatusResources: true}
+	oldReq, newReq := api.PodRequests(oldPod, opts), api.PodRequests(newPod, opts)
 	for name, oq := range oldReq {
 		nq, ok := newReq[name]
 		if !ok || oq.MilliValue() > nq.MilliValue() {
@@ -347,7 +348,7 @@ func podScaledDown(oldPod, newPod *Pod) bool {
 func stringMapsEqual(a, b map[string]string) bool { return maps.Equal(a, b) }
 
 // taintEqual compares taints by value (TimeAdded by time, not pointer).
-func taintEqual(a, b Taint) bool {
+func taintEqual(a, b api.Taint) bool {
 	if a.Key != b.Key || a.Value != b.Value || a.Effect != b.Effect || (a.TimeAdded == nil) != (b.TimeAdded == nil) {
 		return false
 	}

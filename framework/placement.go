@@ -2,6 +2,8 @@ package framework
 
 import (
 	"context"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Placement is a set of nodes a pod group is tried on as a whole in
@@ -17,7 +19,7 @@ type Placement struct {
 // namespace and name, and the pods the cycle tries to place, in order.
 type PodGroupInfo struct {
 	Namespace, Name string
-	UnscheduledPods []*Pod
+	UnscheduledPods []*api.Pod
 }
 
 // ProposedAssignment is the node a pod group cycle found for one pod.

@@ -3,6 +3,8 @@ package framework
 import (
 	"slices"
 	"sync"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file holds the snapshot's pod index: two memos that let the
@@ -74,8 +76,8 @@ func podIndexEntries(n int) int {
 // "no namespace selector". It mirrors an AffinityTerm without topology key.
 type PodTerm struct {
 	Namespaces        []string
-	NamespaceSelector Selector
-	Selector          Selector
+	NamespaceSelector api.Selector
+	Selector          api.Selector
 }
 
 // PodTermOf returns the PodTerm of an affinity term (namespaces and
@@ -344,7 +346,7 @@ type podCountEntry struct {
 
 // matches reports whether pod, of label class c (-1: unknown), matches
 // the entry's query.
-func (e *podCountEntry) matches(c int32, pod *Pod, ns map[string]map[string]string) bool {
+func (e *podCountEntry) matches(c int32, pod *api.Pod, ns map[string]map[string]string) bool {
 	if c >= 0 && int(c) < len(e.verdicts) {
 		if v := e.verdicts[c]; v != 0 {
 			return v == 1
@@ -464,7 +466,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 // the last class asked until a slot is added or evicted (slotsVersion):
 // a run of pods of one class (a template's replicas, their assumed copies
 // and their removal on Revert) walks the slots once.
-func (x *podIndex) matchingSlotsLocked(c int32, pod *Pod, ns map[string]map[string]string) []*podIndexSlot {
+func (x *podIndex) matchingSlotsLocked(c int32, pod *api.Pod, ns map[string]map[string]string) []*podIndexSlot {
 	m := &x.slotMemo
 	if c >= 0 && m.ok && m.class == c && m.version == x.slotsVersion {
 		return m.slots
@@ -734,8 +736,8 @@ type podTermMatcher struct {
 	oneNS  string
 	single bool
 	ns     map[string]struct{}
-	nsSel  Selector
-	sel    Selector
+	nsSel  api.Selector
+	sel    api.Selector
 }
 
 func compilePodQuery(q *PodQuery) podMatcher {
@@ -758,7 +760,7 @@ func compilePodQuery(q *PodQuery) podMatcher {
 
 // matches reports whether pod matches every term (false without terms);
 // ns gives the namespaces' labels.
-func (m *podMatcher) matches(pod *Pod, ns map[string]map[string]string) bool {
+func (m *podMatcher) matches(pod *api.Pod, ns map[string]map[string]string) bool {
 	if len(m.terms) == 0 || m.skipTerminating && pod.DeletionTimestamp != nil {
 		return false
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Pod signatures, as kube-scheduler v1.35+'s opportunistic batching
@@ -66,7 +68,7 @@ type SignCapability interface {
 type PodSignature string
 
 // SignTolerations is the fragment value of a pod's tolerations.
-func SignTolerations(pod *Pod) any { return pod.Spec.Tolerations }
+func SignTolerations(pod *api.Pod) any { return pod.Spec.Tolerations }
 
 // SignerVolumes is the fragment key of a pod's volumes.
 const SignerVolumes = "v1.Pod.Spec.Volumes.NonSyntheticSources()"
@@ -74,7 +76,7 @@ const SignerVolumes = "v1.Pod.Spec.Volumes.NonSyntheticSources()"
 // SignVolumes is the fragment value of a pod's volumes: the JSON of every
 // volume source but ConfigMaps and Secrets (specific to each pod, never
 // read by scheduling), sorted (kube's VolumesSigner).
-func SignVolumes(pod *Pod) any {
+func SignVolumes(pod *api.Pod) any {
 	out := []string{}
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i].VolumeSource

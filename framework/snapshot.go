@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Snapshot is a consistent view of the cluster for one scheduling cycle:
@@ -42,7 +44,7 @@ type Snapshot struct {
 	// topo caches TopologyValues by label key; entries are immutable and
 	// the map is replaced, never written, once shared.
 	topoMu       sync.Mutex
-	topo         map[string]*TopologyValues
+	topo         map[string]*api.TopologyValues
 	taintClasses *TaintClasses // nil until asked, dropped when nodes change
 	imageTable   *ImageTable   // likewise
 	withAffinity []*NodeInfo
@@ -74,18 +76,18 @@ type Snapshot struct {
 	storageDirty atomic.Bool
 
 	// Services select pods (PodTopologySpread's default constraints).
-	Services []Service
+	Services []api.Service
 	// Controllers are ReplicaSets, ReplicationControllers and StatefulSets.
-	Controllers []WorkloadController
+	Controllers []api.WorkloadController
 	// DisruptionBudgets are the PodDisruptionBudgets preemption honours.
-	DisruptionBudgets []PodDisruptionBudget
+	DisruptionBudgets []api.PodDisruptionBudget
 }
 
 // SnapshotOption adds optional cluster objects to a new Snapshot.
 type SnapshotOption func(*Snapshot) error
 
 // WithNamespaces records namespace labels (for namespace selectors).
-func WithNamespaces(ns ...Namespace) SnapshotOption {
+func WithNamespaces(ns ...api.Namespace) SnapshotOption {
 	return func(s *Snapshot) error {
 		for _, n := range ns {
 			if _, dup := s.namespaces[n.Name]; dup {
@@ -98,20 +100,20 @@ func WithNamespaces(ns ...Namespace) SnapshotOption {
 }
 
 // WithServices records services.
-func WithServices(svcs ...Service) SnapshotOption {
+func WithServices(svcs ...api.Service) SnapshotOption {
 	return func(s *Snapshot) error { s.Services = append(s.Services, svcs...); return nil }
 }
 
 // WithControllers records ReplicaSets, ReplicationControllers and
 // StatefulSets.
-func WithControllers(cs ...WorkloadController) SnapshotOption {
+func WithControllers(cs ...api.WorkloadController) SnapshotOption {
 	return func(s *Snapshot) error { s.Controllers = append(s.Controllers, cs...); return nil }
 }
 
 // WithDisruptionBudgets records PodDisruptionBudgets.
 // A selector that does not compile, or a negative disruptionsAllowed, is an
 // error naming the budget.
-func WithDisruptionBudgets(pdbs ...PodDisruptionBudget) SnapshotOption {
+func WithDisruptionBudgets(pdbs ...api.PodDisruptionBudget) SnapshotOption {
 	return func(s *Snapshot) error {
 		for _, p := range pdbs {
 			if _, err := p.Selector.Compile(); err != nil {
@@ -131,7 +133,7 @@ func WithDisruptionBudgets(pdbs ...PodDisruptionBudget) SnapshotOption {
 // part of any node; terminal pods (Succeeded, Failed) are skipped, as
 // kube-scheduler's informer skips them. A nil node or pod, a duplicate node
 // name, or a pod on an unknown node is an error that names it.
-func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot, error) {
+func NewSnapshot(nodes []*api.Node, pods []*api.Pod, opts ...SnapshotOption) (*Snapshot, error) {
 	s := &Snapshot{
 		nodes:         make([]*NodeInfo, 0, len(nodes)),
 		res:           make([]NodeResources, 0, len(nodes)),
@@ -182,7 +184,7 @@ func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot,
 }
 
 // MustSnapshot is NewSnapshot that panics on error; for tests and examples.
-func MustSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) *Snapshot {
+func MustSnapshot(nodes []*api.Node, pods []*api.Pod, opts ...SnapshotOption) *Snapshot {
 	s, err := NewSnapshot(nodes, pods, opts...)
 	if err != nil {
 		panic(err)
@@ -198,7 +200,7 @@ func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
 func (s *Snapshot) NumNodes() int { return len(s.nodes) }
 
 // NodeAt returns the node object at position k (Nodes()[k].Node()).
-func (s *Snapshot) NodeAt(k int) *Node { return s.nodes[k].node }
+func (s *Snapshot) NodeAt(k int) *api.Node { return s.nodes[k].node }
 
 // Get returns the NodeInfo of the named node.
 func (s *Snapshot) Get(name string) (*NodeInfo, bool) {
@@ -261,14 +263,14 @@ func (s *Snapshot) refreshAffinityLists() {
 }
 
 // AddNode appends a node. A duplicate name is an error.
-func (s *Snapshot) AddNode(n *Node) error {
+func (s *Snapshot) AddNode(n *api.Node) error {
 	if n == nil {
 		return fmt.Errorf("framework: snapshot: nil node")
 	}
 	if _, dup := s.index[n.Name]; dup {
 		return fmt.Errorf("framework: snapshot: duplicate node name %q", n.Name)
 	}
-	if err := ValidateNode(n); err != nil {
+	if err := api.ValidateNode(n); err != nil {
 		return err
 	}
 	ni, _ := NewNodeInfo(n)
@@ -425,7 +427,7 @@ func (s *Snapshot) renumberFrom(i int) {
 }
 
 // UpdateNode replaces the node object of an existing node, keeping its pods.
-func (s *Snapshot) UpdateNode(n *Node) error {
+func (s *Snapshot) UpdateNode(n *api.Node) error {
 	if n == nil {
 		return fmt.Errorf("framework: snapshot: nil node")
 	}
@@ -485,7 +487,7 @@ func (s *Snapshot) mutableAt(i int) *NodeInfo {
 }
 
 // AddPod assigns pod to the node named by pod.Spec.NodeName.
-func (s *Snapshot) AddPod(pod *Pod) error {
+func (s *Snapshot) AddPod(pod *api.Pod) error {
 	pi, err := NewPodInfo(pod)
 	if err != nil {
 		return err
@@ -563,7 +565,7 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool, at int) (int, error) {
 }
 
 // RemovePod removes pod from the node named by its nodeName.
-func (s *Snapshot) RemovePod(pod *Pod) error {
+func (s *Snapshot) RemovePod(pod *api.Pod) error {
 	if pod == nil {
 		return fmt.Errorf("framework: snapshot: nil pod")
 	}
@@ -741,13 +743,13 @@ func (s *Snapshot) Clone() *Snapshot {
 // TopologyValues returns the numbering of key's values over the snapshot's
 // nodes, computing it once per snapshot (and again after node changes).
 // It is safe for concurrent use.
-func (s *Snapshot) TopologyValues(key string) *TopologyValues {
+func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 	s.topoMu.Lock()
 	defer s.topoMu.Unlock()
 	if tv, ok := s.topo[key]; ok {
 		return tv
 	}
-	tv := &TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
+	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
 	ids := map[string]int32{}
 	for i, n := range s.nodes {
 		v, ok := n.node.Labels[key]
@@ -764,7 +766,7 @@ func (s *Snapshot) TopologyValues(key string) *TopologyValues {
 		}
 		tv.Domain[i] = id
 	}
-	next := make(map[string]*TopologyValues, len(s.topo)+1)
+	next := make(map[string]*api.TopologyValues, len(s.topo)+1)
 	for k, v := range s.topo {
 		next[k] = v
 	}
@@ -775,7 +777,7 @@ func (s *Snapshot) TopologyValues(key string) *TopologyValues {
 
 // podIdentity is the UID, or namespace/name when the UID is empty, or ""
 // for a pod with neither a UID nor a name.
-func podIdentity(p *Pod) string {
+func podIdentity(p *api.Pod) string {
 	if p.UID != "" {
 		return "uid:" + p.UID
 	}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
@@ -74,7 +75,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					}
 				case 8:
 					node := all[rapid.IntRange(0, len(all)-1).Draw(t, name+".csi")].Name()
-					if _, err := s.SetStorageObject(&CSINode{ObjectMeta: ObjectMeta{Name: node}}); err != nil {
+					if _, err := s.SetStorageObject(&api.CSINode{ObjectMeta: api.ObjectMeta{Name: node}}); err != nil {
 						t.Fatal(err)
 					}
 				case 9:
@@ -112,7 +113,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 }
 
 // copyNode is n with a labels map of its own.
-func copyNode(n *Node) *Node {
+func copyNode(n *api.Node) *api.Node {
 	c := *n
 	c.Labels = maps.Clone(n.Labels)
 	return &c

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -28,7 +29,7 @@ func TestPropAddNewPodInfoAtRows(t *testing.T) {
 			n.Status.Allocatable[resource.Memory] = resource.MustParse(fmt.Sprintf("%dMi", 1000*(i+1)))
 			n.Status.Allocatable[resource.EphemeralStorage] = resource.MustParse("10Gi")
 		}
-		drawPod := func(name string) *Pod {
+		drawPod := func(name string) *api.Pod {
 			p := undoDrawPod(t, nodes, name)
 			req := p.Spec.Containers[0].Resources.Requests
 			if rapid.Bool().Draw(t, name+".hasMem") {
@@ -39,7 +40,7 @@ func TestPropAddNewPodInfoAtRows(t *testing.T) {
 			}
 			return p
 		}
-		var bound []*Pod
+		var bound []*api.Pod
 		for i := range rapid.IntRange(0, 4).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
@@ -22,8 +23,8 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
-		drawPod := func(name string) *Pod { return undoDrawPod(t, nodes, name) }
-		var bound []*Pod
+		drawPod := func(name string) *api.Pod { return undoDrawPod(t, nodes, name) }
+		var bound []*api.Pod
 		for i := range rapid.IntRange(0, 6).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -86,8 +87,8 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
-		drawPod := func(name string) *Pod { return undoDrawPod(t, nodes, name) }
-		var bound []*Pod
+		drawPod := func(name string) *api.Pod { return undoDrawPod(t, nodes, name) }
+		var bound []*api.Pod
 		for i := range rapid.IntRange(0, 8).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
 		}
@@ -177,19 +178,19 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 
 // undoDrawPod draws a pod on one of nodes: a CPU request, maybe a host
 // port.
-func undoDrawPod(t *rapid.T, nodes []*Node, name string) *Pod {
+func undoDrawPod(t *rapid.T, nodes []*api.Node, name string) *api.Pod {
 	p := piDrawPod(t, name, nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, name+".node")].Name)
-	c := Container{Resources: ResourceRequirements{Requests: resource.List{
+	c := api.Container{Resources: api.ResourceRequirements{Requests: resource.List{
 		resource.CPU: resource.NewMilliQuantity(int64(rapid.IntRange(0, 500).Draw(t, name+".cpu")), resource.DecimalSI)}}}
 	if rapid.IntRange(0, 3).Draw(t, name+".port") == 0 {
-		c.Ports = []ContainerPort{{ContainerPort: 80, HostPort: int32(rapid.IntRange(8000, 8001).Draw(t, name+".hostPort"))}}
+		c.Ports = []api.ContainerPort{{ContainerPort: 80, HostPort: int32(rapid.IntRange(8000, 8001).Draw(t, name+".hostPort"))}}
 	}
-	p.Spec.Containers = []Container{c}
+	p.Spec.Containers = []api.Container{c}
 	return p
 }
 
 // undoDrawNodes draws 1–4 nodes in two zones (label "zone").
-func undoDrawNodes(t *rapid.T) []*Node {
+func undoDrawNodes(t *rapid.T) []*api.Node {
 	nodes := testNodes(rapid.IntRange(1, 4).Draw(t, "nodes"))
 	for i, n := range nodes {
 		n.Labels["zone"] = fmt.Sprintf("z%d", i%2)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file holds the scheduler-cache side of a Cluster: kube-scheduler's
@@ -28,7 +29,7 @@ func (c *Cluster) Assume(namespace, name, node string) error {
 // assumedPod is the memory of an assumed pod: its copies of the pod and
 // its PodInfo, and the records of its assume and of its bind.
 type assumedPod struct {
-	pod   framework.Pod
+	pod   api.Pod
 	info  framework.PodInfo
 	rec   clusterPod
 	bound clusterPod

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // PodState is where a pod of a Cluster stands in scheduling.
@@ -49,7 +50,7 @@ type clusterPod struct {
 // PodRecord is a pod of the cluster with its scheduling state. Pod is the
 // cluster's copy: treat it as read-only.
 type PodRecord struct {
-	Pod   *framework.Pod
+	Pod   *api.Pod
 	State PodState
 }
 
@@ -92,7 +93,7 @@ type Cluster struct {
 	snap    *framework.Snapshot
 	pods    map[string]*clusterPod
 	uids    map[string]string // UID → namespace/name
-	metrics map[string]*framework.NodeMetric
+	metrics map[string]*api.NodeMetric
 	journal []clusterUndo
 	marks   []int
 	// undoPods and undoNodes are Revert's buffers for a run of pods added
@@ -104,10 +105,10 @@ type Cluster struct {
 	// (cluster_nodeload.go), the gangs' PodGroups (scheduler-plugins' and
 	// kube's), kube's Workloads and the pods of each gang
 	// (cluster_groups.go, cluster_workloads.go).
-	loads      map[string]*framework.NodeLoad
-	podGroups  map[string]*framework.PodGroup
-	wpodGroups map[string]*framework.WorkloadPodGroup
-	workloads  map[string]*framework.Workload
+	loads      map[string]*api.NodeLoad
+	podGroups  map[string]*api.PodGroup
+	wpodGroups map[string]*api.WorkloadPodGroup
+	workloads  map[string]*api.Workload
 	groups     map[string]*groupMembers
 	// ungrouped is a labels map without a PodGroup label, remembered while
 	// groupMemo is on (groupKeys, memoGroups).
@@ -122,16 +123,16 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
-		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, wpodGroups: map[string]*framework.WorkloadPodGroup{},
-		workloads: map[string]*framework.Workload{}, groups: map[string]*groupMembers{}}, nil
+	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*api.NodeMetric{},
+		loads: map[string]*api.NodeLoad{}, podGroups: map[string]*api.PodGroup{}, wpodGroups: map[string]*api.WorkloadPodGroup{},
+		workloads: map[string]*api.Workload{}, groups: map[string]*groupMembers{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods
 // with spec.nodeName are bound to that node, the others are pending. Terminal
 // pods (Succeeded, Failed) are skipped. The first bad object is an error
 // naming it.
-func NewClusterFrom(nodes []*framework.Node, pods []*framework.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
+func NewClusterFrom(nodes []*api.Node, pods []*api.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
 	c, err := NewCluster(opts...)
 	if err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ func (c *Cluster) NumNodes() int {
 }
 
 // Node returns the named node object (the cluster's copy; read-only).
-func (c *Cluster) Node(name string) (*framework.Node, bool) {
+func (c *Cluster) Node(name string) (*api.Node, bool) {
 	if c.snap == nil {
 		return nil, false
 	}
@@ -234,14 +235,14 @@ func (c *Cluster) NumPods() (pending, assumed, bound int) {
 }
 
 // NodeMetric returns the NodeMetric of the named node.
-func (c *Cluster) NodeMetric(node string) (*framework.NodeMetric, bool) {
+func (c *Cluster) NodeMetric(node string) (*api.NodeMetric, bool) {
 	m, ok := c.metrics[node]
 	return m, ok
 }
 
 // NodeMetrics returns every NodeMetric, sorted by name.
-func (c *Cluster) NodeMetrics() []*framework.NodeMetric {
-	out := make([]*framework.NodeMetric, 0, len(c.metrics))
+func (c *Cluster) NodeMetrics() []*api.NodeMetric {
+	out := make([]*api.NodeMetric, 0, len(c.metrics))
 	for _, m := range c.metrics {
 		out = append(out, m)
 	}
@@ -531,7 +532,7 @@ func clSwapLast(s []*framework.PodInfo, i int) {
 
 // AddNode appends a node (a copy of n). A nil node, an empty name or a
 // duplicate name is an error.
-func (c *Cluster) AddNode(n *framework.Node) error {
+func (c *Cluster) AddNode(n *api.Node) error {
 	if c.snap == nil {
 		return c.zeroErr("AddNode")
 	}
@@ -553,7 +554,7 @@ func (c *Cluster) AddNode(n *framework.Node) error {
 
 // UpdateNode replaces the node object of an existing node (by name),
 // keeping its pods. An unknown node is an error.
-func (c *Cluster) UpdateNode(n *framework.Node) error {
+func (c *Cluster) UpdateNode(n *api.Node) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateNode")
 	}
@@ -579,7 +580,7 @@ func (c *Cluster) UpdateNode(n *framework.Node) error {
 // on it, returning copies of those pods with spec.nodeName cleared (in the
 // node's pod order), so that a caller acting as a controller can create
 // them again. An unknown node is an error.
-func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
+func (c *Cluster) RemoveNode(name string) ([]*api.Pod, error) {
 	if c.snap == nil {
 		return nil, c.zeroErr("RemoveNode")
 	}
@@ -587,7 +588,7 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 	if !ok {
 		return nil, fmt.Errorf("scheduling: RemoveNode: unknown node %q", name)
 	}
-	evicted := make([]*framework.Pod, 0, len(ni.Pods))
+	evicted := make([]*api.Pod, 0, len(ni.Pods))
 	for _, pi := range ni.Pods {
 		p := *pi.Pod
 		p.Spec.NodeName = ""
@@ -615,7 +616,7 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 // node must exist), pending otherwise; the claims of its generic ephemeral
 // volumes are created (cluster_storage.go). A nil pod, an empty name, a
 // duplicate namespace/name or invalid affinity is an error naming the pod.
-func (c *Cluster) AddPod(pod *framework.Pod) error {
+func (c *Cluster) AddPod(pod *api.Pod) error {
 	if c.snap == nil {
 		return c.zeroErr("AddPod")
 	}
@@ -629,7 +630,7 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 // pod ("waiting for ephemeral volume controller to create the
 // persistentvolumeclaim"), as kube-scheduler does. Loaders of cluster
 // dumps use it; AddPod is for pods that a simulation creates.
-func (c *Cluster) AddObservedPod(pod *framework.Pod) error {
+func (c *Cluster) AddObservedPod(pod *api.Pod) error {
 	if c.snap == nil {
 		return c.zeroErr("AddObservedPod")
 	}
@@ -637,7 +638,7 @@ func (c *Cluster) AddObservedPod(pod *framework.Pod) error {
 }
 
 // addPod is AddPod; controllers creates ephemeral claims.
-func (c *Cluster) addPod(pod *framework.Pod, controllers bool) error {
+func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 	if pod == nil {
 		return fmt.Errorf("scheduling: AddPod: nil pod")
 	}
@@ -651,7 +652,7 @@ func (c *Cluster) addPod(pod *framework.Pod, controllers bool) error {
 	if other, dup := c.uids[pod.UID]; dup && pod.UID != "" {
 		return fmt.Errorf("scheduling: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
 	}
-	if err := framework.ValidatePod(pod); err != nil {
+	if err := api.ValidatePod(pod); err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
 	p := *pod
@@ -695,7 +696,7 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod,
 // DeletePod deletes the pod namespace/name, releasing its node's resources
 // when it is bound or assumed, and the ephemeral claims it owns, and
 // returns the cluster's copy. An unknown pod is an error.
-func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
+func (c *Cluster) DeletePod(namespace, name string) (*api.Pod, error) {
 	if c.snap == nil {
 		return nil, c.zeroErr("DeletePod")
 	}
@@ -716,7 +717,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 
 // UpdateNodeMetric stores a copy of m (named after its node) after
 // validating it. The node need not exist yet.
-func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
+func (c *Cluster) UpdateNodeMetric(m *api.NodeMetric) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateNodeMetric")
 	}
@@ -741,7 +742,7 @@ func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
 
 // SetDisruptionBudgets replaces the PodDisruptionBudgets preemption reads.
 // On a zero Cluster, which holds nothing, it does nothing.
-func (c *Cluster) SetDisruptionBudgets(pdbs []framework.PodDisruptionBudget) {
+func (c *Cluster) SetDisruptionBudgets(pdbs []api.PodDisruptionBudget) {
 	if c.snap == nil {
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Wire types of a KubeSchedulerConfiguration file, mirroring
@@ -227,8 +227,8 @@ type cfgBalancedAllocationArgs struct {
 }
 
 type cfgPodTopologySpreadArgs struct {
-	DefaultConstraints []framework.TopologySpreadConstraint `json:"defaultConstraints,omitempty"`
-	DefaultingType     string                               `json:"defaultingType,omitempty"`
+	DefaultConstraints []api.TopologySpreadConstraint `json:"defaultConstraints,omitempty"`
+	DefaultingType     string                         `json:"defaultingType,omitempty"`
 }
 
 type cfgInterPodAffinityArgs struct {
@@ -237,7 +237,7 @@ type cfgInterPodAffinityArgs struct {
 }
 
 type cfgNodeAffinityArgs struct {
-	AddedAffinity *framework.NodeAffinity `json:"addedAffinity,omitempty"`
+	AddedAffinity *api.NodeAffinity `json:"addedAffinity,omitempty"`
 }
 
 type cfgDefaultPreemptionArgs struct {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // GangSchedulingName is the name of kube-scheduler v1.36's GangScheduling
@@ -109,7 +110,7 @@ func (pl *GangScheduling) attach(s *Scheduler) error {
 
 // PreEnqueue gates a pod whose gang is not complete yet; see
 // GangScheduling.
-func (pl *GangScheduling) PreEnqueue(_ context.Context, pod *framework.Pod) *framework.Status {
+func (pl *GangScheduling) PreEnqueue(_ context.Context, pod *api.Pod) *framework.Status {
 	if pod.Spec.SchedulingGroup == nil || pod.Spec.SchedulingGroup.PodGroupName == nil {
 		return nil
 	}

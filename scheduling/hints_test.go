@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -98,7 +99,7 @@ func TestWorthRequeuing(t *testing.T) {
 func hintEnv(t *testing.T, hints bool) *scEnv {
 	t.Helper()
 	full := builder.MakeNode().Name("n1").Label("zone", "a").Capacity(map[string]string{"cpu": "1", "memory": "16Gi", "pods": "10"}).Obj()
-	c, err := NewClusterFrom([]*framework.Node{full}, nil)
+	c, err := NewClusterFrom([]*api.Node{full}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +327,7 @@ func TestUpdatePod(t *testing.T) {
 	t.Run("errors", func(t *testing.T) {
 		e := hintEnv(t, true)
 		for _, tc := range []struct {
-			pod  *framework.Pod
+			pod  *api.Pod
 			want string
 		}{
 			{builder.MakePod().Name("nobody").Obj(), "unknown pod default/nobody"},
@@ -343,7 +344,7 @@ func TestUpdatePod(t *testing.T) {
 		}
 		e.add(t, builder.MakePod().Name("bound").Node("n1").Obj())
 		for _, tc := range []struct {
-			pod  *framework.Pod
+			pod  *api.Pod
 			want string
 		}{
 			{builder.MakePod().Name("bound").Obj(), `spec.nodeName="": cannot change (was "n1")`},
@@ -365,7 +366,7 @@ func TestUpdatePod(t *testing.T) {
 func TestPropHintsChangeNothingWithoutUnschedulablePods(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := &Workload{}
-		node := func(i int, label string) *framework.Node {
+		node := func(i int, label string) *api.Node {
 			return builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", fmt.Sprintf("z%d", i%3)).Label("kind", label).
 				Label("kubernetes.io/hostname", fmt.Sprintf("n%02d", i)).
 				Capacity(map[string]string{"cpu": "64", "memory": "256Gi", "pods": "110"}).Obj()

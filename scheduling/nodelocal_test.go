@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -17,7 +18,7 @@ import (
 // ones (node metrics) never.
 func TestNodeLocalDefaultPlugins(t *testing.T) {
 	reg := NewDefaultRegistry()
-	fw, err := framework.NewFramework(reg, DefaultProfile())
+	fw, err := runtime.NewFramework(reg, DefaultProfile())
 	if err != nil {
 		t.Fatal(err)
 	}

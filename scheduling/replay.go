@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -231,7 +232,7 @@ func (h *rpHeap) Pop() any {
 
 // rpPod tracks one workload pod through the replay.
 type rpPod struct {
-	pod      *framework.Pod
+	pod      *api.Pod
 	duration time.Duration
 	inc      int // bumped at every (re)submission and binding
 	bound    time.Time
@@ -569,7 +570,7 @@ func rpMeanRequest(as []PodArrival) resource.Vector {
 		return v
 	}
 	for _, a := range as {
-		r := framework.PodRequestVector(a.Pod)
+		r := api.PodRequestVector(a.Pod)
 		v.MilliCPU += r.MilliCPU
 		v.Memory += r.Memory
 	}
@@ -665,7 +666,7 @@ func (e *NodeEvent) target() string {
 
 // addPodLocked is AddPod for callers already holding the lock (the replay's
 // decision handler runs inside a scheduling cycle).
-func (s *Scheduler) addPodLocked(pod *framework.Pod) error {
+func (s *Scheduler) addPodLocked(pod *api.Pod) error {
 	if _, err := s.profileFor(pod); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // newState returns a new cycle state holding the cycle's handle h: for a
@@ -29,13 +30,13 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 // when narrowing changes it, the cycle is run again from the same random
 // state with the right size (the framework takes the size up front).
 // pre is PreFilter's outcome when it already ran on state (nil when not).
-func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	return s.scheduleIn(ctx, prof, state, snap, pi, nil, pre)
 }
 
 // scheduleIn is schedule restricted to a placement's nodes (nil: every
 // node of snap), which must be snap's (framework.CycleOptions.Nodes).
-func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
 	inPlacement := func(string) bool { return true }
 	if nodes != nil {
@@ -74,11 +75,11 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 
 // cycleOptions are the options of a cycle over n candidate nodes (nodes,
 // nil for every node of the snapshot), pre as for schedule.
-func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.NodeInfo, pre *framework.PreFilterOutcome) framework.CycleOptions {
-	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n), SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
+func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) runtime.CycleOptions {
+	opts := runtime.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n), SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
 	if !s.keepResults {
 		if s.reuse == nil {
-			s.reuse = &framework.Result{}
+			s.reuse = &runtime.Result{}
 		}
 		opts.Reuse = s.reuse
 	}
@@ -94,7 +95,7 @@ func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.N
 // cycle back). The cycle state stays the scheduler's own: Reserve, Permit
 // and binding get it as without the evaluator (replicaEval checks they
 // read nothing PreFilter wrote).
-func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	if e := s.replicas; e != nil && e.fw == prof.fw {
 		if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
 			s.replicaCycles++
@@ -143,7 +144,7 @@ func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *schedProfil
 }
 
 // schedRejectedIn reports whether the cycle rejected node explicitly.
-func schedRejectedIn(res *framework.Result, node string) bool {
+func schedRejectedIn(res *runtime.Result, node string) bool {
 	if node == "" {
 		return false
 	}
@@ -155,8 +156,8 @@ func schedRejectedIn(res *framework.Result, node string) bool {
 
 // cycleFailed handles a cycle that found no node (running PostFilter,
 // i.e. preemption) or failed with an error.
-func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, res *framework.Result, err error, d Decision) Decision {
-	var fe *framework.FitError
+func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
+	var fe *runtime.FitError
 	if res != nil {
 		fe = res.FitError()
 	}

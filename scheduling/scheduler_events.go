@@ -7,15 +7,16 @@ import (
 
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // schedUsageCache is the part of LoadAwareScheduling's usage cache
 // (estimator.AssignCache) that hears cluster events: pods placed outside
 // the scheduler's Reserve, deleted pods and NodeMetric updates.
 type schedUsageCache interface {
-	AddPod(pod *framework.Pod) error
-	DeletePod(pod *framework.Pod)
-	UpdateNodeMetric(m *framework.NodeMetric) error
+	AddPod(pod *api.Pod) error
+	DeletePod(pod *api.Pod)
+	UpdateNodeMetric(m *api.NodeMetric) error
 }
 
 var _ schedUsageCache = (*estimator.AssignCache)(nil)
@@ -55,7 +56,7 @@ func (s *Scheduler) podAssigned(pi *framework.PodInfo, added bool) {
 }
 
 // nodeMetricUpdated passes a NodeMetric to the usage caches.
-func (s *Scheduler) nodeMetricUpdated(m *framework.NodeMetric) {
+func (s *Scheduler) nodeMetricUpdated(m *api.NodeMetric) {
 	for _, c := range s.usage {
 		_ = c.UpdateNodeMetric(m)
 	}
@@ -85,11 +86,11 @@ func (s *Scheduler) setReason(key, msg string) {
 // what-if primitive (on a Fork: place a pod, look at the decision,
 // Revert). When no node fits the pod stays pending (and queued, as AddPod
 // would leave it).
-func (s *Scheduler) SchedulePod(ctx context.Context, pod *framework.Pod) (Decision, error) {
+func (s *Scheduler) SchedulePod(ctx context.Context, pod *api.Pod) (Decision, error) {
 	return s.schedulePod(nil, ctx, pod)
 }
 
-func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *framework.Pod) (Decision, error) {
+func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *api.Pod) (Decision, error) {
 	if err := s.check(f, "SchedulePod"); err != nil {
 		return Decision{}, err
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // WhatIf answers an operator's questions about a cluster with a
@@ -94,7 +96,7 @@ func (w *WhatIf) fork() (*wiFork, error) {
 
 // schedule adds a copy of pod on the fork and runs its cycle at once (see
 // Scheduler.SchedulePod).
-func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (Decision, error) {
+func (f *wiFork) schedule(ctx context.Context, pod *api.Pod) (Decision, error) {
 	return f.f.SchedulePod(ctx, pod)
 }
 
@@ -157,7 +159,7 @@ type PlaceAnswer struct {
 	// full explanation (every node's filter verdict, every score).
 	Decision Decision
 	// FitError says why no node fits (nil when the pod was placed).
-	FitError *framework.FitError
+	FitError *runtime.FitError
 	// Preemption is what the profile's PostFilter (DefaultPreemption)
 	// would do for an unschedulable pod: the node it would nominate and
 	// the pods it would evict there. Nil when the pod fits or preemption
@@ -169,7 +171,7 @@ type PlaceAnswer struct {
 // victims.
 type PreemptionPlan struct {
 	Node    string
-	Victims []*framework.Pod
+	Victims []*api.Pod
 }
 
 // Placed reports whether the pod found a node.
@@ -181,7 +183,7 @@ func (a *PlaceAnswer) Placed() bool { return a.Decision.Node != "" && a.FitError
 // would evict (the preemption runs as kube's DefaultPreemption would, and
 // is undone with the rest of the fork). For a pod the cluster already
 // holds as pending, ask PlacePending.
-func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, error) {
+func (w *WhatIf) Place(ctx context.Context, pod *api.Pod) (*PlaceAnswer, error) {
 	if err := w.check("Place"); err != nil {
 		return nil, err
 	}
@@ -267,7 +269,7 @@ type CapacityOptions struct {
 	// the replica's volume named after the template uses it. The claims
 	// are bound or provisioned by VolumeBinding like any pod's, on the
 	// question's fork.
-	ClaimTemplates []*framework.PersistentVolumeClaim
+	ClaimTemplates []*api.PersistentVolumeClaim
 }
 
 // CapacityAnswer is how many replicas of a template fit.
@@ -283,7 +285,7 @@ type CapacityAnswer struct {
 	// its full explanation (nil when Max stopped the question).
 	Stop *Decision
 	// FitError is Stop's reason when no node fit.
-	FitError *framework.FitError
+	FitError *runtime.FitError
 	// Claims describe the claim each replica gets from each of
 	// CapacityOptions.ClaimTemplates ("data: storage 10Gi, class
 	// standard-rwo").
@@ -321,7 +323,7 @@ type NodeCount struct {
 // siblings); they take free room only (PostFilter, i.e. preemption, does
 // not run). The answer names each replica's node
 // and, for the first that did not fit, the decision with its explanation.
-func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
+func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
 	if err := w.check("Capacity"); err != nil {
 		return nil, err
 	}
@@ -352,7 +354,7 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 	return ans, nil
 }
 
-func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
+func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *api.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
 	names := w.replicaNames(template)
 	defaultClass := ""
 	if len(opts.ClaimTemplates) > 0 {
@@ -426,19 +428,19 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 }
 
 // replicaOf is a pending copy of template named name.
-func replicaOf(template *framework.Pod, name string) *framework.Pod {
-	p := new(framework.Pod)
+func replicaOf(template *api.Pod, name string) *api.Pod {
+	p := new(api.Pod)
 	setReplica(p, template, name)
 	return p
 }
 
 // setReplica makes p a pending copy of template named name.
-func setReplica(p, template *framework.Pod, name string) {
+func setReplica(p, template *api.Pod, name string) {
 	*p = *template
 	p.Name = name
 	p.UID = ""
 	p.Spec.NodeName = ""
-	p.Status = framework.PodStatus{Phase: framework.PodPending}
+	p.Status = api.PodStatus{Phase: api.PodPending}
 }
 
 // replicaNamer hands out <base>-1, <base>-2, ... skipping names the
@@ -458,7 +460,7 @@ type replicaNamer struct {
 // allocation for all): a batch doubles from 8 up to it.
 const replicaKeyBatch = 512
 
-func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
+func (w *WhatIf) replicaNames(template *api.Pod) *replicaNamer {
 	base := template.Name
 	if base == "" {
 		base = "whatif"

@@ -6,6 +6,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // replicaAdder adds a capacity question's replicas to the scheduler and
@@ -67,8 +69,8 @@ type replicaAdder struct {
 // question's replicas under the profile fw: between two replicas' cycles
 // the fork changes only by the replica placed, which the evaluator is told.
 type replicaEval struct {
-	fw  *framework.Framework
-	inc *framework.Incremental
+	fw  *runtime.Framework
+	inc *runtime.Incremental
 }
 
 // newReplicaEval returns the evaluator for replicas sharing tmpl, or nil
@@ -122,7 +124,7 @@ func (a *replicaAdder) close() {
 // Cluster.addPodInfo, schedulingQueue.detached), so a released replica's
 // memory serves the next one as it is.
 type capReplica struct {
-	pod  framework.Pod
+	pod  api.Pod
 	info framework.PodInfo
 	rec  clusterPod
 	qp   detachedPod
@@ -133,7 +135,7 @@ type capReplica struct {
 // is placed lives on in the copy Cluster.assume makes, so its pending
 // copy is garbage once its cycle is over, and reusing it saves one
 // allocation of about a kilobyte per replica.
-func (a *replicaAdder) replica(template *framework.Pod, name string) *capReplica {
+func (a *replicaAdder) replica(template *api.Pod, name string) *capReplica {
 	r := a.spare
 	a.spare = nil
 	if r == nil {
@@ -158,7 +160,7 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		if rec, ok := s.cluster.pods[key]; ok {
 			a.tmpl = rec.info
 			a.detach = len(s.forks) > 0 && !s.workload.features.GangScheduling &&
-				framework.PodGroupKey(p) == "" && p.Spec.SchedulingGroup == nil
+				api.PodGroupKey(p) == "" && p.Spec.SchedulingGroup == nil
 		}
 		if d.Outcome == OutcomeScheduled {
 			a.spare = r // SchedulePod placed a copy of it
@@ -171,7 +173,7 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		return Decision{}, fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
 	}
 	if !a.sameSpec {
-		if err := framework.ValidatePod(p); err != nil {
+		if err := api.ValidatePod(p); err != nil {
 			return Decision{}, fmt.Errorf("scheduling: AddPod: %w", err)
 		}
 	}

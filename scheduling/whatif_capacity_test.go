@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -52,7 +53,7 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 	prof := DefaultProfile()
 	prof.PreFilter = append(prof.PreFilter, "WcReleaser")
 	prof.Permit = append(prof.Permit, "WcReleaser")
-	c, err := NewClusterFrom([]*framework.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}, nil)
+	c, err := NewClusterFrom([]*api.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 // SchedulePod does — reused cycles included — and leaves the cluster as
 // it was.
 func TestCapacityReusesRankingsAsPlain(t *testing.T) {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range 12 {
 		cpu := []string{"1", "1500m", "1800m"}[i%3]
 		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", []string{"a", "b"}[i%2]).
@@ -195,7 +196,7 @@ func TestReplicaCycleMemory(t *testing.T) {
 // name.
 func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 	taken := map[int]bool{3: true, 8: true, 9: true, 25: true, 60: true}
-	var pods []*framework.Pod
+	var pods []*api.Pod
 	for n := range taken {
 		pods = append(pods, st.MakePod().Name(fmt.Sprintf("web-%d", n)).Namespace("shop").Obj())
 	}

@@ -5,17 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // pendingCluster: node a (4 cpu, 1 used) and node b (2 cpu); pending pods
 // big (4 cpu: fits nowhere), small (1 cpu) and gated (held by a
 // scheduling gate).
 func pendingCluster(t *testing.T) *WhatIf {
-	nodes := []*framework.Node{wiNode("a", "4").Obj(), wiNode("b", "2").Obj()}
+	nodes := []*api.Node{wiNode("a", "4").Obj(), wiNode("b", "2").Obj()}
 	gated := wiPod("gated", "1").Obj()
-	gated.Spec.SchedulingGates = []framework.PodSchedulingGate{{Name: "example.com/quota"}}
-	pods := []*framework.Pod{wiPod("web-1", "1").Node("a").Obj(), wiPod("big", "4").Obj(), wiPod("small", "1").Obj(), gated}
+	gated.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/quota"}}
+	pods := []*api.Pod{wiPod("web-1", "1").Node("a").Obj(), wiPod("big", "4").Obj(), wiPod("small", "1").Obj(), gated}
 	return wiCluster(t, nodes, pods)
 }
 

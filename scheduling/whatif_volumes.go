@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file gives what-if replicas the claims a StatefulSet controller
@@ -18,7 +18,7 @@ import (
 // checkClaimTemplates checks a question's claim templates: each named,
 // names unique; the claims made from them are checked as any claim when
 // added.
-func checkClaimTemplates(claims []*framework.PersistentVolumeClaim) error {
+func checkClaimTemplates(claims []*api.PersistentVolumeClaim) error {
 	seen := map[string]bool{}
 	for i, c := range claims {
 		switch {
@@ -38,8 +38,8 @@ func checkClaimTemplates(claims []*framework.PersistentVolumeClaim) error {
 // pod from template t: <template name>-<pod name> in the pod's namespace,
 // with the template's labels, annotations and spec, and class defaultClass
 // when the template names none (storage_defaultclass.go).
-func claimFromTemplate(pod *framework.Pod, t *framework.PersistentVolumeClaim, defaultClass string) *framework.PersistentVolumeClaim {
-	c := &framework.PersistentVolumeClaim{Spec: t.Spec}
+func claimFromTemplate(pod *api.Pod, t *api.PersistentVolumeClaim, defaultClass string) *api.PersistentVolumeClaim {
+	c := &api.PersistentVolumeClaim{Spec: t.Spec}
 	c.Name, c.Namespace = t.Name+"-"+pod.Name, pod.Namespace
 	c.Labels, c.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
 	withDefaultClass(c, defaultClass)
@@ -51,26 +51,26 @@ func claimFromTemplate(pod *framework.Pod, t *framework.PersistentVolumeClaim, d
 // then reuses it, bound or not), and the pod's volumes become one claim
 // volume per template, named after it, followed by the pod's other
 // volumes (k8s.io/kubernetes pkg/controller/statefulset updateStorage).
-func (w *WhatIf) addReplicaClaims(pod *framework.Pod, templates []*framework.PersistentVolumeClaim, defaultClass string) error {
+func (w *WhatIf) addReplicaClaims(pod *api.Pod, templates []*api.PersistentVolumeClaim, defaultClass string) error {
 	if len(templates) == 0 {
 		return nil
 	}
 	c := w.s.cluster
-	vols := make([]framework.Volume, 0, len(templates)+len(pod.Spec.Volumes))
+	vols := make([]api.Volume, 0, len(templates)+len(pod.Spec.Volumes))
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
 	for _, t := range templates {
 		claim := claimFromTemplate(pod, t, defaultClass)
-		if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, claim.Namespace, claim.Name); !ok {
+		if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, claim.Namespace, claim.Name); !ok {
 			if err := c.AddStorageObject(claim); err != nil {
 				return fmt.Errorf("replica %s: claim %s from template %q: %w", pod.Key(), claim.Key(), t.Name, err)
 			}
 		}
-		vols = append(vols, framework.Volume{Name: t.Name, VolumeSource: framework.VolumeSource{
-			PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name}}})
+		vols = append(vols, api.Volume{Name: t.Name, VolumeSource: api.VolumeSource{
+			PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name}}})
 	}
 	for _, v := range pod.Spec.Volumes {
-		if !slices.ContainsFunc(templates, func(t *framework.PersistentVolumeClaim) bool { return t.Name == v.Name }) {
+		if !slices.ContainsFunc(templates, func(t *api.PersistentVolumeClaim) bool { return t.Name == v.Name }) {
 			vols = append(vols, v)
 		}
 	}
@@ -80,11 +80,11 @@ func (w *WhatIf) addReplicaClaims(pod *framework.Pod, templates []*framework.Per
 
 // claimsText describes the claims replicas of template get from the
 // templates: "data: storage 10Gi, class standard-rwo".
-func claimsText(template *framework.Pod, templates []*framework.PersistentVolumeClaim, defaultClass string) []string {
+func claimsText(template *api.Pod, templates []*api.PersistentVolumeClaim, defaultClass string) []string {
 	out := make([]string, len(templates))
 	for i, t := range templates {
 		c := claimFromTemplate(template, t, defaultClass)
-		class := framework.ClaimClass(c)
+		class := api.ClaimClass(c)
 		if class == "" {
 			class = `""`
 		}

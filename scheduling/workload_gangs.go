@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // GangArrival is a PodGroup (scheduler-plugins' gang, read by Coscheduling)
@@ -14,7 +14,7 @@ import (
 // gang's fate in ReplayResult.Gangs.
 type GangArrival struct {
 	At    time.Duration
-	Group *framework.PodGroup
+	Group *api.PodGroup
 }
 
 // WorkloadGroupArrival is kube-scheduler v1.36's PodGroup
@@ -27,7 +27,7 @@ type GangArrival struct {
 // (EnableWorkloadScheduling).
 type WorkloadGroupArrival struct {
 	At    time.Duration
-	Group *framework.WorkloadPodGroup
+	Group *api.WorkloadPodGroup
 }
 
 // validateGangs checks the gangs: a valid group (minMember ≥ 1, no negative
@@ -73,7 +73,7 @@ func (w *Workload) validateGangs() error {
 // pods (named namePrefix0…, arriving interval apart from arrival, each
 // running duration once its gang runs).
 type wlGang struct {
-	PodGroup framework.PodGroup `json:"podGroup"`
+	PodGroup api.PodGroup `json:"podGroup"`
 	wlPodGroup
 }
 
@@ -89,12 +89,12 @@ func readGang(raw json.RawMessage, w *Workload, b *wlBudget) error {
 	if pg.Namespace == "" {
 		pg.Namespace = "default"
 	}
-	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
+	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, pg.Name, func(p *api.Pod) {
 		labels := make(map[string]string, len(p.Labels)+1)
 		for k, v := range p.Labels {
 			labels[k] = v
 		}
-		labels[framework.PodGroupLabel] = pg.Name
+		labels[api.PodGroupLabel] = pg.Name
 		p.Labels = labels
 	})
 	if err != nil {
@@ -109,7 +109,7 @@ func readGang(raw json.RawMessage, w *Workload, b *wlBudget) error {
 // name and "-") and their index, in namespace ns, arriving interval apart
 // from arrival; join makes each pod a member of the group. It returns the
 // group's arrival.
-func wlGroupArrivals(w *Workload, b *wlBudget, g *wlPodGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
+func wlGroupArrivals(w *Workload, b *wlBudget, g *wlPodGroup, ns, name string, join func(*api.Pod)) (time.Duration, error) {
 	if err := wlCheckCount(g.Count); err != nil {
 		return 0, err
 	}
@@ -140,7 +140,7 @@ func wlGroupArrivals(w *Workload, b *wlBudget, g *wlPodGroup, ns, name string, j
 // wlWorkloadGroup is a "workloadGroups" entry of a workload file: kube's
 // PodGroup and its count pods, as wlGang.
 type wlWorkloadGroup struct {
-	PodGroup framework.WorkloadPodGroup `json:"podGroup"`
+	PodGroup api.WorkloadPodGroup `json:"podGroup"`
 	wlPodGroup
 }
 
@@ -158,8 +158,8 @@ func readWorkloadGroup(raw json.RawMessage, w *Workload, b *wlBudget) error {
 		pg.Namespace = "default"
 	}
 	name := pg.Name
-	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, name, func(p *framework.Pod) {
-		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
+	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, name, func(p *api.Pod) {
+		p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &name}
 	})
 	if err != nil {
 		return err

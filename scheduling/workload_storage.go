@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // AddStorage adds storage objects in dependency order (classes, drivers,
 // CSINodes, volumes, claims, capacities, attachments), stopping at the
 // first error.
-func (c *Cluster) AddStorage(objs framework.StorageObjects) error {
+func (c *Cluster) AddStorage(objs api.StorageObjects) error {
 	if c.snap == nil {
 		return c.zeroErr("AddStorage")
 	}
@@ -67,7 +67,7 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 	for _, kind := range []struct {
 		field int
 		name  string
-		objs  []framework.StorageObject
+		objs  []api.StorageObject
 	}{
 		{wlStorageClasses, "storageClasses", wlObjects(s.StorageClasses)},
 		{wlCSIDrivers, "csiDrivers", wlObjects(s.CSIDrivers)},
@@ -82,16 +82,16 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 			if o == nil {
 				return fmt.Errorf("%s: nil object", at())
 			}
-			if err := framework.ValidateStorageObject(o); err != nil {
+			if err := api.ValidateStorageObject(o); err != nil {
 				return fmt.Errorf("%s: %w", at(), err)
 			}
-			k, ns, name := framework.StorageObjectKey(o)
+			k, ns, name := api.StorageObjectKey(o)
 			key := k.Describe(ns, name)
 			if seen[key] {
 				return fmt.Errorf("%s: %s: duplicate", at(), key)
 			}
 			seen[key] = true
-			if k == framework.KindCSINode && !nodes[name] {
+			if k == api.KindCSINode && !nodes[name] {
 				return fmt.Errorf("%s: csinode %q: node %q is not in the initial cluster (a CSINode is named after its node)", at(), name, name)
 			}
 		}
@@ -103,9 +103,9 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 // stays nil).
 func wlObjects[T any, P interface {
 	*T
-	framework.StorageObject
-}](list []P) []framework.StorageObject {
-	out := make([]framework.StorageObject, len(list))
+	api.StorageObject
+}](list []P) []api.StorageObject {
+	out := make([]api.StorageObject, len(list))
 	for i, o := range list {
 		if o != nil {
 			out[i] = o
@@ -146,8 +146,8 @@ func wlAppend[T any](raw json.RawMessage, list *[]*T) error {
 }
 
 // wlAppendClaim reads a claim, defaulting its namespace to "default".
-func wlAppendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim) error {
-	var c framework.PersistentVolumeClaim
+func wlAppendClaim(raw json.RawMessage, list *[]*api.PersistentVolumeClaim) error {
+	var c api.PersistentVolumeClaim
 	if err := wlStrict(raw, &c); err != nil {
 		return err
 	}
@@ -160,13 +160,13 @@ func wlAppendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim
 
 // wlNodeGroupCSINode is the CSINode of node name from a node group's
 // template (nil without one).
-func wlNodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode {
+func wlNodeGroupCSINode(tmpl *api.CSINode, name string) *api.CSINode {
 	if tmpl == nil {
 		return nil
 	}
 	n := *tmpl
 	n.Name = name
-	n.Spec.Drivers = append([]framework.CSINodeDriver(nil), tmpl.Spec.Drivers...)
+	n.Spec.Drivers = append([]api.CSINodeDriver(nil), tmpl.Spec.Drivers...)
 	for i := range n.Spec.Drivers {
 		if n.Spec.Drivers[i].NodeID == "" {
 			n.Spec.Drivers[i].NodeID = name
@@ -179,17 +179,17 @@ func wlNodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode
 // volumeClaimTemplate, named <template>-<pod> as a StatefulSet names them,
 // and a volume (named after the template) using it; the claims join the
 // workload's storage.
-func wlStatefulClaims(w *Workload, pod *framework.Pod, templates []framework.PersistentVolumeClaim) {
+func wlStatefulClaims(w *Workload, pod *api.Pod, templates []api.PersistentVolumeClaim) {
 	if len(templates) == 0 {
 		return
 	}
-	pod.Spec.Volumes = append([]framework.Volume(nil), pod.Spec.Volumes...)
+	pod.Spec.Volumes = append([]api.Volume(nil), pod.Spec.Volumes...)
 	for _, t := range templates {
 		c := t
 		c.Name = t.Name + "-" + pod.Name
 		c.Namespace = pod.Namespace
 		w.Storage.PersistentVolumeClaims = append(w.Storage.PersistentVolumeClaims, &c)
-		pod.Spec.Volumes = append(pod.Spec.Volumes, framework.Volume{Name: t.Name,
-			VolumeSource: framework.VolumeSource{PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: c.Name}}})
+		pod.Spec.Volumes = append(pod.Spec.Volumes, api.Volume{Name: t.Name,
+			VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: c.Name}}})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -223,15 +224,15 @@ func TestPropPodTopologySpreadSnapshotWalk(t *testing.T) {
 func TestPropInterPodAffinityRecycledScores(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(ipaPoolMin, ipaPoolMin+40).Draw(t, "nodes")
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := range n {
 			name := fmt.Sprintf("n%03d", i)
 			nodes = append(nodes, st.MakeNode().Name(name).Label(st.BatchHostKey, name).Obj())
 		}
-		sel := func(app string) fw.PodAffinityTerm {
-			return fw.PodAffinityTerm{LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: st.BatchHostKey}
+		sel := func(app string) api.PodAffinityTerm {
+			return api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: st.BatchHostKey}
 		}
-		var pods []*fw.Pod
+		var pods []*api.Pod
 		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
 			app := rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")
 			w := st.MakePod().Name(fmt.Sprintf("p%d", k)).Label("app", app).Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name)

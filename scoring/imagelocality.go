@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ImageLocality thresholds (kube-scheduler v1.36): image scores below
@@ -188,7 +189,7 @@ func NormalizedImageName(name string) string {
 	return name
 }
 
-func (pl *ImageLocality) state(snap *framework.Snapshot, pod *framework.Pod) (*ilPreScoreState, error) {
+func (pl *ImageLocality) state(snap *framework.Snapshot, pod *api.Pod) (*ilPreScoreState, error) {
 	if snap == nil {
 		return nil, errors.New("imagelocality: the cycle state has no snapshot")
 	}

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -133,7 +134,7 @@ func incrAfterAddRound(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, carrie
 // which PreScore ran on, against a fresh state each round. other draws
 // the pods added beside the replicas. With outside, Score of the snapshot
 // nodes outside the window must agree too.
-func incrCheckPreScore(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, outside bool) {
+func incrCheckPreScore(t *rapid.T, pl incrScorePlugin, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *api.Pod, outside bool) {
 	ctx := context.Background()
 	if snap.NumNodes() == 0 {
 		return
@@ -174,7 +175,7 @@ func TestPropPodTopologySpreadPreScoreAfterAddMatchesPreScore(t *testing.T) {
 			t.Fatal(err)
 		}
 		snap := fw.MustSnapshot(c.nodes, c.existing, c.opts...)
-		other := func(name, node string) *fw.Pod {
+		other := func(name, node string) *api.Pod {
 			w := st.MakePod().Name(name).Node(node)
 			if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
 				w.Namespace("other")
@@ -208,7 +209,7 @@ func TestPropInterPodAffinityPreScoreAfterAddMatchesPreScore(t *testing.T) {
 		}
 		p := pl.(*InterPodAffinity)
 		p.reference = rapid.IntRange(0, 3).Draw(t, "reference") == 0
-		other := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
+		other := func(name, node string) *api.Pod { return ipaGenScorePod(t, name, node) }
 		incrCheckPreScore(t, p, snap, fw.MustPodInfo(c.pod), other, false)
 	})
 }

@@ -11,37 +11,38 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
-var ipaGenNS = []fw.Namespace{
+var ipaGenNS = []api.Namespace{
 	{Name: "n1", Labels: map[string]string{"team": "t1"}},
 	{Name: "n2", Labels: map[string]string{"team": "t2"}},
 	{Name: "n3", Labels: map[string]string{"team": "t1"}},
 }
 
-func ipaGenScoreTerm(t *rapid.T, label string) fw.PodAffinityTerm {
-	term := fw.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"zone", "host", "missing"}).Draw(t, label+".key")}
+func ipaGenScoreTerm(t *rapid.T, label string) api.PodAffinityTerm {
+	term := api.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"zone", "host", "missing"}).Draw(t, label+".key")}
 	switch rapid.IntRange(0, 2).Draw(t, label+".sel") {
 	case 0:
-		term.LabelSelector = &fw.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+".app")}}
+		term.LabelSelector = &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+".app")}}
 	case 1:
-		term.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "tier", Operator: fw.LabelSelectorOpExists}}}
+		term.LabelSelector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "tier", Operator: api.LabelSelectorOpExists}}}
 	case 2:
-		term.LabelSelector = &fw.LabelSelector{}
+		term.LabelSelector = &api.LabelSelector{}
 	}
 	switch rapid.IntRange(0, 3).Draw(t, label+".ns") {
 	case 1:
 		term.Namespaces = []string{"n2"}
 	case 2:
-		term.NamespaceSelector = &fw.LabelSelector{}
+		term.NamespaceSelector = &api.LabelSelector{}
 	case 3:
-		term.NamespaceSelector = &fw.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
+		term.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
 	}
 	return term
 }
 
-func ipaGenScorePod(t *rapid.T, label, node string) *fw.Pod {
-	p := &fw.Pod{ObjectMeta: fw.ObjectMeta{Name: label, UID: label, Labels: map[string]string{},
+func ipaGenScorePod(t *rapid.T, label, node string) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: label, UID: label, Labels: map[string]string{},
 		Namespace: rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns")}}
 	p.Spec.NodeName = node
 	if rapid.Bool().Draw(t, label+".hasApp") {
@@ -53,11 +54,11 @@ func ipaGenScorePod(t *rapid.T, label, node string) *fw.Pod {
 	if !rapid.Bool().Draw(t, label+".hasAffinity") {
 		return p
 	}
-	a := &fw.Affinity{PodAffinity: &fw.PodAffinity{}, PodAntiAffinity: &fw.PodAntiAffinity{}}
-	weighted := func(l string) []fw.WeightedPodAffinityTerm {
-		var out []fw.WeightedPodAffinityTerm
+	a := &api.Affinity{PodAffinity: &api.PodAffinity{}, PodAntiAffinity: &api.PodAntiAffinity{}}
+	weighted := func(l string) []api.WeightedPodAffinityTerm {
+		var out []api.WeightedPodAffinityTerm
 		for i := range rapid.IntRange(0, 2).Draw(t, l) {
-			out = append(out, fw.WeightedPodAffinityTerm{
+			out = append(out, api.WeightedPodAffinityTerm{
 				Weight:          int32(rapid.IntRange(1, 100).Draw(t, fmt.Sprintf("%s%d.w", l, i))),
 				PodAffinityTerm: ipaGenScoreTerm(t, fmt.Sprintf("%s%d", l, i)),
 			})
@@ -74,9 +75,9 @@ func ipaGenScorePod(t *rapid.T, label, node string) *fw.Pod {
 }
 
 type ipaScoreCluster struct {
-	nodes []*fw.Node
-	pods  []*fw.Pod
-	pod   *fw.Pod
+	nodes []*api.Node
+	pods  []*api.Pod
+	pod   *api.Pod
 	args  config.InterPodAffinityArgs
 }
 
@@ -91,7 +92,7 @@ func ipaGenScoreCluster(t *rapid.T) ipaScoreCluster {
 		if rapid.IntRange(0, 3).Draw(t, name+".hasHost") > 0 {
 			labels["host"] = name
 		}
-		c.nodes = append(c.nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}})
+		c.nodes = append(c.nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}})
 		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
 			c.pods = append(c.pods, ipaGenScorePod(t, fmt.Sprintf("%s-p%d", name, j), name))
 		}
@@ -108,7 +109,7 @@ func ipaGenScoreCluster(t *rapid.T) ipaScoreCluster {
 // map[key]map[value]int64, the incoming pod's namespace selectors unrolled
 // over the known namespaces, Score iterating the map, min–max normalization.
 // It returns skip, raw and normalized scores in snapshot order.
-func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinityArgs, known []fw.Namespace) (bool, []int64, []int64) {
+func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinityArgs, known []api.Namespace) (bool, []int64, []int64) {
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
 		return true, nil, nil
@@ -127,7 +128,7 @@ func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinit
 				ns[n.Name] = struct{}{}
 			}
 		}
-		out.Namespaces, out.NamespaceSelector = ns, fw.NothingSelector()
+		out.Namespaces, out.NamespaceSelector = ns, api.NothingSelector()
 		return out
 	}
 	type wterm struct {
@@ -143,7 +144,7 @@ func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinit
 	}
 	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
 	m := map[string]map[string]int64{}
-	process := func(t *fw.AffinityTerm, w int32, p *fw.Pod, ls map[string]string, node *fw.Node, mult int32) {
+	process := func(t *fw.AffinityTerm, w int32, p *api.Pod, ls map[string]string, node *api.Node, mult int32) {
 		if t.Matches(p, ls) {
 			if v, ok := node.Labels[t.TopologyKey]; ok {
 				if m[t.TopologyKey] == nil {

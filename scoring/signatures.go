@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
@@ -43,7 +44,7 @@ func (pl *NodeResourcesBalancedAllocation) SignPod(_ context.Context, pod *frame
 func (pl *ImageLocality) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
 	set := map[string]bool{}
 	var names []string
-	for _, cs := range [][]framework.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
+	for _, cs := range [][]api.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
 		for i := range cs {
 			if n := NormalizedImageName(cs[i].Image); !set[n] {
 				set[n] = true

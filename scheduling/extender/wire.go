@@ -1,6 +1,9 @@
 package extender
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
 
 // The wire types of kube-scheduler's HTTP extender protocol
 // (k8s.io/kube-scheduler/extender/v1, v0.36). Their Go field names are the
@@ -18,15 +21,15 @@ const MaxPriority = framework.MaxExtenderPriority
 // and the candidate nodes, in full (Nodes) when the extender has no node
 // cache, by name (NodeNames) when it has one (nodeCacheCapable).
 type Args struct {
-	Pod       *framework.Pod
+	Pod       *api.Pod
 	Nodes     *NodeList
 	NodeNames *[]string
 }
 
 // NodeList is v1.NodeList as extenders exchange it: {"metadata":{},"items":[…]}.
 type NodeList struct {
-	Metadata struct{}         `json:"metadata"`
-	Items    []framework.Node `json:"items"`
+	Metadata struct{}   `json:"metadata"`
+	Items    []api.Node `json:"items"`
 }
 
 // FailedNodesMap maps a node name to why it failed.
@@ -66,7 +69,7 @@ type BindingResult struct {
 // (NodeNameToVictims) to an extender without a node cache, as UIDs
 // (NodeNameToMetaVictims) to one with a node cache.
 type PreemptionArgs struct {
-	Pod                   *framework.Pod
+	Pod                   *api.Pod
 	NodeNameToVictims     map[string]*framework.Victims
 	NodeNameToMetaVictims map[string]*MetaVictims
 }

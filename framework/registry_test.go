@@ -1,0 +1,30 @@
+package framework
+
+import (
+	"strings"
+	"testing"
+)
+
+type testArgs struct{ N int }
+
+func TestTypedFactory(t *testing.T) {
+	var got testArgs
+	fac := TypedFactory(func(a testArgs, _ Handle) (Plugin, error) { got = a; return typedPlugin{}, nil })
+	for _, in := range []any{testArgs{N: 3}, &testArgs{N: 3}} {
+		got = testArgs{}
+		if _, err := fac(in, nil); err != nil || got.N != 3 {
+			t.Fatalf("%T: %v %v", in, got, err)
+		}
+	}
+	if _, err := fac(nil, nil); err != nil || got.N != 0 {
+		t.Fatalf("nil args: %v %v", got, err)
+	}
+	if _, err := fac("oops", nil); err == nil || !strings.Contains(err.Error(), "args of type string, want framework.testArgs") {
+		t.Fatalf("wrong type: %v", err)
+	}
+}
+
+// typedPlugin is the plugin TestTypedFactory's constructor returns.
+type typedPlugin struct{}
+
+func (typedPlugin) Name() string { return "t" }
