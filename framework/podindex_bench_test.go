@@ -81,7 +81,7 @@ func BenchmarkSnapshotAddTemplateCopies(b *testing.B) {
 	}
 	// The template's group exists (a first copy placed) and its sums are
 	// asked, as the question's cycles do.
-	if err := s.AddNewPodInfo(&infos[0]); err != nil {
+	if _, err := s.AddPodInfo(&infos[0], PodAdd{Unique: true}); err != nil {
 		b.Fatal(err)
 	}
 	for _, g := range s.AffinityGroups() {
@@ -103,7 +103,7 @@ func BenchmarkSnapshotAddTemplateCopies(b *testing.B) {
 // function of its own, for callgrind's --toggle-collect).
 func pbAddRemove(s *Snapshot, infos []PodInfo) error {
 	for i := range infos {
-		if err := s.AddNewPodInfo(&infos[i]); err != nil {
+		if _, err := s.AddPodInfo(&infos[i], PodAdd{Unique: true}); err != nil {
 			return err
 		}
 	}

@@ -43,10 +43,10 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 				fp := sp
 				fp.Labels = maps.Clone(sp.Labels)
 				fi := MustPodInfo(&fp)
-				if err := shared.AddNewPodInfo(&si); err != nil {
+				if _, err := shared.AddPodInfo(&si, PodAdd{Unique: true}); err != nil {
 					t.Fatal(err)
 				}
-				if err := fresh.AddPodInfo(fi); err != nil {
+				if _, err := fresh.AddPodInfo(fi, PodAdd{}); err != nil {
 					t.Fatal(err)
 				}
 				pods = append(pods, added{&si, fi})

@@ -492,41 +492,42 @@ func (s *Snapshot) AddPod(pod *api.Pod) error {
 	if err != nil {
 		return err
 	}
-	return s.AddPodInfo(pi)
+	_, err = s.AddPodInfo(pi, PodAdd{})
+	return err
 }
 
 // AddPodInfo assigns a prepared PodInfo to the node named by its pod's
-// nodeName. A pod without a nodeName, on an unknown node, or already on
-// the node (same UID, or namespace/name when it has no UID) is an error.
-func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
-	_, err := s.addPodInfo(pi, true, -1)
-	return err
+// nodeName and returns that node's index (NodeInfo.Index). A pod without
+// a nodeName or on an unknown node is an error. how says what the caller
+// knows about the pod, so that the add may skip work; the zero PodAdd
+// knows nothing, and a pod already on the node (same UID, or
+// namespace/name when it has no UID) is an error.
+func (s *Snapshot) AddPodInfo(pi *PodInfo, how PodAdd) (int, error) {
+	at := -1
+	if how.AtNode {
+		at = how.Node
+	}
+	return s.addPodInfo(pi, !how.Unique, at)
 }
 
-// AddNewPodInfo is AddPodInfo for a pod its caller knows is on no node of
-// the snapshot, as a store that keeps pod identities unique itself does
-// (scheduling.Cluster, by namespace/name and UID): it skips AddPodInfo's
-// duplicate check, which reads every pod of the node (O(pods on the node)
-// cache misses, the larger part of an add). Adding a pod that is on its
-// node already through it leaves the pod there twice; use AddPodInfo
-// unless uniqueness is known.
-func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error {
-	_, err := s.addPodInfo(pi, false, -1)
-	return err
-}
-
-// AddNewPodInfoNode is AddNewPodInfo that also returns the index of the
-// node pi joined (NodeInfo.Index), for RemoveLastPodInfos.
-func (s *Snapshot) AddNewPodInfoNode(pi *PodInfo) (int, error) { return s.addPodInfo(pi, false, -1) }
-
-// AddNewPodInfoAt is AddNewPodInfoNode for a caller that knows the
-// position of pi's node (NodeInfo.Index, as framework.Result.SelectedIndex
-// gives it): the node is taken there, without looking its name up, when
-// the node at index i has the name pi's nodeName gives; otherwise (i out
-// of range, or another node's) it is found by name as AddNewPodInfoNode
-// finds it. The snapshot ends exactly as AddNewPodInfoNode leaves it.
-func (s *Snapshot) AddNewPodInfoAt(pi *PodInfo, i int) (int, error) {
-	return s.addPodInfo(pi, false, i)
+// PodAdd is what the caller of Snapshot.AddPodInfo knows about the pod it
+// adds. Every choice leaves the snapshot exactly as the zero PodAdd does
+// for a pod that is on no node yet.
+type PodAdd struct {
+	// Unique: the pod is on no node of the snapshot, as a store that keeps
+	// pod identities unique itself knows (scheduling.Cluster, by
+	// namespace/name and UID). The duplicate check, which reads every pod
+	// of the node (O(pods on the node) cache misses, the larger part of an
+	// add), is skipped; adding a pod that is on its node already leaves it
+	// there twice.
+	Unique bool
+	// AtNode: Node is the index of the pod's node as the caller knows it
+	// (NodeInfo.Index, as runtime.Result.SelectedIndex gives it). The node
+	// is taken there, without looking its name up, when the node at that
+	// index has the name the pod's nodeName gives; otherwise (out of
+	// range, or another node's) it is found by name.
+	AtNode bool
+	Node   int
 }
 
 // addPodInfo adds pi to its node, at index at when that is the node
@@ -584,7 +585,7 @@ func (s *Snapshot) RemovePod(pod *api.Pod) error {
 	return nil
 }
 
-// RemoveLastPodInfo undoes the add of pi (AddPodInfo or AddNewPodInfo)
+// RemoveLastPodInfo undoes the add of pi (AddPodInfo)
 // when pi is still the last pod of its node, i.e. every pod added to the
 // node after it was removed again, as an undo journal replaying in
 // reverse order guarantees: O(1) (pointer comparisons) where RemovePod
@@ -611,7 +612,7 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 // added: RemoveLastPodInfo on each of them in reverse order, and the
 // snapshot ends exactly as that leaves it (pod lists and their order,
 // sums, Resources, the pod index, Generation and the change journal).
-// nodes[i] is the node index AddNewPodInfoNode returned for pis[i] (nodes
+// nodes[i] is the node index AddPodInfo returned for pis[i] (nodes
 // nil: none known): a pod that is the last of the node its index names
 // is removed without looking its node up by name, and what each node's
 // rows derive from its sums (rowDerived) is computed once, after its last

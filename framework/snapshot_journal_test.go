@@ -47,7 +47,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := s.AddNewPodInfo(pi); err != nil {
+					if _, err := s.AddPodInfo(pi, PodAdd{Unique: true}); err != nil {
 						t.Fatal(err)
 					}
 					added = append(added, pi)

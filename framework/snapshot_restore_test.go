@@ -91,7 +91,7 @@ func TestPropSnapshotRestoreNode(t *testing.T) {
 					on[k] = ni.Node()
 				}
 				pi := MustPodInfo(undoDrawPod(t, on, fmt.Sprintf("new%d", i)))
-				if err := s.AddNewPodInfo(pi); err != nil {
+				if _, err := s.AddPodInfo(pi, PodAdd{Unique: true}); err != nil {
 					t.Fatal(err)
 				}
 				steps = append(steps, step{pod: pi})

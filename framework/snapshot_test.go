@@ -373,6 +373,7 @@ func TestSnapshotRemoveNodeAndMutationErrors(t *testing.T) {
 	}
 
 	noNode := omBoundPod("lost", "", "")
+	addErr := func(_ int, err error) error { return err }
 	tests := []struct {
 		name string
 		err  error
@@ -384,7 +385,7 @@ func TestSnapshotRemoveNodeAndMutationErrors(t *testing.T) {
 		{"UpdateNode nil", s.UpdateNode(nil), "framework: snapshot: nil node"},
 		{"UpdateNode unknown", s.UpdateNode(omSnapNode("zz")), `framework: snapshot: unknown node "zz"`},
 		{"AddPod without nodeName", s.AddPod(noNode), "framework: snapshot: pod default/lost has no nodeName"},
-		{"AddPodInfo nil", s.AddPodInfo(nil), "framework: snapshot: nil pod"},
+		{"AddPodInfo nil", addErr(s.AddPodInfo(nil, fw.PodAdd{})), "framework: snapshot: nil pod"},
 		{"AddPod unknown node", s.AddPod(omBoundPod("x", "n2", "")), `framework: snapshot: pod default/x: node "n2" not found`},
 		{"RemovePod nil", s.RemovePod(nil), "framework: snapshot: nil pod"},
 		{"RemovePod unknown node", s.RemovePod(omBoundPod("x", "n2", "")), `framework: snapshot: pod default/x: node "n2" not found`},

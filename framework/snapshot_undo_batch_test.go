@@ -11,7 +11,7 @@ import (
 )
 
 // TestPropRemoveLastPodInfos: undoing the last adds of a snapshot together
-// (RemoveLastPodInfos, with the node indexes AddNewPodInfoNode returned,
+// (RemoveLastPodInfos, with the node indexes AddPodInfo returned,
 // none, or a wrong one; in the order added, or with two pods swapped)
 // leaves it exactly as RemoveLastPodInfo on each in reverse order does:
 // every node (pod lists and their order, sums, ports, Resources and Free
@@ -53,14 +53,14 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 		for i := range rapid.IntRange(0, 40).Draw(t, "adds") {
 			p := drawPod(fmt.Sprintf("new%d", i))
 			bi, ei := MustPodInfo(p), MustPodInfo(p)
-			k, err := batch.AddNewPodInfoNode(bi)
+			k, err := batch.AddPodInfo(bi, PodAdd{Unique: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want := batch.Index(p.Spec.NodeName); k != want {
-				t.Fatalf("AddNewPodInfoNode(%s) = %d, the node's index is %d", p.Name, k, want)
+				t.Fatalf("AddPodInfo(%s) = %d, the node's index is %d", p.Name, k, want)
 			}
-			if err := each.AddNewPodInfo(ei); err != nil {
+			if _, err := each.AddPodInfo(ei, PodAdd{Unique: true}); err != nil {
 				t.Fatal(err)
 			}
 			batchAdded, eachAdded, at = append(batchAdded, bi), append(eachAdded, ei), append(at, int32(k))

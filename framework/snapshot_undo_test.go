@@ -72,7 +72,7 @@ func undoCapture(s *Snapshot, queries []PodQuery, generations bool) undoState {
 	return st
 }
 
-// TestPropSnapshotUndoAdd: adding fresh pods with AddNewPodInfo and
+// TestPropSnapshotUndoAdd: adding fresh pods with AddPodInfo (Unique) and
 // undoing the adds with RemoveLastPodInfo, in reverse order or (falling
 // back to RemovePod) in any order, leaves a snapshot equal to one that
 // used AddPodInfo and RemovePod — node by node (pod lists and their order,
@@ -129,16 +129,16 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 		for i := range rapid.IntRange(1, 12).Draw(t, "adds") {
 			p := drawPod(fmt.Sprintf("new%d", i))
 			fi, pi := MustPodInfo(p), MustPodInfo(p)
-			if err := fast.AddNewPodInfo(fi); err != nil {
+			if _, err := fast.AddPodInfo(fi, PodAdd{Unique: true}); err != nil {
 				t.Fatal(err)
 			}
-			if err := plain.AddPodInfo(pi); err != nil {
+			if _, err := plain.AddPodInfo(pi, PodAdd{}); err != nil {
 				t.Fatal(err)
 			}
 			fastAdded, plainAdded = append(fastAdded, fi), append(plainAdded, pi)
 		}
 		if diff := cmp.Diff(undoCapture(plain, queries, true), undoCapture(fast, queries, true)); diff != "" {
-			t.Fatalf("after the adds (-AddPodInfo +AddNewPodInfo):\n%s", diff)
+			t.Fatalf("after the adds (-AddPodInfo +AddPodInfo Unique):\n%s", diff)
 		}
 		// Undo in reverse order, or in a drawn order.
 		order := make([]int, len(fastAdded))
@@ -221,7 +221,7 @@ func TestRemoveLastPodInfoNotLast(t *testing.T) {
 	a.Pod.Spec.NodeName, b.Pod.Spec.NodeName = "n0", "n0"
 	s := MustSnapshot(nodes, nil)
 	for _, pi := range []*PodInfo{a, b} {
-		if err := s.AddNewPodInfo(pi); err != nil {
+		if _, err := s.AddPodInfo(pi, PodAdd{Unique: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -480,9 +480,9 @@ func (c *Cluster) unsetPod(key string, old *clusterPod, had, plain bool) {
 func (c *Cluster) snapAdd(pi *framework.PodInfo) error { return c.snapAddAt(pi, -1) }
 
 // snapAddAt is snapAdd for a pod whose node is at index at of the
-// snapshot (-1: unknown; framework.Snapshot.AddNewPodInfoAt).
+// snapshot (-1: unknown; framework.PodAdd.Node).
 func (c *Cluster) snapAddAt(pi *framework.PodInfo, at int) error {
-	node, err := c.snap.AddNewPodInfoAt(pi, at)
+	node, err := c.snap.AddPodInfo(pi, framework.PodAdd{Unique: true, AtNode: at >= 0, Node: at})
 	if err != nil {
 		return err
 	}
@@ -511,7 +511,7 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 	if c.forking() {
 		c.record(func() {
 			// pi was removed above, so it is on no node.
-			_ = c.snap.AddNewPodInfo(pi)
+			_, _ = c.snap.AddPodInfo(pi, framework.PodAdd{Unique: true})
 			// Owned by c.snap after the add, which also noted the node
 			// in the snapshot's journal of changes: the swaps below are
 			// part of that change.

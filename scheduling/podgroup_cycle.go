@@ -414,7 +414,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 	pod.Spec.NodeName = node
 	assumed := *pi
 	assumed.Pod = &pod
-	if err := snap.AddPodInfo(&assumed); err != nil {
+	if _, err := snap.AddPodInfo(&assumed, framework.PodAdd{}); err != nil {
 		r.node, r.preempt, r.status = "", false, framework.AsStatus(err)
 		r.d.Stage = "Assume"
 		return r, nil

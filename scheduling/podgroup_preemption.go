@@ -138,7 +138,7 @@ func pgSelectVictims(all []*pgVictim, priority int32, preemptor []*api.Pod, snap
 	for _, list := range [][]*pgVictim{violating, nonViolating} {
 		for _, v := range list {
 			for _, pi := range v.pods {
-				if err := snap.AddPodInfo(pi); err != nil {
+				if _, err := snap.AddPodInfo(pi, framework.PodAdd{}); err != nil {
 					return nil, framework.AsStatus(err)
 				}
 			}

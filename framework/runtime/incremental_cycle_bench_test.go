@@ -100,7 +100,7 @@ func BenchmarkIncrementalCycle(b *testing.B) {
 						if place {
 							node := r.SelectedNode()
 							pi.Pod.Spec.NodeName = node
-							if err := snap.AddPodInfo(pi); err != nil {
+							if _, err := snap.AddPodInfo(pi, framework.PodAdd{}); err != nil {
 								b.Fatal(err)
 							}
 							inc.Added(pi, node)

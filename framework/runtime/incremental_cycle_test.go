@@ -353,7 +353,7 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 			placed.Spec.NodeName = node
 			ppi := *c.tmpl
 			ppi.Pod = &placed
-			if err := c.snap.AddPodInfo(&ppi); err != nil {
+			if _, err := c.snap.AddPodInfo(&ppi, framework.PodAdd{}); err != nil {
 				t.Fatal(err)
 			}
 			inc.Added(&ppi, node)

@@ -104,7 +104,7 @@ func TestIncrementalScoreFailureOnRejectedNode(t *testing.T) {
 				placed.Spec.NodeName = want.SelectedNode()
 				ppi := *tmpl
 				ppi.Pod = &placed
-				if err := snap.AddPodInfo(&ppi); err != nil {
+				if _, err := snap.AddPodInfo(&ppi, framework.PodAdd{}); err != nil {
 					t.Fatal(err)
 				}
 				inc.Added(&ppi, placed.Spec.NodeName)

@@ -130,7 +130,7 @@ func benchFill(b *testing.B, fw *runtime.Framework, base *framework.Snapshot, tm
 		start = (start + r.EvaluatedNodes()) % n
 		node := r.SelectedNode()
 		pod.Spec.NodeName = node
-		if err := snap.AddPodInfo(&pi); err != nil {
+		if _, err := snap.AddPodInfo(&pi, framework.PodAdd{}); err != nil {
 			b.Fatal(err)
 		}
 		inc.Added(&pi, node)

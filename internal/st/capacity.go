@@ -102,7 +102,7 @@ func Replica(tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
 // the additions, as an incremental runner hands them to the plugins.
 func AddedPods(snap *fw.Snapshot, pods []*fw.PodInfo) ([]fw.AddedPod, error) {
 	for _, pi := range pods {
-		if err := snap.AddPodInfo(pi); err != nil {
+		if _, err := snap.AddPodInfo(pi, fw.PodAdd{}); err != nil {
 			return nil, err
 		}
 	}
