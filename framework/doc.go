@@ -62,7 +62,7 @@
 // events.go: EnqueueExtensions registers each ClusterEvent that may make a
 // rejected pod schedulable (ClusterEventWithHint, QueueingHint).
 //
-// extender.go: Extender (HostPriority, ExtenderName) is a scheduler
+// extender.go: Extender (HostPriority) is a scheduler
 // extender that filters and scores; BindingExtender also binds pods, and
 // PreemptionExtender takes part in preemption (Victims). Package
 // scheduling/extender speaks kube-scheduler's HTTP wire format for them.

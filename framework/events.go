@@ -261,14 +261,6 @@ func AllEvents() []ClusterEventWithHint {
 	return out
 }
 
-// PluginEvents are the events one plugin registered; Default marks a
-// plugin without EnqueueExtensions (every event, always Queue).
-type PluginEvents struct {
-	Plugin  string
-	Events  []ClusterEventWithHint
-	Default bool
-}
-
 // NodeUpdateEvents returns the events an update of a node from oldNode to
 // newNode reports, one per kind of change, in kube-scheduler v1.36's order
 // (NodeSchedulingPropertiesChange): spec.unschedulable turned off

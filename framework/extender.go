@@ -2,10 +2,6 @@ package framework
 
 import "github.com/schedkit/schedkit/framework/api"
 
-// ExtenderName is the name under which extender rejections are recorded
-// in a Diagnosis' unschedulable plugins, as kube-scheduler does.
-const ExtenderName = "Extender"
-
 // HostPriority is an extender's score for one node, in 0..MaxExtenderPriority.
 type HostPriority struct {
 	Host  string

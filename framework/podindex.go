@@ -144,9 +144,9 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	return e.counts
 }
 
-// PodCountsCached reports whether q's counts are memoized (for tests and
+// podCountsCached reports whether q's counts are memoized (for tests and
 // diagnostics).
-func (s *Snapshot) PodCountsCached(q PodQuery) bool {
+func (s *Snapshot) podCountsCached(q PodQuery) bool {
 	s.podIdx.mu.Lock()
 	defer s.podIdx.mu.Unlock()
 	_, ok := s.podIdx.slots[q.key()]

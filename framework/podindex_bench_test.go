@@ -108,7 +108,7 @@ func pbAddRemove(s *Snapshot, infos []PodInfo) error {
 		}
 	}
 	for i := len(infos) - 1; i >= 0; i-- {
-		if err := s.RemoveLastPodInfo(&infos[i]); err != nil {
+		if err := s.removeLastPodInfo(&infos[i]); err != nil {
 			return err
 		}
 	}

@@ -58,7 +58,7 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 				if rapid.Bool().Draw(t, "any") {
 					k = rapid.IntRange(0, k).Draw(t, "victim")
 				}
-				if err := shared.RemoveLastPodInfo(pods[k].shared); err != nil {
+				if err := shared.removeLastPodInfo(pods[k].shared); err != nil {
 					t.Fatal(err)
 				}
 				if err := fresh.RemovePod(pods[k].fresh.Pod); err != nil {
@@ -97,7 +97,7 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 			// Both sides use the memos: check them against what they stand
 			// for, too.
 			for _, q := range queries {
-				if shared.PodCountsCached(q) {
+				if shared.podCountsCached(q) {
 					if got, want := shared.PodCounts(q), piBruteCount(shared, q); !slices.Equal(got, want) {
 						t.Fatalf("op %d: PodCounts %v, recount %v", i, got, want)
 					}

@@ -252,7 +252,7 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 			}
 			for k, sn := range snaps {
 				for qi, q := range queries {
-					if !sn.PodCountsCached(q) {
+					if !sn.podCountsCached(q) {
 						continue
 					}
 					got, want := sn.PodCounts(q), piBruteCount(sn, q)
@@ -297,10 +297,10 @@ func TestPodIndexEviction(t *testing.T) {
 	if n := len(s.podIdx.slots); n != podIndexEntries(3) {
 		t.Fatalf("memo holds %d entries, want %d", n, podIndexEntries(3))
 	}
-	if !s.PodCountsCached(q(0)) {
+	if !s.podCountsCached(q(0)) {
 		t.Error("the most recently used query was evicted")
 	}
-	if s.PodCountsCached(q(1)) {
+	if s.podCountsCached(q(1)) {
 		t.Error("the least recently used query was kept")
 	}
 	// Exact after mutations too (evicted queries are rebuilt).

@@ -585,7 +585,7 @@ func (s *Snapshot) RemovePod(pod *api.Pod) error {
 	return nil
 }
 
-// RemoveLastPodInfo undoes the add of pi (AddPodInfo)
+// removeLastPodInfo undoes the add of pi (AddPodInfo)
 // when pi is still the last pod of its node, i.e. every pod added to the
 // node after it was removed again, as an undo journal replaying in
 // reverse order guarantees: O(1) (pointer comparisons) where RemovePod
@@ -593,7 +593,7 @@ func (s *Snapshot) RemovePod(pod *api.Pod) error {
 // misses). The snapshot ends exactly as RemovePod(pi.Pod) leaves it, the
 // node's Generation included; when pi is not the node's last pod it is
 // RemovePod(pi.Pod).
-func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
+func (s *Snapshot) removeLastPodInfo(pi *PodInfo) error {
 	if pi == nil || pi.Pod == nil {
 		return fmt.Errorf("framework: snapshot: nil pod")
 	}
@@ -609,7 +609,7 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 }
 
 // RemoveLastPodInfos undoes the adds of pis, given in the order they were
-// added: RemoveLastPodInfo on each of them in reverse order, and the
+// added: removeLastPodInfo on each of them in reverse order, and the
 // snapshot ends exactly as that leaves it (pod lists and their order,
 // sums, Resources, the pod index, Generation and the change journal).
 // nodes[i] is the node index AddPodInfo returned for pis[i] (nodes
@@ -633,7 +633,7 @@ func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
 			k = int(nodes[i])
 		}
 		if k < 0 || k >= len(s.nodes) || pi == nil || !lastOf(s.nodes[k].Pods, pi) {
-			if err := s.RemoveLastPodInfo(pi); err != nil && first == nil {
+			if err := s.removeLastPodInfo(pi); err != nil && first == nil {
 				first = err
 			}
 			continue

@@ -55,7 +55,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					if len(added) > 0 {
 						pi := added[len(added)-1]
 						added = added[:len(added)-1]
-						if err := s.RemoveLastPodInfo(pi); err != nil {
+						if err := s.removeLastPodInfo(pi); err != nil {
 							t.Fatal(err)
 						}
 					}

@@ -31,7 +31,7 @@ func restoreImages(t *rapid.T, s *Snapshot, nodes []*api.Node) map[string]int {
 }
 
 // TestPropSnapshotRestoreNode: node removals by RemoveNodeKept mixed with
-// pod adds, undone in reverse order (RestoreNode, RemoveLastPodInfo), leave
+// pod adds, undone in reverse order (RestoreNode, removeLastPodInfo), leave
 // the snapshot as it was — node by node (order, pods and their order,
 // affinity lists, sums, host ports, Resources and Free rows; Generation
 // only counts up, and not at all without pod adds),
@@ -104,7 +104,7 @@ func TestPropSnapshotRestoreNode(t *testing.T) {
 			if steps[i].node != nil {
 				err = s.RestoreNode(steps[i].node)
 			} else {
-				err = s.RemoveLastPodInfo(steps[i].pod)
+				err = s.removeLastPodInfo(steps[i].pod)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -144,7 +144,7 @@ func restoreFresh(t *rapid.T, s *Snapshot, queries []PodQuery) {
 	}
 	f := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
 	for qi, q := range queries {
-		if s.PodCountsCached(q) {
+		if s.podCountsCached(q) {
 			if got, want := fmt.Sprint(s.PodCounts(q)), fmt.Sprint(f.PodCounts(q)); got != want {
 				t.Fatalf("query %d: counts %s, fresh %s", qi, got, want)
 			}

@@ -13,7 +13,7 @@ import (
 
 // TestPropAddPodInfoAtNodeRows: adding pods with AddPodInfo at a known node index, given
 // their node's index, a wrong index, one out of range or -1, and removing
-// them (RemovePod, RemoveLastPodInfo, RemoveLastPodInfos with the indexes
+// them (RemovePod, removeLastPodInfo, RemoveLastPodInfos with the indexes
 // returned) leaves a snapshot equal to one that used AddPodInfo and
 // RemovePod (undoCapture: pod lists and their order, sums, ports,
 // Resources and Free rows, Generation, the affinity node lists, pod
@@ -97,7 +97,7 @@ func TestPropAddPodInfoAtNodeRows(t *testing.T) {
 				live = append(live[:i], live[i+1:]...)
 			case op == 4 && len(live) > 0: // undo the last add
 				last := live[len(live)-1]
-				if err := at.RemoveLastPodInfo(last.at); err != nil {
+				if err := at.removeLastPodInfo(last.at); err != nil {
 					t.Fatal(err)
 				}
 				if err := ref.RemovePod(last.ref.Pod); err != nil {

@@ -350,20 +350,6 @@ func (s *Snapshot) IsPVCUsedByPods(namespace, name string) bool {
 	return s.storage.pvcUse.m[nsName{namespace, name}] > 0
 }
 
-// HasStorage reports whether the snapshot holds any storage object.
-func (s *Snapshot) HasStorage() bool {
-	x := &s.storage
-	if len(x.pvs.m)+len(x.pvcs.m)+len(x.classes.m)+len(x.drivers.m)+len(x.capacities.m)+len(x.vas.m) > 0 {
-		return true
-	}
-	for _, n := range s.nodes {
-		if n.csiNode != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // Storage returns every storage object, each kind sorted by key (CSINodes
 // in node order).
 func (s *Snapshot) Storage() api.StorageObjects {

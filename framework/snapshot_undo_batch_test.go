@@ -13,7 +13,7 @@ import (
 // TestPropRemoveLastPodInfos: undoing the last adds of a snapshot together
 // (RemoveLastPodInfos, with the node indexes AddPodInfo returned,
 // none, or a wrong one; in the order added, or with two pods swapped)
-// leaves it exactly as RemoveLastPodInfo on each in reverse order does:
+// leaves it exactly as removeLastPodInfo on each in reverse order does:
 // every node (pod lists and their order, sums, ports, Resources and Free
 // rows, Generation), the affinity node lists, the memoized pod counts and
 // their per-zone sums, the affinity groups (their nodes' order included),
@@ -92,7 +92,7 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 		errB := batch.RemoveLastPodInfos(pis, hints)
 		var errE error
 		for i := len(eachPis) - 1; i >= 0; i-- {
-			if err := each.RemoveLastPodInfo(eachPis[i]); err != nil && errE == nil {
+			if err := each.removeLastPodInfo(eachPis[i]); err != nil && errE == nil {
 				errE = err
 			}
 		}

@@ -60,7 +60,7 @@ func undoCapture(s *Snapshot, queries []PodQuery, generations bool) undoState {
 		st.WithReq = append(st.WithReq, ni.Name())
 	}
 	for qi, q := range queries {
-		if s.PodCountsCached(q) {
+		if s.podCountsCached(q) {
 			st.Counts[qi] = fmt.Sprint(s.PodCounts(q))
 			dc := s.PodDomainCounts(q, "zone")
 			st.ZoneCounts[qi] = fmt.Sprint(dc.Values.Values, dc.Count, dc.Weight, dc.Hit, dc.NonZero)
@@ -73,7 +73,7 @@ func undoCapture(s *Snapshot, queries []PodQuery, generations bool) undoState {
 }
 
 // TestPropSnapshotUndoAdd: adding fresh pods with AddPodInfo (Unique) and
-// undoing the adds with RemoveLastPodInfo, in reverse order or (falling
+// undoing the adds with removeLastPodInfo, in reverse order or (falling
 // back to RemovePod) in any order, leaves a snapshot equal to one that
 // used AddPodInfo and RemovePod — node by node (pod lists and their order,
 // affinity lists, requested sums, host ports, Resources and Free rows,
@@ -111,7 +111,7 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 		}
 		// Both snapshots drew the same queries: make them agree.
 		for _, q := range queries {
-			if fast.PodCountsCached(q) != plain.PodCountsCached(q) {
+			if fast.podCountsCached(q) != plain.podCountsCached(q) {
 				fast.PodCounts(q)
 				plain.PodCounts(q)
 				fast.PodDomainCounts(q, "zone")
@@ -149,14 +149,14 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 			order = rapid.Permutation(order).Draw(t, "order")
 		}
 		for _, i := range order {
-			if err := fast.RemoveLastPodInfo(fastAdded[i]); err != nil {
+			if err := fast.removeLastPodInfo(fastAdded[i]); err != nil {
 				t.Fatal(err)
 			}
 			if err := plain.RemovePod(plainAdded[i].Pod); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(undoCapture(plain, queries, true), undoCapture(fast, queries, true)); diff != "" {
-				t.Fatalf("after undoing new%d (-RemovePod +RemoveLastPodInfo):\n%s", i, diff)
+				t.Fatalf("after undoing new%d (-RemovePod +removeLastPodInfo):\n%s", i, diff)
 			}
 		}
 		// In any order: a removal swaps an added pod into the hole, and the
@@ -225,22 +225,22 @@ func TestRemoveLastPodInfoNotLast(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.RemoveLastPodInfo(a); err != nil {
+	if err := s.removeLastPodInfo(a); err != nil {
 		t.Fatal(err)
 	}
 	ni, _ := s.Get("n0")
 	if len(ni.Pods) != 1 || ni.Pods[0] != b {
 		t.Fatalf("pods after removing a: %v", ni.Pods)
 	}
-	if err := s.RemoveLastPodInfo(a); err == nil {
+	if err := s.removeLastPodInfo(a); err == nil {
 		t.Fatal("removing a twice: no error")
 	}
 	c := testPod("c")
 	c.Pod.Spec.NodeName = "nowhere"
-	if err := s.RemoveLastPodInfo(c); err == nil || err.Error() != `framework: snapshot: pod default/c: node "nowhere" not found` {
+	if err := s.removeLastPodInfo(c); err == nil || err.Error() != `framework: snapshot: pod default/c: node "nowhere" not found` {
 		t.Fatalf("unknown node: %v", err)
 	}
-	if err := s.RemoveLastPodInfo(nil); err == nil {
+	if err := s.removeLastPodInfo(nil); err == nil {
 		t.Fatal("nil pod: no error")
 	}
 }

@@ -23,12 +23,14 @@
 //     plugins see it as their framework.Handle. The Framework.Run… methods
 //     run single extension points for callers that drive the cycle
 //     themselves, as package scheduling does (PreFilterOutcome,
-//     PermitWait); Framework.EnqueueExtensions lists the plugins' events.
+//     PermitWait); Framework.EnqueueExtensions lists the plugins' events
+//     (PluginEvents).
 //   - runner.go, runner_split.go, runner_rejects.go and scratch.go:
 //     Framework.Schedule runs one cycle with CycleOptions (the seeded tie
 //     break, node sampling, the Result to reuse); sampling.go:
 //     NumFeasibleNodesToFind is kube's count of feasible nodes a sampled
-//     cycle keeps.
+//     cycle keeps; a Diagnosis records extenders' rejections under
+//     ExtenderName.
 //   - scorenodes.go: Framework.ScoreNodes scores nodes the caller filtered
 //     (what an extender's prioritize call needs).
 //   - placement_run.go: the pod group extension points

@@ -117,7 +117,7 @@ func TestExtenderFilterOutcomes(t *testing.T) {
 				if d := cmp.Diff(tc.wantCodes, got); d != "" {
 					t.Fatalf("explicit statuses (-want +got):\n%s", d)
 				}
-				if d := cmp.Diff([]string{"A", framework.ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
+				if d := cmp.Diff([]string{"A", ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
 					t.Fatalf("unschedulable plugins (-want +got):\n%s", d)
 				}
 				return

@@ -591,8 +591,8 @@ func (f *Framework) RunPostBindPlugins(ctx context.Context, state *framework.Cyc
 // its own EventsToRegister, its EnqueueForwarder target's, or AllEvents
 // when it has neither. An EventsToRegister error is returned naming the
 // plugin.
-func (f *Framework) EnqueueExtensions(ctx context.Context) ([]framework.PluginEvents, error) {
-	var out []framework.PluginEvents
+func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, error) {
+	var out []PluginEvents
 	seen := map[string]bool{}
 	for _, names := range [][]string{f.profile.PreEnqueue, f.profile.PreFilter, f.profile.Filter, f.profile.Reserve, f.profile.Permit} {
 		for _, n := range names {
@@ -607,7 +607,7 @@ func (f *Framework) EnqueueExtensions(ctx context.Context) ([]framework.PluginEv
 					ext, ok = fw.EnqueueTarget().(framework.EnqueueExtensions)
 				}
 			}
-			pe := framework.PluginEvents{Plugin: n}
+			pe := PluginEvents{Plugin: n}
 			if !ok {
 				pe.Events, pe.Default = framework.AllEvents(), true
 				out = append(out, pe)
@@ -622,4 +622,12 @@ func (f *Framework) EnqueueExtensions(ctx context.Context) ([]framework.PluginEv
 		}
 	}
 	return out, nil
+}
+
+// PluginEvents are the events one plugin registered; Default marks a
+// plugin without EnqueueExtensions (every event, always Queue).
+type PluginEvents struct {
+	Plugin  string
+	Events  []framework.ClusterEventWithHint
+	Default bool
 }

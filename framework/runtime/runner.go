@@ -627,7 +627,7 @@ func (f *Framework) runExtenderFilters(pod *framework.PodInfo, res *Result) erro
 		}
 	}
 	if len(res.feasible) != before {
-		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, []string{framework.ExtenderName})
+		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, []string{ExtenderName})
 	}
 	return nil
 }
@@ -1059,3 +1059,7 @@ func runExtenderScores(extenders []framework.Extender, pod *framework.PodInfo, n
 		res.ExtenderScores = append(res.ExtenderScores, row)
 	}
 }
+
+// ExtenderName is the name under which extender rejections are recorded
+// in a Diagnosis' unschedulable plugins, as kube-scheduler does.
+const ExtenderName = "Extender"

@@ -522,7 +522,7 @@ func TestExtenders(t *testing.T) {
 	if v[0].Plugin != "ext" || v[0].Code != framework.Unschedulable || v[3].Code != framework.UnschedulableAndUnresolvable {
 		t.Fatalf("verdicts %+v", v)
 	}
-	if d := cmp.Diff([]string{framework.ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
+	if d := cmp.Diff([]string{ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
 		t.Fatalf("unschedulable plugins: %s", d)
 	}
 
