@@ -559,7 +559,7 @@ func (c *AssignCache) UpdateNodeMetric(m *api.NodeMetric) error {
 }
 
 // NodeMetricWarnings returns the entries of the node's current NodeMetric
-// that are ignored or read only on request (framework.NodeMetric.Warnings),
+// that are ignored or read only on request (api.NodeMetric.Warnings),
 // nil when there are none or the cache holds no metric for the node. The
 // slice is shared and must not be modified.
 func (c *AssignCache) NodeMetricWarnings(name string) []api.NodeMetricWarning {

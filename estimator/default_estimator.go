@@ -40,7 +40,7 @@ func DefaultScalingFactors() map[resource.Name]int64 {
 // to a non-empty map — the annotation's factors completed with the
 // options'), with r the name k translates to for the pod's priority class
 // (TranslateResourceName) and R, L the pod's effective requests and limits
-// (framework.PodRequests, framework.PodLimits):
+// (api.PodRequests, api.PodLimits):
 //
 //	q := max(L[r], R[r])
 //	q == 0:  250 (milli) for cpu and batch-cpu, 200 MiB for memory and

@@ -18,7 +18,7 @@ import (
 //
 // Both methods must be safe for concurrent use. EstimateNode must be a pure
 // function of the node object: AssignCache memoizes its vectorized result
-// per *framework.Node.
+// per *api.Node.
 type Estimator interface {
 	// Name identifies the estimator (the name it is registered under).
 	Name() string

@@ -27,7 +27,7 @@ const (
 	// running-total quirk: each pod's request is the sum of its containers,
 	// raised to each init container, plus overhead; pods add up.
 	PodRequestPerPod
-	// PodRequestKube uses Kubernetes' own rule (framework.PodNodeRequests:
+	// PodRequestKube uses Kubernetes' own rule (api.PodNodeRequests:
 	// sidecars add to the steady state, pod-level resources, overhead, a
 	// resize in flight), as kube-scheduler accounts a node.
 	PodRequestKube

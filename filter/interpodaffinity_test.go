@@ -286,7 +286,7 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			want: ipaWantAnti,
 		},
 		// Kube's two "fails PreFilter with an invalid (anti)affinity label
-		// syntax" cases are not reproducible here: framework.LabelSelector
+		// syntax" cases are not reproducible here: api.LabelSelector
 		// does not validate label-value syntax, so "{{.bad-value.}}" is an
 		// ordinary value that matches nothing (see the report).
 		{

@@ -57,7 +57,7 @@ func (s *assumedSlab) next() *assumedPod {
 
 // assume is Assume for the pod key (namespace/name); it returns the
 // assumed pod's PodInfo. at is the node's index in the snapshot when the
-// caller knows it (framework.Result.SelectedIndex), or -1; slab, when not
+// caller knows it (runtime.Result.SelectedIndex), or -1; slab, when not
 // nil, gives the memory of the assumed pod (otherwise it is allocated).
 func (c *Cluster) assume(key, node string, at int, slab *assumedSlab) (*framework.PodInfo, error) {
 	cp, ok := c.pods[key]

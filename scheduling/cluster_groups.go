@@ -124,7 +124,7 @@ func (c *Cluster) index(g, key string, st PodState, gated bool) {
 }
 
 // PodGroupCounts returns how many pods of the cluster name the PodGroup
-// namespace/name with framework.PodGroupLabel (in any state), and how many
+// namespace/name with api.PodGroupLabel (in any state), and how many
 // of them are placed (assumed or bound). The PodGroup object need not
 // exist. O(1).
 func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
@@ -136,7 +136,7 @@ func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
 }
 
 // podGroupGated returns how many pods of the cluster name the PodGroup
-// namespace/name with framework.PodGroupLabel and carry scheduling gates
+// namespace/name with api.PodGroupLabel and carry scheduling gates
 // (spec.schedulingGates, in any state). O(1).
 func (c *Cluster) podGroupGated(namespace, name string) int {
 	if m := c.groups[namespace+"/"+name]; m != nil {

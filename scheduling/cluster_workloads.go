@@ -110,7 +110,7 @@ func (c *Cluster) WorkloadPodGroups() []*api.WorkloadPodGroup {
 }
 
 // setWorkloadPodGroupCondition sets cond on kube's PodGroup
-// namespace/name as framework.SetCondition does (journaled; the stored
+// namespace/name as api.SetCondition does (journaled; the stored
 // copy is replaced, never changed in place), unless the group is missing
 // or already has a True condition of cond's type and cond is not True
 // (kube's updatePodGroupCondition never turns PodGroupScheduled back).

@@ -20,7 +20,7 @@ const csPermittedDefaultTTL = 3 * time.Second
 
 // Coscheduling is scheduler-plugins' Coscheduling plugin (pkg/coscheduling,
 // pkg/coscheduling/core): gang scheduling of the pods that name a
-// framework.PodGroup with the framework.PodGroupLabel label. It runs in a
+// api.PodGroup with the api.PodGroupLabel label. It runs in a
 // Scheduler (it reads the cluster's PodGroups and gang index and the pods
 // waiting at Permit); outside one, PreFilter, Permit and PostFilter return
 // an Error.

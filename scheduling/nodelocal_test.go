@@ -11,7 +11,7 @@ import (
 
 // TestNodeLocalDefaultPlugins pins which halves of the registry's plugins
 // promise node-local verdicts and scores (framework.NodeLocalPlugin), as
-// framework.Incremental finds them behind the composed plugins: the
+// runtime.Incremental finds them behind the composed plugins: the
 // resource, taint, affinity, port and image plugins always; the volume
 // plugins only for a pod without volumes; the plugins that count pods on
 // other nodes (PodTopologySpread, InterPodAffinity) and the load-aware

@@ -48,7 +48,7 @@ type ReplayOptions struct {
 	// nodes and pods, with the number added and the total.
 	Progress      func(done, total int)
 	BuildProgress func(done, total int)
-	// KeepResults keeps every cycle's full framework.Result in its
+	// KeepResults keeps every cycle's full runtime.Result in its
 	// Decision. ResultsFailedOnly keeps it only for the cycles that failed
 	// (Unschedulable, Error); ResultsLast, when positive, keeps it only in
 	// the last ResultsLast decisions that have one, dropping older ones as

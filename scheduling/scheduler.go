@@ -100,7 +100,7 @@ type Option func(*Scheduler)
 
 // WithClock sets the clock of the queue, Permit timeouts and plugins
 // (default framework.RealClock): every profile's Framework gets it through
-// framework.WithClock.
+// runtime.WithClock.
 func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock = c } }
 
 // WithSeed seeds the random source of tie-breaks and preemption offsets
@@ -109,7 +109,7 @@ func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock =
 func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } }
 
 // WithParallelism sets the workers of per-node loops (default 1): every
-// profile's Framework gets it through framework.WithParallelism.
+// profile's Framework gets it through runtime.WithParallelism.
 func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = n } }
 
 // WithPercentageOfNodesToScore sets the scheduler-wide
@@ -135,11 +135,11 @@ func WithExtenders(e ...framework.Extender) Option {
 // a time).
 func WithDecisionHandler(fn func(Decision)) Option { return func(s *Scheduler) { s.onDecision = fn } }
 
-// WithExplanations keeps each cycle's full framework.Result in its
+// WithExplanations keeps each cycle's full runtime.Result in its
 // Decision (memory grows with nodes × score plugins per decision).
 func WithExplanations() Option { return func(s *Scheduler) { s.keepResults = true } }
 
-// WithFailureExplanations keeps the full framework.Result only in the
+// WithFailureExplanations keeps the full runtime.Result only in the
 // decisions of cycles that failed (Unschedulable, Error): the cycles run
 // with explanations, and a successful cycle's Result is recycled, so
 // memory grows with the failures only.
@@ -768,7 +768,7 @@ func SchedulerFromCycleState(state *framework.CycleState) (*Scheduler, bool) {
 }
 
 // numFeasibleNodesToFind is kube-scheduler v1.36's node sampling
-// (framework.NumFeasibleNodesToFind) with the profile's
+// (runtime.NumFeasibleNodesToFind) with the profile's
 // percentageOfNodesToScore when set, else the scheduler's.
 func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
 	if profilePct != nil {

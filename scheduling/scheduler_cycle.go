@@ -35,7 +35,7 @@ func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *fra
 }
 
 // scheduleIn is schedule restricted to a placement's nodes (nil: every
-// node of snap), which must be snap's (framework.CycleOptions.Nodes).
+// node of snap), which must be snap's (runtime.CycleOptions.Nodes).
 func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
 	inPlacement := func(string) bool { return true }
@@ -91,7 +91,7 @@ func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.N
 
 // scheduleReplica is schedule for a capacity question's replica, whose
 // cycle the question's incremental evaluator computes when it can
-// (framework.Incremental decides exactly as schedule would, or hands the
+// (runtime.Incremental decides exactly as schedule would, or hands the
 // cycle back). The cycle state stays the scheduler's own: Reserve, Permit
 // and binding get it as without the evaluator (replicaEval checks they
 // read nothing PreFilter wrote).

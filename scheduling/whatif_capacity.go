@@ -40,7 +40,7 @@ type replicaAdder struct {
 	tmpl   *framework.PodInfo // the first replica's PodInfo, nil before it
 	detach bool               // replicas after the first skip the queue
 	// sameSpec: replicas differ from the first only in name (no claim
-	// templates rename their volumes), which framework.ValidatePod reads
+	// templates rename their volumes), which api.ValidatePod reads
 	// for its messages only: the first replica's validation holds for
 	// every one.
 	sameSpec bool
@@ -65,7 +65,7 @@ type replicaAdder struct {
 	spare *capReplica
 }
 
-// replicaEval is a framework.Incremental for the cycles of one capacity
+// replicaEval is a runtime.Incremental for the cycles of one capacity
 // question's replicas under the profile fw: between two replicas' cycles
 // the fork changes only by the replica placed, which the evaluator is told.
 type replicaEval struct {

@@ -125,7 +125,7 @@ func (w *Workload) at(field, i int, name string) string {
 // that name a node (spec.nodeName: bound there directly when they arrive)
 // naming one the workload defines, non-negative times and durations,
 // events carrying what their action needs, and every pod, node and
-// NodeMetric valid (framework.ValidatePod, ValidateNode). Errors name the
+// NodeMetric valid (api.ValidatePod, ValidateNode). Errors name the
 // entry and the pod, node or event; for entries read by ReadCluster or
 // ReadWorkload, the file, line and column of the entry.
 func (w *Workload) Validate() error {

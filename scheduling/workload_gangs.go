@@ -10,7 +10,7 @@ import (
 
 // GangArrival is a PodGroup (scheduler-plugins' gang, read by Coscheduling)
 // created At an offset from the replay's start. Its pods are ordinary
-// arrivals that name it with framework.PodGroupLabel; a Replay reports each
+// arrivals that name it with api.PodGroupLabel; a Replay reports each
 // gang's fate in ReplayResult.Gangs.
 type GangArrival struct {
 	At    time.Duration
@@ -18,7 +18,7 @@ type GangArrival struct {
 }
 
 // WorkloadGroupArrival is kube-scheduler v1.36's PodGroup
-// (framework.WorkloadPodGroup, alpha behind GenericWorkload) created At an
+// (api.WorkloadPodGroup, alpha behind GenericWorkload) created At an
 // offset from the replay's start. Its pods are ordinary arrivals that name
 // it in spec.schedulingGroup; a Replay reports each group's fate in
 // ReplayResult.Gangs (with Kube set). The replay's scheduler needs the

@@ -304,7 +304,7 @@ func TestInterPodAffinityPreferredAffinity(t *testing.T) {
 			want:  []int64{0, 0},
 		},
 		// Kube's "invalid (Anti)Affinity fails PreScore" cases need label
-		// value syntax validation, which framework.LabelSelector does not do.
+		// value syntax validation, which api.LabelSelector does not do.
 		{
 			name: "Affinity with pods matching NamespaceSelector",
 			pod:  ipaP("subteam1.team1", "", s1, affinityNamespaceSelector),

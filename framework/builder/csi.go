@@ -9,7 +9,7 @@ import (
 // NodeVolumeLimits puts no limit on its volumes on the node.
 const NoAttachLimit int32 = -1
 
-// CSINodeWrapper builds a framework.CSINode, the CSI drivers a node runs
+// CSINodeWrapper builds a api.CSINode, the CSI drivers a node runs
 // and their attach limits; MakeCSINode starts one.
 type CSINodeWrapper struct{ n api.CSINode }
 
@@ -51,7 +51,7 @@ func (w *CSINodeWrapper) Driver(name string, limit int32, topologyKeys ...string
 	return w
 }
 
-// Migrated sets the framework.AnnMigratedPlugins annotation to plugins,
+// Migrated sets the api.AnnMigratedPlugins annotation to plugins,
 // the comma-separated in-tree plugins (such as "kubernetes.io/gce-pd")
 // whose volumes the node's CSI drivers handle.
 func (w *CSINodeWrapper) Migrated(plugins string) *CSINodeWrapper {
@@ -59,7 +59,7 @@ func (w *CSINodeWrapper) Migrated(plugins string) *CSINodeWrapper {
 	return w
 }
 
-// CSIDriverWrapper builds a framework.CSIDriver; MakeCSIDriver starts one.
+// CSIDriverWrapper builds a api.CSIDriver; MakeCSIDriver starts one.
 type CSIDriverWrapper struct{ d api.CSIDriver }
 
 // MakeCSIDriver starts the CSIDriver of driver name with no field of its
@@ -95,7 +95,7 @@ func (w *CSIDriverWrapper) AttachRequired(on bool) *CSIDriverWrapper {
 	return w
 }
 
-// CSIStorageCapacityWrapper builds a framework.CSIStorageCapacity, the
+// CSIStorageCapacityWrapper builds a api.CSIStorageCapacity, the
 // storage a driver has left for a class in a topology segment;
 // MakeCSIStorageCapacity starts one.
 type CSIStorageCapacityWrapper struct {
@@ -170,7 +170,7 @@ func (w *CSIStorageCapacityWrapper) MaximumVolumeSize(q string) *CSIStorageCapac
 	return w
 }
 
-// VolumeAttachmentWrapper builds a framework.VolumeAttachment, a volume
+// VolumeAttachmentWrapper builds a api.VolumeAttachment, a volume
 // attached (or being attached) to a node; MakeVolumeAttachment starts one.
 type VolumeAttachmentWrapper struct{ a api.VolumeAttachment }
 

@@ -11,7 +11,7 @@ import (
 // Capacity or Allocatable names pods: kubelet's default maxPods.
 const DefaultMaxPods = 110
 
-// NodeWrapper builds a framework.Node; MakeNode starts one.
+// NodeWrapper builds a api.Node; MakeNode starts one.
 type NodeWrapper struct {
 	n   api.Node
 	err error // the first malformed quantity

@@ -6,7 +6,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// NodeLoadWrapper builds a framework.NodeLoad (a node's measured load, read
+// NodeLoadWrapper builds a api.NodeLoad (a node's measured load, read
 // by scheduler-plugins' Trimaran plugins); MakeNodeLoad starts one.
 type NodeLoadWrapper struct{ l api.NodeLoad }
 
@@ -25,9 +25,9 @@ func (w *NodeLoadWrapper) Obj() *api.NodeLoad {
 	return &l
 }
 
-// Metric adds a metric: its type (framework.LoadMetricCPU,
-// framework.LoadMetricMemory), operator (framework.LoadOperatorAverage,
-// framework.LoadOperatorStd, framework.LoadOperatorLatest) and value in
+// Metric adds a metric: its type (api.LoadMetricCPU,
+// api.LoadMetricMemory), operator (api.LoadOperatorAverage,
+// api.LoadOperatorStd, api.LoadOperatorLatest) and value in
 // percent of the node's capacity.
 func (w *NodeLoadWrapper) Metric(typ, operator string, value float64) *NodeLoadWrapper {
 	w.l.Metrics = append(w.l.Metrics, api.LoadMetric{Type: typ, Operator: operator, Value: value})

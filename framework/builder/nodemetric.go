@@ -6,7 +6,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// NodeMetricWrapper builds a framework.NodeMetric (Koordinator's NodeMetric,
+// NodeMetricWrapper builds a api.NodeMetric (Koordinator's NodeMetric,
 // read by LoadAwareScheduling); MakeNodeMetric starts one.
 type NodeMetricWrapper struct {
 	m   api.NodeMetric

@@ -6,7 +6,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// PDBWrapper builds a framework.PodDisruptionBudget, which DefaultPreemption
+// PDBWrapper builds a api.PodDisruptionBudget, which DefaultPreemption
 // honours; MakePDB starts one.
 type PDBWrapper struct{ b api.PodDisruptionBudget }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// PodWrapper builds a framework.Pod; MakePod starts one.
+// PodWrapper builds a api.Pod; MakePod starts one.
 type PodWrapper struct {
 	p      api.Pod
 	uidSet bool  // UID was called: Obj does not default the UID to the name
@@ -311,7 +311,7 @@ func (w *PodWrapper) StatusPodAllocated(alloc map[string]string) *PodWrapper {
 }
 
 // ResizePending adds the PodResizePending condition (status True) with
-// reason framework.PodReasonDeferred or framework.PodReasonInfeasible.
+// reason api.PodReasonDeferred or api.PodReasonInfeasible.
 func (w *PodWrapper) ResizePending(reason string) *PodWrapper {
 	w.p.Status.Conditions = append(w.p.Status.Conditions, api.PodCondition{Type: api.PodResizePending, Status: api.ConditionTrue, Reason: reason})
 	return w

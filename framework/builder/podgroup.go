@@ -4,7 +4,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// PodGroupWrapper builds a framework.PodGroup, scheduler-plugins' PodGroup
+// PodGroupWrapper builds a api.PodGroup, scheduler-plugins' PodGroup
 // that Coscheduling places all or nothing; MakePodGroup starts one.
 type PodGroupWrapper struct {
 	g   api.PodGroup
@@ -13,8 +13,8 @@ type PodGroupWrapper struct {
 
 // MakePodGroup starts the PodGroup name in namespace "default" whose
 // minMember pods must be placed together. A pod joins it with the label
-// framework.PodGroupLabel in the same namespace:
-// MakePod().Label(framework.PodGroupLabel, name).
+// api.PodGroupLabel in the same namespace:
+// MakePod().Label(api.PodGroupLabel, name).
 func MakePodGroup(name string, minMember int32) *PodGroupWrapper {
 	w := &PodGroupWrapper{}
 	w.g.Name, w.g.Namespace, w.g.Spec.MinMember = name, "default", minMember

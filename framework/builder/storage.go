@@ -35,7 +35,7 @@ func storageList(first *error, object, name, field, q string) resource.List {
 	return parse(first, object, name, field, map[string]string{string(api.ResourceStorage): q})
 }
 
-// PVWrapper builds a framework.PersistentVolume; MakePV starts one.
+// PVWrapper builds a api.PersistentVolume; MakePV starts one.
 type PVWrapper struct {
 	v         api.PersistentVolume
 	sourceSet bool  // CSI or Source was called: no default source
@@ -111,7 +111,7 @@ func (w *PVWrapper) Phase(p api.PersistentVolumePhase) *PVWrapper {
 }
 
 // ClaimRef sets spec.claimRef to the claim namespace/name with uid: the
-// volume is bound (with Phase(framework.VolumeBound)) or pre-bound to the
+// volume is bound (with Phase(api.VolumeBound)) or pre-bound to the
 // claim. An empty uid matches any claim of that name.
 func (w *PVWrapper) ClaimRef(namespace, name, uid string) *PVWrapper {
 	w.v.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: namespace, Name: name, UID: uid}
@@ -157,7 +157,7 @@ func (w *PVWrapper) Deleting() *PVWrapper {
 	return w
 }
 
-// PVCWrapper builds a framework.PersistentVolumeClaim; MakePVC starts one.
+// PVCWrapper builds a api.PersistentVolumeClaim; MakePVC starts one.
 type PVCWrapper struct {
 	c      api.PersistentVolumeClaim
 	uidSet bool  // UID was called: Build does not default the UID to the name
@@ -217,7 +217,7 @@ func (w *PVCWrapper) Label(k, v string) *PVCWrapper {
 	return w
 }
 
-// Annotation adds an annotation (framework.AnnSelectedNode, for one, is
+// Annotation adds an annotation (api.AnnSelectedNode, for one, is
 // the node the scheduler chose for a WaitForFirstConsumer claim).
 func (w *PVCWrapper) Annotation(k, v string) *PVCWrapper {
 	w.c.Annotations = withKey(w.c.Annotations, k, v)
@@ -253,7 +253,7 @@ func (w *PVCWrapper) VolumeMode(m api.PersistentVolumeMode) *PVCWrapper {
 func (w *PVCWrapper) VolumeName(pv string) *PVCWrapper { w.c.Spec.VolumeName = pv; return w }
 
 // Bound binds the claim to volume pv as the PV controller leaves it:
-// spec.volumeName pv, the framework.AnnBindCompleted annotation and
+// spec.volumeName pv, the api.AnnBindCompleted annotation and
 // status.phase Bound.
 func (w *PVCWrapper) Bound(pv string) *PVCWrapper {
 	w.c.Spec.VolumeName = pv
@@ -270,7 +270,7 @@ func (w *PVCWrapper) Phase(p api.PersistentVolumeClaimPhase) *PVCWrapper {
 
 // OwnedBy sets the claim's owner references to pod as its controller, as
 // the ephemeral volume controller creates the claim of a pod's generic
-// ephemeral volume (named <pod>-<volume>, see framework.EphemeralClaimName).
+// ephemeral volume (named <pod>-<volume>, see api.EphemeralClaimName).
 // It reads the pod's name and UID when called.
 func (w *PVCWrapper) OwnedBy(pod *api.Pod) *PVCWrapper {
 	w.c.OwnerReferences = []api.OwnerReference{{Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
@@ -284,12 +284,12 @@ func (w *PVCWrapper) Deleting() *PVCWrapper {
 	return w
 }
 
-// StorageClassWrapper builds a framework.StorageClass; MakeStorageClass
+// StorageClassWrapper builds a api.StorageClass; MakeStorageClass
 // starts one.
 type StorageClassWrapper struct{ c api.StorageClass }
 
 // MakeStorageClass starts a StorageClass named name whose volumes
-// provisioner creates (framework.NotSupportedProvisioner for a class of
+// provisioner creates (api.NotSupportedProvisioner for a class of
 // pre-made volumes only), with volumeBindingMode Immediate, as the API
 // server defaults it; VolumeBindingMode changes it.
 func MakeStorageClass(name, provisioner string) *StorageClassWrapper {
@@ -309,7 +309,7 @@ func (w *StorageClassWrapper) Obj() *api.StorageClass { return must(w.Build()) }
 func (w *StorageClassWrapper) Name(n string) *StorageClassWrapper { w.c.Name = n; return w }
 
 // VolumeBindingMode sets volumeBindingMode:
-// framework.VolumeBindingWaitForFirstConsumer delays binding and
+// api.VolumeBindingWaitForFirstConsumer delays binding and
 // provisioning until a pod using the claim is scheduled. "" unsets it, as
 // in an object read without the field: scheduling.Cluster then defaults it
 // to Immediate as the API server does, while in a framework.Snapshot the

@@ -75,7 +75,7 @@ func (in *Inclusion) Eval(node *api.Node) NodeVerdict {
 
 // IndexedInclusion is an Inclusion resolved against one snapshot: Eval(k)
 // is Inclusion.Eval of the snapshot's node k, from the snapshot's label
-// values (framework.IndexedNodeMatch) and taint classes.
+// values (api.IndexedNodeMatch) and taint classes.
 type IndexedInclusion struct {
 	needAffinity, needTaints bool
 	affinity                 api.IndexedNodeMatch

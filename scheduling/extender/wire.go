@@ -9,7 +9,7 @@ import (
 // (k8s.io/kube-scheduler/extender/v1, v0.36). Their Go field names are the
 // JSON keys (kube's types carry no json tags, so "Pod", "NodeNames",
 // "FailedNodes"...), nothing is omitted when empty (an absent list is
-// null), and pods and nodes are framework.Pod and framework.Node, which
+// null), and pods and nodes are api.Pod and api.Node, which
 // marshal to the JSON shape of Kubernetes' v1.Pod and v1.Node.
 
 // MaxPriority is the top of an extender's score range (MaxExtenderPriority);

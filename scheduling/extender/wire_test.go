@@ -149,7 +149,7 @@ func (r *wireRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	_, _ = w.Write(a)
 }
 
-// TestWireObjectsGolden: framework.Pod and framework.Node marshal to kube's
+// TestWireObjectsGolden: api.Pod and api.Node marshal to kube's
 // v1.Pod and v1.Node JSON, and read it back to the same objects.
 func TestWireObjectsGolden(t *testing.T) {
 	for name, v := range map[string]any{
