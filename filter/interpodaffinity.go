@@ -248,7 +248,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	}
 	// From the pod index when PreFilter runs over the snapshot's own node
 	// list (the runner's call); by walking the pods otherwise.
-	fast := len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0]
+	fast := snap.IsNodeList(nodes)
 	if fast {
 		s.dense = &ipaDense{snap: snap, hits: pl.hits}
 		s.filled = &sync.Once{}

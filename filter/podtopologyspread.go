@@ -377,7 +377,7 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	snap := state.Snapshot()
-	if snap != nil && len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0] {
+	if snap.IsNodeList(nodes) {
 		state.Write(ptsPreFilterStateKey, pl.calPreFilterStateFast(pod.Pod, cs, snap))
 		return nil, nil
 	}
