@@ -1,11 +1,11 @@
-package estimator_test
+package karmada_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
 
-	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
@@ -46,29 +46,29 @@ func kmBenchCluster(shape, n int) ([]*framework.Node, []*framework.Pod) {
 	return nodes, pods
 }
 
-func kmBenchRequest() *estimator.ReplicaRequirements {
-	return &estimator.ReplicaRequirements{
+func kmBenchRequest() *karmada.ReplicaRequirements {
+	return &karmada.ReplicaRequirements{
 		ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1500m", "memory": "3Gi"}),
-		NodeClaim: &estimator.NodeClaim{
+		NodeClaim: &karmada.NodeClaim{
 			NodeSelector: map[string]string{"zone": "z1"},
 			Tolerations:  []framework.Toleration{{Key: "dedicated", Operator: framework.TolerationOpEqual, Value: "batch", Effect: framework.TaintEffectNoSchedule}},
 		},
 	}
 }
 
-// BenchmarkKarmadaAccurate100x5k: the accurate estimator over 100 clusters
+// BenchmarkAccurate100x5k: the accurate estimator over 100 clusters
 // of 5,000 nodes (NodeResourceEstimator with the filter package's
 // NodeAffinity, TaintToleration and NodeUnschedulable); one op estimates
 // all 100 clusters.
-func BenchmarkKarmadaAccurate100x5k(b *testing.B) {
+func BenchmarkAccurate100x5k(b *testing.B) {
 	snaps := make([]*framework.Snapshot, kmBenchShapes)
 	for s := range snaps {
 		nodes, pods := kmBenchCluster(s, kmBenchNodes)
 		snaps[s] = framework.MustSnapshot(nodes, pods)
 	}
-	clusters := make([]estimator.ClusterSnapshot, kmBenchClusters)
+	clusters := make([]karmada.ClusterSnapshot, kmBenchClusters)
 	for i := range clusters {
-		clusters[i] = estimator.ClusterSnapshot{Name: fmt.Sprint("member", i), Snapshot: snaps[i%kmBenchShapes]}
+		clusters[i] = karmada.ClusterSnapshot{Name: fmt.Sprint("member", i), Snapshot: snaps[i%kmBenchShapes]}
 	}
 	req := kmBenchRequest()
 	for _, bc := range []struct {
@@ -81,11 +81,11 @@ func BenchmarkKarmadaAccurate100x5k(b *testing.B) {
 			if bc.filters {
 				filters = kmKarmadaFilters(b)
 			}
-			p, err := estimator.NewNodeResourceEstimator(filters...)
+			p, err := karmada.NewNodeResourceEstimator(filters...)
 			if err != nil {
 				b.Fatal(err)
 			}
-			e, _ := estimator.NewAccurateEstimator(estimator.AccurateOptions{Parallelism: bc.par}, p)
+			e, _ := karmada.NewAccurateEstimator(karmada.AccurateOptions{Parallelism: bc.par}, p)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -98,37 +98,37 @@ func BenchmarkKarmadaAccurate100x5k(b *testing.B) {
 	}
 }
 
-// BenchmarkKarmadaGeneral100x5k: the general estimator over 100 clusters
+// BenchmarkGeneral100x5k: the general estimator over 100 clusters
 // built from 5,000 nodes each (summary and per-grade counts of the default
 // models), on the summary path and on each resource-model generation.
-func BenchmarkKarmadaGeneral100x5k(b *testing.B) {
-	shapes := make([]*estimator.Cluster, kmBenchShapes)
+func BenchmarkGeneral100x5k(b *testing.B) {
+	shapes := make([]*karmada.Cluster, kmBenchShapes)
 	for s := range shapes {
 		nodes, pods := kmBenchCluster(s, kmBenchNodes)
-		c, err := estimator.BuildCluster("shape", estimator.DefaultResourceModels(), nodes, pods, estimator.SummaryOptions{})
+		c, err := karmada.BuildCluster("shape", karmada.DefaultResourceModels(), nodes, pods, karmada.SummaryOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		shapes[s] = c
 	}
-	clusters := make([]*estimator.Cluster, kmBenchClusters)
+	clusters := make([]*karmada.Cluster, kmBenchClusters)
 	for i := range clusters {
 		c := *shapes[i%kmBenchShapes]
 		c.Name = fmt.Sprint("member", i)
 		clusters[i] = &c
 	}
-	req := &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1500m", "memory": "3Gi"})}
+	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1500m", "memory": "3Gi"})}
 	for _, bc := range []struct {
 		name string
-		opts estimator.GeneralOptions
+		opts karmada.GeneralOptions
 	}{
-		{"summary", estimator.GeneralOptions{DisableResourceModels: true}},
-		{"models-gen3", estimator.GeneralOptions{}},
-		{"models-gen2", estimator.GeneralOptions{Generation: estimator.ModelMinCoversRequest}},
-		{"models-gen1", estimator.GeneralOptions{Generation: estimator.ModelContainingGrade}},
+		{"summary", karmada.GeneralOptions{DisableResourceModels: true}},
+		{"models-gen3", karmada.GeneralOptions{}},
+		{"models-gen2", karmada.GeneralOptions{Generation: karmada.ModelMinCoversRequest}},
+		{"models-gen1", karmada.GeneralOptions{Generation: karmada.ModelContainingGrade}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			e, _ := estimator.NewGeneralEstimator(bc.opts)
+			e, _ := karmada.NewGeneralEstimator(bc.opts)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if _, err := e.MaxAvailableReplicas(clusters, req, nil); err != nil {
@@ -138,10 +138,10 @@ func BenchmarkKarmadaGeneral100x5k(b *testing.B) {
 		})
 	}
 	b.Run("component-sets-gen3", func(b *testing.B) {
-		e, _ := estimator.NewGeneralEstimator(estimator.GeneralOptions{})
-		comps := []estimator.Component{
-			{Name: "jobmanager", Replicas: 1, Requirements: &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "2Gi"})}},
-			{Name: "taskmanager", Replicas: 3, Requirements: &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "2", "memory": "6Gi"})}},
+		e, _ := karmada.NewGeneralEstimator(karmada.GeneralOptions{})
+		comps := []karmada.Component{
+			{Name: "jobmanager", Replicas: 1, Requirements: &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "2Gi"})}},
+			{Name: "taskmanager", Replicas: 3, Requirements: &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "2", "memory": "6Gi"})}},
 		}
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
@@ -152,31 +152,31 @@ func BenchmarkKarmadaGeneral100x5k(b *testing.B) {
 	})
 }
 
-// BenchmarkKarmadaBuildCluster5k: the cluster status controller's work for
+// BenchmarkBuildCluster5k: the cluster status controller's work for
 // one cluster of 5,000 nodes and 25,000 pods (summary and grading).
-func BenchmarkKarmadaBuildCluster5k(b *testing.B) {
+func BenchmarkBuildCluster5k(b *testing.B) {
 	nodes, pods := kmBenchCluster(0, kmBenchNodes)
-	models := estimator.DefaultResourceModels()
+	models := karmada.DefaultResourceModels()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := estimator.BuildCluster("member", models, nodes, pods, estimator.SummaryOptions{}); err != nil {
+		if _, err := karmada.BuildCluster("member", models, nodes, pods, karmada.SummaryOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// BenchmarkKarmadaDivide100: dividing 1,000 replicas over 100 clusters by
+// BenchmarkDivide100: dividing 1,000 replicas over 100 clusters by
 // their available replicas.
-func BenchmarkKarmadaDivide100(b *testing.B) {
-	cands := make([]estimator.Candidate, kmBenchClusters)
+func BenchmarkDivide100(b *testing.B) {
+	cands := make([]karmada.Candidate, kmBenchClusters)
 	for i := range cands {
-		cands[i] = estimator.Candidate{Name: fmt.Sprint("member", i), AvailableReplicas: int32(50 + i%37)}
+		cands[i] = karmada.Candidate{Name: fmt.Sprint("member", i), AvailableReplicas: int32(50 + i%37)}
 	}
-	for _, s := range []estimator.DivisionStrategy{estimator.StrategyDynamicWeight, estimator.StrategyAggregated, estimator.StrategyStaticWeight} {
+	for _, s := range []karmada.DivisionStrategy{karmada.StrategyDynamicWeight, karmada.StrategyAggregated, karmada.StrategyStaticWeight} {
 		b.Run(s.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := estimator.DivideReplicas(estimator.DivisionRequest{Strategy: s, Replicas: 1000, Candidates: cands}); err != nil {
+				if _, err := karmada.DivideReplicas(karmada.DivisionRequest{Strategy: s, Replicas: 1000, Candidates: cands}); err != nil {
 					b.Fatal(err)
 				}
 			}
