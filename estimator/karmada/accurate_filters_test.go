@@ -13,10 +13,10 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// kmKarmadaFilters are the kube-scheduler filters that reproduce Karmada's
+// karmadaFilters are the kube-scheduler filters that reproduce Karmada's
 // NodeClaim check: node selector and required affinity, NoSchedule and
 // NoExecute taints, cordoned nodes.
-func kmKarmadaFilters(t testing.TB) []framework.FilterPlugin {
+func karmadaFilters(t testing.TB) []framework.FilterPlugin {
 	t.Helper()
 	na, err := filter.NewNodeAffinity(config.NodeAffinityArgs{}, nil)
 	if err != nil {
@@ -91,7 +91,7 @@ func TestNodeResourceEstimatorWithFilterPlugins(t *testing.T) {
 			MatchFields: []framework.NodeSelectorRequirement{{Key: "metadata.name", Operator: framework.NodeSelectorOpIn, Values: []string{"machine3"}}},
 		}}}}), 8},
 	}
-	p, err := karmada.NewNodeResourceEstimator(kmKarmadaFilters(t)...)
+	p, err := karmada.NewNodeResourceEstimator(karmadaFilters(t)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestNodeResourceEstimatorFilterPluginsPerNodeAllocs(t *testing.T) {
 		}
 		return framework.MustSnapshot(nodes, nil)
 	}
-	p, _ := karmada.NewNodeResourceEstimator(kmKarmadaFilters(t)...)
+	p, _ := karmada.NewNodeResourceEstimator(karmadaFilters(t)...)
 	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "1Gi"}),
 		NodeClaim: &karmada.NodeClaim{NodeSelector: map[string]string{"zone": "z"}, Tolerations: []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists}}}}
 	small, large := mk(5), mk(500)

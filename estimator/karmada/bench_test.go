@@ -12,18 +12,18 @@ import (
 )
 
 const (
-	kmBenchClusters = 100
-	kmBenchNodes    = 5000
-	// kmBenchShapes distinct member clusters are built and reused round
+	benchClusters = 100
+	benchNodes    = 5000
+	// benchShapes distinct member clusters are built and reused round
 	// robin for the 100 clusters, to keep the benchmark's memory small; the
 	// estimators treat every cluster independently, so the work is that of
 	// 100 distinct clusters.
-	kmBenchShapes = 4
+	benchShapes = 4
 )
 
-// kmBenchCluster builds one member cluster of n nodes of mixed sizes, a
+// benchCluster builds one member cluster of n nodes of mixed sizes, a
 // quarter of them tainted, labelled by zone, with 5 pods each.
-func kmBenchCluster(shape, n int) ([]*framework.Node, []*framework.Pod) {
+func benchCluster(shape, n int) ([]*framework.Node, []*framework.Pod) {
 	sizes := []map[string]string{
 		{"cpu": "8", "memory": "32Gi", "pods": "110"},
 		{"cpu": "16", "memory": "64Gi", "pods": "110"},
@@ -46,7 +46,7 @@ func kmBenchCluster(shape, n int) ([]*framework.Node, []*framework.Pod) {
 	return nodes, pods
 }
 
-func kmBenchRequest() *karmada.ReplicaRequirements {
+func benchRequest() *karmada.ReplicaRequirements {
 	return &karmada.ReplicaRequirements{
 		ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1500m", "memory": "3Gi"}),
 		NodeClaim: &karmada.NodeClaim{
@@ -61,16 +61,16 @@ func kmBenchRequest() *karmada.ReplicaRequirements {
 // NodeAffinity, TaintToleration and NodeUnschedulable); one op estimates
 // all 100 clusters.
 func BenchmarkAccurate100x5k(b *testing.B) {
-	snaps := make([]*framework.Snapshot, kmBenchShapes)
+	snaps := make([]*framework.Snapshot, benchShapes)
 	for s := range snaps {
-		nodes, pods := kmBenchCluster(s, kmBenchNodes)
+		nodes, pods := benchCluster(s, benchNodes)
 		snaps[s] = framework.MustSnapshot(nodes, pods)
 	}
-	clusters := make([]karmada.ClusterSnapshot, kmBenchClusters)
+	clusters := make([]karmada.ClusterSnapshot, benchClusters)
 	for i := range clusters {
-		clusters[i] = karmada.ClusterSnapshot{Name: fmt.Sprint("member", i), Snapshot: snaps[i%kmBenchShapes]}
+		clusters[i] = karmada.ClusterSnapshot{Name: fmt.Sprint("member", i), Snapshot: snaps[i%benchShapes]}
 	}
-	req := kmBenchRequest()
+	req := benchRequest()
 	for _, bc := range []struct {
 		name    string
 		filters bool
@@ -79,7 +79,7 @@ func BenchmarkAccurate100x5k(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var filters []framework.FilterPlugin
 			if bc.filters {
-				filters = kmKarmadaFilters(b)
+				filters = karmadaFilters(b)
 			}
 			p, err := karmada.NewNodeResourceEstimator(filters...)
 			if err != nil {
@@ -93,7 +93,7 @@ func BenchmarkAccurate100x5k(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(kmBenchClusters*kmBenchNodes), "ns/node")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(benchClusters*benchNodes), "ns/node")
 		})
 	}
 }
@@ -102,18 +102,18 @@ func BenchmarkAccurate100x5k(b *testing.B) {
 // built from 5,000 nodes each (summary and per-grade counts of the default
 // models), on the summary path and on each resource-model generation.
 func BenchmarkGeneral100x5k(b *testing.B) {
-	shapes := make([]*karmada.Cluster, kmBenchShapes)
+	shapes := make([]*karmada.Cluster, benchShapes)
 	for s := range shapes {
-		nodes, pods := kmBenchCluster(s, kmBenchNodes)
+		nodes, pods := benchCluster(s, benchNodes)
 		c, err := karmada.BuildCluster("shape", karmada.DefaultResourceModels(), nodes, pods, karmada.SummaryOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		shapes[s] = c
 	}
-	clusters := make([]*karmada.Cluster, kmBenchClusters)
+	clusters := make([]*karmada.Cluster, benchClusters)
 	for i := range clusters {
-		c := *shapes[i%kmBenchShapes]
+		c := *shapes[i%benchShapes]
 		c.Name = fmt.Sprint("member", i)
 		clusters[i] = &c
 	}
@@ -155,7 +155,7 @@ func BenchmarkGeneral100x5k(b *testing.B) {
 // BenchmarkBuildCluster5k: the cluster status controller's work for
 // one cluster of 5,000 nodes and 25,000 pods (summary and grading).
 func BenchmarkBuildCluster5k(b *testing.B) {
-	nodes, pods := kmBenchCluster(0, kmBenchNodes)
+	nodes, pods := benchCluster(0, benchNodes)
 	models := karmada.DefaultResourceModels()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -168,7 +168,7 @@ func BenchmarkBuildCluster5k(b *testing.B) {
 // BenchmarkDivide100: dividing 1,000 replicas over 100 clusters by
 // their available replicas.
 func BenchmarkDivide100(b *testing.B) {
-	cands := make([]karmada.Candidate, kmBenchClusters)
+	cands := make([]karmada.Candidate, benchClusters)
 	for i := range cands {
 		cands[i] = karmada.Candidate{Name: fmt.Sprint("member", i), AvailableReplicas: int32(50 + i%37)}
 	}

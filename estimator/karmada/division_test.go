@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-func kmCands(avail map[string]int32, names ...string) []Candidate {
+func candidatesOf(avail map[string]int32, names ...string) []Candidate {
 	out := make([]Candidate, len(names))
 	for i, n := range names {
 		out[i] = Candidate{Name: n, AvailableReplicas: avail[n]}
@@ -18,7 +18,7 @@ func kmCands(avail map[string]int32, names ...string) []Candidate {
 	return out
 }
 
-func kmTargets(pairs ...any) []TargetCluster {
+func targets(pairs ...any) []TargetCluster {
 	var out []TargetCluster
 	for i := 0; i < len(pairs); i += 2 {
 		out = append(out, TargetCluster{Name: pairs[i].(string), Replicas: int32(pairs[i+1].(int))})
@@ -26,7 +26,7 @@ func kmTargets(pairs ...any) []TargetCluster {
 	return out
 }
 
-func kmEqualTargets(a, b []TargetCluster) bool {
+func equalTargets(a, b []TargetCluster) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -39,10 +39,10 @@ func kmEqualTargets(a, b []TargetCluster) bool {
 }
 
 const (
-	kmM1 = "member1"
-	kmM2 = "member2"
-	kmM3 = "member3"
-	kmM4 = "member4"
+	member1 = "member1"
+	member2 = "member2"
+	member3 = "member3"
+	member4 = "member4"
 )
 
 // Karmada pkg/scheduler/core/assignment_test.go Test_assignByStaticWeightStrategy
@@ -51,8 +51,8 @@ func TestDivideStaticWeight(t *testing.T) {
 	byName := func(n string, w int64) StaticWeightRule {
 		return StaticWeightRule{ClusterNames: []string{n}, Weight: w}
 	}
-	w321 := []StaticWeightRule{byName(kmM1, 3), byName(kmM2, 2), byName(kmM3, 1)}
-	three := kmCands(nil, kmM1, kmM2, kmM3)
+	w321 := []StaticWeightRule{byName(member1, 3), byName(member2, 2), byName(member3, 1)}
+	three := candidatesOf(nil, member1, member2, member3)
 	tests := []struct {
 		name     string
 		cands    []Candidate
@@ -60,21 +60,21 @@ func TestDivideStaticWeight(t *testing.T) {
 		replicas int32
 		want     []TargetCluster
 	}{
-		{"12 at 3:2:1", three, w321, 12, kmTargets(kmM1, 6, kmM2, 4, kmM3, 2)},
-		{"12 default weights", three, nil, 12, kmTargets(kmM1, 4, kmM2, 4, kmM3, 4)},
-		{"13 at 3:2:1", three, w321, 13, kmTargets(kmM1, 7, kmM2, 4, kmM3, 2)},
-		{"14 at 3:2:1", three, w321, 14, kmTargets(kmM1, 7, kmM2, 5, kmM3, 2)},
-		{"0 replicas", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 1)}, 0, kmTargets(kmM1, 0, kmM2, 0)},
-		{"cluster without weight left out", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1)}, 2, kmTargets(kmM1, 2)},
-		{"largest matching weight", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 1), byName(kmM1, 2)}, 3, kmTargets(kmM1, 2, kmM2, 1)},
+		{"12 at 3:2:1", three, w321, 12, targets(member1, 6, member2, 4, member3, 2)},
+		{"12 default weights", three, nil, 12, targets(member1, 4, member2, 4, member3, 4)},
+		{"13 at 3:2:1", three, w321, 13, targets(member1, 7, member2, 4, member3, 2)},
+		{"14 at 3:2:1", three, w321, 14, targets(member1, 7, member2, 5, member3, 2)},
+		{"0 replicas", candidatesOf(nil, member1, member2), []StaticWeightRule{byName(member1, 1), byName(member2, 1)}, 0, targets(member1, 0, member2, 0)},
+		{"cluster without weight left out", candidatesOf(nil, member1, member2), []StaticWeightRule{byName(member1, 1)}, 2, targets(member1, 2)},
+		{"largest matching weight", candidatesOf(nil, member1, member2), []StaticWeightRule{byName(member1, 1), byName(member2, 1), byName(member1, 2)}, 3, targets(member1, 2, member2, 1)},
 		// Rules that match nothing: every candidate weighs 1.
-		{"no rule matches", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName("other", 5)}, 3, kmTargets(kmM1, 2, kmM2, 1)},
-		{"9 at 1:2", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 2)}, 9, kmTargets(kmM1, 3, kmM2, 6)},
-		{"9 at 1:3", kmCands(nil, kmM1, kmM2), []StaticWeightRule{byName(kmM1, 1), byName(kmM2, 3)}, 9, kmTargets(kmM1, 2, kmM2, 7)},
+		{"no rule matches", candidatesOf(nil, member1, member2), []StaticWeightRule{byName("other", 5)}, 3, targets(member1, 2, member2, 1)},
+		{"9 at 1:2", candidatesOf(nil, member1, member2), []StaticWeightRule{byName(member1, 1), byName(member2, 2)}, 9, targets(member1, 3, member2, 6)},
+		{"9 at 1:3", candidatesOf(nil, member1, member2), []StaticWeightRule{byName(member1, 1), byName(member2, 3)}, 9, targets(member1, 2, member2, 7)},
 		// Label selectors and exclusions (Karmada ClusterAffinity).
-		{"label selector", []Candidate{{Name: kmM1, Labels: map[string]string{"zone": "a"}}, {Name: kmM2, Labels: map[string]string{"zone": "b"}}, {Name: kmM3, Labels: map[string]string{"zone": "a"}}},
-			[]StaticWeightRule{{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"zone": "a"}}, Weight: 2}, {Weight: 1}}, 10, kmTargets(kmM1, 4, kmM2, 2, kmM3, 4)},
-		{"exclusion", three, []StaticWeightRule{{ExcludeClusters: []string{kmM2}, Weight: 1}}, 4, kmTargets(kmM1, 2, kmM3, 2)},
+		{"label selector", []Candidate{{Name: member1, Labels: map[string]string{"zone": "a"}}, {Name: member2, Labels: map[string]string{"zone": "b"}}, {Name: member3, Labels: map[string]string{"zone": "a"}}},
+			[]StaticWeightRule{{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"zone": "a"}}, Weight: 2}, {Weight: 1}}, 10, targets(member1, 4, member2, 2, member3, 4)},
+		{"exclusion", three, []StaticWeightRule{{ExcludeClusters: []string{member2}, Weight: 1}}, 4, targets(member1, 2, member3, 2)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,7 +82,7 @@ func TestDivideStaticWeight(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !kmEqualTargets(got, tt.want) {
+			if !equalTargets(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
@@ -92,9 +92,9 @@ func TestDivideStaticWeight(t *testing.T) {
 // Karmada Test_dynamicScale (v1.16+ numbers), the merged scale-up trace of
 // the reference (4/6/8 case) and hand-derived Fresh and tie cases.
 func TestDivideDynamic(t *testing.T) {
-	prev246 := kmTargets(kmM1, 2, kmM2, 4, kmM3, 6)
-	prev48 := kmTargets(kmM1, 4, kmM2, 8)
-	ones := map[string]int32{kmM1: 1, kmM2: 1, kmM3: 1}
+	prev246 := targets(member1, 2, member2, 4, member3, 6)
+	prev48 := targets(member1, 4, member2, 8)
+	ones := map[string]int32{member1: 1, member2: 1, member3: 1}
 	tests := []struct {
 		name     string
 		strategy DivisionStrategy
@@ -106,32 +106,32 @@ func TestDivideDynamic(t *testing.T) {
 		wantErr  string
 	}{
 		// Scale down 12 → 6 by the previous 2:4:6.
-		{name: "dynamic 12 to 6", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev246, replicas: 6, want: kmTargets(kmM1, 1, kmM2, 2, kmM3, 3)},
+		{name: "dynamic 12 to 6", strategy: StrategyDynamicWeight, cands: candidatesOf(ones, member1, member2, member3), prev: prev246, replicas: 6, want: targets(member1, 1, member2, 2, member3, 3)},
 		// Scale up by 12 over 10:10:10 → 4 each, added to 2/4/6.
-		{name: "dynamic 12 to 24", strategy: StrategyDynamicWeight, cands: kmCands(map[string]int32{kmM1: 10, kmM2: 10, kmM3: 10}, kmM1, kmM2, kmM3), prev: prev246, replicas: 24, want: kmTargets(kmM1, 6, kmM2, 8, kmM3, 10)},
-		{name: "dynamic not enough", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev246, replicas: 24, wantErr: "Clusters available replicas 3 are not enough to schedule."},
+		{name: "dynamic 12 to 24", strategy: StrategyDynamicWeight, cands: candidatesOf(map[string]int32{member1: 10, member2: 10, member3: 10}, member1, member2, member3), prev: prev246, replicas: 24, want: targets(member1, 6, member2, 8, member3, 10)},
+		{name: "dynamic not enough", strategy: StrategyDynamicWeight, cands: candidatesOf(ones, member1, member2, member3), prev: prev246, replicas: 24, wantErr: "Clusters available replicas 3 are not enough to schedule."},
 		// Scale down by the previous 4:8 sorted desc: member2 alone reaches 6.
-		{name: "aggregated 12 to 6", strategy: StrategyAggregated, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev48, replicas: 6, want: kmTargets(kmM2, 6)},
-		{name: "aggregated 12 to 8", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 100, kmM2: 100}, kmM1, kmM2), prev: prev48, replicas: 8, want: kmTargets(kmM2, 8)},
-		// Used clusters first: kmM2(6), kmM1(4), kmM3(8); Webster 12 over 6:4:8 is
-		// kmM2 4, kmM1 3, kmM3 5; merged with 4/8.
-		{name: "aggregated 12 to 24 at 4:6:8", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 4, kmM2: 6, kmM3: 8}, kmM1, kmM2, kmM3), prev: prev48, replicas: 24, want: kmTargets(kmM1, 7, kmM2, 12, kmM3, 5)},
-		// kmM1(6), kmM2(6) already reach 12: member3 unused.
-		{name: "aggregated 12 to 24 at 6:6:20", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 6, kmM2: 6, kmM3: 20}, kmM1, kmM2, kmM3), prev: prev48, replicas: 24, want: kmTargets(kmM1, 10, kmM2, 14)},
-		{name: "aggregated not enough", strategy: StrategyAggregated, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev48, replicas: 24, wantErr: "Clusters available replicas 3 are not enough to schedule."},
+		{name: "aggregated 12 to 6", strategy: StrategyAggregated, cands: candidatesOf(ones, member1, member2, member3), prev: prev48, replicas: 6, want: targets(member2, 6)},
+		{name: "aggregated 12 to 8", strategy: StrategyAggregated, cands: candidatesOf(map[string]int32{member1: 100, member2: 100}, member1, member2), prev: prev48, replicas: 8, want: targets(member2, 8)},
+		// Used clusters first: member2(6), member1(4), member3(8); Webster 12 over 6:4:8 is
+		// member2 4, member1 3, member3 5; merged with 4/8.
+		{name: "aggregated 12 to 24 at 4:6:8", strategy: StrategyAggregated, cands: candidatesOf(map[string]int32{member1: 4, member2: 6, member3: 8}, member1, member2, member3), prev: prev48, replicas: 24, want: targets(member1, 7, member2, 12, member3, 5)},
+		// member1(6), member2(6) already reach 12: member3 unused.
+		{name: "aggregated 12 to 24 at 6:6:20", strategy: StrategyAggregated, cands: candidatesOf(map[string]int32{member1: 6, member2: 6, member3: 20}, member1, member2, member3), prev: prev48, replicas: 24, want: targets(member1, 10, member2, 14)},
+		{name: "aggregated not enough", strategy: StrategyAggregated, cands: candidatesOf(ones, member1, member2, member3), prev: prev48, replicas: 24, wantErr: "Clusters available replicas 3 are not enough to schedule."},
 		// member2 is no longer a candidate: only member1's 4 count as
-		// assigned; 20 over kmM1 4, kmM4 12, kmM3 8 → 3, 10, 7.
-		{name: "aggregated with a replaced cluster", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 4, kmM3: 8, kmM4: 12}, kmM1, kmM3, kmM4), prev: prev48, replicas: 24, want: kmTargets(kmM1, 7, kmM3, 7, kmM4, 10)},
+		// assigned; 20 over member1 4, member4 12, member3 8 → 3, 10, 7.
+		{name: "aggregated with a replaced cluster", strategy: StrategyAggregated, cands: candidatesOf(map[string]int32{member1: 4, member3: 8, member4: 12}, member1, member3, member4), prev: prev48, replicas: 24, want: targets(member1, 7, member3, 7, member4, 10)},
 		// First division: a scale-up from nothing. Webster 12 over 6:4:10 is
-		// 4/2/6; aggregated keeps kmM3(10), kmM1(6) and splits 12 as 7/5 (the
-		// last seat ties kmM1 6/9 with kmM3 10/15: fewer seats first).
-		{name: "first dynamic division", strategy: StrategyDynamicWeight, cands: kmCands(map[string]int32{kmM1: 6, kmM2: 4, kmM3: 10}, kmM1, kmM2, kmM3), replicas: 12, want: kmTargets(kmM1, 4, kmM2, 2, kmM3, 6)},
-		{name: "first aggregated division", strategy: StrategyAggregated, cands: kmCands(map[string]int32{kmM1: 6, kmM2: 4, kmM3: 10}, kmM1, kmM2, kmM3), replicas: 12, want: kmTargets(kmM1, 5, kmM3, 7)},
-		{name: "unchanged", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2, kmM3), prev: prev246, replicas: 12, want: prev246},
+		// 4/2/6; aggregated keeps member3(10), member1(6) and splits 12 as 7/5 (the
+		// last seat ties member1 6/9 with member3 10/15: fewer seats first).
+		{name: "first dynamic division", strategy: StrategyDynamicWeight, cands: candidatesOf(map[string]int32{member1: 6, member2: 4, member3: 10}, member1, member2, member3), replicas: 12, want: targets(member1, 4, member2, 2, member3, 6)},
+		{name: "first aggregated division", strategy: StrategyAggregated, cands: candidatesOf(map[string]int32{member1: 6, member2: 4, member3: 10}, member1, member2, member3), replicas: 12, want: targets(member1, 5, member3, 7)},
+		{name: "unchanged", strategy: StrategyDynamicWeight, cands: candidatesOf(ones, member1, member2, member3), prev: prev246, replicas: 12, want: prev246},
 		// Fresh: weights 9+2, 0+4, 0+6 = 11:4:6 → 6, 2, 4 (Steady would keep 2/4/6).
-		{name: "fresh", strategy: StrategyDynamicWeight, mode: AssignFresh, cands: kmCands(map[string]int32{kmM1: 9}, kmM1, kmM2, kmM3), prev: prev246, replicas: 12, want: kmTargets(kmM1, 6, kmM2, 2, kmM3, 4)},
-		{name: "fresh not enough", strategy: StrategyDynamicWeight, mode: AssignFresh, cands: kmCands(nil, kmM1, kmM2, kmM3), prev: prev246, replicas: 13, wantErr: "Clusters available replicas 12 are not enough"},
-		{name: "zero replicas", strategy: StrategyDynamicWeight, cands: kmCands(ones, kmM1, kmM2), replicas: 0, want: nil},
+		{name: "fresh", strategy: StrategyDynamicWeight, mode: AssignFresh, cands: candidatesOf(map[string]int32{member1: 9}, member1, member2, member3), prev: prev246, replicas: 12, want: targets(member1, 6, member2, 2, member3, 4)},
+		{name: "fresh not enough", strategy: StrategyDynamicWeight, mode: AssignFresh, cands: candidatesOf(nil, member1, member2, member3), prev: prev246, replicas: 13, wantErr: "Clusters available replicas 12 are not enough"},
+		{name: "zero replicas", strategy: StrategyDynamicWeight, cands: candidatesOf(ones, member1, member2), replicas: 0, want: nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestDivideDynamic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !kmEqualTargets(got, tt.want) {
+			if !equalTargets(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
@@ -154,15 +154,15 @@ func TestDivideDynamic(t *testing.T) {
 }
 
 func TestDivideDuplicatedAndTies(t *testing.T) {
-	got, err := DivideReplicas(DivisionRequest{Strategy: StrategyDuplicated, Replicas: 5, Candidates: kmCands(nil, kmM3, kmM1)})
-	if err != nil || !kmEqualTargets(got, kmTargets(kmM1, 5, kmM3, 5)) {
+	got, err := DivideReplicas(DivisionRequest{Strategy: StrategyDuplicated, Replicas: 5, Candidates: candidatesOf(nil, member3, member1)})
+	if err != nil || !equalTargets(got, targets(member1, 5, member3, 5)) {
 		t.Errorf("duplicated: %v, %v", got, err)
 	}
 	// 1 replica over equal weights: the binding UID's parity picks the
 	// name order ("uid-2" even: ascending; "uid-1" odd: descending).
-	for uid, want := range map[string][]TargetCluster{"uid-2": kmTargets(kmM1, 1, kmM2, 0), "uid-1": kmTargets(kmM1, 0, kmM2, 1)} {
-		got, err := DivideReplicas(DivisionRequest{Strategy: StrategyStaticWeight, Replicas: 1, Candidates: kmCands(nil, kmM1, kmM2), BindingUID: uid})
-		if err != nil || !kmEqualTargets(got, want) {
+	for uid, want := range map[string][]TargetCluster{"uid-2": targets(member1, 1, member2, 0), "uid-1": targets(member1, 0, member2, 1)} {
+		got, err := DivideReplicas(DivisionRequest{Strategy: StrategyStaticWeight, Replicas: 1, Candidates: candidatesOf(nil, member1, member2), BindingUID: uid})
+		if err != nil || !equalTargets(got, want) {
 			t.Errorf("uid %s: %v, %v; want %v", uid, got, err, want)
 		}
 	}
@@ -176,7 +176,7 @@ func TestDivideDuplicatedAndTies(t *testing.T) {
 // insertion sort up to 12 elements (ties keep their order) and pdqsort
 // beyond (deterministic, but it moves ties).
 func TestDivideAggregatedTiesFollowKarmadaSort(t *testing.T) {
-	five := map[string]int32{kmM1: 5, kmM2: 5}
+	five := map[string]int32{member1: 5, member2: 5}
 	tests := []struct {
 		name     string
 		cands    []Candidate
@@ -185,11 +185,11 @@ func TestDivideAggregatedTiesFollowKarmadaSort(t *testing.T) {
 		want     []TargetCluster
 	}{
 		// The issue's reproduction: Karmada gives member2 = 5.
-		{name: "candidates [member2, member1]", cands: kmCands(five, kmM2, kmM1), replicas: 5, want: kmTargets(kmM2, 5)},
-		{name: "candidates [member1, member2]", cands: kmCands(five, kmM1, kmM2), replicas: 5, want: kmTargets(kmM1, 5)},
+		{name: "candidates [member2, member1]", cands: candidatesOf(five, member2, member1), replicas: 5, want: targets(member2, 5)},
+		{name: "candidates [member1, member2]", cands: candidatesOf(five, member1, member2), replicas: 5, want: targets(member1, 5)},
 		// Scale-down 8 → 4 weighs the previous replicas in spec.clusters
 		// order: member3 before member1.
-		{name: "scale-down ties in previous order", cands: kmCands(nil, kmM1, kmM3), prev: kmTargets(kmM3, 4, kmM1, 4), replicas: 4, want: kmTargets(kmM3, 4)},
+		{name: "scale-down ties in previous order", cands: candidatesOf(nil, member1, member3), prev: targets(member3, 4, member1, 4), replicas: 4, want: targets(member3, 4)},
 		// 17 candidates in name order, available 3/5/8 with ties, 26
 		// replicas. sort.Sort (pdqsort above 12 elements) orders them
 		// member06 8, member13 8, member05 5, member10 5, member17 5, … —
@@ -197,22 +197,22 @@ func TestDivideAggregatedTiesFollowKarmadaSort(t *testing.T) {
 		// a scratch program. The prefix reaching 26 is member06, member13,
 		// member05, member10 (8+8+5+5), split exactly by Webster. A stable
 		// sort (or ties by name) would keep member02 and member03 instead.
-		{name: "17 candidates (pdqsort)", cands: kmTieCands(3, 5, 5, 3, 5, 8, 5, 3, 5, 5, 3, 5, 8, 5, 5, 3, 5), replicas: 26,
-			want: kmTargets("member05", 5, "member06", 8, "member10", 5, "member13", 8)},
+		{name: "17 candidates (pdqsort)", cands: tieCands(3, 5, 5, 3, 5, 8, 5, 3, 5, 5, 3, 5, 8, 5, 5, 3, 5), replicas: 26,
+			want: targets("member05", 5, "member06", 8, "member10", 5, "member13", 8)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := DivideReplicas(DivisionRequest{Strategy: StrategyAggregated, Replicas: tt.replicas, Candidates: tt.cands, Previous: tt.prev})
-			if err != nil || !kmEqualTargets(got, tt.want) {
+			if err != nil || !equalTargets(got, tt.want) {
 				t.Errorf("got %v, %v; want %v", got, err, tt.want)
 			}
 		})
 	}
 }
 
-// kmTieCands returns candidates member01, member02, … in that order with the
+// tieCands returns candidates member01, member02, … in that order with the
 // given available replicas.
-func kmTieCands(avail ...int32) []Candidate {
+func tieCands(avail ...int32) []Candidate {
 	out := make([]Candidate, len(avail))
 	for i, a := range avail {
 		out[i] = Candidate{Name: fmt.Sprintf("member%02d", i+1), AvailableReplicas: a}
@@ -230,19 +230,19 @@ func kmTieCands(avail ...int32) []Candidate {
 func TestDivideDynamicScaleDownCandidatesOnly(t *testing.T) {
 	r := DivisionRequest{
 		Strategy: StrategyDynamicWeight, Replicas: 6,
-		Candidates: kmCands(map[string]int32{kmM1: 10, kmM2: 10}, kmM1, kmM2),
-		Previous:   kmTargets(kmM1, 4, kmM2, 4, kmM3, 4),
+		Candidates: candidatesOf(map[string]int32{member1: 10, member2: 10}, member1, member2),
+		Previous:   targets(member1, 4, member2, 4, member3, 4),
 	}
 	for _, tt := range []struct {
 		gen  DivisionGeneration
 		want []TargetCluster
 	}{
-		{DivisionV117, kmTargets(kmM1, 3, kmM2, 3)},
-		{DivisionV116, kmTargets(kmM1, 2, kmM2, 2, kmM3, 2)},
+		{DivisionV117, targets(member1, 3, member2, 3)},
+		{DivisionV116, targets(member1, 2, member2, 2, member3, 2)},
 	} {
 		r.Generation = tt.gen
 		got, err := DivideReplicas(r)
-		if err != nil || !kmEqualTargets(got, tt.want) {
+		if err != nil || !equalTargets(got, tt.want) {
 			t.Errorf("%v: got %v, %v; want %v", tt.gen, got, err, tt.want)
 		}
 	}
@@ -255,17 +255,17 @@ func TestDivideBadInput(t *testing.T) {
 		want string
 	}{
 		{"no candidates", DivisionRequest{Strategy: StrategyDynamicWeight, Replicas: 3}, "divide 3 replicas (DynamicWeight): empty candidate cluster list"},
-		{"negative replicas", DivisionRequest{Replicas: -1, Candidates: kmCands(nil, kmM1)}, "replicas=-1"},
-		{"unknown strategy", DivisionRequest{Strategy: 9, Candidates: kmCands(nil, kmM1)}, "strategy=9"},
-		{"unknown mode", DivisionRequest{Mode: 4, Candidates: kmCands(nil, kmM1)}, "mode=4"},
-		{"unknown generation", DivisionRequest{Generation: 7, Candidates: kmCands(nil, kmM1)}, "generation=7: unknown division generation"},
-		{"duplicate candidate", DivisionRequest{Candidates: kmCands(nil, kmM1, kmM1)}, `candidates[0] and candidates[1] are both "member1"`},
+		{"negative replicas", DivisionRequest{Replicas: -1, Candidates: candidatesOf(nil, member1)}, "replicas=-1"},
+		{"unknown strategy", DivisionRequest{Strategy: 9, Candidates: candidatesOf(nil, member1)}, "strategy=9"},
+		{"unknown mode", DivisionRequest{Mode: 4, Candidates: candidatesOf(nil, member1)}, "mode=4"},
+		{"unknown generation", DivisionRequest{Generation: 7, Candidates: candidatesOf(nil, member1)}, "generation=7: unknown division generation"},
+		{"duplicate candidate", DivisionRequest{Candidates: candidatesOf(nil, member1, member1)}, `candidates[0] and candidates[1] are both "member1"`},
 		{"unnamed candidate", DivisionRequest{Candidates: []Candidate{{}}}, "candidates[0]: empty name"},
-		{"negative available", DivisionRequest{Candidates: []Candidate{{Name: kmM1, AvailableReplicas: -2}}}, `cluster "member1" availableReplicas=-2`},
-		{"negative weight", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: kmCands(nil, kmM1), StaticWeights: []StaticWeightRule{{Weight: -1}}}, "staticWeights[0].weight=-1"},
-		{"bad selector", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: kmCands(nil, kmM1), StaticWeights: []StaticWeightRule{{Weight: 1, LabelSelector: &framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}}, "staticWeights[0].labelSelector"},
-		{"negative previous", DivisionRequest{Candidates: kmCands(nil, kmM1), Previous: kmTargets(kmM1, -3)}, `previous cluster "member1" replicas=-3`},
-		{"duplicate previous", DivisionRequest{Candidates: kmCands(nil, kmM1), Previous: kmTargets(kmM1, 1, kmM1, 2)}, `lists cluster "member1" twice`},
+		{"negative available", DivisionRequest{Candidates: []Candidate{{Name: member1, AvailableReplicas: -2}}}, `cluster "member1" availableReplicas=-2`},
+		{"negative weight", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: candidatesOf(nil, member1), StaticWeights: []StaticWeightRule{{Weight: -1}}}, "staticWeights[0].weight=-1"},
+		{"bad selector", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: candidatesOf(nil, member1), StaticWeights: []StaticWeightRule{{Weight: 1, LabelSelector: &framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}}, "staticWeights[0].labelSelector"},
+		{"negative previous", DivisionRequest{Candidates: candidatesOf(nil, member1), Previous: targets(member1, -3)}, `previous cluster "member1" replicas=-3`},
+		{"duplicate previous", DivisionRequest{Candidates: candidatesOf(nil, member1), Previous: targets(member1, 1, member1, 2)}, `lists cluster "member1" twice`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -280,27 +280,27 @@ func TestDivideBadInput(t *testing.T) {
 // Karmada calAvailableReplicas: minimum over estimators, −1 and failed
 // estimators ignored, MaxInt32 replaced by the desired replicas.
 func TestCalAvailableReplicas(t *testing.T) {
-	cands := []string{kmM1, kmM2, kmM3}
-	general := EstimatorAnswer{Name: GeneralEstimatorName, Clusters: kmTargets(kmM1, 6, kmM2, 4, kmM3, 0)}
-	accurate := EstimatorAnswer{Name: SchedulerEstimatorName, Clusters: []TargetCluster{{kmM1, 5}, {kmM2, UnauthenticReplica}, {kmM3, 9}}}
-	failed := EstimatorAnswer{Name: "broken", Clusters: kmTargets(kmM1, 0, kmM2, 0, kmM3, 0), Err: errors.New("timeout")}
-	onlyMax := EstimatorAnswer{Name: SchedulerEstimatorName, Clusters: []TargetCluster{{kmM1, math.MaxInt32}, {kmM2, math.MaxInt32}, {kmM3, 2}}}
+	cands := []string{member1, member2, member3}
+	general := EstimatorAnswer{Name: GeneralEstimatorName, Clusters: targets(member1, 6, member2, 4, member3, 0)}
+	accurate := EstimatorAnswer{Name: SchedulerEstimatorName, Clusters: []TargetCluster{{member1, 5}, {member2, UnauthenticReplica}, {member3, 9}}}
+	failed := EstimatorAnswer{Name: "broken", Clusters: targets(member1, 0, member2, 0, member3, 0), Err: errors.New("timeout")}
+	onlyMax := EstimatorAnswer{Name: SchedulerEstimatorName, Clusters: []TargetCluster{{member1, math.MaxInt32}, {member2, math.MaxInt32}, {member3, 2}}}
 	tests := []struct {
 		name    string
 		desired int32
 		answers []EstimatorAnswer
 		want    []TargetCluster
 	}{
-		{"minimum, -1 ignored", 12, []EstimatorAnswer{general, accurate}, kmTargets(kmM1, 5, kmM2, 4, kmM3, 0)},
-		{"failed estimator ignored", 12, []EstimatorAnswer{general, failed}, kmTargets(kmM1, 6, kmM2, 4, kmM3, 0)},
-		{"MaxInt32 becomes desired", 12, []EstimatorAnswer{onlyMax}, kmTargets(kmM1, 12, kmM2, 12, kmM3, 2)},
-		{"no estimators", 7, nil, kmTargets(kmM1, 7, kmM2, 7, kmM3, 7)},
-		{"no replicas: no estimation", 0, []EstimatorAnswer{general}, kmTargets(kmM1, 0, kmM2, 0, kmM3, 0)},
+		{"minimum, -1 ignored", 12, []EstimatorAnswer{general, accurate}, targets(member1, 5, member2, 4, member3, 0)},
+		{"failed estimator ignored", 12, []EstimatorAnswer{general, failed}, targets(member1, 6, member2, 4, member3, 0)},
+		{"MaxInt32 becomes desired", 12, []EstimatorAnswer{onlyMax}, targets(member1, 12, member2, 12, member3, 2)},
+		{"no estimators", 7, nil, targets(member1, 7, member2, 7, member3, 7)},
+		{"no replicas: no estimation", 0, []EstimatorAnswer{general}, targets(member1, 0, member2, 0, member3, 0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := CalAvailableReplicas(cands, tt.desired, tt.answers...)
-			if err != nil || !kmEqualTargets(got, tt.want) {
+			if err != nil || !equalTargets(got, tt.want) {
 				t.Errorf("got %v, %v; want %v", got, err, tt.want)
 			}
 		})
@@ -313,9 +313,9 @@ func TestCalAvailableReplicas(t *testing.T) {
 	}{
 		"no candidates":    {nil, 1, nil, "empty candidates list"},
 		"negative desired": {cands, -1, nil, "desired replicas=-1"},
-		"short answer":     {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: kmTargets(kmM1, 1)}}, `estimator "x" answered for 1 clusters, want 3`},
-		"wrong order":      {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: kmTargets(kmM2, 1, kmM1, 1, kmM3, 1)}}, `answer[0] is for cluster "member2", want "member1"`},
-		"negative":         {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: kmTargets(kmM1, 1, kmM2, -5, kmM3, 1)}}, `cluster "member2" replicas=-5`},
+		"short answer":     {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: targets(member1, 1)}}, `estimator "x" answered for 1 clusters, want 3`},
+		"wrong order":      {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: targets(member2, 1, member1, 1, member3, 1)}}, `answer[0] is for cluster "member2", want "member1"`},
+		"negative":         {cands, 1, []EstimatorAnswer{{Name: "x", Clusters: targets(member1, 1, member2, -5, member3, 1)}}, `cluster "member2" replicas=-5`},
 	} {
 		if _, err := CalAvailableReplicas(tc.cands, tc.desired, tc.answers...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", name, err, tc.want)

@@ -8,29 +8,29 @@ import (
 
 // Test helpers shared by the Karmada estimator tests.
 
-func kmq(s string) resource.Quantity { return resource.MustParse(s) }
+func mustQty(s string) resource.Quantity { return resource.MustParse(s) }
 
-func kmList(m map[string]string) resource.List { return resource.MustParseList(m) }
+func parseList(m map[string]string) resource.List { return resource.MustParseList(m) }
 
-func kmSummary(alloc, allocated, allocating map[string]string) *ResourceSummary {
-	return &ResourceSummary{Allocatable: kmList(alloc), Allocated: kmList(allocated), Allocating: kmList(allocating)}
+func testSummary(alloc, allocated, allocating map[string]string) *ResourceSummary {
+	return &ResourceSummary{Allocatable: parseList(alloc), Allocated: parseList(allocated), Allocating: parseList(allocating)}
 }
 
-func kmReq(m map[string]string) *ReplicaRequirements {
-	return &ReplicaRequirements{ResourceRequest: kmList(m)}
+func testReq(m map[string]string) *ReplicaRequirements {
+	return &ReplicaRequirements{ResourceRequest: parseList(m)}
 }
 
-// kmModels builds models from per-grade Mins: mins[g][i] is the Min of
+// testModels builds models from per-grade Mins: mins[g][i] is the Min of
 // resource names[i] in grade g; each Max is the next grade's Min (MaxInt64
 // for the last grade).
-func kmModels(names []string, mins ...[]string) []ResourceModel {
+func testModels(names []string, mins ...[]string) []ResourceModel {
 	out := make([]ResourceModel, len(mins))
 	for g := range mins {
 		out[g].Grade = uint(g)
 		for i, n := range names {
-			r := ResourceModelRange{Name: resource.Name(n), Min: kmq(mins[g][i])}
+			r := ResourceModelRange{Name: resource.Name(n), Min: mustQty(mins[g][i])}
 			if g+1 < len(mins) {
-				r.Max = kmq(mins[g+1][i])
+				r.Max = mustQty(mins[g+1][i])
 			} else {
 				r.Max = resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
 			}
@@ -40,8 +40,8 @@ func kmModels(names []string, mins ...[]string) []ResourceModel {
 	return out
 }
 
-// kmCounts builds AllocatableModelings for grades 0..len(counts)-1.
-func kmCounts(counts ...int) []AllocatableModeling {
+// modelings builds AllocatableModelings for grades 0..len(counts)-1.
+func modelings(counts ...int) []AllocatableModeling {
 	out := make([]AllocatableModeling, len(counts))
 	for g, c := range counts {
 		out[g] = AllocatableModeling{Grade: uint(g), Count: c}
@@ -49,10 +49,10 @@ func kmCounts(counts ...int) []AllocatableModeling {
 	return out
 }
 
-// kmDocCluster is one of the three member clusters of the documented
+// docCluster is one of the three member clusters of the documented
 // customized-model example (seed 002): Karmada's default models and the
 // given per-grade node counts.
-func kmDocCluster(name string, counts map[uint]int) *Cluster {
+func docCluster(name string, counts map[uint]int) *Cluster {
 	models := DefaultResourceModels()
 	mods := make([]AllocatableModeling, len(models))
 	for i, m := range models {
@@ -62,16 +62,16 @@ func kmDocCluster(name string, counts map[uint]int) *Cluster {
 		Name:           name,
 		ResourceModels: models,
 		ResourceSummary: &ResourceSummary{
-			Allocatable:          kmList(map[string]string{"cpu": "1000", "memory": "10Ti", "pods": "10000"}),
+			Allocatable:          parseList(map[string]string{"cpu": "1000", "memory": "10Ti", "pods": "10000"}),
 			AllocatableModelings: mods,
 		},
 	}
 }
 
-func kmDocClusters() []*Cluster {
+func docClusters() []*Cluster {
 	return []*Cluster{
-		kmDocCluster("member1", map[uint]int{2: 1, 3: 6}),
-		kmDocCluster("member2", map[uint]int{2: 4, 3: 4}),
-		kmDocCluster("member3", map[uint]int{6: 1}),
+		docCluster("member1", map[uint]int{2: 1, 3: 6}),
+		docCluster("member2", map[uint]int{2: 4, 3: 4}),
+		docCluster("member3", map[uint]int{6: 1}),
 	}
 }
