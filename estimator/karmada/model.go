@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"fmt"
@@ -43,8 +43,8 @@ func (e *ResourceModelError) Error() string {
 		e.Index, e.Grade, e.Range, e.Resource, e.Min.String(), e.Max.String(), e.Message)
 }
 
-// kmGiB is Karmada's GB constant (mutation.GB): 1024³ bytes.
-const kmGiB = 1024 * 1024 * 1024
+// gibibyte is Karmada's GB constant (mutation.GB): 1024³ bytes.
+const gibibyte = 1024 * 1024 * 1024
 
 // DefaultResourceModels returns Karmada's default resource models
 // (mutation.SetDefaultClusterResourceModels), installed on a new cluster when
@@ -69,11 +69,11 @@ func DefaultResourceModels() []ResourceModel {
 		memMax := resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
 		if g+1 < len(cpu) {
 			cpuMax = resource.NewQuantity(cpu[g+1], resource.DecimalSI)
-			memMax = resource.NewQuantity(mem[g+1]*kmGiB, resource.BinarySI)
+			memMax = resource.NewQuantity(mem[g+1]*gibibyte, resource.BinarySI)
 		}
 		models[g] = ResourceModel{Grade: uint(g), Ranges: []ResourceModelRange{
 			{Name: resource.CPU, Min: resource.NewQuantity(cpu[g], resource.DecimalSI), Max: cpuMax},
-			{Name: resource.Memory, Min: resource.NewQuantity(mem[g]*kmGiB, resource.BinarySI), Max: memMax},
+			{Name: resource.Memory, Min: resource.NewQuantity(mem[g]*gibibyte, resource.BinarySI), Max: memMax},
 		}}
 	}
 	return models
@@ -87,7 +87,7 @@ func DefaultResourceModels() []ResourceModel {
 // grades keep their relative order (Karmada's sort is not stable, but
 // ValidateResourceModels rejects equal grades either way).
 func StandardizeResourceModels(models []ResourceModel) []ResourceModel {
-	out := kmCloneModels(models)
+	out := cloneModels(models)
 	if len(out) == 0 {
 		return out
 	}

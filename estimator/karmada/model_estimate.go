@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"errors"
@@ -79,14 +79,14 @@ func ResourceModelReplicas(c *Cluster, req *ReplicaRequirements, gen ModelGenera
 	if err := gen.validate(); err != nil {
 		return -1, err
 	}
-	if err := kmCheckCluster(0, c); err != nil {
+	if err := checkCluster(0, c); err != nil {
 		return -1, err
 	}
-	if err := kmCheckRequirements("request", req); err != nil {
+	if err := checkRequirements("request", req); err != nil {
 		return -1, err
 	}
 	for i := range assumed {
-		if err := kmCheckComponents(fmt.Sprintf("assumed[%d].components", i), assumed[i].Components); err != nil {
+		if err := checkComponents(fmt.Sprintf("assumed[%d].components", i), assumed[i].Components); err != nil {
 			return -1, err
 		}
 	}
@@ -96,13 +96,13 @@ func ResourceModelReplicas(c *Cluster, req *ReplicaRequirements, gen ModelGenera
 	}
 	switch gen {
 	case ModelMinCoversRequest, ModelContainingGrade:
-		return kmGradeSum(c, rl, gen)
+		return gradeSum(c, rl, gen)
 	}
-	sim, err := kmModelSimulator(c, []resource.List{rl}, assumed)
+	sim, err := modelSimulator(c, []resource.List{rl}, assumed)
 	if err != nil {
 		return -1, err
 	}
-	if err := kmPlaceAssumed(sim, assumed); err != nil {
+	if err := placeAssumed(sim, assumed); err != nil {
 		return -1, err
 	}
 	return int64(sim.sets([]Component{{Name: "replica", Replicas: 1, Requirements: req}}, math.MaxInt32, true)), nil
@@ -115,14 +115,14 @@ func ResourceModelReplicas(c *Cluster, req *ReplicaRequirements, gen ModelGenera
 // one set each; what of them fits stays placed even when they do not fit
 // entirely, as in Karmada.
 func ResourceModelComponentSets(c *Cluster, comps []Component, assumed []AssumedWorkload, upperBound int32) (int32, error) {
-	if err := kmCheckCluster(0, c); err != nil {
+	if err := checkCluster(0, c); err != nil {
 		return -1, err
 	}
-	if err := kmCheckComponents("components", comps); err != nil {
+	if err := checkComponents("components", comps); err != nil {
 		return -1, err
 	}
 	for i := range assumed {
-		if err := kmCheckComponents(fmt.Sprintf("assumed[%d].components", i), assumed[i].Components); err != nil {
+		if err := checkComponents(fmt.Sprintf("assumed[%d].components", i), assumed[i].Components); err != nil {
 			return -1, err
 		}
 	}
@@ -132,17 +132,17 @@ func ResourceModelComponentSets(c *Cluster, comps []Component, assumed []Assumed
 			lists = append(lists, comps[i].Requirements.ResourceRequest)
 		}
 	}
-	sim, err := kmModelSimulator(c, lists, assumed)
+	sim, err := modelSimulator(c, lists, assumed)
 	if err != nil {
 		return -1, err
 	}
-	if err := kmPlaceAssumed(sim, assumed); err != nil {
+	if err := placeAssumed(sim, assumed); err != nil {
 		return -1, err
 	}
 	return sim.sets(comps, upperBound, true), nil
 }
 
-func kmPlaceAssumed(sim *kmSim, assumed []AssumedWorkload) error {
+func placeAssumed(sim *simulation, assumed []AssumedWorkload) error {
 	for _, aw := range assumed {
 		if len(aw.Components) == 0 {
 			continue
@@ -152,20 +152,20 @@ func kmPlaceAssumed(sim *kmSim, assumed []AssumedWorkload) error {
 	return nil
 }
 
-// kmModelSimulator builds the virtual nodes of ModelFirstFit: for each grade
+// modelSimulator builds the virtual nodes of ModelFirstFit: for each grade
 // of the models (ascending, a repeated grade keeping its last definition)
 // with a positive count in the status (counts of one grade add up), that
 // many nodes with the grade's Min of every range and MaxPodsPerVirtualNode
 // pods. The simulator's resource dimensions cover the resources named in
 // extra and in the assumed workloads.
-func kmModelSimulator(c *Cluster, extra []resource.List, assumed []AssumedWorkload) (*kmSim, error) {
+func modelSimulator(c *Cluster, extra []resource.List, assumed []AssumedWorkload) (*simulation, error) {
 	if c.ResourceSummary == nil {
 		return nil, fmt.Errorf("estimator: cluster %q: resource summary is nil: %w", c.Name, ErrResourceModelInapplicable)
 	}
 	if len(c.ResourceModels) == 0 {
 		return nil, fmt.Errorf("estimator: cluster %q: no resource models defined: %w", c.Name, ErrResourceModelInapplicable)
 	}
-	dims := &kmDims{}
+	dims := &resourceDims{}
 	for _, l := range extra {
 		dims.addList(l)
 	}
@@ -181,7 +181,7 @@ func kmModelSimulator(c *Cluster, extra []resource.List, assumed []AssumedWorklo
 		capv := make([]int64, len(dims.names))
 		for _, r := range m.Ranges {
 			if i, ok := dims.index(r.Name); ok {
-				capv[i] = kmQuantityUnits(r.Name, r.Min)
+				capv[i] = quantityUnits(r.Name, r.Min)
 			}
 		}
 		templates[m.Grade] = capv
@@ -195,7 +195,7 @@ func kmModelSimulator(c *Cluster, extra []resource.List, assumed []AssumedWorklo
 		grades = append(grades, g)
 	}
 	sort.Slice(grades, func(i, j int) bool { return grades[i] < grades[j] })
-	sim := &kmSim{dims: dims}
+	sim := &simulation{dims: dims}
 	for _, g := range grades {
 		if n := counts[g]; n > 0 {
 			sim.append(templates[g], MaxPodsPerVirtualNode, n)
@@ -204,8 +204,8 @@ func kmModelSimulator(c *Cluster, extra []resource.List, assumed []AssumedWorklo
 	return sim, nil
 }
 
-// kmGradeSum is the resource-model estimate of the two older generations.
-func kmGradeSum(c *Cluster, rl resource.List, gen ModelGeneration) (int64, error) {
+// gradeSum is the resource-model estimate of the two older generations.
+func gradeSum(c *Cluster, rl resource.List, gen ModelGeneration) (int64, error) {
 	if c.ResourceSummary == nil {
 		return -1, fmt.Errorf("estimator: cluster %q: resource summary is nil: %w", c.Name, ErrResourceModelInapplicable)
 	}
@@ -286,29 +286,29 @@ func kmGradeSum(c *Cluster, rl resource.List, gen ModelGeneration) (int64, error
 		if per == 0 {
 			per = 1
 		}
-		total = kmSatAdd(total, kmSatMul(n, per))
+		total = satAdd(total, satMul(n, per))
 	}
 	return total, nil
 }
 
-// kmQuantityUnits converts q to the units Karmada's util.Resource keeps:
+// quantityUnits converts q to the units Karmada's util.Resource keeps:
 // milli-cores for cpu, Value() (rounded up) otherwise.
-func kmQuantityUnits(name resource.Name, q resource.Quantity) int64 {
+func quantityUnits(name resource.Name, q resource.Quantity) int64 {
 	if name == resource.CPU {
 		return q.MilliValue()
 	}
 	return q.Value()
 }
 
-// kmDims is the dense index of the resources a simulation tracks: the
+// resourceDims is the dense index of the resources a simulation tracks: the
 // resources Karmada's util.Resource keeps (cpu, memory, ephemeral storage
 // and scalar resources); other names (e.g. "storage") are ignored there and
 // here.
-type kmDims struct {
+type resourceDims struct {
 	names []resource.Name
 }
 
-func kmTracked(n resource.Name) bool {
+func tracked(n resource.Name) bool {
 	switch n {
 	case resource.CPU, resource.Memory, resource.EphemeralStorage:
 		return true
@@ -318,7 +318,7 @@ func kmTracked(n resource.Name) bool {
 	return n.IsScalar()
 }
 
-func (d *kmDims) index(n resource.Name) (int, bool) {
+func (d *resourceDims) index(n resource.Name) (int, bool) {
 	for i, m := range d.names {
 		if m == n {
 			return i, true
@@ -327,9 +327,9 @@ func (d *kmDims) index(n resource.Name) (int, bool) {
 	return -1, false
 }
 
-func (d *kmDims) addList(l resource.List) {
+func (d *resourceDims) addList(l resource.List) {
 	for _, n := range l.Names() {
-		if !kmTracked(n) {
+		if !tracked(n) {
 			continue
 		}
 		if _, ok := d.index(n); !ok {
@@ -338,23 +338,23 @@ func (d *kmDims) addList(l resource.List) {
 	}
 }
 
-// kmKind is one component's per-replica demand in a simulation: the
+// replicaKind is one component's per-replica demand in a simulation: the
 // dimensions it requests with a positive amount.
-type kmKind struct {
+type replicaKind struct {
 	idx []int
 	req []int64
 }
 
-func (d *kmDims) kind(r *ReplicaRequirements) kmKind {
-	var k kmKind
+func (d *resourceDims) kind(r *ReplicaRequirements) replicaKind {
+	var k replicaKind
 	if r == nil {
 		return k
 	}
 	for _, n := range r.ResourceRequest.Names() {
-		if !kmTracked(n) {
+		if !tracked(n) {
 			continue
 		}
-		v := kmQuantityUnits(n, r.ResourceRequest[n])
+		v := quantityUnits(n, r.ResourceRequest[n])
 		if v <= 0 {
 			continue
 		}
@@ -365,37 +365,37 @@ func (d *kmDims) kind(r *ReplicaRequirements) kmKind {
 	return k
 }
 
-// kmRun is a run of identical nodes in a simulation: count nodes, each with
+// nodeRun is a run of identical nodes in a simulation: count nodes, each with
 // capacity cap and pods free pod slots.
-type kmRun struct {
+type nodeRun struct {
 	cap   []int64
 	pods  int64
 	count int64
-	next  *kmRun
+	next  *nodeRun
 }
 
-// kmSim is Karmada's SchedulingSimulator (first fit, one complete set at a
+// simulation is Karmada's SchedulingSimulator (first fit, one complete set at a
 // time) over runs of identical nodes, so that a grade of a million nodes is
 // one run until replicas land on it. Placing replicas only lowers
 // capacities, so a node that cannot take a component never will again: each
 // component keeps a cursor at the first run that may still fit it, and the
 // result equals Karmada's node-by-node scan.
-type kmSim struct {
-	dims       *kmDims
-	head, tail *kmRun
+type simulation struct {
+	dims       *resourceDims
+	head, tail *nodeRun
 	// Slabs that runs and their capacity vectors are carved from, so that
 	// splitting a run does not allocate each time. A full slab is replaced,
 	// never grown, so pointers into it stay valid.
-	runSlab []kmRun
+	runSlab []nodeRun
 	capSlab []int64
 }
 
 // newRun returns a run holding a copy of capv.
-func (s *kmSim) newRun(capv []int64, pods, count int64) *kmRun {
+func (s *simulation) newRun(capv []int64, pods, count int64) *nodeRun {
 	if len(s.runSlab) == cap(s.runSlab) {
-		s.runSlab = make([]kmRun, 0, max(64, 2*cap(s.runSlab)))
+		s.runSlab = make([]nodeRun, 0, max(64, 2*cap(s.runSlab)))
 	}
-	s.runSlab = append(s.runSlab, kmRun{pods: pods, count: count})
+	s.runSlab = append(s.runSlab, nodeRun{pods: pods, count: count})
 	r := &s.runSlab[len(s.runSlab)-1]
 	n := len(capv)
 	if len(s.capSlab)+n > cap(s.capSlab) {
@@ -406,7 +406,7 @@ func (s *kmSim) newRun(capv []int64, pods, count int64) *kmRun {
 	return r
 }
 
-func (s *kmSim) append(capv []int64, pods, count int64) {
+func (s *simulation) append(capv []int64, pods, count int64) {
 	r := s.newRun(capv, pods, count)
 	if s.tail == nil {
 		s.head, s.tail = r, r
@@ -418,7 +418,7 @@ func (s *kmSim) append(capv []int64, pods, count int64) {
 
 // fit is how many replicas of k one node of r can take (Karmada's
 // util.Resource.MaxDivided with one pod per replica).
-func (k *kmKind) fit(r *kmRun) int64 {
+func (k *replicaKind) fit(r *nodeRun) int64 {
 	f := r.pods
 	for i, idx := range k.idx {
 		if q := r.cap[idx] / k.req[i]; q < f {
@@ -429,7 +429,7 @@ func (k *kmKind) fit(r *kmRun) int64 {
 }
 
 // take removes n replicas of k from every node of r.
-func (k *kmKind) take(r *kmRun, n int64) {
+func (k *replicaKind) take(r *nodeRun, n int64) {
 	r.pods -= n
 	for i, idx := range k.idx {
 		r.cap[idx] -= n * k.req[i]
@@ -438,7 +438,7 @@ func (k *kmKind) take(r *kmRun, n int64) {
 
 // place puts want replicas of k first-fit from *cursor on and reports
 // whether all of them fit; replicas placed stay placed either way.
-func (s *kmSim) place(k *kmKind, cursor **kmRun, want int64) bool {
+func (s *simulation) place(k *replicaKind, cursor **nodeRun, want int64) bool {
 	for *cursor != nil && k.fit(*cursor) == 0 {
 		*cursor = (*cursor).next
 	}
@@ -459,7 +459,7 @@ func (s *kmSim) place(k *kmKind, cursor **kmRun, want int64) bool {
 		if rest > 0 {
 			others--
 		}
-		var tailBuf [2]*kmRun
+		var tailBuf [2]*nodeRun
 		tailRuns := tailBuf[:0]
 		if rest > 0 {
 			p := s.newRun(r.cap, r.pods, 1)
@@ -498,11 +498,11 @@ func (s *kmSim) place(k *kmKind, cursor **kmRun, want int64) bool {
 // SimulateScheduling). Components with no replicas always fit. With
 // countOnly the simulator may answer without placing anything (the caller
 // discards it afterwards).
-func (s *kmSim) sets(comps []Component, upperBound int32, countOnly bool) int32 {
+func (s *simulation) sets(comps []Component, upperBound int32, countOnly bool) int32 {
 	if upperBound <= 0 {
 		return 0
 	}
-	kinds := make([]kmKind, 0, len(comps))
+	kinds := make([]replicaKind, 0, len(comps))
 	wants := make([]int64, 0, len(comps))
 	for i := range comps {
 		if comps[i].Replicas <= 0 {
@@ -520,11 +520,11 @@ func (s *kmSim) sets(comps []Component, upperBound int32, countOnly bool) int32 
 		// the order of placement.
 		var total int64
 		for r := s.head; r != nil; r = r.next {
-			total = kmSatAdd(total, kmSatMul(kinds[0].fit(r), r.count))
+			total = satAdd(total, satMul(kinds[0].fit(r), r.count))
 		}
 		return int32(min(total/wants[0], int64(upperBound)))
 	}
-	cursors := make([]*kmRun, len(kinds))
+	cursors := make([]*nodeRun, len(kinds))
 	for i := range cursors {
 		cursors[i] = s.head
 	}

@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"fmt"
@@ -133,9 +133,9 @@ type ComponentSetEstimate struct {
 	Sets int32  `json:"sets"`
 }
 
-// kmClamp32 converts v to int32, saturating. Karmada converts with a bare
+// clamp32 converts v to int32, saturating. Karmada converts with a bare
 // int32() cast, which wraps for values beyond MaxInt32; we saturate instead.
-func kmClamp32(v int64) int32 {
+func clamp32(v int64) int32 {
 	if v > math.MaxInt32 {
 		return math.MaxInt32
 	}
@@ -145,16 +145,16 @@ func kmClamp32(v int64) int32 {
 	return int32(v)
 }
 
-// kmSatAdd adds two non-negative int64 values, saturating at MaxInt64.
-func kmSatAdd(a, b int64) int64 {
+// satAdd adds two non-negative int64 values, saturating at MaxInt64.
+func satAdd(a, b int64) int64 {
 	if a > math.MaxInt64-b {
 		return math.MaxInt64
 	}
 	return a + b
 }
 
-// kmSatMul multiplies two non-negative int64 values, saturating at MaxInt64.
-func kmSatMul(a, b int64) int64 {
+// satMul multiplies two non-negative int64 values, saturating at MaxInt64.
+func satMul(a, b int64) int64 {
 	if a == 0 || b == 0 {
 		return 0
 	}
@@ -164,10 +164,10 @@ func kmSatMul(a, b int64) int64 {
 	return a * b
 }
 
-// kmCheckList rejects negative quantities in l, naming what and the
+// checkList rejects negative quantities in l, naming what and the
 // resource (the first negative one by name).
-func kmCheckList(what string, l resource.List) error {
-	if !kmHasNegative(l) {
+func checkList(what string, l resource.List) error {
+	if !hasNegative(l) {
 		return nil
 	}
 	for _, n := range l.Names() {
@@ -178,9 +178,9 @@ func kmCheckList(what string, l resource.List) error {
 	return nil
 }
 
-// kmHasNegative reports whether l holds a negative quantity, without
+// hasNegative reports whether l holds a negative quantity, without
 // allocating.
-func kmHasNegative(l resource.List) bool {
+func hasNegative(l resource.List) bool {
 	for _, q := range l {
 		if q.Sign() < 0 {
 			return true
@@ -189,34 +189,34 @@ func kmHasNegative(l resource.List) bool {
 	return false
 }
 
-// kmCheckRequirements rejects negative requests.
-func kmCheckRequirements(what string, r *ReplicaRequirements) error {
+// checkRequirements rejects negative requests.
+func checkRequirements(what string, r *ReplicaRequirements) error {
 	if r == nil {
 		return nil
 	}
-	return kmCheckList(what+".resourceRequest", r.ResourceRequest)
+	return checkList(what+".resourceRequest", r.ResourceRequest)
 }
 
-// kmCheckComponents rejects negative replica counts and negative requests.
-func kmCheckComponents(what string, comps []Component) error {
+// checkComponents rejects negative replica counts and negative requests.
+func checkComponents(what string, comps []Component) error {
 	for i := range comps {
 		c := &comps[i]
 		p := fmt.Sprintf("%s[%d] (%q)", what, i, c.Name)
 		if c.Replicas < 0 {
 			return fmt.Errorf("estimator: %s.replicas=%d: must not be negative", p, c.Replicas)
 		}
-		if err := kmCheckRequirements(p, c.Requirements); err != nil {
+		if err := checkRequirements(p, c.Requirements); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// kmCheckCluster validates what every estimator reads from a cluster: a
+// checkCluster validates what every estimator reads from a cluster: a
 // non-nil cluster with a name, non-negative summary quantities and node
 // counts, and resource models whose Mins are non-negative and whose grades
 // list each resource at most once.
-func kmCheckCluster(i int, c *Cluster) error {
+func checkCluster(i int, c *Cluster) error {
 	if c == nil {
 		return fmt.Errorf("estimator: clusters[%d] is nil", i)
 	}
@@ -246,7 +246,7 @@ func kmCheckCluster(i int, c *Cluster) error {
 		name string
 		list resource.List
 	}{{"allocatable", s.Allocatable}, {"allocated", s.Allocated}, {"allocating", s.Allocating}} {
-		if err := kmCheckList(p+": resourceSummary."+l.name, l.list); err != nil {
+		if err := checkList(p+": resourceSummary."+l.name, l.list); err != nil {
 			return err
 		}
 	}
@@ -258,15 +258,15 @@ func kmCheckCluster(i int, c *Cluster) error {
 	return nil
 }
 
-// kmCheckClusters validates a cluster list: non-empty, valid clusters,
+// checkClusters validates a cluster list: non-empty, valid clusters,
 // unique names.
-func kmCheckClusters(clusters []*Cluster) error {
+func checkClusters(clusters []*Cluster) error {
 	if len(clusters) == 0 {
 		return fmt.Errorf("estimator: empty cluster list")
 	}
 	seen := make(map[string]int, len(clusters))
 	for i, c := range clusters {
-		if err := kmCheckCluster(i, c); err != nil {
+		if err := checkCluster(i, c); err != nil {
 			return err
 		}
 		if j, dup := seen[c.Name]; dup {

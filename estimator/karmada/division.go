@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ type EstimatorAnswer struct {
 // v1.18; here they are an error naming the estimator, the index and both
 // names), and other negative values are errors.
 func CalAvailableReplicas(candidates []string, desired int32, answers ...EstimatorAnswer) ([]TargetCluster, error) {
-	if err := kmCheckNames("candidates", candidates); err != nil {
+	if err := checkNames("candidates", candidates); err != nil {
 		return nil, err
 	}
 	if desired < 0 {
@@ -68,7 +68,7 @@ func CalAvailableReplicas(candidates []string, desired int32, answers ...Estimat
 	return out, nil
 }
 
-func kmCheckNames(what string, names []string) error {
+func checkNames(what string, names []string) error {
 	if len(names) == 0 {
 		return fmt.Errorf("estimator: empty %s list", what)
 	}
@@ -250,7 +250,7 @@ func (e *UnschedulableError) Error() string {
 // unknown strategy, mode or generation — is an error naming the field and
 // value.
 func DivideReplicas(r DivisionRequest) ([]TargetCluster, error) {
-	if err := kmCheckDivision(&r); err != nil {
+	if err := checkDivision(&r); err != nil {
 		return nil, err
 	}
 	order := TieBreakOrder(r.BindingUID)
@@ -263,9 +263,9 @@ func DivideReplicas(r DivisionRequest) ([]TargetCluster, error) {
 			out[i] = TargetCluster{Name: c.Name, Replicas: r.Replicas}
 		}
 	case StrategyStaticWeight:
-		out, err = kmStaticWeight(&r, order)
+		out, err = divideStatic(&r, order)
 	default:
-		out, err = kmDynamic(&r, order)
+		out, err = divideDynamic(&r, order)
 	}
 	if err != nil {
 		return nil, err
@@ -274,7 +274,7 @@ func DivideReplicas(r DivisionRequest) ([]TargetCluster, error) {
 	return out, nil
 }
 
-func kmCheckDivision(r *DivisionRequest) error {
+func checkDivision(r *DivisionRequest) error {
 	if r.Strategy < StrategyDuplicated || r.Strategy > StrategyAggregated {
 		return fmt.Errorf("estimator: divide: strategy=%d: unknown strategy", int(r.Strategy))
 	}
@@ -297,7 +297,7 @@ func kmCheckDivision(r *DivisionRequest) error {
 			return fmt.Errorf("estimator: divide: cluster %q availableReplicas=%d: must not be negative", c.Name, c.AvailableReplicas)
 		}
 	}
-	if err := kmCheckNames("candidates", names); err != nil {
+	if err := checkNames("candidates", names); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
@@ -350,7 +350,7 @@ func (w *StaticWeightRule) matches(c *Candidate) (bool, error) {
 	return true, nil
 }
 
-func kmStaticWeight(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
+func divideStatic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 	var parties []WebsterParty
 	for i := range r.Candidates {
 		c := &r.Candidates[i]
@@ -377,10 +377,10 @@ func kmStaticWeight(r *DivisionRequest, order NameOrder) ([]TargetCluster, error
 	if err != nil {
 		return nil, err
 	}
-	return kmSeatsToTargets(seats), nil
+	return seatsToTargets(seats), nil
 }
 
-func kmSeatsToTargets(ps []WebsterParty) []TargetCluster {
+func seatsToTargets(ps []WebsterParty) []TargetCluster {
 	out := make([]TargetCluster, len(ps))
 	for i, p := range ps {
 		out[i] = TargetCluster{Name: p.Name, Replicas: p.Seats}
@@ -388,17 +388,17 @@ func kmSeatsToTargets(ps []WebsterParty) []TargetCluster {
 	return out
 }
 
-// kmByReplicasDesc is Karmada's TargetClustersList (division_algorithm.go):
+// byReplicasDesc is Karmada's TargetClustersList (division_algorithm.go):
 // replicas descending, no tie-break. Sorted with sort.Sort — the algorithm
 // Karmada calls, on the same input order — it yields Karmada's permutation,
 // equal weights included.
-type kmByReplicasDesc []TargetCluster
+type byReplicasDesc []TargetCluster
 
-func (a kmByReplicasDesc) Len() int           { return len(a) }
-func (a kmByReplicasDesc) Swap(i, j int)      { a[i], a[j] = a[j], a[i] }
-func (a kmByReplicasDesc) Less(i, j int) bool { return a[i].Replicas > a[j].Replicas }
+func (a byReplicasDesc) Len() int           { return len(a) }
+func (a byReplicasDesc) Swap(i, j int)      { a[i], a[j] = a[j], a[i] }
+func (a byReplicasDesc) Less(i, j int) bool { return a[i].Replicas > a[j].Replicas }
 
-func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
+func divideDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 	isCandidate := make(map[string]bool, len(r.Candidates))
 	for _, c := range r.Candidates {
 		isCandidate[c.Name] = true
@@ -425,7 +425,7 @@ func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 					w += int64(p.Replicas)
 				}
 			}
-			weights = append(weights, TargetCluster{Name: c.Name, Replicas: kmClamp32(w)})
+			weights = append(weights, TargetCluster{Name: c.Name, Replicas: clamp32(w)})
 		}
 		scheduled = nil
 	case assigned > int64(r.Replicas):
@@ -445,7 +445,7 @@ func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 	default:
 		return scheduled, nil
 	}
-	sort.Sort(kmByReplicasDesc(weights))
+	sort.Sort(byReplicasDesc(weights))
 	var sum int64
 	for _, w := range weights {
 		sum += int64(w.Replicas)
@@ -454,7 +454,7 @@ func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 		return nil, fmt.Errorf("estimator: divide %d replicas (%v, %s): %w", r.Replicas, r.Strategy, phase, &UnschedulableError{Available: sum, Target: target})
 	}
 	if r.Strategy == StrategyAggregated {
-		weights = kmAggregate(weights, scheduled, target)
+		weights = aggregatePrefix(weights, scheduled, target)
 	}
 	parties := make([]WebsterParty, len(weights))
 	for i, w := range weights {
@@ -464,13 +464,13 @@ func kmDynamic(r *DivisionRequest, order NameOrder) ([]TargetCluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return kmMergeTargets(scheduled, kmSeatsToTargets(seats)), nil
+	return mergeTargets(scheduled, seatsToTargets(seats)), nil
 }
 
-// kmAggregate moves the clusters used before (with replicas) to the front,
+// aggregatePrefix moves the clusters used before (with replicas) to the front,
 // keeping the order otherwise, and keeps the shortest prefix whose weights
 // reach target.
-func kmAggregate(weights, scheduled []TargetCluster, target int32) []TargetCluster {
+func aggregatePrefix(weights, scheduled []TargetCluster, target int32) []TargetCluster {
 	prior := map[string]bool{}
 	for _, s := range scheduled {
 		if s.Replicas > 0 {
@@ -499,9 +499,9 @@ func kmAggregate(weights, scheduled []TargetCluster, target int32) []TargetClust
 	return weights
 }
 
-// kmMergeTargets adds add to base by cluster name (Karmada's
+// mergeTargets adds add to base by cluster name (Karmada's
 // MergeTargetClusters).
-func kmMergeTargets(base, add []TargetCluster) []TargetCluster {
+func mergeTargets(base, add []TargetCluster) []TargetCluster {
 	out := append([]TargetCluster(nil), base...)
 	idx := make(map[string]int, len(out))
 	for i, t := range out {

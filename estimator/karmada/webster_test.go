@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func kmSeats(ps []WebsterParty) map[string]int32 {
+func seatsByName(ps []WebsterParty) map[string]int32 {
 	out := map[string]int32{}
 	for _, p := range ps {
 		out[p.Name] = p.Seats
@@ -50,9 +50,9 @@ func TestAllocateWebsterSeats(t *testing.T) {
 			for _, impl := range []struct {
 				name string
 				fn   func(int32, []WebsterParty, NameOrder) []WebsterParty
-			}{{"sequential", kmWebsterSequential}, {"threshold", kmWebsterThreshold}} {
+			}{{"sequential", websterSequential}, {"threshold", websterThreshold}} {
 				got := impl.fn(tt.seats, tt.parties, tt.order)
-				gm := kmSeats(got)
+				gm := seatsByName(got)
 				for n, w := range tt.want {
 					if gm[n] != w {
 						t.Errorf("%s: %s = %d, want %d (all %v)", impl.name, n, gm[n], w, gm)
@@ -80,8 +80,8 @@ func TestAllocateWebsterSeatsLarge(t *testing.T) {
 	}
 	want := map[string]int32{"a": 300_000_000, "b": 200_000_000, "c": 100_000_000}
 	for n, w := range want {
-		if kmSeats(got)[n] != w {
-			t.Errorf("%s = %d, want %d", n, kmSeats(got)[n], w)
+		if seatsByName(got)[n] != w {
+			t.Errorf("%s = %d, want %d", n, seatsByName(got)[n], w)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"cmp"
@@ -16,10 +16,10 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// kmGenModels draws valid resource models over cpu (milli) and memory
+// genModels draws valid resource models over cpu (milli) and memory
 // (MiB): 1–6 grades with increasing grade numbers and strictly increasing
 // cut points.
-func kmGenModels(t *rapid.T) []ResourceModel {
+func genModels(t *rapid.T) []ResourceModel {
 	n := rapid.IntRange(1, 6).Draw(t, "grades")
 	cuts := func(label string, unit int64, f resource.Format) []resource.Quantity {
 		out := []resource.Quantity{resource.NewQuantity(0, f)}
@@ -56,49 +56,49 @@ func kmGenModels(t *rapid.T) []ResourceModel {
 	return models
 }
 
-func kmGenModelCluster(t *rapid.T) *Cluster {
-	models := kmGenModels(t)
+func genModelCluster(t *rapid.T) *Cluster {
+	models := genModels(t)
 	mods := make([]AllocatableModeling, len(models))
 	for i, m := range models {
 		mods[i] = AllocatableModeling{Grade: m.Grade, Count: rapid.IntRange(0, 20).Draw(t, "count")}
 	}
 	return &Cluster{Name: "c", ResourceModels: models, ResourceSummary: &ResourceSummary{
-		Allocatable:          kmList(map[string]string{"pods": fmt.Sprint(rapid.IntRange(0, 5000).Draw(t, "pods"))}),
+		Allocatable:          parseList(map[string]string{"pods": fmt.Sprint(rapid.IntRange(0, 5000).Draw(t, "pods"))}),
 		AllocatableModelings: mods,
 	}}
 }
 
-func kmGenRequest(t *rapid.T) (cpuMilli, memMiB int64) {
+func genRequest(t *rapid.T) (cpuMilli, memMiB int64) {
 	return rapid.Int64Range(0, 40000).Draw(t, "reqCPU"), rapid.Int64Range(0, 40000).Draw(t, "reqMem")
 }
 
-func kmRequestOf(cpuMilli, memMiB int64) *ReplicaRequirements {
+func requestOf(cpuMilli, memMiB int64) *ReplicaRequirements {
 	return &ReplicaRequirements{ResourceRequest: resource.List{
 		resource.CPU:    resource.NewMilliQuantity(cpuMilli, resource.DecimalSI),
 		resource.Memory: resource.NewQuantity(memMiB<<20, resource.BinarySI),
 	}}
 }
 
-var kmGenerations = []ModelGeneration{ModelFirstFit, ModelMinCoversRequest, ModelContainingGrade}
+var allGenerations = []ModelGeneration{ModelFirstFit, ModelMinCoversRequest, ModelContainingGrade}
 
 // A larger request never yields more replicas: summary path and every
 // resource-model generation.
 func TestPropEstimateNonIncreasingInRequest(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		gen := rapid.SampledFrom(kmGenerations).Draw(t, "gen")
-		c := kmGenModelCluster(t)
+		gen := rapid.SampledFrom(allGenerations).Draw(t, "gen")
+		c := genModelCluster(t)
 		c.ResourceSummary.Allocatable[resource.CPU] = resource.NewMilliQuantity(rapid.Int64Range(0, 1e6).Draw(t, "allocCPU"), resource.DecimalSI)
 		c.ResourceSummary.Allocatable[resource.Memory] = resource.NewQuantity(rapid.Int64Range(0, 1e6).Draw(t, "allocMem")<<20, resource.BinarySI)
 		disable := rapid.Bool().Draw(t, "disableModels")
 		e, _ := NewGeneralEstimator(GeneralOptions{Generation: gen, DisableResourceModels: disable})
-		cpu, mem := kmGenRequest(t)
-		before, err := e.ClusterReplicas(c, kmRequestOf(cpu, mem), nil)
+		cpu, mem := genRequest(t)
+		before, err := e.ClusterReplicas(c, requestOf(cpu, mem), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cpu2 := cpu + rapid.Int64Range(0, 5000).Draw(t, "dCPU")
 		mem2 := mem + rapid.Int64Range(0, 5000).Draw(t, "dMem")
-		after, err := e.ClusterReplicas(c, kmRequestOf(cpu2, mem2), nil)
+		after, err := e.ClusterReplicas(c, requestOf(cpu2, mem2), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,14 +113,14 @@ func TestPropEstimateNonIncreasingInRequest(t *testing.T) {
 // bound itself when they tie), and the bounds not consulted are -1.
 func TestPropExplainClusterReplicasAgrees(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		gen := rapid.SampledFrom(kmGenerations).Draw(t, "gen")
-		c := kmGenModelCluster(t)
+		gen := rapid.SampledFrom(allGenerations).Draw(t, "gen")
+		c := genModelCluster(t)
 		c.ResourceSummary.Allocatable[resource.CPU] = resource.NewMilliQuantity(rapid.Int64Range(0, 1e6).Draw(t, "allocCPU"), resource.DecimalSI)
 		if rapid.Bool().Draw(t, "dropModels") {
 			c.ResourceModels = nil
 		}
 		e, _ := NewGeneralEstimator(GeneralOptions{Generation: gen, DisableResourceModels: rapid.Bool().Draw(t, "disableModels")})
-		req := kmRequestOf(kmGenRequest(t))
+		req := requestOf(genRequest(t))
 		x, err := e.ExplainClusterReplicas(c, req, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -146,7 +146,7 @@ func TestPropExplainClusterReplicasAgrees(t *testing.T) {
 		default:
 			t.Fatalf("bound %v", x.Bound)
 		}
-		if want := kmClamp32(min(res, x.AllowedPods)); x.Replicas != want {
+		if want := clamp32(min(res, x.AllowedPods)); x.Replicas != want {
 			t.Fatalf("Replicas %d, want %d from %+v", x.Replicas, want, x)
 		}
 		if n, _ := e.ClusterReplicas(c, req, nil); n != x.Replicas {
@@ -159,17 +159,17 @@ func TestPropExplainClusterReplicasAgrees(t *testing.T) {
 // summary, more nodes per grade, larger grade Mins (generation 3).
 func TestPropEstimateNonDecreasingInCapacity(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		gen := rapid.SampledFrom(kmGenerations).Draw(t, "gen")
-		c := kmGenModelCluster(t)
+		gen := rapid.SampledFrom(allGenerations).Draw(t, "gen")
+		c := genModelCluster(t)
 		c.ResourceSummary.Allocatable[resource.CPU] = resource.NewMilliQuantity(rapid.Int64Range(0, 1e6).Draw(t, "allocCPU"), resource.DecimalSI)
 		disable := rapid.Bool().Draw(t, "disableModels")
 		e, _ := NewGeneralEstimator(GeneralOptions{Generation: gen, DisableResourceModels: disable})
-		req := kmRequestOf(kmGenRequest(t))
+		req := requestOf(genRequest(t))
 		before, err := e.ClusterReplicas(c, req, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		bigger := &Cluster{Name: c.Name, ResourceModels: kmCloneModels(c.ResourceModels), ResourceSummary: c.ResourceSummary.Clone()}
+		bigger := &Cluster{Name: c.Name, ResourceModels: cloneModels(c.ResourceModels), ResourceSummary: c.ResourceSummary.Clone()}
 		s := bigger.ResourceSummary
 		s.Allocatable[resource.CPU] = s.Allocatable[resource.CPU].Add(resource.NewMilliQuantity(rapid.Int64Range(0, 1e5).Draw(t, "moreCPU"), resource.DecimalSI))
 		s.Allocatable[resource.Pods] = s.Allocatable[resource.Pods].Add(resource.NewQuantity(rapid.Int64Range(0, 100).Draw(t, "morePods"), resource.DecimalSI))
@@ -217,9 +217,9 @@ func TestPropAccurateMonotone(t *testing.T) {
 		req := rapid.Int64Range(1, 4000).Draw(t, "req")
 		at := rapid.IntRange(0, n-1).Draw(t, "at")
 		extra := rapid.Int64Range(0, 8000).Draw(t, "extra")
-		base, _ := p.Estimate(context.Background(), build(0, at), kmRequestOf(req, 0))
-		more, _ := p.Estimate(context.Background(), build(extra, at), kmRequestOf(req, 0))
-		bigger, _ := p.Estimate(context.Background(), build(0, at), kmRequestOf(req+rapid.Int64Range(0, 2000).Draw(t, "dreq"), 0))
+		base, _ := p.Estimate(context.Background(), build(0, at), requestOf(req, 0))
+		more, _ := p.Estimate(context.Background(), build(extra, at), requestOf(req, 0))
+		bigger, _ := p.Estimate(context.Background(), build(0, at), requestOf(req+rapid.Int64Range(0, 2000).Draw(t, "dreq"), 0))
 		if more < base || bigger > base {
 			t.Fatalf("base %d, more capacity %d, larger request %d", base, more, bigger)
 		}
@@ -263,7 +263,7 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 		r2.Candidates = rapid.Permutation(cands).Draw(t, "permCands")
 		r2.Previous = rapid.Permutation(prev).Draw(t, "permPrev")
 		got2, err2 := DivideReplicas(r2)
-		if (err == nil) != (err2 == nil) || (r.Strategy != StrategyAggregated && !kmEqualTargets(got, got2)) {
+		if (err == nil) != (err2 == nil) || (r.Strategy != StrategyAggregated && !equalTargets(got, got2)) {
 			t.Fatalf("order matters: %v, %v vs %v, %v", got, err, got2, err2)
 		}
 		if err != nil {
@@ -323,7 +323,7 @@ func TestPropAggregatedTiesKeepCandidateOrder(t *testing.T) {
 	})
 }
 
-func kmGenParties(t *rapid.T) []WebsterParty {
+func genParties(t *rapid.T) []WebsterParty {
 	n := rapid.IntRange(1, 6).Draw(t, "parties")
 	ps := make([]WebsterParty, n)
 	for i := range ps {
@@ -338,7 +338,7 @@ func kmGenParties(t *rapid.T) []WebsterParty {
 // Webster is house-monotone: one more seat never takes a seat away.
 func TestPropWebsterHouseMonotone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		ps := kmGenParties(t)
+		ps := genParties(t)
 		order := NameOrder(rapid.IntRange(0, 1).Draw(t, "order"))
 		h := rapid.Int32Range(0, 200).Draw(t, "seats")
 		a, err := AllocateWebsterSeats(h, ps, order)
@@ -363,11 +363,11 @@ func TestPropWebsterHouseMonotone(t *testing.T) {
 // seat-by-seat algorithm.
 func TestPropWebsterThresholdMatchesSequential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		ps := kmGenParties(t)
+		ps := genParties(t)
 		order := NameOrder(rapid.IntRange(0, 1).Draw(t, "order"))
 		h := rapid.Int32Range(0, 3000).Draw(t, "seats")
-		a := kmWebsterSequential(h, ps, order)
-		b := kmWebsterThreshold(h, ps, order)
+		a := websterSequential(h, ps, order)
+		b := websterThreshold(h, ps, order)
 		for i := range a {
 			if a[i] != b[i] {
 				t.Fatalf("sequential %v, threshold %v", a, b)
@@ -380,7 +380,7 @@ func TestPropWebsterThresholdMatchesSequential(t *testing.T) {
 // models listed in any order with any outer bounds.
 func TestPropStandardizedModelsValidate(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		models := kmGenModels(t)
+		models := genModels(t)
 		for i := range models[0].Ranges {
 			models[0].Ranges[i].Min = resource.NewQuantity(rapid.Int64Range(0, 3).Draw(t, "firstMin"), resource.DecimalSI)
 		}
@@ -398,9 +398,9 @@ func TestPropStandardizedModelsValidate(t *testing.T) {
 	})
 }
 
-// kmNaiveSets is Karmada's SchedulingSimulator written plainly: one node per
+// naiveSets is Karmada's SchedulingSimulator written plainly: one node per
 // virtual node, every component scanning from the first node.
-func kmNaiveSets(c *Cluster, comps []Component, upper int32) int32 {
+func naiveSets(c *Cluster, comps []Component, upper int32) int32 {
 	grades := map[uint][2]int64{}
 	for _, m := range c.ResourceModels {
 		var v [2]int64
@@ -467,19 +467,19 @@ func kmNaiveSets(c *Cluster, comps []Component, upper int32) int32 {
 // The run-compressed simulator equals the plain one.
 func TestPropSimulatorMatchesNaive(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := kmGenModelCluster(t)
+		c := genModelCluster(t)
 		k := rapid.IntRange(1, 3).Draw(t, "components")
 		comps := make([]Component, k)
 		for i := range comps {
 			cpu, mem := rapid.Int64Range(0, 6000).Draw(t, "cpu"), rapid.Int64Range(0, 6000).Draw(t, "mem")
-			comps[i] = Component{Name: fmt.Sprint("c", i), Replicas: rapid.Int32Range(0, 4).Draw(t, "replicas"), Requirements: kmRequestOf(cpu, mem)}
+			comps[i] = Component{Name: fmt.Sprint("c", i), Replicas: rapid.Int32Range(0, 4).Draw(t, "replicas"), Requirements: requestOf(cpu, mem)}
 		}
 		upper := rapid.Int32Range(0, 400).Draw(t, "upper")
 		got, err := ResourceModelComponentSets(c, comps, nil, upper)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := kmNaiveSets(c, comps, upper); got != want {
+		if want := naiveSets(c, comps, upper); got != want {
 			t.Fatalf("simulator %d, naive %d", got, want)
 		}
 	})
@@ -494,7 +494,7 @@ func TestPropNoPanicOnArbitraryInput(t *testing.T) {
 		list := func(label string) resource.List {
 			l := resource.List{}
 			for i := rapid.IntRange(0, 3).Draw(t, label); i > 0; i-- {
-				l[resource.Name(names.Draw(t, label+"Name"))] = kmq(qty.Draw(t, label+"Qty"))
+				l[resource.Name(names.Draw(t, label+"Name"))] = mustQty(qty.Draw(t, label+"Qty"))
 			}
 			return l
 		}
@@ -502,7 +502,7 @@ func TestPropNoPanicOnArbitraryInput(t *testing.T) {
 		for g := rapid.IntRange(0, 4).Draw(t, "grades"); g > 0; g-- {
 			m := ResourceModel{Grade: uint(rapid.IntRange(0, 5).Draw(t, "grade"))}
 			for r := rapid.IntRange(0, 2).Draw(t, "ranges"); r > 0; r-- {
-				m.Ranges = append(m.Ranges, ResourceModelRange{Name: resource.Name(names.Draw(t, "rname")), Min: kmq(qty.Draw(t, "min")), Max: kmq(qty.Draw(t, "max"))})
+				m.Ranges = append(m.Ranges, ResourceModelRange{Name: resource.Name(names.Draw(t, "rname")), Min: mustQty(qty.Draw(t, "min")), Max: mustQty(qty.Draw(t, "max"))})
 			}
 			models = append(models, m)
 		}
@@ -515,7 +515,7 @@ func TestPropNoPanicOnArbitraryInput(t *testing.T) {
 			c.ResourceSummary = &ResourceSummary{Allocatable: list("alloc"), Allocated: list("used"), Allocating: list("pending"), AllocatableModelings: mods}
 		}
 		req := &ReplicaRequirements{ResourceRequest: list("req")}
-		for _, gen := range kmGenerations {
+		for _, gen := range allGenerations {
 			e, _ := NewGeneralEstimator(GeneralOptions{Generation: gen, OvercommitProtection: true})
 			_, _ = e.MaxAvailableReplicas([]*Cluster{c}, req, map[string][]AssumedWorkload{"c": {{Components: []Component{{Replicas: 2, Requirements: req}}}}})
 			_, _ = e.MaxAvailableComponentSets([]*Cluster{c}, []Component{{Replicas: 1, Requirements: req}, {Replicas: 2}}, nil)

@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"errors"
@@ -69,7 +69,7 @@ func (e *GeneralEstimator) Options() GeneralOptions { return e.opts }
 // names, negative quantities or counts are errors naming the cluster, the
 // field and the value; see ClusterReplicas.
 func (e *GeneralEstimator) MaxAvailableReplicas(clusters []*Cluster, req *ReplicaRequirements, assumed map[string][]AssumedWorkload) ([]TargetCluster, error) {
-	if err := kmCheckClusters(clusters); err != nil {
+	if err := checkClusters(clusters); err != nil {
 		return nil, err
 	}
 	out := make([]TargetCluster, len(clusters))
@@ -178,14 +178,14 @@ type ReplicaEstimate struct {
 // the bounds it computed. Errors are ClusterReplicas'.
 func (e *GeneralEstimator) ExplainClusterReplicas(c *Cluster, req *ReplicaRequirements, assumed []AssumedWorkload) (ReplicaEstimate, error) {
 	x := ReplicaEstimate{ModelReplicas: -1, SummaryReplicas: -1}
-	if err := kmCheckCluster(0, c); err != nil {
+	if err := checkCluster(0, c); err != nil {
 		return x, err
 	}
-	if err := kmCheckRequirements(fmt.Sprintf("cluster %q: request", c.Name), req); err != nil {
+	if err := checkRequirements(fmt.Sprintf("cluster %q: request", c.Name), req); err != nil {
 		return x, err
 	}
 	for i := range assumed {
-		if err := kmCheckComponents(fmt.Sprintf("cluster %q: assumed[%d].components", c.Name, i), assumed[i].Components); err != nil {
+		if err := checkComponents(fmt.Sprintf("cluster %q: assumed[%d].components", c.Name, i), assumed[i].Components); err != nil {
 			return x, err
 		}
 	}
@@ -194,12 +194,12 @@ func (e *GeneralEstimator) ExplainClusterReplicas(c *Cluster, req *ReplicaRequir
 	}
 	sum := c.ResourceSummary.Clone()
 	if e.opts.OvercommitProtection && len(assumed) > 0 {
-		kmDeductAssumed(sum, assumed)
+		deductAssumed(sum, assumed)
 	}
 	x.AllowedPods = AllowedPods(sum)
 	x.Bound = BoundPods
 	if x.AllowedPods <= 0 || req == nil {
-		x.Replicas = kmClamp32(x.AllowedPods)
+		x.Replicas = clamp32(x.AllowedPods)
 		return x, nil
 	}
 	bound := BoundSummary
@@ -215,7 +215,7 @@ func (e *GeneralEstimator) ExplainClusterReplicas(c *Cluster, req *ReplicaRequir
 		}
 		x.ModelErr, bound = err, BoundSummaryFallback
 	}
-	x.SummaryReplicas, x.SummaryResource = kmSummaryBound(sum, req.ResourceRequest)
+	x.SummaryReplicas, x.SummaryResource = summaryBound(sum, req.ResourceRequest)
 	x.setBound(bound, x.SummaryReplicas)
 	return x, nil
 }
@@ -224,10 +224,10 @@ func (e *GeneralEstimator) ExplainClusterReplicas(c *Cluster, req *ReplicaRequir
 // count is strictly smaller.
 func (x *ReplicaEstimate) setBound(b ReplicaBound, n int64) {
 	if x.AllowedPods < n {
-		x.Replicas, x.Bound = kmClamp32(x.AllowedPods), BoundPods
+		x.Replicas, x.Bound = clamp32(x.AllowedPods), BoundPods
 		return
 	}
-	x.Replicas, x.Bound = kmClamp32(n), b
+	x.Replicas, x.Bound = clamp32(n), b
 }
 
 // AllowedPods is the number of pods a resource summary still admits:
@@ -251,14 +251,14 @@ func AllowedPods(s *ResourceSummary) int64 {
 // minimum over resources, or MaxInt64 when nothing is requested. It does
 // not apply the pod bound (see AllowedPods).
 func SummaryReplicas(s *ResourceSummary, request resource.List) int64 {
-	n, _ := kmSummaryBound(s, request)
+	n, _ := summaryBound(s, request)
 	return n
 }
 
-// kmSummaryBound is SummaryReplicas with the resource that set it (the
+// summaryBound is SummaryReplicas with the resource that set it (the
 // first in name order at the minimum; "" when nothing is requested or s is
 // nil).
-func kmSummaryBound(s *ResourceSummary, request resource.List) (int64, resource.Name) {
+func summaryBound(s *ResourceSummary, request resource.List) (int64, resource.Name) {
 	if s == nil {
 		return 0, ""
 	}
@@ -294,11 +294,11 @@ func kmSummaryBound(s *ResourceSummary, request resource.List) (int64, resource.
 	return bound, by
 }
 
-// kmDeductAssumed adds the assumed workloads' demands to s.Allocating, as
+// deductAssumed adds the assumed workloads' demands to s.Allocating, as
 // Karmada's deductAssumedWorkloadsFromSummary: per component with positive
 // replicas, replicas pods, and replicas × request per resource (cpu in
 // milli-cores, others in Value() units, keeping the request's format).
-func kmDeductAssumed(s *ResourceSummary, assumed []AssumedWorkload) {
+func deductAssumed(s *ResourceSummary, assumed []AssumedWorkload) {
 	if s.Allocating == nil {
 		s.Allocating = resource.List{}
 	}
@@ -309,16 +309,16 @@ func kmDeductAssumed(s *ResourceSummary, assumed []AssumedWorkload) {
 				continue
 			}
 			pods := s.Allocating[resource.Pods]
-			s.Allocating[resource.Pods] = resource.NewQuantity(kmSatAdd(pods.Value(), n), resource.DecimalSI)
+			s.Allocating[resource.Pods] = resource.NewQuantity(satAdd(pods.Value(), n), resource.DecimalSI)
 			if comp.Requirements == nil {
 				continue
 			}
 			for name, q := range comp.Requirements.ResourceRequest {
 				var total resource.Quantity
 				if name == resource.CPU {
-					total = resource.NewMilliQuantity(kmSatMul(q.MilliValue(), n), q.Format())
+					total = resource.NewMilliQuantity(satMul(q.MilliValue(), n), q.Format())
 				} else {
-					total = resource.NewQuantity(kmSatMul(q.Value(), n), q.Format())
+					total = resource.NewQuantity(satMul(q.Value(), n), q.Format())
 				}
 				if cur, ok := s.Allocating[name]; ok {
 					s.Allocating[name] = cur.Add(total)
@@ -334,7 +334,7 @@ func kmDeductAssumed(s *ResourceSummary, assumed []AssumedWorkload) {
 // sets of comps it can hold (one result per cluster, in order); see
 // ClusterComponentSets. Input errors are as for MaxAvailableReplicas.
 func (e *GeneralEstimator) MaxAvailableComponentSets(clusters []*Cluster, comps []Component, assumed map[string][]AssumedWorkload) ([]ComponentSetEstimate, error) {
-	if err := kmCheckClusters(clusters); err != nil {
+	if err := checkClusters(clusters); err != nil {
 		return nil, err
 	}
 	out := make([]ComponentSetEstimate, len(clusters))
@@ -365,14 +365,14 @@ func (e *GeneralEstimator) MaxAvailableComponentSets(clusters []*Cluster, comps 
 //     with that bound as its upper bound (an inapplicable model is
 //     skipped).
 func (e *GeneralEstimator) ClusterComponentSets(c *Cluster, comps []Component, assumed []AssumedWorkload) (int32, error) {
-	if err := kmCheckCluster(0, c); err != nil {
+	if err := checkCluster(0, c); err != nil {
 		return 0, err
 	}
-	if err := kmCheckComponents(fmt.Sprintf("cluster %q: components", c.Name), comps); err != nil {
+	if err := checkComponents(fmt.Sprintf("cluster %q: components", c.Name), comps); err != nil {
 		return 0, err
 	}
 	for i := range assumed {
-		if err := kmCheckComponents(fmt.Sprintf("cluster %q: assumed[%d].components", c.Name, i), assumed[i].Components); err != nil {
+		if err := checkComponents(fmt.Sprintf("cluster %q: assumed[%d].components", c.Name, i), assumed[i].Components); err != nil {
 			return 0, err
 		}
 	}
@@ -380,9 +380,9 @@ func (e *GeneralEstimator) ClusterComponentSets(c *Cluster, comps []Component, a
 	if s == nil {
 		return 0, nil
 	}
-	units := kmFormatUnits
+	units := formatUnits
 	if e.opts.CanonicalSetUnits {
-		units = kmQuantityUnits
+		units = quantityUnits
 	}
 	available := make(map[resource.Name]int64, len(s.Allocatable))
 	for name, q := range s.Allocatable {
@@ -407,7 +407,7 @@ func (e *GeneralEstimator) ClusterComponentSets(c *Cluster, comps []Component, a
 					continue
 				}
 				for name, q := range comp.Requirements.ResourceRequest {
-					available[name] -= kmSatMul(units(name, q), n)
+					available[name] -= satMul(units(name, q), n)
 				}
 			}
 		}
@@ -420,16 +420,16 @@ func (e *GeneralEstimator) ClusterComponentSets(c *Cluster, comps []Component, a
 		podsPerSet += int64(comp.Replicas)
 	}
 	if podsPerSet <= 0 {
-		return kmClamp32(allowed), nil
+		return clamp32(allowed), nil
 	}
-	maxSets := kmClamp32(allowed / podsPerSet)
+	maxSets := clamp32(allowed / podsPerSet)
 	perSet := map[resource.Name]int64{}
 	for _, comp := range comps {
 		if comp.Requirements == nil {
 			continue
 		}
 		for name, q := range comp.Requirements.ResourceRequest {
-			perSet[name] = kmSatAdd(perSet[name], kmSatMul(units(name, q), int64(comp.Replicas)))
+			perSet[name] = satAdd(perSet[name], satMul(units(name, q), int64(comp.Replicas)))
 		}
 	}
 	for name, need := range perSet {
@@ -439,7 +439,7 @@ func (e *GeneralEstimator) ClusterComponentSets(c *Cluster, comps []Component, a
 		if available[name] <= 0 {
 			return 0, nil
 		}
-		maxSets = min(maxSets, kmClamp32(available[name]/need))
+		maxSets = min(maxSets, clamp32(available[name]/need))
 	}
 	if !e.opts.DisableResourceModels && len(s.AllocatableModelings) > 0 {
 		n, err := ResourceModelComponentSets(c, comps, assumed, maxSets)
@@ -454,10 +454,10 @@ func (e *GeneralEstimator) ClusterComponentSets(c *Cluster, comps []Component, a
 	return maxSets, nil
 }
 
-// kmFormatUnits is Karmada's quantityAsInt64: a DecimalSI or
+// formatUnits is Karmada's quantityAsInt64: a DecimalSI or
 // DecimalExponent quantity in milli-units, anything else in Value() units,
 // whatever the resource.
-func kmFormatUnits(_ resource.Name, q resource.Quantity) int64 {
+func formatUnits(_ resource.Name, q resource.Quantity) int64 {
 	switch q.Format() {
 	case resource.DecimalSI, resource.DecimalExponent:
 		return q.MilliValue()

@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"context"
@@ -84,7 +84,7 @@ func (e *AccurateEstimator) ClusterReplicas(ctx context.Context, snap *framework
 	if snap == nil {
 		return 0, fmt.Errorf("estimator: accurate estimator: nil snapshot")
 	}
-	if err := kmCheckRequirements("request", req); err != nil {
+	if err := checkRequirements("request", req); err != nil {
 		return 0, err
 	}
 	if snap.NumNodes() == 0 {
@@ -98,7 +98,7 @@ func (e *AccurateEstimator) ClusterReplicas(ctx context.Context, snap *framework
 			return 0, err
 		}
 		n, st := p.Estimate(ctx, snap, req)
-		switch kmEstimateCode(st) {
+		switch estimateCode(st) {
 		case framework.Success:
 			replicas = min(replicas, n)
 		case framework.Unschedulable:
@@ -121,9 +121,9 @@ func (e *AccurateEstimator) ClusterReplicas(ctx context.Context, snap *framework
 	return replicas, nil
 }
 
-// kmEstimateCode maps a plugin status to Karmada's four result codes:
+// estimateCode maps a plugin status to Karmada's four result codes:
 // Success, Unschedulable, Skip (Nooperation) and Error.
-func kmEstimateCode(s *framework.Status) framework.Code {
+func estimateCode(s *framework.Status) framework.Code {
 	switch s.Code() {
 	case framework.Success:
 		return framework.Success
@@ -165,7 +165,7 @@ func (e *AccurateEstimator) MaxAvailableReplicas(ctx context.Context, clusters [
 			return nil, fmt.Errorf("estimator: cluster %q: nil snapshot", c.Name)
 		}
 	}
-	if err := kmCheckRequirements("request", req); err != nil {
+	if err := checkRequirements("request", req); err != nil {
 		return nil, err
 	}
 	out := make([]TargetCluster, len(clusters))
@@ -237,9 +237,9 @@ func NewNodeResourceEstimator(filters ...framework.FilterPlugin) (*NodeResourceE
 // Name returns NodeResourceEstimatorName.
 func (p *NodeResourceEstimator) Name() string { return NodeResourceEstimatorName }
 
-// kmNodeDemand is one requested resource of a replica, in the units of the
+// nodeDemand is one requested resource of a replica, in the units of the
 // node aggregates: milli-cores for cpu, Value() otherwise.
-type kmNodeDemand struct {
+type nodeDemand struct {
 	name resource.Name
 	req  int64
 }
@@ -263,10 +263,10 @@ func (p *NodeResourceEstimator) Estimate(ctx context.Context, snap *framework.Sn
 	if snap == nil || snap.NumNodes() == 0 {
 		return 0, nil
 	}
-	if err := kmCheckRequirements("request", req); err != nil {
+	if err := checkRequirements("request", req); err != nil {
 		return 0, framework.AsStatus(err)
 	}
-	pi, err := framework.NewPodInfo(kmReplicaPod(req))
+	pi, err := framework.NewPodInfo(replicaPod(req))
 	if err != nil {
 		return 0, framework.AsStatus(fmt.Errorf("estimator: replica node claim: %w", err))
 	}
@@ -303,7 +303,7 @@ func (p *NodeResourceEstimator) Estimate(ctx context.Context, snap *framework.Sn
 		}
 		active = append(active, f)
 	}
-	demands := kmReplicaDemands(req)
+	demands := replicaDemands(req)
 	var total int64
 	for _, ni := range nodes {
 		if ctx.Err() != nil {
@@ -325,14 +325,14 @@ func (p *NodeResourceEstimator) Estimate(ctx context.Context, snap *framework.Sn
 			}
 		}
 		if fits {
-			total = kmSatAdd(total, kmNodeFit(ni, demands))
+			total = satAdd(total, nodeFit(ni, demands))
 		}
 	}
-	return kmClamp32(total), nil
+	return clamp32(total), nil
 }
 
-// kmNodeFit is how many replicas one node can still take.
-func kmNodeFit(ni *framework.NodeInfo, demands []kmNodeDemand) int64 {
+// nodeFit is how many replicas one node can still take.
+func nodeFit(ni *framework.NodeInfo, demands []nodeDemand) int64 {
 	fit := max(ni.Allocatable.Pods-int64(len(ni.Pods)), 0)
 	for _, d := range demands {
 		free := max(ni.Allocatable.Get(d.name)-ni.Requested.Get(d.name), 0)
@@ -341,26 +341,26 @@ func kmNodeFit(ni *framework.NodeInfo, demands []kmNodeDemand) int64 {
 	return fit
 }
 
-func kmReplicaDemands(req *ReplicaRequirements) []kmNodeDemand {
+func replicaDemands(req *ReplicaRequirements) []nodeDemand {
 	if req == nil {
 		return nil
 	}
-	var out []kmNodeDemand
+	var out []nodeDemand
 	for _, n := range req.ResourceRequest.Names() {
-		if !kmTracked(n) {
+		if !tracked(n) {
 			continue
 		}
-		if v := kmQuantityUnits(n, req.ResourceRequest[n]); v > 0 {
-			out = append(out, kmNodeDemand{n, v})
+		if v := quantityUnits(n, req.ResourceRequest[n]); v > 0 {
+			out = append(out, nodeDemand{n, v})
 		}
 	}
 	return out
 }
 
-// kmReplicaPod is the pod the node filters see for a replica: its requests
+// replicaPod is the pod the node filters see for a replica: its requests
 // in one container, and its node claim as node selector, required node
 // affinity and tolerations.
-func kmReplicaPod(req *ReplicaRequirements) *framework.Pod {
+func replicaPod(req *ReplicaRequirements) *framework.Pod {
 	p := &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: "replica", Namespace: "default"}}
 	if req == nil {
 		return p

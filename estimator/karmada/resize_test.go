@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 // rzResizing is a pod on n1 asking 1 cpu in its spec whose status reports
 // 3 cpu (a resize in progress).
 func rzResizing() *framework.Pod {
-	return kmPod("r", "n1", map[string]string{"cpu": "1"}).StatusReq("c0", map[string]string{"cpu": "3"}).ResizeInProgress().Obj()
+	return testPod("r", "n1", map[string]string{"cpu": "1"}).StatusReq("c0", map[string]string{"cpu": "3"}).ResizeInProgress().Obj()
 }
 
 // Karmada's cluster status controller adds up spec requests; the Kube
 // rule counts a pod as kube-scheduler's NodeInfo does, a resize in flight
 // at the larger of spec and status.
 func TestBuildResourceSummaryResizeInFlight(t *testing.T) {
-	nodes := []*framework.Node{kmNode("n1", map[string]string{"cpu": "64", "pods": "110"})}
+	nodes := []*framework.Node{testNode("n1", map[string]string{"cpu": "64", "pods": "110"})}
 	for _, tc := range []struct {
 		rule PodRequestRule
 		want string
@@ -28,7 +28,7 @@ func TestBuildResourceSummaryResizeInFlight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Allocated[resource.CPU]; got.Cmp(kmq(tc.want)) != 0 {
+		if got := s.Allocated[resource.CPU]; got.Cmp(mustQty(tc.want)) != 0 {
 			t.Errorf("%s: allocated cpu %s, want %s", tc.rule, got.String(), tc.want)
 		}
 	}
@@ -42,7 +42,7 @@ func TestNodeResourceEstimatorResizeInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, s := p.Estimate(context.Background(), framework.MustSnapshot(nodes, []*framework.Pod{rzResizing()}), kmReq(map[string]string{"cpu": "1"}))
+	got, s := p.Estimate(context.Background(), framework.MustSnapshot(nodes, []*framework.Pod{rzResizing()}), testReq(map[string]string{"cpu": "1"}))
 	if !s.IsSuccess() || got != 1 {
 		t.Errorf("got %d, %v; want 1", got, s)
 	}

@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"fmt"
@@ -66,14 +66,14 @@ func (o SummaryOptions) validate() error {
 	return fmt.Errorf("estimator: SummaryOptions.RequestRule=%d: unknown rule", int(o.RequestRule))
 }
 
-// kmPodAccumulator adds pod requests up under one PodRequestRule.
-type kmPodAccumulator struct {
+// podAccumulator adds pod requests up under one PodRequestRule.
+type podAccumulator struct {
 	rule PodRequestRule
 	sum  resource.Vector
 	pods int64
 }
 
-func (a *kmPodAccumulator) add(p *framework.Pod) {
+func (a *podAccumulator) add(p *framework.Pod) {
 	a.pods++
 	switch a.rule {
 	case PodRequestKarmada:
@@ -103,14 +103,14 @@ func (a *kmPodAccumulator) add(p *framework.Pod) {
 // util.Resource.ResourceList does: only positive amounts, cpu as a milli
 // DecimalSI quantity, memory, ephemeral storage and huge pages as BinarySI,
 // pods and other scalars as DecimalSI; nil when nothing is positive.
-func (a *kmPodAccumulator) list() resource.List {
+func (a *podAccumulator) list() resource.List {
 	v := a.sum
 	v.Pods += a.pods
-	return kmResourceList(v)
+	return resourceList(v)
 }
 
-// kmResourceList renders v as Karmada's util.Resource.ResourceList.
-func kmResourceList(v resource.Vector) resource.List {
+// resourceList renders v as Karmada's util.Resource.ResourceList.
+func resourceList(v resource.Vector) resource.List {
 	l := resource.List{}
 	if v.MilliCPU > 0 {
 		l[resource.CPU] = resource.NewMilliQuantity(v.MilliCPU, resource.DecimalSI)
@@ -140,7 +140,7 @@ func kmResourceList(v resource.Vector) resource.List {
 	return l
 }
 
-func kmCheckNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
+func checkNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
 	seen := make(map[string]int, len(nodes))
 	for i, n := range nodes {
 		if n == nil {
@@ -150,8 +150,8 @@ func kmCheckNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
 			return fmt.Errorf("estimator: nodes[%d] and nodes[%d] are both named %q", j, i, n.Name)
 		}
 		seen[n.Name] = i
-		if kmHasNegative(n.Status.Allocatable) {
-			return kmCheckList(fmt.Sprintf("node %q: allocatable", n.Name), n.Status.Allocatable)
+		if hasNegative(n.Status.Allocatable) {
+			return checkList(fmt.Sprintf("node %q: allocatable", n.Name), n.Status.Allocatable)
 		}
 	}
 	for i, p := range pods {
@@ -160,13 +160,13 @@ func kmCheckNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
 		}
 		for _, list := range [2][]framework.Container{p.Spec.Containers, p.Spec.InitContainers} {
 			for ci := range list {
-				if kmHasNegative(list[ci].Resources.Requests) {
-					return kmCheckList(fmt.Sprintf("pod %s: container %q: requests", p.Key(), list[ci].Name), list[ci].Resources.Requests)
+				if hasNegative(list[ci].Resources.Requests) {
+					return checkList(fmt.Sprintf("pod %s: container %q: requests", p.Key(), list[ci].Name), list[ci].Resources.Requests)
 				}
 			}
 		}
-		if kmHasNegative(p.Spec.Overhead) {
-			return kmCheckList(fmt.Sprintf("pod %s: overhead", p.Key()), p.Spec.Overhead)
+		if hasNegative(p.Spec.Overhead) {
+			return checkList(fmt.Sprintf("pod %s: overhead", p.Key()), p.Spec.Overhead)
 		}
 	}
 	return nil
@@ -190,13 +190,13 @@ func BuildResourceSummary(nodes []*framework.Node, pods []*framework.Pod, opts S
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	if err := kmCheckNodesPods(nodes, pods); err != nil {
+	if err := checkNodesPods(nodes, pods); err != nil {
 		return nil, err
 	}
-	return kmBuildSummary(nodes, pods, opts), nil
+	return buildSummary(nodes, pods, opts), nil
 }
 
-func kmBuildSummary(nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) *ResourceSummary {
+func buildSummary(nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) *ResourceSummary {
 	alloc := resource.List{}
 	for _, n := range nodes {
 		for name, q := range n.Status.Allocatable {
@@ -207,8 +207,8 @@ func kmBuildSummary(nodes []*framework.Node, pods []*framework.Pod, opts Summary
 			}
 		}
 	}
-	allocating := kmPodAccumulator{rule: opts.RequestRule}
-	allocated := kmPodAccumulator{rule: opts.RequestRule}
+	allocating := podAccumulator{rule: opts.RequestRule}
+	allocated := podAccumulator{rule: opts.RequestRule}
 	for _, p := range pods {
 		if p.Spec.NodeName == "" {
 			allocating.add(p)
@@ -254,13 +254,13 @@ func GradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framewo
 	if err := ValidateResourceModels(models); err != nil {
 		return nil, err
 	}
-	if err := kmCheckNodesPods(nodes, pods); err != nil {
+	if err := checkNodesPods(nodes, pods); err != nil {
 		return nil, err
 	}
-	return kmGradeNodes(models, nodes, pods, opts), nil
+	return gradeNodes(models, nodes, pods, opts), nil
 }
 
-func kmGradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) []AllocatableModeling {
+func gradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) []AllocatableModeling {
 	names := make([]resource.Name, len(models[0].Ranges))
 	mins := make([][]resource.Quantity, len(names))
 	for i, r := range models[0].Ranges {
@@ -270,21 +270,21 @@ func kmGradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*frame
 			mins[i][g] = models[g].Ranges[i].Min
 		}
 	}
-	perNode := map[string]*kmPodAccumulator{}
+	perNode := map[string]*podAccumulator{}
 	for _, p := range pods {
 		if p.Spec.NodeName == "" || p.Status.Phase.IsTerminal() {
 			continue
 		}
 		a := perNode[p.Spec.NodeName]
 		if a == nil {
-			a = &kmPodAccumulator{rule: opts.RequestRule}
+			a = &podAccumulator{rule: opts.RequestRule}
 			perNode[p.Spec.NodeName] = a
 		}
 		a.add(p)
 	}
 	counts := make([]int, len(models))
 	for _, n := range nodes {
-		free, ok := kmNodeFree(n, perNode[n.Name])
+		free, ok := nodeFree(n, perNode[n.Name])
 		if !ok {
 			if opts.GradeNodesAfterFullNode {
 				continue
@@ -293,7 +293,7 @@ func kmGradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*frame
 		}
 		grade := len(models) - 1
 		for i, name := range names {
-			g := kmLastMinAtMost(mins[i], free[name])
+			g := lastMinAtMost(mins[i], free[name])
 			grade = min(grade, g)
 		}
 		if grade < 0 {
@@ -308,10 +308,10 @@ func kmGradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*frame
 	return out
 }
 
-// kmNodeFree is Karmada's getNodeAvailable: the node's allocatable minus its
+// nodeFree is Karmada's getNodeAvailable: the node's allocatable minus its
 // pods' requests, and false when the node must not be graded (nil
 // allocatable, or pods and no free pod slot).
-func kmNodeFree(n *framework.Node, pods *kmPodAccumulator) (resource.List, bool) {
+func nodeFree(n *framework.Node, pods *podAccumulator) (resource.List, bool) {
 	if n.Status.Allocatable == nil {
 		return nil, false
 	}
@@ -335,9 +335,9 @@ func kmNodeFree(n *framework.Node, pods *kmPodAccumulator) (resource.List, bool)
 	return free, true
 }
 
-// kmLastMinAtMost returns the last index i with mins[i] ≤ v (mins
+// lastMinAtMost returns the last index i with mins[i] ≤ v (mins
 // ascending), or -1.
-func kmLastMinAtMost(mins []resource.Quantity, v resource.Quantity) int {
+func lastMinAtMost(mins []resource.Quantity, v resource.Quantity) int {
 	lo, hi := 0, len(mins)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -367,17 +367,17 @@ func BuildCluster(name string, models []ResourceModel, nodes []*framework.Node, 
 			return nil, fmt.Errorf("estimator: cluster %q: %w", name, err)
 		}
 	}
-	if err := kmCheckNodesPods(nodes, pods); err != nil {
+	if err := checkNodesPods(nodes, pods); err != nil {
 		return nil, fmt.Errorf("estimator: cluster %q: %w", name, err)
 	}
-	s := kmBuildSummary(nodes, pods, opts)
+	s := buildSummary(nodes, pods, opts)
 	if len(models) > 0 {
-		s.AllocatableModelings = kmGradeNodes(models, nodes, pods, opts)
+		s.AllocatableModelings = gradeNodes(models, nodes, pods, opts)
 	}
-	return &Cluster{Name: name, ResourceModels: kmCloneModels(models), ResourceSummary: s}, nil
+	return &Cluster{Name: name, ResourceModels: cloneModels(models), ResourceSummary: s}, nil
 }
 
-func kmCloneModels(models []ResourceModel) []ResourceModel {
+func cloneModels(models []ResourceModel) []ResourceModel {
 	if models == nil {
 		return nil
 	}

@@ -1,10 +1,10 @@
-package estimator_test
+package karmada_test
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
@@ -13,19 +13,19 @@ import (
 // The general cluster model of Karmada's documentation (seed 002): three
 // member clusters' resource summaries and a 500m replica.
 func ExampleGeneralEstimator_MaxAvailableReplicas() {
-	summary := func(cpuUsed, podsUsed string) *estimator.ResourceSummary {
-		return &estimator.ResourceSummary{
+	summary := func(cpuUsed, podsUsed string) *karmada.ResourceSummary {
+		return &karmada.ResourceSummary{
 			Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "memory": "16265856Ki", "pods": "110"}),
 			Allocated:   resource.MustParseList(map[string]string{"cpu": cpuUsed, "memory": "290Mi", "pods": podsUsed}),
 		}
 	}
-	clusters := []*estimator.Cluster{
+	clusters := []*karmada.Cluster{
 		{Name: "member1", ResourceSummary: summary("950m", "11")},
 		{Name: "member2", ResourceSummary: summary("2", "11")},
 		{Name: "member3", ResourceSummary: summary("2", "110")},
 	}
-	e, _ := estimator.NewGeneralEstimator(estimator.GeneralOptions{})
-	req := &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "500m"})}
+	e, _ := karmada.NewGeneralEstimator(karmada.GeneralOptions{})
+	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "500m"})}
 	got, err := e.MaxAvailableReplicas(clusters, req, nil)
 	if err != nil {
 		fmt.Println(err)
@@ -44,27 +44,27 @@ func ExampleGeneralEstimator_MaxAvailableReplicas() {
 // summary (cpu: (4 − 0.95) / 0.5 = 6), member3's two free pod slots, and
 // member4's resource models (two grade-2 nodes of 2 cpu: 4 replicas each).
 func ExampleGeneralEstimator_ExplainClusterReplicas() {
-	summary := func(cpuUsed, podsUsed string) *estimator.ResourceSummary {
-		return &estimator.ResourceSummary{
+	summary := func(cpuUsed, podsUsed string) *karmada.ResourceSummary {
+		return &karmada.ResourceSummary{
 			Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "memory": "16265856Ki", "pods": "110"}),
 			Allocated:   resource.MustParseList(map[string]string{"cpu": cpuUsed, "memory": "290Mi", "pods": podsUsed}),
 		}
 	}
-	models := estimator.DefaultResourceModels()
-	counts := make([]estimator.AllocatableModeling, len(models))
+	models := karmada.DefaultResourceModels()
+	counts := make([]karmada.AllocatableModeling, len(models))
 	for i, m := range models {
-		counts[i] = estimator.AllocatableModeling{Grade: m.Grade}
+		counts[i] = karmada.AllocatableModeling{Grade: m.Grade}
 	}
 	counts[2].Count = 2
 	withModels := summary("0", "0")
 	withModels.AllocatableModelings = counts
-	clusters := []*estimator.Cluster{
+	clusters := []*karmada.Cluster{
 		{Name: "member1", ResourceSummary: summary("950m", "11")},
 		{Name: "member3", ResourceSummary: summary("2", "108")},
 		{Name: "member4", ResourceModels: models, ResourceSummary: withModels},
 	}
-	e, _ := estimator.NewGeneralEstimator(estimator.GeneralOptions{})
-	req := &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "500m"})}
+	e, _ := karmada.NewGeneralEstimator(karmada.GeneralOptions{})
+	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "500m"})}
 	for _, c := range clusters {
 		x, err := e.ExplainClusterReplicas(c, req, nil)
 		if err != nil {
@@ -83,16 +83,16 @@ func ExampleGeneralEstimator_ExplainClusterReplicas() {
 // default models, member1 with one grade-2 node and six grade-3 nodes, a
 // 3 cpu / 20Gi replica, under each generation of the algorithm.
 func ExampleResourceModelReplicas() {
-	models := estimator.DefaultResourceModels()
-	counts := make([]estimator.AllocatableModeling, len(models))
+	models := karmada.DefaultResourceModels()
+	counts := make([]karmada.AllocatableModeling, len(models))
 	for i, m := range models {
-		counts[i] = estimator.AllocatableModeling{Grade: m.Grade}
+		counts[i] = karmada.AllocatableModeling{Grade: m.Grade}
 	}
 	counts[2].Count, counts[3].Count = 1, 6
-	member1 := &estimator.Cluster{Name: "member1", ResourceModels: models, ResourceSummary: &estimator.ResourceSummary{AllocatableModelings: counts}}
-	req := &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "3", "memory": "20Gi"})}
-	for _, gen := range []estimator.ModelGeneration{estimator.ModelContainingGrade, estimator.ModelMinCoversRequest, estimator.ModelFirstFit} {
-		n, err := estimator.ResourceModelReplicas(member1, req, gen, nil)
+	member1 := &karmada.Cluster{Name: "member1", ResourceModels: models, ResourceSummary: &karmada.ResourceSummary{AllocatableModelings: counts}}
+	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "3", "memory": "20Gi"})}
+	for _, gen := range []karmada.ModelGeneration{karmada.ModelContainingGrade, karmada.ModelMinCoversRequest, karmada.ModelFirstFit} {
+		n, err := karmada.ResourceModelReplicas(member1, req, gen, nil)
 		fmt.Println(gen, n, err)
 	}
 	// Output:
@@ -113,7 +113,7 @@ func ExampleBuildCluster() {
 		builder.MakePod().Name("web").Node("n1").Req(map[string]string{"cpu": "5", "memory": "8Gi"}).Obj(),
 		builder.MakePod().Name("queued").Req(map[string]string{"cpu": "1"}).Obj(),
 	}
-	c, err := estimator.BuildCluster("member1", estimator.DefaultResourceModels(), nodes, pods, estimator.SummaryOptions{})
+	c, err := karmada.BuildCluster("member1", karmada.DefaultResourceModels(), nodes, pods, karmada.SummaryOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -136,9 +136,9 @@ func ExampleBuildCluster() {
 
 // Karmada's validation reports the first broken rule with its message.
 func ExampleValidateResourceModels() {
-	models := estimator.DefaultResourceModels()
+	models := karmada.DefaultResourceModels()
 	models[3].Ranges[0].Min = resource.MustParse("5") // grade 2 ends at 4
-	fmt.Println(estimator.ValidateResourceModels(models))
+	fmt.Println(karmada.ValidateResourceModels(models))
 	// Output:
 	// estimator: resourceModels[3] (grade 3): ranges[0] "cpu" [min=5, max=8): Model intervals for resources must be contiguous and non-overlapping
 }
@@ -152,10 +152,10 @@ func ExampleAccurateEstimator_MaxAvailableReplicas() {
 	}, []*framework.Pod{
 		builder.MakePod().Name("p").Node("a").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj(),
 	})
-	nodes, _ := estimator.NewNodeResourceEstimator() // pass filter plugins to honour node claims
-	e, _ := estimator.NewAccurateEstimator(estimator.AccurateOptions{}, nodes)
-	req := &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "2Gi"})}
-	got, err := e.MaxAvailableReplicas(context.Background(), []estimator.ClusterSnapshot{{Name: "member1", Snapshot: snap}}, req)
+	nodes, _ := karmada.NewNodeResourceEstimator() // pass filter plugins to honour node claims
+	e, _ := karmada.NewAccurateEstimator(karmada.AccurateOptions{}, nodes)
+	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "2Gi"})}
+	got, err := e.MaxAvailableReplicas(context.Background(), []karmada.ClusterSnapshot{{Name: "member1", Snapshot: snap}}, req)
 	fmt.Println(got, err)
 	// Output:
 	// [{member1 8}] <nil>
@@ -164,22 +164,22 @@ func ExampleAccurateEstimator_MaxAvailableReplicas() {
 // Dividing 12 replicas over three clusters by static weights and by their
 // available replicas, with Webster's method.
 func ExampleDivideReplicas() {
-	cands := []estimator.Candidate{
+	cands := []karmada.Candidate{
 		{Name: "member1", AvailableReplicas: 6},
 		{Name: "member2", AvailableReplicas: 4},
 		{Name: "member3", AvailableReplicas: 10},
 	}
-	static, _ := estimator.DivideReplicas(estimator.DivisionRequest{
-		Strategy: estimator.StrategyStaticWeight, Replicas: 12, Candidates: cands,
-		StaticWeights: []estimator.StaticWeightRule{
+	static, _ := karmada.DivideReplicas(karmada.DivisionRequest{
+		Strategy: karmada.StrategyStaticWeight, Replicas: 12, Candidates: cands,
+		StaticWeights: []karmada.StaticWeightRule{
 			{ClusterNames: []string{"member1"}, Weight: 3},
 			{ClusterNames: []string{"member2"}, Weight: 2},
 			{ClusterNames: []string{"member3"}, Weight: 1},
 		},
 	})
-	dynamic, _ := estimator.DivideReplicas(estimator.DivisionRequest{Strategy: estimator.StrategyDynamicWeight, Replicas: 12, Candidates: cands})
-	aggregated, _ := estimator.DivideReplicas(estimator.DivisionRequest{Strategy: estimator.StrategyAggregated, Replicas: 12, Candidates: cands})
-	_, err := estimator.DivideReplicas(estimator.DivisionRequest{Strategy: estimator.StrategyDynamicWeight, Replicas: 30, Candidates: cands})
+	dynamic, _ := karmada.DivideReplicas(karmada.DivisionRequest{Strategy: karmada.StrategyDynamicWeight, Replicas: 12, Candidates: cands})
+	aggregated, _ := karmada.DivideReplicas(karmada.DivisionRequest{Strategy: karmada.StrategyAggregated, Replicas: 12, Candidates: cands})
+	_, err := karmada.DivideReplicas(karmada.DivisionRequest{Strategy: karmada.StrategyDynamicWeight, Replicas: 30, Candidates: cands})
 	fmt.Println(static)
 	fmt.Println(dynamic)
 	fmt.Println(aggregated)
@@ -193,9 +193,9 @@ func ExampleDivideReplicas() {
 
 // Sainte-Laguë on Karmada's example votes.
 func ExampleAllocateWebsterSeats() {
-	got, _ := estimator.AllocateWebsterSeats(4, []estimator.WebsterParty{
+	got, _ := karmada.AllocateWebsterSeats(4, []karmada.WebsterParty{
 		{Name: "Alpha", Votes: 1200}, {Name: "Beta", Votes: 900}, {Name: "Gamma", Votes: 400},
-	}, estimator.TieBreakOrder(""))
+	}, karmada.TieBreakOrder(""))
 	for _, p := range got {
 		fmt.Printf("%s: %d\n", p.Name, p.Seats)
 	}

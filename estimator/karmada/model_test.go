@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"errors"
@@ -38,7 +38,7 @@ func TestDefaultResourceModels(t *testing.T) {
 			t.Fatalf("grade %d: %+v", w.grade, g)
 		}
 		check := func(what string, got resource.Quantity, s string) {
-			if got.Cmp(kmq(s)) != 0 {
+			if got.Cmp(mustQty(s)) != 0 {
 				t.Errorf("grade %d %s = %s, want %s", w.grade, what, got.String(), s)
 			}
 		}
@@ -57,12 +57,12 @@ func TestDefaultResourceModels(t *testing.T) {
 
 func TestStandardizeResourceModels(t *testing.T) {
 	in := []ResourceModel{
-		{Grade: 2, Ranges: []ResourceModelRange{{Name: "cpu", Min: kmq("2"), Max: kmq("4")}}},
-		{Grade: 0, Ranges: []ResourceModelRange{{Name: "cpu", Min: kmq("500m"), Max: kmq("1")}}},
-		{Grade: 1, Ranges: []ResourceModelRange{{Name: "cpu", Min: kmq("1"), Max: kmq("2")}}},
+		{Grade: 2, Ranges: []ResourceModelRange{{Name: "cpu", Min: mustQty("2"), Max: mustQty("4")}}},
+		{Grade: 0, Ranges: []ResourceModelRange{{Name: "cpu", Min: mustQty("500m"), Max: mustQty("1")}}},
+		{Grade: 1, Ranges: []ResourceModelRange{{Name: "cpu", Min: mustQty("1"), Max: mustQty("2")}}},
 	}
 	out := StandardizeResourceModels(in)
-	if in[0].Grade != 2 || in[1].Ranges[0].Min.Cmp(kmq("500m")) != 0 {
+	if in[0].Grade != 2 || in[1].Ranges[0].Min.Cmp(mustQty("500m")) != 0 {
 		t.Fatalf("input modified: %+v", in)
 	}
 	for i, g := range []uint{0, 1, 2} {
@@ -93,7 +93,7 @@ func TestStandardizeResourceModels(t *testing.T) {
 func TestValidateResourceModels(t *testing.T) {
 	maxInt := resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
 	rng := func(name, min string, max resource.Quantity) ResourceModelRange {
-		return ResourceModelRange{Name: resource.Name(name), Min: kmq(min), Max: max}
+		return ResourceModelRange{Name: resource.Name(name), Min: mustQty(min), Max: max}
 	}
 	tests := []struct {
 		name      string
@@ -104,49 +104,49 @@ func TestValidateResourceModels(t *testing.T) {
 		wantText  string
 	}{
 		{name: "valid two grades", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1", maxInt)}},
 		}},
 		{name: "empty", models: nil},
 		{name: "same grade (reported before range count)", models: []ResourceModel{
-			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1"))}},
+			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1", maxInt), rng("memory", "0", maxInt)}},
 		}, wantMsg: MsgModelGradeRepeated, wantIndex: 1, wantRange: -1, wantText: "resourceModels[1] (grade 1): The grade of each models should not be the same"},
 		{name: "range count", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1", maxInt), rng("memory", "0", maxInt)}},
 		}, wantMsg: MsgModelRangeCount, wantIndex: 1, wantRange: -1},
 		{name: "max not above min (reported before first-min)", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "2", kmq("2"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "2", mustQty("2"))}},
 		}, wantMsg: MsgModelMaxNotAboveMin, wantIndex: 0, wantRange: 0, wantText: `ranges[0] "cpu" [min=2, max=2)`},
 		{name: "first min not zero", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1")), rng("memory", "1Gi", kmq("4Gi"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1")), rng("memory", "1Gi", mustQty("4Gi"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1", maxInt), rng("memory", "4Gi", maxInt)}},
 		}, wantMsg: MsgModelFirstMinNotZero, wantIndex: 0, wantRange: 1},
 		{name: "resource order differs", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1")), rng("memory", "0", kmq("4Gi"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1")), rng("memory", "0", mustQty("4Gi"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("memory", "4Gi", maxInt), rng("cpu", "1", maxInt)}},
 		}, wantMsg: MsgModelResourceMismatch, wantIndex: 1, wantRange: 0},
 		{name: "gap between grades", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "2", maxInt)}},
 		}, wantMsg: MsgModelNotContiguous, wantIndex: 1, wantRange: 0, wantText: `[min=2, max=9223372036854775807)`},
 		{name: "overlap between grades", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("2"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("2"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1", maxInt)}},
 		}, wantMsg: MsgModelNotContiguous, wantIndex: 1, wantRange: 0},
 		{name: "last max not MaxInt64", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1"))}},
-			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1", kmq("64"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1"))}},
+			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1", mustQty("64"))}},
 		}, wantMsg: MsgModelLastMaxNotMaxInt64, wantIndex: 1, wantRange: 0},
 		// Contiguity compares numerically: 1 and 1000m are the same bound.
 		{name: "equal bounds in other units", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", kmq("1"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("cpu", "0", mustQty("1"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("cpu", "1000m", maxInt)}},
 		}},
 		// Any resource name is accepted.
 		{name: "extended resource", models: []ResourceModel{
-			{Grade: 0, Ranges: []ResourceModelRange{rng("nvidia.com/gpu", "0", kmq("1"))}},
+			{Grade: 0, Ranges: []ResourceModelRange{rng("nvidia.com/gpu", "0", mustQty("1"))}},
 			{Grade: 1, Ranges: []ResourceModelRange{rng("nvidia.com/gpu", "1", maxInt)}},
 		}},
 	}
@@ -213,8 +213,8 @@ func TestDocumentedExampleByGeneration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.gen.String()+"/"+tt.req, func(t *testing.T) {
-			for i, c := range kmDocClusters() {
-				got, err := ResourceModelReplicas(c, kmReq(reqs[tt.req]), tt.gen, nil)
+			for i, c := range docClusters() {
+				got, err := ResourceModelReplicas(c, testReq(reqs[tt.req]), tt.gen, nil)
 				if tt.wantErr {
 					if !errors.Is(err, ErrResourceModelInapplicable) {
 						t.Errorf("%s: err = %v, want ErrResourceModelInapplicable", c.Name, err)
@@ -235,8 +235,8 @@ func TestDocumentedExampleByGeneration(t *testing.T) {
 // The older generations on small hand-made models: the start grade, the 0→1
 // rule, and an empty grade in between.
 func TestGradeSumGenerations(t *testing.T) {
-	models := kmModels([]string{"cpu"}, []string{"0"}, []string{"1"}, []string{"2"}, []string{"4"})
-	c := &Cluster{Name: "m", ResourceModels: models, ResourceSummary: &ResourceSummary{AllocatableModelings: kmCounts(5, 1, 0, 2)}}
+	models := testModels([]string{"cpu"}, []string{"0"}, []string{"1"}, []string{"2"}, []string{"4"})
+	c := &Cluster{Name: "m", ResourceModels: models, ResourceSummary: &ResourceSummary{AllocatableModelings: modelings(5, 1, 0, 2)}}
 	tests := []struct {
 		req  string
 		gen  ModelGeneration
@@ -262,7 +262,7 @@ func TestGradeSumGenerations(t *testing.T) {
 		{"500m", ModelFirstFit, 18},
 	}
 	for _, tt := range tests {
-		got, err := ResourceModelReplicas(c, kmReq(map[string]string{"cpu": tt.req}), tt.gen, nil)
+		got, err := ResourceModelReplicas(c, testReq(map[string]string{"cpu": tt.req}), tt.gen, nil)
 		if err != nil {
 			t.Fatalf("%v %s: %v", tt.gen, tt.req, err)
 		}
@@ -277,12 +277,12 @@ func TestGradeSumGenerations(t *testing.T) {
 func TestResourceModelComponentSets(t *testing.T) {
 	const gpu = "nvidia.com/gpu"
 	comp := func(name string, replicas int32, req map[string]string) Component {
-		return Component{Name: name, Replicas: replicas, Requirements: kmReq(req)}
+		return Component{Name: name, Replicas: replicas, Requirements: testReq(req)}
 	}
 	cluster := func(models []ResourceModel, counts ...int) *Cluster {
-		return &Cluster{Name: "m", ResourceModels: models, ResourceSummary: &ResourceSummary{AllocatableModelings: kmCounts(counts...)}}
+		return &Cluster{Name: "m", ResourceModels: models, ResourceSummary: &ResourceSummary{AllocatableModelings: modelings(counts...)}}
 	}
-	cpu3 := kmModels([]string{"cpu"}, []string{"500m"}, []string{"1000m"}, []string{"2000m"})
+	cpu3 := testModels([]string{"cpu"}, []string{"500m"}, []string{"1000m"}, []string{"2000m"})
 	tests := []struct {
 		name  string
 		c     *Cluster
@@ -296,16 +296,16 @@ func TestResourceModelComponentSets(t *testing.T) {
 		{name: "cpu only", c: cluster(cpu3, 5, 0, 10), comps: []Component{comp("cpu-job", 1, map[string]string{"cpu": "1500m"})}, upper: 100, want: 10},
 		// Grade 0 has no GPU; grade 1 fits 1 each (3), grade 2 fits 2 each (4):
 		// 7 replicas, 2 per set → 3.
-		{name: "gpus across grades", c: cluster(kmModels([]string{"cpu", "memory", gpu},
+		{name: "gpus across grades", c: cluster(testModels([]string{"cpu", "memory", gpu},
 			[]string{"1000m", "2Gi", "0"}, []string{"2000m", "4Gi", "1"}, []string{"4000m", "8Gi", "2"}), 4, 3, 2),
 			comps: []Component{comp("gpu-worker", 2, map[string]string{"cpu": "2000m", "memory": "4Gi", gpu: "1"})}, upper: 100, want: 3},
-		{name: "no compliant grade", c: cluster(kmModels([]string{"cpu"}, []string{"1000m"}, []string{"2000m"}), 10, 10),
+		{name: "no compliant grade", c: cluster(testModels([]string{"cpu"}, []string{"1000m"}, []string{"2000m"}), 10, 10),
 			comps: []Component{comp("too-heavy", 1, map[string]string{"cpu": "3000m"})}, upper: 100, want: 0},
 		// JM on grade 0 (twice), TMs on grade 1 (six), the third set on grade 2.
-		{name: "JM and TM", c: cluster(kmModels([]string{"cpu", "memory"}, []string{"1000m", "2Gi"}, []string{"3000m", "10Gi"}, []string{"4000m", "12Gi"}), 2, 6, 3),
+		{name: "JM and TM", c: cluster(testModels([]string{"cpu", "memory"}, []string{"1000m", "2Gi"}, []string{"3000m", "10Gi"}, []string{"4000m", "12Gi"}), 2, 6, 3),
 			comps: []Component{comp("jobmanager", 1, map[string]string{"cpu": "1", "memory": "2Gi"}), comp("taskmanager", 3, map[string]string{"cpu": "3", "memory": "10Gi"})}, upper: 100, want: 3},
 		// TMs need 10Gi: only the six grade-3 nodes, one each → 2 sets.
-		{name: "three components", c: cluster(kmModels([]string{"cpu", "memory"}, []string{"1000m", "2Gi"}, []string{"2000m", "4Gi"}, []string{"3000m", "6Gi"}, []string{"8000m", "12Gi"}), 2, 3, 2, 6),
+		{name: "three components", c: cluster(testModels([]string{"cpu", "memory"}, []string{"1000m", "2Gi"}, []string{"2000m", "4Gi"}, []string{"3000m", "6Gi"}, []string{"8000m", "12Gi"}), 2, 3, 2, 6),
 			comps: []Component{
 				comp("jobmanager", 1, map[string]string{"cpu": "1", "memory": "2Gi"}),
 				comp("taskmanager", 3, map[string]string{"cpu": "3", "memory": "10Gi"}),
@@ -342,19 +342,19 @@ func TestGeneralClusterComponentSets(t *testing.T) {
 	comp := func(name string, replicas int32, req map[string]string) Component {
 		c := Component{Name: name, Replicas: replicas}
 		if req != nil {
-			c.Requirements = kmReq(req)
+			c.Requirements = testReq(req)
 		}
 		return c
 	}
 	flink := []Component{comp("jobmanager", 1, map[string]string{"cpu": "1"}), comp("taskmanager", 2, map[string]string{"cpu": "1500m"})}
 	base := func(cpu string) *Cluster {
-		return &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "100", "cpu": cpu, "memory": "8Gi"}, nil, nil)}
+		return &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "100", "cpu": cpu, "memory": "8Gi"}, nil, nil)}
 	}
 	modelCluster := &Cluster{Name: "m",
-		ResourceModels: kmModels([]string{"cpu"}, []string{"0"}, []string{"2"}),
+		ResourceModels: testModels([]string{"cpu"}, []string{"0"}, []string{"2"}),
 		ResourceSummary: &ResourceSummary{
-			Allocatable:          kmList(map[string]string{"pods": "220", "cpu": "4"}),
-			AllocatableModelings: kmCounts(0, 2),
+			Allocatable:          parseList(map[string]string{"pods": "220", "cpu": "4"}),
+			AllocatableModelings: modelings(0, 2),
 		}}
 	tests := []struct {
 		name    string
@@ -365,24 +365,24 @@ func TestGeneralClusterComponentSets(t *testing.T) {
 		want    int32
 	}{
 		{name: "nil summary", c: &Cluster{Name: "m"}, comps: flink, want: 0},
-		{name: "no allowed pods", c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "10"}, map[string]string{"pods": "10"}, nil)}, comps: flink, want: 0},
-		{name: "no components give the allowed pods", c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "10"}, nil, nil)}, want: 10},
+		{name: "no allowed pods", c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "10"}, map[string]string{"pods": "10"}, nil)}, comps: flink, want: 0},
+		{name: "no components give the allowed pods", c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "10"}, nil, nil)}, want: 10},
 		// cpu per set 1 + 2×1.5 = 4 of 10; 80 pods / 3.
-		{name: "basic", c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "100", "cpu": "10", "memory": "8Gi"}, map[string]string{"pods": "20", "cpu": "0", "memory": "2Gi"}, nil)},
+		{name: "basic", c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "100", "cpu": "10", "memory": "8Gi"}, map[string]string{"pods": "20", "cpu": "0", "memory": "2Gi"}, nil)},
 			comps: []Component{comp("jobmanager", 1, map[string]string{"cpu": "1"}), comp("taskmanager", 2, map[string]string{"cpu": "1.5"})}, want: 2},
 		// Per set 5 cpu, 6Gi; 10 cpu, 6Gi free → min(2, 1).
-		{name: "mixed components", c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "100", "cpu": "10", "memory": "8Gi"}, map[string]string{"pods": "20", "cpu": "0", "memory": "2Gi"}, nil)},
+		{name: "mixed components", c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "100", "cpu": "10", "memory": "8Gi"}, map[string]string{"pods": "20", "cpu": "0", "memory": "2Gi"}, nil)},
 			comps: []Component{comp("jobmanager", 1, map[string]string{"cpu": "1", "memory": "2Gi"}), comp("taskmanager", 2, map[string]string{"cpu": "2000m", "memory": "2Gi"})}, want: 1},
-		{name: "limited by pods", c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "3", "cpu": "100", "memory": "1Ti"}, nil, nil)},
+		{name: "limited by pods", c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "3", "cpu": "100", "memory": "1Ti"}, nil, nil)},
 			comps: []Component{comp("small", 3, map[string]string{"cpu": "10m", "memory": "1Mi"})}, want: 1},
 		// Per set 8 cpu, 16Gi, 2 GPUs: min(5, 4, 4, 10 by pods).
-		{name: "gpus", c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "20", "cpu": "40", "memory": "64Gi", "nvidia.com/gpu": "8"}, map[string]string{"pods": "0", "cpu": "0", "memory": "0Gi", "nvidia.com/gpu": "0"}, nil)},
+		{name: "gpus", c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "20", "cpu": "40", "memory": "64Gi", "nvidia.com/gpu": "8"}, map[string]string{"pods": "0", "cpu": "0", "memory": "0Gi", "nvidia.com/gpu": "0"}, nil)},
 			comps: []Component{comp("gpu-worker", 2, map[string]string{"cpu": "4", "memory": "8Gi", "nvidia.com/gpu": "1"})}, want: 4},
 		{name: "assumed: none", opts: GeneralOptions{OvercommitProtection: true}, c: base("10"), comps: flink, want: 2},
 		{name: "assumed: one set deducts 4 cpu", opts: GeneralOptions{OvercommitProtection: true}, c: base("10"), comps: flink, assumed: []AssumedWorkload{{Components: flink}}, want: 1},
 		{name: "assumed: exhausts cpu", opts: GeneralOptions{OvercommitProtection: true}, c: base("8"), comps: flink,
 			assumed: []AssumedWorkload{{Components: []Component{comp("taskmanager", 4, map[string]string{"cpu": "2"})}}}, want: 0},
-		{name: "assumed: exhausts pods", opts: GeneralOptions{OvercommitProtection: true}, c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "3", "cpu": "100"}, nil, nil)}, comps: flink,
+		{name: "assumed: exhausts pods", opts: GeneralOptions{OvercommitProtection: true}, c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "3", "cpu": "100"}, nil, nil)}, comps: flink,
 			assumed: []AssumedWorkload{{Components: []Component{comp("worker", 3, nil)}}}, want: 0},
 		{name: "assumed: cumulative", opts: GeneralOptions{OvercommitProtection: true}, c: base("12"), comps: flink,
 			assumed: []AssumedWorkload{{Components: flink[:1]}, {Components: flink[1:]}}, want: 2},
@@ -395,9 +395,9 @@ func TestGeneralClusterComponentSets(t *testing.T) {
 			assumed: []AssumedWorkload{{Components: []Component{comp("assumed-worker", 2, map[string]string{"cpu": "1"})}}}, want: 2},
 		// Karmada converts by format: "8G" memory (DecimalSI) is in milli-bytes
 		// while "1Gi" (BinarySI) is in bytes: 8e12/2^30 = 7450.
-		{name: "format-dependent units", c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "1e6", "memory": "8G"}, nil, nil)},
+		{name: "format-dependent units", c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "1e6", "memory": "8G"}, nil, nil)},
 			comps: []Component{comp("w", 1, map[string]string{"memory": "1Gi"})}, want: 7450},
-		{name: "canonical units", opts: GeneralOptions{CanonicalSetUnits: true}, c: &Cluster{Name: "m", ResourceSummary: kmSummary(map[string]string{"pods": "1e6", "memory": "8G"}, nil, nil)},
+		{name: "canonical units", opts: GeneralOptions{CanonicalSetUnits: true}, c: &Cluster{Name: "m", ResourceSummary: testSummary(map[string]string{"pods": "1e6", "memory": "8G"}, nil, nil)},
 			comps: []Component{comp("w", 1, map[string]string{"memory": "1Gi"})}, want: 7},
 	}
 	for _, tt := range tests {
@@ -420,9 +420,9 @@ func TestGeneralClusterComponentSets(t *testing.T) {
 // Karmada TestMaxAvailableComponentSets_PerClusterRouting.
 func TestGeneralComponentSetsPerClusterAssumed(t *testing.T) {
 	mk := func(name string) *Cluster {
-		return &Cluster{Name: name, ResourceSummary: kmSummary(map[string]string{"pods": "100", "cpu": "8"}, nil, nil)}
+		return &Cluster{Name: name, ResourceSummary: testSummary(map[string]string{"pods": "100", "cpu": "8"}, nil, nil)}
 	}
-	comps := []Component{{Name: "worker", Replicas: 2, Requirements: kmReq(map[string]string{"cpu": "2"})}}
+	comps := []Component{{Name: "worker", Replicas: 2, Requirements: testReq(map[string]string{"cpu": "2"})}}
 	e, _ := NewGeneralEstimator(GeneralOptions{OvercommitProtection: true})
 	got, err := e.MaxAvailableComponentSets([]*Cluster{mk("cluster-a"), mk("cluster-b")}, comps,
 		map[string][]AssumedWorkload{"cluster-a": {{Components: comps}}})

@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"container/heap"
@@ -55,10 +55,10 @@ func TieBreakOrder(bindingUID string) NameOrder {
 	return NamesDescending
 }
 
-// kmWebsterSequentialMax is the number of seats up to which
+// websterSequentialMax is the number of seats up to which
 // AllocateWebsterSeats runs Karmada's seat-by-seat algorithm; above it the
 // equivalent threshold computation is used.
-const kmWebsterSequentialMax = 4096
+const websterSequentialMax = 4096
 
 // AllocateWebsterSeats hands out seats more seats among parties with the
 // Webster (Sainte-Laguë) method, as Karmada v1.16+
@@ -69,21 +69,21 @@ const kmWebsterSequentialMax = 4096
 // ascending. The method is house-monotone: one more seat never takes a seat
 // from any party.
 //
-// Up to kmWebsterSequentialMax seats are handed out one by one; beyond, the
+// Up to websterSequentialMax seats are handed out one by one; beyond, the
 // seat counts are found directly from the priority threshold of the last
 // seat, with the same result. No parties (with seats > 0), a negative seat
 // count, duplicate or empty names, negative votes or seats are errors.
 func AllocateWebsterSeats(seats int32, parties []WebsterParty, order NameOrder) ([]WebsterParty, error) {
-	if err := kmCheckParties(seats, parties, order); err != nil {
+	if err := checkParties(seats, parties, order); err != nil {
 		return nil, err
 	}
-	if seats <= kmWebsterSequentialMax {
-		return kmWebsterSequential(seats, parties, order), nil
+	if seats <= websterSequentialMax {
+		return websterSequential(seats, parties, order), nil
 	}
-	return kmWebsterThreshold(seats, parties, order), nil
+	return websterThreshold(seats, parties, order), nil
 }
 
-func kmCheckParties(seats int32, parties []WebsterParty, order NameOrder) error {
+func checkParties(seats int32, parties []WebsterParty, order NameOrder) error {
 	if seats < 0 {
 		return fmt.Errorf("estimator: webster: seats=%d: must not be negative", seats)
 	}
@@ -112,16 +112,16 @@ func kmCheckParties(seats int32, parties []WebsterParty, order NameOrder) error 
 	return nil
 }
 
-// kmPriority is Karmada's Webster priority votes / (2·seats + 1) in
+// websterPriority is Karmada's Webster priority votes / (2·seats + 1) in
 // float64. (Karmada computes 2·seats+1 in int32, which overflows beyond
 // 2^30 seats; we do not.)
-func kmPriority(votes int64, seats int64) float64 {
+func websterPriority(votes int64, seats int64) float64 {
 	return float64(votes) / float64(2*seats+1)
 }
 
-// kmBefore reports whether party (aName, aSeats, aPrio) takes the next seat
+// takesSeatBefore reports whether party (aName, aSeats, aPrio) takes the next seat
 // before party b: higher priority, then fewer seats, then name order.
-func kmBefore(aPrio float64, aSeats int64, aName string, bPrio float64, bSeats int64, bName string, order NameOrder) bool {
+func takesSeatBefore(aPrio float64, aSeats int64, aName string, bPrio float64, bSeats int64, bName string, order NameOrder) bool {
 	if aPrio != bPrio {
 		return aPrio > bPrio
 	}
@@ -134,29 +134,29 @@ func kmBefore(aPrio float64, aSeats int64, aName string, bPrio float64, bSeats i
 	return aName < bName
 }
 
-type kmWebsterHeap struct {
+type websterHeap struct {
 	p     []WebsterParty
 	order NameOrder
 }
 
-func (h *kmWebsterHeap) Len() int { return len(h.p) }
-func (h *kmWebsterHeap) Less(i, j int) bool {
+func (h *websterHeap) Len() int { return len(h.p) }
+func (h *websterHeap) Less(i, j int) bool {
 	a, b := &h.p[i], &h.p[j]
-	return kmBefore(kmPriority(a.Votes, int64(a.Seats)), int64(a.Seats), a.Name, kmPriority(b.Votes, int64(b.Seats)), int64(b.Seats), b.Name, h.order)
+	return takesSeatBefore(websterPriority(a.Votes, int64(a.Seats)), int64(a.Seats), a.Name, websterPriority(b.Votes, int64(b.Seats)), int64(b.Seats), b.Name, h.order)
 }
-func (h *kmWebsterHeap) Swap(i, j int) { h.p[i], h.p[j] = h.p[j], h.p[i] }
-func (h *kmWebsterHeap) Push(x any)    { h.p = append(h.p, x.(WebsterParty)) }
-func (h *kmWebsterHeap) Pop() any {
+func (h *websterHeap) Swap(i, j int) { h.p[i], h.p[j] = h.p[j], h.p[i] }
+func (h *websterHeap) Push(x any)    { h.p = append(h.p, x.(WebsterParty)) }
+func (h *websterHeap) Pop() any {
 	n := len(h.p) - 1
 	x := h.p[n]
 	h.p = h.p[:n]
 	return x
 }
 
-// kmWebsterSequential is Karmada's algorithm: a priority queue, one seat at
+// websterSequential is Karmada's algorithm: a priority queue, one seat at
 // a time.
-func kmWebsterSequential(seats int32, parties []WebsterParty, order NameOrder) []WebsterParty {
-	h := &kmWebsterHeap{p: append([]WebsterParty(nil), parties...), order: order}
+func websterSequential(seats int32, parties []WebsterParty, order NameOrder) []WebsterParty {
+	h := &websterHeap{p: append([]WebsterParty(nil), parties...), order: order}
 	heap.Init(h)
 	for ; seats > 0; seats-- {
 		h.p[0].Seats++
@@ -167,25 +167,25 @@ func kmWebsterSequential(seats int32, parties []WebsterParty, order NameOrder) [
 	return out
 }
 
-// kmWebsterThreshold computes the same apportionment without handing seats
+// websterThreshold computes the same apportionment without handing seats
 // out one by one. Party i's k-th seat (k ≥ its initial seats) has priority
 // p(i,k) = votes_i/(2k+1), non-increasing in k, and the sequential method
 // gives the seats in the order (priority desc, k asc, name): the result is
 // the h best such items. So find t*, the largest priority with at least h
 // items ≥ t*; every item above t* is taken and the remaining seats go to
 // the items equal to t* in (k, name) order.
-func kmWebsterThreshold(seats int32, parties []WebsterParty, order NameOrder) []WebsterParty {
+func websterThreshold(seats int32, parties []WebsterParty, order NameOrder) []WebsterParty {
 	h := int64(seats)
 	out := append([]WebsterParty(nil), parties...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	var maxPrio float64
 	for _, p := range out {
 		if p.Votes > 0 {
-			maxPrio = max(maxPrio, kmPriority(p.Votes, int64(p.Seats)))
+			maxPrio = max(maxPrio, websterPriority(p.Votes, int64(p.Seats)))
 		}
 	}
 	if maxPrio == 0 {
-		kmWebsterLevel(h, out, order)
+		websterLevel(h, out, order)
 		return out
 	}
 	// count(t): items with priority ≥ t, each party capped at h+1.
@@ -198,7 +198,7 @@ func kmWebsterThreshold(seats int32, parties []WebsterParty, order NameOrder) []
 		lo, hi := s0, s0+h+1 // find the first k in [s0, s0+h+1] with p(k) < t
 		for lo < hi {
 			mid := lo + (hi-lo)/2
-			if kmPriority(p.Votes, mid) >= t {
+			if websterPriority(p.Votes, mid) >= t {
 				lo = mid + 1
 			} else {
 				hi = mid
@@ -265,9 +265,9 @@ func kmWebsterThreshold(seats int32, parties []WebsterParty, order NameOrder) []
 	return out
 }
 
-// kmWebsterLevel hands out h seats when every priority is 0 (no votes): the
+// websterLevel hands out h seats when every priority is 0 (no votes): the
 // party with fewest seats first, then by name, i.e. water-filling.
-func kmWebsterLevel(h int64, out []WebsterParty, order NameOrder) {
+func websterLevel(h int64, out []WebsterParty, order NameOrder) {
 	need := func(level int64) int64 {
 		var n int64
 		for _, p := range out {

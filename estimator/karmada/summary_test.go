@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"strings"
@@ -9,18 +9,18 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-func kmNode(name string, alloc map[string]string) *framework.Node {
+func testNode(name string, alloc map[string]string) *framework.Node {
 	return st.MakeNode().Name(name).Capacity(alloc).Obj()
 }
 
-func kmPod(name, node string, req map[string]string) *st.PodWrapper {
+func testPod(name, node string, req map[string]string) *st.PodWrapper {
 	return st.MakePod().Name(name).Node(node).Req(req)
 }
 
-func kmWantList(t *testing.T, what string, got resource.List, want map[string]string) {
+func wantList(t *testing.T, what string, got resource.List, want map[string]string) {
 	t.Helper()
-	if !got.Equal(kmList(want)) {
-		t.Errorf("%s = %v, want %v", what, got, kmList(want))
+	if !got.Equal(parseList(want)) {
+		t.Errorf("%s = %v, want %v", what, got, parseList(want))
 	}
 }
 
@@ -28,25 +28,25 @@ func kmWantList(t *testing.T, what string, got resource.List, want map[string]st
 // pods; allocating the pods without a node (whatever their phase).
 func TestBuildResourceSummary(t *testing.T) {
 	nodes := []*framework.Node{
-		kmNode("n1", map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110", "nvidia.com/gpu": "2"}),
-		kmNode("n2", map[string]string{"cpu": "2500m", "memory": "4Gi", "pods": "110"}),
+		testNode("n1", map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110", "nvidia.com/gpu": "2"}),
+		testNode("n2", map[string]string{"cpu": "2500m", "memory": "4Gi", "pods": "110"}),
 	}
 	pods := []*framework.Pod{
-		kmPod("running", "n1", map[string]string{"cpu": "1", "memory": "1Gi"}).Phase(framework.PodRunning).Obj(),
-		kmPod("unknown-phase", "n2", map[string]string{"cpu": "500m", "nvidia.com/gpu": "1"}).Obj(),
-		kmPod("done", "n1", map[string]string{"cpu": "2"}).Phase(framework.PodSucceeded).Obj(),
-		kmPod("failed", "n2", map[string]string{"cpu": "2"}).Phase(framework.PodFailed).Obj(),
-		kmPod("pending", "", map[string]string{"cpu": "300m", "memory": "256Mi"}).Phase(framework.PodPending).Obj(),
+		testPod("running", "n1", map[string]string{"cpu": "1", "memory": "1Gi"}).Phase(framework.PodRunning).Obj(),
+		testPod("unknown-phase", "n2", map[string]string{"cpu": "500m", "nvidia.com/gpu": "1"}).Obj(),
+		testPod("done", "n1", map[string]string{"cpu": "2"}).Phase(framework.PodSucceeded).Obj(),
+		testPod("failed", "n2", map[string]string{"cpu": "2"}).Phase(framework.PodFailed).Obj(),
+		testPod("pending", "", map[string]string{"cpu": "300m", "memory": "256Mi"}).Phase(framework.PodPending).Obj(),
 		// Karmada counts every node-less pod as allocating, terminal or not.
-		kmPod("failed-unbound", "", map[string]string{"cpu": "100m"}).Phase(framework.PodFailed).Obj(),
+		testPod("failed-unbound", "", map[string]string{"cpu": "100m"}).Phase(framework.PodFailed).Obj(),
 	}
 	s, err := BuildResourceSummary(nodes, pods, SummaryOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kmWantList(t, "allocatable", s.Allocatable, map[string]string{"cpu": "6500m", "memory": "12Gi", "pods": "220", "nvidia.com/gpu": "2"})
-	kmWantList(t, "allocated", s.Allocated, map[string]string{"cpu": "1500m", "memory": "1Gi", "pods": "2", "nvidia.com/gpu": "1"})
-	kmWantList(t, "allocating", s.Allocating, map[string]string{"cpu": "400m", "memory": "256Mi", "pods": "2"})
+	wantList(t, "allocatable", s.Allocatable, map[string]string{"cpu": "6500m", "memory": "12Gi", "pods": "220", "nvidia.com/gpu": "2"})
+	wantList(t, "allocated", s.Allocated, map[string]string{"cpu": "1500m", "memory": "1Gi", "pods": "2", "nvidia.com/gpu": "1"})
+	wantList(t, "allocating", s.Allocating, map[string]string{"cpu": "400m", "memory": "256Mi", "pods": "2"})
 	if f := s.Allocated[resource.Memory].Format(); f != resource.BinarySI {
 		t.Errorf("allocated memory format %q, want BinarySI", f)
 	}
@@ -71,12 +71,12 @@ func TestBuildResourceSummary(t *testing.T) {
 // the init-container maximum is taken against the total so far, so the
 // result depends on pod order and can be below the per-pod rule.
 func TestBuildResourceSummaryRequestRules(t *testing.T) {
-	nodes := []*framework.Node{kmNode("n1", map[string]string{"cpu": "64", "pods": "110"})}
-	a := kmPod("a", "n1", map[string]string{"cpu": "1"}).Obj()
-	withInit := kmPod("b", "n1", map[string]string{"cpu": "1"}).InitReq(map[string]string{"cpu": "1500m"}).Obj()
-	overhead := kmPod("c", "n1", map[string]string{"cpu": "1"}).Overhead(map[string]string{"cpu": "250m"}).Obj()
+	nodes := []*framework.Node{testNode("n1", map[string]string{"cpu": "64", "pods": "110"})}
+	a := testPod("a", "n1", map[string]string{"cpu": "1"}).Obj()
+	withInit := testPod("b", "n1", map[string]string{"cpu": "1"}).InitReq(map[string]string{"cpu": "1500m"}).Obj()
+	overhead := testPod("c", "n1", map[string]string{"cpu": "1"}).Overhead(map[string]string{"cpu": "250m"}).Obj()
 	// Sidecar 500m then init 1: kube counts 1 + 0.5 steady, init 1 + 0.5.
-	sidecar := kmPod("d", "n1", map[string]string{"cpu": "1"}).SidecarReq(map[string]string{"cpu": "500m"}).InitReq(map[string]string{"cpu": "1"}).Obj()
+	sidecar := testPod("d", "n1", map[string]string{"cpu": "1"}).SidecarReq(map[string]string{"cpu": "500m"}).InitReq(map[string]string{"cpu": "1"}).Obj()
 	tests := []struct {
 		name string
 		pods []*framework.Pod
@@ -102,7 +102,7 @@ func TestBuildResourceSummaryRequestRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := s.Allocated[resource.CPU]; got.Cmp(kmq(tt.want)) != 0 {
+			if got := s.Allocated[resource.CPU]; got.Cmp(mustQty(tt.want)) != 0 {
 				t.Errorf("allocated cpu = %s, want %s", got.String(), tt.want)
 			}
 		})
@@ -110,7 +110,7 @@ func TestBuildResourceSummaryRequestRules(t *testing.T) {
 }
 
 func TestBuildResourceSummaryBadInput(t *testing.T) {
-	n := kmNode("n1", map[string]string{"cpu": "4"})
+	n := testNode("n1", map[string]string{"cpu": "4"})
 	tests := []struct {
 		name  string
 		nodes []*framework.Node
@@ -121,8 +121,8 @@ func TestBuildResourceSummaryBadInput(t *testing.T) {
 		{"nil node", []*framework.Node{n, nil}, nil, SummaryOptions{}, "nodes[1] is nil"},
 		{"nil pod", []*framework.Node{n}, []*framework.Pod{nil}, SummaryOptions{}, "pods[0] is nil"},
 		{"duplicate node", []*framework.Node{n, n}, nil, SummaryOptions{}, `nodes[0] and nodes[1] are both named "n1"`},
-		{"negative allocatable", []*framework.Node{kmNode("x", map[string]string{"cpu": "-1"})}, nil, SummaryOptions{}, `node "x": allocatable["cpu"]=-1`},
-		{"negative request", []*framework.Node{n}, []*framework.Pod{kmPod("p", "n1", map[string]string{"memory": "-1Gi"}).Obj()}, SummaryOptions{}, `pod default/p: container "c0": requests["memory"]=-1Gi`},
+		{"negative allocatable", []*framework.Node{testNode("x", map[string]string{"cpu": "-1"})}, nil, SummaryOptions{}, `node "x": allocatable["cpu"]=-1`},
+		{"negative request", []*framework.Node{n}, []*framework.Pod{testPod("p", "n1", map[string]string{"memory": "-1Gi"}).Obj()}, SummaryOptions{}, `pod default/p: container "c0": requests["memory"]=-1Gi`},
 		{"unknown rule", []*framework.Node{n}, nil, SummaryOptions{RequestRule: 9}, "RequestRule=9"},
 	}
 	for _, tt := range tests {
@@ -140,7 +140,7 @@ func TestBuildResourceSummaryBadInput(t *testing.T) {
 // a free pod slot.
 func TestGradeNodes(t *testing.T) {
 	def := DefaultResourceModels()
-	gpuModels := StandardizeResourceModels(kmModels([]string{"cpu", "nvidia.com/gpu"}, []string{"0", "0"}, []string{"4", "1"}))
+	gpuModels := StandardizeResourceModels(testModels([]string{"cpu", "nvidia.com/gpu"}, []string{"0", "0"}, []string{"4", "1"}))
 	tests := []struct {
 		name   string
 		models []ResourceModel
@@ -150,40 +150,40 @@ func TestGradeNodes(t *testing.T) {
 		want   map[uint]int
 	}{
 		// The documented example's member1: one grade-2 node, six grade-3.
-		{name: "documented member1", models: def, nodes: append([]*framework.Node{kmNode("a", map[string]string{"cpu": "2", "memory": "16Gi", "pods": "110"})},
-			kmNodes("b", 6, map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})...), want: map[uint]int{2: 1, 3: 6}},
+		{name: "documented member1", models: def, nodes: append([]*framework.Node{testNode("a", map[string]string{"cpu": "2", "memory": "16Gi", "pods": "110"})},
+			testNodes("b", 6, map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})...), want: map[uint]int{2: 1, 3: 6}},
 		// 12 cpu alone is grade 4, but 16G (< 16Gi) memory is grade 1 (#6037).
-		{name: "scarcest resource", models: def, nodes: []*framework.Node{kmNode("a", map[string]string{"cpu": "12", "memory": "16G", "pods": "110"}), kmNode("b", map[string]string{"cpu": "12", "memory": "16Gi", "pods": "110"})}, want: map[uint]int{1: 1, 2: 1}},
+		{name: "scarcest resource", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "12", "memory": "16G", "pods": "110"}), testNode("b", map[string]string{"cpu": "12", "memory": "16Gi", "pods": "110"})}, want: map[uint]int{1: 1, 2: 1}},
 		// Free = allocatable − requests: 8 cpu / 64Gi minus 5 cpu / 40Gi → (3, 24Gi) → grade 2.
-		{name: "pods deducted", models: def, nodes: []*framework.Node{kmNode("a", map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"})},
-			pods: []*framework.Pod{kmPod("p", "a", map[string]string{"cpu": "5", "memory": "40Gi"}).Obj(), kmPod("done", "a", map[string]string{"cpu": "5"}).Phase(framework.PodSucceeded).Obj()},
+		{name: "pods deducted", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"})},
+			pods: []*framework.Pod{testPod("p", "a", map[string]string{"cpu": "5", "memory": "40Gi"}).Obj(), testPod("done", "a", map[string]string{"cpu": "5"}).Phase(framework.PodSucceeded).Obj()},
 			want: map[uint]int{2: 1}},
 		// A node lacking a model resource is graded 0 for it (#4050).
-		{name: "gpu-less node", models: gpuModels, nodes: []*framework.Node{kmNode("a", map[string]string{"cpu": "8", "pods": "110"}), kmNode("b", map[string]string{"cpu": "8", "nvidia.com/gpu": "2", "pods": "110"})}, want: map[uint]int{0: 1, 1: 1}},
+		{name: "gpu-less node", models: gpuModels, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "8", "pods": "110"}), testNode("b", map[string]string{"cpu": "8", "nvidia.com/gpu": "2", "pods": "110"})}, want: map[uint]int{0: 1, 1: 1}},
 		// Node b has no free pod slot: Karmada stops there, so c is not counted.
 		{name: "break at full node", models: def, nodes: []*framework.Node{
-			kmNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
-			kmNode("b", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "1"}),
-			kmNode("c", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
-		}, pods: []*framework.Pod{kmPod("p", "b", nil).Obj()}, want: map[uint]int{3: 1}},
+			testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
+			testNode("b", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "1"}),
+			testNode("c", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
+		}, pods: []*framework.Pod{testPod("p", "b", nil).Obj()}, want: map[uint]int{3: 1}},
 		{name: "continue past full node", opts: SummaryOptions{GradeNodesAfterFullNode: true}, models: def, nodes: []*framework.Node{
-			kmNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
-			kmNode("b", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "1"}),
-			kmNode("c", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
-		}, pods: []*framework.Pod{kmPod("p", "b", nil).Obj()}, want: map[uint]int{3: 2}},
+			testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
+			testNode("b", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "1"}),
+			testNode("c", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
+		}, pods: []*framework.Pod{testPod("p", "b", nil).Obj()}, want: map[uint]int{3: 2}},
 		// A node without pods is graded even with no pod slot; a node with nil
 		// allocatable stops grading.
-		{name: "no pods, no pod slot", models: def, nodes: []*framework.Node{kmNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "0"})}, want: map[uint]int{3: 1}},
-		{name: "nil allocatable breaks", models: def, nodes: []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "x"}}, kmNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})}, want: map[uint]int{}},
+		{name: "no pods, no pod slot", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "0"})}, want: map[uint]int{3: 1}},
+		{name: "nil allocatable breaks", models: def, nodes: []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "x"}}, testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})}, want: map[uint]int{}},
 		// Over-committed (free cpu < 0): Karmada would index grade -1; skipped.
 		{name: "over-committed node skipped", models: def, nodes: []*framework.Node{
-			kmNode("a", map[string]string{"cpu": "1", "memory": "32Gi", "pods": "110"}),
-			kmNode("b", map[string]string{"cpu": "1", "memory": "32Gi", "pods": "110"}),
-		}, pods: []*framework.Pod{kmPod("p", "a", map[string]string{"cpu": "2"}).Obj()}, want: map[uint]int{1: 1}},
+			testNode("a", map[string]string{"cpu": "1", "memory": "32Gi", "pods": "110"}),
+			testNode("b", map[string]string{"cpu": "1", "memory": "32Gi", "pods": "110"}),
+		}, pods: []*framework.Pod{testPod("p", "a", map[string]string{"cpu": "2"}).Obj()}, want: map[uint]int{1: 1}},
 		{name: "no nodes", models: def, want: map[uint]int{}},
 		// Pods on unknown nodes do not matter to grading.
-		{name: "pod on unknown node", models: def, nodes: []*framework.Node{kmNode("a", map[string]string{"cpu": "1", "memory": "4Gi", "pods": "110"})},
-			pods: []*framework.Pod{kmPod("p", "zz", map[string]string{"cpu": "1"}).Obj()}, want: map[uint]int{1: 1}},
+		{name: "pod on unknown node", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "1", "memory": "4Gi", "pods": "110"})},
+			pods: []*framework.Pod{testPod("p", "zz", map[string]string{"cpu": "1"}).Obj()}, want: map[uint]int{1: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,16 +204,16 @@ func TestGradeNodes(t *testing.T) {
 	if got, err := GradeNodes(nil, nil, nil, SummaryOptions{}); got != nil || err != nil {
 		t.Errorf("nil models: %v, %v", got, err)
 	}
-	bad := kmModels([]string{"cpu"}, []string{"1"}, []string{"2"})
+	bad := testModels([]string{"cpu"}, []string{"1"}, []string{"2"})
 	if _, err := GradeNodes(bad, nil, nil, SummaryOptions{}); err == nil || !strings.Contains(err.Error(), MsgModelFirstMinNotZero) {
 		t.Errorf("invalid models: %v", err)
 	}
 }
 
-func kmNodes(prefix string, n int, alloc map[string]string) []*framework.Node {
+func testNodes(prefix string, n int, alloc map[string]string) []*framework.Node {
 	out := make([]*framework.Node, n)
 	for i := range out {
-		out[i] = kmNode(prefix+string(rune('0'+i)), alloc)
+		out[i] = testNode(prefix+string(rune('0'+i)), alloc)
 	}
 	return out
 }
@@ -234,14 +234,14 @@ func TestBuildClusterDocumentedExample(t *testing.T) {
 	for name, groups := range spec {
 		var nodes []*framework.Node
 		for gi, g := range groups {
-			nodes = append(nodes, kmNodes(name+string(rune('a'+gi)), g.n, g.alloc)...)
+			nodes = append(nodes, testNodes(name+string(rune('a'+gi)), g.n, g.alloc)...)
 		}
 		c, err := BuildCluster(name, DefaultResourceModels(), nodes, nil, SummaryOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, req := range []map[string]string{{"cpu": "3", "memory": "20Gi"}, {"cpu": "3", "memory": "60Gi"}} {
-			got, err := e.ClusterReplicas(c, kmReq(req), nil)
+			got, err := e.ClusterReplicas(c, testReq(req), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

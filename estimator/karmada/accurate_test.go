@@ -1,4 +1,4 @@
-package estimator
+package karmada
 
 import (
 	"context"
@@ -13,55 +13,55 @@ import (
 // Test-local node filters with Karmada's NodeClaim semantics (the filter
 // package's plugins are exercised in accurate_filters_test.go, an external
 // test, because filter imports estimator).
-type kmTaintFilter struct{}
+type taintFilter struct{}
 
-var kmRejected = framework.NewStatus(framework.UnschedulableAndUnresolvable, "rejected")
+var rejectedStatus = framework.NewStatus(framework.UnschedulableAndUnresolvable, "rejected")
 
-func (kmTaintFilter) Name() string { return "TestTaints" }
-func (kmTaintFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+func (taintFilter) Name() string { return "TestTaints" }
+func (taintFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	for i := range node.Node().Spec.Taints {
 		t := &node.Node().Spec.Taints[i]
 		if t.Effect != framework.TaintEffectNoSchedule && t.Effect != framework.TaintEffectNoExecute {
 			continue
 		}
 		if !framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, t) {
-			return kmRejected
+			return rejectedStatus
 		}
 	}
 	return nil
 }
 
-type kmAffinityFilter struct{}
+type affinityFilter struct{}
 
-func (kmAffinityFilter) Name() string { return "TestAffinity" }
-func (kmAffinityFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+func (affinityFilter) Name() string { return "TestAffinity" }
+func (affinityFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	r := framework.GetRequiredNodeAffinity(pod.Pod)
 	if !r.Match(node.Node()) {
-		return kmRejected
+		return rejectedStatus
 	}
 	return nil
 }
 
-type kmUnschedulableFilter struct{}
+type unschedulableFilter struct{}
 
-func (kmUnschedulableFilter) Name() string { return "TestUnschedulable" }
-func (kmUnschedulableFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+func (unschedulableFilter) Name() string { return "TestUnschedulable" }
+func (unschedulableFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	t := framework.Taint{Key: "node.kubernetes.io/unschedulable", Effect: framework.TaintEffectNoSchedule}
 	if node.Node().Spec.Unschedulable && !framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &t) {
-		return kmRejected
+		return rejectedStatus
 	}
 	return nil
 }
 
-func kmLocalFilters() []framework.FilterPlugin {
-	return []framework.FilterPlugin{kmAffinityFilter{}, kmTaintFilter{}, kmUnschedulableFilter{}}
+func localFilters() []framework.FilterPlugin {
+	return []framework.FilterPlugin{affinityFilter{}, taintFilter{}, unschedulableFilter{}}
 }
 
-// kmServerTestSnapshot builds the cluster of Karmada's
+// serverTestSnapshot builds the cluster of Karmada's
 // pkg/estimator/server/server_test.go: three nodes of 8 cpu, 16 memory units
 // (Gi here), pods given per node, 16 ephemeral-storage units, and the same
 // five pods. node(i) can change labels, taints and pod capacity.
-func kmServerTestSnapshot(podCaps [3]string, edit func(i int, w *st.NodeWrapper)) *framework.Snapshot {
+func serverTestSnapshot(podCaps [3]string, edit func(i int, w *st.NodeWrapper)) *framework.Snapshot {
 	nodes := make([]*framework.Node, 3)
 	for i := range nodes {
 		w := st.MakeNode().Name("machine" + string(rune('1'+i))).Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": podCaps[i], "ephemeral-storage": "16Gi"})
@@ -92,7 +92,7 @@ func kmServerTestSnapshot(podCaps [3]string, edit func(i int, w *st.NodeWrapper)
 // machine2 3, 5, 9; machine3 8, 16, 11.
 func TestNodeResourceEstimatorServerCases(t *testing.T) {
 	req := func(nc *NodeClaim) *ReplicaRequirements {
-		return &ReplicaRequirements{ResourceRequest: kmList(map[string]string{"cpu": "1", "memory": "2Gi"}), NodeClaim: nc}
+		return &ReplicaRequirements{ResourceRequest: parseList(map[string]string{"cpu": "1", "memory": "2Gi"}), NodeClaim: nc}
 	}
 	eleven := [3]string{"11", "11", "11"}
 	tests := []struct {
@@ -102,10 +102,10 @@ func TestNodeResourceEstimatorServerCases(t *testing.T) {
 		want int32
 	}{
 		// min(2, 3, 8) + min(3, 2, 9) + min(8, 8, 11) = 2 + 2 + 8.
-		{"normal", kmServerTestSnapshot(eleven, nil), req(nil), 12},
+		{"normal", serverTestSnapshot(eleven, nil), req(nil), 12},
 		// Pod caps 4 and 3 leave 1 slot each: 1 + 1 + 8.
-		{"pod resource strict", kmServerTestSnapshot([3]string{"4", "3", "11"}, nil), req(nil), 10},
-		{"node selector a=3", kmServerTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
+		{"pod resource strict", serverTestSnapshot([3]string{"4", "3", "11"}, nil), req(nil), 10},
+		{"node selector a=3", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			switch i {
 			case 0:
 				w.Label("a", "1")
@@ -113,7 +113,7 @@ func TestNodeResourceEstimatorServerCases(t *testing.T) {
 				w.Label("a", "3").Label("b", "2")
 			}
 		}), req(&NodeClaim{NodeSelector: map[string]string{"a": "3"}}), 2},
-		{"node affinity a Gt 0", kmServerTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
+		{"node affinity a Gt 0", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			switch i {
 			case 0:
 				w.Label("a", "1")
@@ -123,7 +123,7 @@ func TestNodeResourceEstimatorServerCases(t *testing.T) {
 		}), req(&NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
 			MatchExpressions: []framework.NodeSelectorRequirement{{Key: "a", Operator: framework.NodeSelectorOpGt, Values: []string{"0"}}},
 		}}}}), 4},
-		{"tolerations", kmServerTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
+		{"tolerations", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			switch i {
 			case 0:
 				w.Taint("key1", "value1", framework.TaintEffectNoSchedule)
@@ -132,32 +132,32 @@ func TestNodeResourceEstimatorServerCases(t *testing.T) {
 			}
 		}), req(&NodeClaim{Tolerations: []framework.Toleration{{Key: "key1", Operator: framework.TolerationOpEqual, Value: "value1"}}}), 10},
 		// Edge cases.
-		{"prefer-no-schedule taints are ignored", kmServerTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
+		{"prefer-no-schedule taints are ignored", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			w.Taint("soft", "x", framework.TaintEffectPreferNoSchedule)
 		}), req(nil), 12},
-		{"cordoned node needs a toleration", kmServerTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
+		{"cordoned node needs a toleration", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			if i == 2 {
 				w.Unschedulable()
 			}
 		}), req(nil), 4},
-		{"cordoned node tolerated", kmServerTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
+		{"cordoned node tolerated", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			if i == 2 {
 				w.Unschedulable()
 			}
 		}), req(&NodeClaim{Tolerations: []framework.Toleration{{Key: "node.kubernetes.io/unschedulable", Operator: framework.TolerationOpExists}}}), 12},
 		// No request: free pod slots 8 + 9 + 11.
-		{"empty request", kmServerTestSnapshot(eleven, nil), &ReplicaRequirements{}, 28},
-		{"nil request", kmServerTestSnapshot(eleven, nil), nil, 28},
+		{"empty request", serverTestSnapshot(eleven, nil), &ReplicaRequirements{}, 28},
+		{"nil request", serverTestSnapshot(eleven, nil), nil, 28},
 		// Ephemeral storage left: 14, 12, 16 Gi → 3 Gi each: 4 + 4 + 5.
-		{"ephemeral storage", kmServerTestSnapshot(eleven, nil), kmReq(map[string]string{"ephemeral-storage": "3Gi"}), 13},
+		{"ephemeral storage", serverTestSnapshot(eleven, nil), testReq(map[string]string{"ephemeral-storage": "3Gi"}), 13},
 		// Scalars the nodes lack give 0; names Karmada ignores are ignored.
-		{"missing extended resource", kmServerTestSnapshot(eleven, nil), kmReq(map[string]string{"cpu": "1", "nvidia.com/gpu": "1"}), 0},
-		{"unknown name ignored", kmServerTestSnapshot(eleven, nil), kmReq(map[string]string{"cpu": "1", "storage": "1Gi"}), 13},
-		{"requests above allocatable", kmServerTestSnapshot(eleven, nil), kmReq(map[string]string{"cpu": "9"}), 0},
-		{"zero request skipped", kmServerTestSnapshot(eleven, nil), kmReq(map[string]string{"cpu": "0", "memory": "2Gi"}), 3 + 2 + 8},
+		{"missing extended resource", serverTestSnapshot(eleven, nil), testReq(map[string]string{"cpu": "1", "nvidia.com/gpu": "1"}), 0},
+		{"unknown name ignored", serverTestSnapshot(eleven, nil), testReq(map[string]string{"cpu": "1", "storage": "1Gi"}), 13},
+		{"requests above allocatable", serverTestSnapshot(eleven, nil), testReq(map[string]string{"cpu": "9"}), 0},
+		{"zero request skipped", serverTestSnapshot(eleven, nil), testReq(map[string]string{"cpu": "0", "memory": "2Gi"}), 3 + 2 + 8},
 		{"empty snapshot", framework.MustSnapshot(nil, nil), req(nil), 0},
 	}
-	p, err := NewNodeResourceEstimator(kmLocalFilters()...)
+	p, err := NewNodeResourceEstimator(localFilters()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,21 +183,21 @@ func TestNodeResourceEstimatorOvercommitted(t *testing.T) {
 	}
 	pods := []*framework.Pod{st.MakePod().Name("p").Node("a").Req(map[string]string{"cpu": "5"}).Obj()}
 	p, _ := NewNodeResourceEstimator()
-	got, s := p.Estimate(context.Background(), framework.MustSnapshot(nodes, pods), kmReq(map[string]string{"cpu": "1"}))
+	got, s := p.Estimate(context.Background(), framework.MustSnapshot(nodes, pods), testReq(map[string]string{"cpu": "1"}))
 	if !s.IsSuccess() || got != 4 {
 		t.Errorf("got %d, %v; want 4", got, s)
 	}
 }
 
-// kmNamesPreFilter narrows the nodes through a PreFilterResult, or returns
+// namesPreFilter narrows the nodes through a PreFilterResult, or returns
 // a fixed status.
-type kmNamesPreFilter struct {
+type namesPreFilter struct {
 	names  []string
 	status *framework.Status
 }
 
-func (kmNamesPreFilter) Name() string { return "TestNames" }
-func (f kmNamesPreFilter) PreFilter(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+func (namesPreFilter) Name() string { return "TestNames" }
+func (f namesPreFilter) PreFilter(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	if f.status != nil {
 		return nil, f.status
 	}
@@ -207,33 +207,33 @@ func (f kmNamesPreFilter) PreFilter(context.Context, *framework.CycleState, *fra
 	}
 	return &framework.PreFilterResult{NodeNames: set}, nil
 }
-func (kmNamesPreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }
-func (kmNamesPreFilter) Filter(context.Context, *framework.CycleState, *framework.PodInfo, *framework.NodeInfo) *framework.Status {
+func (namesPreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+func (namesPreFilter) Filter(context.Context, *framework.CycleState, *framework.PodInfo, *framework.NodeInfo) *framework.Status {
 	return nil
 }
 
-type kmErrorFilter struct{}
+type errorFilter struct{}
 
-func (kmErrorFilter) Name() string { return "TestError" }
-func (kmErrorFilter) Filter(context.Context, *framework.CycleState, *framework.PodInfo, *framework.NodeInfo) *framework.Status {
+func (errorFilter) Name() string { return "TestError" }
+func (errorFilter) Filter(context.Context, *framework.CycleState, *framework.PodInfo, *framework.NodeInfo) *framework.Status {
 	return framework.NewStatus(framework.Error, "boom")
 }
 
 func TestNodeResourceEstimatorPreFilter(t *testing.T) {
-	snap := kmServerTestSnapshot([3]string{"11", "11", "11"}, nil)
-	req := kmReq(map[string]string{"cpu": "1", "memory": "2Gi"})
+	snap := serverTestSnapshot([3]string{"11", "11", "11"}, nil)
+	req := testReq(map[string]string{"cpu": "1", "memory": "2Gi"})
 	tests := []struct {
 		name    string
 		filters []framework.FilterPlugin
 		want    int32
 		wantErr string
 	}{
-		{"narrowed to machine2 and machine3", []framework.FilterPlugin{kmNamesPreFilter{names: []string{"machine2", "machine3"}}}, 10, ""},
-		{"two narrowings intersect", []framework.FilterPlugin{kmNamesPreFilter{names: []string{"machine2", "machine3"}}, kmNamesPreFilter{names: []string{"machine1", "machine2"}}}, 2, ""},
-		{"skip disables the filter", []framework.FilterPlugin{kmNamesPreFilter{status: framework.NewStatus(framework.Skip)}}, 12, ""},
-		{"rejection: no node fits", []framework.FilterPlugin{kmNamesPreFilter{status: framework.NewStatus(framework.UnschedulableAndUnresolvable, "conflict")}}, 0, ""},
-		{"prefilter error", []framework.FilterPlugin{kmNamesPreFilter{status: framework.NewStatus(framework.Error, "bad")}}, 0, `prefilter "TestNames": bad`},
-		{"filter error", []framework.FilterPlugin{kmErrorFilter{}}, 0, `filter "TestError" on node "machine1": boom`},
+		{"narrowed to machine2 and machine3", []framework.FilterPlugin{namesPreFilter{names: []string{"machine2", "machine3"}}}, 10, ""},
+		{"two narrowings intersect", []framework.FilterPlugin{namesPreFilter{names: []string{"machine2", "machine3"}}, namesPreFilter{names: []string{"machine1", "machine2"}}}, 2, ""},
+		{"skip disables the filter", []framework.FilterPlugin{namesPreFilter{status: framework.NewStatus(framework.Skip)}}, 12, ""},
+		{"rejection: no node fits", []framework.FilterPlugin{namesPreFilter{status: framework.NewStatus(framework.UnschedulableAndUnresolvable, "conflict")}}, 0, ""},
+		{"prefilter error", []framework.FilterPlugin{namesPreFilter{status: framework.NewStatus(framework.Error, "bad")}}, 0, `prefilter "TestNames": bad`},
+		{"filter error", []framework.FilterPlugin{errorFilter{}}, 0, `filter "TestError" on node "machine1": boom`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,15 +258,15 @@ func TestNodeResourceEstimatorPreFilter(t *testing.T) {
 	}
 }
 
-// kmFixedPlugin returns a fixed answer.
-type kmFixedPlugin struct {
+// fixedPlugin returns a fixed answer.
+type fixedPlugin struct {
 	name string
 	n    int32
 	s    *framework.Status
 }
 
-func (p kmFixedPlugin) Name() string { return p.name }
-func (p kmFixedPlugin) Estimate(context.Context, *framework.Snapshot, *ReplicaRequirements) (int32, *framework.Status) {
+func (p fixedPlugin) Name() string { return p.name }
+func (p fixedPlugin) Estimate(context.Context, *framework.Snapshot, *ReplicaRequirements) (int32, *framework.Status) {
 	return p.n, p.s
 }
 
@@ -274,8 +274,8 @@ func (p kmFixedPlugin) Estimate(context.Context, *framework.Snapshot, *ReplicaRe
 // Success and Unschedulable plugins; Unschedulable → 0; failure → error;
 // only Nooperation (Skip) → MaxInt32.
 func TestAccurateEstimatorCombination(t *testing.T) {
-	snap := kmServerTestSnapshot([3]string{"11", "11", "11"}, nil)
-	succ := func(name string, n int32) ReplicaEstimatorPlugin { return kmFixedPlugin{name, n, nil} }
+	snap := serverTestSnapshot([3]string{"11", "11", "11"}, nil)
+	succ := func(name string, n int32) ReplicaEstimatorPlugin { return fixedPlugin{name, n, nil} }
 	tests := []struct {
 		name    string
 		plugins []ReplicaEstimatorPlugin
@@ -284,12 +284,12 @@ func TestAccurateEstimatorCombination(t *testing.T) {
 	}{
 		{"one plugin", []ReplicaEstimatorPlugin{succ("a", 12)}, 12, ""},
 		{"minimum", []ReplicaEstimatorPlugin{succ("a", 12), succ("b", 5)}, 5, ""},
-		{"unschedulable wins", []ReplicaEstimatorPlugin{succ("a", 12), kmFixedPlugin{"q", 7, framework.NewStatus(framework.Unschedulable, "quota")}}, 0, ""},
-		{"skip ignored", []ReplicaEstimatorPlugin{succ("a", 12), kmFixedPlugin{"q", 1, framework.NewStatus(framework.Skip)}}, 12, ""},
-		{"only skip", []ReplicaEstimatorPlugin{kmFixedPlugin{"q", 1, framework.NewStatus(framework.Skip)}}, math.MaxInt32, ""},
+		{"unschedulable wins", []ReplicaEstimatorPlugin{succ("a", 12), fixedPlugin{"q", 7, framework.NewStatus(framework.Unschedulable, "quota")}}, 0, ""},
+		{"skip ignored", []ReplicaEstimatorPlugin{succ("a", 12), fixedPlugin{"q", 1, framework.NewStatus(framework.Skip)}}, 12, ""},
+		{"only skip", []ReplicaEstimatorPlugin{fixedPlugin{"q", 1, framework.NewStatus(framework.Skip)}}, math.MaxInt32, ""},
 		{"no plugins", nil, math.MaxInt32, ""},
-		{"failure", []ReplicaEstimatorPlugin{succ("a", 12), kmFixedPlugin{"q", 3, framework.NewStatus(framework.Error, "quota lister down")}}, 0, `plugin "q" failed: quota lister down`},
-		{"wait is a failure", []ReplicaEstimatorPlugin{kmFixedPlugin{"w", 3, framework.NewStatus(framework.Wait)}}, 0, `plugin "w" failed`},
+		{"failure", []ReplicaEstimatorPlugin{succ("a", 12), fixedPlugin{"q", 3, framework.NewStatus(framework.Error, "quota lister down")}}, 0, `plugin "q" failed: quota lister down`},
+		{"wait is a failure", []ReplicaEstimatorPlugin{fixedPlugin{"w", 3, framework.NewStatus(framework.Wait)}}, 0, `plugin "w" failed`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,13 +317,13 @@ func TestAccurateEstimatorCombination(t *testing.T) {
 }
 
 func TestAccurateEstimatorMaxAvailableReplicas(t *testing.T) {
-	p, _ := NewNodeResourceEstimator(kmLocalFilters()...)
+	p, _ := NewNodeResourceEstimator(localFilters()...)
 	clusters := []ClusterSnapshot{
-		{Name: "full", Snapshot: kmServerTestSnapshot([3]string{"11", "11", "11"}, nil)},
-		{Name: "strict", Snapshot: kmServerTestSnapshot([3]string{"4", "3", "11"}, nil)},
+		{Name: "full", Snapshot: serverTestSnapshot([3]string{"11", "11", "11"}, nil)},
+		{Name: "strict", Snapshot: serverTestSnapshot([3]string{"4", "3", "11"}, nil)},
 		{Name: "empty", Snapshot: framework.MustSnapshot(nil, nil)},
 	}
-	req := kmReq(map[string]string{"cpu": "1", "memory": "2Gi"})
+	req := testReq(map[string]string{"cpu": "1", "memory": "2Gi"})
 	want := []TargetCluster{{"full", 12}, {"strict", 10}, {"empty", 0}}
 	for _, par := range []int{0, 1, 2, 8} {
 		e, err := NewAccurateEstimator(AccurateOptions{Parallelism: par}, p)
@@ -342,7 +342,7 @@ func TestAccurateEstimatorMaxAvailableReplicas(t *testing.T) {
 		}
 	}
 	// A failing cluster fails the call and is marked UnauthenticReplica.
-	failing := kmFixedPlugin{"q", 0, framework.NewStatus(framework.Error, "down")}
+	failing := fixedPlugin{"q", 0, framework.NewStatus(framework.Error, "down")}
 	e, _ := NewAccurateEstimator(AccurateOptions{}, p, failing)
 	got, err := e.MaxAvailableReplicas(context.Background(), clusters[:1], req)
 	if err == nil || !strings.Contains(err.Error(), `cluster "full"`) || got[0].Replicas != UnauthenticReplica {
@@ -394,8 +394,8 @@ func TestNodeResourceEstimatorPerNodeAllocs(t *testing.T) {
 	// (The test-local affinity filter compiles the selector per node, so it
 	// is left out here; the filter package's NodeAffinity does that once in
 	// PreFilter.)
-	p, _ := NewNodeResourceEstimator(kmTaintFilter{}, kmUnschedulableFilter{})
-	req := &ReplicaRequirements{ResourceRequest: kmList(map[string]string{"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "1"}),
+	p, _ := NewNodeResourceEstimator(taintFilter{}, unschedulableFilter{})
+	req := &ReplicaRequirements{ResourceRequest: parseList(map[string]string{"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "1"}),
 		NodeClaim: &NodeClaim{Tolerations: []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists}}}}
 	small, large := mk(5), mk(500)
 	ctx := context.Background()

@@ -1,4 +1,4 @@
-package estimator_test
+package karmada_test
 
 import (
 	"context"
@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
 
-// kmKarmadaFilters are the kube-scheduler filters that reproduce Karmada's
+// karmadaFilters are the kube-scheduler filters that reproduce Karmada's
 // NodeClaim check: node selector and required affinity, NoSchedule and
 // NoExecute taints, cordoned nodes.
-func kmKarmadaFilters(t testing.TB) []framework.FilterPlugin {
+func karmadaFilters(t testing.TB) []framework.FilterPlugin {
 	t.Helper()
 	na, err := filter.NewNodeAffinity(config.NodeAffinityArgs{}, nil)
 	if err != nil {
@@ -57,20 +57,20 @@ func TestNodeResourceEstimatorWithFilterPlugins(t *testing.T) {
 			w.Label("a", "3").Label("b", "2")
 		}
 	}
-	req := func(nc *estimator.NodeClaim) *estimator.ReplicaRequirements {
-		return &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "2Gi"}), NodeClaim: nc}
+	req := func(nc *karmada.NodeClaim) *karmada.ReplicaRequirements {
+		return &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "2Gi"}), NodeClaim: nc}
 	}
 	eleven := [3]string{"11", "11", "11"}
 	tests := []struct {
 		name string
 		snap *framework.Snapshot
-		req  *estimator.ReplicaRequirements
+		req  *karmada.ReplicaRequirements
 		want int32
 	}{
 		{"normal", mk(eleven, nil), req(nil), 12},
 		{"pod resource strict", mk([3]string{"4", "3", "11"}, nil), req(nil), 10},
-		{"node selector", mk(eleven, labels), req(&estimator.NodeClaim{NodeSelector: map[string]string{"a": "3"}}), 2},
-		{"node affinity", mk(eleven, labels), req(&estimator.NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
+		{"node selector", mk(eleven, labels), req(&karmada.NodeClaim{NodeSelector: map[string]string{"a": "3"}}), 2},
+		{"node affinity", mk(eleven, labels), req(&karmada.NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
 			MatchExpressions: []framework.NodeSelectorRequirement{{Key: "a", Operator: framework.NodeSelectorOpGt, Values: []string{"0"}}},
 		}}}}), 4},
 		{"tolerations", mk(eleven, func(i int, w *st.NodeWrapper) {
@@ -80,18 +80,18 @@ func TestNodeResourceEstimatorWithFilterPlugins(t *testing.T) {
 			case 1:
 				w.Taint("key2", "value2", framework.TaintEffectNoSchedule)
 			}
-		}), req(&estimator.NodeClaim{Tolerations: []framework.Toleration{{Key: "key1", Operator: framework.TolerationOpEqual, Value: "value1"}}}), 10},
+		}), req(&karmada.NodeClaim{Tolerations: []framework.Toleration{{Key: "key1", Operator: framework.TolerationOpEqual, Value: "value1"}}}), 10},
 		{"cordoned node", mk(eleven, func(i int, w *st.NodeWrapper) {
 			if i == 2 {
 				w.Unschedulable()
 			}
 		}), req(nil), 4},
 		// NodeAffinity's PreFilter narrows to the metadata.name nodes.
-		{"metadata.name affinity", mk(eleven, nil), req(&estimator.NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
+		{"metadata.name affinity", mk(eleven, nil), req(&karmada.NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
 			MatchFields: []framework.NodeSelectorRequirement{{Key: "metadata.name", Operator: framework.NodeSelectorOpIn, Values: []string{"machine3"}}},
 		}}}}), 8},
 	}
-	p, err := estimator.NewNodeResourceEstimator(kmKarmadaFilters(t)...)
+	p, err := karmada.NewNodeResourceEstimator(karmadaFilters(t)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,9 +116,9 @@ func TestNodeResourceEstimatorFilterPluginsPerNodeAllocs(t *testing.T) {
 		}
 		return framework.MustSnapshot(nodes, nil)
 	}
-	p, _ := estimator.NewNodeResourceEstimator(kmKarmadaFilters(t)...)
-	req := &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "1Gi"}),
-		NodeClaim: &estimator.NodeClaim{NodeSelector: map[string]string{"zone": "z"}, Tolerations: []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists}}}}
+	p, _ := karmada.NewNodeResourceEstimator(karmadaFilters(t)...)
+	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "1Gi"}),
+		NodeClaim: &karmada.NodeClaim{NodeSelector: map[string]string{"zone": "z"}, Tolerations: []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists}}}}
 	small, large := mk(5), mk(500)
 	ctx := context.Background()
 	if n, _ := p.Estimate(ctx, large, req); n != 500*8 {
