@@ -40,10 +40,10 @@
 //     NodeResourcesFit signs requests without the defaults its scores
 //     give containers without requests).
 //
-// Run draws clusters with DefaultCase, which exercises every plugin
-// schedkit ships; RunCases takes a generator of its own (for plugins
-// whose interesting cases are rare in random clusters, or that need
-// storage objects or namespaces). The test log counts, per form, the
+// Run draws clusters with DefaultCase, which exercises schedkit's node,
+// resource, image, taint, affinity and topology-spread plugins; RunCases
+// takes a generator of its own (for plugins whose interesting cases are
+// rare in random clusters, or that need storage objects or namespaces). The test log counts, per form, the
 // cases that compared it; a batch or incremental form the plugin
 // implements that no case reached fails the test, since its check then
 // checked nothing. Failures are shrunk to a minimal cluster by
@@ -124,7 +124,8 @@ func runCases(t rapid.TB, gen func(t *rapid.T) Case) {
 }
 
 // DefaultCase draws a small cluster and an incoming pod that exercise the
-// filter and score paths of every plugin schedkit ships: nodes with or
+// filter and score paths of schedkit's node, resource, image, taint,
+// affinity and topology-spread plugins (no storage objects): nodes with or
 // without zone, rack and hostname labels, taints of every effect,
 // cordons, extended resources, images and host ports in use; placed pods
 // with labels, requests, host ports, pod (anti-)affinity and spread
