@@ -138,3 +138,31 @@ func TestHarnessCatchesBrokenForms(t *testing.T) {
 		})
 	}
 }
+
+// refusing implements PreFilterAfterAdd but its PreFilter rejects every
+// pod, so no case ever reaches the incremental check.
+type refusing struct{ zoned }
+
+func (refusing) PreFilter(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, "never")
+}
+
+func (refusing) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+func (refusing) PreFilterAfterAdd(context.Context, *framework.CycleState, *framework.PodInfo, []framework.AddedPod) *framework.Status {
+	return framework.NewStatus(framework.UnschedulableAndUnresolvable, "never")
+}
+
+// TestHarnessFailsUnreachedForms: a form the plugin implements that no
+// case compares fails the harness.
+func TestHarnessFailsUnreachedForms(t *testing.T) {
+	r := &recorder{T: t}
+	runCases(r, func(rt *rapid.T) Case {
+		c := DefaultCase(rt)
+		c.Plugin = refusing{}
+		return c
+	})
+	if !r.failed || !strings.Contains(strings.Join(r.msgs, "\n"), "PreFilterAfterAdd but no case compared it") {
+		t.Fatalf("failed %v, messages %v; want the unreached PreFilterAfterAdd reported", r.failed, r.msgs)
+	}
+}
