@@ -8,30 +8,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// The normalizations of TaintToleration, NodeAffinity and InterPodAffinity
-// depend on a row's least and greatest score alone: each gives its table
-// of normalized scores (framework.RangeNormalizer), so that an evaluator
-// that knows a row's bounds normalizes it with one lookup per node.
-
-var (
-	_ framework.RangeNormalizer = (*TaintToleration)(nil)
-	_ framework.RangeNormalizer = (*NodeAffinity)(nil)
-	_ framework.RangeNormalizer = (*InterPodAffinity)(nil)
-)
-
-// NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
-// DefaultNormalizeScore(100, reverse=true).
-func (pl *TaintToleration) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
-	framework.DefaultNormalizeRange(framework.MaxNodeScore, true, lo, out)
-	return true
-}
-
-// NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
-// DefaultNormalizeScore(100, reverse=false).
-func (pl *NodeAffinity) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
-	framework.DefaultNormalizeRange(framework.MaxNodeScore, false, lo, out)
-	return true
-}
+var _ framework.RangeNormalizer = (*InterPodAffinity)(nil)
 
 // NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
 // the scores as they are when PreScore found no affinity terms, else
