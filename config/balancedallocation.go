@@ -5,6 +5,10 @@ import (
 	"fmt"
 )
 
+// NodeResourcesBalancedAllocationName is kube-scheduler's
+// NodeResourcesBalancedAllocation score plugin.
+const NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
+
 // BalancedAllocationMode selects which generation of kube-scheduler's
 // NodeResourcesBalancedAllocation score to reproduce.
 type BalancedAllocationMode string

@@ -4,18 +4,10 @@ package config
 // (pkg/scheduler/framework/plugins/names). Both halves of a plugin that
 // spans extension points report the same name.
 const (
-	// NodeResourcesFitName is kube-scheduler's NodeResourcesFit (filter on
-	// requests, score by LeastAllocated/MostAllocated/RequestedToCapacityRatio).
-	NodeResourcesFitName = "NodeResourcesFit"
-	// NodeResourcesBalancedAllocationName is kube-scheduler's
-	// NodeResourcesBalancedAllocation score plugin.
-	NodeResourcesBalancedAllocationName = "NodeResourcesBalancedAllocation"
 	// ImageLocalityName is kube-scheduler's ImageLocality score plugin.
 	ImageLocalityName = "ImageLocality"
 	// TaintTolerationName is kube-scheduler's TaintToleration plugin.
 	TaintTolerationName = "TaintToleration"
-	// NodeAffinityName is kube-scheduler's NodeAffinity plugin.
-	NodeAffinityName = "NodeAffinity"
 	// NodeNameName is kube-scheduler's NodeName filter.
 	NodeNameName = "NodeName"
 	// NodePortsName is kube-scheduler's NodePorts filter.
@@ -24,4 +16,26 @@ const (
 	NodeUnschedulableName = "NodeUnschedulable"
 	// PrioritySortName is kube-scheduler's PrioritySort queue-sort plugin.
 	PrioritySortName = "PrioritySort"
+)
+
+// Names of kube-scheduler's volume and gating plugins
+// (pkg/scheduler/framework/plugins/names).
+const (
+	// VolumeZoneName is kube-scheduler's VolumeZone filter.
+	VolumeZoneName = "VolumeZone"
+	// VolumeRestrictionsName is kube-scheduler's VolumeRestrictions filter.
+	VolumeRestrictionsName = "VolumeRestrictions"
+	// NodeVolumeLimitsName is kube-scheduler's NodeVolumeLimits (CSI
+	// attach limits) filter.
+	NodeVolumeLimitsName = "NodeVolumeLimits"
+	// SchedulingGatesName is kube-scheduler's SchedulingGates PreEnqueue
+	// plugin.
+	SchedulingGatesName = "SchedulingGates"
+	// EBSLimitsName, GCEPDLimitsName, AzureDiskLimitsName and
+	// CinderLimitsName are the in-tree volume limit filters of
+	// kube-scheduler ≤ v1.31 (in the default profile up to v1.30).
+	EBSLimitsName       = "EBSLimits"
+	GCEPDLimitsName     = "GCEPDLimits"
+	AzureDiskLimitsName = "AzureDiskLimits"
+	CinderLimitsName    = "CinderLimits"
 )

@@ -8,6 +8,9 @@ import (
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
+// NodeAffinityName is kube-scheduler's NodeAffinity plugin.
+const NodeAffinityName = "NodeAffinity"
+
 // NodeAffinityArgs are the arguments of NodeAffinity (kube-scheduler v1.36
 // NodeAffinityArgs): an affinity every pod must also satisfy (required) or
 // is scored by (preferred), on top of its own.
@@ -45,3 +48,7 @@ func (a NodeAffinityArgs) Validate() error {
 	}
 	return fmt.Errorf("nodeaffinity: %w", errors.Join(errs...))
 }
+
+// SetDefaults does nothing: kube-scheduler v1.36 has no defaults for
+// NodeAffinityArgs (addedAffinity stays absent).
+func (a *NodeAffinityArgs) SetDefaults() {}

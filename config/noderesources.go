@@ -8,6 +8,10 @@ import (
 	"github.com/schedkit/schedkit/internal/validation"
 )
 
+// NodeResourcesFitName is kube-scheduler's NodeResourcesFit (filter on
+// requests, score by LeastAllocated/MostAllocated/RequestedToCapacityRatio).
+const NodeResourcesFitName = "NodeResourcesFit"
+
 // ScoringStrategyType selects how NodeResourcesFit scores a node
 // (kube-scheduler v1.36 config.ScoringStrategyType).
 type ScoringStrategyType string

@@ -98,3 +98,13 @@ func (a PodTopologySpreadArgs) EffectiveDefaultConstraints() []api.TopologySprea
 	copy(out, a.DefaultConstraints)
 	return out
 }
+
+// SetDefaults fills unset fields as kube-scheduler v1.36's
+// SetDefaults_PodTopologySpreadArgs does: an empty DefaultingType becomes
+// System (even when DefaultConstraints are set, which Validate then
+// rejects, as kube-scheduler does).
+func (a *PodTopologySpreadArgs) SetDefaults() {
+	if a.DefaultingType == "" {
+		a.DefaultingType = SystemDefaulting
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 )
 
+// VolumeBindingName is kube-scheduler's VolumeBinding plugin.
+const VolumeBindingName = "VolumeBinding"
+
 // DefaultBindTimeoutSeconds is VolumeBinding's default bind timeout
 // (kube-scheduler v1.36 SetDefaults_VolumeBindingArgs).
 const DefaultBindTimeoutSeconds int64 = 600

@@ -108,18 +108,18 @@ type AssignCache struct {
 	zero  []int64
 
 	mu      sync.RWMutex
-	nodes   map[string]*laEntry
+	nodes   map[string]*nodeEntry
 	podNode map[string]string
 	// The fork journals (Fork): the entries and pod placements a branch
 	// replaced. An entry a branch changes is copied on its first change
 	// there, so the saved one stays as it was.
-	nodesSaved   journal.Map[string, *laEntry]
+	nodesSaved   journal.Map[string, *nodeEntry]
 	podNodeSaved journal.Map[string, string]
 }
 
 var _ UsageSource = (*AssignCache)(nil)
 
-type laEntry struct {
+type nodeEntry struct {
 	name           string
 	metric         *api.NodeMetric
 	warnings       []api.NodeMetricWarning
@@ -133,19 +133,19 @@ type laEntry struct {
 	prodDelta      []int64
 	nodeEstimated  []int64
 	agg            map[AggregationKey][]int64
-	pods           map[string]*laPod
+	pods           map[string]*podRecord
 	view           *NodeView
-	capacity       atomic.Pointer[laCapacity]
+	capacity       atomic.Pointer[cachedCapacity]
 }
 
-type laCapacity struct {
+type cachedCapacity struct {
 	node   *api.Node
 	vec    []int64
 	err    error
 	inline [4]int64
 }
 
-type laPod struct {
+type podRecord struct {
 	pod       *api.Pod
 	key       string
 	usageKey  string
@@ -175,7 +175,7 @@ func NewAssignCache(est Estimator, opts CacheOptions) (*AssignCache, error) {
 		clock:   opts.Clock,
 		opts:    opts,
 		zero:    make([]int64, len(v)),
-		nodes:   map[string]*laEntry{},
+		nodes:   map[string]*nodeEntry{},
 		podNode: map[string]string{},
 	}, nil
 }
@@ -220,7 +220,7 @@ func (c *AssignCache) Lookup(node *api.Node) (*NodeView, []int64, error) {
 	if cp := e.capacity.Load(); cp != nil && cp.node == node {
 		return v, cp.vec, cp.err
 	}
-	cp := &laCapacity{node: node}
+	cp := &cachedCapacity{node: node}
 	if l, err := c.est.EstimateNode(node); err != nil {
 		cp.err = err
 	} else {
@@ -250,20 +250,20 @@ func (c *AssignCache) View(name string) *NodeView {
 	return nil
 }
 
-func laPodKey(pod *api.Pod) string {
+func podKey(pod *api.Pod) string {
 	if pod.UID != "" {
 		return pod.UID
 	}
 	return pod.Namespace + "/" + pod.Name
 }
 
-func laIsReservePod(pod *api.Pod) bool {
+func isReservePod(pod *api.Pod) bool {
 	return pod.Annotations[AnnotationReservePod] == "true"
 }
 
-// laRecord prepares a pod's cache record outside the lock: its estimate,
+// prepareRecord prepares a pod's cache record outside the lock: its estimate,
 // timestamp and force-estimation deadline.
-func (c *AssignCache) laRecord(pod *api.Pod) (*laPod, error) {
+func (c *AssignCache) prepareRecord(pod *api.Pod) (*podRecord, error) {
 	var est []int64
 	m, err := c.est.EstimatePod(pod)
 	if err == nil && len(m) > 0 {
@@ -287,9 +287,9 @@ func (c *AssignCache) laRecord(pod *api.Pod) (*laPod, error) {
 	} else {
 		ts = c.clock.Now()
 	}
-	return &laPod{
+	return &podRecord{
 		pod:       pod,
-		key:       laPodKey(pod),
+		key:       podKey(pod),
 		usageKey:  pod.Namespace + "/" + pod.Name,
 		timestamp: ts,
 		deadline:  c.EstimationDeadline(pod, ts),
@@ -334,26 +334,26 @@ func (c *AssignCache) EstimationDeadline(pod *api.Pod, timestamp time.Time) time
 // replaced (new estimate and timestamp); one cached on another node moves.
 // A negative estimate is an error and changes nothing.
 func (c *AssignCache) Assign(nodeName string, pod *api.Pod) error {
-	if pod == nil || nodeName == "" || pod.Status.Phase.IsTerminal() || laIsReservePod(pod) {
+	if pod == nil || nodeName == "" || pod.Status.Phase.IsTerminal() || isReservePod(pod) {
 		return nil
 	}
-	rec, err := c.laRecord(pod)
+	rec, err := c.prepareRecord(pod)
 	if err != nil {
 		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.laAssignLocked(nodeName, rec)
+	c.assignLocked(nodeName, rec)
 	return nil
 }
 
-func (c *AssignCache) laAssignLocked(nodeName string, rec *laPod) {
+func (c *AssignCache) assignLocked(nodeName string, rec *podRecord) {
 	if old, ok := c.podNode[rec.key]; ok && old != nodeName {
-		c.laRemoveLocked(old, rec.key)
+		c.removeLocked(old, rec.key)
 	}
 	e := c.mutable(nodeName)
 	if e == nil {
-		e = &laEntry{name: nodeName, pods: map[string]*laPod{}}
+		e = &nodeEntry{name: nodeName, pods: map[string]*podRecord{}}
 		c.nodes[nodeName] = e
 	}
 	if prev := e.pods[rec.key]; prev != nil && e.metric != nil {
@@ -364,7 +364,7 @@ func (c *AssignCache) laAssignLocked(nodeName string, rec *laPod) {
 	if e.metric != nil {
 		e.apply(rec, 1)
 	}
-	c.laPublish(e)
+	c.publish(e)
 }
 
 // Unassign removes pod from nodeName (Unreserve, the scheduler forgetting
@@ -373,15 +373,15 @@ func (c *AssignCache) Unassign(nodeName string, pod *api.Pod) {
 	if pod == nil || nodeName == "" {
 		return
 	}
-	key := laPodKey(pod)
+	key := podKey(pod)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.podNode[key] == nodeName {
-		c.laRemoveLocked(nodeName, key)
+		c.removeLocked(nodeName, key)
 	}
 }
 
-func (c *AssignCache) laRemoveLocked(nodeName, key string) {
+func (c *AssignCache) removeLocked(nodeName, key string) {
 	c.podNodeSaved.Delete(c.podNode, key)
 	e := c.mutable(nodeName)
 	if e == nil {
@@ -393,16 +393,16 @@ func (c *AssignCache) laRemoveLocked(nodeName, key string) {
 			e.apply(rec, -1)
 		}
 	}
-	c.laCleanupOrPublish(e)
+	c.cleanupOrPublish(e)
 }
 
-func (c *AssignCache) laCleanupOrPublish(e *laEntry) {
+func (c *AssignCache) cleanupOrPublish(e *nodeEntry) {
 	if e.metric == nil && len(e.pods) == 0 {
 		delete(c.nodes, e.name)
 		e.view = nil
 		return
 	}
-	c.laPublish(e)
+	c.publish(e)
 }
 
 // AddPod handles a pod add event: Assign(pod.Spec.NodeName, pod).
@@ -423,36 +423,36 @@ func (c *AssignCache) UpdatePod(pod *api.Pod) error {
 	if pod == nil {
 		return nil
 	}
-	var rec *laPod
-	if pod.Spec.NodeName != "" && !pod.Status.Phase.IsTerminal() && !laIsReservePod(pod) {
+	var rec *podRecord
+	if pod.Spec.NodeName != "" && !pod.Status.Phase.IsTerminal() && !isReservePod(pod) {
 		var err error
-		if rec, err = c.laRecord(pod); err != nil {
+		if rec, err = c.prepareRecord(pod); err != nil {
 			return err
 		}
 	}
-	key := laPodKey(pod)
+	key := podKey(pod)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	oldNode, cachedSomewhere := c.podNode[key]
 	if cachedSomewhere && oldNode != pod.Spec.NodeName {
-		c.laRemoveLocked(oldNode, key)
+		c.removeLocked(oldNode, key)
 		cachedSomewhere = false
 	}
 	if !cachedSomewhere {
 		if rec != nil {
-			c.laAssignLocked(pod.Spec.NodeName, rec)
+			c.assignLocked(pod.Spec.NodeName, rec)
 		}
 		return nil
 	}
 	cached := c.nodes[oldNode].pods[key]
 	switch {
 	case pod.Status.Phase.IsTerminal():
-		c.laRemoveLocked(oldNode, key)
+		c.removeLocked(oldNode, key)
 	case !reflect.DeepEqual(pod.Spec, cached.pod.Spec) || !reflect.DeepEqual(pod.Status.Conditions, cached.pod.Status.Conditions):
 		if rec != nil {
-			c.laAssignLocked(oldNode, rec)
+			c.assignLocked(oldNode, rec)
 		} else {
-			c.laRemoveLocked(oldNode, key)
+			c.removeLocked(oldNode, key)
 		}
 	}
 	return nil
@@ -464,11 +464,11 @@ func (c *AssignCache) DeletePod(pod *api.Pod) {
 	if pod == nil {
 		return
 	}
-	key := laPodKey(pod)
+	key := podKey(pod)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if n, ok := c.podNode[key]; ok {
-		c.laRemoveLocked(n, key)
+		c.removeLocked(n, key)
 	}
 }
 
@@ -515,7 +515,7 @@ func (c *AssignCache) UpdateNodeMetric(m *api.NodeMetric) error {
 			}
 		}
 		if c.opts.ProdUsageIncludeSys {
-			laAdd(prodUsage, c.vec.FromList(info.SystemUsage.Resources), 1)
+			addVec(prodUsage, c.vec.FromList(info.SystemUsage.Resources), 1)
 		}
 	}
 	var podUsages map[string][]int64
@@ -538,7 +538,7 @@ func (c *AssignCache) UpdateNodeMetric(m *api.NodeMetric) error {
 	defer c.mu.Unlock()
 	e := c.mutable(m.Name)
 	if e == nil {
-		e = &laEntry{name: m.Name, pods: map[string]*laPod{}}
+		e = &nodeEntry{name: m.Name, pods: map[string]*podRecord{}}
 		c.nodes[m.Name] = e
 	}
 	e.metric, e.warnings = m, warnings
@@ -554,7 +554,7 @@ func (c *AssignCache) UpdateNodeMetric(m *api.NodeMetric) error {
 	for _, k := range slices.Sorted(maps.Keys(e.pods)) {
 		e.apply(e.pods[k], 1)
 	}
-	c.laPublish(e)
+	c.publish(e)
 	return nil
 }
 
@@ -583,14 +583,14 @@ func (c *AssignCache) DeleteNodeMetric(name string) {
 	e.metric, e.warnings = nil, nil
 	e.podUsages, e.prodPods = nil, nil
 	e.nodeUsage, e.prodUsage, e.nodeDelta, e.prodDelta, e.nodeEstimated, e.agg = nil, nil, nil, nil, nil, nil
-	c.laCleanupOrPublish(e)
+	c.cleanupOrPublish(e)
 }
 
 // mutable returns the node's entry for a change (nil when there is none;
 // the caller may then add one): in an open fork, the fork's first change
 // of the node saves the entry and replaces it with a copy. Callers hold
 // c.mu.
-func (c *AssignCache) mutable(name string) *laEntry {
+func (c *AssignCache) mutable(name string) *nodeEntry {
 	e := c.nodes[name]
 	if c.nodesSaved.Save(c.nodes, name) && e != nil {
 		e = e.clone()
@@ -603,8 +603,8 @@ func (c *AssignCache) mutable(name string) *laEntry {
 // apply changes in place. The metric, the reported usages and aggregates
 // (replaced whole by UpdateNodeMetric), the pod records and the view are
 // immutable and shared.
-func (e *laEntry) clone() *laEntry {
-	cp := &laEntry{
+func (e *nodeEntry) clone() *nodeEntry {
+	cp := &nodeEntry{
 		name: e.name, metric: e.metric, warnings: e.warnings, updateTime: e.updateTime, reportInterval: e.reportInterval,
 		podUsages: e.podUsages, prodPods: e.prodPods, nodeUsage: e.nodeUsage, agg: e.agg, view: e.view,
 		prodUsage: slices.Clone(e.prodUsage), nodeDelta: slices.Clone(e.nodeDelta), prodDelta: slices.Clone(e.prodDelta),
@@ -688,8 +688,8 @@ func (r EstimateReason) String() string {
 	return out
 }
 
-// laShare is one pod's part in its node's vectors under the current metric.
-type laShare struct {
+// podShare is one pod's part in its node's vectors under the current metric.
+type podShare struct {
 	usage      []int64        // reported usage; nil when none
 	activeProd bool           // prod by class and reported as koord-prod
 	node       EstimateReason // why the estimate counts in nodeDelta (0: it does not)
@@ -702,8 +702,8 @@ type laShare struct {
 // its estimate counts in nodeDelta (beyond its usage) for the reasons of
 // EstimateReason, and in prodDelta likewise when it is prod — whole when
 // the metric does not report it as prod.
-func (e *laEntry) share(p *laPod) laShare {
-	s := laShare{usage: e.podUsages[p.usageKey]}
+func (e *nodeEntry) share(p *podRecord) podShare {
+	s := podShare{usage: e.podUsages[p.usageKey]}
 	s.activeProd = p.prod && e.prodPods[p.usageKey]
 	if p.estimated == nil {
 		return s
@@ -728,31 +728,31 @@ func (e *laEntry) share(p *laPod) laShare {
 
 // apply adds (sign 1) or removes (sign −1) one pod's contribution; the two
 // are exact inverses for an unchanged metric.
-func (e *laEntry) apply(p *laPod, sign int64) {
+func (e *nodeEntry) apply(p *podRecord, sign int64) {
 	s := e.share(p)
 	if s.activeProd {
-		laAdd(e.prodUsage, s.usage, sign)
+		addVec(e.prodUsage, s.usage, sign)
 	}
 	if p.estimated == nil {
 		return
 	}
 	if s.node != 0 {
-		laAddDelta(e.nodeDelta, p.estimated, s.usage, sign)
+		addDelta(e.nodeDelta, p.estimated, s.usage, sign)
 	}
-	laAdd(e.nodeEstimated, p.estimated, sign)
+	addVec(e.nodeEstimated, p.estimated, sign)
 	if s.prod != 0 {
-		laAddDelta(e.prodDelta, p.estimated, s.prodUsage, sign)
+		addDelta(e.prodDelta, p.estimated, s.prodUsage, sign)
 	}
 }
 
-func laAdd(dst, x []int64, sign int64) {
+func addVec(dst, x []int64, sign int64) {
 	for i := range x {
 		dst[i] += sign * x[i]
 	}
 }
 
-// laAddDelta adds sign·max(0, x − y) per resource (y nil means 0).
-func laAddDelta(dst, x, y []int64, sign int64) {
+// addDelta adds sign·max(0, x − y) per resource (y nil means 0).
+func addDelta(dst, x, y []int64, sign int64) {
 	for i, v := range x {
 		if y != nil {
 			v -= y[i]
@@ -763,7 +763,7 @@ func laAddDelta(dst, x, y []int64, sign int64) {
 	}
 }
 
-func (c *AssignCache) laPublish(e *laEntry) {
+func (c *AssignCache) publish(e *nodeEntry) {
 	if e.metric == nil {
 		e.view = nil
 		return
@@ -948,7 +948,7 @@ func (c *AssignCache) NodeState(name string) (NodeState, bool) {
 	if e == nil {
 		return NodeState{}, false
 	}
-	return c.laState(e), true
+	return c.stateOf(e), true
 }
 
 // States returns a deep copy of every node's state.
@@ -957,12 +957,12 @@ func (c *AssignCache) States() map[string]NodeState {
 	defer c.mu.RUnlock()
 	out := make(map[string]NodeState, len(c.nodes))
 	for n, e := range c.nodes {
-		out[n] = c.laState(e)
+		out[n] = c.stateOf(e)
 	}
 	return out
 }
 
-func (c *AssignCache) laState(e *laEntry) NodeState {
+func (c *AssignCache) stateOf(e *nodeEntry) NodeState {
 	s := NodeState{
 		HasMetric:      e.metric != nil,
 		UpdateTime:     e.updateTime,
@@ -993,10 +993,10 @@ func (c *AssignCache) laState(e *laEntry) NodeState {
 			ap.Usage = c.vec.ToAmounts(sh.usage)
 			ap.NodeDeltaReason, ap.ProdDeltaReason = sh.node, sh.prod
 			if sh.node != 0 {
-				ap.NodeDelta = c.laShareAmounts(p.estimated, sh.usage)
+				ap.NodeDelta = c.shareAmounts(p.estimated, sh.usage)
 			}
 			if sh.prod != 0 {
-				ap.ProdDelta = c.laShareAmounts(p.estimated, sh.prodUsage)
+				ap.ProdDelta = c.shareAmounts(p.estimated, sh.prodUsage)
 			}
 		}
 		s.Pods = append(s.Pods, ap)
@@ -1004,11 +1004,11 @@ func (c *AssignCache) laState(e *laEntry) NodeState {
 	return s
 }
 
-// laShareAmounts returns max(0, est − usage) per resource as amounts, or
+// shareAmounts returns max(0, est − usage) per resource as amounts, or
 // nil when no resource is positive.
-func (c *AssignCache) laShareAmounts(est, usage []int64) map[resource.Name]int64 {
+func (c *AssignCache) shareAmounts(est, usage []int64) map[resource.Name]int64 {
 	d := make([]int64, len(est))
-	laAddDelta(d, est, usage, 1)
+	addDelta(d, est, usage, 1)
 	if !slices.ContainsFunc(d, func(x int64) bool { return x != 0 }) {
 		return nil
 	}

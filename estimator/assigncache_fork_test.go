@@ -22,7 +22,7 @@ func TestPropAssignCacheForkRevert(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := []string{"n0", "n1", "n2"}
 		metric := func(n string) *api.NodeMetric {
-			m := st.MakeNodeMetric(n).UpdateTime(laNow.Add(-time.Duration(rapid.IntRange(0, 300).Draw(t, "age")) * time.Second)).
+			m := st.MakeNodeMetric(n).UpdateTime(testNow.Add(-time.Duration(rapid.IntRange(0, 300).Draw(t, "age")) * time.Second)).
 				Usage(map[string]string{"cpu": fmt.Sprint(rapid.IntRange(0, 64).Draw(t, "ucpu")), "memory": "8Gi"})
 			for i := range rapid.IntRange(0, 3).Draw(t, "reported") {
 				m = m.Pod("default", fmt.Sprintf("p%d", i), rapid.SampledFrom([]string{"koord-prod", ""}).Draw(t, "mprio"),
@@ -67,8 +67,8 @@ func TestPropAssignCacheForkRevert(t *testing.T) {
 				}
 			}
 		}
-		forked, _ := laCache(t, f100, CacheOptions{})
-		plain, _ := laCache(t, f100, CacheOptions{})
+		forked, _ := newTestCache(t, f100, CacheOptions{})
+		plain, _ := newTestCache(t, f100, CacheOptions{})
 		for range rapid.IntRange(0, 8).Draw(t, "prefix") {
 			change(forked, plain)
 		}
@@ -114,8 +114,8 @@ func TestPropAssignCacheForkRevert(t *testing.T) {
 // TestAssignCacheCommitKeeps: Commit keeps the branch's changes, and a
 // Revert after the last Commit does nothing.
 func TestAssignCacheCommitKeeps(t *testing.T) {
-	c, _ := laCache(t, f100, CacheOptions{})
-	if err := c.UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Usage(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()); err != nil {
+	c, _ := newTestCache(t, f100, CacheOptions{})
+	if err := c.UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(testNow).Usage(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()); err != nil {
 		t.Fatal(err)
 	}
 	p := st.MakePod().UID("u").Name("p").Req(map[string]string{"cpu": "2"}).Obj()

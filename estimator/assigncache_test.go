@@ -17,20 +17,20 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-var laNow = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
+var testNow = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
 
-type laTB interface {
+type testingTB interface {
 	Helper()
 	Fatal(args ...any)
 }
 
-func laCache(t laTB, factors map[resource.Name]int64, opts CacheOptions) (*AssignCache, *framework.FakeClock) {
+func newTestCache(t testingTB, factors map[resource.Name]int64, opts CacheOptions) (*AssignCache, *framework.FakeClock) {
 	t.Helper()
 	e, err := NewDefaultEstimator(EstimatorOptions{ScalingFactors: factors})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := framework.NewFakeClock(laNow)
+	clk := framework.NewFakeClock(testNow)
 	if opts.Clock == nil {
 		opts.Clock = clk
 	}
@@ -81,7 +81,7 @@ func TestAssignCacheOnAdd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := laCache(t, f100, CacheOptions{})
+			c, _ := newTestCache(t, f100, CacheOptions{})
 			if err := c.UpdateNodeMetric(st.MakeNodeMetric(node).NoBody().Obj()); err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestAssignCacheOnAdd(t *testing.T) {
 			if !tt.cached {
 				return
 			}
-			if !s.Pods[0].Timestamp.Equal(laNow) {
+			if !s.Pods[0].Timestamp.Equal(testNow) {
 				t.Errorf("timestamp = %v, want the clock's now", s.Pods[0].Timestamp)
 			}
 			if diff := cmp.Diff(tt.nodeDelta, s.NodeDelta); diff != "" {
@@ -131,7 +131,7 @@ func TestAssignCacheOnAdd(t *testing.T) {
 // (the removal uses the cached record, not the deleted object's spec).
 func TestAssignCacheOnDelete(t *testing.T) {
 	const node = "test-node"
-	c, _ := laCache(t, map[resource.Name]int64{resource.CPU: 50, resource.Memory: 50}, CacheOptions{})
+	c, _ := newTestCache(t, map[resource.Name]int64{resource.CPU: 50, resource.Memory: 50}, CacheOptions{})
 	m := st.MakeNodeMetric(node).Usage(map[string]string{"cpu": "70", "memory": "280Gi"}).
 		Pod("default", "prod-0", "koord-prod", map[string]string{"cpu": "50", "memory": "200Gi"}).
 		Pod("default", "prod-1", "koord-prod", map[string]string{"cpu": "1", "memory": "6Gi"}).
@@ -189,8 +189,8 @@ func TestAssignCacheOnDelete(t *testing.T) {
 // node-change fix (#3051) and an update of a pod never seen.
 func TestAssignCacheOnUpdate(t *testing.T) {
 	const node = "test-node"
-	scheduledAt := laNow.Add(-time.Hour)
-	later := laNow.Add(time.Minute) // the clock at the update
+	scheduledAt := testNow.Add(-time.Hour)
+	later := testNow.Add(time.Minute) // the clock at the update
 	base := func() *st.PodWrapper {
 		return st.MakePod().UID("123456789").Name("test").Node(node).Phase(api.PodRunning)
 	}
@@ -213,7 +213,7 @@ func TestAssignCacheOnUpdate(t *testing.T) {
 		{
 			name:     "metadata-only update keeps the cached record",
 			existing: base().Obj(), update: base().Annotation("foo", "bar").Label("foo", "bar").Obj(),
-			wantNode: node, wantTS: laNow, wantEst: cpuMem(250, mi200),
+			wantNode: node, wantTS: testNow, wantEst: cpuMem(250, mi200),
 		},
 		{
 			name:     "condition change re-assigns with the PodScheduled time",
@@ -237,7 +237,7 @@ func TestAssignCacheOnUpdate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, clk := laCache(t, f100, CacheOptions{})
+			c, clk := newTestCache(t, f100, CacheOptions{})
 			_ = c.UpdateNodeMetric(st.MakeNodeMetric(node).NoBody().Obj())
 			if tt.existing != nil {
 				if err := c.AddPod(tt.existing); err != nil {
@@ -280,7 +280,7 @@ func TestAssignCacheOnUpdate(t *testing.T) {
 // TestShouldEstimatePodDeadline of pod_assign_cache_test.go: the timestamp
 // passed in is now − 1 min.
 func TestEstimationDeadline(t *testing.T) {
-	now := laNow
+	now := testNow
 	i64 := func(v int64) *int64 { return &v }
 	tests := []struct {
 		name            string
@@ -345,7 +345,7 @@ func TestEstimationDeadline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := laCache(t, nil, CacheOptions{
+			c, _ := newTestCache(t, nil, CacheOptions{
 				EstimatedSecondsAfterPodScheduled: tt.afterScheduled,
 				EstimatedSecondsAfterInitialized:  tt.afterInit,
 				AllowCustomizeEstimation:          tt.customize,
@@ -368,7 +368,7 @@ func TestEstimationDeadline(t *testing.T) {
 func TestAssignCacheNodeMetric(t *testing.T) {
 	const node = "test-node"
 	t.Run("prod usage counts only pods prod in both the pod and the metric", func(t *testing.T) {
-		c, _ := laCache(t, f100, CacheOptions{})
+		c, _ := newTestCache(t, f100, CacheOptions{})
 		m := st.MakeNodeMetric(node).Usage(map[string]string{"cpu": "72", "memory": "280Gi"}).
 			Pod("default", "prod-1", "koord-prod", map[string]string{"cpu": "50", "memory": "200Gi"}).
 			Pod("default", "mid-1", "koord-mid", map[string]string{"cpu": "20", "memory": "75Gi"}).Obj()
@@ -401,8 +401,8 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 		}
 	})
 	t.Run("prod usage includes system usage; aggregates with longest-duration aliases", func(t *testing.T) {
-		c, _ := laCache(t, f100, CacheOptions{ProdUsageIncludeSys: true})
-		m := st.MakeNodeMetric(node).ReportInterval(180).UpdateTime(laNow).
+		c, _ := newTestCache(t, f100, CacheOptions{ProdUsageIncludeSys: true})
+		m := st.MakeNodeMetric(node).ReportInterval(180).UpdateTime(testNow).
 			Usage(map[string]string{"cpu": "2", "memory": "4Gi"}).SystemUsage(map[string]string{"cpu": "2", "memory": "4Gi"}).
 			Aggregated(time.Minute, "avg", map[string]string{"cpu": "1", "memory": "2Gi"}).
 			Aggregated(time.Minute, "p90", map[string]string{"cpu": "2", "memory": "4Gi"}).
@@ -413,7 +413,7 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 		}
 		s, _ := c.NodeState(node)
 		want := NodeState{
-			HasMetric: true, UpdateTime: laNow, ReportInterval: 180 * time.Second,
+			HasMetric: true, UpdateTime: testNow, ReportInterval: 180 * time.Second,
 			NodeUsage: cpuMem(2000, 4*gi), ProdUsage: cpuMem(2000, 4*gi),
 			NodeDelta: cpuMem(0, 0), ProdDelta: cpuMem(0, 0), NodeEstimated: cpuMem(0, 0),
 			Aggregated: map[AggregationKey]map[resource.Name]int64{
@@ -430,14 +430,14 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 		}
 	})
 	t.Run("a metric without update time keeps the previous one; report interval defaults to 60s", func(t *testing.T) {
-		c, _ := laCache(t, f100, CacheOptions{})
-		_ = c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(laNow).Obj())
+		c, _ := newTestCache(t, f100, CacheOptions{})
+		_ = c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(testNow).Obj())
 		_ = c.UpdateNodeMetric(st.MakeNodeMetric(node).Obj())
 		s, _ := c.NodeState(node)
-		if !s.UpdateTime.Equal(laNow) || s.ReportInterval != time.Minute {
+		if !s.UpdateTime.Equal(testNow) || s.ReportInterval != time.Minute {
 			t.Errorf("updateTime %v reportInterval %v", s.UpdateTime, s.ReportInterval)
 		}
-		if v := c.View(node); !v.Expired(laNow, 180) {
+		if v := c.View(node); !v.Expired(testNow, 180) {
 			t.Error("the metric itself has no update time: it is expired")
 		}
 	})
@@ -452,7 +452,7 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 // reports the odd entries.
 func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
 	const node = "n1"
-	m := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "90", "memory": "10Gi"}).Obj()
+	m := st.MakeNodeMetric(node).UpdateTime(testNow).Usage(map[string]string{"cpu": "90", "memory": "10Gi"}).Obj()
 	m.Status.NodeMetric.AggregatedNodeUsages = []api.AggregatedUsage{
 		{Duration: api.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]api.ResourceMap{
 			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "50"})},
@@ -462,7 +462,7 @@ func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
 			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "60"})},
 		}},
 	}
-	c, _ := laCache(t, nil, CacheOptions{})
+	c, _ := newTestCache(t, nil, CacheOptions{})
 	if err := c.UpdateNodeMetric(m); err != nil {
 		t.Fatalf("UpdateNodeMetric: %v", err)
 	}
@@ -494,7 +494,7 @@ func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
 		t.Errorf("NodeState.Warnings (-want +got):\n%s", diff)
 	}
 	// A clean metric clears the warnings; deleting the metric too.
-	if err := c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(laNow).Obj()); err != nil {
+	if err := c.UpdateNodeMetric(st.MakeNodeMetric(node).UpdateTime(testNow).Obj()); err != nil {
 		t.Fatal(err)
 	}
 	if w := c.NodeMetricWarnings(node); w != nil {
@@ -515,15 +515,15 @@ func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
 // 5 min ago unless stated, each requesting 2 cpu / 4Gi (estimate 2000m / 4Gi).
 func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
 	const node = "n1"
-	c, _ := laCache(t, f100, CacheOptions{AllowCustomizeEstimation: true})
-	old := laNow.Add(-5 * time.Minute)
+	c, _ := newTestCache(t, f100, CacheOptions{AllowCustomizeEstimation: true})
+	old := testNow.Add(-5 * time.Minute)
 	req := map[string]string{"cpu": "2", "memory": "4Gi"}
 	pod := func(name string, scheduled time.Time) *st.PodWrapper {
 		return st.MakePod().UID(name).Name(name).Node(node).Phase(api.PodRunning).Req(req).
 			Condition(api.PodScheduled, api.ConditionTrue, scheduled)
 	}
 	pods := []*api.Pod{
-		pod("a-recent", laNow.Add(-10*time.Second)).Obj(),
+		pod("a-recent", testNow.Add(-10*time.Second)).Obj(),
 		pod("b-unreported", old).Obj(),
 		pod("c-measured", old).Obj(),
 		pod("d-not-reported-prod", old).Obj(),
@@ -536,7 +536,7 @@ func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := st.MakeNodeMetric(node).ReportInterval(60).UpdateTime(laNow).Usage(map[string]string{"cpu": "10", "memory": "20Gi"}).
+	m := st.MakeNodeMetric(node).ReportInterval(60).UpdateTime(testNow).Usage(map[string]string{"cpu": "10", "memory": "20Gi"}).
 		Pod("default", "a-recent", "koord-prod", map[string]string{"cpu": "500m", "memory": "1Gi"}).
 		Pod("default", "c-measured", "koord-prod", map[string]string{"cpu": "3", "memory": "5Gi"}).
 		Pod("default", "d-not-reported-prod", "koord-batch", map[string]string{"cpu": "1", "memory": "1Gi"}).
@@ -559,7 +559,7 @@ func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
 	est := cpuMem(2000, 4*gi)
 	want := []row{
 		// Reported 500m / 1Gi, but scheduled 10 s ago (after now − 60 s).
-		{"a-recent", cpuMem(500, gi), true, cpuMem(1500, 3*gi), EstimateRecentlyScheduled, cpuMem(1500, 3*gi), EstimateRecentlyScheduled, est, laNow.Add(-10 * time.Second), time.Time{}},
+		{"a-recent", cpuMem(500, gi), true, cpuMem(1500, 3*gi), EstimateRecentlyScheduled, cpuMem(1500, 3*gi), EstimateRecentlyScheduled, est, testNow.Add(-10 * time.Second), time.Time{}},
 		{"b-unreported", nil, false, est, EstimateNoUsage, est, EstimateNoUsage, est, old, time.Time{}},
 		// Reported above its estimate and long scheduled: measured.
 		{"c-measured", cpuMem(3000, 5*gi), true, nil, 0, nil, 0, est, old, time.Time{}},
@@ -569,7 +569,7 @@ func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
 		// An empty pod is batch, estimated 250m / 200Mi: node delta only.
 		{"e-batch", nil, false, cpuMem(250, mi200), EstimateNoUsage, nil, 0, cpuMem(250, mi200), old, time.Time{}},
 		// Forced for 600 s after scheduling: deadline now + 5 min.
-		{"f-forced", cpuMem(1000, 5*gi), true, cpuMem(1000, 0), EstimateForced, cpuMem(1000, 0), EstimateForced, est, old, laNow.Add(5 * time.Minute)},
+		{"f-forced", cpuMem(1000, 5*gi), true, cpuMem(1000, 0), EstimateForced, cpuMem(1000, 0), EstimateForced, est, old, testNow.Add(5 * time.Minute)},
 	}
 	if len(s.Pods) != len(want) {
 		t.Fatalf("%d pods, want %d", len(s.Pods), len(want))
@@ -600,11 +600,11 @@ func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
 // NodeView.Estimated with no assigned pods.
 func TestNodeViewAggregatedUsage(t *testing.T) {
 	const node = "n"
-	full := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "10"}).
+	full := st.MakeNodeMetric(node).UpdateTime(testNow).Usage(map[string]string{"cpu": "10"}).
 		Aggregated(5*time.Minute, "p95", map[string]string{"cpu": "30"}).
 		Aggregated(10*time.Minute, "p95", map[string]string{"cpu": "50"}).
 		Aggregated(15*time.Minute, "p95", nil).Obj()
-	empty := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "30"}).
+	empty := st.MakeNodeMetric(node).UpdateTime(testNow).Usage(map[string]string{"cpu": "30"}).
 		Aggregated(5*time.Minute, "p95", nil).Aggregated(10*time.Minute, "p95", nil).Obj()
 	tests := []struct {
 		name   string
@@ -619,7 +619,7 @@ func TestNodeViewAggregatedUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := laCache(t, nil, CacheOptions{})
+			c, _ := newTestCache(t, nil, CacheOptions{})
 			if err := c.UpdateNodeMetric(tt.metric); err != nil {
 				t.Fatal(err)
 			}
@@ -636,7 +636,7 @@ func TestNodeViewAggregatedUsage(t *testing.T) {
 // a nanosecond later is; a forced deadline after updateTime keeps it.
 func TestAssignCacheShouldEstimateBoundaries(t *testing.T) {
 	const node = "n"
-	ut := laNow
+	ut := testNow
 	i64 := func(v int64) *int64 { return &v }
 	tests := []struct {
 		name      string
@@ -652,7 +652,7 @@ func TestAssignCacheShouldEstimateBoundaries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := laCache(t, f100, CacheOptions{EstimatedSecondsAfterPodScheduled: tt.seconds})
+			c, _ := newTestCache(t, f100, CacheOptions{EstimatedSecondsAfterPodScheduled: tt.seconds})
 			pod := st.MakePod().UID("u").Name("p").Node(node).Req(map[string]string{"cpu": "2"}).
 				Condition(api.PodScheduled, api.ConditionTrue, tt.scheduled).Obj()
 			if err := c.AddPod(pod); err != nil {
@@ -679,14 +679,14 @@ func TestAssignCacheShouldEstimateBoundaries(t *testing.T) {
 
 func TestAssignCacheBadInput(t *testing.T) {
 	const node = "n1"
-	c, _ := laCache(t, nil, CacheOptions{KnownNode: func(n string) bool { return n == node }})
-	good := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "10"}).Obj()
+	c, _ := newTestCache(t, nil, CacheOptions{KnownNode: func(n string) bool { return n == node }})
+	good := st.MakeNodeMetric(node).UpdateTime(testNow).Usage(map[string]string{"cpu": "10"}).Obj()
 	if err := c.UpdateNodeMetric(good); err != nil {
 		t.Fatal(err)
 	}
 	before := c.States()
-	neg := st.MakeNodeMetric(node).UpdateTime(laNow).Usage(map[string]string{"cpu": "-1"}).Obj()
-	negPod := st.MakeNodeMetric(node).UpdateTime(laNow).Pod("ns", "p", "", map[string]string{"memory": "-1Gi"}).Obj()
+	neg := st.MakeNodeMetric(node).UpdateTime(testNow).Usage(map[string]string{"cpu": "-1"}).Obj()
+	negPod := st.MakeNodeMetric(node).UpdateTime(testNow).Pod("ns", "p", "", map[string]string{"memory": "-1Gi"}).Obj()
 	badInterval := st.MakeNodeMetric(node).ReportInterval(-5).Obj()
 	for _, tt := range []struct {
 		m    *api.NodeMetric
@@ -709,8 +709,8 @@ func TestAssignCacheBadInput(t *testing.T) {
 
 	// Without KnownNode, a metric for a node the scheduler has not seen is
 	// kept (Koordinator's behaviour) and used once the node appears.
-	c2, _ := laCache(t, nil, CacheOptions{})
-	if err := c2.UpdateNodeMetric(st.MakeNodeMetric("later").UpdateTime(laNow).Obj()); err != nil {
+	c2, _ := newTestCache(t, nil, CacheOptions{})
+	if err := c2.UpdateNodeMetric(st.MakeNodeMetric("later").UpdateTime(testNow).Obj()); err != nil {
 		t.Fatal(err)
 	}
 	if c2.View("later") == nil {
@@ -718,7 +718,7 @@ func TestAssignCacheBadInput(t *testing.T) {
 	}
 
 	// A custom estimator returning a negative estimate: error, no change.
-	bad := &laFixedEstimator{name: "neg", est: map[resource.Name]int64{resource.CPU: -5}}
+	bad := &fixedEstimator{name: "neg", est: map[resource.Name]int64{resource.CPU: -5}}
 	c3, err := NewAssignCache(bad, CacheOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -734,7 +734,7 @@ func TestAssignCacheBadInput(t *testing.T) {
 		t.Error("EstimatePodVector must reject a negative estimate")
 	}
 	// An estimator error leaves the pod cached without estimate (Koordinator).
-	c4, _ := NewAssignCache(&laFixedEstimator{name: "err", err: errors.New("boom")}, CacheOptions{})
+	c4, _ := NewAssignCache(&fixedEstimator{name: "err", err: errors.New("boom")}, CacheOptions{})
 	_ = c4.UpdateNodeMetric(st.MakeNodeMetric(node).Obj())
 	if err := c4.AddPod(pod); err != nil {
 		t.Fatal(err)
@@ -753,8 +753,8 @@ func TestAssignCacheBadInput(t *testing.T) {
 // Lookup memoizes the vectorized capacity per node object and recomputes it
 // for a new node object.
 func TestAssignCacheLookupCapacity(t *testing.T) {
-	c, _ := laCache(t, nil, CacheOptions{})
-	_ = c.UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Obj())
+	c, _ := newTestCache(t, nil, CacheOptions{})
+	_ = c.UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(testNow).Obj())
 	n1 := st.MakeNode().Name("n").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
 	v, capv, err := c.Lookup(n1)
 	if v == nil || err != nil || capv[0] != 4000 || capv[1] != 8*gi {
@@ -774,9 +774,9 @@ func TestAssignCacheLookupCapacity(t *testing.T) {
 	}
 }
 
-// laCheckShares checks that the pods' shares in NodeState add up to the
+// checkShares checks that the pods' shares in NodeState add up to the
 // node's NodeDelta and ProdDelta, and that a share comes with a reason.
-func laCheckShares(t *rapid.T, states map[string]NodeState) {
+func checkShares(t *rapid.T, states map[string]NodeState) {
 	for n, s := range states {
 		if !s.HasMetric {
 			continue
@@ -810,7 +810,7 @@ func laCheckShares(t *rapid.T, states map[string]NodeState) {
 // pods' shares add up to the deltas.
 func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c, _ := laCache(t, map[resource.Name]int64{
+		c, _ := newTestCache(t, map[resource.Name]int64{
 			resource.CPU:    rapid.Int64Range(1, 100).Draw(t, "fcpu"),
 			resource.Memory: rapid.Int64Range(1, 100).Draw(t, "fmem"),
 		}, CacheOptions{
@@ -818,7 +818,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 		})
 		nodes := []string{"n0", "n1", "n2"}
 		for _, n := range nodes[:rapid.IntRange(0, 3).Draw(t, "metrics")] {
-			m := st.MakeNodeMetric(n).UpdateTime(laNow.Add(-time.Duration(rapid.IntRange(0, 300).Draw(t, "age")) * time.Second)).
+			m := st.MakeNodeMetric(n).UpdateTime(testNow.Add(-time.Duration(rapid.IntRange(0, 300).Draw(t, "age")) * time.Second)).
 				Usage(map[string]string{"cpu": fmt.Sprint(rapid.IntRange(0, 64).Draw(t, "ucpu")), "memory": fmt.Sprintf("%dGi", rapid.IntRange(0, 256).Draw(t, "umem"))})
 			for i := range rapid.IntRange(0, 4).Draw(t, "reported") {
 				m = m.Pod("default", fmt.Sprintf("p%d", i), rapid.SampledFrom([]string{"koord-prod", "koord-mid", ""}).Draw(t, "mprio"),
@@ -838,7 +838,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 					map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(8000, 16000).Draw(t, "lcpu"))})
 			}
 			if rapid.Bool().Draw(t, "scheduled") {
-				w = w.Condition(api.PodScheduled, api.ConditionTrue, laNow.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "sched"))*time.Second))
+				w = w.Condition(api.PodScheduled, api.ConditionTrue, testNow.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "sched"))*time.Second))
 			}
 			return w.Obj()
 		}
@@ -848,7 +848,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 			}
 		}
 		before := c.States()
-		laCheckShares(t, before)
+		checkShares(t, before)
 		pod := genPod("fresh", fmt.Sprintf("p%d", rapid.IntRange(0, 5).Draw(t, "freshName")))
 		if err := c.Assign(pod.Spec.NodeName, pod); err != nil {
 			t.Fatal(err)
@@ -862,7 +862,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 
 // Concurrent writers and readers (run with -race).
 func TestAssignCacheConcurrent(t *testing.T) {
-	c, _ := laCache(t, nil, CacheOptions{})
+	c, _ := newTestCache(t, nil, CacheOptions{})
 	node := st.MakeNode().Name("n").Capacity(map[string]string{"cpu": "64", "memory": "256Gi"}).Obj()
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -872,7 +872,7 @@ func TestAssignCacheConcurrent(t *testing.T) {
 			for i := range 200 {
 				switch w {
 				case 0:
-					_ = c.UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(laNow).Usage(map[string]string{"cpu": fmt.Sprint(i % 64)}).Obj())
+					_ = c.UpdateNodeMetric(st.MakeNodeMetric("n").UpdateTime(testNow).Usage(map[string]string{"cpu": fmt.Sprint(i % 64)}).Obj())
 				case 1, 2:
 					p := st.MakePod().UID(fmt.Sprintf("%d-%d", w, i)).Name("p").Node("n").Req(map[string]string{"cpu": "1"}).Obj()
 					_ = c.Assign("n", p)

@@ -11,9 +11,9 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-// laPodCPU builds a single-container pod requesting reqMilli cpu with limit
+// podCPU builds a single-container pod requesting reqMilli cpu with limit
 // limMilli (0: no limit) and a memory request.
-func laPodCPU(reqMilli, limMilli int64, memMi int64) *api.Pod {
+func podCPU(reqMilli, limMilli int64, memMi int64) *api.Pod {
 	req := map[string]string{"cpu": fmt.Sprintf("%dm", reqMilli), "memory": fmt.Sprintf("%dMi", memMi)}
 	if limMilli == 0 {
 		return st.MakePod().Name("p").Req(req).Obj()
@@ -50,7 +50,7 @@ func TestPropDefaultEstimatorMonotone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, _ := e.EstimatePod(laPodCPU(req, lim, 64))
+			m, _ := e.EstimatePod(podCPU(req, lim, 64))
 			if lim > 0 && m[resource.CPU] > lim {
 				t.Fatalf("estimate %d above limit %d", m[resource.CPU], lim)
 			}
@@ -77,13 +77,13 @@ func TestPropDefaultEstimatorMonotone(t *testing.T) {
 // full limit, request 2 / limit 2 at factor × limit.
 func TestDefaultEstimatorV15RequestInversion(t *testing.T) {
 	e := mustDefault(t, EstimatorOptions{LimitAtFull: true, ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
-	burstable, _ := e.EstimatePod(laPodCPU(1000, 2000, 64))
-	guaranteed, _ := e.EstimatePod(laPodCPU(2000, 2000, 64))
+	burstable, _ := e.EstimatePod(podCPU(1000, 2000, 64))
+	guaranteed, _ := e.EstimatePod(podCPU(2000, 2000, 64))
 	if burstable[resource.CPU] != 2000 || guaranteed[resource.CPU] != 1000 {
 		t.Errorf("≤ v1.5 estimates: burstable %d (want 2000), guaranteed %d (want 1000)", burstable[resource.CPU], guaranteed[resource.CPU])
 	}
 	cur := mustDefault(t, EstimatorOptions{ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
-	burstable, _ = cur.EstimatePod(laPodCPU(1000, 2000, 64))
+	burstable, _ = cur.EstimatePod(podCPU(1000, 2000, 64))
 	if burstable[resource.CPU] != 1000 {
 		t.Errorf("current estimate of burstable = %d, want 1000", burstable[resource.CPU])
 	}

@@ -1,7 +1,28 @@
-// Package estimator predicts resource usage and capacity for schedkit's
-// load-aware and multi-cluster scheduling. It holds two families:
+// Package estimator predicts what pods will really use and what nodes really
+// offer, for Koordinator's load-aware scheduling (LoadAwareScheduling): the
+// usage estimators and the per-node assign cache that the LoadAware filter
+// (package filter) and score (package scoring) halves read. Karmada's
+// cluster replica estimators live in the sibling package estimator/karmada.
 //
-// # Usage estimators (Koordinator LoadAwareScheduling)
+// Files and main types:
+//
+//   - estimator.go: the Estimator interface (EstimatePod, EstimateNode) and
+//     the EstimatorOptions every factory receives.
+//   - default_estimator.go: DefaultEstimator, Koordinator's default
+//     estimator, and DefaultScalingFactors.
+//   - history.go: HistoryEstimator (a usage-history percentile), its
+//     UsageHistory source and the in-memory MemoryHistory.
+//   - registry.go: Registry and EstimatorFactory, estimators built by name.
+//   - assigncache.go: AssignCache (NodeMetrics plus assigned pods per node),
+//     the UsageSource interface it implements, NodeView, and the NodeState
+//     debug view.
+//   - usage.go: Vectorizer (dense usage vectors), Amount, and the parsers of
+//     Koordinator's node and pod annotations (CustomUsageThresholds, scaling
+//     factors, raw allocatable).
+//   - priority.go: Koordinator priority classes and QoS classes
+//     (PriorityClassOf, QoSClassOf, TranslateResourceName).
+//
+// # Usage estimators
 //
 // An Estimator predicts what a pod will really use (EstimatePod) and what a
 // node really offers (EstimateNode). DefaultEstimator reproduces
@@ -18,30 +39,23 @@
 // package-level table. An empty or unknown name yields the default estimator,
 // exactly as Koordinator falls back (Registry.Has tells a misspelling).
 //
+// # Assign cache
+//
 // AssignCache is Koordinator's per-node assign cache: NodeMetrics plus the
 // pods assigned to each node, with the reported usage, the estimated deltas of
 // pods the metric does not show yet, prod accounting and aggregated
 // percentiles kept incrementally. It implements UsageSource, which is all the
-// LoadAware filter (package filter) and score (package scoring) halves read;
-// feed it NodeMetrics (UpdateNodeMetric) and pod events (AddPod, UpdatePod,
-// DeletePod), and Reserve/Unreserve keep it current during scheduling.
-// NodeState is Koordinator's /node/:name debug view as data (each assigned
-// pod's estimate, reported usage, share of the deltas and why it is
-// estimated); NodeMetricWarnings lists the metric entries Koordinator reads
-// differently from the rest.
+// LoadAware filter and score halves read; feed it NodeMetrics
+// (UpdateNodeMetric) and pod events (AddPod, UpdatePod, DeletePod), and
+// Reserve/Unreserve keep it current during scheduling. NodeState is
+// Koordinator's /node/:name debug view as data (each assigned pod's estimate,
+// reported usage, share of the deltas and why it is estimated);
+// NodeMetricWarnings lists the metric entries Koordinator reads differently
+// from the rest.
 //
 // Units: usage vectors follow a Vectorizer (sorted resource names, cpu and
 // memory always included); cpu is in milli-cores, every other resource in
 // Value() units.
-//
-// # Replica estimators (Karmada)
-//
-// The Karmada side of the package estimates how many replicas of a workload
-// each member cluster can take: the general estimator over a cluster's
-// resource summary, the graded customized resource models (all three
-// generations), the accurate per-node estimator, and the division of replicas
-// across clusters (Karmada ≥ v1.18 by default, with the older resource-model
-// generations as options).
 //
 // The package imports only framework and resource, so filter and scoring
 // can use it without cycles; it never imports them.

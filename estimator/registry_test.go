@@ -10,17 +10,17 @@ import (
 	"github.com/schedkit/schedkit/resource"
 )
 
-type laFixedEstimator struct {
+type fixedEstimator struct {
 	name string
 	est  map[resource.Name]int64
 	err  error
 }
 
-func (f *laFixedEstimator) Name() string { return f.name }
-func (f *laFixedEstimator) EstimatePod(*api.Pod) (map[resource.Name]int64, error) {
+func (f *fixedEstimator) Name() string { return f.name }
+func (f *fixedEstimator) EstimatePod(*api.Pod) (map[resource.Name]int64, error) {
 	return f.est, f.err
 }
-func (f *laFixedEstimator) EstimateNode(n *api.Node) (resource.List, error) {
+func (f *fixedEstimator) EstimateNode(n *api.Node) (resource.List, error) {
 	return n.Status.Allocatable, f.err
 }
 
@@ -29,7 +29,7 @@ func TestRegistry(t *testing.T) {
 	if got := r.Names(); len(got) != 1 || got[0] != DefaultEstimatorName {
 		t.Fatalf("NewRegistry().Names() = %v", got)
 	}
-	custom := &laFixedEstimator{name: "fixed"}
+	custom := &fixedEstimator{name: "fixed"}
 	if err := r.Register("fixed", func(EstimatorOptions, framework.Handle) (Estimator, error) { return custom, nil }); err != nil {
 		t.Fatal(err)
 	}

@@ -612,3 +612,24 @@ func (s *ipaPreFilterState) satisfiesExistingAntiAffinity(labels map[string]stri
 	}
 	return true
 }
+
+var (
+	_ framework.SignPlugin  = (*InterPodAffinity)(nil)
+	_ framework.SignRefuser = (*InterPodAffinity)(nil)
+)
+
+// SignPod refuses pods with pod affinity or anti-affinity and signs the
+// labels others' affinity may match (interpodaffinity/plugin.go).
+func (pl *InterPodAffinity) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	if pl.RefusesSign(pod) {
+		return nil, framework.NewStatus(framework.Unschedulable, "pods with InterPodAffinity are not signable")
+	}
+	return []framework.SignFragment{{Key: framework.SignerLabels, Value: pod.Pod.Labels}}, nil
+}
+
+// RefusesSign reports whether SignPod refuses pod: it has pod affinity or
+// anti-affinity.
+func (pl *InterPodAffinity) RefusesSign(pod *framework.PodInfo) bool {
+	a := pod.Pod.Spec.Affinity
+	return a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil)
+}

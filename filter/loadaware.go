@@ -285,3 +285,15 @@ func (p *LoadAware) Unreserve(_ context.Context, _ *framework.CycleState, pod *f
 		p.cache.Unassign(nodeName, pod.Pod)
 	}
 }
+
+var _ framework.EnqueueExtensions = (*LoadAware)(nil)
+
+// EventsToRegister is Koordinator's LoadAwareScheduling's
+// (pkg/scheduler/plugins/loadaware/load_aware.go): a pod deleted, a
+// NodeMetric added, updated or deleted, each without a hint (always Queue).
+func (pl *LoadAware) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: podEvent(framework.Delete)},
+		{Event: framework.ClusterEvent{Resource: framework.ResourceNodeMetric, ActionType: framework.Add | framework.Update | framework.Delete}},
+	}, nil
+}

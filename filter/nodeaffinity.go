@@ -197,3 +197,48 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 	}
 	return rejected
 }
+
+var _ framework.EnqueueExtensions = (*NodeAffinity)(nil)
+
+// EventsToRegister: a node added or its labels changed
+// (nodeaffinity/node_affinity.go).
+func (pl *NodeAffinity) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: nodeEvent(framework.Add | framework.UpdateNodeLabel), QueueingHintFn: pl.afterNodeChange},
+	}, nil
+}
+
+// afterNodeChange: Queue when the node matches the added affinity and the
+// pod's nodeSelector and required affinity now, and did not before (or
+// was added).
+func (pl *NodeAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if pl.added != nil && !pl.added.Match(newNode) {
+		return framework.QueueSkip, nil
+	}
+	req := api.GetRequiredNodeAffinity(pod.Pod)
+	if !req.Match(newNode) {
+		return framework.QueueSkip, nil
+	}
+	if oldNode == nil || !req.Match(oldNode) {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}
+
+var _ framework.NodeLocalPlugin = (*NodeAffinity)(nil)
+
+// NodeLocal is true: the verdict matches the pod's (and the args') node
+// selectors against the node's labels and fields.
+func (pl *NodeAffinity) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodeAffinity)(nil)
+
+// SignPod signs the pod's node affinity and nodeSelector
+// (nodeaffinity/node_affinity.go).
+func (pl *NodeAffinity) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return nodeaffinity.SignFragments(pod.Pod), nil
+}

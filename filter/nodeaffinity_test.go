@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -145,4 +146,32 @@ func BenchmarkNodeAffinityFilter(b *testing.B) {
 	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
 	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").NodeSelector(map[string]string{"zone": "z1"}).
 		RequiredNodeAffinity(naTerm(naReq("zone", api.NodeSelectorOpIn, "z1", "z2"))).Obj()))
+}
+
+// nodeaffinity/node_affinity_test.go Test_isSchedulableAfterNodeChange.
+func TestNodeAffinityHints(t *testing.T) {
+	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
+		{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
+	plain := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{}, nil))
+	node := func() *builder.NodeWrapper {
+		return builder.MakeNode().Name("n").Capacity(map[string]string{"pods": "32"})
+	}
+	runHints(t, plain.afterNodeChange, nil, []hintCase{
+		{name: "backoff-wrong-new-object", pod: podWithAffinity, new: "not-a-node", want: fw.Queue, wantErr: true},
+		{name: "backoff-wrong-old-object", pod: podWithAffinity, old: "not-a-node", new: node().Obj(), want: fw.Queue, wantErr: true},
+		{name: "skip-queue-on-add", pod: podWithAffinity, new: node().Obj(), want: fw.QueueSkip},
+		{name: "queue-on-add", pod: podWithAffinity, new: node().Label("foo", "bar").Obj(), want: fw.Queue},
+		{name: "skip-unrelated-changes", pod: podWithAffinity, old: node().Obj(), new: node().Capacity(nil).Obj(), want: fw.QueueSkip},
+		{name: "skip-unrelated-changes-on-labels", pod: podWithAffinity, old: node().Obj(), new: node().Label("k", "v").Obj(), want: fw.QueueSkip},
+		{name: "skip-labels-changes-on-node-from-suitable-to-unsuitable", pod: podWithAffinity, old: node().Label("foo", "bar").Obj(), new: node().Label("k", "v").Obj(), want: fw.QueueSkip},
+		{name: "queue-on-labels-change-makes-pod-schedulable", pod: podWithAffinity, old: node().Obj(), new: node().Label("foo", "bar").Obj(), want: fw.Queue},
+		{name: "skip-unrelated-change-that-keeps-pod-schedulable", pod: podWithAffinity, old: node().Label("foo", "bar").Obj(), new: node().Capacity(nil).Label("foo", "bar").Obj(), want: fw.QueueSkip},
+	})
+	enforced := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+			{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}}}}}, nil))
+	runHints(t, enforced.afterNodeChange, nil, []hintCase{
+		{name: "skip-queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Obj(), want: fw.QueueSkip},
+		{name: "queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Label("foo", "bar").Obj(), want: fw.Queue},
+	})
 }

@@ -62,3 +62,22 @@ func (pl *NodeName) FilterRejects(_ context.Context, _ *framework.CycleState, po
 	}
 	return rejected
 }
+
+var _ framework.EnqueueExtensions = (*NodeName)(nil)
+
+// EventsToRegister: a node added, without a hint (nodename/node_name.go).
+func (pl *NodeName) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{{Event: nodeEvent(framework.Add)}}, nil
+}
+
+var _ framework.NodeLocalPlugin = (*NodeName)(nil)
+
+// NodeLocal is true: the verdict compares the pod's nodeName with the node's.
+func (pl *NodeName) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodeName)(nil)
+
+// SignPod signs spec.nodeName (nodename/node_name.go).
+func (pl *NodeName) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerNodeName, Value: pod.Pod.Spec.NodeName}}, nil
+}

@@ -116,3 +116,53 @@ func (pl *NodePorts) filter(ports npPreFilterState, node *framework.NodeInfo) *f
 	}
 	return nil
 }
+
+var _ framework.EnqueueExtensions = (*NodePorts)(nil)
+
+// EventsToRegister: a placed pod deleted, or a node added (without a hint)
+// (nodeports/node_ports.go).
+func (pl *NodePorts) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: podEvent(framework.Delete), QueueingHintFn: pl.afterPodDeleted},
+		{Event: nodeEvent(framework.Add)},
+	}, nil
+}
+
+// afterPodDeleted: Queue when the deleted pod was placed (or nominated) and
+// held a host port the rejected pod wants.
+func (pl *NodePorts) afterPodDeleted(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, _ any) (framework.QueueingHint, error) {
+	deleted, _, err := framework.EventObjects[framework.PodInfo](oldObj, nil)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if deleted.Pod.Spec.NodeName == "" && deleted.Pod.Status.NominatedNodeName == "" {
+		return framework.QueueSkip, nil
+	}
+	ports := framework.HostPorts(deleted.Pod)
+	if len(ports) == 0 {
+		return framework.QueueSkip, nil
+	}
+	inUse := framework.HostPortInfo{}
+	for _, p := range ports {
+		inUse.Add(p.HostIP, p.Protocol, p.HostPort)
+	}
+	for _, p := range framework.HostPorts(pod.Pod) {
+		if inUse.CheckConflict(p.HostIP, p.Protocol, p.HostPort) {
+			return framework.Queue, nil
+		}
+	}
+	return framework.QueueSkip, nil
+}
+
+var _ framework.NodeLocalPlugin = (*NodePorts)(nil)
+
+// NodeLocal is true: the verdict reads the host ports of the node's pods
+// (NodeInfo.UsedPorts).
+func (pl *NodePorts) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodePorts)(nil)
+
+// SignPod signs the pod's host ports (nodeports/node_ports.go).
+func (pl *NodePorts) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerHostPorts, Value: framework.HostPorts(pod.Pod)}}, nil
+}

@@ -6,6 +6,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -104,4 +105,17 @@ func TestNodePortsFilterAllocs(t *testing.T) {
 func BenchmarkNodePortsFilter(b *testing.B) {
 	pl, _ := NewNodePorts(nil, nil)
 	nrfBenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", api.ProtocolTCP, 8080}).Obj()))
+}
+
+// nodeports/node_ports_test.go Test_isSchedulableAfterPodDeleted.
+func TestNodePortsHints(t *testing.T) {
+	pl := hintPlugin[*NodePorts](t)(NewNodePorts(nil, nil))
+	pod := builder.MakePod().Name("p").HostPort("", api.ProtocolTCP, 8080).Obj()
+	runHints(t, pl.afterPodDeleted, nil, []hintCase{
+		{name: "backoff-wrong-old-object", pod: pod, old: "not-a-pod", want: fw.Queue, wantErr: true},
+		{name: "skip-queue-on-unscheduled", pod: pod, old: hp(t, builder.MakePod().Name("q").Obj()), want: fw.QueueSkip},
+		{name: "skip-queue-on-non-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").Obj()), want: fw.QueueSkip},
+		{name: "skip-queue-on-unrelated-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8081).Obj()), want: fw.QueueSkip},
+		{name: "queue-on-released-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8080).Obj()), want: fw.Queue},
+	})
 }

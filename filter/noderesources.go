@@ -427,3 +427,17 @@ func (pl *NodeResourcesFit) buildStatus(s *nrfPreFilterState, node *framework.No
 	}
 	return framework.NewStatus(code, reasons...)
 }
+
+var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)
+
+// NodeLocal is true: the verdict reads the node's allocatable and
+// requested resources and pod count.
+func (pl *NodeResourcesFit) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodeResourcesFit)(nil)
+
+// SignPod signs the pod's effective requests from its spec
+// (noderesources/fit.go computePodResourceRequest).
+func (pl *NodeResourcesFit) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
+}

@@ -11,6 +11,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -404,12 +405,11 @@ func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
 	})
 }
 
-// TestPropNodeResourcesFitBatchScalars: FilterBatch over snapshot nodes
-// with and without scalar resources gives every node Filter's status for
-// pods requesting scalar resources (nodes without any take the dense
-// path) and for pods requesting none.
+// TestPropNodeResourcesFitBatchScalars: the conformance harness on nodes
+// with and without scalar resources and pods requesting scalar resources
+// (nodes without any take the dense path) or none.
 func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		pl, q := nrfPropSetup(t)
 		var nodes []*api.Node
 		var pods []*api.Pod
@@ -424,26 +424,12 @@ func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
 				pods = append(pods, st.MakePod().Name(fmt.Sprint("e", i, j)).Node(n.Name).Req(map[string]string{"cpu": q("usedCPU", 2), "memory": q("usedMem", 2)}).Obj())
 			}
 		}
-		snap := fw.MustSnapshot(nodes, pods)
 		req := map[string]string{"cpu": q("reqCPU", 4), "memory": q("reqMem", 4), "ephemeral-storage": q("reqEph", 2)}
 		for _, r := range []string{"example.com/gpu", "example.com/fpga"} {
 			if rapid.Bool().Draw(t, "req "+r) {
 				req[r] = fmt.Sprint(rapid.IntRange(1, 2).Draw(t, "amount "+r))
 			}
 		}
-		pod := fw.MustPodInfo(st.MakePod().Name("p").Req(req).Obj())
-		state := fw.NewCycleState()
-		state.SetSnapshot(snap)
-		if _, s := pl.PreFilter(context.Background(), state, pod, snap.Nodes()); !s.IsSuccess() {
-			t.Fatal(s)
-		}
-		all := snap.Nodes()
-		out := make([]*fw.Status, len(all))
-		pl.FilterBatch(context.Background(), state, pod, all, st.SnapshotIndices(state, all), out)
-		for i, n := range all {
-			if want := pl.Filter(context.Background(), state, pod, n); !batchSameStatus(out[i], want) {
-				t.Fatalf("node %s %v: FilterBatch %v, Filter %v", n.Name(), n.Node().Status.Allocatable, out[i], want)
-			}
-		}
+		return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: st.MakePod().Name("p").Req(req).Obj()}
 	})
 }

@@ -138,3 +138,52 @@ func nuAppendCordoned(rejected []framework.NodeRejection, cordoned []int32, firs
 	}
 	return rejected
 }
+
+var _ framework.EnqueueExtensions = (*NodeUnschedulable)(nil)
+
+// EventsToRegister: a node added or updated that is not cordoned, or a new
+// toleration of the pod (nodeunschedulable/node_unschedulable.go).
+func (pl *NodeUnschedulable) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: nodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: podEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
+	}, nil
+}
+
+// afterNodeChange: Queue when the node was added schedulable or was
+// uncordoned.
+func (pl *NodeUnschedulable) afterNodeChange(_ *framework.Snapshot, _ *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if (oldNode != nil && oldNode.Spec.Unschedulable && !newNode.Spec.Unschedulable) || (oldNode == nil && !newNode.Spec.Unschedulable) {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}
+
+// afterPodTolerationChange: Queue when the rejected pod itself now
+// tolerates the unschedulable taint.
+func (pl *NodeUnschedulable) afterPodTolerationChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	_, modified, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if framework.SamePod(modified.Pod, pod.Pod) && api.TolerationsTolerateTaint(modified.Pod.Spec.Tolerations, &pl.taint) {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}
+
+var _ framework.NodeLocalPlugin = (*NodeUnschedulable)(nil)
+
+// NodeLocal is true: the verdict reads the node's spec and conditions.
+func (pl *NodeUnschedulable) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodeUnschedulable)(nil)
+
+// SignPod signs the pod's tolerations (nodeunschedulable/node_unschedulable.go).
+func (pl *NodeUnschedulable) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
+}

@@ -8,6 +8,7 @@ import (
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -105,5 +106,38 @@ func TestPropNodeUnschedulableRuns(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+var unschedulableToleration = api.Toleration{Key: TaintNodeUnschedulable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}
+
+// nodeunschedulable/node_unschedulable_test.go TestIsSchedulableAfterNodeChange
+// and TestIsSchedulableAfterPodTolerationChange.
+func TestNodeUnschedulableHints(t *testing.T) {
+	pl := hintPlugin[*NodeUnschedulable](t)(NewNodeUnschedulable(nil, nil))
+	cordoned := builder.MakeNode().Name("n").Unschedulable().Obj()
+	open := builder.MakeNode().Name("n").Obj()
+	cordonedNotReady := builder.MakeNode().Name("n").Unschedulable().Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
+	openNotReady := builder.MakeNode().Name("n").Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
+	runHints(t, pl.afterNodeChange, nil, []hintCase{
+		{name: "error-wrong-new-object", new: "not-a-node", want: fw.Queue, wantErr: true},
+		{name: "error-wrong-old-object", new: cordoned, old: "not-a-node", want: fw.Queue, wantErr: true},
+		{name: "skip-queue-on-unschedulable-node-added", new: cordoned, want: fw.QueueSkip},
+		{name: "queue-on-schedulable-node-added", new: open, want: fw.Queue},
+		{name: "skip-unrelated-change-unschedulable-true", old: cordoned, new: cordonedNotReady, want: fw.QueueSkip},
+		{name: "skip-unrelated-change-unschedulable-false", old: open, new: openNotReady, want: fw.QueueSkip},
+		{name: "queue-on-unschedulable-field-change", old: cordoned, new: open, want: fw.Queue},
+	})
+	p := builder.MakePod().Name("p").UID("uid").Obj()
+	runHints(t, pl.afterPodTolerationChange, nil, []hintCase{
+		{name: "error-wrong-new-object", pod: p, new: "not-a-pod", want: fw.Queue, wantErr: true},
+		{name: "error-wrong-old-object", pod: p, old: "not-a-pod", new: hp(t, p), want: fw.Queue, wantErr: true},
+		{name: "skip-different-pod-update", pod: p,
+			old: hp(t, builder.MakePod().Name("q").UID("different-uid").Obj()),
+			new: hp(t, builder.MakePod().Name("q").UID("different-uid").Toleration(unschedulableToleration).Obj()), want: fw.QueueSkip},
+		{name: "queue-when-the-unsched-pod-gets-toleration", pod: p,
+			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(unschedulableToleration).Obj()), want: fw.Queue},
+		{name: "skip-when-the-unsched-pod-gets-unrelated-toleration", pod: p,
+			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(api.Toleration{Key: "unrelated-key", Operator: api.TolerationOpExists}).Obj()), want: fw.QueueSkip},
 	})
 }

@@ -399,3 +399,15 @@ func nvlClassVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.Per
 	}
 	return nvlVolume{driver: driver, ns: pvc.Namespace, claim: pvc.Name}, true
 }
+
+var _ framework.NodeLocalPlugin = (*NodeVolumeLimits)(nil)
+
+// NodeLocal is true only for a pod without volumes (PreFilter skips).
+func (pl *NodeVolumeLimits) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+
+var _ framework.SignPlugin = (*NodeVolumeLimits)(nil)
+
+// SignPod signs the pod's volumes (nodevolumelimits/csi.go).
+func (pl *NodeVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}

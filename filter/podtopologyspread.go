@@ -923,3 +923,27 @@ func (pl *PodTopologySpread) filterOneByValue(h *ptsHoisted, values int, idx []i
 		out[i] = verdicts[dom[k]+1]
 	}
 }
+
+var (
+	_ framework.SignPlugin  = (*PodTopologySpread)(nil)
+	_ framework.SignRefuser = (*PodTopologySpread)(nil)
+)
+
+// SignPod refuses pods with topology spread constraints, and every pod
+// when default constraints apply (podtopologyspread/plugin.go): the
+// verdicts depend on where other pods are.
+func (pl *PodTopologySpread) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	if len(pod.Pod.Spec.TopologySpreadConstraints) > 0 {
+		return nil, framework.NewStatus(framework.Unschedulable, "pods with topology constraints are not signable")
+	}
+	if pl.RefusesSign(pod) {
+		return nil, framework.NewStatus(framework.Unschedulable, "pods with default topology constraints are not signable")
+	}
+	return nil, nil
+}
+
+// RefusesSign reports whether SignPod refuses pod: it has topology spread
+// constraints, or default constraints apply.
+func (pl *PodTopologySpread) RefusesSign(pod *framework.PodInfo) bool {
+	return len(pod.Pod.Spec.TopologySpreadConstraints) > 0 || len(pl.defaults) > 0
+}

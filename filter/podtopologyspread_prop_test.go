@@ -3,13 +3,16 @@ package filter
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -264,6 +267,82 @@ func TestPropPodTopologySpreadIncrementalMatchesRecount(t *testing.T) {
 		want := ptsVerdicts(t, pl, after, c.pod)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("incremental update (remove=%v) disagrees with a recount (-recount +incremental):\n%s", remove, diff)
+		}
+	})
+}
+
+// TestPropPodTopologySpreadRecycledCounts: with enough domains to recycle
+// per-domain slices (hostname constraints over ≥ 256 nodes), a state built
+// on slices a released state handed back equals the reference walk, cycle
+// after cycle while the snapshot changes, both when the domains are the
+// snapshot's value numbering (every node has the key) and when they are
+// numbered by the state itself (some nodes lack it); a clone taken before
+// the release keeps its counts and domains.
+func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// Up to a quarter of the nodes lack the hostname: still enough
+		// values for every per-domain slice to be recycled.
+		n := rapid.IntRange(slicepool.MinBytes/4*4/3+2, slicepool.MinBytes/4*4/3+40).Draw(t, "nodes")
+		unkeyed := rapid.IntRange(0, 3).Draw(t, "unkeyed") // every (unkeyed+3)-th node lacks the hostname (0: none does)
+		var nodes []*api.Node
+		for i := range n {
+			name := fmt.Sprintf("n%03d", i)
+			node := st.MakeNode().Name(name).Label(st.BatchHostKey, name).Label(st.BatchZoneKey, fmt.Sprintf("z%d", i%3)).Obj()
+			if unkeyed > 0 && i%(unkeyed+3) == 0 {
+				delete(node.Labels, st.BatchHostKey)
+			}
+			nodes = append(nodes, node)
+		}
+		var pods []*api.Pod
+		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
+			pods = append(pods, st.MakePod().Name(fmt.Sprintf("p%d", k)).Label("app", rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")).
+				Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name).Obj())
+		}
+		snap := fw.MustSnapshot(nodes, pods)
+		rev := slices.Clone(nodes)
+		slices.Reverse(rev)
+		reversed := fw.MustSnapshot(rev, pods)
+		incoming := st.MakePod().Name("in").Label("app", "web").
+			SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: rapid.Int32Range(1, 2).Draw(t, "skew"), TopologyKey: st.BatchHostKey,
+				WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
+		pi := fw.MustPodInfo(incoming)
+		pl := ptsNewFilter(t, ptsListArgs)
+		for round := range 3 {
+			fast := fw.NewCycleState()
+			fast.SetSnapshot(snap)
+			if _, s := pl.PreFilter(context.Background(), fast, pi, snap.Nodes()); !s.IsSuccess() {
+				t.Fatalf("PreFilter: %v", s)
+			}
+			ref := fw.NewCycleState()
+			ref.SetSnapshot(snap)
+			if _, s := pl.PreFilter(context.Background(), ref, pi, slices.Clone(snap.Nodes())); !s.IsSuccess() {
+				t.Fatalf("PreFilter: %v", s)
+			}
+			if s := ptsState(t, fast); s.pool == nil {
+				t.Fatalf("round %d: the state does not recycle its counts", round)
+			}
+			if diff := cmp.Diff(ptsExactViewOf(ptsState(t, ref)), ptsExactViewOf(ptsState(t, fast)), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("round %d: state (-ref +fast):\n%s", round, diff)
+			}
+			if diff := cmp.Diff(ptsCodes(pl, ref, pi, snap.Nodes()), ptsCodes(pl, fast, pi, snap.Nodes())); diff != "" {
+				t.Fatalf("round %d: verdicts (-ref +fast):\n%s", round, diff)
+			}
+			clone := fast.Clone()
+			fast.Release()
+			// The released slices are taken again by a cycle over the
+			// nodes in reverse order, which numbers the domains otherwise.
+			other := fw.NewCycleState()
+			other.SetSnapshot(reversed)
+			if _, s := pl.PreFilter(context.Background(), other, pi, reversed.Nodes()); !s.IsSuccess() {
+				t.Fatalf("PreFilter: %v", s)
+			}
+			if diff := cmp.Diff(ptsExactViewOf(ptsState(t, ref)), ptsExactViewOf(ptsState(t, clone)), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("round %d: clone after the release (-ref +clone):\n%s", round, diff)
+			}
+			other.Release()
+			if err := snap.AddPod(st.MakePod().Name(fmt.Sprintf("b%d", round)).Label("app", "web").Node(nodes[rapid.IntRange(0, n-1).Draw(t, "bind")].Name).Obj()); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

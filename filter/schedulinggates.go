@@ -39,3 +39,25 @@ func (SchedulingGates) PreEnqueue(_ context.Context, pod *api.Pod) *framework.St
 	}
 	return framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("waiting for scheduling gates: %v", gates))
 }
+
+var _ framework.EnqueueExtensions = SchedulingGates{}
+
+// EventsToRegister: the pod's own update removing its last gate
+// (schedulinggates/scheduling_gates.go).
+func (SchedulingGates) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: podEvent(framework.UpdatePodSchedulingGatesEliminated), QueueingHintFn: gatesEliminated},
+	}, nil
+}
+
+// gatesEliminated: Queue when the updated pod is the gated one.
+func gatesEliminated(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	_, modified, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if modified == nil || !framework.SamePod(modified.Pod, pod.Pod) {
+		return framework.QueueSkip, nil
+	}
+	return framework.Queue, nil
+}

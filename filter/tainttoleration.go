@@ -127,3 +127,53 @@ func (pl *TaintToleration) filter(tols []api.Toleration, taints []api.Taint) *fr
 	}
 	return nil
 }
+
+var _ framework.EnqueueExtensions = (*TaintToleration)(nil)
+
+// EventsToRegister: a node added or its taints changed, or a new toleration
+// of the pod (tainttoleration/taint_toleration.go).
+func (pl *TaintToleration) EventsToRegister(context.Context) ([]framework.ClusterEventWithHint, error) {
+	return []framework.ClusterEventWithHint{
+		{Event: nodeEvent(framework.Add | framework.UpdateNodeTaint), QueueingHintFn: pl.afterNodeChange},
+		{Event: podEvent(framework.UpdatePodToleration), QueueingHintFn: pl.afterPodTolerationChange},
+	}, nil
+}
+
+// afterNodeChange: Queue when the node had (or, added, is taken to have
+// had) an untolerated NoSchedule/NoExecute taint and now has none.
+func (pl *TaintToleration) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	tols := pod.Pod.Spec.Tolerations
+	wasUntolerated := oldNode == nil || pl.filter(tols, oldNode.Spec.Taints) != nil
+	if wasUntolerated && pl.filter(tols, newNode.Spec.Taints) == nil {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}
+
+// afterPodTolerationChange: Queue when the updated pod is the rejected one.
+func (pl *TaintToleration) afterPodTolerationChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+	_, modified, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
+	if err != nil {
+		return framework.Queue, err
+	}
+	if framework.SamePod(modified.Pod, pod.Pod) {
+		return framework.Queue, nil
+	}
+	return framework.QueueSkip, nil
+}
+
+var _ framework.NodeLocalPlugin = (*TaintToleration)(nil)
+
+// NodeLocal is true: the verdict reads the node's taints.
+func (pl *TaintToleration) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*TaintToleration)(nil)
+
+// SignPod signs the pod's tolerations (tainttoleration/taint_toleration.go).
+func (pl *TaintToleration) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
+}

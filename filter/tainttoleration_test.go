@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -76,4 +77,39 @@ func BenchmarkTaintTolerationFilter(b *testing.B) {
 	pl, _ := NewTaintToleration(nil, nil)
 	pod := fw.MustPodInfo(st.MakePod().Name("bench").Toleration(ttTol("other", "Exists", "", "")).Obj())
 	nrfBenchFilter(b, pl, pod)
+}
+
+// tainttoleration/taint_toleration_test.go TestIsSchedulableAfterNodeChange
+// and Test_isSchedulableAfterPodTolerationChange.
+func TestTaintTolerationHints(t *testing.T) {
+	pl := hintPlugin[*TaintToleration](t)(NewTaintToleration(nil, nil))
+	pod := builder.MakePod().Name("pod1").Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "user2", Effect: api.TaintEffectNoSchedule}).Obj()
+	tainted := func(vals ...string) *api.Node {
+		w := builder.MakeNode().Name("nodeA")
+		for _, v := range vals {
+			w = w.Taint("dedicated", v, api.TaintEffectNoSchedule)
+		}
+		return w.Obj()
+	}
+	runHints(t, pl.afterNodeChange, nil, []hintCase{
+		{name: "backoff-wrong-new-object", pod: pod, new: "not-a-node", want: fw.Queue, wantErr: true},
+		{name: "backoff-wrong-old-object", pod: pod, new: tainted("user1"), old: "not-a-node", want: fw.Queue, wantErr: true},
+		{name: "skip-queue-on-untoleratedtaint-node-added", pod: pod, new: tainted("user1"), want: fw.QueueSkip},
+		{name: "queue-on-toleratedtaint-node-added", pod: pod, new: tainted("user2"), want: fw.Queue},
+		{name: "skip-unrelated-change", pod: pod, old: tainted("user1"), new: tainted("user1", "user3"), want: fw.QueueSkip},
+		{name: "queue-on-taint-change", pod: pod, old: tainted("user1"), new: tainted("user2"), want: fw.Queue},
+	})
+	p1 := builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Obj()
+	runHints(t, pl.afterPodTolerationChange, nil, []hintCase{
+		{name: "backoff-wrong-new-object", pod: p1, new: "not-a-pod", want: fw.Queue, wantErr: true},
+		{name: "backoff-wrong-old-object", pod: p1, old: "not-a-pod", new: hp(t, p1), want: fw.Queue, wantErr: true},
+		{name: "skip-updates-other-pod", pod: p1,
+			old:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
+			want: fw.QueueSkip},
+		{name: "queue-on-toleration-added", pod: p1,
+			old:  hp(t, p1),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
+			want: fw.Queue},
+	})
 }

@@ -182,3 +182,16 @@ func (pl *VolumeBinding) PodVolumes(state *framework.CycleState, nodeName string
 // Forget drops the assumed copies of pv once its bindings were applied
 // (the cluster's new objects then supersede them).
 func (pl *VolumeBinding) Forget(pv *PodVolumes) { pl.binder.Forget(pv) }
+
+var _ framework.NodeLocalPlugin = (*VolumeBinding)(nil)
+
+// NodeLocal is true only for a pod without volumes: its claims' bindings
+// live in an assume cache that Reserve changes.
+func (pl *VolumeBinding) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+
+var _ framework.SignPlugin = (*VolumeBinding)(nil)
+
+// SignPod signs the pod's volumes (volumebinding/volume_binding.go).
+func (pl *VolumeBinding) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}

@@ -265,3 +265,12 @@ func (pl *LegacyVolumeLimits) matchProvisioner(snap *framework.Snapshot, pvc *ap
 	sc, ok := snap.StorageClass(*pvc.Spec.StorageClassName)
 	return ok && sc.Provisioner == pl.kind.plugin
 }
+
+var _ framework.SignPlugin = (*LegacyVolumeLimits)(nil)
+
+// SignPod signs the pod's volumes, as NodeVolumeLimits does (the in-tree
+// volume limit plugins kube removed sign nothing there; schedkit keeps
+// them signable).
+func (pl *LegacyVolumeLimits) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}

@@ -225,3 +225,16 @@ func vrOverlap(a, b []string) bool {
 	}
 	return false
 }
+
+var _ framework.NodeLocalPlugin = (*VolumeRestrictions)(nil)
+
+// NodeLocal is true only for a pod without volumes, whose PreFilter skips:
+// a pod's volumes can conflict with claims used anywhere in the cluster.
+func (pl *VolumeRestrictions) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+
+var _ framework.SignPlugin = (*VolumeRestrictions)(nil)
+
+// SignPod signs the pod's volumes (volumerestrictions/volume_restrictions.go).
+func (pl *VolumeRestrictions) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}

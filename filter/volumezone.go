@@ -256,3 +256,15 @@ func (pl *VolumeZone) filter(topos vzState, node *framework.NodeInfo) *framework
 	}
 	return nil
 }
+
+var _ framework.NodeLocalPlugin = (*VolumeZone)(nil)
+
+// NodeLocal is true only for a pod without volumes (PreFilter skips).
+func (pl *VolumeZone) NodeLocal(pod *framework.PodInfo) bool { return podHasNoVolumes(pod) }
+
+var _ framework.SignPlugin = (*VolumeZone)(nil)
+
+// SignPod signs the pod's volumes (volumezone/volume_zone.go).
+func (pl *VolumeZone) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return signVolumes(pod)
+}

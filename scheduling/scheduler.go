@@ -199,10 +199,14 @@ type schedProfile struct {
 //     handed to another goroutine may be used there, but that goroutine's
 //     live calls wait like anyone's, so it must close the fork first.
 //   - WaitingPod and WaitingPods do not wait (plugins use them during
-//     cycles): an Allow or Reject made while a fork is open acts on the
-//     branch, and its Revert undoes it. Cluster returns the scheduler's
-//     own, unsynchronized cluster (see Cluster); State is the way to watch
-//     a running scheduler.
+//     cycles). A WaitingPod's Allow or Reject made while a fork is open
+//     acts on the branch when it comes from the goroutine that opened the
+//     fork or from a plugin running inside one of the fork's methods;
+//     from any other goroutine (an approver, a timeout on a real clock)
+//     it belongs to the live scheduler: it is held, and takes effect live
+//     when the outermost fork's Commit or Revert closes the branch.
+//     Cluster returns the scheduler's own, unsynchronized cluster (see
+//     Cluster); State is the way to watch a running scheduler.
 type Scheduler struct {
 	mu sync.Mutex
 	// branch is the open outermost fork (nil when none) and branchG the

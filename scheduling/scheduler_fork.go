@@ -200,6 +200,7 @@ func (s *Scheduler) Fork() (*Fork, error) {
 		return nil, err
 	}
 	defer s.mu.Unlock()
+	s.waiting.verdicts.opened(g)
 	f := s.openFork(nil)
 	s.branch, s.branchG = f, g
 	return f, nil
@@ -247,6 +248,7 @@ func (s *Scheduler) closeFork(f *Fork) {
 	f.closed = true
 	if f.parent == nil {
 		s.branch, s.branchG = nil, 0
+		s.waiting.verdicts.closed()
 		s.branchEnd.Broadcast()
 	}
 }

@@ -2,14 +2,18 @@ package scheduling
 
 import (
 	"fmt"
+	"reflect"
+	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/framework/runtime"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 )
 
 // WaitingPod is a pod held at Permit: it is assumed on its node and waits
@@ -22,7 +26,7 @@ type WaitingPod struct {
 	node string
 	// waits are the plugins the pod waited for, in Permit order, and
 	// deadlines when each times out: what a Scheduler's Revert re-arms.
-	waits     []runtime.PermitWait
+	waits     []fwruntime.PermitWait
 	deadlines []time.Time
 	// ord numbers the scheduler's waiting pods in creation order.
 	ord uint64
@@ -31,9 +35,12 @@ type WaitingPod struct {
 	pending  map[string]framework.Timer
 	resolved bool
 	onDone   func(*WaitingPod, *framework.Status)
+	// verdicts holds Allow and Reject calls made from outside an open
+	// fork (nil until the scheduler lists the pod).
+	verdicts atomic.Pointer[liveVerdicts]
 }
 
-func newWaitingPod(pod *api.Pod, node string, waits []runtime.PermitWait, clock framework.Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
+func newWaitingPod(pod *api.Pod, node string, waits []fwruntime.PermitWait, clock framework.Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
 	w := &WaitingPod{pod: pod, node: node, waits: slices.Clone(waits), deadlines: make([]time.Time, len(waits)), onDone: onDone}
 	now := clock.Now()
 	for i, pw := range waits {
@@ -121,7 +128,21 @@ func (w *WaitingPod) PendingPlugins() []string {
 
 // Allow records plugin's approval; when no plugin is left the pod proceeds
 // to binding. Allowing twice, or for a plugin that did not wait, is a no-op.
+// While a fork of the scheduler is open, an Allow made outside the branch
+// (by a goroutine other than the one that opened the fork, and not from a
+// plugin running inside one of the fork's methods) is held and takes
+// effect on the live scheduler when the outermost fork closes, so a
+// Revert does not undo it.
 func (w *WaitingPod) Allow(plugin string) {
+	v := heldVerdict{w: w, allow: true, plugin: plugin}
+	if l := w.verdicts.Load(); l != nil {
+		l.do(v)
+		return
+	}
+	v.apply()
+}
+
+func (w *WaitingPod) allow(plugin string) {
 	w.mu.Lock()
 	if w.resolved {
 		w.mu.Unlock()
@@ -142,8 +163,18 @@ func (w *WaitingPod) Allow(plugin string) {
 
 // Reject fails the pod's Permit with Unschedulable, naming plugin and msg;
 // its binding cycle then unreserves it and requeues it. Rejecting a
-// resolved pod is a no-op.
+// resolved pod is a no-op. A Reject made outside an open fork's branch is
+// held until the fork closes, as for Allow.
 func (w *WaitingPod) Reject(plugin, msg string) {
+	v := heldVerdict{w: w, plugin: plugin, msg: msg}
+	if l := w.verdicts.Load(); l != nil {
+		l.do(v)
+		return
+	}
+	v.apply()
+}
+
+func (w *WaitingPod) reject(plugin, msg string) {
 	w.mu.Lock()
 	if w.resolved {
 		w.mu.Unlock()
@@ -156,15 +187,99 @@ func (w *WaitingPod) Reject(plugin, msg string) {
 	w.onDone(w, st)
 }
 
+// liveVerdicts holds the Allow and Reject calls made on waiting pods from
+// outside an open fork: they belong to the live scheduler, which is paused
+// while the fork is open, and take effect when the outermost fork closes.
+type liveVerdicts struct {
+	mu     sync.Mutex
+	open   bool   // an outermost fork is open
+	holder uint64 // the goroutine that opened it
+	held   []heldVerdict
+}
+
+// heldVerdict is one Allow (allow set) or Reject held by liveVerdicts.
+type heldVerdict struct {
+	w           *WaitingPod
+	allow       bool
+	plugin, msg string
+}
+
+// apply makes the verdict on its pod.
+func (v heldVerdict) apply() {
+	if v.allow {
+		v.w.allow(v.plugin)
+	} else {
+		v.w.reject(v.plugin, v.msg)
+	}
+}
+
+// do applies v at once, unless a fork is open and the caller is outside
+// its branch: then v is held for the live scheduler. Applying under l.mu
+// orders v against a fork's opening: the fork saves the waiting pods
+// either before v or after it.
+func (l *liveVerdicts) do(v heldVerdict) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open && !inForkMethod() && goroutineID() != l.holder {
+		l.held = append(l.held, v)
+		return
+	}
+	v.apply()
+}
+
+// opened records that the goroutine g is opening an outermost fork; the
+// caller saves the waiting pods after it.
+func (l *liveVerdicts) opened(g uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.open, l.holder = true, g
+}
+
+// closed records that the outermost fork closed and applies the verdicts
+// held meanwhile, in the order they were made.
+func (l *liveVerdicts) closed() {
+	l.mu.Lock()
+	held := l.held
+	l.open, l.holder, l.held = false, 0, nil
+	l.mu.Unlock()
+	for _, v := range held {
+		v.apply()
+	}
+}
+
+// forkMethodPrefix is how a method of Fork is named in a stack trace.
+var forkMethodPrefix = reflect.TypeFor[Fork]().PkgPath() + ".(*Fork)."
+
+// inForkMethod reports whether the calling goroutine is running one of
+// Fork's methods: a plugin's Allow or Reject during a cycle the branch
+// runs. It walks the caller's stack, and is asked only while a fork is
+// open.
+func inForkMethod() bool {
+	var pcs [128]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, forkMethodPrefix) {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
 // waitingPods is the scheduler's set of pods held at Permit, keyed by
 // namespace/name, with its own lock so that plugins may use it during a
 // cycle.
 type waitingPods struct {
 	mu   sync.Mutex
 	pods map[string]*WaitingPod
+	// verdicts holds the verdicts made outside an open fork.
+	verdicts liveVerdicts
 }
 
 func (s *waitingPods) add(key string, w *WaitingPod) {
+	w.verdicts.Store(&s.verdicts)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pods == nil {

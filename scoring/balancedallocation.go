@@ -349,3 +349,17 @@ func (pl *NodeResourcesBalancedAllocation) classic(node *framework.NodeInfo, req
 
 // ScoreExtensions returns nil: scores are not normalized.
 func (pl *NodeResourcesBalancedAllocation) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+var _ framework.NodeLocalPlugin = (*NodeResourcesBalancedAllocation)(nil)
+
+// NodeLocal is true: the score reads the node's allocatable and requested
+// resources.
+func (pl *NodeResourcesBalancedAllocation) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodeResourcesBalancedAllocation)(nil)
+
+// SignPod signs the pod's effective requests from its spec
+// (noderesources/balanced_allocation.go, computePodResourceRequest).
+func (pl *NodeResourcesBalancedAllocation) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -343,3 +344,28 @@ func ilPriority(sum int64, numContainers int) int64 {
 
 // ScoreExtensions returns nil: scores are not normalized.
 func (pl *ImageLocality) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+var _ framework.NodeLocalPlugin = (*ImageLocality)(nil)
+
+// NodeLocal is true: the score reads the node's images and each image's
+// spread over the snapshot's nodes, which depends on nodes only.
+func (pl *ImageLocality) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*ImageLocality)(nil)
+
+// SignPod signs the pod's image names, normalized and sorted
+// (imagelocality/image_locality.go).
+func (pl *ImageLocality) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	set := map[string]bool{}
+	var names []string
+	for _, cs := range [][]api.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
+		for i := range cs {
+			if n := NormalizedImageName(cs[i].Image); !set[n] {
+				set[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	return []framework.SignFragment{{Key: framework.SignerImageNames, Value: names}}, nil
+}

@@ -726,3 +726,28 @@ func ipaNormalize(scores framework.NodeScoreList) {
 		scores[i].Score = ipaNormalizeOne(scores[i].Score-minCount, diff)
 	}
 }
+
+var (
+	_ framework.SignPlugin  = (*InterPodAffinity)(nil)
+	_ framework.SignRefuser = (*InterPodAffinity)(nil)
+)
+
+// SignPod refuses pods with pod affinity or anti-affinity and signs the
+// pod's labels unless ignorePreferredTermsOfExistingPods is set
+// (interpodaffinity/plugin.go).
+func (pl *InterPodAffinity) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	if pl.RefusesSign(pod) {
+		return nil, framework.NewStatus(framework.Unschedulable, "pods with InterPodAffinity are not signable")
+	}
+	if pl.args.IgnorePreferredTermsOfExistingPods {
+		return nil, nil
+	}
+	return []framework.SignFragment{{Key: framework.SignerLabels, Value: pod.Pod.Labels}}, nil
+}
+
+// RefusesSign reports whether SignPod refuses pod: it has pod affinity or
+// anti-affinity.
+func (pl *InterPodAffinity) RefusesSign(pod *framework.PodInfo) bool {
+	a := pod.Pod.Spec.Affinity
+	return a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil)
+}

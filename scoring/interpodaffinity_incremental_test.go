@@ -11,37 +11,9 @@ import (
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
-
-// TestInterPodAffinityNormalizeTable: the table NormalizeRange builds
-// without a division per entry equals NormalizeScore's float arithmetic
-// (kube-scheduler v1.36 interpodaffinity/scoring.go, NormalizeScore:
-// int64(MaxNodeScore × (float64(s − min) / float64(max − min)))) at every
-// entry, for every span up to 3,000 and some wider ones — among them the
-// spans where 100·i/span is an integer the float misses by one (29/100).
-func TestInterPodAffinityNormalizeTable(t *testing.T) {
-	spans := []int64{4096, 9999, 10000, 65536, 100003}
-	for d := int64(0); d <= 3000; d++ {
-		spans = append(spans, d)
-	}
-	for _, d := range spans {
-		out := make([]int64, d+1)
-		ipaNormalizeTable(out)
-		for i, got := range out {
-			want := int64(0)
-			if d > 0 {
-				want = int64(float64(fw.MaxNodeScore) * (float64(i) / float64(d)))
-			}
-			if got != want {
-				t.Fatalf("span %d, entry %d: table %d, NormalizeScore %d", d, i, got, want)
-			}
-		}
-	}
-	if got := ipaNormalizeOne(29, 100); got != 28 {
-		t.Fatalf("ipaNormalizeOne(29, 100) = %d, want 28 (the float misses the integer)", got)
-	}
-}
 
 // ipaHostnameCluster draws a cluster whose nodes all carry a distinct
 // hostname label (so the scores of host-keyed terms are numbered by
@@ -94,15 +66,15 @@ func ipaHostnameCluster(t *rapid.T) ipaScoreCluster {
 // PreScore computes: the statuses, Score and ScoreBatch (with and without
 // indices) of the window, both normalizations, Score of every other node.
 func TestPropInterPodAffinityHostnameAfterAddMatchesPreScore(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ipaHostnameCluster(t)
-		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
 		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{rapid.IntRange(1, 3).Draw(t, "parallelism")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		other := func(name, node string) *api.Pod { return ipaGenScorePod(t, name, node) }
-		incrCheckPreScore(t, pl.(*InterPodAffinity), snap, fw.MustPodInfo(c.pod), other, true)
+		return frameworktest.Case{Plugin: pl, Nodes: c.nodes, Pods: c.pods, Incoming: c.pod, Other: other, ScoresEveryNode: true,
+			SnapshotOptions: []fw.SnapshotOption{fw.WithNamespaces(ipaGenNS...)}}
 	})
 }
 
@@ -168,41 +140,6 @@ func TestInterPodAffinityScoresHostnameByNode(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestPropInterPodAffinityNormalizeRowMatchesFloat: NormalizeScoreBatch's
-// row normalization (a multiplication per node for spans up to
-// ipaDivMax, the float formula beyond) gives every node what
-// NormalizeScore's float arithmetic (kube-scheduler v1.36
-// interpodaffinity/scoring.go) gives, on rows of narrow, wide and huge
-// spans with both ends present.
-func TestPropInterPodAffinityNormalizeRowMatchesFloat(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		lo := rapid.Int64Range(-1e6, 1e6).Draw(t, "lo")
-		span := rapid.SampledFrom([]int64{0, 1, 2, 3, 100, 255, 256, 400, 1000, 12345, ipaDivMax - 1, ipaDivMax, ipaDivMax + 1, 1 << 40}).Draw(t, "span")
-		row := []int64{lo, lo + span}
-		for _, v := range rapid.SliceOfN(rapid.Int64Range(0, span), 0, 60).Draw(t, "row") {
-			row = append(row, lo+v)
-		}
-		// The values whose exact normalized score is whole (29/100 and
-		// the like), where the float may fall short.
-		for _, q := range rapid.SliceOfN(rapid.Int64Range(0, 100), 0, 10).Draw(t, "whole") {
-			if span%100 == 0 {
-				row = append(row, lo+q*(span/100))
-			}
-		}
-		got := append([]int64(nil), row...)
-		ipaNormalizeRow(got)
-		for i, v := range row {
-			want := int64(0)
-			if span > 0 {
-				want = int64(float64(fw.MaxNodeScore) * (float64(v-lo) / float64(span)))
-			}
-			if got[i] != want {
-				t.Fatalf("raw %d in [%d, %d]: row %d, NormalizeScore %d", v, lo, lo+span, got[i], want)
-			}
-		}
-	})
 }
 
 // TestPropInterPodAffinityAfterAddShapeMemo: PreScoreAfterAdd keeps, per

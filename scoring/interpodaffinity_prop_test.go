@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/st"
 )
 
 var ipaGenNS = []api.Namespace{
@@ -275,6 +276,78 @@ func TestPropInterPodAffinityNormalizedInRange(t *testing.T) {
 				t.Fatalf("minimum %d normalized to %d, want 0", lo, l[i].Score)
 			case lo < hi && raw[i] == hi && l[i].Score != 100:
 				t.Fatalf("maximum %d normalized to %d, want 100", hi, l[i].Score)
+			}
+		}
+	})
+}
+
+// TestPropInterPodAffinityRecycledScores: with enough topology values to
+// recycle the per-value score slices (≥ 256 hostnames), scores computed on
+// a slice a released state handed back equal the reference walk's, cycle
+// after cycle while the snapshot changes; a clone keeps its scores after
+// the original is released.
+func TestPropInterPodAffinityRecycledScores(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(ipaPoolMin, ipaPoolMin+40).Draw(t, "nodes")
+		var nodes []*api.Node
+		for i := range n {
+			name := fmt.Sprintf("n%03d", i)
+			nodes = append(nodes, st.MakeNode().Name(name).Label(st.BatchHostKey, name).Obj())
+		}
+		sel := func(app string) api.PodAffinityTerm {
+			return api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: st.BatchHostKey}
+		}
+		var pods []*api.Pod
+		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
+			app := rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")
+			w := st.MakePod().Name(fmt.Sprintf("p%d", k)).Label("app", app).Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name)
+			if rapid.Bool().Draw(t, "anti") {
+				w = w.PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, rapid.Int32Range(1, 50).Draw(t, "w"), sel("web"))
+			}
+			pods = append(pods, w.Obj())
+		}
+		snap := fw.MustSnapshot(nodes, pods)
+		pi := fw.MustPodInfo(st.MakePod().Name("in").Label("app", "web").PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 30, sel("web")).Obj())
+		p, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast := p.(*InterPodAffinity)
+		ref, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref.(*InterPodAffinity).reference = true
+		scores := func(pl fw.ScorePlugin, state *fw.CycleState) []int64 {
+			out := make([]int64, snap.NumNodes())
+			if s := pl.(fw.BatchScorePlugin).ScoreBatch(context.Background(), state, pi, snap.Nodes(), nil, out); !s.IsSuccess() {
+				t.Fatalf("ScoreBatch: %v", s)
+			}
+			return out
+		}
+		for round := range 3 {
+			fs, rs := fw.NewCycleState(), fw.NewCycleState()
+			fs.SetSnapshot(snap)
+			rs.SetSnapshot(snap)
+			s1 := fast.PreScore(context.Background(), fs, pi, snap.Nodes())
+			s2 := ref.(*InterPodAffinity).PreScore(context.Background(), rs, pi, snap.Nodes())
+			if s1.Code() != s2.Code() {
+				t.Fatalf("round %d: PreScore %v vs reference %v", round, s1, s2)
+			}
+			if !s1.IsSuccess() {
+				return
+			}
+			want := scores(ref.(fw.ScorePlugin), rs)
+			if diff := cmp.Diff(want, scores(fast, fs)); diff != "" {
+				t.Fatalf("round %d: scores (-ref +fast):\n%s", round, diff)
+			}
+			clone := fs.Clone()
+			fs.Release()
+			if diff := cmp.Diff(want, scores(fast, clone)); diff != "" {
+				t.Fatalf("round %d: clone after Release (-ref +clone):\n%s", round, diff)
+			}
+			if err := snap.AddPod(st.MakePod().Name(fmt.Sprintf("b%d", round)).Label("app", "web").Node(nodes[rapid.IntRange(0, n-1).Draw(t, "bind")].Name).Obj()); err != nil {
+				t.Fatal(err)
 			}
 		}
 	})

@@ -162,3 +162,25 @@ func (pl *NodeAffinity) NormalizeScoreBatch(_ context.Context, _ *framework.Cycl
 func (pl *NodeAffinity) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
 	return framework.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
 }
+
+var _ framework.NodeLocalPlugin = (*NodeAffinity)(nil)
+
+// NodeLocal is true: the score matches preferred terms against the node.
+func (pl *NodeAffinity) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodeAffinity)(nil)
+
+// SignPod signs the pod's node affinity and nodeSelector
+// (nodeaffinity/node_affinity.go).
+func (pl *NodeAffinity) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return nodeaffinity.SignFragments(pod.Pod), nil
+}
+
+var _ framework.RangeNormalizer = (*NodeAffinity)(nil)
+
+// NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
+// DefaultNormalizeScore(100, reverse=false).
+func (pl *NodeAffinity) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
+	framework.DefaultNormalizeRange(framework.MaxNodeScore, false, lo, out)
+	return true
+}

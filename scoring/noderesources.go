@@ -449,3 +449,18 @@ func nrfBrokenLinear(shape []nrfShapePoint, p int64) int64 {
 	}
 	return shape[len(shape)-1].score
 }
+
+var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)
+
+// NodeLocal is true: the score reads the node's allocatable and requested
+// resources.
+func (pl *NodeResourcesFit) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*NodeResourcesFit)(nil)
+
+// SignPod signs the pod's effective requests from its spec
+// (noderesources/fit.go computePodResourceRequest, which leaves status
+// resources out although the scores count them).
+func (pl *NodeResourcesFit) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerResources, Value: *pod.SpecRequests()}}, nil
+}

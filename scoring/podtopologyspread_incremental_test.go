@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -100,13 +101,12 @@ func ptsDrawWalkCase(t *rapid.T) ptsScoreCase {
 // one late or missing from the window, nodes lacking a key, hostname
 // constraints alone).
 func TestPropPodTopologySpreadPreScoreAfterAddStopsEarly(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ptsDrawWalkCase(t)
 		pl, err := NewPodTopologySpread(c.args, ptsHandle{1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap := fw.MustSnapshot(c.nodes, c.existing, c.opts...)
 		other := func(name, node string) *api.Pod {
 			w := st.MakePod().Name(name).Node(node)
 			if rapid.Bool().Draw(t, "otherMatch") {
@@ -114,7 +114,8 @@ func TestPropPodTopologySpreadPreScoreAfterAddStopsEarly(t *testing.T) {
 			}
 			return w.Obj()
 		}
-		incrCheckPreScore(t, pl.(*PodTopologySpread), snap, fw.MustPodInfo(c.pod), other, true)
+		return frameworktest.Case{Plugin: pl, Nodes: c.nodes, Pods: c.existing, Incoming: c.pod, SnapshotOptions: c.opts,
+			Other: other, ScoresEveryNode: true}
 	})
 }
 

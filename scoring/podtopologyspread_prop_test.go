@@ -227,3 +227,49 @@ func TestPodTopologySpreadScoreInCycle(t *testing.T) {
 		t.Errorf("raw/normalized/total (-want +got):\n%s", diff)
 	}
 }
+
+// TestPropPodTopologySpreadSnapshotWalk: the pointer walk finds every
+// snapshot node's position whatever the order (round-robin subsequences,
+// shuffles, repeats), and reports −1 for a copy.
+func TestPropPodTopologySpreadSnapshotWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, _ := st.BatchCluster(t)
+		snap, err := fw.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := snap.Nodes()
+		var list []*fw.NodeInfo
+		if rapid.Bool().Draw(t, "roundRobin") {
+			start := rapid.IntRange(0, len(all)-1).Draw(t, "start")
+			for k := range all {
+				if rapid.Bool().Draw(t, "keep") {
+					list = append(list, all[(start+k)%len(all)])
+				}
+			}
+		} else {
+			for range rapid.IntRange(0, 3*len(all)).Draw(t, "len") {
+				list = append(list, all[rapid.IntRange(0, len(all)-1).Draw(t, "pick")])
+			}
+		}
+		copyAt := -1
+		if len(list) > 0 && rapid.IntRange(0, 3).Draw(t, "withCopy") == 0 {
+			copyAt = rapid.IntRange(0, len(list)-1).Draw(t, "copyAt")
+			list[copyAt] = list[copyAt].Clone()
+		}
+		w := ptsNewSnapshotWalk(snap, len(list))
+		for j, ni := range list {
+			got := w.next(ni)
+			want := ni.Index()
+			if j == copyAt {
+				want = -1
+			}
+			if got != want {
+				t.Fatalf("node %d (%s): walk %d, want %d", j, ni.Name(), got, want)
+			}
+			if got < 0 {
+				return
+			}
+		}
+	})
+}

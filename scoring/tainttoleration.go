@@ -144,3 +144,25 @@ func (pl *TaintToleration) NormalizeScoreBatch(_ context.Context, _ *framework.C
 func (pl *TaintToleration) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
 	return framework.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
 }
+
+var _ framework.NodeLocalPlugin = (*TaintToleration)(nil)
+
+// NodeLocal is true: the score counts the node's intolerable
+// PreferNoSchedule taints.
+func (pl *TaintToleration) NodeLocal(*framework.PodInfo) bool { return true }
+
+var _ framework.SignPlugin = (*TaintToleration)(nil)
+
+// SignPod signs the pod's tolerations (tainttoleration/taint_toleration.go).
+func (pl *TaintToleration) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
+}
+
+var _ framework.RangeNormalizer = (*TaintToleration)(nil)
+
+// NormalizeRange is NormalizeScore's table (framework.RangeNormalizer):
+// DefaultNormalizeScore(100, reverse=true).
+func (pl *TaintToleration) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
+	framework.DefaultNormalizeRange(framework.MaxNodeScore, true, lo, out)
+	return true
+}

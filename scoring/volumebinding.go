@@ -105,3 +105,18 @@ func vbNodeScore(shape []nrfShapePoint, classes []volumebinding.ClassStorage) in
 
 // ScoreExtensions returns nil.
 func (pl *VolumeBinding) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+var _ framework.NodeLocalPlugin = (*VolumeBinding)(nil)
+
+// NodeLocal is true only for a pod without volumes: storage capacity
+// scoring reads claims and volumes that bindings change.
+func (pl *VolumeBinding) NodeLocal(pod *framework.PodInfo) bool {
+	return pod != nil && pod.Pod != nil && len(pod.Pod.Spec.Volumes) == 0
+}
+
+var _ framework.SignPlugin = (*VolumeBinding)(nil)
+
+// SignPod signs the pod's volumes (volumebinding/volume_binding.go).
+func (pl *VolumeBinding) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	return []framework.SignFragment{{Key: framework.SignerVolumes, Value: framework.SignVolumes(pod.Pod)}}, nil
+}

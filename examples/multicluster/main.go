@@ -15,7 +15,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/schedkit/schedkit/estimator"
+	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
@@ -48,14 +48,14 @@ var members = []string{"member1", "member2", "member3"}
 
 // generalClusters are the resource summaries of the documentation's general
 // cluster model.
-func generalClusters() []*estimator.Cluster {
-	summary := func(cpuUsed, podsUsed string) *estimator.ResourceSummary {
-		return &estimator.ResourceSummary{
+func generalClusters() []*karmada.Cluster {
+	summary := func(cpuUsed, podsUsed string) *karmada.ResourceSummary {
+		return &karmada.ResourceSummary{
 			Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "ephemeral-storage": "206291924Ki", "memory": "16265856Ki", "pods": "110"}),
 			Allocated:   resource.MustParseList(map[string]string{"cpu": cpuUsed, "memory": "290Mi", "pods": podsUsed}),
 		}
 	}
-	return []*estimator.Cluster{
+	return []*karmada.Cluster{
 		{Name: "member1", ResourceSummary: summary("950m", "11")},
 		{Name: "member2", ResourceSummary: summary("2", "11")},
 		{Name: "member3", ResourceSummary: summary("2", "110")},
@@ -86,15 +86,15 @@ func modelNodes(cluster string) []*api.Node {
 	return nodes
 }
 
-func req(m map[string]string) *estimator.ReplicaRequirements {
-	return &estimator.ReplicaRequirements{ResourceRequest: resource.MustParseList(m)}
+func req(m map[string]string) *karmada.ReplicaRequirements {
+	return &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(m)}
 }
 
 func run(w io.Writer) error {
 	ctx := context.Background()
 
 	// 1. General cluster model: resource summaries only.
-	general, err := estimator.NewGeneralEstimator(estimator.GeneralOptions{})
+	general, err := karmada.NewGeneralEstimator(karmada.GeneralOptions{})
 	if err != nil {
 		return err
 	}
@@ -112,13 +112,13 @@ func run(w io.Writer) error {
 	}
 
 	// 2. Customized resource models: clusters built from their nodes.
-	clusters := make([]*estimator.Cluster, len(members))
-	snaps := make([]estimator.ClusterSnapshot, len(members))
+	clusters := make([]*karmada.Cluster, len(members))
+	snaps := make([]karmada.ClusterSnapshot, len(members))
 	fmt.Fprintln(w, "\nCustomized resource models (Karmada defaults): the documentation's other example, three clusters")
 	fmt.Fprintln(w, "of the same names built from idle nodes (member3 is now one free 32 cpu / 256Gi node). Nodes per grade:")
 	for i, name := range members {
 		nodes := modelNodes(name)
-		c, err := estimator.BuildCluster(name, estimator.DefaultResourceModels(), nodes, nil, estimator.SummaryOptions{})
+		c, err := karmada.BuildCluster(name, karmada.DefaultResourceModels(), nodes, nil, karmada.SummaryOptions{})
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func run(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		snaps[i] = estimator.ClusterSnapshot{Name: name, Snapshot: snap}
+		snaps[i] = karmada.ClusterSnapshot{Name: name, Snapshot: snap}
 		var grades []string
 		for _, m := range c.ResourceSummary.AllocatableModelings {
 			if m.Count > 0 {
@@ -140,26 +140,26 @@ func run(w io.Writer) error {
 	fmt.Fprintln(w, "\nAvailable replicas:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "request\testimator\tmember1\tmember2\tmember3\t")
-	nodeRes, err := estimator.NewNodeResourceEstimator()
+	nodeRes, err := karmada.NewNodeResourceEstimator()
 	if err != nil {
 		return err
 	}
-	accurate, err := estimator.NewAccurateEstimator(estimator.AccurateOptions{}, nodeRes)
+	accurate, err := karmada.NewAccurateEstimator(karmada.AccurateOptions{}, nodeRes)
 	if err != nil {
 		return err
 	}
-	row := func(r *estimator.ReplicaRequirements, label string, res []estimator.TargetCluster) {
+	row := func(r *karmada.ReplicaRequirements, label string, res []karmada.TargetCluster) {
 		fmt.Fprintf(tw, "%v\t%s\t", r.ResourceRequest, label)
 		for _, tc := range res {
 			fmt.Fprintf(tw, "%d\t", tc.Replicas)
 		}
 		fmt.Fprintln(tw)
 	}
-	var divisionAvail []estimator.TargetCluster
+	var divisionAvail []karmada.TargetCluster
 	big := req(map[string]string{"cpu": "3", "memory": "20Gi"})
-	for _, r := range []*estimator.ReplicaRequirements{big, req(map[string]string{"cpu": "3", "memory": "60Gi"})} {
-		for _, gen := range []estimator.ModelGeneration{estimator.ModelContainingGrade, estimator.ModelMinCoversRequest, estimator.ModelFirstFit} {
-			e, err := estimator.NewGeneralEstimator(estimator.GeneralOptions{Generation: gen})
+	for _, r := range []*karmada.ReplicaRequirements{big, req(map[string]string{"cpu": "3", "memory": "60Gi"})} {
+		for _, gen := range []karmada.ModelGeneration{karmada.ModelContainingGrade, karmada.ModelMinCoversRequest, karmada.ModelFirstFit} {
+			e, err := karmada.NewGeneralEstimator(karmada.GeneralOptions{Generation: gen})
 			if err != nil {
 				return err
 			}
@@ -168,7 +168,7 @@ func run(w io.Writer) error {
 				return err
 			}
 			row(r, "models "+gen.String(), res)
-			if r == big && gen == estimator.ModelFirstFit {
+			if r == big && gen == karmada.ModelFirstFit {
 				divisionAvail = res
 			}
 		}
@@ -186,34 +186,34 @@ func run(w io.Writer) error {
 
 	// 3. Division of a 12-replica workload of 3 cpu / 20Gi replicas, with the
 	// available replicas merged from the general (v1.18+) estimator.
-	avail, err := estimator.CalAvailableReplicas(members, 12, estimator.EstimatorAnswer{Name: general.Name(), Clusters: divisionAvail})
+	avail, err := karmada.CalAvailableReplicas(members, 12, karmada.EstimatorAnswer{Name: general.Name(), Clusters: divisionAvail})
 	if err != nil {
 		return err
 	}
-	cands := make([]estimator.Candidate, len(avail))
+	cands := make([]karmada.Candidate, len(avail))
 	var av []string
 	for i, a := range avail {
-		cands[i] = estimator.Candidate{Name: a.Name, AvailableReplicas: a.Replicas}
+		cands[i] = karmada.Candidate{Name: a.Name, AvailableReplicas: a.Replicas}
 		av = append(av, fmt.Sprint(a.Replicas))
 	}
 	fmt.Fprintf(w, "\nDivision of 12 replicas of %v (available %s, the models FirstFit(v1.18+) estimate):\n", big.ResourceRequest, strings.Join(av, "/"))
-	weights := []estimator.StaticWeightRule{
+	weights := []karmada.StaticWeightRule{
 		{ClusterNames: []string{"member1"}, Weight: 3},
 		{ClusterNames: []string{"member2"}, Weight: 2},
 		{ClusterNames: []string{"member3"}, Weight: 1},
 	}
 	for _, s := range []struct {
 		label string
-		r     estimator.DivisionRequest
+		r     karmada.DivisionRequest
 	}{
-		{"Duplicated", estimator.DivisionRequest{Strategy: estimator.StrategyDuplicated}},
-		{"StaticWeight 3:2:1", estimator.DivisionRequest{Strategy: estimator.StrategyStaticWeight, StaticWeights: weights}},
-		{"StaticWeight (equal)", estimator.DivisionRequest{Strategy: estimator.StrategyStaticWeight}},
-		{"DynamicWeight", estimator.DivisionRequest{Strategy: estimator.StrategyDynamicWeight}},
-		{"Aggregated", estimator.DivisionRequest{Strategy: estimator.StrategyAggregated}},
+		{"Duplicated", karmada.DivisionRequest{Strategy: karmada.StrategyDuplicated}},
+		{"StaticWeight 3:2:1", karmada.DivisionRequest{Strategy: karmada.StrategyStaticWeight, StaticWeights: weights}},
+		{"StaticWeight (equal)", karmada.DivisionRequest{Strategy: karmada.StrategyStaticWeight}},
+		{"DynamicWeight", karmada.DivisionRequest{Strategy: karmada.StrategyDynamicWeight}},
+		{"Aggregated", karmada.DivisionRequest{Strategy: karmada.StrategyAggregated}},
 	} {
 		s.r.Replicas, s.r.Candidates = 12, cands
-		out, err := estimator.DivideReplicas(s.r)
+		out, err := karmada.DivideReplicas(s.r)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func run(w io.Writer) error {
 		fmt.Fprintf(w, "  %-21s %s\n", s.label, strings.Join(parts, " "))
 	}
 	// Scaling the dynamic division up to 30 exceeds the 20 available.
-	_, err = estimator.DivideReplicas(estimator.DivisionRequest{Strategy: estimator.StrategyDynamicWeight, Replicas: 30, Candidates: cands})
+	_, err = karmada.DivideReplicas(karmada.DivisionRequest{Strategy: karmada.StrategyDynamicWeight, Replicas: 30, Candidates: cands})
 	fmt.Fprintf(w, "  %-21s %v\n", "DynamicWeight (30)", err)
 	return nil
 }

@@ -1,0 +1,166 @@
+package filter
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/schedkit/schedkit/config"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/frameworktest"
+	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
+)
+
+// The conformance harness (framework/frameworktest) holds every filter
+// plugin's fast forms (batch filters, incremental PreFilter, node-local
+// verdicts, pod signatures) to its plain PreFilter and Filter, on the
+// harness's random clusters and, for the plugins whose interesting cases
+// are rare there, on clusters of their own.
+
+// TestConformance runs the harness for every filter plugin with its
+// default args on the harness's random clusters.
+func TestConformance(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  func() (fw.Plugin, error)
+	}{
+		{"NodeUnschedulable", func() (fw.Plugin, error) { return NewNodeUnschedulable(nil, nil) }},
+		{"NodeName", func() (fw.Plugin, error) { return NewNodeName(nil, nil) }},
+		{"TaintToleration", func() (fw.Plugin, error) { return NewTaintToleration(nil, nil) }},
+		{"NodeAffinity", func() (fw.Plugin, error) { return NewNodeAffinity(config.DefaultNodeAffinityArgs(), nil) }},
+		{"NodePorts", func() (fw.Plugin, error) { return NewNodePorts(nil, nil) }},
+		{"NodeResourcesFit", func() (fw.Plugin, error) { return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil) }},
+		{"PodTopologySpread", func() (fw.Plugin, error) {
+			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
+		}},
+		{"InterPodAffinity", func() (fw.Plugin, error) {
+			return NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)
+		}},
+		{"LoadAware", func() (fw.Plugin, error) { return NewLoadAware(config.DefaultLoadAwareSchedulingArgs(), nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) { frameworktest.Run(t, tc.new) })
+	}
+}
+
+// TestConformancePodTopologySpread: hard constraints over zone, rack and
+// hostname (nodes lacking keys), minDomains, inclusion policies, taints,
+// selectors that do and do not match the pod itself, pods in other
+// namespaces and being deleted, and pods without constraints (Skip).
+func TestConformancePodTopologySpread(t *testing.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+		c := ptsDrawCluster(t, true)
+		if rapid.IntRange(0, 4).Draw(t, "noConstraints") == 0 {
+			c.pod.Spec.TopologySpreadConstraints = nil // Skip
+		}
+		pl, err := NewPodTopologySpread(ptsListArgs, ptsHandleOf(rapid.IntRange(1, 3).Draw(t, "parallelism")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := func(name, node string) *api.Pod {
+			w := ptsDrawLabels(t, st.MakePod().Name(name).Node(node), "added")
+			if rapid.IntRange(0, 3).Draw(t, "otherNS") == 0 {
+				w.Namespace("other")
+			}
+			return w.Obj()
+		}
+		return frameworktest.Case{Plugin: pl, Nodes: c.nodes, Pods: c.existing, Incoming: c.pod, Other: other}
+	})
+}
+
+// TestConformanceInterPodAffinity: required affinity and anti-affinity of
+// the pod and of the existing and added pods (Skip turning into a state
+// when a replica with required anti-affinity selects the pod), over zone,
+// host, rack and a key no node has, with namespace lists and selectors.
+func TestConformanceInterPodAffinity(t *testing.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+		c := ipaGenCluster(t)
+		for range 2 { // more pods with required terms of their own
+			if c.pod.Spec.Affinity == nil {
+				c.pod = ipaGenPod(t, "incoming", "", 2)
+			}
+		}
+		other := func(name, node string) *api.Pod { return ipaGenPod(t, name, node, 2) }
+		return frameworktest.Case{Plugin: ipaNewFilter(t, rapid.IntRange(1, 3).Draw(t, "parallelism")),
+			Nodes: c.nodes, Pods: c.pods, Incoming: c.pod, Other: other,
+			SnapshotOptions: []fw.SnapshotOption{fw.WithNamespaces(ipaGenNamespaces...)}}
+	})
+}
+
+// TestConformanceVolumes: the volume plugins on random clusters of zonal
+// nodes with CSINodes, bound and unbound claims, zonal and local volumes
+// and in-tree disks.
+func TestConformanceVolumes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  func() (fw.Plugin, error)
+	}{
+		{"VolumeBinding", func() (fw.Plugin, error) { return NewVolumeBinding(config.DefaultVolumeBindingArgs(), nil) }},
+		{"VolumeZone", func() (fw.Plugin, error) { return NewVolumeZone(nil, nil) }},
+		{"VolumeRestrictions", func() (fw.Plugin, error) { return NewVolumeRestrictions(nil, nil) }},
+		{"NodeVolumeLimits", func() (fw.Plugin, error) { return NewNodeVolumeLimits(nil, nil) }},
+		{"GCEPDLimits", func() (fw.Plugin, error) { return NewGCEPDLimits(nil, nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+				c := volDrawCase(t)
+				pl, err := tc.new()
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.Plugin = pl
+				return c
+			})
+		})
+	}
+}
+
+// volDrawCase draws zonal nodes (some with CSINodes and local volumes),
+// bound claims (some in use) and an incoming pod with unbound and bound
+// claims and in-tree disks.
+func volDrawCase(t *rapid.T) frameworktest.Case {
+	var nodes []*api.Node
+	objs := api.StorageObjects{StorageClasses: []*api.StorageClass{
+		st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "a", "b").Obj(),
+		st.MakeSC("local", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
+	}}
+	n := rapid.IntRange(1, 12).Draw(t, "nodes")
+	for i := range n {
+		name := fmt.Sprintf("n%d", i)
+		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone")
+		nodes = append(nodes, st.MakeNode().Name(name).Label(api.LabelTopologyZone, zone).Obj())
+		if rapid.Bool().Draw(t, "csinode") {
+			objs.CSINodes = append(objs.CSINodes, st.MakeCSINode(name).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit"))).Obj())
+		}
+		if rapid.Bool().Draw(t, "local") {
+			objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV("local-"+name, "local").NodeAffinity("kubernetes.io/hostname", name).Obj())
+		}
+	}
+	var pods []*api.Pod
+	for i := rapid.IntRange(0, 8).Draw(t, "bound"); i > 0; i-- {
+		claim, vol := fmt.Sprintf("b%d", i), fmt.Sprintf("pv-b%d", i)
+		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "pvZone")
+		objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "zonal").ClaimRef("default", claim, "uid-"+claim).Phase(api.VolumeBound).
+			NodeAffinity(api.LabelTopologyZone, zone).Label(api.LabelTopologyZone, zone).Obj())
+		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "zonal").Bound(vol).Obj())
+		if rapid.Bool().Draw(t, "inUse") {
+			pods = append(pods, st.MakePod().Name("user-"+claim).Node(fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, "on"))).PVC(claim).Obj())
+		}
+	}
+	pod := st.MakePod().Name("p")
+	for i := rapid.IntRange(0, 3).Draw(t, "claims"); i > 0; i-- {
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			name := fmt.Sprintf("u%d", i)
+			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(name, rapid.SampledFrom([]string{"zonal", "local"}).Draw(t, "class")).Obj())
+			pod = pod.PVC(name)
+		case 1:
+			if len(objs.PersistentVolumeClaims) > 0 && objs.PersistentVolumeClaims[0].Name[0] == 'b' {
+				pod = pod.PVC(objs.PersistentVolumeClaims[0].Name)
+			}
+		default:
+			pod = pod.GCEPD(fmt.Sprintf("pd%d", i), false)
+		}
+	}
+	return frameworktest.Case{Nodes: nodes, Pods: pods, Incoming: pod.Obj(), SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs)}}
+}

@@ -1,0 +1,193 @@
+package frameworktest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/st"
+	"pgregory.net/rapid"
+)
+
+// checkBatchFilter holds FilterBatch and FilterRejects to Filter over
+// lists (after PreFilter on the snapshot's nodes), without PreFilter
+// state, and after AddPod and RemovePod of one of pods on clones of the
+// state.
+func checkBatchFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap *framework.Snapshot, pod *framework.PodInfo, lists []nodeList, pods []*api.Pod) {
+	if _, ok := pl.(framework.BatchFilterPlugin); !ok {
+		return
+	}
+	all := lists[0].nodes
+	batchFilterEqualsFilter(t, cov, "without PreFilter", pl, freshState(snap), pod, all)
+	state := freshState(snap)
+	if _, s := preFilter(pl, state, pod, all); !s.IsSuccess() {
+		return
+	}
+	for _, l := range lists {
+		batchFilterEqualsFilter(t, cov, l.what, pl, state, pod, l.nodes)
+	}
+	pf, ok := pl.(framework.PreFilterPlugin)
+	if !ok || pf.PreFilterExtensions() == nil || len(pods) == 0 {
+		return
+	}
+	ext := pf.PreFilterExtensions()
+	p := framework.MustPodInfo(pods[rapid.IntRange(0, len(pods)-1).Draw(t, "changed")])
+	ni, _ := snap.Get(p.Pod.Spec.NodeName)
+	added := state.Clone()
+	if s := ext.AddPod(context.Background(), added, pod, p, ni); !s.IsSuccess() {
+		t.Fatalf("%s AddPod: %v", pl.Name(), s)
+	}
+	batchFilterEqualsFilter(t, cov, "after AddPod", pl, added, pod, all)
+	removed := state.Clone()
+	if s := ext.RemovePod(context.Background(), removed, pod, p, ni); !s.IsSuccess() {
+		t.Fatalf("%s RemovePod: %v", pl.Name(), s)
+	}
+	batchFilterEqualsFilter(t, cov, "after RemovePod", pl, removed, pod, lists[len(lists)-1].nodes)
+}
+
+// batchFilterEqualsFilter compares FilterBatch (and FilterRejects, where
+// the plugin offers it) over nodes with Filter node by node, with the
+// nodes' snapshot indices (when they are the snapshot's own) and without.
+func batchFilterEqualsFilter(t *rapid.T, cov *coverage, what string, pl framework.FilterPlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) {
+	b, ok := pl.(framework.BatchFilterPlugin)
+	if !ok {
+		return
+	}
+	ctx := context.Background()
+	idxs := [][]int32{nil}
+	if idx := snapshotIndices(state, nodes); idx != nil {
+		idxs = append(idxs, idx)
+	}
+	cov.hit(pl, "FilterBatch")
+	for _, idx := range idxs {
+		out := make([]*framework.Status, len(nodes))
+		b.FilterBatch(ctx, state, pod, nodes, idx, out)
+		for i, n := range nodes {
+			want := pl.Filter(ctx, state, pod, n)
+			if !sameVerdict(out[i], want) {
+				t.Fatalf("%s %s (indexed %v) node %s: FilterBatch %v, Filter %v", pl.Name(), what, idx != nil, n.Name(), out[i], want)
+			}
+		}
+		r, ok := pl.(framework.RejectingFilterPlugin)
+		if !ok {
+			continue
+		}
+		cov.hit(pl, "FilterRejects")
+		// After an entry already in the list, one entry per rejected
+		// node, in increasing order, with Filter's status.
+		head := framework.NodeRejection{Node: -1}
+		rejected := r.FilterRejects(ctx, state, pod, nodes, idx, []framework.NodeRejection{head})
+		if len(rejected) == 0 || rejected[0] != head {
+			t.Fatalf("%s %s (indexed %v): FilterRejects dropped the entries before its own", pl.Name(), what, idx != nil)
+		}
+		rejected = rejected[1:]
+		for i, n := range nodes {
+			want := pl.Filter(ctx, state, pod, n)
+			var got *framework.Status
+			if len(rejected) > 0 && int(rejected[0].Node) == i {
+				got, rejected = rejected[0].Status, rejected[1:]
+				if got.IsSuccess() {
+					t.Fatalf("%s %s (indexed %v) node %s: FilterRejects lists a success", pl.Name(), what, idx != nil, n.Name())
+				}
+			}
+			if !sameVerdict(got, want) {
+				t.Fatalf("%s %s (indexed %v) node %s: FilterRejects %v, Filter %v", pl.Name(), what, idx != nil, n.Name(), got, want)
+			}
+		}
+		if len(rejected) > 0 {
+			t.Fatalf("%s %s (indexed %v): FilterRejects lists nodes out of order or twice: %v", pl.Name(), what, idx != nil, rejected)
+		}
+	}
+}
+
+// verdicts returns every snapshot node's Filter verdict under state, and
+// those of the batch forms with and without snapshot indices.
+func verdicts(pl framework.FilterPlugin, state *framework.CycleState, pod *framework.PodInfo, snap *framework.Snapshot) []string {
+	ctx := context.Background()
+	nodes := snap.Nodes()
+	idx := make([]int32, len(nodes))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	out := make([]string, len(nodes))
+	for i, ni := range nodes {
+		out[i] = fmt.Sprintf("%s: %v", ni.Name(), pl.Filter(ctx, state, pod, ni))
+	}
+	if b, ok := pl.(framework.BatchFilterPlugin); ok {
+		batch := make([]*framework.Status, len(nodes))
+		b.FilterBatch(ctx, state, pod, nodes, idx, batch)
+		noIdx := make([]*framework.Status, len(nodes))
+		b.FilterBatch(ctx, state, pod, nodes, nil, noIdx)
+		for i := range out {
+			out[i] += fmt.Sprintf(" / batch %v / %v", batch[i], noIdx[i])
+		}
+	}
+	return out
+}
+
+// checkIncrementalPreFilter runs rounds on snap (the check's own clone):
+// replicas of pod and other pods are added, PreFilterAfterAdd brings the
+// carried state up to date for the next replica, and a fresh PreFilter
+// must give the same status and verdicts, also after a nominated pod is
+// added to clones of both states.
+func checkIncrementalPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, ip framework.IncrementalPreFilterPlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *api.Pod) {
+	ctx := context.Background()
+	carried := freshState(snap)
+	usable := func(res *framework.PreFilterResult, s *framework.Status) bool {
+		// PreFilterAfterAdd is used only after all nodes or Skip.
+		return (s.IsSuccess() || s.IsSkip()) && res.AllNodes()
+	}
+	ok := usable(ip.PreFilter(ctx, carried, tmpl, snap.Nodes()))
+	seq := 0
+	for round := range rapid.IntRange(1, 6).Draw(t, "rounds") {
+		added := st.DrawAdded(t, snap, tmpl, other, &seq)
+		seq++
+		pi := st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
+		fresh := freshState(snap)
+		res, want := ip.PreFilter(ctx, fresh, pi, snap.Nodes())
+		if !ok {
+			// The runner runs PreFilter again.
+			carried, ok = fresh, usable(res, want)
+			continue
+		}
+		got := ip.PreFilterAfterAdd(ctx, carried, pi, added)
+		if !got.Equal(want) {
+			t.Fatalf("%s round %d: PreFilterAfterAdd = %v, PreFilter = %v", pl.Name(), round, got, want)
+		}
+		cov.hit(pl, "PreFilterAfterAdd")
+		if !usable(res, want) {
+			carried, ok = freshState(snap), false
+			continue
+		}
+		if !want.IsSuccess() {
+			continue
+		}
+		if diff := cmp.Diff(verdicts(pl, fresh, pi, snap), verdicts(pl, carried, pi, snap)); diff != "" {
+			t.Fatalf("%s round %d: verdicts differ (-PreFilter +PreFilterAfterAdd):\n%s", pl.Name(), round, diff)
+		}
+		ext := ip.PreFilterExtensions()
+		if ext == nil {
+			continue
+		}
+		nodes := snap.Nodes()
+		ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "nominatedOn")]
+		var nominated *framework.PodInfo
+		if other != nil && rapid.Bool().Draw(t, "nominatedOther") {
+			nominated = framework.MustPodInfo(other("nominated", ni.Name()))
+		} else {
+			nominated = st.Replica(tmpl, "nominated", ni.Name())
+		}
+		fc, cc := fresh.Clone(), carried.Clone()
+		if s := ext.AddPod(ctx, fc, pi, nominated, ni); !s.IsSuccess() {
+			t.Fatalf("%s AddPod: %v", pl.Name(), s)
+		}
+		if s := ext.AddPod(ctx, cc, pi, nominated, ni); !s.IsSuccess() {
+			t.Fatalf("%s AddPod: %v", pl.Name(), s)
+		}
+		if diff := cmp.Diff(verdicts(pl, fc, pi, snap), verdicts(pl, cc, pi, snap)); diff != "" {
+			t.Fatalf("%s round %d: verdicts after AddPod differ (-PreFilter +PreFilterAfterAdd):\n%s", pl.Name(), round, diff)
+		}
+	}
+}
