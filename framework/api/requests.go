@@ -4,7 +4,7 @@ import "github.com/schedkit/schedkit/resource"
 
 // Default requests kube-scheduler assumes for a container that states no cpu
 // or memory request, in the "non-zero" view used by LeastAllocated,
-// MostAllocated and NodeInfo.NonZeroRequested.
+// MostAllocated and framework.NodeInfo.NonZeroRequested.
 const (
 	DefaultMilliCPURequest int64 = 100               // 0.1 core
 	DefaultMemoryRequest   int64 = 200 * 1024 * 1024 // 200 MiB

@@ -24,9 +24,9 @@ import "github.com/schedkit/schedkit/resource"
 //
 // The non-zero defaults (100m cpu, 200 MiB memory per container missing a
 // request) apply after, to the effective requests. The NodeResourcesFit
-// filter checks an incoming pod by its spec alone (PodInfo.SpecRequests);
-// the scores and every account of a bound pod use the effective requests
-// (PodInfo.Requests).
+// filter checks an incoming pod by its spec alone
+// (framework.PodInfo.SpecRequests); the scores and every account of a
+// bound pod use the effective requests (framework.PodInfo.Requests).
 //
 // kube-scheduler v1.37 (component-helpers v0.37) changed the rule: it
 // aggregates the spec, the allocated and the actuated requests of all
@@ -39,7 +39,7 @@ import "github.com/schedkit/schedkit/resource"
 
 // PodNodeRequests returns, in dense form, the requests a bound pod holds on
 // its node in kube-scheduler v1.36's NodeInfo: PodRequests with
-// UseStatusResources (PodInfo.Requests).
+// UseStatusResources (framework.PodInfo.Requests).
 func PodNodeRequests(pod *Pod) resource.Vector {
 	if !StatusAffectsRequests(pod) {
 		return PodRequestVector(pod)

@@ -2,9 +2,9 @@ package api
 
 // This file resolves node label expressions against a snapshot: an
 // expression's verdict depends only on the value of its key, so it is
-// computed once per distinct value (Snapshot.TopologyValues numbers them)
-// and matching the snapshot's node k reads a table entry instead of looking
-// the key up in the node's labels.
+// computed once per distinct value (framework.Snapshot.TopologyValues
+// numbers them) and matching the snapshot's node k reads a table entry
+// instead of looking the key up in the node's labels.
 
 // indexedMaxValues bounds the table of one expression: a key with more
 // distinct values (kubernetes.io/hostname has one per node) is looked up in
@@ -175,9 +175,9 @@ func (r *RequiredNodeAffinity) Indexed(s NodeLabelIndex) IndexedNodeMatch {
 
 // TopologyValues numbers the distinct values of one node label key across
 // a snapshot: Domain[i] is the value index of the node at position i
-// (NodeInfo.Index), or -1 when the node lacks the key. Plugins that count
-// per topology domain use it to replace per-node label-map lookups with
-// slice reads. It is read-only.
+// (framework.NodeInfo.Index), or -1 when the node lacks the key. Plugins
+// that count per topology domain use it to replace per-node label-map
+// lookups with slice reads. It is read-only.
 type TopologyValues struct {
 	Key    string
 	Values []string

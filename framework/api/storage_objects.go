@@ -16,7 +16,7 @@ const (
 	KindVolumeAttachment      StorageKind = "VolumeAttachment"
 )
 
-// StorageObject is one of the storage objects a Snapshot holds:
+// StorageObject is one of the storage objects a framework.Snapshot holds:
 // *PersistentVolume, *PersistentVolumeClaim, *StorageClass, *CSINode,
 // *CSIDriver, *CSIStorageCapacity or *VolumeAttachment.
 type StorageObject interface {
