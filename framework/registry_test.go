@@ -3,6 +3,8 @@ package framework
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 type testArgs struct{ N int }
@@ -28,3 +30,28 @@ func TestTypedFactory(t *testing.T) {
 type typedPlugin struct{}
 
 func (typedPlugin) Name() string { return "t" }
+
+func TestRegistry(t *testing.T) {
+	r := NewRegistry()
+	fac := func(any, Handle) (Plugin, error) { return typedPlugin{}, nil }
+	if err := r.Register("x", fac); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Register("x", fac); err == nil || err.Error() != `framework: registry: plugin "x" registered twice` {
+		t.Fatalf("duplicate: %v", err)
+	}
+	if err := r.Register("", fac); err == nil {
+		t.Fatal("empty name accepted")
+	}
+	if err := r.Register("y", nil); err == nil {
+		t.Fatal("nil factory accepted")
+	}
+	o := NewRegistry()
+	_ = o.Register("x", fac)
+	if err := r.Merge(o); err == nil {
+		t.Fatal("merge with a clash accepted")
+	}
+	if d := cmp.Diff([]string{"x"}, r.Names()); d != "" {
+		t.Fatal(d)
+	}
+}
