@@ -1,7 +1,5 @@
 package runtime
 
-// Nodes and pods the runtime tests build (the same as the contract's tests).
-
 import (
 	"fmt"
 
@@ -9,6 +7,9 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
+
+// testNode, testNodes and testPod build the nodes and pods the runtime's
+// tests schedule (the contract's tests have the same helpers).
 
 func testNode(name string, milliCPU int64) *api.Node {
 	return &api.Node{
