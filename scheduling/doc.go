@@ -29,6 +29,6 @@
 //     ReadWorkload read the JSON formats of examples/simulate.
 //
 // The package also offers kube-scheduler's plugins under their names
-// (NewDefaultRegistry, DefaultProfile) and loads KubeSchedulerConfiguration
-// files (LoadConfig).
+// (NewDefaultRegistry, DefaultProfile); package scheduling/configfile loads
+// KubeSchedulerConfiguration files into them.
 package scheduling

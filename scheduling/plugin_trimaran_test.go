@@ -11,69 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
-	"github.com/schedkit/schedkit/resource"
 )
-
-// TestTrimaranConfig: scheduler-plugins' Trimaran args load from a
-// KubeSchedulerConfiguration (watcherAddress and metricProvider accepted),
-// defaults fill what is absent, and bad values name the field.
-func TestTrimaranConfig(t *testing.T) {
-	in := cfgHead + `profiles:
-- plugins:
-    multiPoint:
-      enabled:
-      - name: TargetLoadPacking
-      - name: LoadVariationRiskBalancing
-  pluginConfig:
-  - name: TargetLoadPacking
-    args:
-      watcherAddress: http://127.0.0.1:2020
-      targetUtilization: 60
-      defaultRequests: {cpu: 500m}
-  - name: LoadVariationRiskBalancing
-    args:
-      metricProvider: {type: Prometheus, address: http://prometheus:9090}
-      safeVarianceSensitivity: 2
-`
-	cfg, err := LoadConfig([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := cfg.Profiles[0]
-	tlp := config.DefaultTargetLoadPackingArgs()
-	tlp.WatcherAddress, tlp.TargetUtilization = "http://127.0.0.1:2020", 60
-	tlp.DefaultRequests = resource.List{resource.CPU: resource.MustParse("500m")}
-	if diff := cmp.Diff(tlp, p.Args[config.TargetLoadPackingName], cmp.Comparer(func(a, b resource.Quantity) bool { return a.Equal(b) })); diff != "" {
-		t.Errorf("TargetLoadPacking args (-want +got):\n%s", diff)
-	}
-	lv := config.DefaultLoadVariationRiskBalancingArgs()
-	lv.SetDefaults()
-	yes := true
-	lv.MetricProvider = config.MetricProviderSpec{Type: config.Prometheus, Address: "http://prometheus:9090", InsecureSkipVerify: &yes}
-	lv.SafeVarianceSensitivity = 2
-	if diff := cmp.Diff(lv, p.Args[config.LoadVariationRiskBalancingName]); diff != "" {
-		t.Errorf("LoadVariationRiskBalancing args (-want +got):\n%s", diff)
-	}
-	for _, name := range []string{config.TargetLoadPackingName, config.LoadVariationRiskBalancingName} {
-		if !contains(p.Score, name) || !contains(p.PreScore, name) {
-			t.Errorf("%s not enabled at PreScore and Score: %v / %v", name, p.PreScore, p.Score)
-		}
-	}
-	if !contains(p.PostBind, config.TargetLoadPackingName) {
-		t.Errorf("TargetLoadPacking not at PostBind: %v", p.PostBind)
-	}
-	for _, bad := range []struct{ args, want string }{
-		{"{targetUtilization: 150}", "args.targetUtilization: 150: must be within (0, 100]"},
-		{"{defaultRequestsMultiplier: x}", `args.defaultRequestsMultiplier: "x": want a finite number`},
-		{"{metricProvider: {type: Datadog}}", `args.metricProvider.type: "Datadog": invalid`},
-		{"{targetUtilisation: 50}", `unknown field "targetUtilisation"`},
-	} {
-		_, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins: {multiPoint: {enabled: [{name: TargetLoadPacking}]}}\n  pluginConfig:\n  - name: TargetLoadPacking\n    args: " + bad.args + "\n"))
-		if err == nil || !strings.Contains(err.Error(), bad.want) {
-			t.Errorf("args %s: err = %v, want it to mention %s", bad.args, err, bad.want)
-		}
-	}
-}
 
 func contains(s []string, x string) bool {
 	for _, v := range s {

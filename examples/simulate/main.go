@@ -31,6 +31,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
 type options struct {
@@ -171,7 +172,7 @@ func builtinProfiles() ([]namedProfile, error) {
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
 func loadConfig(path string) ([]namedProfile, error) {
-	cfg, err := scheduling.LoadConfigFile(path)
+	cfg, err := configfile.LoadConfigFile(path)
 	if err != nil {
 		return nil, err
 	}

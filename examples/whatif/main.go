@@ -33,6 +33,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 )
 
@@ -169,7 +170,7 @@ type session struct {
 func run(ctx context.Context, out io.Writer, o options) error {
 	registry, profiles, schedOpts := scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, []scheduling.Option(nil)
 	if o.config != "" {
-		cfg, err := scheduling.LoadConfigFile(o.config)
+		cfg, err := configfile.LoadConfigFile(o.config)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // cfgMergePluginSet is kube-scheduler v1.36's mergePluginSet
@@ -82,7 +83,7 @@ func cfgMergePlugins(def, custom *cfgPlugins) *cfgPlugins {
 // cfgDefaultPlugins turns a default multiPoint list into the default
 // Plugins of kube-scheduler v1.36's getDefaultPlugins (everything in
 // multiPoint; weights only where given).
-func cfgDefaultPlugins(mp []WeightedPlugin) *cfgPlugins {
+func cfgDefaultPlugins(mp []scheduling.WeightedPlugin) *cfgPlugins {
 	out := &cfgPlugins{}
 	for _, p := range mp {
 		c := cfgPlugin{Name: p.Name}
@@ -156,7 +157,7 @@ func (s *cfgOrderedSet) delete(n string) {
 //
 // implements(name, point) reports whether a plugin implements a point.
 func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[string][]string, error) {
-	points := append([]string{cfgPointPreEnqueue}, AllPoints()...)
+	points := append([]string{cfgPointPreEnqueue}, scheduling.AllPoints()...)
 	points = append(points, cfgPointPlacementGenerate, cfgPointPlacementScore)
 	out := map[string][]string{}
 	for _, pt := range points {
@@ -246,14 +247,14 @@ func cfgKubeHiddenScorer(name string) bool {
 // cfgWithKubeHiddenScorers returns mp with each of cfgKubeHiddenScorers
 // inserted after the plugin it follows in kube's list, unless mp already
 // holds it or lacks that plugin.
-func cfgWithKubeHiddenScorers(mp []WeightedPlugin) []WeightedPlugin {
+func cfgWithKubeHiddenScorers(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
 	out := slices.Clone(mp)
 	for _, h := range cfgKubeHiddenScorers {
-		if slices.ContainsFunc(out, func(p WeightedPlugin) bool { return p.Name == h.name }) {
+		if slices.ContainsFunc(out, func(p scheduling.WeightedPlugin) bool { return p.Name == h.name }) {
 			continue
 		}
-		if i := slices.IndexFunc(out, func(p WeightedPlugin) bool { return p.Name == h.after }); i >= 0 {
-			out = slices.Insert(out, i+1, WeightedPlugin{Name: h.name, Weight: h.weight})
+		if i := slices.IndexFunc(out, func(p scheduling.WeightedPlugin) bool { return p.Name == h.after }); i >= 0 {
+			out = slices.Insert(out, i+1, scheduling.WeightedPlugin{Name: h.name, Weight: h.weight})
 		}
 	}
 	return out

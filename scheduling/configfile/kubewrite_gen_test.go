@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"bufio"
@@ -15,10 +15,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // Configurations for kube-scheduler v1.36.4's own --write-config-to
-// (testdata/kubeoracle, mode writeconfig). cfgGenKubeDoc draws documents
+// (scheduling/testdata/kubeoracle, mode writeconfig). cfgGenKubeDoc draws documents
 // that name only kube's in-tree plugins, with the scheduler-wide settings,
 // extenders and every args type of kube's v1 API; kube and schedkit each
 // accept or refuse them. To compare what the two write:
@@ -35,19 +36,19 @@ import (
 // point.
 var cfgKubePoints = map[string][]string{
 	cfgPointPreEnqueue: {"SchedulingGates", config.DefaultPreemptionName},
-	PointPreFilter: {config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName, "VolumeRestrictions",
+	scheduling.PointPreFilter: {config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName, "VolumeRestrictions",
 		"NodeVolumeLimits", config.VolumeBindingName, "VolumeZone", config.PodTopologySpreadName, config.InterPodAffinityName},
-	PointFilter: {config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName,
+	scheduling.PointFilter: {config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName,
 		config.NodePortsName, config.NodeResourcesFitName, "VolumeRestrictions", "NodeVolumeLimits", config.VolumeBindingName,
 		"VolumeZone", config.PodTopologySpreadName, config.InterPodAffinityName},
-	PointPostFilter: {config.DefaultPreemptionName},
-	PointPreScore: {config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName, config.VolumeBindingName,
+	scheduling.PointPostFilter: {config.DefaultPreemptionName},
+	scheduling.PointPreScore: {config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName, config.VolumeBindingName,
 		config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName},
-	PointScore: {config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName, config.PodTopologySpreadName,
+	scheduling.PointScore: {config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName, config.PodTopologySpreadName,
 		config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName},
-	PointReserve: {config.VolumeBindingName},
-	PointPreBind: {config.VolumeBindingName},
-	PointBind:    {DefaultBinderName},
+	scheduling.PointReserve: {config.VolumeBindingName},
+	scheduling.PointPreBind: {config.VolumeBindingName},
+	scheduling.PointBind:    {scheduling.DefaultBinderName},
 }
 
 // cfgKubeNames are kube-scheduler v1.36's default plugins, in its order.
@@ -55,7 +56,7 @@ var cfgKubeNames = []string{"SchedulingGates", config.PrioritySortName, config.N
 	config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName, "VolumeRestrictions",
 	"NodeVolumeLimits", config.VolumeBindingName, "VolumeZone", config.PodTopologySpreadName, config.InterPodAffinityName,
 	"DynamicResources", config.DefaultPreemptionName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName,
-	DefaultBinderName, "NodeDeclaredFeatures"}
+	scheduling.DefaultBinderName, "NodeDeclaredFeatures"}
 
 // cfgKubeArgsPlugins are the plugins whose args kube's v1 API types.
 var cfgKubeArgsPlugins = []string{config.DefaultPreemptionName, config.InterPodAffinityName, config.NodeAffinityName,
@@ -286,8 +287,8 @@ func cfgGenKubeDoc(t *rapid.T) map[string]any {
 			if rapid.Bool().Draw(t, "multiPoint") {
 				plugins["multiPoint"] = cfgGenKubePluginSet(t, "multiPoint", cfgKubeNames, disable[1:])
 			}
-			for _, pt := range []string{cfgPointPreEnqueue, PointPreFilter, PointFilter, PointPostFilter, PointPreScore, PointScore,
-				PointReserve, PointPreBind, PointBind} {
+			for _, pt := range []string{cfgPointPreEnqueue, scheduling.PointPreFilter, scheduling.PointFilter, scheduling.PointPostFilter, scheduling.PointPreScore, scheduling.PointScore,
+				scheduling.PointReserve, scheduling.PointPreBind, scheduling.PointBind} {
 				if rapid.IntRange(0, 3).Draw(t, pt) == 0 {
 					plugins[pt] = cfgGenKubePluginSet(t, pt, cfgKubePoints[pt], disable)
 				}
@@ -379,7 +380,7 @@ func TestConfigWriteKubeCasesDump(t *testing.T) {
 // TestConfigWriteMatchesKubeDump loads every document of
 // $SCHEDKIT_CONFIG_CASES/cases.jsonl and compares Write's bytes with what
 // kube-scheduler v1.36.4 --write-config-to wrote for it
-// ($SCHEDKIT_CONFIG_CASES/kube.jsonl, from testdata/kubeoracle writeconfig);
+// ($SCHEDKIT_CONFIG_CASES/kube.jsonl, from scheduling/testdata/kubeoracle writeconfig);
 // skipped unless SCHEDKIT_CONFIG_CASES is set. It logs how many documents
 // each side accepted and fails on every one both accept whose output
 // differs, showing the first differing line. What schedkit wrote (or its

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // TestConfigPlacementPoints: kube-scheduler v1.36's Plugins has
@@ -31,7 +32,7 @@ func TestConfigPlacementPoints(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		if d := cmp.Diff(cfgListsOf(DefaultProfile()), cfgListsOf(c.Profiles[0])); d != "" {
+		if d := cmp.Diff(cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(c.Profiles[0])); d != "" {
 			t.Errorf("%s: profile (-want +got):\n%s", in, d)
 		}
 		c2, err := LoadConfig([]byte(cfgWriteString(t, c)))
@@ -135,11 +136,11 @@ func cfgRunNegative(t *testing.T, c *Configuration) {
 		st.MakeNode().Name("a").Capacity(map[string]string{"cpu": "4", "memory": "4Gi", "pods": "10"}).Obj(),
 		st.MakeNode().Name("b").Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "10"}).Obj(),
 	}
-	cl, err := NewClusterFrom(nodes, nil)
+	cl, err := scheduling.NewClusterFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(cl, c.Registry(), c.Profiles, append(c.SchedulerOptions(), WithSeed(1), WithExplanations())...)
+	s, err := scheduling.New(cl, c.Registry(), c.Profiles, append(c.SchedulerOptions(), scheduling.WithSeed(1), scheduling.WithExplanations())...)
 	if err != nil {
 		t.Fatalf("New refuses the loaded profile: %v", err)
 	}
@@ -217,7 +218,7 @@ func TestConfigArgsOfUnusedPlugins(t *testing.T) {
 
 // TestConfigWriteAsKube: for each testdata/kubewrite/NAME.in.yaml, Write
 // prints exactly NAME.kube.yaml, the bytes kube-scheduler v1.36.4
-// --write-config-to wrote for that file (testdata/kubeoracle writeconfig;
+// --write-config-to wrote for that file (scheduling/testdata/kubeoracle writeconfig;
 // default feature gates). Each file shows one part of kube's output:
 //
 //   - default: an empty configuration: every plugin set printed ({} when
@@ -243,9 +244,9 @@ func TestConfigArgsOfUnusedPlugins(t *testing.T) {
 // Each kube output also loads and prints back unchanged. To refresh the
 // outputs from kube:
 //
-//	cd scheduling/testdata/kubewrite && for f in *.in.yaml; do
+//	cd scheduling/configfile/testdata/kubewrite && for f in *.in.yaml; do
 //	  jq -cn --arg n "${f%.in.yaml}" --rawfile c "$f" '{name: $n, config: $c}'; done |
-//	  (cd ../kubeoracle && go run . writeconfig) |
+//	  (cd ../../../testdata/kubeoracle && go run . writeconfig) |
 //	  jq -r '"\(.name)\t\(.written // .error | @base64)"' |
 //	  while IFS=$'\t' read -r n w; do echo "$w" | base64 -d > "$n.kube.yaml"; done
 func TestConfigWriteAsKube(t *testing.T) {
@@ -364,7 +365,7 @@ func TestConfigDynamicResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := c.Profiles[0]
-	if d := cmp.Diff(cfgListsOf(DefaultProfile()), cfgListsOf(p)); d != "" {
+	if d := cmp.Diff(cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(p)); d != "" {
 		t.Errorf("profile differs from the default one (-want +got):\n%s", d)
 	}
 	if _, ok := p.Args["DynamicResources"]; ok {

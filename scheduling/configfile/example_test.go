@@ -1,10 +1,10 @@
-package scheduling_test
+package configfile_test
 
 import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
 // ExampleLoadConfig loads a bin-packing profile: NodeResourcesFit scores
@@ -13,7 +13,7 @@ import (
 // plugins there (kube-scheduler's multiPoint precedence); the others keep
 // their default order and weights.
 func ExampleLoadConfig() {
-	cfg, err := scheduling.LoadConfig([]byte(`
+	cfg, err := configfile.LoadConfig([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 percentageOfNodesToScore: 50
@@ -46,7 +46,7 @@ profiles:
 	fmt.Println("strategy:", fit.ScoringStrategy.Type, fit.ScoringStrategy.Resources)
 	fmt.Println("parallelism:", cfg.Parallelism, "percentageOfNodesToScore:", cfg.PercentageOfNodesToScore)
 
-	_, err = scheduling.LoadConfig([]byte(`
+	_, err = configfile.LoadConfig([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 profiles:

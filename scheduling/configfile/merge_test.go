@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 func cfgW(w int32) *int32 { return &w }
@@ -141,12 +142,12 @@ func TestConfigMergePlugins(t *testing.T) {
 // scoreWithNormalizePlugin1 and scorePlugin2 Score; queueSortPlugin
 // QueueSort; bindPlugin Bind.
 var cfgKubeTestPoints = map[string][]string{
-	"testPlugin":                AllPoints(),
-	"scorePlugin1":              {PointPreScore, PointScore},
-	"scoreWithNormalizePlugin1": {PointScore},
-	"scorePlugin2":              {PointScore},
-	"queueSortPlugin":           {PointQueueSort},
-	"bindPlugin":                {PointBind},
+	"testPlugin":                scheduling.AllPoints(),
+	"scorePlugin1":              {scheduling.PointPreScore, scheduling.PointScore},
+	"scoreWithNormalizePlugin1": {scheduling.PointScore},
+	"scorePlugin2":              {scheduling.PointScore},
+	"queueSortPlugin":           {scheduling.PointQueueSort},
+	"bindPlugin":                {scheduling.PointBind},
 }
 
 func cfgKubeTestImplements(name, point string) bool {
@@ -165,11 +166,11 @@ func cfgKubeTestImplements(name, point string) bool {
 func TestConfigMultiPointExpansion(t *testing.T) {
 	all := func(score []string, weights map[string]int64) (map[string][]string, map[string]int64) {
 		out := map[string][]string{}
-		for _, p := range AllPoints() {
+		for _, p := range scheduling.AllPoints() {
 			out[p] = []string{"testPlugin"}
 		}
-		out[PointPreScore] = []string{"testPlugin"}
-		out[PointScore] = score
+		out[scheduling.PointPreScore] = []string{"testPlugin"}
+		out[scheduling.PointScore] = score
 		return out, weights
 	}
 	tests := []struct {
@@ -213,26 +214,26 @@ func TestConfigMultiPointExpansion(t *testing.T) {
 	// Expected results, transcribed from kube's wantPlugins.
 	tests[0].want, tests[0].wantWeights = all([]string{"testPlugin"}, map[string]int64{"testPlugin": 5})
 	tests[1].want, tests[1].wantWeights = all(nil, nil)
-	tests[1].want[PointPreScore] = nil
+	tests[1].want[scheduling.PointPreScore] = nil
 	tests[2].want, tests[2].wantWeights = all([]string{"testPlugin", "scorePlugin1"}, map[string]int64{"testPlugin": 1, "scorePlugin1": 1})
-	tests[2].want[PointPreScore] = []string{"testPlugin", "scorePlugin1"}
+	tests[2].want[scheduling.PointPreScore] = []string{"testPlugin", "scorePlugin1"}
 	tests[3].want, tests[3].wantWeights = all([]string{"testPlugin", "scorePlugin1"}, map[string]int64{"testPlugin": 1, "scorePlugin1": 1})
-	tests[3].want[PointPreScore] = nil
+	tests[3].want[scheduling.PointPreScore] = nil
 	tests[4].want, tests[4].wantWeights = all([]string{"scorePlugin1", "testPlugin", "scoreWithNormalizePlugin1"},
 		map[string]int64{"scorePlugin1": 1, "testPlugin": 1, "scoreWithNormalizePlugin1": 1})
-	tests[4].want[PointPreScore] = []string{"testPlugin", "scorePlugin1"}
+	tests[4].want[scheduling.PointPreScore] = []string{"testPlugin", "scorePlugin1"}
 	tests[5].want, tests[5].wantWeights = all([]string{"scorePlugin1", "testPlugin", "scoreWithNormalizePlugin1"},
 		map[string]int64{"scorePlugin1": 1, "testPlugin": 1, "scoreWithNormalizePlugin1": 1})
-	tests[5].want[PointPreScore] = []string{"testPlugin", "scorePlugin1"}
+	tests[5].want[scheduling.PointPreScore] = []string{"testPlugin", "scorePlugin1"}
 	tests[6].want, tests[6].wantWeights = all([]string{"scorePlugin1", "testPlugin"}, map[string]int64{"scorePlugin1": 5, "testPlugin": 3})
-	tests[6].want[PointPreScore] = []string{"testPlugin", "scorePlugin1"}
-	tests[7].want = map[string][]string{PointQueueSort: {"queueSortPlugin"}, PointPreScore: {"scorePlugin1"}, PointScore: {"scorePlugin1"},
-		PointBind: {"bindPlugin"}}
+	tests[6].want[scheduling.PointPreScore] = []string{"testPlugin", "scorePlugin1"}
+	tests[7].want = map[string][]string{scheduling.PointQueueSort: {"queueSortPlugin"}, scheduling.PointPreScore: {"scorePlugin1"}, scheduling.PointScore: {"scorePlugin1"},
+		scheduling.PointBind: {"bindPlugin"}}
 	tests[7].wantWeights = map[string]int64{"scorePlugin1": 1}
 	tests[8].want, tests[8].wantWeights = tests[7].want, tests[7].wantWeights
 	tests[10].want, tests[10].wantWeights = all([]string{"scorePlugin1", "testPlugin", "scorePlugin2"},
 		map[string]int64{"scorePlugin1": 5, "testPlugin": 3, "scorePlugin2": 5})
-	tests[10].want[PointPreScore] = []string{"testPlugin", "scorePlugin1"}
+	tests[10].want[scheduling.PointPreScore] = []string{"testPlugin", "scorePlugin1"}
 
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -259,17 +260,17 @@ func TestConfigMultiPointExpansion(t *testing.T) {
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("plugins per point (-want +got):\n%s", d)
 			}
-			weights, err := cfgScoreWeights(tc.plugins, func(n string) bool { return cfgKubeTestImplements(n, PointScore) }, nil)
+			weights, err := cfgScoreWeights(tc.plugins, func(n string) bool { return cfgKubeTestImplements(n, scheduling.PointScore) }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, n := range got[PointScore] {
+			for _, n := range got[scheduling.PointScore] {
 				if weights[n] != tc.wantWeights[n] {
 					t.Errorf("weight of %s = %d, want %d", n, weights[n], tc.wantWeights[n])
 				}
 			}
-			if len(got[PointScore]) != len(tc.wantWeights) {
-				t.Errorf("score plugins %q, want weights for %v", got[PointScore], tc.wantWeights)
+			if len(got[scheduling.PointScore]) != len(tc.wantWeights) {
+				t.Errorf("score plugins %q, want weights for %v", got[scheduling.PointScore], tc.wantWeights)
 			}
 		})
 	}

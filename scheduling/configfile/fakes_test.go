@@ -1,10 +1,11 @@
-package scheduling
+package configfile
 
 import (
 	"context"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // Test plugins with chosen extension points, standing in for the
@@ -79,7 +80,7 @@ func (cfgTAll) PostBind(context.Context, *framework.CycleState, *framework.PodIn
 
 // cfgTSpec returns a spec for a fake plugin of the given kind: "queueSort",
 // "bind", "score", "preScore+score", "filter+score", "four", "all".
-func cfgTSpec(name, kind string) PluginSpec {
+func cfgTSpec(name, kind string) scheduling.PluginSpec {
 	b := cfgTBase{name}
 	var pl framework.Plugin
 	switch kind {
@@ -100,5 +101,5 @@ func cfgTSpec(name, kind string) PluginSpec {
 	default:
 		panic(kind)
 	}
-	return PluginSpec{Name: name, Factory: func(any, framework.Handle) (framework.Plugin, error) { return pl, nil }}
+	return scheduling.PluginSpec{Name: name, Factory: func(any, framework.Handle) (framework.Plugin, error) { return pl, nil }}
 }

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"encoding/base64"
@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -125,13 +124,6 @@ func TestConfigExtenders(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("extenders (-want +got):\n%s", d)
-	}
-	s := &Scheduler{}
-	for _, o := range c.SchedulerOptions() {
-		o(s)
-	}
-	if len(s.extenders) != 3 || s.extenders[2] != framework.Extender(c.Extenders[2]) {
-		t.Fatalf("SchedulerOptions gave extenders %v", s.extenders)
 	}
 	v1b3 := strings.Replace(in, "/v1\n", "/v1beta3\n", 1)
 	if _, err := LoadConfig([]byte(v1b3)); err != nil {

@@ -1,16 +1,16 @@
-package scheduling_test
+package configfile_test
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
 // ExampleConfigFieldError finds the field paths of a configuration's
 // errors: LoadConfig joins one ConfigFieldError per problem.
 func ExampleConfigFieldError() {
-	_, err := scheduling.LoadConfig([]byte(`
+	_, err := configfile.LoadConfig([]byte(`
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 parallelism: 0
@@ -18,7 +18,7 @@ profiles:
 - schedulerName: a
   percentageOfNodesToScore: 120
 `))
-	var fe *scheduling.ConfigFieldError
+	var fe *configfile.ConfigFieldError
 	if errors.As(err, &fe) {
 		fmt.Println("first:", fe.Path())
 	}

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"bytes"
@@ -12,10 +12,11 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 func cfgFuzzOptions() ConfigOption {
-	return WithConfigPlugins(append(DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
+	return WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"),
 		cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"), cfgTSpec("OtherSort", "queueSort"))...)
 }
 
@@ -156,11 +157,11 @@ func TestPropConfigRoundTrip(t *testing.T) {
 	// Plugins that implement each point (enabling one elsewhere is an error
 	// the property does not exercise).
 	byPoint := map[string][]string{
-		PointFilter: {config.NodeNameName, config.NodePortsName, config.TaintTolerationName, config.NodeAffinityName, config.LoadAwareSchedulingName, "MyPlugin"},
-		PointScore: {config.TaintTolerationName, config.ImageLocalityName, config.InterPodAffinityName, config.LoadAwareSchedulingName,
+		scheduling.PointFilter: {config.NodeNameName, config.NodePortsName, config.TaintTolerationName, config.NodeAffinityName, config.LoadAwareSchedulingName, "MyPlugin"},
+		scheduling.PointScore: {config.TaintTolerationName, config.ImageLocalityName, config.InterPodAffinityName, config.LoadAwareSchedulingName,
 			"MyPlugin", "MyCustomPluginA", "MyCustomPluginB"},
-		PointPreScore: {config.PodTopologySpreadName, config.NodeResourcesBalancedAllocationName, "MyPlugin"},
-		PointReserve:  {config.LoadAwareSchedulingName},
+		scheduling.PointPreScore: {config.PodTopologySpreadName, config.NodeResourcesBalancedAllocationName, "MyPlugin"},
+		scheduling.PointReserve:  {config.LoadAwareSchedulingName},
 	}
 	argsPlugins := []string{config.InterPodAffinityName, config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName,
 		config.PodTopologySpreadName, config.LoadAwareSchedulingName}
@@ -185,7 +186,7 @@ func TestPropConfigRoundTrip(t *testing.T) {
 			if rapid.Bool().Draw(t, "multiPoint") {
 				plugins["multiPoint"] = cfgGenPluginSet(t, "multiPoint", names, false)
 			}
-			for _, pt := range []string{PointFilter, PointScore, PointPreScore, PointReserve} {
+			for _, pt := range []string{scheduling.PointFilter, scheduling.PointScore, scheduling.PointPreScore, scheduling.PointReserve} {
 				if rapid.Bool().Draw(t, pt) {
 					plugins[pt] = cfgGenPluginSet(t, pt, byPoint[pt], true)
 				}

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -23,7 +24,7 @@ import (
 // the scheduler-wide settings, with every default applied as
 // kube-scheduler v1.36 applies them.
 //
-//	cfg, err := scheduling.LoadConfigFile("config.yaml")
+//	cfg, err := configfile.LoadConfigFile("config.yaml")
 //	s, err := scheduling.New(cluster, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...)
 type Configuration struct {
 	// Profiles are the resolved profiles, in file order: each extension
@@ -46,9 +47,9 @@ type Configuration struct {
 	// ignorable ones last.
 	Extenders []*extender.Client
 
-	specs    []PluginSpec
+	specs    []scheduling.PluginSpec
 	written  cfgOutFile // what kube-scheduler --write-config-to prints for the file
-	features WorkloadFeatures
+	features scheduling.WorkloadFeatures
 }
 
 // Registry returns a new registry holding the plugins the configuration was
@@ -65,20 +66,20 @@ func (c *Configuration) Registry() *framework.Registry {
 // to New: parallelism, percentageOfNodesToScore, the pod backoff bounds,
 // the extenders and, when the configuration was loaded with some,
 // WithWorkloadFeatures.
-func (c *Configuration) SchedulerOptions() []Option {
+func (c *Configuration) SchedulerOptions() []scheduling.Option {
 	exts := make([]framework.Extender, len(c.Extenders))
 	for i, e := range c.Extenders {
 		exts[i] = e
 	}
-	var feats []Option
-	if c.features != (WorkloadFeatures{}) {
-		feats = append(feats, WithWorkloadFeatures(c.features))
+	var feats []scheduling.Option
+	if c.features != (scheduling.WorkloadFeatures{}) {
+		feats = append(feats, scheduling.WithWorkloadFeatures(c.features))
 	}
 	return append(feats,
-		WithExtenders(exts...),
-		WithParallelism(int(c.Parallelism)),
-		WithPercentageOfNodesToScore(c.PercentageOfNodesToScore),
-		WithQueueOptions(QueueOptions{
+		scheduling.WithExtenders(exts...),
+		scheduling.WithParallelism(int(c.Parallelism)),
+		scheduling.WithPercentageOfNodesToScore(c.PercentageOfNodesToScore),
+		scheduling.WithQueueOptions(scheduling.QueueOptions{
 			InitialBackoff: time.Duration(c.PodInitialBackoffSeconds) * time.Second,
 			MaxBackoff:     time.Duration(c.PodMaxBackoffSeconds) * time.Second,
 		}),
@@ -118,7 +119,7 @@ type ConfigOption func(*cfgLoader)
 // DefaultArgs, when set, is the type its pluginConfig args decode into
 // (strictly, over the default value; SetDefaults and Validate run when the
 // type implements config.Args).
-func WithConfigPlugins(specs ...PluginSpec) ConfigOption {
+func WithConfigPlugins(specs ...scheduling.PluginSpec) ConfigOption {
 	return func(l *cfgLoader) { l.order = slices.Clone(specs) }
 }
 
@@ -126,7 +127,7 @@ func WithConfigPlugins(specs ...PluginSpec) ConfigOption {
 // plugin sets are merged with (default: DefaultMultiPoint() with kube's
 // DynamicResources and NodeDeclaredFeatures at their places, see
 // LoadConfig).
-func WithConfigDefaultPlugins(mp []WeightedPlugin) ConfigOption {
+func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
 	return func(l *cfgLoader) { l.defaults, l.ownDefaults = slices.Clone(mp), true }
 }
 
@@ -137,7 +138,7 @@ func WithConfigDefaultPlugins(mp []WeightedPlugin) ConfigOption {
 // (TopologyAwareWorkloadScheduling), appended in that order as kube's
 // applyFeatureGates appends them, and SchedulerOptions carries
 // WithWorkloadFeatures(f).
-func WithConfigWorkloadFeatures(f WorkloadFeatures) ConfigOption {
+func WithConfigWorkloadFeatures(f scheduling.WorkloadFeatures) ConfigOption {
 	return func(l *cfgLoader) { l.features = f }
 }
 
@@ -227,11 +228,11 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100];
 // each such error is a *ConfigFieldError, whose Path the caller can read.
 func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
-	l := &cfgLoader{order: DefaultPlugins(), defaults: DefaultMultiPoint(), codecs: cfgCodecs()}
+	l := &cfgLoader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: cfgCodecs()}
 	for _, o := range opts {
 		o(l)
 	}
-	if err := l.features.validate(); err != nil {
+	if err := l.features.Validate(); err != nil {
 		return nil, err
 	}
 	if err := l.init(); err != nil {
@@ -246,20 +247,20 @@ func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
 
 // cfgLoader holds the plugins a configuration may name.
 type cfgLoader struct {
-	order    []PluginSpec
-	specs    map[string]PluginSpec
+	order    []scheduling.PluginSpec
+	specs    map[string]scheduling.PluginSpec
 	names    []string // registered names, sorted
-	defaults []WeightedPlugin
+	defaults []scheduling.WeightedPlugin
 	// ownDefaults says the caller set defaults (WithConfigDefaultPlugins):
 	// kube's unmodelled default plugins are not added to them.
 	ownDefaults bool
 	codecs      map[string]cfgCodec
 	extOpts     []extender.Option
-	features    WorkloadFeatures
+	features    scheduling.WorkloadFeatures
 }
 
 func (l *cfgLoader) init() error {
-	l.specs = map[string]PluginSpec{}
+	l.specs = map[string]scheduling.PluginSpec{}
 	for _, p := range l.order {
 		if p.Name == "" || p.Factory == nil {
 			return fmt.Errorf("scheduling: configuration: plugin spec %q: empty name or nil factory", p.Name)
@@ -355,7 +356,7 @@ func cfgSetDefaults(f *cfgFile) {
 		f.Profiles = []cfgProfile{{}}
 	}
 	if len(f.Profiles) == 1 && f.Profiles[0].SchedulerName == nil {
-		n := DefaultSchedulerName
+		n := scheduling.DefaultSchedulerName
 		f.Profiles[0].SchedulerName = &n
 	}
 	if f.PercentageOfNodesToScore == nil {
@@ -549,7 +550,7 @@ func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
 		if p.SchedulerName == nil || *p.SchedulerName == "" {
 			why := "every profile needs one when there are several"
 			if len(f.Profiles) == 1 {
-				why = fmt.Sprintf("an empty value is not defaulted; omit the field for %q", DefaultSchedulerName)
+				why = fmt.Sprintf("an empty value is not defaulted; omit the field for %q", scheduling.DefaultSchedulerName)
 			}
 			errs.add(cfgJoin(path, "schedulerName"), "required (%s)", why)
 		} else if j, dup := seen[*p.SchedulerName]; dup {
@@ -667,7 +668,7 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 			return fail("initializing plugin %q: factory returned nil", name)
 		}
 		set := map[string]bool{}
-		for _, pt := range ExtensionPoints(pl) {
+		for _, pt := range scheduling.ExtensionPoints(pl) {
 			set[pt] = true
 		}
 		if _, ok := pl.(framework.PreEnqueuePlugin); ok {
@@ -695,34 +696,34 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	if err != nil {
 		return fail("%v", err)
 	}
-	if len(lists[PointQueueSort]) != 1 {
-		return fail("exactly one queue sort plugin is required, got %d %q", len(lists[PointQueueSort]), lists[PointQueueSort])
+	if len(lists[scheduling.PointQueueSort]) != 1 {
+		return fail("exactly one queue sort plugin is required, got %d %q", len(lists[scheduling.PointQueueSort]), lists[scheduling.PointQueueSort])
 	}
-	if len(lists[PointBind]) == 0 {
+	if len(lists[scheduling.PointBind]) == 0 {
 		return fail("at least one bind plugin is needed")
 	}
 	if len(lists[cfgPointPlacementGenerate]) > 1 {
 		return fail("at most one placement generate plugin is allowed, got %q", lists[cfgPointPlacementGenerate])
 	}
 	hidden := func(name string) bool { return l.specs[name].Factory == nil && cfgKubeHiddenScorer(name) }
-	weights, err := cfgScoreWeights(st.weighed, func(name string) bool { return implements(name, PointScore) || hidden(name) }, hidden)
+	weights, err := cfgScoreWeights(st.weighed, func(name string) bool { return implements(name, scheduling.PointScore) || hidden(name) }, hidden)
 	if err != nil {
 		return fail("%v", err)
 	}
 	p := framework.Profile{
 		SchedulerName: st.name,
 		PreEnqueue:    lists[cfgPointPreEnqueue],
-		QueueSort:     lists[PointQueueSort],
-		PreFilter:     lists[PointPreFilter],
-		Filter:        lists[PointFilter],
-		PostFilter:    lists[PointPostFilter],
-		PreScore:      lists[PointPreScore],
-		Score:         lists[PointScore],
-		Reserve:       lists[PointReserve],
-		Permit:        lists[PointPermit],
-		PreBind:       lists[PointPreBind],
-		Bind:          lists[PointBind],
-		PostBind:      lists[PointPostBind],
+		QueueSort:     lists[scheduling.PointQueueSort],
+		PreFilter:     lists[scheduling.PointPreFilter],
+		Filter:        lists[scheduling.PointFilter],
+		PostFilter:    lists[scheduling.PointPostFilter],
+		PreScore:      lists[scheduling.PointPreScore],
+		Score:         lists[scheduling.PointScore],
+		Reserve:       lists[scheduling.PointReserve],
+		Permit:        lists[scheduling.PointPermit],
+		PreBind:       lists[scheduling.PointPreBind],
+		Bind:          lists[scheduling.PointBind],
+		PostBind:      lists[scheduling.PointPostBind],
 		Weights:       map[string]int64{},
 		Args:          map[string]any{},
 	}

@@ -1,10 +1,11 @@
-package scheduling
+package configfile
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 
+	"github.com/schedkit/schedkit/scheduling"
 	"sigs.k8s.io/yaml"
 )
 
@@ -23,7 +24,7 @@ import (
 // must be empty or {}). Errors name the field under "args", e.g.
 // args.usageThresholds.cpu: 120: must be within [0,100].
 func DecodePluginArgs(plugin string, data []byte, opts ...ConfigOption) (any, error) {
-	l := &cfgLoader{order: DefaultPlugins(), defaults: DefaultMultiPoint(), codecs: cfgCodecs()}
+	l := &cfgLoader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: cfgCodecs()}
 	for _, o := range opts {
 		o(l)
 	}

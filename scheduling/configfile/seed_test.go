@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"path/filepath"
@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 func cfgLoadTestdata(t *testing.T, name string, opts ...ConfigOption) *Configuration {
@@ -51,10 +52,10 @@ func cfgAppend(list []string, names ...string) []string {
 // default weights").
 func TestConfigSeed004Minimal(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_minimal.yaml")
-	if len(c.Profiles) != 1 || c.Profiles[0].SchedulerName != DefaultSchedulerName {
+	if len(c.Profiles) != 1 || c.Profiles[0].SchedulerName != scheduling.DefaultSchedulerName {
 		t.Fatalf("profiles: %+v", c.Profiles)
 	}
-	cfgDiffLists(t, "default profile", cfgListsOf(DefaultProfile()), cfgListsOf(c.Profiles[0]))
+	cfgDiffLists(t, "default profile", cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(c.Profiles[0]))
 	want := map[string]int64{config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
 		config.VolumeBindingName: 1, config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2,
 		config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1}
@@ -88,9 +89,9 @@ func TestConfigSeed004Minimal(t *testing.T) {
 // stays at PreScore, PreFilter and Filter, which the file does not touch);
 // the custom plugins run after the defaults with weights 2 and 1.
 func TestConfigSeed004ScoreCustom(t *testing.T) {
-	specs := append(DefaultPlugins(), cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"))
+	specs := append(scheduling.DefaultPlugins(), cfgTSpec("MyCustomPluginA", "score"), cfgTSpec("MyCustomPluginB", "score"))
 	c := cfgLoadTestdata(t, "seed004_score_custom.yaml", WithConfigPlugins(specs...))
-	want := cfgListsOf(DefaultProfile())
+	want := cfgListsOf(scheduling.DefaultProfile())
 	want.Score = []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
 		config.VolumeBindingName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName,
 		"MyCustomPluginA", "MyCustomPluginB"}
@@ -107,8 +108,8 @@ func TestConfigSeed004Profiles(t *testing.T) {
 	if len(c.Profiles) != 2 || c.Profiles[0].SchedulerName != "default-scheduler" || c.Profiles[1].SchedulerName != "no-scoring-scheduler" {
 		t.Fatalf("profiles: %q, %q", c.Profiles[0].SchedulerName, c.Profiles[1].SchedulerName)
 	}
-	cfgDiffLists(t, "default-scheduler", cfgListsOf(DefaultProfile()), cfgListsOf(c.Profiles[0]))
-	want := cfgListsOf(DefaultProfile())
+	cfgDiffLists(t, "default-scheduler", cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(c.Profiles[0]))
+	want := cfgListsOf(scheduling.DefaultProfile())
 	want.PreScore, want.Score, want.Weights = nil, nil, nil
 	cfgDiffLists(t, "no-scoring-scheduler", want, cfgListsOf(c.Profiles[1]))
 	for _, p := range c.Profiles {
@@ -124,8 +125,8 @@ func TestConfigSeed004Profiles(t *testing.T) {
 // after the default plugins (§4.1). Disabling '*' at preScore and score
 // empties those points, the default plugins included.
 func TestConfigSeed004MultiPoint(t *testing.T) {
-	specs := WithConfigPlugins(append(DefaultPlugins(), cfgTSpec("MyPlugin", "four"))...)
-	def := cfgListsOf(DefaultProfile())
+	specs := WithConfigPlugins(append(scheduling.DefaultPlugins(), cfgTSpec("MyPlugin", "four"))...)
+	def := cfgListsOf(scheduling.DefaultProfile())
 	want := def
 	want.PreFilter = cfgAppend(def.PreFilter, "MyPlugin")
 	want.Filter = cfgAppend(def.Filter, "MyPlugin")
@@ -156,7 +157,7 @@ func cfgSeedHierarchyPlugins() []ConfigOption {
 			cfgTSpec("DefaultPlugin1", "filter+score"), cfgTSpec("DefaultPlugin2", "score"),
 			cfgTSpec("CustomPlugin1", "filter+score"), cfgTSpec("CustomPlugin2", "filter+score"),
 			cfgTSpec("Binder", "bind")),
-		WithConfigDefaultPlugins([]WeightedPlugin{{Name: "DefaultQueueSort"}, {Name: "DefaultPlugin1"}, {Name: "DefaultPlugin2"}, {Name: "Binder"}}),
+		WithConfigDefaultPlugins([]scheduling.WeightedPlugin{{Name: "DefaultQueueSort"}, {Name: "DefaultPlugin1"}, {Name: "DefaultPlugin2"}, {Name: "Binder"}}),
 	}
 }
 
@@ -196,7 +197,7 @@ func TestConfigSeed004HierarchyV1beta2(t *testing.T) {
 func TestConfigSeed004ReorderScore(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_reorder_score.yaml",
 		WithConfigPlugins(cfgTSpec("Sort", "queueSort"), cfgTSpec("DefaultScore1", "score"), cfgTSpec("DefaultScore2", "score"), cfgTSpec("Binder", "bind")),
-		WithConfigDefaultPlugins([]WeightedPlugin{{Name: "Sort"}, {Name: "DefaultScore1", Weight: 1}, {Name: "DefaultScore2", Weight: 1}, {Name: "Binder"}}))
+		WithConfigDefaultPlugins([]scheduling.WeightedPlugin{{Name: "Sort"}, {Name: "DefaultScore1", Weight: 1}, {Name: "DefaultScore2", Weight: 1}, {Name: "Binder"}}))
 	want := cfgLists{QueueSort: []string{"Sort"}, Score: []string{"DefaultScore2", "DefaultScore1"}, Bind: []string{"Binder"},
 		Weights: map[string]int64{"DefaultScore2": 5, "DefaultScore1": 1}}
 	cfgDiffLists(t, "profile", want, cfgListsOf(c.Profiles[0]))
@@ -212,7 +213,7 @@ func TestConfigSeed004MostAllocated(t *testing.T) {
 	if d := cmp.Diff(want, c.Profiles[0].Args[config.NodeResourcesFitName], cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("NodeResourcesFit args (-want +got):\n%s", d)
 	}
-	cfgDiffLists(t, "profile", cfgListsOf(DefaultProfile()), cfgListsOf(c.Profiles[0]))
+	cfgDiffLists(t, "profile", cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(c.Profiles[0]))
 }
 
 // TestConfigSeed000LoadAware: seed 000's koord-scheduler profile: the
@@ -228,7 +229,7 @@ func TestConfigSeed000LoadAware(t *testing.T) {
 	if p.SchedulerName != "koord-scheduler" {
 		t.Fatalf("schedulerName %q", p.SchedulerName)
 	}
-	def := cfgListsOf(DefaultProfile())
+	def := cfgListsOf(scheduling.DefaultProfile())
 	want := def
 	want.Filter = cfgAppend(def.Filter, config.LoadAwareSchedulingName)
 	want.Score = cfgAppend(def.Score, config.LoadAwareSchedulingName)
@@ -268,14 +269,14 @@ func TestConfigSeed000LoadAware(t *testing.T) {
 // score, weight 5, MostAllocated) and load-aware (LoadAwareScheduling after
 // the defaults at each of its points, weight 2); each builds a framework.
 func TestConfigSimulateExample(t *testing.T) {
-	c, err := LoadConfigFile(filepath.Join("..", "examples", "simulate", "config.yaml"))
+	c, err := LoadConfigFile(filepath.Join("..", "..", "examples", "simulate", "config.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Profiles) != 3 || c.Parallelism != 4 {
 		t.Fatalf("%d profiles, parallelism %d", len(c.Profiles), c.Parallelism)
 	}
-	def := cfgListsOf(DefaultProfile())
+	def := cfgListsOf(scheduling.DefaultProfile())
 	cfgDiffLists(t, "default-scheduler", def, cfgListsOf(c.Profiles[0]))
 
 	bp := def

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // Wire types of a KubeSchedulerConfiguration file, mirroring
@@ -115,27 +116,27 @@ func (p *cfgPlugins) set(point string) *cfgPluginSet {
 	switch point {
 	case cfgPointPreEnqueue:
 		return &p.PreEnqueue
-	case PointQueueSort:
+	case scheduling.PointQueueSort:
 		return &p.QueueSort
-	case PointPreFilter:
+	case scheduling.PointPreFilter:
 		return &p.PreFilter
-	case PointFilter:
+	case scheduling.PointFilter:
 		return &p.Filter
-	case PointPostFilter:
+	case scheduling.PointPostFilter:
 		return &p.PostFilter
-	case PointPreScore:
+	case scheduling.PointPreScore:
 		return &p.PreScore
-	case PointScore:
+	case scheduling.PointScore:
 		return &p.Score
-	case PointReserve:
+	case scheduling.PointReserve:
 		return &p.Reserve
-	case PointPermit:
+	case scheduling.PointPermit:
 		return &p.Permit
-	case PointPreBind:
+	case scheduling.PointPreBind:
 		return &p.PreBind
-	case PointBind:
+	case scheduling.PointBind:
 		return &p.Bind
-	case PointPostBind:
+	case scheduling.PointPostBind:
 		return &p.PostBind
 	case cfgPointMultiPoint:
 		return &p.MultiPoint
@@ -148,8 +149,8 @@ func (p *cfgPlugins) set(point string) *cfgPluginSet {
 }
 
 // cfgAllSets lists every plugin set in kube's mergePlugins order.
-var cfgAllSets = []string{cfgPointMultiPoint, cfgPointPreEnqueue, PointQueueSort, PointPreFilter, PointFilter,
-	PointPostFilter, PointPreScore, PointScore, PointReserve, PointPermit, PointPreBind, PointBind, PointPostBind,
+var cfgAllSets = []string{cfgPointMultiPoint, cfgPointPreEnqueue, scheduling.PointQueueSort, scheduling.PointPreFilter, scheduling.PointFilter,
+	scheduling.PointPostFilter, scheduling.PointPreScore, scheduling.PointScore, scheduling.PointReserve, scheduling.PointPermit, scheduling.PointPreBind, scheduling.PointBind, scheduling.PointPostBind,
 	cfgPointPlacementGenerate, cfgPointPlacementScore}
 
 // cfgPluginSet is PluginSet.

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"context"
@@ -11,9 +11,10 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
-var allWorkloadFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true, WorkloadAwarePreemption: true}
+var allWorkloadFeatures = scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true, WorkloadAwarePreemption: true}
 
 type cfgPlacementLists struct {
 	PreEnqueue, Permit, Generate, Score []string
@@ -40,19 +41,19 @@ func TestConfigWorkloadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := cfgPlacementLists{
-		PreEnqueue: []string{config.SchedulingGatesName, GangSchedulingName},
-		Permit:     []string{GangSchedulingName},
-		Generate:   []string{TopologyPlacementGeneratorName},
-		Score:      []string{config.NodeResourcesFitName, PodGroupPodsCountName},
-		Weights:    map[string]int64{config.NodeResourcesFitName: 1, PodGroupPodsCountName: 1},
+		PreEnqueue: []string{config.SchedulingGatesName, scheduling.GangSchedulingName},
+		Permit:     []string{scheduling.GangSchedulingName},
+		Generate:   []string{scheduling.TopologyPlacementGeneratorName},
+		Score:      []string{config.NodeResourcesFitName, scheduling.PodGroupPodsCountName},
+		Weights:    map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: 1},
 	}
 	if d := cmp.Diff(want, cfgPlacementOf(c.Profiles[0])); d != "" {
 		t.Errorf("profile with the gates (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff(want, cfgPlacementOf(EnableWorkloadScheduling(DefaultProfile(), allWorkloadFeatures))); d != "" {
+	if d := cmp.Diff(want, cfgPlacementOf(scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), allWorkloadFeatures))); d != "" {
 		t.Errorf("EnableWorkloadScheduling (-want +got):\n%s", d)
 	}
-	cfgDiffLists(t, "other extension points", cfgListsOf(EnableWorkloadScheduling(DefaultProfile(), allWorkloadFeatures)), cfgListsOf(c.Profiles[0]))
+	cfgDiffLists(t, "other extension points", cfgListsOf(scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), allWorkloadFeatures)), cfgListsOf(c.Profiles[0]))
 	out := cfgWriteString(t, c)
 	if !strings.Contains(out, "- name: GangScheduling\n") || !strings.Contains(out, "- name: PodGroupPodsCount\n        weight: 1\n") {
 		t.Errorf("written configuration lacks the workload plugins:\n%s", out)
@@ -83,23 +84,23 @@ func TestConfigWorkloadDefaults(t *testing.T) {
 // refused (NewFramework's "at most one placement generate plugin is
 // allowed" and getValidScoreWeights).
 func TestConfigPlacementSets(t *testing.T) {
-	second := PluginSpec{Name: "SecondGenerator", Factory: func(any, framework.Handle) (framework.Plugin, error) {
+	second := scheduling.PluginSpec{Name: "SecondGenerator", Factory: func(any, framework.Handle) (framework.Plugin, error) {
 		return &pgPlacementFake{name: "SecondGenerator"}, nil
 	}}
-	opts := []ConfigOption{WithConfigWorkloadFeatures(allWorkloadFeatures), WithConfigPlugins(append(DefaultPlugins(), second)...)}
+	opts := []ConfigOption{WithConfigWorkloadFeatures(allWorkloadFeatures), WithConfigPlugins(append(scheduling.DefaultPlugins(), second)...)}
 	for _, tc := range []struct {
 		name, in string
 		want     cfgPlacementLists
 		wantErr  string
 	}{
 		{name: "placementScore weight beats multiPoint's", in: "profiles:\n- plugins:\n    placementScore:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: 3\n",
-			want: cfgPlacementLists{Generate: []string{TopologyPlacementGeneratorName}, Score: []string{PodGroupPodsCountName, config.NodeResourcesFitName},
-				Weights: map[string]int64{config.NodeResourcesFitName: 1, PodGroupPodsCountName: 3}}},
+			want: cfgPlacementLists{Generate: []string{scheduling.TopologyPlacementGeneratorName}, Score: []string{scheduling.PodGroupPodsCountName, config.NodeResourcesFitName},
+				Weights: map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: 3}}},
 		{name: "all placement scorers disabled", in: "profiles:\n- plugins:\n    placementScore:\n      disabled:\n      - name: '*'\n",
-			want: cfgPlacementLists{Generate: []string{TopologyPlacementGeneratorName}}},
+			want: cfgPlacementLists{Generate: []string{scheduling.TopologyPlacementGeneratorName}}},
 		{name: "the generator replaced", in: "profiles:\n- plugins:\n    placementGenerate:\n      enabled:\n      - name: SecondGenerator\n      disabled:\n      - name: TopologyPlacementGenerator\n",
-			want: cfgPlacementLists{Generate: []string{"SecondGenerator"}, Score: []string{config.NodeResourcesFitName, PodGroupPodsCountName},
-				Weights: map[string]int64{config.NodeResourcesFitName: 1, PodGroupPodsCountName: 1}}},
+			want: cfgPlacementLists{Generate: []string{"SecondGenerator"}, Score: []string{config.NodeResourcesFitName, scheduling.PodGroupPodsCountName},
+				Weights: map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: 1}}},
 		{name: "two generators", in: "profiles:\n- plugins:\n    placementGenerate:\n      enabled:\n      - name: SecondGenerator\n",
 			wantErr: `at most one placement generate plugin is allowed, got ["TopologyPlacementGenerator" "SecondGenerator"]`},
 		// kube's running total wraps around once it is negative: the next
@@ -107,8 +108,8 @@ func TestConfigPlacementSets(t *testing.T) {
 		{name: "a negative placement weight, then another plugin", in: "profiles:\n- plugins:\n    placementScore:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: -5\n",
 			wantErr: `placement score plugins: plugin "PodGroupPodsCount" weight -5 is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin "NodeResourcesFit" weight 1, running total -500, wraps around)`},
 		{name: "a negative placement weight counted last", in: "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PodGroupPodsCount\n        weight: -5\n",
-			want: cfgPlacementLists{Generate: []string{TopologyPlacementGeneratorName}, Score: []string{config.NodeResourcesFitName, PodGroupPodsCountName},
-				Weights: map[string]int64{config.NodeResourcesFitName: 1, PodGroupPodsCountName: -5}}},
+			want: cfgPlacementLists{Generate: []string{scheduling.TopologyPlacementGeneratorName}, Score: []string{config.NodeResourcesFitName, scheduling.PodGroupPodsCountName},
+				Weights: map[string]int64{config.NodeResourcesFitName: 1, scheduling.PodGroupPodsCountName: -5}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := LoadConfig([]byte(cfgHead+tc.in), opts...)
@@ -140,14 +141,14 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 	refused := "0/2 placements are available, first placement status: pod group is unschedulable"
 	for _, tc := range []struct {
 		name, in string
-		feats    WorkloadFeatures
+		feats    scheduling.WorkloadFeatures
 		want     string // big's condition
 	}{
 		// With WorkloadAwarePreemption the refused group also says why it did
 		// not preempt (runWorkloadAwarePreemption's reason appended).
 		{"the gates' defaults", cfgHead, allWorkloadFeatures, refused + ", workload aware preemption is not supported for pod groups with scheduling constraints"},
 		{"multiPoint", cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: GangScheduling\n      - name: TopologyPlacementGenerator\n      - name: PodGroupPodsCount\n        weight: 2\n",
-			WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}, refused},
+			scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}, refused},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := LoadConfig([]byte(tc.in), WithConfigWorkloadFeatures(tc.feats))
@@ -166,11 +167,11 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 				p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "3"})
 				pods = append(pods, p)
 			}
-			c, err := NewClusterFrom(nodes, nil)
+			c, err := scheduling.NewClusterFrom(nodes, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := New(c, cfg.Registry(), cfg.Profiles, append(cfg.SchedulerOptions(), WithClock(framework.NewFakeClock(csNow)))...)
+			s, err := scheduling.New(c, cfg.Registry(), cfg.Profiles, append(cfg.SchedulerOptions(), scheduling.WithClock(framework.NewFakeClock(csNow)))...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +187,7 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 			}
 			s.RunUntilIdle(context.Background())
 			for i := range 4 {
-				if r, _ := c.Pod("ns", fmt.Sprintf("w%d", i)); r.State != StateBound || !strings.HasPrefix(r.Pod.Spec.NodeName, "b") {
+				if r, _ := c.Pod("ns", fmt.Sprintf("w%d", i)); r.State != scheduling.StateBound || !strings.HasPrefix(r.Pod.Spec.NodeName, "b") {
 					t.Errorf("w%d: %s on %q, want bound in zone b", i, r.State, r.Pod.Spec.NodeName)
 				}
 			}

@@ -1,4 +1,4 @@
-package scheduling
+package configfile
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // cfgArgs is one plugin's pluginConfig entry after decoding and defaulting.
@@ -519,17 +520,17 @@ func (l *cfgLoader) kubeUnmodelled(name string) bool {
 // gates on by default: NodeDeclaredFeatures appended, then
 // DynamicResources (weight 2) inserted before DefaultPreemption when the
 // list holds it. A plugin the list already holds is not added again.
-func cfgWithKubeUnmodelled(mp []WeightedPlugin) []WeightedPlugin {
+func cfgWithKubeUnmodelled(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
 	out := slices.Clone(mp)
 	has := func(name string) bool {
-		return slices.ContainsFunc(out, func(p WeightedPlugin) bool { return p.Name == name })
+		return slices.ContainsFunc(out, func(p scheduling.WeightedPlugin) bool { return p.Name == name })
 	}
 	if !has(cfgNodeDeclaredFeaturesName) {
-		out = append(out, WeightedPlugin{Name: cfgNodeDeclaredFeaturesName})
+		out = append(out, scheduling.WeightedPlugin{Name: cfgNodeDeclaredFeaturesName})
 	}
 	if !has(cfgDynamicResourcesName) {
-		if i := slices.IndexFunc(out, func(p WeightedPlugin) bool { return p.Name == config.DefaultPreemptionName }); i >= 0 {
-			out = slices.Insert(out, i, WeightedPlugin{Name: cfgDynamicResourcesName, Weight: 2})
+		if i := slices.IndexFunc(out, func(p scheduling.WeightedPlugin) bool { return p.Name == config.DefaultPreemptionName }); i >= 0 {
+			out = slices.Insert(out, i, scheduling.WeightedPlugin{Name: cfgDynamicResourcesName, Weight: 2})
 		}
 	}
 	return out
