@@ -428,3 +428,18 @@ func provisionedTopology(ni *framework.NodeInfo, sc *framework.StorageClass, dri
 	}
 	return out
 }
+
+// AddStorage adds storage objects in dependency order (classes, drivers,
+// CSINodes, volumes, claims, capacities, attachments), stopping at the
+// first error.
+func (c *Cluster) AddStorage(objs framework.StorageObjects) error {
+	if c.snap == nil {
+		return c.zeroErr("AddStorage")
+	}
+	for _, o := range objs.Each() {
+		if err := c.AddStorageObject(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}

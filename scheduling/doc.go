@@ -22,11 +22,8 @@
 //     for watching a running scheduler.
 //   - DefaultBinder and DefaultPreemption are kube-scheduler's plugins of
 //     those names, working on the Scheduler's cluster.
-//   - Replay drives a Workload (timed pod arrivals with durations, node
-//     events) on a framework.FakeClock and returns every decision, every
-//     pod's fate and placement metrics (MeasurePlacement): the same workload and seed
-//     give the same decision log at any parallelism. ReadCluster and
-//     ReadWorkload read the JSON formats of examples/simulate.
+//   - Package scheduling/replay drives a workload (timed pod arrivals with
+//     durations, node events) through a Scheduler on a framework.FakeClock.
 //
 // The package also offers kube-scheduler's plugins under their names
 // (NewDefaultRegistry, DefaultProfile); package scheduling/configfile loads

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
@@ -88,55 +86,5 @@ func TestTrimaranInScheduler(t *testing.T) {
 	c, _ := NewClusterFrom(nodes, nil)
 	if err := c.UpdateNodeLoad(&framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "a"}, Metrics: []framework.LoadMetric{{Type: "CPU", Value: -3}}}); err == nil || !strings.Contains(err.Error(), "value=-3") {
 		t.Errorf("negative load accepted: %v", err)
-	}
-}
-
-// TestTrimaranWorkloadFiles: cluster files carry nodeLoads and workload
-// files "load" node events; the replay's Trimaran plugin reads both, and a
-// bad NodeLoad is an error naming it.
-func TestTrimaranWorkloadFiles(t *testing.T) {
-	const clusterJSON = `{
- "nodes": [
-  {"metadata": {"name": "a"}, "status": {"capacity": {"cpu": "10", "memory": "10Gi", "pods": "100"}, "allocatable": {"cpu": "10", "memory": "10Gi", "pods": "100"}}},
-  {"metadata": {"name": "b"}, "status": {"capacity": {"cpu": "10", "memory": "10Gi", "pods": "100"}, "allocatable": {"cpu": "10", "memory": "10Gi", "pods": "100"}}}],
- "nodeLoads": [
-  {"metadata": {"name": "a"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 10}]},
-  {"metadata": {"name": "b"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 30}]}]
-}`
-	const workloadJSON = `{
- "pods": [
-  {"arrival": "0s", "pod": {"metadata": {"name": "p1"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}},
-  {"arrival": "20s", "pod": {"metadata": {"name": "p2"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}}],
- "nodeEvents": [
-  {"at": "10s", "action": "load", "load": {"metadata": {"name": "b"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 95}]}}]
-}`
-	var w Workload
-	if err := ReadCluster(strings.NewReader(clusterJSON), "cluster.json", &w); err != nil {
-		t.Fatal(err)
-	}
-	if err := ReadWorkload(strings.NewReader(workloadJSON), "workload.json", &w); err != nil {
-		t.Fatal(err)
-	}
-	p := framework.Profile{QueueSort: []string{config.PrioritySortName}, PreScore: []string{config.TargetLoadPackingName},
-		Score: []string{config.TargetLoadPackingName}, Weights: map[string]int64{config.TargetLoadPackingName: 1},
-		PostBind: []string{config.TargetLoadPackingName}, Bind: []string{DefaultBinderName}}
-	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{p}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, o := range res.Pods {
-		got[o.Pod] = o.Node
-	}
-	if want := map[string]string{"default/p1": "b", "default/p2": "a"}; !cmp.Equal(got, want) {
-		t.Errorf("placements %v, want %v", got, want)
-	}
-	bad := Workload{Nodes: w.Nodes, NodeLoads: []*framework.NodeLoad{{ObjectMeta: framework.ObjectMeta{Name: "a"}, Metrics: []framework.LoadMetric{{Type: "CPU", Value: -1}}}}}
-	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `nodeLoads[0]: NodeLoad "a": metrics[0] (CPU ).value=-1`) {
-		t.Errorf("Validate = %v", err)
-	}
-	ev := Workload{Nodes: w.Nodes, NodeEvents: []NodeEvent{{Action: NodeLoadUpdate, Load: &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "zz"}}}}}
-	if err := ev.Validate(); err == nil || !strings.Contains(err.Error(), `node "zz" is never in the cluster`) {
-		t.Errorf("Validate = %v", err)
 	}
 }

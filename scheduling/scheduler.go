@@ -713,6 +713,37 @@ func (s *Scheduler) NextWakeup() (time.Time, bool) {
 	return s.queue.nextWakeup()
 }
 
+// StaleWakeup is NextWakeup counting, of the pods waiting after an error
+// and of the unschedulable pool, only those that failed before the latest
+// cluster event: a retry of the others would meet the cluster they failed
+// on. A simulation with no event left advances its clock there to let the
+// queue retry them (kube's periodic flush), and stops when there is none.
+func (s *Scheduler) StaleWakeup() (time.Time, bool) {
+	if s.built() != nil {
+		return time.Time{}, false
+	}
+	s.lockRead()
+	defer s.mu.Unlock()
+	return s.queue.staleWakeup()
+}
+
+// AddPodFromHandler is AddPod for a decision handler (WithDecisionHandler):
+// the handler runs inside a scheduling cycle, with the lock AddPod would
+// wait for held, so a handler that resubmits a pod (as Replay does for
+// evicted and preempted pods) adds it here. The pod joins the queue as
+// AddPod's does.
+func (s *Scheduler) AddPodFromHandler(pod *framework.Pod) error {
+	if _, err := s.profileFor(pod); err != nil {
+		return err
+	}
+	if err := s.cluster.AddPod(pod); err != nil {
+		return err
+	}
+	pi, _, _ := s.cluster.podInfo(pod.Key())
+	s.queue.add(pi)
+	return nil
+}
+
 // schedCycleHandle is what the scheduler's own plugins (DefaultBinder,
 // DefaultPreemption) find in the CycleState.
 type schedCycleHandle struct {

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/schedkit/schedkit/scheduling"
 	"sigs.k8s.io/yaml"
+
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // DecodePluginArgs decodes one plugin's args in their

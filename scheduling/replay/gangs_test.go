@@ -1,4 +1,4 @@
-package scheduling
+package replay
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // rgWorkload is two 4-cpu nodes, gang a (4 pods of 1 cpu, 60 s) at 0 s and
@@ -62,13 +63,13 @@ func TestReplayGangs(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		profile framework.Profile
-		opts    []Option
+		opts    []scheduling.Option
 		want    []GangOutcome
 	}{
-		{"default profile", DefaultProfile(), nil, want(236, 60*time.Second)},
-		{"Coscheduling", EnableCoscheduling(DefaultProfile(), nil), nil, want(0, 5*time.Minute+30*time.Second)},
-		{"Coscheduling without hints", EnableCoscheduling(DefaultProfile(), nil),
-			[]Option{WithQueueOptions(QueueOptions{DisableQueueingHints: true})}, want(0, 60*time.Second)},
+		{"default profile", scheduling.DefaultProfile(), nil, want(236, 60*time.Second)},
+		{"Coscheduling", scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil), nil, want(0, 5*time.Minute+30*time.Second)},
+		{"Coscheduling without hints", scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil),
+			[]scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: true})}, want(0, 60*time.Second)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{tt.profile}, SchedulerOptions: tt.opts})
@@ -109,7 +110,7 @@ func TestReplayGangErrors(t *testing.T) {
 	w := Workload{Nodes: rgNodes(1, "4")}
 	p := csPod("default", "orphan", "ghost").Req(map[string]string{"cpu": "1"}).Obj()
 	w.Arrivals = []PodArrival{{Pod: p}}
-	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{EnableCoscheduling(DefaultProfile(), nil)}})
+	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestPropGangNeverPartlyBound(t *testing.T) {
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at + time.Duration(i)*time.Second/10, Duration: dur, Pod: p})
 			}
 		}
-		res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{EnableCoscheduling(DefaultProfile(), nil)}})
+		res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,12 +172,12 @@ func TestPropGangNeverPartlyBound(t *testing.T) {
 				t.Fatalf("gang %s wasted %v pod-seconds under Coscheduling", g.Group, g.WastedPodSeconds)
 			}
 		}
-		last := map[string]Outcome{}
+		last := map[string]scheduling.Outcome{}
 		for _, d := range res.Decisions {
 			last[d.Pod] = d.Outcome
 		}
 		for pod, o := range last {
-			if o == OutcomeWaiting {
+			if o == scheduling.OutcomeWaiting {
 				t.Fatalf("pod %s still reserved at Permit at the end", pod)
 			}
 		}

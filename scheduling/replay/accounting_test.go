@@ -1,4 +1,4 @@
-package scheduling
+package replay
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // TestReplayAccountingParkedPods: on a cluster that fills up, pods that
@@ -49,7 +50,7 @@ func TestReplayAccountingParkedPods(t *testing.T) {
 	}
 	run := func(hints bool) *ReplayResult {
 		res, err := Replay(context.Background(), w, ReplayOptions{Seed: 3, ResultsLast: 5,
-			SchedulerOptions: []Option{WithQueueOptions(QueueOptions{DisableQueueingHints: !hints})}})
+			SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package scheduling
+package replay
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 var replayScaleLarge = flag.Bool("schedkit.replay100k", false, "BenchmarkReplayScale: also replay 200,000 pods onto 100,000 nodes (minutes)")
@@ -77,7 +78,7 @@ func BenchmarkReplayScale(b *testing.B) {
 			for _, prof := range []string{"resources", "default"} {
 				profile := scResourceProfile()
 				if prof == "default" {
-					profile = DefaultProfile()
+					profile = scheduling.DefaultProfile()
 				}
 				for _, reuse := range []bool{true, false} {
 					b.Run(fmt.Sprintf("nodes=%d/%s/%s/reuse=%v", sz.nodes, shape, prof, reuse), func(b *testing.B) {
@@ -109,7 +110,7 @@ func heapLive() uint64 {
 // clusterHeap returns the live heap of a cluster built from nodes.
 func clusterHeap(b *testing.B, nodes []*framework.Node) uint64 {
 	base := heapLive()
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := scheduling.NewClusterFrom(nodes, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func benchReplay(b *testing.B, w *Workload, profile framework.Profile, reuse boo
 		wall0 := time.Now()
 		_, ok := procstat.CPUTime()
 		res, err := Replay(context.Background(), w, ReplayOptions{Profiles: []framework.Profile{profile}, Start: scT0,
-			SchedulerOptions: []Option{WithSignatureReuse(reuse)}, Stopwatch: rsCPUClock{}})
+			SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(reuse)}, Stopwatch: rsCPUClock{}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -145,7 +146,7 @@ func benchReplay(b *testing.B, w *Workload, profile framework.Profile, reuse boo
 		}
 		reused, cycles = 0, res.Cycles
 		for _, d := range res.Decisions {
-			if d.FastPath == FastPathReused {
+			if d.FastPath == scheduling.FastPathReused {
 				reused++
 			}
 		}

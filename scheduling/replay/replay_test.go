@@ -1,4 +1,4 @@
-package scheduling
+package replay
 
 import (
 	"bytes"
@@ -14,13 +14,8 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
-
-func rpProfile() framework.Profile {
-	p := scProfile("")
-	p.Reserve, p.Permit, p.PreBind, p.PostBind = nil, nil, nil, nil
-	return p
-}
 
 func rpNode(name, cpu string) *framework.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "16Gi", "pods": "10"}).Obj()
@@ -286,7 +281,7 @@ func TestReplayExplanationPolicies(t *testing.T) {
 	failed := run(ReplayOptions{ResultsFailedOnly: true})
 	nFailed := 0
 	for i, d := range failed.Decisions {
-		isFailed := d.Outcome == OutcomeUnschedulable || d.Outcome == OutcomeError
+		isFailed := d.Outcome == scheduling.OutcomeUnschedulable || d.Outcome == scheduling.OutcomeError
 		if (d.Result != nil) != isFailed {
 			t.Errorf("ResultsFailedOnly: decision %d (%s) has a Result: %v", i, d.Outcome, d.Result != nil)
 		}

@@ -1,4 +1,4 @@
-package scheduling
+package replay
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 var gangBenchFull = flag.Bool("schedkit.gangbench.full", false, "BenchmarkGangReplay: also run 1,000 nodes and 200 gangs (minutes)")
@@ -57,7 +58,7 @@ func BenchmarkGangReplay(b *testing.B) {
 		for _, p := range []struct {
 			name    string
 			profile framework.Profile
-		}{{"Default", DefaultProfile()}, {"Coscheduling", EnableCoscheduling(DefaultProfile(), nil)}} {
+		}{{"Default", scheduling.DefaultProfile()}, {"Coscheduling", scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)}} {
 			b.Run(size.name+"/"+p.name, func(b *testing.B) {
 				var placed, whole int
 				var wasted float64
@@ -69,7 +70,7 @@ func BenchmarkGangReplay(b *testing.B) {
 					}
 					placed, whole, wasted, wall = 0, 0, res.WastedPodSeconds(), wall+res.Wall
 					for _, d := range res.Decisions {
-						if d.Outcome == OutcomeScheduled || d.Outcome == OutcomeBound {
+						if d.Outcome == scheduling.OutcomeScheduled || d.Outcome == scheduling.OutcomeBound {
 							placed++
 						}
 					}

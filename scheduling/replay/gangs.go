@@ -1,8 +1,10 @@
-package scheduling
+package replay
 
 import (
 	"sort"
 	"time"
+
+	"github.com/schedkit/schedkit/framework"
 )
 
 // GangOutcome is what became of one gang of the workload (a GangArrival)
@@ -60,7 +62,7 @@ func newRPGangs(w *Workload, start time.Time) rpGangs {
 			boundAt: map[*rpPod]time.Time{}}
 	}
 	for _, a := range w.WorkloadGroups {
-		g[wgroupPrefix+a.Group.Key()] = &rpGang{out: GangOutcome{Group: a.Group.Key(), MinMember: max(1, a.Group.MinCount()), Kube: true,
+		g[kubeGroupPrefix+a.Group.Key()] = &rpGang{out: GangOutcome{Group: a.Group.Key(), MinMember: max(1, a.Group.MinCount()), Kube: true,
 			Arrival: start.Add(a.At)}, boundAt: map[*rpPod]time.Time{}}
 	}
 	return g
@@ -69,7 +71,7 @@ func newRPGangs(w *Workload, start time.Time) rpGangs {
 // join attaches a workload pod to its gang, if it names one (its
 // scheduler-plugins gang first, else its kube PodGroup).
 func (gs rpGangs) join(rp *rpPod) {
-	label, kube := groupKeys(rp.pod)
+	label, kube := gangKeys(rp.pod)
 	g := gs[label]
 	if g == nil {
 		g = gs[kube]
@@ -144,4 +146,20 @@ func (gs rpGangs) outcomes(end time.Time) []GangOutcome {
 		return !out[i].Kube && out[j].Kube
 	})
 	return out
+}
+
+// kubeGroupPrefix prefixes the keys of kube's PodGroups among the gangs (a
+// namespace cannot contain ':', so they never meet scheduler-plugins'
+// keys).
+const kubeGroupPrefix = "k8s:"
+
+// gangKeys returns the keys of the gangs a pod belongs to: its
+// scheduler-plugins PodGroup (label) and its kube PodGroup
+// (spec.schedulingGroup).
+func gangKeys(p *framework.Pod) (label, kube string) {
+	label = framework.PodGroupKey(p)
+	if k := framework.WorkloadPodGroupKey(p); k != "" {
+		kube = kubeGroupPrefix + k
+	}
+	return label, kube
 }

@@ -1,31 +1,17 @@
-package scheduling
+package replay
 
 import (
 	"encoding/json"
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
-
-// AddStorage adds storage objects in dependency order (classes, drivers,
-// CSINodes, volumes, claims, capacities, attachments), stopping at the
-// first error.
-func (c *Cluster) AddStorage(objs framework.StorageObjects) error {
-	if c.snap == nil {
-		return c.zeroErr("AddStorage")
-	}
-	for _, o := range objs.Each() {
-		if err := c.AddStorageObject(o); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // newWorkloadCluster builds Replay's cluster: the nodes, then the storage
 // (CSINodes need their nodes; claims may name the volumes), then the pods.
-func newWorkloadCluster(w *Workload, progress func(done, total int)) (*Cluster, error) {
-	c, err := NewCluster()
+func newWorkloadCluster(w *Workload, progress func(done, total int)) (*scheduling.Cluster, error) {
+	c, err := scheduling.NewCluster()
 	if err != nil {
 		return nil, err
 	}

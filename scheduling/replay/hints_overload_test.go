@@ -1,4 +1,4 @@
-package scheduling
+package replay
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // overloadWorkload is an overloaded cluster as a simulation replays it:
@@ -49,7 +50,7 @@ func overloadWorkload(nodes, pods int, span, period time.Duration) *Workload {
 
 func replayOverload(t testing.TB, w *Workload, hints bool) *ReplayResult {
 	res, err := Replay(context.Background(), w, ReplayOptions{Seed: 1,
-		SchedulerOptions: []Option{WithQueueOptions(QueueOptions{DisableQueueingHints: !hints})}})
+		SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
-package scheduling
+package replay
 
-import "time"
+import (
+	"time"
+
+	"github.com/schedkit/schedkit/scheduling"
+)
 
 // Displacement is one pod a preemption evicted (or, held at Permit,
 // rejected) during a replay.
@@ -22,7 +26,7 @@ type rpDisplaced struct {
 	open map[string]int // victim → index of its latest displacement not yet placed
 }
 
-func (r *rpDisplaced) add(victim string, d *Decision) {
+func (r *rpDisplaced) add(victim string, d *scheduling.Decision) {
 	if r.open == nil {
 		r.open = map[string]int{}
 	}

@@ -1,4 +1,4 @@
-package scheduling
+package replay
 
 import (
 	"container/heap"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // ReplayOptions configure Replay.
@@ -30,7 +31,7 @@ type ReplayOptions struct {
 	Start time.Time
 	// SchedulerOptions are passed to New after the replay's own (queue
 	// options, percentageOfNodesToScore, extenders...).
-	SchedulerOptions []Option
+	SchedulerOptions []scheduling.Option
 	// Reference is the pod shape of the fragmentation metric (default: the
 	// mean request of the arrivals, cpu and memory).
 	Reference resource.Vector
@@ -87,7 +88,7 @@ type PodOutcome struct {
 // fate, and placement metrics.
 type ReplayResult struct {
 	Start, End time.Time
-	Decisions  []Decision
+	Decisions  []scheduling.Decision
 	// Pods has one outcome per workload pod (initial and arriving), sorted
 	// by namespace/name.
 	Pods []PodOutcome
@@ -137,62 +138,13 @@ func (r *ReplayResult) WriteLog(w io.Writer) error {
 	var b strings.Builder
 	for i := range r.Decisions {
 		b.Reset()
-		FormatDecision(&b, &r.Decisions[i], r.Start)
+		scheduling.FormatDecision(&b, &r.Decisions[i], r.Start)
 		b.WriteByte('\n')
 		if _, err := io.WriteString(w, b.String()); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// FormatDecision writes one decision as a log line (without newline):
-// "+12.000500s #17 default/web-3 Scheduled node=n4 total=187 margin=12
-// runner-up=n9 evaluated=420 feasible=420 start=840"; when nodes tied for
-// the best total, "ties=N" after the margin counts them (the seeded
-// tie-break chose among them).
-func FormatDecision(b *strings.Builder, d *Decision, start time.Time) {
-	off := d.Time.Sub(start)
-	fmt.Fprintf(b, "+%d.%06ds #%d %s %s", off/time.Second, (off%time.Second)/time.Microsecond, d.Cycle, d.Pod, d.Outcome)
-	if d.Profile != "" && d.Profile != DefaultSchedulerName {
-		fmt.Fprintf(b, " profile=%s", d.Profile)
-	}
-	if d.Node != "" {
-		fmt.Fprintf(b, " node=%s", d.Node)
-	}
-	if d.FastPath != "" {
-		fmt.Fprintf(b, " fast-path=%s", d.FastPath)
-	}
-	if d.ReusedFrom > 0 {
-		fmt.Fprintf(b, " reused=#%d", d.ReusedFrom)
-	}
-	if len(d.Top) > 0 && d.FastPath == "" && d.Outcome != OutcomeUnschedulable && d.Outcome != OutcomeError {
-		fmt.Fprintf(b, " total=%d margin=%d", d.Top[0].Total, d.Margin)
-		if d.Ties > 1 {
-			fmt.Fprintf(b, " ties=%d", d.Ties)
-		}
-		if len(d.Top) > 1 {
-			fmt.Fprintf(b, " runner-up=%s", d.Top[1].Name)
-		}
-	}
-	if d.Outcome != OutcomeBound {
-		fmt.Fprintf(b, " evaluated=%d feasible=%d start=%d attempt=%d", d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex, d.Attempt)
-	}
-	if d.Stage != "" && d.Outcome != OutcomeScheduled && d.Outcome != OutcomeBound {
-		fmt.Fprintf(b, " stage=%s", d.Stage)
-		if d.Plugin != "" {
-			fmt.Fprintf(b, " plugin=%s", d.Plugin)
-		}
-	}
-	if d.NominatedNode != "" {
-		fmt.Fprintf(b, " nominated=%s", d.NominatedNode)
-	}
-	if len(d.Victims) > 0 {
-		fmt.Fprintf(b, " victims=%s", strings.Join(d.Victims, ","))
-	}
-	if d.Message != "" {
-		fmt.Fprintf(b, ": %s", d.Message)
-	}
 }
 
 // rpEvent is one timed event of a replay.
@@ -275,10 +227,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.ResultsLast=%d: must not be negative", opts.ResultsLast)
 	}
 	if opts.Registry == nil {
-		opts.Registry = NewDefaultRegistry()
+		opts.Registry = scheduling.NewDefaultRegistry()
 	}
 	if len(opts.Profiles) == 0 {
-		opts.Profiles = []framework.Profile{DefaultProfile()}
+		opts.Profiles = []framework.Profile{scheduling.DefaultProfile()}
 	}
 	if opts.Start.IsZero() {
 		opts.Start = time.Unix(0, 0).UTC()
@@ -307,7 +259,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	clock := framework.NewFakeClock(opts.Start)
-	res := &ReplayResult{Start: opts.Start, Decisions: make([]Decision, 0, len(w.Arrivals)+len(w.Pods))}
+	res := &ReplayResult{Start: opts.Start, Decisions: make([]scheduling.Decision, 0, len(w.Arrivals)+len(w.Pods))}
 	pods := make(map[string]*rpPod, len(w.Pods)+len(w.Arrivals))
 	var events rpHeap
 	seq := 0
@@ -356,7 +308,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 
-	var s *Scheduler
+	var s *scheduling.Scheduler
 	// resubmit ends (or, with Resubmit, restarts) a pod the cluster no
 	// longer holds; locked says whether the scheduler's lock is held.
 	resubmit := func(rp *rpPod, fate PodFate, reason string, locked bool) {
@@ -371,7 +323,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		p.Spec.NodeName, p.Status.NominatedNodeName = "", ""
 		add := s.AddPod
 		if locked {
-			add = s.addPodLocked
+			add = s.AddPodFromHandler
 		}
 		if err := add(&p); err != nil {
 			rp.outcome = PodOutcome{Pod: p.Key(), Fate: FateRejected, Reason: err.Error()}
@@ -379,9 +331,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	var kept rpKept
 	progress := 0 // decisions that placed or preempted
-	handler := func(d Decision) {
+	handler := func(d scheduling.Decision) {
 		res.Decisions = append(res.Decisions, d)
-		if d.Outcome == OutcomeScheduled || d.Outcome == OutcomeBound || len(d.Victims) > 0 {
+		if d.Outcome == scheduling.OutcomeScheduled || d.Outcome == scheduling.OutcomeBound || len(d.Victims) > 0 {
 			progress++
 		}
 		if d.Result != nil && opts.ResultsLast > 0 {
@@ -392,13 +344,13 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			return
 		}
 		switch d.Outcome {
-		case OutcomeScheduled, OutcomeBound:
+		case scheduling.OutcomeScheduled, scheduling.OutcomeBound:
 			rp.inc++
 			rp.bound = d.Time
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FateRunning, Node: d.Node}
 			started(gangs.bound(rp, d.Time), d.Time)
 			displaced.placed(d.Pod, d.Node, d.Time)
-		case OutcomeUnschedulable, OutcomeError, OutcomeSkipped:
+		case scheduling.OutcomeUnschedulable, scheduling.OutcomeError, scheduling.OutcomeSkipped:
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FatePending, Reason: d.Message}
 		}
 		for _, v := range d.Victims {
@@ -407,20 +359,20 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			if vp == nil {
 				continue
 			}
-			if _, _, still := s.cluster.podInfo(v); still {
+			if ns, name, _ := strings.Cut(v, "/"); holds(cluster, ns, name) {
 				continue // a victim held at Permit is rejected and requeued, not deleted
 			}
 			resubmit(vp, FatePreempted, fmt.Sprintf("preempted by %s on node %s", d.Pod, d.NominatedNode), true)
 		}
 	}
-	sopts := []Option{WithClock(clock), WithSeed(opts.Seed), WithParallelism(opts.Parallelism), WithDecisionHandler(handler)}
+	sopts := []scheduling.Option{scheduling.WithClock(clock), scheduling.WithSeed(opts.Seed), scheduling.WithParallelism(opts.Parallelism), scheduling.WithDecisionHandler(handler)}
 	switch {
 	case opts.ResultsFailedOnly:
-		sopts = append(sopts, WithFailureExplanations())
+		sopts = append(sopts, scheduling.WithFailureExplanations())
 	case opts.KeepResults || opts.ResultsLast > 0:
-		sopts = append(sopts, WithExplanations())
+		sopts = append(sopts, scheduling.WithExplanations())
 	}
-	s, err = New(cluster, opts.Registry, opts.Profiles, append(sopts, opts.SchedulerOptions...)...)
+	s, err = scheduling.New(cluster, opts.Registry, opts.Profiles, append(sopts, opts.SchedulerOptions...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -445,7 +397,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			res.PendingAtLastArrival = p
 			measuredLoaded = true
 		}
-		next, ok, drain := s.replayNextTime(events, clock)
+		next, ok, drain := replayNextTime(s, events, clock)
 		if !ok || (opts.Until > 0 && next.After(opts.Start.Add(opts.Until))) {
 			break
 		}
@@ -489,7 +441,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 					}
 					continue
 				}
-				if err := s.replayNodeEvent(e.node, pods, resubmit); err != nil {
+				if err := replayNodeEvent(s, e.node, pods, resubmit); err != nil {
 					res.EventErrors = append(res.EventErrors, fmt.Sprintf("%v: %s %s: %v", e.at.Sub(res.Start), e.node.Action, e.node.target(), err))
 				}
 			case 1:
@@ -552,7 +504,7 @@ type rpKept struct {
 
 // add records that decision i keeps its Result and, past last of them,
 // drops the oldest one's.
-func (k *rpKept) add(ds []Decision, i, last int) {
+func (k *rpKept) add(ds []scheduling.Decision, i, last int) {
 	if len(k.idx) < last {
 		k.idx = append(k.idx, i)
 		return
@@ -585,9 +537,7 @@ func rpMeanRequest(as []PodArrival) resource.Vector {
 //
 // drain reports that no workload event remains and the next instant is the
 // queue's own retry of pods that failed before the latest cluster event.
-func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func replayNextTime(s *scheduling.Scheduler, events rpHeap, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
 	var best time.Time
 	found := false
 	consider := func(t time.Time) {
@@ -607,12 +557,11 @@ func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (n
 	// pod that failed before the latest cluster event (queueing hints may
 	// have judged that event no help: the flush retries it anyway); the
 	// backoff of pods that an event moved always counts.
-	q := s.queue
 	if found {
-		if t, ok := q.nextWakeup(); ok {
+		if t, ok := s.NextWakeup(); ok {
 			consider(t)
 		}
-	} else if t, ok := q.staleWakeup(); ok {
+	} else if t, ok := s.StaleWakeup(); ok {
 		consider(t)
 		drain = events.Len() == 0
 	}
@@ -626,7 +575,7 @@ func (s *Scheduler) replayNextTime(events rpHeap, clock *framework.FakeClock) (n
 // evicted (or resubmitted). An event the cluster refuses (for instance an
 // update of a node that is not there at that time) is returned, and the
 // replay records it in ReplayResult.EventErrors.
-func (s *Scheduler) replayNodeEvent(e *NodeEvent, pods map[string]*rpPod, resubmit func(*rpPod, PodFate, string, bool)) error {
+func replayNodeEvent(s *scheduling.Scheduler, e *NodeEvent, pods map[string]*rpPod, resubmit func(*rpPod, PodFate, string, bool)) error {
 	switch e.Action {
 	case NodeAdd:
 		return s.AddNode(e.Node)
@@ -663,16 +612,8 @@ func (e *NodeEvent) target() string {
 	return e.Name
 }
 
-// addPodLocked is AddPod for callers already holding the lock (the replay's
-// decision handler runs inside a scheduling cycle).
-func (s *Scheduler) addPodLocked(pod *framework.Pod) error {
-	if _, err := s.profileFor(pod); err != nil {
-		return err
-	}
-	if err := s.cluster.AddPod(pod); err != nil {
-		return err
-	}
-	pi, _, _ := s.cluster.podInfo(pod.Key())
-	s.queue.add(pi)
-	return nil
+// holds reports whether the cluster still holds the pod namespace/name.
+func holds(c *scheduling.Cluster, namespace, name string) bool {
+	_, ok := c.Pod(namespace, name)
+	return ok
 }
