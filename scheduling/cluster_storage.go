@@ -236,7 +236,7 @@ func (c *Cluster) createEphemeralClaims(pod *framework.Pod) error {
 		claim.OwnerReferences = []framework.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
 		claim.Status.Phase = framework.ClaimPending
 		if !namesClass(claim) {
-			withDefaultClass(claim, c.defaultStorageClass())
+			withDefaultClass(claim, c.DefaultStorageClass())
 		}
 		if err := c.setStorage(claim); err != nil {
 			return fmt.Errorf("pod %s: ephemeral volume %q: %w", pod.Key(), v.Name, err)

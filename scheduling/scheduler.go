@@ -690,6 +690,61 @@ func (s *Scheduler) PendingReason(namespace, name string) string {
 	return s.reasons[podKey(namespace, name)]
 }
 
+// Gated reports whether the pending pod namespace/name is held by its
+// PreEnqueue plugins (scheduling gates), which kube-scheduler does not
+// try until they let it go, and their message.
+func (s *Scheduler) Gated(namespace, name string) (reason string, gated bool) {
+	if s.built() != nil {
+		return "", false
+	}
+	s.lockRead()
+	defer s.mu.Unlock()
+	qp, ok := s.queue.get(podKey(namespace, name))
+	if !ok || qp.where != qGated {
+		return "", false
+	}
+	return qp.gateMsg, true
+}
+
+// QuestionMode is a switch a what-if question turns on for its length
+// (Scheduler.InMode).
+type QuestionMode uint8
+
+const (
+	// ExplainAll keeps every decision's full explanation
+	// (Decision.Result), as WithExplanations does.
+	ExplainAll QuestionMode = 1 << iota
+	// FreeRoomOnly places pods in free room only: PostFilter plugins
+	// (preemption) do not run.
+	FreeRoomOnly
+)
+
+// InMode runs fn with the switches of m on, and puts them back as they
+// were afterwards.
+func (s *Scheduler) InMode(m QuestionMode, fn func() error) error {
+	var flags []*bool
+	if m&ExplainAll != 0 {
+		flags = append(flags, &s.keepResults)
+	}
+	if m&FreeRoomOnly != 0 {
+		flags = append(flags, &s.noPostFilter)
+	}
+	s.mu.Lock()
+	old := make([]bool, len(flags))
+	for i, f := range flags {
+		old[i], *f = *f, true
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		for i, f := range flags {
+			*f = old[i]
+		}
+		s.mu.Unlock()
+	}()
+	return fn()
+}
+
 // QueueLengths returns the sizes of the active queue, the backoff queues
 // and the unschedulable pool.
 func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {

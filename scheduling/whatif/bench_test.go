@@ -1,4 +1,4 @@
-package scheduling_test
+package whatif_test
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 var whatifLarge = flag.Bool("whatif.large", false, "benchmark the what-if questions on 5,000 nodes and 100,000 pods")
 
 // wbCluster loads a generated kubectl dump (internal/kubegen) into a
 // WhatIf with kube's default profile.
-func wbCluster(b *testing.B, nodes, pods, scale int) (*scheduling.WhatIf, *kubeload.Dump) {
+func wbCluster(b *testing.B, nodes, pods, scale int) (*whatif.WhatIf, *kubeload.Dump) {
 	b.Helper()
 	data, err := kubegen.Cached(kubegen.Config{Nodes: nodes, Pods: pods, Seed: 1, NodeScale: scale, Compact: true}, kubegen.JSON)
 	if err != nil {
@@ -35,7 +36,7 @@ func wbCluster(b *testing.B, nodes, pods, scale int) (*scheduling.WhatIf, *kubel
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := scheduling.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func BenchmarkWhatIf(b *testing.B) {
 				replicas := 0
 				cpu0, cpuOK := procstat.CPUTime()
 				for b.Loop() {
-					ans, err := w.Capacity(ctx, t.Pod, scheduling.CapacityOptions{ClaimTemplates: t.ClaimTemplates})
+					ans, err := w.Capacity(ctx, t.Pod, whatif.CapacityOptions{ClaimTemplates: t.ClaimTemplates})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -130,11 +131,11 @@ func BenchmarkWhatIf(b *testing.B) {
 			}
 			moved := 0
 			for b.Loop() {
-				ans, err := w.Drain(ctx, []string{node}, scheduling.DrainOptions{})
+				ans, err := w.Drain(ctx, []string{node}, whatif.DrainOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				moved = ans.Count(scheduling.DrainMoved)
+				moved = ans.Count(whatif.DrainMoved)
 			}
 			b.ReportMetric(float64(moved), "moved")
 		})
@@ -149,7 +150,7 @@ func BenchmarkWhatIf(b *testing.B) {
 			}
 			nodes, pending := 0, 0
 			for b.Loop() {
-				ans, err := w.ScaleUp(ctx, nd.Nodes[0], scheduling.ScaleUpOptions{})
+				ans, err := w.ScaleUp(ctx, nd.Nodes[0], whatif.ScaleUpOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}

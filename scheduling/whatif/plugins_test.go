@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // TestWhatIfLeavesPluginStateAsItWas: every question runs on a Scheduler
@@ -34,19 +35,19 @@ func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 			pods = append(pods, wiPod("low-"+n, fmt.Sprint(12+i)).Node(n).Priority(0).
 				Condition(framework.PodScheduled, framework.ConditionTrue, now.Add(-time.Hour)).Obj())
 		}
-		c, err := NewClusterFrom(nodes, pods)
+		c, err := scheduling.NewClusterFrom(nodes, pods)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reg := NewDefaultRegistry()
-		prof := DefaultProfile()
+		reg := scheduling.NewDefaultRegistry()
+		prof := scheduling.DefaultProfile()
 		for _, name := range []string{config.LoadAwareSchedulingName, config.TargetLoadPackingName} {
 			if err := prof.Enable(reg, name, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
 		clock := framework.NewFakeClock(now)
-		w, err := NewWhatIf(c, reg, []framework.Profile{prof}, WithSeed(7), WithClock(clock))
+		w, err := NewWhatIf(c, reg, []framework.Profile{prof}, scheduling.WithSeed(7), scheduling.WithClock(clock))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,9 +75,9 @@ func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 	}
 	asked, _ := build()
 	plain, _ := build()
-	fw, _ := asked.Scheduler().Framework(DefaultSchedulerName)
+	fw, _ := asked.Scheduler().Framework(scheduling.DefaultSchedulerName)
 	pl, _ := fw.Plugin(config.LoadAwareSchedulingName)
-	cache := pl.(*LoadAwareScheduling).Cache()
+	cache := pl.(*scheduling.LoadAwareScheduling).Cache()
 	before, usage := wiCapture(asked), cache.States()
 	ctx := context.Background()
 	check := func(question string) {
@@ -113,7 +114,7 @@ func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := fpScores([]Decision{ans.Decision})
+		lines := fpScores([]scheduling.Decision{ans.Decision})
 		if w == asked {
 			got = lines
 		} else {

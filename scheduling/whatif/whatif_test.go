@@ -1,8 +1,7 @@
-package scheduling
+package whatif
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -11,10 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // wiNode is a node with cpu, memory and room for 10 pods.
@@ -30,11 +30,11 @@ func wiPod(name, cpu string) *st.PodWrapper {
 // wiCluster builds a cluster and a WhatIf with kube's default profile.
 func wiCluster(t testing.TB, nodes []*framework.Node, pods []*framework.Pod, opts ...framework.SnapshotOption) *WhatIf {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, pods, opts...)
+	c, err := scheduling.NewClusterFrom(nodes, pods, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(7))
+	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func wiCluster(t testing.TB, nodes []*framework.Node, pods []*framework.Pod, opt
 // scheduler's nominations and queue.
 type wiState struct {
 	Nodes      []wiNodeState
-	Pods       []PodRecord
+	Pods       []scheduling.PodRecord
 	Metrics    []*framework.NodeMetric
 	Budgets    []framework.PodDisruptionBudget
 	Storage    framework.StorageObjects
@@ -80,25 +80,10 @@ func wiCapture(w *WhatIf) wiState {
 	s.Storage = c.Storage()
 	s.ClaimsUsed = map[string]bool{}
 	for _, pvc := range s.Storage.PersistentVolumeClaims {
-		s.ClaimsUsed[pvc.Key()] = c.snap.IsPVCUsedByPods(pvc.Namespace, pvc.Name)
+		s.ClaimsUsed[pvc.Key()] = c.Snapshot().IsPVCUsedByPods(pvc.Namespace, pvc.Name)
 	}
-	if f, ok := w.s.Framework(DefaultSchedulerName); ok {
-		if pl, ok := f.Plugin(config.VolumeBindingName); ok {
-			s.Assumed[0], s.Assumed[1] = pl.(*volumeBindingPlugin).vb.AssumedCount()
-		}
-	}
-	w.s.mu.Lock()
-	s.Nominated = map[string]string{}
-	for k, v := range w.s.nominator.nodeOf {
-		s.Nominated[k] = v
-	}
-	for k, qp := range w.s.queue.pods {
-		s.Queued = append(s.Queued, fmt.Sprintf("%s@%d", k, qp.where))
-	}
-	active, backoff, unschedulable := w.s.queue.lens()
-	s.Queued = append(s.Queued, fmt.Sprintf("lens %d %d %d", active, backoff, unschedulable))
-	w.s.mu.Unlock()
-	slices.Sort(s.Queued)
+	v := schedtest.Inspect(w.s)
+	s.Assumed, s.Nominated, s.Queued = v.AssumedVolumes, v.Nominated, v.Queued
 	return s
 }
 

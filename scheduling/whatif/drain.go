@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // DrainOutcome is what a drain does with one pod.
@@ -94,7 +95,7 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 	if len(nodes) == 0 {
 		return nil, errors.New("scheduling: Drain: no nodes")
 	}
-	c := w.s.cluster
+	c := w.s.Cluster()
 	seen := map[string]bool{}
 	for _, n := range nodes {
 		if _, ok := c.Node(n); !ok {
@@ -114,7 +115,7 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 	if err != nil {
 		return nil, err
 	}
-	err = w.withFlag(&w.s.noPostFilter, func() error { return w.drain(ctx, f, nodes, pdbs, opts, ans) })
+	err = w.s.InMode(scheduling.FreeRoomOnly, func() error { return w.drain(ctx, f, nodes, pdbs, opts, ans) })
 	if rerr := f.revert(); err == nil {
 		err = rerr
 	}
@@ -160,7 +161,7 @@ func budgetsOf(pod *framework.Pod, pdbs []*drainBudget) []*drainBudget {
 }
 
 func (w *WhatIf) drain(ctx context.Context, f *wiFork, nodes []string, pdbs []*drainBudget, opts DrainOptions, ans *DrainAnswer) error {
-	c := w.s.cluster
+	c := w.s.Cluster()
 	var evict, rest []DrainedPod
 	var pods []*framework.Pod
 	for _, name := range nodes {
@@ -227,12 +228,12 @@ func (w *WhatIf) drain(ctx context.Context, f *wiFork, nodes []string, pdbs []*d
 			return err
 		}
 		switch d.Outcome {
-		case OutcomeScheduled:
+		case scheduling.OutcomeScheduled:
 			dp.Outcome, dp.To = DrainMoved, d.Node
 			if len(budgets) == 1 && !opts.AtOnce {
 				budgets[0].left++
 			}
-		case OutcomeUnschedulable:
+		case scheduling.OutcomeUnschedulable:
 			dp.Outcome, dp.Reason = DrainUnschedulable, d.Message
 		default:
 			return fmt.Errorf("scheduling: Drain: replacement of %s: %s: %s", p.Key(), d.Outcome, d.Message)
@@ -244,11 +245,12 @@ func (w *WhatIf) drain(ctx context.Context, f *wiFork, nodes []string, pdbs []*d
 }
 
 // replacementOf is the pod a controller creates for an evicted one: the
-// same pod without a node or status.
+// same pod, pending, without a node or status.
 func replacementOf(p *framework.Pod) *framework.Pod {
-	r := replicaOf(p, p.Name)
-	r.UID = p.UID
-	return r
+	r := *p
+	r.Spec.NodeName = ""
+	r.Status = framework.PodStatus{Phase: framework.PodPending}
+	return &r
 }
 
 // queueOrder orders pods as kube's PrioritySort queue would: higher

@@ -1,4 +1,4 @@
-package scheduling_test
+package whatif_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 // How many more replicas of a StatefulSet fit, each with its own claim:
@@ -58,7 +59,7 @@ spec:
 		fmt.Println(err)
 		return
 	}
-	w, err := scheduling.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,7 +69,7 @@ spec:
 		fmt.Println(err)
 		return
 	}
-	ans, err := w.Capacity(context.Background(), t.Pod, scheduling.CapacityOptions{ClaimTemplates: t.ClaimTemplates})
+	ans, err := w.Capacity(context.Background(), t.Pod, whatif.CapacityOptions{ClaimTemplates: t.ClaimTemplates})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -91,7 +92,7 @@ func ExampleWhatIf_Place() {
 		builder.MakePod().Name("batch").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("db").Node("n2").Priority(100).Req(map[string]string{"cpu": "2"}).Obj(),
 	})
-	w, err := scheduling.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -137,12 +138,12 @@ func ExampleWhatIf_Drain() {
 		builder.MakePod().Name("agent").Owner("apps/v1", "DaemonSet", "agent").Node("n1").Req(map[string]string{"cpu": "100m"}).Obj(),
 		builder.MakePod().Name("scratch").Node("n1").Req(map[string]string{"cpu": "500m"}).Obj(),
 	}, framework.WithDisruptionBudgets(*builder.MakePDB("db").MatchLabel("app", "db").DisruptionsAllowed(0).Obj()))
-	w, err := scheduling.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	ans, err := w.Drain(context.Background(), []string{"n1"}, scheduling.DrainOptions{})
+	ans, err := w.Drain(context.Background(), []string{"n1"}, whatif.DrainOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -173,12 +174,12 @@ func ExampleWhatIf_ScaleUp() {
 		builder.MakePod().Name("gpu-job").Req(map[string]string{"cpu": "1", "nvidia.com/gpu": "1"}).Obj(),
 		builder.MakePod().Name("gated-job").SchedulingGates("example.com/quota").Req(map[string]string{"cpu": "1"}).Obj())
 	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "2")}, pods)
-	w, err := scheduling.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	ans, err := w.ScaleUp(context.Background(), exNode("big", "4"), scheduling.ScaleUpOptions{})
+	ans, err := w.ScaleUp(context.Background(), exNode("big", "4"), whatif.ScaleUpOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -216,7 +217,7 @@ func ExampleWhatIf_PlacePending() {
 		builder.MakePod().Name("web").Req(map[string]string{"cpu": "2"}).Obj(),
 	}
 	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "2")}, pods)
-	w, err := scheduling.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -226,7 +227,7 @@ func ExampleWhatIf_PlacePending() {
 		fmt.Println(err)
 		return
 	}
-	if err := ans.Write(os.Stdout, scheduling.ExplainOptions{}); err != nil {
+	if err := ans.Write(os.Stdout, whatif.ExplainOptions{}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
@@ -238,4 +239,12 @@ func ExampleWhatIf_PlacePending() {
 	//   1      NodeResourcesFit  Insufficient cpu  n1
 	//
 	// preemption would not help (or the pod may not preempt)
+}
+
+func exNode(name, cpu string) *framework.Node {
+	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
+}
+
+func exPod(name, cpu string) *framework.Pod {
+	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
 }

@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // pendingCluster: node a (4 cpu, 1 used) and node b (2 cpu); pending pods
@@ -72,7 +74,7 @@ func TestPlacePendingMatchesScheduleOne(t *testing.T) {
 			// The queue pops big first (queued before small): it fails and
 			// waits in the unschedulable pool.
 			d, ok := w.Scheduler().ScheduleOne(ctx)
-			if !ok || d.Pod != "default/big" || d.Outcome != OutcomeUnschedulable {
+			if !ok || d.Pod != "default/big" || d.Outcome != scheduling.OutcomeUnschedulable {
 				t.Fatalf("first cycle %+v, want default/big unschedulable", d)
 			}
 		}, "big", 2},
@@ -100,10 +102,7 @@ func TestPlacePendingMatchesScheduleOne(t *testing.T) {
 				}
 			}
 			if tc.attempt > 1 {
-				s.mu.Lock()
-				qp, _ := s.queue.get("default/" + tc.pod)
-				s.queue.activate([]string{qp.key})
-				s.mu.Unlock()
+				schedtest.Activate(s, "default/"+tc.pod)
 			}
 			d, ok := f.ScheduleOne(ctx)
 			if err := f.Revert(); err != nil {

@@ -86,64 +86,6 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 	}
 }
 
-// TestCapacityReusesRankingsAsPlain: replicas of a signable template
-// (requests only) on nodes that each take one replica reuse the previous
-// replica's ranking (kube's pod-signature reuse: the node chosen last no
-// longer fits), and the replica path (replicaAdder, which signs the
-// template once for every replica) decides each replica as adding it with
-// SchedulePod does — reused cycles included — and leaves the cluster as
-// it was.
-func TestCapacityReusesRankingsAsPlain(t *testing.T) {
-	var nodes []*framework.Node
-	for i := range 12 {
-		cpu := []string{"1", "1500m", "1800m"}[i%3]
-		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", []string{"a", "b"}[i%2]).
-			Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "110"}).Obj())
-	}
-	cluster, err := NewClusterFrom(nodes, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// reuseProfile: kube's default profile without PodTopologySpread's
-	// system defaults, which make every pod unsignable.
-	w, err := NewWhatIf(cluster, NewDefaultRegistry(), []framework.Profile{reuseProfile(config.LeastAllocated)}, WithSeed(3), WithClock(framework.NewFakeClock(time.Unix(0, 0))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := st.MakePod().Name("web").Namespace("default").Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()
-	before := wiCapture(w)
-	run := func(plain bool) (*CapacityAnswer, []Decision) {
-		var ds []Decision
-		w.s.onDecision = func(d Decision) { ds = append(ds, d) }
-		w.plainCapacity = plain
-		defer func() { w.s.onDecision, w.plainCapacity = nil, false }()
-		ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wiUnchanged(t, w, before)
-		return ans, ds
-	}
-	want, wantDs := run(true)
-	got, gotDs := run(false)
-	reused := 0
-	for _, d := range wantDs {
-		if d.FastPath == FastPathReused {
-			reused++
-		}
-	}
-	if reused < 2 || want.Replicas != len(nodes) {
-		t.Fatalf("plain path: %d replicas, %d reused cycles; the test wants %d and some reused", want.Replicas, reused, len(nodes))
-	}
-	opts := cmp.Options{cmpopts.IgnoreFields(Decision{}, "Result"), cmpopts.EquateEmpty()}
-	if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
-		t.Errorf("decisions differ (-plain +fast):\n%s", diff)
-	}
-	if diff := cmp.Diff(want.Placements, got.Placements); diff != "" {
-		t.Errorf("placements differ (-plain +fast):\n%s", diff)
-	}
-}
-
 // TestReplicaCycleMemory: a detached replica's cycle takes the question's
 // handle and state (Scheduler.replicaHandle, replicaState) once each, as
 // new — the previous replica's values, snapshot and preemption victims
@@ -203,8 +145,7 @@ func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &WhatIf{s: &Scheduler{cluster: c}}
-	r := w.replicaNames(st.MakePod().Name("web").Namespace("shop").Obj())
+	r := newReplicaNamer(c, st.MakePod().Name("web").Namespace("shop").Obj())
 	n := 0
 	for i := range 100 {
 		if i == 1 { // the first batch (web-1 to web-8) is built
@@ -220,6 +161,55 @@ func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 		name, key := r.next()
 		if want := fmt.Sprintf("web-%d", n); name != want || key != "shop/"+want {
 			t.Fatalf("next() = %q, %q, want %q, %q", name, key, want, "shop/"+want)
+		}
+	}
+}
+
+// TestDefaultStorageClass: the newest class annotated as default (then the
+// first by name; the beta annotation counts) is the one the admission
+// plugin gives claims that name none, and only those.
+func TestDefaultStorageClass(t *testing.T) {
+	c, err := NewClusterFrom(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.DefaultStorageClass(); got != "" {
+		t.Errorf("no classes: %q", got)
+	}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, sc := range []struct {
+		name, ann string
+		day       int
+	}{{"old", annDefaultClass, 1}, {"plain", "", 9}, {"b-new", annBetaDefaultClass, 5}, {"a-new", annDefaultClass, 5}, {"off", "", 7}} {
+		o := st.MakeSC(sc.name, "p", "").Obj()
+		o.CreationTimestamp = base.AddDate(0, 0, sc.day)
+		if sc.ann != "" {
+			o.Annotations = map[string]string{sc.ann: "true"}
+		} else {
+			o.Annotations = map[string]string{annDefaultClass: "false"}
+		}
+		if err := c.AddStorageObject(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := c.DefaultStorageClass(); got != "a-new" {
+		t.Errorf("default class %q, want a-new (newest, then by name)", got)
+	}
+	pod := st.MakePod().Name("web-1").Namespace("shop").Obj()
+	empty := ""
+	for _, tc := range []struct {
+		name  string
+		claim *framework.PersistentVolumeClaim
+		want  string
+	}{
+		{"no class", &framework.PersistentVolumeClaim{}, "a-new"},
+		{"a class", &framework.PersistentVolumeClaim{Spec: framework.PersistentVolumeClaimSpec{StorageClassName: &empty}}, ""},
+		{"beta annotation", &framework.PersistentVolumeClaim{ObjectMeta: framework.ObjectMeta{Annotations: map[string]string{framework.AnnBetaStorageClass: "fast"}}}, "fast"},
+	} {
+		tc.claim.Name = "data"
+		got := claimFromTemplate(pod, tc.claim, c.DefaultStorageClass())
+		if framework.ClaimClass(got) != tc.want || got.Key() != "shop/data-web-1" {
+			t.Errorf("%s: claim %s of class %q, want %q", tc.name, got.Key(), framework.ClaimClass(got), tc.want)
 		}
 	}
 }

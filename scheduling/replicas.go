@@ -2,7 +2,11 @@ package scheduling
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -228,4 +232,201 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		}
 	}
 	return d, nil
+}
+
+// Replicas adds copies of one template pod to a fork and schedules them,
+// one after another, each as SchedulePod would (the same cluster, queue
+// and event steps, then the same cycle), and faster: each replica reuses
+// its template's PodInfo and signature, skips the queue where nothing
+// reads it, and, where the profile allows, goes to an incremental
+// evaluator that is told only the replica placed last. It is the engine
+// of a capacity question (how many more replicas fit). Each
+// replica is a pending copy named <base>-1, <base>-2, ... (base: the
+// template's name, or "whatif"), skipping names the cluster holds, and,
+// with claim templates, gets the claims a StatefulSet controller would
+// create for it (a claim that exists already is reused). Close it before
+// the fork's Commit or Revert.
+type Replicas struct {
+	f        *Fork
+	template *framework.Pod
+	claims   []*framework.PersistentVolumeClaim
+	class    string // the default storage class claims get
+	names    *replicaNamer
+	a        replicaAdder
+	r        *capReplica // the replica Next handed out last
+	key      string
+}
+
+// Replicas returns the replicas of template on the open fork, with the
+// claims of claimTemplates (each named, names unique: StatefulSet
+// volumeClaimTemplates). While they are open, the cluster remembers the
+// pod-group keys of the labels replicas share.
+func (f *Fork) Replicas(template *framework.Pod, claimTemplates []*framework.PersistentVolumeClaim) (*Replicas, error) {
+	switch {
+	case f == nil || f.s == nil:
+		return nil, errors.New("scheduling: Fork.Replicas: not a fork made by Scheduler.Fork")
+	case f.closed:
+		return nil, errors.New("scheduling: Fork.Replicas: the fork is already committed or reverted")
+	case template == nil:
+		return nil, errors.New("scheduling: Fork.Replicas: nil template")
+	}
+	c := f.s.cluster
+	r := &Replicas{f: f, template: template, claims: claimTemplates, names: newReplicaNamer(c, template),
+		a: replicaAdder{sameSpec: len(claimTemplates) == 0}}
+	c.memoGroups(true)
+	if len(claimTemplates) > 0 {
+		r.class = c.DefaultStorageClass()
+	}
+	return r, nil
+}
+
+// Next returns the next replica, a pending copy of the template under the
+// next free name, with its claims added to the fork, and its key
+// (namespace/name). The pod is the Replicas' own until Schedule.
+func (r *Replicas) Next() (*framework.Pod, string, error) {
+	name, key := r.names.next()
+	r.r, r.key = r.a.replica(r.template, name), key
+	p := &r.r.pod
+	if err := r.f.s.addReplicaClaims(p, r.claims, r.class); err != nil {
+		return nil, "", err
+	}
+	return p, key, nil
+}
+
+// Schedule adds the replica Next returned last to the fork and runs its
+// scheduling cycle at once, as SchedulePod does.
+func (r *Replicas) Schedule(ctx context.Context) (Decision, error) {
+	return r.a.schedule(ctx, r.f, r.r, r.key)
+}
+
+// ClaimsOf returns the claims a StatefulSet controller creates for pod
+// from the claim templates, each in the class it gets.
+func (r *Replicas) ClaimsOf(pod *framework.Pod) []*framework.PersistentVolumeClaim {
+	out := make([]*framework.PersistentVolumeClaim, len(r.claims))
+	for i, t := range r.claims {
+		out[i] = claimFromTemplate(pod, t, r.class)
+	}
+	return out
+}
+
+// Close releases what the replicas hold (their evaluator's state, the
+// cluster's memo of their labels).
+func (r *Replicas) Close() {
+	r.a.close()
+	r.f.s.cluster.memoGroups(false)
+}
+
+// setReplica makes p a pending copy of template named name.
+func setReplica(p, template *framework.Pod, name string) {
+	*p = *template
+	p.Name = name
+	p.UID = ""
+	p.Spec.NodeName = ""
+	p.Status = framework.PodStatus{Phase: framework.PodPending}
+}
+
+// replicaNamer hands out <base>-1, <base>-2, ... skipping names the
+// cluster already has.
+type replicaNamer struct {
+	c         *Cluster
+	namespace string
+	base      string
+	n         int    // the number of the last key built
+	keys      string // keys built at once, one after another
+	ends      []int  // where each of keys ends
+	i         int    // the next key of keys
+	buf       []byte // keys being built
+}
+
+// replicaKeyBatch bounds how many keys replicaNamer builds at once (one
+// allocation for all): a batch doubles from 8 up to it.
+const replicaKeyBatch = 512
+
+func newReplicaNamer(c *Cluster, template *framework.Pod) *replicaNamer {
+	base := template.Name
+	if base == "" {
+		base = "whatif"
+	}
+	return &replicaNamer{c: c, namespace: template.Namespace, base: base}
+}
+
+// next returns the next free name and its pod key (namespace/name), the
+// name a substring of the key. Each name is checked against the cluster
+// when it is handed out, not when its batch is built.
+func (r *replicaNamer) next() (name, key string) {
+	for {
+		if r.i == len(r.ends) {
+			r.build()
+		}
+		start := 0
+		if r.i > 0 {
+			start = r.ends[r.i-1]
+		}
+		key = r.keys[start:r.ends[r.i]]
+		r.i++
+		if _, taken := r.c.pods[key]; !taken {
+			return key[len(r.namespace)+1:], key
+		}
+	}
+}
+
+// build makes the next batch of keys, twice as many as the last one (up
+// to replicaKeyBatch).
+func (r *replicaNamer) build() {
+	count := min(max(2*len(r.ends), 8), replicaKeyBatch)
+	r.buf, r.ends, r.i = r.buf[:0], r.ends[:0], 0
+	for range count {
+		r.n++
+		r.buf = append(r.buf, r.namespace...)
+		r.buf = append(r.buf, '/')
+		r.buf = append(r.buf, r.base...)
+		r.buf = append(r.buf, '-')
+		r.buf = strconv.AppendInt(r.buf, int64(r.n), 10)
+		r.ends = append(r.ends, len(r.buf))
+	}
+	r.keys = string(r.buf)
+}
+
+// claimFromTemplate is the claim the StatefulSet controller creates for
+// pod from template t: <template name>-<pod name> in the pod's namespace,
+// with the template's labels, annotations and spec, and class defaultClass
+// when the template names none (storage_defaultclass.go).
+func claimFromTemplate(pod *framework.Pod, t *framework.PersistentVolumeClaim, defaultClass string) *framework.PersistentVolumeClaim {
+	c := &framework.PersistentVolumeClaim{Spec: t.Spec}
+	c.Name, c.Namespace = t.Name+"-"+pod.Name, pod.Namespace
+	c.Labels, c.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
+	withDefaultClass(c, defaultClass)
+	return c
+}
+
+// addReplicaClaims gives replica pod its claims from the templates, on the
+// question's fork: each claim is created unless it exists (the controller
+// then reuses it, bound or not), and the pod's volumes become one claim
+// volume per template, named after it, followed by the pod's other
+// volumes (k8s.io/kubernetes pkg/controller/statefulset updateStorage).
+func (s *Scheduler) addReplicaClaims(pod *framework.Pod, templates []*framework.PersistentVolumeClaim, defaultClass string) error {
+	if len(templates) == 0 {
+		return nil
+	}
+	c := s.cluster
+	vols := make([]framework.Volume, 0, len(templates)+len(pod.Spec.Volumes))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range templates {
+		claim := claimFromTemplate(pod, t, defaultClass)
+		if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, claim.Namespace, claim.Name); !ok {
+			if err := c.AddStorageObject(claim); err != nil {
+				return fmt.Errorf("replica %s: claim %s from template %q: %w", pod.Key(), claim.Key(), t.Name, err)
+			}
+		}
+		vols = append(vols, framework.Volume{Name: t.Name, VolumeSource: framework.VolumeSource{
+			PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name}}})
+	}
+	for _, v := range pod.Spec.Volumes {
+		if !slices.ContainsFunc(templates, func(t *framework.PersistentVolumeClaim) bool { return t.Name == v.Name }) {
+			vols = append(vols, v)
+		}
+	}
+	pod.Spec.Volumes = vols
+	return nil
 }

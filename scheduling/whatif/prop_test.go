@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // wiGenTemplate draws a pod shape: cpu and memory requests and, maybe,
@@ -52,13 +54,13 @@ func wiGenCluster(t *rapid.T) *WhatIf {
 		}
 		nodes = append(nodes, w.Obj())
 	}
-	c, err := NewClusterFrom(nodes, nil, framework.WithDisruptionBudgets(
+	c, err := scheduling.NewClusterFrom(nodes, nil, framework.WithDisruptionBudgets(
 		st.PDB("default", "pdb-a", "app", "a", int32(rapid.IntRange(0, 2).Draw(t, "pdbA"))),
 		st.PDB("default", "pdb-b", "app", "b", int32(rapid.IntRange(0, 2).Draw(t, "pdbB")))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(rapid.Uint64().Draw(t, "seed")))
+	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,16 @@ func wiGenCluster(t *rapid.T) *WhatIf {
 
 // wiFits reports whether pod passes its profile's filters on node now.
 func wiFits(t *rapid.T, w *WhatIf, pod *framework.Pod, node string) *framework.Status {
-	st, err := w.fitsNode(context.Background(), pod, node)
+	f, err := w.s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := f.Revert(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	st, err := f.FitsNode(context.Background(), pod, node)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,12 +154,12 @@ func TestPropCapacity(t *testing.T) {
 				t.Fatalf("replica %d fits %s, but the answer says %q", ans.Replicas+1, ni.Name(), ans.Stop.Message)
 			}
 		}
-		var d Decision
-		_ = w.withFlag(&w.s.noPostFilter, func() error { d, err = w.s.SchedulePod(context.Background(), next); return err })
+		var d scheduling.Decision
+		_ = w.s.InMode(scheduling.FreeRoomOnly, func() error { d, err = w.s.SchedulePod(context.Background(), next); return err })
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Outcome != OutcomeUnschedulable || d.Message != ans.Stop.Message {
+		if d.Outcome != scheduling.OutcomeUnschedulable || d.Message != ans.Stop.Message {
 			t.Fatalf("replica %d: %s %q, answer said %q", ans.Replicas+1, d.Outcome, d.Message, ans.Stop.Message)
 		}
 	})
@@ -270,7 +281,7 @@ func TestPropScaleUp(t *testing.T) {
 		}
 		var targets []*framework.Pod
 		for _, r := range w.Cluster().Pods() {
-			if r.State == StatePending && !unhelpable[r.Pod.Key()] {
+			if r.State == scheduling.StatePending && !unhelpable[r.Pod.Key()] {
 				targets = append(targets, r.Pod)
 			}
 		}
@@ -288,17 +299,17 @@ func TestPropScaleUp(t *testing.T) {
 				}
 			}
 			failed := 0
-			_ = w.withFlag(&w.s.noPostFilter, func() error {
+			_ = w.s.InMode(scheduling.FreeRoomOnly, func() error {
 				for _, p := range targets {
 					if _, err := c.DeletePod(p.Namespace, p.Name); err != nil {
 						t.Fatal(err)
 					}
-					w.s.queue.delete(p.Key())
+					schedtest.Dequeue(w.s, p.Key())
 					d, err := f.SchedulePod(ctx, p)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if d.Outcome != OutcomeScheduled {
+					if d.Outcome != scheduling.OutcomeScheduled {
 						failed++
 					}
 				}
@@ -365,4 +376,12 @@ func TestPropPlace(t *testing.T) {
 			}
 		}
 	})
+}
+
+// replicaOf is a pending copy of template named name.
+func replicaOf(template *framework.Pod, name string) *framework.Pod {
+	p := *template
+	p.Name, p.UID, p.Spec.NodeName = name, "", ""
+	p.Status = framework.PodStatus{Phase: framework.PodPending}
+	return &p
 }

@@ -1,14 +1,14 @@
-package scheduling
+package whatif
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // WhatIf answers an operator's questions about a cluster with a
@@ -30,9 +30,9 @@ import (
 // one with NewWhatIf: a zero WhatIf{} answers every question with an error
 // saying so.
 type WhatIf struct {
-	s *Scheduler
+	s *scheduling.Scheduler
 	// plainCapacity makes Capacity add each replica with SchedulePod (the
-	// reference the replicaAdder's path is tested against).
+	// reference the Replicas' path is tested against).
 	plainCapacity bool
 }
 
@@ -41,8 +41,8 @@ type WhatIf struct {
 // must belong to the profiles (kubeload leaves out those of other
 // schedulers). Change the cluster only between questions, and only through
 // WhatIf.Scheduler's event methods.
-func NewWhatIf(cluster *Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...Option) (*WhatIf, error) {
-	s, err := New(cluster, registry, profiles, opts...)
+func NewWhatIf(cluster *scheduling.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
+	s, err := scheduling.New(cluster, registry, profiles, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -51,15 +51,15 @@ func NewWhatIf(cluster *Cluster, registry *framework.Registry, profiles []framew
 
 // Scheduler returns the scheduler behind the questions (nil on a zero
 // WhatIf).
-func (w *WhatIf) Scheduler() *Scheduler { return w.s }
+func (w *WhatIf) Scheduler() *scheduling.Scheduler { return w.s }
 
 // Cluster returns the cluster the questions are about (nil on a zero
 // WhatIf).
-func (w *WhatIf) Cluster() *Cluster {
+func (w *WhatIf) Cluster() *scheduling.Cluster {
 	if w.s == nil {
 		return nil
 	}
-	return w.s.cluster
+	return w.s.Cluster()
 }
 
 // check is the error of the question op on a WhatIf not built by
@@ -81,7 +81,7 @@ type Placement struct {
 // everything the question changes (the cluster, the queue, nominations,
 // reasons and the plugins' own state, such as LoadAware's usage cache).
 type wiFork struct {
-	f *Fork
+	f *scheduling.Fork
 }
 
 func (w *WhatIf) fork() (*wiFork, error) {
@@ -94,33 +94,19 @@ func (w *WhatIf) fork() (*wiFork, error) {
 
 // schedule adds a copy of pod on the fork and runs its cycle at once (see
 // Scheduler.SchedulePod).
-func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (Decision, error) {
+func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (scheduling.Decision, error) {
 	return f.f.SchedulePod(ctx, pod)
 }
 
 // scheduleQueued takes the queued pending pod key out of the queue and
 // runs its cycle at once, as ScheduleOne does for the pod it pops, with
 // synchronous binding.
-func (f *wiFork) scheduleQueued(ctx context.Context, key string) (Decision, error) {
-	if err := f.f.lock("PlacePending"); err != nil {
-		return Decision{}, err
+func (f *wiFork) scheduleQueued(ctx context.Context, key string) (scheduling.Decision, error) {
+	d, err := f.f.ScheduleQueued(ctx, key)
+	if err != nil {
+		return d, fmt.Errorf("scheduling: PlacePending: %w", err)
 	}
-	s := f.f.s
-	defer s.mu.Unlock()
-	qp, ok := s.queue.get(key)
-	if !ok || qp.where == qInFlight || qp.where == qNowhere {
-		return Decision{}, fmt.Errorf("scheduling: PlacePending: pod %s is in a scheduling or binding cycle, not waiting in the queue", key)
-	}
-	if !s.queue.takeSpecific(qp) {
-		return Decision{}, fmt.Errorf("scheduling: PlacePending: pod %s is gated (kube-scheduler does not try it until its gates are removed): %s", key, qp.gateMsg)
-	}
-	async := s.async
-	s.async = false
-	defer func() { s.async = async }()
-	if s.runsPodGroupCycle(qp) {
-		return s.podGroupCycle(ctx, qp), nil
-	}
-	return s.scheduleCycle(ctx, qp), nil
+	return d, nil
 }
 
 // delete deletes a pod on the fork.
@@ -134,28 +120,11 @@ func (f *wiFork) delete(namespace, name string) error {
 // revert puts the scheduler back as it was at fork (Fork.Revert).
 func (f *wiFork) revert() error { return f.f.Revert() }
 
-// withFlag runs fn with one of the scheduler's what-if switches on:
-// keepResults (full explanations in decisions) or noPostFilter (placed
-// pods take free room only: capacity, drain and scale-up).
-func (w *WhatIf) withFlag(flag *bool, fn func() error) error {
-	s := w.s
-	s.mu.Lock()
-	old := *flag
-	*flag = true
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		*flag = old
-		s.mu.Unlock()
-	}()
-	return fn()
-}
-
 // PlaceAnswer is where a pod would go and why.
 type PlaceAnswer struct {
 	// Decision is the scheduling cycle's decision; Decision.Result is its
 	// full explanation (every node's filter verdict, every score).
-	Decision Decision
+	Decision scheduling.Decision
 	// FitError says why no node fits (nil when the pod was placed).
 	FitError *framework.FitError
 	// Preemption is what the profile's PostFilter (DefaultPreemption)
@@ -188,11 +157,11 @@ func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, e
 	if pod == nil {
 		return nil, errors.New("scheduling: Place: nil pod")
 	}
-	if r, ok := w.s.cluster.Pod(pod.Namespace, pod.Name); ok && r.State == StatePending {
+	if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == scheduling.StatePending {
 		return nil, fmt.Errorf("scheduling: Place: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (Place asks about a pod the cluster does not hold)",
 			pod.Key(), pod.Namespace, pod.Name)
 	}
-	return w.place("Place", pod.Key(), func(f *wiFork) (Decision, error) { return f.schedule(ctx, pod) })
+	return w.place("Place", pod.Key(), func(f *wiFork) (scheduling.Decision, error) { return f.schedule(ctx, pod) })
 }
 
 // PlacePending answers why the pending pod namespace/name, which the
@@ -208,26 +177,26 @@ func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*Pla
 	if err := w.check("PlacePending"); err != nil {
 		return nil, err
 	}
-	key := podKey(namespace, name)
-	r, ok := w.s.cluster.Pod(namespace, name)
+	key := namespace + "/" + name
+	r, ok := w.s.Cluster().Pod(namespace, name)
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("scheduling: PlacePending: unknown pod %s", key)
-	case r.State != StatePending:
+	case r.State != scheduling.StatePending:
 		return nil, fmt.Errorf("scheduling: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 	}
-	return w.place("PlacePending", key, func(f *wiFork) (Decision, error) { return f.scheduleQueued(ctx, key) })
+	return w.place("PlacePending", key, func(f *wiFork) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
 }
 
 // place runs cycle on a fork with full explanations and answers the
 // question op about the pod key.
-func (w *WhatIf) place(op, key string, cycle func(*wiFork) (Decision, error)) (*PlaceAnswer, error) {
+func (w *WhatIf) place(op, key string, cycle func(*wiFork) (scheduling.Decision, error)) (*PlaceAnswer, error) {
 	f, err := w.fork()
 	if err != nil {
 		return nil, err
 	}
-	var d Decision
-	_ = w.withFlag(&w.s.keepResults, func() error { d, err = cycle(f); return nil })
+	var d scheduling.Decision
+	_ = w.s.InMode(scheduling.ExplainAll, func() error { d, err = cycle(f); return nil })
 	ans := &PlaceAnswer{Decision: d}
 	if err == nil && d.Result != nil && d.Node == "" {
 		ans.FitError = d.Result.FitError()
@@ -239,14 +208,14 @@ func (w *WhatIf) place(op, key string, cycle func(*wiFork) (Decision, error)) (*
 	if err != nil {
 		return nil, err
 	}
-	if d.Outcome == OutcomeError {
+	if d.Outcome == scheduling.OutcomeError {
 		return nil, fmt.Errorf("scheduling: %s: pod %s: %s", op, key, d.Message)
 	}
 	if d.NominatedNode != "" || len(victims) > 0 {
 		plan := &PreemptionPlan{Node: d.NominatedNode}
 		for _, key := range victims {
 			ns, name, _ := strings.Cut(key, "/")
-			if rec, ok := w.s.cluster.Pod(ns, name); ok {
+			if rec, ok := w.s.Cluster().Pod(ns, name); ok {
 				plan.Victims = append(plan.Victims, rec.Pod)
 			}
 		}
@@ -281,7 +250,7 @@ type CapacityAnswer struct {
 	Placements []Placement
 	// Stop is the decision of the first replica that did not fit, with
 	// its full explanation (nil when Max stopped the question).
-	Stop *Decision
+	Stop *scheduling.Decision
 	// FitError is Stop's reason when no node fit.
 	FitError *framework.FitError
 	// Claims describe the claim each replica gets from each of
@@ -339,10 +308,8 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 	if err != nil {
 		return nil, err
 	}
-	w.s.cluster.memoGroups(true)
-	err = w.withFlag(&w.s.noPostFilter, func() error { return w.capacity(ctx, f, template, opts, ans) })
+	err = w.s.InMode(scheduling.FreeRoomOnly, func() error { return w.capacity(ctx, f, template, opts, ans) })
 	rerr := f.revert()
-	w.s.cluster.memoGroups(false)
 	if err == nil {
 		err = rerr
 	}
@@ -353,38 +320,33 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 }
 
 func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
-	names := w.replicaNames(template)
-	defaultClass := ""
-	if len(opts.ClaimTemplates) > 0 {
-		defaultClass = w.s.cluster.defaultStorageClass()
-		ans.Claims = claimsText(template, opts.ClaimTemplates, defaultClass)
+	reps, err := f.f.Replicas(template, opts.ClaimTemplates)
+	if err != nil {
+		return err
 	}
-	adder := replicaAdder{sameSpec: len(opts.ClaimTemplates) == 0}
-	defer adder.close()
+	defer reps.Close()
+	if len(opts.ClaimTemplates) > 0 {
+		ans.Claims = claimsText(opts.ClaimTemplates, reps.ClaimsOf(template))
+	}
 	for opts.Max == 0 || ans.Replicas < opts.Max {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		name, key := names.next()
-		r := adder.replica(template, name)
-		p := &r.pod
-		if err := w.addReplicaClaims(p, opts.ClaimTemplates, defaultClass); err != nil {
+		p, key, err := reps.Next()
+		if err != nil {
 			return fmt.Errorf("scheduling: Capacity: %w", err)
 		}
-		var (
-			d   Decision
-			err error
-		)
+		var d scheduling.Decision
 		if w.plainCapacity {
 			d, err = f.schedule(ctx, p)
 		} else {
-			d, err = adder.schedule(ctx, f.f, r, key)
+			d, err = reps.Schedule(ctx)
 		}
 		if err != nil {
 			return err
 		}
 		switch d.Outcome {
-		case OutcomeScheduled:
+		case scheduling.OutcomeScheduled:
 			ans.Replicas++
 			if len(ans.Placements) == cap(ans.Placements) {
 				// Double: append grows a long slice by a quarter, which
@@ -393,9 +355,9 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 			}
 			ans.Placements = append(ans.Placements, Placement{Pod: key, Node: d.Node})
 			continue
-		case OutcomeError:
+		case scheduling.OutcomeError:
 			return fmt.Errorf("scheduling: Capacity: replica %s: %s", key, d.Message)
-		case OutcomeUnschedulable:
+		case scheduling.OutcomeUnschedulable:
 		default:
 			return fmt.Errorf("scheduling: Capacity: replica %s: outcome %s (the profile waits or binds asynchronously)", key, d.Outcome)
 		}
@@ -407,8 +369,8 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		}
 		// The closure's own variables: d, captured, would move to the heap
 		// for every replica.
-		stop := new(Decision)
-		err = w.withFlag(&w.s.keepResults, func() error {
+		stop := new(scheduling.Decision)
+		err = w.s.InMode(scheduling.ExplainAll, func() error {
 			var serr error
 			*stop, serr = f.schedule(ctx, p)
 			return serr
@@ -423,82 +385,4 @@ func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Po
 		return nil
 	}
 	return nil
-}
-
-// replicaOf is a pending copy of template named name.
-func replicaOf(template *framework.Pod, name string) *framework.Pod {
-	p := new(framework.Pod)
-	setReplica(p, template, name)
-	return p
-}
-
-// setReplica makes p a pending copy of template named name.
-func setReplica(p, template *framework.Pod, name string) {
-	*p = *template
-	p.Name = name
-	p.UID = ""
-	p.Spec.NodeName = ""
-	p.Status = framework.PodStatus{Phase: framework.PodPending}
-}
-
-// replicaNamer hands out <base>-1, <base>-2, ... skipping names the
-// cluster already has.
-type replicaNamer struct {
-	c         *Cluster
-	namespace string
-	base      string
-	n         int    // the number of the last key built
-	keys      string // keys built at once, one after another
-	ends      []int  // where each of keys ends
-	i         int    // the next key of keys
-	buf       []byte // keys being built
-}
-
-// replicaKeyBatch bounds how many keys replicaNamer builds at once (one
-// allocation for all): a batch doubles from 8 up to it.
-const replicaKeyBatch = 512
-
-func (w *WhatIf) replicaNames(template *framework.Pod) *replicaNamer {
-	base := template.Name
-	if base == "" {
-		base = "whatif"
-	}
-	return &replicaNamer{c: w.s.cluster, namespace: template.Namespace, base: base}
-}
-
-// next returns the next free name and its pod key (namespace/name), the
-// name a substring of the key. Each name is checked against the cluster
-// when it is handed out, not when its batch is built.
-func (r *replicaNamer) next() (name, key string) {
-	for {
-		if r.i == len(r.ends) {
-			r.build()
-		}
-		start := 0
-		if r.i > 0 {
-			start = r.ends[r.i-1]
-		}
-		key = r.keys[start:r.ends[r.i]]
-		r.i++
-		if _, taken := r.c.pods[key]; !taken {
-			return key[len(r.namespace)+1:], key
-		}
-	}
-}
-
-// build makes the next batch of keys, twice as many as the last one (up
-// to replicaKeyBatch).
-func (r *replicaNamer) build() {
-	count := min(max(2*len(r.ends), 8), replicaKeyBatch)
-	r.buf, r.ends, r.i = r.buf[:0], r.ends[:0], 0
-	for range count {
-		r.n++
-		r.buf = append(r.buf, r.namespace...)
-		r.buf = append(r.buf, '/')
-		r.buf = append(r.buf, r.base...)
-		r.buf = append(r.buf, '-')
-		r.buf = strconv.AppendInt(r.buf, int64(r.n), 10)
-		r.ends = append(r.ends, len(r.buf))
-	}
-	r.keys = string(r.buf)
 }

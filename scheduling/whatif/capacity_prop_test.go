@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // wcGenCluster draws a cluster for comparing capacity paths: 1–130 nodes
@@ -56,7 +58,7 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 		}
 		pods = append(pods, w.Obj())
 	}
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := scheduling.NewClusterFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +69,8 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(rapid.Uint64().Draw(t, "seed")),
-		WithClock(framework.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))))
+	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")),
+		scheduling.WithClock(framework.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,33 +187,30 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 			max = 40 // keep the big clusters' runs short
 		}
 		before := wiCapture(w)
-		run := func(plain, handler bool) (*CapacityAnswer, []Decision, int) {
-			select { // drain the wakeup the setup or the last run left
-			case <-w.s.wake:
-			default:
-			}
-			var ds []Decision
+		run := func(plain, handler bool) (*CapacityAnswer, []scheduling.Decision, int) {
+			schedtest.DrainWakeups(w.s) // the wakeup the setup or the last run left
+			var ds []scheduling.Decision
 			if handler {
-				w.s.onDecision = func(d Decision) { ds = append(ds, d) }
+				schedtest.SetDecisionHook(w.s, func(d any) { ds = append(ds, d.(scheduling.Decision)) })
 			}
 			w.plainCapacity = plain
-			defer func() { w.s.onDecision, w.plainCapacity = nil, false }()
+			defer func() { schedtest.SetDecisionHook(w.s, nil); w.plainCapacity = false }()
 			ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: max, ClaimTemplates: claims})
 			if err != nil {
 				t.Fatal(err)
 			}
 			wiUnchanged(t, w, before)
-			return ans, ds, len(w.s.wake)
+			return ans, ds, schedtest.Wakeups(w.s)
 		}
 		want, wantDs, wantWake := run(true, true)
-		cycles, spared := w.s.replicaCycles, w.s.replicasReused
+		cycles, spared := schedtest.Count(w.s).ReplicaCycles, schedtest.Count(w.s).ReplicasReused
 		got, gotDs, gotWake := run(false, true)
-		incremental += w.s.replicaCycles - cycles
-		reused += w.s.replicasReused - spared
+		incremental += schedtest.Count(w.s).ReplicaCycles - cycles
+		reused += schedtest.Count(w.s).ReplicasReused - spared
 		if wantWake != gotWake {
 			t.Fatalf("wakeups pending after the question: plain %d, fast %d", wantWake, gotWake)
 		}
-		opts := cmp.Options{cmpopts.IgnoreFields(Decision{}, "Result"), cmpopts.EquateEmpty()}
+		opts := cmp.Options{cmpopts.IgnoreFields(scheduling.Decision{}, "Result"), cmpopts.EquateEmpty()}
 		if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
 			t.Fatalf("decisions differ (-plain +fast):\n%s", diff)
 		}

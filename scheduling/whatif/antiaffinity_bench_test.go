@@ -1,4 +1,4 @@
-package scheduling_test
+package whatif_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 // BenchmarkWhatIfCapacityAntiAffinity asks how many replicas of a
@@ -46,7 +47,7 @@ func BenchmarkWhatIfCapacityAntiAffinity(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w, err := scheduling.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+		w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func BenchmarkWhatIfCapacityAntiAffinity(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				replicas := 0
 				for b.Loop() {
-					ans, err := w.Capacity(ctx, pod, scheduling.CapacityOptions{Max: max})
+					ans, err := w.Capacity(ctx, pod, whatif.CapacityOptions{Max: max})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // This file renders the what-if answers for people: the decision, a
@@ -230,7 +231,7 @@ func (a *CapacityAnswer) Summary(template *framework.Pod, numNodes int) string {
 
 func profileOf(p *framework.Pod) string {
 	if p.Spec.SchedulerName == "" {
-		return DefaultSchedulerName
+		return scheduling.DefaultSchedulerName
 	}
 	return p.Spec.SchedulerName
 }

@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // tableExtender scores every node by the length of its name, to give the
@@ -43,17 +44,17 @@ func TestPlaceAnswerScoreTableColumns(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		opts []Option
+		opts []scheduling.Option
 	}{
 		{"plugins only", nil},
-		{"with an extender", []Option{WithExtenders(tableExtender{})}},
+		{"with an extender", []scheduling.Option{scheduling.WithExtenders(tableExtender{})}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := NewClusterFrom(nodes, pods)
+			c, err := scheduling.NewClusterFrom(nodes, pods)
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, append([]Option{WithSeed(7)}, tc.opts...)...)
+			w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, append([]scheduling.Option{scheduling.WithSeed(7)}, tc.opts...)...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // TestCapacityEvaluatorKeepsSchedulerHandle: plugins that find the
@@ -24,7 +26,7 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 	for _, n := range []string{"a", "b", "c"} {
 		nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "10", "memory": "16Gi", "pods": "110"}).Obj())
 	}
-	cluster, err := NewClusterFrom(nodes, nil)
+	cluster, err := scheduling.NewClusterFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,28 +40,28 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reg := NewDefaultRegistry()
+	reg := scheduling.NewDefaultRegistry()
 	var profiles []framework.Profile
 	for _, plugin := range []string{config.TargetLoadPackingName, config.LoadVariationRiskBalancingName} {
 		p := framework.Profile{SchedulerName: plugin, QueueSort: []string{config.PrioritySortName},
-			PreFilter: []string{config.NodeResourcesFitName}, Filter: []string{config.NodeResourcesFitName}, Bind: []string{DefaultBinderName}}
+			PreFilter: []string{config.NodeResourcesFitName}, Filter: []string{config.NodeResourcesFitName}, Bind: []string{scheduling.DefaultBinderName}}
 		if err := p.Enable(reg, plugin, 1); err != nil {
 			t.Fatal(err)
 		}
 		profiles = append(profiles, p)
 	}
-	w, err := NewWhatIf(cluster, reg, profiles, WithClock(framework.NewFakeClock(time.Unix(0, 0))))
+	w, err := NewWhatIf(cluster, reg, profiles, scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range profiles {
 		t.Run(p.SchedulerName, func(t *testing.T) {
 			tmpl := st.MakePod().Name("r").Namespace("default").SchedulerName(p.SchedulerName).Req(map[string]string{"cpu": "1"}).Obj()
-			run := func(plain bool) (*CapacityAnswer, []Decision) {
-				var ds []Decision
-				w.s.onDecision = func(d Decision) { ds = append(ds, d) }
+			run := func(plain bool) (*CapacityAnswer, []scheduling.Decision) {
+				var ds []scheduling.Decision
+				schedtest.SetDecisionHook(w.s, func(d any) { ds = append(ds, d.(scheduling.Decision)) })
 				w.plainCapacity = plain
-				defer func() { w.s.onDecision, w.plainCapacity = nil, false }()
+				defer func() { schedtest.SetDecisionHook(w.s, nil); w.plainCapacity = false }()
 				ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: 6})
 				if err != nil {
 					t.Fatal(err)
@@ -67,15 +69,15 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 				return ans, ds
 			}
 			want, wantDs := run(true)
-			cycles := w.s.replicaCycles
+			cycles := schedtest.Count(w.s).ReplicaCycles
 			got, gotDs := run(false)
-			if w.s.replicaCycles == cycles {
+			if schedtest.Count(w.s).ReplicaCycles == cycles {
 				t.Fatal("no replica cycle went to the incremental evaluator")
 			}
 			if diff := cmp.Diff(want.Placements, got.Placements); diff != "" {
 				t.Errorf("placements differ (-plain +fast):\n%s", diff)
 			}
-			opts := cmp.Options{cmpopts.IgnoreFields(Decision{}, "Result"), cmpopts.EquateEmpty()}
+			opts := cmp.Options{cmpopts.IgnoreFields(scheduling.Decision{}, "Result"), cmpopts.EquateEmpty()}
 			if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
 				t.Errorf("decisions differ (-plain +fast):\n%s", diff)
 			}

@@ -1,11 +1,10 @@
-package scheduling
+package whatif
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -14,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // wiVolumeCluster is svZonedCluster (six 4-cpu nodes n0…n5, two per zone
@@ -34,7 +34,7 @@ func wiVolumeCluster(t testing.TB, limit int32, objs ...framework.StorageObject)
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(7))
+	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,55 +152,6 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 			wiUnchanged(t, w, before)
 		}
 	})
-}
-
-// TestDefaultStorageClass: the newest class annotated as default (then the
-// first by name; the beta annotation counts) is the one the admission
-// plugin gives claims that name none, and only those.
-func TestDefaultStorageClass(t *testing.T) {
-	c, err := NewClusterFrom(nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := c.defaultStorageClass(); got != "" {
-		t.Errorf("no classes: %q", got)
-	}
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, sc := range []struct {
-		name, ann string
-		day       int
-	}{{"old", annDefaultClass, 1}, {"plain", "", 9}, {"b-new", annBetaDefaultClass, 5}, {"a-new", annDefaultClass, 5}, {"off", "", 7}} {
-		o := st.MakeSC(sc.name, "p", "").Obj()
-		o.CreationTimestamp = base.AddDate(0, 0, sc.day)
-		if sc.ann != "" {
-			o.Annotations = map[string]string{sc.ann: "true"}
-		} else {
-			o.Annotations = map[string]string{annDefaultClass: "false"}
-		}
-		if err := c.AddStorageObject(o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got := c.defaultStorageClass(); got != "a-new" {
-		t.Errorf("default class %q, want a-new (newest, then by name)", got)
-	}
-	pod := st.MakePod().Name("web-1").Namespace("shop").Obj()
-	empty := ""
-	for _, tc := range []struct {
-		name  string
-		claim *framework.PersistentVolumeClaim
-		want  string
-	}{
-		{"no class", &framework.PersistentVolumeClaim{}, "a-new"},
-		{"a class", &framework.PersistentVolumeClaim{Spec: framework.PersistentVolumeClaimSpec{StorageClassName: &empty}}, ""},
-		{"beta annotation", &framework.PersistentVolumeClaim{ObjectMeta: framework.ObjectMeta{Annotations: map[string]string{framework.AnnBetaStorageClass: "fast"}}}, "fast"},
-	} {
-		tc.claim.Name = "data"
-		got := claimFromTemplate(pod, tc.claim, c.defaultStorageClass())
-		if framework.ClaimClass(got) != tc.want || got.Key() != "shop/data-web-1" {
-			t.Errorf("%s: claim %s of class %q, want %q", tc.name, got.Key(), framework.ClaimClass(got), tc.want)
-		}
-	}
 }
 
 // TestWhatIfPlaceZonalVolume: a pod whose claim is bound to a volume in
@@ -352,7 +303,7 @@ func TestWhatIfScaleUpGated(t *testing.T) {
 func TestPropWhatIfVolumesUnchanged(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := svZonedCluster(t, int32(rapid.IntRange(1, 4).Draw(t, "limit")))
-		w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(rapid.Uint64().Draw(t, "seed")))
+		w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(rapid.Uint64().Draw(t, "seed")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -416,11 +367,11 @@ func TestEphemeralClaimDefaultClass(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		class   *string
-		outcome Outcome
+		outcome scheduling.Outcome
 		want    string
 	}{
-		{"no class", nil, OutcomeScheduled, "zonal"},
-		{"empty class", &empty, OutcomeUnschedulable, ""},
+		{"no class", nil, scheduling.OutcomeScheduled, "zonal"},
+		{"empty class", &empty, scheduling.OutcomeUnschedulable, ""},
 	} {
 		p := st.MakePod().Name("e-" + strings.ReplaceAll(tc.name, " ", "-")).UID("uid-" + tc.name).Obj()
 		spec := st.MakePVC("x", "").Obj().Spec

@@ -1,4 +1,4 @@
-package scheduling
+package whatif
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling"
 )
 
 // hostnameLabel is the label the kubelet sets to the node's name.
@@ -189,11 +190,11 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *framework.Node, opts Sca
 // scaleUpTargets returns the pods a scale-up is for, in queue order, and
 // the gated pending pods it leaves out.
 func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, []PodFailure, error) {
-	c := w.s.cluster
+	c := w.s.Cluster()
 	var out []*framework.Pod
 	if len(keys) == 0 {
 		for _, r := range c.Pods() {
-			if r.State == StatePending && r.Pod.DeletionTimestamp == nil {
+			if r.State == scheduling.StatePending && r.Pod.DeletionTimestamp == nil {
 				out = append(out, r.Pod)
 			}
 		}
@@ -208,7 +209,7 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, []PodFailure, 
 		switch {
 		case !found:
 			return nil, nil, fmt.Errorf("scheduling: ScaleUp: unknown pod %s", key)
-		case r.State != StatePending:
+		case r.State != scheduling.StatePending:
 			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 		case seen[key]:
 			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s given twice", key)
@@ -218,16 +219,13 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, []PodFailure, 
 	}
 	slices.SortStableFunc(out, queueOrder)
 	var gated []PodFailure
-	w.s.mu.Lock()
 	out = slices.DeleteFunc(out, func(p *framework.Pod) bool {
-		qp, ok := w.s.queue.get(p.Key())
-		held := ok && qp.where == qGated
+		reason, held := w.s.Gated(p.Namespace, p.Name)
 		if held {
-			gated = append(gated, PodFailure{Pod: p.Key(), Reason: qp.gateMsg})
+			gated = append(gated, PodFailure{Pod: p.Key(), Reason: reason})
 		}
 		return held
 	})
-	w.s.mu.Unlock()
 	return out, gated, nil
 }
 
@@ -237,7 +235,7 @@ func (w *WhatIf) newNodeNames(base string, n int) []string {
 	out := make([]string, 0, n)
 	for i := 1; len(out) < n; i++ {
 		name := fmt.Sprintf("%s-%d", base, i)
-		if _, taken := w.s.cluster.Node(name); !taken {
+		if _, taken := w.s.Cluster().Node(name); !taken {
 			out = append(out, name)
 		}
 	}
@@ -276,7 +274,7 @@ func (w *WhatIf) helpable(ctx context.Context, template *framework.Node, name st
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			st, err := w.fitsNode(ctx, p, name)
+			st, err := f.f.FitsNode(ctx, p, name)
 			if err != nil {
 				return err
 			}
@@ -306,40 +304,6 @@ func statusReason(st *framework.Status) string {
 	return msg
 }
 
-// fitsNode runs pod's PreFilter and its Filter on one node (with the pods
-// nominated there), as the nominated-node fast path of a cycle does.
-func (w *WhatIf) fitsNode(ctx context.Context, pod *framework.Pod, node string) (*framework.Status, error) {
-	s := w.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	prof, err := s.profileFor(pod)
-	if err != nil {
-		return nil, err
-	}
-	pi, err := framework.NewPodInfo(pod)
-	if err != nil {
-		return nil, fmt.Errorf("scheduling: pod %s: %w", pod.Key(), err)
-	}
-	snap := s.cluster.Snapshot()
-	ni, ok := snap.Get(node)
-	if !ok {
-		return nil, fmt.Errorf("scheduling: node %q not found", node)
-	}
-	state := s.newState(&schedCycleHandle{s: s, prof: prof})
-	defer state.Release()
-	state.SetSnapshot(snap)
-	res, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes())
-	if !st.IsSuccess() {
-		return st, nil
-	}
-	if !res.AllNodes() {
-		if _, in := res.NodeNames[node]; !in {
-			return framework.NewStatus(framework.UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin(s) PreFilter result"), nil
-		}
-	}
-	return prof.fw.RunFilterPluginsWithNominatedPods(ctx, state, pi, ni, s.nominator.forNode(node)), nil
-}
-
 // scaleUpTrial adds the named nodes and schedules pods in order on a fork;
 // a search trial (full false) stops at the first pod that does not fit.
 func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, names []string, pods []*framework.Pod, full bool) (ScaleUpTrial, error) {
@@ -348,12 +312,12 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, nam
 	if err != nil {
 		return t, err
 	}
-	err = w.withFlag(&w.s.noPostFilter, func() error {
+	err = w.s.InMode(scheduling.FreeRoomOnly, func() error {
 		nodes := make([]*framework.Node, len(names))
 		for i, name := range names {
 			nodes[i] = nodeFrom(template, name)
 		}
-		if err := w.s.cluster.addNodesOnFork(nodes); err != nil {
+		if err := w.s.Cluster().AddNodesOnFork(nodes); err != nil {
 			return err
 		}
 		for _, p := range pods {
@@ -368,13 +332,13 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, nam
 				return err
 			}
 			switch d.Outcome {
-			case OutcomeScheduled:
+			case scheduling.OutcomeScheduled:
 				t.Scheduled++
 				if full {
 					t.Placements = append(t.Placements, Placement{Pod: p.Key(), Node: d.Node})
 				}
 				continue
-			case OutcomeUnschedulable:
+			case scheduling.OutcomeUnschedulable:
 				t.Failed = append(t.Failed, PodFailure{Pod: p.Key(), Reason: d.Message})
 			default:
 				return fmt.Errorf("scheduling: ScaleUp: pod %s: %s: %s", p.Key(), d.Outcome, d.Message)
@@ -390,26 +354,4 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, nam
 		err = rerr
 	}
 	return t, err
-}
-
-// addNodesOnFork appends nodes on an open fork, keeping the snapshot as it
-// was (copy on write) for Revert to restore: undoing
-// each added node by RemoveNode would cost O(nodes) per node.
-func (c *Cluster) addNodesOnFork(nodes []*framework.Node) error {
-	if !c.forking() {
-		return errors.New("scheduling: addNodesOnFork outside a fork")
-	}
-	if len(nodes) == 0 {
-		return nil
-	}
-	prev := c.snap
-	c.snap = prev.Clone()
-	c.record(func() { c.snap = prev })
-	for _, n := range nodes {
-		cp := *n
-		if err := c.snap.AddNode(&cp); err != nil {
-			return fmt.Errorf("scheduling: AddNode: %w", err)
-		}
-	}
-	return nil
 }
