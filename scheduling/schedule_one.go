@@ -1,13 +1,238 @@
 package scheduling
 
+// One pod's way through the scheduler, as kube-scheduler's schedule_one.go
+// has it:
+//
+//   - ScheduleOne pops the next pod from the queue (SchedulePod adds a pod
+//     and takes it at once) and runs scheduleCycle, kube's schedulingCycle
+//     (podGroupCycle, in podgroup_cycle.go, runs a pod group's instead);
+//   - scheduleCycle tries the pod's nominated node first
+//     (evaluateNominatedNode), then runs the profile's PreFilter, Filter,
+//     PreScore and Score plugins through the framework runner over the
+//     sampled nodes (schedule, scheduleIn: numToFind nodes from the
+//     round-robin start), which also selects the host (seeded tie-break);
+//     a failed cycle runs PostFilter (preemption) and requeues the pod
+//     (cycleFailed, failed);
+//   - assumeAndBind assumes the pod on its node in the cache, runs Reserve
+//     and Permit, and starts the binding cycle (startBinding), at once or
+//     when a waiting Permit ends;
+//   - runBinding runs PreBind, Bind (DefaultBinder or an extender) and
+//     PostBind, and bindingFailed undoes the assumption when a step fails.
+
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
 )
+
+// ScheduleOne runs the binding steps that became ready (synchronous mode),
+// then pops the next pod and runs its scheduling cycle (and, synchronously,
+// its binding cycle). It returns the cycle's decision, or false when no pod
+// is ready to be scheduled at the clock's current time, when ctx is already
+// done (no pod is popped), or on a Scheduler not built by New.
+func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) { return s.scheduleOne(nil, ctx) }
+
+func (s *Scheduler) scheduleOne(f *Fork, ctx context.Context) (Decision, bool) {
+	if s.check(f, "ScheduleOne") != nil || (ctx != nil && ctx.Err() != nil) {
+		return Decision{}, false
+	}
+	if s.enter(f, "ScheduleOne") != nil {
+		return Decision{}, false
+	}
+	defer s.mu.Unlock()
+	s.runReadyLocked(ctx)
+	qp := s.queue.pop()
+	if qp == nil {
+		return Decision{}, false
+	}
+	if s.runsPodGroupCycle(qp) {
+		return s.podGroupCycle(ctx, qp), true
+	}
+	return s.scheduleCycle(ctx, qp), true
+}
+
+// SchedulePod adds a copy of pod to the cluster and runs one scheduling
+// cycle for it at once, outside the queue, with synchronous binding: the
+// what-if primitive (on a Fork: place a pod, look at the decision,
+// Revert). When no node fits the pod stays pending (and queued, as AddPod
+// would leave it).
+func (s *Scheduler) SchedulePod(ctx context.Context, pod *framework.Pod) (Decision, error) {
+	return s.schedulePod(nil, ctx, pod)
+}
+
+func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *framework.Pod) (Decision, error) {
+	if err := s.check(f, "SchedulePod"); err != nil {
+		return Decision{}, err
+	}
+	if pod == nil {
+		return Decision{}, errors.New("scheduling: SchedulePod: nil pod")
+	}
+	if pod.Spec.NodeName != "" {
+		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s already names node %q", pod.Key(), pod.Spec.NodeName)
+	}
+	if err := s.enter(f, "SchedulePod"); err != nil {
+		return Decision{}, err
+	}
+	defer s.mu.Unlock()
+	if err := s.addPodEvent(pod); err != nil {
+		return Decision{}, err
+	}
+	return s.scheduleAddedLocked(ctx, pod.Key())
+}
+
+// scheduleAddedLocked is SchedulePod after the pod key was added: it runs
+// the pod's cycle at once. The scheduler's lock is held.
+func (s *Scheduler) scheduleAddedLocked(ctx context.Context, key string) (Decision, error) {
+	qp, ok := s.queue.get(key)
+	if ok && qp.where == qGated {
+		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", key, qp.gateMsg)
+	}
+	if !ok || qp.where != qActive {
+		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", key)
+	}
+	s.queue.take(qp, s.clock.Now())
+	async := s.async
+	s.async = false
+	defer func() { s.async = async }()
+	return s.scheduleCycle(ctx, qp), nil
+}
+
+// scheduleCycle is kube-scheduler's schedulingCycle for one popped pod.
+func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
+	s.cycle++
+	pi := qp.PodInfo
+	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: qp.key, Attempt: qp.Attempts}
+	prof, err := s.profileFor(pi.Pod)
+	if err != nil { // cannot happen: AddPod checks
+		s.queue.done(qp)
+		d.Outcome, d.Message = OutcomeError, err.Error()
+		s.emit(d)
+		return d
+	}
+	d.Profile = prof.name
+	if pi.Pod.DeletionTimestamp != nil {
+		s.queue.done(qp)
+		d.Outcome, d.Message = OutcomeSkipped, "pod is being deleted"
+		s.setReason(qp.key, d.Message)
+		s.emit(d)
+		return d
+	}
+	snap := s.cluster.Snapshot()
+	if snap.NumNodes() == 0 {
+		d.Outcome, d.Stage, d.Message = OutcomeUnschedulable, "Filter", "no nodes available to schedule pods"
+		s.failed(qp, d, nil, nil, &framework.NominatingInfo{Mode: framework.ModeOverride}, false)
+		return d
+	}
+	h := s.cycleHandle(prof)
+	var state *framework.CycleState
+	node := ""
+	nodeAt := -1 // node's index in snap, when known
+	nominatedFailed := false
+	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
+		state = s.newState(h)
+		node, nominatedFailed = s.evaluateNominatedNode(ctx, prof, state, snap, pi, nnn)
+		if node != "" {
+			d.FastPath, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = "nominated", 1, 1, s.nextStart
+			d.Top = []framework.RankedNode{{Name: node}}
+		}
+	}
+	reused := false
+	var pre *framework.PreFilterOutcome // PreFilter already run on state
+	if node == "" {
+		if state != nil {
+			state.Release() // the nominated-node attempt's state is done
+			state = nil
+		}
+		if pi.Pod.Status.NominatedNodeName == "" {
+			t := s.reusedNode(ctx, prof, h, qp, snap)
+			state, pre = t.state, t.pre
+			if t.node != "" {
+				node, reused = t.node, true
+				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, t.b.cycle, 1, 1, s.nextStart
+				d.Top, d.Ties = []framework.RankedNode{{Name: t.node, Total: t.pick.Total}}, t.ties
+				if next, ok := t.b.ranked.next(); ok && t.ties == 1 {
+					d.Margin = t.pick.Total - next.Total
+				}
+				if s.keepResults {
+					d.Result = t.b.kept
+				}
+			}
+		} else {
+			prof.batch = nil
+		}
+	}
+	var scored *framework.Result
+	if node == "" {
+		if state == nil {
+			state = s.newState(h)
+		}
+		res, st, err := s.scheduleReplica(ctx, prof, state, snap, pi, pre)
+		state = st
+		if s.keepResults {
+			d.Result = res
+		} else if s.keepFailed && err != nil && res != nil {
+			d.Result = res
+			s.reuse = nil // the decision keeps it: the next cycle gets its own
+		}
+		if res != nil {
+			if res.PreFilterStatus == nil {
+				processed := res.EvaluatedNodes()
+				if nominatedFailed && !schedRejectedIn(res, pi.Pod.Status.NominatedNodeName) {
+					processed++ // kube counts the nominated node's failure too
+				}
+				s.nextStart = (s.nextStart + processed) % snap.NumNodes()
+			}
+			d.EvaluatedNodes, d.StartIndex = res.EvaluatedNodes(), res.StartIndex
+			if err == nil {
+				d.FeasibleNodes = res.NumFeasibleNodes()
+			}
+		}
+		if err != nil {
+			d = s.cycleFailed(ctx, qp, prof, state, res, err, d)
+			state.Release() // PostFilter (preemption) was the cycle's last use
+			return d
+		}
+		node, nodeAt = res.SelectedNode(), res.SelectedIndex()
+		scored = res
+		d.Top, d.Margin, d.Ties = res.Top, res.Margin, res.Ties
+		if !qp.detached || s.onDecision != nil {
+			// res is recycled by the next cycle. A detached replica's
+			// decision, without a decision handler, reaches only its
+			// capacity question, which reads no Top.
+			d.Top = slices.Clone(res.Top)
+		}
+		if len(res.Totals) == 0 {
+			d.FastPath = "one-feasible"
+		}
+	}
+	d.Node = node
+	s.keepRanking(prof, qp, node, scored, reused)
+	d = s.assumeAndBind(ctx, qp, prof, state, pi, node, nodeAt, d)
+	s.rankingBound(prof, d)
+	return d
+}
+
+// numFeasibleNodesToFind is kube-scheduler v1.36's node sampling
+// (framework.NumFeasibleNodesToFind) with the profile's
+// percentageOfNodesToScore when set, else the scheduler's.
+func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
+	if profilePct != nil {
+		globalPct = *profilePct
+	}
+	return framework.NumFeasibleNodesToFind(n, globalPct)
+}
+
+func (s *Scheduler) numToFind(p *schedProfile, n int) int {
+	if !p.hasExtFilt && !p.hasScoring {
+		return min(1, n) // first fit (kube PR #123384)
+	}
+	return numFeasibleNodesToFind(p.pct, s.pctToScore, n)
+}
 
 // newState returns a new cycle state holding the cycle's handle h: for a
 // detached replica's cycle, replicaState emptied (taken once).
