@@ -11,15 +11,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
 // TestTrimaranInScheduler: the registry's Trimaran plugins read the
 // scheduler's NodeLoads; TargetLoadPacking packs onto the node nearest its
 // target, LoadVariationRiskBalancing avoids the node whose load varies

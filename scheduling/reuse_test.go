@@ -29,16 +29,6 @@ func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
 	return p
 }
 
-// resourcesOnlyProfile keeps the score plugins that never normalize over
-// the feasible nodes, so that reuse is exact.
-func resourcesOnlyProfile(strategy config.ScoringStrategyType) framework.Profile {
-	p := reuseProfile(strategy)
-	p.PreScore = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
-	p.Score = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName}
-	p.Weights = map[string]int64{config.NodeResourcesFitName: 1, config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1}
-	return p
-}
-
 // TestSignatures: which pods a profile signs and which share a signature
 // (kube's plugins' SignPod: topology spread constraints, pod affinity and
 // default constraints make a pod unsignable; an extender or a plugin that

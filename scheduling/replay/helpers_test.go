@@ -66,12 +66,6 @@ func (r *scRecorder) add(s string) {
 	r.calls = append(r.calls, s)
 }
 
-func (r *scRecorder) get() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.calls...)
-}
-
 // scStep is a plugin for every post-filter point; label "fail-<name>" on a
 // pod makes it fail there ("reject-<name>" rejects), "wait-<name>=<dur>"
 // makes Permit wait.

@@ -244,7 +244,3 @@ func ExampleWhatIf_PlacePending() {
 func exNode(name, cpu string) *framework.Node {
 	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
 }
-
-func exPod(name, cpu string) *framework.Pod {
-	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
-}
