@@ -16,8 +16,8 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// cfgArgs is one plugin's pluginConfig entry after decoding and defaulting.
-type cfgArgs struct {
+// args is one plugin's pluginConfig entry after decoding and defaulting.
+type args struct {
 	name string
 	// path is where the args sit in the file ("" for default args the
 	// loader added, as kube's SetDefaults does).
@@ -36,65 +36,65 @@ type cfgArgs struct {
 	atBuild bool
 }
 
-// cfgCodec decodes, defaults and converts one known args kind. decode gets
+// codec decodes, defaults and converts one known args kind. decode gets
 // the args object without apiVersion and kind (nil when absent) and returns
 // the converted args, the defaulted wire args and the validation error.
-type cfgCodec struct {
+type codec struct {
 	decode  func(path string, v any) (value any, wire any, verr error, err error)
 	typ     reflect.Type // type of value
 	atBuild bool
 }
 
-// cfgCodecs are the args kinds of kube-scheduler v1.36 and Koordinator that
+// codecs are the args kinds of kube-scheduler v1.36 and Koordinator that
 // schedkit decodes into versioned wire types.
-func cfgCodecs() map[string]cfgCodec {
-	return map[string]cfgCodec{
-		config.NodeResourcesFitName:                {decode: cfgDecodeNRF, typ: reflect.TypeFor[config.NodeResourcesFitArgs](), atBuild: true},
-		config.NodeResourcesBalancedAllocationName: {decode: cfgDecodeBA, typ: reflect.TypeFor[config.NodeResourcesBalancedAllocationArgs]()},
-		config.PodTopologySpreadName:               {decode: cfgDecodePTS, typ: reflect.TypeFor[config.PodTopologySpreadArgs]()},
-		config.InterPodAffinityName:                {decode: cfgDecodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
-		config.NodeAffinityName:                    {decode: cfgDecodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
-		config.LoadAwareSchedulingName:             {decode: cfgDecodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
-		config.DefaultPreemptionName:               {decode: cfgDecodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
-		config.VolumeBindingName:                   cfgVolumeBindingCodec(false),
-		cfgDynamicResourcesName:                    {decode: cfgDecodeDRA, typ: reflect.TypeFor[cfgDynamicResourcesArgs]()},
+func codecs() map[string]codec {
+	return map[string]codec{
+		config.NodeResourcesFitName:                {decode: decodeNRF, typ: reflect.TypeFor[config.NodeResourcesFitArgs](), atBuild: true},
+		config.NodeResourcesBalancedAllocationName: {decode: decodeBA, typ: reflect.TypeFor[config.NodeResourcesBalancedAllocationArgs]()},
+		config.PodTopologySpreadName:               {decode: decodePTS, typ: reflect.TypeFor[config.PodTopologySpreadArgs]()},
+		config.InterPodAffinityName:                {decode: decodeIPA, typ: reflect.TypeFor[config.InterPodAffinityArgs]()},
+		config.NodeAffinityName:                    {decode: decodeNA, typ: reflect.TypeFor[config.NodeAffinityArgs]()},
+		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
+		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
+		config.VolumeBindingName:                   volumeBindingCodec(false),
+		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[dynamicResourcesArgs]()},
 	}
 }
 
-// cfgVolumeBindingCodec decodes VolumeBinding's args with kube's
+// volumeBindingCodec decodes VolumeBinding's args with kube's
 // StorageCapacityScoring feature gate on or off: the gate decides the
 // default shape (SetDefaults_VolumeBindingArgs) and whether a shape is
 // allowed (ValidateVolumeBindingArgsWithOptions).
-func cfgVolumeBindingCodec(storageCapacityScoring bool) cfgCodec {
-	return cfgCodec{decode: func(path string, v any) (any, any, error, error) {
+func volumeBindingCodec(storageCapacityScoring bool) codec {
+	return codec{decode: func(path string, v any) (any, any, error, error) {
 		def := config.DefaultVolumeBindingArgs()
 		def.StorageCapacityScoring = storageCapacityScoring
-		return cfgDecodeGeneric(path, v, def)
+		return decodeGeneric(path, v, def)
 	}, typ: reflect.TypeFor[config.VolumeBindingArgs]()}
 }
 
-// cfgStripTypeMeta removes apiVersion and kind from an args object,
+// stripTypeMeta removes apiVersion and kind from an args object,
 // checking them: kind must be <plugin>Args (kube's decodeNestedObjects
 // rejects another kind), apiVersion one of the supported versions.
-func cfgStripTypeMeta(path, plugin string, v any) (any, error) {
+func stripTypeMeta(path, plugin string, v any) (any, error) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		if v == nil {
 			return nil, nil
 		}
-		return nil, &cfgFieldError{path: path, msg: fmt.Sprintf("%v: must be an object", cfgValue(cfgShort(v)))}
+		return nil, &fieldError{path: path, msg: fmt.Sprintf("%v: must be an object", cfgValue(short(v)))}
 	}
-	var errs cfgErrs
+	var errs errorList
 	if k, ok := obj["kind"]; ok {
 		if k != plugin+"Args" {
-			errs.invalid(cfgJoin(path, "kind"), cfgShort(k), fmt.Sprintf("args of plugin %q must be of kind %q", plugin, plugin+"Args"))
+			errs.invalid(join(path, "kind"), short(k), fmt.Sprintf("args of plugin %q must be of kind %q", plugin, plugin+"Args"))
 		}
 	}
 	if a, ok := obj["apiVersion"]; ok {
 		switch a {
-		case cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2:
+		case versionV1, versionV1b3, versionV1b2:
 		default:
-			errs.invalid(cfgJoin(path, "apiVersion"), cfgShort(a), fmt.Sprintf("not supported (supported: %s, %s, %s)", cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2))
+			errs.invalid(join(path, "apiVersion"), short(a), fmt.Sprintf("not supported (supported: %s, %s, %s)", versionV1, versionV1b3, versionV1b2))
 		}
 	}
 	if len(errs) > 0 {
@@ -106,9 +106,9 @@ func cfgStripTypeMeta(path, plugin string, v any) (any, error) {
 	return out, nil
 }
 
-// cfgWithTypeMeta marshals wire args with apiVersion v1 and kind
+// withTypeMeta marshals wire args with apiVersion v1 and kind
 // <plugin>Args, as kube-scheduler --write-config-to prints them.
-func cfgWithTypeMeta(plugin string, wire any) (json.RawMessage, error) {
+func withTypeMeta(plugin string, wire any) (json.RawMessage, error) {
 	b, err := json.Marshal(wire)
 	if err != nil {
 		return nil, err
@@ -120,41 +120,41 @@ func cfgWithTypeMeta(plugin string, wire any) (json.RawMessage, error) {
 	if m == nil {
 		m = map[string]any{}
 	}
-	m["apiVersion"] = cfgVersionV1
+	m["apiVersion"] = versionV1
 	m["kind"] = plugin + "Args"
 	return json.Marshal(m)
 }
 
-// cfgRebase turns the errors of a config package Validate ("<plugin>:
+// rebase turns the errors of a config package Validate ("<plugin>:
 // field=value: message" lines) into field errors under the args path, e.g.
 // loadaware: usageThresholds["cpu"]=120: must be within [0,100] becomes
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be
 // within [0,100]. A line of another shape is kept whole under the path.
-func cfgRebase(path string, err error) error {
+func rebase(path string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var errs cfgErrs
+	var errs errorList
 	for line := range strings.SplitSeq(err.Error(), "\n") {
 		if line == "" {
 			continue
 		}
-		errs = append(errs, cfgRebaseLine(path, line))
+		errs = append(errs, rebaseLine(path, line))
 	}
 	return errs.err()
 }
 
-func cfgRebaseLine(path, line string) error {
+func rebaseLine(path, line string) error {
 	rest := line
 	// Drop the package-level prefix ("loadaware: ", "podtopologyspread: ").
 	if i := strings.Index(rest, ": "); i > 0 && strings.IndexFunc(rest[:i], func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
 		rest = rest[i+2:]
 	}
-	tok, after, ok := cfgPathToken(rest)
+	tok, after, ok := pathToken(rest)
 	if !ok {
-		return &cfgFieldError{path: path, msg: line}
+		return &fieldError{path: path, msg: line}
 	}
-	field := cfgJoin(path, tok)
+	field := join(path, tok)
 	if v, ok := strings.CutPrefix(after, "="); ok {
 		val := v
 		msg := ""
@@ -166,19 +166,19 @@ func cfgRebaseLine(path, line string) error {
 		if msg == "" {
 			var found bool
 			if val, msg, found = strings.Cut(v, ": "); !found {
-				return &cfgFieldError{path: field, msg: v}
+				return &fieldError{path: field, msg: v}
 			}
 		}
-		return &cfgFieldError{path: field, msg: val + ": " + msg}
+		return &fieldError{path: field, msg: val + ": " + msg}
 	}
-	return &cfgFieldError{path: field, msg: strings.TrimPrefix(after, ": ")}
+	return &fieldError{path: field, msg: strings.TrimPrefix(after, ": ")}
 }
 
-// cfgPathToken reads a field path such as usageThresholds["cpu"] or
+// pathToken reads a field path such as usageThresholds["cpu"] or
 // scoringStrategy.resources[0].weight at the start of s, converting
 // ["key"] to .key (or [key] for keys that are not identifiers). The path
 // must be followed by '=' or ": ".
-func cfgPathToken(s string) (tok, rest string, ok bool) {
+func pathToken(s string) (tok, rest string, ok bool) {
 	var b strings.Builder
 	i := 0
 	for i < len(s) {
@@ -199,7 +199,7 @@ func cfgPathToken(s string) (tok, rest string, ok bool) {
 				if b.Len() == 0 {
 					return "", "", false
 				}
-				if cfgIdentKey.MatchString(uq) {
+				if identKey.MatchString(uq) {
 					b.WriteString("." + uq)
 				} else {
 					b.WriteString("[" + uq + "]")
@@ -218,7 +218,7 @@ func cfgPathToken(s string) (tok, rest string, ok bool) {
 	return "", "", false
 }
 
-func cfgResIn(in []cfgResourceSpec) []config.ResourceSpec {
+func resIn(in []resourceSpec) []config.ResourceSpec {
 	if in == nil {
 		return nil
 	}
@@ -229,27 +229,27 @@ func cfgResIn(in []cfgResourceSpec) []config.ResourceSpec {
 	return out
 }
 
-func cfgResOut(in []config.ResourceSpec) []cfgResourceSpec {
+func resOut(in []config.ResourceSpec) []resourceSpec {
 	if in == nil {
 		return nil
 	}
-	out := make([]cfgResourceSpec, len(in))
+	out := make([]resourceSpec, len(in))
 	for i, r := range in {
-		out[i] = cfgResourceSpec{Name: r.Name, Weight: r.Weight}
+		out[i] = resourceSpec{Name: r.Name, Weight: r.Weight}
 	}
 	return out
 }
 
-// cfgDecodeNRF: kube-scheduler v1.36 SetDefaults_NodeResourcesFitArgs (via
+// decodeNRF: kube-scheduler v1.36 SetDefaults_NodeResourcesFitArgs (via
 // config.NodeResourcesFitArgs.SetDefaults, which reproduces it).
-func cfgDecodeNRF(path string, v any) (any, any, error, error) {
-	var w cfgNodeResourcesFitArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+func decodeNRF(path string, v any) (any, any, error, error) {
+	var w nodeResourcesFitArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
 	a := config.NodeResourcesFitArgs{IgnoredResources: w.IgnoredResources, IgnoredResourceGroups: w.IgnoredResourceGroups}
 	if s := w.ScoringStrategy; s != nil {
-		a.ScoringStrategy = &config.ScoringStrategy{Type: config.ScoringStrategyType(s.Type), Resources: cfgResIn(s.Resources)}
+		a.ScoringStrategy = &config.ScoringStrategy{Type: config.ScoringStrategyType(s.Type), Resources: resIn(s.Resources)}
 		if r := s.RequestedToCapacityRatio; r != nil {
 			p := &config.RequestedToCapacityRatioParam{}
 			for _, sp := range r.Shape {
@@ -259,54 +259,54 @@ func cfgDecodeNRF(path string, v any) (any, any, error, error) {
 		}
 	}
 	a.SetDefaults()
-	out := cfgNodeResourcesFitArgs{IgnoredResources: a.IgnoredResources, IgnoredResourceGroups: a.IgnoredResourceGroups}
+	out := nodeResourcesFitArgs{IgnoredResources: a.IgnoredResources, IgnoredResourceGroups: a.IgnoredResourceGroups}
 	if s := a.ScoringStrategy; s != nil {
-		out.ScoringStrategy = &cfgScoringStrategy{Type: string(s.Type), Resources: cfgResOut(s.Resources)}
+		out.ScoringStrategy = &scoringStrategy{Type: string(s.Type), Resources: resOut(s.Resources)}
 		if r := s.RequestedToCapacityRatio; r != nil {
-			p := &cfgRTCRParam{Shape: []cfgShapePoint{}}
+			p := &rtcrParam{Shape: []shapePoint{}}
 			for _, sp := range r.Shape {
-				p.Shape = append(p.Shape, cfgShapePoint{Utilization: sp.Utilization, Score: sp.Score})
+				p.Shape = append(p.Shape, shapePoint{Utilization: sp.Utilization, Score: sp.Score})
 			}
 			out.ScoringStrategy.RequestedToCapacityRatio = p
 		}
 	}
-	return a, out, cfgRebase(path, a.Validate()), nil
+	return a, out, rebase(path, a.Validate()), nil
 }
 
-// cfgDecodeBA: kube-scheduler v1.36 SetDefaults_NodeResourcesBalancedAllocationArgs
+// decodeBA: kube-scheduler v1.36 SetDefaults_NodeResourcesBalancedAllocationArgs
 // plus schedkit's mode (printed only when it is not the default Delta).
-func cfgDecodeBA(path string, v any) (any, any, error, error) {
-	var w cfgBalancedAllocationArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+func decodeBA(path string, v any) (any, any, error, error) {
+	var w balancedAllocationArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
-	a := config.NodeResourcesBalancedAllocationArgs{Resources: cfgResIn(w.Resources), Mode: config.BalancedAllocationMode(w.Mode)}
+	a := config.NodeResourcesBalancedAllocationArgs{Resources: resIn(w.Resources), Mode: config.BalancedAllocationMode(w.Mode)}
 	a.SetDefaults()
-	out := cfgBalancedAllocationArgs{Resources: cfgResOut(a.Resources)}
+	out := balancedAllocationArgs{Resources: resOut(a.Resources)}
 	if a.Mode != config.BalancedAllocationDelta {
 		out.Mode = string(a.Mode)
 	}
-	return a, out, cfgRebase(path, a.Validate()), nil
+	return a, out, rebase(path, a.Validate()), nil
 }
 
-// cfgDecodePTS: kube-scheduler v1.36 SetDefaults_PodTopologySpreadArgs
+// decodePTS: kube-scheduler v1.36 SetDefaults_PodTopologySpreadArgs
 // (defaultingType System when empty).
-func cfgDecodePTS(path string, v any) (any, any, error, error) {
-	var w cfgPodTopologySpreadArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+func decodePTS(path string, v any) (any, any, error, error) {
+	var w podTopologySpreadArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
 	a := config.PodTopologySpreadArgs{DefaultConstraints: w.DefaultConstraints, DefaultingType: config.PodTopologySpreadConstraintsDefaulting(w.DefaultingType)}
 	a.SetDefaults()
-	out := cfgPodTopologySpreadArgs{DefaultConstraints: a.DefaultConstraints, DefaultingType: string(a.DefaultingType)}
-	return a, out, cfgRebase(path, a.Validate()), nil
+	out := podTopologySpreadArgs{DefaultConstraints: a.DefaultConstraints, DefaultingType: string(a.DefaultingType)}
+	return a, out, rebase(path, a.Validate()), nil
 }
 
-// cfgDecodeIPA: kube-scheduler v1.36 SetDefaults_InterPodAffinityArgs: an
+// decodeIPA: kube-scheduler v1.36 SetDefaults_InterPodAffinityArgs: an
 // absent hardPodAffinityWeight becomes 1; an explicit 0 stays 0 (valid).
-func cfgDecodeIPA(path string, v any) (any, any, error, error) {
-	var w cfgInterPodAffinityArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+func decodeIPA(path string, v any) (any, any, error, error) {
+	var w interPodAffinityArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
 	a := config.DefaultInterPodAffinityArgs()
@@ -316,28 +316,28 @@ func cfgDecodeIPA(path string, v any) (any, any, error, error) {
 	a.IgnorePreferredTermsOfExistingPods = w.IgnorePreferredTermsOfExistingPods
 	a.SetDefaults()
 	hw := a.HardPodAffinityWeight
-	out := cfgInterPodAffinityArgs{HardPodAffinityWeight: &hw, IgnorePreferredTermsOfExistingPods: a.IgnorePreferredTermsOfExistingPods}
-	return a, out, cfgRebase(path, a.Validate()), nil
+	out := interPodAffinityArgs{HardPodAffinityWeight: &hw, IgnorePreferredTermsOfExistingPods: a.IgnorePreferredTermsOfExistingPods}
+	return a, out, rebase(path, a.Validate()), nil
 }
 
-// cfgDecodeNA: NodeAffinityArgs have no defaults.
-func cfgDecodeNA(path string, v any) (any, any, error, error) {
-	var w cfgNodeAffinityArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+// decodeNA: NodeAffinityArgs have no defaults.
+func decodeNA(path string, v any) (any, any, error, error) {
+	var w nodeAffinityArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
 	a := config.NodeAffinityArgs{AddedAffinity: w.AddedAffinity}
 	a.SetDefaults()
-	return a, cfgNodeAffinityArgs{AddedAffinity: a.AddedAffinity}, cfgRebase(path, a.Validate()), nil
+	return a, nodeAffinityArgs{AddedAffinity: a.AddedAffinity}, rebase(path, a.Validate()), nil
 }
 
-// cfgDecodeDP: kube-scheduler v1.36 SetDefaults_DefaultPreemptionArgs
+// decodeDP: kube-scheduler v1.36 SetDefaults_DefaultPreemptionArgs
 // (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100 when
 // absent; an explicit 0 stays) and ValidateDefaultPreemptionArgs (through
 // config.DefaultPreemptionArgs.Validate).
-func cfgDecodeDP(path string, v any) (any, any, error, error) {
-	var w cfgDefaultPreemptionArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+func decodeDP(path string, v any) (any, any, error, error) {
+	var w defaultPreemptionArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
 	a := config.DefaultDefaultPreemptionArgs()
@@ -349,11 +349,11 @@ func cfgDecodeDP(path string, v any) (any, any, error, error) {
 	}
 	a.SetDefaults()
 	pct, abs := a.MinCandidateNodesPercentage, a.MinCandidateNodesAbsolute
-	out := cfgDefaultPreemptionArgs{MinCandidateNodesPercentage: &pct, MinCandidateNodesAbsolute: &abs}
-	return a, out, cfgRebase(path, a.Validate()), nil
+	out := defaultPreemptionArgs{MinCandidateNodesPercentage: &pct, MinCandidateNodesAbsolute: &abs}
+	return a, out, rebase(path, a.Validate()), nil
 }
 
-func cfgResMapIn(m map[string]int64) map[resource.Name]int64 {
+func resMapIn(m map[string]int64) map[resource.Name]int64 {
 	if m == nil {
 		return nil
 	}
@@ -364,7 +364,7 @@ func cfgResMapIn(m map[string]int64) map[resource.Name]int64 {
 	return out
 }
 
-func cfgResMapOut(m map[resource.Name]int64) map[string]int64 {
+func resMapOut(m map[resource.Name]int64) map[string]int64 {
 	if m == nil {
 		return nil
 	}
@@ -375,40 +375,40 @@ func cfgResMapOut(m map[resource.Name]int64) map[string]int64 {
 	return out
 }
 
-func cfgDurIn(d *cfgDuration) time.Duration {
+func durIn(d *duration) time.Duration {
 	if d == nil {
 		return 0
 	}
 	return d.Duration
 }
 
-func cfgDurOut(d time.Duration) *cfgDuration {
+func durOut(d time.Duration) *duration {
 	if d == 0 {
 		return nil
 	}
-	return &cfgDuration{d}
+	return &duration{d}
 }
 
-// cfgDecodeLA: Koordinator's SetDefaults_LoadAwareSchedulingArgs (through
+// decodeLA: Koordinator's SetDefaults_LoadAwareSchedulingArgs (through
 // config.LoadAwareSchedulingArgs.SetDefaults) and
 // ValidateLoadAwareSchedulingArgs.
-func cfgDecodeLA(path string, v any) (any, any, error, error) {
-	var w cfgLoadAwareArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+func decodeLA(path string, v any) (any, any, error, error) {
+	var w loadAwareArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
 	a := config.LoadAwareSchedulingArgs{
 		FilterExpiredNodeMetrics:             w.FilterExpiredNodeMetrics,
 		EnableScheduleWhenNodeMetricsExpired: w.EnableScheduleWhenNodeMetricsExpired,
 		NodeMetricExpirationSeconds:          w.NodeMetricExpirationSeconds,
-		ResourceWeights:                      cfgResMapIn(w.ResourceWeights),
+		ResourceWeights:                      resMapIn(w.ResourceWeights),
 		DominantResourceWeight:               w.DominantResourceWeight,
-		UsageThresholds:                      cfgResMapIn(w.UsageThresholds),
-		ProdUsageThresholds:                  cfgResMapIn(w.ProdUsageThresholds),
+		UsageThresholds:                      resMapIn(w.UsageThresholds),
+		ProdUsageThresholds:                  resMapIn(w.ProdUsageThresholds),
 		ProdUsageIncludeSys:                  w.ProdUsageIncludeSys,
 		ScoreAccordingProdUsage:              w.ScoreAccordingProdUsage != nil && *w.ScoreAccordingProdUsage,
 		Estimator:                            w.Estimator,
-		EstimatedScalingFactors:              cfgResMapIn(w.EstimatedScalingFactors),
+		EstimatedScalingFactors:              resMapIn(w.EstimatedScalingFactors),
 		EstimatedSecondsAfterPodScheduled:    w.EstimatedSecondsAfterPodScheduled,
 		EstimatedSecondsAfterInitialized:     w.EstimatedSecondsAfterInitialized,
 		AllowCustomizeEstimation:             w.AllowCustomizeEstimation,
@@ -419,25 +419,25 @@ func cfgDecodeLA(path string, v any) (any, any, error, error) {
 	}
 	if g := w.Aggregated; g != nil {
 		a.Aggregated = &config.LoadAwareSchedulingAggregatedArgs{
-			UsageThresholds:         cfgResMapIn(g.UsageThresholds),
+			UsageThresholds:         resMapIn(g.UsageThresholds),
 			UsageAggregationType:    g.UsageAggregationType,
-			UsageAggregatedDuration: cfgDurIn(g.UsageAggregatedDuration),
+			UsageAggregatedDuration: durIn(g.UsageAggregatedDuration),
 			ScoreAggregationType:    g.ScoreAggregationType,
-			ScoreAggregatedDuration: cfgDurIn(g.ScoreAggregatedDuration),
+			ScoreAggregatedDuration: durIn(g.ScoreAggregatedDuration),
 		}
 	}
 	a.SetDefaults()
-	out := cfgLoadAwareArgs{
+	out := loadAwareArgs{
 		FilterExpiredNodeMetrics:             a.FilterExpiredNodeMetrics,
 		NodeMetricExpirationSeconds:          a.NodeMetricExpirationSeconds,
 		EnableScheduleWhenNodeMetricsExpired: a.EnableScheduleWhenNodeMetricsExpired,
-		ResourceWeights:                      cfgResMapOut(a.ResourceWeights),
+		ResourceWeights:                      resMapOut(a.ResourceWeights),
 		DominantResourceWeight:               a.DominantResourceWeight,
-		UsageThresholds:                      cfgResMapOut(a.UsageThresholds),
-		ProdUsageThresholds:                  cfgResMapOut(a.ProdUsageThresholds),
+		UsageThresholds:                      resMapOut(a.UsageThresholds),
+		ProdUsageThresholds:                  resMapOut(a.ProdUsageThresholds),
 		ProdUsageIncludeSys:                  a.ProdUsageIncludeSys,
 		Estimator:                            a.Estimator,
-		EstimatedScalingFactors:              cfgResMapOut(a.EstimatedScalingFactors),
+		EstimatedScalingFactors:              resMapOut(a.EstimatedScalingFactors),
 		EstimatedSecondsAfterPodScheduled:    a.EstimatedSecondsAfterPodScheduled,
 		EstimatedSecondsAfterInitialized:     a.EstimatedSecondsAfterInitialized,
 		AllowCustomizeEstimation:             a.AllowCustomizeEstimation,
@@ -451,28 +451,28 @@ func cfgDecodeLA(path string, v any) (any, any, error, error) {
 		out.SupportedResources = append(out.SupportedResources, string(r))
 	}
 	if g := a.Aggregated; g != nil {
-		out.Aggregated = &cfgLoadAwareAggregatedArgs{
-			UsageThresholds:         cfgResMapOut(g.UsageThresholds),
+		out.Aggregated = &loadAwareAggregatedArgs{
+			UsageThresholds:         resMapOut(g.UsageThresholds),
 			UsageAggregationType:    g.UsageAggregationType,
-			UsageAggregatedDuration: cfgDurOut(g.UsageAggregatedDuration),
+			UsageAggregatedDuration: durOut(g.UsageAggregatedDuration),
 			ScoreAggregationType:    g.ScoreAggregationType,
-			ScoreAggregatedDuration: cfgDurOut(g.ScoreAggregatedDuration),
+			ScoreAggregatedDuration: durOut(g.ScoreAggregatedDuration),
 		}
 	}
-	return a, out, cfgRebase(path, a.Validate()), nil
+	return a, out, rebase(path, a.Validate()), nil
 }
 
-// cfgDecodeGeneric decodes the args of a plugin the loader has no wire
+// decodeGeneric decodes the args of a plugin the loader has no wire
 // type for (an out-of-tree PluginSpec with DefaultArgs): strictly, over
 // the spec's default value, then SetDefaults and Validate when the type
 // implements config.Args.
-func cfgDecodeGeneric(path string, v any, def any) (any, any, error, error) {
+func decodeGeneric(path string, v any, def any) (any, any, error, error) {
 	t := reflect.TypeOf(def)
 	pv := reflect.New(t)
 	pv.Elem().Set(reflect.ValueOf(def))
 	if v != nil {
-		var errs cfgErrs
-		cfgCheck(path, v, t, &errs)
+		var errs errorList
+		check(path, v, t, &errs)
 		if len(errs) > 0 {
 			return nil, nil, nil, errs.err()
 		}
@@ -481,19 +481,19 @@ func cfgDecodeGeneric(path string, v any, def any) (any, any, error, error) {
 			err = json.Unmarshal(b, pv.Interface())
 		}
 		if err != nil {
-			return nil, nil, nil, &cfgFieldError{path: path, msg: err.Error()}
+			return nil, nil, nil, &fieldError{path: path, msg: err.Error()}
 		}
 	}
 	var verr error
 	if a, ok := pv.Interface().(config.Args); ok {
 		a.SetDefaults()
-		verr = cfgRebase(path, a.Validate())
+		verr = rebase(path, a.Validate())
 	}
 	val := pv.Elem().Interface()
 	return val, val, verr, nil
 }
 
-// cfgKubeUnmodelled are kube-scheduler v1.36 default plugins schedkit does
+// kubeUnmodelled are kube-scheduler v1.36 default plugins schedkit does
 // not offer (DRA, node features). kube's default multiPoint list holds
 // them (apis/config/v1/default_plugins.go, applyFeatureGates, with their
 // feature gates on by default), so a loaded configuration lists them there
@@ -502,71 +502,71 @@ func cfgDecodeGeneric(path string, v any, def any) (any, any, error, error) {
 // configuration does), disable them anywhere and configure
 // DynamicResources' args; enabling them at another point, or args for
 // NodeDeclaredFeatures, is an error saying schedkit does not model them.
-var cfgKubeUnmodelled = []string{cfgDynamicResourcesName, cfgNodeDeclaredFeaturesName}
+var kubeUnmodelled = []string{dynamicResourcesName, nodeDeclaredFeaturesName}
 
 const (
-	cfgDynamicResourcesName     = "DynamicResources"
-	cfgNodeDeclaredFeaturesName = "NodeDeclaredFeatures"
+	dynamicResourcesName     = "DynamicResources"
+	nodeDeclaredFeaturesName = "NodeDeclaredFeatures"
 )
 
-// kubeUnmodelled reports whether name is one of cfgKubeUnmodelled and the
+// kubeUnmodelled reports whether name is one of kubeUnmodelled and the
 // registry does not offer a plugin of that name.
-func (l *cfgLoader) kubeUnmodelled(name string) bool {
+func (l *loader) kubeUnmodelled(name string) bool {
 	_, registered := l.specs[name]
-	return !registered && slices.Contains(cfgKubeUnmodelled, name)
+	return !registered && slices.Contains(kubeUnmodelled, name)
 }
 
-// cfgWithKubeUnmodelled is kube-scheduler v1.36's applyFeatureGates for the
+// withKubeUnmodelled is kube-scheduler v1.36's applyFeatureGates for the
 // gates on by default: NodeDeclaredFeatures appended, then
 // DynamicResources (weight 2) inserted before DefaultPreemption when the
 // list holds it. A plugin the list already holds is not added again.
-func cfgWithKubeUnmodelled(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
+func withKubeUnmodelled(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
 	out := slices.Clone(mp)
 	has := func(name string) bool {
 		return slices.ContainsFunc(out, func(p scheduling.WeightedPlugin) bool { return p.Name == name })
 	}
-	if !has(cfgNodeDeclaredFeaturesName) {
-		out = append(out, scheduling.WeightedPlugin{Name: cfgNodeDeclaredFeaturesName})
+	if !has(nodeDeclaredFeaturesName) {
+		out = append(out, scheduling.WeightedPlugin{Name: nodeDeclaredFeaturesName})
 	}
-	if !has(cfgDynamicResourcesName) {
+	if !has(dynamicResourcesName) {
 		if i := slices.IndexFunc(out, func(p scheduling.WeightedPlugin) bool { return p.Name == config.DefaultPreemptionName }); i >= 0 {
-			out = slices.Insert(out, i, scheduling.WeightedPlugin{Name: cfgDynamicResourcesName, Weight: 2})
+			out = slices.Insert(out, i, scheduling.WeightedPlugin{Name: dynamicResourcesName, Weight: 2})
 		}
 	}
 	return out
 }
 
-// cfgDynamicResourcesArgs is kube-scheduler v1.36's DynamicResourcesArgs
+// dynamicResourcesArgs is kube-scheduler v1.36's DynamicResourcesArgs
 // (kubescheduler.config.k8s.io/v1).
-type cfgDynamicResourcesArgs struct {
-	FilterTimeout  *cfgDuration `json:"filterTimeout,omitempty"`
-	BindingTimeout *cfgDuration `json:"bindingTimeout,omitempty"`
+type dynamicResourcesArgs struct {
+	FilterTimeout  *duration `json:"filterTimeout,omitempty"`
+	BindingTimeout *duration `json:"bindingTimeout,omitempty"`
 }
 
-// cfgDecodeDRA: kube-scheduler v1.36's SetDefaults_DynamicResourcesArgs
+// decodeDRA: kube-scheduler v1.36's SetDefaults_DynamicResourcesArgs
 // and ValidateDynamicResourcesArgs with the default feature gates
 // (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
 // DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout
 // 10m when absent; filterTimeout must not be negative and bindingTimeout
 // must be at least 1s. The args are checked and printed; no plugin reads
 // them.
-func cfgDecodeDRA(path string, v any) (any, any, error, error) {
-	var w cfgDynamicResourcesArgs
-	if err := cfgDecodeStrict(path, v, &w); err != nil {
+func decodeDRA(path string, v any) (any, any, error, error) {
+	var w dynamicResourcesArgs
+	if err := decodeStrict(path, v, &w); err != nil {
 		return nil, nil, nil, err
 	}
 	if w.FilterTimeout == nil {
-		w.FilterTimeout = &cfgDuration{10 * time.Second}
+		w.FilterTimeout = &duration{10 * time.Second}
 	}
 	if w.BindingTimeout == nil {
-		w.BindingTimeout = &cfgDuration{10 * time.Minute}
+		w.BindingTimeout = &duration{10 * time.Minute}
 	}
-	var errs cfgErrs
+	var errs errorList
 	if w.FilterTimeout.Duration < 0 {
-		errs.invalid(cfgJoin(path, "filterTimeout"), w.FilterTimeout.Duration, "must be zero or positive")
+		errs.invalid(join(path, "filterTimeout"), w.FilterTimeout.Duration, "must be zero or positive")
 	}
 	if w.BindingTimeout.Duration < time.Second {
-		errs.invalid(cfgJoin(path, "bindingTimeout"), w.BindingTimeout.Duration, "must be at least 1 second")
+		errs.invalid(join(path, "bindingTimeout"), w.BindingTimeout.Duration, "must be at least 1 second")
 	}
 	var verr error
 	if len(errs) > 0 {
@@ -575,46 +575,46 @@ func cfgDecodeDRA(path string, v any) (any, any, error, error) {
 	return w, w, verr, nil
 }
 
-// cfgKubeRemoved are the plugins kube-scheduler's v1 validation rejects as
+// kubeRemoved are the plugins kube-scheduler's v1 validation rejects as
 // removed (invalidPluginsByVersion) when enabled or configured, even though
 // the registry offers them for profiles built in code.
-var cfgKubeRemoved = []string{"AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"}
+var kubeRemoved = []string{"AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"}
 
 // decodeArgs decodes one pluginConfig entry's args (raw may be empty).
-func (l *cfgLoader) decodeArgs(path, name string, raw json.RawMessage) (*cfgArgs, error) {
-	argsPath := cfgJoin(path, "args")
+func (l *loader) decodeArgs(path, name string, raw json.RawMessage) (*args, error) {
+	argsPath := join(path, "args")
 	var v any
 	if len(raw) > 0 {
 		var err error
-		if v, err = cfgParseJSON(raw); err != nil {
-			return nil, &cfgFieldError{path: argsPath, msg: err.Error()}
+		if v, err = parseJSON(raw); err != nil {
+			return nil, &fieldError{path: argsPath, msg: err.Error()}
 		}
 	}
 	spec, registered := l.specs[name]
 	codec, known := l.codecs[name]
-	if slices.Contains(cfgKubeRemoved, name) {
-		return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: was invalid in version %q", name, cfgVersionV1)}
+	if slices.Contains(kubeRemoved, name) {
+		return nil, &fieldError{path: join(path, "name"), msg: fmt.Sprintf("%q: was invalid in version %q", name, versionV1)}
 	}
 	if !registered && !known {
 		switch {
-		case slices.Contains(cfgKubeUnmodelled, name):
-			return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: kube-scheduler plugin that schedkit does not model; it takes no args", name)}
-		case slices.Contains(cfgKubeRemoved, name):
-			return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: was invalid in version %q", name, cfgVersionV1)}
+		case slices.Contains(kubeUnmodelled, name):
+			return nil, &fieldError{path: join(path, "name"), msg: fmt.Sprintf("%q: kube-scheduler plugin that schedkit does not model; it takes no args", name)}
+		case slices.Contains(kubeRemoved, name):
+			return nil, &fieldError{path: join(path, "name"), msg: fmt.Sprintf("%q: was invalid in version %q", name, versionV1)}
 		}
-		return nil, &cfgFieldError{path: cfgJoin(path, "name"), msg: fmt.Sprintf("%q: unknown plugin (known: %s)", name, strings.Join(l.names, ", "))}
+		return nil, &fieldError{path: join(path, "name"), msg: fmt.Sprintf("%q: unknown plugin (known: %s)", name, strings.Join(l.names, ", "))}
 	}
 	if registered && spec.DefaultArgs == nil {
-		if obj, _ := cfgStripTypeMeta(argsPath, name, v); obj != nil && len(obj.(map[string]any)) > 0 {
-			return nil, &cfgFieldError{path: argsPath, msg: fmt.Sprintf("plugin %q takes no args", name)}
+		if obj, _ := stripTypeMeta(argsPath, name, v); obj != nil && len(obj.(map[string]any)) > 0 {
+			return nil, &fieldError{path: argsPath, msg: fmt.Sprintf("plugin %q takes no args", name)}
 		}
-		return &cfgArgs{name: name, path: path}, nil
+		return &args{name: name, path: path}, nil
 	}
-	obj, err := cfgStripTypeMeta(argsPath, name, v)
+	obj, err := stripTypeMeta(argsPath, name, v)
 	if err != nil {
 		return nil, err
 	}
-	a := &cfgArgs{name: name, path: path}
+	a := &args{name: name, path: path}
 	var wire any
 	var def any
 	if registered {
@@ -629,26 +629,26 @@ func (l *cfgLoader) decodeArgs(path, name string, raw json.RawMessage) (*cfgArgs
 		if !registered {
 			a.value = nil // validated and printed, but the registry has no such plugin
 		}
-		if a.wire, err = cfgWithTypeMeta(name, wire); err != nil {
-			return nil, &cfgFieldError{path: argsPath, msg: err.Error()}
+		if a.wire, err = withTypeMeta(name, wire); err != nil {
+			return nil, &fieldError{path: argsPath, msg: err.Error()}
 		}
 	default:
-		if a.value, wire, a.verr, err = cfgDecodeGeneric(argsPath, obj, def); err != nil {
+		if a.value, wire, a.verr, err = decodeGeneric(argsPath, obj, def); err != nil {
 			return nil, err
 		}
 		a.atBuild = true
 		if a.wire, err = json.Marshal(wire); err != nil {
-			return nil, &cfgFieldError{path: argsPath, msg: err.Error()}
+			return nil, &fieldError{path: argsPath, msg: err.Error()}
 		}
 	}
 	return a, nil
 }
 
-// cfgHandle is the framework.Handle plugins get when the loader builds them
+// handle is the framework.Handle plugins get when the loader builds them
 // to learn their extension points (the instances are discarded).
-type cfgHandle struct{}
+type handle struct{}
 
-func (cfgHandle) Clock() framework.Clock { return framework.NewFakeClock(time.Time{}) }
-func (cfgHandle) Parallelism() int       { return 1 }
+func (handle) Clock() framework.Clock { return framework.NewFakeClock(time.Time{}) }
+func (handle) Parallelism() int       { return 1 }
 
-var _ framework.Handle = cfgHandle{}
+var _ framework.Handle = handle{}

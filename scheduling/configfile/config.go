@@ -48,7 +48,7 @@ type Configuration struct {
 	Extenders []*extender.Client
 
 	specs    []scheduling.PluginSpec
-	written  cfgOutFile // what kube-scheduler --write-config-to prints for the file
+	written  outFile // what kube-scheduler --write-config-to prints for the file
 	features scheduling.WorkloadFeatures
 }
 
@@ -111,7 +111,7 @@ func (c *Configuration) Write(w io.Writer) error {
 }
 
 // ConfigOption changes how a configuration is loaded.
-type ConfigOption func(*cfgLoader)
+type ConfigOption func(*loader)
 
 // WithConfigPlugins sets the plugins a configuration may name (default
 // DefaultPlugins()): add out-of-tree plugins with
@@ -120,7 +120,7 @@ type ConfigOption func(*cfgLoader)
 // (strictly, over the default value; SetDefaults and Validate run when the
 // type implements config.Args).
 func WithConfigPlugins(specs ...scheduling.PluginSpec) ConfigOption {
-	return func(l *cfgLoader) { l.order = slices.Clone(specs) }
+	return func(l *loader) { l.order = slices.Clone(specs) }
 }
 
 // WithConfigDefaultPlugins sets the default multiPoint plugin list user
@@ -128,7 +128,7 @@ func WithConfigPlugins(specs ...scheduling.PluginSpec) ConfigOption {
 // DynamicResources and NodeDeclaredFeatures at their places, see
 // LoadConfig).
 func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
-	return func(l *cfgLoader) { l.defaults, l.ownDefaults = slices.Clone(mp), true }
+	return func(l *loader) { l.defaults, l.ownDefaults = slices.Clone(mp), true }
 }
 
 // WithConfigWorkloadFeatures loads the configuration as kube-scheduler
@@ -139,7 +139,7 @@ func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
 // applyFeatureGates appends them, and SchedulerOptions carries
 // WithWorkloadFeatures(f).
 func WithConfigWorkloadFeatures(f scheduling.WorkloadFeatures) ConfigOption {
-	return func(l *cfgLoader) { l.features = f }
+	return func(l *loader) { l.features = f }
 }
 
 // WithConfigStorageCapacityScoring loads the configuration as
@@ -150,7 +150,7 @@ func WithConfigWorkloadFeatures(f scheduling.WorkloadFeatures) ConfigOption {
 // off, a shape is an error naming the gate. As in kube, the gate is not a
 // field of the file's VolumeBindingArgs.
 func WithConfigStorageCapacityScoring(on bool) ConfigOption {
-	return func(l *cfgLoader) { l.codecs[config.VolumeBindingName] = cfgVolumeBindingCodec(on) }
+	return func(l *loader) { l.codecs[config.VolumeBindingName] = volumeBindingCodec(on) }
 }
 
 // LoadConfigFile reads and loads a configuration file (see LoadConfig).
@@ -228,7 +228,7 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100];
 // each such error is a *ConfigFieldError, whose Path the caller can read.
 func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
-	l := &cfgLoader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: cfgCodecs()}
+	l := &loader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: codecs()}
 	for _, o := range opts {
 		o(l)
 	}
@@ -245,8 +245,8 @@ func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
 	return c, nil
 }
 
-// cfgLoader holds the plugins a configuration may name.
-type cfgLoader struct {
+// loader holds the plugins a configuration may name.
+type loader struct {
 	order    []scheduling.PluginSpec
 	specs    map[string]scheduling.PluginSpec
 	names    []string // registered names, sorted
@@ -254,12 +254,12 @@ type cfgLoader struct {
 	// ownDefaults says the caller set defaults (WithConfigDefaultPlugins):
 	// kube's unmodelled default plugins are not added to them.
 	ownDefaults bool
-	codecs      map[string]cfgCodec
+	codecs      map[string]codec
 	extOpts     []extender.Option
 	features    scheduling.WorkloadFeatures
 }
 
-func (l *cfgLoader) init() error {
+func (l *loader) init() error {
 	l.specs = map[string]scheduling.PluginSpec{}
 	for _, p := range l.order {
 		if p.Name == "" || p.Factory == nil {
@@ -275,43 +275,43 @@ func (l *cfgLoader) init() error {
 	return nil
 }
 
-// cfgProfileState is one profile between the loading stages.
-type cfgProfileState struct {
+// profileState is one profile between the loading stages.
+type profileState struct {
 	path   string
 	name   string
-	merged *cfgPlugins
+	merged *plugins
 	// weighed is merged as kube merges it with its whole default list: with
-	// the score plugins schedkit does not model (cfgKubeHiddenScorers), for
+	// the score plugins schedkit does not model (kubeHiddenScorers), for
 	// kube's running-total weight check.
-	weighed *cfgPlugins
-	args    []*cfgArgs
-	byName  map[string]*cfgArgs
+	weighed *plugins
+	args    []*args
+	byName  map[string]*args
 }
 
-func (l *cfgLoader) load(data []byte) (*Configuration, error) {
-	f, _, err := cfgDecodeFile(data)
+func (l *loader) load(data []byte) (*Configuration, error) {
+	f, _, err := decodeFile(data)
 	if err != nil {
 		return nil, err
 	}
-	var errs cfgErrs
-	cfgSetDefaults(f)
-	states := make([]*cfgProfileState, len(f.Profiles))
+	var errs errorList
+	setDefaults(f)
+	states := make([]*profileState, len(f.Profiles))
 	defaults := l.defaults
 	if !l.ownDefaults {
-		defaults = cfgWithKubeUnmodelled(defaults)
+		defaults = withKubeUnmodelled(defaults)
 	}
-	def := cfgDefaultPlugins(cfgWithWorkloadPlugins(defaults, l.features))
-	weighDef := cfgDefaultPlugins(cfgWithWorkloadPlugins(cfgWithKubeHiddenScorers(defaults), l.features))
+	def := defaultPlugins(withWorkloadPlugins(defaults, l.features))
+	weighDef := defaultPlugins(withWorkloadPlugins(withKubeHiddenScorers(defaults), l.features))
 	for i := range f.Profiles {
 		// Merged before defaultProfile replaces the user's plugin sets.
-		weighed := cfgMergePlugins(weighDef, f.Profiles[i].Plugins)
+		weighed := mergePlugins(weighDef, f.Profiles[i].Plugins)
 		states[i] = l.defaultProfile(fmt.Sprintf("profiles[%d]", i), &f.Profiles[i], def, &errs)
 		states[i].weighed = weighed
 	}
 	if len(errs) > 0 {
 		return nil, errs.err()
 	}
-	cfgValidate(f, states, &errs)
+	validate(f, states, &errs)
 	if len(errs) > 0 {
 		return nil, errs.err()
 	}
@@ -333,19 +333,19 @@ func (l *cfgLoader) load(data []byte) (*Configuration, error) {
 		}
 		c.Profiles = append(c.Profiles, p)
 	}
-	if err := cfgCheckResolvedQueueSort(c.Profiles); err != nil {
+	if err := checkResolvedQueueSort(c.Profiles); err != nil {
 		return nil, err
 	}
-	f.APIVersion = cfgVersionV1
+	f.APIVersion = versionV1
 	f.Kind = cfgKind
-	c.written = cfgWriteView(f)
+	c.written = writeView(f)
 	return c, nil
 }
 
-// cfgSetDefaults applies kube-scheduler v1.36's
+// setDefaults applies kube-scheduler v1.36's
 // SetDefaults_KubeSchedulerConfiguration to the scheduler-wide fields (the
 // profiles are defaulted by defaultProfile).
-func cfgSetDefaults(f *cfgFile) {
+func setDefaults(f *file) {
 	i32 := func(v int32) *int32 { return &v }
 	i64 := func(v int64) *int64 { return &v }
 	bl := func(v bool) *bool { return &v }
@@ -353,7 +353,7 @@ func cfgSetDefaults(f *cfgFile) {
 		f.Parallelism = i32(16)
 	}
 	if len(f.Profiles) == 0 {
-		f.Profiles = []cfgProfile{{}}
+		f.Profiles = []profile{{}}
 	}
 	if len(f.Profiles) == 1 && f.Profiles[0].SchedulerName == nil {
 		n := scheduling.DefaultSchedulerName
@@ -364,17 +364,17 @@ func cfgSetDefaults(f *cfgFile) {
 	}
 	le := &f.LeaderElection
 	if le.ResourceLock == "" {
-		le.ResourceLock = cfgDefaultLock
+		le.ResourceLock = defaultLock
 	}
 	if le.ResourceNamespace == "" {
-		le.ResourceNamespace = cfgDefaultLockNS
+		le.ResourceNamespace = defaultLockNS
 	}
 	if le.ResourceName == "" {
-		le.ResourceName = cfgDefaultLockNm
+		le.ResourceName = defaultLockNm
 	}
 	cc := &f.ClientConnection
 	if cc.ContentType == "" {
-		cc.ContentType = cfgDefaultCType
+		cc.ContentType = defaultCType
 	}
 	if cc.QPS == 0 {
 		cc.QPS = 50
@@ -412,35 +412,35 @@ func cfgSetDefaults(f *cfgFile) {
 // defaultProfile checks the plugin names the user wrote, merges the plugin
 // sets with the defaults and decodes and defaults the pluginConfig
 // (kube's setDefaults_KubeSchedulerProfile), recording errors.
-func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, errs *cfgErrs) *cfgProfileState {
-	st := &cfgProfileState{path: path, byName: map[string]*cfgArgs{}}
+func (l *loader) defaultProfile(path string, p *profile, def *plugins, errs *errorList) *profileState {
+	st := &profileState{path: path, byName: map[string]*args{}}
 	if p.SchedulerName != nil {
 		st.name = *p.SchedulerName
 	}
 	if p.Plugins != nil {
-		for _, s := range cfgAllSets {
+		for _, s := range allSets {
 			set := p.Plugins.set(s)
-			sp := cfgJoin(path, "plugins."+s)
+			sp := join(path, "plugins."+s)
 			for j, e := range set.Enabled {
-				if s == cfgPointMultiPoint && l.kubeUnmodelled(e.Name) {
+				if s == pointMultiPoint && l.kubeUnmodelled(e.Name) {
 					continue // kube's written configuration lists them here
 				}
-				l.checkEnabledName(cfgIndex(cfgJoin(sp, "enabled"), j)+".name", e.Name, errs)
+				l.checkEnabledName(index(join(sp, "enabled"), j)+".name", e.Name, errs)
 			}
 			for j, d := range set.Disabled {
-				if d.Name == "*" || l.specs[d.Name].Factory != nil || slices.Contains(cfgKubeUnmodelled, d.Name) ||
-					slices.Contains(cfgKubeRemoved, d.Name) || d.Name == config.DefaultPreemptionName {
+				if d.Name == "*" || l.specs[d.Name].Factory != nil || slices.Contains(kubeUnmodelled, d.Name) ||
+					slices.Contains(kubeRemoved, d.Name) || d.Name == config.DefaultPreemptionName {
 					continue
 				}
-				errs.invalid(cfgIndex(cfgJoin(sp, "disabled"), j)+".name", d.Name, fmt.Sprintf("unknown plugin (known: %s, or \"*\")", strings.Join(l.names, ", ")))
+				errs.invalid(index(join(sp, "disabled"), j)+".name", d.Name, fmt.Sprintf("unknown plugin (known: %s, or \"*\")", strings.Join(l.names, ", ")))
 			}
 		}
 	}
-	st.merged = cfgMergePlugins(def, p.Plugins)
+	st.merged = mergePlugins(def, p.Plugins)
 	for j, pc := range p.PluginConfig {
-		pcPath := cfgIndex(cfgJoin(path, "pluginConfig"), j)
+		pcPath := index(join(path, "pluginConfig"), j)
 		if pc.Name == "" {
-			errs.add(cfgJoin(pcPath, "name"), "required")
+			errs.add(join(pcPath, "name"), "required")
 			continue
 		}
 		if _, dup := st.byName[pc.Name]; dup {
@@ -456,7 +456,7 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 		st.args = append(st.args, a)
 		st.byName[pc.Name] = a
 	}
-	for _, name := range cfgPluginsNames(st.merged) {
+	for _, name := range pluginsNames(st.merged) {
 		spec, ok := l.specs[name]
 		_, has := st.byName[name]
 		_, known := l.codecs[name]
@@ -474,7 +474,7 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 	p.Plugins = st.merged
 	p.PluginConfig = nil
 	for _, a := range st.instantiated(l) {
-		p.PluginConfig = append(p.PluginConfig, cfgPluginConfig{Name: a.name, Args: a.wire})
+		p.PluginConfig = append(p.PluginConfig, pluginConfig{Name: a.name, Args: a.wire})
 	}
 	return st
 }
@@ -485,41 +485,41 @@ func (l *cfgLoader) defaultProfile(path string, p *cfgProfile, def *cfgPlugins, 
 // pluginConfig kube-scheduler v1.36's NewFramework captures for
 // --write-config-to (framework/runtime/framework.go), which drops the args
 // of every other plugin. The others are still validated.
-func (st *cfgProfileState) instantiated(l *cfgLoader) []*cfgArgs {
-	needed := cfgPluginsNames(st.merged)
-	var out []*cfgArgs
+func (st *profileState) instantiated(l *loader) []*args {
+	needed := pluginsNames(st.merged)
+	var out []*args
 	for _, a := range st.args {
 		if _, ok := slices.BinarySearch(needed, a.name); ok && (l.specs[a.name].Factory != nil || l.kubeUnmodelled(a.name)) {
 			out = append(out, a)
 		}
 	}
-	slices.SortFunc(out, func(a, b *cfgArgs) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b *args) int { return strings.Compare(a.name, b.name) })
 	return out
 }
 
 // checkEnabledName reports an enabled plugin the registry does not offer,
 // or that kube's v1 validation rejects as removed.
-func (l *cfgLoader) checkEnabledName(path, name string, errs *cfgErrs) {
-	if slices.Contains(cfgKubeRemoved, name) {
-		errs.invalid(path, name, fmt.Sprintf("was invalid in version %q", cfgVersionV1))
+func (l *loader) checkEnabledName(path, name string, errs *errorList) {
+	if slices.Contains(kubeRemoved, name) {
+		errs.invalid(path, name, fmt.Sprintf("was invalid in version %q", versionV1))
 		return
 	}
 	if _, ok := l.specs[name]; ok {
 		return
 	}
 	switch {
-	case slices.Contains(cfgKubeUnmodelled, name) || name == config.DefaultPreemptionName:
+	case slices.Contains(kubeUnmodelled, name) || name == config.DefaultPreemptionName:
 		errs.invalid(path, name, fmt.Sprintf("kube-scheduler plugin that this registry does not offer (schedkit does not model it; known: %s)", strings.Join(l.names, ", ")))
 	default:
 		errs.invalid(path, name, fmt.Sprintf("unknown plugin (known: %s)", strings.Join(l.names, ", ")))
 	}
 }
 
-// cfgValidate is kube-scheduler v1.36's ValidateKubeSchedulerConfiguration
+// validate is kube-scheduler v1.36's ValidateKubeSchedulerConfiguration
 // over the defaulted document (component-base's client-connection and
 // leader-election checks included), plus the args validations kube runs at
 // this stage.
-func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
+func validate(f *file, states []*profileState, errs *errorList) {
 	if f.ClientConnection.Burst < 0 {
 		errs.invalid("clientConnection.burst", f.ClientConnection.Burst, "must be non-negative")
 	}
@@ -537,7 +537,7 @@ func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
 		if le.LeaseDuration.Duration <= le.RenewDeadline.Duration {
 			errs.invalid("leaderElection.leaseDuration", le.RenewDeadline.Duration, "LeaseDuration must be greater than RenewDeadline")
 		}
-		if le.ResourceLock != cfgDefaultLock {
+		if le.ResourceLock != defaultLock {
 			errs.invalid("leaderElection.resourceLock", le.ResourceLock, `resourceLock value must be "leases"`)
 		}
 	}
@@ -552,44 +552,44 @@ func cfgValidate(f *cfgFile, states []*cfgProfileState, errs *cfgErrs) {
 			if len(f.Profiles) == 1 {
 				why = fmt.Sprintf("an empty value is not defaulted; omit the field for %q", scheduling.DefaultSchedulerName)
 			}
-			errs.add(cfgJoin(path, "schedulerName"), "required (%s)", why)
+			errs.add(join(path, "schedulerName"), "required (%s)", why)
 		} else if j, dup := seen[*p.SchedulerName]; dup {
-			errs.invalid(cfgJoin(path, "schedulerName"), *p.SchedulerName, fmt.Sprintf("duplicate value (profiles[%d].schedulerName)", j))
+			errs.invalid(join(path, "schedulerName"), *p.SchedulerName, fmt.Sprintf("duplicate value (profiles[%d].schedulerName)", j))
 		} else {
 			seen[*p.SchedulerName] = i
 		}
-		cfgValidatePct(cfgJoin(path, "percentageOfNodesToScore"), p.PercentageOfNodesToScore, errs)
+		validatePct(join(path, "percentageOfNodesToScore"), p.PercentageOfNodesToScore, errs)
 		for _, a := range states[i].args {
 			if a.verr != nil && !a.atBuild {
 				*errs = append(*errs, a.verr)
 			}
 		}
 	}
-	cfgValidateCommonQueueSort(states, errs)
-	cfgValidatePct("percentageOfNodesToScore", f.PercentageOfNodesToScore, errs)
+	validateCommonQueueSort(states, errs)
+	validatePct("percentageOfNodesToScore", f.PercentageOfNodesToScore, errs)
 	if *f.PodInitialBackoffSeconds <= 0 {
 		errs.invalid("podInitialBackoffSeconds", *f.PodInitialBackoffSeconds, "must be greater than 0")
 	}
 	if *f.PodMaxBackoffSeconds < *f.PodInitialBackoffSeconds {
 		errs.invalid("podMaxBackoffSeconds", *f.PodMaxBackoffSeconds, "must be greater than or equal to podInitialBackoffSeconds")
 	}
-	cfgValidateExtenders(f.Extenders, errs)
+	validateExtenders(f.Extenders, errs)
 }
 
-func cfgValidatePct(path string, v *int32, errs *cfgErrs) {
+func validatePct(path string, v *int32, errs *errorList) {
 	if v != nil && (*v < 0 || *v > 100) {
 		errs.invalid(path, *v, "not in valid range [0-100]")
 	}
 }
 
-// cfgValidateCommonQueueSort is kube's validateCommonQueueSort: every
+// validateCommonQueueSort is kube's validateCommonQueueSort: every
 // profile's merged queueSort set must equal the first profile's, and when
 // the first profile enables a queueSort plugin at that point, every
 // profile's args for it must equal the first profile's.
-func cfgValidateCommonQueueSort(states []*cfgProfileState, errs *cfgErrs) {
+func validateCommonQueueSort(states []*profileState, errs *errorList) {
 	canon := states[0].merged.QueueSort
 	if n := len(canon.Enabled); n > 1 {
-		errs.invalid(cfgJoin(states[0].path, "plugins.queueSort.enabled"), n, "only one queue sort plugin can be enabled")
+		errs.invalid(join(states[0].path, "plugins.queueSort.enabled"), n, "only one queue sort plugin can be enabled")
 	}
 	var qsName string
 	var qsArgs json.RawMessage
@@ -600,30 +600,30 @@ func cfgValidateCommonQueueSort(states []*cfgProfileState, errs *cfgErrs) {
 		}
 	}
 	for i := 1; i < len(states); i++ {
-		if !cfgSameSet(canon, states[i].merged.QueueSort) {
-			errs.add(cfgJoin(states[i].path, "plugins.queueSort"), "%s: must be the same for all profiles (profiles[0]: %s)",
-				cfgSetString(states[i].merged.QueueSort), cfgSetString(canon))
+		if !sameSet(canon, states[i].merged.QueueSort) {
+			errs.add(join(states[i].path, "plugins.queueSort"), "%s: must be the same for all profiles (profiles[0]: %s)",
+				setString(states[i].merged.QueueSort), setString(canon))
 		}
 		if qsName == "" {
 			continue
 		}
 		if a := states[i].byName[qsName]; a != nil && !bytes.Equal(a.wire, qsArgs) {
-			errs.add(cfgJoin(states[i].path, "pluginConfig"), "args of %q: queueSort must be the same for all profiles", qsName)
+			errs.add(join(states[i].path, "pluginConfig"), "args of %q: queueSort must be the same for all profiles", qsName)
 		}
 	}
 }
 
-func cfgSameSet(a, b cfgPluginSet) bool {
-	eq := func(x, y []cfgPlugin) bool {
-		return slices.EqualFunc(x, y, func(p, q cfgPlugin) bool {
+func sameSet(a, b pluginSet) bool {
+	eq := func(x, y []plugin) bool {
+		return slices.EqualFunc(x, y, func(p, q plugin) bool {
 			return p.Name == q.Name && (p.Weight == nil) == (q.Weight == nil) && (p.Weight == nil || *p.Weight == *q.Weight)
 		})
 	}
 	return eq(a.Enabled, b.Enabled) && eq(a.Disabled, b.Disabled)
 }
 
-func cfgSetString(s cfgPluginSet) string {
-	names := func(ps []cfgPlugin) []string {
+func setString(s pluginSet) string {
+	names := func(ps []plugin) []string {
 		out := make([]string, len(ps))
 		for i, p := range ps {
 			out[i] = p.Name
@@ -634,11 +634,11 @@ func cfgSetString(s cfgPluginSet) string {
 }
 
 // build resolves one profile (kube-scheduler v1.36 NewFramework).
-func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, error) {
+func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) {
 	fail := func(format string, args ...any) (framework.Profile, error) {
 		return framework.Profile{}, fmt.Errorf("%s (schedulerName %q): %s", st.path, st.name, fmt.Sprintf(format, args...))
 	}
-	needed := cfgPluginsNames(st.merged)
+	needed := pluginsNames(st.merged)
 	for _, name := range needed {
 		if a := st.byName[name]; a != nil && a.verr != nil && a.atBuild {
 			return framework.Profile{}, a.verr
@@ -657,10 +657,10 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 		if a := st.byName[name]; a != nil {
 			args = a.value
 		}
-		pl, err := spec.Factory(args, cfgHandle{})
+		pl, err := spec.Factory(args, handle{})
 		if err != nil {
 			if a := st.byName[name]; a != nil && a.path != "" {
-				return framework.Profile{}, &cfgFieldError{path: cfgJoin(a.path, "args"), msg: fmt.Sprintf("initializing plugin %q: %v", name, err)}
+				return framework.Profile{}, &fieldError{path: join(a.path, "args"), msg: fmt.Sprintf("initializing plugin %q: %v", name, err)}
 			}
 			return fail("initializing plugin %q: %v", name, err)
 		}
@@ -672,13 +672,13 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 			set[pt] = true
 		}
 		if _, ok := pl.(framework.PreEnqueuePlugin); ok {
-			set[cfgPointPreEnqueue] = true
+			set[pointPreEnqueue] = true
 		}
 		if _, ok := pl.(framework.PlacementGeneratePlugin); ok {
-			set[cfgPointPlacementGenerate] = true
+			set[pointPlacementGenerate] = true
 		}
 		if _, ok := pl.(framework.PlacementScorePlugin); ok {
-			set[cfgPointPlacementScore] = true
+			set[pointPlacementScore] = true
 		}
 		points[name] = set
 	}
@@ -692,7 +692,7 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 		}
 		seen[e.Name] = true
 	}
-	lists, err := cfgExpand(st.merged, implements)
+	lists, err := expand(st.merged, implements)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -702,17 +702,17 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	if len(lists[scheduling.PointBind]) == 0 {
 		return fail("at least one bind plugin is needed")
 	}
-	if len(lists[cfgPointPlacementGenerate]) > 1 {
-		return fail("at most one placement generate plugin is allowed, got %q", lists[cfgPointPlacementGenerate])
+	if len(lists[pointPlacementGenerate]) > 1 {
+		return fail("at most one placement generate plugin is allowed, got %q", lists[pointPlacementGenerate])
 	}
-	hidden := func(name string) bool { return l.specs[name].Factory == nil && cfgKubeHiddenScorer(name) }
-	weights, err := cfgScoreWeights(st.weighed, func(name string) bool { return implements(name, scheduling.PointScore) || hidden(name) }, hidden)
+	hidden := func(name string) bool { return l.specs[name].Factory == nil && kubeHiddenScorer(name) }
+	weights, err := scoreWeights(st.weighed, func(name string) bool { return implements(name, scheduling.PointScore) || hidden(name) }, hidden)
 	if err != nil {
 		return fail("%v", err)
 	}
 	p := framework.Profile{
 		SchedulerName: st.name,
-		PreEnqueue:    lists[cfgPointPreEnqueue],
+		PreEnqueue:    lists[pointPreEnqueue],
 		QueueSort:     lists[scheduling.PointQueueSort],
 		PreFilter:     lists[scheduling.PointPreFilter],
 		Filter:        lists[scheduling.PointFilter],
@@ -730,7 +730,7 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	for _, n := range p.Score {
 		p.Weights[n] = weights[n]
 	}
-	if err := cfgPlacementPoints(&p, st.merged, lists, func(name string) bool { return implements(name, cfgPointPlacementScore) }); err != nil {
+	if err := placementPoints(&p, st.merged, lists, func(name string) bool { return implements(name, pointPlacementScore) }); err != nil {
 		return fail("%v", err)
 	}
 	for _, a := range st.instantiated(l) {
@@ -745,17 +745,17 @@ func (l *cfgLoader) build(st *cfgProfileState, pct *int32) (framework.Profile, e
 	return p, nil
 }
 
-// cfgCheckResolvedQueueSort requires every resolved profile to use the same
+// checkResolvedQueueSort requires every resolved profile to use the same
 // QueueSort plugin with the same args, as New does (kube compares only the
 // queueSort sets written in the file; a queue sort enabled through
 // multiPoint slips past it there).
-func cfgCheckResolvedQueueSort(ps []framework.Profile) error {
+func checkResolvedQueueSort(ps []framework.Profile) error {
 	var errs []error
 	for i := 1; i < len(ps); i++ {
 		a, b := ps[0], ps[i]
 		if !slices.Equal(a.QueueSort, b.QueueSort) ||
 			(len(a.QueueSort) == 1 && !reflect.DeepEqual(a.Args[a.QueueSort[0]], b.Args[b.QueueSort[0]])) {
-			errs = append(errs, &cfgFieldError{path: fmt.Sprintf("profiles[%d]", i),
+			errs = append(errs, &fieldError{path: fmt.Sprintf("profiles[%d]", i),
 				msg: fmt.Sprintf("queue sort %q (with its args) differs from profiles[0]'s %q: all profiles must share one", b.QueueSort, a.QueueSort)})
 		}
 	}

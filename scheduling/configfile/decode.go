@@ -27,8 +27,8 @@ type ConfigFieldError struct {
 	msg  string
 }
 
-// cfgFieldError is the loader's short name for ConfigFieldError.
-type cfgFieldError = ConfigFieldError
+// fieldError is the loader's short name for ConfigFieldError.
+type fieldError = ConfigFieldError
 
 // Path returns the field path, e.g. profiles[0].plugins.score ("" for an
 // error of the whole file).
@@ -44,26 +44,26 @@ func (e *ConfigFieldError) Error() string {
 	return e.path + ": " + e.msg
 }
 
-// cfgErrs collects field errors.
-type cfgErrs []error
+// errorList collects field errors.
+type errorList []error
 
-func (es *cfgErrs) add(path, format string, args ...any) {
-	*es = append(*es, &cfgFieldError{path: path, msg: fmt.Sprintf(format, args...)})
+func (es *errorList) add(path, format string, args ...any) {
+	*es = append(*es, &fieldError{path: path, msg: fmt.Sprintf(format, args...)})
 }
 
 // invalid records "path: value: msg" with the value rendered as kube does
 // (strings quoted).
-func (es *cfgErrs) invalid(path string, value any, msg string) {
+func (es *errorList) invalid(path string, value any, msg string) {
 	es.add(path, "%s: %s", cfgValue(value), msg)
 }
 
-// cfgMaxErrs bounds the errors one message lists; the rest are counted,
+// maxErrs bounds the errors one message lists; the rest are counted,
 // so a file with very many mistakes gets an error of bounded size.
-const cfgMaxErrs = 50
+const maxErrs = 50
 
-func (es cfgErrs) err() error {
-	if len(es) > cfgMaxErrs {
-		return errors.Join(append(es[:cfgMaxErrs:cfgMaxErrs], fmt.Errorf("… and %d more errors", len(es)-cfgMaxErrs))...)
+func (es errorList) err() error {
+	if len(es) > maxErrs {
+		return errors.Join(append(es[:maxErrs:maxErrs], fmt.Errorf("… and %d more errors", len(es)-maxErrs))...)
 	}
 	return errors.Join(es...)
 }
@@ -81,51 +81,51 @@ func cfgValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-// cfgIdentKey matches map keys printed as path.key; others print as
+// identKey matches map keys printed as path.key; others print as
 // path[key].
-var cfgIdentKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var identKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
-func cfgKeyPath(path, key string) string {
-	key = cfgShortKey(key)
-	if cfgIdentKey.MatchString(key) {
-		return cfgJoin(path, key)
+func keyPath(path, key string) string {
+	key = shortKey(key)
+	if identKey.MatchString(key) {
+		return join(path, key)
 	}
 	return path + "[" + key + "]"
 }
 
-// cfgShortKey shortens a map key or field name for an error message.
-func cfgShortKey(k string) string {
+// shortKey shortens a map key or field name for an error message.
+func shortKey(k string) string {
 	if len(k) > 64 {
 		return strings.ToValidUTF8(k[:64], "") + "…"
 	}
 	return k
 }
 
-// cfgMaxUnknown is how many unknown fields of one object an error names;
+// maxUnknown is how many unknown fields of one object an error names;
 // the first names the known fields too, the others are counted.
-const cfgMaxUnknown = 5
+const maxUnknown = 5
 
-func cfgJoin(path, child string) string {
+func join(path, child string) string {
 	if path == "" {
 		return child
 	}
 	return path + "." + child
 }
 
-func cfgIndex(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
-// cfgToJSON converts YAML (or JSON, a subset) to JSON the way
+// toJSON converts YAML (or JSON, a subset) to JSON the way
 // kube-scheduler's strict decoder does (sigs.k8s.io/yaml; a duplicate key
 // is an error) and parses it into a generic tree with json.Number numbers.
-func cfgToJSON(data []byte) (any, error) {
+func toJSON(data []byte) (any, error) {
 	j, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
 		return nil, fmt.Errorf("decoding: %w", err)
 	}
-	return cfgParseJSON(j)
+	return parseJSON(j)
 }
 
-func cfgParseJSON(j []byte) (any, error) {
+func parseJSON(j []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(j))
 	d.UseNumber()
 	var v any
@@ -135,8 +135,8 @@ func cfgParseJSON(j []byte) (any, error) {
 	return v, nil
 }
 
-// cfgFieldsOf returns a struct type's JSON field names and types.
-func cfgFieldsOf(t reflect.Type) map[string]reflect.Type {
+// fieldsOf returns a struct type's JSON field names and types.
+func fieldsOf(t reflect.Type) map[string]reflect.Type {
 	m := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -148,7 +148,7 @@ func cfgFieldsOf(t reflect.Type) map[string]reflect.Type {
 			continue
 		}
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
-			maps.Copy(m, cfgFieldsOf(f.Type)) // embedded: its fields are inlined
+			maps.Copy(m, fieldsOf(f.Type)) // embedded: its fields are inlined
 			continue
 		}
 		if name == "" {
@@ -160,26 +160,26 @@ func cfgFieldsOf(t reflect.Type) map[string]reflect.Type {
 }
 
 var (
-	cfgRawType      = reflect.TypeFor[json.RawMessage]()
-	cfgDurationType = reflect.TypeFor[cfgDuration]()
-	// cfgUnmarshalerType marks types that decode themselves.
-	cfgUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	rawType      = reflect.TypeFor[json.RawMessage]()
+	durationType = reflect.TypeFor[duration]()
+	// unmarshalerType marks types that decode themselves.
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 )
 
-// cfgCheck walks the generic JSON value v against the Go type t as
+// check walks the generic JSON value v against the Go type t as
 // kube-scheduler's strict decoding (sigs.k8s.io/json with
 // DisallowUnknownFields, case-sensitive) would, and records every unknown
 // field (listing the known ones), type mismatch and out-of-range integer
 // with its path. json.RawMessage fields are left to their own decoders.
 // A JSON null is accepted everywhere (it leaves the zero value).
-func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
-	if v == nil || t == cfgRawType {
+func check(path string, v any, t reflect.Type, errs *errorList) {
+	if v == nil || t == rawType {
 		return
 	}
-	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Map && reflect.PointerTo(t).Implements(cfgUnmarshalerType) && t != cfgDurationType {
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Map && reflect.PointerTo(t).Implements(unmarshalerType) && t != durationType {
 		return // its own UnmarshalJSON checks it (resource.Quantity; a map such as resource.List is walked still)
 	}
-	if t == cfgDurationType {
+	if t == durationType {
 		s, ok := v.(string)
 		if !ok {
 			errs.invalid(path, v, `must be a duration string such as "15s"`)
@@ -192,75 +192,75 @@ func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		cfgCheck(path, v, t.Elem(), errs)
+		check(path, v, t.Elem(), errs)
 	case reflect.Struct:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			errs.invalid(path, cfgShort(v), "must be an object")
+			errs.invalid(path, short(v), "must be an object")
 			return
 		}
-		fields := cfgFieldsOf(t)
+		fields := fieldsOf(t)
 		unknown := 0
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
 			if !ok {
 				unknown++
-				switch short := cfgShortKey(k); {
+				switch short := shortKey(k); {
 				case unknown == 1:
-					errs.add(cfgJoin(path, short), "unknown field %q (known fields: %s)", short, strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
-				case unknown <= cfgMaxUnknown:
-					errs.add(cfgJoin(path, short), "unknown field %q", short)
+					errs.add(join(path, short), "unknown field %q (known fields: %s)", short, strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+				case unknown <= maxUnknown:
+					errs.add(join(path, short), "unknown field %q", short)
 				}
 				continue
 			}
-			cfgCheck(cfgJoin(path, k), obj[k], ft, errs)
+			check(join(path, k), obj[k], ft, errs)
 		}
-		if unknown > cfgMaxUnknown {
+		if unknown > maxUnknown {
 			where := path
 			if where == "" {
 				where = "(top level)"
 			}
-			errs.add(where, "… and %d more unknown fields", unknown-cfgMaxUnknown)
+			errs.add(where, "… and %d more unknown fields", unknown-maxUnknown)
 		}
 	case reflect.Map:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			errs.invalid(path, cfgShort(v), "must be an object")
+			errs.invalid(path, short(v), "must be an object")
 			return
 		}
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			cfgCheck(cfgKeyPath(path, k), obj[k], t.Elem(), errs)
+			check(keyPath(path, k), obj[k], t.Elem(), errs)
 		}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 { // []byte: base64 text
 			str, ok := v.(string)
 			if !ok {
-				errs.invalid(path, cfgShort(v), "must be a base64-encoded string")
+				errs.invalid(path, short(v), "must be a base64-encoded string")
 			} else if _, err := base64.StdEncoding.DecodeString(str); err != nil {
-				errs.invalid(path, cfgShort(str), "must be a base64-encoded string: "+err.Error())
+				errs.invalid(path, short(str), "must be a base64-encoded string: "+err.Error())
 			}
 			return
 		}
 		arr, ok := v.([]any)
 		if !ok {
-			errs.invalid(path, cfgShort(v), "must be a list")
+			errs.invalid(path, short(v), "must be a list")
 			return
 		}
 		for i, e := range arr {
-			cfgCheck(cfgIndex(path, i), e, t.Elem(), errs)
+			check(index(path, i), e, t.Elem(), errs)
 		}
 	case reflect.String:
 		if _, ok := v.(string); !ok {
-			errs.invalid(path, cfgShort(v), "must be a string")
+			errs.invalid(path, short(v), "must be a string")
 		}
 	case reflect.Bool:
 		if _, ok := v.(bool); !ok {
-			errs.invalid(path, cfgShort(v), "must be true or false")
+			errs.invalid(path, short(v), "must be true or false")
 		}
 	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
 		n, ok := v.(json.Number)
 		if !ok {
-			errs.invalid(path, cfgShort(v), "must be an integer")
+			errs.invalid(path, short(v), "must be an integer")
 			return
 		}
 		if _, err := strconv.ParseInt(n.String(), 10, t.Bits()); err != nil {
@@ -273,7 +273,7 @@ func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
 	case reflect.Float32, reflect.Float64:
 		n, ok := v.(json.Number)
 		if !ok {
-			errs.invalid(path, cfgShort(v), "must be a number")
+			errs.invalid(path, short(v), "must be a number")
 			return
 		}
 		if _, err := strconv.ParseFloat(n.String(), t.Bits()); err != nil {
@@ -284,8 +284,8 @@ func cfgCheck(path string, v any, t reflect.Type, errs *cfgErrs) {
 	}
 }
 
-// cfgShort renders a generic JSON value for an error message, shortened.
-func cfgShort(v any) any {
+// short renders a generic JSON value for an error message, shortened.
+func short(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		return "{…}"
@@ -302,47 +302,47 @@ func cfgShort(v any) any {
 	return v
 }
 
-// cfgDecodeStrict checks the generic value v against T and decodes it. The
+// decodeStrict checks the generic value v against T and decodes it. The
 // error lists every problem with its path.
-func cfgDecodeStrict[T any](path string, v any, into *T) error {
-	var errs cfgErrs
-	cfgCheck(path, v, reflect.TypeFor[T](), &errs)
+func decodeStrict[T any](path string, v any, into *T) error {
+	var errs errorList
+	check(path, v, reflect.TypeFor[T](), &errs)
 	if len(errs) > 0 {
 		return errs.err()
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return &cfgFieldError{path: path, msg: err.Error()}
+		return &fieldError{path: path, msg: err.Error()}
 	}
 	if err := json.Unmarshal(b, into); err != nil {
-		return &cfgFieldError{path: path, msg: err.Error()}
+		return &fieldError{path: path, msg: err.Error()}
 	}
 	return nil
 }
 
-// cfgVersionOnly lists, per older API version, the fields of the v1 shape
+// versionDiff is, for one older API version, the fields of the v1 shape
 // that version lacks, and the fields it had that v1 dropped.
-type cfgVersionDiff struct {
+type versionDiff struct {
 	missing []string // paths (with * for any profile index) absent in that version
 	removed []string // top-level fields of that version schedkit does not read
 }
 
-var cfgVersionDiffs = map[string]cfgVersionDiff{
-	cfgVersionV1b3: {missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue",
+var versionDiffs = map[string]versionDiff{
+	versionV1b3: {missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue",
 		"profiles[*].plugins.placementGenerate", "profiles[*].plugins.placementScore"}},
-	cfgVersionV1b2: {
+	versionV1b2: {
 		missing: []string{"delayCacheUntilActive", "profiles[*].percentageOfNodesToScore", "profiles[*].plugins.preEnqueue",
 			"profiles[*].plugins.placementGenerate", "profiles[*].plugins.placementScore", "profiles[*].plugins.multiPoint"},
 		removed: []string{"healthzBindAddress", "metricsBindAddress"},
 	},
 }
 
-// cfgCheckVersion rejects, with a clear error, the fields an older API
+// checkVersion rejects, with a clear error, the fields an older API
 // version does not have (v1beta2 has no multiPoint, neither has preEnqueue
 // or a per-profile percentageOfNodesToScore) and the v1beta2 fields v1
 // removed.
-func cfgCheckVersion(root map[string]any, version string, errs *cfgErrs) {
-	d, ok := cfgVersionDiffs[version]
+func checkVersion(root map[string]any, version string, errs *errorList) {
+	d, ok := versionDiffs[version]
 	if !ok {
 		return
 	}
@@ -354,24 +354,24 @@ func cfgCheckVersion(root map[string]any, version string, errs *cfgErrs) {
 	profiles, _ := root["profiles"].([]any)
 	for _, f := range d.missing {
 		if rest, ok := strings.CutPrefix(f, "profiles[*]."); ok {
-			needs := cfgVersionV1b3 + " or " + cfgVersionV1
-			if slices.Contains(cfgVersionDiffs[cfgVersionV1b3].missing, f) {
-				needs = cfgVersionV1
+			needs := versionV1b3 + " or " + versionV1
+			if slices.Contains(versionDiffs[versionV1b3].missing, f) {
+				needs = versionV1
 			}
 			for i, p := range profiles {
-				if cfgHasPath(p, strings.Split(rest, ".")) {
+				if hasPath(p, strings.Split(rest, ".")) {
 					errs.add(fmt.Sprintf("profiles[%d].%s", i, rest), "not a field of %s (it needs %s)", version, needs)
 				}
 			}
 			continue
 		}
 		if _, ok := root[f]; ok {
-			errs.add(f, "not a field of %s (it needs %s)", version, cfgVersionV1)
+			errs.add(f, "not a field of %s (it needs %s)", version, versionV1)
 		}
 	}
 }
 
-func cfgHasPath(v any, path []string) bool {
+func hasPath(v any, path []string) bool {
 	for _, k := range path {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -384,49 +384,49 @@ func cfgHasPath(v any, path []string) bool {
 	return true
 }
 
-// cfgDecodeFile decodes a configuration document: YAML or JSON, apiVersion
+// decodeFile decodes a configuration document: YAML or JSON, apiVersion
 // and kind checked, strict field checking against the v1 shape (after the
 // version-specific fields are checked).
-func cfgDecodeFile(data []byte) (*cfgFile, string, error) {
-	root, err := cfgToJSON(data)
+func decodeFile(data []byte) (*file, string, error) {
+	root, err := toJSON(data)
 	if err != nil {
 		return nil, "", err
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
-		return nil, "", fmt.Errorf("decoding: a KubeSchedulerConfiguration must be an object with apiVersion %q and kind %q, got %v", cfgVersionV1, cfgKind, cfgShort(root))
+		return nil, "", fmt.Errorf("decoding: a KubeSchedulerConfiguration must be an object with apiVersion %q and kind %q, got %v", versionV1, cfgKind, short(root))
 	}
-	var errs cfgErrs
+	var errs errorList
 	av := obj["apiVersion"]
 	version, isString := av.(string)
 	switch {
-	case version == cfgVersionV1 || version == cfgVersionV1b3 || version == cfgVersionV1b2:
+	case version == versionV1 || version == versionV1b3 || version == versionV1b2:
 	case av == nil || version == "" && isString:
-		errs.add("apiVersion", "required (one of %s, %s, %s)", cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2)
+		errs.add("apiVersion", "required (one of %s, %s, %s)", versionV1, versionV1b3, versionV1b2)
 	case !isString:
-		errs.add("apiVersion", "%v: must be a string (one of %s, %s, %s)", cfgShort(av), cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2)
+		errs.add("apiVersion", "%v: must be a string (one of %s, %s, %s)", short(av), versionV1, versionV1b3, versionV1b2)
 	default:
-		errs.invalid("apiVersion", cfgShort(av), fmt.Sprintf("not supported (supported: %s, %s, %s)", cfgVersionV1, cfgVersionV1b3, cfgVersionV1b2))
+		errs.invalid("apiVersion", short(av), fmt.Sprintf("not supported (supported: %s, %s, %s)", versionV1, versionV1b3, versionV1b2))
 	}
 	switch kind := obj["kind"]; kind.(type) {
 	case nil:
 		errs.add("kind", "required (%s)", cfgKind)
 	case string:
 		if kind != cfgKind {
-			errs.invalid("kind", cfgShort(kind), fmt.Sprintf("must be %s", cfgKind))
+			errs.invalid("kind", short(kind), fmt.Sprintf("must be %s", cfgKind))
 		}
 	default:
-		errs.add("kind", "%v: must be the string %s", cfgShort(kind), cfgKind)
+		errs.add("kind", "%v: must be the string %s", short(kind), cfgKind)
 	}
 	if len(errs) > 0 {
 		return nil, "", errs.err()
 	}
-	cfgCheckVersion(obj, version, &errs)
+	checkVersion(obj, version, &errs)
 	if len(errs) > 0 {
 		return nil, "", errs.err()
 	}
-	var f cfgFile
-	if err := cfgDecodeStrict("", root, &f); err != nil {
+	var f file
+	if err := decodeStrict("", root, &f); err != nil {
 		return nil, "", err
 	}
 	return &f, version, nil

@@ -19,23 +19,23 @@ import (
 // the timeout the client uses, because kube-scheduler's NewHTTPExtender
 // writes it into the configuration before --write-config-to prints it.
 type cfgExtender struct {
-	URLPrefix        string               `json:"urlPrefix"`
-	FilterVerb       string               `json:"filterVerb,omitempty"`
-	PreemptVerb      string               `json:"preemptVerb,omitempty"`
-	PrioritizeVerb   string               `json:"prioritizeVerb,omitempty"`
-	Weight           int64                `json:"weight,omitempty"`
-	BindVerb         string               `json:"bindVerb,omitempty"`
-	EnableHTTPS      bool                 `json:"enableHTTPS,omitempty"`
-	TLSConfig        *cfgExtenderTLS      `json:"tlsConfig,omitempty"`
-	HTTPTimeout      cfgDuration          `json:"httpTimeout,omitempty"`
-	NodeCacheCapable bool                 `json:"nodeCacheCapable,omitempty"`
-	ManagedResources []cfgManagedResource `json:"managedResources,omitempty"`
-	Ignorable        bool                 `json:"ignorable,omitempty"`
+	URLPrefix        string            `json:"urlPrefix"`
+	FilterVerb       string            `json:"filterVerb,omitempty"`
+	PreemptVerb      string            `json:"preemptVerb,omitempty"`
+	PrioritizeVerb   string            `json:"prioritizeVerb,omitempty"`
+	Weight           int64             `json:"weight,omitempty"`
+	BindVerb         string            `json:"bindVerb,omitempty"`
+	EnableHTTPS      bool              `json:"enableHTTPS,omitempty"`
+	TLSConfig        *extenderTLS      `json:"tlsConfig,omitempty"`
+	HTTPTimeout      duration          `json:"httpTimeout,omitempty"`
+	NodeCacheCapable bool              `json:"nodeCacheCapable,omitempty"`
+	ManagedResources []managedResource `json:"managedResources,omitempty"`
+	Ignorable        bool              `json:"ignorable,omitempty"`
 }
 
-// cfgExtenderTLS is ExtenderTLSConfig; the data fields are base64 in the
+// extenderTLS is ExtenderTLSConfig; the data fields are base64 in the
 // file.
-type cfgExtenderTLS struct {
+type extenderTLS struct {
 	Insecure   bool   `json:"insecure,omitempty"`
 	ServerName string `json:"serverName,omitempty"`
 	CertFile   string `json:"certFile,omitempty"`
@@ -46,8 +46,8 @@ type cfgExtenderTLS struct {
 	CAData     []byte `json:"caData,omitempty"`
 }
 
-// cfgManagedResource is ExtenderManagedResource.
-type cfgManagedResource struct {
+// managedResource is ExtenderManagedResource.
+type managedResource struct {
 	Name               string `json:"name"`
 	IgnoredByScheduler bool   `json:"ignoredByScheduler,omitempty"`
 }
@@ -68,39 +68,39 @@ func (e *cfgExtender) config() extender.Config {
 	return c
 }
 
-func cfgExtenderFrom(c extender.Config) cfgExtender {
+func extenderFrom(c extender.Config) cfgExtender {
 	e := cfgExtender{
 		URLPrefix: c.URLPrefix, FilterVerb: c.FilterVerb, PreemptVerb: c.PreemptVerb, PrioritizeVerb: c.PrioritizeVerb,
-		BindVerb: c.BindVerb, Weight: c.Weight, EnableHTTPS: c.EnableHTTPS, HTTPTimeout: cfgDuration{c.HTTPTimeout},
+		BindVerb: c.BindVerb, Weight: c.Weight, EnableHTTPS: c.EnableHTTPS, HTTPTimeout: duration{c.HTTPTimeout},
 		NodeCacheCapable: c.NodeCacheCapable, Ignorable: c.Ignorable,
 	}
 	if t := c.TLSConfig; t != nil {
-		e.TLSConfig = &cfgExtenderTLS{Insecure: t.Insecure, ServerName: t.ServerName, CertFile: t.CertFile, KeyFile: t.KeyFile,
+		e.TLSConfig = &extenderTLS{Insecure: t.Insecure, ServerName: t.ServerName, CertFile: t.CertFile, KeyFile: t.KeyFile,
 			CAFile: t.CAFile, CertData: t.CertData, KeyData: t.KeyData, CAData: t.CAData}
 	}
 	for _, r := range c.ManagedResources {
-		e.ManagedResources = append(e.ManagedResources, cfgManagedResource{Name: r.Name, IgnoredByScheduler: r.IgnoredByScheduler})
+		e.ManagedResources = append(e.ManagedResources, managedResource{Name: r.Name, IgnoredByScheduler: r.IgnoredByScheduler})
 	}
 	return e
 }
 
-// cfgValidateExtenders is kube-scheduler v1.36's validateExtenders
+// validateExtenders is kube-scheduler v1.36's validateExtenders
 // (apis/config/validation): a prioritizing extender needs a positive weight;
 // managed resources must be extended resource names, unique across all
 // extenders; at most one extender binds.
-func cfgValidateExtenders(exts []cfgExtender, errs *cfgErrs) {
+func validateExtenders(exts []cfgExtender, errs *errorList) {
 	binders := 0
 	seen := map[string]bool{}
 	for i, e := range exts {
-		path := cfgIndex("extenders", i)
+		path := index("extenders", i)
 		if e.PrioritizeVerb != "" && e.Weight <= 0 {
-			errs.invalid(cfgJoin(path, "weight"), e.Weight, "must have a positive weight applied to it")
+			errs.invalid(join(path, "weight"), e.Weight, "must have a positive weight applied to it")
 		}
 		if e.BindVerb != "" {
 			binders++
 		}
 		for j, r := range e.ManagedResources {
-			rp := cfgIndex(cfgJoin(path, "managedResources"), j) + ".name"
+			rp := index(join(path, "managedResources"), j) + ".name"
 			if msgs := validation.IsQualifiedName(r.Name); len(msgs) > 0 {
 				for _, m := range msgs {
 					errs.invalid(rp, r.Name, m)
@@ -125,7 +125,7 @@ func cfgValidateExtenders(exts []cfgExtender, errs *cfgErrs) {
 // profile's NodeResourcesFit ignore the resources marked
 // ignoredByScheduler (replacing its ignoredResources; a profile without
 // NodeResourcesFit args is an error, as in kube).
-func (l *cfgLoader) buildExtenders(exts []cfgExtender, states []*cfgProfileState, profiles []cfgProfile) ([]*extender.Client, error) {
+func (l *loader) buildExtenders(exts []cfgExtender, states []*profileState, profiles []profile) ([]*extender.Client, error) {
 	var out, ignorable []*extender.Client
 	var ignored []string
 	for i := range exts {
@@ -133,9 +133,9 @@ func (l *cfgLoader) buildExtenders(exts []cfgExtender, states []*cfgProfileState
 		if err != nil {
 			var ce *extender.ConfigError
 			if errors.As(err, &ce) {
-				return nil, &cfgFieldError{path: cfgJoin(cfgIndex("extenders", i), ce.Field), msg: fmt.Sprintf("%q: %s", ce.Value, ce.Reason)}
+				return nil, &fieldError{path: join(index("extenders", i), ce.Field), msg: fmt.Sprintf("%q: %s", ce.Value, ce.Reason)}
 			}
-			return nil, &cfgFieldError{path: cfgIndex("extenders", i), msg: err.Error()}
+			return nil, &fieldError{path: index("extenders", i), msg: err.Error()}
 		}
 		// kube's NewHTTPExtender writes the default timeout into the
 		// configuration itself, so --write-config-to prints it.
@@ -160,17 +160,17 @@ func (l *cfgLoader) buildExtenders(exts []cfgExtender, states []*cfgProfileState
 	for i, st := range states {
 		a := st.byName[config.NodeResourcesFitName]
 		if a == nil {
-			return nil, &cfgFieldError{path: cfgJoin(st.path, "pluginConfig"), msg: fmt.Sprintf("can't find NodeResourcesFitArgs in plugin config (extenders mark %q ignoredByScheduler)", ignored)}
+			return nil, &fieldError{path: join(st.path, "pluginConfig"), msg: fmt.Sprintf("can't find NodeResourcesFitArgs in plugin config (extenders mark %q ignoredByScheduler)", ignored)}
 		}
 		args, ok := a.value.(config.NodeResourcesFitArgs)
 		if !ok {
-			return nil, &cfgFieldError{path: cfgJoin(st.path, "pluginConfig"), msg: fmt.Sprintf("want args to be of type NodeResourcesFitArgs, got %T", a.value)}
+			return nil, &fieldError{path: join(st.path, "pluginConfig"), msg: fmt.Sprintf("want args to be of type NodeResourcesFitArgs, got %T", a.value)}
 		}
 		args.IgnoredResources = slices.Clone(ignored)
 		a.value = args
 		// kube validates NodeResourcesFit's args in its constructor, after
 		// the replacement: the replaced list's problems no longer count.
-		a.verr = cfgRebase(cfgJoin(a.path, "args"), args.Validate())
+		a.verr = rebase(join(a.path, "args"), args.Validate())
 		var wire map[string]any
 		if err := json.Unmarshal(a.wire, &wire); err != nil {
 			return nil, err
@@ -194,7 +194,7 @@ func (l *cfgLoader) buildExtenders(exts []cfgExtender, states []*cfgProfileState
 // configuration names, e.g. extender.WithOwnNodes() to score the
 // scheduler's own NodeInfos (kubernetes/kubernetes#141781 fixed).
 func WithExtenderOptions(opts ...extender.Option) ConfigOption {
-	return func(l *cfgLoader) { l.extOpts = append(l.extOpts, opts...) }
+	return func(l *loader) { l.extOpts = append(l.extOpts, opts...) }
 }
 
 // ExtenderConfigYAML returns a minimal KubeSchedulerConfiguration (v1)
@@ -205,9 +205,9 @@ func ExtenderConfigYAML(exts ...extender.Config) ([]byte, error) {
 		APIVersion string        `json:"apiVersion"`
 		Kind       string        `json:"kind"`
 		Extenders  []cfgExtender `json:"extenders"`
-	}{APIVersion: cfgVersionV1, Kind: cfgKind}
+	}{APIVersion: versionV1, Kind: cfgKind}
 	for _, e := range exts {
-		doc.Extenders = append(doc.Extenders, cfgExtenderFrom(e))
+		doc.Extenders = append(doc.Extenders, extenderFrom(e))
 	}
 	j, err := json.Marshal(doc)
 	if err != nil {

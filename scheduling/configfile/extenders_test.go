@@ -206,7 +206,7 @@ func TestExtenderConfigYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _, err := cfgDecodeFile(y)
+	f, _, err := decodeFile(y)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, y)
 	}

@@ -166,7 +166,7 @@ func TestPropConfigRoundTrip(t *testing.T) {
 	argsPlugins := []string{config.InterPodAffinityName, config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName,
 		config.PodTopologySpreadName, config.LoadAwareSchedulingName}
 	rapid.Check(t, func(t *rapid.T) {
-		doc := map[string]any{"apiVersion": rapid.SampledFrom([]string{cfgVersionV1, cfgVersionV1b3}).Draw(t, "apiVersion"),
+		doc := map[string]any{"apiVersion": rapid.SampledFrom([]string{versionV1, versionV1b3}).Draw(t, "apiVersion"),
 			"kind": cfgKind}
 		if rapid.Bool().Draw(t, "setGlobals") {
 			doc["parallelism"] = rapid.IntRange(1, 32).Draw(t, "parallelism")

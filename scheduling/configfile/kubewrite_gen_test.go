@@ -35,7 +35,7 @@ import (
 // that the drawn point-specific sets mostly name plugins that extend the
 // point.
 var cfgKubePoints = map[string][]string{
-	cfgPointPreEnqueue: {"SchedulingGates", config.DefaultPreemptionName},
+	pointPreEnqueue: {"SchedulingGates", config.DefaultPreemptionName},
 	scheduling.PointPreFilter: {config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName, "VolumeRestrictions",
 		"NodeVolumeLimits", config.VolumeBindingName, "VolumeZone", config.PodTopologySpreadName, config.InterPodAffinityName},
 	scheduling.PointFilter: {config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName,
@@ -61,7 +61,7 @@ var cfgKubeNames = []string{"SchedulingGates", config.PrioritySortName, config.N
 // cfgKubeArgsPlugins are the plugins whose args kube's v1 API types.
 var cfgKubeArgsPlugins = []string{config.DefaultPreemptionName, config.InterPodAffinityName, config.NodeAffinityName,
 	config.NodeResourcesBalancedAllocationName, config.NodeResourcesFitName, config.PodTopologySpreadName, config.VolumeBindingName,
-	cfgDynamicResourcesName}
+	dynamicResourcesName}
 
 // cfgGenKubePluginSet draws a plugin set: enabled names from enable (each
 // once, with or without a weight), disabled names from disable.
@@ -187,7 +187,7 @@ func cfgGenKubeArgs(t *rapid.T, name string) map[string]any {
 		if maybe("timeout") {
 			a["bindTimeoutSeconds"] = rapid.IntRange(0, 900).Draw(t, "vb.timeout")
 		}
-	case cfgDynamicResourcesName:
+	case dynamicResourcesName:
 		if maybe("filter") {
 			a["filterTimeout"] = rapid.SampledFrom([]string{"0s", "5s", "1m30s", "-1s"}).Draw(t, "dra.filter")
 		}
@@ -196,7 +196,7 @@ func cfgGenKubeArgs(t *rapid.T, name string) map[string]any {
 		}
 	}
 	if maybe("typeMeta") {
-		a["apiVersion"] = cfgVersionV1
+		a["apiVersion"] = versionV1
 		a["kind"] = name + "Args"
 	}
 	return a
@@ -205,7 +205,7 @@ func cfgGenKubeArgs(t *rapid.T, name string) map[string]any {
 // cfgGenKubeDoc draws one KubeSchedulerConfiguration document in kube's v1
 // shape over kube's default plugins.
 func cfgGenKubeDoc(t *rapid.T) map[string]any {
-	doc := map[string]any{"apiVersion": cfgVersionV1, "kind": cfgKind}
+	doc := map[string]any{"apiVersion": versionV1, "kind": cfgKind}
 	if rapid.Bool().Draw(t, "setGlobals") {
 		doc["parallelism"] = rapid.IntRange(1, 32).Draw(t, "parallelism")
 		doc["percentageOfNodesToScore"] = rapid.IntRange(0, 100).Draw(t, "pct")
@@ -287,7 +287,7 @@ func cfgGenKubeDoc(t *rapid.T) map[string]any {
 			if rapid.Bool().Draw(t, "multiPoint") {
 				plugins["multiPoint"] = cfgGenKubePluginSet(t, "multiPoint", cfgKubeNames, disable[1:])
 			}
-			for _, pt := range []string{cfgPointPreEnqueue, scheduling.PointPreFilter, scheduling.PointFilter, scheduling.PointPostFilter, scheduling.PointPreScore, scheduling.PointScore,
+			for _, pt := range []string{pointPreEnqueue, scheduling.PointPreFilter, scheduling.PointFilter, scheduling.PointPostFilter, scheduling.PointPreScore, scheduling.PointScore,
 				scheduling.PointReserve, scheduling.PointPreBind, scheduling.PointBind} {
 				if rapid.IntRange(0, 3).Draw(t, pt) == 0 {
 					plugins[pt] = cfgGenKubePluginSet(t, pt, cfgKubePoints[pt], disable)

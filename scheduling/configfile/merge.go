@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// cfgMergePluginSet is kube-scheduler v1.36's mergePluginSet
+// mergePluginSet is kube-scheduler v1.36's mergePluginSet
 // (apis/config/v1/default_plugins.go): the user's and the default's
 // disabled plugins are kept (so that multiPoint expansion can skip them);
 // unless "*" is disabled, every default plugin not disabled stays in its
@@ -18,20 +18,20 @@ import (
 // absent included) when there is one; the user's other enabled plugins
 // follow in their order (duplicates included: building the profile then
 // rejects them).
-func cfgMergePluginSet(def, custom cfgPluginSet) cfgPluginSet {
+func mergePluginSet(def, custom pluginSet) pluginSet {
 	disabled := map[string]bool{}
-	var out cfgPluginSet
+	var out pluginSet
 	for _, p := range custom.Disabled {
-		out.Disabled = append(out.Disabled, cfgPlugin{Name: p.Name})
+		out.Disabled = append(out.Disabled, plugin{Name: p.Name})
 		disabled[p.Name] = true
 	}
 	for _, p := range def.Disabled {
-		out.Disabled = append(out.Disabled, cfgPlugin{Name: p.Name})
+		out.Disabled = append(out.Disabled, plugin{Name: p.Name})
 		disabled[p.Name] = true
 	}
 	type indexed struct {
 		i int
-		p cfgPlugin
+		p plugin
 	}
 	custIdx := map[string]indexed{}
 	for i, p := range custom.Enabled {
@@ -47,18 +47,18 @@ func cfgMergePluginSet(def, custom cfgPluginSet) cfgPluginSet {
 				d = c.p
 				replaced[c.i] = true
 			}
-			out.Enabled = append(out.Enabled, cfgClonePlugin(d))
+			out.Enabled = append(out.Enabled, clonePlugin(d))
 		}
 	}
 	for i, p := range custom.Enabled {
 		if !replaced[i] {
-			out.Enabled = append(out.Enabled, cfgClonePlugin(p))
+			out.Enabled = append(out.Enabled, clonePlugin(p))
 		}
 	}
 	return out
 }
 
-func cfgClonePlugin(p cfgPlugin) cfgPlugin {
+func clonePlugin(p plugin) plugin {
 	if p.Weight != nil {
 		w := *p.Weight
 		p.Weight = &w
@@ -66,27 +66,27 @@ func cfgClonePlugin(p cfgPlugin) cfgPlugin {
 	return p
 }
 
-// cfgMergePlugins is kube-scheduler v1.36's mergePlugins: every plugin set
+// mergePlugins is kube-scheduler v1.36's mergePlugins: every plugin set
 // of custom merged into the same set of def. A nil custom leaves def.
-func cfgMergePlugins(def, custom *cfgPlugins) *cfgPlugins {
-	out := &cfgPlugins{}
-	for _, s := range cfgAllSets {
+func mergePlugins(def, custom *plugins) *plugins {
+	out := &plugins{}
+	for _, s := range allSets {
 		if custom == nil {
-			*out.set(s) = cfgMergePluginSet(*def.set(s), cfgPluginSet{})
+			*out.set(s) = mergePluginSet(*def.set(s), pluginSet{})
 			continue
 		}
-		*out.set(s) = cfgMergePluginSet(*def.set(s), *custom.set(s))
+		*out.set(s) = mergePluginSet(*def.set(s), *custom.set(s))
 	}
 	return out
 }
 
-// cfgDefaultPlugins turns a default multiPoint list into the default
+// defaultPlugins turns a default multiPoint list into the default
 // Plugins of kube-scheduler v1.36's getDefaultPlugins (everything in
 // multiPoint; weights only where given).
-func cfgDefaultPlugins(mp []scheduling.WeightedPlugin) *cfgPlugins {
-	out := &cfgPlugins{}
+func defaultPlugins(mp []scheduling.WeightedPlugin) *plugins {
+	out := &plugins{}
 	for _, p := range mp {
-		c := cfgPlugin{Name: p.Name}
+		c := plugin{Name: p.Name}
 		if p.Weight != 0 {
 			w := int32(p.Weight)
 			c.Weight = &w
@@ -96,11 +96,11 @@ func cfgDefaultPlugins(mp []scheduling.WeightedPlugin) *cfgPlugins {
 	return out
 }
 
-// cfgPluginsNames is kube's pluginsNames: the sorted names enabled in any
+// pluginsNames is kube's pluginsNames: the sorted names enabled in any
 // plugin set (multiPoint included; disabled lists ignored).
-func cfgPluginsNames(p *cfgPlugins) []string {
+func pluginsNames(p *plugins) []string {
 	set := map[string]bool{}
-	for _, s := range cfgAllSets {
+	for _, s := range allSets {
 		for _, e := range p.set(s).Enabled {
 			set[e.Name] = true
 		}
@@ -113,24 +113,24 @@ func cfgPluginsNames(p *cfgPlugins) []string {
 	return out
 }
 
-// cfgOrderedSet is kube's orderedSet: insertion order with deletion.
-type cfgOrderedSet struct {
+// orderedSet is kube's orderedSet: insertion order with deletion.
+type orderedSet struct {
 	list []string
 	idx  map[string]int
 }
 
-func newCfgOrderedSet() *cfgOrderedSet { return &cfgOrderedSet{idx: map[string]int{}} }
+func newCfgOrderedSet() *orderedSet { return &orderedSet{idx: map[string]int{}} }
 
-func (s *cfgOrderedSet) insert(n string) {
+func (s *orderedSet) insert(n string) {
 	if _, ok := s.idx[n]; !ok {
 		s.idx[n] = len(s.list)
 		s.list = append(s.list, n)
 	}
 }
 
-func (s *cfgOrderedSet) has(n string) bool { _, ok := s.idx[n]; return ok }
+func (s *orderedSet) has(n string) bool { _, ok := s.idx[n]; return ok }
 
-func (s *cfgOrderedSet) delete(n string) {
+func (s *orderedSet) delete(n string) {
 	i, ok := s.idx[n]
 	if !ok {
 		return
@@ -142,7 +142,7 @@ func (s *cfgOrderedSet) delete(n string) {
 	}
 }
 
-// cfgExpand resolves merged plugin sets into the ordered plugin list of
+// expand resolves merged plugin sets into the ordered plugin list of
 // every extension point (AllPoints plus preEnqueue and the two placement
 // points), as kube-scheduler v1.36's NewFramework does: first each point's
 // enabled list (updatePluginList: the plugin must implement the point and
@@ -156,9 +156,9 @@ func (s *cfgOrderedSet) delete(n string) {
 //     plugins.
 //
 // implements(name, point) reports whether a plugin implements a point.
-func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[string][]string, error) {
-	points := append([]string{cfgPointPreEnqueue}, scheduling.AllPoints()...)
-	points = append(points, cfgPointPlacementGenerate, cfgPointPlacementScore)
+func expand(p *plugins, implements func(name, point string) bool) (map[string][]string, error) {
+	points := append([]string{pointPreEnqueue}, scheduling.AllPoints()...)
+	points = append(points, pointPlacementGenerate, pointPlacementScore)
 	out := map[string][]string{}
 	for _, pt := range points {
 		seen := map[string]bool{}
@@ -218,7 +218,7 @@ func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[str
 	return out, nil
 }
 
-// cfgKubeHiddenScorers are the score plugins of kube-scheduler v1.36's
+// kubeHiddenScorers are the score plugins of kube-scheduler v1.36's
 // default multiPoint list (apis/config/v1/default_plugins.go) that a
 // registry may lack (DynamicResources always; VolumeBinding in a registry
 // built without it), with their weights and the default plugin they follow.
@@ -226,7 +226,7 @@ func cfgExpand(p *cfgPlugins, implements func(name, point string) bool) (map[str
 // in its running total (VolumeBinding weighs 1 with no weight given,
 // DynamicResources 2), so the loader counts them too, at their place, to
 // accept and refuse the same negative weights as kube.
-var cfgKubeHiddenScorers = []struct {
+var kubeHiddenScorers = []struct {
 	name, after string
 	weight      int64
 }{
@@ -234,9 +234,9 @@ var cfgKubeHiddenScorers = []struct {
 	{name: "DynamicResources", after: config.InterPodAffinityName, weight: 2},
 }
 
-// cfgKubeHiddenScorer reports whether name is one of cfgKubeHiddenScorers.
-func cfgKubeHiddenScorer(name string) bool {
-	for _, h := range cfgKubeHiddenScorers {
+// kubeHiddenScorer reports whether name is one of kubeHiddenScorers.
+func kubeHiddenScorer(name string) bool {
+	for _, h := range kubeHiddenScorers {
 		if h.name == name {
 			return true
 		}
@@ -244,12 +244,12 @@ func cfgKubeHiddenScorer(name string) bool {
 	return false
 }
 
-// cfgWithKubeHiddenScorers returns mp with each of cfgKubeHiddenScorers
+// withKubeHiddenScorers returns mp with each of kubeHiddenScorers
 // inserted after the plugin it follows in kube's list, unless mp already
 // holds it or lacks that plugin.
-func cfgWithKubeHiddenScorers(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
+func withKubeHiddenScorers(mp []scheduling.WeightedPlugin) []scheduling.WeightedPlugin {
 	out := slices.Clone(mp)
-	for _, h := range cfgKubeHiddenScorers {
+	for _, h := range kubeHiddenScorers {
 		if slices.ContainsFunc(out, func(p scheduling.WeightedPlugin) bool { return p.Name == h.name }) {
 			continue
 		}
@@ -260,7 +260,7 @@ func cfgWithKubeHiddenScorers(mp []scheduling.WeightedPlugin) []scheduling.Weigh
 	return out
 }
 
-// cfgScoreWeights is kube-scheduler v1.36's getScoreWeights over the score
+// scoreWeights is kube-scheduler v1.36's getScoreWeights over the score
 // point's enabled plugins followed by multiPoint's: for every plugin that
 // implements Score (whether or not it ends up at the point), the first
 // entry gives its weight (so a weight at the score point beats
@@ -269,15 +269,15 @@ func cfgWithKubeHiddenScorers(mp []scheduling.WeightedPlugin) []scheduling.Weigh
 // MaxTotalScore − total with int64 wrap-around, so a negative weight only
 // fails once the running total has turned negative and a later plugin is
 // checked (kube's behaviour, confirmed against the binary). The loader
-// passes the plugin sets merged with cfgKubeHiddenScorers, so the running
+// passes the plugin sets merged with kubeHiddenScorers, so the running
 // total is kube's; hidden (nil: none) names them for the error message.
-func cfgScoreWeights(p *cfgPlugins, isScore, hidden func(name string) bool) (map[string]int64, error) {
-	return cfgWeights("plugins.score", append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...), isScore, hidden)
+func scoreWeights(p *plugins, isScore, hidden func(name string) bool) (map[string]int64, error) {
+	return weights("plugins.score", append(slices.Clone(p.Score.Enabled), p.MultiPoint.Enabled...), isScore, hidden)
 }
 
-// cfgWeights is getScoreWeights over list (a point's enabled plugins then
+// weights is getScoreWeights over list (a point's enabled plugins then
 // multiPoint's) for the plugins isScore selects; prefix starts its errors.
-func cfgWeights(prefix string, list []cfgPlugin, isScore, hidden func(name string) bool) (map[string]int64, error) {
+func weights(prefix string, list []plugin, isScore, hidden func(name string) bool) (map[string]int64, error) {
 	weights := map[string]int64{}
 	var total int64
 	var counted []string // hidden plugins counted so far

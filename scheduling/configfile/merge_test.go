@@ -12,10 +12,10 @@ import (
 
 func cfgW(w int32) *int32 { return &w }
 
-func cfgPS(names ...string) []cfgPlugin {
-	out := make([]cfgPlugin, len(names))
+func cfgPS(names ...string) []plugin {
+	out := make([]plugin, len(names))
 	for i, n := range names {
-		out[i] = cfgPlugin{Name: n}
+		out[i] = plugin{Name: n}
 	}
 	return out
 }
@@ -26,111 +26,111 @@ func cfgPS(names ...string) []cfgPlugin {
 func TestConfigMergePlugins(t *testing.T) {
 	tests := []struct {
 		name             string
-		custom, def, out *cfgPlugins
+		custom, def, out *plugins
 	}{
 		{
 			name:   "AppendCustomPlugin",
-			custom: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("CustomPlugin")}},
-			def:    &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
-			out:    &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2", "CustomPlugin")}},
+			custom: &plugins{Filter: pluginSet{Enabled: cfgPS("CustomPlugin")}},
+			def:    &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			out:    &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2", "CustomPlugin")}},
 		},
 		{
 			name: "InsertAfterDefaultPlugins2",
-			custom: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("CustomPlugin", "DefaultPlugin2"),
+			custom: &plugins{Filter: pluginSet{Enabled: cfgPS("CustomPlugin", "DefaultPlugin2"),
 				Disabled: cfgPS("DefaultPlugin2")}},
-			def: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
-			out: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "CustomPlugin", "DefaultPlugin2"),
+			def: &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			out: &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "CustomPlugin", "DefaultPlugin2"),
 				Disabled: cfgPS("DefaultPlugin2")}},
 		},
 		{
 			name: "InsertBeforeAllPlugins",
-			custom: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("CustomPlugin", "DefaultPlugin1", "DefaultPlugin2"),
+			custom: &plugins{Filter: pluginSet{Enabled: cfgPS("CustomPlugin", "DefaultPlugin1", "DefaultPlugin2"),
 				Disabled: cfgPS("*")}},
-			def: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
-			out: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("CustomPlugin", "DefaultPlugin1", "DefaultPlugin2"),
+			def: &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			out: &plugins{Filter: pluginSet{Enabled: cfgPS("CustomPlugin", "DefaultPlugin1", "DefaultPlugin2"),
 				Disabled: cfgPS("*")}},
 		},
 		{
 			name:   "ReorderDefaultPlugins",
-			custom: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin2", "DefaultPlugin1"), Disabled: cfgPS("*")}},
-			def:    &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
-			out:    &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin2", "DefaultPlugin1"), Disabled: cfgPS("*")}},
+			custom: &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin2", "DefaultPlugin1"), Disabled: cfgPS("*")}},
+			def:    &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			out:    &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin2", "DefaultPlugin1"), Disabled: cfgPS("*")}},
 		},
 		{
 			name: "ApplyNilCustomPlugin",
-			def:  &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
-			out:  &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			def:  &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			out:  &plugins{Filter: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
 		},
 		{
 			name:   "CustomPluginOverrideDefaultPlugin",
-			custom: &cfgPlugins{Filter: cfgPluginSet{Enabled: []cfgPlugin{{Name: "Plugin1", Weight: cfgW(2)}, {Name: "Plugin3", Weight: cfgW(3)}}}},
-			def:    &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("Plugin1", "Plugin2", "Plugin3")}},
-			out: &cfgPlugins{Filter: cfgPluginSet{Enabled: []cfgPlugin{{Name: "Plugin1", Weight: cfgW(2)}, {Name: "Plugin2"},
+			custom: &plugins{Filter: pluginSet{Enabled: []plugin{{Name: "Plugin1", Weight: cfgW(2)}, {Name: "Plugin3", Weight: cfgW(3)}}}},
+			def:    &plugins{Filter: pluginSet{Enabled: cfgPS("Plugin1", "Plugin2", "Plugin3")}},
+			out: &plugins{Filter: pluginSet{Enabled: []plugin{{Name: "Plugin1", Weight: cfgW(2)}, {Name: "Plugin2"},
 				{Name: "Plugin3", Weight: cfgW(3)}}}},
 		},
 		{
 			name:   "OrderPreserveAfterOverride",
-			custom: &cfgPlugins{Filter: cfgPluginSet{Enabled: []cfgPlugin{{Name: "Plugin2", Weight: cfgW(2)}, {Name: "Plugin1", Weight: cfgW(1)}}}},
-			def:    &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("Plugin1", "Plugin2", "Plugin3")}},
-			out: &cfgPlugins{Filter: cfgPluginSet{Enabled: []cfgPlugin{{Name: "Plugin1", Weight: cfgW(1)}, {Name: "Plugin2", Weight: cfgW(2)},
+			custom: &plugins{Filter: pluginSet{Enabled: []plugin{{Name: "Plugin2", Weight: cfgW(2)}, {Name: "Plugin1", Weight: cfgW(1)}}}},
+			def:    &plugins{Filter: pluginSet{Enabled: cfgPS("Plugin1", "Plugin2", "Plugin3")}},
+			out: &plugins{Filter: pluginSet{Enabled: []plugin{{Name: "Plugin1", Weight: cfgW(1)}, {Name: "Plugin2", Weight: cfgW(2)},
 				{Name: "Plugin3"}}}},
 		},
 		{
 			name: "RepeatedCustomPlugin",
-			custom: &cfgPlugins{Filter: cfgPluginSet{Enabled: []cfgPlugin{{Name: "Plugin1"}, {Name: "Plugin2", Weight: cfgW(2)},
+			custom: &plugins{Filter: pluginSet{Enabled: []plugin{{Name: "Plugin1"}, {Name: "Plugin2", Weight: cfgW(2)},
 				{Name: "Plugin3"}, {Name: "Plugin2", Weight: cfgW(4)}}}},
-			def: &cfgPlugins{Filter: cfgPluginSet{Enabled: cfgPS("Plugin1", "Plugin2", "Plugin3")}},
-			out: &cfgPlugins{Filter: cfgPluginSet{Enabled: []cfgPlugin{{Name: "Plugin1"}, {Name: "Plugin2", Weight: cfgW(4)},
+			def: &plugins{Filter: pluginSet{Enabled: cfgPS("Plugin1", "Plugin2", "Plugin3")}},
+			out: &plugins{Filter: pluginSet{Enabled: []plugin{{Name: "Plugin1"}, {Name: "Plugin2", Weight: cfgW(4)},
 				{Name: "Plugin3"}, {Name: "Plugin2", Weight: cfgW(2)}}}},
 		},
 		{
 			name:   "Append custom MultiPoint plugin",
-			custom: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("CustomPlugin")}},
-			def:    &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
-			out:    &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2", "CustomPlugin")}},
+			custom: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("CustomPlugin")}},
+			def:    &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			out:    &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2", "CustomPlugin")}},
 		},
 		{
 			name: "Append disabled Multipoint plugins",
-			custom: &cfgPlugins{
-				MultiPoint: cfgPluginSet{Enabled: cfgPS("CustomPlugin", "CustomPlugin2"), Disabled: cfgPS("DefaultPlugin2")},
-				Score:      cfgPluginSet{Disabled: cfgPS("CustomPlugin2")},
+			custom: &plugins{
+				MultiPoint: pluginSet{Enabled: cfgPS("CustomPlugin", "CustomPlugin2"), Disabled: cfgPS("DefaultPlugin2")},
+				Score:      pluginSet{Disabled: cfgPS("CustomPlugin2")},
 			},
-			def: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
-			out: &cfgPlugins{
-				MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin1", "CustomPlugin", "CustomPlugin2"), Disabled: cfgPS("DefaultPlugin2")},
-				Score:      cfgPluginSet{Disabled: cfgPS("CustomPlugin2")},
+			def: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin1", "DefaultPlugin2")}},
+			out: &plugins{
+				MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin1", "CustomPlugin", "CustomPlugin2"), Disabled: cfgPS("DefaultPlugin2")},
+				Score:      pluginSet{Disabled: cfgPS("CustomPlugin2")},
 			},
 		},
 		{
 			name:   "override default MultiPoint plugins with custom value",
-			custom: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: []cfgPlugin{{Name: "DefaultPlugin", Weight: cfgW(5)}}}},
-			def:    &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin")}},
-			out:    &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: []cfgPlugin{{Name: "DefaultPlugin", Weight: cfgW(5)}}}},
+			custom: &plugins{MultiPoint: pluginSet{Enabled: []plugin{{Name: "DefaultPlugin", Weight: cfgW(5)}}}},
+			def:    &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin")}},
+			out:    &plugins{MultiPoint: pluginSet{Enabled: []plugin{{Name: "DefaultPlugin", Weight: cfgW(5)}}}},
 		},
 		{
 			name:   "disabled MultiPoint plugin in default set",
-			custom: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("CustomPlugin")}},
-			def:    &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin"), Disabled: cfgPS("DefaultPlugin2")}},
-			out:    &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin", "CustomPlugin"), Disabled: cfgPS("DefaultPlugin2")}},
+			custom: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("CustomPlugin")}},
+			def:    &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin"), Disabled: cfgPS("DefaultPlugin2")}},
+			out:    &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin", "CustomPlugin"), Disabled: cfgPS("DefaultPlugin2")}},
 		},
 		{
 			name:   "disabled MultiPoint plugin in default set for specific extension point",
-			custom: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("CustomPlugin")}},
-			def: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin")},
-				Score: cfgPluginSet{Disabled: cfgPS("DefaultPlugin2")}},
-			out: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin", "CustomPlugin")},
-				Score: cfgPluginSet{Disabled: cfgPS("DefaultPlugin2")}},
+			custom: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("CustomPlugin")}},
+			def: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin")},
+				Score: pluginSet{Disabled: cfgPS("DefaultPlugin2")}},
+			out: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin", "CustomPlugin")},
+				Score: pluginSet{Disabled: cfgPS("DefaultPlugin2")}},
 		},
 		{
 			name:   "multipoint with only disabled gets merged",
-			custom: &cfgPlugins{MultiPoint: cfgPluginSet{Disabled: cfgPS("DefaultPlugin")}},
-			def:    &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("DefaultPlugin")}},
-			out:    &cfgPlugins{MultiPoint: cfgPluginSet{Disabled: cfgPS("DefaultPlugin")}},
+			custom: &plugins{MultiPoint: pluginSet{Disabled: cfgPS("DefaultPlugin")}},
+			def:    &plugins{MultiPoint: pluginSet{Enabled: cfgPS("DefaultPlugin")}},
+			out:    &plugins{MultiPoint: pluginSet{Disabled: cfgPS("DefaultPlugin")}},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := cfgMergePlugins(tc.def, tc.custom)
+			got := mergePlugins(tc.def, tc.custom)
 			if d := cmp.Diff(tc.out, got, cmpopts.EquateEmpty()); d != "" {
 				t.Fatalf("merged plugins (-want +got):\n%s", d)
 			}
@@ -176,40 +176,40 @@ func TestConfigMultiPointExpansion(t *testing.T) {
 	}
 	tests := []struct {
 		name        string
-		plugins     *cfgPlugins
+		plugins     *plugins
 		want        map[string][]string
 		wantWeights map[string]int64
 		wantErr     string
 	}{
 		{name: "plugin expansion",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: []cfgPlugin{{Name: "testPlugin", Weight: cfgW(5)}}}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: []plugin{{Name: "testPlugin", Weight: cfgW(5)}}}}},
 		{name: "disable MultiPoint plugin at some extension points",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("testPlugin")},
-				PreScore: cfgPluginSet{Disabled: cfgPS("testPlugin")}, Score: cfgPluginSet{Disabled: cfgPS("testPlugin")}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("testPlugin")},
+				PreScore: pluginSet{Disabled: cfgPS("testPlugin")}, Score: pluginSet{Disabled: cfgPS("testPlugin")}}},
 		{name: "Multiple MultiPoint plugins",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")}}},
 		{name: "disable MultiPoint extension",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
-				PreScore: cfgPluginSet{Disabled: cfgPS("*")}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
+				PreScore: pluginSet{Disabled: cfgPS("*")}}},
 		{name: "Reorder MultiPoint plugins (specified extension takes precedence)",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("scoreWithNormalizePlugin1", "testPlugin", "scorePlugin1")},
-				Score: cfgPluginSet{Enabled: cfgPS("scorePlugin1", "testPlugin")}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("scoreWithNormalizePlugin1", "testPlugin", "scorePlugin1")},
+				Score: pluginSet{Enabled: cfgPS("scorePlugin1", "testPlugin")}}},
 		{name: "Reorder MultiPoint plugins (specified extension only takes precedence when it exists in MultiPoint)",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
-				Score: cfgPluginSet{Enabled: cfgPS("scoreWithNormalizePlugin1", "scorePlugin1", "testPlugin")}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
+				Score: pluginSet{Enabled: cfgPS("scoreWithNormalizePlugin1", "scorePlugin1", "testPlugin")}}},
 		{name: "Override MultiPoint plugins weights",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
-				Score: cfgPluginSet{Enabled: []cfgPlugin{{Name: "scorePlugin1", Weight: cfgW(5)}, {Name: "testPlugin", Weight: cfgW(3)}}}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
+				Score: pluginSet{Enabled: []plugin{{Name: "scorePlugin1", Weight: cfgW(5)}, {Name: "testPlugin", Weight: cfgW(3)}}}}},
 		{name: "disable and enable MultiPoint plugins with '*'",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("queueSortPlugin", "bindPlugin", "scorePlugin1"), Disabled: cfgPS("*")}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("queueSortPlugin", "bindPlugin", "scorePlugin1"), Disabled: cfgPS("*")}}},
 		{name: "disable and enable MultiPoint plugin by name",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("bindPlugin", "queueSortPlugin", "scorePlugin1"), Disabled: cfgPS("scorePlugin1")}}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("bindPlugin", "queueSortPlugin", "scorePlugin1"), Disabled: cfgPS("scorePlugin1")}}},
 		{name: "Expect 'already registered' error",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("testPlugin", "testPlugin")}},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("testPlugin", "testPlugin")}},
 			wantErr: "already registered"},
 		{name: "Override MultiPoint plugins weights and avoid a plugin being loaded multiple times",
-			plugins: &cfgPlugins{MultiPoint: cfgPluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
-				Score: cfgPluginSet{Enabled: []cfgPlugin{{Name: "scorePlugin1", Weight: cfgW(5)}, {Name: "scorePlugin2", Weight: cfgW(5)},
+			plugins: &plugins{MultiPoint: pluginSet{Enabled: cfgPS("testPlugin", "scorePlugin1")},
+				Score: pluginSet{Enabled: []plugin{{Name: "scorePlugin1", Weight: cfgW(5)}, {Name: "scorePlugin2", Weight: cfgW(5)},
 					{Name: "testPlugin", Weight: cfgW(3)}}}}},
 	}
 	// Expected results, transcribed from kube's wantPlugins.
@@ -238,7 +238,7 @@ func TestConfigMultiPointExpansion(t *testing.T) {
 
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := cfgExpand(tc.plugins, cfgKubeTestImplements)
+			got, err := expand(tc.plugins, cfgKubeTestImplements)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)
@@ -261,7 +261,7 @@ func TestConfigMultiPointExpansion(t *testing.T) {
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("plugins per point (-want +got):\n%s", d)
 			}
-			weights, err := cfgScoreWeights(tc.plugins, func(n string) bool { return cfgKubeTestImplements(n, scheduling.PointScore) }, nil)
+			weights, err := scoreWeights(tc.plugins, func(n string) bool { return cfgKubeTestImplements(n, scheduling.PointScore) }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,25 +285,25 @@ func TestConfigScoreWeightOverflow(t *testing.T) {
 	isScore := func(string) bool { return true }
 	tests := []struct {
 		name    string
-		score   []cfgPlugin
-		multi   []cfgPlugin
+		score   []plugin
+		multi   []plugin
 		want    map[string]int64
 		wantErr string
 	}{
-		{name: "negative last", multi: []cfgPlugin{{Name: "a", Weight: cfgW(3)}, {Name: "b", Weight: cfgW(-2)}},
+		{name: "negative last", multi: []plugin{{Name: "a", Weight: cfgW(3)}, {Name: "b", Weight: cfgW(-2)}},
 			want: map[string]int64{"a": 3, "b": -2}},
-		{name: "negative total then a plugin", multi: []cfgPlugin{{Name: "a", Weight: cfgW(-1)}, {Name: "b"}},
+		{name: "negative total then a plugin", multi: []plugin{{Name: "a", Weight: cfgW(-1)}, {Name: "b"}},
 			wantErr: `plugin "a" weight -1 is negative and takes the total of Score weights below zero, which kube-scheduler refuses (its overflow check for plugin "b" weight 1, running total -100, wraps around)`},
-		{name: "negative but total stays positive", score: []cfgPlugin{{Name: "a", Weight: cfgW(5)}},
-			multi: []cfgPlugin{{Name: "b", Weight: cfgW(-4)}, {Name: "c"}}, want: map[string]int64{"a": 5, "b": -4, "c": 1}},
-		{name: "score weight beats multiPoint weight", score: []cfgPlugin{{Name: "a", Weight: cfgW(7)}},
-			multi: []cfgPlugin{{Name: "a", Weight: cfgW(2)}}, want: map[string]int64{"a": 7}},
-		{name: "zero is one", multi: []cfgPlugin{{Name: "a", Weight: cfgW(0)}}, want: map[string]int64{"a": 1}},
-		{name: "int32 max fits", multi: []cfgPlugin{{Name: "a", Weight: cfgW(1<<31 - 1)}}, want: map[string]int64{"a": 1<<31 - 1}},
+		{name: "negative but total stays positive", score: []plugin{{Name: "a", Weight: cfgW(5)}},
+			multi: []plugin{{Name: "b", Weight: cfgW(-4)}, {Name: "c"}}, want: map[string]int64{"a": 5, "b": -4, "c": 1}},
+		{name: "score weight beats multiPoint weight", score: []plugin{{Name: "a", Weight: cfgW(7)}},
+			multi: []plugin{{Name: "a", Weight: cfgW(2)}}, want: map[string]int64{"a": 7}},
+		{name: "zero is one", multi: []plugin{{Name: "a", Weight: cfgW(0)}}, want: map[string]int64{"a": 1}},
+		{name: "int32 max fits", multi: []plugin{{Name: "a", Weight: cfgW(1<<31 - 1)}}, want: map[string]int64{"a": 1<<31 - 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := cfgScoreWeights(&cfgPlugins{Score: cfgPluginSet{Enabled: tc.score}, MultiPoint: cfgPluginSet{Enabled: tc.multi}}, isScore, nil)
+			got, err := scoreWeights(&plugins{Score: pluginSet{Enabled: tc.score}, MultiPoint: pluginSet{Enabled: tc.multi}}, isScore, nil)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)

@@ -25,7 +25,7 @@ import (
 // must be empty or {}). Errors name the field under "args", e.g.
 // args.usageThresholds.cpu: 120: must be within [0,100].
 func DecodePluginArgs(plugin string, data []byte, opts ...ConfigOption) (any, error) {
-	l := &cfgLoader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: cfgCodecs()}
+	l := &loader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: codecs()}
 	for _, o := range opts {
 		o(l)
 	}

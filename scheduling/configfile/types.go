@@ -15,54 +15,54 @@ import (
 // config/v1alpha1): optional fields are pointers so that defaulting can tell
 // an absent field from an explicit zero, and the JSON names are kube's, so
 // one set of tags serves YAML (through sigs.k8s.io/yaml) and JSON. Decoding
-// is strict (cfgDecodeStrict): an unknown field is an error.
+// is strict (decodeStrict): an unknown field is an error.
 
 // API versions and kinds a configuration file may declare.
 const (
-	cfgGroup         = "kubescheduler.config.k8s.io"
-	cfgVersionV1     = cfgGroup + "/v1"
-	cfgVersionV1b3   = cfgGroup + "/v1beta3"
-	cfgVersionV1b2   = cfgGroup + "/v1beta2"
-	cfgKind          = "KubeSchedulerConfiguration"
-	cfgDefaultCType  = "application/vnd.kubernetes.protobuf"
-	cfgDefaultLock   = "leases"
-	cfgDefaultLockNS = "kube-system"
-	cfgDefaultLockNm = "kube-scheduler"
+	group         = "kubescheduler.config.k8s.io"
+	versionV1     = group + "/v1"
+	versionV1b3   = group + "/v1beta3"
+	versionV1b2   = group + "/v1beta2"
+	cfgKind       = "KubeSchedulerConfiguration"
+	defaultCType  = "application/vnd.kubernetes.protobuf"
+	defaultLock   = "leases"
+	defaultLockNS = "kube-system"
+	defaultLockNm = "kube-scheduler"
 )
 
-// cfgFile is KubeSchedulerConfiguration (v1). DebuggingConfiguration is
+// file is KubeSchedulerConfiguration (v1). DebuggingConfiguration is
 // inlined in kube; its two fields sit here directly.
-type cfgFile struct {
-	APIVersion                string            `json:"apiVersion"`
-	Kind                      string            `json:"kind"`
-	Parallelism               *int32            `json:"parallelism,omitempty"`
-	LeaderElection            cfgLeaderElection `json:"leaderElection"`
-	ClientConnection          cfgClientConn     `json:"clientConnection"`
-	EnableProfiling           *bool             `json:"enableProfiling,omitempty"`
-	EnableContentionProfiling *bool             `json:"enableContentionProfiling,omitempty"`
-	PercentageOfNodesToScore  *int32            `json:"percentageOfNodesToScore,omitempty"`
-	PodInitialBackoffSeconds  *int64            `json:"podInitialBackoffSeconds,omitempty"`
-	PodMaxBackoffSeconds      *int64            `json:"podMaxBackoffSeconds,omitempty"`
-	Profiles                  []cfgProfile      `json:"profiles,omitempty"`
-	Extenders                 []cfgExtender     `json:"extenders,omitempty"`
-	DelayCacheUntilActive     bool              `json:"delayCacheUntilActive,omitempty"`
+type file struct {
+	APIVersion                string         `json:"apiVersion"`
+	Kind                      string         `json:"kind"`
+	Parallelism               *int32         `json:"parallelism,omitempty"`
+	LeaderElection            leaderElection `json:"leaderElection"`
+	ClientConnection          clientConn     `json:"clientConnection"`
+	EnableProfiling           *bool          `json:"enableProfiling,omitempty"`
+	EnableContentionProfiling *bool          `json:"enableContentionProfiling,omitempty"`
+	PercentageOfNodesToScore  *int32         `json:"percentageOfNodesToScore,omitempty"`
+	PodInitialBackoffSeconds  *int64         `json:"podInitialBackoffSeconds,omitempty"`
+	PodMaxBackoffSeconds      *int64         `json:"podMaxBackoffSeconds,omitempty"`
+	Profiles                  []profile      `json:"profiles,omitempty"`
+	Extenders                 []cfgExtender  `json:"extenders,omitempty"`
+	DelayCacheUntilActive     bool           `json:"delayCacheUntilActive,omitempty"`
 }
 
-// cfgLeaderElection is component-base LeaderElectionConfiguration
+// leaderElection is component-base LeaderElectionConfiguration
 // (v1alpha1). It does not matter to schedkit but is kept, defaulted and
 // validated as kube does, so files load and print back unchanged.
-type cfgLeaderElection struct {
-	LeaderElect       *bool       `json:"leaderElect,omitempty"`
-	LeaseDuration     cfgDuration `json:"leaseDuration"`
-	RenewDeadline     cfgDuration `json:"renewDeadline"`
-	RetryPeriod       cfgDuration `json:"retryPeriod"`
-	ResourceLock      string      `json:"resourceLock"`
-	ResourceName      string      `json:"resourceName"`
-	ResourceNamespace string      `json:"resourceNamespace"`
+type leaderElection struct {
+	LeaderElect       *bool    `json:"leaderElect,omitempty"`
+	LeaseDuration     duration `json:"leaseDuration"`
+	RenewDeadline     duration `json:"renewDeadline"`
+	RetryPeriod       duration `json:"retryPeriod"`
+	ResourceLock      string   `json:"resourceLock"`
+	ResourceName      string   `json:"resourceName"`
+	ResourceNamespace string   `json:"resourceNamespace"`
 }
 
-// cfgClientConn is component-base ClientConnectionConfiguration (v1alpha1).
-type cfgClientConn struct {
+// clientConn is component-base ClientConnectionConfiguration (v1alpha1).
+type clientConn struct {
 	Kubeconfig         string  `json:"kubeconfig"`
 	AcceptContentTypes string  `json:"acceptContentTypes"`
 	ContentType        string  `json:"contentType"`
@@ -70,51 +70,51 @@ type cfgClientConn struct {
 	Burst              int32   `json:"burst"`
 }
 
-// cfgProfile is KubeSchedulerProfile.
-type cfgProfile struct {
-	SchedulerName            *string           `json:"schedulerName,omitempty"`
-	PercentageOfNodesToScore *int32            `json:"percentageOfNodesToScore,omitempty"`
-	Plugins                  *cfgPlugins       `json:"plugins,omitempty"`
-	PluginConfig             []cfgPluginConfig `json:"pluginConfig,omitempty"`
+// profile is KubeSchedulerProfile.
+type profile struct {
+	SchedulerName            *string        `json:"schedulerName,omitempty"`
+	PercentageOfNodesToScore *int32         `json:"percentageOfNodesToScore,omitempty"`
+	Plugins                  *plugins       `json:"plugins,omitempty"`
+	PluginConfig             []pluginConfig `json:"pluginConfig,omitempty"`
 }
 
-// cfgPlugins is Plugins: one plugin set per extension point, plus
+// plugins is Plugins: one plugin set per extension point, plus
 // multiPoint and v1.36's two pod-group points (placementGenerate,
 // placementScore), which the pod-group cycle runs. Empty sets are omitted
 // when printed.
-type cfgPlugins struct {
-	PreEnqueue cfgPluginSet `json:"preEnqueue,omitzero"`
-	QueueSort  cfgPluginSet `json:"queueSort,omitzero"`
-	PreFilter  cfgPluginSet `json:"preFilter,omitzero"`
-	Filter     cfgPluginSet `json:"filter,omitzero"`
-	PostFilter cfgPluginSet `json:"postFilter,omitzero"`
-	PreScore   cfgPluginSet `json:"preScore,omitzero"`
-	Score      cfgPluginSet `json:"score,omitzero"`
-	Reserve    cfgPluginSet `json:"reserve,omitzero"`
-	Permit     cfgPluginSet `json:"permit,omitzero"`
-	PreBind    cfgPluginSet `json:"preBind,omitzero"`
-	Bind       cfgPluginSet `json:"bind,omitzero"`
-	PostBind   cfgPluginSet `json:"postBind,omitzero"`
-	MultiPoint cfgPluginSet `json:"multiPoint,omitzero"`
+type plugins struct {
+	PreEnqueue pluginSet `json:"preEnqueue,omitzero"`
+	QueueSort  pluginSet `json:"queueSort,omitzero"`
+	PreFilter  pluginSet `json:"preFilter,omitzero"`
+	Filter     pluginSet `json:"filter,omitzero"`
+	PostFilter pluginSet `json:"postFilter,omitzero"`
+	PreScore   pluginSet `json:"preScore,omitzero"`
+	Score      pluginSet `json:"score,omitzero"`
+	Reserve    pluginSet `json:"reserve,omitzero"`
+	Permit     pluginSet `json:"permit,omitzero"`
+	PreBind    pluginSet `json:"preBind,omitzero"`
+	Bind       pluginSet `json:"bind,omitzero"`
+	PostBind   pluginSet `json:"postBind,omitzero"`
+	MultiPoint pluginSet `json:"multiPoint,omitzero"`
 
-	PlacementGenerate cfgPluginSet `json:"placementGenerate,omitzero"`
-	PlacementScore    cfgPluginSet `json:"placementScore,omitzero"`
+	PlacementGenerate pluginSet `json:"placementGenerate,omitzero"`
+	PlacementScore    pluginSet `json:"placementScore,omitzero"`
 }
 
-// cfgPointPreEnqueue, cfgPointMultiPoint and the placement points name the
+// pointPreEnqueue, pointMultiPoint and the placement points name the
 // plugin sets that are not framework.Profile extension points.
 const (
-	cfgPointPreEnqueue        = "preEnqueue"
-	cfgPointMultiPoint        = "multiPoint"
-	cfgPointPlacementGenerate = "placementGenerate"
-	cfgPointPlacementScore    = "placementScore"
+	pointPreEnqueue        = "preEnqueue"
+	pointMultiPoint        = "multiPoint"
+	pointPlacementGenerate = "placementGenerate"
+	pointPlacementScore    = "placementScore"
 )
 
 // set returns the plugin set of an extension point (the names of
 // AllPoints, plus preEnqueue and multiPoint).
-func (p *cfgPlugins) set(point string) *cfgPluginSet {
+func (p *plugins) set(point string) *pluginSet {
 	switch point {
-	case cfgPointPreEnqueue:
+	case pointPreEnqueue:
 		return &p.PreEnqueue
 	case scheduling.PointQueueSort:
 		return &p.QueueSort
@@ -138,47 +138,47 @@ func (p *cfgPlugins) set(point string) *cfgPluginSet {
 		return &p.Bind
 	case scheduling.PointPostBind:
 		return &p.PostBind
-	case cfgPointMultiPoint:
+	case pointMultiPoint:
 		return &p.MultiPoint
-	case cfgPointPlacementGenerate:
+	case pointPlacementGenerate:
 		return &p.PlacementGenerate
-	case cfgPointPlacementScore:
+	case pointPlacementScore:
 		return &p.PlacementScore
 	}
 	panic("scheduling: unknown extension point " + point) // callers pass the constants above
 }
 
-// cfgAllSets lists every plugin set in kube's mergePlugins order.
-var cfgAllSets = []string{cfgPointMultiPoint, cfgPointPreEnqueue, scheduling.PointQueueSort, scheduling.PointPreFilter, scheduling.PointFilter,
+// allSets lists every plugin set in kube's mergePlugins order.
+var allSets = []string{pointMultiPoint, pointPreEnqueue, scheduling.PointQueueSort, scheduling.PointPreFilter, scheduling.PointFilter,
 	scheduling.PointPostFilter, scheduling.PointPreScore, scheduling.PointScore, scheduling.PointReserve, scheduling.PointPermit, scheduling.PointPreBind, scheduling.PointBind, scheduling.PointPostBind,
-	cfgPointPlacementGenerate, cfgPointPlacementScore}
+	pointPlacementGenerate, pointPlacementScore}
 
-// cfgPluginSet is PluginSet.
-type cfgPluginSet struct {
-	Enabled  []cfgPlugin `json:"enabled,omitempty"`
-	Disabled []cfgPlugin `json:"disabled,omitempty"`
+// pluginSet is PluginSet.
+type pluginSet struct {
+	Enabled  []plugin `json:"enabled,omitempty"`
+	Disabled []plugin `json:"disabled,omitempty"`
 }
 
-// cfgPlugin is Plugin: a name and, for score plugins, a weight (nil or 0
+// plugin is Plugin: a name and, for score plugins, a weight (nil or 0
 // mean 1).
-type cfgPlugin struct {
+type plugin struct {
 	Name   string `json:"name"`
 	Weight *int32 `json:"weight,omitempty"`
 }
 
-// cfgPluginConfig is PluginConfig; Args are decoded per plugin
+// pluginConfig is PluginConfig; Args are decoded per plugin
 // (config_args.go).
-type cfgPluginConfig struct {
+type pluginConfig struct {
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args,omitempty"`
 }
 
-// cfgDuration is metav1.Duration: a Go duration string such as "15s".
-type cfgDuration struct{ time.Duration }
+// duration is metav1.Duration: a Go duration string such as "15s".
+type duration struct{ time.Duration }
 
-func (d cfgDuration) MarshalJSON() ([]byte, error) { return json.Marshal(d.Duration.String()) }
+func (d duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.Duration.String()) }
 
-func (d *cfgDuration) UnmarshalJSON(b []byte) error {
+func (d *duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return fmt.Errorf("a duration must be a string such as \"15s\"")
@@ -196,80 +196,80 @@ func (d *cfgDuration) UnmarshalJSON(b []byte) error {
 // schedkit extensions (mode, compatibilityMode). apiVersion and kind, which
 // args may carry, are checked and removed before decoding.
 
-type cfgResourceSpec struct {
+type resourceSpec struct {
 	Name   string `json:"name"`
 	Weight int64  `json:"weight,omitempty"`
 }
 
-type cfgShapePoint struct {
+type shapePoint struct {
 	Utilization int32 `json:"utilization"`
 	Score       int32 `json:"score"`
 }
 
-type cfgRTCRParam struct {
-	Shape []cfgShapePoint `json:"shape,omitempty"`
+type rtcrParam struct {
+	Shape []shapePoint `json:"shape,omitempty"`
 }
 
-type cfgScoringStrategy struct {
-	Type                     string            `json:"type,omitempty"`
-	Resources                []cfgResourceSpec `json:"resources,omitempty"`
-	RequestedToCapacityRatio *cfgRTCRParam     `json:"requestedToCapacityRatio,omitempty"`
+type scoringStrategy struct {
+	Type                     string         `json:"type,omitempty"`
+	Resources                []resourceSpec `json:"resources,omitempty"`
+	RequestedToCapacityRatio *rtcrParam     `json:"requestedToCapacityRatio,omitempty"`
 }
 
-type cfgNodeResourcesFitArgs struct {
-	IgnoredResources      []string            `json:"ignoredResources,omitempty"`
-	IgnoredResourceGroups []string            `json:"ignoredResourceGroups,omitempty"`
-	ScoringStrategy       *cfgScoringStrategy `json:"scoringStrategy,omitempty"`
+type nodeResourcesFitArgs struct {
+	IgnoredResources      []string         `json:"ignoredResources,omitempty"`
+	IgnoredResourceGroups []string         `json:"ignoredResourceGroups,omitempty"`
+	ScoringStrategy       *scoringStrategy `json:"scoringStrategy,omitempty"`
 }
 
-type cfgBalancedAllocationArgs struct {
-	Resources []cfgResourceSpec `json:"resources,omitempty"`
-	Mode      string            `json:"mode,omitempty"`
+type balancedAllocationArgs struct {
+	Resources []resourceSpec `json:"resources,omitempty"`
+	Mode      string         `json:"mode,omitempty"`
 }
 
-type cfgPodTopologySpreadArgs struct {
+type podTopologySpreadArgs struct {
 	DefaultConstraints []framework.TopologySpreadConstraint `json:"defaultConstraints,omitempty"`
 	DefaultingType     string                               `json:"defaultingType,omitempty"`
 }
 
-type cfgInterPodAffinityArgs struct {
+type interPodAffinityArgs struct {
 	HardPodAffinityWeight              *int32 `json:"hardPodAffinityWeight,omitempty"`
 	IgnorePreferredTermsOfExistingPods bool   `json:"ignorePreferredTermsOfExistingPods"`
 }
 
-type cfgNodeAffinityArgs struct {
+type nodeAffinityArgs struct {
 	AddedAffinity *framework.NodeAffinity `json:"addedAffinity,omitempty"`
 }
 
-type cfgDefaultPreemptionArgs struct {
+type defaultPreemptionArgs struct {
 	MinCandidateNodesPercentage *int32 `json:"minCandidateNodesPercentage,omitempty"`
 	MinCandidateNodesAbsolute   *int32 `json:"minCandidateNodesAbsolute,omitempty"`
 }
 
-type cfgLoadAwareAggregatedArgs struct {
+type loadAwareAggregatedArgs struct {
 	UsageThresholds         map[string]int64 `json:"usageThresholds,omitempty"`
 	UsageAggregationType    string           `json:"usageAggregationType,omitempty"`
-	UsageAggregatedDuration *cfgDuration     `json:"usageAggregatedDuration,omitempty"`
+	UsageAggregatedDuration *duration        `json:"usageAggregatedDuration,omitempty"`
 	ScoreAggregationType    string           `json:"scoreAggregationType,omitempty"`
-	ScoreAggregatedDuration *cfgDuration     `json:"scoreAggregatedDuration,omitempty"`
+	ScoreAggregatedDuration *duration        `json:"scoreAggregatedDuration,omitempty"`
 }
 
-type cfgLoadAwareArgs struct {
-	FilterExpiredNodeMetrics             *bool                       `json:"filterExpiredNodeMetrics,omitempty"`
-	NodeMetricExpirationSeconds          *int64                      `json:"nodeMetricExpirationSeconds,omitempty"`
-	EnableScheduleWhenNodeMetricsExpired *bool                       `json:"enableScheduleWhenNodeMetricsExpired,omitempty"`
-	ResourceWeights                      map[string]int64            `json:"resourceWeights,omitempty"`
-	DominantResourceWeight               int64                       `json:"dominantResourceWeight,omitempty"`
-	UsageThresholds                      map[string]int64            `json:"usageThresholds,omitempty"`
-	ProdUsageThresholds                  map[string]int64            `json:"prodUsageThresholds,omitempty"`
-	ProdUsageIncludeSys                  bool                        `json:"prodUsageIncludeSys,omitempty"`
-	ScoreAccordingProdUsage              *bool                       `json:"scoreAccordingProdUsage,omitempty"`
-	Estimator                            string                      `json:"estimator,omitempty"`
-	EstimatedScalingFactors              map[string]int64            `json:"estimatedScalingFactors,omitempty"`
-	EstimatedSecondsAfterPodScheduled    *int64                      `json:"estimatedSecondsAfterPodScheduled,omitempty"`
-	EstimatedSecondsAfterInitialized     *int64                      `json:"estimatedSecondsAfterInitialized,omitempty"`
-	AllowCustomizeEstimation             bool                        `json:"allowCustomizeEstimation,omitempty"`
-	Aggregated                           *cfgLoadAwareAggregatedArgs `json:"aggregated,omitempty"`
-	SupportedResources                   []string                    `json:"supportedResources,omitempty"`
-	CompatibilityMode                    string                      `json:"compatibilityMode,omitempty"`
+type loadAwareArgs struct {
+	FilterExpiredNodeMetrics             *bool                    `json:"filterExpiredNodeMetrics,omitempty"`
+	NodeMetricExpirationSeconds          *int64                   `json:"nodeMetricExpirationSeconds,omitempty"`
+	EnableScheduleWhenNodeMetricsExpired *bool                    `json:"enableScheduleWhenNodeMetricsExpired,omitempty"`
+	ResourceWeights                      map[string]int64         `json:"resourceWeights,omitempty"`
+	DominantResourceWeight               int64                    `json:"dominantResourceWeight,omitempty"`
+	UsageThresholds                      map[string]int64         `json:"usageThresholds,omitempty"`
+	ProdUsageThresholds                  map[string]int64         `json:"prodUsageThresholds,omitempty"`
+	ProdUsageIncludeSys                  bool                     `json:"prodUsageIncludeSys,omitempty"`
+	ScoreAccordingProdUsage              *bool                    `json:"scoreAccordingProdUsage,omitempty"`
+	Estimator                            string                   `json:"estimator,omitempty"`
+	EstimatedScalingFactors              map[string]int64         `json:"estimatedScalingFactors,omitempty"`
+	EstimatedSecondsAfterPodScheduled    *int64                   `json:"estimatedSecondsAfterPodScheduled,omitempty"`
+	EstimatedSecondsAfterInitialized     *int64                   `json:"estimatedSecondsAfterInitialized,omitempty"`
+	AllowCustomizeEstimation             bool                     `json:"allowCustomizeEstimation,omitempty"`
+	Aggregated                           *loadAwareAggregatedArgs `json:"aggregated,omitempty"`
+	SupportedResources                   []string                 `json:"supportedResources,omitempty"`
+	CompatibilityMode                    string                   `json:"compatibilityMode,omitempty"`
 }

@@ -7,11 +7,11 @@ import (
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-// cfgWithWorkloadPlugins is kube-scheduler v1.36's applyFeatureGates for
+// withWorkloadPlugins is kube-scheduler v1.36's applyFeatureGates for
 // the workload gates (apis/config/v1/default_plugins.go): GangScheduling,
 // then TopologyPlacementGenerator and PodGroupPodsCount (weight 1), appended
 // to the default multiPoint list.
-func cfgWithWorkloadPlugins(mp []scheduling.WeightedPlugin, f scheduling.WorkloadFeatures) []scheduling.WeightedPlugin {
+func withWorkloadPlugins(mp []scheduling.WeightedPlugin, f scheduling.WorkloadFeatures) []scheduling.WeightedPlugin {
 	out := slices.Clone(mp)
 	if f.GangScheduling {
 		out = append(out, scheduling.WeightedPlugin{Name: scheduling.GangSchedulingName})
@@ -22,16 +22,16 @@ func cfgWithWorkloadPlugins(mp []scheduling.WeightedPlugin, f scheduling.Workloa
 	return out
 }
 
-// cfgPlacementPoints sets the profile's placement plugins from the expanded
+// placementPoints sets the profile's placement plugins from the expanded
 // lists, with kube-scheduler v1.36's weights (NewFramework's
 // getValidScoreWeights over placementScore's enabled plugins followed by
 // multiPoint's: the first entry of a plugin that implements placementScore
 // gives its weight, absent or 0 meaning 1, and the running total must not
 // overflow).
-func cfgPlacementPoints(p *framework.Profile, merged *cfgPlugins, lists map[string][]string, isPlacementScore func(string) bool) error {
-	p.PlacementGenerate = lists[cfgPointPlacementGenerate]
-	p.PlacementScore = lists[cfgPointPlacementScore]
-	weights, err := cfgWeights("placement score plugins", append(slices.Clone(merged.PlacementScore.Enabled), merged.MultiPoint.Enabled...), isPlacementScore, nil)
+func placementPoints(p *framework.Profile, merged *plugins, lists map[string][]string, isPlacementScore func(string) bool) error {
+	p.PlacementGenerate = lists[pointPlacementGenerate]
+	p.PlacementScore = lists[pointPlacementScore]
+	weights, err := weights("placement score plugins", append(slices.Clone(merged.PlacementScore.Enabled), merged.MultiPoint.Enabled...), isPlacementScore, nil)
 	if err != nil {
 		return err
 	}
