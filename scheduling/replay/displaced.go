@@ -20,13 +20,13 @@ type Displacement struct {
 	PlacedAt   time.Time
 }
 
-// rpDisplaced records displacements in order and which are still open.
-type rpDisplaced struct {
+// displaced records displacements in order and which are still open.
+type displaced struct {
 	list []Displacement
 	open map[string]int // victim → index of its latest displacement not yet placed
 }
 
-func (r *rpDisplaced) add(victim string, d *scheduling.Decision) {
+func (r *displaced) add(victim string, d *scheduling.Decision) {
 	if r.open == nil {
 		r.open = map[string]int{}
 	}
@@ -35,7 +35,7 @@ func (r *rpDisplaced) add(victim string, d *scheduling.Decision) {
 }
 
 // placed closes the victim's open displacement, if any.
-func (r *rpDisplaced) placed(pod, node string, at time.Time) {
+func (r *displaced) placed(pod, node string, at time.Time) {
 	i, ok := r.open[pod]
 	if !ok {
 		return

@@ -43,34 +43,34 @@ func (r *ReplayResult) WastedPodSeconds() float64 {
 	return s
 }
 
-// rpGang tracks one gang through a replay.
-type rpGang struct {
+// gang tracks one gang through a replay.
+type gang struct {
 	out     GangOutcome
-	boundAt map[*rpPod]time.Time // members bound now, since when
+	boundAt map[*pod]time.Time // members bound now, since when
 	wasted  time.Duration
 }
 
-// rpGangs is the replay's gang bookkeeping. A gang's pods run (start their
+// gangs is the replay's gang bookkeeping. A gang's pods run (start their
 // durations) only once MinMember of them are bound; until then they hold
 // their nodes idle, which is what gang scheduling prevents.
-type rpGangs map[string]*rpGang
+type gangs map[string]*gang
 
-func newRPGangs(w *Workload, start time.Time) rpGangs {
-	g := rpGangs{}
+func newGangs(w *Workload, start time.Time) gangs {
+	g := gangs{}
 	for _, a := range w.Gangs {
-		g[a.Group.Key()] = &rpGang{out: GangOutcome{Group: a.Group.Key(), MinMember: int(a.Group.Spec.MinMember), Arrival: start.Add(a.At)},
-			boundAt: map[*rpPod]time.Time{}}
+		g[a.Group.Key()] = &gang{out: GangOutcome{Group: a.Group.Key(), MinMember: int(a.Group.Spec.MinMember), Arrival: start.Add(a.At)},
+			boundAt: map[*pod]time.Time{}}
 	}
 	for _, a := range w.WorkloadGroups {
-		g[kubeGroupPrefix+a.Group.Key()] = &rpGang{out: GangOutcome{Group: a.Group.Key(), MinMember: max(1, a.Group.MinCount()), Kube: true,
-			Arrival: start.Add(a.At)}, boundAt: map[*rpPod]time.Time{}}
+		g[kubeGroupPrefix+a.Group.Key()] = &gang{out: GangOutcome{Group: a.Group.Key(), MinMember: max(1, a.Group.MinCount()), Kube: true,
+			Arrival: start.Add(a.At)}, boundAt: map[*pod]time.Time{}}
 	}
 	return g
 }
 
 // join attaches a workload pod to its gang, if it names one (its
 // scheduler-plugins gang first, else its kube PodGroup).
-func (gs rpGangs) join(rp *rpPod) {
+func (gs gangs) join(rp *pod) {
 	label, kube := gangKeys(rp.pod)
 	g := gs[label]
 	if g == nil {
@@ -85,21 +85,21 @@ func (gs rpGangs) join(rp *rpPod) {
 // bound records rp bound at t and returns the pods whose run starts now:
 // rp alone outside a gang or in a gang already whole, every bound member
 // when rp makes its gang whole, none otherwise.
-func (gs rpGangs) bound(rp *rpPod, t time.Time) []*rpPod {
+func (gs gangs) bound(rp *pod, t time.Time) []*pod {
 	g := rp.gang
 	if g == nil {
-		return []*rpPod{rp}
+		return []*pod{rp}
 	}
 	g.boundAt[rp] = t
 	g.out.MaxBound = max(g.out.MaxBound, len(g.boundAt))
 	switch {
 	case g.out.Whole:
-		return []*rpPod{rp}
+		return []*pod{rp}
 	case len(g.boundAt) < g.out.MinMember:
 		return nil
 	}
 	g.out.Whole, g.out.Start, g.out.Wait = true, t, t.Sub(g.out.Arrival)
-	started := make([]*rpPod, 0, len(g.boundAt))
+	started := make([]*pod, 0, len(g.boundAt))
 	for p, since := range g.boundAt {
 		g.wasted += t.Sub(since)
 		started = append(started, p)
@@ -109,7 +109,7 @@ func (gs rpGangs) bound(rp *rpPod, t time.Time) []*rpPod {
 }
 
 // unbound records rp leaving its node at t (completed, preempted, evicted).
-func (gs rpGangs) unbound(rp *rpPod, t time.Time) {
+func (gs gangs) unbound(rp *pod, t time.Time) {
 	g := rp.gang
 	if g == nil {
 		return
@@ -125,7 +125,7 @@ func (gs rpGangs) unbound(rp *rpPod, t time.Time) {
 }
 
 // outcomes closes the books at end, sorted by group.
-func (gs rpGangs) outcomes(end time.Time) []GangOutcome {
+func (gs gangs) outcomes(end time.Time) []GangOutcome {
 	out := make([]GangOutcome, 0, len(gs))
 	for _, g := range gs {
 		o := g.out

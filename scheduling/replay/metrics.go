@@ -94,15 +94,15 @@ func MeasurePlacement(snap *framework.Snapshot, reference resource.Vector) Place
 		m.Memory.Allocatable += a.Memory
 		m.PodSlots.Requested += npods
 		m.PodSlots.Allocatable += a.Pods
-		cu, cok := mtRatio(r.MilliCPU, a.MilliCPU)
-		mu, mok := mtRatio(r.Memory, a.Memory)
+		cu, cok := ratio(r.MilliCPU, a.MilliCPU)
+		mu, mok := ratio(r.Memory, a.Memory)
 		if cok {
 			cpu = append(cpu, cu)
 		}
 		if mok {
 			mem = append(mem, mu)
 		}
-		if su, ok := mtRatio(npods, a.Pods); ok {
+		if su, ok := ratio(npods, a.Pods); ok {
 			slots = append(slots, su)
 		}
 		if cok && mok {
@@ -126,9 +126,9 @@ func MeasurePlacement(snap *framework.Snapshot, reference resource.Vector) Place
 			strandMem += freeMem - k*reference.Memory
 		}
 	}
-	m.CPU = mtSummarize(resource.CPU, cpu, m.CPU)
-	m.Memory = mtSummarize(resource.Memory, mem, m.Memory)
-	m.PodSlots = mtSummarize(resource.Pods, slots, m.PodSlots)
+	m.CPU = summarize(resource.CPU, cpu, m.CPU)
+	m.Memory = summarize(resource.Memory, mem, m.Memory)
+	m.PodSlots = summarize(resource.Pods, slots, m.PodSlots)
 	if imbN > 0 {
 		m.Imbalance = imb / float64(imbN)
 	}
@@ -141,16 +141,16 @@ func MeasurePlacement(snap *framework.Snapshot, reference resource.Vector) Place
 	return m
 }
 
-func mtRatio(req, alloc int64) (float64, bool) {
+func ratio(req, alloc int64) (float64, bool) {
 	if alloc <= 0 {
 		return 0, false
 	}
 	return float64(req) / float64(alloc), true
 }
 
-// mtSummarize fills mean, population standard deviation, min and max,
+// summarize fills mean, population standard deviation, min and max,
 // summing in sorted order so the result does not depend on node order.
-func mtSummarize(name resource.Name, xs []float64, u ResourceUtilization) ResourceUtilization {
+func summarize(name resource.Name, xs []float64, u ResourceUtilization) ResourceUtilization {
 	u.Resource, u.Nodes = name, len(xs)
 	if len(xs) == 0 {
 		return u

@@ -147,22 +147,22 @@ func (r *ReplayResult) WriteLog(w io.Writer) error {
 	return nil
 }
 
-// rpEvent is one timed event of a replay.
-type rpEvent struct {
+// event is one timed event of a replay.
+type event struct {
 	at    time.Time
 	class int // 0 node event, 1 completion, 2 arrival: the order at one instant
 	seq   int
 	node  *NodeEvent
 	gang  *GangArrival          // class 0: a PodGroup created
 	kube  *WorkloadGroupArrival // class 0: a kube PodGroup created
-	pod   *rpPod
+	pod   *pod
 	inc   int // the pod incarnation a completion belongs to
 }
 
-type rpHeap []*rpEvent
+type eventHeap []*event
 
-func (h rpHeap) Len() int { return len(h) }
-func (h rpHeap) Less(i, j int) bool {
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(i, j int) bool {
 	a, b := h[i], h[j]
 	if !a.at.Equal(b.at) {
 		return a.at.Before(b.at)
@@ -172,23 +172,23 @@ func (h rpHeap) Less(i, j int) bool {
 	}
 	return a.seq < b.seq
 }
-func (h rpHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *rpHeap) Push(x any)   { *h = append(*h, x.(*rpEvent)) }
-func (h *rpHeap) Pop() any {
+func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(*event)) }
+func (h *eventHeap) Pop() any {
 	old := *h
 	e := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return e
 }
 
-// rpPod tracks one workload pod through the replay.
-type rpPod struct {
+// pod tracks one workload pod through the replay.
+type pod struct {
 	pod      *framework.Pod
 	duration time.Duration
 	inc      int // bumped at every (re)submission and binding
 	bound    time.Time
 	outcome  PodOutcome
-	gang     *rpGang // the workload gang it belongs to, if any
+	gang     *gang // the workload gang it belongs to, if any
 }
 
 // Replay runs a workload on a virtual clock through a Scheduler with
@@ -236,7 +236,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		opts.Start = time.Unix(0, 0).UTC()
 	}
 	if opts.Reference.MilliCPU == 0 && opts.Reference.Memory == 0 {
-		opts.Reference = rpMeanRequest(w.Arrivals)
+		opts.Reference = meanRequest(w.Arrivals)
 	}
 	stopwatch := opts.Stopwatch
 	if stopwatch == nil {
@@ -260,19 +260,19 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	}
 	clock := framework.NewFakeClock(opts.Start)
 	res := &ReplayResult{Start: opts.Start, Decisions: make([]scheduling.Decision, 0, len(w.Arrivals)+len(w.Pods))}
-	pods := make(map[string]*rpPod, len(w.Pods)+len(w.Arrivals))
-	var events rpHeap
+	pods := make(map[string]*pod, len(w.Pods)+len(w.Arrivals))
+	var events eventHeap
 	seq := 0
-	push := func(e *rpEvent) {
+	push := func(e *event) {
 		seq++
 		e.seq = seq
 		heap.Push(&events, e)
 	}
-	gangs := newRPGangs(w, opts.Start)
-	var displaced rpDisplaced
+	gangs := newGangs(w, opts.Start)
+	var displaced displaced
 	for _, p := range w.Pods {
 		key := p.Key()
-		rp := &rpPod{pod: p, outcome: PodOutcome{Pod: key, Fate: FateRunning, Node: p.Spec.NodeName}}
+		rp := &pod{pod: p, outcome: PodOutcome{Pod: key, Fate: FateRunning, Node: p.Spec.NodeName}}
 		pods[key] = rp
 		gangs.join(rp)
 		gangs.bound(rp, opts.Start)
@@ -282,28 +282,28 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	for i := range arrivals {
 		a := &arrivals[i]
 		key := a.Pod.Key()
-		rp := &rpPod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: key, Fate: FatePending}}
+		rp := &pod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: key, Fate: FatePending}}
 		pods[key] = rp
 		gangs.join(rp)
-		push(&rpEvent{at: opts.Start.Add(a.At), class: 2, pod: rp})
+		push(&event{at: opts.Start.Add(a.At), class: 2, pod: rp})
 	}
 	for i := range w.NodeEvents {
 		e := &w.NodeEvents[i]
-		push(&rpEvent{at: opts.Start.Add(e.At), class: 0, node: e})
+		push(&event{at: opts.Start.Add(e.At), class: 0, node: e})
 	}
 	for i := range w.Gangs {
 		g := &w.Gangs[i]
-		push(&rpEvent{at: opts.Start.Add(g.At), class: 0, gang: g})
+		push(&event{at: opts.Start.Add(g.At), class: 0, gang: g})
 	}
 	for i := range w.WorkloadGroups {
 		g := &w.WorkloadGroups[i]
-		push(&rpEvent{at: opts.Start.Add(g.At), class: 0, kube: g})
+		push(&event{at: opts.Start.Add(g.At), class: 0, kube: g})
 	}
 	// started pushes the completions of pods whose run starts at t.
-	started := func(ps []*rpPod, t time.Time) {
+	started := func(ps []*pod, t time.Time) {
 		for _, rp := range ps {
 			if rp.duration > 0 {
-				push(&rpEvent{at: t.Add(rp.duration), class: 1, pod: rp, inc: rp.inc})
+				push(&event{at: t.Add(rp.duration), class: 1, pod: rp, inc: rp.inc})
 			}
 		}
 	}
@@ -311,7 +311,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	var s *scheduling.Scheduler
 	// resubmit ends (or, with Resubmit, restarts) a pod the cluster no
 	// longer holds; locked says whether the scheduler's lock is held.
-	resubmit := func(rp *rpPod, fate PodFate, reason string, locked bool) {
+	resubmit := func(rp *pod, fate PodFate, reason string, locked bool) {
 		gangs.unbound(rp, clock.Now())
 		rp.inc++
 		if !opts.Resubmit {
@@ -329,7 +329,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			rp.outcome = PodOutcome{Pod: p.Key(), Fate: FateRejected, Reason: err.Error()}
 		}
 	}
-	var kept rpKept
+	var kept kept
 	progress := 0 // decisions that placed or preempted
 	handler := func(d scheduling.Decision) {
 		res.Decisions = append(res.Decisions, d)
@@ -426,7 +426,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 		batch := false
 		for events.Len() > 0 && !events[0].at.After(next) {
-			e := heap.Pop(&events).(*rpEvent)
+			e := heap.Pop(&events).(*event)
 			switch e.class {
 			case 0:
 				if e.gang != nil {
@@ -495,16 +495,16 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	return res, nil
 }
 
-// rpKept is a ring of the indices of the decisions that keep their
+// kept is a ring of the indices of the decisions that keep their
 // Result, oldest first.
-type rpKept struct {
+type kept struct {
 	idx  []int
 	head int
 }
 
 // add records that decision i keeps its Result and, past last of them,
 // drops the oldest one's.
-func (k *rpKept) add(ds []scheduling.Decision, i, last int) {
+func (k *kept) add(ds []scheduling.Decision, i, last int) {
 	if len(k.idx) < last {
 		k.idx = append(k.idx, i)
 		return
@@ -514,8 +514,8 @@ func (k *rpKept) add(ds []scheduling.Decision, i, last int) {
 	k.head = (k.head + 1) % last
 }
 
-// rpMeanRequest is the mean cpu and memory request of the arrivals.
-func rpMeanRequest(as []PodArrival) resource.Vector {
+// meanRequest is the mean cpu and memory request of the arrivals.
+func meanRequest(as []PodArrival) resource.Vector {
 	var v resource.Vector
 	if len(as) == 0 {
 		return v
@@ -537,7 +537,7 @@ func rpMeanRequest(as []PodArrival) resource.Vector {
 //
 // drain reports that no workload event remains and the next instant is the
 // queue's own retry of pods that failed before the latest cluster event.
-func replayNextTime(s *scheduling.Scheduler, events rpHeap, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
+func replayNextTime(s *scheduling.Scheduler, events eventHeap, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
 	var best time.Time
 	found := false
 	consider := func(t time.Time) {
@@ -575,7 +575,7 @@ func replayNextTime(s *scheduling.Scheduler, events rpHeap, clock *framework.Fak
 // evicted (or resubmitted). An event the cluster refuses (for instance an
 // update of a node that is not there at that time) is returned, and the
 // replay records it in ReplayResult.EventErrors.
-func replayNodeEvent(s *scheduling.Scheduler, e *NodeEvent, pods map[string]*rpPod, resubmit func(*rpPod, PodFate, string, bool)) error {
+func replayNodeEvent(s *scheduling.Scheduler, e *NodeEvent, pods map[string]*pod, resubmit func(*pod, PodFate, string, bool)) error {
 	switch e.Action {
 	case NodeAdd:
 		return s.AddNode(e.Node)

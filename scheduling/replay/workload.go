@@ -70,39 +70,39 @@ type Workload struct {
 
 	// origins record where ReadCluster and ReadWorkload found the entries,
 	// so that Validate's errors name the file, line and column.
-	origins []wlOrigin
+	origins []origin
 }
 
 // Workload fields, for origins.
 const (
-	wlNodes = iota
-	wlPods
-	wlBudgets
-	wlMetrics
-	wlArrivals
-	wlEvents
+	fieldNodes = iota
+	fieldPods
+	fieldBudgets
+	fieldMetrics
+	fieldArrivals
+	fieldEvents
 	// The storage objects, in the order Validate checks them
 	// (StorageObjects.Each).
-	wlStorageClasses
-	wlCSIDrivers
-	wlCSINodes
-	wlPVs
-	wlPVCs
-	wlCapacities
-	wlAttachments
-	wlFields
+	fieldStorageClasses
+	fieldCSIDrivers
+	fieldCSINodes
+	fieldPVs
+	fieldPVCs
+	fieldCapacities
+	fieldAttachments
+	numFields
 )
 
-func (w *Workload) lens() [wlFields]int {
+func (w *Workload) lens() [numFields]int {
 	s := &w.Storage
-	return [wlFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents),
+	return [numFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents),
 		len(s.StorageClasses), len(s.CSIDrivers), len(s.CSINodes), len(s.PersistentVolumes), len(s.PersistentVolumeClaims),
 		len(s.CSIStorageCapacities), len(s.VolumeAttachments)}
 }
 
-// wlOrigin says that entries [lo, hi) of a Workload field came from one
+// origin says that entries [lo, hi) of a Workload field came from one
 // entry of a file: file:line:col, key[idx].
-type wlOrigin struct {
+type origin struct {
 	field, lo, hi int
 	file, key     string
 	idx           int
@@ -132,13 +132,13 @@ func (w *Workload) Validate() error {
 	nodes := make(map[string]bool, len(w.Nodes))
 	for i, n := range w.Nodes {
 		if n == nil || n.Name == "" {
-			return fmt.Errorf("%s: missing node or name", w.at(wlNodes, i, "nodes"))
+			return fmt.Errorf("%s: missing node or name", w.at(fieldNodes, i, "nodes"))
 		}
 		if nodes[n.Name] {
-			return fmt.Errorf("%s: node %q: duplicate name", w.at(wlNodes, i, "nodes"), n.Name)
+			return fmt.Errorf("%s: node %q: duplicate name", w.at(fieldNodes, i, "nodes"), n.Name)
 		}
 		if err := framework.ValidateNode(n); err != nil {
-			return fmt.Errorf("%s: %w", w.at(wlNodes, i, "nodes"), err)
+			return fmt.Errorf("%s: %w", w.at(fieldNodes, i, "nodes"), err)
 		}
 		nodes[n.Name] = true
 	}
@@ -148,7 +148,7 @@ func (w *Workload) Validate() error {
 	}
 	for i, e := range w.NodeEvents {
 		// Only an error looks the entry up (w.at scans the origins).
-		where := func() string { return fmt.Sprintf("%s (%s at %v)", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At) }
+		where := func() string { return fmt.Sprintf("%s (%s at %v)", w.at(fieldEvents, i, "nodeEvents"), e.Action, e.At) }
 		if e.At < 0 {
 			return fmt.Errorf("%s: at=%v: must not be negative", where(), e.At)
 		}
@@ -185,7 +185,7 @@ func (w *Workload) Validate() error {
 	}
 	pods := make(map[string]bool, len(w.Pods)+len(w.Arrivals))
 	for i, p := range w.Pods {
-		at := func() string { return w.at(wlPods, i, "pods") }
+		at := func() string { return w.at(fieldPods, i, "pods") }
 		if p == nil || p.Name == "" {
 			return fmt.Errorf("%s: missing pod or name", at())
 		}
@@ -205,7 +205,7 @@ func (w *Workload) Validate() error {
 		}
 	}
 	for i, a := range w.Arrivals {
-		at := func() string { return w.at(wlArrivals, i, "arrivals") }
+		at := func() string { return w.at(fieldArrivals, i, "arrivals") }
 		if a.Pod == nil || a.Pod.Name == "" {
 			return fmt.Errorf("%s: missing pod or name", at())
 		}
@@ -229,10 +229,10 @@ func (w *Workload) Validate() error {
 	}
 	for i, e := range w.NodeEvents {
 		if e.Action == NodeRemove && !ever[e.Name] {
-			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At, e.Name)
+			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(fieldEvents, i, "nodeEvents"), e.Action, e.At, e.Name)
 		}
 		if e.Action == NodeMetricUpdate && e.Metric != nil && !ever[e.Metric.Name] {
-			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(wlEvents, i, "nodeEvents"), e.Action, e.At, e.Metric.Name)
+			return fmt.Errorf("%s (%s at %v): node %q is never in the cluster", w.at(fieldEvents, i, "nodeEvents"), e.Action, e.At, e.Metric.Name)
 		}
 		if e.Action == NodeLoadUpdate && e.Load != nil && !ever[e.Load.Name] {
 			return fmt.Errorf("workload: nodeEvents[%d] (%s at %v): node %q is never in the cluster", i, e.Action, e.At, e.Load.Name)
@@ -240,7 +240,7 @@ func (w *Workload) Validate() error {
 	}
 	for i, m := range w.NodeMetrics {
 		if err := m.Validate(); err != nil {
-			return fmt.Errorf("%s: %w", w.at(wlMetrics, i, "nodeMetrics"), err)
+			return fmt.Errorf("%s: %w", w.at(fieldMetrics, i, "nodeMetrics"), err)
 		}
 	}
 	for i, l := range w.NodeLoads {
@@ -257,36 +257,36 @@ func (w *Workload) Validate() error {
 // The JSON format (documented in examples/simulate/README.md). Durations
 // are Go duration strings ("90s", "1h30m").
 
-type wlDuration time.Duration
+type duration time.Duration
 
-func (d *wlDuration) UnmarshalJSON(b []byte) error {
+func (d *duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("duration %s: want a string such as \"30s\"", wlShort(strings.TrimSpace(string(b))))
+		return fmt.Errorf("duration %s: want a string such as \"30s\"", short(strings.TrimSpace(string(b))))
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		if len(s) > wlMaxEcho { // time's error quotes the whole input
-			return fmt.Errorf("duration %q… (%d bytes): invalid duration", strings.ToValidUTF8(s[:wlMaxEcho], ""), len(s))
+		if len(s) > maxEcho { // time's error quotes the whole input
+			return fmt.Errorf("duration %q… (%d bytes): invalid duration", strings.ToValidUTF8(s[:maxEcho], ""), len(s))
 		}
 		return fmt.Errorf("duration %q: %w", s, err)
 	}
-	*d = wlDuration(v)
+	*d = duration(v)
 	return nil
 }
 
-// wlMaxEcho bounds the bytes of an input value quoted in an error.
-const wlMaxEcho = 64
+// maxEcho bounds the bytes of an input value quoted in an error.
+const maxEcho = 64
 
-// wlShort cuts s to wlMaxEcho bytes, saying its length, when longer.
-func wlShort(s string) string {
-	if len(s) <= wlMaxEcho {
+// short cuts s to maxEcho bytes, saying its length, when longer.
+func short(s string) string {
+	if len(s) <= maxEcho {
 		return s
 	}
-	return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(s[:wlMaxEcho], ""), len(s))
+	return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(s[:maxEcho], ""), len(s))
 }
 
-type wlNodeGroup struct {
+type nodeGroup struct {
 	Count      int            `json:"count"`
 	NamePrefix string         `json:"namePrefix"`
 	Node       framework.Node `json:"node"`
@@ -295,26 +295,26 @@ type wlNodeGroup struct {
 	CSINode *framework.CSINode `json:"csiNode,omitempty"`
 }
 
-type wlPodGroup struct {
+type podGroup struct {
 	Count      int           `json:"count"`
 	NamePrefix string        `json:"namePrefix"`
-	Arrival    wlDuration    `json:"arrival"`
-	Interval   wlDuration    `json:"interval"`
-	Duration   wlDuration    `json:"duration"`
+	Arrival    duration      `json:"arrival"`
+	Interval   duration      `json:"interval"`
+	Duration   duration      `json:"duration"`
 	Pod        framework.Pod `json:"pod"`
 	// VolumeClaimTemplates give each pod its own claims, as a
-	// StatefulSet's do (wlStatefulClaims).
+	// StatefulSet's do (statefulClaims).
 	VolumeClaimTemplates []framework.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
 }
 
-type wlPod struct {
-	Arrival  wlDuration    `json:"arrival"`
-	Duration wlDuration    `json:"duration"`
+type podEntry struct {
+	Arrival  duration      `json:"arrival"`
+	Duration duration      `json:"duration"`
 	Pod      framework.Pod `json:"pod"`
 }
 
-type wlNodeEvent struct {
-	At     wlDuration            `json:"at"`
+type nodeEvent struct {
+	At     duration              `json:"at"`
 	Action NodeAction            `json:"action"`
 	Node   *framework.Node       `json:"node,omitempty"`
 	Name   string                `json:"name,omitempty"`
@@ -347,7 +347,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
 			var n framework.Node
-			if err := wlStrict(raw, &n); err != nil {
+			if err := strict(raw, &n); err != nil {
 				return err
 			}
 			if err := b.take(1); err != nil {
@@ -357,11 +357,11 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 			return nil
 		},
 		"nodeGroups": func(raw json.RawMessage, _ int) error {
-			var g wlNodeGroup
-			if err := wlStrict(raw, &g); err != nil {
+			var g nodeGroup
+			if err := strict(raw, &g); err != nil {
 				return err
 			}
-			if err := wlCheckCount(g.Count); err != nil {
+			if err := checkCount(g.Count); err != nil {
 				return err
 			}
 			per := 1
@@ -375,7 +375,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 				n := g.Node
 				n.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				w.Nodes = append(w.Nodes, &n)
-				if c := wlNodeGroupCSINode(g.CSINode, n.Name); c != nil {
+				if c := nodeGroupCSINode(g.CSINode, n.Name); c != nil {
 					w.Storage.CSINodes = append(w.Storage.CSINodes, c)
 				}
 			}
@@ -383,18 +383,18 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 		},
 		"pods": func(raw json.RawMessage, _ int) error {
 			var p framework.Pod
-			if err := wlStrict(raw, &p); err != nil {
+			if err := strict(raw, &p); err != nil {
 				return err
 			}
 			if err := b.take(1); err != nil {
 				return err
 			}
-			w.Pods = append(w.Pods, wlDefaultNS(&p))
+			w.Pods = append(w.Pods, defaultNS(&p))
 			return nil
 		},
 		"disruptionBudgets": func(raw json.RawMessage, _ int) error {
 			var p framework.PodDisruptionBudget
-			if err := wlStrict(raw, &p); err != nil {
+			if err := strict(raw, &p); err != nil {
 				return err
 			}
 			if err := b.take(1); err != nil {
@@ -405,7 +405,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 		},
 		"nodeMetrics": func(raw json.RawMessage, _ int) error {
 			var m framework.NodeMetric
-			if err := wlStrict(raw, &m); err != nil {
+			if err := strict(raw, &m); err != nil {
 				return err
 			}
 			if err := b.take(1); err != nil {
@@ -416,7 +416,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 		},
 		"nodeLoads": func(raw json.RawMessage, _ int) error {
 			var l framework.NodeLoad
-			if err := wlStrict(raw, &l); err != nil {
+			if err := strict(raw, &l); err != nil {
 				return err
 			}
 			if err := b.take(1); err != nil {
@@ -426,8 +426,8 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 			return nil
 		},
 	}
-	maps.Copy(handlers, wlStorageHandlers(w, b))
-	return wlRead(r, name, w, handlers)
+	maps.Copy(handlers, storageHandlers(w, b))
+	return read(r, name, w, handlers)
 }
 
 // ReadWorkload reads a workload file: a JSON object with "pods" ({arrival,
@@ -450,30 +450,30 @@ func ReadWorkload(r io.Reader, name string, w *Workload) error {
 // ReadWorkloadWith is ReadWorkload with limits.
 func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) error {
 	b := opts.budget()
-	return wlRead(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
+	return read(r, name, w, map[string]func(elem json.RawMessage, idx int) error{
 		"pods": func(raw json.RawMessage, _ int) error {
-			var p wlPod
-			if err := wlStrict(raw, &p); err != nil {
+			var p podEntry
+			if err := strict(raw, &p); err != nil {
 				return err
 			}
-			if err := wlCheckTimes(p.Pod.Name, p.Arrival, 0, p.Duration); err != nil {
+			if err := checkTimes(p.Pod.Name, p.Arrival, 0, p.Duration); err != nil {
 				return err
 			}
 			if err := b.take(1); err != nil {
 				return err
 			}
-			w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(p.Arrival), Duration: time.Duration(p.Duration), Pod: wlDefaultNS(&p.Pod)})
+			w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(p.Arrival), Duration: time.Duration(p.Duration), Pod: defaultNS(&p.Pod)})
 			return nil
 		},
 		"podGroups": func(raw json.RawMessage, _ int) error {
-			var g wlPodGroup
-			if err := wlStrict(raw, &g); err != nil {
+			var g podGroup
+			if err := strict(raw, &g); err != nil {
 				return err
 			}
-			if err := wlCheckCount(g.Count); err != nil {
+			if err := checkCount(g.Count); err != nil {
 				return err
 			}
-			if err := wlCheckTimes(g.NamePrefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
+			if err := checkTimes(g.NamePrefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
 				return err
 			}
 			if err := b.takeGroup(g.Count, 1+len(g.VolumeClaimTemplates), 0); err != nil {
@@ -483,7 +483,7 @@ func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) e
 				p := g.Pod
 				p.Name = fmt.Sprintf("%s%d", g.NamePrefix, i)
 				at := time.Duration(g.Arrival) + time.Duration(i)*time.Duration(g.Interval)
-				wlStatefulClaims(w, wlDefaultNS(&p), g.VolumeClaimTemplates)
+				statefulClaims(w, defaultNS(&p), g.VolumeClaimTemplates)
 				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Duration: time.Duration(g.Duration), Pod: &p})
 			}
 			return nil
@@ -491,8 +491,8 @@ func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) e
 		"gangs":          func(raw json.RawMessage, _ int) error { return readGang(raw, w, b) },
 		"workloadGroups": func(raw json.RawMessage, _ int) error { return readWorkloadGroup(raw, w, b) },
 		"nodeEvents": func(raw json.RawMessage, _ int) error {
-			var e wlNodeEvent
-			if err := wlStrict(raw, &e); err != nil {
+			var e nodeEvent
+			if err := strict(raw, &e); err != nil {
 				return err
 			}
 			if e.At < 0 {
@@ -507,7 +507,7 @@ func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) e
 	})
 }
 
-func wlCheckCount(n int) error {
+func checkCount(n int) error {
 	if n < 0 {
 		return fmt.Errorf("count=%d: must not be negative", n)
 	}
@@ -533,19 +533,19 @@ type ReadOptions struct {
 	MaxObjects int
 }
 
-func (o ReadOptions) budget() *wlBudget {
+func (o ReadOptions) budget() *budget {
 	max := o.MaxObjects
 	if max <= 0 {
 		max = DefaultMaxObjects
 	}
-	return &wlBudget{max: max}
+	return &budget{max: max}
 }
 
-// wlBudget counts the objects a file has defined against the limit.
-type wlBudget struct{ max, used int }
+// budget counts the objects a file has defined against the limit.
+type budget struct{ max, used int }
 
 // take counts n more objects.
-func (b *wlBudget) take(n int) error {
+func (b *budget) take(n int) error {
 	if n > b.max-b.used {
 		return fmt.Errorf("the file would define more than %d objects (ReadOptions.MaxObjects)", b.max)
 	}
@@ -555,7 +555,7 @@ func (b *wlBudget) take(n int) error {
 
 // takeGroup counts a group: count items of per objects each, and extra
 // objects for the group itself.
-func (b *wlBudget) takeGroup(count, per, extra int) error {
+func (b *budget) takeGroup(count, per, extra int) error {
 	left := b.max - b.used - extra
 	if left < 0 || (count > 0 && per > left/count) {
 		return fmt.Errorf("count=%d: the file would define more than %d objects (ReadOptions.MaxObjects)", count, b.max)
@@ -564,7 +564,7 @@ func (b *wlBudget) takeGroup(count, per, extra int) error {
 	return nil
 }
 
-func wlCheckTimes(pod string, arrival, interval, duration wlDuration) error {
+func checkTimes(pod string, arrival, interval, duration duration) error {
 	switch {
 	case arrival < 0:
 		return fmt.Errorf("pod %s: arrival=%v: must not be negative", pod, time.Duration(arrival))
@@ -576,31 +576,31 @@ func wlCheckTimes(pod string, arrival, interval, duration wlDuration) error {
 	return nil
 }
 
-func wlDefaultNS(p *framework.Pod) *framework.Pod {
+func defaultNS(p *framework.Pod) *framework.Pod {
 	if p.Namespace == "" {
 		p.Namespace = "default"
 	}
 	return p
 }
 
-func wlStrict(raw json.RawMessage, v any) error {
+func strict(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
 }
 
-// wlRead reads a top-level object whose keys are arrays, handing each
+// read reads a top-level object whose keys are arrays, handing each
 // element to its key's handler, which adds to w; w remembers where each
 // entry came from. Errors carry the file, the line and column of the
 // element and the element's metadata.name when it has one, and wrap their
 // cause.
-func wlRead(r io.Reader, file string, w *Workload, handlers map[string]func(json.RawMessage, int) error) error {
+func read(r io.Reader, file string, w *Workload, handlers map[string]func(json.RawMessage, int) error) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	lc := wlLines{data: data, line: 1}
+	lc := lines{data: data, line: 1}
 	fail := func(off int64, format string, args ...any) error {
 		line, col := lc.at(off)
 		return fmt.Errorf("%s:%d:%d: "+format, append([]any{file, line, col}, args...)...)
@@ -633,7 +633,7 @@ func wlRead(r io.Reader, file string, w *Workload, handlers map[string]func(json
 	sort.Strings(keys)
 	seen := map[string]bool{}
 	for dec.More() {
-		off := wlSkipSpace(data, dec.InputOffset())
+		off := skipSpace(data, dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
 			return syntax(err)
@@ -655,22 +655,22 @@ func wlRead(r io.Reader, file string, w *Workload, handlers map[string]func(json
 			return fail(dec.InputOffset(), "%s: want an array", key)
 		}
 		for i := 0; dec.More(); i++ {
-			start := wlSkipSpace(data, dec.InputOffset())
+			start := skipSpace(data, dec.InputOffset())
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return syntax(err)
 			}
 			if _, dup, ok := jsonkeys.Find(raw); ok {
-				return fail(start+int64(dup.Offset), "%s[%d]%s: duplicate field %q", key, i, wlNameOf(raw), dup.Key)
+				return fail(start+int64(dup.Offset), "%s[%d]%s: duplicate field %q", key, i, nameOf(raw), dup.Key)
 			}
 			before := w.lens()
 			if err := h(raw, i); err != nil {
-				return fail(start, "%s[%d]%s: %w", key, i, wlNameOf(raw), err)
+				return fail(start, "%s[%d]%s: %w", key, i, nameOf(raw), err)
 			}
 			line, col := lc.at(start)
 			for f, n := range w.lens() {
 				if n > before[f] {
-					w.origins = append(w.origins, wlOrigin{field: f, lo: before[f], hi: n, file: file, key: key, idx: i, line: line, col: col})
+					w.origins = append(w.origins, origin{field: f, lo: before[f], hi: n, file: file, key: key, idx: i, line: line, col: col})
 				}
 			}
 		}
@@ -684,18 +684,18 @@ func wlRead(r io.Reader, file string, w *Workload, handlers map[string]func(json
 	return nil
 }
 
-// wlSkipSpace moves off past whitespace and a separator: InputOffset is
+// skipSpace moves off past whitespace and a separator: InputOffset is
 // before them.
-func wlSkipSpace(data []byte, off int64) int64 {
+func skipSpace(data []byte, off int64) int64 {
 	for off < int64(len(data)) && strings.ContainsRune(" \t\r\n,:", rune(data[off])) {
 		off++
 	}
 	return off
 }
 
-// wlNameOf returns " (name)" for an element with metadata.name (or a pod
+// nameOf returns " (name)" for an element with metadata.name (or a pod
 // or node inside it), for error messages.
-func wlNameOf(raw json.RawMessage) string {
+func nameOf(raw json.RawMessage) string {
 	var probe struct {
 		Metadata   struct{ Name, Namespace string }          `json:"metadata"`
 		Pod        *struct{ Metadata struct{ Name string } } `json:"pod"`
@@ -708,30 +708,30 @@ func wlNameOf(raw json.RawMessage) string {
 	}
 	switch {
 	case probe.Metadata.Name != "":
-		return " (" + wlShort(probe.Metadata.Name) + ")"
+		return " (" + short(probe.Metadata.Name) + ")"
 	case probe.Pod != nil && probe.Pod.Metadata.Name != "":
-		return " (pod " + wlShort(probe.Pod.Metadata.Name) + ")"
+		return " (pod " + short(probe.Pod.Metadata.Name) + ")"
 	case probe.NamePrefix != "":
-		return " (" + wlShort(probe.NamePrefix) + "*)"
+		return " (" + short(probe.NamePrefix) + "*)"
 	case probe.Node != nil && probe.Node.Metadata.Name != "":
-		return " (node " + wlShort(probe.Node.Metadata.Name) + ")"
+		return " (node " + short(probe.Node.Metadata.Name) + ")"
 	case probe.Name != "":
-		return " (" + wlShort(probe.Name) + ")"
+		return " (" + short(probe.Name) + ")"
 	}
 	return ""
 }
 
-// wlLines turns offsets into line and column, counting lines
+// lines turns offsets into line and column, counting lines
 // incrementally (offsets mostly grow as a file is read), so a file of n
 // entries costs O(size), not O(n · size).
-type wlLines struct {
+type lines struct {
 	data      []byte
 	off       int64 // offsets before this are counted
 	line      int   // line of off
 	lineStart int64 // offset of the first byte of that line
 }
 
-func (l *wlLines) at(off int64) (line, col int) {
+func (l *lines) at(off int64) (line, col int) {
 	off = min(max(off, 0), int64(len(l.data)))
 	if off < l.off {
 		l.off, l.line, l.lineStart = 0, 1, 0

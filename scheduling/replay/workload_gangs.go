@@ -69,27 +69,27 @@ func (w *Workload) validateGangs() error {
 	return nil
 }
 
-// wlGang is a "gangs" entry of a workload file: a PodGroup and its count
+// gangEntry is a "gangs" entry of a workload file: a PodGroup and its count
 // pods (named namePrefix0…, arriving interval apart from arrival, each
 // running duration once its gang runs).
-type wlGang struct {
+type gangEntry struct {
 	PodGroup framework.PodGroup `json:"podGroup"`
-	wlPodGroup
+	podGroup
 }
 
 // readGang adds a "gangs" entry to w: the PodGroup arrives with the first
 // pod; the pods take the group's namespace ("default" when empty) and its
 // label. namePrefix defaults to the group's name and "-".
-func readGang(raw json.RawMessage, w *Workload, b *wlBudget) error {
-	var g wlGang
-	if err := wlStrict(raw, &g); err != nil {
+func readGang(raw json.RawMessage, w *Workload, b *budget) error {
+	var g gangEntry
+	if err := strict(raw, &g); err != nil {
 		return err
 	}
 	pg := g.PodGroup
 	if pg.Namespace == "" {
 		pg.Namespace = "default"
 	}
-	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
+	at, err := groupArrivals(w, b, &g.podGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
 		labels := make(map[string]string, len(p.Labels)+1)
 		for k, v := range p.Labels {
 			labels[k] = v
@@ -104,20 +104,20 @@ func readGang(raw json.RawMessage, w *Workload, b *wlBudget) error {
 	return nil
 }
 
-// wlGroupArrivals checks a gang entry's count, times and pod namespace and
+// groupArrivals checks a gang entry's count, times and pod namespace and
 // adds its pods to w's arrivals: named namePrefix (default the group's
 // name and "-") and their index, in namespace ns, arriving interval apart
 // from arrival; join makes each pod a member of the group. It returns the
 // group's arrival.
-func wlGroupArrivals(w *Workload, b *wlBudget, g *wlPodGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
-	if err := wlCheckCount(g.Count); err != nil {
+func groupArrivals(w *Workload, b *budget, g *podGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
+	if err := checkCount(g.Count); err != nil {
 		return 0, err
 	}
 	prefix := g.NamePrefix
 	if prefix == "" {
 		prefix = name + "-"
 	}
-	if err := wlCheckTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
+	if err := checkTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
 		return 0, err
 	}
 	if g.Pod.Namespace != "" && g.Pod.Namespace != ns {
@@ -137,20 +137,20 @@ func wlGroupArrivals(w *Workload, b *wlBudget, g *wlPodGroup, ns, name string, j
 	return time.Duration(g.Arrival), nil
 }
 
-// wlWorkloadGroup is a "workloadGroups" entry of a workload file: kube's
-// PodGroup and its count pods, as wlGang.
-type wlWorkloadGroup struct {
+// workloadGroup is a "workloadGroups" entry of a workload file: kube's
+// PodGroup and its count pods, as gangEntry.
+type workloadGroup struct {
 	PodGroup framework.WorkloadPodGroup `json:"podGroup"`
-	wlPodGroup
+	podGroup
 }
 
 // readWorkloadGroup adds a "workloadGroups" entry to w: the PodGroup
 // arrives with the first pod; the pods take the group's namespace
 // ("default" when empty) and name it in spec.schedulingGroup. namePrefix
 // defaults to the group's name and "-".
-func readWorkloadGroup(raw json.RawMessage, w *Workload, b *wlBudget) error {
-	var g wlWorkloadGroup
-	if err := wlStrict(raw, &g); err != nil {
+func readWorkloadGroup(raw json.RawMessage, w *Workload, b *budget) error {
+	var g workloadGroup
+	if err := strict(raw, &g); err != nil {
 		return err
 	}
 	pg := g.PodGroup
@@ -158,7 +158,7 @@ func readWorkloadGroup(raw json.RawMessage, w *Workload, b *wlBudget) error {
 		pg.Namespace = "default"
 	}
 	name := pg.Name
-	at, err := wlGroupArrivals(w, b, &g.wlPodGroup, pg.Namespace, name, func(p *framework.Pod) {
+	at, err := groupArrivals(w, b, &g.podGroup, pg.Namespace, name, func(p *framework.Pod) {
 		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
 	})
 	if err != nil {

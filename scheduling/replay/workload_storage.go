@@ -55,13 +55,13 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 		name  string
 		objs  []framework.StorageObject
 	}{
-		{wlStorageClasses, "storageClasses", wlObjects(s.StorageClasses)},
-		{wlCSIDrivers, "csiDrivers", wlObjects(s.CSIDrivers)},
-		{wlCSINodes, "csiNodes", wlObjects(s.CSINodes)},
-		{wlPVs, "persistentVolumes", wlObjects(s.PersistentVolumes)},
-		{wlPVCs, "persistentVolumeClaims", wlObjects(s.PersistentVolumeClaims)},
-		{wlCapacities, "csiStorageCapacities", wlObjects(s.CSIStorageCapacities)},
-		{wlAttachments, "volumeAttachments", wlObjects(s.VolumeAttachments)},
+		{fieldStorageClasses, "storageClasses", objects(s.StorageClasses)},
+		{fieldCSIDrivers, "csiDrivers", objects(s.CSIDrivers)},
+		{fieldCSINodes, "csiNodes", objects(s.CSINodes)},
+		{fieldPVs, "persistentVolumes", objects(s.PersistentVolumes)},
+		{fieldPVCs, "persistentVolumeClaims", objects(s.PersistentVolumeClaims)},
+		{fieldCapacities, "csiStorageCapacities", objects(s.CSIStorageCapacities)},
+		{fieldAttachments, "volumeAttachments", objects(s.VolumeAttachments)},
 	} { // StorageObjects.Each's order
 		for i, o := range kind.objs {
 			at := func() string { return w.at(kind.field, i, kind.name) }
@@ -85,9 +85,9 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 	return nil
 }
 
-// wlObjects lists typed storage objects as StorageObjects (a nil pointer
+// objects lists typed storage objects as StorageObjects (a nil pointer
 // stays nil).
-func wlObjects[T any, P interface {
+func objects[T any, P interface {
 	*T
 	framework.StorageObject
 }](list []P) []framework.StorageObject {
@@ -100,8 +100,8 @@ func wlObjects[T any, P interface {
 	return out
 }
 
-// wlStorageHandlers are the cluster file's storage fields.
-func wlStorageHandlers(w *Workload, b *wlBudget) map[string]func(json.RawMessage, int) error {
+// storageHandlers are the cluster file's storage fields.
+func storageHandlers(w *Workload, b *budget) map[string]func(json.RawMessage, int) error {
 	add := func(decode func(json.RawMessage) error) func(json.RawMessage, int) error {
 		return func(raw json.RawMessage, _ int) error {
 			if err := b.take(1); err != nil {
@@ -112,29 +112,29 @@ func wlStorageHandlers(w *Workload, b *wlBudget) map[string]func(json.RawMessage
 	}
 	s := &w.Storage
 	return map[string]func(json.RawMessage, int) error{
-		"persistentVolumes":      add(func(raw json.RawMessage) error { return wlAppend(raw, &s.PersistentVolumes) }),
-		"persistentVolumeClaims": add(func(raw json.RawMessage) error { return wlAppendClaim(raw, &s.PersistentVolumeClaims) }),
-		"storageClasses":         add(func(raw json.RawMessage) error { return wlAppend(raw, &s.StorageClasses) }),
-		"csiNodes":               add(func(raw json.RawMessage) error { return wlAppend(raw, &s.CSINodes) }),
-		"csiDrivers":             add(func(raw json.RawMessage) error { return wlAppend(raw, &s.CSIDrivers) }),
-		"csiStorageCapacities":   add(func(raw json.RawMessage) error { return wlAppend(raw, &s.CSIStorageCapacities) }),
-		"volumeAttachments":      add(func(raw json.RawMessage) error { return wlAppend(raw, &s.VolumeAttachments) }),
+		"persistentVolumes":      add(func(raw json.RawMessage) error { return appendEntries(raw, &s.PersistentVolumes) }),
+		"persistentVolumeClaims": add(func(raw json.RawMessage) error { return appendClaim(raw, &s.PersistentVolumeClaims) }),
+		"storageClasses":         add(func(raw json.RawMessage) error { return appendEntries(raw, &s.StorageClasses) }),
+		"csiNodes":               add(func(raw json.RawMessage) error { return appendEntries(raw, &s.CSINodes) }),
+		"csiDrivers":             add(func(raw json.RawMessage) error { return appendEntries(raw, &s.CSIDrivers) }),
+		"csiStorageCapacities":   add(func(raw json.RawMessage) error { return appendEntries(raw, &s.CSIStorageCapacities) }),
+		"volumeAttachments":      add(func(raw json.RawMessage) error { return appendEntries(raw, &s.VolumeAttachments) }),
 	}
 }
 
-func wlAppend[T any](raw json.RawMessage, list *[]*T) error {
+func appendEntries[T any](raw json.RawMessage, list *[]*T) error {
 	var v T
-	if err := wlStrict(raw, &v); err != nil {
+	if err := strict(raw, &v); err != nil {
 		return err
 	}
 	*list = append(*list, &v)
 	return nil
 }
 
-// wlAppendClaim reads a claim, defaulting its namespace to "default".
-func wlAppendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim) error {
+// appendClaim reads a claim, defaulting its namespace to "default".
+func appendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim) error {
 	var c framework.PersistentVolumeClaim
-	if err := wlStrict(raw, &c); err != nil {
+	if err := strict(raw, &c); err != nil {
 		return err
 	}
 	if c.Namespace == "" {
@@ -144,9 +144,9 @@ func wlAppendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim
 	return nil
 }
 
-// wlNodeGroupCSINode is the CSINode of node name from a node group's
+// nodeGroupCSINode is the CSINode of node name from a node group's
 // template (nil without one).
-func wlNodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode {
+func nodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode {
 	if tmpl == nil {
 		return nil
 	}
@@ -161,11 +161,11 @@ func wlNodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode
 	return &n
 }
 
-// wlStatefulClaims gives pod (replica name) of a pod group one claim per
+// statefulClaims gives pod (replica name) of a pod group one claim per
 // volumeClaimTemplate, named <template>-<pod> as a StatefulSet names them,
 // and a volume (named after the template) using it; the claims join the
 // workload's storage.
-func wlStatefulClaims(w *Workload, pod *framework.Pod, templates []framework.PersistentVolumeClaim) {
+func statefulClaims(w *Workload, pod *framework.Pod, templates []framework.PersistentVolumeClaim) {
 	if len(templates) == 0 {
 		return
 	}

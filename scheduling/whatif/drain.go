@@ -160,7 +160,7 @@ func budgetsOf(pod *framework.Pod, pdbs []*drainBudget) []*drainBudget {
 	return out
 }
 
-func (w *WhatIf) drain(ctx context.Context, f *wiFork, nodes []string, pdbs []*drainBudget, opts DrainOptions, ans *DrainAnswer) error {
+func (w *WhatIf) drain(ctx context.Context, f *branch, nodes []string, pdbs []*drainBudget, opts DrainOptions, ans *DrainAnswer) error {
 	c := w.s.Cluster()
 	var evict, rest []DrainedPod
 	var pods []*framework.Pod

@@ -77,31 +77,31 @@ type Placement struct {
 	Node string
 }
 
-// wiFork is one question's branch: the scheduler's fork, which holds
+// branch is one question's fork of the scheduler, which holds
 // everything the question changes (the cluster, the queue, nominations,
 // reasons and the plugins' own state, such as LoadAware's usage cache).
-type wiFork struct {
+type branch struct {
 	f *scheduling.Fork
 }
 
-func (w *WhatIf) fork() (*wiFork, error) {
+func (w *WhatIf) fork() (*branch, error) {
 	f, err := w.s.Fork()
 	if err != nil {
 		return nil, err
 	}
-	return &wiFork{f: f}, nil
+	return &branch{f: f}, nil
 }
 
 // schedule adds a copy of pod on the fork and runs its cycle at once (see
 // Scheduler.SchedulePod).
-func (f *wiFork) schedule(ctx context.Context, pod *framework.Pod) (scheduling.Decision, error) {
+func (f *branch) schedule(ctx context.Context, pod *framework.Pod) (scheduling.Decision, error) {
 	return f.f.SchedulePod(ctx, pod)
 }
 
 // scheduleQueued takes the queued pending pod key out of the queue and
 // runs its cycle at once, as ScheduleOne does for the pod it pops, with
 // synchronous binding.
-func (f *wiFork) scheduleQueued(ctx context.Context, key string) (scheduling.Decision, error) {
+func (f *branch) scheduleQueued(ctx context.Context, key string) (scheduling.Decision, error) {
 	d, err := f.f.ScheduleQueued(ctx, key)
 	if err != nil {
 		return d, fmt.Errorf("scheduling: PlacePending: %w", err)
@@ -110,7 +110,7 @@ func (f *wiFork) scheduleQueued(ctx context.Context, key string) (scheduling.Dec
 }
 
 // delete deletes a pod on the fork.
-func (f *wiFork) delete(namespace, name string) error {
+func (f *branch) delete(namespace, name string) error {
 	if _, ok := f.f.Cluster().Pod(namespace, name); !ok {
 		return fmt.Errorf("scheduling: what-if: unknown pod %s/%s", namespace, name)
 	}
@@ -118,7 +118,7 @@ func (f *wiFork) delete(namespace, name string) error {
 }
 
 // revert puts the scheduler back as it was at fork (Fork.Revert).
-func (f *wiFork) revert() error { return f.f.Revert() }
+func (f *branch) revert() error { return f.f.Revert() }
 
 // PlaceAnswer is where a pod would go and why.
 type PlaceAnswer struct {
@@ -161,7 +161,7 @@ func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, e
 		return nil, fmt.Errorf("scheduling: Place: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (Place asks about a pod the cluster does not hold)",
 			pod.Key(), pod.Namespace, pod.Name)
 	}
-	return w.place("Place", pod.Key(), func(f *wiFork) (scheduling.Decision, error) { return f.schedule(ctx, pod) })
+	return w.place("Place", pod.Key(), func(f *branch) (scheduling.Decision, error) { return f.schedule(ctx, pod) })
 }
 
 // PlacePending answers why the pending pod namespace/name, which the
@@ -185,12 +185,12 @@ func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*Pla
 	case r.State != scheduling.StatePending:
 		return nil, fmt.Errorf("scheduling: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 	}
-	return w.place("PlacePending", key, func(f *wiFork) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
+	return w.place("PlacePending", key, func(f *branch) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
 }
 
 // place runs cycle on a fork with full explanations and answers the
 // question op about the pod key.
-func (w *WhatIf) place(op, key string, cycle func(*wiFork) (scheduling.Decision, error)) (*PlaceAnswer, error) {
+func (w *WhatIf) place(op, key string, cycle func(*branch) (scheduling.Decision, error)) (*PlaceAnswer, error) {
 	f, err := w.fork()
 	if err != nil {
 		return nil, err
@@ -319,7 +319,7 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 	return ans, nil
 }
 
-func (w *WhatIf) capacity(ctx context.Context, f *wiFork, template *framework.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
+func (w *WhatIf) capacity(ctx context.Context, f *branch, template *framework.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
 	reps, err := f.f.Replicas(template, opts.ClaimTemplates)
 	if err != nil {
 		return err
