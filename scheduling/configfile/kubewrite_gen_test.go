@@ -24,9 +24,9 @@ import (
 // extenders and every args type of kube's v1 API; kube and schedkit each
 // accept or refuse them. To compare what the two write:
 //
-//	SCHEDKIT_CONFIG_CASES=/tmp/cw go test ./scheduling -run TestConfigWriteKubeCasesDump
+//	SCHEDKIT_CONFIG_CASES=/tmp/cw go test ./scheduling/configfile -run TestConfigWriteKubeCasesDump
 //	cd scheduling/testdata/kubeoracle && go run . writeconfig < /tmp/cw/cases.jsonl > /tmp/cw/kube.jsonl
-//	SCHEDKIT_CONFIG_CASES=/tmp/cw go test ./scheduling -run TestConfigWriteMatchesKubeDump -v
+//	SCHEDKIT_CONFIG_CASES=/tmp/cw go test ./scheduling/configfile -run TestConfigWriteMatchesKubeDump -v
 //
 // SCHEDKIT_CONFIG_N sets how many documents are drawn (default 2000).
 
