@@ -82,7 +82,7 @@ func stripTypeMeta(path, plugin string, v any) (any, error) {
 		if v == nil {
 			return nil, nil
 		}
-		return nil, &fieldError{path: path, msg: fmt.Sprintf("%v: must be an object", cfgValue(short(v)))}
+		return nil, &fieldError{path: path, msg: fmt.Sprintf("%v: must be an object", valueString(short(v)))}
 	}
 	var errs errorList
 	if k, ok := obj["kind"]; ok {

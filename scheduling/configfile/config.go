@@ -337,7 +337,7 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 		return nil, err
 	}
 	f.APIVersion = versionV1
-	f.Kind = cfgKind
+	f.Kind = configKind
 	c.written = writeView(f)
 	return c, nil
 }

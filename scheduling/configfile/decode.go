@@ -54,7 +54,7 @@ func (es *errorList) add(path, format string, args ...any) {
 // invalid records "path: value: msg" with the value rendered as kube does
 // (strings quoted).
 func (es *errorList) invalid(path string, value any, msg string) {
-	es.add(path, "%s: %s", cfgValue(value), msg)
+	es.add(path, "%s: %s", valueString(value), msg)
 }
 
 // maxErrs bounds the errors one message lists; the rest are counted,
@@ -68,7 +68,8 @@ func (es errorList) err() error {
 	return errors.Join(es...)
 }
 
-func cfgValue(v any) string {
+// valueString renders a value for an error message.
+func valueString(v any) string {
 	switch x := v.(type) {
 	case string:
 		return strconv.Quote(x)
@@ -394,7 +395,7 @@ func decodeFile(data []byte) (*file, string, error) {
 	}
 	obj, ok := root.(map[string]any)
 	if !ok {
-		return nil, "", fmt.Errorf("decoding: a KubeSchedulerConfiguration must be an object with apiVersion %q and kind %q, got %v", versionV1, cfgKind, short(root))
+		return nil, "", fmt.Errorf("decoding: a KubeSchedulerConfiguration must be an object with apiVersion %q and kind %q, got %v", versionV1, configKind, short(root))
 	}
 	var errs errorList
 	av := obj["apiVersion"]
@@ -410,13 +411,13 @@ func decodeFile(data []byte) (*file, string, error) {
 	}
 	switch kind := obj["kind"]; kind.(type) {
 	case nil:
-		errs.add("kind", "required (%s)", cfgKind)
+		errs.add("kind", "required (%s)", configKind)
 	case string:
-		if kind != cfgKind {
-			errs.invalid("kind", short(kind), fmt.Sprintf("must be %s", cfgKind))
+		if kind != configKind {
+			errs.invalid("kind", short(kind), fmt.Sprintf("must be %s", configKind))
 		}
 	default:
-		errs.add("kind", "%v: must be the string %s", short(kind), cfgKind)
+		errs.add("kind", "%v: must be the string %s", short(kind), configKind)
 	}
 	if len(errs) > 0 {
 		return nil, "", errs.err()

@@ -14,11 +14,11 @@ import (
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
-// cfgExtender is Extender (kubescheduler.config.k8s.io/v1): one HTTP
+// extenderEntry is Extender (kubescheduler.config.k8s.io/v1): one HTTP
 // extender. Only httpTimeout is defaulted: a 0 is printed by Write as 5s,
 // the timeout the client uses, because kube-scheduler's NewHTTPExtender
 // writes it into the configuration before --write-config-to prints it.
-type cfgExtender struct {
+type extenderEntry struct {
 	URLPrefix        string            `json:"urlPrefix"`
 	FilterVerb       string            `json:"filterVerb,omitempty"`
 	PreemptVerb      string            `json:"preemptVerb,omitempty"`
@@ -52,7 +52,7 @@ type managedResource struct {
 	IgnoredByScheduler bool   `json:"ignoredByScheduler,omitempty"`
 }
 
-func (e *cfgExtender) config() extender.Config {
+func (e *extenderEntry) config() extender.Config {
 	c := extender.Config{
 		URLPrefix: e.URLPrefix, FilterVerb: e.FilterVerb, PreemptVerb: e.PreemptVerb, PrioritizeVerb: e.PrioritizeVerb,
 		BindVerb: e.BindVerb, Weight: e.Weight, EnableHTTPS: e.EnableHTTPS, HTTPTimeout: e.HTTPTimeout.Duration,
@@ -68,8 +68,8 @@ func (e *cfgExtender) config() extender.Config {
 	return c
 }
 
-func extenderFrom(c extender.Config) cfgExtender {
-	e := cfgExtender{
+func extenderFrom(c extender.Config) extenderEntry {
+	e := extenderEntry{
 		URLPrefix: c.URLPrefix, FilterVerb: c.FilterVerb, PreemptVerb: c.PreemptVerb, PrioritizeVerb: c.PrioritizeVerb,
 		BindVerb: c.BindVerb, Weight: c.Weight, EnableHTTPS: c.EnableHTTPS, HTTPTimeout: duration{c.HTTPTimeout},
 		NodeCacheCapable: c.NodeCacheCapable, Ignorable: c.Ignorable,
@@ -88,7 +88,7 @@ func extenderFrom(c extender.Config) cfgExtender {
 // (apis/config/validation): a prioritizing extender needs a positive weight;
 // managed resources must be extended resource names, unique across all
 // extenders; at most one extender binds.
-func validateExtenders(exts []cfgExtender, errs *errorList) {
+func validateExtenders(exts []extenderEntry, errs *errorList) {
 	binders := 0
 	seen := map[string]bool{}
 	for i, e := range exts {
@@ -125,7 +125,7 @@ func validateExtenders(exts []cfgExtender, errs *errorList) {
 // profile's NodeResourcesFit ignore the resources marked
 // ignoredByScheduler (replacing its ignoredResources; a profile without
 // NodeResourcesFit args is an error, as in kube).
-func (l *loader) buildExtenders(exts []cfgExtender, states []*profileState, profiles []profile) ([]*extender.Client, error) {
+func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, profiles []profile) ([]*extender.Client, error) {
 	var out, ignorable []*extender.Client
 	var ignored []string
 	for i := range exts {
@@ -202,10 +202,10 @@ func WithExtenderOptions(opts ...extender.Option) ConfigOption {
 // back.
 func ExtenderConfigYAML(exts ...extender.Config) ([]byte, error) {
 	doc := struct {
-		APIVersion string        `json:"apiVersion"`
-		Kind       string        `json:"kind"`
-		Extenders  []cfgExtender `json:"extenders"`
-	}{APIVersion: versionV1, Kind: cfgKind}
+		APIVersion string          `json:"apiVersion"`
+		Kind       string          `json:"kind"`
+		Extenders  []extenderEntry `json:"extenders"`
+	}{APIVersion: versionV1, Kind: configKind}
 	for _, e := range exts {
 		doc.Extenders = append(doc.Extenders, extenderFrom(e))
 	}

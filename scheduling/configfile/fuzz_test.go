@@ -167,7 +167,7 @@ func TestPropConfigRoundTrip(t *testing.T) {
 		config.PodTopologySpreadName, config.LoadAwareSchedulingName}
 	rapid.Check(t, func(t *rapid.T) {
 		doc := map[string]any{"apiVersion": rapid.SampledFrom([]string{versionV1, versionV1b3}).Draw(t, "apiVersion"),
-			"kind": cfgKind}
+			"kind": configKind}
 		if rapid.Bool().Draw(t, "setGlobals") {
 			doc["parallelism"] = rapid.IntRange(1, 32).Draw(t, "parallelism")
 			doc["percentageOfNodesToScore"] = rapid.IntRange(0, 100).Draw(t, "pct")

@@ -205,7 +205,7 @@ func cfgGenKubeArgs(t *rapid.T, name string) map[string]any {
 // cfgGenKubeDoc draws one KubeSchedulerConfiguration document in kube's v1
 // shape over kube's default plugins.
 func cfgGenKubeDoc(t *rapid.T) map[string]any {
-	doc := map[string]any{"apiVersion": versionV1, "kind": cfgKind}
+	doc := map[string]any{"apiVersion": versionV1, "kind": configKind}
 	if rapid.Bool().Draw(t, "setGlobals") {
 		doc["parallelism"] = rapid.IntRange(1, 32).Draw(t, "parallelism")
 		doc["percentageOfNodesToScore"] = rapid.IntRange(0, 100).Draw(t, "pct")

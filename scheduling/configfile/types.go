@@ -23,7 +23,7 @@ const (
 	versionV1     = group + "/v1"
 	versionV1b3   = group + "/v1beta3"
 	versionV1b2   = group + "/v1beta2"
-	cfgKind       = "KubeSchedulerConfiguration"
+	configKind    = "KubeSchedulerConfiguration"
 	defaultCType  = "application/vnd.kubernetes.protobuf"
 	defaultLock   = "leases"
 	defaultLockNS = "kube-system"
@@ -33,19 +33,19 @@ const (
 // file is KubeSchedulerConfiguration (v1). DebuggingConfiguration is
 // inlined in kube; its two fields sit here directly.
 type file struct {
-	APIVersion                string         `json:"apiVersion"`
-	Kind                      string         `json:"kind"`
-	Parallelism               *int32         `json:"parallelism,omitempty"`
-	LeaderElection            leaderElection `json:"leaderElection"`
-	ClientConnection          clientConn     `json:"clientConnection"`
-	EnableProfiling           *bool          `json:"enableProfiling,omitempty"`
-	EnableContentionProfiling *bool          `json:"enableContentionProfiling,omitempty"`
-	PercentageOfNodesToScore  *int32         `json:"percentageOfNodesToScore,omitempty"`
-	PodInitialBackoffSeconds  *int64         `json:"podInitialBackoffSeconds,omitempty"`
-	PodMaxBackoffSeconds      *int64         `json:"podMaxBackoffSeconds,omitempty"`
-	Profiles                  []profile      `json:"profiles,omitempty"`
-	Extenders                 []cfgExtender  `json:"extenders,omitempty"`
-	DelayCacheUntilActive     bool           `json:"delayCacheUntilActive,omitempty"`
+	APIVersion                string          `json:"apiVersion"`
+	Kind                      string          `json:"kind"`
+	Parallelism               *int32          `json:"parallelism,omitempty"`
+	LeaderElection            leaderElection  `json:"leaderElection"`
+	ClientConnection          clientConn      `json:"clientConnection"`
+	EnableProfiling           *bool           `json:"enableProfiling,omitempty"`
+	EnableContentionProfiling *bool           `json:"enableContentionProfiling,omitempty"`
+	PercentageOfNodesToScore  *int32          `json:"percentageOfNodesToScore,omitempty"`
+	PodInitialBackoffSeconds  *int64          `json:"podInitialBackoffSeconds,omitempty"`
+	PodMaxBackoffSeconds      *int64          `json:"podMaxBackoffSeconds,omitempty"`
+	Profiles                  []profile       `json:"profiles,omitempty"`
+	Extenders                 []extenderEntry `json:"extenders,omitempty"`
+	DelayCacheUntilActive     bool            `json:"delayCacheUntilActive,omitempty"`
 }
 
 // leaderElection is component-base LeaderElectionConfiguration

@@ -13,19 +13,19 @@ package configfile
 // defaulting, are converted into them.
 
 type outFile struct {
-	APIVersion                string         `json:"apiVersion"`
-	Kind                      string         `json:"kind"`
-	Parallelism               int32          `json:"parallelism"`
-	LeaderElection            leaderElection `json:"leaderElection"`
-	ClientConnection          clientConn     `json:"clientConnection"`
-	EnableProfiling           bool           `json:"enableProfiling"`
-	EnableContentionProfiling bool           `json:"enableContentionProfiling"`
-	PercentageOfNodesToScore  int32          `json:"percentageOfNodesToScore"`
-	PodInitialBackoffSeconds  int64          `json:"podInitialBackoffSeconds"`
-	PodMaxBackoffSeconds      int64          `json:"podMaxBackoffSeconds"`
-	Profiles                  []outProfile   `json:"profiles,omitempty"`
-	Extenders                 []cfgExtender  `json:"extenders,omitempty"`
-	DelayCacheUntilActive     bool           `json:"delayCacheUntilActive,omitempty"`
+	APIVersion                string          `json:"apiVersion"`
+	Kind                      string          `json:"kind"`
+	Parallelism               int32           `json:"parallelism"`
+	LeaderElection            leaderElection  `json:"leaderElection"`
+	ClientConnection          clientConn      `json:"clientConnection"`
+	EnableProfiling           bool            `json:"enableProfiling"`
+	EnableContentionProfiling bool            `json:"enableContentionProfiling"`
+	PercentageOfNodesToScore  int32           `json:"percentageOfNodesToScore"`
+	PodInitialBackoffSeconds  int64           `json:"podInitialBackoffSeconds"`
+	PodMaxBackoffSeconds      int64           `json:"podMaxBackoffSeconds"`
+	Profiles                  []outProfile    `json:"profiles,omitempty"`
+	Extenders                 []extenderEntry `json:"extenders,omitempty"`
+	DelayCacheUntilActive     bool            `json:"delayCacheUntilActive,omitempty"`
 }
 
 type outProfile struct {
