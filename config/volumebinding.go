@@ -32,7 +32,7 @@ type VolumeBindingArgs struct {
 	// the gate it is not part of the args' JSON: a configuration file that
 	// names it is refused, as kube's strict decoding refuses it, and the
 	// configuration loader takes it from
-	// scheduling.WithConfigStorageCapacityScoring.
+	// configfile.WithConfigStorageCapacityScoring.
 	StorageCapacityScoring bool `json:"-"`
 }
 

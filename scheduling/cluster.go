@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -765,4 +766,31 @@ func (c *Cluster) setNominated(key, node string) {
 	pi := *cp.info
 	pi.Pod = &p
 	c.setPod(key, &clusterPod{info: &pi, state: cp.state})
+}
+
+// AddNodesOnFork appends nodes to the snapshot of an open fork, keeping
+// the snapshot as it was (copy on write) for Revert to restore: undoing
+// each added node by RemoveNode would cost O(nodes) per node. Unlike
+// AddNode it sends no cluster event (a scheduler's queue moves no pod):
+// it is for what-if questions that schedule chosen pods next.
+func (c *Cluster) AddNodesOnFork(nodes []*api.Node) error {
+	if c.snap == nil {
+		return c.zeroErr("AddNodesOnFork")
+	}
+	if !c.forking() {
+		return errors.New("scheduling: AddNodesOnFork outside a fork")
+	}
+	if len(nodes) == 0 {
+		return nil
+	}
+	prev := c.snap
+	c.snap = prev.Clone()
+	c.record(func() { c.snap = prev })
+	for _, n := range nodes {
+		cp := *n
+		if err := c.snap.AddNode(&cp); err != nil {
+			return fmt.Errorf("scheduling: AddNode: %w", err)
+		}
+	}
+	return nil
 }

@@ -198,20 +198,34 @@ func TestGroupMemoEndsWithQuestion(t *testing.T) {
 	tests := []struct {
 		name string
 		// before runs with the template's map still without the label.
-		before func(t *testing.T, w *WhatIf, tmpl *api.Pod)
+		before func(t *testing.T, s *Scheduler, tmpl *api.Pod)
 	}{
-		{"after a capacity question", func(t *testing.T, w *WhatIf, tmpl *api.Pod) {
-			if _, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: 3}); err != nil {
+		{"after a capacity question", func(t *testing.T, s *Scheduler, tmpl *api.Pod) {
+			f := mustFork(t, s)
+			reps, err := f.Replicas(tmpl, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				if _, _, err := reps.Next(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := reps.Schedule(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reps.Close()
+			if err := f.Revert(); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"after a pod added and deleted", func(t *testing.T, w *WhatIf, tmpl *api.Pod) {
+		{"after a pod added and deleted", func(t *testing.T, s *Scheduler, tmpl *api.Pod) {
 			p := *tmpl
 			p.Name, p.Spec.NodeName = "early", "n2"
-			if err := w.Cluster().AddPod(&p); err != nil {
+			if err := s.Cluster().AddPod(&p); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.Cluster().DeletePod("default", "early"); err != nil {
+			if _, err := s.Cluster().DeletePod("default", "early"); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -226,12 +240,12 @@ func TestGroupMemoEndsWithQuestion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := NewWhatIf(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(1))
+			s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(1))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tmpl := st.MakePod().Name("web").Namespace("default").Label("app", "web").Req(map[string]string{"cpu": "1"}).Obj()
-			tt.before(t, w, tmpl)
+			tt.before(t, s, tmpl)
 			tmpl.Labels[api.PodGroupLabel] = "g"
 			p := *tmpl
 			p.Name, p.Spec.NodeName = "member", "n1"

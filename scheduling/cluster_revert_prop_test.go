@@ -153,7 +153,7 @@ func TestPropRevertWithNodeAndPodChanges(t *testing.T) {
 
 // revertNode is the revert tests' node n<i>, in zone z<i mod 2>.
 func revertNode(i int) *api.Node {
-	return st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Label(hostnameLabel, fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "100", "memory": "100Gi", "pods": "500"}).Obj()
+	return st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Label(hostLabel, fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "100", "memory": "100Gi", "pods": "500"}).Obj()
 }
 
 // revertDrawCluster draws a cluster of 1–5 revertNodes and returns it with
@@ -183,7 +183,7 @@ func revertDrawPod(t *rapid.T, name string) *st.PodWrapper {
 	}
 	switch rapid.IntRange(0, 3).Draw(t, name+".aff") {
 	case 0:
-		w = w.PodAntiAffinityExists("app", hostnameLabel, st.PodAntiAffinityWithRequiredReq)
+		w = w.PodAntiAffinityExists("app", hostLabel, st.PodAntiAffinityWithRequiredReq)
 	case 1:
 		w = w.PodAffinityTerm(st.PodAffinityWithPreferredReq, 5, api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "zone"})
 	}
@@ -287,3 +287,6 @@ func rebuiltMismatch(c *Cluster) string {
 	}
 	return ""
 }
+
+// hostLabel is the node label kube sets to the name of the node.
+const hostLabel = "kubernetes.io/hostname"

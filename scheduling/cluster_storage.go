@@ -237,7 +237,7 @@ func (c *Cluster) createEphemeralClaims(pod *api.Pod) error {
 		claim.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
 		claim.Status.Phase = api.ClaimPending
 		if !namesClass(claim) {
-			withDefaultClass(claim, c.defaultStorageClass())
+			withDefaultClass(claim, c.DefaultStorageClass())
 		}
 		if err := c.setStorage(claim); err != nil {
 			return fmt.Errorf("pod %s: ephemeral volume %q: %w", pod.Key(), v.Name, err)
@@ -428,4 +428,19 @@ func provisionedTopology(ni *framework.NodeInfo, sc *api.StorageClass, driver st
 		}
 	}
 	return out
+}
+
+// AddStorage adds storage objects in dependency order (classes, drivers,
+// CSINodes, volumes, claims, capacities, attachments), stopping at the
+// first error.
+func (c *Cluster) AddStorage(objs api.StorageObjects) error {
+	if c.snap == nil {
+		return c.zeroErr("AddStorage")
+	}
+	for _, o := range objs.Each() {
+		if err := c.AddStorageObject(o); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -434,17 +434,6 @@ func TestCoschedulingArgs(t *testing.T) {
 	if def.PermitWaitingTimeSeconds != 60 || def.PodGroupBackoffSeconds != 0 || def.PodGroupRejectPercentage != 10 {
 		t.Errorf("defaults = %+v, want 60/0/10 (scheduler-plugins' SetDefaults_CoschedulingArgs)", def)
 	}
-	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Coscheduling}]\n      disabled: [{name: PrioritySort}]\n  pluginConfig:\n  - name: Coscheduling\n    args: {permitWaitingTimeSeconds: 10}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := cfg.Profiles[0].Args[config.CoschedulingName].(config.CoschedulingArgs)
-	if got != a(10, 0, 10) {
-		t.Errorf("loaded args %+v: absent fields must keep their defaults", got)
-	}
-	if q := cfg.Profiles[0].QueueSort; len(q) != 1 || q[0] != config.CoschedulingName {
-		t.Errorf("QueueSort = %v", q)
-	}
 }
 
 // TestPodGroupValidate: the bad input the issue names, each error naming

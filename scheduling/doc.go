@@ -1,5 +1,6 @@
 // Package scheduling is kube-scheduler's scheduler built on the framework,
-// over an in-memory cluster, plus the simulation tools around it.
+// over an in-memory cluster: the core its subpackages (configfile, replay,
+// whatif) build on.
 //
 //   - Cluster holds nodes, their bound and assumed pods (as a
 //     framework.Snapshot ready for a cycle), pending pods and NodeMetrics.
@@ -21,14 +22,52 @@
 //     waits, so no event is lost to a Revert. State is a consistent copy
 //     for watching a running scheduler.
 //   - DefaultBinder and DefaultPreemption are kube-scheduler's plugins of
-//     those names, working on the Scheduler's cluster.
-//   - Replay drives a Workload (timed pod arrivals with durations, node
-//     events) on a framework.FakeClock and returns every decision, every
-//     pod's fate and placement metrics (MeasurePlacement): the same workload and seed
-//     give the same decision log at any parallelism. ReadCluster and
-//     ReadWorkload read the JSON formats of examples/simulate.
+//     those names, working on the Scheduler's cluster; NewDefaultRegistry
+//     and DefaultProfile offer kube-scheduler's plugins under their names.
 //
-// The package also offers kube-scheduler's plugins under their names
-// (NewDefaultRegistry, DefaultProfile) and loads KubeSchedulerConfiguration
-// files (LoadConfig).
+// Beside it: scheduling/configfile loads KubeSchedulerConfiguration files
+// into registries, profiles and options; scheduling/replay drives a
+// workload (timed arrivals, node events) through a Scheduler on a virtual
+// clock; scheduling/whatif answers placement, capacity, drain and
+// scale-up questions on forks; scheduling/kubeload reads cluster dumps;
+// scheduling/extender speaks kube's HTTP extender protocol.
+//
+// Map of the package:
+//
+//   - scheduler.go: Scheduler, New and its Options, the event methods (AddPod,
+//     DeletePod, AddNode, ...), Run and RunUntilIdle, the cycle handle
+//     plugins reach the scheduler through (SchedulerFromCycleState).
+//   - schedule_one.go: one pod's way through the scheduler, as kube's
+//     schedule_one.go: ScheduleOne, SchedulePod, the scheduling cycle, node
+//     sampling, assume, Reserve, Permit and the binding cycle.
+//   - queue.go, queue_activate.go, hints.go, hints_groups.go: the scheduling
+//     queue (active, backoff, unschedulable; QueueOptions), nominations and
+//     the queueing hints that decide which cluster event moves which pod.
+//   - scheduler_events.go, scheduler_groups.go, scheduler_storage.go,
+//     scheduler_workloads.go, podupdate.go: cluster events as the queue and
+//     the plugins see them (pod groups, storage, kube's Workload API).
+//   - podgroup_cycle.go: the pod group cycle of kube-scheduler v1.36
+//     (placements, gangs).
+//   - scheduler_fork.go: Fork (Scheduler.Fork, Commit, Revert) and the
+//     what-if primitives on a fork (ScheduleQueued, FitsNode); replicas.go:
+//     Fork.Replicas, the fast path of capacity questions; reuse.go:
+//     pod-signature reuse of the previous cycle's ranking.
+//   - scheduler_state.go: State; decisionlog.go: FormatDecision;
+//     waiting.go: WaitingPod.
+//   - cluster.go, cluster_groups.go, cluster_workloads.go,
+//     cluster_storage.go, cluster_nodeload.go, cache.go,
+//     storage_defaultclass.go: Cluster, its undo journal, pod-group and
+//     storage indexes, and the cache's assume, forget and bind.
+//   - registry.go, profile_workload.go, compose.go: PluginSpec,
+//     DefaultPlugins, NewDefaultRegistry, DefaultProfile,
+//     EnableWorkloadScheduling and the composition of split plugins.
+//   - binder.go, preemption.go, podgroup_preemption.go, preempt_undo.go,
+//     extenders.go: DefaultBinder, DefaultPreemption (pod and pod-group
+//     preemption, Scheduler.Preempt) and the extenders' part in them.
+//   - prioritysort.go, coscheduling.go, gangscheduling.go, placement.go,
+//     plugin_loadaware.go, plugin_trimaran.go, plugin_volumebinding.go: the
+//     plugins that need the scheduler (PrioritySort, Coscheduling,
+//     GangScheduling, TopologyPlacementGenerator, PodGroupPodsCount) and
+//     the scheduler's glue of LoadAwareScheduling, the Trimaran plugins and
+//     VolumeBinding.
 package scheduling

@@ -38,9 +38,10 @@ type WorkloadFeatures struct {
 	WorkloadAwarePreemption bool
 }
 
-// validate is the gates' dependencies (kube's feature gate specs,
-// pkg/features/kube_features.go).
-func (f WorkloadFeatures) validate() error {
+// Validate checks the gates' dependencies (kube's feature gate specs,
+// pkg/features/kube_features.go): GangScheduling and
+// TopologyAwareWorkloadScheduling need GenericWorkload.
+func (f WorkloadFeatures) Validate() error {
 	if !f.GenericWorkload && (f.GangScheduling || f.TopologyAwareWorkloadScheduling) {
 		return fmt.Errorf("scheduling: WorkloadFeatures: GangScheduling and TopologyAwareWorkloadScheduling need GenericWorkload")
 	}

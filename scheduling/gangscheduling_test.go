@@ -301,36 +301,6 @@ func TestWorkloadPodGroupValidate(t *testing.T) {
 	}
 }
 
-// TestGangSchedulingFromConfig: a KubeSchedulerConfiguration enabling
-// GangScheduling at permit only loads; with the workload features the
-// scheduler built from it places a gang whole; without them it refuses.
-// (config_workload_test.go loads it through the gates and multiPoint.)
-func TestGangSchedulingFromConfig(t *testing.T) {
-	cfg, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    permit:\n      enabled: [{name: GangScheduling}]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := cfg.Profiles[0]; !contains(p.Permit, GangSchedulingName) {
-		t.Fatalf("GangScheduling not at Permit: %v", p.Permit)
-	}
-	pods := []*api.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job")}
-	c, _ := NewClusterFrom([]*api.Node{csNode("n0")}, pods)
-	if err := c.AddWorkloadPodGroup(gsGang("ns", "job", 2)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := New(c, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...); err == nil {
-		t.Error("GangScheduling accepted without the GangScheduling feature")
-	}
-	s, err := New(c, cfg.Registry(), cfg.Profiles, append(cfg.SchedulerOptions(), WithClock(framework.NewFakeClock(csNow)), WithWorkloadFeatures(gsFeatures))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.RunUntilIdle(context.Background())
-	if _, _, bound := c.NumPods(); bound != 2 {
-		t.Errorf("%d bound, want the gang's 2", bound)
-	}
-}
-
 func gsPodInfo(ns, name, group string) *framework.PodInfo {
 	pi, err := framework.NewPodInfo(gsPod(ns, name, group))
 	if err != nil {

@@ -3,13 +3,9 @@ package scheduling
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
-	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -353,76 +349,6 @@ func TestUpdatePod(t *testing.T) {
 			if err := e.s.UpdatePod(tc.pod); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("UpdatePod(%s): %v, want %q", tc.pod.Key(), err, tc.want)
 			}
-		}
-	})
-}
-
-// TestPropHintsChangeNothingWithoutUnschedulablePods: on workloads where
-// every pod fits when it arrives (big nodes, small pods; node updates,
-// NodeMetric reports, node additions and completions interleaved), the
-// decision log with queueing hints is byte-identical to the log without
-// them — hints only decide which unschedulable pods an event moves — and
-// byte-identical across parallelism.
-func TestPropHintsChangeNothingWithoutUnschedulablePods(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		w := &Workload{}
-		node := func(i int, label string) *api.Node {
-			return builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", fmt.Sprintf("z%d", i%3)).Label("kind", label).
-				Label("kubernetes.io/hostname", fmt.Sprintf("n%02d", i)).
-				Capacity(map[string]string{"cpu": "64", "memory": "256Gi", "pods": "110"}).Obj()
-		}
-		nodes := rapid.IntRange(1, 8).Draw(t, "nodes")
-		for i := range nodes {
-			w.Nodes = append(w.Nodes, node(i, "a"))
-		}
-		for i := range rapid.IntRange(1, 40).Draw(t, "pods") {
-			p := builder.MakePod().Name(fmt.Sprintf("p%02d", i)).Label("app", fmt.Sprintf("a%d", rapid.IntRange(0, 2).Draw(t, "app"))).
-				Container(fmt.Sprintf("img%d", rapid.IntRange(0, 3).Draw(t, "img")),
-					map[string]string{"cpu": fmt.Sprintf("%dm", 100*rapid.IntRange(1, 20).Draw(t, "cpu")), "memory": fmt.Sprintf("%dMi", 64*rapid.IntRange(1, 16).Draw(t, "mem"))})
-			if rapid.Bool().Draw(t, "prio") {
-				p = p.Priority(100)
-			}
-			w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(rapid.IntRange(0, 60).Draw(t, "at")) * time.Second,
-				Duration: time.Duration(rapid.IntRange(0, 40).Draw(t, "dur")) * time.Second, Pod: p.Obj()})
-		}
-		for range rapid.IntRange(0, 20).Draw(t, "events") {
-			at := time.Duration(rapid.IntRange(0, 70).Draw(t, "evAt")) * time.Second
-			switch rapid.IntRange(0, 2).Draw(t, "evKind") {
-			case 0:
-				w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeUpdate, Node: node(rapid.IntRange(0, nodes-1).Draw(t, "upd"), rapid.SampledFrom([]string{"a", "b"}).Draw(t, "label"))})
-			case 1:
-				m := builder.MakeNodeMetric(fmt.Sprintf("n%02d", rapid.IntRange(0, nodes-1).Draw(t, "metric"))).UpdateTime(scT0.Add(at)).
-					Usage(map[string]string{"cpu": fmt.Sprintf("%d", rapid.IntRange(0, 8).Draw(t, "use"))}).Obj()
-				w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeMetricUpdate, Metric: m})
-			default:
-				w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeAdd, Node: node(nodes, "a")})
-				nodes++
-			}
-		}
-		seed := rapid.Uint64().Draw(t, "seed")
-		run := func(hints bool, par int) string {
-			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Parallelism: par, Start: scT0,
-				SchedulerOptions: []Option{WithQueueOptions(QueueOptions{DisableQueueingHints: !hints})}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b strings.Builder
-			if err := res.WriteLog(&b); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range res.Decisions {
-				if d.Outcome != OutcomeScheduled {
-					t.Fatalf("precondition: a pod was not placed at once: %s", b.String())
-				}
-			}
-			return b.String()
-		}
-		want := run(false, 1)
-		if got := run(true, 1); got != want {
-			t.Fatalf("with hints (-without +with):\n%s", cmp.Diff(want, got))
-		}
-		if got := run(true, 3); got != want {
-			t.Fatalf("with hints at parallelism 3 (-1 +3):\n%s", cmp.Diff(want, got))
 		}
 	})
 }

@@ -6,84 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
-	"github.com/schedkit/schedkit/resource"
 )
-
-// TestTrimaranConfig: scheduler-plugins' Trimaran args load from a
-// KubeSchedulerConfiguration (watcherAddress and metricProvider accepted),
-// defaults fill what is absent, and bad values name the field.
-func TestTrimaranConfig(t *testing.T) {
-	in := cfgHead + `profiles:
-- plugins:
-    multiPoint:
-      enabled:
-      - name: TargetLoadPacking
-      - name: LoadVariationRiskBalancing
-  pluginConfig:
-  - name: TargetLoadPacking
-    args:
-      watcherAddress: http://127.0.0.1:2020
-      targetUtilization: 60
-      defaultRequests: {cpu: 500m}
-  - name: LoadVariationRiskBalancing
-    args:
-      metricProvider: {type: Prometheus, address: http://prometheus:9090}
-      safeVarianceSensitivity: 2
-`
-	cfg, err := LoadConfig([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := cfg.Profiles[0]
-	tlp := config.DefaultTargetLoadPackingArgs()
-	tlp.WatcherAddress, tlp.TargetUtilization = "http://127.0.0.1:2020", 60
-	tlp.DefaultRequests = resource.List{resource.CPU: resource.MustParse("500m")}
-	if diff := cmp.Diff(tlp, p.Args[config.TargetLoadPackingName], cmp.Comparer(func(a, b resource.Quantity) bool { return a.Equal(b) })); diff != "" {
-		t.Errorf("TargetLoadPacking args (-want +got):\n%s", diff)
-	}
-	lv := config.DefaultLoadVariationRiskBalancingArgs()
-	lv.SetDefaults()
-	yes := true
-	lv.MetricProvider = config.MetricProviderSpec{Type: config.Prometheus, Address: "http://prometheus:9090", InsecureSkipVerify: &yes}
-	lv.SafeVarianceSensitivity = 2
-	if diff := cmp.Diff(lv, p.Args[config.LoadVariationRiskBalancingName]); diff != "" {
-		t.Errorf("LoadVariationRiskBalancing args (-want +got):\n%s", diff)
-	}
-	for _, name := range []string{config.TargetLoadPackingName, config.LoadVariationRiskBalancingName} {
-		if !contains(p.Score, name) || !contains(p.PreScore, name) {
-			t.Errorf("%s not enabled at PreScore and Score: %v / %v", name, p.PreScore, p.Score)
-		}
-	}
-	if !contains(p.PostBind, config.TargetLoadPackingName) {
-		t.Errorf("TargetLoadPacking not at PostBind: %v", p.PostBind)
-	}
-	for _, bad := range []struct{ args, want string }{
-		{"{targetUtilization: 150}", "args.targetUtilization: 150: must be within (0, 100]"},
-		{"{defaultRequestsMultiplier: x}", `args.defaultRequestsMultiplier: "x": want a finite number`},
-		{"{metricProvider: {type: Datadog}}", `args.metricProvider.type: "Datadog": invalid`},
-		{"{targetUtilisation: 50}", `unknown field "targetUtilisation"`},
-	} {
-		_, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins: {multiPoint: {enabled: [{name: TargetLoadPacking}]}}\n  pluginConfig:\n  - name: TargetLoadPacking\n    args: " + bad.args + "\n"))
-		if err == nil || !strings.Contains(err.Error(), bad.want) {
-			t.Errorf("args %s: err = %v, want it to mention %s", bad.args, err, bad.want)
-		}
-	}
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
 
 // TestTrimaranInScheduler: the registry's Trimaran plugins read the
 // scheduler's NodeLoads; TargetLoadPacking packs onto the node nearest its
@@ -151,55 +78,5 @@ func TestTrimaranInScheduler(t *testing.T) {
 	c, _ := NewClusterFrom(nodes, nil)
 	if err := c.UpdateNodeLoad(&api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "a"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: -3}}}); err == nil || !strings.Contains(err.Error(), "value=-3") {
 		t.Errorf("negative load accepted: %v", err)
-	}
-}
-
-// TestTrimaranWorkloadFiles: cluster files carry nodeLoads and workload
-// files "load" node events; the replay's Trimaran plugin reads both, and a
-// bad NodeLoad is an error naming it.
-func TestTrimaranWorkloadFiles(t *testing.T) {
-	const clusterJSON = `{
- "nodes": [
-  {"metadata": {"name": "a"}, "status": {"capacity": {"cpu": "10", "memory": "10Gi", "pods": "100"}, "allocatable": {"cpu": "10", "memory": "10Gi", "pods": "100"}}},
-  {"metadata": {"name": "b"}, "status": {"capacity": {"cpu": "10", "memory": "10Gi", "pods": "100"}, "allocatable": {"cpu": "10", "memory": "10Gi", "pods": "100"}}}],
- "nodeLoads": [
-  {"metadata": {"name": "a"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 10}]},
-  {"metadata": {"name": "b"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 30}]}]
-}`
-	const workloadJSON = `{
- "pods": [
-  {"arrival": "0s", "pod": {"metadata": {"name": "p1"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}},
-  {"arrival": "20s", "pod": {"metadata": {"name": "p2"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}}],
- "nodeEvents": [
-  {"at": "10s", "action": "load", "load": {"metadata": {"name": "b"}, "metrics": [{"type": "CPU", "operator": "AVG", "value": 95}]}}]
-}`
-	var w Workload
-	if err := ReadCluster(strings.NewReader(clusterJSON), "cluster.json", &w); err != nil {
-		t.Fatal(err)
-	}
-	if err := ReadWorkload(strings.NewReader(workloadJSON), "workload.json", &w); err != nil {
-		t.Fatal(err)
-	}
-	p := framework.Profile{QueueSort: []string{config.PrioritySortName}, PreScore: []string{config.TargetLoadPackingName},
-		Score: []string{config.TargetLoadPackingName}, Weights: map[string]int64{config.TargetLoadPackingName: 1},
-		PostBind: []string{config.TargetLoadPackingName}, Bind: []string{DefaultBinderName}}
-	res, err := Replay(context.Background(), &w, ReplayOptions{Profiles: []framework.Profile{p}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, o := range res.Pods {
-		got[o.Pod] = o.Node
-	}
-	if want := map[string]string{"default/p1": "b", "default/p2": "a"}; !cmp.Equal(got, want) {
-		t.Errorf("placements %v, want %v", got, want)
-	}
-	bad := Workload{Nodes: w.Nodes, NodeLoads: []*api.NodeLoad{{ObjectMeta: api.ObjectMeta{Name: "a"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: -1}}}}}
-	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `nodeLoads[0]: NodeLoad "a": metrics[0] (CPU ).value=-1`) {
-		t.Errorf("Validate = %v", err)
-	}
-	ev := Workload{Nodes: w.Nodes, NodeEvents: []NodeEvent{{Action: NodeLoadUpdate, Load: &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "zz"}}}}}
-	if err := ev.Validate(); err == nil || !strings.Contains(err.Error(), `node "zz" is never in the cluster`) {
-		t.Errorf("Validate = %v", err)
 	}
 }

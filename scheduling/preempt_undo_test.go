@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -149,32 +148,4 @@ func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 			t.Fatalf("preempt then Revert changed the cluster (-before +after):\n%s", diff)
 		}
 	})
-}
-
-// TestReplayDisplaced: a high-priority pod preempts a low-priority one; the
-// replay lists the displacement and, with Resubmit, that the victim was
-// placed again once room came back.
-func TestReplayDisplaced(t *testing.T) {
-	w := Workload{Nodes: []*api.Node{st.MakeNode().Name("n").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()},
-		Arrivals: []PodArrival{
-			{At: 0, Pod: st.MakePod().Name("low").Priority(ppLow).Req(map[string]string{"cpu": "1"}).Obj()},
-			{At: time.Second, Duration: 10 * time.Second, Pod: st.MakePod().Name("high").Priority(ppHigh).Req(map[string]string{"cpu": "1"}).Obj()},
-		}}
-	start := time.Unix(0, 0).UTC()
-	for _, tt := range []struct {
-		resubmit bool
-		want     []Displacement
-	}{
-		{false, []Displacement{{Pod: "default/low", By: "default/high", Node: "n", At: start.Add(time.Second)}}},
-		{true, []Displacement{{Pod: "default/low", By: "default/high", Node: "n", At: start.Add(time.Second),
-			Placed: true, PlacedNode: "n", PlacedAt: start.Add(11 * time.Second)}}},
-	} {
-		res, err := Replay(context.Background(), &w, ReplayOptions{Resubmit: tt.resubmit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tt.want, res.Displaced); diff != "" {
-			t.Errorf("resubmit=%v: displaced (-want +got):\n%s", tt.resubmit, diff)
-		}
-	}
 }

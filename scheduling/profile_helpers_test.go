@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
 // Enabling kube's default multiPoint plugins one call each, with their
@@ -44,7 +46,7 @@ profiles:
 // Each profile of one configuration, renamed to the scheduler the pods
 // name, schedules the same pods its own way.
 func TestConfigurationProfileAs(t *testing.T) {
-	cfg, err := scheduling.LoadConfig([]byte(profilesConfig))
+	cfg, err := configfile.LoadConfig([]byte(profilesConfig))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,16 +31,6 @@ func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
 	return p
 }
 
-// resourcesOnlyProfile keeps the score plugins that never normalize over
-// the feasible nodes, so that reuse is exact.
-func resourcesOnlyProfile(strategy config.ScoringStrategyType) framework.Profile {
-	p := reuseProfile(strategy)
-	p.PreScore = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
-	p.Score = []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName}
-	p.Weights = map[string]int64{config.NodeResourcesFitName: 1, config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1}
-	return p
-}
-
 // TestSignatures: which pods a profile signs and which share a signature
 // (kube's plugins' SignPod: topology spread constraints, pod affinity and
 // default constraints make a pod unsignable; an extender or a plugin that
@@ -249,72 +239,6 @@ func TestReuseForkRevert(t *testing.T) {
 	}
 	if plain[1].FastPath != FastPathReused {
 		t.Errorf("second replica did not reuse: %+v", plain[1])
-	}
-}
-
-// TestPropReuseExact: on random clusters of fewer than 100 nodes (every
-// node evaluated) with score plugins that do not normalize, replicas of a
-// few deployments arriving in bursts get the same placements, attempts
-// and failures with pod-signature reuse as without it.
-func TestPropReuseExact(t *testing.T) {
-	reusedSome := false
-	rapid.Check(t, func(t *rapid.T) {
-		w := &Workload{}
-		for i := range rapid.IntRange(1, 60).Draw(t, "nodes") {
-			w.Nodes = append(w.Nodes, builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("kubernetes.io/hostname", fmt.Sprintf("n%02d", i)).
-				Capacity(map[string]string{
-					"cpu":    fmt.Sprint(rapid.IntRange(1, 8).Draw(t, "cpu")),
-					"memory": fmt.Sprintf("%dGi", rapid.IntRange(2, 32).Draw(t, "mem")),
-					"pods":   fmt.Sprint(rapid.IntRange(1, 10).Draw(t, "pods"))}).
-				Image(int64(rapid.IntRange(0, 3).Draw(t, "imgSize"))<<28, fmt.Sprintf("img%d", rapid.IntRange(0, 2).Draw(t, "img"))).Obj())
-		}
-		n := 0
-		for d := range rapid.IntRange(1, 6).Draw(t, "deployments") {
-			req := map[string]string{"cpu": fmt.Sprintf("%dm", 250*rapid.IntRange(1, 12).Draw(t, "podCPU")), "memory": fmt.Sprintf("%dMi", 256*rapid.IntRange(1, 16).Draw(t, "podMem"))}
-			img := fmt.Sprintf("img%d", rapid.IntRange(0, 2).Draw(t, "podImg"))
-			at := time.Duration(rapid.IntRange(0, 3).Draw(t, "burst")) * time.Second
-			for range rapid.IntRange(1, 25).Draw(t, "replicas") {
-				n++
-				w.Arrivals = append(w.Arrivals, PodArrival{At: at, Pod: builder.MakePod().Name(fmt.Sprintf("d%d-%03d", d, n)).Label("app", fmt.Sprint(d)).Container(img, req).Obj()})
-			}
-		}
-		profile := resourcesOnlyProfile(rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated}).Draw(t, "strategy"))
-		seed := rapid.Uint64().Draw(t, "seed")
-		run := func(reuse bool) (*ReplayResult, int) {
-			res, err := Replay(context.Background(), w, ReplayOptions{Seed: seed, Profiles: []framework.Profile{profile},
-				SchedulerOptions: []Option{WithSignatureReuse(reuse)}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			reused := 0
-			for _, d := range res.Decisions {
-				if d.FastPath == FastPathReused {
-					reused++
-				}
-			}
-			return res, reused
-		}
-		with, reused := run(true)
-		without, none := run(false)
-		if none != 0 {
-			t.Fatalf("%d reused decisions with reuse off", none)
-		}
-		reusedSome = reusedSome || reused > 0
-		if diff := cmp.Diff(without.Pods, with.Pods); diff != "" {
-			t.Fatalf("placements differ (-without +with), %d reused:\n%s", reused, diff)
-		}
-		if len(with.Decisions) != len(without.Decisions) {
-			t.Fatalf("%d decisions with reuse, %d without", len(with.Decisions), len(without.Decisions))
-		}
-		for i := range with.Decisions {
-			a, b := with.Decisions[i], without.Decisions[i]
-			if a.Pod != b.Pod || a.Node != b.Node || a.Outcome != b.Outcome || a.Attempt != b.Attempt || a.Time != b.Time {
-				t.Fatalf("decision %d: %s %s %s (with) vs %s %s %s (without)", i, a.Pod, a.Outcome, a.Node, b.Pod, b.Outcome, b.Node)
-			}
-		}
-	})
-	if !reusedSome {
-		t.Error("no run reused a ranking: the property tested nothing")
 	}
 }
 

@@ -696,6 +696,61 @@ func (s *Scheduler) PendingReason(namespace, name string) string {
 	return s.reasons[podKey(namespace, name)]
 }
 
+// Gated reports whether the pending pod namespace/name is held by its
+// PreEnqueue plugins (scheduling gates), which kube-scheduler does not
+// try until they let it go, and their message.
+func (s *Scheduler) Gated(namespace, name string) (reason string, gated bool) {
+	if s.built() != nil {
+		return "", false
+	}
+	s.lockRead()
+	defer s.mu.Unlock()
+	qp, ok := s.queue.get(podKey(namespace, name))
+	if !ok || qp.where != qGated {
+		return "", false
+	}
+	return qp.gateMsg, true
+}
+
+// QuestionMode is a switch a what-if question turns on for its length
+// (Scheduler.InMode).
+type QuestionMode uint8
+
+const (
+	// ExplainAll keeps every decision's full explanation
+	// (Decision.Result), as WithExplanations does.
+	ExplainAll QuestionMode = 1 << iota
+	// FreeRoomOnly places pods in free room only: PostFilter plugins
+	// (preemption) do not run.
+	FreeRoomOnly
+)
+
+// InMode runs fn with the switches of m on, and puts them back as they
+// were afterwards.
+func (s *Scheduler) InMode(m QuestionMode, fn func() error) error {
+	var flags []*bool
+	if m&ExplainAll != 0 {
+		flags = append(flags, &s.keepResults)
+	}
+	if m&FreeRoomOnly != 0 {
+		flags = append(flags, &s.noPostFilter)
+	}
+	s.mu.Lock()
+	old := make([]bool, len(flags))
+	for i, f := range flags {
+		old[i], *f = *f, true
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		for i, f := range flags {
+			*f = old[i]
+		}
+		s.mu.Unlock()
+	}()
+	return fn()
+}
+
 // QueueLengths returns the sizes of the active queue, the backoff queues
 // and the unschedulable pool.
 func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
@@ -717,6 +772,37 @@ func (s *Scheduler) NextWakeup() (time.Time, bool) {
 	s.lockRead()
 	defer s.mu.Unlock()
 	return s.queue.nextWakeup()
+}
+
+// StaleWakeup is NextWakeup counting, of the pods waiting after an error
+// and of the unschedulable pool, only those that failed before the latest
+// cluster event: a retry of the others would meet the cluster they failed
+// on. A simulation with no event left advances its clock there to let the
+// queue retry them (kube's periodic flush), and stops when there is none.
+func (s *Scheduler) StaleWakeup() (time.Time, bool) {
+	if s.built() != nil {
+		return time.Time{}, false
+	}
+	s.lockRead()
+	defer s.mu.Unlock()
+	return s.queue.staleWakeup()
+}
+
+// AddPodFromHandler is AddPod for a decision handler (WithDecisionHandler):
+// the handler runs inside a scheduling cycle, with the lock AddPod would
+// wait for held, so a handler that resubmits a pod (as Replay does for
+// evicted and preempted pods) adds it here. The pod joins the queue as
+// AddPod's does.
+func (s *Scheduler) AddPodFromHandler(pod *api.Pod) error {
+	if _, err := s.profileFor(pod); err != nil {
+		return err
+	}
+	if err := s.cluster.AddPod(pod); err != nil {
+		return err
+	}
+	pi, _, _ := s.cluster.podInfo(pod.Key())
+	s.queue.add(pi)
+	return nil
 }
 
 // schedCycleHandle is what the scheduler's own plugins (DefaultBinder,
@@ -769,49 +855,6 @@ func SchedulerFromCycleState(state *framework.CycleState) (*Scheduler, bool) {
 		return nil, false
 	}
 	return h.s, true
-}
-
-// numFeasibleNodesToFind is kube-scheduler v1.36's node sampling
-// (runtime.NumFeasibleNodesToFind) with the profile's
-// percentageOfNodesToScore when set, else the scheduler's.
-func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
-	if profilePct != nil {
-		globalPct = *profilePct
-	}
-	return runtime.NumFeasibleNodesToFind(n, globalPct)
-}
-
-func (s *Scheduler) numToFind(p *schedProfile, n int) int {
-	if !p.hasExtFilt && !p.hasScoring {
-		return min(1, n) // first fit (kube PR #123384)
-	}
-	return numFeasibleNodesToFind(p.pct, s.pctToScore, n)
-}
-
-// ScheduleOne runs the binding steps that became ready (synchronous mode),
-// then pops the next pod and runs its scheduling cycle (and, synchronously,
-// its binding cycle). It returns the cycle's decision, or false when no pod
-// is ready to be scheduled at the clock's current time, when ctx is already
-// done (no pod is popped), or on a Scheduler not built by New.
-func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) { return s.scheduleOne(nil, ctx) }
-
-func (s *Scheduler) scheduleOne(f *Fork, ctx context.Context) (Decision, bool) {
-	if s.check(f, "ScheduleOne") != nil || (ctx != nil && ctx.Err() != nil) {
-		return Decision{}, false
-	}
-	if s.enter(f, "ScheduleOne") != nil {
-		return Decision{}, false
-	}
-	defer s.mu.Unlock()
-	s.runReadyLocked(ctx)
-	qp := s.queue.pop()
-	if qp == nil {
-		return Decision{}, false
-	}
-	if s.runsPodGroupCycle(qp) {
-		return s.podGroupCycle(ctx, qp), true
-	}
-	return s.scheduleCycle(ctx, qp), true
 }
 
 // ProcessBindings runs the binding cycles of pods whose Permit wait ended
@@ -882,119 +925,4 @@ func (s *Scheduler) WaitForBindings() {
 	if !held {
 		s.bindWG.Wait()
 	}
-}
-
-// scheduleCycle is kube-scheduler's schedulingCycle for one popped pod.
-func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
-	s.cycle++
-	pi := qp.PodInfo
-	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: qp.key, Attempt: qp.Attempts}
-	prof, err := s.profileFor(pi.Pod)
-	if err != nil { // cannot happen: AddPod checks
-		s.queue.done(qp)
-		d.Outcome, d.Message = OutcomeError, err.Error()
-		s.emit(d)
-		return d
-	}
-	d.Profile = prof.name
-	if pi.Pod.DeletionTimestamp != nil {
-		s.queue.done(qp)
-		d.Outcome, d.Message = OutcomeSkipped, "pod is being deleted"
-		s.setReason(qp.key, d.Message)
-		s.emit(d)
-		return d
-	}
-	snap := s.cluster.Snapshot()
-	if snap.NumNodes() == 0 {
-		d.Outcome, d.Stage, d.Message = OutcomeUnschedulable, "Filter", "no nodes available to schedule pods"
-		s.failed(qp, d, nil, nil, &framework.NominatingInfo{Mode: framework.ModeOverride}, false)
-		return d
-	}
-	h := s.cycleHandle(prof)
-	var state *framework.CycleState
-	node := ""
-	nodeAt := -1 // node's index in snap, when known
-	nominatedFailed := false
-	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-		state = s.newState(h)
-		node, nominatedFailed = s.evaluateNominatedNode(ctx, prof, state, snap, pi, nnn)
-		if node != "" {
-			d.FastPath, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = "nominated", 1, 1, s.nextStart
-			d.Top = []runtime.RankedNode{{Name: node}}
-		}
-	}
-	reused := false
-	var pre *runtime.PreFilterOutcome // PreFilter already run on state
-	if node == "" {
-		if state != nil {
-			state.Release() // the nominated-node attempt's state is done
-			state = nil
-		}
-		if pi.Pod.Status.NominatedNodeName == "" {
-			t := s.reusedNode(ctx, prof, h, qp, snap)
-			state, pre = t.state, t.pre
-			if t.node != "" {
-				node, reused = t.node, true
-				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, t.b.cycle, 1, 1, s.nextStart
-				d.Top, d.Ties = []runtime.RankedNode{{Name: t.node, Total: t.pick.Total}}, t.ties
-				if next, ok := t.b.ranked.next(); ok && t.ties == 1 {
-					d.Margin = t.pick.Total - next.Total
-				}
-				if s.keepResults {
-					d.Result = t.b.kept
-				}
-			}
-		} else {
-			prof.batch = nil
-		}
-	}
-	var scored *runtime.Result
-	if node == "" {
-		if state == nil {
-			state = s.newState(h)
-		}
-		res, st, err := s.scheduleReplica(ctx, prof, state, snap, pi, pre)
-		state = st
-		if s.keepResults {
-			d.Result = res
-		} else if s.keepFailed && err != nil && res != nil {
-			d.Result = res
-			s.reuse = nil // the decision keeps it: the next cycle gets its own
-		}
-		if res != nil {
-			if res.PreFilterStatus == nil {
-				processed := res.EvaluatedNodes()
-				if nominatedFailed && !schedRejectedIn(res, pi.Pod.Status.NominatedNodeName) {
-					processed++ // kube counts the nominated node's failure too
-				}
-				s.nextStart = (s.nextStart + processed) % snap.NumNodes()
-			}
-			d.EvaluatedNodes, d.StartIndex = res.EvaluatedNodes(), res.StartIndex
-			if err == nil {
-				d.FeasibleNodes = res.NumFeasibleNodes()
-			}
-		}
-		if err != nil {
-			d = s.cycleFailed(ctx, qp, prof, state, res, err, d)
-			state.Release() // PostFilter (preemption) was the cycle's last use
-			return d
-		}
-		node, nodeAt = res.SelectedNode(), res.SelectedIndex()
-		scored = res
-		d.Top, d.Margin, d.Ties = res.Top, res.Margin, res.Ties
-		if !qp.detached || s.onDecision != nil {
-			// res is recycled by the next cycle. A detached replica's
-			// decision, without a decision handler, reaches only its
-			// capacity question, which reads no Top.
-			d.Top = slices.Clone(res.Top)
-		}
-		if len(res.Totals) == 0 {
-			d.FastPath = "one-feasible"
-		}
-	}
-	d.Node = node
-	s.keepRanking(prof, qp, node, scored, reused)
-	d = s.assumeAndBind(ctx, qp, prof, state, pi, node, nodeAt, d)
-	s.rankingBound(prof, d)
-	return d
 }

@@ -1,10 +1,6 @@
 package scheduling
 
 import (
-	"context"
-	"errors"
-	"fmt"
-
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -79,50 +75,4 @@ func (s *Scheduler) setReason(key, msg string) {
 	} else {
 		s.reasons[key] = msg
 	}
-}
-
-// SchedulePod adds a copy of pod to the cluster and runs one scheduling
-// cycle for it at once, outside the queue, with synchronous binding: the
-// what-if primitive (on a Fork: place a pod, look at the decision,
-// Revert). When no node fits the pod stays pending (and queued, as AddPod
-// would leave it).
-func (s *Scheduler) SchedulePod(ctx context.Context, pod *api.Pod) (Decision, error) {
-	return s.schedulePod(nil, ctx, pod)
-}
-
-func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *api.Pod) (Decision, error) {
-	if err := s.check(f, "SchedulePod"); err != nil {
-		return Decision{}, err
-	}
-	if pod == nil {
-		return Decision{}, errors.New("scheduling: SchedulePod: nil pod")
-	}
-	if pod.Spec.NodeName != "" {
-		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s already names node %q", pod.Key(), pod.Spec.NodeName)
-	}
-	if err := s.enter(f, "SchedulePod"); err != nil {
-		return Decision{}, err
-	}
-	defer s.mu.Unlock()
-	if err := s.addPodEvent(pod); err != nil {
-		return Decision{}, err
-	}
-	return s.scheduleAddedLocked(ctx, pod.Key())
-}
-
-// scheduleAddedLocked is SchedulePod after the pod key was added: it runs
-// the pod's cycle at once. The scheduler's lock is held.
-func (s *Scheduler) scheduleAddedLocked(ctx context.Context, key string) (Decision, error) {
-	qp, ok := s.queue.get(key)
-	if ok && qp.where == qGated {
-		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", key, qp.gateMsg)
-	}
-	if !ok || qp.where != qActive {
-		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", key)
-	}
-	s.queue.take(qp, s.clock.Now())
-	async := s.async
-	s.async = false
-	defer func() { s.async = async }()
-	return s.scheduleCycle(ctx, qp), nil
 }

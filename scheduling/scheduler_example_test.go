@@ -3,7 +3,6 @@ package scheduling_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -67,29 +66,4 @@ func ExampleCluster_Fork() {
 	// Output:
 	// in the branch: 3000 m requested
 	// after Revert: 0 m requested
-}
-
-// Replay runs a workload on a virtual clock and logs every decision.
-func ExampleReplay() {
-	w := &scheduling.Workload{
-		Nodes: []*api.Node{exNode("n1", "2"), exNode("n2", "4")},
-		Arrivals: []scheduling.PodArrival{
-			{At: 0, Duration: 30 * time.Second, Pod: exPod("batch", "3")},
-			{At: 10 * time.Second, Pod: exPod("web", "2")},
-		},
-	}
-	res, err := scheduling.Replay(context.Background(), w, scheduling.ReplayOptions{Seed: 1})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	_ = res.WriteLog(os.Stdout)
-	for _, p := range res.Pods {
-		fmt.Println(p.Pod, p.Fate, p.Node)
-	}
-	// Output:
-	// +0.000000s #1 default/batch Scheduled node=n2 fast-path=one-feasible evaluated=2 feasible=1 start=0 attempt=1
-	// +10.000000s #2 default/web Scheduled node=n1 fast-path=one-feasible evaluated=2 feasible=1 start=0 attempt=1
-	// default/batch Completed n2
-	// default/web Running n1
 }

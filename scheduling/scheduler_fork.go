@@ -560,3 +560,69 @@ func (s *Scheduler) check(f *Fork, op string) error {
 	}
 	return s.built()
 }
+
+// ScheduleQueued takes the pending pod key (namespace/name) out of the
+// fork's queue and runs its scheduling cycle at once, as ScheduleOne does
+// for the pod it pops (its own queue record, with its attempts and
+// nominated node, wherever it waits: active, backoff or unschedulable),
+// with synchronous binding. A pod in a scheduling or binding cycle, or
+// held by its scheduling gates, is an error saying so.
+func (f *Fork) ScheduleQueued(ctx context.Context, key string) (Decision, error) {
+	if err := f.lock("ScheduleQueued"); err != nil {
+		return Decision{}, err
+	}
+	s := f.s
+	defer s.mu.Unlock()
+	qp, ok := s.queue.get(key)
+	if !ok || qp.where == qInFlight || qp.where == qNowhere {
+		return Decision{}, fmt.Errorf("pod %s is in a scheduling or binding cycle, not waiting in the queue", key)
+	}
+	if !s.queue.takeSpecific(qp) {
+		return Decision{}, fmt.Errorf("pod %s is gated (kube-scheduler does not try it until its gates are removed): %s", key, qp.gateMsg)
+	}
+	async := s.async
+	s.async = false
+	defer func() { s.async = async }()
+	if s.runsPodGroupCycle(qp) {
+		return s.podGroupCycle(ctx, qp), nil
+	}
+	return s.scheduleCycle(ctx, qp), nil
+}
+
+// FitsNode runs pod's PreFilter and its Filter on one node of the fork
+// (with the pods nominated there), as the nominated-node fast path of a
+// cycle does, and returns the Filter verdict (or PreFilter's, when it
+// fails or leaves the node out). The fork is unchanged.
+func (f *Fork) FitsNode(ctx context.Context, pod *api.Pod, node string) (*framework.Status, error) {
+	if err := f.lock("FitsNode"); err != nil {
+		return nil, err
+	}
+	s := f.s
+	defer s.mu.Unlock()
+	prof, err := s.profileFor(pod)
+	if err != nil {
+		return nil, err
+	}
+	pi, err := framework.NewPodInfo(pod)
+	if err != nil {
+		return nil, fmt.Errorf("scheduling: pod %s: %w", pod.Key(), err)
+	}
+	snap := s.cluster.Snapshot()
+	ni, ok := snap.Get(node)
+	if !ok {
+		return nil, fmt.Errorf("scheduling: node %q not found", node)
+	}
+	state := s.newState(&schedCycleHandle{s: s, prof: prof})
+	defer state.Release()
+	state.SetSnapshot(snap)
+	res, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes())
+	if !st.IsSuccess() {
+		return st, nil
+	}
+	if !res.AllNodes() {
+		if _, in := res.NodeNames[node]; !in {
+			return framework.NewStatus(framework.UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin(s) PreFilter result"), nil
+		}
+	}
+	return prof.fw.RunFilterPluginsWithNominatedPods(ctx, state, pi, ni, s.nominator.forNode(node)), nil
+}

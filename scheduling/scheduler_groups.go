@@ -20,7 +20,7 @@ type schedulerPlugin interface {
 // profiles' plugins that need it and collects those with state of their
 // own (forkables).
 func (s *Scheduler) attachPlugins() error {
-	if err := s.workload.features.validate(); err != nil {
+	if err := s.workload.features.Validate(); err != nil {
 		return err
 	}
 	seen := map[framework.Plugin]bool{}

@@ -682,3 +682,11 @@ func TestScheduleOneDoneContext(t *testing.T) {
 		t.Errorf("next ScheduleOne: %+v %v", d, ok)
 	}
 }
+
+// rpProfile is scProfile without the recording plugins: filter, score and
+// bind only.
+func rpProfile() framework.Profile {
+	p := scProfile("")
+	p.Reserve, p.Permit, p.PreBind, p.PostBind = nil, nil, nil, nil
+	return p
+}

@@ -18,11 +18,11 @@ const (
 	annBetaDefaultClass = "storageclass.beta.kubernetes.io/is-default-class"
 )
 
-// defaultStorageClass returns the class the admission plugin gives a claim
+// DefaultStorageClass returns the class the admission plugin gives a claim
 // that names none: the newest class annotated as default, then the first
 // by name ("" when there is none), as k8s.io/kubernetes pkg/volume/util
 // GetDefaultClass picks it. O(storage objects).
-func (c *Cluster) defaultStorageClass() string {
+func (c *Cluster) DefaultStorageClass() string {
 	var best *api.StorageClass
 	for _, sc := range c.Storage().StorageClasses {
 		if sc.Annotations[annDefaultClass] != "true" && sc.Annotations[annBetaDefaultClass] != "true" {

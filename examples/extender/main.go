@@ -23,6 +23,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -147,7 +148,7 @@ func run(w io.Writer) (scheduling.Decision, error) {
 
 	cfg := extender.Config{URLPrefix: "http://" + ln.Addr().String(), FilterVerb: "filter", PrioritizeVerb: "prioritize",
 		Weight: 5, NodeCacheCapable: true, HTTPTimeout: 2 * time.Second}
-	snippet, err := scheduling.ExtenderConfigYAML(cfg)
+	snippet, err := configfile.ExtenderConfigYAML(cfg)
 	if err != nil {
 		return scheduling.Decision{}, err
 	}

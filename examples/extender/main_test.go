@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/examples/internal/exampletest"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m, main) }
@@ -85,7 +86,7 @@ func TestRun(t *testing.T) {
 			snippet = append(snippet, rest)
 		}
 	}
-	c, err := scheduling.LoadConfig([]byte(strings.Join(snippet, "\n")))
+	c, err := configfile.LoadConfig([]byte(strings.Join(snippet, "\n")))
 	if err != nil {
 		t.Fatalf("the printed snippet does not load: %v\n%s", err, strings.Join(snippet, "\n"))
 	}

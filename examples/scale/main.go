@@ -32,6 +32,7 @@ import (
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
 type options struct {
@@ -156,8 +157,8 @@ var podShapes = [...]struct {
 // buildArrivals returns pods in Deployments of replicas identical pods
 // (their spec shared), a Deployment every 100 ms of virtual time, each
 // arriving at once; progress reports every 1%.
-func buildArrivals(pods, replicas int, progress func(string, int, int)) []scheduling.PodArrival {
-	out := make([]scheduling.PodArrival, 0, pods)
+func buildArrivals(pods, replicas int, progress func(string, int, int)) []replay.PodArrival {
+	out := make([]replay.PodArrival, 0, pods)
 	var tmpl api.Pod
 	for i := range pods {
 		d := i / replicas
@@ -170,7 +171,7 @@ func buildArrivals(pods, replicas int, progress func(string, int, int)) []schedu
 		}
 		p := tmpl
 		p.Name = fmt.Sprintf("pod-%07d", i)
-		out = append(out, scheduling.PodArrival{At: time.Duration(d) * 100 * time.Millisecond, Pod: &p})
+		out = append(out, replay.PodArrival{At: time.Duration(d) * 100 * time.Millisecond, Pod: &p})
 		if pods >= 100 && i%(pods/100) == 0 {
 			progress("pods", i, pods)
 		}
@@ -189,8 +190,8 @@ type runStats struct {
 	cpu                 bool
 	reused, cycles      int
 	heapNode, heapPod   float64
-	fates               map[scheduling.PodFate]int
-	pending             []scheduling.PodOutcome
+	fates               map[replay.PodFate]int
+	pending             []replay.PodOutcome
 }
 
 // perPod returns the replay's time per pod, and the time per pod with the
@@ -222,10 +223,10 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 	sw := newStopwatch()
 	_, st.cpu = sw.(cpuClock)
 	wall0, t0 := time.Now(), sw.Now()
-	w := &scheduling.Workload{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
+	w := &replay.Workload{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
 	generated := sw.Now().Sub(t0)
 	built := heapInUse()
-	ropts := scheduling.ReplayOptions{Profiles: []framework.Profile{profileNamed(profile)}, Start: simStart,
+	ropts := replay.ReplayOptions{Profiles: []framework.Profile{profileNamed(profile)}, Start: simStart,
 		ResultsLast: o.explainLast, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30},
 		SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(o.reuse),
 			scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !o.hints})},
@@ -239,7 +240,7 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 			}
 		}
 	}
-	res, err := scheduling.Replay(ctx, w, ropts)
+	res, err := replay.Replay(ctx, w, ropts)
 	if err != nil {
 		return st, err
 	}
@@ -253,7 +254,7 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 	}
 	st.fates = res.Count()
 	for _, p := range res.Pods {
-		if p.Fate == scheduling.FatePending && len(st.pending) < 3 {
+		if p.Fate == replay.FatePending && len(st.pending) < 3 {
 			st.pending = append(st.pending, p)
 		}
 	}
@@ -301,7 +302,7 @@ func writeTable(w io.Writer, runs []runStats) error {
 		per, total := r.perPod()
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1fs\t%.1fs\t%.1f\t%.1f\t%.0f\t%.1fs\t%.1f%%\t%d\t%d\t%d\t%d\t\n", r.profile, r.nodes, r.pods, r.build.Seconds(), r.replay.Seconds(),
 			float64(per.Nanoseconds())/1000, float64(total.Nanoseconds())/1000, pps, r.wall.Seconds(), 100*float64(r.reused)/float64(max(r.cycles, 1)), r.cycles,
-			r.fates[scheduling.FateRunning], r.fates[scheduling.FatePending], r.fates[scheduling.FateRejected])
+			r.fates[replay.FateRunning], r.fates[replay.FatePending], r.fates[replay.FateRejected])
 	}
 	if err := tw.Flush(); err != nil {
 		return err

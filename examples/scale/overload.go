@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
 // overloadWorkload is an overloaded cluster as a replay of its history
@@ -19,8 +20,8 @@ import (
 // dry-runs preemption on every node and finds no lower-priority victim);
 // and the steady background of a real cluster: every node reports its
 // NodeMetric and sends a heartbeat (its object unchanged) once a minute.
-func overloadWorkload(nodes, pods int, span time.Duration) *scheduling.Workload {
-	w := &scheduling.Workload{}
+func overloadWorkload(nodes, pods int, span time.Duration) *replay.Workload {
+	w := &replay.Workload{}
 	alloc := resource.List{resource.CPU: resource.MustParse("4"), resource.Memory: resource.MustParse("16Gi"), resource.Pods: resource.MustParse("110")}
 	runReq := resource.List{resource.CPU: resource.MustParse("1"), resource.Memory: resource.MustParse("1Gi")}
 	newReq := resource.List{resource.CPU: resource.MustParse("500m"), resource.Memory: resource.MustParse("512Mi")}
@@ -37,9 +38,9 @@ func overloadWorkload(nodes, pods int, span time.Duration) *scheduling.Workload 
 		for at := time.Duration(i) * time.Minute / time.Duration(nodes); at < span; at += time.Minute {
 			reported := simStart.Add(at)
 			w.NodeEvents = append(w.NodeEvents,
-				scheduling.NodeEvent{At: at, Action: scheduling.NodeMetricUpdate, Metric: &api.NodeMetric{ObjectMeta: api.ObjectMeta{Name: n.Name},
+				replay.NodeEvent{At: at, Action: replay.NodeMetricUpdate, Metric: &api.NodeMetric{ObjectMeta: api.ObjectMeta{Name: n.Name},
 					Status: api.NodeMetricStatus{UpdateTime: &reported, NodeMetric: &api.NodeMetricInfo{NodeUsage: api.ResourceMap{Resources: usage}}}}},
-				scheduling.NodeEvent{At: at, Action: scheduling.NodeUpdate, Node: n})
+				replay.NodeEvent{At: at, Action: replay.NodeUpdate, Node: n})
 		}
 	}
 	for i := range pods {
@@ -48,7 +49,7 @@ func overloadWorkload(nodes, pods int, span time.Duration) *scheduling.Workload 
 		if i%4 == 0 {
 			p.Spec.Priority = &mid
 		}
-		w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: span * time.Duration(i) / time.Duration(max(pods, 1)), Pod: p})
+		w.Arrivals = append(w.Arrivals, replay.PodArrival{At: span * time.Duration(i) / time.Duration(max(pods, 1)), Pod: p})
 	}
 	return w
 }
@@ -63,9 +64,9 @@ func runOverload(ctx context.Context, o options, stdout, _ io.Writer) error {
 	if _, ok := sw.(cpuClock); !ok {
 		kind = "wall"
 	}
-	var results []*scheduling.ReplayResult
+	var results []*replay.ReplayResult
 	for _, hints := range []bool{true, false} {
-		res, err := scheduling.Replay(ctx, w, scheduling.ReplayOptions{Profiles: []framework.Profile{scheduling.DefaultProfile()}, Start: simStart,
+		res, err := replay.Replay(ctx, w, replay.ReplayOptions{Profiles: []framework.Profile{scheduling.DefaultProfile()}, Start: simStart,
 			Stopwatch: sw, SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 		if err != nil {
 			return err

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
 // optionalProfiles are built-in profiles run only when -profiles names
@@ -44,7 +45,7 @@ func allProfiles() ([]namedProfile, error) {
 // the Trimaran profiles): the mean cpu and memory usage of its NodeMetric,
 // and a standard deviation of 2–20 % drawn from its own source (so that
 // the rest of the built-in cluster and workload do not depend on it).
-func builtinLoads(w *scheduling.Workload, seed uint64) {
+func builtinLoads(w *replay.Workload, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x10ad))
 	nodes := map[string]*api.Node{}
 	for _, n := range w.Nodes {
@@ -93,7 +94,7 @@ const gangNodes = 200
 // 32, each pod 2 cpu / 4 GiB, a job's pods created over 2 s (interleaved
 // with other jobs'), each job running 60 s once all its pods are bound.
 // The jobs ask for more than the cluster has free, so they compete.
-func builtinGangWorkload(jobs int, rng *rand.Rand, w *scheduling.Workload, bar *progress) {
+func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	bg := builder.MakePod().Req(map[string]string{"cpu": "1", "memory": "2Gi"}) // a template, named and bound per pod
 	for i, n := range w.Nodes {
 		cpu := n.Status.Allocatable[resource.CPU]
@@ -101,7 +102,7 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *scheduling.Workload, bar *
 		for j := range fill {
 			p := bg.Name(fmt.Sprintf("bg-%04d-%02d", i, j)).Node(n.Name).Obj()
 			if rng.IntN(3) == 0 {
-				w.Arrivals = append(w.Arrivals, scheduling.PodArrival{Duration: time.Duration(10*(1+rng.IntN(20))) * time.Second, Pod: p})
+				w.Arrivals = append(w.Arrivals, replay.PodArrival{Duration: time.Duration(10*(1+rng.IntN(20))) * time.Second, Pod: p})
 			} else {
 				w.Pods = append(w.Pods, p)
 			}
@@ -118,12 +119,12 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *scheduling.Workload, bar *
 			at = 20 * time.Second * time.Duration(j) / time.Duration(jobs)
 		}
 		name := fmt.Sprintf("job-%03d", j)
-		w.Gangs = append(w.Gangs, scheduling.GangArrival{At: at, Group: builder.MakePodGroup(name, int32(size)).Obj()})
+		w.Gangs = append(w.Gangs, replay.GangArrival{At: at, Group: builder.MakePodGroup(name, int32(size)).Obj()})
 		// Every pod of a job is 2 cpu, 4 GiB.
 		worker := builder.MakePod().Label(api.PodGroupLabel, name).Req(map[string]string{"cpu": "2", "memory": "4Gi"})
 		for k := range size {
 			// A job's pods are created over 2 s, interleaved with other jobs'.
-			w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at + 2*time.Second*time.Duration(k)/time.Duration(size), Duration: 60 * time.Second,
+			w.Arrivals = append(w.Arrivals, replay.PodArrival{At: at + 2*time.Second*time.Duration(k)/time.Duration(size), Duration: 60 * time.Second,
 				Pod: worker.Name(fmt.Sprintf("%s-%02d", name, k)).Obj()})
 		}
 		bar.update("building jobs", "jobs", j+1, jobs)
@@ -134,7 +135,7 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *scheduling.Workload, bar *
 // ran whole, how many ended partly bound (pods holding resources for a job
 // that never ran) or never placed, the mean and longest wait for the jobs
 // that ran, and the pod-seconds held idle by incomplete jobs.
-func writeGangTable(w io.Writer, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+func writeGangTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tJOBS\tRAN WHOLE\tPARTLY BOUND\tNEVER PLACED\tMEAN WAIT\tMAX WAIT\tIDLE POD-SECONDS\tDECISIONS/S\t")
 	for i, r := range results {

@@ -32,6 +32,8 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
+	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
 type options struct {
@@ -69,7 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.profiles, "profiles", "", "comma-separated subset of the built-in profiles to run")
 	fs.BoolVar(&o.gangs, "gangs", false, "gang workload: the built-in cluster (200 nodes unless -nodes is given) made busy and -jobs jobs of 8 and 32 pods, compared with and without Coscheduling")
 	fs.IntVar(&o.jobs, "jobs", 0, "jobs of the gang workload (0: one per 5 nodes)")
-	fs.IntVar(&o.maxObjects, "max-objects", scheduling.DefaultMaxObjects, "most objects one -cluster or -workload file may define (a group counts its count)")
+	fs.IntVar(&o.maxObjects, "max-objects", replay.DefaultMaxObjects, "most objects one -cluster or -workload file may define (a group counts its count)")
 	fs.BoolVar(&o.popFromBackoff, "pop-from-backoff", true, "retry backing-off pods at once when the scheduler is idle (kube v1.33+ SchedulerPopFromBackoffQ); false speeds up workloads that leave many pods unschedulable")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -172,7 +174,7 @@ func builtinProfiles() ([]namedProfile, error) {
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
 func loadConfig(path string) ([]namedProfile, error) {
-	cfg, err := scheduling.LoadConfigFile(path)
+	cfg, err := configfile.LoadConfigFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +196,7 @@ var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
 // with a NodeMetric reporting some background usage (for LoadAware); bar
 // shows the progress.
-func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload, bar *progress) {
+func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
 	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
 	for i := range n {
@@ -215,7 +217,7 @@ func builtinCluster(n int, rng *rand.Rand, w *scheduling.Workload, bar *progress
 // builtinWorkload is n pods of five shapes arriving evenly over 100 s;
 // batch pods run 30–90 s, the others until the end; one in ten has a high
 // priority (and may preempt); bar shows the progress.
-func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload, bar *progress) {
+func builtinWorkload(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	shapes := []struct {
 		name, cpu, mem string
 		weight         int
@@ -255,18 +257,18 @@ func builtinWorkload(n int, rng *rand.Rand, w *scheduling.Workload, bar *progres
 		if n > 1 {
 			at = 100 * time.Second * time.Duration(i) / time.Duration(n)
 		}
-		w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at, Duration: dur, Pod: pod})
+		w.Arrivals = append(w.Arrivals, replay.PodArrival{At: at, Duration: dur, Pod: pod})
 		bar.update("building workload", "pods", i+1, n)
 	}
 }
 
-func readFile(path string, read func(io.Reader, string, *scheduling.Workload, scheduling.ReadOptions) error, w *scheduling.Workload, maxObjects int) error {
+func readFile(path string, read func(io.Reader, string, *replay.Workload, replay.ReadOptions) error, w *replay.Workload, maxObjects int) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return read(f, path, w, scheduling.ReadOptions{MaxObjects: maxObjects})
+	return read(f, path, w, replay.ReadOptions{MaxObjects: maxObjects})
 }
 
 // run is the program; main only wires the terminal. bar, when not nil,
@@ -280,9 +282,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		return err
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
-	w := &scheduling.Workload{}
+	w := &replay.Workload{}
 	if o.clusterFile != "" {
-		if err := readFile(o.clusterFile, scheduling.ReadClusterWith, w, o.maxObjects); err != nil {
+		if err := readFile(o.clusterFile, replay.ReadClusterWith, w, o.maxObjects); err != nil {
 			return err
 		}
 	} else {
@@ -292,7 +294,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	}
 	switch {
 	case o.workloadFile != "":
-		if err := readFile(o.workloadFile, scheduling.ReadWorkloadWith, w, o.maxObjects); err != nil {
+		if err := readFile(o.workloadFile, replay.ReadWorkloadWith, w, o.maxObjects); err != nil {
 			return err
 		}
 	case o.gangs:
@@ -349,13 +351,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 	}
 	fmt.Fprintf(stdout, "cluster: %d nodes; workload: %d pods, %d node events; seed %d\n\n", len(w.Nodes), len(w.Arrivals), len(w.NodeEvents), o.seed)
-	var results []*scheduling.ReplayResult
+	var results []*replay.ReplayResult
 	for i, p := range profiles {
 		// Replay builds its cluster before the first arrival: the bar
 		// shows 0 arrivals and says so meanwhile.
 		bar.update(p.name, fmt.Sprintf("pods (setting up %d nodes)", len(w.Nodes)), 0, len(w.Arrivals))
 		progress := func(done, total int) { bar.update(p.name, "pods", done, total) }
-		res, err := scheduling.Replay(ctx, w, replayOptions(o, p, progress))
+		res, err := replay.Replay(ctx, w, replayOptions(o, p, progress))
 		bar.clear()
 		if err != nil {
 			return fmt.Errorf("profile %s: %w", p.name, err)
@@ -397,7 +399,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 
 // lastArrival is when the last pod of w arrives, after the start: the time
 // of the placement metrics.
-func lastArrival(w *scheduling.Workload) time.Duration {
+func lastArrival(w *replay.Workload) time.Duration {
 	var last time.Duration
 	for _, a := range w.Arrivals {
 		last = max(last, a.At)
@@ -406,12 +408,12 @@ func lastArrival(w *scheduling.Workload) time.Duration {
 }
 
 // replayOptions replays under profile p as the flags say.
-func replayOptions(o options, p namedProfile, progress func(done, total int)) scheduling.ReplayOptions {
+func replayOptions(o options, p namedProfile, progress func(done, total int)) replay.ReplayOptions {
 	// Without PopFromBackoffQ an unschedulable pod is retried at most
 	// once per backoff (1 s doubling to 10 s) instead of after every pod
 	// that finishes while the scheduler idles between arrivals.
 	opts := []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisablePopFromBackoffQ: !o.popFromBackoff})}
-	return scheduling.ReplayOptions{
+	return replay.ReplayOptions{
 		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
 		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
 		Progress: progress,
@@ -422,14 +424,14 @@ func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
 // writeTable prints one row per profile: pod fates, and the placement
 // metrics of the loaded cluster (when the last pod has arrived).
-func writeTable(w io.Writer, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+func writeTable(w io.Writer, profiles []namedProfile, results []*replay.ReplayResult) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "PROFILE\tPLACED\tPENDING\tDONE\tPREEMPTED\tREJECTED\tCPU MEAN\tCPU SD\tMEM MEAN\tMEM SD\tIMBALANCE\tSTRANDED CPU\tSTRANDED MEM\tFREE 1CPU/2Gi\tEMPTY NODES\tDECISIONS/S\t")
 	for i, r := range results {
 		c := r.Count()
 		m := r.Metrics
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.0f\t\n",
-			profiles[i].name, m.Pods, r.PendingAtLastArrival, c[scheduling.FateCompleted], c[scheduling.FatePreempted], c[scheduling.FateRejected],
+			profiles[i].name, m.Pods, r.PendingAtLastArrival, c[replay.FateCompleted], c[replay.FatePreempted], c[replay.FateRejected],
 			pct(m.CPU.Mean), pct(m.CPU.StdDev), pct(m.Memory.Mean), pct(m.Memory.StdDev), pct(m.Imbalance),
 			pct(m.Fragmentation.StrandedCPU), pct(m.Fragmentation.StrandedMemory), m.Fragmentation.Fits, m.EmptyNodes, r.DecisionsPerSecond())
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedkit/schedkit/examples/internal/exampletest"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
 // TestBuiltinSmoke runs the built-in comparison on a small cluster: every
@@ -153,11 +154,11 @@ func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 			"topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "example.com/rack", "whenUnsatisfiable": "DoNotSchedule",
 				"labelSelector": {"matchLabels": {"app": "spread"}}}],
 			"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}]}`
-	w := &scheduling.Workload{}
-	if err := scheduling.ReadCluster(strings.NewReader(cluster), "cluster.json", w); err != nil {
+	w := &replay.Workload{}
+	if err := replay.ReadCluster(strings.NewReader(cluster), "cluster.json", w); err != nil {
 		t.Fatal(err)
 	}
-	if err := scheduling.ReadWorkload(strings.NewReader(workload), "workload.json", w); err != nil {
+	if err := replay.ReadWorkload(strings.NewReader(workload), "workload.json", w); err != nil {
 		t.Fatal(err)
 	}
 	o, err := parseFlags(nil, io.Discard)
@@ -186,19 +187,19 @@ func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 					t.Errorf("%s = %v, want the default profile's %v first", point.name, point.got, point.want)
 				}
 			}
-			res, err := scheduling.Replay(context.Background(), w, replayOptions(o, p, nil))
+			res, err := replay.Replay(context.Background(), w, replayOptions(o, p, nil))
 			if err != nil {
 				t.Fatal(err)
 			}
 			nodeOf := map[string]string{}
 			for _, po := range res.Pods {
 				nodeOf[po.Pod] = po.Node
-				if po.Pod == "default/spread" && po.Fate != scheduling.FatePending {
+				if po.Pod == "default/spread" && po.Fate != replay.FatePending {
 					t.Errorf("spread pod: %s on %q, want Pending (no node has the topology key)", po.Fate, po.Node)
 				}
 			}
 			c := res.Count()
-			if c[scheduling.FateRunning] != 2 || c[scheduling.FatePending] != 3 {
+			if c[replay.FateRunning] != 2 || c[replay.FatePending] != 3 {
 				t.Errorf("fates %v, want 2 Running (the anti-affinity pods, one per node) and 3 Pending", c)
 			}
 			if nodeOf["default/db-0"] == nodeOf["default/db-1"] {
@@ -328,10 +329,10 @@ func TestChart(t *testing.T) {
 // maxGroups runs; each run's cpu and memory are its means, and memMin and
 // memMax bound its memory.
 func TestGroupNodes(t *testing.T) {
-	per := make([]scheduling.NodeUtilization, 1000)
+	per := make([]replay.NodeUtilization, 1000)
 	for i := range per {
 		// Snapshot order is emptiest first; memory cycles 0, .1, .2, .3, .4.
-		per[i] = scheduling.NodeUtilization{CPU: float64(i) / 1000, Memory: float64(i%5) / 10}
+		per[i] = replay.NodeUtilization{CPU: float64(i) / 1000, Memory: float64(i%5) / 10}
 	}
 	g := groupNodes(per)
 	if len(g) != 200 {
@@ -425,7 +426,7 @@ func TestTrimaranProfiles(t *testing.T) {
 			t.Errorf("output lacks %s:\n%s", want, out.String())
 		}
 	}
-	w := &scheduling.Workload{}
+	w := &replay.Workload{}
 	builtinCluster(5, rand.New(rand.NewPCG(1, 2)), w, nil)
 	builtinLoads(w, 1)
 	if len(w.NodeLoads) != 5 {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
-	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
 // The built-in workload's StatefulSet: "db" replicas, each with its own
@@ -32,7 +32,7 @@ func statefulReplicas(n int) int { return min(n, max(3, n/500)) }
 // WaitForFirstConsumer, zones a–c), its driver (capacity tracking on), a
 // CSINode per node (attach limit 32, zone topology) and 2 TiB of capacity
 // per zone per ten nodes.
-func builtinStorage(w *scheduling.Workload) {
+func builtinStorage(w *replay.Workload) {
 	zone := api.LabelTopologyZone
 	zones := []string{"zone-a", "zone-b", "zone-c"}
 	s := &w.Storage
@@ -53,7 +53,7 @@ func builtinStorage(w *scheduling.Workload) {
 // builtinStatefulSet adds n db replicas (2 cpu, 8 GiB, high priority)
 // arriving over the first 10 s, each with its claim data-db-<i> of
 // 200 GiB.
-func builtinStatefulSet(n int, w *scheduling.Workload) {
+func builtinStatefulSet(n int, w *replay.Workload) {
 	claim := builder.MakePVC("", statefulClass).Request(fmt.Sprintf("%dGi", statefulClaimGB)) // a template, named per replica
 	for i := range n {
 		name := fmt.Sprintf("%s-%d", statefulApp, i)
@@ -65,13 +65,13 @@ func builtinStatefulSet(n int, w *scheduling.Workload) {
 		if n > 1 {
 			at = 10 * time.Second * time.Duration(i) / time.Duration(n)
 		}
-		w.Arrivals = append(w.Arrivals, scheduling.PodArrival{At: at, Pod: pod})
+		w.Arrivals = append(w.Arrivals, replay.PodArrival{At: at, Pod: pod})
 	}
 }
 
 // writeStatefulTable prints, per profile, where the db replicas (and so
 // their volumes) ended: placed replicas per zone and the ones pending.
-func writeStatefulTable(out io.Writer, w *scheduling.Workload, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+func writeStatefulTable(out io.Writer, w *replay.Workload, profiles []namedProfile, results []*replay.ReplayResult) error {
 	zone := map[string]string{}
 	for _, n := range w.Nodes {
 		zone[n.Name] = n.Labels[api.LabelTopologyZone]
@@ -96,10 +96,10 @@ func writeStatefulTable(out io.Writer, w *scheduling.Workload, profiles []namedP
 			if !strings.HasPrefix(o.Pod, "default/"+statefulApp+"-") {
 				continue
 			}
-			if o.Fate == scheduling.FateRunning {
+			if o.Fate == replay.FateRunning {
 				placed++
 				per[zone[o.Node]]++
-			} else if o.Fate == scheduling.FatePending {
+			} else if o.Fate == replay.FatePending {
 				pending++
 			}
 		}

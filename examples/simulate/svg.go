@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
 // maxGroups bounds the bars of a panel: beyond it, nodes are grouped and
@@ -23,9 +23,9 @@ type nodeGroup struct {
 
 // groupNodes sorts the nodes by cpu utilization, fullest first, and splits
 // them into at most maxGroups runs of equal size (±1).
-func groupNodes(per []scheduling.NodeUtilization) []nodeGroup {
+func groupNodes(per []replay.NodeUtilization) []nodeGroup {
 	us := slices.Clone(per)
-	slices.SortStableFunc(us, func(a, b scheduling.NodeUtilization) int { return cmp.Compare(b.CPU, a.CPU) })
+	slices.SortStableFunc(us, func(a, b replay.NodeUtilization) int { return cmp.Compare(b.CPU, a.CPU) })
 	n := len(us)
 	groups := make([]nodeGroup, min(n, maxGroups))
 	for j := range groups {
@@ -47,7 +47,7 @@ func groupNodes(per []scheduling.NodeUtilization) []nodeGroup {
 // snapshot taken at (after the start): cpu as bars, nodes sorted from
 // fullest to emptiest, memory as a line (and, when nodes are grouped, the
 // band of each group's lowest to highest memory), as a hand-written SVG.
-func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []*scheduling.ReplayResult) error {
+func writeSVG(w io.Writer, at time.Duration, profiles []namedProfile, results []*replay.ReplayResult) error {
 	// Heights from top to bottom: the chart's title, then per panel its
 	// title, its plot, and the x ticks and title below it; the legend.
 	const (

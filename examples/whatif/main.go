@@ -33,7 +33,9 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/configfile"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 var (
@@ -159,8 +161,8 @@ func main() {
 // session is a loaded cluster with its scheduler.
 type session struct {
 	dump    *kubeload.Dump
-	whatif  *scheduling.WhatIf
-	explain scheduling.ExplainOptions
+	whatif  *whatif.WhatIf
+	explain whatif.ExplainOptions
 	out     io.Writer
 	// maxInput bounds each file read (-max-input).
 	maxInput int64
@@ -169,7 +171,7 @@ type session struct {
 func run(ctx context.Context, out io.Writer, o options) error {
 	registry, profiles, schedOpts := scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, []scheduling.Option(nil)
 	if o.config != "" {
-		cfg, err := scheduling.LoadConfigFile(o.config)
+		cfg, err := configfile.LoadConfigFile(o.config)
 		if err != nil {
 			return err
 		}
@@ -218,11 +220,11 @@ func run(ctx context.Context, out io.Writer, o options) error {
 		fmt.Fprintf(out, "%d field paths not modelled were ignored (-report lists them)\n", len(dump.Report.Ignored))
 	}
 	schedOpts = append(schedOpts, scheduling.WithSeed(o.seed), scheduling.WithClock(framework.NewFakeClock(dumpTime(dump))))
-	w, err := scheduling.NewWhatIf(cluster, registry, profiles, schedOpts...)
+	w, err := whatif.NewWhatIf(cluster, registry, profiles, schedOpts...)
 	if err != nil {
 		return err
 	}
-	s := &session{dump: dump, whatif: w, explain: scheduling.ExplainOptions{Top: o.top, Examples: o.top}, out: out, maxInput: o.maxInput}
+	s := &session{dump: dump, whatif: w, explain: whatif.ExplainOptions{Top: o.top, Examples: o.top}, out: out, maxInput: o.maxInput}
 	if o.demo {
 		return s.demo(ctx)
 	}
@@ -374,7 +376,7 @@ func (s *session) capacity(ctx context.Context, path string, data []byte, max in
 	}
 	fmt.Fprintf(s.out, "\n== capacity of %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
 	start := time.Now()
-	ans, err := s.whatif.Capacity(ctx, t.Pod, scheduling.CapacityOptions{Max: max, ClaimTemplates: t.ClaimTemplates})
+	ans, err := s.whatif.Capacity(ctx, t.Pod, whatif.CapacityOptions{Max: max, ClaimTemplates: t.ClaimTemplates})
 	if err != nil {
 		return err
 	}
@@ -389,7 +391,7 @@ func (s *session) capacity(ctx context.Context, path string, data []byte, max in
 func (s *session) drain(ctx context.Context, nodes []string, atOnce bool) error {
 	fmt.Fprintf(s.out, "\n== drain %s ==\n", strings.Join(nodes, ", "))
 	start := time.Now()
-	ans, err := s.whatif.Drain(ctx, nodes, scheduling.DrainOptions{AtOnce: atOnce})
+	ans, err := s.whatif.Drain(ctx, nodes, whatif.DrainOptions{AtOnce: atOnce})
 	if err != nil {
 		return err
 	}
@@ -416,7 +418,7 @@ func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []
 	tmpl := d.Nodes[0]
 	fmt.Fprintf(s.out, "\n== scale-up with nodes like %s (%s) ==\n", tmpl.Name, path)
 	start := time.Now()
-	ans, err := s.whatif.ScaleUp(ctx, tmpl, scheduling.ScaleUpOptions{Pods: pods})
+	ans, err := s.whatif.ScaleUp(ctx, tmpl, whatif.ScaleUpOptions{Pods: pods})
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ var _ framework.Handle = (*Framework)(nil)
 // of the negative ones below math.MinInt64) are errors naming the profile,
 // plugin and value; the placement points are checked the same way, with at
 // most one PlacementGenerate plugin. (A configuration file is held to kube-scheduler's own
-// running-total check by scheduling.LoadConfig; every profile it loads
+// running-total check by configfile.LoadConfig; every profile it loads
 // passes this one.)
 func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Option) (*Framework, error) {
 	if registry == nil {

@@ -67,7 +67,7 @@ type ServerConfig struct {
 
 // Server serves kube-scheduler's extender verbs from schedkit plugins, so a
 // stock kube-scheduler can run them (point an extenders entry at it;
-// scheduling.ExtenderConfigYAML prints one). It is an http.Handler; Serve
+// configfile.ExtenderConfigYAML prints one). It is an http.Handler; Serve
 // runs it on a listener.
 //
 //   - filter: PreFilter over the view's nodes, then Filter on each node of

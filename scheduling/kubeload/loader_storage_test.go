@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 // notes indexes report notes by kind and object.
@@ -329,7 +330,7 @@ func TestEphemeralClaimOfANewPod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := scheduling.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
+	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		t.Fatal(err)
 	}

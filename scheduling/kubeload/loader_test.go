@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 func load(t *testing.T, opts Options, name, data string) *Dump {
@@ -268,15 +269,15 @@ func TestPodRules(t *testing.T) {
 	}
 	// The scheduler's SchedulingGates PreEnqueue plugin holds it: a
 	// scale-up leaves it out as gated and targets the ungated pending pod.
-	w, err := scheduling.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := w.ScaleUp(t.Context(), d.Nodes[0], scheduling.ScaleUpOptions{Pods: []string{"default/gated", "default/pending"}})
+	up, err := w.ScaleUp(t.Context(), d.Nodes[0], whatif.ScaleUpOptions{Pods: []string{"default/gated", "default/pending"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantGated := []scheduling.PodFailure{{Pod: "default/gated", Reason: "waiting for scheduling gates: [x]"}}
+	wantGated := []whatif.PodFailure{{Pod: "default/gated", Reason: "waiting for scheduling gates: [x]"}}
 	if up.Pods != 1 || !cmp.Equal(up.Gated, wantGated) {
 		t.Errorf("scale-up for %d pod(s), gated %v; want 1, %v", up.Pods, up.Gated, wantGated)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 // resizeDump is `kubectl get nodes,pods -A -o json` as a v1.36 cluster
@@ -110,7 +111,7 @@ func TestLoadResizeInFlight(t *testing.T) {
 			t.Errorf("%s requested cpu %dm, want %dm", node, ni.Requested.MilliCPU, want)
 		}
 	}
-	w, err := scheduling.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
+	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ type Template struct {
 	Ignored []IgnoredField
 	// ClaimTemplates are a StatefulSet's volumeClaimTemplates, in its
 	// namespace: the claims each replica gets (see
-	// scheduling.CapacityOptions.ClaimTemplates).
+	// whatif.CapacityOptions.ClaimTemplates).
 	ClaimTemplates []*api.PersistentVolumeClaim
 }
 

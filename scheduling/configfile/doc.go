@@ -1,0 +1,35 @@
+// Package configfile reads, merges, validates and writes
+// KubeSchedulerConfiguration files (kubescheduler.config.k8s.io/v1, and
+// v1beta2/v1beta3 where kube-scheduler v1.36 still reads them), turning one
+// into the profiles, registry and options a scheduling.Scheduler runs with,
+// as kube-scheduler v1.36 does at start-up:
+//
+//	cfg, err := configfile.LoadConfigFile("config.yaml")
+//	s, err := scheduling.New(cluster, cfg.Registry(), cfg.Profiles, cfg.SchedulerOptions()...)
+//
+// Map of the package:
+//
+//   - config.go: Configuration (the loaded profiles and scheduler-wide
+//     settings, its Registry, SchedulerOptions and Write), LoadConfig,
+//     LoadConfigFile and the ConfigOptions (WithConfigPlugins,
+//     WithConfigDefaultPlugins, WithConfigWorkloadFeatures,
+//     WithConfigStorageCapacityScoring); the loader that runs the steps
+//     below in kube's order.
+//   - types.go: the file's wire types, kube's versioned types with
+//     pointers for optional fields.
+//   - decode.go: strict decoding (unknown fields, wrong types, version
+//     differences) and ConfigFieldError, every error naming its field path.
+//   - merge.go: merging the user's plugin sets with the defaults, multiPoint
+//     expansion and score weights (kube's mergePluginSet, expandMultiPointPlugins,
+//     getValidScoreWeights).
+//   - args.go, pluginargs.go: each plugin's pluginConfig args decoded,
+//     defaulted and validated into the typed args of package config;
+//     DecodePluginArgs for one plugin's args alone.
+//   - profile.go: Configuration.ProfileAs and the per-profile point lists.
+//   - workload.go: the workload feature gates' plugins and the placement
+//     extension points.
+//   - extenders.go: the extenders section (HTTP extenders of
+//     scheduling/extender), WithExtenderOptions and ExtenderConfigYAML.
+//   - write.go: what kube-scheduler --write-config-to prints
+//     (Configuration.Write).
+package configfile

@@ -1,0 +1,37 @@
+package configfile_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/scheduling/configfile"
+)
+
+// ExampleConfigFieldError finds the field paths of a configuration's
+// errors: LoadConfig joins one ConfigFieldError per problem.
+func ExampleConfigFieldError() {
+	_, err := configfile.LoadConfig([]byte(`
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+parallelism: 0
+profiles:
+- schedulerName: a
+  percentageOfNodesToScore: 120
+`))
+	var fe *configfile.ConfigFieldError
+	if errors.As(err, &fe) {
+		fmt.Println("first:", fe.Path())
+	}
+	var all interface{ Unwrap() []error }
+	if errors.As(err, &all) {
+		for _, e := range all.Unwrap() {
+			if errors.As(e, &fe) {
+				fmt.Printf("%s: %s\n", fe.Path(), fe.Detail())
+			}
+		}
+	}
+	// Output:
+	// first: parallelism
+	// parallelism: 0: should be an integer value greater than zero
+	// profiles[0].percentageOfNodesToScore: 120: not in valid range [0-100]
+}

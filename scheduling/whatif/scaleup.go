@@ -1,0 +1,358 @@
+package whatif
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// hostnameLabel is the label the kubelet sets to the node's name.
+const hostnameLabel = "kubernetes.io/hostname"
+
+// ScaleUpOptions choose the pods a scale-up is for and bound it.
+type ScaleUpOptions struct {
+	// Pods are the pending pods to schedule (namespace/name); empty means
+	// every pending pod that is not being deleted.
+	Pods []string
+	// MaxNodes bounds the number of nodes tried (0: one per pod that a new
+	// node could take).
+	MaxNodes int
+}
+
+// PodFailure is a pod that did not schedule and why.
+type PodFailure struct {
+	Pod    string // namespace/name
+	Reason string
+}
+
+// ScaleUpTrial is the outcome of adding a number of nodes.
+type ScaleUpTrial struct {
+	Nodes int
+	// Scheduled counts the pods placed; Failed are those that were not
+	// (a search trial stops at the first failure, so it lists one).
+	Scheduled int
+	Failed    []PodFailure
+	// Placements are where the pods went (full trials only).
+	Placements []Placement
+	// Complete is set when every pod was tried (the answer and the trial
+	// one node short of it are complete; search trials may stop early).
+	Complete bool
+}
+
+// OK reports whether every pod scheduled.
+func (t *ScaleUpTrial) OK() bool { return len(t.Failed) == 0 }
+
+// ScaleUpAnswer is the fewest nodes of a template that let the pods
+// schedule.
+type ScaleUpAnswer struct {
+	// Template is the node template's name; NewNodes are the names the
+	// added nodes got (<template>-1, ...).
+	Template string
+	NewNodes []string
+	// Pods is the number of pods the question is for (gated pods left
+	// out).
+	Pods int
+	// Unhelpable are pods that fail the filters on a new node of the
+	// template even alone: no number of such nodes helps them, and they
+	// are left out of the search.
+	Unhelpable []PodFailure
+	// Gated are pending pods a PreEnqueue plugin holds out of the queue
+	// (scheduling gates), with its message: kube-scheduler does not try
+	// them until the gates are removed, so they are not targets.
+	Gated []PodFailure
+	// Feasible is set when Nodes nodes schedule every other pod; when it
+	// is not, Nodes is the most tried and Answer shows what still fails.
+	Feasible bool
+	Nodes    int
+	// Answer is the full trial with Nodes nodes: every placement.
+	Answer ScaleUpTrial
+	// Fewer is the full trial with Nodes−1 nodes (nil when Nodes is 0):
+	// the pods that then stay pending show that Nodes is the fewest among
+	// the counts tried.
+	Fewer *ScaleUpTrial
+	// Trials are the node counts tried by the search, in order.
+	Trials []ScaleUpTrial
+}
+
+// ScaleUp finds the fewest nodes of template to add so that the pending
+// pods (opts.Pods, or all) schedule, each trial on a fork: gated pods
+// (held by a PreEnqueue plugin, as SchedulingGates holds pods with
+// spec.schedulingGates) are left out and listed in Gated; add k copies of
+// the template (named <template>-1…k, with the kubelet's hostname label),
+// schedule the pods in queue order (priority, then age) with the real
+// profile, without preemption. Pods that do not pass the filters on a new
+// template node even alone are reported and left out. The search doubles
+// k until every pod schedules, then bisects: the answer's k schedules every
+// pod and k−1 does not (Fewer lists who stays pending), which makes k the
+// fewest among the counts tried (placement is greedy, so a count the search
+// skipped could in rare cases do with fewer).
+func (w *WhatIf) ScaleUp(ctx context.Context, template *api.Node, opts ScaleUpOptions) (*ScaleUpAnswer, error) {
+	if err := w.check("ScaleUp"); err != nil {
+		return nil, err
+	}
+	if template == nil {
+		return nil, errors.New("scheduling: ScaleUp: nil node template")
+	}
+	if template.Name == "" {
+		return nil, errors.New("scheduling: ScaleUp: node template without a name")
+	}
+	if err := api.ValidateNode(template); err != nil {
+		return nil, fmt.Errorf("scheduling: ScaleUp: %w", err)
+	}
+	if opts.MaxNodes < 0 {
+		return nil, fmt.Errorf("scheduling: ScaleUp: MaxNodes=%d: must not be negative", opts.MaxNodes)
+	}
+	targets, gated, err := w.scaleUpTargets(opts.Pods)
+	if err != nil {
+		return nil, err
+	}
+	ans := &ScaleUpAnswer{Template: template.Name, Pods: len(targets), Gated: gated}
+	names := w.newNodeNames(template.Name, max(1, len(targets), opts.MaxNodes))
+	helpable, err := w.helpable(ctx, template, names[0], targets, ans)
+	if err != nil {
+		return nil, err
+	}
+	trial := func(k int, full bool) (ScaleUpTrial, error) {
+		t, err := w.scaleUpTrial(ctx, template, names[:k], helpable, full)
+		if err == nil && (!full || k == 0) {
+			ans.Trials = append(ans.Trials, t)
+		}
+		return t, err
+	}
+	t0, err := trial(0, true)
+	if err != nil {
+		return nil, err
+	}
+	if t0.OK() {
+		ans.Feasible, ans.Answer = true, t0
+		return ans, nil
+	}
+	maxNodes := opts.MaxNodes
+	if maxNodes == 0 {
+		maxNodes = max(1, len(helpable))
+	}
+	lo, hi := 0, -1
+	for k := 1; ; k *= 2 {
+		k = min(k, maxNodes)
+		t, err := trial(k, false)
+		if err != nil {
+			return nil, err
+		}
+		if t.OK() {
+			hi = k
+			break
+		}
+		lo = k
+		if k == maxNodes {
+			break
+		}
+	}
+	if hi < 0 {
+		t, err := trial(maxNodes, true)
+		if err != nil {
+			return nil, err
+		}
+		ans.Nodes, ans.Answer, ans.NewNodes = maxNodes, t, names[:maxNodes]
+		return ans, nil
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		t, err := trial(mid, false)
+		if err != nil {
+			return nil, err
+		}
+		if t.OK() {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	final, err := trial(hi, true)
+	if err != nil {
+		return nil, err
+	}
+	fewer := t0
+	if hi > 1 {
+		if fewer, err = trial(hi-1, true); err != nil {
+			return nil, err
+		}
+	}
+	ans.Feasible, ans.Nodes, ans.Answer, ans.Fewer, ans.NewNodes = final.OK(), hi, final, &fewer, names[:hi]
+	return ans, nil
+}
+
+// scaleUpTargets returns the pods a scale-up is for, in queue order, and
+// the gated pending pods it leaves out.
+func (w *WhatIf) scaleUpTargets(keys []string) ([]*api.Pod, []PodFailure, error) {
+	c := w.s.Cluster()
+	var out []*api.Pod
+	if len(keys) == 0 {
+		for _, r := range c.Pods() {
+			if r.State == scheduling.StatePending && r.Pod.DeletionTimestamp == nil {
+				out = append(out, r.Pod)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, key := range keys {
+		ns, name, ok := strings.Cut(key, "/")
+		if !ok {
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %q: want namespace/name", key)
+		}
+		r, found := c.Pod(ns, name)
+		switch {
+		case !found:
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: unknown pod %s", key)
+		case r.State != scheduling.StatePending:
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
+		case seen[key]:
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s given twice", key)
+		}
+		seen[key] = true
+		out = append(out, r.Pod)
+	}
+	slices.SortStableFunc(out, queueOrder)
+	var gated []PodFailure
+	out = slices.DeleteFunc(out, func(p *api.Pod) bool {
+		reason, held := w.s.Gated(p.Namespace, p.Name)
+		if held {
+			gated = append(gated, PodFailure{Pod: p.Key(), Reason: reason})
+		}
+		return held
+	})
+	return out, gated, nil
+}
+
+// newNodeNames returns n node names <base>-1, <base>-2, ... that the
+// cluster does not have.
+func (w *WhatIf) newNodeNames(base string, n int) []string {
+	out := make([]string, 0, n)
+	for i := 1; len(out) < n; i++ {
+		name := fmt.Sprintf("%s-%d", base, i)
+		if _, taken := w.s.Cluster().Node(name); !taken {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// nodeFrom is a copy of template named name, with the hostname label.
+func nodeFrom(template *api.Node, name string) *api.Node {
+	n := *template
+	n.Name, n.UID = name, ""
+	n.Labels = maps.Clone(template.Labels)
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	n.Labels[hostnameLabel] = name
+	return &n
+}
+
+// helpable checks each target against one new template node alone
+// (PreFilter and Filter of its profile, on a fork with the node added)
+// and returns those that pass; the others go to ans.Unhelpable.
+func (w *WhatIf) helpable(ctx context.Context, template *api.Node, name string, targets []*api.Pod, ans *ScaleUpAnswer) ([]*api.Pod, error) {
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	f, err := w.fork()
+	if err != nil {
+		return nil, err
+	}
+	var out []*api.Pod
+	err = func() error {
+		if err := f.f.AddNode(nodeFrom(template, name)); err != nil {
+			return err
+		}
+		for _, p := range targets {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			st, err := f.f.FitsNode(ctx, p, name)
+			if err != nil {
+				return err
+			}
+			if st.IsSuccess() {
+				out = append(out, p)
+				continue
+			}
+			ans.Unhelpable = append(ans.Unhelpable, PodFailure{Pod: p.Key(), Reason: statusReason(st)})
+		}
+		return nil
+	}()
+	if rerr := f.revert(); err == nil {
+		err = rerr
+	}
+	return out, err
+}
+
+// statusReason renders a filter status as "Plugin: reason; reason".
+func statusReason(st *framework.Status) string {
+	msg := strings.Join(st.Reasons(), "; ")
+	if msg == "" {
+		msg = st.Message()
+	}
+	if st.Plugin() != "" {
+		return st.Plugin() + ": " + msg
+	}
+	return msg
+}
+
+// scaleUpTrial adds the named nodes and schedules pods in order on a fork;
+// a search trial (full false) stops at the first pod that does not fit.
+func (w *WhatIf) scaleUpTrial(ctx context.Context, template *api.Node, names []string, pods []*api.Pod, full bool) (ScaleUpTrial, error) {
+	t := ScaleUpTrial{Nodes: len(names), Complete: true}
+	f, err := w.fork()
+	if err != nil {
+		return t, err
+	}
+	err = w.s.InMode(scheduling.FreeRoomOnly, func() error {
+		nodes := make([]*api.Node, len(names))
+		for i, name := range names {
+			nodes[i] = nodeFrom(template, name)
+		}
+		if err := w.s.Cluster().AddNodesOnFork(nodes); err != nil {
+			return err
+		}
+		for _, p := range pods {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := f.delete(p.Namespace, p.Name); err != nil {
+				return err
+			}
+			d, err := f.schedule(ctx, p)
+			if err != nil {
+				return err
+			}
+			switch d.Outcome {
+			case scheduling.OutcomeScheduled:
+				t.Scheduled++
+				if full {
+					t.Placements = append(t.Placements, Placement{Pod: p.Key(), Node: d.Node})
+				}
+				continue
+			case scheduling.OutcomeUnschedulable:
+				t.Failed = append(t.Failed, PodFailure{Pod: p.Key(), Reason: d.Message})
+			default:
+				return fmt.Errorf("scheduling: ScaleUp: pod %s: %s: %s", p.Key(), d.Outcome, d.Message)
+			}
+			if !full {
+				t.Complete = t.Scheduled+len(t.Failed) == len(pods)
+				return nil
+			}
+		}
+		return nil
+	})
+	if rerr := f.revert(); err == nil {
+		err = rerr
+	}
+	return t, err
+}

@@ -1,0 +1,390 @@
+package whatif
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling"
+)
+
+// WhatIf answers an operator's questions about a cluster with a
+// scheduler's profiles, each computed by running the real scheduling
+// cycles on a fork of the cluster and reverting it afterwards:
+//
+//   - Place: where would this pod go and why, and if nowhere, why not and
+//     what preemption would evict;
+//   - Capacity: how many more replicas of a template fit, placed one by
+//     one;
+//   - Drain: can every pod of some nodes be placed elsewhere, respecting
+//     PodDisruptionBudgets, and where;
+//   - ScaleUp: how many nodes of a template must be added for pending pods
+//     to schedule.
+//
+// The cluster is the same after every question as before it (node order,
+// pods, pod order on each node, nominations, the queue). Questions are
+// answered one at a time; a WhatIf is not safe for concurrent use. Build
+// one with NewWhatIf: a zero WhatIf{} answers every question with an error
+// saying so.
+type WhatIf struct {
+	s *scheduling.Scheduler
+	// plainCapacity makes Capacity add each replica with SchedulePod (the
+	// reference the Replicas' path is tested against).
+	plainCapacity bool
+}
+
+// NewWhatIf builds the scheduler that answers questions about cluster:
+// registry, profiles and options as for New. The cluster's pending pods
+// must belong to the profiles (kubeload leaves out those of other
+// schedulers). Change the cluster only between questions, and only through
+// WhatIf.Scheduler's event methods.
+func NewWhatIf(cluster *scheduling.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
+	s, err := scheduling.New(cluster, registry, profiles, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &WhatIf{s: s}, nil
+}
+
+// Scheduler returns the scheduler behind the questions (nil on a zero
+// WhatIf).
+func (w *WhatIf) Scheduler() *scheduling.Scheduler { return w.s }
+
+// Cluster returns the cluster the questions are about (nil on a zero
+// WhatIf).
+func (w *WhatIf) Cluster() *scheduling.Cluster {
+	if w.s == nil {
+		return nil
+	}
+	return w.s.Cluster()
+}
+
+// check is the error of the question op on a WhatIf not built by
+// NewWhatIf.
+func (w *WhatIf) check(op string) error {
+	if w == nil || w.s == nil {
+		return fmt.Errorf("scheduling: WhatIf.%s: zero WhatIf: build it with NewWhatIf", op)
+	}
+	return nil
+}
+
+// Placement is one pod and the node it was placed on.
+type Placement struct {
+	Pod  string // namespace/name
+	Node string
+}
+
+// branch is one question's fork of the scheduler, which holds
+// everything the question changes (the cluster, the queue, nominations,
+// reasons and the plugins' own state, such as LoadAware's usage cache).
+type branch struct {
+	f *scheduling.Fork
+}
+
+func (w *WhatIf) fork() (*branch, error) {
+	f, err := w.s.Fork()
+	if err != nil {
+		return nil, err
+	}
+	return &branch{f: f}, nil
+}
+
+// schedule adds a copy of pod on the fork and runs its cycle at once (see
+// Scheduler.SchedulePod).
+func (f *branch) schedule(ctx context.Context, pod *api.Pod) (scheduling.Decision, error) {
+	return f.f.SchedulePod(ctx, pod)
+}
+
+// scheduleQueued takes the queued pending pod key out of the queue and
+// runs its cycle at once, as ScheduleOne does for the pod it pops, with
+// synchronous binding.
+func (f *branch) scheduleQueued(ctx context.Context, key string) (scheduling.Decision, error) {
+	d, err := f.f.ScheduleQueued(ctx, key)
+	if err != nil {
+		return d, fmt.Errorf("scheduling: PlacePending: %w", err)
+	}
+	return d, nil
+}
+
+// delete deletes a pod on the fork.
+func (f *branch) delete(namespace, name string) error {
+	if _, ok := f.f.Cluster().Pod(namespace, name); !ok {
+		return fmt.Errorf("scheduling: what-if: unknown pod %s/%s", namespace, name)
+	}
+	return f.f.DeletePod(namespace, name)
+}
+
+// revert puts the scheduler back as it was at fork (Fork.Revert).
+func (f *branch) revert() error { return f.f.Revert() }
+
+// PlaceAnswer is where a pod would go and why.
+type PlaceAnswer struct {
+	// Decision is the scheduling cycle's decision; Decision.Result is its
+	// full explanation (every node's filter verdict, every score).
+	Decision scheduling.Decision
+	// FitError says why no node fits (nil when the pod was placed).
+	FitError *runtime.FitError
+	// Preemption is what the profile's PostFilter (DefaultPreemption)
+	// would do for an unschedulable pod: the node it would nominate and
+	// the pods it would evict there. Nil when the pod fits or preemption
+	// finds nothing.
+	Preemption *PreemptionPlan
+}
+
+// PreemptionPlan is a preemption's dry run: the nominated node and the
+// victims.
+type PreemptionPlan struct {
+	Node    string
+	Victims []*api.Pod
+}
+
+// Placed reports whether the pod found a node.
+func (a *PlaceAnswer) Placed() bool { return a.Decision.Node != "" && a.FitError == nil }
+
+// Place runs one scheduling cycle for a copy of pod (a pending pod that is
+// not in the cluster) with full explanations, on a fork: the decision, the
+// explanation and, if it does not fit, the FitError and what preemption
+// would evict (the preemption runs as kube's DefaultPreemption would, and
+// is undone with the rest of the fork). For a pod the cluster already
+// holds as pending, ask PlacePending.
+func (w *WhatIf) Place(ctx context.Context, pod *api.Pod) (*PlaceAnswer, error) {
+	if err := w.check("Place"); err != nil {
+		return nil, err
+	}
+	if pod == nil {
+		return nil, errors.New("scheduling: Place: nil pod")
+	}
+	if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == scheduling.StatePending {
+		return nil, fmt.Errorf("scheduling: Place: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (Place asks about a pod the cluster does not hold)",
+			pod.Key(), pod.Namespace, pod.Name)
+	}
+	return w.place("Place", pod.Key(), func(f *branch) (scheduling.Decision, error) { return f.schedule(ctx, pod) })
+}
+
+// PlacePending answers why the pending pod namespace/name, which the
+// cluster holds, is not scheduled (or where it goes now): on a fork, it
+// runs the pod's next scheduling cycle as the scheduler would when the
+// queue pops it (the pod's own queue record, with its attempts and
+// nominated node, wherever it waits: active, backoff or unschedulable),
+// with full explanations, and the preemption its profile would try, as
+// Place does. A pod that is unknown, not pending (assumed or bound), held
+// by its scheduling gates, or in a scheduling or binding cycle already is
+// an error saying so. The cluster is as before afterwards.
+func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*PlaceAnswer, error) {
+	if err := w.check("PlacePending"); err != nil {
+		return nil, err
+	}
+	key := namespace + "/" + name
+	r, ok := w.s.Cluster().Pod(namespace, name)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("scheduling: PlacePending: unknown pod %s", key)
+	case r.State != scheduling.StatePending:
+		return nil, fmt.Errorf("scheduling: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
+	}
+	return w.place("PlacePending", key, func(f *branch) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
+}
+
+// place runs cycle on a fork with full explanations and answers the
+// question op about the pod key.
+func (w *WhatIf) place(op, key string, cycle func(*branch) (scheduling.Decision, error)) (*PlaceAnswer, error) {
+	f, err := w.fork()
+	if err != nil {
+		return nil, err
+	}
+	var d scheduling.Decision
+	_ = w.s.InMode(scheduling.ExplainAll, func() error { d, err = cycle(f); return nil })
+	ans := &PlaceAnswer{Decision: d}
+	if err == nil && d.Result != nil && d.Node == "" {
+		ans.FitError = d.Result.FitError()
+	}
+	victims := slices.Clone(d.Victims)
+	if rerr := f.revert(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.Outcome == scheduling.OutcomeError {
+		return nil, fmt.Errorf("scheduling: %s: pod %s: %s", op, key, d.Message)
+	}
+	if d.NominatedNode != "" || len(victims) > 0 {
+		plan := &PreemptionPlan{Node: d.NominatedNode}
+		for _, key := range victims {
+			ns, name, _ := strings.Cut(key, "/")
+			if rec, ok := w.s.Cluster().Pod(ns, name); ok {
+				plan.Victims = append(plan.Victims, rec.Pod)
+			}
+		}
+		ans.Preemption = plan
+	}
+	return ans, nil
+}
+
+// CapacityOptions bound a capacity question.
+type CapacityOptions struct {
+	// Max stops after this many replicas (0: until one does not fit).
+	Max int
+	// ClaimTemplates are a StatefulSet's volumeClaimTemplates: each
+	// replica gets a claim from each, named <claim template>-<replica>
+	// in the replica's namespace, as the StatefulSet controller creates
+	// them (an existing claim of that name is used as it is), with the
+	// cluster's default StorageClass when the template names none, and
+	// the replica's volume named after the template uses it. The claims
+	// are bound or provisioned by VolumeBinding like any pod's, on the
+	// question's fork.
+	ClaimTemplates []*api.PersistentVolumeClaim
+}
+
+// CapacityAnswer is how many replicas of a template fit.
+type CapacityAnswer struct {
+	// Template is the template pod (namespace/name).
+	Template string
+	// Replicas is the number of replicas placed.
+	Replicas int
+	// Placements are the replicas in placement order, named
+	// <template>-1, <template>-2, ...
+	Placements []Placement
+	// Stop is the decision of the first replica that did not fit, with
+	// its full explanation (nil when Max stopped the question).
+	Stop *scheduling.Decision
+	// FitError is Stop's reason when no node fit.
+	FitError *runtime.FitError
+	// Claims describe the claim each replica gets from each of
+	// CapacityOptions.ClaimTemplates ("data: storage 10Gi, class
+	// standard-rwo").
+	Claims []string
+}
+
+// PerNode counts the replicas on each node, in placement order of first
+// use.
+func (a *CapacityAnswer) PerNode() []NodeCount {
+	index := map[string]int{}
+	var out []NodeCount
+	for _, p := range a.Placements {
+		i, ok := index[p.Node]
+		if !ok {
+			i = len(out)
+			index[p.Node] = i
+			out = append(out, NodeCount{Node: p.Node})
+		}
+		out[i].Count++
+	}
+	return out
+}
+
+// NodeCount is a number of pods on one node.
+type NodeCount struct {
+	Node  string
+	Count int
+}
+
+// Capacity places replicas of template one by one, each with a full
+// scheduling cycle of the template's profile (the real filters and scores,
+// node sampling included, each replica seeing the ones before it), until
+// one does not fit or opts.Max are placed, on a fork. Replicas are copies
+// of template (same labels, so spreading and anti-affinity count them as
+// siblings); they take free room only (PostFilter, i.e. preemption, does
+// not run). The answer names each replica's node
+// and, for the first that did not fit, the decision with its explanation.
+func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
+	if err := w.check("Capacity"); err != nil {
+		return nil, err
+	}
+	if template == nil {
+		return nil, errors.New("scheduling: Capacity: nil template")
+	}
+	if opts.Max < 0 {
+		return nil, fmt.Errorf("scheduling: Capacity: Max=%d: must not be negative", opts.Max)
+	}
+	if err := checkClaimTemplates(opts.ClaimTemplates); err != nil {
+		return nil, fmt.Errorf("scheduling: Capacity: %w", err)
+	}
+	ans := &CapacityAnswer{Template: template.Key()}
+	f, err := w.fork()
+	if err != nil {
+		return nil, err
+	}
+	err = w.s.InMode(scheduling.FreeRoomOnly, func() error { return w.capacity(ctx, f, template, opts, ans) })
+	rerr := f.revert()
+	if err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ans, nil
+}
+
+func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
+	reps, err := f.f.Replicas(template, opts.ClaimTemplates)
+	if err != nil {
+		return err
+	}
+	defer reps.Close()
+	if len(opts.ClaimTemplates) > 0 {
+		ans.Claims = claimsText(opts.ClaimTemplates, reps.ClaimsOf(template))
+	}
+	for opts.Max == 0 || ans.Replicas < opts.Max {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p, key, err := reps.Next()
+		if err != nil {
+			return fmt.Errorf("scheduling: Capacity: %w", err)
+		}
+		var d scheduling.Decision
+		if w.plainCapacity {
+			d, err = f.schedule(ctx, p)
+		} else {
+			d, err = reps.Schedule(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		switch d.Outcome {
+		case scheduling.OutcomeScheduled:
+			ans.Replicas++
+			if len(ans.Placements) == cap(ans.Placements) {
+				// Double: append grows a long slice by a quarter, which
+				// allocates about five times the final size in all.
+				ans.Placements = slices.Grow(ans.Placements, max(len(ans.Placements), 16))
+			}
+			ans.Placements = append(ans.Placements, Placement{Pod: key, Node: d.Node})
+			continue
+		case scheduling.OutcomeError:
+			return fmt.Errorf("scheduling: Capacity: replica %s: %s", key, d.Message)
+		case scheduling.OutcomeUnschedulable:
+		default:
+			return fmt.Errorf("scheduling: Capacity: replica %s: outcome %s (the profile waits or binds asynchronously)", key, d.Outcome)
+		}
+		// Run the failing cycle again with its explanation: a cycle that
+		// finds no node draws no random number and evaluates every node,
+		// so the second run decides the same.
+		if err := f.delete(p.Namespace, p.Name); err != nil {
+			return err
+		}
+		// The closure's own variables: d, captured, would move to the heap
+		// for every replica.
+		stop := new(scheduling.Decision)
+		err = w.s.InMode(scheduling.ExplainAll, func() error {
+			var serr error
+			*stop, serr = f.schedule(ctx, p)
+			return serr
+		})
+		if err != nil {
+			return err
+		}
+		ans.Stop = stop
+		if stop.Result != nil {
+			ans.FitError = stop.Result.FitError()
+		}
+		return nil
+	}
+	return nil
+}
