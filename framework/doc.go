@@ -7,7 +7,9 @@
 // The objects are package framework/api's; package framework/runtime runs
 // a profile's plugins through a cycle and explains the decisions; the
 // plugins themselves live in packages filter and scoring, the scheduler
-// (queue, binding, preemption, simulation) in package scheduling.
+// (queue, binding, preemption, simulation) in package scheduling, and
+// package framework/frameworktest holds a plugin's optional faster forms
+// to its plain ones.
 //
 // # Map of the package
 //
@@ -22,7 +24,8 @@
 //     a fixed order, their pods, images and namespaces (NewSnapshot with
 //     SnapshotOptions WithNamespaces, WithServices, WithControllers,
 //     WithDisruptionBudgets); it changes in place as pods come and go
-//     (AddPod, RemovePod, AddNode...) and keeps the indexes plugins share:
+//     (AddPod, or AddPodInfo with a PodAdd saying what the caller knows;
+//     RemovePod, AddNode...) and keeps the indexes plugins share:
 //     Resources (noderesources.go: every node's numbers in one dense array,
 //     NodeResources), PodCounts (podindex*.go: PodQuery, PodTerm),
 //     AffinityGroups (AffinityGroup, TermKind), both also summed per
