@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 type factoryTestPlugin struct{ args NodeAffinityArgs }
@@ -15,7 +16,7 @@ func TestNewPlugin(t *testing.T) {
 	newPlugin := func(a NodeAffinityArgs, _ framework.Handle) (framework.Plugin, error) {
 		return factoryTestPlugin{args: a}, nil
 	}
-	def := func() NodeAffinityArgs { return NodeAffinityArgs{AddedAffinity: &framework.NodeAffinity{}} }
+	def := func() NodeAffinityArgs { return NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{}} }
 	given := NodeAffinityArgs{}
 	var nilArgs *NodeAffinityArgs
 	for _, tc := range []struct {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
@@ -15,7 +15,7 @@ const NodeAffinityName = "NodeAffinity"
 // NodeAffinityArgs): an affinity every pod must also satisfy (required) or
 // is scored by (preferred), on top of its own.
 type NodeAffinityArgs struct {
-	AddedAffinity *framework.NodeAffinity `json:"addedAffinity,omitempty"`
+	AddedAffinity *api.NodeAffinity `json:"addedAffinity,omitempty"`
 }
 
 // DefaultNodeAffinityArgs returns the default: no added affinity.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Cases modelled on kube-scheduler v1.36 validation_pluginargs_test.go
@@ -16,39 +16,39 @@ func TestNodeAffinityArgsValidate(t *testing.T) {
 		want []string
 	}{
 		{name: "empty"},
-		{name: "valid added affinity", args: NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{{
-				MatchExpressions: []fw.NodeSelectorRequirement{{Key: "label-1", Operator: fw.NodeSelectorOpIn, Values: []string{"label-1-val"}}},
+		{name: "valid added affinity", args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: "label-1", Operator: api.NodeSelectorOpIn, Values: []string{"label-1-val"}}},
 			}}},
-			PreferredDuringSchedulingIgnoredDuringExecution: []fw.PreferredSchedulingTerm{{Weight: 1, Preference: fw.NodeSelectorTerm{
-				MatchFields: []fw.NodeSelectorRequirement{{Key: "metadata.name", Operator: fw.NodeSelectorOpIn, Values: []string{"node-1"}}},
+			PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 1, Preference: api.NodeSelectorTerm{
+				MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"node-1"}}},
 			}}},
 		}}},
-		{name: "invalid added affinity", args: NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{{
-				MatchExpressions: []fw.NodeSelectorRequirement{{Key: "invalid/label/key", Operator: fw.NodeSelectorOpIn, Values: []string{"label-1-val"}}},
+		{name: "invalid added affinity", args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: "invalid/label/key", Operator: api.NodeSelectorOpIn, Values: []string{"label-1-val"}}},
 			}}},
-			PreferredDuringSchedulingIgnoredDuringExecution: []fw.PreferredSchedulingTerm{{Weight: 1, Preference: fw.NodeSelectorTerm{
-				MatchFields: []fw.NodeSelectorRequirement{{Key: "metadata.name", Operator: fw.NodeSelectorOpIn, Values: []string{"node-1", "node-2"}}},
+			PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 1, Preference: api.NodeSelectorTerm{
+				MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"node-1", "node-2"}}},
 			}}},
 		}},
 			want: []string{
 				`addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key="invalid/label/key"`,
 				`addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference`,
 			}},
-		{name: "bad label value and Gt", args: NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{{
-				MatchExpressions: []fw.NodeSelectorRequirement{
-					{Key: "zone", Operator: fw.NodeSelectorOpIn, Values: []string{"-bad-"}},
+		{name: "bad label value and Gt", args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{
+					{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"-bad-"}},
 				},
 			}, {
-				MatchExpressions: []fw.NodeSelectorRequirement{{Key: "cores", Operator: fw.NodeSelectorOpGt, Values: []string{"x"}}},
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: "cores", Operator: api.NodeSelectorOpGt, Values: []string{"x"}}},
 			}}},
 		}},
 			want: []string{`nodeSelectorTerms[0].matchExpressions[0].values[0]="-bad-"`, `nodeSelectorTerms[1]`}},
-		{name: "zero-weight and empty preferred terms are not parsed", args: NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{
-			PreferredDuringSchedulingIgnoredDuringExecution: []fw.PreferredSchedulingTerm{
-				{Weight: 0, Preference: fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{{Key: "a/b/c", Operator: "Bogus"}}}},
+		{name: "zero-weight and empty preferred terms are not parsed", args: NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+			PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{
+				{Weight: 0, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "a/b/c", Operator: "Bogus"}}}},
 				{Weight: 3},
 			},
 		}}},

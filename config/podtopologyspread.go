@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/topologyspread"
 )
 
@@ -35,7 +35,7 @@ const (
 // constraints must not set labelSelector.
 type PodTopologySpreadArgs struct {
 	// DefaultConstraints are used with DefaultingType List.
-	DefaultConstraints []framework.TopologySpreadConstraint `json:"defaultConstraints,omitempty"`
+	DefaultConstraints []api.TopologySpreadConstraint `json:"defaultConstraints,omitempty"`
 	// DefaultingType is System or List; empty means System (v1 default).
 	DefaultingType PodTopologySpreadConstraintsDefaulting `json:"defaultingType,omitempty"`
 }
@@ -90,11 +90,11 @@ func (a PodTopologySpreadArgs) Validate() error {
 // EffectiveDefaultConstraints returns the constraints used for pods without
 // their own: kube-scheduler's system defaults for System, DefaultConstraints
 // (copied) for List.
-func (a PodTopologySpreadArgs) EffectiveDefaultConstraints() []framework.TopologySpreadConstraint {
+func (a PodTopologySpreadArgs) EffectiveDefaultConstraints() []api.TopologySpreadConstraint {
 	if a.DefaultingType == SystemDefaulting {
 		return topologyspread.SystemDefaultConstraints()
 	}
-	out := make([]framework.TopologySpreadConstraint, len(a.DefaultConstraints))
+	out := make([]api.TopologySpreadConstraint, len(a.DefaultConstraints))
 	copy(out, a.DefaultConstraints)
 	return out
 }

@@ -6,10 +6,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
-func ptsPolicy(p fw.NodeInclusionPolicy) *fw.NodeInclusionPolicy { return &p }
+func ptsPolicy(p api.NodeInclusionPolicy) *api.NodeInclusionPolicy { return &p }
 
 func ptsInt32(v int32) *int32 { return &v }
 
@@ -26,9 +26,9 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "valid config",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{
-					{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule},
-					{MaxSkew: 2, TopologyKey: "zone", WhenUnsatisfiable: fw.ScheduleAnyway},
+				DefaultConstraints: []api.TopologySpreadConstraint{
+					{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule},
+					{MaxSkew: 2, TopologyKey: "zone", WhenUnsatisfiable: api.ScheduleAnyway},
 				},
 				DefaultingType: ListDefaulting,
 			},
@@ -36,7 +36,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "maxSkew less than zero",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: -1, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: -1, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule}},
 				DefaultingType:     ListDefaulting,
 			},
 			want: []string{"defaultConstraints[0].maxSkew=-1: not in valid range (0, inf)"},
@@ -44,7 +44,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "maxSkew zero",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 0, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 0, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule}},
 				DefaultingType:     ListDefaulting,
 			},
 			want: []string{"defaultConstraints[0].maxSkew=0"},
@@ -52,7 +52,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "empty topology key",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "", WhenUnsatisfiable: fw.DoNotSchedule}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "", WhenUnsatisfiable: api.DoNotSchedule}},
 				DefaultingType:     ListDefaulting,
 			},
 			want: []string{`defaultConstraints[0].topologyKey="": required`},
@@ -60,7 +60,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "topology key is not a qualified name",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "a/b/c", WhenUnsatisfiable: fw.DoNotSchedule}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "a/b/c", WhenUnsatisfiable: api.DoNotSchedule}},
 				DefaultingType:     ListDefaulting,
 			},
 			want: []string{`defaultConstraints[0].topologyKey="a/b/c"`},
@@ -68,7 +68,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "whenUnsatisfiable is empty",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "node"}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "node"}},
 				DefaultingType:     ListDefaulting,
 			},
 			want: []string{`defaultConstraints[0].whenUnsatisfiable="": required`},
@@ -76,7 +76,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "whenUnsatisfiable contains unsupported action",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: "some action"}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: "some action"}},
 				DefaultingType:     ListDefaulting,
 			},
 			want: []string{`defaultConstraints[0].whenUnsatisfiable="some action": supported values: "DoNotSchedule", "ScheduleAnyway"`},
@@ -84,9 +84,9 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "duplicated constraints",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{
-					{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule},
-					{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule},
+				DefaultConstraints: []api.TopologySpreadConstraint{
+					{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule},
+					{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule},
 				},
 				DefaultingType: ListDefaulting,
 			},
@@ -95,9 +95,9 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "same key with different actions is not a duplicate",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{
-					{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule},
-					{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.ScheduleAnyway},
+				DefaultConstraints: []api.TopologySpreadConstraint{
+					{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule},
+					{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: api.ScheduleAnyway},
 				},
 				DefaultingType: ListDefaulting,
 			},
@@ -105,9 +105,9 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "label selector present",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{
-					MaxSkew: 1, TopologyKey: "key", WhenUnsatisfiable: fw.DoNotSchedule,
-					LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{
+					MaxSkew: 1, TopologyKey: "key", WhenUnsatisfiable: api.DoNotSchedule,
+					LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
 				}},
 				DefaultingType: ListDefaulting,
 			},
@@ -124,7 +124,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "wrong constraints",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "", WhenUnsatisfiable: fw.DoNotSchedule}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "", WhenUnsatisfiable: api.DoNotSchedule}},
 				DefaultingType:     SystemDefaulting,
 			},
 			want: []string{`defaultingType="System": invalid when defaultConstraints are not empty`, `defaultConstraints[0].topologyKey="": required`},
@@ -142,7 +142,7 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "minDomains must be positive",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule, MinDomains: ptsInt32(0)}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule, MinDomains: ptsInt32(0)}},
 				DefaultingType:     ListDefaulting,
 			},
 			want: []string{"defaultConstraints[0].minDomains=0: not in valid range (0, inf)"},
@@ -150,8 +150,8 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "unknown node inclusion policies",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{
-					MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule,
+				DefaultConstraints: []api.TopologySpreadConstraint{{
+					MaxSkew: 1, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule,
 					NodeAffinityPolicy: ptsPolicy("Sometimes"), NodeTaintsPolicy: ptsPolicy("Never"),
 				}},
 				DefaultingType: ListDefaulting,
@@ -161,9 +161,9 @@ func TestPodTopologySpreadArgsValidate(t *testing.T) {
 		{
 			name: "valid policies and minDomains",
 			args: PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{
-					MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: fw.DoNotSchedule, MinDomains: ptsInt32(3),
-					NodeAffinityPolicy: ptsPolicy(fw.NodeInclusionPolicyIgnore), NodeTaintsPolicy: ptsPolicy(fw.NodeInclusionPolicyHonor),
+				DefaultConstraints: []api.TopologySpreadConstraint{{
+					MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: api.DoNotSchedule, MinDomains: ptsInt32(3),
+					NodeAffinityPolicy: ptsPolicy(api.NodeInclusionPolicyIgnore), NodeTaintsPolicy: ptsPolicy(api.NodeInclusionPolicyHonor),
 				}},
 				DefaultingType: ListDefaulting,
 			},
@@ -209,7 +209,7 @@ func TestPodTopologySpreadArgsDefault(t *testing.T) {
 	}
 	// Listed constraints with no type still default to System, which
 	// Validate rejects (as kube-scheduler's v1 defaulting + validation do).
-	b := PodTopologySpreadArgs{DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: fw.ScheduleAnyway}}}
+	b := PodTopologySpreadArgs{DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.ScheduleAnyway}}}
 	b.SetDefaults()
 	if b.DefaultingType != SystemDefaulting {
 		t.Fatalf("Default() with constraints set DefaultingType=%q, want System", b.DefaultingType)
@@ -227,9 +227,9 @@ func TestPodTopologySpreadArgsDefault(t *testing.T) {
 
 func TestPodTopologySpreadEffectiveDefaultConstraints(t *testing.T) {
 	sys := PodTopologySpreadArgs{DefaultingType: SystemDefaulting}.EffectiveDefaultConstraints()
-	want := []fw.TopologySpreadConstraint{
-		{TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: fw.ScheduleAnyway, MaxSkew: 3},
-		{TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: fw.ScheduleAnyway, MaxSkew: 5},
+	want := []api.TopologySpreadConstraint{
+		{TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 3},
+		{TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 5},
 	}
 	if diff := cmp.Diff(want, sys); diff != "" {
 		t.Errorf("System defaults (-want +got):\n%s", diff)
@@ -239,7 +239,7 @@ func TestPodTopologySpreadEffectiveDefaultConstraints(t *testing.T) {
 	if again := (PodTopologySpreadArgs{DefaultingType: SystemDefaulting}).EffectiveDefaultConstraints(); again[0].MaxSkew != 3 {
 		t.Errorf("system defaults were shared: maxSkew %d", again[0].MaxSkew)
 	}
-	list := []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "rack", WhenUnsatisfiable: fw.DoNotSchedule}}
+	list := []api.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "rack", WhenUnsatisfiable: api.DoNotSchedule}}
 	args := PodTopologySpreadArgs{DefaultingType: ListDefaulting, DefaultConstraints: list}
 	got := args.EffectiveDefaultConstraints()
 	if diff := cmp.Diff(list, got); diff != "" {

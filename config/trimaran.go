@@ -57,7 +57,7 @@ type MetricProviderSpec struct {
 }
 
 // TrimaranSpec holds the fields every Trimaran plugin's args share. schedkit
-// reads node load from framework.NodeLoad objects, not from load-watcher, so
+// reads node load from api.NodeLoad objects, not from load-watcher, so
 // these fields are accepted, defaulted and validated as scheduler-plugins
 // does (a configuration written for it loads unchanged) but not used.
 type TrimaranSpec struct {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -24,12 +25,12 @@ type UsageSource interface {
 	Resources() Vectorizer
 	// EstimatePodVector estimates a pod (the incoming pod, once per cycle)
 	// as a vector.
-	EstimatePodVector(pod *framework.Pod) ([]int64, error)
+	EstimatePodVector(pod *api.Pod) ([]int64, error)
 	// Lookup returns the node's usage view — nil when there is no
 	// NodeMetric for it (Koordinator's NotFound) — and its capacity vector
 	// (EstimateNode vectorized); capErr is EstimateNode's error. It must not
 	// allocate in the steady state: it runs once per node per pod.
-	Lookup(node *framework.Node) (view *NodeView, capacity []int64, capErr error)
+	Lookup(node *api.Node) (view *NodeView, capacity []int64, capErr error)
 }
 
 // AggregationKey selects one aggregated usage of a NodeMetric: its type
@@ -120,8 +121,8 @@ var _ UsageSource = (*AssignCache)(nil)
 
 type nodeEntry struct {
 	name           string
-	metric         *framework.NodeMetric
-	warnings       []framework.NodeMetricWarning
+	metric         *api.NodeMetric
+	warnings       []api.NodeMetricWarning
 	updateTime     time.Time
 	reportInterval time.Duration
 	podUsages      map[string][]int64
@@ -138,14 +139,14 @@ type nodeEntry struct {
 }
 
 type cachedCapacity struct {
-	node   *framework.Node
+	node   *api.Node
 	vec    []int64
 	err    error
 	inline [4]int64
 }
 
 type podRecord struct {
-	pod       *framework.Pod
+	pod       *api.Pod
 	key       string
 	usageKey  string
 	timestamp time.Time
@@ -187,7 +188,7 @@ func (c *AssignCache) Estimator() Estimator { return c.est }
 
 // EstimatePodVector estimates pod and vectorizes the result. A negative
 // amount (from a custom estimator) is an error naming the pod and resource.
-func (c *AssignCache) EstimatePodVector(pod *framework.Pod) ([]int64, error) {
+func (c *AssignCache) EstimatePodVector(pod *api.Pod) ([]int64, error) {
 	m, err := c.est.EstimatePod(pod)
 	if err != nil {
 		return nil, err
@@ -202,7 +203,7 @@ func (c *AssignCache) EstimatePodVector(pod *framework.Pod) ([]int64, error) {
 }
 
 // Lookup implements UsageSource.
-func (c *AssignCache) Lookup(node *framework.Node) (*NodeView, []int64, error) {
+func (c *AssignCache) Lookup(node *api.Node) (*NodeView, []int64, error) {
 	if node == nil {
 		return nil, nil, nil
 	}
@@ -249,20 +250,20 @@ func (c *AssignCache) View(name string) *NodeView {
 	return nil
 }
 
-func podKey(pod *framework.Pod) string {
+func podKey(pod *api.Pod) string {
 	if pod.UID != "" {
 		return pod.UID
 	}
 	return pod.Namespace + "/" + pod.Name
 }
 
-func isReservePod(pod *framework.Pod) bool {
+func isReservePod(pod *api.Pod) bool {
 	return pod.Annotations[AnnotationReservePod] == "true"
 }
 
 // prepareRecord prepares a pod's cache record outside the lock: its estimate,
 // timestamp and force-estimation deadline.
-func (c *AssignCache) prepareRecord(pod *framework.Pod) (*podRecord, error) {
+func (c *AssignCache) prepareRecord(pod *api.Pod) (*podRecord, error) {
 	var est []int64
 	m, err := c.est.EstimatePod(pod)
 	if err == nil && len(m) > 0 {
@@ -281,7 +282,7 @@ func (c *AssignCache) prepareRecord(pod *framework.Pod) (*podRecord, error) {
 		}
 	}
 	var ts time.Time
-	if cond := pod.Condition(framework.PodScheduled); cond != nil && cond.Status == framework.ConditionTrue && !cond.LastTransitionTime.IsZero() {
+	if cond := pod.Condition(api.PodScheduled); cond != nil && cond.Status == api.ConditionTrue && !cond.LastTransitionTime.IsZero() {
 		ts = cond.LastTransitionTime
 	} else {
 		ts = c.clock.Now()
@@ -304,7 +305,7 @@ func (c *AssignCache) prepareRecord(pod *framework.Pod) (*podRecord, error) {
 // otherwise from the options; with I > 0 and the pod Initialized=True at a
 // non-zero time t, the deadline is t + I (S is ignored); else with S > 0 it
 // is timestamp + S; else none (the zero time).
-func (c *AssignCache) EstimationDeadline(pod *framework.Pod, timestamp time.Time) time.Time {
+func (c *AssignCache) EstimationDeadline(pod *api.Pod, timestamp time.Time) time.Time {
 	var afterScheduled, afterInitialized int64 = -1, -1
 	if c.opts.AllowCustomizeEstimation {
 		afterScheduled, _ = ParseEstimatedSecondsAnnotation(pod, AnnotationCustomEstimatedSecondsAfterPodScheduled)
@@ -317,7 +318,7 @@ func (c *AssignCache) EstimationDeadline(pod *framework.Pod, timestamp time.Time
 		afterInitialized = *s
 	}
 	if afterInitialized > 0 {
-		if cond := pod.Condition(framework.PodInitialized); cond != nil && cond.Status == framework.ConditionTrue && !cond.LastTransitionTime.IsZero() {
+		if cond := pod.Condition(api.PodInitialized); cond != nil && cond.Status == api.ConditionTrue && !cond.LastTransitionTime.IsZero() {
 			return cond.LastTransitionTime.Add(time.Duration(afterInitialized) * time.Second)
 		}
 	}
@@ -332,7 +333,7 @@ func (c *AssignCache) EstimationDeadline(pod *framework.Pod, timestamp time.Time
 // (Succeeded/Failed) or a reservation placeholder. A pod already cached is
 // replaced (new estimate and timestamp); one cached on another node moves.
 // A negative estimate is an error and changes nothing.
-func (c *AssignCache) Assign(nodeName string, pod *framework.Pod) error {
+func (c *AssignCache) Assign(nodeName string, pod *api.Pod) error {
 	if pod == nil || nodeName == "" || pod.Status.Phase.IsTerminal() || isReservePod(pod) {
 		return nil
 	}
@@ -368,7 +369,7 @@ func (c *AssignCache) assignLocked(nodeName string, rec *podRecord) {
 
 // Unassign removes pod from nodeName (Unreserve, the scheduler forgetting
 // the pod). A pod not cached on that node is ignored.
-func (c *AssignCache) Unassign(nodeName string, pod *framework.Pod) {
+func (c *AssignCache) Unassign(nodeName string, pod *api.Pod) {
 	if pod == nil || nodeName == "" {
 		return
 	}
@@ -405,7 +406,7 @@ func (c *AssignCache) cleanupOrPublish(e *nodeEntry) {
 }
 
 // AddPod handles a pod add event: Assign(pod.Spec.NodeName, pod).
-func (c *AssignCache) AddPod(pod *framework.Pod) error {
+func (c *AssignCache) AddPod(pod *api.Pod) error {
 	if pod == nil {
 		return nil
 	}
@@ -418,7 +419,7 @@ func (c *AssignCache) AddPod(pod *framework.Pod) error {
 // terminated pod is removed; a pod whose spec or conditions changed is
 // re-assigned (new estimate and timestamp); other changes (labels,
 // annotations only) leave the cache as it is.
-func (c *AssignCache) UpdatePod(pod *framework.Pod) error {
+func (c *AssignCache) UpdatePod(pod *api.Pod) error {
 	if pod == nil {
 		return nil
 	}
@@ -459,7 +460,7 @@ func (c *AssignCache) UpdatePod(pod *framework.Pod) error {
 
 // DeletePod handles a pod delete event: the pod is removed from whichever
 // node it is cached on.
-func (c *AssignCache) DeletePod(pod *framework.Pod) {
+func (c *AssignCache) DeletePod(pod *api.Pod) {
 	if pod == nil {
 		return
 	}
@@ -480,7 +481,7 @@ func (c *AssignCache) DeletePod(pod *framework.Pod) {
 // a repeated duration or pod, ...) are read as Koordinator reads them and
 // the rest of the metric is used; NodeMetricWarnings lists them. The cache
 // keeps m (treat it as read-only afterwards).
-func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
+func (c *AssignCache) UpdateNodeMetric(m *api.NodeMetric) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("loadaware: %w", err)
 	}
@@ -558,10 +559,10 @@ func (c *AssignCache) UpdateNodeMetric(m *framework.NodeMetric) error {
 }
 
 // NodeMetricWarnings returns the entries of the node's current NodeMetric
-// that are ignored or read only on request (framework.NodeMetric.Warnings),
+// that are ignored or read only on request (api.NodeMetric.Warnings),
 // nil when there are none or the cache holds no metric for the node. The
 // slice is shared and must not be modified.
-func (c *AssignCache) NodeMetricWarnings(name string) []framework.NodeMetricWarning {
+func (c *AssignCache) NodeMetricWarnings(name string) []api.NodeMetricWarning {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if e := c.nodes[name]; e != nil {
@@ -807,7 +808,7 @@ type NodeView struct {
 	// Name is the node's name.
 	Name string
 	// Metric is the NodeMetric the view was computed from.
-	Metric *framework.NodeMetric
+	Metric *api.NodeMetric
 	// UpdateTime is the metric's update time (the last non-nil one seen
 	// for the node) and ReportInterval its report interval.
 	UpdateTime     time.Time
@@ -901,7 +902,7 @@ type NodeState struct {
 	// Pods are the assigned pods, sorted by key.
 	Pods []AssignedPod
 	// Warnings are the NodeMetric's odd entries (NodeMetricWarnings).
-	Warnings []framework.NodeMetricWarning
+	Warnings []api.NodeMetricWarning
 }
 
 // AssignedPod is one cached pod and its part in its node's usage.

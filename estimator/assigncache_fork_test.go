@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -21,7 +21,7 @@ import (
 func TestPropAssignCacheForkRevert(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := []string{"n0", "n1", "n2"}
-		metric := func(n string) *framework.NodeMetric {
+		metric := func(n string) *api.NodeMetric {
 			m := st.MakeNodeMetric(n).UpdateTime(testNow.Add(-time.Duration(rapid.IntRange(0, 300).Draw(t, "age")) * time.Second)).
 				Usage(map[string]string{"cpu": fmt.Sprint(rapid.IntRange(0, 64).Draw(t, "ucpu")), "memory": "8Gi"})
 			for i := range rapid.IntRange(0, 3).Draw(t, "reported") {
@@ -30,7 +30,7 @@ func TestPropAssignCacheForkRevert(t *testing.T) {
 			}
 			return m.Obj()
 		}
-		pod := func() *framework.Pod {
+		pod := func() *api.Pod {
 			i := rapid.IntRange(0, 7).Draw(t, "pod")
 			w := st.MakePod().UID(fmt.Sprintf("u%d", i)).Name(fmt.Sprintf("p%d", i)).Node(rapid.SampledFrom(nodes).Draw(t, "node")).
 				Req(map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(100, 4000).Draw(t, "rcpu"))})

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -53,17 +54,17 @@ func TestAssignCacheOnAdd(t *testing.T) {
 	const node = "test-node"
 	tests := []struct {
 		name                             string
-		pod                              *framework.Pod
+		pod                              *api.Pod
 		cached                           bool
 		nodeDelta, prodDelta, nodeEstSum map[resource.Name]int64
 	}{
 		{name: "pending pod without node is not cached", pod: st.MakePod().Name("p").Obj()},
-		{name: "failed pod is not cached", pod: st.MakePod().Name("p").Node(node).Phase(framework.PodFailed).Obj()},
-		{name: "succeeded pod is not cached", pod: st.MakePod().Name("p").Node(node).Phase(framework.PodSucceeded).Obj()},
+		{name: "failed pod is not cached", pod: st.MakePod().Name("p").Node(node).Phase(api.PodFailed).Obj()},
+		{name: "succeeded pod is not cached", pod: st.MakePod().Name("p").Node(node).Phase(api.PodSucceeded).Obj()},
 		{name: "reservation placeholder is not cached", pod: st.MakePod().Name("p").Node(node).Annotation(AnnotationReservePod, "true").Obj()},
 		{
 			name: "running pod without resources: batch, 250m/200Mi in nodeDelta and nodeEstimated only",
-			pod:  st.MakePod().UID("123456789").Name("test").Node(node).Phase(framework.PodRunning).Obj(), cached: true,
+			pod:  st.MakePod().UID("123456789").Name("test").Node(node).Phase(api.PodRunning).Obj(), cached: true,
 			nodeDelta: cpuMem(250, mi200), prodDelta: cpuMem(0, 0), nodeEstSum: cpuMem(250, mi200),
 		},
 		{
@@ -144,13 +145,13 @@ func TestAssignCacheOnDelete(t *testing.T) {
 	}
 	req := map[string]string{"cpu": "4", "memory": "8Gi"}
 	midReq := map[string]string{"kubernetes.io/mid-cpu": "4k", "kubernetes.io/mid-memory": "8Gi"}
-	pods := []*framework.Pod{
-		st.MakePod().UID("1").Name("prod-1").Node(node).Phase(framework.PodRunning).Req(req).Obj(),
-		st.MakePod().UID("2").Name("prod-2").Node(node).Phase(framework.PodRunning).Req(req).Obj(),
-		st.MakePod().UID("3").Name("prod-3").Node(node).Phase(framework.PodRunning).Req(req).Obj(),
-		st.MakePod().UID("4").Name("mid-1").Node(node).Phase(framework.PodRunning).Priority(PriorityMidValueDefault).Req(midReq).Obj(),
-		st.MakePod().UID("5").Name("mid-2").Node(node).Phase(framework.PodRunning).Priority(PriorityMidValueDefault).Req(midReq).Obj(),
-		st.MakePod().UID("6").Name("mid-3").Node(node).Phase(framework.PodRunning).Priority(PriorityMidValueDefault).Req(midReq).Obj(),
+	pods := []*api.Pod{
+		st.MakePod().UID("1").Name("prod-1").Node(node).Phase(api.PodRunning).Req(req).Obj(),
+		st.MakePod().UID("2").Name("prod-2").Node(node).Phase(api.PodRunning).Req(req).Obj(),
+		st.MakePod().UID("3").Name("prod-3").Node(node).Phase(api.PodRunning).Req(req).Obj(),
+		st.MakePod().UID("4").Name("mid-1").Node(node).Phase(api.PodRunning).Priority(PriorityMidValueDefault).Req(midReq).Obj(),
+		st.MakePod().UID("5").Name("mid-2").Node(node).Phase(api.PodRunning).Priority(PriorityMidValueDefault).Req(midReq).Obj(),
+		st.MakePod().UID("6").Name("mid-3").Node(node).Phase(api.PodRunning).Priority(PriorityMidValueDefault).Req(midReq).Obj(),
 	}
 	for _, p := range pods {
 		if err := c.AddPod(p); err != nil {
@@ -168,7 +169,7 @@ func TestAssignCacheOnDelete(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
-	c.DeletePod(st.MakePod().UID("1").Name("prod-1").Node(node).Phase(framework.PodFailed).Req(map[string]string{"cpu": "2", "memory": "8Gi"}).Obj())
+	c.DeletePod(st.MakePod().UID("1").Name("prod-1").Node(node).Phase(api.PodFailed).Req(map[string]string{"cpu": "2", "memory": "8Gi"}).Obj())
 	for _, p := range pods[1:] {
 		c.DeletePod(st.MakePod().UID(p.UID).Name(p.Name).Node(node).Obj())
 	}
@@ -191,12 +192,12 @@ func TestAssignCacheOnUpdate(t *testing.T) {
 	scheduledAt := testNow.Add(-time.Hour)
 	later := testNow.Add(time.Minute) // the clock at the update
 	base := func() *st.PodWrapper {
-		return st.MakePod().UID("123456789").Name("test").Node(node).Phase(framework.PodRunning)
+		return st.MakePod().UID("123456789").Name("test").Node(node).Phase(api.PodRunning)
 	}
 	tests := []struct {
 		name     string
-		existing *framework.Pod
-		update   *framework.Pod
+		existing *api.Pod
+		update   *api.Pod
 		wantNode string // "" = not cached anywhere
 		wantTS   time.Time
 		wantEst  map[resource.Name]int64
@@ -207,7 +208,7 @@ func TestAssignCacheOnUpdate(t *testing.T) {
 		},
 		{
 			name:     "terminated pod is removed",
-			existing: base().Obj(), update: base().Phase(framework.PodFailed).Obj(),
+			existing: base().Obj(), update: base().Phase(api.PodFailed).Obj(),
 		},
 		{
 			name:     "metadata-only update keeps the cached record",
@@ -216,7 +217,7 @@ func TestAssignCacheOnUpdate(t *testing.T) {
 		},
 		{
 			name:     "condition change re-assigns with the PodScheduled time",
-			existing: base().Obj(), update: base().Condition(framework.PodScheduled, framework.ConditionTrue, scheduledAt).Obj(),
+			existing: base().Obj(), update: base().Condition(api.PodScheduled, api.ConditionTrue, scheduledAt).Obj(),
 			wantNode: node, wantTS: scheduledAt, wantEst: cpuMem(250, mi200),
 		},
 		{
@@ -286,7 +287,7 @@ func TestEstimationDeadline(t *testing.T) {
 		afterScheduled  *int64
 		afterInit       *int64
 		customize       bool
-		pod             *framework.Pod
+		pod             *api.Pod
 		want            time.Time
 		wantNoDeadline  bool
 		timestampOffset time.Duration
@@ -294,35 +295,35 @@ func TestEstimationDeadline(t *testing.T) {
 		{name: "disabled", pod: st.MakePod().Name("pod").Obj(), wantNoDeadline: true},
 		{
 			name: "enabled for pod scheduled", afterScheduled: i64(180),
-			pod:  st.MakePod().Name("pod").Condition(framework.PodScheduled, framework.ConditionTrue, now.Add(-time.Minute)).Obj(),
+			pod:  st.MakePod().Name("pod").Condition(api.PodScheduled, api.ConditionTrue, now.Add(-time.Minute)).Obj(),
 			want: now.Add(2 * time.Minute),
 		},
 		{
 			name: "initialized window replaces the scheduled one", afterScheduled: i64(180), afterInit: i64(10),
-			pod: st.MakePod().Name("pod").Condition(framework.PodScheduled, framework.ConditionTrue, now.Add(-time.Minute)).
-				Condition(framework.PodInitialized, framework.ConditionTrue, now.Add(-30*time.Second)).Obj(),
+			pod: st.MakePod().Name("pod").Condition(api.PodScheduled, api.ConditionTrue, now.Add(-time.Minute)).
+				Condition(api.PodInitialized, api.ConditionTrue, now.Add(-30*time.Second)).Obj(),
 			want: now.Add(-20 * time.Second),
 		},
 		{
 			name: "enabled for pod initialized", afterInit: i64(180),
-			pod:  st.MakePod().Name("pod").Condition(framework.PodInitialized, framework.ConditionTrue, now.Add(-time.Minute)).Obj(),
+			pod:  st.MakePod().Name("pod").Condition(api.PodInitialized, api.ConditionTrue, now.Add(-time.Minute)).Obj(),
 			want: now.Add(2 * time.Minute),
 		},
 		{
 			name: "initialized condition not true", afterInit: i64(180),
-			pod:            st.MakePod().Name("pod").Condition(framework.PodInitialized, framework.ConditionFalse, now.Add(-time.Minute)).Obj(),
+			pod:            st.MakePod().Name("pod").Condition(api.PodInitialized, api.ConditionFalse, now.Add(-time.Minute)).Obj(),
 			wantNoDeadline: true,
 		},
 		{
 			name: "scheduled window from the pod annotation", customize: true,
 			pod: st.MakePod().Name("pod").Annotation(AnnotationCustomEstimatedSecondsAfterPodScheduled, "180").
-				Condition(framework.PodScheduled, framework.ConditionTrue, now.Add(-time.Minute)).Obj(),
+				Condition(api.PodScheduled, api.ConditionTrue, now.Add(-time.Minute)).Obj(),
 			want: now.Add(2 * time.Minute),
 		},
 		{
 			name: "initialized window from the pod annotation", customize: true,
 			pod: st.MakePod().Name("pod").Annotation(AnnotationCustomEstimatedSecondsAfterInitialized, "180").
-				Condition(framework.PodInitialized, framework.ConditionTrue, now.Add(-time.Minute)).Obj(),
+				Condition(api.PodInitialized, api.ConditionTrue, now.Add(-time.Minute)).Obj(),
 			want: now.Add(2 * time.Minute),
 		},
 		// Derived.
@@ -371,10 +372,10 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 		m := st.MakeNodeMetric(node).Usage(map[string]string{"cpu": "72", "memory": "280Gi"}).
 			Pod("default", "prod-1", "koord-prod", map[string]string{"cpu": "50", "memory": "200Gi"}).
 			Pod("default", "mid-1", "koord-mid", map[string]string{"cpu": "20", "memory": "75Gi"}).Obj()
-		m.Status.PodsMetric = append([]*framework.PodMetricInfo{nil, {Name: "invalid"}}, m.Status.PodsMetric...)
-		for _, p := range []*framework.Pod{
-			st.MakePod().UID("1").Name("prod-1").Node(node).Phase(framework.PodRunning).Req(map[string]string{"cpu": "40", "memory": "160Gi"}).Obj(),
-			st.MakePod().UID("2").Name("mid-1").Node(node).Phase(framework.PodRunning).Priority(PriorityMidValueDefault).
+		m.Status.PodsMetric = append([]*api.PodMetricInfo{nil, {Name: "invalid"}}, m.Status.PodsMetric...)
+		for _, p := range []*api.Pod{
+			st.MakePod().UID("1").Name("prod-1").Node(node).Phase(api.PodRunning).Req(map[string]string{"cpu": "40", "memory": "160Gi"}).Obj(),
+			st.MakePod().UID("2").Name("mid-1").Node(node).Phase(api.PodRunning).Priority(PriorityMidValueDefault).
 				Req(map[string]string{"kubernetes.io/mid-cpu": "4k", "kubernetes.io/mid-memory": "8Gi"}).Obj(),
 		} {
 			if err := c.AddPod(p); err != nil {
@@ -452,12 +453,12 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
 	const node = "n1"
 	m := st.MakeNodeMetric(node).UpdateTime(testNow).Usage(map[string]string{"cpu": "90", "memory": "10Gi"}).Obj()
-	m.Status.NodeMetric.AggregatedNodeUsages = []framework.AggregatedUsage{
-		{Duration: framework.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]framework.ResourceMap{
+	m.Status.NodeMetric.AggregatedNodeUsages = []api.AggregatedUsage{
+		{Duration: api.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]api.ResourceMap{
 			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "50"})},
 			"p42": {Resources: resource.MustParseList(map[string]string{"cpu": "42"})},
 		}},
-		{Duration: framework.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]framework.ResourceMap{
+		{Duration: api.MetricDuration{Duration: 5 * time.Minute}, Usage: map[string]api.ResourceMap{
 			"p95": {Resources: resource.MustParseList(map[string]string{"cpu": "60"})},
 		}},
 	}
@@ -482,7 +483,7 @@ func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
 		t.Errorf("nodeUsage (-want +got):\n%s", diff)
 	}
 	const path = "status.nodeMetric.aggregatedNodeUsages"
-	want := []framework.NodeMetricWarning{
+	want := []api.NodeMetricWarning{
 		{Field: path + `[0].usage["p42"]`, Message: `unknown aggregation type (not avg, p50, p90, p95 or p99): kept, but only a node's usage-thresholds annotation naming "p42" can select it`},
 		{Field: path + `[0].usage["p95"]`, Message: "ignored: type p95 for duration 5m0s is reported again at " + path + "[1], which is used"},
 	}
@@ -518,16 +519,16 @@ func TestAssignCacheNodeStateExplainsDeltas(t *testing.T) {
 	old := testNow.Add(-5 * time.Minute)
 	req := map[string]string{"cpu": "2", "memory": "4Gi"}
 	pod := func(name string, scheduled time.Time) *st.PodWrapper {
-		return st.MakePod().UID(name).Name(name).Node(node).Phase(framework.PodRunning).Req(req).
-			Condition(framework.PodScheduled, framework.ConditionTrue, scheduled)
+		return st.MakePod().UID(name).Name(name).Node(node).Phase(api.PodRunning).Req(req).
+			Condition(api.PodScheduled, api.ConditionTrue, scheduled)
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		pod("a-recent", testNow.Add(-10*time.Second)).Obj(),
 		pod("b-unreported", old).Obj(),
 		pod("c-measured", old).Obj(),
 		pod("d-not-reported-prod", old).Obj(),
-		st.MakePod().UID("e-batch").Name("e-batch").Node(node).Phase(framework.PodRunning).
-			Condition(framework.PodScheduled, framework.ConditionTrue, old).Obj(),
+		st.MakePod().UID("e-batch").Name("e-batch").Node(node).Phase(api.PodRunning).
+			Condition(api.PodScheduled, api.ConditionTrue, old).Obj(),
 		pod("f-forced", old).Annotation(AnnotationCustomEstimatedSecondsAfterPodScheduled, "600").Obj(),
 	}
 	for _, p := range pods {
@@ -607,7 +608,7 @@ func TestNodeViewAggregatedUsage(t *testing.T) {
 		Aggregated(5*time.Minute, "p95", nil).Aggregated(10*time.Minute, "p95", nil).Obj()
 	tests := []struct {
 		name   string
-		metric *framework.NodeMetric
+		metric *api.NodeMetric
 		d      time.Duration
 		want   int64
 	}{
@@ -653,7 +654,7 @@ func TestAssignCacheShouldEstimateBoundaries(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _ := newTestCache(t, f100, CacheOptions{EstimatedSecondsAfterPodScheduled: tt.seconds})
 			pod := st.MakePod().UID("u").Name("p").Node(node).Req(map[string]string{"cpu": "2"}).
-				Condition(framework.PodScheduled, framework.ConditionTrue, tt.scheduled).Obj()
+				Condition(api.PodScheduled, api.ConditionTrue, tt.scheduled).Obj()
 			if err := c.AddPod(pod); err != nil {
 				t.Fatal(err)
 			}
@@ -688,7 +689,7 @@ func TestAssignCacheBadInput(t *testing.T) {
 	negPod := st.MakeNodeMetric(node).UpdateTime(testNow).Pod("ns", "p", "", map[string]string{"memory": "-1Gi"}).Obj()
 	badInterval := st.MakeNodeMetric(node).ReportInterval(-5).Obj()
 	for _, tt := range []struct {
-		m    *framework.NodeMetric
+		m    *api.NodeMetric
 		want string
 	}{
 		{neg, `loadaware: NodeMetric "n1": status.nodeMetric.nodeUsage["cpu"]=-1: must not be negative`},
@@ -827,7 +828,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		genPod := func(uid, name string) *framework.Pod {
+		genPod := func(uid, name string) *api.Pod {
 			w := st.MakePod().UID(uid).Name(name).Node(rapid.SampledFrom(nodes).Draw(t, "node"))
 			if rapid.Bool().Draw(t, "hasPriority") {
 				w = w.Priority(rapid.SampledFrom([]int32{9500, 7500, 5500, 3500, 0}).Draw(t, "prio"))
@@ -837,7 +838,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 					map[string]string{"cpu": fmt.Sprintf("%dm", rapid.IntRange(8000, 16000).Draw(t, "lcpu"))})
 			}
 			if rapid.Bool().Draw(t, "scheduled") {
-				w = w.Condition(framework.PodScheduled, framework.ConditionTrue, testNow.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "sched"))*time.Second))
+				w = w.Condition(api.PodScheduled, api.ConditionTrue, testNow.Add(-time.Duration(rapid.IntRange(0, 600).Draw(t, "sched"))*time.Second))
 			}
 			return w.Obj()
 		}

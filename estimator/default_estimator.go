@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -40,7 +40,7 @@ func DefaultScalingFactors() map[resource.Name]int64 {
 // to a non-empty map — the annotation's factors completed with the
 // options'), with r the name k translates to for the pod's priority class
 // (TranslateResourceName) and R, L the pod's effective requests and limits
-// (framework.PodRequests, framework.PodLimits):
+// (api.PodRequests, api.PodLimits):
 //
 //	q := max(L[r], R[r])
 //	q == 0:  250 (milli) for cpu and batch-cpu, 200 MiB for memory and
@@ -100,7 +100,7 @@ func (e *DefaultEstimator) ScalingFactors() map[resource.Name]int64 { return map
 
 // EstimatePod estimates the pod's usage; see DefaultEstimator. It never
 // fails.
-func (e *DefaultEstimator) EstimatePod(pod *framework.Pod) (map[resource.Name]int64, error) {
+func (e *DefaultEstimator) EstimatePod(pod *api.Pod) (map[resource.Name]int64, error) {
 	factors, names := e.factors, e.factorNames
 	if e.allowCustomize {
 		if custom, err := ParseScalingFactorsAnnotation(pod); err == nil && len(custom) > 0 {
@@ -109,8 +109,8 @@ func (e *DefaultEstimator) EstimatePod(pod *framework.Pod) (map[resource.Name]in
 			factors, names = merged, slices.Sorted(maps.Keys(merged))
 		}
 	}
-	requests := framework.PodRequests(pod, framework.RequestOptions{})
-	limits := framework.PodLimits(pod)
+	requests := api.PodRequests(pod, api.RequestOptions{})
+	limits := api.PodLimits(pod)
 	class := PriorityClassOf(pod)
 	out := make(map[resource.Name]int64, len(names))
 	for _, k := range names {
@@ -150,7 +150,7 @@ func (e *DefaultEstimator) estimateResource(requests, limits resource.List, r re
 
 // EstimateNode returns the node's capacity; see DefaultEstimator. It never
 // fails.
-func (e *DefaultEstimator) EstimateNode(node *framework.Node) (resource.List, error) {
+func (e *DefaultEstimator) EstimateNode(node *api.Node) (resource.List, error) {
 	alloc := node.Status.Allocatable
 	raw, err := ParseRawAllocatableAnnotation(node)
 	if err != nil || len(raw) == 0 || raw.Equal(alloc) {

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/estimator"
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -20,7 +20,7 @@ func ExampleDefaultEstimator() {
 	if err != nil {
 		panic(err)
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		builder.MakePod().Name("web").Lim(map[string]string{"cpu": "2", "memory": "4Gi"}, map[string]string{"cpu": "4", "memory": "4Gi"}).Obj(),
 		builder.MakePod().Name("sidecar-less").Obj(),
 		builder.MakePod().Name("spark").Priority(estimator.PriorityBatchValueDefault).

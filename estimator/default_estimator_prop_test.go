@@ -6,14 +6,14 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
 
 // podCPU builds a single-container pod requesting reqMilli cpu with limit
 // limMilli (0: no limit) and a memory request.
-func podCPU(reqMilli, limMilli int64, memMi int64) *framework.Pod {
+func podCPU(reqMilli, limMilli int64, memMi int64) *api.Pod {
 	req := map[string]string{"cpu": fmt.Sprintf("%dm", reqMilli), "memory": fmt.Sprintf("%dMi", memMi)}
 	if limMilli == 0 {
 		return st.MakePod().Name("p").Req(req).Obj()

@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -38,7 +38,7 @@ func TestDefaultEstimatorEstimatePod(t *testing.T) {
 	tests := []struct {
 		name string
 		opts EstimatorOptions
-		pod  *framework.Pod
+		pod  *api.Pod
 		want map[resource.Name]int64
 	}{
 		{
@@ -183,7 +183,7 @@ func TestDefaultEstimatorEstimatePod(t *testing.T) {
 func TestDefaultEstimatorEstimateNode(t *testing.T) {
 	tests := []struct {
 		name string
-		node *framework.Node
+		node *api.Node
 		want resource.List
 	}{
 		{

@@ -1,7 +1,7 @@
 package estimator
 
 import (
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -18,16 +18,16 @@ import (
 //
 // Both methods must be safe for concurrent use. EstimateNode must be a pure
 // function of the node object: AssignCache memoizes its vectorized result
-// per *framework.Node.
+// per *api.Node.
 type Estimator interface {
 	// Name identifies the estimator (the name it is registered under).
 	Name() string
 	// EstimatePod returns the pod's estimated usage. An all-zero or empty
 	// result means "no estimate".
-	EstimatePod(pod *framework.Pod) (map[resource.Name]int64, error)
+	EstimatePod(pod *api.Pod) (map[resource.Name]int64, error)
 	// EstimateNode returns the node's usable capacity (default: its
 	// allocatable, or its raw allocatable when the node is amplified).
-	EstimateNode(node *framework.Node) (resource.List, error)
+	EstimateNode(node *api.Node) (resource.List, error)
 }
 
 // EstimatorOptions are what an estimator factory receives: the parts of

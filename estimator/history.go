@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -26,7 +27,7 @@ type UsageHistory interface {
 // WorkloadKey is the default history key of a pod: "namespace/Kind/name" of
 // its controller owner (so a new replica inherits its siblings' history),
 // or "namespace/name" of the pod itself when it has no controller.
-func WorkloadKey(pod *framework.Pod) string {
+func WorkloadKey(pod *api.Pod) string {
 	if ref := pod.ControllerRef(); ref != nil {
 		return pod.Namespace + "/" + ref.Kind + "/" + ref.Name
 	}
@@ -46,7 +47,7 @@ type HistoryOptions struct {
 	// estimate = round(p · (100 + headroom) / 100).
 	HeadroomPercent int64
 	// Key maps a pod to its history key; nil means WorkloadKey.
-	Key func(pod *framework.Pod) string
+	Key func(pod *api.Pod) string
 	// Fallback estimates pods (and nodes) without enough history. It is
 	// required by NewHistoryEstimator; HistoryFactory fills a nil Fallback
 	// with a DefaultEstimator built from the factory's options.
@@ -112,7 +113,7 @@ func HistoryFactory(opts HistoryOptions) EstimatorFactory {
 func (h *HistoryEstimator) Name() string { return HistoryEstimatorName }
 
 // EstimatePod estimates the pod; see HistoryEstimator.
-func (h *HistoryEstimator) EstimatePod(pod *framework.Pod) (map[resource.Name]int64, error) {
+func (h *HistoryEstimator) EstimatePod(pod *api.Pod) (map[resource.Name]int64, error) {
 	out, err := h.opts.Fallback.EstimatePod(pod)
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func (h *HistoryEstimator) EstimatePod(pod *framework.Pod) (map[resource.Name]in
 		p := NearestRank(samples, h.opts.Percentile)
 		est := int64(math.Round(float64(p) * float64(100+h.opts.HeadroomPercent) / 100))
 		if limits == nil {
-			limits = framework.PodLimits(pod)
+			limits = api.PodLimits(pod)
 		}
 		if r := TranslateResourceName(class, n); r != "" {
 			if lv := Amount(r, limits[r]); lv > 0 && est > lv {
@@ -142,7 +143,7 @@ func (h *HistoryEstimator) EstimatePod(pod *framework.Pod) (map[resource.Name]in
 }
 
 // EstimateNode returns the fallback's capacity.
-func (h *HistoryEstimator) EstimateNode(node *framework.Node) (resource.List, error) {
+func (h *HistoryEstimator) EstimateNode(node *api.Node) (resource.List, error) {
 	return h.opts.Fallback.EstimateNode(node)
 }
 

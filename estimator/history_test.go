@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -53,7 +53,7 @@ func TestMemoryHistory(t *testing.T) {
 
 func TestHistoryEstimator(t *testing.T) {
 	h, _ := NewMemoryHistory(100)
-	owner := func(w *st.PodWrapper) *framework.Pod { return w.Owner("", "ReplicaSet", "web-1").Obj() }
+	owner := func(w *st.PodWrapper) *api.Pod { return w.Owner("", "ReplicaSet", "web-1").Obj() }
 	for _, v := range []int64{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000} {
 		_ = h.Record("default/ReplicaSet/web-1", map[resource.Name]int64{resource.CPU: v})
 	}
@@ -70,7 +70,7 @@ func TestHistoryEstimator(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		pod  *framework.Pod
+		pod  *api.Pod
 		want map[resource.Name]int64
 	}{
 		{

@@ -1,7 +1,7 @@
 package estimator
 
 import (
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -90,7 +90,7 @@ func PriorityClassByName(name string) PriorityClass {
 // label when present (any value but the four names means PriorityNone —
 // spec.priority is then not consulted), otherwise spec.priority mapped by
 // the ranges (nil or out of range: PriorityNone).
-func RawPriorityClassOf(pod *framework.Pod) PriorityClass {
+func RawPriorityClassOf(pod *api.Pod) PriorityClass {
 	if pod == nil {
 		return PriorityNone
 	}
@@ -109,7 +109,7 @@ func RawPriorityClassOf(pod *framework.Pod) PriorityClass {
 // the pod's QoS (QoSClassOf): SYSTEM, LSE, LSR and LS are prod, BE is batch.
 // So an ordinary pod with requests and no priority is prod and a pod without
 // any requests or limits is batch.
-func PriorityClassOf(pod *framework.Pod) PriorityClass {
+func PriorityClassOf(pod *api.Pod) PriorityClass {
 	if c := RawPriorityClassOf(pod); c != PriorityNone {
 		return c
 	}
@@ -141,7 +141,7 @@ func QoSClassByName(name string) QoSClass {
 // GetPodQoSClassWithDefault: the koordinator.sh/qosClass label when it names
 // a class, otherwise the Kubernetes QoS class mapped (Guaranteed → LSR,
 // Burstable → LS, BestEffort → BE).
-func QoSClassOf(pod *framework.Pod) QoSClass {
+func QoSClassOf(pod *api.Pod) QoSClass {
 	if pod == nil {
 		return QoSNone
 	}
@@ -151,11 +151,11 @@ func QoSClassOf(pod *framework.Pod) QoSClass {
 		}
 	}
 	switch pod.QOSClass() {
-	case framework.QOSGuaranteed:
+	case api.QOSGuaranteed:
 		return QoSLSR
-	case framework.QOSBurstable:
+	case api.QOSBurstable:
 		return QoSLS
-	case framework.QOSBestEffort:
+	case api.QOSBestEffort:
 		return QoSBE
 	}
 	return QoSNone

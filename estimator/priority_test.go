@@ -3,7 +3,7 @@ package estimator
 import (
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -13,7 +13,7 @@ import (
 func TestPriorityClassOf(t *testing.T) {
 	tests := []struct {
 		name    string
-		pod     *framework.Pod
+		pod     *api.Pod
 		raw     PriorityClass
 		effects PriorityClass
 	}{
@@ -75,7 +75,7 @@ func TestTranslateResourceName(t *testing.T) {
 
 func TestQoSClassOf(t *testing.T) {
 	tests := []struct {
-		pod  *framework.Pod
+		pod  *api.Pod
 		want QoSClass
 	}{
 		{st.MakePod().Name("be").Obj(), QoSBE},

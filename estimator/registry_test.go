@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -16,10 +17,10 @@ type fixedEstimator struct {
 }
 
 func (f *fixedEstimator) Name() string { return f.name }
-func (f *fixedEstimator) EstimatePod(*framework.Pod) (map[resource.Name]int64, error) {
+func (f *fixedEstimator) EstimatePod(*api.Pod) (map[resource.Name]int64, error) {
 	return f.est, f.err
 }
-func (f *fixedEstimator) EstimateNode(n *framework.Node) (resource.List, error) {
+func (f *fixedEstimator) EstimateNode(n *api.Node) (resource.List, error) {
 	return n.Status.Allocatable, f.err
 }
 

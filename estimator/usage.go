@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -118,9 +118,9 @@ type CustomUsageThresholds struct {
 
 // CustomAggregatedUsage is the aggregated part of CustomUsageThresholds.
 type CustomAggregatedUsage struct {
-	UsageThresholds         map[resource.Name]int64   `json:"usageThresholds,omitempty"`
-	UsageAggregationType    string                    `json:"usageAggregationType,omitempty"`
-	UsageAggregatedDuration *framework.MetricDuration `json:"usageAggregatedDuration,omitempty"`
+	UsageThresholds         map[resource.Name]int64 `json:"usageThresholds,omitempty"`
+	UsageAggregationType    string                  `json:"usageAggregationType,omitempty"`
+	UsageAggregatedDuration *api.MetricDuration     `json:"usageAggregatedDuration,omitempty"`
 }
 
 // ParseUsageThresholdsAnnotation decodes the node's
@@ -128,7 +128,7 @@ type CustomAggregatedUsage struct {
 // is absent, an error naming the node and the annotation when it is not
 // valid JSON. The LoadAware filter treats an error as "no annotation" (the
 // anchor's fallback); call this (and Validate) to surface it.
-func ParseUsageThresholdsAnnotation(node *framework.Node) (*CustomUsageThresholds, error) {
+func ParseUsageThresholdsAnnotation(node *api.Node) (*CustomUsageThresholds, error) {
 	s, ok := node.Annotations[AnnotationCustomUsageThresholds]
 	if !ok {
 		return nil, nil
@@ -162,7 +162,7 @@ func (c *CustomUsageThresholds) Validate() error {
 		if err := check("aggregatedUsage.usageThresholds", a.UsageThresholds); err != nil {
 			return err
 		}
-		if a.UsageAggregationType != "" && !framework.IsAggregationType(a.UsageAggregationType) {
+		if a.UsageAggregationType != "" && !api.IsAggregationType(a.UsageAggregationType) {
 			return fmt.Errorf("aggregatedUsage.usageAggregationType=%q: must be one of avg, p50, p90, p95, p99", a.UsageAggregationType)
 		}
 		if d := a.UsageAggregatedDuration; d != nil && d.Duration < 0 {
@@ -179,7 +179,7 @@ func (c *CustomUsageThresholds) Validate() error {
 // default estimator ignores an annotation that fails to parse (Koordinator
 // ignores invalid JSON; schedkit also ignores negative factors, which
 // Koordinator would apply).
-func ParseScalingFactorsAnnotation(pod *framework.Pod) (map[resource.Name]int64, error) {
+func ParseScalingFactorsAnnotation(pod *api.Pod) (map[resource.Name]int64, error) {
 	s := pod.Annotations[AnnotationCustomEstimatedScalingFactors]
 	if s == "" {
 		return nil, nil
@@ -201,7 +201,7 @@ func ParseScalingFactorsAnnotation(pod *framework.Pod) (map[resource.Name]int64,
 // …AfterInitialized) of pod: the base-10 integer, or −1 ("unset") when the
 // annotation is absent, empty or invalid — Koordinator's fallback. The error
 // reports an invalid value for callers that want to surface it.
-func ParseEstimatedSecondsAnnotation(pod *framework.Pod, key string) (int64, error) {
+func ParseEstimatedSecondsAnnotation(pod *api.Pod, key string) (int64, error) {
 	s := pod.Annotations[key]
 	if s == "" {
 		return -1, nil
@@ -218,7 +218,7 @@ func ParseEstimatedSecondsAnnotation(pod *framework.Pod, key string) (int64, err
 // error naming the node and the value when it is not a JSON resource list.
 // The default estimator falls back to plain allocatable on error, as
 // Koordinator does.
-func ParseRawAllocatableAnnotation(node *framework.Node) (resource.List, error) {
+func ParseRawAllocatableAnnotation(node *api.Node) (resource.List, error) {
 	s, ok := node.Annotations[AnnotationNodeRawAllocatable]
 	if !ok {
 		return nil, nil

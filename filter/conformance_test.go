@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -56,7 +57,7 @@ func TestConformancePodTopologySpread(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := func(name, node string) *fw.Pod {
+		other := func(name, node string) *api.Pod {
 			w := ptsDrawLabels(t, st.MakePod().Name(name).Node(node), "added")
 			if rapid.IntRange(0, 3).Draw(t, "otherNS") == 0 {
 				w.Namespace("other")
@@ -79,7 +80,7 @@ func TestConformanceInterPodAffinity(t *testing.T) {
 				c.pod = ipaGenPod(t, "incoming", "", 2)
 			}
 		}
-		other := func(name, node string) *fw.Pod { return ipaGenPod(t, name, node, 2) }
+		other := func(name, node string) *api.Pod { return ipaGenPod(t, name, node, 2) }
 		return frameworktest.Case{Plugin: ipaNewFilter(t, rapid.IntRange(1, 3).Draw(t, "parallelism")),
 			Nodes: c.nodes, Pods: c.pods, Incoming: c.pod, Other: other,
 			SnapshotOptions: []fw.SnapshotOption{fw.WithNamespaces(ipaGenNamespaces...)}}
@@ -118,16 +119,16 @@ func TestConformanceVolumes(t *testing.T) {
 // bound claims (some in use) and an incoming pod with unbound and bound
 // claims and in-tree disks.
 func volDrawCase(t *rapid.T) frameworktest.Case {
-	var nodes []*fw.Node
-	objs := fw.StorageObjects{StorageClasses: []*fw.StorageClass{
-		st.MakeSC("zonal", "csi.example.com", fw.VolumeBindingWaitForFirstConsumer).AllowedTopology(fw.LabelTopologyZone, "a", "b").Obj(),
-		st.MakeSC("local", fw.NotSupportedProvisioner, fw.VolumeBindingWaitForFirstConsumer).Obj(),
+	var nodes []*api.Node
+	objs := api.StorageObjects{StorageClasses: []*api.StorageClass{
+		st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "a", "b").Obj(),
+		st.MakeSC("local", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
 	}}
 	n := rapid.IntRange(1, 12).Draw(t, "nodes")
 	for i := range n {
 		name := fmt.Sprintf("n%d", i)
 		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone")
-		nodes = append(nodes, st.MakeNode().Name(name).Label(fw.LabelTopologyZone, zone).Obj())
+		nodes = append(nodes, st.MakeNode().Name(name).Label(api.LabelTopologyZone, zone).Obj())
 		if rapid.Bool().Draw(t, "csinode") {
 			objs.CSINodes = append(objs.CSINodes, st.MakeCSINode(name).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit"))).Obj())
 		}
@@ -135,12 +136,12 @@ func volDrawCase(t *rapid.T) frameworktest.Case {
 			objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV("local-"+name, "local").NodeAffinity("kubernetes.io/hostname", name).Obj())
 		}
 	}
-	var pods []*fw.Pod
+	var pods []*api.Pod
 	for i := rapid.IntRange(0, 8).Draw(t, "bound"); i > 0; i-- {
 		claim, vol := fmt.Sprintf("b%d", i), fmt.Sprintf("pv-b%d", i)
 		zone := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "pvZone")
-		objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "zonal").ClaimRef("default", claim, "uid-"+claim).Phase(fw.VolumeBound).
-			NodeAffinity(fw.LabelTopologyZone, zone).Label(fw.LabelTopologyZone, zone).Obj())
+		objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(vol, "zonal").ClaimRef("default", claim, "uid-"+claim).Phase(api.VolumeBound).
+			NodeAffinity(api.LabelTopologyZone, zone).Label(api.LabelTopologyZone, zone).Obj())
 		objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "zonal").Bound(vol).Obj())
 		if rapid.Bool().Draw(t, "inUse") {
 			pods = append(pods, st.MakePod().Name("user-"+claim).Node(fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, "on"))).PVC(claim).Obj())

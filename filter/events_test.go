@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Helpers of the queueing-hint tests (Test<Plugin>Hints, beside each
@@ -16,7 +17,7 @@ import (
 
 type hintCase struct {
 	name     string
-	pod      *fw.Pod
+	pod      *api.Pod
 	old, new any
 	want     fw.QueueingHint
 	wantErr  bool
@@ -28,7 +29,7 @@ func runHints(t *testing.T, fn fw.QueueingHintFn, snap *fw.Snapshot, cases []hin
 		t.Run(tc.name, func(t *testing.T) {
 			pod := tc.pod
 			if pod == nil {
-				pod = &fw.Pod{}
+				pod = &api.Pod{}
 			}
 			got, err := fn(snap, hpi(t, pod), tc.old, tc.new)
 			if (err != nil) != tc.wantErr {
@@ -41,7 +42,7 @@ func runHints(t *testing.T, fn fw.QueueingHintFn, snap *fw.Snapshot, cases []hin
 	}
 }
 
-func hpi(t testing.TB, p *fw.Pod) *fw.PodInfo {
+func hpi(t testing.TB, p *api.Pod) *fw.PodInfo {
 	t.Helper()
 	pi, err := fw.NewPodInfo(p)
 	if err != nil {
@@ -51,7 +52,7 @@ func hpi(t testing.TB, p *fw.Pod) *fw.PodInfo {
 }
 
 // pods wraps each pod in its PodInfo, as pod events carry them.
-func hp(t testing.TB, p *fw.Pod) any { return hpi(t, p) }
+func hp(t testing.TB, p *api.Pod) any { return hpi(t, p) }
 
 // hintPlugin returns a function that takes a constructor's results and
 // returns the plugin as T, failing the test on an error.

@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -14,13 +15,13 @@ import (
 // anti-affinity) and must run in a zone with a cache pod (required
 // affinity).
 func ExampleInterPodAffinity() {
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		builder.MakeNode().Name("a1").Label("zone", "a").Obj(),
 		builder.MakeNode().Name("b1").Label("zone", "b").Obj(),
 		builder.MakeNode().Name("c1").Label("zone", "c").Obj(),
 		builder.MakeNode().Name("x1").Obj(), // no zone label
 	}
-	pods := []*fw.Pod{
+	pods := []*api.Pod{
 		builder.MakePod().Name("web-0").Label("app", "web").Node("a1").Obj(),
 		builder.MakePod().Name("cache-a").Label("app", "cache").Node("a1").Obj(),
 		builder.MakePod().Name("cache-b").Label("app", "cache").Node("b1").Obj(),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -16,16 +17,16 @@ import (
 // in zone b; after each placement, the status and every node's verdict
 // ("" passes, else the rejection's reason).
 func TestPreFilterAfterAddReplicas(t *testing.T) {
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("n1").Label("zone", "a").Obj(),
 		st.MakeNode().Name("n2").Label("zone", "a").Obj(),
 		st.MakeNode().Name("n3").Label("zone", "b").Obj(),
 	}
 	web := func() *st.PodWrapper { return st.MakePod().Name("web").Label("app", "web") }
-	hostAnti := fw.PodAffinityTerm{LabelSelector: st.PtsMatchLabels("app", "web"), TopologyKey: "kubernetes.io/hostname"}
+	hostAnti := api.PodAffinityTerm{LabelSelector: st.PtsMatchLabels("app", "web"), TopologyKey: "kubernetes.io/hostname"}
 	guard := st.MakePod().Name("guard").Label("app", "guard").PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, hostAnti).Obj()
 	type step struct {
-		pod    *fw.Pod // nil: a replica of the template
+		pod    *api.Pod // nil: a replica of the template
 		node   string
 		status fw.Code
 		reject map[string]string
@@ -33,12 +34,12 @@ func TestPreFilterAfterAddReplicas(t *testing.T) {
 	tests := []struct {
 		name  string
 		ipa   bool
-		tmpl  *fw.Pod
+		tmpl  *api.Pod
 		steps []step
 	}{
 		{
 			name: "hard zone spread: the zone ahead is rejected until the other catches up",
-			tmpl: web().SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj(),
+			tmpl: web().SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj(),
 			steps: []step{
 				{node: "n1", status: fw.Success, reject: map[string]string{"n1": ErrReasonTopologySpreadConstraintsNotMatch, "n2": ErrReasonTopologySpreadConstraintsNotMatch}},
 				{node: "n3", status: fw.Success, reject: map[string]string{}},
@@ -47,7 +48,7 @@ func TestPreFilterAfterAddReplicas(t *testing.T) {
 		},
 		{
 			name:  "no hard constraint: Skip, whatever is placed",
-			tmpl:  web().SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj(),
+			tmpl:  web().SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj(),
 			steps: []step{{node: "n1", status: fw.Skip}},
 		},
 		{

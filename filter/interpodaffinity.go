@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/podaffinity"
 	"github.com/schedkit/schedkit/internal/slicepool"
@@ -247,7 +248,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	}
 	// From the pod index when PreFilter runs over the snapshot's own node
 	// list (the runner's call); by walking the pods otherwise.
-	fast := len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0]
+	fast := snap.IsNodeList(nodes)
 	if fast {
 		s.dense = &ipaDense{snap: snap, hits: pl.hits}
 		s.filled = &sync.Once{}
@@ -283,7 +284,7 @@ func ipaPrepare(c *ipaCounts, terms []framework.AffinityTerm) []ipaTerm {
 	return out
 }
 
-func ipaMatchesAll(terms []ipaTerm, pod *framework.Pod, snap *framework.Snapshot) bool {
+func ipaMatchesAll(terms []ipaTerm, pod *api.Pod, snap *framework.Snapshot) bool {
 	if len(terms) == 0 {
 		return false
 	}
@@ -434,7 +435,7 @@ func (pl *InterPodAffinity) countIncoming(s *ipaPreFilterState, nodes []*framewo
 
 // update adds (mult=+1) or removes (mult=-1) pod p on node to or from the
 // counts (kube's preFilterState.updateWithPod).
-func (s *ipaPreFilterState) update(p *framework.PodInfo, node *framework.Node, mult int64) {
+func (s *ipaPreFilterState) update(p *framework.PodInfo, node *api.Node, mult int64) {
 	s.tables()
 	s.dense = nil // the tables change; Filter reads them from now on
 	labels := node.Labels

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -14,8 +15,8 @@ import (
 // 4th with preferred affinity to another service per zone) and a batch pod
 // (every other one with required anti-affinity to "tier=x" per host).
 func ipaBenchCluster(n int) *fw.Snapshot {
-	nodes := make([]*fw.Node, n)
-	pods := make([]*fw.Pod, 0, 2*n)
+	nodes := make([]*api.Node, n)
+	pods := make([]*api.Pod, 0, 2*n)
 	for i := range n {
 		name := fmt.Sprintf("n%d", i)
 		nodes[i] = st.MakeNode().Name(name).Label("topology.kubernetes.io/zone", fmt.Sprintf("z%d", i%10)).Obj()

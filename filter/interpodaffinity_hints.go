@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 var _ framework.EnqueueExtensions = (*InterPodAffinity)(nil)
@@ -20,7 +21,7 @@ func (pl *InterPodAffinity) EventsToRegister(context.Context) ([]framework.Clust
 // matchesAllTerms reports whether pod matches every term (false without
 // terms); namespace selectors see no namespace labels, as kube's
 // podMatchesAllAffinityTerms.
-func matchesAllTerms(terms []framework.AffinityTerm, pod *framework.Pod) bool {
+func matchesAllTerms(terms []framework.AffinityTerm, pod *api.Pod) bool {
 	if len(terms) == 0 {
 		return false
 	}
@@ -79,7 +80,7 @@ func (pl *InterPodAffinity) afterPodChange(_ *framework.Snapshot, pod *framework
 // another domain of it; for anti-affinity, when any node was added, or a
 // node lost an anti-affinity term's key or moved to another domain of it.
 func (pl *InterPodAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -55,8 +56,8 @@ func TestInterPodAffinityHints(t *testing.T) {
 	})
 	zoneAffinity := builder.MakePod().Name("p").PodAffinityIn("service", "zone", vals, builder.PodAffinityWithRequiredReq).Obj()
 	regionAffinity := builder.MakePod().Name("p").PodAffinityIn("service", "region", vals, builder.PodAffinityWithRequiredReq).Obj()
-	zoneAnti := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, fw.PodAffinityTerm{
-		LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"another": "label"}}, TopologyKey: "zone"}).Obj()
+	zoneAnti := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, api.PodAffinityTerm{
+		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"another": "label"}}, TopologyKey: "zone"}).Obj()
 	n := func() *builder.NodeWrapper { return builder.MakeNode().Name("node-a") }
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "add a new node with matched pod affinity topologyKey", pod: zoneAffinity, new: n().Label("zone", "zone1").Obj(), want: fw.Queue},

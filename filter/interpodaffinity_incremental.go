@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/podaffinity"
 )
 
@@ -227,7 +228,7 @@ func (s *ipaPreFilterState) addOne(sl *ipaDenseSlot, c *ipaCounts, k int) (ok, c
 
 // ipaSelectsIncoming reports whether one of p's required anti-affinity
 // terms selects incoming, whose namespace has labels nsLabels.
-func ipaSelectsIncoming(p *framework.PodInfo, incoming *framework.Pod, nsLabels map[string]string) bool {
+func ipaSelectsIncoming(p *framework.PodInfo, incoming *api.Pod, nsLabels map[string]string) bool {
 	for i := range p.RequiredAntiAffinityTerms {
 		if p.RequiredAntiAffinityTerms[i].Matches(incoming, nsLabels) {
 			return true

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -39,7 +40,7 @@ func TestPropInterPodAffinityPreFilterAfterAddShapeMemo(t *testing.T) {
 			t.Fatalf("PreFilter: %v", s)
 		}
 		nodes := snap.Nodes()
-		own := func(name, node string) *fw.Pod { return ipaGenPod(t, name, node, 2) }
+		own := func(name, node string) *api.Pod { return ipaGenPod(t, name, node, 2) }
 		seq := 0
 		for round := range rapid.IntRange(1, 12).Draw(t, "rounds") {
 			added := st.DrawShapeVariants(t, snap, tmpl, []string{"n1", "n2", "n3"}, []string{"a", "b", "c"}, own, &seq)
@@ -70,8 +71,8 @@ func TestPropInterPodAffinityPreFilterAfterAddShapeMemo(t *testing.T) {
 // its host; an added pod whose own term avoids app=a rejects it too.
 func TestInterPodAffinityPreFilterAfterAddShapeParts(t *testing.T) {
 	ctx := context.Background()
-	avoid := func(app string, ns ...string) fw.PodAffinityTerm {
-		return fw.PodAffinityTerm{LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": app}}, Namespaces: ns, TopologyKey: "host"}
+	avoid := func(app string, ns ...string) api.PodAffinityTerm {
+		return api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}, Namespaces: ns, TopologyKey: "host"}
 	}
 	tmpl := fw.MustPodInfo(st.MakePod().Name("t").Namespace("n1").Label("app", "a").
 		PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, avoid("a", "n2")).
@@ -99,9 +100,9 @@ func TestInterPodAffinityPreFilterAfterAddShapeParts(t *testing.T) {
 	for _, v := range variants {
 		for _, together := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/together=%v", v.name, together), func(t *testing.T) {
-				var nodes []*fw.Node
+				var nodes []*api.Node
 				for _, n := range []string{"node0", "node1"} {
-					nodes = append(nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: n, Labels: map[string]string{"host": n}}})
+					nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: n, Labels: map[string]string{"host": n}}})
 				}
 				snap := fw.MustSnapshot(nodes, nil, fw.WithNamespaces(ipaGenNamespaces...))
 				pl := ipaNewFilter(t, 1)

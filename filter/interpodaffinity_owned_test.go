@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -35,21 +36,21 @@ func ipaTables(t interface{ Fatal(...any) }, state *fw.CycleState) map[string]ma
 // ipaSelfAntiPod draws the one-per-node shape: a pod whose required
 // anti-affinity (over host or zone) selects its own app label, sometimes
 // with a required affinity term or a second anti-affinity term.
-func ipaSelfAntiPod(t *rapid.T) *fw.Pod {
+func ipaSelfAntiPod(t *rapid.T) *api.Pod {
 	p := ipaGenPod(t, "incoming", "", 1)
 	p.Labels["app"] = "a"
-	term := fw.PodAffinityTerm{
-		LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "a"}},
+	term := api.PodAffinityTerm{
+		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "a"}},
 		TopologyKey:   rapid.SampledFrom([]string{"host", "zone"}).Draw(t, "selfKey"),
 	}
 	if p.Spec.Affinity == nil {
-		p.Spec.Affinity = &fw.Affinity{}
+		p.Spec.Affinity = &api.Affinity{}
 	}
 	if p.Spec.Affinity.PodAntiAffinity == nil {
-		p.Spec.Affinity.PodAntiAffinity = &fw.PodAntiAffinity{}
+		p.Spec.Affinity.PodAntiAffinity = &api.PodAntiAffinity{}
 	}
 	anti := p.Spec.Affinity.PodAntiAffinity
-	anti.RequiredDuringSchedulingIgnoredDuringExecution = append([]fw.PodAffinityTerm{term}, anti.RequiredDuringSchedulingIgnoredDuringExecution...)
+	anti.RequiredDuringSchedulingIgnoredDuringExecution = append([]api.PodAffinityTerm{term}, anti.RequiredDuringSchedulingIgnoredDuringExecution...)
 	return p
 }
 
@@ -76,7 +77,7 @@ func TestPropInterPodAffinityPreFilterAfterAddOwned(t *testing.T) {
 		}
 		pl := ipaNewFilter(t, rapid.IntRange(1, 3).Draw(t, "parallelism"))
 		tmpl := fw.MustPodInfo(pod)
-		other := func(name, node string) *fw.Pod { return ipaGenPod(t, name, node, 2) }
+		other := func(name, node string) *api.Pod { return ipaGenPod(t, name, node, 2) }
 		ctx := context.Background()
 		carried := fw.NewCycleState()
 		carried.SetSnapshot(snap)
@@ -106,14 +107,14 @@ func TestPropInterPodAffinityPreFilterAfterAddOwned(t *testing.T) {
 // nodes as PreFilter afresh does; a node change (values renumbered) and
 // a clone stop the in-place updates.
 func TestInterPodAffinityPreFilterAfterAddOwnedInPlace(t *testing.T) {
-	var nodes []*fw.Node
+	var nodes []*api.Node
 	for i := range 6 {
 		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("host", fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Obj())
 	}
 	snap := fw.MustSnapshot(nodes, nil)
 	pod := st.MakePod().Name("web").Label("app", "web").Obj()
-	pod.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{{
-		LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "host"}}}}
+	pod.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "host"}}}}
 	tmpl := fw.MustPodInfo(pod)
 	pl := ipaNewFilter(t, 1)
 	ctx := context.Background()

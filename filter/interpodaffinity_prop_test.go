@@ -9,44 +9,45 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	fwapi "github.com/schedkit/schedkit/framework/api"
 )
 
 // ipaGenNamespaces are the namespaces of the generated clusters. Every
 // generated pod lives in one of them (as in a real cluster, where a pod's
 // namespace exists).
-var ipaGenNamespaces = []fw.Namespace{
+var ipaGenNamespaces = []fwapi.Namespace{
 	{Name: "n1", Labels: map[string]string{"team": "t1"}},
 	{Name: "n2", Labels: map[string]string{"team": "t2"}},
 	{Name: "n3", Labels: map[string]string{"team": "t1", "env": "prod"}},
 }
 
-func ipaGenTerm(t *rapid.T, label string) fw.PodAffinityTerm {
-	var term fw.PodAffinityTerm
+func ipaGenTerm(t *rapid.T, label string) fwapi.PodAffinityTerm {
+	var term fwapi.PodAffinityTerm
 	term.TopologyKey = rapid.SampledFrom([]string{"zone", "host", "rack", "missing"}).Draw(t, label+".key")
 	switch rapid.IntRange(0, 3).Draw(t, label+".sel") {
 	case 0:
-		term.LabelSelector = &fw.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, label+".app")}}
+		term.LabelSelector = &fwapi.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, label+".app")}}
 	case 1:
-		term.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "tier", Operator: fw.LabelSelectorOpExists}}}
+		term.LabelSelector = &fwapi.LabelSelector{MatchExpressions: []fwapi.LabelSelectorRequirement{{Key: "tier", Operator: fwapi.LabelSelectorOpExists}}}
 	case 2:
-		term.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "app", Operator: fw.LabelSelectorOpNotIn, Values: []string{"a"}}}}
+		term.LabelSelector = &fwapi.LabelSelector{MatchExpressions: []fwapi.LabelSelectorRequirement{{Key: "app", Operator: fwapi.LabelSelectorOpNotIn, Values: []string{"a"}}}}
 	case 3:
-		term.LabelSelector = &fw.LabelSelector{}
+		term.LabelSelector = &fwapi.LabelSelector{}
 	}
 	if rapid.Bool().Draw(t, label+".nslist") {
 		term.Namespaces = []string{rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns")}
 	}
 	switch rapid.IntRange(0, 2).Draw(t, label+".nssel") {
 	case 1:
-		term.NamespaceSelector = &fw.LabelSelector{}
+		term.NamespaceSelector = &fwapi.LabelSelector{}
 	case 2:
-		term.NamespaceSelector = &fw.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
+		term.NamespaceSelector = &fwapi.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
 	}
 	return term
 }
 
-func ipaGenPod(t *rapid.T, label, node string, terms int) *fw.Pod {
-	p := &fw.Pod{ObjectMeta: fw.ObjectMeta{
+func ipaGenPod(t *rapid.T, label, node string, terms int) *fwapi.Pod {
+	p := &fwapi.Pod{ObjectMeta: fwapi.ObjectMeta{
 		Name:      label,
 		UID:       label,
 		Namespace: rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns"),
@@ -62,7 +63,7 @@ func ipaGenPod(t *rapid.T, label, node string, terms int) *fw.Pod {
 	if terms == 0 {
 		return p
 	}
-	a := &fw.Affinity{PodAffinity: &fw.PodAffinity{}, PodAntiAffinity: &fw.PodAntiAffinity{}}
+	a := &fwapi.Affinity{PodAffinity: &fwapi.PodAffinity{}, PodAntiAffinity: &fwapi.PodAntiAffinity{}}
 	for i := range rapid.IntRange(0, terms).Draw(t, label+".nAff") {
 		a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, ipaGenTerm(t, fmt.Sprintf("%s.aff%d", label, i)))
 	}
@@ -76,9 +77,9 @@ func ipaGenPod(t *rapid.T, label, node string, terms int) *fw.Pod {
 }
 
 type ipaCluster struct {
-	nodes []*fw.Node
-	pods  []*fw.Pod
-	pod   *fw.Pod
+	nodes []*fwapi.Node
+	pods  []*fwapi.Pod
+	pod   *fwapi.Pod
 }
 
 func ipaGenCluster(t *rapid.T) ipaCluster {
@@ -96,7 +97,7 @@ func ipaGenCluster(t *rapid.T) ipaCluster {
 		if rapid.Bool().Draw(t, name+".hasRack") {
 			labels["rack"] = rapid.SampledFrom([]string{"r1", "r2"}).Draw(t, name+".rack")
 		}
-		c.nodes = append(c.nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}})
+		c.nodes = append(c.nodes, &fwapi.Node{ObjectMeta: fwapi.ObjectMeta{Name: name, Labels: labels}})
 		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
 			c.pods = append(c.pods, ipaGenPod(t, fmt.Sprintf("%s-p%d", name, j), name, 2))
 		}
@@ -120,7 +121,7 @@ type ipaRefIncomingTerm struct {
 	term       *fw.AffinityTerm
 }
 
-func ipaRefMerge(t *fw.AffinityTerm, known []fw.Namespace) ipaRefIncomingTerm {
+func ipaRefMerge(t *fw.AffinityTerm, known []fwapi.Namespace) ipaRefIncomingTerm {
 	r := ipaRefIncomingTerm{namespaces: map[string]bool{}, term: t}
 	for n := range t.Namespaces {
 		r.namespaces[n] = true
@@ -138,11 +139,11 @@ func ipaRefMerge(t *fw.AffinityTerm, known []fw.Namespace) ipaRefIncomingTerm {
 	return r
 }
 
-func (r ipaRefIncomingTerm) matches(p *fw.Pod) bool {
+func (r ipaRefIncomingTerm) matches(p *fwapi.Pod) bool {
 	return (r.all || r.namespaces[p.Namespace]) && r.term.Selector.Matches(p.Labels)
 }
 
-func ipaRefMatchesAll(terms []ipaRefIncomingTerm, p *fw.Pod) bool {
+func ipaRefMatchesAll(terms []ipaRefIncomingTerm, p *fwapi.Pod) bool {
 	if len(terms) == 0 {
 		return false
 	}
@@ -154,7 +155,7 @@ func ipaRefMatchesAll(terms []ipaRefIncomingTerm, p *fw.Pod) bool {
 	return true
 }
 
-func ipaRefFilter(pod *fw.PodInfo, snap *fw.Snapshot, known []fw.Namespace) (skip bool, verdicts map[string]*fw.Status) {
+func ipaRefFilter(pod *fw.PodInfo, snap *fw.Snapshot, known []fwapi.Namespace) (skip bool, verdicts map[string]*fw.Status) {
 	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
 	existing := map[ipaRefPair]int64{}
 	for _, ni := range snap.Nodes() {
@@ -231,7 +232,7 @@ func ipaRefFilter(pod *fw.PodInfo, snap *fw.Snapshot, known []fw.Namespace) (ski
 	return false, verdicts
 }
 
-func ipaVerdicts(t *rapid.T, pl *InterPodAffinity, c ipaCluster, nodes []*fw.Node) (bool, map[string]string) {
+func ipaVerdicts(t *rapid.T, pl *InterPodAffinity, c ipaCluster, nodes []*fwapi.Node) (bool, map[string]string) {
 	snap, err := fw.NewSnapshot(nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
 	if err != nil {
 		t.Fatal(err)
@@ -306,7 +307,7 @@ func TestPropInterPodAffinityAddRemovePod(t *testing.T) {
 		added := ipaGenPod(t, "added", target, 2)
 		pl := ipaNewFilter(t, 1)
 		pi := fw.MustPodInfo(c.pod)
-		run := func(pods []*fw.Pod) (*fw.CycleState, *fw.Snapshot, *fw.Status) {
+		run := func(pods []*fwapi.Pod) (*fw.CycleState, *fw.Snapshot, *fw.Status) {
 			snap := fw.MustSnapshot(c.nodes, pods, fw.WithNamespaces(ipaGenNamespaces...))
 			state := fw.NewCycleState()
 			state.SetSnapshot(snap)
@@ -324,7 +325,7 @@ func TestPropInterPodAffinityAddRemovePod(t *testing.T) {
 		if st := pl.AddPod(context.Background(), clone, pi, api, ni); !st.IsSuccess() {
 			t.Fatalf("AddPod: %v", st)
 		}
-		withState, _, ws := run(append(append([]*fw.Pod(nil), c.pods...), added))
+		withState, _, ws := run(append(append([]*fwapi.Pod(nil), c.pods...), added))
 		if ws.IsSuccess() {
 			if diff := cmp.Diff(ipaViewState(ipaMustState(t, withState)), ipaViewState(ipaMustState(t, clone))); diff != "" {
 				t.Fatalf("AddPod differs from PreFilter with the pod (-prefilter +addpod):\n%s", diff)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -28,7 +30,7 @@ var (
 )
 
 // ipaTestNamespaces are kube's scoring_test.go `namespaces`.
-var ipaTestNamespaces = []fw.Namespace{
+var ipaTestNamespaces = []api.Namespace{
 	{Name: "subteam1.team1", Labels: map[string]string{"team": "team1"}},
 	{Name: "subteam2.team1", Labels: map[string]string{"team": "team1"}},
 	{Name: "subteam1.team2", Labels: map[string]string{"team": "team2"}},
@@ -37,27 +39,27 @@ var ipaTestNamespaces = []fw.Namespace{
 
 // ipaNode is a node with exactly the given labels (st.MakeNode would add a
 // hostname label kube's cases do not have).
-func ipaNode(name string, labels map[string]string) *fw.Node {
-	return &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}}
+func ipaNode(name string, labels map[string]string) *api.Node {
+	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}}
 }
 
-func ipaReq(op fw.LabelSelectorOperator, key string, vals ...string) fw.LabelSelectorRequirement {
-	return fw.LabelSelectorRequirement{Key: key, Operator: op, Values: vals}
+func ipaReq(op api.LabelSelectorOperator, key string, vals ...string) api.LabelSelectorRequirement {
+	return api.LabelSelectorRequirement{Key: key, Operator: op, Values: vals}
 }
 
-func ipaExprs(reqs ...fw.LabelSelectorRequirement) *fw.LabelSelector {
-	return &fw.LabelSelector{MatchExpressions: reqs}
+func ipaExprs(reqs ...api.LabelSelectorRequirement) *api.LabelSelector {
+	return &api.LabelSelector{MatchExpressions: reqs}
 }
 
 // ipaPodWithTerms is kube's createPodWithAffinityTerms.
-func ipaPodWithTerms(ns, nodeName string, labels map[string]string, affinity, anti []fw.PodAffinityTerm) *fw.Pod {
-	return &fw.Pod{
-		ObjectMeta: fw.ObjectMeta{Namespace: ns, Labels: labels},
-		Spec: fw.PodSpec{
+func ipaPodWithTerms(ns, nodeName string, labels map[string]string, affinity, anti []api.PodAffinityTerm) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Namespace: ns, Labels: labels},
+		Spec: api.PodSpec{
 			NodeName: nodeName,
-			Affinity: &fw.Affinity{
-				PodAffinity:     &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: affinity},
-				PodAntiAffinity: &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: anti},
+			Affinity: &api.Affinity{
+				PodAffinity:     &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: affinity},
+				PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: anti},
 			},
 		},
 	}
@@ -86,7 +88,7 @@ func (h ipaHandle) Parallelism() int { return h.p }
 func ipaRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 
 // ipaRun runs PreFilter and then Filter on every node (in snapshot order).
-func ipaRun(t testing.TB, pl *InterPodAffinity, pod *fw.Pod, pods []*fw.Pod, nodes []*fw.Node, ns []fw.Namespace) (*fw.Status, []*fw.Status, *fw.CycleState, *fw.Snapshot) {
+func ipaRun(t testing.TB, pl *InterPodAffinity, pod *api.Pod, pods []*api.Pod, nodes []*api.Node, ns []api.Namespace) (*fw.Status, []*fw.Status, *fw.CycleState, *fw.Snapshot) {
 	t.Helper()
 	snap, err := fw.NewSnapshot(nodes, pods, fw.WithNamespaces(ns...))
 	if err != nil {
@@ -122,13 +124,13 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 	podLabel2 := map[string]string{"security": "S1"}
 	node1 := ipaNode("node1", labels1)
 	const def = "default"
-	inSecurityScan := ipaExprs(ipaReq(fw.LabelSelectorOpIn, "service", "securityscan", "value2"))
+	inSecurityScan := ipaExprs(ipaReq(api.LabelSelectorOpIn, "service", "securityscan", "value2"))
 
 	tests := []struct {
 		name          string
-		pod           *fw.Pod
-		pods          []*fw.Pod
-		extraNodes    []*fw.Node
+		pod           *api.Pod
+		pods          []*api.Pod
+		extraNodes    []*api.Node
 		wantPreFilter *fw.Status
 		want          *fw.Status
 	}{
@@ -140,43 +142,43 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 		{
 			name: "satisfies with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using In operator that matches the existing pod",
 			pod:  st.MakePod().Labels(podLabel2).PodAffinityIn("service", "region", []string{"securityscan", "value2"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{pod},
+			pods: []*api.Pod{pod},
 		},
 		{
 			name: "satisfies the pod with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using not in operator in labelSelector that matches the existing pod",
 			pod:  st.MakePod().Labels(podLabel2).PodAffinityNotIn("service", "region", []string{"securityscan3", "value3"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{pod},
+			pods: []*api.Pod{pod},
 		},
 		{
 			name: "Does not satisfy the PodAffinity with labelSelector because of diff Namespace",
-			pod: ipaPodWithTerms(def, "", podLabel2, []fw.PodAffinityTerm{{
+			pod: ipaPodWithTerms(def, "", podLabel2, []api.PodAffinityTerm{{
 				LabelSelector: inSecurityScan,
 				Namespaces:    []string{"DiffNameSpace"},
 			}}, nil),
-			pods: []*fw.Pod{st.MakePod().Namespace("ns").Label("service", "securityscan").Node("node1").Obj()},
+			pods: []*api.Pod{st.MakePod().Namespace("ns").Label("service", "securityscan").Node("node1").Obj()},
 			want: ipaWantAffinity,
 		},
 		{
 			name: "Doesn't satisfy the PodAffinity because of unmatching labelSelector with the existing pod",
 			pod:  st.MakePod().Labels(podLabel).PodAffinityIn("service", "", []string{"antivirusscan", "value2"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{pod},
+			pods: []*api.Pod{pod},
 			want: ipaWantAffinity,
 		},
 		{
 			name: "satisfies the PodAffinity with different label Operators in multiple RequiredDuringSchedulingIgnoredDuringExecution ",
-			pod: ipaPodWithTerms(def, "", podLabel2, []fw.PodAffinityTerm{
-				{LabelSelector: ipaExprs(ipaReq(fw.LabelSelectorOpExists, "service"), ipaReq(fw.LabelSelectorOpDoesNotExist, "wrongkey")), TopologyKey: "region"},
-				{LabelSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "service", "securityscan"), ipaReq(fw.LabelSelectorOpNotIn, "service", "WrongValue")), TopologyKey: "region"},
+			pod: ipaPodWithTerms(def, "", podLabel2, []api.PodAffinityTerm{
+				{LabelSelector: ipaExprs(ipaReq(api.LabelSelectorOpExists, "service"), ipaReq(api.LabelSelectorOpDoesNotExist, "wrongkey")), TopologyKey: "region"},
+				{LabelSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "service", "securityscan"), ipaReq(api.LabelSelectorOpNotIn, "service", "WrongValue")), TopologyKey: "region"},
 			}, nil),
-			pods: []*fw.Pod{pod},
+			pods: []*api.Pod{pod},
 		},
 		{
 			name: "The labelSelector requirements(items of matchExpressions) are ANDed, the pod cannot schedule onto the node because one of the matchExpression item don't match.",
-			pod: ipaPodWithTerms(def, "", podLabel2, []fw.PodAffinityTerm{
-				{LabelSelector: ipaExprs(ipaReq(fw.LabelSelectorOpExists, "service"), ipaReq(fw.LabelSelectorOpDoesNotExist, "wrongkey")), TopologyKey: "region"},
-				{LabelSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "service", "securityscan2"), ipaReq(fw.LabelSelectorOpNotIn, "service", "WrongValue")), TopologyKey: "region"},
+			pod: ipaPodWithTerms(def, "", podLabel2, []api.PodAffinityTerm{
+				{LabelSelector: ipaExprs(ipaReq(api.LabelSelectorOpExists, "service"), ipaReq(api.LabelSelectorOpDoesNotExist, "wrongkey")), TopologyKey: "region"},
+				{LabelSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "service", "securityscan2"), ipaReq(api.LabelSelectorOpNotIn, "service", "WrongValue")), TopologyKey: "region"},
 			}, nil),
-			pods: []*fw.Pod{pod},
+			pods: []*api.Pod{pod},
 			want: ipaWantAffinity,
 		},
 		{
@@ -184,14 +186,14 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			pod: st.MakePod().Labels(podLabel2).
 				PodAffinityIn("service", "region", []string{"securityscan", "value2"}, st.PodAffinityWithRequiredReq).
 				PodAntiAffinityIn("service", "node", []string{"antivirusscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{pod},
+			pods: []*api.Pod{pod},
 		},
 		{
 			name: "satisfies the PodAffinity and PodAntiAffinity and PodAntiAffinity symmetry with the existing pod",
 			pod: st.MakePod().Labels(podLabel2).
 				PodAffinityIn("service", "region", []string{"securityscan", "value2"}, st.PodAffinityWithRequiredReq).
 				PodAntiAffinityIn("service", "node", []string{"antivirusscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(podLabel).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(podLabel).
 				PodAntiAffinityIn("service", "node", []string{"antivirusscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj()},
 		},
 		{
@@ -199,7 +201,7 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			pod: st.MakePod().Labels(podLabel2).
 				PodAffinityIn("service", "region", []string{"securityscan", "value2"}, st.PodAffinityWithRequiredReq).
 				PodAntiAffinityIn("service", "zone", []string{"securityscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{pod},
+			pods: []*api.Pod{pod},
 			want: ipaWantAnti,
 		},
 		{
@@ -207,7 +209,7 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			pod: st.MakePod().Labels(podLabel).
 				PodAffinityIn("service", "region", []string{"securityscan", "value2"}, st.PodAffinityWithRequiredReq).
 				PodAntiAffinityIn("service", "node", []string{"antivirusscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Labels(podLabel).Node("node1").
+			pods: []*api.Pod{st.MakePod().Labels(podLabel).Node("node1").
 				PodAntiAffinityIn("service", "zone", []string{"securityscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj()},
 			want: ipaWantExisting,
 		},
@@ -218,21 +220,21 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			// either way, and the incoming pod does not match its own term.
 			name:       "pod matches its own Label in PodAffinity and that matches the existing pod Labels",
 			pod:        st.MakePod().Labels(podLabel).PodAffinityNotIn("service", "region", []string{"securityscan", "value2"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods:       []*fw.Pod{st.MakePod().Label("service", "securityscan").Node("node2").Obj()},
-			extraNodes: []*fw.Node{ipaNode("node2", nil)},
+			pods:       []*api.Pod{st.MakePod().Label("service", "securityscan").Node("node2").Obj()},
+			extraNodes: []*api.Node{ipaNode("node2", nil)},
 			want:       ipaWantAffinity,
 		},
 		{
 			name: "verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints. doesn't satisfy PodAntiAffinity symmetry with the existing pod",
 			pod:  st.MakePod().Labels(podLabel).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(podLabel).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(podLabel).
 				PodAntiAffinityIn("service", "zone", []string{"securityscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj()},
 			want: ipaWantExisting,
 		},
 		{
 			name: "verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints. satisfy PodAntiAffinity symmetry with the existing pod",
 			pod:  st.MakePod().Labels(podLabel).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(podLabel).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(podLabel).
 				PodAntiAffinityNotIn("service", "zone", []string{"securityscan", "value2"}, st.PodAntiAffinityWithRequiredReq).Obj()},
 			wantPreFilter: ipaWantSkip,
 		},
@@ -241,7 +243,7 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			pod: st.MakePod().Labels(podLabel).
 				PodAntiAffinityExists("service", "region", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("security", "region", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(podLabel2).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(podLabel2).
 				PodAntiAffinityExists("security", "zone", st.PodAntiAffinityWithRequiredReq).Obj()},
 			want: ipaWantAnti,
 		},
@@ -250,7 +252,7 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			pod: st.MakePod().Labels(podLabel).
 				PodAntiAffinityExists("service", "zone", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("security", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(podLabel2).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(podLabel2).
 				PodAntiAffinityExists("security", "zone", st.PodAntiAffinityWithRequiredReq).Obj()},
 			want: ipaWantAnti,
 		},
@@ -258,7 +260,7 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			name: "PodAntiAffinity symmetry check a2: incoming pod and existing pod partially match each other on AffinityTerms",
 			pod: st.MakePod().Labels(podLabel2).
 				PodAntiAffinityExists("security", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(podLabel).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(podLabel).
 				PodAntiAffinityExists("service", "zone", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("security", "zone", st.PodAntiAffinityWithRequiredReq).Obj()},
 			want: ipaWantExisting,
@@ -268,7 +270,7 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			pod: st.MakePod().Labels(map[string]string{"abc": "", "xyz": ""}).
 				PodAntiAffinityExists("abc", "zone", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("def", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(map[string]string{"def": "", "xyz": ""}).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(map[string]string{"def": "", "xyz": ""}).
 				PodAntiAffinityExists("abc", "zone", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("def", "zone", st.PodAntiAffinityWithRequiredReq).Obj()},
 			want: ipaWantAnti,
@@ -278,67 +280,67 @@ func TestInterPodAffinityRequiredAffinitySingleNode(t *testing.T) {
 			pod: st.MakePod().Labels(map[string]string{"def": "", "xyz": ""}).
 				PodAntiAffinityExists("abc", "zone", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("def", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("node1").Labels(map[string]string{"abc": "", "xyz": ""}).
+			pods: []*api.Pod{st.MakePod().Node("node1").Labels(map[string]string{"abc": "", "xyz": ""}).
 				PodAntiAffinityExists("abc", "zone", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("def", "zone", st.PodAntiAffinityWithRequiredReq).Obj()},
 			want: ipaWantAnti,
 		},
 		// Kube's two "fails PreFilter with an invalid (anti)affinity label
-		// syntax" cases are not reproducible here: framework.LabelSelector
+		// syntax" cases are not reproducible here: api.LabelSelector
 		// does not validate label-value syntax, so "{{.bad-value.}}" is an
 		// ordinary value that matches nothing (see the report).
 		{
 			name: "affinity with NamespaceSelector",
-			pod: ipaPodWithTerms(def, "", podLabel2, []fw.PodAffinityTerm{{
+			pod: ipaPodWithTerms(def, "", podLabel2, []api.PodAffinityTerm{{
 				LabelSelector:     inSecurityScan,
-				NamespaceSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "team", "team1")),
+				NamespaceSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "team", "team1")),
 				TopologyKey:       "region",
 			}}, nil),
-			pods: []*fw.Pod{{Spec: fw.PodSpec{NodeName: "node1"}, ObjectMeta: fw.ObjectMeta{Namespace: "subteam1.team1", Labels: podLabel}}},
+			pods: []*api.Pod{{Spec: api.PodSpec{NodeName: "node1"}, ObjectMeta: api.ObjectMeta{Namespace: "subteam1.team1", Labels: podLabel}}},
 		},
 		{
 			name: "affinity with non-matching NamespaceSelector",
-			pod: ipaPodWithTerms(def, "", podLabel2, []fw.PodAffinityTerm{{
+			pod: ipaPodWithTerms(def, "", podLabel2, []api.PodAffinityTerm{{
 				LabelSelector:     inSecurityScan,
-				NamespaceSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "team", "team1")),
+				NamespaceSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "team", "team1")),
 				TopologyKey:       "region",
 			}}, nil),
-			pods: []*fw.Pod{{Spec: fw.PodSpec{NodeName: "node1"}, ObjectMeta: fw.ObjectMeta{Namespace: "subteam1.team2", Labels: podLabel}}},
+			pods: []*api.Pod{{Spec: api.PodSpec{NodeName: "node1"}, ObjectMeta: api.ObjectMeta{Namespace: "subteam1.team2", Labels: podLabel}}},
 			want: ipaWantAffinity,
 		},
 		{
 			name: "anti-affinity with matching NamespaceSelector",
-			pod: ipaPodWithTerms("subteam1.team1", "", podLabel2, nil, []fw.PodAffinityTerm{{
+			pod: ipaPodWithTerms("subteam1.team1", "", podLabel2, nil, []api.PodAffinityTerm{{
 				LabelSelector:     inSecurityScan,
-				NamespaceSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "team", "team1")),
+				NamespaceSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "team", "team1")),
 				TopologyKey:       "zone",
 			}}),
-			pods: []*fw.Pod{{Spec: fw.PodSpec{NodeName: "node1"}, ObjectMeta: fw.ObjectMeta{Namespace: "subteam2.team1", Labels: podLabel}}},
+			pods: []*api.Pod{{Spec: api.PodSpec{NodeName: "node1"}, ObjectMeta: api.ObjectMeta{Namespace: "subteam2.team1", Labels: podLabel}}},
 			want: ipaWantAnti,
 		},
 		{
 			name: "anti-affinity with matching all NamespaceSelector",
-			pod: ipaPodWithTerms("subteam1.team1", "", podLabel2, nil, []fw.PodAffinityTerm{{
+			pod: ipaPodWithTerms("subteam1.team1", "", podLabel2, nil, []api.PodAffinityTerm{{
 				LabelSelector:     inSecurityScan,
-				NamespaceSelector: &fw.LabelSelector{},
+				NamespaceSelector: &api.LabelSelector{},
 				TopologyKey:       "zone",
 			}}),
-			pods: []*fw.Pod{{Spec: fw.PodSpec{NodeName: "node1"}, ObjectMeta: fw.ObjectMeta{Namespace: "subteam2.team1", Labels: podLabel}}},
+			pods: []*api.Pod{{Spec: api.PodSpec{NodeName: "node1"}, ObjectMeta: api.ObjectMeta{Namespace: "subteam2.team1", Labels: podLabel}}},
 			want: ipaWantAnti,
 		},
 		{
 			name: "anti-affinity with non-matching NamespaceSelector",
-			pod: ipaPodWithTerms("subteam1.team1", "", podLabel2, nil, []fw.PodAffinityTerm{{
+			pod: ipaPodWithTerms("subteam1.team1", "", podLabel2, nil, []api.PodAffinityTerm{{
 				LabelSelector:     inSecurityScan,
-				NamespaceSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "team", "team1")),
+				NamespaceSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "team", "team1")),
 				TopologyKey:       "zone",
 			}}),
-			pods: []*fw.Pod{{Spec: fw.PodSpec{NodeName: "node1"}, ObjectMeta: fw.ObjectMeta{Namespace: "subteam1.team2", Labels: podLabel}}},
+			pods: []*api.Pod{{Spec: api.PodSpec{NodeName: "node1"}, ObjectMeta: api.ObjectMeta{Namespace: "subteam1.team2", Labels: podLabel}}},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			nodes := append([]*fw.Node{node1}, tc.extraNodes...)
+			nodes := append([]*api.Node{node1}, tc.extraNodes...)
 			for _, par := range []int{1, 4} {
 				pre, got, _, _ := ipaRun(t, ipaNewFilter(t, par), tc.pod, tc.pods, nodes, ipaTestNamespaces)
 				ipaCheckStatus(t, "PreFilter", pre, tc.wantPreFilter)
@@ -363,17 +365,17 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 
 	tests := []struct {
 		name          string
-		pod           *fw.Pod
-		pods          []*fw.Pod
-		nodes         []*fw.Node
+		pod           *api.Pod
+		pods          []*api.Pod
+		nodes         []*api.Node
 		wantPreFilter *fw.Status
 		want          []*fw.Status
 	}{
 		{
 			name: "A pod can be scheduled onto all the nodes that have the same topology key & label value with one of them has an existing pod that matches the affinity rules",
 			pod:  st.MakePod().PodAffinityIn("foo", "region", []string{"bar"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Name("p1").Node("node1").Labels(podLabelA).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Name("p1").Node("node1").Labels(podLabelA).Obj()},
+			nodes: []*api.Node{
 				ipaNode("node1", labelRgChina), ipaNode("node2", labelRgChinaAzAz1), ipaNode("node3", labelRgIndia),
 			},
 			want: []*fw.Status{nil, nil, ipaWantAffinity},
@@ -384,8 +386,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			pod: st.MakePod().Labels(map[string]string{"foo": "bar", "service": "securityscan"}).
 				PodAffinityIn("foo", "zone", []string{"bar"}, st.PodAffinityWithRequiredReq).
 				PodAffinityIn("service", "zone", []string{"securityscan"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Name("p1").Node("nodeA").Labels(map[string]string{"foo": "bar"}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Name("p1").Node("nodeA").Labels(map[string]string{"foo": "bar"}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", map[string]string{"zone": "az1", "hostname": "h1"}),
 				ipaNode("nodeB", map[string]string{"zone": "az2", "hostname": "h2"}),
 			},
@@ -396,8 +398,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			pod: st.MakePod().Labels(map[string]string{"foo": "bar", "service": "securityscan"}).
 				PodAffinityIn("foo", "zone", []string{"bar"}, st.PodAffinityWithRequiredReq).
 				PodAffinityIn("service", "zone", []string{"securityscan"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Name("p1").Node("nodeA").Labels(map[string]string{"foo": "bar"}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Name("p1").Node("nodeA").Labels(map[string]string{"foo": "bar"}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", map[string]string{"zoneLabel": "az1", "hostname": "h1"}),
 				ipaNode("nodeB", map[string]string{"zoneLabel": "az2", "hostname": "h2"}),
 			},
@@ -406,8 +408,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA and nodeB.",
 			pod:  st.MakePod().PodAntiAffinityIn("foo", "region", []string{"abc"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "abc"}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "abc"}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", map[string]string{"region": "r1", "hostname": "nodeA"}),
 				ipaNode("nodeB", map[string]string{"region": "r1", "hostname": "nodeB"}),
 			},
@@ -417,8 +419,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			name: "This test ensures that anti-affinity matches a pod when any term of the anti-affinity rule matches a pod.",
 			pod: st.MakePod().PodAntiAffinityIn("foo", "region", []string{"abc"}, st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityIn("service", "zone", []string{"securityscan"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "abc", "service": "securityscan"}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "abc", "service": "securityscan"}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
@@ -427,8 +429,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA and nodeB but can be scheduled onto nodeC",
 			pod:  st.MakePod().PodAntiAffinityIn("foo", "region", []string{"abc"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "abc"}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "abc"}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", labelRgChina), ipaNode("nodeB", labelRgChinaAzAz1), ipaNode("nodeC", labelRgIndia),
 			},
 			want: []*fw.Status{ipaWantAnti, ipaWantAnti, nil},
@@ -436,11 +438,11 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA, nodeB, but can be scheduled onto nodeC (NodeC has an existing pod that match the inter pod affinity rule but in different namespace)",
 			pod:  st.MakePod().Namespace("NS1").Labels(map[string]string{"foo": "123"}).PodAntiAffinityIn("foo", "region", []string{"bar"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Node("nodeA").Namespace("NS1").Labels(map[string]string{"foo": "bar"}).Obj(),
 				st.MakePod().Node("nodeC").Namespace("NS2").PodAntiAffinityIn("foo", "region", []string{"123"}, st.PodAntiAffinityWithRequiredReq).Obj(),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaNode("nodeA", labelRgChina), ipaNode("nodeB", labelRgChinaAzAz1), ipaNode("nodeC", labelRgIndia),
 			},
 			want: []*fw.Status{ipaWantAnti, ipaWantAnti, nil},
@@ -448,8 +450,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "Test existing pod's anti-affinity: if an existing pod has a term with invalid topologyKey, labelSelector of the term is firstly checked, and then topologyKey of the term is also checked",
 			pod:  st.MakePod().Label("foo", "").Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("nodeA").PodAntiAffinityExists("foo", "invalid-node-label", st.PodAntiAffinityWithRequiredReq).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Node("nodeA").PodAntiAffinityExists("foo", "invalid-node-label", st.PodAntiAffinityWithRequiredReq).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z1", "nodeB")),
 			},
@@ -458,8 +460,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "Test incoming pod's anti-affinity: even if labelSelector matches, we still check if topologyKey matches",
 			pod:  st.MakePod().Node("nodeA").PodAntiAffinityExists("foo", "invalid-node-label", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": ""}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": ""}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z1", "nodeB")),
 			},
@@ -468,11 +470,11 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "Test existing pod's anti-affinity: incoming pod wouldn't considered as a fit as it violates each existingPod's terms on all nodes",
 			pod:  st.MakePod().Label("foo", "").Label("bar", "").Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Node("nodeA").PodAntiAffinityExists("foo", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
 				st.MakePod().Node("nodeA").PodAntiAffinityExists("bar", "region", st.PodAntiAffinityWithRequiredReq).Obj(),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
@@ -482,11 +484,11 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			name: "Test incoming pod's anti-affinity: incoming pod wouldn't considered as a fit as it at least violates one anti-affinity rule of existingPod",
 			pod: st.MakePod().PodAntiAffinityExists("foo", "zone", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("bar", "region", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Node("nodeA").Labels(map[string]string{"foo": ""}).Obj(),
 				st.MakePod().Node("nodeB").Labels(map[string]string{"bar": ""}).Obj(),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
@@ -495,11 +497,11 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "Test existing pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when one term has invalid topologyKey",
 			pod:  st.MakePod().Label("foo", "").Label("bar", "").Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Node("nodeA").PodAntiAffinityExists("foo", "invalid-node-label", st.PodAntiAffinityWithRequiredReq).
 					PodAntiAffinityExists("bar", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
@@ -509,8 +511,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			name: "Test incoming pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when one term has invalid topologyKey",
 			pod: st.MakePod().PodAntiAffinityExists("foo", "invalid-node-label", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("bar", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Name("podA").Node("nodeA").Labels(map[string]string{"foo": "", "bar": ""}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Name("podA").Node("nodeA").Labels(map[string]string{"foo": "", "bar": ""}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
@@ -519,11 +521,11 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "Test existing pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when all terms have valid topologyKey",
 			pod:  st.MakePod().Label("foo", "").Label("bar", "").Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Node("nodeA").PodAntiAffinityExists("foo", "region", st.PodAntiAffinityWithRequiredReq).
 					PodAntiAffinityExists("bar", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
@@ -533,8 +535,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			name: "Test incoming pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when all terms have valid topologyKey",
 			pod: st.MakePod().PodAntiAffinityExists("foo", "region", st.PodAntiAffinityWithRequiredReq).
 				PodAntiAffinityExists("bar", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "", "bar": ""}).Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Node("nodeA").Labels(map[string]string{"foo": "", "bar": ""}).Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
@@ -543,13 +545,13 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 		{
 			name: "Test existing pod's anti-affinity: existingPod on nodeA and nodeB has at least one anti-affinity term matches incoming pod, so incoming pod can only be scheduled to nodeC",
 			pod:  st.MakePod().Label("foo", "").Label("bar", "").Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Node("nodeA").PodAntiAffinityExists("foo", "zone", st.PodAntiAffinityWithRequiredReq).
 					PodAntiAffinityExists("labelA", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
 				st.MakePod().Node("nodeB").PodAntiAffinityExists("bar", "zone", st.PodAntiAffinityWithRequiredReq).
 					PodAntiAffinityExists("labelB", "zone", st.PodAntiAffinityWithRequiredReq).Obj(),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 				ipaNode("nodeC", hostLabels("r1", "z3", "nodeC")),
@@ -560,8 +562,8 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			name: "Test incoming pod's affinity: firstly check if all affinityTerms match, and then check if all topologyKeys match",
 			pod: st.MakePod().PodAffinityExists("foo", "region", st.PodAffinityWithRequiredReq).
 				PodAffinityExists("bar", "zone", st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{st.MakePod().Name("pod1").Labels(map[string]string{"foo": "", "bar": ""}).Node("nodeA").Obj()},
-			nodes: []*fw.Node{
+			pods: []*api.Pod{st.MakePod().Name("pod1").Labels(map[string]string{"foo": "", "bar": ""}).Node("nodeA").Obj()},
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z1", "nodeB")),
 			},
@@ -571,18 +573,18 @@ func TestInterPodAffinityRequiredAffinityMultipleNodes(t *testing.T) {
 			name: "Test incoming pod's affinity: firstly check if all affinityTerms match, and then check if all topologyKeys match, and the match logic should be satisfied on the same pod",
 			pod: st.MakePod().PodAffinityExists("foo", "region", st.PodAffinityWithRequiredReq).
 				PodAffinityExists("bar", "zone", st.PodAffinityWithRequiredReq).Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Node("nodeA").Name("pod1").Labels(map[string]string{"foo": ""}).Obj(),
 				st.MakePod().Node("nodeB").Name("pod2").Labels(map[string]string{"bar": ""}).Obj(),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaNode("nodeA", hostLabels("r1", "z1", "nodeA")),
 				ipaNode("nodeB", hostLabels("r1", "z2", "nodeB")),
 			},
 			want: []*fw.Status{ipaWantAffinity, ipaWantAffinity},
 		},
 	}
-	ns := []fw.Namespace{{Name: "NS1"}}
+	ns := []api.Namespace{{Name: "NS1"}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, par := range []int{1, 3} {
@@ -672,58 +674,58 @@ func TestInterPodAffinityPreFilterStateAddRemovePod(t *testing.T) {
 	label2 := map[string]string{"region": "r1", "zone": "z12"}
 	label3 := map[string]string{"region": "r2", "zone": "z21"}
 	selector1 := map[string]string{"foo": "bar"}
-	antiAffinityFooBar := &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
-		{LabelSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "foo", "bar")), TopologyKey: "region"},
+	antiAffinityFooBar := &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{LabelSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "foo", "bar")), TopologyKey: "region"},
 	}}
-	complexTerms := []fw.PodAffinityTerm{
-		{LabelSelector: ipaExprs(ipaReq(fw.LabelSelectorOpIn, "foo", "bar", "buzz")), TopologyKey: "region"},
-		{LabelSelector: ipaExprs(ipaReq(fw.LabelSelectorOpNotIn, "service", "bar", "security", "test")), TopologyKey: "zone"},
+	complexTerms := []api.PodAffinityTerm{
+		{LabelSelector: ipaExprs(ipaReq(api.LabelSelectorOpIn, "foo", "bar", "buzz")), TopologyKey: "region"},
+		{LabelSelector: ipaExprs(ipaReq(api.LabelSelectorOpNotIn, "service", "bar", "security", "test")), TopologyKey: "zone"},
 	}
-	antiAffinityComplex := &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: complexTerms}
-	affinityComplex := &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: complexTerms}
-	pod := func(name, node string, labels map[string]string, a *fw.Affinity) *fw.Pod {
-		return &fw.Pod{ObjectMeta: fw.ObjectMeta{Name: name, UID: name, Namespace: "default", Labels: labels}, Spec: fw.PodSpec{NodeName: node, Affinity: a}}
+	antiAffinityComplex := &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: complexTerms}
+	affinityComplex := &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: complexTerms}
+	pod := func(name, node string, labels map[string]string, a *api.Affinity) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: "default", Labels: labels}, Spec: api.PodSpec{NodeName: node, Affinity: a}}
 	}
-	nodes := []*fw.Node{ipaNode("nodeA", label1), ipaNode("nodeB", label2), ipaNode("nodeC", label3)}
+	nodes := []*api.Node{ipaNode("nodeA", label1), ipaNode("nodeB", label2), ipaNode("nodeC", label3)}
 
 	tests := []struct {
 		name         string
-		pendingPod   *fw.Pod
-		addedPod     *fw.Pod
-		existingPods []*fw.Pod
+		pendingPod   *api.Pod
+		addedPod     *api.Pod
+		existingPods []*api.Pod
 		wantAnti     map[ipaPair]int64
 		wantAffinity map[ipaPair]int64
 	}{
 		{
 			name:       "preFilterState anti-affinity terms are updated correctly after adding and removing a pod",
-			pendingPod: pod("pending", "", selector1, &fw.Affinity{PodAntiAffinity: antiAffinityFooBar}),
-			existingPods: []*fw.Pod{
+			pendingPod: pod("pending", "", selector1, &api.Affinity{PodAntiAffinity: antiAffinityFooBar}),
+			existingPods: []*api.Pod{
 				pod("p1", "nodeA", selector1, nil),
-				pod("p2", "nodeC", nil, &fw.Affinity{PodAntiAffinity: antiAffinityFooBar}),
+				pod("p2", "nodeC", nil, &api.Affinity{PodAntiAffinity: antiAffinityFooBar}),
 			},
-			addedPod:     pod("addedPod", "nodeB", selector1, &fw.Affinity{PodAntiAffinity: antiAffinityFooBar}),
+			addedPod:     pod("addedPod", "nodeB", selector1, &api.Affinity{PodAntiAffinity: antiAffinityFooBar}),
 			wantAnti:     map[ipaPair]int64{{"region", "r1"}: 2},
 			wantAffinity: map[ipaPair]int64{},
 		},
 		{
 			name:       "preFilterState anti-affinity terms are updated correctly after adding and removing a pod (complex)",
-			pendingPod: pod("pending", "", selector1, &fw.Affinity{PodAntiAffinity: antiAffinityComplex}),
-			existingPods: []*fw.Pod{
+			pendingPod: pod("pending", "", selector1, &api.Affinity{PodAntiAffinity: antiAffinityComplex}),
+			existingPods: []*api.Pod{
 				pod("p1", "nodeA", selector1, nil),
-				pod("p2", "nodeC", nil, &fw.Affinity{PodAntiAffinity: antiAffinityFooBar}),
+				pod("p2", "nodeC", nil, &api.Affinity{PodAntiAffinity: antiAffinityFooBar}),
 			},
-			addedPod:     pod("addedPod", "nodeA", selector1, &fw.Affinity{PodAntiAffinity: antiAffinityComplex}),
+			addedPod:     pod("addedPod", "nodeA", selector1, &api.Affinity{PodAntiAffinity: antiAffinityComplex}),
 			wantAnti:     map[ipaPair]int64{{"region", "r1"}: 2, {"zone", "z11"}: 2, {"zone", "z21"}: 1},
 			wantAffinity: map[ipaPair]int64{},
 		},
 		{
 			name:       "preFilterState matching pod affinity and anti-affinity are updated correctly after adding and removing a pod",
-			pendingPod: pod("pending", "", selector1, &fw.Affinity{PodAffinity: affinityComplex}),
-			existingPods: []*fw.Pod{
+			pendingPod: pod("pending", "", selector1, &api.Affinity{PodAffinity: affinityComplex}),
+			existingPods: []*api.Pod{
 				pod("p1", "nodeA", selector1, nil),
-				pod("p2", "nodeC", nil, &fw.Affinity{PodAntiAffinity: antiAffinityFooBar, PodAffinity: affinityComplex}),
+				pod("p2", "nodeC", nil, &api.Affinity{PodAntiAffinity: antiAffinityFooBar, PodAffinity: affinityComplex}),
 			},
-			addedPod:     pod("addedPod", "nodeA", selector1, &fw.Affinity{PodAntiAffinity: antiAffinityComplex}),
+			addedPod:     pod("addedPod", "nodeA", selector1, &api.Affinity{PodAntiAffinity: antiAffinityComplex}),
 			wantAnti:     map[ipaPair]int64{},
 			wantAffinity: map[ipaPair]int64{{"region", "r1"}: 2, {"zone", "z11"}: 2},
 		},
@@ -731,7 +733,7 @@ func TestInterPodAffinityPreFilterStateAddRemovePod(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			pl := ipaNewFilter(t, 1)
-			getState := func(pods []*fw.Pod) (*fw.CycleState, *fw.Snapshot) {
+			getState := func(pods []*api.Pod) (*fw.CycleState, *fw.Snapshot) {
 				snap := fw.MustSnapshot(nodes, pods)
 				state := fw.NewCycleState()
 				state.SetSnapshot(snap)
@@ -740,7 +742,7 @@ func TestInterPodAffinityPreFilterStateAddRemovePod(t *testing.T) {
 				}
 				return state, snap
 			}
-			allState, _ := getState(append(append([]*fw.Pod(nil), tc.existingPods...), tc.addedPod))
+			allState, _ := getState(append(append([]*api.Pod(nil), tc.existingPods...), tc.addedPod))
 			want := ipaViewState(ipaMustState(t, allState))
 
 			state, snap := getState(tc.existingPods)
@@ -803,7 +805,7 @@ func TestInterPodAffinityPreFilterStateClone(t *testing.T) {
 // with terms run PreFilter, and the two without terms check that PreFilter
 // Skips (there is nothing to count).
 func TestInterPodAffinityIncomingCounts(t *testing.T) {
-	newPod := func(labels ...string) *fw.Pod {
+	newPod := func(labels ...string) *api.Pod {
 		w := st.MakePod().Name("normal").Node("nodeA")
 		for _, l := range labels {
 			w.Label(l, "")
@@ -817,30 +819,30 @@ func TestInterPodAffinityIncomingCounts(t *testing.T) {
 
 	tests := []struct {
 		name         string
-		existingPods []*fw.Pod
-		pod          *fw.Pod
+		existingPods []*api.Pod
+		pod          *api.Pod
 		wantAffinity map[ipaPair]int64
 		wantAnti     map[ipaPair]int64
 	}{
 		{name: "nil test", pod: st.MakePod().Name("aaa-normal").Obj()},
-		{name: "incoming pod without affinity/anti-affinity causes a no-op", existingPods: []*fw.Pod{normalPodA}, pod: st.MakePod().Name("aaa-normal").Obj()},
+		{name: "incoming pod without affinity/anti-affinity causes a no-op", existingPods: []*api.Pod{normalPodA}, pod: st.MakePod().Name("aaa-normal").Obj()},
 		{
 			name:         "no pod has label that violates incoming pod's affinity and anti-affinity",
-			existingPods: []*fw.Pod{normalPodB},
+			existingPods: []*api.Pod{normalPodB},
 			pod: st.MakePod().Name("aaa-anti").PodAffinityExists("aaa", "hostname", st.PodAffinityWithRequiredReq).
 				PodAntiAffinityExists("aaa", "hostname", st.PodAntiAffinityWithRequiredReq).Obj(),
 			wantAffinity: empty, wantAnti: empty,
 		},
 		{
 			name:         "existing pod matches incoming pod's affinity and anti-affinity - single term case",
-			existingPods: []*fw.Pod{normalPodA},
+			existingPods: []*api.Pod{normalPodA},
 			pod: st.MakePod().Name("affi-antiaffi").PodAffinityExists("aaa", "hostname", st.PodAffinityWithRequiredReq).
 				PodAntiAffinityExists("aaa", "hostname", st.PodAntiAffinityWithRequiredReq).Obj(),
 			wantAffinity: one, wantAnti: one,
 		},
 		{
 			name:         "existing pod matches incoming pod's affinity and anti-affinity - multiple terms case",
-			existingPods: []*fw.Pod{normalPodAB},
+			existingPods: []*api.Pod{normalPodAB},
 			pod: st.MakePod().Name("affi-antiaffi").PodAffinityExists("aaa", "hostname", st.PodAffinityWithRequiredReq).
 				PodAffinityExists("bbb", "hostname", st.PodAffinityWithRequiredReq).
 				PodAntiAffinityExists("aaa", "hostname", st.PodAntiAffinityWithRequiredReq).Obj(),
@@ -849,7 +851,7 @@ func TestInterPodAffinityIncomingCounts(t *testing.T) {
 		},
 		{
 			name:         "existing pod not match incoming pod's affinity but matches anti-affinity",
-			existingPods: []*fw.Pod{normalPodA},
+			existingPods: []*api.Pod{normalPodA},
 			pod: st.MakePod().Name("affi-antiaffi").PodAffinityExists("aaa", "hostname", st.PodAffinityWithRequiredReq).
 				PodAffinityExists("bbb", "hostname", st.PodAffinityWithRequiredReq).
 				PodAntiAffinityExists("aaa", "hostname", st.PodAntiAffinityWithRequiredReq).
@@ -858,7 +860,7 @@ func TestInterPodAffinityIncomingCounts(t *testing.T) {
 		},
 		{
 			name:         "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 1",
-			existingPods: []*fw.Pod{normalPodAB},
+			existingPods: []*api.Pod{normalPodAB},
 			pod: st.MakePod().Name("anaffi-antiaffiti").PodAffinityExists("aaa", "hostname", st.PodAffinityWithRequiredReq).
 				PodAffinityExists("ccc", "hostname", st.PodAffinityWithRequiredReq).
 				PodAntiAffinityExists("aaa", "hostname", st.PodAntiAffinityWithRequiredReq).
@@ -867,7 +869,7 @@ func TestInterPodAffinityIncomingCounts(t *testing.T) {
 		},
 		{
 			name:         "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 2",
-			existingPods: []*fw.Pod{normalPodB},
+			existingPods: []*api.Pod{normalPodB},
 			pod: st.MakePod().Name("affi-antiaffi").PodAffinityExists("aaa", "hostname", st.PodAffinityWithRequiredReq).
 				PodAffinityExists("bbb", "hostname", st.PodAffinityWithRequiredReq).
 				PodAntiAffinityExists("aaa", "hostname", st.PodAntiAffinityWithRequiredReq).
@@ -877,7 +879,7 @@ func TestInterPodAffinityIncomingCounts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pre, _, state, _ := ipaRun(t, ipaNewFilter(t, 2), tc.pod, tc.existingPods, []*fw.Node{nodeA}, nil)
+			pre, _, state, _ := ipaRun(t, ipaNewFilter(t, 2), tc.pod, tc.existingPods, []*api.Node{nodeA}, nil)
 			if tc.wantAffinity == nil {
 				ipaCheckStatus(t, "PreFilter", pre, ipaWantSkip)
 				return
@@ -896,15 +898,15 @@ func TestInterPodAffinityIncomingCounts(t *testing.T) {
 
 // Edge cases beyond kube's table.
 func TestInterPodAffinityFilterEdgeCases(t *testing.T) {
-	zone := func(name, z string) *fw.Node {
+	zone := func(name, z string) *api.Node {
 		return ipaNode(name, map[string]string{"zone": z, "hostname": name})
 	}
 	tests := []struct {
 		name          string
-		pod           *fw.Pod
-		pods          []*fw.Pod
-		nodes         []*fw.Node
-		ns            []fw.Namespace
+		pod           *api.Pod
+		pods          []*api.Pod
+		nodes         []*api.Node
+		ns            []api.Namespace
 		wantPreFilter *fw.Status
 		want          []*fw.Status
 	}{
@@ -924,21 +926,21 @@ func TestInterPodAffinityFilterEdgeCases(t *testing.T) {
 			// term: no first-pod exception, every node fails.
 			name:  "affinity with no matching pod and no self-match fails everywhere",
 			pod:   st.MakePod().Label("app", "api").PodAffinityIn("app", "zone", []string{"web"}, st.PodAffinityWithRequiredReq).Obj(),
-			nodes: []*fw.Node{zone("a", "z1"), zone("b", "z2"), ipaNode("c", map[string]string{"hostname": "c"})},
+			nodes: []*api.Node{zone("a", "z1"), zone("b", "z2"), ipaNode("c", map[string]string{"hostname": "c"})},
 			want:  []*fw.Status{ipaWantAffinity, ipaWantAffinity, ipaWantAffinity},
 		},
 		{
 			name:  "self-affinity once a matching pod exists: only its zone passes",
 			pod:   st.MakePod().Label("app", "web").PodAffinityIn("app", "zone", []string{"web"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods:  []*fw.Pod{st.MakePod().Name("w1").Label("app", "web").Node("b").Obj()},
-			nodes: []*fw.Node{zone("a", "z1"), zone("b", "z2"), zone("b2", "z2")},
+			pods:  []*api.Pod{st.MakePod().Name("w1").Label("app", "web").Node("b").Obj()},
+			nodes: []*api.Node{zone("a", "z1"), zone("b", "z2"), zone("b2", "z2")},
 			want:  []*fw.Status{ipaWantAffinity, nil, nil},
 		},
 		{
 			name:  "self-affinity first pod (no matching pod yet) passes wherever the key exists",
 			pod:   st.MakePod().Label("app", "web").PodAffinityIn("app", "zone", []string{"web"}, st.PodAffinityWithRequiredReq).Obj(),
-			pods:  []*fw.Pod{st.MakePod().Name("other").Label("app", "db").Node("b").Obj()},
-			nodes: []*fw.Node{zone("a", "z1"), zone("b", "z2"), ipaNode("c", nil)},
+			pods:  []*api.Pod{st.MakePod().Name("other").Label("app", "db").Node("b").Obj()},
+			nodes: []*api.Node{zone("a", "z1"), zone("b", "z2"), ipaNode("c", nil)},
 			want:  []*fw.Status{nil, nil, ipaWantAffinity},
 		},
 		{
@@ -946,43 +948,43 @@ func TestInterPodAffinityFilterEdgeCases(t *testing.T) {
 			// pods in a namespace the snapshot does not know match a
 			// DoesNotExist selector (no labels).
 			name: "anti-affinity namespace selector resolved from snapshot namespaces",
-			pod: st.MakePod().Namespace("prod-a").PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, fw.PodAffinityTerm{
-				LabelSelector:     &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-				NamespaceSelector: &fw.LabelSelector{MatchLabels: map[string]string{"env": "prod"}},
+			pod: st.MakePod().Namespace("prod-a").PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, api.PodAffinityTerm{
+				LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+				NamespaceSelector: &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}},
 				TopologyKey:       "zone",
 			}).Obj(),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				st.MakePod().Name("w-dev").Namespace("dev").Label("app", "web").Node("a").Obj(),
 				st.MakePod().Name("w-prod").Namespace("prod-b").Label("app", "web").Node("b").Obj(),
 			},
-			nodes: []*fw.Node{zone("a", "z1"), zone("b", "z2"), zone("c", "z3")},
-			ns:    []fw.Namespace{{Name: "dev", Labels: map[string]string{"env": "dev"}}, {Name: "prod-b", Labels: map[string]string{"env": "prod"}}},
+			nodes: []*api.Node{zone("a", "z1"), zone("b", "z2"), zone("c", "z3")},
+			ns:    []api.Namespace{{Name: "dev", Labels: map[string]string{"env": "dev"}}, {Name: "prod-b", Labels: map[string]string{"env": "prod"}}},
 			want:  []*fw.Status{nil, ipaWantAnti, nil},
 		},
 		{
 			name: "existing pod's namespace selector reads the incoming pod's namespace labels",
 			pod:  st.MakePod().Namespace("prod").Label("app", "web").Obj(),
-			pods: []*fw.Pod{st.MakePod().Name("guard").Namespace("ops").Node("a").PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, fw.PodAffinityTerm{
-				LabelSelector:     &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-				NamespaceSelector: &fw.LabelSelector{MatchLabels: map[string]string{"env": "prod"}},
+			pods: []*api.Pod{st.MakePod().Name("guard").Namespace("ops").Node("a").PodAffinityTerm(st.PodAntiAffinityWithRequiredReq, 0, api.PodAffinityTerm{
+				LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+				NamespaceSelector: &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}},
 				TopologyKey:       "zone",
 			}).Obj()},
-			nodes: []*fw.Node{zone("a", "z1"), zone("a2", "z1"), zone("b", "z2")},
-			ns:    []fw.Namespace{{Name: "prod", Labels: map[string]string{"env": "prod"}}},
+			nodes: []*api.Node{zone("a", "z1"), zone("a2", "z1"), zone("b", "z2")},
+			ns:    []api.Namespace{{Name: "prod", Labels: map[string]string{"env": "prod"}}},
 			want:  []*fw.Status{ipaWantExisting, ipaWantExisting, nil},
 		},
 		{
 			name:  "anti-affinity and existing anti-affinity both violated: anti-affinity reported first",
 			pod:   st.MakePod().Label("app", "web").PodAntiAffinityIn("app", "hostname", []string{"web"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods:  []*fw.Pod{st.MakePod().Name("w").Label("app", "web").Node("a").PodAntiAffinityIn("app", "hostname", []string{"web"}, st.PodAntiAffinityWithRequiredReq).Obj()},
-			nodes: []*fw.Node{zone("a", "z1"), zone("b", "z1")},
+			pods:  []*api.Pod{st.MakePod().Name("w").Label("app", "web").Node("a").PodAntiAffinityIn("app", "hostname", []string{"web"}, st.PodAntiAffinityWithRequiredReq).Obj()},
+			nodes: []*api.Node{zone("a", "z1"), zone("b", "z1")},
 			want:  []*fw.Status{ipaWantAnti, nil},
 		},
 		{
 			name:  "all nodes tied: nothing matches the anti-affinity, every node passes",
 			pod:   st.MakePod().PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithRequiredReq).Obj(),
-			pods:  []*fw.Pod{st.MakePod().Name("d").Label("app", "db").Node("a").Obj()},
-			nodes: []*fw.Node{zone("a", "z1"), zone("b", "z2"), zone("c", "z3")},
+			pods:  []*api.Pod{st.MakePod().Name("d").Label("app", "db").Node("a").Obj()},
+			nodes: []*api.Node{zone("a", "z1"), zone("b", "z2"), zone("c", "z3")},
 			want:  []*fw.Status{nil, nil, nil},
 		},
 	}
@@ -1010,21 +1012,21 @@ func TestInterPodAffinityFilterThroughRunner(t *testing.T) {
 	if err := reg.Register(config.InterPodAffinityName, InterPodAffinityFactory); err != nil {
 		t.Fatal(err)
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreFilter: []string{config.InterPodAffinityName},
 		Filter:    []string{config.InterPodAffinityName},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("a").Label("zone", "z1").Obj(),
 		st.MakeNode().Name("b").Label("zone", "z2").Obj(),
 	}
-	pods := []*fw.Pod{st.MakePod().Name("web").Label("app", "web").Node("a").Obj()}
+	pods := []*api.Pod{st.MakePod().Name("web").Label("app", "web").Node("a").Obj()}
 	snap := fw.MustSnapshot(nodes, pods)
 	pod := st.MakePod().Name("p").PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithRequiredReq).Obj()
-	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), fw.CycleOptions{Rand: ipaRand()})
+	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), runtime.CycleOptions{Rand: ipaRand()})
 	if err != nil {
 		t.Fatalf("Schedule: %v", err)
 	}
@@ -1042,14 +1044,14 @@ func TestInterPodAffinityNominatedPods(t *testing.T) {
 	if err := reg.Register(config.InterPodAffinityName, InterPodAffinityFactory); err != nil {
 		t.Fatal(err)
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreFilter: []string{config.InterPodAffinityName},
 		Filter:    []string{config.InterPodAffinityName},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("a").Label("zone", "z1").Obj(),
 		st.MakeNode().Name("b").Label("zone", "z2").Obj(),
 		st.MakeNode().Name("c").Label("zone", "z2").Obj(),
@@ -1057,7 +1059,7 @@ func TestInterPodAffinityNominatedPods(t *testing.T) {
 	snap := fw.MustSnapshot(nodes, nil)
 	nominated := fw.MustPodInfo(st.MakePod().Name("web").Label("app", "web").Priority(10).Node("b").Obj())
 	pod := st.MakePod().Name("p").PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithRequiredReq).Obj()
-	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), fw.CycleOptions{
+	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), runtime.CycleOptions{
 		Rand: ipaRand(),
 		NominatedPods: func(node string) []*fw.PodInfo {
 			if node == "b" {

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/loadaware"
 )
 
@@ -226,7 +227,7 @@ func (p *LoadAware) exceeds(thr, base, delta, inc, capacity []int64, isAgg bool)
 
 // filterV15 is the filter of Koordinator ≤ v1.5 (seed 000): metric lookup,
 // expired → pass, then raw reported usage against round(…) ≥ threshold.
-func (p *LoadAware) filterV15(st *loadaware.State, prof *loadaware.Profile, node *framework.Node) *framework.Status {
+func (p *LoadAware) filterV15(st *loadaware.State, prof *loadaware.Profile, node *api.Node) *framework.Status {
 	view, capacity, capErr := p.src.Lookup(node)
 	if view == nil {
 		return nil

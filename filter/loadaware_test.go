@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -23,11 +24,11 @@ type laCase struct {
 	args       config.LoadAwareSchedulingArgs
 	annotation *estimator.CustomUsageThresholds
 	rawAnnot   string
-	metric     *framework.NodeMetric
-	pods       []*framework.Pod // assigned to the node, PodScheduled now − 10 s
-	pod        *framework.Pod   // nil: an empty pod (batch, 250m / 200Mi)
-	node       *framework.Node  // nil: 96 CPU / 512Gi
-	want       string           // "" = pass
+	metric     *api.NodeMetric
+	pods       []*api.Pod // assigned to the node, PodScheduled now − 10 s
+	pod        *api.Pod   // nil: an empty pod (batch, 250m / 200Mi)
+	node       *api.Node  // nil: 96 CPU / 512Gi
+	want       string     // "" = pass
 	wantCode   framework.Code
 }
 
@@ -52,7 +53,7 @@ func laRun(t *testing.T, tt laCase) *framework.Status {
 	}
 	for _, pod := range tt.pods {
 		pod.Spec.NodeName = node.Name
-		pod.Status.Conditions = append(pod.Status.Conditions, framework.PodCondition{Type: framework.PodScheduled, Status: framework.ConditionTrue, LastTransitionTime: laNow.Add(-10 * time.Second)})
+		pod.Status.Conditions = append(pod.Status.Conditions, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: laNow.Add(-10 * time.Second)})
 		if err := la.Cache().AddPod(pod); err != nil {
 			t.Fatal(err)
 		}
@@ -127,13 +128,13 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 	}
 	p95 := &estimator.CustomAggregatedUsage{
 		UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p95",
-		UsageAggregatedDuration: &framework.MetricDuration{Duration: 5 * time.Minute},
+		UsageAggregatedDuration: &api.MetricDuration{Duration: 5 * time.Minute},
 	}
 	reported := func(m *st.NodeMetricWrapper) *st.NodeMetricWrapper {
 		return m.Pod("default", "prod-pod-1", "koord-prod", laM("30", "200Gi")).Pod("default", "prod-pod-2", "koord-prod", laM("33", "300Gi"))
 	}
-	prodPods := func() []*framework.Pod {
-		return []*framework.Pod{prodPod("prod-pod-1").Obj(), prodPod("prod-pod-2").Obj()}
+	prodPods := func() []*api.Pod {
+		return []*api.Pod{prodPod("prod-pod-1").Obj(), prodPod("prod-pod-2").Obj()}
 	}
 	tests := []laCase{
 		{name: "normal usage: (60+0.25)/96 = 62.8 → 63 ≤ 65", args: noExp, metric: laMetric().Usage(laM("60", "256Gi")).Obj()},
@@ -206,7 +207,7 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			name:   "prod pod requesting 20 CPU / 100Gi: (53+17)/96 = 72.9 → 73 > 60",
 			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 60} }),
 			metric: laMetric().Usage(laM("60", "300Gi")).Pod("default", "prod-pod-1", "koord-prod", laM("53", "300Gi")).Obj(),
-			pods:   []*framework.Pod{prodPod("prod-pod-1").Obj()},
+			pods:   []*api.Pod{prodPod("prod-pod-1").Obj()},
 			pod:    st.MakePod().Name("p").Req(laM("20", "100Gi")).Obj(), want: laCPUReason,
 		},
 		{
@@ -221,7 +222,7 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			name:   "prod pod 1 CPU / 165Gi: (300+115.5)/512 = 81.2 → 81 > 80",
 			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"memory": 80} }),
 			metric: laMetric().Usage(laM("10", "300Gi")).Pod("default", "prod-pod-1", "koord-prod", laM("5", "300Gi")).Obj(),
-			pods:   []*framework.Pod{prodPod("prod-pod-1").Obj()},
+			pods:   []*api.Pod{prodPod("prod-pod-1").Obj()},
 			pod:    st.MakePod().Name("p").Req(laM("1", "165Gi")).Obj(), want: laMemReason,
 		},
 		{
@@ -236,14 +237,14 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			name:   "assigned unreported prod pod plus the same incoming: (100+140+140)/512 = 74.2 → 74 > 70",
 			args:   with(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"memory": 70} }),
 			metric: laMetric().Usage(laM("10", "100Gi")).Pod("default", "prod-pod-1", "koord-prod", laM("5", "100Gi")).Obj(),
-			pods:   []*framework.Pod{prodPod("prod-pod-1").Obj(), st.MakePod().Name("prod-pod-2").Req(laM("1", "200Gi")).Obj()},
+			pods:   []*api.Pod{prodPod("prod-pod-1").Obj(), st.MakePod().Name("prod-pod-2").Req(laM("1", "200Gi")).Obj()},
 			pod:    st.MakePod().Name("prod-pod-3").Req(laM("1", "200Gi")).Obj(), want: laMemReason,
 		},
 		{
 			name:   "assigned unreported mid pod plus the same incoming: (33+17+17)/96 = 69.8 → 70 > 65",
 			args:   noExp,
 			metric: laMetric().Usage(laM("33", "100Gi")).Obj(),
-			pods: []*framework.Pod{st.MakePod().Name("mid-1").Priority(estimator.PriorityMidValueDefault).
+			pods: []*api.Pod{st.MakePod().Name("mid-1").Priority(estimator.PriorityMidValueDefault).
 				Req(map[string]string{"kubernetes.io/mid-cpu": "20k"}).Obj()},
 			pod: st.MakePod().Name("mid-2").Priority(estimator.PriorityMidValueDefault).
 				Req(map[string]string{"kubernetes.io/mid-cpu": "20k"}).Obj(),
@@ -264,7 +265,7 @@ func TestLoadAwareFilterUsage(t *testing.T) {
 			}),
 			// nodeEstimated = 8.5 (reported at 1 but fully counted) + incoming 0.25 = 8.75/96 = 9.1 → 9 ≤ 10
 			metric: laMetric().Usage(laM("90", "100Gi")).Aggregated(5*time.Minute, "p95", laM("90", "100Gi")).Pod("default", "a", "koord-prod", laM("1", "1Gi")).Obj(),
-			pods:   []*framework.Pod{st.MakePod().Name("a").Req(laM("10", "1Gi")).Obj()},
+			pods:   []*api.Pod{st.MakePod().Name("a").Req(laM("10", "1Gi")).Obj()},
 		},
 		{
 			name:     "malformed node annotation falls back to the args thresholds",
@@ -361,7 +362,7 @@ func TestLoadAwareFilterExpired(t *testing.T) {
 // ≤ 65 passes. ≤ v1.5: raw 65 ≥ 65 rejects.
 func TestLoadAwareFilterBoundaryBothModes(t *testing.T) {
 	node := st.MakeNode().Name("test-node-1").Capacity(laM("100", "512Gi")).Obj()
-	metric := func() *framework.NodeMetric { return laMetric().Usage(laM("65", "1Gi")).Obj() }
+	metric := func() *api.NodeMetric { return laMetric().Usage(laM("65", "1Gi")).Obj() }
 	laCheck(t, laCase{name: "current", node: node, metric: metric()})
 	laCheck(t, laCase{
 		name: "v1.5", node: node, metric: metric(), want: laCPUReason,
@@ -379,10 +380,10 @@ func TestLoadAwareFilterBoundaryBothModes(t *testing.T) {
 // compares raw usage without the pod: cpu 5/8 = 63 < 65, memory 96 ≥ 95.
 func TestLoadAwareFilterReasonIncludesIncomingPod(t *testing.T) {
 	node := st.MakeNode().Name("test-node-1").Capacity(laM("8", "100Gi")).Obj()
-	metric := func() *framework.NodeMetric {
+	metric := func() *api.NodeMetric {
 		return st.MakeNodeMetric("test-node-1").ReportInterval(60).UpdateTime(laNow.Add(-30 * time.Second)).Usage(laM("5", "96Gi")).Obj()
 	}
-	pod := func() *framework.Pod { return st.MakePod().Name("p").Req(laM("1", "1Gi")).Obj() }
+	pod := func() *api.Pod { return st.MakePod().Name("p").Req(laM("1", "1Gi")).Obj() }
 	laCheck(t, laCase{name: "current", node: node, metric: metric(), pod: pod(), want: laCPUReason})
 	laCheck(t, laCase{
 		name: "v1.5", node: node, metric: metric(), pod: pod(), want: laMemReason,
@@ -397,14 +398,14 @@ func TestLoadAwareFilterReasonIncludesIncomingPod(t *testing.T) {
 // ThresholdsFilterProfile does not validate the annotation).
 func TestLoadAwareFilterOddNodeMetricEntries(t *testing.T) {
 	noExp := config.LoadAwareSchedulingArgs{FilterExpiredNodeMetrics: laFalse()}
-	odd := func() *framework.NodeMetric {
+	odd := func() *api.NodeMetric {
 		m := laMetric().Usage(laM("90", "100Gi")).Obj()
-		u := func(cpu string) map[string]framework.ResourceMap {
-			return map[string]framework.ResourceMap{"p42": {Resources: resource.MustParseList(laM(cpu, "1Gi"))}}
+		u := func(cpu string) map[string]api.ResourceMap {
+			return map[string]api.ResourceMap{"p42": {Resources: resource.MustParseList(laM(cpu, "1Gi"))}}
 		}
-		m.Status.NodeMetric.AggregatedNodeUsages = []framework.AggregatedUsage{
-			{Duration: framework.MetricDuration{Duration: 10 * time.Minute}, Usage: u("1")},
-			{Duration: framework.MetricDuration{Duration: 10 * time.Minute}, Usage: u("70")},
+		m.Status.NodeMetric.AggregatedNodeUsages = []api.AggregatedUsage{
+			{Duration: api.MetricDuration{Duration: 10 * time.Minute}, Usage: u("1")},
+			{Duration: api.MetricDuration{Duration: 10 * time.Minute}, Usage: u("70")},
 		}
 		return m
 	}
@@ -415,7 +416,7 @@ func TestLoadAwareFilterOddNodeMetricEntries(t *testing.T) {
 		name: "annotation naming p42", args: noExp, metric: odd(), want: laCPUAggReason,
 		annotation: &estimator.CustomUsageThresholds{AggregatedUsage: &estimator.CustomAggregatedUsage{
 			UsageThresholds: map[resource.Name]int64{"cpu": 60}, UsageAggregationType: "p42",
-			UsageAggregatedDuration: &framework.MetricDuration{Duration: 10 * time.Minute},
+			UsageAggregatedDuration: &api.MetricDuration{Duration: 10 * time.Minute},
 		}},
 	})
 }
@@ -429,13 +430,13 @@ func TestLoadAwareFilterV15(t *testing.T) {
 		}
 		return a
 	}
-	mid := func(n string) *framework.Pod {
+	mid := func(n string) *api.Pod {
 		return st.MakePod().Name(n).Priority(estimator.PriorityMidValueDefault).Req(map[string]string{"kubernetes.io/mid-cpu": "20k"}).Obj()
 	}
 	tests := []laCase{
 		{
 			name: "assigned and incoming estimates ignored: raw 33/96 = 34 < 65",
-			args: v15(nil), metric: laMetric().Usage(laM("33", "100Gi")).Obj(), pods: []*framework.Pod{mid("mid-1")}, pod: mid("mid-2"),
+			args: v15(nil), metric: laMetric().Usage(laM("33", "100Gi")).Obj(), pods: []*api.Pod{mid("mid-1")}, pod: mid("mid-2"),
 		},
 		{name: "raw 62.4/96 = 65 ≥ 65 rejects", args: v15(nil), metric: laMetric().Usage(laM("62400m", "100Gi")).Obj(), want: laCPUReason},
 		{name: "raw 62.3/96 = 64.9 → 65 ≥ 65 rejects", args: v15(nil), metric: laMetric().Usage(laM("62300m", "100Gi")).Obj(), want: laCPUReason},
@@ -444,7 +445,7 @@ func TestLoadAwareFilterV15(t *testing.T) {
 			name:   "prod pod: reported prod usage (30+33)/96 = 66 ≥ 50",
 			args:   v15(func(a *config.LoadAwareSchedulingArgs) { a.ProdUsageThresholds = map[resource.Name]int64{"cpu": 50} }),
 			metric: laMetric().Usage(laM("63", "100Gi")).Pod("default", "a", "koord-prod", laM("30", "1Gi")).Pod("default", "b", "koord-prod", laM("33", "1Gi")).Obj(),
-			pods:   []*framework.Pod{st.MakePod().Name("a").Req(laM("1", "1Gi")).Obj(), st.MakePod().Name("b").Req(laM("1", "1Gi")).Obj()},
+			pods:   []*api.Pod{st.MakePod().Name("a").Req(laM("1", "1Gi")).Obj(), st.MakePod().Name("b").Req(laM("1", "1Gi")).Obj()},
 			pod:    st.MakePod().Name("c").Req(laM("1", "1Gi")).Obj(), want: laCPUReason,
 		},
 		{
@@ -546,7 +547,7 @@ func TestLoadAwareFilterNoAllocs(t *testing.T) {
 	pi := framework.MustPodInfo(st.MakePod().Name("p").Req(laM("1", "1Gi")).Obj())
 	cs := framework.NewCycleState()
 	la.PreFilter(context.Background(), cs, pi, nil)
-	for _, node := range []*framework.Node{plain, annotated} {
+	for _, node := range []*api.Node{plain, annotated} {
 		ni, _ := framework.NewNodeInfo(node)
 		la.Filter(context.Background(), cs, pi, ni) // warm the capacity and annotation memos
 		if a := testing.AllocsPerRun(200, func() { la.Filter(context.Background(), cs, pi, ni) }); a != 0 {

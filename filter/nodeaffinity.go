@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
@@ -27,7 +28,7 @@ const naPreFilterKey framework.StateKey = "PreFilter" + config.NodeAffinityName
 type naPreFilterState struct {
 	required nodeaffinity.Required
 	// indexed is required resolved against snap, the cycle's snapshot.
-	indexed *framework.IndexedNodeMatch
+	indexed *api.IndexedNodeMatch
 	snap    *framework.Snapshot
 }
 
@@ -92,7 +93,7 @@ func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 // PreFilterResult from metadata.name terms.
 func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	spec := &pod.Pod.Spec
-	var required *framework.NodeSelector
+	var required *api.NodeSelector
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 	}
@@ -211,14 +212,14 @@ func (pl *NodeAffinity) EventsToRegister(context.Context) ([]framework.ClusterEv
 // pod's nodeSelector and required affinity now, and did not before (or
 // was added).
 func (pl *NodeAffinity) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
 	if pl.added != nil && !pl.added.Match(newNode) {
 		return framework.QueueSkip, nil
 	}
-	req := framework.GetRequiredNodeAffinity(pod.Pod)
+	req := api.GetRequiredNodeAffinity(pod.Pod)
 	if !req.Match(newNode) {
 		return framework.QueueSkip, nil
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -30,22 +32,22 @@ func TestDefaultFiltersThroughRunner(t *testing.T) {
 	must(reg.Register(config.NodePortsName, NewNodePorts))
 	must(reg.Register(config.NodeResourcesFitName, NodeResourcesFitFactory))
 	filters := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName, config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName},
 		Filter:    filters,
 	})
 	must(err)
 	capacity := map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}
-	nodes := []*fw.Node{
-		st.MakeNode().Name("tainted").Label("zone", "a").Capacity(capacity).Taint("gpu", "true", fw.TaintEffectNoSchedule).Obj(),
+	nodes := []*api.Node{
+		st.MakeNode().Name("tainted").Label("zone", "a").Capacity(capacity).Taint("gpu", "true", api.TaintEffectNoSchedule).Obj(),
 		st.MakeNode().Name("small").Label("zone", "a").Capacity(map[string]string{"cpu": "1", "memory": "8Gi", "pods": "110"}).Obj(),
 		st.MakeNode().Name("elsewhere").Label("zone", "b").Capacity(capacity).Obj(),
 		st.MakeNode().Name("cordoned").Label("zone", "a").Capacity(capacity).Unschedulable().Obj(),
 	}
 	snap := fw.MustSnapshot(nodes, nil)
 	pod := st.MakePod().Name("web").NodeSelector(map[string]string{"zone": "a"}).Req(map[string]string{"cpu": "2"}).Obj()
-	_, err = f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
-	var fe *fw.FitError
+	_, err = f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	var fe *runtime.FitError
 	if !errors.As(err, &fe) {
 		t.Fatalf("Schedule error = %v, want a FitError", err)
 	}
@@ -58,7 +60,7 @@ func TestDefaultFiltersThroughRunner(t *testing.T) {
 	// A metadata.name term narrows the cycle to one node through the
 	// PreFilterResult; the other nodes are excluded, not filtered.
 	named := st.MakePod().Name("pinned").RequiredNodeAffinity(st.NameIn("elsewhere")).Req(map[string]string{"cpu": "2"}).Obj()
-	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(named), fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(named), runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}

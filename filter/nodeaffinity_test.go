@@ -7,17 +7,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func naReq(key string, op fw.NodeSelectorOperator, vals ...string) fw.NodeSelectorRequirement {
-	return fw.NodeSelectorRequirement{Key: key, Operator: op, Values: vals}
+func naReq(key string, op api.NodeSelectorOperator, vals ...string) api.NodeSelectorRequirement {
+	return api.NodeSelectorRequirement{Key: key, Operator: op, Values: vals}
 }
 
-func naTerm(exprs ...fw.NodeSelectorRequirement) fw.NodeSelectorTerm {
-	return fw.NodeSelectorTerm{MatchExpressions: exprs}
+func naTerm(exprs ...api.NodeSelectorRequirement) api.NodeSelectorTerm {
+	return api.NodeSelectorTerm{MatchExpressions: exprs}
 }
 
 // Cases of kube-scheduler v1.36 nodeaffinity/node_affinity_test.go
@@ -26,10 +27,10 @@ func TestNodeAffinityFilter(t *testing.T) {
 	rejectPod := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityPod)
 	rejectEnforced := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityEnforced)
 	conflict := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeAffinityConflict)
-	in, notIn, exists, dne, gt, lt := fw.NodeSelectorOpIn, fw.NodeSelectorOpNotIn, fw.NodeSelectorOpExists, fw.NodeSelectorOpDoesNotExist, fw.NodeSelectorOpGt, fw.NodeSelectorOpLt
+	in, notIn, exists, dne, gt, lt := api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists, api.NodeSelectorOpDoesNotExist, api.NodeSelectorOpGt, api.NodeSelectorOpLt
 	tests := []struct {
 		name          string
-		pod           *fw.Pod
+		pod           *api.Pod
 		labels        map[string]string
 		nodeName      string
 		args          config.NodeAffinityArgs
@@ -50,7 +51,7 @@ func TestNodeAffinityFilter(t *testing.T) {
 		{name: "Exists matches a present label", pod: st.MakePod().RequiredNodeAffinity(naTerm(naReq("GPU", exists))).Obj(), labels: map[string]string{"GPU": "NVIDIA-GRID-K1"}},
 		{name: "DoesNotExist", pod: st.MakePod().RequiredNodeAffinity(naTerm(naReq("GPU", dne))).Obj(), labels: map[string]string{"GPU": "x"}, want: rejectPod},
 		{name: "Lt with non-integer node label", pod: st.MakePod().RequiredNodeAffinity(naTerm(naReq("n", lt, "5"))).Obj(), labels: map[string]string{"n": "abc"}, want: rejectPod},
-		{name: "empty term matches nothing", pod: st.MakePod().RequiredNodeAffinity(fw.NodeSelectorTerm{}).Obj(), labels: map[string]string{"foo": "bar"}, want: rejectPod},
+		{name: "empty term matches nothing", pod: st.MakePod().RequiredNodeAffinity(api.NodeSelectorTerm{}).Obj(), labels: map[string]string{"foo": "bar"}, want: rejectPod},
 		{name: "no terms match nothing", pod: st.MakePod().RequiredNodeAffinity().Obj(), labels: map[string]string{"foo": "bar"}, want: rejectPod},
 		{name: "expressions are ANDed", pod: st.MakePod().RequiredNodeAffinity(naTerm(naReq("foo", exists), naReq("bar", exists))).Obj(), labels: map[string]string{"foo": "1"}, want: rejectPod},
 		{name: "terms are ORed", pod: st.MakePod().RequiredNodeAffinity(naTerm(naReq("foo", in, "x")), naTerm(naReq("bar", exists))).Obj(), labels: map[string]string{"bar": "1"}},
@@ -62,18 +63,18 @@ func TestNodeAffinityFilter(t *testing.T) {
 		{name: "metadata.name terms united", pod: st.MakePod().RequiredNodeAffinity(st.NameIn("node1"), st.NameIn("node2")).Obj(), nodeName: "node2", wantResult: []string{"node1", "node2"}},
 		{name: "metadata.name plus label term: all nodes", pod: st.MakePod().RequiredNodeAffinity(st.NameIn("node1"), st.LabelIn("foo", "bar")).Obj(), nodeName: "node2", labels: map[string]string{"foo": "bar"}},
 		{name: "metadata.name conflict",
-			pod:           st.MakePod().RequiredNodeAffinity(fw.NodeSelectorTerm{MatchFields: []fw.NodeSelectorRequirement{naReq("metadata.name", in, "node1"), naReq("metadata.name", in, "node2")}}).Obj(),
+			pod:           st.MakePod().RequiredNodeAffinity(api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{naReq("metadata.name", in, "node1"), naReq("metadata.name", in, "node2")}}).Obj(),
 			wantPreFilter: conflict},
-		{name: "metadata.name NotIn", pod: st.MakePod().RequiredNodeAffinity(fw.NodeSelectorTerm{MatchFields: []fw.NodeSelectorRequirement{naReq("metadata.name", notIn, "node1")}}).Obj(), nodeName: "node1", want: rejectPod},
+		{name: "metadata.name NotIn", pod: st.MakePod().RequiredNodeAffinity(api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{naReq("metadata.name", notIn, "node1")}}).Obj(), nodeName: "node1", want: rejectPod},
 		{name: "added affinity not matched", pod: st.MakePod().Obj(), labels: map[string]string{"zone": "foo"},
-			args: config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{
-				NodeSelectorTerms: []fw.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}, want: rejectEnforced},
+			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+				NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}, want: rejectEnforced},
 		{name: "added affinity matched, pod affinity not", pod: st.MakePod().NodeSelector(map[string]string{"foo": "bar"}).Obj(), labels: map[string]string{"zone": "bar"},
-			args: config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{
-				NodeSelectorTerms: []fw.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}, want: rejectPod},
+			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+				NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}, want: rejectPod},
 		{name: "added affinity matched", pod: st.MakePod().Obj(), labels: map[string]string{"zone": "bar"},
-			args: config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{
-				NodeSelectorTerms: []fw.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}},
+			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+				NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", in, "bar"))}}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,8 +121,8 @@ func TestNodeAffinityFilter(t *testing.T) {
 }
 
 func TestNewNodeAffinityInvalidArgs(t *testing.T) {
-	_, err := NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{
-		NodeSelectorTerms: []fw.NodeSelectorTerm{naTerm(naReq("zone", fw.NodeSelectorOpIn))}}}}, nil)
+	_, err := NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+		NodeSelectorTerms: []api.NodeSelectorTerm{naTerm(naReq("zone", api.NodeSelectorOpIn))}}}}, nil)
 	if err == nil {
 		t.Error("In without values accepted in addedAffinity")
 	}
@@ -144,13 +145,13 @@ func TestNodeAffinityFilterAllocs(t *testing.T) {
 func BenchmarkNodeAffinityFilter(b *testing.B) {
 	pl, _ := NewNodeAffinity(config.NodeAffinityArgs{}, nil)
 	nrfBenchFilter(b, pl, fw.MustPodInfo(st.MakePod().Name("bench").NodeSelector(map[string]string{"zone": "z1"}).
-		RequiredNodeAffinity(naTerm(naReq("zone", fw.NodeSelectorOpIn, "z1", "z2"))).Obj()))
+		RequiredNodeAffinity(naTerm(naReq("zone", api.NodeSelectorOpIn, "z1", "z2"))).Obj()))
 }
 
 // nodeaffinity/node_affinity_test.go Test_isSchedulableAfterNodeChange.
 func TestNodeAffinityHints(t *testing.T) {
-	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{
-		{Key: "foo", Operator: fw.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
+	podWithAffinity := builder.MakePod().Name("p").RequiredNodeAffinity(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
+		{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}).Obj()
 	plain := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{}, nil))
 	node := func() *builder.NodeWrapper {
 		return builder.MakeNode().Name("n").Capacity(map[string]string{"pods": "32"})
@@ -166,9 +167,9 @@ func TestNodeAffinityHints(t *testing.T) {
 		{name: "queue-on-labels-change-makes-pod-schedulable", pod: podWithAffinity, old: node().Obj(), new: node().Label("foo", "bar").Obj(), want: fw.Queue},
 		{name: "skip-unrelated-change-that-keeps-pod-schedulable", pod: podWithAffinity, old: node().Label("foo", "bar").Obj(), new: node().Capacity(nil).Label("foo", "bar").Obj(), want: fw.QueueSkip},
 	})
-	enforced := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{{MatchExpressions: []fw.NodeSelectorRequirement{
-			{Key: "foo", Operator: fw.NodeSelectorOpIn, Values: []string{"bar"}}}}}}}}, nil))
+	enforced := hintPlugin[*NodeAffinity](t)(NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+			{Key: "foo", Operator: api.NodeSelectorOpIn, Values: []string{"bar"}}}}}}}}, nil))
 	runHints(t, enforced.afterNodeChange, nil, []hintCase{
 		{name: "skip-queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Obj(), want: fw.QueueSkip},
 		{name: "queue-on-add-scheduler-enforced-node-affinity", pod: podWithAffinity, new: node().Label("foo", "bar").Obj(), want: fw.Queue},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ReasonNodePorts is kube-scheduler v1.36 NodePorts' filter reason.
@@ -15,7 +16,7 @@ const ReasonNodePorts = "node(s) didn't have free ports for the requested pod po
 const npPreFilterKey framework.StateKey = "PreFilter" + config.NodePortsName
 
 // npPreFilterState holds the host ports the pod wants.
-type npPreFilterState []framework.ContainerPort
+type npPreFilterState []api.ContainerPort
 
 // Clone returns the state itself: other pods never change it.
 func (s npPreFilterState) Clone() framework.StateData { return s }

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 type npPort struct {
 	ip    string
-	proto fw.Protocol
+	proto api.Protocol
 	port  int32
 }
 
@@ -27,11 +28,11 @@ func npPod(ports ...npPort) *st.PodWrapper {
 // rewritten in our types.
 func TestNodePortsFilter(t *testing.T) {
 	reject := fw.NewStatus(fw.Unschedulable, ReasonNodePorts)
-	tcp, udp := fw.ProtocolTCP, fw.ProtocolUDP
+	tcp, udp := api.ProtocolTCP, api.ProtocolUDP
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		existing *fw.Pod
+		pod      *api.Pod
+		existing *api.Pod
 		want     *fw.Status
 	}{
 		{"same udp port", npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), npPod(npPort{"127.0.0.1", udp, 8080}).Obj(), reject},
@@ -89,7 +90,7 @@ func TestNodePortsPreFilter(t *testing.T) {
 
 func TestNodePortsFilterAllocs(t *testing.T) {
 	pl, _ := NewNodePorts(nil, nil)
-	pi := fw.MustPodInfo(npPod(npPort{"", "", 8080}, npPort{"10.0.0.1", fw.ProtocolUDP, 53}).Obj())
+	pi := fw.MustPodInfo(npPod(npPort{"", "", 8080}, npPort{"10.0.0.1", api.ProtocolUDP, 53}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreFilterPlugin).PreFilter(context.Background(), state, pi, nil)
 	free := nrfNodeInfo(t, "a", nil)
@@ -103,18 +104,18 @@ func TestNodePortsFilterAllocs(t *testing.T) {
 
 func BenchmarkNodePortsFilter(b *testing.B) {
 	pl, _ := NewNodePorts(nil, nil)
-	nrfBenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", fw.ProtocolTCP, 8080}).Obj()))
+	nrfBenchFilter(b, pl, fw.MustPodInfo(npPod(npPort{"", api.ProtocolTCP, 8080}).Obj()))
 }
 
 // nodeports/node_ports_test.go Test_isSchedulableAfterPodDeleted.
 func TestNodePortsHints(t *testing.T) {
 	pl := hintPlugin[*NodePorts](t)(NewNodePorts(nil, nil))
-	pod := builder.MakePod().Name("p").HostPort("", fw.ProtocolTCP, 8080).Obj()
+	pod := builder.MakePod().Name("p").HostPort("", api.ProtocolTCP, 8080).Obj()
 	runHints(t, pl.afterPodDeleted, nil, []hintCase{
 		{name: "backoff-wrong-old-object", pod: pod, old: "not-a-pod", want: fw.Queue, wantErr: true},
 		{name: "skip-queue-on-unscheduled", pod: pod, old: hp(t, builder.MakePod().Name("q").Obj()), want: fw.QueueSkip},
 		{name: "skip-queue-on-non-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").Obj()), want: fw.QueueSkip},
-		{name: "skip-queue-on-unrelated-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", fw.ProtocolTCP, 8081).Obj()), want: fw.QueueSkip},
-		{name: "queue-on-released-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", fw.ProtocolTCP, 8080).Obj()), want: fw.Queue},
+		{name: "skip-queue-on-unrelated-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8081).Obj()), want: fw.QueueSkip},
+		{name: "queue-on-released-hostport", pod: pod, old: hp(t, builder.MakePod().Name("q").Node("fake-node").HostPort("", api.ProtocolTCP, 8080).Obj()), want: fw.Queue},
 	})
 }

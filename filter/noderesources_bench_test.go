@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -19,21 +20,21 @@ var nrfBenchSizes = []int{1000, 5000, 15000}
 // fifth) with 2 existing pods each.
 func nrfBenchCluster(b *testing.B, n int) *fw.Snapshot {
 	b.Helper()
-	nodes := make([]*fw.Node, n)
-	pods := make([]*fw.Pod, 0, 2*n)
+	nodes := make([]*api.Node, n)
+	pods := make([]*api.Pod, 0, 2*n)
 	for i := range n {
 		name := fmt.Sprintf("node-%05d", i)
 		w := st.MakeNode().Name(name).Label("zone", fmt.Sprintf("z%d", i%3)).
 			Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110", "example.com/gpu": "4"})
 		if i%10 == 0 {
-			w = w.Taint("dedicated", "infra", fw.TaintEffectNoSchedule)
+			w = w.Taint("dedicated", "infra", api.TaintEffectNoSchedule)
 		}
 		nodes[i] = w.Obj()
 		for j := range 2 {
 			p := st.MakePod().Name(fmt.Sprintf("p-%05d-%d", i, j)).Node(name).
 				Req(map[string]string{"cpu": fmt.Sprintf("%dm", 500+100*((i+j)%20)), "memory": "1Gi"})
 			if j == 0 && i%5 == 0 {
-				p = p.HostPort("", fw.ProtocolTCP, 8080)
+				p = p.HostPort("", api.ProtocolTCP, 8080)
 			}
 			pods = append(pods, p.Obj())
 		}

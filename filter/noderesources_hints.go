@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -66,7 +67,7 @@ func scaledDownFor(want, before, after *resource.Vector) bool {
 // count) went up (isSchedulableAfterNodeChange). Ignored resources are not
 // ignored here, as in kube's isFit.
 func (pl *NodeResourcesFit) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}

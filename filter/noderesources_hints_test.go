@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -19,7 +20,7 @@ func TestNodeResourcesFitHints(t *testing.T) {
 		{name: "backoff-wrong-new-object", new: "not-a-pod", want: fw.Queue, wantErr: true},
 		{name: "queue-on-other-pod-deleted", pod: builder.MakePod().Name("pod1").Req(cpu("1")).Obj(),
 			old: hp(t, builder.MakePod().Name("pod2").Req(cpu("1")).Node("fake").Obj()), want: fw.Queue},
-		{name: "skip-queue-on-unscheduled-pod-deleted", old: hp(t, &fw.Pod{}), want: fw.QueueSkip},
+		{name: "skip-queue-on-unscheduled-pod-deleted", old: hp(t, &api.Pod{}), want: fw.QueueSkip},
 		{name: "queue-on-nominated-pod-deleted", pod: builder.MakePod().Name("pod1").UID("uid0").Req(cpu("1")).Obj(),
 			old: hp(t, builder.MakePod().Name("pod2").UID("uid1").Req(cpu("2")).NominatedNode("fake").Obj()), want: fw.Queue},
 		{name: "skip-queue-on-other-unscheduled-pod", pod: builder.MakePod().Name("pod1").UID("uid0").Req(cpu("1")).Obj(),
@@ -36,15 +37,15 @@ func TestNodeResourcesFitHints(t *testing.T) {
 			new: hp(t, builder.MakePod().Name("pod1").UID("pod1").Req(cpu("1")).Obj()), want: fw.Queue},
 	})
 	const extA, extB = "example.com/aaa", "example.com/bbb"
-	node := func(m map[string]string) *fw.Node {
+	node := func(m map[string]string) *api.Node {
 		m["pods"] = "32" // kube's st.MakeNode().Capacity adds 32 pods
 		return builder.MakeNode().Name("n").Capacity(m).Obj()
 	}
-	pod := func(m map[string]string) *fw.Pod { return builder.MakePod().Name("p").Req(m).Obj() }
+	pod := func(m map[string]string) *api.Pod { return builder.MakePod().Name("p").Req(m).Obj() }
 	mem2extA := pod(map[string]string{"memory": "2", extA: "1"})
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "backoff-wrong-new-object", new: "not-a-node", want: fw.Queue, wantErr: true},
-		{name: "backoff-wrong-old-object", old: "not-a-node", new: &fw.Node{}, want: fw.Queue, wantErr: true},
+		{name: "backoff-wrong-old-object", old: "not-a-node", new: &api.Node{}, want: fw.Queue, wantErr: true},
 		{name: "skip-queue-on-node-add-without-sufficient-resources", pod: pod(map[string]string{"memory": "2"}),
 			new: node(map[string]string{"memory": "1"}), want: fw.QueueSkip},
 		{name: "skip-queue-on-node-add-without-required-resource-type", pod: pod(map[string]string{extA: "1"}),

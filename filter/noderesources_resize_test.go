@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -14,7 +15,7 @@ type rzM = map[string]string
 
 // rzResizing is a pod asking spec cpu in its spec while its status
 // reports status cpu (a resize in progress).
-func rzResizing(name, spec, status string) *fw.Pod {
+func rzResizing(name, spec, status string) *api.Pod {
 	return builder.MakePod().Name(name).Req(rzM{"cpu": spec}).StatusReq("c0", rzM{"cpu": status}).ResizeInProgress().Obj()
 }
 
@@ -26,16 +27,16 @@ func TestNodeResourcesFitResizeInFlight(t *testing.T) {
 	args := config.DefaultNodeResourcesFitArgs()
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		existing []*fw.Pod
+		pod      *api.Pod
+		existing []*api.Pod
 		want     *fw.Status
 	}{
 		{"a bound pod counts its status: 1500m + 700m > 2", builder.MakePod().Name("in").Req(rzM{"cpu": "700m"}).Obj(),
-			[]*fw.Pod{rzResizing("bound", "500m", "1500m")}, fw.NewStatus(fw.Unschedulable, "Insufficient cpu")},
+			[]*api.Pod{rzResizing("bound", "500m", "1500m")}, fw.NewStatus(fw.Unschedulable, "Insufficient cpu")},
 		{"a bound pod counts its spec when larger: 1500m + 700m > 2", builder.MakePod().Name("in").Req(rzM{"cpu": "700m"}).Obj(),
-			[]*fw.Pod{rzResizing("bound", "1500m", "500m")}, fw.NewStatus(fw.Unschedulable, "Insufficient cpu")},
+			[]*api.Pod{rzResizing("bound", "1500m", "500m")}, fw.NewStatus(fw.Unschedulable, "Insufficient cpu")},
 		{"a bound pod's infeasible resize counts its status: 500m + 700m <= 2", builder.MakePod().Name("in").Req(rzM{"cpu": "700m"}).Obj(),
-			[]*fw.Pod{builder.MakePod().Name("bound").Req(rzM{"cpu": "1500m"}).StatusReq("c0", rzM{"cpu": "500m"}).ResizePending(fw.PodReasonInfeasible).Obj()}, nil},
+			[]*api.Pod{builder.MakePod().Name("bound").Req(rzM{"cpu": "1500m"}).StatusReq("c0", rzM{"cpu": "500m"}).ResizePending(api.PodReasonInfeasible).Obj()}, nil},
 		{"the incoming pod is checked by its spec: 1200m <= 2", rzResizing("in", "1200m", "3"), nil, nil},
 	}
 	for _, tc := range tests {
@@ -52,7 +53,7 @@ func TestNodeResourcesFitResizeInFlight(t *testing.T) {
 // (computePodResourceRequest): a resize in flight does not change it.
 func TestNodeResourcesFitSignResizeInFlight(t *testing.T) {
 	pl := hintPlugin[*NodeResourcesFit](t)(NodeResourcesFitFactory(nil, nil))
-	sign := func(p *fw.Pod) []fw.SignFragment {
+	sign := func(p *api.Pod) []fw.SignFragment {
 		f, s := pl.SignPod(context.Background(), hpi(t, p))
 		if !s.IsSuccess() {
 			t.Fatal(s)

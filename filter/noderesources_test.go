@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
@@ -33,7 +34,7 @@ func nrfRes(milliCPU, mem int64, scalars ...any) map[string]string {
 }
 
 // nrfNodeInfo builds a NodeInfo with the given allocatable and pods.
-func nrfNodeInfo(t interface{ Fatal(args ...any) }, name string, alloc map[string]string, pods ...*fw.Pod) *fw.NodeInfo {
+func nrfNodeInfo(t interface{ Fatal(args ...any) }, name string, alloc map[string]string, pods ...*api.Pod) *fw.NodeInfo {
 	node := st.MakeNode().Name(name).Capacity(alloc).Obj()
 	infos := make([]*fw.PodInfo, len(pods))
 	for i, p := range pods {
@@ -47,7 +48,7 @@ func nrfNodeInfo(t interface{ Fatal(args ...any) }, name string, alloc map[strin
 	return ni
 }
 
-func nrfRunFilter(t testing.TB, args config.NodeResourcesFitArgs, pod *fw.Pod, node *fw.NodeInfo) *fw.Status {
+func nrfRunFilter(t testing.TB, args config.NodeResourcesFitArgs, pod *api.Pod, node *fw.NodeInfo) *fw.Status {
 	t.Helper()
 	pl, err := NewNodeResourcesFit(args, nil)
 	if err != nil {
@@ -74,14 +75,14 @@ func TestNodeResourcesFitEnoughRequests(t *testing.T) {
 	ins := func(n string) string { return ReasonInsufficientPrefix + n }
 	type tc struct {
 		name     string
-		pod      *fw.Pod
-		existing *fw.Pod
+		pod      *api.Pod
+		existing *api.Pod
 		args     config.NodeResourcesFitArgs
 		code     fw.Code
 		reasons  []string
 	}
 	mk := func() *st.PodWrapper { return st.MakePod().Name("p") }
-	ex := func(req map[string]string) *fw.Pod { return st.MakePod().Name("e").Req(req).Obj() }
+	ex := func(req map[string]string) *api.Pod { return st.MakePod().Name("e").Req(req).Obj() }
 	tests := []tc{
 		{name: "no resources requested always fits", pod: mk().Obj(), existing: ex(nrfRes(10, 20))},
 		{name: "too many resources fails", pod: mk().Req(nrfRes(1, 1)).Obj(), existing: ex(nrfRes(10, 20)), code: U, reasons: []string{ins("cpu"), ins("memory")}},
@@ -150,12 +151,12 @@ func TestNodeResourcesFitEnoughRequests(t *testing.T) {
 func TestNodeResourcesFitPodsAndStorage(t *testing.T) {
 	full := map[string]string{"cpu": "10m", "memory": "20", "pods": "1"}
 	tooMany := fw.NewStatus(fw.Unschedulable, ReasonTooManyPods)
-	ex := func(req map[string]string) *fw.Pod { return st.MakePod().Name("e").Req(req).Obj() }
+	ex := func(req map[string]string) *api.Pod { return st.MakePod().Name("e").Req(req).Obj() }
 	tests := []struct {
 		name     string
 		alloc    map[string]string
-		pod      *fw.Pod
-		existing *fw.Pod
+		pod      *api.Pod
+		existing *api.Pod
 		want     *fw.Status
 	}{
 		{"even without specified resources, fails when there's no space for another pod", full, st.MakePod().Obj(), ex(nrfRes(10, 20)), tooMany},
@@ -176,7 +177,7 @@ func TestNodeResourcesFitPodsAndStorage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var pods []*fw.Pod
+			var pods []*api.Pod
 			if tc.existing != nil {
 				pods = append(pods, tc.existing)
 			}
@@ -298,7 +299,7 @@ func TestPropNodeResourcesFitMatchesReference(t *testing.T) {
 				uMem: rapid.Int64Range(0, 20).Draw(rt, "uMem"), uExt: rapid.Int64Range(0, 5).Draw(rt, "uExt"),
 				aPods: rapid.Int64Range(0, 3).Draw(rt, "aPods"),
 			}
-			var pods []*fw.Pod
+			var pods []*api.Pod
 			if s.uCPU+s.uMem+s.uExt > 0 || rapid.Bool().Draw(rt, "extraPod") {
 				m := map[string]string{"cpu": fmt.Sprintf("%dm", s.uCPU), "memory": fmt.Sprint(s.uMem), nrfExtA: fmt.Sprint(s.uExt)}
 				pods = append(pods, st.MakePod().Name(fmt.Sprint("e", i)).Req(m).Obj())
@@ -341,7 +342,7 @@ func ExampleNewNodeResourcesFit() {
 	busy := builder.MakeNode().Name("busy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj()
 	big := builder.MakeNode().Name("big").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj()
 	hog := builder.MakePod().Name("hog").Node("busy").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj()
-	snap := fw.MustSnapshot([]*fw.Node{small, busy, big}, []*fw.Pod{hog})
+	snap := fw.MustSnapshot([]*api.Node{small, busy, big}, []*api.Pod{hog})
 
 	pod := fw.MustPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "2", "memory": "2Gi"}).Obj())
 	state := fw.NewCycleState()
@@ -410,8 +411,8 @@ func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
 func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		pl, q := nrfPropSetup(t)
-		var nodes []*fw.Node
-		var pods []*fw.Pod
+		var nodes []*api.Node
+		var pods []*api.Pod
 		for i := range rapid.IntRange(1, 8).Draw(t, "nodes") {
 			c := map[string]string{"cpu": q("cpu", 4), "memory": q("mem", 4), "ephemeral-storage": q("eph", 2), "pods": q("pods", 2)}
 			if rapid.Bool().Draw(t, "gpuNode") {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Filter reasons of NodeUnschedulable (kube-scheduler v1.36).
@@ -26,7 +27,7 @@ const TaintNodeUnschedulable = "node.kubernetes.io/unschedulable"
 // effect NoSchedule.
 type NodeUnschedulable struct {
 	reject, unknown *framework.Status
-	taint           framework.Taint
+	taint           api.Taint
 }
 
 var (
@@ -44,7 +45,7 @@ func NewNodeUnschedulable(args any, _ framework.Handle) (framework.Plugin, error
 	return &NodeUnschedulable{
 		reject:  framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnschedulable),
 		unknown: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),
-		taint:   framework.Taint{Key: TaintNodeUnschedulable, Effect: framework.TaintEffectNoSchedule},
+		taint:   api.Taint{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule},
 	}, nil
 }
 
@@ -59,7 +60,7 @@ func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, 
 	if !node.Node().Spec.Unschedulable {
 		return nil
 	}
-	if framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+	if api.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
 		return nil
 	}
 	return pl.reject
@@ -81,7 +82,7 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 		// The runner's snapshot indices: the cordon flag of each node's
 		// taint class, without reading the node.
 		tc := state.Snapshot().TaintClasses()
-		if !slices.Contains(tc.Unschedulable, true) || framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+		if !slices.Contains(tc.Unschedulable, true) || api.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
 			return rejected
 		}
 		if first, ok := state.Snapshot().IndexRun(idx); ok {
@@ -106,7 +107,7 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 		}
 		if tolerates < 0 {
 			tolerates = 0
-			if framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
+			if api.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &pl.taint) {
 				tolerates = 1
 			}
 		}
@@ -152,7 +153,7 @@ func (pl *NodeUnschedulable) EventsToRegister(context.Context) ([]framework.Clus
 // afterNodeChange: Queue when the node was added schedulable or was
 // uncordoned.
 func (pl *NodeUnschedulable) afterNodeChange(_ *framework.Snapshot, _ *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -169,7 +170,7 @@ func (pl *NodeUnschedulable) afterPodTolerationChange(_ *framework.Snapshot, pod
 	if err != nil {
 		return framework.Queue, err
 	}
-	if framework.SamePod(modified.Pod, pod.Pod) && framework.TolerationsTolerateTaint(modified.Pod.Spec.Tolerations, &pl.taint) {
+	if framework.SamePod(modified.Pod, pod.Pod) && api.TolerationsTolerateTaint(modified.Pod.Spec.Tolerations, &pl.taint) {
 		return framework.Queue, nil
 	}
 	return framework.QueueSkip, nil

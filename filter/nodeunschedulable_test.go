@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -15,18 +17,18 @@ import (
 // Cases of kube-scheduler v1.36 nodeunschedulable/node_unschedulable_test.go.
 func TestNodeUnschedulableFilter(t *testing.T) {
 	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonNodeUnschedulable)
-	tol := fw.Toleration{Key: TaintNodeUnschedulable, Effect: fw.TaintEffectNoSchedule}
+	tol := api.Toleration{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
 	tests := []struct {
 		name          string
 		unschedulable bool
-		tols          []fw.Toleration
+		tols          []api.Toleration
 		want          *fw.Status
 	}{
 		{"does not fit unschedulable node", true, nil, reject},
 		{"fits schedulable node", false, nil, nil},
-		{"fits unschedulable node with the toleration", true, []fw.Toleration{tol}, nil},
-		{"Exists with empty key tolerates", true, []fw.Toleration{{Operator: fw.TolerationOpExists}}, nil},
-		{"NoExecute toleration does not", true, []fw.Toleration{{Key: TaintNodeUnschedulable, Effect: fw.TaintEffectNoExecute}}, reject},
+		{"fits unschedulable node with the toleration", true, []api.Toleration{tol}, nil},
+		{"Exists with empty key tolerates", true, []api.Toleration{{Operator: api.TolerationOpExists}}, nil},
+		{"NoExecute toleration does not", true, []api.Toleration{{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoExecute}}, reject},
 	}
 	pl, _ := NewNodeUnschedulable(nil, nil)
 	for _, tc := range tests {
@@ -65,7 +67,7 @@ func BenchmarkNodeUnschedulableFilter(b *testing.B) {
 func TestPropNodeUnschedulableRuns(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 1200).Draw(t, "nodes")
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := range n {
 			w := st.MakeNode().Name(fmt.Sprintf("n%04d", i))
 			if rapid.IntRange(0, 9).Draw(t, "cordon") == 0 {
@@ -82,23 +84,23 @@ func TestPropNodeUnschedulableRuns(t *testing.T) {
 		if err := r.Register(pl.Name(), func(any, fw.Handle) (fw.Plugin, error) { return pl, nil }); err != nil {
 			t.Fatal(err)
 		}
-		f, err := fw.NewFramework(r, fw.Profile{Filter: []string{pl.Name()}}, fw.WithParallelism(rapid.IntRange(1, 3).Draw(t, "workers")))
+		f, err := runtime.NewFramework(r, fw.Profile{Filter: []string{pl.Name()}}, runtime.WithParallelism(rapid.IntRange(1, 3).Draw(t, "workers")))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pod := fw.MustPodInfo(st.MakePod().Name("p").Obj())
-		opts := fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: rapid.IntRange(0, n-1).Draw(t, "start"),
+		opts := runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: rapid.IntRange(0, n-1).Draw(t, "start"),
 			NumFeasibleToFind: rapid.IntRange(0, n).Draw(t, "toFind")}
 		res, _ := f.Schedule(context.Background(), nil, snap, pod, opts)
 		for _, v := range res.NodeVerdicts() {
 			ni, _ := snap.Get(v.Node)
 			want := pl.(fw.FilterPlugin).Filter(context.Background(), nil, pod, ni)
 			switch v.Verdict {
-			case fw.VerdictFeasible:
+			case runtime.VerdictFeasible:
 				if want != nil {
 					t.Fatalf("%s feasible, Filter says %v", v.Node, want)
 				}
-			case fw.VerdictRejected:
+			case runtime.VerdictRejected:
 				if want == nil || v.Plugin != pl.Name() || v.Reasons[0] != want.Reasons()[0] {
 					t.Fatalf("%s rejected by %s %v, Filter says %v", v.Node, v.Plugin, v.Reasons, want)
 				}
@@ -107,7 +109,7 @@ func TestPropNodeUnschedulableRuns(t *testing.T) {
 	})
 }
 
-var unschedulableToleration = fw.Toleration{Key: TaintNodeUnschedulable, Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}
+var unschedulableToleration = api.Toleration{Key: TaintNodeUnschedulable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}
 
 // nodeunschedulable/node_unschedulable_test.go TestIsSchedulableAfterNodeChange
 // and TestIsSchedulableAfterPodTolerationChange.
@@ -115,8 +117,8 @@ func TestNodeUnschedulableHints(t *testing.T) {
 	pl := hintPlugin[*NodeUnschedulable](t)(NewNodeUnschedulable(nil, nil))
 	cordoned := builder.MakeNode().Name("n").Unschedulable().Obj()
 	open := builder.MakeNode().Name("n").Obj()
-	cordonedNotReady := builder.MakeNode().Name("n").Unschedulable().Taint("node.kubernetes.io/not-ready", "", fw.TaintEffectNoExecute).Obj()
-	openNotReady := builder.MakeNode().Name("n").Taint("node.kubernetes.io/not-ready", "", fw.TaintEffectNoExecute).Obj()
+	cordonedNotReady := builder.MakeNode().Name("n").Unschedulable().Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
+	openNotReady := builder.MakeNode().Name("n").Taint("node.kubernetes.io/not-ready", "", api.TaintEffectNoExecute).Obj()
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "error-wrong-new-object", new: "not-a-node", want: fw.Queue, wantErr: true},
 		{name: "error-wrong-old-object", new: cordoned, old: "not-a-node", want: fw.Queue, wantErr: true},
@@ -136,6 +138,6 @@ func TestNodeUnschedulableHints(t *testing.T) {
 		{name: "queue-when-the-unsched-pod-gets-toleration", pod: p,
 			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(unschedulableToleration).Obj()), want: fw.Queue},
 		{name: "skip-when-the-unsched-pod-gets-unrelated-toleration", pod: p,
-			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(fw.Toleration{Key: "unrelated-key", Operator: fw.TolerationOpExists}).Obj()), want: fw.QueueSkip},
+			old: hp(t, p), new: hp(t, builder.MakePod().Name("p").UID("uid").Toleration(api.Toleration{Key: "unrelated-key", Operator: api.TolerationOpExists}).Obj()), want: fw.QueueSkip},
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 )
 
@@ -113,9 +114,9 @@ func (pl *NodeVolumeLimits) PreFilter(_ context.Context, state *framework.CycleS
 }
 
 // nvlNewVolumes computes nvlState for pod.
-func nvlNewVolumes(snap *framework.Snapshot, pod *framework.Pod) *nvlState {
+func nvlNewVolumes(snap *framework.Snapshot, pod *api.Pod) *nvlState {
 	s := &nvlState{}
-	for i, csiNode := range [2]*framework.CSINode{nil, {}} {
+	for i, csiNode := range [2]*api.CSINode{nil, {}} {
 		vols, err := nvlAttachable(snap, pod, csiNode, true, nil)
 		if err != nil {
 			if e := (*nvlError)(nil); errors.As(err, &e) && e.notFound {
@@ -263,7 +264,7 @@ func nvlCount(l []nvlVolume, driver string) int {
 	return n
 }
 
-func nvlHasLimits(n *framework.CSINode) bool {
+func nvlHasLimits(n *api.CSINode) bool {
 	if n == nil {
 		return false
 	}
@@ -275,7 +276,7 @@ func nvlHasLimits(n *framework.CSINode) bool {
 	return false
 }
 
-func nvlLimit(n *framework.CSINode, driver string) (int64, bool) {
+func nvlLimit(n *api.CSINode, driver string) (int64, bool) {
 	for i := range n.Spec.Drivers {
 		d := &n.Spec.Drivers[i]
 		if d.Name == driver && d.Allocatable != nil && d.Allocatable.Count != nil {
@@ -287,16 +288,16 @@ func nvlLimit(n *framework.CSINode, driver string) (int64, bool) {
 
 // nvlMigrationOn is kube's isCSIMigrationOn: the node has a CSINode and
 // the plugin is one kube migrates.
-func nvlMigrationOn(csiNode *framework.CSINode, plugin string) bool {
+func nvlMigrationOn(csiNode *api.CSINode, plugin string) bool {
 	return csiNode != nil && csitranslation.MigrationOn(plugin)
 }
 
 // nvlAttachable is kube's filterAttachableVolumes: it appends pod's
 // attachable volumes to out.
-func nvlAttachable(snap *framework.Snapshot, pod *framework.Pod, csiNode *framework.CSINode, newPod bool, out []nvlVolume) ([]nvlVolume, error) {
+func nvlAttachable(snap *framework.Snapshot, pod *api.Pod, csiNode *api.CSINode, newPod bool, out []nvlVolume) ([]nvlVolume, error) {
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
-		name, ephemeral, isClaim := framework.ClaimName(pod, v)
+		name, ephemeral, isClaim := api.ClaimName(pod, v)
 		if !isClaim {
 			plugin := csitranslation.PluginOfVolume(v)
 			if plugin == "" || !nvlMigrationOn(csiNode, plugin) {
@@ -328,19 +329,19 @@ func nvlAttachable(snap *framework.Snapshot, pod *framework.Pod, csiNode *framew
 // missing claim is one for the pod being scheduled (newPod) and skipped
 // for pods already on the node (nil, nil), and an ephemeral volume's claim
 // must be owned by the pod.
-func nvlClaim(snap *framework.Snapshot, pod *framework.Pod, name string, ephemeral, newPod bool) (*framework.PersistentVolumeClaim, error) {
+func nvlClaim(snap *framework.Snapshot, pod *api.Pod, name string, ephemeral, newPod bool) (*api.PersistentVolumeClaim, error) {
 	if name == "" {
 		return nil, errors.New("PersistentVolumeClaim had no name")
 	}
 	pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, name)
 	if !ok {
 		if newPod {
-			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, notFound(framework.KindPersistentVolumeClaim, name)), notFound: true}
+			return nil, &nvlError{msg: fmt.Sprintf("looking up PVC %s/%s: %s", pod.Namespace, name, notFound(api.KindPersistentVolumeClaim, name)), notFound: true}
 		}
 		return nil, nil
 	}
 	if ephemeral {
-		if err := framework.EphemeralClaimOwnedBy(pod, pvc); err != nil {
+		if err := api.EphemeralClaimOwnedBy(pod, pvc); err != nil {
 			return nil, err
 		}
 	}
@@ -348,7 +349,7 @@ func nvlClaim(snap *framework.Snapshot, pod *framework.Pod, name string, ephemer
 }
 
 // nvlClaimVolume is kube's getCSIDriverInfo.
-func nvlClaimVolume(snap *framework.Snapshot, csiNode *framework.CSINode, pvc *framework.PersistentVolumeClaim) (nvlVolume, bool) {
+func nvlClaimVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.PersistentVolumeClaim) (nvlVolume, bool) {
 	if pvc.Spec.VolumeName == "" {
 		return nvlClassVolume(snap, csiNode, pvc)
 	}
@@ -377,8 +378,8 @@ func nvlClaimVolume(snap *framework.Snapshot, csiNode *framework.CSINode, pvc *f
 // nvlClassVolume is kube's getCSIDriverInfoFromSC: an unbound claim counts
 // under its class's provisioner (or, for an in-tree provisioner, its CSI
 // driver when migration is on).
-func nvlClassVolume(snap *framework.Snapshot, csiNode *framework.CSINode, pvc *framework.PersistentVolumeClaim) (nvlVolume, bool) {
-	class := framework.ClaimClass(pvc)
+func nvlClassVolume(snap *framework.Snapshot, csiNode *api.CSINode, pvc *api.PersistentVolumeClaim) (nvlVolume, bool) {
+	class := api.ClaimClass(pvc)
 	if class == "" {
 		return nvlVolume{}, false
 	}

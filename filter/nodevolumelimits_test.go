@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -24,19 +25,19 @@ const (
 // source for those two plugin names, else CSI), claim csi-4 unbound of
 // class csi-sc, csi-5 without class, csi-6 bound to a missing volume;
 // vaCount VolumeAttachments per driver.
-func nvlStorage(vaCount int, drivers ...string) fw.StorageObjects {
-	var objs fw.StorageObjects
+func nvlStorage(vaCount int, drivers ...string) api.StorageObjects {
+	var objs api.StorageObjects
 	for _, d := range drivers {
 		for j := range 4 {
 			h := fmt.Sprintf("csi-%s-%d", d, j)
-			var src fw.PersistentVolumeSource
+			var src api.PersistentVolumeSource
 			switch d {
 			case nvlInTree:
-				src.AWSElasticBlockStore = &fw.AWSElasticBlockStoreVolumeSource{VolumeID: h}
+				src.AWSElasticBlockStore = &api.AWSElasticBlockStoreVolumeSource{VolumeID: h}
 			case nvlHostPath:
 				src.HostPath = []byte(`{"path":"/tmp"}`)
 			default:
-				src.CSI = &fw.CSIPersistentVolumeSource{Driver: d, VolumeHandle: h}
+				src.CSI = &api.CSIPersistentVolumeSource{Driver: d, VolumeHandle: h}
 			}
 			objs.PersistentVolumes = append(objs.PersistentVolumes, st.MakePV(h, "").Source(src).Obj())
 			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(h, "").VolumeName(h).Obj())
@@ -47,14 +48,14 @@ func nvlStorage(vaCount int, drivers ...string) fw.StorageObjects {
 	}
 	objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims,
 		st.MakePVC("csi-4", nvlSC).Obj(), st.MakePVC("csi-5", "").Obj(), st.MakePVC("csi-6", nvlSC).VolumeName("missing-in-action").Obj())
-	objs.StorageClasses = []*fw.StorageClass{st.MakeSC(nvlSC, drivers[0], fw.VolumeBindingImmediate).Obj()}
+	objs.StorageClasses = []*api.StorageClass{st.MakeSC(nvlSC, drivers[0], api.VolumeBindingImmediate).Obj()}
 	return objs
 }
 
 // nvlCSINode is getNodeWithPodAndVolumeLimits' CSINode: every driver with
 // limit ("csinode"), without ("csinode-with-no-limit"), or none (""); the
 // AWS EBS plugin marked migrated.
-func nvlCSINode(source string, limit int32, drivers ...string) *fw.CSINode {
+func nvlCSINode(source string, limit int32, drivers ...string) *api.CSINode {
 	if source == "" {
 		return nil
 	}
@@ -73,55 +74,57 @@ func nvlCSINode(source string, limit int32, drivers ...string) *fw.CSINode {
 // TestCSILimits, case for case (with the informer listers' singular
 // not-found message), plus hand-derived cases.
 func TestNodeVolumeLimits(t *testing.T) {
-	pvcPod := func(name string, claims ...string) *fw.Pod {
+	pvcPod := func(name string, claims ...string) *api.Pod {
 		w := st.MakePod().Name(name)
 		for _, c := range claims {
 			w = w.PVC(c)
 		}
 		return w.Obj()
 	}
-	running := func() *fw.Pod { return pvcPod("running", "csi-ebs.csi.aws.com-3") }
-	pending := func() *fw.Pod { return pvcPod("pending", "csi-4") }
-	unbound2 := func() *fw.Pod { return pvcPod("unbound2", "csi-4") }
-	missingPV := func() *fw.Pod { return pvcPod("missing-pv", "csi-6") }
-	noSC := func() *fw.Pod { return pvcPod("no-sc", "csi-5") }
-	gceTwo := func() *fw.Pod { return pvcPod("gce-two", "csi-pd.csi.storage.gke.io-1", "csi-pd.csi.storage.gke.io-2") }
-	inTreeOne := func() *fw.Pod { return pvcPod("in-tree-one", "csi-kubernetes.io/aws-ebs-0") }
-	inTreeTwo := func() *fw.Pod {
+	running := func() *api.Pod { return pvcPod("running", "csi-ebs.csi.aws.com-3") }
+	pending := func() *api.Pod { return pvcPod("pending", "csi-4") }
+	unbound2 := func() *api.Pod { return pvcPod("unbound2", "csi-4") }
+	missingPV := func() *api.Pod { return pvcPod("missing-pv", "csi-6") }
+	noSC := func() *api.Pod { return pvcPod("no-sc", "csi-5") }
+	gceTwo := func() *api.Pod {
+		return pvcPod("gce-two", "csi-pd.csi.storage.gke.io-1", "csi-pd.csi.storage.gke.io-2")
+	}
+	inTreeOne := func() *api.Pod { return pvcPod("in-tree-one", "csi-kubernetes.io/aws-ebs-0") }
+	inTreeTwo := func() *api.Pod {
 		return pvcPod("in-tree-two", "csi-kubernetes.io/aws-ebs-1", "csi-kubernetes.io/aws-ebs-2")
 	}
-	ebsOne := func() *fw.Pod { return pvcPod("ebs-one", "csi-ebs.csi.aws.com-0") }
-	ebsTwo := func() *fw.Pod { return pvcPod("ebs-two", "csi-ebs.csi.aws.com-1", "csi-ebs.csi.aws.com-2") }
-	nonMigratable := func() *fw.Pod { return pvcPod("non-migratable", "csi-kubernetes.io/hostpath-0") }
-	ephemeral := func(uid string, vols ...string) *fw.Pod {
+	ebsOne := func() *api.Pod { return pvcPod("ebs-one", "csi-ebs.csi.aws.com-0") }
+	ebsTwo := func() *api.Pod { return pvcPod("ebs-two", "csi-ebs.csi.aws.com-1", "csi-ebs.csi.aws.com-2") }
+	nonMigratable := func() *api.Pod { return pvcPod("non-migratable", "csi-kubernetes.io/hostpath-0") }
+	ephemeral := func(uid string, vols ...string) *api.Pod {
 		w := st.MakePod().Name("abc").Namespace("test").UID(uid)
 		for _, v := range vols {
 			w = w.Ephemeral(v, nvlSC, "1Gi")
 		}
 		return w.Obj()
 	}
-	ephemeralPod := func() *fw.Pod { return ephemeral("12345", "xyz") }
-	ephemeralTwo := func() *fw.Pod { return ephemeral("12345II", "x", "y") }
-	claimOf := func(pod *fw.Pod, vol string, owned bool) *fw.PersistentVolumeClaim {
+	ephemeralPod := func() *api.Pod { return ephemeral("12345", "xyz") }
+	ephemeralTwo := func() *api.Pod { return ephemeral("12345II", "x", "y") }
+	claimOf := func(pod *api.Pod, vol string, owned bool) *api.PersistentVolumeClaim {
 		w := st.MakePVC(pod.Name+"-"+vol, nvlSC).Namespace(pod.Namespace)
 		if owned {
 			w = w.OwnedBy(pod)
 		}
 		return w.Obj()
 	}
-	inlineEBS := func(id string) *fw.Pod { return st.MakePod().Name("inline-" + id).EBS(id).Obj() }
-	withCMSecret := func(w *st.PodWrapper) *fw.Pod {
+	inlineEBS := func(id string) *api.Pod { return st.MakePod().Name("inline-" + id).EBS(id).Obj() }
+	withCMSecret := func(w *st.PodWrapper) *api.Pod {
 		p := w.Obj()
-		p.Spec.Volumes = append([]fw.Volume{{Name: "cm", VolumeSource: fw.VolumeSource{ConfigMap: []byte("{}")}},
-			{Name: "sec", VolumeSource: fw.VolumeSource{Secret: []byte("{}")}}}, p.Spec.Volumes...)
+		p.Spec.Volumes = append([]api.Volume{{Name: "cm", VolumeSource: api.VolumeSource{ConfigMap: []byte("{}")}},
+			{Name: "sec", VolumeSource: api.VolumeSource{Secret: []byte("{}")}}}, p.Spec.Volumes...)
 		return p
 	}
 	exceeded := fw.NewStatus(fw.Unschedulable, ReasonMaxVolumeCountExceeded)
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		existing []*fw.Pod
-		claims   []*fw.PersistentVolumeClaim
+		pod      *api.Pod
+		existing []*api.Pod
+		claims   []*api.PersistentVolumeClaim
 		maxVols  int32
 		vaCount  int
 		drivers  []string
@@ -131,40 +134,40 @@ func TestNodeVolumeLimits(t *testing.T) {
 	}{
 		{name: "should count VolumeAttachments towards volume limit when no pods exist", pod: ebsOne(), maxVols: 2, drivers: []string{nvlEBS}, vaCount: 2, source: "csinode", want: exceeded},
 		{name: "should schedule pod when VolumeAttachments count does not exceed limit", pod: ebsOne(), maxVols: 2, drivers: []string{nvlEBS}, vaCount: 1, source: "csinode"},
-		{name: "fits when node volume limit >= new pods CSI volume", pod: ebsOne(), existing: []*fw.Pod{running(), ebsTwo()}, maxVols: 4, drivers: []string{nvlEBS}, source: "csinode"},
-		{name: "doesn't when node volume limit <= pods CSI volume", pod: ebsOne(), existing: []*fw.Pod{running(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
-		{name: "should when driver does not support volume limits", pod: ebsOne(), existing: []*fw.Pod{running(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode-with-no-limit"},
-		{name: "count pending PVCs towards volume limit <= pods CSI volume", pod: ebsOne(), existing: []*fw.Pod{pending(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
-		{name: "count multiple pending pvcs towards volume limit >= pods CSI volume", pod: ebsOne(), existing: []*fw.Pod{pending(), unbound2(), ebsTwo()}, maxVols: 4, drivers: []string{nvlEBS}, source: "csinode"},
-		{name: "should count PVCs with invalid PV name but valid SC", pod: ebsOne(), existing: []*fw.Pod{missingPV(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
-		{name: "don't count pvcs with missing SC towards volume limit", pod: ebsOne(), existing: []*fw.Pod{running(), noSC()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode"},
-		{name: "count pvcs with the same type towards volume limit", pod: ebsOne(), existing: []*fw.Pod{gceTwo(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS, nvlGCE}, source: "csinode", want: exceeded},
-		{name: "don't count pvcs with different type towards volume limit", pod: gceTwo(), existing: []*fw.Pod{ebsTwo(), running()}, maxVols: 2, drivers: []string{nvlEBS, nvlGCE}, source: "csinode"},
-		{name: "should count in-tree volumes if migration is enabled", pod: inTreeOne(), existing: []*fw.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
-		{name: "nil csi node", pod: inlineEBS("aws-inline1"), existing: []*fw.Pod{inTreeTwo()}, drivers: []string{nvlInTree, nvlEBS}},
-		{name: "should count unbound in-tree volumes if migration is enabled", pod: pending(), existing: []*fw.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
-		{name: "should not limit pod if volume used does not report limits", pod: inTreeOne(), existing: []*fw.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode-with-no-limit"},
-		{name: "should not count non-migratable in-tree volumes", pod: nonMigratable(), existing: []*fw.Pod{ebsTwo()}, maxVols: 2, drivers: []string{nvlHostPath, nvlEBS}, source: "csinode"},
-		{name: "should count in-tree inline volumes if migration is enabled", pod: inlineEBS("aws-inline1"), existing: []*fw.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
-		{name: "should count in-tree and csi volumes if migration is enabled (when scheduling in-tree volumes)", pod: inTreeOne(), existing: []*fw.Pod{ebsTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
-		{name: "should count in-tree, inline and csi volumes if migration is enabled (when scheduling in-tree volumes)", pod: inlineEBS("aws-inline1"), existing: []*fw.Pod{ebsTwo(), inTreeOne()}, maxVols: 3, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
-		{name: "should not count in-tree, inline and csi volumes if migration is enabled (when scheduling in-tree volumes)", pod: inlineEBS("csi-ebs.csi.aws.com-1"), existing: []*fw.Pod{ebsTwo(), inTreeOne()}, maxVols: 3, drivers: []string{nvlInTree, nvlEBS}, source: "csinode"},
-		{name: "should count in-tree and csi volumes if migration is enabled (when scheduling csi volumes)", pod: ebsOne(), existing: []*fw.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
+		{name: "fits when node volume limit >= new pods CSI volume", pod: ebsOne(), existing: []*api.Pod{running(), ebsTwo()}, maxVols: 4, drivers: []string{nvlEBS}, source: "csinode"},
+		{name: "doesn't when node volume limit <= pods CSI volume", pod: ebsOne(), existing: []*api.Pod{running(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
+		{name: "should when driver does not support volume limits", pod: ebsOne(), existing: []*api.Pod{running(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode-with-no-limit"},
+		{name: "count pending PVCs towards volume limit <= pods CSI volume", pod: ebsOne(), existing: []*api.Pod{pending(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
+		{name: "count multiple pending pvcs towards volume limit >= pods CSI volume", pod: ebsOne(), existing: []*api.Pod{pending(), unbound2(), ebsTwo()}, maxVols: 4, drivers: []string{nvlEBS}, source: "csinode"},
+		{name: "should count PVCs with invalid PV name but valid SC", pod: ebsOne(), existing: []*api.Pod{missingPV(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
+		{name: "don't count pvcs with missing SC towards volume limit", pod: ebsOne(), existing: []*api.Pod{running(), noSC()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode"},
+		{name: "count pvcs with the same type towards volume limit", pod: ebsOne(), existing: []*api.Pod{gceTwo(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS, nvlGCE}, source: "csinode", want: exceeded},
+		{name: "don't count pvcs with different type towards volume limit", pod: gceTwo(), existing: []*api.Pod{ebsTwo(), running()}, maxVols: 2, drivers: []string{nvlEBS, nvlGCE}, source: "csinode"},
+		{name: "should count in-tree volumes if migration is enabled", pod: inTreeOne(), existing: []*api.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
+		{name: "nil csi node", pod: inlineEBS("aws-inline1"), existing: []*api.Pod{inTreeTwo()}, drivers: []string{nvlInTree, nvlEBS}},
+		{name: "should count unbound in-tree volumes if migration is enabled", pod: pending(), existing: []*api.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
+		{name: "should not limit pod if volume used does not report limits", pod: inTreeOne(), existing: []*api.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode-with-no-limit"},
+		{name: "should not count non-migratable in-tree volumes", pod: nonMigratable(), existing: []*api.Pod{ebsTwo()}, maxVols: 2, drivers: []string{nvlHostPath, nvlEBS}, source: "csinode"},
+		{name: "should count in-tree inline volumes if migration is enabled", pod: inlineEBS("aws-inline1"), existing: []*api.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
+		{name: "should count in-tree and csi volumes if migration is enabled (when scheduling in-tree volumes)", pod: inTreeOne(), existing: []*api.Pod{ebsTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
+		{name: "should count in-tree, inline and csi volumes if migration is enabled (when scheduling in-tree volumes)", pod: inlineEBS("aws-inline1"), existing: []*api.Pod{ebsTwo(), inTreeOne()}, maxVols: 3, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
+		{name: "should not count in-tree, inline and csi volumes if migration is enabled (when scheduling in-tree volumes)", pod: inlineEBS("csi-ebs.csi.aws.com-1"), existing: []*api.Pod{ebsTwo(), inTreeOne()}, maxVols: 3, drivers: []string{nvlInTree, nvlEBS}, source: "csinode"},
+		{name: "should count in-tree and csi volumes if migration is enabled (when scheduling csi volumes)", pod: ebsOne(), existing: []*api.Pod{inTreeTwo()}, maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
 		{name: "ephemeral volume missing", pod: ephemeralPod(), drivers: []string{nvlEBS}, source: "csinode-with-no-limit",
 			want: fw.NewStatus(fw.UnschedulableAndUnresolvable, `looking up PVC test/abc-xyz: persistentvolumeclaim "abc-xyz" not found`)},
-		{name: "ephemeral volume not owned", pod: ephemeralPod(), claims: []*fw.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", false)}, drivers: []string{nvlEBS}, source: "csinode-with-no-limit",
+		{name: "ephemeral volume not owned", pod: ephemeralPod(), claims: []*api.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", false)}, drivers: []string{nvlEBS}, source: "csinode-with-no-limit",
 			want: fw.AsStatus(fmt.Errorf("PVC test/abc-xyz was not created for pod test/abc (pod is not owner)"))},
-		{name: "ephemeral volume unbound", pod: ephemeralPod(), claims: []*fw.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)}, drivers: []string{nvlEBS}, source: "csinode-with-no-limit"},
-		{name: "ephemeral doesn't when node volume limit <= pods CSI volume", pod: ephemeralPod(), claims: []*fw.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)},
-			existing: []*fw.Pod{running(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
+		{name: "ephemeral volume unbound", pod: ephemeralPod(), claims: []*api.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)}, drivers: []string{nvlEBS}, source: "csinode-with-no-limit"},
+		{name: "ephemeral doesn't when node volume limit <= pods CSI volume", pod: ephemeralPod(), claims: []*api.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)},
+			existing: []*api.Pod{running(), ebsTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
 		{name: "ephemeral doesn't when node volume limit <= pods ephemeral CSI volume", pod: ebsOne(),
-			claims:   []*fw.PersistentVolumeClaim{claimOf(ephemeralTwo(), "x", true), claimOf(ephemeralTwo(), "y", true)},
-			existing: []*fw.Pod{running(), ephemeralTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
+			claims:   []*api.PersistentVolumeClaim{claimOf(ephemeralTwo(), "x", true), claimOf(ephemeralTwo(), "y", true)},
+			existing: []*api.Pod{running(), ephemeralTwo()}, maxVols: 2, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
 		{name: "persistent doesn't when node volume limit <= pods ephemeral CSI volume + persistent volume", pod: ebsOne(),
-			claims: []*fw.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)}, existing: []*fw.Pod{running(), ephemeralPod(), ebsTwo()},
+			claims: []*api.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)}, existing: []*api.Pod{running(), ephemeralPod(), ebsTwo()},
 			maxVols: 3, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
 		{name: "persistent okay when node volume limit > pods ephemeral CSI volume + persistent volume", pod: ebsOne(),
-			claims: []*fw.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)}, existing: []*fw.Pod{running(), ephemeralPod(), ebsTwo()},
+			claims: []*api.PersistentVolumeClaim{claimOf(ephemeralPod(), "xyz", true)}, existing: []*api.Pod{running(), ephemeralPod(), ebsTwo()},
 			maxVols: 5, drivers: []string{nvlEBS}, source: "csinode"},
 		{name: "skip Filter when the pod only uses secrets and configmaps", pod: withCMSecret(st.MakePod().Name("cm")), maxVols: 2, drivers: []string{nvlEBS}, source: "csinode",
 			pre: fw.NewStatus(fw.Skip)},
@@ -172,14 +175,14 @@ func TestNodeVolumeLimits(t *testing.T) {
 		{name: "don't skip Filter when the pod has ephemeral volumes", pod: withCMSecret(st.MakePod().Name("abc").Namespace("test").UID("12345").Ephemeral("xyz", nvlSC, "1Gi")),
 			drivers: []string{nvlEBS}, source: "csinode-with-no-limit",
 			want: fw.NewStatus(fw.UnschedulableAndUnresolvable, `looking up PVC test/abc-xyz: persistentvolumeclaim "abc-xyz" not found`)},
-		{name: "don't skip Filter when the pod has inline migratable volumes", pod: withCMSecret(st.MakePod().Name("cm").EBS("aws-inline1")), existing: []*fw.Pod{inTreeTwo()},
+		{name: "don't skip Filter when the pod has inline migratable volumes", pod: withCMSecret(st.MakePod().Name("cm").EBS("aws-inline1")), existing: []*api.Pod{inTreeTwo()},
 			maxVols: 2, drivers: []string{nvlInTree, nvlEBS}, source: "csinode", want: exceeded},
 		// Hand-derived: a zero limit rejects any new volume; the new pod's
 		// own duplicate volumes count once; a missing claim of an existing
 		// pod is not counted.
 		{name: "zero limit", pod: ebsOne(), maxVols: 0, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
 		{name: "a claim used twice by the new pod counts once", pod: pvcPod("twice", "csi-ebs.csi.aws.com-0", "csi-ebs.csi.aws.com-0"), maxVols: 1, drivers: []string{nvlEBS}, source: "csinode"},
-		{name: "existing pod with a missing claim", pod: ebsOne(), existing: []*fw.Pod{pvcPod("ghost", "no-such-claim")}, maxVols: 1, drivers: []string{nvlEBS}, source: "csinode"},
+		{name: "existing pod with a missing claim", pod: ebsOne(), existing: []*api.Pod{pvcPod("ghost", "no-such-claim")}, maxVols: 1, drivers: []string{nvlEBS}, source: "csinode"},
 		{name: "volume already attached through a VolumeAttachment still counts as new", pod: ebsOne(), maxVols: 1, vaCount: 1, drivers: []string{nvlEBS}, source: "csinode", want: exceeded},
 	}
 	pl, _ := NewNodeVolumeLimits(nil, nil)
@@ -188,13 +191,13 @@ func TestNodeVolumeLimits(t *testing.T) {
 			objs := nvlStorage(tc.vaCount, tc.drivers...)
 			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, tc.claims...)
 			if n := nvlCSINode(tc.source, tc.maxVols, tc.drivers...); n != nil {
-				objs.CSINodes = []*fw.CSINode{n}
+				objs.CSINodes = []*api.CSINode{n}
 			}
 			for _, p := range tc.existing {
 				p.Spec.NodeName = nvlNode
 			}
 			node := st.MakeNode().Name(nvlNode).Obj()
-			snap := volSnap(t, []*fw.Node{node}, tc.existing, objs)
+			snap := volSnap(t, []*api.Node{node}, tc.existing, objs)
 			pre, filt, _ := volRun(t, pl, snap, tc.pod)
 			if !statusEq(pre, tc.pre) {
 				t.Fatalf("PreFilter = %v, want %v", pre, tc.pre)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/topologyspread"
@@ -47,7 +48,7 @@ const (
 // count + selfMatch − minMatch > maxSkew (Unschedulable). AddPod and
 // RemovePod update the counts in O(1) for nominated pods and preemption.
 type PodTopologySpread struct {
-	defaults    []framework.TopologySpreadConstraint
+	defaults    []api.TopologySpreadConstraint
 	parallelism int
 
 	// Pre-built rejection statuses (never mutated by the runner).
@@ -186,7 +187,7 @@ type ptsPreFilterState struct {
 	// nil domOf[c] is the identity (every value id is its own domain, the
 	// numbering when every node has every key and counts). DomainIndex is
 	// then nil and nodes, nodeDom and baseDomains unused.
-	tvs   []*framework.TopologyValues
+	tvs   []*api.TopologyValues
 	domOf [][]int32
 
 	// pool, when set, takes the large count slices back on Release, and
@@ -368,7 +369,7 @@ func (s *ptsPreFilterState) row(node *framework.NodeInfo) []int32 {
 // selector exists) and counts, over all nodes, the matching pods of every
 // eligible domain. It returns Skip when there is no hard constraint.
 func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	cs, err := topologyspread.Build(pod.Pod, framework.DoNotSchedule, pl.defaults, state.Snapshot())
+	cs, err := topologyspread.Build(pod.Pod, api.DoNotSchedule, pl.defaults, state.Snapshot())
 	if err != nil {
 		return nil, framework.AsStatus(fmt.Errorf("podtopologyspread: hard topology spread constraints: %w", err))
 	}
@@ -376,7 +377,7 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	snap := state.Snapshot()
-	if snap != nil && len(nodes) > 0 && len(nodes) == snap.NumNodes() && &nodes[0] == &snap.Nodes()[0] {
+	if snap.IsNodeList(nodes) {
 		state.Write(ptsPreFilterStateKey, pl.calPreFilterStateFast(pod.Pod, cs, snap))
 		return nil, nil
 	}
@@ -395,7 +396,7 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 // DomainValues[c] shares TopologyValues.Values (clipped: AddPod appends to
 // a copy) and the counts are the snapshot's per-domain sums
 // (Snapshot.PodDomainCounts), O(values) instead of O(nodes).
-func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topologyspread.Constraint, snap *framework.Snapshot) *ptsPreFilterState {
+func (pl *PodTopologySpread) calPreFilterStateFast(pod *api.Pod, cs []topologyspread.Constraint, snap *framework.Snapshot) *ptsPreFilterState {
 	nc, n := len(cs), snap.NumNodes()
 	s := &ptsPreFilterState{
 		Constraints:  cs,
@@ -405,7 +406,7 @@ func (pl *PodTopologySpread) calPreFilterStateFast(pod *framework.Pod, cs []topo
 		SelfMatch:    make([]int, nc),
 		snap:         snap,
 		inclusion:    topologyspread.NewInclusion(pod, cs),
-		tvs:          make([]*framework.TopologyValues, nc),
+		tvs:          make([]*api.TopologyValues, nc),
 		domOf:        make([][]int32, nc),
 	}
 	keyed := true // every node carries every key
@@ -519,7 +520,7 @@ func ptsAnyAt(perNode [][]int32, i int) bool {
 }
 
 // ptsHasAll reports whether snapshot node i carries every constraint's key.
-func ptsHasAll(tvs []*framework.TopologyValues, i int) bool {
+func ptsHasAll(tvs []*api.TopologyValues, i int) bool {
 	for _, tv := range tvs {
 		if tv.Domain[i] < 0 {
 			return false
@@ -547,7 +548,7 @@ func ptsPathsOf(counts []int) ptsPaths {
 	return ptsPaths{{Domain: d0, MatchNum: m0}, {Domain: d1, MatchNum: m1}}
 }
 
-func (pl *PodTopologySpread) calPreFilterState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
+func (pl *PodTopologySpread) calPreFilterState(pod *api.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot) *ptsPreFilterState {
 	nc, n := len(cs), len(nodes)
 	s := &ptsPreFilterState{
 		Constraints:  cs,
@@ -708,7 +709,7 @@ func (pl *PodTopologySpread) RemovePod(_ context.Context, state *framework.Cycle
 // the count of each constraint whose selector it matches and whose
 // inclusion policies admit the node. (Like kube-scheduler, it does not look
 // at the pod's deletionTimestamp nor at an empty selector.)
-func (s *ptsPreFilterState) updateWithPod(updated, preemptor *framework.Pod, ni *framework.NodeInfo, delta int) {
+func (s *ptsPreFilterState) updateWithPod(updated, preemptor *api.Pod, ni *framework.NodeInfo, delta int) {
 	if s == nil || updated.Namespace != preemptor.Namespace || ni == nil || ni.Node() == nil {
 		return
 	}

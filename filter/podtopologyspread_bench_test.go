@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // ptsBenchPod is a web pod with hard zone and hostname constraints
 // (kube-scheduler's "two-Constraints-zone-node" benchmark shape).
-func ptsBenchPod() *fw.Pod {
+func ptsBenchPod() *api.Pod {
 	web := st.PtsMatchLabels("app", "web")
 	return st.MakePod().Name("incoming").Label("app", "web").
-		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", fw.DoNotSchedule, web, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", fw.DoNotSchedule, web, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", api.DoNotSchedule, web, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", api.DoNotSchedule, web, nil, nil, nil, nil)).Obj()
 }
 
 // BenchmarkPodTopologySpreadFilter measures one cycle of the filter half

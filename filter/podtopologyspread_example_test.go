@@ -7,10 +7,11 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
-func ptsExampleNode(name, zone string) *framework.Node {
+func ptsExampleNode(name, zone string) *api.Node {
 	n := builder.MakeNode().Name(name) // labelled kubernetes.io/hostname=name
 	if zone != "" {
 		n.Label("topology.kubernetes.io/zone", zone)
@@ -27,18 +28,18 @@ func ptsExampleWebPod(name, node string) *builder.PodWrapper {
 // zone c qualifies; a node without the zone label can never satisfy the
 // constraint.
 func ExamplePodTopologySpread() {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		ptsExampleNode("a1", "a"), ptsExampleNode("b1", "b"), ptsExampleNode("c1", "c"), ptsExampleNode("edge", ""),
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		ptsExampleWebPod("web-1", "a1").Obj(), ptsExampleWebPod("web-2", "a1").Obj(), ptsExampleWebPod("web-3", "b1").Obj(),
 	}
 	snap := framework.MustSnapshot(nodes, pods)
-	pod := framework.MustPodInfo(ptsExampleWebPod("web-4", "").SpreadConstraint(framework.TopologySpreadConstraint{
+	pod := framework.MustPodInfo(ptsExampleWebPod("web-4", "").SpreadConstraint(api.TopologySpreadConstraint{
 		MaxSkew:           1,
 		TopologyKey:       "topology.kubernetes.io/zone",
-		WhenUnsatisfiable: framework.DoNotSchedule,
-		LabelSelector:     &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+		WhenUnsatisfiable: api.DoNotSchedule,
+		LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
 	}).Obj())
 
 	pl, err := filter.NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)

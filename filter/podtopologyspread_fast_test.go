@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -79,7 +80,7 @@ func TestPropPodTopologySpreadFastMatchesReference(t *testing.T) {
 			// clones of both states, on copies of snapshot nodes and on a
 			// node the snapshot does not hold.
 			fc, rc := fast.Clone(), ref.Clone()
-			outside := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("outside").Label("zone", "z9").Label("rack", "r1").Label("foo", "").Obj()}, nil).Nodes()[0]
+			outside := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("outside").Label("zone", "z9").Label("rack", "r1").Label("foo", "").Obj()}, nil).Nodes()[0]
 			for k := range rapid.IntRange(1, 5).Draw(t, "updates") {
 				var ni *fw.NodeInfo
 				if rapid.IntRange(0, 3).Draw(t, "outside") == 0 {

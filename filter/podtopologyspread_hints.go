@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/topologyspread"
 )
 
@@ -23,7 +24,7 @@ func (pl *PodTopologySpread) EventsToRegister(context.Context) ([]framework.Clus
 
 // involvedInSpreading: the event's pod is the rejected pod, or a placed
 // (or nominated) pod of its namespace.
-func involvedInSpreading(incoming, spreading *framework.Pod) bool {
+func involvedInSpreading(incoming, spreading *api.Pod) bool {
 	if framework.SamePod(incoming, spreading) {
 		return true
 	}
@@ -46,7 +47,7 @@ func (pl *PodTopologySpread) afterPodChange(snap *framework.Snapshot, pod *frame
 	if (modified != nil && !involvedInSpreading(modified.Pod, pod.Pod)) || (original != nil && !involvedInSpreading(original.Pod, pod.Pod)) {
 		return framework.QueueSkip, nil
 	}
-	cs, err := topologyspread.Build(pod.Pod, framework.DoNotSchedule, pl.defaults, snap)
+	cs, err := topologyspread.Build(pod.Pod, api.DoNotSchedule, pl.defaults, snap)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -78,7 +79,7 @@ func (pl *PodTopologySpread) afterPodChange(snap *framework.Snapshot, pod *frame
 
 func honorsTaints(cs []topologyspread.Constraint) bool {
 	for i := range cs {
-		if cs[i].NodeTaintsPolicy == framework.NodeInclusionPolicyHonor {
+		if cs[i].NodeTaintsPolicy == api.NodeInclusionPolicyHonor {
 			return true
 		}
 	}
@@ -100,11 +101,11 @@ func nodeHasAllKeys(labels map[string]string, cs []topologyspread.Constraint) bo
 // changed whether the node has them all, or, for a node that has them,
 // changed a topology value or its taints.
 func (pl *PodTopologySpread) afterNodeChange(snap *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}
-	cs, err := topologyspread.Build(pod.Pod, framework.DoNotSchedule, pl.defaults, snap)
+	cs, err := topologyspread.Build(pod.Pod, api.DoNotSchedule, pl.defaults, snap)
 	if err != nil {
 		return framework.Queue, err
 	}
@@ -147,7 +148,7 @@ func topologyValuesChanged(before, after map[string]string, cs []topologyspread.
 
 // sameToleration compares tolerations by value (TolerationSeconds by
 // number).
-func sameToleration(a, b framework.Toleration) bool {
+func sameToleration(a, b api.Toleration) bool {
 	if a.Key != b.Key || a.Operator != b.Operator || a.Value != b.Value || a.Effect != b.Effect ||
 		(a.TolerationSeconds == nil) != (b.TolerationSeconds == nil) {
 		return false
@@ -156,7 +157,7 @@ func sameToleration(a, b framework.Toleration) bool {
 }
 
 // sameTaint compares taints by value (TimeAdded by time).
-func sameTaint(a, b framework.Taint) bool {
+func sameTaint(a, b api.Taint) bool {
 	if a.Key != b.Key || a.Value != b.Value || a.Effect != b.Effect || (a.TimeAdded == nil) != (b.TimeAdded == nil) {
 		return false
 	}

@@ -5,24 +5,25 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
-func ptsConstraint(key string, sel *fw.LabelSelector, taints *fw.NodeInclusionPolicy) fw.TopologySpreadConstraint {
-	return fw.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: key, WhenUnsatisfiable: fw.DoNotSchedule, LabelSelector: sel, NodeTaintsPolicy: taints}
+func ptsConstraint(key string, sel *api.LabelSelector, taints *api.NodeInclusionPolicy) api.TopologySpreadConstraint {
+	return api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: key, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel, NodeTaintsPolicy: taints}
 }
 
 // podtopologyspread/plugin_test.go Test_isSchedulableAfterNodeChange and
 // Test_isSchedulableAfterPodChange (ListDefaulting without defaults).
 func TestPodTopologySpreadHints(t *testing.T) {
 	pl := hintPlugin[*PodTopologySpread](t)(NewPodTopologySpread(config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}, nil))
-	foo := &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "foo", Operator: fw.LabelSelectorOpExists}}}
-	bar := &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "bar", Operator: fw.LabelSelectorOpExists}}}
+	foo := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "foo", Operator: api.LabelSelectorOpExists}}}
+	bar := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "bar", Operator: api.LabelSelectorOpExists}}}
 	zone := builder.MakePod().Name("p").SpreadConstraint(ptsConstraint("zone", foo, nil)).Obj()
 	zoneNode := builder.MakePod().Name("p").SpreadConstraint(ptsConstraint("zone", foo, nil)).SpreadConstraint(ptsConstraint("node", foo, nil)).Obj()
 	n := func() *builder.NodeWrapper { return builder.MakeNode().Name("node-a") }
-	taint := func(w *builder.NodeWrapper, key string) *fw.Node {
-		return w.Taint(key, "bbb", fw.TaintEffectNoSchedule).Obj()
+	taint := func(w *builder.NodeWrapper, key string) *api.Node {
+		return w.Taint(key, "bbb", api.TaintEffectNoSchedule).Obj()
 	}
 	runHints(t, pl.afterNodeChange, nil, []hintCase{
 		{name: "node updates label which matches topologyKey", pod: zone, old: n().Label("zone", "zone1").Obj(), new: n().Label("zone", "zone2").Obj(), want: fw.Queue},
@@ -46,7 +47,7 @@ func TestPodTopologySpreadHints(t *testing.T) {
 	p := func() *builder.PodWrapper { return builder.MakePod().UID("p").Name("p").Label("foo", "") }
 	target := p().SpreadConstraint(ptsConstraint("zone", foo, nil)).Obj()
 	targetTwo := p().SpreadConstraint(ptsConstraint("zone", foo, nil)).SpreadConstraint(ptsConstraint("node", bar, nil)).Obj()
-	honor, ignore := fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore
+	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
 	other := func() *builder.PodWrapper { return builder.MakePod().UID("p2").Name("p2") }
 	placed := func() *builder.PodWrapper { return other().Node("fake-node") }
 	runHints(t, pl.afterPodChange, nil, []hintCase{

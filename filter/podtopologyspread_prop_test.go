@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -23,7 +24,7 @@ func (h ptsHandle) Parallelism() int { return h.parallelism }
 
 func ptsHandleOf(p int) fw.Handle { return ptsHandle{p} }
 
-func ptsPolicyOf(i int) *fw.NodeInclusionPolicy {
+func ptsPolicyOf(i int) *api.NodeInclusionPolicy {
 	switch i {
 	case 1:
 		return ptsHonor
@@ -35,12 +36,12 @@ func ptsPolicyOf(i int) *fw.NodeInclusionPolicy {
 
 // ptsCluster is a random small cluster and incoming pod.
 type ptsCluster struct {
-	nodes    []*fw.Node
-	existing []*fw.Pod
-	pod      *fw.Pod
+	nodes    []*api.Node
+	existing []*api.Pod
+	pod      *api.Pod
 }
 
-func ptsDrawSelector(t *rapid.T, label string) *fw.LabelSelector {
+func ptsDrawSelector(t *rapid.T, label string) *api.LabelSelector {
 	switch rapid.IntRange(0, 3).Draw(t, label) {
 	case 0:
 		return st.PtsExists("app")
@@ -49,7 +50,7 @@ func ptsDrawSelector(t *rapid.T, label string) *fw.LabelSelector {
 	case 2:
 		return st.PtsMatchLabels("tier", "x")
 	default:
-		return &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "app", Operator: fw.LabelSelectorOpNotIn, Values: []string{"b"}}}}
+		return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{"b"}}}}
 	}
 }
 
@@ -115,7 +116,7 @@ func ptsDrawCluster(t *rapid.T, allowTerminating bool) ptsCluster {
 			mlk = []string{"tier"}
 		}
 		pw.SpreadConstraint(st.PtsConstraint(int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")), keys[(i+rapid.IntRange(0, 2).Draw(t, "key"))%3],
-			fw.DoNotSchedule, ptsDrawSelector(t, "sel"), minDomains,
+			api.DoNotSchedule, ptsDrawSelector(t, "sel"), minDomains,
 			ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "aff")), ptsPolicyOf(rapid.IntRange(0, 2).Draw(t, "taints")), mlk))
 	}
 	c.pod = pw.Obj()
@@ -124,7 +125,7 @@ func ptsDrawCluster(t *rapid.T, allowTerminating bool) ptsCluster {
 
 // ptsVerdicts runs PreFilter and Filter over snap and returns the code of
 // every node by name (nil when PreFilter skipped).
-func ptsVerdicts(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *fw.Pod) map[string]fw.Code {
+func ptsVerdicts(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *api.Pod) map[string]fw.Code {
 	state, s := ptsRunPreFilter(t, pl, snap, pod)
 	if s.IsSkip() {
 		return nil
@@ -135,7 +136,7 @@ func ptsVerdicts(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *fw.Pod) 
 	return ptsFilterAll(pl, state, snap, pod)
 }
 
-func ptsFilterAll(pl *PodTopologySpread, state *fw.CycleState, snap *fw.Snapshot, pod *fw.Pod) map[string]fw.Code {
+func ptsFilterAll(pl *PodTopologySpread, state *fw.CycleState, snap *fw.Snapshot, pod *api.Pod) map[string]fw.Code {
 	out := map[string]fw.Code{}
 	pi := fw.MustPodInfo(pod)
 	for _, ni := range snap.Nodes() {
@@ -247,7 +248,7 @@ func TestPropPodTopologySpreadIncrementalMatchesRecount(t *testing.T) {
 			if s := pl.RemovePod(context.Background(), state, pi, fw.MustPodInfo(victim), ni); !s.IsSuccess() {
 				t.Fatal(s)
 			}
-			var rest []*fw.Pod
+			var rest []*api.Pod
 			for _, p := range c.existing {
 				if p != victim {
 					rest = append(rest, p)
@@ -260,7 +261,7 @@ func TestPropPodTopologySpreadIncrementalMatchesRecount(t *testing.T) {
 			if s := pl.AddPod(context.Background(), state, pi, fw.MustPodInfo(added), ni); !s.IsSuccess() {
 				t.Fatal(s)
 			}
-			after = fw.MustSnapshot(c.nodes, append(append([]*fw.Pod{}, c.existing...), added))
+			after = fw.MustSnapshot(c.nodes, append(append([]*api.Pod{}, c.existing...), added))
 		}
 		got := ptsFilterAll(pl, state, snap, c.pod)
 		want := ptsVerdicts(t, pl, after, c.pod)
@@ -283,7 +284,7 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 		// values for every per-domain slice to be recycled.
 		n := rapid.IntRange(slicepool.MinBytes/4*4/3+2, slicepool.MinBytes/4*4/3+40).Draw(t, "nodes")
 		unkeyed := rapid.IntRange(0, 3).Draw(t, "unkeyed") // every (unkeyed+3)-th node lacks the hostname (0: none does)
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := range n {
 			name := fmt.Sprintf("n%03d", i)
 			node := st.MakeNode().Name(name).Label(st.BatchHostKey, name).Label(st.BatchZoneKey, fmt.Sprintf("z%d", i%3)).Obj()
@@ -292,7 +293,7 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 			}
 			nodes = append(nodes, node)
 		}
-		var pods []*fw.Pod
+		var pods []*api.Pod
 		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
 			pods = append(pods, st.MakePod().Name(fmt.Sprintf("p%d", k)).Label("app", rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")).
 				Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name).Obj())
@@ -302,8 +303,8 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 		slices.Reverse(rev)
 		reversed := fw.MustSnapshot(rev, pods)
 		incoming := st.MakePod().Name("in").Label("app", "web").
-			SpreadConstraint(fw.TopologySpreadConstraint{MaxSkew: rapid.Int32Range(1, 2).Draw(t, "skew"), TopologyKey: st.BatchHostKey,
-				WhenUnsatisfiable: fw.DoNotSchedule, LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
+			SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: rapid.Int32Range(1, 2).Draw(t, "skew"), TopologyKey: st.BatchHostKey,
+				WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
 		pi := fw.MustPodInfo(incoming)
 		pl := ptsNewFilter(t, ptsListArgs)
 		for round := range 3 {

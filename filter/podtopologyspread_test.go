@@ -14,6 +14,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -22,8 +24,8 @@ import (
 var (
 	ptsFoo    = st.PtsExists("foo")
 	ptsBar    = st.PtsExists("bar")
-	ptsIgnore = ptsPolicyPtr(fw.NodeInclusionPolicyIgnore)
-	ptsHonor  = ptsPolicyPtr(fw.NodeInclusionPolicyHonor)
+	ptsIgnore = ptsPolicyPtr(api.NodeInclusionPolicyIgnore)
+	ptsHonor  = ptsPolicyPtr(api.NodeInclusionPolicyHonor)
 )
 
 // ptsT is what the test helpers need of *testing.T, *testing.B and *rapid.T.
@@ -33,13 +35,13 @@ type ptsT interface {
 	Fatalf(format string, args ...any)
 }
 
-func ptsPolicyPtr(p fw.NodeInclusionPolicy) *fw.NodeInclusionPolicy { return &p }
+func ptsPolicyPtr(p api.NodeInclusionPolicy) *api.NodeInclusionPolicy { return &p }
 
 func ptsInt32(v int32) *int32 { return &v }
 
 // ptsTainted adds kube's test taint node.kubernetes.io/unschedulable:NoSchedule.
 func ptsTainted(w *st.NodeWrapper) *st.NodeWrapper {
-	return w.Taint("node.kubernetes.io/unschedulable", "", fw.TaintEffectNoSchedule)
+	return w.Taint("node.kubernetes.io/unschedulable", "", api.TaintEffectNoSchedule)
 }
 
 // ptsNode is a node with the hostname label and "zone"/"node" labels as
@@ -62,8 +64,8 @@ func ptsPodOn(name, node string, keys ...string) *st.PodWrapper {
 }
 
 // ptsFourNodes are node-a, node-b (zone1) and node-x, node-y (zone2).
-func ptsFourNodes() []*fw.Node {
-	return []*fw.Node{
+func ptsFourNodes() []*api.Node {
+	return []*api.Node{
 		ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(),
 		ptsNode("node-x", "zone2").Obj(), ptsNode("node-y", "zone2").Obj(),
 	}
@@ -81,7 +83,7 @@ func ptsNewFilter(t ptsT, args config.PodTopologySpreadArgs) *PodTopologySpread 
 var ptsListArgs = config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}
 
 // ptsRunPreFilter runs PreFilter over all nodes of snap.
-func ptsRunPreFilter(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *fw.Pod) (*fw.CycleState, *fw.Status) {
+func ptsRunPreFilter(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *api.Pod) (*fw.CycleState, *fw.Status) {
 	t.Helper()
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
@@ -152,33 +154,33 @@ var ptsNoPaths = [2]ptsPathView{{"", math.MaxInt32}, {"", math.MaxInt32}}
 // feature gates (NodeInclusionPolicy, MatchLabelKeys on) are kept; those
 // that need a gate off are replaced by their gate-on result, derived by hand.
 func TestPodTopologySpreadPreFilterState(t *testing.T) {
-	svcFooBar := fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": "bar"}})
-	defaults3 := []fw.TopologySpreadConstraint{
-		{MaxSkew: 3, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule},
-		{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.ScheduleAnyway},
-		{MaxSkew: 5, TopologyKey: "rack", WhenUnsatisfiable: fw.DoNotSchedule},
+	svcFooBar := fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": "bar"}})
+	defaults3 := []api.TopologySpreadConstraint{
+		{MaxSkew: 3, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule},
+		{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: api.ScheduleAnyway},
+		{MaxSkew: 5, TopologyKey: "rack", WhenUnsatisfiable: api.DoNotSchedule},
 	}
-	threeNodes := func(cTaint bool) []*fw.Node {
+	threeNodes := func(cTaint bool) []*api.Node {
 		c := ptsNode("node-c", "").Label("bar", "")
 		if cTaint {
 			c = ptsTainted(c)
 		}
-		return []*fw.Node{ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj(), c.Obj()}
+		return []*api.Node{ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj(), c.Obj()}
 	}
-	threeNodesFoo := []*fw.Node{
+	threeNodesFoo := []*api.Node{
 		ptsNode("node-a", "").Label("foo", "").Obj(), ptsNode("node-b", "").Label("foo", "").Obj(), ptsNode("node-c", "").Label("bar", "").Obj(),
 	}
-	barPodsABBC := []*fw.Pod{
+	barPodsABBC := []*api.Pod{
 		ptsPodOn("p-a", "node-a", "bar").Obj(), ptsPodOn("p-b", "node-b", "bar").Obj(),
 		ptsPodOn("p-c", "node-b", "bar").Obj(), ptsPodOn("p-d", "node-c").Obj(),
 	}
-	fooPods5 := []*fw.Pod{
+	fooPods5 := []*api.Pod{
 		ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 		ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo").Obj(),
 	}
-	fooPods7 := append(append([]*fw.Pod{}, fooPods5...), ptsPodOn("p-y3", "node-y", "foo").Obj(), ptsPodOn("p-y4", "node-y", "foo").Obj())
-	fooA := func(v string) []*fw.Pod {
-		var ps []*fw.Pod
+	fooPods7 := append(append([]*api.Pod{}, fooPods5...), ptsPodOn("p-y3", "node-y", "foo").Obj(), ptsPodOn("p-y4", "node-y", "foo").Obj())
+	fooA := func(v string) []*api.Pod {
+		var ps []*api.Pod
 		for _, n := range []struct{ name, node string }{{"p-a1", "node-a"}, {"p-a2", "node-a"}, {"p-b1", "node-b"}, {"p-y1", "node-y"}, {"p-y2", "node-y"}} {
 			ps = append(ps, st.MakePod().Name(n.name).Node(n.node).Label("foo", v).Obj())
 		}
@@ -186,37 +188,37 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 	}
 	tests := []struct {
 		name       string
-		pod        *fw.Pod
-		nodes      []*fw.Node
-		existing   []*fw.Pod
+		pod        *api.Pod
+		nodes      []*api.Node
+		existing   []*api.Pod
 		opts       []fw.SnapshotOption
-		defaults   []fw.TopologySpreadConstraint
+		defaults   []api.TopologySpreadConstraint
 		want       ptsView
 		wantStatus fw.Code
 	}{
 		{
 			name:  "clean cluster with one spreadConstraint",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(5, "zone", fw.DoNotSchedule, st.PtsMatchLabels("foo", "bar"), nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(5, "zone", api.DoNotSchedule, st.PtsMatchLabels("foo", "bar"), nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(),
 			want:  ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone1", 0, "zone2", 0)}},
 		},
 		{
 			name:     "normal case with one spreadConstraint",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 3, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone2", 2, "zone1", 3)}},
 		},
 		{
 			name:     "normal case with null label selector",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, nil, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone2", 0, "zone1", 0)}},
 		},
 		{
 			name: "normal case with one spreadConstraint, on a 3-zone cluster",
-			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: append(ptsFourNodes(),
 				ptsNode("node-o", "zone3").Obj(), ptsNode("node-p", "zone3").Obj()),
 			existing: fooPods5,
@@ -224,9 +226,9 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		},
 		{
 			name:  "namespace mismatch doesn't count",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Namespace("ns1").Obj(),
 				ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Namespace("ns2").Obj(),
 				ptsPodOn("p-y2", "node-y", "foo").Obj(),
@@ -236,8 +238,8 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "normal case with two spreadConstraints",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods7,
 			want: ptsView{
@@ -248,12 +250,12 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "soft spreadConstraints should be bypassed",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(), ptsPodOn("p-y4", "node-y", "foo").Obj(),
 			},
@@ -265,10 +267,10 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "different labelSelectors - simple version",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
-			nodes:    []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Obj(), ptsPodOn("p-b", "node-b", "bar").Obj()},
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+			nodes:    []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a", "node-a", "foo").Obj(), ptsPodOn("p-b", "node-b", "bar").Obj()},
 			want: ptsView{
 				Counts: []map[string]int{{"zone1": 1, "zone2": 0}, {"node-a": 0, "node-b": 1, "node-y": 0}},
 				Paths:  [][2]ptsPathView{ptsP("zone2", 0, "zone1", 1), ptsP("node-a", 0, "node-y", 0)},
@@ -277,10 +279,10 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "different labelSelectors - complex pods",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-y", "zone2").Obj()},
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo", "bar").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo", "bar").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(), ptsPodOn("p-y4", "node-y", "foo", "bar").Obj(),
 			},
@@ -291,9 +293,9 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		},
 		{
 			name: "two spreadConstraints, and with podAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", fw.NodeSelectorOpNotIn, "node-x")).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", api.NodeSelectorOpNotIn, "node-x")).
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods7,
 			want: ptsView{
@@ -311,30 +313,30 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name:       "default constraints and a service that doesn't match",
 			pod:        st.MakePod().Name("p").Label("foo", "bar").Obj(),
-			defaults:   []fw.TopologySpreadConstraint{{MaxSkew: 3, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule}},
-			opts:       []fw.SnapshotOption{fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"baz": "kep"}})},
+			defaults:   []api.TopologySpreadConstraint{{MaxSkew: 3, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule}},
+			opts:       []fw.SnapshotOption{fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"baz": "kep"}})},
 			wantStatus: fw.Skip,
 		},
 		{
 			name: "default constraints and a service, but pod has constraints",
 			pod: st.MakePod().Name("p").Label("foo", "bar").Label("baz", "tar").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil)).Obj(),
-			defaults: []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule}},
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(2, "planet", api.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil)).Obj(),
+			defaults: []api.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule}},
 			opts:     []fw.SnapshotOption{svcFooBar},
 			want:     ptsView{Counts: []map[string]int{{}}, Paths: [][2]ptsPathView{ptsNoPaths}},
 		},
 		{
 			name:       "default soft constraints and a service",
 			pod:        st.MakePod().Name("p").Label("foo", "bar").Obj(),
-			defaults:   []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.ScheduleAnyway}},
+			defaults:   []api.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: api.ScheduleAnyway}},
 			opts:       []fw.SnapshotOption{svcFooBar},
 			wantStatus: fw.Skip,
 		},
 		{
 			name: "NodeAffinityPolicy honored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2}}, Paths: [][2]ptsPathView{ptsP("node-a", 1, "node-b", 2)}},
@@ -342,45 +344,45 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
 		},
 		{
 			name: "NodeAffinityPolicy honored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "bar").Obj(), ptsPodOn("p-c", "node-b", "bar").Obj(), ptsPodOn("p-d", "node-b", "bar").Obj(), ptsPodOn("p-e", "node-c").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a", "node-a", "bar").Obj(), ptsPodOn("p-c", "node-b", "bar").Obj(), ptsPodOn("p-d", "node-b", "bar").Obj(), ptsPodOn("p-e", "node-c").Obj()},
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2}}, Paths: [][2]ptsPathView{ptsP("node-a", 1, "node-b", 2)}},
 		},
 		{
 			name: "NodeAffinityPolicy ignored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    threeNodesFoo,
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
 		},
 		{
 			name:     "NodeTaintsPolicy ignored",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    threeNodes(true),
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
 		},
 		{
 			name:     "NodeTaintsPolicy honored",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
 			nodes:    threeNodes(true),
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2}}, Paths: [][2]ptsPathView{ptsP("node-a", 1, "node-b", 2)}},
 		},
 		{
 			name: "NodeTaintsPolicy honored with tolerated taints",
-			pod: st.MakePod().Name("p").Label("foo", "").Toleration(fw.Toleration{Key: "node.kubernetes.io/unschedulable", Operator: fw.TolerationOpExists}).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").Toleration(api.Toleration{Key: "node.kubernetes.io/unschedulable", Operator: api.TolerationOpExists}).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
 			nodes:    threeNodes(true),
 			existing: barPodsABBC,
 			want:     ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 2, "node-c": 0}}, Paths: [][2]ptsPathView{ptsP("node-c", 0, "node-a", 1)}},
@@ -388,10 +390,10 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Label("foo", "").Obj()},
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Label("foo", "").Obj()},
+			existing: []*api.Pod{
 				ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(),
 			},
 			want: ptsView{
@@ -402,10 +404,10 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: honor/honor, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsTainted(ptsNode("node-b", "zone1")).Obj(), ptsNode("node-x", "zone2").Label("foo", "").Obj()},
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsTainted(ptsNode("node-b", "zone1")).Obj(), ptsNode("node-x", "zone2").Label("foo", "").Obj()},
+			existing: []*api.Pod{
 				ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(),
 			},
 			want: ptsView{
@@ -416,13 +418,13 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: honor/ignore, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{
 				ptsNode("node-a", "zone1").Obj(), ptsTainted(ptsNode("node-b", "zone1").Label("foo", "")).Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsNode("node-y", "zone2").Obj(),
 			},
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 			},
 			want: ptsView{
@@ -433,13 +435,13 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two node inclusion Constraints, zone: ignore/ignore, node: honor/honor",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
-			nodes: []*fw.Node{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
+			nodes: []*api.Node{
 				ptsNode("node-a", "zone1").Obj(), ptsTainted(ptsNode("node-b", "zone1").Label("foo", "")).Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsNode("node-y", "zone2").Label("foo", "").Obj(),
 			},
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(),
 				ptsPodOn("p-x2", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 			},
@@ -453,16 +455,16 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 			// the v1.36 default (gate on): the selector becomes foo∧bar="",
 			// which none of the existing pods carries.
 			name:     "matchLabelKeys applied with the v1.36 feature gate on",
-			pod:      st.MakePod().Name("p").Label("foo", "").Label("bar", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").Label("bar", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone1", 0, "zone2", 0)}},
 		},
 		{
 			name:  "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty",
-			pod:   st.MakePod().Name("p").Label("foo", "").Label("bar", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").Label("bar", "a").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Label("bar", "a").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Label("bar", "a").Obj(), ptsPodOn("p-y2", "node-y", "bar").Obj(),
 			},
@@ -470,21 +472,21 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		},
 		{
 			name:     "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty",
-			pod:      st.MakePod().Name("p").Label("foo", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"})).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "a").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, &api.LabelSelector{}, nil, nil, nil, []string{"foo"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooA("a"),
 			want:     ptsView{Counts: []map[string]int{{"zone1": 3, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone2", 2, "zone1", 3)}},
 		},
 		{
 			name:     "key in matchLabelKeys is ignored when LabelSelector is nil when feature gate enabled",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, []string{"bar"})).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, nil, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooA("a"),
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone2", 0, "zone1", 0)}},
 		},
 		{
 			name:     "key in matchLabelKeys is ignored when it isn't exist in pod.labels",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, []string{"bar"})).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooA("a"),
 			want:     ptsView{Counts: []map[string]int{{"zone1": 3, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone2", 2, "zone1", 3)}},
@@ -492,10 +494,10 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name: "two spreadConstraints with the same topologyKey",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo", "bar").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo", "bar").Obj(), ptsPodOn("p-y2", "node-y", "bar").Obj(),
 			},
@@ -507,38 +509,38 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 		{
 			name:       "skip if not specified",
 			pod:        st.MakePod().Name("p").Label("foo", "").Obj(),
-			nodes:      []*fw.Node{ptsNode("node-a", "zone1").Obj()},
+			nodes:      []*api.Node{ptsNode("node-a", "zone1").Obj()},
 			wantStatus: fw.Skip,
 		},
 		// schedkit edge cases.
 		{
 			name: "terminating pods are not counted",
-			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{
 				ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj(),
 			},
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
 			want:     ptsView{Counts: []map[string]int{{"node-a": 0, "node-b": 1}}, Paths: [][2]ptsPathView{ptsP("node-a", 0, "node-b", 1)}},
 		},
 		{
 			name:     "an empty selector counts no pod",
-			pod:      st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, &api.LabelSelector{}, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
 			existing: fooPods5,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 0, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone1", 0, "zone2", 0)}},
 		},
 		{
 			name: "no nodes",
-			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			want: ptsView{Counts: []map[string]int{{}}, Paths: [][2]ptsPathView{ptsNoPaths}},
 		},
 		{
 			name: "a node without every key is not counted for any constraint",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes:    []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Obj(), st.MakeNode().Name("node-c").Label("zone", "zone2").Obj()},
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Obj(), ptsPodOn("p-b", "node-b", "foo").Obj(), ptsPodOn("p-c", "node-c", "foo").Obj()},
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes:    []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Obj(), st.MakeNode().Name("node-c").Label("zone", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a", "node-a", "foo").Obj(), ptsPodOn("p-b", "node-b", "foo").Obj(), ptsPodOn("p-c", "node-c", "foo").Obj()},
 			want: ptsView{
 				Counts: []map[string]int{{"zone1": 1}, {"node-a": 1}},
 				Paths:  [][2]ptsPathView{ptsP("zone1", 1, "", math.MaxInt32), ptsP("node-a", 1, "", math.MaxInt32)},
@@ -569,24 +571,24 @@ func TestPodTopologySpreadPreFilterState(t *testing.T) {
 
 // Cases of kube-scheduler v1.36 filtering_test.go TestPreFilterStateAddPod.
 func TestPodTopologySpreadAddPod(t *testing.T) {
-	twoNodes := []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj()}
+	twoNodes := []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj()}
 	zoneNodeFoo := st.MakePod().Name("p").Label("foo", "").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	zoneFooNodeBar := st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj()
-	nodeFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
-	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
-	affinityNodes := []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "bar").Obj(), ptsNode("node-b", "zone2").Label("foo", "").Obj()}
-	taintNodes := []*fw.Node{ptsTainted(ptsNode("node-a", "zone1")).Obj(), ptsNode("node-b", "zone2").Obj()}
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj()
+	nodeFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	affinityNodes := []*api.Node{ptsNode("node-a", "zone1").Label("foo", "bar").Obj(), ptsNode("node-b", "zone2").Label("foo", "").Obj()}
+	taintNodes := []*api.Node{ptsTainted(ptsNode("node-a", "zone1")).Obj(), ptsNode("node-b", "zone2").Obj()}
 	tests := []struct {
 		name      string
-		preemptor *fw.Pod
-		added     *fw.Pod
-		existing  []*fw.Pod
+		preemptor *api.Pod
+		added     *api.Pod
+		existing  []*api.Pod
 		nodeIdx   int
-		nodes     []*fw.Node
+		nodes     []*api.Node
 		want      ptsView
 	}{
 		{
@@ -596,23 +598,23 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		},
 		{
 			name: "only node a impacts current min match", preemptor: nodeFoo,
-			added: ptsPodOn("p-a1", "node-a", "foo").Obj(), existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj()}, nodeIdx: 0, nodes: twoNodes,
+			added: ptsPodOn("p-a1", "node-a", "foo").Obj(), existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj()}, nodeIdx: 0, nodes: twoNodes,
 			want: ptsView{Counts: []map[string]int{{"node-a": 1, "node-b": 1}}, Paths: [][2]ptsPathView{ptsP("node-a", 1, "node-b", 1)}},
 		},
 		{
 			name: "add a pod in a different namespace doesn't change topologyKeyToMinPodsMap", preemptor: nodeFoo,
-			added: ptsPodOn("p-a1", "node-a", "foo").Namespace("ns1").Obj(), existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj()}, nodeIdx: 0, nodes: twoNodes,
+			added: ptsPodOn("p-a1", "node-a", "foo").Namespace("ns1").Obj(), existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj()}, nodeIdx: 0, nodes: twoNodes,
 			want: ptsView{Counts: []map[string]int{{"node-a": 0, "node-b": 1}}, Paths: [][2]ptsPathView{ptsP("node-a", 0, "node-b", 1)}},
 		},
 		{
 			name: "add pod on non-critical node won't trigger re-calculation", preemptor: nodeFoo,
-			added: ptsPodOn("p-b2", "node-b", "foo").Obj(), existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj()}, nodeIdx: 1, nodes: twoNodes,
+			added: ptsPodOn("p-b2", "node-b", "foo").Obj(), existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj()}, nodeIdx: 1, nodes: twoNodes,
 			want: ptsView{Counts: []map[string]int{{"node-a": 0, "node-b": 2}}, Paths: [][2]ptsPathView{ptsP("node-a", 0, "node-b", 2)}},
 		},
 		{
 			name: "node a and x both impact topologyKeyToMinPodsMap on zone and node", preemptor: zoneNodeFoo,
 			added: ptsPodOn("p-a1", "node-a", "foo").Obj(), nodeIdx: 0,
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
 			want: ptsView{
 				Counts: []map[string]int{{"zone1": 1, "zone2": 0}, {"node-a": 1, "node-x": 0}},
 				Paths:  [][2]ptsPathView{ptsP("zone2", 0, "zone1", 1), ptsP("node-x", 0, "node-a", 1)},
@@ -620,8 +622,8 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		},
 		{
 			name: "only node a impacts topologyKeyToMinPodsMap on zone and node", preemptor: zoneNodeFoo,
-			added: ptsPodOn("p-a1", "node-a", "foo").Obj(), existing: []*fw.Pod{ptsPodOn("p-x1", "node-x", "foo").Obj()}, nodeIdx: 0,
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
+			added: ptsPodOn("p-a1", "node-a", "foo").Obj(), existing: []*api.Pod{ptsPodOn("p-x1", "node-x", "foo").Obj()}, nodeIdx: 0,
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
 			want: ptsView{
 				Counts: []map[string]int{{"zone1": 1, "zone2": 1}, {"node-a": 1, "node-x": 1}},
 				Paths:  [][2]ptsPathView{ptsP("zone1", 1, "zone2", 1), ptsP("node-a", 1, "node-x", 1)},
@@ -630,8 +632,8 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		{
 			name: "node a impacts topologyKeyToMinPodsMap on node, node x impacts topologyKeyToMinPodsMap on zone", preemptor: zoneNodeFoo,
 			added: ptsPodOn("p-a1", "node-a", "foo").Obj(), nodeIdx: 0,
-			existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj()},
-			nodes:    []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj()},
+			nodes:    []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
 			want: ptsView{
 				Counts: []map[string]int{{"zone1": 3, "zone2": 1}, {"node-a": 1, "node-b": 2, "node-x": 1}},
 				Paths:  [][2]ptsPathView{ptsP("zone2", 1, "zone1", 3), ptsP("node-a", 1, "node-x", 1)},
@@ -640,8 +642,8 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		{
 			name: "Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on zone", preemptor: zoneFooNodeBar,
 			added: ptsPodOn("p-a1", "node-a", "foo").Obj(), nodeIdx: 0,
-			existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(), ptsPodOn("p-x1", "node-x", "foo", "bar").Obj(), ptsPodOn("p-x2", "node-x", "bar").Obj()},
-			nodes:    []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(), ptsPodOn("p-x1", "node-x", "foo", "bar").Obj(), ptsPodOn("p-x2", "node-x", "bar").Obj()},
+			nodes:    []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
 			want: ptsView{
 				Counts: []map[string]int{{"zone1": 2, "zone2": 1}, {"node-a": 0, "node-b": 1, "node-x": 2}},
 				Paths:  [][2]ptsPathView{ptsP("zone2", 1, "zone1", 2), ptsP("node-a", 0, "node-b", 1)},
@@ -650,8 +652,8 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		{
 			name: "Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on both zone and node", preemptor: zoneFooNodeBar,
 			added: ptsPodOn("p-a1", "node-a", "foo", "bar").Obj(), nodeIdx: 0,
-			existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "bar").Obj(), ptsPodOn("p-x1", "node-x", "foo", "bar").Obj(), ptsPodOn("p-x2", "node-x", "bar").Obj()},
-			nodes:    []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "bar").Obj(), ptsPodOn("p-x1", "node-x", "foo", "bar").Obj(), ptsPodOn("p-x2", "node-x", "bar").Obj()},
+			nodes:    []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
 			want: ptsView{
 				Counts: []map[string]int{{"zone1": 1, "zone2": 1}, {"node-a": 1, "node-b": 1, "node-x": 2}},
 				Paths:  [][2]ptsPathView{ptsP("zone1", 1, "zone2", 1), ptsP("node-a", 1, "node-b", 1)},
@@ -659,38 +661,38 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 		},
 		{
 			name:      "add a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy enabled",
-			preemptor: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpNotIn, "bar")).SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			preemptor: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpNotIn, "bar")).SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			added:     ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), nodeIdx: 0,
-			existing: []*fw.Pod{ptsPodOn("p-a2", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a2", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj()},
 			nodes:    affinityNodes,
 			want:     ptsView{Counts: []map[string]int{{"zone2": 1}}, Paths: [][2]ptsPathView{ptsP("zone2", 1, "", math.MaxInt32)}},
 		},
 		{
 			name: "add a pod when scheduling node affinity matched pod with NodeInclusionPolicy enabled", preemptor: zoneFoo,
 			added: ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj(), nodeIdx: 1,
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
 			nodes:    affinityNodes,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 1, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone1", 1, "zone2", 2)}},
 		},
 		{
 			name: "add a label selector not matched pod when with NodeInclusionPolicy enabled", preemptor: zoneFoo,
 			added: st.MakePod().Name("p-b1").Node("node-b").Label("zone", "zone2").Obj(), nodeIdx: 1,
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
 			nodes:    affinityNodes,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 1, "zone2": 1}}, Paths: [][2]ptsPathView{ptsP("zone1", 1, "zone2", 1)}},
 		},
 		{
 			name: "add a pod when scheduling taint untolerated pod with NodeInclusionPolicy disabled", preemptor: zoneFoo,
 			added: ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj(), nodeIdx: 1,
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
 			nodes:    taintNodes,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 1, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone1", 1, "zone2", 2)}},
 		},
 		{
 			name:      "add a pod when scheduling taint tolerated pod with NodeInclusionPolicy enabled",
-			preemptor: st.MakePod().Name("p").Label("foo", "").Toleration(fw.Toleration{Key: "node.kubernetes.io/unschedulable", Operator: fw.TolerationOpExists}).SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			preemptor: st.MakePod().Name("p").Label("foo", "").Toleration(api.Toleration{Key: "node.kubernetes.io/unschedulable", Operator: api.TolerationOpExists}).SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			added:     ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj(), nodeIdx: 1,
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
 			nodes:    taintNodes,
 			want:     ptsView{Counts: []map[string]int{{"zone1": 1, "zone2": 2}}, Paths: [][2]ptsPathView{ptsP("zone1", 1, "zone2", 2)}},
 		},
@@ -716,28 +718,28 @@ func TestPodTopologySpreadAddPod(t *testing.T) {
 
 // Cases of kube-scheduler v1.36 filtering_test.go TestPreFilterStateRemovePod.
 func TestPodTopologySpreadRemovePod(t *testing.T) {
-	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
-	threeNodes := []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()}
-	affinityNodes := []*fw.Node{ptsNode("node-a", "zone1").Label("foo", "bar").Obj(), ptsNode("node-b", "zone2").Label("foo", "").Obj()}
+	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	threeNodes := []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()}
+	affinityNodes := []*api.Node{ptsNode("node-a", "zone1").Label("foo", "bar").Obj(), ptsNode("node-b", "zone2").Label("foo", "").Obj()}
 	tests := []struct {
 		name       string
-		preemptor  *fw.Pod
-		nodes      []*fw.Node
-		existing   []*fw.Pod
-		deletedIdx int     // index into existing, or -1
-		deleted    *fw.Pod // when deletedIdx is -1
+		preemptor  *api.Pod
+		nodes      []*api.Node
+		existing   []*api.Pod
+		deletedIdx int      // index into existing, or -1
+		deleted    *api.Pod // when deletedIdx is -1
 		nodeIdx    int
 		want       ptsView
 	}{
 		{
 			name: "one spreadConstraint on zone, topologyKeyToMinPodsMap unchanged", preemptor: zoneFoo, nodes: threeNodes,
-			existing:   []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj()},
+			existing:   []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj()},
 			deletedIdx: 0, nodeIdx: 0,
 			want: ptsView{Counts: []map[string]int{{"zone1": 1, "zone2": 1}}, Paths: [][2]ptsPathView{ptsP("zone1", 1, "zone2", 1)}},
 		},
 		{
 			name: "one spreadConstraint on node, topologyKeyToMinPodsMap changed", preemptor: zoneFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 			},
 			deletedIdx: 0, nodeIdx: 0,
@@ -745,7 +747,7 @@ func TestPodTopologySpreadRemovePod(t *testing.T) {
 		},
 		{
 			name: "delete an irrelevant pod won't help", preemptor: zoneFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a0", "node-a", "bar").Obj(), ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 			},
@@ -754,7 +756,7 @@ func TestPodTopologySpreadRemovePod(t *testing.T) {
 		},
 		{
 			name: "delete a non-existing pod won't help", preemptor: zoneFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 			},
 			deletedIdx: -1, deleted: ptsPodOn("p-a0", "node-a", "bar").Obj(), nodeIdx: 0,
@@ -763,10 +765,10 @@ func TestPodTopologySpreadRemovePod(t *testing.T) {
 		{
 			name: "two spreadConstraints",
 			preemptor: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: threeNodes,
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-x2", "node-x", "foo").Obj(),
 			},
@@ -778,16 +780,16 @@ func TestPodTopologySpreadRemovePod(t *testing.T) {
 		},
 		{
 			name:       "remove a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy enabled",
-			preemptor:  st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpNotIn, "bar")).SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			preemptor:  st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpNotIn, "bar")).SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:      affinityNodes,
-			existing:   []*fw.Pod{ptsPodOn("p-a2", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj()},
+			existing:   []*api.Pod{ptsPodOn("p-a2", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj()},
 			deletedIdx: -1, deleted: ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), nodeIdx: 0,
 			want: ptsView{Counts: []map[string]int{{"zone2": 1}}, Paths: [][2]ptsPathView{ptsP("zone2", 1, "", math.MaxInt32)}},
 		},
 		{
 			name: "remove a pod when scheduling node affinity matched pod with NodeInclusionPolicy enabled", preemptor: zoneFoo,
 			nodes:      affinityNodes,
-			existing:   []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
+			existing:   []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Label("zone", "zone1").Obj(), ptsPodOn("p-b2", "node-b", "foo").Label("zone", "zone2").Obj()},
 			deletedIdx: -1, deleted: ptsPodOn("p-b1", "node-b", "foo").Label("zone", "zone2").Obj(), nodeIdx: 1,
 			want: ptsView{Counts: []map[string]int{{"zone1": 1, "zone2": 0}}, Paths: [][2]ptsPathView{ptsP("zone2", 0, "zone1", 1)}},
 		},
@@ -817,9 +819,9 @@ func TestPodTopologySpreadRemovePod(t *testing.T) {
 
 type ptsFilterCase struct {
 	name     string
-	pod      *fw.Pod
-	nodes    []*fw.Node
-	existing []*fw.Pod
+	pod      *api.Pod
+	nodes    []*api.Node
+	existing []*api.Pod
 	want     map[string]fw.Code
 }
 
@@ -861,23 +863,23 @@ func TestPodTopologySpreadSingleConstraint(t *testing.T) {
 		unsch = fw.Unschedulable
 		uu    = fw.UnschedulableAndUnresolvable
 	)
-	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
-	nodeFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
-	pods2103 := []*fw.Pod{
+	zoneFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	nodeFoo := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	pods2103 := []*api.Pod{
 		ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 		ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(),
 	}
-	abcNodes := []*fw.Node{ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj(), ptsNode("node-c", "").Obj()}
-	pods221 := []*fw.Pod{
+	abcNodes := []*api.Node{ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj(), ptsNode("node-c", "").Obj()}
+	pods221 := []*api.Pod{
 		ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 		ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-c1", "node-c", "foo").Obj(),
 	}
-	pods21 := []*fw.Pod{ptsPodOn("p-b1", "node-a", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()}
-	fooNodes := []*fw.Node{
+	pods21 := []*api.Pod{ptsPodOn("p-b1", "node-a", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()}
+	fooNodes := []*api.Node{
 		ptsNode("node-a", "").Label("foo", "").Obj(), ptsNode("node-b", "").Label("foo", "").Obj(),
 		ptsNode("node-x", "").Label("foo", "").Obj(), ptsNode("node-y", "").Obj(),
 	}
-	taintedY := []*fw.Node{
+	taintedY := []*api.Node{
 		ptsNode("node-a", "").Label("foo", "").Obj(), ptsNode("node-b", "").Label("foo", "").Obj(),
 		ptsNode("node-x", "").Label("foo", "").Obj(), ptsTainted(ptsNode("node-y", "")).Obj(),
 	}
@@ -885,110 +887,110 @@ func TestPodTopologySpreadSingleConstraint(t *testing.T) {
 		{name: "no existing pods", pod: zoneFoo, nodes: ptsFourNodes(),
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "no existing pods, incoming pod doesn't match itself",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "existing pods in a different namespace do not count", pod: zoneFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Namespace("ns1").Obj(), ptsPodOn("p-b1", "node-a", "foo").Namespace("ns2").Obj(),
 				ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 			},
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": unsch, "node-y": unsch}},
 		{name: "existing pods do not match null selector",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, nil, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
-			existing: []*fw.Pod{ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "pods spread across zones as 3/3, all nodes fit", pod: zoneFoo, nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "pods spread across zones as 1/2 due to absence of label 'zone' on node-b", pod: zoneFoo,
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Label("zon", "zone1").Obj(), ptsNode("node-x", "zone2").Obj(), ptsNode("node-y", "zone2").Obj()},
-			existing: []*fw.Pod{
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Label("zon", "zone1").Obj(), ptsNode("node-x", "zone2").Obj(), ptsNode("node-y", "zone2").Obj()},
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 			},
 			want: map[string]fw.Code{"node-a": ok, "node-b": uu, "node-x": unsch, "node-y": unsch}},
 		{name: "pod cannot be scheduled as all nodes don't have label 'rack'",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "rack", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "rack", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-x", "zone2").Obj()},
 			want:  map[string]fw.Code{"node-a": uu, "node-x": uu}},
 		{name: "pods spread across nodes as 2/1/0/3, only node-x fits", pod: nodeFoo, nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "pods spread across nodes as 2/1/0/3, maxSkew is 2, node-b and node-x fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "pods spread across nodes as 2/1/0/3, but pod doesn't match itself",
-			pod:   st.MakePod().Name("p").Label("bar", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("bar", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "incoming pod has nodeAffinity, pods spread as 2/~1~/~0~/3, hence node-a fits",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", fw.NodeSelectorOpIn, "node-a", "node-y")).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", api.NodeSelectorOpIn, "node-a", "node-y")).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods2103,
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "terminating Pods should be excluded", pod: nodeFoo,
-			nodes:    []*fw.Node{ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj()},
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
+			nodes:    []*api.Node{ptsNode("node-a", "").Obj(), ptsNode("node-b", "").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": unsch}},
 		{name: "incoming pod has nodeAffinity, pods spread as 0/~2~/0/1, hence node-a fits",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", fw.NodeSelectorOpNotIn, "node-b")).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("node", api.NodeSelectorOpNotIn, "node-b")).
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
-			existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": unsch, "node-y": unsch}},
 		{name: "pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains < minDomains, then the third node fits",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, ptsFoo, ptsInt32(4), nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", api.DoNotSchedule, ptsFoo, ptsInt32(4), nil, nil, nil)).Obj(),
 			nodes: abcNodes, existing: pods221,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-c": ok}},
 		{name: "pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains > minDomains, then the all nodes fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, ptsFoo, ptsInt32(2), nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", api.DoNotSchedule, ptsFoo, ptsInt32(2), nil, nil, nil)).Obj(),
 			nodes: abcNodes, existing: pods221,
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-c": ok}},
 		{name: "pods spread across zone as 2/1, maxSkew is 2 and the number of domains < minDomains, then the third and fourth nodes fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "zone", fw.DoNotSchedule, ptsFoo, ptsInt32(3), nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "zone", api.DoNotSchedule, ptsFoo, ptsInt32(3), nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "pods spread across zone as 2/1, maxSkew is 2 and the number of domains > minDomains, then the all nodes fit",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "zone", fw.DoNotSchedule, ptsFoo, ptsInt32(1), nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "zone", api.DoNotSchedule, ptsFoo, ptsInt32(1), nil, nil, nil)).Obj(),
 			nodes: ptsFourNodes(), existing: pods21,
 			want: map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": ok, "node-y": ok}},
 		{name: "NodeAffinityPolicy honored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "NodeAffinityPolicy honored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "NodeAffinityPolicy ignored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: fooNodes, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "NodeTaintsPolicy honored",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
 			nodes: taintedY, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "NodeTaintsPolicy ignored",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: taintedY, existing: pods21,
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		// schedkit edge cases.
 		{name: "empty label value is a value: domain \"\" counts",
 			pod:      zoneFoo,
-			nodes:    []*fw.Node{ptsNode("node-a", "").Label("zone", "").Obj(), ptsNode("node-b", "zone1").Obj()},
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj()},
+			nodes:    []*api.Node{ptsNode("node-a", "").Label("zone", "").Obj(), ptsNode("node-b", "zone1").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": ok}},
 		{name: "a node of an uncounted domain has count 0 but the global minimum still applies",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
-			nodes: []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone2").Obj(), ptsTainted(ptsNode("node-c", "zone3")).Obj()},
-			existing: []*fw.Pod{
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
+			nodes: []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone2").Obj(), ptsTainted(ptsNode("node-c", "zone3")).Obj()},
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-c1", "node-c", "foo").Obj(), ptsPodOn("p-c2", "node-c", "foo").Obj(),
 			},
@@ -1006,59 +1008,59 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 		uu    = fw.UnschedulableAndUnresolvable
 	)
 	zoneNodeFoo := st.MakePod().Name("p").Label("foo", "").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	zoneFooNodeBar := st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj()
 	zoneBarZoneFoo := st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
-	incl3 := []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()}
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	incl3 := []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj()}
 	ptsRunFilterCases(t, []ptsFilterCase{
 		{name: "two Constraints on zone and node, spreads = [3/3, 2/1/0/3]", pod: zoneNodeFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(),
 			},
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "two Constraints on zone and node, spreads = [3/4, 2/1/0/4]", pod: zoneNodeFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(), ptsPodOn("p-y4", "node-y", "foo").Obj(),
 			},
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": unsch, "node-y": unsch}},
 		{name: "Constraints hold different labelSelectors, spreads = [1/0, 1/0/0/1]", pod: zoneFooNodeBar, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-y1", "node-y", "bar").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-y1", "node-y", "bar").Obj()},
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "Constraints hold different labelSelectors, spreads = [1/0, 0/0/1/1]", pod: zoneFooNodeBar, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "bar").Obj(), ptsPodOn("p-y1", "node-y", "bar").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "bar").Obj(), ptsPodOn("p-y1", "node-y", "bar").Obj()},
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": unsch, "node-y": unsch}},
 		{name: "Constraints hold different labelSelectors, spreads = [2/3, 1/0/0/1]", pod: zoneFooNodeBar, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo", "bar").Obj(), ptsPodOn("p-y1", "node-y", "foo").Obj(),
 				ptsPodOn("p-y2", "node-y", "foo", "bar").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(),
 			},
 			want: map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": unsch, "node-y": unsch}},
 		{name: "Constraints hold different labelSelectors but pod doesn't match itself on 'zone' constraint",
 			pod: st.MakePod().Name("p").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes:    ptsFourNodes(),
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "bar").Obj(), ptsPodOn("p-y1", "node-y", "bar").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "bar").Obj(), ptsPodOn("p-y1", "node-y", "bar").Obj()},
 			want:     map[string]fw.Code{"node-a": ok, "node-b": ok, "node-x": unsch, "node-y": unsch}},
 		{name: "two Constraints on zone and node, absence of label 'node' on node-x, spreads = [1/1, 1/0/0/1]", pod: zoneNodeFoo,
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(),
 				st.MakeNode().Name("node-x").Label("zone", "zone2").Obj(), ptsNode("node-y", "zone2").Obj(),
 			},
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj()},
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": uu, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
-			nodes: []*fw.Node{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
+			nodes: []*api.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Label("foo", "").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsNode("node-y", "zone2").Obj(),
 			},
@@ -1066,9 +1068,9 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/honor, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Label("foo", "").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsTainted(ptsNode("node-y", "zone2")).Obj(),
 			},
@@ -1076,9 +1078,9 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/ignore, node: honor/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes: []*fw.Node{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes: []*api.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsTainted(ptsNode("node-y", "zone2").Label("foo", "")).Obj(),
 			},
@@ -1086,22 +1088,22 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-x": ok, "node-y": unsch}},
 		{name: "two node inclusion Constraints, zone: honor/honor, node: ignore/ignore",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
-			nodes: []*fw.Node{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
+			nodes: []*api.Node{
 				ptsNode("node-a", "zone1").Label("foo", "").Obj(), ptsNode("node-b", "zone1").Obj(),
 				ptsNode("node-x", "zone2").Label("foo", "").Obj(), ptsTainted(ptsNode("node-y", "zone2").Label("foo", "")).Obj(),
 			},
 			existing: incl3,
 			want:     map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": unsch}},
 		{name: "two Constraints on zone, spreads = [3/3, 2/1]", pod: zoneBarZoneFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo", "bar").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo", "bar").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(),
 			},
 			want: map[string]fw.Code{"node-a": unsch, "node-b": unsch, "node-x": ok, "node-y": ok}},
 		{name: "two Constraints on zone, spreads = [3/4, 2/1]", pod: zoneBarZoneFoo, nodes: ptsFourNodes(),
-			existing: []*fw.Pod{
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo", "bar").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo", "bar").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(), ptsPodOn("p-y4", "node-y", "foo").Obj(),
 			},
@@ -1109,10 +1111,10 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 		// schedkit: constraint order decides the code when two fail.
 		{name: "first failing constraint decides: skew before a missing key",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "rack", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
-			nodes:    []*fw.Node{ptsNode("node-a", "").Label("rack", "r1").Obj(), ptsNode("node-b", "").Label("rack", "r1").Obj(), ptsNode("node-c", "").Obj()},
-			existing: []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj()},
+				SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "rack", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			nodes:    []*api.Node{ptsNode("node-a", "").Label("rack", "r1").Obj(), ptsNode("node-b", "").Label("rack", "r1").Obj(), ptsNode("node-c", "").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj()},
 			// node-a: 1+1-0 = 2 > 1 on "node" → Unschedulable before "rack";
 			// node-c: "node" passes, then "rack" is missing.
 			want: map[string]fw.Code{"node-a": unsch, "node-b": ok, "node-c": uu}},
@@ -1122,15 +1124,15 @@ func TestPodTopologySpreadMultipleConstraints(t *testing.T) {
 // kube's TestPreFilterDisabled: Filter without PreFilter state is an error.
 func TestPodTopologySpreadFilterWithoutPreFilter(t *testing.T) {
 	pl := ptsNewFilter(t, ptsListArgs)
-	ni, _ := fw.NewNodeInfo(&fw.Node{})
-	got := pl.Filter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(&fw.Pod{}), ni)
+	ni, _ := fw.NewNodeInfo(&api.Node{})
+	got := pl.Filter(context.Background(), fw.NewCycleState(), fw.MustPodInfo(&api.Pod{}), ni)
 	if got.Code() != fw.Error || !strings.Contains(got.Message(), `"PreFilterPodTopologySpread"`) {
 		t.Errorf("Filter() = %v, want an Error naming the missing state", got)
 	}
-	if s := pl.AddPod(context.Background(), fw.NewCycleState(), fw.MustPodInfo(&fw.Pod{}), fw.MustPodInfo(&fw.Pod{}), ni); s.Code() != fw.Error {
+	if s := pl.AddPod(context.Background(), fw.NewCycleState(), fw.MustPodInfo(&api.Pod{}), fw.MustPodInfo(&api.Pod{}), ni); s.Code() != fw.Error {
 		t.Errorf("AddPod() = %v, want Error", s)
 	}
-	if s := pl.RemovePod(context.Background(), fw.NewCycleState(), fw.MustPodInfo(&fw.Pod{}), fw.MustPodInfo(&fw.Pod{}), ni); s.Code() != fw.Error {
+	if s := pl.RemovePod(context.Background(), fw.NewCycleState(), fw.MustPodInfo(&api.Pod{}), fw.MustPodInfo(&api.Pod{}), ni); s.Code() != fw.Error {
 		t.Errorf("RemovePod() = %v, want Error", s)
 	}
 }
@@ -1138,9 +1140,9 @@ func TestPodTopologySpreadFilterWithoutPreFilter(t *testing.T) {
 func TestPodTopologySpreadReasons(t *testing.T) {
 	pl := ptsNewFilter(t, ptsListArgs)
 	snap := fw.MustSnapshot(
-		[]*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Obj(), ptsNode("node-c", "zone2").Obj()},
-		[]*fw.Pod{ptsPodOn("p1", "node-a", "foo").Obj(), ptsPodOn("p2", "node-a", "foo").Obj()})
-	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+		[]*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "").Obj(), ptsNode("node-c", "zone2").Obj()},
+		[]*api.Pod{ptsPodOn("p1", "node-a", "foo").Obj(), ptsPodOn("p2", "node-a", "foo").Obj()})
+	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	state, _ := ptsRunPreFilter(t, pl, snap, pod)
 	pi := fw.MustPodInfo(pod)
 	a, _ := snap.Get("node-a")
@@ -1155,15 +1157,15 @@ func TestPodTopologySpreadReasons(t *testing.T) {
 
 func TestPodTopologySpreadPreFilterErrors(t *testing.T) {
 	pl := ptsNewFilter(t, config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting,
-		DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: fw.DoNotSchedule}}})
-	snap := fw.MustSnapshot([]*fw.Node{ptsNode("node-a", "zone1").Obj()}, nil)
+		DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule}}})
+	snap := fw.MustSnapshot([]*api.Node{ptsNode("node-a", "zone1").Obj()}, nil)
 	// An invalid selector is an Error naming the pod.
-	bad := st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: "Near"}}}, nil, nil, nil, nil)).Obj()
+	bad := st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "k", Operator: "Near"}}}, nil, nil, nil, nil)).Obj()
 	if _, s := ptsRunPreFilter(t, pl, snap, bad); s.Code() != fw.Error || !strings.Contains(s.Message(), "pod default/p") {
 		t.Errorf("PreFilter(bad selector) = %v", s)
 	}
 	// maxSkew 0 is rejected, not silently used.
-	zero := st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(0, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+	zero := st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(0, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	if _, s := ptsRunPreFilter(t, pl, snap, zero); s.Code() != fw.Error || !strings.Contains(s.Message(), "maxSkew=0") {
 		t.Errorf("PreFilter(maxSkew 0) = %v", s)
 	}
@@ -1181,14 +1183,14 @@ func TestPodTopologySpreadPreFilterErrors(t *testing.T) {
 // List defaulting with a ReplicaSet selecting the pod builds hard default
 // constraints; System defaulting has none, so PreFilter skips.
 func TestPodTopologySpreadDefaulting(t *testing.T) {
-	nodes := []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone2").Obj()}
-	existing := []*fw.Pod{
+	nodes := []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone2").Obj()}
+	existing := []*api.Pod{
 		st.MakePod().Name("e1").Node("node-a").Label("app", "web").Obj(),
 		st.MakePod().Name("e2").Node("node-a").Label("app", "web").Obj(),
 		st.MakePod().Name("e3").Node("node-a").Label("app", "db").Obj(),
 	}
-	rs := fw.WithControllers(fw.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "web-1",
-		Selector: fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}})
+	rs := fw.WithControllers(api.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "web-1",
+		Selector: api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}})
 	snap := fw.MustSnapshot(nodes, existing, rs)
 	pod := st.MakePod().Name("p").Label("app", "web").Owner("apps/v1", "ReplicaSet", "web-1").Obj()
 
@@ -1197,7 +1199,7 @@ func TestPodTopologySpreadDefaulting(t *testing.T) {
 		t.Errorf("System defaulting: PreFilter() = %v, want Skip", s)
 	}
 	list := ptsNewFilter(t, config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting,
-		DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: fw.DoNotSchedule}}})
+		DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule}}})
 	state, s := ptsRunPreFilter(t, list, snap, pod)
 	if !s.IsSuccess() {
 		t.Fatalf("List defaulting: PreFilter() = %v", s)
@@ -1227,10 +1229,10 @@ func TestPodTopologySpreadDefaulting(t *testing.T) {
 // not change the original (preemption dry runs each work on a clone).
 func TestPodTopologySpreadCloneIndependent(t *testing.T) {
 	pl := ptsNewFilter(t, ptsListArgs)
-	snap := fw.MustSnapshot(ptsFourNodes(), []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj()})
+	snap := fw.MustSnapshot(ptsFourNodes(), []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj()})
 	pod := st.MakePod().Name("p").Label("foo", "").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "node", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "node", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj()
 	state, _ := ptsRunPreFilter(t, pl, snap, pod)
 	before := ptsViewOf(ptsState(t, state))
 	clone := state.Clone()
@@ -1243,7 +1245,7 @@ func TestPodTopologySpreadCloneIndependent(t *testing.T) {
 	}
 	// A node the snapshot does not have, with a new zone: AddPod creates a
 	// domain in the clone only.
-	z := fw.MustSnapshot([]*fw.Node{ptsNode("node-z", "zone9").Obj()}, nil).Nodes()[0]
+	z := fw.MustSnapshot([]*api.Node{ptsNode("node-z", "zone9").Obj()}, nil).Nodes()[0]
 	if s := pl.AddPod(context.Background(), clone, pi, fw.MustPodInfo(ptsPodOn("n", "node-z", "foo").Obj()), z); !s.IsSuccess() {
 		t.Fatal(s)
 	}
@@ -1275,7 +1277,7 @@ func TestPodTopologySpreadCloneIndependent(t *testing.T) {
 }
 
 // ptsCopyNode returns a new Node object with the same content.
-func ptsCopyNode(n *fw.Node) *fw.Node {
+func ptsCopyNode(n *api.Node) *api.Node {
 	c := *n
 	c.Labels = maps.Clone(n.Labels)
 	return &c
@@ -1289,10 +1291,10 @@ var ptsExported = cmp.Exporter(func(reflect.Type) bool { return true })
 // that value; Filter then reads the new count for the excluded node too.
 func TestPodTopologySpreadDomainCreatedAfterPreFilter(t *testing.T) {
 	pl := ptsNewFilter(t, ptsListArgs)
-	snap := fw.MustSnapshot([]*fw.Node{
+	snap := fw.MustSnapshot([]*api.Node{
 		ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone2").Obj(), ptsTainted(ptsNode("node-c", "zone3")).Obj(),
-	}, []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj()})
-	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj()
+	}, []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo").Obj()})
+	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, ptsHonor, nil)).Obj()
 	state, s := ptsRunPreFilter(t, pl, snap, pod)
 	if !s.IsSuccess() {
 		t.Fatal(s)
@@ -1303,7 +1305,7 @@ func TestPodTopologySpreadDomainCreatedAfterPreFilter(t *testing.T) {
 	if got := pl.Filter(context.Background(), state, pi, c); got != nil {
 		t.Fatalf("before: node-c = %v, want Success", got)
 	}
-	other := fw.MustSnapshot([]*fw.Node{ptsNode("node-z", "zone3").Obj()}, nil).Nodes()[0]
+	other := fw.MustSnapshot([]*api.Node{ptsNode("node-z", "zone3").Obj()}, nil).Nodes()[0]
 	for i := range 2 {
 		added := fw.MustPodInfo(ptsPodOn(fmt.Sprintf("z%d", i), "node-z", "foo").Obj())
 		if s := pl.AddPod(context.Background(), state, pi, added, other); !s.IsSuccess() {
@@ -1327,7 +1329,7 @@ func TestPodTopologySpreadInCycle(t *testing.T) {
 	if err := reg.Register(config.PodTopologySpreadName, PodTopologySpreadFactory); err != nil {
 		t.Fatal(err)
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreFilter: []string{config.PodTopologySpreadName},
 		Filter:    []string{config.PodTopologySpreadName},
 		Args:      map[string]any{config.PodTopologySpreadName: ptsListArgs},
@@ -1335,14 +1337,14 @@ func TestPodTopologySpreadInCycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := []*fw.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj(), ptsNode("node-n", "").Obj()}
-	existing := []*fw.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj()}
+	nodes := []*api.Node{ptsNode("node-a", "zone1").Obj(), ptsNode("node-b", "zone1").Obj(), ptsNode("node-x", "zone2").Obj(), ptsNode("node-n", "").Obj()}
+	existing := []*api.Pod{ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj()}
 	snap := fw.MustSnapshot(nodes, existing)
 	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 
 	// zone1 holds 2, zone2 1: with maxSkew 1 only zone2 (node-x: 1+1-1) fits.
-	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj())
-	res, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rng()})
+	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj())
+	res, err := f.Schedule(context.Background(), nil, snap, pod, runtime.CycleOptions{Rand: rng()})
 	if err != nil {
 		t.Fatalf("Schedule: %v", err)
 	}
@@ -1362,11 +1364,11 @@ func TestPodTopologySpreadInCycle(t *testing.T) {
 			return nil
 		}
 	}
-	res, err = f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rng(), NominatedPods: nominate(1)})
+	res, err = f.Schedule(context.Background(), nil, snap, pod, runtime.CycleOptions{Rand: rng(), NominatedPods: nominate(1)})
 	if err != nil || res.SelectedNode() != "node-x" {
 		t.Errorf("one nominated pod: selected %q (%v), want node-x", res.SelectedNode(), err)
 	}
-	_, err = f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rng(), NominatedPods: nominate(2)})
+	_, err = f.Schedule(context.Background(), nil, snap, pod, runtime.CycleOptions{Rand: rng(), NominatedPods: nominate(2)})
 	want := "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 3 node(s) didn't match pod topology spread constraints."
 	if err == nil || err.Error() != want {
 		t.Errorf("Schedule with a nominated pod: error %v, want %q", err, want)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -56,7 +57,7 @@ func incrVerdicts(pl incrPlugin, state *fw.CycleState, pi *fw.PodInfo, snap *fw.
 // up to date with PreFilterAfterAdd for the next replica, pi, and checks
 // it against PreFilter on a fresh state, fresh: the status, then every
 // node's verdicts. fresh is nil when PreFilter did not succeed.
-func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleState, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, seq *int, round int) (pi *fw.PodInfo, fresh *fw.CycleState) {
+func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleState, tmpl *fw.PodInfo, other func(name, node string) *api.Pod, seq *int, round int) (pi *fw.PodInfo, fresh *fw.CycleState) {
 	ctx := context.Background()
 	added := st.DrawAdded(t, snap, tmpl, other, seq)
 	*seq++
@@ -79,7 +80,7 @@ func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleSt
 
 // incrCheckAddPod adds a nominated pod the kube way to clones of fresh and
 // carried (both written for pi) and compares every node's verdicts.
-func incrCheckAddPod(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl, pi *fw.PodInfo, fresh, carried *fw.CycleState, other func(name, node string) *fw.Pod, round int) {
+func incrCheckAddPod(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, tmpl, pi *fw.PodInfo, fresh, carried *fw.CycleState, other func(name, node string) *api.Pod, round int) {
 	ctx := context.Background()
 	nodes := snap.Nodes()
 	ni := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "nominatedOn")]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // SchedulingGates is kube-scheduler v1.36's SchedulingGates PreEnqueue
@@ -28,7 +29,7 @@ func NewSchedulingGates(args any, _ framework.Handle) (framework.Plugin, error) 
 func (SchedulingGates) Name() string { return config.SchedulingGatesName }
 
 // PreEnqueue gates a pod that still has scheduling gates.
-func (SchedulingGates) PreEnqueue(_ context.Context, pod *framework.Pod) *framework.Status {
+func (SchedulingGates) PreEnqueue(_ context.Context, pod *api.Pod) *framework.Status {
 	if len(pod.Spec.SchedulingGates) == 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ReasonUntoleratedTaint is kube-scheduler v1.36 TaintToleration's filter
@@ -95,7 +96,7 @@ func (v *ttClassVerdicts) Clone() framework.StateData { return v }
 // classVerdicts returns the verdict of every taint class of the cycle's
 // snapshot and the nodes' classes, deciding them on the cycle's first call,
 // or nil when there are more than ttMaxClasses classes.
-func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []framework.Toleration) ([]*framework.Status, []int32) {
+func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []api.Toleration) ([]*framework.Status, []int32) {
 	tc := state.Snapshot().TaintClasses()
 	if len(tc.Taints) > ttMaxClasses {
 		return nil, nil
@@ -114,13 +115,13 @@ func (pl *TaintToleration) classVerdicts(state *framework.CycleState, tols []fra
 	return v.verdicts, tc.Class
 }
 
-func (pl *TaintToleration) filter(tols []framework.Toleration, taints []framework.Taint) *framework.Status {
+func (pl *TaintToleration) filter(tols []api.Toleration, taints []api.Taint) *framework.Status {
 	for i := range taints {
 		t := &taints[i]
-		if t.Effect != framework.TaintEffectNoSchedule && t.Effect != framework.TaintEffectNoExecute {
+		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
 			continue
 		}
-		if !framework.TolerationsTolerateTaint(tols, t) {
+		if !api.TolerationsTolerateTaint(tols, t) {
 			return pl.reject
 		}
 	}
@@ -141,7 +142,7 @@ func (pl *TaintToleration) EventsToRegister(context.Context) ([]framework.Cluste
 // afterNodeChange: Queue when the node had (or, added, is taken to have
 // had) an untolerated NoSchedule/NoExecute taint and now has none.
 func (pl *TaintToleration) afterNodeChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	oldNode, newNode, err := framework.EventObjects[framework.Node](oldObj, newObj)
+	oldNode, newNode, err := framework.EventObjects[api.Node](oldObj, newObj)
 	if err != nil {
 		return framework.Queue, err
 	}

@@ -6,12 +6,13 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func ttTol(key, op, value string, effect fw.TaintEffect) fw.Toleration {
-	return fw.Toleration{Key: key, Operator: fw.TolerationOperator(op), Value: value, Effect: effect}
+func ttTol(key, op, value string, effect api.TaintEffect) api.Toleration {
+	return api.Toleration{Key: key, Operator: api.TolerationOperator(op), Value: value, Effect: effect}
 }
 
 // Cases of kube-scheduler v1.36 tainttoleration/taint_toleration_test.go
@@ -19,36 +20,36 @@ func ttTol(key, op, value string, effect fw.TaintEffect) fw.Toleration {
 // reason "node(s) had untolerated taint(s)".
 func TestTaintTolerationFilter(t *testing.T) {
 	reject := fw.NewStatus(fw.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)
-	ns, pns, ne := fw.TaintEffectNoSchedule, fw.TaintEffectPreferNoSchedule, fw.TaintEffectNoExecute
+	ns, pns, ne := api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute
 	tests := []struct {
 		name   string
-		tols   []fw.Toleration
-		taints []fw.Taint
+		tols   []api.Toleration
+		taints []api.Taint
 		want   *fw.Status
 	}{
 		{"a pod having no tolerations can't be scheduled onto a node with nonempty taints", nil,
-			[]fw.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
+			[]api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
 		{"a pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user1", ns)}, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user1", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, nil},
 		{"a pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: ns}}, reject},
 		{"a pod can be scheduled onto the node, with a toleration uses operator Exists",
-			[]fw.Toleration{ttTol("foo", "Exists", "", ns)}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("foo", "Exists", "", ns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
 		{"multiple tolerations, multiple taints, all tolerated",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user2", ns), ttTol("foo", "Exists", "", ns)},
-			[]fw.Taint{{Key: "dedicated", Value: "user2", Effect: ns}, {Key: "foo", Value: "bar", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns), ttTol("foo", "Exists", "", ns)},
+			[]api.Taint{{Key: "dedicated", Value: "user2", Effect: ns}, {Key: "foo", Value: "bar", Effect: ns}}, nil},
 		{"key and value match but the non-empty effect doesn't",
-			[]fw.Toleration{ttTol("foo", "Equal", "bar", pns)}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, reject},
+			[]api.Toleration{ttTol("foo", "Equal", "bar", pns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, reject},
 		{"empty toleration effect matches NoSchedule",
-			[]fw.Toleration{ttTol("foo", "Equal", "bar", "")}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+			[]api.Toleration{ttTol("foo", "Equal", "bar", "")}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
 		{"untolerated PreferNoSchedule taints do not filter",
-			[]fw.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
-		{"no toleration, PreferNoSchedule taint", nil, []fw.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
-		{"untolerated NoExecute taint", nil, []fw.Taint{{Key: "evict", Effect: ne}}, reject},
-		{"empty operator means Equal", []fw.Toleration{ttTol("foo", "", "bar", ns)}, []fw.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
-		{"empty key with Exists tolerates everything", []fw.Toleration{ttTol("", "Exists", "", "")},
-			[]fw.Taint{{Key: "a", Effect: ns}, {Key: "b", Value: "x", Effect: ne}}, nil},
-		{"Gt is feature-gated off in v1.36 and tolerates nothing", []fw.Toleration{ttTol("n", "Gt", "1", ns)}, []fw.Taint{{Key: "n", Value: "5", Effect: ns}}, reject},
+			[]api.Toleration{ttTol("dedicated", "Equal", "user2", ns)}, []api.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
+		{"no toleration, PreferNoSchedule taint", nil, []api.Taint{{Key: "dedicated", Value: "user1", Effect: pns}}, nil},
+		{"untolerated NoExecute taint", nil, []api.Taint{{Key: "evict", Effect: ne}}, reject},
+		{"empty operator means Equal", []api.Toleration{ttTol("foo", "", "bar", ns)}, []api.Taint{{Key: "foo", Value: "bar", Effect: ns}}, nil},
+		{"empty key with Exists tolerates everything", []api.Toleration{ttTol("", "Exists", "", "")},
+			[]api.Taint{{Key: "a", Effect: ns}, {Key: "b", Value: "x", Effect: ne}}, nil},
+		{"Gt is feature-gated off in v1.36 and tolerates nothing", []api.Toleration{ttTol("n", "Gt", "1", ns)}, []api.Taint{{Key: "n", Value: "5", Effect: ns}}, reject},
 		{"no taints", nil, nil, nil},
 	}
 	pl, _ := NewTaintToleration(nil, nil)
@@ -82,11 +83,11 @@ func BenchmarkTaintTolerationFilter(b *testing.B) {
 // and Test_isSchedulableAfterPodTolerationChange.
 func TestTaintTolerationHints(t *testing.T) {
 	pl := hintPlugin[*TaintToleration](t)(NewTaintToleration(nil, nil))
-	pod := builder.MakePod().Name("pod1").Toleration(fw.Toleration{Key: "dedicated", Operator: fw.TolerationOpEqual, Value: "user2", Effect: fw.TaintEffectNoSchedule}).Obj()
-	tainted := func(vals ...string) *fw.Node {
+	pod := builder.MakePod().Name("pod1").Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "user2", Effect: api.TaintEffectNoSchedule}).Obj()
+	tainted := func(vals ...string) *api.Node {
 		w := builder.MakeNode().Name("nodeA")
 		for _, v := range vals {
-			w = w.Taint("dedicated", v, fw.TaintEffectNoSchedule)
+			w = w.Taint("dedicated", v, api.TaintEffectNoSchedule)
 		}
 		return w.Obj()
 	}
@@ -104,11 +105,11 @@ func TestTaintTolerationHints(t *testing.T) {
 		{name: "backoff-wrong-old-object", pod: p1, old: "not-a-pod", new: hp(t, p1), want: fw.Queue, wantErr: true},
 		{name: "skip-updates-other-pod", pod: p1,
 			old:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Obj()),
-			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-2").UID("uid1").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
 			want: fw.QueueSkip},
 		{name: "queue-on-toleration-added", pod: p1,
 			old:  hp(t, p1),
-			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(fw.Toleration{Key: "foo", Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule}).Obj()),
+			new:  hp(t, builder.MakePod().Namespace("ns-1").Name("pod-1").UID("uid0").Toleration(api.Toleration{Key: "foo", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}).Obj()),
 			want: fw.Queue},
 	})
 }

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // volSnap builds a snapshot of nodes, placed pods and storage objects.
-func volSnap(t testing.TB, nodes []*fw.Node, pods []*fw.Pod, objs fw.StorageObjects) *fw.Snapshot {
+func volSnap(t testing.TB, nodes []*api.Node, pods []*api.Pod, objs api.StorageObjects) *fw.Snapshot {
 	t.Helper()
 	s, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(objs))
 	if err != nil {
@@ -20,7 +21,7 @@ func volSnap(t testing.TB, nodes []*fw.Node, pods []*fw.Pod, objs fw.StorageObje
 // volRun runs pl's PreFilter on snap and, unless it skipped or failed,
 // its Filter on every node; it returns the PreFilter status, the Filter
 // statuses in node order and the state.
-func volRun(t testing.TB, pl fw.Plugin, snap *fw.Snapshot, pod *fw.Pod) (*fw.Status, []*fw.Status, *fw.CycleState) {
+func volRun(t testing.TB, pl fw.Plugin, snap *fw.Snapshot, pod *api.Pod) (*fw.Status, []*fw.Status, *fw.CycleState) {
 	t.Helper()
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)

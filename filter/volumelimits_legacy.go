@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -33,9 +34,9 @@ var ebsNitroRE = regexp.MustCompile(ebsNitroInstanceTypePattern)
 // limit key and its default limit.
 type legacyKind struct {
 	name, plugin, limitKey string
-	inline                 func(*framework.Volume) (string, bool)
-	pv                     func(*framework.PersistentVolume) (string, bool)
-	defaultLimit           func(*framework.Node) int64
+	inline                 func(*api.Volume) (string, bool)
+	pv                     func(*api.PersistentVolume) (string, bool)
+	defaultLimit           func(*api.Node) int64
 }
 
 // LegacyVolumeLimits is one of kube-scheduler's in-tree volume limit
@@ -67,7 +68,7 @@ func newLegacy(k legacyKind) (framework.Plugin, error) {
 	return &LegacyVolumeLimits{kind: k, reject: framework.NewStatus(framework.Unschedulable, ReasonMaxVolumeCountExceeded)}, nil
 }
 
-func fixedLimit(n int64) func(*framework.Node) int64 { return func(*framework.Node) int64 { return n } }
+func fixedLimit(n int64) func(*api.Node) int64 { return func(*api.Node) int64 { return n } }
 
 // NewEBSLimits builds EBSLimits (AWS EBS volumes).
 func NewEBSLimits(args any, _ framework.Handle) (framework.Plugin, error) {
@@ -75,22 +76,22 @@ func NewEBSLimits(args any, _ framework.Handle) (framework.Plugin, error) {
 		return nil, err
 	}
 	return newLegacy(legacyKind{name: config.EBSLimitsName, plugin: csitranslation.AWSEBSInTreePluginName, limitKey: attachableVolumesEBS,
-		inline: func(v *framework.Volume) (string, bool) {
+		inline: func(v *api.Volume) (string, bool) {
 			if v.AWSElasticBlockStore == nil {
 				return "", false
 			}
 			return v.AWSElasticBlockStore.VolumeID, true
 		},
-		pv: func(pv *framework.PersistentVolume) (string, bool) {
+		pv: func(pv *api.PersistentVolume) (string, bool) {
 			if pv.Spec.AWSElasticBlockStore == nil {
 				return "", false
 			}
 			return pv.Spec.AWSElasticBlockStore.VolumeID, true
 		},
-		defaultLimit: func(n *framework.Node) int64 {
-			t, ok := n.Labels[framework.LabelInstanceTypeStable]
+		defaultLimit: func(n *api.Node) int64 {
+			t, ok := n.Labels[api.LabelInstanceTypeStable]
 			if !ok {
-				t = n.Labels[framework.LabelInstanceType]
+				t = n.Labels[api.LabelInstanceType]
 			}
 			if ebsNitroRE.MatchString(t) {
 				return DefaultMaxEBSNitroVolumes
@@ -105,13 +106,13 @@ func NewGCEPDLimits(args any, _ framework.Handle) (framework.Plugin, error) {
 		return nil, err
 	}
 	return newLegacy(legacyKind{name: config.GCEPDLimitsName, plugin: csitranslation.GCEPDInTreePluginName, limitKey: attachableVolumesGCEPD,
-		inline: func(v *framework.Volume) (string, bool) {
+		inline: func(v *api.Volume) (string, bool) {
 			if v.GCEPersistentDisk == nil {
 				return "", false
 			}
 			return v.GCEPersistentDisk.PDName, true
 		},
-		pv: func(pv *framework.PersistentVolume) (string, bool) {
+		pv: func(pv *api.PersistentVolume) (string, bool) {
 			if pv.Spec.GCEPersistentDisk == nil {
 				return "", false
 			}
@@ -126,13 +127,13 @@ func NewAzureDiskLimits(args any, _ framework.Handle) (framework.Plugin, error) 
 		return nil, err
 	}
 	return newLegacy(legacyKind{name: config.AzureDiskLimitsName, plugin: csitranslation.AzureDiskInTreePluginName, limitKey: attachableVolumesAzureDisk,
-		inline: func(v *framework.Volume) (string, bool) {
+		inline: func(v *api.Volume) (string, bool) {
 			if v.AzureDisk == nil {
 				return "", false
 			}
 			return v.AzureDisk.DiskName, true
 		},
-		pv: func(pv *framework.PersistentVolume) (string, bool) {
+		pv: func(pv *api.PersistentVolume) (string, bool) {
 			if pv.Spec.AzureDisk == nil {
 				return "", false
 			}
@@ -147,13 +148,13 @@ func NewCinderLimits(args any, _ framework.Handle) (framework.Plugin, error) {
 		return nil, err
 	}
 	return newLegacy(legacyKind{name: config.CinderLimitsName, plugin: csitranslation.CinderInTreePluginName, limitKey: attachableVolumesCinder,
-		inline: func(v *framework.Volume) (string, bool) {
+		inline: func(v *api.Volume) (string, bool) {
 			if v.Cinder == nil {
 				return "", false
 			}
 			return v.Cinder.VolumeID, true
 		},
-		pv: func(pv *framework.PersistentVolume) (string, bool) {
+		pv: func(pv *api.PersistentVolume) (string, bool) {
 			if pv.Spec.Cinder == nil {
 				return "", false
 			}
@@ -221,14 +222,14 @@ func (pl *LegacyVolumeLimits) Filter(_ context.Context, state *framework.CycleSt
 }
 
 // volumes is kube's nonCSILimits.filterVolumes.
-func (pl *LegacyVolumeLimits) volumes(snap *framework.Snapshot, pod *framework.Pod, newPod bool, out []nvlVolume) ([]nvlVolume, error) {
+func (pl *LegacyVolumeLimits) volumes(snap *framework.Snapshot, pod *api.Pod, newPod bool, out []nvlVolume) ([]nvlVolume, error) {
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
 		if id, ok := pl.kind.inline(v); ok {
 			out = append(out, nvlVolume{handle: id})
 			continue
 		}
-		name, ephemeral, isClaim := framework.ClaimName(pod, v)
+		name, ephemeral, isClaim := api.ClaimName(pod, v)
 		if !isClaim {
 			continue
 		}
@@ -257,7 +258,7 @@ func (pl *LegacyVolumeLimits) volumes(snap *framework.Snapshot, pod *framework.P
 // matchProvisioner reports whether the claim's spec.storageClassName (the
 // beta annotation is not read, as kube) names a class provisioned by the
 // in-tree plugin.
-func (pl *LegacyVolumeLimits) matchProvisioner(snap *framework.Snapshot, pvc *framework.PersistentVolumeClaim) bool {
+func (pl *LegacyVolumeLimits) matchProvisioner(snap *framework.Snapshot, pvc *api.PersistentVolumeClaim) bool {
 	if pvc.Spec.StorageClassName == nil {
 		return false
 	}

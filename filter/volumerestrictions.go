@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // VolumeRestrictions reasons, as kube-scheduler v1.36.
@@ -30,7 +31,7 @@ func (s *vrState) Clone() framework.StateData { c := *s; return &c }
 // claimRefs counts pod's claim volumes whose claim name is one of the
 // pod-to-schedule's ReadWriteOncePod claims (by name only: kube's
 // conflictingPVCRefCountForPod does not compare namespaces).
-func (s *vrState) claimRefs(pod *framework.Pod) int {
+func (s *vrState) claimRefs(pod *api.Pod) int {
 	n := 0
 	for i := range pod.Spec.Volumes {
 		if c := pod.Spec.Volumes[i].PersistentVolumeClaim; c != nil {
@@ -77,7 +78,7 @@ func NewVolumeRestrictions(args any, _ framework.Handle) (framework.Plugin, erro
 // Name returns "VolumeRestrictions".
 func (pl *VolumeRestrictions) Name() string { return config.VolumeRestrictionsName }
 
-func vrNeedsCheck(v *framework.Volume) bool {
+func vrNeedsCheck(v *api.Volume) bool {
 	return v.GCEPersistentDisk != nil || v.AWSElasticBlockStore != nil || v.RBD != nil || v.ISCSI != nil
 }
 
@@ -103,9 +104,9 @@ func (pl *VolumeRestrictions) PreFilter(_ context.Context, state *framework.Cycl
 		}
 		pvc, ok := snap.PersistentVolumeClaim(p.Namespace, src.ClaimName)
 		if !ok {
-			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, notFound(framework.KindPersistentVolumeClaim, src.ClaimName))
+			return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, notFound(api.KindPersistentVolumeClaim, src.ClaimName))
 		}
-		if slices.Contains(pvc.Spec.AccessModes, framework.ReadWriteOncePod) {
+		if slices.Contains(pvc.Spec.AccessModes, api.ReadWriteOncePod) {
 			s.rwop = append(s.rwop, pvc.Name)
 		}
 	}
@@ -175,7 +176,7 @@ func (pl *VolumeRestrictions) Filter(_ context.Context, state *framework.CycleSt
 }
 
 // vrNoDiskConflict is kube's satisfyVolumeConflicts.
-func vrNoDiskConflict(pod *framework.Pod, node *framework.NodeInfo) bool {
+func vrNoDiskConflict(pod *api.Pod, node *framework.NodeInfo) bool {
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
 		if !vrNeedsCheck(v) {
@@ -191,7 +192,7 @@ func vrNoDiskConflict(pod *framework.Pod, node *framework.NodeInfo) bool {
 }
 
 // vrConflict is kube's isVolumeConflict.
-func vrConflict(v *framework.Volume, pod *framework.Pod) bool {
+func vrConflict(v *api.Volume, pod *api.Pod) bool {
 	for i := range pod.Spec.Volumes {
 		e := &pod.Spec.Volumes[i]
 		if d, ed := v.GCEPersistentDisk, e.GCEPersistentDisk; d != nil && ed != nil {

@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // vrRun runs VolumeRestrictions for pod against one node "n" holding
 // existing (placed there) and the given claims.
-func vrRun(t *testing.T, pod *fw.Pod, existing []*fw.Pod, pvcs []*fw.PersistentVolumeClaim) (*fw.Status, *fw.Status) {
+func vrRun(t *testing.T, pod *api.Pod, existing []*api.Pod, pvcs []*api.PersistentVolumeClaim) (*fw.Status, *fw.Status) {
 	t.Helper()
 	for i, p := range existing {
 		p.Name, p.UID, p.Spec.NodeName = "e"+string(rune('0'+i)), "e"+string(rune('0'+i)), "n"
 	}
-	snap := volSnap(t, []*fw.Node{st.MakeNode().Name("n").Obj()}, existing, fw.StorageObjects{PersistentVolumeClaims: pvcs})
+	snap := volSnap(t, []*api.Node{st.MakeNode().Name("n").Obj()}, existing, api.StorageObjects{PersistentVolumeClaims: pvcs})
 	pl, _ := NewVolumeRestrictions(nil, nil)
 	pre, filt, _ := volRun(t, pl, snap, pod)
 	if !pre.IsSuccess() {
@@ -35,8 +36,8 @@ func TestVolumeRestrictionsDiskConflicts(t *testing.T) {
 	iqn1, iqn2 := "iqn.2016-12.server:storage.target01", "iqn.2017-12.server:storage.target01"
 	tests := []struct {
 		name      string
-		pod       *fw.Pod
-		existing  *fw.Pod
+		pod       *api.Pod
+		existing  *api.Pod
 		pre, want *fw.Status
 	}{
 		{"gce nothing", mk().Obj(), nil, skip, nil},
@@ -64,7 +65,7 @@ func TestVolumeRestrictionsDiskConflicts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var existing []*fw.Pod
+			var existing []*api.Pod
 			if tc.existing != nil {
 				existing = append(existing, tc.existing)
 			}
@@ -82,29 +83,29 @@ func TestVolumeRestrictionsDiskConflicts(t *testing.T) {
 // TestVolumeRestrictionsAccessModeConflicts is volume_restrictions_test.go
 // TestAccessModeConflicts.
 func TestVolumeRestrictionsAccessModeConflicts(t *testing.T) {
-	rwop1 := st.MakePVC("claim-with-rwop-1", "").AccessModes(fw.ReadWriteOncePod).Obj()
-	rwop2 := st.MakePVC("claim-with-rwop-2", "").AccessModes(fw.ReadWriteOncePod).Obj()
-	rwx := st.MakePVC("claim-with-rwx", "").AccessModes(fw.ReadWriteMany).Obj()
-	onePVC := func() *fw.Pod { return st.MakePod().Name("pod-with-one-pvc").PVC("claim-with-rwop-1").Obj() }
-	twoPVCs := func() *fw.Pod {
+	rwop1 := st.MakePVC("claim-with-rwop-1", "").AccessModes(api.ReadWriteOncePod).Obj()
+	rwop2 := st.MakePVC("claim-with-rwop-2", "").AccessModes(api.ReadWriteOncePod).Obj()
+	rwx := st.MakePVC("claim-with-rwx", "").AccessModes(api.ReadWriteMany).Obj()
+	onePVC := func() *api.Pod { return st.MakePod().Name("pod-with-one-pvc").PVC("claim-with-rwop-1").Obj() }
+	twoPVCs := func() *api.Pod {
 		return st.MakePod().Name("pod-with-two-pvcs").PVC("claim-with-rwop-1").PVC("claim-with-rwop-2").Obj()
 	}
-	withRWX := func() *fw.Pod { return st.MakePod().Name("pod-with-rwx").PVC("claim-with-rwx").Obj() }
+	withRWX := func() *api.Pod { return st.MakePod().Name("pod-with-rwx").PVC("claim-with-rwx").Obj() }
 	rwopConflict := fw.NewStatus(fw.Unschedulable, ReasonReadWriteOncePodConflict)
 	tests := []struct {
 		name      string
-		pod       *fw.Pod
-		existing  []*fw.Pod
-		pvcs      []*fw.PersistentVolumeClaim
+		pod       *api.Pod
+		existing  []*api.Pod
+		pvcs      []*api.PersistentVolumeClaim
 		pre, want *fw.Status
 	}{
 		{"nothing", st.MakePod().Name("p").Obj(), nil, nil, fw.NewStatus(fw.Skip), nil},
 		{"failed to get PVC", onePVC(), nil, nil, fw.NewStatus(fw.UnschedulableAndUnresolvable, `persistentvolumeclaim "claim-with-rwop-1" not found`), nil},
-		{"no access mode conflict", onePVC(), []*fw.Pod{withRWX()}, []*fw.PersistentVolumeClaim{rwop1, rwx}, fw.NewStatus(fw.Skip), nil},
+		{"no access mode conflict", onePVC(), []*api.Pod{withRWX()}, []*api.PersistentVolumeClaim{rwop1, rwx}, fw.NewStatus(fw.Skip), nil},
 		{"access mode conflict, unschedulable", st.MakePod().Name("pod-with-one-conflict").PVC("claim-with-rwop-1").Obj(),
-			[]*fw.Pod{onePVC(), withRWX()}, []*fw.PersistentVolumeClaim{rwop1, rwx}, nil, rwopConflict},
+			[]*api.Pod{onePVC(), withRWX()}, []*api.PersistentVolumeClaim{rwop1, rwx}, nil, rwopConflict},
 		{"two conflicts, unschedulable", st.MakePod().Name("pod-with-two-conflicts").PVC("claim-with-rwop-1").PVC("claim-with-rwop-2").Obj(),
-			[]*fw.Pod{twoPVCs(), withRWX()}, []*fw.PersistentVolumeClaim{rwop1, rwop2, rwx}, nil, rwopConflict},
+			[]*api.Pod{twoPVCs(), withRWX()}, []*api.PersistentVolumeClaim{rwop1, rwop2, rwx}, nil, rwopConflict},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,9 +124,9 @@ func TestVolumeRestrictionsAccessModeConflicts(t *testing.T) {
 // AddPod and RemovePod (nominated pods, preemption), matching claim names
 // only, as kube's conflictingPVCRefCountForPod.
 func TestVolumeRestrictionsAddRemovePod(t *testing.T) {
-	rwop := st.MakePVC("c", "").AccessModes(fw.ReadWriteOncePod).Obj()
+	rwop := st.MakePVC("c", "").AccessModes(api.ReadWriteOncePod).Obj()
 	user := st.MakePod().Name("user").Node("n").PVC("c").Obj()
-	snap := volSnap(t, []*fw.Node{st.MakeNode().Name("n").Obj()}, []*fw.Pod{user}, fw.StorageObjects{PersistentVolumeClaims: []*fw.PersistentVolumeClaim{rwop}})
+	snap := volSnap(t, []*api.Node{st.MakeNode().Name("n").Obj()}, []*api.Pod{user}, api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{rwop}})
 	plug, _ := NewVolumeRestrictions(nil, nil)
 	pl := plug.(*VolumeRestrictions)
 	pod := fw.MustPodInfo(st.MakePod().Name("p").PVC("c").Obj())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ReasonVolumeZoneConflict is kube-scheduler v1.36 VolumeZone's reason.
@@ -16,7 +17,7 @@ const ReasonVolumeZoneConflict = "node(s) had no available volume zone"
 const vzPreFilterKey framework.StateKey = "PreFilter" + config.VolumeZoneName
 
 // vzTopologyLabels are the labels VolumeZone compares, in kube's order.
-var vzTopologyLabels = [...]string{framework.LabelFailureDomainBetaZone, framework.LabelFailureDomainBetaRegion, framework.LabelTopologyZone, framework.LabelTopologyRegion}
+var vzTopologyLabels = [...]string{api.LabelFailureDomainBetaZone, api.LabelFailureDomainBetaRegion, api.LabelTopologyZone, api.LabelTopologyRegion}
 
 // vzTopology is one topology label of a bound PersistentVolume: the label
 // key and its zones (the value split at "__"), sorted.
@@ -82,7 +83,7 @@ func (pl *VolumeZone) PreFilter(_ context.Context, state *framework.CycleState, 
 func (pl *VolumeZone) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // vzTopologies is kube's getPVbyPod.
-func vzTopologies(snap *framework.Snapshot, pod *framework.Pod) (vzState, *framework.Status) {
+func vzTopologies(snap *framework.Snapshot, pod *api.Pod) (vzState, *framework.Status) {
 	out := vzState{}
 	uu := func(msg string) (vzState, *framework.Status) {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, msg)
@@ -97,29 +98,29 @@ func vzTopologies(snap *framework.Snapshot, pod *framework.Pod) (vzState, *frame
 		}
 		pvc, ok := snap.PersistentVolumeClaim(pod.Namespace, src.ClaimName)
 		if !ok {
-			return uu(notFound(framework.KindPersistentVolumeClaim, src.ClaimName))
+			return uu(notFound(api.KindPersistentVolumeClaim, src.ClaimName))
 		}
 		pvName := pvc.Spec.VolumeName
 		if pvName == "" {
-			class := framework.ClaimClass(pvc)
+			class := api.ClaimClass(pvc)
 			if class == "" {
 				return uu("PersistentVolumeClaim had no pv name and storageClass name")
 			}
 			sc, ok := snap.StorageClass(class)
 			if !ok {
-				return uu(notFound(framework.KindStorageClass, class))
+				return uu(notFound(api.KindStorageClass, class))
 			}
 			if sc.VolumeBindingMode == nil {
 				return uu(fmt.Sprintf("VolumeBindingMode not set for StorageClass %q", class))
 			}
-			if *sc.VolumeBindingMode == framework.VolumeBindingWaitForFirstConsumer {
+			if *sc.VolumeBindingMode == api.VolumeBindingWaitForFirstConsumer {
 				continue
 			}
 			return uu("PersistentVolume had no name")
 		}
 		pv, ok := snap.PersistentVolume(pvName)
 		if !ok {
-			return uu(notFound(framework.KindPersistentVolume, pvName))
+			return uu(notFound(api.KindPersistentVolume, pvName))
 		}
 		out = append(out, vzPVTopologies(pv)...)
 	}
@@ -128,7 +129,7 @@ func vzTopologies(snap *framework.Snapshot, pod *framework.Pod) (vzState, *frame
 
 // vzPVTopologies is kube's getPVTopologies: label values that do not parse
 // (an empty zone in the "__" list) are ignored.
-func vzPVTopologies(pv *framework.PersistentVolume) []vzTopology {
+func vzPVTopologies(pv *api.PersistentVolume) []vzTopology {
 	var out []vzTopology
 	for _, key := range vzTopologyLabels {
 		v, ok := pv.Labels[key]
@@ -164,14 +165,14 @@ func labelZones(v string) ([]string, bool) {
 // informer listers report it (apimachinery's NewNotFound with the listers'
 // singular resource names): persistentvolumeclaim "x" not found,
 // storageclass.storage.k8s.io "x" not found, ….
-func notFound(k framework.StorageKind, name string) string {
+func notFound(k api.StorageKind, name string) string {
 	var res string
 	switch k {
-	case framework.KindPersistentVolume:
+	case api.KindPersistentVolume:
 		res = "persistentvolume"
-	case framework.KindPersistentVolumeClaim:
+	case api.KindPersistentVolumeClaim:
 		res = "persistentvolumeclaim"
-	case framework.KindStorageClass:
+	case api.KindStorageClass:
 		res = "storageclass.storage.k8s.io"
 	default:
 		res = strings.ToLower(string(k)) + ".storage.k8s.io"
@@ -181,10 +182,10 @@ func notFound(k framework.StorageKind, name string) string {
 
 func vzTranslateToGA(key string) string {
 	switch key {
-	case framework.LabelFailureDomainBetaRegion:
-		return framework.LabelTopologyRegion
-	case framework.LabelFailureDomainBetaZone:
-		return framework.LabelTopologyZone
+	case api.LabelFailureDomainBetaRegion:
+		return api.LabelTopologyRegion
+	case api.LabelFailureDomainBetaZone:
+		return api.LabelTopologyZone
 	}
 	return key
 }

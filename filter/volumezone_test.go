@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func vzPV(name string, labels ...string) *fw.PersistentVolume {
+func vzPV(name string, labels ...string) *api.PersistentVolume {
 	w := st.MakePV(name, "")
 	for i := 0; i+1 < len(labels); i += 2 {
 		w = w.Label(labels[i], labels[i+1])
@@ -15,7 +16,7 @@ func vzPV(name string, labels ...string) *fw.PersistentVolume {
 	return w.Obj()
 }
 
-func vzNode(labels ...string) *fw.Node {
+func vzNode(labels ...string) *api.Node {
 	w := st.MakeNode()
 	for i := 0; i+1 < len(labels); i += 2 {
 		w = w.Label(labels[i], labels[i+1])
@@ -27,18 +28,18 @@ func vzNode(labels ...string) *fw.Node {
 
 type vzCase struct {
 	name       string
-	pod        *fw.Pod
-	node       *fw.Node
+	pod        *api.Pod
+	node       *api.Node
 	wantPre    *fw.Status
 	wantFilter *fw.Status
 }
 
-func vzRunCases(t *testing.T, objs fw.StorageObjects, tests []vzCase) {
+func vzRunCases(t *testing.T, objs api.StorageObjects, tests []vzCase) {
 	t.Helper()
 	pl, _ := NewVolumeZone(nil, nil)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			snap := volSnap(t, []*fw.Node{tc.node}, nil, objs)
+			snap := volSnap(t, []*api.Node{tc.node}, nil, objs)
 			pre, filt, _ := volRun(t, pl, snap, tc.pod)
 			if !statusEq(pre, tc.wantPre) {
 				t.Errorf("PreFilter = %v, want %v", pre, tc.wantPre)
@@ -50,19 +51,19 @@ func vzRunCases(t *testing.T, objs fw.StorageObjects, tests []vzCase) {
 	}
 }
 
-func vzPod(claim string) *fw.Pod { return st.MakePod().Name("pod_1").PVC(claim).Obj() }
+func vzPod(claim string) *api.Pod { return st.MakePod().Name("pod_1").PVC(claim).Obj() }
 
 // TestVolumeZoneSingleZone is kube-scheduler v1.36
 // volumezone/volume_zone_test.go TestSingleZone, case for case.
 func TestVolumeZoneSingleZone(t *testing.T) {
-	const beZ, beR, gaZ, gaR = fw.LabelFailureDomainBetaZone, fw.LabelFailureDomainBetaRegion, fw.LabelTopologyZone, fw.LabelTopologyRegion
-	objs := fw.StorageObjects{
-		PersistentVolumes: []*fw.PersistentVolume{
+	const beZ, beR, gaZ, gaR = api.LabelFailureDomainBetaZone, api.LabelFailureDomainBetaRegion, api.LabelTopologyZone, api.LabelTopologyRegion
+	objs := api.StorageObjects{
+		PersistentVolumes: []*api.PersistentVolume{
 			vzPV("Vol_1", beZ, "us-west1-a"), vzPV("Vol_2", beR, "us-west1", "uselessLabel", "none"), vzPV("Vol_3", beR, "us-west1"),
 			vzPV("Vol_Stable_1", gaZ, "us-west1-a"), vzPV("Vol_Stable_2", gaR, "us-west1", "uselessLabel", "none"),
 			vzPV("Vol_Stable_3", gaZ, "us-west1-a", gaR, "us-west1-a"),
 		},
-		PersistentVolumeClaims: []*fw.PersistentVolumeClaim{
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{
 			st.MakePVC("PVC_1", "").VolumeName("Vol_1").Obj(), st.MakePVC("PVC_2", "").VolumeName("Vol_2").Obj(),
 			st.MakePVC("PVC_3", "").VolumeName("Vol_3").Obj(), st.MakePVC("PVC_4", "").VolumeName("Vol_not_exist").Obj(),
 			st.MakePVC("PVC_Stable_1", "").VolumeName("Vol_Stable_1").Obj(), st.MakePVC("PVC_Stable_2", "").VolumeName("Vol_Stable_2").Obj(),
@@ -96,15 +97,15 @@ func TestVolumeZoneSingleZone(t *testing.T) {
 // TestVolumeZoneMultiZone is volume_zone_test.go TestMultiZone: a label
 // value may list zones separated by "__".
 func TestVolumeZoneMultiZone(t *testing.T) {
-	const beZ, gaZ = fw.LabelFailureDomainBetaZone, fw.LabelTopologyZone
-	objs := fw.StorageObjects{
-		PersistentVolumes: []*fw.PersistentVolume{
+	const beZ, gaZ = api.LabelFailureDomainBetaZone, api.LabelTopologyZone
+	objs := api.StorageObjects{
+		PersistentVolumes: []*api.PersistentVolume{
 			vzPV("Vol_1", beZ, "us-west1-a"), vzPV("Vol_2", beZ, "us-west1-b", "uselessLabel", "none"), vzPV("Vol_3", beZ, "us-west1-c__us-west1-a"),
 			vzPV("Vol_Stable_1", gaZ, "us-west1-a"), vzPV("Vol_Stable_2", gaZ, "us-west1-c__us-west1-a"),
 			// Hand-derived: an empty zone in the list makes the label unparsable; it is ignored.
 			vzPV("Vol_Bad", gaZ, "us-west1-c____us-west1-a"),
 		},
-		PersistentVolumeClaims: []*fw.PersistentVolumeClaim{
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{
 			st.MakePVC("PVC_1", "").VolumeName("Vol_1").Obj(), st.MakePVC("PVC_2", "").VolumeName("Vol_2").Obj(),
 			st.MakePVC("PVC_3", "").VolumeName("Vol_3").Obj(), st.MakePVC("PVC_Stable_1", "").VolumeName("Vol_Stable_1").Obj(),
 			st.MakePVC("PVC_Stable_2", "").VolumeName("Vol_Stable_2").Obj(), st.MakePVC("PVC_Bad", "").VolumeName("Vol_Bad").Obj(),
@@ -127,19 +128,19 @@ func TestVolumeZoneMultiZone(t *testing.T) {
 // ("storageclasses.storage.k8s.io"); the scheduler's generated listers
 // name the singular one.
 func TestVolumeZoneWithBinding(t *testing.T) {
-	objs := fw.StorageObjects{
-		StorageClasses: []*fw.StorageClass{
-			st.MakeSC("Class_Immediate", "p", "").Obj(), st.MakeSC("Class_Wait", "p", fw.VolumeBindingWaitForFirstConsumer).Obj(),
-			st.MakeSC("Class_Really_Immediate", "p", fw.VolumeBindingImmediate).Obj(),
+	objs := api.StorageObjects{
+		StorageClasses: []*api.StorageClass{
+			st.MakeSC("Class_Immediate", "p", "").Obj(), st.MakeSC("Class_Wait", "p", api.VolumeBindingWaitForFirstConsumer).Obj(),
+			st.MakeSC("Class_Really_Immediate", "p", api.VolumeBindingImmediate).Obj(),
 		},
-		PersistentVolumes: []*fw.PersistentVolume{vzPV("Vol_1", fw.LabelFailureDomainBetaZone, "us-west1-a")},
-		PersistentVolumeClaims: []*fw.PersistentVolumeClaim{
+		PersistentVolumes: []*api.PersistentVolume{vzPV("Vol_1", api.LabelFailureDomainBetaZone, "us-west1-a")},
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{
 			st.MakePVC("PVC_1", "").VolumeName("Vol_1").Obj(), st.MakePVC("PVC_NoSC", "Class_0").Obj(), st.MakePVC("PVC_EmptySC", "").Obj(),
 			st.MakePVC("PVC_WaitSC", "Class_Wait").Obj(), st.MakePVC("PVC_ImmediateSC", "Class_Immediate").Obj(),
 			st.MakePVC("PVC_ReallyImmediateSC", "Class_Really_Immediate").Obj(),
 		},
 	}
-	node := vzNode(fw.LabelFailureDomainBetaZone, "us-west1-a", "uselessLabel", "none")
+	node := vzNode(api.LabelFailureDomainBetaZone, "us-west1-a", "uselessLabel", "none")
 	uu := func(msg string) *fw.Status { return fw.NewStatus(fw.UnschedulableAndUnresolvable, msg) }
 	vzRunCases(t, objs, []vzCase{
 		{"label zone failure domain matched", vzPod("PVC_1"), node, nil, nil},

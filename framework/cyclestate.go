@@ -2,6 +2,7 @@ package framework
 
 import (
 	"errors"
+	"reflect"
 	"sync"
 	"sync/atomic"
 )
@@ -153,6 +154,59 @@ func (c *CycleState) SkipFilter(plugin string) bool { return c.skipFilter[plugin
 
 // SkipScore reports whether plugin's Score is skipped this cycle.
 func (c *CycleState) SkipScore(plugin string) bool { return c.skipScore[plugin] }
+
+// SetScoredNodes sets ScoredNodes; the runner calls it before PreScore.
+func (c *CycleState) SetScoredNodes(n int) { c.scoredNodes = n }
+
+// SetSkipFilterPlugins records the plugins whose PreFilter returned Skip:
+// their Filter does not run this cycle. The runner calls it.
+func (c *CycleState) SetSkipFilterPlugins(skip map[string]bool) { c.skipFilter = skip }
+
+// SkipFilterPlugins returns the set SetSkipFilterPlugins recorded
+// (read-only).
+func (c *CycleState) SkipFilterPlugins() map[string]bool { return c.skipFilter }
+
+// SetSkipScorePlugins records the plugins whose PreScore returned Skip:
+// their Score does not run this cycle. The runner calls it.
+func (c *CycleState) SetSkipScorePlugins(skip map[string]bool) { c.skipScore = skip }
+
+// SkipScorePlugins returns the set SetSkipScorePlugins recorded
+// (read-only).
+func (c *CycleState) SkipScorePlugins() map[string]bool { return c.skipScore }
+
+// ReleaseReplacedBy runs f (a plugin's PreFilter or PreScore run again on
+// the state) and then releases the values that f replaced and the state no
+// longer holds, as the end of a cycle releases its state: a plugin that
+// recycles its buffers (ReleasableStateData) gets them back instead of
+// allocating new ones every cycle. A value still held, or one that cannot
+// be compared with the value now under its key, is kept.
+func (c *CycleState) ReleaseReplacedBy(f func()) {
+	before := c.entries.Load()
+	f()
+	cur := c.entries.Load()
+	if before == nil || cur == before {
+		return
+	}
+	for _, old := range *before {
+		r, ok := old.data.(ReleasableStateData)
+		if !ok {
+			continue
+		}
+		held := false
+		for _, e := range *cur {
+			if e.key != old.key {
+				continue
+			}
+			if t := reflect.TypeOf(e.data); t == reflect.TypeOf(old.data) {
+				held = !t.Comparable() || e.data == old.data
+			}
+			break
+		}
+		if !held {
+			r.Release()
+		}
+	}
+}
 
 // Clone copies the state: every value is Cloned; the skip sets and the
 // snapshot are shared, as in kube-scheduler.

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -217,7 +218,7 @@ func EventObjects[T any](oldObj, newObj any) (oldT, newT *T, err error) {
 
 // SamePod reports whether a and b are the same pod: the same UID when
 // either has one, else the same namespace and name.
-func SamePod(a, b *Pod) bool { return samePod(a, b) }
+func SamePod(a, b *api.Pod) bool { return samePod(a, b) }
 
 // ClusterEventWithHint is an event a plugin registers, with its hint
 // function (nil: always Queue).
@@ -260,60 +261,13 @@ func AllEvents() []ClusterEventWithHint {
 	return out
 }
 
-// EnqueueExtensions returns, for every plugin of the profile that can
-// reject a pod before binding (PreEnqueue, PreFilter, Filter, Reserve,
-// Permit; each once, in profile order), the plugin's name and its registered events:
-// its own EventsToRegister, its EnqueueForwarder target's, or AllEvents
-// when it has neither. An EventsToRegister error is returned naming the
-// plugin.
-func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, error) {
-	var out []PluginEvents
-	seen := map[string]bool{}
-	for _, names := range [][]string{f.profile.PreEnqueue, f.profile.PreFilter, f.profile.Filter, f.profile.Reserve, f.profile.Permit} {
-		for _, n := range names {
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			pl := f.plugins[n]
-			ext, ok := pl.(EnqueueExtensions)
-			if !ok {
-				if fw, isFw := pl.(EnqueueForwarder); isFw {
-					ext, ok = fw.EnqueueTarget().(EnqueueExtensions)
-				}
-			}
-			pe := PluginEvents{Plugin: n}
-			if !ok {
-				pe.Events, pe.Default = AllEvents(), true
-				out = append(out, pe)
-				continue
-			}
-			evs, err := ext.EventsToRegister(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("framework: profile %q: plugin %q: EventsToRegister: %w", f.profile.SchedulerName, n, err)
-			}
-			pe.Events = evs
-			out = append(out, pe)
-		}
-	}
-	return out, nil
-}
-
-// PluginEvents are the events one plugin registered; Default marks a
-// plugin without EnqueueExtensions (every event, always Queue).
-type PluginEvents struct {
-	Plugin  string
-	Events  []ClusterEventWithHint
-	Default bool
-}
-
 // NodeUpdateEvents returns the events an update of a node from oldNode to
 // newNode reports, one per kind of change, in kube-scheduler v1.36's order
 // (NodeSchedulingPropertiesChange): spec.unschedulable turned off
 // (reported as UpdateNodeTaint), allocatable, labels, taints, annotations.
 // None when nothing scheduling reads changed (an update of images or
 // capacity alone reports nothing, as in kube).
-func NodeUpdateEvents(oldNode, newNode *Node) []ClusterEvent {
+func NodeUpdateEvents(oldNode, newNode *api.Node) []ClusterEvent {
 	var out []ClusterEvent
 	add := func(a ActionType) { out = append(out, ClusterEvent{Resource: ResourceNode, ActionType: a}) }
 	if oldNode.Spec.Unschedulable != newNode.Spec.Unschedulable && !newNode.Spec.Unschedulable {
@@ -341,7 +295,7 @@ func NodeUpdateEvents(oldNode, newNode *Node) []ClusterEvent {
 // UpdatePodToleration (the number of tolerations changed; the API only
 // adds them), in that order, on AssignedPod when newPod has a node and
 // UnscheduledPod otherwise; a plain Update when none of them applies.
-func PodUpdateEvents(oldPod, newPod *Pod) []ClusterEvent {
+func PodUpdateEvents(oldPod, newPod *api.Pod) []ClusterEvent {
 	r := ResourceAssignedPod
 	if newPod.Spec.NodeName == "" {
 		r = ResourceUnscheduledPod
@@ -369,9 +323,9 @@ func PodUpdateEvents(oldPod, newPod *Pod) []ClusterEvent {
 // podScaledDown reports whether some effective request of oldPod (status
 // resources counted) is gone or lower in newPod (kube's
 // extractPodScaleDown).
-func podScaledDown(oldPod, newPod *Pod) bool {
-	opts := RequestOptions{UseStatusResources: true}
-	oldReq, newReq := PodRequests(oldPod, opts), PodRequests(newPod, opts)
+func podScaledDown(oldPod, newPod *api.Pod) bool {
+	opts := api.RequestOptions{UseStatusResources: true}
+	oldReq, newReq := api.PodRequests(oldPod, opts), api.PodRequests(newPod, opts)
 	for name, oq := range oldReq {
 		nq, ok := newReq[name]
 		if !ok || oq.MilliValue() > nq.MilliValue() {
@@ -386,7 +340,7 @@ func podScaledDown(oldPod, newPod *Pod) bool {
 func stringMapsEqual(a, b map[string]string) bool { return maps.Equal(a, b) }
 
 // taintEqual compares taints by value (TimeAdded by time, not pointer).
-func taintEqual(a, b Taint) bool {
+func taintEqual(a, b api.Taint) bool {
 	if a.Key != b.Key || a.Value != b.Value || a.Effect != b.Effect || (a.TimeAdded == nil) != (b.TimeAdded == nil) {
 		return false
 	}

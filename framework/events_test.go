@@ -7,7 +7,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // TestClusterEventMatch ports kube-scheduler v1.36.4's TestCloudEvent_Match
@@ -52,7 +54,7 @@ func TestNodeUpdateEvents(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name     string
-		old, new *fw.Node
+		old, new *api.Node
 		want     []fw.ClusterEvent
 	}{
 		{"no specific changed applied", node().Obj(), node().Obj(), nil},
@@ -62,11 +64,11 @@ func TestNodeUpdateEvents(t *testing.T) {
 			node().Capacity(map[string]string{"cpu": "1000m", "memory": "100m", "example.com/foo": "2"}).Obj(),
 			node().Capacity(map[string]string{"cpu": "1", "memory": "100m", "example.com/foo": "1"}).Obj(), ev(fw.UpdateNodeAllocatable)},
 		{"only node label changed", node().Label("foo", "fuz").Obj(), node().Label("foo", "bar").Obj(), ev(fw.UpdateNodeLabel)},
-		{"only node taint changed", node().Taint("node.kubernetes.io/unschedulable", "foo", fw.TaintEffectNoSchedule).Obj(),
-			node().Taint("node.kubernetes.io/unschedulable", "", fw.TaintEffectNoSchedule).Obj(), ev(fw.UpdateNodeTaint)},
+		{"only node taint changed", node().Taint("node.kubernetes.io/unschedulable", "foo", api.TaintEffectNoSchedule).Obj(),
+			node().Taint("node.kubernetes.io/unschedulable", "", api.TaintEffectNoSchedule).Obj(), ev(fw.UpdateNodeTaint)},
 		{"only node annotation changed", node().Annotation("foo", "fuz").Obj(), node().Annotation("foo", "bar").Obj(), ev(fw.UpdateNodeAnnotation)},
-		{"both node label and node taint changed", node().Taint("node.kubernetes.io/unschedulable", "foo", fw.TaintEffectNoSchedule).Obj(),
-			node().Label("foo", "bar").Taint("node.kubernetes.io/unschedulable", "", fw.TaintEffectNoSchedule).Obj(), ev(fw.UpdateNodeLabel, fw.UpdateNodeTaint)},
+		{"both node label and node taint changed", node().Taint("node.kubernetes.io/unschedulable", "foo", api.TaintEffectNoSchedule).Obj(),
+			node().Label("foo", "bar").Taint("node.kubernetes.io/unschedulable", "", api.TaintEffectNoSchedule).Obj(), ev(fw.UpdateNodeLabel, fw.UpdateNodeTaint)},
 		{"images alone: no event", node().Obj(), node().Image(10, "img").Obj(), nil},
 	} {
 		if diff := cmp.Diff(tc.want, fw.NodeUpdateEvents(tc.old, tc.new)); diff != "" {
@@ -89,10 +91,10 @@ func TestPodUpdateEvents(t *testing.T) {
 		}
 		return out
 	}
-	tol := func(k string) fw.Toleration { return fw.Toleration{Key: k, Operator: fw.TolerationOpExists} }
+	tol := func(k string) api.Toleration { return api.Toleration{Key: k, Operator: api.TolerationOpExists} }
 	for _, tc := range []struct {
 		name     string
-		old, new *fw.Pod
+		old, new *api.Pod
 		want     []fw.ClusterEvent
 	}{
 		{"assigned pod is updated", builder.MakePod().Name("p").Label("foo", "bar2").Node("node").Obj(), builder.MakePod().Name("p").Label("foo", "bar").Node("node").Obj(),
@@ -123,7 +125,7 @@ func TestEnqueueExtensionsDefault(t *testing.T) {
 	if err := reg.Register("Fwd", func(any, fw.Handle) (fw.Plugin, error) { return fwdFilter{}, nil }); err != nil {
 		t.Fatal(err)
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{Filter: []string{"Plain", "Fwd"}})
+	f, err := runtime.NewFramework(reg, fw.Profile{Filter: []string{"Plain", "Fwd"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,11 +165,11 @@ func (hintedFilter) EventsToRegister(context.Context) ([]fw.ClusterEventWithHint
 // TestEventObjects: nil stays nil, the right type converts, another type
 // is an error.
 func TestEventObjects(t *testing.T) {
-	n := &fw.Node{}
-	if o, nn, err := fw.EventObjects[fw.Node](nil, n); err != nil || o != nil || nn != n {
+	n := &api.Node{}
+	if o, nn, err := fw.EventObjects[api.Node](nil, n); err != nil || o != nil || nn != n {
 		t.Errorf("(nil, node): %v %v %v", o, nn, err)
 	}
-	if _, _, err := fw.EventObjects[fw.Node]("not-a-node", n); err == nil {
+	if _, _, err := fw.EventObjects[api.Node]("not-a-node", n); err == nil {
 		t.Error("a string converted to a node")
 	}
 }

@@ -1,8 +1,6 @@
 package framework
 
-// ExtenderName is the name under which extender rejections are recorded
-// in a Diagnosis' unschedulable plugins, as kube-scheduler does.
-const ExtenderName = "Extender"
+import "github.com/schedkit/schedkit/framework/api"
 
 // HostPriority is an extender's score for one node, in 0..MaxExtenderPriority.
 type HostPriority struct {
@@ -55,13 +53,13 @@ type BindingExtender interface {
 	// IsBinder reports whether the extender binds pods.
 	IsBinder() bool
 	// Bind binds pod to the node named node.
-	Bind(pod *Pod, node string) error
+	Bind(pod *api.Pod, node string) error
 }
 
 // Victims are the pods a preemption would evict from one node, and how
 // many PodDisruptionBudgets evicting them violates (extender/v1 Victims).
 type Victims struct {
-	Pods             []*Pod
+	Pods             []*api.Pod
 	NumPDBViolations int64
 }
 

@@ -1,11 +1,13 @@
 package framework
 
+import "github.com/schedkit/schedkit/framework/api"
+
 // DefaultBindAllHostIP is the wildcard host IP.
 const DefaultBindAllHostIP = "0.0.0.0"
 
 // ProtocolPort is a protocol and port pair.
 type ProtocolPort struct {
-	Protocol Protocol
+	Protocol api.Protocol
 	Port     int32
 }
 
@@ -20,18 +22,18 @@ type ProtocolPort struct {
 // no port is recorded twice.
 type HostPortInfo map[string]map[ProtocolPort]int
 
-func sanitize(ip string, proto Protocol) (string, Protocol) {
+func sanitize(ip string, proto api.Protocol) (string, api.Protocol) {
 	if ip == "" {
 		ip = DefaultBindAllHostIP
 	}
 	if proto == "" {
-		proto = ProtocolTCP
+		proto = api.ProtocolTCP
 	}
 	return ip, proto
 }
 
 // Add records one use of (ip, protocol, port). Ports ≤ 0 are ignored.
-func (h HostPortInfo) Add(ip string, proto Protocol, port int32) {
+func (h HostPortInfo) Add(ip string, proto api.Protocol, port int32) {
 	if port <= 0 {
 		return
 	}
@@ -45,7 +47,7 @@ func (h HostPortInfo) Add(ip string, proto Protocol, port int32) {
 }
 
 // Remove undoes one Add.
-func (h HostPortInfo) Remove(ip string, proto Protocol, port int32) {
+func (h HostPortInfo) Remove(ip string, proto api.Protocol, port int32) {
 	if port <= 0 {
 		return
 	}
@@ -76,7 +78,7 @@ func (h HostPortInfo) Len() int {
 
 // CheckConflict reports whether (ip, protocol, port) conflicts with a
 // recorded port.
-func (h HostPortInfo) CheckConflict(ip string, proto Protocol, port int32) bool {
+func (h HostPortInfo) CheckConflict(ip string, proto api.Protocol, port int32) bool {
 	if port <= 0 {
 		return false
 	}

@@ -16,7 +16,7 @@ func TestPropIndexRun(t *testing.T) {
 		if _, ok := snap.IndexRun([]int32{0}); ok {
 			t.Fatalf("a run before the runs exist")
 		}
-		runs := snap.indexRuns()
+		runs := snap.IndexRuns()
 		k := rapid.IntRange(0, n-1).Draw(t, "first")
 		m := rapid.IntRange(0, n).Draw(t, "len")
 		view := runs[k : k+m : k+m]
@@ -34,7 +34,7 @@ func TestPropIndexRun(t *testing.T) {
 				t.Fatalf("a copy taken for a run")
 			}
 			other := MustSnapshot(testNodes(n), nil)
-			other.indexRuns()
+			other.IndexRuns()
 			if _, ok := other.IndexRun(view); ok {
 				t.Fatalf("another snapshot's run taken for a run")
 			}

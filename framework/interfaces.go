@@ -3,6 +3,8 @@ package framework
 import (
 	"context"
 	"time"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Score bounds, as kube-scheduler's framework.
@@ -42,7 +44,7 @@ type QueueSortPlugin interface {
 // PreEnqueuePlugin gates a pod before it enters the active queue.
 type PreEnqueuePlugin interface {
 	Plugin
-	PreEnqueue(ctx context.Context, pod *Pod) *Status
+	PreEnqueue(ctx context.Context, pod *api.Pod) *Status
 }
 
 // PreFilterResult narrows the nodes Filter evaluates. Nil (or nil NodeNames)
@@ -388,4 +390,14 @@ type BatchScoreExtensions interface {
 type RangeNormalizer interface {
 	ScoreExtensions
 	NormalizeRange(ctx context.Context, state *CycleState, pod *PodInfo, lo int64, out []int64) bool
+}
+
+// FilterBatchFromRejects is FilterBatch for a RejectingFilterPlugin: it
+// sets out[i] to the status of every node pl.FilterRejects rejects, so a
+// plugin can offer both interfaces from one loop. It allocates only when
+// some node is rejected.
+func FilterBatchFromRejects(ctx context.Context, pl RejectingFilterPlugin, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []*Status) {
+	for _, x := range pl.FilterRejects(ctx, state, pod, nodes, idx, nil) {
+		out[x.Node] = x.Status
+	}
 }

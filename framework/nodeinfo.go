@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -35,7 +36,7 @@ type NodeInfo struct {
 	// the non-zero view (only MilliCPU and Memory are set).
 	NonZeroRequested resource.Vector
 
-	node *Node
+	node *api.Node
 	// index is the node's position in its snapshot (-1 outside one).
 	index int
 
@@ -54,13 +55,13 @@ type NodeInfo struct {
 
 	// csiNode is the node's CSINode (nil when none); csiMigrated the
 	// plugins its migrated-plugins annotation lists.
-	csiNode     *CSINode
+	csiNode     *api.CSINode
 	csiMigrated []string
 }
 
 // NewNodeInfo builds the NodeInfo of node with the given pods. A nil node is
 // an error.
-func NewNodeInfo(node *Node, pods ...*PodInfo) (*NodeInfo, error) {
+func NewNodeInfo(node *api.Node, pods ...*PodInfo) (*NodeInfo, error) {
 	if node == nil {
 		return nil, fmt.Errorf("framework: nil node")
 	}
@@ -73,7 +74,7 @@ func NewNodeInfo(node *Node, pods ...*PodInfo) (*NodeInfo, error) {
 }
 
 // Node returns the node.
-func (n *NodeInfo) Node() *Node { return n.node }
+func (n *NodeInfo) Node() *api.Node { return n.node }
 
 // Index returns the node's position in the snapshot that holds it, so
 // plugins can keep per-node data in slices of Snapshot.NumNodes() entries
@@ -90,7 +91,7 @@ func (n *NodeInfo) Name() string {
 }
 
 // SetNode replaces the node object, refreshing allocatable and images.
-func (n *NodeInfo) SetNode(node *Node) {
+func (n *NodeInfo) SetNode(node *api.Node) {
 	n.node = node
 	n.Allocatable = resource.VectorFrom(node.Status.Allocatable)
 	n.ImageSizes = make(map[string]int64, len(node.Status.Images))
@@ -117,7 +118,7 @@ func (n *NodeInfo) AddPodInfo(pi *PodInfo) {
 
 // RemovePod removes the pod with pod's UID (or namespace/name when the UID
 // is empty). Removing a pod that is not on the node is an error naming both.
-func (n *NodeInfo) RemovePod(pod *Pod) error {
+func (n *NodeInfo) RemovePod(pod *api.Pod) error {
 	i := n.indexOf(pod)
 	if i < 0 {
 		return fmt.Errorf("framework: pod %s is not on node %q", pod.Key(), n.Name())
@@ -144,14 +145,14 @@ func (n *NodeInfo) removeLast(pi *PodInfo) bool {
 	return true
 }
 
-func samePod(a, b *Pod) bool {
+func samePod(a, b *api.Pod) bool {
 	if a.UID != "" || b.UID != "" {
 		return a.UID == b.UID
 	}
 	return a.Namespace == b.Namespace && a.Name == b.Name
 }
 
-func (n *NodeInfo) indexOf(pod *Pod) int {
+func (n *NodeInfo) indexOf(pod *api.Pod) int {
 	for i, p := range n.Pods {
 		if samePod(p.Pod, pod) {
 			return i
@@ -161,7 +162,7 @@ func (n *NodeInfo) indexOf(pod *Pod) int {
 }
 
 // HasPod reports whether pod (by UID, or namespace/name) is on the node.
-func (n *NodeInfo) HasPod(pod *Pod) bool { return n.indexOf(pod) >= 0 }
+func (n *NodeInfo) HasPod(pod *api.Pod) bool { return n.indexOf(pod) >= 0 }
 
 func removeAt(s []*PodInfo, i int) []*PodInfo {
 	last := len(s) - 1

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"pgregory.net/rapid"
 )
@@ -45,23 +46,23 @@ func omAssertView(t *testing.T, what string, n *fw.NodeInfo, want omNodeInfoView
 	}
 }
 
-func omNamedPod(name string, containers []fw.Container, inits ...fw.Container) *fw.Pod {
+func omNamedPod(name string, containers []api.Container, inits ...api.Container) *api.Pod {
 	p := omPod(containers, inits...)
 	p.Name, p.UID = name, name
 	return p
 }
 
-func omWithPorts(c fw.Container, ports ...fw.ContainerPort) fw.Container {
+func omWithPorts(c api.Container, ports ...api.ContainerPort) api.Container {
 	c.Ports = ports
 	return c
 }
 
-func omTestNode(name string) *fw.Node {
-	return &fw.Node{
-		ObjectMeta: fw.ObjectMeta{Name: name},
-		Status: fw.NodeStatus{
+func omTestNode(name string) *api.Node {
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name},
+		Status: api.NodeStatus{
 			Allocatable: omL(omM{"cpu": "4", "memory": "8Gi", "pods": "110", "nvidia.com/gpu": "2", "ephemeral-storage": "100Gi"}),
-			Images: []fw.ContainerImage{
+			Images: []api.ContainerImage{
 				{Names: []string{"registry/app:v1", "registry/app@sha256:abc"}, SizeBytes: 300},
 				{Names: []string{"busybox"}, SizeBytes: 5},
 			},
@@ -83,16 +84,16 @@ func omTestNode(name string) *fw.Node {
 //     container cpu 2 with hostPort 9090 (not counted: not a sidecar).
 //     Requested max(1, 2) = 2 cpu; non-zero cpu 2000m, memory max(200Mi,
 //     200Mi) = 200Mi.
-func omAddRemovePods() (a, b, c *fw.Pod) {
-	a = omNamedPod("a", []fw.Container{omWithPorts(omC(omM{"cpu": "500m", "memory": "1Gi", "nvidia.com/gpu": "1"}, nil), fw.ContainerPort{ContainerPort: 80, HostPort: 80})})
-	a.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		{Weight: 1, PodAffinityTerm: fw.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &fw.LabelSelector{}}}}}}
-	b = omNamedPod("b", []fw.Container{omC(nil, nil)},
-		omWithPorts(omSidecar(nil, nil), fw.ContainerPort{ContainerPort: 8080, HostPort: 8080, Protocol: fw.ProtocolUDP, HostIP: "10.0.0.1"}))
-	b.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
-		{TopologyKey: "kubernetes.io/hostname", LabelSelector: &fw.LabelSelector{MatchLabels: omLabels{"app": "b"}}}}}}
-	c = omNamedPod("c", []fw.Container{omWithPorts(omC(omM{"cpu": "1"}, nil), fw.ContainerPort{ContainerPort: 8443})},
-		omWithPorts(omC(omM{"cpu": "2"}, nil), fw.ContainerPort{ContainerPort: 9090, HostPort: 9090}))
+func omAddRemovePods() (a, b, c *api.Pod) {
+	a = omNamedPod("a", []api.Container{omWithPorts(omC(omM{"cpu": "500m", "memory": "1Gi", "nvidia.com/gpu": "1"}, nil), api.ContainerPort{ContainerPort: 80, HostPort: 80})})
+	a.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 1, PodAffinityTerm: api.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &api.LabelSelector{}}}}}}
+	b = omNamedPod("b", []api.Container{omC(nil, nil)},
+		omWithPorts(omSidecar(nil, nil), api.ContainerPort{ContainerPort: 8080, HostPort: 8080, Protocol: api.ProtocolUDP, HostIP: "10.0.0.1"}))
+	b.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{TopologyKey: "kubernetes.io/hostname", LabelSelector: &api.LabelSelector{MatchLabels: omLabels{"app": "b"}}}}}}
+	c = omNamedPod("c", []api.Container{omWithPorts(omC(omM{"cpu": "1"}, nil), api.ContainerPort{ContainerPort: 8443})},
+		omWithPorts(omC(omM{"cpu": "2"}, nil), api.ContainerPort{ContainerPort: 9090, HostPort: 9090}))
 	return a, b, c
 }
 
@@ -105,7 +106,7 @@ func TestNodeInfoAddRemovePod(t *testing.T) {
 	omAssertView(t, "new", ni, omNodeInfoView{})
 
 	gen := ni.Generation
-	for _, p := range []*fw.Pod{a, b, c} {
+	for _, p := range []*api.Pod{a, b, c} {
 		ni.AddPodInfo(fw.MustPodInfo(p))
 		if ni.Generation <= gen {
 			t.Errorf("Generation did not increase on AddPodInfo(%s): %d → %d", p.Name, gen, ni.Generation)
@@ -119,8 +120,8 @@ func TestNodeInfoAddRemovePod(t *testing.T) {
 		// 500 + 200 + 2000 = 2700m; 1024Mi + 400Mi + 200Mi = 1624Mi.
 		NonZero: resource.Vector{MilliCPU: 2700, Memory: 1624 << 20},
 		Ports: fw.HostPortInfo{
-			"0.0.0.0":  {{Protocol: fw.ProtocolTCP, Port: 80}: 1},
-			"10.0.0.1": {{Protocol: fw.ProtocolUDP, Port: 8080}: 1},
+			"0.0.0.0":  {{Protocol: api.ProtocolTCP, Port: 80}: 1},
+			"10.0.0.1": {{Protocol: api.ProtocolUDP, Port: 8080}: 1},
 		},
 	}
 	omAssertView(t, "after adding a, b, c", ni, full)
@@ -136,7 +137,7 @@ func TestNodeInfoAddRemovePod(t *testing.T) {
 		Requested: full.Requested,
 		// 2700 - 200 = 2500m; 1624Mi - 400Mi = 1224Mi.
 		NonZero: resource.Vector{MilliCPU: 2500, Memory: 1224 << 20},
-		Ports:   fw.HostPortInfo{"0.0.0.0": {{Protocol: fw.ProtocolTCP, Port: 80}: 1}},
+		Ports:   fw.HostPortInfo{"0.0.0.0": {{Protocol: api.ProtocolTCP, Port: 80}: 1}},
 	})
 	if ni.Generation <= gen {
 		t.Errorf("Generation did not increase on RemovePod")
@@ -147,7 +148,7 @@ func TestNodeInfoAddRemovePod(t *testing.T) {
 		t.Errorf("second RemovePod(b) error = %v", err)
 	}
 
-	for _, p := range []*fw.Pod{a, c} {
+	for _, p := range []*api.Pod{a, c} {
 		if err := ni.RemovePod(p); err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +159,7 @@ func TestNodeInfoAddRemovePod(t *testing.T) {
 	}
 
 	// Re-adding restores exactly the same state.
-	for _, p := range []*fw.Pod{a, b, c} {
+	for _, p := range []*api.Pod{a, b, c} {
 		ni.AddPodInfo(fw.MustPodInfo(p))
 	}
 	omAssertView(t, "after re-adding", ni, full)
@@ -166,22 +167,22 @@ func TestNodeInfoAddRemovePod(t *testing.T) {
 
 // Pod identity: by UID when either side has one, else namespace/name.
 func TestNodeInfoRemovePodIdentity(t *testing.T) {
-	noUID := func(ns, name string) *fw.Pod {
-		return &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: ns, Name: name}}
+	noUID := func(ns, name string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name}}
 	}
 	tests := []struct {
 		name    string
-		stored  *fw.Pod
-		remove  *fw.Pod
+		stored  *api.Pod
+		remove  *api.Pod
 		wantErr string
 	}{
-		{"same UID, other name", &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}},
-			&fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "renamed", UID: "u1"}}, ""},
-		{"other UID, same name", &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}},
-			&fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u2"}}, `framework: pod ns/x is not on node "n1"`},
+		{"same UID, other name", &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}},
+			&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "renamed", UID: "u1"}}, ""},
+		{"other UID, same name", &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}},
+			&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "x", UID: "u2"}}, `framework: pod ns/x is not on node "n1"`},
 		{"no UIDs, same namespace/name", noUID("ns", "x"), noUID("ns", "x"), ""},
 		{"no UIDs, other namespace", noUID("ns", "x"), noUID("other", "x"), `framework: pod other/x is not on node "n1"`},
-		{"stored has UID, remove has none", &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}}, noUID("ns", "x"), `framework: pod ns/x is not on node "n1"`},
+		{"stored has UID, remove has none", &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "x", UID: "u1"}}, noUID("ns", "x"), `framework: pod ns/x is not on node "n1"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -260,7 +261,7 @@ func TestNodeInfoCloneIndependent(t *testing.T) {
 	}
 
 	// Mutate the clone: add c and a gpu pod, remove a.
-	gpu := omNamedPod("gpu", []fw.Container{omWithPorts(omC(omM{"nvidia.com/gpu": "1"}, nil), fw.ContainerPort{HostPort: 80})})
+	gpu := omNamedPod("gpu", []api.Container{omWithPorts(omC(omM{"nvidia.com/gpu": "1"}, nil), api.ContainerPort{HostPort: 80})})
 	clone.AddPodInfo(fw.MustPodInfo(c))
 	clone.AddPodInfo(fw.MustPodInfo(gpu))
 	if err := clone.RemovePod(a); err != nil {
@@ -276,14 +277,14 @@ func TestNodeInfoCloneIndependent(t *testing.T) {
 	if err := orig.RemovePod(b); err != nil {
 		t.Fatal(err)
 	}
-	orig.AddPodInfo(fw.MustPodInfo(omNamedPod("d", []fw.Container{omC(omM{"nvidia.com/gpu": "5"}, nil)})))
+	orig.AddPodInfo(fw.MustPodInfo(omNamedPod("d", []api.Container{omC(omM{"nvidia.com/gpu": "5"}, nil)})))
 	omAssertView(t, "clone after mutating the original", clone, cloneBefore)
 }
 
 // HostPortInfo cases from kubernetes pkg/scheduler/framework/types_test.go
 // (TestHostPortInfo_AddRemove, TestHostPortInfo_Check).
 type omHP struct {
-	protocol fw.Protocol
+	protocol api.Protocol
 	ip       string
 	port     int32
 }
@@ -389,13 +390,13 @@ func TestHostPortInfoCheckConflict(t *testing.T) {
 // sidecar init containers (first) and of containers; plain init containers
 // are skipped.
 func TestHostPorts(t *testing.T) {
-	p80 := fw.ContainerPort{ContainerPort: 80, HostPort: 80}
-	p81 := fw.ContainerPort{ContainerPort: 81, HostPort: 81, Protocol: fw.ProtocolUDP, HostIP: "10.0.0.1"}
-	p82 := fw.ContainerPort{ContainerPort: 82, HostPort: 82}
-	noHost := fw.ContainerPort{ContainerPort: 83}
-	pod := omPod([]fw.Container{omWithPorts(omC(nil, nil), p80, noHost)},
+	p80 := api.ContainerPort{ContainerPort: 80, HostPort: 80}
+	p81 := api.ContainerPort{ContainerPort: 81, HostPort: 81, Protocol: api.ProtocolUDP, HostIP: "10.0.0.1"}
+	p82 := api.ContainerPort{ContainerPort: 82, HostPort: 82}
+	noHost := api.ContainerPort{ContainerPort: 83}
+	pod := omPod([]api.Container{omWithPorts(omC(nil, nil), p80, noHost)},
 		omWithPorts(omC(nil, nil), p82), omWithPorts(omSidecar(nil, nil), p81, noHost))
-	want := []fw.ContainerPort{p81, p80}
+	want := []api.ContainerPort{p81, p80}
 	if diff := cmp.Diff(want, fw.HostPorts(pod)); diff != "" {
 		t.Errorf("HostPorts (-want +got):\n%s", diff)
 	}
@@ -413,15 +414,15 @@ func TestPropNodeInfoAddRemoveRestores(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 12).Draw(t, "pods")
 		ni, _ := fw.NewNodeInfo(omTestNode("n"))
-		var pods []*fw.Pod
+		var pods []*api.Pod
 		var sum, sumNZ resource.Vector
 		for i := 0; i < n; i++ {
 			pod := omDrawPod(t, i)
 			pods = append(pods, pod)
 			pi := fw.MustPodInfo(pod)
 			ni.AddPodInfo(pi)
-			sum.Add(fw.PodRequestVector(pod))
-			cpu, mem := fw.PodNonZeroRequests(pod)
+			sum.Add(api.PodRequestVector(pod))
+			cpu, mem := api.PodNonZeroRequests(pod)
 			sumNZ.MilliCPU += cpu
 			sumNZ.Memory += mem
 		}
@@ -452,7 +453,7 @@ func TestPropNodeInfoAddRemoveRestores(t *testing.T) {
 // omDrawPod draws a pod with random containers, init containers, sidecars,
 // requests (some missing, some zero), extended resources, host ports from a
 // small set (so that pods share ports) and affinity.
-func omDrawPod(t *rapid.T, i int) *fw.Pod {
+func omDrawPod(t *rapid.T, i int) *api.Pod {
 	drawReq := func(label string) omM {
 		m := omM{}
 		if v := rapid.IntRange(-1, 4000).Draw(t, label+" cpu"); v >= 0 {
@@ -466,18 +467,18 @@ func omDrawPod(t *rapid.T, i int) *fw.Pod {
 		}
 		return m
 	}
-	drawPorts := func(label string) []fw.ContainerPort {
-		var ps []fw.ContainerPort
+	drawPorts := func(label string) []api.ContainerPort {
+		var ps []api.ContainerPort
 		for j := rapid.IntRange(0, 2).Draw(t, label+" ports"); j > 0; j-- {
-			ps = append(ps, fw.ContainerPort{
+			ps = append(ps, api.ContainerPort{
 				HostPort: int32(rapid.IntRange(0, 3).Draw(t, label+" port")) + 8080,
-				Protocol: rapid.SampledFrom([]fw.Protocol{"", fw.ProtocolTCP, fw.ProtocolUDP}).Draw(t, label+" proto"),
+				Protocol: rapid.SampledFrom([]api.Protocol{"", api.ProtocolTCP, api.ProtocolUDP}).Draw(t, label+" proto"),
 				HostIP:   rapid.SampledFrom([]string{"", "0.0.0.0", "10.0.0.1"}).Draw(t, label+" ip"),
 			})
 		}
 		return ps
 	}
-	var containers, inits []fw.Container
+	var containers, inits []api.Container
 	for j := rapid.IntRange(0, 3).Draw(t, "containers"); j > 0; j-- {
 		containers = append(containers, omWithPorts(omC(drawReq("c"), nil), drawPorts("c")...))
 	}
@@ -494,10 +495,10 @@ func omDrawPod(t *rapid.T, i int) *fw.Pod {
 	}
 	switch rapid.IntRange(0, 2).Draw(t, "affinity") {
 	case 1:
-		pod.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{}}
+		pod.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{}}
 	case 2:
-		pod.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
-			{TopologyKey: "zone", LabelSelector: &fw.LabelSelector{}}}}}
+		pod.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+			{TopologyKey: "zone", LabelSelector: &api.LabelSelector{}}}}}
 	}
 	return pod
 }
@@ -508,18 +509,18 @@ func omDrawPod(t *rapid.T, i int) *fw.Pod {
 // matchLabelKeys / mismatchLabelKeys are merged into a non-nil label
 // selector as kube-apiserver's applyMatchLabelKeysAndMismatchLabelKeys does.
 func TestNewPodInfoAffinityTerms(t *testing.T) {
-	term := func(sel *fw.LabelSelector, namespaces []string, nsSel *fw.LabelSelector) fw.PodAffinityTerm {
-		return fw.PodAffinityTerm{LabelSelector: sel, Namespaces: namespaces, NamespaceSelector: nsSel, TopologyKey: "zone"}
+	term := func(sel *api.LabelSelector, namespaces []string, nsSel *api.LabelSelector) api.PodAffinityTerm {
+		return api.PodAffinityTerm{LabelSelector: sel, Namespaces: namespaces, NamespaceSelector: nsSel, TopologyKey: "zone"}
 	}
-	app := &fw.LabelSelector{MatchLabels: omLabels{"app": "web"}}
-	other := func(ns string, labels omLabels) *fw.Pod {
-		return &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: ns, Name: "o", Labels: labels}}
+	app := &api.LabelSelector{MatchLabels: omLabels{"app": "web"}}
+	other := func(ns string, labels omLabels) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: "o", Labels: labels}}
 	}
 	tests := []struct {
 		name     string
-		term     fw.PodAffinityTerm
+		term     api.PodAffinityTerm
 		ownLabel omLabels
-		other    *fw.Pod
+		other    *api.Pod
 		nsLabels omLabels
 		want     bool
 	}{
@@ -527,27 +528,27 @@ func TestNewPodInfoAffinityTerms(t *testing.T) {
 		{"other namespace not selected by default", term(app, nil, nil), nil, other("else", omLabels{"app": "web"}), nil, false},
 		{"explicit namespaces replace the default", term(app, []string{"else"}, nil), nil, other("team", omLabels{"app": "web"}), nil, false},
 		{"explicit namespace listed", term(app, []string{"else"}, nil), nil, other("else", omLabels{"app": "web"}), nil, true},
-		{"empty namespace selector selects all namespaces", term(app, nil, &fw.LabelSelector{}), nil, other("else", omLabels{"app": "web"}), nil, true},
-		{"namespace selector by labels", term(app, nil, &fw.LabelSelector{MatchLabels: omLabels{"env": "prod"}}), nil, other("else", omLabels{"app": "web"}), omLabels{"env": "prod"}, true},
-		{"namespace selector miss", term(app, nil, &fw.LabelSelector{MatchLabels: omLabels{"env": "prod"}}), nil, other("else", omLabels{"app": "web"}), omLabels{"env": "dev"}, false},
+		{"empty namespace selector selects all namespaces", term(app, nil, &api.LabelSelector{}), nil, other("else", omLabels{"app": "web"}), nil, true},
+		{"namespace selector by labels", term(app, nil, &api.LabelSelector{MatchLabels: omLabels{"env": "prod"}}), nil, other("else", omLabels{"app": "web"}), omLabels{"env": "prod"}, true},
+		{"namespace selector miss", term(app, nil, &api.LabelSelector{MatchLabels: omLabels{"env": "prod"}}), nil, other("else", omLabels{"app": "web"}), omLabels{"env": "dev"}, false},
 		{"nil label selector selects nothing", term(nil, nil, nil), nil, other("team", omLabels{"app": "web"}), nil, false},
-		{"matchLabelKeys merged", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+		{"matchLabelKeys merged", api.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
 			omLabels{"rev": "7"}, other("team", omLabels{"app": "web", "rev": "8"}), nil, false},
-		{"matchLabelKeys merged, same value", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+		{"matchLabelKeys merged, same value", api.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
 			omLabels{"rev": "7"}, other("team", omLabels{"app": "web", "rev": "7"}), nil, true},
-		{"matchLabelKeys key absent on own pod: ignored", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+		{"matchLabelKeys key absent on own pod: ignored", api.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
 			nil, other("team", omLabels{"app": "web", "rev": "8"}), nil, true},
-		{"mismatchLabelKeys merged", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MismatchLabelKeys: []string{"tenant"}},
+		{"mismatchLabelKeys merged", api.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MismatchLabelKeys: []string{"tenant"}},
 			omLabels{"tenant": "a"}, other("team", omLabels{"app": "web", "tenant": "a"}), nil, false},
-		{"mismatchLabelKeys other value", fw.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MismatchLabelKeys: []string{"tenant"}},
+		{"mismatchLabelKeys other value", api.PodAffinityTerm{LabelSelector: app, TopologyKey: "zone", MismatchLabelKeys: []string{"tenant"}},
 			omLabels{"tenant": "a"}, other("team", omLabels{"app": "web", "tenant": "b"}), nil, true},
-		{"matchLabelKeys with nil selector stays nothing", fw.PodAffinityTerm{TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
+		{"matchLabelKeys with nil selector stays nothing", api.PodAffinityTerm{TopologyKey: "zone", MatchLabelKeys: []string{"rev"}},
 			omLabels{"rev": "7"}, other("team", omLabels{"rev": "7"}), nil, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			own := &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "team", Name: "own", Labels: tc.ownLabel}}
-			own.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{tc.term}}}
+			own := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "team", Name: "own", Labels: tc.ownLabel}}
+			own.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{tc.term}}}
 			pi, err := fw.NewPodInfo(own)
 			if err != nil {
 				t.Fatal(err)
@@ -566,11 +567,11 @@ func TestNewPodInfoAffinityTerms(t *testing.T) {
 
 	// Preferred and anti terms land in their own lists with their weights;
 	// errors name the pod and the term.
-	bad := &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{omExpr("k", fw.LabelSelectorOpIn)}}
-	own := &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "team", Name: "own"}}
-	own.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution:  []fw.PodAffinityTerm{term(app, nil, nil)},
-		PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{{Weight: 30, PodAffinityTerm: term(app, nil, nil)}, {Weight: 70, PodAffinityTerm: term(app, nil, nil)}},
+	bad := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{omExpr("k", api.LabelSelectorOpIn)}}
+	own := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "team", Name: "own"}}
+	own.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution:  []api.PodAffinityTerm{term(app, nil, nil)},
+		PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 30, PodAffinityTerm: term(app, nil, nil)}, {Weight: 70, PodAffinityTerm: term(app, nil, nil)}},
 	}}
 	pi := fw.MustPodInfo(own)
 	if len(pi.RequiredAntiAffinityTerms) != 1 || len(pi.PreferredAntiAffinityTerms) != 2 || pi.PreferredAntiAffinityTerms[1].Weight != 70 ||
@@ -586,7 +587,7 @@ func TestNewPodInfoAffinityTerms(t *testing.T) {
 	}
 	// An empty affinity (no pod affinity / anti-affinity) is not "with
 	// affinity" (kube podWithAffinity).
-	plain := &fw.Pod{Spec: fw.PodSpec{Affinity: &fw.Affinity{NodeAffinity: &fw.NodeAffinity{}}}}
+	plain := &api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{}}}}
 	if fw.MustPodInfo(plain).HasAffinity() {
 		t.Error("node affinity alone counted as pod affinity")
 	}

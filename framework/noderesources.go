@@ -122,11 +122,11 @@ func (s *Snapshot) refreshResources(i int) {
 	s.free[i] = freeOf(&s.res[i])
 }
 
-// indexRuns returns the node indices 0, 1, …, n−1 twice over (2n entries),
+// IndexRuns returns the node indices 0, 1, …, n−1 twice over (2n entries),
 // so that the indices of n' ≤ n nodes in round-robin order from any start
 // are the view runs[start : start+n'], with no copy. It is built once per
 // node set and safe for concurrent use.
-func (s *Snapshot) indexRuns() []int32 {
+func (s *Snapshot) IndexRuns() []int32 {
 	if r := s.runs.Load(); r != nil {
 		return *r
 	}

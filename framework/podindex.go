@@ -3,6 +3,8 @@ package framework
 import (
 	"slices"
 	"sync"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file holds the snapshot's pod index: two memos that let the
@@ -74,8 +76,8 @@ func podIndexEntries(n int) int {
 // "no namespace selector". It mirrors an AffinityTerm without topology key.
 type PodTerm struct {
 	Namespaces        []string
-	NamespaceSelector Selector
-	Selector          Selector
+	NamespaceSelector api.Selector
+	Selector          api.Selector
 }
 
 // PodTermOf returns the PodTerm of an affinity term (namespaces and
@@ -142,9 +144,9 @@ func (s *Snapshot) PodCounts(q PodQuery) []int32 {
 	return e.counts
 }
 
-// PodCountsCached reports whether q's counts are memoized (for tests and
+// podCountsCached reports whether q's counts are memoized (for tests and
 // diagnostics).
-func (s *Snapshot) PodCountsCached(q PodQuery) bool {
+func (s *Snapshot) podCountsCached(q PodQuery) bool {
 	s.podIdx.mu.Lock()
 	defer s.podIdx.mu.Unlock()
 	_, ok := s.podIdx.slots[q.key()]
@@ -344,7 +346,7 @@ type podCountEntry struct {
 
 // matches reports whether pod, of label class c (-1: unknown), matches
 // the entry's query.
-func (e *podCountEntry) matches(c int32, pod *Pod, ns map[string]map[string]string) bool {
+func (e *podCountEntry) matches(c int32, pod *api.Pod, ns map[string]map[string]string) bool {
 	if c >= 0 && int(c) < len(e.verdicts) {
 		if v := e.verdicts[c]; v != 0 {
 			return v == 1
@@ -464,7 +466,7 @@ func (x *podIndex) update(pi *PodInfo, node int, delta int32, ns map[string]map[
 // the last class asked until a slot is added or evicted (slotsVersion):
 // a run of pods of one class (a template's replicas, their assumed copies
 // and their removal on Revert) walks the slots once.
-func (x *podIndex) matchingSlotsLocked(c int32, pod *Pod, ns map[string]map[string]string) []*podIndexSlot {
+func (x *podIndex) matchingSlotsLocked(c int32, pod *api.Pod, ns map[string]map[string]string) []*podIndexSlot {
 	m := &x.slotMemo
 	if c >= 0 && m.ok && m.class == c && m.version == x.slotsVersion {
 		return m.slots
@@ -641,8 +643,8 @@ func (x *podIndex) groupSlotLocked(kind TermKind, t *AffinityTerm) (*groupSlot, 
 		for n := range t.Namespaces {
 			b = appendStrKey(b, n)
 		}
-		b = appendSelectorKey(b, &t.NamespaceSelector)
-		b = appendSelectorKey(b, &t.Selector)
+		b = t.NamespaceSelector.AppendKey(b)
+		b = t.Selector.AppendKey(b)
 	} else {
 		b = appendPodTermKey(b, PodTermOf(t))
 	}
@@ -734,8 +736,8 @@ type podTermMatcher struct {
 	oneNS  string
 	single bool
 	ns     map[string]struct{}
-	nsSel  Selector
-	sel    Selector
+	nsSel  api.Selector
+	sel    api.Selector
 }
 
 func compilePodQuery(q *PodQuery) podMatcher {
@@ -758,7 +760,7 @@ func compilePodQuery(q *PodQuery) podMatcher {
 
 // matches reports whether pod matches every term (false without terms);
 // ns gives the namespaces' labels.
-func (m *podMatcher) matches(pod *Pod, ns map[string]map[string]string) bool {
+func (m *podMatcher) matches(pod *api.Pod, ns map[string]map[string]string) bool {
 	if len(m.terms) == 0 || m.skipTerminating && pod.DeletionTimestamp != nil {
 		return false
 	}
@@ -811,8 +813,8 @@ func appendPodTermKey(b []byte, t PodTerm) []byte {
 	for _, n := range ns {
 		b = appendStrKey(b, n)
 	}
-	b = appendSelectorKey(b, &t.NamespaceSelector)
-	return appendSelectorKey(b, &t.Selector)
+	b = t.NamespaceSelector.AppendKey(b)
+	return t.Selector.AppendKey(b)
 }
 
 func podIndexSortedUnique(ns []string) bool {
@@ -822,24 +824,6 @@ func podIndexSortedUnique(ns []string) bool {
 		}
 	}
 	return true
-}
-
-func appendSelectorKey(b []byte, s *Selector) []byte {
-	if s.nothing {
-		return append(b, 'N')
-	}
-	b = append(b, 'S')
-	b = appendKeyLen(b, len(s.reqs))
-	for i := range s.reqs {
-		r := &s.reqs[i]
-		b = appendStrKey(b, r.key)
-		b = appendStrKey(b, string(r.op))
-		b = appendKeyLen(b, len(r.values))
-		for _, v := range r.values {
-			b = appendStrKey(b, v)
-		}
-	}
-	return b
 }
 
 // appendStrKey appends s length-prefixed, so that concatenations are

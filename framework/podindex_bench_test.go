@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -11,13 +12,13 @@ import (
 // places it: 500m / 1Gi, labels app=web-v2 in namespace shop, a preferred
 // hostname anti-affinity on its own app.
 func pbTemplate() *PodInfo {
-	return MustPodInfo(&Pod{ObjectMeta: ObjectMeta{Name: "tmpl", Namespace: "shop", Labels: map[string]string{"app": "web-v2"}},
-		Spec: PodSpec{
-			Containers: []Container{{Resources: ResourceRequirements{Requests: resource.List{
+	return MustPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Name: "tmpl", Namespace: "shop", Labels: map[string]string{"app": "web-v2"}},
+		Spec: api.PodSpec{
+			Containers: []api.Container{{Resources: api.ResourceRequirements{Requests: resource.List{
 				resource.CPU: resource.MustParse("500m"), resource.Memory: resource.MustParse("1Gi")}}}},
-			Affinity: &Affinity{PodAntiAffinity: &PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{{
-				Weight: 100, PodAffinityTerm: PodAffinityTerm{TopologyKey: "kubernetes.io/hostname",
-					LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": "web-v2"}}}}}}},
+			Affinity: &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+				Weight: 100, PodAffinityTerm: api.PodAffinityTerm{TopologyKey: "kubernetes.io/hostname",
+					LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web-v2"}}}}}}},
 		}})
 }
 
@@ -33,22 +34,22 @@ func pbSnapshot(nodes, pods int) (*Snapshot, PodQuery) {
 		n.Labels["zone"] = fmt.Sprintf("z%d", i%3)
 		n.Status.Allocatable = resource.List{resource.CPU: resource.MustParse("64"), resource.Memory: resource.MustParse("256Gi"), resource.Pods: resource.MustParse("110")}
 	}
-	var ps []*Pod
+	var ps []*api.Pod
 	for i := range pods {
 		app := i % 200
-		p := &Pod{ObjectMeta: ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: fmt.Sprintf("ns%d", app%5),
-			Labels: map[string]string{"app": fmt.Sprintf("app%d", app)}}, Spec: PodSpec{NodeName: ns[i%nodes].Name}}
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: fmt.Sprintf("ns%d", app%5),
+			Labels: map[string]string{"app": fmt.Sprintf("app%d", app)}}, Spec: api.PodSpec{NodeName: ns[i%nodes].Name}}
 		if app%4 == 0 {
-			p.Spec.Affinity = &Affinity{PodAntiAffinity: &PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{{
-				Weight: 10, PodAffinityTerm: PodAffinityTerm{TopologyKey: "kubernetes.io/hostname",
-					LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": p.Labels["app"]}}}}}}}
+			p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+				Weight: 10, PodAffinityTerm: api.PodAffinityTerm{TopologyKey: "kubernetes.io/hostname",
+					LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": p.Labels["app"]}}}}}}}
 		}
 		ps = append(ps, p)
 	}
 	s := MustSnapshot(ns, ps)
 	appQuery := func(namespace, app string) PodQuery {
-		return PodQuery{Terms: []PodTerm{{Namespaces: []string{namespace}, NamespaceSelector: NothingSelector(),
-			Selector: piSel(&LabelSelector{MatchLabels: map[string]string{"app": app}})}}, SkipTerminating: true}
+		return PodQuery{Terms: []PodTerm{{Namespaces: []string{namespace}, NamespaceSelector: api.NothingSelector(),
+			Selector: piSel(&api.LabelSelector{MatchLabels: map[string]string{"app": app}})}}, SkipTerminating: true}
 	}
 	for app := range 100 {
 		q := appQuery(fmt.Sprintf("ns%d", app%5), fmt.Sprintf("app%d", app))
@@ -71,7 +72,7 @@ func BenchmarkSnapshotAddTemplateCopies(b *testing.B) {
 	s, q := pbSnapshot(5000, 100000)
 	tmpl := pbTemplate()
 	infos := make([]PodInfo, copies)
-	pods := make([]Pod, copies)
+	pods := make([]api.Pod, copies)
 	for i := range infos {
 		pods[i] = *tmpl.Pod
 		pods[i].Name, pods[i].Spec.NodeName = fmt.Sprintf("r%d", i), fmt.Sprintf("n%d", (i*7)%5000)
@@ -80,7 +81,7 @@ func BenchmarkSnapshotAddTemplateCopies(b *testing.B) {
 	}
 	// The template's group exists (a first copy placed) and its sums are
 	// asked, as the question's cycles do.
-	if err := s.AddNewPodInfo(&infos[0]); err != nil {
+	if _, err := s.AddPodInfo(&infos[0], PodAdd{Unique: true}); err != nil {
 		b.Fatal(err)
 	}
 	for _, g := range s.AffinityGroups() {
@@ -102,12 +103,12 @@ func BenchmarkSnapshotAddTemplateCopies(b *testing.B) {
 // function of its own, for callgrind's --toggle-collect).
 func pbAddRemove(s *Snapshot, infos []PodInfo) error {
 	for i := range infos {
-		if err := s.AddNewPodInfo(&infos[i]); err != nil {
+		if _, err := s.AddPodInfo(&infos[i], PodAdd{Unique: true}); err != nil {
 			return err
 		}
 	}
 	for i := len(infos) - 1; i >= 0; i-- {
-		if err := s.RemoveLastPodInfo(&infos[i]); err != nil {
+		if err := s.removeLastPodInfo(&infos[i]); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file holds the pod index's label classes. A PodQuery looks at three
@@ -26,7 +28,7 @@ import (
 type podClasses struct {
 	mu   sync.Mutex
 	ids  map[string]int32
-	reps []*Pod // a pod of each class, which stands for it in matches
+	reps []*api.Pod // a pod of each class, which stands for it in matches
 	// last is the class of the pod id named last, by what decides it:
 	// copies of one pod (a template's replicas, a pod and its assumed
 	// copy) share their labels map, so the next one's class is known
@@ -42,7 +44,7 @@ type podClasses struct {
 }
 
 // id returns the number of p's class, adding the class when new.
-func (c *podClasses) id(p *Pod) int32 {
+func (c *podClasses) id(p *api.Pod) int32 {
 	terminating := p.DeletionTimestamp != nil
 	c.mu.Lock()
 	if l := &c.last; l.ok && l.terminating == terminating && l.namespace == p.Namespace && sameMap(l.labels, p.Labels) {
@@ -71,7 +73,7 @@ func sameMap(a, b map[string]string) bool {
 }
 
 // addLocked numbers a new class of key, p its representative.
-func (c *podClasses) addLocked(key string, p *Pod) int32 {
+func (c *podClasses) addLocked(key string, p *api.Pod) int32 {
 	if c.ids == nil {
 		c.ids = map[string]int32{}
 	}
@@ -83,7 +85,7 @@ func (c *podClasses) addLocked(key string, p *Pod) int32 {
 
 // representatives returns the classes' pods (a prefix that later additions
 // do not change).
-func (c *podClasses) representatives() []*Pod {
+func (c *podClasses) representatives() []*api.Pod {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.reps
@@ -91,7 +93,7 @@ func (c *podClasses) representatives() []*Pod {
 
 // appendPodClassKey appends p's class key: the terminating flag, the
 // namespace and the labels in key order, each length-prefixed.
-func appendPodClassKey(b []byte, p *Pod) []byte {
+func appendPodClassKey(b []byte, p *api.Pod) []byte {
 	if p.DeletionTimestamp != nil {
 		b = append(b, 'T')
 	} else {
@@ -142,7 +144,7 @@ func (x *podIndex) classesNodeInserted(i int) {
 
 // classID returns the number of p's class, adding the class when new;
 // callers hold x.mu.
-func (x *podIndex) classID(p *Pod) int32 {
+func (x *podIndex) classID(p *api.Pod) int32 {
 	if x.classes == nil {
 		x.classes = &podClasses{}
 	}
@@ -185,7 +187,7 @@ func (x *podIndex) classesForkFrom(src *podIndex) {
 func (x *podIndex) countByClasses(m *podMatcher, ns map[string]map[string]string, counts []int32) []uint8 {
 	x.mu.Lock()
 	lists := x.nodeClasses
-	var reps []*Pod
+	var reps []*api.Pod
 	if x.classes != nil {
 		reps = x.classes.representatives()
 	}

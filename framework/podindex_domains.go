@@ -3,6 +3,8 @@ package framework
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file keeps the pod index's counts summed per topology domain. The
@@ -32,7 +34,7 @@ import (
 type DomainCounts struct {
 	// Values numbers the key's values; Count, Weight and Hit are indexed
 	// by its value ids.
-	Values *TopologyValues
+	Values *api.TopologyValues
 	// Count is the pods (or terms) per value.
 	Count []int32
 	// Weight is the sum of the terms' weights per value (affinity groups
@@ -45,7 +47,7 @@ type DomainCounts struct {
 }
 
 // newDomainCounts returns empty counts over tv's values.
-func newDomainCounts(tv *TopologyValues, weighted bool) *DomainCounts {
+func newDomainCounts(tv *api.TopologyValues, weighted bool) *DomainCounts {
 	d := &DomainCounts{Values: tv, Count: make([]int32, len(tv.Values)), Hit: make([]uint64, (len(tv.Values)+63)/64)}
 	if weighted {
 		d.Weight = make([]int64, len(tv.Values))
@@ -136,7 +138,7 @@ func (s *Snapshot) PodDomainCounts(q PodQuery, key string) *DomainCounts {
 }
 
 // domainCountsOf sums per-node counts by tv's values.
-func domainCountsOf(tv *TopologyValues, counts []int32) *DomainCounts {
+func domainCountsOf(tv *api.TopologyValues, counts []int32) *DomainCounts {
 	d := newDomainCounts(tv, false)
 	dom, sums := tv.Domain[:len(counts)], d.Count
 	for k, n := range counts {
@@ -176,7 +178,7 @@ func (s *Snapshot) AffinityGroupDomainCounts(g *AffinityGroup) *DomainCounts {
 }
 
 // groupDomainCountsOf sums g's per-node counts and weights by tv's values.
-func groupDomainCountsOf(tv *TopologyValues, g *AffinityGroup) *DomainCounts {
+func groupDomainCountsOf(tv *api.TopologyValues, g *AffinityGroup) *DomainCounts {
 	d := newDomainCounts(tv, true)
 	for p, k := range g.Nodes {
 		d.add(int(k), g.Count[p], g.Weight[p])

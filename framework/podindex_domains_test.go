@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
@@ -14,7 +15,7 @@ import (
 var pdKeys = []string{"kubernetes.io/hostname", "zone", "absent"}
 
 // pdNode returns node name with its zone label (none for "").
-func pdNode(name, zone string) *Node {
+func pdNode(name, zone string) *api.Node {
 	n := testNode(name, 1000)
 	if zone != "" {
 		n.Labels["zone"] = zone
@@ -86,15 +87,15 @@ func TestPropDomainCountsMatchRecount(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		zones := []string{"", "z1", "z2", "z3"}
 		n0 := rapid.IntRange(1, 5).Draw(t, "nodes")
-		var nodes []*Node
+		var nodes []*api.Node
 		for i := range n0 {
 			nodes = append(nodes, pdNode(fmt.Sprintf("n%d", i), rapid.SampledFrom(zones).Draw(t, "zone")))
 		}
 		s0 := MustSnapshot(nodes, nil, WithNamespaces(piNamespaces...))
 		snaps := []*Snapshot{s0}
 		podSeq, nodeSeq := 0, n0
-		allPods := func(s *Snapshot) []*Pod {
-			var all []*Pod
+		allPods := func(s *Snapshot) []*api.Pod {
+			var all []*api.Pod
 			for _, ni := range s.Nodes() {
 				for _, pi := range ni.Pods {
 					all = append(all, pi.Pod)
@@ -177,9 +178,9 @@ func TestPropDomainCountsMatchRecount(t *testing.T) {
 // updates the same memo (no rebuild) on the snapshot that added it, while
 // its clone keeps the sums it shared, unchanged.
 func TestDomainCountsKeptNotRebuilt(t *testing.T) {
-	s := MustSnapshot([]*Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
-	web := func(name, node string) *Pod {
-		return &Pod{ObjectMeta: ObjectMeta{Name: name, UID: name, Namespace: "a", Labels: map[string]string{"app": "web"}}, Spec: PodSpec{NodeName: node}}
+	s := MustSnapshot([]*api.Node{pdNode("a", "z1"), pdNode("b", "z1"), pdNode("c", "z2")}, nil, WithNamespaces(piNamespaces...))
+	web := func(name, node string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: "a", Labels: map[string]string{"app": "web"}}, Spec: api.PodSpec{NodeName: node}}
 	}
 	if err := s.AddPod(web("p1", "a")); err != nil {
 		t.Fatal(err)
@@ -187,7 +188,7 @@ func TestDomainCountsKeptNotRebuilt(t *testing.T) {
 	q := piQueries()[1] // app=web in namespace a
 	before := s.PodDomainCounts(q, "zone")
 	clone := s.Clone()
-	for _, p := range []*Pod{web("p2", "b"), web("p3", "c")} {
+	for _, p := range []*api.Pod{web("p2", "b"), web("p3", "c")} {
 		if err := s.AddPod(p); err != nil {
 			t.Fatal(err)
 		}

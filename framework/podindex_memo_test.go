@@ -43,10 +43,10 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 				fp := sp
 				fp.Labels = maps.Clone(sp.Labels)
 				fi := MustPodInfo(&fp)
-				if err := shared.AddNewPodInfo(&si); err != nil {
+				if _, err := shared.AddPodInfo(&si, PodAdd{Unique: true}); err != nil {
 					t.Fatal(err)
 				}
-				if err := fresh.AddPodInfo(fi); err != nil {
+				if _, err := fresh.AddPodInfo(fi, PodAdd{}); err != nil {
 					t.Fatal(err)
 				}
 				pods = append(pods, added{&si, fi})
@@ -58,7 +58,7 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 				if rapid.Bool().Draw(t, "any") {
 					k = rapid.IntRange(0, k).Draw(t, "victim")
 				}
-				if err := shared.RemoveLastPodInfo(pods[k].shared); err != nil {
+				if err := shared.removeLastPodInfo(pods[k].shared); err != nil {
 					t.Fatal(err)
 				}
 				if err := fresh.RemovePod(pods[k].fresh.Pod); err != nil {
@@ -97,7 +97,7 @@ func TestPropPodIndexSharedObjects(t *testing.T) {
 			// Both sides use the memos: check them against what they stand
 			// for, too.
 			for _, q := range queries {
-				if shared.PodCountsCached(q) {
+				if shared.podCountsCached(q) {
 					if got, want := shared.PodCounts(q), piBruteCount(shared, q); !slices.Equal(got, want) {
 						t.Fatalf("op %d: PodCounts %v, recount %v", i, got, want)
 					}

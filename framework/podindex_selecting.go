@@ -1,6 +1,10 @@
 package framework
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/schedkit/schedkit/framework/api"
+)
 
 // This file memoizes which existing pods' affinity terms select an
 // incoming pod. InterPodAffinity matches every distinct term of the
@@ -24,7 +28,7 @@ type selectingEntry struct {
 // same namespace and labels get one answer, computed once while the set of
 // groups stays the same. The result is read-only and valid until the
 // snapshot is next mutated. It is safe for concurrent use.
-func (s *Snapshot) AffinityGroupsSelecting(pod *Pod) []*AffinityGroup {
+func (s *Snapshot) AffinityGroupsSelecting(pod *api.Pod) []*AffinityGroup {
 	x := &s.podIdx
 	h := labelsHash(pod.Namespace, pod.Labels)
 	x.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"pgregory.net/rapid"
 )
@@ -16,16 +17,16 @@ import (
 // affinity terms come and go, and on clones that change apart.
 func TestPropAffinityGroupsSelecting(t *testing.T) {
 	apps := []string{"web", "db", "cache"}
-	namespaces := []framework.Namespace{
+	namespaces := []api.Namespace{
 		{Name: "prod", Labels: map[string]string{"env": "prod"}},
 		{Name: "dev", Labels: map[string]string{"env": "dev"}},
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		var nodes []*framework.Node
+		var nodes []*api.Node
 		for i := range 6 {
 			nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Obj())
 		}
-		drawPod := func(name string, terms bool) *framework.Pod {
+		drawPod := func(name string, terms bool) *api.Pod {
 			w := builder.MakePod().Name(name).Namespace(rapid.SampledFrom([]string{"prod", "dev"}).Draw(t, "ns")).
 				Label("app", rapid.SampledFrom(apps).Draw(t, "app"))
 			if rapid.Bool().Draw(t, "tier") {
@@ -34,17 +35,17 @@ func TestPropAffinityGroupsSelecting(t *testing.T) {
 			if terms {
 				for range rapid.IntRange(0, 2).Draw(t, "terms") {
 					kind := builder.PodAffinityKind(rapid.IntRange(1, 4).Draw(t, "kind"))
-					term := framework.PodAffinityTerm{TopologyKey: "zone",
-						LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(apps).Draw(t, "selects")}}}
+					term := api.PodAffinityTerm{TopologyKey: "zone",
+						LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(apps).Draw(t, "selects")}}}
 					if rapid.Bool().Draw(t, "nsSelector") {
-						term.NamespaceSelector = &framework.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
+						term.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
 					}
 					w = w.PodAffinityTerm(kind, rapid.Int32Range(1, 100).Draw(t, "weight"), term)
 				}
 			}
 			return w.Node(nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "node")].Name).Obj()
 		}
-		var pods []*framework.Pod
+		var pods []*api.Pod
 		for i := range rapid.IntRange(0, 8).Draw(t, "pods") {
 			pods = append(pods, drawPod(fmt.Sprintf("e%d", i), true))
 		}

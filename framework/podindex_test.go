@@ -8,18 +8,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
 // piNamespaces are the namespaces of the pod index tests, with labels for
 // namespace selectors.
-var piNamespaces = []Namespace{
+var piNamespaces = []api.Namespace{
 	{Name: "a", Labels: map[string]string{"team": "x"}},
 	{Name: "b", Labels: map[string]string{"team": "y"}},
 	{Name: "c", Labels: map[string]string{"team": "x", "env": "prod"}},
 }
 
-func piSel(ls *LabelSelector) Selector {
+func piSel(ls *api.LabelSelector) api.Selector {
 	s, err := ls.Compile()
 	if err != nil {
 		panic(err)
@@ -32,22 +33,22 @@ func piSel(ls *LabelSelector) Selector {
 // selectors (nothing, everything, In, NotIn, Exists), conjunctions and
 // terminating pods.
 func piQueries() []PodQuery {
-	app := func(v ...string) Selector {
-		return piSel(&LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "app", Operator: LabelSelectorOpIn, Values: v}}})
+	app := func(v ...string) api.Selector {
+		return piSel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: v}}})
 	}
-	teamX := piSel(&LabelSelector{MatchLabels: map[string]string{"team": "x"}})
+	teamX := piSel(&api.LabelSelector{MatchLabels: map[string]string{"team": "x"}})
 	return []PodQuery{
-		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: app("web")}}, SkipTerminating: true},
-		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: app("web")}}},
-		{Terms: []PodTerm{{Namespaces: []string{"b", "a"}, NamespaceSelector: NothingSelector(), Selector: app("web", "db")}}},
+		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: api.NothingSelector(), Selector: app("web")}}, SkipTerminating: true},
+		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: api.NothingSelector(), Selector: app("web")}}},
+		{Terms: []PodTerm{{Namespaces: []string{"b", "a"}, NamespaceSelector: api.NothingSelector(), Selector: app("web", "db")}}},
 		{Terms: []PodTerm{{NamespaceSelector: teamX, Selector: app("db")}}},
-		{Terms: []PodTerm{{Namespaces: []string{"b"}, NamespaceSelector: teamX, Selector: Selector{}}}},
-		{Terms: []PodTerm{{NamespaceSelector: Selector{}, Selector: piSel(&LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "tier", Operator: LabelSelectorOpExists}}})}}},
-		{Terms: []PodTerm{{NamespaceSelector: Selector{}, Selector: piSel(&LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "app", Operator: LabelSelectorOpNotIn, Values: []string{"web"}}}})}}},
-		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: NothingSelector()}}},
+		{Terms: []PodTerm{{Namespaces: []string{"b"}, NamespaceSelector: teamX, Selector: api.Selector{}}}},
+		{Terms: []PodTerm{{NamespaceSelector: api.Selector{}, Selector: piSel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "tier", Operator: api.LabelSelectorOpExists}}})}}},
+		{Terms: []PodTerm{{NamespaceSelector: api.Selector{}, Selector: piSel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{"web"}}}})}}},
+		{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: api.NothingSelector(), Selector: api.NothingSelector()}}},
 		{Terms: []PodTerm{
-			{Namespaces: []string{"a", "c"}, NamespaceSelector: NothingSelector(), Selector: app("web", "cache")},
-			{NamespaceSelector: teamX, Selector: piSel(&LabelSelector{MatchLabels: map[string]string{"tier": "front"}})},
+			{Namespaces: []string{"a", "c"}, NamespaceSelector: api.NothingSelector(), Selector: app("web", "cache")},
+			{NamespaceSelector: teamX, Selector: piSel(&api.LabelSelector{MatchLabels: map[string]string{"tier": "front"}})},
 		}, SkipTerminating: true},
 		{}, // no terms: nothing
 	}
@@ -145,9 +146,9 @@ func piBruteGroups(s *Snapshot) map[string]map[string][2]int64 {
 
 // piDrawPod draws a pod in one of the test namespaces with labels from a
 // small set, sometimes terminating, sometimes with affinity terms.
-func piDrawPod(t *rapid.T, name, node string) *Pod {
-	p := &Pod{ObjectMeta: ObjectMeta{Name: name, UID: name, Namespace: rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "ns"),
-		Labels: map[string]string{}}, Spec: PodSpec{NodeName: node}}
+func piDrawPod(t *rapid.T, name, node string) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "ns"),
+		Labels: map[string]string{}}, Spec: api.PodSpec{NodeName: node}}
 	if app := rapid.SampledFrom([]string{"", "web", "db", "cache"}).Draw(t, "app"); app != "" {
 		p.Labels["app"] = app
 	}
@@ -158,19 +159,19 @@ func piDrawPod(t *rapid.T, name, node string) *Pod {
 		ts := time.Unix(1, 0)
 		p.DeletionTimestamp = &ts
 	}
-	term := func() PodAffinityTerm {
-		pt := PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"kubernetes.io/hostname", "zone"}).Draw(t, "key"),
-			LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"web", "db"}).Draw(t, "selApp")}}}
+	term := func() api.PodAffinityTerm {
+		pt := api.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"kubernetes.io/hostname", "zone"}).Draw(t, "key"),
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"web", "db"}).Draw(t, "selApp")}}}
 		switch rapid.IntRange(0, 2).Draw(t, "nsKind") {
 		case 1:
 			pt.Namespaces = []string{"a", "b"}
 		case 2:
-			pt.NamespaceSelector = &LabelSelector{MatchLabels: map[string]string{"team": "x"}}
+			pt.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"team": "x"}}
 		}
 		return pt
 	}
 	if rapid.Bool().Draw(t, "hasAffinity") {
-		a := &Affinity{PodAffinity: &PodAffinity{}, PodAntiAffinity: &PodAntiAffinity{}}
+		a := &api.Affinity{PodAffinity: &api.PodAffinity{}, PodAntiAffinity: &api.PodAntiAffinity{}}
 		for range rapid.IntRange(0, 2).Draw(t, "nReqAff") {
 			a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution, term())
 		}
@@ -179,11 +180,11 @@ func piDrawPod(t *rapid.T, name, node string) *Pod {
 		}
 		for range rapid.IntRange(0, 2).Draw(t, "nPrefAff") {
 			a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
-				WeightedPodAffinityTerm{Weight: rapid.Int32Range(1, 100).Draw(t, "w"), PodAffinityTerm: term()})
+				api.WeightedPodAffinityTerm{Weight: rapid.Int32Range(1, 100).Draw(t, "w"), PodAffinityTerm: term()})
 		}
 		for range rapid.IntRange(0, 2).Draw(t, "nPrefAnti") {
 			a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
-				WeightedPodAffinityTerm{Weight: rapid.Int32Range(1, 100).Draw(t, "w"), PodAffinityTerm: term()})
+				api.WeightedPodAffinityTerm{Weight: rapid.Int32Range(1, 100).Draw(t, "w"), PodAffinityTerm: term()})
 		}
 		p.Spec.Affinity = a
 	}
@@ -215,7 +216,7 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 					t.Fatal(err)
 				}
 			case op <= 5: // remove a pod
-				var all []*Pod
+				var all []*api.Pod
 				for _, ni := range s.Nodes() {
 					for _, pi := range ni.Pods {
 						all = append(all, pi.Pod)
@@ -237,7 +238,7 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 				snaps = append(snaps, s.Clone())
 			case op == 8:
 				nodeSeq++
-				if err := s.AddNode(&Node{ObjectMeta: ObjectMeta{Name: fmt.Sprintf("n%d", nodeSeq), Labels: map[string]string{}}}); err != nil {
+				if err := s.AddNode(&api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", nodeSeq), Labels: map[string]string{}}}); err != nil {
 					t.Fatal(err)
 				}
 			default:
@@ -251,7 +252,7 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 			}
 			for k, sn := range snaps {
 				for qi, q := range queries {
-					if !sn.PodCountsCached(q) {
+					if !sn.podCountsCached(q) {
 						continue
 					}
 					got, want := sn.PodCounts(q), piBruteCount(sn, q)
@@ -274,15 +275,15 @@ func TestPropPodIndexMatchesRecount(t *testing.T) {
 // the least recently used, and every answer stays exact.
 func TestPodIndexEviction(t *testing.T) {
 	nodes := testNodes(3)
-	var pods []*Pod
+	var pods []*api.Pod
 	for i := range 30 {
-		pods = append(pods, &Pod{ObjectMeta: ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: "a",
-			Labels: map[string]string{"v": fmt.Sprint(i % 7)}}, Spec: PodSpec{NodeName: nodes[i%3].Name}})
+		pods = append(pods, &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: "a",
+			Labels: map[string]string{"v": fmt.Sprint(i % 7)}}, Spec: api.PodSpec{NodeName: nodes[i%3].Name}})
 	}
 	s := MustSnapshot(nodes, pods)
 	q := func(i int) PodQuery {
-		return PodQuery{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(),
-			Selector: piSel(&LabelSelector{MatchLabels: map[string]string{"v": fmt.Sprint(i)}})}}}
+		return PodQuery{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: api.NothingSelector(),
+			Selector: piSel(&api.LabelSelector{MatchLabels: map[string]string{"v": fmt.Sprint(i)}})}}}
 	}
 	for i := range podIndexEntries(3) + 10 {
 		if got, want := s.PodCounts(q(i)), piBruteCount(s, q(i)); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -296,10 +297,10 @@ func TestPodIndexEviction(t *testing.T) {
 	if n := len(s.podIdx.slots); n != podIndexEntries(3) {
 		t.Fatalf("memo holds %d entries, want %d", n, podIndexEntries(3))
 	}
-	if !s.PodCountsCached(q(0)) {
+	if !s.podCountsCached(q(0)) {
 		t.Error("the most recently used query was evicted")
 	}
-	if s.PodCountsCached(q(1)) {
+	if s.podCountsCached(q(1)) {
 		t.Error("the least recently used query was kept")
 	}
 	// Exact after mutations too (evicted queries are rebuilt).
@@ -318,23 +319,23 @@ func TestPodIndexEviction(t *testing.T) {
 func TestPodIndexWorkedExample(t *testing.T) {
 	nodes := testNodes(3)
 	ts := time.Unix(1, 0)
-	anti := &Affinity{PodAntiAffinity: &PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{
-		{Weight: 7, PodAffinityTerm: PodAffinityTerm{TopologyKey: "zone", LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}}}}
-	mk := func(name, ns, node, app string, del bool, aff *Affinity) *Pod {
-		p := &Pod{ObjectMeta: ObjectMeta{Name: name, UID: name, Namespace: ns, Labels: map[string]string{"app": app}},
-			Spec: PodSpec{NodeName: node, Affinity: aff}}
+	anti := &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 7, PodAffinityTerm: api.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}}}}
+	mk := func(name, ns, node, app string, del bool, aff *api.Affinity) *api.Pod {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: name, Namespace: ns, Labels: map[string]string{"app": app}},
+			Spec: api.PodSpec{NodeName: node, Affinity: aff}}
 		if del {
 			p.DeletionTimestamp = &ts
 		}
 		return p
 	}
-	pods := []*Pod{
+	pods := []*api.Pod{
 		mk("w1", "a", "n0", "web", false, anti), mk("w2", "a", "n0", "web", true, anti), mk("w3", "b", "n0", "web", false, nil),
 		mk("w4", "a", "n2", "web", false, anti), mk("d1", "a", "n2", "db", false, nil),
 	}
 	s := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
-	web := piSel(&LabelSelector{MatchLabels: map[string]string{"app": "web"}})
-	q := PodQuery{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: NothingSelector(), Selector: web}}}
+	web := piSel(&api.LabelSelector{MatchLabels: map[string]string{"app": "web"}})
+	q := PodQuery{Terms: []PodTerm{{Namespaces: []string{"a"}, NamespaceSelector: api.NothingSelector(), Selector: web}}}
 	if got := fmt.Sprint(s.PodCounts(q)); got != "[2 0 1]" {
 		t.Errorf("web pods of a per node = %s, want [2 0 1]", got)
 	}
@@ -372,10 +373,10 @@ func TestPodIndexWorkedExample(t *testing.T) {
 // entries at once (run with -race).
 func TestPodIndexConcurrentReaders(t *testing.T) {
 	nodes := testNodes(5)
-	var pods []*Pod
+	var pods []*api.Pod
 	for i := range 40 {
-		pods = append(pods, &Pod{ObjectMeta: ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: "a",
-			Labels: map[string]string{"app": []string{"web", "db"}[i%2]}}, Spec: PodSpec{NodeName: nodes[i%5].Name}})
+		pods = append(pods, &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", i), UID: fmt.Sprintf("p%d", i), Namespace: "a",
+			Labels: map[string]string{"app": []string{"web", "db"}[i%2]}}, Spec: api.PodSpec{NodeName: nodes[i%5].Name}})
 	}
 	s := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
 	queries := piQueries()

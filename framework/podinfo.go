@@ -3,6 +3,7 @@ package framework
 import (
 	"fmt"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -12,14 +13,14 @@ import (
 // namespace selector, as in kube-scheduler.
 type AffinityTerm struct {
 	Namespaces        map[string]struct{}
-	Selector          Selector
+	Selector          api.Selector
 	TopologyKey       string
-	NamespaceSelector Selector
+	NamespaceSelector api.Selector
 }
 
 // Matches reports whether pod (whose namespace carries nsLabels) is selected
 // by the term.
-func (t *AffinityTerm) Matches(pod *Pod, nsLabels map[string]string) bool {
+func (t *AffinityTerm) Matches(pod *api.Pod, nsLabels map[string]string) bool {
 	if _, ok := t.Namespaces[pod.Namespace]; ok || t.NamespaceSelector.Matches(nsLabels) {
 		return t.Selector.Matches(pod.Labels)
 	}
@@ -36,7 +37,7 @@ type WeightedAffinityTerm struct {
 // request vectors and its compiled affinity terms. Build it with NewPodInfo;
 // it is read-only afterwards and shared between snapshots.
 type PodInfo struct {
-	Pod *Pod
+	Pod *api.Pod
 	// Requests are the pod's effective requests as kube-scheduler's NodeInfo
 	// counts them (PodRequests with UseStatusResources: a resize in flight
 	// counts the larger of spec and status).
@@ -59,20 +60,20 @@ type PodInfo struct {
 // affinity selectors are errors naming the pod and the field (ValidatePod
 // checks more). matchLabelKeys and mismatchLabelKeys are
 // merged into the term selectors here, as kube-apiserver does at admission.
-func NewPodInfo(pod *Pod) (*PodInfo, error) {
-	if err := validatePod(pod, false); err != nil {
+func NewPodInfo(pod *api.Pod) (*PodInfo, error) {
+	if err := api.ValidatePodQuantities(pod); err != nil {
 		return nil, err
 	}
 	pi := &PodInfo{Pod: pod}
-	if statusAffectsRequests(pod) {
-		opts := RequestOptions{UseStatusResources: true}
-		pi.Requests = resource.VectorFrom(PodRequests(pod, opts))
-		pi.NonZeroMilliCPU, pi.NonZeroMemory = podNonZeroRequests(pod, opts)
-		spec := PodRequestVector(pod)
+	if api.StatusAffectsRequests(pod) {
+		opts := api.RequestOptions{UseStatusResources: true}
+		pi.Requests = resource.VectorFrom(api.PodRequests(pod, opts))
+		pi.NonZeroMilliCPU, pi.NonZeroMemory = api.PodNonZeroRequestsWith(pod, opts)
+		spec := api.PodRequestVector(pod)
 		pi.specRequests = &spec
 	} else {
-		pi.Requests = PodRequestVector(pod)
-		pi.NonZeroMilliCPU, pi.NonZeroMemory = PodNonZeroRequests(pod)
+		pi.Requests = api.PodRequestVector(pod)
+		pi.NonZeroMilliCPU, pi.NonZeroMemory = api.PodNonZeroRequests(pod)
 	}
 	if a := pod.Spec.Affinity; a != nil {
 		var err error
@@ -108,7 +109,7 @@ func (pi *PodInfo) SpecRequests() *resource.Vector {
 }
 
 // MustPodInfo is NewPodInfo that panics on error; for tests and examples.
-func MustPodInfo(pod *Pod) *PodInfo {
+func MustPodInfo(pod *api.Pod) *PodInfo {
 	pi, err := NewPodInfo(pod)
 	if err != nil {
 		panic(err)
@@ -127,7 +128,7 @@ func (pi *PodInfo) HasAffinity() bool {
 // anti-affinity terms.
 func (pi *PodInfo) HasRequiredAntiAffinity() bool { return len(pi.RequiredAntiAffinityTerms) > 0 }
 
-func compileTerms(pod *Pod, terms []PodAffinityTerm, path string) ([]AffinityTerm, error) {
+func compileTerms(pod *api.Pod, terms []api.PodAffinityTerm, path string) ([]AffinityTerm, error) {
 	var out []AffinityTerm
 	for i := range terms {
 		t, err := NewAffinityTerm(pod, &terms[i])
@@ -139,7 +140,7 @@ func compileTerms(pod *Pod, terms []PodAffinityTerm, path string) ([]AffinityTer
 	return out, nil
 }
 
-func compileWeighted(pod *Pod, terms []WeightedPodAffinityTerm, path string) ([]WeightedAffinityTerm, error) {
+func compileWeighted(pod *api.Pod, terms []api.WeightedPodAffinityTerm, path string) ([]WeightedAffinityTerm, error) {
 	var out []WeightedAffinityTerm
 	for i := range terms {
 		t, err := NewAffinityTerm(pod, &terms[i].PodAffinityTerm)
@@ -152,7 +153,7 @@ func compileWeighted(pod *Pod, terms []WeightedPodAffinityTerm, path string) ([]
 }
 
 // NewAffinityTerm compiles one pod affinity term of pod.
-func NewAffinityTerm(pod *Pod, term *PodAffinityTerm) (AffinityTerm, error) {
+func NewAffinityTerm(pod *api.Pod, term *api.PodAffinityTerm) (AffinityTerm, error) {
 	sel, err := term.LabelSelector.Compile()
 	if err != nil {
 		return AffinityTerm{}, err
@@ -160,12 +161,12 @@ func NewAffinityTerm(pod *Pod, term *PodAffinityTerm) (AffinityTerm, error) {
 	if term.LabelSelector != nil {
 		for _, k := range term.MatchLabelKeys {
 			if v, ok := pod.Labels[k]; ok {
-				sel = sel.With(k, LabelSelectorOpIn, v)
+				sel = sel.With(k, api.LabelSelectorOpIn, v)
 			}
 		}
 		for _, k := range term.MismatchLabelKeys {
 			if v, ok := pod.Labels[k]; ok {
-				sel = sel.With(k, LabelSelectorOpNotIn, v)
+				sel = sel.With(k, api.LabelSelectorOpNotIn, v)
 			}
 		}
 	}
@@ -186,8 +187,8 @@ func NewAffinityTerm(pod *Pod, term *PodAffinityTerm) (AffinityTerm, error) {
 
 // HostPorts returns the host ports the pod binds: those of its containers
 // and of its restartable (sidecar) init containers.
-func HostPorts(pod *Pod) []ContainerPort {
-	var ports []ContainerPort
+func HostPorts(pod *api.Pod) []api.ContainerPort {
+	var ports []api.ContainerPort
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		if !c.IsSidecar() {

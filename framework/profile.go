@@ -28,7 +28,7 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 	if !ok {
 		return fmt.Errorf("%s: unknown plugin (registered: %v)", prefix, reg.Names())
 	}
-	pl, err := fac(p.Args[name], &Framework{clock: RealClock{}, parallelism: 1})
+	pl, err := fac(p.Args[name], probeHandle{})
 	if err != nil {
 		return fmt.Errorf("%s: %w", prefix, err)
 	}
@@ -175,3 +175,50 @@ func (p *Profile) points() []profilePoint {
 		{"placementScore", "PlacementScore", &p.PlacementScore, &p.PlacementWeights},
 	}
 }
+
+// Profile is a resolved scheduling profile: the ordered plugins of every
+// extension point, the weight of each score plugin and each plugin's args.
+// (Configuration files with enabled/disabled/multiPoint sets resolve to a
+// Profile.)
+type Profile struct {
+	// SchedulerName selects the profile (pod.spec.schedulerName).
+	SchedulerName string
+
+	// PreEnqueue plugins gate pods before they enter the active queue.
+	PreEnqueue []string
+	QueueSort  []string
+	PreFilter  []string
+	Filter     []string
+	PostFilter []string
+	PreScore   []string
+	Score      []string
+	Reserve    []string
+	Permit     []string
+	PreBind    []string
+	Bind       []string
+	PostBind   []string
+
+	// PlacementGenerate and PlacementScore are kube-scheduler v1.36's pod
+	// group extension points (alpha, TopologyAwareWorkloadScheduling): at
+	// most one PlacementGenerate plugin, and PlacementWeights gives every
+	// PlacementScore plugin its weight (0 means 1).
+	PlacementGenerate []string
+	PlacementScore    []string
+	PlacementWeights  map[string]int64
+
+	// Weights gives every Score plugin its weight. Every score plugin needs
+	// an entry; 0 means 1. A negative weight is allowed, as kube-scheduler
+	// v1.36 runs one: that plugin's weighted score lowers the total.
+	Weights map[string]int64
+	// Args holds each plugin's typed args by plugin name (nil: defaults).
+	Args map[string]any
+	// PercentageOfNodesToScore overrides the scheduler-wide setting.
+	PercentageOfNodesToScore *int32
+}
+
+// probeHandle is the Handle Enable builds a plugin with to learn which
+// extension points it implements: the real clock, one worker.
+type probeHandle struct{}
+
+func (probeHandle) Clock() Clock     { return RealClock{} }
+func (probeHandle) Parallelism() int { return 1 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Pod signatures, as kube-scheduler v1.35+'s opportunistic batching
@@ -66,83 +67,8 @@ type SignCapability interface {
 // PodSignature is a pod's signature ("" when the pod is unsignable).
 type PodSignature string
 
-// signState caches a framework's signing plugins (computed on first use).
-type signState struct {
-	once     sync.Once
-	signers  []SignPlugin
-	refusers []SignRefuser // the signers that are SignRefusers
-	ok       bool
-}
-
-func (f *Framework) signers() ([]SignPlugin, bool) {
-	f.sign.once.Do(func() {
-		f.sign.ok = len(f.extenders) == 0
-		seen := map[string]bool{}
-		for _, names := range [][]string{f.profile.PreFilter, f.profile.Filter, f.profile.PreScore, f.profile.Score} {
-			for _, n := range names {
-				if seen[n] {
-					continue
-				}
-				seen[n] = true
-				sp, ok := f.plugins[n].(SignPlugin)
-				if c, isCap := f.plugins[n].(SignCapability); isCap && !c.CanSignPods() {
-					ok = false
-				}
-				if !ok {
-					f.sign.ok = false
-					continue
-				}
-				f.sign.signers = append(f.sign.signers, sp)
-				if r, isRef := sp.(SignRefuser); isRef {
-					f.sign.refusers = append(f.sign.refusers, r)
-				}
-			}
-		}
-	})
-	return f.sign.signers, f.sign.ok
-}
-
-// CanSign reports whether the profile signs pods: no extender, and every
-// PreFilter, Filter, PreScore and Score plugin implements SignPlugin
-// (kube's computeBatchablePlugins; a SignCapability saying no counts as
-// not implementing it).
-func (f *Framework) CanSign() bool {
-	_, ok := f.signers()
-	return ok
-}
-
-// SignPod returns pod's signature for this profile: the JSON of every
-// plugin's fragments (the last value of a key wins) and the schedulerName,
-// or "" when the profile cannot sign or a plugin refuses this pod.
-func (f *Framework) SignPod(ctx context.Context, pod *PodInfo) PodSignature {
-	signers, ok := f.signers()
-	if !ok {
-		return ""
-	}
-	for _, r := range f.sign.refusers {
-		if r.RefusesSign(pod) {
-			return ""
-		}
-	}
-	sig := map[string]any{SignerSchedulerName: pod.Pod.Spec.SchedulerName}
-	for _, pl := range signers {
-		frags, st := pl.SignPod(ctx, pod)
-		if !st.IsSuccess() {
-			return ""
-		}
-		for _, fr := range frags {
-			sig[fr.Key] = fr.Value
-		}
-	}
-	b, err := json.Marshal(sig)
-	if err != nil {
-		return ""
-	}
-	return PodSignature(b)
-}
-
 // SignTolerations is the fragment value of a pod's tolerations.
-func SignTolerations(pod *Pod) any { return pod.Spec.Tolerations }
+func SignTolerations(pod *api.Pod) any { return pod.Spec.Tolerations }
 
 // SignerVolumes is the fragment key of a pod's volumes.
 const SignerVolumes = "v1.Pod.Spec.Volumes.NonSyntheticSources()"
@@ -150,7 +76,7 @@ const SignerVolumes = "v1.Pod.Spec.Volumes.NonSyntheticSources()"
 // SignVolumes is the fragment value of a pod's volumes: the JSON of every
 // volume source but ConfigMaps and Secrets (specific to each pod, never
 // read by scheduling), sorted (kube's VolumesSigner).
-func SignVolumes(pod *Pod) any {
+func SignVolumes(pod *api.Pod) any {
 	out := []string{}
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i].VolumeSource

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Snapshot is a consistent view of the cluster for one scheduling cycle:
@@ -42,7 +44,7 @@ type Snapshot struct {
 	// topo caches TopologyValues by label key; entries are immutable and
 	// the map is replaced, never written, once shared.
 	topoMu       sync.Mutex
-	topo         map[string]*TopologyValues
+	topo         map[string]*api.TopologyValues
 	taintClasses *TaintClasses // nil until asked, dropped when nodes change
 	imageTable   *ImageTable   // likewise
 	withAffinity []*NodeInfo
@@ -55,7 +57,7 @@ type Snapshot struct {
 	res       []NodeResources
 	free      []NodeFree
 	resShared bool
-	// runs caches indexRuns (nil until asked, dropped when nodes are added
+	// runs caches IndexRuns (nil until asked, dropped when nodes are added
 	// or removed).
 	runs atomic.Pointer[[]int32]
 
@@ -74,18 +76,18 @@ type Snapshot struct {
 	storageDirty atomic.Bool
 
 	// Services select pods (PodTopologySpread's default constraints).
-	Services []Service
+	Services []api.Service
 	// Controllers are ReplicaSets, ReplicationControllers and StatefulSets.
-	Controllers []WorkloadController
+	Controllers []api.WorkloadController
 	// DisruptionBudgets are the PodDisruptionBudgets preemption honours.
-	DisruptionBudgets []PodDisruptionBudget
+	DisruptionBudgets []api.PodDisruptionBudget
 }
 
 // SnapshotOption adds optional cluster objects to a new Snapshot.
 type SnapshotOption func(*Snapshot) error
 
 // WithNamespaces records namespace labels (for namespace selectors).
-func WithNamespaces(ns ...Namespace) SnapshotOption {
+func WithNamespaces(ns ...api.Namespace) SnapshotOption {
 	return func(s *Snapshot) error {
 		for _, n := range ns {
 			if _, dup := s.namespaces[n.Name]; dup {
@@ -98,20 +100,20 @@ func WithNamespaces(ns ...Namespace) SnapshotOption {
 }
 
 // WithServices records services.
-func WithServices(svcs ...Service) SnapshotOption {
+func WithServices(svcs ...api.Service) SnapshotOption {
 	return func(s *Snapshot) error { s.Services = append(s.Services, svcs...); return nil }
 }
 
 // WithControllers records ReplicaSets, ReplicationControllers and
 // StatefulSets.
-func WithControllers(cs ...WorkloadController) SnapshotOption {
+func WithControllers(cs ...api.WorkloadController) SnapshotOption {
 	return func(s *Snapshot) error { s.Controllers = append(s.Controllers, cs...); return nil }
 }
 
 // WithDisruptionBudgets records PodDisruptionBudgets.
 // A selector that does not compile, or a negative disruptionsAllowed, is an
 // error naming the budget.
-func WithDisruptionBudgets(pdbs ...PodDisruptionBudget) SnapshotOption {
+func WithDisruptionBudgets(pdbs ...api.PodDisruptionBudget) SnapshotOption {
 	return func(s *Snapshot) error {
 		for _, p := range pdbs {
 			if _, err := p.Selector.Compile(); err != nil {
@@ -131,7 +133,7 @@ func WithDisruptionBudgets(pdbs ...PodDisruptionBudget) SnapshotOption {
 // part of any node; terminal pods (Succeeded, Failed) are skipped, as
 // kube-scheduler's informer skips them. A nil node or pod, a duplicate node
 // name, or a pod on an unknown node is an error that names it.
-func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot, error) {
+func NewSnapshot(nodes []*api.Node, pods []*api.Pod, opts ...SnapshotOption) (*Snapshot, error) {
 	s := &Snapshot{
 		nodes:         make([]*NodeInfo, 0, len(nodes)),
 		res:           make([]NodeResources, 0, len(nodes)),
@@ -182,7 +184,7 @@ func NewSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) (*Snapshot,
 }
 
 // MustSnapshot is NewSnapshot that panics on error; for tests and examples.
-func MustSnapshot(nodes []*Node, pods []*Pod, opts ...SnapshotOption) *Snapshot {
+func MustSnapshot(nodes []*api.Node, pods []*api.Pod, opts ...SnapshotOption) *Snapshot {
 	s, err := NewSnapshot(nodes, pods, opts...)
 	if err != nil {
 		panic(err)
@@ -196,6 +198,19 @@ func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
 
 // NumNodes returns the number of nodes.
 func (s *Snapshot) NumNodes() int { return len(s.nodes) }
+
+// IsNodeList reports whether nodes is the snapshot's own node list (the
+// slice Nodes returns, whole), as the runner passes it to PreFilter: a
+// plugin given it may read the snapshot's indexes by node position
+// (PodCounts, TopologyValues, Resources) instead of walking nodes. It
+// compares the slices' identity, not their contents, so a copy or a
+// subset is never taken for the list.
+func (s *Snapshot) IsNodeList(nodes []*NodeInfo) bool {
+	return s != nil && len(nodes) > 0 && len(nodes) == len(s.nodes) && &nodes[0] == &s.nodes[0]
+}
+
+// NodeAt returns the node object at position k (Nodes()[k].Node()).
+func (s *Snapshot) NodeAt(k int) *api.Node { return s.nodes[k].node }
 
 // Get returns the NodeInfo of the named node.
 func (s *Snapshot) Get(name string) (*NodeInfo, bool) {
@@ -258,14 +273,14 @@ func (s *Snapshot) refreshAffinityLists() {
 }
 
 // AddNode appends a node. A duplicate name is an error.
-func (s *Snapshot) AddNode(n *Node) error {
+func (s *Snapshot) AddNode(n *api.Node) error {
 	if n == nil {
 		return fmt.Errorf("framework: snapshot: nil node")
 	}
 	if _, dup := s.index[n.Name]; dup {
 		return fmt.Errorf("framework: snapshot: duplicate node name %q", n.Name)
 	}
-	if err := ValidateNode(n); err != nil {
+	if err := api.ValidateNode(n); err != nil {
 		return err
 	}
 	ni, _ := NewNodeInfo(n)
@@ -422,7 +437,7 @@ func (s *Snapshot) renumberFrom(i int) {
 }
 
 // UpdateNode replaces the node object of an existing node, keeping its pods.
-func (s *Snapshot) UpdateNode(n *Node) error {
+func (s *Snapshot) UpdateNode(n *api.Node) error {
 	if n == nil {
 		return fmt.Errorf("framework: snapshot: nil node")
 	}
@@ -482,46 +497,47 @@ func (s *Snapshot) mutableAt(i int) *NodeInfo {
 }
 
 // AddPod assigns pod to the node named by pod.Spec.NodeName.
-func (s *Snapshot) AddPod(pod *Pod) error {
+func (s *Snapshot) AddPod(pod *api.Pod) error {
 	pi, err := NewPodInfo(pod)
 	if err != nil {
 		return err
 	}
-	return s.AddPodInfo(pi)
+	_, err = s.AddPodInfo(pi, PodAdd{})
+	return err
 }
 
 // AddPodInfo assigns a prepared PodInfo to the node named by its pod's
-// nodeName. A pod without a nodeName, on an unknown node, or already on
-// the node (same UID, or namespace/name when it has no UID) is an error.
-func (s *Snapshot) AddPodInfo(pi *PodInfo) error {
-	_, err := s.addPodInfo(pi, true, -1)
-	return err
+// nodeName and returns that node's index (NodeInfo.Index). A pod without
+// a nodeName or on an unknown node is an error. how says what the caller
+// knows about the pod, so that the add may skip work; the zero PodAdd
+// knows nothing, and a pod already on the node (same UID, or
+// namespace/name when it has no UID) is an error.
+func (s *Snapshot) AddPodInfo(pi *PodInfo, how PodAdd) (int, error) {
+	at := -1
+	if how.AtNode {
+		at = how.Node
+	}
+	return s.addPodInfo(pi, !how.Unique, at)
 }
 
-// AddNewPodInfo is AddPodInfo for a pod its caller knows is on no node of
-// the snapshot, as a store that keeps pod identities unique itself does
-// (scheduling.Cluster, by namespace/name and UID): it skips AddPodInfo's
-// duplicate check, which reads every pod of the node (O(pods on the node)
-// cache misses, the larger part of an add). Adding a pod that is on its
-// node already through it leaves the pod there twice; use AddPodInfo
-// unless uniqueness is known.
-func (s *Snapshot) AddNewPodInfo(pi *PodInfo) error {
-	_, err := s.addPodInfo(pi, false, -1)
-	return err
-}
-
-// AddNewPodInfoNode is AddNewPodInfo that also returns the index of the
-// node pi joined (NodeInfo.Index), for RemoveLastPodInfos.
-func (s *Snapshot) AddNewPodInfoNode(pi *PodInfo) (int, error) { return s.addPodInfo(pi, false, -1) }
-
-// AddNewPodInfoAt is AddNewPodInfoNode for a caller that knows the
-// position of pi's node (NodeInfo.Index, as framework.Result.SelectedIndex
-// gives it): the node is taken there, without looking its name up, when
-// the node at index i has the name pi's nodeName gives; otherwise (i out
-// of range, or another node's) it is found by name as AddNewPodInfoNode
-// finds it. The snapshot ends exactly as AddNewPodInfoNode leaves it.
-func (s *Snapshot) AddNewPodInfoAt(pi *PodInfo, i int) (int, error) {
-	return s.addPodInfo(pi, false, i)
+// PodAdd is what the caller of Snapshot.AddPodInfo knows about the pod it
+// adds. Every choice leaves the snapshot exactly as the zero PodAdd does
+// for a pod that is on no node yet.
+type PodAdd struct {
+	// Unique: the pod is on no node of the snapshot, as a store that keeps
+	// pod identities unique itself knows (scheduling.Cluster, by
+	// namespace/name and UID). The duplicate check, which reads every pod
+	// of the node (O(pods on the node) cache misses, the larger part of an
+	// add), is skipped; adding a pod that is on its node already leaves it
+	// there twice.
+	Unique bool
+	// AtNode: Node is the index of the pod's node as the caller knows it
+	// (NodeInfo.Index, as runtime.Result.SelectedIndex gives it). The node
+	// is taken there, without looking its name up, when the node at that
+	// index has the name the pod's nodeName gives; otherwise (out of
+	// range, or another node's) it is found by name.
+	AtNode bool
+	Node   int
 }
 
 // addPodInfo adds pi to its node, at index at when that is the node
@@ -560,7 +576,7 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool, at int) (int, error) {
 }
 
 // RemovePod removes pod from the node named by its nodeName.
-func (s *Snapshot) RemovePod(pod *Pod) error {
+func (s *Snapshot) RemovePod(pod *api.Pod) error {
 	if pod == nil {
 		return fmt.Errorf("framework: snapshot: nil pod")
 	}
@@ -579,7 +595,7 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 	return nil
 }
 
-// RemoveLastPodInfo undoes the add of pi (AddPodInfo or AddNewPodInfo)
+// removeLastPodInfo undoes the add of pi (AddPodInfo)
 // when pi is still the last pod of its node, i.e. every pod added to the
 // node after it was removed again, as an undo journal replaying in
 // reverse order guarantees: O(1) (pointer comparisons) where RemovePod
@@ -587,7 +603,7 @@ func (s *Snapshot) RemovePod(pod *Pod) error {
 // misses). The snapshot ends exactly as RemovePod(pi.Pod) leaves it, the
 // node's Generation included; when pi is not the node's last pod it is
 // RemovePod(pi.Pod).
-func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
+func (s *Snapshot) removeLastPodInfo(pi *PodInfo) error {
 	if pi == nil || pi.Pod == nil {
 		return fmt.Errorf("framework: snapshot: nil pod")
 	}
@@ -603,10 +619,10 @@ func (s *Snapshot) RemoveLastPodInfo(pi *PodInfo) error {
 }
 
 // RemoveLastPodInfos undoes the adds of pis, given in the order they were
-// added: RemoveLastPodInfo on each of them in reverse order, and the
+// added: removeLastPodInfo on each of them in reverse order, and the
 // snapshot ends exactly as that leaves it (pod lists and their order,
 // sums, Resources, the pod index, Generation and the change journal).
-// nodes[i] is the node index AddNewPodInfoNode returned for pis[i] (nodes
+// nodes[i] is the node index AddPodInfo returned for pis[i] (nodes
 // nil: none known): a pod that is the last of the node its index names
 // is removed without looking its node up by name, and what each node's
 // rows derive from its sums (rowDerived) is computed once, after its last
@@ -627,7 +643,7 @@ func (s *Snapshot) RemoveLastPodInfos(pis []*PodInfo, nodes []int32) error {
 			k = int(nodes[i])
 		}
 		if k < 0 || k >= len(s.nodes) || pi == nil || !lastOf(s.nodes[k].Pods, pi) {
-			if err := s.RemoveLastPodInfo(pi); err != nil && first == nil {
+			if err := s.removeLastPodInfo(pi); err != nil && first == nil {
 				first = err
 			}
 			continue
@@ -735,29 +751,16 @@ func (s *Snapshot) Clone() *Snapshot {
 	return c
 }
 
-// TopologyValues numbers the distinct values of one node label key across
-// a snapshot: Domain[i] is the value index of the node at position i
-// (NodeInfo.Index), or -1 when the node lacks the key. Plugins that count
-// per topology domain use it to replace per-node label-map lookups with
-// slice reads. It is read-only.
-type TopologyValues struct {
-	Key    string
-	Values []string
-	Domain []int32
-	// Unkeyed is the number of nodes without the key (Domain −1).
-	Unkeyed int
-}
-
 // TopologyValues returns the numbering of key's values over the snapshot's
 // nodes, computing it once per snapshot (and again after node changes).
 // It is safe for concurrent use.
-func (s *Snapshot) TopologyValues(key string) *TopologyValues {
+func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 	s.topoMu.Lock()
 	defer s.topoMu.Unlock()
 	if tv, ok := s.topo[key]; ok {
 		return tv
 	}
-	tv := &TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
+	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
 	ids := map[string]int32{}
 	for i, n := range s.nodes {
 		v, ok := n.node.Labels[key]
@@ -774,7 +777,7 @@ func (s *Snapshot) TopologyValues(key string) *TopologyValues {
 		}
 		tv.Domain[i] = id
 	}
-	next := make(map[string]*TopologyValues, len(s.topo)+1)
+	next := make(map[string]*api.TopologyValues, len(s.topo)+1)
 	for k, v := range s.topo {
 		next[k] = v
 	}
@@ -785,7 +788,7 @@ func (s *Snapshot) TopologyValues(key string) *TopologyValues {
 
 // podIdentity is the UID, or namespace/name when the UID is empty, or ""
 // for a pod with neither a UID nor a name.
-func podIdentity(p *Pod) string {
+func podIdentity(p *api.Pod) string {
 	if p.UID != "" {
 		return "uid:" + p.UID
 	}

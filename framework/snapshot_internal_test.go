@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // TestSnapshotAffinityListsConcurrentReaders: cycles running at once on one
 // snapshot may read the affinity lists while they are rebuilt (run with -race).
 func TestSnapshotAffinityListsConcurrentReaders(t *testing.T) {
-	pod := &Pod{ObjectMeta: ObjectMeta{Name: "a", Namespace: "default", UID: "a"},
-		Spec: PodSpec{NodeName: "n0", Affinity: &Affinity{PodAntiAffinity: &PodAntiAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: []PodAffinityTerm{{TopologyKey: "kubernetes.io/hostname",
-				LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": "x"}}}}}}}}
-	s := MustSnapshot(testNodes(3), []*Pod{pod})
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "a", Namespace: "default", UID: "a"},
+		Spec: api.PodSpec{NodeName: "n0", Affinity: &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{TopologyKey: "kubernetes.io/hostname",
+				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "x"}}}}}}}}
+	s := MustSnapshot(testNodes(3), []*api.Pod{pod})
 	c := s.Clone()
 	var wg sync.WaitGroup
 	for range 4 {
@@ -87,19 +89,19 @@ func TestNodeIndexAndTopologyValues(t *testing.T) {
 
 func TestTaintClasses(t *testing.T) {
 	nodes := testNodes(5) // n0..n4
-	spot := Taint{Key: "spot", Value: "true", Effect: TaintEffectPreferNoSchedule}
-	db := Taint{Key: "dedicated", Value: "db", Effect: TaintEffectNoSchedule}
-	nodes[0].Spec.Taints = []Taint{spot}
-	nodes[1].Spec.Taints = []Taint{spot, db}
-	nodes[2].Spec.Taints = []Taint{db, spot} // another order: another class
-	nodes[3].Spec.Taints = []Taint{spot}
+	spot := api.Taint{Key: "spot", Value: "true", Effect: api.TaintEffectPreferNoSchedule}
+	db := api.Taint{Key: "dedicated", Value: "db", Effect: api.TaintEffectNoSchedule}
+	nodes[0].Spec.Taints = []api.Taint{spot}
+	nodes[1].Spec.Taints = []api.Taint{spot, db}
+	nodes[2].Spec.Taints = []api.Taint{db, spot} // another order: another class
+	nodes[3].Spec.Taints = []api.Taint{spot}
 	nodes[4].Spec.Unschedulable = true
 	s := MustSnapshot(nodes, nil)
 	tc := s.TaintClasses()
 	if got := fmt.Sprint(tc.Class, tc.Unschedulable); got != "[0 1 2 0 3] [false false false true]" {
 		t.Fatalf("TaintClasses = %s", got)
 	}
-	if got := fmt.Sprint(tc.Taints); got != fmt.Sprint([][]Taint{{spot}, {spot, db}, {db, spot}, nil}) {
+	if got := fmt.Sprint(tc.Taints); got != fmt.Sprint([][]api.Taint{{spot}, {spot, db}, {db, spot}, nil}) {
 		t.Fatalf("TaintClasses.Taints = %s", got)
 	}
 	if s.TaintClasses() != tc {
@@ -133,8 +135,8 @@ func TestTaintClasses(t *testing.T) {
 
 func TestImageNumbers(t *testing.T) {
 	nodes := testNodes(3)
-	nodes[0].Status.Images = []ContainerImage{{Names: []string{"a:1", "a@sha"}, SizeBytes: 10}, {Names: []string{"b:1"}, SizeBytes: 20}}
-	nodes[1].Status.Images = []ContainerImage{{Names: []string{"b:1"}, SizeBytes: 21}, {Names: []string{"b:1"}, SizeBytes: 22}} // listed twice: the last size counts
+	nodes[0].Status.Images = []api.ContainerImage{{Names: []string{"a:1", "a@sha"}, SizeBytes: 10}, {Names: []string{"b:1"}, SizeBytes: 20}}
+	nodes[1].Status.Images = []api.ContainerImage{{Names: []string{"b:1"}, SizeBytes: 21}, {Names: []string{"b:1"}, SizeBytes: 22}} // listed twice: the last size counts
 	s := MustSnapshot(nodes, nil)
 	a, sha, b := s.ImageID("a:1"), s.ImageID("a@sha"), s.ImageID("b:1")
 	if a < 0 || sha < 0 || b < 0 || a == sha || a == b || s.ImageID("c:1") != -1 {
@@ -155,7 +157,7 @@ func TestImageNumbers(t *testing.T) {
 	}
 	c := s.Clone()
 	upd := *nodes[2]
-	upd.Status.Images = []ContainerImage{{Names: []string{"c:1"}, SizeBytes: 30}}
+	upd.Status.Images = []api.ContainerImage{{Names: []string{"c:1"}, SizeBytes: 30}}
 	if err := c.UpdateNode(&upd); err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +177,8 @@ func TestSnapshotStorageLogBounded(t *testing.T) {
 	s := MustSnapshot(nil, nil)
 	pv := "pv"
 	for i := range 10000 {
-		va := &VolumeAttachment{ObjectMeta: ObjectMeta{Name: "va"},
-			Spec: VolumeAttachmentSpec{Attacher: "d", NodeName: fmt.Sprintf("n%d", i%3), Source: VolumeAttachmentSource{PersistentVolumeName: &pv}}}
+		va := &api.VolumeAttachment{ObjectMeta: api.ObjectMeta{Name: "va"},
+			Spec: api.VolumeAttachmentSpec{Attacher: "d", NodeName: fmt.Sprintf("n%d", i%3), Source: api.VolumeAttachmentSource{PersistentVolumeName: &pv}}}
 		if _, err := s.SetStorageObject(va); err != nil {
 			t.Fatal(err)
 		}

@@ -31,17 +31,17 @@ func (j *nodeJournal) noteAll() {
 	j.seq++
 }
 
-// changeSeq is the number of changes the snapshot's nodes went through:
+// ChangeSeq is the number of changes the snapshot's nodes went through:
 // equal values mean no NodeInfo of the snapshot changed in between, and
 // every node keeps its NodeInfo pointer and Generation.
-func (s *Snapshot) changeSeq() uint64 { return s.journal.seq }
+func (s *Snapshot) ChangeSeq() uint64 { return s.journal.seq }
 
-// changedSince appends to buf the index of each node changed since the
-// snapshot's changeSeq was seq (a node changed twice is listed twice) and
+// ChangedSince appends to buf the index of each node changed since the
+// snapshot's ChangeSeq was seq (a node changed twice is listed twice) and
 // reports whether it could: false when the journal no longer holds every
 // change since then, or one of them changed every node (the caller then
 // checks every node itself).
-func (s *Snapshot) changedSince(seq uint64, buf []int32) ([]int32, bool) {
+func (s *Snapshot) ChangedSince(seq uint64, buf []int32) ([]int32, bool) {
 	j := &s.journal
 	if seq > j.seq || j.seq-seq > journalRing {
 		return buf, false

@@ -5,14 +5,15 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
 // TestPropSnapshotJournal: after any run of snapshot changes (pods added
 // and removed, a node updated, its CSINode set, nodes added or removed,
-// some on a clone sharing NodeInfos), changedSince lists every node whose
+// some on a clone sharing NodeInfos), ChangedSince lists every node whose
 // NodeInfo pointer or Generation moved, or reports that it cannot; and an
-// unchanged changeSeq means no node moved.
+// unchanged ChangeSeq means no node moved.
 func TestPropSnapshotJournal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
@@ -34,7 +35,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 			for k, ni := range s.Nodes() {
 				before[k] = seen{ni, ni.Generation}
 			}
-			seq := s.changeSeq()
+			seq := s.ChangeSeq()
 			structural := false
 			for i := range rapid.IntRange(0, steps).Draw(t, "n") {
 				name := fmt.Sprintf("p%d-%d", round, i)
@@ -46,7 +47,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := s.AddNewPodInfo(pi); err != nil {
+					if _, err := s.AddPodInfo(pi, PodAdd{Unique: true}); err != nil {
 						t.Fatal(err)
 					}
 					added = append(added, pi)
@@ -54,7 +55,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					if len(added) > 0 {
 						pi := added[len(added)-1]
 						added = added[:len(added)-1]
-						if err := s.RemoveLastPodInfo(pi); err != nil {
+						if err := s.removeLastPodInfo(pi); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -74,7 +75,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					}
 				case 8:
 					node := all[rapid.IntRange(0, len(all)-1).Draw(t, name+".csi")].Name()
-					if _, err := s.SetStorageObject(&CSINode{ObjectMeta: ObjectMeta{Name: node}}); err != nil {
+					if _, err := s.SetStorageObject(&api.CSINode{ObjectMeta: api.ObjectMeta{Name: node}}); err != nil {
 						t.Fatal(err)
 					}
 				case 9:
@@ -88,7 +89,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					}
 				}
 			}
-			changed, ok := s.changedSince(seq, nil)
+			changed, ok := s.ChangedSince(seq, nil)
 			if structural && ok {
 				t.Fatalf("a node was added, yet the journal lists only %v", changed)
 			}
@@ -104,15 +105,15 @@ func TestPropSnapshotJournal(t *testing.T) {
 					t.Fatalf("node %d (%s) changed since seq %d, not listed in %v", k, ni.Name(), seq, changed)
 				}
 			}
-			if s.changeSeq() == seq && len(changed) > 0 {
-				t.Fatalf("changeSeq unchanged, yet %v listed", changed)
+			if s.ChangeSeq() == seq && len(changed) > 0 {
+				t.Fatalf("ChangeSeq unchanged, yet %v listed", changed)
 			}
 		}
 	})
 }
 
 // copyNode is n with a labels map of its own.
-func copyNode(n *Node) *Node {
+func copyNode(n *api.Node) *api.Node {
 	c := *n
 	c.Labels = maps.Clone(n.Labels)
 	return &c

@@ -6,13 +6,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
 // restoreImages counts, for each image of the nodes, the nodes holding it
 // (ImageNumNodes), and checks that every node is found by name at its
 // position.
-func restoreImages(t *rapid.T, s *Snapshot, nodes []*Node) map[string]int {
+func restoreImages(t *rapid.T, s *Snapshot, nodes []*api.Node) map[string]int {
 	out := map[string]int{}
 	for _, n := range nodes {
 		for _, img := range n.Status.Images {
@@ -30,7 +31,7 @@ func restoreImages(t *rapid.T, s *Snapshot, nodes []*Node) map[string]int {
 }
 
 // TestPropSnapshotRestoreNode: node removals by RemoveNodeKept mixed with
-// pod adds, undone in reverse order (RestoreNode, RemoveLastPodInfo), leave
+// pod adds, undone in reverse order (RestoreNode, removeLastPodInfo), leave
 // the snapshot as it was — node by node (order, pods and their order,
 // affinity lists, sums, host ports, Resources and Free rows; Generation
 // only counts up, and not at all without pod adds),
@@ -46,10 +47,10 @@ func TestPropSnapshotRestoreNode(t *testing.T) {
 		for i, n := range nodes {
 			n.Labels["zone"] = fmt.Sprintf("z%d", i%2)
 			if rapid.Bool().Draw(t, fmt.Sprintf("image%d", i)) {
-				n.Status.Images = []ContainerImage{{Names: []string{rapid.SampledFrom([]string{"img-a", "img-b"}).Draw(t, "img")}, SizeBytes: 1 << 20}}
+				n.Status.Images = []api.ContainerImage{{Names: []string{rapid.SampledFrom([]string{"img-a", "img-b"}).Draw(t, "img")}, SizeBytes: 1 << 20}}
 			}
 		}
-		var bound []*Pod
+		var bound []*api.Pod
 		for i := range rapid.IntRange(0, 10).Draw(t, "bound") {
 			bound = append(bound, undoDrawPod(t, nodes, fmt.Sprintf("old%d", i)))
 		}
@@ -85,12 +86,12 @@ func TestPropSnapshotRestoreNode(t *testing.T) {
 				}
 				steps = append(steps, step{node: r})
 			} else if len(cur) > 0 {
-				on := make([]*Node, len(cur))
+				on := make([]*api.Node, len(cur))
 				for k, ni := range cur {
 					on[k] = ni.Node()
 				}
 				pi := MustPodInfo(undoDrawPod(t, on, fmt.Sprintf("new%d", i)))
-				if err := s.AddNewPodInfo(pi); err != nil {
+				if _, err := s.AddPodInfo(pi, PodAdd{Unique: true}); err != nil {
 					t.Fatal(err)
 				}
 				steps = append(steps, step{pod: pi})
@@ -103,7 +104,7 @@ func TestPropSnapshotRestoreNode(t *testing.T) {
 			if steps[i].node != nil {
 				err = s.RestoreNode(steps[i].node)
 			} else {
-				err = s.RemoveLastPodInfo(steps[i].pod)
+				err = s.removeLastPodInfo(steps[i].pod)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -133,8 +134,8 @@ func TestPropSnapshotRestoreNode(t *testing.T) {
 // restoreFresh checks s's memoized pod counts and affinity groups against
 // a snapshot built afresh from its nodes and pods.
 func restoreFresh(t *rapid.T, s *Snapshot, queries []PodQuery) {
-	var nodes []*Node
-	var pods []*Pod
+	var nodes []*api.Node
+	var pods []*api.Pod
 	for _, ni := range s.Nodes() {
 		nodes = append(nodes, ni.Node())
 		for _, pi := range ni.Pods {
@@ -143,7 +144,7 @@ func restoreFresh(t *rapid.T, s *Snapshot, queries []PodQuery) {
 	}
 	f := MustSnapshot(nodes, pods, WithNamespaces(piNamespaces...))
 	for qi, q := range queries {
-		if s.PodCountsCached(q) {
+		if s.podCountsCached(q) {
 			if got, want := fmt.Sprint(s.PodCounts(q)), fmt.Sprint(f.PodCounts(q)); got != want {
 				t.Fatalf("query %d: counts %s, fresh %s", qi, got, want)
 			}

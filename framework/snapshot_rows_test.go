@@ -7,12 +7,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
-// TestPropAddNewPodInfoAtRows: adding pods with AddNewPodInfoAt, given
+// TestPropAddPodInfoAtNodeRows: adding pods with AddPodInfo at a known node index, given
 // their node's index, a wrong index, one out of range or -1, and removing
-// them (RemovePod, RemoveLastPodInfo, RemoveLastPodInfos with the indexes
+// them (RemovePod, removeLastPodInfo, RemoveLastPodInfos with the indexes
 // returned) leaves a snapshot equal to one that used AddPodInfo and
 // RemovePod (undoCapture: pod lists and their order, sums, ports,
 // Resources and Free rows, Generation, the affinity node lists, pod
@@ -20,7 +21,7 @@ import (
 // what resourcesOf and freeOf compute from its NodeInfo, though pods'
 // adds and removals only add to the rows' sums. Nodes and rows may be
 // shared with a clone.
-func TestPropAddNewPodInfoAtRows(t *testing.T) {
+func TestPropAddPodInfoAtNodeRows(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
@@ -28,7 +29,7 @@ func TestPropAddNewPodInfoAtRows(t *testing.T) {
 			n.Status.Allocatable[resource.Memory] = resource.MustParse(fmt.Sprintf("%dMi", 1000*(i+1)))
 			n.Status.Allocatable[resource.EphemeralStorage] = resource.MustParse("10Gi")
 		}
-		drawPod := func(name string) *Pod {
+		drawPod := func(name string) *api.Pod {
 			p := undoDrawPod(t, nodes, name)
 			req := p.Spec.Containers[0].Resources.Requests
 			if rapid.Bool().Draw(t, name+".hasMem") {
@@ -39,7 +40,7 @@ func TestPropAddNewPodInfoAtRows(t *testing.T) {
 			}
 			return p
 		}
-		var bound []*Pod
+		var bound []*api.Pod
 		for i := range rapid.IntRange(0, 4).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
 		}
@@ -74,14 +75,14 @@ func TestPropAddNewPodInfoAtRows(t *testing.T) {
 				case 2:
 					hint = rapid.IntRange(-2, len(nodes)+1).Draw(t, "anyHint")
 				}
-				k, err := at.AddNewPodInfoAt(a, hint)
+				k, err := at.AddPodInfo(a, PodAdd{Unique: true, AtNode: true, Node: hint})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if want := at.Index(p.Spec.NodeName); k != want {
-					t.Fatalf("AddNewPodInfoAt(%s, %d) = %d, the node's index is %d", p.Name, hint, k, want)
+					t.Fatalf("AddPodInfo(%s, at %d) = %d, the node's index is %d", p.Name, hint, k, want)
 				}
-				if err := ref.AddPodInfo(r); err != nil {
+				if _, err := ref.AddPodInfo(r, PodAdd{}); err != nil {
 					t.Fatal(err)
 				}
 				live = append(live, added{a, r, int32(k)})
@@ -96,7 +97,7 @@ func TestPropAddNewPodInfoAtRows(t *testing.T) {
 				live = append(live[:i], live[i+1:]...)
 			case op == 4 && len(live) > 0: // undo the last add
 				last := live[len(live)-1]
-				if err := at.RemoveLastPodInfo(last.at); err != nil {
+				if err := at.removeLastPodInfo(last.at); err != nil {
 					t.Fatal(err)
 				}
 				if err := ref.RemovePod(last.ref.Pod); err != nil {
@@ -123,7 +124,7 @@ func TestPropAddNewPodInfoAtRows(t *testing.T) {
 			rowsCheck(t, at)
 			rowsCheck(t, ref)
 			if diff := cmp.Diff(undoCapture(ref, queries, false), undoCapture(at, queries, false)); diff != "" {
-				t.Fatalf("step %d (-AddPodInfo, RemovePod +AddNewPodInfoAt, removals):\n%s", step, diff)
+				t.Fatalf("step %d (-AddPodInfo, RemovePod +AddPodInfo at an index, removals):\n%s", step, diff)
 			}
 		}
 		for _, c := range keep {
@@ -147,14 +148,14 @@ func rowsCheck(t *rapid.T, s *Snapshot) {
 	}
 }
 
-// TestAddNewPodInfoAtErrors: a pod on a node the snapshot lacks is an
+// TestAddPodInfoAtNodeErrors: a pod on a node the snapshot lacks is an
 // error naming both, whatever index is given; the snapshot is unchanged.
-func TestAddNewPodInfoAtErrors(t *testing.T) {
+func TestAddPodInfoAtNodeErrors(t *testing.T) {
 	s := MustSnapshot(testNodes(2), nil)
 	for _, hint := range []int{-1, 0, 1, 2} {
 		pi := testPod("p")
 		pi.Pod.Spec.NodeName = "gone"
-		if _, err := s.AddNewPodInfoAt(pi, hint); err == nil || err.Error() != `framework: snapshot: pod default/p: node "gone" not found` {
+		if _, err := s.AddPodInfo(pi, PodAdd{Unique: true, AtNode: true, Node: hint}); err == nil || err.Error() != `framework: snapshot: pod default/p: node "gone" not found` {
 			t.Errorf("hint %d: err = %v", hint, err)
 		}
 	}

@@ -6,125 +6,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
-
-// StorageKind names a kind of storage object.
-type StorageKind string
-
-// Storage kinds.
-const (
-	KindPersistentVolume      StorageKind = "PersistentVolume"
-	KindPersistentVolumeClaim StorageKind = "PersistentVolumeClaim"
-	KindStorageClass          StorageKind = "StorageClass"
-	KindCSINode               StorageKind = "CSINode"
-	KindCSIDriver             StorageKind = "CSIDriver"
-	KindCSIStorageCapacity    StorageKind = "CSIStorageCapacity"
-	KindVolumeAttachment      StorageKind = "VolumeAttachment"
-)
-
-// StorageObject is one of the storage objects a Snapshot holds:
-// *PersistentVolume, *PersistentVolumeClaim, *StorageClass, *CSINode,
-// *CSIDriver, *CSIStorageCapacity or *VolumeAttachment.
-type StorageObject interface {
-	// StorageKind names the object's kind.
-	StorageKind() StorageKind
-	meta() *ObjectMeta
-}
-
-// StorageKind returns KindPersistentVolume.
-func (*PersistentVolume) StorageKind() StorageKind { return KindPersistentVolume }
-
-// StorageKind returns KindPersistentVolumeClaim.
-func (*PersistentVolumeClaim) StorageKind() StorageKind { return KindPersistentVolumeClaim }
-
-// StorageKind returns KindStorageClass.
-func (*StorageClass) StorageKind() StorageKind { return KindStorageClass }
-
-// StorageKind returns KindCSINode.
-func (*CSINode) StorageKind() StorageKind { return KindCSINode }
-
-// StorageKind returns KindCSIDriver.
-func (*CSIDriver) StorageKind() StorageKind { return KindCSIDriver }
-
-// StorageKind returns KindCSIStorageCapacity.
-func (*CSIStorageCapacity) StorageKind() StorageKind { return KindCSIStorageCapacity }
-
-// StorageKind returns KindVolumeAttachment.
-func (*VolumeAttachment) StorageKind() StorageKind { return KindVolumeAttachment }
-
-func (o *PersistentVolume) meta() *ObjectMeta      { return &o.ObjectMeta }
-func (o *PersistentVolumeClaim) meta() *ObjectMeta { return &o.ObjectMeta }
-func (o *StorageClass) meta() *ObjectMeta          { return &o.ObjectMeta }
-func (o *CSINode) meta() *ObjectMeta               { return &o.ObjectMeta }
-func (o *CSIDriver) meta() *ObjectMeta             { return &o.ObjectMeta }
-func (o *CSIStorageCapacity) meta() *ObjectMeta    { return &o.ObjectMeta }
-func (o *VolumeAttachment) meta() *ObjectMeta      { return &o.ObjectMeta }
-
-// Namespaced reports whether objects of the kind live in a namespace
-// (claims and capacities); the others are cluster-scoped.
-func (k StorageKind) Namespaced() bool {
-	return k == KindPersistentVolumeClaim || k == KindCSIStorageCapacity
-}
-
-// StorageObjectKey returns the object's kind, namespace ("" for
-// cluster-scoped kinds) and name.
-func StorageObjectKey(o StorageObject) (StorageKind, string, string) {
-	k, m := o.StorageKind(), o.meta()
-	if !k.Namespaced() {
-		return k, "", m.Name
-	}
-	return k, m.Namespace, m.Name
-}
-
-// ValidateStorageObject runs the validation of the object's kind.
-func ValidateStorageObject(o StorageObject) error {
-	switch v := o.(type) {
-	case *PersistentVolume:
-		return ValidatePersistentVolume(v)
-	case *PersistentVolumeClaim:
-		return ValidatePersistentVolumeClaim(v)
-	case *StorageClass:
-		return ValidateStorageClass(v)
-	case *CSINode:
-		return ValidateCSINode(v)
-	case *CSIDriver:
-		return ValidateCSIDriver(v)
-	case *CSIStorageCapacity:
-		return ValidateCSIStorageCapacity(v)
-	case *VolumeAttachment:
-		return ValidateVolumeAttachment(v)
-	}
-	return fmt.Errorf("framework: unknown storage object %T", o)
-}
-
-// Each returns the objects in a fixed order: by kind as listed in the
-// struct, then as given.
-func (s *StorageObjects) Each() []StorageObject {
-	var out []StorageObject
-	add := func(o StorageObject) { out = append(out, o) }
-	for _, o := range s.StorageClasses {
-		add(o)
-	}
-	for _, o := range s.CSIDrivers {
-		add(o)
-	}
-	for _, o := range s.CSINodes {
-		add(o)
-	}
-	for _, o := range s.PersistentVolumes {
-		add(o)
-	}
-	for _, o := range s.PersistentVolumeClaims {
-		add(o)
-	}
-	for _, o := range s.CSIStorageCapacities {
-		add(o)
-	}
-	for _, o := range s.VolumeAttachments {
-		add(o)
-	}
-	return out
-}
 
 // nsName keys namespaced objects without building a string.
 type nsName struct{ ns, name string }
@@ -155,8 +39,8 @@ func (c *cowMap[K, V]) del(k K) {
 
 // pvEntry is a PersistentVolume with its compiled required node affinity.
 type pvEntry struct {
-	pv       *PersistentVolume
-	affinity *NodeSelectorMatcher
+	pv       *api.PersistentVolume
+	affinity *api.NodeSelectorMatcher
 }
 
 // storageIndex holds a snapshot's storage objects (CSINodes live on their
@@ -165,14 +49,14 @@ type pvEntry struct {
 // read (sortedLists).
 type storageIndex struct {
 	pvs        cowMap[string, pvEntry]
-	pvsByClass sortedLists[*PersistentVolume] // by class
-	pvcs       cowMap[nsName, *PersistentVolumeClaim]
-	classes    cowMap[string, *StorageClass]
-	drivers    cowMap[string, *CSIDriver]
-	capacities cowMap[nsName, *CSIStorageCapacity]
-	capList    sortedLists[*CSIStorageCapacity] // one list, under ""
-	vas        cowMap[string, *VolumeAttachment]
-	vasByNode  sortedLists[*VolumeAttachment] // by node
+	pvsByClass sortedLists[*api.PersistentVolume] // by class
+	pvcs       cowMap[nsName, *api.PersistentVolumeClaim]
+	classes    cowMap[string, *api.StorageClass]
+	drivers    cowMap[string, *api.CSIDriver]
+	capacities cowMap[nsName, *api.CSIStorageCapacity]
+	capList    sortedLists[*api.CSIStorageCapacity] // one list, under ""
+	vas        cowMap[string, *api.VolumeAttachment]
+	vasByNode  sortedLists[*api.VolumeAttachment] // by node
 	// pvcUse counts the references of assigned pods' claim volumes to
 	// each claim (kube-scheduler's usedPVCSet, from NodeInfo.PVCRefCounts).
 	pvcUse cowMap[nsName, int32]
@@ -203,7 +87,7 @@ func (x *storageIndex) merge() {
 }
 
 // podClaims adjusts the claim reference counts for an assigned pod.
-func (x *storageIndex) podClaims(pod *Pod, delta int32) {
+func (x *storageIndex) podClaims(pod *api.Pod, delta int32) {
 	for i := range pod.Spec.Volumes {
 		c := pod.Spec.Volumes[i].PersistentVolumeClaim
 		if c == nil {
@@ -219,19 +103,19 @@ func (x *storageIndex) podClaims(pod *Pod, delta int32) {
 	}
 }
 
-func (x *storageIndex) setPV(pv *PersistentVolume) {
-	var aff *NodeSelectorMatcher
+func (x *storageIndex) setPV(pv *api.PersistentVolume) {
+	var aff *api.NodeSelectorMatcher
 	if na := pv.Spec.NodeAffinity; na != nil && na.Required != nil {
-		aff = CompileNodeSelector(na.Required)
+		aff = api.CompileNodeSelector(na.Required)
 	}
 	if old, ok := x.pvs.m[pv.Name]; ok {
-		x.pvsByClass.remove(VolumeClass(old.pv), nsName{"", pv.Name})
+		x.pvsByClass.remove(api.VolumeClass(old.pv), nsName{"", pv.Name})
 	}
 	x.pvs.set(pv.Name, pvEntry{pv: pv, affinity: aff})
-	x.pvsByClass.put(VolumeClass(pv), nsName{"", pv.Name}, pv)
+	x.pvsByClass.put(api.VolumeClass(pv), nsName{"", pv.Name}, pv)
 }
 
-func (x *storageIndex) setVA(va *VolumeAttachment) {
+func (x *storageIndex) setVA(va *api.VolumeAttachment) {
 	if old, ok := x.vas.m[va.Name]; ok {
 		x.vasByNode.remove(old.Spec.NodeName, nsName{"", va.Name})
 	}
@@ -241,10 +125,10 @@ func (x *storageIndex) setVA(va *VolumeAttachment) {
 
 // WithStorage records storage objects (validated; a CSINode needs its node
 // to be in the snapshot; a duplicate is an error).
-func WithStorage(objs StorageObjects) SnapshotOption {
+func WithStorage(objs api.StorageObjects) SnapshotOption {
 	return func(s *Snapshot) error {
 		for _, o := range objs.Each() {
-			k, ns, name := StorageObjectKey(o)
+			k, ns, name := api.StorageObjectKey(o)
 			if _, ok := s.storageObject(k, ns, name); ok {
 				return fmt.Errorf("framework: snapshot: duplicate %s", k.Describe(ns, name))
 			}
@@ -256,38 +140,29 @@ func WithStorage(objs StorageObjects) SnapshotOption {
 	}
 }
 
-// Describe names an object of the kind for messages and keys:
-// `PersistentVolumeClaim "default/data"`, `StorageClass "fast"`.
-func (k StorageKind) Describe(ns, name string) string {
-	if ns == "" {
-		return fmt.Sprintf("%s %q", k, name)
-	}
-	return fmt.Sprintf("%s %q", k, ns+"/"+name)
-}
-
 // storageObject returns the stored object of a kind by key.
-func (s *Snapshot) storageObject(k StorageKind, ns, name string) (StorageObject, bool) {
+func (s *Snapshot) storageObject(k api.StorageKind, ns, name string) (api.StorageObject, bool) {
 	x := &s.storage
 	switch k {
-	case KindPersistentVolume:
+	case api.KindPersistentVolume:
 		e, ok := x.pvs.m[name]
 		return e.pv, ok
-	case KindPersistentVolumeClaim:
+	case api.KindPersistentVolumeClaim:
 		o, ok := x.pvcs.m[nsName{ns, name}]
 		return o, ok
-	case KindStorageClass:
+	case api.KindStorageClass:
 		o, ok := x.classes.m[name]
 		return o, ok
-	case KindCSIDriver:
+	case api.KindCSIDriver:
 		o, ok := x.drivers.m[name]
 		return o, ok
-	case KindCSIStorageCapacity:
+	case api.KindCSIStorageCapacity:
 		o, ok := x.capacities.m[nsName{ns, name}]
 		return o, ok
-	case KindVolumeAttachment:
+	case api.KindVolumeAttachment:
 		o, ok := x.vas.m[name]
 		return o, ok
-	case KindCSINode:
+	case api.KindCSINode:
 		if ni, ok := s.Get(name); ok && ni.csiNode != nil {
 			return ni.csiNode, true
 		}
@@ -297,7 +172,7 @@ func (s *Snapshot) storageObject(k StorageKind, ns, name string) (StorageObject,
 
 // StorageObject returns the stored object of kind k named name (in
 // namespace ns for namespaced kinds), or false.
-func (s *Snapshot) StorageObject(k StorageKind, ns, name string) (StorageObject, bool) {
+func (s *Snapshot) StorageObject(k api.StorageKind, ns, name string) (api.StorageObject, bool) {
 	if !k.Namespaced() {
 		ns = ""
 	}
@@ -312,31 +187,31 @@ func (s *Snapshot) StorageObject(k StorageKind, ns, name string) (StorageObject,
 // VolumeAttachmentsOnNode) take the change on their next read, which
 // merges every change since the last in O(k log k) plus a copy of each
 // list changed: adding n objects costs O(n log n), not O(n²).
-func (s *Snapshot) SetStorageObject(o StorageObject) (StorageObject, error) {
+func (s *Snapshot) SetStorageObject(o api.StorageObject) (api.StorageObject, error) {
 	if o == nil {
 		return nil, fmt.Errorf("framework: snapshot: nil storage object")
 	}
-	if err := ValidateStorageObject(o); err != nil {
+	if err := api.ValidateStorageObject(o); err != nil {
 		return nil, err
 	}
-	k, ns, name := StorageObjectKey(o)
+	k, ns, name := api.StorageObjectKey(o)
 	old, had := s.storageObject(k, ns, name)
 	x := &s.storage
 	switch v := o.(type) {
-	case *PersistentVolume:
+	case *api.PersistentVolume:
 		x.setPV(v)
-	case *PersistentVolumeClaim:
+	case *api.PersistentVolumeClaim:
 		x.pvcs.set(nsName{ns, name}, v)
-	case *StorageClass:
+	case *api.StorageClass:
 		x.classes.set(name, v)
-	case *CSIDriver:
+	case *api.CSIDriver:
 		x.drivers.set(name, v)
-	case *CSIStorageCapacity:
+	case *api.CSIStorageCapacity:
 		x.capacities.set(nsName{ns, name}, v)
 		x.capList.put("", nsName{ns, name}, v)
-	case *VolumeAttachment:
+	case *api.VolumeAttachment:
 		x.setVA(v)
-	case *CSINode:
+	case *api.CSINode:
 		if _, ok := s.Get(name); !ok {
 			return nil, fmt.Errorf("framework: snapshot: csinode %q: node %q not found (a CSINode is named after its node)", name, name)
 		}
@@ -369,7 +244,7 @@ func (s *Snapshot) listsChanged() {
 
 // DeleteStorageObject removes the object of kind k named name (in namespace
 // ns for namespaced kinds) and returns it; an unknown object is an error.
-func (s *Snapshot) DeleteStorageObject(k StorageKind, ns, name string) (StorageObject, error) {
+func (s *Snapshot) DeleteStorageObject(k api.StorageKind, ns, name string) (api.StorageObject, error) {
 	if !k.Namespaced() {
 		ns = ""
 	}
@@ -379,22 +254,22 @@ func (s *Snapshot) DeleteStorageObject(k StorageKind, ns, name string) (StorageO
 	}
 	x := &s.storage
 	switch k {
-	case KindPersistentVolume:
-		x.pvsByClass.remove(VolumeClass(old.(*PersistentVolume)), nsName{"", name})
+	case api.KindPersistentVolume:
+		x.pvsByClass.remove(api.VolumeClass(old.(*api.PersistentVolume)), nsName{"", name})
 		x.pvs.del(name)
-	case KindPersistentVolumeClaim:
+	case api.KindPersistentVolumeClaim:
 		x.pvcs.del(nsName{ns, name})
-	case KindStorageClass:
+	case api.KindStorageClass:
 		x.classes.del(name)
-	case KindCSIDriver:
+	case api.KindCSIDriver:
 		x.drivers.del(name)
-	case KindCSIStorageCapacity:
+	case api.KindCSIStorageCapacity:
 		x.capacities.del(nsName{ns, name})
 		x.capList.remove("", nsName{ns, name})
-	case KindVolumeAttachment:
-		x.vasByNode.remove(old.(*VolumeAttachment).Spec.NodeName, nsName{"", name})
+	case api.KindVolumeAttachment:
+		x.vasByNode.remove(old.(*api.VolumeAttachment).Spec.NodeName, nsName{"", name})
 		x.vas.del(name)
-	case KindCSINode:
+	case api.KindCSINode:
 		ni, _ := s.mutable(name)
 		ni.setCSINode(nil)
 	}
@@ -403,7 +278,7 @@ func (s *Snapshot) DeleteStorageObject(k StorageKind, ns, name string) (StorageO
 }
 
 // PersistentVolume returns the named volume.
-func (s *Snapshot) PersistentVolume(name string) (*PersistentVolume, bool) {
+func (s *Snapshot) PersistentVolume(name string) (*api.PersistentVolume, bool) {
 	e, ok := s.storage.pvs.m[name]
 	return e.pv, ok
 }
@@ -411,7 +286,7 @@ func (s *Snapshot) PersistentVolume(name string) (*PersistentVolume, bool) {
 // PersistentVolumesOfClass returns the volumes of a storage class (by
 // VolumeClass; "" for volumes without a class), sorted by name. The slice is
 // shared: do not modify it.
-func (s *Snapshot) PersistentVolumesOfClass(class string) []*PersistentVolume {
+func (s *Snapshot) PersistentVolumesOfClass(class string) []*api.PersistentVolume {
 	return s.storageLists().pvsByClass.lists.m[class]
 }
 
@@ -419,7 +294,7 @@ func (s *Snapshot) PersistentVolumesOfClass(class string) []*PersistentVolume {
 // when it has none): the snapshot's compiled copy when pv shares its node
 // affinity with the stored volume of that name (as assumed copies do),
 // compiled now otherwise.
-func (s *Snapshot) VolumeAffinity(pv *PersistentVolume) *NodeSelectorMatcher {
+func (s *Snapshot) VolumeAffinity(pv *api.PersistentVolume) *api.NodeSelectorMatcher {
 	na := pv.Spec.NodeAffinity
 	if na == nil || na.Required == nil {
 		return nil
@@ -427,29 +302,29 @@ func (s *Snapshot) VolumeAffinity(pv *PersistentVolume) *NodeSelectorMatcher {
 	if e, ok := s.storage.pvs.m[pv.Name]; ok && e.pv.Spec.NodeAffinity == na {
 		return e.affinity
 	}
-	return CompileNodeSelector(na.Required)
+	return api.CompileNodeSelector(na.Required)
 }
 
 // PersistentVolumeClaim returns the claim namespace/name.
-func (s *Snapshot) PersistentVolumeClaim(namespace, name string) (*PersistentVolumeClaim, bool) {
+func (s *Snapshot) PersistentVolumeClaim(namespace, name string) (*api.PersistentVolumeClaim, bool) {
 	c, ok := s.storage.pvcs.m[nsName{namespace, name}]
 	return c, ok
 }
 
 // StorageClass returns the named class.
-func (s *Snapshot) StorageClass(name string) (*StorageClass, bool) {
+func (s *Snapshot) StorageClass(name string) (*api.StorageClass, bool) {
 	c, ok := s.storage.classes.m[name]
 	return c, ok
 }
 
 // CSIDriver returns the named driver.
-func (s *Snapshot) CSIDriver(name string) (*CSIDriver, bool) {
+func (s *Snapshot) CSIDriver(name string) (*api.CSIDriver, bool) {
 	d, ok := s.storage.drivers.m[name]
 	return d, ok
 }
 
 // CSINode returns the CSINode of the named node.
-func (s *Snapshot) CSINode(node string) (*CSINode, bool) {
+func (s *Snapshot) CSINode(node string) (*api.CSINode, bool) {
 	if ni, ok := s.Get(node); ok && ni.csiNode != nil {
 		return ni.csiNode, true
 	}
@@ -458,13 +333,13 @@ func (s *Snapshot) CSINode(node string) (*CSINode, bool) {
 
 // CSIStorageCapacities returns every CSIStorageCapacity sorted by
 // namespace/name. The slice is shared: do not modify it.
-func (s *Snapshot) CSIStorageCapacities() []*CSIStorageCapacity {
+func (s *Snapshot) CSIStorageCapacities() []*api.CSIStorageCapacity {
 	return s.storageLists().capList.lists.m[""]
 }
 
 // VolumeAttachmentsOnNode returns the VolumeAttachments naming node,
 // sorted by name. The slice is shared: do not modify it.
-func (s *Snapshot) VolumeAttachmentsOnNode(node string) []*VolumeAttachment {
+func (s *Snapshot) VolumeAttachmentsOnNode(node string) []*api.VolumeAttachment {
 	return s.storageLists().vasByNode.lists.m[node]
 }
 
@@ -475,33 +350,19 @@ func (s *Snapshot) IsPVCUsedByPods(namespace, name string) bool {
 	return s.storage.pvcUse.m[nsName{namespace, name}] > 0
 }
 
-// HasStorage reports whether the snapshot holds any storage object.
-func (s *Snapshot) HasStorage() bool {
-	x := &s.storage
-	if len(x.pvs.m)+len(x.pvcs.m)+len(x.classes.m)+len(x.drivers.m)+len(x.capacities.m)+len(x.vas.m) > 0 {
-		return true
-	}
-	for _, n := range s.nodes {
-		if n.csiNode != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // Storage returns every storage object, each kind sorted by key (CSINodes
 // in node order).
-func (s *Snapshot) Storage() StorageObjects {
+func (s *Snapshot) Storage() api.StorageObjects {
 	x := &s.storage
-	var out StorageObjects
+	var out api.StorageObjects
 	for _, e := range x.pvs.m {
 		out.PersistentVolumes = append(out.PersistentVolumes, e.pv)
 	}
-	slices.SortFunc(out.PersistentVolumes, func(a, b *PersistentVolume) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(out.PersistentVolumes, func(a, b *api.PersistentVolume) int { return cmp.Compare(a.Name, b.Name) })
 	for _, c := range x.pvcs.m {
 		out.PersistentVolumeClaims = append(out.PersistentVolumeClaims, c)
 	}
-	slices.SortFunc(out.PersistentVolumeClaims, func(a, b *PersistentVolumeClaim) int { return cmp.Compare(a.Key(), b.Key()) })
+	slices.SortFunc(out.PersistentVolumeClaims, func(a, b *api.PersistentVolumeClaim) int { return cmp.Compare(a.Key(), b.Key()) })
 	out.StorageClasses = sortedValues(x.classes.m)
 	out.CSIDrivers = sortedValues(x.drivers.m)
 	out.VolumeAttachments = sortedValues(x.vas.m)
@@ -514,7 +375,7 @@ func (s *Snapshot) Storage() StorageObjects {
 	return out
 }
 
-func sortedValues[T StorageObject](m map[string]T) []T {
+func sortedValues[T api.StorageObject](m map[string]T) []T {
 	out := make([]T, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[k])
@@ -526,11 +387,11 @@ func sortedValues[T StorageObject](m map[string]T) []T {
 }
 
 // setCSINode attaches (or, with nil, detaches) the node's CSINode.
-func (n *NodeInfo) setCSINode(c *CSINode) {
+func (n *NodeInfo) setCSINode(c *api.CSINode) {
 	n.csiNode = c
 	n.csiMigrated = nil
 	if c != nil {
-		if v := c.Annotations[AnnMigratedPlugins]; v != "" {
+		if v := c.Annotations[api.AnnMigratedPlugins]; v != "" {
 			n.csiMigrated = strings.Split(v, ",")
 		}
 	}
@@ -538,7 +399,7 @@ func (n *NodeInfo) setCSINode(c *CSINode) {
 }
 
 // CSINode returns the node's CSINode, or nil.
-func (n *NodeInfo) CSINode() *CSINode { return n.csiNode }
+func (n *NodeInfo) CSINode() *api.CSINode { return n.csiNode }
 
 // MigratedToCSI reports whether the node's CSINode lists the in-tree
 // plugin in its migrated-plugins annotation (false without a CSINode).

@@ -6,22 +6,23 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // benchStorageObjects returns n objects of one kind, named in a shuffled
 // order (fixed seed), all in one list of the snapshot: volumes of class
 // "fast", capacities in namespace default, attachments on node n1.
-func benchStorageObjects(kind fw.StorageKind, n int) []fw.StorageObject {
-	out := make([]fw.StorageObject, n)
+func benchStorageObjects(kind api.StorageKind, n int) []api.StorageObject {
+	out := make([]api.StorageObject, n)
 	for i, j := range rand.New(rand.NewPCG(1, 2)).Perm(n) {
 		name := fmt.Sprintf("obj-%06d", j)
 		switch kind {
-		case fw.KindPersistentVolume:
+		case api.KindPersistentVolume:
 			out[i] = st.MakePV(name, "fast").Capacity("1Gi").Obj()
-		case fw.KindCSIStorageCapacity:
+		case api.KindCSIStorageCapacity:
 			out[i] = st.MakeCapacity(name, "fast", "zone", "a", "1Gi", "")
-		case fw.KindVolumeAttachment:
+		case api.KindVolumeAttachment:
 			out[i] = st.MakeVA(name, "csi.example.com", "pv-"+name, "n1")
 		}
 	}
@@ -30,11 +31,11 @@ func benchStorageObjects(kind fw.StorageKind, n int) []fw.StorageObject {
 
 // benchStorageList reads the list all the objects of benchStorageObjects
 // went to.
-func benchStorageList(s *fw.Snapshot, kind fw.StorageKind) int {
+func benchStorageList(s *fw.Snapshot, kind api.StorageKind) int {
 	switch kind {
-	case fw.KindPersistentVolume:
+	case api.KindPersistentVolume:
 		return len(s.PersistentVolumesOfClass("fast"))
-	case fw.KindCSIStorageCapacity:
+	case api.KindCSIStorageCapacity:
 		return len(s.CSIStorageCapacities())
 	default:
 		return len(s.VolumeAttachmentsOnNode("n1"))
@@ -46,8 +47,8 @@ func benchStorageList(s *fw.Snapshot, kind fw.StorageKind) int {
 // shuffled name order, to an empty snapshot, then reads the list once, as
 // a cluster dump's loader and the first VolumeBinding cycle do.
 func BenchmarkSnapshotAddStorage(b *testing.B) {
-	nodes := []*fw.Node{st.MakeNode().Name("n1").Obj()}
-	for _, kind := range []fw.StorageKind{fw.KindPersistentVolume, fw.KindCSIStorageCapacity, fw.KindVolumeAttachment} {
+	nodes := []*api.Node{st.MakeNode().Name("n1").Obj()}
+	for _, kind := range []api.StorageKind{api.KindPersistentVolume, api.KindCSIStorageCapacity, api.KindVolumeAttachment} {
 		for _, n := range []int{1000, 10000, 50000} {
 			b.Run(fmt.Sprintf("%s/n=%d", kind, n), func(b *testing.B) {
 				objs := benchStorageObjects(kind, n)
@@ -78,7 +79,7 @@ func BenchmarkPersistentVolumesOfClass(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, o := range benchStorageObjects(fw.KindPersistentVolume, 20000) {
+	for _, o := range benchStorageObjects(api.KindPersistentVolume, 20000) {
 		if _, err := s.SetStorageObject(o); err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,8 @@ package framework
 import (
 	"cmp"
 	"slices"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // sortedLists holds lists of storage objects, each sorted by key (namespace,
@@ -13,14 +15,14 @@ import (
 // change made loading n objects of one list O(n²). A merge builds a new
 // slice for each list it changes, so lists handed to readers are never
 // written.
-type sortedLists[T StorageObject] struct {
+type sortedLists[T api.StorageObject] struct {
 	lists cowMap[string, []T]
 	log   []listChange[T]
 }
 
 // listChange puts obj under key in a list, or with put false removes the
 // key's object from it; seq is its position in the log.
-type listChange[T StorageObject] struct {
+type listChange[T api.StorageObject] struct {
 	list string
 	key  nsName
 	obj  T
@@ -41,8 +43,8 @@ func compareKeys(a, b nsName) int {
 }
 
 // listKey is the key an object is sorted by in its list.
-func listKey[T StorageObject](o T) nsName {
-	_, ns, name := StorageObjectKey(o)
+func listKey[T api.StorageObject](o T) nsName {
+	_, ns, name := api.StorageObjectKey(o)
 	return nsName{ns, name}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -16,43 +17,43 @@ import (
 // listModel is the reference for a snapshot's sorted storage lists: the
 // objects it holds, by key; the lists are filtered and sorted from it.
 type listModel struct {
-	pvs  map[string]*fw.PersistentVolume
-	vas  map[string]*fw.VolumeAttachment
-	caps map[[2]string]*fw.CSIStorageCapacity // namespace, name
+	pvs  map[string]*api.PersistentVolume
+	vas  map[string]*api.VolumeAttachment
+	caps map[[2]string]*api.CSIStorageCapacity // namespace, name
 }
 
 func (m *listModel) clone() *listModel {
 	return &listModel{pvs: maps.Clone(m.pvs), vas: maps.Clone(m.vas), caps: maps.Clone(m.caps)}
 }
 
-func (m *listModel) pvsOfClass(class string) []*fw.PersistentVolume {
-	var out []*fw.PersistentVolume
+func (m *listModel) pvsOfClass(class string) []*api.PersistentVolume {
+	var out []*api.PersistentVolume
 	for _, pv := range m.pvs {
-		if fw.VolumeClass(pv) == class {
+		if api.VolumeClass(pv) == class {
 			out = append(out, pv)
 		}
 	}
-	slices.SortFunc(out, func(a, b *fw.PersistentVolume) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b *api.PersistentVolume) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }
 
-func (m *listModel) vasOnNode(node string) []*fw.VolumeAttachment {
-	var out []*fw.VolumeAttachment
+func (m *listModel) vasOnNode(node string) []*api.VolumeAttachment {
+	var out []*api.VolumeAttachment
 	for _, va := range m.vas {
 		if va.Spec.NodeName == node {
 			out = append(out, va)
 		}
 	}
-	slices.SortFunc(out, func(a, b *fw.VolumeAttachment) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b *api.VolumeAttachment) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }
 
-func (m *listModel) capacities() []*fw.CSIStorageCapacity {
-	var out []*fw.CSIStorageCapacity
+func (m *listModel) capacities() []*api.CSIStorageCapacity {
+	var out []*api.CSIStorageCapacity
 	for _, c := range m.caps {
 		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b *fw.CSIStorageCapacity) int {
+	slices.SortFunc(out, func(a, b *api.CSIStorageCapacity) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out
@@ -61,11 +62,11 @@ func (m *listModel) capacities() []*fw.CSIStorageCapacity {
 // heldList is a list a reader was handed, with a copy of what it held then.
 type heldList struct {
 	what       string
-	got, saved []fw.StorageObject
+	got, saved []api.StorageObject
 }
 
-func asObjects[T fw.StorageObject](l []T) []fw.StorageObject {
-	out := make([]fw.StorageObject, len(l))
+func asObjects[T api.StorageObject](l []T) []api.StorageObject {
+	out := make([]api.StorageObject, len(l))
 	for i, o := range l {
 		out[i] = o
 	}
@@ -88,7 +89,7 @@ func TestPropSnapshotStorageLists(t *testing.T) {
 			t.Fatal(err)
 		}
 		snaps := []*fw.Snapshot{s}
-		models := []*listModel{{pvs: map[string]*fw.PersistentVolume{}, vas: map[string]*fw.VolumeAttachment{}, caps: map[[2]string]*fw.CSIStorageCapacity{}}}
+		models := []*listModel{{pvs: map[string]*api.PersistentVolume{}, vas: map[string]*api.VolumeAttachment{}, caps: map[[2]string]*api.CSIStorageCapacity{}}}
 		var held []heldList
 		check := func(i int) {
 			s, m := snaps[i], models[i]
@@ -141,7 +142,7 @@ func TestPropSnapshotStorageLists(t *testing.T) {
 					continue
 				}
 				name := rapid.SampledFrom(slices.Sorted(maps.Keys(m.pvs))).Draw(t, "delete pv")
-				if _, err := s.DeleteStorageObject(fw.KindPersistentVolume, "", name); err != nil {
+				if _, err := s.DeleteStorageObject(api.KindPersistentVolume, "", name); err != nil {
 					t.Fatal(err)
 				}
 				delete(m.pvs, name)
@@ -150,7 +151,7 @@ func TestPropSnapshotStorageLists(t *testing.T) {
 					continue
 				}
 				name := rapid.SampledFrom(slices.Sorted(maps.Keys(m.vas))).Draw(t, "delete va")
-				if _, err := s.DeleteStorageObject(fw.KindVolumeAttachment, "", name); err != nil {
+				if _, err := s.DeleteStorageObject(api.KindVolumeAttachment, "", name); err != nil {
 					t.Fatal(err)
 				}
 				delete(m.vas, name)
@@ -161,7 +162,7 @@ func TestPropSnapshotStorageLists(t *testing.T) {
 				k := rapid.SampledFrom(slices.SortedFunc(maps.Keys(m.caps), func(a, b [2]string) int {
 					return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
 				})).Draw(t, "delete capacity")
-				if _, err := s.DeleteStorageObject(fw.KindCSIStorageCapacity, k[0], k[1]); err != nil {
+				if _, err := s.DeleteStorageObject(api.KindCSIStorageCapacity, k[0], k[1]); err != nil {
 					t.Fatal(err)
 				}
 				delete(m.caps, k)
@@ -191,10 +192,10 @@ func TestPropSnapshotStorageLists(t *testing.T) {
 }
 
 // storageNames lists the objects' names.
-func storageNames[T fw.StorageObject](l []T) []string {
+func storageNames[T api.StorageObject](l []T) []string {
 	out := make([]string, len(l))
 	for i, o := range l {
-		_, ns, name := fw.StorageObjectKey(o)
+		_, ns, name := api.StorageObjectKey(o)
 		out[i] = name
 		if ns != "" {
 			out[i] = ns + "/" + name
@@ -219,13 +220,13 @@ func TestSnapshotStorageListsConcurrentReads(t *testing.T) {
 		}
 	}
 	var wg sync.WaitGroup
-	got := make([][]*fw.VolumeAttachment, 4)
+	got := make([][]*api.VolumeAttachment, 4)
 	for i := range got {
 		wg.Go(func() { got[i] = s.VolumeAttachmentsOnNode("n1") })
 	}
 	wg.Wait()
 	for i, l := range got {
-		if len(l) != n || !slices.IsSortedFunc(l, func(a, b *fw.VolumeAttachment) int { return cmp.Compare(a.Name, b.Name) }) {
+		if len(l) != n || !slices.IsSortedFunc(l, func(a, b *api.VolumeAttachment) int { return cmp.Compare(a.Name, b.Name) }) {
 			t.Errorf("reader %d got %v, want va-00 … va-%02d in order", i, storageNames(l), n-1)
 		}
 	}

@@ -7,35 +7,36 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"pgregory.net/rapid"
 )
 
-func omSnapNode(name string, images ...fw.ContainerImage) *fw.Node {
+func omSnapNode(name string, images ...api.ContainerImage) *api.Node {
 	n := omTestNode(name)
 	n.Status.Images = images
 	return n
 }
 
-func omBoundPod(name, node string, cpu string) *fw.Pod {
+func omBoundPod(name, node string, cpu string) *api.Pod {
 	var req omM
 	if cpu != "" {
 		req = omM{"cpu": cpu}
 	}
-	p := omNamedPod(name, []fw.Container{omC(req, nil)})
+	p := omNamedPod(name, []api.Container{omC(req, nil)})
 	p.Spec.NodeName = node
 	return p
 }
 
-func omWithAntiAffinity(p *fw.Pod) *fw.Pod {
-	p.Spec.Affinity = &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
-		{TopologyKey: "kubernetes.io/hostname", LabelSelector: &fw.LabelSelector{MatchLabels: omLabels{"app": p.Name}}}}}}
+func omWithAntiAffinity(p *api.Pod) *api.Pod {
+	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{TopologyKey: "kubernetes.io/hostname", LabelSelector: &api.LabelSelector{MatchLabels: omLabels{"app": p.Name}}}}}}
 	return p
 }
 
-func omWithPreferredAffinity(p *fw.Pod) *fw.Pod {
-	p.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		{Weight: 10, PodAffinityTerm: fw.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &fw.LabelSelector{}}}}}}
+func omWithPreferredAffinity(p *api.Pod) *api.Pod {
+	p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		{Weight: 10, PodAffinityTerm: api.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &api.LabelSelector{}}}}}}
 	return p
 }
 
@@ -50,24 +51,24 @@ func omNodeNames(nis []*fw.NodeInfo) []string {
 func TestNewSnapshotErrors(t *testing.T) {
 	n1, n2 := omSnapNode("n1"), omSnapNode("n2")
 	badAffinity := omBoundPod("bad", "n1", "")
-	badAffinity.Spec.Affinity = &fw.Affinity{PodAffinity: &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
-		{TopologyKey: "zone", LabelSelector: &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{omExpr("k", fw.LabelSelectorOpIn)}}}}}}
+	badAffinity.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{TopologyKey: "zone", LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{omExpr("k", api.LabelSelectorOpIn)}}}}}}
 	tests := []struct {
 		name  string
-		nodes []*fw.Node
-		pods  []*fw.Pod
+		nodes []*api.Node
+		pods  []*api.Pod
 		opts  []fw.SnapshotOption
 		want  string
 	}{
-		{"nil node", []*fw.Node{n1, nil}, nil, nil, "framework: snapshot: node 1 is nil"},
-		{"nil pod", []*fw.Node{n1}, []*fw.Pod{omBoundPod("a", "n1", ""), omBoundPod("b", "n1", ""), nil}, nil, "framework: snapshot: pod 2 is nil"},
-		{"duplicate node name", []*fw.Node{n1, n2, omSnapNode("n1")}, nil, nil, `framework: snapshot: duplicate node name "n1"`},
-		{"pod on unknown node", []*fw.Node{n1}, []*fw.Pod{omBoundPod("p", "ghost", "")}, nil, `framework: snapshot: pod default/p: node "ghost" not found`},
-		{"duplicate namespace", []*fw.Node{n1}, nil, []fw.SnapshotOption{fw.WithNamespaces(fw.Namespace{Name: "ns"}, fw.Namespace{Name: "ns"})},
+		{"nil node", []*api.Node{n1, nil}, nil, nil, "framework: snapshot: node 1 is nil"},
+		{"nil pod", []*api.Node{n1}, []*api.Pod{omBoundPod("a", "n1", ""), omBoundPod("b", "n1", ""), nil}, nil, "framework: snapshot: pod 2 is nil"},
+		{"duplicate node name", []*api.Node{n1, n2, omSnapNode("n1")}, nil, nil, `framework: snapshot: duplicate node name "n1"`},
+		{"pod on unknown node", []*api.Node{n1}, []*api.Pod{omBoundPod("p", "ghost", "")}, nil, `framework: snapshot: pod default/p: node "ghost" not found`},
+		{"duplicate namespace", []*api.Node{n1}, nil, []fw.SnapshotOption{fw.WithNamespaces(api.Namespace{Name: "ns"}, api.Namespace{Name: "ns"})},
 			`framework: snapshot: duplicate namespace "ns"`},
 		// An invalid selector in an assigned pod's affinity is an error here
 		// (kube-scheduler's cache ignores it; see the report).
-		{"invalid affinity of an assigned pod", []*fw.Node{n1}, []*fw.Pod{badAffinity}, nil,
+		{"invalid affinity of an assigned pod", []*api.Node{n1}, []*api.Pod{badAffinity}, nil,
 			`pod default/bad: podAffinity.required[0]: labelSelector.matchExpressions[0] key "k": operator In needs at least one value`},
 	}
 	for _, tc := range tests {
@@ -84,26 +85,26 @@ func TestNewSnapshotErrors(t *testing.T) {
 }
 
 func TestNewSnapshotContents(t *testing.T) {
-	nodes := []*fw.Node{omSnapNode("zeta"), omSnapNode("alpha"), omSnapNode("mid")}
+	nodes := []*api.Node{omSnapNode("zeta"), omSnapNode("alpha"), omSnapNode("mid")}
 	pending := omBoundPod("pending", "", "1")
 	succeeded := omBoundPod("succeeded", "alpha", "1")
-	succeeded.Status.Phase = fw.PodSucceeded
+	succeeded.Status.Phase = api.PodSucceeded
 	failed := omBoundPod("failed", "alpha", "1")
-	failed.Status.Phase = fw.PodFailed
+	failed.Status.Phase = api.PodFailed
 	running := omBoundPod("running", "alpha", "250m")
-	running.Status.Phase = fw.PodRunning
+	running.Status.Phase = api.PodRunning
 	unknown := omBoundPod("unknown", "zeta", "100m")
-	unknown.Status.Phase = fw.PodUnknown
+	unknown.Status.Phase = api.PodUnknown
 	// A terminal pod on an unknown node is skipped before the node lookup.
 	ghostDone := omBoundPod("ghost-done", "ghost", "1")
-	ghostDone.Status.Phase = fw.PodSucceeded
+	ghostDone.Status.Phase = api.PodSucceeded
 	assumed := omBoundPod("assumed", "alpha", "500m") // nodeName set, phase Pending
 
-	s, err := fw.NewSnapshot(nodes, []*fw.Pod{pending, succeeded, failed, running, unknown, ghostDone, assumed},
-		fw.WithNamespaces(fw.Namespace{Name: "team-a", Labels: omLabels{"tier": "gold"}}, fw.Namespace{Name: "bare"}),
-		fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: omLabels{"app": "x"}}),
-		fw.WithControllers(fw.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "rs"}),
-		fw.WithDisruptionBudgets(fw.PodDisruptionBudget{Namespace: "default", Name: "pdb", DisruptionsAllowed: 1}))
+	s, err := fw.NewSnapshot(nodes, []*api.Pod{pending, succeeded, failed, running, unknown, ghostDone, assumed},
+		fw.WithNamespaces(api.Namespace{Name: "team-a", Labels: omLabels{"tier": "gold"}}, api.Namespace{Name: "bare"}),
+		fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: omLabels{"app": "x"}}),
+		fw.WithControllers(api.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "rs"}),
+		fw.WithDisruptionBudgets(api.PodDisruptionBudget{Namespace: "default", Name: "pdb", DisruptionsAllowed: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +150,11 @@ func TestNewSnapshotContents(t *testing.T) {
 }
 
 func TestSnapshotImageNumNodes(t *testing.T) {
-	app := fw.ContainerImage{Names: []string{"app:v1", "app@sha256:1"}, SizeBytes: 100}
-	side := fw.ContainerImage{Names: []string{"sidecar:v2"}, SizeBytes: 10}
+	app := api.ContainerImage{Names: []string{"app:v1", "app@sha256:1"}, SizeBytes: 100}
+	side := api.ContainerImage{Names: []string{"sidecar:v2"}, SizeBytes: 10}
 	// n1 lists app:v1 twice (two entries): it still counts once.
-	s := fw.MustSnapshot([]*fw.Node{
-		omSnapNode("n1", app, side, fw.ContainerImage{Names: []string{"app:v1"}, SizeBytes: 100}),
+	s := fw.MustSnapshot([]*api.Node{
+		omSnapNode("n1", app, side, api.ContainerImage{Names: []string{"app:v1"}, SizeBytes: 100}),
 		omSnapNode("n2", app),
 		omSnapNode("n3"),
 	}, nil)
@@ -195,7 +196,7 @@ func TestSnapshotImageNumNodes(t *testing.T) {
 }
 
 func TestSnapshotAffinityLists(t *testing.T) {
-	s := fw.MustSnapshot([]*fw.Node{omSnapNode("n1"), omSnapNode("n2"), omSnapNode("n3")}, []*fw.Pod{
+	s := fw.MustSnapshot([]*api.Node{omSnapNode("n1"), omSnapNode("n2"), omSnapNode("n3")}, []*api.Pod{
 		omWithPreferredAffinity(omBoundPod("pref", "n3", "")),
 		omWithAntiAffinity(omBoundPod("anti", "n1", "")),
 		omBoundPod("plain", "n2", ""),
@@ -260,9 +261,9 @@ func TestSnapshotAffinityLists(t *testing.T) {
 }
 
 func TestSnapshotCloneCopyOnWrite(t *testing.T) {
-	s := fw.MustSnapshot([]*fw.Node{omSnapNode("n1"), omSnapNode("n2"), omSnapNode("n3")}, []*fw.Pod{
+	s := fw.MustSnapshot([]*api.Node{omSnapNode("n1"), omSnapNode("n2"), omSnapNode("n3")}, []*api.Pod{
 		omBoundPod("a", "n1", "1"), omBoundPod("b", "n2", "2"),
-	}, fw.WithServices(fw.Service{Name: "svc"}))
+	}, fw.WithServices(api.Service{Name: "svc"}))
 	c := s.Clone()
 	if len(c.Services) != 1 || c.NumNodes() != 3 {
 		t.Fatalf("clone lost contents")
@@ -343,11 +344,11 @@ func TestSnapshotCloneCopyOnWrite(t *testing.T) {
 }
 
 func TestSnapshotRemoveNodeAndMutationErrors(t *testing.T) {
-	var nodes []*fw.Node
+	var nodes []*api.Node
 	for i := 1; i <= 5; i++ {
 		nodes = append(nodes, omSnapNode(fmt.Sprintf("n%d", i)))
 	}
-	s := fw.MustSnapshot(nodes, []*fw.Pod{omBoundPod("a", "n4", "1")})
+	s := fw.MustSnapshot(nodes, []*api.Pod{omBoundPod("a", "n4", "1")})
 	held := s.Nodes()
 	if err := s.RemoveNode("n2"); err != nil {
 		t.Fatal(err)
@@ -372,6 +373,7 @@ func TestSnapshotRemoveNodeAndMutationErrors(t *testing.T) {
 	}
 
 	noNode := omBoundPod("lost", "", "")
+	addErr := func(_ int, err error) error { return err }
 	tests := []struct {
 		name string
 		err  error
@@ -383,7 +385,7 @@ func TestSnapshotRemoveNodeAndMutationErrors(t *testing.T) {
 		{"UpdateNode nil", s.UpdateNode(nil), "framework: snapshot: nil node"},
 		{"UpdateNode unknown", s.UpdateNode(omSnapNode("zz")), `framework: snapshot: unknown node "zz"`},
 		{"AddPod without nodeName", s.AddPod(noNode), "framework: snapshot: pod default/lost has no nodeName"},
-		{"AddPodInfo nil", s.AddPodInfo(nil), "framework: snapshot: nil pod"},
+		{"AddPodInfo nil", addErr(s.AddPodInfo(nil, fw.PodAdd{})), "framework: snapshot: nil pod"},
 		{"AddPod unknown node", s.AddPod(omBoundPod("x", "n2", "")), `framework: snapshot: pod default/x: node "n2" not found`},
 		{"RemovePod nil", s.RemovePod(nil), "framework: snapshot: nil pod"},
 		{"RemovePod unknown node", s.RemovePod(omBoundPod("x", "n2", "")), `framework: snapshot: pod default/x: node "n2" not found`},
@@ -399,7 +401,7 @@ func TestSnapshotRemoveNodeAndMutationErrors(t *testing.T) {
 // Readers of a fresh snapshot and of a clone never write to it: run with
 // -race, concurrent calls must not race.
 func TestSnapshotConcurrentReads(t *testing.T) {
-	s := fw.MustSnapshot([]*fw.Node{omSnapNode("n1"), omSnapNode("n2")}, []*fw.Pod{omWithAntiAffinity(omBoundPod("a", "n2", ""))})
+	s := fw.MustSnapshot([]*api.Node{omSnapNode("n1"), omSnapNode("n2")}, []*api.Pod{omWithAntiAffinity(omBoundPod("a", "n2", ""))})
 	c := s.Clone()
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {
@@ -476,11 +478,11 @@ func omCheckResources(t *rapid.T, s *fw.Snapshot) {
 func TestPropSnapshotCloneIsolation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nNodes := rapid.IntRange(1, 5).Draw(t, "nodes")
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := 0; i < nNodes; i++ {
 			nodes = append(nodes, omSnapNode(fmt.Sprintf("n%d", i)))
 		}
-		var pods []*fw.Pod
+		var pods []*api.Pod
 		for i := rapid.IntRange(0, 8).Draw(t, "pods"); i > 0; i-- {
 			p := omBoundPod(fmt.Sprintf("p%d", i), fmt.Sprintf("n%d", rapid.IntRange(0, nNodes-1).Draw(t, "node")), fmt.Sprintf("%dm", i*100))
 			if rapid.Bool().Draw(t, "affinity") {
@@ -496,7 +498,7 @@ func TestPropSnapshotCloneIsolation(t *testing.T) {
 		if rapid.Bool().Draw(t, "mutate original") {
 			target, other = orig, clone
 		}
-		live := append([]*fw.Pod(nil), pods...)
+		live := append([]*api.Pod(nil), pods...)
 		for step := rapid.IntRange(1, 10).Draw(t, "steps"); step > 0; step-- {
 			names := omNodeNames(target.Nodes())
 			switch rapid.IntRange(0, 4).Draw(t, "op") {

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
 // TestPropRemoveLastPodInfos: undoing the last adds of a snapshot together
-// (RemoveLastPodInfos, with the node indexes AddNewPodInfoNode returned,
+// (RemoveLastPodInfos, with the node indexes AddPodInfo returned,
 // none, or a wrong one; in the order added, or with two pods swapped)
-// leaves it exactly as RemoveLastPodInfo on each in reverse order does:
+// leaves it exactly as removeLastPodInfo on each in reverse order does:
 // every node (pod lists and their order, sums, ports, Resources and Free
 // rows, Generation), the affinity node lists, the memoized pod counts and
 // their per-zone sums, the affinity groups (their nodes' order included),
@@ -22,8 +23,8 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
-		drawPod := func(name string) *Pod { return undoDrawPod(t, nodes, name) }
-		var bound []*Pod
+		drawPod := func(name string) *api.Pod { return undoDrawPod(t, nodes, name) }
+		var bound []*api.Pod
 		for i := range rapid.IntRange(0, 6).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
 		}
@@ -52,14 +53,14 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 		for i := range rapid.IntRange(0, 40).Draw(t, "adds") {
 			p := drawPod(fmt.Sprintf("new%d", i))
 			bi, ei := MustPodInfo(p), MustPodInfo(p)
-			k, err := batch.AddNewPodInfoNode(bi)
+			k, err := batch.AddPodInfo(bi, PodAdd{Unique: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want := batch.Index(p.Spec.NodeName); k != want {
-				t.Fatalf("AddNewPodInfoNode(%s) = %d, the node's index is %d", p.Name, k, want)
+				t.Fatalf("AddPodInfo(%s) = %d, the node's index is %d", p.Name, k, want)
 			}
-			if err := each.AddNewPodInfo(ei); err != nil {
+			if _, err := each.AddPodInfo(ei, PodAdd{Unique: true}); err != nil {
 				t.Fatal(err)
 			}
 			batchAdded, eachAdded, at = append(batchAdded, bi), append(eachAdded, ei), append(at, int32(k))
@@ -84,14 +85,14 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 				hints[i], hints[j] = hints[j], hints[i]
 			}
 		}
-		seq := batch.changeSeq()
-		if seq != each.changeSeq() {
-			t.Fatalf("change counts differ before the undo: %d, %d", seq, each.changeSeq())
+		seq := batch.ChangeSeq()
+		if seq != each.ChangeSeq() {
+			t.Fatalf("change counts differ before the undo: %d, %d", seq, each.ChangeSeq())
 		}
 		errB := batch.RemoveLastPodInfos(pis, hints)
 		var errE error
 		for i := len(eachPis) - 1; i >= 0; i-- {
-			if err := each.RemoveLastPodInfo(eachPis[i]); err != nil && errE == nil {
+			if err := each.removeLastPodInfo(eachPis[i]); err != nil && errE == nil {
 				errE = err
 			}
 		}
@@ -104,11 +105,11 @@ func TestPropRemoveLastPodInfos(t *testing.T) {
 		if diff := cmp.Diff(batchGroupOrder(each), batchGroupOrder(batch)); diff != "" {
 			t.Fatalf("affinity groups' nodes (-one by one +together):\n%s", diff)
 		}
-		if batch.changeSeq() != each.changeSeq() {
-			t.Fatalf("change count %d, one by one %d", batch.changeSeq(), each.changeSeq())
+		if batch.ChangeSeq() != each.ChangeSeq() {
+			t.Fatalf("change count %d, one by one %d", batch.ChangeSeq(), each.ChangeSeq())
 		}
-		cb, okB := batch.changedSince(seq, nil)
-		ce, okE := each.changedSince(seq, nil)
+		cb, okB := batch.ChangedSince(seq, nil)
+		ce, okE := each.ChangedSince(seq, nil)
 		slices.Sort(cb)
 		slices.Sort(ce)
 		if okB != okE || !slices.Equal(cb, ce) {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -59,7 +60,7 @@ func undoCapture(s *Snapshot, queries []PodQuery, generations bool) undoState {
 		st.WithReq = append(st.WithReq, ni.Name())
 	}
 	for qi, q := range queries {
-		if s.PodCountsCached(q) {
+		if s.podCountsCached(q) {
 			st.Counts[qi] = fmt.Sprint(s.PodCounts(q))
 			dc := s.PodDomainCounts(q, "zone")
 			st.ZoneCounts[qi] = fmt.Sprint(dc.Values.Values, dc.Count, dc.Weight, dc.Hit, dc.NonZero)
@@ -71,8 +72,8 @@ func undoCapture(s *Snapshot, queries []PodQuery, generations bool) undoState {
 	return st
 }
 
-// TestPropSnapshotUndoAdd: adding fresh pods with AddNewPodInfo and
-// undoing the adds with RemoveLastPodInfo, in reverse order or (falling
+// TestPropSnapshotUndoAdd: adding fresh pods with AddPodInfo (Unique) and
+// undoing the adds with removeLastPodInfo, in reverse order or (falling
 // back to RemovePod) in any order, leaves a snapshot equal to one that
 // used AddPodInfo and RemovePod — node by node (pod lists and their order,
 // affinity lists, requested sums, host ports, Resources and Free rows,
@@ -86,8 +87,8 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 	queries := piQueries()
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
-		drawPod := func(name string) *Pod { return undoDrawPod(t, nodes, name) }
-		var bound []*Pod
+		drawPod := func(name string) *api.Pod { return undoDrawPod(t, nodes, name) }
+		var bound []*api.Pod
 		for i := range rapid.IntRange(0, 8).Draw(t, "bound") {
 			bound = append(bound, drawPod(fmt.Sprintf("old%d", i)))
 		}
@@ -110,7 +111,7 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 		}
 		// Both snapshots drew the same queries: make them agree.
 		for _, q := range queries {
-			if fast.PodCountsCached(q) != plain.PodCountsCached(q) {
+			if fast.podCountsCached(q) != plain.podCountsCached(q) {
 				fast.PodCounts(q)
 				plain.PodCounts(q)
 				fast.PodDomainCounts(q, "zone")
@@ -128,16 +129,16 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 		for i := range rapid.IntRange(1, 12).Draw(t, "adds") {
 			p := drawPod(fmt.Sprintf("new%d", i))
 			fi, pi := MustPodInfo(p), MustPodInfo(p)
-			if err := fast.AddNewPodInfo(fi); err != nil {
+			if _, err := fast.AddPodInfo(fi, PodAdd{Unique: true}); err != nil {
 				t.Fatal(err)
 			}
-			if err := plain.AddPodInfo(pi); err != nil {
+			if _, err := plain.AddPodInfo(pi, PodAdd{}); err != nil {
 				t.Fatal(err)
 			}
 			fastAdded, plainAdded = append(fastAdded, fi), append(plainAdded, pi)
 		}
 		if diff := cmp.Diff(undoCapture(plain, queries, true), undoCapture(fast, queries, true)); diff != "" {
-			t.Fatalf("after the adds (-AddPodInfo +AddNewPodInfo):\n%s", diff)
+			t.Fatalf("after the adds (-AddPodInfo +AddPodInfo Unique):\n%s", diff)
 		}
 		// Undo in reverse order, or in a drawn order.
 		order := make([]int, len(fastAdded))
@@ -148,14 +149,14 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 			order = rapid.Permutation(order).Draw(t, "order")
 		}
 		for _, i := range order {
-			if err := fast.RemoveLastPodInfo(fastAdded[i]); err != nil {
+			if err := fast.removeLastPodInfo(fastAdded[i]); err != nil {
 				t.Fatal(err)
 			}
 			if err := plain.RemovePod(plainAdded[i].Pod); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(undoCapture(plain, queries, true), undoCapture(fast, queries, true)); diff != "" {
-				t.Fatalf("after undoing new%d (-RemovePod +RemoveLastPodInfo):\n%s", i, diff)
+				t.Fatalf("after undoing new%d (-RemovePod +removeLastPodInfo):\n%s", i, diff)
 			}
 		}
 		// In any order: a removal swaps an added pod into the hole, and the
@@ -177,19 +178,19 @@ func TestPropSnapshotUndoAdd(t *testing.T) {
 
 // undoDrawPod draws a pod on one of nodes: a CPU request, maybe a host
 // port.
-func undoDrawPod(t *rapid.T, nodes []*Node, name string) *Pod {
+func undoDrawPod(t *rapid.T, nodes []*api.Node, name string) *api.Pod {
 	p := piDrawPod(t, name, nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, name+".node")].Name)
-	c := Container{Resources: ResourceRequirements{Requests: resource.List{
+	c := api.Container{Resources: api.ResourceRequirements{Requests: resource.List{
 		resource.CPU: resource.NewMilliQuantity(int64(rapid.IntRange(0, 500).Draw(t, name+".cpu")), resource.DecimalSI)}}}
 	if rapid.IntRange(0, 3).Draw(t, name+".port") == 0 {
-		c.Ports = []ContainerPort{{ContainerPort: 80, HostPort: int32(rapid.IntRange(8000, 8001).Draw(t, name+".hostPort"))}}
+		c.Ports = []api.ContainerPort{{ContainerPort: 80, HostPort: int32(rapid.IntRange(8000, 8001).Draw(t, name+".hostPort"))}}
 	}
-	p.Spec.Containers = []Container{c}
+	p.Spec.Containers = []api.Container{c}
 	return p
 }
 
 // undoDrawNodes draws 1–4 nodes in two zones (label "zone").
-func undoDrawNodes(t *rapid.T) []*Node {
+func undoDrawNodes(t *rapid.T) []*api.Node {
 	nodes := testNodes(rapid.IntRange(1, 4).Draw(t, "nodes"))
 	for i, n := range nodes {
 		n.Labels["zone"] = fmt.Sprintf("z%d", i%2)
@@ -220,26 +221,26 @@ func TestRemoveLastPodInfoNotLast(t *testing.T) {
 	a.Pod.Spec.NodeName, b.Pod.Spec.NodeName = "n0", "n0"
 	s := MustSnapshot(nodes, nil)
 	for _, pi := range []*PodInfo{a, b} {
-		if err := s.AddNewPodInfo(pi); err != nil {
+		if _, err := s.AddPodInfo(pi, PodAdd{Unique: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.RemoveLastPodInfo(a); err != nil {
+	if err := s.removeLastPodInfo(a); err != nil {
 		t.Fatal(err)
 	}
 	ni, _ := s.Get("n0")
 	if len(ni.Pods) != 1 || ni.Pods[0] != b {
 		t.Fatalf("pods after removing a: %v", ni.Pods)
 	}
-	if err := s.RemoveLastPodInfo(a); err == nil {
+	if err := s.removeLastPodInfo(a); err == nil {
 		t.Fatal("removing a twice: no error")
 	}
 	c := testPod("c")
 	c.Pod.Spec.NodeName = "nowhere"
-	if err := s.RemoveLastPodInfo(c); err == nil || err.Error() != `framework: snapshot: pod default/c: node "nowhere" not found` {
+	if err := s.removeLastPodInfo(c); err == nil || err.Error() != `framework: snapshot: pod default/c: node "nowhere" not found` {
 		t.Fatalf("unknown node: %v", err)
 	}
-	if err := s.RemoveLastPodInfo(nil); err == nil {
+	if err := s.removeLastPodInfo(nil); err == nil {
 		t.Fatal("nil pod: no error")
 	}
 }

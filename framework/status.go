@@ -149,10 +149,10 @@ func (s *Status) AsError() error {
 	return errors.New(s.Message())
 }
 
-// asErr is AsError for any non-Success code: Wait and Skip, which AsError
+// ErrOrCode is AsError for any non-Success code: Wait and Skip, which AsError
 // maps to nil, become errors carrying their message (kube-scheduler would
 // format them as "%!w(<nil>)").
-func (s *Status) asErr() error {
+func (s *Status) ErrOrCode() error {
 	if err := s.AsError(); err != nil {
 		return err
 	}

@@ -1,6 +1,10 @@
 package framework
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/schedkit/schedkit/framework/api"
+)
 
 // TaintClasses numbers the distinct cordon flags and taint lists of a
 // snapshot's nodes, so that plugins deciding per taint list (TaintToleration,
@@ -12,7 +16,7 @@ type TaintClasses struct {
 	// Class[i] is the class of the node at position i (NodeInfo.Index).
 	Class []int32
 	// Taints[c] is the taint list of one node of class c.
-	Taints [][]Taint
+	Taints [][]api.Taint
 	// Unschedulable[c] is spec.unschedulable of the nodes of class c.
 	Unschedulable []bool
 	// Cordoned lists the positions of the nodes with spec.unschedulable,

@@ -4,29 +4,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
 func TestValidatePodAndNode(t *testing.T) {
-	base := func(req map[string]string) *Pod {
-		return &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"},
-			Spec: PodSpec{Containers: []Container{{Name: "c", Resources: ResourceRequirements{Requests: resource.MustParseList(req)}}}}}
+	base := func(req map[string]string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "d"},
+			Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Resources: api.ResourceRequirements{Requests: resource.MustParseList(req)}}}}}
 	}
 	weighted := base(nil)
-	weighted.Spec.Affinity = &Affinity{NodeAffinity: &NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []PreferredSchedulingTerm{{Weight: 0}}}}
+	weighted.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 0}}}}
 	overhead := base(nil)
 	overhead.Spec.Overhead = resource.MustParseList(map[string]string{"cpu": "-2"})
 	initLimit := base(map[string]string{"cpu": "1"})
-	initLimit.Spec.InitContainers = []Container{{Name: "i0"}, {Name: "i1", Resources: ResourceRequirements{Limits: resource.MustParseList(map[string]string{"memory": "-1Mi"})}}}
+	initLimit.Spec.InitContainers = []api.Container{{Name: "i0"}, {Name: "i1", Resources: api.ResourceRequirements{Limits: resource.MustParseList(map[string]string{"memory": "-1Mi"})}}}
 	podLevel := base(nil)
-	podLevel.Spec.Resources = &ResourceRequirements{Limits: resource.MustParseList(map[string]string{"cpu": "-3"})}
+	podLevel.Spec.Resources = &api.ResourceRequirements{Limits: resource.MustParseList(map[string]string{"cpu": "-3"})}
 	antiWeight := base(nil)
-	antiWeight.Spec.Affinity = &Affinity{PodAntiAffinity: &PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{{Weight: 50}, {Weight: 101}}}}
+	antiWeight.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 50}, {Weight: 101}}}}
 	affWeight := base(nil)
-	affWeight.Spec.Affinity = &Affinity{PodAffinity: &PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []WeightedPodAffinityTerm{{Weight: -1}}}}
+	affWeight.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: -1}}}}
 	tests := []struct {
 		name       string
-		pod        *Pod
+		pod        *api.Pod
 		strict     string // ValidatePod error substring ("" = ok)
 		newPodInfo string // NewPodInfo error substring ("" = ok)
 	}{
@@ -54,29 +55,29 @@ func TestValidatePodAndNode(t *testing.T) {
 					t.Fatalf("%s: error %v, want %q", what, err, want)
 				}
 			}
-			check("ValidatePod", ValidatePod(tc.pod), tc.strict)
+			check("ValidatePod", api.ValidatePod(tc.pod), tc.strict)
 			_, err := NewPodInfo(tc.pod)
 			check("NewPodInfo", err, tc.newPodInfo)
 		})
 	}
 	bad := testNode("n", 1000)
 	bad.Status.Allocatable[resource.Pods] = resource.MustParse("-1")
-	if err := ValidateNode(bad); err == nil || !strings.Contains(err.Error(), `node "n": status.allocatable["pods"]=-1: must not be negative`) {
+	if err := api.ValidateNode(bad); err == nil || !strings.Contains(err.Error(), `node "n": status.allocatable["pods"]=-1: must not be negative`) {
 		t.Fatalf("ValidateNode: %v", err)
 	}
-	if _, err := NewSnapshot([]*Node{bad}, nil); err == nil {
+	if _, err := NewSnapshot([]*api.Node{bad}, nil); err == nil {
 		t.Fatal("NewSnapshot accepted a negative allocatable")
 	}
 }
 
 func TestNewSnapshotDuplicatePod(t *testing.T) {
-	p := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"}, Spec: PodSpec{NodeName: "n0"}}
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "d"}, Spec: api.PodSpec{NodeName: "n0"}}
 	q := *p
 	q.Spec.NodeName = "n1"
-	if _, err := NewSnapshot(testNodes(2), []*Pod{p, &q}); err == nil || err.Error() != "framework: snapshot: pod d/p given twice" {
+	if _, err := NewSnapshot(testNodes(2), []*api.Pod{p, &q}); err == nil || err.Error() != "framework: snapshot: pod d/p given twice" {
 		t.Fatalf("duplicate across nodes: %v", err)
 	}
-	s := MustSnapshot(testNodes(2), []*Pod{p})
+	s := MustSnapshot(testNodes(2), []*api.Pod{p})
 	if err := s.AddPod(p); err == nil || !strings.Contains(err.Error(), `pod d/p is already on node "n0"`) {
 		t.Fatalf("AddPod twice: %v", err)
 	}
@@ -86,11 +87,11 @@ func TestNewSnapshotDuplicatePod(t *testing.T) {
 }
 
 func TestWithDisruptionBudgetsValidates(t *testing.T) {
-	bad := PodDisruptionBudget{Namespace: "d", Name: "pdb", Selector: &LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "app", Operator: "Bad"}}}}
+	bad := api.PodDisruptionBudget{Namespace: "d", Name: "pdb", Selector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: "Bad"}}}}
 	if _, err := NewSnapshot(nil, nil, WithDisruptionBudgets(bad)); err == nil || !strings.Contains(err.Error(), `pdb d/pdb: selector:`) {
 		t.Fatalf("bad selector: %v", err)
 	}
-	neg := PodDisruptionBudget{Namespace: "d", Name: "pdb", DisruptionsAllowed: -5}
+	neg := api.PodDisruptionBudget{Namespace: "d", Name: "pdb", DisruptionsAllowed: -5}
 	if _, err := NewSnapshot(nil, nil, WithDisruptionBudgets(neg)); err == nil || !strings.Contains(err.Error(), "disruptionsAllowed=-5") {
 		t.Fatalf("negative budget: %v", err)
 	}
@@ -101,16 +102,16 @@ func TestWithDisruptionBudgetsValidates(t *testing.T) {
 // before init containers), not whichever a map iteration meets first.
 func TestValidateErrorsAreStable(t *testing.T) {
 	neg := resource.List{resource.CPU: resource.MustParse("-1")}
-	node := &Node{ObjectMeta: ObjectMeta{Name: "n"}, Status: NodeStatus{Allocatable: neg, Capacity: neg}}
-	pod := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "default"}, Spec: PodSpec{
-		Containers:     []Container{{Name: "c", Resources: ResourceRequirements{Requests: neg}}},
-		InitContainers: []Container{{Name: "i", Resources: ResourceRequirements{Requests: neg}}},
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n"}, Status: api.NodeStatus{Allocatable: neg, Capacity: neg}}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Spec: api.PodSpec{
+		Containers:     []api.Container{{Name: "c", Resources: api.ResourceRequirements{Requests: neg}}},
+		InitContainers: []api.Container{{Name: "i", Resources: api.ResourceRequirements{Requests: neg}}},
 	}}
 	for range 50 {
-		if err := ValidateNode(node); err == nil || !strings.Contains(err.Error(), "status.allocatable") {
+		if err := api.ValidateNode(node); err == nil || !strings.Contains(err.Error(), "status.allocatable") {
 			t.Fatalf("ValidateNode: %v, want the allocatable named", err)
 		}
-		if err := ValidatePod(pod); err == nil || !strings.Contains(err.Error(), "spec.containers[0]") {
+		if err := api.ValidatePod(pod); err == nil || !strings.Contains(err.Error(), "spec.containers[0]") {
 			t.Fatalf("ValidatePod: %v, want the container named", err)
 		}
 	}
@@ -123,35 +124,35 @@ func TestValidateErrorsAreStable(t *testing.T) {
 // plugin tests build such pods).
 func TestValidatePodSpreadConstraints(t *testing.T) {
 	one, zero := int32(1), int32(0)
-	honor, bogus := NodeInclusionPolicyHonor, NodeInclusionPolicy("Sometimes")
-	ok := TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: DoNotSchedule,
-		LabelSelector: &LabelSelector{MatchLabels: map[string]string{"app": "a"}}, MinDomains: &one, NodeAffinityPolicy: &honor, MatchLabelKeys: []string{"pod-template-hash"}}
-	with := func(f func(c *TopologySpreadConstraint)) []TopologySpreadConstraint {
+	honor, bogus := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicy("Sometimes")
+	ok := api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule,
+		LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "a"}}, MinDomains: &one, NodeAffinityPolicy: &honor, MatchLabelKeys: []string{"pod-template-hash"}}
+	with := func(f func(c *api.TopologySpreadConstraint)) []api.TopologySpreadConstraint {
 		c := ok
 		f(&c)
-		return []TopologySpreadConstraint{c}
+		return []api.TopologySpreadConstraint{c}
 	}
 	tests := []struct {
 		name string
-		tsc  []TopologySpreadConstraint
+		tsc  []api.TopologySpreadConstraint
 		want string // "" = valid
 	}{
-		{"valid", []TopologySpreadConstraint{ok, {MaxSkew: 3, TopologyKey: "zone", WhenUnsatisfiable: ScheduleAnyway}}, ""},
-		{"maxSkew 0", with(func(c *TopologySpreadConstraint) { c.MaxSkew = 0 }), "spec.topologySpreadConstraints[0].maxSkew=0: must be greater than zero"},
-		{"maxSkew negative", with(func(c *TopologySpreadConstraint) { c.MaxSkew = -1 }), "maxSkew=-1: must be greater than zero"},
-		{"empty topologyKey", with(func(c *TopologySpreadConstraint) { c.TopologyKey = "" }), "spec.topologySpreadConstraints[0].topologyKey: required"},
-		{"unknown whenUnsatisfiable", with(func(c *TopologySpreadConstraint) { c.WhenUnsatisfiable = "Maybe" }), `whenUnsatisfiable="Maybe": must be DoNotSchedule or ScheduleAnyway`},
-		{"empty whenUnsatisfiable", with(func(c *TopologySpreadConstraint) { c.WhenUnsatisfiable = "" }), `whenUnsatisfiable="": must be`},
-		{"same key and action twice", []TopologySpreadConstraint{ok, ok}, "spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}={zone, DoNotSchedule}: duplicate value (spec.topologySpreadConstraints[1])"},
-		{"minDomains 0", with(func(c *TopologySpreadConstraint) { c.MinDomains = &zero }), "minDomains=0: must be greater than zero"},
-		{"minDomains with ScheduleAnyway", with(func(c *TopologySpreadConstraint) { c.WhenUnsatisfiable = ScheduleAnyway }), "minDomains=1: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"},
-		{"bad nodeTaintsPolicy", with(func(c *TopologySpreadConstraint) { c.NodeTaintsPolicy = &bogus }), `nodeTaintsPolicy="Sometimes": must be Honor or Ignore`},
-		{"bad matchLabelKeys", with(func(c *TopologySpreadConstraint) { c.MatchLabelKeys = []string{"-x"} }), `matchLabelKeys[0]="-x"`},
+		{"valid", []api.TopologySpreadConstraint{ok, {MaxSkew: 3, TopologyKey: "zone", WhenUnsatisfiable: api.ScheduleAnyway}}, ""},
+		{"maxSkew 0", with(func(c *api.TopologySpreadConstraint) { c.MaxSkew = 0 }), "spec.topologySpreadConstraints[0].maxSkew=0: must be greater than zero"},
+		{"maxSkew negative", with(func(c *api.TopologySpreadConstraint) { c.MaxSkew = -1 }), "maxSkew=-1: must be greater than zero"},
+		{"empty topologyKey", with(func(c *api.TopologySpreadConstraint) { c.TopologyKey = "" }), "spec.topologySpreadConstraints[0].topologyKey: required"},
+		{"unknown whenUnsatisfiable", with(func(c *api.TopologySpreadConstraint) { c.WhenUnsatisfiable = "Maybe" }), `whenUnsatisfiable="Maybe": must be DoNotSchedule or ScheduleAnyway`},
+		{"empty whenUnsatisfiable", with(func(c *api.TopologySpreadConstraint) { c.WhenUnsatisfiable = "" }), `whenUnsatisfiable="": must be`},
+		{"same key and action twice", []api.TopologySpreadConstraint{ok, ok}, "spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}={zone, DoNotSchedule}: duplicate value (spec.topologySpreadConstraints[1])"},
+		{"minDomains 0", with(func(c *api.TopologySpreadConstraint) { c.MinDomains = &zero }), "minDomains=0: must be greater than zero"},
+		{"minDomains with ScheduleAnyway", with(func(c *api.TopologySpreadConstraint) { c.WhenUnsatisfiable = api.ScheduleAnyway }), "minDomains=1: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"},
+		{"bad nodeTaintsPolicy", with(func(c *api.TopologySpreadConstraint) { c.NodeTaintsPolicy = &bogus }), `nodeTaintsPolicy="Sometimes": must be Honor or Ignore`},
+		{"bad matchLabelKeys", with(func(c *api.TopologySpreadConstraint) { c.MatchLabelKeys = []string{"-x"} }), `matchLabelKeys[0]="-x"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pod := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"}, Spec: PodSpec{TopologySpreadConstraints: tc.tsc}}
-			err := ValidatePod(pod)
+			pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "d"}, Spec: api.PodSpec{TopologySpreadConstraints: tc.tsc}}
+			err := api.ValidatePod(pod)
 			if tc.want == "" && err != nil {
 				t.Fatalf("unexpected error %v", err)
 			}
@@ -169,19 +170,19 @@ func TestValidatePodSpreadConstraints(t *testing.T) {
 // field paths or name lists (it runs for every pod a replay adds; the paths
 // are built only for an error).
 func TestValidatePodValidBuildsNothing(t *testing.T) {
-	p := &Pod{ObjectMeta: ObjectMeta{Name: "p", Namespace: "d"},
-		Spec: PodSpec{
-			Containers: []Container{
-				{Name: "c", Resources: ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1", "memory": "1Gi"}), Limits: resource.MustParseList(map[string]string{"cpu": "2"})}},
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "d"},
+		Spec: api.PodSpec{
+			Containers: []api.Container{
+				{Name: "c", Resources: api.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1", "memory": "1Gi"}), Limits: resource.MustParseList(map[string]string{"cpu": "2"})}},
 				{Name: "d"},
 			},
-			InitContainers: []Container{{Name: "i", Resources: ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}}},
-			Affinity:       &Affinity{NodeAffinity: &NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []PreferredSchedulingTerm{{Weight: 3}}}},
+			InitContainers: []api.Container{{Name: "i", Resources: api.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}}},
+			Affinity:       &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 3}}}},
 		}}
-	if err := ValidatePod(p); err != nil {
+	if err := api.ValidatePod(p); err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(50, func() { _ = ValidatePod(p) }); n != 0 {
+	if n := testing.AllocsPerRun(50, func() { _ = api.ValidatePod(p) }); n != 0 {
 		t.Fatalf("ValidatePod of a valid pod allocates %v times, want 0", n)
 	}
 }

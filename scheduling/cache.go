@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file holds the scheduler-cache side of a Cluster: kube-scheduler's
@@ -28,7 +29,7 @@ func (c *Cluster) Assume(namespace, name, node string) error {
 // assumedPod is the memory of an assumed pod: its copies of the pod and
 // its PodInfo, and the records of its assume and of its bind.
 type assumedPod struct {
-	pod   framework.Pod
+	pod   api.Pod
 	info  framework.PodInfo
 	rec   clusterPod
 	bound clusterPod
@@ -56,7 +57,7 @@ func (s *assumedSlab) next() *assumedPod {
 
 // assume is Assume for the pod key (namespace/name); it returns the
 // assumed pod's PodInfo. at is the node's index in the snapshot when the
-// caller knows it (framework.Result.SelectedIndex), or -1; slab, when not
+// caller knows it (runtime.Result.SelectedIndex), or -1; slab, when not
 // nil, gives the memory of the assumed pod (otherwise it is allocated).
 func (c *Cluster) assume(key, node string, at int, slab *assumedSlab) (*framework.PodInfo, error) {
 	cp, ok := c.pods[key]

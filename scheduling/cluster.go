@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // PodState is where a pod of a Cluster stands in scheduling.
@@ -50,7 +51,7 @@ type clusterPod struct {
 // PodRecord is a pod of the cluster with its scheduling state. Pod is the
 // cluster's copy: treat it as read-only.
 type PodRecord struct {
-	Pod   *framework.Pod
+	Pod   *api.Pod
 	State PodState
 }
 
@@ -93,7 +94,7 @@ type Cluster struct {
 	snap    *framework.Snapshot
 	pods    map[string]*clusterPod
 	uids    map[string]string // UID → namespace/name
-	metrics map[string]*framework.NodeMetric
+	metrics map[string]*api.NodeMetric
 	journal []clusterUndo
 	marks   []int
 	// undoPods and undoNodes are Revert's buffers for a run of pods added
@@ -105,10 +106,10 @@ type Cluster struct {
 	// (cluster_nodeload.go), the gangs' PodGroups (scheduler-plugins' and
 	// kube's), kube's Workloads and the pods of each gang
 	// (cluster_groups.go, cluster_workloads.go).
-	loads      map[string]*framework.NodeLoad
-	podGroups  map[string]*framework.PodGroup
-	wpodGroups map[string]*framework.WorkloadPodGroup
-	workloads  map[string]*framework.Workload
+	loads      map[string]*api.NodeLoad
+	podGroups  map[string]*api.PodGroup
+	wpodGroups map[string]*api.WorkloadPodGroup
+	workloads  map[string]*api.Workload
 	groups     map[string]*groupMembers
 	// ungrouped is a labels map without a PodGroup label, remembered while
 	// groupMemo is on (groupKeys, memoGroups).
@@ -123,16 +124,16 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*framework.NodeMetric{},
-		loads: map[string]*framework.NodeLoad{}, podGroups: map[string]*framework.PodGroup{}, wpodGroups: map[string]*framework.WorkloadPodGroup{},
-		workloads: map[string]*framework.Workload{}, groups: map[string]*groupMembers{}}, nil
+	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*api.NodeMetric{},
+		loads: map[string]*api.NodeLoad{}, podGroups: map[string]*api.PodGroup{}, wpodGroups: map[string]*api.WorkloadPodGroup{},
+		workloads: map[string]*api.Workload{}, groups: map[string]*groupMembers{}}, nil
 }
 
 // NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods
 // with spec.nodeName are bound to that node, the others are pending. Terminal
 // pods (Succeeded, Failed) are skipped. The first bad object is an error
 // naming it.
-func NewClusterFrom(nodes []*framework.Node, pods []*framework.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
+func NewClusterFrom(nodes []*api.Node, pods []*api.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
 	c, err := NewCluster(opts...)
 	if err != nil {
 		return nil, err
@@ -167,7 +168,7 @@ func (c *Cluster) NumNodes() int {
 }
 
 // Node returns the named node object (the cluster's copy; read-only).
-func (c *Cluster) Node(name string) (*framework.Node, bool) {
+func (c *Cluster) Node(name string) (*api.Node, bool) {
 	if c.snap == nil {
 		return nil, false
 	}
@@ -235,14 +236,14 @@ func (c *Cluster) NumPods() (pending, assumed, bound int) {
 }
 
 // NodeMetric returns the NodeMetric of the named node.
-func (c *Cluster) NodeMetric(node string) (*framework.NodeMetric, bool) {
+func (c *Cluster) NodeMetric(node string) (*api.NodeMetric, bool) {
 	m, ok := c.metrics[node]
 	return m, ok
 }
 
 // NodeMetrics returns every NodeMetric, sorted by name.
-func (c *Cluster) NodeMetrics() []*framework.NodeMetric {
-	out := make([]*framework.NodeMetric, 0, len(c.metrics))
+func (c *Cluster) NodeMetrics() []*api.NodeMetric {
+	out := make([]*api.NodeMetric, 0, len(c.metrics))
 	for _, m := range c.metrics {
 		out = append(out, m)
 	}
@@ -480,9 +481,9 @@ func (c *Cluster) unsetPod(key string, old *clusterPod, had, plain bool) {
 func (c *Cluster) snapAdd(pi *framework.PodInfo) error { return c.snapAddAt(pi, -1) }
 
 // snapAddAt is snapAdd for a pod whose node is at index at of the
-// snapshot (-1: unknown; framework.Snapshot.AddNewPodInfoAt).
+// snapshot (-1: unknown; framework.PodAdd.Node).
 func (c *Cluster) snapAddAt(pi *framework.PodInfo, at int) error {
-	node, err := c.snap.AddNewPodInfoAt(pi, at)
+	node, err := c.snap.AddPodInfo(pi, framework.PodAdd{Unique: true, AtNode: at >= 0, Node: at})
 	if err != nil {
 		return err
 	}
@@ -511,7 +512,7 @@ func (c *Cluster) snapRemove(pi *framework.PodInfo) error {
 	if c.forking() {
 		c.record(func() {
 			// pi was removed above, so it is on no node.
-			_ = c.snap.AddNewPodInfo(pi)
+			_, _ = c.snap.AddPodInfo(pi, framework.PodAdd{Unique: true})
 			// Owned by c.snap after the add, which also noted the node
 			// in the snapshot's journal of changes: the swaps below are
 			// part of that change.
@@ -532,7 +533,7 @@ func clSwapLast(s []*framework.PodInfo, i int) {
 
 // AddNode appends a node (a copy of n). A nil node, an empty name or a
 // duplicate name is an error.
-func (c *Cluster) AddNode(n *framework.Node) error {
+func (c *Cluster) AddNode(n *api.Node) error {
 	if c.snap == nil {
 		return c.zeroErr("AddNode")
 	}
@@ -554,7 +555,7 @@ func (c *Cluster) AddNode(n *framework.Node) error {
 
 // UpdateNode replaces the node object of an existing node (by name),
 // keeping its pods. An unknown node is an error.
-func (c *Cluster) UpdateNode(n *framework.Node) error {
+func (c *Cluster) UpdateNode(n *api.Node) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateNode")
 	}
@@ -580,7 +581,7 @@ func (c *Cluster) UpdateNode(n *framework.Node) error {
 // on it, returning copies of those pods with spec.nodeName cleared (in the
 // node's pod order), so that a caller acting as a controller can create
 // them again. An unknown node is an error.
-func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
+func (c *Cluster) RemoveNode(name string) ([]*api.Pod, error) {
 	if c.snap == nil {
 		return nil, c.zeroErr("RemoveNode")
 	}
@@ -588,7 +589,7 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 	if !ok {
 		return nil, fmt.Errorf("scheduling: RemoveNode: unknown node %q", name)
 	}
-	evicted := make([]*framework.Pod, 0, len(ni.Pods))
+	evicted := make([]*api.Pod, 0, len(ni.Pods))
 	for _, pi := range ni.Pods {
 		p := *pi.Pod
 		p.Spec.NodeName = ""
@@ -616,7 +617,7 @@ func (c *Cluster) RemoveNode(name string) ([]*framework.Pod, error) {
 // node must exist), pending otherwise; the claims of its generic ephemeral
 // volumes are created (cluster_storage.go). A nil pod, an empty name, a
 // duplicate namespace/name or invalid affinity is an error naming the pod.
-func (c *Cluster) AddPod(pod *framework.Pod) error {
+func (c *Cluster) AddPod(pod *api.Pod) error {
 	if c.snap == nil {
 		return c.zeroErr("AddPod")
 	}
@@ -630,7 +631,7 @@ func (c *Cluster) AddPod(pod *framework.Pod) error {
 // pod ("waiting for ephemeral volume controller to create the
 // persistentvolumeclaim"), as kube-scheduler does. Loaders of cluster
 // dumps use it; AddPod is for pods that a simulation creates.
-func (c *Cluster) AddObservedPod(pod *framework.Pod) error {
+func (c *Cluster) AddObservedPod(pod *api.Pod) error {
 	if c.snap == nil {
 		return c.zeroErr("AddObservedPod")
 	}
@@ -638,7 +639,7 @@ func (c *Cluster) AddObservedPod(pod *framework.Pod) error {
 }
 
 // addPod is AddPod; controllers creates ephemeral claims.
-func (c *Cluster) addPod(pod *framework.Pod, controllers bool) error {
+func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 	if pod == nil {
 		return fmt.Errorf("scheduling: AddPod: nil pod")
 	}
@@ -652,7 +653,7 @@ func (c *Cluster) addPod(pod *framework.Pod, controllers bool) error {
 	if other, dup := c.uids[pod.UID]; dup && pod.UID != "" {
 		return fmt.Errorf("scheduling: AddPod: pod %s: uid %q already used by pod %s", key, pod.UID, other)
 	}
-	if err := framework.ValidatePod(pod); err != nil {
+	if err := api.ValidatePod(pod); err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
 	p := *pod
@@ -696,7 +697,7 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod,
 // DeletePod deletes the pod namespace/name, releasing its node's resources
 // when it is bound or assumed, and the ephemeral claims it owns, and
 // returns the cluster's copy. An unknown pod is an error.
-func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
+func (c *Cluster) DeletePod(namespace, name string) (*api.Pod, error) {
 	if c.snap == nil {
 		return nil, c.zeroErr("DeletePod")
 	}
@@ -717,7 +718,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*framework.Pod, error) {
 
 // UpdateNodeMetric stores a copy of m (named after its node) after
 // validating it. The node need not exist yet.
-func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
+func (c *Cluster) UpdateNodeMetric(m *api.NodeMetric) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateNodeMetric")
 	}
@@ -742,7 +743,7 @@ func (c *Cluster) UpdateNodeMetric(m *framework.NodeMetric) error {
 
 // SetDisruptionBudgets replaces the PodDisruptionBudgets preemption reads.
 // On a zero Cluster, which holds nothing, it does nothing.
-func (c *Cluster) SetDisruptionBudgets(pdbs []framework.PodDisruptionBudget) {
+func (c *Cluster) SetDisruptionBudgets(pdbs []api.PodDisruptionBudget) {
 	if c.snap == nil {
 		return
 	}
@@ -772,7 +773,7 @@ func (c *Cluster) setNominated(key, node string) {
 // each added node by RemoveNode would cost O(nodes) per node. Unlike
 // AddNode it sends no cluster event (a scheduler's queue moves no pod):
 // it is for what-if questions that schedule chosen pods next.
-func (c *Cluster) AddNodesOnFork(nodes []*framework.Node) error {
+func (c *Cluster) AddNodesOnFork(nodes []*api.Node) error {
 	if c.snap == nil {
 		return c.zeroErr("AddNodesOnFork")
 	}

@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // rmBenchPods returns node's 4 pods: one with preferred zone affinity
 // (an affinity group spanning every node), three plain ones.
-func rmBenchPods(node string) []*framework.Pod {
-	out := make([]*framework.Pod, 4)
+func rmBenchPods(node string) []*api.Pod {
+	out := make([]*api.Pod, 4)
 	for k := range out {
 		w := st.MakePod().Name(fmt.Sprintf("p-%s-%d", node, k)).Label("app", fmt.Sprintf("a%d", k)).Req(map[string]string{"cpu": "100m"}).Node(node)
 		if k == 0 {
-			w = w.PodAffinityTerm(st.PodAffinityWithPreferredReq, 5, framework.PodAffinityTerm{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "a1"}}, TopologyKey: "topology.kubernetes.io/zone"})
+			w = w.PodAffinityTerm(st.PodAffinityWithPreferredReq, 5, api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "a1"}}, TopologyKey: "topology.kubernetes.io/zone"})
 		}
 		out[k] = w.Obj()
 	}
@@ -42,7 +43,7 @@ func BenchmarkRemoveNodeInFork(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			byName := map[string]*framework.Node{}
+			byName := map[string]*api.Node{}
 			for _, n := range scBenchNodes(nodes) {
 				byName[n.Name] = n
 				for _, p := range rmBenchPods(n.Name) {
@@ -51,8 +52,8 @@ func BenchmarkRemoveNodeInFork(b *testing.B) {
 					}
 				}
 			}
-			q := framework.PodQuery{Terms: []framework.PodTerm{{Namespaces: []string{"default"}, NamespaceSelector: framework.NothingSelector(),
-				Selector: (&framework.LabelSelector{MatchLabels: map[string]string{"app": "a2"}}).MustCompile()}}}
+			q := framework.PodQuery{Terms: []framework.PodTerm{{Namespaces: []string{"default"}, NamespaceSelector: api.NothingSelector(),
+				Selector: (&api.LabelSelector{MatchLabels: map[string]string{"app": "a2"}}).MustCompile()}}}
 			_ = c.Snapshot().PodCounts(q)
 			// The nodes at these positions are removed (the same positions
 			// every time: no-fork adds the nodes back at the end).

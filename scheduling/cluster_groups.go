@@ -5,7 +5,7 @@ import (
 	"sort"
 	"unsafe"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // groupMembers indexes the pods of one gang: their states, how many of
@@ -25,9 +25,9 @@ const wgroupPrefix = "k8s:"
 // groupKeys returns the index keys of the gangs a pod belongs to: its
 // scheduler-plugins PodGroup (label) and its kube PodGroup
 // (spec.schedulingGroup).
-func groupKeys(p *framework.Pod) (label, kube string) {
-	label = framework.PodGroupKey(p)
-	if k := framework.WorkloadPodGroupKey(p); k != "" {
+func groupKeys(p *api.Pod) (label, kube string) {
+	label = api.PodGroupKey(p)
+	if k := api.WorkloadPodGroupKey(p); k != "" {
 		kube = wgroupPrefix + k
 	}
 	return label, kube
@@ -39,7 +39,7 @@ func groupKeys(p *framework.Pod) (label, kube string) {
 // their assumed and bound copies) share the template's labels map, which
 // nothing modifies while the question runs, so the label is looked up
 // once for all of them.
-func (c *Cluster) groupKeys(p *framework.Pod) (label, kube string) {
+func (c *Cluster) groupKeys(p *api.Pod) (label, kube string) {
 	if !c.groupMemo {
 		return groupKeys(p)
 	}
@@ -124,7 +124,7 @@ func (c *Cluster) index(g, key string, st PodState, gated bool) {
 }
 
 // PodGroupCounts returns how many pods of the cluster name the PodGroup
-// namespace/name with framework.PodGroupLabel (in any state), and how many
+// namespace/name with api.PodGroupLabel (in any state), and how many
 // of them are placed (assumed or bound). The PodGroup object need not
 // exist. O(1).
 func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
@@ -136,7 +136,7 @@ func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
 }
 
 // podGroupGated returns how many pods of the cluster name the PodGroup
-// namespace/name with framework.PodGroupLabel and carry scheduling gates
+// namespace/name with api.PodGroupLabel and carry scheduling gates
 // (spec.schedulingGates, in any state). O(1).
 func (c *Cluster) podGroupGated(namespace, name string) int {
 	if m := c.groups[namespace+"/"+name]; m != nil {
@@ -162,7 +162,7 @@ func (c *Cluster) members(g string) []PodRecord {
 // AddPodGroup adds a copy of g (scheduler-plugins' PodGroup, read by the
 // Coscheduling plugin). An invalid group or one already present is an
 // error naming it.
-func (c *Cluster) AddPodGroup(g *framework.PodGroup) error {
+func (c *Cluster) AddPodGroup(g *api.PodGroup) error {
 	if c.snap == nil {
 		return c.zeroErr("AddPodGroup")
 	}
@@ -178,7 +178,7 @@ func (c *Cluster) AddPodGroup(g *framework.PodGroup) error {
 
 // UpdatePodGroup replaces an existing PodGroup by a copy of g. An invalid
 // or unknown group is an error naming it.
-func (c *Cluster) UpdatePodGroup(g *framework.PodGroup) error {
+func (c *Cluster) UpdatePodGroup(g *api.PodGroup) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdatePodGroup")
 	}
@@ -207,7 +207,7 @@ func (c *Cluster) DeletePodGroup(namespace, name string) error {
 }
 
 // setPodGroup stores a copy of g (nil deletes), journaled.
-func (c *Cluster) setPodGroup(key string, g *framework.PodGroup) { setCopy(c, c.podGroups, key, g) }
+func (c *Cluster) setPodGroup(key string, g *api.PodGroup) { setCopy(c, c.podGroups, key, g) }
 
 // setCopy stores a copy of *v in m under key (v nil deletes), journaled:
 // the workload layer's objects (PodGroups, NodeLoads) are kept this way.
@@ -232,20 +232,20 @@ func setCopy[V any](c *Cluster, m map[string]*V, key string, v *V) {
 
 // PodGroup returns the PodGroup namespace/name (the cluster's copy;
 // read-only).
-func (c *Cluster) PodGroup(namespace, name string) (*framework.PodGroup, bool) {
+func (c *Cluster) PodGroup(namespace, name string) (*api.PodGroup, bool) {
 	g, ok := c.podGroups[namespace+"/"+name]
 	return g, ok
 }
 
 // podGroupByKey returns the PodGroup of a "namespace/name" key.
-func (c *Cluster) podGroupByKey(key string) (*framework.PodGroup, bool) {
+func (c *Cluster) podGroupByKey(key string) (*api.PodGroup, bool) {
 	g, ok := c.podGroups[key]
 	return g, ok
 }
 
 // PodGroups returns every PodGroup, sorted by namespace/name.
-func (c *Cluster) PodGroups() []*framework.PodGroup {
-	out := make([]*framework.PodGroup, 0, len(c.podGroups))
+func (c *Cluster) PodGroups() []*api.PodGroup {
+	out := make([]*api.PodGroup, 0, len(c.podGroups))
 	for _, g := range c.podGroups {
 		out = append(out, g)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // TestClusterJournalSkipsOnlyWithinAFork: a pod record change right after
@@ -14,7 +15,7 @@ import (
 // would have nothing to undo); within one fork, the bind folded into its
 // assume is undone with it.
 func TestClusterJournalSkipsOnlyWithinAFork(t *testing.T) {
-	c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, nil)
+	c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +54,11 @@ func TestClusterJournalSkipsOnlyWithinAFork(t *testing.T) {
 func TestClusterRevertFoldedStepsRestoreUIDs(t *testing.T) {
 	for _, node := range []string{"", "n1"} {
 		t.Run("node="+node, func(t *testing.T) {
-			c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, nil)
+			c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			withUID := func(name, uid, node string) *framework.Pod {
+			withUID := func(name, uid, node string) *api.Pod {
 				p := clPod(name, "1", "1Gi")
 				p.UID, p.Spec.NodeName = uid, node
 				return p
@@ -103,7 +104,7 @@ func TestClusterHolds(t *testing.T) {
 		{name: "assumed after another change", between: true, assume: true, want: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, nil)
+			c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +116,7 @@ func TestClusterHolds(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.between {
-				if err := c.UpdateNodeMetric(&framework.NodeMetric{ObjectMeta: framework.ObjectMeta{Name: "n1"}}); err != nil {
+				if err := c.UpdateNodeMetric(&api.NodeMetric{ObjectMeta: api.ObjectMeta{Name: "n1"}}); err != nil {
 					t.Fatal(err)
 				}
 			}

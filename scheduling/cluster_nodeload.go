@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // UpdateNodeLoad stores a copy of l (named after its node), the measured
 // load the Trimaran plugins read, after validating it. The node need not
 // exist yet. Journaled like every mutation.
-func (c *Cluster) UpdateNodeLoad(l *framework.NodeLoad) error {
+func (c *Cluster) UpdateNodeLoad(l *api.NodeLoad) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateNodeLoad")
 	}
@@ -22,14 +22,14 @@ func (c *Cluster) UpdateNodeLoad(l *framework.NodeLoad) error {
 }
 
 // NodeLoad returns the measured load of the named node (read-only).
-func (c *Cluster) NodeLoad(node string) (*framework.NodeLoad, bool) {
+func (c *Cluster) NodeLoad(node string) (*api.NodeLoad, bool) {
 	l, ok := c.loads[node]
 	return l, ok
 }
 
 // NodeLoads returns every NodeLoad, sorted by name.
-func (c *Cluster) NodeLoads() []*framework.NodeLoad {
-	out := make([]*framework.NodeLoad, 0, len(c.loads))
+func (c *Cluster) NodeLoads() []*api.NodeLoad {
+	out := make([]*api.NodeLoad, 0, len(c.loads))
 	for _, l := range c.loads {
 		out = append(out, l)
 	}

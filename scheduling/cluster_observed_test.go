@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -16,15 +17,15 @@ import (
 // AddPod, as a simulation creates one, gets its claim and is placed.
 func TestAddObservedPod(t *testing.T) {
 	c := svZonedCluster(t, 10)
-	sc := st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()
+	sc := st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
 	sc.Annotations = map[string]string{annDefaultClass: "true"}
 	if err := c.UpdateStorageObject(sc); err != nil {
 		t.Fatal(err)
 	}
-	ephemeral := func(name string) *framework.Pod {
+	ephemeral := func(name string) *api.Pod {
 		p := st.MakePod().Name(name).UID("uid-" + name).Req(map[string]string{"cpu": "100m"}).Obj()
-		p.Spec.Volumes = []framework.Volume{{Name: "v", VolumeSource: framework.VolumeSource{Ephemeral: &framework.EphemeralVolumeSource{
-			VolumeClaimTemplate: &framework.PersistentVolumeClaimTemplate{Spec: st.MakePVC("x", "").Request("1Gi").Obj().Spec}}}}}
+		p.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+			VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: st.MakePVC("x", "").Request("1Gi").Obj().Spec}}}}}
 		return p
 	}
 	if err := c.AddObservedPod(ephemeral("observed")); err != nil {
@@ -33,10 +34,10 @@ func TestAddObservedPod(t *testing.T) {
 	if err := c.AddPod(ephemeral("created")); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "observed-v"); ok {
+	if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, "default", "observed-v"); ok {
 		t.Error("the observed pod's ephemeral claim was created")
 	}
-	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "created-v"); !ok {
+	if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, "default", "created-v"); !ok {
 		t.Error("the created pod's ephemeral claim is missing")
 	}
 	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(7))

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -20,18 +21,18 @@ type clRefCluster struct {
 }
 
 type clRefPod struct {
-	pod   framework.Pod
+	pod   api.Pod
 	state PodState
 }
 
 type clRefState struct {
-	nodes   []framework.Node
+	nodes   []api.Node
 	pods    map[string]clRefPod
-	metrics map[string]framework.NodeMetric
+	metrics map[string]api.NodeMetric
 }
 
 func newClRefCluster() *clRefCluster {
-	return &clRefCluster{st: clRefState{pods: map[string]clRefPod{}, metrics: map[string]framework.NodeMetric{}}}
+	return &clRefCluster{st: clRefState{pods: map[string]clRefPod{}, metrics: map[string]api.NodeMetric{}}}
 }
 
 func (s clRefState) clone() clRefState {
@@ -39,10 +40,10 @@ func (s clRefState) clone() clRefState {
 }
 
 func (r *clRefCluster) nodeIndex(name string) int {
-	return slices.IndexFunc(r.st.nodes, func(n framework.Node) bool { return n.Name == name })
+	return slices.IndexFunc(r.st.nodes, func(n api.Node) bool { return n.Name == name })
 }
 
-func (r *clRefCluster) AddNode(n *framework.Node) error {
+func (r *clRefCluster) AddNode(n *api.Node) error {
 	if n == nil || n.Name == "" || r.nodeIndex(n.Name) >= 0 {
 		return fmt.Errorf("bad node")
 	}
@@ -50,7 +51,7 @@ func (r *clRefCluster) AddNode(n *framework.Node) error {
 	return nil
 }
 
-func (r *clRefCluster) UpdateNode(n *framework.Node) error {
+func (r *clRefCluster) UpdateNode(n *api.Node) error {
 	i := r.nodeIndex(n.Name)
 	if i < 0 {
 		return fmt.Errorf("unknown node")
@@ -59,13 +60,13 @@ func (r *clRefCluster) UpdateNode(n *framework.Node) error {
 	return nil
 }
 
-func (r *clRefCluster) RemoveNode(name string) ([]*framework.Pod, error) {
+func (r *clRefCluster) RemoveNode(name string) ([]*api.Pod, error) {
 	i := r.nodeIndex(name)
 	if i < 0 {
 		return nil, fmt.Errorf("unknown node")
 	}
 	r.st.nodes = slices.Delete(r.st.nodes, i, i+1)
-	var out []*framework.Pod
+	var out []*api.Pod
 	for k, p := range r.st.pods {
 		if p.state != StatePending && p.pod.Spec.NodeName == name {
 			cp := p.pod
@@ -76,7 +77,7 @@ func (r *clRefCluster) RemoveNode(name string) ([]*framework.Pod, error) {
 	return out, nil
 }
 
-func (r *clRefCluster) AddPod(p *framework.Pod) error {
+func (r *clRefCluster) AddPod(p *api.Pod) error {
 	if p == nil || p.Name == "" {
 		return fmt.Errorf("bad pod")
 	}
@@ -99,7 +100,7 @@ func (r *clRefCluster) AddPod(p *framework.Pod) error {
 	return nil
 }
 
-func (r *clRefCluster) DeletePod(ns, name string) (*framework.Pod, error) {
+func (r *clRefCluster) DeletePod(ns, name string) (*api.Pod, error) {
 	p, ok := r.st.pods[podKey(ns, name)]
 	if !ok {
 		return nil, fmt.Errorf("unknown")
@@ -138,7 +139,7 @@ func (r *clRefCluster) Bind(ns, name, node string) error {
 	return nil
 }
 
-func (r *clRefCluster) UpdatePendingPod(p *framework.Pod) error {
+func (r *clRefCluster) UpdatePendingPod(p *api.Pod) error {
 	o, ok := r.st.pods[p.Key()]
 	if !ok || o.state != StatePending || o.pod.UID != p.UID || p.Spec.NodeName != "" {
 		return fmt.Errorf("cannot update")
@@ -147,7 +148,7 @@ func (r *clRefCluster) UpdatePendingPod(p *framework.Pod) error {
 	return nil
 }
 
-func (r *clRefCluster) UpdateNodeMetric(m *framework.NodeMetric) error {
+func (r *clRefCluster) UpdateNodeMetric(m *api.NodeMetric) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
@@ -199,8 +200,8 @@ func (r *clRefCluster) dump() clDump {
 				continue
 			}
 			pod := p.pod
-			dn.Requested.Add(framework.PodRequestVector(&pod))
-			c, m := framework.PodNonZeroRequests(&pod)
+			dn.Requested.Add(api.PodRequestVector(&pod))
+			c, m := api.PodNonZeroRequests(&pod)
 			dn.NonZero[0] += c
 			dn.NonZero[1] += m
 			dn.Pods = append(dn.Pods, pod.Key())
@@ -245,20 +246,20 @@ type clExact struct {
 	Nodes   []clExactNode
 	Pods    map[string]string
 	UIDs    map[string]string
-	Metrics map[string]*framework.NodeMetric
+	Metrics map[string]*api.NodeMetric
 	Images  map[string]int
-	PDBs    []framework.PodDisruptionBudget
+	PDBs    []api.PodDisruptionBudget
 	Journal int
 	// Groups is the gang index (members and their states, placed and gated counts).
 	Groups     map[string]string
-	PodGroups  map[string]*framework.PodGroup
-	WPodGroups map[string]*framework.WorkloadPodGroup
-	Workloads  map[string]*framework.Workload
-	Loads      map[string]*framework.NodeLoad
+	PodGroups  map[string]*api.PodGroup
+	WPodGroups map[string]*api.WorkloadPodGroup
+	Workloads  map[string]*api.Workload
+	Loads      map[string]*api.NodeLoad
 }
 
 type clExactNode struct {
-	Node                                  *framework.Node
+	Node                                  *api.Node
 	Pods, WithAffinity, WithRequiredAnti  []string
 	Requested, NonZeroRequested, Allocate resource.Vector
 	UsedPorts                             framework.HostPortInfo

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -27,8 +28,8 @@ func TestPropGroupIndexSharedLabels(t *testing.T) {
 		}
 		shared := []map[string]string{
 			{"app": "web"},
-			{"app": "web", framework.PodGroupLabel: "g"},
-			{"app": "db", framework.PodGroupLabel: "h"},
+			{"app": "web", api.PodGroupLabel: "g"},
+			{"app": "db", api.PodGroupLabel: "h"},
 			{"app": "db"},
 		}
 		group := "wg"
@@ -47,7 +48,7 @@ func TestPropGroupIndexSharedLabels(t *testing.T) {
 				p := st.MakePod().Name(fmt.Sprintf("p%d", i)).Req(map[string]string{"cpu": "10m"}).Obj()
 				p.Labels = shared[rapid.IntRange(0, len(shared)-1).Draw(t, "labels")]
 				if rapid.IntRange(0, 3).Draw(t, "sg") == 0 {
-					p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &group}
+					p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &group}
 				}
 				if rapid.Bool().Draw(t, "bound") {
 					p.Spec.NodeName = node("node")
@@ -197,9 +198,9 @@ func TestGroupMemoEndsWithQuestion(t *testing.T) {
 	tests := []struct {
 		name string
 		// before runs with the template's map still without the label.
-		before func(t *testing.T, s *Scheduler, tmpl *framework.Pod)
+		before func(t *testing.T, s *Scheduler, tmpl *api.Pod)
 	}{
-		{"after a capacity question", func(t *testing.T, s *Scheduler, tmpl *framework.Pod) {
+		{"after a capacity question", func(t *testing.T, s *Scheduler, tmpl *api.Pod) {
 			f := mustFork(t, s)
 			reps, err := f.Replicas(tmpl, nil)
 			if err != nil {
@@ -218,7 +219,7 @@ func TestGroupMemoEndsWithQuestion(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"after a pod added and deleted", func(t *testing.T, s *Scheduler, tmpl *framework.Pod) {
+		{"after a pod added and deleted", func(t *testing.T, s *Scheduler, tmpl *api.Pod) {
 			p := *tmpl
 			p.Name, p.Spec.NodeName = "early", "n2"
 			if err := s.Cluster().AddPod(&p); err != nil {
@@ -231,7 +232,7 @@ func TestGroupMemoEndsWithQuestion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var nodes []*framework.Node
+			var nodes []*api.Node
 			for _, n := range []string{"n1", "n2"} {
 				nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj())
 			}
@@ -245,7 +246,7 @@ func TestGroupMemoEndsWithQuestion(t *testing.T) {
 			}
 			tmpl := st.MakePod().Name("web").Namespace("default").Label("app", "web").Req(map[string]string{"cpu": "1"}).Obj()
 			tt.before(t, s, tmpl)
-			tmpl.Labels[framework.PodGroupLabel] = "g"
+			tmpl.Labels[api.PodGroupLabel] = "g"
 			p := *tmpl
 			p.Name, p.Spec.NodeName = "member", "n1"
 			if err := c.AddPod(&p); err != nil {

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -151,7 +152,7 @@ func TestPropRevertWithNodeAndPodChanges(t *testing.T) {
 }
 
 // revertNode is the revert tests' node n<i>, in zone z<i mod 2>.
-func revertNode(i int) *framework.Node {
+func revertNode(i int) *api.Node {
 	return st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label("zone", fmt.Sprintf("z%d", i%2)).Label(hostLabel, fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "100", "memory": "100Gi", "pods": "500"}).Obj()
 }
 
@@ -178,13 +179,13 @@ func revertDrawPod(t *rapid.T, name string) *st.PodWrapper {
 		w = w.UID("")
 	}
 	if rapid.IntRange(0, 3).Draw(t, name+".group") == 0 {
-		w = w.Label(framework.PodGroupLabel, "g")
+		w = w.Label(api.PodGroupLabel, "g")
 	}
 	switch rapid.IntRange(0, 3).Draw(t, name+".aff") {
 	case 0:
 		w = w.PodAntiAffinityExists("app", hostLabel, st.PodAntiAffinityWithRequiredReq)
 	case 1:
-		w = w.PodAffinityTerm(st.PodAffinityWithPreferredReq, 5, framework.PodAffinityTerm{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "zone"})
+		w = w.PodAffinityTerm(st.PodAffinityWithPreferredReq, 5, api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "zone"})
 	}
 	return w
 }
@@ -262,8 +263,8 @@ func revertDigest(c *Cluster) string {
 // reports where its pod index differs from the live one.
 func rebuiltMismatch(c *Cluster) string {
 	s := c.Snapshot()
-	var nodes []*framework.Node
-	var pods []*framework.Pod
+	var nodes []*api.Node
+	var pods []*api.Pod
 	for _, ni := range s.Nodes() {
 		nodes = append(nodes, ni.Node())
 		for _, p := range ni.Pods {

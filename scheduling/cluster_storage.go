@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -35,27 +36,27 @@ import (
 
 // copyStorage returns a copy of the top-level struct of o, so that the
 // cluster never mutates (nor is mutated through) the caller's object.
-func copyStorage(o framework.StorageObject) framework.StorageObject {
+func copyStorage(o api.StorageObject) api.StorageObject {
 	switch v := o.(type) {
-	case *framework.PersistentVolume:
+	case *api.PersistentVolume:
 		c := *v
 		return &c
-	case *framework.PersistentVolumeClaim:
+	case *api.PersistentVolumeClaim:
 		c := *v
 		return &c
-	case *framework.StorageClass:
+	case *api.StorageClass:
 		c := *v
 		return &c
-	case *framework.CSINode:
+	case *api.CSINode:
 		c := *v
 		return &c
-	case *framework.CSIDriver:
+	case *api.CSIDriver:
 		c := *v
 		return &c
-	case *framework.CSIStorageCapacity:
+	case *api.CSIStorageCapacity:
 		c := *v
 		return &c
-	case *framework.VolumeAttachment:
+	case *api.VolumeAttachment:
 		c := *v
 		return &c
 	}
@@ -64,57 +65,57 @@ func copyStorage(o framework.StorageObject) framework.StorageObject {
 
 // defaultStorage applies the API defaults and the PV controller's steady
 // state described above to the cluster's copy.
-func (c *Cluster) defaultStorage(o framework.StorageObject) {
+func (c *Cluster) defaultStorage(o api.StorageObject) {
 	switch v := o.(type) {
-	case *framework.StorageClass:
+	case *api.StorageClass:
 		if v.VolumeBindingMode == nil {
-			m := framework.VolumeBindingImmediate
+			m := api.VolumeBindingImmediate
 			v.VolumeBindingMode = &m
 		}
-	case *framework.PersistentVolume:
+	case *api.PersistentVolume:
 		if v.Status.Phase == "" {
-			v.Status.Phase = framework.VolumeAvailable
+			v.Status.Phase = api.VolumeAvailable
 			if v.Spec.ClaimRef != nil {
-				v.Status.Phase = framework.VolumeBound
+				v.Status.Phase = api.VolumeBound
 			}
 		}
-	case *framework.PersistentVolumeClaim:
+	case *api.PersistentVolumeClaim:
 		if v.Status.Phase != "" {
 			return
 		}
-		v.Status.Phase = framework.ClaimPending
+		v.Status.Phase = api.ClaimPending
 		if v.Spec.VolumeName == "" {
 			return
 		}
 		if _, ok := c.snap.PersistentVolume(v.Spec.VolumeName); !ok {
 			return
 		}
-		v.Status.Phase = framework.ClaimBound
-		if _, ok := v.Annotations[framework.AnnBindCompleted]; !ok {
+		v.Status.Phase = api.ClaimBound
+		if _, ok := v.Annotations[api.AnnBindCompleted]; !ok {
 			v.Annotations = maps.Clone(v.Annotations)
 			if v.Annotations == nil {
 				v.Annotations = map[string]string{}
 			}
-			v.Annotations[framework.AnnBindCompleted] = "yes"
+			v.Annotations[api.AnnBindCompleted] = "yes"
 		}
 	}
 }
 
 // setStorage stores o (already the cluster's copy), journaled.
-func (c *Cluster) setStorage(o framework.StorageObject) error {
+func (c *Cluster) setStorage(o api.StorageObject) error {
 	old, err := c.snap.SetStorageObject(o)
 	if err != nil {
 		return err
 	}
 	if c.forking() {
-		k, ns, name := framework.StorageObjectKey(o)
+		k, ns, name := api.StorageObjectKey(o)
 		c.record(func() { c.restoreStorage(k, ns, name, old) })
 	}
 	return nil
 }
 
 // deleteStorage removes an object, journaled.
-func (c *Cluster) deleteStorage(k framework.StorageKind, ns, name string) (framework.StorageObject, error) {
+func (c *Cluster) deleteStorage(k api.StorageKind, ns, name string) (api.StorageObject, error) {
 	old, err := c.snap.DeleteStorageObject(k, ns, name)
 	if err != nil {
 		return nil, err
@@ -126,7 +127,7 @@ func (c *Cluster) deleteStorage(k framework.StorageKind, ns, name string) (frame
 }
 
 // restoreStorage puts back old (nil: removes the object) on Revert.
-func (c *Cluster) restoreStorage(k framework.StorageKind, ns, name string, old framework.StorageObject) {
+func (c *Cluster) restoreStorage(k api.StorageKind, ns, name string, old api.StorageObject) {
 	if old == nil {
 		_, _ = c.snap.DeleteStorageObject(k, ns, name)
 		return
@@ -137,17 +138,17 @@ func (c *Cluster) restoreStorage(k framework.StorageKind, ns, name string, old f
 // AddStorageObject adds a copy of a storage object, with the defaults
 // described in this file. An invalid object, one that exists already, or a
 // CSINode whose node is not in the cluster is an error naming it.
-func (c *Cluster) AddStorageObject(o framework.StorageObject) error {
+func (c *Cluster) AddStorageObject(o api.StorageObject) error {
 	if c.snap == nil {
 		return c.zeroErr("AddStorageObject")
 	}
 	if o == nil {
 		return fmt.Errorf("scheduling: AddStorageObject: nil object")
 	}
-	if err := framework.ValidateStorageObject(o); err != nil {
+	if err := api.ValidateStorageObject(o); err != nil {
 		return fmt.Errorf("scheduling: AddStorageObject: %w", err)
 	}
-	k, ns, name := framework.StorageObjectKey(o)
+	k, ns, name := api.StorageObjectKey(o)
 	if _, ok := c.snap.StorageObject(k, ns, name); ok {
 		return fmt.Errorf("scheduling: AddStorageObject: %s already exists", k.Describe(ns, name))
 	}
@@ -161,17 +162,17 @@ func (c *Cluster) AddStorageObject(o framework.StorageObject) error {
 
 // UpdateStorageObject replaces an existing storage object with a copy of
 // o (defaulted as on add). An unknown object is an error.
-func (c *Cluster) UpdateStorageObject(o framework.StorageObject) error {
+func (c *Cluster) UpdateStorageObject(o api.StorageObject) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateStorageObject")
 	}
 	if o == nil {
 		return fmt.Errorf("scheduling: UpdateStorageObject: nil object")
 	}
-	if err := framework.ValidateStorageObject(o); err != nil {
+	if err := api.ValidateStorageObject(o); err != nil {
 		return fmt.Errorf("scheduling: UpdateStorageObject: %w", err)
 	}
-	k, ns, name := framework.StorageObjectKey(o)
+	k, ns, name := api.StorageObjectKey(o)
 	if _, ok := c.snap.StorageObject(k, ns, name); !ok {
 		return fmt.Errorf("scheduling: UpdateStorageObject: unknown %s", k.Describe(ns, name))
 	}
@@ -186,7 +187,7 @@ func (c *Cluster) UpdateStorageObject(o framework.StorageObject) error {
 // DeleteStorageObject deletes the object of kind k named name (in
 // namespace ns for claims and capacities) and returns the cluster's copy.
 // An unknown object is an error.
-func (c *Cluster) DeleteStorageObject(k framework.StorageKind, ns, name string) (framework.StorageObject, error) {
+func (c *Cluster) DeleteStorageObject(k api.StorageKind, ns, name string) (api.StorageObject, error) {
 	if c.snap == nil {
 		return nil, c.zeroErr("DeleteStorageObject")
 	}
@@ -199,7 +200,7 @@ func (c *Cluster) DeleteStorageObject(k framework.StorageKind, ns, name string) 
 
 // StorageObject returns the cluster's copy of a storage object
 // (read-only).
-func (c *Cluster) StorageObject(k framework.StorageKind, ns, name string) (framework.StorageObject, bool) {
+func (c *Cluster) StorageObject(k api.StorageKind, ns, name string) (api.StorageObject, bool) {
 	if c.snap == nil {
 		return nil, false
 	}
@@ -208,9 +209,9 @@ func (c *Cluster) StorageObject(k framework.StorageKind, ns, name string) (frame
 
 // Storage returns every storage object of the cluster (the cluster's
 // copies; read-only), each kind sorted by key.
-func (c *Cluster) Storage() framework.StorageObjects {
+func (c *Cluster) Storage() api.StorageObjects {
 	if c.snap == nil {
-		return framework.StorageObjects{}
+		return api.StorageObjects{}
 	}
 	return c.snap.Storage()
 }
@@ -219,22 +220,22 @@ func (c *Cluster) Storage() framework.StorageObjects {
 // being added: each generic ephemeral volume's claim is created, owned by
 // the pod, unless a claim of that name exists (which VolumeBinding then
 // checks for ownership).
-func (c *Cluster) createEphemeralClaims(pod *framework.Pod) error {
+func (c *Cluster) createEphemeralClaims(pod *api.Pod) error {
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
 		if v.Ephemeral == nil || v.Ephemeral.VolumeClaimTemplate == nil {
 			continue
 		}
-		name := framework.EphemeralClaimName(pod, v)
+		name := api.EphemeralClaimName(pod, v)
 		if _, ok := c.snap.PersistentVolumeClaim(pod.Namespace, name); ok {
 			continue
 		}
 		t := v.Ephemeral.VolumeClaimTemplate
-		claim := &framework.PersistentVolumeClaim{Spec: t.Spec}
+		claim := &api.PersistentVolumeClaim{Spec: t.Spec}
 		claim.Name, claim.Namespace = name, pod.Namespace
 		claim.Labels, claim.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
-		claim.OwnerReferences = []framework.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
-		claim.Status.Phase = framework.ClaimPending
+		claim.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
+		claim.Status.Phase = api.ClaimPending
 		if !namesClass(claim) {
 			withDefaultClass(claim, c.DefaultStorageClass())
 		}
@@ -247,15 +248,15 @@ func (c *Cluster) createEphemeralClaims(pod *framework.Pod) error {
 
 // deleteOwnedClaims deletes the ephemeral claims a deleted pod owns (the
 // garbage collector's part).
-func (c *Cluster) deleteOwnedClaims(pod *framework.Pod) {
+func (c *Cluster) deleteOwnedClaims(pod *api.Pod) {
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
 		if v.Ephemeral == nil {
 			continue
 		}
-		name := framework.EphemeralClaimName(pod, v)
-		if claim, ok := c.snap.PersistentVolumeClaim(pod.Namespace, name); ok && framework.EphemeralClaimOwnedBy(pod, claim) == nil {
-			_, _ = c.deleteStorage(framework.KindPersistentVolumeClaim, pod.Namespace, name)
+		name := api.EphemeralClaimName(pod, v)
+		if claim, ok := c.snap.PersistentVolumeClaim(pod.Namespace, name); ok && api.EphemeralClaimOwnedBy(pod, claim) == nil {
+			_, _ = c.deleteStorage(api.KindPersistentVolumeClaim, pod.Namespace, name)
 		}
 	}
 }
@@ -301,7 +302,7 @@ func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
 			return fmt.Errorf("persistentvolumeclaims %q not found", b.PVC.Key())
 		}
 		vol := *b.PV
-		vol.Status.Phase = framework.VolumeBound
+		vol.Status.Phase = api.VolumeBound
 		if err := c.setStorage(&vol); err != nil {
 			return err
 		}
@@ -328,9 +329,9 @@ func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
 			return err
 		}
 		if cp := p.NodeCapacity; cp != nil && cp.Capacity != nil {
-			if cur, ok := c.snap.StorageObject(framework.KindCSIStorageCapacity, cp.Namespace, cp.Name); ok {
-				next := *cur.(*framework.CSIStorageCapacity)
-				left := next.Capacity.Sub(p.PVC.Spec.Resources.Requests[framework.ResourceStorage])
+			if cur, ok := c.snap.StorageObject(api.KindCSIStorageCapacity, cp.Namespace, cp.Name); ok {
+				next := *cur.(*api.CSIStorageCapacity)
+				left := next.Capacity.Sub(p.PVC.Spec.Resources.Requests[api.ResourceStorage])
 				if left.Sign() < 0 {
 					left = resource.Quantity{}
 				}
@@ -345,16 +346,16 @@ func (c *Cluster) BindPodVolumes(node string, pv *filter.PodVolumes) error {
 }
 
 // boundClaim returns a copy of claim bound to vol by the controller.
-func boundClaim(claim *framework.PersistentVolumeClaim, vol *framework.PersistentVolume) *framework.PersistentVolumeClaim {
+func boundClaim(claim *api.PersistentVolumeClaim, vol *api.PersistentVolume) *api.PersistentVolumeClaim {
 	out := *claim
 	out.Spec.VolumeName = vol.Name
 	out.Annotations = maps.Clone(claim.Annotations)
 	if out.Annotations == nil {
 		out.Annotations = map[string]string{}
 	}
-	out.Annotations[framework.AnnBindCompleted] = "yes"
-	out.Annotations[framework.AnnBoundByController] = "yes"
-	out.Status.Phase = framework.ClaimBound
+	out.Annotations[api.AnnBindCompleted] = "yes"
+	out.Annotations[api.AnnBoundByController] = "yes"
+	out.Status.Phase = api.ClaimBound
 	out.Status.AccessModes = slices.Clone(vol.Spec.AccessModes)
 	out.Status.Capacity = vol.Spec.Capacity
 	return &out
@@ -362,8 +363,8 @@ func boundClaim(claim *framework.PersistentVolumeClaim, vol *framework.Persisten
 
 // provisionedVolume is the volume a CSI provisioner creates for claim on
 // node.
-func (c *Cluster) provisionedVolume(ni *framework.NodeInfo, claim *framework.PersistentVolumeClaim) (*framework.PersistentVolume, error) {
-	class := framework.ClaimClass(claim)
+func (c *Cluster) provisionedVolume(ni *framework.NodeInfo, claim *api.PersistentVolumeClaim) (*api.PersistentVolume, error) {
+	class := api.ClaimClass(claim)
 	sc, ok := c.snap.StorageClass(class)
 	if !ok {
 		return nil, fmt.Errorf("failed to find storage class %q", class)
@@ -376,13 +377,13 @@ func (c *Cluster) provisionedVolume(ni *framework.NodeInfo, claim *framework.Per
 	if d, ok := csitranslation.DriverOf(driver); ok {
 		driver = d
 	}
-	vol := &framework.PersistentVolume{}
+	vol := &api.PersistentVolume{}
 	vol.Name = name
-	vol.Annotations = map[string]string{framework.AnnDynamicallyProvisioned: sc.Provisioner, framework.AnnBoundByController: "yes"}
-	vol.Spec.Capacity = resource.List{framework.ResourceStorage: claim.Spec.Resources.Requests[framework.ResourceStorage]}
-	vol.Spec.CSI = &framework.CSIPersistentVolumeSource{Driver: driver, VolumeHandle: name}
+	vol.Annotations = map[string]string{api.AnnDynamicallyProvisioned: sc.Provisioner, api.AnnBoundByController: "yes"}
+	vol.Spec.Capacity = resource.List{api.ResourceStorage: claim.Spec.Resources.Requests[api.ResourceStorage]}
+	vol.Spec.CSI = &api.CSIPersistentVolumeSource{Driver: driver, VolumeHandle: name}
 	vol.Spec.AccessModes = slices.Clone(claim.Spec.AccessModes)
-	vol.Spec.ClaimRef = &framework.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: claim.Namespace, Name: claim.Name, UID: claim.UID}
+	vol.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: claim.Namespace, Name: claim.Name, UID: claim.UID}
 	vol.Spec.StorageClassName = class
 	vol.Spec.VolumeMode = claim.Spec.VolumeMode
 	vol.Spec.VolumeAttributesClassName = claim.Spec.VolumeAttributesClassName
@@ -391,10 +392,10 @@ func (c *Cluster) provisionedVolume(ni *framework.NodeInfo, claim *framework.Per
 		vol.Spec.PersistentVolumeReclaimPolicy = *sc.ReclaimPolicy
 	}
 	if reqs := provisionedTopology(ni, sc, driver); len(reqs) > 0 {
-		vol.Spec.NodeAffinity = &framework.VolumeNodeAffinity{Required: &framework.NodeSelector{
-			NodeSelectorTerms: []framework.NodeSelectorTerm{{MatchExpressions: reqs}}}}
+		vol.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: reqs}}}}
 	}
-	vol.Status.Phase = framework.VolumeBound
+	vol.Status.Phase = api.VolumeBound
 	return vol, nil
 }
 
@@ -402,7 +403,7 @@ func (c *Cluster) provisionedVolume(ni *framework.NodeInfo, claim *framework.Per
 // segment: the node's value of each of the driver's topology keys (from
 // the node's CSINode), or, without them, of the keys the class's allowed
 // topologies name.
-func provisionedTopology(ni *framework.NodeInfo, sc *framework.StorageClass, driver string) []framework.NodeSelectorRequirement {
+func provisionedTopology(ni *framework.NodeInfo, sc *api.StorageClass, driver string) []api.NodeSelectorRequirement {
 	var keys []string
 	if cn := ni.CSINode(); cn != nil {
 		for _, d := range cn.Spec.Drivers {
@@ -420,10 +421,10 @@ func provisionedTopology(ni *framework.NodeInfo, sc *framework.StorageClass, dri
 			}
 		}
 	}
-	var out []framework.NodeSelectorRequirement
+	var out []api.NodeSelectorRequirement
 	for _, k := range keys {
 		if v, ok := ni.Node().Labels[k]; ok {
-			out = append(out, framework.NodeSelectorRequirement{Key: k, Operator: framework.NodeSelectorOpIn, Values: []string{v}})
+			out = append(out, api.NodeSelectorRequirement{Key: k, Operator: api.NodeSelectorOpIn, Values: []string{v}})
 		}
 	}
 	return out
@@ -432,7 +433,7 @@ func provisionedTopology(ni *framework.NodeInfo, sc *framework.StorageClass, dri
 // AddStorage adds storage objects in dependency order (classes, drivers,
 // CSINodes, volumes, claims, capacities, attachments), stopping at the
 // first error.
-func (c *Cluster) AddStorage(objs framework.StorageObjects) error {
+func (c *Cluster) AddStorage(objs api.StorageObjects) error {
 	if c.snap == nil {
 		return c.zeroErr("AddStorage")
 	}

@@ -8,23 +8,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
 
 // clOps is what both cluster implementations offer.
 type clOps interface {
-	AddNode(*framework.Node) error
-	UpdateNode(*framework.Node) error
-	RemoveNode(string) ([]*framework.Pod, error)
-	AddPod(*framework.Pod) error
-	DeletePod(ns, name string) (*framework.Pod, error)
+	AddNode(*api.Node) error
+	UpdateNode(*api.Node) error
+	RemoveNode(string) ([]*api.Pod, error)
+	AddPod(*api.Pod) error
+	DeletePod(ns, name string) (*api.Pod, error)
 	Assume(ns, name, node string) error
 	Forget(ns, name string) error
 	Bind(ns, name, node string) error
-	UpdateNodeMetric(*framework.NodeMetric) error
-	UpdatePendingPod(*framework.Pod) error
+	UpdateNodeMetric(*api.NodeMetric) error
+	UpdatePendingPod(*api.Pod) error
 	Fork()
 	Commit() error
 	Revert() error
@@ -47,11 +47,11 @@ func newClOps(t interface{ Fatal(...any) }, ref bool) clOps {
 	return c
 }
 
-func clNode(name, cpu, mem string) *framework.Node {
+func clNode(name, cpu, mem string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": mem, "pods": "10"}).Obj()
 }
 
-func clPod(name, cpu, mem string) *framework.Pod {
+func clPod(name, cpu, mem string) *api.Pod {
 	return st.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": mem}).Obj()
 }
 
@@ -64,10 +64,10 @@ type clStep struct {
 func clStepOK(op func(c clOps) error) clStep  { return clStep{op: op} }
 func clStepErr(op func(c clOps) error) clStep { return clStep{op: op, err: true} }
 
-func clAddNode(n *framework.Node) func(c clOps) error {
+func clAddNode(n *api.Node) func(c clOps) error {
 	return func(c clOps) error { return c.AddNode(n) }
 }
-func clAddPod(p *framework.Pod) func(c clOps) error {
+func clAddPod(p *api.Pod) func(c clOps) error {
 	return func(c clOps) error { return c.AddPod(p) }
 }
 func clDelPod(name string) func(c clOps) error {
@@ -319,13 +319,13 @@ func (o clOp) apply(c clOps) error {
 			w = w.PodAntiAffinityExists("app", "zone", st.PodAntiAffinityWithRequiredReq).Label("app", "x")
 		}
 		if o.port {
-			w = w.HostPort("", framework.ProtocolTCP, 8080)
+			w = w.HostPort("", api.ProtocolTCP, 8080)
 		}
 		if o.nodeNamed {
 			w = w.Node(node)
 		}
 		if o.pod%3 == 0 {
-			w = w.Label(framework.PodGroupLabel, fmt.Sprintf("g%d", o.pod%2)) // gang index
+			w = w.Label(api.PodGroupLabel, fmt.Sprintf("g%d", o.pod%2)) // gang index
 		}
 		if o.gated && !o.nodeNamed {
 			w = w.SchedulingGates("example.com/gate")
@@ -345,7 +345,7 @@ func (o clOp) apply(c clOps) error {
 	case 12: // a pending pod gains or loses its gate (and its gang label follows pod%3)
 		w := st.MakePod().Name(pod).Req(map[string]string{"cpu": fmt.Sprintf("%dm", o.cpu)})
 		if o.pod%3 == 0 {
-			w = w.Label(framework.PodGroupLabel, fmt.Sprintf("g%d", o.pod%2))
+			w = w.Label(api.PodGroupLabel, fmt.Sprintf("g%d", o.pod%2))
 		}
 		if o.gated {
 			w = w.SchedulingGates("example.com/gate")
@@ -436,7 +436,7 @@ func TestPropForkRevertRestoresExactly(t *testing.T) {
 // is an error naming the pod and the node (the snapshot finds the node;
 // assume names it), and the pod stays pending and off every node.
 func TestAssumeUnknownNodeNamesIt(t *testing.T) {
-	c, err := NewClusterFrom([]*framework.Node{clNode("n1", "4", "8Gi")}, []*framework.Pod{clPod("a", "1", "1Gi")})
+	c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, []*api.Pod{clPod("a", "1", "1Gi")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -108,9 +108,9 @@ func TestPropRevertUndoesRunsOfAdds(t *testing.T) {
 // folded into the step that added the key) leaves no trace after Revert:
 // neither its UID nor its gang membership.
 func TestRevertKeyAddedThenReplaced(t *testing.T) {
-	for _, second := range []*framework.Pod{
+	for _, second := range []*api.Pod{
 		st.MakePod().Name("x").UID("uid-x").Obj(),
-		st.MakePod().Name("x").UID("").Label(framework.PodGroupLabel, "g").Obj(),
+		st.MakePod().Name("x").UID("").Label(api.PodGroupLabel, "g").Obj(),
 	} {
 		c, _ := NewCluster()
 		before := c.exact()

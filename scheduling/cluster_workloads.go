@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // WorkloadPodGroupCounts is PodGroupCounts for kube's PodGroup
@@ -31,7 +31,7 @@ func (c *Cluster) WorkloadPodGroupMembers(namespace, name string) []PodRecord {
 // AddWorkloadPodGroup adds a copy of g (kube's PodGroup, read by
 // GangScheduling and the pod group cycle). An invalid group or one already
 // present is an error naming it.
-func (c *Cluster) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+func (c *Cluster) AddWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 	if c.snap == nil {
 		return c.zeroErr("AddWorkloadPodGroup")
 	}
@@ -48,7 +48,7 @@ func (c *Cluster) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
 // UpdateWorkloadPodGroup replaces kube's PodGroup g.Key() by a copy of g.
 // Its spec is immutable, as the API server keeps it: an update that
 // changes it, an invalid group or an unknown one is an error naming it.
-func (c *Cluster) UpdateWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+func (c *Cluster) UpdateWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateWorkloadPodGroup")
 	}
@@ -82,7 +82,7 @@ func (c *Cluster) DeleteWorkloadPodGroup(namespace, name string) error {
 
 // setWorkloadPodGroup stores a copy of g (nil deletes), journaled; the
 // copy owns its conditions.
-func (c *Cluster) setWorkloadPodGroup(key string, g *framework.WorkloadPodGroup) {
+func (c *Cluster) setWorkloadPodGroup(key string, g *api.WorkloadPodGroup) {
 	if g != nil {
 		cp := *g
 		cp.Status.Conditions = slices.Clone(g.Status.Conditions)
@@ -93,15 +93,15 @@ func (c *Cluster) setWorkloadPodGroup(key string, g *framework.WorkloadPodGroup)
 
 // WorkloadPodGroup returns kube's PodGroup namespace/name (the cluster's
 // copy; read-only).
-func (c *Cluster) WorkloadPodGroup(namespace, name string) (*framework.WorkloadPodGroup, bool) {
+func (c *Cluster) WorkloadPodGroup(namespace, name string) (*api.WorkloadPodGroup, bool) {
 	g, ok := c.wpodGroups[namespace+"/"+name]
 	return g, ok
 }
 
 // WorkloadPodGroups returns every kube PodGroup, sorted by namespace/name
 // (the cluster's copies; read-only).
-func (c *Cluster) WorkloadPodGroups() []*framework.WorkloadPodGroup {
-	out := make([]*framework.WorkloadPodGroup, 0, len(c.wpodGroups))
+func (c *Cluster) WorkloadPodGroups() []*api.WorkloadPodGroup {
+	out := make([]*api.WorkloadPodGroup, 0, len(c.wpodGroups))
 	for _, g := range c.wpodGroups {
 		out = append(out, g)
 	}
@@ -110,22 +110,22 @@ func (c *Cluster) WorkloadPodGroups() []*framework.WorkloadPodGroup {
 }
 
 // setWorkloadPodGroupCondition sets cond on kube's PodGroup
-// namespace/name as framework.SetCondition does (journaled; the stored
+// namespace/name as api.SetCondition does (journaled; the stored
 // copy is replaced, never changed in place), unless the group is missing
 // or already has a True condition of cond's type and cond is not True
 // (kube's updatePodGroupCondition never turns PodGroupScheduled back).
-func (c *Cluster) setWorkloadPodGroupCondition(namespace, name string, cond framework.Condition, now time.Time) {
+func (c *Cluster) setWorkloadPodGroupCondition(namespace, name string, cond api.Condition, now time.Time) {
 	key := namespace + "/" + name
 	g, ok := c.wpodGroups[key]
 	if !ok {
 		return
 	}
-	if old := framework.FindCondition(g.Status.Conditions, cond.Type); old != nil && old.Status == framework.ConditionTrue && cond.Status != framework.ConditionTrue {
+	if old := api.FindCondition(g.Status.Conditions, cond.Type); old != nil && old.Status == api.ConditionTrue && cond.Status != api.ConditionTrue {
 		return
 	}
 	cp := *g
 	cp.Status.Conditions = slices.Clone(g.Status.Conditions)
-	if !framework.SetCondition(&cp.Status.Conditions, cond, now) {
+	if !api.SetCondition(&cp.Status.Conditions, cond, now) {
 		return
 	}
 	c.setWorkloadPodGroup(key, &cp)
@@ -134,7 +134,7 @@ func (c *Cluster) setWorkloadPodGroupCondition(namespace, name string, cond fram
 // AddWorkload adds a copy of w (kube's Workload: the templates its
 // PodGroups are made from; the scheduler itself reads the PodGroups). An
 // invalid Workload or one already present is an error naming it.
-func (c *Cluster) AddWorkload(w *framework.Workload) error {
+func (c *Cluster) AddWorkload(w *api.Workload) error {
 	if c.snap == nil {
 		return c.zeroErr("AddWorkload")
 	}
@@ -151,7 +151,7 @@ func (c *Cluster) AddWorkload(w *framework.Workload) error {
 
 // UpdateWorkload replaces an existing Workload by a copy of w. An invalid
 // or unknown Workload is an error naming it.
-func (c *Cluster) UpdateWorkload(w *framework.Workload) error {
+func (c *Cluster) UpdateWorkload(w *api.Workload) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdateWorkload")
 	}
@@ -180,7 +180,7 @@ func (c *Cluster) DeleteWorkload(namespace, name string) error {
 	return nil
 }
 
-func (c *Cluster) setWorkload(key string, w *framework.Workload) {
+func (c *Cluster) setWorkload(key string, w *api.Workload) {
 	if w != nil {
 		cp := *w
 		cp.Spec.PodGroupTemplates = slices.Clone(w.Spec.PodGroupTemplates)
@@ -190,14 +190,14 @@ func (c *Cluster) setWorkload(key string, w *framework.Workload) {
 }
 
 // Workload returns the Workload namespace/name (read-only).
-func (c *Cluster) Workload(namespace, name string) (*framework.Workload, bool) {
+func (c *Cluster) Workload(namespace, name string) (*api.Workload, bool) {
 	w, ok := c.workloads[namespace+"/"+name]
 	return w, ok
 }
 
 // Workloads returns every Workload, sorted by namespace/name (read-only).
-func (c *Cluster) Workloads() []*framework.Workload {
-	out := make([]*framework.Workload, 0, len(c.workloads))
+func (c *Cluster) Workloads() []*api.Workload {
+	out := make([]*api.Workload, 0, len(c.workloads))
 	for _, w := range c.workloads {
 		out = append(out, w)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -19,7 +20,7 @@ const csPermittedDefaultTTL = 3 * time.Second
 
 // Coscheduling is scheduler-plugins' Coscheduling plugin (pkg/coscheduling,
 // pkg/coscheduling/core): gang scheduling of the pods that name a
-// framework.PodGroup with the framework.PodGroupLabel label. It runs in a
+// api.PodGroup with the api.PodGroupLabel label. It runs in a
 // Scheduler (it reads the cluster's PodGroups and gang index and the pods
 // waiting at Permit); outside one, PreFilter, Permit and PostFilter return
 // an Error.
@@ -121,8 +122,8 @@ func (pl *Coscheduling) attach(s *Scheduler) error {
 
 // group returns the key and PodGroup of a pod's group: "" when the pod
 // names none, a nil group when the PodGroup does not exist.
-func (pl *Coscheduling) group(c *Cluster, pod *framework.Pod) (string, *framework.PodGroup) {
-	key := framework.PodGroupKey(pod)
+func (pl *Coscheduling) group(c *Cluster, pod *api.Pod) (string, *api.PodGroup) {
+	key := api.PodGroupKey(pod)
 	if key == "" || c == nil {
 		return key, nil
 	}
@@ -160,7 +161,7 @@ func (pl *Coscheduling) creationTime(q *framework.QueuedPodInfo) time.Time {
 	if q.InitialAttemptTimestamp != nil {
 		ts = *q.InitialAttemptTimestamp
 	}
-	key := framework.PodGroupKey(q.Pod)
+	key := api.PodGroupKey(q.Pod)
 	if key == "" {
 		return ts
 	}
@@ -180,7 +181,7 @@ func (pl *Coscheduling) creationTime(q *framework.QueuedPodInfo) time.Time {
 	return g.CreationTimestamp
 }
 
-func (pl *Coscheduling) scheduler(state *framework.CycleState, pod *framework.Pod, point string) (*Scheduler, *framework.Status) {
+func (pl *Coscheduling) scheduler(state *framework.CycleState, pod *api.Pod, point string) (*Scheduler, *framework.Status) {
 	if s, ok := SchedulerFromCycleState(state); ok {
 		return s, nil
 	}
@@ -246,7 +247,7 @@ func (pl *Coscheduling) PreFilter(_ context.Context, state *framework.CycleState
 // requested, the group's own pods on the node not counted), node by node,
 // until nothing is missing. It returns what is still missing ("" when the
 // cluster covers it), as "name=amount" in name order.
-func csResourceGap(nodes []*framework.NodeInfo, g *framework.PodGroup) string {
+func csResourceGap(nodes []*framework.NodeInfo, g *api.PodGroup) string {
 	type want struct {
 		name   resource.Name
 		amount int64
@@ -282,7 +283,7 @@ func csResourceGap(nodes []*framework.NodeInfo, g *framework.PodGroup) string {
 		var own resource.Vector
 		pods := int64(len(ni.Pods))
 		for _, pi := range ni.Pods {
-			if framework.PodGroupKey(pi.Pod) == key {
+			if api.PodGroupKey(pi.Pod) == key {
 				own.Add(pi.Requests)
 				pods--
 			}
@@ -356,7 +357,7 @@ func (pl *Coscheduling) PostFilter(_ context.Context, state *framework.CycleStat
 // namespace/name order.
 func (pl *Coscheduling) rejectWaiting(s *Scheduler, key, msg string) {
 	for _, w := range s.waiting.list() {
-		if framework.PodGroupKey(w.pod) == key {
+		if api.PodGroupKey(w.pod) == key {
 			w.Reject(pl.Name(), msg)
 		}
 	}
@@ -385,7 +386,7 @@ func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, p
 			pl.reorder()
 		}
 		for _, w := range s.waiting.list() {
-			if framework.PodGroupKey(w.pod) == key {
+			if api.PodGroupKey(w.pod) == key {
 				w.Allow(pl.Name())
 			}
 		}
@@ -405,7 +406,7 @@ func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, p
 
 // waitTime is scheduler-plugins' GetWaitTimeDuration: the group's
 // scheduleTimeoutSeconds, else permitWaitingTimeSeconds, else 60 s.
-func (pl *Coscheduling) waitTime(g *framework.PodGroup) time.Duration {
+func (pl *Coscheduling) waitTime(g *api.PodGroup) time.Duration {
 	if t := g.Spec.ScheduleTimeoutSeconds; t != nil && *t != 0 {
 		return time.Duration(*t) * time.Second
 	}
@@ -424,7 +425,7 @@ func (pl *Coscheduling) Reserve(context.Context, *framework.CycleState, *framewo
 // marks the group failed; see Coscheduling. It may run in a binding
 // goroutine, so it reads only the plugin's memory and the waiting pods.
 func (pl *Coscheduling) Unreserve(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ string) {
-	key := framework.PodGroupKey(pod.Pod)
+	key := api.PodGroupKey(pod.Pod)
 	if key == "" {
 		return
 	}

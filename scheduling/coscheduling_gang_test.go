@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -49,8 +50,8 @@ func (c *Cluster) settled() csSettled {
 	return s
 }
 
-func csGangPods(ns, group string, n int, cpu string) []*framework.Pod {
-	out := make([]*framework.Pod, n)
+func csGangPods(ns, group string, n int, cpu string) []*api.Pod {
+	out := make([]*api.Pod, n)
 	for i := range out {
 		out[i] = csPod(ns, fmt.Sprintf("%s-%d", group, i), group).Req(map[string]string{"cpu": cpu}).Obj()
 	}
@@ -66,25 +67,25 @@ func TestCoschedulingGangInScheduler(t *testing.T) {
 	tests := []struct {
 		name      string
 		nodes     int // csNode: 4 cpu each
-		pods      []*framework.Pod
-		pgs       []*framework.PodGroup
+		pods      []*api.Pod
+		pgs       []*api.PodGroup
 		outcomes  []Outcome
 		wantBound int
 		wantMsg   string // in some decision
 	}{
-		{"fits: waits then binds whole", 2, csGangPods("ns", "pg", 3, "2"), []*framework.PodGroup{csPG("ns", "pg", 3, csNow)},
+		{"fits: waits then binds whole", 2, csGangPods("ns", "pg", 3, "2"), []*api.PodGroup{csPG("ns", "pg", 3, csNow)},
 			[]Outcome{OutcomeWaiting, OutcomeWaiting, OutcomeScheduled, OutcomeBound, OutcomeBound}, 3, ""},
-		{"does not fit: the waiting pods are rejected", 1, csGangPods("ns", "pg", 3, "2"), []*framework.PodGroup{csPG("ns", "pg", 3, csNow)},
+		{"does not fit: the waiting pods are rejected", 1, csGangPods("ns", "pg", 3, "2"), []*api.PodGroup{csPG("ns", "pg", 3, csNow)},
 			[]Outcome{OutcomeWaiting, OutcomeWaiting, OutcomeUnschedulable, OutcomeUnschedulable, OutcomeUnschedulable}, 0,
 			"PodGroup ns/pg gets rejected due to Pod pg-2 is unschedulable even after PostFilter"},
 		{"missing PodGroup", 1, csGangPods("ns", "ghost", 1, "1"), nil,
 			[]Outcome{OutcomeUnschedulable}, 0, "0/1 nodes are available: 1 PodGroup ns/ghost not found."},
-		{"fewer pods than minMember", 1, csGangPods("ns", "pg", 2, "1"), []*framework.PodGroup{csPG("ns", "pg", 3, csNow)},
+		{"fewer pods than minMember", 1, csGangPods("ns", "pg", 2, "1"), []*api.PodGroup{csPG("ns", "pg", 3, csNow)},
 			[]Outcome{OutcomeUnschedulable, OutcomeUnschedulable}, 0, "cannot find enough sibling pods, current pods number: 2, minMember of group: 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var nodes []*framework.Node
+			var nodes []*api.Node
 			for i := range tt.nodes {
 				nodes = append(nodes, csNode(fmt.Sprintf("n%d", i)))
 			}
@@ -119,12 +120,12 @@ func TestCoschedulingGangInScheduler(t *testing.T) {
 // the nodes and the other pods.
 func TestPropPermitTimeoutReleasesExactly(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var nodes []*framework.Node
+		var nodes []*api.Node
 		for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
 			cpu := rapid.IntRange(2, 16).Draw(t, "cpu")
 			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": fmt.Sprint(cpu), "pods": "32"}).Obj())
 		}
-		var existing []*framework.Pod
+		var existing []*api.Pod
 		for i := range rapid.IntRange(0, 8).Draw(t, "existing") {
 			n := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")]
 			existing = append(existing, st.MakePod().Name(fmt.Sprintf("x%d", i)).Node(n.Name).Req(map[string]string{"cpu": "100m"}).Obj())
@@ -199,7 +200,7 @@ func TestPropGangIndexMatchesPods(t *testing.T) {
 		}
 		want := map[string][3]int{}
 		for _, r := range c.Pods() {
-			if k := framework.PodGroupKey(r.Pod); k != "" {
+			if k := api.PodGroupKey(r.Pod); k != "" {
 				v := want[k]
 				v[0]++
 				if r.State != StatePending {
@@ -229,9 +230,9 @@ func TestPropGangIndexMatchesPods(t *testing.T) {
 // its pods waits at Permit holding a node; once the gate is removed the
 // gang binds whole.
 func TestCoschedulingGatedGang(t *testing.T) {
-	e := csSetup(t, []*framework.Node{csNode("n0"), csNode("n1")}, nil, []*framework.PodGroup{csPG("ns", "pg", 3, csNow)}, nil)
+	e := csSetup(t, []*api.Node{csNode("n0"), csNode("n1")}, nil, []*api.PodGroup{csPG("ns", "pg", 3, csNow)}, nil)
 	pods := csGangPods("ns", "pg", 3, "1")
-	pods[2].Spec.SchedulingGates = []framework.PodSchedulingGate{{Name: "example.com/gate"}}
+	pods[2].Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/gate"}}
 	for _, p := range pods {
 		if err := e.s.AddPod(p); err != nil {
 			t.Fatal(err)
@@ -268,13 +269,13 @@ func TestCoschedulingGatedGang(t *testing.T) {
 // pod group's label moves it between the groups' counts, and the
 // journal's undo moves it back (indexGroup reads each record's own pod).
 func TestGangIndexFollowsGroupLabelUpdate(t *testing.T) {
-	c, err := NewClusterFrom([]*framework.Node{csNode("n0")}, nil)
+	c, err := NewClusterFrom([]*api.Node{csNode("n0")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pod := func(group string) *framework.Pod {
+	pod := func(group string) *api.Pod {
 		p := st.MakePod().Name("p").Namespace("ns").UID("u1").Node("n0").Obj()
-		p.Labels = map[string]string{framework.PodGroupLabel: group}
+		p.Labels = map[string]string{api.PodGroupLabel: group}
 		return p
 	}
 	if err := c.AddPod(pod("a")); err != nil {

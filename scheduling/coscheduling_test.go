@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -16,9 +17,9 @@ import (
 var csNow = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 
 // csPG is scheduler-plugins' tu.MakePodGroup().Name(name).Namespace(ns).MinMember(min).Time(at).
-func csPG(ns, name string, minMember int32, at time.Time) *framework.PodGroup {
-	return &framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name, CreationTimestamp: at},
-		Spec: framework.PodGroupSpec{MinMember: minMember}}
+func csPG(ns, name string, minMember int32, at time.Time) *api.PodGroup {
+	return &api.PodGroup{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name, CreationTimestamp: at},
+		Spec: api.PodGroupSpec{MinMember: minMember}}
 }
 
 // csPod is st.MakePod().Name(name).Namespace(ns).UID(name) with the pod-group
@@ -26,14 +27,14 @@ func csPG(ns, name string, minMember int32, at time.Time) *framework.PodGroup {
 func csPod(ns, name, group string) *st.PodWrapper {
 	w := st.MakePod().Namespace(ns).Name(name)
 	if group != "" {
-		w = w.Label(framework.PodGroupLabel, group)
+		w = w.Label(api.PodGroupLabel, group)
 	}
 	return w
 }
 
 // csNode is the anchor tests' st.MakeNode().Name(name).Capacity({cpu: 4})
 // (kube's wrapper also sets pods: 32).
-func csNode(name string) *framework.Node {
+func csNode(name string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"}).Obj()
 }
 
@@ -63,7 +64,7 @@ type csEnv struct {
 
 // csSetup builds a scheduler over nodes and pods (bound ones name their
 // node) with the PodGroups, running csProfile(args).
-func csSetup(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, pgs []*framework.PodGroup, args any) *csEnv {
+func csSetup(t *testing.T, nodes []*api.Node, pods []*api.Pod, pgs []*api.PodGroup, args any) *csEnv {
 	t.Helper()
 	c, err := NewClusterFrom(nodes, pods)
 	if err != nil {
@@ -106,11 +107,11 @@ func TestCoschedulingLess(t *testing.T) {
 	q := func(w *st.PodWrapper, prio int32, iat *time.Time) *framework.QueuedPodInfo {
 		return &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(w.Priority(prio).Obj()), InitialAttemptTimestamp: iat}
 	}
-	pg := func(ns, name string, s int) *framework.PodGroup { return csPG(ns, name, 1, *at(s)) }
+	pg := func(ns, name string, s int) *api.PodGroup { return csPG(ns, name, 1, *at(s)) }
 	tests := []struct {
 		name   string
 		p1, p2 *framework.QueuedPodInfo
-		pgs    []*framework.PodGroup
+		pgs    []*api.PodGroup
 		want   bool
 	}{
 		{"p1.priority less than p2.priority", q(csPod("ns1", "p1", ""), low, nil), q(csPod("ns2", "p2", ""), high, nil), nil, false},
@@ -118,25 +119,25 @@ func TestCoschedulingLess(t *testing.T) {
 		{"equal priority. p1 is added to schedulingQ earlier than p2", q(csPod("ns1", "p1", ""), high, at(1)), q(csPod("ns2", "p2", ""), high, at(2)), nil, true},
 		{"equal priority. p2 is added to schedulingQ earlier than p1", q(csPod("ns1", "p1", ""), high, at(2)), q(csPod("ns2", "p2", ""), high, at(1)), nil, false},
 		{"p1.priority less than p2.priority, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), low, nil), q(csPod("ns2", "p2", ""), high, nil),
-			[]*framework.PodGroup{pg("ns1", "pg1", 0)}, false},
+			[]*api.PodGroup{pg("ns1", "pg1", 0)}, false},
 		{"p1.priority greater than p2.priority, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, nil), q(csPod("ns2", "p2", ""), low, nil),
-			[]*framework.PodGroup{pg("ns1", "pg1", 0)}, true},
+			[]*api.PodGroup{pg("ns1", "pg1", 0)}, true},
 		{"equal priority. p1 is added to schedulingQ earlier than p2, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, at(1)), q(csPod("ns2", "p2", ""), high, at(2)),
-			[]*framework.PodGroup{pg("ns1", "pg1", 1)}, true},
+			[]*api.PodGroup{pg("ns1", "pg1", 1)}, true},
 		{"equal priority. p2 is added to schedulingQ earlier than p1, p1 belongs to pg1", q(csPod("ns1", "p1", "pg1"), high, at(2)), q(csPod("ns2", "p2", ""), high, at(1)),
-			[]*framework.PodGroup{pg("ns1", "pg1", 2)}, false},
+			[]*api.PodGroup{pg("ns1", "pg1", 2)}, false},
 		{"p1.priority less than p2.priority, p1 belongs to pg1 and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), low, nil), q(csPod("ns2", "p2", "pg2"), high, nil),
-			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, false},
+			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, false},
 		{"p1.priority greater than p2.priority, p1 belongs to pg1 and and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), high, nil), q(csPod("ns2", "p2", "pg1"), low, nil),
-			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
+			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
 		{"equal priority. p1 is added to schedulingQ earlier than p2, p1 belongs to pg1 and p2 belongs to pg2", q(csPod("ns1", "p1", "pg1"), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(2)),
-			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
+			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
 		{"equal priority. p2 is added to schedulingQ earlier than p1, p1 belongs to pg2 and p2 belongs to pg1", q(csPod("ns", "p1", "pg2"), low, at(1)), q(csPod("ns", "p2", "pg1"), high, at(2)),
-			[]*framework.PodGroup{pg("ns", "pg1", 1), pg("ns", "pg2", 2)}, false},
+			[]*api.PodGroup{pg("ns", "pg1", 1), pg("ns", "pg2", 2)}, false},
 		{"equal priority and creation time, p1 belongs pg1 and p2 belong to pg2", q(csPod("ns1", "p1", "pg2"), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(1)),
-			[]*framework.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
+			[]*api.PodGroup{pg("ns1", "pg1", 1), pg("ns2", "pg2", 2)}, true},
 		{"equal priority and creation time, and p2 belong to pg2", q(csPod("ns1", "p1", ""), high, at(1)), q(csPod("ns2", "p2", "pg2"), high, at(1)),
-			[]*framework.PodGroup{pg("ns2", "pg2", 2)}, true},
+			[]*api.PodGroup{pg("ns2", "pg2", 2)}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,7 +153,7 @@ func TestCoschedulingLess(t *testing.T) {
 // TestLessAfterScheduleFailure: a failed group sorts by its failure time,
 // and by its creation time again once it succeeds.
 func TestCoschedulingLessAfterScheduleFailure(t *testing.T) {
-	e := csSetup(t, nil, nil, []*framework.PodGroup{csPG("ns", "pg1", 3, csNow.Add(-10*time.Second)), csPG("ns", "pg2", 3, csNow.Add(-5*time.Second))}, nil)
+	e := csSetup(t, nil, nil, []*api.PodGroup{csPG("ns", "pg1", 3, csNow.Add(-10*time.Second)), csPG("ns", "pg2", 3, csNow.Add(-5*time.Second))}, nil)
 	now := csNow
 	p1 := &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(csPod("ns", "p1", "pg1").Priority(100).Obj()), InitialAttemptTimestamp: &now}
 	p2 := &framework.QueuedPodInfo{PodInfo: framework.MustPodInfo(csPod("ns", "p2", "pg2").Priority(100).Obj()), InitialAttemptTimestamp: &now}
@@ -174,46 +175,46 @@ func TestCoschedulingLessAfterScheduleFailure(t *testing.T) {
 // gated cases: PodGroupManager.PreFilter tolerates at most
 // pods − minMember pods with scheduling gates).
 func TestCoschedulingPreFilter(t *testing.T) {
-	nodes := []*framework.Node{csNode("node-a"), csNode("node-b")}
-	minRes := func(g *framework.PodGroup, cpu string) *framework.PodGroup {
+	nodes := []*api.Node{csNode("node-a"), csNode("node-b")}
+	minRes := func(g *api.PodGroup, cpu string) *api.PodGroup {
 		g.Spec.MinResources = resource.List{resource.CPU: resource.MustParse(cpu)}
 		return g
 	}
 	tests := []struct {
 		name    string
-		pod     *framework.Pod
-		pending []*framework.Pod
-		pgs     []*framework.PodGroup
+		pod     *api.Pod
+		pending []*api.Pod
+		pgs     []*api.PodGroup
 		wantMsg string // "" for success
 	}{
 		{"pod does not belong to any pg", st.MakePod().Name("p").Obj(),
-			[]*framework.Pod{csPod("ns", "p1", "pg1").Obj(), csPod("ns", "p2", "pg2").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 1, csNow), csPG("ns", "pg2", 1, csNow)}, ""},
+			[]*api.Pod{csPod("ns", "p1", "pg1").Obj(), csPod("ns", "p2", "pg2").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 1, csNow), csPG("ns", "pg2", 1, csNow)}, ""},
 		{"pod belongs to a non-existent pg", csPod("ns", "p", "pg-non-existent").Obj(), nil,
-			[]*framework.PodGroup{csPG("ns", "pg1", 1, csNow)}, ""},
-		{"pod count less than minMember", csPod("ns", "p", "pg1").Obj(), []*framework.Pod{csPod("ns", "pg2-1", "pg2").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)},
+			[]*api.PodGroup{csPG("ns", "pg1", 1, csNow)}, ""},
+		{"pod count less than minMember", csPod("ns", "p", "pg1").Obj(), []*api.Pod{csPod("ns", "pg2-1", "pg2").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)},
 			"pre-filter pod p cannot find enough sibling pods, current pods number: 1, minMember of group: 2"},
-		{"pod count equal minMember", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
-		{"pod count more than minMember", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
+		{"pod count equal minMember", csPod("ns", "p1a", "pg1").Obj(), []*api.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
+		{"pod count more than minMember", csPod("ns", "p1a", "pg1").Obj(), []*api.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 2, csNow), csPG("ns", "pg2", 2, csNow)}, ""},
 		{"gated pods but still meeting quorum (minMember < replicas)", csPod("ns", "p1a", "pg1").Obj(),
-			[]*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").SchedulingGates("example-gate").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, ""},
+			[]*api.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").SchedulingGates("example-gate").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 2, csNow)}, ""},
 		{"gated pods push group below quorum", csPod("ns", "p1a", "pg1").Obj(),
-			[]*framework.Pod{csPod("ns", "p1b", "pg1").SchedulingGates("example-gate").Obj(), csPod("ns", "p1c", "pg1").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 3, csNow)},
+			[]*api.Pod{csPod("ns", "p1b", "pg1").SchedulingGates("example-gate").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 3, csNow)},
 			"pre-filter pod p1a cannot proceed due to gated pods in the same PodGroup"},
 		{"all sibling pods are gated", csPod("ns", "p1a", "pg1").Obj(),
-			[]*framework.Pod{csPod("ns", "p1b", "pg1").SchedulingGates("example-gate").Obj(), csPod("ns", "p1c", "pg1").SchedulingGates("example-gate").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow)},
+			[]*api.Pod{csPod("ns", "p1b", "pg1").SchedulingGates("example-gate").Obj(), csPod("ns", "p1c", "pg1").SchedulingGates("example-gate").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 2, csNow)},
 			"pre-filter pod p1a cannot proceed due to gated pods in the same PodGroup"},
 		// Two nodes of 4 cpu each.
-		{"cluster's resource satisfies minResource", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
-			[]*framework.PodGroup{minRes(csPG("ns", "pg1", 2, csNow), "6")}, ""},
-		{"cluster's resource cannot satisfy minResource", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
-			[]*framework.PodGroup{minRes(csPG("ns", "pg1", 2, csNow), "10")}, "resource gap: cpu=2"},
+		{"cluster's resource satisfies minResource", csPod("ns", "p1a", "pg1").Obj(), []*api.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*api.PodGroup{minRes(csPG("ns", "pg1", 2, csNow), "6")}, ""},
+		{"cluster's resource cannot satisfy minResource", csPod("ns", "p1a", "pg1").Obj(), []*api.Pod{csPod("ns", "p1b", "pg1").Obj(), csPod("ns", "p1c", "pg1").Obj()},
+			[]*api.PodGroup{minRes(csPG("ns", "pg1", 2, csNow), "10")}, "resource gap: cpu=2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,25 +234,25 @@ func TestCoschedulingPreFilter(t *testing.T) {
 // pkg/coscheduling/core/core_test.go (last four); the pod is assumed on its
 // node first, as the scheduler does before Permit.
 func TestCoschedulingPermit(t *testing.T) {
-	nodes := []*framework.Node{csNode("node")}
-	two := []*framework.PodGroup{csPG("ns", "pg1", 1, csNow), csPG("ns", "pg2", 2, csNow)}
+	nodes := []*api.Node{csNode("node")}
+	two := []*api.PodGroup{csPG("ns", "pg1", 1, csNow), csPG("ns", "pg2", 2, csNow)}
 	tests := []struct {
 		name     string
-		pod      *framework.Pod
-		existing []*framework.Pod
-		pgs      []*framework.PodGroup
+		pod      *api.Pod
+		existing []*api.Pod
+		pgs      []*api.PodGroup
 		want     framework.Code
 		wantMsg  string
 	}{
 		{"pods do not belong to any podGroup", csPod("ns", "p", "").Obj(), nil, two, framework.Success, ""},
 		{"pods belong to a pg1, but quorum not satisfied", csPod("ns", "p", "pg2").Obj(), nil, two, framework.Wait, ""},
 		{"pods belong to a podGroup, and quorum satisfied", csPod("ns", "p", "pg1").Obj(), nil, two, framework.Success, ""},
-		{"pod does not belong to any pg", csPod("ns", "p", "").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Success, ""},
-		{"pod specifies a non-existent pg", csPod("ns", "p", "pg-non-existent").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)},
+		{"pod does not belong to any pg", csPod("ns", "p", "").Obj(), nil, []*api.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Success, ""},
+		{"pod specifies a non-existent pg", csPod("ns", "p", "pg-non-existent").Obj(), nil, []*api.PodGroup{csPG("ns", "pg1", 2, csNow)},
 			framework.Unschedulable, "PodGroup ns/pg-non-existent not found"},
-		{"pod belongs to a pg that doesn't have quorum", csPod("ns", "p", "pg1").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Wait, ""},
-		{"pod belongs to a pg that have quorum satisfied", csPod("ns", "p1a", "pg1").Obj(), []*framework.Pod{csPod("ns", "p1b", "pg1").Node("node").Obj()},
-			[]*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Success, ""},
+		{"pod belongs to a pg that doesn't have quorum", csPod("ns", "p", "pg1").Obj(), nil, []*api.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Wait, ""},
+		{"pod belongs to a pg that have quorum satisfied", csPod("ns", "p1a", "pg1").Obj(), []*api.Pod{csPod("ns", "p1b", "pg1").Node("node").Obj()},
+			[]*api.PodGroup{csPG("ns", "pg1", 2, csNow)}, framework.Success, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,18 +294,18 @@ func TestCoschedulingWaitTime(t *testing.T) {
 // TestCoschedulingPostFilter ports scheduler-plugins' TestPostFilter
 // (coscheduling_test.go).
 func TestCoschedulingPostFilter(t *testing.T) {
-	nodes := []*framework.Node{csNode("node")}
-	bound := []*framework.Pod{csPod("ns", "p1", "pg1").Node("node").Obj()}
+	nodes := []*api.Node{csNode("node")}
+	bound := []*api.Pod{csPod("ns", "p1", "pg1").Node("node").Obj()}
 	tests := []struct {
 		name     string
-		pod      *framework.Pod
-		existing []*framework.Pod
-		pgs      []*framework.PodGroup
+		pod      *api.Pod
+		existing []*api.Pod
+		pgs      []*api.PodGroup
 		wantMsg  string
 	}{
-		{"pod does not belong to any pod group", csPod("ns", "p", "").Obj(), nil, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)}, "can not find pod group"},
-		{"enough pods assigned, do not reject all", csPod("ns", "p", "pg1").Obj(), bound, []*framework.PodGroup{csPG("ns", "pg1", 1, csNow)}, ""},
-		{"pod failed at filter phase, reject all pods", csPod("ns", "p", "pg1").Obj(), bound, []*framework.PodGroup{csPG("ns", "pg1", 2, csNow)},
+		{"pod does not belong to any pod group", csPod("ns", "p", "").Obj(), nil, []*api.PodGroup{csPG("ns", "pg1", 2, csNow)}, "can not find pod group"},
+		{"enough pods assigned, do not reject all", csPod("ns", "p", "pg1").Obj(), bound, []*api.PodGroup{csPG("ns", "pg1", 1, csNow)}, ""},
+		{"pod failed at filter phase, reject all pods", csPod("ns", "p", "pg1").Obj(), bound, []*api.PodGroup{csPG("ns", "pg1", 2, csNow)},
 			"PodGroup ns/pg1 gets rejected due to Pod p is unschedulable even after PostFilter"},
 	}
 	for _, tt := range tests {
@@ -337,12 +338,12 @@ func TestCoschedulingPostFilterRejectThreshold(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var pods []*framework.Pod
+			var pods []*api.Pod
 			for i := range tt.assigned {
 				pods = append(pods, csPod("ns", fmt.Sprintf("assigned-%d", i), "pg1").Node("node").Obj())
 			}
 			pod := csPod("ns", "p", "pg1").Obj()
-			e := csSetup(t, []*framework.Node{csNode("node")}, append(pods, pod), []*framework.PodGroup{csPG("ns", "pg1", 10, csNow)},
+			e := csSetup(t, []*api.Node{csNode("node")}, append(pods, pod), []*api.PodGroup{csPG("ns", "pg1", 10, csNow)},
 				config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupRejectPercentage: tt.percent})
 			_, got := e.pl.PostFilter(context.Background(), e.state(), framework.MustPodInfo(pod), framework.NewNodeToStatus(nil))
 			csStatus(t, got, framework.Unschedulable, tt.wantMsg)
@@ -358,8 +359,8 @@ func TestCoschedulingPostFilterRejectThreshold(t *testing.T) {
 // queued siblings; a PostFilter rejection backs the group off, and
 // PreFilter then refuses it until the backoff ends.
 func TestCoschedulingPodGroupBackoff(t *testing.T) {
-	pods := []*framework.Pod{csPod("ns", "pod1", "pg1").Obj(), csPod("ns", "pod2", "pg1").Obj(), csPod("ns", "pod3", "pg1").Obj()}
-	e := csSetup(t, []*framework.Node{csNode("node")}, pods, []*framework.PodGroup{csPG("ns", "pg1", 3, csNow)},
+	pods := []*api.Pod{csPod("ns", "pod1", "pg1").Obj(), csPod("ns", "pod2", "pg1").Obj(), csPod("ns", "pod3", "pg1").Obj()}
+	e := csSetup(t, []*api.Node{csNode("node")}, pods, []*api.PodGroup{csPG("ns", "pg1", 3, csNow)},
 		config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupBackoffSeconds: 1, PodGroupRejectPercentage: 10})
 	// pod2 and pod3 failed earlier and sit in the unschedulable pool.
 	for _, key := range []string{"ns/pod2", "ns/pod3"} {
@@ -440,16 +441,16 @@ func TestCoschedulingArgs(t *testing.T) {
 func TestPodGroupValidate(t *testing.T) {
 	neg := int32(-5)
 	tests := []struct {
-		g    *framework.PodGroup
+		g    *api.PodGroup
 		want string
 	}{
 		{csPG("ns", "pg", 0, csNow), "PodGroup ns/pg: spec.minMember=0: must be at least 1"},
 		{csPG("ns", "pg", -3, csNow), "spec.minMember=-3"},
-		{&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "pg"}, Spec: framework.PodGroupSpec{MinMember: 1, ScheduleTimeoutSeconds: &neg}},
+		{&api.PodGroup{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "pg"}, Spec: api.PodGroupSpec{MinMember: 1, ScheduleTimeoutSeconds: &neg}},
 			"PodGroup ns/pg: spec.scheduleTimeoutSeconds=-5: must not be negative"},
-		{&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "pg"}, Spec: framework.PodGroupSpec{MinMember: 1,
+		{&api.PodGroup{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "pg"}, Spec: api.PodGroupSpec{MinMember: 1,
 			MinResources: resource.List{resource.CPU: resource.MustParse("-1")}}}, `spec.minResources["cpu"]=-1`},
-		{&framework.PodGroup{Spec: framework.PodGroupSpec{MinMember: 1}}, "metadata.name is empty"},
+		{&api.PodGroup{Spec: api.PodGroupSpec{MinMember: 1}}, "metadata.name is empty"},
 	}
 	c, _ := NewCluster()
 	for _, tt := range tests {

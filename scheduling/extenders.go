@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // bindWithExtenders is kube-scheduler v1.36's extendersBinding
@@ -42,7 +43,7 @@ func (pl *DefaultPreemption) callExtenders(exts []framework.Extender, pod *frame
 	}
 	victims := make(map[string]*framework.Victims, len(cands))
 	for _, c := range cands {
-		v := &framework.Victims{Pods: make([]*framework.Pod, len(c.victims)), NumPDBViolations: int64(c.pdbViolations)}
+		v := &framework.Victims{Pods: make([]*api.Pod, len(c.victims)), NumPDBViolations: int64(c.pdbViolations)}
 		for i, pi := range c.victims {
 			v.Pods[i] = pi.Pod
 		}
@@ -99,7 +100,7 @@ func (pl *DefaultPreemption) callExtenders(exts []framework.Extender, pod *frame
 
 // podOnNode returns the PodInfo of p (same UID, or namespace and name
 // without one) among the node's pods.
-func podOnNode(ni *framework.NodeInfo, p *framework.Pod) *framework.PodInfo {
+func podOnNode(ni *framework.NodeInfo, p *api.Pod) *framework.PodInfo {
 	for _, pi := range ni.Pods {
 		if pi.Pod == p || (p.UID != "" && pi.Pod.UID == p.UID) || (p.UID == "" && pi.Pod.UID == "" && pi.Pod.Key() == p.Key()) {
 			return pi

@@ -17,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
@@ -156,7 +157,7 @@ type xtEnv struct {
 	decisions []Decision
 }
 
-func newXtEnv(t xtT, nodes []*framework.Node, pods []*framework.Pod, exts ...framework.Extender) *xtEnv {
+func newXtEnv(t xtT, nodes []*api.Node, pods []*api.Pod, exts ...framework.Extender) *xtEnv {
 	t.Helper()
 	c, err := NewClusterFrom(nodes, pods)
 	if err != nil {
@@ -171,7 +172,7 @@ func newXtEnv(t xtT, nodes []*framework.Node, pods []*framework.Pod, exts ...fra
 	return e
 }
 
-func (e *xtEnv) schedule(t xtT, p *framework.Pod) Decision {
+func (e *xtEnv) schedule(t xtT, p *api.Pod) Decision {
 	t.Helper()
 	if err := e.s.AddPod(p); err != nil {
 		t.Fatal(err)
@@ -183,8 +184,8 @@ func (e *xtEnv) schedule(t xtT, p *framework.Pod) Decision {
 	return d
 }
 
-func xtNodes() []*framework.Node {
-	var out []*framework.Node
+func xtNodes() []*api.Node {
+	var out []*api.Node
 	for i := 1; i <= 3; i++ {
 		out = append(out, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj())
 	}
@@ -235,7 +236,7 @@ func TestExtenderHTTPOutcomes(t *testing.T) {
 			want:   OutcomeError, wantMsg: `extender "{name}" claims a filtered node "ghost" which is not found in the input node list`},
 		{name: "filter returns a node object it was not sent",
 			filter: func(a extender.Args) (int, string) {
-				a.Nodes.Items = append(a.Nodes.Items, framework.Node{ObjectMeta: framework.ObjectMeta{Name: "ghost"}})
+				a.Nodes.Items = append(a.Nodes.Items, api.Node{ObjectMeta: api.ObjectMeta{Name: "ghost"}})
 				return 200, jsonOf(extender.FilterResult{Nodes: a.Nodes})
 			},
 			want: OutcomeError, wantMsg: `extender "{name}" claims a filtered node "ghost" which is not found in the input node list`},
@@ -249,7 +250,7 @@ func TestExtenderHTTPOutcomes(t *testing.T) {
 			filter: func(a extender.Args) (int, string) {
 				l := &extender.NodeList{}
 				for _, n := range xtNames(a) {
-					l.Items = append(l.Items, framework.Node{ObjectMeta: framework.ObjectMeta{Name: n}})
+					l.Items = append(l.Items, api.Node{ObjectMeta: api.ObjectMeta{Name: n}})
 				}
 				return 200, jsonOf(extender.FilterResult{Nodes: l})
 			},
@@ -491,12 +492,12 @@ func TestExtenderBinds(t *testing.T) {
 // and callExtenders, pkg/scheduler/extender.go (*HTTPExtender).ProcessPreemption
 // and convertPodUIDToPod.
 func TestExtenderPreemption(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "2", "pods": "10"}).Obj(),
 		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "2", "pods": "10"}).Obj(),
 	}
 	// low1 on n1 is the cheaper victim for DefaultPreemption alone (lower priority).
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		st.MakePod().Name("low1").UID("uid-low1").Node("n1").Priority(1).Req(map[string]string{"cpu": "2"}).Obj(),
 		st.MakePod().Name("low2").UID("uid-low2").Node("n2").Priority(5).Req(map[string]string{"cpu": "2"}).Obj(),
 	}
@@ -609,11 +610,11 @@ func TestExtenderPreemption(t *testing.T) {
 // NodeResourcesFit sees a full node as empty. n1 (8 cpu, 7 used) then beats
 // n2 (4 cpu, free); WithOwnNodes scores the real nodes and picks n2.
 func TestExtenderScoresPodlessCopies(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "8", "memory": "8Gi", "pods": "10"}).Obj(),
 		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj(),
 	}
-	pods := []*framework.Pod{st.MakePod().Name("busy").UID("busy").Node("n1").Req(map[string]string{"cpu": "7", "memory": "1Gi"}).Obj()}
+	pods := []*api.Pod{st.MakePod().Name("busy").UID("busy").Node("n1").Req(map[string]string{"cpu": "7", "memory": "1Gi"}).Obj()}
 	incoming := st.MakePod().Name("p").UID("p").Req(map[string]string{"cpu": "500m", "memory": "1Gi"})
 	for _, tc := range []struct {
 		name string

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // GangSchedulingName is the name of kube-scheduler v1.36's GangScheduling
@@ -21,7 +22,7 @@ const GangSchedulingPermitTimeout = 5 * time.Minute
 // workload-aware scheduling, all alpha and off by default.
 type WorkloadFeatures struct {
 	// GenericWorkload: the PodGroup and Workload objects
-	// (framework.WorkloadPodGroup, framework.Workload) and the pod's
+	// (api.WorkloadPodGroup, api.Workload) and the pod's
 	// spec.schedulingGroup.
 	GenericWorkload bool
 	// GangScheduling: the GangScheduling plugin; needs GenericWorkload.
@@ -58,7 +59,7 @@ func WithWorkloadFeatures(f WorkloadFeatures) Option {
 }
 
 // GangScheduling is kube-scheduler v1.36's GangScheduling plugin: all of a
-// gang (a framework.WorkloadPodGroup with a gang policy, named by the pods'
+// gang (a api.WorkloadPodGroup with a gang policy, named by the pods'
 // spec.schedulingGroup) or none of it.
 //
 //   - PreEnqueue keeps a pod out of the active queue while its PodGroup does
@@ -110,7 +111,7 @@ func (pl *GangScheduling) attach(s *Scheduler) error {
 
 // PreEnqueue gates a pod whose gang is not complete yet; see
 // GangScheduling.
-func (pl *GangScheduling) PreEnqueue(_ context.Context, pod *framework.Pod) *framework.Status {
+func (pl *GangScheduling) PreEnqueue(_ context.Context, pod *api.Pod) *framework.Status {
 	if pod.Spec.SchedulingGroup == nil || pod.Spec.SchedulingGroup.PodGroupName == nil {
 		return nil
 	}

@@ -12,28 +12,30 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
 
 // gsPod is kube's st.MakePod().Namespace(ns).Name(name).UID(name).PodGroupName(group).
-func gsPod(ns, name, group string) *framework.Pod {
+func gsPod(ns, name, group string) *api.Pod {
 	p := st.MakePod().Namespace(ns).Name(name).Req(map[string]string{"cpu": "100m"}).Obj()
 	if group != "" {
 		g := group
-		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &g}
+		p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &g}
 	}
 	return p
 }
 
-func gsGang(ns, name string, minCount int32) *framework.WorkloadPodGroup {
-	return &framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name},
-		Spec: framework.WorkloadPodGroupSpec{SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: minCount}}}}
+func gsGang(ns, name string, minCount int32) *api.WorkloadPodGroup {
+	return &api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name},
+		Spec: api.WorkloadPodGroupSpec{SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: minCount}}}}
 }
 
-func gsBasic(ns, name string) *framework.WorkloadPodGroup {
-	return &framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name},
-		Spec: framework.WorkloadPodGroupSpec{SchedulingPolicy: framework.PodGroupSchedulingPolicy{Basic: &framework.BasicSchedulingPolicy{}}}}
+func gsBasic(ns, name string) *api.WorkloadPodGroup {
+	return &api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name},
+		Spec: api.WorkloadPodGroupSpec{SchedulingPolicy: api.PodGroupSchedulingPolicy{Basic: &api.BasicSchedulingPolicy{}}}}
 }
 
 // gsProfile runs GangScheduling at Permit beside the resource filter.
@@ -56,10 +58,10 @@ func TestGangSchedulingFlow(t *testing.T) {
 	basic, nonGang := gsPod("ns1", "basic-pod", "pg3"), gsPod("ns1", "non-gang", "")
 	tests := []struct {
 		name          string
-		pod           *framework.Pod
-		initial       []*framework.Pod
-		groups        []*framework.WorkloadPodGroup
-		waiting       []*framework.Pod
+		pod           *api.Pod
+		initial       []*api.Pod
+		groups        []*api.WorkloadPodGroup
+		waiting       []*api.Pod
 		wantPreEnq    *framework.Status
 		wantPermit    *framework.Status
 		wantActivated []string
@@ -68,23 +70,23 @@ func TestGangSchedulingFlow(t *testing.T) {
 		// pod is assumed in the trial, not in the cluster.
 		duringCycle bool
 	}{
-		{name: "non-gang pod succeeds immediately", pod: nonGang, groups: []*framework.WorkloadPodGroup{pg1, pg2, pg3}},
-		{name: "basic policy pod succeeds immediately", pod: basic, groups: []*framework.WorkloadPodGroup{pg1, pg2, pg3}},
-		{name: "gang pod fails PreEnqueue when pod group is not yet created", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5},
+		{name: "non-gang pod succeeds immediately", pod: nonGang, groups: []*api.WorkloadPodGroup{pg1, pg2, pg3}},
+		{name: "basic policy pod succeeds immediately", pod: basic, groups: []*api.WorkloadPodGroup{pg1, pg2, pg3}},
+		{name: "gang pod fails PreEnqueue when pod group is not yet created", pod: p1, initial: []*api.Pod{p2, p3, p4, p5},
 			wantPreEnq: framework.NewStatus(framework.UnschedulableAndUnresolvable, `waiting for pods's pod group "pg1" to appear in scheduling queue`)},
-		{name: "gang pod fails PreEnqueue when quorum is not met", pod: p1, initial: []*framework.Pod{p2, p4, p5}, groups: []*framework.WorkloadPodGroup{pg1, pg2},
+		{name: "gang pod fails PreEnqueue when quorum is not met", pod: p1, initial: []*api.Pod{p2, p4, p5}, groups: []*api.WorkloadPodGroup{pg1, pg2},
 			wantPreEnq: framework.NewStatus(framework.UnschedulableAndUnresolvable, "waiting for minCount pods from a gang to appear in scheduling queue")},
-		{name: "gang pod passes PreEnqueue, but waits at Permit", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5}, groups: []*framework.WorkloadPodGroup{pg1, pg2},
-			waiting: []*framework.Pod{p2, p4, p5}, wantPermit: framework.NewStatus(framework.Wait, "waiting for minCount pods from a gang to be scheduled"),
+		{name: "gang pod passes PreEnqueue, but waits at Permit", pod: p1, initial: []*api.Pod{p2, p3, p4, p5}, groups: []*api.WorkloadPodGroup{pg1, pg2},
+			waiting: []*api.Pod{p2, p4, p5}, wantPermit: framework.NewStatus(framework.Wait, "waiting for minCount pods from a gang to be scheduled"),
 			wantActivated: []string{"ns1/p3"}},
-		{name: "final gang pod arrives at Permit and allows all waiting pods from a gang", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5},
-			groups: []*framework.WorkloadPodGroup{pg1, pg2}, waiting: []*framework.Pod{p2, p3, p4, p5}, wantAllowed: []string{"ns1/p2", "ns1/p3"}},
-		{name: "final gang pod arrives at Permit during pod group scheduling cycle", pod: p1, initial: []*framework.Pod{p2, p3, p4, p5},
-			groups: []*framework.WorkloadPodGroup{pg1, pg2}, waiting: []*framework.Pod{p2, p3, p4, p5}, wantAllowed: []string{"ns1/p2", "ns1/p3"}, duringCycle: true},
+		{name: "final gang pod arrives at Permit and allows all waiting pods from a gang", pod: p1, initial: []*api.Pod{p2, p3, p4, p5},
+			groups: []*api.WorkloadPodGroup{pg1, pg2}, waiting: []*api.Pod{p2, p3, p4, p5}, wantAllowed: []string{"ns1/p2", "ns1/p3"}},
+		{name: "final gang pod arrives at Permit during pod group scheduling cycle", pod: p1, initial: []*api.Pod{p2, p3, p4, p5},
+			groups: []*api.WorkloadPodGroup{pg1, pg2}, waiting: []*api.Pod{p2, p3, p4, p5}, wantAllowed: []string{"ns1/p2", "ns1/p3"}, duringCycle: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := NewClusterFrom([]*framework.Node{csNode("some-node")}, append(append([]*framework.Pod(nil), tt.initial...), tt.pod))
+			c, err := NewClusterFrom([]*api.Node{csNode("some-node")}, append(append([]*api.Pod(nil), tt.initial...), tt.pod))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +123,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 					t.Fatalf("Permit of waiting pod %s = %v %v, want Wait for 5m", p.Name, st, timeout)
 				}
 				key := p.Key()
-				s.waiting.add(key, newWaitingPod(pi.Pod, "some-node", []framework.PermitWait{{Plugin: GangSchedulingName, Timeout: timeout}}, clock,
+				s.waiting.add(key, newWaitingPod(pi.Pod, "some-node", []runtime.PermitWait{{Plugin: GangSchedulingName, Timeout: timeout}}, clock,
 					func(_ *WaitingPod, st *framework.Status) {
 						if st.IsSuccess() {
 							allowed = append(allowed, key)
@@ -180,8 +182,8 @@ func statusEqual(a, b *framework.Status) bool {
 // PodGroup is held back by PreEnqueue; the plugin refuses a scheduler
 // without the GangScheduling feature.
 func TestGangSchedulingInScheduler(t *testing.T) {
-	run := func(t *testing.T, nodes int, pods []*framework.Pod, groups ...*framework.WorkloadPodGroup) (*Scheduler, *framework.FakeClock, []Decision) {
-		var ns []*framework.Node
+	run := func(t *testing.T, nodes int, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, *framework.FakeClock, []Decision) {
+		var ns []*api.Node
 		for i := range nodes {
 			ns = append(ns, csNode(fmt.Sprintf("n%d", i)))
 		}
@@ -210,19 +212,19 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 		return s, clock, ds
 	}
 	t.Run("fits", func(t *testing.T) {
-		s, _, _ := run(t, 1, []*framework.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job"), gsPod("ns", "c", "job")}, gsGang("ns", "job", 3))
+		s, _, _ := run(t, 1, []*api.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job"), gsPod("ns", "c", "job")}, gsGang("ns", "job", 3))
 		if _, assumed, bound := s.cluster.NumPods(); bound != 3 || assumed != 0 {
 			t.Errorf("bound %d assumed %d, want 3 and 0", bound, assumed)
 		}
 	})
 	t.Run("short of room: refused whole", func(t *testing.T) {
-		var pods []*framework.Pod
+		var pods []*api.Pod
 		for _, n := range []string{"a", "b", "c"} {
 			p := gsPod("ns", n, "job")
 			p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "2"})
 			pods = append(pods, p)
 		}
-		c0, _ := NewClusterFrom([]*framework.Node{csNode("n0")}, pods)
+		c0, _ := NewClusterFrom([]*api.Node{csNode("n0")}, pods)
 		before := c0.settled()
 		s, _, ds := run(t, 1, pods, gsGang("ns", "job", 3))
 		if len(ds) != 3 {
@@ -250,7 +252,7 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 	t.Run("missing PodGroup", func(t *testing.T) {
 		// PreEnqueue keeps the pod out of the active queue: no cycle runs,
 		// and the pod waits with the plugin's message.
-		s, _, ds := run(t, 1, []*framework.Pod{gsPod("ns", "orphan", "ghost")})
+		s, _, ds := run(t, 1, []*api.Pod{gsPod("ns", "orphan", "ghost")})
 		if len(ds) != 0 {
 			t.Errorf("decisions %+v, want none (the pod is gated)", ds)
 		}
@@ -275,16 +277,16 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 // naming the group, the field and the value.
 func TestWorkloadPodGroupValidate(t *testing.T) {
 	both := gsGang("ns", "pg", 2)
-	both.Spec.SchedulingPolicy.Basic = &framework.BasicSchedulingPolicy{}
+	both.Spec.SchedulingPolicy.Basic = &api.BasicSchedulingPolicy{}
 	two := gsGang("ns", "pg", 2)
-	two.Spec.SchedulingConstraints = &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: "a"}, {Key: "b"}}}
+	two.Spec.SchedulingConstraints = &api.PodGroupSchedulingConstraints{Topology: []api.TopologyConstraint{{Key: "a"}, {Key: "b"}}}
 	for _, tt := range []struct {
-		g    *framework.WorkloadPodGroup
+		g    *api.WorkloadPodGroup
 		want string
 	}{
 		{gsGang("ns", "pg", 0), "PodGroup ns/pg: spec.schedulingPolicy.gang.minCount=0: must be at least 1"},
 		{both, "exactly one of basic and gang must be set, got both"},
-		{&framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "pg"}}, "got neither"},
+		{&api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "pg"}}, "got neither"},
 		{two, "topology: 2 constraints: at most 1"},
 	} {
 		c, _ := NewCluster()
@@ -292,8 +294,8 @@ func TestWorkloadPodGroupValidate(t *testing.T) {
 			t.Errorf("AddWorkloadPodGroup = %v, want %q", err, tt.want)
 		}
 	}
-	w := &framework.Workload{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: "w"}, Spec: framework.WorkloadSpec{PodGroupTemplates: []framework.PodGroupTemplate{
-		{Name: "t", SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: -1}}}}}}
+	w := &api.Workload{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "w"}, Spec: api.WorkloadSpec{PodGroupTemplates: []api.PodGroupTemplate{
+		{Name: "t", SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: -1}}}}}}
 	if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "Workload ns/w: spec.podGroupTemplates[0].schedulingPolicy.gang.minCount=-1") {
 		t.Errorf("Workload.Validate = %v", err)
 	}
@@ -313,7 +315,7 @@ func gsPodInfo(ns, name, group string) *framework.PodInfo {
 // back instead.
 func TestGangSchedulingPermitMissingGroup(t *testing.T) {
 	p := gsPod("ns", "p", "gone")
-	c, _ := NewClusterFrom([]*framework.Node{csNode("n")}, []*framework.Pod{p})
+	c, _ := NewClusterFrom([]*api.Node{csNode("n")}, []*api.Pod{p})
 	s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithWorkloadFeatures(gsFeatures))
 	if err != nil {
 		t.Fatal(err)
@@ -358,8 +360,8 @@ func (*gsReserveFault) Unreserve(context.Context, *framework.CycleState, *framew
 // handleBindingCycleError): nothing assumed or bound, the node's requests
 // as before the gang, and once the fault is gone the gang schedules whole.
 func TestGangSchedulingPermitTimeout(t *testing.T) {
-	pods := []*framework.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job"), gsPod("ns", "c", "job")}
-	c, err := NewClusterFrom([]*framework.Node{csNode("n0")}, pods)
+	pods := []*api.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job"), gsPod("ns", "c", "job")}
+	c, err := NewClusterFrom([]*api.Node{csNode("n0")}, pods)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Queueing hints (kube-scheduler v1.36, SchedulerQueueingHints GA since
@@ -144,7 +145,7 @@ func (q *schedulingQueue) worthRequeuing(p *queuedPod, e *qEvent) queueingStrate
 }
 
 // profileName is the profile a pod names (DefaultSchedulerName when none).
-func profileName(pod *framework.Pod) string {
+func profileName(pod *api.Pod) string {
 	if pod.Spec.SchedulerName == "" {
 		return DefaultSchedulerName
 	}

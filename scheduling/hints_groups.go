@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Queueing hints of the gang plugins.
@@ -41,7 +42,7 @@ func gangPodAdded(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj 
 // gangGroupAdded: Queue when the added PodGroup is the pod's scheduling
 // group (kube's isSchedulableAfterPodGroupAdded).
 func gangGroupAdded(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
-	_, g, err := framework.EventObjects[framework.WorkloadPodGroup](oldObj, newObj)
+	_, g, err := framework.EventObjects[api.WorkloadPodGroup](oldObj, newObj)
 	if err != nil || g == nil {
 		return framework.Queue, err
 	}

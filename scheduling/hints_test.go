@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -94,7 +95,7 @@ func TestWorthRequeuing(t *testing.T) {
 func hintEnv(t *testing.T, hints bool) *scEnv {
 	t.Helper()
 	full := builder.MakeNode().Name("n1").Label("zone", "a").Capacity(map[string]string{"cpu": "1", "memory": "16Gi", "pods": "10"}).Obj()
-	c, err := NewClusterFrom([]*framework.Node{full}, nil)
+	c, err := NewClusterFrom([]*api.Node{full}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +323,7 @@ func TestUpdatePod(t *testing.T) {
 	t.Run("errors", func(t *testing.T) {
 		e := hintEnv(t, true)
 		for _, tc := range []struct {
-			pod  *framework.Pod
+			pod  *api.Pod
 			want string
 		}{
 			{builder.MakePod().Name("nobody").Obj(), "unknown pod default/nobody"},
@@ -339,7 +340,7 @@ func TestUpdatePod(t *testing.T) {
 		}
 		e.add(t, builder.MakePod().Name("bound").Node("n1").Obj())
 		for _, tc := range []struct {
-			pod  *framework.Pod
+			pod  *api.Pod
 			want string
 		}{
 			{builder.MakePod().Name("bound").Obj(), `spec.nodeName="": cannot change (was "n1")`},

@@ -3,7 +3,7 @@ package scheduling_test
 import (
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -13,7 +13,7 @@ import (
 // status.phase.)
 func ExamplePodState() {
 	n := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4"}).Obj()
-	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{n}, nil)
+	cluster, _ := scheduling.NewClusterFrom([]*api.Node{n}, nil)
 	_ = cluster.AddPod(builder.MakePod().Name("web").Obj())
 	state := func() scheduling.PodState { return cluster.Pods()[0].State }
 	fmt.Println(state(), state() == scheduling.StatePending)

@@ -5,19 +5,20 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // TestNodeLocalDefaultPlugins pins which halves of the registry's plugins
 // promise node-local verdicts and scores (framework.NodeLocalPlugin), as
-// framework.Incremental finds them behind the composed plugins: the
+// runtime.Incremental finds them behind the composed plugins: the
 // resource, taint, affinity, port and image plugins always; the volume
 // plugins only for a pod without volumes; the plugins that count pods on
 // other nodes (PodTopologySpread, InterPodAffinity) and the load-aware
 // ones (node metrics) never.
 func TestNodeLocalDefaultPlugins(t *testing.T) {
 	reg := NewDefaultRegistry()
-	fw, err := framework.NewFramework(reg, DefaultProfile())
+	fw, err := runtime.NewFramework(reg, DefaultProfile())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -17,7 +18,7 @@ import (
 var plFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
 
 // plZoneNode is a 4-cpu node in zone.
-func plZoneNode(name, zone string) *framework.Node {
+func plZoneNode(name, zone string) *api.Node {
 	w := st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"})
 	if zone != "" {
 		w = w.Label("topology.kubernetes.io/zone", zone)
@@ -25,7 +26,7 @@ func plZoneNode(name, zone string) *framework.Node {
 	return w.Obj()
 }
 
-func plScheduler(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, groups ...*framework.WorkloadPodGroup) *Scheduler {
+func plScheduler(t *testing.T, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) *Scheduler {
 	t.Helper()
 	c, err := NewClusterFrom(nodes, pods)
 	if err != nil {
@@ -43,9 +44,9 @@ func plScheduler(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, g
 	return s
 }
 
-func plZoned(ns, name string, minCount int32) *framework.WorkloadPodGroup {
+func plZoned(ns, name string, minCount int32) *api.WorkloadPodGroup {
 	g := gsGang(ns, name, minCount)
-	g.Spec.SchedulingConstraints = &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
+	g.Spec.SchedulingConstraints = &api.PodGroupSchedulingConstraints{Topology: []api.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
 	return g
 }
 
@@ -53,23 +54,23 @@ func plZoned(ns, name string, minCount int32) *framework.WorkloadPodGroup {
 // plugins/podgrouppodscount/podgroup_pods_count_test.go TestScorePlacement
 // and TestNormalizePlacementScore.
 func TestPodGroupPodsCount(t *testing.T) {
-	nodes := []*framework.Node{plZoneNode("node1", ""), plZoneNode("node2", ""), plZoneNode("node3", "")}
+	nodes := []*api.Node{plZoneNode("node1", ""), plZoneNode("node2", ""), plZoneNode("node3", "")}
 	proposed := &framework.PodGroupAssignments{ProposedAssignments: []framework.ProposedAssignment{
 		{Pod: gsPodInfo("default", "proposed-pod-1", "pg1"), NodeName: "node1"}, {Pod: gsPodInfo("default", "proposed-pod-2", "pg1"), NodeName: "node2"}}}
-	on := func(name, node string) *framework.Pod {
+	on := func(name, node string) *api.Pod {
 		p := gsPod("default", name, "pg1")
 		p.Spec.NodeName = node
 		return p
 	}
 	for _, tt := range []struct {
 		name     string
-		assigned []*framework.Pod
-		assumed  []*framework.Pod
+		assigned []*api.Pod
+		assumed  []*api.Pod
 		want     int64
 	}{
-		{"existing assigned and assumed pods", []*framework.Pod{on("p2", "node2"), on("p3", "node3")}, []*framework.Pod{gsPod("default", "p1", "pg1")}, 5},
-		{"no assumed pods", []*framework.Pod{on("p1", "node1")}, nil, 3},
-		{"no assigned pods", nil, []*framework.Pod{gsPod("default", "p1", "pg1")}, 3},
+		{"existing assigned and assumed pods", []*api.Pod{on("p2", "node2"), on("p3", "node3")}, []*api.Pod{gsPod("default", "p1", "pg1")}, 5},
+		{"no assumed pods", []*api.Pod{on("p1", "node1")}, nil, 3},
+		{"no assigned pods", nil, []*api.Pod{gsPod("default", "p1", "pg1")}, 3},
 		{"no assigned pods, no assumed pods", nil, nil, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,20 +124,20 @@ func TestPodGroupPodsCount(t *testing.T) {
 // without a constraint, only the placed pods' zone once some are placed,
 // and an error when they span two zones.
 func TestTopologyPlacementGenerator(t *testing.T) {
-	nodes := []*framework.Node{plZoneNode("b1", "b"), plZoneNode("a1", "a"), plZoneNode("none", ""), plZoneNode("a2", "a")}
-	placed := func(name, node string) *framework.Pod { p := gsPod("ns", name, "pg"); p.Spec.NodeName = node; return p }
+	nodes := []*api.Node{plZoneNode("b1", "b"), plZoneNode("a1", "a"), plZoneNode("none", ""), plZoneNode("a2", "a")}
+	placed := func(name, node string) *api.Pod { p := gsPod("ns", name, "pg"); p.Spec.NodeName = node; return p }
 	for _, tt := range []struct {
 		name    string
-		group   *framework.WorkloadPodGroup
-		pods    []*framework.Pod
+		group   *api.WorkloadPodGroup
+		pods    []*api.Pod
 		want    map[string][]string
 		order   []string
 		wantErr string
 	}{
 		{"no constraint keeps the parent", gsGang("ns", "pg", 2), nil, map[string][]string{"": {"b1", "a1", "none", "a2"}}, []string{""}, ""},
 		{"one placement per zone", plZoned("ns", "pg", 2), nil, map[string][]string{"a": {"a1", "a2"}, "b": {"b1"}}, []string{"a", "b"}, ""},
-		{"placed pods pin the zone", plZoned("ns", "pg", 2), []*framework.Pod{placed("p0", "b1")}, map[string][]string{"b": {"b1"}}, []string{"b"}, ""},
-		{"placed pods in two zones", plZoned("ns", "pg", 2), []*framework.Pod{placed("p0", "b1"), placed("p1", "a1")}, nil, nil, "more than 1 domain found for pod group"},
+		{"placed pods pin the zone", plZoned("ns", "pg", 2), []*api.Pod{placed("p0", "b1")}, map[string][]string{"b": {"b1"}}, []string{"b"}, ""},
+		{"placed pods in two zones", plZoned("ns", "pg", 2), []*api.Pod{placed("p0", "b1"), placed("p1", "a1")}, nil, nil, "more than 1 domain found for pod group"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := plScheduler(t, nodes, tt.pods, tt.group)
@@ -172,15 +173,15 @@ func TestTopologyPlacementGenerator(t *testing.T) {
 func TestPodGroupCyclePlacements(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
-		nodes     []*framework.Node
+		nodes     []*api.Node
 		wantZones []string
 	}{
-		{"both zones hold it: either", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("a2", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, []string{"a", "b"}},
-		{"only zone b holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, []string{"b"}},
-		{"no zone holds it", []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b")}, nil},
+		{"both zones hold it: either", []*api.Node{plZoneNode("a1", "a"), plZoneNode("a2", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, []string{"a", "b"}},
+		{"only zone b holds it", []*api.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}, []string{"b"}},
+		{"no zone holds it", []*api.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b")}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var pods []*framework.Pod
+			var pods []*api.Pod
 			for i := range 4 {
 				p := gsPod("ns", fmt.Sprintf("w%d", i), "job")
 				p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "2"})
@@ -204,8 +205,8 @@ func TestPodGroupCyclePlacements(t *testing.T) {
 					t.Errorf("bound %d assumed %d waiting %d, want nothing placed", bound, assumed, len(s.WaitingPods()))
 				}
 				g, _ := s.cluster.WorkloadPodGroup("ns", "job")
-				want := []framework.Condition{{Type: framework.PodGroupScheduled, Status: framework.ConditionFalse, LastTransitionTime: csNow,
-					Reason: framework.PodGroupReasonUnschedulable, Message: "0/2 placements are available, first placement status: pod group is unschedulable"}}
+				want := []api.Condition{{Type: api.PodGroupScheduled, Status: api.ConditionFalse, LastTransitionTime: csNow,
+					Reason: api.PodGroupReasonUnschedulable, Message: "0/2 placements are available, first placement status: pod group is unschedulable"}}
 				if diff := cmp.Diff(want, g.Status.Conditions); diff != "" {
 					t.Errorf("PodGroup conditions (-want +got):\n%s", diff)
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -34,7 +35,7 @@ func laBenchCluster(b *testing.B, n int) (*LoadAwareScheduling, []*framework.Nod
 		nodes[i] = ni
 		for j := range 3 {
 			pod := st.MakePod().Name(fmt.Sprintf("%s-p%d", name, j)).Node(name).Req(laM("2", "4Gi")).
-				Condition(framework.PodScheduled, framework.ConditionTrue, laNow.Add(-30e9)).Obj()
+				Condition(api.PodScheduled, api.ConditionTrue, laNow.Add(-30e9)).Obj()
 			if err := p.Cache().AddPod(pod); err != nil {
 				b.Fatal(err)
 			}

@@ -8,7 +8,9 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -28,14 +30,14 @@ func ExampleLoadAwareScheduling() {
 	if err := profile.Enable(reg, name, 1); err != nil {
 		panic(err)
 	}
-	fw, err := framework.NewFramework(reg, profile, framework.WithClock(clock))
+	fw, err := runtime.NewFramework(reg, profile, runtime.WithClock(clock))
 	if err != nil {
 		panic(err)
 	}
 	pl, _ := fw.Plugin(name)
 	cache := pl.(*scheduling.LoadAwareScheduling).Cache()
 
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i, used := range []string{"60", "20", "35"} {
 		n := fmt.Sprintf("node-%d", i)
 		nodes = append(nodes, builder.MakeNode().Name(n).Capacity(map[string]string{"cpu": "64", "memory": "256Gi"}).Obj())
@@ -46,7 +48,7 @@ func ExampleLoadAwareScheduling() {
 	}
 	pod := framework.MustPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "8", "memory": "16Gi"}).Obj())
 	res, err := fw.Schedule(context.Background(), nil, framework.MustSnapshot(nodes, nil), pod,
-		framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+		runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		panic(err)
 	}

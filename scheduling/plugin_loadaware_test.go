@@ -10,6 +10,8 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -18,19 +20,19 @@ var laNow = time.Date(2026, 7, 24, 12, 0, 0, 0, time.UTC)
 
 func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cpu, "memory": mem} }
 
-func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimator.Registry) (*framework.Framework, *LoadAwareScheduling) {
+func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimator.Registry) (*runtime.Framework, *LoadAwareScheduling) {
 	t.Helper()
 	r := framework.NewRegistry()
 	if err := r.Register(config.LoadAwareSchedulingName, LoadAwareSchedulingFactoryWith(WithLoadAwareEstimators(reg))); err != nil {
 		t.Fatal(err)
 	}
 	name := config.LoadAwareSchedulingName
-	f, err := framework.NewFramework(r, framework.Profile{
+	f, err := runtime.NewFramework(r, framework.Profile{
 		SchedulerName: "koord-scheduler",
 		PreFilter:     []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
 		Weights: map[string]int64{name: 1},
 		Args:    map[string]any{name: args},
-	}, framework.WithClock(framework.NewFakeClock(laNow)))
+	}, runtime.WithClock(framework.NewFakeClock(laNow)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func laFramework(t testing.TB, args config.LoadAwareSchedulingArgs, reg *estimat
 // pod's estimate before any NodeMetric reports it.
 func TestLoadAwareSchedulingCycle(t *testing.T) {
 	f, la := laFramework(t, config.LoadAwareSchedulingArgs{}, nil)
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("busy").Capacity(laM("32", "128Gi")).Obj(),
 		st.MakeNode().Name("warm").Capacity(laM("32", "128Gi")).Obj(),
 		st.MakeNode().Name("cool").Capacity(laM("32", "128Gi")).Obj(),
@@ -55,7 +57,7 @@ func TestLoadAwareSchedulingCycle(t *testing.T) {
 	}
 	snap := framework.MustSnapshot(nodes, nil)
 	pod := framework.MustPodInfo(st.MakePod().Name("web-0").Req(laM("4", "8Gi")).Obj()) // estimate 3.4 CPU / 5.6Gi
-	res, err := f.Schedule(context.Background(), nil, snap, pod, framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	res, err := f.Schedule(context.Background(), nil, snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestLoadAwareSchedulingCycle(t *testing.T) {
 	}
 	// cool now carries the reserved estimate: cpu (32−16.8)/32 → 47, mem (128−27.2)/128 → 78 → 62 < warm's 67.
 	next := framework.MustPodInfo(st.MakePod().Name("web-1").Req(laM("4", "8Gi")).Obj())
-	res, err = f.Schedule(context.Background(), nil, snap, next, framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	res, err = f.Schedule(context.Background(), nil, snap, next, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,16 +134,16 @@ func TestLoadAwareSchedulingParallelEqualsSequential(t *testing.T) {
 		r := framework.NewRegistry()
 		name := config.LoadAwareSchedulingName
 		_ = r.Register(name, LoadAwareSchedulingFactory)
-		f, err := framework.NewFramework(r, framework.Profile{
+		f, err := runtime.NewFramework(r, framework.Profile{
 			PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
 			Weights: map[string]int64{name: 1},
-		}, framework.WithClock(framework.NewFakeClock(laNow)), framework.WithParallelism(par))
+		}, runtime.WithClock(framework.NewFakeClock(laNow)), runtime.WithParallelism(par))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pl, _ := f.Plugin(name)
 		cache := pl.(*LoadAwareScheduling).Cache()
-		var nodes []*framework.Node
+		var nodes []*api.Node
 		for i := range 200 {
 			n := fmt.Sprintf("n%03d", i)
 			nodes = append(nodes, st.MakeNode().Name(n).Capacity(laM("32", "128Gi")).Obj())
@@ -150,7 +152,7 @@ func TestLoadAwareSchedulingParallelEqualsSequential(t *testing.T) {
 			}
 		}
 		res, err := f.Schedule(context.Background(), nil, framework.MustSnapshot(nodes, nil),
-			framework.MustPodInfo(st.MakePod().Name("p").Req(laM("2", "4Gi")).Obj()), framework.CycleOptions{Rand: rand.New(rand.NewPCG(7, 7))})
+			framework.MustPodInfo(st.MakePod().Name("p").Req(laM("2", "4Gi")).Obj()), runtime.CycleOptions{Rand: rand.New(rand.NewPCG(7, 7))})
 		if err != nil {
 			t.Fatal(err)
 		}

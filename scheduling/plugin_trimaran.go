@@ -3,6 +3,7 @@ package scheduling
 import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -15,7 +16,7 @@ type clusterLoads struct{}
 var _ scoring.CycleNodeLoadSource = clusterLoads{}
 
 // NodeLoad reports no load: outside a Scheduler there is no cluster.
-func (clusterLoads) NodeLoad(string) (*framework.NodeLoad, bool) { return nil, false }
+func (clusterLoads) NodeLoad(string) (*api.NodeLoad, bool) { return nil, false }
 
 // ForCycle returns the cluster of the Scheduler running the cycle.
 func (clusterLoads) ForCycle(state *framework.CycleState) scoring.NodeLoadSource {
@@ -41,9 +42,9 @@ func trimaranPlugins() []PluginSpec {
 // UpdateNodeLoad records a node's measured load (for the Trimaran
 // plugins). It is a cluster event (ResourceNodeLoad) that only the plugins
 // registering it, or plugins without queueing hints, retry pods on.
-func (s *Scheduler) UpdateNodeLoad(l *framework.NodeLoad) error { return s.updateNodeLoad(nil, l) }
+func (s *Scheduler) UpdateNodeLoad(l *api.NodeLoad) error { return s.updateNodeLoad(nil, l) }
 
-func (s *Scheduler) updateNodeLoad(f *Fork, l *framework.NodeLoad) error {
+func (s *Scheduler) updateNodeLoad(f *Fork, l *api.NodeLoad) error {
 	ev := framework.ClusterEvent{Resource: framework.ResourceNodeLoad, ActionType: framework.Update}
 	return s.clusterEvent(f, "UpdateNodeLoad", ev, func() (old, cur any, err error) { return nil, l, s.cluster.UpdateNodeLoad(l) })
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -26,7 +27,7 @@ import (
 // c (0.90 + 0) → 55. It prefers a, whose load is low but varies; packing
 // prefers b.
 func ExampleCluster_UpdateNodeLoad() {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for _, n := range []string{"a", "b", "c"} {
 		nodes = append(nodes, builder.MakeNode().Name(n).Capacity(map[string]string{"cpu": "10", "memory": "16Gi", "pods": "110"}).Obj())
 	}
@@ -35,9 +36,9 @@ func ExampleCluster_UpdateNodeLoad() {
 		node      string
 		mean, std float64
 	}{{"a", 5, 15}, {"b", 21, 5}, {"c", 80, 0}} {
-		err := cluster.UpdateNodeLoad(&framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: l.node}, Metrics: []framework.LoadMetric{
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: l.mean},
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: l.std}}})
+		err := cluster.UpdateNodeLoad(&api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: l.node}, Metrics: []api.LoadMetric{
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: l.mean},
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: l.std}}})
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -16,14 +17,14 @@ import (
 // target, LoadVariationRiskBalancing avoids the node whose load varies
 // most, and a NodeLoad update changes the next decision.
 func TestTrimaranInScheduler(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("a").Capacity(map[string]string{"cpu": "10", "memory": "10Gi", "pods": "100"}).Obj(),
 		st.MakeNode().Name("b").Capacity(map[string]string{"cpu": "10", "memory": "10Gi", "pods": "100"}).Obj(),
 	}
-	load := func(node string, avg, std float64) *framework.NodeLoad {
-		return &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: node}, Metrics: []framework.LoadMetric{
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: avg},
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: std}}}
+	load := func(node string, avg, std float64) *api.NodeLoad {
+		return &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: node}, Metrics: []api.LoadMetric{
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: avg},
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: std}}}
 	}
 	profile := func(plugin string) framework.Profile {
 		p := framework.Profile{QueueSort: []string{config.PrioritySortName}, Filter: []string{config.NodeResourcesFitName},
@@ -36,9 +37,9 @@ func TestTrimaranInScheduler(t *testing.T) {
 	}
 	tests := []struct {
 		plugin    string
-		a, b      *framework.NodeLoad
+		a, b      *api.NodeLoad
 		want      string
-		after     *framework.NodeLoad // applied before a second pod
+		after     *api.NodeLoad // applied before a second pod
 		wantAfter string
 	}{
 		// a at 10 % is below the 40 % target, b at 30 % nearer: pack onto b.
@@ -52,7 +53,7 @@ func TestTrimaranInScheduler(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, l := range []*framework.NodeLoad{tt.a, tt.b} {
+			for _, l := range []*api.NodeLoad{tt.a, tt.b} {
 				if err := c.UpdateNodeLoad(l); err != nil {
 					t.Fatal(err)
 				}
@@ -75,7 +76,7 @@ func TestTrimaranInScheduler(t *testing.T) {
 		})
 	}
 	c, _ := NewClusterFrom(nodes, nil)
-	if err := c.UpdateNodeLoad(&framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "a"}, Metrics: []framework.LoadMetric{{Type: "CPU", Value: -3}}}); err == nil || !strings.Contains(err.Error(), "value=-3") {
+	if err := c.UpdateNodeLoad(&api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "a"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: -3}}}); err == nil || !strings.Contains(err.Error(), "value=-3") {
 		t.Errorf("negative load accepted: %v", err)
 	}
 }

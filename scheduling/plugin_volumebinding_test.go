@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -19,11 +20,11 @@ import (
 // get kubernetes.io/no-provisioner, which means the same (no dynamic
 // provisioning).
 var (
-	vbImmediateSC  = st.MakeSC("immediate-sc", framework.NotSupportedProvisioner, framework.VolumeBindingImmediate).Obj()
-	vbWaitSC       = st.MakeSC("wait-sc", framework.NotSupportedProvisioner, framework.VolumeBindingWaitForFirstConsumer).Obj()
-	vbWaitHDDSC    = st.MakeSC("wait-hdd-sc", framework.NotSupportedProvisioner, framework.VolumeBindingWaitForFirstConsumer).Obj()
-	vbWaitCapSC    = st.MakeSC("wait-sc-with-storage-capacity", "driver-with-storage-capacity", framework.VolumeBindingWaitForFirstConsumer).Obj()
-	vbCapDriver    = &framework.CSIDriver{ObjectMeta: framework.ObjectMeta{Name: "driver-with-storage-capacity"}, Spec: framework.CSIDriverSpec{StorageCapacity: vbTrue()}}
+	vbImmediateSC  = st.MakeSC("immediate-sc", api.NotSupportedProvisioner, api.VolumeBindingImmediate).Obj()
+	vbWaitSC       = st.MakeSC("wait-sc", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj()
+	vbWaitHDDSC    = st.MakeSC("wait-hdd-sc", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj()
+	vbWaitCapSC    = st.MakeSC("wait-sc-with-storage-capacity", "driver-with-storage-capacity", api.VolumeBindingWaitForFirstConsumer).Obj()
+	vbCapDriver    = &api.CSIDriver{ObjectMeta: api.ObjectMeta{Name: "driver-with-storage-capacity"}, Spec: api.CSIDriverSpec{StorageCapacity: vbTrue()}}
 	vbDefaultShape = []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}
 )
 
@@ -31,7 +32,7 @@ func vbTrue() *bool { t := true; return &t }
 
 const vbNodeKey = "nodeKey"
 
-func vbNode(name string, labels ...string) *framework.Node {
+func vbNode(name string, labels ...string) *api.Node {
 	w := st.MakeNode().Name(name)
 	for i := 0; i+1 < len(labels); i += 2 {
 		w = w.Label(labels[i], labels[i+1])
@@ -39,7 +40,7 @@ func vbNode(name string, labels ...string) *framework.Node {
 	return w.Obj()
 }
 
-func vbPV(name, class, capacity string, affinity ...string) *framework.PersistentVolume {
+func vbPV(name, class, capacity string, affinity ...string) *api.PersistentVolume {
 	w := st.MakePV(name, class).Capacity(capacity)
 	if len(affinity) > 0 {
 		w = w.NodeAffinity(affinity[0], affinity[1:]...)
@@ -49,17 +50,17 @@ func vbPV(name, class, capacity string, affinity ...string) *framework.Persisten
 
 // vbPVTerm is a volume whose one affinity term requires every key=value
 // pair given.
-func vbPVTerm(name, class, capacity string, kv ...string) *framework.PersistentVolume {
+func vbPVTerm(name, class, capacity string, kv ...string) *api.PersistentVolume {
 	v := st.MakePV(name, class).Capacity(capacity).Obj()
-	var term framework.NodeSelectorTerm
+	var term api.NodeSelectorTerm
 	for i := 0; i+1 < len(kv); i += 2 {
-		term.MatchExpressions = append(term.MatchExpressions, framework.NodeSelectorRequirement{Key: kv[i], Operator: framework.NodeSelectorOpIn, Values: []string{kv[i+1]}})
+		term.MatchExpressions = append(term.MatchExpressions, api.NodeSelectorRequirement{Key: kv[i], Operator: api.NodeSelectorOpIn, Values: []string{kv[i+1]}})
 	}
-	v.Spec.NodeAffinity = &framework.VolumeNodeAffinity{Required: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{term}}}
+	v.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{term}}}
 	return v
 }
 
-func vbPod(claims ...string) *framework.Pod {
+func vbPod(claims ...string) *api.Pod {
 	w := st.MakePod().Name("pod-a")
 	for _, c := range claims {
 		w = w.PVC(c)
@@ -69,9 +70,9 @@ func vbPod(claims ...string) *framework.Pod {
 
 type vbCase struct {
 	name       string
-	pod        *framework.Pod
-	nodes      []*framework.Node
-	objs       framework.StorageObjects
+	pod        *api.Pod
+	nodes      []*api.Node
+	objs       api.StorageObjects
 	args       *config.VolumeBindingArgs
 	wantPre    *framework.Status
 	wantFilter []*framework.Status
@@ -93,8 +94,8 @@ func vbRun(t *testing.T, tc vbCase) {
 		t.Fatal(err)
 	}
 	objs := tc.objs
-	objs.StorageClasses = append([]*framework.StorageClass{vbImmediateSC, vbWaitSC, vbWaitHDDSC, vbWaitCapSC}, objs.StorageClasses...)
-	objs.CSIDrivers = append([]*framework.CSIDriver{vbCapDriver}, objs.CSIDrivers...)
+	objs.StorageClasses = append([]*api.StorageClass{vbImmediateSC, vbWaitSC, vbWaitHDDSC, vbWaitCapSC}, objs.StorageClasses...)
+	objs.CSIDrivers = append([]*api.CSIDriver{vbCapDriver}, objs.CSIDrivers...)
 	snap, err := framework.NewSnapshot(tc.nodes, nil, framework.WithStorage(objs))
 	if err != nil {
 		t.Fatal(err)
@@ -152,111 +153,111 @@ func TestVolumeBindingKube(t *testing.T) {
 		}
 		return &config.VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: true}
 	}
-	zones := []*framework.Node{
-		vbNode("zone-a-node-a", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
-		vbNode("zone-a-node-b", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
-		vbNode("zone-b-node-a", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
-		vbNode("zone-b-node-b", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
-		vbNode("zone-c-node-a", framework.LabelTopologyRegion, "region-c", framework.LabelTopologyZone, "zone-c"),
-		vbNode("zone-c-node-b", framework.LabelTopologyRegion, "region-c", framework.LabelTopologyZone, "zone-c"),
+	zones := []*api.Node{
+		vbNode("zone-a-node-a", api.LabelTopologyRegion, "region-a", api.LabelTopologyZone, "zone-a"),
+		vbNode("zone-a-node-b", api.LabelTopologyRegion, "region-a", api.LabelTopologyZone, "zone-a"),
+		vbNode("zone-b-node-a", api.LabelTopologyRegion, "region-b", api.LabelTopologyZone, "zone-b"),
+		vbNode("zone-b-node-b", api.LabelTopologyRegion, "region-b", api.LabelTopologyZone, "zone-b"),
+		vbNode("zone-c-node-a", api.LabelTopologyRegion, "region-c", api.LabelTopologyZone, "zone-c"),
+		vbNode("zone-c-node-b", api.LabelTopologyRegion, "region-c", api.LabelTopologyZone, "zone-c"),
 	}
-	zonalPVs := []*framework.PersistentVolume{
-		vbPVTerm("pv-a-0", "wait-sc", "200Gi", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
-		vbPVTerm("pv-a-1", "wait-sc", "200Gi", framework.LabelTopologyRegion, "region-a", framework.LabelTopologyZone, "zone-a"),
-		vbPVTerm("pv-b-0", "wait-sc", "100Gi", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
-		vbPVTerm("pv-b-1", "wait-sc", "100Gi", framework.LabelTopologyRegion, "region-b", framework.LabelTopologyZone, "zone-b"),
+	zonalPVs := []*api.PersistentVolume{
+		vbPVTerm("pv-a-0", "wait-sc", "200Gi", api.LabelTopologyRegion, "region-a", api.LabelTopologyZone, "zone-a"),
+		vbPVTerm("pv-a-1", "wait-sc", "200Gi", api.LabelTopologyRegion, "region-a", api.LabelTopologyZone, "zone-a"),
+		vbPVTerm("pv-b-0", "wait-sc", "100Gi", api.LabelTopologyRegion, "region-b", api.LabelTopologyZone, "zone-b"),
+		vbPVTerm("pv-b-1", "wait-sc", "100Gi", api.LabelTopologyRegion, "region-b", api.LabelTopologyZone, "zone-b"),
 	}
-	capNodes := []*framework.Node{vbNode("node-a", vbNodeKey, "node-a"), vbNode("node-b", vbNodeKey, "node-b"), vbNode("node-c", vbNodeKey, "node-c")}
-	capOf := func(node, capacity string) *framework.CSIStorageCapacity {
+	capNodes := []*api.Node{vbNode("node-a", vbNodeKey, "node-a"), vbNode("node-b", vbNodeKey, "node-b"), vbNode("node-c", vbNodeKey, "node-c")}
+	capOf := func(node, capacity string) *api.CSIStorageCapacity {
 		return st.MakeCapacity(node, "wait-sc-with-storage-capacity", vbNodeKey, node, capacity, "")
 	}
-	hostPV := func(name, class, capacity, node string) *framework.PersistentVolume {
+	hostPV := func(name, class, capacity, node string) *api.PersistentVolume {
 		return vbPV(name, class, capacity, "kubernetes.io/hostname", node)
 	}
 	noMatch := uu(filter.ReasonVolumeBindConflict)
 	tests := []vbCase{
-		{name: "pod has not pvcs", pod: vbPod(), nodes: []*framework.Node{vbNode("node-a")}, wantPre: skip},
-		{name: "all bound", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()},
-				PersistentVolumes:      []*framework.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi")}},
+		{name: "pod has not pvcs", pod: vbPod(), nodes: []*api.Node{vbNode("node-a")}, wantPre: skip},
+		{name: "all bound", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()},
+				PersistentVolumes:      []*api.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi")}},
 			wantFilter: []*framework.Status{nil}, wantPreSc: skip},
-		{name: "PVC does not exist", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
+		{name: "PVC does not exist", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
 			wantPre: uu(`persistentvolumeclaim "pvc-a" not found`)},
-		{name: "Part of PVCs do not exist", pod: vbPod("pvc-a", "pvc-b"), nodes: []*framework.Node{vbNode("node-a")},
-			objs:    framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
+		{name: "Part of PVCs do not exist", pod: vbPod("pvc-a", "pvc-b"), nodes: []*api.Node{vbNode("node-a")},
+			objs:    api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
 			wantPre: uu(`persistentvolumeclaim "pvc-b" not found`)},
-		{name: "immediate claims not bound", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
-			objs:    framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "immediate-sc").Obj()}},
+		{name: "immediate claims not bound", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
+			objs:    api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "immediate-sc").Obj()}},
 			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
-		{name: "unbound claims no matches", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
-			objs:       framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()}},
+		{name: "unbound claims no matches", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
+			objs:       api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()}},
 			wantFilter: []*framework.Status{noMatch}, wantPreSc: skip},
-		{name: "bound and unbound unsatisfied", pod: vbPod("pvc-a", "pvc-b"), nodes: []*framework.Node{vbNode("node-a", "foo", "barbar")},
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj(), st.MakePVC("pvc-b", "wait-sc").Obj()},
-				PersistentVolumes:      []*framework.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi", "foo", "bar")}},
+		{name: "bound and unbound unsatisfied", pod: vbPod("pvc-a", "pvc-b"), nodes: []*api.Node{vbNode("node-a", "foo", "barbar")},
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj(), st.MakePVC("pvc-b", "wait-sc").Obj()},
+				PersistentVolumes:      []*api.PersistentVolume{vbPV("pv-a", "wait-sc", "1Gi", "foo", "bar")}},
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNodeConflict, filter.ReasonVolumeBindConflict)}, wantPreSc: skip},
-		{name: "pv not found", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
-			objs:       framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
+		{name: "pv not found", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
+			objs:       api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Obj()}},
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumePVNotExist)}, wantPreSc: skip},
-		{name: "pv not found claim lost", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a")},
-			objs:    framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Phase(framework.ClaimLost).Obj()}},
+		{name: "pv not found claim lost", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a")},
+			objs:    api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Bound("pv-a").Phase(api.ClaimLost).Obj()}},
 			wantPre: uu(`persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a"`)},
 		{name: "local volumes with close capacity are preferred", pod: vbPod("pvc-a"),
-			nodes: []*framework.Node{vbNode("node-a"), vbNode("node-b"), vbNode("node-c")},
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
-				PersistentVolumes: []*framework.PersistentVolume{hostPV("pv-a-0", "wait-sc", "200Gi", "node-a"), hostPV("pv-a-1", "wait-sc", "200Gi", "node-a"),
+			nodes: []*api.Node{vbNode("node-a"), vbNode("node-b"), vbNode("node-c")},
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
+				PersistentVolumes: []*api.PersistentVolume{hostPV("pv-a-0", "wait-sc", "200Gi", "node-a"), hostPV("pv-a-1", "wait-sc", "200Gi", "node-a"),
 					hostPV("pv-b-0", "wait-sc", "100Gi", "node-b"), hostPV("pv-b-1", "wait-sc", "100Gi", "node-b")}},
 			args: capScoring(), wantFilter: []*framework.Status{nil, nil, noMatch}, wantScores: []int64{25, 50, 0}},
 		{name: "local volumes with close capacity are preferred (multiple pvcs)", pod: vbPod("pvc-0", "pvc-1"),
-			nodes: []*framework.Node{vbNode("node-a"), vbNode("node-b"), vbNode("node-c")},
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-0", "wait-sc").Request("50Gi").Obj(), st.MakePVC("pvc-1", "wait-hdd-sc").Request("100Gi").Obj()},
-				PersistentVolumes: []*framework.PersistentVolume{
+			nodes: []*api.Node{vbNode("node-a"), vbNode("node-b"), vbNode("node-c")},
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-0", "wait-sc").Request("50Gi").Obj(), st.MakePVC("pvc-1", "wait-hdd-sc").Request("100Gi").Obj()},
+				PersistentVolumes: []*api.PersistentVolume{
 					hostPV("pv-a-0", "wait-sc", "200Gi", "node-a"), hostPV("pv-a-1", "wait-sc", "200Gi", "node-a"),
 					hostPV("pv-a-2", "wait-hdd-sc", "200Gi", "node-a"), hostPV("pv-a-3", "wait-hdd-sc", "200Gi", "node-a"),
 					hostPV("pv-b-0", "wait-sc", "100Gi", "node-b"), hostPV("pv-b-1", "wait-sc", "100Gi", "node-b"),
 					hostPV("pv-b-2", "wait-hdd-sc", "100Gi", "node-b"), hostPV("pv-b-3", "wait-hdd-sc", "100Gi", "node-b")}},
 			args: capScoring(), wantFilter: []*framework.Status{nil, nil, noMatch}, wantScores: []int64{38, 75, 0}},
 		{name: "zonal volumes with close capacity are preferred", pod: vbPod("pvc-a"), nodes: zones,
-			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
+			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
 				PersistentVolumes: zonalPVs},
 			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil, nil, noMatch, noMatch}, wantScores: []int64{25, 25, 50, 50, 0, 0}},
 		{name: "zonal volumes with close capacity are preferred (custom shape)", pod: vbPod("pvc-a"), nodes: zones,
-			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
+			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Request("50Gi").Obj()},
 				PersistentVolumes: zonalPVs},
 			args:       capScoring(config.UtilizationShapePoint{Utilization: 0, Score: 0}, config.UtilizationShapePoint{Utilization: 50, Score: 3}, config.UtilizationShapePoint{Utilization: 100, Score: 5}),
 			wantFilter: []*framework.Status{nil, nil, nil, nil, noMatch, noMatch}, wantScores: []int64{15, 15, 30, 30, 0, 0}},
 		{name: "storage capacity score", pod: vbPod("pvc-dynamic"), nodes: capNodes,
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
-				CSIStorageCapacities:   []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "50Gi"), capOf("node-c", "10Gi")}},
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
+				CSIStorageCapacities:   []*api.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "50Gi"), capOf("node-c", "10Gi")}},
 			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{10, 20, 100}},
 		{name: "storage capacity score with static binds", pod: vbPod("pvc-dynamic", "pvc-static"), nodes: capNodes,
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj(),
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj(),
 					st.MakePVC("pvc-static", "wait-sc").Request("50Gi").Obj()},
-				PersistentVolumes: []*framework.PersistentVolume{hostPV("pv-static-a", "wait-sc", "100Gi", "node-a"), hostPV("pv-static-b", "wait-sc", "100Gi", "node-b"),
+				PersistentVolumes: []*api.PersistentVolume{hostPV("pv-static-a", "wait-sc", "100Gi", "node-a"), hostPV("pv-static-b", "wait-sc", "100Gi", "node-b"),
 					hostPV("pv-static-c", "wait-sc", "100Gi", "node-c")},
-				CSIStorageCapacities: []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "50Gi"), capOf("node-c", "10Gi")}},
+				CSIStorageCapacities: []*api.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "50Gi"), capOf("node-c", "10Gi")}},
 			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{50, 50, 50}},
 		{name: "dynamic provisioning with multiple PVCs of the same StorageClass", pod: vbPod("pvc-dynamic-0", "pvc-dynamic-1"), nodes: capNodes[:1],
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic-0", "wait-sc-with-storage-capacity").Request("50Gi").Obj(),
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-dynamic-0", "wait-sc-with-storage-capacity").Request("50Gi").Obj(),
 					st.MakePVC("pvc-dynamic-1", "wait-sc-with-storage-capacity").Request("50Gi").Obj()},
-				CSIStorageCapacities: []*framework.CSIStorageCapacity{capOf("node-a", "100Gi")}},
+				CSIStorageCapacities: []*api.CSIStorageCapacity{capOf("node-a", "100Gi")}},
 			args: capScoring(), wantFilter: []*framework.Status{nil}, wantScores: []int64{100}},
 		{name: "prefer node with least allocatable", pod: vbPod("pvc-dynamic"), nodes: capNodes,
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
-				CSIStorageCapacities:   []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "20Gi"), capOf("node-c", "10Gi")}},
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
+				CSIStorageCapacities:   []*api.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "20Gi"), capOf("node-c", "10Gi")}},
 			args: capScoring(), wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{10, 50, 100}},
 		{name: "prefer node with maximum allocatable", pod: vbPod("pvc-dynamic"), nodes: capNodes,
-			objs: framework.StorageObjects{
-				PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
-				CSIStorageCapacities:   []*framework.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "20Gi"), capOf("node-c", "10Gi")}},
+			objs: api.StorageObjects{
+				PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-dynamic", "wait-sc-with-storage-capacity").Request("10Gi").Obj()},
+				CSIStorageCapacities:   []*api.CSIStorageCapacity{capOf("node-a", "100Gi"), capOf("node-b", "20Gi"), capOf("node-c", "10Gi")}},
 			args:       capScoring(config.UtilizationShapePoint{Utilization: 0, Score: 10}, config.UtilizationShapePoint{Utilization: 100, Score: 0}),
 			wantFilter: []*framework.Status{nil, nil, nil}, wantScores: []int64{90, 50, 0}},
 	}
@@ -271,18 +272,18 @@ func TestVolumeBindingReasons(t *testing.T) {
 	uu := func(r ...string) *framework.Status {
 		return framework.NewStatus(framework.UnschedulableAndUnresolvable, r...)
 	}
-	one := []*framework.Node{vbNode("node-a", framework.LabelTopologyZone, "zone-a")}
-	claims := func(c ...*framework.PersistentVolumeClaim) framework.StorageObjects {
-		return framework.StorageObjects{PersistentVolumeClaims: c}
+	one := []*api.Node{vbNode("node-a", api.LabelTopologyZone, "zone-a")}
+	claims := func(c ...*api.PersistentVolumeClaim) api.StorageObjects {
+		return api.StorageObjects{PersistentVolumeClaims: c}
 	}
 	ephemeralPod := st.MakePod().Name("web-0").UID("uid-web-0").Ephemeral("data", "wait-provision", "1Gi").Obj()
-	provision := st.MakeSC("wait-provision", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).AllowedTopology(framework.LabelTopologyZone, "zone-b").Obj()
+	provision := st.MakeSC("wait-provision", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "zone-b").Obj()
 	noModeClass := st.MakeSC("no-mode", "p", "").Obj()
 	tests := []vbCase{
 		{name: "ephemeral claim not created yet", pod: ephemeralPod, nodes: one,
 			wantPre: uu(`waiting for ephemeral volume controller to create the persistentvolumeclaim "web-0-data"`)},
 		{name: "ephemeral claim not owned by the pod", pod: ephemeralPod, nodes: one,
-			objs:    framework.StorageObjects{StorageClasses: []*framework.StorageClass{provision}, PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("web-0-data", "wait-provision").Obj()}},
+			objs:    api.StorageObjects{StorageClasses: []*api.StorageClass{provision}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("web-0-data", "wait-provision").Obj()}},
 			wantPre: uu("PVC default/web-0-data was not created for pod default/web-0 (pod is not owner)")},
 		{name: "claim being deleted", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").Deleting().Obj()),
 			wantPre: uu(`persistentvolumeclaim "pvc-a" is being deleted`)},
@@ -293,35 +294,35 @@ func TestVolumeBindingReasons(t *testing.T) {
 		{name: "pre-bound claim not bound yet", pod: vbPod("pvc-a"), nodes: one, objs: claims(st.MakePVC("pvc-a", "wait-sc").VolumeName("pv-a").Obj()),
 			wantPre: uu(filter.ReasonUnboundImmediateClaims)},
 		{name: "class without volumeBindingMode", pod: vbPod("pvc-a"), nodes: one,
-			objs:    framework.StorageObjects{StorageClasses: []*framework.StorageClass{noModeClass}, PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "no-mode").Obj()}},
+			objs:    api.StorageObjects{StorageClasses: []*api.StorageClass{noModeClass}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "no-mode").Obj()}},
 			wantPre: framework.AsStatus(fmt.Errorf(`VolumeBindingMode not set for StorageClass "no-mode"`))},
 		{name: "provisioning outside the allowed topologies", pod: vbPod("pvc-a"), nodes: one,
-			objs:       framework.StorageObjects{StorageClasses: []*framework.StorageClass{provision}, PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-provision").Obj()}},
+			objs:       api.StorageObjects{StorageClasses: []*api.StorageClass{provision}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-provision").Obj()}},
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
-		{name: "not enough storage", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a", vbNodeKey, "node-a")},
-			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("20Gi").Obj()},
-				CSIStorageCapacities: []*framework.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-a", "100Gi", "10Gi")}},
+		{name: "not enough storage", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a", vbNodeKey, "node-a")},
+			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("20Gi").Obj()},
+				CSIStorageCapacities: []*api.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-a", "100Gi", "10Gi")}},
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
-		{name: "capacity of another segment", pod: vbPod("pvc-a"), nodes: []*framework.Node{vbNode("node-a", vbNodeKey, "node-a")},
-			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("1Gi").Obj()},
-				CSIStorageCapacities: []*framework.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-b", "100Gi", "")}},
+		{name: "capacity of another segment", pod: vbPod("pvc-a"), nodes: []*api.Node{vbNode("node-a", vbNodeKey, "node-a")},
+			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc-with-storage-capacity").Request("1Gi").Obj()},
+				CSIStorageCapacities: []*api.CSIStorageCapacity{st.MakeCapacity("c", "wait-sc-with-storage-capacity", vbNodeKey, "node-b", "100Gi", "")}},
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumeNotEnoughSpace)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "selected node elsewhere", pod: vbPod("pvc-a"), nodes: one,
-			objs:       claims(st.MakePVC("pvc-a", "wait-sc").Annotation(framework.AnnSelectedNode, "node-b").Obj()),
+			objs:       claims(st.MakePVC("pvc-a", "wait-sc").Annotation(api.AnnSelectedNode, "node-b").Obj()),
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "pre-bound volume whose affinity fails hides the others", pod: vbPod("pvc-a"), nodes: one,
-			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
-				PersistentVolumes: []*framework.PersistentVolume{
-					st.MakePV("pv-pre", "wait-sc").ClaimRef("default", "pvc-a", "").NodeAffinity(framework.LabelTopologyZone, "zone-b").Obj(),
+			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
+				PersistentVolumes: []*api.PersistentVolume{
+					st.MakePV("pv-pre", "wait-sc").ClaimRef("default", "pvc-a", "").NodeAffinity(api.LabelTopologyZone, "zone-b").Obj(),
 					vbPV("pv-free", "wait-sc", "1Gi")}},
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 		{name: "volume bound to another claim, one released, one block mode, one ReadWriteMany only", pod: vbPod("pvc-a"), nodes: one,
-			objs: framework.StorageObjects{PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
-				PersistentVolumes: []*framework.PersistentVolume{
+			objs: api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("pvc-a", "wait-sc").Obj()},
+				PersistentVolumes: []*api.PersistentVolume{
 					st.MakePV("pv-other", "wait-sc").ClaimRef("default", "other", "").Obj(),
-					st.MakePV("pv-released", "wait-sc").Phase(framework.VolumeReleased).Obj(),
-					st.MakePV("pv-block", "wait-sc").VolumeMode(framework.PersistentVolumeBlock).Obj(),
-					st.MakePV("pv-rwx", "wait-sc").AccessModes(framework.ReadWriteMany).Obj()}},
+					st.MakePV("pv-released", "wait-sc").Phase(api.VolumeReleased).Obj(),
+					st.MakePV("pv-block", "wait-sc").VolumeMode(api.PersistentVolumeBlock).Obj(),
+					st.MakePV("pv-rwx", "wait-sc").AccessModes(api.ReadWriteMany).Obj()}},
 			wantFilter: []*framework.Status{uu(filter.ReasonVolumeBindConflict)}, wantPreSc: framework.NewStatus(framework.Skip)},
 	}
 	for _, tc := range tests {
@@ -337,20 +338,20 @@ func TestVolumeBindingReasons(t *testing.T) {
 // topology.kubernetes.io/zone lacks (binder.go tryTranslatePVToCSI and
 // csi-translation-lib's translateTopologyFromInTreeToCSI).
 func TestVolumeBindingGCEPDTranslation(t *testing.T) {
-	pd := st.MakePV("pd", "standard").Source(framework.PersistentVolumeSource{GCEPersistentDisk: &framework.GCEPersistentDiskVolumeSource{PDName: "disk-1"}}).
-		Label(framework.LabelTopologyZone, "us-east1-b").Obj()
-	objs := framework.StorageObjects{
-		PersistentVolumes:      []*framework.PersistentVolume{pd},
-		PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("data", "standard").Bound("pd").Obj()},
-		CSINodes: []*framework.CSINode{
+	pd := st.MakePV("pd", "standard").Source(api.PersistentVolumeSource{GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "disk-1"}}).
+		Label(api.LabelTopologyZone, "us-east1-b").Obj()
+	objs := api.StorageObjects{
+		PersistentVolumes:      []*api.PersistentVolume{pd},
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("data", "standard").Bound("pd").Obj()},
+		CSINodes: []*api.CSINode{
 			st.MakeCSINode("migrated").Driver(csitranslation.GCEPDDriverName, 127).Migrated(csitranslation.GCEPDInTreePluginName).Obj(),
 			st.MakeCSINode("migrated-gke").Driver(csitranslation.GCEPDDriverName, 127).Migrated(csitranslation.GCEPDInTreePluginName).Obj(),
 		},
 	}
-	nodes := []*framework.Node{
-		vbNode("in-tree", framework.LabelTopologyZone, "us-east1-b"),
-		vbNode("migrated", framework.LabelTopologyZone, "us-east1-b"),
-		vbNode("migrated-gke", framework.LabelTopologyZone, "us-east1-b", csitranslation.GCEPDTopologyKey, "us-east1-b"),
+	nodes := []*api.Node{
+		vbNode("in-tree", api.LabelTopologyZone, "us-east1-b"),
+		vbNode("migrated", api.LabelTopologyZone, "us-east1-b"),
+		vbNode("migrated-gke", api.LabelTopologyZone, "us-east1-b", csitranslation.GCEPDTopologyKey, "us-east1-b"),
 	}
 	vbRun(t, vbCase{pod: vbPod("data"), nodes: nodes, objs: objs,
 		wantFilter: []*framework.Status{nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, filter.ReasonVolumeNodeConflict), nil},
@@ -362,13 +363,13 @@ func TestVolumeBindingGCEPDTranslation(t *testing.T) {
 // for one claim is not offered to the next (binder.go findMatchingVolumes).
 func TestVolumeBindingSmallestAndExclusive(t *testing.T) {
 	pl, _ := VolumeBindingFactory(nil, nil)
-	objs := framework.StorageObjects{
-		StorageClasses: []*framework.StorageClass{vbWaitSC},
-		PersistentVolumeClaims: []*framework.PersistentVolumeClaim{st.MakePVC("big", "wait-sc").Request("5Gi").Obj(),
+	objs := api.StorageObjects{
+		StorageClasses: []*api.StorageClass{vbWaitSC},
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("big", "wait-sc").Request("5Gi").Obj(),
 			st.MakePVC("small", "wait-sc").Request("1Gi").Obj()},
-		PersistentVolumes: []*framework.PersistentVolume{vbPV("pv-10", "wait-sc", "10Gi"), vbPV("pv-2", "wait-sc", "2Gi"), vbPV("pv-6", "wait-sc", "6Gi"), vbPV("pv-1b", "wait-sc", "1Gi"), vbPV("pv-1a", "wait-sc", "1Gi")},
+		PersistentVolumes: []*api.PersistentVolume{vbPV("pv-10", "wait-sc", "10Gi"), vbPV("pv-2", "wait-sc", "2Gi"), vbPV("pv-6", "wait-sc", "6Gi"), vbPV("pv-1b", "wait-sc", "1Gi"), vbPV("pv-1a", "wait-sc", "1Gi")},
 	}
-	snap := framework.MustSnapshot([]*framework.Node{vbNode("n")}, nil, framework.WithStorage(objs))
+	snap := framework.MustSnapshot([]*api.Node{vbNode("n")}, nil, framework.WithStorage(objs))
 	state := framework.NewCycleState()
 	state.SetSnapshot(snap)
 	pod := framework.MustPodInfo(vbPod("big", "small"))
@@ -390,7 +391,7 @@ func TestVolumeBindingSmallestAndExclusive(t *testing.T) {
 	got := map[string]string{}
 	for _, b := range pv.StaticBindings {
 		got[b.PVC.Name] = b.PV.Name
-		if b.PV.Spec.ClaimRef == nil || b.PV.Spec.ClaimRef.Name != b.PVC.Name || b.PV.Annotations[framework.AnnBoundByController] != "yes" {
+		if b.PV.Spec.ClaimRef == nil || b.PV.Spec.ClaimRef.Name != b.PVC.Name || b.PV.Annotations[api.AnnBoundByController] != "yes" {
 			t.Errorf("assumed %s not bound to %s: %+v", b.PV.Name, b.PVC.Name, b.PV.Spec.ClaimRef)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // schedWorkload is the scheduler's state of kube-scheduler v1.36's alpha
@@ -18,7 +20,7 @@ type schedWorkload struct {
 // runsPodGroupCycle reports whether a popped pod goes through the pod group
 // cycle: GenericWorkload is on and the pod names a kube PodGroup.
 func (s *Scheduler) runsPodGroupCycle(qp *queuedPod) bool {
-	return s.workload.features.GenericWorkload && framework.WorkloadPodGroupKey(qp.Pod) != ""
+	return s.workload.features.GenericWorkload && api.WorkloadPodGroupKey(qp.Pod) != ""
 }
 
 // Messages of kube-scheduler v1.36's pod group cycle
@@ -373,7 +375,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 		state = newState()
 		if node, nominatedFailed = s.evaluateNominatedNode(ctx, prof, state, snap, pi, nnn); node != "" {
 			r.d.FastPath, r.d.EvaluatedNodes, r.d.FeasibleNodes, r.d.StartIndex = "nominated", 1, 1, s.nextStart
-			r.d.Top = []framework.RankedNode{{Name: node}}
+			r.d.Top = []runtime.RankedNode{{Name: node}}
 		}
 	}
 	if node == "" {
@@ -401,7 +403,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 		} else {
 			node = res.SelectedNode()
 			r.d.FeasibleNodes = res.NumFeasibleNodes()
-			r.d.Top, r.d.Margin, r.d.Ties = append([]framework.RankedNode(nil), res.Top...), res.Margin, res.Ties
+			r.d.Top, r.d.Margin, r.d.Ties = append([]runtime.RankedNode(nil), res.Top...), res.Margin, res.Ties
 			if len(res.Totals) == 0 {
 				r.d.FastPath = "one-feasible"
 			}
@@ -412,7 +414,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 	pod.Spec.NodeName = node
 	assumed := *pi
 	assumed.Pod = &pod
-	if err := snap.AddPodInfo(&assumed); err != nil {
+	if _, err := snap.AddPodInfo(&assumed, framework.PodAdd{}); err != nil {
 		r.node, r.preempt, r.status = "", false, framework.AsStatus(err)
 		r.d.Stage = "Assume"
 		return r, nil
@@ -451,9 +453,9 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 // otherwise PostFilter (unless the trial skips it) may nominate a node, on
 // which the pod is then assumed as needing preemption. It reports whether
 // the pod goes on to be assumed (r.node set).
-func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, state *framework.CycleState, m *queuedPod, res *framework.Result, err error, trial *pgTrial, r *pgPodResult) bool {
+func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, state *framework.CycleState, m *queuedPod, res *runtime.Result, err error, trial *pgTrial, r *pgPodResult) bool {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	var fe *framework.FitError
+	var fe *runtime.FitError
 	if res != nil {
 		fe = res.FitError()
 	}
@@ -615,13 +617,13 @@ func (s *Scheduler) pgFail(m *queuedPod, pr *pgPodResult, stage string, st *fram
 // False "Unschedulable" (a rejection) or False "SchedulerError"; a True
 // condition is not turned back, and a missing PodGroup is left alone.
 func (s *Scheduler) setPodGroupCondition(ns, name string, st *framework.Status) {
-	c := framework.Condition{Type: framework.PodGroupScheduled, Status: framework.ConditionTrue, Reason: framework.PodGroupReasonScheduled, Message: st.Message()}
+	c := api.Condition{Type: api.PodGroupScheduled, Status: api.ConditionTrue, Reason: api.PodGroupReasonScheduled, Message: st.Message()}
 	switch {
 	case st.IsSuccess():
 	case st.IsRejected():
-		c.Status, c.Reason = framework.ConditionFalse, framework.PodGroupReasonUnschedulable
+		c.Status, c.Reason = api.ConditionFalse, api.PodGroupReasonUnschedulable
 	default:
-		c.Status, c.Reason, c.Message = framework.ConditionFalse, framework.PodGroupReasonSchedulerError, st.AsError().Error()
+		c.Status, c.Reason, c.Message = api.ConditionFalse, api.PodGroupReasonSchedulerError, st.AsError().Error()
 	}
 	s.cluster.setWorkloadPodGroupCondition(ns, name, c, s.clock.Now())
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -52,7 +53,7 @@ func (p *pgFakePlugin) Permit(_ context.Context, _ *framework.CycleState, pod *f
 // pgSetup builds a scheduler over nodes with the pods added and groups
 // stored, and takes the pods out of the queue as the pod group cycle does,
 // in the given order.
-func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*framework.Node, pods []*framework.Pod, groups ...*framework.WorkloadPodGroup) (*Scheduler, []*queuedPod) {
+func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*queuedPod) {
 	t.Helper()
 	c, err := NewClusterFrom(nodes, nil)
 	if err != nil {
@@ -171,8 +172,8 @@ func TestPodGroupSchedulingAlgorithm(t *testing.T) {
 				prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName},
 					Filter: []string{tt.plugin.Name()}, PostFilter: []string{tt.plugin.Name()}, Permit: []string{tt.plugin.Name()}, Bind: []string{DefaultBinderName}}
 				feats := WorkloadFeatures{GenericWorkload: true, TopologyAwareWorkloadScheduling: placement}
-				pods := []*framework.Pod{gsPod("default", "p1", "pg"), gsPod("default", "p2", "pg"), gsPod("default", "p3", "pg")}
-				s, members := pgSetup(t, reg, prof, feats, []*framework.Node{csNode("node1")}, pods, gsBasic("default", "pg"))
+				pods := []*api.Pod{gsPod("default", "p1", "pg"), gsPod("default", "p2", "pg"), gsPod("default", "p3", "pg")}
+				s, members := pgSetup(t, reg, prof, feats, []*api.Node{csNode("node1")}, pods, gsBasic("default", "pg"))
 				prf := s.profiles[DefaultSchedulerName]
 				res := s.podGroupAlgorithm(context.Background(), prf, pgGroupOf("default", "pg", members), members, s.cluster.Snapshot(), false)
 				if res.status.Code() != tt.wantGroup || res.waitingOnPreemption != tt.wantWaiting {
@@ -227,58 +228,58 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 			nominating: &framework.NominatingInfo{NominatedNodeName: "node1", Mode: framework.ModeOverride}}
 	}
 	fails := pgPodResult{status: un("0/1 nodes are available: 1 Insufficient cpu."), nominating: &framework.NominatingInfo{Mode: framework.ModeOverride}}
-	cond := func(status framework.ConditionStatus, reason, msg string) framework.Condition {
-		return framework.Condition{Type: framework.PodGroupScheduled, Status: status, Reason: reason, Message: msg, LastTransitionTime: csNow}
+	cond := func(status api.ConditionStatus, reason, msg string) api.Condition {
+		return api.Condition{Type: api.PodGroupScheduled, Status: status, Reason: reason, Message: msg, LastTransitionTime: csNow}
 	}
-	scheduledBefore := framework.Condition{Type: framework.PodGroupScheduled, Status: framework.ConditionTrue, Reason: "Scheduled", LastTransitionTime: csNow.Add(-time.Hour)}
+	scheduledBefore := api.Condition{Type: api.PodGroupScheduled, Status: api.ConditionTrue, Reason: "Scheduled", LastTransitionTime: csNow.Add(-time.Hour)}
 	tests := []struct {
 		name             string
-		existing         []framework.Condition
+		existing         []api.Condition
 		res              pgResult
 		wantBound        []string
 		wantPreempting   []string
 		wantFailed       []string
 		wantErrors       []string
-		wantCondition    framework.Condition
+		wantCondition    api.Condition
 		wantMessageOfPod map[string]string
 	}{
 		{name: "All pods feasible", res: pgResult{pods: []pgPodResult{fits(nil), fits(nil), fits(nil)}},
-			wantBound: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionTrue, "Scheduled", "")},
+			wantBound: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionTrue, "Scheduled", "")},
 		{name: "All pods feasible, but all waiting", res: pgResult{status: un("not enough capacity for the gang"), pods: []pgPodResult{fits(wait), fits(wait), fits(wait)}},
-			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "Unschedulable", "not enough capacity for the gang")},
+			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "Unschedulable", "not enough capacity for the gang")},
 		{name: "All pods feasible, but last waiting", res: pgResult{pods: []pgPodResult{fits(nil), fits(nil), fits(wait)}},
-			wantBound: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionTrue, "Scheduled", "")},
+			wantBound: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionTrue, "Scheduled", "")},
 		{name: "All pods feasible, one waiting, one unschedulable", res: pgResult{pods: []pgPodResult{fits(wait), fails, fits(nil)}},
-			wantBound: []string{"p1", "p3"}, wantFailed: []string{"p2"}, wantCondition: cond(framework.ConditionTrue, "Scheduled", "")},
+			wantBound: []string{"p1", "p3"}, wantFailed: []string{"p2"}, wantCondition: cond(api.ConditionTrue, "Scheduled", "")},
 		{name: "All pods require preemption", res: pgResult{status: un("waiting for preemption to complete"), waitingOnPreemption: true,
 			pods: []pgPodResult{preempts(nil), preempts(nil), preempts(nil)}},
-			wantPreempting: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "Unschedulable", "waiting for preemption to complete")},
+			wantPreempting: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "Unschedulable", "waiting for preemption to complete")},
 		{name: "All pods require preemption, but waiting", res: pgResult{status: un("preemption required but not feasible"),
 			pods: []pgPodResult{preempts(wait), preempts(wait), preempts(wait)}},
-			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "Unschedulable", "preemption required but not feasible")},
+			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "Unschedulable", "preemption required but not feasible")},
 		{name: "One pod requires preemption, but waiting, two are feasible", res: pgResult{status: un("waiting for preemption to complete"), waitingOnPreemption: true,
 			pods: []pgPodResult{preempts(wait), fits(wait), fits(nil)}},
-			wantPreempting: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "Unschedulable", "waiting for preemption to complete")},
+			wantPreempting: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "Unschedulable", "waiting for preemption to complete")},
 		{name: "One pod unschedulable, one requires preemption, one feasible", res: pgResult{status: un("waiting for preemption to complete"), waitingOnPreemption: true,
 			pods: []pgPodResult{preempts(nil), fails, fits(nil)}},
-			wantPreempting: []string{"p1", "p3"}, wantFailed: []string{"p2"}, wantCondition: cond(framework.ConditionFalse, "Unschedulable", "waiting for preemption to complete")},
+			wantPreempting: []string{"p1", "p3"}, wantFailed: []string{"p2"}, wantCondition: cond(api.ConditionFalse, "Unschedulable", "waiting for preemption to complete")},
 		{name: "All pods unschedulable", res: pgResult{status: un("0/3 nodes are available: insufficient cpu"), pods: []pgPodResult{fails, fails, fails}},
-			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "Unschedulable", "0/3 nodes are available: insufficient cpu")},
+			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "Unschedulable", "0/3 nodes are available: insufficient cpu")},
 		{name: "Unschedulable for the entire pod group", res: pgResult{status: un("node affinity mismatch")},
-			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "Unschedulable", "node affinity mismatch"),
+			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "Unschedulable", "node affinity mismatch"),
 			wantMessageOfPod: map[string]string{"p1": "node affinity mismatch", "p3": "node affinity mismatch"}},
 		{name: "Error for one pod", res: pgResult{status: framework.NewStatus(framework.Error, "plugin returned error"),
 			pods: []pgPodResult{fits(nil), {status: framework.NewStatus(framework.Error, "plugin returned error")}}},
-			wantErrors: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "SchedulerError", "plugin returned error")},
+			wantErrors: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "SchedulerError", "plugin returned error")},
 		{name: "Error for one pod while waiting on preemption", res: pgResult{status: framework.NewStatus(framework.Error, "internal failure"),
 			pods: []pgPodResult{preempts(nil), {status: framework.NewStatus(framework.Error, "internal failure")}}},
-			wantErrors: []string{"p1", "p2", "p3"}, wantCondition: cond(framework.ConditionFalse, "SchedulerError", "internal failure")},
-		{name: "Already Scheduled, successful cycle keeps condition", existing: []framework.Condition{scheduledBefore},
+			wantErrors: []string{"p1", "p2", "p3"}, wantCondition: cond(api.ConditionFalse, "SchedulerError", "internal failure")},
+		{name: "Already Scheduled, successful cycle keeps condition", existing: []api.Condition{scheduledBefore},
 			res: pgResult{pods: []pgPodResult{fits(nil), fits(nil), fits(nil)}}, wantBound: []string{"p1", "p2", "p3"}, wantCondition: scheduledBefore},
-		{name: "Already Scheduled, rejected cycle does not regress condition", existing: []framework.Condition{scheduledBefore},
+		{name: "Already Scheduled, rejected cycle does not regress condition", existing: []api.Condition{scheduledBefore},
 			res:        pgResult{status: un("not enough capacity for the gang"), pods: []pgPodResult{fits(wait), fits(wait), fits(wait)}},
 			wantFailed: []string{"p1", "p2", "p3"}, wantCondition: scheduledBefore},
-		{name: "Already Scheduled, error cycle does not regress condition", existing: []framework.Condition{scheduledBefore},
+		{name: "Already Scheduled, error cycle does not regress condition", existing: []api.Condition{scheduledBefore},
 			res:        pgResult{status: framework.NewStatus(framework.Error, "plugin returned error"), pods: []pgPodResult{fits(nil), {status: framework.NewStatus(framework.Error, "plugin returned error")}}},
 			wantErrors: []string{"p1", "p2", "p3"}, wantCondition: scheduledBefore},
 	}
@@ -286,9 +287,9 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := gsBasic("default", "pg")
 			g.Status.Conditions = tt.existing
-			pods := []*framework.Pod{gsPod("default", "p1", "pg"), gsPod("default", "p2", "pg"), gsPod("default", "p3", "pg")}
+			pods := []*api.Pod{gsPod("default", "p1", "pg"), gsPod("default", "p2", "pg"), gsPod("default", "p3", "pg")}
 			prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName}, Bind: []string{DefaultBinderName}}
-			s, members := pgSetup(t, NewDefaultRegistry(), prof, gsFeatures, []*framework.Node{csNode("node1")}, pods, g)
+			s, members := pgSetup(t, NewDefaultRegistry(), prof, gsFeatures, []*api.Node{csNode("node1")}, pods, g)
 			var ds []Decision
 			s.onDecision = func(d Decision) { ds = append(ds, d) }
 			prf := s.profiles[DefaultSchedulerName]
@@ -324,7 +325,7 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 				}
 			}
 			got, _ := s.cluster.WorkloadPodGroup("default", "pg")
-			if diff := cmp.Diff([]framework.Condition{tt.wantCondition}, got.Status.Conditions); diff != "" {
+			if diff := cmp.Diff([]api.Condition{tt.wantCondition}, got.Status.Conditions); diff != "" {
 				t.Errorf("conditions (-want +got):\n%s", diff)
 			}
 		})
@@ -338,40 +339,40 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 // turned back, a missing PodGroup left alone.
 func TestUpdatePodGroupCondition(t *testing.T) {
 	earlier := csNow.Add(-time.Hour)
-	c := func(status framework.ConditionStatus, reason, msg string, at time.Time) framework.Condition {
-		return framework.Condition{Type: framework.PodGroupScheduled, Status: status, Reason: reason, Message: msg, LastTransitionTime: at}
+	c := func(status api.ConditionStatus, reason, msg string, at time.Time) api.Condition {
+		return api.Condition{Type: api.PodGroupScheduled, Status: status, Reason: reason, Message: msg, LastTransitionTime: at}
 	}
-	T, F := framework.ConditionTrue, framework.ConditionFalse
+	T, F := api.ConditionTrue, api.ConditionFalse
 	schedErr := framework.NewStatus(framework.Error, "internal error")
 	unsched := framework.NewStatus(framework.Unschedulable, "insufficient resources")
 	for _, tt := range []struct {
 		name     string
-		existing []framework.Condition
+		existing []api.Condition
 		st       *framework.Status
-		want     []framework.Condition
+		want     []api.Condition
 	}{
-		{"set Scheduled condition to True on empty status", nil, nil, []framework.Condition{c(T, "Scheduled", "", csNow)}},
-		{"set Scheduled condition to False with Unschedulable reason", nil, unsched, []framework.Condition{c(F, "Unschedulable", "insufficient resources", csNow)}},
-		{"set Scheduled condition to False with SchedulerError reason", nil, schedErr, []framework.Condition{c(F, "SchedulerError", "internal error", csNow)}},
-		{"transition from Unschedulable to Scheduled", []framework.Condition{c(F, "Unschedulable", "insufficient resources", earlier)}, nil,
-			[]framework.Condition{c(T, "Scheduled", "", csNow)}},
-		{"transition from SchedulerError to Scheduled", []framework.Condition{c(F, "SchedulerError", "internal error", earlier)}, nil,
-			[]framework.Condition{c(T, "Scheduled", "", csNow)}},
-		{"do not regress Scheduled to Unschedulable", []framework.Condition{c(T, "Scheduled", "", earlier)}, unsched,
-			[]framework.Condition{c(T, "Scheduled", "", earlier)}},
-		{"do not regress Scheduled to SchedulerError", []framework.Condition{c(T, "Scheduled", "", earlier)}, schedErr,
-			[]framework.Condition{c(T, "Scheduled", "", earlier)}},
-		{"transition from Unschedulable to SchedulerError preserves LastTransitionTime", []framework.Condition{c(F, "Unschedulable", "insufficient resources", earlier)}, schedErr,
-			[]framework.Condition{c(F, "SchedulerError", "internal error", earlier)}},
-		{"transition from SchedulerError to Unschedulable preserves LastTransitionTime", []framework.Condition{c(F, "SchedulerError", "internal error", earlier)}, unsched,
-			[]framework.Condition{c(F, "Unschedulable", "insufficient resources", earlier)}},
-		{"Scheduled to Scheduled preserves LastTransitionTime", []framework.Condition{c(T, "Scheduled", "", earlier)}, nil,
-			[]framework.Condition{c(T, "Scheduled", "", earlier)}},
+		{"set Scheduled condition to True on empty status", nil, nil, []api.Condition{c(T, "Scheduled", "", csNow)}},
+		{"set Scheduled condition to False with Unschedulable reason", nil, unsched, []api.Condition{c(F, "Unschedulable", "insufficient resources", csNow)}},
+		{"set Scheduled condition to False with SchedulerError reason", nil, schedErr, []api.Condition{c(F, "SchedulerError", "internal error", csNow)}},
+		{"transition from Unschedulable to Scheduled", []api.Condition{c(F, "Unschedulable", "insufficient resources", earlier)}, nil,
+			[]api.Condition{c(T, "Scheduled", "", csNow)}},
+		{"transition from SchedulerError to Scheduled", []api.Condition{c(F, "SchedulerError", "internal error", earlier)}, nil,
+			[]api.Condition{c(T, "Scheduled", "", csNow)}},
+		{"do not regress Scheduled to Unschedulable", []api.Condition{c(T, "Scheduled", "", earlier)}, unsched,
+			[]api.Condition{c(T, "Scheduled", "", earlier)}},
+		{"do not regress Scheduled to SchedulerError", []api.Condition{c(T, "Scheduled", "", earlier)}, schedErr,
+			[]api.Condition{c(T, "Scheduled", "", earlier)}},
+		{"transition from Unschedulable to SchedulerError preserves LastTransitionTime", []api.Condition{c(F, "Unschedulable", "insufficient resources", earlier)}, schedErr,
+			[]api.Condition{c(F, "SchedulerError", "internal error", earlier)}},
+		{"transition from SchedulerError to Unschedulable preserves LastTransitionTime", []api.Condition{c(F, "SchedulerError", "internal error", earlier)}, unsched,
+			[]api.Condition{c(F, "Unschedulable", "insufficient resources", earlier)}},
+		{"Scheduled to Scheduled preserves LastTransitionTime", []api.Condition{c(T, "Scheduled", "", earlier)}, nil,
+			[]api.Condition{c(T, "Scheduled", "", earlier)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := gsBasic("ns", "pg")
 			g.Status.Conditions = tt.existing
-			s := plScheduler(t, []*framework.Node{csNode("n")}, nil, g)
+			s := plScheduler(t, []*api.Node{csNode("n")}, nil, g)
 			s.setPodGroupCondition("ns", "pg", tt.st)
 			got, _ := s.cluster.WorkloadPodGroup("ns", "pg")
 			if diff := cmp.Diff(tt.want, got.Status.Conditions); diff != "" {
@@ -383,7 +384,7 @@ func TestUpdatePodGroupCondition(t *testing.T) {
 		})
 	}
 	t.Run("PodGroup not found does not panic", func(t *testing.T) {
-		s := plScheduler(t, []*framework.Node{csNode("n")}, nil)
+		s := plScheduler(t, []*api.Node{csNode("n")}, nil)
 		s.setPodGroupCondition("ns", "missing", nil)
 		if _, ok := s.cluster.WorkloadPodGroup("ns", "missing"); ok {
 			t.Error("a condition created a PodGroup")
@@ -397,7 +398,7 @@ func TestUpdatePodGroupCondition(t *testing.T) {
 func TestFrameworkForPodGroup(t *testing.T) {
 	a, b := gsPod("ns", "a", "pg"), gsPod("ns", "b", "pg")
 	b.Spec.SchedulerName = "other"
-	c, _ := NewClusterFrom([]*framework.Node{csNode("n")}, nil)
+	c, _ := NewClusterFrom([]*api.Node{csNode("n")}, nil)
 	prof := func(name string) framework.Profile {
 		return framework.Profile{SchedulerName: name, QueueSort: []string{config.PrioritySortName}, Bind: []string{DefaultBinderName}}
 	}
@@ -406,7 +407,7 @@ func TestFrameworkForPodGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	var members []*queuedPod
-	for _, p := range []*framework.Pod{a, b} {
+	for _, p := range []*api.Pod{a, b} {
 		if err := s.AddPod(p); err != nil {
 			t.Fatal(err)
 		}
@@ -528,7 +529,7 @@ func TestPodGroupSchedulingPlacementAlgorithm(t *testing.T) {
 				prof.PlacementScore = append(prof.PlacementScore, p.name)
 				prof.PlacementWeights[p.name] = sc.weight
 			}
-			s, members := pgSetup(t, reg, prof, plFeatures, []*framework.Node{csNode("node1"), csNode("node2")}, []*framework.Pod{gsPod("default", "foo", "pg")}, gsBasic("default", "pg"))
+			s, members := pgSetup(t, reg, prof, plFeatures, []*api.Node{csNode("node1"), csNode("node2")}, []*api.Pod{gsPod("default", "foo", "pg")}, gsBasic("default", "pg"))
 			res := s.podGroupAlgorithm(context.Background(), s.profiles[DefaultSchedulerName], pgGroupOf("default", "pg", members), members, s.cluster.Snapshot(), false)
 			if tt.wantStatus != nil {
 				if res.status.Code() != tt.wantStatus.Code() || res.status.Message() != tt.wantStatus.Message() || res.status.Plugin() != tt.wantStatus.Plugin() {
@@ -562,7 +563,7 @@ func TestPodGroupPreemptionGate(t *testing.T) {
 		{"no pod group", plFeatures, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := NewClusterFrom([]*framework.Node{csNode("n")}, nil)
+			c, _ := NewClusterFrom([]*api.Node{csNode("n")}, nil)
 			_ = c.AddWorkloadPodGroup(zoned)
 			_ = c.AddWorkloadPodGroup(plain)
 			s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(tt.feats))
@@ -592,7 +593,7 @@ func TestPodGroupSelectVictims(t *testing.T) {
 		}
 		return w
 	}
-	pg := func(name string, mode framework.DisruptionMode, prio *int32) *framework.WorkloadPodGroup {
+	pg := func(name string, mode api.DisruptionMode, prio *int32) *api.WorkloadPodGroup {
 		g := gsBasic("default", name)
 		g.Spec.DisruptionMode, g.Spec.Priority = &mode, prio
 		return g
@@ -603,80 +604,80 @@ func TestPodGroupSelectVictims(t *testing.T) {
 		capacity int
 		blocking []string
 	}
-	never := framework.PreemptNever
-	pdb := framework.PodDisruptionBudget{Namespace: "default", Name: "pdb", Selector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "foo"}}}
+	never := api.PreemptNever
+	pdb := api.PodDisruptionBudget{Namespace: "default", Name: "pdb", Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "foo"}}}
 	for _, tt := range []struct {
 		name      string
 		nodes     []string
-		pods      []*framework.Pod
-		groups    []*framework.WorkloadPodGroup
+		pods      []*api.Pod
+		groups    []*api.WorkloadPodGroup
 		priority  int32
-		preemptor []*framework.Pod
-		pdbs      []framework.PodDisruptionBudget
+		preemptor []*api.Pod
+		pdbs      []api.PodDisruptionBudget
 		rules     []rule
 		want      []string
 		wantCode  framework.Code
 	}{
 		{name: "Mix of no-group and single-pod-groups", nodes: []string{"node1", "node2", "node3"},
-			pods: []*framework.Pod{pod("p1", "node1", low, "").Obj(), pod("p2", "node2", low, "pg1").Obj(), pod("p3", "node3", low, "pg2").Obj()},
+			pods: []*api.Pod{pod("p1", "node1", low, "").Obj(), pod("p2", "node2", low, "pg1").Obj(), pod("p3", "node3", low, "pg2").Obj()},
 			// kube's PodGroups have disruptionMode Pod: each pod is its own unit.
-			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePod, nil), pg("pg2", framework.DisruptionModePod, nil)},
+			groups:   []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePod, nil), pg("pg2", api.DisruptionModePod, nil)},
 			priority: high, rules: []rule{{"node1", 1, []string{"p1"}}, {"node2", 1, []string{"p2"}}, {"node3", 1, []string{"p3"}}},
 			want: []string{"p1"}},
 		{name: "Priority: Shared group vs no group", nodes: []string{"node1", "node2", "node3"},
-			pods: []*framework.Pod{pod("p1", "node1", low, "pg1").StartTime(time.Unix(1, 0)).Obj(), pod("p2", "node2", low, "pg1").StartTime(time.Unix(0, 0)).Obj(),
+			pods: []*api.Pod{pod("p1", "node1", low, "pg1").StartTime(time.Unix(1, 0)).Obj(), pod("p2", "node2", low, "pg1").StartTime(time.Unix(0, 0)).Obj(),
 				pod("p3", "node3", mid, "").Obj()},
-			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePod, nil)},
+			groups:   []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePod, nil)},
 			priority: high, rules: []rule{{"node1", 1, []string{"p1"}}, {"node2", 1, []string{"p2"}}, {"node3", 1, []string{"p3"}}},
 			want: []string{"p1"}},
 		{name: "Complex Mixed: Shared, different, and no groups", nodes: []string{"node1", "node2", "node3", "node4", "node5"},
-			pods: []*framework.Pod{pod("p1", "node1", low, "pg1").StartTime(time.Unix(2, 0)).Obj(), pod("p2", "node2", low, "pg1").StartTime(time.Unix(1, 0)).Obj(),
+			pods: []*api.Pod{pod("p1", "node1", low, "pg1").StartTime(time.Unix(2, 0)).Obj(), pod("p2", "node2", low, "pg1").StartTime(time.Unix(1, 0)).Obj(),
 				pod("p3", "node3", low, "pg2").StartTime(time.Unix(0, 0)).Obj(), pod("p4", "node4", mid, "").Obj(), pod("p5", "node5", high, "pg3").StartTime(time.Unix(0, 0)).Obj()},
-			groups:    []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePod, nil), pg("pg2", framework.DisruptionModePod, nil), pg("pg3", framework.DisruptionModePod, nil)},
+			groups:    []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePod, nil), pg("pg2", api.DisruptionModePod, nil), pg("pg3", api.DisruptionModePod, nil)},
 			priority:  high,
-			preemptor: []*framework.Pod{gsPod("default", "p-1", ""), gsPod("default", "p-2", ""), gsPod("default", "p-3", "")},
+			preemptor: []*api.Pod{gsPod("default", "p-1", ""), gsPod("default", "p-2", ""), gsPod("default", "p-3", "")},
 			rules:     []rule{{"node1", 1, []string{"p1"}}, {"node2", 1, []string{"p2"}}, {"node3", 1, []string{"p3"}}, {"node4", 1, []string{"p4"}}, {"node5", 1, []string{"p5"}}},
 			want:      []string{"p1", "p2", "p3"}},
 		{name: "PDB: Mixed groups", nodes: []string{"node1", "node2"},
-			pods:     []*framework.Pod{pod("victim-pdb", "node1", low, "pg1").Label("app", "foo").Obj(), pod("victim-no-pdb", "node2", low, "pg1").Obj()},
-			priority: high, pdbs: []framework.PodDisruptionBudget{pdb},
+			pods:     []*api.Pod{pod("victim-pdb", "node1", low, "pg1").Label("app", "foo").Obj(), pod("victim-no-pdb", "node2", low, "pg1").Obj()},
+			priority: high, pdbs: []api.PodDisruptionBudget{pdb},
 			rules: []rule{{"node1", 1, []string{"victim-pdb"}}, {"node2", 1, []string{"victim-no-pdb"}}}, want: []string{"victim-no-pdb"}},
 		{name: "PodGroup with PreemptNever does not perform preemption", nodes: []string{"node1"},
-			pods: []*framework.Pod{pod("p1", "node1", low, "").Obj()}, priority: high,
-			preemptor: []*framework.Pod{st.MakePod().Namespace("default").Name("p-1").PreemptionPolicy(never).Obj(), gsPod("default", "p-2", "")},
+			pods: []*api.Pod{pod("p1", "node1", low, "").Obj()}, priority: high,
+			preemptor: []*api.Pod{st.MakePod().Namespace("default").Name("p-1").PreemptionPolicy(never).Obj(), gsPod("default", "p-2", "")},
 			rules:     []rule{{"node1", 1, []string{"p1"}}}, wantCode: framework.Unschedulable},
 		{name: "Efficiency: Preempt minimum number of victims", nodes: []string{"node1"},
-			pods:     []*framework.Pod{pod("p1", "node1", low, "").Obj(), pod("p2", "node1", low, "").Obj(), pod("p3", "node1", low, "").Obj(), pod("p4", "node1", low, "").Obj()},
+			pods:     []*api.Pod{pod("p1", "node1", low, "").Obj(), pod("p2", "node1", low, "").Obj(), pod("p3", "node1", low, "").Obj(), pod("p4", "node1", low, "").Obj()},
 			priority: high, rules: []rule{{"node1", 1, []string{"p1", "p2"}}, {"node1", 1, []string{"p1"}}}, want: []string{"p1"}},
 		{name: "PDB: Prefer lower priority pod for preemption, when preemption without pdb violation is not possible", nodes: []string{"node1"},
-			pods:     []*framework.Pod{pod("p1", "node1", low, "").Label("app", "foo").Obj(), pod("p2", "node1", mid, "").Label("app", "foo").Obj()},
-			priority: high, pdbs: []framework.PodDisruptionBudget{pdb}, rules: []rule{{"node1", 1, []string{"p1"}}, {"node1", 1, []string{"p2"}}}, want: []string{"p1"}},
+			pods:     []*api.Pod{pod("p1", "node1", low, "").Label("app", "foo").Obj(), pod("p2", "node1", mid, "").Label("app", "foo").Obj()},
+			priority: high, pdbs: []api.PodDisruptionBudget{pdb}, rules: []rule{{"node1", 1, []string{"p1"}}, {"node1", 1, []string{"p2"}}}, want: []string{"p1"}},
 		{name: "PodGroup: Preempt group as a whole", nodes: []string{"node1", "node2"},
-			pods:     []*framework.Pod{pod("p1", "node1", low, "pg1").Obj(), pod("p2", "node2", low, "pg1").Obj()},
-			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePodGroup, p32(low))},
+			pods:     []*api.Pod{pod("p1", "node1", low, "pg1").Obj(), pod("p2", "node2", low, "pg1").Obj()},
+			groups:   []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePodGroup, p32(low))},
 			priority: high, rules: []rule{{"node1", 1, []string{"p1"}}}, want: []string{"p1", "p2"}},
 		{name: "PodGroup: Prefer single pod over podGroup for preemption candidate", nodes: []string{"node1"},
-			pods:     []*framework.Pod{pod("p1", "node1", low, "").Obj(), pod("g1-1", "node1", low, "pg1").Obj(), pod("g1-2", "node1", low, "pg1").Obj()},
-			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePodGroup, p32(low))},
+			pods:     []*api.Pod{pod("p1", "node1", low, "").Obj(), pod("g1-1", "node1", low, "pg1").Obj(), pod("g1-2", "node1", low, "pg1").Obj()},
+			groups:   []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePodGroup, p32(low))},
 			priority: high, rules: []rule{{"node1", 1, []string{"g1-1", "g1-2"}}, {"node1", 1, []string{"p1"}}}, want: []string{"p1"}},
 		{name: "PDB: Unit violation if any member violates", nodes: []string{"node1"},
-			pods:     []*framework.Pod{pod("g1-1", "node1", low, "pg1").Label("app", "foo").Obj(), pod("g1-2", "node1", low, "pg1").Obj(), pod("p1", "node1", low, "").Obj()},
-			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePodGroup, p32(low))},
-			priority: high, pdbs: []framework.PodDisruptionBudget{pdb}, rules: []rule{{"node1", 1, []string{"g1-1"}}, {"node1", 1, []string{"p1"}}}, want: []string{"p1"}},
+			pods:     []*api.Pod{pod("g1-1", "node1", low, "pg1").Label("app", "foo").Obj(), pod("g1-2", "node1", low, "pg1").Obj(), pod("p1", "node1", low, "").Obj()},
+			groups:   []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePodGroup, p32(low))},
+			priority: high, pdbs: []api.PodDisruptionBudget{pdb}, rules: []rule{{"node1", 1, []string{"g1-1"}}, {"node1", 1, []string{"p1"}}}, want: []string{"p1"}},
 		{name: "Failure: Cannot preempt the victim with higher priority", nodes: []string{"node1"},
-			pods: []*framework.Pod{pod("p1", "node1", high, "").Obj()}, priority: mid, rules: []rule{{"node1", 0, []string{"p1"}}}, wantCode: framework.UnschedulableAndUnresolvable},
+			pods: []*api.Pod{pod("p1", "node1", high, "").Obj()}, priority: mid, rules: []rule{{"node1", 0, []string{"p1"}}}, wantCode: framework.UnschedulableAndUnresolvable},
 		{name: "Failure: Cannot preempt if node is empty", nodes: []string{"node1"}, priority: mid, wantCode: framework.UnschedulableAndUnresolvable},
 		{name: "Priority divergence: candidate victim PodGroup has lower priority than the Pods from that group", nodes: []string{"node1", "node2"},
-			pods:     []*framework.Pod{pod("p1", "node1", high, "pg1").Obj(), pod("p2", "node2", high, "pg1").Obj()},
-			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePodGroup, p32(mid))},
+			pods:     []*api.Pod{pod("p1", "node1", high, "pg1").Obj(), pod("p2", "node2", high, "pg1").Obj()},
+			groups:   []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePodGroup, p32(mid))},
 			priority: high, rules: []rule{{"node1", 1, []string{"p1"}}}, want: []string{"p1", "p2"}},
 		{name: "Priority divergence: candidate victim PodGroup has higher priority than the Pods from that group", nodes: []string{"node1", "node2"},
-			pods:     []*framework.Pod{pod("p1", "node1", low, "pg1").Obj(), pod("p2", "node2", low, "pg1").Obj()},
-			groups:   []*framework.WorkloadPodGroup{pg("pg1", framework.DisruptionModePodGroup, p32(mid))},
+			pods:     []*api.Pod{pod("p1", "node1", low, "pg1").Obj(), pod("p2", "node2", low, "pg1").Obj()},
+			groups:   []*api.WorkloadPodGroup{pg("pg1", api.DisruptionModePodGroup, p32(mid))},
 			priority: mid, rules: []rule{{"node1", 1, []string{"p1"}}}, wantCode: framework.UnschedulableAndUnresolvable},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var nodes []*framework.Node
+			var nodes []*api.Node
 			for _, n := range tt.nodes {
 				nodes = append(nodes, csNode(n))
 			}
@@ -697,7 +698,7 @@ func TestPodGroupSelectVictims(t *testing.T) {
 			snap := c.Snapshot().Clone()
 			preemptor := tt.preemptor
 			if preemptor == nil {
-				preemptor = []*framework.Pod{gsPod("default", "p", "")}
+				preemptor = []*api.Pod{gsPod("default", "p", "")}
 			}
 			fits := func() *framework.Status {
 				slots := 0
@@ -767,23 +768,23 @@ func TestWorkloadAwarePreemptionInScheduler(t *testing.T) {
 	feats := WorkloadFeatures{GenericWorkload: true, GangScheduling: true, WorkloadAwarePreemption: true}
 	run := func(t *testing.T, prof framework.Profile) (*Scheduler, []Decision) {
 		low := gsGang("ns", "low", 1)
-		mode := framework.DisruptionModePodGroup
+		mode := api.DisruptionModePodGroup
 		low.Spec.DisruptionMode = &mode
 		high := gsGang("ns", "high", 2)
 		hp := int32(1000)
 		high.Spec.Priority = &hp
-		var existing []*framework.Pod
+		var existing []*api.Pod
 		for _, n := range []string{"l0", "l1"} {
 			p := gsPod("ns", n, "low")
 			p.Spec.NodeName = "n0"
 			p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "1"})
 			existing = append(existing, p)
 		}
-		c, err := NewClusterFrom([]*framework.Node{csNode("n0")}, existing)
+		c, err := NewClusterFrom([]*api.Node{csNode("n0")}, existing)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, g := range []*framework.WorkloadPodGroup{low, high} {
+		for _, g := range []*api.WorkloadPodGroup{low, high} {
 			if err := c.AddWorkloadPodGroup(g); err != nil {
 				t.Fatal(err)
 			}
@@ -819,7 +820,7 @@ func TestWorkloadAwarePreemptionInScheduler(t *testing.T) {
 			}
 		}
 		g, _ := s.cluster.WorkloadPodGroup("ns", "high")
-		if c := framework.FindCondition(g.Status.Conditions, framework.PodGroupScheduled); c == nil || c.Status != framework.ConditionTrue {
+		if c := api.FindCondition(g.Status.Conditions, api.PodGroupScheduled); c == nil || c.Status != api.ConditionTrue {
 			t.Errorf("high's condition %+v, want Scheduled", g.Status.Conditions)
 		}
 	})
@@ -829,7 +830,7 @@ func TestWorkloadAwarePreemptionInScheduler(t *testing.T) {
 		s, _ := run(t, p)
 		g, _ := s.cluster.WorkloadPodGroup("ns", "high")
 		want := "pod group is unschedulable, default preemption plugin is not registered, workload aware preemption is disabled"
-		if c := framework.FindCondition(g.Status.Conditions, framework.PodGroupScheduled); c == nil || c.Message != want {
+		if c := api.FindCondition(g.Status.Conditions, api.PodGroupScheduled); c == nil || c.Message != want {
 			t.Errorf("high's condition %+v, want message %q", g.Status.Conditions, want)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // pgVictim is kube-scheduler v1.36's preemption victim unit
@@ -61,7 +62,7 @@ func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *schedProfile, gro
 		return framework.NewStatus(framework.Unschedulable, "workload aware preemption is not supported for pod groups with scheduling constraints"), nil
 	}
 	snap := s.cluster.Snapshot().Clone()
-	pods := make([]*framework.Pod, len(members))
+	pods := make([]*api.Pod, len(members))
 	for i, m := range members {
 		pods[i] = m.Pod
 	}
@@ -100,9 +101,9 @@ func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *schedProfile, gro
 // (fits), and then each is given back, most important first and PDB
 // violators before the others, unless the group no longer fits. It
 // returns the units to evict, most important first.
-func pgSelectVictims(all []*pgVictim, priority int32, preemptor []*framework.Pod, snap *framework.Snapshot, fits func() *framework.Status) ([]*pgVictim, *framework.Status) {
+func pgSelectVictims(all []*pgVictim, priority int32, preemptor []*api.Pod, snap *framework.Snapshot, fits func() *framework.Status) ([]*pgVictim, *framework.Status) {
 	for _, p := range preemptor {
-		if pp := p.Spec.PreemptionPolicy; pp != nil && *pp == framework.PreemptNever {
+		if pp := p.Spec.PreemptionPolicy; pp != nil && *pp == api.PreemptNever {
 			return nil, framework.NewStatus(framework.Unschedulable, "not eligible due to preemptionPolicy=Never.")
 		}
 	}
@@ -137,7 +138,7 @@ func pgSelectVictims(all []*pgVictim, priority int32, preemptor []*framework.Pod
 	for _, list := range [][]*pgVictim{violating, nonViolating} {
 		for _, v := range list {
 			for _, pi := range v.pods {
-				if err := snap.AddPodInfo(pi); err != nil {
+				if _, err := snap.AddPodInfo(pi, framework.PodAdd{}); err != nil {
 					return nil, framework.AsStatus(err)
 				}
 			}
@@ -161,10 +162,10 @@ func (s *Scheduler) pgVictims(dp *DefaultPreemption, snap *framework.Snapshot) [
 	groups := map[string]*pgVictim{}
 	for _, ni := range snap.Nodes() {
 		for _, pi := range ni.Pods {
-			var pg *framework.WorkloadPodGroup
-			if key := framework.WorkloadPodGroupKey(pi.Pod); key != "" {
+			var pg *api.WorkloadPodGroup
+			if key := api.WorkloadPodGroupKey(pi.Pod); key != "" {
 				if g, ok := s.cluster.WorkloadPodGroup(pi.Pod.Namespace, *pi.Pod.Spec.SchedulingGroup.PodGroupName); ok &&
-					g.Spec.DisruptionMode != nil && *g.Spec.DisruptionMode == framework.DisruptionModePodGroup {
+					g.Spec.DisruptionMode != nil && *g.Spec.DisruptionMode == api.DisruptionModePodGroup {
 					pg = g
 				}
 			}
@@ -218,7 +219,7 @@ func pgSplitByPDB(victims []*pgVictim, pdbs []preemptPDB) (violating, nonViolati
 	for i, p := range pdbs {
 		allowed[i] = p.allowed
 	}
-	podViolates := func(p *framework.Pod) bool {
+	podViolates := func(p *api.Pod) bool {
 		if len(p.Labels) == 0 {
 			return false
 		}
@@ -259,7 +260,7 @@ func pgSplitByPDB(victims []*pgVictim, pdbs []preemptPDB) (violating, nonViolati
 // scheduling constraints does not preempt (preemption would run once per
 // placement); with WorkloadAwarePreemption no pod of a group preempts on
 // its own (the group preempts as a whole). nil lets preemption run.
-func (s *Scheduler) podGroupPreemptionGate(pod *framework.Pod) *framework.Status {
+func (s *Scheduler) podGroupPreemptionGate(pod *api.Pod) *framework.Status {
 	if pod.Spec.SchedulingGroup == nil || pod.Spec.SchedulingGroup.PodGroupName == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // UpdatePod replaces the object of an existing pod (by namespace/name)
@@ -13,7 +14,7 @@ import (
 // The UID and spec.nodeName cannot change (binding goes through the
 // scheduler). An assumed pod (being bound) cannot be updated. Errors name
 // the pod and the field.
-func (c *Cluster) UpdatePod(pod *framework.Pod) error {
+func (c *Cluster) UpdatePod(pod *api.Pod) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdatePod")
 	}
@@ -36,7 +37,7 @@ func (c *Cluster) UpdatePod(pod *framework.Pod) error {
 	case pod.Spec.NodeName != old.Spec.NodeName:
 		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.nodeName=%q: cannot change (was %q)", key, pod.Spec.NodeName, old.Spec.NodeName)
 	}
-	if err := framework.ValidatePod(pod); err != nil {
+	if err := api.ValidatePod(pod); err != nil {
 		return fmt.Errorf("scheduling: UpdatePod: %w", err)
 	}
 	p := *pod
@@ -67,9 +68,9 @@ func (c *Cluster) UpdatePod(pod *framework.Pod) error {
 //
 // A bound pod's update is a cluster event for the pods waiting (a label
 // change may satisfy their affinity, a lower request may let them fit).
-func (s *Scheduler) UpdatePod(pod *framework.Pod) error { return s.updatePod(nil, pod) }
+func (s *Scheduler) UpdatePod(pod *api.Pod) error { return s.updatePod(nil, pod) }
 
-func (s *Scheduler) updatePod(f *Fork, pod *framework.Pod) error {
+func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 	if err := s.check(f, "UpdatePod"); err != nil {
 		return err
 	}

@@ -10,10 +10,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func puSetup(t interface{ Fatal(...any) }, nodes []*framework.Node, pods []*framework.Pod) *Scheduler {
+func puSetup(t interface{ Fatal(...any) }, nodes []*api.Node, pods []*api.Pod) *Scheduler {
 	c, err := NewClusterFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
@@ -29,9 +30,9 @@ func puSetup(t interface{ Fatal(...any) }, nodes []*framework.Node, pods []*fram
 // nominates the preemptor, and Revert restores the cluster exactly; bad
 // requests are errors naming the pod and node, with nothing evicted.
 func TestPreemptChosenVictims(t *testing.T) {
-	nodes := []*framework.Node{st.MakeNode().Name("n1").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj(),
+	nodes := []*api.Node{st.MakeNode().Name("n1").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj(),
 		st.MakeNode().Name("n2").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		st.MakePod().Name("a").Node("n1").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
 		st.MakePod().Name("b").Node("n1").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
 		st.MakePod().Name("c").Node("n2").Priority(ppLow).Req(map[string]string{"cpu": "500m"}).Obj(),
@@ -91,17 +92,17 @@ func TestPreemptChosenVictims(t *testing.T) {
 // nominations, the gang index.
 func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var nodes []*framework.Node
+		var nodes []*api.Node
 		nn := rapid.IntRange(1, 5).Draw(t, "nodes")
 		for i := range nn {
 			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(ppCap(map[string]string{"cpu": "2"})).Obj())
 		}
-		var pods []*framework.Pod
+		var pods []*api.Pod
 		for i := range rapid.IntRange(0, 12).Draw(t, "pods") {
 			w := st.MakePod().Name(fmt.Sprintf("p%d", i)).Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).
 				Req(map[string]string{"cpu": fmt.Sprintf("%dm", 100*rapid.IntRange(1, 6).Draw(t, "cpu"))})
 			if i%3 == 0 {
-				w = w.Label(framework.PodGroupLabel, "g")
+				w = w.Label(api.PodGroupLabel, "g")
 			}
 			if rapid.Bool().Draw(t, "placed") {
 				w = w.Node(nodes[rapid.IntRange(0, nn-1).Draw(t, "on")].Name)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/parallel"
 )
 
@@ -49,10 +51,10 @@ type DefaultPreemption struct {
 
 	// IsEligiblePod narrows the victims beyond "lower priority than the
 	// preemptor" (default: every lower-priority pod), as kube's hook.
-	IsEligiblePod func(node *framework.NodeInfo, victim *framework.PodInfo, preemptor *framework.Pod) bool
+	IsEligiblePod func(node *framework.NodeInfo, victim *framework.PodInfo, preemptor *api.Pod) bool
 	// MoreImportantPod orders victims, most important first (default: higher
 	// priority, then the earlier start time; a pod without one started now).
-	MoreImportantPod func(a, b *framework.Pod) bool
+	MoreImportantPod func(a, b *api.Pod) bool
 }
 
 var _ framework.PostFilterPlugin = (*DefaultPreemption)(nil)
@@ -67,7 +69,7 @@ func NewDefaultPreemption(args config.DefaultPreemptionArgs, h framework.Handle)
 	if h != nil && h.Clock() != nil {
 		pl.clock = h.Clock()
 	}
-	pl.IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *framework.Pod) bool { return true }
+	pl.IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool { return true }
 	pl.MoreImportantPod = pl.moreImportant
 	return pl, nil
 }
@@ -82,7 +84,7 @@ func DefaultPreemptionFactory(args any, h framework.Handle) (framework.Plugin, e
 // Name returns "DefaultPreemption".
 func (pl *DefaultPreemption) Name() string { return config.DefaultPreemptionName }
 
-func (pl *DefaultPreemption) startTime(p *framework.Pod) time.Time {
+func (pl *DefaultPreemption) startTime(p *api.Pod) time.Time {
 	if p.Status.StartTime != nil {
 		return *p.Status.StartTime
 	}
@@ -90,7 +92,7 @@ func (pl *DefaultPreemption) startTime(p *framework.Pod) time.Time {
 }
 
 // moreImportant is kube's util.MoreImportantPod.
-func (pl *DefaultPreemption) moreImportant(a, b *framework.Pod) bool {
+func (pl *DefaultPreemption) moreImportant(a, b *api.Pod) bool {
 	pa, pb := a.PriorityValue(), b.PriorityValue()
 	if pa != pb {
 		return pa > pb
@@ -159,8 +161,8 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *schedCycleHandle, s
 }
 
 // eligible is kube's PodEligibleToPreemptOthers.
-func (pl *DefaultPreemption) eligible(snap *framework.Snapshot, pod *framework.Pod, m *framework.NodeToStatus) (bool, string) {
-	if p := pod.Spec.PreemptionPolicy; p != nil && *p == framework.PreemptNever {
+func (pl *DefaultPreemption) eligible(snap *framework.Snapshot, pod *api.Pod, m *framework.NodeToStatus) (bool, string) {
+	if p := pod.Spec.PreemptionPolicy; p != nil && *p == api.PreemptNever {
 		return false, "not eligible due to preemptionPolicy=Never."
 	}
 	nnn := pod.Status.NominatedNodeName
@@ -182,12 +184,12 @@ func (pl *DefaultPreemption) eligible(snap *framework.Snapshot, pod *framework.P
 
 // preemptTerminatingByPreemption reports a pod being deleted with a
 // DisruptionTarget condition of reason PreemptionByScheduler.
-func preemptTerminatingByPreemption(p *framework.Pod) bool {
+func preemptTerminatingByPreemption(p *api.Pod) bool {
 	if p.DeletionTimestamp == nil {
 		return false
 	}
-	c := p.Condition(framework.DisruptionTarget)
-	return c != nil && c.Status == framework.ConditionTrue && c.Reason == "PreemptionByScheduler"
+	c := p.Condition(api.DisruptionTarget)
+	return c != nil && c.Status == api.ConditionTrue && c.Reason == "PreemptionByScheduler"
 }
 
 // preemptNoVictims is the status of a node without a pod the preemptor may
@@ -195,7 +197,7 @@ func preemptTerminatingByPreemption(p *framework.Pod) bool {
 var preemptNoVictims = framework.NewStatus(framework.UnschedulableAndUnresolvable, "No preemption victims found for incoming pod")
 
 // anyAllowed reports whether some pod on the node may be a victim.
-func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *framework.Pod) bool {
+func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *api.Pod) bool {
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, preemptor) {
 			return true
@@ -204,7 +206,7 @@ func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *frame
 	return false
 }
 
-func (pl *DefaultPreemption) allowed(ni *framework.NodeInfo, victim *framework.PodInfo, preemptor *framework.Pod) bool {
+func (pl *DefaultPreemption) allowed(ni *framework.NodeInfo, victim *framework.PodInfo, preemptor *api.Pod) bool {
 	return victim.Pod.PriorityValue() < preemptor.PriorityValue() && pl.IsEligiblePod(ni, victim, preemptor)
 }
 
@@ -218,12 +220,12 @@ func (pl *DefaultPreemption) numCandidates(n int) int {
 // preemptPDB is a PodDisruptionBudget with its compiled selector.
 type preemptPDB struct {
 	namespace string
-	sel       framework.Selector
+	sel       api.Selector
 	allowed   int32
 	disrupted map[string]time.Time
 }
 
-func preemptCompilePDBs(pdbs []framework.PodDisruptionBudget) []preemptPDB {
+func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 	out := make([]preemptPDB, 0, len(pdbs))
 	for _, p := range pdbs {
 		sel, err := p.Selector.Compile()
@@ -338,7 +340,7 @@ func aggregateMessage(msgs []string) string {
 
 // selectVictims is kube's SelectVictimsOnNode on a copy of the node and of
 // the cycle state.
-func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *framework.Framework, state *framework.CycleState, pod *framework.PodInfo,
+func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Framework, state *framework.CycleState, pod *framework.PodInfo,
 	ni *framework.NodeInfo, pdbs []preemptPDB, nominated func(string) []*framework.PodInfo) ([]*framework.PodInfo, int, *framework.Status) {
 	remove := func(pi *framework.PodInfo) *framework.Status {
 		if err := ni.RemovePod(pi.Pod); err != nil {
@@ -529,7 +531,7 @@ func preemptFitMessage(numAll int, statuses map[string]*framework.Status, absent
 // is deleted; lower-priority pods nominated to node lose their nomination
 // and are retried. It returns the victims' keys. The scheduler's lock is
 // held (PostFilter runs in the scheduling cycle).
-func (s *Scheduler) preemptVictims(preemptor *framework.Pod, node string, victims []*framework.PodInfo, plugin string) []string {
+func (s *Scheduler) preemptVictims(preemptor *api.Pod, node string, victims []*framework.PodInfo, plugin string) []string {
 	keys := make([]string, 0, len(victims))
 	for _, v := range victims {
 		if v.Pod.DeletionTimestamp != nil {

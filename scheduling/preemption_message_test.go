@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -18,11 +19,11 @@ import (
 // message already ends in a full stop, so the text ends in one ".", not
 // "..".
 func TestFailedPreemptionMessage(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "1", "memory": "4Gi", "pods": "10"}).Obj(),
 		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "1", "memory": "4Gi", "pods": "10"}).Obj(),
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		ppPod("a").Node("n1").Priority(10).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 		ppPod("b").Node("n2").Priority(10).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 	}
@@ -71,8 +72,8 @@ func TestPreemptionDryRunErrorAggregate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var nodes []*framework.Node
-			var pods []*framework.Pod
+			var nodes []*api.Node
+			var pods []*api.Pod
 			for i := 1; i <= tt.nodes; i++ {
 				name := fmt.Sprintf("node%d", i)
 				nodes = append(nodes, st.MakeNode().Name(name).Capacity(ppCap(ppVeryLarge)).Obj())

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -103,7 +104,7 @@ func ppProfile() framework.Profile {
 	}
 }
 
-func newPPEnv(t *testing.T, nodes []*framework.Node, pods []*framework.Pod, pdbs []framework.PodDisruptionBudget, pod *framework.Pod) *ppEnv {
+func newPPEnv(t *testing.T, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
 	t.Helper()
 	c, err := NewClusterFrom(nodes, pods)
 	if err != nil {
@@ -141,10 +142,10 @@ func TestPreemptionPostFilter(t *testing.T) {
 	u, uu := framework.Unschedulable, framework.UnschedulableAndUnresolvable
 	tests := []struct {
 		name     string
-		pod      *framework.Pod
-		pods     []*framework.Pod
-		pdbs     []framework.PodDisruptionBudget
-		nodes    []*framework.Node
+		pod      *api.Pod
+		pods     []*api.Pod
+		pdbs     []api.PodDisruptionBudget
+		nodes    []*api.Node
 		statuses map[string]framework.Code
 		wantNode string // "" with wantClear: the result clears the nomination
 		wantNil  bool   // no result at all
@@ -154,16 +155,16 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name:     "pod with higher priority can be made schedulable",
 			pod:      ppPod("p").Priority(ppHigh).Obj(),
-			pods:     []*framework.Pod{ppPod("p1").Node("node1").Obj()},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
+			pods:     []*api.Pod{ppPod("p1").Node("node1").Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u},
 			wantNode: "node1",
 		},
 		{
 			name:     "pod with tied priority is still unschedulable",
 			pod:      ppPod("p").Obj(),
-			pods:     []*framework.Pod{ppPod("p1").Node("node1").Obj()},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
+			pods:     []*api.Pod{ppPod("p1").Node("node1").Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u},
 			wantCode: u,
 			wantMsg:  "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
@@ -171,8 +172,8 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name:     "preemption should respect filteredNodesStatuses",
 			pod:      ppPod("p").Priority(ppHigh).Obj(),
-			pods:     []*framework.Pod{ppPod("p1").Node("node1").Obj()},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
+			pods:     []*api.Pod{ppPod("p1").Node("node1").Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": uu},
 			wantCode: u,
 			wantMsg:  "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
@@ -180,19 +181,19 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name:     "absent statuses mean UnschedulableAndUnresolvable",
 			pod:      ppPod("p").Priority(ppHigh).Obj(),
-			pods:     []*framework.Pod{ppPod("p1").Node("node1").Obj()},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
+			pods:     []*api.Pod{ppPod("p1").Node("node1").Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
 			wantCode: u,
 			wantMsg:  "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
 		},
 		{
 			name: "pod can be made schedulable on one node",
 			pod:  ppPod("p").Priority(ppMid).Obj(),
-			pods: []*framework.Pod{
+			pods: []*api.Pod{
 				ppPod("p1").Priority(ppHigh).Node("node1").Obj(),
 				ppPod("p2").Priority(ppLow).Node("node2").Obj(),
 			},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u, "node2": u},
 			wantNode: "node2",
 		},
@@ -202,24 +203,24 @@ func TestPreemptionPostFilter(t *testing.T) {
 			// highest mid → node2.
 			name: "pod can be made schedulable on minHighestPriority node",
 			pod:  ppPod("p").Priority(ppVeryHigh).Obj(),
-			pods: []*framework.Pod{
+			pods: []*api.Pod{
 				ppPod("p1").Label("pdb", "non-violating").Priority(ppHigh).Node("node1").Obj(),
 				ppPod("p2").Label("pdb", "violating").Priority(ppLow).Node("node1").Obj(),
 				ppPod("p3").Label("pdb", "violating").Priority(ppMid).Node("node2").Obj(),
 			},
-			pdbs: []framework.PodDisruptionBudget{
+			pdbs: []api.PodDisruptionBudget{
 				st.PDB("default", "violating-pdb", "pdb", "violating", 0),
 				st.PDB("default", "non-violating-pdb", "pdb", "non-violating", math.MaxInt32),
 			},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u, "node2": u},
 			wantNode: "node2",
 		},
 		{
 			name: "no candidate nodes found, no enough resource after removing low priority pods",
 			pod:  ppPod("p").Priority(ppHigh).Req(ppLarge).Obj(),
-			pods: []*framework.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Obj()},
-			nodes: []*framework.Node{
+			pods: []*api.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Obj()},
+			nodes: []*api.Node{
 				st.MakeNode().Name("node1").Capacity(ppNodeRes).Obj(),
 				st.MakeNode().Name("node2").Capacity(ppNodeRes).Obj(),
 			},
@@ -230,12 +231,12 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name: "no candidate nodes found with mixed reasons, no lower priority pod and no enough CPU resource",
 			pod:  ppPod("p").Priority(ppHigh).Req(ppLarge).Obj(),
-			pods: []*framework.Pod{
+			pods: []*api.Pod{
 				ppPod("p1").Node("node1").Priority(ppHigh).Obj(),
 				ppPod("p2").Node("node2").Obj(),
 				ppPod("p3").Node("node3").Priority(ppHigh).Obj(),
 			},
-			nodes: []*framework.Node{
+			nodes: []*api.Node{
 				st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(),
 				st.MakeNode().Name("node2").Capacity(ppNodeRes).Obj(),
 				st.MakeNode().Name("node3").Capacity(ppOnePod).Obj(),
@@ -247,8 +248,8 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name: "no candidate nodes found with mixed reason, 2 UnschedulableAndUnresolvable nodes and 2 nodes don't have enough CPU resource",
 			pod:  ppPod("p").Priority(ppHigh).Req(ppLarge).Obj(),
-			pods: []*framework.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Obj()},
-			nodes: []*framework.Node{
+			pods: []*api.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Obj()},
+			nodes: []*api.Node{
 				st.MakeNode().Name("node1").Capacity(ppNodeRes).Obj(), st.MakeNode().Name("node2").Capacity(ppNodeRes).Obj(),
 				st.MakeNode().Name("node3").Capacity(ppNodeRes).Obj(), st.MakeNode().Name("node4").Capacity(ppNodeRes).Obj(),
 			},
@@ -259,8 +260,8 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name:     "only one node but failed with TestPlugin",
 			pod:      ppPod("p").Priority(ppHigh).Req(ppLarge).Obj(),
-			pods:     []*framework.Pod{ppPod("p1").Node("node1").Obj()},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppCap(ppLarge)).Label("error", "true").Obj()},
+			pods:     []*api.Pod{ppPod("p1").Node("node1").Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppCap(ppLarge)).Label("error", "true").Obj()},
 			statuses: map[string]framework.Code{"node1": u},
 			wantNil:  true,
 			wantCode: framework.Error,
@@ -269,8 +270,8 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name: "one failed with TestPlugin and the other pass",
 			pod:  ppPod("p").Priority(ppHigh).Req(ppLarge).Obj(),
-			pods: []*framework.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Req(ppMedium).Obj()},
-			nodes: []*framework.Node{
+			pods: []*api.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Req(ppMedium).Obj()},
+			nodes: []*api.Node{
 				st.MakeNode().Name("node1").Capacity(ppCap(ppLarge)).Label("error", "true").Obj(),
 				st.MakeNode().Name("node2").Capacity(ppCap(ppLarge)).Obj(),
 			},
@@ -283,8 +284,8 @@ func TestPreemptionPostFilter(t *testing.T) {
 			// nodes report it, and without brackets when only one is left.
 			name: "two nodes failing with the same TestPlugin error report it once",
 			pod:  ppPod("p").Priority(ppHigh).Req(ppLarge).Obj(),
-			pods: []*framework.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Obj()},
-			nodes: []*framework.Node{
+			pods: []*api.Pod{ppPod("p1").Node("node1").Obj(), ppPod("p2").Node("node2").Obj()},
+			nodes: []*api.Node{
 				st.MakeNode().Name("node1").Capacity(ppCap(ppLarge)).Label("error", "true").Obj(),
 				st.MakeNode().Name("node2").Capacity(ppCap(ppLarge)).Label("error", "true").Obj(),
 			},
@@ -295,9 +296,9 @@ func TestPreemptionPostFilter(t *testing.T) {
 		},
 		{
 			name:     "preemptionPolicy Never is not eligible",
-			pod:      ppPod("p").Priority(ppHigh).PreemptionPolicy(framework.PreemptNever).Obj(),
-			pods:     []*framework.Pod{ppPod("p1").Node("node1").Obj()},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
+			pod:      ppPod("p").Priority(ppHigh).PreemptionPolicy(api.PreemptNever).Obj(),
+			pods:     []*api.Pod{ppPod("p1").Node("node1").Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u},
 			wantNil:  true,
 			wantCode: u,
@@ -306,10 +307,10 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name: "a lower-priority pod terminating by preemption on the nominated node blocks preemption",
 			pod:  ppPod("p").Priority(ppHigh).NominatedNode("node1").Obj(),
-			pods: []*framework.Pod{
+			pods: []*api.Pod{
 				ppPod("p1").Node("node1").Terminating(ppEpoch).DisruptionTarget("PreemptionByScheduler").Obj(),
 			},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u},
 			wantNil:  true,
 			wantCode: u,
@@ -318,11 +319,11 @@ func TestPreemptionPostFilter(t *testing.T) {
 		{
 			name: "the terminating pod does not block when the nominated node is now unresolvable",
 			pod:  ppPod("p").Priority(ppHigh).NominatedNode("node1").Obj(),
-			pods: []*framework.Pod{
+			pods: []*api.Pod{
 				ppPod("p1").Node("node1").Terminating(ppEpoch).DisruptionTarget("PreemptionByScheduler").Obj(),
 				ppPod("p2").Node("node2").Obj(),
 			},
-			nodes:    []*framework.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
+			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": uu, "node2": u},
 			wantNode: "node2",
 		},
@@ -351,7 +352,7 @@ func TestPreemptionPostFilter(t *testing.T) {
 // TestPreemptionSelectBestCandidate: the five ordered node criteria (kube's
 // TestSelectBestCandidate); nodes have 500m/500 each.
 func TestPreemptionSelectBestCandidate(t *testing.T) {
-	type pod = *framework.Pod
+	type pod = *api.Pod
 	mk := func(name, node string, prio int32, res map[string]string, start time.Time) pod {
 		return ppPod(name).Node(node).Priority(prio).Req(res).StartTime(start).Obj()
 	}
@@ -409,7 +410,7 @@ func TestPreemptionSelectBestCandidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var nodes []*framework.Node
+			var nodes []*api.Node
 			for i := 1; i <= tt.nodes; i++ {
 				nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("node%d", i)).Capacity(ppCap(ppVeryLarge)).Obj())
 			}
@@ -429,38 +430,38 @@ func TestPreemptionSelectBestCandidate(t *testing.T) {
 // TestPreemptionCustomSelection: IsEligiblePod narrows the victims (kube's
 // TestCustomSelection); candidates are picked one after another.
 func TestPreemptionCustomSelection(t *testing.T) {
-	labelIs := func(k, v string) func(*framework.NodeInfo, *framework.PodInfo, *framework.Pod) bool {
-		return func(_ *framework.NodeInfo, victim *framework.PodInfo, _ *framework.Pod) bool {
+	labelIs := func(k, v string) func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool {
+		return func(_ *framework.NodeInfo, victim *framework.PodInfo, _ *api.Pod) bool {
 			return victim.Pod.Labels[k] == v
 		}
 	}
-	nodeIs := func(name string) func(*framework.NodeInfo, *framework.PodInfo, *framework.Pod) bool {
-		return func(n *framework.NodeInfo, _ *framework.PodInfo, _ *framework.Pod) bool { return n.Name() == name }
+	nodeIs := func(name string) func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool {
+		return func(n *framework.NodeInfo, _ *framework.PodInfo, _ *api.Pod) bool { return n.Name() == name }
 	}
-	mk := func(name, node string, prio int32, res map[string]string) *framework.Pod {
+	mk := func(name, node string, prio int32, res map[string]string) *api.Pod {
 		return ppPod(name).Node(node).Priority(prio).Req(res).StartTime(ppEpoch).Obj()
 	}
-	labelled := func(name, node, v string, prio int32) *framework.Pod {
+	labelled := func(name, node, v string, prio int32) *api.Pod {
 		w := ppPod(name).Node(node).Priority(prio).Req(ppLarge).StartTime(ppEpoch)
 		if v != "" {
 			w = w.Label("preemptible", v)
 		}
 		return w.Obj()
 	}
-	labelPods := []*framework.Pod{
+	labelPods := []*api.Pod{
 		labelled("v1", "node1", "no", ppMid), labelled("v2", "node2", "yes", ppMid),
 		labelled("v3", "node3", "yes", ppLow), labelled("v4", "node4", "", ppLow),
 	}
-	nodePods := []*framework.Pod{
+	nodePods := []*api.Pod{
 		mk("v1", "node1", ppHigh, ppMedium), mk("v2", "node1", ppMid, ppSmall), mk("v3", "node1", ppLow, ppSmall),
 		mk("v4", "node2", ppMid, ppLarge), mk("v5", "node3", ppLow, ppLarge),
 	}
 	tests := []struct {
 		name     string
-		eligible func(*framework.NodeInfo, *framework.PodInfo, *framework.Pod) bool
+		eligible func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool
 		nodes    int
-		pod      *framework.Pod
-		pods     []*framework.Pod
+		pod      *api.Pod
+		pods     []*api.Pod
 		expected map[string][]string
 	}{
 		{"filter for matching pod label: high priority", labelIs("preemptible", "yes"), 4, ppPod("p1").Priority(ppHigh).Req(ppLarge).Obj(), labelPods,
@@ -474,7 +475,7 @@ func TestPreemptionCustomSelection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var nodes []*framework.Node
+			var nodes []*api.Node
 			for i := 1; i <= tt.nodes; i++ {
 				nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("node%d", i)).Capacity(ppCap(ppVeryLarge)).Obj())
 			}
@@ -531,11 +532,11 @@ func TestPreemptionNumCandidates(t *testing.T) {
 // lands on the nominated node by the fast path. Victims are gone from the
 // cluster.
 func TestPreemptionEndToEnd(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "2", "memory": "4Gi", "pods": "10"}).Obj(),
 		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "2", "memory": "4Gi", "pods": "10"}).Obj(),
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		ppPod("a").Node("n1").Priority(10).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 		ppPod("b").Node("n1").Priority(10).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 		ppPod("c").Node("n2").Priority(5).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),

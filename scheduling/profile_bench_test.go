@@ -8,6 +8,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -22,8 +24,8 @@ const (
 func benchCluster(b *testing.B, nodes int) *framework.Snapshot {
 	b.Helper()
 	apps := []string{"web", "db", "cache", "batch"}
-	ns := make([]*framework.Node, nodes)
-	pods := make([]*framework.Pod, 0, 2*nodes)
+	ns := make([]*api.Node, nodes)
+	pods := make([]*api.Pod, 0, 2*nodes)
 	for i := range ns {
 		name := fmt.Sprintf("node-%05d", i)
 		ns[i] = st.MakeNode().Name(name).Label(benchZoneKey, fmt.Sprintf("zone-%d", i%10)).
@@ -34,14 +36,14 @@ func benchCluster(b *testing.B, nodes int) *framework.Snapshot {
 				Req(map[string]string{"cpu": "500m", "memory": "1Gi"})
 			switch (i + j) % 3 {
 			case 1:
-				w = w.Affinity(&framework.Affinity{PodAntiAffinity: &framework.PodAntiAffinity{
-					PreferredDuringSchedulingIgnoredDuringExecution: []framework.WeightedPodAffinityTerm{{
-						Weight: 10, PodAffinityTerm: framework.PodAffinityTerm{
-							LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: benchHostKey},
+				w = w.Affinity(&api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+					PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+						Weight: 10, PodAffinityTerm: api.PodAffinityTerm{
+							LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: benchHostKey},
 					}}}})
 			case 2:
-				w = w.SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: benchZoneKey,
-					WhenUnsatisfiable: framework.ScheduleAnyway, LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": app}}})
+				w = w.SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: benchZoneKey,
+					WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}})
 			}
 			pods = append(pods, w.Obj())
 		}
@@ -56,14 +58,14 @@ func benchCluster(b *testing.B, nodes int) *framework.Snapshot {
 // benchIncoming is a web pod with a zone spread constraint, a hard hostname
 // spread constraint and preferred anti-affinity to other web pods.
 func benchIncoming() *framework.PodInfo {
-	sel := &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 	return framework.MustPodInfo(st.MakePod().Name("incoming").Label("app", "web").
 		Req(map[string]string{"cpu": "1", "memory": "2Gi"}).
-		SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: benchZoneKey, WhenUnsatisfiable: framework.ScheduleAnyway, LabelSelector: sel}).
-		SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: benchHostKey, WhenUnsatisfiable: framework.DoNotSchedule, LabelSelector: sel}).
-		Affinity(&framework.Affinity{PodAntiAffinity: &framework.PodAntiAffinity{
-			PreferredDuringSchedulingIgnoredDuringExecution: []framework.WeightedPodAffinityTerm{{
-				Weight: 50, PodAffinityTerm: framework.PodAffinityTerm{LabelSelector: sel, TopologyKey: benchHostKey}}}}}).
+		SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: benchZoneKey, WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel}).
+		SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: benchHostKey, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel}).
+		Affinity(&api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+			PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+				Weight: 50, PodAffinityTerm: api.PodAffinityTerm{LabelSelector: sel, TopologyKey: benchHostKey}}}}}).
 		Obj())
 }
 
@@ -87,20 +89,20 @@ func BenchmarkProfileCycle(b *testing.B) {
 	for _, prof := range []framework.Profile{DefaultProfile(), resourceProfile()} {
 		for _, nodes := range []int{1000, 5000, 15000} {
 			b.Run(fmt.Sprintf("profile=%s/nodes=%d", prof.SchedulerName, nodes), func(b *testing.B) {
-				f, err := framework.NewFramework(NewDefaultRegistry(), prof)
+				f, err := runtime.NewFramework(NewDefaultRegistry(), prof)
 				if err != nil {
 					b.Fatal(err)
 				}
 				snap := benchCluster(b, nodes)
 				pod := benchIncoming()
 				rng := rand.New(rand.NewPCG(1, 2))
-				res := &framework.Result{}
+				res := &runtime.Result{}
 				ctx := context.Background()
 				b.ReportAllocs()
 				b.ResetTimer()
 				cpu0, ok0 := procstat.CPUTime()
 				for b.Loop() {
-					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
+					if _, err := f.Schedule(ctx, nil, snap, pod, runtime.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -122,8 +124,8 @@ func BenchmarkProfileCycle(b *testing.B) {
 func benchAntiAffinityCluster(b *testing.B, nodes int) *framework.Snapshot {
 	b.Helper()
 	apps := []string{"web", "db", "cache", "batch"}
-	ns := make([]*framework.Node, nodes)
-	pods := make([]*framework.Pod, 0, 2*nodes)
+	ns := make([]*api.Node, nodes)
+	pods := make([]*api.Pod, 0, 2*nodes)
 	for i := range ns {
 		name := fmt.Sprintf("node-%05d", i)
 		ns[i] = st.MakeNode().Name(name).Label(benchZoneKey, fmt.Sprintf("zone-%d", i%10)).Label(benchHostKey, name).
@@ -133,9 +135,9 @@ func benchAntiAffinityCluster(b *testing.B, nodes int) *framework.Snapshot {
 			w := st.MakePod().Name(fmt.Sprintf("p-%d-%d", i, j)).Label("app", app).Node(name).
 				Req(map[string]string{"cpu": "500m", "memory": "1Gi"})
 			if (i+j)%3 == 0 {
-				w = w.Affinity(&framework.Affinity{PodAntiAffinity: &framework.PodAntiAffinity{
-					RequiredDuringSchedulingIgnoredDuringExecution: []framework.PodAffinityTerm{{
-						LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: benchHostKey}},
+				w = w.Affinity(&api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+					RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+						LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: benchHostKey}},
 				}})
 			}
 			pods = append(pods, w.Obj())
@@ -160,8 +162,8 @@ func BenchmarkProfileCycleVariants(b *testing.B) {
 		p := *pi.Pod
 		a := *p.Spec.Affinity
 		aa := *a.PodAntiAffinity
-		aa.RequiredDuringSchedulingIgnoredDuringExecution = []framework.PodAffinityTerm{{
-			LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "db"}}, TopologyKey: benchHostKey}}
+		aa.RequiredDuringSchedulingIgnoredDuringExecution = []api.PodAffinityTerm{{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}}, TopologyKey: benchHostKey}}
 		a.PodAntiAffinity = &aa
 		p.Spec.Affinity = &a
 		return framework.MustPodInfo(&p)
@@ -177,17 +179,17 @@ func BenchmarkProfileCycleVariants(b *testing.B) {
 	} {
 		for _, nodes := range []int{1000, 5000, 15000} {
 			b.Run(fmt.Sprintf("%s/nodes=%d", v.name, nodes), func(b *testing.B) {
-				f, err := framework.NewFramework(NewDefaultRegistry(), DefaultProfile())
+				f, err := runtime.NewFramework(NewDefaultRegistry(), DefaultProfile())
 				if err != nil {
 					b.Fatal(err)
 				}
 				snap := v.cluster(b, nodes)
 				pod := v.pod()
 				rng := rand.New(rand.NewPCG(1, 2))
-				res := &framework.Result{}
+				res := &runtime.Result{}
 				ctx := context.Background()
 				if v.warm {
-					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
+					if _, err := f.Schedule(ctx, nil, snap, pod, runtime.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -195,7 +197,7 @@ func BenchmarkProfileCycleVariants(b *testing.B) {
 				b.ResetTimer()
 				cpu0, ok0 := procstat.CPUTime()
 				for b.Loop() {
-					if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
+					if _, err := f.Schedule(ctx, nil, snap, pod, runtime.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 						b.Fatal(err)
 					}
 				}

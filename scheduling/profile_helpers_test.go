@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/configfile"
@@ -49,7 +50,7 @@ func TestConfigurationProfileAs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		builder.MakeNode().Name("big").Capacity(map[string]string{"cpu": "8", "memory": "16Gi"}).Obj(),
 		builder.MakeNode().Name("small").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj(),
 	}
@@ -103,7 +104,7 @@ func TestConfigurationProfileAs(t *testing.T) {
 // says so.
 func TestDecisionTies(t *testing.T) {
 	n := builder.MakeNode().Capacity(map[string]string{"cpu": "4", "memory": "8Gi"})
-	cluster, err := scheduling.NewClusterFrom([]*framework.Node{n.Name("a").Obj(), n.Name("b").Obj(), n.Name("c").Obj()}, nil)
+	cluster, err := scheduling.NewClusterFrom([]*api.Node{n.Name("a").Obj(), n.Name("b").Obj(), n.Name("c").Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

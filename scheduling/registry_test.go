@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -111,7 +113,7 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 	if got.Weights[config.TaintTolerationName] != 3 || got.Weights[config.InterPodAffinityName] != 2 {
 		t.Fatalf("kube v1.36 default weights: %v", got.Weights)
 	}
-	if _, err := framework.NewFramework(reg, got); err != nil {
+	if _, err := runtime.NewFramework(reg, got); err != nil {
 		t.Fatalf("default profile does not build: %v", err)
 	}
 }
@@ -128,20 +130,20 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 //	ImageLocality: no images → 0.
 //	Totals: n1 300+75+75 = 450, n2 300+81+71 = 452 → n2, margin 2.
 func TestDefaultProfileCycle(t *testing.T) {
-	f, err := framework.NewFramework(NewDefaultRegistry(), DefaultProfile())
+	f, err := runtime.NewFramework(NewDefaultRegistry(), DefaultProfile())
 	if err != nil {
 		t.Fatal(err)
 	}
 	n1 := st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj()
 	n2 := st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "8", "memory": "8Gi", "pods": "110"}).Obj()
-	snap := framework.MustSnapshot([]*framework.Node{n1, n2}, nil)
+	snap := framework.MustSnapshot([]*api.Node{n1, n2}, nil)
 	pod := framework.MustPodInfo(st.MakePod().Name("p").Req(map[string]string{"cpu": "1", "memory": "2Gi"}).Obj())
-	res, err := f.Schedule(context.Background(), nil, snap, pod, framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	res, err := f.Schedule(context.Background(), nil, snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []framework.NodeScores{
-		{Node: "n1", Total: 450, Scores: []framework.PluginScore{
+	want := []runtime.NodeScores{
+		{Node: "n1", Total: 450, Scores: []runtime.PluginScore{
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
 			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
@@ -151,7 +153,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
 			{Plugin: "ImageLocality", Weight: 1},
 		}},
-		{Node: "n2", Total: 452, Scores: []framework.PluginScore{
+		{Node: "n2", Total: 452, Scores: []runtime.PluginScore{
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
 			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 81, Normalized: 81, Weight: 1, Weighted: 81},

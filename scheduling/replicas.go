@@ -10,6 +10,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // replicaAdder adds a capacity question's replicas to the scheduler and
@@ -42,7 +44,7 @@ type replicaAdder struct {
 	tmpl   *framework.PodInfo // the first replica's PodInfo, nil before it
 	detach bool               // replicas after the first skip the queue
 	// sameSpec: replicas differ from the first only in name (no claim
-	// templates rename their volumes), which framework.ValidatePod reads
+	// templates rename their volumes), which api.ValidatePod reads
 	// for its messages only: the first replica's validation holds for
 	// every one.
 	sameSpec bool
@@ -67,12 +69,12 @@ type replicaAdder struct {
 	spare *capReplica
 }
 
-// replicaEval is a framework.Incremental for the cycles of one capacity
+// replicaEval is a runtime.Incremental for the cycles of one capacity
 // question's replicas under the profile fw: between two replicas' cycles
 // the fork changes only by the replica placed, which the evaluator is told.
 type replicaEval struct {
-	fw  *framework.Framework
-	inc *framework.Incremental
+	fw  *runtime.Framework
+	inc *runtime.Incremental
 }
 
 // newReplicaEval returns the evaluator for replicas sharing tmpl, or nil
@@ -126,7 +128,7 @@ func (a *replicaAdder) close() {
 // Cluster.addPodInfo, schedulingQueue.detached), so a released replica's
 // memory serves the next one as it is.
 type capReplica struct {
-	pod  framework.Pod
+	pod  api.Pod
 	info framework.PodInfo
 	rec  clusterPod
 	qp   detachedPod
@@ -137,7 +139,7 @@ type capReplica struct {
 // is placed lives on in the copy Cluster.assume makes, so its pending
 // copy is garbage once its cycle is over, and reusing it saves one
 // allocation of about a kilobyte per replica.
-func (a *replicaAdder) replica(template *framework.Pod, name string) *capReplica {
+func (a *replicaAdder) replica(template *api.Pod, name string) *capReplica {
 	r := a.spare
 	a.spare = nil
 	if r == nil {
@@ -162,7 +164,7 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		if rec, ok := s.cluster.pods[key]; ok {
 			a.tmpl = rec.info
 			a.detach = len(s.forks) > 0 && !s.workload.features.GangScheduling &&
-				framework.PodGroupKey(p) == "" && p.Spec.SchedulingGroup == nil
+				api.PodGroupKey(p) == "" && p.Spec.SchedulingGroup == nil
 		}
 		if d.Outcome == OutcomeScheduled {
 			a.spare = r // SchedulePod placed a copy of it
@@ -175,7 +177,7 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		return Decision{}, fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
 	}
 	if !a.sameSpec {
-		if err := framework.ValidatePod(p); err != nil {
+		if err := api.ValidatePod(p); err != nil {
 			return Decision{}, fmt.Errorf("scheduling: AddPod: %w", err)
 		}
 	}
@@ -248,8 +250,8 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 // the fork's Commit or Revert.
 type Replicas struct {
 	f        *Fork
-	template *framework.Pod
-	claims   []*framework.PersistentVolumeClaim
+	template *api.Pod
+	claims   []*api.PersistentVolumeClaim
 	class    string // the default storage class claims get
 	names    *replicaNamer
 	a        replicaAdder
@@ -261,7 +263,7 @@ type Replicas struct {
 // claims of claimTemplates (each named, names unique: StatefulSet
 // volumeClaimTemplates). While they are open, the cluster remembers the
 // pod-group keys of the labels replicas share.
-func (f *Fork) Replicas(template *framework.Pod, claimTemplates []*framework.PersistentVolumeClaim) (*Replicas, error) {
+func (f *Fork) Replicas(template *api.Pod, claimTemplates []*api.PersistentVolumeClaim) (*Replicas, error) {
 	switch {
 	case f == nil || f.s == nil:
 		return nil, errors.New("scheduling: Fork.Replicas: not a fork made by Scheduler.Fork")
@@ -283,7 +285,7 @@ func (f *Fork) Replicas(template *framework.Pod, claimTemplates []*framework.Per
 // Next returns the next replica, a pending copy of the template under the
 // next free name, with its claims added to the fork, and its key
 // (namespace/name). The pod is the Replicas' own until Schedule.
-func (r *Replicas) Next() (*framework.Pod, string, error) {
+func (r *Replicas) Next() (*api.Pod, string, error) {
 	name, key := r.names.next()
 	r.r, r.key = r.a.replica(r.template, name), key
 	p := &r.r.pod
@@ -301,8 +303,8 @@ func (r *Replicas) Schedule(ctx context.Context) (Decision, error) {
 
 // ClaimsOf returns the claims a StatefulSet controller creates for pod
 // from the claim templates, each in the class it gets.
-func (r *Replicas) ClaimsOf(pod *framework.Pod) []*framework.PersistentVolumeClaim {
-	out := make([]*framework.PersistentVolumeClaim, len(r.claims))
+func (r *Replicas) ClaimsOf(pod *api.Pod) []*api.PersistentVolumeClaim {
+	out := make([]*api.PersistentVolumeClaim, len(r.claims))
 	for i, t := range r.claims {
 		out[i] = claimFromTemplate(pod, t, r.class)
 	}
@@ -317,12 +319,12 @@ func (r *Replicas) Close() {
 }
 
 // setReplica makes p a pending copy of template named name.
-func setReplica(p, template *framework.Pod, name string) {
+func setReplica(p, template *api.Pod, name string) {
 	*p = *template
 	p.Name = name
 	p.UID = ""
 	p.Spec.NodeName = ""
-	p.Status = framework.PodStatus{Phase: framework.PodPending}
+	p.Status = api.PodStatus{Phase: api.PodPending}
 }
 
 // replicaNamer hands out <base>-1, <base>-2, ... skipping names the
@@ -342,7 +344,7 @@ type replicaNamer struct {
 // allocation for all): a batch doubles from 8 up to it.
 const replicaKeyBatch = 512
 
-func newReplicaNamer(c *Cluster, template *framework.Pod) *replicaNamer {
+func newReplicaNamer(c *Cluster, template *api.Pod) *replicaNamer {
 	base := template.Name
 	if base == "" {
 		base = "whatif"
@@ -391,8 +393,8 @@ func (r *replicaNamer) build() {
 // pod from template t: <template name>-<pod name> in the pod's namespace,
 // with the template's labels, annotations and spec, and class defaultClass
 // when the template names none (storage_defaultclass.go).
-func claimFromTemplate(pod *framework.Pod, t *framework.PersistentVolumeClaim, defaultClass string) *framework.PersistentVolumeClaim {
-	c := &framework.PersistentVolumeClaim{Spec: t.Spec}
+func claimFromTemplate(pod *api.Pod, t *api.PersistentVolumeClaim, defaultClass string) *api.PersistentVolumeClaim {
+	c := &api.PersistentVolumeClaim{Spec: t.Spec}
 	c.Name, c.Namespace = t.Name+"-"+pod.Name, pod.Namespace
 	c.Labels, c.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
 	withDefaultClass(c, defaultClass)
@@ -404,26 +406,26 @@ func claimFromTemplate(pod *framework.Pod, t *framework.PersistentVolumeClaim, d
 // then reuses it, bound or not), and the pod's volumes become one claim
 // volume per template, named after it, followed by the pod's other
 // volumes (k8s.io/kubernetes pkg/controller/statefulset updateStorage).
-func (s *Scheduler) addReplicaClaims(pod *framework.Pod, templates []*framework.PersistentVolumeClaim, defaultClass string) error {
+func (s *Scheduler) addReplicaClaims(pod *api.Pod, templates []*api.PersistentVolumeClaim, defaultClass string) error {
 	if len(templates) == 0 {
 		return nil
 	}
 	c := s.cluster
-	vols := make([]framework.Volume, 0, len(templates)+len(pod.Spec.Volumes))
+	vols := make([]api.Volume, 0, len(templates)+len(pod.Spec.Volumes))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range templates {
 		claim := claimFromTemplate(pod, t, defaultClass)
-		if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, claim.Namespace, claim.Name); !ok {
+		if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, claim.Namespace, claim.Name); !ok {
 			if err := c.AddStorageObject(claim); err != nil {
 				return fmt.Errorf("replica %s: claim %s from template %q: %w", pod.Key(), claim.Key(), t.Name, err)
 			}
 		}
-		vols = append(vols, framework.Volume{Name: t.Name, VolumeSource: framework.VolumeSource{
-			PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name}}})
+		vols = append(vols, api.Volume{Name: t.Name, VolumeSource: api.VolumeSource{
+			PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name}}})
 	}
 	for _, v := range pod.Spec.Volumes {
-		if !slices.ContainsFunc(templates, func(t *framework.PersistentVolumeClaim) bool { return t.Name == v.Name }) {
+		if !slices.ContainsFunc(templates, func(t *api.PersistentVolumeClaim) bool { return t.Name == v.Name }) {
 			vols = append(vols, v)
 		}
 	}

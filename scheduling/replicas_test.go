@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -52,7 +53,7 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 	prof := DefaultProfile()
 	prof.PreFilter = append(prof.PreFilter, "WcReleaser")
 	prof.Permit = append(prof.Permit, "WcReleaser")
-	c, err := NewClusterFrom([]*framework.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}, nil)
+	c, err := NewClusterFrom([]*api.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestReplicaCycleMemory(t *testing.T) {
 // name.
 func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 	taken := map[int]bool{3: true, 8: true, 9: true, 25: true, 60: true}
-	var pods []*framework.Pod
+	var pods []*api.Pod
 	for n := range taken {
 		pods = append(pods, st.MakePod().Name(fmt.Sprintf("web-%d", n)).Namespace("shop").Obj())
 	}
@@ -199,17 +200,17 @@ func TestDefaultStorageClass(t *testing.T) {
 	empty := ""
 	for _, tc := range []struct {
 		name  string
-		claim *framework.PersistentVolumeClaim
+		claim *api.PersistentVolumeClaim
 		want  string
 	}{
-		{"no class", &framework.PersistentVolumeClaim{}, "a-new"},
-		{"a class", &framework.PersistentVolumeClaim{Spec: framework.PersistentVolumeClaimSpec{StorageClassName: &empty}}, ""},
-		{"beta annotation", &framework.PersistentVolumeClaim{ObjectMeta: framework.ObjectMeta{Annotations: map[string]string{framework.AnnBetaStorageClass: "fast"}}}, "fast"},
+		{"no class", &api.PersistentVolumeClaim{}, "a-new"},
+		{"a class", &api.PersistentVolumeClaim{Spec: api.PersistentVolumeClaimSpec{StorageClassName: &empty}}, ""},
+		{"beta annotation", &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Annotations: map[string]string{api.AnnBetaStorageClass: "fast"}}}, "fast"},
 	} {
 		tc.claim.Name = "data"
 		got := claimFromTemplate(pod, tc.claim, c.DefaultStorageClass())
-		if framework.ClaimClass(got) != tc.want || got.Key() != "shop/data-web-1" {
-			t.Errorf("%s: claim %s of class %q, want %q", tc.name, got.Key(), framework.ClaimClass(got), tc.want)
+		if api.ClaimClass(got) != tc.want || got.Key() != "shop/data-web-1" {
+			t.Errorf("%s: claim %s of class %q, want %q", tc.name, got.Key(), api.ClaimClass(got), tc.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // Pod-signature reuse, as kube-scheduler v1.35+'s opportunistic batching
@@ -71,8 +72,8 @@ type batchState struct {
 	// costs nothing) while ranked is nil. res is the scheduler's recycled
 	// Result unless explanations are kept.
 	cycle  int64
-	res    *framework.Result
-	kept   *framework.Result // res, when explanations keep it (Decision.Result)
+	res    *runtime.Result
+	kept   *runtime.Result // res, when explanations keep it (Decision.Result)
 	ranked ranking
 	built  bool
 	// created, nodes and events are the clock, the node count and the
@@ -89,8 +90,8 @@ type batchState struct {
 type reuseTry struct {
 	node  string
 	state *framework.CycleState
-	pre   *framework.PreFilterOutcome
-	pick  framework.RankedCandidate
+	pre   *runtime.PreFilterOutcome
+	pick  runtime.RankedCandidate
 	ties  int
 	b     *batchState
 }
@@ -106,7 +107,7 @@ type lastCycle struct {
 type reuseFork struct {
 	batches map[string]*batchState
 	lasts   map[string]lastCycle
-	result  *framework.Result
+	result  *runtime.Result
 }
 
 // signature returns the queued pod's signature for its profile ("" when
@@ -161,7 +162,7 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 	t.state = s.newState(h)
 	t.state.SetSnapshot(snap)
 	preRes, st, plugins := prof.fw.RunPreFilterPlugins(ctx, t.state, pi, snap.Nodes())
-	t.pre = &framework.PreFilterOutcome{Result: preRes, Status: st, Plugins: plugins}
+	t.pre = &runtime.PreFilterOutcome{Result: preRes, Status: st, Plugins: plugins}
 	if !st.IsSuccess() {
 		return t // the full cycle reports the PreFilter failure
 	}
@@ -202,7 +203,7 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 // nodes it scored but did not choose (res, nil when it did not score) is
 // kept for a next pod with the same signature; a cycle that reused a
 // ranking keeps it.
-func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, res *framework.Result, reused bool) {
+func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, res *runtime.Result, reused bool) {
 	prof.last = lastCycle{cycle: s.cycle, node: node}
 	if reused || !s.reuseEnabled(prof) {
 		return
@@ -280,11 +281,11 @@ func (s *Scheduler) revertReuse() {
 // highest total, the earliest of those evaluated: kube's nodeScoreHeap
 // order, with the position where kube draws a random tie-breaker) is the
 // last and taking it costs O(1).
-type ranking []framework.RankedCandidate
+type ranking []runtime.RankedCandidate
 
 // newRanking sorts r into a ranking.
-func newRanking(r []framework.RankedCandidate) ranking {
-	slices.SortFunc(r, func(a, b framework.RankedCandidate) int {
+func newRanking(r []runtime.RankedCandidate) ranking {
+	slices.SortFunc(r, func(a, b runtime.RankedCandidate) int {
 		if c := cmp.Compare(a.Total, b.Total); c != 0 {
 			return c
 		}
@@ -294,9 +295,9 @@ func newRanking(r []framework.RankedCandidate) ranking {
 }
 
 // next returns the best node left (false when none is).
-func (r ranking) next() (framework.RankedCandidate, bool) {
+func (r ranking) next() (runtime.RankedCandidate, bool) {
 	if len(r) == 0 {
-		return framework.RankedCandidate{}, false
+		return runtime.RankedCandidate{}, false
 	}
 	return r[len(r)-1], true
 }
@@ -304,7 +305,7 @@ func (r ranking) next() (framework.RankedCandidate, bool) {
 // popBest removes and returns the best node, breaking a tie among the c
 // best as a full cycle's host selection does: k = rng.IntN(c) (no draw
 // without a tie), the k-th of them in evaluation order. It costs O(c).
-func (r *ranking) popBest(rng *rand.Rand) (framework.RankedCandidate, int) {
+func (r *ranking) popBest(rng *rand.Rand) (runtime.RankedCandidate, int) {
 	h := *r
 	n := len(h)
 	best := h[n-1]

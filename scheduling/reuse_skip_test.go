@@ -7,7 +7,9 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // TestReuseSignsBeforePreFilter: a pod that cannot reuse the kept ranking
@@ -19,12 +21,12 @@ import (
 func TestReuseSignsBeforePreFilter(t *testing.T) {
 	ctx := context.Background()
 	spread := builder.MakePod().Name("b").Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).
-		SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: framework.DoNotSchedule,
-			LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
+		SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: api.DoNotSchedule,
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()
 	other := builder.MakePod().Name("b").Label("app", "api").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()
 	for _, tc := range []struct {
 		name  string
-		pod   *framework.Pod
+		pod   *api.Pod
 		reuse bool
 	}{
 		{"same signature", replica("b"), true},
@@ -76,15 +78,15 @@ func TestSignRefusersAgree(t *testing.T) {
 	unsignable := map[string]bool{"spread": true, "affinity": true, "anti-affinity": true, "preferred affinity": true}
 	pods := map[string]*framework.PodInfo{
 		"plain": framework.MustPodInfo(web().Obj()),
-		"spread": framework.MustPodInfo(web().SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone",
-			WhenUnsatisfiable: framework.ScheduleAnyway, LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()),
+		"spread": framework.MustPodInfo(web().SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone",
+			WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()),
 		"affinity":           framework.MustPodInfo(web().PodAffinityIn("app", "zone", []string{"db"}, builder.PodAffinityWithRequiredReq).Obj()),
 		"anti-affinity":      framework.MustPodInfo(web().PodAntiAffinityIn("app", "zone", []string{"web"}, builder.PodAntiAffinityWithRequiredReq).Obj()),
 		"preferred affinity": framework.MustPodInfo(web().PodAffinityIn("app", "zone", []string{"db"}, builder.PodAffinityWithPreferredReq).Obj()),
 	}
 	refusers, halves := 0, 0
 	for pname, p := range map[string]framework.Profile{"system defaults": DefaultProfile(), "listed defaults": reuseProfile(config.LeastAllocated)} {
-		f, err := framework.NewFramework(NewDefaultRegistry(), p)
+		f, err := runtime.NewFramework(NewDefaultRegistry(), p)
 		if err != nil {
 			t.Fatal(err)
 		}

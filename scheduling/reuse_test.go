@@ -14,7 +14,9 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // reuseProfile is a signable profile: the default plugins without
@@ -35,8 +37,8 @@ func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
 // cannot sign turns signing off).
 func TestSignatures(t *testing.T) {
 	ctx := context.Background()
-	fw := func(p framework.Profile, opts ...framework.Option) *framework.Framework {
-		f, err := framework.NewFramework(NewDefaultRegistry(), p, opts...)
+	fw := func(p framework.Profile, opts ...runtime.Option) *runtime.Framework {
+		f, err := runtime.NewFramework(NewDefaultRegistry(), p, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +60,7 @@ func TestSignatures(t *testing.T) {
 		"labels":     web("c").Label("tier", "x"),
 		"requests":   builder.MakePod().Name("c").Label("app", "web").Container("nginx:1", map[string]string{"cpu": "2"}),
 		"image":      builder.MakePod().Name("c").Label("app", "web").Container("nginx:2", map[string]string{"cpu": "1"}),
-		"toleration": web("c").Toleration(framework.Toleration{Key: "k", Operator: framework.TolerationOpExists}),
+		"toleration": web("c").Toleration(api.Toleration{Key: "k", Operator: api.TolerationOpExists}),
 		"selector":   web("c").NodeSelector(map[string]string{"disk": "ssd"}),
 	} {
 		if sig := signable.SignPod(ctx, pod(other)); sig == "" || sig == a {
@@ -66,8 +68,8 @@ func TestSignatures(t *testing.T) {
 		}
 	}
 	for name, unsignable := range map[string]*builder.PodWrapper{
-		"spread": web("s").SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: framework.DoNotSchedule,
-			LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}),
+		"spread": web("s").SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule,
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}),
 		"affinity": web("s").PodAffinityIn("app", "zone", []string{"db"}, builder.PodAffinityWithRequiredReq),
 	} {
 		if sig := signable.SignPod(ctx, pod(unsignable)); sig != "" {
@@ -82,13 +84,13 @@ func TestSignatures(t *testing.T) {
 	if fw(la).CanSign() {
 		t.Error("a profile with LoadAwareScheduling (which does not sign) signs")
 	}
-	if fw(reuseProfile(config.LeastAllocated), framework.WithExtenders(stubExtender{})).CanSign() {
+	if fw(reuseProfile(config.LeastAllocated), runtime.WithExtenders(stubExtender{})).CanSign() {
 		t.Error("a profile with an extender signs")
 	}
 }
 
 // reuseEnv schedules replicas on n identical nodes with the given options.
-func reuseEnv(t *testing.T, nodes []*framework.Node, profile framework.Profile, opts ...Option) (*Scheduler, *framework.FakeClock, *[]Decision) {
+func reuseEnv(t *testing.T, nodes []*api.Node, profile framework.Profile, opts ...Option) (*Scheduler, *framework.FakeClock, *[]Decision) {
 	t.Helper()
 	c, err := NewClusterFrom(nodes, nil)
 	if err != nil {
@@ -104,8 +106,8 @@ func reuseEnv(t *testing.T, nodes []*framework.Node, profile framework.Profile, 
 	return s, clock, &ds
 }
 
-func nodesOf(cpus ...string) []*framework.Node {
-	var out []*framework.Node
+func nodesOf(cpus ...string) []*api.Node {
+	var out []*api.Node
 	for i, c := range cpus {
 		out = append(out, builder.MakeNode().Name(fmt.Sprintf("n%d", i+1)).Label("kubernetes.io/hostname", fmt.Sprintf("n%d", i+1)).
 			Capacity(map[string]string{"cpu": c, "memory": "64Gi", "pods": "110"}).Obj())
@@ -113,7 +115,7 @@ func nodesOf(cpus ...string) []*framework.Node {
 	return out
 }
 
-func replica(name string) *framework.Pod {
+func replica(name string) *api.Pod {
 	return builder.MakePod().Name(name).Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()
 }
 
@@ -128,7 +130,7 @@ func TestReuseAndInvalidation(t *testing.T) {
 		s     *Scheduler
 		clock *framework.FakeClock
 	}
-	one := func(t *testing.T, e env, p *framework.Pod) Decision {
+	one := func(t *testing.T, e env, p *api.Pod) Decision {
 		t.Helper()
 		if err := e.s.AddPod(p); err != nil {
 			t.Fatal(err)
@@ -143,7 +145,7 @@ func TestReuseAndInvalidation(t *testing.T) {
 		name    string
 		nodes   []string
 		between func(t *testing.T, e env)
-		second  *framework.Pod
+		second  *api.Pod
 		opts    []Option
 		reuse   bool
 	}{
@@ -161,8 +163,8 @@ func TestReuseAndInvalidation(t *testing.T) {
 		{name: "another signature", nodes: []string{"1", "1", "1"}, second: builder.MakePod().Name("b").Label("app", "api").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()},
 		{name: "unsignable pod", nodes: []string{"1", "1", "1"},
 			second: builder.MakePod().Name("b").Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).
-				SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: framework.DoNotSchedule,
-					LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()},
+				SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 5, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: api.DoNotSchedule,
+					LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).Obj()},
 		{name: "ranking expired", nodes: []string{"1", "1", "1"}, second: replica("b"),
 			between: func(t *testing.T, e env) { _ = e.clock.Advance(DefaultReuseMaxAge + time.Millisecond) }},
 		{name: "younger than the max age", nodes: []string{"1", "1", "1"}, second: replica("b"), reuse: true,
@@ -232,7 +234,7 @@ func TestReuseForkRevert(t *testing.T) {
 	}
 	plain, forked := run(false), run(true)
 	forked = append(forked[:1], forked[2:]...) // drop the what-if decision
-	if diff := cmp.Diff(plain, forked, cmp.Comparer(func(a, b *framework.Result) bool { return a == b })); diff != "" {
+	if diff := cmp.Diff(plain, forked, cmp.Comparer(func(a, b *runtime.Result) bool { return a == b })); diff != "" {
 		t.Errorf("decisions after Revert differ (-never forked +forked):\n%s", diff)
 	}
 	if plain[1].FastPath != FastPathReused {
@@ -263,9 +265,9 @@ func (stubExtender) Prioritize(*framework.PodInfo, []*framework.NodeInfo) ([]fra
 func TestPropRankingPopBest(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 200).Draw(t, "n")
-		var cands []framework.RankedCandidate
+		var cands []runtime.RankedCandidate
 		for i, pos := range rand.New(rand.NewPCG(uint64(n), 1)).Perm(n) { // positions unique, in any order
-			cands = append(cands, framework.RankedCandidate{Index: int32(i), Pos: int32(pos), Total: int64(rapid.IntRange(0, 4).Draw(t, "total"))})
+			cands = append(cands, runtime.RankedCandidate{Index: int32(i), Pos: int32(pos), Total: int64(rapid.IntRange(0, 4).Draw(t, "total"))})
 		}
 		seed := rapid.Uint64().Draw(t, "seed")
 		got, want := rand.New(rand.NewPCG(seed, 2)), rand.New(rand.NewPCG(seed, 2))
@@ -307,7 +309,7 @@ func TestPropRankingPopBest(t *testing.T) {
 func TestKeepRankingSkipsUnsignablePods(t *testing.T) {
 	s, _, _ := reuseEnv(t, nodesOf("4", "4"), reuseProfile(config.LeastAllocated))
 	prof := s.profiles[DefaultSchedulerName]
-	res := &framework.Result{Totals: make([]int64, 2)}
+	res := &runtime.Result{Totals: make([]int64, 2)}
 	for _, tc := range []struct {
 		name   string
 		sig    framework.PodSignature

@@ -28,6 +28,8 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // ScheduleOne runs the binding steps that became ready (synchronous mode),
@@ -61,11 +63,11 @@ func (s *Scheduler) scheduleOne(f *Fork, ctx context.Context) (Decision, bool) {
 // what-if primitive (on a Fork: place a pod, look at the decision,
 // Revert). When no node fits the pod stays pending (and queued, as AddPod
 // would leave it).
-func (s *Scheduler) SchedulePod(ctx context.Context, pod *framework.Pod) (Decision, error) {
+func (s *Scheduler) SchedulePod(ctx context.Context, pod *api.Pod) (Decision, error) {
 	return s.schedulePod(nil, ctx, pod)
 }
 
-func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *framework.Pod) (Decision, error) {
+func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *api.Pod) (Decision, error) {
 	if err := s.check(f, "SchedulePod"); err != nil {
 		return Decision{}, err
 	}
@@ -138,11 +140,11 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		node, nominatedFailed = s.evaluateNominatedNode(ctx, prof, state, snap, pi, nnn)
 		if node != "" {
 			d.FastPath, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = "nominated", 1, 1, s.nextStart
-			d.Top = []framework.RankedNode{{Name: node}}
+			d.Top = []runtime.RankedNode{{Name: node}}
 		}
 	}
 	reused := false
-	var pre *framework.PreFilterOutcome // PreFilter already run on state
+	var pre *runtime.PreFilterOutcome // PreFilter already run on state
 	if node == "" {
 		if state != nil {
 			state.Release() // the nominated-node attempt's state is done
@@ -154,7 +156,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			if t.node != "" {
 				node, reused = t.node, true
 				d.FastPath, d.ReusedFrom, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = FastPathReused, t.b.cycle, 1, 1, s.nextStart
-				d.Top, d.Ties = []framework.RankedNode{{Name: t.node, Total: t.pick.Total}}, t.ties
+				d.Top, d.Ties = []runtime.RankedNode{{Name: t.node, Total: t.pick.Total}}, t.ties
 				if next, ok := t.b.ranked.next(); ok && t.ties == 1 {
 					d.Margin = t.pick.Total - next.Total
 				}
@@ -166,7 +168,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 			prof.batch = nil
 		}
 	}
-	var scored *framework.Result
+	var scored *runtime.Result
 	if node == "" {
 		if state == nil {
 			state = s.newState(h)
@@ -218,13 +220,13 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 }
 
 // numFeasibleNodesToFind is kube-scheduler v1.36's node sampling
-// (framework.NumFeasibleNodesToFind) with the profile's
+// (runtime.NumFeasibleNodesToFind) with the profile's
 // percentageOfNodesToScore when set, else the scheduler's.
 func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
 	if profilePct != nil {
 		globalPct = *profilePct
 	}
-	return framework.NumFeasibleNodesToFind(n, globalPct)
+	return runtime.NumFeasibleNodesToFind(n, globalPct)
 }
 
 func (s *Scheduler) numToFind(p *schedProfile, n int) int {
@@ -254,13 +256,13 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 // when narrowing changes it, the cycle is run again from the same random
 // state with the right size (the framework takes the size up front).
 // pre is PreFilter's outcome when it already ran on state (nil when not).
-func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	return s.scheduleIn(ctx, prof, state, snap, pi, nil, pre)
 }
 
 // scheduleIn is schedule restricted to a placement's nodes (nil: every
-// node of snap), which must be snap's (framework.CycleOptions.Nodes).
-func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+// node of snap), which must be snap's (runtime.CycleOptions.Nodes).
+func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
 	inPlacement := func(string) bool { return true }
 	if nodes != nil {
@@ -299,11 +301,11 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 
 // cycleOptions are the options of a cycle over n candidate nodes (nodes,
 // nil for every node of the snapshot), pre as for schedule.
-func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.NodeInfo, pre *framework.PreFilterOutcome) framework.CycleOptions {
-	opts := framework.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n), SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
+func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) runtime.CycleOptions {
+	opts := runtime.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n), SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
 	if !s.keepResults {
 		if s.reuse == nil {
-			s.reuse = &framework.Result{}
+			s.reuse = &runtime.Result{}
 		}
 		opts.Reuse = s.reuse
 	}
@@ -315,11 +317,11 @@ func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.N
 
 // scheduleReplica is schedule for a capacity question's replica, whose
 // cycle the question's incremental evaluator computes when it can
-// (framework.Incremental decides exactly as schedule would, or hands the
+// (runtime.Incremental decides exactly as schedule would, or hands the
 // cycle back). The cycle state stays the scheduler's own: Reserve, Permit
 // and binding get it as without the evaluator (replicaEval checks they
 // read nothing PreFilter wrote).
-func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *framework.PreFilterOutcome) (*framework.Result, *framework.CycleState, error) {
+func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	if e := s.replicas; e != nil && e.fw == prof.fw {
 		if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
 			s.replicaCycles++
@@ -368,7 +370,7 @@ func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *schedProfil
 }
 
 // schedRejectedIn reports whether the cycle rejected node explicitly.
-func schedRejectedIn(res *framework.Result, node string) bool {
+func schedRejectedIn(res *runtime.Result, node string) bool {
 	if node == "" {
 		return false
 	}
@@ -380,8 +382,8 @@ func schedRejectedIn(res *framework.Result, node string) bool {
 
 // cycleFailed handles a cycle that found no node (running PostFilter,
 // i.e. preemption) or failed with an error.
-func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, res *framework.Result, err error, d Decision) Decision {
-	var fe *framework.FitError
+func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
+	var fe *runtime.FitError
 	if res != nil {
 		fe = res.FitError()
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // DefaultSchedulerName is the profile of pods that name no schedulerName,
@@ -72,7 +74,7 @@ type Decision struct {
 	StartIndex     int
 	// Top are the best nodes by total score, the chosen one first; Margin
 	// is the winner's lead over the runner-up.
-	Top    []framework.RankedNode
+	Top    []runtime.RankedNode
 	Margin int64
 	// Ties is the number of nodes that shared the winning total (the
 	// winner included); above 1, the seeded tie-break chose among them.
@@ -90,7 +92,7 @@ type Decision struct {
 	Victims       []string
 	// Result is the full explanation of the cycle (every node's filter
 	// verdict, every plugin's scores), kept only WithExplanations.
-	Result *framework.Result
+	Result *runtime.Result
 }
 
 // Option configures a Scheduler.
@@ -98,7 +100,7 @@ type Option func(*Scheduler)
 
 // WithClock sets the clock of the queue, Permit timeouts and plugins
 // (default framework.RealClock): every profile's Framework gets it through
-// framework.WithClock.
+// runtime.WithClock.
 func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock = c } }
 
 // WithSeed seeds the random source of tie-breaks and preemption offsets
@@ -107,7 +109,7 @@ func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock =
 func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } }
 
 // WithParallelism sets the workers of per-node loops (default 1): every
-// profile's Framework gets it through framework.WithParallelism.
+// profile's Framework gets it through runtime.WithParallelism.
 func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = n } }
 
 // WithPercentageOfNodesToScore sets the scheduler-wide
@@ -133,11 +135,11 @@ func WithExtenders(e ...framework.Extender) Option {
 // a time).
 func WithDecisionHandler(fn func(Decision)) Option { return func(s *Scheduler) { s.onDecision = fn } }
 
-// WithExplanations keeps each cycle's full framework.Result in its
+// WithExplanations keeps each cycle's full runtime.Result in its
 // Decision (memory grows with nodes × score plugins per decision).
 func WithExplanations() Option { return func(s *Scheduler) { s.keepResults = true } }
 
-// WithFailureExplanations keeps the full framework.Result only in the
+// WithFailureExplanations keeps the full runtime.Result only in the
 // decisions of cycles that failed (Unschedulable, Error): the cycles run
 // with explanations, and a successful cycle's Result is recycled, so
 // memory grows with the failures only.
@@ -145,7 +147,7 @@ func WithFailureExplanations() Option { return func(s *Scheduler) { s.keepFailed
 
 type schedProfile struct {
 	name       string
-	fw         *framework.Framework
+	fw         *runtime.Framework
 	pct        *int32
 	hasScoring bool
 	hasExtFilt bool
@@ -262,7 +264,7 @@ type Scheduler struct {
 
 	nextStart int
 	cycle     int64
-	reuse     *framework.Result // recycled cycle result without explanations
+	reuse     *runtime.Result // recycled cycle result without explanations
 	// Pod-signature reuse (reuse.go): off, the maximum age of a ranking,
 	// and the reuse state hidden by each open Fork.
 	noReuse     bool
@@ -349,7 +351,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 			return nil, fmt.Errorf("scheduling: profile %q: QueueSort %v (with its args) differs from profile %q's %v; all profiles must share one",
 				p.SchedulerName, p.QueueSort, first.SchedulerName, first.QueueSort)
 		}
-		f, err := framework.NewFramework(registry, p, framework.WithClock(s.clock), framework.WithParallelism(s.parallelism), framework.WithExtenders(s.extenders...))
+		f, err := runtime.NewFramework(registry, p, runtime.WithClock(s.clock), runtime.WithParallelism(s.parallelism), runtime.WithExtenders(s.extenders...))
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
@@ -422,7 +424,7 @@ func (s *Scheduler) Clock() framework.Clock { return s.clock }
 func (s *Scheduler) Profiles() []string { return slices.Clone(s.order) }
 
 // Framework returns the framework of a profile.
-func (s *Scheduler) Framework(schedulerName string) (*framework.Framework, bool) {
+func (s *Scheduler) Framework(schedulerName string) (*runtime.Framework, bool) {
 	p, ok := s.profiles[schedulerName]
 	if !ok {
 		return nil, false
@@ -430,7 +432,7 @@ func (s *Scheduler) Framework(schedulerName string) (*framework.Framework, bool)
 	return p.fw, true
 }
 
-func (s *Scheduler) profileFor(pod *framework.Pod) (*schedProfile, error) {
+func (s *Scheduler) profileFor(pod *api.Pod) (*schedProfile, error) {
 	name := pod.Spec.SchedulerName
 	if name == "" {
 		name = DefaultSchedulerName
@@ -462,9 +464,9 @@ func (s *Scheduler) emit(d Decision) {
 // there; otherwise it joins the queue of its profile. A schedulerName no
 // profile has, a duplicate pod, a missing node or invalid affinity is an
 // error naming the pod, and the pod is not added.
-func (s *Scheduler) AddPod(pod *framework.Pod) error { return s.addPod(nil, pod) }
+func (s *Scheduler) AddPod(pod *api.Pod) error { return s.addPod(nil, pod) }
 
-func (s *Scheduler) addPod(f *Fork, pod *framework.Pod) error {
+func (s *Scheduler) addPod(f *Fork, pod *api.Pod) error {
 	if err := s.check(f, "AddPod"); err != nil {
 		return err
 	}
@@ -479,7 +481,7 @@ func (s *Scheduler) addPod(f *Fork, pod *framework.Pod) error {
 }
 
 // addPodEvent is AddPod with the scheduler's lock held.
-func (s *Scheduler) addPodEvent(pod *framework.Pod) error {
+func (s *Scheduler) addPodEvent(pod *api.Pod) error {
 	if pod.Spec.NodeName == "" {
 		if _, err := s.profileFor(pod); err != nil {
 			return err
@@ -557,9 +559,9 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 }
 
 // AddNode adds a node; unschedulable pods are retried.
-func (s *Scheduler) AddNode(n *framework.Node) error { return s.addNode(nil, n) }
+func (s *Scheduler) AddNode(n *api.Node) error { return s.addNode(nil, n) }
 
-func (s *Scheduler) addNode(f *Fork, n *framework.Node) error {
+func (s *Scheduler) addNode(f *Fork, n *api.Node) error {
 	if err := s.check(f, "AddNode"); err != nil {
 		return err
 	}
@@ -577,9 +579,9 @@ func (s *Scheduler) addNode(f *Fork, n *framework.Node) error {
 }
 
 // UpdateNode replaces a node object; unschedulable pods are retried.
-func (s *Scheduler) UpdateNode(n *framework.Node) error { return s.updateNode(nil, n) }
+func (s *Scheduler) UpdateNode(n *api.Node) error { return s.updateNode(nil, n) }
 
-func (s *Scheduler) updateNode(f *Fork, n *framework.Node) error {
+func (s *Scheduler) updateNode(f *Fork, n *api.Node) error {
 	if err := s.check(f, "UpdateNode"); err != nil {
 		return err
 	}
@@ -602,9 +604,9 @@ func (s *Scheduler) updateNode(f *Fork, n *framework.Node) error {
 // RemoveNode removes a node. Its pods are deleted (pods waiting at Permit
 // there are rejected) and returned with spec.nodeName cleared, so that a
 // caller acting as their controller can add them again.
-func (s *Scheduler) RemoveNode(name string) ([]*framework.Pod, error) { return s.removeNode(nil, name) }
+func (s *Scheduler) RemoveNode(name string) ([]*api.Pod, error) { return s.removeNode(nil, name) }
 
-func (s *Scheduler) removeNode(f *Fork, name string) ([]*framework.Pod, error) {
+func (s *Scheduler) removeNode(f *Fork, name string) ([]*api.Pod, error) {
 	if err := s.check(f, "RemoveNode"); err != nil {
 		return nil, err
 	}
@@ -644,11 +646,11 @@ func (s *Scheduler) removeNode(f *Fork, name string) ([]*framework.Pod, error) {
 
 // UpdateNodeMetric records a node's NodeMetric; unschedulable pods are
 // retried.
-func (s *Scheduler) UpdateNodeMetric(m *framework.NodeMetric) error {
+func (s *Scheduler) UpdateNodeMetric(m *api.NodeMetric) error {
 	return s.updateNodeMetric(nil, m)
 }
 
-func (s *Scheduler) updateNodeMetric(f *Fork, m *framework.NodeMetric) error {
+func (s *Scheduler) updateNodeMetric(f *Fork, m *api.NodeMetric) error {
 	if err := s.check(f, "UpdateNodeMetric"); err != nil {
 		return err
 	}
@@ -791,7 +793,7 @@ func (s *Scheduler) StaleWakeup() (time.Time, bool) {
 // wait for held, so a handler that resubmits a pod (as Replay does for
 // evicted and preempted pods) adds it here. The pod joins the queue as
 // AddPod's does.
-func (s *Scheduler) AddPodFromHandler(pod *framework.Pod) error {
+func (s *Scheduler) AddPodFromHandler(pod *api.Pod) error {
 	if _, err := s.profileFor(pod); err != nil {
 		return err
 	}

@@ -9,19 +9,20 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // scBenchNodes returns n nodes of four sizes in two zones.
-func scBenchNodes(n int) []*framework.Node {
+func scBenchNodes(n int) []*api.Node {
 	sizes := []map[string]string{
 		{"cpu": "8", "memory": "32Gi", "pods": "110"},
 		{"cpu": "16", "memory": "64Gi", "pods": "110"},
 		{"cpu": "32", "memory": "128Gi", "pods": "110"},
 		{"cpu": "64", "memory": "256Gi", "pods": "110"},
 	}
-	out := make([]*framework.Node, n)
+	out := make([]*api.Node, n)
 	for i := range n {
 		out[i] = st.MakeNode().Name(fmt.Sprintf("node-%05d", i)).Capacity(sizes[i%len(sizes)]).
 			Label("topology.kubernetes.io/zone", fmt.Sprintf("zone-%d", i%2)).Obj()
@@ -30,13 +31,13 @@ func scBenchNodes(n int) []*framework.Node {
 }
 
 // scBenchPods returns n pods of three shapes.
-func scBenchPods(n int) []*framework.Pod {
+func scBenchPods(n int) []*api.Pod {
 	shapes := []map[string]string{
 		{"cpu": "250m", "memory": "512Mi"},
 		{"cpu": "1", "memory": "2Gi"},
 		{"cpu": "2", "memory": "1Gi"},
 	}
-	out := make([]*framework.Pod, n)
+	out := make([]*api.Pod, n)
 	for i := range n {
 		out[i] = st.MakePod().Name(fmt.Sprintf("pod-%06d", i)).Req(shapes[i%len(shapes)]).Label("app", fmt.Sprintf("app-%d", i%20)).Obj()
 	}

@@ -14,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ccBranchOp is one step a fork takes on its branch.
@@ -492,7 +493,7 @@ func TestForkHolderCannotWaitOnItself(t *testing.T) {
 		{"UpdateNode", func() error { return e.s.UpdateNode(scNodes("2")[0]) }},
 		{"RemoveNode", func() error { _, err := e.s.RemoveNode("n1"); return err }},
 		{"UpdateNodeMetric", func() error {
-			return e.s.UpdateNodeMetric(&framework.NodeMetric{ObjectMeta: framework.ObjectMeta{Name: "n1"}})
+			return e.s.UpdateNodeMetric(&api.NodeMetric{ObjectMeta: api.ObjectMeta{Name: "n1"}})
 		}},
 		{"SchedulePod", func() error { _, err := e.s.SchedulePod(ctx, scPod("y", "1").Obj()); return err }},
 		{"Preempt", func() error { _, err := e.s.Preempt("default/queued", "n1"); return err }},

@@ -3,15 +3,16 @@ package scheduling
 import (
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // schedUsageCache is the part of LoadAwareScheduling's usage cache
 // (estimator.AssignCache) that hears cluster events: pods placed outside
 // the scheduler's Reserve, deleted pods and NodeMetric updates.
 type schedUsageCache interface {
-	AddPod(pod *framework.Pod) error
-	DeletePod(pod *framework.Pod)
-	UpdateNodeMetric(m *framework.NodeMetric) error
+	AddPod(pod *api.Pod) error
+	DeletePod(pod *api.Pod)
+	UpdateNodeMetric(m *api.NodeMetric) error
 }
 
 var _ schedUsageCache = (*estimator.AssignCache)(nil)
@@ -51,7 +52,7 @@ func (s *Scheduler) podAssigned(pi *framework.PodInfo, added bool) {
 }
 
 // nodeMetricUpdated passes a NodeMetric to the usage caches.
-func (s *Scheduler) nodeMetricUpdated(m *framework.NodeMetric) {
+func (s *Scheduler) nodeMetricUpdated(m *api.NodeMetric) {
 	for _, c := range s.usage {
 		_ = c.UpdateNodeMetric(m)
 	}

@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-func exNode(name, cpu string) *framework.Node {
+func exNode(name, cpu string) *api.Node {
 	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
 }
 
-func exPod(name, cpu string) *framework.Pod {
+func exPod(name, cpu string) *api.Pod {
 	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
 }
 
@@ -22,14 +23,14 @@ func exPod(name, cpu string) *framework.Pod {
 // cluster, on a virtual clock: each cycle's decision says where the pod
 // went and why.
 func ExampleScheduler() {
-	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("small", "2"), exNode("large", "8")}, nil)
+	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("small", "2"), exNode("large", "8")}, nil)
 	s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
 		scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, p := range []*framework.Pod{exPod("web", "1"), exPod("huge", "16")} {
+	for _, p := range []*api.Pod{exPod("web", "1"), exPod("huge", "16")} {
 		_ = s.AddPod(p)
 	}
 	for {
@@ -54,7 +55,7 @@ func ExampleScheduler() {
 // Fork opens a what-if branch of the cluster in O(1); Revert puts
 // everything back exactly.
 func ExampleCluster_Fork() {
-	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "4")}, nil)
+	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "4")}, nil)
 	cluster.Fork()
 	_ = cluster.AddPod(builder.MakePod().Name("what-if").Req(map[string]string{"cpu": "3"}).Node("n1").Obj())
 	ni, _ := cluster.NodeInfo("n1")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ErrForkOpen is the error of an event method called on the live
@@ -386,7 +387,7 @@ func (f *Fork) NextWakeup() (time.Time, bool) {
 }
 
 // AddPod is Scheduler.AddPod on the branch.
-func (f *Fork) AddPod(pod *framework.Pod) error {
+func (f *Fork) AddPod(pod *api.Pod) error {
 	s, f := f.on()
 	return s.addPod(f, pod)
 }
@@ -398,49 +399,49 @@ func (f *Fork) DeletePod(namespace, name string) error {
 }
 
 // UpdatePod is Scheduler.UpdatePod on the branch.
-func (f *Fork) UpdatePod(pod *framework.Pod) error {
+func (f *Fork) UpdatePod(pod *api.Pod) error {
 	s, f := f.on()
 	return s.updatePod(f, pod)
 }
 
 // AddNode is Scheduler.AddNode on the branch.
-func (f *Fork) AddNode(n *framework.Node) error {
+func (f *Fork) AddNode(n *api.Node) error {
 	s, f := f.on()
 	return s.addNode(f, n)
 }
 
 // UpdateNode is Scheduler.UpdateNode on the branch.
-func (f *Fork) UpdateNode(n *framework.Node) error {
+func (f *Fork) UpdateNode(n *api.Node) error {
 	s, f := f.on()
 	return s.updateNode(f, n)
 }
 
 // RemoveNode is Scheduler.RemoveNode on the branch.
-func (f *Fork) RemoveNode(name string) ([]*framework.Pod, error) {
+func (f *Fork) RemoveNode(name string) ([]*api.Pod, error) {
 	s, f := f.on()
 	return s.removeNode(f, name)
 }
 
 // UpdateNodeMetric is Scheduler.UpdateNodeMetric on the branch.
-func (f *Fork) UpdateNodeMetric(m *framework.NodeMetric) error {
+func (f *Fork) UpdateNodeMetric(m *api.NodeMetric) error {
 	s, f := f.on()
 	return s.updateNodeMetric(f, m)
 }
 
 // UpdateNodeLoad is Scheduler.UpdateNodeLoad on the branch.
-func (f *Fork) UpdateNodeLoad(l *framework.NodeLoad) error {
+func (f *Fork) UpdateNodeLoad(l *api.NodeLoad) error {
 	s, f := f.on()
 	return s.updateNodeLoad(f, l)
 }
 
 // AddPodGroup is Scheduler.AddPodGroup on the branch.
-func (f *Fork) AddPodGroup(g *framework.PodGroup) error {
+func (f *Fork) AddPodGroup(g *api.PodGroup) error {
 	s, f := f.on()
 	return s.addPodGroup(f, g)
 }
 
 // UpdatePodGroup is Scheduler.UpdatePodGroup on the branch.
-func (f *Fork) UpdatePodGroup(g *framework.PodGroup) error {
+func (f *Fork) UpdatePodGroup(g *api.PodGroup) error {
 	s, f := f.on()
 	return s.updatePodGroup(f, g)
 }
@@ -452,32 +453,32 @@ func (f *Fork) DeletePodGroup(namespace, name string) error {
 }
 
 // AddStorageObject is Scheduler.AddStorageObject on the branch.
-func (f *Fork) AddStorageObject(o framework.StorageObject) error {
+func (f *Fork) AddStorageObject(o api.StorageObject) error {
 	s, f := f.on()
 	return s.addStorageObject(f, o)
 }
 
 // UpdateStorageObject is Scheduler.UpdateStorageObject on the branch.
-func (f *Fork) UpdateStorageObject(o framework.StorageObject) error {
+func (f *Fork) UpdateStorageObject(o api.StorageObject) error {
 	s, f := f.on()
 	return s.updateStorageObject(f, o)
 }
 
 // DeleteStorageObject is Scheduler.DeleteStorageObject on the branch.
-func (f *Fork) DeleteStorageObject(k framework.StorageKind, ns, name string) error {
+func (f *Fork) DeleteStorageObject(k api.StorageKind, ns, name string) error {
 	s, f := f.on()
 	return s.deleteStorageObject(f, k, ns, name)
 }
 
 // AddWorkloadPodGroup is Scheduler.AddWorkloadPodGroup on the branch.
-func (f *Fork) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+func (f *Fork) AddWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 	s, f := f.on()
 	return s.addWorkloadPodGroup(f, g)
 }
 
 // UpdateWorkloadPodGroup is Scheduler.UpdateWorkloadPodGroup on the
 // branch.
-func (f *Fork) UpdateWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+func (f *Fork) UpdateWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 	s, f := f.on()
 	return s.updateWorkloadPodGroup(f, g)
 }
@@ -490,13 +491,13 @@ func (f *Fork) DeleteWorkloadPodGroup(namespace, name string) error {
 }
 
 // AddWorkload is Scheduler.AddWorkload on the branch.
-func (f *Fork) AddWorkload(w *framework.Workload) error {
+func (f *Fork) AddWorkload(w *api.Workload) error {
 	s, f := f.on()
 	return s.addWorkload(f, w)
 }
 
 // UpdateWorkload is Scheduler.UpdateWorkload on the branch.
-func (f *Fork) UpdateWorkload(w *framework.Workload) error {
+func (f *Fork) UpdateWorkload(w *api.Workload) error {
 	s, f := f.on()
 	return s.updateWorkload(f, w)
 }
@@ -516,7 +517,7 @@ func (f *Fork) Preempt(preemptor, node string, victims ...string) ([]string, err
 
 // SchedulePod is Scheduler.SchedulePod on the branch: place a pod, look at
 // the decision, Revert.
-func (f *Fork) SchedulePod(ctx context.Context, pod *framework.Pod) (Decision, error) {
+func (f *Fork) SchedulePod(ctx context.Context, pod *api.Pod) (Decision, error) {
 	s, f := f.on()
 	return s.schedulePod(f, ctx, pod)
 }
@@ -592,7 +593,7 @@ func (f *Fork) ScheduleQueued(ctx context.Context, key string) (Decision, error)
 // (with the pods nominated there), as the nominated-node fast path of a
 // cycle does, and returns the Filter verdict (or PreFilter's, when it
 // fails or leaves the node out). The fork is unchanged.
-func (f *Fork) FitsNode(ctx context.Context, pod *framework.Pod, node string) (*framework.Status, error) {
+func (f *Fork) FitsNode(ctx context.Context, pod *api.Pod, node string) (*framework.Status, error) {
 	if err := f.lock("FitsNode"); err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -48,20 +49,20 @@ func fpProfile() framework.Profile {
 
 // fpNode is node name with 4 cpu; its hostname label pins its local
 // volumes.
-func fpNode(name string) *framework.Node {
+func fpNode(name string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "20"}).Obj()
 }
 
-func fpMetric(node string, milliCPU int, at time.Time) *framework.NodeMetric {
+func fpMetric(node string, milliCPU int, at time.Time) *api.NodeMetric {
 	return st.MakeNodeMetric(node).UpdateTime(at).ReportInterval(60).
 		Usage(map[string]string{"cpu": fmt.Sprintf("%dm", milliCPU), "memory": "2Gi"}).Obj()
 }
 
 // fpLoad is a cpu load without window, so TargetLoadPacking counts every
 // recorded binding still on its node.
-func fpLoad(node string, pct float64) *framework.NodeLoad {
-	return &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: node}, Metrics: []framework.LoadMetric{
-		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: pct}}}
+func fpLoad(node string, pct float64) *api.NodeLoad {
+	return &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: node}, Metrics: []api.LoadMetric{
+		{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: pct}}}
 }
 
 // fpEnv builds a scheduler running fpProfile over nodes n0.. (with
@@ -69,7 +70,7 @@ func fpLoad(node string, pct float64) *framework.NodeLoad {
 // two static volumes per node, four unbound claims c0..c3 and a PodGroup
 // "g" of two.
 func fpEnv(t *rapid.T, cpus []int) *scEnv {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range cpus {
 		nodes = append(nodes, fpNode(fmt.Sprintf("n%d", i)))
 	}
@@ -77,7 +78,7 @@ func fpEnv(t *rapid.T, cpus []int) *scEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs := []framework.StorageObject{st.MakeSC("local", "kubernetes.io/no-provisioner", framework.VolumeBindingWaitForFirstConsumer).Obj()}
+	objs := []api.StorageObject{st.MakeSC("local", "kubernetes.io/no-provisioner", api.VolumeBindingWaitForFirstConsumer).Obj()}
 	for _, n := range nodes {
 		for j := range 2 {
 			objs = append(objs, st.MakePV(fmt.Sprintf("pv-%s-%d", n.Name, j), "local").Capacity("10Gi").NodeAffinity("kubernetes.io/hostname", n.Name).Obj())
@@ -151,10 +152,10 @@ func fpDrawOp(t *rapid.T, i int, inFork bool) fpOp {
 
 func fpApply(t *rapid.T, e *scEnv, on scOps, o fpOp) {
 	ctx := context.Background()
-	pod := func() *framework.Pod {
+	pod := func() *api.Pod {
 		w := st.MakePod().Name(o.name).UID("uid-" + o.name).Req(map[string]string{"cpu": o.cpu, "memory": "1Gi"})
 		if o.group {
-			w = w.Label(framework.PodGroupLabel, "g")
+			w = w.Label(api.PodGroupLabel, "g")
 		}
 		if o.claim >= 0 {
 			w = w.PVC(fmt.Sprintf("c%d", o.claim))

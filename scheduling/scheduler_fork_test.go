@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // TestSchedulerRevertDropsBranchPods is issue 12's reproduction (a): a pod
@@ -223,13 +224,13 @@ func fkDrawOp(t *rapid.T, i int, inFork bool) fkOp {
 
 // scOps are the event methods a live Scheduler and a Fork share.
 type scOps interface {
-	AddPod(*framework.Pod) error
+	AddPod(*api.Pod) error
 	DeletePod(namespace, name string) error
-	AddNode(*framework.Node) error
-	RemoveNode(string) ([]*framework.Pod, error)
-	UpdateNodeMetric(*framework.NodeMetric) error
-	UpdateNodeLoad(*framework.NodeLoad) error
-	SchedulePod(context.Context, *framework.Pod) (Decision, error)
+	AddNode(*api.Node) error
+	RemoveNode(string) ([]*api.Pod, error)
+	UpdateNodeMetric(*api.NodeMetric) error
+	UpdateNodeLoad(*api.NodeLoad) error
+	SchedulePod(context.Context, *api.Pod) (Decision, error)
 	ScheduleOne(context.Context) (Decision, bool)
 	ProcessBindings(context.Context) int
 	Cluster() *Cluster
@@ -252,7 +253,7 @@ func mustFork(t interface{ Fatal(...any) }, s *Scheduler) *Fork {
 // fkApply runs o on e through on (e's scheduler, or a fork of it).
 func fkApply(t *rapid.T, e *scEnv, on scOps, o fkOp) {
 	ctx := context.Background()
-	pod := func() *framework.Pod {
+	pod := func() *api.Pod {
 		w := scPod(o.name, o.cpu).Priority(o.prio)
 		if o.label != "" {
 			w = w.Label(o.label, "20s")

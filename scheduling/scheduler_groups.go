@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // schedulerPlugin is implemented by plugins that need the Scheduler
@@ -77,9 +78,9 @@ func CoschedulingFactory(args any, h framework.Handle) (framework.Plugin, error)
 // AddPodGroup adds a PodGroup (for Coscheduling). A group without a
 // creation time gets the clock's time, as the API server stamps
 // metadata.creationTimestamp. Pods waiting for their group are retried.
-func (s *Scheduler) AddPodGroup(g *framework.PodGroup) error { return s.addPodGroup(nil, g) }
+func (s *Scheduler) AddPodGroup(g *api.PodGroup) error { return s.addPodGroup(nil, g) }
 
-func (s *Scheduler) addPodGroup(f *Fork, g *framework.PodGroup) error {
+func (s *Scheduler) addPodGroup(f *Fork, g *api.PodGroup) error {
 	ev := framework.ClusterEvent{Resource: framework.ResourceCoschedulingPodGroup, ActionType: framework.Add}
 	return s.clusterEvent(f, "AddPodGroup", ev, func() (old, cur any, err error) {
 		if g != nil && g.CreationTimestamp.IsZero() {
@@ -97,9 +98,9 @@ func (s *Scheduler) addPodGroup(f *Fork, g *framework.PodGroup) error {
 
 // UpdatePodGroup replaces a PodGroup; the pods that wait for it are
 // retried.
-func (s *Scheduler) UpdatePodGroup(g *framework.PodGroup) error { return s.updatePodGroup(nil, g) }
+func (s *Scheduler) UpdatePodGroup(g *api.PodGroup) error { return s.updatePodGroup(nil, g) }
 
-func (s *Scheduler) updatePodGroup(f *Fork, g *framework.PodGroup) error {
+func (s *Scheduler) updatePodGroup(f *Fork, g *api.PodGroup) error {
 	ev := framework.ClusterEvent{Resource: framework.ResourceCoschedulingPodGroup, ActionType: framework.Update}
 	return s.clusterEvent(f, "UpdatePodGroup", ev, func() (old, cur any, err error) {
 		if g == nil {
@@ -131,9 +132,9 @@ func (s *Scheduler) clusterEvent(f *Fork, op string, ev framework.ClusterEvent, 
 		return err
 	}
 	if ev.Resource == "" { // a storage object: its kind
-		o, _ := cur.(framework.StorageObject)
+		o, _ := cur.(api.StorageObject)
 		if o == nil {
-			o, _ = old.(framework.StorageObject)
+			o, _ = old.(api.StorageObject)
 		}
 		if o != nil {
 			ev.Resource = storageResource(o.StorageKind())

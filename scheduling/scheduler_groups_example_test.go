@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -20,7 +21,7 @@ import (
 func ExampleEnableCoscheduling() {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	run := func(profile framework.Profile) *scheduling.Cluster {
-		cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "4"), exNode("n2", "4")}, nil)
+		cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "4"), exNode("n2", "4")}, nil)
 		s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{profile},
 			scheduling.WithClock(framework.NewFakeClock(t0.Add(time.Hour))), scheduling.WithSeed(1))
 		if err != nil {
@@ -31,10 +32,10 @@ func ExampleEnableCoscheduling() {
 			name string
 			pods int
 		}{{"train", 3}, {"big", 2}} {
-			_ = s.AddPodGroup(&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "default", Name: g.name, CreationTimestamp: t0.Add(time.Duration(i) * time.Minute)},
-				Spec: framework.PodGroupSpec{MinMember: int32(g.pods)}})
+			_ = s.AddPodGroup(&api.PodGroup{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: g.name, CreationTimestamp: t0.Add(time.Duration(i) * time.Minute)},
+				Spec: api.PodGroupSpec{MinMember: int32(g.pods)}})
 			for j := range g.pods {
-				_ = s.AddPod(builder.MakePod().Name(fmt.Sprintf("%s-%d", g.name, j)).Label(framework.PodGroupLabel, g.name).
+				_ = s.AddPod(builder.MakePod().Name(fmt.Sprintf("%s-%d", g.name, j)).Label(api.PodGroupLabel, g.name).
 					Req(map[string]string{"cpu": "2"}).Obj())
 			}
 		}

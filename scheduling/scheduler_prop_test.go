@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -37,7 +38,7 @@ func scPropProfile() framework.Profile {
 	return p
 }
 
-func scDrawNode(t *rapid.T, i int) *framework.Node {
+func scDrawNode(t *rapid.T, i int) *api.Node {
 	return st.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{
 		"cpu":    fmt.Sprintf("%dm", rapid.IntRange(500, 8000).Draw(t, "nodeCPU")),
 		"memory": fmt.Sprintf("%dMi", rapid.IntRange(512, 8192).Draw(t, "nodeMem")),
@@ -45,7 +46,7 @@ func scDrawNode(t *rapid.T, i int) *framework.Node {
 	}).Obj()
 }
 
-func scDrawPod(t *rapid.T, name string) *framework.Pod {
+func scDrawPod(t *rapid.T, name string) *api.Pod {
 	return st.MakePod().Name(name).Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).Req(map[string]string{
 		"cpu":    fmt.Sprintf("%dm", 100*rapid.IntRange(0, 30).Draw(t, "podCPU")),
 		"memory": fmt.Sprintf("%dMi", 128*rapid.IntRange(0, 20).Draw(t, "podMem")),
@@ -122,12 +123,12 @@ func TestPropDecisionsIndependentOfParallelism(t *testing.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		n := rapid.IntRange(1, 260).Draw(t, "nodes")
 		kinds := rapid.IntRange(1, 3).Draw(t, "kinds")
-		var nodes []*framework.Node
+		var nodes []*api.Node
 		for i := range n {
 			cpu := []string{"2", "4", "8"}[i%kinds]
 			nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "4"}).Obj())
 		}
-		var pods []*framework.Pod
+		var pods []*api.Pod
 		for i := range rapid.IntRange(1, 40).Draw(t, "pods") {
 			pods = append(pods, scDrawPod(t, fmt.Sprintf("p%02d", i)))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -45,7 +46,7 @@ func TestSamplingWindowMatchesKube(t *testing.T) {
 	const n = 5000
 	rng := rand.New(rand.NewPCG(11, 12))
 	fits := make([]bool, n)
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range n {
 		w := st.MakeNode().Name(fmt.Sprintf("n%04d", i)).Capacity(map[string]string{"cpu": "64", "memory": "256Gi", "pods": "110"})
 		fits[i] = rng.IntN(5) != 0

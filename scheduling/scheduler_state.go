@@ -3,7 +3,7 @@ package scheduling
 import (
 	"maps"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -33,7 +33,7 @@ type State struct {
 // NodeUsage is a node of a State and what its bound and assumed pods use.
 type NodeUsage struct {
 	// Node is the cluster's copy of the node object: read-only.
-	Node *framework.Node
+	Node *api.Node
 	// Allocatable is what the node offers (Allocatable.Pods: how many pods
 	// it accepts); Requested sums its pods' effective requests (as
 	// NodeResourcesFit counts them; Requested.Pods is unused).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // enqueue adds a pending pod to the queue, recording why it is held when
@@ -30,7 +31,7 @@ func (s *Scheduler) preEnqueue(pi *framework.PodInfo) *framework.Status {
 // UpdatePendingPod replaces a pending pod (by namespace/name) with a copy
 // of pod, which must keep the UID and have no nodeName. The pod is
 // validated as AddPod validates it.
-func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
+func (c *Cluster) UpdatePendingPod(pod *api.Pod) error {
 	if c.snap == nil {
 		return c.zeroErr("UpdatePendingPod")
 	}
@@ -50,7 +51,7 @@ func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
 	case pod.Spec.NodeName != "":
 		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s: spec.nodeName=%q: a pending pod names no node", key, pod.Spec.NodeName)
 	}
-	if err := framework.ValidatePod(pod); err != nil {
+	if err := api.ValidatePod(pod); err != nil {
 		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
 	}
 	p := *pod
@@ -65,11 +66,11 @@ func (c *Cluster) UpdatePendingPod(pod *framework.Pod) error {
 // AddStorageObject adds a storage object to the cluster (see
 // Cluster.AddStorageObject): a cluster event of the object's kind
 // (framework.ResourcePersistentVolume and its siblings).
-func (s *Scheduler) AddStorageObject(o framework.StorageObject) error {
+func (s *Scheduler) AddStorageObject(o api.StorageObject) error {
 	return s.addStorageObject(nil, o)
 }
 
-func (s *Scheduler) addStorageObject(f *Fork, o framework.StorageObject) error {
+func (s *Scheduler) addStorageObject(f *Fork, o api.StorageObject) error {
 	return s.clusterEvent(f, "AddStorageObject", framework.ClusterEvent{ActionType: framework.Add}, func() (old, cur any, err error) {
 		if err := s.cluster.AddStorageObject(o); err != nil {
 			return nil, nil, err
@@ -80,11 +81,11 @@ func (s *Scheduler) addStorageObject(f *Fork, o framework.StorageObject) error {
 
 // UpdateStorageObject replaces a storage object (see
 // Cluster.UpdateStorageObject): a cluster event of the object's kind.
-func (s *Scheduler) UpdateStorageObject(o framework.StorageObject) error {
+func (s *Scheduler) UpdateStorageObject(o api.StorageObject) error {
 	return s.updateStorageObject(nil, o)
 }
 
-func (s *Scheduler) updateStorageObject(f *Fork, o framework.StorageObject) error {
+func (s *Scheduler) updateStorageObject(f *Fork, o api.StorageObject) error {
 	return s.clusterEvent(f, "UpdateStorageObject", framework.ClusterEvent{ActionType: framework.Update}, func() (old, cur any, err error) {
 		prev := s.storageNow(o)
 		if err := s.cluster.UpdateStorageObject(o); err != nil {
@@ -96,11 +97,11 @@ func (s *Scheduler) updateStorageObject(f *Fork, o framework.StorageObject) erro
 
 // DeleteStorageObject deletes a storage object (see
 // Cluster.DeleteStorageObject): a cluster event of the object's kind.
-func (s *Scheduler) DeleteStorageObject(k framework.StorageKind, ns, name string) error {
+func (s *Scheduler) DeleteStorageObject(k api.StorageKind, ns, name string) error {
 	return s.deleteStorageObject(nil, k, ns, name)
 }
 
-func (s *Scheduler) deleteStorageObject(f *Fork, k framework.StorageKind, ns, name string) error {
+func (s *Scheduler) deleteStorageObject(f *Fork, k api.StorageKind, ns, name string) error {
 	return s.clusterEvent(f, "DeleteStorageObject", framework.ClusterEvent{ActionType: framework.Delete}, func() (old, cur any, err error) {
 		prev, err := s.cluster.DeleteStorageObject(k, ns, name)
 		return prev, nil, err
@@ -109,31 +110,31 @@ func (s *Scheduler) deleteStorageObject(f *Fork, k framework.StorageKind, ns, na
 
 // storageNow returns the cluster's copy of the object o names (nil when
 // there is none or o is nil).
-func (s *Scheduler) storageNow(o framework.StorageObject) framework.StorageObject {
+func (s *Scheduler) storageNow(o api.StorageObject) api.StorageObject {
 	if o == nil {
 		return nil
 	}
-	k, ns, name := framework.StorageObjectKey(o)
+	k, ns, name := api.StorageObjectKey(o)
 	cur, _ := s.cluster.StorageObject(k, ns, name)
 	return cur
 }
 
 // storageResource is the event resource of a storage kind.
-func storageResource(k framework.StorageKind) framework.EventResource {
+func storageResource(k api.StorageKind) framework.EventResource {
 	switch k {
-	case framework.KindPersistentVolume:
+	case api.KindPersistentVolume:
 		return framework.ResourcePersistentVolume
-	case framework.KindPersistentVolumeClaim:
+	case api.KindPersistentVolumeClaim:
 		return framework.ResourcePersistentVolumeClaim
-	case framework.KindStorageClass:
+	case api.KindStorageClass:
 		return framework.ResourceStorageClass
-	case framework.KindCSINode:
+	case api.KindCSINode:
 		return framework.ResourceCSINode
-	case framework.KindCSIDriver:
+	case api.KindCSIDriver:
 		return framework.ResourceCSIDriver
-	case framework.KindCSIStorageCapacity:
+	case api.KindCSIStorageCapacity:
 		return framework.ResourceCSIStorageCapacity
-	case framework.KindVolumeAttachment:
+	case api.KindVolumeAttachment:
 		return framework.ResourceVolumeAttachment
 	}
 	return framework.EventResource(k)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -149,7 +150,7 @@ func scProfile(name string) framework.Profile {
 	}
 }
 
-func newScEnv(t testing.TB, nodes []*framework.Node, profiles []framework.Profile, opts ...Option) *scEnv {
+func newScEnv(t testing.TB, nodes []*api.Node, profiles []framework.Profile, opts ...Option) *scEnv {
 	t.Helper()
 	c, err := NewClusterFrom(nodes, nil)
 	if err != nil {
@@ -167,8 +168,8 @@ func newScEnv(t testing.TB, nodes []*framework.Node, profiles []framework.Profil
 	return e
 }
 
-func scNodes(cpus ...string) []*framework.Node {
-	var out []*framework.Node
+func scNodes(cpus ...string) []*api.Node {
+	var out []*api.Node
 	for i, c := range cpus {
 		out = append(out, st.MakeNode().Name(fmt.Sprintf("n%d", i+1)).Capacity(map[string]string{"cpu": c, "memory": "16Gi", "pods": "10"}).Obj())
 	}
@@ -179,7 +180,7 @@ func scPod(name, cpu string) *st.PodWrapper {
 	return st.MakePod().Name(name).Req(map[string]string{"cpu": cpu})
 }
 
-func (e *scEnv) add(t testing.TB, pods ...*framework.Pod) {
+func (e *scEnv) add(t testing.TB, pods ...*api.Pod) {
 	t.Helper()
 	for _, p := range pods {
 		if err := e.s.AddPod(p); err != nil {
@@ -518,7 +519,7 @@ func TestAsyncBinding(t *testing.T) {
 //     121st is n230; odds 241..249 (5) and 1..229 (115) rejected: 240
 //     evaluated; next start (240+240) mod 250 = 230.
 func TestRoundRobinStart(t *testing.T) {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range 250 {
 		cpu := "4"
 		if i%2 == 1 {
@@ -652,7 +653,7 @@ func TestSchedulerZeroValue(t *testing.T) {
 			"DeletePod":        s.DeletePod("default", "p"),
 			"AddNode":          s.AddNode(node),
 			"UpdateNode":       s.UpdateNode(node),
-			"UpdateNodeMetric": s.UpdateNodeMetric(&framework.NodeMetric{ObjectMeta: framework.ObjectMeta{Name: "n1"}}),
+			"UpdateNodeMetric": s.UpdateNodeMetric(&api.NodeMetric{ObjectMeta: api.ObjectMeta{Name: "n1"}}),
 		} {
 			if err == nil || !strings.Contains(err.Error(), "not built by New") {
 				t.Errorf("%s: err = %v", name, err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -21,21 +22,21 @@ func svZonedCluster(t interface {
 	Fatal(...any)
 }, limit int32) *Cluster {
 	t.Helper()
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range 6 {
 		zone := fmt.Sprintf("zone-%c", 'a'+i/2)
-		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(framework.LabelTopologyZone, zone).
+		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(api.LabelTopologyZone, zone).
 			Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj())
 	}
 	c, err := NewClusterFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.AddStorageObject(st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()); err != nil {
+	if err := c.AddStorageObject(st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range nodes {
-		if err := c.AddStorageObject(st.MakeCSINode(n.Name).Driver("csi.example.com", limit, framework.LabelTopologyZone).Obj()); err != nil {
+		if err := c.AddStorageObject(st.MakeCSINode(n.Name).Driver("csi.example.com", limit, api.LabelTopologyZone).Obj()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,18 +78,18 @@ func TestSchedulerStatefulSetVolumes(t *testing.T) {
 			t.Fatalf("web-%d is %s", i, rec.State)
 		}
 		node, _ := c.Node(rec.Pod.Spec.NodeName)
-		zone := node.Labels[framework.LabelTopologyZone]
-		o, _ := c.StorageObject(framework.KindPersistentVolumeClaim, "default", fmt.Sprintf("data-web-%d", i))
-		claim := o.(*framework.PersistentVolumeClaim)
-		if !framework.IsClaimFullyBound(claim) || claim.Status.Phase != framework.ClaimBound || claim.Annotations[framework.AnnSelectedNode] != node.Name {
+		zone := node.Labels[api.LabelTopologyZone]
+		o, _ := c.StorageObject(api.KindPersistentVolumeClaim, "default", fmt.Sprintf("data-web-%d", i))
+		claim := o.(*api.PersistentVolumeClaim)
+		if !api.IsClaimFullyBound(claim) || claim.Status.Phase != api.ClaimBound || claim.Annotations[api.AnnSelectedNode] != node.Name {
 			t.Fatalf("claim %s not bound on %s: %+v", claim.Name, node.Name, claim)
 		}
 		pv, ok := c.Snapshot().PersistentVolume(claim.Spec.VolumeName)
-		if !ok || pv.Spec.ClaimRef == nil || pv.Spec.ClaimRef.Name != claim.Name || pv.Status.Phase != framework.VolumeBound {
+		if !ok || pv.Spec.ClaimRef == nil || pv.Spec.ClaimRef.Name != claim.Name || pv.Status.Phase != api.VolumeBound {
 			t.Fatalf("volume of %s: %+v", claim.Name, pv)
 		}
 		req := pv.Spec.NodeAffinity.Required.NodeSelectorTerms[0].MatchExpressions[0]
-		if req.Key != framework.LabelTopologyZone || req.Values[0] != zone || pv.Spec.CSI.Driver != "csi.example.com" {
+		if req.Key != api.LabelTopologyZone || req.Values[0] != zone || pv.Spec.CSI.Driver != "csi.example.com" {
 			t.Fatalf("volume %s affinity %+v driver %s, want zone %s", pv.Name, req, pv.Spec.CSI.Driver, zone)
 		}
 		zoneOf[claim.Name] = zone
@@ -104,12 +105,12 @@ func TestSchedulerStatefulSetVolumes(t *testing.T) {
 	s.RunUntilIdle(ctx)
 	rec, _ := c.Pod("default", "web-1")
 	node, _ := c.Node(rec.Pod.Spec.NodeName)
-	if node == nil || node.Labels[framework.LabelTopologyZone] != zoneOf["data-web-1"] {
+	if node == nil || node.Labels[api.LabelTopologyZone] != zoneOf["data-web-1"] {
 		t.Fatalf("web-1 recreated on %v, want zone %s", rec.Pod.Spec.NodeName, zoneOf["data-web-1"])
 	}
 	// A replica whose zone has no room stays pending with kube's message.
 	for _, n := range []string{"n0", "n1", "n2", "n3", "n4", "n5"} {
-		if ni, _ := c.NodeInfo(n); ni.Node().Labels[framework.LabelTopologyZone] == zoneOf["data-web-2"] {
+		if ni, _ := c.NodeInfo(n); ni.Node().Labels[api.LabelTopologyZone] == zoneOf["data-web-2"] {
 			if err := s.AddPod(st.MakePod().Name("hog-" + n).Node(n).Req(map[string]string{"cpu": "4"}).Obj()); err != nil {
 				t.Fatal(err)
 			}
@@ -145,14 +146,14 @@ func TestSchedulerEphemeralVolumes(t *testing.T) {
 	if rec.State != StateBound {
 		t.Fatalf("batch %s: %s", rec.State, s.PendingReason("default", "batch"))
 	}
-	o, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "batch-scratch")
-	if !ok || !framework.IsClaimFullyBound(o.(*framework.PersistentVolumeClaim)) {
+	o, ok := c.StorageObject(api.KindPersistentVolumeClaim, "default", "batch-scratch")
+	if !ok || !api.IsClaimFullyBound(o.(*api.PersistentVolumeClaim)) {
 		t.Fatalf("ephemeral claim: %+v", o)
 	}
 	if err := s.DeletePod("default", "batch"); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "batch-scratch"); ok {
+	if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, "default", "batch-scratch"); ok {
 		t.Error("the ephemeral claim outlived its pod")
 	}
 }
@@ -254,12 +255,12 @@ func TestClusterStorageBadInput(t *testing.T) {
 	negative.Spec.Capacity = st.Storage("-5Gi")
 	tests := []struct {
 		name string
-		obj  framework.StorageObject
+		obj  api.StorageObject
 		want string
 	}{
 		{"csinode for an unknown node", st.MakeCSINode("ghost").Obj(), `csinode "ghost": node "ghost" not found`},
 		{"pv with an invalid capacity", negative, `persistentvolume "neg": spec.capacity["storage"]: -5Gi: must not be negative`},
-		{"claim with conflicting access modes", st.MakePVC("c", "zonal").AccessModes(framework.ReadWriteOncePod, framework.ReadWriteOnce).Obj(),
+		{"claim with conflicting access modes", st.MakePVC("c", "zonal").AccessModes(api.ReadWriteOncePod, api.ReadWriteOnce).Obj(),
 			`persistentvolumeclaim "default/c": spec.accessModes: ["ReadWriteOncePod" "ReadWriteOnce"]: may not use ReadWriteOncePod with other access modes`},
 		{"duplicate class", st.MakeSC("zonal", "p", "").Obj(), `StorageClass "zonal" already exists`},
 		{"nil", nil, "nil object"},
@@ -276,7 +277,7 @@ func TestClusterStorageBadInput(t *testing.T) {
 	if err := c.UpdateStorageObject(st.MakePV("none", "zonal").Obj()); err == nil || !strings.Contains(err.Error(), `unknown PersistentVolume "none"`) {
 		t.Errorf("update unknown: %v", err)
 	}
-	if _, err := c.DeleteStorageObject(framework.KindPersistentVolumeClaim, "default", "none"); err == nil || !strings.Contains(err.Error(), `PersistentVolumeClaim "default/none" not found`) {
+	if _, err := c.DeleteStorageObject(api.KindPersistentVolumeClaim, "default", "none"); err == nil || !strings.Contains(err.Error(), `PersistentVolumeClaim "default/none" not found`) {
 		t.Errorf("delete unknown: %v", err)
 	}
 	if len(c.Storage().CSINodes) != len(before.CSINodes) || len(c.Storage().PersistentVolumes) != 0 {
@@ -290,8 +291,8 @@ func TestClusterStorageBadInput(t *testing.T) {
 	if err := c.AddStorageObject(st.MakePVC("lost-volume", "zonal").VolumeName("nope").Obj()); err != nil {
 		t.Fatal(err)
 	}
-	o, _ := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "lost-volume")
-	if o.(*framework.PersistentVolumeClaim).Status.Phase != framework.ClaimPending {
+	o, _ := c.StorageObject(api.KindPersistentVolumeClaim, "default", "lost-volume")
+	if o.(*api.PersistentVolumeClaim).Status.Phase != api.ClaimPending {
 		t.Errorf("a claim naming a missing volume is not bound: %+v", o)
 	}
 	s := svScheduler(t, c)
@@ -312,17 +313,17 @@ func TestClusterStorageBadInput(t *testing.T) {
 // satisfyReadWriteOncePod), so DefaultPreemption may evict the holder: its
 // RemovePod lowers the conflicting claim count and the node fits.
 func TestSchedulerPreemptsReadWriteOncePodHolder(t *testing.T) {
-	nodes := []*framework.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj(),
+	nodes := []*api.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj(),
 		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj()}
 	c, err := NewClusterFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := svScheduler(t, c)
-	for _, o := range []framework.StorageObject{
-		st.MakeSC("wffc", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj(),
-		st.MakePV("pv", "wffc").AccessModes(framework.ReadWriteOncePod).ClaimRef("default", "x", "uid-x").Phase(framework.VolumeBound).Obj(),
-		st.MakePVC("x", "wffc").AccessModes(framework.ReadWriteOncePod).Bound("pv").Obj(),
+	for _, o := range []api.StorageObject{
+		st.MakeSC("wffc", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj(),
+		st.MakePV("pv", "wffc").AccessModes(api.ReadWriteOncePod).ClaimRef("default", "x", "uid-x").Phase(api.VolumeBound).Obj(),
+		st.MakePVC("x", "wffc").AccessModes(api.ReadWriteOncePod).Bound("pv").Obj(),
 	} {
 		if err := s.AddStorageObject(o); err != nil {
 			t.Fatal(err)

@@ -1,16 +1,19 @@
 package scheduling
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
 
 // AddWorkloadPodGroup adds kube's PodGroup (see Cluster.AddWorkloadPodGroup).
 // A group without a creation time gets the clock's time, as the API server
 // stamps metadata.creationTimestamp. It is a cluster event: pods waiting for
 // their group (GangScheduling's PreEnqueue) are retried.
-func (s *Scheduler) AddWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+func (s *Scheduler) AddWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 	return s.addWorkloadPodGroup(nil, g)
 }
 
-func (s *Scheduler) addWorkloadPodGroup(f *Fork, g *framework.WorkloadPodGroup) error {
+func (s *Scheduler) addWorkloadPodGroup(f *Fork, g *api.WorkloadPodGroup) error {
 	ev := framework.ClusterEvent{Resource: framework.ResourcePodGroup, ActionType: framework.Add}
 	return s.clusterEvent(f, "AddWorkloadPodGroup", ev, func() (old, cur any, err error) {
 		if g != nil && g.CreationTimestamp.IsZero() {
@@ -29,11 +32,11 @@ func (s *Scheduler) addWorkloadPodGroup(f *Fork, g *framework.WorkloadPodGroup) 
 // UpdateWorkloadPodGroup replaces kube's PodGroup (its spec is immutable;
 // see Cluster.UpdateWorkloadPodGroup). No pod is retried: kube registers no
 // event for a PodGroup update.
-func (s *Scheduler) UpdateWorkloadPodGroup(g *framework.WorkloadPodGroup) error {
+func (s *Scheduler) UpdateWorkloadPodGroup(g *api.WorkloadPodGroup) error {
 	return s.updateWorkloadPodGroup(nil, g)
 }
 
-func (s *Scheduler) updateWorkloadPodGroup(f *Fork, g *framework.WorkloadPodGroup) error {
+func (s *Scheduler) updateWorkloadPodGroup(f *Fork, g *api.WorkloadPodGroup) error {
 	return s.locked(f, "UpdateWorkloadPodGroup", func() error { return s.cluster.UpdateWorkloadPodGroup(g) })
 }
 
@@ -48,16 +51,16 @@ func (s *Scheduler) deleteWorkloadPodGroup(f *Fork, namespace, name string) erro
 }
 
 // AddWorkload adds kube's Workload (see Cluster.AddWorkload).
-func (s *Scheduler) AddWorkload(w *framework.Workload) error { return s.addWorkload(nil, w) }
+func (s *Scheduler) AddWorkload(w *api.Workload) error { return s.addWorkload(nil, w) }
 
-func (s *Scheduler) addWorkload(f *Fork, w *framework.Workload) error {
+func (s *Scheduler) addWorkload(f *Fork, w *api.Workload) error {
 	return s.locked(f, "AddWorkload", func() error { return s.cluster.AddWorkload(w) })
 }
 
 // UpdateWorkload replaces kube's Workload.
-func (s *Scheduler) UpdateWorkload(w *framework.Workload) error { return s.updateWorkload(nil, w) }
+func (s *Scheduler) UpdateWorkload(w *api.Workload) error { return s.updateWorkload(nil, w) }
 
-func (s *Scheduler) updateWorkload(f *Fork, w *framework.Workload) error {
+func (s *Scheduler) updateWorkload(f *Fork, w *api.Workload) error {
 	return s.locked(f, "UpdateWorkload", func() error { return s.cluster.UpdateWorkload(w) })
 }
 

@@ -1,6 +1,8 @@
 package scheduling
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"github.com/schedkit/schedkit/framework/api"
+)
 
 // This file plays the DefaultStorageClass admission plugin for the claims
 // the cluster and the what-if questions create (generic ephemeral volumes'
@@ -21,7 +23,7 @@ const (
 // by name ("" when there is none), as k8s.io/kubernetes pkg/volume/util
 // GetDefaultClass picks it. O(storage objects).
 func (c *Cluster) DefaultStorageClass() string {
-	var best *framework.StorageClass
+	var best *api.StorageClass
 	for _, sc := range c.Storage().StorageClasses {
 		if sc.Annotations[annDefaultClass] != "true" && sc.Annotations[annBetaDefaultClass] != "true" {
 			continue
@@ -40,14 +42,14 @@ func (c *Cluster) DefaultStorageClass() string {
 // namesClass reports whether a claim names its class: by
 // spec.storageClassName or the beta annotation, even an empty one
 // (component-helpers' PersistentVolumeClaimHasClass).
-func namesClass(claim *framework.PersistentVolumeClaim) bool {
-	_, beta := claim.Annotations[framework.AnnBetaStorageClass]
+func namesClass(claim *api.PersistentVolumeClaim) bool {
+	_, beta := claim.Annotations[api.AnnBetaStorageClass]
 	return beta || claim.Spec.StorageClassName != nil
 }
 
 // withDefaultClass sets class as claim's class when claim names none and
 // class is not "".
-func withDefaultClass(claim *framework.PersistentVolumeClaim, class string) {
+func withDefaultClass(claim *api.PersistentVolumeClaim, class string) {
 	if class != "" && !namesClass(claim) {
 		claim.Spec.StorageClassName = &class
 	}

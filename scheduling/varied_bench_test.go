@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -53,7 +54,7 @@ func newVariedCluster(tb testing.TB, nodes int) *variedCluster {
 // kube's adaptive node sampling (and its round-robin start), and with or
 // without assuming each placed pod before the next.
 type variedRun struct {
-	f                *framework.Framework
+	f                *fwruntime.Framework
 	base, snap       *framework.Snapshot
 	pods             []*framework.PodInfo
 	sampled, assumed bool
@@ -62,7 +63,7 @@ type variedRun struct {
 	// seq numbers the assumed copies.
 	seq       int
 	rng       *rand.Rand
-	res       *framework.Result
+	res       *fwruntime.Result
 	evaluated int64
 	placed    int64
 	// untimed is the CPU time spent restarting with the timer stopped.
@@ -71,12 +72,12 @@ type variedRun struct {
 
 func newVariedRun(tb testing.TB, c *variedCluster, stream int, sampled, assumed bool) *variedRun {
 	tb.Helper()
-	f, err := framework.NewFramework(NewDefaultRegistry(), DefaultProfile())
+	f, err := fwruntime.NewFramework(NewDefaultRegistry(), DefaultProfile())
 	if err != nil {
 		tb.Fatal(err)
 	}
 	r := &variedRun{f: f, base: c.snap, pods: c.pods[stream], sampled: sampled, assumed: assumed,
-		rng: rand.New(rand.NewPCG(1, 2)), res: &framework.Result{}}
+		rng: rand.New(rand.NewPCG(1, 2)), res: &fwruntime.Result{}}
 	r.restart(tb)
 	return r
 }
@@ -112,13 +113,13 @@ func (r *variedRun) cycle(tb testing.TB) {
 	pi := r.pods[r.next]
 	r.next++
 	n := r.snap.NumNodes()
-	opts := framework.CycleOptions{Rand: r.rng, Reuse: r.res, SkipExplanation: true}
+	opts := fwruntime.CycleOptions{Rand: r.rng, Reuse: r.res, SkipExplanation: true}
 	if r.sampled {
 		opts.NumFeasibleToFind = numFeasibleNodesToFind(nil, 0, n)
 		opts.StartIndex = r.start
 	}
 	res, err := r.f.Schedule(context.Background(), nil, r.snap, pi, opts)
-	var fe *framework.FitError
+	var fe *fwruntime.FitError
 	if err != nil && !errors.As(err, &fe) {
 		tb.Fatal(err)
 	}

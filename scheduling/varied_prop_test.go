@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -81,7 +82,7 @@ func cycleProfile() framework.Profile {
 
 // plainFramework is the default profile with every plugin wrapped in
 // plainPlugin.
-func plainFramework(t *rapid.T) *framework.Framework {
+func plainFramework(t *rapid.T) *runtime.Framework {
 	r := framework.NewRegistry()
 	for _, p := range DefaultPlugins() {
 		fac := p.Factory
@@ -95,7 +96,7 @@ func plainFramework(t *rapid.T) *framework.Framework {
 			t.Fatal(err)
 		}
 	}
-	f, err := framework.NewFramework(r, cycleProfile())
+	f, err := runtime.NewFramework(r, cycleProfile())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,13 +108,13 @@ type cycleOutcome struct {
 	Err       string
 	Evaluated int
 	Start     int
-	Verdicts  []framework.NodeVerdict
-	Scores    []framework.NodeScores
-	Top       []framework.RankedNode
+	Verdicts  []runtime.NodeVerdict
+	Scores    []runtime.NodeScores
+	Top       []runtime.RankedNode
 	Selected  string
 }
 
-func outcomeOf(res *framework.Result, err error) cycleOutcome {
+func outcomeOf(res *runtime.Result, err error) cycleOutcome {
 	o := cycleOutcome{Evaluated: res.EvaluatedNodes(), Start: res.StartIndex, Verdicts: res.NodeVerdicts(),
 		Scores: res.Scores(), Top: slices.Clone(res.Top), Selected: res.SelectedNode()}
 	if err != nil {
@@ -140,7 +141,7 @@ func TestPropVariedCycleEqualsPlain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := framework.NewFramework(NewDefaultRegistry(), cycleProfile(), framework.WithParallelism(rapid.IntRange(1, 3).Draw(t, "parallelism")))
+		fast, err := runtime.NewFramework(NewDefaultRegistry(), cycleProfile(), runtime.WithParallelism(rapid.IntRange(1, 3).Draw(t, "parallelism")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,11 +149,11 @@ func TestPropVariedCycleEqualsPlain(t *testing.T) {
 		sampled, assumed := rapid.Bool().Draw(t, "sampled"), rapid.Bool().Draw(t, "assumed")
 		seed := rapid.Uint64().Draw(t, "rngSeed")
 		fastRng, plainRng := rand.New(rand.NewPCG(seed, 1)), rand.New(rand.NewPCG(seed, 1))
-		reuse := &framework.Result{}
+		reuse := &runtime.Result{}
 		start := 0
 		for i := range rapid.IntRange(1, 8).Draw(t, "pods") {
 			pi := framework.MustPodInfo(v.Next())
-			opts := framework.CycleOptions{TopN: 5, AlwaysScore: true}
+			opts := runtime.CycleOptions{TopN: 5, AlwaysScore: true}
 			if sampled {
 				opts.NumFeasibleToFind = numFeasibleNodesToFind(nil, 0, snap.NumNodes())
 				opts.StartIndex = start
@@ -166,7 +167,7 @@ func TestPropVariedCycleEqualsPlain(t *testing.T) {
 			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Fatalf("pod %d (%s): outcome (-plain +fast):\n%s", i, pi.Pod.Name, diff)
 			}
-			var fe *framework.FitError
+			var fe *runtime.FitError
 			if ferr != nil && !errors.As(ferr, &fe) {
 				t.Fatalf("pod %d: %v", i, ferr)
 			}

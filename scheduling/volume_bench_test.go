@@ -9,6 +9,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -42,17 +44,17 @@ func volumeBenchProfiles() map[string]framework.Profile {
 func benchVolumeCluster(b *testing.B, nodes int) *framework.Snapshot {
 	b.Helper()
 	snap := benchCluster(b, nodes)
-	set := func(o framework.StorageObject) {
+	set := func(o api.StorageObject) {
 		if _, err := snap.SetStorageObject(o); err != nil {
 			b.Fatal(err)
 		}
 	}
-	set(st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj())
+	set(st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj())
 	for i, ni := range snap.Nodes() {
 		zone := fmt.Sprintf("zone-%d", i%10)
 		set(st.MakeCSINode(ni.Name()).Driver("csi.example.com", 16, benchZoneKey).Obj())
 		claim, vol := fmt.Sprintf("data-%d", i), fmt.Sprintf("pv-%d", i)
-		set(st.MakePV(vol, "zonal").CSI("csi.example.com", vol).ClaimRef("default", claim, "uid-"+claim).Phase(framework.VolumeBound).
+		set(st.MakePV(vol, "zonal").CSI("csi.example.com", vol).ClaimRef("default", claim, "uid-"+claim).Phase(api.VolumeBound).
 			NodeAffinity(benchZoneKey, zone).Label(benchZoneKey, zone).Obj())
 		set(st.MakePVC(claim, "zonal").Bound(vol).Obj())
 		user := st.MakePod().Name(fmt.Sprintf("user-%d", i)).Node(ni.Name()).PVC(claim).Obj()
@@ -61,7 +63,7 @@ func benchVolumeCluster(b *testing.B, nodes int) *framework.Snapshot {
 		}
 	}
 	set(st.MakePV("incoming-pv", "zonal").CSI("csi.example.com", "incoming-pv").ClaimRef("default", "incoming-data", "uid-incoming-data").
-		Phase(framework.VolumeBound).NodeAffinity(benchZoneKey, "zone-3").Label(benchZoneKey, "zone-3").Obj())
+		Phase(api.VolumeBound).NodeAffinity(benchZoneKey, "zone-3").Label(benchZoneKey, "zone-3").Obj())
 	set(st.MakePVC("incoming-data", "zonal").Bound("incoming-pv").Obj())
 	set(st.MakePVC("incoming-scratch", "zonal").Request("10Gi").Obj())
 	return snap
@@ -71,9 +73,9 @@ func benchVolumeCluster(b *testing.B, nodes int) *framework.Snapshot {
 // to provision.
 func benchVolumeIncoming() *framework.PodInfo {
 	p := *benchIncoming().Pod
-	p.Spec.Volumes = []framework.Volume{
-		{Name: "data", VolumeSource: framework.VolumeSource{PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: "incoming-data"}}},
-		{Name: "scratch", VolumeSource: framework.VolumeSource{PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: "incoming-scratch"}}},
+	p.Spec.Volumes = []api.Volume{
+		{Name: "data", VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: "incoming-data"}}},
+		{Name: "scratch", VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: "incoming-scratch"}}},
 	}
 	return framework.MustPodInfo(&p)
 }
@@ -96,7 +98,7 @@ func BenchmarkVolumeProfileCycle(b *testing.B) {
 		{"default", "volumes", 1000},
 	} {
 		b.Run(fmt.Sprintf("profile=%s/pod=%s/nodes=%d", c.profile, c.pod, c.nodes), func(b *testing.B) {
-			f, err := framework.NewFramework(NewDefaultRegistry(), profiles[c.profile])
+			f, err := runtime.NewFramework(NewDefaultRegistry(), profiles[c.profile])
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -105,15 +107,15 @@ func BenchmarkVolumeProfileCycle(b *testing.B) {
 				snap, pod = benchVolumeCluster(b, c.nodes), benchVolumeIncoming()
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			res := &framework.Result{}
+			res := &runtime.Result{}
 			ctx := context.Background()
-			if r, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil || r.SelectedNode() == "" {
+			if r, err := f.Schedule(ctx, nil, snap, pod, runtime.CycleOptions{Rand: rng, Reuse: res}); err != nil || r.SelectedNode() == "" {
 				b.Fatalf("no node: %v", err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := f.Schedule(ctx, nil, snap, pod, framework.CycleOptions{Rand: rng, Reuse: res}); err != nil {
+				if _, err := f.Schedule(ctx, nil, snap, pod, runtime.CycleOptions{Rand: rng, Reuse: res}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -59,10 +61,10 @@ func (w edgeWant) byPlugin() map[string]edgeOutcome {
 
 type volumeEdgeCase struct {
 	name    string
-	nodes   []*framework.Node
-	placed  []*framework.Pod
-	storage framework.StorageObjects
-	pod     *framework.Pod
+	nodes   []*api.Node
+	placed  []*api.Pod
+	storage api.StorageObjects
+	pod     *api.Pod
 }
 
 func edgeOf(s *framework.Status) edgeVerdict {
@@ -110,78 +112,78 @@ func runVolumeEdge(t *testing.T, c *volumeEdgeCase) map[string]edgeOutcome {
 }
 
 func volumeEdgeCases() []volumeEdgeCase {
-	node := func(name, zone string) *framework.Node {
-		return st.MakeNode().Name(name).Label(framework.LabelTopologyZone, zone).Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj()
+	node := func(name, zone string) *api.Node {
+		return st.MakeNode().Name(name).Label(api.LabelTopologyZone, zone).Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj()
 	}
-	nodes := []*framework.Node{node("n1", "a"), node("n2", "b")}
-	wffc := st.MakeSC("wffc", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()
-	wffcNoProv := st.MakeSC("wffc-noprov", "kubernetes.io/no-provisioner", framework.VolumeBindingWaitForFirstConsumer).Obj()
-	imm := st.MakeSC("imm", "csi.example.com", framework.VolumeBindingImmediate).Obj()
+	nodes := []*api.Node{node("n1", "a"), node("n2", "b")}
+	wffc := st.MakeSC("wffc", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
+	wffcNoProv := st.MakeSC("wffc-noprov", "kubernetes.io/no-provisioner", api.VolumeBindingWaitForFirstConsumer).Obj()
+	imm := st.MakeSC("imm", "csi.example.com", api.VolumeBindingImmediate).Obj()
 	nomode := st.MakeSC("nomode", "csi.example.com", "").Obj()
 	pod := st.MakePod().Name("p").UID("uid-p").PVC("x").Obj()
 	ephPod := st.MakePod().Name("p").UID("uid-p").Ephemeral("v", "wffc", "1Gi").Obj()
 	other := st.MakePod().Name("q").UID("uid-q").Obj()
 	yes := true
-	pvcs := func(c ...*framework.PersistentVolumeClaim) []*framework.PersistentVolumeClaim { return c }
-	scs := []*framework.StorageClass{wffc, wffcNoProv, imm, nomode}
-	pvZoneC := st.MakePV("pv", "wffc").ClaimRef("default", "x", "uid-x").Phase(framework.VolumeBound).NodeAffinity(framework.LabelTopologyZone, "c").Label(framework.LabelTopologyZone, "c").Obj()
-	pvZoneA := st.MakePV("pva", "wffc").ClaimRef("default", "x", "uid-x").Phase(framework.VolumeBound).NodeAffinity(framework.LabelTopologyZone, "a").Obj()
-	pvLabelB := st.MakePV("pvb", "wffc").ClaimRef("default", "x", "uid-x").Phase(framework.VolumeBound).Label(framework.LabelTopologyZone, "b").Obj()
+	pvcs := func(c ...*api.PersistentVolumeClaim) []*api.PersistentVolumeClaim { return c }
+	scs := []*api.StorageClass{wffc, wffcNoProv, imm, nomode}
+	pvZoneC := st.MakePV("pv", "wffc").ClaimRef("default", "x", "uid-x").Phase(api.VolumeBound).NodeAffinity(api.LabelTopologyZone, "c").Label(api.LabelTopologyZone, "c").Obj()
+	pvZoneA := st.MakePV("pva", "wffc").ClaimRef("default", "x", "uid-x").Phase(api.VolumeBound).NodeAffinity(api.LabelTopologyZone, "a").Obj()
+	pvLabelB := st.MakePV("pvb", "wffc").ClaimRef("default", "x", "uid-x").Phase(api.VolumeBound).Label(api.LabelTopologyZone, "b").Obj()
 	cases := []volumeEdgeCase{
-		{name: "missing pvc", storage: framework.StorageObjects{StorageClasses: scs}, pod: pod},
-		{name: "missing eph", storage: framework.StorageObjects{StorageClasses: scs}, pod: ephPod},
-		{name: "deleting", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Deleting().Obj()), StorageClasses: scs}, pod: pod},
-		{name: "deleting bound", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Deleting().Obj()), PersistentVolumes: []*framework.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: pod},
-		{name: "lost", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Phase(framework.ClaimLost).VolumeName("pv").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "lost and deleting", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Phase(framework.ClaimLost).VolumeName("pv").Deleting().Obj()), StorageClasses: scs}, pod: pod},
-		{name: "bound to missing pv", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "immediate unbound", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "imm").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "no class", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "missing class", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "nope").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "class without mode", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "nomode").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "prebound", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").VolumeName("pv").Obj()), PersistentVolumes: []*framework.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: pod},
-		{name: "wffc provision", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "wffc no provisioner", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc-noprov").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "selected node n2", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Annotation(framework.AnnSelectedNode, "n2").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "bound pv zone c", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj()), PersistentVolumes: []*framework.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: pod},
-		{name: "bound pv affinity a", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pva").Obj()), PersistentVolumes: []*framework.PersistentVolume{pvZoneA}, StorageClasses: scs}, pod: pod},
-		{name: "bound pv label b", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pvb").Obj()), PersistentVolumes: []*framework.PersistentVolume{pvLabelB}, StorageClasses: scs}, pod: pod},
-		{name: "affinity conflict and no provisioner", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj(), st.MakePVC("y", "wffc-noprov").Obj()), PersistentVolumes: []*framework.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("x").PVC("y").Obj()},
-		{name: "missing pv and no provisioner", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj(), st.MakePVC("y", "wffc-noprov").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
-		{name: "eph not owned", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").Obj()), StorageClasses: scs}, pod: ephPod},
-		{name: "eph owned by other", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").OwnedBy(other).Obj()), StorageClasses: scs}, pod: ephPod},
-		{name: "eph owned", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").OwnedBy(ephPod).Obj()), StorageClasses: scs}, pod: ephPod},
-		{name: "eph owned deleting", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").OwnedBy(ephPod).Deleting().Obj()), StorageClasses: scs}, pod: ephPod},
-		{name: "eph not owned lost", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").Phase(framework.ClaimLost).Obj()), StorageClasses: scs}, pod: ephPod},
-		{name: "missing then deleting", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "wffc").Deleting().Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("x").PVC("y").Obj()},
-		{name: "deleting then missing", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "wffc").Deleting().Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
-		{name: "eph missing then pvc missing", storage: framework.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").Ephemeral("v", "wffc", "1Gi").PVC("x").Obj()},
-		{name: "pvc missing then eph not owned", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("x").Ephemeral("v", "wffc", "1Gi").Obj()},
-		{name: "immediate then missing pv", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "imm").Obj(), st.MakePVC("x", "wffc").Bound("pv").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
-		{name: "nomode then immediate", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "imm").Obj(), st.MakePVC("x", "nomode").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
-		{name: "rwop in use", placed: []*framework.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").PVC("r").Obj()}, storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("r", "wffc").AccessModes(framework.ReadWriteOncePod).Bound("pvr").Obj()), PersistentVolumes: []*framework.PersistentVolume{st.MakePV("pvr", "wffc").AccessModes(framework.ReadWriteOncePod).ClaimRef("default", "r", "uid-r").Phase(framework.VolumeBound).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("r").Obj()},
-		{name: "gce pd conflict", placed: []*framework.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").GCEPD("disk", false).Obj()}, storage: framework.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").GCEPD("disk", true).Obj()},
-		{name: "gce pd both ro", placed: []*framework.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").GCEPD("disk", true).Obj()}, storage: framework.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").GCEPD("disk", true).Obj()},
-		{name: "csi limit", placed: []*framework.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").PVC("c1").Obj()},
-			storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("c1", "wffc").Bound("pv1").Obj(), st.MakePVC("c2", "wffc").Bound("pv2").Obj()),
-				PersistentVolumes: []*framework.PersistentVolume{st.MakePV("pv1", "wffc").CSI("csi.example.com", "h1").ClaimRef("default", "c1", "uid-c1").Phase(framework.VolumeBound).Obj(), st.MakePV("pv2", "wffc").CSI("csi.example.com", "h2").ClaimRef("default", "c2", "uid-c2").Phase(framework.VolumeBound).Obj()},
-				CSINodes:          []*framework.CSINode{st.MakeCSINode("n1").Driver("csi.example.com", 1).Obj(), st.MakeCSINode("n2").Driver("csi.example.com", 0).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("c2").Obj()},
-		{name: "existing pod eph not owned", placed: []*framework.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").Ephemeral("v", "wffc", "1Gi").Obj()},
-			storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("q-v", "wffc").Bound("pvq").Obj(), st.MakePVC("c2", "wffc").Bound("pv2").Obj()),
-				PersistentVolumes: []*framework.PersistentVolume{st.MakePV("pvq", "wffc").CSI("csi.example.com", "hq").ClaimRef("default", "q-v", "uid-q-v").Phase(framework.VolumeBound).Obj(), st.MakePV("pv2", "wffc").CSI("csi.example.com", "h2").ClaimRef("default", "c2", "uid-c2").Phase(framework.VolumeBound).Obj()},
-				CSINodes:          []*framework.CSINode{st.MakeCSINode("n1").Driver("csi.example.com", 5).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("c2").Obj()},
-		{name: "existing pod missing pvc", placed: []*framework.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").PVC("gone").Obj()},
-			storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("c2", "wffc").Bound("pv2").Obj()),
-				PersistentVolumes: []*framework.PersistentVolume{st.MakePV("pv2", "wffc").CSI("csi.example.com", "h2").ClaimRef("default", "c2", "uid-c2").Phase(framework.VolumeBound).Obj()},
-				CSINodes:          []*framework.CSINode{st.MakeCSINode("n1").Driver("csi.example.com", 1).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("c2").Obj()},
-		{name: "empty claim name", storage: framework.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("").Obj()},
-		{name: "beta zone label pv", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pvz").Obj()), PersistentVolumes: []*framework.PersistentVolume{st.MakePV("pvz", "wffc").ClaimRef("default", "x", "uid-x").Phase(framework.VolumeBound).Label(framework.LabelFailureDomainBetaZone, "a__b").Obj()}, StorageClasses: scs}, pod: pod},
-		{name: "bound pv deleting pv", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pvd").Obj()), PersistentVolumes: []*framework.PersistentVolume{st.MakePV("pvd", "wffc").ClaimRef("default", "x", "uid-x").Phase(framework.VolumeBound).Deleting().Obj()}, StorageClasses: scs}, pod: pod},
-		{name: "pvc other namespace", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Namespace("other").Obj()), StorageClasses: scs}, pod: pod},
-		{name: "affinity conflict and not enough space", storage: framework.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj(), st.MakePVC("y", "wffc").Request("10Gi").Obj()),
-			PersistentVolumes: []*framework.PersistentVolume{pvZoneC}, StorageClasses: scs,
-			CSIDrivers:           []*framework.CSIDriver{{ObjectMeta: framework.ObjectMeta{Name: "csi.example.com"}, Spec: framework.CSIDriverSpec{StorageCapacity: &yes}}},
-			CSIStorageCapacities: []*framework.CSIStorageCapacity{st.MakeCapacity("cap-a", "wffc", framework.LabelTopologyZone, "a", "5Gi", ""), st.MakeCapacity("cap-b", "wffc", framework.LabelTopologyZone, "b", "50Gi", "")}},
+		{name: "missing pvc", storage: api.StorageObjects{StorageClasses: scs}, pod: pod},
+		{name: "missing eph", storage: api.StorageObjects{StorageClasses: scs}, pod: ephPod},
+		{name: "deleting", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Deleting().Obj()), StorageClasses: scs}, pod: pod},
+		{name: "deleting bound", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Deleting().Obj()), PersistentVolumes: []*api.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: pod},
+		{name: "lost", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Phase(api.ClaimLost).VolumeName("pv").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "lost and deleting", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Phase(api.ClaimLost).VolumeName("pv").Deleting().Obj()), StorageClasses: scs}, pod: pod},
+		{name: "bound to missing pv", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "immediate unbound", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "imm").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "no class", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "missing class", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "nope").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "class without mode", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "nomode").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "prebound", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").VolumeName("pv").Obj()), PersistentVolumes: []*api.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: pod},
+		{name: "wffc provision", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "wffc no provisioner", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc-noprov").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "selected node n2", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Annotation(api.AnnSelectedNode, "n2").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "bound pv zone c", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj()), PersistentVolumes: []*api.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: pod},
+		{name: "bound pv affinity a", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pva").Obj()), PersistentVolumes: []*api.PersistentVolume{pvZoneA}, StorageClasses: scs}, pod: pod},
+		{name: "bound pv label b", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pvb").Obj()), PersistentVolumes: []*api.PersistentVolume{pvLabelB}, StorageClasses: scs}, pod: pod},
+		{name: "affinity conflict and no provisioner", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj(), st.MakePVC("y", "wffc-noprov").Obj()), PersistentVolumes: []*api.PersistentVolume{pvZoneC}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("x").PVC("y").Obj()},
+		{name: "missing pv and no provisioner", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj(), st.MakePVC("y", "wffc-noprov").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
+		{name: "eph not owned", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").Obj()), StorageClasses: scs}, pod: ephPod},
+		{name: "eph owned by other", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").OwnedBy(other).Obj()), StorageClasses: scs}, pod: ephPod},
+		{name: "eph owned", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").OwnedBy(ephPod).Obj()), StorageClasses: scs}, pod: ephPod},
+		{name: "eph owned deleting", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").OwnedBy(ephPod).Deleting().Obj()), StorageClasses: scs}, pod: ephPod},
+		{name: "eph not owned lost", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").Phase(api.ClaimLost).Obj()), StorageClasses: scs}, pod: ephPod},
+		{name: "missing then deleting", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "wffc").Deleting().Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("x").PVC("y").Obj()},
+		{name: "deleting then missing", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "wffc").Deleting().Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
+		{name: "eph missing then pvc missing", storage: api.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").Ephemeral("v", "wffc", "1Gi").PVC("x").Obj()},
+		{name: "pvc missing then eph not owned", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("p-v", "wffc").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("x").Ephemeral("v", "wffc", "1Gi").Obj()},
+		{name: "immediate then missing pv", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "imm").Obj(), st.MakePVC("x", "wffc").Bound("pv").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
+		{name: "nomode then immediate", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("y", "imm").Obj(), st.MakePVC("x", "nomode").Obj()), StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("y").PVC("x").Obj()},
+		{name: "rwop in use", placed: []*api.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").PVC("r").Obj()}, storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("r", "wffc").AccessModes(api.ReadWriteOncePod).Bound("pvr").Obj()), PersistentVolumes: []*api.PersistentVolume{st.MakePV("pvr", "wffc").AccessModes(api.ReadWriteOncePod).ClaimRef("default", "r", "uid-r").Phase(api.VolumeBound).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("r").Obj()},
+		{name: "gce pd conflict", placed: []*api.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").GCEPD("disk", false).Obj()}, storage: api.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").GCEPD("disk", true).Obj()},
+		{name: "gce pd both ro", placed: []*api.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").GCEPD("disk", true).Obj()}, storage: api.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").GCEPD("disk", true).Obj()},
+		{name: "csi limit", placed: []*api.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").PVC("c1").Obj()},
+			storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("c1", "wffc").Bound("pv1").Obj(), st.MakePVC("c2", "wffc").Bound("pv2").Obj()),
+				PersistentVolumes: []*api.PersistentVolume{st.MakePV("pv1", "wffc").CSI("csi.example.com", "h1").ClaimRef("default", "c1", "uid-c1").Phase(api.VolumeBound).Obj(), st.MakePV("pv2", "wffc").CSI("csi.example.com", "h2").ClaimRef("default", "c2", "uid-c2").Phase(api.VolumeBound).Obj()},
+				CSINodes:          []*api.CSINode{st.MakeCSINode("n1").Driver("csi.example.com", 1).Obj(), st.MakeCSINode("n2").Driver("csi.example.com", 0).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("c2").Obj()},
+		{name: "existing pod eph not owned", placed: []*api.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").Ephemeral("v", "wffc", "1Gi").Obj()},
+			storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("q-v", "wffc").Bound("pvq").Obj(), st.MakePVC("c2", "wffc").Bound("pv2").Obj()),
+				PersistentVolumes: []*api.PersistentVolume{st.MakePV("pvq", "wffc").CSI("csi.example.com", "hq").ClaimRef("default", "q-v", "uid-q-v").Phase(api.VolumeBound).Obj(), st.MakePV("pv2", "wffc").CSI("csi.example.com", "h2").ClaimRef("default", "c2", "uid-c2").Phase(api.VolumeBound).Obj()},
+				CSINodes:          []*api.CSINode{st.MakeCSINode("n1").Driver("csi.example.com", 5).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("c2").Obj()},
+		{name: "existing pod missing pvc", placed: []*api.Pod{st.MakePod().Name("q").UID("uid-q").Node("n1").PVC("gone").Obj()},
+			storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("c2", "wffc").Bound("pv2").Obj()),
+				PersistentVolumes: []*api.PersistentVolume{st.MakePV("pv2", "wffc").CSI("csi.example.com", "h2").ClaimRef("default", "c2", "uid-c2").Phase(api.VolumeBound).Obj()},
+				CSINodes:          []*api.CSINode{st.MakeCSINode("n1").Driver("csi.example.com", 1).Obj()}, StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("c2").Obj()},
+		{name: "empty claim name", storage: api.StorageObjects{StorageClasses: scs}, pod: st.MakePod().Name("p").UID("uid-p").PVC("").Obj()},
+		{name: "beta zone label pv", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pvz").Obj()), PersistentVolumes: []*api.PersistentVolume{st.MakePV("pvz", "wffc").ClaimRef("default", "x", "uid-x").Phase(api.VolumeBound).Label(api.LabelFailureDomainBetaZone, "a__b").Obj()}, StorageClasses: scs}, pod: pod},
+		{name: "bound pv deleting pv", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pvd").Obj()), PersistentVolumes: []*api.PersistentVolume{st.MakePV("pvd", "wffc").ClaimRef("default", "x", "uid-x").Phase(api.VolumeBound).Deleting().Obj()}, StorageClasses: scs}, pod: pod},
+		{name: "pvc other namespace", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Namespace("other").Obj()), StorageClasses: scs}, pod: pod},
+		{name: "affinity conflict and not enough space", storage: api.StorageObjects{PersistentVolumeClaims: pvcs(st.MakePVC("x", "wffc").Bound("pv").Obj(), st.MakePVC("y", "wffc").Request("10Gi").Obj()),
+			PersistentVolumes: []*api.PersistentVolume{pvZoneC}, StorageClasses: scs,
+			CSIDrivers:           []*api.CSIDriver{{ObjectMeta: api.ObjectMeta{Name: "csi.example.com"}, Spec: api.CSIDriverSpec{StorageCapacity: &yes}}},
+			CSIStorageCapacities: []*api.CSIStorageCapacity{st.MakeCapacity("cap-a", "wffc", api.LabelTopologyZone, "a", "5Gi", ""), st.MakeCapacity("cap-b", "wffc", api.LabelTopologyZone, "b", "50Gi", "")}},
 			pod: st.MakePod().Name("p").UID("uid-p").PVC("x").PVC("y").Obj()},
 	}
 	for i := range cases {
@@ -236,7 +238,7 @@ func TestVolumeEdgeCasesDefaultProfile(t *testing.T) {
 	for i := range all {
 		cases[all[i].name] = &all[i]
 	}
-	fwk, err := framework.NewFramework(NewDefaultRegistry(), DefaultProfile())
+	fwk, err := runtime.NewFramework(NewDefaultRegistry(), DefaultProfile())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,8 +249,8 @@ func TestVolumeEdgeCasesDefaultProfile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = fwk.Schedule(context.Background(), nil, snap, framework.MustPodInfo(c.pod), framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
-			var fe *framework.FitError
+			_, err = fwk.Schedule(context.Background(), nil, snap, framework.MustPodInfo(c.pod), runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+			var fe *runtime.FitError
 			switch {
 			case err == nil:
 				t.Fatal("scheduled")
@@ -276,11 +278,11 @@ func TestVolumeEdgeCasesDump(t *testing.T) {
 		t.Skip("SCHEDKIT_VOLUME_CASES not set")
 	}
 	type scenario struct {
-		Name    string                   `json:"name"`
-		Nodes   []*framework.Node        `json:"nodes"`
-		Placed  []*framework.Pod         `json:"placed,omitempty"`
-		Storage framework.StorageObjects `json:"storage"`
-		Pod     *framework.Pod           `json:"pod"`
+		Name    string             `json:"name"`
+		Nodes   []*api.Node        `json:"nodes"`
+		Placed  []*api.Pod         `json:"placed,omitempty"`
+		Storage api.StorageObjects `json:"storage"`
+		Pod     *api.Pod           `json:"pod"`
 	}
 	type verdicts struct {
 		Name string                 `json:"name"`

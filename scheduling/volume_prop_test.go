@@ -13,6 +13,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -43,10 +45,10 @@ func vpCapture(t *rapid.T, c *Cluster) vpState {
 // vpOps are the methods vpStep uses, of a Scheduler or a Fork.
 type vpOps interface {
 	scOps
-	AddStorageObject(framework.StorageObject) error
-	UpdateStorageObject(framework.StorageObject) error
-	DeleteStorageObject(framework.StorageKind, string, string) error
-	UpdatePod(*framework.Pod) error
+	AddStorageObject(api.StorageObject) error
+	UpdateStorageObject(api.StorageObject) error
+	DeleteStorageObject(api.StorageKind, string, string) error
+	UpdatePod(*api.Pod) error
 	RunUntilIdle(context.Context) int
 }
 
@@ -58,13 +60,13 @@ func vpStep(t *rapid.T, s vpOps, i int) {
 	case 0: // a claim (WaitForFirstConsumer, or RWOP)
 		w := st.MakePVC(claim, "zonal").Request(fmt.Sprintf("%dGi", rapid.IntRange(1, 20).Draw(t, "size")))
 		if rapid.Bool().Draw(t, "rwop") {
-			w = w.AccessModes(framework.ReadWriteOncePod)
+			w = w.AccessModes(api.ReadWriteOncePod)
 		}
 		_ = s.AddStorageObject(w.Obj())
 	case 1: // a static zonal volume
 		zone := fmt.Sprintf("zone-%c", 'a'+rapid.IntRange(0, 2).Draw(t, "zone"))
 		_ = s.AddStorageObject(st.MakePV(fmt.Sprintf("pv%d", i), "zonal").Capacity(fmt.Sprintf("%dGi", rapid.IntRange(1, 30).Draw(t, "cap"))).
-			NodeAffinity(framework.LabelTopologyZone, zone).Obj())
+			NodeAffinity(api.LabelTopologyZone, zone).Obj())
 	case 2: // a pod using a claim, what-if scheduled at once
 		_, _ = s.SchedulePod(ctx, st.MakePod().Name(fmt.Sprintf("p%d", i)).Req(map[string]string{"cpu": "500m"}).PVC(claim).Obj())
 	case 3: // a pod with an ephemeral volume, queued then scheduled
@@ -76,10 +78,10 @@ func vpStep(t *rapid.T, s vpOps, i int) {
 			_ = s.DeletePod(p.Namespace, p.Name)
 		}
 	case 5: // delete a claim
-		_ = s.DeleteStorageObject(framework.KindPersistentVolumeClaim, "default", claim)
+		_ = s.DeleteStorageObject(api.KindPersistentVolumeClaim, "default", claim)
 	case 6: // change a node's attach limit
 		n := fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, "node"))
-		_ = s.UpdateStorageObject(st.MakeCSINode(n).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit")), framework.LabelTopologyZone).Obj())
+		_ = s.UpdateStorageObject(st.MakeCSINode(n).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit")), api.LabelTopologyZone).Obj())
 	case 7: // remove a node (its CSINode goes with it)
 		n := fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, "node"))
 		_, _ = s.RemoveNode(n)
@@ -140,16 +142,16 @@ func TestPropForkRevertWithVolumes(t *testing.T) {
 func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		zones := rapid.IntRange(1, 3).Draw(t, "zones")
-		var nodes []*framework.Node
-		var objs framework.StorageObjects
-		objs.StorageClasses = []*framework.StorageClass{
-			st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).AllowedTopology(framework.LabelTopologyZone, "zone-a", "zone-b").Obj(),
-			st.MakeSC("local", framework.NotSupportedProvisioner, framework.VolumeBindingWaitForFirstConsumer).Obj(),
+		var nodes []*api.Node
+		var objs api.StorageObjects
+		objs.StorageClasses = []*api.StorageClass{
+			st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).AllowedTopology(api.LabelTopologyZone, "zone-a", "zone-b").Obj(),
+			st.MakeSC("local", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
 		}
 		n := rapid.IntRange(1, 24).Draw(t, "nodes")
 		for i := range n {
 			name := fmt.Sprintf("n%02d", i)
-			nodes = append(nodes, st.MakeNode().Name(name).Label(framework.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%zones)).
+			nodes = append(nodes, st.MakeNode().Name(name).Label(api.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%zones)).
 				Capacity(map[string]string{"cpu": "8", "pods": "20"}).Obj())
 			if rapid.Bool().Draw(t, "csinode") {
 				objs.CSINodes = append(objs.CSINodes, st.MakeCSINode(name).Driver("csi.example.com", int32(rapid.IntRange(0, 2).Draw(t, "limit"))).Obj())
@@ -159,7 +161,7 @@ func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
 					Capacity(fmt.Sprintf("%dGi", rapid.IntRange(1, 10).Draw(t, "cap"))).NodeAffinity("kubernetes.io/hostname", name).Obj())
 			}
 		}
-		var placed []*framework.Pod
+		var placed []*api.Pod
 		for i := rapid.IntRange(0, 10).Draw(t, "placed"); i > 0; i-- {
 			claim := fmt.Sprintf("used%d", i)
 			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, st.MakePVC(claim, "zonal").Obj())
@@ -179,7 +181,7 @@ func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
 			Filter:    []string{config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName},
 		}
 		verdicts := func(order []int, parallelism int) map[string]string {
-			ns := make([]*framework.Node, len(order))
+			ns := make([]*api.Node, len(order))
 			for i, j := range order {
 				ns[i] = nodes[j]
 			}
@@ -187,11 +189,11 @@ func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := framework.NewFramework(NewDefaultRegistry(), profile, framework.WithParallelism(parallelism))
+			f, err := runtime.NewFramework(NewDefaultRegistry(), profile, runtime.WithParallelism(parallelism))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, _ := f.Schedule(context.Background(), nil, snap, framework.MustPodInfo(pod.Obj()), framework.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+			res, _ := f.Schedule(context.Background(), nil, snap, framework.MustPodInfo(pod.Obj()), runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 			out := map[string]string{}
 			if res.PreFilterStatus != nil {
 				out["prefilter"] = res.PreFilterStatus.String()

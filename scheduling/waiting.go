@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 )
 
 // WaitingPod is a pod held at Permit: it is assumed on its node and waits
@@ -20,11 +22,11 @@ import (
 // kube-scheduler's waitingPod. Allow and Reject may be called from any
 // goroutine, including from inside a plugin during a scheduling cycle.
 type WaitingPod struct {
-	pod  *framework.Pod
+	pod  *api.Pod
 	node string
 	// waits are the plugins the pod waited for, in Permit order, and
 	// deadlines when each times out: what a Scheduler's Revert re-arms.
-	waits     []framework.PermitWait
+	waits     []fwruntime.PermitWait
 	deadlines []time.Time
 	// ord numbers the scheduler's waiting pods in creation order.
 	ord uint64
@@ -38,7 +40,7 @@ type WaitingPod struct {
 	verdicts atomic.Pointer[liveVerdicts]
 }
 
-func newWaitingPod(pod *framework.Pod, node string, waits []framework.PermitWait, clock framework.Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
+func newWaitingPod(pod *api.Pod, node string, waits []fwruntime.PermitWait, clock framework.Clock, onDone func(*WaitingPod, *framework.Status)) *WaitingPod {
 	w := &WaitingPod{pod: pod, node: node, waits: slices.Clone(waits), deadlines: make([]time.Time, len(waits)), onDone: onDone}
 	now := clock.Now()
 	for i, pw := range waits {
@@ -106,7 +108,7 @@ func (w *WaitingPod) restore(clock framework.Clock, pending map[string]bool) {
 }
 
 // Pod returns the waiting pod (assumed on Node; read-only).
-func (w *WaitingPod) Pod() *framework.Pod { return w.pod }
+func (w *WaitingPod) Pod() *api.Pod { return w.pod }
 
 // Node returns the node the pod is assumed on.
 func (w *WaitingPod) Node() string { return w.node }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -16,13 +17,13 @@ import (
 // condition says why.
 func ExampleEnableWorkloadScheduling() {
 	feats := scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
-	zoned := func(name string, minCount int32) *framework.WorkloadPodGroup {
-		return &framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "default", Name: name},
-			Spec: framework.WorkloadPodGroupSpec{
-				SchedulingPolicy:      framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: minCount}},
-				SchedulingConstraints: &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: "zone"}}}}}
+	zoned := func(name string, minCount int32) *api.WorkloadPodGroup {
+		return &api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
+			Spec: api.WorkloadPodGroupSpec{
+				SchedulingPolicy:      api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: minCount}},
+				SchedulingConstraints: &api.PodGroupSchedulingConstraints{Topology: []api.TopologyConstraint{{Key: "zone"}}}}}
 	}
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for _, n := range []struct{ name, zone, cpu string }{{"a1", "a", "2"}, {"b1", "b", "4"}, {"b2", "b", "2"}} {
 		nodes = append(nodes, builder.MakeNode().Name(n.name).Label("zone", n.zone).Capacity(map[string]string{"cpu": n.cpu, "pods": "10"}).Obj())
 	}
@@ -34,7 +35,7 @@ func ExampleEnableWorkloadScheduling() {
 		fmt.Println(err)
 		return
 	}
-	for _, g := range []*framework.WorkloadPodGroup{zoned("train", 3), zoned("big", 4)} {
+	for _, g := range []*api.WorkloadPodGroup{zoned("train", 3), zoned("big", 4)} {
 		_ = s.AddWorkloadPodGroup(g)
 		for i := range g.MinCount() {
 			_ = s.AddPod(builder.MakePod().Name(fmt.Sprintf("%s-%d", g.Name, i)).PodGroupName(g.Name).Req(map[string]string{"cpu": "2"}).Obj())

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -29,7 +30,7 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		decisions []Decision
 	}
 	mk := func(t *rapid.T) *env {
-		c, err := NewClusterFrom([]*framework.Node{csNode("n0"), csNode("n1")}, nil)
+		c, err := NewClusterFrom([]*api.Node{csNode("n0"), csNode("n1")}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,12 +58,12 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 	}
 	// on is the scheduler or a fork of it.
 	type ops interface {
-		AddWorkloadPodGroup(*framework.WorkloadPodGroup) error
-		UpdateWorkloadPodGroup(*framework.WorkloadPodGroup) error
+		AddWorkloadPodGroup(*api.WorkloadPodGroup) error
+		UpdateWorkloadPodGroup(*api.WorkloadPodGroup) error
 		DeleteWorkloadPodGroup(string, string) error
-		AddWorkload(*framework.Workload) error
+		AddWorkload(*api.Workload) error
 		DeleteWorkload(string, string) error
-		AddPod(*framework.Pod) error
+		AddPod(*api.Pod) error
 		RunUntilIdle(context.Context) int
 		Cluster() *Cluster
 	}
@@ -76,7 +77,7 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		case 2:
 			if cur, ok := on.Cluster().WorkloadPodGroup("ns", g); ok {
 				up := *cur
-				up.Status.Conditions = append(up.Status.Conditions[:0:0], framework.Condition{Type: "Custom", Status: framework.ConditionTrue, Message: o.name})
+				up.Status.Conditions = append(up.Status.Conditions[:0:0], api.Condition{Type: "Custom", Status: api.ConditionTrue, Message: o.name})
 				if err := on.UpdateWorkloadPodGroup(&up); err != nil {
 					t.Fatal(err)
 				}
@@ -94,8 +95,8 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 				t.Fatal(err)
 			}
 		case 7:
-			wl := &framework.Workload{ObjectMeta: framework.ObjectMeta{Namespace: "ns", Name: g}, Spec: framework.WorkloadSpec{PodGroupTemplates: []framework.PodGroupTemplate{
-				{Name: "t", SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: int32(o.min)}}}}}}
+			wl := &api.Workload{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: g}, Spec: api.WorkloadSpec{PodGroupTemplates: []api.PodGroupTemplate{
+				{Name: "t", SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: int32(o.min)}}}}}}
 			if err := on.AddWorkload(wl); err != nil {
 				_ = on.DeleteWorkload("ns", g)
 			}

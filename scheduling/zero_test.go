@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -20,24 +20,24 @@ func zeroArg(t reflect.Type) (reflect.Value, bool) {
 		v = "x"
 	case reflect.TypeFor[context.Context]():
 		v = context.Background()
-	case reflect.TypeFor[*framework.Node]():
+	case reflect.TypeFor[*api.Node]():
 		v = st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()
-	case reflect.TypeFor[*framework.Pod]():
+	case reflect.TypeFor[*api.Pod]():
 		v = st.MakePod().Namespace("x").Name("x").Req(map[string]string{"cpu": "1"}).Obj()
-	case reflect.TypeFor[*framework.NodeMetric]():
+	case reflect.TypeFor[*api.NodeMetric]():
 		v = st.MakeNodeMetric("x").Obj()
-	case reflect.TypeFor[framework.StorageObject]():
-		v = &framework.StorageClass{}
-	case reflect.TypeFor[framework.StorageKind]():
-		v = framework.KindStorageClass
-	case reflect.TypeFor[framework.StorageObjects]():
-		v = framework.StorageObjects{}
-	case reflect.TypeFor[[]framework.PodDisruptionBudget]():
-		v = []framework.PodDisruptionBudget{st.PDB("x", "x", "app", "x", 1)}
+	case reflect.TypeFor[api.StorageObject]():
+		v = &api.StorageClass{}
+	case reflect.TypeFor[api.StorageKind]():
+		v = api.KindStorageClass
+	case reflect.TypeFor[api.StorageObjects]():
+		v = api.StorageObjects{}
+	case reflect.TypeFor[[]api.PodDisruptionBudget]():
+		v = []api.PodDisruptionBudget{st.PDB("x", "x", "app", "x", 1)}
 	case reflect.TypeFor[func() error]():
 		v = func() error { return nil }
-	case reflect.TypeFor[[]*framework.Node]():
-		v = []*framework.Node{st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}
+	case reflect.TypeFor[[]*api.Node]():
+		v = []*api.Node{st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}
 	case reflect.TypeFor[[]string]():
 		v = []string{"x"}
 	default:

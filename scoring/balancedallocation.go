@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // baPreScoreKey is kube's "PreScore"+NodeResourcesBalancedAllocation key.
@@ -115,7 +116,7 @@ func (pl *NodeResourcesBalancedAllocation) podRequests(pod *framework.PodInfo) [
 		}
 	}
 	if pl.hasOther {
-		all := framework.PodRequests(pod.Pod, framework.RequestOptions{UseStatusResources: true})
+		all := api.PodRequests(pod.Pod, api.RequestOptions{UseStatusResources: true})
 		for i := range pl.resources {
 			if pl.resources[i].kind == nrfOther {
 				q := all[pl.resources[i].name]

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -21,7 +22,7 @@ var (
 	baCPUOnly            = []map[string]string{nrfCM("1000m", "0"), nrfCM("2000m", "0")}
 )
 
-func baNode(name, milliCPU, mem string, gpu string) *fw.Node {
+func baNode(name, milliCPU, mem string, gpu string) *api.Node {
 	c := map[string]string{"cpu": milliCPU + "m", "memory": mem}
 	if gpu != "" {
 		c["nvidia.com/gpu"] = gpu
@@ -31,9 +32,9 @@ func baNode(name, milliCPU, mem string, gpu string) *fw.Node {
 
 type baCase struct {
 	name      string
-	pod       *fw.Pod
-	nodes     []*fw.Node
-	existing  []*fw.Pod
+	pod       *api.Pod
+	nodes     []*api.Node
+	existing  []*api.Pod
 	resources []config.ResourceSpec
 	stdDev    []int64 // kube v1.35 scores (from kube's test)
 	delta     []int64 // kube v1.36 scores, worked out below
@@ -50,44 +51,44 @@ func baCases() []baCase {
 		// node1: with 3000/4000=.75, 5000/10000=.5 → σ .125 → 87; without 100 → 50+(37/2)=68.
 		// node2: .5, .5 → 100; without 100 → 75.
 		{name: "nothing scheduled, resources requested, differently sized nodes", pod: nrfPod("", baCPUAndMemory...),
-			nodes:  []*fw.Node{baNode("node1", "4000", "10000", ""), baNode("node2", "6000", "10000", "")},
+			nodes:  []*api.Node{baNode("node1", "4000", "10000", ""), baNode("node2", "6000", "10000", "")},
 			stdDev: []int64{87, 100}, delta: []int64{68, 75}},
 		// node1 with .6,.25 → 82, without .3,0 → 85 → 50+(47/2)=73;
 		// node2 with .6,.5 → 95, without .3,.25 → 97 → 50+(48/2)=74.
 		{name: "resources requested, pods scheduled with resources", pod: nrfPod("", baCPUAndMemory...),
-			nodes:    []*fw.Node{baNode("node1", "10000", "20000", ""), baNode("node2", "10000", "20000", "")},
-			existing: []*fw.Pod{nrfPod("node1", baCPUOnly...), nrfPod("node2", baCPUAndMemory...)},
+			nodes:    []*api.Node{baNode("node1", "10000", "20000", ""), baNode("node2", "10000", "20000", "")},
+			existing: []*api.Pod{nrfPod("node1", baCPUOnly...), nrfPod("node2", baCPUAndMemory...)},
 			stdDev:   []int64{82, 95}, delta: []int64{73, 74}},
 		// node2 with .6,.2 → 80, without .3,.1 → 90 → 50+(40/2)=70.
 		{name: "resources requested, pods scheduled with resources, differently sized nodes", pod: nrfPod("", baCPUAndMemory...),
-			nodes:    []*fw.Node{baNode("node1", "10000", "20000", ""), baNode("node2", "10000", "50000", "")},
-			existing: []*fw.Pod{nrfPod("node1", baCPUOnly...), nrfPod("node2", baCPUAndMemory...)},
+			nodes:    []*api.Node{baNode("node1", "10000", "20000", ""), baNode("node2", "10000", "50000", "")},
+			existing: []*api.Pod{nrfPod("node1", baCPUOnly...), nrfPod("node2", baCPUAndMemory...)},
 			stdDev:   []int64{82, 80}, delta: []int64{73, 70}},
 		// node1 with 1,0 → 50, without .5,0 → 75 → 50+(25/2)=62;
 		// node2 with 1,.5 → 75, without .5,.5 → 100 → 50+(25/2)=62.
 		{name: "requested resources at node capacity", pod: nrfPod("", baCPUOnly...),
-			nodes:    []*fw.Node{baNode("node1", "6000", "10000", ""), baNode("node2", "6000", "10000", "")},
-			existing: []*fw.Pod{nrfPod("node1", baCPUOnly...), nrfPod("node2", baCPUAndMemory...)},
+			nodes:    []*api.Node{baNode("node1", "6000", "10000", ""), baNode("node2", "6000", "10000", "")},
+			existing: []*api.Pod{nrfPod("node1", baCPUOnly...), nrfPod("node2", baCPUAndMemory...)},
 			stdDev:   []int64{50, 75}, delta: []int64{62, 62}},
 		// node1 with .857,.125,.5 → σ .2989 → 70; without .857,.125,.375 → σ .3039 → 69 → 75;
 		// node2 with .857,.125,.125 → σ .3451 → 65; without .857,.125,0 → σ .3781 → 62 → 76.
 		{name: "include scalar resource on a node for balanced resource allocation",
 			pod:       st.MakePod().Name("p").Req(map[string]string{"memory": "0", "nvidia.com/gpu": "1"}).Obj(),
-			nodes:     []*fw.Node{baNode("node1", "3500", "40000", "8"), baNode("node2", "3500", "40000", "8")},
-			existing:  []*fw.Pod{nrfPod("node2", baCPUAndMemory...), nrfPod("node1", baCPUAndMemoryAndGPU...)},
+			nodes:     []*api.Node{baNode("node1", "3500", "40000", "8"), baNode("node2", "3500", "40000", "8")},
+			existing:  []*api.Pod{nrfPod("node2", baCPUAndMemory...), nrfPod("node1", baCPUAndMemoryAndGPU...)},
 			resources: baGPUSet, stdDev: []int64{70, 65}, delta: []int64{75, 76}},
 		// gpu not requested → skipped: with .857,.125 → 63; without 100 → 50+(13/2)=56.
 		{name: "node without the scalar resource should skip the scalar resource", pod: nrfPod("", baCPUAndMemory...),
-			nodes:     []*fw.Node{baNode("node1", "3500", "40000", "8"), baNode("node2", "3500", "40000", "")},
+			nodes:     []*api.Node{baNode("node1", "3500", "40000", "8"), baNode("node2", "3500", "40000", "")},
 			resources: baGPUSet, stdDev: []int64{63, 63}, delta: []int64{56, 56}},
 		// Beyond kube's table: a node with no allocatable has no fractions,
 		// S = 100 with and without the pod → 75 (StdDev 100).
 		{name: "zero allocatable", pod: nrfPod("", baCPUAndMemory...),
-			nodes: []*fw.Node{nrfNode("empty", nil)}, stdDev: []int64{100}, delta: []int64{75}},
+			nodes: []*api.Node{nrfNode("empty", nil)}, stdDev: []int64{100}, delta: []int64{75}},
 		// Requests above allocatable cap the fraction at 1: with 1,1 → 100,
 		// without 1,1 (existing already over) → 100 → 75.
 		{name: "requests above allocatable", pod: nrfPod("", nrfCM("1", "1Gi")),
-			nodes: []*fw.Node{nrfNode("small", nrfCM("1", "1Gi"))}, existing: []*fw.Pod{nrfPod("small", nrfCM("2", "2Gi"))},
+			nodes: []*api.Node{nrfNode("small", nrfCM("1", "1Gi"))}, existing: []*api.Pod{nrfPod("small", nrfCM("2", "2Gi"))},
 			stdDev: []int64{100}, delta: []int64{75}},
 	}
 }
@@ -126,7 +127,7 @@ func TestNodeResourcesBalancedAllocationStdDev(t *testing.T) {
 func TestNodeResourcesBalancedAllocationSkip(t *testing.T) {
 	for _, mode := range []config.BalancedAllocationMode{config.BalancedAllocationDelta, config.BalancedAllocationStdDev} {
 		pl, _ := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{Mode: mode}, nil)
-		for _, pod := range []*fw.Pod{st.MakePod().Obj(), st.MakePod().Req(map[string]string{"nvidia.com/gpu": "1"}).Obj(), st.MakePod().Container("img", nil).Obj()} {
+		for _, pod := range []*api.Pod{st.MakePod().Obj(), st.MakePod().Req(map[string]string{"nvidia.com/gpu": "1"}).Obj(), st.MakePod().Container("img", nil).Obj()} {
 			s := pl.(fw.PreScorePlugin).PreScore(context.Background(), fw.NewCycleState(), fw.MustPodInfo(pod), nil)
 			if !s.IsSkip() {
 				t.Errorf("%s: PreScore(%v) = %v, want Skip", mode, pod.Spec.Containers, s)
@@ -164,27 +165,27 @@ func TestNodeResourcesBalancedAllocationClassic(t *testing.T) {
 	zero := st.MakePod().Name("in").Req(nrfCM("0", "0")).Obj()
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		nodes    []*fw.Node
-		existing []*fw.Pod
+		pod      *api.Pod
+		nodes    []*api.Node
+		existing []*api.Pod
 		want     []int64
 	}{
 		{name: "seed log", pod: zero,
-			nodes:    []*fw.Node{nrfNode("n238", nrfCM("47800m", "66054406144")), nrfNode("n237", nrfCM("47800m", "66054406144"))},
-			existing: []*fw.Pod{nrfPod("n238", nrfCM("7850m", "6786383872")), nrfPod("n237", nrfCM("6950m", "7627341824"))}, want: []int64{93, 97}},
+			nodes:    []*api.Node{nrfNode("n238", nrfCM("47800m", "66054406144")), nrfNode("n237", nrfCM("47800m", "66054406144"))},
+			existing: []*api.Pod{nrfPod("n238", nrfCM("7850m", "6786383872")), nrfPod("n237", nrfCM("6950m", "7627341824"))}, want: []int64{93, 97}},
 		{name: "seed table", pod: zero,
-			nodes: []*fw.Node{nrfNode("a", nrfCM("1000m", "1000")), nrfNode("b", nrfCM("1000m", "1000")), nrfNode("c", nrfCM("1000m", "1000")), nrfNode("d", nrfCM("1000m", "1000"))},
-			existing: []*fw.Pod{nrfPod("a", nrfCM("100m", "200")), nrfPod("b", nrfCM("200m", "100")),
+			nodes: []*api.Node{nrfNode("a", nrfCM("1000m", "1000")), nrfNode("b", nrfCM("1000m", "1000")), nrfNode("c", nrfCM("1000m", "1000")), nrfNode("d", nrfCM("1000m", "1000"))},
+			existing: []*api.Pod{nrfPod("a", nrfCM("100m", "200")), nrfPod("b", nrfCM("200m", "100")),
 				nrfPod("c", nrfCM("200m", "400")), nrfPod("d", nrfCM("200m", "500"))}, want: []int64{90, 90, 80, 70}},
 		{name: "a fraction of 1 scores 0", pod: st.MakePod().Name("in").Req(nrfCM("500m", "0")).Obj(),
-			nodes: []*fw.Node{nrfNode("a", nrfCM("1000m", "1000"))}, existing: []*fw.Pod{nrfPod("a", nrfCM("500m", "100"))}, want: []int64{0}},
-		{name: "zero capacity counts as fraction 1", pod: zero, nodes: []*fw.Node{nrfNode("a", map[string]string{"cpu": "1"})}, want: []int64{0}},
+			nodes: []*api.Node{nrfNode("a", nrfCM("1000m", "1000"))}, existing: []*api.Pod{nrfPod("a", nrfCM("500m", "100"))}, want: []int64{0}},
+		{name: "zero capacity counts as fraction 1", pod: zero, nodes: []*api.Node{nrfNode("a", map[string]string{"cpu": "1"})}, want: []int64{0}},
 		// One request-less container: 100m of 1000m and 200Mi of 2000Mi → 100.
 		{name: "non-zero defaults", pod: st.MakePod().Name("in").Container("img", nil).Obj(),
-			nodes: []*fw.Node{nrfNode("a", nrfCM("1000m", "2000Mi"))}, want: []int64{100}},
+			nodes: []*api.Node{nrfNode("a", nrfCM("1000m", "2000Mi"))}, want: []int64{100}},
 		// Best-effort pods are scored, not skipped.
 		{name: "no containers", pod: st.MakePod().Name("in").Obj(),
-			nodes: []*fw.Node{nrfNode("a", nrfCM("1000m", "1000"))}, existing: []*fw.Pod{nrfPod("a", nrfCM("100m", "300"))}, want: []int64{80}},
+			nodes: []*api.Node{nrfNode("a", nrfCM("1000m", "1000"))}, existing: []*api.Pod{nrfPod("a", nrfCM("100m", "300"))}, want: []int64{80}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -270,7 +271,7 @@ func ExampleNewNodeResourcesBalancedAllocation() {
 	a := builder.MakeNode().Name("empty").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
 	b := builder.MakeNode().Name("cpuheavy").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
 	hog := builder.MakePod().Name("hog").Node("cpuheavy").Req(map[string]string{"cpu": "2", "memory": "1Gi"}).Obj()
-	snap := fw.MustSnapshot([]*fw.Node{a, b}, []*fw.Pod{hog})
+	snap := fw.MustSnapshot([]*api.Node{a, b}, []*api.Pod{hog})
 	// A memory-heavy pod balances "cpuheavy" and unbalances "empty".
 	pod := fw.MustPodInfo(builder.MakePod().Name("cache").Req(map[string]string{"cpu": "0", "memory": "4Gi"}).Obj())
 	state := fw.NewCycleState()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -51,11 +52,11 @@ func batchCheckBounds(t interface{ Fatalf(string, ...any) }, what string, pl fw.
 // TestScoreBatchBoundsEmpty: a batch of no node reports lo > hi.
 func TestScoreBatchBoundsEmpty(t *testing.T) {
 	ctx := context.Background()
-	snap := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("n0").Label("zone", "a").Obj()},
-		[]*fw.Pod{st.MakePod().Name("e").Label("app", "web").Node("n0").Obj()})
+	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("n0").Label("zone", "a").Obj()},
+		[]*api.Pod{st.MakePod().Name("e").Label("app", "web").Node("n0").Obj()})
 	pod, err := fw.NewPodInfo(st.MakePod().Name("p").Label("app", "web").
-		SpreadConstraint(fw.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: fw.ScheduleAnyway,
-			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).
+		SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.ScheduleAnyway,
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}).
 		PodAntiAffinityIn("app", "zone", []string{"web"}, st.PodAntiAffinityWithPreferredReq).Obj())
 	if err != nil {
 		t.Fatal(err)

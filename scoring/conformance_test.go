@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -101,7 +102,7 @@ func TestConformancePodTopologySpread(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := func(name, node string) *fw.Pod {
+		other := func(name, node string) *api.Pod {
 			w := st.MakePod().Name(name).Node(node)
 			if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
 				w.Namespace("other")
@@ -136,7 +137,7 @@ func TestConformanceInterPodAffinity(t *testing.T) {
 		}
 		p := pl.(*InterPodAffinity)
 		p.reference = rapid.IntRange(0, 3).Draw(t, "reference") == 0
-		other := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
+		other := func(name, node string) *api.Pod { return ipaGenScorePod(t, name, node) }
 		return frameworktest.Case{Plugin: p, Nodes: c.nodes, Pods: c.pods, Incoming: c.pod, Other: other,
 			SnapshotOptions: []fw.SnapshotOption{fw.WithNamespaces(ipaGenNS...)}}
 	})

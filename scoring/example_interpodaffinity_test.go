@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scoring"
 )
@@ -13,21 +14,21 @@ import (
 // A pod prefers zones running its backend (weight 10) and prefers to avoid
 // hosts running a noisy batch job (weight 4).
 func ExampleInterPodAffinity() {
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		builder.MakeNode().Name("a1").Label("zone", "a").Obj(),
 		builder.MakeNode().Name("a2").Label("zone", "a").Obj(),
 		builder.MakeNode().Name("b1").Label("zone", "b").Obj(),
 	}
-	pods := []*fw.Pod{
+	pods := []*api.Pod{
 		builder.MakePod().Name("backend").Label("app", "backend").Node("a1").Obj(),
 		builder.MakePod().Name("batch").Label("app", "batch").Node("a2").Obj(),
 	}
 	snap := fw.MustSnapshot(nodes, pods)
 	pod := fw.MustPodInfo(builder.MakePod().Name("frontend").
-		PodAffinityTerm(builder.PodAffinityWithPreferredReq, 10, fw.PodAffinityTerm{
-			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "backend"}}, TopologyKey: "zone"}).
-		PodAffinityTerm(builder.PodAntiAffinityWithPreferredReq, 4, fw.PodAffinityTerm{
-			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "batch"}}, TopologyKey: "kubernetes.io/hostname"}).
+		PodAffinityTerm(builder.PodAffinityWithPreferredReq, 10, api.PodAffinityTerm{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "backend"}}, TopologyKey: "zone"}).
+		PodAffinityTerm(builder.PodAntiAffinityWithPreferredReq, 4, api.PodAffinityTerm{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "batch"}}, TopologyKey: "kubernetes.io/hostname"}).
 		Obj())
 
 	pl, err := scoring.NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ImageLocality thresholds (kube-scheduler v1.36): image scores below
@@ -189,7 +190,7 @@ func NormalizedImageName(name string) string {
 	return name
 }
 
-func (pl *ImageLocality) state(snap *framework.Snapshot, pod *framework.Pod) (*ilPreScoreState, error) {
+func (pl *ImageLocality) state(snap *framework.Snapshot, pod *api.Pod) (*ilPreScoreState, error) {
 	if snap == nil {
 		return nil, errors.New("imagelocality: the cycle state has no snapshot")
 	}
@@ -357,7 +358,7 @@ var _ framework.SignPlugin = (*ImageLocality)(nil)
 func (pl *ImageLocality) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
 	set := map[string]bool{}
 	var names []string
-	for _, cs := range [][]framework.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
+	for _, cs := range [][]api.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
 		for i := range cs {
 			if n := NormalizedImageName(cs[i].Image); !set[n] {
 				set[n] = true

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -17,8 +18,8 @@ const ilMiB = 1024 * 1024
 // node403002000 holds gcr.io/40 (40 MiB, also as :v1), gcr.io/300 (300 MiB,
 // also :v1) and gcr.io/2000 (2000 MiB); node25010 holds gcr.io/250 (250 MiB)
 // and gcr.io/10 (10 MiB, also :v1).
-func ilNodes() []*fw.Node {
-	return []*fw.Node{
+func ilNodes() []*api.Node {
+	return []*api.Node{
 		st.MakeNode().Name("node1").Image(40*ilMiB, "gcr.io/40:latest", "gcr.io/40:v1").
 			Image(300*ilMiB, "gcr.io/300:latest", "gcr.io/300:v1").Image(2000*ilMiB, "gcr.io/2000:latest").Obj(),
 		st.MakeNode().Name("node2").Image(250*ilMiB, "gcr.io/250:latest").Image(10*ilMiB, "gcr.io/10:latest", "gcr.io/10:v1").Obj(),
@@ -36,8 +37,8 @@ func TestImageLocalityScore(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		pod   *fw.Pod
-		nodes []*fw.Node
+		pod   *api.Pod
+		nodes []*api.Node
 		want  []int64
 	}{
 		// node1: 40 MiB·½ = 20 MiB < 23 MiB → 0; node2: 250 MiB·½ = 125 MiB,
@@ -60,8 +61,8 @@ func TestImageLocalityScore(t *testing.T) {
 		{name: "spread over all nodes", pod: pod("gcr.io/2000").Obj(), nodes: append(ilNodes(),
 			st.MakeNode().Name("node3").Image(2000*ilMiB, "gcr.io/2000:latest").Obj(), st.MakeNode().Name("node4").Obj()), want: []int64{100, 0, 100, 0}},
 		// A digest reference is not given ":latest".
-		{name: "digest", pod: pod("gcr.io/x@sha256:abc").Obj(), nodes: []*fw.Node{st.MakeNode().Name("n").Image(2000*ilMiB, "gcr.io/x@sha256:abc").Obj()}, want: []int64{100}},
-		{name: "no images anywhere", pod: pod("busybox").Obj(), nodes: []*fw.Node{st.MakeNode().Name("n").Obj()}, want: []int64{0}},
+		{name: "digest", pod: pod("gcr.io/x@sha256:abc").Obj(), nodes: []*api.Node{st.MakeNode().Name("n").Image(2000*ilMiB, "gcr.io/x@sha256:abc").Obj()}, want: []int64{100}},
+		{name: "no images anywhere", pod: pod("busybox").Obj(), nodes: []*api.Node{st.MakeNode().Name("n").Obj()}, want: []int64{0}},
 		{name: "pod without containers", pod: st.MakePod().Name("p").Obj(), nodes: ilNodes(), want: []int64{0, 0}},
 	}
 	for _, tc := range tests {
@@ -122,7 +123,7 @@ func TestPropImageLocalityRange(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(1, 6).Draw(rt, "nodes")
 		images := []string{"a", "b", "c"}
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := range n {
 			w := st.MakeNode().Name(fmt.Sprint("n", i))
 			for _, im := range images {
@@ -165,7 +166,7 @@ func TestPropImageLocalityDenseScores(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		for round := range 3 {
 			n := rapid.IntRange(1, 150).Draw(t, "nodes")
-			nodes := make([]*fw.Node, n)
+			nodes := make([]*api.Node, n)
 			for i := range nodes {
 				w := st.MakeNode().Name(fmt.Sprintf("n%d", i))
 				for range rapid.IntRange(0, 4).Draw(t, "numImages") {

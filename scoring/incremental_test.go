@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -17,14 +18,14 @@ import (
 // spread): n1 and n2 in zone a, n3 in zone b; after each placement, the
 // status and the raw and normalized scores of the window.
 func TestPreScoreAfterAddReplicas(t *testing.T) {
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("n1").Label("zone", "a").Obj(),
 		st.MakeNode().Name("n2").Label("zone", "a").Obj(),
 		st.MakeNode().Name("n3").Label("zone", "b").Obj(),
 	}
 	tmpl := st.MakePod().Name("web").Label("app", "web").
-		PodAffinityTerm(builder.PodAntiAffinityWithPreferredReq, 100, fw.PodAffinityTerm{LabelSelector: st.PtsMatchLabels("app", "web"), TopologyKey: "kubernetes.io/hostname"}).
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj()
+		PodAffinityTerm(builder.PodAntiAffinityWithPreferredReq, 100, api.PodAffinityTerm{LabelSelector: st.PtsMatchLabels("app", "web"), TopologyKey: "kubernetes.io/hostname"}).
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj()
 	type step struct {
 		node      string
 		window    []int // snapshot indices

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/podaffinity"
 )
@@ -128,7 +129,7 @@ type ipaPreScoreState struct {
 type ipaFastScores struct {
 	snap *framework.Snapshot
 	keys []string
-	tvs  []*framework.TopologyValues
+	tvs  []*api.TopologyValues
 	dom  [][]int64
 	// byNode[k] reports that tvs[k] numbers every snapshot node's value
 	// by the node's index (a hostname key: one node per value, none
@@ -168,7 +169,7 @@ func (f *ipaFastScores) slot(key string) int {
 
 // ipaNumberedByNode reports whether tv numbers each node's value by the
 // node's snapshot index (Domain[i] == i for every node).
-func ipaNumberedByNode(tv *framework.TopologyValues) bool {
+func ipaNumberedByNode(tv *api.TopologyValues) bool {
 	if len(tv.Values) != len(tv.Domain) {
 		return false
 	}
@@ -258,7 +259,7 @@ func (s *ipaPreScoreState) Release() {
 
 // ipaWalk holds the per-cycle inputs of PreScore's walk.
 type ipaWalk struct {
-	pod      *framework.Pod
+	pod      *api.Pod
 	affinity []podaffinity.Term
 	anti     []podaffinity.Term
 	nsLabels map[string]string

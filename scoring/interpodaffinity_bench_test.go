@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -16,8 +17,8 @@ import (
 // with required affinity to svc8 per zone) and a batch pod (every other one
 // with preferred anti-affinity to "tier=x" per host).
 func ipaBenchScoreCluster(n int) *fw.Snapshot {
-	nodes := make([]*fw.Node, n)
-	pods := make([]*fw.Pod, 0, 2*n)
+	nodes := make([]*api.Node, n)
+	pods := make([]*api.Pod, 0, 2*n)
 	for i := range n {
 		name := fmt.Sprintf("n%d", i)
 		nodes[i] = st.MakeNode().Name(name).Label("topology.kubernetes.io/zone", fmt.Sprintf("z%d", i%10)).Obj()
@@ -34,8 +35,8 @@ func ipaBenchScoreCluster(n int) *fw.Snapshot {
 		pods = append(pods, p.Obj())
 		b := st.MakePod().Name(name+"-batch").Label("app", "batch").Label("tier", "x").Node(name)
 		if i%2 == 1 {
-			b.PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 5, fw.PodAffinityTerm{
-				LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"tier": "x"}}, TopologyKey: "kubernetes.io/hostname"})
+			b.PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 5, api.PodAffinityTerm{
+				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"tier": "x"}}, TopologyKey: "kubernetes.io/hostname"})
 		}
 		pods = append(pods, b.Obj())
 	}
@@ -48,10 +49,10 @@ func ipaBenchScoreCluster(n int) *fw.Snapshot {
 // pods' preferred anti-affinity to tier=x.
 func ipaBenchScorePod() *fw.PodInfo {
 	return fw.MustPodInfo(st.MakePod().Name("incoming").Label("app", "svc8").Label("tier", "x").
-		PodAffinityTerm(st.PodAffinityWithPreferredReq, 50, fw.PodAffinityTerm{
-			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "svc3"}}, TopologyKey: "topology.kubernetes.io/zone"}).
-		PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 20, fw.PodAffinityTerm{
-			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "svc7"}}, TopologyKey: "kubernetes.io/hostname"}).
+		PodAffinityTerm(st.PodAffinityWithPreferredReq, 50, api.PodAffinityTerm{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "svc3"}}, TopologyKey: "topology.kubernetes.io/zone"}).
+		PodAffinityTerm(st.PodAntiAffinityWithPreferredReq, 20, api.PodAffinityTerm{
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "svc7"}}, TopologyKey: "kubernetes.io/hostname"}).
 		Obj())
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -28,7 +29,7 @@ func ipaHostnameCluster(t *rapid.T) ipaScoreCluster {
 		if rapid.IntRange(0, 3).Draw(t, name+".hasZone") > 0 {
 			labels["zone"] = rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, name+".zone")
 		}
-		c.nodes = append(c.nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}})
+		c.nodes = append(c.nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}})
 		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
 			c.pods = append(c.pods, ipaGenScorePod(t, fmt.Sprintf("%s-p%d", name, j), name))
 		}
@@ -39,15 +40,15 @@ func ipaHostnameCluster(t *rapid.T) ipaScoreCluster {
 	if rapid.IntRange(0, 3).Draw(t, "ownAnti") > 0 {
 		a := c.pod.Spec.Affinity
 		if a == nil {
-			a = &fw.Affinity{}
+			a = &api.Affinity{}
 			c.pod.Spec.Affinity = a
 		}
 		if a.PodAntiAffinity == nil {
-			a.PodAntiAffinity = &fw.PodAntiAffinity{}
+			a.PodAntiAffinity = &api.PodAntiAffinity{}
 		}
 		a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
-			fw.WeightedPodAffinityTerm{Weight: int32(rapid.IntRange(1, 100).Draw(t, "ownAnti.w")), PodAffinityTerm: fw.PodAffinityTerm{
-				TopologyKey: "host", LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": app}}}})
+			api.WeightedPodAffinityTerm{Weight: int32(rapid.IntRange(1, 100).Draw(t, "ownAnti.w")), PodAffinityTerm: api.PodAffinityTerm{
+				TopologyKey: "host", LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}}})
 	}
 	c.args = config.InterPodAffinityArgs{
 		HardPodAffinityWeight:              int32(rapid.IntRange(0, 100).Draw(t, "hard")),
@@ -71,7 +72,7 @@ func TestPropInterPodAffinityHostnameAfterAddMatchesPreScore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
+		other := func(name, node string) *api.Pod { return ipaGenScorePod(t, name, node) }
 		return frameworktest.Case{Plugin: pl, Nodes: c.nodes, Pods: c.pods, Incoming: c.pod, Other: other, ScoresEveryNode: true,
 			SnapshotOptions: []fw.SnapshotOption{fw.WithNamespaces(ipaGenNS...)}}
 	})
@@ -86,8 +87,8 @@ func TestInterPodAffinityScoresHostnameByNode(t *testing.T) {
 	ctx := context.Background()
 	nodes, pods, ns := st.CapacityCluster(60, 3)
 	tmpl := st.CapacitySpreadTemplate()
-	tmpl.Spec.Affinity.PodAffinity = &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{{
-		Weight: 7, PodAffinityTerm: fw.PodAffinityTerm{TopologyKey: st.VariedZoneKey, LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": "web-v2"}}}}}}
+	tmpl.Spec.Affinity.PodAffinity = &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+		Weight: 7, PodAffinityTerm: api.PodAffinityTerm{TopologyKey: st.VariedZoneKey, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web-v2"}}}}}}
 	run, err := st.NewCapacityRun(nodes, pods, ns, tmpl)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +168,7 @@ func TestPropInterPodAffinityAfterAddShapeMemo(t *testing.T) {
 			t.Fatalf("PreScore: %v", s)
 		}
 		nodes := snap.Nodes()
-		own := func(name, node string) *fw.Pod { return ipaGenScorePod(t, name, node) }
+		own := func(name, node string) *api.Pod { return ipaGenScorePod(t, name, node) }
 		seq := 0
 		for round := range rapid.IntRange(1, 8).Draw(t, "rounds") {
 			added := st.DrawShapeVariants(t, snap, tmpl, []string{"n1", "n2", "n3"}, []string{"a", "b"}, own, &seq)

@@ -11,38 +11,39 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-var ipaGenNS = []fw.Namespace{
+var ipaGenNS = []api.Namespace{
 	{Name: "n1", Labels: map[string]string{"team": "t1"}},
 	{Name: "n2", Labels: map[string]string{"team": "t2"}},
 	{Name: "n3", Labels: map[string]string{"team": "t1"}},
 }
 
-func ipaGenScoreTerm(t *rapid.T, label string) fw.PodAffinityTerm {
-	term := fw.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"zone", "host", "missing"}).Draw(t, label+".key")}
+func ipaGenScoreTerm(t *rapid.T, label string) api.PodAffinityTerm {
+	term := api.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"zone", "host", "missing"}).Draw(t, label+".key")}
 	switch rapid.IntRange(0, 2).Draw(t, label+".sel") {
 	case 0:
-		term.LabelSelector = &fw.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+".app")}}
+		term.LabelSelector = &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+".app")}}
 	case 1:
-		term.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "tier", Operator: fw.LabelSelectorOpExists}}}
+		term.LabelSelector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "tier", Operator: api.LabelSelectorOpExists}}}
 	case 2:
-		term.LabelSelector = &fw.LabelSelector{}
+		term.LabelSelector = &api.LabelSelector{}
 	}
 	switch rapid.IntRange(0, 3).Draw(t, label+".ns") {
 	case 1:
 		term.Namespaces = []string{"n2"}
 	case 2:
-		term.NamespaceSelector = &fw.LabelSelector{}
+		term.NamespaceSelector = &api.LabelSelector{}
 	case 3:
-		term.NamespaceSelector = &fw.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
+		term.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
 	}
 	return term
 }
 
-func ipaGenScorePod(t *rapid.T, label, node string) *fw.Pod {
-	p := &fw.Pod{ObjectMeta: fw.ObjectMeta{Name: label, UID: label, Labels: map[string]string{},
+func ipaGenScorePod(t *rapid.T, label, node string) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: label, UID: label, Labels: map[string]string{},
 		Namespace: rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns")}}
 	p.Spec.NodeName = node
 	if rapid.Bool().Draw(t, label+".hasApp") {
@@ -54,11 +55,11 @@ func ipaGenScorePod(t *rapid.T, label, node string) *fw.Pod {
 	if !rapid.Bool().Draw(t, label+".hasAffinity") {
 		return p
 	}
-	a := &fw.Affinity{PodAffinity: &fw.PodAffinity{}, PodAntiAffinity: &fw.PodAntiAffinity{}}
-	weighted := func(l string) []fw.WeightedPodAffinityTerm {
-		var out []fw.WeightedPodAffinityTerm
+	a := &api.Affinity{PodAffinity: &api.PodAffinity{}, PodAntiAffinity: &api.PodAntiAffinity{}}
+	weighted := func(l string) []api.WeightedPodAffinityTerm {
+		var out []api.WeightedPodAffinityTerm
 		for i := range rapid.IntRange(0, 2).Draw(t, l) {
-			out = append(out, fw.WeightedPodAffinityTerm{
+			out = append(out, api.WeightedPodAffinityTerm{
 				Weight:          int32(rapid.IntRange(1, 100).Draw(t, fmt.Sprintf("%s%d.w", l, i))),
 				PodAffinityTerm: ipaGenScoreTerm(t, fmt.Sprintf("%s%d", l, i)),
 			})
@@ -75,9 +76,9 @@ func ipaGenScorePod(t *rapid.T, label, node string) *fw.Pod {
 }
 
 type ipaScoreCluster struct {
-	nodes []*fw.Node
-	pods  []*fw.Pod
-	pod   *fw.Pod
+	nodes []*api.Node
+	pods  []*api.Pod
+	pod   *api.Pod
 	args  config.InterPodAffinityArgs
 }
 
@@ -92,7 +93,7 @@ func ipaGenScoreCluster(t *rapid.T) ipaScoreCluster {
 		if rapid.IntRange(0, 3).Draw(t, name+".hasHost") > 0 {
 			labels["host"] = name
 		}
-		c.nodes = append(c.nodes, &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}})
+		c.nodes = append(c.nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}})
 		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
 			c.pods = append(c.pods, ipaGenScorePod(t, fmt.Sprintf("%s-p%d", name, j), name))
 		}
@@ -109,7 +110,7 @@ func ipaGenScoreCluster(t *rapid.T) ipaScoreCluster {
 // map[key]map[value]int64, the incoming pod's namespace selectors unrolled
 // over the known namespaces, Score iterating the map, min–max normalization.
 // It returns skip, raw and normalized scores in snapshot order.
-func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinityArgs, known []fw.Namespace) (bool, []int64, []int64) {
+func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinityArgs, known []api.Namespace) (bool, []int64, []int64) {
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
 		return true, nil, nil
@@ -128,7 +129,7 @@ func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinit
 				ns[n.Name] = struct{}{}
 			}
 		}
-		out.Namespaces, out.NamespaceSelector = ns, fw.NothingSelector()
+		out.Namespaces, out.NamespaceSelector = ns, api.NothingSelector()
 		return out
 	}
 	type wterm struct {
@@ -144,7 +145,7 @@ func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinit
 	}
 	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
 	m := map[string]map[string]int64{}
-	process := func(t *fw.AffinityTerm, w int32, p *fw.Pod, ls map[string]string, node *fw.Node, mult int32) {
+	process := func(t *fw.AffinityTerm, w int32, p *api.Pod, ls map[string]string, node *api.Node, mult int32) {
 		if t.Matches(p, ls) {
 			if v, ok := node.Labels[t.TopologyKey]; ok {
 				if m[t.TopologyKey] == nil {
@@ -288,15 +289,15 @@ func TestPropInterPodAffinityNormalizedInRange(t *testing.T) {
 func TestPropInterPodAffinityRecycledScores(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(ipaPoolMin, ipaPoolMin+40).Draw(t, "nodes")
-		var nodes []*fw.Node
+		var nodes []*api.Node
 		for i := range n {
 			name := fmt.Sprintf("n%03d", i)
 			nodes = append(nodes, st.MakeNode().Name(name).Label(st.BatchHostKey, name).Obj())
 		}
-		sel := func(app string) fw.PodAffinityTerm {
-			return fw.PodAffinityTerm{LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: st.BatchHostKey}
+		sel := func(app string) api.PodAffinityTerm {
+			return api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: st.BatchHostKey}
 		}
-		var pods []*fw.Pod
+		var pods []*api.Pod
 		for k := range rapid.IntRange(0, 2*n).Draw(t, "pods") {
 			app := rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")
 			w := st.MakePod().Name(fmt.Sprintf("p%d", k)).Label("app", app).Node(nodes[rapid.IntRange(0, n-1).Draw(t, "on")].Name)

@@ -12,7 +12,7 @@ import (
 // BenchmarkInterPodAffinityReplica measures InterPodAffinity's whole share
 // of one replica's incremental cycle in the midst of a capacity question
 // (st.CapacityBench, 500-node window): PreScoreAfterAdd, ScoreBatch, then
-// the row's normalization as framework.Incremental runs it (NormalizeRange
+// the row's normalization as runtime.Incremental runs it (NormalizeRange
 // when the row's span is smaller than the window, else
 // NormalizeScoreBatch). For the plugin's own share, read callgrind's
 // inclusive count of ipaReplicaCycle; AddOnly places the replica and
@@ -39,7 +39,7 @@ func BenchmarkInterPodAffinityReplica(b *testing.B) {
 }
 
 // ipaReplicaCycle is one replica's PreScoreAfterAdd, ScoreBatch and
-// normalization on the carried CycleState, as framework.Incremental runs
+// normalization on the carried CycleState, as runtime.Incremental runs
 // them (a function of its own, for callgrind's inclusive counts).
 //
 //go:noinline

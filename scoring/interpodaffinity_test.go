@@ -10,6 +10,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -17,7 +19,7 @@ import (
 // pkg/scheduler/framework/plugins/interpodaffinity/scoring_test.go,
 // rewritten in schedkit's types (pods keep kube's "" namespace).
 
-var ipaScoreNamespaces = []fw.Namespace{
+var ipaScoreNamespaces = []api.Namespace{
 	{Name: "subteam1.team1", Labels: map[string]string{"team": "team1"}},
 	{Name: "subteam2.team1", Labels: map[string]string{"team": "team1"}},
 	{Name: "subteam1.team2", Labels: map[string]string{"team": "team2"}},
@@ -29,23 +31,23 @@ type ipaScoreHandle struct{ p int }
 func (ipaScoreHandle) Clock() fw.Clock    { return fw.RealClock{} }
 func (h ipaScoreHandle) Parallelism() int { return h.p }
 func ipaScoreRand() *rand.Rand            { return rand.New(rand.NewPCG(3, 4)) }
-func ipaN(name string, labels map[string]string) *fw.Node {
-	return &fw.Node{ObjectMeta: fw.ObjectMeta{Name: name, Labels: labels}}
+func ipaN(name string, labels map[string]string) *api.Node {
+	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}}
 }
 
 // ipaP is a pod in namespace ns with labels, on node (may be ""), with
 // affinity a.
-func ipaP(ns, node string, labels map[string]string, a *fw.Affinity) *fw.Pod {
-	return &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: ns, Labels: labels}, Spec: fw.PodSpec{NodeName: node, Affinity: a}}
+func ipaP(ns, node string, labels map[string]string, a *api.Affinity) *api.Pod {
+	return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: ns, Labels: labels}, Spec: api.PodSpec{NodeName: node, Affinity: a}}
 }
 
-func ipaSel(op fw.LabelSelectorOperator, key string, vals ...string) fw.LabelSelectorRequirement {
-	return fw.LabelSelectorRequirement{Key: key, Operator: op, Values: vals}
+func ipaSel(op api.LabelSelectorOperator, key string, vals ...string) api.LabelSelectorRequirement {
+	return api.LabelSelectorRequirement{Key: key, Operator: op, Values: vals}
 }
 
-func ipaWeighted(weight int32, topologyKey string, reqs ...fw.LabelSelectorRequirement) fw.WeightedPodAffinityTerm {
-	return fw.WeightedPodAffinityTerm{Weight: weight, PodAffinityTerm: fw.PodAffinityTerm{
-		LabelSelector: &fw.LabelSelector{MatchExpressions: reqs}, TopologyKey: topologyKey,
+func ipaWeighted(weight int32, topologyKey string, reqs ...api.LabelSelectorRequirement) api.WeightedPodAffinityTerm {
+	return api.WeightedPodAffinityTerm{Weight: weight, PodAffinityTerm: api.PodAffinityTerm{
+		LabelSelector: &api.LabelSelector{MatchExpressions: reqs}, TopologyKey: topologyKey,
 	}}
 }
 
@@ -60,7 +62,7 @@ func ipaNewScore(t testing.TB, args config.InterPodAffinityArgs, par int) *Inter
 
 // ipaScoreAll runs PreScore, Score on every node (snapshot order) and
 // NormalizeScore. On a non-success PreScore it returns that status.
-func ipaScoreAll(t testing.TB, pl *InterPodAffinity, pod *fw.Pod, pods []*fw.Pod, nodes []*fw.Node, ns []fw.Namespace) (fw.NodeScoreList, *fw.Status) {
+func ipaScoreAll(t testing.TB, pl *InterPodAffinity, pod *api.Pod, pods []*api.Pod, nodes []*api.Node, ns []api.Namespace) (fw.NodeScoreList, *fw.Status) {
 	t.Helper()
 	snap, err := fw.NewSnapshot(nodes, pods, fw.WithNamespaces(ns...))
 	if err != nil {
@@ -98,48 +100,48 @@ func TestInterPodAffinityPreferredAffinity(t *testing.T) {
 	s2 := map[string]string{"security": "S2"}
 	const max = fw.MaxNodeScore
 
-	stayWithS1InRegion := &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		ipaWeighted(5, "region", ipaSel(fw.LabelSelectorOpIn, "security", "S1")),
+	stayWithS1InRegion := &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		ipaWeighted(5, "region", ipaSel(api.LabelSelectorOpIn, "security", "S1")),
 	}}}
-	stayWithS2InRegion := &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		ipaWeighted(6, "region", ipaSel(fw.LabelSelectorOpIn, "security", "S2")),
+	stayWithS2InRegion := &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		ipaWeighted(6, "region", ipaSel(api.LabelSelectorOpIn, "security", "S2")),
 	}}}
-	affinity3 := &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		ipaWeighted(8, "region", ipaSel(fw.LabelSelectorOpNotIn, "security", "S1"), ipaSel(fw.LabelSelectorOpIn, "security", "S2")),
-		ipaWeighted(2, "region", ipaSel(fw.LabelSelectorOpExists, "security"), ipaSel(fw.LabelSelectorOpDoesNotExist, "wrongkey")),
+	affinity3 := &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		ipaWeighted(8, "region", ipaSel(api.LabelSelectorOpNotIn, "security", "S1"), ipaSel(api.LabelSelectorOpIn, "security", "S2")),
+		ipaWeighted(2, "region", ipaSel(api.LabelSelectorOpExists, "security"), ipaSel(api.LabelSelectorOpDoesNotExist, "wrongkey")),
 	}}}
-	hardAffinity := &fw.Affinity{PodAffinity: &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
-		{LabelSelector: &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{ipaSel(fw.LabelSelectorOpIn, "security", "S1", "value2")}}, TopologyKey: "region"},
-		{LabelSelector: &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{ipaSel(fw.LabelSelectorOpExists, "security"), ipaSel(fw.LabelSelectorOpDoesNotExist, "wrongkey")}}, TopologyKey: "region"},
+	hardAffinity := &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{ipaSel(api.LabelSelectorOpIn, "security", "S1", "value2")}}, TopologyKey: "region"},
+		{LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{ipaSel(api.LabelSelectorOpExists, "security"), ipaSel(api.LabelSelectorOpDoesNotExist, "wrongkey")}}, TopologyKey: "region"},
 	}}}
-	awayFromS1InAz := &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		ipaWeighted(5, "az", ipaSel(fw.LabelSelectorOpIn, "security", "S1")),
+	awayFromS1InAz := &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		ipaWeighted(5, "az", ipaSel(api.LabelSelectorOpIn, "security", "S1")),
 	}}}
-	awayFromS2InAz := &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		ipaWeighted(5, "az", ipaSel(fw.LabelSelectorOpIn, "security", "S2")),
+	awayFromS2InAz := &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		ipaWeighted(5, "az", ipaSel(api.LabelSelectorOpIn, "security", "S2")),
 	}}}
-	stayWithS1InRegionAwayFromS2InAz := &fw.Affinity{
-		PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-			ipaWeighted(8, "region", ipaSel(fw.LabelSelectorOpIn, "security", "S1")),
+	stayWithS1InRegionAwayFromS2InAz := &api.Affinity{
+		PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+			ipaWeighted(8, "region", ipaSel(api.LabelSelectorOpIn, "security", "S1")),
 		}},
-		PodAntiAffinity: &fw.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-			ipaWeighted(5, "az", ipaSel(fw.LabelSelectorOpIn, "security", "S2")),
+		PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+			ipaWeighted(5, "az", ipaSel(api.LabelSelectorOpIn, "security", "S2")),
 		}},
 	}
-	nsTerm := func() fw.WeightedPodAffinityTerm {
-		w := ipaWeighted(5, "region", ipaSel(fw.LabelSelectorOpIn, "security", "S1"))
+	nsTerm := func() api.WeightedPodAffinityTerm {
+		w := ipaWeighted(5, "region", ipaSel(api.LabelSelectorOpIn, "security", "S1"))
 		w.PodAffinityTerm.Namespaces = []string{"subteam2.team2"}
-		w.PodAffinityTerm.NamespaceSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{ipaSel(fw.LabelSelectorOpIn, "team", "team1")}}
+		w.PodAffinityTerm.NamespaceSelector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{ipaSel(api.LabelSelectorOpIn, "team", "team1")}}
 		return w
 	}
-	affinityNamespaceSelector := &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{nsTerm()}}}
-	antiAffinityNamespaceSelector := &fw.Affinity{PodAntiAffinity: &fw.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{nsTerm()}}}
+	affinityNamespaceSelector := &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{nsTerm()}}}
+	antiAffinityNamespaceSelector := &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{nsTerm()}}}
 
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		pods     []*fw.Pod
-		nodes    []*fw.Node
+		pod      *api.Pod
+		pods     []*api.Pod
+		nodes    []*api.Node
 		ignore   bool
 		want     []int64
 		wantSkip bool
@@ -147,7 +149,7 @@ func TestInterPodAffinityPreferredAffinity(t *testing.T) {
 		{
 			name:     "all nodes are same priority as Affinity is nil",
 			pod:      ipaP("", "", s1, nil),
-			nodes:    []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
+			nodes:    []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
 			wantSkip: true,
 		},
 		{
@@ -156,26 +158,26 @@ func TestInterPodAffinityPreferredAffinity(t *testing.T) {
 			name: "Affinity: pod that matches topology key & pods in nodes will get high score comparing to others" +
 				"which doesn't match either pods in nodes or in topology key",
 			pod:   ipaP("", "", s1, stayWithS1InRegion),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil), ipaP("", "node3", s1, nil)},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil), ipaP("", "node3", s1, nil)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
 			want:  []int64{max, 0, 0},
 		},
 		{
 			name:  "All the nodes that have the same topology key & label value with one of them has an existing pod that match the affinity rules, have the same score",
 			pod:   ipaP("", "", nil, stayWithS1InRegion),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil)},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgChinaAzAz1), ipaN("node3", labelRgIndia)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgChinaAzAz1), ipaN("node3", labelRgIndia)},
 			want:  []int64{max, max, 0},
 		},
 		{
 			// China has 4 S2 pods (6 each = 24), India 2 (12): 24→100, 12→0.
 			name: "Affinity: nodes in one region has more matching pods comparing to other region, so the region which has more matches will get high score",
 			pod:  ipaP("", "", s1, stayWithS2InRegion),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s2, nil), ipaP("", "node1", s2, nil), ipaP("", "node2", s2, nil),
 				ipaP("", "node3", s2, nil), ipaP("", "node4", s2, nil), ipaP("", "node5", s2, nil),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelRgChina),
 				ipaN("node4", labelRgChina), ipaN("node5", labelRgIndia),
 			},
@@ -186,96 +188,96 @@ func TestInterPodAffinityPreferredAffinity(t *testing.T) {
 			// region 0 → 20, 100, 0.
 			name:  "Affinity: different Label operators and values for pod affinity scheduling preference, including some match failures ",
 			pod:   ipaP("", "", s1, affinity3),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil), ipaP("", "node3", s1, nil)},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil), ipaP("", "node3", s1, nil)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
 			want:  []int64{20, max, 0},
 		},
 		{
 			name: "Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
 			pod:  ipaP("", "", s2, nil),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, stayWithS1InRegion),
 				ipaP("", "node2", s2, stayWithS2InRegion),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
 			want:  []int64{0, max, 0},
 		},
 		{
 			name: "Affinity symmetry with namespace selector",
 			pod:  ipaP("subteam1.team1", "", s1, nil),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, affinityNamespaceSelector),
 				ipaP("", "node2", s2, stayWithS2InRegion),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
 			want:  []int64{max, 0, 0},
 		},
 		{
 			name: "AntiAffinity symmetry with namespace selector",
 			pod:  ipaP("subteam1.team1", "", s1, nil),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, antiAffinityNamespaceSelector),
 				ipaP("", "node2", s2, stayWithS2InRegion),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
 			want:  []int64{0, max, max},
 		},
 		{
 			name: "Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
 			pod:  ipaP("", "", s1, nil),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, hardAffinity),
 				ipaP("", "node2", s2, hardAffinity),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)},
 			want:  []int64{max, max, 0},
 		},
 		{
 			name:  "Anti Affinity: pod that does not match existing pods in node will get high score ",
 			pod:   ipaP("", "", s1, awayFromS1InAz),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil)},
-			nodes: []*fw.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelRgChina)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil)},
+			nodes: []*api.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelRgChina)},
 			want:  []int64{0, max},
 		},
 		{
 			name:  "Anti Affinity: pod that does not match topology key & match the pods in nodes will get higher score comparing to others ",
 			pod:   ipaP("", "", s1, awayFromS1InAz),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s1, nil)},
-			nodes: []*fw.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelRgChina)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s1, nil)},
+			nodes: []*api.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelRgChina)},
 			want:  []int64{0, max},
 		},
 		{
 			name:  "Anti Affinity: one node has more matching pods comparing to other node, so the node which has more unmatches will get high score",
 			pod:   ipaP("", "", s1, awayFromS1InAz),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil), ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil)},
-			nodes: []*fw.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelRgIndia)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil), ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil)},
+			nodes: []*api.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelRgIndia)},
 			want:  []int64{0, max},
 		},
 		{
 			name: "Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high score",
 			pod:  ipaP("", "", s2, nil),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, awayFromS2InAz),
 				ipaP("", "node2", s2, awayFromS1InAz),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelAzAz2)},
+			nodes: []*api.Node{ipaN("node1", labelAzAz1), ipaN("node2", labelAzAz2)},
 			want:  []int64{0, max},
 		},
 		{
 			name:  "Affinity and Anti Affinity: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod affinity & anti affinity",
 			pod:   ipaP("", "", s1, stayWithS1InRegionAwayFromS2InAz),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s1, nil)},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelAzAz1)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", s1, nil)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelAzAz1)},
 			want:  []int64{max, 0},
 		},
 		{
 			name: "Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and existing pods have the same labels",
 			pod:  ipaP("", "", s1, stayWithS1InRegionAwayFromS2InAz),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, nil), ipaP("", "node1", s1, nil), ipaP("", "node2", s1, nil),
 				ipaP("", "node3", s1, nil), ipaP("", "node3", s1, nil), ipaP("", "node4", s1, nil), ipaP("", "node5", s1, nil),
 			},
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				ipaN("node1", labelRgChinaAzAz1), ipaN("node2", labelRgIndia), ipaN("node3", labelRgChina),
 				ipaN("node4", labelRgChina), ipaN("node5", labelRgIndia),
 			},
@@ -286,82 +288,82 @@ func TestInterPodAffinityPreferredAffinity(t *testing.T) {
 			// symmetry 0,0,8,0; anti symmetry 0,0,0,-5.
 			name: "Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod affinity & anti affinity & symmetry",
 			pod:  ipaP("", "", s1, stayWithS1InRegionAwayFromS2InAz),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, nil), ipaP("", "node2", s2, nil),
 				ipaP("", "node3", nil, stayWithS1InRegionAwayFromS2InAz), ipaP("", "node4", nil, awayFromS1InAz),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelAzAz1), ipaN("node3", labelRgIndia), ipaN("node4", labelAzAz2)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelAzAz1), ipaN("node3", labelRgIndia), ipaN("node4", labelAzAz2)},
 			want:  []int64{max, 0, max, 0},
 		},
 		{
 			// kubernetes/kubernetes#82796.
 			name:  "Avoid panic when partial nodes in a topology don't have pods with affinity",
 			pod:   ipaP("", "", s1, nil),
-			pods:  []*fw.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", nil, stayWithS1InRegionAwayFromS2InAz)},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgChina)},
+			pods:  []*api.Pod{ipaP("", "node1", s1, nil), ipaP("", "node2", nil, stayWithS1InRegionAwayFromS2InAz)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgChina)},
 			want:  []int64{0, 0},
 		},
 		// Kube's "invalid (Anti)Affinity fails PreScore" cases need label
-		// value syntax validation, which framework.LabelSelector does not do.
+		// value syntax validation, which api.LabelSelector does not do.
 		{
 			name: "Affinity with pods matching NamespaceSelector",
 			pod:  ipaP("subteam1.team1", "", s1, affinityNamespaceSelector),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("subteam1.team1", "node1", s1, nil), ipaP("subteam1.team1", "node1", s1, nil),
 				ipaP("subteam1.team2", "node1", s1, nil), ipaP("subteam2.team1", "node2", s1, nil),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
 			want:  []int64{max, 0},
 		},
 		{
 			name: "Affinity with pods matching both NamespaceSelector and Namespaces fields",
 			pod:  ipaP("subteam1.team1", "", s1, affinityNamespaceSelector),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("subteam1.team1", "node1", s1, nil), ipaP("subteam1.team1", "node1", s1, nil),
 				ipaP("subteam2.team2", "node1", s1, nil), ipaP("subteam2.team1", "node2", s1, nil),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
 			want:  []int64{max, 0},
 		},
 		{
 			name: "Affinity with pods matching NamespaceSelector (anti-affinity)",
 			pod:  ipaP("subteam1.team1", "", s1, antiAffinityNamespaceSelector),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("subteam1.team1", "node1", s1, nil), ipaP("subteam1.team1", "node1", s1, nil),
 				ipaP("subteam1.team2", "node1", s1, nil), ipaP("subteam2.team1", "node2", s1, nil),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
 			want:  []int64{0, max},
 		},
 		{
 			name: "Affinity with pods matching both NamespaceSelector and Namespaces fields (anti-affinity)",
 			pod:  ipaP("subteam1.team1", "", s1, antiAffinityNamespaceSelector),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("subteam1.team1", "node1", s1, nil), ipaP("subteam1.team1", "node1", s1, nil),
 				ipaP("subteam2.team2", "node1", s1, nil), ipaP("subteam2.team1", "node2", s1, nil),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
 			want:  []int64{0, max},
 		},
 		{
 			name: "Ignore preferred terms of existing pods",
 			pod:  ipaP("", "", s2, nil),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, stayWithS1InRegionAwayFromS2InAz),
 				ipaP("", "node2", s2, stayWithS2InRegion),
 			},
-			nodes:    []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
+			nodes:    []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
 			ignore:   true,
 			wantSkip: true,
 		},
 		{
 			name: "Do not ignore preferred terms of existing pods",
 			pod:  ipaP("", "", s2, nil),
-			pods: []*fw.Pod{
+			pods: []*api.Pod{
 				ipaP("", "node1", s1, stayWithS1InRegionAwayFromS2InAz),
 				ipaP("", "node2", s2, stayWithS2InRegion),
 			},
-			nodes: []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
+			nodes: []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia)},
 			want:  []int64{0, max},
 		},
 		{
@@ -406,14 +408,14 @@ func TestInterPodAffinityHardPodAffinitySymmetricWeight(t *testing.T) {
 	labelRgChina := map[string]string{"region": "China"}
 	labelRgIndia := map[string]string{"region": "India"}
 	labelAzAz1 := map[string]string{"az": "az1"}
-	hardPodAffinity := &fw.Affinity{PodAffinity: &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{{
-		LabelSelector:     &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{ipaSel(fw.LabelSelectorOpIn, "service", "S1")}},
+	hardPodAffinity := &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+		LabelSelector:     &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{ipaSel(api.LabelSelectorOpIn, "service", "S1")}},
 		Namespaces:        []string{"", "subteam2.team2"},
-		NamespaceSelector: &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{ipaSel(fw.LabelSelectorOpIn, "team", "team1")}},
+		NamespaceSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{ipaSel(api.LabelSelectorOpIn, "team", "team1")}},
 		TopologyKey:       "region",
 	}}}}
-	pods := []*fw.Pod{ipaP("", "node1", nil, hardPodAffinity), ipaP("", "node2", nil, hardPodAffinity)}
-	nodes := []*fw.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)}
+	pods := []*api.Pod{ipaP("", "node1", nil, hardPodAffinity), ipaP("", "node2", nil, hardPodAffinity)}
+	nodes := []*api.Node{ipaN("node1", labelRgChina), ipaN("node2", labelRgIndia), ipaN("node3", labelAzAz1)}
 	const max = fw.MaxNodeScore
 	tests := []struct {
 		name     string
@@ -451,7 +453,7 @@ func TestInterPodAffinityHardPodAffinitySymmetricWeight(t *testing.T) {
 // Raw scores and normalization worked by hand, including negative totals,
 // truncation of the float and the min of a set that does not contain 0.
 func TestInterPodAffinityRawAndNormalizedScores(t *testing.T) {
-	zoneNode := func(name, zone string) *fw.Node {
+	zoneNode := func(name, zone string) *api.Node {
 		return ipaN(name, map[string]string{"zone": zone, "host": name})
 	}
 	web := map[string]string{"app": "web"}
@@ -463,19 +465,19 @@ func TestInterPodAffinityRawAndNormalizedScores(t *testing.T) {
 	// Raw: a = 21−3 = 18, b = 21, c = −6, d = 0 (no domain).
 	// min −6, max 21, diff 27: a → 100×24/27 = 88.88 → 88; b → 100;
 	// c → 0; d → 100×6/27 = 22.2 → 22.
-	pod := ipaP("", "", nil, &fw.Affinity{
-		PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-			ipaWeighted(7, "zone", ipaSel(fw.LabelSelectorOpIn, "app", "web")),
+	pod := ipaP("", "", nil, &api.Affinity{
+		PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+			ipaWeighted(7, "zone", ipaSel(api.LabelSelectorOpIn, "app", "web")),
 		}},
-		PodAntiAffinity: &fw.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-			ipaWeighted(3, "host", ipaSel(fw.LabelSelectorOpIn, "app", "db")),
+		PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+			ipaWeighted(3, "host", ipaSel(api.LabelSelectorOpIn, "app", "db")),
 		}},
 	})
-	pods := []*fw.Pod{
+	pods := []*api.Pod{
 		ipaP("", "a", web, nil), ipaP("", "a", web, nil), ipaP("", "a", db, nil),
 		ipaP("", "b", web, nil), ipaP("", "c", db, nil), ipaP("", "c", db, nil),
 	}
-	nodes := []*fw.Node{zoneNode("a", "z1"), zoneNode("b", "z1"), zoneNode("c", "z2"), zoneNode("d", "z3")}
+	nodes := []*api.Node{zoneNode("a", "z1"), zoneNode("b", "z1"), zoneNode("c", "z2"), zoneNode("d", "z3")}
 	snap := fw.MustSnapshot(nodes, pods)
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
@@ -559,12 +561,12 @@ func TestInterPodAffinityScoreEdgeCases(t *testing.T) {
 
 	// Existing pods on nodes without labels contribute nothing; a node
 	// missing the topology key scores 0.
-	aff := &fw.Affinity{PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-		ipaWeighted(4, "zone", ipaSel(fw.LabelSelectorOpExists, "app")),
+	aff := &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+		ipaWeighted(4, "zone", ipaSel(api.LabelSelectorOpExists, "app")),
 	}}}
 	got, s := ipaScoreAll(t, pl, ipaP("", "", nil, aff),
-		[]*fw.Pod{ipaP("", "bare", map[string]string{"app": "x"}, nil), ipaP("", "z", map[string]string{"app": "x"}, nil)},
-		[]*fw.Node{ipaN("bare", nil), ipaN("z", map[string]string{"zone": "1"}), ipaN("nozone", map[string]string{"other": "1"})}, nil)
+		[]*api.Pod{ipaP("", "bare", map[string]string{"app": "x"}, nil), ipaP("", "z", map[string]string{"app": "x"}, nil)},
+		[]*api.Node{ipaN("bare", nil), ipaN("z", map[string]string{"zone": "1"}), ipaN("nozone", map[string]string{"other": "1"})}, nil)
 	if s != nil {
 		t.Fatal(s)
 	}
@@ -573,17 +575,17 @@ func TestInterPodAffinityScoreEdgeCases(t *testing.T) {
 	}
 
 	// Contributions that cancel still create the domain: no Skip, all 0.
-	cancel := &fw.Affinity{
-		PodAffinity: &fw.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-			ipaWeighted(5, "zone", ipaSel(fw.LabelSelectorOpIn, "app", "x")),
+	cancel := &api.Affinity{
+		PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+			ipaWeighted(5, "zone", ipaSel(api.LabelSelectorOpIn, "app", "x")),
 		}},
-		PodAntiAffinity: &fw.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-			ipaWeighted(5, "zone", ipaSel(fw.LabelSelectorOpIn, "app", "x")),
+		PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+			ipaWeighted(5, "zone", ipaSel(api.LabelSelectorOpIn, "app", "x")),
 		}},
 	}
 	got, s = ipaScoreAll(t, pl, ipaP("", "", nil, cancel),
-		[]*fw.Pod{ipaP("", "z", map[string]string{"app": "x"}, nil)},
-		[]*fw.Node{ipaN("z", map[string]string{"zone": "1"}), ipaN("y", map[string]string{"zone": "2"})}, nil)
+		[]*api.Pod{ipaP("", "z", map[string]string{"app": "x"}, nil)},
+		[]*api.Node{ipaN("z", map[string]string{"zone": "1"}), ipaN("y", map[string]string{"zone": "2"})}, nil)
 	if s != nil {
 		t.Fatalf("cancelling contributions: PreScore = %v, want success", s)
 	}
@@ -598,7 +600,7 @@ func TestInterPodAffinityScoreThroughRunner(t *testing.T) {
 	if err := reg.Register(config.InterPodAffinityName, InterPodAffinityFactory); err != nil {
 		t.Fatal(err)
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreScore: []string{config.InterPodAffinityName},
 		Score:    []string{config.InterPodAffinityName},
 		Weights:  map[string]int64{config.InterPodAffinityName: 2},
@@ -606,15 +608,15 @@ func TestInterPodAffinityScoreThroughRunner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("a").Label("zone", "z1").Obj(),
 		st.MakeNode().Name("b").Label("zone", "z2").Obj(),
 		st.MakeNode().Name("c").Label("zone", "z2").Obj(),
 	}
-	pods := []*fw.Pod{st.MakePod().Name("web").Label("app", "web").Node("b").Obj()}
+	pods := []*api.Pod{st.MakePod().Name("web").Label("app", "web").Node("b").Obj()}
 	snap := fw.MustSnapshot(nodes, pods)
 	pod := st.MakePod().Name("p").PodAffinityIn("app", "zone", []string{"web"}, st.PodAffinityWithPreferredReq).Obj()
-	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), fw.CycleOptions{Rand: ipaScoreRand()})
+	res, err := f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(pod), runtime.CycleOptions{Rand: ipaScoreRand()})
 	if err != nil {
 		t.Fatal(err)
 	}

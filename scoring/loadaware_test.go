@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -22,10 +23,10 @@ func laM(cpu, mem string) map[string]string { return map[string]string{"cpu": cp
 type laScoreCase struct {
 	name   string
 	args   config.LoadAwareSchedulingArgs
-	metric *framework.NodeMetric
-	pods   []*framework.Pod // assigned; PodScheduled 10 s ago unless they carry one
-	pod    *framework.Pod   // nil: 16 CPU / 32Gi guaranteed (estimate 13.6 CPU / 22.4Gi)
-	node   *framework.Node  // nil: 96 CPU / 512Gi
+	metric *api.NodeMetric
+	pods   []*api.Pod // assigned; PodScheduled 10 s ago unless they carry one
+	pod    *api.Pod   // nil: 16 CPU / 32Gi guaranteed (estimate 13.6 CPU / 22.4Gi)
+	node   *api.Node  // nil: 96 CPU / 512Gi
 	want   int64
 }
 
@@ -42,8 +43,8 @@ func laScore(t *testing.T, tt laScoreCase) int64 {
 	}
 	for _, pod := range tt.pods {
 		pod.Spec.NodeName = node.Name
-		if pod.Condition(framework.PodScheduled) == nil {
-			pod.Status.Conditions = append(pod.Status.Conditions, framework.PodCondition{Type: framework.PodScheduled, Status: framework.ConditionTrue, LastTransitionTime: laNow.Add(-10 * time.Second)})
+		if pod.Condition(api.PodScheduled) == nil {
+			pod.Status.Conditions = append(pod.Status.Conditions, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: laNow.Add(-10 * time.Second)})
 		}
 		if err := la.Cache().AddPod(pod); err != nil {
 			t.Fatal(err)
@@ -83,10 +84,10 @@ func TestLoadAwareScore(t *testing.T) {
 	p95 := func(d time.Duration) config.LoadAwareSchedulingArgs {
 		return config.LoadAwareSchedulingArgs{Aggregated: &config.LoadAwareSchedulingAggregatedArgs{ScoreAggregationType: "p95", ScoreAggregatedDuration: d}}
 	}
-	guaranteed16 := func(name string) *framework.Pod {
+	guaranteed16 := func(name string) *api.Pod {
 		return st.MakePod().Name(name).Lim(laM("16", "32Gi"), laM("16", "32Gi")).Obj()
 	}
-	justAssigned := func() *framework.Pod { return guaranteed16("assigned-1") }
+	justAssigned := func() *api.Pod { return guaranteed16("assigned-1") }
 	tests := []laScoreCase{
 		{name: "expired metric (age 180 s): 0", metric: st.MakeNodeMetric("test-node-1").UpdateTime(laNow.Add(-180 * time.Second)).Obj(), want: 0},
 		{name: "empty node: cpu 85, memory 95 → 90", metric: laMetric().Obj(), want: 90},
@@ -103,21 +104,21 @@ func TestLoadAwareScore(t *testing.T) {
 		{
 			name: "same plus an assigned 16/32Gi pod reported at 1 CPU: its full estimate counts → 27.2 CPU / 44.8Gi → 71, 91 → 81",
 			args: p95(5 * time.Minute), metric: laMetric().Usage(laM("32", "10Gi")).Pod("default", "assigned-1", "koord-prod", laM("1", "1Gi")).Obj(),
-			pods: []*framework.Pod{justAssigned()}, want: 81,
+			pods: []*api.Pod{justAssigned()}, want: 81,
 		},
 		{
 			name:   "just assigned, not reported: 59.2 CPU / 54.8Gi → 38, 89 → 63",
-			metric: laMetric().Usage(laM("32", "10Gi")).Obj(), pods: []*framework.Pod{justAssigned()}, want: 63,
+			metric: laMetric().Usage(laM("32", "10Gi")).Obj(), pods: []*api.Pod{justAssigned()}, want: 63,
 		},
 		{
 			name:   "just assigned, reported with an empty usage list (treated as unreported) → 63",
-			metric: laMetric().Usage(laM("32", "10Gi")).Pod("default", "assigned-1", "koord-prod", nil).Obj(), pods: []*framework.Pod{justAssigned()}, want: 63,
+			metric: laMetric().Usage(laM("32", "10Gi")).Pod("default", "assigned-1", "koord-prod", nil).Obj(), pods: []*api.Pod{justAssigned()}, want: 63,
 		},
 		{
 			name:   "scheduled after the metric's update, reported at 1m / 1Mi: estimate − reported → 63",
 			metric: laMetric().Usage(laM("32", "10Gi")).Pod("default", "assigned-1", "koord-prod", laM("1m", "1Mi")).Obj(),
-			pods: []*framework.Pod{st.MakePod().Name("assigned-1").Lim(laM("16", "32Gi"), laM("16", "32Gi")).
-				Condition(framework.PodScheduled, framework.ConditionTrue, laNow.Add(time.Second)).Obj()},
+			pods: []*api.Pod{st.MakePod().Name("assigned-1").Lim(laM("16", "32Gi"), laM("16", "32Gi")).
+				Condition(api.PodScheduled, api.ConditionTrue, laNow.Add(time.Second)).Obj()},
 			want: 63,
 		},
 		{
@@ -132,7 +133,7 @@ func TestLoadAwareScore(t *testing.T) {
 			name:   "prod pod, scoreAccordingProdUsage: cpu over capacity → 0; memory (100+22.4)/512 → 76 → 38",
 			args:   config.LoadAwareSchedulingArgs{ScoreAccordingProdUsage: true},
 			metric: laMetric().Usage(laM("40", "200Gi")).Pod("default", "prod-1", "koord-prod", laM("30", "100Gi")).Obj(),
-			pods:   []*framework.Pod{st.MakePod().Name("prod-1").Priority(estimator.PriorityProdValueMax).Obj()},
+			pods:   []*api.Pod{st.MakePod().Name("prod-1").Priority(estimator.PriorityProdValueMax).Obj()},
 			pod:    st.MakePod().Name("p").Lim(laM("16000", "32Gi"), laM("16000", "32Gi")).Obj(),
 			want:   38,
 		},

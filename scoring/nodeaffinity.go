@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
@@ -68,7 +69,7 @@ func NodeAffinityFactory(args any, h framework.Handle) (framework.Plugin, error)
 // Name returns "NodeAffinity".
 func (pl *NodeAffinity) Name() string { return config.NodeAffinityName }
 
-func naPodPreferred(pod *framework.Pod) (*nodeaffinity.Preferred, error) {
+func naPodPreferred(pod *api.Pod) (*nodeaffinity.Preferred, error) {
 	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		return nodeaffinity.NewPreferred(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution")
 	}

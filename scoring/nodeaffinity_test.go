@@ -7,10 +7,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func naNode(name string, labels map[string]string) *fw.Node {
+func naNode(name string, labels map[string]string) *api.Node {
 	n := st.MakeNode().Name(name).Obj()
 	for k, v := range labels {
 		n.Labels[k] = v
@@ -23,16 +24,16 @@ func naNode(name string, labels map[string]string) *fw.Node {
 func TestNodeAffinityScore(t *testing.T) {
 	fooBar := st.LabelIn("foo", "bar")
 	keyValue := st.LabelIn("key", "value")
-	all3 := fw.NodeSelectorTerm{MatchExpressions: append(append(append([]fw.NodeSelectorRequirement{}, fooBar.MatchExpressions...), keyValue.MatchExpressions...),
-		fw.NodeSelectorRequirement{Key: "az", Operator: fw.NodeSelectorOpIn, Values: []string{"az1"}})}
-	nodes := []*fw.Node{
+	all3 := api.NodeSelectorTerm{MatchExpressions: append(append(append([]api.NodeSelectorRequirement{}, fooBar.MatchExpressions...), keyValue.MatchExpressions...),
+		api.NodeSelectorRequirement{Key: "az", Operator: api.NodeSelectorOpIn, Values: []string{"az1"}})}
+	nodes := []*api.Node{
 		naNode("node1", map[string]string{"foo": "bar"}),
 		naNode("node2", map[string]string{"foo": "bar", "key": "value", "az": "az1"}),
 		naNode("node3", map[string]string{"key": "value"}),
 	}
 	tests := []struct {
 		name string
-		pod  *fw.Pod
+		pod  *api.Pod
 		args config.NodeAffinityArgs
 		raw  []int64
 		want []int64
@@ -43,14 +44,14 @@ func TestNodeAffinityScore(t *testing.T) {
 		{name: "all match with different priorities", pod: st.MakePod().PreferredNodeAffinity(2, fooBar).PreferredNodeAffinity(4, keyValue).PreferredNodeAffinity(5, all3).Obj(),
 			raw: []int64{2, 11, 4}, want: []int64{18, 100, 36}},
 		{name: "added affinity", pod: st.MakePod().Obj(),
-			args: config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
+			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
 			raw:  []int64{0, 5, 5}, want: []int64{0, 100, 100}},
 		// raw 3, 3+5 = 8, 5 → 37, 100, 62.
 		{name: "added affinity and pod preferred", pod: st.MakePod().PreferredNodeAffinity(3, fooBar).Obj(),
-			args: config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
+			args: config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 5, Preference: keyValue}}}},
 			raw:  []int64{3, 8, 5}, want: []int64{37, 100, 62}},
 		{name: "metadata.name preference", pod: st.MakePod().PreferredNodeAffinity(7, st.NameIn("node3")).Obj(), raw: []int64{0, 0, 7}, want: []int64{0, 0, 100}},
-		{name: "zero weight and empty terms are ignored", pod: st.MakePod().PreferredNodeAffinity(0, fooBar).PreferredNodeAffinity(9, fw.NodeSelectorTerm{}).Obj(),
+		{name: "zero weight and empty terms are ignored", pod: st.MakePod().PreferredNodeAffinity(0, fooBar).PreferredNodeAffinity(9, api.NodeSelectorTerm{}).Obj(),
 			raw: []int64{0, 0, 0}, want: []int64{0, 0, 0}},
 	}
 	for _, tc := range tests {
@@ -83,7 +84,7 @@ func TestNodeAffinityPreScore(t *testing.T) {
 	ps := pl.(fw.PreScorePlugin)
 	cases := []struct {
 		name string
-		pod  *fw.Pod
+		pod  *api.Pod
 		want fw.Code
 	}{
 		{"no affinity: skip", st.MakePod().Obj(), fw.Skip},
@@ -98,12 +99,12 @@ func TestNodeAffinityPreScore(t *testing.T) {
 	}
 	// An empty but non-nil preferred list is not skipped (kube checks nil).
 	p := st.MakePod().Obj()
-	p.Spec.Affinity = &fw.Affinity{NodeAffinity: &fw.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.PreferredSchedulingTerm{}}}
+	p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{}}}
 	if got := ps.PreScore(context.Background(), fw.NewCycleState(), fw.MustPodInfo(p), nil); !got.IsSuccess() {
 		t.Errorf("empty non-nil preferred: PreScore = %v, want Success", got)
 	}
 	// Added preferred terms alone keep Score on.
-	pl2, _ := NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &fw.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []fw.PreferredSchedulingTerm{{Weight: 1, Preference: st.LabelIn("a", "b")}}}}, nil)
+	pl2, _ := NewNodeAffinity(config.NodeAffinityArgs{AddedAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 1, Preference: st.LabelIn("a", "b")}}}}, nil)
 	if got := pl2.(fw.PreScorePlugin).PreScore(context.Background(), fw.NewCycleState(), fw.MustPodInfo(st.MakePod().Obj()), nil); !got.IsSuccess() {
 		t.Errorf("added preferred terms: PreScore = %v, want Success", got)
 	}

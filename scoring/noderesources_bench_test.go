@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -19,15 +20,15 @@ var nrfBenchSizes = []int{1000, 5000, 15000}
 // third node) with 2 existing pods each.
 func nrfBenchCluster(b *testing.B, n int) *fw.Snapshot {
 	b.Helper()
-	nodes := make([]*fw.Node, n)
-	pods := make([]*fw.Pod, 0, 2*n)
+	nodes := make([]*api.Node, n)
+	pods := make([]*api.Pod, 0, 2*n)
 	for i := range n {
 		name := fmt.Sprintf("node-%05d", i)
 		w := st.MakeNode().Name(name).Label("zone", fmt.Sprintf("z%d", i%3)).Label("disk", []string{"ssd", "hdd"}[i%2]).
 			Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110", "example.com/gpu": "4"}).
 			Image(200<<20, "registry.io/base:1")
 		if i%3 == 0 {
-			w = w.Taint("spot", "true", fw.TaintEffectPreferNoSchedule).Image(500<<20, "registry.io/app:2")
+			w = w.Taint("spot", "true", api.TaintEffectPreferNoSchedule).Image(500<<20, "registry.io/app:2")
 		}
 		nodes[i] = w.Obj()
 		for j := range 2 {
@@ -72,7 +73,7 @@ func nrfBenchScore(b *testing.B, pl fw.Plugin, pod *fw.PodInfo) {
 }
 
 var nrfBenchPod = st.MakePod().Name("bench").Container("registry.io/app:2", map[string]string{"cpu": "2", "memory": "4Gi", "example.com/gpu": "1"}).
-	Toleration(fw.Toleration{Key: "other", Operator: fw.TolerationOpExists}).
+	Toleration(api.Toleration{Key: "other", Operator: api.TolerationOpExists}).
 	PreferredNodeAffinity(10, st.LabelIn("disk", "ssd")).PreferredNodeAffinity(5, st.LabelIn("zone", "z1"))
 
 func BenchmarkNodeResourcesFitScore(b *testing.B) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -15,7 +16,7 @@ import (
 // pods plus the nodes' requests (the configured strategy, LeastAllocated
 // here, does not matter).
 func TestScorePlacementResources(t *testing.T) {
-	node := func(name string, gpu bool) *framework.Node {
+	node := func(name string, gpu bool) *api.Node {
 		c := map[string]string{"cpu": "5000m", "memory": "5000"}
 		if gpu {
 			c["nvidia.com/gpu"] = "5"
@@ -33,29 +34,29 @@ func TestScorePlacementResources(t *testing.T) {
 	withGPU := append(cpuMem[:2:2], config.ResourceSpec{Name: "nvidia.com/gpu", Weight: 1})
 	for _, tc := range []struct {
 		name      string
-		nodes     []*framework.Node
+		nodes     []*api.Node
 		placement []string
 		group     []map[string]string // the proposed pods' requests
-		existing  []*framework.Pod
+		existing  []*api.Pod
 		resources []config.ResourceSpec
 		want      int64
 	}{
-		{"Computes score based on total requests", []*framework.Node{node("node1", false), node("node2", false)}, []string{"node1", "node2"},
+		{"Computes score based on total requests", []*api.Node{node("node1", false), node("node2", false)}, []string{"node1", "node2"},
 			[]map[string]string{req("1000m", "0", ""), req("2000m", "2000", "")}, nil, cpuMem, 25},
-		{"Computes score using weights", []*framework.Node{node("node1", false), node("node2", false)}, []string{"node1", "node2"},
+		{"Computes score using weights", []*api.Node{node("node1", false), node("node2", false)}, []string{"node1", "node2"},
 			[]map[string]string{req("1000m", "0", ""), req("2000m", "2000", "")}, nil,
 			[]config.ResourceSpec{{Name: "cpu", Weight: 4}, {Name: "memory", Weight: 1}}, 28},
-		{"Does not include nodes from outside of placement", []*framework.Node{node("node1", false), node("node2", false), node("node3", false)}, []string{"node1", "node2"},
+		{"Does not include nodes from outside of placement", []*api.Node{node("node1", false), node("node2", false), node("node3", false)}, []string{"node1", "node2"},
 			[]map[string]string{req("1000m", "0", ""), req("2000m", "2000", "")}, nil, cpuMem, 25},
-		{"Includes pre-existing pods from outside of pod group", []*framework.Node{node("node1", false), node("node2", false)}, []string{"node1", "node2"},
+		{"Includes pre-existing pods from outside of pod group", []*api.Node{node("node1", false), node("node2", false)}, []string{"node1", "node2"},
 			[]map[string]string{req("1000m", "0", ""), req("2000m", "2000", "")},
-			[]*framework.Pod{st.MakePod().Name("baz").Node("node1").Req(req("1000m", "0", "")).Obj()}, cpuMem, 30},
-		{"Includes scalar resources if any pod in pod group has nonzero requests", []*framework.Node{node("node1", true), node("node2", true)}, []string{"node1", "node2"},
+			[]*api.Pod{st.MakePod().Name("baz").Node("node1").Req(req("1000m", "0", "")).Obj()}, cpuMem, 30},
+		{"Includes scalar resources if any pod in pod group has nonzero requests", []*api.Node{node("node1", true), node("node2", true)}, []string{"node1", "node2"},
 			[]map[string]string{req("1000m", "0", "0"), req("1000m", "2000", "1")},
-			[]*framework.Pod{st.MakePod().Name("baz").Node("node1").Req(req("1000m", "0", "0")).Obj()}, withGPU, 20},
-		{"Does not include scalar resources if all pods in pod group have zero requests", []*framework.Node{node("node1", true), node("node2", true)}, []string{"node1", "node2"},
+			[]*api.Pod{st.MakePod().Name("baz").Node("node1").Req(req("1000m", "0", "0")).Obj()}, withGPU, 20},
+		{"Does not include scalar resources if all pods in pod group have zero requests", []*api.Node{node("node1", true), node("node2", true)}, []string{"node1", "node2"},
 			[]map[string]string{req("1000m", "0", "0"), req("1000m", "2000", "0")},
-			[]*framework.Pod{st.MakePod().Name("baz").Node("node1").Req(req("1000m", "0", "1")).Obj()}, withGPU, 25},
+			[]*api.Pod{st.MakePod().Name("baz").Node("node1").Req(req("1000m", "0", "1")).Obj()}, withGPU, 25},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			snap, err := framework.NewSnapshot(tc.nodes, tc.existing)

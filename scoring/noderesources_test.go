@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
@@ -25,7 +26,7 @@ type fataler interface {
 // nrfScores builds a snapshot of nodes and existing pods, runs pl's
 // PreScore (when runPreScore) and Score over every node in order, and
 // returns the raw scores. It fails the test on a non-success status.
-func nrfScores(t fataler, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node, existing []*fw.Pod, runPreScore bool) []int64 {
+func nrfScores(t fataler, pl fw.Plugin, pod *api.Pod, nodes []*api.Node, existing []*api.Pod, runPreScore bool) []int64 {
 	t.Helper()
 	snap := fw.MustSnapshot(nodes, existing)
 	state := fw.NewCycleState()
@@ -47,7 +48,7 @@ func nrfScores(t fataler, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node, existing 
 	return out
 }
 
-func nrfNode(name string, capacity map[string]string) *fw.Node {
+func nrfNode(name string, capacity map[string]string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(capacity).Obj()
 }
 
@@ -59,7 +60,7 @@ func nrfCM(cpu, mem string, extra ...string) map[string]string {
 	return m
 }
 
-func nrfPod(node string, reqs ...map[string]string) *fw.Pod {
+func nrfPod(node string, reqs ...map[string]string) *api.Pod {
 	w := st.MakePod().Name(fmt.Sprintf("p-%s-%d", node, len(reqs))).Node(node)
 	for _, r := range reqs {
 		w = w.Req(r)
@@ -69,9 +70,9 @@ func nrfPod(node string, reqs ...map[string]string) *fw.Pod {
 
 type nrfCase struct {
 	name      string
-	pod       *fw.Pod
-	nodes     []*fw.Node
-	existing  []*fw.Pod
+	pod       *api.Pod
+	nodes     []*api.Node
+	existing  []*api.Pod
 	resources []config.ResourceSpec
 	want      []int64
 }
@@ -112,67 +113,67 @@ func TestNodeResourcesFitLeastAllocated(t *testing.T) {
 	req3_5 := []map[string]string{nrfCM("1000", "2000"), nrfCM("2000", "3000")}
 	nrfRunCases(t, config.LeastAllocated, nil, []nrfCase{
 		{name: "nothing scheduled, nothing requested", pod: nrfPod(""),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))}, want: []int64{100, 100}},
+			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))}, want: []int64{100, 100}},
 		// cpu (4000−3000)·100/4000 = 25, mem 50 → 37; node2 (6000−3000)/6000 = 50, 50 → 50.
 		{name: "nothing scheduled, resources requested, differently sized nodes", pod: nrfPod("", req3_5...),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))}, want: []int64{37, 50}},
+			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))}, want: []int64{37, 50}},
 		// Pods without containers request nothing, not even the non-zero
 		// defaults (those apply per container).
 		{name: "no resources requested, pods scheduled", pod: nrfPod(""),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))},
-			existing: []*fw.Pod{nrfPod("node1"), nrfPod("node1"), nrfPod("node2"), nrfPod("node2")}, want: []int64{100, 100}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))},
+			existing: []*api.Pod{nrfPod("node1"), nrfPod("node1"), nrfPod("node2"), nrfPod("node2")}, want: []int64{100, 100}},
 		// One container without requests on a 4-core, 10Gi node running two
 		// more: 300m → (4000−300)·100/4000 = 92; 600Mi → (10240−600)·100/10240 = 94 → 93.
 		{name: "non-zero defaults per container", pod: st.MakePod().Container("img", nil).Obj(),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("4", "10Gi"))},
-			existing: []*fw.Pod{st.MakePod().Node("node1").Container("img", nil).Obj(), st.MakePod().Node("node1").Container("img", nil).Obj()}, want: []int64{93}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("4", "10Gi"))},
+			existing: []*api.Pod{st.MakePod().Node("node1").Container("img", nil).Obj(), st.MakePod().Node("node1").Container("img", nil).Obj()}, want: []int64{93}},
 		// cpu (10000−6000)/10000 = 40, mem 100 → 70; node2 40, (20000−5000)/20000 = 75 → 57.
 		{name: "no resources requested, pods scheduled with resources", pod: st.MakePod().Req(nrfCM("0", "0")).Obj(),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node1", nrfCM("3000", "0")),
+			nodes: []*api.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node1", nrfCM("3000", "0")),
 				nrfPod("node2", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{70, 57}},
 		{name: "resources requested, pods scheduled with resources", pod: nrfPod("", req3_5...),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{57, 45}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{57, 45}},
 		{name: "resources requested, pods scheduled with resources, differently sized nodes", pod: nrfPod("", req3_5...),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "50000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{57, 60}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "50000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{57, 60}},
 		// cpu 6000 > 4000 → 0; memory 100 / 50.
 		{name: "requested resources exceed node capacity", pod: nrfPod("", nrfCM("3000", "0")),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{50, 25}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{50, 25}},
 		{name: "zero node resources, pods scheduled with resources", pod: nrfPod(""),
-			nodes:    []*fw.Node{nrfNode("node1", nil), nrfNode("node2", nil)},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{0, 0}},
+			nodes:    []*api.Node{nrfNode("node1", nil), nrfNode("node2", nil)},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{0, 0}},
 		// (25·1 + 50·2)/3 = 41; (50 + 100)/3 = 50.
 		{name: "different weights on cpu and memory", pod: nrfPod("", req3_5...),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))},
 			resources: []config.ResourceSpec{{Name: "memory", Weight: 2}, {Name: "cpu", Weight: 1}}, want: []int64{41, 50}},
 		{name: "bypass extended resource if the pod does not request", pod: nrfPod("", req3_5...),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
 			resources: nrfExtSet, want: []int64{50, 50}},
 		// ext: (4−2)/4 = 50, (10−2)/10 = 80 → (50+50+50)/3 = 50, (50+50+80)/3 = 60.
 		{name: "honor extended resource if the pod requests", pod: nrfPod("", nrfCM("3000", "5000", nrfExt, "2")),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("6000", "10000", nrfExt, "4")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "10"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("6000", "10000", nrfExt, "4")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "10"))},
 			resources: nrfExtSet, want: []int64{50, 60}},
 		// ext requested but missing on node1; node2 has it but the pod does
 		// not request it: (50 + 60)/2 = 55 on both.
 		{name: "if the node doesn't have a resource", pod: nrfPod("", nrfCM("3000", "4000")),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
 			resources: []config.ResourceSpec{{Name: nrfExt, Weight: 2}, {Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}, want: []int64{55, 55}},
 		// Seed 001's log: allocatable cpu 47800m, memory 66054406144;
 		// requested (with the pod) 7850m/6786383872 → (83 + 89)/2 = 86 and
 		// 6950m/7627341824 → (85 + 88)/2 = 86.
 		{name: "seed 001 worked numbers", pod: nrfPod("", nrfCM("0", "0")),
-			nodes:    []*fw.Node{nrfNode("n238", nrfCM("47800m", "66054406144")), nrfNode("n237", nrfCM("47800m", "66054406144"))},
-			existing: []*fw.Pod{nrfPod("n238", nrfCM("7850m", "6786383872")), nrfPod("n237", nrfCM("6950m", "7627341824"))},
+			nodes:    []*api.Node{nrfNode("n238", nrfCM("47800m", "66054406144")), nrfNode("n237", nrfCM("47800m", "66054406144"))},
+			existing: []*api.Pod{nrfPod("n238", nrfCM("7850m", "6786383872")), nrfPod("n237", nrfCM("6950m", "7627341824"))},
 			want:     []int64{86, 86}},
 		{name: "pods and unknown names are not scored", pod: nrfPod("", nrfCM("1", "1Gi")),
-			nodes:     []*fw.Node{nrfNode("n", map[string]string{"cpu": "4", "memory": "4Gi", "pods": "10"})},
+			nodes:     []*api.Node{nrfNode("n", map[string]string{"cpu": "4", "memory": "4Gi", "pods": "10"})},
 			resources: []config.ResourceSpec{{Name: "pods", Weight: 5}, {Name: "cpu", Weight: 1}}, want: []int64{75}},
 		{name: "ephemeral storage uses real requests", pod: nrfPod("", map[string]string{"ephemeral-storage": "1Gi"}),
-			nodes:     []*fw.Node{nrfNode("n", map[string]string{"ephemeral-storage": "4Gi"})},
-			existing:  []*fw.Pod{nrfPod("n", map[string]string{"ephemeral-storage": "1Gi"})},
+			nodes:     []*api.Node{nrfNode("n", map[string]string{"ephemeral-storage": "4Gi"})},
+			existing:  []*api.Pod{nrfPod("n", map[string]string{"ephemeral-storage": "1Gi"})},
 			resources: []config.ResourceSpec{{Name: "ephemeral-storage", Weight: 1}}, want: []int64{50}},
 	})
 }
@@ -182,34 +183,34 @@ func TestNodeResourcesFitMostAllocated(t *testing.T) {
 	req3_5 := []map[string]string{nrfCM("1000", "2000"), nrfCM("2000", "3000")}
 	nrfRunCases(t, config.MostAllocated, nil, []nrfCase{
 		{name: "nothing scheduled, nothing requested", pod: st.MakePod().Req(nrfCM("0", "0")).Obj(),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))}, want: []int64{0, 0}},
+			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))}, want: []int64{0, 0}},
 		{name: "nothing scheduled, resources requested, differently sized nodes", pod: nrfPod("", req3_5...),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))}, want: []int64{62, 50}},
+			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))}, want: []int64{62, 50}},
 		{name: "no resources requested, pods scheduled with resources", pod: st.MakePod().Req(nrfCM("0", "0")).Obj(),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node1", nrfCM("3000", "0")),
+			nodes: []*api.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node1", nrfCM("3000", "0")),
 				nrfPod("node2", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{30, 42}},
 		{name: "resources requested, pods scheduled with resources", pod: nrfPod("", req3_5...),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{42, 55}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("10000", "20000")), nrfNode("node2", nrfCM("10000", "20000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "0")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{42, 55}},
 		{name: "resources requested equal node capacity", pod: nrfPod("", nrfCM("2000", "4000"), nrfCM("3000", "5000")),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("5000", "10000")), nrfNode("node2", nrfCM("10000", "9000"))}, want: []int64{95, 75}},
+			nodes: []*api.Node{nrfNode("node1", nrfCM("5000", "10000")), nrfNode("node2", nrfCM("10000", "9000"))}, want: []int64{95, 75}},
 		{name: "different weights", pod: nrfPod("", req3_5...),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))},
 			resources: []config.ResourceSpec{{Name: "memory", Weight: 2}, {Name: "cpu", Weight: 1}}, want: []int64{58, 50}},
 		// Non-zero defaults: node1 runs two request-less pods, 3·100m of
 		// 250m → capped 100, 3·200Mi of 1000Mi → 60 → 80; node2 40, 20 → 30.
 		{name: "no resources requested, pods scheduled, nonzero request for resource", pod: st.MakePod().Container("img", nil).Obj(),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("250m", "1000Mi")), nrfNode("node2", nrfCM("250m", "1000Mi"))},
-			existing: []*fw.Pod{st.MakePod().Node("node1").Container("img", nil).Obj(), st.MakePod().Node("node1").Container("img", nil).Obj()}, want: []int64{80, 30}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("250m", "1000Mi")), nrfNode("node2", nrfCM("250m", "1000Mi"))},
+			existing: []*api.Pod{st.MakePod().Node("node1").Container("img", nil).Obj(), st.MakePod().Node("node1").Container("img", nil).Obj()}, want: []int64{80, 30}},
 		{name: "bypass extended resource if the pod does not request", pod: nrfPod("", req3_5...),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
 			resources: nrfExtSet, want: []int64{50, 50}},
 		{name: "honor extended resource if the pod request", pod: nrfPod("", nrfCM("3000", "5000", nrfExt, "2")),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("6000", "10000", nrfExt, "4")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "10"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("6000", "10000", nrfExt, "4")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "10"))},
 			resources: nrfExtSet, want: []int64{50, 40}},
 		{name: "if the node doesn't have a resource", pod: nrfPod("", nrfCM("3000", "4000")),
-			nodes:     []*fw.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
+			nodes:     []*api.Node{nrfNode("node1", nrfCM("6000", "10000")), nrfNode("node2", nrfCM("6000", "10000", nrfExt, "4"))},
 			resources: []config.ResourceSpec{{Name: nrfExt, Weight: 2}, {Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}, want: []int64{45, 45}},
 	})
 }
@@ -219,33 +220,33 @@ func TestNodeResourcesFitRequestedToCapacityRatio(t *testing.T) {
 	leastShape := []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}
 	nrfRunCases(t, config.RequestedToCapacityRatio, leastShape, []nrfCase{
 		{name: "nothing scheduled, nothing requested", pod: st.MakePod().Req(nrfCM("0", "0")).Obj(),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("0", "0")), nrfPod("node1", nrfCM("0", "0"))}, want: []int64{100, 100}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("4000", "10000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("0", "0")), nrfPod("node1", nrfCM("0", "0"))}, want: []int64{100, 100}},
 		// node1: util cpu 75 → 25, mem 50 → 50, round(75/2) = 38; node2 50, 50.
 		{name: "nothing scheduled, resources requested, differently sized nodes", pod: nrfPod("", nrfCM("1000", "2000"), nrfCM("2000", "3000")),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))}, want: []int64{38, 50}},
+			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))}, want: []int64{38, 50}},
 		{name: "no resources requested, pods scheduled with resources", pod: st.MakePod().Req(nrfCM("0", "0")).Obj(),
-			nodes:    []*fw.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))},
-			existing: []*fw.Pod{nrfPod("node1", nrfCM("3000", "5000")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{38, 50}},
+			nodes:    []*api.Node{nrfNode("node1", nrfCM("4000", "10000")), nrfNode("node2", nrfCM("6000", "10000"))},
+			existing: []*api.Pod{nrfPod("node1", nrfCM("3000", "5000")), nrfPod("node2", nrfCM("3000", "5000"))}, want: []int64{38, 50}},
 		// Full node: every resource scores 0, nothing is weighted → 0.
 		{name: "full node scores 0", pod: nrfPod("", nrfCM("4000", "10000")),
-			nodes: []*fw.Node{nrfNode("node1", nrfCM("4000", "10000"))}, want: []int64{0}},
+			nodes: []*api.Node{nrfNode("node1", nrfCM("4000", "10000"))}, want: []int64{0}},
 	})
 	binpack := []config.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 1}}
 	foo := []config.ResourceSpec{{Name: "intel.com/foo", Weight: 1}}
-	ext := func(name string, foo string) *fw.Node {
+	ext := func(name string, foo string) *api.Node {
 		return nrfNode(name, map[string]string{"cpu": "4", "memory": "10000Mi", "intel.com/foo": foo})
 	}
 	t.Run("TestResourceBinPackingSingleExtended", func(t *testing.T) {
 		nrfRunCases(t, config.RequestedToCapacityRatio, binpack, []nrfCase{
-			{name: "nothing requested", pod: nrfPod(""), nodes: []*fw.Node{ext("node1", "8"), ext("node2", "4")}, resources: foo, want: []int64{0, 0}},
+			{name: "nothing requested", pod: nrfPod(""), nodes: []*api.Node{ext("node1", "8"), ext("node2", "4")}, resources: foo, want: []int64{0, 0}},
 			// 2/8 → util 25 → 10·25/100 = 2; 2/4 → 50 → 5.
 			{name: "resources requested, pods scheduled with less resources", pod: nrfPod("", map[string]string{"intel.com/foo": "2"}),
-				nodes: []*fw.Node{ext("node1", "8"), ext("node2", "4")}, existing: []*fw.Pod{nrfPod("node1")}, resources: foo, want: []int64{2, 5}},
+				nodes: []*api.Node{ext("node1", "8"), ext("node2", "4")}, existing: []*api.Pod{nrfPod("node1")}, resources: foo, want: []int64{2, 5}},
 			{name: "on node with existing pod running", pod: nrfPod("", map[string]string{"intel.com/foo": "2"}),
-				nodes: []*fw.Node{ext("node1", "8"), ext("node2", "4")}, existing: []*fw.Pod{nrfPod("node2", map[string]string{"intel.com/foo": "2"})}, resources: foo, want: []int64{2, 10}},
+				nodes: []*api.Node{ext("node1", "8"), ext("node2", "4")}, existing: []*api.Pod{nrfPod("node2", map[string]string{"intel.com/foo": "2"})}, resources: foo, want: []int64{2, 10}},
 			{name: "pods scheduled with more resources", pod: nrfPod("", map[string]string{"intel.com/foo": "4"}),
-				nodes: []*fw.Node{ext("node1", "8"), ext("node2", "4")}, resources: foo, want: []int64{5, 10}},
+				nodes: []*api.Node{ext("node1", "8"), ext("node2", "4")}, resources: foo, want: []int64{5, 10}},
 		})
 	})
 	t.Run("TestResourceBinPackingMultipleExtended", func(t *testing.T) {
@@ -253,18 +254,18 @@ func TestNodeResourcesFitRequestedToCapacityRatio(t *testing.T) {
 		n1 := nrfNode("node1", map[string]string{"cpu": "4", "memory": "10000Mi", "intel.com/foo": "8", "intel.com/bar": "4"})
 		n2 := nrfNode("node2", map[string]string{"cpu": "4", "memory": "10000Mi", "intel.com/foo": "4", "intel.com/bar": "8"})
 		nrfRunCases(t, config.RequestedToCapacityRatio, binpack, []nrfCase{
-			{name: "nothing requested", pod: nrfPod(""), nodes: []*fw.Node{n1, n2}, resources: two, want: []int64{0, 0}},
+			{name: "nothing requested", pod: nrfPod(""), nodes: []*api.Node{n1, n2}, resources: two, want: []int64{0, 0}},
 			// node1 foo 2/8 → 2, bar 2/4 → 5: round((2·3 + 5·5)/8) = round(3.875) = 4;
 			// node2 foo 2/4 → 5, bar 2/8 → 2: round((15 + 10)/8) = round(3.125) = 3.
 			{name: "both requested", pod: nrfPod("", map[string]string{"intel.com/foo": "2", "intel.com/bar": "2"}),
-				nodes: []*fw.Node{n1, n2}, resources: two, want: []int64{4, 3}},
+				nodes: []*api.Node{n1, n2}, resources: two, want: []int64{4, 3}},
 			// node1 foo 4/8 → 5, bar 2/4 → 5 → 5; node2 foo 4/4 → 10, bar 2/8 → 2: round((30+10)/8) = 5.
 			{name: "more foo", pod: nrfPod("", map[string]string{"intel.com/foo": "4", "intel.com/bar": "2"}),
-				nodes: []*fw.Node{n1, n2}, resources: two, want: []int64{5, 5}},
+				nodes: []*api.Node{n1, n2}, resources: two, want: []int64{5, 5}},
 			// Only resources scoring > 0 count: node1 foo 0/8 → 0 (left out),
 			// bar 2/4 → 5 → 5.
 			{name: "zero-score resources are not weighted", pod: nrfPod("", map[string]string{"intel.com/foo": "1", "intel.com/bar": "2"}),
-				nodes: []*fw.Node{nrfNode("node1", map[string]string{"intel.com/foo": "1000", "intel.com/bar": "4"})}, resources: two, want: []int64{5}},
+				nodes: []*api.Node{nrfNode("node1", map[string]string{"intel.com/foo": "1000", "intel.com/bar": "4"})}, resources: two, want: []int64{5}},
 		})
 	})
 }
@@ -312,10 +313,10 @@ func TestNodeResourcesFitScoreAllocs(t *testing.T) {
 
 // nrfDrawCluster draws 1–5 nodes with random cpu/memory/extended capacity
 // and existing requests, and a pod.
-func nrfDrawCluster(rt *rapid.T) (*fw.Pod, []*fw.Node, []*fw.Pod) {
+func nrfDrawCluster(rt *rapid.T) (*api.Pod, []*api.Node, []*api.Pod) {
 	n := rapid.IntRange(1, 5).Draw(rt, "nodes")
-	var nodes []*fw.Node
-	var pods []*fw.Pod
+	var nodes []*api.Node
+	var pods []*api.Pod
 	q := func(label string, max int64) string { return fmt.Sprint(rapid.Int64Range(0, max).Draw(rt, label)) }
 	for i := range n {
 		name := fmt.Sprint("n", i)
@@ -383,7 +384,7 @@ func TestPropLeastPlusMostAllocated(t *testing.T) {
 		used := rapid.Int64Range(0, a).Draw(rt, "usedMilli")
 		r := rapid.Int64Range(0, a-used).Draw(rt, "podMilli")
 		node := nrfNode("n", map[string]string{"cpu": fmt.Sprintf("%dm", a)})
-		var existing []*fw.Pod
+		var existing []*api.Pod
 		if used > 0 {
 			existing = append(existing, nrfPod("n", map[string]string{"cpu": fmt.Sprintf("%dm", used), "memory": "0"}))
 		}
@@ -394,7 +395,7 @@ func TestPropLeastPlusMostAllocated(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			return nrfScores(rt, pl, pod, []*fw.Node{node}, existing, true)[0]
+			return nrfScores(rt, pl, pod, []*api.Node{node}, existing, true)[0]
 		}
 		least, most, rtcr := score(config.LeastAllocated), score(config.MostAllocated), score(config.RequestedToCapacityRatio)
 		total := used + r
@@ -421,7 +422,7 @@ func ExampleNewNodeResourcesFit() {
 	small := builder.MakeNode().Name("small").Capacity(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
 	big := builder.MakeNode().Name("big").Capacity(map[string]string{"cpu": "16", "memory": "32Gi"}).Obj()
 	used := builder.MakePod().Name("used").Node("big").Req(map[string]string{"cpu": "8", "memory": "8Gi"}).Obj()
-	snap := fw.MustSnapshot([]*fw.Node{small, big}, []*fw.Pod{used})
+	snap := fw.MustSnapshot([]*api.Node{small, big}, []*api.Pod{used})
 
 	pod := fw.MustPodInfo(builder.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "2Gi"}).Obj())
 	state := fw.NewCycleState()

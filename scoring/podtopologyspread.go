@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/parallel"
 	"github.com/schedkit/schedkit/internal/slicepool"
 	"github.com/schedkit/schedkit/internal/topologyspread"
@@ -37,7 +38,7 @@ const ptsNoKey int32 = -1
 // NormalizeScore maps raw to 100·(max + min − raw)/max, 100 for every node
 // when max is 0, and 0 for ignored nodes.
 type PodTopologySpread struct {
-	defaults        []framework.TopologySpreadConstraint
+	defaults        []api.TopologySpreadConstraint
 	systemDefaulted bool
 	parallelism     int
 	// members recycles the membership bitmaps (a bit per snapshot node)
@@ -127,7 +128,7 @@ type ptsPreScoreState struct {
 	// constraints; read-only, valid for the cycle). member has bit k set
 	// for the snapshot node k given to PreScore; such a node is ignored when
 	// requireAll and it lacks a key.
-	tvs     []*framework.TopologyValues
+	tvs     []*api.TopologyValues
 	domOf   [][]int32
 	perNode [][]int32
 	member  []uint64
@@ -282,7 +283,7 @@ func (pl *PodTopologySpread) PreScore(ctx context.Context, state *framework.Cycl
 	if len(all) == 0 {
 		return framework.NewStatus(framework.Skip)
 	}
-	cs, err := topologyspread.Build(pod.Pod, framework.ScheduleAnyway, pl.defaults, snap)
+	cs, err := topologyspread.Build(pod.Pod, api.ScheduleAnyway, pl.defaults, snap)
 	if err != nil {
 		return framework.AsStatus(fmt.Errorf("podtopologyspread: soft topology spread constraints: %w", err))
 	}
@@ -434,7 +435,7 @@ func ptsResizeKeep[T any](b []T, n int) []T {
 // passes them. reuse, when not nil, is the state PreScoreAfterAdd
 // replaces, for the same constraints, whose topology values must be the
 // snapshot's current numbering.
-func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
+func (pl *PodTopologySpread) calPreScoreStateFast(pod *api.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool, slots **ptsSlotCounts, reuse *ptsPreScoreState) *ptsPreScoreState {
 	nc, n := len(cs), snap.NumNodes()
 	s := pl.newFastState(nc, (n+63)/64, reuse)
 	s.Constraints, s.namespace, s.requireAll, s.nodes, s.snap = cs, pod.Namespace, requireAll, nodes, snap
@@ -642,7 +643,7 @@ func (pl *PodTopologySpread) calPreScoreStateFast(pod *framework.Pod, cs []topol
 	return s
 }
 
-func (pl *PodTopologySpread) calPreScoreState(pod *framework.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
+func (pl *PodTopologySpread) calPreScoreState(pod *api.Pod, cs []topologyspread.Constraint, nodes []*framework.NodeInfo, snap *framework.Snapshot, requireAll bool) *ptsPreScoreState {
 	nc, nf := len(cs), len(nodes)
 	s := &ptsPreScoreState{
 		Constraints:  cs,

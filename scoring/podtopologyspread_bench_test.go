@@ -7,16 +7,17 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
 // ptsBenchPod is a web pod with soft zone and hostname constraints
 // (kube-scheduler's "two-Constraints-zone-node" benchmark shape).
-func ptsBenchPod() *fw.Pod {
+func ptsBenchPod() *api.Pod {
 	web := st.PtsMatchLabels("app", "web")
 	return st.MakePod().Name("incoming").Label("app", "web").
-		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", fw.ScheduleAnyway, web, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", fw.ScheduleAnyway, web, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "topology.kubernetes.io/zone", api.ScheduleAnyway, web, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, web, nil, nil, nil, nil)).Obj()
 }
 
 // BenchmarkPodTopologySpreadScore measures one cycle of the score half with

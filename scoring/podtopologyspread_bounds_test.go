@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -57,8 +58,8 @@ func ptsDrawBoundsCase(t *rapid.T) ptsScoreCase {
 		c.existing = append(c.existing, w.Obj())
 	}
 	pw := st.MakePod().Name("incoming").Label("app", "a")
-	zone := st.PtsConstraint(int32(rapid.IntRange(1, 5).Draw(t, "maxSkew")), zoneKey, fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
-	host := st.PtsConstraint(2, "kubernetes.io/hostname", fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
+	zone := st.PtsConstraint(int32(rapid.IntRange(1, 5).Draw(t, "maxSkew")), zoneKey, api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
+	host := st.PtsConstraint(2, "kubernetes.io/hostname", api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
 	switch rapid.IntRange(0, 5).Draw(t, "constraints") {
 	case 0:
 		pw.SpreadConstraint(zone).SpreadConstraint(host)
@@ -166,13 +167,13 @@ func TestPropPodTopologySpreadRowBounds(t *testing.T) {
 // state did when cloned: the byte-indexed table is its own.
 func TestPodTopologySpreadCloneKeepsTable(t *testing.T) {
 	zoneKey := "topology.kubernetes.io/zone"
-	var nodes []*fw.Node
+	var nodes []*api.Node
 	for i := range 6 {
 		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(zoneKey, fmt.Sprintf("z%d", i%3)).Obj())
 	}
 	snap := fw.MustSnapshot(nodes, nil)
 	pi := fw.MustPodInfo(st.MakePod().Name("p").Label("app", "a").
-		SpreadConstraint(st.PtsConstraint(1, zoneKey, fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)).Obj())
+		SpreadConstraint(st.PtsConstraint(1, zoneKey, api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)).Obj())
 	pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
 	ctx := context.Background()
 	state := fw.NewCycleState()

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/topologyspread"
 )
 
@@ -22,7 +23,7 @@ var _ framework.IncrementalPreScorePlugin = (*PodTopologySpread)(nil)
 // sums, as PreScore does).
 type ptsSlotCounts struct {
 	snap       *framework.Snapshot
-	tvs        []*framework.TopologyValues
+	tvs        []*api.TopologyValues
 	missing    []int32
 	indexed    *topologyspread.IndexedInclusion // nil: every node is included
 	requireAll bool
@@ -32,7 +33,7 @@ type ptsSlotCounts struct {
 // newPTSSlotCounts counts, from the snapshot's per-node matching counts
 // perNode (nil for a selector that counts nothing), what PreScore's walk
 // over every node counts, by value slot.
-func newPTSSlotCounts(snap *framework.Snapshot, tvs []*framework.TopologyValues, cs []topologyspread.Constraint, missing []int32, indexed *topologyspread.IndexedInclusion, requireAll bool, perNode [][]int32) *ptsSlotCounts {
+func newPTSSlotCounts(snap *framework.Snapshot, tvs []*api.TopologyValues, cs []topologyspread.Constraint, missing []int32, indexed *topologyspread.IndexedInclusion, requireAll bool, perNode [][]int32) *ptsSlotCounts {
 	// tvs and missing are the state's buffers, which a later cycle reuses.
 	sc := &ptsSlotCounts{snap: snap, tvs: slices.Clone(tvs), missing: slices.Clone(missing), indexed: indexed, requireAll: requireAll, bySlot: make([][]int64, len(cs))}
 	for c := range cs {
@@ -144,7 +145,7 @@ func (pl *PodTopologySpread) preScoreAgain(ctx context.Context, state *framework
 
 // ptsSameValues reports whether tvs are still the snapshot's numbering of
 // their keys (a node change renumbers them).
-func ptsSameValues(snap *framework.Snapshot, tvs []*framework.TopologyValues) bool {
+func ptsSameValues(snap *framework.Snapshot, tvs []*api.TopologyValues) bool {
 	for _, tv := range tvs {
 		if snap.TopologyValues(tv.Key) != tv {
 			return false

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/frameworktest"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -75,18 +76,18 @@ func ptsDrawWalkCase(t *rapid.T) ptsScoreCase {
 	c.args = config.DefaultPodTopologySpreadArgs()
 	switch rapid.SampledFrom([]string{"zone", "hostname", "both", "system", "list"}).Draw(t, "constraints") {
 	case "zone":
-		pw.SpreadConstraint(st.PtsConstraint(1, zoneKey, fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil))
+		pw.SpreadConstraint(st.PtsConstraint(1, zoneKey, api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil))
 	case "hostname":
-		pw.SpreadConstraint(st.PtsConstraint(2, "kubernetes.io/hostname", fw.ScheduleAnyway, hostSel, nil, nil, nil, nil))
+		pw.SpreadConstraint(st.PtsConstraint(2, "kubernetes.io/hostname", api.ScheduleAnyway, hostSel, nil, nil, nil, nil))
 	case "both":
-		pw.SpreadConstraint(st.PtsConstraint(1, zoneKey, fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)).
-			SpreadConstraint(st.PtsConstraint(3, "kubernetes.io/hostname", fw.ScheduleAnyway, hostSel, nil, nil, nil, nil))
+		pw.SpreadConstraint(st.PtsConstraint(1, zoneKey, api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)).
+			SpreadConstraint(st.PtsConstraint(3, "kubernetes.io/hostname", api.ScheduleAnyway, hostSel, nil, nil, nil, nil))
 	case "system":
-		c.opts = append(c.opts, fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"app": "a"}}))
+		c.opts = append(c.opts, fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"app": "a"}}))
 	case "list":
-		c.opts = append(c.opts, fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"app": "a"}}))
-		c.args = config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting, DefaultConstraints: []fw.TopologySpreadConstraint{
-			{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: fw.ScheduleAnyway},
+		c.opts = append(c.opts, fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"app": "a"}}))
+		c.args = config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting, DefaultConstraints: []api.TopologySpreadConstraint{
+			{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: api.ScheduleAnyway},
 		}}
 	}
 	c.pod = pw.Obj()
@@ -106,7 +107,7 @@ func TestPropPodTopologySpreadPreScoreAfterAddStopsEarly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other := func(name, node string) *fw.Pod {
+		other := func(name, node string) *api.Pod {
 			w := st.MakePod().Name(name).Node(node)
 			if rapid.Bool().Draw(t, "otherMatch") {
 				w.Label("app", "a")
@@ -124,12 +125,12 @@ func TestPropPodTopologySpreadPreScoreAfterAddStopsEarly(t *testing.T) {
 // otherwise.
 func TestPodTopologySpreadPreScoreAfterAddStopsEarly(t *testing.T) {
 	zoneKey := "topology.kubernetes.io/zone"
-	zone := st.PtsConstraint(1, zoneKey, fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
-	host := st.PtsConstraint(1, "kubernetes.io/hostname", fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
+	zone := st.PtsConstraint(1, zoneKey, api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
+	host := st.PtsConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, nil, nil, nil)
 	// nodes are 9 nodes over 3 zones, round-robin; node unkeyed has
 	// neither the zone key nor the hostname label.
-	nodes := func(unkeyed int) []*fw.Node {
-		var out []*fw.Node
+	nodes := func(unkeyed int) []*api.Node {
+		var out []*api.Node
 		for i := range 9 {
 			name := fmt.Sprintf("n%d", i)
 			w := st.MakeNode().Name(name)
@@ -146,17 +147,17 @@ func TestPodTopologySpreadPreScoreAfterAddStopsEarly(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name        string
-		nodes       []*fw.Node
-		constraints []fw.TopologySpreadConstraint
+		nodes       []*api.Node
+		constraints []api.TopologySpreadConstraint
 		window      []int // snapshot indices
 		want        bool
 	}{
-		{"every zone early", nodes(-1), []fw.TopologySpreadConstraint{zone}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, true},
-		{"hostname only", nodes(-1), []fw.TopologySpreadConstraint{host}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, true},
-		{"zone and hostname", nodes(-1), []fw.TopologySpreadConstraint{zone, host}, []int{3, 5, 7, 8}, true},
-		{"a zone missing from the window", nodes(-1), []fw.TopologySpreadConstraint{zone}, []int{0, 1, 3, 4, 6, 7}, false},
-		{"a node lacks a required key", nodes(8), []fw.TopologySpreadConstraint{zone}, []int{0, 1, 2, 3, 4, 5}, false},
-		{"a node lacks a required key, hostname only", nodes(8), []fw.TopologySpreadConstraint{host}, []int{0, 1, 2}, false},
+		{"every zone early", nodes(-1), []api.TopologySpreadConstraint{zone}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, true},
+		{"hostname only", nodes(-1), []api.TopologySpreadConstraint{host}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, true},
+		{"zone and hostname", nodes(-1), []api.TopologySpreadConstraint{zone, host}, []int{3, 5, 7, 8}, true},
+		{"a zone missing from the window", nodes(-1), []api.TopologySpreadConstraint{zone}, []int{0, 1, 3, 4, 6, 7}, false},
+		{"a node lacks a required key", nodes(8), []api.TopologySpreadConstraint{zone}, []int{0, 1, 2, 3, 4, 5}, false},
+		{"a node lacks a required key, hostname only", nodes(8), []api.TopologySpreadConstraint{host}, []int{0, 1, 2}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := fw.MustSnapshot(tc.nodes, nil)

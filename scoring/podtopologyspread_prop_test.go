@@ -11,6 +11,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -20,10 +22,10 @@ func (h ptsHandle) Clock() fw.Clock  { return fw.RealClock{} }
 func (h ptsHandle) Parallelism() int { return h.parallelism }
 
 type ptsScoreCase struct {
-	nodes    []*fw.Node
-	existing []*fw.Pod
+	nodes    []*api.Node
+	existing []*api.Pod
 	feasible []bool
-	pod      *fw.Pod
+	pod      *api.Pod
 	opts     []fw.SnapshotOption
 	args     config.PodTopologySpreadArgs
 }
@@ -46,7 +48,7 @@ func ptsDrawScoreCase(t *rapid.T) ptsScoreCase {
 			w.Label("foo", "")
 		}
 		if rapid.IntRange(0, 3).Draw(t, "taint") == 0 {
-			w.Taint("t", "", fw.TaintEffectNoSchedule)
+			w.Taint("t", "", api.TaintEffectNoSchedule)
 		}
 		node := w.Obj()
 		node.Name = name
@@ -79,7 +81,7 @@ func ptsDrawScoreCase(t *rapid.T) ptsScoreCase {
 	if rapid.Bool().Draw(t, "own") {
 		keys := []string{zoneKey, "kubernetes.io/hostname"}
 		for i := range rapid.IntRange(1, 3).Draw(t, "constraints") {
-			var aff, taints *fw.NodeInclusionPolicy
+			var aff, taints *api.NodeInclusionPolicy
 			switch rapid.IntRange(0, 2).Draw(t, "aff") {
 			case 1:
 				aff = ptsHonor
@@ -90,15 +92,15 @@ func ptsDrawScoreCase(t *rapid.T) ptsScoreCase {
 				taints = ptsHonor
 			}
 			pw.SpreadConstraint(st.PtsConstraint(int32(rapid.IntRange(1, 6).Draw(t, "maxSkew")), keys[(i+rapid.IntRange(0, 1).Draw(t, "key"))%2],
-				fw.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, aff, taints, nil))
+				api.ScheduleAnyway, st.PtsMatchLabels("app", "a"), nil, aff, taints, nil))
 		}
 	} else {
 		// System or List defaults through a Service.
-		c.opts = append(c.opts, fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"app": "a"}}))
+		c.opts = append(c.opts, fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"app": "a"}}))
 		if rapid.Bool().Draw(t, "list") {
-			c.args = config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting, DefaultConstraints: []fw.TopologySpreadConstraint{
-				{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: fw.ScheduleAnyway},
-				{MaxSkew: 2, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: fw.ScheduleAnyway},
+			c.args = config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting, DefaultConstraints: []api.TopologySpreadConstraint{
+				{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: api.ScheduleAnyway},
+				{MaxSkew: 2, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: api.ScheduleAnyway},
 			}}
 		}
 	}
@@ -113,7 +115,7 @@ func ptsScoresByName(t *rapid.T, c ptsScoreCase, order []int, parallelism int) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := make([]*fw.Node, len(order))
+	nodes := make([]*api.Node, len(order))
 	for i, k := range order {
 		nodes[i] = c.nodes[k]
 	}
@@ -193,7 +195,7 @@ func TestPodTopologySpreadScoreInCycle(t *testing.T) {
 	if err := reg.Register(config.PodTopologySpreadName, PodTopologySpreadFactory); err != nil {
 		t.Fatal(err)
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreScore: []string{config.PodTopologySpreadName},
 		Score:    []string{config.PodTopologySpreadName},
 		Weights:  map[string]int64{config.PodTopologySpreadName: 2},
@@ -204,11 +206,11 @@ func TestPodTopologySpreadScoreInCycle(t *testing.T) {
 	host := "kubernetes.io/hostname"
 	// kube's "one constraint on node, all 4 nodes are candidates": 20, 60,
 	// 100, 0, weighted ×2.
-	snap := fw.MustSnapshot([]*fw.Node{
+	snap := fw.MustSnapshot([]*api.Node{
 		st.MakeNode().Name("node-a").Obj(), st.MakeNode().Name("node-b").Obj(), st.MakeNode().Name("node-c").Obj(), st.MakeNode().Name("node-d").Obj(),
 	}, ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo"), ptsPodsOn("p-d", "node-d", 3, "foo")))
-	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj())
-	res, err := f.Schedule(context.Background(), nil, snap, pod, fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	pod := fw.MustPodInfo(st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj())
+	res, err := f.Schedule(context.Background(), nil, snap, pod, runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -18,14 +19,14 @@ import (
 // constraint, so that every score is read from the state (hostname counts
 // are the snapshot's live ones); n4 has no zone and is ignored.
 func TestPodTopologySpreadPreScoreAfterAddLeavesClones(t *testing.T) {
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("n1").Label("zone", "a").Obj(),
 		st.MakeNode().Name("n2").Label("zone", "a").Obj(),
 		st.MakeNode().Name("n3").Label("zone", "b").Obj(),
 		st.MakeNode().Name("n4").Obj(),
 	}
 	tmpl := st.MakePod().Name("web").Label("app", "web").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, st.PtsMatchLabels("app", "web"), nil, nil, nil, nil)).Obj()
 	p, err := NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -18,8 +19,8 @@ import (
 var (
 	ptsFoo    = st.PtsExists("foo")
 	ptsBar    = st.PtsExists("bar")
-	ptsIgnore = ptsPolicyPtr(fw.NodeInclusionPolicyIgnore)
-	ptsHonor  = ptsPolicyPtr(fw.NodeInclusionPolicyHonor)
+	ptsIgnore = ptsPolicyPtr(api.NodeInclusionPolicyIgnore)
+	ptsHonor  = ptsPolicyPtr(api.NodeInclusionPolicyHonor)
 )
 
 // ptsT is what the helpers need of *testing.T, *testing.B and *rapid.T.
@@ -29,12 +30,12 @@ type ptsT interface {
 	Fatalf(format string, args ...any)
 }
 
-func ptsPolicyPtr(p fw.NodeInclusionPolicy) *fw.NodeInclusionPolicy { return &p }
+func ptsPolicyPtr(p api.NodeInclusionPolicy) *api.NodeInclusionPolicy { return &p }
 
 func ptsInt32(v int32) *int32 { return &v }
 
 func ptsTainted(w *st.NodeWrapper) *st.NodeWrapper {
-	return w.Taint("node.kubernetes.io/unschedulable", "", fw.TaintEffectNoSchedule)
+	return w.Taint("node.kubernetes.io/unschedulable", "", api.TaintEffectNoSchedule)
 }
 
 // ptsPodOn is an existing pod on node with the given label keys (value "").
@@ -47,16 +48,16 @@ func ptsPodOn(name, node string, keys ...string) *st.PodWrapper {
 }
 
 // ptsPodsOn returns n pods named prefix1..prefixN on node with label keys.
-func ptsPodsOn(prefix, node string, n int, keys ...string) []*fw.Pod {
-	var out []*fw.Pod
+func ptsPodsOn(prefix, node string, n int, keys ...string) []*api.Pod {
+	var out []*api.Pod
 	for i := 1; i <= n; i++ {
 		out = append(out, ptsPodOn(prefix+string(rune('0'+i)), node, keys...).Obj())
 	}
 	return out
 }
 
-func ptsCat(lists ...[]*fw.Pod) []*fw.Pod {
-	var out []*fw.Pod
+func ptsCat(lists ...[]*api.Pod) []*api.Pod {
+	var out []*api.Pod
 	for _, l := range lists {
 		out = append(out, l...)
 	}
@@ -73,7 +74,7 @@ func ptsNewScore(t ptsT, args config.PodTopologySpreadArgs) *PodTopologySpread {
 }
 
 // ptsFeasible returns the snapshot's NodeInfos of the named nodes, in order.
-func ptsFeasible(t ptsT, snap *fw.Snapshot, nodes []*fw.Node) []*fw.NodeInfo {
+func ptsFeasible(t ptsT, snap *fw.Snapshot, nodes []*api.Node) []*fw.NodeInfo {
 	t.Helper()
 	var out []*fw.NodeInfo
 	for _, n := range nodes {
@@ -88,7 +89,7 @@ func ptsFeasible(t ptsT, snap *fw.Snapshot, nodes []*fw.Node) []*fw.NodeInfo {
 
 // ptsRunScore runs PreScore over feasible, Score on each and NormalizeScore,
 // returning the normalized and raw scores.
-func ptsRunScore(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *fw.Pod, feasible []*fw.NodeInfo) (fw.NodeScoreList, []int64, *fw.CycleState) {
+func ptsRunScore(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *api.Pod, feasible []*fw.NodeInfo) (fw.NodeScoreList, []int64, *fw.CycleState) {
 	t.Helper()
 	ctx := context.Background()
 	state := fw.NewCycleState()
@@ -117,8 +118,8 @@ func ptsRunScore(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *fw.Pod, 
 func TestPodTopologySpreadPreScoreSkip(t *testing.T) {
 	tests := []struct {
 		name  string
-		pod   *fw.Pod
-		nodes []*fw.Node
+		pod   *api.Pod
+		nodes []*api.Node
 		opts  []fw.SnapshotOption
 		args  config.PodTopologySpreadArgs
 	}{
@@ -126,30 +127,30 @@ func TestPodTopologySpreadPreScoreSkip(t *testing.T) {
 			name:  "the pod doesn't have soft topology spread Constraints",
 			pod:   st.MakePod().Name("p").Obj(),
 			args:  config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting},
-			nodes: []*fw.Node{st.MakeNode().Name("node-a").Obj(), st.MakeNode().Name("node-b").Obj()},
+			nodes: []*api.Node{st.MakeNode().Name("node-a").Obj(), st.MakeNode().Name("node-b").Obj()},
 		},
 		{
 			name: "default constraints and a replicaset that doesn't match",
 			pod:  st.MakePod().Name("p").Label("foo", "bar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs2").Obj(),
 			args: config.PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "planet", WhenUnsatisfiable: fw.ScheduleAnyway}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "planet", WhenUnsatisfiable: api.ScheduleAnyway}},
 				DefaultingType:     config.ListDefaulting,
 			},
-			nodes: []*fw.Node{st.MakeNode().Name("node-a").Label("planet", "mars").Obj()},
-			opts: []fw.SnapshotOption{fw.WithControllers(fw.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "rs1",
+			nodes: []*api.Node{st.MakeNode().Name("node-a").Label("planet", "mars").Obj()},
+			opts: []fw.SnapshotOption{fw.WithControllers(api.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "rs1",
 				Selector: *st.PtsExists("tar")})},
 		},
 		{
 			name: "hard constraints only",
-			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsFoo, nil, nil, nil, nil)).Obj(),
 			args: config.DefaultPodTopologySpreadArgs(),
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				st.MakeNode().Name("node-a").Label("zone", "z").Obj(),
 			},
 		},
 		{
 			name: "no nodes in the snapshot",
-			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			args: config.DefaultPodTopologySpreadArgs(),
 		},
 	}
@@ -196,33 +197,33 @@ func ptsW(size int) float64 { return math.Log(float64(size + 2)) }
 // kube-scheduler v1.36 scoring_test.go TestPreScoreStateEmptyNodes (the
 // state PreScore computes: ignored nodes, domain counts, weights).
 func TestPodTopologySpreadPreScoreState(t *testing.T) {
-	zoneNodes := func(xZone bool) []*fw.Node {
+	zoneNodes := func(xZone bool) []*api.Node {
 		x := st.MakeNode().Name("node-x")
 		if xZone {
 			x.Label("zone", "zone2")
 		}
-		return []*fw.Node{
+		return []*api.Node{
 			st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(),
 			st.MakeNode().Name("node-b").Label("zone", "zone1").Obj(),
 			x.Obj(),
 		}
 	}
-	fooNodes := []*fw.Node{
+	fooNodes := []*api.Node{
 		st.MakeNode().Name("node-a").Label("zone", "zone1").Label("foo", "").Obj(),
 		st.MakeNode().Name("node-b").Label("zone", "zone1").Label("foo", "").Obj(),
 		st.MakeNode().Name("node-x").Label("zone", "zone2").Obj(),
 	}
-	taintNodes := []*fw.Node{
+	taintNodes := []*api.Node{
 		st.MakeNode().Name("node-a").Label("zone", "zone1").Label("foo", "").Obj(),
 		st.MakeNode().Name("node-b").Label("zone", "zone1").Label("foo", "").Obj(),
 		ptsTainted(st.MakeNode().Name("node-x").Label("zone", "zone2")).Obj(),
 	}
-	rs1 := fw.WithControllers(fw.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "rs1", Selector: *ptsFoo})
+	rs1 := fw.WithControllers(api.WorkloadController{Kind: "ReplicaSet", Namespace: "default", Name: "rs1", Selector: *ptsFoo})
 	list := config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}
 	tests := []struct {
 		name  string
-		pod   *fw.Pod
-		nodes []*fw.Node
+		pod   *api.Pod
+		nodes []*api.Node
 		opts  []fw.SnapshotOption
 		args  config.PodTopologySpreadArgs
 		want  ptsScoreView
@@ -230,29 +231,29 @@ func TestPodTopologySpreadPreScoreState(t *testing.T) {
 		{
 			name: "normal case",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: zoneNodes(true), args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}, {}}, Weights: []float64{ptsW(2), ptsW(3)}},
 		},
 		{
 			name:  "null selector",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj(),
 			nodes: zoneNodes(true), args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "node-x doesn't have label zone",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "kubernetes.io/hostname", api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: zoneNodes(false), args: list,
 			want: ptsScoreView{IgnoredNodes: []string{"node-x"}, Counts: []map[string]int64{{"zone1": 0}, {}}, Weights: []float64{ptsW(1), ptsW(2)}},
 		},
 		{
 			name: "system default constraints and a replicaset",
 			pod:  st.MakePod().Name("p").Label("foo", "tar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				st.MakeNode().Name("node-a").Label("topology.kubernetes.io/zone", "mars").Obj(),
 				st.MakeNode().Name("node-b").Label("topology.kubernetes.io/zone", "mars").Obj(),
 				// Nodes with no zone are not excluded. They are considered a separate zone.
@@ -267,61 +268,61 @@ func TestPodTopologySpreadPreScoreState(t *testing.T) {
 			name: "default constraints and a replicaset",
 			pod:  st.MakePod().Name("p").Label("foo", "tar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
 			args: config.PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{
-					{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: fw.ScheduleAnyway},
-					{MaxSkew: 2, TopologyKey: "rack", WhenUnsatisfiable: fw.DoNotSchedule},
-					{MaxSkew: 2, TopologyKey: "planet", WhenUnsatisfiable: fw.ScheduleAnyway},
+				DefaultConstraints: []api.TopologySpreadConstraint{
+					{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: api.ScheduleAnyway},
+					{MaxSkew: 2, TopologyKey: "rack", WhenUnsatisfiable: api.DoNotSchedule},
+					{MaxSkew: 2, TopologyKey: "planet", WhenUnsatisfiable: api.ScheduleAnyway},
 				},
 				DefaultingType: config.ListDefaulting,
 			},
-			nodes: []*fw.Node{st.MakeNode().Name("node-a").Label("rack", "rack1").Label("planet", "mars").Obj()},
+			nodes: []*api.Node{st.MakeNode().Name("node-a").Label("rack", "rack1").Label("planet", "mars").Obj()},
 			opts:  []fw.SnapshotOption{rs1},
 			want:  ptsScoreView{Counts: []map[string]int64{{}, {"mars": 0}}, Weights: []float64{ptsW(1), ptsW(1)}},
 		},
 		{
 			name: "default constraints and a replicaset, but pod has constraints",
 			pod: st.MakePod().Name("p").Label("foo", "bar").Label("baz", "sup").Owner("apps/v1", "ReplicaSet", "rs1").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, ptsBar, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("baz", "sup"), nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, ptsBar, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(2, "planet", api.ScheduleAnyway, st.PtsMatchLabels("baz", "sup"), nil, nil, nil, nil)).Obj(),
 			args: config.PodTopologySpreadArgs{
-				DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "galaxy", WhenUnsatisfiable: fw.ScheduleAnyway}},
+				DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: "galaxy", WhenUnsatisfiable: api.ScheduleAnyway}},
 				DefaultingType:     config.ListDefaulting,
 			},
-			nodes: []*fw.Node{st.MakeNode().Name("node-a").Label("planet", "mars").Label("galaxy", "andromeda").Obj()},
+			nodes: []*api.Node{st.MakeNode().Name("node-a").Label("planet", "mars").Label("galaxy", "andromeda").Obj()},
 			opts:  []fw.SnapshotOption{rs1},
 			want:  ptsScoreView{Counts: []map[string]int64{{"mars": 0}}, Weights: []float64{ptsW(1)}},
 		},
 		{
 			name: "NodeAffinityPolicy honored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsBar, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes: fooNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "NodeAffinityPolicy honored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: fooNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name: "NodeTaintsPolicy honored",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsBar, nil, nil, ptsHonor, nil)).Obj(),
 			nodes: taintNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
 		{
 			name:  "NodeTaintsPolicy ignored",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
 			nodes: taintNodes, args: list,
 			want: ptsScoreView{Counts: []map[string]int64{{"zone1": 0, "zone2": 0}}, Weights: []float64{ptsW(2)}},
 		},
@@ -353,16 +354,16 @@ func TestPodTopologySpreadPreScoreState(t *testing.T) {
 // normalized = 100·(max+min−raw)/max.
 func TestPodTopologySpreadScore(t *testing.T) {
 	host := "kubernetes.io/hostname"
-	hostNodes := func(names ...string) []*fw.Node {
-		var out []*fw.Node
+	hostNodes := func(names ...string) []*api.Node {
+		var out []*api.Node
 		for _, n := range names {
 			out = append(out, st.MakeNode().Name(n).Obj())
 		}
 		return out
 	}
-	zoneNode := func(name, zone string) *fw.Node { return st.MakeNode().Name(name).Label("zone", zone).Obj() }
-	nodeKeyNodes := func(cFoo, cTaint bool, aFoo, bFoo bool) []*fw.Node {
-		mk := func(name string, foo, taint bool) *fw.Node {
+	zoneNode := func(name, zone string) *api.Node { return st.MakeNode().Name(name).Label("zone", zone).Obj() }
+	nodeKeyNodes := func(cFoo, cTaint bool, aFoo, bFoo bool) []*api.Node {
+		mk := func(name string, foo, taint bool) *api.Node {
 			w := st.MakeNode().Name(name).Label("node", name)
 			if foo {
 				w.Label("foo", "")
@@ -372,42 +373,42 @@ func TestPodTopologySpreadScore(t *testing.T) {
 			}
 			return w.Obj()
 		}
-		return []*fw.Node{mk("node-a", aFoo, false), mk("node-b", bFoo, false), mk("node-c", cFoo, cTaint)}
+		return []*api.Node{mk("node-a", aFoo, false), mk("node-b", bFoo, false), mk("node-c", cFoo, cTaint)}
 	}
 	pods211 := ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo"), ptsPodsOn("p-c", "node-c", 1, "foo"))
 	pods2103 := ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo"), ptsPodsOn("p-d", "node-d", 3, "foo"))
 	pods4321 := ptsCat(ptsPodsOn("p-a", "node-a", 4, "foo"), ptsPodsOn("p-b", "node-b", 3, "foo"), ptsPodsOn("p-c", "node-c", 2, "foo"), ptsPodsOn("p-d", "node-d", 1, "foo"))
 	pods4213 := ptsCat(ptsPodsOn("p-a", "node-a", 4, "foo"), ptsPodsOn("p-b", "node-b", 2, "foo"), ptsPodsOn("p-x", "node-x", 1, "foo"), ptsPodsOn("p-y", "node-y", 3, "foo"))
-	zoneNodes4 := []*fw.Node{
+	zoneNodes4 := []*api.Node{
 		st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone1").Obj(),
 		st.MakeNode().Name("node-x").Label("zone", "zone2").Obj(), st.MakeNode().Name("node-y").Label("zone", "zone2").Obj(),
 	}
-	matchLabelKeyPods := []*fw.Pod{
+	matchLabelKeyPods := []*api.Pod{
 		ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 		ptsPodOn("p-y1", "node-c", "foo").Obj(), ptsPodOn("p-y2", "node-c", "bar").Obj(),
 	}
-	mlkNodes := []*fw.Node{
+	mlkNodes := []*api.Node{
 		st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone1").Obj(),
 		st.MakeNode().Name("node-c").Label("zone", "zone2").Obj(), st.MakeNode().Name("node-d").Label("zone", "zone2").Obj(),
 	}
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		existing []*fw.Pod
-		nodes    []*fw.Node
-		failed   []*fw.Node
+		pod      *api.Pod
+		existing []*api.Pod
+		nodes    []*api.Node
+		failed   []*api.Node
 		opts     []fw.SnapshotOption
 		want     fw.NodeScoreList
 	}{
 		{
 			name:  "one constraint on node, no existing pods",
-			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:   st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes: hostNodes("node-a", "node-b"),
 			want:  fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}},
 		},
 		{
 			name:     "one constraint on node, only one node is candidate",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo")),
 			nodes:    hostNodes("node-a"),
 			failed:   hostNodes("node-b"),
@@ -415,7 +416,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "one constraint on node, all nodes have the same number of matching pods",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 1, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo")),
 			nodes:    hostNodes("node-a", "node-b"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}},
@@ -423,14 +424,14 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			// w = ln 6 = 1.792; raw 2w→4, w→2, 0, 3w→5; min 0 max 5.
 			name:     "one constraint on node, all 4 nodes are candidates",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods2103,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 20}, {Name: "node-b", Score: 60}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 0}},
 		},
 		{
 			name:     "one constraint on node, null selector",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj(),
 			existing: pods2103,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 100}},
@@ -438,14 +439,14 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			// raw 2w+1→5, w+1→3, 1, 3w+1→6; min 1 max 6: 33, 66, 100, 16.
 			name:     "one constraint on node, all 4 nodes are candidates, maxSkew=2",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods2103,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 33}, {Name: "node-b", Score: 66}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 16}},
 		},
 		{
 			name:     "one constraint on node, all 4 nodes are candidates, maxSkew=3",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(3, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(3, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4321,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 44}, {Name: "node-b", Score: 66}, {Name: "node-c", Score: 77}, {Name: "node-d", Score: 100}},
@@ -458,12 +459,12 @@ func TestPodTopologySpreadScore(t *testing.T) {
 			pod:      st.MakePod().Name("p").Label("foo", "").Obj(),
 			existing: pods4321,
 			nodes:    hostNodes("node-a", "node-b", "node-c", "node-d"),
-			opts:     []fw.SnapshotOption{fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": ""}})},
+			opts:     []fw.SnapshotOption{fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": ""}})},
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 44}, {Name: "node-b", Score: 66}, {Name: "node-c", Score: 77}, {Name: "node-d", Score: 100}},
 		},
 		{
 			name:     "one constraint on node, 3 out of 4 nodes are candidates",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4213,
 			nodes:    hostNodes("node-a", "node-b", "node-x"),
 			failed:   hostNodes("node-y"),
@@ -471,11 +472,11 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "one constraint on node, 3 out of 4 nodes are candidates, one node doesn't match topology key",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4213,
-			nodes: []*fw.Node{
+			nodes: []*api.Node{
 				st.MakeNode().Name("node-a").Obj(),
-				{ObjectMeta: fw.ObjectMeta{Name: "node-b", Labels: map[string]string{"n": "node-b"}}}, // label `n` doesn't match topologyKey
+				{ObjectMeta: api.ObjectMeta{Name: "node-b", Labels: map[string]string{"n": "node-b"}}}, // label `n` doesn't match topologyKey
 				st.MakeNode().Name("node-x").Obj(),
 			},
 			failed: hostNodes("node-y"),
@@ -483,7 +484,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "one constraint on zone, 3 out of 4 nodes are candidates",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: pods4213,
 			nodes:    zoneNodes4[:3],
 			failed:   zoneNodes4[3:],
@@ -492,32 +493,32 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "two Constraints on zone and node, 2 out of 4 nodes are candidates",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 1, "foo"), ptsPodsOn("p-x", "node-x", 2, "foo"), ptsPodsOn("p-y", "node-y", 4, "foo")),
-			nodes:    []*fw.Node{zoneNodes4[0], zoneNodes4[2]},
-			failed:   []*fw.Node{zoneNodes4[1], zoneNodes4[3]},
+			nodes:    []*api.Node{zoneNodes4[0], zoneNodes4[2]},
+			failed:   []*api.Node{zoneNodes4[1], zoneNodes4[3]},
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-x", Score: 63}},
 		},
 		{
 			name: "two Constraints on zone, 2 out of 4 nodes are candidates",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo", "bar").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "foo", "bar").Obj(), ptsPodOn("p-y3", "node-y", "foo").Obj(),
 			},
-			nodes:  []*fw.Node{zoneNode("node-a", "zone1"), zoneNode("node-x", "zone2")},
-			failed: []*fw.Node{zoneNode("node-b", "zone1"), zoneNode("node-y", "zone2")},
+			nodes:  []*api.Node{zoneNode("node-a", "zone1"), zoneNode("node-x", "zone2")},
+			failed: []*api.Node{zoneNode("node-b", "zone1"), zoneNode("node-y", "zone2")},
 			want:   fw.NodeScoreList{{Name: "node-a", Score: 85}, {Name: "node-x", Score: 100}},
 		},
 		{
 			name: "two Constraints on zone and node, with different labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "bar").Obj(),
 			},
@@ -527,18 +528,18 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "two Constraints on zone and node, with different labelSelectors, some nodes have 0 pods",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
-			existing: []*fw.Pod{ptsPodOn("p-b1", "node-b", "bar").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo", "bar").Obj()},
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+			existing: []*api.Pod{ptsPodOn("p-b1", "node-b", "bar").Obj(), ptsPodOn("p-x1", "node-x", "foo").Obj(), ptsPodOn("p-y1", "node-y", "foo", "bar").Obj()},
 			nodes:    zoneNodes4,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 60}, {Name: "node-x", Score: 40}, {Name: "node-y", Score: 0}},
 		},
 		{
 			name: "two Constraints on zone and node, with different labelSelectors, 3 out of 4 nodes are candidates",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj(),
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar").Obj(),
 				ptsPodOn("p-y1", "node-y", "foo").Obj(), ptsPodOn("p-y2", "node-y", "bar").Obj(),
 			},
@@ -548,8 +549,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name: "existing pods in a different namespace do not count",
-			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
-			existing: []*fw.Pod{
+			pod:  st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Namespace("ns1").Obj(), ptsPodOn("p-a2", "node-a", "foo").Obj(),
 				ptsPodOn("p-b1", "node-b", "foo").Obj(), ptsPodOn("p-b2", "node-b", "foo").Obj(),
 			},
@@ -558,15 +559,15 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		},
 		{
 			name:     "terminating Pods should be excluded",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    hostNodes("node-a", "node-b"),
-			existing: []*fw.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
+			existing: []*api.Pod{ptsPodOn("p-a", "node-a", "foo").Terminating(st.PtsDeletionTime()).Obj(), ptsPodOn("p-b", "node-b", "foo").Obj()},
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 0}},
 		},
 		{
 			// w = ln 5; raw 2w+1→4, 4, w+1→3; min 3 max 4: 75, 75, 100.
 			name:     "minDomains has no effect when ScheduleAnyway",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", fw.ScheduleAnyway, ptsFoo, ptsInt32(10), nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(2, "node", api.ScheduleAnyway, ptsFoo, ptsInt32(10), nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, false, false),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 2, "foo"), ptsPodsOn("p-b", "node-b", 2, "foo"), ptsPodsOn("p-c", "node-c", 1, "foo")),
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 75}, {Name: "node-b", Score: 75}, {Name: "node-c", Score: 100}},
@@ -574,7 +575,7 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy honoed with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 33}, {Name: "node-c", Score: 100}},
@@ -582,37 +583,37 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "NodeAffinityPolicy ignored with labelSelectors",
 			pod: st.MakePod().Name("p").Label("foo", "").NodeSelector(map[string]string{"foo": ""}).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 66}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name: "NodeAffinityPolicy honoed with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 33}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name: "NodeAffinityPolicy ignored with nodeAffinity",
-			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", fw.NodeSelectorOpIn, "")).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
+			pod: st.MakePod().Name("p").Label("foo", "").RequiredNodeAffinity(st.PtsNodeTerm("foo", api.NodeSelectorOpIn, "")).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, ptsFoo, nil, ptsIgnore, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, false, true, true),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 66}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name:     "NodeTaintsPolicy honored",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, ptsFoo, nil, nil, ptsHonor, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, true, false, false),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 33}, {Name: "node-c", Score: 100}},
 		},
 		{
 			name:     "NodeTaintsPolicy ignored",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:    nodeKeyNodes(false, true, false, false),
 			existing: pods211,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 66}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}},
@@ -624,8 +625,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 			// every node gets 100.
 			name: "matchLabelKeys applied with the v1.36 feature gate on",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").Label("baz", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, []string{"baz"})).
-				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"})).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, []string{"baz"})).
+				SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"})).Obj(),
 			existing: matchLabelKeyPods,
 			nodes:    mlkNodes,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}, {Name: "node-c", Score: 100}, {Name: "node-d", Score: 100}},
@@ -633,8 +634,8 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"})).
-				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, &fw.LabelSelector{}, nil, nil, nil, []string{"bar"})).Obj(),
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, &api.LabelSelector{}, nil, nil, nil, []string{"foo"})).
+				SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, &api.LabelSelector{}, nil, nil, nil, []string{"bar"})).Obj(),
 			existing: matchLabelKeyPods,
 			nodes:    mlkNodes,
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 60}, {Name: "node-b", Score: 20}, {Name: "node-c", Score: 60}, {Name: "node-d", Score: 100}},
@@ -642,9 +643,9 @@ func TestPodTopologySpreadScore(t *testing.T) {
 		{
 			name: "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty",
 			pod: st.MakePod().Name("p").Label("foo", "").Label("bar", "").Label("baz", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, host, fw.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"})).Obj(),
-			existing: []*fw.Pod{
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, host, api.ScheduleAnyway, ptsBar, nil, nil, nil, []string{"baz"})).Obj(),
+			existing: []*api.Pod{
 				ptsPodOn("p-a1", "node-a", "foo").Obj(), ptsPodOn("p-b1", "node-b", "foo", "bar", "baz").Obj(),
 				ptsPodOn("p-c1", "node-c", "foo").Obj(), ptsPodOn("p-c2", "node-c", "bar").Obj(), ptsPodOn("p-d3", "node-c", "bar", "baz").Obj(),
 			},
@@ -657,32 +658,32 @@ func TestPodTopologySpreadScore(t *testing.T) {
 			// among them, so its pods count nowhere. zone weight ln(2+2):
 			// raw a = 1·ln4 → 1, b = 2·ln4 → 3: 100·(3+1−1)/3 = 100, 33.
 			name:     "pods in domains without feasible nodes are not counted",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 1, "foo"), ptsPodsOn("p-b", "node-b", 2, "foo"), ptsPodsOn("p-c", "node-c", 5, "foo")),
-			nodes:    []*fw.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone2")},
-			failed:   []*fw.Node{zoneNode("node-c", "zone3")},
+			nodes:    []*api.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone2")},
+			failed:   []*api.Node{zoneNode("node-c", "zone3")},
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 33}},
 		},
 		{
 			name:   "all feasible nodes ignored",
-			pod:    st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:    st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			nodes:  hostNodes("node-a", "node-b"),
-			failed: []*fw.Node{zoneNode("node-c", "zone3")},
+			failed: []*api.Node{zoneNode("node-c", "zone3")},
 			want:   fw.NodeScoreList{{Name: "node-a", Score: 0}, {Name: "node-b", Score: 0}},
 		},
 		{
 			// raw = maxSkew−1 = 4 for every node: max = min = 4 → 100·4/4.
 			name:     "all nodes tied with maxSkew 5",
-			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(5, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
+			pod:      st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(5, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj(),
 			existing: ptsCat(ptsPodsOn("p-a", "node-a", 1, "bar"), ptsPodsOn("p-b", "node-b", 1, "bar")),
-			nodes:    []*fw.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone2")},
+			nodes:    []*api.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone2")},
 			want:     fw.NodeScoreList{{Name: "node-a", Score: 100}, {Name: "node-b", Score: 100}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
-			snap := fw.MustSnapshot(append(append([]*fw.Node{}, tt.nodes...), tt.failed...), tt.existing, tt.opts...)
+			snap := fw.MustSnapshot(append(append([]*api.Node{}, tt.nodes...), tt.failed...), tt.existing, tt.opts...)
 			feasible := ptsFeasible(t, snap, tt.nodes)
 			got, _, _ := ptsRunScore(t, pl, snap, tt.pod, feasible)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -742,11 +743,11 @@ func TestPodTopologySpreadRawScores(t *testing.T) {
 		// (1·1.3863 + 0) + (1·1.3863 + 0) = 2.7726 → 3; rounding each term
 		// first would give 1 + 1 = 2.
 		pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
-		nodes := []*fw.Node{st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone2").Obj()}
-		snap := fw.MustSnapshot(nodes, []*fw.Pod{ptsPodOn("f", "node-a", "foo").Obj(), ptsPodOn("b", "node-a", "bar").Obj()})
+		nodes := []*api.Node{st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone2").Obj()}
+		snap := fw.MustSnapshot(nodes, []*api.Pod{ptsPodOn("f", "node-a", "foo").Obj(), ptsPodOn("b", "node-a", "bar").Obj()})
 		pod := st.MakePod().Name("p").
-			SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-			SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj()
+			SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+			SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsBar, nil, nil, nil, nil)).Obj()
 		_, raw, _ := ptsRunScore(t, pl, snap, pod, snap.Nodes())
 		if diff := cmp.Diff([]int64{3, 0}, raw); diff != "" {
 			t.Errorf("raw (-want +got):\n%s", diff)
@@ -756,11 +757,11 @@ func TestPodTopologySpreadRawScores(t *testing.T) {
 		// hostname maxSkew 3 (+2) and zone maxSkew 5 (+4): a node with no
 		// matching pod scores 6, not max(maxSkew)−1 or a single term.
 		pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
-		nodes := []*fw.Node{st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone1").Obj()}
-		snap := fw.MustSnapshot(nodes, []*fw.Pod{ptsPodOn("f", "node-b", "foo").Obj()})
+		nodes := []*api.Node{st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone1").Obj()}
+		snap := fw.MustSnapshot(nodes, []*api.Pod{ptsPodOn("f", "node-b", "foo").Obj()})
 		pod := st.MakePod().Name("p").
-			SpreadConstraint(st.PtsConstraint(3, host, fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-			SpreadConstraint(st.PtsConstraint(5, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
+			SpreadConstraint(st.PtsConstraint(3, host, api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+			SpreadConstraint(st.PtsConstraint(5, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
 		// node-a: host 0·ln4 + 2, zone 1·ln3 + 4 = 7.0986 → 7;
 		// node-b: host 1·ln4 + 2 = 3.3863, zone 1·ln3 + 4: 8.4849 → 8.
 		_, raw, _ := ptsRunScore(t, pl, snap, pod, snap.Nodes())
@@ -777,12 +778,12 @@ func TestPodTopologySpreadRawScores(t *testing.T) {
 		// term); d: 2.
 		pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
 		zone := "topology.kubernetes.io/zone"
-		nodes := []*fw.Node{
+		nodes := []*api.Node{
 			st.MakeNode().Name("node-a").Label(zone, "mars").Obj(), st.MakeNode().Name("node-b").Label(zone, "mars").Obj(),
 			st.MakeNode().Name("node-c").Obj(), st.MakeNode().Name("node-d").Obj(),
 		}
 		snap := fw.MustSnapshot(nodes, ptsCat(ptsPodsOn("a", "node-a", 1, "foo"), ptsPodsOn("c", "node-c", 2, "foo")),
-			fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": ""}}))
+			fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": ""}}))
 		pod := st.MakePod().Name("p").Label("foo", "").Obj()
 		scores, raw, state := ptsRunScore(t, pl, snap, pod, snap.Nodes())
 		if diff := cmp.Diff([]int64{9, 7, 6, 2}, raw); diff != "" {
@@ -802,16 +803,16 @@ func TestPodTopologySpreadRawScores(t *testing.T) {
 		// The same cluster with the same constraints listed: node-c and
 		// node-d lack the zone key and are ignored (score 0).
 		zone := "topology.kubernetes.io/zone"
-		pl := ptsNewScore(t, config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting, DefaultConstraints: []fw.TopologySpreadConstraint{
-			{TopologyKey: host, WhenUnsatisfiable: fw.ScheduleAnyway, MaxSkew: 3},
-			{TopologyKey: zone, WhenUnsatisfiable: fw.ScheduleAnyway, MaxSkew: 5},
+		pl := ptsNewScore(t, config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting, DefaultConstraints: []api.TopologySpreadConstraint{
+			{TopologyKey: host, WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 3},
+			{TopologyKey: zone, WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 5},
 		}})
-		nodes := []*fw.Node{
+		nodes := []*api.Node{
 			st.MakeNode().Name("node-a").Label(zone, "mars").Obj(), st.MakeNode().Name("node-b").Label(zone, "mars").Obj(),
 			st.MakeNode().Name("node-c").Obj(), st.MakeNode().Name("node-d").Obj(),
 		}
 		snap := fw.MustSnapshot(nodes, ptsCat(ptsPodsOn("a", "node-a", 1, "foo"), ptsPodsOn("c", "node-c", 2, "foo")),
-			fw.WithServices(fw.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": ""}}))
+			fw.WithServices(api.Service{Namespace: "default", Name: "svc", Selector: map[string]string{"foo": ""}}))
 		pod := st.MakePod().Name("p").Label("foo", "").Obj()
 		// hostname w = ln(2+2) (2 scored nodes), zone {mars}: w = ln 3.
 		// a: 1·ln4 + 2 + 1·ln3 + 4 = 8.4849 → 8; b: 2 + ln3 + 4 = 7.0986 → 7.
@@ -831,14 +832,14 @@ func TestPodTopologySpreadRawScores(t *testing.T) {
 // same result; a node whose domain is unknown is an error, not a panic.
 func TestPodTopologySpreadScoreSlowPath(t *testing.T) {
 	pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
-	nodes := []*fw.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("node-a").Label("zone", "zone1").Obj(), st.MakeNode().Name("node-b").Label("zone", "zone2").Obj(),
 		st.MakeNode().Name("node-c").Label("zone", "zone3").Obj(),
 	}
 	snap := fw.MustSnapshot(nodes, ptsCat(ptsPodsOn("a", "node-a", 2, "foo"), ptsPodsOn("b", "node-b", 1, "foo")))
 	pod := st.MakePod().Name("p").Label("foo", "").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(2, "kubernetes.io/hostname", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(2, "kubernetes.io/hostname", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
 	feasible := snap.Nodes()[:2]
 	_, raw, state := ptsRunScore(t, pl, snap, pod, feasible)
 	pi := fw.MustPodInfo(pod)
@@ -885,7 +886,7 @@ func TestPodTopologySpreadScoreErrors(t *testing.T) {
 	if s := pl.PreScore(ctx, fw.NewCycleState(), pi, nil); s.Code() != fw.Error || !strings.Contains(s.Message(), "snapshot") {
 		t.Errorf("PreScore without snapshot = %v, want Error", s)
 	}
-	snap := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("n").Obj()}, nil)
+	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("n").Obj()}, nil)
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	bad := fw.MustPodInfo(st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", "Maybe", nil, nil, nil, nil, nil)).Obj())
@@ -893,7 +894,7 @@ func TestPodTopologySpreadScoreErrors(t *testing.T) {
 		t.Errorf("PreScore(bad constraint) = %v, want Error naming the field", s)
 	}
 	if _, err := NewPodTopologySpread(config.PodTopologySpreadArgs{DefaultingType: config.SystemDefaulting,
-		DefaultConstraints: []fw.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: fw.ScheduleAnyway}}}, nil); err == nil {
+		DefaultConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.ScheduleAnyway}}}, nil); err == nil {
 		t.Errorf("NewPodTopologySpread(System with constraints) succeeded")
 	}
 }
@@ -903,8 +904,8 @@ func TestPodTopologySpreadScoreErrors(t *testing.T) {
 // an empty list is a no-op.
 func TestPodTopologySpreadNoFeasibleNodes(t *testing.T) {
 	pl := ptsNewScore(t, config.DefaultPodTopologySpreadArgs())
-	snap := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("node-a").Label("zone", "z").Obj()}, []*fw.Pod{ptsPodOn("e", "node-a", "foo").Obj()})
-	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
+	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("node-a").Label("zone", "z").Obj()}, []*api.Pod{ptsPodOn("e", "node-a", "foo").Obj()})
+	pod := st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, ptsFoo, nil, nil, nil, nil)).Obj()
 	scores, raw, state := ptsRunScore(t, pl, snap, pod, nil)
 	if len(scores) != 0 || len(raw) != 0 {
 		t.Fatalf("scores %v", scores)

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -47,7 +48,7 @@ func TestScoresResizeInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node := func(cpu, mem string) []*fw.Node { return []*fw.Node{nrfNode("n", m{"cpu": cpu, "memory": mem})} }
+	node := func(cpu, mem string) []*api.Node { return []*api.Node{nrfNode("n", m{"cpu": cpu, "memory": mem})} }
 	resizing := builder.MakePod().Name("bound").Node("n").Req(m{"cpu": "1", "memory": "1Gi"}).StatusReq("c0", m{"cpu": "3", "memory": "1Gi"}).ResizeInProgress().Obj()
 	incoming := builder.MakePod().Name("in").Req(m{"cpu": "1", "memory": "1Gi"}).Obj()
 	incomingResizing := builder.MakePod().Name("in").Req(m{"cpu": "1", "memory": "1Gi"}).StatusReq("c0", m{"cpu": "3"}).ResizeInProgress().Obj()
@@ -56,18 +57,18 @@ func TestScoresResizeInFlight(t *testing.T) {
 	tests := []struct {
 		name     string
 		pl       fw.Plugin
-		pod      *fw.Pod
-		nodes    []*fw.Node
-		existing []*fw.Pod
+		pod      *api.Pod
+		nodes    []*api.Node
+		existing []*api.Pod
 		want     int64
 	}{
-		{"LeastAllocated, bound pod", nrf(config.LeastAllocated), incoming, node("4", "8Gi"), []*fw.Pod{resizing}, 37},
-		{"MostAllocated, bound pod", nrf(config.MostAllocated), incoming, node("4", "8Gi"), []*fw.Pod{resizing}, 62},
-		{"RequestedToCapacityRatio, bound pod", nrf(config.RequestedToCapacityRatio), incoming, node("4", "8Gi"), []*fw.Pod{resizing}, 63},
+		{"LeastAllocated, bound pod", nrf(config.LeastAllocated), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 37},
+		{"MostAllocated, bound pod", nrf(config.MostAllocated), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 62},
+		{"RequestedToCapacityRatio, bound pod", nrf(config.RequestedToCapacityRatio), incoming, node("4", "8Gi"), []*api.Pod{resizing}, 63},
 		{"LeastAllocated, incoming pod", nrf(config.LeastAllocated), incomingResizing, node("4", "8Gi"), nil, 56},
 		{"MostAllocated, incoming pod", nrf(config.MostAllocated), incomingResizing, node("4", "8Gi"), nil, 43},
 		{"RequestedToCapacityRatio, incoming pod", nrf(config.RequestedToCapacityRatio), incomingResizing, node("4", "8Gi"), nil, 44},
-		{"BalancedAllocation, bound pod", ba, baIncoming, node("4", "4Gi"), []*fw.Pod{baBound}, 87},
+		{"BalancedAllocation, bound pod", ba, baIncoming, node("4", "4Gi"), []*api.Pod{baBound}, 87},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"pgregory.net/rapid"
 )
@@ -14,7 +15,7 @@ import (
 // rfDrawNode draws a NodeInfo with arbitrary (possibly zero or
 // over-committed) cpu and memory allocatable and requests.
 func rfDrawNode(t *rapid.T) *fw.NodeInfo {
-	ni, _ := fw.NewNodeInfo(&fw.Node{})
+	ni, _ := fw.NewNodeInfo(&api.Node{})
 	ni.Allocatable.MilliCPU = rapid.Int64Range(0, 64000).Draw(t, "allocCPU")
 	ni.Allocatable.Memory = rapid.Int64Range(0, 1<<38).Draw(t, "allocMem")
 	ni.Allocatable.EphemeralStorage = rapid.Int64Range(0, 1<<40).Draw(t, "allocEph")
@@ -27,7 +28,7 @@ func rfDrawNode(t *rapid.T) *fw.NodeInfo {
 }
 
 func rfDrawPod(t *rapid.T) *fw.PodInfo {
-	pi := &fw.PodInfo{Pod: &fw.Pod{}}
+	pi := &fw.PodInfo{Pod: &api.Pod{}}
 	pi.Requests = resource.Vector{
 		MilliCPU:         rapid.Int64Range(0, 16000).Draw(t, "reqCPU"),
 		Memory:           rapid.Int64Range(0, 1<<36).Draw(t, "reqMem"),

@@ -6,12 +6,13 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // ttPreScoreKey is kube's "PreScore"+TaintToleration state key.
 const ttPreScoreKey framework.StateKey = "PreScore" + config.TaintTolerationName
 
-type ttPreScoreState struct{ tolerations []framework.Toleration }
+type ttPreScoreState struct{ tolerations []api.Toleration }
 
 // Clone returns the state itself; it is read-only.
 func (s *ttPreScoreState) Clone() framework.StateData { return s }
@@ -47,9 +48,9 @@ func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 // PreScore keeps the pod's tolerations whose effect is empty or
 // PreferNoSchedule.
 func (pl *TaintToleration) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
-	var tols []framework.Toleration
+	var tols []api.Toleration
 	for _, t := range pod.Pod.Spec.Tolerations {
-		if t.Effect == "" || t.Effect == framework.TaintEffectPreferNoSchedule {
+		if t.Effect == "" || t.Effect == api.TaintEffectPreferNoSchedule {
 			tols = append(tols, t)
 		}
 	}
@@ -85,10 +86,10 @@ const ttMaxClasses = 64
 
 // ttIntolerable counts the PreferNoSchedule taints that tols do not
 // tolerate.
-func ttIntolerable(tols []framework.Toleration, taints []framework.Taint) int64 {
+func ttIntolerable(tols []api.Toleration, taints []api.Taint) int64 {
 	var n int64
 	for i := range taints {
-		if taints[i].Effect == framework.TaintEffectPreferNoSchedule && !framework.TolerationsTolerateTaint(tols, &taints[i]) {
+		if taints[i].Effect == api.TaintEffectPreferNoSchedule && !api.TolerationsTolerateTaint(tols, &taints[i]) {
 			n++
 		}
 	}

@@ -6,12 +6,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
 
 // ttScoreAndNormalize runs PreScore, Score and NormalizeScore over nodes.
-func ttScoreAndNormalize(t fataler, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node) []int64 {
+func ttScoreAndNormalize(t fataler, pl fw.Plugin, pod *api.Pod, nodes []*api.Node) []int64 {
 	t.Helper()
 	raw := nrfScores(t, pl, pod, nodes, nil, true)
 	list := make(fw.NodeScoreList, len(raw))
@@ -28,7 +29,7 @@ func ttScoreAndNormalize(t fataler, pl fw.Plugin, pod *fw.Pod, nodes []*fw.Node)
 	return out
 }
 
-func ttNode(name string, taints ...fw.Taint) *fw.Node {
+func ttNode(name string, taints ...api.Taint) *api.Node {
 	n := st.MakeNode().Name(name).Obj()
 	n.Spec.Taints = taints
 	return n
@@ -37,43 +38,43 @@ func ttNode(name string, taints ...fw.Taint) *fw.Node {
 // Cases of kube-scheduler v1.36 tainttoleration/taint_toleration_test.go
 // (TestTaintTolerationScore), rewritten in our types.
 func TestTaintTolerationScore(t *testing.T) {
-	pns, ns := fw.TaintEffectPreferNoSchedule, fw.TaintEffectNoSchedule
-	tol := func(k, v string, e fw.TaintEffect) fw.Toleration {
-		return fw.Toleration{Key: k, Operator: fw.TolerationOpEqual, Value: v, Effect: e}
+	pns, ns := api.TaintEffectPreferNoSchedule, api.TaintEffectNoSchedule
+	tol := func(k, v string, e api.TaintEffect) api.Toleration {
+		return api.Toleration{Key: k, Operator: api.TolerationOpEqual, Value: v, Effect: e}
 	}
 	tests := []struct {
 		name  string
-		tols  []fw.Toleration
-		nodes []*fw.Node
+		tols  []api.Toleration
+		nodes []*api.Node
 		want  []int64
 	}{
 		{"nodes with tolerated taints score higher than nodes with intolerable ones",
-			[]fw.Toleration{tol("foo", "bar", pns)},
-			[]*fw.Node{ttNode("A", fw.Taint{Key: "foo", Value: "bar", Effect: pns}), ttNode("B", fw.Taint{Key: "foo", Value: "blah", Effect: pns})},
+			[]api.Toleration{tol("foo", "bar", pns)},
+			[]*api.Node{ttNode("A", api.Taint{Key: "foo", Value: "bar", Effect: pns}), ttNode("B", api.Taint{Key: "foo", Value: "blah", Effect: pns})},
 			[]int64{100, 0}},
 		{"all taints tolerated: same score however many",
-			[]fw.Toleration{tol("cpu-type", "arm64", pns), tol("disk-type", "ssd", pns)},
-			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}),
-				ttNode("C", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, fw.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
+			[]api.Toleration{tol("cpu-type", "arm64", pns), tol("disk-type", "ssd", pns)},
+			[]*api.Node{ttNode("A"), ttNode("B", api.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}),
+				ttNode("C", api.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, api.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
 			[]int64{100, 100, 100}},
 		// raw 0, 1, 2 → 100 − 100·s/2 = 100, 50, 0.
 		{"the more intolerable taints, the lower the score",
-			[]fw.Toleration{tol("foo", "bar", pns)},
-			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}),
-				ttNode("C", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, fw.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
+			[]api.Toleration{tol("foo", "bar", pns)},
+			[]*api.Node{ttNode("A"), ttNode("B", api.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}),
+				ttNode("C", api.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, api.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
 			[]int64{100, 50, 0}},
 		{"only PreferNoSchedule taints and tolerations count",
-			[]fw.Toleration{tol("cpu-type", "arm64", ns), tol("disk-type", "ssd", ns)},
-			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: ns}),
-				ttNode("C", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, fw.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
+			[]api.Toleration{tol("cpu-type", "arm64", ns), tol("disk-type", "ssd", ns)},
+			[]*api.Node{ttNode("A"), ttNode("B", api.Taint{Key: "cpu-type", Value: "arm64", Effect: ns}),
+				ttNode("C", api.Taint{Key: "cpu-type", Value: "arm64", Effect: pns}, api.Taint{Key: "disk-type", Value: "ssd", Effect: pns})},
 			[]int64{100, 100, 0}},
 		{"no taints and tolerations lands on node with no taints", nil,
-			[]*fw.Node{ttNode("A"), ttNode("B", fw.Taint{Key: "cpu-type", Value: "arm64", Effect: pns})}, []int64{100, 0}},
-		{"empty toleration effect tolerates PreferNoSchedule", []fw.Toleration{tol("foo", "bar", "")},
-			[]*fw.Node{ttNode("A", fw.Taint{Key: "foo", Value: "bar", Effect: pns})}, []int64{100}},
+			[]*api.Node{ttNode("A"), ttNode("B", api.Taint{Key: "cpu-type", Value: "arm64", Effect: pns})}, []int64{100, 0}},
+		{"empty toleration effect tolerates PreferNoSchedule", []api.Toleration{tol("foo", "bar", "")},
+			[]*api.Node{ttNode("A", api.Taint{Key: "foo", Value: "bar", Effect: pns})}, []int64{100}},
 		// raw 1, 3 → 100 − 100·1/3 = 67, 0.
 		{"integer normalization", nil,
-			[]*fw.Node{ttNode("A", fw.Taint{Key: "a", Effect: pns}), ttNode("B", fw.Taint{Key: "a", Effect: pns}, fw.Taint{Key: "b", Effect: pns}, fw.Taint{Key: "c", Effect: pns})},
+			[]*api.Node{ttNode("A", api.Taint{Key: "a", Effect: pns}), ttNode("B", api.Taint{Key: "a", Effect: pns}, api.Taint{Key: "b", Effect: pns}, api.Taint{Key: "c", Effect: pns})},
 			[]int64{67, 0}},
 		{"empty node list", nil, nil, []int64{}},
 	}
@@ -102,10 +103,10 @@ func TestTaintTolerationScoreWithoutPreScore(t *testing.T) {
 
 func TestTaintTolerationScoreAllocs(t *testing.T) {
 	pl, _ := NewTaintToleration(nil, nil)
-	pod := fw.MustPodInfo(st.MakePod().Toleration(fw.Toleration{Key: "a", Operator: fw.TolerationOpExists}).Obj())
+	pod := fw.MustPodInfo(st.MakePod().Toleration(api.Toleration{Key: "a", Operator: api.TolerationOpExists}).Obj())
 	state := fw.NewCycleState()
 	pl.(fw.PreScorePlugin).PreScore(context.Background(), state, pod, nil)
-	ni, _ := fw.NewNodeInfo(ttNode("A", fw.Taint{Key: "a", Effect: fw.TaintEffectPreferNoSchedule}, fw.Taint{Key: "b", Effect: fw.TaintEffectPreferNoSchedule}))
+	ni, _ := fw.NewNodeInfo(ttNode("A", api.Taint{Key: "a", Effect: api.TaintEffectPreferNoSchedule}, api.Taint{Key: "b", Effect: api.TaintEffectPreferNoSchedule}))
 	if a := testing.AllocsPerRun(100, func() { pl.(fw.ScorePlugin).Score(context.Background(), state, pod, ni) }); a != 0 {
 		t.Errorf("%v allocs, want 0", a)
 	}
@@ -119,15 +120,15 @@ func TestPropTaintTolerationNormalized(t *testing.T) {
 	pl, _ := NewTaintToleration(nil, nil)
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(rt, "nodes")
-		nodes := make([]*fw.Node, n)
+		nodes := make([]*api.Node, n)
 		counts := make([]int64, n)
 		var maxC int64
 		for i := range n {
-			var taints []fw.Taint
+			var taints []api.Taint
 			counts[i] = int64(rapid.IntRange(0, 4).Draw(rt, "taints"))
 			maxC = max(maxC, counts[i])
 			for j := range counts[i] {
-				taints = append(taints, fw.Taint{Key: string(rune('a' + j)), Effect: fw.TaintEffectPreferNoSchedule})
+				taints = append(taints, api.Taint{Key: string(rune('a' + j)), Effect: api.TaintEffectPreferNoSchedule})
 			}
 			nodes[i] = ttNode(string(rune('A'+i)), taints...)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -17,7 +18,7 @@ import (
 type NodeLoadSource interface {
 	// NodeLoad returns the load of the named node; ok is false when none is
 	// known (the node then scores the minimum, as in scheduler-plugins).
-	NodeLoad(node string) (*framework.NodeLoad, bool)
+	NodeLoad(node string) (*api.NodeLoad, bool)
 }
 
 // CycleNodeLoadSource is an optional extension of NodeLoadSource for
@@ -31,10 +32,10 @@ type CycleNodeLoadSource interface {
 
 // NodeLoads is a NodeLoadSource over a fixed set of loads, keyed by node
 // name.
-type NodeLoads map[string]*framework.NodeLoad
+type NodeLoads map[string]*api.NodeLoad
 
 // NodeLoad returns m[node].
-func (m NodeLoads) NodeLoad(node string) (*framework.NodeLoad, bool) {
+func (m NodeLoads) NodeLoad(node string) (*api.NodeLoad, bool) {
 	l, ok := m[node]
 	return l, ok && l != nil
 }
@@ -87,7 +88,7 @@ type TargetLoadPacking struct {
 }
 
 type tlpBinding struct {
-	pod   *framework.Pod
+	pod   *api.Pod
 	at    time.Time
 	milli int64 // predicted cpu
 }
@@ -134,7 +135,7 @@ func (pl *TargetLoadPacking) Args() config.TargetLoadPackingArgs { return pl.arg
 // PredictCPU is TargetLoadPacking's cpu prediction for a pod in millicores:
 // per container its cpu limit, else round(request × multiplier), else the
 // default; plus the pod overhead's cpu. Init containers do not count.
-func (pl *TargetLoadPacking) PredictCPU(pod *framework.Pod) int64 {
+func (pl *TargetLoadPacking) PredictCPU(pod *api.Pod) int64 {
 	var sum int64
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
@@ -172,7 +173,7 @@ func (pl *TargetLoadPacking) PreScore(_ context.Context, cs *framework.CycleStat
 	return nil
 }
 
-func (pl *TargetLoadPacking) state(cs *framework.CycleState, pod *framework.Pod) *tlpState {
+func (pl *TargetLoadPacking) state(cs *framework.CycleState, pod *api.Pod) *tlpState {
 	if d, err := cs.Read(tlpStateKey); err == nil {
 		if s, ok := d.(*tlpState); ok {
 			return s
@@ -224,7 +225,7 @@ func (pl *TargetLoadPacking) score(st *tlpState, ni *framework.NodeInfo) (int64,
 	if !ok {
 		return framework.MinNodeScore, nil
 	}
-	util, ok := load.Latest(framework.LoadMetricCPU)
+	util, ok := load.Latest(api.LoadMetricCPU)
 	if !ok {
 		return framework.MinNodeScore, nil
 	}
@@ -369,7 +370,7 @@ func (s *lvrbState) Clone() framework.StateData { return s }
 // TrimaranRequests is the pod's cpu (millicores) and memory (bytes)
 // request as Trimaran's GetResourceRequested: the containers' requests
 // summed, raised to any init container's, plus the overhead.
-func TrimaranRequests(pod *framework.Pod) (milliCPU, memory int64) {
+func TrimaranRequests(pod *api.Pod) (milliCPU, memory int64) {
 	for i := range pod.Spec.Containers {
 		r := pod.Spec.Containers[i].Resources.Requests
 		milliCPU += r[resource.CPU].MilliValue()
@@ -395,7 +396,7 @@ func (pl *LoadVariationRiskBalancing) PreScore(_ context.Context, cs *framework.
 	return nil
 }
 
-func (pl *LoadVariationRiskBalancing) newState(cs *framework.CycleState, pod *framework.Pod) *lvrbState {
+func (pl *LoadVariationRiskBalancing) newState(cs *framework.CycleState, pod *api.Pod) *lvrbState {
 	s := &lvrbState{src: cycleSource(pl.src, cs)}
 	s.milli, s.memory = TrimaranRequests(pod)
 	return s
@@ -415,7 +416,7 @@ func (pl *LoadVariationRiskBalancing) ScoreBatch(_ context.Context, cs *framewor
 	return trimaranBatch(nodes, out, func(ni *framework.NodeInfo) (int64, *framework.Status) { return pl.score(st, ni) })
 }
 
-func (pl *LoadVariationRiskBalancing) state(cs *framework.CycleState, pod *framework.Pod) *lvrbState {
+func (pl *LoadVariationRiskBalancing) state(cs *framework.CycleState, pod *api.Pod) *lvrbState {
 	if d, err := cs.Read(lvrbStateKey); err == nil {
 		if st, ok := d.(*lvrbState); ok {
 			return st
@@ -437,12 +438,12 @@ func (pl *LoadVariationRiskBalancing) score(st *lvrbState, ni *framework.NodeInf
 	}
 	margin, sens := pl.args.SafeVarianceMargin, pl.args.SafeVarianceSensitivity
 	var cpuScore, memScore float64
-	cpuAvg, cpuStd, cpuOK := load.Stat(framework.LoadMetricCPU)
+	cpuAvg, cpuStd, cpuOK := load.Stat(api.LoadMetricCPU)
 	if cpuOK {
 		c := float64(ni.Allocatable.MilliCPU)
 		cpuScore = LoadRiskScore(TrimaranResourceStats{Capacity: c, Req: float64(st.milli), UsedAvg: cpuAvg * c / 100, UsedStdev: cpuStd * c / 100}, margin, sens)
 	}
-	memAvg, memStd, memOK := load.Stat(framework.LoadMetricMemory)
+	memAvg, memStd, memOK := load.Stat(api.LoadMetricMemory)
 	if memOK {
 		c := float64(ni.Allocatable.Memory) * trimaranMega
 		memScore = LoadRiskScore(TrimaranResourceStats{Capacity: c, Req: float64(st.memory) * trimaranMega, UsedAvg: memAvg * c / 100, UsedStdev: memStd * c / 100}, margin, sens)

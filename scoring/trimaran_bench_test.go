@@ -7,6 +7,7 @@ import (
 	"time"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -16,11 +17,11 @@ func trimaranBenchLoads(n int) NodeLoads {
 	out := make(NodeLoads, n)
 	for i := range n {
 		name := fmt.Sprintf("node-%05d", i)
-		out[name] = &fw.NodeLoad{ObjectMeta: fw.ObjectMeta{Name: name}, Window: fw.LoadWindow{End: 1000}, Metrics: []fw.LoadMetric{
-			{Type: fw.LoadMetricCPU, Operator: fw.LoadOperatorAverage, Value: float64(i % 90)},
-			{Type: fw.LoadMetricCPU, Operator: fw.LoadOperatorStd, Value: float64(i % 17)},
-			{Type: fw.LoadMetricMemory, Operator: fw.LoadOperatorAverage, Value: float64(i % 70)},
-			{Type: fw.LoadMetricMemory, Operator: fw.LoadOperatorStd, Value: float64(i % 11)},
+		out[name] = &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: name}, Window: api.LoadWindow{End: 1000}, Metrics: []api.LoadMetric{
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: float64(i % 90)},
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: float64(i % 17)},
+			{Type: api.LoadMetricMemory, Operator: api.LoadOperatorAverage, Value: float64(i % 70)},
+			{Type: api.LoadMetricMemory, Operator: api.LoadOperatorStd, Value: float64(i % 11)},
 		}}
 	}
 	return out

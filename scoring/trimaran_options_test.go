@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // newTargetLoadPacking builds TargetLoadPacking with its default args
@@ -31,8 +32,8 @@ func newLoadVariationRiskBalancing(h framework.Handle, src NodeLoadSource) (*Loa
 // without it (as by their plain Factory) no node has a load and every node
 // scores the minimum.
 func TestTrimaranNodeLoadSourceOption(t *testing.T) {
-	loads := NodeLoads{"node-1": &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "node-1"},
-		Metrics: []framework.LoadMetric{{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorLatest, Value: 10}}}}
+	loads := NodeLoads{"node-1": &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "node-1"},
+		Metrics: []api.LoadMetric{{Type: api.LoadMetricCPU, Operator: api.LoadOperatorLatest, Value: 10}}}}
 	pod := trimaranPod(0, 0, 0, []int64{100}, nil)
 	for _, tt := range []struct {
 		name    string

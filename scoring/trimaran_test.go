@@ -9,41 +9,42 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
 
 // trimaranNode is the node of scheduler-plugins' Trimaran tests:
 // st.MakeNode().Name("node-1").Capacity({cpu: 1000m, memory: 1Gi}).
-func trimaranNode() *framework.Node {
+func trimaranNode() *api.Node {
 	return st.MakeNode().Name("node-1").Capacity(map[string]string{"cpu": "1000m", "memory": "1Gi"}).Obj()
 }
 
 // trimaranPod is scheduler-plugins' getPodWithContainersAndOverhead
 // (loadvariationriskbalancing_test.go): one init container with the given
 // requests, containers whose requests and limits are equal, a cpu overhead.
-func trimaranPod(overheadMilli, initMilli, initMem int64, cpuMilli, mem []int64) *framework.Pod {
+func trimaranPod(overheadMilli, initMilli, initMem int64, cpuMilli, mem []int64) *api.Pod {
 	p := st.MakePod().Name("p").Obj()
 	p.Spec.Overhead = resource.List{resource.CPU: resource.NewMilliQuantity(overheadMilli, resource.DecimalSI)}
-	p.Spec.InitContainers = []framework.Container{{Name: "test-init", Resources: framework.ResourceRequirements{Requests: resource.List{
+	p.Spec.InitContainers = []api.Container{{Name: "test-init", Resources: api.ResourceRequirements{Requests: resource.List{
 		resource.CPU: resource.NewMilliQuantity(initMilli, resource.DecimalSI), resource.Memory: resource.NewQuantity(initMem, resource.DecimalSI)}}}}
 	for i := range cpuMilli {
 		l := resource.List{resource.CPU: resource.NewMilliQuantity(cpuMilli[i], resource.DecimalSI)}
 		if mem != nil {
 			l[resource.Memory] = resource.NewQuantity(mem[i], resource.DecimalSI)
 		}
-		p.Spec.Containers = append(p.Spec.Containers, framework.Container{Name: "c", Resources: framework.ResourceRequirements{Requests: l, Limits: l.Clone()}})
+		p.Spec.Containers = append(p.Spec.Containers, api.Container{Name: "c", Resources: api.ResourceRequirements{Requests: l, Limits: l.Clone()}})
 	}
 	return p
 }
 
-func loadOf(metrics ...framework.LoadMetric) NodeLoads {
-	return NodeLoads{"node-1": &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "node-1"}, Metrics: metrics}}
+func loadOf(metrics ...api.LoadMetric) NodeLoads {
+	return NodeLoads{"node-1": &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Metrics: metrics}}
 }
 
-func scoreOnce(t *testing.T, pl framework.ScorePlugin, pod *framework.Pod, node *framework.Node, pods ...*framework.Pod) int64 {
+func scoreOnce(t *testing.T, pl framework.ScorePlugin, pod *api.Pod, node *api.Node, pods ...*api.Pod) int64 {
 	t.Helper()
-	snap := framework.MustSnapshot([]*framework.Node{node}, pods)
+	snap := framework.MustSnapshot([]*api.Node{node}, pods)
 	cs := framework.NewCycleState()
 	cs.SetSnapshot(snap)
 	pi := framework.MustPodInfo(pod)
@@ -63,27 +64,27 @@ func scoreOnce(t *testing.T, pl framework.ScorePlugin, pod *framework.Pod, node 
 // pkg/trimaran/targetloadpacking/targetloadpacking_test.go
 // TestTargetLoadPackingScoring, case by case (default args: target 40 %).
 func TestTargetLoadPackingScoring(t *testing.T) {
-	cpu := func(op string, v float64) framework.LoadMetric {
-		return framework.LoadMetric{Type: framework.LoadMetricCPU, Operator: op, Value: v}
+	cpu := func(op string, v float64) api.LoadMetric {
+		return api.LoadMetric{Type: api.LoadMetricCPU, Operator: op, Value: v}
 	}
 	tests := []struct {
 		name  string
-		pod   *framework.Pod
+		pod   *api.Pod
 		loads NodeLoads
 		want  int64
 	}{
-		{"new node", st.MakePod().Name("p").Obj(), loadOf(cpu(framework.LoadOperatorLatest, 0)), config.DefaultTargetUtilizationPercent},
-		{"hot node", st.MakePod().Name("p").Obj(), loadOf(cpu(framework.LoadOperatorLatest, float64(config.DefaultTargetUtilizationPercent+10))), 33},
+		{"new node", st.MakePod().Name("p").Obj(), loadOf(cpu(api.LoadOperatorLatest, 0)), config.DefaultTargetUtilizationPercent},
+		{"hot node", st.MakePod().Name("p").Obj(), loadOf(cpu(api.LoadOperatorLatest, float64(config.DefaultTargetUtilizationPercent+10))), 33},
 		// getPodWithContainersAndOverhead(0, 1000) of targetloadpacking_test.go.
-		{"excess utilization returns min score", trimaranPod(0, 0, 0, []int64{1000}, nil), loadOf(cpu(framework.LoadOperatorLatest, 30)), framework.MinNodeScore},
+		{"excess utilization returns min score", trimaranPod(0, 0, 0, []int64{1000}, nil), loadOf(cpu(api.LoadOperatorLatest, 30)), framework.MinNodeScore},
 		{"404 resp from watcher", st.MakePod().Name("p").Obj(), NodeLoads{}, framework.MinNodeScore},
 		// Beyond the anchor's table, hand-computed:
 		// 20 % of 1000m + 100m × 1.5 = 350m → U = 35 → round(40 + 60·35/40) = 93.
-		{"burstable pod predicted at 1.5× its request", st.MakePod().Name("p").Req(map[string]string{"cpu": "100m"}).Obj(), loadOf(cpu(framework.LoadOperatorAverage, 20)), 93},
+		{"burstable pod predicted at 1.5× its request", st.MakePod().Name("p").Req(map[string]string{"cpu": "100m"}).Obj(), loadOf(cpu(api.LoadOperatorAverage, 20)), 93},
 		// The last AVG/Latest CPU metric counts; STD and Memory do not.
-		{"last cpu metric wins", st.MakePod().Name("p").Obj(), loadOf(cpu(framework.LoadOperatorAverage, 90), cpu(framework.LoadOperatorStd, 5), cpu(framework.LoadOperatorLatest, 0),
-			framework.LoadMetric{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorLatest, Value: 99}), 40},
-		{"no cpu metric", st.MakePod().Name("p").Obj(), loadOf(framework.LoadMetric{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorLatest, Value: 10}), framework.MinNodeScore},
+		{"last cpu metric wins", st.MakePod().Name("p").Obj(), loadOf(cpu(api.LoadOperatorAverage, 90), cpu(api.LoadOperatorStd, 5), cpu(api.LoadOperatorLatest, 0),
+			api.LoadMetric{Type: api.LoadMetricMemory, Operator: api.LoadOperatorLatest, Value: 99}), 40},
+		{"no cpu metric", st.MakePod().Name("p").Obj(), loadOf(api.LoadMetric{Type: api.LoadMetricMemory, Operator: api.LoadOperatorLatest, Value: 10}), framework.MinNodeScore},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,14 +123,14 @@ func TestTargetLoadPackingMissing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			loads := NodeLoads{"node-1": &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "node-1"}, Window: framework.LoadWindow{End: tt.windowEnd},
-				Metrics: []framework.LoadMetric{{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorLatest, Value: 10}}}}
+			loads := NodeLoads{"node-1": &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Window: api.LoadWindow{End: tt.windowEnd},
+				Metrics: []api.LoadMetric{{Type: api.LoadMetricCPU, Operator: api.LoadOperatorLatest, Value: 10}}}}
 			pl, err := newTargetLoadPacking(clockHandle{clock}, loads)
 			if err != nil {
 				t.Fatal(err)
 			}
 			pl.PostBind(context.Background(), nil, framework.MustPodInfo(bound), "node-1")
-			var pods []*framework.Pod
+			var pods []*api.Pod
 			if tt.onNode {
 				pods = append(pods, bound)
 			}
@@ -150,13 +151,13 @@ func (clockHandle) Parallelism() int         { return 1 }
 // TestScore, case by case (default args: margin 1, sensitivity 1).
 func TestLoadVariationRiskBalancingScore(t *testing.T) {
 	const mega = 1024 * 1024
-	m := func(typ, op string, v float64) framework.LoadMetric {
-		return framework.LoadMetric{Type: typ, Operator: op, Value: v}
+	m := func(typ, op string, v float64) api.LoadMetric {
+		return api.LoadMetric{Type: typ, Operator: op, Value: v}
 	}
-	cpu, mem, avg, std := framework.LoadMetricCPU, framework.LoadMetricMemory, framework.LoadOperatorAverage, framework.LoadOperatorStd
+	cpu, mem, avg, std := api.LoadMetricCPU, api.LoadMetricMemory, api.LoadOperatorAverage, api.LoadOperatorStd
 	tests := []struct {
 		name  string
-		pod   *framework.Pod
+		pod   *api.Pod
 		loads NodeLoads
 		want  int64
 	}{
@@ -218,7 +219,7 @@ func TestLoadRiskScore(t *testing.T) {
 // TestGetResourceRequested.
 func TestTrimaranRequests(t *testing.T) {
 	tests := []struct {
-		pod           *framework.Pod
+		pod           *api.Pod
 		milli, memory int64
 	}{
 		{trimaranPod(10, 100, 512, []int64{1000, 500}, []int64{2048, 1024}), 1510, 3072},
@@ -236,28 +237,28 @@ func TestTrimaranRequests(t *testing.T) {
 // pkg/trimaran/resourcestats_test.go TestCreateResourceStats: an
 // operator-less metric before an AVG one, the STD metric, a missing type.
 func TestNodeLoadStat(t *testing.T) {
-	l := &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "node0"}, Metrics: []framework.LoadMetric{
-		{Name: "no_name", Type: framework.LoadMetricCPU, Value: 40},
-		{Name: "cpu_running_avg", Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: 40},
-		{Name: "cpu_running_std", Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: 36},
-		{Name: "mem_running_avg", Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorAverage, Value: 20},
-		{Name: "mem_running_std", Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorStd, Value: 10},
+	l := &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "node0"}, Metrics: []api.LoadMetric{
+		{Name: "no_name", Type: api.LoadMetricCPU, Value: 40},
+		{Name: "cpu_running_avg", Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: 40},
+		{Name: "cpu_running_std", Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: 36},
+		{Name: "mem_running_avg", Type: api.LoadMetricMemory, Operator: api.LoadOperatorAverage, Value: 20},
+		{Name: "mem_running_std", Type: api.LoadMetricMemory, Operator: api.LoadOperatorStd, Value: 10},
 	}}
-	if a, s, ok := l.Stat(framework.LoadMetricCPU); !ok || a != 40 || s != 36 {
+	if a, s, ok := l.Stat(api.LoadMetricCPU); !ok || a != 40 || s != 36 {
 		t.Errorf("cpu = (%v, %v, %v), want (40, 36, true)", a, s, ok)
 	}
-	if a, s, ok := l.Stat(framework.LoadMetricMemory); !ok || a != 20 || s != 10 {
+	if a, s, ok := l.Stat(api.LoadMetricMemory); !ok || a != 20 || s != 10 {
 		t.Errorf("memory = (%v, %v, %v), want (20, 10, true)", a, s, ok)
 	}
-	missing := &framework.NodeLoad{ObjectMeta: l.ObjectMeta, Metrics: l.Metrics[3:]}
-	if _, _, ok := missing.Stat(framework.LoadMetricCPU); ok {
+	missing := &api.NodeLoad{ObjectMeta: l.ObjectMeta, Metrics: l.Metrics[3:]}
+	if _, _, ok := missing.Stat(api.LoadMetricCPU); ok {
 		t.Error("cpu found among memory metrics")
 	}
 	// An AVG metric seen before a Latest one keeps the mean.
-	first := &framework.NodeLoad{ObjectMeta: l.ObjectMeta, Metrics: []framework.LoadMetric{
-		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: 30},
-		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorLatest, Value: 90}}}
-	if a, _, _ := first.Stat(framework.LoadMetricCPU); a != 30 {
+	first := &api.NodeLoad{ObjectMeta: l.ObjectMeta, Metrics: []api.LoadMetric{
+		{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: 30},
+		{Type: api.LoadMetricCPU, Operator: api.LoadOperatorLatest, Value: 90}}}
+	if a, _, _ := first.Stat(api.LoadMetricCPU); a != 30 {
 		t.Errorf("mean = %v, want the AVG metric's 30", a)
 	}
 }
@@ -311,19 +312,19 @@ func TestTrimaranArgs(t *testing.T) {
 }
 
 func TestNodeLoadValidate(t *testing.T) {
-	ok := &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "n"}, Metrics: []framework.LoadMetric{{Type: "CPU", Value: 10}}}
+	ok := &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "n"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: 10}}}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		l    *framework.NodeLoad
+		l    *api.NodeLoad
 		want string
 	}{
 		{nil, "nil"},
-		{&framework.NodeLoad{}, "metadata.name"},
-		{&framework.NodeLoad{ObjectMeta: ok.ObjectMeta, Metrics: []framework.LoadMetric{{Value: 1}}}, "metrics[0].type"},
-		{&framework.NodeLoad{ObjectMeta: ok.ObjectMeta, Metrics: []framework.LoadMetric{{Type: "CPU", Value: -1}}}, "value=-1"},
-		{&framework.NodeLoad{ObjectMeta: ok.ObjectMeta, Metrics: []framework.LoadMetric{{Type: "CPU", Value: math.NaN()}}}, "value=NaN"},
+		{&api.NodeLoad{}, "metadata.name"},
+		{&api.NodeLoad{ObjectMeta: ok.ObjectMeta, Metrics: []api.LoadMetric{{Value: 1}}}, "metrics[0].type"},
+		{&api.NodeLoad{ObjectMeta: ok.ObjectMeta, Metrics: []api.LoadMetric{{Type: "CPU", Value: -1}}}, "value=-1"},
+		{&api.NodeLoad{ObjectMeta: ok.ObjectMeta, Metrics: []api.LoadMetric{{Type: "CPU", Value: math.NaN()}}}, "value=NaN"},
 	} {
 		if err := tt.l.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Validate(%+v) = %v, want it to mention %q", tt.l, err, tt.want)
@@ -335,7 +336,7 @@ func TestNodeLoadValidate(t *testing.T) {
 // from the node's name (none for every fifth byte sum).
 type trimaranNameLoads struct{}
 
-func (trimaranNameLoads) NodeLoad(node string) (*framework.NodeLoad, bool) {
+func (trimaranNameLoads) NodeLoad(node string) (*api.NodeLoad, bool) {
 	h := 0
 	for _, c := range []byte(node) {
 		h = h*31 + int(c)
@@ -343,9 +344,9 @@ func (trimaranNameLoads) NodeLoad(node string) (*framework.NodeLoad, bool) {
 	if h%5 == 0 {
 		return nil, false
 	}
-	return &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: node}, Metrics: []framework.LoadMetric{
-		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: float64(h % 97)},
-		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: float64(h % 13)},
-		{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorAverage, Value: float64(h % 89)},
+	return &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: node}, Metrics: []api.LoadMetric{
+		{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: float64(h % 97)},
+		{Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: float64(h % 13)},
+		{Type: api.LoadMetricMemory, Operator: api.LoadOperatorAverage, Value: float64(h % 89)},
 	}}, true
 }

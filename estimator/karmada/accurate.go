@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -360,17 +361,17 @@ func replicaDemands(req *ReplicaRequirements) []nodeDemand {
 // replicaPod is the pod the node filters see for a replica: its requests
 // in one container, and its node claim as node selector, required node
 // affinity and tolerations.
-func replicaPod(req *ReplicaRequirements) *framework.Pod {
-	p := &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: "replica", Namespace: "default"}}
+func replicaPod(req *ReplicaRequirements) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "replica", Namespace: "default"}}
 	if req == nil {
 		return p
 	}
-	p.Spec.Containers = []framework.Container{{Name: "replica", Resources: framework.ResourceRequirements{Requests: req.ResourceRequest}}}
+	p.Spec.Containers = []api.Container{{Name: "replica", Resources: api.ResourceRequirements{Requests: req.ResourceRequest}}}
 	if nc := req.NodeClaim; nc != nil {
 		p.Spec.NodeSelector = nc.NodeSelector
 		p.Spec.Tolerations = nc.Tolerations
 		if nc.HardNodeAffinity != nil {
-			p.Spec.Affinity = &framework.Affinity{NodeAffinity: &framework.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: nc.HardNodeAffinity}}
+			p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: nc.HardNodeAffinity}}
 		}
 	}
 	return p

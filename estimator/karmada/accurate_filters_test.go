@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -32,7 +33,7 @@ func karmadaFilters(t testing.TB) []framework.FilterPlugin {
 // with test-local filters).
 func TestNodeResourceEstimatorWithFilterPlugins(t *testing.T) {
 	mk := func(podCaps [3]string, edit func(i int, w *st.NodeWrapper)) *framework.Snapshot {
-		nodes := make([]*framework.Node, 3)
+		nodes := make([]*api.Node, 3)
 		for i := range nodes {
 			w := st.MakeNode().Name("machine" + string(rune('1'+i))).Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": podCaps[i], "ephemeral-storage": "16Gi"})
 			if edit != nil {
@@ -40,7 +41,7 @@ func TestNodeResourceEstimatorWithFilterPlugins(t *testing.T) {
 			}
 			nodes[i] = w.Obj()
 		}
-		pods := []*framework.Pod{
+		pods := []*api.Pod{
 			st.MakePod().Name("pod1").Node("machine1").Req(map[string]string{"cpu": "1", "memory": "3Gi"}).Obj(),
 			st.MakePod().Name("pod2").Node("machine1").Req(map[string]string{"cpu": "3", "memory": "3Gi"}).Obj(),
 			st.MakePod().Name("pod3").Node("machine1").Req(map[string]string{"cpu": "2", "memory": "4Gi", "ephemeral-storage": "2Gi"}).Obj(),
@@ -70,25 +71,25 @@ func TestNodeResourceEstimatorWithFilterPlugins(t *testing.T) {
 		{"normal", mk(eleven, nil), req(nil), 12},
 		{"pod resource strict", mk([3]string{"4", "3", "11"}, nil), req(nil), 10},
 		{"node selector", mk(eleven, labels), req(&karmada.NodeClaim{NodeSelector: map[string]string{"a": "3"}}), 2},
-		{"node affinity", mk(eleven, labels), req(&karmada.NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
-			MatchExpressions: []framework.NodeSelectorRequirement{{Key: "a", Operator: framework.NodeSelectorOpGt, Values: []string{"0"}}},
+		{"node affinity", mk(eleven, labels), req(&karmada.NodeClaim{HardNodeAffinity: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+			MatchExpressions: []api.NodeSelectorRequirement{{Key: "a", Operator: api.NodeSelectorOpGt, Values: []string{"0"}}},
 		}}}}), 4},
 		{"tolerations", mk(eleven, func(i int, w *st.NodeWrapper) {
 			switch i {
 			case 0:
-				w.Taint("key1", "value1", framework.TaintEffectNoSchedule)
+				w.Taint("key1", "value1", api.TaintEffectNoSchedule)
 			case 1:
-				w.Taint("key2", "value2", framework.TaintEffectNoSchedule)
+				w.Taint("key2", "value2", api.TaintEffectNoSchedule)
 			}
-		}), req(&karmada.NodeClaim{Tolerations: []framework.Toleration{{Key: "key1", Operator: framework.TolerationOpEqual, Value: "value1"}}}), 10},
+		}), req(&karmada.NodeClaim{Tolerations: []api.Toleration{{Key: "key1", Operator: api.TolerationOpEqual, Value: "value1"}}}), 10},
 		{"cordoned node", mk(eleven, func(i int, w *st.NodeWrapper) {
 			if i == 2 {
 				w.Unschedulable()
 			}
 		}), req(nil), 4},
 		// NodeAffinity's PreFilter narrows to the metadata.name nodes.
-		{"metadata.name affinity", mk(eleven, nil), req(&karmada.NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
-			MatchFields: []framework.NodeSelectorRequirement{{Key: "metadata.name", Operator: framework.NodeSelectorOpIn, Values: []string{"machine3"}}},
+		{"metadata.name affinity", mk(eleven, nil), req(&karmada.NodeClaim{HardNodeAffinity: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+			MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"machine3"}}},
 		}}}}), 8},
 	}
 	p, err := karmada.NewNodeResourceEstimator(karmadaFilters(t)...)
@@ -109,16 +110,16 @@ func TestNodeResourceEstimatorWithFilterPlugins(t *testing.T) {
 // allocate: 500 nodes cost the allocations of 5.
 func TestNodeResourceEstimatorFilterPluginsPerNodeAllocs(t *testing.T) {
 	mk := func(n int) *framework.Snapshot {
-		nodes := make([]*framework.Node, n)
+		nodes := make([]*api.Node, n)
 		for i := range nodes {
 			nodes[i] = st.MakeNode().Name(fmt.Sprint("n", i)).Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).
-				Taint("k", "v", framework.TaintEffectNoSchedule).Label("zone", "z").Obj()
+				Taint("k", "v", api.TaintEffectNoSchedule).Label("zone", "z").Obj()
 		}
 		return framework.MustSnapshot(nodes, nil)
 	}
 	p, _ := karmada.NewNodeResourceEstimator(karmadaFilters(t)...)
 	req := &karmada.ReplicaRequirements{ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1", "memory": "1Gi"}),
-		NodeClaim: &karmada.NodeClaim{NodeSelector: map[string]string{"zone": "z"}, Tolerations: []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists}}}}
+		NodeClaim: &karmada.NodeClaim{NodeSelector: map[string]string{"zone": "z"}, Tolerations: []api.Toleration{{Key: "k", Operator: api.TolerationOpExists}}}}
 	small, large := mk(5), mk(500)
 	ctx := context.Background()
 	if n, _ := p.Estimate(ctx, large, req); n != 500*8 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -21,10 +22,10 @@ func (taintFilter) Name() string { return "TestTaints" }
 func (taintFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	for i := range node.Node().Spec.Taints {
 		t := &node.Node().Spec.Taints[i]
-		if t.Effect != framework.TaintEffectNoSchedule && t.Effect != framework.TaintEffectNoExecute {
+		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
 			continue
 		}
-		if !framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, t) {
+		if !api.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, t) {
 			return rejectedStatus
 		}
 	}
@@ -35,7 +36,7 @@ type affinityFilter struct{}
 
 func (affinityFilter) Name() string { return "TestAffinity" }
 func (affinityFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	r := framework.GetRequiredNodeAffinity(pod.Pod)
+	r := api.GetRequiredNodeAffinity(pod.Pod)
 	if !r.Match(node.Node()) {
 		return rejectedStatus
 	}
@@ -46,8 +47,8 @@ type unschedulableFilter struct{}
 
 func (unschedulableFilter) Name() string { return "TestUnschedulable" }
 func (unschedulableFilter) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	t := framework.Taint{Key: "node.kubernetes.io/unschedulable", Effect: framework.TaintEffectNoSchedule}
-	if node.Node().Spec.Unschedulable && !framework.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &t) {
+	t := api.Taint{Key: "node.kubernetes.io/unschedulable", Effect: api.TaintEffectNoSchedule}
+	if node.Node().Spec.Unschedulable && !api.TolerationsTolerateTaint(pod.Pod.Spec.Tolerations, &t) {
 		return rejectedStatus
 	}
 	return nil
@@ -62,7 +63,7 @@ func localFilters() []framework.FilterPlugin {
 // (Gi here), pods given per node, 16 ephemeral-storage units, and the same
 // five pods. node(i) can change labels, taints and pod capacity.
 func serverTestSnapshot(podCaps [3]string, edit func(i int, w *st.NodeWrapper)) *framework.Snapshot {
-	nodes := make([]*framework.Node, 3)
+	nodes := make([]*api.Node, 3)
 	for i := range nodes {
 		w := st.MakeNode().Name("machine" + string(rune('1'+i))).Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": podCaps[i], "ephemeral-storage": "16Gi"})
 		if edit != nil {
@@ -70,14 +71,14 @@ func serverTestSnapshot(podCaps [3]string, edit func(i int, w *st.NodeWrapper)) 
 		}
 		nodes[i] = w.Obj()
 	}
-	pod := func(name, node, cpu, mem, eph string) *framework.Pod {
+	pod := func(name, node, cpu, mem, eph string) *api.Pod {
 		req := map[string]string{"cpu": cpu, "memory": mem}
 		if eph != "" {
 			req["ephemeral-storage"] = eph
 		}
 		return st.MakePod().Name(name).Node(node).Req(req).Obj()
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		pod("pod1", "machine1", "1", "3Gi", ""),
 		pod("pod2", "machine1", "3", "3Gi", ""),
 		pod("pod3", "machine1", "2", "4Gi", "2Gi"),
@@ -120,20 +121,20 @@ func TestNodeResourceEstimatorServerCases(t *testing.T) {
 			case 1:
 				w.Label("a", "3").Label("b", "2")
 			}
-		}), req(&NodeClaim{HardNodeAffinity: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
-			MatchExpressions: []framework.NodeSelectorRequirement{{Key: "a", Operator: framework.NodeSelectorOpGt, Values: []string{"0"}}},
+		}), req(&NodeClaim{HardNodeAffinity: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+			MatchExpressions: []api.NodeSelectorRequirement{{Key: "a", Operator: api.NodeSelectorOpGt, Values: []string{"0"}}},
 		}}}}), 4},
 		{"tolerations", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			switch i {
 			case 0:
-				w.Taint("key1", "value1", framework.TaintEffectNoSchedule)
+				w.Taint("key1", "value1", api.TaintEffectNoSchedule)
 			case 1:
-				w.Taint("key2", "value2", framework.TaintEffectNoSchedule)
+				w.Taint("key2", "value2", api.TaintEffectNoSchedule)
 			}
-		}), req(&NodeClaim{Tolerations: []framework.Toleration{{Key: "key1", Operator: framework.TolerationOpEqual, Value: "value1"}}}), 10},
+		}), req(&NodeClaim{Tolerations: []api.Toleration{{Key: "key1", Operator: api.TolerationOpEqual, Value: "value1"}}}), 10},
 		// Edge cases.
 		{"prefer-no-schedule taints are ignored", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
-			w.Taint("soft", "x", framework.TaintEffectPreferNoSchedule)
+			w.Taint("soft", "x", api.TaintEffectPreferNoSchedule)
 		}), req(nil), 12},
 		{"cordoned node needs a toleration", serverTestSnapshot(eleven, func(i int, w *st.NodeWrapper) {
 			if i == 2 {
@@ -144,7 +145,7 @@ func TestNodeResourceEstimatorServerCases(t *testing.T) {
 			if i == 2 {
 				w.Unschedulable()
 			}
-		}), req(&NodeClaim{Tolerations: []framework.Toleration{{Key: "node.kubernetes.io/unschedulable", Operator: framework.TolerationOpExists}}}), 12},
+		}), req(&NodeClaim{Tolerations: []api.Toleration{{Key: "node.kubernetes.io/unschedulable", Operator: api.TolerationOpExists}}}), 12},
 		// No request: free pod slots 8 + 9 + 11.
 		{"empty request", serverTestSnapshot(eleven, nil), &ReplicaRequirements{}, 28},
 		{"nil request", serverTestSnapshot(eleven, nil), nil, 28},
@@ -177,11 +178,11 @@ func TestNodeResourceEstimatorServerCases(t *testing.T) {
 // Over-committed nodes (requested > allocatable) count 0, not a negative
 // number.
 func TestNodeResourceEstimatorOvercommitted(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("a").Capacity(map[string]string{"cpu": "2", "pods": "10"}).Obj(),
 		st.MakeNode().Name("b").Capacity(map[string]string{"cpu": "4", "pods": "10"}).Obj(),
 	}
-	pods := []*framework.Pod{st.MakePod().Name("p").Node("a").Req(map[string]string{"cpu": "5"}).Obj()}
+	pods := []*api.Pod{st.MakePod().Name("p").Node("a").Req(map[string]string{"cpu": "5"}).Obj()}
 	p, _ := NewNodeResourceEstimator()
 	got, s := p.Estimate(context.Background(), framework.MustSnapshot(nodes, pods), testReq(map[string]string{"cpu": "1"}))
 	if !s.IsSuccess() || got != 4 {
@@ -383,11 +384,11 @@ func TestAccurateEstimatorMaxAvailableReplicas(t *testing.T) {
 // allocations as 5 (all per-call).
 func TestNodeResourceEstimatorPerNodeAllocs(t *testing.T) {
 	mk := func(n int) *framework.Snapshot {
-		nodes := make([]*framework.Node, n)
+		nodes := make([]*api.Node, n)
 		for i := range nodes {
 			nodes[i] = st.MakeNode().Name(string(rune('a'+i%26))+string(rune('0'+i/26%10))+string(rune('0'+i/260))).
 				Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110", "nvidia.com/gpu": "2"}).
-				Taint("k", "v", framework.TaintEffectNoSchedule).Label("zone", "z").Obj()
+				Taint("k", "v", api.TaintEffectNoSchedule).Label("zone", "z").Obj()
 		}
 		return framework.MustSnapshot(nodes, nil)
 	}
@@ -396,7 +397,7 @@ func TestNodeResourceEstimatorPerNodeAllocs(t *testing.T) {
 	// PreFilter.)
 	p, _ := NewNodeResourceEstimator(taintFilter{}, unschedulableFilter{})
 	req := &ReplicaRequirements{ResourceRequest: parseList(map[string]string{"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "1"}),
-		NodeClaim: &NodeClaim{Tolerations: []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists}}}}
+		NodeClaim: &NodeClaim{Tolerations: []api.Toleration{{Key: "k", Operator: api.TolerationOpExists}}}}
 	small, large := mk(5), mk(500)
 	ctx := context.Background()
 	if n, _ := p.Estimate(ctx, large, req); n != 1000 {

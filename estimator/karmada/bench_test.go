@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -23,20 +24,20 @@ const (
 
 // benchCluster builds one member cluster of n nodes of mixed sizes, a
 // quarter of them tainted, labelled by zone, with 5 pods each.
-func benchCluster(shape, n int) ([]*framework.Node, []*framework.Pod) {
+func benchCluster(shape, n int) ([]*api.Node, []*api.Pod) {
 	sizes := []map[string]string{
 		{"cpu": "8", "memory": "32Gi", "pods": "110"},
 		{"cpu": "16", "memory": "64Gi", "pods": "110"},
 		{"cpu": "32", "memory": "128Gi", "pods": "110"},
 		{"cpu": "4", "memory": "16Gi", "pods": "110"},
 	}
-	nodes := make([]*framework.Node, n)
-	pods := make([]*framework.Pod, 0, 5*n)
+	nodes := make([]*api.Node, n)
+	pods := make([]*api.Pod, 0, 5*n)
 	for i := range nodes {
 		name := fmt.Sprintf("s%d-n%d", shape, i)
 		w := st.MakeNode().Name(name).Capacity(sizes[(i+shape)%len(sizes)]).Label("zone", fmt.Sprint("z", i%3))
 		if i%4 == 0 {
-			w.Taint("dedicated", "batch", framework.TaintEffectNoSchedule)
+			w.Taint("dedicated", "batch", api.TaintEffectNoSchedule)
 		}
 		nodes[i] = w.Obj()
 		for j := 0; j < 5; j++ {
@@ -51,7 +52,7 @@ func benchRequest() *karmada.ReplicaRequirements {
 		ResourceRequest: resource.MustParseList(map[string]string{"cpu": "1500m", "memory": "3Gi"}),
 		NodeClaim: &karmada.NodeClaim{
 			NodeSelector: map[string]string{"zone": "z1"},
-			Tolerations:  []framework.Toleration{{Key: "dedicated", Operator: framework.TolerationOpEqual, Value: "batch", Effect: framework.TaintEffectNoSchedule}},
+			Tolerations:  []api.Toleration{{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "batch", Effect: api.TaintEffectNoSchedule}},
 		},
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // EstimatorAnswer is one estimator's per-cluster answer (as from
@@ -138,7 +138,7 @@ const (
 type StaticWeightRule struct {
 	ClusterNames    []string
 	ExcludeClusters []string
-	LabelSelector   *framework.LabelSelector
+	LabelSelector   *api.LabelSelector
 	Weight          int64
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 func candidatesOf(avail map[string]int32, names ...string) []Candidate {
@@ -73,7 +73,7 @@ func TestDivideStaticWeight(t *testing.T) {
 		{"9 at 1:3", candidatesOf(nil, member1, member2), []StaticWeightRule{byName(member1, 1), byName(member2, 3)}, 9, targets(member1, 2, member2, 7)},
 		// Label selectors and exclusions (Karmada ClusterAffinity).
 		{"label selector", []Candidate{{Name: member1, Labels: map[string]string{"zone": "a"}}, {Name: member2, Labels: map[string]string{"zone": "b"}}, {Name: member3, Labels: map[string]string{"zone": "a"}}},
-			[]StaticWeightRule{{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"zone": "a"}}, Weight: 2}, {Weight: 1}}, 10, targets(member1, 4, member2, 2, member3, 4)},
+			[]StaticWeightRule{{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"zone": "a"}}, Weight: 2}, {Weight: 1}}, 10, targets(member1, 4, member2, 2, member3, 4)},
 		{"exclusion", three, []StaticWeightRule{{ExcludeClusters: []string{member2}, Weight: 1}}, 4, targets(member1, 2, member3, 2)},
 	}
 	for _, tt := range tests {
@@ -263,7 +263,7 @@ func TestDivideBadInput(t *testing.T) {
 		{"unnamed candidate", DivisionRequest{Candidates: []Candidate{{}}}, "candidates[0]: empty name"},
 		{"negative available", DivisionRequest{Candidates: []Candidate{{Name: member1, AvailableReplicas: -2}}}, `cluster "member1" availableReplicas=-2`},
 		{"negative weight", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: candidatesOf(nil, member1), StaticWeights: []StaticWeightRule{{Weight: -1}}}, "staticWeights[0].weight=-1"},
-		{"bad selector", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: candidatesOf(nil, member1), StaticWeights: []StaticWeightRule{{Weight: 1, LabelSelector: &framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}}, "staticWeights[0].labelSelector"},
+		{"bad selector", DivisionRequest{Strategy: StrategyStaticWeight, Candidates: candidatesOf(nil, member1), StaticWeights: []StaticWeightRule{{Weight: 1, LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "k", Operator: "Bogus"}}}}}}, "staticWeights[0].labelSelector"},
 		{"negative previous", DivisionRequest{Candidates: candidatesOf(nil, member1), Previous: targets(member1, -3)}, `previous cluster "member1" replicas=-3`},
 		{"duplicate previous", DivisionRequest{Candidates: candidatesOf(nil, member1), Previous: targets(member1, 1, member1, 2)}, `lists cluster "member1" twice`},
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -105,11 +106,11 @@ func ExampleResourceModelReplicas() {
 // requests; the grading counts nodes per grade by their scarcest free
 // resource.
 func ExampleBuildCluster() {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"}).Obj(),
 		builder.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj(),
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		builder.MakePod().Name("web").Node("n1").Req(map[string]string{"cpu": "5", "memory": "8Gi"}).Obj(),
 		builder.MakePod().Name("queued").Req(map[string]string{"cpu": "1"}).Obj(),
 	}
@@ -146,10 +147,10 @@ func ExampleValidateResourceModels() {
 // The accurate estimator sums, over the nodes that pass the node filters,
 // how many replicas each node can still take.
 func ExampleAccurateEstimator_MaxAvailableReplicas() {
-	snap := framework.MustSnapshot([]*framework.Node{
+	snap := framework.MustSnapshot([]*api.Node{
 		builder.MakeNode().Name("a").Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj(),
 		builder.MakeNode().Name("b").Capacity(map[string]string{"cpu": "4", "memory": "32Gi", "pods": "3"}).Obj(),
-	}, []*framework.Pod{
+	}, []*api.Pod{
 		builder.MakePod().Name("p").Node("a").Req(map[string]string{"cpu": "3", "memory": "1Gi"}).Obj(),
 	})
 	nodes, _ := karmada.NewNodeResourceEstimator() // pass filter plugins to honour node claims

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -194,8 +195,8 @@ func TestPropAccurateMonotone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 6).Draw(t, "nodes")
 		alloc := make([]int64, n)
-		var nodes []*framework.Node
-		var pods []*framework.Pod
+		var nodes []*api.Node
+		var pods []*api.Pod
 		build := func(extra int64, at int) *framework.Snapshot {
 			nodes, pods = nodes[:0], pods[:0]
 			for i := 0; i < n; i++ {
@@ -254,7 +255,7 @@ func TestPropDivisionSumsAndIgnoresOrder(t *testing.T) {
 			Previous:   prev,
 			BindingUID: rapid.SampledFrom([]string{"", "uid-1", "uid-2"}).Draw(t, "uid"),
 			StaticWeights: []StaticWeightRule{
-				{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"tier": "x"}}, Weight: rapid.Int64Range(0, 5).Draw(t, "wx")},
+				{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"tier": "x"}}, Weight: rapid.Int64Range(0, 5).Draw(t, "wx")},
 				{ClusterNames: []string{"a", "c"}, Weight: rapid.Int64Range(0, 5).Draw(t, "wac")},
 			},
 		}
@@ -522,7 +523,7 @@ func TestPropNoPanicOnArbitraryInput(t *testing.T) {
 		}
 		_ = ValidateResourceModels(models)
 		_ = ValidateResourceModels(StandardizeResourceModels(models))
-		_, _ = GradeNodes(models, []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "n"}, Status: framework.NodeStatus{Allocatable: list("nalloc")}}}, nil, SummaryOptions{})
+		_, _ = GradeNodes(models, []*api.Node{{ObjectMeta: api.ObjectMeta{Name: "n"}, Status: api.NodeStatus{Allocatable: list("nalloc")}}}, nil, SummaryOptions{})
 		cands := []Candidate{{Name: "a", AvailableReplicas: rapid.Int32Range(-1, 5).Draw(t, "av")}, {Name: "b"}}
 		_, _ = DivideReplicas(DivisionRequest{Strategy: DivisionStrategy(rapid.IntRange(-1, 4).Draw(t, "s")), Replicas: rapid.Int32Range(-1, 20).Draw(t, "r"), Candidates: cands,
 			Previous: []TargetCluster{{Name: "a", Replicas: rapid.Int32Range(-1, 5).Draw(t, "pa")}, {Name: "z", Replicas: 3}}})

@@ -3,7 +3,7 @@ package karmada
 import (
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -27,7 +27,7 @@ const (
 	// running-total quirk: each pod's request is the sum of its containers,
 	// raised to each init container, plus overhead; pods add up.
 	PodRequestPerPod
-	// PodRequestKube uses Kubernetes' own rule (framework.PodNodeRequests:
+	// PodRequestKube uses Kubernetes' own rule (api.PodNodeRequests:
 	// sidecars add to the steady state, pod-level resources, overhead, a
 	// resize in flight), as kube-scheduler accounts a node.
 	PodRequestKube
@@ -73,7 +73,7 @@ type podAccumulator struct {
 	pods int64
 }
 
-func (a *podAccumulator) add(p *framework.Pod) {
+func (a *podAccumulator) add(p *api.Pod) {
 	a.pods++
 	switch a.rule {
 	case PodRequestKarmada:
@@ -95,7 +95,7 @@ func (a *podAccumulator) add(p *framework.Pod) {
 		v.Add(resource.VectorFrom(p.Spec.Overhead))
 		a.sum.Add(v)
 	case PodRequestKube:
-		a.sum.Add(framework.PodNodeRequests(p))
+		a.sum.Add(api.PodNodeRequests(p))
 	}
 }
 
@@ -140,7 +140,7 @@ func resourceList(v resource.Vector) resource.List {
 	return l
 }
 
-func checkNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
+func checkNodesPods(nodes []*api.Node, pods []*api.Pod) error {
 	seen := make(map[string]int, len(nodes))
 	for i, n := range nodes {
 		if n == nil {
@@ -158,7 +158,7 @@ func checkNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
 		if p == nil {
 			return fmt.Errorf("estimator: pods[%d] is nil", i)
 		}
-		for _, list := range [2][]framework.Container{p.Spec.Containers, p.Spec.InitContainers} {
+		for _, list := range [2][]api.Container{p.Spec.Containers, p.Spec.InitContainers} {
 			for ci := range list {
 				if hasNegative(list[ci].Resources.Requests) {
 					return checkList(fmt.Sprintf("pod %s: container %q: requests", p.Key(), list[ci].Name), list[ci].Resources.Requests)
@@ -186,7 +186,7 @@ func checkNodesPods(nodes []*framework.Node, pods []*framework.Pod) error {
 // rule, see PodRequestKarmada). AllocatableModelings is left empty; see
 // GradeNodes and BuildCluster. A nil node or pod, duplicate node names,
 // negative allocatable or negative requests are errors naming them.
-func BuildResourceSummary(nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) (*ResourceSummary, error) {
+func BuildResourceSummary(nodes []*api.Node, pods []*api.Pod, opts SummaryOptions) (*ResourceSummary, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func BuildResourceSummary(nodes []*framework.Node, pods []*framework.Pod, opts S
 	return buildSummary(nodes, pods, opts), nil
 }
 
-func buildSummary(nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) *ResourceSummary {
+func buildSummary(nodes []*api.Node, pods []*api.Pod, opts SummaryOptions) *ResourceSummary {
 	alloc := resource.List{}
 	for _, n := range nodes {
 		for name, q := range n.Status.Allocatable {
@@ -244,7 +244,7 @@ func buildSummary(nodes []*framework.Node, pods []*framework.Pod, opts SummaryOp
 // and crash; it is skipped here. The result has one entry per model, in
 // model order, with the model's grade. models must pass
 // ValidateResourceModels; nil models give a nil result.
-func GradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) ([]AllocatableModeling, error) {
+func GradeNodes(models []ResourceModel, nodes []*api.Node, pods []*api.Pod, opts SummaryOptions) ([]AllocatableModeling, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func GradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framewo
 	return gradeNodes(models, nodes, pods, opts), nil
 }
 
-func gradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) []AllocatableModeling {
+func gradeNodes(models []ResourceModel, nodes []*api.Node, pods []*api.Pod, opts SummaryOptions) []AllocatableModeling {
 	names := make([]resource.Name, len(models[0].Ranges))
 	mins := make([][]resource.Quantity, len(names))
 	for i, r := range models[0].Ranges {
@@ -311,7 +311,7 @@ func gradeNodes(models []ResourceModel, nodes []*framework.Node, pods []*framewo
 // nodeFree is Karmada's getNodeAvailable: the node's allocatable minus its
 // pods' requests, and false when the node must not be graded (nil
 // allocatable, or pods and no free pod slot).
-func nodeFree(n *framework.Node, pods *podAccumulator) (resource.List, bool) {
+func nodeFree(n *api.Node, pods *podAccumulator) (resource.List, bool) {
 	if n.Status.Allocatable == nil {
 		return nil, false
 	}
@@ -355,7 +355,7 @@ func lastMinAtMost(mins []resource.Quantity, v resource.Quantity) int {
 // per-grade node counts of GradeNodes. models are kept as given (pass
 // DefaultResourceModels() for Karmada's default); they must pass
 // ValidateResourceModels.
-func BuildCluster(name string, models []ResourceModel, nodes []*framework.Node, pods []*framework.Pod, opts SummaryOptions) (*Cluster, error) {
+func BuildCluster(name string, models []ResourceModel, nodes []*api.Node, pods []*api.Pod, opts SummaryOptions) (*Cluster, error) {
 	if name == "" {
 		return nil, fmt.Errorf("estimator: BuildCluster: empty cluster name")
 	}

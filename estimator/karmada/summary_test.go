@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
 
-func testNode(name string, alloc map[string]string) *framework.Node {
+func testNode(name string, alloc map[string]string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(alloc).Obj()
 }
 
@@ -27,18 +27,18 @@ func wantList(t *testing.T, what string, got resource.List, want map[string]stri
 // B.1: allocatable sums every node; allocated holds the bound, non-terminal
 // pods; allocating the pods without a node (whatever their phase).
 func TestBuildResourceSummary(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		testNode("n1", map[string]string{"cpu": "4", "memory": "8Gi", "pods": "110", "nvidia.com/gpu": "2"}),
 		testNode("n2", map[string]string{"cpu": "2500m", "memory": "4Gi", "pods": "110"}),
 	}
-	pods := []*framework.Pod{
-		testPod("running", "n1", map[string]string{"cpu": "1", "memory": "1Gi"}).Phase(framework.PodRunning).Obj(),
+	pods := []*api.Pod{
+		testPod("running", "n1", map[string]string{"cpu": "1", "memory": "1Gi"}).Phase(api.PodRunning).Obj(),
 		testPod("unknown-phase", "n2", map[string]string{"cpu": "500m", "nvidia.com/gpu": "1"}).Obj(),
-		testPod("done", "n1", map[string]string{"cpu": "2"}).Phase(framework.PodSucceeded).Obj(),
-		testPod("failed", "n2", map[string]string{"cpu": "2"}).Phase(framework.PodFailed).Obj(),
-		testPod("pending", "", map[string]string{"cpu": "300m", "memory": "256Mi"}).Phase(framework.PodPending).Obj(),
+		testPod("done", "n1", map[string]string{"cpu": "2"}).Phase(api.PodSucceeded).Obj(),
+		testPod("failed", "n2", map[string]string{"cpu": "2"}).Phase(api.PodFailed).Obj(),
+		testPod("pending", "", map[string]string{"cpu": "300m", "memory": "256Mi"}).Phase(api.PodPending).Obj(),
 		// Karmada counts every node-less pod as allocating, terminal or not.
-		testPod("failed-unbound", "", map[string]string{"cpu": "100m"}).Phase(framework.PodFailed).Obj(),
+		testPod("failed-unbound", "", map[string]string{"cpu": "100m"}).Phase(api.PodFailed).Obj(),
 	}
 	s, err := BuildResourceSummary(nodes, pods, SummaryOptions{})
 	if err != nil {
@@ -71,7 +71,7 @@ func TestBuildResourceSummary(t *testing.T) {
 // the init-container maximum is taken against the total so far, so the
 // result depends on pod order and can be below the per-pod rule.
 func TestBuildResourceSummaryRequestRules(t *testing.T) {
-	nodes := []*framework.Node{testNode("n1", map[string]string{"cpu": "64", "pods": "110"})}
+	nodes := []*api.Node{testNode("n1", map[string]string{"cpu": "64", "pods": "110"})}
 	a := testPod("a", "n1", map[string]string{"cpu": "1"}).Obj()
 	withInit := testPod("b", "n1", map[string]string{"cpu": "1"}).InitReq(map[string]string{"cpu": "1500m"}).Obj()
 	overhead := testPod("c", "n1", map[string]string{"cpu": "1"}).Overhead(map[string]string{"cpu": "250m"}).Obj()
@@ -79,22 +79,22 @@ func TestBuildResourceSummaryRequestRules(t *testing.T) {
 	sidecar := testPod("d", "n1", map[string]string{"cpu": "1"}).SidecarReq(map[string]string{"cpu": "500m"}).InitReq(map[string]string{"cpu": "1"}).Obj()
 	tests := []struct {
 		name string
-		pods []*framework.Pod
+		pods []*api.Pod
 		rule PodRequestRule
 		want string
 	}{
 		// a: 1; b: 1+1 = 2, max(2, 1.5) = 2.
-		{"karmada: init after a smaller pod is absorbed", []*framework.Pod{a, withInit}, PodRequestKarmada, "2"},
+		{"karmada: init after a smaller pod is absorbed", []*api.Pod{a, withInit}, PodRequestKarmada, "2"},
 		// b: 1, max 1.5; a: +1.
-		{"karmada: order matters", []*framework.Pod{withInit, a}, PodRequestKarmada, "2500m"},
-		{"per pod", []*framework.Pod{a, withInit}, PodRequestPerPod, "2500m"},
-		{"kube", []*framework.Pod{a, withInit}, PodRequestKube, "2500m"},
-		{"karmada: overhead added", []*framework.Pod{overhead}, PodRequestKarmada, "1250m"},
-		{"per pod: overhead added", []*framework.Pod{overhead}, PodRequestPerPod, "1250m"},
+		{"karmada: order matters", []*api.Pod{withInit, a}, PodRequestKarmada, "2500m"},
+		{"per pod", []*api.Pod{a, withInit}, PodRequestPerPod, "2500m"},
+		{"kube", []*api.Pod{a, withInit}, PodRequestKube, "2500m"},
+		{"karmada: overhead added", []*api.Pod{overhead}, PodRequestKarmada, "1250m"},
+		{"per pod: overhead added", []*api.Pod{overhead}, PodRequestPerPod, "1250m"},
 		// Karmada treats the sidecar as a plain init container: max(1, 0.5, 1) = 1.
-		{"karmada: sidecar as init", []*framework.Pod{sidecar}, PodRequestKarmada, "1"},
-		{"per pod: sidecar as init", []*framework.Pod{sidecar}, PodRequestPerPod, "1"},
-		{"kube: sidecar steady state", []*framework.Pod{sidecar}, PodRequestKube, "1500m"},
+		{"karmada: sidecar as init", []*api.Pod{sidecar}, PodRequestKarmada, "1"},
+		{"per pod: sidecar as init", []*api.Pod{sidecar}, PodRequestPerPod, "1"},
+		{"kube: sidecar steady state", []*api.Pod{sidecar}, PodRequestKube, "1500m"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,17 +113,17 @@ func TestBuildResourceSummaryBadInput(t *testing.T) {
 	n := testNode("n1", map[string]string{"cpu": "4"})
 	tests := []struct {
 		name  string
-		nodes []*framework.Node
-		pods  []*framework.Pod
+		nodes []*api.Node
+		pods  []*api.Pod
 		opts  SummaryOptions
 		want  string
 	}{
-		{"nil node", []*framework.Node{n, nil}, nil, SummaryOptions{}, "nodes[1] is nil"},
-		{"nil pod", []*framework.Node{n}, []*framework.Pod{nil}, SummaryOptions{}, "pods[0] is nil"},
-		{"duplicate node", []*framework.Node{n, n}, nil, SummaryOptions{}, `nodes[0] and nodes[1] are both named "n1"`},
-		{"negative allocatable", []*framework.Node{testNode("x", map[string]string{"cpu": "-1"})}, nil, SummaryOptions{}, `node "x": allocatable["cpu"]=-1`},
-		{"negative request", []*framework.Node{n}, []*framework.Pod{testPod("p", "n1", map[string]string{"memory": "-1Gi"}).Obj()}, SummaryOptions{}, `pod default/p: container "c0": requests["memory"]=-1Gi`},
-		{"unknown rule", []*framework.Node{n}, nil, SummaryOptions{RequestRule: 9}, "RequestRule=9"},
+		{"nil node", []*api.Node{n, nil}, nil, SummaryOptions{}, "nodes[1] is nil"},
+		{"nil pod", []*api.Node{n}, []*api.Pod{nil}, SummaryOptions{}, "pods[0] is nil"},
+		{"duplicate node", []*api.Node{n, n}, nil, SummaryOptions{}, `nodes[0] and nodes[1] are both named "n1"`},
+		{"negative allocatable", []*api.Node{testNode("x", map[string]string{"cpu": "-1"})}, nil, SummaryOptions{}, `node "x": allocatable["cpu"]=-1`},
+		{"negative request", []*api.Node{n}, []*api.Pod{testPod("p", "n1", map[string]string{"memory": "-1Gi"}).Obj()}, SummaryOptions{}, `pod default/p: container "c0": requests["memory"]=-1Gi`},
+		{"unknown rule", []*api.Node{n}, nil, SummaryOptions{RequestRule: 9}, "RequestRule=9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,46 +144,46 @@ func TestGradeNodes(t *testing.T) {
 	tests := []struct {
 		name   string
 		models []ResourceModel
-		nodes  []*framework.Node
-		pods   []*framework.Pod
+		nodes  []*api.Node
+		pods   []*api.Pod
 		opts   SummaryOptions
 		want   map[uint]int
 	}{
 		// The documented example's member1: one grade-2 node, six grade-3.
-		{name: "documented member1", models: def, nodes: append([]*framework.Node{testNode("a", map[string]string{"cpu": "2", "memory": "16Gi", "pods": "110"})},
+		{name: "documented member1", models: def, nodes: append([]*api.Node{testNode("a", map[string]string{"cpu": "2", "memory": "16Gi", "pods": "110"})},
 			testNodes("b", 6, map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})...), want: map[uint]int{2: 1, 3: 6}},
 		// 12 cpu alone is grade 4, but 16G (< 16Gi) memory is grade 1 (#6037).
-		{name: "scarcest resource", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "12", "memory": "16G", "pods": "110"}), testNode("b", map[string]string{"cpu": "12", "memory": "16Gi", "pods": "110"})}, want: map[uint]int{1: 1, 2: 1}},
+		{name: "scarcest resource", models: def, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "12", "memory": "16G", "pods": "110"}), testNode("b", map[string]string{"cpu": "12", "memory": "16Gi", "pods": "110"})}, want: map[uint]int{1: 1, 2: 1}},
 		// Free = allocatable − requests: 8 cpu / 64Gi minus 5 cpu / 40Gi → (3, 24Gi) → grade 2.
-		{name: "pods deducted", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"})},
-			pods: []*framework.Pod{testPod("p", "a", map[string]string{"cpu": "5", "memory": "40Gi"}).Obj(), testPod("done", "a", map[string]string{"cpu": "5"}).Phase(framework.PodSucceeded).Obj()},
+		{name: "pods deducted", models: def, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"})},
+			pods: []*api.Pod{testPod("p", "a", map[string]string{"cpu": "5", "memory": "40Gi"}).Obj(), testPod("done", "a", map[string]string{"cpu": "5"}).Phase(api.PodSucceeded).Obj()},
 			want: map[uint]int{2: 1}},
 		// A node lacking a model resource is graded 0 for it (#4050).
-		{name: "gpu-less node", models: gpuModels, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "8", "pods": "110"}), testNode("b", map[string]string{"cpu": "8", "nvidia.com/gpu": "2", "pods": "110"})}, want: map[uint]int{0: 1, 1: 1}},
+		{name: "gpu-less node", models: gpuModels, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "8", "pods": "110"}), testNode("b", map[string]string{"cpu": "8", "nvidia.com/gpu": "2", "pods": "110"})}, want: map[uint]int{0: 1, 1: 1}},
 		// Node b has no free pod slot: Karmada stops there, so c is not counted.
-		{name: "break at full node", models: def, nodes: []*framework.Node{
+		{name: "break at full node", models: def, nodes: []*api.Node{
 			testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
 			testNode("b", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "1"}),
 			testNode("c", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
-		}, pods: []*framework.Pod{testPod("p", "b", nil).Obj()}, want: map[uint]int{3: 1}},
-		{name: "continue past full node", opts: SummaryOptions{GradeNodesAfterFullNode: true}, models: def, nodes: []*framework.Node{
+		}, pods: []*api.Pod{testPod("p", "b", nil).Obj()}, want: map[uint]int{3: 1}},
+		{name: "continue past full node", opts: SummaryOptions{GradeNodesAfterFullNode: true}, models: def, nodes: []*api.Node{
 			testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
 			testNode("b", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "1"}),
 			testNode("c", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"}),
-		}, pods: []*framework.Pod{testPod("p", "b", nil).Obj()}, want: map[uint]int{3: 2}},
+		}, pods: []*api.Pod{testPod("p", "b", nil).Obj()}, want: map[uint]int{3: 2}},
 		// A node without pods is graded even with no pod slot; a node with nil
 		// allocatable stops grading.
-		{name: "no pods, no pod slot", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "0"})}, want: map[uint]int{3: 1}},
-		{name: "nil allocatable breaks", models: def, nodes: []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "x"}}, testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})}, want: map[uint]int{}},
+		{name: "no pods, no pod slot", models: def, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "0"})}, want: map[uint]int{3: 1}},
+		{name: "nil allocatable breaks", models: def, nodes: []*api.Node{{ObjectMeta: api.ObjectMeta{Name: "x"}}, testNode("a", map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})}, want: map[uint]int{}},
 		// Over-committed (free cpu < 0): Karmada would index grade -1; skipped.
-		{name: "over-committed node skipped", models: def, nodes: []*framework.Node{
+		{name: "over-committed node skipped", models: def, nodes: []*api.Node{
 			testNode("a", map[string]string{"cpu": "1", "memory": "32Gi", "pods": "110"}),
 			testNode("b", map[string]string{"cpu": "1", "memory": "32Gi", "pods": "110"}),
-		}, pods: []*framework.Pod{testPod("p", "a", map[string]string{"cpu": "2"}).Obj()}, want: map[uint]int{1: 1}},
+		}, pods: []*api.Pod{testPod("p", "a", map[string]string{"cpu": "2"}).Obj()}, want: map[uint]int{1: 1}},
 		{name: "no nodes", models: def, want: map[uint]int{}},
 		// Pods on unknown nodes do not matter to grading.
-		{name: "pod on unknown node", models: def, nodes: []*framework.Node{testNode("a", map[string]string{"cpu": "1", "memory": "4Gi", "pods": "110"})},
-			pods: []*framework.Pod{testPod("p", "zz", map[string]string{"cpu": "1"}).Obj()}, want: map[uint]int{1: 1}},
+		{name: "pod on unknown node", models: def, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "1", "memory": "4Gi", "pods": "110"})},
+			pods: []*api.Pod{testPod("p", "zz", map[string]string{"cpu": "1"}).Obj()}, want: map[uint]int{1: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,8 +210,8 @@ func TestGradeNodes(t *testing.T) {
 	}
 }
 
-func testNodes(prefix string, n int, alloc map[string]string) []*framework.Node {
-	out := make([]*framework.Node, n)
+func testNodes(prefix string, n int, alloc map[string]string) []*api.Node {
+	out := make([]*api.Node, n)
 	for i := range out {
 		out[i] = testNode(prefix+string(rune('0'+i)), alloc)
 	}
@@ -232,7 +232,7 @@ func TestBuildClusterDocumentedExample(t *testing.T) {
 	want := map[string][2]int32{"member1": {7, 6}, "member2": {8, 4}, "member3": {10, 4}}
 	e, _ := NewGeneralEstimator(GeneralOptions{Generation: ModelContainingGrade})
 	for name, groups := range spec {
-		var nodes []*framework.Node
+		var nodes []*api.Node
 		for gi, g := range groups {
 			nodes = append(nodes, testNodes(name+string(rune('a'+gi)), g.n, g.alloc)...)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -90,9 +90,9 @@ type Cluster struct {
 // NodeClaim is the node affinity, node selector and tolerations every
 // replica requires (Karmada NodeClaim).
 type NodeClaim struct {
-	HardNodeAffinity *framework.NodeSelector `json:"hardNodeAffinity,omitempty"`
-	NodeSelector     map[string]string       `json:"nodeSelector,omitempty"`
-	Tolerations      []framework.Toleration  `json:"tolerations,omitempty"`
+	HardNodeAffinity *api.NodeSelector `json:"hardNodeAffinity,omitempty"`
+	NodeSelector     map[string]string `json:"nodeSelector,omitempty"`
+	Tolerations      []api.Toleration  `json:"tolerations,omitempty"`
 }
 
 // ReplicaRequirements are the requirements of one replica (Karmada

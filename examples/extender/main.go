@@ -19,7 +19,9 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/configfile"
 	"github.com/schedkit/schedkit/scheduling/extender"
@@ -47,14 +49,14 @@ var nodes = []node{
 
 // cluster returns the nodes, one running pod per node, and each node's
 // NodeMetric.
-func cluster() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
-	var ns []*fw.Node
-	var ps []*fw.Pod
-	var ms []*fw.NodeMetric
+func cluster() ([]*api.Node, []*api.Pod, []*api.NodeMetric) {
+	var ns []*api.Node
+	var ps []*api.Pod
+	var ms []*api.NodeMetric
 	for _, n := range nodes {
 		ns = append(ns, builder.MakeNode().Name(n.name).Capacity(res("16", "64Gi")).Obj())
 		p := builder.MakePod().Name(n.name+"-app").Node(n.name).Req(res(n.reqCPU, n.reqMem)).
-			Phase(fw.PodRunning).Condition(fw.PodScheduled, fw.ConditionTrue, now.Add(-time.Hour)).Obj()
+			Phase(api.PodRunning).Condition(api.PodScheduled, api.ConditionTrue, now.Add(-time.Hour)).Obj()
 		ps = append(ps, p)
 		ms = append(ms, builder.MakeNodeMetric(n.name).UpdateTime(now).Usage(res(n.usedCPU, n.usedMem)).
 			Pod("default", p.Name, "koord-prod", res(n.usedCPU, n.usedMem)).Obj())
@@ -65,17 +67,17 @@ func cluster() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
 // loadAwareFramework is the extender's profile: LoadAwareScheduling at
 // PreFilter, Filter, PreScore and Score, its usage cache fed with the
 // running pods and the NodeMetrics.
-func loadAwareFramework(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) {
+func loadAwareFramework(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Framework, error) {
 	name := config.LoadAwareSchedulingName
 	reg := fw.NewRegistry()
 	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory); err != nil {
 		return nil, err
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		PreFilter: []string{name}, Filter: []string{name}, PreScore: []string{name}, Score: []string{name},
 		Weights: map[string]int64{name: 1},
 		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}},
-	}, fw.WithClock(fw.NewFakeClock(now)))
+	}, runtime.WithClock(fw.NewFakeClock(now)))
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +98,7 @@ func loadAwareFramework(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework
 
 // place schedules pod with kube-scheduler's default profile (plus the
 // extenders) and returns the decision with its explanation.
-func place(ns []*fw.Node, ps []*fw.Pod, pod *fw.Pod, exts ...fw.Extender) (scheduling.Decision, error) {
+func place(ns []*api.Node, ps []*api.Pod, pod *api.Pod, exts ...fw.Extender) (scheduling.Decision, error) {
 	c, err := scheduling.NewClusterFrom(ns, ps)
 	if err != nil {
 		return scheduling.Decision{}, err

@@ -19,7 +19,9 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scoring"
@@ -44,20 +46,20 @@ var cluster = []nodeSpec{
 	{"node-d", "6", "24Gi", "22", "60Gi", "under-requested, hot"},
 }
 
-func pod(name, node, cpu, mem string) *fw.Pod {
+func pod(name, node, cpu, mem string) *api.Pod {
 	w := builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": mem})
 	if node != "" {
-		w.Node(node).Phase(fw.PodRunning).Condition(fw.PodScheduled, fw.ConditionTrue, now.Add(-time.Hour))
+		w.Node(node).Phase(api.PodRunning).Condition(api.PodScheduled, api.ConditionTrue, now.Add(-time.Hour))
 	}
 	return w.Obj()
 }
 
 // build returns the nodes, the running pods (one per node, requesting the
 // node's requests) and each node's NodeMetric.
-func build() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
-	var nodes []*fw.Node
-	var pods []*fw.Pod
-	var metrics []*fw.NodeMetric
+func build() ([]*api.Node, []*api.Pod, []*api.NodeMetric) {
+	var nodes []*api.Node
+	var pods []*api.Pod
+	var metrics []*api.NodeMetric
 	for _, n := range cluster {
 		nodes = append(nodes, builder.MakeNode().Name(n.name).Capacity(map[string]string{"cpu": "32", "memory": "128Gi"}).Obj())
 		p := pod(n.name+"-app", n.name, n.reqCPU, n.reqMem)
@@ -69,39 +71,39 @@ func build() ([]*fw.Node, []*fw.Pod, []*fw.NodeMetric) {
 	return nodes, pods, metrics
 }
 
-func schedule(f *fw.Framework, snap *fw.Snapshot, p *fw.Pod) (*fw.Result, error) {
-	return f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(p), fw.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+func schedule(f *runtime.Framework, snap *fw.Snapshot, p *api.Pod) (*runtime.Result, error) {
+	return f.Schedule(context.Background(), nil, snap, fw.MustPodInfo(p), runtime.CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
 }
 
 // leastAllocated is a profile scoring with NodeResourcesFit/LeastAllocated.
-func leastAllocated() (*fw.Framework, error) {
+func leastAllocated() (*runtime.Framework, error) {
 	reg := fw.NewRegistry()
 	if err := reg.Register(config.NodeResourcesFitName, scoring.NodeResourcesFitFactory); err != nil {
 		return nil, err
 	}
-	return fw.NewFramework(reg, fw.Profile{
+	return runtime.NewFramework(reg, fw.Profile{
 		SchedulerName: "least-allocated",
 		PreScore:      []string{config.NodeResourcesFitName},
 		Score:         []string{config.NodeResourcesFitName},
 		Weights:       map[string]int64{config.NodeResourcesFitName: 1},
-	}, fw.WithClock(fw.NewFakeClock(now)))
+	}, runtime.WithClock(fw.NewFakeClock(now)))
 }
 
 // loadAware is a profile with Koordinator's LoadAwareScheduling (default
 // args: cpu 65% / memory 95% thresholds, 85% / 70% estimates).
-func loadAware(pods []*fw.Pod, metrics []*fw.NodeMetric) (*fw.Framework, error) {
+func loadAware(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Framework, error) {
 	reg := fw.NewRegistry()
 	name := config.LoadAwareSchedulingName
 	if err := reg.Register(name, scheduling.LoadAwareSchedulingFactory); err != nil {
 		return nil, err
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		SchedulerName: "load-aware",
 		PreFilter:     []string{name}, Filter: []string{name},
 		PreScore: []string{name}, Score: []string{name}, Reserve: []string{name},
 		Weights: map[string]int64{name: 1},
 		Args:    map[string]any{name: config.LoadAwareSchedulingArgs{}},
-	}, fw.WithClock(fw.NewFakeClock(now)))
+	}, runtime.WithClock(fw.NewFakeClock(now)))
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +192,7 @@ func run(w io.Writer) error {
 	fmt.Fprintln(w)
 	for _, r := range []struct {
 		strategy string
-		res      *fw.Result
+		res      *runtime.Result
 	}{{"LeastAllocated", resLA}, {"LoadAware", resLW}} {
 		for _, n := range cluster {
 			if n.name == r.res.SelectedNode() {

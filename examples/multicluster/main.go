@@ -17,6 +17,7 @@ import (
 
 	"github.com/schedkit/schedkit/estimator/karmada"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -64,8 +65,8 @@ func generalClusters() []*karmada.Cluster {
 // modelNodes are nodes whose free resources put them in the grades of the
 // documentation's customized-model example: grade 2 is 2 cpu / 16Gi, grade
 // 3 is 4 cpu / 32Gi, grade 6 is 32 cpu / 256Gi (each grade's Min).
-func modelNodes(cluster string) []*framework.Node {
-	node := func(name, cpu, mem string) *framework.Node {
+func modelNodes(cluster string) []*api.Node {
+	node := func(name, cpu, mem string) *api.Node {
 		return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": mem}).Obj()
 	}
 	groups := map[string][]struct {
@@ -76,7 +77,7 @@ func modelNodes(cluster string) []*framework.Node {
 		"member2": {{4, "2", "16Gi"}, {4, "4", "32Gi"}},
 		"member3": {{1, "32", "256Gi"}},
 	}
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for gi, g := range groups[cluster] {
 		for i := 0; i < g.n; i++ {
 			nodes = append(nodes, node(fmt.Sprintf("%s-g%d-%d", cluster, gi, i), g.cpu, g.mem))

@@ -12,7 +12,9 @@ import (
 	"os"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // fitsCPU rejects nodes without enough unrequested cpu.
@@ -44,11 +46,11 @@ func (freeCPU) Score(_ context.Context, _ *fw.CycleState, pod *fw.PodInfo, n *fw
 
 func (freeCPU) ScoreExtensions() fw.ScoreExtensions { return nil }
 
-func node(name, cpu string) *fw.Node {
+func node(name, cpu string) *api.Node {
 	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu}).Obj()
 }
 
-func pod(name, cpu string) *fw.Pod {
+func pod(name, cpu string) *api.Pod {
 	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu}).Obj()
 }
 
@@ -60,7 +62,7 @@ func run(w io.Writer) error {
 	if err := reg.Register("FreeCPU", func(any, fw.Handle) (fw.Plugin, error) { return freeCPU{}, nil }); err != nil {
 		return err
 	}
-	f, err := fw.NewFramework(reg, fw.Profile{
+	f, err := runtime.NewFramework(reg, fw.Profile{
 		SchedulerName: "quickstart",
 		Filter:        []string{"FitsCPU"},
 		Score:         []string{"FreeCPU"},
@@ -69,17 +71,17 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	snap, err := fw.NewSnapshot([]*fw.Node{node("small", "2"), node("medium", "4"), node("large", "8")}, nil)
+	snap, err := fw.NewSnapshot([]*api.Node{node("small", "2"), node("medium", "4"), node("large", "8")}, nil)
 	if err != nil {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, p := range []*fw.Pod{pod("web", "3"), pod("batch", "4")} {
+	for _, p := range []*api.Pod{pod("web", "3"), pod("batch", "4")} {
 		pi, err := fw.NewPodInfo(p)
 		if err != nil {
 			return err
 		}
-		res, err := f.Schedule(context.Background(), nil, snap, pi, fw.CycleOptions{Rand: rng, AlwaysScore: true})
+		res, err := f.Schedule(context.Background(), nil, snap, pi, runtime.CycleOptions{Rand: rng, AlwaysScore: true})
 		if err := res.WriteTable(w); err != nil {
 			return err
 		}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -123,16 +124,16 @@ var nodeSizes = [...]resource.List{
 }
 
 // buildNodes returns n nodes; progress reports every 1%.
-func buildNodes(n int, progress func(string, int, int)) []*framework.Node {
+func buildNodes(n int, progress func(string, int, int)) []*api.Node {
 	size := [...]int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
-	out := make([]*framework.Node, n)
+	out := make([]*api.Node, n)
 	for i := range n {
 		name := fmt.Sprintf("node-%06d", i)
 		alloc := nodeSizes[size[i%len(size)]]
-		out[i] = &framework.Node{
-			ObjectMeta: framework.ObjectMeta{Name: name, Labels: map[string]string{
+		out[i] = &api.Node{
+			ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{
 				"kubernetes.io/hostname": name, "topology.kubernetes.io/zone": fmt.Sprintf("zone-%c", 'a'+i%3)}},
-			Status: framework.NodeStatus{Capacity: alloc, Allocatable: alloc},
+			Status: api.NodeStatus{Capacity: alloc, Allocatable: alloc},
 		}
 		if n >= 100 && i%(n/100) == 0 {
 			progress("nodes", i, n)
@@ -158,14 +159,14 @@ var podShapes = [...]struct {
 // arriving at once; progress reports every 1%.
 func buildArrivals(pods, replicas int, progress func(string, int, int)) []replay.PodArrival {
 	out := make([]replay.PodArrival, 0, pods)
-	var tmpl framework.Pod
+	var tmpl api.Pod
 	for i := range pods {
 		d := i / replicas
 		if i%replicas == 0 {
 			s := podShapes[d%len(podShapes)]
-			tmpl = framework.Pod{
-				ObjectMeta: framework.ObjectMeta{Namespace: "default", Labels: map[string]string{"app": fmt.Sprintf("%s-%d", s.name, d)}},
-				Spec:       framework.PodSpec{Containers: []framework.Container{{Name: "main", Image: s.name + ":1", Resources: framework.ResourceRequirements{Requests: s.req}}}},
+			tmpl = api.Pod{
+				ObjectMeta: api.ObjectMeta{Namespace: "default", Labels: map[string]string{"app": fmt.Sprintf("%s-%d", s.name, d)}},
+				Spec:       api.PodSpec{Containers: []api.Container{{Name: "main", Image: s.name + ":1", Resources: api.ResourceRequirements{Requests: s.req}}}},
 			}
 		}
 		p := tmpl

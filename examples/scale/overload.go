@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/replay"
@@ -27,24 +28,24 @@ func overloadWorkload(nodes, pods int, span time.Duration) *replay.Workload {
 	usage := resource.List{resource.CPU: resource.MustParse("3"), resource.Memory: resource.MustParse("8Gi")}
 	high, mid := int32(1000), int32(500)
 	for i := range nodes {
-		n := &framework.Node{ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("node-%05d", i), Labels: map[string]string{"topology.kubernetes.io/zone": fmt.Sprintf("z%d", i%3)}},
-			Status: framework.NodeStatus{Capacity: alloc, Allocatable: alloc}}
+		n := &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("node-%05d", i), Labels: map[string]string{"topology.kubernetes.io/zone": fmt.Sprintf("z%d", i%3)}},
+			Status: api.NodeStatus{Capacity: alloc, Allocatable: alloc}}
 		w.Nodes = append(w.Nodes, n)
 		for j := range 4 {
-			w.Pods = append(w.Pods, &framework.Pod{ObjectMeta: framework.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("run-%05d-%d", i, j)},
-				Spec: framework.PodSpec{NodeName: n.Name, Priority: &high, Containers: []framework.Container{{Name: "c", Resources: framework.ResourceRequirements{Requests: runReq}}}}})
+			w.Pods = append(w.Pods, &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("run-%05d-%d", i, j)},
+				Spec: api.PodSpec{NodeName: n.Name, Priority: &high, Containers: []api.Container{{Name: "c", Resources: api.ResourceRequirements{Requests: runReq}}}}})
 		}
 		for at := time.Duration(i) * time.Minute / time.Duration(nodes); at < span; at += time.Minute {
 			reported := simStart.Add(at)
 			w.NodeEvents = append(w.NodeEvents,
-				replay.NodeEvent{At: at, Action: replay.NodeMetricUpdate, Metric: &framework.NodeMetric{ObjectMeta: framework.ObjectMeta{Name: n.Name},
-					Status: framework.NodeMetricStatus{UpdateTime: &reported, NodeMetric: &framework.NodeMetricInfo{NodeUsage: framework.ResourceMap{Resources: usage}}}}},
+				replay.NodeEvent{At: at, Action: replay.NodeMetricUpdate, Metric: &api.NodeMetric{ObjectMeta: api.ObjectMeta{Name: n.Name},
+					Status: api.NodeMetricStatus{UpdateTime: &reported, NodeMetric: &api.NodeMetricInfo{NodeUsage: api.ResourceMap{Resources: usage}}}}},
 				replay.NodeEvent{At: at, Action: replay.NodeUpdate, Node: n})
 		}
 	}
 	for i := range pods {
-		p := &framework.Pod{ObjectMeta: framework.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("new-%06d", i)},
-			Spec: framework.PodSpec{Containers: []framework.Container{{Name: "c", Resources: framework.ResourceRequirements{Requests: newReq}}}}}
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("new-%06d", i)},
+			Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Resources: api.ResourceRequirements{Requests: newReq}}}}}
 		if i%4 == 0 {
 			p.Spec.Priority = &mid
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -47,7 +47,7 @@ func allProfiles() ([]namedProfile, error) {
 // the rest of the built-in cluster and workload do not depend on it).
 func builtinLoads(w *replay.Workload, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x10ad))
-	nodes := map[string]*framework.Node{}
+	nodes := map[string]*api.Node{}
 	for _, n := range w.Nodes {
 		nodes[n.Name] = n
 	}
@@ -64,10 +64,10 @@ func builtinLoads(w *replay.Workload, seed uint64) {
 			return 100 * used.AsApproximateFloat64() / alloc.AsApproximateFloat64()
 		}
 		w.NodeLoads = append(w.NodeLoads, builder.MakeNodeLoad(m.Name).
-			Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, pct(resource.CPU)).
-			Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, float64(2+rng.IntN(19))).
-			Metric(framework.LoadMetricMemory, framework.LoadOperatorAverage, pct(resource.Memory)).
-			Metric(framework.LoadMetricMemory, framework.LoadOperatorStd, float64(2+rng.IntN(19))).Obj())
+			Metric(api.LoadMetricCPU, api.LoadOperatorAverage, pct(resource.CPU)).
+			Metric(api.LoadMetricCPU, api.LoadOperatorStd, float64(2+rng.IntN(19))).
+			Metric(api.LoadMetricMemory, api.LoadOperatorAverage, pct(resource.Memory)).
+			Metric(api.LoadMetricMemory, api.LoadOperatorStd, float64(2+rng.IntN(19))).Obj())
 	}
 }
 
@@ -121,7 +121,7 @@ func builtinGangWorkload(jobs int, rng *rand.Rand, w *replay.Workload, bar *prog
 		name := fmt.Sprintf("job-%03d", j)
 		w.Gangs = append(w.Gangs, replay.GangArrival{At: at, Group: builder.MakePodGroup(name, int32(size)).Obj()})
 		// Every pod of a job is 2 cpu, 4 GiB.
-		worker := builder.MakePod().Label(framework.PodGroupLabel, name).Req(map[string]string{"cpu": "2", "memory": "4Gi"})
+		worker := builder.MakePod().Label(api.PodGroupLabel, name).Req(map[string]string{"cpu": "2", "memory": "4Gi"})
 		for k := range size {
 			// A job's pods are created over 2 s, interleaved with other jobs'.
 			w.Arrivals = append(w.Arrivals, replay.PodArrival{At: at + 2*time.Second*time.Duration(k)/time.Duration(size), Duration: 60 * time.Second,

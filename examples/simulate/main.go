@@ -28,6 +28,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -200,7 +201,7 @@ func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
 	for i := range n {
 		s := sizes[size[i%len(size)]]
-		node := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label(framework.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%3)).
+		node := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label(api.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%3)).
 			Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj() // and pods: 110
 		w.Nodes = append(w.Nodes, node)
 		cpu := node.Status.Allocatable[resource.CPU]

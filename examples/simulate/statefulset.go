@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling/replay"
 )
@@ -33,11 +33,11 @@ func statefulReplicas(n int) int { return min(n, max(3, n/500)) }
 // CSINode per node (attach limit 32, zone topology) and 2 TiB of capacity
 // per zone per ten nodes.
 func builtinStorage(w *replay.Workload) {
-	zone := framework.LabelTopologyZone
+	zone := api.LabelTopologyZone
 	zones := []string{"zone-a", "zone-b", "zone-c"}
 	s := &w.Storage
 	s.StorageClasses = append(s.StorageClasses, builder.MakeStorageClass(statefulClass, statefulDriver).
-		VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer).AllowedTopology(zone, zones...).Obj())
+		VolumeBindingMode(api.VolumeBindingWaitForFirstConsumer).AllowedTopology(zone, zones...).Obj())
 	s.CSIDrivers = append(s.CSIDrivers, builder.MakeCSIDriver(statefulDriver).StorageCapacity(true).Obj())
 	csiNode := builder.MakeCSINode("").Driver(statefulDriver, 32, zone) // a template, named per node
 	for _, n := range w.Nodes {
@@ -74,7 +74,7 @@ func builtinStatefulSet(n int, w *replay.Workload) {
 func writeStatefulTable(out io.Writer, w *replay.Workload, profiles []namedProfile, results []*replay.ReplayResult) error {
 	zone := map[string]string{}
 	for _, n := range w.Nodes {
-		zone[n.Name] = n.Labels[framework.LabelTopologyZone]
+		zone[n.Name] = n.Labels[api.LabelTopologyZone]
 	}
 	replicas := 0
 	for _, a := range w.Arrivals {

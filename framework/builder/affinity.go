@@ -3,33 +3,33 @@ package builder
 import (
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // RequiredNodeAffinity sets spec.affinity.nodeAffinity.required to terms
 // (a node must match one of them), keeping preferred terms already set.
-func (w *PodWrapper) RequiredNodeAffinity(terms ...framework.NodeSelectorTerm) *PodWrapper {
+func (w *PodWrapper) RequiredNodeAffinity(terms ...api.NodeSelectorTerm) *PodWrapper {
 	na := w.nodeAffinity()
-	na.RequiredDuringSchedulingIgnoredDuringExecution = &framework.NodeSelector{NodeSelectorTerms: terms}
+	na.RequiredDuringSchedulingIgnoredDuringExecution = &api.NodeSelector{NodeSelectorTerms: terms}
 	return w
 }
 
 // PreferredNodeAffinity adds a preferred node affinity term with weight.
-func (w *PodWrapper) PreferredNodeAffinity(weight int32, term framework.NodeSelectorTerm) *PodWrapper {
+func (w *PodWrapper) PreferredNodeAffinity(weight int32, term api.NodeSelectorTerm) *PodWrapper {
 	na := w.nodeAffinity()
 	na.PreferredDuringSchedulingIgnoredDuringExecution = append(clip(na.PreferredDuringSchedulingIgnoredDuringExecution),
-		framework.PreferredSchedulingTerm{Weight: weight, Preference: term})
+		api.PreferredSchedulingTerm{Weight: weight, Preference: term})
 	return w
 }
 
 // nodeAffinity returns the pod's node affinity for writing: a copy of the
 // Affinity and NodeAffinity set before (which pods already built share).
-func (w *PodWrapper) nodeAffinity() *framework.NodeAffinity {
-	a := &framework.Affinity{}
+func (w *PodWrapper) nodeAffinity() *api.NodeAffinity {
+	a := &api.Affinity{}
 	if old := w.p.Spec.Affinity; old != nil {
 		*a = *old
 	}
-	na := &framework.NodeAffinity{}
+	na := &api.NodeAffinity{}
 	if a.NodeAffinity != nil {
 		*na = *a.NodeAffinity
 	}
@@ -40,14 +40,14 @@ func (w *PodWrapper) nodeAffinity() *framework.NodeAffinity {
 
 // LabelIn returns a node selector term requiring node label key to have
 // one of values.
-func LabelIn(key string, values ...string) framework.NodeSelectorTerm {
-	return framework.NodeSelectorTerm{MatchExpressions: []framework.NodeSelectorRequirement{{Key: key, Operator: framework.NodeSelectorOpIn, Values: values}}}
+func LabelIn(key string, values ...string) api.NodeSelectorTerm {
+	return api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: key, Operator: api.NodeSelectorOpIn, Values: values}}}
 }
 
 // NameIn returns a node selector term requiring the node's metadata.name
 // to be one of names.
-func NameIn(names ...string) framework.NodeSelectorTerm {
-	return framework.NodeSelectorTerm{MatchFields: []framework.NodeSelectorRequirement{{Key: "metadata.name", Operator: framework.NodeSelectorOpIn, Values: names}}}
+func NameIn(names ...string) api.NodeSelectorTerm {
+	return api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: names}}}
 }
 
 // PodAffinityKind says which list of the pod's affinity a term goes to; the
@@ -68,32 +68,32 @@ const (
 
 // PodAffinityTerm adds term to the list kind names; preferred kinds carry
 // weight. An unknown kind is recorded as the wrapper's error (see Build).
-func (w *PodWrapper) PodAffinityTerm(kind PodAffinityKind, weight int32, term framework.PodAffinityTerm) *PodWrapper {
-	a := &framework.Affinity{}
+func (w *PodWrapper) PodAffinityTerm(kind PodAffinityKind, weight int32, term api.PodAffinityTerm) *PodWrapper {
+	a := &api.Affinity{}
 	if old := w.p.Spec.Affinity; old != nil {
 		*a = *old
 	}
 	switch kind {
 	case PodAffinityWithRequiredReq, PodAffinityWithPreferredReq:
-		pa := &framework.PodAffinity{}
+		pa := &api.PodAffinity{}
 		if a.PodAffinity != nil {
 			*pa = *a.PodAffinity
 		}
 		if kind == PodAffinityWithRequiredReq {
 			pa.RequiredDuringSchedulingIgnoredDuringExecution = append(clip(pa.RequiredDuringSchedulingIgnoredDuringExecution), term)
 		} else {
-			pa.PreferredDuringSchedulingIgnoredDuringExecution = append(clip(pa.PreferredDuringSchedulingIgnoredDuringExecution), framework.WeightedPodAffinityTerm{Weight: weight, PodAffinityTerm: term})
+			pa.PreferredDuringSchedulingIgnoredDuringExecution = append(clip(pa.PreferredDuringSchedulingIgnoredDuringExecution), api.WeightedPodAffinityTerm{Weight: weight, PodAffinityTerm: term})
 		}
 		a.PodAffinity = pa
 	case PodAntiAffinityWithRequiredReq, PodAntiAffinityWithPreferredReq:
-		pa := &framework.PodAntiAffinity{}
+		pa := &api.PodAntiAffinity{}
 		if a.PodAntiAffinity != nil {
 			*pa = *a.PodAntiAffinity
 		}
 		if kind == PodAntiAffinityWithRequiredReq {
 			pa.RequiredDuringSchedulingIgnoredDuringExecution = append(clip(pa.RequiredDuringSchedulingIgnoredDuringExecution), term)
 		} else {
-			pa.PreferredDuringSchedulingIgnoredDuringExecution = append(clip(pa.PreferredDuringSchedulingIgnoredDuringExecution), framework.WeightedPodAffinityTerm{Weight: weight, PodAffinityTerm: term})
+			pa.PreferredDuringSchedulingIgnoredDuringExecution = append(clip(pa.PreferredDuringSchedulingIgnoredDuringExecution), api.WeightedPodAffinityTerm{Weight: weight, PodAffinityTerm: term})
 		}
 		a.PodAntiAffinity = pa
 	default:
@@ -106,9 +106,9 @@ func (w *PodWrapper) PodAffinityTerm(kind PodAffinityKind, weight int32, term fr
 	return w
 }
 
-func selectorTerm(topologyKey string, op framework.LabelSelectorOperator, key string, vals []string) framework.PodAffinityTerm {
-	return framework.PodAffinityTerm{
-		LabelSelector: &framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: key, Operator: op, Values: vals}}},
+func selectorTerm(topologyKey string, op api.LabelSelectorOperator, key string, vals []string) api.PodAffinityTerm {
+	return api.PodAffinityTerm{
+		LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: key, Operator: op, Values: vals}}},
 		TopologyKey:   topologyKey,
 	}
 }
@@ -117,18 +117,18 @@ func selectorTerm(topologyKey string, op framework.LabelSelectorOperator, key st
 // labelKey is one of vals, to the list kind names (weight 1 for preferred
 // kinds, as kube's wrapper).
 func (w *PodWrapper) PodAffinityIn(labelKey, topologyKey string, vals []string, kind PodAffinityKind) *PodWrapper {
-	return w.PodAffinityTerm(kind, 1, selectorTerm(topologyKey, framework.LabelSelectorOpIn, labelKey, vals))
+	return w.PodAffinityTerm(kind, 1, selectorTerm(topologyKey, api.LabelSelectorOpIn, labelKey, vals))
 }
 
 // PodAffinityNotIn adds a term selecting pods whose label labelKey is not
 // one of vals.
 func (w *PodWrapper) PodAffinityNotIn(labelKey, topologyKey string, vals []string, kind PodAffinityKind) *PodWrapper {
-	return w.PodAffinityTerm(kind, 1, selectorTerm(topologyKey, framework.LabelSelectorOpNotIn, labelKey, vals))
+	return w.PodAffinityTerm(kind, 1, selectorTerm(topologyKey, api.LabelSelectorOpNotIn, labelKey, vals))
 }
 
 // PodAffinityExists adds a term selecting pods that have label labelKey.
 func (w *PodWrapper) PodAffinityExists(labelKey, topologyKey string, kind PodAffinityKind) *PodWrapper {
-	return w.PodAffinityTerm(kind, 1, selectorTerm(topologyKey, framework.LabelSelectorOpExists, labelKey, nil))
+	return w.PodAffinityTerm(kind, 1, selectorTerm(topologyKey, api.LabelSelectorOpExists, labelKey, nil))
 }
 
 // PodAntiAffinityIn is PodAffinityIn, named for an anti-affinity kind.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -82,30 +83,30 @@ func TestBuildReportsMalformedQuantity(t *testing.T) {
 		w    buildObj
 		want []string
 	}{
-		{"pod container request", wrapper[*framework.Pod](builder.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "12Q"})),
+		{"pod container request", wrapper[*api.Pod](builder.MakePod().Name("web").Req(map[string]string{"cpu": "1", "memory": "12Q"})),
 			[]string{`pod "web"`, "container c0 requests", `"memory"`, `"12Q"`}},
-		{"pod overhead", wrapper[*framework.Pod](builder.MakePod().Name("web").Overhead(map[string]string{"cpu": "x"})),
+		{"pod overhead", wrapper[*api.Pod](builder.MakePod().Name("web").Overhead(map[string]string{"cpu": "x"})),
 			[]string{`pod "web"`, "spec.overhead", `"x"`}},
-		{"pod ephemeral volume size", wrapper[*framework.Pod](builder.MakePod().Name("web").Ephemeral("scratch", "fast", "big")),
+		{"pod ephemeral volume size", wrapper[*api.Pod](builder.MakePod().Name("web").Ephemeral("scratch", "fast", "big")),
 			[]string{`pod "web"`, "spec.volumes[scratch].ephemeral.volumeClaimTemplate.spec.resources.requests", `"big"`}},
-		{"node capacity", wrapper[*framework.Node](builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "four"})),
+		{"node capacity", wrapper[*api.Node](builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "four"})),
 			[]string{`node "n1"`, "status.capacity", `"four"`}},
-		{"node metric usage", wrapper[*framework.NodeMetric](builder.MakeNodeMetric("n1").Usage(map[string]string{"cpu": ""})),
+		{"node metric usage", wrapper[*api.NodeMetric](builder.MakeNodeMetric("n1").Usage(map[string]string{"cpu": ""})),
 			[]string{`NodeMetric "n1"`, "nodeUsage", `"cpu"`}},
-		{"pod group minResources", wrapper[*framework.PodGroup](builder.MakePodGroup("job", 4).MinResources(map[string]string{"cpu": "1", "memory": "2 GiB"})),
+		{"pod group minResources", wrapper[*api.PodGroup](builder.MakePodGroup("job", 4).MinResources(map[string]string{"cpu": "1", "memory": "2 GiB"})),
 			[]string{`PodGroup "job"`, "spec.minResources", `"memory"`, `"2 GiB"`}},
-		{"pv capacity", wrapper[*framework.PersistentVolume](builder.MakePV("pv-1", "").Capacity("10 GB")),
+		{"pv capacity", wrapper[*api.PersistentVolume](builder.MakePV("pv-1", "").Capacity("10 GB")),
 			[]string{`PersistentVolume "pv-1"`, "spec.capacity", `"storage"`, `"10 GB"`}},
-		{"pvc request", wrapper[*framework.PersistentVolumeClaim](builder.MakePVC("data", "fast").Request("lots")),
+		{"pvc request", wrapper[*api.PersistentVolumeClaim](builder.MakePVC("data", "fast").Request("lots")),
 			[]string{`PersistentVolumeClaim "data"`, "spec.resources.requests", `"storage"`, `"lots"`}},
-		{"capacity capacity", wrapper[*framework.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").Capacity("1.2.3")),
+		{"capacity capacity", wrapper[*api.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").Capacity("1.2.3")),
 			[]string{`CSIStorageCapacity "cap"`, "capacity", `"1.2.3"`}},
-		{"capacity maximumVolumeSize", wrapper[*framework.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").MaximumVolumeSize("")),
+		{"capacity maximumVolumeSize", wrapper[*api.CSIStorageCapacity](builder.MakeCSIStorageCapacity("cap", "fast").MaximumVolumeSize("")),
 			[]string{`CSIStorageCapacity "cap"`, "maximumVolumeSize", `""`}},
-		{"the first error wins", wrapper[*framework.Pod](builder.MakePod().Name("web").Req(map[string]string{"cpu": "a"}).Req(map[string]string{"cpu": "b"})),
+		{"the first error wins", wrapper[*api.Pod](builder.MakePod().Name("web").Req(map[string]string{"cpu": "a"}).Req(map[string]string{"cpu": "b"})),
 			[]string{"container c0", `"a"`}},
 		{"a later good value does not clear the error",
-			wrapper[*framework.PersistentVolumeClaim](builder.MakePVC("data", "").Request("x").Request("1Gi")),
+			wrapper[*api.PersistentVolumeClaim](builder.MakePVC("data", "").Request("x").Request("1Gi")),
 			[]string{`"x"`}},
 	}
 	for _, tt := range tests {
@@ -134,7 +135,7 @@ func TestBuildReportsMalformedQuantity(t *testing.T) {
 }
 
 func TestPodAffinityTermUnknownKind(t *testing.T) {
-	_, err := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAffinityKind(9), 1, framework.PodAffinityTerm{TopologyKey: "zone"}).Build()
+	_, err := builder.MakePod().Name("p").PodAffinityTerm(builder.PodAffinityKind(9), 1, api.PodAffinityTerm{TopologyKey: "zone"}).Build()
 	if err == nil || !strings.Contains(err.Error(), "PodAffinityKind 9") {
 		t.Errorf("Build error = %v, want one naming PodAffinityKind 9", err)
 	}
@@ -146,7 +147,7 @@ func TestPodAffinityTermUnknownKind(t *testing.T) {
 func TestObjIsIndependent(t *testing.T) {
 	t.Run("pod", func(t *testing.T) {
 		w := builder.MakePod().Label("app", "web").Annotation("a", "1").NodeSelector(map[string]string{"zone": "a"}).
-			Req(map[string]string{"cpu": "1"}).Toleration(framework.Toleration{Key: "k", Operator: framework.TolerationOpExists}).
+			Req(map[string]string{"cpu": "1"}).Toleration(api.Toleration{Key: "k", Operator: api.TolerationOpExists}).
 			RequiredNodeAffinity(builder.LabelIn("zone", "a")).
 			PodAffinityIn("app", "zone", []string{"web"}, builder.PodAffinityWithPreferredReq)
 		first := w.Name("p1").Obj()
@@ -164,17 +165,17 @@ func TestObjIsIndependent(t *testing.T) {
 		}
 		// Changing a returned pod does not reach the wrapper.
 		second.Labels["app"] = "changed"
-		second.Spec.Containers = append(second.Spec.Containers, framework.Container{Name: "x"})
+		second.Spec.Containers = append(second.Spec.Containers, api.Container{Name: "x"})
 		third := w.Obj()
 		if third.Labels["app"] != "web" || len(third.Spec.Containers) != 2 {
 			t.Errorf("third pod = labels %v, %d containers; want app=web and 2", third.Labels, len(third.Spec.Containers))
 		}
 	})
 	t.Run("node", func(t *testing.T) {
-		w := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4"}).Taint("k", "v", framework.TaintEffectNoSchedule)
+		w := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4"}).Taint("k", "v", api.TaintEffectNoSchedule)
 		first := w.Obj()
 		want := w.Obj()
-		w.Label("zone", "a").Taint("k2", "v", framework.TaintEffectNoExecute).Image(1, "img")
+		w.Label("zone", "a").Taint("k2", "v", api.TaintEffectNoExecute).Image(1, "img")
 		first.Status.Allocatable[resource.CPU] = resource.MustParse("1")
 		w.Obj()
 		if want.Status.Allocatable[resource.CPU].Cmp(resource.MustParse("4")) != 0 {
@@ -188,12 +189,12 @@ func TestObjIsIndependent(t *testing.T) {
 	t.Run("node metric", func(t *testing.T) {
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		w := builder.MakeNodeMetric("n1").UpdateTime(now).ReportInterval(60).Usage(map[string]string{"cpu": "1"}).
-			Aggregated(5*time.Minute, framework.AggregationP95, map[string]string{"cpu": "2"})
+			Aggregated(5*time.Minute, api.AggregationP95, map[string]string{"cpu": "2"})
 		first := w.Obj()
 		want := w.Obj()
 		w.ReportInterval(30).Usage(map[string]string{"cpu": "3"}).
-			Aggregated(5*time.Minute, framework.AggregationP99, map[string]string{"cpu": "4"}).
-			Aggregated(time.Minute, framework.AggregationAvg, nil).Pod("default", "p", "koord-prod", map[string]string{"cpu": "1"})
+			Aggregated(5*time.Minute, api.AggregationP99, map[string]string{"cpu": "4"}).
+			Aggregated(time.Minute, api.AggregationAvg, nil).Pod("default", "p", "koord-prod", map[string]string{"cpu": "1"})
 		if diff := cmp.Diff(want, first); diff != "" {
 			t.Errorf("first metric changed by later builder calls (-want +got):\n%s", diff)
 		}
@@ -215,10 +216,10 @@ func TestObjIsIndependent(t *testing.T) {
 		}
 	})
 	t.Run("node load", func(t *testing.T) {
-		w := builder.MakeNodeLoad("n1").Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, 40)
+		w := builder.MakeNodeLoad("n1").Metric(api.LoadMetricCPU, api.LoadOperatorAverage, 40)
 		first := w.Obj()
 		want := w.Obj()
-		w.Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, 8)
+		w.Metric(api.LoadMetricCPU, api.LoadOperatorStd, 8)
 		second := w.Obj()
 		second.Metrics[0].Value = 99
 		if diff := cmp.Diff(want, first); diff != "" {
@@ -240,32 +241,32 @@ func TestObjIsIndependent(t *testing.T) {
 
 func TestPodFields(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	always := framework.RestartPolicyAlways
-	never := framework.PreemptNever
+	always := api.RestartPolicyAlways
+	never := api.PreemptNever
 	prio := int32(7)
 	got := builder.MakePod().Name("p").UID("u").Namespace("ns").Labels(map[string]string{"a": "1"}).
-		Owner("apps/v1", "ReplicaSet", "rs").Node("n1").Priority(7).PreemptionPolicy(framework.PreemptNever).
+		Owner("apps/v1", "ReplicaSet", "rs").Node("n1").Priority(7).PreemptionPolicy(api.PreemptNever).
 		SchedulerName("s").Container("img", map[string]string{"cpu": "1"}).
 		Lim(map[string]string{"memory": "1Gi"}, map[string]string{"memory": "2Gi"}).
 		InitReq(map[string]string{"cpu": "2"}).SidecarReq(map[string]string{"cpu": "100m"}).
-		Phase(framework.PodRunning).StartTime(start).NominatedNode("n2").Terminating(start).Obj()
-	want := &framework.Pod{
-		ObjectMeta: framework.ObjectMeta{Name: "p", Namespace: "ns", UID: "u", Labels: map[string]string{"a": "1"},
-			OwnerReferences:   []framework.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", Controller: true}},
+		Phase(api.PodRunning).StartTime(start).NominatedNode("n2").Terminating(start).Obj()
+	want := &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "ns", UID: "u", Labels: map[string]string{"a": "1"},
+			OwnerReferences:   []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", Controller: true}},
 			DeletionTimestamp: &start},
-		Spec: framework.PodSpec{
-			Containers: []framework.Container{
-				{Name: "c0", Image: "img", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}},
-				{Name: "c1", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"memory": "1Gi"}),
+		Spec: api.PodSpec{
+			Containers: []api.Container{
+				{Name: "c0", Image: "img", Resources: api.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "1"})}},
+				{Name: "c1", Resources: api.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"memory": "1Gi"}),
 					Limits: resource.MustParseList(map[string]string{"memory": "2Gi"})}},
 			},
-			InitContainers: []framework.Container{
-				{Name: "i0", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "2"})}},
-				{Name: "s1", RestartPolicy: &always, Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "100m"})}},
+			InitContainers: []api.Container{
+				{Name: "i0", Resources: api.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "2"})}},
+				{Name: "s1", RestartPolicy: &always, Resources: api.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "100m"})}},
 			},
 			NodeName: "n1", SchedulerName: "s", Priority: &prio, PreemptionPolicy: &never,
 		},
-		Status: framework.PodStatus{Phase: framework.PodRunning, StartTime: &start, NominatedNodeName: "n2"},
+		Status: api.PodStatus{Phase: api.PodRunning, StartTime: &start, NominatedNodeName: "n2"},
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })); diff != "" {
 		t.Errorf("pod (-want +got):\n%s", diff)
@@ -276,13 +277,13 @@ func TestPodGroupFields(t *testing.T) {
 	timeout := int32(30)
 	tests := []struct {
 		name string
-		got  *framework.PodGroup
-		want *framework.PodGroup
+		got  *api.PodGroup
+		want *api.PodGroup
 	}{
 		{"defaults", builder.MakePodGroup("job", 8).Obj(),
-			&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Name: "job", Namespace: "default"}, Spec: framework.PodGroupSpec{MinMember: 8}}},
+			&api.PodGroup{ObjectMeta: api.ObjectMeta{Name: "job", Namespace: "default"}, Spec: api.PodGroupSpec{MinMember: 8}}},
 		{"every field", builder.MakePodGroup("job", 3).Namespace("ml").MinResources(map[string]string{"cpu": "6", "memory": "12Gi"}).ScheduleTimeout(30).Obj(),
-			&framework.PodGroup{ObjectMeta: framework.ObjectMeta{Name: "job", Namespace: "ml"}, Spec: framework.PodGroupSpec{MinMember: 3,
+			&api.PodGroup{ObjectMeta: api.ObjectMeta{Name: "job", Namespace: "ml"}, Spec: api.PodGroupSpec{MinMember: 3,
 				MinResources: resource.MustParseList(map[string]string{"cpu": "6", "memory": "12Gi"}), ScheduleTimeoutSeconds: &timeout}}},
 	}
 	for _, tt := range tests {
@@ -300,18 +301,18 @@ func TestPodGroupFields(t *testing.T) {
 func TestNodeLoadFields(t *testing.T) {
 	tests := []struct {
 		name string
-		got  *framework.NodeLoad
-		want *framework.NodeLoad
+		got  *api.NodeLoad
+		want *api.NodeLoad
 	}{
-		{"defaults", builder.MakeNodeLoad("n1").Obj(), &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "n1"}}},
+		{"defaults", builder.MakeNodeLoad("n1").Obj(), &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "n1"}}},
 		{"metrics in order, window", builder.MakeNodeLoad("n1").Window(1000, 1300).
-			Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, 40).Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, 8).
-			Metric(framework.LoadMetricMemory, framework.LoadOperatorLatest, 55.5).Obj(),
-			&framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "n1"}, Window: framework.LoadWindow{Start: 1000, End: 1300},
-				Metrics: []framework.LoadMetric{
-					{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: 40},
-					{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: 8},
-					{Type: framework.LoadMetricMemory, Operator: framework.LoadOperatorLatest, Value: 55.5},
+			Metric(api.LoadMetricCPU, api.LoadOperatorAverage, 40).Metric(api.LoadMetricCPU, api.LoadOperatorStd, 8).
+			Metric(api.LoadMetricMemory, api.LoadOperatorLatest, 55.5).Obj(),
+			&api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "n1"}, Window: api.LoadWindow{Start: 1000, End: 1300},
+				Metrics: []api.LoadMetric{
+					{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: 40},
+					{Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: 8},
+					{Type: api.LoadMetricMemory, Operator: api.LoadOperatorLatest, Value: 55.5},
 				}}},
 	}
 	for _, tt := range tests {

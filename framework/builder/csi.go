@@ -1,7 +1,7 @@
 package builder
 
 import (
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // NoAttachLimit, given to CSINodeWrapper.Driver as the limit, leaves the
@@ -9,9 +9,9 @@ import (
 // NodeVolumeLimits puts no limit on its volumes on the node.
 const NoAttachLimit int32 = -1
 
-// CSINodeWrapper builds a framework.CSINode, the CSI drivers a node runs
+// CSINodeWrapper builds a api.CSINode, the CSI drivers a node runs
 // and their attach limits; MakeCSINode starts one.
-type CSINodeWrapper struct{ n framework.CSINode }
+type CSINodeWrapper struct{ n api.CSINode }
 
 // MakeCSINode starts the CSINode of node (a CSINode is named after its
 // node), with no driver.
@@ -23,7 +23,7 @@ func MakeCSINode(node string) *CSINodeWrapper {
 
 // Build returns the CSINode and a nil error (a CSINode has no quantity to
 // get wrong). A driver added without a node ID gets the CSINode's name.
-func (w *CSINodeWrapper) Build() (*framework.CSINode, error) {
+func (w *CSINodeWrapper) Build() (*api.CSINode, error) {
 	n := deepCopy(&w.n)
 	for i := range n.Spec.Drivers {
 		if n.Spec.Drivers[i].NodeID == "" {
@@ -34,7 +34,7 @@ func (w *CSINodeWrapper) Build() (*framework.CSINode, error) {
 }
 
 // Obj returns the CSINode.
-func (w *CSINodeWrapper) Obj() *framework.CSINode { return must(w.Build()) }
+func (w *CSINodeWrapper) Obj() *api.CSINode { return must(w.Build()) }
 
 // Name sets metadata.name, the node's name.
 func (w *CSINodeWrapper) Name(node string) *CSINodeWrapper { w.n.Name = node; return w }
@@ -43,24 +43,24 @@ func (w *CSINodeWrapper) Name(node string) *CSINodeWrapper { w.n.Name = node; re
 // can attach at most limit volumes to the node (NoAttachLimit: no limit)
 // and reports the node's topology under topologyKeys.
 func (w *CSINodeWrapper) Driver(name string, limit int32, topologyKeys ...string) *CSINodeWrapper {
-	d := framework.CSINodeDriver{Name: name, TopologyKeys: topologyKeys}
+	d := api.CSINodeDriver{Name: name, TopologyKeys: topologyKeys}
 	if limit >= 0 {
-		d.Allocatable = &framework.VolumeNodeResources{Count: &limit}
+		d.Allocatable = &api.VolumeNodeResources{Count: &limit}
 	}
 	w.n.Spec.Drivers = append(w.n.Spec.Drivers, d)
 	return w
 }
 
-// Migrated sets the framework.AnnMigratedPlugins annotation to plugins,
+// Migrated sets the api.AnnMigratedPlugins annotation to plugins,
 // the comma-separated in-tree plugins (such as "kubernetes.io/gce-pd")
 // whose volumes the node's CSI drivers handle.
 func (w *CSINodeWrapper) Migrated(plugins string) *CSINodeWrapper {
-	w.n.Annotations = withKey(w.n.Annotations, framework.AnnMigratedPlugins, plugins)
+	w.n.Annotations = withKey(w.n.Annotations, api.AnnMigratedPlugins, plugins)
 	return w
 }
 
-// CSIDriverWrapper builds a framework.CSIDriver; MakeCSIDriver starts one.
-type CSIDriverWrapper struct{ d framework.CSIDriver }
+// CSIDriverWrapper builds a api.CSIDriver; MakeCSIDriver starts one.
+type CSIDriverWrapper struct{ d api.CSIDriver }
 
 // MakeCSIDriver starts the CSIDriver of driver name with no field of its
 // spec set; VolumeBinding reads an unset storageCapacity as false, the API
@@ -73,10 +73,10 @@ func MakeCSIDriver(name string) *CSIDriverWrapper {
 
 // Build returns the driver and a nil error (a driver has no quantity to
 // get wrong).
-func (w *CSIDriverWrapper) Build() (*framework.CSIDriver, error) { return deepCopy(&w.d), nil }
+func (w *CSIDriverWrapper) Build() (*api.CSIDriver, error) { return deepCopy(&w.d), nil }
 
 // Obj returns the driver.
-func (w *CSIDriverWrapper) Obj() *framework.CSIDriver { return must(w.Build()) }
+func (w *CSIDriverWrapper) Obj() *api.CSIDriver { return must(w.Build()) }
 
 // Name sets metadata.name, the driver's name.
 func (w *CSIDriverWrapper) Name(n string) *CSIDriverWrapper { w.d.Name = n; return w }
@@ -95,11 +95,11 @@ func (w *CSIDriverWrapper) AttachRequired(on bool) *CSIDriverWrapper {
 	return w
 }
 
-// CSIStorageCapacityWrapper builds a framework.CSIStorageCapacity, the
+// CSIStorageCapacityWrapper builds a api.CSIStorageCapacity, the
 // storage a driver has left for a class in a topology segment;
 // MakeCSIStorageCapacity starts one.
 type CSIStorageCapacityWrapper struct {
-	c   framework.CSIStorageCapacity
+	c   api.CSIStorageCapacity
 	err error // the first malformed quantity
 }
 
@@ -115,7 +115,7 @@ func MakeCSIStorageCapacity(name, class string) *CSIStorageCapacityWrapper {
 
 // Build returns the capacity, or the first malformed quantity given to the
 // wrapper as an error naming the capacity, the field and the value.
-func (w *CSIStorageCapacityWrapper) Build() (*framework.CSIStorageCapacity, error) {
+func (w *CSIStorageCapacityWrapper) Build() (*api.CSIStorageCapacity, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -124,7 +124,7 @@ func (w *CSIStorageCapacityWrapper) Build() (*framework.CSIStorageCapacity, erro
 
 // Obj returns the capacity. It panics when a quantity given to the wrapper
 // was malformed (Build returns the error instead).
-func (w *CSIStorageCapacityWrapper) Obj() *framework.CSIStorageCapacity { return must(w.Build()) }
+func (w *CSIStorageCapacityWrapper) Obj() *api.CSIStorageCapacity { return must(w.Build()) }
 
 // Name sets metadata.name.
 func (w *CSIStorageCapacityWrapper) Name(n string) *CSIStorageCapacityWrapper {
@@ -142,7 +142,7 @@ func (w *CSIStorageCapacityWrapper) Namespace(ns string) *CSIStorageCapacityWrap
 // reachable from the nodes with all these labels.
 func (w *CSIStorageCapacityWrapper) MatchLabel(k, v string) *CSIStorageCapacityWrapper {
 	if w.c.NodeTopology == nil {
-		w.c.NodeTopology = &framework.LabelSelector{}
+		w.c.NodeTopology = &api.LabelSelector{}
 	}
 	w.c.NodeTopology.MatchLabels = withKey(w.c.NodeTopology.MatchLabels, k, v)
 	return w
@@ -150,7 +150,7 @@ func (w *CSIStorageCapacityWrapper) MatchLabel(k, v string) *CSIStorageCapacityW
 
 // NodeTopology sets nodeTopology, the nodes the capacity is reachable from
 // (an empty selector: every node; nil: none).
-func (w *CSIStorageCapacityWrapper) NodeTopology(s *framework.LabelSelector) *CSIStorageCapacityWrapper {
+func (w *CSIStorageCapacityWrapper) NodeTopology(s *api.LabelSelector) *CSIStorageCapacityWrapper {
 	w.c.NodeTopology = s
 	return w
 }
@@ -170,9 +170,9 @@ func (w *CSIStorageCapacityWrapper) MaximumVolumeSize(q string) *CSIStorageCapac
 	return w
 }
 
-// VolumeAttachmentWrapper builds a framework.VolumeAttachment, a volume
+// VolumeAttachmentWrapper builds a api.VolumeAttachment, a volume
 // attached (or being attached) to a node; MakeVolumeAttachment starts one.
-type VolumeAttachmentWrapper struct{ a framework.VolumeAttachment }
+type VolumeAttachmentWrapper struct{ a api.VolumeAttachment }
 
 // MakeVolumeAttachment starts a VolumeAttachment named name, with no
 // attacher, volume or node: set them with Attacher, PV and Node.
@@ -184,12 +184,12 @@ func MakeVolumeAttachment(name string) *VolumeAttachmentWrapper {
 
 // Build returns the attachment and a nil error (an attachment has no
 // quantity to get wrong).
-func (w *VolumeAttachmentWrapper) Build() (*framework.VolumeAttachment, error) {
+func (w *VolumeAttachmentWrapper) Build() (*api.VolumeAttachment, error) {
 	return deepCopy(&w.a), nil
 }
 
 // Obj returns the attachment.
-func (w *VolumeAttachmentWrapper) Obj() *framework.VolumeAttachment { return must(w.Build()) }
+func (w *VolumeAttachmentWrapper) Obj() *api.VolumeAttachment { return must(w.Build()) }
 
 // Name sets metadata.name.
 func (w *VolumeAttachmentWrapper) Name(n string) *VolumeAttachmentWrapper { w.a.Name = n; return w }

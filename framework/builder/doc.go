@@ -45,7 +45,7 @@
 //     ReadWriteOnce, is Pending, and its UID is its name unless UID sets
 //     one.
 //   - A StorageClass binds Immediate, as the API server defaults it; set
-//     VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer) for
+//     VolumeBindingMode(api.VolumeBindingWaitForFirstConsumer) for
 //     topology-aware provisioning.
 //   - A PodGroup is in namespace "default"; a NodeLoad has no metric and
 //     no window.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -17,8 +18,8 @@ import (
 // provisioned there.
 func Example_volumes() {
 	const driver = "ssd.csi.example.com"
-	zone := framework.LabelTopologyZone
-	nodes := []*framework.Node{
+	zone := api.LabelTopologyZone
+	nodes := []*api.Node{
 		builder.MakeNode().Name("big-a").Label(zone, "zone-a").Capacity(map[string]string{"cpu": "16", "memory": "64Gi"}).Obj(),
 		builder.MakeNode().Name("small-b").Label(zone, "zone-b").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj(),
 	}
@@ -28,8 +29,8 @@ func Example_volumes() {
 		return
 	}
 	csiNode := builder.MakeCSINode("").Driver(driver, 16, zone) // a template: one CSINode per node
-	objs := []framework.StorageObject{
-		builder.MakeStorageClass("zonal-ssd", driver).VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer).
+	objs := []api.StorageObject{
+		builder.MakeStorageClass("zonal-ssd", driver).VolumeBindingMode(api.VolumeBindingWaitForFirstConsumer).
 			AllowedTopology(zone, "zone-b").Obj(),
 		builder.MakePVC("data-db-0", "zonal-ssd").Request("20Gi").Obj(),
 		csiNode.Name("big-a").Obj(),
@@ -50,13 +51,13 @@ func Example_volumes() {
 	_ = s.AddPod(builder.MakePod().Name("db-0").Req(map[string]string{"cpu": "2", "memory": "8Gi"}).PVC("data-db-0").Obj())
 	d, _ := s.ScheduleOne(context.Background())
 	fmt.Printf("%s: %s on %s\n", d.Pod, d.Outcome, d.Node)
-	o, _ := cluster.StorageObject(framework.KindPersistentVolumeClaim, "default", "data-db-0")
-	claim := o.(*framework.PersistentVolumeClaim)
+	o, _ := cluster.StorageObject(api.KindPersistentVolumeClaim, "default", "data-db-0")
+	claim := o.(*api.PersistentVolumeClaim)
 	fmt.Printf("claim %s: %s to volume %s\n", claim.Name, claim.Status.Phase, claim.Spec.VolumeName)
-	o, _ = cluster.StorageObject(framework.KindPersistentVolume, "", claim.Spec.VolumeName)
-	pv := o.(*framework.PersistentVolume)
+	o, _ = cluster.StorageObject(api.KindPersistentVolume, "", claim.Spec.VolumeName)
+	pv := o.(*api.PersistentVolume)
 	r := pv.Spec.NodeAffinity.Required.NodeSelectorTerms[0].MatchExpressions[0]
-	fmt.Printf("volume %s: %s of %s, on nodes with %s %s %v\n", pv.Name, pv.Spec.Capacity, framework.VolumeClass(pv), r.Key, r.Operator, r.Values)
+	fmt.Printf("volume %s: %s of %s, on nodes with %s %s %v\n", pv.Name, pv.Spec.Capacity, api.VolumeClass(pv), r.Key, r.Operator, r.Values)
 	// Output:
 	// default/db-0: Scheduled on small-b
 	// claim data-db-0: Bound to volume pvc-data-db-0

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -14,11 +15,11 @@ func ExampleMakePod() {
 	pod := builder.MakePod().Name("web").Label("app", "web").
 		Req(map[string]string{"cpu": "500m", "memory": "256Mi"}).
 		SidecarReq(map[string]string{"cpu": "100m", "memory": "64Mi"}).
-		Toleration(framework.Toleration{Key: "dedicated", Operator: framework.TolerationOpExists}).
+		Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpExists}).
 		RequiredNodeAffinity(builder.LabelIn("topology.kubernetes.io/zone", "zone-a", "zone-b")).
 		PodAntiAffinityIn("app", "kubernetes.io/hostname", []string{"web"}, builder.PodAntiAffinityWithRequiredReq).
 		Obj()
-	fmt.Println(pod.Key(), pod.UID, framework.PodRequests(pod, framework.RequestOptions{}))
+	fmt.Println(pod.Key(), pod.UID, api.PodRequests(pod, api.RequestOptions{}))
 	// Output: default/web web cpu=600m,memory=320Mi
 }
 
@@ -27,7 +28,7 @@ func ExampleMakePod() {
 func ExampleMakeNode() {
 	n := builder.MakeNode().Name("n1").Label("topology.kubernetes.io/zone", "zone-a").
 		Capacity(map[string]string{"cpu": "8", "memory": "32Gi"}).
-		Taint("dedicated", "batch", framework.TaintEffectNoSchedule).Obj()
+		Taint("dedicated", "batch", api.TaintEffectNoSchedule).Obj()
 	small := builder.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "2", "pods": "4"}).Obj()
 	fmt.Println(n.Name, n.Labels["kubernetes.io/hostname"], n.Status.Allocatable)
 	fmt.Println(small.Name, small.Status.Allocatable)
@@ -40,12 +41,12 @@ func ExampleMakeNode() {
 // and each pod's UID defaults to its own name.
 func ExampleMakePod_template() {
 	web := builder.MakePod().Label("app", "web").Req(map[string]string{"cpu": "1"})
-	var pods []*framework.Pod
+	var pods []*api.Pod
 	for i := range 3 {
 		pods = append(pods, web.Name(fmt.Sprintf("web-%d", i)).Obj())
 	}
 	for _, p := range pods {
-		fmt.Println(p.Name, p.UID, framework.PodRequests(p, framework.RequestOptions{}))
+		fmt.Println(p.Name, p.UID, api.PodRequests(p, api.RequestOptions{}))
 	}
 	// Output:
 	// web-0 web-0 cpu=1
@@ -84,12 +85,12 @@ func ExampleMakePDB() {
 // that join it by label.
 func ExampleMakePodGroup() {
 	group := builder.MakePodGroup("train", 4).ScheduleTimeout(30).Obj()
-	worker := builder.MakePod().Label(framework.PodGroupLabel, group.Name).Req(map[string]string{"cpu": "2"})
-	var pods []*framework.Pod
+	worker := builder.MakePod().Label(api.PodGroupLabel, group.Name).Req(map[string]string{"cpu": "2"})
+	var pods []*api.Pod
 	for i := range group.Spec.MinMember {
 		pods = append(pods, worker.Name(fmt.Sprintf("train-%d", i)).Obj())
 	}
-	fmt.Println(group.Key(), group.Spec.MinMember, *group.Spec.ScheduleTimeoutSeconds, len(pods), pods[3].Labels[framework.PodGroupLabel])
+	fmt.Println(group.Key(), group.Spec.MinMember, *group.Spec.ScheduleTimeoutSeconds, len(pods), pods[3].Labels[api.PodGroupLabel])
 	// Output: default/train 4 30 4 train
 }
 
@@ -97,8 +98,8 @@ func ExampleMakePodGroup() {
 // standard deviation of its cpu use, in percent.
 func ExampleMakeNodeLoad() {
 	load := builder.MakeNodeLoad("n1").Window(1700000000, 1700000300).
-		Metric(framework.LoadMetricCPU, framework.LoadOperatorAverage, 40).
-		Metric(framework.LoadMetricCPU, framework.LoadOperatorStd, 8).Obj()
+		Metric(api.LoadMetricCPU, api.LoadOperatorAverage, 40).
+		Metric(api.LoadMetricCPU, api.LoadOperatorStd, 8).Obj()
 	fmt.Println(load.Name, load.Window.End, load.Validate())
 	for _, m := range load.Metrics {
 		fmt.Println(m.Type, m.Operator, m.Value)

@@ -3,7 +3,7 @@ package builder
 import (
 	"maps"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -11,9 +11,9 @@ import (
 // Capacity or Allocatable names pods: kubelet's default maxPods.
 const DefaultMaxPods = 110
 
-// NodeWrapper builds a framework.Node; MakeNode starts one.
+// NodeWrapper builds a api.Node; MakeNode starts one.
 type NodeWrapper struct {
-	n   framework.Node
+	n   api.Node
 	err error // the first malformed quantity
 }
 
@@ -24,7 +24,7 @@ func MakeNode() *NodeWrapper { return &NodeWrapper{} }
 // wrapper as an error naming the node, the field and the value. The node's
 // allocatable (and its capacity, when set) gets pods: DefaultMaxPods unless
 // it names pods; see the package documentation for why.
-func (w *NodeWrapper) Build() (*framework.Node, error) {
+func (w *NodeWrapper) Build() (*api.Node, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -56,7 +56,7 @@ func withPods(l resource.List, always bool) resource.List {
 
 // Obj returns the node. It panics when a quantity given to the wrapper was
 // malformed (Build returns the error instead).
-func (w *NodeWrapper) Obj() *framework.Node { return must(w.Build()) }
+func (w *NodeWrapper) Obj() *api.Node { return must(w.Build()) }
 
 func (w *NodeWrapper) parse(field string, m map[string]string) resource.List {
 	return parse(&w.err, "node", w.n.Name, field, m)
@@ -104,8 +104,8 @@ func (w *NodeWrapper) Allocatable(m map[string]string) *NodeWrapper {
 }
 
 // Taint adds a taint.
-func (w *NodeWrapper) Taint(key, value string, effect framework.TaintEffect) *NodeWrapper {
-	w.n.Spec.Taints = append(w.n.Spec.Taints, framework.Taint{Key: key, Value: value, Effect: effect})
+func (w *NodeWrapper) Taint(key, value string, effect api.TaintEffect) *NodeWrapper {
+	w.n.Spec.Taints = append(w.n.Spec.Taints, api.Taint{Key: key, Value: value, Effect: effect})
 	return w
 }
 
@@ -114,6 +114,6 @@ func (w *NodeWrapper) Unschedulable() *NodeWrapper { w.n.Spec.Unschedulable = tr
 
 // Image adds an image present on the node, of size bytes, under names.
 func (w *NodeWrapper) Image(size int64, names ...string) *NodeWrapper {
-	w.n.Status.Images = append(w.n.Status.Images, framework.ContainerImage{Names: names, SizeBytes: size})
+	w.n.Status.Images = append(w.n.Status.Images, api.ContainerImage{Names: names, SizeBytes: size})
 	return w
 }

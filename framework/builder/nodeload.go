@@ -3,12 +3,12 @@ package builder
 import (
 	"slices"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
-// NodeLoadWrapper builds a framework.NodeLoad (a node's measured load, read
+// NodeLoadWrapper builds a api.NodeLoad (a node's measured load, read
 // by scheduler-plugins' Trimaran plugins); MakeNodeLoad starts one.
-type NodeLoadWrapper struct{ l framework.NodeLoad }
+type NodeLoadWrapper struct{ l api.NodeLoad }
 
 // MakeNodeLoad starts the NodeLoad of node name, with no metric and no
 // window.
@@ -19,18 +19,18 @@ func MakeNodeLoad(name string) *NodeLoadWrapper {
 }
 
 // Obj returns the NodeLoad.
-func (w *NodeLoadWrapper) Obj() *framework.NodeLoad {
+func (w *NodeLoadWrapper) Obj() *api.NodeLoad {
 	l := w.l
 	l.Metrics = slices.Clone(l.Metrics)
 	return &l
 }
 
-// Metric adds a metric: its type (framework.LoadMetricCPU,
-// framework.LoadMetricMemory), operator (framework.LoadOperatorAverage,
-// framework.LoadOperatorStd, framework.LoadOperatorLatest) and value in
+// Metric adds a metric: its type (api.LoadMetricCPU,
+// api.LoadMetricMemory), operator (api.LoadOperatorAverage,
+// api.LoadOperatorStd, api.LoadOperatorLatest) and value in
 // percent of the node's capacity.
 func (w *NodeLoadWrapper) Metric(typ, operator string, value float64) *NodeLoadWrapper {
-	w.l.Metrics = append(w.l.Metrics, framework.LoadMetric{Type: typ, Operator: operator, Value: value})
+	w.l.Metrics = append(w.l.Metrics, api.LoadMetric{Type: typ, Operator: operator, Value: value})
 	return w
 }
 

@@ -3,13 +3,13 @@ package builder
 import (
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
-// NodeMetricWrapper builds a framework.NodeMetric (Koordinator's NodeMetric,
+// NodeMetricWrapper builds a api.NodeMetric (Koordinator's NodeMetric,
 // read by LoadAwareScheduling); MakeNodeMetric starts one.
 type NodeMetricWrapper struct {
-	m   framework.NodeMetric
+	m   api.NodeMetric
 	err error // the first malformed quantity
 }
 
@@ -19,13 +19,13 @@ type NodeMetricWrapper struct {
 func MakeNodeMetric(name string) *NodeMetricWrapper {
 	w := &NodeMetricWrapper{}
 	w.m.Name = name
-	w.m.Status.NodeMetric = &framework.NodeMetricInfo{}
+	w.m.Status.NodeMetric = &api.NodeMetricInfo{}
 	return w
 }
 
 // Build returns the NodeMetric, or the first malformed quantity given to the
 // wrapper as an error naming the metric, the field and the value.
-func (w *NodeMetricWrapper) Build() (*framework.NodeMetric, error) {
+func (w *NodeMetricWrapper) Build() (*api.NodeMetric, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -34,8 +34,8 @@ func (w *NodeMetricWrapper) Build() (*framework.NodeMetric, error) {
 	return &m, nil
 }
 
-func cloneUsage(u map[string]framework.ResourceMap) map[string]framework.ResourceMap {
-	out := make(map[string]framework.ResourceMap, len(u))
+func cloneUsage(u map[string]api.ResourceMap) map[string]api.ResourceMap {
+	out := make(map[string]api.ResourceMap, len(u))
 	for k, v := range u {
 		out[k] = v
 	}
@@ -44,10 +44,10 @@ func cloneUsage(u map[string]framework.ResourceMap) map[string]framework.Resourc
 
 // Obj returns the NodeMetric. It panics when a quantity given to the
 // wrapper was malformed (Build returns the error instead).
-func (w *NodeMetricWrapper) Obj() *framework.NodeMetric { return must(w.Build()) }
+func (w *NodeMetricWrapper) Obj() *api.NodeMetric { return must(w.Build()) }
 
-func (w *NodeMetricWrapper) parse(field string, m map[string]string) framework.ResourceMap {
-	return framework.ResourceMap{Resources: parse(&w.err, "NodeMetric", w.m.Name, field, m)}
+func (w *NodeMetricWrapper) parse(field string, m map[string]string) api.ResourceMap {
+	return api.ResourceMap{Resources: parse(&w.err, "NodeMetric", w.m.Name, field, m)}
 }
 
 // UpdateTime sets status.updateTime, when the node last reported.
@@ -58,7 +58,7 @@ func (w *NodeMetricWrapper) UpdateTime(t time.Time) *NodeMetricWrapper {
 
 // ReportInterval sets spec.metricCollectPolicy.reportIntervalSeconds.
 func (w *NodeMetricWrapper) ReportInterval(seconds int64) *NodeMetricWrapper {
-	p := framework.NodeMetricCollectPolicy{}
+	p := api.NodeMetricCollectPolicy{}
 	if w.m.Spec.CollectPolicy != nil {
 		p = *w.m.Spec.CollectPolicy
 	}
@@ -75,8 +75,8 @@ func (w *NodeMetricWrapper) NoBody() *NodeMetricWrapper {
 
 // body returns status.nodeMetric for writing: a copy of the one set before
 // (which metrics already built share).
-func (w *NodeMetricWrapper) body() *framework.NodeMetricInfo {
-	b := &framework.NodeMetricInfo{}
+func (w *NodeMetricWrapper) body() *api.NodeMetricInfo {
+	b := &api.NodeMetricInfo{}
 	if old := w.m.Status.NodeMetric; old != nil {
 		*b = *old
 	}
@@ -103,7 +103,7 @@ func (w *NodeMetricWrapper) SystemUsage(m map[string]string) *NodeMetricWrapper 
 func (w *NodeMetricWrapper) Aggregated(d time.Duration, t string, m map[string]string) *NodeMetricWrapper {
 	u := w.parse("status.nodeMetric.aggregatedNodeUsages["+d.String()+"]["+t+"]", m)
 	b := w.body()
-	aggs := make([]framework.AggregatedUsage, len(b.AggregatedNodeUsages), len(b.AggregatedNodeUsages)+1)
+	aggs := make([]api.AggregatedUsage, len(b.AggregatedNodeUsages), len(b.AggregatedNodeUsages)+1)
 	copy(aggs, b.AggregatedNodeUsages)
 	b.AggregatedNodeUsages = aggs
 	for i := range aggs {
@@ -113,9 +113,9 @@ func (w *NodeMetricWrapper) Aggregated(d time.Duration, t string, m map[string]s
 			return w
 		}
 	}
-	b.AggregatedNodeUsages = append(aggs, framework.AggregatedUsage{
-		Duration: framework.MetricDuration{Duration: d},
-		Usage:    map[string]framework.ResourceMap{t: u},
+	b.AggregatedNodeUsages = append(aggs, api.AggregatedUsage{
+		Duration: api.MetricDuration{Duration: d},
+		Usage:    map[string]api.ResourceMap{t: u},
 	})
 	return w
 }
@@ -123,7 +123,7 @@ func (w *NodeMetricWrapper) Aggregated(d time.Duration, t string, m map[string]s
 // Pod adds the usage of pod namespace/name, with koordlet's priority class
 // string ("koord-prod", "koord-mid", "koord-batch", "koord-free").
 func (w *NodeMetricWrapper) Pod(namespace, name, priority string, m map[string]string) *NodeMetricWrapper {
-	w.m.Status.PodsMetric = append(w.m.Status.PodsMetric, &framework.PodMetricInfo{
+	w.m.Status.PodsMetric = append(w.m.Status.PodsMetric, &api.PodMetricInfo{
 		Namespace: namespace, Name: name, Priority: priority,
 		PodUsage: w.parse("status.podsMetric["+namespace+"/"+name+"]", m),
 	})

@@ -3,21 +3,21 @@ package builder
 import (
 	"maps"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
-// PDBWrapper builds a framework.PodDisruptionBudget, which DefaultPreemption
+// PDBWrapper builds a api.PodDisruptionBudget, which DefaultPreemption
 // honours; MakePDB starts one.
-type PDBWrapper struct{ b framework.PodDisruptionBudget }
+type PDBWrapper struct{ b api.PodDisruptionBudget }
 
 // MakePDB starts a PodDisruptionBudget named name in namespace "default",
 // selecting no pod and allowing no disruption.
 func MakePDB(name string) *PDBWrapper {
-	return &PDBWrapper{b: framework.PodDisruptionBudget{Namespace: "default", Name: name}}
+	return &PDBWrapper{b: api.PodDisruptionBudget{Namespace: "default", Name: name}}
 }
 
 // Obj returns the budget.
-func (w *PDBWrapper) Obj() *framework.PodDisruptionBudget {
+func (w *PDBWrapper) Obj() *api.PodDisruptionBudget {
 	b := w.b
 	if s := b.Selector; s != nil {
 		c := *s
@@ -33,7 +33,7 @@ func (w *PDBWrapper) Namespace(ns string) *PDBWrapper { w.b.Namespace = ns; retu
 // MatchLabel adds k=v to the selector's matchLabels.
 func (w *PDBWrapper) MatchLabel(k, v string) *PDBWrapper {
 	if w.b.Selector == nil {
-		w.b.Selector = &framework.LabelSelector{}
+		w.b.Selector = &api.LabelSelector{}
 	}
 	if w.b.Selector.MatchLabels == nil {
 		w.b.Selector.MatchLabels = map[string]string{}

@@ -7,25 +7,25 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
-// PodWrapper builds a framework.Pod; MakePod starts one.
+// PodWrapper builds a api.Pod; MakePod starts one.
 type PodWrapper struct {
-	p      framework.Pod
+	p      api.Pod
 	uidSet bool  // UID was called: Obj does not default the UID to the name
 	err    error // the first malformed quantity
 }
 
 // MakePod starts a pod in namespace "default".
 func MakePod() *PodWrapper {
-	return &PodWrapper{p: framework.Pod{ObjectMeta: framework.ObjectMeta{Namespace: "default"}}}
+	return &PodWrapper{p: api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default"}}}
 }
 
 // Build returns the pod, or the first malformed quantity given to the
 // wrapper as an error naming the pod, the field and the value.
-func (w *PodWrapper) Build() (*framework.Pod, error) {
+func (w *PodWrapper) Build() (*api.Pod, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -50,7 +50,7 @@ func (w *PodWrapper) Build() (*framework.Pod, error) {
 
 // Obj returns the pod. It panics when a quantity given to the wrapper was
 // malformed (Build returns the error instead).
-func (w *PodWrapper) Obj() *framework.Pod { return must(w.Build()) }
+func (w *PodWrapper) Obj() *api.Pod { return must(w.Build()) }
 
 func (w *PodWrapper) parse(field string, m map[string]string) resource.List {
 	return parse(&w.err, "pod", w.p.Name, field, m)
@@ -94,7 +94,7 @@ func (w *PodWrapper) Annotation(k, v string) *PodWrapper {
 // Owner adds a controller owner reference (apiVersion may be empty, which
 // matches any version).
 func (w *PodWrapper) Owner(apiVersion, kind, name string) *PodWrapper {
-	w.p.OwnerReferences = append(w.p.OwnerReferences, framework.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: true})
+	w.p.OwnerReferences = append(w.p.OwnerReferences, api.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: true})
 	return w
 }
 
@@ -109,7 +109,7 @@ func (w *PodWrapper) Node(n string) *PodWrapper { w.p.Spec.NodeName = n; return 
 func (w *PodWrapper) Priority(v int32) *PodWrapper { w.p.Spec.Priority = &v; return w }
 
 // PreemptionPolicy sets spec.preemptionPolicy.
-func (w *PodWrapper) PreemptionPolicy(p framework.PreemptionPolicy) *PodWrapper {
+func (w *PodWrapper) PreemptionPolicy(p api.PreemptionPolicy) *PodWrapper {
 	w.p.Spec.PreemptionPolicy = &p
 	return w
 }
@@ -117,7 +117,7 @@ func (w *PodWrapper) PreemptionPolicy(p framework.PreemptionPolicy) *PodWrapper 
 // PodGroupName sets spec.schedulingGroup.podGroupName: the pod belongs to
 // kube's PodGroup of that name in its namespace (kube's st.PodGroupName).
 func (w *PodWrapper) PodGroupName(name string) *PodWrapper {
-	w.p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
+	w.p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &name}
 	return w
 }
 
@@ -131,16 +131,16 @@ func (w *PodWrapper) NodeSelector(m map[string]string) *PodWrapper {
 }
 
 // Toleration adds a toleration.
-func (w *PodWrapper) Toleration(t framework.Toleration) *PodWrapper {
+func (w *PodWrapper) Toleration(t api.Toleration) *PodWrapper {
 	w.p.Spec.Tolerations = append(w.p.Spec.Tolerations, t)
 	return w
 }
 
 // Affinity sets spec.affinity (replacing node and pod affinity set before).
-func (w *PodWrapper) Affinity(a *framework.Affinity) *PodWrapper { w.p.Spec.Affinity = a; return w }
+func (w *PodWrapper) Affinity(a *api.Affinity) *PodWrapper { w.p.Spec.Affinity = a; return w }
 
 // SpreadConstraint adds a topology spread constraint.
-func (w *PodWrapper) SpreadConstraint(c framework.TopologySpreadConstraint) *PodWrapper {
+func (w *PodWrapper) SpreadConstraint(c api.TopologySpreadConstraint) *PodWrapper {
 	w.p.Spec.TopologySpreadConstraints = append(w.p.Spec.TopologySpreadConstraints, c)
 	return w
 }
@@ -169,7 +169,7 @@ func (w *PodWrapper) Container(image string, req map[string]string) *PodWrapper 
 // ContainerWithLimits adds a container running image with requests req and
 // limits lim.
 func (w *PodWrapper) ContainerWithLimits(image string, req, lim map[string]string) *PodWrapper {
-	c := framework.Container{Name: "c" + itoa(len(w.p.Spec.Containers)), Image: image}
+	c := api.Container{Name: "c" + itoa(len(w.p.Spec.Containers)), Image: image}
 	c.Resources.Requests = w.parse("container "+c.Name+" requests", req)
 	c.Resources.Limits = w.parse("container "+c.Name+" limits", lim)
 	w.p.Spec.Containers = append(w.p.Spec.Containers, c)
@@ -179,7 +179,7 @@ func (w *PodWrapper) ContainerWithLimits(image string, req, lim map[string]strin
 // InitReq adds an init container with requests req. Init containers are
 // named i0, i1, … (s… for sidecars) by their position.
 func (w *PodWrapper) InitReq(req map[string]string) *PodWrapper {
-	c := framework.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers))}
+	c := api.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers))}
 	c.Resources.Requests = w.parse("init container "+c.Name+" requests", req)
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
 	return w
@@ -188,8 +188,8 @@ func (w *PodWrapper) InitReq(req map[string]string) *PodWrapper {
 // SidecarReq adds a restartable (sidecar) init container with requests
 // req: it runs beside the containers, so its requests add to theirs.
 func (w *PodWrapper) SidecarReq(req map[string]string) *PodWrapper {
-	always := framework.RestartPolicyAlways
-	c := framework.Container{Name: "s" + itoa(len(w.p.Spec.InitContainers)), RestartPolicy: &always}
+	always := api.RestartPolicyAlways
+	c := api.Container{Name: "s" + itoa(len(w.p.Spec.InitContainers)), RestartPolicy: &always}
 	c.Resources.Requests = w.parse("init container "+c.Name+" requests", req)
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
 	return w
@@ -197,7 +197,7 @@ func (w *PodWrapper) SidecarReq(req map[string]string) *PodWrapper {
 
 // InitImage adds an init container running image, without requests.
 func (w *PodWrapper) InitImage(image string) *PodWrapper {
-	c := framework.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers)), Image: image}
+	c := api.Container{Name: "i" + itoa(len(w.p.Spec.InitContainers)), Image: image}
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
 	return w
 }
@@ -205,26 +205,26 @@ func (w *PodWrapper) InitImage(image string) *PodWrapper {
 // ImageVolume adds a volume mounting the image reference (read by
 // ImageLocality).
 func (w *PodWrapper) ImageVolume(reference string) *PodWrapper {
-	v := framework.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), VolumeSource: framework.VolumeSource{Image: &framework.ImageVolumeSource{Reference: reference}}}
+	v := api.Volume{Name: "v" + itoa(len(w.p.Spec.Volumes)), VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: reference}}}
 	w.p.Spec.Volumes = append(w.p.Spec.Volumes, v)
 	return w
 }
 
 // HostPort adds a container exposing port on the host (ip "" means every
 // address).
-func (w *PodWrapper) HostPort(ip string, proto framework.Protocol, port int32) *PodWrapper {
-	c := framework.Container{Name: "p" + itoa(len(w.p.Spec.Containers)), Ports: []framework.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
+func (w *PodWrapper) HostPort(ip string, proto api.Protocol, port int32) *PodWrapper {
+	c := api.Container{Name: "p" + itoa(len(w.p.Spec.Containers)), Ports: []api.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
 	w.p.Spec.Containers = append(w.p.Spec.Containers, c)
 	return w
 }
 
 // InitHostPort adds an init container exposing port on the host; sidecar
 // makes it a restartable (sidecar) init container.
-func (w *PodWrapper) InitHostPort(ip string, proto framework.Protocol, port int32, sidecar bool) *PodWrapper {
-	c := framework.Container{Name: "ip" + itoa(len(w.p.Spec.InitContainers)),
-		Ports: []framework.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
+func (w *PodWrapper) InitHostPort(ip string, proto api.Protocol, port int32, sidecar bool) *PodWrapper {
+	c := api.Container{Name: "ip" + itoa(len(w.p.Spec.InitContainers)),
+		Ports: []api.ContainerPort{{ContainerPort: port, HostPort: port, Protocol: proto, HostIP: ip}}}
 	if sidecar {
-		always := framework.RestartPolicyAlways
+		always := api.RestartPolicyAlways
 		c.RestartPolicy = &always
 	}
 	w.p.Spec.InitContainers = append(w.p.Spec.InitContainers, c)
@@ -232,7 +232,7 @@ func (w *PodWrapper) InitHostPort(ip string, proto framework.Protocol, port int3
 }
 
 // Phase sets status.phase.
-func (w *PodWrapper) Phase(ph framework.PodPhase) *PodWrapper { w.p.Status.Phase = ph; return w }
+func (w *PodWrapper) Phase(ph api.PodPhase) *PodWrapper { w.p.Status.Phase = ph; return w }
 
 // StartTime sets status.startTime.
 func (w *PodWrapper) StartTime(t time.Time) *PodWrapper { w.p.Status.StartTime = &t; return w }
@@ -241,22 +241,22 @@ func (w *PodWrapper) StartTime(t time.Time) *PodWrapper { w.p.Status.StartTime =
 func (w *PodWrapper) NominatedNode(n string) *PodWrapper { w.p.Status.NominatedNodeName = n; return w }
 
 // Condition adds a status condition.
-func (w *PodWrapper) Condition(t framework.PodConditionType, s framework.ConditionStatus, at time.Time) *PodWrapper {
-	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: t, Status: s, LastTransitionTime: at})
+func (w *PodWrapper) Condition(t api.PodConditionType, s api.ConditionStatus, at time.Time) *PodWrapper {
+	w.p.Status.Conditions = append(w.p.Status.Conditions, api.PodCondition{Type: t, Status: s, LastTransitionTime: at})
 	return w
 }
 
 // DisruptionTarget adds the DisruptionTarget condition (status True) with
 // reason, as kube-scheduler's preemption sets "PreemptionByScheduler".
 func (w *PodWrapper) DisruptionTarget(reason string) *PodWrapper {
-	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.DisruptionTarget, Status: framework.ConditionTrue, Reason: reason})
+	w.p.Status.Conditions = append(w.p.Status.Conditions, api.PodCondition{Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: reason})
 	return w
 }
 
 // PodReq sets pod-level requests (spec.resources.requests): they replace
 // the containers' cpu, memory and huge pages requests.
 func (w *PodWrapper) PodReq(req map[string]string) *PodWrapper {
-	r := framework.ResourceRequirements{}
+	r := api.ResourceRequirements{}
 	if w.p.Spec.Resources != nil {
 		r.Limits = w.p.Spec.Resources.Limits
 	}
@@ -272,8 +272,8 @@ func (w *PodWrapper) PodReq(req map[string]string) *PodWrapper {
 // resize is in flight. The container's status entry is added on first use.
 func (w *PodWrapper) StatusReq(name string, req map[string]string) *PodWrapper {
 	l := w.parse("status of container "+name+" resources.requests", req)
-	w.editStatus(name, func(cs *framework.ContainerStatus) {
-		r := framework.ResourceRequirements{Requests: l}
+	w.editStatus(name, func(cs *api.ContainerStatus) {
+		r := api.ResourceRequirements{Requests: l}
 		if cs.Resources != nil {
 			r.Limits = cs.Resources.Limits
 		}
@@ -287,14 +287,14 @@ func (w *PodWrapper) StatusReq(name string, req map[string]string) *PodWrapper {
 // initContainerStatuses when name is an init container already added).
 func (w *PodWrapper) StatusAllocated(name string, alloc map[string]string) *PodWrapper {
 	l := w.parse("status of container "+name+" allocatedResources", alloc)
-	w.editStatus(name, func(cs *framework.ContainerStatus) { cs.AllocatedResources = l })
+	w.editStatus(name, func(cs *api.ContainerStatus) { cs.AllocatedResources = l })
 	return w
 }
 
 // StatusPodReq sets the pod-level requests the kubelet reports
 // (status.resources.requests).
 func (w *PodWrapper) StatusPodReq(req map[string]string) *PodWrapper {
-	r := framework.ResourceRequirements{}
+	r := api.ResourceRequirements{}
 	if w.p.Status.Resources != nil {
 		r.Limits = w.p.Status.Resources.Limits
 	}
@@ -311,27 +311,27 @@ func (w *PodWrapper) StatusPodAllocated(alloc map[string]string) *PodWrapper {
 }
 
 // ResizePending adds the PodResizePending condition (status True) with
-// reason framework.PodReasonDeferred or framework.PodReasonInfeasible.
+// reason api.PodReasonDeferred or api.PodReasonInfeasible.
 func (w *PodWrapper) ResizePending(reason string) *PodWrapper {
-	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.PodResizePending, Status: framework.ConditionTrue, Reason: reason})
+	w.p.Status.Conditions = append(w.p.Status.Conditions, api.PodCondition{Type: api.PodResizePending, Status: api.ConditionTrue, Reason: reason})
 	return w
 }
 
 // ResizeInProgress adds the PodResizeInProgress condition (status True).
 func (w *PodWrapper) ResizeInProgress() *PodWrapper {
-	w.p.Status.Conditions = append(w.p.Status.Conditions, framework.PodCondition{Type: framework.PodResizeInProgress, Status: framework.ConditionTrue})
+	w.p.Status.Conditions = append(w.p.Status.Conditions, api.PodCondition{Type: api.PodResizeInProgress, Status: api.ConditionTrue})
 	return w
 }
 
 // editStatus applies edit to a copy of the named container's status entry
 // and stores it in a fresh slice, so that pods built earlier keep theirs.
-func (w *PodWrapper) editStatus(name string, edit func(*framework.ContainerStatus)) {
+func (w *PodWrapper) editStatus(name string, edit func(*api.ContainerStatus)) {
 	list := &w.p.Status.ContainerStatuses
-	if slices.ContainsFunc(w.p.Spec.InitContainers, func(c framework.Container) bool { return c.Name == name }) {
+	if slices.ContainsFunc(w.p.Spec.InitContainers, func(c api.Container) bool { return c.Name == name }) {
 		list = &w.p.Status.InitContainerStatuses
 	}
-	i := slices.IndexFunc(*list, func(cs framework.ContainerStatus) bool { return cs.Name == name })
-	cs := framework.ContainerStatus{Name: name}
+	i := slices.IndexFunc(*list, func(cs api.ContainerStatus) bool { return cs.Name == name })
+	cs := api.ContainerStatus{Name: name}
 	if i >= 0 {
 		cs = (*list)[i]
 	}

@@ -1,18 +1,20 @@
 package builder
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"github.com/schedkit/schedkit/framework/api"
+)
 
-// PodGroupWrapper builds a framework.PodGroup, scheduler-plugins' PodGroup
+// PodGroupWrapper builds a api.PodGroup, scheduler-plugins' PodGroup
 // that Coscheduling places all or nothing; MakePodGroup starts one.
 type PodGroupWrapper struct {
-	g   framework.PodGroup
+	g   api.PodGroup
 	err error // the first malformed quantity
 }
 
 // MakePodGroup starts the PodGroup name in namespace "default" whose
 // minMember pods must be placed together. A pod joins it with the label
-// framework.PodGroupLabel in the same namespace:
-// MakePod().Label(framework.PodGroupLabel, name).
+// api.PodGroupLabel in the same namespace:
+// MakePod().Label(api.PodGroupLabel, name).
 func MakePodGroup(name string, minMember int32) *PodGroupWrapper {
 	w := &PodGroupWrapper{}
 	w.g.Name, w.g.Namespace, w.g.Spec.MinMember = name, "default", minMember
@@ -21,7 +23,7 @@ func MakePodGroup(name string, minMember int32) *PodGroupWrapper {
 
 // Build returns the PodGroup, or the first malformed quantity given to the
 // wrapper as an error naming the group, the field and the value.
-func (w *PodGroupWrapper) Build() (*framework.PodGroup, error) {
+func (w *PodGroupWrapper) Build() (*api.PodGroup, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -36,7 +38,7 @@ func (w *PodGroupWrapper) Build() (*framework.PodGroup, error) {
 
 // Obj returns the PodGroup. It panics when a quantity given to the wrapper
 // was malformed (Build returns the error instead).
-func (w *PodGroupWrapper) Obj() *framework.PodGroup { return must(w.Build()) }
+func (w *PodGroupWrapper) Obj() *api.PodGroup { return must(w.Build()) }
 
 // Namespace sets metadata.namespace (the namespace of the group's pods).
 func (w *PodGroupWrapper) Namespace(ns string) *PodGroupWrapper { w.g.Namespace = ns; return w }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -21,21 +21,21 @@ func TestPodStatusResourcesFields(t *testing.T) {
 	got := builder.MakePod().Name("p").PodReq(m{"cpu": "2"}).Req(m{"cpu": "1"}).SidecarReq(m{"cpu": "100m"}).
 		StatusReq("c0", m{"cpu": "1500m"}).StatusAllocated("c0", m{"cpu": "1"}).StatusReq("s0", m{"cpu": "200m"}).
 		StatusReq("c0", m{"cpu": "2"}).StatusPodReq(m{"cpu": "3"}).StatusPodAllocated(m{"cpu": "2"}).
-		ResizePending(framework.PodReasonDeferred).ResizeInProgress().Obj()
-	want := framework.PodStatus{
-		Conditions: []framework.PodCondition{
-			{Type: framework.PodResizePending, Status: framework.ConditionTrue, Reason: framework.PodReasonDeferred},
-			{Type: framework.PodResizeInProgress, Status: framework.ConditionTrue},
+		ResizePending(api.PodReasonDeferred).ResizeInProgress().Obj()
+	want := api.PodStatus{
+		Conditions: []api.PodCondition{
+			{Type: api.PodResizePending, Status: api.ConditionTrue, Reason: api.PodReasonDeferred},
+			{Type: api.PodResizeInProgress, Status: api.ConditionTrue},
 		},
-		ContainerStatuses:     []framework.ContainerStatus{{Name: "c0", Resources: &framework.ResourceRequirements{Requests: l(m{"cpu": "2"})}, AllocatedResources: l(m{"cpu": "1"})}},
-		InitContainerStatuses: []framework.ContainerStatus{{Name: "s0", Resources: &framework.ResourceRequirements{Requests: l(m{"cpu": "200m"})}}},
-		Resources:             &framework.ResourceRequirements{Requests: l(m{"cpu": "3"})},
+		ContainerStatuses:     []api.ContainerStatus{{Name: "c0", Resources: &api.ResourceRequirements{Requests: l(m{"cpu": "2"})}, AllocatedResources: l(m{"cpu": "1"})}},
+		InitContainerStatuses: []api.ContainerStatus{{Name: "s0", Resources: &api.ResourceRequirements{Requests: l(m{"cpu": "200m"})}}},
+		Resources:             &api.ResourceRequirements{Requests: l(m{"cpu": "3"})},
 		AllocatedResources:    l(m{"cpu": "2"}),
 	}
 	if diff := cmp.Diff(want, got.Status, cmpQuantity); diff != "" {
 		t.Errorf("status (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(&framework.ResourceRequirements{Requests: l(m{"cpu": "2"})}, got.Spec.Resources, cmpQuantity); diff != "" {
+	if diff := cmp.Diff(&api.ResourceRequirements{Requests: l(m{"cpu": "2"})}, got.Spec.Resources, cmpQuantity); diff != "" {
 		t.Errorf("spec.resources (-want +got):\n%s", diff)
 	}
 }

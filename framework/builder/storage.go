@@ -3,7 +3,7 @@ package builder
 import (
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -32,12 +32,12 @@ func epoch() *time.Time {
 // storageList returns the resource list {"storage": q}, recording a
 // malformed q in *first as field of the named object.
 func storageList(first *error, object, name, field, q string) resource.List {
-	return parse(first, object, name, field, map[string]string{string(framework.ResourceStorage): q})
+	return parse(first, object, name, field, map[string]string{string(api.ResourceStorage): q})
 }
 
-// PVWrapper builds a framework.PersistentVolume; MakePV starts one.
+// PVWrapper builds a api.PersistentVolume; MakePV starts one.
 type PVWrapper struct {
-	v         framework.PersistentVolume
+	v         api.PersistentVolume
 	sourceSet bool  // CSI or Source was called: no default source
 	err       error // the first malformed quantity
 }
@@ -55,27 +55,27 @@ func MakePV(name, class string) *PVWrapper {
 	w.v.Name = name
 	w.v.Spec.StorageClassName = class
 	w.v.Spec.Capacity = storageList(&w.err, "PersistentVolume", name, "spec.capacity", DefaultStorage)
-	w.v.Spec.AccessModes = []framework.PersistentVolumeAccessMode{framework.ReadWriteOnce}
-	w.v.Status.Phase = framework.VolumeAvailable
+	w.v.Spec.AccessModes = []api.PersistentVolumeAccessMode{api.ReadWriteOnce}
+	w.v.Status.Phase = api.VolumeAvailable
 	return w
 }
 
 // Build returns the volume, or the first malformed quantity given to the
 // wrapper as an error naming the volume, the field and the value.
-func (w *PVWrapper) Build() (*framework.PersistentVolume, error) {
+func (w *PVWrapper) Build() (*api.PersistentVolume, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
 	v := deepCopy(&w.v)
 	if !w.sourceSet {
-		v.Spec.CSI = &framework.CSIPersistentVolumeSource{Driver: DefaultCSIDriver, VolumeHandle: v.Name}
+		v.Spec.CSI = &api.CSIPersistentVolumeSource{Driver: DefaultCSIDriver, VolumeHandle: v.Name}
 	}
 	return v, nil
 }
 
 // Obj returns the volume. It panics when a quantity given to the wrapper
 // was malformed (Build returns the error instead).
-func (w *PVWrapper) Obj() *framework.PersistentVolume { return must(w.Build()) }
+func (w *PVWrapper) Obj() *api.PersistentVolume { return must(w.Build()) }
 
 // Name sets metadata.name (and so the default source's volume handle).
 func (w *PVWrapper) Name(n string) *PVWrapper { w.v.Name = n; return w }
@@ -99,22 +99,22 @@ func (w *PVWrapper) Capacity(q string) *PVWrapper {
 }
 
 // AccessModes sets spec.accessModes.
-func (w *PVWrapper) AccessModes(m ...framework.PersistentVolumeAccessMode) *PVWrapper {
+func (w *PVWrapper) AccessModes(m ...api.PersistentVolumeAccessMode) *PVWrapper {
 	w.v.Spec.AccessModes = m
 	return w
 }
 
 // Phase sets status.phase.
-func (w *PVWrapper) Phase(p framework.PersistentVolumePhase) *PVWrapper {
+func (w *PVWrapper) Phase(p api.PersistentVolumePhase) *PVWrapper {
 	w.v.Status.Phase = p
 	return w
 }
 
 // ClaimRef sets spec.claimRef to the claim namespace/name with uid: the
-// volume is bound (with Phase(framework.VolumeBound)) or pre-bound to the
+// volume is bound (with Phase(api.VolumeBound)) or pre-bound to the
 // claim. An empty uid matches any claim of that name.
 func (w *PVWrapper) ClaimRef(namespace, name, uid string) *PVWrapper {
-	w.v.Spec.ClaimRef = &framework.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: namespace, Name: name, UID: uid}
+	w.v.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: namespace, Name: name, UID: uid}
 	return w
 }
 
@@ -126,25 +126,25 @@ func (w *PVWrapper) NodeAffinity(key string, values ...string) *PVWrapper {
 
 // NodeAffinityTerms sets spec.nodeAffinity.required to terms: a node must
 // match one of them.
-func (w *PVWrapper) NodeAffinityTerms(terms ...framework.NodeSelectorTerm) *PVWrapper {
-	w.v.Spec.NodeAffinity = &framework.VolumeNodeAffinity{Required: &framework.NodeSelector{NodeSelectorTerms: terms}}
+func (w *PVWrapper) NodeAffinityTerms(terms ...api.NodeSelectorTerm) *PVWrapper {
+	w.v.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: terms}}
 	return w
 }
 
 // VolumeMode sets spec.volumeMode.
-func (w *PVWrapper) VolumeMode(m framework.PersistentVolumeMode) *PVWrapper {
+func (w *PVWrapper) VolumeMode(m api.PersistentVolumeMode) *PVWrapper {
 	w.v.Spec.VolumeMode = &m
 	return w
 }
 
 // CSI sets the volume's source to a CSI volume of driver with handle.
 func (w *PVWrapper) CSI(driver, handle string) *PVWrapper {
-	return w.Source(framework.PersistentVolumeSource{CSI: &framework.CSIPersistentVolumeSource{Driver: driver, VolumeHandle: handle}})
+	return w.Source(api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: driver, VolumeHandle: handle}})
 }
 
 // Source sets the volume's source (an in-tree disk, a CSI volume, a local
 // path, …), replacing the default CSI source.
-func (w *PVWrapper) Source(s framework.PersistentVolumeSource) *PVWrapper {
+func (w *PVWrapper) Source(s api.PersistentVolumeSource) *PVWrapper {
 	w.v.Spec.PersistentVolumeSource = s
 	w.sourceSet = true
 	return w
@@ -157,9 +157,9 @@ func (w *PVWrapper) Deleting() *PVWrapper {
 	return w
 }
 
-// PVCWrapper builds a framework.PersistentVolumeClaim; MakePVC starts one.
+// PVCWrapper builds a api.PersistentVolumeClaim; MakePVC starts one.
 type PVCWrapper struct {
-	c      framework.PersistentVolumeClaim
+	c      api.PersistentVolumeClaim
 	uidSet bool  // UID was called: Build does not default the UID to the name
 	err    error // the first malformed quantity
 }
@@ -179,15 +179,15 @@ func MakePVC(name, class string) *PVCWrapper {
 	if class != "" {
 		w.c.Spec.StorageClassName = &class
 	}
-	w.c.Spec.AccessModes = []framework.PersistentVolumeAccessMode{framework.ReadWriteOnce}
+	w.c.Spec.AccessModes = []api.PersistentVolumeAccessMode{api.ReadWriteOnce}
 	w.c.Spec.Resources.Requests = storageList(&w.err, "PersistentVolumeClaim", name, "spec.resources.requests", DefaultStorage)
-	w.c.Status.Phase = framework.ClaimPending
+	w.c.Status.Phase = api.ClaimPending
 	return w
 }
 
 // Build returns the claim, or the first malformed quantity given to the
 // wrapper as an error naming the claim, the field and the value.
-func (w *PVCWrapper) Build() (*framework.PersistentVolumeClaim, error) {
+func (w *PVCWrapper) Build() (*api.PersistentVolumeClaim, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
@@ -200,7 +200,7 @@ func (w *PVCWrapper) Build() (*framework.PersistentVolumeClaim, error) {
 
 // Obj returns the claim. It panics when a quantity given to the wrapper
 // was malformed (Build returns the error instead).
-func (w *PVCWrapper) Obj() *framework.PersistentVolumeClaim { return must(w.Build()) }
+func (w *PVCWrapper) Obj() *api.PersistentVolumeClaim { return must(w.Build()) }
 
 // Name sets metadata.name; the UID is the name unless UID sets one.
 func (w *PVCWrapper) Name(n string) *PVCWrapper { w.c.Name = n; return w }
@@ -217,7 +217,7 @@ func (w *PVCWrapper) Label(k, v string) *PVCWrapper {
 	return w
 }
 
-// Annotation adds an annotation (framework.AnnSelectedNode, for one, is
+// Annotation adds an annotation (api.AnnSelectedNode, for one, is
 // the node the scheduler chose for a WaitForFirstConsumer claim).
 func (w *PVCWrapper) Annotation(k, v string) *PVCWrapper {
 	w.c.Annotations = withKey(w.c.Annotations, k, v)
@@ -231,19 +231,19 @@ func (w *PVCWrapper) Request(q string) *PVCWrapper {
 }
 
 // AccessModes sets spec.accessModes.
-func (w *PVCWrapper) AccessModes(m ...framework.PersistentVolumeAccessMode) *PVCWrapper {
+func (w *PVCWrapper) AccessModes(m ...api.PersistentVolumeAccessMode) *PVCWrapper {
 	w.c.Spec.AccessModes = m
 	return w
 }
 
 // Selector sets spec.selector, the labels a volume must have to bind.
-func (w *PVCWrapper) Selector(s *framework.LabelSelector) *PVCWrapper {
+func (w *PVCWrapper) Selector(s *api.LabelSelector) *PVCWrapper {
 	w.c.Spec.Selector = s
 	return w
 }
 
 // VolumeMode sets spec.volumeMode.
-func (w *PVCWrapper) VolumeMode(m framework.PersistentVolumeMode) *PVCWrapper {
+func (w *PVCWrapper) VolumeMode(m api.PersistentVolumeMode) *PVCWrapper {
 	w.c.Spec.VolumeMode = &m
 	return w
 }
@@ -253,27 +253,27 @@ func (w *PVCWrapper) VolumeMode(m framework.PersistentVolumeMode) *PVCWrapper {
 func (w *PVCWrapper) VolumeName(pv string) *PVCWrapper { w.c.Spec.VolumeName = pv; return w }
 
 // Bound binds the claim to volume pv as the PV controller leaves it:
-// spec.volumeName pv, the framework.AnnBindCompleted annotation and
+// spec.volumeName pv, the api.AnnBindCompleted annotation and
 // status.phase Bound.
 func (w *PVCWrapper) Bound(pv string) *PVCWrapper {
 	w.c.Spec.VolumeName = pv
-	w.c.Annotations = withKey(w.c.Annotations, framework.AnnBindCompleted, "yes")
-	w.c.Status.Phase = framework.ClaimBound
+	w.c.Annotations = withKey(w.c.Annotations, api.AnnBindCompleted, "yes")
+	w.c.Status.Phase = api.ClaimBound
 	return w
 }
 
 // Phase sets status.phase.
-func (w *PVCWrapper) Phase(p framework.PersistentVolumeClaimPhase) *PVCWrapper {
+func (w *PVCWrapper) Phase(p api.PersistentVolumeClaimPhase) *PVCWrapper {
 	w.c.Status.Phase = p
 	return w
 }
 
 // OwnedBy sets the claim's owner references to pod as its controller, as
 // the ephemeral volume controller creates the claim of a pod's generic
-// ephemeral volume (named <pod>-<volume>, see framework.EphemeralClaimName).
+// ephemeral volume (named <pod>-<volume>, see api.EphemeralClaimName).
 // It reads the pod's name and UID when called.
-func (w *PVCWrapper) OwnedBy(pod *framework.Pod) *PVCWrapper {
-	w.c.OwnerReferences = []framework.OwnerReference{{Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
+func (w *PVCWrapper) OwnedBy(pod *api.Pod) *PVCWrapper {
+	w.c.OwnerReferences = []api.OwnerReference{{Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
 	return w
 }
 
@@ -284,38 +284,38 @@ func (w *PVCWrapper) Deleting() *PVCWrapper {
 	return w
 }
 
-// StorageClassWrapper builds a framework.StorageClass; MakeStorageClass
+// StorageClassWrapper builds a api.StorageClass; MakeStorageClass
 // starts one.
-type StorageClassWrapper struct{ c framework.StorageClass }
+type StorageClassWrapper struct{ c api.StorageClass }
 
 // MakeStorageClass starts a StorageClass named name whose volumes
-// provisioner creates (framework.NotSupportedProvisioner for a class of
+// provisioner creates (api.NotSupportedProvisioner for a class of
 // pre-made volumes only), with volumeBindingMode Immediate, as the API
 // server defaults it; VolumeBindingMode changes it.
 func MakeStorageClass(name, provisioner string) *StorageClassWrapper {
 	w := &StorageClassWrapper{}
 	w.c.Name, w.c.Provisioner = name, provisioner
-	return w.VolumeBindingMode(framework.VolumeBindingImmediate)
+	return w.VolumeBindingMode(api.VolumeBindingImmediate)
 }
 
 // Build returns the class and a nil error (a class has no quantity to
 // get wrong).
-func (w *StorageClassWrapper) Build() (*framework.StorageClass, error) { return deepCopy(&w.c), nil }
+func (w *StorageClassWrapper) Build() (*api.StorageClass, error) { return deepCopy(&w.c), nil }
 
 // Obj returns the class.
-func (w *StorageClassWrapper) Obj() *framework.StorageClass { return must(w.Build()) }
+func (w *StorageClassWrapper) Obj() *api.StorageClass { return must(w.Build()) }
 
 // Name sets metadata.name.
 func (w *StorageClassWrapper) Name(n string) *StorageClassWrapper { w.c.Name = n; return w }
 
 // VolumeBindingMode sets volumeBindingMode:
-// framework.VolumeBindingWaitForFirstConsumer delays binding and
+// api.VolumeBindingWaitForFirstConsumer delays binding and
 // provisioning until a pod using the claim is scheduled. "" unsets it, as
 // in an object read without the field: scheduling.Cluster then defaults it
 // to Immediate as the API server does, while in a framework.Snapshot the
 // volume plugins fail the class's unbound claims with kube-scheduler's
 // "VolumeBindingMode not set for StorageClass".
-func (w *StorageClassWrapper) VolumeBindingMode(m framework.VolumeBindingMode) *StorageClassWrapper {
+func (w *StorageClassWrapper) VolumeBindingMode(m api.VolumeBindingMode) *StorageClassWrapper {
 	w.c.VolumeBindingMode = nil
 	if m != "" {
 		w.c.VolumeBindingMode = &m
@@ -326,8 +326,8 @@ func (w *StorageClassWrapper) VolumeBindingMode(m framework.VolumeBindingMode) *
 // AllowedTopology adds a term of allowedTopologies: label key In values.
 // A provisioned volume must land where one of the terms matches.
 func (w *StorageClassWrapper) AllowedTopology(key string, values ...string) *StorageClassWrapper {
-	w.c.AllowedTopologies = append(w.c.AllowedTopologies, framework.TopologySelectorTerm{
-		MatchLabelExpressions: []framework.TopologySelectorLabelRequirement{{Key: key, Values: values}}})
+	w.c.AllowedTopologies = append(w.c.AllowedTopologies, api.TopologySelectorTerm{
+		MatchLabelExpressions: []api.TopologySelectorLabelRequirement{{Key: key, Values: values}}})
 	return w
 }
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -18,52 +18,52 @@ var cmpQuantity = cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(
 func ptr[T any](v T) *T { return &v }
 
 func storage(q string) resource.List {
-	return resource.List{framework.ResourceStorage: resource.MustParse(q)}
+	return resource.List{api.ResourceStorage: resource.MustParse(q)}
 }
 
 // TestStorageDefaults pins what each storage wrapper sets before any
 // method is called, and that the defaults make a valid object.
 func TestStorageDefaults(t *testing.T) {
-	rwo := []framework.PersistentVolumeAccessMode{framework.ReadWriteOnce}
+	rwo := []api.PersistentVolumeAccessMode{api.ReadWriteOnce}
 	tests := []struct {
 		name    string
-		got     framework.StorageObject
-		want    framework.StorageObject
+		got     api.StorageObject
+		want    api.StorageObject
 		invalid string // the validation error the defaults leave, "" for none
 	}{
-		{name: "pv", got: builder.MakePV("pv-1", "fast").Obj(), want: &framework.PersistentVolume{
-			ObjectMeta: framework.ObjectMeta{Name: "pv-1"},
-			Spec: framework.PersistentVolumeSpec{Capacity: storage("1Gi"), AccessModes: rwo, StorageClassName: "fast",
-				PersistentVolumeSource: framework.PersistentVolumeSource{CSI: &framework.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "pv-1"}}},
-			Status: framework.PersistentVolumeStatus{Phase: framework.VolumeAvailable}}},
-		{name: "pv without class", got: builder.MakePV("pv-1", "").Obj(), want: &framework.PersistentVolume{
-			ObjectMeta: framework.ObjectMeta{Name: "pv-1"},
-			Spec: framework.PersistentVolumeSpec{Capacity: storage("1Gi"), AccessModes: rwo,
-				PersistentVolumeSource: framework.PersistentVolumeSource{CSI: &framework.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "pv-1"}}},
-			Status: framework.PersistentVolumeStatus{Phase: framework.VolumeAvailable}}},
-		{name: "pvc", got: builder.MakePVC("data", "fast").Obj(), want: &framework.PersistentVolumeClaim{
-			ObjectMeta: framework.ObjectMeta{Name: "data", Namespace: "default", UID: "data"},
-			Spec: framework.PersistentVolumeClaimSpec{AccessModes: rwo, StorageClassName: ptr("fast"),
-				Resources: framework.VolumeResourceRequirements{Requests: storage("1Gi")}},
-			Status: framework.PersistentVolumeClaimStatus{Phase: framework.ClaimPending}}},
-		{name: "pvc without class", got: builder.MakePVC("data", "").Obj(), want: &framework.PersistentVolumeClaim{
-			ObjectMeta: framework.ObjectMeta{Name: "data", Namespace: "default", UID: "data"},
-			Spec: framework.PersistentVolumeClaimSpec{AccessModes: rwo,
-				Resources: framework.VolumeResourceRequirements{Requests: storage("1Gi")}},
-			Status: framework.PersistentVolumeClaimStatus{Phase: framework.ClaimPending}}},
-		{name: "storage class", got: builder.MakeStorageClass("fast", "ebs.csi.aws.com").Obj(), want: &framework.StorageClass{
-			ObjectMeta: framework.ObjectMeta{Name: "fast"}, Provisioner: "ebs.csi.aws.com", VolumeBindingMode: ptr(framework.VolumeBindingImmediate)}},
-		{name: "storage class, mode unset", got: builder.MakeStorageClass("fast", "p").VolumeBindingMode("").Obj(), want: &framework.StorageClass{
-			ObjectMeta: framework.ObjectMeta{Name: "fast"}, Provisioner: "p"}},
-		{name: "csinode", got: builder.MakeCSINode("n1").Obj(), want: &framework.CSINode{ObjectMeta: framework.ObjectMeta{Name: "n1"}}},
-		{name: "csinode drivers", got: builder.MakeCSINode("n1").Driver("a", 8, "zone").Driver("b", builder.NoAttachLimit).Obj(), want: &framework.CSINode{
-			ObjectMeta: framework.ObjectMeta{Name: "n1"}, Spec: framework.CSINodeSpec{Drivers: []framework.CSINodeDriver{
-				{Name: "a", NodeID: "n1", TopologyKeys: []string{"zone"}, Allocatable: &framework.VolumeNodeResources{Count: ptr(int32(8))}},
+		{name: "pv", got: builder.MakePV("pv-1", "fast").Obj(), want: &api.PersistentVolume{
+			ObjectMeta: api.ObjectMeta{Name: "pv-1"},
+			Spec: api.PersistentVolumeSpec{Capacity: storage("1Gi"), AccessModes: rwo, StorageClassName: "fast",
+				PersistentVolumeSource: api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "pv-1"}}},
+			Status: api.PersistentVolumeStatus{Phase: api.VolumeAvailable}}},
+		{name: "pv without class", got: builder.MakePV("pv-1", "").Obj(), want: &api.PersistentVolume{
+			ObjectMeta: api.ObjectMeta{Name: "pv-1"},
+			Spec: api.PersistentVolumeSpec{Capacity: storage("1Gi"), AccessModes: rwo,
+				PersistentVolumeSource: api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "pv-1"}}},
+			Status: api.PersistentVolumeStatus{Phase: api.VolumeAvailable}}},
+		{name: "pvc", got: builder.MakePVC("data", "fast").Obj(), want: &api.PersistentVolumeClaim{
+			ObjectMeta: api.ObjectMeta{Name: "data", Namespace: "default", UID: "data"},
+			Spec: api.PersistentVolumeClaimSpec{AccessModes: rwo, StorageClassName: ptr("fast"),
+				Resources: api.VolumeResourceRequirements{Requests: storage("1Gi")}},
+			Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimPending}}},
+		{name: "pvc without class", got: builder.MakePVC("data", "").Obj(), want: &api.PersistentVolumeClaim{
+			ObjectMeta: api.ObjectMeta{Name: "data", Namespace: "default", UID: "data"},
+			Spec: api.PersistentVolumeClaimSpec{AccessModes: rwo,
+				Resources: api.VolumeResourceRequirements{Requests: storage("1Gi")}},
+			Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimPending}}},
+		{name: "storage class", got: builder.MakeStorageClass("fast", "ebs.csi.aws.com").Obj(), want: &api.StorageClass{
+			ObjectMeta: api.ObjectMeta{Name: "fast"}, Provisioner: "ebs.csi.aws.com", VolumeBindingMode: ptr(api.VolumeBindingImmediate)}},
+		{name: "storage class, mode unset", got: builder.MakeStorageClass("fast", "p").VolumeBindingMode("").Obj(), want: &api.StorageClass{
+			ObjectMeta: api.ObjectMeta{Name: "fast"}, Provisioner: "p"}},
+		{name: "csinode", got: builder.MakeCSINode("n1").Obj(), want: &api.CSINode{ObjectMeta: api.ObjectMeta{Name: "n1"}}},
+		{name: "csinode drivers", got: builder.MakeCSINode("n1").Driver("a", 8, "zone").Driver("b", builder.NoAttachLimit).Obj(), want: &api.CSINode{
+			ObjectMeta: api.ObjectMeta{Name: "n1"}, Spec: api.CSINodeSpec{Drivers: []api.CSINodeDriver{
+				{Name: "a", NodeID: "n1", TopologyKeys: []string{"zone"}, Allocatable: &api.VolumeNodeResources{Count: ptr(int32(8))}},
 				{Name: "b", NodeID: "n1"}}}}},
-		{name: "csidriver", got: builder.MakeCSIDriver("d").Obj(), want: &framework.CSIDriver{ObjectMeta: framework.ObjectMeta{Name: "d"}}},
-		{name: "capacity", got: builder.MakeCSIStorageCapacity("cap", "fast").Obj(), want: &framework.CSIStorageCapacity{
-			ObjectMeta: framework.ObjectMeta{Name: "cap", Namespace: "default"}, StorageClassName: "fast"}},
-		{name: "attachment", got: builder.MakeVolumeAttachment("va").Obj(), want: &framework.VolumeAttachment{ObjectMeta: framework.ObjectMeta{Name: "va"}},
+		{name: "csidriver", got: builder.MakeCSIDriver("d").Obj(), want: &api.CSIDriver{ObjectMeta: api.ObjectMeta{Name: "d"}}},
+		{name: "capacity", got: builder.MakeCSIStorageCapacity("cap", "fast").Obj(), want: &api.CSIStorageCapacity{
+			ObjectMeta: api.ObjectMeta{Name: "cap", Namespace: "default"}, StorageClassName: "fast"}},
+		{name: "attachment", got: builder.MakeVolumeAttachment("va").Obj(), want: &api.VolumeAttachment{ObjectMeta: api.ObjectMeta{Name: "va"}},
 			invalid: `volumeattachment "va": spec.attacher: required`},
 	}
 	for _, tt := range tests {
@@ -71,7 +71,7 @@ func TestStorageDefaults(t *testing.T) {
 			if diff := cmp.Diff(tt.want, tt.got, cmpQuantity); diff != "" {
 				t.Errorf("object (-want +got):\n%s", diff)
 			}
-			err := framework.ValidateStorageObject(tt.got)
+			err := api.ValidateStorageObject(tt.got)
 			switch {
 			case tt.invalid == "" && err != nil:
 				t.Errorf("defaults do not validate: %v", err)
@@ -85,86 +85,86 @@ func TestStorageDefaults(t *testing.T) {
 // TestStorageFields pins what each method sets.
 // sourceAndAffinity returns the volumes' specs with their sources and
 // node affinity alone.
-func sourceAndAffinity(pvs ...*framework.PersistentVolume) []framework.PersistentVolumeSpec {
-	var specs []framework.PersistentVolumeSpec
+func sourceAndAffinity(pvs ...*api.PersistentVolume) []api.PersistentVolumeSpec {
+	var specs []api.PersistentVolumeSpec
 	for _, pv := range pvs {
-		specs = append(specs, framework.PersistentVolumeSpec{PersistentVolumeSource: pv.Spec.PersistentVolumeSource, NodeAffinity: pv.Spec.NodeAffinity})
+		specs = append(specs, api.PersistentVolumeSpec{PersistentVolumeSource: pv.Spec.PersistentVolumeSource, NodeAffinity: pv.Spec.NodeAffinity})
 	}
 	return specs
 }
 
 func TestStorageFields(t *testing.T) {
-	sel := &framework.LabelSelector{MatchLabels: map[string]string{"tier": "ssd"}}
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"tier": "ssd"}}
 	owner := builder.MakePod().Name("web-0").Obj()
-	gce := framework.PersistentVolumeSource{GCEPersistentDisk: &framework.GCEPersistentDiskVolumeSource{PDName: "disk-1"}}
+	gce := api.PersistentVolumeSource{GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "disk-1"}}
 	epoch := time.Unix(0, 0).UTC()
 	tests := []struct {
 		name      string
 		got, want any
 	}{
 		{"pv", builder.MakePV("pv", "fast").Name("pv-1").Label("tier", "ssd").Annotation("a", "1").Capacity("10Gi").
-			AccessModes(framework.ReadWriteOncePod).Phase(framework.VolumeBound).ClaimRef("ns", "data", "u1").
-			NodeAffinity("zone", "a", "b").VolumeMode(framework.PersistentVolumeBlock).Deleting().Obj(),
-			&framework.PersistentVolume{
-				ObjectMeta: framework.ObjectMeta{Name: "pv-1", Labels: map[string]string{"tier": "ssd"}, Annotations: map[string]string{"a": "1"}, DeletionTimestamp: &epoch},
-				Spec: framework.PersistentVolumeSpec{Capacity: storage("10Gi"), AccessModes: []framework.PersistentVolumeAccessMode{framework.ReadWriteOncePod},
-					ClaimRef:         &framework.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: "ns", Name: "data", UID: "u1"},
-					StorageClassName: "fast", VolumeMode: ptr(framework.PersistentVolumeBlock),
-					NodeAffinity: &framework.VolumeNodeAffinity{Required: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{
-						{MatchExpressions: []framework.NodeSelectorRequirement{{Key: "zone", Operator: framework.NodeSelectorOpIn, Values: []string{"a", "b"}}}}}}},
-					PersistentVolumeSource: framework.PersistentVolumeSource{CSI: &framework.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "pv-1"}}},
-				Status: framework.PersistentVolumeStatus{Phase: framework.VolumeBound}}},
+			AccessModes(api.ReadWriteOncePod).Phase(api.VolumeBound).ClaimRef("ns", "data", "u1").
+			NodeAffinity("zone", "a", "b").VolumeMode(api.PersistentVolumeBlock).Deleting().Obj(),
+			&api.PersistentVolume{
+				ObjectMeta: api.ObjectMeta{Name: "pv-1", Labels: map[string]string{"tier": "ssd"}, Annotations: map[string]string{"a": "1"}, DeletionTimestamp: &epoch},
+				Spec: api.PersistentVolumeSpec{Capacity: storage("10Gi"), AccessModes: []api.PersistentVolumeAccessMode{api.ReadWriteOncePod},
+					ClaimRef:         &api.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: "ns", Name: "data", UID: "u1"},
+					StorageClassName: "fast", VolumeMode: ptr(api.PersistentVolumeBlock),
+					NodeAffinity: &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{
+						{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a", "b"}}}}}}},
+					PersistentVolumeSource: api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "pv-1"}}},
+				Status: api.PersistentVolumeStatus{Phase: api.VolumeBound}}},
 		{"pv sources", sourceAndAffinity(
 			builder.MakePV("a", "").CSI("ebs.csi.aws.com", "vol-1").Obj(),
 			builder.MakePV("b", "").Source(gce).Obj(),
 			builder.MakePV("c", "").NodeAffinityTerms(builder.NameIn("n1"), builder.LabelIn("zone", "a")).Obj()),
-			[]framework.PersistentVolumeSpec{
-				{PersistentVolumeSource: framework.PersistentVolumeSource{CSI: &framework.CSIPersistentVolumeSource{Driver: "ebs.csi.aws.com", VolumeHandle: "vol-1"}}},
+			[]api.PersistentVolumeSpec{
+				{PersistentVolumeSource: api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: "ebs.csi.aws.com", VolumeHandle: "vol-1"}}},
 				{PersistentVolumeSource: gce},
-				{PersistentVolumeSource: framework.PersistentVolumeSource{CSI: &framework.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "c"}},
-					NodeAffinity: &framework.VolumeNodeAffinity{Required: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{
-						{MatchFields: []framework.NodeSelectorRequirement{{Key: "metadata.name", Operator: framework.NodeSelectorOpIn, Values: []string{"n1"}}}},
-						{MatchExpressions: []framework.NodeSelectorRequirement{{Key: "zone", Operator: framework.NodeSelectorOpIn, Values: []string{"a"}}}}}}}}}},
+				{PersistentVolumeSource: api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "c"}},
+					NodeAffinity: &api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{
+						{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n1"}}}},
+						{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}}}}}}}},
 		{"pvc", builder.MakePVC("d", "fast").Name("data").Namespace("ns").UID("u1").Label("app", "db").
-			Annotation(framework.AnnSelectedNode, "n1").Request("5Gi").AccessModes(framework.ReadOnlyMany).Selector(sel).
-			VolumeMode(framework.PersistentVolumeFilesystem).Bound("pv-1").OwnedBy(owner).Deleting().Obj(),
-			&framework.PersistentVolumeClaim{
-				ObjectMeta: framework.ObjectMeta{Name: "data", Namespace: "ns", UID: "u1", Labels: map[string]string{"app": "db"},
-					Annotations:     map[string]string{framework.AnnSelectedNode: "n1", framework.AnnBindCompleted: "yes"},
-					OwnerReferences: []framework.OwnerReference{{Kind: "Pod", Name: "web-0", UID: "web-0", Controller: true}}, DeletionTimestamp: &epoch},
-				Spec: framework.PersistentVolumeClaimSpec{AccessModes: []framework.PersistentVolumeAccessMode{framework.ReadOnlyMany}, Selector: sel,
-					Resources: framework.VolumeResourceRequirements{Requests: storage("5Gi")}, VolumeName: "pv-1", StorageClassName: ptr("fast"),
-					VolumeMode: ptr(framework.PersistentVolumeFilesystem)},
-				Status: framework.PersistentVolumeClaimStatus{Phase: framework.ClaimBound}}},
-		{"pvc pre-bound", builder.MakePVC("data", "").VolumeName("pv-1").Phase(framework.ClaimLost).Obj(),
-			&framework.PersistentVolumeClaim{ObjectMeta: framework.ObjectMeta{Name: "data", Namespace: "default", UID: "data"},
-				Spec: framework.PersistentVolumeClaimSpec{AccessModes: []framework.PersistentVolumeAccessMode{framework.ReadWriteOnce},
-					Resources: framework.VolumeResourceRequirements{Requests: storage("1Gi")}, VolumeName: "pv-1"},
-				Status: framework.PersistentVolumeClaimStatus{Phase: framework.ClaimLost}}},
-		{"storage class", builder.MakeStorageClass("sc", "p").Name("wait").VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer).
+			Annotation(api.AnnSelectedNode, "n1").Request("5Gi").AccessModes(api.ReadOnlyMany).Selector(sel).
+			VolumeMode(api.PersistentVolumeFilesystem).Bound("pv-1").OwnedBy(owner).Deleting().Obj(),
+			&api.PersistentVolumeClaim{
+				ObjectMeta: api.ObjectMeta{Name: "data", Namespace: "ns", UID: "u1", Labels: map[string]string{"app": "db"},
+					Annotations:     map[string]string{api.AnnSelectedNode: "n1", api.AnnBindCompleted: "yes"},
+					OwnerReferences: []api.OwnerReference{{Kind: "Pod", Name: "web-0", UID: "web-0", Controller: true}}, DeletionTimestamp: &epoch},
+				Spec: api.PersistentVolumeClaimSpec{AccessModes: []api.PersistentVolumeAccessMode{api.ReadOnlyMany}, Selector: sel,
+					Resources: api.VolumeResourceRequirements{Requests: storage("5Gi")}, VolumeName: "pv-1", StorageClassName: ptr("fast"),
+					VolumeMode: ptr(api.PersistentVolumeFilesystem)},
+				Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimBound}}},
+		{"pvc pre-bound", builder.MakePVC("data", "").VolumeName("pv-1").Phase(api.ClaimLost).Obj(),
+			&api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: "data", Namespace: "default", UID: "data"},
+				Spec: api.PersistentVolumeClaimSpec{AccessModes: []api.PersistentVolumeAccessMode{api.ReadWriteOnce},
+					Resources: api.VolumeResourceRequirements{Requests: storage("1Gi")}, VolumeName: "pv-1"},
+				Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimLost}}},
+		{"storage class", builder.MakeStorageClass("sc", "p").Name("wait").VolumeBindingMode(api.VolumeBindingWaitForFirstConsumer).
 			AllowedTopology("zone", "a", "b").AllowedTopology("rack", "r1").Obj(),
-			&framework.StorageClass{ObjectMeta: framework.ObjectMeta{Name: "wait"}, Provisioner: "p",
-				VolumeBindingMode: ptr(framework.VolumeBindingWaitForFirstConsumer),
-				AllowedTopologies: []framework.TopologySelectorTerm{
-					{MatchLabelExpressions: []framework.TopologySelectorLabelRequirement{{Key: "zone", Values: []string{"a", "b"}}}},
-					{MatchLabelExpressions: []framework.TopologySelectorLabelRequirement{{Key: "rack", Values: []string{"r1"}}}}}}},
+			&api.StorageClass{ObjectMeta: api.ObjectMeta{Name: "wait"}, Provisioner: "p",
+				VolumeBindingMode: ptr(api.VolumeBindingWaitForFirstConsumer),
+				AllowedTopologies: []api.TopologySelectorTerm{
+					{MatchLabelExpressions: []api.TopologySelectorLabelRequirement{{Key: "zone", Values: []string{"a", "b"}}}},
+					{MatchLabelExpressions: []api.TopologySelectorLabelRequirement{{Key: "rack", Values: []string{"r1"}}}}}}},
 		{"csinode", builder.MakeCSINode("x").Name("n1").Driver("d", 0).Migrated("kubernetes.io/gce-pd").Obj(),
-			&framework.CSINode{ObjectMeta: framework.ObjectMeta{Name: "n1", Annotations: map[string]string{framework.AnnMigratedPlugins: "kubernetes.io/gce-pd"}},
-				Spec: framework.CSINodeSpec{Drivers: []framework.CSINodeDriver{{Name: "d", NodeID: "n1", Allocatable: &framework.VolumeNodeResources{Count: ptr(int32(0))}}}}}},
+			&api.CSINode{ObjectMeta: api.ObjectMeta{Name: "n1", Annotations: map[string]string{api.AnnMigratedPlugins: "kubernetes.io/gce-pd"}},
+				Spec: api.CSINodeSpec{Drivers: []api.CSINodeDriver{{Name: "d", NodeID: "n1", Allocatable: &api.VolumeNodeResources{Count: ptr(int32(0))}}}}}},
 		{"csidriver", builder.MakeCSIDriver("x").Name("d").StorageCapacity(true).AttachRequired(false).Obj(),
-			&framework.CSIDriver{ObjectMeta: framework.ObjectMeta{Name: "d"}, Spec: framework.CSIDriverSpec{StorageCapacity: ptr(true), AttachRequired: ptr(false)}}},
+			&api.CSIDriver{ObjectMeta: api.ObjectMeta{Name: "d"}, Spec: api.CSIDriverSpec{StorageCapacity: ptr(true), AttachRequired: ptr(false)}}},
 		{"capacity", builder.MakeCSIStorageCapacity("x", "fast").Name("cap").Namespace("kube-system").MatchLabel("zone", "a").MatchLabel("rack", "r1").
 			Capacity("100Gi").MaximumVolumeSize("10Gi").Obj(),
-			&framework.CSIStorageCapacity{ObjectMeta: framework.ObjectMeta{Name: "cap", Namespace: "kube-system"}, StorageClassName: "fast",
-				NodeTopology: &framework.LabelSelector{MatchLabels: map[string]string{"zone": "a", "rack": "r1"}},
+			&api.CSIStorageCapacity{ObjectMeta: api.ObjectMeta{Name: "cap", Namespace: "kube-system"}, StorageClassName: "fast",
+				NodeTopology: &api.LabelSelector{MatchLabels: map[string]string{"zone": "a", "rack": "r1"}},
 				Capacity:     ptr(resource.MustParse("100Gi")), MaximumVolumeSize: ptr(resource.MustParse("10Gi"))}},
-		{"capacity everywhere", builder.MakeCSIStorageCapacity("cap", "fast").NodeTopology(&framework.LabelSelector{}).Obj(),
-			&framework.CSIStorageCapacity{ObjectMeta: framework.ObjectMeta{Name: "cap", Namespace: "default"}, StorageClassName: "fast",
-				NodeTopology: &framework.LabelSelector{}}},
+		{"capacity everywhere", builder.MakeCSIStorageCapacity("cap", "fast").NodeTopology(&api.LabelSelector{}).Obj(),
+			&api.CSIStorageCapacity{ObjectMeta: api.ObjectMeta{Name: "cap", Namespace: "default"}, StorageClassName: "fast",
+				NodeTopology: &api.LabelSelector{}}},
 		{"attachment", builder.MakeVolumeAttachment("x").Name("va").Attacher("d").PV("pv-1").Node("n1").Attached(true).Obj(),
-			&framework.VolumeAttachment{ObjectMeta: framework.ObjectMeta{Name: "va"},
-				Spec:   framework.VolumeAttachmentSpec{Attacher: "d", NodeName: "n1", Source: framework.VolumeAttachmentSource{PersistentVolumeName: ptr("pv-1")}},
-				Status: framework.VolumeAttachmentStatus{Attached: true}}},
+			&api.VolumeAttachment{ObjectMeta: api.ObjectMeta{Name: "va"},
+				Spec:   api.VolumeAttachmentSpec{Attacher: "d", NodeName: "n1", Source: api.VolumeAttachmentSource{PersistentVolumeName: ptr("pv-1")}},
+				Status: api.VolumeAttachmentStatus{Attached: true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,11 +180,11 @@ func TestStorageFields(t *testing.T) {
 // built object (maps, slices, pointers) changes neither the wrapper nor
 // later objects.
 func TestStorageObjIsIndependent(t *testing.T) {
-	src := framework.PersistentVolumeSource{ // several sources, to reach every kind of field (not a valid volume)
-		CSI:       &framework.CSIPersistentVolumeSource{Driver: "d", VolumeHandle: "h", VolumeAttributes: map[string]string{"k": "v"}, NodeStageSecretRef: json.RawMessage(`{"name":"s"}`)},
-		AzureDisk: &framework.AzureDiskVolumeSource{DiskName: "disk", CachingMode: ptr("None"), ReadOnly: ptr(false)},
-		ISCSI:     &framework.ISCSIVolumeSource{IQN: "iqn", Portals: []string{"p1"}, InitiatorName: ptr("i")},
-		RBD:       &framework.RBDVolumeSource{CephMonitors: []string{"m1"}, RBDImage: "img"},
+	src := api.PersistentVolumeSource{ // several sources, to reach every kind of field (not a valid volume)
+		CSI:       &api.CSIPersistentVolumeSource{Driver: "d", VolumeHandle: "h", VolumeAttributes: map[string]string{"k": "v"}, NodeStageSecretRef: json.RawMessage(`{"name":"s"}`)},
+		AzureDisk: &api.AzureDiskVolumeSource{DiskName: "disk", CachingMode: ptr("None"), ReadOnly: ptr(false)},
+		ISCSI:     &api.ISCSIVolumeSource{IQN: "iqn", Portals: []string{"p1"}, InitiatorName: ptr("i")},
+		RBD:       &api.RBDVolumeSource{CephMonitors: []string{"m1"}, RBDImage: "img"},
 	}
 	owner := builder.MakePod().Name("web-0").Obj()
 	type testCase struct {
@@ -196,27 +196,27 @@ func TestStorageObjIsIndependent(t *testing.T) {
 	add := func(name string, build func() any, more func()) { tests = append(tests, testCase{name, build, more}) }
 	{
 		w := builder.MakePV("pv-1", "fast").Label("a", "1").Annotation("b", "2").ClaimRef("default", "data", "u").
-			NodeAffinity("zone", "a").VolumeMode(framework.PersistentVolumeBlock).Source(src).Deleting()
+			NodeAffinity("zone", "a").VolumeMode(api.PersistentVolumeBlock).Source(src).Deleting()
 		add("pv", func() any { return w.Obj() }, func() {
-			w.Label("a", "changed").Label("c", "3").Annotation("b", "changed").Capacity("2Gi").AccessModes(framework.ReadWriteMany).
-				ClaimRef("ns", "other", "").NodeAffinity("zone", "b").VolumeMode(framework.PersistentVolumeFilesystem).
-				Phase(framework.VolumeReleased)
+			w.Label("a", "changed").Label("c", "3").Annotation("b", "changed").Capacity("2Gi").AccessModes(api.ReadWriteMany).
+				ClaimRef("ns", "other", "").NodeAffinity("zone", "b").VolumeMode(api.PersistentVolumeFilesystem).
+				Phase(api.VolumeReleased)
 		})
 	}
 	{
 		w := builder.MakePVC("data", "fast").Label("a", "1").Annotation("b", "2").
-			Selector(&framework.LabelSelector{MatchLabels: map[string]string{"tier": "ssd"},
-				MatchExpressions: []framework.LabelSelectorRequirement{{Key: "k", Operator: framework.LabelSelectorOpIn, Values: []string{"v"}}}}).
-			VolumeMode(framework.PersistentVolumeBlock).Bound("pv-1").OwnedBy(owner).Deleting()
+			Selector(&api.LabelSelector{MatchLabels: map[string]string{"tier": "ssd"},
+				MatchExpressions: []api.LabelSelectorRequirement{{Key: "k", Operator: api.LabelSelectorOpIn, Values: []string{"v"}}}}).
+			VolumeMode(api.PersistentVolumeBlock).Bound("pv-1").OwnedBy(owner).Deleting()
 		add("pvc", func() any { return w.Obj() }, func() {
-			w.Name("data-2").Label("a", "changed").Annotation(framework.AnnSelectedNode, "n1").Request("5Gi").
-				AccessModes(framework.ReadWriteOncePod).Selector(nil).VolumeMode(framework.PersistentVolumeFilesystem).Bound("pv-2")
+			w.Name("data-2").Label("a", "changed").Annotation(api.AnnSelectedNode, "n1").Request("5Gi").
+				AccessModes(api.ReadWriteOncePod).Selector(nil).VolumeMode(api.PersistentVolumeFilesystem).Bound("pv-2")
 		})
 	}
 	{
 		w := builder.MakeStorageClass("sc", "p").AllowedTopology("zone", "a", "b")
 		add("storage class", func() any { return w.Obj() }, func() {
-			w.AllowedTopology("rack", "r1").VolumeBindingMode(framework.VolumeBindingWaitForFirstConsumer)
+			w.AllowedTopology("rack", "r1").VolumeBindingMode(api.VolumeBindingWaitForFirstConsumer)
 		})
 	}
 	{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -14,7 +15,7 @@ import (
 // lists (after PreFilter on the snapshot's nodes), without PreFilter
 // state, and after AddPod and RemovePod of one of pods on clones of the
 // state.
-func checkBatchFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap *framework.Snapshot, pod *framework.PodInfo, lists []nodeList, pods []*framework.Pod) {
+func checkBatchFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap *framework.Snapshot, pod *framework.PodInfo, lists []nodeList, pods []*api.Pod) {
 	if _, ok := pl.(framework.BatchFilterPlugin); !ok {
 		return
 	}
@@ -131,7 +132,7 @@ func verdicts(pl framework.FilterPlugin, state *framework.CycleState, pod *frame
 // carried state up to date for the next replica, and a fresh PreFilter
 // must give the same status and verdicts, also after a nominated pod is
 // added to clones of both states.
-func checkIncrementalPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, ip framework.IncrementalPreFilterPlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *framework.Pod) {
+func checkIncrementalPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, ip framework.IncrementalPreFilterPlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *api.Pod) {
 	ctx := context.Background()
 	carried := freshState(snap)
 	usable := func(res *framework.PreFilterResult, s *framework.Status) bool {

@@ -61,6 +61,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -73,15 +74,15 @@ type Case struct {
 	Plugin framework.Plugin
 	// Nodes, Pods (placed on their Spec.NodeName) and SnapshotOptions
 	// (namespaces, storage objects) make the snapshot.
-	Nodes           []*framework.Node
-	Pods            []*framework.Pod
+	Nodes           []*api.Node
+	Pods            []*api.Pod
 	SnapshotOptions []framework.SnapshotOption
 	// Incoming is the pod to schedule.
-	Incoming *framework.Pod
+	Incoming *api.Pod
 	// Other, when not nil, returns a pod named name placed on node, added
 	// to the cluster beside the incoming pod's replicas in the incremental
 	// and node-local checks (nil: replicas only).
-	Other func(name, node string) *framework.Pod
+	Other func(name, node string) *api.Pod
 	// ScoresEveryNode asks the incremental check to compare Score on the
 	// snapshot's nodes outside those PreScore saw too (for plugins whose
 	// Score is defined there).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -19,7 +20,7 @@ import (
 // node the verdict and raw score a fresh state gives, PreFilter's and
 // PreScore's statuses do not change, and a node whose Generation did not
 // move keeps the verdict and raw score it had.
-func checkNodeLocal(t *rapid.T, cov *coverage, pl framework.Plugin, snap *framework.Snapshot, pod *framework.PodInfo, other func(name, node string) *framework.Pod) {
+func checkNodeLocal(t *rapid.T, cov *coverage, pl framework.Plugin, snap *framework.Snapshot, pod *framework.PodInfo, other func(name, node string) *api.Pod) {
 	nl, ok := pl.(framework.NodeLocalPlugin)
 	if !ok || !nl.NodeLocal(pod) {
 		return
@@ -81,7 +82,7 @@ func localOutcomes(pl framework.Plugin, state *framework.CycleState, pod *framew
 // sign more coarsely than its scores distinguish, as kube-scheduler's
 // NodeResourcesFit signs a pod's requests without the defaults its
 // scores give a container without requests.
-func checkSign(t *rapid.T, cov *coverage, pl framework.Plugin, snap *framework.Snapshot, pod *framework.PodInfo, pods []*framework.Pod) {
+func checkSign(t *rapid.T, cov *coverage, pl framework.Plugin, snap *framework.Snapshot, pod *framework.PodInfo, pods []*api.Pod) {
 	sp, ok := pl.(framework.SignPlugin)
 	if !ok {
 		return
@@ -107,7 +108,7 @@ func checkSign(t *rapid.T, cov *coverage, pl framework.Plugin, snap *framework.S
 	want, ok := sig(pod)
 	renamed := *pod.Pod
 	renamed.Name, renamed.UID = pod.Pod.Name+"-copy", pod.Pod.UID+"-copy"
-	variants := []*framework.Pod{&renamed}
+	variants := []*api.Pod{&renamed}
 	for _, p := range pods {
 		if p.Namespace != pod.Pod.Namespace {
 			// Fragments need not sign the namespace: pods signed alike

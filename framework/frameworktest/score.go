@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -278,7 +279,7 @@ func outsideScores(pl framework.ScorePlugin, state *framework.CycleState, pi *fr
 // nodes is drawn; PreScoreAfterAdd brings the carried state up to date
 // for the next replica and a fresh PreScore over the same window must give
 // the same status and scores.
-func checkIncrementalPreScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, ip framework.IncrementalPreScorePlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *framework.Pod, everyNode bool) {
+func checkIncrementalPreScore(t *rapid.T, cov *coverage, pl framework.ScorePlugin, ip framework.IncrementalPreScorePlugin, snap *framework.Snapshot, tmpl *framework.PodInfo, other func(name, node string) *api.Pod, everyNode bool) {
 	ctx := context.Background()
 	carried := freshState(snap)
 	ok := ip.PreScore(ctx, carried, tmpl, window(t, snap)).IsSuccess()

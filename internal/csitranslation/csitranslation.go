@@ -16,7 +16,7 @@ import (
 	"slices"
 	"strings"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // In-tree plugin names, CSI driver names and CSI topology keys.
@@ -81,7 +81,7 @@ func MigrationOn(plugin string) bool {
 
 // PluginOfPV returns the in-tree plugin of a PersistentVolume's source, or
 // "" when the source is not a migratable in-tree one (IsPVMigratable).
-func PluginOfPV(pv *fw.PersistentVolume) string {
+func PluginOfPV(pv *api.PersistentVolume) string {
 	s := &pv.Spec.PersistentVolumeSource
 	switch {
 	case s.GCEPersistentDisk != nil:
@@ -98,7 +98,7 @@ func PluginOfPV(pv *fw.PersistentVolume) string {
 
 // PluginOfVolume returns the in-tree plugin of an inline pod volume, or ""
 // (IsInlineMigratable).
-func PluginOfVolume(v *fw.Volume) string {
+func PluginOfVolume(v *api.Volume) string {
 	switch {
 	case v.GCEPersistentDisk != nil:
 		return GCEPDInTreePluginName
@@ -118,18 +118,18 @@ func PluginOfVolume(v *fw.Volume) string {
 // source, an AWS volume ID of the wrong form, a regional GCE PD whose zones
 // name no single region, or an Azure disk of another kind than Managed is
 // an error.
-func TranslatePV(pv *fw.PersistentVolume) (*fw.PersistentVolume, error) {
+func TranslatePV(pv *api.PersistentVolume) (*api.PersistentVolume, error) {
 	out := *pv
 	out.Spec.NodeAffinity = cloneAffinity(pv.Spec.NodeAffinity)
-	out.Spec.PersistentVolumeSource = fw.PersistentVolumeSource{}
+	out.Spec.PersistentVolumeSource = api.PersistentVolumeSource{}
 	src := &pv.Spec.PersistentVolumeSource
-	var csi fw.CSIPersistentVolumeSource
+	var csi api.CSIPersistentVolumeSource
 	switch {
 	case src.GCEPersistentDisk != nil:
 		gce := src.GCEPersistentDisk
-		zonesLabel := pv.Labels[fw.LabelFailureDomainBetaZone]
+		zonesLabel := pv.Labels[api.LabelFailureDomainBetaZone]
 		if zonesLabel == "" {
-			zonesLabel = pv.Labels[fw.LabelTopologyZone]
+			zonesLabel = pv.Labels[api.LabelTopologyZone]
 		}
 		zones := strings.Split(zonesLabel, zoneDelimiter)
 		switch {
@@ -153,14 +153,14 @@ func TranslatePV(pv *fw.PersistentVolume) (*fw.PersistentVolume, error) {
 		if err != nil {
 			return nil, fmt.Errorf("failed to translate Kubernetes ID to EBS Volume ID %w", err)
 		}
-		csi = fw.CSIPersistentVolumeSource{Driver: AWSEBSDriverName, VolumeHandle: h, ReadOnly: ebs.ReadOnly, FSType: ebs.FSType}
+		csi = api.CSIPersistentVolumeSource{Driver: AWSEBSDriverName, VolumeHandle: h, ReadOnly: ebs.ReadOnly, FSType: ebs.FSType}
 		translateTopology(&out, AWSEBSTopologyKey)
 	case src.AzureDisk != nil:
 		az := src.AzureDisk
 		if err := azureManaged(az); err != nil {
 			return nil, err
 		}
-		csi = fw.CSIPersistentVolumeSource{Driver: AzureDiskDriverName, VolumeHandle: az.DataDiskURI}
+		csi = api.CSIPersistentVolumeSource{Driver: AzureDiskDriverName, VolumeHandle: az.DataDiskURI}
 		if az.FSType != nil {
 			csi.FSType = *az.FSType
 		}
@@ -169,7 +169,7 @@ func TranslatePV(pv *fw.PersistentVolume) (*fw.PersistentVolume, error) {
 		}
 	case src.Cinder != nil:
 		c := src.Cinder
-		csi = fw.CSIPersistentVolumeSource{Driver: CinderDriverName, VolumeHandle: c.VolumeID, ReadOnly: c.ReadOnly, FSType: c.FSType}
+		csi = api.CSIPersistentVolumeSource{Driver: CinderDriverName, VolumeHandle: c.VolumeID, ReadOnly: c.ReadOnly, FSType: c.FSType}
 		translateTopology(&out, CinderTopologyKey)
 	default:
 		return nil, fmt.Errorf("could not find in-tree plugin translation logic for %q", pv.Name)
@@ -182,7 +182,7 @@ func TranslatePV(pv *fw.PersistentVolume) (*fw.PersistentVolume, error) {
 // in-tree pod volume (TranslateInTreeInlineVolumeToCSI). An inline volume
 // that is not migratable, an AWS volume ID of the wrong form or an Azure
 // disk of another kind than Managed is an error.
-func TranslateVolume(v *fw.Volume) (driver, handle string, err error) {
+func TranslateVolume(v *api.Volume) (driver, handle string, err error) {
 	switch {
 	case v.GCEPersistentDisk != nil:
 		return GCEPDDriverName, gceZonalHandle(v.GCEPersistentDisk.PDName), nil
@@ -207,7 +207,7 @@ func gceZonalHandle(pd string) string {
 	return fmt.Sprintf("projects/%s/zones/%s/disks/%s", unspecified, unspecified, pd)
 }
 
-func azureManaged(az *fw.AzureDiskVolumeSource) error {
+func azureManaged(az *api.AzureDiskVolumeSource) error {
 	if az.Kind != nil && !strings.EqualFold(*az.Kind, "Managed") {
 		return fmt.Errorf("kind(%v) is not supported in csi migration", *az.Kind)
 	}
@@ -266,34 +266,34 @@ func gceRegion(zones []string) (string, error) {
 // backwardCompatibleAccessModes maps a GCE PD's access modes to what the PD
 // CSI driver supports: ReadWriteMany counts as ReadWriteOnce; the result
 // is [ReadWriteOnce] unless only ReadOnlyMany was given.
-func backwardCompatibleAccessModes(ams []fw.PersistentVolumeAccessMode) []fw.PersistentVolumeAccessMode {
+func backwardCompatibleAccessModes(ams []api.PersistentVolumeAccessMode) []api.PersistentVolumeAccessMode {
 	if ams == nil {
 		return nil
 	}
 	rwo, rox := false, false
 	for _, m := range ams {
 		switch m {
-		case fw.ReadWriteMany, fw.ReadWriteOnce:
+		case api.ReadWriteMany, api.ReadWriteOnce:
 			rwo = true
-		case fw.ReadOnlyMany:
+		case api.ReadOnlyMany:
 			rox = true
 		}
 	}
 	if rox && !rwo {
-		return []fw.PersistentVolumeAccessMode{fw.ReadOnlyMany}
+		return []api.PersistentVolumeAccessMode{api.ReadOnlyMany}
 	}
-	return []fw.PersistentVolumeAccessMode{fw.ReadWriteOnce}
+	return []api.PersistentVolumeAccessMode{api.ReadWriteOnce}
 }
 
-func cloneAffinity(a *fw.VolumeNodeAffinity) *fw.VolumeNodeAffinity {
+func cloneAffinity(a *api.VolumeNodeAffinity) *api.VolumeNodeAffinity {
 	if a == nil {
 		return nil
 	}
-	out := &fw.VolumeNodeAffinity{}
+	out := &api.VolumeNodeAffinity{}
 	if a.Required != nil {
-		out.Required = &fw.NodeSelector{}
+		out.Required = &api.NodeSelector{}
 		for _, t := range a.Required.NodeSelectorTerms {
-			out.Required.NodeSelectorTerms = append(out.Required.NodeSelectorTerms, fw.NodeSelectorTerm{
+			out.Required.NodeSelectorTerms = append(out.Required.NodeSelectorTerms, api.NodeSelectorTerm{
 				MatchExpressions: slices.Clone(t.MatchExpressions), MatchFields: slices.Clone(t.MatchFields)})
 		}
 	}
@@ -305,36 +305,36 @@ func cloneAffinity(a *fw.VolumeNodeAffinity) *fw.VolumeNodeAffinity {
 // (GA or beta key) are renamed, or, without any, the zone label's zones are
 // added as key In [zones] to every term; beta region expressions become GA
 // region expressions. pv's node affinity must be its own copy.
-func translateTopology(pv *fw.PersistentVolume, csiKey string) {
+func translateTopology(pv *api.PersistentVolume, csiKey string) {
 	zoneKey, regionKey := topologyKeys(pv)
 	if zones := topologyValues(pv, zoneKey); len(zones) > 0 {
 		replaceKey(pv, zoneKey, csiKey)
 	} else if label, ok := pv.Labels[zoneKey]; ok {
 		addTopology(pv, csiKey, strings.Split(label, zoneDelimiter))
 	}
-	if regionKey == fw.LabelFailureDomainBetaRegion && len(topologyValues(pv, regionKey)) > 0 {
-		replaceKey(pv, regionKey, fw.LabelTopologyRegion)
+	if regionKey == api.LabelFailureDomainBetaRegion && len(topologyValues(pv, regionKey)) > 0 {
+		replaceKey(pv, regionKey, api.LabelTopologyRegion)
 	}
 }
 
 // topologyKeys picks the zone and region keys: GA when the affinity or
 // else the labels use the GA zone key, beta when they use the beta one.
-func topologyKeys(pv *fw.PersistentVolume) (zone, region string) {
+func topologyKeys(pv *api.PersistentVolume) (zone, region string) {
 	switch {
-	case affinityHasKey(pv.Spec.NodeAffinity, fw.LabelTopologyZone):
-	case affinityHasKey(pv.Spec.NodeAffinity, fw.LabelFailureDomainBetaZone):
-		return fw.LabelFailureDomainBetaZone, fw.LabelFailureDomainBetaRegion
+	case affinityHasKey(pv.Spec.NodeAffinity, api.LabelTopologyZone):
+	case affinityHasKey(pv.Spec.NodeAffinity, api.LabelFailureDomainBetaZone):
+		return api.LabelFailureDomainBetaZone, api.LabelFailureDomainBetaRegion
 	default:
-		if _, ok := pv.Labels[fw.LabelTopologyZone]; !ok {
-			if _, ok := pv.Labels[fw.LabelFailureDomainBetaZone]; ok {
-				return fw.LabelFailureDomainBetaZone, fw.LabelFailureDomainBetaRegion
+		if _, ok := pv.Labels[api.LabelTopologyZone]; !ok {
+			if _, ok := pv.Labels[api.LabelFailureDomainBetaZone]; ok {
+				return api.LabelFailureDomainBetaZone, api.LabelFailureDomainBetaRegion
 			}
 		}
 	}
-	return fw.LabelTopologyZone, fw.LabelTopologyRegion
+	return api.LabelTopologyZone, api.LabelTopologyRegion
 }
 
-func affinityHasKey(a *fw.VolumeNodeAffinity, key string) bool {
+func affinityHasKey(a *api.VolumeNodeAffinity, key string) bool {
 	if a == nil || a.Required == nil {
 		return false
 	}
@@ -349,7 +349,7 @@ func affinityHasKey(a *fw.VolumeNodeAffinity, key string) bool {
 }
 
 // topologyValues are the sorted distinct values of key's expressions.
-func topologyValues(pv *fw.PersistentVolume, key string) []string {
+func topologyValues(pv *api.PersistentVolume, key string) []string {
 	a := pv.Spec.NodeAffinity
 	if a == nil || a.Required == nil {
 		return nil
@@ -366,7 +366,7 @@ func topologyValues(pv *fw.PersistentVolume, key string) []string {
 	return slices.Compact(out)
 }
 
-func replaceKey(pv *fw.PersistentVolume, from, to string) {
+func replaceKey(pv *api.PersistentVolume, from, to string) {
 	a := pv.Spec.NodeAffinity
 	if a == nil || a.Required == nil {
 		return
@@ -384,7 +384,7 @@ func replaceKey(pv *fw.PersistentVolume, from, to string) {
 // addTopology appends key In [zones] (trimmed, non-empty, sorted, unique)
 // to every term, creating one term when there is none; without valid zones
 // nothing changes (kube's error is dropped by its caller).
-func addTopology(pv *fw.PersistentVolume, key string, zones []string) {
+func addTopology(pv *api.PersistentVolume, key string, zones []string) {
 	var vals []string
 	for _, z := range zones {
 		if z = strings.TrimSpace(z); z != "" {
@@ -397,18 +397,18 @@ func addTopology(pv *fw.PersistentVolume, key string, zones []string) {
 		return
 	}
 	if pv.Spec.NodeAffinity == nil {
-		pv.Spec.NodeAffinity = &fw.VolumeNodeAffinity{}
+		pv.Spec.NodeAffinity = &api.VolumeNodeAffinity{}
 	}
 	if pv.Spec.NodeAffinity.Required == nil {
-		pv.Spec.NodeAffinity.Required = &fw.NodeSelector{}
+		pv.Spec.NodeAffinity.Required = &api.NodeSelector{}
 	}
 	r := pv.Spec.NodeAffinity.Required
 	if len(r.NodeSelectorTerms) == 0 {
-		r.NodeSelectorTerms = make([]fw.NodeSelectorTerm, 1)
+		r.NodeSelectorTerms = make([]api.NodeSelectorTerm, 1)
 	}
 	for i := range r.NodeSelectorTerms {
 		r.NodeSelectorTerms[i].MatchExpressions = append(r.NodeSelectorTerms[i].MatchExpressions,
-			fw.NodeSelectorRequirement{Key: key, Operator: fw.NodeSelectorOpIn, Values: vals})
+			api.NodeSelectorRequirement{Key: key, Operator: api.NodeSelectorOpIn, Values: vals})
 	}
 }
 

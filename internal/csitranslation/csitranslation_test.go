@@ -5,49 +5,49 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 var (
-	betaLabels         = map[string]string{fw.LabelFailureDomainBetaZone: "us-east-1a", fw.LabelFailureDomainBetaRegion: "us-east-1"}
-	gaLabels           = map[string]string{fw.LabelTopologyZone: "us-east-1a", fw.LabelTopologyRegion: "us-east-1"}
-	regionalBetaLabels = map[string]string{fw.LabelFailureDomainBetaZone: "europe-west1-b__europe-west1-c"}
-	regionalGALabels   = map[string]string{fw.LabelTopologyZone: "europe-west1-b__europe-west1-c"}
+	betaLabels         = map[string]string{api.LabelFailureDomainBetaZone: "us-east-1a", api.LabelFailureDomainBetaRegion: "us-east-1"}
+	gaLabels           = map[string]string{api.LabelTopologyZone: "us-east-1a", api.LabelTopologyRegion: "us-east-1"}
+	regionalBetaLabels = map[string]string{api.LabelFailureDomainBetaZone: "europe-west1-b__europe-west1-c"}
+	regionalGALabels   = map[string]string{api.LabelTopologyZone: "europe-west1-b__europe-west1-c"}
 )
 
-func topo(key string, values ...string) *fw.NodeSelectorRequirement {
-	return &fw.NodeSelectorRequirement{Key: key, Operator: fw.NodeSelectorOpIn, Values: values}
+func topo(key string, values ...string) *api.NodeSelectorRequirement {
+	return &api.NodeSelectorRequirement{Key: key, Operator: api.NodeSelectorOpIn, Values: values}
 }
 
-func makePV(labels map[string]string, src fw.PersistentVolumeSource, terms ...*fw.NodeSelectorRequirement) *fw.PersistentVolume {
-	pv := &fw.PersistentVolume{ObjectMeta: fw.ObjectMeta{Name: "pv", Labels: labels}}
+func makePV(labels map[string]string, src api.PersistentVolumeSource, terms ...*api.NodeSelectorRequirement) *api.PersistentVolume {
+	pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "pv", Labels: labels}}
 	pv.Spec.PersistentVolumeSource = src
 	if len(terms) > 0 {
-		pv.Spec.NodeAffinity = &fw.VolumeNodeAffinity{Required: &fw.NodeSelector{}}
+		pv.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: &api.NodeSelector{}}
 		for _, r := range terms {
 			pv.Spec.NodeAffinity.Required.NodeSelectorTerms = append(pv.Spec.NodeAffinity.Required.NodeSelectorTerms,
-				fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{*r}})
+				api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{*r}})
 		}
 	}
 	return pv
 }
 
 var (
-	gceSrc    = fw.PersistentVolumeSource{GCEPersistentDisk: &fw.GCEPersistentDiskVolumeSource{PDName: "test-disk", FSType: "ext4"}}
-	ebsSrc    = fw.PersistentVolumeSource{AWSElasticBlockStore: &fw.AWSElasticBlockStoreVolumeSource{VolumeID: "vol01", FSType: "ext3", Partition: 1, ReadOnly: true}}
-	cinderSrc = fw.PersistentVolumeSource{Cinder: &fw.CinderVolumeSource{VolumeID: "vol1", FSType: "ext4"}}
+	gceSrc    = api.PersistentVolumeSource{GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "test-disk", FSType: "ext4"}}
+	ebsSrc    = api.PersistentVolumeSource{AWSElasticBlockStore: &api.AWSElasticBlockStoreVolumeSource{VolumeID: "vol01", FSType: "ext3", Partition: 1, ReadOnly: true}}
+	cinderSrc = api.PersistentVolumeSource{Cinder: &api.CinderVolumeSource{VolumeID: "vol1", FSType: "ext4"}}
 )
 
 // affinity builds the expected affinity: one term key In values, or (multi)
 // one term per value.
-func affinity(multi bool, key string, values ...string) *fw.VolumeNodeAffinity {
-	a := &fw.VolumeNodeAffinity{Required: &fw.NodeSelector{}}
+func affinity(multi bool, key string, values ...string) *api.VolumeNodeAffinity {
+	a := &api.VolumeNodeAffinity{Required: &api.NodeSelector{}}
 	if !multi {
-		a.Required.NodeSelectorTerms = []fw.NodeSelectorTerm{{MatchExpressions: []fw.NodeSelectorRequirement{*topo(key, values...)}}}
+		a.Required.NodeSelectorTerms = []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{*topo(key, values...)}}}
 		return a
 	}
 	for _, v := range values {
-		a.Required.NodeSelectorTerms = append(a.Required.NodeSelectorTerms, fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{*topo(key, v)}})
+		a.Required.NodeSelectorTerms = append(a.Required.NodeSelectorTerms, api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{*topo(key, v)}})
 	}
 	return a
 }
@@ -57,34 +57,34 @@ func affinity(multi bool, key string, values ...string) *fw.VolumeNodeAffinity {
 func TestTopologyTranslation(t *testing.T) {
 	tests := []struct {
 		name string
-		pv   *fw.PersistentVolume
-		want *fw.VolumeNodeAffinity
+		pv   *api.PersistentVolume
+		want *api.VolumeNodeAffinity
 	}{
 		{"GCE PD with beta zone labels", makePV(betaLabels, gceSrc), affinity(false, GCEPDTopologyKey, "us-east-1a")},
 		{"GCE PD with GA kubernetes zone labels", makePV(gaLabels, gceSrc), affinity(false, GCEPDTopologyKey, "us-east-1a")},
-		{"GCE PD with existing topology (beta keys)", makePV(nil, gceSrc, topo(fw.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, GCEPDTopologyKey, "us-east-2a")},
+		{"GCE PD with existing topology (beta keys)", makePV(nil, gceSrc, topo(api.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, GCEPDTopologyKey, "us-east-2a")},
 		{"GCE PD with existing topology (CSI keys)", makePV(nil, gceSrc, topo(GCEPDTopologyKey, "us-east-2a")), affinity(false, GCEPDTopologyKey, "us-east-2a")},
-		{"GCE PD with zone labels and topology", makePV(betaLabels, gceSrc, topo(fw.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, GCEPDTopologyKey, "us-east-2a")},
+		{"GCE PD with zone labels and topology", makePV(betaLabels, gceSrc, topo(api.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, GCEPDTopologyKey, "us-east-2a")},
 		{"GCE PD with regional zones", makePV(regionalBetaLabels, gceSrc), affinity(false, GCEPDTopologyKey, "europe-west1-b", "europe-west1-c")},
-		{"GCE PD with regional topology", makePV(nil, gceSrc, topo(fw.LabelTopologyZone, "europe-west1-b", "europe-west1-c")),
+		{"GCE PD with regional topology", makePV(nil, gceSrc, topo(api.LabelTopologyZone, "europe-west1-b", "europe-west1-c")),
 			affinity(false, GCEPDTopologyKey, "europe-west1-b", "europe-west1-c")},
-		{"GCE PD with Beta regional zone and topology", makePV(regionalBetaLabels, gceSrc, topo(fw.LabelFailureDomainBetaZone, "europe-west1-f", "europe-west1-g")),
+		{"GCE PD with Beta regional zone and topology", makePV(regionalBetaLabels, gceSrc, topo(api.LabelFailureDomainBetaZone, "europe-west1-f", "europe-west1-g")),
 			affinity(false, GCEPDTopologyKey, "europe-west1-f", "europe-west1-g")},
-		{"GCE PD with GA regional zone and topology", makePV(regionalGALabels, gceSrc, topo(fw.LabelTopologyZone, "europe-west1-f", "europe-west1-g")),
+		{"GCE PD with GA regional zone and topology", makePV(regionalGALabels, gceSrc, topo(api.LabelTopologyZone, "europe-west1-f", "europe-west1-g")),
 			affinity(false, GCEPDTopologyKey, "europe-west1-f", "europe-west1-g")},
-		{"GCE PD with multiple node selector terms", makePV(nil, gceSrc, topo(fw.LabelTopologyZone, "europe-west1-f"), topo(fw.LabelTopologyZone, "europe-west1-g")),
+		{"GCE PD with multiple node selector terms", makePV(nil, gceSrc, topo(api.LabelTopologyZone, "europe-west1-f"), topo(api.LabelTopologyZone, "europe-west1-g")),
 			affinity(true, GCEPDTopologyKey, "europe-west1-f", "europe-west1-g")},
 		{"AWS EBS with beta zone labels", makePV(betaLabels, ebsSrc), affinity(false, AWSEBSTopologyKey, "us-east-1a")},
-		{"AWS EBS with beta zone labels and topology", makePV(betaLabels, ebsSrc, topo(fw.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, AWSEBSTopologyKey, "us-east-2a")},
+		{"AWS EBS with beta zone labels and topology", makePV(betaLabels, ebsSrc, topo(api.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, AWSEBSTopologyKey, "us-east-2a")},
 		{"AWS EBS with GA zone labels", makePV(gaLabels, ebsSrc), affinity(false, AWSEBSTopologyKey, "us-east-1a")},
-		{"AWS EBS with GA zone labels and topology", makePV(gaLabels, ebsSrc, topo(fw.LabelTopologyZone, "us-east-2a")), affinity(false, AWSEBSTopologyKey, "us-east-2a")},
+		{"AWS EBS with GA zone labels and topology", makePV(gaLabels, ebsSrc, topo(api.LabelTopologyZone, "us-east-2a")), affinity(false, AWSEBSTopologyKey, "us-east-2a")},
 		{"OpenStack Cinder with zone labels", makePV(betaLabels, cinderSrc), affinity(false, CinderTopologyKey, "us-east-1a")},
-		{"OpenStack Cinder with zone labels and topology", makePV(betaLabels, cinderSrc, topo(fw.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, CinderTopologyKey, "us-east-2a")},
+		{"OpenStack Cinder with zone labels and topology", makePV(betaLabels, cinderSrc, topo(api.LabelFailureDomainBetaZone, "us-east-2a")), affinity(false, CinderTopologyKey, "us-east-2a")},
 		// Beyond kube's table: a beta region expression becomes GA.
-		{"GCE PD with beta zone and region topology", makePV(nil, gceSrc, topo(fw.LabelFailureDomainBetaZone, "us-east-2a"), topo(fw.LabelFailureDomainBetaRegion, "us-east-2")),
-			&fw.VolumeNodeAffinity{Required: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{
-				{MatchExpressions: []fw.NodeSelectorRequirement{*topo(GCEPDTopologyKey, "us-east-2a")}},
-				{MatchExpressions: []fw.NodeSelectorRequirement{*topo(fw.LabelTopologyRegion, "us-east-2")}}}}}},
+		{"GCE PD with beta zone and region topology", makePV(nil, gceSrc, topo(api.LabelFailureDomainBetaZone, "us-east-2a"), topo(api.LabelFailureDomainBetaRegion, "us-east-2")),
+			&api.VolumeNodeAffinity{Required: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{
+				{MatchExpressions: []api.NodeSelectorRequirement{*topo(GCEPDTopologyKey, "us-east-2a")}},
+				{MatchExpressions: []api.NodeSelectorRequirement{*topo(api.LabelTopologyRegion, "us-east-2")}}}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,23 +114,23 @@ func TestTranslateHandles(t *testing.T) {
 	managed, shared := "Managed", "Shared"
 	tests := []struct {
 		name, driver, handle, err string
-		pv                        *fw.PersistentVolume
+		pv                        *api.PersistentVolume
 	}{
 		{name: "gce zonal", pv: makePV(gaLabels, gceSrc), driver: GCEPDDriverName, handle: "projects/UNSPECIFIED/zones/us-east-1a/disks/test-disk"},
 		{name: "gce regional", pv: makePV(regionalBetaLabels, gceSrc), driver: GCEPDDriverName, handle: "projects/UNSPECIFIED/regions/europe-west1/disks/test-disk"},
 		{name: "gce no zone", pv: makePV(nil, gceSrc), driver: GCEPDDriverName, handle: "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/test-disk"},
-		{name: "gce bad regional", pv: makePV(map[string]string{fw.LabelTopologyZone: "a__b"}, gceSrc), err: "failed to get region from zones: zone in unexpected format"},
-		{name: "gce two regions", pv: makePV(map[string]string{fw.LabelTopologyZone: "us-east1-b__eu-west1-c"}, gceSrc), err: "multiple or no regions"},
-		{name: "ebs", pv: makePV(nil, fw.PersistentVolumeSource{AWSElasticBlockStore: &fw.AWSElasticBlockStoreVolumeSource{VolumeID: "aws://us-west-2a/vol-02399794d890f9375"}}),
+		{name: "gce bad regional", pv: makePV(map[string]string{api.LabelTopologyZone: "a__b"}, gceSrc), err: "failed to get region from zones: zone in unexpected format"},
+		{name: "gce two regions", pv: makePV(map[string]string{api.LabelTopologyZone: "us-east1-b__eu-west1-c"}, gceSrc), err: "multiple or no regions"},
+		{name: "ebs", pv: makePV(nil, api.PersistentVolumeSource{AWSElasticBlockStore: &api.AWSElasticBlockStoreVolumeSource{VolumeID: "aws://us-west-2a/vol-02399794d890f9375"}}),
 			driver: AWSEBSDriverName, handle: "vol-02399794d890f9375"},
-		{name: "ebs invalid", pv: makePV(nil, fw.PersistentVolumeSource{AWSElasticBlockStore: &fw.AWSElasticBlockStoreVolumeSource{VolumeID: "aws://us-west-2a/02399794d890f9375"}}),
+		{name: "ebs invalid", pv: makePV(nil, api.PersistentVolumeSource{AWSElasticBlockStore: &api.AWSElasticBlockStoreVolumeSource{VolumeID: "aws://us-west-2a/02399794d890f9375"}}),
 			err: "Invalid format for AWS volume"},
-		{name: "azure managed", pv: makePV(nil, fw.PersistentVolumeSource{AzureDisk: &fw.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "/subscriptions/s/d", Kind: &managed}}),
+		{name: "azure managed", pv: makePV(nil, api.PersistentVolumeSource{AzureDisk: &api.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "/subscriptions/s/d", Kind: &managed}}),
 			driver: AzureDiskDriverName, handle: "/subscriptions/s/d"},
-		{name: "azure shared", pv: makePV(nil, fw.PersistentVolumeSource{AzureDisk: &fw.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "u", Kind: &shared}}),
+		{name: "azure shared", pv: makePV(nil, api.PersistentVolumeSource{AzureDisk: &api.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "u", Kind: &shared}}),
 			err: "kind(Shared) is not supported in csi migration"},
 		{name: "cinder", pv: makePV(nil, cinderSrc), driver: CinderDriverName, handle: "vol1"},
-		{name: "csi", pv: makePV(nil, fw.PersistentVolumeSource{CSI: &fw.CSIPersistentVolumeSource{Driver: "d", VolumeHandle: "h"}}), err: "could not find in-tree plugin translation logic"},
+		{name: "csi", pv: makePV(nil, api.PersistentVolumeSource{CSI: &api.CSIPersistentVolumeSource{Driver: "d", VolumeHandle: "h"}}), err: "could not find in-tree plugin translation logic"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -163,7 +163,7 @@ func TestTranslateRegionErrorText(t *testing.T) {
 		{"us-east1-b__a-b", "failed to get region from zones: zone in unexpected format, expected: {locale}-{region}-{zone}, got: a-b"},
 	}
 	for _, tc := range tests {
-		_, err := TranslatePV(makePV(map[string]string{fw.LabelTopologyZone: tc.zones}, gceSrc))
+		_, err := TranslatePV(makePV(map[string]string{api.LabelTopologyZone: tc.zones}, gceSrc))
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("zones %q: err = %v, want %q", tc.zones, err, tc.want)
 		}
@@ -188,11 +188,11 @@ func TestEBSVolumeID(t *testing.T) {
 // TestTranslateInline covers the inline translations and the GCE PD
 // access-mode mapping (gce_pd.go backwardCompatibleAccessModes).
 func TestTranslateInline(t *testing.T) {
-	vols := []fw.Volume{
-		{Name: "g", VolumeSource: fw.VolumeSource{GCEPersistentDisk: &fw.GCEPersistentDiskVolumeSource{PDName: "pd"}}},
-		{Name: "e", VolumeSource: fw.VolumeSource{AWSElasticBlockStore: &fw.AWSElasticBlockStoreVolumeSource{VolumeID: "aws:///vol-1"}}},
-		{Name: "a", VolumeSource: fw.VolumeSource{AzureDisk: &fw.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "uri"}}},
-		{Name: "c", VolumeSource: fw.VolumeSource{Cinder: &fw.CinderVolumeSource{VolumeID: "c1"}}},
+	vols := []api.Volume{
+		{Name: "g", VolumeSource: api.VolumeSource{GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "pd"}}},
+		{Name: "e", VolumeSource: api.VolumeSource{AWSElasticBlockStore: &api.AWSElasticBlockStoreVolumeSource{VolumeID: "aws:///vol-1"}}},
+		{Name: "a", VolumeSource: api.VolumeSource{AzureDisk: &api.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "uri"}}},
+		{Name: "c", VolumeSource: api.VolumeSource{Cinder: &api.CinderVolumeSource{VolumeID: "c1"}}},
 	}
 	want := [][2]string{{GCEPDDriverName, "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/pd"}, {AWSEBSDriverName, "vol-1"}, {AzureDiskDriverName, "uri"}, {CinderDriverName, "c1"}}
 	for i := range vols {
@@ -204,12 +204,12 @@ func TestTranslateInline(t *testing.T) {
 			t.Errorf("%s: not migratable", vols[i].Name)
 		}
 	}
-	rwx := []fw.PersistentVolumeAccessMode{fw.ReadWriteMany}
-	rox := []fw.PersistentVolumeAccessMode{fw.ReadOnlyMany}
-	both := []fw.PersistentVolumeAccessMode{fw.ReadOnlyMany, fw.ReadWriteOnce}
-	rwo := []fw.PersistentVolumeAccessMode{fw.ReadWriteOnce}
+	rwx := []api.PersistentVolumeAccessMode{api.ReadWriteMany}
+	rox := []api.PersistentVolumeAccessMode{api.ReadOnlyMany}
+	both := []api.PersistentVolumeAccessMode{api.ReadOnlyMany, api.ReadWriteOnce}
+	rwo := []api.PersistentVolumeAccessMode{api.ReadWriteOnce}
 	for _, c := range []struct {
-		in, want []fw.PersistentVolumeAccessMode
+		in, want []api.PersistentVolumeAccessMode
 	}{{rwx, rwo}, {rox, rox}, {both, rwo}, {nil, nil}} {
 		if got := backwardCompatibleAccessModes(c.in); !cmp.Equal(got, c.want) {
 			t.Errorf("access modes %v -> %v, want %v", c.in, got, c.want)

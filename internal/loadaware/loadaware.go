@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // State keys, by kube-scheduler's convention.
@@ -199,7 +200,7 @@ type laMemoEntry struct {
 // annotation that is not valid JSON is ignored (the anchor's fallback; see
 // estimator.ParseUsageThresholdsAnnotation to surface it). Resource names
 // the source does not vectorize are ignored, as in Koordinator.
-func (c *Compiled) ProfileFor(node *framework.Node, memo *ProfileMemo) *Profile {
+func (c *Compiled) ProfileFor(node *api.Node, memo *ProfileMemo) *Profile {
 	raw, ok := node.Annotations[estimator.AnnotationCustomUsageThresholds]
 	if !ok {
 		return &c.Base
@@ -220,7 +221,7 @@ func (c *Compiled) ProfileFor(node *framework.Node, memo *ProfileMemo) *Profile 
 	return p
 }
 
-func (c *Compiled) parseProfile(node *framework.Node) *Profile {
+func (c *Compiled) parseProfile(node *api.Node) *Profile {
 	ct, err := estimator.ParseUsageThresholdsAnnotation(node)
 	if err != nil || ct == nil {
 		return &c.Base
@@ -269,7 +270,7 @@ type State struct {
 func (s *State) Clone() framework.StateData { return s }
 
 // IsDaemonSetPod reports whether any owner reference has kind DaemonSet.
-func IsDaemonSetPod(pod *framework.Pod) bool {
+func IsDaemonSetPod(pod *api.Pod) bool {
 	for i := range pod.OwnerReferences {
 		if pod.OwnerReferences[i].Kind == "DaemonSet" {
 			return true
@@ -279,7 +280,7 @@ func IsDaemonSetPod(pod *framework.Pod) bool {
 }
 
 // NewState computes the pod's State with src and clock.
-func NewState(src estimator.UsageSource, pod *framework.Pod, clock framework.Clock) *State {
+func NewState(src estimator.UsageSource, pod *api.Pod, clock framework.Clock) *State {
 	s := &State{
 		Prod:      estimator.PriorityClassOf(pod) == estimator.PriorityProd,
 		DaemonSet: IsDaemonSetPod(pod),
@@ -296,7 +297,7 @@ func NewState(src estimator.UsageSource, pod *framework.Pod, clock framework.Clo
 
 // GetState reads the State under key, computing and storing it when absent
 // (the plugin's PreFilter/PreScore did not run).
-func GetState(cs *framework.CycleState, key framework.StateKey, src estimator.UsageSource, pod *framework.Pod, clock framework.Clock) *State {
+func GetState(cs *framework.CycleState, key framework.StateKey, src estimator.UsageSource, pod *api.Pod, clock framework.Clock) *State {
 	if cs != nil {
 		if d, err := cs.Read(key); err == nil {
 			if s, ok := d.(*State); ok {

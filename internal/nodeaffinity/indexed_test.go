@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestPropIndexedEqualsPlain(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 12).Draw(t, "nodes")
-		nodes := make([]*fw.Node, n)
+		nodes := make([]*api.Node, n)
 		for i := range nodes {
 			labels := map[string]string{}
 			for _, key := range []string{"zone", "disk", "type"} {
@@ -23,45 +24,45 @@ func TestPropIndexedEqualsPlain(t *testing.T) {
 					labels[key] = rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, key)
 				}
 			}
-			nodes[i] = &fw.Node{ObjectMeta: fw.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
+			nodes[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
 		}
 		snap := fw.MustSnapshot(nodes, nil)
-		req := func(label string) fw.NodeSelectorRequirement {
-			return fw.NodeSelectorRequirement{Key: rapid.SampledFrom([]string{"zone", "disk", "type", "none"}).Draw(t, label+"Key"),
-				Operator: rapid.SampledFrom([]fw.NodeSelectorOperator{fw.NodeSelectorOpIn, fw.NodeSelectorOpNotIn, fw.NodeSelectorOpExists}).Draw(t, label+"Op"),
+		req := func(label string) api.NodeSelectorRequirement {
+			return api.NodeSelectorRequirement{Key: rapid.SampledFrom([]string{"zone", "disk", "type", "none"}).Draw(t, label+"Key"),
+				Operator: rapid.SampledFrom([]api.NodeSelectorOperator{api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists}).Draw(t, label+"Op"),
 				Values:   []string{rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+"Value")}}
 		}
-		term := func(label string) fw.NodeSelectorTerm {
-			var tm fw.NodeSelectorTerm
+		term := func(label string) api.NodeSelectorTerm {
+			var tm api.NodeSelectorTerm
 			for range rapid.IntRange(0, 2).Draw(t, label+"Exprs") {
 				r := req(label)
-				if r.Operator == fw.NodeSelectorOpExists {
+				if r.Operator == api.NodeSelectorOpExists {
 					r.Values = nil
 				}
 				tm.MatchExpressions = append(tm.MatchExpressions, r)
 			}
 			if rapid.IntRange(0, 4).Draw(t, label+"Field") == 0 {
-				tm.MatchFields = []fw.NodeSelectorRequirement{{Key: ObjectNameField, Operator: fw.NodeSelectorOpIn,
+				tm.MatchFields = []api.NodeSelectorRequirement{{Key: ObjectNameField, Operator: api.NodeSelectorOpIn,
 					Values: []string{fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, label+"FieldNode"))}}}
 			}
 			return tm
 		}
-		pod := &fw.Pod{}
+		pod := &api.Pod{}
 		if rapid.Bool().Draw(t, "nodeSelector") {
 			pod.Spec.NodeSelector = map[string]string{rapid.SampledFrom([]string{"zone", "disk"}).Draw(t, "selKey"): rapid.SampledFrom([]string{"a", "b"}).Draw(t, "selValue")}
 		}
-		na := &fw.NodeAffinity{}
+		na := &api.NodeAffinity{}
 		if rapid.Bool().Draw(t, "required") {
-			na.RequiredDuringSchedulingIgnoredDuringExecution = &fw.NodeSelector{}
+			na.RequiredDuringSchedulingIgnoredDuringExecution = &api.NodeSelector{}
 			for range rapid.IntRange(0, 3).Draw(t, "terms") {
 				na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms = append(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms, term("req"))
 			}
 		}
 		for range rapid.IntRange(0, 3).Draw(t, "preferred") {
 			na.PreferredDuringSchedulingIgnoredDuringExecution = append(na.PreferredDuringSchedulingIgnoredDuringExecution,
-				fw.PreferredSchedulingTerm{Weight: rapid.Int32Range(0, 100).Draw(t, "weight"), Preference: term("pref")})
+				api.PreferredSchedulingTerm{Weight: rapid.Int32Range(0, 100).Draw(t, "weight"), Preference: term("pref")})
 		}
-		pod.Spec.Affinity = &fw.Affinity{NodeAffinity: na}
+		pod.Spec.Affinity = &api.Affinity{NodeAffinity: na}
 		r := GetRequired(pod)
 		p, err := NewPreferred(na.PreferredDuringSchedulingIgnoredDuringExecution, "p")
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/validation"
 )
 
@@ -24,7 +25,7 @@ const ObjectNameField = "metadata.name"
 // compiles it. It returns (nil, nil) for an empty term (no expressions and
 // no fields), which selects no node. Errors name path, the requirement and
 // the offending value.
-func CompileTerm(t *fw.NodeSelectorTerm, path string) (*fw.NodeSelectorTermMatcher, error) {
+func CompileTerm(t *api.NodeSelectorTerm, path string) (*api.NodeSelectorTermMatcher, error) {
 	if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
 		return nil, nil
 	}
@@ -41,7 +42,7 @@ func CompileTerm(t *fw.NodeSelectorTerm, path string) (*fw.NodeSelectorTermMatch
 			}
 		}
 	}
-	m, err := fw.CompileNodeSelectorTerm(t)
+	m, err := api.CompileNodeSelectorTerm(t)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", path, err))
 	}
@@ -55,12 +56,12 @@ func CompileTerm(t *fw.NodeSelectorTerm, path string) (*fw.NodeSelectorTermMatch
 // Terms that failed to parse are dropped and match nothing (component-helpers'
 // LazyErrorNodeSelector); Err reports them.
 type Selector struct {
-	terms []*fw.NodeSelectorTermMatcher
+	terms []*api.NodeSelectorTermMatcher
 	errs  []error
 }
 
 // NewSelector compiles ns (nil ns gives a selector matching nothing).
-func NewSelector(ns *fw.NodeSelector, path string) *Selector {
+func NewSelector(ns *api.NodeSelector, path string) *Selector {
 	s := &Selector{}
 	if ns == nil {
 		return s
@@ -82,7 +83,7 @@ func NewSelector(ns *fw.NodeSelector, path string) *Selector {
 func (s *Selector) Err() error { return errors.Join(s.errs...) }
 
 // Match reports whether node satisfies any valid term.
-func (s *Selector) Match(node *fw.Node) bool {
+func (s *Selector) Match(node *api.Node) bool {
 	for _, t := range s.terms {
 		if t.Match(node) {
 			return true
@@ -94,7 +95,7 @@ func (s *Selector) Match(node *fw.Node) bool {
 // Required is a pod's hard node constraints: spec.nodeSelector AND the
 // required node affinity terms, as component-helpers' RequiredNodeAffinity.
 type Required struct {
-	labels    fw.Selector
+	labels    api.Selector
 	hasLabels bool
 	sel       *Selector
 }
@@ -102,10 +103,10 @@ type Required struct {
 // GetRequired compiles pod's nodeSelector (only when non-empty) and its
 // required node affinity (when set, even with zero terms, which then match
 // no node). Parse errors are lazy: the faulty term matches nothing.
-func GetRequired(pod *fw.Pod) Required {
+func GetRequired(pod *api.Pod) Required {
 	var r Required
 	if len(pod.Spec.NodeSelector) > 0 {
-		r.labels = fw.SelectorFromSet(pod.Spec.NodeSelector)
+		r.labels = api.SelectorFromSet(pod.Spec.NodeSelector)
 		r.hasLabels = true
 	}
 	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
@@ -116,7 +117,7 @@ func GetRequired(pod *fw.Pod) Required {
 
 // Match reports whether node satisfies the pod's nodeSelector and required
 // node affinity.
-func (r *Required) Match(node *fw.Node) bool {
+func (r *Required) Match(node *api.Node) bool {
 	if r.hasLabels && !r.labels.Matches(node.Labels) {
 		return false
 	}
@@ -127,7 +128,7 @@ func (r *Required) Match(node *fw.Node) bool {
 }
 
 type weightedTerm struct {
-	m      *fw.NodeSelectorTermMatcher
+	m      *api.NodeSelectorTermMatcher
 	weight int64
 }
 
@@ -140,7 +141,7 @@ type Preferred struct {
 // NewPreferredSchedulingTerms: a term with weight 0 or without expressions
 // and fields is skipped; any parse error is returned (joined), naming path.
 // A nil terms slice gives (nil, nil).
-func NewPreferred(terms []fw.PreferredSchedulingTerm, path string) (*Preferred, error) {
+func NewPreferred(terms []api.PreferredSchedulingTerm, path string) (*Preferred, error) {
 	if terms == nil {
 		return nil, nil
 	}
@@ -174,7 +175,7 @@ func (p *Preferred) Len() int {
 
 // Score returns the sum of the weights of the terms node matches (0 for a
 // nil Preferred).
-func (p *Preferred) Score(node *fw.Node) int64 {
+func (p *Preferred) Score(node *api.Node) int64 {
 	if p == nil {
 		return 0
 	}
@@ -192,7 +193,7 @@ func (p *Preferred) Score(node *fw.Node) int64 {
 // field requirements are intersected; across terms they are united; a term
 // without such a requirement allows every node (all=true). An empty union
 // is a conflict. With no terms, all is true.
-func NodeNames(terms []fw.NodeSelectorTerm) (names map[string]struct{}, all bool) {
+func NodeNames(terms []api.NodeSelectorTerm) (names map[string]struct{}, all bool) {
 	if len(terms) == 0 {
 		return nil, true
 	}
@@ -200,7 +201,7 @@ func NodeNames(terms []fw.NodeSelectorTerm) (names map[string]struct{}, all bool
 	for i := range terms {
 		var termNames map[string]struct{}
 		for _, r := range terms[i].MatchFields {
-			if r.Key != ObjectNameField || r.Operator != fw.NodeSelectorOpIn {
+			if r.Key != ObjectNameField || r.Operator != api.NodeSelectorOpIn {
 				continue
 			}
 			s := make(map[string]struct{}, len(r.Values))
@@ -244,8 +245,8 @@ func SortedNames(names map[string]struct{}) []string {
 // SignFragments are the signature fragments of a pod's node constraints:
 // its required and preferred node affinity and its nodeSelector
 // (kube-scheduler's NodeAffinitySigner and the nodeSelector fragment).
-func SignFragments(pod *fw.Pod) []fw.SignFragment {
-	var aff *fw.NodeAffinity
+func SignFragments(pod *api.Pod) []fw.SignFragment {
+	var aff *api.NodeAffinity
 	if a := pod.Spec.Affinity; a != nil {
 		aff = a.NodeAffinity
 	}
@@ -258,13 +259,13 @@ func SignFragments(pod *fw.Pod) []fw.SignFragment {
 // Indexed resolves r against snap (fw.IndexedNodeMatch): its Match(k) is
 // Required.Match of the snapshot's node k, without reading the node's
 // labels for most expressions.
-func (r *Required) Indexed(snap *fw.Snapshot) fw.IndexedNodeMatch {
-	m := fw.Selector{}.Indexed(snap) // every node
+func (r *Required) Indexed(snap *fw.Snapshot) api.IndexedNodeMatch {
+	m := api.Selector{}.Indexed(snap) // every node
 	if r.hasLabels {
 		m = r.labels.Indexed(snap)
 	}
 	if r.sel != nil {
-		var terms fw.IndexedNodeMatch
+		var terms api.IndexedNodeMatch
 		for _, t := range r.sel.terms {
 			terms = terms.Or(t.Indexed(snap))
 		}
@@ -276,7 +277,7 @@ func (r *Required) Indexed(snap *fw.Snapshot) fw.IndexedNodeMatch {
 // IndexedPreferred is a Preferred resolved against one snapshot: Score(k)
 // is Preferred.Score of the snapshot's node k.
 type IndexedPreferred struct {
-	terms   []fw.IndexedNodeMatch
+	terms   []api.IndexedNodeMatch
 	weights []int64
 }
 
@@ -286,7 +287,7 @@ func (p *Preferred) Indexed(snap *fw.Snapshot) *IndexedPreferred {
 	if p == nil {
 		return x
 	}
-	x.terms = make([]fw.IndexedNodeMatch, len(p.terms))
+	x.terms = make([]api.IndexedNodeMatch, len(p.terms))
 	x.weights = make([]int64, len(p.terms))
 	for i := range p.terms {
 		x.terms[i] = p.terms[i].m.Indexed(snap)

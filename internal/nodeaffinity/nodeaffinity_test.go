@@ -4,36 +4,36 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
-func nameIn(vals ...string) fw.NodeSelectorRequirement {
-	return fw.NodeSelectorRequirement{Key: ObjectNameField, Operator: fw.NodeSelectorOpIn, Values: vals}
+func nameIn(vals ...string) api.NodeSelectorRequirement {
+	return api.NodeSelectorRequirement{Key: ObjectNameField, Operator: api.NodeSelectorOpIn, Values: vals}
 }
 
 // Cases from kube-scheduler v1.36 nodeaffinity/node_affinity_test.go
 // (TestNodeAffinityPreFilterResultWithNodeNames cases), as sets.
 func TestNodeNames(t *testing.T) {
-	label := fw.NodeSelectorRequirement{Key: "zone", Operator: fw.NodeSelectorOpIn, Values: []string{"a"}}
+	label := api.NodeSelectorRequirement{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}
 	tests := []struct {
 		name  string
-		terms []fw.NodeSelectorTerm
+		terms []api.NodeSelectorTerm
 		want  []string
 		all   bool
 	}{
 		{name: "no terms", all: true},
-		{name: "one term one name", terms: []fw.NodeSelectorTerm{{MatchFields: []fw.NodeSelectorRequirement{nameIn("n1")}}}, want: []string{"n1"}},
-		{name: "intersection within a term", terms: []fw.NodeSelectorTerm{{MatchFields: []fw.NodeSelectorRequirement{nameIn("n1", "n2"), nameIn("n2", "n3")}}}, want: []string{"n2"}},
-		{name: "union across terms", terms: []fw.NodeSelectorTerm{
-			{MatchFields: []fw.NodeSelectorRequirement{nameIn("n1")}},
-			{MatchFields: []fw.NodeSelectorRequirement{nameIn("n2")}},
+		{name: "one term one name", terms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{nameIn("n1")}}}, want: []string{"n1"}},
+		{name: "intersection within a term", terms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{nameIn("n1", "n2"), nameIn("n2", "n3")}}}, want: []string{"n2"}},
+		{name: "union across terms", terms: []api.NodeSelectorTerm{
+			{MatchFields: []api.NodeSelectorRequirement{nameIn("n1")}},
+			{MatchFields: []api.NodeSelectorRequirement{nameIn("n2")}},
 		}, want: []string{"n1", "n2"}},
-		{name: "a term without name fields allows all", terms: []fw.NodeSelectorTerm{
-			{MatchFields: []fw.NodeSelectorRequirement{nameIn("n1")}},
-			{MatchExpressions: []fw.NodeSelectorRequirement{label}},
+		{name: "a term without name fields allows all", terms: []api.NodeSelectorTerm{
+			{MatchFields: []api.NodeSelectorRequirement{nameIn("n1")}},
+			{MatchExpressions: []api.NodeSelectorRequirement{label}},
 		}, all: true},
-		{name: "conflict", terms: []fw.NodeSelectorTerm{{MatchFields: []fw.NodeSelectorRequirement{nameIn("n1"), nameIn("n2")}}}, want: []string{}},
-		{name: "NotIn is ignored", terms: []fw.NodeSelectorTerm{{MatchFields: []fw.NodeSelectorRequirement{{Key: ObjectNameField, Operator: fw.NodeSelectorOpNotIn, Values: []string{"n1"}}}}}, all: true},
+		{name: "conflict", terms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{nameIn("n1"), nameIn("n2")}}}, want: []string{}},
+		{name: "NotIn is ignored", terms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{{Key: ObjectNameField, Operator: api.NodeSelectorOpNotIn, Values: []string{"n1"}}}}}, all: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,12 +55,12 @@ func TestNodeNames(t *testing.T) {
 }
 
 func TestPreferredScore(t *testing.T) {
-	node := &fw.Node{ObjectMeta: fw.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a", "disk": "ssd"}}}
-	p, err := NewPreferred([]fw.PreferredSchedulingTerm{
-		{Weight: 5, Preference: fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{{Key: "zone", Operator: fw.NodeSelectorOpIn, Values: []string{"a"}}}}},
-		{Weight: 3, Preference: fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{{Key: "disk", Operator: fw.NodeSelectorOpIn, Values: []string{"hdd"}}}}},
-		{Weight: 7, Preference: fw.NodeSelectorTerm{MatchFields: []fw.NodeSelectorRequirement{nameIn("n1")}}},
-		{Weight: 0, Preference: fw.NodeSelectorTerm{MatchFields: []fw.NodeSelectorRequirement{nameIn("n1")}}},
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a", "disk": "ssd"}}}
+	p, err := NewPreferred([]api.PreferredSchedulingTerm{
+		{Weight: 5, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}}},
+		{Weight: 3, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: api.NodeSelectorOpIn, Values: []string{"hdd"}}}}},
+		{Weight: 7, Preference: api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{nameIn("n1")}}},
+		{Weight: 0, Preference: api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{nameIn("n1")}}},
 		{Weight: 9},
 	}, "p")
 	if err != nil {
@@ -72,25 +72,25 @@ func TestPreferredScore(t *testing.T) {
 	if p.Len() != 3 {
 		t.Errorf("Len = %d, want 3 (zero weight and empty term skipped)", p.Len())
 	}
-	if _, err := NewPreferred([]fw.PreferredSchedulingTerm{{Weight: 1, Preference: fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{{Key: "bad key", Operator: fw.NodeSelectorOpExists}}}}}, "p"); err == nil {
+	if _, err := NewPreferred([]api.PreferredSchedulingTerm{{Weight: 1, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "bad key", Operator: api.NodeSelectorOpExists}}}}}, "p"); err == nil {
 		t.Error("invalid key accepted")
 	}
 }
 
 func TestRequiredLazyErrors(t *testing.T) {
-	node := &fw.Node{ObjectMeta: fw.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a"}}}
-	pod := &fw.Pod{Spec: fw.PodSpec{Affinity: &fw.Affinity{NodeAffinity: &fw.NodeAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{NodeSelectorTerms: []fw.NodeSelectorTerm{
-			{MatchExpressions: []fw.NodeSelectorRequirement{{Key: "-bad", Operator: fw.NodeSelectorOpExists}}},
-			{MatchExpressions: []fw.NodeSelectorRequirement{{Key: "zone", Operator: fw.NodeSelectorOpIn, Values: []string{"a"}}}},
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": "a"}}}
+	pod := &api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{
+			{MatchExpressions: []api.NodeSelectorRequirement{{Key: "-bad", Operator: api.NodeSelectorOpExists}}},
+			{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}},
 		}},
 	}}}}
 	r := GetRequired(pod)
 	if !r.Match(node) {
 		t.Error("valid second term should match despite the invalid first term")
 	}
-	empty := &fw.Pod{Spec: fw.PodSpec{Affinity: &fw.Affinity{NodeAffinity: &fw.NodeAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{},
+	empty := &api.Pod{Spec: api.PodSpec{Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{},
 	}}}}
 	r2 := GetRequired(empty)
 	if r2.Match(node) {

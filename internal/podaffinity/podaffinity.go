@@ -3,7 +3,10 @@
 // their namespace selectors resolved against the cycle's snapshot.
 package podaffinity
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
 
 // nsMode says how a term's namespace selector takes part in matching.
 type nsMode uint8
@@ -84,7 +87,7 @@ func WeightedTerms(ts []framework.WeightedAffinityTerm) []Term {
 // Matches reports whether the term selects pod: pod's namespace is in the
 // term's list or selected by its namespace selector, and pod's labels match
 // the label selector.
-func (t *Term) Matches(pod *framework.Pod, snap *framework.Snapshot) bool {
+func (t *Term) Matches(pod *api.Pod, snap *framework.Snapshot) bool {
 	var listed bool
 	if t.single {
 		listed = pod.Namespace == t.oneNS
@@ -110,7 +113,7 @@ func (t *Term) Matches(pod *framework.Pod, snap *framework.Snapshot) bool {
 
 // MatchesAll reports whether pod matches every term; false when there are
 // no terms (kube-scheduler's podMatchesAllAffinityTerms).
-func MatchesAll(terms []Term, pod *framework.Pod, snap *framework.Snapshot) bool {
+func MatchesAll(terms []Term, pod *api.Pod, snap *framework.Snapshot) bool {
 	if len(terms) == 0 {
 		return false
 	}

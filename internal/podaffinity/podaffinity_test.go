@@ -4,37 +4,38 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 func TestTermMatchesNamespaceModes(t *testing.T) {
-	owner := &fw.Pod{ObjectMeta: fw.ObjectMeta{Name: "owner", Namespace: "home"}}
+	owner := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "owner", Namespace: "home"}}
 	snap := fw.MustSnapshot(nil, nil, fw.WithNamespaces(
-		fw.Namespace{Name: "prod", Labels: map[string]string{"env": "prod"}},
-		fw.Namespace{Name: "dev", Labels: map[string]string{"env": "dev"}},
+		api.Namespace{Name: "prod", Labels: map[string]string{"env": "prod"}},
+		api.Namespace{Name: "dev", Labels: map[string]string{"env": "dev"}},
 	))
-	web := &fw.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-	pod := func(ns string) *fw.Pod {
-		return &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: ns, Labels: map[string]string{"app": "web"}}}
+	web := &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	pod := func(ns string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: ns, Labels: map[string]string{"app": "web"}}}
 	}
 	tests := []struct {
 		name string
-		term fw.PodAffinityTerm
+		term api.PodAffinityTerm
 		// want per candidate namespace: home, prod, dev, unknown
 		want [4]bool
 	}{
 		// No namespaces and no selector: the owner's namespace only.
-		{name: "default namespace", term: fw.PodAffinityTerm{LabelSelector: web}, want: [4]bool{true, false, false, false}},
-		{name: "namespace list", term: fw.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"dev"}}, want: [4]bool{false, false, true, false}},
-		{name: "two-namespace list", term: fw.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"dev", "unknown"}}, want: [4]bool{false, false, true, true}},
+		{name: "default namespace", term: api.PodAffinityTerm{LabelSelector: web}, want: [4]bool{true, false, false, false}},
+		{name: "namespace list", term: api.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"dev"}}, want: [4]bool{false, false, true, false}},
+		{name: "two-namespace list", term: api.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"dev", "unknown"}}, want: [4]bool{false, false, true, true}},
 		// {} selects every namespace, known or not.
-		{name: "empty selector", term: fw.PodAffinityTerm{LabelSelector: web, NamespaceSelector: &fw.LabelSelector{}}, want: [4]bool{true, true, true, true}},
+		{name: "empty selector", term: api.PodAffinityTerm{LabelSelector: web, NamespaceSelector: &api.LabelSelector{}}, want: [4]bool{true, true, true, true}},
 		// A real selector is matched against the namespace's labels; list
 		// entries still count.
-		{name: "selector plus list", term: fw.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"home"},
-			NamespaceSelector: &fw.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}}, want: [4]bool{true, true, false, false}},
+		{name: "selector plus list", term: api.PodAffinityTerm{LabelSelector: web, Namespaces: []string{"home"},
+			NamespaceSelector: &api.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}}, want: [4]bool{true, true, false, false}},
 		// An unknown namespace has no labels, so DoesNotExist selects it.
-		{name: "does-not-exist selector", term: fw.PodAffinityTerm{LabelSelector: web,
-			NamespaceSelector: &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "env", Operator: fw.LabelSelectorOpDoesNotExist}}}},
+		{name: "does-not-exist selector", term: api.PodAffinityTerm{LabelSelector: web,
+			NamespaceSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "env", Operator: api.LabelSelectorOpDoesNotExist}}}},
 			want: [4]bool{true, false, false, true}},
 	}
 	for _, tc := range tests {
@@ -60,14 +61,14 @@ func TestTermMatchesNamespaceModes(t *testing.T) {
 }
 
 func TestTermsAndMatchesAll(t *testing.T) {
-	pi := fw.MustPodInfo(&fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns"}, Spec: fw.PodSpec{Affinity: &fw.Affinity{
-		PodAffinity: &fw.PodAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{
-				{LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"a": "1"}}, TopologyKey: "zone"},
-				{LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"b": "2"}}, TopologyKey: "host"},
+	pi := fw.MustPodInfo(&api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns"}, Spec: api.PodSpec{Affinity: &api.Affinity{
+		PodAffinity: &api.PodAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+				{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"a": "1"}}, TopologyKey: "zone"},
+				{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"b": "2"}}, TopologyKey: "host"},
 			},
-			PreferredDuringSchedulingIgnoredDuringExecution: []fw.WeightedPodAffinityTerm{
-				{Weight: 7, PodAffinityTerm: fw.PodAffinityTerm{LabelSelector: &fw.LabelSelector{}, TopologyKey: "zone"}},
+			PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
+				{Weight: 7, PodAffinityTerm: api.PodAffinityTerm{LabelSelector: &api.LabelSelector{}, TopologyKey: "zone"}},
 			},
 		},
 	}}})
@@ -79,8 +80,8 @@ func TestTermsAndMatchesAll(t *testing.T) {
 	if Terms(nil) != nil || WeightedTerms(nil) != nil {
 		t.Fatal("no terms should give nil")
 	}
-	both := &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1", "b": "2"}}}
-	onlyA := &fw.Pod{ObjectMeta: fw.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1"}}}
+	both := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1", "b": "2"}}}
+	onlyA := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1"}}}
 	if !MatchesAll(req, both, nil) || MatchesAll(req, onlyA, nil) || MatchesAll(nil, both, nil) {
 		t.Fatal("MatchesAll: want true for both labels, false for one, false for no terms")
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // TestShapeSame: a copy of a PodInfo sharing its pod's labels map and its
@@ -13,7 +14,7 @@ func TestShapeSame(t *testing.T) {
 	labels := map[string]string{"app": "a"}
 	terms := []framework.AffinityTerm{{TopologyKey: "zone"}}
 	weighted := []framework.WeightedAffinityTerm{{Weight: 3}}
-	base := &framework.PodInfo{Pod: &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: "p", Namespace: "ns", Labels: labels}},
+	base := &framework.PodInfo{Pod: &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "ns", Labels: labels}},
 		RequiredAffinityTerms: terms, RequiredAntiAffinityTerms: terms, PreferredAffinityTerms: weighted, PreferredAntiAffinityTerms: weighted}
 	variant := func(f func(pi *framework.PodInfo)) *framework.PodInfo {
 		p := *base.Pod

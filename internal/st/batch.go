@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"pgregory.net/rapid"
 )
 
@@ -23,7 +24,7 @@ const (
 // the same features plus tolerations, a nodeSelector, required and
 // preferred node affinity and now and then a nodeName. Batch-versus-Filter
 // and batch-versus-Score property tests use it.
-func BatchCluster(t *rapid.T) (nodes []*fw.Node, pods []*fw.Pod, incoming *fw.Pod) {
+func BatchCluster(t *rapid.T) (nodes []*api.Node, pods []*api.Pod, incoming *api.Pod) {
 	n := rapid.IntRange(1, 24).Draw(t, "nodes")
 	zones := rapid.IntRange(1, 4).Draw(t, "zones")
 	for i := range n {
@@ -46,7 +47,7 @@ func BatchCluster(t *rapid.T) (nodes []*fw.Node, pods []*fw.Pod, incoming *fw.Po
 		}
 		for range rapid.IntRange(0, 2).Draw(t, "taints") {
 			w = w.Taint(rapid.SampledFrom([]string{"a", "b"}).Draw(t, "taintKey"), "x",
-				rapid.SampledFrom([]fw.TaintEffect{fw.TaintEffectNoSchedule, fw.TaintEffectNoExecute, fw.TaintEffectPreferNoSchedule}).Draw(t, "effect"))
+				rapid.SampledFrom([]api.TaintEffect{api.TaintEffectNoSchedule, api.TaintEffectNoExecute, api.TaintEffectPreferNoSchedule}).Draw(t, "effect"))
 		}
 		if rapid.IntRange(0, 7).Draw(t, "cordon") == 0 {
 			w = w.Unschedulable()
@@ -63,8 +64,8 @@ func BatchCluster(t *rapid.T) (nodes []*fw.Node, pods []*fw.Pod, incoming *fw.Po
 	}
 	w := batchPod(t, "incoming")
 	for range rapid.IntRange(0, 2).Draw(t, "tolerations") {
-		w = w.Toleration(fw.Toleration{Key: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "tolKey"), Operator: fw.TolerationOpExists,
-			Effect: rapid.SampledFrom([]fw.TaintEffect{"", fw.TaintEffectNoSchedule, fw.TaintEffectPreferNoSchedule}).Draw(t, "tolEffect")})
+		w = w.Toleration(api.Toleration{Key: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "tolKey"), Operator: api.TolerationOpExists,
+			Effect: rapid.SampledFrom([]api.TaintEffect{"", api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule}).Draw(t, "tolEffect")})
 	}
 	switch rapid.IntRange(0, 5).Draw(t, "nodeConstraint") {
 	case 0:
@@ -102,35 +103,35 @@ func batchPod(t *rapid.T, name string) *PodWrapper {
 	}
 	w = w.Container(rapid.SampledFrom([]string{"", "app:v1", "app", "side"}).Draw(t, "podImage"), req)
 	if rapid.IntRange(0, 5).Draw(t, "hostPort") == 0 {
-		w = w.HostPort(rapid.SampledFrom([]string{"", "10.0.0.1"}).Draw(t, "hostIP"), fw.ProtocolTCP, int32(rapid.IntRange(80, 81).Draw(t, "port")))
+		w = w.HostPort(rapid.SampledFrom([]string{"", "10.0.0.1"}).Draw(t, "hostIP"), api.ProtocolTCP, int32(rapid.IntRange(80, 81).Draw(t, "port")))
 	}
 	keys := []string{BatchHostKey, BatchZoneKey, BatchRackKey}
 	apps := []string{"web", "db", "cache"}
 	for range rapid.IntRange(0, 2).Draw(t, "affinityTerms") {
 		kind := rapid.SampledFrom([]PodAffinityKind{PodAffinityWithRequiredReq, PodAffinityWithPreferredReq,
 			PodAntiAffinityWithRequiredReq, PodAntiAffinityWithPreferredReq}).Draw(t, "termKind")
-		term := selectorTerm(rapid.SampledFrom(keys).Draw(t, "termKey"), fw.LabelSelectorOpIn, "app",
+		term := selectorTerm(rapid.SampledFrom(keys).Draw(t, "termKey"), api.LabelSelectorOpIn, "app",
 			[]string{rapid.SampledFrom(apps).Draw(t, "termApp")})
 		w = w.PodAffinityTerm(kind, rapid.Int32Range(1, 100).Draw(t, "termWeight"), term)
 	}
 	type spreadKey struct {
 		key  string
-		when fw.UnsatisfiableConstraintAction
+		when api.UnsatisfiableConstraintAction
 	}
 	seen := map[spreadKey]bool{} // kube's API validation refuses a repeated {topologyKey, whenUnsatisfiable}
 	for range rapid.IntRange(0, 2).Draw(t, "spread") {
-		c := fw.TopologySpreadConstraint{
+		c := api.TopologySpreadConstraint{
 			MaxSkew:           rapid.Int32Range(1, 3).Draw(t, "maxSkew"),
 			TopologyKey:       rapid.SampledFrom(keys).Draw(t, "spreadKey"),
-			WhenUnsatisfiable: rapid.SampledFrom([]fw.UnsatisfiableConstraintAction{fw.DoNotSchedule, fw.ScheduleAnyway}).Draw(t, "when"),
-			LabelSelector:     &fw.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(apps).Draw(t, "spreadApp")}},
+			WhenUnsatisfiable: rapid.SampledFrom([]api.UnsatisfiableConstraintAction{api.DoNotSchedule, api.ScheduleAnyway}).Draw(t, "when"),
+			LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(apps).Draw(t, "spreadApp")}},
 		}
-		if rapid.IntRange(0, 3).Draw(t, "minDomains") == 0 && c.WhenUnsatisfiable == fw.DoNotSchedule {
+		if rapid.IntRange(0, 3).Draw(t, "minDomains") == 0 && c.WhenUnsatisfiable == api.DoNotSchedule {
 			m := rapid.Int32Range(1, 4).Draw(t, "minDomainsValue")
 			c.MinDomains = &m
 		}
 		if rapid.IntRange(0, 3).Draw(t, "honorTaints") == 0 {
-			h := fw.NodeInclusionPolicyHonor
+			h := api.NodeInclusionPolicyHonor
 			c.NodeTaintsPolicy = &h
 		}
 		if k := (spreadKey{c.TopologyKey, c.WhenUnsatisfiable}); !seen[k] {

@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -21,15 +22,15 @@ import (
 
 // CapacityCluster returns n nodes and 18·n pods assigned to them, and the
 // namespaces, drawn from seed.
-func CapacityCluster(n int, seed uint64) ([]*fw.Node, []*fw.Pod, []fw.Namespace) {
+func CapacityCluster(n int, seed uint64) ([]*api.Node, []*api.Pod, []api.Namespace) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	zones := []string{"europe-west1-b", "europe-west1-c", "europe-west1-d"}
 	namespaces := []string{"shop", "search", "payments", "web", "batch", "infra"}
-	var ns []fw.Namespace
+	var ns []api.Namespace
 	for _, name := range namespaces {
-		ns = append(ns, fw.Namespace{Name: name, Labels: map[string]string{"team": name}})
+		ns = append(ns, api.Namespace{Name: name, Labels: map[string]string{"team": name}})
 	}
-	nodes := make([]*fw.Node, n)
+	nodes := make([]*api.Node, n)
 	for i := range nodes {
 		nodes[i] = MakeNode().Name(fmt.Sprintf("node-%05d", i)).Label(VariedZoneKey, zones[i%len(zones)]).
 			Capacity(map[string]string{"cpu": "16", "memory": "64Gi", "pods": "110"}).Obj()
@@ -44,7 +45,7 @@ func CapacityCluster(n int, seed uint64) ([]*fw.Node, []*fw.Pod, []fw.Namespace)
 		apps[i] = app{name: fmt.Sprintf("app-%03d", i), ns: namespaces[i%len(namespaces)],
 			pref: i%3 == 0, req: i%20 == 7, spread: i%10 == 1}
 	}
-	pods := make([]*fw.Pod, 0, 18*n)
+	pods := make([]*api.Pod, 0, 18*n)
 	for i := range 18 * n {
 		a := &apps[rng.IntN(len(apps))]
 		w := MakePod().Name(fmt.Sprintf("%s-%06d", a.name, i)).Namespace(a.ns).Label("app", a.name).
@@ -56,7 +57,7 @@ func CapacityCluster(n int, seed uint64) ([]*fw.Node, []*fw.Pod, []fw.Namespace)
 			w.PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, capacityHostTerm(a.name))
 		}
 		if a.spread {
-			w.SpreadConstraint(PtsConstraint(1, VariedZoneKey, fw.ScheduleAnyway, PtsMatchLabels("app", a.name), nil, nil, nil, nil))
+			w.SpreadConstraint(PtsConstraint(1, VariedZoneKey, api.ScheduleAnyway, PtsMatchLabels("app", a.name), nil, nil, nil, nil))
 		}
 		pods = append(pods, w.Obj())
 	}
@@ -66,23 +67,23 @@ func CapacityCluster(n int, seed uint64) ([]*fw.Node, []*fw.Pod, []fw.Namespace)
 // CapacitySpreadTemplate is the what-if benchmark's web deployment:
 // 500m / 1Gi, preferred hostname anti-affinity (weight 100) and a soft
 // zone spread.
-func CapacitySpreadTemplate() *fw.Pod {
+func CapacitySpreadTemplate() *api.Pod {
 	return MakePod().Name("web-v2").Namespace("shop").Label("app", "web-v2").Req(map[string]string{"cpu": "500m", "memory": "1Gi"}).
 		PodAffinityTerm(builder.PodAntiAffinityWithPreferredReq, 100, capacityHostTerm("web-v2")).
-		SpreadConstraint(PtsConstraint(1, VariedZoneKey, fw.ScheduleAnyway, PtsMatchLabels("app", "web-v2"), nil, nil, nil, nil)).Obj()
+		SpreadConstraint(PtsConstraint(1, VariedZoneKey, api.ScheduleAnyway, PtsMatchLabels("app", "web-v2"), nil, nil, nil, nil)).Obj()
 }
 
 // CapacityOnePerNodeTemplate is the what-if benchmark's search API: 2 /
 // 6Gi, required hostname anti-affinity and a hard zone spread.
-func CapacityOnePerNodeTemplate() *fw.Pod {
+func CapacityOnePerNodeTemplate() *api.Pod {
 	return MakePod().Name("search-api").Namespace("search").Label("app", "search-api").Req(map[string]string{"cpu": "2", "memory": "6Gi"}).
 		PodAffinityTerm(builder.PodAntiAffinityWithRequiredReq, 0, capacityHostTerm("search-api")).
-		SpreadConstraint(PtsConstraint(1, VariedZoneKey, fw.DoNotSchedule, PtsMatchLabels("app", "search-api"), nil, nil, nil, nil)).Obj()
+		SpreadConstraint(PtsConstraint(1, VariedZoneKey, api.DoNotSchedule, PtsMatchLabels("app", "search-api"), nil, nil, nil, nil)).Obj()
 }
 
 // capacityHostTerm selects the pods labelled app=name, per hostname.
-func capacityHostTerm(name string) fw.PodAffinityTerm {
-	return fw.PodAffinityTerm{LabelSelector: PtsMatchLabels("app", name), TopologyKey: VariedHostKey}
+func capacityHostTerm(name string) api.PodAffinityTerm {
+	return api.PodAffinityTerm{LabelSelector: PtsMatchLabels("app", name), TopologyKey: VariedHostKey}
 }
 
 // Replica returns a copy of tmpl named name on node (node "" for a
@@ -101,7 +102,7 @@ func Replica(tmpl *fw.PodInfo, name, node string) *fw.PodInfo {
 // the additions, as an incremental runner hands them to the plugins.
 func AddedPods(snap *fw.Snapshot, pods []*fw.PodInfo) ([]fw.AddedPod, error) {
 	for _, pi := range pods {
-		if err := snap.AddPodInfo(pi); err != nil {
+		if _, err := snap.AddPodInfo(pi, fw.PodAdd{}); err != nil {
 			return nil, err
 		}
 	}
@@ -129,7 +130,7 @@ type CapacityRun struct {
 
 // NewCapacityRun returns a run of tmpl's replicas on a snapshot of nodes,
 // pods and namespaces.
-func NewCapacityRun(nodes []*fw.Node, pods []*fw.Pod, ns []fw.Namespace, tmpl *fw.Pod) (*CapacityRun, error) {
+func NewCapacityRun(nodes []*api.Node, pods []*api.Pod, ns []api.Namespace, tmpl *api.Pod) (*CapacityRun, error) {
 	snap, err := fw.NewSnapshot(nodes, pods, fw.WithNamespaces(ns...))
 	if err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func (r *CapacityRun) Window(size, step int) ([]*fw.NodeInfo, []int32) {
 // DrawAdded adds to snap, on random nodes, between one and three replicas
 // of tmpl (named r<seq>) and some pods drawn by other (named o<seq>; nil:
 // none), and returns them as AddedPods (see AddedPods).
-func DrawAdded(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *fw.Pod, seq *int) []fw.AddedPod {
+func DrawAdded(t *rapid.T, snap *fw.Snapshot, tmpl *fw.PodInfo, other func(name, node string) *api.Pod, seq *int) []fw.AddedPod {
 	var pods []*fw.PodInfo
 	nodes := snap.Nodes()
 	for range rapid.IntRange(1, 3).Draw(t, "replicas") {
@@ -208,12 +209,12 @@ type CapacityStep func(mode string, pi *fw.PodInfo, window []*fw.NodeInfo, idx [
 // all AddOnly does, and calls the step.
 func CapacityBench(b *testing.B, plugins, modes []string, start func(b *testing.B, plugin string, run *CapacityRun) CapacityStep) {
 	for _, n := range []int{1000, 5000} {
-		var nodes []*fw.Node
-		var pods []*fw.Pod
-		var ns []fw.Namespace
+		var nodes []*api.Node
+		var pods []*api.Pod
+		var ns []api.Namespace
 		for _, tmpl := range []struct {
 			name string
-			pod  *fw.Pod
+			pod  *api.Pod
 		}{{"spread", CapacitySpreadTemplate()}, {"one-per-node", CapacityOnePerNodeTemplate()}} {
 			for _, plugin := range plugins {
 				for _, mode := range append([]string{"AddOnly"}, modes...) {

@@ -1,7 +1,7 @@
 package st
 
 import (
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
@@ -16,9 +16,9 @@ const (
 	PodAntiAffinityWithPreferredReq = builder.PodAntiAffinityWithPreferredReq
 )
 
-func selectorTerm(topologyKey string, op fw.LabelSelectorOperator, key string, vals []string) fw.PodAffinityTerm {
-	return fw.PodAffinityTerm{
-		LabelSelector: &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: key, Operator: op, Values: vals}}},
+func selectorTerm(topologyKey string, op api.LabelSelectorOperator, key string, vals []string) api.PodAffinityTerm {
+	return api.PodAffinityTerm{
+		LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: key, Operator: op, Values: vals}}},
 		TopologyKey:   topologyKey,
 	}
 }

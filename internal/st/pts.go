@@ -3,14 +3,14 @@ package st
 import (
 	"time"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // PtsConstraint builds a topology spread constraint; the arguments follow
 // kube-scheduler's testing SpreadConstraint (nil pointers leave a field
 // unset).
-func PtsConstraint(maxSkew int32, key string, when fw.UnsatisfiableConstraintAction, sel *fw.LabelSelector, minDomains *int32, affinityPolicy, taintsPolicy *fw.NodeInclusionPolicy, matchLabelKeys []string) fw.TopologySpreadConstraint {
-	return fw.TopologySpreadConstraint{
+func PtsConstraint(maxSkew int32, key string, when api.UnsatisfiableConstraintAction, sel *api.LabelSelector, minDomains *int32, affinityPolicy, taintsPolicy *api.NodeInclusionPolicy, matchLabelKeys []string) api.TopologySpreadConstraint {
+	return api.TopologySpreadConstraint{
 		MaxSkew:            maxSkew,
 		TopologyKey:        key,
 		WhenUnsatisfiable:  when,
@@ -27,23 +27,23 @@ func PtsConstraint(maxSkew int32, key string, when fw.UnsatisfiableConstraintAct
 func PtsDeletionTime() time.Time { return time.Unix(0, 0).UTC() }
 
 // PtsNodeTerm returns a node selector term of one expression key op values.
-func PtsNodeTerm(key string, op fw.NodeSelectorOperator, values ...string) fw.NodeSelectorTerm {
-	return fw.NodeSelectorTerm{MatchExpressions: []fw.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}}}
+func PtsNodeTerm(key string, op api.NodeSelectorOperator, values ...string) api.NodeSelectorTerm {
+	return api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}}}
 }
 
 // PtsExists returns a label selector requiring that each key exists.
-func PtsExists(keys ...string) *fw.LabelSelector {
-	s := &fw.LabelSelector{}
+func PtsExists(keys ...string) *api.LabelSelector {
+	s := &api.LabelSelector{}
 	for _, k := range keys {
-		s.MatchExpressions = append(s.MatchExpressions, fw.LabelSelectorRequirement{Key: k, Operator: fw.LabelSelectorOpExists})
+		s.MatchExpressions = append(s.MatchExpressions, api.LabelSelectorRequirement{Key: k, Operator: api.LabelSelectorOpExists})
 	}
 	return s
 }
 
 // PtsMatchLabels returns a label selector with matchLabels from key/value
 // pairs (an odd trailing key is ignored).
-func PtsMatchLabels(kv ...string) *fw.LabelSelector {
-	s := &fw.LabelSelector{MatchLabels: map[string]string{}}
+func PtsMatchLabels(kv ...string) *api.LabelSelector {
+	s := &api.LabelSelector{MatchLabels: map[string]string{}}
 	for i := 0; i+1 < len(kv); i += 2 {
 		s.MatchLabels[kv[i]] = kv[i+1]
 	}
@@ -54,9 +54,9 @@ func PtsMatchLabels(kv ...string) *fw.LabelSelector {
 // topology.kubernetes.io/zone labels zone-<i mod zones>, and two pods per
 // node: one labeled app=web and one app=db (for topology spread
 // benchmarks).
-func PtsSpreadCluster(n, zones int) ([]*fw.Node, []*fw.Pod) {
-	nodes := make([]*fw.Node, 0, n)
-	pods := make([]*fw.Pod, 0, 2*n)
+func PtsSpreadCluster(n, zones int) ([]*api.Node, []*api.Pod) {
+	nodes := make([]*api.Node, 0, n)
+	pods := make([]*api.Pod, 0, 2*n)
 	for i := range n {
 		name := "node-" + itoa(i)
 		nodes = append(nodes, MakeNode().Name(name).Label("topology.kubernetes.io/zone", "zone-"+itoa(i%zones)).Obj())

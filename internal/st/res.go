@@ -1,14 +1,14 @@
 package st
 
 import (
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 )
 
 // LabelIn is builder.LabelIn.
-func LabelIn(key string, values ...string) fw.NodeSelectorTerm {
+func LabelIn(key string, values ...string) api.NodeSelectorTerm {
 	return builder.LabelIn(key, values...)
 }
 
 // NameIn is builder.NameIn.
-func NameIn(names ...string) fw.NodeSelectorTerm { return builder.NameIn(names...) }
+func NameIn(names ...string) api.NodeSelectorTerm { return builder.NameIn(names...) }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 )
 
 // cellSep separates the columns of a table written by text/tabwriter with
@@ -23,7 +23,7 @@ var cellSep = regexp.MustCompile(`\s{2,}`)
 // extender), TOTAL the node's total, and every plugin that scored the node
 // must have a column (a plugin whose PreScore returned Skip must not). It
 // returns the number of rows checked.
-func CheckScoreTable(text string, r *fw.Result) (int, error) {
+func CheckScoreTable(text string, r *runtime.Result) (int, error) {
 	lines := strings.Split(text, "\n")
 	h := slices.IndexFunc(lines, func(l string) bool {
 		cells := cellSep.Split(strings.TrimSpace(l), -1)
@@ -54,7 +54,7 @@ func CheckScoreTable(text string, r *fw.Result) (int, error) {
 			return rows, fmt.Errorf("row %q: node %q was not scored", l, cells[0])
 		}
 		for i, plugin := range cols {
-			k := slices.IndexFunc(ns.Scores, func(ps fw.PluginScore) bool { return ps.Plugin == plugin })
+			k := slices.IndexFunc(ns.Scores, func(ps runtime.PluginScore) bool { return ps.Plugin == plugin })
 			if k < 0 {
 				return rows, fmt.Errorf("node %s: column %q names no plugin or extender that scored", ns.Node, plugin)
 			}

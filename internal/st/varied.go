@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -43,9 +43,9 @@ type VariedOptions struct {
 
 // Varied is a generated cluster and its incoming-pod stream.
 type Varied struct {
-	Nodes      []*fw.Node
-	Pods       []*fw.Pod // existing pods, assigned to Nodes
-	Namespaces []fw.Namespace
+	Nodes      []*api.Node
+	Pods       []*api.Pod // existing pods, assigned to Nodes
+	Namespaces []api.Namespace
 	opts       VariedOptions
 	rng        *rand.Rand
 	zones      []string
@@ -108,7 +108,7 @@ var variedApps = [...]variedApp{
 }
 
 // variedNamespaces are the namespaces and their labels.
-var variedNamespaces = []fw.Namespace{
+var variedNamespaces = []api.Namespace{
 	{Name: "prod", Labels: map[string]string{"env": "prod", "team": "core"}},
 	{Name: "staging", Labels: map[string]string{"env": "staging", "team": "core"}},
 	{Name: "team-a", Labels: map[string]string{"env": "prod", "team": "a"}},
@@ -134,7 +134,7 @@ func NewVaried(o VariedOptions) *Varied {
 	for _, s := range variedSizes {
 		totalWeight += s.weight
 	}
-	v.Nodes = make([]*fw.Node, o.Nodes)
+	v.Nodes = make([]*api.Node, o.Nodes)
 	free := make([][2]int64, o.Nodes) // milli-cpu and bytes left for existing pods
 	for i := range v.Nodes {
 		r := v.rng.IntN(totalWeight)
@@ -165,13 +165,13 @@ func NewVaried(o VariedOptions) *Varied {
 			"pods": strconv.FormatInt(sz.pods, 10), "ephemeral-storage": "90Gi"}
 		switch x := v.rng.IntN(100); {
 		case x < 15:
-			w.Label("lifecycle", "spot").Taint("spot", "true", fw.TaintEffectPreferNoSchedule)
+			w.Label("lifecycle", "spot").Taint("spot", "true", api.TaintEffectPreferNoSchedule)
 		case x < 20:
-			w.Label("dedicated", "db").Taint("dedicated", "db", fw.TaintEffectNoSchedule)
+			w.Label("dedicated", "db").Taint("dedicated", "db", api.TaintEffectNoSchedule)
 		case x < 22:
-			w.Taint("maintenance", "true", fw.TaintEffectNoExecute)
+			w.Taint("maintenance", "true", api.TaintEffectNoExecute)
 		case x < 26 && sz.cpu >= 16:
-			w.Label("accelerator", "nvidia").Taint(VariedGPU, "present", fw.TaintEffectNoSchedule)
+			w.Label("accelerator", "nvidia").Taint(VariedGPU, "present", api.TaintEffectNoSchedule)
 			capa[VariedGPU], alloc[VariedGPU] = "8", "8"
 		}
 		if v.rng.IntN(50) == 0 {
@@ -195,7 +195,7 @@ func NewVaried(o VariedOptions) *Varied {
 			free[i][0] -= cpu
 			free[i][1] -= mem
 			p.Spec.NodeName = n.Name
-			p.Status.Phase = fw.PodRunning
+			p.Status.Phase = api.PodRunning
 			v.Pods = append(v.Pods, p)
 		}
 	}
@@ -204,7 +204,7 @@ func NewVaried(o VariedOptions) *Varied {
 
 // Next returns the next incoming pod: its app differs from the previous
 // pod's, and so does its shape.
-func (v *Varied) Next() *fw.Pod {
+func (v *Varied) Next() *api.Pod {
 	if v.opts.RequestsAndImagesOnly {
 		return v.pod(variedPlain)
 	}
@@ -226,7 +226,7 @@ const (
 )
 
 // pod draws a pod of the given kind.
-func (v *Varied) pod(kind variedKind) *fw.Pod {
+func (v *Varied) pod(kind variedKind) *api.Pod {
 	r := v.rng
 	ai := r.IntN(len(variedApps))
 	if ai == v.lastApp {
@@ -289,7 +289,7 @@ func (v *Varied) pod(kind variedKind) *fw.Pod {
 	pod := w.Obj()
 	if hostPort != 0 { // on the first container (the builder's HostPort adds a container)
 		c := &pod.Spec.Containers[0]
-		c.Ports = append(c.Ports, fw.ContainerPort{ContainerPort: hostPort, HostPort: hostPort, Protocol: fw.ProtocolTCP})
+		c.Ports = append(c.Ports, api.ContainerPort{ContainerPort: hostPort, HostPort: hostPort, Protocol: api.ProtocolTCP})
 	}
 	return pod
 }
@@ -312,72 +312,72 @@ func (v *Varied) constraints(w *PodWrapper, ai int, incoming bool) int32 {
 			w.NodeSelector(map[string]string{VariedTypeKey: variedSizes[2+r.IntN(5)].name})
 		}
 	}
-	var aff fw.Affinity
+	var aff api.Affinity
 	if r.IntN(100) < 15 {
-		var req fw.NodeSelectorRequirement
+		var req api.NodeSelectorRequirement
 		if r.IntN(2) == 0 {
-			req = fw.NodeSelectorRequirement{Key: VariedZoneKey, Operator: fw.NodeSelectorOpIn, Values: []string{zone(), zone()}}
+			req = api.NodeSelectorRequirement{Key: VariedZoneKey, Operator: api.NodeSelectorOpIn, Values: []string{zone(), zone()}}
 		} else {
-			req = fw.NodeSelectorRequirement{Key: VariedTypeKey, Operator: fw.NodeSelectorOpNotIn, Values: []string{"s-2", "m-4"}}
+			req = api.NodeSelectorRequirement{Key: VariedTypeKey, Operator: api.NodeSelectorOpNotIn, Values: []string{"s-2", "m-4"}}
 		}
-		aff.NodeAffinity = &fw.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &fw.NodeSelector{
-			NodeSelectorTerms: []fw.NodeSelectorTerm{{MatchExpressions: []fw.NodeSelectorRequirement{req}}}}}
+		aff.NodeAffinity = &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{req}}}}}
 	}
 	if r.IntN(100) < 25 {
 		if aff.NodeAffinity == nil {
-			aff.NodeAffinity = &fw.NodeAffinity{}
+			aff.NodeAffinity = &api.NodeAffinity{}
 		}
-		pref := []fw.PreferredSchedulingTerm{{Weight: int32(1 + r.IntN(100)), Preference: fw.NodeSelectorTerm{
-			MatchExpressions: []fw.NodeSelectorRequirement{{Key: VariedDiskKey, Operator: fw.NodeSelectorOpIn, Values: []string{"ssd"}}}}}}
+		pref := []api.PreferredSchedulingTerm{{Weight: int32(1 + r.IntN(100)), Preference: api.NodeSelectorTerm{
+			MatchExpressions: []api.NodeSelectorRequirement{{Key: VariedDiskKey, Operator: api.NodeSelectorOpIn, Values: []string{"ssd"}}}}}}
 		if r.IntN(2) == 0 {
-			pref = append(pref, fw.PreferredSchedulingTerm{Weight: int32(1 + r.IntN(100)), Preference: fw.NodeSelectorTerm{
-				MatchExpressions: []fw.NodeSelectorRequirement{{Key: VariedZoneKey, Operator: fw.NodeSelectorOpIn, Values: []string{zone()}}}}})
+			pref = append(pref, api.PreferredSchedulingTerm{Weight: int32(1 + r.IntN(100)), Preference: api.NodeSelectorTerm{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: VariedZoneKey, Operator: api.NodeSelectorOpIn, Values: []string{zone()}}}}})
 		}
 		aff.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution = pref
 	}
 	switch x := r.IntN(100); {
 	case x < 30:
-		w.Toleration(fw.Toleration{Key: "spot", Operator: fw.TolerationOpEqual, Value: "true", Effect: fw.TaintEffectPreferNoSchedule})
+		w.Toleration(api.Toleration{Key: "spot", Operator: api.TolerationOpEqual, Value: "true", Effect: api.TaintEffectPreferNoSchedule})
 	case x < 33:
-		w.Toleration(fw.Toleration{Operator: fw.TolerationOpExists}) // tolerates everything
+		w.Toleration(api.Toleration{Operator: api.TolerationOpExists}) // tolerates everything
 	}
 	if app.name == "db" && r.IntN(2) == 0 {
-		w.Toleration(fw.Toleration{Key: "dedicated", Operator: fw.TolerationOpEqual, Value: "db", Effect: fw.TaintEffectNoSchedule})
+		w.Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpEqual, Value: "db", Effect: api.TaintEffectNoSchedule})
 	}
 	if app.name == "ml" {
-		w.Toleration(fw.Toleration{Key: VariedGPU, Operator: fw.TolerationOpExists, Effect: fw.TaintEffectNoSchedule})
+		w.Toleration(api.Toleration{Key: VariedGPU, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule})
 	}
-	term := func(apps []string, key string) fw.PodAffinityTerm {
-		t := fw.PodAffinityTerm{TopologyKey: key}
+	term := func(apps []string, key string) api.PodAffinityTerm {
+		t := api.PodAffinityTerm{TopologyKey: key}
 		if len(apps) == 1 {
-			t.LabelSelector = &fw.LabelSelector{MatchLabels: map[string]string{"app": apps[0]}}
+			t.LabelSelector = &api.LabelSelector{MatchLabels: map[string]string{"app": apps[0]}}
 		} else {
-			t.LabelSelector = &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "app", Operator: fw.LabelSelectorOpIn, Values: apps}}}
+			t.LabelSelector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: apps}}}
 		}
 		return t
 	}
-	crossNS := func(t *fw.PodAffinityTerm, target variedApp) {
+	crossNS := func(t *api.PodAffinityTerm, target variedApp) {
 		if target.ns == app.ns {
 			return
 		}
 		if r.IntN(2) == 0 {
 			t.Namespaces = []string{target.ns}
 		} else {
-			t.NamespaceSelector = &fw.LabelSelector{MatchLabels: map[string]string{"env": variedNamespaceLabel(target.ns)}}
+			t.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"env": variedNamespaceLabel(target.ns)}}
 		}
 	}
 	if incoming && r.IntN(100) < 8 { // required affinity to another app's zone
 		t := term([]string{other.name}, VariedZoneKey)
 		crossNS(&t, other)
-		aff.PodAffinity = &fw.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{t}}
+		aff.PodAffinity = &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{t}}
 	}
 	if r.IntN(100) < 15 {
 		t := term([]string{other.name}, topo())
 		crossNS(&t, other)
 		if aff.PodAffinity == nil {
-			aff.PodAffinity = &fw.PodAffinity{}
+			aff.PodAffinity = &api.PodAffinity{}
 		}
-		aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []fw.WeightedPodAffinityTerm{{Weight: int32(1 + r.IntN(100)), PodAffinityTerm: t}}
+		aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + r.IntN(100)), PodAffinityTerm: t}}
 	}
 	if r.IntN(100) < 12 { // required anti-affinity, hostname level (rack for incoming pods at times)
 		apps := []string{app.name}
@@ -388,36 +388,36 @@ func (v *Varied) constraints(w *PodWrapper, ai int, incoming bool) int32 {
 		if incoming && r.IntN(4) == 0 {
 			key = VariedRackKey
 		}
-		aff.PodAntiAffinity = &fw.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []fw.PodAffinityTerm{term(apps, key)}}
+		aff.PodAntiAffinity = &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{term(apps, key)}}
 	}
 	if r.IntN(100) < 25 {
 		if aff.PodAntiAffinity == nil {
-			aff.PodAntiAffinity = &fw.PodAntiAffinity{}
+			aff.PodAntiAffinity = &api.PodAntiAffinity{}
 		}
-		aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []fw.WeightedPodAffinityTerm{{Weight: int32(1 + r.IntN(100)), PodAffinityTerm: term([]string{app.name}, topo())}}
+		aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []api.WeightedPodAffinityTerm{{Weight: int32(1 + r.IntN(100)), PodAffinityTerm: term([]string{app.name}, topo())}}
 	}
 	if aff.NodeAffinity != nil || aff.PodAffinity != nil || aff.PodAntiAffinity != nil {
 		w.Affinity(&aff)
 	}
 	if r.IntN(100) < 30 {
-		c := fw.TopologySpreadConstraint{MaxSkew: int32(1 + r.IntN(3)), TopologyKey: VariedZoneKey, WhenUnsatisfiable: fw.ScheduleAnyway,
-			LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"app": app.name}}}
+		c := api.TopologySpreadConstraint{MaxSkew: int32(1 + r.IntN(3)), TopologyKey: VariedZoneKey, WhenUnsatisfiable: api.ScheduleAnyway,
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app.name}}}
 		if r.IntN(3) == 0 {
 			c.TopologyKey = VariedHostKey
 		}
 		if r.IntN(2) == 0 {
-			c.WhenUnsatisfiable = fw.DoNotSchedule
+			c.WhenUnsatisfiable = api.DoNotSchedule
 			if r.IntN(3) == 0 {
 				md := int32(len(v.zones))
 				c.MinDomains = &md
 			}
 		}
 		if r.IntN(4) == 0 {
-			honor := fw.NodeInclusionPolicyHonor
+			honor := api.NodeInclusionPolicyHonor
 			c.NodeTaintsPolicy = &honor
 		}
 		if r.IntN(4) == 0 {
-			ignore := fw.NodeInclusionPolicyIgnore
+			ignore := api.NodeInclusionPolicyIgnore
 			c.NodeAffinityPolicy = &ignore
 		}
 		if r.IntN(3) == 0 {
@@ -425,8 +425,8 @@ func (v *Varied) constraints(w *PodWrapper, ai int, incoming bool) int32 {
 		}
 		w.SpreadConstraint(c)
 		if r.IntN(4) == 0 {
-			w.SpreadConstraint(fw.TopologySpreadConstraint{MaxSkew: 2, TopologyKey: VariedHostKey, WhenUnsatisfiable: fw.ScheduleAnyway,
-				LabelSelector: &fw.LabelSelector{MatchLabels: map[string]string{"tier": app.tier}}})
+			w.SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 2, TopologyKey: VariedHostKey, WhenUnsatisfiable: api.ScheduleAnyway,
+				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"tier": app.tier}}})
 		}
 	}
 	if incoming && len(app.ports) > 0 && r.IntN(100) < 5 {
@@ -451,7 +451,7 @@ func doubled(q string) string {
 }
 
 // podCPUMem returns the pod's cpu (milli) and memory (bytes) requests.
-func podCPUMem(p *fw.Pod) (int64, int64) {
-	v := fw.PodRequestVector(p)
+func podCPUMem(p *api.Pod) (int64, int64) {
+	v := api.PodRequestVector(p)
 	return v.Get(resource.CPU), v.Get(resource.Memory)
 }

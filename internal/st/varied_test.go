@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 func TestVariedIsDeterministic(t *testing.T) {
@@ -65,7 +65,7 @@ func TestVariedHasTheVariety(t *testing.T) {
 	if len(v.Pods) < len(v.Nodes) {
 		t.Fatalf("%d existing pods on %d nodes: want about two per node", len(v.Pods), len(v.Nodes))
 	}
-	var prev *fw.Pod
+	var prev *api.Pod
 	for range 500 {
 		p := v.Next()
 		if prev != nil && reflect.DeepEqual(prev.Spec, p.Spec) {

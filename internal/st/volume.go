@@ -1,7 +1,7 @@
 package st
 
 import (
-	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -32,7 +32,7 @@ func MakePVC(name, class string) *PVCWrapper { return builder.MakePVC(name, clas
 
 // MakeSC is builder.MakeStorageClass with binding mode mode ("" leaves it
 // unset).
-func MakeSC(name, provisioner string, mode fw.VolumeBindingMode) *SCWrapper {
+func MakeSC(name, provisioner string, mode api.VolumeBindingMode) *SCWrapper {
 	return builder.MakeStorageClass(name, provisioner).VolumeBindingMode(mode)
 }
 
@@ -42,7 +42,7 @@ func MakeCSINode(node string) *CSINodeWrapper { return builder.MakeCSINode(node)
 // MakeCapacity returns a CSIStorageCapacity default/name of class for the
 // nodes whose label key is value, with capacity (and maximum volume size,
 // unless "").
-func MakeCapacity(name, class, key, value, capacity, maxSize string) *fw.CSIStorageCapacity {
+func MakeCapacity(name, class, key, value, capacity, maxSize string) *api.CSIStorageCapacity {
 	w := builder.MakeCSIStorageCapacity(name, class).MatchLabel(key, value)
 	if capacity != "" {
 		w.Capacity(capacity)
@@ -54,7 +54,7 @@ func MakeCapacity(name, class, key, value, capacity, maxSize string) *fw.CSIStor
 }
 
 // MakeVA returns a VolumeAttachment of pv on node by attacher.
-func MakeVA(name, attacher, pv, node string) *fw.VolumeAttachment {
+func MakeVA(name, attacher, pv, node string) *api.VolumeAttachment {
 	return builder.MakeVolumeAttachment(name).Attacher(attacher).PV(pv).Node(node).Obj()
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/validation"
 )
 
@@ -33,10 +34,10 @@ const LabelTopologyZone = "topology.kubernetes.io/zone"
 type Constraint struct {
 	MaxSkew            int32
 	TopologyKey        string
-	Selector           framework.Selector
+	Selector           api.Selector
 	MinDomains         int32
-	NodeAffinityPolicy framework.NodeInclusionPolicy
-	NodeTaintsPolicy   framework.NodeInclusionPolicy
+	NodeAffinityPolicy api.NodeInclusionPolicy
+	NodeTaintsPolicy   api.NodeInclusionPolicy
 }
 
 // IsHostname reports whether the constraint spreads over the
@@ -46,10 +47,10 @@ func (c *Constraint) IsHostname() bool { return c.TopologyKey == LabelHostname }
 // SystemDefaultConstraints returns kube-scheduler's built-in default
 // constraints used with defaultingType System: hostname with maxSkew 3 and
 // zone with maxSkew 5, both ScheduleAnyway. The slice is new on every call.
-func SystemDefaultConstraints() []framework.TopologySpreadConstraint {
-	return []framework.TopologySpreadConstraint{
-		{TopologyKey: LabelHostname, WhenUnsatisfiable: framework.ScheduleAnyway, MaxSkew: 3},
-		{TopologyKey: LabelTopologyZone, WhenUnsatisfiable: framework.ScheduleAnyway, MaxSkew: 5},
+func SystemDefaultConstraints() []api.TopologySpreadConstraint {
+	return []api.TopologySpreadConstraint{
+		{TopologyKey: LabelHostname, WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 3},
+		{TopologyKey: LabelTopologyZone, WhenUnsatisfiable: api.ScheduleAnyway, MaxSkew: 5},
 	}
 }
 
@@ -64,7 +65,7 @@ func SystemDefaultConstraints() []framework.TopologySpreadConstraint {
 // The pod's own constraints are validated first (ValidatePodConstraints); a
 // bad field or selector is an error naming the pod, the field and the value.
 // This matches kube-scheduler v1.36 getConstraints/buildDefaultConstraints.
-func Build(pod *framework.Pod, action framework.UnsatisfiableConstraintAction, defaults []framework.TopologySpreadConstraint, snap *framework.Snapshot) ([]Constraint, error) {
+func Build(pod *api.Pod, action api.UnsatisfiableConstraintAction, defaults []api.TopologySpreadConstraint, snap *framework.Snapshot) ([]Constraint, error) {
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		if err := ValidatePodConstraints(pod); err != nil {
 			return nil, err
@@ -94,7 +95,7 @@ func Build(pod *framework.Pod, action framework.UnsatisfiableConstraintAction, d
 
 // compile keeps the constraints with the given action and compiles them, as
 // kube-scheduler's filterTopologySpreadConstraints.
-func compile(cs []framework.TopologySpreadConstraint, podLabels map[string]string, action framework.UnsatisfiableConstraintAction) ([]Constraint, error) {
+func compile(cs []api.TopologySpreadConstraint, podLabels map[string]string, action api.UnsatisfiableConstraintAction) ([]Constraint, error) {
 	var out []Constraint
 	for i := range cs {
 		c := &cs[i]
@@ -110,7 +111,7 @@ func compile(cs []framework.TopologySpreadConstraint, podLabels map[string]strin
 		// A nil labelSelector stays "nothing".
 		for _, k := range c.MatchLabelKeys {
 			if v, ok := podLabels[k]; ok {
-				sel = sel.With(k, framework.LabelSelectorOpIn, v)
+				sel = sel.With(k, api.LabelSelectorOpIn, v)
 			}
 		}
 		tc := Constraint{
@@ -118,8 +119,8 @@ func compile(cs []framework.TopologySpreadConstraint, podLabels map[string]strin
 			TopologyKey:        c.TopologyKey,
 			Selector:           sel,
 			MinDomains:         1,
-			NodeAffinityPolicy: framework.NodeInclusionPolicyHonor,
-			NodeTaintsPolicy:   framework.NodeInclusionPolicyIgnore,
+			NodeAffinityPolicy: api.NodeInclusionPolicyHonor,
+			NodeTaintsPolicy:   api.NodeInclusionPolicyIgnore,
 		}
 		if c.MinDomains != nil {
 			tc.MinDomains = *c.MinDomains
@@ -144,7 +145,7 @@ func compile(cs []framework.TopologySpreadConstraint, podLabels map[string]strin
 // (topologyKey, whenUnsatisfiable) pairs or minDomains with ScheduleAnyway:
 // kube-scheduler handles those deterministically and its own tests use them.
 // All problems are joined into one error, each naming the field and value.
-func ValidatePodConstraints(pod *framework.Pod) error {
+func ValidatePodConstraints(pod *api.Pod) error {
 	var errs []error
 	for i := range pod.Spec.TopologySpreadConstraints {
 		errs = append(errs, ValidateConstraint(fmt.Sprintf("topologySpreadConstraints[%d]", i), &pod.Spec.TopologySpreadConstraints[i])...)
@@ -159,7 +160,7 @@ func ValidatePodConstraints(pod *framework.Pod) error {
 // whenUnsatisfiable, minDomains and node inclusion policies (see
 // ValidatePodConstraints); path prefixes each error. The label selector is
 // not checked here.
-func ValidateConstraint(path string, c *framework.TopologySpreadConstraint) []error {
+func ValidateConstraint(path string, c *api.TopologySpreadConstraint) []error {
 	var errs []error
 	if c.MaxSkew <= 0 {
 		errs = append(errs, fmt.Errorf("%s.maxSkew=%d: not in valid range (0, inf)", path, c.MaxSkew))
@@ -170,20 +171,20 @@ func ValidateConstraint(path string, c *framework.TopologySpreadConstraint) []er
 		errs = append(errs, fmt.Errorf("%s.topologyKey=%q: %s", path, c.TopologyKey, msg))
 	}
 	switch c.WhenUnsatisfiable {
-	case framework.DoNotSchedule, framework.ScheduleAnyway:
+	case api.DoNotSchedule, api.ScheduleAnyway:
 	case "":
 		errs = append(errs, fmt.Errorf("%s.whenUnsatisfiable=\"\": required", path))
 	default:
-		errs = append(errs, fmt.Errorf("%s.whenUnsatisfiable=%q: supported values: %q, %q", path, c.WhenUnsatisfiable, framework.DoNotSchedule, framework.ScheduleAnyway))
+		errs = append(errs, fmt.Errorf("%s.whenUnsatisfiable=%q: supported values: %q, %q", path, c.WhenUnsatisfiable, api.DoNotSchedule, api.ScheduleAnyway))
 	}
 	if c.MinDomains != nil && *c.MinDomains <= 0 {
 		errs = append(errs, fmt.Errorf("%s.minDomains=%d: not in valid range (0, inf)", path, *c.MinDomains))
 	}
-	if p := c.NodeAffinityPolicy; p != nil && *p != framework.NodeInclusionPolicyHonor && *p != framework.NodeInclusionPolicyIgnore {
-		errs = append(errs, fmt.Errorf("%s.nodeAffinityPolicy=%q: supported values: %q, %q", path, *p, framework.NodeInclusionPolicyHonor, framework.NodeInclusionPolicyIgnore))
+	if p := c.NodeAffinityPolicy; p != nil && *p != api.NodeInclusionPolicyHonor && *p != api.NodeInclusionPolicyIgnore {
+		errs = append(errs, fmt.Errorf("%s.nodeAffinityPolicy=%q: supported values: %q, %q", path, *p, api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore))
 	}
-	if p := c.NodeTaintsPolicy; p != nil && *p != framework.NodeInclusionPolicyHonor && *p != framework.NodeInclusionPolicyIgnore {
-		errs = append(errs, fmt.Errorf("%s.nodeTaintsPolicy=%q: supported values: %q, %q", path, *p, framework.NodeInclusionPolicyHonor, framework.NodeInclusionPolicyIgnore))
+	if p := c.NodeTaintsPolicy; p != nil && *p != api.NodeInclusionPolicyHonor && *p != api.NodeInclusionPolicyIgnore {
+		errs = append(errs, fmt.Errorf("%s.nodeTaintsPolicy=%q: supported values: %q, %q", path, *p, api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore))
 	}
 	return errs
 }

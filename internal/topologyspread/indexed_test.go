@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"pgregory.net/rapid"
 )
@@ -15,7 +16,7 @@ func TestPropIndexedInclusionEqualsEval(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, _, pod := st.BatchCluster(t)
 		snap := fw.MustSnapshot(nodes, nil)
-		policies := []fw.NodeInclusionPolicy{fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore}
+		policies := []api.NodeInclusionPolicy{api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore}
 		cs := []Constraint{{TopologyKey: LabelTopologyZone,
 			NodeAffinityPolicy: rapid.SampledFrom(policies).Draw(t, "affinityPolicy"),
 			NodeTaintsPolicy:   rapid.SampledFrom(policies).Draw(t, "taintsPolicy")}}

@@ -2,6 +2,7 @@ package topologyspread
 
 import (
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // HasAllKeys reports whether labels carry the topology key of every
@@ -22,8 +23,8 @@ func HasAllKeys(labels map[string]string, cs []Constraint) bool {
 // nodeTaintsPolicy Honor the node must have no NoSchedule or NoExecute taint
 // the pod does not tolerate. Build it once per cycle with NewInclusion.
 type Inclusion struct {
-	affinity    framework.RequiredNodeAffinity
-	tolerations []framework.Toleration
+	affinity    api.RequiredNodeAffinity
+	tolerations []api.Toleration
 	// needAffinity and needTaints say whether any constraint honours the
 	// policy, so Eval can skip work no constraint reads.
 	needAffinity, needTaints bool
@@ -31,13 +32,13 @@ type Inclusion struct {
 
 // NewInclusion compiles the pod's required node affinity and keeps its
 // tolerations for the constraints cs.
-func NewInclusion(pod *framework.Pod, cs []Constraint) *Inclusion {
-	in := &Inclusion{affinity: framework.GetRequiredNodeAffinity(pod), tolerations: pod.Spec.Tolerations}
+func NewInclusion(pod *api.Pod, cs []Constraint) *Inclusion {
+	in := &Inclusion{affinity: api.GetRequiredNodeAffinity(pod), tolerations: pod.Spec.Tolerations}
 	for i := range cs {
-		if cs[i].NodeAffinityPolicy == framework.NodeInclusionPolicyHonor {
+		if cs[i].NodeAffinityPolicy == api.NodeInclusionPolicyHonor {
 			in.needAffinity = true
 		}
-		if cs[i].NodeTaintsPolicy == framework.NodeInclusionPolicyHonor {
+		if cs[i].NodeTaintsPolicy == api.NodeInclusionPolicyHonor {
 			in.needTaints = true
 		}
 	}
@@ -61,7 +62,7 @@ type NodeVerdict struct {
 
 // Eval checks node against the pod's required node affinity and tolerations
 // (only the checks some constraint honours; the others report true).
-func (in *Inclusion) Eval(node *framework.Node) NodeVerdict {
+func (in *Inclusion) Eval(node *api.Node) NodeVerdict {
 	v := NodeVerdict{AffinityOK: true, TaintsOK: true}
 	if in.needAffinity {
 		v.AffinityOK = in.affinity.Match(node)
@@ -74,10 +75,10 @@ func (in *Inclusion) Eval(node *framework.Node) NodeVerdict {
 
 // IndexedInclusion is an Inclusion resolved against one snapshot: Eval(k)
 // is Inclusion.Eval of the snapshot's node k, from the snapshot's label
-// values (framework.IndexedNodeMatch) and taint classes.
+// values (api.IndexedNodeMatch) and taint classes.
 type IndexedInclusion struct {
 	needAffinity, needTaints bool
-	affinity                 framework.IndexedNodeMatch
+	affinity                 api.IndexedNodeMatch
 	class                    []int32
 	taintsOK                 []bool // by taint class
 }
@@ -112,29 +113,29 @@ func (x *IndexedInclusion) Eval(k int) NodeVerdict {
 
 // Includes reports whether a node with verdict v counts towards c.
 func (v NodeVerdict) Includes(c *Constraint) bool {
-	if c.NodeAffinityPolicy == framework.NodeInclusionPolicyHonor && !v.AffinityOK {
+	if c.NodeAffinityPolicy == api.NodeInclusionPolicyHonor && !v.AffinityOK {
 		return false
 	}
-	if c.NodeTaintsPolicy == framework.NodeInclusionPolicyHonor && !v.TaintsOK {
+	if c.NodeTaintsPolicy == api.NodeInclusionPolicyHonor && !v.TaintsOK {
 		return false
 	}
 	return true
 }
 
 // Includes reports whether node counts towards c (Eval then Includes).
-func (in *Inclusion) Includes(c *Constraint, node *framework.Node) bool {
+func (in *Inclusion) Includes(c *Constraint, node *api.Node) bool {
 	return in.Eval(node).Includes(c)
 }
 
 // HasUntoleratedTaint reports whether some NoSchedule or NoExecute taint is
 // not tolerated (PreferNoSchedule taints never exclude a node).
-func HasUntoleratedTaint(taints []framework.Taint, tolerations []framework.Toleration) bool {
+func HasUntoleratedTaint(taints []api.Taint, tolerations []api.Toleration) bool {
 	for i := range taints {
 		t := &taints[i]
-		if t.Effect != framework.TaintEffectNoSchedule && t.Effect != framework.TaintEffectNoExecute {
+		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
 			continue
 		}
-		if !framework.TolerationsTolerateTaint(tolerations, t) {
+		if !api.TolerationsTolerateTaint(tolerations, t) {
 			return true
 		}
 	}
@@ -144,11 +145,11 @@ func HasUntoleratedTaint(taints []framework.Taint, tolerations []framework.Toler
 // Query is the pod index query that counts what CountMatching counts: pods
 // in namespace ns, not being deleted, matching sel. ok is false when sel
 // matches everything (CountMatching counts nothing then).
-func Query(sel framework.Selector, ns string) (q framework.PodQuery, ok bool) {
+func Query(sel api.Selector, ns string) (q framework.PodQuery, ok bool) {
 	if sel.IsEverything() {
 		return q, false
 	}
-	return framework.PodQuery{Terms: []framework.PodTerm{{Namespaces: []string{ns}, NamespaceSelector: framework.NothingSelector(), Selector: sel}},
+	return framework.PodQuery{Terms: []framework.PodTerm{{Namespaces: []string{ns}, NamespaceSelector: api.NothingSelector(), Selector: sel}},
 		SkipTerminating: true}, true
 }
 
@@ -156,7 +157,7 @@ func Query(sel framework.Selector, ns string) (q framework.PodQuery, ok bool) {
 // deleted and match sel (kube-scheduler's countPodsMatchSelector). As in
 // kube-scheduler, a selector that matches everything (an empty labelSelector
 // {}) counts nothing.
-func CountMatching(pods []*framework.PodInfo, sel *framework.Selector, ns string) int {
+func CountMatching(pods []*framework.PodInfo, sel *api.Selector, ns string) int {
 	if sel.IsEverything() {
 		return 0
 	}
@@ -172,10 +173,10 @@ func CountMatching(pods []*framework.PodInfo, sel *framework.Selector, ns string
 // Counts reports whether CountMatching counts pod pi: pi is in namespace
 // ns, is not being deleted and matches sel, which does not match
 // everything.
-func Counts(pi *framework.PodInfo, sel *framework.Selector, ns string) bool {
+func Counts(pi *framework.PodInfo, sel *api.Selector, ns string) bool {
 	return !sel.IsEverything() && counts(pi.Pod, sel, ns)
 }
 
-func counts(p *framework.Pod, sel *framework.Selector, ns string) bool {
+func counts(p *api.Pod, sel *api.Selector, ns string) bool {
 	return p.DeletionTimestamp == nil && p.Namespace == ns && sel.Matches(p.Labels)
 }

@@ -1,7 +1,7 @@
 package topologyspread
 
 import (
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Workload controller kinds (the kinds a pod's controller owner reference
@@ -18,7 +18,7 @@ const (
 // exact group/version/kind (v1 ReplicationController, apps/v1 ReplicaSet,
 // apps/v1 StatefulSet); schedkit also accepts an empty apiVersion, since
 // hand-built objects often omit it.
-func ownerKind(ref *framework.OwnerReference) string {
+func ownerKind(ref *api.OwnerReference) string {
 	switch ref.Kind {
 	case KindReplicationController:
 		if ref.APIVersion == "v1" || ref.APIVersion == "" {
@@ -42,7 +42,7 @@ func ownerKind(ref *framework.OwnerReference) string {
 // label set; a ReplicaSet's or StatefulSet's selector (and any expressions of
 // a ReplicationController) is ANDed as requirements, and skipped when it
 // does not compile. A result that matches everything means "no selector".
-func DefaultSelector(pod *framework.Pod, services []framework.Service, controllers []framework.WorkloadController) framework.Selector {
+func DefaultSelector(pod *api.Pod, services []api.Service, controllers []api.WorkloadController) api.Selector {
 	set := map[string]string{}
 	for i := range services {
 		svc := &services[i]
@@ -55,13 +55,13 @@ func DefaultSelector(pod *framework.Pod, services []framework.Service, controlle
 	}
 	ref := pod.ControllerRef()
 	if ref == nil {
-		return framework.SelectorFromSet(set)
+		return api.SelectorFromSet(set)
 	}
 	kind := ownerKind(ref)
 	if kind == "" {
-		return framework.SelectorFromSet(set)
+		return api.SelectorFromSet(set)
 	}
-	var ctrl *framework.WorkloadController
+	var ctrl *api.WorkloadController
 	for i := range controllers {
 		c := &controllers[i]
 		if c.Kind == kind && c.Namespace == pod.Namespace && c.Name == ref.Name {
@@ -70,23 +70,23 @@ func DefaultSelector(pod *framework.Pod, services []framework.Service, controlle
 		}
 	}
 	if ctrl == nil {
-		return framework.SelectorFromSet(set)
+		return api.SelectorFromSet(set)
 	}
 	if kind == KindReplicationController {
 		for k, v := range ctrl.Selector.MatchLabels {
 			set[k] = v
 		}
 		if len(ctrl.Selector.MatchExpressions) == 0 {
-			return framework.SelectorFromSet(set)
+			return api.SelectorFromSet(set)
 		}
 	}
-	sel := framework.SelectorFromSet(set)
+	sel := api.SelectorFromSet(set)
 	if _, err := ctrl.Selector.Compile(); err != nil {
 		return sel
 	}
 	if kind != KindReplicationController {
 		for k, v := range ctrl.Selector.MatchLabels {
-			sel = sel.With(k, framework.LabelSelectorOpIn, v)
+			sel = sel.With(k, api.LabelSelectorOpIn, v)
 		}
 	}
 	for _, e := range ctrl.Selector.MatchExpressions {

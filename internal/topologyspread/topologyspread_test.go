@@ -5,16 +5,17 @@ import (
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-func policy(p fw.NodeInclusionPolicy) *fw.NodeInclusionPolicy { return &p }
+func policy(p api.NodeInclusionPolicy) *api.NodeInclusionPolicy { return &p }
 
 func int32p(v int32) *int32 { return &v }
 
 // matchesAll checks sel against labeled examples: want[i] is whether
 // sets[i] must match.
-func checkSelector(t *testing.T, what string, sel fw.Selector, sets []map[string]string, want []bool) {
+func checkSelector(t *testing.T, what string, sel api.Selector, sets []map[string]string, want []bool) {
 	t.Helper()
 	for i, s := range sets {
 		if got := sel.Matches(s); got != want[i] {
@@ -28,7 +29,7 @@ func checkSelector(t *testing.T, what string, sel fw.Selector, sets []map[string
 // its namespace whose labels contain its selector).
 func TestDefaultSelector(t *testing.T) {
 	pod := st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("label", "label-0").Label("tier", "web")
-	svcs := []fw.Service{
+	svcs := []api.Service{
 		{Namespace: "test", Name: "service-0", Selector: map[string]string{"app": "test-0"}},
 		{Namespace: "test", Name: "service-1", Selector: map[string]string{"app": "test-1"}},
 		{Namespace: "other", Name: "service-2", Selector: map[string]string{"label": "label-0"}},
@@ -36,12 +37,12 @@ func TestDefaultSelector(t *testing.T) {
 		{Namespace: "test", Name: "empty-selector", Selector: map[string]string{}},
 		{Namespace: "test", Name: "service-3", Selector: map[string]string{"tier": "web"}},
 	}
-	ctrls := []fw.WorkloadController{
-		{Kind: KindReplicaSet, Namespace: "test", Name: "rs1", Selector: fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "track", Operator: fw.LabelSelectorOpDoesNotExist}}}},
-		{Kind: KindReplicaSet, Namespace: "other", Name: "rs2", Selector: fw.LabelSelector{MatchLabels: map[string]string{"x": "y"}}},
-		{Kind: KindStatefulSet, Namespace: "test", Name: "ss1", Selector: fw.LabelSelector{MatchLabels: map[string]string{"ord": "1"}}},
-		{Kind: KindReplicationController, Namespace: "test", Name: "rc1", Selector: fw.LabelSelector{MatchLabels: map[string]string{"rc": "a"}}},
-		{Kind: KindReplicaSet, Namespace: "test", Name: "bad", Selector: fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: fw.LabelSelectorOpIn}}}},
+	ctrls := []api.WorkloadController{
+		{Kind: KindReplicaSet, Namespace: "test", Name: "rs1", Selector: api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "track", Operator: api.LabelSelectorOpDoesNotExist}}}},
+		{Kind: KindReplicaSet, Namespace: "other", Name: "rs2", Selector: api.LabelSelector{MatchLabels: map[string]string{"x": "y"}}},
+		{Kind: KindStatefulSet, Namespace: "test", Name: "ss1", Selector: api.LabelSelector{MatchLabels: map[string]string{"ord": "1"}}},
+		{Kind: KindReplicationController, Namespace: "test", Name: "rc1", Selector: api.LabelSelector{MatchLabels: map[string]string{"rc": "a"}}},
+		{Kind: KindReplicaSet, Namespace: "test", Name: "bad", Selector: api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "k", Operator: api.LabelSelectorOpIn}}}},
 	}
 	sets := []map[string]string{
 		{"app": "test-0", "tier": "web"},
@@ -54,7 +55,7 @@ func TestDefaultSelector(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		pod   *fw.Pod
+		pod   *api.Pod
 		empty bool
 		want  []bool
 	}{
@@ -75,9 +76,9 @@ func TestDefaultSelector(t *testing.T) {
 		{name: "invalid controller selector is skipped", pod: st.MakePod().Name("p").Namespace("test").Label("app", "test-0").Label("tier", "web").Owner("apps/v1", "ReplicaSet", "bad").Obj(),
 			want: []bool{true, true, true, true, false, false, true}},
 		{name: "no service and no controller", pod: st.MakePod().Name("q").Namespace("test").Label("zzz", "1").Obj(), empty: true},
-		{name: "non-controller owner references are ignored", pod: func() *fw.Pod {
+		{name: "non-controller owner references are ignored", pod: func() *api.Pod {
 			p := st.MakePod().Name("q").Namespace("test").Label("zzz", "1").Obj()
-			p.OwnerReferences = []fw.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "ss1"}}
+			p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "ss1"}}
 			return p
 		}(), empty: true},
 	}
@@ -97,24 +98,24 @@ func TestDefaultSelector(t *testing.T) {
 func TestBuild(t *testing.T) {
 	foo := st.PtsExists("foo")
 	snapWith := func(opts ...fw.SnapshotOption) *fw.Snapshot { return fw.MustSnapshot(nil, nil, opts...) }
-	svcFooBar := fw.WithServices(fw.Service{Namespace: "default", Name: "s", Selector: map[string]string{"foo": "bar"}})
-	listDefaults := []fw.TopologySpreadConstraint{
-		{MaxSkew: 3, TopologyKey: "node", WhenUnsatisfiable: fw.DoNotSchedule},
-		{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: fw.ScheduleAnyway},
-		{MaxSkew: 5, TopologyKey: "rack", WhenUnsatisfiable: fw.DoNotSchedule, MinDomains: int32p(2), NodeTaintsPolicy: policy(fw.NodeInclusionPolicyHonor)},
+	svcFooBar := fw.WithServices(api.Service{Namespace: "default", Name: "s", Selector: map[string]string{"foo": "bar"}})
+	listDefaults := []api.TopologySpreadConstraint{
+		{MaxSkew: 3, TopologyKey: "node", WhenUnsatisfiable: api.DoNotSchedule},
+		{MaxSkew: 2, TopologyKey: "node", WhenUnsatisfiable: api.ScheduleAnyway},
+		{MaxSkew: 5, TopologyKey: "rack", WhenUnsatisfiable: api.DoNotSchedule, MinDomains: int32p(2), NodeTaintsPolicy: policy(api.NodeInclusionPolicyHonor)},
 	}
 	type want struct {
 		key                  string
 		maxSkew, minDomains  int32
-		affinity, taints     fw.NodeInclusionPolicy
+		affinity, taints     api.NodeInclusionPolicy
 		matches, mismatching map[string]string
 	}
-	honor, ignore := fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore
+	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
 	tests := []struct {
 		name     string
-		pod      *fw.Pod
-		action   fw.UnsatisfiableConstraintAction
-		defaults []fw.TopologySpreadConstraint
+		pod      *api.Pod
+		action   api.UnsatisfiableConstraintAction
+		defaults []api.TopologySpreadConstraint
 		snap     *fw.Snapshot
 		want     []want
 		wantErr  string
@@ -123,11 +124,11 @@ func TestBuild(t *testing.T) {
 			// filtering_test.go "soft spreadConstraints should be bypassed".
 			name: "own constraints of the requested action, unset fields resolved",
 			pod: st.MakePod().Name("p").Label("foo", "").
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(1, "node", fw.ScheduleAnyway, foo, nil, nil, nil, nil)).
-				SpreadConstraint(st.PtsConstraint(2, "node", fw.DoNotSchedule, foo, int32p(4), policy(ignore), policy(honor), nil)).Obj(),
-			action: fw.DoNotSchedule,
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(1, "node", api.ScheduleAnyway, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(2, "node", api.DoNotSchedule, foo, int32p(4), policy(ignore), policy(honor), nil)).Obj(),
+			action: api.DoNotSchedule,
 			want: []want{
 				{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": "x"}, mismatching: map[string]string{"bar": ""}},
 				{key: "node", maxSkew: 2, minDomains: 4, affinity: ignore, taints: honor, matches: map[string]string{"foo": ""}, mismatching: map[string]string{}},
@@ -136,32 +137,32 @@ func TestBuild(t *testing.T) {
 		{
 			// filtering_test.go "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty".
 			name:   "matchLabelKeys ANDed with a non-empty selector",
-			pod:    st.MakePod().Name("p").Label("foo", "").Label("bar", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"})).Obj(),
-			action: fw.DoNotSchedule,
+			pod:    st.MakePod().Name("p").Label("foo", "").Label("bar", "a").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, foo, nil, nil, nil, []string{"bar"})).Obj(),
+			action: api.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: map[string]string{"foo": "", "bar": "a"}, mismatching: map[string]string{"foo": ""}}},
 		},
 		{
 			// "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty".
 			name:   "matchLabelKeys ANDed with an empty selector",
-			pod:    st.MakePod().Name("p").Label("foo", "a").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{}, nil, nil, nil, []string{"foo"})).Obj(),
-			action: fw.DoNotSchedule,
+			pod:    st.MakePod().Name("p").Label("foo", "a").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, &api.LabelSelector{}, nil, nil, nil, []string{"foo"})).Obj(),
+			action: api.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: map[string]string{"foo": "a"}, mismatching: map[string]string{"foo": "b"}}},
 		},
 		{
 			// "key in matchLabelKeys is ignored when LabelSelector is nil".
 			name:   "nil selector stays nothing",
-			pod:    st.MakePod().Name("p").Label("bar", "x").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, nil, nil, nil, nil, []string{"bar"})).Obj(),
-			action: fw.DoNotSchedule,
+			pod:    st.MakePod().Name("p").Label("bar", "x").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, nil, nil, nil, nil, []string{"bar"})).Obj(),
+			action: api.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: nil, mismatching: map[string]string{"bar": "x"}}},
 		},
 		{
 			// "key in matchLabelKeys is ignored when it isn't exist in pod.labels".
 			name:   "absent matchLabelKeys are ignored",
-			pod:    st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, foo, nil, nil, nil, []string{"bar"})).Obj(),
-			action: fw.DoNotSchedule,
+			pod:    st.MakePod().Name("p").Label("foo", "").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, foo, nil, nil, nil, []string{"bar"})).Obj(),
+			action: api.DoNotSchedule,
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
 				matches: map[string]string{"foo": "a"}, mismatching: map[string]string{"bar": ""}}},
 		},
@@ -169,7 +170,7 @@ func TestBuild(t *testing.T) {
 			// filtering_test.go "default constraints and a service".
 			name:     "list defaults with a service",
 			pod:      st.MakePod().Name("p").Label("foo", "bar").Label("baz", "kar").Obj(),
-			action:   fw.DoNotSchedule,
+			action:   api.DoNotSchedule,
 			defaults: listDefaults,
 			snap:     snapWith(svcFooBar),
 			want: []want{
@@ -181,15 +182,15 @@ func TestBuild(t *testing.T) {
 			// "default constraints and a service that doesn't match".
 			name:     "defaults without a selector give nothing",
 			pod:      st.MakePod().Name("p").Label("foo", "bar").Obj(),
-			action:   fw.DoNotSchedule,
+			action:   api.DoNotSchedule,
 			defaults: listDefaults,
-			snap:     snapWith(fw.WithServices(fw.Service{Namespace: "default", Name: "s", Selector: map[string]string{"baz": "kep"}})),
+			snap:     snapWith(fw.WithServices(api.Service{Namespace: "default", Name: "s", Selector: map[string]string{"baz": "kep"}})),
 		},
 		{
 			// "default constraints and a service, but pod has constraints".
 			name:     "own constraints win over defaults",
-			pod:      st.MakePod().Name("p").Label("foo", "bar").Label("baz", "tar").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil)).SpreadConstraint(st.PtsConstraint(2, "planet", fw.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil)).Obj(),
-			action:   fw.DoNotSchedule,
+			pod:      st.MakePod().Name("p").Label("foo", "bar").Label("baz", "tar").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, st.PtsMatchLabels("baz", "tar"), nil, nil, nil, nil)).SpreadConstraint(st.PtsConstraint(2, "planet", api.ScheduleAnyway, st.PtsMatchLabels("fot", "rok"), nil, nil, nil, nil)).Obj(),
+			action:   api.DoNotSchedule,
 			defaults: listDefaults,
 			snap:     snapWith(svcFooBar),
 			want: []want{{key: "zone", maxSkew: 1, minDomains: 1, affinity: honor, taints: ignore,
@@ -198,9 +199,9 @@ func TestBuild(t *testing.T) {
 		{
 			name:     "system defaults with a replica set",
 			pod:      st.MakePod().Name("p").Label("foo", "tar").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
-			action:   fw.ScheduleAnyway,
+			action:   api.ScheduleAnyway,
 			defaults: SystemDefaultConstraints(),
-			snap:     snapWith(fw.WithControllers(fw.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
+			snap:     snapWith(fw.WithControllers(api.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
 			want: []want{
 				{key: LabelHostname, maxSkew: 3, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": "x"}, mismatching: map[string]string{}},
 				{key: LabelTopologyZone, maxSkew: 5, minDomains: 1, affinity: honor, taints: ignore, matches: map[string]string{"foo": ""}, mismatching: map[string]string{"bar": ""}},
@@ -209,29 +210,29 @@ func TestBuild(t *testing.T) {
 		{
 			name:     "system defaults have no hard constraint",
 			pod:      st.MakePod().Name("p").Label("foo", "tar").Owner("apps/v1", "ReplicaSet", "rs1").Obj(),
-			action:   fw.DoNotSchedule,
+			action:   api.DoNotSchedule,
 			defaults: SystemDefaultConstraints(),
-			snap:     snapWith(fw.WithControllers(fw.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
+			snap:     snapWith(fw.WithControllers(api.WorkloadController{Kind: KindReplicaSet, Namespace: "default", Name: "rs1", Selector: *foo})),
 		},
 		{
 			name:     "defaults need the snapshot",
 			pod:      st.MakePod().Name("p").Label("foo", "bar").Obj(),
-			action:   fw.ScheduleAnyway,
+			action:   api.ScheduleAnyway,
 			defaults: SystemDefaultConstraints(),
 			wantErr:  "need the cycle's snapshot",
 		},
 		{
 			name:    "invalid own selector",
-			pod:     st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", fw.DoNotSchedule, &fw.LabelSelector{MatchExpressions: []fw.LabelSelectorRequirement{{Key: "k", Operator: fw.LabelSelectorOpIn}}}, nil, nil, nil, nil)).Obj(),
-			action:  fw.DoNotSchedule,
+			pod:     st.MakePod().Name("p").SpreadConstraint(st.PtsConstraint(1, "zone", api.DoNotSchedule, &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "k", Operator: api.LabelSelectorOpIn}}}, nil, nil, nil, nil)).Obj(),
+			action:  api.DoNotSchedule,
 			wantErr: "pod default/p: topologySpreadConstraints[0]: labelSelector.matchExpressions[0]",
 		},
 		{
 			name: "invalid own fields are reported whatever the action",
 			pod: st.MakePod().Name("p").
-				SpreadConstraint(st.PtsConstraint(0, "zone", fw.ScheduleAnyway, foo, nil, nil, nil, nil)).
+				SpreadConstraint(st.PtsConstraint(0, "zone", api.ScheduleAnyway, foo, nil, nil, nil, nil)).
 				SpreadConstraint(st.PtsConstraint(1, "", "Sometimes", foo, int32p(-1), policy("x"), policy("y"), nil)).Obj(),
-			action:  fw.DoNotSchedule,
+			action:  api.DoNotSchedule,
 			wantErr: `pod default/p: topologySpreadConstraints[0].maxSkew=0: not in valid range (0, inf)`,
 		},
 	}
@@ -271,9 +272,9 @@ func TestBuild(t *testing.T) {
 
 func TestValidatePodConstraintsAllErrors(t *testing.T) {
 	pod := st.MakePod().Name("p").
-		SpreadConstraint(st.PtsConstraint(0, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(0, "zone", api.ScheduleAnyway, nil, nil, nil, nil, nil)).
 		SpreadConstraint(st.PtsConstraint(1, "", "Sometimes", nil, int32p(-1), policy("x"), policy("y"), nil)).
-		SpreadConstraint(st.PtsConstraint(1, "-bad-", fw.DoNotSchedule, nil, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "-bad-", api.DoNotSchedule, nil, nil, nil, nil, nil)).Obj()
 	err := ValidatePodConstraints(pod)
 	if err == nil {
 		t.Fatal("ValidatePodConstraints() = nil")
@@ -294,8 +295,8 @@ func TestValidatePodConstraintsAllErrors(t *testing.T) {
 	// Duplicates and minDomains with ScheduleAnyway are accepted, as
 	// kube-scheduler's own tests rely on them.
 	ok := st.MakePod().Name("p").
-		SpreadConstraint(st.PtsConstraint(1, "zone", fw.ScheduleAnyway, nil, int32p(10), nil, nil, nil)).
-		SpreadConstraint(st.PtsConstraint(2, "zone", fw.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj()
+		SpreadConstraint(st.PtsConstraint(1, "zone", api.ScheduleAnyway, nil, int32p(10), nil, nil, nil)).
+		SpreadConstraint(st.PtsConstraint(2, "zone", api.ScheduleAnyway, nil, nil, nil, nil, nil)).Obj()
 	if err := ValidatePodConstraints(ok); err != nil {
 		t.Errorf("ValidatePodConstraints() = %v, want nil", err)
 	}
@@ -326,11 +327,11 @@ func TestCountMatching(t *testing.T) {
 	if got := CountMatching(pis, &foo, "default"); got != 2 {
 		t.Errorf("CountMatching(foo) = %d, want 2 (a and e; b terminating, c other namespace)", got)
 	}
-	everything := (&fw.LabelSelector{}).MustCompile()
+	everything := (&api.LabelSelector{}).MustCompile()
 	if got := CountMatching(pis, &everything, "default"); got != 0 {
 		t.Errorf("CountMatching(everything) = %d, want 0 (kube-scheduler counts nothing for an empty selector)", got)
 	}
-	nothing := fw.NothingSelector()
+	nothing := api.NothingSelector()
 	if got := CountMatching(pis, &nothing, "default"); got != 0 {
 		t.Errorf("CountMatching(nothing) = %d, want 0", got)
 	}
@@ -340,26 +341,26 @@ func TestCountMatching(t *testing.T) {
 }
 
 func TestInclusion(t *testing.T) {
-	honor, ignore := fw.NodeInclusionPolicyHonor, fw.NodeInclusionPolicyIgnore
+	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
 	cs := []Constraint{
 		{TopologyKey: "zone", NodeAffinityPolicy: honor, NodeTaintsPolicy: ignore},
 		{TopologyKey: "zone", NodeAffinityPolicy: ignore, NodeTaintsPolicy: honor},
 		{TopologyKey: "zone", NodeAffinityPolicy: ignore, NodeTaintsPolicy: ignore},
 	}
 	pod := st.MakePod().Name("p").NodeSelector(map[string]string{"foo": ""}).
-		Toleration(fw.Toleration{Key: "tolerated", Operator: fw.TolerationOpExists}).Obj()
+		Toleration(api.Toleration{Key: "tolerated", Operator: api.TolerationOpExists}).Obj()
 	in := NewInclusion(pod, cs)
 	tests := []struct {
 		name string
-		node *fw.Node
+		node *api.Node
 		want []bool
 	}{
 		{"matches and untainted", st.MakeNode().Name("a").Label("foo", "").Obj(), []bool{true, true, true}},
 		{"affinity mismatch", st.MakeNode().Name("b").Obj(), []bool{false, true, true}},
-		{"untolerated NoSchedule", st.MakeNode().Name("c").Label("foo", "").Taint("node.kubernetes.io/unschedulable", "", fw.TaintEffectNoSchedule).Obj(), []bool{true, false, true}},
-		{"untolerated NoExecute", st.MakeNode().Name("d").Label("foo", "").Taint("x", "", fw.TaintEffectNoExecute).Obj(), []bool{true, false, true}},
-		{"PreferNoSchedule never excludes", st.MakeNode().Name("e").Label("foo", "").Taint("x", "", fw.TaintEffectPreferNoSchedule).Obj(), []bool{true, true, true}},
-		{"tolerated taint", st.MakeNode().Name("f").Label("foo", "").Taint("tolerated", "v", fw.TaintEffectNoSchedule).Obj(), []bool{true, true, true}},
+		{"untolerated NoSchedule", st.MakeNode().Name("c").Label("foo", "").Taint("node.kubernetes.io/unschedulable", "", api.TaintEffectNoSchedule).Obj(), []bool{true, false, true}},
+		{"untolerated NoExecute", st.MakeNode().Name("d").Label("foo", "").Taint("x", "", api.TaintEffectNoExecute).Obj(), []bool{true, false, true}},
+		{"PreferNoSchedule never excludes", st.MakeNode().Name("e").Label("foo", "").Taint("x", "", api.TaintEffectPreferNoSchedule).Obj(), []bool{true, true, true}},
+		{"tolerated taint", st.MakeNode().Name("f").Label("foo", "").Taint("tolerated", "v", api.TaintEffectNoSchedule).Obj(), []bool{true, true, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/journal"
 )
 
@@ -30,21 +31,21 @@ type assumed[T any] struct{ base, obj T }
 // AssumeCache is kube's pair of PV and PVC assume caches.
 type AssumeCache struct {
 	mu   sync.Mutex
-	pvs  map[string]assumed[*fw.PersistentVolume]
-	pvcs map[nsName]assumed[*fw.PersistentVolumeClaim]
+	pvs  map[string]assumed[*api.PersistentVolume]
+	pvcs map[nsName]assumed[*api.PersistentVolumeClaim]
 	// The fork journals of pvs and pvcs (Fork).
-	pvsSaved  journal.Map[string, assumed[*fw.PersistentVolume]]
-	pvcsSaved journal.Map[nsName, assumed[*fw.PersistentVolumeClaim]]
+	pvsSaved  journal.Map[string, assumed[*api.PersistentVolume]]
+	pvcsSaved journal.Map[nsName, assumed[*api.PersistentVolumeClaim]]
 }
 
 func newAssumeCache() *AssumeCache {
-	return &AssumeCache{pvs: map[string]assumed[*fw.PersistentVolume]{}, pvcs: map[nsName]assumed[*fw.PersistentVolumeClaim]{}}
+	return &AssumeCache{pvs: map[string]assumed[*api.PersistentVolume]{}, pvcs: map[nsName]assumed[*api.PersistentVolumeClaim]{}}
 }
 
 // pv returns the named volume as the cycle sees it (the assumed copy when
 // it was assumed over the snapshot's current object) and its base (the
 // snapshot's object). Callers hold mu.
-func (c *AssumeCache) pv(snap *fw.Snapshot, name string) (obj, base *fw.PersistentVolume, ok bool) {
+func (c *AssumeCache) pv(snap *fw.Snapshot, name string) (obj, base *api.PersistentVolume, ok bool) {
 	cur, ok := snap.PersistentVolume(name)
 	if !ok {
 		return nil, nil, false
@@ -56,7 +57,7 @@ func (c *AssumeCache) pv(snap *fw.Snapshot, name string) (obj, base *fw.Persiste
 }
 
 // pvc is pv for claims.
-func (c *AssumeCache) pvc(snap *fw.Snapshot, ns, name string) (obj, base *fw.PersistentVolumeClaim, ok bool) {
+func (c *AssumeCache) pvc(snap *fw.Snapshot, ns, name string) (obj, base *api.PersistentVolumeClaim, ok bool) {
 	cur, ok := snap.PersistentVolumeClaim(ns, name)
 	if !ok {
 		return nil, nil, false
@@ -70,7 +71,7 @@ func (c *AssumeCache) pvc(snap *fw.Snapshot, ns, name string) (obj, base *fw.Per
 // assumePV records obj (a copy of base) as the cycle's view of the volume.
 // base must still be the snapshot's object (kube: the resource versions
 // must match), else the cache is out of sync.
-func (c *AssumeCache) assumePV(snap *fw.Snapshot, obj, base *fw.PersistentVolume) error {
+func (c *AssumeCache) assumePV(snap *fw.Snapshot, obj, base *api.PersistentVolume) error {
 	cur, ok := snap.PersistentVolume(obj.Name)
 	if !ok {
 		return fmt.Errorf("persistentvolumes %q not found", obj.Name)
@@ -78,11 +79,11 @@ func (c *AssumeCache) assumePV(snap *fw.Snapshot, obj, base *fw.PersistentVolume
 	if cur != base {
 		return fmt.Errorf("%q is out of sync (the stored object changed since it was read)", obj.Name)
 	}
-	c.pvsSaved.Set(c.pvs, obj.Name, assumed[*fw.PersistentVolume]{base: base, obj: obj})
+	c.pvsSaved.Set(c.pvs, obj.Name, assumed[*api.PersistentVolume]{base: base, obj: obj})
 	return nil
 }
 
-func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *fw.PersistentVolumeClaim) error {
+func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *api.PersistentVolumeClaim) error {
 	cur, ok := snap.PersistentVolumeClaim(obj.Namespace, obj.Name)
 	if !ok {
 		return fmt.Errorf("persistentvolumeclaims %q not found", obj.Key())
@@ -90,19 +91,19 @@ func (c *AssumeCache) assumePVC(snap *fw.Snapshot, obj, base *fw.PersistentVolum
 	if cur != base {
 		return fmt.Errorf("%q is out of sync (the stored object changed since it was read)", obj.Key())
 	}
-	c.pvcsSaved.Set(c.pvcs, nsName{obj.Namespace, obj.Name}, assumed[*fw.PersistentVolumeClaim]{base: base, obj: obj})
+	c.pvcsSaved.Set(c.pvcs, nsName{obj.Namespace, obj.Name}, assumed[*api.PersistentVolumeClaim]{base: base, obj: obj})
 	return nil
 }
 
 // restorePV drops the assumed copy of the volume when it was assumed over
 // base (kube's Restore: only an assumed object of the same version).
-func (c *AssumeCache) restorePV(name string, base *fw.PersistentVolume) {
+func (c *AssumeCache) restorePV(name string, base *api.PersistentVolume) {
 	if a, ok := c.pvs[name]; ok && a.base == base {
 		c.pvsSaved.Delete(c.pvs, name)
 	}
 }
 
-func (c *AssumeCache) restorePVC(ns, name string, base *fw.PersistentVolumeClaim) {
+func (c *AssumeCache) restorePVC(ns, name string, base *api.PersistentVolumeClaim) {
 	if a, ok := c.pvcs[nsName{ns, name}]; ok && a.base == base {
 		c.pvcsSaved.Delete(c.pvcs, nsName{ns, name})
 	}

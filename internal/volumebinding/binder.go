@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 	"github.com/schedkit/schedkit/internal/validation"
 	"github.com/schedkit/schedkit/resource"
@@ -32,10 +33,10 @@ const StateKey fw.StateKey = "VolumeBinding"
 // Reserve, PV is the volume as found; after, the assumed copy bound to the
 // claim.
 type Binding struct {
-	PVC *fw.PersistentVolumeClaim
-	PV  *fw.PersistentVolume
+	PVC *api.PersistentVolumeClaim
+	PV  *api.PersistentVolume
 	// pvBase is the snapshot object PV derives from (its version).
-	pvBase *fw.PersistentVolume
+	pvBase *api.PersistentVolume
 }
 
 // Provision is a claim to provision dynamically on the node, with the
@@ -43,17 +44,17 @@ type Binding struct {
 // tracked). After Reserve, PVC is the assumed copy carrying the
 // selected-node annotation.
 type Provision struct {
-	PVC          *fw.PersistentVolumeClaim
-	NodeCapacity *fw.CSIStorageCapacity
-	pvcBase      *fw.PersistentVolumeClaim
+	PVC          *api.PersistentVolumeClaim
+	NodeCapacity *api.CSIStorageCapacity
+	pvcBase      *api.PersistentVolumeClaim
 }
 
 // PVBase returns the snapshot object b.PV derives from: the cluster's
 // PersistentVolume a binding updates.
-func (b *Binding) PVBase() *fw.PersistentVolume { return b.pvBase }
+func (b *Binding) PVBase() *api.PersistentVolume { return b.pvBase }
 
 // PVCBase returns the snapshot object p.PVC derives from.
-func (p *Provision) PVCBase() *fw.PersistentVolumeClaim { return p.pvcBase }
+func (p *Provision) PVCBase() *api.PersistentVolumeClaim { return p.pvcBase }
 
 // PodVolumes are the pod's volume decisions for one node (kube's
 // PodVolumes).
@@ -94,22 +95,22 @@ func (b *Binder) Cache() *AssumeCache { return b.cache }
 // boundClaim is a fully bound claim and its volume (pv nil when the
 // volume does not exist).
 type boundClaim struct {
-	pvc      *fw.PersistentVolumeClaim
-	pv       *fw.PersistentVolume
-	affinity *fw.NodeSelectorMatcher
+	pvc      *api.PersistentVolumeClaim
+	pv       *api.PersistentVolume
+	affinity *api.NodeSelectorMatcher
 	// plugin is the in-tree plugin of an in-tree volume (its affinity is
 	// translated on nodes that migrated the plugin): trAffinity, or
 	// trErr when the translation fails.
 	plugin     string
-	trAffinity *fw.NodeSelectorMatcher
+	trAffinity *api.NodeSelectorMatcher
 	trErr      error
 }
 
 // candidate is a volume that may bind a delayed claim on some node: the
 // node-independent checks of FindMatchingVolume passed.
 type candidate struct {
-	pv, base *fw.PersistentVolume
-	affinity *fw.NodeSelectorMatcher
+	pv, base *api.PersistentVolume
+	affinity *api.NodeSelectorMatcher
 	qty      resource.Quantity
 	prebound bool
 }
@@ -124,13 +125,13 @@ type provisioning struct {
 }
 
 type capacity struct {
-	obj      *fw.CSIStorageCapacity
-	selector fw.Selector
+	obj      *api.CSIStorageCapacity
+	selector api.Selector
 }
 
 // delayedClaim is an unbound claim of a WaitForFirstConsumer class.
 type delayedClaim struct {
-	pvc, base    *fw.PersistentVolumeClaim
+	pvc, base    *api.PersistentVolumeClaim
 	selected     string
 	hasSelected  bool
 	candidates   []candidate
@@ -140,8 +141,8 @@ type delayedClaim struct {
 
 // result is one delayed claim's decision on one node.
 type result struct {
-	pv, base  *fw.PersistentVolume
-	cap       *fw.CSIStorageCapacity
+	pv, base  *api.PersistentVolume
+	cap       *api.CSIStorageCapacity
 	provision bool
 }
 
@@ -184,11 +185,11 @@ func (s *State) HasStaticBindings() bool { return s.hasStatic.Load() }
 // ephemeral claim the pod does not own, and unbound claims of an
 // Immediate class (or pre-bound ones not bound yet); an Error for a class
 // without volumeBindingMode.
-func (b *Binder) PreFilter(snap *fw.Snapshot, pod *fw.Pod) (*State, *fw.Status) {
+func (b *Binder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*State, *fw.Status) {
 	uu := func(msg string) (*State, *fw.Status) { return nil, fw.NewStatus(fw.UnschedulableAndUnresolvable, msg) }
 	hasPVC := false
 	for i := range pod.Spec.Volumes {
-		name, ephemeral, ok := fw.ClaimName(pod, &pod.Spec.Volumes[i])
+		name, ephemeral, ok := api.ClaimName(pod, &pod.Spec.Volumes[i])
 		if !ok {
 			continue
 		}
@@ -200,14 +201,14 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *fw.Pod) (*State, *fw.Status) 
 			}
 			return uu(fmt.Sprintf("persistentvolumeclaim %q not found", name))
 		}
-		if pvc.Status.Phase == fw.ClaimLost {
+		if pvc.Status.Phase == api.ClaimLost {
 			return uu(fmt.Sprintf("persistentvolumeclaim %q bound to non-existent persistentvolume %q", pvc.Name, pvc.Spec.VolumeName))
 		}
 		if pvc.DeletionTimestamp != nil {
 			return uu(fmt.Sprintf("persistentvolumeclaim %q is being deleted", pvc.Name))
 		}
 		if ephemeral {
-			if err := fw.EphemeralClaimOwnedBy(pod, pvc); err != nil {
+			if err := api.EphemeralClaimOwnedBy(pod, pvc); err != nil {
 				return uu(err.Error())
 			}
 		}
@@ -221,7 +222,7 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *fw.Pod) (*State, *fw.Status) 
 	s := &State{snap: snap}
 	immediate := 0
 	for i := range pod.Spec.Volumes {
-		name, ephemeral, ok := fw.ClaimName(pod, &pod.Spec.Volumes[i])
+		name, ephemeral, ok := api.ClaimName(pod, &pod.Spec.Volumes[i])
 		if !ok {
 			continue
 		}
@@ -230,11 +231,11 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *fw.Pod) (*State, *fw.Status) 
 			return nil, fw.AsStatus(fmt.Errorf("error getting PVC %q: persistentvolumeclaims %q not found", pod.Namespace+"/"+name, pod.Namespace+"/"+name))
 		}
 		if ephemeral {
-			if err := fw.EphemeralClaimOwnedBy(pod, pvc); err != nil {
+			if err := api.EphemeralClaimOwnedBy(pod, pvc); err != nil {
 				return nil, fw.AsStatus(err)
 			}
 		}
-		if fw.IsClaimFullyBound(pvc) {
+		if api.IsClaimFullyBound(pvc) {
 			s.bound = append(s.bound, b.boundClaim(snap, pvc))
 			continue
 		}
@@ -253,7 +254,7 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *fw.Pod) (*State, *fw.Status) 
 	}
 	for j := range s.delayed {
 		d := &s.delayed[j]
-		d.selected, d.hasSelected = d.pvc.Annotations[fw.AnnSelectedNode]
+		d.selected, d.hasSelected = d.pvc.Annotations[api.AnnSelectedNode]
 		if !d.hasSelected {
 			s.findOrder = append(s.findOrder, j)
 			b.candidates(snap, d)
@@ -280,12 +281,12 @@ func (b bySize) Less(i, j int) bool {
 	return storage(b.delayed[b.idx[i]].pvc.Spec.Resources.Requests).Cmp(storage(b.delayed[b.idx[j]].pvc.Spec.Resources.Requests)) < 0
 }
 
-func storage(l resource.List) resource.Quantity { return l[fw.ResourceStorage] }
+func storage(l resource.List) resource.Quantity { return l[api.ResourceStorage] }
 
 // isDelayBindingMode is component-helpers' IsDelayBindingMode: a claim
 // without a class, or of a missing class, binds immediately.
-func isDelayBindingMode(snap *fw.Snapshot, pvc *fw.PersistentVolumeClaim) (bool, error) {
-	class := fw.ClaimClass(pvc)
+func isDelayBindingMode(snap *fw.Snapshot, pvc *api.PersistentVolumeClaim) (bool, error) {
+	class := api.ClaimClass(pvc)
 	if class == "" {
 		return false, nil
 	}
@@ -296,13 +297,13 @@ func isDelayBindingMode(snap *fw.Snapshot, pvc *fw.PersistentVolumeClaim) (bool,
 	if sc.VolumeBindingMode == nil {
 		return false, fmt.Errorf("VolumeBindingMode not set for StorageClass %q", class)
 	}
-	return *sc.VolumeBindingMode == fw.VolumeBindingWaitForFirstConsumer, nil
+	return *sc.VolumeBindingMode == api.VolumeBindingWaitForFirstConsumer, nil
 }
 
 // boundClaim looks the claim's volume up (through the assume cache) and
 // compiles its affinity, translated as well for a migratable in-tree
 // volume.
-func (b *Binder) boundClaim(snap *fw.Snapshot, pvc *fw.PersistentVolumeClaim) boundClaim {
+func (b *Binder) boundClaim(snap *fw.Snapshot, pvc *api.PersistentVolumeClaim) boundClaim {
 	bc := boundClaim{pvc: pvc}
 	pv, _, ok := b.cache.pv(snap, pvc.Spec.VolumeName)
 	if !ok {
@@ -315,7 +316,7 @@ func (b *Binder) boundClaim(snap *fw.Snapshot, pvc *fw.PersistentVolumeClaim) bo
 		if err != nil {
 			bc.trErr = fmt.Errorf("could not translate pv: %w", err)
 		} else if na := tr.Spec.NodeAffinity; na != nil && na.Required != nil {
-			bc.trAffinity = fw.CompileNodeSelector(na.Required)
+			bc.trAffinity = api.CompileNodeSelector(na.Required)
 		}
 	}
 	return bc
@@ -325,7 +326,7 @@ func (b *Binder) boundClaim(snap *fw.Snapshot, pvc *fw.PersistentVolumeClaim) bo
 // FindMatchingVolume's node-independent checks, in the class's order.
 func (b *Binder) candidates(snap *fw.Snapshot, d *delayedClaim) {
 	claim := d.pvc
-	var sel fw.Selector
+	var sel api.Selector
 	hasSel := claim.Spec.Selector != nil
 	if hasSel {
 		var err error
@@ -335,23 +336,23 @@ func (b *Binder) candidates(snap *fw.Snapshot, d *delayedClaim) {
 		}
 	}
 	req := storage(claim.Spec.Resources.Requests)
-	class := fw.ClaimClass(claim)
+	class := api.ClaimClass(claim)
 	claimVAC := deref(claim.Spec.VolumeAttributesClassName)
 	for _, cur := range snap.PersistentVolumesOfClass(class) {
 		pv, base := cur, cur
 		if a, ok := b.cache.pvs[cur.Name]; ok && a.base == cur {
 			pv = a.obj
 		}
-		if pv.Spec.ClaimRef != nil && !fw.IsVolumeBoundToClaim(pv, claim) {
+		if pv.Spec.ClaimRef != nil && !api.IsVolumeBoundToClaim(pv, claim) {
 			continue
 		}
 		qty := storage(pv.Spec.Capacity)
 		if qty.Cmp(req) < 0 || volumeModeMismatch(claim, pv) || claimVAC != deref(pv.Spec.VolumeAttributesClassName) || pv.DeletionTimestamp != nil {
 			continue
 		}
-		c := candidate{pv: pv, base: base, affinity: snap.VolumeAffinity(pv), qty: qty, prebound: fw.IsVolumeBoundToClaim(pv, claim)}
+		c := candidate{pv: pv, base: base, affinity: snap.VolumeAffinity(pv), qty: qty, prebound: api.IsVolumeBoundToClaim(pv, claim)}
 		if !c.prebound {
-			if pv.Status.Phase != fw.VolumeAvailable || (hasSel && !sel.Matches(pv.Labels)) || fw.VolumeClass(pv) != class || !accessModesMatch(claim, pv) {
+			if pv.Status.Phase != api.VolumeAvailable || (hasSel && !sel.Matches(pv.Labels)) || api.VolumeClass(pv) != class || !accessModesMatch(claim, pv) {
 				continue
 			}
 		}
@@ -367,10 +368,10 @@ func deref(s *string) string {
 }
 
 // volumeModeMismatch is CheckVolumeModeMismatches (nil means Filesystem).
-func volumeModeMismatch(c *fw.PersistentVolumeClaim, pv *fw.PersistentVolume) bool {
-	mode := func(m *fw.PersistentVolumeMode) fw.PersistentVolumeMode {
+func volumeModeMismatch(c *api.PersistentVolumeClaim, pv *api.PersistentVolume) bool {
+	mode := func(m *api.PersistentVolumeMode) api.PersistentVolumeMode {
 		if m == nil {
-			return fw.PersistentVolumeFilesystem
+			return api.PersistentVolumeFilesystem
 		}
 		return *m
 	}
@@ -379,7 +380,7 @@ func volumeModeMismatch(c *fw.PersistentVolumeClaim, pv *fw.PersistentVolume) bo
 
 // accessModesMatch is CheckAccessModes: the volume offers every mode the
 // claim asks for.
-func accessModesMatch(c *fw.PersistentVolumeClaim, pv *fw.PersistentVolume) bool {
+func accessModesMatch(c *api.PersistentVolumeClaim, pv *api.PersistentVolume) bool {
 	for _, m := range c.Spec.AccessModes {
 		if !slices.Contains(pv.Spec.AccessModes, m) {
 			return false
@@ -389,8 +390,8 @@ func accessModesMatch(c *fw.PersistentVolumeClaim, pv *fw.PersistentVolume) bool
 }
 
 // provisioningOf precomputes checkVolumeProvisions' per-claim lookups.
-func provisioningOf(snap *fw.Snapshot, claim *fw.PersistentVolumeClaim) provisioning {
-	class := fw.ClaimClass(claim)
+func provisioningOf(snap *fw.Snapshot, claim *api.PersistentVolumeClaim) provisioning {
+	class := api.ClaimClass(claim)
 	if class == "" {
 		return provisioning{err: fmt.Errorf("no class for claim %q", claim.Key())}
 	}
@@ -398,12 +399,12 @@ func provisioningOf(snap *fw.Snapshot, claim *fw.PersistentVolumeClaim) provisio
 	if !ok {
 		return provisioning{err: fmt.Errorf("failed to find storage class %q", class)}
 	}
-	p := provisioning{supported: sc.Provisioner != "" && sc.Provisioner != fw.NotSupportedProvisioner}
+	p := provisioning{supported: sc.Provisioner != "" && sc.Provisioner != api.NotSupportedProvisioner}
 	if !p.supported {
 		return p
 	}
 	p.topology = compileTopology(sc.AllowedTopologies)
-	size, asks := claim.Spec.Resources.Requests[fw.ResourceStorage]
+	size, asks := claim.Spec.Resources.Requests[api.ResourceStorage]
 	if !asks {
 		return p
 	}
@@ -447,7 +448,7 @@ type topologyReq struct {
 	values []string
 }
 
-func compileTopology(terms []fw.TopologySelectorTerm) topologyTerms {
+func compileTopology(terms []api.TopologySelectorTerm) topologyTerms {
 	if len(terms) == 0 {
 		return topologyTerms{any: true}
 	}
@@ -658,7 +659,7 @@ func (s *State) checkProvisions(labels map[string]string, res []result) (ok, eno
 			return false, true, nil, true
 		}
 		if p.checkSpace {
-			var found *fw.CSIStorageCapacity
+			var found *api.CSIStorageCapacity
 			for i := range p.capacities {
 				if p.capacities[i].selector.Matches(labels) {
 					found = p.capacities[i].obj
@@ -797,7 +798,7 @@ func (s *State) ClassStorage(nodeName string, capacityScoring bool, out []ClassS
 // assumed bound to their claims and the claims to provision annotated with
 // the node, in the binder's assume cache. A node that did not pass
 // Filter (or a pod without claims) is all bound.
-func (b *Binder) Reserve(s *State, pod *fw.Pod, nodeName string) error {
+func (b *Binder) Reserve(s *State, pod *api.Pod, nodeName string) error {
 	pv, ok := s.podVolumes(nodeName)
 	if !ok {
 		s.AllBound = true
@@ -834,7 +835,7 @@ func (b *Binder) Reserve(s *State, pod *fw.Pod, nodeName string) error {
 		if c.Annotations == nil {
 			c.Annotations = map[string]string{}
 		}
-		c.Annotations[fw.AnnSelectedNode] = nodeName
+		c.Annotations[api.AnnSelectedNode] = nodeName
 		if err := b.cache.assumePVC(s.snap, &c, p.pvcBase); err != nil {
 			revert()
 			return err
@@ -848,14 +849,14 @@ func (b *Binder) Reserve(s *State, pod *fw.Pod, nodeName string) error {
 
 // allBound is arePodVolumesBound: every claim of the pod (through the
 // cache) is fully bound. Callers hold the cache's lock.
-func (b *Binder) allBound(snap *fw.Snapshot, pod *fw.Pod) bool {
+func (b *Binder) allBound(snap *fw.Snapshot, pod *api.Pod) bool {
 	for i := range pod.Spec.Volumes {
-		name, _, ok := fw.ClaimName(pod, &pod.Spec.Volumes[i])
+		name, _, ok := api.ClaimName(pod, &pod.Spec.Volumes[i])
 		if !ok {
 			continue
 		}
 		pvc, _, ok := b.cache.pvc(snap, pod.Namespace, name)
-		if !ok || !fw.IsClaimFullyBound(pvc) {
+		if !ok || !api.IsClaimFullyBound(pvc) {
 			return false
 		}
 	}
@@ -865,20 +866,20 @@ func (b *Binder) allBound(snap *fw.Snapshot, pod *fw.Pod) bool {
 // bindVolumeToClaim is component-helpers' GetBindVolumeToClaim: a copy of
 // pv with the claim reference set and the bound-by-controller annotation
 // (unless the volume was pre-bound), and whether anything changed.
-func bindVolumeToClaim(pv *fw.PersistentVolume, c *fw.PersistentVolumeClaim) (*fw.PersistentVolume, bool) {
-	setByController := !fw.IsVolumeBoundToClaim(pv, c)
+func bindVolumeToClaim(pv *api.PersistentVolume, c *api.PersistentVolumeClaim) (*api.PersistentVolume, bool) {
+	setByController := !api.IsVolumeBoundToClaim(pv, c)
 	out := *pv
 	dirty := false
 	if r := pv.Spec.ClaimRef; r == nil || r.Name != c.Name || r.Namespace != c.Namespace || r.UID != c.UID {
-		out.Spec.ClaimRef = &fw.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: c.Namespace, Name: c.Name, UID: c.UID}
+		out.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: c.Namespace, Name: c.Name, UID: c.UID}
 		dirty = true
 	}
-	if _, has := pv.Annotations[fw.AnnBoundByController]; setByController && !has {
+	if _, has := pv.Annotations[api.AnnBoundByController]; setByController && !has {
 		out.Annotations = maps.Clone(pv.Annotations)
 		if out.Annotations == nil {
 			out.Annotations = map[string]string{}
 		}
-		out.Annotations[fw.AnnBoundByController] = "yes"
+		out.Annotations[api.AnnBoundByController] = "yes"
 		dirty = true
 	}
 	return &out, dirty

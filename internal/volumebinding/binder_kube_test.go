@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/csitranslation"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -27,23 +28,23 @@ const (
 	kbTopoMismatch   = "topoMismatchClass"
 )
 
-func kbClasses() []*fw.StorageClass {
-	return []*fw.StorageClass{
-		st.MakeSC(kbProvClass, kbProvisioner, fw.VolumeBindingWaitForFirstConsumer).AllowedTopology(kbNodeKey, "node1", "reference-value").Obj(),
-		st.MakeSC(kbImmediateClass, fw.NotSupportedProvisioner, fw.VolumeBindingImmediate).Obj(),
-		st.MakeSC(kbWaitClass, fw.NotSupportedProvisioner, fw.VolumeBindingWaitForFirstConsumer).Obj(),
-		st.MakeSC(kbTopoMismatch, kbProvisioner, fw.VolumeBindingWaitForFirstConsumer).AllowedTopology(kbNodeKey, "reference-value").Obj(),
+func kbClasses() []*api.StorageClass {
+	return []*api.StorageClass{
+		st.MakeSC(kbProvClass, kbProvisioner, api.VolumeBindingWaitForFirstConsumer).AllowedTopology(kbNodeKey, "node1", "reference-value").Obj(),
+		st.MakeSC(kbImmediateClass, api.NotSupportedProvisioner, api.VolumeBindingImmediate).Obj(),
+		st.MakeSC(kbWaitClass, api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
+		st.MakeSC(kbTopoMismatch, kbProvisioner, api.VolumeBindingWaitForFirstConsumer).AllowedTopology(kbNodeKey, "reference-value").Obj(),
 	}
 }
 
 // kbPVC is makeTestPVC: state "" unbound, "selected" with the
 // selected-node annotation node1, "bound" bound to pv, "prebound" with
 // only spec.volumeName.
-func kbPVC(name, size, state, pv, class string) *fw.PersistentVolumeClaim {
+func kbPVC(name, size, state, pv, class string) *api.PersistentVolumeClaim {
 	w := st.MakePVC(name, class).Namespace(kbNS).UID("pvc-uid").Request(size)
 	switch state {
 	case "selected":
-		w = w.Annotation(fw.AnnSelectedNode, "node1")
+		w = w.Annotation(api.AnnSelectedNode, "node1")
 	case "bound":
 		w = w.Bound(pv)
 	case "prebound":
@@ -55,13 +56,13 @@ func kbPVC(name, size, state, pv, class string) *fw.PersistentVolumeClaim {
 // kbPV is makeTestPV: node "" has no node affinity, else nodeKey In
 // [node]; bound (when not nil) sets the claim reference and the
 // bound-by-controller annotation.
-func kbPV(name, node, capacity string, bound *fw.PersistentVolumeClaim, class string) *fw.PersistentVolume {
+func kbPV(name, node, capacity string, bound *api.PersistentVolumeClaim, class string) *api.PersistentVolume {
 	w := st.MakePV(name, class).Capacity(capacity)
 	if node != "" {
 		w = w.NodeAffinity(kbNodeKey, node)
 	}
 	if bound != nil {
-		w = w.ClaimRef(bound.Namespace, bound.Name, bound.UID).Annotation(fw.AnnBoundByController, "yes")
+		w = w.ClaimRef(bound.Namespace, bound.Name, bound.UID).Annotation(api.AnnBoundByController, "yes")
 	}
 	v := w.Obj()
 	if v.Spec.ClaimRef != nil {
@@ -95,7 +96,7 @@ var (
 )
 
 // kbPod is makePod("test-pod") in testns with the claims as volumes.
-func kbPod(claims ...*fw.PersistentVolumeClaim) *fw.Pod {
+func kbPod(claims ...*api.PersistentVolumeClaim) *api.Pod {
 	w := st.MakePod().Name("test-pod").Namespace(kbNS).Node("node1")
 	for _, c := range claims {
 		w = w.PVC(c.Name)
@@ -105,13 +106,13 @@ func kbPod(claims ...*fw.PersistentVolumeClaim) *fw.Pod {
 
 // kbEphemeralPod has the generic ephemeral volume vol (claim
 // "test-pod-<vol>").
-func kbEphemeralPod(vol string) *fw.Pod {
+func kbEphemeralPod(vol string) *api.Pod {
 	return st.MakePod().Name("test-pod").Namespace(kbNS).Node("node1").Ephemeral(vol, kbWaitClass, "1G").Obj()
 }
 
 // kbGenericPVC is makeGenericEphemeralPVC: the claim of test-pod's
 // ephemeral volume vol, bound to pv-bound, owned by the pod or not.
-func kbGenericPVC(vol string, owned bool) *fw.PersistentVolumeClaim {
+func kbGenericPVC(vol string, owned bool) *api.PersistentVolumeClaim {
 	w := st.MakePVC("test-pod-"+vol, kbImmediateClass).Namespace(kbNS).UID("pvc-uid").Request("1G").Bound("pv-bound")
 	if owned {
 		w = w.OwnedBy(kbEphemeralPod(vol))
@@ -120,17 +121,17 @@ func kbGenericPVC(vol string, owned bool) *fw.PersistentVolumeClaim {
 }
 
 // kbCSIDriver is makeCSIDriver.
-func kbCSIDriver(name string, storageCapacity bool) *fw.CSIDriver {
-	return &fw.CSIDriver{ObjectMeta: fw.ObjectMeta{Name: name}, Spec: fw.CSIDriverSpec{StorageCapacity: &storageCapacity}}
+func kbCSIDriver(name string, storageCapacity bool) *api.CSIDriver {
+	return &api.CSIDriver{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.CSIDriverSpec{StorageCapacity: &storageCapacity}}
 }
 
 // kbCapacity is makeCapacity: node "" selects every node (a
 // network-attached capacity), else the nodes whose nodeKey is node.
-func kbCapacity(name, class, node, capacity, maxSize string) *fw.CSIStorageCapacity {
+func kbCapacity(name, class, node, capacity, maxSize string) *api.CSIStorageCapacity {
 	c := st.MakeCapacity(name, class, kbNodeKey, node, capacity, maxSize)
 	c.Namespace = kbNS
 	if node == "" {
-		c.NodeTopology = &fw.LabelSelector{}
+		c.NodeTopology = &api.LabelSelector{}
 	}
 	return c
 }
@@ -152,10 +153,10 @@ type kbFound struct {
 // decisions are read only when the node passes: a scheduler never reads a
 // failed node's (kube's test also compares the partial bindings a failed
 // node leaves in its PodVolumes).
-func kbFind(t *testing.T, pod *fw.Pod, node *fw.Node, objs fw.StorageObjects) kbFound {
+func kbFind(t *testing.T, pod *api.Pod, node *api.Node, objs api.StorageObjects) kbFound {
 	t.Helper()
 	objs.StorageClasses = append(kbClasses(), objs.StorageClasses...)
-	snap, err := fw.NewSnapshot([]*fw.Node{node}, nil, fw.WithStorage(objs))
+	snap, err := fw.NewSnapshot([]*api.Node{node}, nil, fw.WithStorage(objs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func kbReasons(r ...string) []string {
 	return r
 }
 
-func kbBind(pvc *fw.PersistentVolumeClaim, pv *fw.PersistentVolume) [2]string {
+func kbBind(pvc *api.PersistentVolumeClaim, pv *api.PersistentVolume) [2]string {
 	return [2]string{pvc.Name, pv.Name}
 }
 
@@ -208,7 +209,7 @@ var kbFoundCmp = cmp.AllowUnexported(kbFound{})
 
 // kbDrivers are the three CSIDriver set-ups kube's Find tests run each
 // scenario under.
-var kbDrivers = map[string]*fw.CSIDriver{
+var kbDrivers = map[string]*api.CSIDriver{
 	"no CSIDriver":                        nil,
 	"CSIDriver with capacity tracking":    kbCSIDriver(kbProvisioner, true),
 	"CSIDriver without capacity tracking": kbCSIDriver(kbProvisioner, false),
@@ -219,53 +220,53 @@ var kbDrivers = map[string]*fw.CSIDriver{
 // case for case (the claims and volumes are the file's fixtures).
 func TestFindPodVolumesWithoutProvisioningKube(t *testing.T) {
 	type scenario struct {
-		pvs       []*fw.PersistentVolume
-		podPVCs   []*fw.PersistentVolumeClaim
-		cachePVCs []*fw.PersistentVolumeClaim // nil: podPVCs
-		pod       *fw.Pod                     // nil: kbPod(podPVCs)
+		pvs       []*api.PersistentVolume
+		podPVCs   []*api.PersistentVolumeClaim
+		cachePVCs []*api.PersistentVolumeClaim // nil: podPVCs
+		pod       *api.Pod                     // nil: kbPod(podPVCs)
 		want      kbFound
 	}
 	scenarios := map[string]scenario{
 		"no-volumes": {pod: st.MakePod().Name("test-pod").Namespace(kbNS).Node("node1").Obj()},
 		"no-pvcs":    {pod: st.MakePod().Name("test-pod").Namespace(kbNS).Node("node1").EmptyDir().Obj()},
-		"pvc-not-found": {cachePVCs: []*fw.PersistentVolumeClaim{}, podPVCs: []*fw.PersistentVolumeClaim{kbBoundPVC},
+		"pvc-not-found": {cachePVCs: []*api.PersistentVolumeClaim{}, podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC},
 			want: kbFound{failed: true}},
-		"bound-pvc": {podPVCs: []*fw.PersistentVolumeClaim{kbBoundPVC}, pvs: []*fw.PersistentVolume{kbPVBound}},
-		"bound-pvc,pv-not-exists": {podPVCs: []*fw.PersistentVolumeClaim{kbBoundPVC},
+		"bound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound}},
+		"bound-pvc,pv-not-exists": {podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC},
 			want: kbFound{reasons: kbReasons(ReasonPVNotExist)}},
-		"prebound-pvc": {podPVCs: []*fw.PersistentVolumeClaim{kbPreboundPVC}, pvs: []*fw.PersistentVolume{kbPVNode1aBound},
+		"prebound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbPreboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1aBound},
 			want: kbFound{failed: true}},
-		"unbound-pvc,pv-same-node": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*fw.PersistentVolume{kbPVNode2, kbPVNode1a, kbPVNode1b},
+		"unbound-pvc,pv-same-node": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode2, kbPVNode1a, kbPVNode1b},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a)}}},
-		"unbound-pvc,pv-different-node": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*fw.PersistentVolume{kbPVNode2},
+		"unbound-pvc,pv-different-node": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode2},
 			want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
-		"two-unbound-pvcs": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*fw.PersistentVolume{kbPVNode1a, kbPVNode1b},
+		"two-unbound-pvcs": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*api.PersistentVolume{kbPVNode1a, kbPVNode1b},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a), kbBind(kbUnboundPVC2, kbPVNode1b)}}},
-		"two-unbound-pvcs,order-by-size": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC2, kbUnboundPVC}, pvs: []*fw.PersistentVolume{kbPVNode1a, kbPVNode1b},
+		"two-unbound-pvcs,order-by-size": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC2, kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1a, kbPVNode1b},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a), kbBind(kbUnboundPVC2, kbPVNode1b)}}},
 		// kube also expects the partial binding unbound-pvc → pv-node1a
 		// in the failed node's PodVolumes.
-		"two-unbound-pvcs,partial-match": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*fw.PersistentVolume{kbPVNode1a},
+		"two-unbound-pvcs,partial-match": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*api.PersistentVolume{kbPVNode1a},
 			want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
-		"one-bound,one-unbound": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbBoundPVC}, pvs: []*fw.PersistentVolume{kbPVBound, kbPVNode1a},
+		"one-bound,one-unbound": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound, kbPVNode1a},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a)}}},
-		"one-bound,one-unbound,no-match": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbBoundPVC}, pvs: []*fw.PersistentVolume{kbPVBound, kbPVNode2},
+		"one-bound,one-unbound,no-match": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound, kbPVNode2},
 			want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
-		"one-prebound,one-unbound": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbPreboundPVC}, pvs: []*fw.PersistentVolume{kbPVNode1a, kbPVNode1b},
+		"one-prebound,one-unbound": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbPreboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1a, kbPVNode1b},
 			want: kbFound{failed: true}},
-		"immediate-bound-pvc": {podPVCs: []*fw.PersistentVolumeClaim{kbImmediateBoundPVC}, pvs: []*fw.PersistentVolume{kbPVBoundImmediate}},
-		"immediate-bound-pvc-wrong-node": {podPVCs: []*fw.PersistentVolumeClaim{kbImmediateBoundPVC}, pvs: []*fw.PersistentVolume{kbPVBoundImmediateNode2},
+		"immediate-bound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateBoundPVC}, pvs: []*api.PersistentVolume{kbPVBoundImmediate}},
+		"immediate-bound-pvc-wrong-node": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateBoundPVC}, pvs: []*api.PersistentVolume{kbPVBoundImmediateNode2},
 			want: kbFound{reasons: kbReasons(ReasonNodeConflict)}},
-		"immediate-unbound-pvc": {podPVCs: []*fw.PersistentVolumeClaim{kbImmediateUnboundPVC}, want: kbFound{failed: true}},
-		"immediate-unbound-pvc,delayed-mode-bound": {podPVCs: []*fw.PersistentVolumeClaim{kbImmediateUnboundPVC, kbBoundPVC}, pvs: []*fw.PersistentVolume{kbPVBound},
+		"immediate-unbound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateUnboundPVC}, want: kbFound{failed: true}},
+		"immediate-unbound-pvc,delayed-mode-bound": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateUnboundPVC, kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound},
 			want: kbFound{failed: true}},
-		"immediate-unbound-pvc,delayed-mode-unbound": {podPVCs: []*fw.PersistentVolumeClaim{kbImmediateUnboundPVC, kbUnboundPVC},
+		"immediate-unbound-pvc,delayed-mode-unbound": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateUnboundPVC, kbUnboundPVC},
 			want: kbFound{failed: true}},
 		"generic-ephemeral,no-pvc": {pod: kbEphemeralPod("no-such-pvc"), want: kbFound{failed: true}},
-		"generic-ephemeral,with-pvc": {pod: kbEphemeralPod("test-volume"), cachePVCs: []*fw.PersistentVolumeClaim{kbGenericPVC("test-volume", true)},
-			pvs: []*fw.PersistentVolume{kbPV("pv-bound", "node1", "1G", kbGenericPVC("test-volume", true), kbWaitClass)}},
-		"generic-ephemeral,wrong-pvc": {pod: kbEphemeralPod("test-volume"), cachePVCs: []*fw.PersistentVolumeClaim{kbGenericPVC("test-volume", false)},
-			pvs: []*fw.PersistentVolume{kbPV("pv-bound", "node1", "1G", kbGenericPVC("test-volume", true), kbWaitClass)}, want: kbFound{failed: true}},
+		"generic-ephemeral,with-pvc": {pod: kbEphemeralPod("test-volume"), cachePVCs: []*api.PersistentVolumeClaim{kbGenericPVC("test-volume", true)},
+			pvs: []*api.PersistentVolume{kbPV("pv-bound", "node1", "1G", kbGenericPVC("test-volume", true), kbWaitClass)}},
+		"generic-ephemeral,wrong-pvc": {pod: kbEphemeralPod("test-volume"), cachePVCs: []*api.PersistentVolumeClaim{kbGenericPVC("test-volume", false)},
+			pvs: []*api.PersistentVolume{kbPV("pv-bound", "node1", "1G", kbGenericPVC("test-volume", true), kbWaitClass)}, want: kbFound{failed: true}},
 	}
 	for driverName, driver := range kbDrivers {
 		t.Run(driverName, func(t *testing.T) {
@@ -279,9 +280,9 @@ func TestFindPodVolumesWithoutProvisioningKube(t *testing.T) {
 					if pod == nil {
 						pod = kbPod(sc.podPVCs...)
 					}
-					objs := fw.StorageObjects{PersistentVolumes: sc.pvs, PersistentVolumeClaims: claims}
+					objs := api.StorageObjects{PersistentVolumes: sc.pvs, PersistentVolumeClaims: claims}
 					if driver != nil {
-						objs.CSIDrivers = []*fw.CSIDriver{driver}
+						objs.CSIDrivers = []*api.CSIDriver{driver}
 					}
 					if d := cmp.Diff(sc.want, kbFind(t, pod, kbNode1, objs), kbFoundCmp); d != "" {
 						t.Errorf("(-want +got):\n%s", d)
@@ -299,35 +300,35 @@ func TestFindPodVolumesWithoutProvisioningKube(t *testing.T) {
 // and no provisions.
 func TestFindPodVolumesWithProvisioningKube(t *testing.T) {
 	type scenario struct {
-		pvs           []*fw.PersistentVolume
-		podPVCs       []*fw.PersistentVolumeClaim
+		pvs           []*api.PersistentVolume
+		podPVCs       []*api.PersistentVolumeClaim
 		want          kbFound
 		needsCapacity bool
 	}
-	prov := func(c *fw.PersistentVolumeClaim) [2]string { return [2]string{c.Name, ""} }
+	prov := func(c *api.PersistentVolumeClaim) [2]string { return [2]string{c.Name, ""} }
 	scenarios := map[string]scenario{
-		"one-provisioned": {podPVCs: []*fw.PersistentVolumeClaim{kbProvisionedPVC},
+		"one-provisioned": {podPVCs: []*api.PersistentVolumeClaim{kbProvisionedPVC},
 			want: kbFound{provisions: [][2]string{prov(kbProvisionedPVC)}}, needsCapacity: true},
-		"two-unbound-pvcs,one-matched,one-provisioned": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbProvisionedPVC}, pvs: []*fw.PersistentVolume{kbPVNode1a},
+		"two-unbound-pvcs,one-matched,one-provisioned": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbProvisionedPVC}, pvs: []*api.PersistentVolume{kbPVNode1a},
 			want: kbFound{bindings: [][2]string{kbBind(kbUnboundPVC, kbPVNode1a)}, provisions: [][2]string{prov(kbProvisionedPVC)}}, needsCapacity: true},
-		"one-bound,one-provisioned": {podPVCs: []*fw.PersistentVolumeClaim{kbBoundPVC, kbProvisionedPVC}, pvs: []*fw.PersistentVolume{kbPVBound},
+		"one-bound,one-provisioned": {podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC, kbProvisionedPVC}, pvs: []*api.PersistentVolume{kbPVBound},
 			want: kbFound{provisions: [][2]string{prov(kbProvisionedPVC)}}, needsCapacity: true},
-		"one-binding,one-selected-node": {podPVCs: []*fw.PersistentVolumeClaim{kbBoundPVC, kbSelectedNodePVC}, pvs: []*fw.PersistentVolume{kbPVBound},
+		"one-binding,one-selected-node": {podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC, kbSelectedNodePVC}, pvs: []*api.PersistentVolume{kbPVBound},
 			want: kbFound{provisions: [][2]string{prov(kbSelectedNodePVC)}}, needsCapacity: true},
-		"immediate-unbound-pvc": {podPVCs: []*fw.PersistentVolumeClaim{kbImmediateUnboundPVC}, want: kbFound{failed: true}},
-		"one-immediate-bound,one-provisioned": {podPVCs: []*fw.PersistentVolumeClaim{kbImmediateBoundPVC, kbProvisionedPVC}, pvs: []*fw.PersistentVolume{kbPVBoundImmediate},
+		"immediate-unbound-pvc": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateUnboundPVC}, want: kbFound{failed: true}},
+		"one-immediate-bound,one-provisioned": {podPVCs: []*api.PersistentVolumeClaim{kbImmediateBoundPVC, kbProvisionedPVC}, pvs: []*api.PersistentVolume{kbPVBoundImmediate},
 			want: kbFound{provisions: [][2]string{prov(kbProvisionedPVC)}}, needsCapacity: true},
-		"invalid-provisioner":         {podPVCs: []*fw.PersistentVolumeClaim{kbNoProvisionerPVC}, want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
-		"volume-topology-unsatisfied": {podPVCs: []*fw.PersistentVolumeClaim{kbTopoMismatchPVC}, want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
+		"invalid-provisioner":         {podPVCs: []*api.PersistentVolumeClaim{kbNoProvisionerPVC}, want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
+		"volume-topology-unsatisfied": {podPVCs: []*api.PersistentVolumeClaim{kbTopoMismatchPVC}, want: kbFound{reasons: kbReasons(ReasonBindConflict)}},
 	}
 	for driverName, driver := range kbDrivers {
 		t.Run(driverName, func(t *testing.T) {
 			for name, sc := range scenarios {
 				t.Run(name, func(t *testing.T) {
-					objs := fw.StorageObjects{PersistentVolumes: sc.pvs, PersistentVolumeClaims: sc.podPVCs}
+					objs := api.StorageObjects{PersistentVolumes: sc.pvs, PersistentVolumeClaims: sc.podPVCs}
 					want := sc.want
 					if driver != nil {
-						objs.CSIDrivers = []*fw.CSIDriver{driver}
+						objs.CSIDrivers = []*api.CSIDriver{driver}
 						if sc.needsCapacity && *driver.Spec.StorageCapacity {
 							want = kbFound{reasons: kbReasons(ReasonNotEnoughSpace)}
 						}
@@ -348,16 +349,16 @@ func TestFindPodVolumesWithProvisioningKube(t *testing.T) {
 // lists kubernetes.io/gce-pd as migrated.
 func TestFindPodVolumesWithCSIMigrationKube(t *testing.T) {
 	pv := kbPV("pv-migration-bound", "", "1G", kbBoundMigrationPVC, kbWaitClass)
-	pv.Labels = map[string]string{fw.LabelFailureDomainBetaZone: "us-east-1", fw.LabelFailureDomainBetaRegion: "us-east-1a"}
-	pv.Spec.PersistentVolumeSource = fw.PersistentVolumeSource{GCEPersistentDisk: &fw.GCEPersistentDiskVolumeSource{PDName: "test-disk", FSType: "ext4"}}
-	node := func(zone string) *fw.Node {
+	pv.Labels = map[string]string{api.LabelFailureDomainBetaZone: "us-east-1", api.LabelFailureDomainBetaRegion: "us-east-1a"}
+	pv.Spec.PersistentVolumeSource = api.PersistentVolumeSource{GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: "test-disk", FSType: "ext4"}}
+	node := func(zone string) *api.Node {
 		return st.MakeNode().Name("node1").Label(csitranslation.GCEPDTopologyKey, zone).Obj()
 	}
 	migrated := st.MakeCSINode("node1").Migrated(csitranslation.GCEPDInTreePluginName).Obj()
 	notMigrated := st.MakeCSINode("node1").Migrated("").Obj()
 	tests := map[string]struct {
-		node    *fw.Node
-		csiNode *fw.CSINode
+		node    *api.Node
+		csiNode *api.CSINode
 		want    kbFound
 	}{
 		"pvc-bound":                      {node: node("us-east-1"), csiNode: migrated},
@@ -367,9 +368,9 @@ func TestFindPodVolumesWithCSIMigrationKube(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			objs := fw.StorageObjects{PersistentVolumes: []*fw.PersistentVolume{pv}, PersistentVolumeClaims: []*fw.PersistentVolumeClaim{kbBoundMigrationPVC}}
+			objs := api.StorageObjects{PersistentVolumes: []*api.PersistentVolume{pv}, PersistentVolumeClaims: []*api.PersistentVolumeClaim{kbBoundMigrationPVC}}
 			if tc.csiNode != nil {
-				objs.CSINodes = []*fw.CSINode{tc.csiNode}
+				objs.CSINodes = []*api.CSINode{tc.csiNode}
 			}
 			if d := cmp.Diff(tc.want, kbFind(t, kbPod(kbBoundMigrationPVC), tc.node, objs), kbFoundCmp); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
@@ -391,29 +392,29 @@ func TestCapacityKube(t *testing.T) {
 	node2 := kbCapacity("net-node2", kbProvClass, "node2", "1Gi", "")
 	noSpace := kbReasons(ReasonNotEnoughSpace)
 	tests := map[string]struct {
-		capacities []*fw.CSIStorageCapacity
+		capacities []*api.CSIStorageCapacity
 		provision  string // the capacity expected for the provision
 		reasons    []string
 	}{
-		"network-attached":         {capacities: []*fw.CSIStorageCapacity{network}, provision: "net"},
-		"local-storage":            {capacities: []*fw.CSIStorageCapacity{node1}, provision: "net-node1"},
-		"multiple":                 {capacities: []*fw.CSIStorageCapacity{network, node2, node1}, provision: "net"},
-		"multiple-local":           {capacities: []*fw.CSIStorageCapacity{node2, node1}, provision: "net-node1"},
+		"network-attached":         {capacities: []*api.CSIStorageCapacity{network}, provision: "net"},
+		"local-storage":            {capacities: []*api.CSIStorageCapacity{node1}, provision: "net-node1"},
+		"multiple":                 {capacities: []*api.CSIStorageCapacity{network, node2, node1}, provision: "net"},
+		"multiple-local":           {capacities: []*api.CSIStorageCapacity{node2, node1}, provision: "net-node1"},
 		"no-storage":               {reasons: noSpace},
-		"wrong-node":               {capacities: []*fw.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node2", "1Gi", "")}, reasons: noSpace},
-		"wrong-storage-class":      {capacities: []*fw.CSIStorageCapacity{kbCapacity("net", kbWaitClass, "node1", "1Gi", "")}, reasons: noSpace},
-		"insufficient-storage":     {capacities: []*fw.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "1Mi", "")}, reasons: noSpace},
-		"insufficient-volume-size": {capacities: []*fw.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "1Gi", "1Mi")}, reasons: noSpace},
-		"zero-storage":             {capacities: []*fw.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "0Mi", "")}, reasons: noSpace},
-		"zero-volume-size":         {capacities: []*fw.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "", "0Mi")}, reasons: noSpace},
-		"nil-storage":              {capacities: []*fw.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "", "")}, reasons: noSpace},
+		"wrong-node":               {capacities: []*api.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node2", "1Gi", "")}, reasons: noSpace},
+		"wrong-storage-class":      {capacities: []*api.CSIStorageCapacity{kbCapacity("net", kbWaitClass, "node1", "1Gi", "")}, reasons: noSpace},
+		"insufficient-storage":     {capacities: []*api.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "1Mi", "")}, reasons: noSpace},
+		"insufficient-volume-size": {capacities: []*api.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "1Gi", "1Mi")}, reasons: noSpace},
+		"zero-storage":             {capacities: []*api.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "0Mi", "")}, reasons: noSpace},
+		"zero-volume-size":         {capacities: []*api.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "", "0Mi")}, reasons: noSpace},
+		"nil-storage":              {capacities: []*api.CSIStorageCapacity{kbCapacity("net", kbProvClass, "node1", "", "")}, reasons: noSpace},
 	}
 	for _, optIn := range []bool{true, false} {
 		t.Run("CSIDriver.StorageCapacity="+map[bool]string{true: "true", false: "false"}[optIn], func(t *testing.T) {
 			for name, tc := range tests {
 				t.Run(name, func(t *testing.T) {
-					objs := fw.StorageObjects{PersistentVolumeClaims: []*fw.PersistentVolumeClaim{kbProvisionedPVC},
-						CSIDrivers: []*fw.CSIDriver{kbCSIDriver(kbProvisioner, optIn)}, CSIStorageCapacities: tc.capacities}
+					objs := api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{kbProvisionedPVC},
+						CSIDrivers: []*api.CSIDriver{kbCSIDriver(kbProvisioner, optIn)}, CSIStorageCapacities: tc.capacities}
 					want := kbFound{reasons: tc.reasons}
 					switch {
 					case !optIn:
@@ -437,10 +438,10 @@ func TestCapacityKube(t *testing.T) {
 // of the same size exists.
 func TestFindAssumeVolumesKube(t *testing.T) {
 	pvNode1c := kbPV("pv-node1c", "node1", "5G", nil, kbWaitClass)
-	objs := fw.StorageObjects{StorageClasses: kbClasses(),
-		PersistentVolumes:      []*fw.PersistentVolume{kbPVNode2, kbPVNode1a, pvNode1c},
-		PersistentVolumeClaims: []*fw.PersistentVolumeClaim{kbUnboundPVC}}
-	snap := fw.MustSnapshot([]*fw.Node{kbNode1}, nil, fw.WithStorage(objs))
+	objs := api.StorageObjects{StorageClasses: kbClasses(),
+		PersistentVolumes:      []*api.PersistentVolume{kbPVNode2, kbPVNode1a, pvNode1c},
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{kbUnboundPVC}}
+	snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs))
 	pod := kbPod(kbUnboundPVC)
 	b := NewBinder()
 	find := func() *PodVolumes {
@@ -488,27 +489,27 @@ func TestFindAssumeVolumesKube(t *testing.T) {
 func TestAssumePodVolumesKube(t *testing.T) {
 	pvNode1bBound := kbPV("pv-node1b", "node1", "10G", kbUnboundPVC2, kbWaitClass)
 	tests := map[string]struct {
-		podPVCs    []*fw.PersistentVolumeClaim
-		pvs        []*fw.PersistentVolume
+		podPVCs    []*api.PersistentVolumeClaim
+		pvs        []*api.PersistentVolume
 		allBound   bool
-		bindings   []*fw.PersistentVolume // the volumes as assumed, in binding order
-		provisions []string               // claims assumed with the selected node
-		assumed    int                    // volumes the cache holds assumed copies of
+		bindings   []*api.PersistentVolume // the volumes as assumed, in binding order
+		provisions []string                // claims assumed with the selected node
+		assumed    int                     // volumes the cache holds assumed copies of
 	}{
-		"all-bound": {podPVCs: []*fw.PersistentVolumeClaim{kbBoundPVC}, pvs: []*fw.PersistentVolume{kbPVBound}, allBound: true},
-		"one-binding": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*fw.PersistentVolume{kbPVNode1a},
-			bindings: []*fw.PersistentVolume{kbPVNode1aBound}, assumed: 1},
-		"two-bindings": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*fw.PersistentVolume{kbPVNode1a, kbPVNode1b},
-			bindings: []*fw.PersistentVolume{kbPVNode1aBound, pvNode1bBound}, assumed: 2},
-		"pv-already-bound": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*fw.PersistentVolume{kbPVNode1aBound},
-			bindings: []*fw.PersistentVolume{kbPVNode1aBound}},
-		"one-binding, one-pvc-provisioned": {podPVCs: []*fw.PersistentVolumeClaim{kbUnboundPVC, kbProvisionedPVC}, pvs: []*fw.PersistentVolume{kbPVNode1a},
-			bindings: []*fw.PersistentVolume{kbPVNode1aBound}, provisions: []string{kbProvisionedPVC.Name}, assumed: 1},
+		"all-bound": {podPVCs: []*api.PersistentVolumeClaim{kbBoundPVC}, pvs: []*api.PersistentVolume{kbPVBound}, allBound: true},
+		"one-binding": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1a},
+			bindings: []*api.PersistentVolume{kbPVNode1aBound}, assumed: 1},
+		"two-bindings": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbUnboundPVC2}, pvs: []*api.PersistentVolume{kbPVNode1a, kbPVNode1b},
+			bindings: []*api.PersistentVolume{kbPVNode1aBound, pvNode1bBound}, assumed: 2},
+		"pv-already-bound": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC}, pvs: []*api.PersistentVolume{kbPVNode1aBound},
+			bindings: []*api.PersistentVolume{kbPVNode1aBound}},
+		"one-binding, one-pvc-provisioned": {podPVCs: []*api.PersistentVolumeClaim{kbUnboundPVC, kbProvisionedPVC}, pvs: []*api.PersistentVolume{kbPVNode1a},
+			bindings: []*api.PersistentVolume{kbPVNode1aBound}, provisions: []string{kbProvisionedPVC.Name}, assumed: 1},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			objs := fw.StorageObjects{StorageClasses: kbClasses(), PersistentVolumes: tc.pvs, PersistentVolumeClaims: tc.podPVCs}
-			snap := fw.MustSnapshot([]*fw.Node{kbNode1}, nil, fw.WithStorage(objs))
+			objs := api.StorageObjects{StorageClasses: kbClasses(), PersistentVolumes: tc.pvs, PersistentVolumeClaims: tc.podPVCs}
+			snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs))
 			pod := kbPod(tc.podPVCs...)
 			b := NewBinder()
 			s, status := b.PreFilter(snap, pod)
@@ -528,7 +529,7 @@ func TestAssumePodVolumesKube(t *testing.T) {
 			if !ok {
 				t.Fatal("nothing reserved on node1")
 			}
-			var gotBindings []*fw.PersistentVolume
+			var gotBindings []*api.PersistentVolume
 			for _, bd := range pv.StaticBindings {
 				gotBindings = append(gotBindings, bd.PV)
 				if cached, _, _ := b.cache.pv(snap, bd.PV.Name); !cmp.Equal(cached, bd.PV) {
@@ -541,8 +542,8 @@ func TestAssumePodVolumesKube(t *testing.T) {
 			var gotProvisions []string
 			for _, p := range pv.DynamicProvisions {
 				c, _, _ := b.cache.pvc(snap, p.PVC.Namespace, p.PVC.Name)
-				if c.Annotations[fw.AnnSelectedNode] != "node1" {
-					t.Errorf("cached claim %s has selected node %q, want node1", c.Name, c.Annotations[fw.AnnSelectedNode])
+				if c.Annotations[api.AnnSelectedNode] != "node1" {
+					t.Errorf("cached claim %s has selected node %q, want node1", c.Name, c.Annotations[api.AnnSelectedNode])
 				}
 				gotProvisions = append(gotProvisions, p.PVC.Name)
 			}

@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -18,10 +19,10 @@ import (
 // are the exception, as in kube: see TestUnreserveDropsSharedAssumption.
 func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nodes := []*fw.Node{st.MakeNode().Name("n0").Label("zone", "a").Obj(), st.MakeNode().Name("n1").Label("zone", "b").Obj()}
-		objs := fw.StorageObjects{StorageClasses: []*fw.StorageClass{
-			st.MakeSC("wait", "csi.example.com", fw.VolumeBindingWaitForFirstConsumer).Obj(),
-			st.MakeSC("static", fw.NotSupportedProvisioner, fw.VolumeBindingWaitForFirstConsumer).Obj(),
+		nodes := []*api.Node{st.MakeNode().Name("n0").Label("zone", "a").Obj(), st.MakeNode().Name("n1").Label("zone", "b").Obj()}
+		objs := api.StorageObjects{StorageClasses: []*api.StorageClass{
+			st.MakeSC("wait", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj(),
+			st.MakeSC("static", api.NotSupportedProvisioner, api.VolumeBindingWaitForFirstConsumer).Obj(),
 		}}
 		for i := rapid.IntRange(0, 6).Draw(t, "pvs"); i > 0; i-- {
 			w := st.MakePV(fmt.Sprintf("pv%d", i), rapid.SampledFrom([]string{"wait", "static"}).Draw(t, "pvClass")).
@@ -42,14 +43,14 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := NewBinder()
-		podWith := func(name string, cs ...int) *fw.Pod {
+		podWith := func(name string, cs ...int) *api.Pod {
 			w := st.MakePod().Name(name)
 			for _, c := range cs {
 				w = w.PVC(fmt.Sprintf("c%d", c))
 			}
 			return w.Obj()
 		}
-		reserve := func(pod *fw.Pod, node int) *State {
+		reserve := func(pod *api.Pod, node int) *State {
 			s, st := b.PreFilter(snap, pod)
 			if st != nil {
 				return nil
@@ -83,10 +84,10 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 		}
 		b.Unreserve(s, nodes[node].Name)
 		after := b.cache.clone()
-		if d := cmp.Diff(before.pvs, after.pvs, cmp.AllowUnexported(assumed[*fw.PersistentVolume]{})); d != "" {
+		if d := cmp.Diff(before.pvs, after.pvs, cmp.AllowUnexported(assumed[*api.PersistentVolume]{})); d != "" {
 			t.Fatalf("assumed volumes changed (-before +after):\n%s", d)
 		}
-		if d := cmp.Diff(before.pvcs, after.pvcs, cmp.AllowUnexported(assumed[*fw.PersistentVolumeClaim]{}, nsName{})); d != "" {
+		if d := cmp.Diff(before.pvcs, after.pvcs, cmp.AllowUnexported(assumed[*api.PersistentVolumeClaim]{}, nsName{})); d != "" {
 			t.Fatalf("assumed claims changed (-before +after):\n%s", d)
 		}
 		// Unreserve is idempotent.
@@ -103,11 +104,11 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 // and both assumed copies carry the version of the claim they were read
 // from. schedkit keeps this behaviour.
 func TestUnreserveDropsSharedAssumption(t *testing.T) {
-	objs := fw.StorageObjects{
-		StorageClasses:         []*fw.StorageClass{st.MakeSC("wait", "csi.example.com", fw.VolumeBindingWaitForFirstConsumer).Obj()},
-		PersistentVolumeClaims: []*fw.PersistentVolumeClaim{st.MakePVC("shared", "wait").AccessModes(fw.ReadWriteMany).Obj()},
+	objs := api.StorageObjects{
+		StorageClasses:         []*api.StorageClass{st.MakeSC("wait", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()},
+		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("shared", "wait").AccessModes(api.ReadWriteMany).Obj()},
 	}
-	snap := fw.MustSnapshot([]*fw.Node{st.MakeNode().Name("n").Obj()}, nil, fw.WithStorage(objs))
+	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("n").Obj()}, nil, fw.WithStorage(objs))
 	b := NewBinder()
 	run := func(name string) *State {
 		pod := st.MakePod().Name(name).PVC("shared").Obj()

@@ -31,7 +31,7 @@ type Configuration struct {
 	// point's plugins in kube's order after merging with the default plugins
 	// and expanding multiPoint, every Score plugin's weight, and the
 	// defaulted args of every plugin the profile instantiates. Each
-	// can be passed to framework.NewFramework with Registry().
+	// can be passed to runtime.NewFramework with Registry().
 	Profiles []framework.Profile
 	// Parallelism is the number of workers of per-node loops (default 16).
 	Parallelism int32

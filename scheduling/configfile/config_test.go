@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/extender"
@@ -293,7 +294,7 @@ func TestConfigDefaultPreemption(t *testing.T) {
 	if d := cmp.Diff(want, p.Args[config.DefaultPreemptionName]); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)
 	}
-	if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+	if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
 		t.Fatal(err)
 	}
 	c2, err := LoadConfig([]byte(cfgWriteString(t, c)), opts...)
@@ -492,7 +493,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0}) {
 		t.Errorf("VolumeBinding args %#v, want bindTimeoutSeconds 0 kept", got)
 	}
-	if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+	if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder

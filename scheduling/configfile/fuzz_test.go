@@ -11,7 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -225,7 +225,7 @@ func TestPropConfigRoundTrip(t *testing.T) {
 			t.Fatalf("second print differs:\n%s\n---\n%s", out, out2)
 		}
 		for _, p := range c.Profiles {
-			if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+			if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
 				t.Fatalf("profile %q does not build: %v", p.SchedulerName, err)
 			}
 		}

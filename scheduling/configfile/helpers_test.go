@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -15,30 +16,30 @@ var csNow = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 
 // csNode is the anchor tests' st.MakeNode().Name(name).Capacity({cpu: 4})
 // (kube's wrapper also sets pods: 32).
-func csNode(name string) *framework.Node {
+func csNode(name string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"}).Obj()
 }
 
 // gsPod is kube's st.MakePod().Namespace(ns).Name(name).UID(name).PodGroupName(group).
-func gsPod(ns, name, group string) *framework.Pod {
+func gsPod(ns, name, group string) *api.Pod {
 	p := st.MakePod().Namespace(ns).Name(name).Req(map[string]string{"cpu": "100m"}).Obj()
 	if group != "" {
 		g := group
-		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &g}
+		p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &g}
 	}
 	return p
 }
 
 // gsGang is a workload pod group with a gang policy of minCount.
-func gsGang(ns, name string, minCount int32) *framework.WorkloadPodGroup {
-	return &framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name},
-		Spec: framework.WorkloadPodGroupSpec{SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: minCount}}}}
+func gsGang(ns, name string, minCount int32) *api.WorkloadPodGroup {
+	return &api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name},
+		Spec: api.WorkloadPodGroupSpec{SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: minCount}}}}
 }
 
 var gsFeatures = scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
 
 // plZoneNode is a 4-cpu node in zone.
-func plZoneNode(name, zone string) *framework.Node {
+func plZoneNode(name, zone string) *api.Node {
 	w := st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"})
 	if zone != "" {
 		w = w.Label("topology.kubernetes.io/zone", zone)
@@ -47,9 +48,9 @@ func plZoneNode(name, zone string) *framework.Node {
 }
 
 // plZoned is a gang of minCount constrained to one zone.
-func plZoned(ns, name string, minCount int32) *framework.WorkloadPodGroup {
+func plZoned(ns, name string, minCount int32) *api.WorkloadPodGroup {
 	g := gsGang(ns, name, minCount)
-	g.Spec.SchedulingConstraints = &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
+	g.Spec.SchedulingConstraints = &api.PodGroupSchedulingConstraints{Topology: []api.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
 	return g
 }
 

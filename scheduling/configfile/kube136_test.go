@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -132,7 +132,7 @@ func TestConfigNegativeWeightsAsKube(t *testing.T) {
 // node's total against Σ weight × normalized score.
 func cfgRunNegative(t *testing.T, c *Configuration) {
 	t.Helper()
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		st.MakeNode().Name("a").Capacity(map[string]string{"cpu": "4", "memory": "4Gi", "pods": "10"}).Obj(),
 		st.MakeNode().Name("b").Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "10"}).Obj(),
 	}

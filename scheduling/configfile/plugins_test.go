@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -25,8 +26,8 @@ func TestGangSchedulingFromConfig(t *testing.T) {
 	if p := cfg.Profiles[0]; !contains(p.Permit, scheduling.GangSchedulingName) {
 		t.Fatalf("GangScheduling not at Permit: %v", p.Permit)
 	}
-	pods := []*framework.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job")}
-	c, _ := scheduling.NewClusterFrom([]*framework.Node{csNode("n0")}, pods)
+	pods := []*api.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job")}
+	c, _ := scheduling.NewClusterFrom([]*api.Node{csNode("n0")}, pods)
 	if err := c.AddWorkloadPodGroup(gsGang("ns", "job", 2)); err != nil {
 		t.Fatal(err)
 	}

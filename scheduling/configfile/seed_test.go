@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -79,7 +80,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		t.Errorf("args (-want +got):\n%s", d)
 	}
 	// The profile runs.
-	if _, err := framework.NewFramework(c.Registry(), c.Profiles[0]); err != nil {
+	if _, err := runtime.NewFramework(c.Registry(), c.Profiles[0]); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -113,7 +114,7 @@ func TestConfigSeed004Profiles(t *testing.T) {
 	want.PreScore, want.Score, want.Weights = nil, nil, nil
 	cfgDiffLists(t, "no-scoring-scheduler", want, cfgListsOf(c.Profiles[1]))
 	for _, p := range c.Profiles {
-		if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+		if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -259,7 +260,7 @@ func TestConfigSeed000LoadAware(t *testing.T) {
 	if d := cmp.Diff(wantArgs, p.Args[config.LoadAwareSchedulingName], cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("LoadAwareScheduling args (-want +got):\n%s", d)
 	}
-	if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+	if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -301,7 +302,7 @@ func TestConfigSimulateExample(t *testing.T) {
 	}
 	cfgDiffLists(t, "load-aware", lw, cfgListsOf(c.Profiles[2]))
 	for _, p := range c.Profiles {
-		if _, err := framework.NewFramework(c.Registry(), p); err != nil {
+		if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
 			t.Fatal(err)
 		}
 	}

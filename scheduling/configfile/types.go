@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -228,8 +228,8 @@ type balancedAllocationArgs struct {
 }
 
 type podTopologySpreadArgs struct {
-	DefaultConstraints []framework.TopologySpreadConstraint `json:"defaultConstraints,omitempty"`
-	DefaultingType     string                               `json:"defaultingType,omitempty"`
+	DefaultConstraints []api.TopologySpreadConstraint `json:"defaultConstraints,omitempty"`
+	DefaultingType     string                         `json:"defaultingType,omitempty"`
 }
 
 type interPodAffinityArgs struct {
@@ -238,7 +238,7 @@ type interPodAffinityArgs struct {
 }
 
 type nodeAffinityArgs struct {
-	AddedAffinity *framework.NodeAffinity `json:"addedAffinity,omitempty"`
+	AddedAffinity *api.NodeAffinity `json:"addedAffinity,omitempty"`
 }
 
 type defaultPreemptionArgs struct {

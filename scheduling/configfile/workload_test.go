@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -155,8 +156,8 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			nodes := []*framework.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}
-			var pods []*framework.Pod
+			nodes := []*api.Node{plZoneNode("a1", "a"), plZoneNode("b1", "b"), plZoneNode("b2", "b")}
+			var pods []*api.Pod
 			for i := range 4 {
 				p := gsPod("ns", fmt.Sprintf("w%d", i), "job")
 				p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "2"})
@@ -175,7 +176,7 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, g := range []*framework.WorkloadPodGroup{plZoned("ns", "job", 4), plZoned("ns", "big", 3)} {
+			for _, g := range []*api.WorkloadPodGroup{plZoned("ns", "job", 4), plZoned("ns", "big", 3)} {
 				if err := s.AddWorkloadPodGroup(g); err != nil {
 					t.Fatal(err)
 				}
@@ -192,7 +193,7 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 				}
 			}
 			g, _ := c.WorkloadPodGroup("ns", "big")
-			if cond := framework.FindCondition(g.Status.Conditions, framework.PodGroupScheduled); cond == nil || cond.Message != tc.want {
+			if cond := api.FindCondition(g.Status.Conditions, api.PodGroupScheduled); cond == nil || cond.Message != tc.want {
 				t.Errorf("big's conditions %+v, want message %q", g.Status.Conditions, tc.want)
 			}
 		})

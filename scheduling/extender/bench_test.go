@@ -11,6 +11,8 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scoring"
@@ -22,8 +24,8 @@ import (
 // pods each.
 func benchServer(b *testing.B, n int) (*Server, *Cluster) {
 	b.Helper()
-	nodes := make([]*framework.Node, n)
-	var pods []*framework.Pod
+	nodes := make([]*api.Node, n)
+	var pods []*api.Pod
 	for i := range nodes {
 		name := fmt.Sprintf("node-%05d", i)
 		w := st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "32", "memory": "128Gi", "pods": "110"}).
@@ -51,7 +53,7 @@ func benchServer(b *testing.B, n int) (*Server, *Cluster) {
 	must(reg.Register("FitFilter", framework.TypedFactory(filter.NewNodeResourcesFit)))
 	must(reg.Register(config.NodeResourcesFitName, framework.TypedFactory(scoring.NewNodeResourcesFit)))
 	must(reg.Register(config.NodeResourcesBalancedAllocationName, framework.TypedFactory(scoring.NewNodeResourcesBalancedAllocation)))
-	f, err := framework.NewFramework(reg, framework.Profile{
+	f, err := fwruntime.NewFramework(reg, framework.Profile{
 		PreFilter: []string{"FitFilter"}, Filter: []string{"FitFilter"},
 		PreScore: []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},
 		Score:    []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName},

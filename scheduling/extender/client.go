@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // DefaultTimeout is the timeout of an extender call when Config.HTTPTimeout
@@ -282,7 +283,7 @@ func (c *Client) IsInterested(pod *framework.PodInfo) bool {
 	if len(c.managed) == 0 {
 		return true
 	}
-	for _, cs := range [][]framework.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
+	for _, cs := range [][]api.Container{pod.Pod.Spec.Containers, pod.Pod.Spec.InitContainers} {
 		for i := range cs {
 			for name := range cs[i].Resources.Requests {
 				if c.managed[string(name)] {
@@ -300,7 +301,7 @@ func (c *Client) IsInterested(pod *framework.PodInfo) bool {
 }
 
 // args builds a filter or prioritize call's body.
-func (c *Client) args(pod *framework.Pod, nodes []*framework.NodeInfo) *Args {
+func (c *Client) args(pod *api.Pod, nodes []*framework.NodeInfo) *Args {
 	a := &Args{Pod: pod}
 	if c.cfg.NodeCacheCapable {
 		names := make([]string, len(nodes))
@@ -310,7 +311,7 @@ func (c *Client) args(pod *framework.Pod, nodes []*framework.NodeInfo) *Args {
 		a.NodeNames = &names
 		return a
 	}
-	a.Nodes = &NodeList{Items: make([]framework.Node, len(nodes))}
+	a.Nodes = &NodeList{Items: make([]api.Node, len(nodes))}
 	for i, n := range nodes {
 		a.Nodes.Items[i] = *n.Node()
 	}
@@ -395,7 +396,7 @@ func (c *Client) Prioritize(pod *framework.PodInfo, nodes []*framework.NodeInfo)
 }
 
 // Bind calls the bind verb for pod and node; the extender's Error fails it.
-func (c *Client) Bind(pod *framework.Pod, node string) error {
+func (c *Client) Bind(pod *api.Pod, node string) error {
 	if c.cfg.BindVerb == "" {
 		return errors.New("unexpected empty bindVerb in extender")
 	}
@@ -448,7 +449,7 @@ func (c *Client) ProcessPreemption(pod *framework.PodInfo, victims map[string]*f
 			out[node] = nil
 			continue
 		}
-		v := &framework.Victims{Pods: []*framework.Pod{}, NumPDBViolations: mv.NumPDBViolations}
+		v := &framework.Victims{Pods: []*api.Pod{}, NumPDBViolations: mv.NumPDBViolations}
 		for _, mp := range mv.Pods {
 			p := podByUID(ni, mp)
 			if p == nil {
@@ -461,7 +462,7 @@ func (c *Client) ProcessPreemption(pod *framework.PodInfo, victims map[string]*f
 	return out, nil
 }
 
-func podByUID(ni *framework.NodeInfo, mp *MetaPod) *framework.Pod {
+func podByUID(ni *framework.NodeInfo, mp *MetaPod) *api.Pod {
 	if mp == nil {
 		return nil
 	}

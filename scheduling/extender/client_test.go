@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -80,7 +81,7 @@ func newTestPKI(t *testing.T) *testPKI {
 var okFilter = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(`{"NodeNames": []}`)) })
 
 func testNodes() []*framework.NodeInfo {
-	return framework.MustSnapshot([]*framework.Node{st.MakeNode().Name("n1").Obj(), st.MakeNode().Name("n2").Obj()}, nil).Nodes()
+	return framework.MustSnapshot([]*api.Node{st.MakeNode().Name("n1").Obj(), st.MakeNode().Name("n2").Obj()}, nil).Nodes()
 }
 
 func testPod() *framework.PodInfo {
@@ -202,7 +203,7 @@ func TestClientInterested(t *testing.T) {
 	gpu := map[string]string{"example.com/gpu": "1"}
 	tests := []struct {
 		name string
-		pod  *framework.Pod
+		pod  *api.Pod
 		want bool
 	}{
 		{name: "no resources", pod: st.MakePod().Name("a").Obj()},
@@ -275,9 +276,9 @@ func TestClientPreemptionAnswers(t *testing.T) {
 	var answer string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(answer)) }))
 	defer srv.Close()
-	snap := framework.MustSnapshot([]*framework.Node{st.MakeNode().Name("n1").Obj(), st.MakeNode().Name("n2").Obj()},
-		[]*framework.Pod{st.MakePod().Name("v1").UID("u1").Node("n1").Obj(), st.MakePod().Name("v2").UID("u2").Node("n2").Obj()})
-	victims := map[string]*framework.Victims{"n1": {Pods: []*framework.Pod{snap.Nodes()[0].Pods[0].Pod}}}
+	snap := framework.MustSnapshot([]*api.Node{st.MakeNode().Name("n1").Obj(), st.MakeNode().Name("n2").Obj()},
+		[]*api.Pod{st.MakePod().Name("v1").UID("u1").Node("n1").Obj(), st.MakePod().Name("v2").UID("u2").Node("n2").Obj()})
+	victims := map[string]*framework.Victims{"n1": {Pods: []*api.Pod{snap.Nodes()[0].Pods[0].Pod}}}
 	c, err := New(Config{URLPrefix: srv.URL, PreemptVerb: "preempt", NodeCacheCapable: true})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Cluster is a Server's view of the cluster: the nodes and the pods bound
@@ -21,7 +22,7 @@ type Cluster struct {
 
 // NewCluster builds a view holding nodes and the pods bound to them (see
 // framework.NewSnapshot for the options).
-func NewCluster(nodes []*framework.Node, pods []*framework.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
+func NewCluster(nodes []*api.Node, pods []*api.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
 	s, err := framework.NewSnapshot(nodes, pods, opts...)
 	if err != nil {
 		return nil, err
@@ -51,12 +52,12 @@ func (c *Cluster) Update(fn func(*framework.Snapshot) error) error {
 }
 
 // AddNode adds a node.
-func (c *Cluster) AddNode(n *framework.Node) error {
+func (c *Cluster) AddNode(n *api.Node) error {
 	return c.Update(func(s *framework.Snapshot) error { return s.AddNode(n) })
 }
 
 // UpdateNode replaces a node object (its pods stay).
-func (c *Cluster) UpdateNode(n *framework.Node) error {
+func (c *Cluster) UpdateNode(n *api.Node) error {
 	return c.Update(func(s *framework.Snapshot) error { return s.UpdateNode(n) })
 }
 
@@ -66,11 +67,11 @@ func (c *Cluster) RemoveNode(name string) error {
 }
 
 // AddPod adds a pod bound to a node (Spec.NodeName).
-func (c *Cluster) AddPod(p *framework.Pod) error {
+func (c *Cluster) AddPod(p *api.Pod) error {
 	return c.Update(func(s *framework.Snapshot) error { return s.AddPod(p) })
 }
 
 // RemovePod removes a pod.
-func (c *Cluster) RemovePod(p *framework.Pod) error {
+func (c *Cluster) RemovePod(p *api.Pod) error {
 	return c.Update(func(s *framework.Snapshot) error { return s.RemovePod(p) })
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 )
 
 // Server defaults.
@@ -29,7 +31,7 @@ type ServerConfig struct {
 	// for the filter verb, PreScore, Score and NormalizeScore (with the
 	// profile's weights) for the prioritize verb. Its extenders, if any,
 	// are not called. Required.
-	Framework *framework.Framework
+	Framework *fwruntime.Framework
 	// Cluster is the view the plugins read. Required.
 	Cluster *Cluster
 	// FilterVerb, PrioritizeVerb and BindVerb are the paths served
@@ -403,7 +405,7 @@ func (s *Server) filter(ctx context.Context, body *bodyReader) (any, error) {
 		}
 		res.NodeNames = &names
 	} else {
-		res.Nodes = &NodeList{Items: make([]framework.Node, len(passed))}
+		res.Nodes = &NodeList{Items: make([]api.Node, len(passed))}
 		for k, i := range passed {
 			res.Nodes.Items[k] = rq.args.Nodes.Items[i]
 		}

@@ -19,6 +19,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -96,7 +98,7 @@ func (boom) Filter(context.Context, *framework.CycleState, *framework.PodInfo, *
 	panic("boom")
 }
 
-func testFramework(t testing.TB, plugins []framework.Plugin, p framework.Profile) *framework.Framework {
+func testFramework(t testing.TB, plugins []framework.Plugin, p framework.Profile) *fwruntime.Framework {
 	t.Helper()
 	reg := framework.NewRegistry()
 	for _, pl := range plugins {
@@ -104,7 +106,7 @@ func testFramework(t testing.TB, plugins []framework.Plugin, p framework.Profile
 			t.Fatal(err)
 		}
 	}
-	f, err := framework.NewFramework(reg, p)
+	f, err := fwruntime.NewFramework(reg, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +121,10 @@ func testServer(t testing.TB, mod func(*ServerConfig)) (*Server, *Cluster) {
 	node := func(name, cpu string) *st.NodeWrapper {
 		return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "pods": "10"})
 	}
-	cl, err := NewCluster([]*framework.Node{
+	cl, err := NewCluster([]*api.Node{
 		node("n1", "4").Label("zone", "a").Obj(), node("n2", "4").Label("zone", "a").Obj(),
 		node("n3", "2").Label("broken", "").Obj(), node("n4", "8").Obj(),
-	}, []*framework.Pod{st.MakePod().Name("busy").UID("busy").Node("n1").Req(map[string]string{"cpu": "3"}).Obj()})
+	}, []*api.Pod{st.MakePod().Name("busy").UID("busy").Node("n1").Req(map[string]string{"cpu": "3"}).Obj()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +149,7 @@ func post(t testing.TB, h http.Handler, path string, body []byte) (int, []byte) 
 	return w.Code, w.Body.Bytes()
 }
 
-func argsBody(t testing.TB, pod *framework.Pod, nodes []string, full bool) []byte {
+func argsBody(t testing.TB, pod *api.Pod, nodes []string, full bool) []byte {
 	a := Args{Pod: pod}
 	if full {
 		a.Nodes = &NodeList{}
@@ -172,7 +174,7 @@ func TestServerFilter(t *testing.T) {
 	pod := st.MakePod().Name("p").UID("p").Req(map[string]string{"cpu": "2"})
 	tests := []struct {
 		name  string
-		pod   *framework.Pod
+		pod   *api.Pod
 		nodes []string
 		full  bool
 		want  FilterResult
@@ -342,7 +344,7 @@ func FuzzServerBodies(f *testing.F) {
 
 // TestServerPluginPanic: a panicking plugin gives a 500, not a crash.
 func TestServerPluginPanic(t *testing.T) {
-	cl, err := NewCluster([]*framework.Node{st.MakeNode().Name("n1").Obj()}, nil)
+	cl, err := NewCluster([]*api.Node{st.MakeNode().Name("n1").Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +363,7 @@ func TestServerPluginPanic(t *testing.T) {
 // plugins outlast RequestTimeout gets 503 too.
 func TestServerConcurrencyAndTimeout(t *testing.T) {
 	release := make(chan struct{})
-	cl, err := NewCluster([]*framework.Node{st.MakeNode().Name("n1").Obj()}, nil)
+	cl, err := NewCluster([]*api.Node{st.MakeNode().Name("n1").Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +393,7 @@ func TestServerConcurrencyAndTimeout(t *testing.T) {
 // listener is closed.
 func TestServerServeShutdown(t *testing.T) {
 	release, entered := make(chan struct{}), make(chan struct{})
-	cl, err := NewCluster([]*framework.Node{st.MakeNode().Name("n1").Obj()}, nil)
+	cl, err := NewCluster([]*api.Node{st.MakeNode().Name("n1").Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,15 @@
 package extender
 
-import "github.com/schedkit/schedkit/framework"
+import (
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
 
 // The wire types of kube-scheduler's HTTP extender protocol
 // (k8s.io/kube-scheduler/extender/v1, v0.36). Their Go field names are the
 // JSON keys (kube's types carry no json tags, so "Pod", "NodeNames",
 // "FailedNodes"...), nothing is omitted when empty (an absent list is
-// null), and pods and nodes are framework.Pod and framework.Node, which
+// null), and pods and nodes are api.Pod and api.Node, which
 // marshal to the JSON shape of Kubernetes' v1.Pod and v1.Node.
 
 // MaxPriority is the top of an extender's score range (MaxExtenderPriority);
@@ -18,15 +21,15 @@ const MaxPriority = framework.MaxExtenderPriority
 // and the candidate nodes, in full (Nodes) when the extender has no node
 // cache, by name (NodeNames) when it has one (nodeCacheCapable).
 type Args struct {
-	Pod       *framework.Pod
+	Pod       *api.Pod
 	Nodes     *NodeList
 	NodeNames *[]string
 }
 
 // NodeList is v1.NodeList as extenders exchange it: {"metadata":{},"items":[…]}.
 type NodeList struct {
-	Metadata struct{}         `json:"metadata"`
-	Items    []framework.Node `json:"items"`
+	Metadata struct{}   `json:"metadata"`
+	Items    []api.Node `json:"items"`
 }
 
 // FailedNodesMap maps a node name to why it failed.
@@ -66,7 +69,7 @@ type BindingResult struct {
 // (NodeNameToVictims) to an extender without a node cache, as UIDs
 // (NodeNameToMetaVictims) to one with a node cache.
 type PreemptionArgs struct {
-	Pod                   *framework.Pod
+	Pod                   *api.Pod
 	NodeNameToVictims     map[string]*framework.Victims
 	NodeNameToMetaVictims map[string]*MetaVictims
 }

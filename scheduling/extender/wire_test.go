@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -27,58 +28,58 @@ var wireT0 = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 func q(s string) resource.Quantity { return resource.MustParse(s) }
 
 // wirePod is testdata's kpod(): every pod field schedkit models.
-func wirePod() *framework.Pod {
+func wirePod() *api.Pod {
 	prio := int32(100)
-	pp := framework.PreemptLowerPriority
-	always := framework.RestartPolicyAlways
+	pp := api.PreemptLowerPriority
+	always := api.RestartPolicyAlways
 	start := wireT0
-	return &framework.Pod{
-		ObjectMeta: framework.ObjectMeta{Name: "web-1", Namespace: "default", UID: "uid-web-1", Labels: map[string]string{"app": "web"},
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "web-1", Namespace: "default", UID: "uid-web-1", Labels: map[string]string{"app": "web"},
 			Annotations: map[string]string{"a": "b"}, CreationTimestamp: wireT0,
-			OwnerReferences: []framework.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: "rs-uid", Controller: true}}},
-		Spec: framework.PodSpec{
-			Containers: []framework.Container{{Name: "app", Image: "nginx:1.27", Resources: framework.ResourceRequirements{
+			OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: "rs-uid", Controller: true}}},
+		Spec: api.PodSpec{
+			Containers: []api.Container{{Name: "app", Image: "nginx:1.27", Resources: api.ResourceRequirements{
 				Requests: resource.List{"cpu": q("500m"), "memory": q("1Gi"), "example.com/gpu": q("1")},
 				Limits:   resource.List{"cpu": q("1")}},
-				Ports: []framework.ContainerPort{{ContainerPort: 80, HostPort: 8080, Protocol: "TCP"}}}},
-			InitContainers: []framework.Container{{Name: "sidecar", Image: "envoy", RestartPolicy: &always}},
+				Ports: []api.ContainerPort{{ContainerPort: 80, HostPort: 8080, Protocol: "TCP"}}}},
+			InitContainers: []api.Container{{Name: "sidecar", Image: "envoy", RestartPolicy: &always}},
 			NodeSelector:   map[string]string{"disk": "ssd"},
-			Affinity: &framework.Affinity{NodeAffinity: &framework.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &framework.NodeSelector{
-				NodeSelectorTerms: []framework.NodeSelectorTerm{{MatchExpressions: []framework.NodeSelectorRequirement{{Key: "zone", Operator: "In", Values: []string{"a", "b"}}}}}}},
-				PodAntiAffinity: &framework.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []framework.WeightedPodAffinityTerm{{Weight: 10,
-					PodAffinityTerm: framework.PodAffinityTerm{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "kubernetes.io/hostname"}}}}},
-			Tolerations:               []framework.Toleration{{Key: "dedicated", Operator: "Equal", Value: "web", Effect: "NoSchedule"}},
-			TopologySpreadConstraints: []framework.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: "ScheduleAnyway", LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
+			Affinity: &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+				NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: "In", Values: []string{"a", "b"}}}}}}},
+				PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 10,
+					PodAffinityTerm: api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: "kubernetes.io/hostname"}}}}},
+			Tolerations:               []api.Toleration{{Key: "dedicated", Operator: "Equal", Value: "web", Effect: "NoSchedule"}},
+			TopologySpreadConstraints: []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: "ScheduleAnyway", LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
 			SchedulerName:             "default-scheduler",
 			Priority:                  &prio, PriorityClassName: "high", PreemptionPolicy: &pp,
 			Overhead: resource.List{"cpu": q("100m")},
-			Volumes:  []framework.Volume{{Name: "model", VolumeSource: framework.VolumeSource{Image: &framework.ImageVolumeSource{Reference: "models/llm:1"}}}},
+			Volumes:  []api.Volume{{Name: "model", VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: "models/llm:1"}}}},
 		},
-		Status: framework.PodStatus{Phase: "Pending", Conditions: []framework.PodCondition{{Type: "PodScheduled", Status: "False", LastTransitionTime: wireT0, Reason: "Unschedulable", Message: "0/3 nodes"}},
+		Status: api.PodStatus{Phase: "Pending", Conditions: []api.PodCondition{{Type: "PodScheduled", Status: "False", LastTransitionTime: wireT0, Reason: "Unschedulable", Message: "0/3 nodes"}},
 			StartTime: &start, NominatedNodeName: "node-b", QOSClass: "Burstable"},
 	}
 }
 
 // wireNode is testdata's knode(name).
-func wireNode(name string) *framework.Node {
-	return &framework.Node{
-		ObjectMeta: framework.ObjectMeta{Name: name, UID: "uid-" + name, Labels: map[string]string{"zone": "a", "kubernetes.io/hostname": name}, CreationTimestamp: wireT0},
-		Spec:       framework.NodeSpec{Unschedulable: true, Taints: []framework.Taint{{Key: "dedicated", Value: "web", Effect: "NoSchedule"}}},
-		Status: framework.NodeStatus{
+func wireNode(name string) *api.Node {
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name, UID: "uid-" + name, Labels: map[string]string{"zone": "a", "kubernetes.io/hostname": name}, CreationTimestamp: wireT0},
+		Spec:       api.NodeSpec{Unschedulable: true, Taints: []api.Taint{{Key: "dedicated", Value: "web", Effect: "NoSchedule"}}},
+		Status: api.NodeStatus{
 			Capacity:    resource.List{"cpu": q("32"), "memory": q("128Gi"), "pods": q("110")},
 			Allocatable: resource.List{"cpu": q("31500m"), "memory": q("120Gi"), "pods": q("110")},
-			Images:      []framework.ContainerImage{{Names: []string{"nginx:1.27", "docker.io/library/nginx@sha256:abc"}, SizeBytes: 70000000}},
+			Images:      []api.ContainerImage{{Names: []string{"nginx:1.27", "docker.io/library/nginx@sha256:abc"}, SizeBytes: 70000000}},
 		},
 	}
 }
 
 // wireVictim is testdata's kvictim().
-func wireVictim() *framework.Pod {
+func wireVictim() *api.Pod {
 	prio := int32(10)
-	return &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: "batch-7", Namespace: "jobs", UID: "uid-batch-7"},
-		Spec: framework.PodSpec{NodeName: "node-a", Priority: &prio, Containers: []framework.Container{{Name: "work", Resources: framework.ResourceRequirements{
+	return &api.Pod{ObjectMeta: api.ObjectMeta{Name: "batch-7", Namespace: "jobs", UID: "uid-batch-7"},
+		Spec: api.PodSpec{NodeName: "node-a", Priority: &prio, Containers: []api.Container{{Name: "work", Resources: api.ResourceRequirements{
 			Requests: resource.List{"cpu": q("2")}}}}},
-		Status: framework.PodStatus{Phase: "Running"}}
+		Status: api.PodStatus{Phase: "Running"}}
 }
 
 // wireUnmodelled are v1.Pod and v1.Node fields schedkit does not model
@@ -148,13 +149,13 @@ func (r *wireRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	_, _ = w.Write(a)
 }
 
-// TestWireObjectsGolden: framework.Pod and framework.Node marshal to kube's
+// TestWireObjectsGolden: api.Pod and api.Node marshal to kube's
 // v1.Pod and v1.Node JSON, and read it back to the same objects.
 func TestWireObjectsGolden(t *testing.T) {
 	for name, v := range map[string]any{
 		"pod": wirePod(), "node": wireNode("node-a"),
-		"pod-empty":  &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: "p"}},
-		"node-empty": &framework.Node{ObjectMeta: framework.ObjectMeta{Name: "n"}},
+		"pod-empty":  &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}},
+		"node-empty": &api.Node{ObjectMeta: api.ObjectMeta{Name: "n"}},
 	} {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -162,7 +163,7 @@ func TestWireObjectsGolden(t *testing.T) {
 		}
 		wireSame(t, name, b)
 	}
-	var p framework.Pod
+	var p api.Pod
 	if err := json.Unmarshal(wireGolden(t, "pod"), &p); err != nil {
 		t.Fatal(err)
 	}
@@ -186,9 +187,9 @@ func TestWireRequestsGolden(t *testing.T) {
 	srv := httptest.NewServer(rec)
 	defer srv.Close()
 	victim := wireVictim()
-	snap := framework.MustSnapshot([]*framework.Node{wireNode("node-a"), wireNode("node-b")}, []*framework.Pod{victim})
+	snap := framework.MustSnapshot([]*api.Node{wireNode("node-a"), wireNode("node-b")}, []*api.Pod{victim})
 	pod := framework.MustPodInfo(wirePod())
-	victims := map[string]*framework.Victims{"node-a": {Pods: []*framework.Pod{snap.Nodes()[0].Pods[0].Pod}, NumPDBViolations: 1}}
+	victims := map[string]*framework.Victims{"node-a": {Pods: []*api.Pod{snap.Nodes()[0].Pods[0].Pod}, NumPDBViolations: 1}}
 
 	for _, nodeCache := range []bool{true, false} {
 		cfg := Config{URLPrefix: srv.URL, FilterVerb: "filter", PrioritizeVerb: "prioritize", BindVerb: "bind", PreemptVerb: "preempt", Weight: 2, NodeCacheCapable: nodeCache}
@@ -244,7 +245,7 @@ func TestWireResultsGolden(t *testing.T) {
 	one := []string{"node-a"}
 	for name, v := range map[string]any{
 		"filter-result-names": &FilterResult{NodeNames: &one, FailedNodes: FailedNodesMap{"node-b": "too hot"}, FailedAndUnresolvableNodes: FailedNodesMap{"node-c": "no gpu"}},
-		"filter-result-nodes": &FilterResult{Nodes: &NodeList{Items: []framework.Node{*wireNode("node-a")}}, FailedNodes: FailedNodesMap{"node-b": "too hot"}},
+		"filter-result-nodes": &FilterResult{Nodes: &NodeList{Items: []api.Node{*wireNode("node-a")}}, FailedNodes: FailedNodesMap{"node-b": "too hot"}},
 		"filter-result-error": &FilterResult{Error: "out of licences"},
 		"priorities":          &HostPriorityList{{Host: "node-a", Score: 7}, {Host: "node-b", Score: 3}},
 		"bind-result":         &BindingResult{Error: "apiserver said no"},

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -14,7 +15,7 @@ import (
 // reads, and the report of what was read, left out and ignored.
 type Dump struct {
 	// Nodes in the order read.
-	Nodes []*framework.Node
+	Nodes []*api.Node
 	// Pods are the pods the cluster holds: placed pods on nodes of the dump
 	// (those being deleted included, as kube-scheduler's cache keeps them)
 	// and pending pods this scheduler is responsible for, those with
@@ -23,30 +24,30 @@ type Dump struct {
 	// PreEnqueue plugin). Terminal pods and the others are in
 	// Report.Skipped. A pod without spec.priority has the one the
 	// Priority admission plugin would give it.
-	Pods []*framework.Pod
+	Pods []*api.Pod
 	// Namespaces are the dump's Namespace objects, each labelled
 	// kubernetes.io/metadata.name=<name> as the API server labels every
 	// namespace, then the namespaces the dump names only through its
 	// objects (a dump of nodes and pods has no Namespace objects),
 	// inferred with that label alone and listed in Report.Notes.
-	Namespaces        []framework.Namespace
+	Namespaces        []api.Namespace
 	PriorityClasses   []PriorityClass
-	DisruptionBudgets []framework.PodDisruptionBudget
-	Services          []framework.Service
-	Controllers       []framework.WorkloadController
-	NodeMetrics       []*framework.NodeMetric
+	DisruptionBudgets []api.PodDisruptionBudget
+	Services          []api.Service
+	Controllers       []api.WorkloadController
+	NodeMetrics       []*api.NodeMetric
 	// Storage holds the storage objects, each kind in the order read,
 	// with the binding state the API server reported (claims' and
 	// volumes' phases, spec.volumeName, claimRef, the bind-completed and
 	// selected-node annotations). CSINodes of nodes missing from the dump
 	// are in Report.Skipped.
-	Storage framework.StorageObjects
+	Storage api.StorageObjects
 	// PodGroups are scheduler-plugins' PodGroups (Coscheduling);
 	// KubePodGroups are kube-scheduler's (scheduling.k8s.io/v1alpha2,
 	// GangScheduling) and KubeWorkloads the Workloads they are made from.
-	PodGroups     []*framework.PodGroup
-	KubePodGroups []*framework.WorkloadPodGroup
-	KubeWorkloads []*framework.Workload
+	PodGroups     []*api.PodGroup
+	KubePodGroups []*api.WorkloadPodGroup
+	KubeWorkloads []*api.Workload
 	Report        Report
 
 	// sources are where each object was read, for errors.
@@ -123,7 +124,7 @@ func (l *Loader) Dump() (*Dump, error) {
 	return d, nil
 }
 
-func schedulerOf(p *framework.Pod) string {
+func schedulerOf(p *api.Pod) string {
 	if p.Spec.SchedulerName == "" {
 		return DefaultSchedulerName
 	}
@@ -156,7 +157,7 @@ func (d *Dump) setClasses(classes []PriorityClass) {
 // plugin does when the pod is created (PreemptLowerPriority is the policy
 // of a class that states none). It returns a note when the class is
 // missing or disagrees with the pod.
-func (d *Dump) resolvePriority(p *framework.Pod) (reason, detail string) {
+func (d *Dump) resolvePriority(p *api.Pod) (reason, detail string) {
 	name := p.Spec.PriorityClassName
 	var pc *PriorityClass
 	if name == "" {
@@ -184,7 +185,7 @@ func (d *Dump) resolvePriority(p *framework.Pod) (reason, detail string) {
 		p.Spec.PriorityClassName = pc.Name
 	}
 	if p.Spec.PreemptionPolicy == nil {
-		policy := framework.PreemptLowerPriority
+		policy := api.PreemptLowerPriority
 		if pc.PreemptionPolicy != nil {
 			policy = *pc.PreemptionPolicy
 		}
@@ -276,8 +277,8 @@ func (d *Dump) Cluster() (*scheduling.Cluster, error) {
 // without a node that are not being deleted, in the dump's order. Pods with
 // scheduling gates are among them; the scheduler does not try them until
 // their gates are removed.
-func (d *Dump) PendingPods() []*framework.Pod {
-	var out []*framework.Pod
+func (d *Dump) PendingPods() []*api.Pod {
+	var out []*api.Pod
 	for _, p := range d.Pods {
 		if p.Spec.NodeName == "" && p.DeletionTimestamp == nil {
 			out = append(out, p)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -16,7 +16,7 @@ func (l *Loader) checkStorage(d *Dump, nodes map[string]bool) {
 	kept := d.Storage.CSINodes[:0:0]
 	for _, cn := range d.Storage.CSINodes {
 		if !nodes[cn.Name] {
-			l.skip(l.seen[objectKey{string(framework.KindCSINode), "", cn.Name}], string(framework.KindCSINode), cn.Name, reasonCSINodeNoNode, "")
+			l.skip(l.seen[objectKey{string(api.KindCSINode), "", cn.Name}], string(api.KindCSINode), cn.Name, reasonCSINodeNoNode, "")
 			continue
 		}
 		kept = append(kept, cn)
@@ -24,8 +24,8 @@ func (l *Loader) checkStorage(d *Dump, nodes map[string]bool) {
 	d.Storage.CSINodes = kept
 	for _, c := range d.Storage.PersistentVolumeClaims {
 		if v := c.Spec.VolumeName; v != "" {
-			if _, ok := l.seen[objectKey{string(framework.KindPersistentVolume), "", v}]; !ok {
-				k := objectKey{string(framework.KindPersistentVolumeClaim), c.Namespace, c.Name}
+			if _, ok := l.seen[objectKey{string(api.KindPersistentVolume), "", v}]; !ok {
+				k := objectKey{string(api.KindPersistentVolumeClaim), c.Namespace, c.Name}
 				l.note(l.seen[k], k.kind, c.Key(), reasonMissingVolume, "spec.volumeName "+v)
 			}
 		}
@@ -36,15 +36,15 @@ func (l *Loader) checkStorage(d *Dump, nodes map[string]bool) {
 // hold ("" when none): those of persistentVolumeClaim volumes (named) and
 // those of generic ephemeral volumes (ephemeral, <pod>-<volume>), which
 // the ephemeral volume controller has not created yet.
-func (l *Loader) missingClaims(p *framework.Pod) (named, ephemeral string) {
+func (l *Loader) missingClaims(p *api.Pod) (named, ephemeral string) {
 	var missing, missingEphemeral []string
 	for i := range p.Spec.Volumes {
 		v := &p.Spec.Volumes[i]
-		name, isEphemeral, ok := framework.ClaimName(p, v)
+		name, isEphemeral, ok := api.ClaimName(p, v)
 		if !ok {
 			continue
 		}
-		if _, found := l.seen[objectKey{string(framework.KindPersistentVolumeClaim), p.Namespace, name}]; found {
+		if _, found := l.seen[objectKey{string(api.KindPersistentVolumeClaim), p.Namespace, name}]; found {
 			continue
 		}
 		if isEphemeral {
@@ -76,7 +76,7 @@ func (d *Dump) where(kind, namespace, name string) string {
 func (d *Dump) addStorage(c *scheduling.Cluster) error {
 	for _, o := range d.Storage.Each() {
 		if err := c.AddStorageObject(o); err != nil {
-			k, ns, name := framework.StorageObjectKey(o)
+			k, ns, name := api.StorageObjectKey(o)
 			key := name
 			if ns != "" {
 				key = ns + "/" + name

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 )
 
@@ -75,8 +75,8 @@ items:
 		fmt.Println(err)
 		return
 	}
-	o, _ := c.StorageObject(framework.KindPersistentVolumeClaim, "default", "data-db-0")
-	claim := o.(*framework.PersistentVolumeClaim)
+	o, _ := c.StorageObject(api.KindPersistentVolumeClaim, "default", "data-db-0")
+	claim := o.(*api.PersistentVolumeClaim)
 	fmt.Printf("claim %s: %s to %s\n", claim.Key(), claim.Status.Phase, claim.Spec.VolumeName)
 	// Output:
 	// read 1 document(s): 1 CSINode, 1 Node, 1 PersistentVolume, 1 PersistentVolumeClaim, 2 Pod, 1 StorageClass

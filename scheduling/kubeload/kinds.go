@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // kindSpec is one kind of object the loader reads: its API group, the
@@ -39,8 +39,8 @@ type kindSpec struct {
 // kindSpecs returns the kinds a dump may hold.
 func kindSpecs() []kindSpec {
 	return append(append([]kindSpec{
-		{group: "", versions: []string{"v1"}, kind: "Node", newObj: func() any { return new(framework.Node) }, add: (*Loader).addNode},
-		{group: "", versions: []string{"v1"}, kind: "Pod", newObj: func() any { return new(framework.Pod) }, add: (*Loader).addPod, feature: podFeature},
+		{group: "", versions: []string{"v1"}, kind: "Node", newObj: func() any { return new(api.Node) }, add: (*Loader).addNode},
+		{group: "", versions: []string{"v1"}, kind: "Pod", newObj: func() any { return new(api.Pod) }, add: (*Loader).addPod, feature: podFeature},
 		{group: "", versions: []string{"v1"}, kind: "Namespace", newObj: func() any { return new(namespaceWire) }, add: (*Loader).addNamespace},
 		{group: "", versions: []string{"v1"}, kind: "Service", newObj: func() any { return new(serviceWire) }, add: (*Loader).addService},
 		{group: "", versions: []string{"v1"}, kind: "ReplicationController", newObj: func() any { return new(replicationControllerWire) }, add: (*Loader).addReplicationController},
@@ -48,7 +48,7 @@ func kindSpecs() []kindSpec {
 		{group: "apps", versions: []string{"v1"}, kind: "StatefulSet", newObj: func() any { return new(controllerWire) }, add: addController("StatefulSet")},
 		{group: "scheduling.k8s.io", versions: []string{"v1"}, kind: "PriorityClass", newObj: func() any { return new(priorityClassWire) }, add: (*Loader).addPriorityClass},
 		{group: "policy", versions: []string{"v1"}, kind: "PodDisruptionBudget", newObj: func() any { return new(pdbWire) }, add: (*Loader).addPDB},
-		{group: "slo.koordinator.sh", versions: []string{"v1alpha1"}, kind: "NodeMetric", newObj: func() any { return new(framework.NodeMetric) }, add: (*Loader).addNodeMetric},
+		{group: "slo.koordinator.sh", versions: []string{"v1alpha1"}, kind: "NodeMetric", newObj: func() any { return new(api.NodeMetric) }, add: (*Loader).addNodeMetric},
 	}, storageKindSpecs()...), groupKindSpecs()...)
 }
 
@@ -103,7 +103,7 @@ type serviceWire struct {
 type controllerWire struct {
 	Metadata objectMeta `json:"metadata"`
 	Spec     struct {
-		Selector *framework.LabelSelector `json:"selector,omitempty"`
+		Selector *api.LabelSelector `json:"selector,omitempty"`
 	} `json:"spec"`
 }
 
@@ -121,7 +121,7 @@ type replicationControllerWire struct {
 type pdbWire struct {
 	Metadata objectMeta `json:"metadata"`
 	Spec     struct {
-		Selector *framework.LabelSelector `json:"selector,omitempty"`
+		Selector *api.LabelSelector `json:"selector,omitempty"`
 	} `json:"spec"`
 	Status struct {
 		DisruptionsAllowed int32                `json:"disruptionsAllowed"`
@@ -134,9 +134,9 @@ type priorityClassWire struct {
 	Metadata struct {
 		Name string `json:"name"`
 	} `json:"metadata"`
-	Value            int32                       `json:"value"`
-	GlobalDefault    bool                        `json:"globalDefault,omitempty"`
-	PreemptionPolicy *framework.PreemptionPolicy `json:"preemptionPolicy,omitempty"`
+	Value            int32                 `json:"value"`
+	GlobalDefault    bool                  `json:"globalDefault,omitempty"`
+	PreemptionPolicy *api.PreemptionPolicy `json:"preemptionPolicy,omitempty"`
 }
 
 // PriorityClass is a scheduling.k8s.io/v1 PriorityClass: the priority
@@ -146,7 +146,7 @@ type PriorityClass struct {
 	Name             string
 	Value            int32
 	GlobalDefault    bool
-	PreemptionPolicy *framework.PreemptionPolicy
+	PreemptionPolicy *api.PreemptionPolicy
 }
 
 // Kubernetes' built-in priority classes, created by the API server and so
@@ -161,11 +161,11 @@ var systemPriorityClasses = []struct {
 }
 
 func (l *Loader) addNode(obj any, src source) error {
-	n := obj.(*framework.Node)
+	n := obj.(*api.Node)
 	if n.Name == "" {
 		return fmt.Errorf("metadata.name: empty")
 	}
-	if err := framework.ValidateNode(n); err != nil {
+	if err := api.ValidateNode(n); err != nil {
 		return err
 	}
 	if err := l.claim("Node", "", n.Name, src); err != nil {
@@ -176,7 +176,7 @@ func (l *Loader) addNode(obj any, src source) error {
 }
 
 func (l *Loader) addPod(obj any, src source) error {
-	p := obj.(*framework.Pod)
+	p := obj.(*api.Pod)
 	if p.Name == "" {
 		return fmt.Errorf("metadata.name: empty")
 	}
@@ -190,7 +190,7 @@ func (l *Loader) addPod(obj any, src source) error {
 		l.skip(src, "Pod", p.Key(), reasonTerminal, fmt.Sprintf("status.phase %s", p.Status.Phase))
 		return nil
 	}
-	if err := framework.ValidatePod(p); err != nil {
+	if err := api.ValidatePod(p); err != nil {
 		return err
 	}
 	l.pods = append(l.pods, loadedPod{pod: p, src: src, features: slices.Clone(l.dec.features)})
@@ -205,7 +205,7 @@ func (l *Loader) addNamespace(obj any, src source) error {
 	if err := l.claim("Namespace", "", w.Metadata.Name, src); err != nil {
 		return err
 	}
-	l.namespaces = append(l.namespaces, framework.Namespace{Name: w.Metadata.Name, Labels: w.Metadata.Labels})
+	l.namespaces = append(l.namespaces, api.Namespace{Name: w.Metadata.Name, Labels: w.Metadata.Labels})
 	return nil
 }
 
@@ -215,7 +215,7 @@ func (l *Loader) addService(obj any, src source) error {
 	if err != nil {
 		return err
 	}
-	l.services = append(l.services, framework.Service{Namespace: ns, Name: w.Metadata.Name, Selector: w.Spec.Selector})
+	l.services = append(l.services, api.Service{Namespace: ns, Name: w.Metadata.Name, Selector: w.Spec.Selector})
 	return nil
 }
 
@@ -226,7 +226,7 @@ func addController(kind string) func(*Loader, any, source) error {
 		if err != nil {
 			return err
 		}
-		c := framework.WorkloadController{Kind: kind, Namespace: ns, Name: w.Metadata.Name}
+		c := api.WorkloadController{Kind: kind, Namespace: ns, Name: w.Metadata.Name}
 		if w.Spec.Selector != nil {
 			if _, err := w.Spec.Selector.Compile(); err != nil {
 				return fmt.Errorf("spec.selector: %w", err)
@@ -244,8 +244,8 @@ func (l *Loader) addReplicationController(obj any, src source) error {
 	if err != nil {
 		return err
 	}
-	l.controllers = append(l.controllers, framework.WorkloadController{Kind: "ReplicationController", Namespace: ns,
-		Name: w.Metadata.Name, Selector: framework.LabelSelector{MatchLabels: w.Spec.Selector}})
+	l.controllers = append(l.controllers, api.WorkloadController{Kind: "ReplicationController", Namespace: ns,
+		Name: w.Metadata.Name, Selector: api.LabelSelector{MatchLabels: w.Spec.Selector}})
 	return nil
 }
 
@@ -254,8 +254,8 @@ func (l *Loader) addPriorityClass(obj any, src source) error {
 	if w.Metadata.Name == "" {
 		return fmt.Errorf("metadata.name: empty")
 	}
-	if p := w.PreemptionPolicy; p != nil && *p != framework.PreemptLowerPriority && *p != framework.PreemptNever {
-		return fmt.Errorf("preemptionPolicy %q: want %q or %q", *p, framework.PreemptLowerPriority, framework.PreemptNever)
+	if p := w.PreemptionPolicy; p != nil && *p != api.PreemptLowerPriority && *p != api.PreemptNever {
+		return fmt.Errorf("preemptionPolicy %q: want %q or %q", *p, api.PreemptLowerPriority, api.PreemptNever)
 	}
 	if err := l.claim("PriorityClass", "", w.Metadata.Name, src); err != nil {
 		return err
@@ -276,13 +276,13 @@ func (l *Loader) addPDB(obj any, src source) error {
 	if w.Status.DisruptionsAllowed < 0 {
 		return fmt.Errorf("status.disruptionsAllowed %d: must not be negative", w.Status.DisruptionsAllowed)
 	}
-	l.pdbs = append(l.pdbs, framework.PodDisruptionBudget{Namespace: ns, Name: w.Metadata.Name, Selector: w.Spec.Selector,
+	l.pdbs = append(l.pdbs, api.PodDisruptionBudget{Namespace: ns, Name: w.Metadata.Name, Selector: w.Spec.Selector,
 		DisruptionsAllowed: w.Status.DisruptionsAllowed, DisruptedPods: w.Status.DisruptedPods})
 	return nil
 }
 
 func (l *Loader) addNodeMetric(obj any, src source) error {
-	m := obj.(*framework.NodeMetric)
+	m := obj.(*api.NodeMetric)
 	if err := m.Validate(); err != nil {
 		return err
 	}

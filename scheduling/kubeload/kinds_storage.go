@@ -3,7 +3,7 @@ package kubeload
 import (
 	"errors"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file reads the storage objects (core/v1 PersistentVolume and
@@ -24,13 +24,13 @@ const (
 // storageKindSpecs are the storage kinds a dump may hold.
 func storageKindSpecs() []kindSpec {
 	return []kindSpec{
-		storageKind[framework.PersistentVolume]("", string(framework.KindPersistentVolume)),
-		storageKind[framework.PersistentVolumeClaim]("", string(framework.KindPersistentVolumeClaim)),
-		storageKind[framework.StorageClass]("storage.k8s.io", string(framework.KindStorageClass)),
-		storageKind[framework.CSINode]("storage.k8s.io", string(framework.KindCSINode)),
-		storageKind[framework.CSIDriver]("storage.k8s.io", string(framework.KindCSIDriver)),
-		storageKind[framework.CSIStorageCapacity]("storage.k8s.io", string(framework.KindCSIStorageCapacity)),
-		storageKind[framework.VolumeAttachment]("storage.k8s.io", string(framework.KindVolumeAttachment)),
+		storageKind[api.PersistentVolume]("", string(api.KindPersistentVolume)),
+		storageKind[api.PersistentVolumeClaim]("", string(api.KindPersistentVolumeClaim)),
+		storageKind[api.StorageClass]("storage.k8s.io", string(api.KindStorageClass)),
+		storageKind[api.CSINode]("storage.k8s.io", string(api.KindCSINode)),
+		storageKind[api.CSIDriver]("storage.k8s.io", string(api.KindCSIDriver)),
+		storageKind[api.CSIStorageCapacity]("storage.k8s.io", string(api.KindCSIStorageCapacity)),
+		storageKind[api.VolumeAttachment]("storage.k8s.io", string(api.KindVolumeAttachment)),
 	}
 }
 
@@ -38,18 +38,18 @@ func storageKindSpecs() []kindSpec {
 func groupKindSpecs() []kindSpec {
 	return []kindSpec{
 		{group: "scheduling.x-k8s.io", versions: []string{"v1alpha1"}, kind: "PodGroup", label: labelPodGroup,
-			newObj: func() any { return new(framework.PodGroup) }, add: (*Loader).addPodGroup},
+			newObj: func() any { return new(api.PodGroup) }, add: (*Loader).addPodGroup},
 		{group: "scheduling.k8s.io", versions: []string{"v1alpha2"}, kind: "PodGroup", label: labelKubePodGroup,
-			newObj: func() any { return new(framework.WorkloadPodGroup) }, add: (*Loader).addKubePodGroup},
+			newObj: func() any { return new(api.WorkloadPodGroup) }, add: (*Loader).addKubePodGroup},
 		{group: "scheduling.k8s.io", versions: []string{"v1alpha2"}, kind: "Workload",
-			newObj: func() any { return new(framework.Workload) }, add: (*Loader).addWorkload},
+			newObj: func() any { return new(api.Workload) }, add: (*Loader).addWorkload},
 	}
 }
 
 // storageKind is the kindSpec of storage objects of type T.
 func storageKind[T any, P interface {
 	*T
-	framework.StorageObject
+	api.StorageObject
 }](group, kind string) kindSpec {
 	return kindSpec{group: group, versions: []string{"v1"}, kind: kind, newObj: func() any { return P(new(T)) }, add: (*Loader).addStorage}
 }
@@ -58,18 +58,18 @@ func storageKind[T any, P interface {
 // validation of its kind) and records it. Claims and capacities without a
 // namespace are in "default", as kubectl puts them.
 func (l *Loader) addStorage(obj any, src source) error {
-	o := obj.(framework.StorageObject)
+	o := obj.(api.StorageObject)
 	switch v := o.(type) {
-	case *framework.PersistentVolumeClaim:
+	case *api.PersistentVolumeClaim:
 		v.Namespace = orDefault(v.Namespace)
-	case *framework.CSIStorageCapacity:
+	case *api.CSIStorageCapacity:
 		v.Namespace = orDefault(v.Namespace)
 	}
-	k, ns, name := framework.StorageObjectKey(o)
+	k, ns, name := api.StorageObjectKey(o)
 	if name == "" {
 		return errors.New("metadata.name: empty")
 	}
-	if err := framework.ValidateStorageObject(o); err != nil {
+	if err := api.ValidateStorageObject(o); err != nil {
 		return err
 	}
 	if err := l.claim(string(k), ns, name, src); err != nil {
@@ -80,21 +80,21 @@ func (l *Loader) addStorage(obj any, src source) error {
 }
 
 // appendStorage appends o to the list of its kind.
-func appendStorage(s *framework.StorageObjects, o framework.StorageObject) {
+func appendStorage(s *api.StorageObjects, o api.StorageObject) {
 	switch v := o.(type) {
-	case *framework.PersistentVolume:
+	case *api.PersistentVolume:
 		s.PersistentVolumes = append(s.PersistentVolumes, v)
-	case *framework.PersistentVolumeClaim:
+	case *api.PersistentVolumeClaim:
 		s.PersistentVolumeClaims = append(s.PersistentVolumeClaims, v)
-	case *framework.StorageClass:
+	case *api.StorageClass:
 		s.StorageClasses = append(s.StorageClasses, v)
-	case *framework.CSINode:
+	case *api.CSINode:
 		s.CSINodes = append(s.CSINodes, v)
-	case *framework.CSIDriver:
+	case *api.CSIDriver:
 		s.CSIDrivers = append(s.CSIDrivers, v)
-	case *framework.CSIStorageCapacity:
+	case *api.CSIStorageCapacity:
 		s.CSIStorageCapacities = append(s.CSIStorageCapacities, v)
-	case *framework.VolumeAttachment:
+	case *api.VolumeAttachment:
 		s.VolumeAttachments = append(s.VolumeAttachments, v)
 	}
 }
@@ -108,7 +108,7 @@ func orDefault(namespace string) string {
 
 // checkGroup puts a gang object without a namespace in "default",
 // validates it and records its identity under label.
-func (l *Loader) checkGroup(label string, meta *framework.ObjectMeta, v interface{ Validate() error }, src source) error {
+func (l *Loader) checkGroup(label string, meta *api.ObjectMeta, v interface{ Validate() error }, src source) error {
 	meta.Namespace = orDefault(meta.Namespace)
 	if err := v.Validate(); err != nil {
 		return err
@@ -118,7 +118,7 @@ func (l *Loader) checkGroup(label string, meta *framework.ObjectMeta, v interfac
 
 // addPodGroup records a scheduler-plugins PodGroup (read by Coscheduling).
 func (l *Loader) addPodGroup(obj any, src source) error {
-	g := obj.(*framework.PodGroup)
+	g := obj.(*api.PodGroup)
 	if err := l.checkGroup(labelPodGroup, &g.ObjectMeta, g, src); err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (l *Loader) addPodGroup(obj any, src source) error {
 // addKubePodGroup records a kube-scheduler PodGroup
 // (scheduling.k8s.io/v1alpha2, read by GangScheduling).
 func (l *Loader) addKubePodGroup(obj any, src source) error {
-	g := obj.(*framework.WorkloadPodGroup)
+	g := obj.(*api.WorkloadPodGroup)
 	if err := l.checkGroup(labelKubePodGroup, &g.ObjectMeta, g, src); err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (l *Loader) addKubePodGroup(obj any, src source) error {
 // templates its PodGroups are made from; the scheduler reads the
 // PodGroups).
 func (l *Loader) addWorkload(obj any, src source) error {
-	w := obj.(*framework.Workload)
+	w := obj.(*api.Workload)
 	if err := l.checkGroup("Workload", &w.ObjectMeta, w, src); err != nil {
 		return err
 	}

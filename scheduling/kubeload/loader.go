@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/jsonkeys"
 )
 
@@ -142,7 +142,7 @@ type objectKey struct{ kind, namespace, name string }
 // loadedPod is a pod as read, with where it came from and the unmodelled
 // features it uses.
 type loadedPod struct {
-	pod      *framework.Pod
+	pod      *api.Pod
 	src      source
 	features []string
 }
@@ -162,20 +162,20 @@ type Loader struct {
 	// key (the document's decoder's and its objects' decoder's).
 	topKeys, objKeys jsonkeys.Seen
 
-	nodes       []*framework.Node
+	nodes       []*api.Node
 	pods        []loadedPod
-	namespaces  []framework.Namespace
-	services    []framework.Service
-	controllers []framework.WorkloadController
-	pdbs        []framework.PodDisruptionBudget
+	namespaces  []api.Namespace
+	services    []api.Service
+	controllers []api.WorkloadController
+	pdbs        []api.PodDisruptionBudget
 	classes     []PriorityClass
-	metrics     []*framework.NodeMetric
-	storage     framework.StorageObjects
-	podGroups   []*framework.PodGroup
+	metrics     []*api.NodeMetric
+	storage     api.StorageObjects
+	podGroups   []*api.PodGroup
 	// kubePodGroups are kube-scheduler's PodGroups (scheduling.k8s.io).
-	kubePodGroups []*framework.WorkloadPodGroup
+	kubePodGroups []*api.WorkloadPodGroup
 	// kubeWorkloads are kube-scheduler's Workloads (scheduling.k8s.io).
-	kubeWorkloads []*framework.Workload
+	kubeWorkloads []*api.Workload
 	templates     []*Template
 
 	documents int

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/whatif"
 )
@@ -40,22 +41,22 @@ func TestStorageShaped(t *testing.T) {
 	}
 	// The binding state as the API server reported it.
 	pv, claim := s.PersistentVolumes[0], s.PersistentVolumeClaims[0]
-	if claim.Key() != "shop/data-db-0" || claim.Spec.VolumeName != pv.Name || claim.Status.Phase != framework.ClaimBound ||
-		!framework.IsClaimFullyBound(claim) || claim.Annotations[framework.AnnSelectedNode] != "node-b" ||
-		claim.Spec.Resources.Requests[framework.ResourceStorage].Value() != 10<<30 {
+	if claim.Key() != "shop/data-db-0" || claim.Spec.VolumeName != pv.Name || claim.Status.Phase != api.ClaimBound ||
+		!api.IsClaimFullyBound(claim) || claim.Annotations[api.AnnSelectedNode] != "node-b" ||
+		claim.Spec.Resources.Requests[api.ResourceStorage].Value() != 10<<30 {
 		t.Errorf("claim %+v", claim)
 	}
-	if pv.Status.Phase != framework.VolumeBound || !framework.IsVolumeBoundToClaim(pv, claim) || pv.Spec.CSI == nil ||
+	if pv.Status.Phase != api.VolumeBound || !api.IsVolumeBoundToClaim(pv, claim) || pv.Spec.CSI == nil ||
 		pv.Spec.CSI.Driver != "pd.csi.storage.gke.io" || pv.Spec.NodeAffinity.Required.NodeSelectorTerms[0].MatchExpressions[0].Values[0] != "europe-west1-b" {
 		t.Errorf("volume %+v", pv)
 	}
 	if got := string(s.PersistentVolumes[1].Spec.AzureFile); got != `{"readOnly":false,"secretName":"azure-secret","shareName":"share1"}` {
 		t.Errorf("azureFile source kept as %s", got)
 	}
-	if pending := s.PersistentVolumeClaims[1]; pending.Status.Phase != framework.ClaimPending || pending.Spec.VolumeName != "" {
+	if pending := s.PersistentVolumeClaims[1]; pending.Status.Phase != api.ClaimPending || pending.Spec.VolumeName != "" {
 		t.Errorf("pending claim %+v", pending)
 	}
-	if sc := s.StorageClasses[0]; *sc.VolumeBindingMode != framework.VolumeBindingWaitForFirstConsumer || sc.Parameters["type"] != "pd-balanced" {
+	if sc := s.StorageClasses[0]; *sc.VolumeBindingMode != api.VolumeBindingWaitForFirstConsumer || sc.Parameters["type"] != "pd-balanced" {
 		t.Errorf("class %+v", sc)
 	}
 	if c := s.CSINodes[0]; *c.Spec.Drivers[0].Allocatable.Count != 15 || c.Spec.Drivers[0].TopologyKeys[0] != "topology.gke.io/zone" {
@@ -130,7 +131,7 @@ func TestStorageShaped(t *testing.T) {
 	}
 	// The dump is the API server's state: the ephemeral volume controller
 	// has not created scratch's claim, and the cluster does not either.
-	if o, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "scratch-tmp"); ok {
+	if o, ok := c.StorageObject(api.KindPersistentVolumeClaim, "shop", "scratch-tmp"); ok {
 		t.Errorf("ephemeral claim of pod scratch created: %+v", o)
 	}
 	if _, ok := c.PodGroup("ml", "train"); !ok {
@@ -164,15 +165,15 @@ func TestStorageShaped(t *testing.T) {
 		}
 	}
 	// db-1's claim was provisioned in the zone of the node chosen for it.
-	o, _ := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "data-db-1")
-	bound := o.(*framework.PersistentVolumeClaim)
+	o, _ := c.StorageObject(api.KindPersistentVolumeClaim, "shop", "data-db-1")
+	bound := o.(*api.PersistentVolumeClaim)
 	rec, _ := c.Pod("shop", "db-1")
-	vol, ok := c.StorageObject(framework.KindPersistentVolume, "", bound.Spec.VolumeName)
-	if !ok || !framework.IsClaimFullyBound(bound) {
+	vol, ok := c.StorageObject(api.KindPersistentVolume, "", bound.Spec.VolumeName)
+	if !ok || !api.IsClaimFullyBound(bound) {
 		t.Fatalf("data-db-1 not bound: %+v", bound)
 	}
 	node, _ := c.Node(rec.Pod.Spec.NodeName)
-	if zone := vol.(*framework.PersistentVolume).Spec.NodeAffinity.Required.NodeSelectorTerms[0].MatchExpressions[0].Values[0]; zone != node.Labels["topology.gke.io/zone"] {
+	if zone := vol.(*api.PersistentVolume).Spec.NodeAffinity.Required.NodeSelectorTerms[0].MatchExpressions[0].Values[0]; zone != node.Labels["topology.gke.io/zone"] {
 		t.Errorf("volume of data-db-1 in %s, pod on %s in %s", zone, node.Name, node.Labels["topology.gke.io/zone"])
 	}
 }
@@ -286,7 +287,7 @@ spec:
 		t.Fatalf("claim templates %+v", tm.ClaimTemplates)
 	}
 	ct := tm.ClaimTemplates[0]
-	if ct.Key() != "shop/data" || ct.Spec.Resources.Requests[framework.ResourceStorage].Value() != 20<<30 || *ct.Spec.StorageClassName != "standard-rwo" {
+	if ct.Key() != "shop/data" || ct.Spec.Resources.Requests[api.ResourceStorage].Value() != 20<<30 || *ct.Spec.StorageClassName != "standard-rwo" {
 		t.Errorf("claim template %+v", ct)
 	}
 	for _, f := range tm.Ignored {
@@ -354,10 +355,10 @@ spec:
 	if !ans.Placed() {
 		t.Errorf("new pod not placed: %v", ans.FitError)
 	}
-	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "scratch-2-tmp"); ok {
+	if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, "shop", "scratch-2-tmp"); ok {
 		t.Error("the question's claim outlived the question")
 	}
-	if _, ok := c.StorageObject(framework.KindPersistentVolumeClaim, "shop", "scratch-tmp"); ok {
+	if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, "shop", "scratch-tmp"); ok {
 		t.Error("the dump's pod got its claim")
 	}
 }

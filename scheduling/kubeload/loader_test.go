@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/whatif"
@@ -76,8 +77,8 @@ func TestRealShaped(t *testing.T) {
 	}
 	if p.Spec.NodeName != "gke-pool-1-abcd" || p.PriorityValue() != 100000 || len(p.Spec.Tolerations) != 3 || *p.Spec.Tolerations[1].TolerationSeconds != 300 ||
 		p.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].Weight != 100 ||
-		p.Spec.TopologySpreadConstraints[0].WhenUnsatisfiable != framework.ScheduleAnyway ||
-		p.Status.Phase != framework.PodRunning || p.Status.QOSClass != framework.QOSBurstable || len(p.Status.Conditions) != 3 ||
+		p.Spec.TopologySpreadConstraints[0].WhenUnsatisfiable != api.ScheduleAnyway ||
+		p.Status.Phase != api.PodRunning || p.Status.QOSClass != api.QOSBurstable || len(p.Status.Conditions) != 3 ||
 		p.ControllerRef() == nil || p.ControllerRef().Name != "web-7d9f8c6b5" ||
 		!p.CreationTimestamp.Equal(time.Date(2025, 3, 2, 9, 30, 0, 0, time.UTC)) {
 		t.Errorf("pod %+v", p)
@@ -212,7 +213,7 @@ func TestPodRules(t *testing.T) {
 	if len(skipped) != 4 {
 		t.Errorf("skipped %v", skipped)
 	}
-	byName := map[string]*framework.Pod{}
+	byName := map[string]*api.Pod{}
 	for _, p := range d.Pods {
 		byName[p.Name] = p
 	}
@@ -221,7 +222,7 @@ func TestPodRules(t *testing.T) {
 			t.Errorf("%s priority %d, want %d", pod, got, prio)
 		}
 	}
-	if p := byName["classy"].Spec.PreemptionPolicy; p == nil || *p != framework.PreemptNever {
+	if p := byName["classy"].Spec.PreemptionPolicy; p == nil || *p != api.PreemptNever {
 		t.Errorf("classy preemption policy %v, want Never from its class", p)
 	}
 	if byName["pending"].Spec.PriorityClassName != "dflt" {
@@ -256,7 +257,7 @@ func TestPodRules(t *testing.T) {
 		t.Errorf("pending %v", pending)
 	}
 	// A gated pod keeps its gates, pending, as kube's queue holds it.
-	if g := byName["gated"].Spec.SchedulingGates; !cmp.Equal(g, []framework.PodSchedulingGate{{Name: "x"}}) {
+	if g := byName["gated"].Spec.SchedulingGates; !cmp.Equal(g, []api.PodSchedulingGate{{Name: "x"}}) {
 		t.Errorf("gated pod's gates %v, want [x]", g)
 	}
 	c, err := d.Cluster()
@@ -286,7 +287,7 @@ func TestPodRules(t *testing.T) {
 	}
 	// With the volcano profile too, its pending pod is kept.
 	d = load(t, Options{SchedulerNames: []string{"default-scheduler", "volcano"}}, "pods.json", strings.Join(objs, "\n"))
-	if !slices.ContainsFunc(d.Pods, func(p *framework.Pod) bool { return p.Name == "volcano" }) {
+	if !slices.ContainsFunc(d.Pods, func(p *api.Pod) bool { return p.Name == "volcano" }) {
 		t.Error("volcano pod left out with a volcano profile")
 	}
 }
@@ -340,10 +341,10 @@ metadata: {resourceVersion: ""}
 	if len(d.Services) != 1 || d.Services[0].Selector["app"] != "web" || d.Services[0].Namespace != "shop" {
 		t.Errorf("services %+v", d.Services)
 	}
-	want := []framework.WorkloadController{
-		{Kind: "ReplicaSet", Namespace: "shop", Name: "web-1", Selector: framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
-		{Kind: "StatefulSet", Namespace: "shop", Name: "db", Selector: framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "app", Operator: "In", Values: []string{"db"}}}}},
-		{Kind: "ReplicationController", Namespace: "default", Name: "legacy", Selector: framework.LabelSelector{MatchLabels: map[string]string{"app": "legacy"}}},
+	want := []api.WorkloadController{
+		{Kind: "ReplicaSet", Namespace: "shop", Name: "web-1", Selector: api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
+		{Kind: "StatefulSet", Namespace: "shop", Name: "db", Selector: api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: "In", Values: []string{"db"}}}}},
+		{Kind: "ReplicationController", Namespace: "default", Name: "legacy", Selector: api.LabelSelector{MatchLabels: map[string]string{"app": "legacy"}}},
 	}
 	if diff := cmp.Diff(want, d.Controllers); diff != "" {
 		t.Errorf("controllers (-want +got):\n%s", diff)

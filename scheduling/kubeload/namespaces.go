@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // The namespaces of a dump. kube-scheduler resolves an affinity term's
@@ -56,7 +56,7 @@ func (l *Loader) inferNamespaces(d *Dump) bool {
 		if have[name] {
 			continue
 		}
-		d.Namespaces = append(d.Namespaces, framework.Namespace{Name: name, Labels: map[string]string{NamespaceNameLabel: name}})
+		d.Namespaces = append(d.Namespaces, api.Namespace{Name: name, Labels: map[string]string{NamespaceNameLabel: name}})
 		l.note(l.nsFirst[name], "Namespace", name, reasonInferredNamespace, "")
 		inferred = true
 	}
@@ -66,13 +66,13 @@ func (l *Loader) inferNamespaces(d *Dump) bool {
 // otherNamespaceLabels names the affinity terms of p whose namespaceSelector
 // selects on a namespace label other than the name label, with those
 // labels ("" when none).
-func otherNamespaceLabels(p *framework.Pod) string {
+func otherNamespaceLabels(p *api.Pod) string {
 	a := p.Spec.Affinity
 	if a == nil {
 		return ""
 	}
 	var found []string
-	check := func(path string, t *framework.PodAffinityTerm) {
+	check := func(path string, t *api.PodAffinityTerm) {
 		sel := t.NamespaceSelector
 		if sel == nil {
 			return
@@ -93,7 +93,7 @@ func otherNamespaceLabels(p *framework.Pod) string {
 			found = append(found, path+".namespaceSelector: "+strings.Join(keys, ", "))
 		}
 	}
-	terms := func(kind string, required []framework.PodAffinityTerm, preferred []framework.WeightedPodAffinityTerm) {
+	terms := func(kind string, required []api.PodAffinityTerm, preferred []api.WeightedPodAffinityTerm) {
 		for i := range required {
 			check("spec.affinity."+kind+".requiredDuringSchedulingIgnoredDuringExecution["+strconv.Itoa(i)+"]", &required[i])
 		}

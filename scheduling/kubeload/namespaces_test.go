@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -47,7 +48,7 @@ func TestInferredNamespaces(t *testing.T) {
 
 	// Both namespaces are inferred, with the API server's label, in the
 	// order the dump names them.
-	want := []framework.Namespace{
+	want := []api.Namespace{
 		{Name: "data", Labels: map[string]string{NamespaceNameLabel: "data"}},
 		{Name: "shop", Labels: map[string]string{NamespaceNameLabel: "shop"}},
 	}
@@ -96,7 +97,7 @@ func TestInferredNamespaces(t *testing.T) {
 	withNS := `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"data","labels":{"team":"storage"}}}` + "\n" +
 		`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shop","labels":{"kubernetes.io/metadata.name":"shop"}}}` + "\n" + dump
 	d = load(t, Options{}, "all.json", withNS)
-	want = []framework.Namespace{
+	want = []api.Namespace{
 		{Name: "data", Labels: map[string]string{NamespaceNameLabel: "data", "team": "storage"}},
 		{Name: "shop", Labels: map[string]string{NamespaceNameLabel: "shop"}},
 	}

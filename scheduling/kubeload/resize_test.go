@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/whatif"
@@ -55,7 +57,7 @@ const resizeDump = `{"apiVersion":"v1","kind":"List","metadata":{"resourceVersio
 // would fit and win.
 func TestLoadResizeInFlight(t *testing.T) {
 	d := load(t, Options{}, "resize.json", resizeDump)
-	pods := map[string]*framework.Pod{}
+	pods := map[string]*api.Pod{}
 	for _, p := range d.Pods {
 		pods[p.Name] = p
 	}
@@ -73,11 +75,11 @@ func TestLoadResizeInFlight(t *testing.T) {
 	if q := cs.Resources.Limits[resource.Memory]; q.Value() != 1<<30 {
 		t.Errorf("web resources.limits %v, want memory 1Gi", cs.Resources.Limits)
 	}
-	if c := web.Condition(framework.PodResizeInProgress); c == nil || c.Status != framework.ConditionTrue {
+	if c := web.Condition(api.PodResizeInProgress); c == nil || c.Status != api.ConditionTrue {
 		t.Errorf("web conditions %+v, want PodResizeInProgress True", web.Status.Conditions)
 	}
 	legacy := pods["legacy"]
-	if legacy.Status.Resize != framework.PodResizeStatusInfeasible || legacy.ResizeInfeasible() {
+	if legacy.Status.Resize != api.PodResizeStatusInfeasible || legacy.ResizeInfeasible() {
 		t.Errorf("legacy status.resize %q, ResizeInfeasible %v; want Infeasible, false (conditions decide)", legacy.Status.Resize, legacy.ResizeInfeasible())
 	}
 	pl := pods["pl"]
@@ -113,8 +115,8 @@ func TestLoadResizeInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	incoming := &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: "incoming", Namespace: "shop", UID: "u-incoming"},
-		Spec: framework.PodSpec{Containers: []framework.Container{{Name: "c", Resources: framework.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "700m"})}}}}}
+	incoming := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "incoming", Namespace: "shop", UID: "u-incoming"},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Resources: api.ResourceRequirements{Requests: resource.MustParseList(map[string]string{"cpu": "700m"})}}}}}
 	ans, err := w.Place(t.Context(), incoming)
 	if err != nil {
 		t.Fatal(err)
@@ -123,8 +125,8 @@ func TestLoadResizeInFlight(t *testing.T) {
 		t.Errorf("placed on %q, want node-b", ans.Decision.Node)
 	}
 	verdicts := ans.Decision.Result.NodeVerdicts()
-	i := slices.IndexFunc(verdicts, func(v framework.NodeVerdict) bool { return v.Node == "node-a" })
-	if i < 0 || verdicts[i].Verdict != framework.VerdictRejected || !slices.Equal(verdicts[i].Reasons, []string{"Insufficient cpu"}) {
+	i := slices.IndexFunc(verdicts, func(v runtime.NodeVerdict) bool { return v.Node == "node-a" })
+	if i < 0 || verdicts[i].Verdict != runtime.VerdictRejected || !slices.Equal(verdicts[i].Reasons, []string{"Insufficient cpu"}) {
 		t.Errorf("node-a verdicts %+v, want rejected for Insufficient cpu", verdicts)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -21,12 +21,12 @@ func rtSize(t *rapid.T, label string) resource.Quantity {
 }
 
 func rtStorageList(t *rapid.T, label string) resource.List {
-	return resource.List{framework.ResourceStorage: rtSize(t, label)}
+	return resource.List{api.ResourceStorage: rtSize(t, label)}
 }
 
-func rtModes(t *rapid.T, label string) []framework.PersistentVolumeAccessMode {
-	return rapid.SampledFrom([][]framework.PersistentVolumeAccessMode{
-		{framework.ReadWriteOnce}, {framework.ReadWriteOncePod}, {framework.ReadOnlyMany, framework.ReadWriteMany},
+func rtModes(t *rapid.T, label string) []api.PersistentVolumeAccessMode {
+	return rapid.SampledFrom([][]api.PersistentVolumeAccessMode{
+		{api.ReadWriteOnce}, {api.ReadWriteOncePod}, {api.ReadOnlyMany, api.ReadWriteMany},
 	}).Draw(t, label)
 }
 
@@ -46,8 +46,8 @@ func rtOptBool(t *rapid.T, label string) *bool {
 	return &b
 }
 
-func rtMode(t *rapid.T, label string) *framework.PersistentVolumeMode {
-	return rapid.SampledFrom([]*framework.PersistentVolumeMode{nil, ptrTo(framework.PersistentVolumeBlock), ptrTo(framework.PersistentVolumeFilesystem)}).Draw(t, label)
+func rtMode(t *rapid.T, label string) *api.PersistentVolumeMode {
+	return rapid.SampledFrom([]*api.PersistentVolumeMode{nil, ptrTo(api.PersistentVolumeBlock), ptrTo(api.PersistentVolumeFilesystem)}).Draw(t, label)
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -57,8 +57,8 @@ func rtRaw(t *rapid.T, label string) json.RawMessage {
 	return json.RawMessage(rapid.SampledFrom([]string{`{}`, `{"path":"/mnt/disks/ssd1"}`, `{"path":"/x","readOnly":true,"server":"10.0.0.2"}`, `[{"audience":"a"}]`}).Draw(t, label))
 }
 
-func rtMeta(t *rapid.T, label, namespace string) framework.ObjectMeta {
-	m := framework.ObjectMeta{Name: rtName(t, label+".name"), Namespace: namespace, Labels: rtMap(t, label+".labels"), Annotations: rtMap(t, label+".ann"),
+func rtMeta(t *rapid.T, label, namespace string) api.ObjectMeta {
+	m := api.ObjectMeta{Name: rtName(t, label+".name"), Namespace: namespace, Labels: rtMap(t, label+".labels"), Annotations: rtMap(t, label+".ann"),
 		UID: rapid.StringMatching(`[0-9a-f-]{0,12}`).Draw(t, label+".uid")}
 	if rapid.Bool().Draw(t, label+".created") {
 		m.CreationTimestamp = rtTime(t, label+".ct")
@@ -66,24 +66,24 @@ func rtMeta(t *rapid.T, label, namespace string) framework.ObjectMeta {
 	return m
 }
 
-func rtNodeSelector(t *rapid.T, label string) *framework.NodeSelector {
-	return &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{MatchExpressions: []framework.NodeSelectorRequirement{{
-		Key: framework.LabelTopologyZone, Operator: framework.NodeSelectorOpIn, Values: []string{rapid.SampledFrom([]string{"europe-west1-b", "a", "zone-1"}).Draw(t, label)}}}}}}
+func rtNodeSelector(t *rapid.T, label string) *api.NodeSelector {
+	return &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{
+		Key: api.LabelTopologyZone, Operator: api.NodeSelectorOpIn, Values: []string{rapid.SampledFrom([]string{"europe-west1-b", "a", "zone-1"}).Draw(t, label)}}}}}}
 }
 
-func rtPV(t *rapid.T, i int) *framework.PersistentVolume {
+func rtPV(t *rapid.T, i int) *api.PersistentVolume {
 	l := fmt.Sprintf("pv%d", i)
-	v := &framework.PersistentVolume{ObjectMeta: rtMeta(t, l, "")}
+	v := &api.PersistentVolume{ObjectMeta: rtMeta(t, l, "")}
 	v.Name = fmt.Sprintf("pv%d-%s", i, v.Name)
 	v.Spec.Capacity = rtStorageList(t, l+".cap")
 	switch rapid.IntRange(0, 4).Draw(t, l+".source") {
 	case 0:
-		v.Spec.CSI = &framework.CSIPersistentVolumeSource{Driver: "pd.csi.storage.gke.io", VolumeHandle: rtName(t, l+".handle"), FSType: "ext4",
+		v.Spec.CSI = &api.CSIPersistentVolumeSource{Driver: "pd.csi.storage.gke.io", VolumeHandle: rtName(t, l+".handle"), FSType: "ext4",
 			VolumeAttributes: rtMap(t, l+".attrs"), NodeStageSecretRef: rtRaw(t, l+".secret")}
 	case 1:
 		v.Spec.Local = rtRaw(t, l+".local")
 	case 2:
-		v.Spec.GCEPersistentDisk = &framework.GCEPersistentDiskVolumeSource{PDName: rtName(t, l+".pd"), FSType: "ext4", Partition: rapid.Int32Range(0, 3).Draw(t, l+".part")}
+		v.Spec.GCEPersistentDisk = &api.GCEPersistentDiskVolumeSource{PDName: rtName(t, l+".pd"), FSType: "ext4", Partition: rapid.Int32Range(0, 3).Draw(t, l+".part")}
 	case 3:
 		v.Spec.AzureFile = rtRaw(t, l+".azure")
 	case 4:
@@ -91,7 +91,7 @@ func rtPV(t *rapid.T, i int) *framework.PersistentVolume {
 	}
 	v.Spec.AccessModes = rtModes(t, l+".modes")
 	if rapid.Bool().Draw(t, l+".claimed") {
-		v.Spec.ClaimRef = &framework.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: "shop", Name: rtName(t, l+".claim"),
+		v.Spec.ClaimRef = &api.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: "shop", Name: rtName(t, l+".claim"),
 			UID: rapid.StringMatching(`[0-9a-f-]{0,8}`).Draw(t, l+".cuid"), ResourceVersion: "12"}
 	}
 	v.Spec.PersistentVolumeReclaimPolicy = rapid.SampledFrom([]string{"", "Delete", "Retain"}).Draw(t, l+".reclaim")
@@ -101,17 +101,17 @@ func rtPV(t *rapid.T, i int) *framework.PersistentVolume {
 	}
 	v.Spec.VolumeMode = rtMode(t, l+".vmode")
 	if rapid.Bool().Draw(t, l+".affinity") {
-		v.Spec.NodeAffinity = &framework.VolumeNodeAffinity{Required: rtNodeSelector(t, l+".zone")}
+		v.Spec.NodeAffinity = &api.VolumeNodeAffinity{Required: rtNodeSelector(t, l+".zone")}
 	}
 	v.Spec.VolumeAttributesClassName = rtOptString(t, l+".vac")
-	v.Status.Phase = rapid.SampledFrom([]framework.PersistentVolumePhase{"", framework.VolumeAvailable, framework.VolumeBound, framework.VolumeReleased}).Draw(t, l+".phase")
+	v.Status.Phase = rapid.SampledFrom([]api.PersistentVolumePhase{"", api.VolumeAvailable, api.VolumeBound, api.VolumeReleased}).Draw(t, l+".phase")
 	v.Status.Reason = rapid.SampledFrom([]string{"", "Recycled"}).Draw(t, l+".reason")
 	return v
 }
 
-func rtClaimSpec(t *rapid.T, l string) framework.PersistentVolumeClaimSpec {
-	s := framework.PersistentVolumeClaimSpec{AccessModes: rtModes(t, l+".modes"), Selector: rtSelector(t, l+".sel"), VolumeMode: rtMode(t, l+".vmode"),
-		Resources: framework.VolumeResourceRequirements{Requests: rtStorageList(t, l+".req")}}
+func rtClaimSpec(t *rapid.T, l string) api.PersistentVolumeClaimSpec {
+	s := api.PersistentVolumeClaimSpec{AccessModes: rtModes(t, l+".modes"), Selector: rtSelector(t, l+".sel"), VolumeMode: rtMode(t, l+".vmode"),
+		Resources: api.VolumeResourceRequirements{Requests: rtStorageList(t, l+".req")}}
 	if rapid.Bool().Draw(t, l+".limited") {
 		s.Resources.Limits = rtStorageList(t, l+".lim")
 	}
@@ -125,16 +125,16 @@ func rtClaimSpec(t *rapid.T, l string) framework.PersistentVolumeClaimSpec {
 	return s
 }
 
-func rtPVC(t *rapid.T, i int) *framework.PersistentVolumeClaim {
+func rtPVC(t *rapid.T, i int) *api.PersistentVolumeClaim {
 	l := fmt.Sprintf("pvc%d", i)
-	c := &framework.PersistentVolumeClaim{ObjectMeta: rtMeta(t, l, rapid.SampledFrom([]string{"default", "shop"}).Draw(t, l+".ns"))}
+	c := &api.PersistentVolumeClaim{ObjectMeta: rtMeta(t, l, rapid.SampledFrom([]string{"default", "shop"}).Draw(t, l+".ns"))}
 	c.Name = fmt.Sprintf("pvc%d-%s", i, c.Name)
 	if rapid.Bool().Draw(t, l+".bound") {
-		c.Annotations = map[string]string{framework.AnnBindCompleted: "yes", framework.AnnSelectedNode: "n0"}
+		c.Annotations = map[string]string{api.AnnBindCompleted: "yes", api.AnnSelectedNode: "n0"}
 	}
 	c.Spec = rtClaimSpec(t, l)
-	c.Status.Phase = rapid.SampledFrom([]framework.PersistentVolumeClaimPhase{"", framework.ClaimPending, framework.ClaimBound, framework.ClaimLost}).Draw(t, l+".phase")
-	if c.Status.Phase == framework.ClaimBound {
+	c.Status.Phase = rapid.SampledFrom([]api.PersistentVolumeClaimPhase{"", api.ClaimPending, api.ClaimBound, api.ClaimLost}).Draw(t, l+".phase")
+	if c.Status.Phase == api.ClaimBound {
 		c.Status.AccessModes, c.Status.Capacity = c.Spec.AccessModes, rtStorageList(t, l+".cap")
 	}
 	return c
@@ -146,17 +146,17 @@ func rtStorage(t *rapid.T, d *Dump) {
 	s := &d.Storage
 	for i := range rapid.IntRange(0, 2).Draw(t, "classes") {
 		l := fmt.Sprintf("sc%d", i)
-		sc := &framework.StorageClass{ObjectMeta: rtMeta(t, l, ""), Provisioner: rapid.SampledFrom([]string{"pd.csi.storage.gke.io", framework.NotSupportedProvisioner}).Draw(t, l+".prov"),
+		sc := &api.StorageClass{ObjectMeta: rtMeta(t, l, ""), Provisioner: rapid.SampledFrom([]string{"pd.csi.storage.gke.io", api.NotSupportedProvisioner}).Draw(t, l+".prov"),
 			Parameters: rtMap(t, l+".params"), ReclaimPolicy: rtOptString(t, l+".reclaim"), AllowVolumeExpansion: rtOptBool(t, l+".expand"),
-			VolumeBindingMode: rapid.SampledFrom([]*framework.VolumeBindingMode{nil, ptrTo(framework.VolumeBindingImmediate), ptrTo(framework.VolumeBindingWaitForFirstConsumer)}).Draw(t, l+".mode")}
+			VolumeBindingMode: rapid.SampledFrom([]*api.VolumeBindingMode{nil, ptrTo(api.VolumeBindingImmediate), ptrTo(api.VolumeBindingWaitForFirstConsumer)}).Draw(t, l+".mode")}
 		sc.Name = fmt.Sprintf("sc%d-%s", i, sc.Name)
 		if rapid.Bool().Draw(t, l+".topo") {
-			sc.AllowedTopologies = []framework.TopologySelectorTerm{{MatchLabelExpressions: []framework.TopologySelectorLabelRequirement{{Key: framework.LabelTopologyZone, Values: []string{"a", "b"}}}}}
+			sc.AllowedTopologies = []api.TopologySelectorTerm{{MatchLabelExpressions: []api.TopologySelectorLabelRequirement{{Key: api.LabelTopologyZone, Values: []string{"a", "b"}}}}}
 		}
 		s.StorageClasses = append(s.StorageClasses, sc)
 	}
 	if rapid.Bool().Draw(t, "driver") {
-		s.CSIDrivers = []*framework.CSIDriver{{ObjectMeta: framework.ObjectMeta{Name: "pd.csi.storage.gke.io"}, Spec: framework.CSIDriverSpec{
+		s.CSIDrivers = []*api.CSIDriver{{ObjectMeta: api.ObjectMeta{Name: "pd.csi.storage.gke.io"}, Spec: api.CSIDriverSpec{
 			AttachRequired: rtOptBool(t, "attach"), PodInfoOnMount: rtOptBool(t, "podinfo"), StorageCapacity: rtOptBool(t, "capacity"),
 			FSGroupPolicy: rtOptString(t, "fsgroup"), VolumeLifecycleModes: []string{"Persistent"}, RequiresRepublish: rtOptBool(t, "republish"),
 			SELinuxMount: rtOptBool(t, "selinux")}}}
@@ -168,12 +168,12 @@ func rtStorage(t *rapid.T, d *Dump) {
 		if !rapid.Bool().Draw(t, fmt.Sprintf("csinode%d", i)) {
 			continue
 		}
-		cn := &framework.CSINode{ObjectMeta: framework.ObjectMeta{Name: n.Name, Annotations: rtMap(t, fmt.Sprintf("csinode%d.ann", i))}}
-		drv := framework.CSINodeDriver{Name: "pd.csi.storage.gke.io", NodeID: "id-" + n.Name, TopologyKeys: []string{"topology.gke.io/zone"}}
+		cn := &api.CSINode{ObjectMeta: api.ObjectMeta{Name: n.Name, Annotations: rtMap(t, fmt.Sprintf("csinode%d.ann", i))}}
+		drv := api.CSINodeDriver{Name: "pd.csi.storage.gke.io", NodeID: "id-" + n.Name, TopologyKeys: []string{"topology.gke.io/zone"}}
 		if rapid.Bool().Draw(t, fmt.Sprintf("csinode%d.limit", i)) {
-			drv.Allocatable = &framework.VolumeNodeResources{Count: ptrTo(rapid.Int32Range(0, 128).Draw(t, fmt.Sprintf("csinode%d.count", i)))}
+			drv.Allocatable = &api.VolumeNodeResources{Count: ptrTo(rapid.Int32Range(0, 128).Draw(t, fmt.Sprintf("csinode%d.count", i)))}
 		}
-		cn.Spec.Drivers = []framework.CSINodeDriver{drv}
+		cn.Spec.Drivers = []api.CSINodeDriver{drv}
 		s.CSINodes = append(s.CSINodes, cn)
 	}
 	for i := range rapid.IntRange(0, 3).Draw(t, "pvs") {
@@ -183,7 +183,7 @@ func rtStorage(t *rapid.T, d *Dump) {
 		s.PersistentVolumeClaims = append(s.PersistentVolumeClaims, rtPVC(t, i))
 	}
 	if rapid.Bool().Draw(t, "cap") {
-		c := &framework.CSIStorageCapacity{ObjectMeta: rtMeta(t, "cap", "kube-system"), StorageClassName: "standard-rwo", NodeTopology: rtSelector(t, "cap.topo")}
+		c := &api.CSIStorageCapacity{ObjectMeta: rtMeta(t, "cap", "kube-system"), StorageClassName: "standard-rwo", NodeTopology: rtSelector(t, "cap.topo")}
 		if rapid.Bool().Draw(t, "cap.has") {
 			q := rtSize(t, "cap.q")
 			c.Capacity = &q
@@ -192,21 +192,21 @@ func rtStorage(t *rapid.T, d *Dump) {
 			q := rtSize(t, "cap.max")
 			c.MaximumVolumeSize = &q
 		}
-		s.CSIStorageCapacities = []*framework.CSIStorageCapacity{c}
+		s.CSIStorageCapacities = []*api.CSIStorageCapacity{c}
 	}
 	if rapid.Bool().Draw(t, "va") {
-		va := &framework.VolumeAttachment{ObjectMeta: rtMeta(t, "va", ""), Spec: framework.VolumeAttachmentSpec{Attacher: "pd.csi.storage.gke.io", NodeName: "n0"},
-			Status: framework.VolumeAttachmentStatus{Attached: rapid.Bool().Draw(t, "va.attached")}}
+		va := &api.VolumeAttachment{ObjectMeta: rtMeta(t, "va", ""), Spec: api.VolumeAttachmentSpec{Attacher: "pd.csi.storage.gke.io", NodeName: "n0"},
+			Status: api.VolumeAttachmentStatus{Attached: rapid.Bool().Draw(t, "va.attached")}}
 		if rapid.Bool().Draw(t, "va.inline") {
 			va.Spec.Source.InlineVolumeSpec = rtRaw(t, "va.spec")
 		} else {
 			va.Spec.Source.PersistentVolumeName = ptrTo("pv0-x")
 		}
-		s.VolumeAttachments = []*framework.VolumeAttachment{va}
+		s.VolumeAttachments = []*api.VolumeAttachment{va}
 	}
 	for i := range rapid.IntRange(0, 2).Draw(t, "podgroups") {
 		l := fmt.Sprintf("pg%d", i)
-		g := &framework.PodGroup{ObjectMeta: rtMeta(t, l, "ml"), Spec: framework.PodGroupSpec{MinMember: rapid.Int32Range(1, 64).Draw(t, l+".min"), MinResources: rtList(t, l+".res")}}
+		g := &api.PodGroup{ObjectMeta: rtMeta(t, l, "ml"), Spec: api.PodGroupSpec{MinMember: rapid.Int32Range(1, 64).Draw(t, l+".min"), MinResources: rtList(t, l+".res")}}
 		g.Name = fmt.Sprintf("pg%d-%s", i, g.Name)
 		if rapid.Bool().Draw(t, l+".timeout") {
 			g.Spec.ScheduleTimeoutSeconds = ptrTo(rapid.Int32Range(0, 600).Draw(t, l+".secs"))
@@ -215,18 +215,18 @@ func rtStorage(t *rapid.T, d *Dump) {
 	}
 	for i := range rapid.IntRange(0, 2).Draw(t, "kubepodgroups") {
 		l := fmt.Sprintf("kpg%d", i)
-		g := &framework.WorkloadPodGroup{ObjectMeta: rtMeta(t, l, "ml")}
+		g := &api.WorkloadPodGroup{ObjectMeta: rtMeta(t, l, "ml")}
 		g.Name = fmt.Sprintf("kpg%d-%s", i, g.Name)
 		if rapid.Bool().Draw(t, l+".gang") {
-			g.Spec.SchedulingPolicy.Gang = &framework.GangSchedulingPolicy{MinCount: rapid.Int32Range(1, 16).Draw(t, l+".min")}
+			g.Spec.SchedulingPolicy.Gang = &api.GangSchedulingPolicy{MinCount: rapid.Int32Range(1, 16).Draw(t, l+".min")}
 		} else {
-			g.Spec.SchedulingPolicy.Basic = &framework.BasicSchedulingPolicy{}
+			g.Spec.SchedulingPolicy.Basic = &api.BasicSchedulingPolicy{}
 		}
 		if rapid.Bool().Draw(t, l+".topo") {
-			g.Spec.SchedulingConstraints = &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: framework.LabelTopologyZone}}}
+			g.Spec.SchedulingConstraints = &api.PodGroupSchedulingConstraints{Topology: []api.TopologyConstraint{{Key: api.LabelTopologyZone}}}
 		}
 		if rapid.Bool().Draw(t, l+".ref") {
-			g.Spec.PodGroupTemplateRef = &framework.PodGroupTemplateReference{Workload: &framework.WorkloadPodGroupTemplateReference{WorkloadName: "w", PodGroupTemplateName: "t"}}
+			g.Spec.PodGroupTemplateRef = &api.PodGroupTemplateReference{Workload: &api.WorkloadPodGroupTemplateReference{WorkloadName: "w", PodGroupTemplateName: "t"}}
 		}
 		g.Spec.PriorityClassName = rapid.SampledFrom([]string{"", "high"}).Draw(t, l+".class")
 		if rapid.Bool().Draw(t, l+".prio") {

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -73,24 +73,24 @@ func rtTime(t *rapid.T, label string) time.Time {
 	return time.Unix(rapid.Int64Range(1.6e9, 1.9e9).Draw(t, label), 0).UTC()
 }
 
-func rtSelector(t *rapid.T, label string) *framework.LabelSelector {
+func rtSelector(t *rapid.T, label string) *api.LabelSelector {
 	if !rapid.Bool().Draw(t, label) {
 		return nil
 	}
-	s := &framework.LabelSelector{MatchLabels: rtMap(t, label+".ml")}
+	s := &api.LabelSelector{MatchLabels: rtMap(t, label+".ml")}
 	if rapid.Bool().Draw(t, label+".me") {
-		s.MatchExpressions = []framework.LabelSelectorRequirement{{Key: "k", Operator: framework.LabelSelectorOpIn, Values: []string{rtWord(t, label+".v")}}}
+		s.MatchExpressions = []api.LabelSelectorRequirement{{Key: "k", Operator: api.LabelSelectorOpIn, Values: []string{rtWord(t, label+".v")}}}
 	}
 	return s
 }
 
-func rtPod(t *rapid.T, i int, nodes []*framework.Node) *framework.Pod {
+func rtPod(t *rapid.T, i int, nodes []*api.Node) *api.Pod {
 	l := fmt.Sprintf("pod%d", i)
-	p := &framework.Pod{ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("p%d-%s", i, rtName(t, l+".name")), Namespace: rapid.SampledFrom([]string{"default", "shop", "kube-system"}).Draw(t, l+".ns"),
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d-%s", i, rtName(t, l+".name")), Namespace: rapid.SampledFrom([]string{"default", "shop", "kube-system"}).Draw(t, l+".ns"),
 		UID: rapid.StringMatching(`[0-9a-f-]{0,12}`).Draw(t, l+".uid"), Labels: rtMap(t, l+".labels"), Annotations: rtMap(t, l+".ann"),
 		CreationTimestamp: rtTime(t, l+".created")}}
 	if rapid.Bool().Draw(t, l+".owner") {
-		p.OwnerReferences = []framework.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "u", Controller: rapid.Bool().Draw(t, l+".ctl")}}
+		p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "u", Controller: rapid.Bool().Draw(t, l+".ctl")}}
 	}
 	prio := rapid.Int32().Draw(t, l+".prio")
 	p.Spec.Priority = &prio
@@ -100,22 +100,22 @@ func rtPod(t *rapid.T, i int, nodes []*framework.Node) *framework.Pod {
 	}
 	for c := range rapid.IntRange(0, 2).Draw(t, l+".containers") {
 		cl := fmt.Sprintf("%s.c%d", l, c)
-		ct := framework.Container{Name: rtName(t, cl+".name"), Image: rtWord(t, cl+".image"),
-			Resources: framework.ResourceRequirements{Requests: rtList(t, cl+".req"), Limits: rtList(t, cl+".lim")}}
+		ct := api.Container{Name: rtName(t, cl+".name"), Image: rtWord(t, cl+".image"),
+			Resources: api.ResourceRequirements{Requests: rtList(t, cl+".req"), Limits: rtList(t, cl+".lim")}}
 		if rapid.Bool().Draw(t, cl+".port") {
-			ct.Ports = []framework.ContainerPort{{Name: "http", ContainerPort: rapid.Int32Range(1, 65535).Draw(t, cl+".cp"), HostPort: rapid.Int32Range(0, 65535).Draw(t, cl+".hp"), Protocol: framework.ProtocolTCP}}
+			ct.Ports = []api.ContainerPort{{Name: "http", ContainerPort: rapid.Int32Range(1, 65535).Draw(t, cl+".cp"), HostPort: rapid.Int32Range(0, 65535).Draw(t, cl+".hp"), Protocol: api.ProtocolTCP}}
 		}
 		p.Spec.Containers = append(p.Spec.Containers, ct)
 	}
 	if rapid.Bool().Draw(t, l+".init") {
-		always := framework.RestartPolicyAlways
-		p.Spec.InitContainers = []framework.Container{{Name: "init", Resources: framework.ResourceRequirements{Requests: rtList(t, l+".ireq")}, RestartPolicy: &always}}
+		always := api.RestartPolicyAlways
+		p.Spec.InitContainers = []api.Container{{Name: "init", Resources: api.ResourceRequirements{Requests: rtList(t, l+".ireq")}, RestartPolicy: &always}}
 	}
 	p.Spec.Overhead = rtList(t, l+".overhead")
 	if len(nodes) > 0 && rapid.Bool().Draw(t, l+".bound") {
 		p.Spec.NodeName = nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, l+".node")].Name
-		p.Status.Phase = framework.PodRunning
-		p.Status.Conditions = []framework.PodCondition{{Type: framework.PodScheduled, Status: framework.ConditionTrue, LastTransitionTime: rtTime(t, l+".cond")}}
+		p.Status.Phase = api.PodRunning
+		p.Status.Conditions = []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: rtTime(t, l+".cond")}}
 		st := rtTime(t, l+".start")
 		p.Status.StartTime = &st
 	} else {
@@ -123,30 +123,30 @@ func rtPod(t *rapid.T, i int, nodes []*framework.Node) *framework.Pod {
 	}
 	p.Spec.NodeSelector = rtMap(t, l+".nodeSelector")
 	if rapid.Bool().Draw(t, l+".affinity") {
-		p.Spec.Affinity = &framework.Affinity{
-			NodeAffinity: &framework.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &framework.NodeSelector{NodeSelectorTerms: []framework.NodeSelectorTerm{{
-				MatchExpressions: []framework.NodeSelectorRequirement{{Key: "zone", Operator: framework.NodeSelectorOpIn, Values: []string{"a", "b"}}}}}}},
-			PodAntiAffinity: &framework.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []framework.WeightedPodAffinityTerm{{
-				Weight: rapid.Int32Range(1, 100).Draw(t, l+".w"), PodAffinityTerm: framework.PodAffinityTerm{LabelSelector: rtSelector(t, l+".sel"), TopologyKey: "kubernetes.io/hostname"}}}},
+		p.Spec.Affinity = &api.Affinity{
+			NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{
+				MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a", "b"}}}}}}},
+			PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+				Weight: rapid.Int32Range(1, 100).Draw(t, l+".w"), PodAffinityTerm: api.PodAffinityTerm{LabelSelector: rtSelector(t, l+".sel"), TopologyKey: "kubernetes.io/hostname"}}}},
 		}
 	}
 	if rapid.Bool().Draw(t, l+".tol") {
 		secs := rapid.Int64Range(0, 600).Draw(t, l+".secs")
-		p.Spec.Tolerations = []framework.Toleration{{Key: "k", Operator: framework.TolerationOpExists, Effect: framework.TaintEffectNoExecute, TolerationSeconds: &secs}}
+		p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &secs}}
 	}
 	if rapid.Bool().Draw(t, l+".spread") {
-		p.Spec.TopologySpreadConstraints = []framework.TopologySpreadConstraint{{MaxSkew: rapid.Int32Range(1, 5).Draw(t, l+".skew"), TopologyKey: "zone",
-			WhenUnsatisfiable: framework.DoNotSchedule, LabelSelector: rtSelector(t, l+".tsel"), MatchLabelKeys: []string{"pod-template-hash"}}}
+		p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: rapid.Int32Range(1, 5).Draw(t, l+".skew"), TopologyKey: "zone",
+			WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: rtSelector(t, l+".tsel"), MatchLabelKeys: []string{"pod-template-hash"}}}
 	}
 	switch rapid.IntRange(0, 3).Draw(t, l+".volume") {
 	case 1:
-		p.Spec.Volumes = []framework.Volume{{Name: "v", VolumeSource: framework.VolumeSource{Image: &framework.ImageVolumeSource{Reference: "img"}}}}
+		p.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: "img"}}}}
 	case 2:
-		p.Spec.Volumes = []framework.Volume{{Name: "data", VolumeSource: framework.VolumeSource{PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{
+		p.Spec.Volumes = []api.Volume{{Name: "data", VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{
 			ClaimName: rtName(t, l+".claim"), ReadOnly: rapid.Bool().Draw(t, l+".ro")}}}}
 	case 3:
-		p.Spec.Volumes = []framework.Volume{{Name: "scratch", VolumeSource: framework.VolumeSource{Ephemeral: &framework.EphemeralVolumeSource{
-			VolumeClaimTemplate: &framework.PersistentVolumeClaimTemplate{ObjectMeta: framework.ObjectMeta{Labels: rtMap(t, l+".eph")}, Spec: rtClaimSpec(t, l+".eph")}}}}}
+		p.Spec.Volumes = []api.Volume{{Name: "scratch", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+			VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{ObjectMeta: api.ObjectMeta{Labels: rtMap(t, l+".eph")}, Spec: rtClaimSpec(t, l+".eph")}}}}}
 	}
 	if rapid.Bool().Draw(t, l+".deleting") {
 		dt := rtTime(t, l+".del")
@@ -159,15 +159,15 @@ func rtDump(t *rapid.T) *Dump {
 	d := &Dump{}
 	for i := range rapid.IntRange(0, 4).Draw(t, "nodes") {
 		l := fmt.Sprintf("node%d", i)
-		n := &framework.Node{ObjectMeta: framework.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: rtMap(t, l+".labels"), UID: rtName(t, l+".uid")},
-			Spec:   framework.NodeSpec{Unschedulable: rapid.Bool().Draw(t, l+".unsched")},
-			Status: framework.NodeStatus{Capacity: rtList(t, l+".cap"), Allocatable: rtList(t, l+".alloc")}}
+		n := &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: rtMap(t, l+".labels"), UID: rtName(t, l+".uid")},
+			Spec:   api.NodeSpec{Unschedulable: rapid.Bool().Draw(t, l+".unsched")},
+			Status: api.NodeStatus{Capacity: rtList(t, l+".cap"), Allocatable: rtList(t, l+".alloc")}}
 		if rapid.Bool().Draw(t, l+".taint") {
 			ta := rtTime(t, l+".ta")
-			n.Spec.Taints = []framework.Taint{{Key: "dedicated", Value: rtWord(t, l+".tv"), Effect: framework.TaintEffectNoSchedule, TimeAdded: &ta}}
+			n.Spec.Taints = []api.Taint{{Key: "dedicated", Value: rtWord(t, l+".tv"), Effect: api.TaintEffectNoSchedule, TimeAdded: &ta}}
 		}
 		if rapid.Bool().Draw(t, l+".images") {
-			n.Status.Images = []framework.ContainerImage{{Names: []string{"img:1", "img@sha256:x"}, SizeBytes: rapid.Int64Range(0, 1e10).Draw(t, l+".size")}}
+			n.Status.Images = []api.ContainerImage{{Names: []string{"img:1", "img@sha256:x"}, SizeBytes: rapid.Int64Range(0, 1e10).Draw(t, l+".size")}}
 		}
 		d.Nodes = append(d.Nodes, n)
 	}
@@ -183,30 +183,30 @@ func rtDump(t *rapid.T) *Dump {
 		shop = map[string]string{}
 	}
 	shop[NamespaceNameLabel] = "shop"
-	d.Namespaces = []framework.Namespace{{Name: "shop", Labels: shop}}
+	d.Namespaces = []api.Namespace{{Name: "shop", Labels: shop}}
 	for _, ns := range []string{"default", "kube-system", "ml"} {
-		d.Namespaces = append(d.Namespaces, framework.Namespace{Name: ns, Labels: map[string]string{NamespaceNameLabel: ns}})
+		d.Namespaces = append(d.Namespaces, api.Namespace{Name: ns, Labels: map[string]string{NamespaceNameLabel: ns}})
 	}
-	never := framework.PreemptNever
+	never := api.PreemptNever
 	d.PriorityClasses = []PriorityClass{{Name: "high", Value: 1000, PreemptionPolicy: &never}}
 	if rapid.Bool().Draw(t, "objects") {
-		d.Services = []framework.Service{{Namespace: "shop", Name: "web", Selector: rtMap(t, "svcsel")}}
-		d.Controllers = []framework.WorkloadController{
-			{Kind: "ReplicaSet", Namespace: "shop", Name: "rs", Selector: framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
-			{Kind: "StatefulSet", Namespace: "shop", Name: "ss", Selector: framework.LabelSelector{MatchExpressions: []framework.LabelSelectorRequirement{{Key: "a", Operator: framework.LabelSelectorOpExists}}}},
-			{Kind: "ReplicationController", Namespace: "default", Name: "rc", Selector: framework.LabelSelector{MatchLabels: map[string]string{"app": "rc"}}},
+		d.Services = []api.Service{{Namespace: "shop", Name: "web", Selector: rtMap(t, "svcsel")}}
+		d.Controllers = []api.WorkloadController{
+			{Kind: "ReplicaSet", Namespace: "shop", Name: "rs", Selector: api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
+			{Kind: "StatefulSet", Namespace: "shop", Name: "ss", Selector: api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "a", Operator: api.LabelSelectorOpExists}}}},
+			{Kind: "ReplicationController", Namespace: "default", Name: "rc", Selector: api.LabelSelector{MatchLabels: map[string]string{"app": "rc"}}},
 		}
-		d.DisruptionBudgets = []framework.PodDisruptionBudget{{Namespace: "shop", Name: "web", Selector: rtSelector(t, "pdbsel"),
+		d.DisruptionBudgets = []api.PodDisruptionBudget{{Namespace: "shop", Name: "web", Selector: rtSelector(t, "pdbsel"),
 			DisruptionsAllowed: rapid.Int32Range(0, 5).Draw(t, "allowed"), DisruptedPods: map[string]time.Time{"web-1": rtTime(t, "disrupted")}}}
 		upd := rtTime(t, "nmupdate")
 		secs := rapid.Int64Range(0, 600).Draw(t, "nmsecs")
-		d.NodeMetrics = []*framework.NodeMetric{{ObjectMeta: framework.ObjectMeta{Name: "n0"},
-			Spec: framework.NodeMetricSpec{CollectPolicy: &framework.NodeMetricCollectPolicy{ReportIntervalSeconds: &secs,
-				NodeAggregatePolicy: &framework.NodeMetricAggregatePolicy{Durations: []framework.MetricDuration{{Duration: 5 * time.Minute}}}}},
-			Status: framework.NodeMetricStatus{UpdateTime: &upd, NodeMetric: &framework.NodeMetricInfo{NodeUsage: framework.ResourceMap{Resources: rtList(t, "usage")},
-				AggregatedNodeUsages: []framework.AggregatedUsage{{Duration: framework.MetricDuration{Duration: 5 * time.Minute},
-					Usage: map[string]framework.ResourceMap{"p95": {Resources: rtList(t, "p95")}}}}},
-				PodsMetric: []*framework.PodMetricInfo{{Namespace: "shop", Name: "web-1", PodUsage: framework.ResourceMap{Resources: rtList(t, "podusage")}, Priority: "koord-prod"}}}}}
+		d.NodeMetrics = []*api.NodeMetric{{ObjectMeta: api.ObjectMeta{Name: "n0"},
+			Spec: api.NodeMetricSpec{CollectPolicy: &api.NodeMetricCollectPolicy{ReportIntervalSeconds: &secs,
+				NodeAggregatePolicy: &api.NodeMetricAggregatePolicy{Durations: []api.MetricDuration{{Duration: 5 * time.Minute}}}}},
+			Status: api.NodeMetricStatus{UpdateTime: &upd, NodeMetric: &api.NodeMetricInfo{NodeUsage: api.ResourceMap{Resources: rtList(t, "usage")},
+				AggregatedNodeUsages: []api.AggregatedUsage{{Duration: api.MetricDuration{Duration: 5 * time.Minute},
+					Usage: map[string]api.ResourceMap{"p95": {Resources: rtList(t, "p95")}}}}},
+				PodsMetric: []*api.PodMetricInfo{{Namespace: "shop", Name: "web-1", PodUsage: api.ResourceMap{Resources: rtList(t, "podusage")}, Priority: "koord-prod"}}}}}
 	}
 	return d
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // Template is a pod to place or replicate, read from a manifest.
@@ -14,7 +14,7 @@ type Template struct {
 	// Pod is the pod: a Pod manifest's, or a workload's pod template named
 	// after the workload, in its namespace ("default" when it names
 	// none), with the priority admission would give it.
-	Pod *framework.Pod
+	Pod *api.Pod
 	// Kind is the manifest's kind (Pod, Deployment, ...).
 	Kind string
 	// Features are the scheduling features schedkit does not model that
@@ -25,13 +25,13 @@ type Template struct {
 	// ClaimTemplates are a StatefulSet's volumeClaimTemplates, in its
 	// namespace: the claims each replica gets (see
 	// whatif.CapacityOptions.ClaimTemplates).
-	ClaimTemplates []*framework.PersistentVolumeClaim
+	ClaimTemplates []*api.PersistentVolumeClaim
 }
 
 // podTemplateWire is a PodTemplateSpec: the pod's metadata and spec.
 type podTemplateWire struct {
-	Metadata framework.ObjectMeta `json:"metadata"`
-	Spec     framework.PodSpec    `json:"spec"`
+	Metadata api.ObjectMeta `json:"metadata"`
+	Spec     api.PodSpec    `json:"spec"`
 }
 
 // workloadWire is a Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or
@@ -48,8 +48,8 @@ type workloadWire struct {
 type statefulSetWire struct {
 	Metadata objectMeta `json:"metadata"`
 	Spec     struct {
-		Template             *podTemplateWire                   `json:"template"`
-		VolumeClaimTemplates []*framework.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
+		Template             *podTemplateWire             `json:"template"`
+		VolumeClaimTemplates []*api.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
 	} `json:"spec"`
 }
 
@@ -81,9 +81,9 @@ func templateKindSpecs() []kindSpec {
 			}}
 	}
 	return []kindSpec{
-		{group: "", versions: []string{"v1"}, kind: "Pod", newObj: func() any { return new(framework.Pod) }, feature: podFeature,
+		{group: "", versions: []string{"v1"}, kind: "Pod", newObj: func() any { return new(api.Pod) }, feature: podFeature,
 			add: func(l *Loader, obj any, src source) error {
-				p := obj.(*framework.Pod)
+				p := obj.(*api.Pod)
 				return l.addTemplate("Pod", objectMeta{Name: p.Name, Namespace: p.Namespace}, &podTemplateWire{Metadata: p.ObjectMeta, Spec: p.Spec}, "")
 			}},
 		{group: "", versions: []string{"v1"}, kind: "PodTemplate", newObj: func() any { return new(podTemplateKindWire) }, feature: templateFeature("template."),
@@ -124,13 +124,13 @@ func templateFeature(prefix string) func(string) string {
 
 // addClaimTemplates checks a StatefulSet's volumeClaimTemplates as claims
 // of the set's namespace and records them with its template.
-func (l *Loader) addClaimTemplates(t *Template, claims []*framework.PersistentVolumeClaim) error {
+func (l *Loader) addClaimTemplates(t *Template, claims []*api.PersistentVolumeClaim) error {
 	for i, c := range claims {
 		if c == nil {
 			return fmt.Errorf("spec.volumeClaimTemplates[%d]: null", i)
 		}
 		c.Namespace = t.Pod.Namespace
-		if err := framework.ValidatePersistentVolumeClaim(c); err != nil {
+		if err := api.ValidatePersistentVolumeClaim(c); err != nil {
 			return fmt.Errorf("spec.volumeClaimTemplates[%d]: %w", i, err)
 		}
 	}
@@ -146,13 +146,13 @@ func (l *Loader) addTemplate(kind string, meta objectMeta, t *podTemplateWire, f
 	if meta.Name == "" {
 		return fmt.Errorf("metadata.name: empty")
 	}
-	p := &framework.Pod{ObjectMeta: t.Metadata, Spec: t.Spec}
+	p := &api.Pod{ObjectMeta: t.Metadata, Spec: t.Spec}
 	p.Name, p.Namespace = meta.Name, meta.Namespace
 	if p.Namespace == "" {
 		p.Namespace = "default"
 	}
 	p.UID, p.DeletionTimestamp, p.Spec.NodeName = "", nil, ""
-	if err := framework.ValidatePod(p); err != nil {
+	if err := api.ValidatePod(p); err != nil {
 		return err
 	}
 	l.templates = append(l.templates, &Template{Pod: p, Kind: kind, Features: slices.Clone(l.dec.features)})

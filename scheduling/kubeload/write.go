@@ -8,7 +8,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // envelope is an object with its apiVersion and kind, marshalled flat as a
@@ -64,7 +64,7 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 	}
 	for _, o := range d.Storage.Each() {
 		apiVersion := "storage.k8s.io/v1"
-		if k := o.StorageKind(); k == framework.KindPersistentVolume || k == framework.KindPersistentVolumeClaim {
+		if k := o.StorageKind(); k == api.KindPersistentVolume || k == api.KindPersistentVolumeClaim {
 			apiVersion = "v1"
 		}
 		add(apiVersion, string(o.StorageKind()), o)

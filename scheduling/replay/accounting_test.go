@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -35,7 +35,7 @@ func TestReplayAccountingParkedPods(t *testing.T) {
 	// pods of 200m arrive when 10 CPUs are left in pieces: some fit, the
 	// rest stay parked.
 	for i := range fit + huge + later {
-		var p *framework.Pod
+		var p *api.Pod
 		at := time.Duration(i) * 100 * time.Millisecond
 		switch {
 		case i < fit:

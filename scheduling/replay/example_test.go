@@ -6,23 +6,23 @@ import (
 	"os"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
-func exNode(name, cpu string) *framework.Node {
+func exNode(name, cpu string) *api.Node {
 	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
 }
 
-func exPod(name, cpu string) *framework.Pod {
+func exPod(name, cpu string) *api.Pod {
 	return builder.MakePod().Name(name).Req(map[string]string{"cpu": cpu, "memory": "1Gi"}).Obj()
 }
 
 // Replay runs a workload on a virtual clock and logs every decision.
 func ExampleReplay() {
 	w := &replay.Workload{
-		Nodes: []*framework.Node{exNode("n1", "2"), exNode("n2", "4")},
+		Nodes: []*api.Node{exNode("n1", "2"), exNode("n2", "4")},
 		Arrivals: []replay.PodArrival{
 			{At: 0, Duration: 30 * time.Second, Pod: exPod("batch", "3")},
 			{At: 10 * time.Second, Pod: exPod("web", "2")},

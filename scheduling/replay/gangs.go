@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // GangOutcome is what became of one gang of the workload (a GangArrival)
@@ -156,9 +156,9 @@ const kubeGroupPrefix = "k8s:"
 // gangKeys returns the keys of the gangs a pod belongs to: its
 // scheduler-plugins PodGroup (label) and its kube PodGroup
 // (spec.schedulingGroup).
-func gangKeys(p *framework.Pod) (label, kube string) {
-	label = framework.PodGroupKey(p)
-	if k := framework.WorkloadPodGroupKey(p); k != "" {
+func gangKeys(p *api.Pod) (label, kube string) {
+	label = api.PodGroupKey(p)
+	if k := api.WorkloadPodGroupKey(p); k != "" {
 		kube = kubeGroupPrefix + k
 	}
 	return label, kube

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -29,8 +30,8 @@ func gangBenchWorkload(nodes, gangs int) *Workload {
 		size := 8 + rng.IntN(57)
 		name := fmt.Sprintf("gang-%03d", g)
 		at := time.Duration(g) * 100 * time.Millisecond
-		w.Gangs = append(w.Gangs, GangArrival{At: at, Group: &framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "default", Name: name},
-			Spec: framework.PodGroupSpec{MinMember: int32(size)}}})
+		w.Gangs = append(w.Gangs, GangArrival{At: at, Group: &api.PodGroup{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
+			Spec: api.PodGroupSpec{MinMember: int32(size)}}})
 		for i := range size {
 			p := csPod("default", fmt.Sprintf("%s-%02d", name, i), name).Req(map[string]string{"cpu": "4", "memory": "8Gi"}).Obj()
 			w.Arrivals = append(w.Arrivals, PodArrival{At: at + time.Second*time.Duration(i)/time.Duration(size), Duration: time.Minute, Pod: p})

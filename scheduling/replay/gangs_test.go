@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -25,15 +26,15 @@ const rgWorkload = `{
    "pod": {"spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}}]
 }`
 
-func rgNodes(n int, cpu string) []*framework.Node {
-	var out []*framework.Node
+func rgNodes(n int, cpu string) []*api.Node {
+	var out []*api.Node
 	for i := range n {
 		out = append(out, csNodeCPU(fmt.Sprintf("n%d", i), cpu))
 	}
 	return out
 }
 
-func csNodeCPU(name, cpu string) *framework.Node {
+func csNodeCPU(name, cpu string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "pods": "32"}).Obj()
 }
 
@@ -138,8 +139,8 @@ func TestPropGangNeverPartlyBound(t *testing.T) {
 			timeout := int32(rapid.IntRange(1, 30).Draw(t, "timeout"))
 			name := fmt.Sprintf("g%d", gi)
 			at := time.Duration(rapid.IntRange(0, 20).Draw(t, "at")) * time.Second
-			w.Gangs = append(w.Gangs, GangArrival{At: at, Group: &framework.PodGroup{ObjectMeta: framework.ObjectMeta{Namespace: "default", Name: name},
-				Spec: framework.PodGroupSpec{MinMember: minMember, ScheduleTimeoutSeconds: &timeout}}})
+			w.Gangs = append(w.Gangs, GangArrival{At: at, Group: &api.PodGroup{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
+				Spec: api.PodGroupSpec{MinMember: minMember, ScheduleTimeoutSeconds: &timeout}}})
 			dur := time.Duration(0)
 			if !runToEnd {
 				dur = time.Duration(rapid.IntRange(1, 60).Draw(t, "duration")) * time.Second

@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -183,7 +184,7 @@ func scPropProfile() framework.Profile {
 	return p
 }
 
-func scDrawNode(t *rapid.T, i int) *framework.Node {
+func scDrawNode(t *rapid.T, i int) *api.Node {
 	return st.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{
 		"cpu":    fmt.Sprintf("%dm", rapid.IntRange(500, 8000).Draw(t, "nodeCPU")),
 		"memory": fmt.Sprintf("%dMi", rapid.IntRange(512, 8192).Draw(t, "nodeMem")),
@@ -191,7 +192,7 @@ func scDrawNode(t *rapid.T, i int) *framework.Node {
 	}).Obj()
 }
 
-func scDrawPod(t *rapid.T, name string) *framework.Pod {
+func scDrawPod(t *rapid.T, name string) *api.Pod {
 	return st.MakePod().Name(name).Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).Req(map[string]string{
 		"cpu":    fmt.Sprintf("%dm", 100*rapid.IntRange(0, 30).Draw(t, "podCPU")),
 		"memory": fmt.Sprintf("%dMi", 128*rapid.IntRange(0, 20).Draw(t, "podMem")),
@@ -219,28 +220,28 @@ func scResourceProfile() framework.Profile {
 func csPod(ns, name, group string) *st.PodWrapper {
 	w := st.MakePod().Namespace(ns).Name(name)
 	if group != "" {
-		w = w.Label(framework.PodGroupLabel, group)
+		w = w.Label(api.PodGroupLabel, group)
 	}
 	return w
 }
 
 // gsPod is kube's st.MakePod().Namespace(ns).Name(name).UID(name).PodGroupName(group).
-func gsPod(ns, name, group string) *framework.Pod {
+func gsPod(ns, name, group string) *api.Pod {
 	p := st.MakePod().Namespace(ns).Name(name).Req(map[string]string{"cpu": "100m"}).Obj()
 	if group != "" {
 		g := group
-		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &g}
+		p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &g}
 	}
 	return p
 }
 
-func gsGang(ns, name string, minCount int32) *framework.WorkloadPodGroup {
-	return &framework.WorkloadPodGroup{ObjectMeta: framework.ObjectMeta{Namespace: ns, Name: name},
-		Spec: framework.WorkloadPodGroupSpec{SchedulingPolicy: framework.PodGroupSchedulingPolicy{Gang: &framework.GangSchedulingPolicy{MinCount: minCount}}}}
+func gsGang(ns, name string, minCount int32) *api.WorkloadPodGroup {
+	return &api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name},
+		Spec: api.WorkloadPodGroupSpec{SchedulingPolicy: api.PodGroupSchedulingPolicy{Gang: &api.GangSchedulingPolicy{MinCount: minCount}}}}
 }
 
 // plZoneNode is a 4-cpu node in zone.
-func plZoneNode(name, zone string) *framework.Node {
+func plZoneNode(name, zone string) *api.Node {
 	w := st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "pods": "32"})
 	if zone != "" {
 		w = w.Label("topology.kubernetes.io/zone", zone)
@@ -248,9 +249,9 @@ func plZoneNode(name, zone string) *framework.Node {
 	return w.Obj()
 }
 
-func plZoned(ns, name string, minCount int32) *framework.WorkloadPodGroup {
+func plZoned(ns, name string, minCount int32) *api.WorkloadPodGroup {
 	g := gsGang(ns, name, minCount)
-	g.Spec.SchedulingConstraints = &framework.PodGroupSchedulingConstraints{Topology: []framework.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
+	g.Spec.SchedulingConstraints = &api.PodGroupSchedulingConstraints{Topology: []api.TopologyConstraint{{Key: "topology.kubernetes.io/zone"}}}
 	return g
 }
 

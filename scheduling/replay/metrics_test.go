@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 )
@@ -21,11 +22,11 @@ import (
 func TestMeasurePlacement(t *testing.T) {
 	const gi = 1 << 30
 	snap := framework.MustSnapshot(
-		[]*framework.Node{
+		[]*api.Node{
 			st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj(),
 			st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "2", "memory": "2Gi", "pods": "10"}).Obj(),
 		},
-		[]*framework.Pod{st.MakePod().Name("p").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj()})
+		[]*api.Pod{st.MakePod().Name("p").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Node("n1").Obj()})
 	m := MeasurePlacement(snap, resource.Vector{MilliCPU: 1000, Memory: 2 * gi})
 	for _, c := range []struct {
 		name      string

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -48,7 +49,7 @@ type ReplayOptions struct {
 	// nodes and pods, with the number added and the total.
 	Progress      func(done, total int)
 	BuildProgress func(done, total int)
-	// KeepResults keeps every cycle's full framework.Result in its
+	// KeepResults keeps every cycle's full runtime.Result in its
 	// Decision. ResultsFailedOnly keeps it only for the cycles that failed
 	// (Unschedulable, Error); ResultsLast, when positive, keeps it only in
 	// the last ResultsLast decisions that have one, dropping older ones as
@@ -183,7 +184,7 @@ func (h *eventHeap) Pop() any {
 
 // pod tracks one workload pod through the replay.
 type pod struct {
-	pod      *framework.Pod
+	pod      *api.Pod
 	duration time.Duration
 	inc      int // bumped at every (re)submission and binding
 	bound    time.Time
@@ -521,7 +522,7 @@ func meanRequest(as []PodArrival) resource.Vector {
 		return v
 	}
 	for _, a := range as {
-		r := framework.PodRequestVector(a.Pod)
+		r := api.PodRequestVector(a.Pod)
 		v.MilliCPU += r.MilliCPU
 		v.Memory += r.Memory
 	}

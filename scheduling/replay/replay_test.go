@@ -13,11 +13,12 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
-func rpNode(name, cpu string) *framework.Node {
+func rpNode(name, cpu string) *api.Node {
 	return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "16Gi", "pods": "10"}).Obj()
 }
 
@@ -36,7 +37,7 @@ func rpNode(name, cpu string) *framework.Node {
 //	      rejections): 0/2 nodes fit
 func TestReplayScenario(t *testing.T) {
 	w := &Workload{
-		Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "5")},
+		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "5")},
 		Arrivals: []PodArrival{
 			{At: 0, Duration: 10 * time.Second, Pod: scPod("a", "1").Obj()},
 			{At: 0, Pod: scPod("b", "1").Obj()},
@@ -109,7 +110,7 @@ func TestReplayScenario(t *testing.T) {
 // created again and placed elsewhere; a preempted pod too.
 func TestReplayResubmit(t *testing.T) {
 	w := &Workload{
-		Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "2")},
+		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")},
 		Arrivals: []PodArrival{
 			{At: 0, Pod: scPod("a", "2").Obj()},
 		},
@@ -129,7 +130,7 @@ func TestReplayResubmit(t *testing.T) {
 // (an update of a node removed earlier) is recorded, not swallowed.
 func TestReplayRecordsRefusedEvents(t *testing.T) {
 	w := &Workload{
-		Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "2")},
+		Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")},
 		NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n2"},
 			{At: 2 * time.Second, Action: NodeUpdate, Node: rpNode("n2", "4")}},
 	}
@@ -151,15 +152,15 @@ func TestReplayRejectsBadWorkloads(t *testing.T) {
 		{"negative duration", Workload{Arrivals: []PodArrival{{Duration: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: duration=-1s: must not be negative"},
 		{"negative arrival", Workload{Arrivals: []PodArrival{{At: -time.Second, Pod: scPod("a", "1").Obj()}}}, "pod default/a: arrival=-1s"},
 		{"missing node", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Node("nope").Obj()}}}, `pod default/a: node "nope" not found`},
-		{"initial pod without node", Workload{Pods: []*framework.Pod{scPod("a", "1").Obj()}}, "pod default/a: an initial pod must name its node"},
+		{"initial pod without node", Workload{Pods: []*api.Pod{scPod("a", "1").Obj()}}, "pod default/a: an initial pod must name its node"},
 		{"duplicate pod", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {Pod: scPod("a", "1").Obj()}}}, "pod default/a: duplicate name"},
-		{"duplicate node", Workload{Nodes: []*framework.Node{rpNode("n", "1"), rpNode("n", "1")}}, `node "n": duplicate name`},
+		{"duplicate node", Workload{Nodes: []*api.Node{rpNode("n", "1"), rpNode("n", "1")}}, `node "n": duplicate name`},
 		{"bad event", Workload{NodeEvents: []NodeEvent{{Action: "explode"}}}, `unknown action "explode"`},
-		{"remove a node that never exists", Workload{Nodes: []*framework.Node{rpNode("n1", "1")}, NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n9"}}},
+		{"remove a node that never exists", Workload{Nodes: []*api.Node{rpNode("n1", "1")}, NodeEvents: []NodeEvent{{At: time.Second, Action: NodeRemove, Name: "n9"}}},
 			`nodeEvents[0] (remove at 1s): node "n9" is never in the cluster`},
 		{"misspelt resource", Workload{Arrivals: []PodArrival{{Pod: scPod("a", "1").Req(map[string]string{"cpus": "2"}).Obj()}}},
 			`pod default/a: spec.containers[1].resources.requests["cpus"]: must be a standard resource for containers`},
-		{"negative allocatable", Workload{Nodes: []*framework.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
+		{"negative allocatable", Workload{Nodes: []*api.Node{rpNode("n1", "-1")}}, `node "n1": status.allocatable["cpu"]=-1: must not be negative`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Replay(context.Background(), &tc.w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}})
@@ -242,7 +243,7 @@ func (c *rpStepClock) Now() time.Time {
 // TestReplayStopwatch: Wall is what the injected stopwatch measured (one
 // reading at the start, one at the end), and DecisionsPerSecond follows.
 func TestReplayStopwatch(t *testing.T) {
-	w := &Workload{Nodes: []*framework.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
+	w := &Workload{Nodes: []*api.Node{rpNode("n1", "4")}, Arrivals: []PodArrival{{Pod: scPod("a", "1").Obj()}, {At: time.Second, Pod: scPod("b", "1").Obj()}}}
 	res, err := Replay(context.Background(), w, ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, Stopwatch: &rpStepClock{}})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +260,7 @@ func TestReplayStopwatch(t *testing.T) {
 // the last N decisions only; ResultsFailedOnly keeps it in failed cycles
 // only (and it explains the failure); a negative ResultsLast is an error.
 func TestReplayExplanationPolicies(t *testing.T) {
-	w := &Workload{Nodes: []*framework.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
+	w := &Workload{Nodes: []*api.Node{rpNode("n1", "2"), rpNode("n2", "2")}}
 	for i := range 6 {
 		w.Arrivals = append(w.Arrivals, PodArrival{At: time.Duration(i) * time.Second, Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
 	}

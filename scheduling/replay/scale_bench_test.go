@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
@@ -22,7 +23,7 @@ var replayScaleLarge = flag.Bool("schedkit.replay100k", false, "BenchmarkReplayS
 // kube's rule never reuses a ranking); "one-per-node" replicas fill a node
 // (every replica after a Deployment's first reuses its ranking).
 func rsWorkload(nodes, pods int, shape string) *Workload {
-	w := &Workload{Nodes: make([]*framework.Node, nodes), Arrivals: make([]PodArrival, 0, pods)}
+	w := &Workload{Nodes: make([]*api.Node, nodes), Arrivals: make([]PodArrival, 0, pods)}
 	sizes := []map[string]string{
 		{"cpu": "8", "memory": "32Gi", "pods": "110"},
 		{"cpu": "16", "memory": "64Gi", "pods": "110"},
@@ -38,7 +39,7 @@ func rsWorkload(nodes, pods int, shape string) *Workload {
 		w.Nodes[i] = st.MakeNode().Name(fmt.Sprintf("node-%06d", i)).Capacity(sizes[i%len(sizes)]).
 			Label("topology.kubernetes.io/zone", fmt.Sprintf("zone-%d", i%3)).Obj()
 	}
-	var tmpl *framework.Pod
+	var tmpl *api.Pod
 	for i := range pods {
 		d := i / 50
 		if i%50 == 0 {
@@ -108,7 +109,7 @@ func heapLive() uint64 {
 }
 
 // clusterHeap returns the live heap of a cluster built from nodes.
-func clusterHeap(b *testing.B, nodes []*framework.Node) uint64 {
+func clusterHeap(b *testing.B, nodes []*api.Node) uint64 {
 	base := heapLive()
 	c, err := scheduling.NewClusterFrom(nodes, nil)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
@@ -27,7 +28,7 @@ import (
 func TestPropHintsChangeNothingWithoutUnschedulablePods(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := &Workload{}
-		node := func(i int, label string) *framework.Node {
+		node := func(i int, label string) *api.Node {
 			return builder.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", fmt.Sprintf("z%d", i%3)).Label("kind", label).
 				Label("kubernetes.io/hostname", fmt.Sprintf("n%02d", i)).
 				Capacity(map[string]string{"cpu": "64", "memory": "256Gi", "pods": "110"}).Obj()
@@ -128,11 +129,11 @@ func TestTrimaranWorkloadFiles(t *testing.T) {
 	if want := map[string]string{"default/p1": "b", "default/p2": "a"}; !cmp.Equal(got, want) {
 		t.Errorf("placements %v, want %v", got, want)
 	}
-	bad := Workload{Nodes: w.Nodes, NodeLoads: []*framework.NodeLoad{{ObjectMeta: framework.ObjectMeta{Name: "a"}, Metrics: []framework.LoadMetric{{Type: "CPU", Value: -1}}}}}
+	bad := Workload{Nodes: w.Nodes, NodeLoads: []*api.NodeLoad{{ObjectMeta: api.ObjectMeta{Name: "a"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: -1}}}}}
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `nodeLoads[0]: NodeLoad "a": metrics[0] (CPU ).value=-1`) {
 		t.Errorf("Validate = %v", err)
 	}
-	ev := Workload{Nodes: w.Nodes, NodeEvents: []NodeEvent{{Action: NodeLoadUpdate, Load: &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: "zz"}}}}}
+	ev := Workload{Nodes: w.Nodes, NodeEvents: []NodeEvent{{Action: NodeLoadUpdate, Load: &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "zz"}}}}}
 	if err := ev.Validate(); err == nil || !strings.Contains(err.Error(), `node "zz" is never in the cluster`) {
 		t.Errorf("Validate = %v", err)
 	}
@@ -142,7 +143,7 @@ func TestTrimaranWorkloadFiles(t *testing.T) {
 // replay lists the displacement and, with Resubmit, that the victim was
 // placed again once room came back.
 func TestReplayDisplaced(t *testing.T) {
-	w := Workload{Nodes: []*framework.Node{st.MakeNode().Name("n").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()},
+	w := Workload{Nodes: []*api.Node{st.MakeNode().Name("n").Capacity(ppCap(map[string]string{"cpu": "1"})).Obj()},
 		Arrivals: []PodArrival{
 			{At: 0, Pod: st.MakePod().Name("low").Priority(ppLow).Req(map[string]string{"cpu": "1"}).Obj()},
 			{At: time.Second, Duration: 10 * time.Second, Pod: st.MakePod().Name("high").Priority(ppHigh).Req(map[string]string{"cpu": "1"}).Obj()},
@@ -265,8 +266,8 @@ func TestReplayWorkloadGroups(t *testing.T) {
 	if err := ReadWorkload(strings.NewReader(wgWorkload), "kube-gangs.json", &w); err != nil {
 		t.Fatal(err)
 	}
-	if p := w.Arrivals[0].Pod; framework.WorkloadPodGroupKey(p) != "default/a" || p.Name != "a-0" {
-		t.Fatalf("first pod %s names group %q", p.Key(), framework.WorkloadPodGroupKey(p))
+	if p := w.Arrivals[0].Pod; api.WorkloadPodGroupKey(p) != "default/a" || p.Name != "a-0" {
+		t.Fatalf("first pod %s names group %q", p.Key(), api.WorkloadPodGroupKey(p))
 	}
 	start := time.Unix(0, 0).UTC()
 	want := func(b float64) []GangOutcome {
@@ -356,7 +357,7 @@ func TestPropKubeGangNeverPartlyBound(t *testing.T) {
 				g = plZoned("default", g.Name, g.Spec.SchedulingPolicy.Gang.MinCount)
 			}
 			if feats.WorkloadAwarePreemption {
-				mode, prio := framework.DisruptionModePodGroup, int32(rapid.IntRange(0, 2).Draw(t, "priority"))*100
+				mode, prio := api.DisruptionModePodGroup, int32(rapid.IntRange(0, 2).Draw(t, "priority"))*100
 				g.Spec.DisruptionMode, g.Spec.Priority = &mode, &prio
 			}
 			at := time.Duration(rapid.IntRange(0, 20).Draw(t, "at")) * time.Second

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/jsonkeys"
 )
 
@@ -34,7 +34,7 @@ const (
 type PodArrival struct {
 	At       time.Duration
 	Duration time.Duration
-	Pod      *framework.Pod
+	Pod      *api.Pod
 }
 
 // NodeEvent changes the cluster At an offset from the start: a node added,
@@ -42,26 +42,26 @@ type PodArrival struct {
 type NodeEvent struct {
 	At     time.Duration
 	Action NodeAction
-	Node   *framework.Node
+	Node   *api.Node
 	Name   string
-	Metric *framework.NodeMetric
-	Load   *framework.NodeLoad
+	Metric *api.NodeMetric
+	Load   *api.NodeLoad
 }
 
 // Workload is what Replay runs: the initial cluster (nodes, pods already
 // bound to them, PodDisruptionBudgets, NodeMetrics, NodeLoads) and the
 // timed pod arrivals, gangs and node events.
 type Workload struct {
-	Nodes             []*framework.Node
-	Pods              []*framework.Pod
-	DisruptionBudgets []framework.PodDisruptionBudget
-	NodeMetrics       []*framework.NodeMetric
-	NodeLoads         []*framework.NodeLoad
+	Nodes             []*api.Node
+	Pods              []*api.Pod
+	DisruptionBudgets []api.PodDisruptionBudget
+	NodeMetrics       []*api.NodeMetric
+	NodeLoads         []*api.NodeLoad
 	Arrivals          []PodArrival
 	NodeEvents        []NodeEvent
 	// Storage holds the storage objects (volumes, claims, classes,
 	// CSINodes of initial nodes, …), added before the pods.
-	Storage framework.StorageObjects
+	Storage api.StorageObjects
 	// Gangs are PodGroups created during the replay (see GangArrival).
 	Gangs []GangArrival
 	// WorkloadGroups are kube's PodGroups created during the replay (see
@@ -125,7 +125,7 @@ func (w *Workload) at(field, i int, name string) string {
 // that name a node (spec.nodeName: bound there directly when they arrive)
 // naming one the workload defines, non-negative times and durations,
 // events carrying what their action needs, and every pod, node and
-// NodeMetric valid (framework.ValidatePod, ValidateNode). Errors name the
+// NodeMetric valid (api.ValidatePod, ValidateNode). Errors name the
 // entry and the pod, node or event; for entries read by ReadCluster or
 // ReadWorkload, the file, line and column of the entry.
 func (w *Workload) Validate() error {
@@ -137,7 +137,7 @@ func (w *Workload) Validate() error {
 		if nodes[n.Name] {
 			return fmt.Errorf("%s: node %q: duplicate name", w.at(fieldNodes, i, "nodes"), n.Name)
 		}
-		if err := framework.ValidateNode(n); err != nil {
+		if err := api.ValidateNode(n); err != nil {
 			return fmt.Errorf("%s: %w", w.at(fieldNodes, i, "nodes"), err)
 		}
 		nodes[n.Name] = true
@@ -157,7 +157,7 @@ func (w *Workload) Validate() error {
 			if e.Node == nil || e.Node.Name == "" {
 				return fmt.Errorf("%s: missing node or node name", where())
 			}
-			if err := framework.ValidateNode(e.Node); err != nil {
+			if err := api.ValidateNode(e.Node); err != nil {
 				return fmt.Errorf("%s: %w", where(), err)
 			}
 			ever[e.Node.Name] = true
@@ -200,7 +200,7 @@ func (w *Workload) Validate() error {
 		if !nodes[p.Spec.NodeName] {
 			return fmt.Errorf("%s: pod %s: node %q not found", at(), p.Key(), p.Spec.NodeName)
 		}
-		if err := framework.ValidatePod(p); err != nil {
+		if err := api.ValidatePod(p); err != nil {
 			return fmt.Errorf("%s: %w", at(), err)
 		}
 	}
@@ -220,7 +220,7 @@ func (w *Workload) Validate() error {
 		if a.Duration < 0 {
 			return fmt.Errorf("%s: pod %s: duration=%v: must not be negative", at(), key, a.Duration)
 		}
-		if err := framework.ValidatePod(a.Pod); err != nil {
+		if err := api.ValidatePod(a.Pod); err != nil {
 			return fmt.Errorf("%s: %w", at(), err)
 		}
 		if n := a.Pod.Spec.NodeName; n != "" && !ever[n] {
@@ -287,39 +287,39 @@ func short(s string) string {
 }
 
 type nodeGroup struct {
-	Count      int            `json:"count"`
-	NamePrefix string         `json:"namePrefix"`
-	Node       framework.Node `json:"node"`
+	Count      int      `json:"count"`
+	NamePrefix string   `json:"namePrefix"`
+	Node       api.Node `json:"node"`
 	// CSINode, when set, gives every node of the group a CSINode (named
 	// after the node).
-	CSINode *framework.CSINode `json:"csiNode,omitempty"`
+	CSINode *api.CSINode `json:"csiNode,omitempty"`
 }
 
 type podGroup struct {
-	Count      int           `json:"count"`
-	NamePrefix string        `json:"namePrefix"`
-	Arrival    duration      `json:"arrival"`
-	Interval   duration      `json:"interval"`
-	Duration   duration      `json:"duration"`
-	Pod        framework.Pod `json:"pod"`
+	Count      int      `json:"count"`
+	NamePrefix string   `json:"namePrefix"`
+	Arrival    duration `json:"arrival"`
+	Interval   duration `json:"interval"`
+	Duration   duration `json:"duration"`
+	Pod        api.Pod  `json:"pod"`
 	// VolumeClaimTemplates give each pod its own claims, as a
 	// StatefulSet's do (statefulClaims).
-	VolumeClaimTemplates []framework.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
+	VolumeClaimTemplates []api.PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
 }
 
 type podEntry struct {
-	Arrival  duration      `json:"arrival"`
-	Duration duration      `json:"duration"`
-	Pod      framework.Pod `json:"pod"`
+	Arrival  duration `json:"arrival"`
+	Duration duration `json:"duration"`
+	Pod      api.Pod  `json:"pod"`
 }
 
 type nodeEvent struct {
-	At     duration              `json:"at"`
-	Action NodeAction            `json:"action"`
-	Node   *framework.Node       `json:"node,omitempty"`
-	Name   string                `json:"name,omitempty"`
-	Metric *framework.NodeMetric `json:"metric,omitempty"`
-	Load   *framework.NodeLoad   `json:"load,omitempty"`
+	At     duration        `json:"at"`
+	Action NodeAction      `json:"action"`
+	Node   *api.Node       `json:"node,omitempty"`
+	Name   string          `json:"name,omitempty"`
+	Metric *api.NodeMetric `json:"metric,omitempty"`
+	Load   *api.NodeLoad   `json:"load,omitempty"`
 }
 
 // ReadCluster reads a cluster file (name is used in errors): a JSON object
@@ -346,7 +346,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 	b := opts.budget()
 	handlers := map[string]func(elem json.RawMessage, idx int) error{
 		"nodes": func(raw json.RawMessage, _ int) error {
-			var n framework.Node
+			var n api.Node
 			if err := strict(raw, &n); err != nil {
 				return err
 			}
@@ -382,7 +382,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 			return nil
 		},
 		"pods": func(raw json.RawMessage, _ int) error {
-			var p framework.Pod
+			var p api.Pod
 			if err := strict(raw, &p); err != nil {
 				return err
 			}
@@ -393,7 +393,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 			return nil
 		},
 		"disruptionBudgets": func(raw json.RawMessage, _ int) error {
-			var p framework.PodDisruptionBudget
+			var p api.PodDisruptionBudget
 			if err := strict(raw, &p); err != nil {
 				return err
 			}
@@ -404,7 +404,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 			return nil
 		},
 		"nodeMetrics": func(raw json.RawMessage, _ int) error {
-			var m framework.NodeMetric
+			var m api.NodeMetric
 			if err := strict(raw, &m); err != nil {
 				return err
 			}
@@ -415,7 +415,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 			return nil
 		},
 		"nodeLoads": func(raw json.RawMessage, _ int) error {
-			var l framework.NodeLoad
+			var l api.NodeLoad
 			if err := strict(raw, &l); err != nil {
 				return err
 			}
@@ -576,7 +576,7 @@ func checkTimes(pod string, arrival, interval, duration duration) error {
 	return nil
 }
 
-func defaultNS(p *framework.Pod) *framework.Pod {
+func defaultNS(p *api.Pod) *api.Pod {
 	if p.Namespace == "" {
 		p.Namespace = "default"
 	}

@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // GangArrival is a PodGroup (scheduler-plugins' gang, read by Coscheduling)
 // created At an offset from the replay's start. Its pods are ordinary
-// arrivals that name it with framework.PodGroupLabel; a Replay reports each
+// arrivals that name it with api.PodGroupLabel; a Replay reports each
 // gang's fate in ReplayResult.Gangs.
 type GangArrival struct {
 	At    time.Duration
-	Group *framework.PodGroup
+	Group *api.PodGroup
 }
 
 // WorkloadGroupArrival is kube-scheduler v1.36's PodGroup
-// (framework.WorkloadPodGroup, alpha behind GenericWorkload) created At an
+// (api.WorkloadPodGroup, alpha behind GenericWorkload) created At an
 // offset from the replay's start. Its pods are ordinary arrivals that name
 // it in spec.schedulingGroup; a Replay reports each group's fate in
 // ReplayResult.Gangs (with Kube set). The replay's scheduler needs the
@@ -27,7 +27,7 @@ type GangArrival struct {
 // (EnableWorkloadScheduling).
 type WorkloadGroupArrival struct {
 	At    time.Duration
-	Group *framework.WorkloadPodGroup
+	Group *api.WorkloadPodGroup
 }
 
 // validateGangs checks the gangs: a valid group (minMember ≥ 1, no negative
@@ -73,7 +73,7 @@ func (w *Workload) validateGangs() error {
 // pods (named namePrefix0…, arriving interval apart from arrival, each
 // running duration once its gang runs).
 type gangEntry struct {
-	PodGroup framework.PodGroup `json:"podGroup"`
+	PodGroup api.PodGroup `json:"podGroup"`
 	podGroup
 }
 
@@ -89,12 +89,12 @@ func readGang(raw json.RawMessage, w *Workload, b *budget) error {
 	if pg.Namespace == "" {
 		pg.Namespace = "default"
 	}
-	at, err := groupArrivals(w, b, &g.podGroup, pg.Namespace, pg.Name, func(p *framework.Pod) {
+	at, err := groupArrivals(w, b, &g.podGroup, pg.Namespace, pg.Name, func(p *api.Pod) {
 		labels := make(map[string]string, len(p.Labels)+1)
 		for k, v := range p.Labels {
 			labels[k] = v
 		}
-		labels[framework.PodGroupLabel] = pg.Name
+		labels[api.PodGroupLabel] = pg.Name
 		p.Labels = labels
 	})
 	if err != nil {
@@ -109,7 +109,7 @@ func readGang(raw json.RawMessage, w *Workload, b *budget) error {
 // name and "-") and their index, in namespace ns, arriving interval apart
 // from arrival; join makes each pod a member of the group. It returns the
 // group's arrival.
-func groupArrivals(w *Workload, b *budget, g *podGroup, ns, name string, join func(*framework.Pod)) (time.Duration, error) {
+func groupArrivals(w *Workload, b *budget, g *podGroup, ns, name string, join func(*api.Pod)) (time.Duration, error) {
 	if err := checkCount(g.Count); err != nil {
 		return 0, err
 	}
@@ -140,7 +140,7 @@ func groupArrivals(w *Workload, b *budget, g *podGroup, ns, name string, join fu
 // workloadGroup is a "workloadGroups" entry of a workload file: kube's
 // PodGroup and its count pods, as gangEntry.
 type workloadGroup struct {
-	PodGroup framework.WorkloadPodGroup `json:"podGroup"`
+	PodGroup api.WorkloadPodGroup `json:"podGroup"`
 	podGroup
 }
 
@@ -158,8 +158,8 @@ func readWorkloadGroup(raw json.RawMessage, w *Workload, b *budget) error {
 		pg.Namespace = "default"
 	}
 	name := pg.Name
-	at, err := groupArrivals(w, b, &g.podGroup, pg.Namespace, name, func(p *framework.Pod) {
-		p.Spec.SchedulingGroup = &framework.PodSchedulingGroup{PodGroupName: &name}
+	at, err := groupArrivals(w, b, &g.podGroup, pg.Namespace, name, func(p *api.Pod) {
+		p.Spec.SchedulingGroup = &api.PodSchedulingGroup{PodGroupName: &name}
 	})
 	if err != nil {
 		return err

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -53,7 +53,7 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 	for _, kind := range []struct {
 		field int
 		name  string
-		objs  []framework.StorageObject
+		objs  []api.StorageObject
 	}{
 		{fieldStorageClasses, "storageClasses", objects(s.StorageClasses)},
 		{fieldCSIDrivers, "csiDrivers", objects(s.CSIDrivers)},
@@ -68,16 +68,16 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 			if o == nil {
 				return fmt.Errorf("%s: nil object", at())
 			}
-			if err := framework.ValidateStorageObject(o); err != nil {
+			if err := api.ValidateStorageObject(o); err != nil {
 				return fmt.Errorf("%s: %w", at(), err)
 			}
-			k, ns, name := framework.StorageObjectKey(o)
+			k, ns, name := api.StorageObjectKey(o)
 			key := k.Describe(ns, name)
 			if seen[key] {
 				return fmt.Errorf("%s: %s: duplicate", at(), key)
 			}
 			seen[key] = true
-			if k == framework.KindCSINode && !nodes[name] {
+			if k == api.KindCSINode && !nodes[name] {
 				return fmt.Errorf("%s: csinode %q: node %q is not in the initial cluster (a CSINode is named after its node)", at(), name, name)
 			}
 		}
@@ -89,9 +89,9 @@ func (w *Workload) validateStorage(nodes map[string]bool) error {
 // stays nil).
 func objects[T any, P interface {
 	*T
-	framework.StorageObject
-}](list []P) []framework.StorageObject {
-	out := make([]framework.StorageObject, len(list))
+	api.StorageObject
+}](list []P) []api.StorageObject {
+	out := make([]api.StorageObject, len(list))
 	for i, o := range list {
 		if o != nil {
 			out[i] = o
@@ -132,8 +132,8 @@ func appendEntries[T any](raw json.RawMessage, list *[]*T) error {
 }
 
 // appendClaim reads a claim, defaulting its namespace to "default".
-func appendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim) error {
-	var c framework.PersistentVolumeClaim
+func appendClaim(raw json.RawMessage, list *[]*api.PersistentVolumeClaim) error {
+	var c api.PersistentVolumeClaim
 	if err := strict(raw, &c); err != nil {
 		return err
 	}
@@ -146,13 +146,13 @@ func appendClaim(raw json.RawMessage, list *[]*framework.PersistentVolumeClaim) 
 
 // nodeGroupCSINode is the CSINode of node name from a node group's
 // template (nil without one).
-func nodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode {
+func nodeGroupCSINode(tmpl *api.CSINode, name string) *api.CSINode {
 	if tmpl == nil {
 		return nil
 	}
 	n := *tmpl
 	n.Name = name
-	n.Spec.Drivers = append([]framework.CSINodeDriver(nil), tmpl.Spec.Drivers...)
+	n.Spec.Drivers = append([]api.CSINodeDriver(nil), tmpl.Spec.Drivers...)
 	for i := range n.Spec.Drivers {
 		if n.Spec.Drivers[i].NodeID == "" {
 			n.Spec.Drivers[i].NodeID = name
@@ -165,17 +165,17 @@ func nodeGroupCSINode(tmpl *framework.CSINode, name string) *framework.CSINode {
 // volumeClaimTemplate, named <template>-<pod> as a StatefulSet names them,
 // and a volume (named after the template) using it; the claims join the
 // workload's storage.
-func statefulClaims(w *Workload, pod *framework.Pod, templates []framework.PersistentVolumeClaim) {
+func statefulClaims(w *Workload, pod *api.Pod, templates []api.PersistentVolumeClaim) {
 	if len(templates) == 0 {
 		return
 	}
-	pod.Spec.Volumes = append([]framework.Volume(nil), pod.Spec.Volumes...)
+	pod.Spec.Volumes = append([]api.Volume(nil), pod.Spec.Volumes...)
 	for _, t := range templates {
 		c := t
 		c.Name = t.Name + "-" + pod.Name
 		c.Namespace = pod.Namespace
 		w.Storage.PersistentVolumeClaims = append(w.Storage.PersistentVolumeClaims, &c)
-		pod.Spec.Volumes = append(pod.Spec.Volumes, framework.Volume{Name: t.Name,
-			VolumeSource: framework.VolumeSource{PersistentVolumeClaim: &framework.PersistentVolumeClaimVolumeSource{ClaimName: c.Name}}})
+		pod.Spec.Volumes = append(pod.Spec.Volumes, api.Volume{Name: t.Name,
+			VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: c.Name}}})
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -223,7 +223,7 @@ func TestValidateNamesTheFile(t *testing.T) {
 			}
 		})
 	}
-	w := Workload{Nodes: []*framework.Node{{ObjectMeta: framework.ObjectMeta{Name: "n"}}, {ObjectMeta: framework.ObjectMeta{Name: "n"}}}}
+	w := Workload{Nodes: []*api.Node{{ObjectMeta: api.ObjectMeta{Name: "n"}}, {ObjectMeta: api.ObjectMeta{Name: "n"}}}}
 	if err := w.Validate(); err == nil || err.Error() != `workload: nodes[1]: node "n": duplicate name` {
 		t.Errorf("built in code: %v", err)
 	}

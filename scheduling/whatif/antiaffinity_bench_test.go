@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
@@ -30,16 +31,16 @@ func BenchmarkWhatIfCapacityAntiAffinity(b *testing.B) {
 	pod := builder.MakePod().Name("search-api").Namespace("prod").Label("app", "search-api").
 		Req(map[string]string{"cpu": "2", "memory": "6Gi"}).
 		PodAntiAffinityIn("app", st.VariedHostKey, []string{"search-api"}, builder.PodAntiAffinityWithRequiredReq).
-		SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: st.VariedZoneKey, WhenUnsatisfiable: framework.DoNotSchedule,
-			LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "search-api"}}}).Obj()
+		SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: st.VariedZoneKey, WhenUnsatisfiable: api.DoNotSchedule,
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "search-api"}}}).Obj()
 	ctx := context.Background()
 	for _, n := range sizes {
 		v := st.NewVaried(st.VariedOptions{Seed: 13, Nodes: n})
 		// The generator's existing pods are not all valid API objects
 		// (some repeat a spread constraint): keep those the cluster takes.
-		var pods []*framework.Pod
+		var pods []*api.Pod
 		for _, p := range v.Pods {
-			if framework.ValidatePod(p) == nil {
+			if api.ValidatePod(p) == nil {
 				pods = append(pods, p)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
@@ -22,7 +23,7 @@ import (
 // state once lacked the handle, and both plugins then scored every node 0
 // from the second replica on (placements b, b, c, c instead of b, a, a, a).
 func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for _, n := range []string{"a", "b", "c"} {
 		nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "10", "memory": "16Gi", "pods": "110"}).Obj())
 	}
@@ -34,9 +35,9 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 		node      string
 		mean, std float64
 	}{{"a", 5, 15}, {"b", 21, 5}, {"c", 80, 0}} {
-		if err := cluster.UpdateNodeLoad(&framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: l.node}, Metrics: []framework.LoadMetric{
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: l.mean},
-			{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorStd, Value: l.std}}}); err != nil {
+		if err := cluster.UpdateNodeLoad(&api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: l.node}, Metrics: []api.LoadMetric{
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: l.mean},
+			{Type: api.LoadMetricCPU, Operator: api.LoadOperatorStd, Value: l.std}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

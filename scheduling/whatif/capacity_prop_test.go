@@ -11,6 +11,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
@@ -21,7 +23,7 @@ import (
 // zones, with disk labels, images, taints of each effect, cordoned nodes,
 // and bound pods of three apps, some with host ports or anti-affinity.
 func wcGenCluster(t *rapid.T) *WhatIf {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	n := rapid.SampledFrom([]int{1, 3, 8, 20, 101, 130}).Draw(t, "nodes")
 	for i := range n {
 		name := fmt.Sprintf("n%03d", i)
@@ -36,15 +38,15 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 		}
 		switch rapid.IntRange(0, 6).Draw(t, name+".taint") {
 		case 0:
-			w.Taint("dedicated", "x", framework.TaintEffectNoSchedule)
+			w.Taint("dedicated", "x", api.TaintEffectNoSchedule)
 		case 1:
-			w.Taint("spot", "true", framework.TaintEffectPreferNoSchedule)
+			w.Taint("spot", "true", api.TaintEffectPreferNoSchedule)
 		case 2:
 			w.Unschedulable()
 		}
 		nodes = append(nodes, w.Obj())
 	}
-	var pods []*framework.Pod
+	var pods []*api.Pod
 	for i := range rapid.IntRange(0, 2*n).Draw(t, "bound") {
 		app := rapid.SampledFrom([]string{"a", "b", "web"}).Draw(t, fmt.Sprintf("bound%d.app", i))
 		node := nodes[rapid.IntRange(0, n-1).Draw(t, fmt.Sprintf("bound%d.node", i))].Name
@@ -52,7 +54,7 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 			Req(map[string]string{"cpu": "250m", "memory": "256Mi"})
 		switch rapid.IntRange(0, 5).Draw(t, fmt.Sprintf("bound%d.extra", i)) {
 		case 0:
-			w.HostPort("", framework.ProtocolTCP, 8080)
+			w.HostPort("", api.ProtocolTCP, 8080)
 		case 1:
 			w.PodAntiAffinityIn("app", hostnameLabel, []string{"web"}, st.PodAntiAffinityWithRequiredReq)
 		}
@@ -63,7 +65,7 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 		t.Fatal(err)
 	}
 	if rapid.Bool().Draw(t, "storage") {
-		sc := st.MakeSC("std", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()
+		sc := st.MakeSC("std", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
 		sc.Annotations = map[string]string{annDefaultClass: "true"}
 		if err := c.AddStorageObject(sc); err != nil {
 			t.Fatal(err)
@@ -108,9 +110,9 @@ func wcAddPending(t *rapid.T, w *WhatIf, label string) {
 // profile filters and scores on and, when the cluster has a default
 // StorageClass, maybe a generic ephemeral volume and a StatefulSet's claim
 // template.
-func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.PersistentVolumeClaim) {
+func wcGenTemplate(t *rapid.T, storage bool) (*api.Pod, []*api.PersistentVolumeClaim) {
 	w := st.MakePod().Name("web").Namespace("default").Label("app", "web").Owner("apps/v1", "ReplicaSet", "web")
-	var claims []*framework.PersistentVolumeClaim
+	var claims []*api.PersistentVolumeClaim
 	if storage {
 		if rapid.Bool().Draw(t, "ephemeral") {
 			w.Ephemeral("scratch", "std", "1Gi")
@@ -127,7 +129,7 @@ func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.Persi
 		w.Req(req)
 	}
 	if rapid.Bool().Draw(t, "tolerates") {
-		w.Toleration(framework.Toleration{Key: "dedicated", Operator: framework.TolerationOpExists})
+		w.Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpExists})
 	}
 	switch rapid.IntRange(0, 2).Draw(t, "nodeAffinity") {
 	case 1:
@@ -136,18 +138,18 @@ func wcGenTemplate(t *rapid.T, storage bool) (*framework.Pod, []*framework.Persi
 		w.PreferredNodeAffinity(10, st.LabelIn("disk", "ssd"))
 	}
 	if rapid.Bool().Draw(t, "hostPort") {
-		w.HostPort("", framework.ProtocolTCP, 8080)
+		w.HostPort("", api.ProtocolTCP, 8080)
 	}
 	for _, key := range []string{"zone", hostnameLabel} {
 		if rapid.IntRange(0, 2).Draw(t, "spread."+key) == 0 {
 			continue
 		}
-		when := framework.ScheduleAnyway
+		when := api.ScheduleAnyway
 		if rapid.Bool().Draw(t, "spread."+key+".hard") {
-			when = framework.DoNotSchedule
+			when = api.DoNotSchedule
 		}
-		w.SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: int32(rapid.IntRange(1, 2).Draw(t, "spread."+key+".skew")), TopologyKey: key,
-			WhenUnsatisfiable: when, LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": "web"}}})
+		w.SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: int32(rapid.IntRange(1, 2).Draw(t, "spread."+key+".skew")), TopologyKey: key,
+			WhenUnsatisfiable: when, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}})
 	}
 	anti := []st.PodAffinityKind{st.PodAntiAffinityWithRequiredReq, st.PodAntiAffinityWithPreferredReq}
 	if i := rapid.IntRange(0, 2).Draw(t, "antiAffinity"); i > 0 {
@@ -180,7 +182,7 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 	}()
 	rapid.Check(t, func(t *rapid.T) {
 		w := wcGenCluster(t)
-		_, storage := w.Cluster().StorageObject(framework.KindStorageClass, "", "std")
+		_, storage := w.Cluster().StorageObject(api.KindStorageClass, "", "std")
 		tmpl, claims := wcGenTemplate(t, storage)
 		max := rapid.IntRange(0, 40).Draw(t, "max")
 		if max == 0 && w.Cluster().NumNodes() > 20 {
@@ -214,7 +216,7 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 		if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
 			t.Fatalf("decisions differ (-plain +fast):\n%s", diff)
 		}
-		fitErrEq := cmp.Comparer(func(a, b *framework.FitError) bool {
+		fitErrEq := cmp.Comparer(func(a, b *runtime.FitError) bool {
 			return (a == nil) == (b == nil) && (a == nil || a.Error() == b.Error())
 		})
 		if diff := cmp.Diff(want, got, opts, fitErrEq); diff != "" {

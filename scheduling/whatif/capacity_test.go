@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
@@ -24,7 +25,7 @@ import (
 // SchedulePod does — reused cycles included — and leaves the cluster as
 // it was.
 func TestCapacityReusesRankingsAsPlain(t *testing.T) {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range 12 {
 		cpu := []string{"1", "1500m", "1800m"}[i%3]
 		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", []string{"a", "b"}[i%2]).

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -129,12 +129,12 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 // drainBudget is a PodDisruptionBudget with its compiled selector and the
 // disruptions left.
 type drainBudget struct {
-	pdb  *framework.PodDisruptionBudget
-	sel  framework.Selector
+	pdb  *api.PodDisruptionBudget
+	sel  api.Selector
 	left int32
 }
 
-func drainBudgets(pdbs []framework.PodDisruptionBudget) ([]*drainBudget, error) {
+func drainBudgets(pdbs []api.PodDisruptionBudget) ([]*drainBudget, error) {
 	out := make([]*drainBudget, 0, len(pdbs))
 	for i := range pdbs {
 		p := &pdbs[i]
@@ -150,7 +150,7 @@ func drainBudgets(pdbs []framework.PodDisruptionBudget) ([]*drainBudget, error) 
 // budgetsOf returns the budgets selecting pod: same namespace, and a
 // selector matching its labels (policy/v1: an empty selector matches every
 // pod, a missing one none).
-func budgetsOf(pod *framework.Pod, pdbs []*drainBudget) []*drainBudget {
+func budgetsOf(pod *api.Pod, pdbs []*drainBudget) []*drainBudget {
 	var out []*drainBudget
 	for _, b := range pdbs {
 		if b.pdb.Namespace == pod.Namespace && b.sel.Matches(pod.Labels) {
@@ -163,7 +163,7 @@ func budgetsOf(pod *framework.Pod, pdbs []*drainBudget) []*drainBudget {
 func (w *WhatIf) drain(ctx context.Context, f *branch, nodes []string, pdbs []*drainBudget, opts DrainOptions, ans *DrainAnswer) error {
 	c := w.s.Cluster()
 	var evict, rest []DrainedPod
-	var pods []*framework.Pod
+	var pods []*api.Pod
 	for _, name := range nodes {
 		n, _ := c.Node(name)
 		cordoned := *n
@@ -246,16 +246,16 @@ func (w *WhatIf) drain(ctx context.Context, f *branch, nodes []string, pdbs []*d
 
 // replacementOf is the pod a controller creates for an evicted one: the
 // same pod, pending, without a node or status.
-func replacementOf(p *framework.Pod) *framework.Pod {
+func replacementOf(p *api.Pod) *api.Pod {
 	r := *p
 	r.Spec.NodeName = ""
-	r.Status = framework.PodStatus{Phase: framework.PodPending}
+	r.Status = api.PodStatus{Phase: api.PodPending}
 	return &r
 }
 
 // queueOrder orders pods as kube's PrioritySort queue would: higher
 // priority first, then older, then by namespace/name.
-func queueOrder(a, b *framework.Pod) int {
+func queueOrder(a, b *api.Pod) int {
 	if c := cmp.Compare(b.PriorityValue(), a.PriorityValue()); c != 0 {
 		return c
 	}

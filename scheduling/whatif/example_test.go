@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
@@ -88,7 +89,7 @@ spec:
 // of lower priority, so it would evict the batch pod on n1. The cluster is
 // unchanged afterwards.
 func ExampleWhatIf_Place() {
-	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "2"), exNode("n2", "2"), exNode("n3", "1")}, []*framework.Pod{
+	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "2"), exNode("n2", "2"), exNode("n3", "1")}, []*api.Pod{
 		builder.MakePod().Name("batch").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("db").Node("n2").Priority(100).Req(map[string]string{"cpu": "2"}).Obj(),
 	})
@@ -97,7 +98,7 @@ func ExampleWhatIf_Place() {
 		fmt.Println(err)
 		return
 	}
-	for _, pod := range []*framework.Pod{
+	for _, pod := range []*api.Pod{
 		builder.MakePod().Name("small").Req(map[string]string{"cpu": "1"}).Obj(),
 		builder.MakePod().Name("urgent").Priority(50).Req(map[string]string{"cpu": "2"}).Obj(),
 	} {
@@ -132,7 +133,7 @@ func ExampleWhatIf_Place() {
 // node; the DaemonSet pod stays and the pod no controller owns is deleted
 // for good.
 func ExampleWhatIf_Drain() {
-	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "4"), exNode("n2", "4")}, []*framework.Pod{
+	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "4"), exNode("n2", "4")}, []*api.Pod{
 		builder.MakePod().Name("web-1").Owner("apps/v1", "ReplicaSet", "web").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("db-0").Owner("apps/v1", "StatefulSet", "db").Label("app", "db").Node("n1").Req(map[string]string{"cpu": "1"}).Obj(),
 		builder.MakePod().Name("agent").Owner("apps/v1", "DaemonSet", "agent").Node("n1").Req(map[string]string{"cpu": "100m"}).Obj(),
@@ -166,14 +167,14 @@ func ExampleWhatIf_Drain() {
 // and a job with a scheduling gate waits for its gate, not for nodes: both
 // are left out.
 func ExampleWhatIf_ScaleUp() {
-	pods := []*framework.Pod{builder.MakePod().Name("busy").Node("n1").Req(map[string]string{"cpu": "2"}).Obj()}
+	pods := []*api.Pod{builder.MakePod().Name("busy").Node("n1").Req(map[string]string{"cpu": "2"}).Obj()}
 	for i := range 3 {
 		pods = append(pods, builder.MakePod().Name(fmt.Sprintf("job-%d", i)).Req(map[string]string{"cpu": "3"}).Obj())
 	}
 	pods = append(pods,
 		builder.MakePod().Name("gpu-job").Req(map[string]string{"cpu": "1", "nvidia.com/gpu": "1"}).Obj(),
 		builder.MakePod().Name("gated-job").SchedulingGates("example.com/quota").Req(map[string]string{"cpu": "1"}).Obj())
-	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "2")}, pods)
+	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "2")}, pods)
 	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
@@ -212,11 +213,11 @@ func ExampleWhatIf_ScaleUp() {
 // explains it; the cluster is unchanged. Node n1 has 2 cpu, 1 of them
 // taken; the pending pod asks for 2.
 func ExampleWhatIf_PlacePending() {
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		builder.MakePod().Name("busy").Node("n1").Req(map[string]string{"cpu": "1"}).Obj(),
 		builder.MakePod().Name("web").Req(map[string]string{"cpu": "2"}).Obj(),
 	}
-	cluster, _ := scheduling.NewClusterFrom([]*framework.Node{exNode("n1", "2")}, pods)
+	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "2")}, pods)
 	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		fmt.Println(err)
@@ -241,6 +242,6 @@ func ExampleWhatIf_PlacePending() {
 	// preemption would not help (or the pod may not preempt)
 }
 
-func exNode(name, cpu string) *framework.Node {
+func exNode(name, cpu string) *api.Node {
 	return builder.MakeNode().Name(name).Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "10"}).Obj()
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -23,9 +24,9 @@ const annDefaultClass = "storageclass.kubernetes.io/is-default-class"
 
 // fpLoad is a cpu load without window, so TargetLoadPacking counts every
 // recorded binding still on its node.
-func fpLoad(node string, pct float64) *framework.NodeLoad {
-	return &framework.NodeLoad{ObjectMeta: framework.ObjectMeta{Name: node}, Metrics: []framework.LoadMetric{
-		{Type: framework.LoadMetricCPU, Operator: framework.LoadOperatorAverage, Value: pct}}}
+func fpLoad(node string, pct float64) *api.NodeLoad {
+	return &api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: node}, Metrics: []api.LoadMetric{
+		{Type: api.LoadMetricCPU, Operator: api.LoadOperatorAverage, Value: pct}}}
 }
 
 // fpScores lists each decision's per-node scores and verdicts.
@@ -66,21 +67,21 @@ func svZonedCluster(t interface {
 	Fatal(...any)
 }, limit int32) *scheduling.Cluster {
 	t.Helper()
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range 6 {
 		zone := fmt.Sprintf("zone-%c", 'a'+i/2)
-		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(framework.LabelTopologyZone, zone).
+		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(api.LabelTopologyZone, zone).
 			Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj())
 	}
 	c, err := scheduling.NewClusterFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.AddStorageObject(st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()); err != nil {
+	if err := c.AddStorageObject(st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range nodes {
-		if err := c.AddStorageObject(st.MakeCSINode(n.Name).Driver("csi.example.com", limit, framework.LabelTopologyZone).Obj()); err != nil {
+		if err := c.AddStorageObject(st.MakeCSINode(n.Name).Driver("csi.example.com", limit, api.LabelTopologyZone).Obj()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,13 +91,13 @@ func svZonedCluster(t interface {
 // scOps are the event methods a scheduling.Scheduler and a
 // scheduling.Fork share.
 type scOps interface {
-	AddPod(*framework.Pod) error
+	AddPod(*api.Pod) error
 	DeletePod(namespace, name string) error
-	AddNode(*framework.Node) error
-	RemoveNode(string) ([]*framework.Pod, error)
-	UpdateNodeMetric(*framework.NodeMetric) error
-	UpdateNodeLoad(*framework.NodeLoad) error
-	SchedulePod(context.Context, *framework.Pod) (scheduling.Decision, error)
+	AddNode(*api.Node) error
+	RemoveNode(string) ([]*api.Pod, error)
+	UpdateNodeMetric(*api.NodeMetric) error
+	UpdateNodeLoad(*api.NodeLoad) error
+	SchedulePod(context.Context, *api.Pod) (scheduling.Decision, error)
 	ScheduleOne(context.Context) (scheduling.Decision, bool)
 	ProcessBindings(context.Context) int
 	Cluster() *scheduling.Cluster
@@ -106,10 +107,10 @@ type scOps interface {
 // scheduling.Fork.
 type vpOps interface {
 	scOps
-	AddStorageObject(framework.StorageObject) error
-	UpdateStorageObject(framework.StorageObject) error
-	DeleteStorageObject(framework.StorageKind, string, string) error
-	UpdatePod(*framework.Pod) error
+	AddStorageObject(api.StorageObject) error
+	UpdateStorageObject(api.StorageObject) error
+	DeleteStorageObject(api.StorageKind, string, string) error
+	UpdatePod(*api.Pod) error
 	RunUntilIdle(context.Context) int
 }
 
@@ -122,13 +123,13 @@ func vpStep(t *rapid.T, s vpOps, i int) {
 	case 0: // a claim (WaitForFirstConsumer, or RWOP)
 		w := st.MakePVC(claim, "zonal").Request(fmt.Sprintf("%dGi", rapid.IntRange(1, 20).Draw(t, "size")))
 		if rapid.Bool().Draw(t, "rwop") {
-			w = w.AccessModes(framework.ReadWriteOncePod)
+			w = w.AccessModes(api.ReadWriteOncePod)
 		}
 		_ = s.AddStorageObject(w.Obj())
 	case 1: // a static zonal volume
 		zone := fmt.Sprintf("zone-%c", 'a'+rapid.IntRange(0, 2).Draw(t, "zone"))
 		_ = s.AddStorageObject(st.MakePV(fmt.Sprintf("pv%d", i), "zonal").Capacity(fmt.Sprintf("%dGi", rapid.IntRange(1, 30).Draw(t, "cap"))).
-			NodeAffinity(framework.LabelTopologyZone, zone).Obj())
+			NodeAffinity(api.LabelTopologyZone, zone).Obj())
 	case 2: // a pod using a claim, what-if scheduled at once
 		_, _ = s.SchedulePod(ctx, st.MakePod().Name(fmt.Sprintf("p%d", i)).Req(map[string]string{"cpu": "500m"}).PVC(claim).Obj())
 	case 3: // a pod with an ephemeral volume, queued then scheduled
@@ -140,10 +141,10 @@ func vpStep(t *rapid.T, s vpOps, i int) {
 			_ = s.DeletePod(p.Namespace, p.Name)
 		}
 	case 5: // delete a claim
-		_ = s.DeleteStorageObject(framework.KindPersistentVolumeClaim, "default", claim)
+		_ = s.DeleteStorageObject(api.KindPersistentVolumeClaim, "default", claim)
 	case 6: // change a node's attach limit
 		n := fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, "node"))
-		_ = s.UpdateStorageObject(st.MakeCSINode(n).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit")), framework.LabelTopologyZone).Obj())
+		_ = s.UpdateStorageObject(st.MakeCSINode(n).Driver("csi.example.com", int32(rapid.IntRange(0, 3).Draw(t, "limit")), api.LabelTopologyZone).Obj())
 	case 7: // remove a node (its CSINode goes with it)
 		n := fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, "node"))
 		_, _ = s.RemoveNode(n)
@@ -180,24 +181,24 @@ func zeroArg(t reflect.Type) (reflect.Value, bool) {
 		v = "x"
 	case reflect.TypeFor[context.Context]():
 		v = context.Background()
-	case reflect.TypeFor[*framework.Node]():
+	case reflect.TypeFor[*api.Node]():
 		v = st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()
-	case reflect.TypeFor[*framework.Pod]():
+	case reflect.TypeFor[*api.Pod]():
 		v = st.MakePod().Namespace("x").Name("x").Req(map[string]string{"cpu": "1"}).Obj()
-	case reflect.TypeFor[*framework.NodeMetric]():
+	case reflect.TypeFor[*api.NodeMetric]():
 		v = st.MakeNodeMetric("x").Obj()
-	case reflect.TypeFor[framework.StorageObject]():
-		v = &framework.StorageClass{}
-	case reflect.TypeFor[framework.StorageKind]():
-		v = framework.KindStorageClass
-	case reflect.TypeFor[framework.StorageObjects]():
-		v = framework.StorageObjects{}
-	case reflect.TypeFor[[]framework.PodDisruptionBudget]():
-		v = []framework.PodDisruptionBudget{st.PDB("x", "x", "app", "x", 1)}
+	case reflect.TypeFor[api.StorageObject]():
+		v = &api.StorageClass{}
+	case reflect.TypeFor[api.StorageKind]():
+		v = api.KindStorageClass
+	case reflect.TypeFor[api.StorageObjects]():
+		v = api.StorageObjects{}
+	case reflect.TypeFor[[]api.PodDisruptionBudget]():
+		v = []api.PodDisruptionBudget{st.PDB("x", "x", "app", "x", 1)}
 	case reflect.TypeFor[func() error]():
 		v = func() error { return nil }
-	case reflect.TypeFor[[]*framework.Node]():
-		v = []*framework.Node{st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}
+	case reflect.TypeFor[[]*api.Node]():
+		v = []*api.Node{st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}
 	case reflect.TypeFor[CapacityOptions](), reflect.TypeFor[DrainOptions](), reflect.TypeFor[ScaleUpOptions]():
 		return reflect.Zero(t), true
 	case reflect.TypeFor[[]string]():

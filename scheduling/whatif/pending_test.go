@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
@@ -14,10 +14,10 @@ import (
 // big (4 cpu: fits nowhere), small (1 cpu) and gated (held by a
 // scheduling gate).
 func pendingCluster(t *testing.T) *WhatIf {
-	nodes := []*framework.Node{wiNode("a", "4").Obj(), wiNode("b", "2").Obj()}
+	nodes := []*api.Node{wiNode("a", "4").Obj(), wiNode("b", "2").Obj()}
 	gated := wiPod("gated", "1").Obj()
-	gated.Spec.SchedulingGates = []framework.PodSchedulingGate{{Name: "example.com/quota"}}
-	pods := []*framework.Pod{wiPod("web-1", "1").Node("a").Obj(), wiPod("big", "4").Obj(), wiPod("small", "1").Obj(), gated}
+	gated.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/quota"}}
+	pods := []*api.Pod{wiPod("web-1", "1").Node("a").Obj(), wiPod("big", "4").Obj(), wiPod("small", "1").Obj(), gated}
 	return wiCluster(t, nodes, pods)
 }
 

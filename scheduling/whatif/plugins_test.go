@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -28,12 +29,12 @@ func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 		// scheduled an hour ago and the NodeMetric reports its usage, so
 		// LoadAware lets preemption make room.
 		names := []string{"a", "b", "c"}
-		var nodes []*framework.Node
-		var pods []*framework.Pod
+		var nodes []*api.Node
+		var pods []*api.Pod
 		for i, n := range names {
 			nodes = append(nodes, wiNode(n, "16").Obj())
 			pods = append(pods, wiPod("low-"+n, fmt.Sprint(12+i)).Node(n).Priority(0).
-				Condition(framework.PodScheduled, framework.ConditionTrue, now.Add(-time.Hour)).Obj())
+				Condition(api.PodScheduled, api.ConditionTrue, now.Add(-time.Hour)).Obj())
 		}
 		c, err := scheduling.NewClusterFrom(nodes, pods)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
@@ -18,24 +19,24 @@ import (
 // wiGenTemplate draws a pod shape: cpu and memory requests and, maybe,
 // preferred or required hostname anti-affinity against its own app and a
 // zone spread constraint.
-func wiGenTemplate(t *rapid.T, name, app string) *framework.Pod {
+func wiGenTemplate(t *rapid.T, name, app string) *api.Pod {
 	cpu := rapid.SampledFrom([]string{"100m", "250m", "500m", "1", "1500m", "2"}).Draw(t, name+".cpu")
 	w := st.MakePod().Name(name).Namespace("default").Label("app", app).
 		Req(map[string]string{"cpu": cpu, "memory": rapid.SampledFrom([]string{"128Mi", "1Gi", "3Gi"}).Draw(t, name+".mem")}).
 		Owner("apps/v1", "ReplicaSet", app)
-	term := framework.PodAffinityTerm{LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: hostnameLabel}
+	term := api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}, TopologyKey: hostnameLabel}
 	switch rapid.IntRange(0, 2).Draw(t, name+".anti") {
 	case 1:
-		w.Affinity(&framework.Affinity{PodAntiAffinity: &framework.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []framework.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}})
+		w.Affinity(&api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}})
 	case 2:
-		w.Affinity(&framework.Affinity{PodAntiAffinity: &framework.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []framework.PodAffinityTerm{term}}})
+		w.Affinity(&api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{term}}})
 	}
 	if rapid.Bool().Draw(t, name+".spread") {
-		w.SpreadConstraint(framework.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: framework.DoNotSchedule,
-			LabelSelector: &framework.LabelSelector{MatchLabels: map[string]string{"app": app}}})
+		w.SpreadConstraint(api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule,
+			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": app}}})
 	}
 	if rapid.Bool().Draw(t, name+".tolerates") {
-		w.Toleration(framework.Toleration{Key: "dedicated", Operator: framework.TolerationOpExists})
+		w.Toleration(api.Toleration{Key: "dedicated", Operator: api.TolerationOpExists})
 	}
 	return w.Obj()
 }
@@ -44,13 +45,13 @@ func wiGenTemplate(t *rapid.T, name, app string) *framework.Pod {
 // that fit (some covered by a PodDisruptionBudget, a DaemonSet pod per
 // node), and pending pods.
 func wiGenCluster(t *rapid.T) *WhatIf {
-	var nodes []*framework.Node
+	var nodes []*api.Node
 	for i := range rapid.IntRange(2, 6).Draw(t, "nodes") {
 		name := fmt.Sprintf("n%d", i)
 		w := st.MakeNode().Name(name).Label(hostnameLabel, name).Label("zone", fmt.Sprintf("z%d", i%2)).
 			Capacity(map[string]string{"cpu": rapid.SampledFrom([]string{"1", "2", "4", "8"}).Draw(t, name+".cpu"), "memory": "8Gi", "pods": fmt.Sprint(rapid.IntRange(3, 12).Draw(t, name+".pods"))})
 		if rapid.IntRange(0, 4).Draw(t, name+".taint") == 0 {
-			w.Taint("dedicated", "x", framework.TaintEffectNoSchedule)
+			w.Taint("dedicated", "x", api.TaintEffectNoSchedule)
 		}
 		nodes = append(nodes, w.Obj())
 	}
@@ -89,7 +90,7 @@ func wiGenCluster(t *rapid.T) *WhatIf {
 }
 
 // wiFits reports whether pod passes its profile's filters on node now.
-func wiFits(t *rapid.T, w *WhatIf, pod *framework.Pod, node string) *framework.Status {
+func wiFits(t *rapid.T, w *WhatIf, pod *api.Pod, node string) *framework.Status {
 	f, err := w.s.Fork()
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +107,7 @@ func wiFits(t *rapid.T, w *WhatIf, pod *framework.Pod, node string) *framework.S
 	return st
 }
 
-func wiBound(p *framework.Pod, node string) *framework.Pod {
+func wiBound(p *api.Pod, node string) *api.Pod {
 	b := *p
 	b.Spec.NodeName = node
 	return &b
@@ -279,7 +280,7 @@ func TestPropScaleUp(t *testing.T) {
 		for _, u := range ans.Unhelpable {
 			unhelpable[u.Pod] = true
 		}
-		var targets []*framework.Pod
+		var targets []*api.Pod
 		for _, r := range w.Cluster().Pods() {
 			if r.State == scheduling.StatePending && !unhelpable[r.Pod.Key()] {
 				targets = append(targets, r.Pod)
@@ -379,9 +380,9 @@ func TestPropPlace(t *testing.T) {
 }
 
 // replicaOf is a pending copy of template named name.
-func replicaOf(template *framework.Pod, name string) *framework.Pod {
+func replicaOf(template *api.Pod, name string) *api.Pod {
 	p := *template
 	p.Name, p.UID, p.Spec.NodeName = name, "", ""
-	p.Status = framework.PodStatus{Phase: framework.PodPending}
+	p.Status = api.PodStatus{Phase: api.PodPending}
 	return &p
 }

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -37,20 +38,20 @@ func (o ExplainOptions) withDefaults() ExplainOptions {
 }
 
 // writeExplanation writes the compact explanation of one cycle.
-func writeExplanation(b *strings.Builder, r *framework.Result, o ExplainOptions) error {
+func writeExplanation(b *strings.Builder, r *runtime.Result, o ExplainOptions) error {
 	if r == nil {
 		return nil
 	}
 	verdicts := r.NodeVerdicts()
-	counts := map[framework.Verdict]int{}
+	counts := map[runtime.Verdict]int{}
 	for _, v := range verdicts {
 		counts[v.Verdict]++
 	}
-	fmt.Fprintf(b, "%d nodes: %d feasible, %d rejected", r.NumAllNodes, counts[framework.VerdictFeasible], counts[framework.VerdictRejected])
-	if n := counts[framework.VerdictExcluded]; n > 0 {
+	fmt.Fprintf(b, "%d nodes: %d feasible, %d rejected", r.NumAllNodes, counts[runtime.VerdictFeasible], counts[runtime.VerdictRejected])
+	if n := counts[runtime.VerdictExcluded]; n > 0 {
 		fmt.Fprintf(b, ", %d excluded by PreFilter", n)
 	}
-	if n := counts[framework.VerdictNotEvaluated]; n > 0 {
+	if n := counts[runtime.VerdictNotEvaluated]; n > 0 {
 		fmt.Fprintf(b, ", %d not evaluated (enough feasible nodes were found first: percentageOfNodesToScore)", n)
 	}
 	b.WriteString("\n")
@@ -70,7 +71,7 @@ func writeExplanation(b *strings.Builder, r *framework.Result, o ExplainOptions)
 	var groups []*group
 	index := map[string]*group{}
 	for _, v := range verdicts {
-		if v.Verdict != framework.VerdictRejected && v.Verdict != framework.VerdictExcluded {
+		if v.Verdict != runtime.VerdictRejected && v.Verdict != runtime.VerdictExcluded {
 			continue
 		}
 		reason := strings.Join(v.Reasons, "; ")
@@ -148,8 +149,8 @@ func (a *PlaceAnswer) Write(w io.Writer, o ExplainOptions) error {
 }
 
 // requestsText renders a pod's requests ("cpu 500m, memory 512Mi").
-func requestsText(p *framework.Pod) string {
-	return listText(framework.PodRequests(p, framework.RequestOptions{}))
+func requestsText(p *api.Pod) string {
+	return listText(api.PodRequests(p, api.RequestOptions{}))
 }
 
 func listText(l resource.List) string {
@@ -205,7 +206,7 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 // Summary is a paragraph for a ticket: how many replicas fit, on how many
 // nodes, and why the next one does not, with the template's requests and
 // the cluster's size.
-func (a *CapacityAnswer) Summary(template *framework.Pod, numNodes int) string {
+func (a *CapacityAnswer) Summary(template *api.Pod, numNodes int) string {
 	var b strings.Builder
 	each := requestsText(template)
 	if len(a.Claims) > 0 {
@@ -229,7 +230,7 @@ func (a *CapacityAnswer) Summary(template *framework.Pod, numNodes int) string {
 	return b.String()
 }
 
-func profileOf(p *framework.Pod) string {
+func profileOf(p *api.Pod) string {
 	if p.Spec.SchedulerName == "" {
 		return scheduling.DefaultSchedulerName
 	}
@@ -344,7 +345,7 @@ func writeFailures(b *strings.Builder, fs []PodFailure, n int) {
 // Summary is a paragraph for a ticket: how many nodes of the template to
 // add, for which pods, what one node fewer leaves pending, and the pods
 // such nodes cannot help.
-func (a *ScaleUpAnswer) Summary(template *framework.Node, numNodes int) string {
+func (a *ScaleUpAnswer) Summary(template *api.Node, numNodes int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Scale-up check (schedkit what-if, %d nodes): ", numNodes)
 	alloc := listText(template.Status.Allocatable)

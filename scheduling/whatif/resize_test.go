@@ -4,7 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 )
 
@@ -32,7 +33,7 @@ func TestPlaceCountsResizeInFlight(t *testing.T) {
 		{
 			name: "spec above status",
 			bound: st.MakePod().Name("resizing").UID("uid-resizing").Node("node-a").Req(map[string]string{"cpu": "1500m", "memory": "1Gi"}).
-				StatusReq("c0", map[string]string{"cpu": "500m", "memory": "1Gi"}).ResizePending(framework.PodReasonDeferred),
+				StatusReq("c0", map[string]string{"cpu": "500m", "memory": "1Gi"}).ResizePending(api.PodReasonDeferred),
 			want: "node-b", rejectedA: true,
 		},
 		{
@@ -44,7 +45,7 @@ func TestPlaceCountsResizeInFlight(t *testing.T) {
 		{
 			name: "infeasible resize counts the status alone",
 			bound: st.MakePod().Name("resizing").UID("uid-resizing").Node("node-a").Req(map[string]string{"cpu": "1500m", "memory": "1Gi"}).
-				StatusReq("c0", map[string]string{"cpu": "500m", "memory": "1Gi"}).ResizePending(framework.PodReasonInfeasible),
+				StatusReq("c0", map[string]string{"cpu": "500m", "memory": "1Gi"}).ResizePending(api.PodReasonInfeasible),
 			want: "node-a",
 		},
 		{
@@ -55,7 +56,7 @@ func TestPlaceCountsResizeInFlight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := wiCluster(t, []*framework.Node{wiNode("node-a", "2").Obj(), wiNode("node-b", "1").Obj()}, []*framework.Pod{tc.bound.Obj()})
+			w := wiCluster(t, []*api.Node{wiNode("node-a", "2").Obj(), wiNode("node-b", "1").Obj()}, []*api.Pod{tc.bound.Obj()})
 			ans, err := w.Place(t.Context(), wiPod("incoming", "700m").Obj())
 			if err != nil {
 				t.Fatal(err)
@@ -64,12 +65,12 @@ func TestPlaceCountsResizeInFlight(t *testing.T) {
 				t.Errorf("placed on %q, want %q", ans.Decision.Node, tc.want)
 			}
 			verdicts := ans.Decision.Result.NodeVerdicts()
-			i := slices.IndexFunc(verdicts, func(v framework.NodeVerdict) bool { return v.Node == "node-a" })
+			i := slices.IndexFunc(verdicts, func(v runtime.NodeVerdict) bool { return v.Node == "node-a" })
 			if i < 0 {
 				t.Fatalf("no verdict for node-a in %+v", verdicts)
 			}
 			v := verdicts[i]
-			rejected := v.Verdict == framework.VerdictRejected && v.Plugin == "NodeResourcesFit" && slices.Equal(v.Reasons, []string{"Insufficient cpu"})
+			rejected := v.Verdict == runtime.VerdictRejected && v.Plugin == "NodeResourcesFit" && slices.Equal(v.Reasons, []string{"Insufficient cpu"})
 			if rejected != tc.rejectedA {
 				t.Errorf("node-a verdict %+v, want rejected for Insufficient cpu: %v", v, tc.rejectedA)
 			}
@@ -87,9 +88,9 @@ func TestPlaceCountsResizeInFlight(t *testing.T) {
 func TestPreemptionCountsResizeInFlight(t *testing.T) {
 	resizing := st.MakePod().Name("resizing").Namespace("default").UID("uid-resizing").Node("node-a").Priority(5).
 		Req(map[string]string{"cpu": "1500m", "memory": "1Gi"}).StatusReq("c0", map[string]string{"cpu": "500m", "memory": "1Gi"}).
-		ResizePending(framework.PodReasonInfeasible).Obj()
+		ResizePending(api.PodReasonInfeasible).Obj()
 	big := wiPod("big", "1").Node("node-a").Priority(1).Obj()
-	w := wiCluster(t, []*framework.Node{wiNode("node-a", "2").Obj()}, []*framework.Pod{resizing, big})
+	w := wiCluster(t, []*api.Node{wiNode("node-a", "2").Obj()}, []*api.Pod{resizing, big})
 	ans, err := w.Place(t.Context(), wiPod("urgent", "1").Priority(100).Obj())
 	if err != nil {
 		t.Fatal(err)

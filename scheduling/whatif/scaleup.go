@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -92,7 +93,7 @@ type ScaleUpAnswer struct {
 // pod and k−1 does not (Fewer lists who stays pending), which makes k the
 // fewest among the counts tried (placement is greedy, so a count the search
 // skipped could in rare cases do with fewer).
-func (w *WhatIf) ScaleUp(ctx context.Context, template *framework.Node, opts ScaleUpOptions) (*ScaleUpAnswer, error) {
+func (w *WhatIf) ScaleUp(ctx context.Context, template *api.Node, opts ScaleUpOptions) (*ScaleUpAnswer, error) {
 	if err := w.check("ScaleUp"); err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *framework.Node, opts Sca
 	if template.Name == "" {
 		return nil, errors.New("scheduling: ScaleUp: node template without a name")
 	}
-	if err := framework.ValidateNode(template); err != nil {
+	if err := api.ValidateNode(template); err != nil {
 		return nil, fmt.Errorf("scheduling: ScaleUp: %w", err)
 	}
 	if opts.MaxNodes < 0 {
@@ -189,9 +190,9 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *framework.Node, opts Sca
 
 // scaleUpTargets returns the pods a scale-up is for, in queue order, and
 // the gated pending pods it leaves out.
-func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, []PodFailure, error) {
+func (w *WhatIf) scaleUpTargets(keys []string) ([]*api.Pod, []PodFailure, error) {
 	c := w.s.Cluster()
-	var out []*framework.Pod
+	var out []*api.Pod
 	if len(keys) == 0 {
 		for _, r := range c.Pods() {
 			if r.State == scheduling.StatePending && r.Pod.DeletionTimestamp == nil {
@@ -219,7 +220,7 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*framework.Pod, []PodFailure, 
 	}
 	slices.SortStableFunc(out, queueOrder)
 	var gated []PodFailure
-	out = slices.DeleteFunc(out, func(p *framework.Pod) bool {
+	out = slices.DeleteFunc(out, func(p *api.Pod) bool {
 		reason, held := w.s.Gated(p.Namespace, p.Name)
 		if held {
 			gated = append(gated, PodFailure{Pod: p.Key(), Reason: reason})
@@ -243,7 +244,7 @@ func (w *WhatIf) newNodeNames(base string, n int) []string {
 }
 
 // nodeFrom is a copy of template named name, with the hostname label.
-func nodeFrom(template *framework.Node, name string) *framework.Node {
+func nodeFrom(template *api.Node, name string) *api.Node {
 	n := *template
 	n.Name, n.UID = name, ""
 	n.Labels = maps.Clone(template.Labels)
@@ -257,7 +258,7 @@ func nodeFrom(template *framework.Node, name string) *framework.Node {
 // helpable checks each target against one new template node alone
 // (PreFilter and Filter of its profile, on a fork with the node added)
 // and returns those that pass; the others go to ans.Unhelpable.
-func (w *WhatIf) helpable(ctx context.Context, template *framework.Node, name string, targets []*framework.Pod, ans *ScaleUpAnswer) ([]*framework.Pod, error) {
+func (w *WhatIf) helpable(ctx context.Context, template *api.Node, name string, targets []*api.Pod, ans *ScaleUpAnswer) ([]*api.Pod, error) {
 	if len(targets) == 0 {
 		return nil, nil
 	}
@@ -265,7 +266,7 @@ func (w *WhatIf) helpable(ctx context.Context, template *framework.Node, name st
 	if err != nil {
 		return nil, err
 	}
-	var out []*framework.Pod
+	var out []*api.Pod
 	err = func() error {
 		if err := f.f.AddNode(nodeFrom(template, name)); err != nil {
 			return err
@@ -306,14 +307,14 @@ func statusReason(st *framework.Status) string {
 
 // scaleUpTrial adds the named nodes and schedules pods in order on a fork;
 // a search trial (full false) stops at the first pod that does not fit.
-func (w *WhatIf) scaleUpTrial(ctx context.Context, template *framework.Node, names []string, pods []*framework.Pod, full bool) (ScaleUpTrial, error) {
+func (w *WhatIf) scaleUpTrial(ctx context.Context, template *api.Node, names []string, pods []*api.Pod, full bool) (ScaleUpTrial, error) {
 	t := ScaleUpTrial{Nodes: len(names), Complete: true}
 	f, err := w.fork()
 	if err != nil {
 		return t, err
 	}
 	err = w.s.InMode(scheduling.FreeRoomOnly, func() error {
-		nodes := make([]*framework.Node, len(names))
+		nodes := make([]*api.Node, len(names))
 		for i, name := range names {
 			nodes[i] = nodeFrom(template, name)
 		}

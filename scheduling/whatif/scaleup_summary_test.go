@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // A scale-up answer with no node to add says how many pending pods
@@ -15,13 +15,13 @@ import (
 // nodes, pending pods "fits" (1 cpu) and "needs-ssd" (nodeSelector
 // disk=ssd, a label no node and not the template has).
 func TestScaleUpSummaryCountsOnlyScheduledPods(t *testing.T) {
-	nodes := []*framework.Node{wiNode("n1", "4").Obj(), wiNode("n2", "4").Obj()}
+	nodes := []*api.Node{wiNode("n1", "4").Obj(), wiNode("n2", "4").Obj()}
 	fits := wiPod("fits", "1").Obj()
 	ssd := wiPod("needs-ssd", "1").NodeSelector(map[string]string{"disk": "ssd"}).Obj()
 	tmpl := wiNode("pool", "4").Obj()
 	for _, tc := range []struct {
 		name       string
-		pods       []*framework.Pod
+		pods       []*api.Pod
 		want       []string // in the summary
 		wantWrite  []string // in the written answer
 		notWant    string
@@ -30,7 +30,7 @@ func TestScaleUpSummaryCountsOnlyScheduledPods(t *testing.T) {
 	}{
 		{
 			name:       "one fits, one fits nowhere",
-			pods:       []*framework.Pod{fits, ssd},
+			pods:       []*api.Pod{fits, ssd},
 			want:       []string{"1 of the 2 pending pod(s) schedule without new nodes", "1 pod(s) cannot use such a node at all (e.g. default/needs-ssd: NodeAffinity: "},
 			wantWrite:  []string{"scale-up: none needed, the 1 pod(s) schedule on the current nodes", "1 pod(s) do not fit a new pool node even alone (left out):\n  default/needs-ssd: NodeAffinity"},
 			notWant:    "all 2 pending pod(s)",
@@ -39,7 +39,7 @@ func TestScaleUpSummaryCountsOnlyScheduledPods(t *testing.T) {
 		},
 		{
 			name:       "only a pod that fits nowhere",
-			pods:       []*framework.Pod{ssd},
+			pods:       []*api.Pod{ssd},
 			want:       []string{"nodes like pool (allocatable cpu 4, memory 16Gi, pods 10) help none of the 1 pending pod(s)", "1 pod(s) cannot use such a node at all (e.g. default/needs-ssd: NodeAffinity: "},
 			wantWrite:  []string{"scale-up: no node like pool helps the 1 pending pod(s)"},
 			notWant:    "schedule without new nodes",
@@ -47,7 +47,7 @@ func TestScaleUpSummaryCountsOnlyScheduledPods(t *testing.T) {
 		},
 		{
 			name:      "every pod fits",
-			pods:      []*framework.Pod{fits},
+			pods:      []*api.Pod{fits},
 			want:      []string{"all 1 pending pod(s) schedule without new nodes."},
 			wantWrite: []string{"scale-up: none needed, the 1 pod(s) schedule on the current nodes"},
 			notWant:   "cannot use",

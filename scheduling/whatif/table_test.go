@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -35,11 +36,11 @@ func (tableExtender) Prioritize(_ *framework.PodInfo, nodes []*framework.NodeInf
 // (a pod without affinity or spreading: InterPodAffinity, NodeAffinity and
 // PodTopologySpread skip), with and without an extender.
 func TestPlaceAnswerScoreTableColumns(t *testing.T) {
-	nodes := []*framework.Node{
+	nodes := []*api.Node{
 		wiNode("n1", "4").Obj(), wiNode("n22", "8").Obj(), wiNode("n333", "16").Obj(),
-		wiNode("n4444", "4").Taint("dedicated", "x", framework.TaintEffectPreferNoSchedule).Obj(),
+		wiNode("n4444", "4").Taint("dedicated", "x", api.TaintEffectPreferNoSchedule).Obj(),
 	}
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		wiPod("a", "1").Node("n1").Obj(), wiPod("b", "3").Node("n22").Obj(), wiPod("c", "2").Node("n4444").Obj(),
 	}
 	for _, tc := range []struct {

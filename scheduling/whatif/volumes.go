@@ -3,7 +3,7 @@ package whatif
 import (
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // This file gives what-if replicas the claims a StatefulSet controller
@@ -16,7 +16,7 @@ import (
 // checkClaimTemplates checks a question's claim templates: each named,
 // names unique; the claims made from them are checked as any claim when
 // added.
-func checkClaimTemplates(claims []*framework.PersistentVolumeClaim) error {
+func checkClaimTemplates(claims []*api.PersistentVolumeClaim) error {
 	seen := map[string]bool{}
 	for i, c := range claims {
 		switch {
@@ -34,11 +34,11 @@ func checkClaimTemplates(claims []*framework.PersistentVolumeClaim) error {
 
 // claimsText describes the claims a replica gets, one per template:
 // "data: storage 10Gi, class standard-rwo".
-func claimsText(templates, claims []*framework.PersistentVolumeClaim) []string {
+func claimsText(templates, claims []*api.PersistentVolumeClaim) []string {
 	out := make([]string, len(templates))
 	for i, t := range templates {
 		c := claims[i]
-		class := framework.ClaimClass(c)
+		class := api.ClaimClass(c)
 		if class == "" {
 			class = `""`
 		}

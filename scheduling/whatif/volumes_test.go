@@ -11,7 +11,9 @@ import (
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -21,10 +23,10 @@ import (
 // csi.example.com, the WaitForFirstConsumer class "zonal" of that
 // driver, marked as the cluster's default class) behind a WhatIf, with
 // extra storage objects.
-func wiVolumeCluster(t testing.TB, limit int32, objs ...framework.StorageObject) *WhatIf {
+func wiVolumeCluster(t testing.TB, limit int32, objs ...api.StorageObject) *WhatIf {
 	t.Helper()
 	c := svZonedCluster(t, limit)
-	sc := st.MakeSC("zonal", "csi.example.com", framework.VolumeBindingWaitForFirstConsumer).Obj()
+	sc := st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
 	sc.Annotations = map[string]string{annDefaultClass: "true"}
 	if err := c.UpdateStorageObject(sc); err != nil {
 		t.Fatal(err)
@@ -42,14 +44,14 @@ func wiVolumeCluster(t testing.TB, limit int32, objs ...framework.StorageObject)
 }
 
 // wiDBTemplate is a StatefulSet-like replica: 1 cpu, app=db.
-func wiDBTemplate() *framework.Pod {
+func wiDBTemplate() *api.Pod {
 	return st.MakePod().Name("db").Namespace("default").Label("app", "db").Owner("apps/v1", "StatefulSet", "db").
 		Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj()
 }
 
 // wiDataClaim is the volumeClaimTemplate "data": 10Gi, no class (the
 // default class applies).
-func wiDataClaim() *framework.PersistentVolumeClaim {
+func wiDataClaim() *api.PersistentVolumeClaim {
 	c := st.MakePVC("data", "").Request("10Gi").Obj()
 	c.UID, c.Namespace = "", ""
 	return c
@@ -73,7 +75,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 		// attaches 2 volumes: 12, and the 13th exceeds every node.
 		w := wiVolumeCluster(t, 2)
 		before := wiCapture(w)
-		ans, err := w.Capacity(ctx, wiDBTemplate(), CapacityOptions{ClaimTemplates: []*framework.PersistentVolumeClaim{wiDataClaim()}})
+		ans, err := w.Capacity(ctx, wiDBTemplate(), CapacityOptions{ClaimTemplates: []*api.PersistentVolumeClaim{wiDataClaim()}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,15 +109,15 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 		// zone-b 10Gi (one), zone-c none. data-db-1 exists, bound to a
 		// volume in zone-c: replica db-1 goes there. db-2…db-4 take
 		// zone-a twice and zone-b once; db-5 finds no room.
-		pv := st.MakePV("pv-c", "zonal").Capacity("10Gi").NodeAffinity(framework.LabelTopologyZone, "zone-c").ClaimRef("default", "data-db-1", "").Phase(framework.VolumeBound).Obj()
+		pv := st.MakePV("pv-c", "zonal").Capacity("10Gi").NodeAffinity(api.LabelTopologyZone, "zone-c").ClaimRef("default", "data-db-1", "").Phase(api.VolumeBound).Obj()
 		w := wiVolumeCluster(t, 10,
 			builder.MakeCSIDriver("csi.example.com").StorageCapacity(true).Obj(),
-			st.MakeCapacity("cap-a", "zonal", framework.LabelTopologyZone, "zone-a", "25Gi", ""),
-			st.MakeCapacity("cap-b", "zonal", framework.LabelTopologyZone, "zone-b", "10Gi", ""),
-			st.MakeCapacity("cap-c", "zonal", framework.LabelTopologyZone, "zone-c", "0", ""),
+			st.MakeCapacity("cap-a", "zonal", api.LabelTopologyZone, "zone-a", "25Gi", ""),
+			st.MakeCapacity("cap-b", "zonal", api.LabelTopologyZone, "zone-b", "10Gi", ""),
+			st.MakeCapacity("cap-c", "zonal", api.LabelTopologyZone, "zone-c", "0", ""),
 			pv, st.MakePVC("data-db-1", "zonal").Request("10Gi").Bound("pv-c").Obj())
 		before := wiCapture(w)
-		ans, err := w.Capacity(ctx, wiDBTemplate(), CapacityOptions{ClaimTemplates: []*framework.PersistentVolumeClaim{wiDataClaim()}})
+		ans, err := w.Capacity(ctx, wiDBTemplate(), CapacityOptions{ClaimTemplates: []*api.PersistentVolumeClaim{wiDataClaim()}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,13 +137,13 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 	t.Run("bad templates", func(t *testing.T) {
 		w := wiVolumeCluster(t, 2)
 		for _, tc := range []struct {
-			claims []*framework.PersistentVolumeClaim
+			claims []*api.PersistentVolumeClaim
 			want   string
 		}{
-			{[]*framework.PersistentVolumeClaim{nil}, "ClaimTemplates[0]: nil"},
-			{[]*framework.PersistentVolumeClaim{{}}, "ClaimTemplates[0].metadata.name: empty"},
-			{[]*framework.PersistentVolumeClaim{wiDataClaim(), wiDataClaim()}, `ClaimTemplates[1].metadata.name="data": duplicate`},
-			{[]*framework.PersistentVolumeClaim{st.MakePVC("data", "").Request("0").Obj()},
+			{[]*api.PersistentVolumeClaim{nil}, "ClaimTemplates[0]: nil"},
+			{[]*api.PersistentVolumeClaim{{}}, "ClaimTemplates[0].metadata.name: empty"},
+			{[]*api.PersistentVolumeClaim{wiDataClaim(), wiDataClaim()}, `ClaimTemplates[1].metadata.name="data": duplicate`},
+			{[]*api.PersistentVolumeClaim{st.MakePVC("data", "").Request("0").Obj()},
 				`scheduling: Capacity: replica default/db-1: claim default/data-db-1 from template "data": scheduling: AddStorageObject: framework: persistentvolumeclaim "default/data-db-1": spec.resources.requests["storage"]: 0: must be greater than zero`},
 		} {
 			before := wiCapture(w)
@@ -159,7 +161,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 // with zone-b full it fits nowhere, and the FitError says why.
 func TestWhatIfPlaceZonalVolume(t *testing.T) {
 	ctx := context.Background()
-	pv := st.MakePV("pv-b", "zonal").Capacity("10Gi").NodeAffinity(framework.LabelTopologyZone, "zone-b").ClaimRef("default", "data", "").Phase(framework.VolumeBound).Obj()
+	pv := st.MakePV("pv-b", "zonal").Capacity("10Gi").NodeAffinity(api.LabelTopologyZone, "zone-b").ClaimRef("default", "data", "").Phase(api.VolumeBound).Obj()
 	w := wiVolumeCluster(t, 10, pv, st.MakePVC("data", "zonal").Request("10Gi").Bound("pv-b").Obj(),
 		st.MakePVC("fresh", "zonal").Request("5Gi").Obj())
 	before := wiCapture(w)
@@ -174,7 +176,7 @@ func TestWhatIfPlaceZonalVolume(t *testing.T) {
 	}
 	rejected := 0
 	for _, v := range ans.Decision.Result.NodeVerdicts() {
-		if v.Verdict == framework.VerdictRejected {
+		if v.Verdict == runtime.VerdictRejected {
 			rejected++
 			if v.Plugin != "VolumeBinding" || len(v.Reasons) != 1 || v.Reasons[0] != filter.ReasonVolumeNodeConflict || wiZoneOf(v.Node) == "zone-b" {
 				t.Errorf("%s rejected by %s for %v", v.Node, v.Plugin, v.Reasons)
@@ -191,7 +193,7 @@ func TestWhatIfPlaceZonalVolume(t *testing.T) {
 		t.Fatalf("fresh: %v %+v", err, ans)
 	}
 	wiUnchanged(t, w, before)
-	if o, _ := w.Cluster().StorageObject(framework.KindPersistentVolumeClaim, "default", "fresh"); o.(*framework.PersistentVolumeClaim).Spec.VolumeName != "" {
+	if o, _ := w.Cluster().StorageObject(api.KindPersistentVolumeClaim, "default", "fresh"); o.(*api.PersistentVolumeClaim).Spec.VolumeName != "" {
 		t.Error("claim fresh left bound by the question")
 	}
 
@@ -220,7 +222,7 @@ func TestWhatIfPlaceZonalVolume(t *testing.T) {
 // go.
 func TestWhatIfDrainVolumes(t *testing.T) {
 	ctx := context.Background()
-	pv := st.MakePV("pv-a", "zonal").Capacity("10Gi").NodeAffinity(framework.LabelTopologyZone, "zone-a").ClaimRef("default", "data-db-0", "").Phase(framework.VolumeBound).Obj()
+	pv := st.MakePV("pv-a", "zonal").Capacity("10Gi").NodeAffinity(api.LabelTopologyZone, "zone-a").ClaimRef("default", "data-db-0", "").Phase(api.VolumeBound).Obj()
 	w := wiVolumeCluster(t, 10, pv, st.MakePVC("data-db-0", "zonal").Request("10Gi").Bound("pv-a").Obj())
 	db := st.MakePod().Name("db-0").Namespace("default").Node("n0").Owner("apps/v1", "StatefulSet", "db").Req(map[string]string{"cpu": "1"}).PVC("data-db-0").Obj()
 	if err := w.Scheduler().AddPod(db); err != nil {
@@ -254,8 +256,8 @@ func TestWhatIfDrainVolumes(t *testing.T) {
 // message, whether the question names them or not.
 func TestWhatIfScaleUpGated(t *testing.T) {
 	ctx := context.Background()
-	w := wiCluster(t, []*framework.Node{wiNode("n1", "1").Obj()}, nil)
-	for _, p := range []*framework.Pod{
+	w := wiCluster(t, []*api.Node{wiNode("n1", "1").Obj()}, nil)
+	for _, p := range []*api.Pod{
 		wiPod("wide", "2").Obj(),
 		wiPod("gated", "2").SchedulingGates("example.com/quota").Obj(),
 	} {
@@ -332,7 +334,7 @@ func TestPropWhatIfVolumesUnchanged(t *testing.T) {
 				tmpl.Spec.Resources.Requests = st.MakePVC("x", "").Request(fmt.Sprintf("%dGi", rapid.IntRange(1, 20).Draw(t, "size"))).Obj().Spec.Resources.Requests
 				class := "zonal"
 				tmpl.Spec.StorageClassName = &class
-				_, err = w.Capacity(ctx, wiDBTemplate(), CapacityOptions{Max: rapid.IntRange(1, 10).Draw(t, "max"), ClaimTemplates: []*framework.PersistentVolumeClaim{tmpl}})
+				_, err = w.Capacity(ctx, wiDBTemplate(), CapacityOptions{Max: rapid.IntRange(1, 10).Draw(t, "max"), ClaimTemplates: []*api.PersistentVolumeClaim{tmpl}})
 			case 2:
 				nodes := w.Cluster().Snapshot().Nodes()
 				if len(nodes) == 0 {
@@ -341,7 +343,7 @@ func TestPropWhatIfVolumesUnchanged(t *testing.T) {
 				_, err = w.Drain(ctx, []string{nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "drain")].Name()}, DrainOptions{AtOnce: rapid.Bool().Draw(t, "atOnce")})
 			case 3:
 				zone := fmt.Sprintf("zone-%c", 'a'+rapid.IntRange(0, 2).Draw(t, "zone"))
-				tmpl := st.MakeNode().Name("new").Label(framework.LabelTopologyZone, zone).Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj()
+				tmpl := st.MakeNode().Name("new").Label(api.LabelTopologyZone, zone).Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj()
 				_, err = w.ScaleUp(ctx, tmpl, ScaleUpOptions{MaxNodes: 3})
 			}
 			if err != nil {
@@ -376,14 +378,14 @@ func TestEphemeralClaimDefaultClass(t *testing.T) {
 		p := st.MakePod().Name("e-" + strings.ReplaceAll(tc.name, " ", "-")).UID("uid-" + tc.name).Obj()
 		spec := st.MakePVC("x", "").Obj().Spec
 		spec.StorageClassName = tc.class
-		p.Spec.Volumes = []framework.Volume{{Name: "v", VolumeSource: framework.VolumeSource{Ephemeral: &framework.EphemeralVolumeSource{
-			VolumeClaimTemplate: &framework.PersistentVolumeClaimTemplate{Spec: spec}}}}}
+		p.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+			VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: spec}}}}}
 		d, err := w.Scheduler().SchedulePod(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, _ := w.Cluster().StorageObject(framework.KindPersistentVolumeClaim, "default", p.Name+"-v")
-		if got := framework.ClaimClass(o.(*framework.PersistentVolumeClaim)); d.Outcome != tc.outcome || got != tc.want {
+		o, _ := w.Cluster().StorageObject(api.KindPersistentVolumeClaim, "default", p.Name+"-v")
+		if got := api.ClaimClass(o.(*api.PersistentVolumeClaim)); d.Outcome != tc.outcome || got != tc.want {
 			t.Errorf("%s: %s (%s), claim of class %q; want %s, %q", tc.name, d.Outcome, d.Message, got, tc.outcome, tc.want)
 		}
 	}

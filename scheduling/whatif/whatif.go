@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -94,7 +96,7 @@ func (w *WhatIf) fork() (*branch, error) {
 
 // schedule adds a copy of pod on the fork and runs its cycle at once (see
 // Scheduler.SchedulePod).
-func (f *branch) schedule(ctx context.Context, pod *framework.Pod) (scheduling.Decision, error) {
+func (f *branch) schedule(ctx context.Context, pod *api.Pod) (scheduling.Decision, error) {
 	return f.f.SchedulePod(ctx, pod)
 }
 
@@ -126,7 +128,7 @@ type PlaceAnswer struct {
 	// full explanation (every node's filter verdict, every score).
 	Decision scheduling.Decision
 	// FitError says why no node fits (nil when the pod was placed).
-	FitError *framework.FitError
+	FitError *runtime.FitError
 	// Preemption is what the profile's PostFilter (DefaultPreemption)
 	// would do for an unschedulable pod: the node it would nominate and
 	// the pods it would evict there. Nil when the pod fits or preemption
@@ -138,7 +140,7 @@ type PlaceAnswer struct {
 // victims.
 type PreemptionPlan struct {
 	Node    string
-	Victims []*framework.Pod
+	Victims []*api.Pod
 }
 
 // Placed reports whether the pod found a node.
@@ -150,7 +152,7 @@ func (a *PlaceAnswer) Placed() bool { return a.Decision.Node != "" && a.FitError
 // would evict (the preemption runs as kube's DefaultPreemption would, and
 // is undone with the rest of the fork). For a pod the cluster already
 // holds as pending, ask PlacePending.
-func (w *WhatIf) Place(ctx context.Context, pod *framework.Pod) (*PlaceAnswer, error) {
+func (w *WhatIf) Place(ctx context.Context, pod *api.Pod) (*PlaceAnswer, error) {
 	if err := w.check("Place"); err != nil {
 		return nil, err
 	}
@@ -236,7 +238,7 @@ type CapacityOptions struct {
 	// the replica's volume named after the template uses it. The claims
 	// are bound or provisioned by VolumeBinding like any pod's, on the
 	// question's fork.
-	ClaimTemplates []*framework.PersistentVolumeClaim
+	ClaimTemplates []*api.PersistentVolumeClaim
 }
 
 // CapacityAnswer is how many replicas of a template fit.
@@ -252,7 +254,7 @@ type CapacityAnswer struct {
 	// its full explanation (nil when Max stopped the question).
 	Stop *scheduling.Decision
 	// FitError is Stop's reason when no node fit.
-	FitError *framework.FitError
+	FitError *runtime.FitError
 	// Claims describe the claim each replica gets from each of
 	// CapacityOptions.ClaimTemplates ("data: storage 10Gi, class
 	// standard-rwo").
@@ -290,7 +292,7 @@ type NodeCount struct {
 // siblings); they take free room only (PostFilter, i.e. preemption, does
 // not run). The answer names each replica's node
 // and, for the first that did not fit, the decision with its explanation.
-func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
+func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
 	if err := w.check("Capacity"); err != nil {
 		return nil, err
 	}
@@ -319,7 +321,7 @@ func (w *WhatIf) Capacity(ctx context.Context, template *framework.Pod, opts Cap
 	return ans, nil
 }
 
-func (w *WhatIf) capacity(ctx context.Context, f *branch, template *framework.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
+func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opts CapacityOptions, ans *CapacityAnswer) error {
 	reps, err := f.f.Replicas(template, opts.ClaimTemplates)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -28,7 +29,7 @@ func wiPod(name, cpu string) *st.PodWrapper {
 }
 
 // wiCluster builds a cluster and a WhatIf with kube's default profile.
-func wiCluster(t testing.TB, nodes []*framework.Node, pods []*framework.Pod, opts ...framework.SnapshotOption) *WhatIf {
+func wiCluster(t testing.TB, nodes []*api.Node, pods []*api.Pod, opts ...framework.SnapshotOption) *WhatIf {
 	t.Helper()
 	c, err := scheduling.NewClusterFrom(nodes, pods, opts...)
 	if err != nil {
@@ -49,9 +50,9 @@ func wiCluster(t testing.TB, nodes []*framework.Node, pods []*framework.Pod, opt
 type wiState struct {
 	Nodes      []wiNodeState
 	Pods       []scheduling.PodRecord
-	Metrics    []*framework.NodeMetric
-	Budgets    []framework.PodDisruptionBudget
-	Storage    framework.StorageObjects
+	Metrics    []*api.NodeMetric
+	Budgets    []api.PodDisruptionBudget
+	Storage    api.StorageObjects
 	ClaimsUsed map[string]bool
 	Assumed    [2]int
 	Nominated  map[string]string
@@ -59,7 +60,7 @@ type wiState struct {
 }
 
 type wiNodeState struct {
-	Node      *framework.Node
+	Node      *api.Node
 	Pods      []string
 	Requested resource.Vector
 }
@@ -106,9 +107,9 @@ func wiUnchanged(t interface {
 func TestWhatIfCapacityByHand(t *testing.T) {
 	// Free cpu: n1 4−1 = 3, n2 2, n3 1: six 1-cpu replicas fit; n4 is
 	// tainted and takes none.
-	nodes := []*framework.Node{wiNode("n1", "4").Obj(), wiNode("n2", "2").Obj(), wiNode("n3", "1").Obj(),
-		wiNode("n4", "8").Taint("dedicated", "gpu", framework.TaintEffectNoSchedule).Obj()}
-	pods := []*framework.Pod{wiPod("existing", "1").Node("n1").Obj()}
+	nodes := []*api.Node{wiNode("n1", "4").Obj(), wiNode("n2", "2").Obj(), wiNode("n3", "1").Obj(),
+		wiNode("n4", "8").Taint("dedicated", "gpu", api.TaintEffectNoSchedule).Obj()}
+	pods := []*api.Pod{wiPod("existing", "1").Node("n1").Obj()}
 	w := wiCluster(t, nodes, pods)
 	before := wiCapture(w)
 	tmpl := wiPod("web", "1").Label("app", "web").Obj()
@@ -149,10 +150,10 @@ func TestWhatIfCapacityByHand(t *testing.T) {
 }
 
 func TestWhatIfPlaceByHand(t *testing.T) {
-	nodes := []*framework.Node{wiNode("small", "2").Obj(), wiNode("big", "8").Obj(),
-		wiNode("gpu", "16").Taint("dedicated", "gpu", framework.TaintEffectNoSchedule).Obj()}
+	nodes := []*api.Node{wiNode("small", "2").Obj(), wiNode("big", "8").Obj(),
+		wiNode("gpu", "16").Taint("dedicated", "gpu", api.TaintEffectNoSchedule).Obj()}
 	low := int32(0)
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		wiPod("low-a", "2").Node("small").Priority(low).Owner("apps/v1", "ReplicaSet", "low").Obj(),
 		wiPod("low-b", "7").Node("big").Priority(low).Owner("apps/v1", "ReplicaSet", "low").Obj(),
 	}
@@ -195,7 +196,7 @@ func TestWhatIfPlaceByHand(t *testing.T) {
 	}
 
 	// A pod that may not preempt gets no plan.
-	ans, err = w.Place(context.Background(), wiPod("polite", "2").Priority(100).PreemptionPolicy(framework.PreemptNever).Obj())
+	ans, err = w.Place(context.Background(), wiPod("polite", "2").Priority(100).PreemptionPolicy(api.PreemptNever).Obj())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,9 +207,9 @@ func TestWhatIfPlaceByHand(t *testing.T) {
 }
 
 func TestWhatIfDrainByHand(t *testing.T) {
-	nodes := []*framework.Node{wiNode("n1", "4").Obj(), wiNode("n2", "2").Obj(), wiNode("n3", "1").Obj()}
+	nodes := []*api.Node{wiNode("n1", "4").Obj(), wiNode("n2", "2").Obj(), wiNode("n3", "1").Obj()}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	pods := []*framework.Pod{
+	pods := []*api.Pod{
 		wiPod("web-1", "1").Node("n1").Label("app", "web").Owner("apps/v1", "ReplicaSet", "web").Obj(),
 		wiPod("db-1", "1").Node("n1").Label("app", "db").Owner("apps/v1", "StatefulSet", "db").Obj(),
 		wiPod("agent-n1", "0.1").Node("n1").Owner("apps/v1", "DaemonSet", "agent").Obj(),
@@ -275,8 +276,8 @@ func TestWhatIfDrainBudgetsSequentialVsAtOnce(t *testing.T) {
 	// Two web pods on n1, one disruption allowed: kubectl drain evicts one,
 	// waits for its replacement, then evicts the other; evicting at once
 	// (cluster-autoscaler) runs out of budget.
-	nodes := []*framework.Node{wiNode("n1", "4").Obj(), wiNode("n2", "4").Obj()}
-	pods := []*framework.Pod{
+	nodes := []*api.Node{wiNode("n1", "4").Obj(), wiNode("n2", "4").Obj()}
+	pods := []*api.Pod{
 		wiPod("web-1", "1").Node("n1").Label("app", "web").Owner("apps/v1", "ReplicaSet", "web").Obj(),
 		wiPod("web-2", "1").Node("n1").Label("app", "web").Owner("apps/v1", "ReplicaSet", "web").Obj(),
 	}
@@ -302,8 +303,8 @@ func TestWhatIfScaleUpByHand(t *testing.T) {
 	// One full 2-cpu node; five pending 1-cpu pods and one that needs a gpu
 	// node. Template nodes of 2 cpu: three are needed (2+2+1), two leave
 	// one pod pending.
-	nodes := []*framework.Node{wiNode("n1", "2").Obj()}
-	pods := []*framework.Pod{wiPod("full", "2").Node("n1").Obj()}
+	nodes := []*api.Node{wiNode("n1", "2").Obj()}
+	pods := []*api.Pod{wiPod("full", "2").Node("n1").Obj()}
 	for _, n := range []string{"p1", "p2", "p3", "p4", "p5"} {
 		pods = append(pods, wiPod(n, "1").Obj())
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
@@ -22,8 +24,8 @@ import (
 
 // zoned returns nodes named n0, n1, … with the given zone labels ("" for
 // none).
-func zoned(zones ...string) []*framework.Node {
-	out := make([]*framework.Node, len(zones))
+func zoned(zones ...string) []*api.Node {
+	out := make([]*api.Node, len(zones))
 	for i, z := range zones {
 		w := st.MakeNode().Name(fmt.Sprintf("n%d", i))
 		if z != "" {
@@ -34,7 +36,7 @@ func zoned(zones ...string) []*framework.Node {
 	return out
 }
 
-func names(nodes []*framework.Node) []string {
+func names(nodes []*api.Node) []string {
 	out := make([]string, len(nodes))
 	for i, n := range nodes {
 		out[i] = n.Name
@@ -46,12 +48,12 @@ func names(nodes []*framework.Node) []string {
 // hand: zones in the order first seen, one node of each zone in turn,
 // exhausted zones skipped.
 func TestKubeNodeOrder(t *testing.T) {
-	regional := func(region, zone string) *framework.Node {
+	regional := func(region, zone string) *api.Node {
 		return st.MakeNode().Name(region+zone).Label("topology.kubernetes.io/region", region).Label(st.VariedZoneKey, zone).Obj()
 	}
 	tests := []struct {
 		name  string
-		nodes []*framework.Node
+		nodes []*api.Node
 		want  []string
 	}{
 		{"empty", nil, []string{}},
@@ -59,9 +61,9 @@ func TestKubeNodeOrder(t *testing.T) {
 		{"zones in turn", zoned("a", "b", "a", "c", "b", "a"), []string{"n0", "n1", "n3", "n2", "n4", "n5"}},
 		{"no zone is a zone of its own", zoned("", "a", "", "a"), []string{"n0", "n1", "n2", "n3"}},
 		{"first-seen zone order", zoned("c", "c", "a", "b"), []string{"n0", "n2", "n3", "n1"}},
-		{"region and zone make the key", []*framework.Node{regional("r1", "a"), regional("r2", "a"), regional("r1", "a")},
+		{"region and zone make the key", []*api.Node{regional("r1", "a"), regional("r2", "a"), regional("r1", "a")},
 			[]string{"r1a", "r2a", "r1a"}},
-		{"deprecated zone label wins", []*framework.Node{
+		{"deprecated zone label wins", []*api.Node{
 			st.MakeNode().Name("x").Label("failure-domain.beta.kubernetes.io/zone", "old").Label(st.VariedZoneKey, "a").Obj(),
 			st.MakeNode().Name("y").Label(st.VariedZoneKey, "a").Obj(),
 			st.MakeNode().Name("z").Label(st.VariedZoneKey, "old").Obj(),
@@ -111,7 +113,7 @@ func TestPropKubeNodeOrder(t *testing.T) {
 
 // readList decodes a List of the export into its namespaces, nodes and
 // pods.
-func readList(t *testing.T, path string) (ns []framework.Namespace, nodes []*framework.Node, pods []*framework.Pod) {
+func readList(t *testing.T, path string) (ns []api.Namespace, nodes []*api.Node, pods []*api.Pod) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -141,13 +143,13 @@ func readList(t *testing.T, path string) (ns []framework.Namespace, nodes []*fra
 			if err := json.Unmarshal(raw, &w); err != nil {
 				t.Fatal(err)
 			}
-			ns = append(ns, framework.Namespace{Name: w.Metadata.Name, Labels: w.Metadata.Labels})
+			ns = append(ns, api.Namespace{Name: w.Metadata.Name, Labels: w.Metadata.Labels})
 			continue
 		case "Node":
-			n := &framework.Node{}
+			n := &api.Node{}
 			nodes, obj = append(nodes, n), n
 		case "Pod":
-			p := &framework.Pod{}
+			p := &api.Pod{}
 			pods, obj = append(pods, p), p
 		default:
 			t.Fatalf("%s: items[%d]: kind %q", path, i, head.Kind)
@@ -224,7 +226,7 @@ func TestGenerateIsTheBenchmarkWorkload(t *testing.T) {
 	}
 	v := st.NewVaried(st.VariedOptions{Seed: 7, Nodes: 25})
 	simple := st.NewVaried(st.VariedOptions{Seed: 8, RequestsAndImagesOnly: true})
-	var varied, reqimages []*framework.Pod
+	var varied, reqimages []*api.Pod
 	for range 5 {
 		varied, reqimages = append(varied, v.Next()), append(reqimages, simple.Next())
 	}
@@ -318,7 +320,7 @@ func TestNoVolumeProfile(t *testing.T) {
 	if !slices.Contains(def.Filter, config.VolumeZoneName) {
 		t.Errorf("default profile's filters %v lack VolumeZone: the test checks nothing", def.Filter)
 	}
-	if _, err := framework.NewFramework(scheduling.NewDefaultRegistry(), nv); err != nil {
+	if _, err := runtime.NewFramework(scheduling.NewDefaultRegistry(), nv); err != nil {
 		t.Error(err)
 	}
 	if _, err := profileOf("nope"); err == nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
+	fwruntime "github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -183,7 +184,7 @@ func measure(o runOptions) (result, []podRecord, error) {
 	if err != nil {
 		return res, nil, err
 	}
-	f, err := framework.NewFramework(scheduling.NewDefaultRegistry(), prof)
+	f, err := fwruntime.NewFramework(scheduling.NewDefaultRegistry(), prof)
 	if err != nil {
 		return res, nil, err
 	}
@@ -200,7 +201,7 @@ func measure(o runOptions) (result, []podRecord, error) {
 		infos = append(infos, pi)
 	}
 	c := &cycler{f: f, snap: snap, sampled: o.sampled, assumed: o.assumed, rng: rand.New(rand.NewPCG(o.tieSeed, 2)),
-		reuse: &framework.Result{}, recs: make([]podRecord, 0, len(infos))}
+		reuse: &fwruntime.Result{}, recs: make([]podRecord, 0, len(infos))}
 	if o.follow != "" {
 		if c.follow, err = readRecords(o.follow); err != nil {
 			return res, nil, err
@@ -250,11 +251,11 @@ func measure(o runOptions) (result, []podRecord, error) {
 
 // cycler runs the cycles of one row.
 type cycler struct {
-	f                *framework.Framework
+	f                *fwruntime.Framework
 	snap             *framework.Snapshot
 	sampled, assumed bool
 	rng              *rand.Rand
-	reuse            *framework.Result
+	reuse            *fwruntime.Result
 	start, seq       int
 	evaluated        int64
 	placed           int
@@ -265,13 +266,13 @@ type cycler struct {
 // cycle schedules pi (and assumes it when asked), recording its outcome.
 func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	n := c.snap.NumNodes()
-	opts := framework.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true}
+	opts := fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true}
 	if c.sampled {
-		opts.NumFeasibleToFind = framework.NumFeasibleNodesToFind(n, 0)
+		opts.NumFeasibleToFind = fwruntime.NumFeasibleNodesToFind(n, 0)
 		opts.StartIndex = c.start
 	}
 	r, err := c.f.Schedule(ctx, nil, c.snap, pi, opts)
-	var fe *framework.FitError
+	var fe *fwruntime.FitError
 	if err != nil && !errors.As(err, &fe) {
 		return fmt.Errorf("pod %s: %w", pi.Pod.Name, err)
 	}
@@ -306,7 +307,7 @@ func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 }
 
 // tiedBest reports whether node is feasible in r with the best total.
-func tiedBest(r *framework.Result, node string) bool {
+func tiedBest(r *fwruntime.Result, node string) bool {
 	for j, n := range r.FeasibleNodes() {
 		if n.Name() == node {
 			return r.Totals[j] == r.Top[0].Total

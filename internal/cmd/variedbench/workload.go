@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 )
@@ -71,10 +71,10 @@ func (o *workloadOptions) validate() error {
 
 // workload is a generated cluster and its two incoming streams.
 type workload struct {
-	nodes      []*framework.Node
-	pods       []*framework.Pod // existing pods, each on its node
-	namespaces []framework.Namespace
-	streams    map[string][]*framework.Pod
+	nodes      []*api.Node
+	pods       []*api.Pod // existing pods, each on its node
+	namespaces []api.Namespace
+	streams    map[string][]*api.Pod
 }
 
 // generate builds the workload of o exactly as BenchmarkVariedCycle does
@@ -86,12 +86,12 @@ func generate(o workloadOptions) (*workload, error) {
 	}
 	v := st.NewVaried(st.VariedOptions{Seed: o.seed, Nodes: o.nodes})
 	simple := st.NewVaried(st.VariedOptions{Seed: o.seed + 1, Nodes: 0, RequestsAndImagesOnly: true})
-	w := &workload{nodes: v.Nodes, pods: v.Pods, namespaces: v.Namespaces, streams: map[string][]*framework.Pod{}}
+	w := &workload{nodes: v.Nodes, pods: v.Pods, namespaces: v.Namespaces, streams: map[string][]*api.Pod{}}
 	for _, s := range []struct {
 		name string
 		gen  *st.Varied
 	}{{streamVaried, v}, {streamReqImages, simple}} {
-		pods := make([]*framework.Pod, o.pods)
+		pods := make([]*api.Pod, o.pods)
 		for i := range pods {
 			pods[i] = s.gen.Next()
 		}
@@ -190,9 +190,9 @@ func writeFile(path string, write func(io.Writer) error) (err error) {
 // failure-domain labels first), zones in the order first seen, and lists
 // them zone by zone in turn, one node from each zone still holding nodes.
 // Adding nodes in the returned order gives the same order back.
-func kubeNodeOrder(nodes []*framework.Node) []*framework.Node {
+func kubeNodeOrder(nodes []*api.Node) []*api.Node {
 	var zones []string
-	byZone := map[string][]*framework.Node{}
+	byZone := map[string][]*api.Node{}
 	for _, n := range nodes {
 		z := zoneKey(n.Labels)
 		if _, ok := byZone[z]; !ok {
@@ -200,7 +200,7 @@ func kubeNodeOrder(nodes []*framework.Node) []*framework.Node {
 		}
 		byZone[z] = append(byZone[z], n)
 	}
-	out := make([]*framework.Node, 0, len(nodes))
+	out := make([]*api.Node, 0, len(nodes))
 	for i := 0; len(out) < len(nodes); i++ {
 		for _, z := range zones {
 			if ns := byZone[z]; i < len(ns) {

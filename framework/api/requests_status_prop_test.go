@@ -1,0 +1,267 @@
+package api_test
+
+import (
+	"fmt"
+	"testing"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
+	"pgregory.net/rapid"
+)
+
+// rsAmounts is a cpu (milli) and memory (bytes) list; a missing name is
+// absent, as in a ResourceList.
+type rsAmounts map[resource.Name]int64
+
+func rsFrom(l resource.List) rsAmounts {
+	out := rsAmounts{}
+	for n, q := range l {
+		if n == resource.CPU {
+			out[n] = q.MilliValue()
+		} else {
+			out[n] = q.Value()
+		}
+	}
+	return out
+}
+
+func (a rsAmounts) add(b rsAmounts) {
+	for n, v := range b {
+		a[n] += v
+	}
+}
+
+func (a rsAmounts) raise(b rsAmounts) {
+	for n, v := range b {
+		if cur, ok := a[n]; !ok || v > cur {
+			a[n] = v
+		}
+	}
+}
+
+// rsReference is kube-scheduler v1.36's NodeInfo request for pod written
+// out from component-helpers v0.36 (PodRequests with UseStatusResources,
+// AggregateContainerRequests, determineEffectiveRequests), in plain
+// integers: per regular container and sidecar with a status reporting
+// resources, the per-name maximum of spec, actuated and allocated (spec
+// left out when the resize is infeasible); nonMissing fills names a
+// container's effective list lacks; sidecars add to the sum and to the
+// init containers after them; pod-level cpu and memory replace the
+// aggregate; overhead is added.
+func rsReference(pod *api.Pod, nonMissing rsAmounts) rsAmounts {
+	infeasible := false
+	for _, c := range pod.Status.Conditions {
+		if c.Type == api.PodResizePending {
+			infeasible = c.Reason == api.PodReasonInfeasible
+			break
+		}
+	}
+	statuses := map[string]api.ContainerStatus{}
+	for _, cs := range pod.Status.ContainerStatuses {
+		statuses[cs.Name] = cs
+	}
+	for _, cs := range pod.Status.InitContainerStatuses {
+		statuses[cs.Name] = cs
+	}
+	effective := func(spec resource.List, actuated *api.ResourceRequirements, allocated resource.List) rsAmounts {
+		out := rsAmounts{}
+		if !infeasible {
+			out.raise(rsFrom(spec))
+		}
+		out.raise(rsFrom(actuated.Requests))
+		out.raise(rsFrom(allocated))
+		return out
+	}
+	container := func(c *api.Container, status bool) rsAmounts {
+		var out rsAmounts
+		if cs, ok := statuses[c.Name]; ok && status && cs.Resources != nil {
+			out = effective(c.Resources.Requests, cs.Resources, cs.AllocatedResources)
+		} else {
+			out = rsFrom(c.Resources.Requests)
+		}
+		for n, v := range nonMissing {
+			if _, ok := out[n]; !ok {
+				out[n] = v
+			}
+		}
+		return out
+	}
+	reqs := rsAmounts{}
+	for i := range pod.Spec.Containers {
+		reqs.add(container(&pod.Spec.Containers[i], true))
+	}
+	sidecars, initMax := rsAmounts{}, rsAmounts{}
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		if c.IsSidecar() {
+			e := container(c, true)
+			reqs.add(e)
+			sidecars.add(e)
+			initMax.raise(sidecars)
+		} else {
+			use := container(c, false)
+			use.add(sidecars)
+			initMax.raise(use)
+		}
+	}
+	reqs.raise(initMax)
+	if r := pod.Spec.Resources; r != nil && len(r.Requests) > 0 {
+		var eff rsAmounts
+		if pod.Status.Resources != nil {
+			eff = effective(r.Requests, pod.Status.Resources, pod.Status.AllocatedResources)
+		}
+		for n, q := range rsFrom(r.Requests) {
+			if eff != nil {
+				q = eff[n]
+			}
+			reqs[n] = q
+		}
+	}
+	reqs.add(rsFrom(pod.Spec.Overhead))
+	return reqs
+}
+
+// rsReferenceNonZero is kube-scheduler v1.36's non-zero cpu and memory
+// (PodInfo.CalculateResource with getNonMissingContainerRequests).
+func rsReferenceNonZero(pod *api.Pod) (int64, int64) {
+	defaults := rsAmounts{resource.CPU: api.DefaultMilliCPURequest, resource.Memory: api.DefaultMemoryRequest}
+	if r := pod.Spec.Resources; r != nil && len(r.Requests) > 0 {
+		reqs := rsReference(pod, nil)
+		for n := range reqs {
+			delete(defaults, n)
+		}
+		if len(defaults) == 0 {
+			return reqs[resource.CPU], reqs[resource.Memory]
+		}
+	}
+	reqs := rsReference(pod, defaults)
+	return reqs[resource.CPU], reqs[resource.Memory]
+}
+
+// rsDrawPod draws a pod of one to three containers and up to two init
+// containers (sidecars or not), each with or without a status entry
+// (without resources, or with actuated requests and allocated amounts),
+// a status for a container the spec lacks, a second status for a
+// container, a resize condition,
+// pod-level requests and status, and overhead. Amounts are cpu and memory,
+// absent, zero or positive.
+func rsDrawPod(t *rapid.T) *api.Pod {
+	cpus := []string{"", "0", "100m", "250m", "500m", "1", "1500m", "2"}
+	mems := []string{"", "0", "128Mi", "1Gi", "1500Mi"}
+	list := func(label string) resource.List {
+		m := map[string]string{}
+		if c := rapid.SampledFrom(cpus).Draw(t, label+" cpu"); c != "" {
+			m["cpu"] = c
+		}
+		if c := rapid.SampledFrom(mems).Draw(t, label+" memory"); c != "" {
+			m["memory"] = c
+		}
+		if len(m) == 0 && rapid.Bool().Draw(t, label+" nil") {
+			return nil
+		}
+		return resource.MustParseList(m)
+	}
+	status := func(name string) *api.ContainerStatus {
+		switch rapid.IntRange(0, 3).Draw(t, name+" status") {
+		case 0:
+			return nil
+		case 1:
+			return &api.ContainerStatus{Name: name, AllocatedResources: list(name + " allocated only")}
+		}
+		return &api.ContainerStatus{Name: name, Resources: &api.ResourceRequirements{Requests: list(name + " actuated")}, AllocatedResources: list(name + " allocated")}
+	}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "ns"}}
+	for i := range rapid.IntRange(1, 3).Draw(t, "containers") {
+		name := fmt.Sprintf("c%d", i)
+		pod.Spec.Containers = append(pod.Spec.Containers, api.Container{Name: name, Resources: api.ResourceRequirements{Requests: list(name)}})
+		if cs := status(name); cs != nil {
+			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, *cs)
+		}
+	}
+	for i := range rapid.IntRange(0, 2).Draw(t, "init containers") {
+		name := fmt.Sprintf("i%d", i)
+		c := api.Container{Name: name, Resources: api.ResourceRequirements{Requests: list(name)}}
+		if rapid.Bool().Draw(t, name+" sidecar") {
+			always := api.RestartPolicyAlways
+			c.RestartPolicy = &always
+		}
+		pod.Spec.InitContainers = append(pod.Spec.InitContainers, c)
+		if cs := status(name); cs != nil {
+			pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, *cs)
+		}
+	}
+	if cs := status("ghost"); cs != nil {
+		pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, *cs)
+	}
+	if rapid.IntRange(0, 3).Draw(t, "duplicate status") == 0 {
+		// A second entry for a container: the last one counts.
+		name := fmt.Sprintf("c%d", rapid.IntRange(0, len(pod.Spec.Containers)-1).Draw(t, "duplicate of"))
+		if cs := status(name + " again"); cs != nil {
+			cs.Name = name
+			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, *cs)
+		}
+	}
+	switch rapid.IntRange(0, 3).Draw(t, "condition") {
+	case 1:
+		pod.Status.Conditions = append(pod.Status.Conditions, api.PodCondition{Type: api.PodResizePending, Status: api.ConditionTrue, Reason: api.PodReasonDeferred})
+	case 2:
+		pod.Status.Conditions = append(pod.Status.Conditions, api.PodCondition{Type: api.PodResizePending, Status: api.ConditionTrue, Reason: api.PodReasonInfeasible})
+	case 3:
+		pod.Status.Conditions = append(pod.Status.Conditions, api.PodCondition{Type: api.PodResizeInProgress, Status: api.ConditionTrue})
+	}
+	if rapid.IntRange(0, 2).Draw(t, "pod level") == 0 {
+		pod.Spec.Resources = &api.ResourceRequirements{Requests: list("pod level")}
+		if rapid.Bool().Draw(t, "pod level status") {
+			pod.Status.Resources = &api.ResourceRequirements{Requests: list("pod level actuated")}
+			pod.Status.AllocatedResources = list("pod level allocated")
+		}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "overhead") == 0 {
+		pod.Spec.Overhead = list("overhead")
+	}
+	return pod
+}
+
+// TestPropPodInfoStatusResources: on random pods with resizes in flight,
+// PodInfo's requests and non-zero requests equal an independent
+// transcription of kube-scheduler v1.36's rule (rsReference); unless the
+// resize is infeasible they are at least the spec's, per resource; the
+// spec-only requests are PodRequestVector's; and a pod without status
+// resources counts exactly its spec.
+func TestPropPodInfoStatusResources(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pod := rsDrawPod(t)
+		pi, err := fw.NewPodInfo(pod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rsReference(pod, nil)
+		if pi.Requests.MilliCPU != want[resource.CPU] || pi.Requests.Memory != want[resource.Memory] {
+			t.Fatalf("Requests cpu %dm memory %d, reference %dm %d", pi.Requests.MilliCPU, pi.Requests.Memory, want[resource.CPU], want[resource.Memory])
+		}
+		nzCPU, nzMem := rsReferenceNonZero(pod)
+		if pi.NonZeroMilliCPU != nzCPU || pi.NonZeroMemory != nzMem {
+			t.Fatalf("non-zero cpu %dm memory %d, reference %dm %d", pi.NonZeroMilliCPU, pi.NonZeroMemory, nzCPU, nzMem)
+		}
+		spec := api.PodRequestVector(pod)
+		if !spec.Equal(*pi.SpecRequests()) {
+			t.Fatalf("SpecRequests %+v, PodRequestVector %+v", *pi.SpecRequests(), spec)
+		}
+		if !pod.ResizeInfeasible() && (pi.Requests.MilliCPU < spec.MilliCPU || pi.Requests.Memory < spec.Memory) {
+			t.Fatalf("Requests %+v below the spec's %+v", pi.Requests, spec)
+		}
+		noStatus := *pod
+		noStatus.Status = api.PodStatus{Conditions: pod.Status.Conditions}
+		npi, err := fw.NewPodInfo(&noStatus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !npi.Requests.Equal(spec) || npi.SpecRequests() != &npi.Requests {
+			t.Fatalf("without status: Requests %+v, spec %+v", npi.Requests, spec)
+		}
+		if c, m := api.PodNonZeroRequests(pod); npi.NonZeroMilliCPU != c || npi.NonZeroMemory != m {
+			t.Fatalf("without status: non-zero %d %d, PodNonZeroRequests %d %d", npi.NonZeroMilliCPU, npi.NonZeroMemory, c, m)
+		}
+	})
+}

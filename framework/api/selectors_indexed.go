@@ -1,0 +1,187 @@
+package api
+
+// This file resolves node label expressions against a snapshot: an
+// expression's verdict depends only on the value of its key, so it is
+// computed once per distinct value (framework.Snapshot.TopologyValues
+// numbers them) and matching the snapshot's node k reads a table entry
+// instead of looking the key up in the node's labels.
+
+// indexedMaxValues bounds the table of one expression: a key with more
+// distinct values (kubernetes.io/hostname has one per node) is looked up in
+// each node's labels instead, so that resolving an expression never costs
+// more than the nodes a cycle evaluates.
+const indexedMaxValues = 256
+
+// IndexedNodeMatch is a disjunction of conjunctions of node label
+// expressions (node selector terms, label selectors over node labels)
+// resolved against one snapshot: Match(k) tells whether the snapshot's
+// node k satisfies every expression of some term, as the unresolved
+// matchers would for that node. Build it with NodeSelectorTermMatcher.Indexed
+// or Selector.Indexed and combine with And and Or. It is read-only and
+// valid until the snapshot's nodes change (as TopologyValues).
+type IndexedNodeMatch struct {
+	terms []indexedTerm // no term: no node matches
+	nodes NodeLabelIndex
+}
+
+// NodeLabelIndex is a list of nodes in a fixed order with each node label
+// key's values numbered: what Indexed resolves label expressions against
+// (a framework.Snapshot is one).
+type NodeLabelIndex interface {
+	// TopologyValues numbers the values of key across the nodes.
+	TopologyValues(key string) *TopologyValues
+	// NodeAt returns the node at position k.
+	NodeAt(k int) *Node
+}
+
+// indexedTerm is a conjunction; fields are a node selector term's field
+// expressions, matched on the node itself.
+type indexedTerm struct {
+	exprs  []indexedExpr
+	fields *NodeSelectorTermMatcher
+}
+
+// indexedExpr is one expression: its verdict by value id + 1 (entry 0 for
+// a node without the key) when pass is set, else the expression itself.
+type indexedExpr struct {
+	domain []int32
+	pass   []bool
+	key    string
+	match  func(v string, ok bool) bool
+}
+
+// resolve returns the expression over key whose verdict on a node with
+// value v (ok) is match(v, ok).
+func resolveExpr(s NodeLabelIndex, key string, match func(v string, ok bool) bool) indexedExpr {
+	tv := s.TopologyValues(key)
+	if len(tv.Values) > indexedMaxValues {
+		return indexedExpr{key: key, match: match}
+	}
+	pass := make([]bool, len(tv.Values)+1)
+	pass[0] = match("", false)
+	for id, v := range tv.Values {
+		pass[id+1] = match(v, true)
+	}
+	return indexedExpr{domain: tv.Domain, pass: pass}
+}
+
+// Indexed resolves the term's expressions against s. A nil term (one
+// without expressions and fields) matches no node.
+func (t *NodeSelectorTermMatcher) Indexed(s NodeLabelIndex) IndexedNodeMatch {
+	m := IndexedNodeMatch{nodes: s}
+	if t == nil {
+		return m
+	}
+	term := indexedTerm{exprs: make([]indexedExpr, len(t.exprs))}
+	for i := range t.exprs {
+		term.exprs[i] = resolveExpr(s, t.exprs[i].key, t.exprs[i].matchValue)
+	}
+	if len(t.fields) > 0 {
+		term.fields = &NodeSelectorTermMatcher{fields: t.fields}
+	}
+	m.terms = []indexedTerm{term}
+	return m
+}
+
+// Indexed resolves the selector, applied to node labels, against s.
+func (sel Selector) Indexed(s NodeLabelIndex) IndexedNodeMatch {
+	m := IndexedNodeMatch{nodes: s}
+	if sel.nothing {
+		return m
+	}
+	term := indexedTerm{exprs: make([]indexedExpr, len(sel.reqs))}
+	for i := range sel.reqs {
+		term.exprs[i] = resolveExpr(s, sel.reqs[i].key, sel.reqs[i].matchValue)
+	}
+	m.terms = []indexedTerm{term}
+	return m
+}
+
+// Or returns the match of nodes that m or o matches (both resolved against
+// the same snapshot).
+func (m IndexedNodeMatch) Or(o IndexedNodeMatch) IndexedNodeMatch {
+	if m.nodes == nil {
+		m.nodes = o.nodes
+	}
+	m.terms = append(m.terms[:len(m.terms):len(m.terms)], o.terms...)
+	return m
+}
+
+// And returns the match of nodes that both m and o match (both resolved
+// against the same snapshot): every pair of terms, conjoined.
+func (m IndexedNodeMatch) And(o IndexedNodeMatch) IndexedNodeMatch {
+	out := IndexedNodeMatch{nodes: m.nodes, terms: make([]indexedTerm, 0, len(m.terms)*len(o.terms))}
+	if out.nodes == nil {
+		out.nodes = o.nodes
+	}
+	for _, a := range m.terms {
+		for _, b := range o.terms {
+			t := indexedTerm{exprs: append(a.exprs[:len(a.exprs):len(a.exprs)], b.exprs...), fields: a.fields}
+			if b.fields != nil {
+				if t.fields == nil {
+					t.fields = b.fields
+				} else {
+					t.fields = &NodeSelectorTermMatcher{fields: append(a.fields.fields[:len(a.fields.fields):len(a.fields.fields)], b.fields.fields...)}
+				}
+			}
+			out.terms = append(out.terms, t)
+		}
+	}
+	return out
+}
+
+// Match reports whether the snapshot's node k satisfies every expression
+// of some term.
+func (m *IndexedNodeMatch) Match(k int) bool {
+terms:
+	for i := range m.terms {
+		t := &m.terms[i]
+		for j := range t.exprs {
+			e := &t.exprs[j]
+			if e.pass != nil {
+				if !e.pass[e.domain[k]+1] {
+					continue terms
+				}
+				continue
+			}
+			v, ok := m.nodes.NodeAt(k).Labels[e.key]
+			if !e.match(v, ok) {
+				continue terms
+			}
+		}
+		if t.fields == nil || t.fields.match(m.nodes.NodeAt(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Indexed resolves the pod's nodeSelector and required node affinity
+// against s: Match(k) is Match of the snapshot's node k.
+func (r *RequiredNodeAffinity) Indexed(s NodeLabelIndex) IndexedNodeMatch {
+	m := Selector{}.Indexed(s) // every node
+	if r.hasLabel {
+		m = r.labels.Indexed(s)
+	}
+	if r.terms != nil {
+		var terms IndexedNodeMatch
+		for i := range r.terms.terms {
+			terms = terms.Or(r.terms.terms[i].Indexed(s))
+		}
+		m = m.And(terms)
+	}
+	return m
+}
+
+// TopologyValues numbers the distinct values of one node label key across
+// a snapshot: Domain[i] is the value index of the node at position i
+// (framework.NodeInfo.Index), or -1 when the node lacks the key. Plugins
+// that count per topology domain use it to replace per-node label-map
+// lookups with slice reads. It is read-only.
+type TopologyValues struct {
+	Key    string
+	Values []string
+	Domain []int32
+	// Unkeyed is the number of nodes without the key (Domain −1).
+	Unkeyed int
+}

@@ -1,0 +1,106 @@
+package api_test
+
+import (
+	"fmt"
+	"testing"
+
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"pgregory.net/rapid"
+)
+
+// TestPropIndexedNodeMatchEqualsMatch: a node selector term or a label
+// selector resolved against a snapshot matches each snapshot node exactly
+// as the term or selector matches the node itself, with keys of few values
+// (tables), of more values than a table holds (label lookups), absent
+// keys, every operator and field expressions.
+func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.OneOf(rapid.IntRange(1, 30), rapid.IntRange(257, 300)).Draw(t, "nodes") // 257+: hostname values outgrow a table
+		nodes := make([]*api.Node, n)
+		for i := range nodes {
+			labels := map[string]string{}
+			if rapid.IntRange(0, 9).Draw(t, "hasHost") > 0 {
+				labels["h"] = fmt.Sprintf("n%d", i)
+			}
+			if rapid.IntRange(0, 4).Draw(t, "hasZone") > 0 {
+				labels["z"] = rapid.SampledFrom([]string{"a", "b", "c", ""}).Draw(t, "zone")
+			}
+			if rapid.Bool().Draw(t, "hasNum") {
+				labels["num"] = rapid.SampledFrom([]string{"1", "5", "12", "x"}).Draw(t, "num")
+			}
+			nodes[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("n%d", i), Labels: labels}}
+		}
+		snap, err := fw.NewSnapshot(nodes, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		values := func(key string) []string {
+			switch key {
+			case "h":
+				return []string{fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, "hv")), "n0"}
+			case "num":
+				return []string{rapid.SampledFrom([]string{"0", "5", "10"}).Draw(t, "numv")}
+			}
+			return []string{rapid.SampledFrom([]string{"a", "b", ""}).Draw(t, "zv")}
+		}
+		var term api.NodeSelectorTerm
+		for range rapid.IntRange(0, 3).Draw(t, "exprs") {
+			key := rapid.SampledFrom([]string{"h", "z", "num", "missing"}).Draw(t, "key")
+			op := rapid.SampledFrom([]api.NodeSelectorOperator{api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists,
+				api.NodeSelectorOpDoesNotExist, api.NodeSelectorOpGt, api.NodeSelectorOpLt}).Draw(t, "op")
+			r := api.NodeSelectorRequirement{Key: key, Operator: op}
+			switch op {
+			case api.NodeSelectorOpIn, api.NodeSelectorOpNotIn:
+				r.Values = values(key)
+			case api.NodeSelectorOpGt, api.NodeSelectorOpLt:
+				r.Values = []string{rapid.SampledFrom([]string{"0", "5", "10"}).Draw(t, "bound")}
+			}
+			term.MatchExpressions = append(term.MatchExpressions, r)
+		}
+		if rapid.IntRange(0, 3).Draw(t, "field") == 0 {
+			term.MatchFields = []api.NodeSelectorRequirement{{Key: "metadata.name",
+				Operator: rapid.SampledFrom([]api.NodeSelectorOperator{api.NodeSelectorOpIn, api.NodeSelectorOpNotIn}).Draw(t, "fieldOp"),
+				Values:   []string{fmt.Sprintf("n%d", rapid.IntRange(0, n-1).Draw(t, "fieldNode"))}}}
+		}
+		tm, err := api.CompileNodeSelectorTerm(&term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls := &api.LabelSelector{MatchLabels: map[string]string{}}
+		for _, key := range rapid.SliceOfDistinct(rapid.SampledFrom([]string{"h", "z", "missing"}), func(k string) string { return k }).Draw(t, "selKeys") {
+			ls.MatchLabels[key] = values(key)[0]
+		}
+		if rapid.Bool().Draw(t, "selExpr") {
+			ls.MatchExpressions = []api.LabelSelectorRequirement{{Key: "z", Operator: api.LabelSelectorOpNotIn, Values: []string{"a"}}}
+		}
+		sel, err := ls.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, is := tm.Indexed(snap), sel.Indexed(snap)
+		nothing := api.NothingSelector().Indexed(snap)
+		for k, ni := range snap.Nodes() {
+			if got, want := it.Match(k), tm.Match(ni.Node()); got != want {
+				t.Fatalf("term %+v on node %s %v: indexed %v, plain %v", term, ni.Name(), ni.Node().Labels, got, want)
+			}
+			if got, want := is.Match(k), sel.Matches(ni.Node().Labels); got != want {
+				t.Fatalf("selector %+v on node %s %v: indexed %v, plain %v", ls, ni.Name(), ni.Node().Labels, got, want)
+			}
+			if nothing.Match(k) {
+				t.Fatalf("NothingSelector matches node %s", ni.Name())
+			}
+		}
+	})
+}
+
+// TestIndexedNilTermMatchesNothing: a term without expressions and
+// fields compiles to nil, which matches no node, indexed or not.
+func TestIndexedNilTermMatchesNothing(t *testing.T) {
+	snap := fw.MustSnapshot([]*api.Node{{ObjectMeta: api.ObjectMeta{Name: "a"}}}, nil)
+	var tm *api.NodeSelectorTermMatcher
+	m := tm.Indexed(snap)
+	if m.Match(0) || tm.Match(snap.Nodes()[0].Node()) {
+		t.Fatal("a nil term matches a node")
+	}
+}

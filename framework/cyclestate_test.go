@@ -1,0 +1,76 @@
+package framework
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+)
+
+func TestCycleState(t *testing.T) {
+	cs := NewCycleState()
+	if _, err := cs.Read("k"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing key: %v", err)
+	}
+	cs.Write("k", &intState{v: []int{1}})
+	cs.Write("j", &intState{v: []int{2}})
+	cs.Write("k", &intState{v: []int{3}})
+	got, err := cs.Read("k")
+	if err != nil || got.(*intState).v[0] != 3 {
+		t.Fatalf("overwrite: %v %v", got, err)
+	}
+	c := cs.Clone()
+	cv, _ := c.Read("k")
+	cv.(*intState).v[0] = 99
+	if v, _ := cs.Read("k"); v.(*intState).v[0] != 3 {
+		t.Fatal("Clone must deep-copy values")
+	}
+	cs.Delete("k")
+	if _, err := cs.Read("k"); !errors.Is(err, ErrNotFound) {
+		t.Fatal("Delete")
+	}
+	if _, err := c.Read("k"); err != nil {
+		t.Fatal("Delete on original must not affect clone")
+	}
+}
+
+// TestCycleStateFirstWrite pins the state's first list (stored without
+// an allocation): later writes and a Write after Release leave it alone
+// (concurrent readers under -race), and a state with one value costs one
+// allocation.
+func TestCycleStateFirstWrite(t *testing.T) {
+	cs := NewCycleState()
+	cs.Write("a", &intState{v: []int{1}})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 200 {
+			if v, err := cs.Read("a"); err != nil || v.(*intState).v[0] != 1 {
+				t.Errorf("read a: %v %v", v, err)
+				return
+			}
+		}
+	}()
+	for i := range 100 {
+		cs.Write(StateKey("b"+strconv.Itoa(i)), &intState{v: []int{i}})
+	}
+	<-done
+	cs.Release()
+	if _, err := cs.Read("a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after Release: %v", err)
+	}
+	cs.Write("c", &intState{v: []int{3}})
+	if v, err := cs.Read("c"); err != nil || v.(*intState).v[0] != 3 {
+		t.Fatalf("write after Release: %v %v", v, err)
+	}
+	if _, err := cs.Read("a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a after Release and a write: %v", err)
+	}
+	val := &intState{}
+	if n := testing.AllocsPerRun(100, func() { NewCycleState().Write("k", val) }); n != 1 {
+		t.Fatalf("a state with one value: %v allocations, want 1", n)
+	}
+}
+
+type intState struct{ v []int }
+
+func (s *intState) Clone() StateData { return &intState{v: append([]int(nil), s.v...)} }

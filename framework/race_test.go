@@ -1,7 +1,0 @@
-//go:build race
-
-package framework
-
-// raceEnabled: the race detector is on (sync.Pool then drops items at
-// random, so pooled buffers are not reused reliably).
-const raceEnabled = true

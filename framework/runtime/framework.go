@@ -1,0 +1,633 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// Option configures a Framework.
+type Option func(*Framework)
+
+// WithClock sets the clock plugins see through Handle.Clock (default:
+// RealClock); a scheduling.Scheduler passes its own.
+func WithClock(c framework.Clock) Option { return func(f *Framework) { f.clock = c } }
+
+// WithParallelism sets the number of workers for per-node loops (default
+// 1, i.e. sequential; results are identical at any setting). Values below 1
+// are an error of NewFramework.
+func WithParallelism(n int) Option { return func(f *Framework) { f.parallelism = n } }
+
+// WithExtenders adds scheduler extenders, consulted after Filter and Score.
+func WithExtenders(e ...framework.Extender) Option {
+	return func(f *Framework) { f.extenders = append(f.extenders, e...) }
+}
+
+type scorePlugin struct {
+	framework.ScorePlugin
+	weight int64
+}
+
+// Framework runs a profile's plugins for one pod at a time. It is built once
+// and safe for concurrent cycles (each cycle has its own CycleState).
+type Framework struct {
+	profile     framework.Profile
+	clock       framework.Clock
+	parallelism int
+	extenders   []framework.Extender
+	plugins     map[string]framework.Plugin
+
+	queueSort   framework.QueueSortPlugin
+	preEnqueue  []framework.PreEnqueuePlugin
+	preFilter   []framework.PreFilterPlugin
+	filter      []framework.FilterPlugin
+	postFilter  []framework.PostFilterPlugin
+	preScore    []framework.PreScorePlugin
+	score       []scorePlugin
+	reserve     []framework.ReservePlugin
+	permit      []framework.PermitPlugin
+	preBind     []framework.PreBindPlugin
+	bind        []framework.BindPlugin
+	postBind    []framework.PostBindPlugin
+	placement   placementPlugins
+	filterIndex map[string]int
+	filterNames []string // filterNames[i] is filter[i].Name()
+	scoreIndex  map[string]int
+	scratch     sync.Pool
+	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
+	batch sync.Pool
+	// sign caches the plugins that sign pods (signature.go).
+	sign signState
+}
+
+var _ framework.Handle = (*Framework)(nil)
+
+// NewFramework instantiates the profile's plugins from registry (each
+// plugin once, shared across extension points) and checks the profile: an
+// unknown plugin, a plugin listed twice at one point, a plugin that does not
+// implement a point it is listed at, more than one QueueSort plugin, a score
+// plugin without a weight, a weight for a plugin that does not score, args
+// for an unknown plugin, or weights with which a node's total could leave
+// int64 (Σ of the positive weights × MaxNodeScore above MaxTotalScore, or
+// of the negative ones below math.MinInt64) are errors naming the profile,
+// plugin and value; the placement points are checked the same way, with at
+// most one PlacementGenerate plugin. (A configuration file is held to kube-scheduler's own
+// running-total check by configfile.LoadConfig; every profile it loads
+// passes this one.)
+func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Option) (*Framework, error) {
+	if registry == nil {
+		return nil, fmt.Errorf("framework: nil registry")
+	}
+	f := &Framework{profile: p, clock: framework.RealClock{}, parallelism: 1, plugins: map[string]framework.Plugin{}}
+	for _, o := range opts {
+		o(f)
+	}
+	prefix := fmt.Sprintf("framework: profile %q", p.SchedulerName)
+	if f.clock == nil {
+		return nil, fmt.Errorf("%s: WithClock(nil): a clock is required", prefix)
+	}
+	if f.parallelism < 1 {
+		return nil, fmt.Errorf("%s: parallelism=%d: must be at least 1", prefix, f.parallelism)
+	}
+	for name := range p.Args {
+		if _, ok := registry.Lookup(name); !ok {
+			return nil, fmt.Errorf("%s: args for unknown plugin %q (registered: %v)", prefix, name, registry.Names())
+		}
+	}
+	get := func(point, name string) (framework.Plugin, error) {
+		if pl, ok := f.plugins[name]; ok {
+			return pl, nil
+		}
+		fac, ok := registry.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s: unknown plugin %q (registered: %v)", prefix, point, name, registry.Names())
+		}
+		pl, err := fac(p.Args[name], f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: plugin %q: %w", prefix, name, err)
+		}
+		if pl == nil {
+			return nil, fmt.Errorf("%s: plugin %q: factory returned nil", prefix, name)
+		}
+		f.plugins[name] = pl
+		return pl, nil
+	}
+	var err error
+	if len(p.QueueSort) > 1 {
+		return nil, fmt.Errorf("%s: QueueSort: only one plugin may be enabled, got %v", prefix, p.QueueSort)
+	}
+	var qs []framework.QueueSortPlugin
+	if qs, err = collect[framework.QueueSortPlugin]("QueueSort", p.QueueSort, get, prefix); err != nil {
+		return nil, err
+	}
+	if len(qs) == 1 {
+		f.queueSort = qs[0]
+	}
+	if f.preEnqueue, err = collect[framework.PreEnqueuePlugin]("PreEnqueue", p.PreEnqueue, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.preFilter, err = collect[framework.PreFilterPlugin]("PreFilter", p.PreFilter, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.filter, err = collect[framework.FilterPlugin]("Filter", p.Filter, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.postFilter, err = collect[framework.PostFilterPlugin]("PostFilter", p.PostFilter, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.preScore, err = collect[framework.PreScorePlugin]("PreScore", p.PreScore, get, prefix); err != nil {
+		return nil, err
+	}
+	var scores []framework.ScorePlugin
+	if scores, err = collect[framework.ScorePlugin]("Score", p.Score, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.reserve, err = collect[framework.ReservePlugin]("Reserve", p.Reserve, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.permit, err = collect[framework.PermitPlugin]("Permit", p.Permit, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.preBind, err = collect[framework.PreBindPlugin]("PreBind", p.PreBind, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.bind, err = collect[framework.BindPlugin]("Bind", p.Bind, get, prefix); err != nil {
+		return nil, err
+	}
+	if f.postBind, err = collect[framework.PostBindPlugin]("PostBind", p.PostBind, get, prefix); err != nil {
+		return nil, err
+	}
+	if err = f.buildPlacement(p, get, prefix); err != nil {
+		return nil, err
+	}
+	for name, w := range p.Weights {
+		if !slices.Contains(p.Score, name) {
+			return nil, fmt.Errorf("%s: weight %d for plugin %q, which is not a Score plugin of the profile", prefix, w, name)
+		}
+	}
+	var hi, lo int64 // bounds of a node's total: every score is in [0, MaxNodeScore]
+	for _, sp := range scores {
+		w, ok := p.Weights[sp.Name()]
+		if !ok {
+			return nil, fmt.Errorf("%s: Score plugin %q has no weight", prefix, sp.Name())
+		}
+		if w == 0 {
+			w = 1
+		}
+		// Go's division truncates toward zero, so the negative bound is
+		// rounded up: w·MaxNodeScore ≥ MinInt64 − lo exactly when w ≥ it.
+		if (w > 0 && w > (framework.MaxTotalScore-hi)/framework.MaxNodeScore) || (w < 0 && w < (math.MinInt64-lo)/framework.MaxNodeScore) {
+			return nil, fmt.Errorf("%s: Score plugin %q: weight %d makes the total score overflow int64", prefix, sp.Name(), w)
+		}
+		if w > 0 {
+			hi += w * framework.MaxNodeScore
+		} else {
+			lo += w * framework.MaxNodeScore
+		}
+		f.score = append(f.score, scorePlugin{sp, w})
+	}
+	f.filterIndex = map[string]int{}
+	f.filterNames = make([]string, len(f.filter))
+	for i, pl := range f.filter {
+		f.filterIndex[pl.Name()] = i
+		f.filterNames[i] = pl.Name()
+	}
+	f.scoreIndex = map[string]int{}
+	for i, pl := range f.score {
+		f.scoreIndex[pl.Name()] = i
+	}
+	return f, nil
+}
+
+func collect[T framework.Plugin](point string, names []string, get func(point, name string) (framework.Plugin, error), prefix string) ([]T, error) {
+	out := make([]T, 0, len(names))
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return nil, fmt.Errorf("%s: %s: plugin %q listed twice", prefix, point, n)
+		}
+		seen[n] = true
+		pl, err := get(point, n)
+		if err != nil {
+			return nil, err
+		}
+		t, ok := pl.(T)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s: plugin %q does not implement %s", prefix, point, n, point)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Clock returns the framework's clock.
+func (f *Framework) Clock() framework.Clock { return f.clock }
+
+// Parallelism returns the number of workers for per-node loops.
+func (f *Framework) Parallelism() int { return f.parallelism }
+
+// Profile returns the profile the framework was built from.
+func (f *Framework) Profile() framework.Profile { return f.profile }
+
+// ProfileName returns the profile's scheduler name.
+func (f *Framework) ProfileName() string { return f.profile.SchedulerName }
+
+// Plugin returns the instance of the named plugin.
+func (f *Framework) Plugin(name string) (framework.Plugin, bool) {
+	pl, ok := f.plugins[name]
+	return pl, ok
+}
+
+// QueueSort returns the QueueSort plugin, or nil.
+func (f *Framework) QueueSort() framework.QueueSortPlugin { return f.queueSort }
+
+// HasFilterPlugins reports whether the profile has Filter plugins.
+func (f *Framework) HasFilterPlugins() bool { return len(f.filter) > 0 }
+
+// HasScorePlugins reports whether the profile has Score plugins.
+func (f *Framework) HasScorePlugins() bool { return len(f.score) > 0 }
+
+// HasPostFilterPlugins reports whether the profile has PostFilter plugins.
+func (f *Framework) HasPostFilterPlugins() bool { return len(f.postFilter) > 0 }
+
+// Extenders returns the configured extenders.
+func (f *Framework) Extenders() []framework.Extender { return f.extenders }
+
+// ScoreWeight returns the effective weight of a score plugin (0 if absent).
+func (f *Framework) ScoreWeight(name string) int64 {
+	if i, ok := f.scoreIndex[name]; ok {
+		return f.score[i].weight
+	}
+	return 0
+}
+
+// HasPreEnqueuePlugins reports whether the profile has PreEnqueue plugins.
+func (f *Framework) HasPreEnqueuePlugins() bool { return len(f.preEnqueue) > 0 }
+
+// RunPreEnqueuePlugins runs the PreEnqueue plugins in order and returns the
+// first non-Success status, naming its plugin (kube-scheduler's queue
+// keeps such a pod out of the active queue); nil when every plugin admits
+// the pod.
+func (f *Framework) RunPreEnqueuePlugins(ctx context.Context, pod *api.Pod) *framework.Status {
+	for _, pl := range f.preEnqueue {
+		if s := pl.PreEnqueue(ctx, pod); !s.IsSuccess() {
+			return s.WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+// RunPreFilterPlugins runs PreFilter in order with kube-scheduler's rules:
+// Skip marks the plugin's Filter as skipped; UnschedulableAndUnresolvable
+// stops at once; Unschedulable is remembered while the rest still run; any
+// other failure is an Error. Results are intersected; an empty intersection
+// is UnschedulableAndUnresolvable "node(s) didn't satisfy plugin(s) [..]
+// simultaneously". It returns the merged result, the status and the plugins
+// that narrowed the node set.
+func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status, []string) {
+	var result *framework.PreFilterResult
+	var withNodes []string
+	var ret *framework.Status
+	skip := map[string]bool{}
+	for _, pl := range f.preFilter {
+		r, s := pl.PreFilter(ctx, state, pod, nodes)
+		if s.IsSkip() {
+			skip[pl.Name()] = true
+			continue
+		}
+		if !s.IsSuccess() {
+			s = s.WithPlugin(pl.Name())
+			switch s.Code() {
+			case framework.UnschedulableAndUnresolvable:
+				return nil, s, nil
+			case framework.Unschedulable:
+				ret = s
+				continue
+			}
+			return nil, framework.AsStatus(fmt.Errorf("running PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name()), nil
+		}
+		if !r.AllNodes() {
+			withNodes = append(withNodes, pl.Name())
+		}
+		result = result.Merge(r)
+		if !result.AllNodes() && len(result.NodeNames) == 0 {
+			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", withNodes)
+			if len(withNodes) == 1 {
+				msg = fmt.Sprintf("node(s) didn't satisfy plugin %v", withNodes[0])
+			}
+			return result, framework.NewStatus(framework.UnschedulableAndUnresolvable, msg), withNodes
+		}
+	}
+	state.SetSkipFilterPlugins(skip)
+	return result, ret, withNodes
+}
+
+// activeFilters returns the Filter plugins not skipped this cycle, with
+// their indices in the profile.
+func (f *Framework) activeFilters(state *framework.CycleState) ([]framework.FilterPlugin, []int16) {
+	pls := make([]framework.FilterPlugin, 0, len(f.filter))
+	idx := make([]int16, 0, len(f.filter))
+	for i, pl := range f.filter {
+		if state.SkipFilter(pl.Name()) {
+			continue
+		}
+		pls = append(pls, pl)
+		idx = append(idx, int16(i))
+	}
+	return pls, idx
+}
+
+// RunFilterPlugins runs the non-skipped Filter plugins on one node in order,
+// stopping at the first non-Success; a status that is not a rejection
+// becomes an Error. The returned status names the plugin.
+func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	for _, pl := range f.filter {
+		if state.SkipFilter(pl.Name()) {
+			continue
+		}
+		if s := pl.Filter(ctx, state, pod, node); !s.IsSuccess() {
+			if !s.IsRejected() {
+				return framework.AsStatus(fmt.Errorf("running %q filter plugin: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+			}
+			return s.WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+// RunPreFilterExtensionAddPod calls AddPod on every non-skipped PreFilter
+// plugin with extensions.
+func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *framework.CycleState, pod, toAdd *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	for _, pl := range f.preFilter {
+		ext := pl.PreFilterExtensions()
+		if ext == nil || state.SkipFilter(pl.Name()) {
+			continue
+		}
+		if s := ext.AddPod(ctx, state, pod, toAdd, node); !s.IsSuccess() {
+			return framework.AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+// RunPreFilterExtensionRemovePod calls RemovePod on every non-skipped
+// PreFilter plugin with extensions.
+func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *framework.CycleState, pod, toRemove *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	for _, pl := range f.preFilter {
+		ext := pl.PreFilterExtensions()
+		if ext == nil || state.SkipFilter(pl.Name()) {
+			continue
+		}
+		if s := ext.RemovePod(ctx, state, pod, toRemove, node); !s.IsSuccess() {
+			return framework.AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+// RunFilterPluginsWithNominatedPods filters node in up to two passes, as
+// kube-scheduler: first with the nominated pods of priority ≥ the pod's
+// added (on a cloned state and node), then, if that passed and pods were
+// added, without them. Both passes must pass.
+func (f *Framework) RunFilterPluginsWithNominatedPods(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, nominated []*framework.PodInfo) *framework.Status {
+	var added []*framework.PodInfo
+	for _, np := range nominated {
+		if np.Pod.PriorityValue() >= pod.Pod.PriorityValue() && !framework.SamePod(np.Pod, pod.Pod) {
+			added = append(added, np)
+		}
+	}
+	if len(added) == 0 {
+		return f.RunFilterPlugins(ctx, state, pod, node)
+	}
+	st := state.Clone()
+	ni := node.Clone()
+	for _, np := range added {
+		ni.AddPodInfo(np)
+		if s := f.RunPreFilterExtensionAddPod(ctx, st, pod, np, ni); !s.IsSuccess() {
+			return s
+		}
+	}
+	if s := f.RunFilterPlugins(ctx, st, pod, ni); !s.IsSuccess() {
+		return s
+	}
+	return f.RunFilterPlugins(ctx, state, pod, node)
+}
+
+// RunPostFilterPlugins runs PostFilter plugins in order until one succeeds
+// (its result is returned), one returns UnschedulableAndUnresolvable, or one
+// errors. Unschedulable results accumulate: the last non-Noop result is
+// kept and reasons are concatenated; the first rejecting plugin is named.
+func (f *Framework) RunPostFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, statuses *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+	var result *framework.PostFilterResult
+	var reasons []string
+	var rejector string
+	for _, pl := range f.postFilter {
+		r, s := pl.PostFilter(ctx, state, pod, statuses)
+		if s.IsSuccess() {
+			return r, s.WithPlugin(pl.Name())
+		}
+		if s.Code() == framework.UnschedulableAndUnresolvable {
+			return r, s.WithPlugin(pl.Name())
+		}
+		if !s.IsRejected() {
+			return nil, framework.AsStatus(s.ErrOrCode()).WithPlugin(pl.Name())
+		}
+		if r != nil && r.NominatingInfo != nil && r.Mode != framework.ModeNoop {
+			result = r
+		}
+		reasons = append(reasons, s.Reasons()...)
+		if rejector == "" {
+			rejector = pl.Name()
+		}
+	}
+	return result, framework.NewStatus(framework.Unschedulable, reasons...).WithPlugin(rejector)
+}
+
+// RunPreScorePlugins runs PreScore over the feasible nodes; Skip marks the
+// plugin's Score as skipped; any other failure is an Error.
+func (f *Framework) RunPreScorePlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
+	skip := map[string]bool{}
+	state.SetScoredNodes(len(nodes))
+	for _, pl := range f.preScore {
+		s := pl.PreScore(ctx, state, pod, nodes)
+		if s.IsSkip() {
+			skip[pl.Name()] = true
+			continue
+		}
+		if !s.IsSuccess() {
+			return framework.AsStatus(fmt.Errorf("running PreScore plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		}
+	}
+	state.SetSkipScorePlugins(skip)
+	return nil
+}
+
+// RunReservePluginsReserve runs Reserve in order and returns the first
+// failure (a rejection keeps its code; anything else becomes an Error). It
+// does not unreserve: see Reserve.
+func (f *Framework) RunReservePluginsReserve(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+	for _, pl := range f.reserve {
+		if s := pl.Reserve(ctx, state, pod, nodeName); !s.IsSuccess() {
+			if s.IsRejected() {
+				return s.WithPlugin(pl.Name())
+			}
+			return framework.AsStatus(fmt.Errorf("running Reserve plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+// RunReservePluginsUnreserve runs Unreserve on every reserve plugin in
+// reverse order.
+func (f *Framework) RunReservePluginsUnreserve(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) {
+	for i := len(f.reserve) - 1; i >= 0; i-- {
+		f.reserve[i].Unreserve(ctx, state, pod, nodeName)
+	}
+}
+
+// Reserve runs Reserve and, on failure, Unreserve on every reserve plugin in
+// reverse order, returning the failure.
+func (f *Framework) Reserve(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+	s := f.RunReservePluginsReserve(ctx, state, pod, nodeName)
+	if !s.IsSuccess() {
+		f.RunReservePluginsUnreserve(ctx, state, pod, nodeName)
+	}
+	return s
+}
+
+// PermitWait is one plugin's Wait verdict from RunPermitPlugins.
+type PermitWait struct {
+	Plugin  string
+	Timeout time.Duration
+}
+
+// RunPermitPlugins runs Permit in order. A rejection returns at once; Wait
+// is collected with its timeout capped at MaxPermitTimeout; any other code is
+// an Error. When some plugin waits, the status is Wait with the last
+// waiting plugin's reasons followed by "one or more plugins asked to wait
+// and no plugin rejected pod" (kube-scheduler v1.36's RunPermitPlugins),
+// and the waits list the plugins to hear from.
+func (f *Framework) RunPermitPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) (*framework.Status, []PermitWait) {
+	var waits []PermitWait
+	var wait *framework.Status
+	for _, pl := range f.permit {
+		s, timeout := pl.Permit(ctx, state, pod, nodeName)
+		if s.IsSuccess() {
+			continue
+		}
+		if s.IsRejected() {
+			return s.WithPlugin(pl.Name()), nil
+		}
+		if s.IsWait() {
+			if timeout > framework.MaxPermitTimeout {
+				timeout = framework.MaxPermitTimeout
+			}
+			waits = append(waits, PermitWait{Plugin: pl.Name(), Timeout: timeout})
+			wait = s
+			continue
+		}
+		return framework.AsStatus(fmt.Errorf("running Permit plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name()), nil
+	}
+	if len(waits) > 0 {
+		// kube appends to the last waiting plugin's own status.
+		return framework.NewStatus(framework.Wait, append(slices.Clip(wait.Reasons()), "one or more plugins asked to wait and no plugin rejected pod")...), waits
+	}
+	return nil, nil
+}
+
+// RunPreBindPlugins runs PreBind in order; the first failure is returned (a
+// rejection keeps its code, anything else becomes an Error).
+func (f *Framework) RunPreBindPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+	for _, pl := range f.preBind {
+		if s := pl.PreBind(ctx, state, pod, nodeName); !s.IsSuccess() {
+			if s.IsRejected() {
+				return s.WithPlugin(pl.Name())
+			}
+			return framework.AsStatus(fmt.Errorf("running PreBind plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		}
+	}
+	return nil
+}
+
+// RunBindPlugins runs Bind plugins until one returns other than Skip. With
+// no bind plugin, or when all skip, the result is Skip.
+func (f *Framework) RunBindPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+	if len(f.bind) == 0 {
+		return framework.NewStatus(framework.Skip)
+	}
+	var s *framework.Status
+	for _, pl := range f.bind {
+		s = pl.Bind(ctx, state, pod, nodeName)
+		if s.IsSkip() {
+			continue
+		}
+		if !s.IsSuccess() {
+			if s.IsRejected() {
+				return s.WithPlugin(pl.Name())
+			}
+			return framework.AsStatus(fmt.Errorf("running Bind plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		}
+		return nil
+	}
+	return s
+}
+
+// RunPostBindPlugins informs every PostBind plugin.
+func (f *Framework) RunPostBindPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) {
+	for _, pl := range f.postBind {
+		pl.PostBind(ctx, state, pod, nodeName)
+	}
+}
+
+// EnqueueExtensions returns, for every plugin of the profile that can
+// reject a pod before binding (PreEnqueue, PreFilter, Filter, Reserve,
+// Permit; each once, in profile order), the plugin's name and its registered events:
+// its own EventsToRegister, its EnqueueForwarder target's, or AllEvents
+// when it has neither. An EventsToRegister error is returned naming the
+// plugin.
+func (f *Framework) EnqueueExtensions(ctx context.Context) ([]PluginEvents, error) {
+	var out []PluginEvents
+	seen := map[string]bool{}
+	for _, names := range [][]string{f.profile.PreEnqueue, f.profile.PreFilter, f.profile.Filter, f.profile.Reserve, f.profile.Permit} {
+		for _, n := range names {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			pl := f.plugins[n]
+			ext, ok := pl.(framework.EnqueueExtensions)
+			if !ok {
+				if fw, isFw := pl.(framework.EnqueueForwarder); isFw {
+					ext, ok = fw.EnqueueTarget().(framework.EnqueueExtensions)
+				}
+			}
+			pe := PluginEvents{Plugin: n}
+			if !ok {
+				pe.Events, pe.Default = framework.AllEvents(), true
+				out = append(out, pe)
+				continue
+			}
+			evs, err := ext.EventsToRegister(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("framework: profile %q: plugin %q: EventsToRegister: %w", f.profile.SchedulerName, n, err)
+			}
+			pe.Events = evs
+			out = append(out, pe)
+		}
+	}
+	return out, nil
+}
+
+// PluginEvents are the events one plugin registered; Default marks a
+// plugin without EnqueueExtensions (every event, always Queue).
+type PluginEvents struct {
+	Plugin  string
+	Events  []framework.ClusterEventWithHint
+	Default bool
+}

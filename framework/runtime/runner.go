@@ -1,0 +1,1065 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/internal/parallel"
+)
+
+// CycleOptions tune one run of Schedule.
+type CycleOptions struct {
+	// Rand breaks ties among the top-scoring nodes uniformly at random. It
+	// is required: the same seed and inputs give the same choice.
+	Rand *rand.Rand
+	// StartIndex is the round-robin offset: node i of the cycle is
+	// candidates[(StartIndex+i) % len(candidates)].
+	StartIndex int
+	// NumFeasibleToFind is how many feasible nodes the cycle keeps, the
+	// first ones in evaluation order (0 means all); NumFeasibleNodesToFind
+	// derives it from percentageOfNodesToScore. As in kube-scheduler's
+	// findNodesThatPassFilters, filtering stops only when one more feasible
+	// node is found (that node is dropped and not counted), so the nodes
+	// rejected before it count as evaluated.
+	NumFeasibleToFind int
+	// NominatedPods returns the pods nominated to a node, for the two-pass
+	// filter. Nil means none.
+	NominatedPods func(nodeName string) []*framework.PodInfo
+	// TopN is how many ranked nodes the result keeps (default 3).
+	TopN int
+	// AlwaysScore scores even when only one node is feasible (kube-scheduler
+	// skips scoring then; turn this on for explanations).
+	AlwaysScore bool
+	// SkipExplanation drops the per-plugin raw score table (normalized
+	// scores, totals and filter verdicts are kept).
+	SkipExplanation bool
+	// ExplainFilters runs every Filter plugin on every candidate node
+	// (past the first rejection, and on the nodes sampling left
+	// unevaluated) and reports each plugin's verdict in
+	// NodeVerdict.Filters. The decision is unchanged; the cost is one more
+	// Filter pass over all candidates.
+	ExplainFilters bool
+	// Nodes, when non-nil, restricts the nodes filtered and scored to these,
+	// in this order (resolved by name in the snapshot; names it lacks are
+	// left out): kube-scheduler v1.36's placement in the pod group cycle
+	// (AssumePlacement). PreFilter still sees every node of the snapshot,
+	// and NumAllNodes counts the placement's nodes.
+	Nodes []*framework.NodeInfo
+	// Reuse, when set, is overwritten with this cycle's Result and its
+	// buffers are reused, so a caller that does not keep explanations
+	// allocates almost nothing per cycle. The returned Result is Reuse.
+	Reuse *Result
+	// PreFiltered, when set, is what RunPreFilterPlugins returned for this
+	// pod on this cycle's state and snapshot, run before (scheduling's
+	// pod-signature reuse runs PreFilter to decide whether a full cycle is
+	// needed): Schedule takes it instead of running PreFilter again.
+	PreFiltered *PreFilterOutcome
+
+	noExtenders bool // ScoreNodes: the profile's plugins only
+}
+
+// PreFilterOutcome is what RunPreFilterPlugins returned: the merged
+// result, the status and the plugins that narrowed the nodes.
+type PreFilterOutcome struct {
+	Result  *framework.PreFilterResult
+	Status  *framework.Status
+	Plugins []string
+}
+
+// Schedule runs one scheduling cycle's plugins for pod over snap: PreFilter
+// (merging PreFilterResults), Filter per node, extender filters, PreScore,
+// Score, NormalizeScore, the [0,100] check, weights and extender scores,
+// then host selection. The Result explains every step.
+//
+// It returns a *FitError when no node fits (the Result still explains why)
+// and another error when a plugin fails unexpectedly. Results are
+// identical at any parallelism. A nil ctx is an error; a ctx already done
+// is an error wrapping ctx.Err() before any plugin runs, and one done
+// during the cycle stops the filter loop and fails the cycle with it.
+func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, snap *framework.Snapshot, pod *framework.PodInfo, opts CycleOptions) (*Result, error) {
+	if ctx == nil {
+		return nil, errors.New("framework: Schedule: nil context")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("framework: Schedule: %w", err)
+	}
+	if pod == nil || pod.Pod == nil {
+		return nil, errors.New("framework: Schedule: nil pod")
+	}
+	if snap == nil {
+		return nil, errors.New("framework: Schedule: nil snapshot")
+	}
+	if opts.Rand == nil {
+		return nil, errors.New("framework: Schedule: CycleOptions.Rand is nil: inject a *rand.Rand for tie-breaks")
+	}
+	if state == nil && opts.PreFiltered != nil {
+		return nil, errors.New("framework: Schedule: CycleOptions.PreFiltered without the cycle state PreFilter ran on")
+	}
+	if state == nil {
+		// Nobody else sees this state: its plugins' buffers go back to
+		// them when the cycle ends.
+		state = framework.NewCycleState()
+		defer state.Release()
+	}
+	state.SetSnapshot(snap)
+	all := snap.Nodes()
+	res := opts.Reuse
+	if res == nil {
+		res = &Result{}
+	}
+	res.reset()
+	cands := all
+	if opts.Nodes != nil {
+		cands = inPlacement(snap, opts.Nodes)
+		res.candidates = cands
+	}
+	res.Pod, res.Profile, res.NumAllNodes, res.fw, res.snap = pod, f.profile.SchedulerName, len(cands), f, snap
+	if opts.TopN <= 0 {
+		opts.TopN = 3
+	}
+
+	var preRes *framework.PreFilterResult
+	var s *framework.Status
+	var withNodes []string
+	if p := opts.PreFiltered; p != nil {
+		preRes, s, withNodes = p.Result, p.Status, p.Plugins
+	} else {
+		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod, all)
+	}
+	res.PreFilterResult = preRes
+	res.SkippedFilter = sortedKeys(state.SkipFilterPlugins())
+	if !s.IsSuccess() {
+		res.PreFilterStatus = s
+		if !s.IsRejected() {
+			res.Err = s.AsError()
+			return res, res.Err
+		}
+		res.Diagnosis.PreFilterMsg = s.Message()
+		res.Diagnosis.absent = s
+		res.Diagnosis.addPlugin(s)
+		if len(withNodes) > 0 && s.Plugin() == "" {
+			res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, withNodes)
+		}
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(cands), Diagnosis: res.Diagnosis}
+		res.Err = fe
+		return res, fe
+	}
+	candidates := cands
+	if !preRes.AllNodes() {
+		candidates = make([]*framework.NodeInfo, 0, len(preRes.NodeNames))
+		for _, ni := range cands { // snapshot order, not map order: deterministic
+			if _, ok := preRes.NodeNames[ni.Name()]; ok {
+				candidates = append(candidates, ni)
+			}
+		}
+		res.candidates = candidates
+		sorted := append([]string(nil), withNodes...)
+		sort.Strings(sorted)
+		res.Diagnosis.absent = framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", sorted))
+		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, withNodes)
+	}
+	res.StartIndex = opts.StartIndex
+
+	if err := f.filterNodes(ctx, state, pod, candidates, opts, res); err != nil {
+		res.Err = err
+		return res, err
+	}
+	if err := ctx.Err(); err != nil {
+		res.Err = fmt.Errorf("framework: Schedule: %w", err)
+		return res, res.Err
+	}
+	if opts.ExplainFilters {
+		f.explainFilters(ctx, state, pod, candidates, opts.NominatedPods, res)
+	}
+	if err := f.runExtenderFilters(pod, res); err != nil {
+		res.Err = err
+		return res, err
+	}
+	if len(res.feasible) == 0 {
+		fe := &FitError{Pod: pod.Pod, NumAllNodes: len(cands), Diagnosis: res.Diagnosis}
+		res.Err = fe
+		return res, fe
+	}
+	if len(res.feasible) == 1 && !opts.AlwaysScore {
+		res.selected = 0
+		res.rankGeneric(opts.TopN)
+		return res, nil
+	}
+	if err := f.scoreNodes(ctx, state, pod, opts, res); err != nil {
+		res.Totals = res.Totals[:0] // no scores to explain
+		res.Err = err
+		return res, err
+	}
+	if err := ctx.Err(); err != nil {
+		res.Totals = res.Totals[:0]
+		res.Err = fmt.Errorf("framework: Schedule: %w", err)
+		return res, res.Err
+	}
+	res.selectHost(opts.Rand, opts.TopN)
+	return res, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func mergeNames(a, b []string) []string {
+	set := map[string]bool{}
+	for _, n := range a {
+		set[n] = true
+	}
+	for _, n := range b {
+		set[n] = true
+	}
+	return sortedKeys(set)
+}
+
+// filterNodes runs the filter plugins over candidates in round-robin order
+// from opts.StartIndex and keeps the first NumFeasibleToFind (k) feasible
+// nodes. Like kube-scheduler v1.36's findNodesThatPassFilters
+// (schedule_one.go) at parallelism 1, it stops at the (k+1)-th feasible
+// node, which is neither kept nor counted, so the nodes evaluated (the
+// round-robin advance) are the k feasible ones plus every node rejected
+// before the stop; a Filter error stops at the failing node, which is not
+// counted either. The outcome is the one a sequential run produces,
+// whatever the parallelism.
+func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, candidates []*framework.NodeInfo, opts CycleOptions, res *Result) error {
+	n := len(candidates)
+	if n == 0 {
+		return nil
+	}
+	start := opts.StartIndex % n
+	if start < 0 {
+		start += n
+	}
+	res.StartIndex = start
+	want := opts.NumFeasibleToFind
+	if want <= 0 || want > n {
+		want = n
+	}
+	stop := int64(want) + 1 // kube cancels on the (k+1)-th feasible node
+	if !f.HasFilterPlugins() {
+		res.feasible = grow(res.feasible, want)
+		for i := range want {
+			res.feasible[i] = int32(i)
+		}
+		res.evaluated = want
+		res.order = candidates
+		return nil
+	}
+	active, idx := f.activeFilters(state)
+	bs := f.getBatchScratch()
+	defer f.batch.Put(bs)
+	batch, rejecters := bs.filterPlugins(len(active))
+	for j, pl := range active { // activeFilters' slice is ours to change
+		if fw, ok := pl.(framework.FilterForwarder); ok {
+			active[j] = fw.FilterTarget()
+		}
+		batch[j], _ = active[j].(framework.BatchFilterPlugin)
+		rejecters[j], _ = active[j].(framework.RejectingFilterPlugin)
+	}
+	sc := f.getScratch()
+	defer f.scratch.Put(sc)
+	rec := sc.filterBuffers(n, f.parallelism > 1, f.filter)
+	var found, rejected atomic.Int64
+	nominated := opts.NominatedPods
+	// checkNodes filters positions [lo, hi) node by node (the path with
+	// nominated pods, which needs per-node state clones).
+	checkNodes := func(lo, hi int) bool {
+		local, rej := int64(0), int64(0)
+		k := start + lo // candidates index of position p, wrapped without a division
+		if k >= n {
+			k -= n
+		}
+		for p := lo; p < hi; p, k = p+1, k+1 {
+			if k == n {
+				k = 0
+			}
+			ni := candidates[k]
+			var st *framework.Status
+			pi := int16(-1)
+			if nps := nominated(ni.Name()); len(nps) > 0 {
+				st = f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni, nps)
+				if st.IsSuccess() {
+					st = nil // a non-nil Success passes, as from any filter
+				} else {
+					pi = int16(f.filterIndex[st.Plugin()])
+				}
+			} else {
+				for j, pl := range active {
+					if s := pl.Filter(ctx, state, pod, ni); s != nil && s.Code() != framework.Success {
+						st, pi = s, idx[j]
+						break
+					}
+				}
+			}
+			if st == nil {
+				local++
+				continue
+			}
+			rec.add1(p, st, pi)
+			rej++
+		}
+		if rej > 0 {
+			rejected.Add(rej)
+		}
+		return found.Add(local) >= stop || rec.failed.Load()
+	}
+	// check filters positions [lo, hi) plugin by plugin: each plugin sees
+	// the chunk's nodes that every earlier plugin accepted (in evaluation
+	// order until the first rejection, then in the order removeRejected
+	// leaves them), so every node gets the statuses a node-by-node loop
+	// gives. A plugin's rejections come as a list of the nodes' indices
+	// (RejectingFilterPlugin's, or collected from FilterBatch's statuses
+	// or Filter's), so the runner's work is per rejection, not per node.
+	live, livePos, liveIdx, out, rejBuf := bs.filterBuffers(n)
+	candIdx := res.candidateIndices()
+	var runs []int32 // the snapshot's index runs when the candidates are all its nodes
+	if candIdx == nil {
+		runs = res.snap.IndexRuns()
+	}
+	check := func(lo, hi int) bool {
+		m := hi - lo
+		o := out[lo:hi:hi] // all nil between calls
+		rb := rejBuf[lo:lo:hi]
+		k := start + lo
+		if k >= n {
+			k -= n
+		}
+		// ix[x] is the snapshot index of nodes[x], compacted with nodes:
+		// a view of the snapshot's runs until the first compaction.
+		var ix []int32
+		if candIdx != nil {
+			ix = liveIdx[lo:hi:hi]
+			copy(ix[copy(ix, candIdx[k:]):], candIdx)
+		} else {
+			ix = runs[k : k+m : k+m]
+		}
+		// nodes starts as a view of candidates (no copy) when the chunk
+		// does not wrap; it is copied into live before the first compaction.
+		var nodes []*framework.NodeInfo
+		owned := false
+		if k+m <= n {
+			nodes = candidates[k : k+m : k+m]
+		} else {
+			nodes = live[lo:hi:hi]
+			copy(nodes[copy(nodes, candidates[k:]):], candidates)
+			owned = true
+		}
+		// pos[x] is the position of nodes[x], kept only when the
+		// candidates are narrowed (otherwise it follows from ix[x]) and
+		// written at the first compaction (lo+x until then).
+		var pos []int32
+		rej := int64(0)
+		for j, pl := range active {
+			l := len(nodes)
+			rl := filterChunk(ctx, state, pod, pl, batch[j], rejecters[j], nodes, ix[:l:l], o[:l], rb)
+			if len(rl) == 0 {
+				continue
+			}
+			if pos == nil && candIdx != nil {
+				pos = livePos[lo : lo+l : hi]
+				for x := range pos {
+					pos[x] = int32(lo + x)
+				}
+			}
+			if !owned {
+				nodes = live[lo : lo+copy(live[lo:hi], nodes) : hi]
+				owned = true
+			}
+			if candIdx == nil && &ix[0] != &liveIdx[lo] {
+				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
+			}
+			w := removeRejected(rl, nodes, ix, pos, start, n)
+			rec.add(rl, idx[j])
+			if pos != nil {
+				pos = pos[:w]
+			}
+			rej += int64(l - w)
+			nodes = nodes[:w]
+			if w == 0 {
+				break
+			}
+		}
+		if rej > 0 {
+			rejected.Add(rej)
+		}
+		return found.Add(int64(len(nodes))) >= stop || rec.failed.Load()
+	}
+	if nominated != nil {
+		check = checkNodes
+	}
+	if done := ctx.Done(); done != nil { // a cancelled cycle stops at the next chunk
+		inner := check
+		check = func(lo, hi int) bool {
+			select {
+			case <-done:
+				return true
+			default:
+			}
+			return inner(lo, hi)
+		}
+	}
+	end := parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
+	bs.dirty = false
+	sc.written = end // positions past end were never filtered
+
+	res.order = candidates
+	if rejected.Load() == 0 {
+		// Every evaluated node fits: positions 0.. up to want.
+		m := min(end, want)
+		feasible := grow(res.feasible, m)
+		for p := range feasible {
+			feasible[p] = int32(p)
+		}
+		res.feasible = feasible
+		res.evaluated = m
+		return nil
+	}
+	statuses, plugins := rec.statuses, rec.plugins
+	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, true, sc.rejPos)
+	sc.rejPos = rejPos
+	res.evaluated = cut
+	// The diagnosis names each rejecting plugin once: collect the distinct
+	// names (the status's own, else its filter's), then merge.
+	var names diagnosisNames
+	defer names.mergeInto(&res.Diagnosis)
+	var last *framework.Status // names.add(last, lastPI) ran: runs of shared statuses add once
+	lastPI := int16(-1)
+	n0 := len(res.rejections)
+	res.rejections = slices.Grow(res.rejections, len(rejPos))[:n0+len(rejPos)]
+	res.Diagnosis.rejected += len(rejPos)
+	rejections := res.rejections[n0:]
+	for i, p := range rejPos {
+		st, pi := statuses[p], plugins[p]
+		rejections[i] = rejection{pos: p, by: pi, status: st}
+		if st.Plugin() == "" && uint16(pi) < 64 && names.seen&(1<<pi) != 0 && st.Code() != framework.Pending {
+			continue // names.add would find it added
+		}
+		if st != last || pi != lastPI {
+			names.add(st, pi, f.filter)
+			last, lastPI = st, pi
+		}
+	}
+	if failure != nil {
+		res.feasible = nil
+		return failure.AsError()
+	}
+	return nil
+}
+
+// diagnosisNames collects the plugins a cycle's rejections name, as
+// Diagnosis.addPlugin would for each of them, without copying statuses.
+type diagnosisNames struct {
+	seen          uint64 // filter indices (< 64) whose unnamed statuses were added, by code class
+	seenPending   uint64
+	unsched, pend []string
+}
+
+// add records st, a rejection by filter pi: it names st.Plugin(), or the
+// filter when st names no plugin.
+func (d *diagnosisNames) add(st *framework.Status, pi int16, filters []framework.FilterPlugin) {
+	pending := st.Code() == framework.Pending
+	name := st.Plugin()
+	if name == "" {
+		if pi < 0 {
+			return
+		}
+		if pi < 64 {
+			bit := uint64(1) << pi
+			if pending {
+				if d.seenPending&bit != 0 {
+					return
+				}
+				d.seenPending |= bit
+			} else {
+				if d.seen&bit != 0 {
+					return
+				}
+				d.seen |= bit
+			}
+		}
+		name = filters[pi].Name()
+	}
+	if st.IsRejected() && !slices.Contains(d.unsched, name) {
+		d.unsched = append(d.unsched, name)
+	}
+	if pending && !slices.Contains(d.pend, name) {
+		d.pend = append(d.pend, name)
+	}
+}
+
+func (d *diagnosisNames) mergeInto(diag *Diagnosis) {
+	if len(d.unsched) > 0 {
+		diag.UnschedulablePlugins = mergeNames(diag.UnschedulablePlugins, d.unsched)
+	}
+	if len(d.pend) > 0 {
+		diag.PendingPlugins = mergeNames(diag.PendingPlugins, d.pend)
+	}
+}
+
+// seqChunk is the chunk of a sequential loop over every node: large enough
+// that per-call costs (reading plugin state, hoisting) vanish, small enough
+// that a chunk's NodeInfos stay in cache from one plugin to the next.
+const seqChunk = 512
+
+// chunkSize is the chunk of a loop over n nodes that needs want of them:
+// kube-scheduler's chunking when parallel or stopping early (a larger
+// chunk would evaluate more nodes past the stop), seqChunk when one worker
+// goes through all of them. Results do not depend on it.
+func (f *Framework) chunkSize(n, want int) int {
+	if f.parallelism <= 1 && want >= n {
+		return min(n, seqChunk)
+	}
+	return parallel.ChunkSize(n, f.parallelism)
+}
+
+// grow returns s resized to n, reusing its array when it is large enough.
+// The contents are not cleared. A new array has an eighth more room, so
+// that a reused buffer (a Result's, the scratch's) whose size creeps up
+// from cycle to cycle (feasible nodes × score plugins) is not reallocated
+// at each new high.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/8)
+	}
+	return s[:n]
+}
+
+// positionedError keeps the error of the lowest position, so a parallel
+// loop reports the error a sequential one would.
+type positionedError struct {
+	mu  sync.Mutex
+	pos int
+	err error
+}
+
+func (e *positionedError) record(pos int, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err == nil || pos < e.pos {
+		e.pos, e.err = pos, err
+	}
+}
+
+// runExtenderFilters is kube-scheduler v1.36's findNodesThatPassExtenders:
+// the interested filtering extenders run in order, each on the nodes the
+// previous ones kept. A non-ignorable extender's error fails the cycle with
+// the extender's own error (an ignorable one is skipped). A node the
+// extender returns stays (as the NodeInfo it returned); one it lists as
+// failed or failed-and-unresolvable gets that status; one it leaves out
+// without a reason is dropped with no status (dropped: kube records none).
+// Only the nodes sent count: names the extender adds are ignored.
+func (f *Framework) runExtenderFilters(pod *framework.PodInfo, res *Result) error {
+	if len(f.extenders) == 0 || len(res.feasible) == 0 {
+		return nil
+	}
+	before := len(res.feasible)
+	for e, ext := range f.extenders {
+		if len(res.feasible) == 0 {
+			break
+		}
+		if !ext.IsFilter() || !ext.IsInterested(pod) {
+			continue
+		}
+		passed, failed, unresolvable, err := ext.Filter(pod, res.FeasibleNodes()) // a copy: an extender may filter it in place
+		if err != nil {
+			if ext.IsIgnorable() {
+				continue
+			}
+			return err
+		}
+		keep := make(map[string]*framework.NodeInfo, len(passed))
+		for _, ni := range passed {
+			if ni == nil || ni.Node() == nil {
+				continue
+			}
+			if _, dup := keep[ni.Name()]; !dup {
+				keep[ni.Name()] = ni
+			}
+		}
+		kept := res.feasible[:0:0]
+		nodes := make([]*framework.NodeInfo, 0, len(passed))
+		copies := false
+		for _, p := range res.feasible {
+			own := res.nodeAt(p)
+			name := own.Name()
+			if ni, ok := keep[name]; ok {
+				kept = append(kept, p)
+				nodes = append(nodes, ni)
+				copies = copies || ni != own
+				continue
+			}
+			rej := rejection{pos: p, by: int16(-2 - e)}
+			if msg, ok := unresolvable[name]; ok {
+				rej.status = framework.NewStatus(framework.UnschedulableAndUnresolvable, msg)
+			} else if msg, ok := failed[name]; ok {
+				rej.status = framework.NewStatus(framework.Unschedulable, msg)
+			} else {
+				rej.status = framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf("dropped by extender %s without a reason", ext.Name()))
+				rej.dropped = true
+			}
+			res.rejections = append(res.rejections, rej)
+			res.Diagnosis.rejected++
+		}
+		res.feasible = kept
+		res.feasibleList = nil
+		res.feasibleIdx = nil
+		res.spans = nil
+		res.extNodes = nil
+		if copies {
+			res.extNodes = nodes
+		}
+	}
+	if len(res.feasible) != before {
+		res.Diagnosis.UnschedulablePlugins = mergeNames(res.Diagnosis.UnschedulablePlugins, []string{ExtenderName})
+	}
+	return nil
+}
+
+// scoreNodes runs PreScore, Score, NormalizeScore, the bounds check, the
+// weights and the extenders' scores into res.
+func (f *Framework) scoreNodes(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, opts CycleOptions, res *Result) error {
+	nodes := res.feasibleNodes()
+	res.Totals = grow(res.Totals, len(nodes)) // set by weighTotals
+	extenders := f.extenders
+	if opts.noExtenders {
+		extenders = nil
+	}
+	if len(extenders) == 0 && !f.HasScorePlugins() {
+		for i := range res.Totals {
+			res.Totals[i] = 1
+		}
+		return nil
+	}
+	if s := f.RunPreScorePlugins(ctx, state, pod, nodes); !s.IsSuccess() {
+		return s.AsError()
+	}
+	res.SkippedScore = sortedKeys(state.SkipScorePlugins())
+	return f.scoreFeasible(ctx, state, pod, opts, res, extenders)
+}
+
+// scoreFeasible is scoreNodes after PreScore: Score (the plugins state's
+// skip set leaves out), NormalizeScore, the bounds check, the weights and
+// the extenders' scores into res, whose Totals cover the feasible nodes.
+func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, opts CycleOptions, res *Result, extenders []framework.Extender) error {
+	nodes, idx := res.feasibleNodes(), res.feasibleIndices()
+	nf := len(nodes)
+	bs := f.getBatchScratch()
+	defer f.batch.Put(bs)
+	active, calls, batches := bs.scorePlugins(len(f.score))
+	for _, sp := range f.score {
+		if state.SkipScore(sp.Name()) {
+			continue
+		}
+		call := sp.ScorePlugin
+		if fw, ok := call.(framework.ScoreForwarder); ok {
+			call = fw.ScoreTarget()
+		}
+		b, _ := call.(framework.BatchScorePlugin)
+		active, calls, batches = append(active, sp), append(calls, call), append(batches, b)
+	}
+	np := len(active)
+	res.ScorePlugins = grow(res.ScorePlugins, np)
+	res.Weights = grow(res.Weights, np)
+	for i, sp := range active {
+		res.ScorePlugins[i], res.Weights[i] = sp.Name(), sp.weight
+	}
+	// Scores go straight into Normalized (plugin p's row is
+	// [p*nf, (p+1)*nf)); Raw is copied from it before normalization.
+	vals := grow(res.Normalized, np*nf)
+	res.Normalized = vals
+	// Plugin by plugin over each chunk's nodes (scoreRun.chunk).
+	r := &bs.run
+	*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: vals, nf: nf,
+		active: active, calls: calls, batches: batches}
+	defer r.release()
+	f.runScoreChunks(r, nf)
+	if r.failed.Load() {
+		return r.firstErr.err
+	}
+	if !opts.SkipExplanation {
+		normalizes := false
+		for _, sp := range active {
+			normalizes = normalizes || sp.ScoreExtensions() != nil
+		}
+		if normalizes {
+			res.rawBuf = grow(res.rawBuf, np*nf)
+			copy(res.rawBuf, vals)
+			res.Raw = res.rawBuf
+		} else {
+			// Nothing is normalized, so the raw scores are the normalized
+			// ones: share the array instead of copying it.
+			res.Raw = vals
+		}
+	}
+	var list framework.NodeScoreList // the NodeScoreList handed to NormalizeScore
+	for p := range active {
+		ext := active[p].ScoreExtensions()
+		if ext == nil {
+			continue
+		}
+		if b, ok := ext.(framework.BatchScoreExtensions); ok {
+			if s := b.NormalizeScoreBatch(ctx, state, pod, nodes, vals[p*nf:(p+1)*nf:(p+1)*nf]); !s.IsSuccess() {
+				return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.ErrOrCode())
+			}
+			continue
+		}
+		if list == nil {
+			sc := f.getScratch()
+			defer f.scratch.Put(sc)
+			list = sc.scoreBuffer(nf)
+			for j, ni := range nodes {
+				list[j].Name = ni.Name()
+			}
+		}
+		row := vals[p*nf : (p+1)*nf]
+		for j := range row {
+			list[j].Score = row[j]
+		}
+		if s := ext.NormalizeScore(ctx, state, pod, list); !s.IsSuccess() {
+			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.ErrOrCode())
+		}
+		for j := range row {
+			row[j] = list[j].Score
+		}
+	}
+	valid := weighTotals(res.Totals[:nf], vals, active)
+	if valid {
+		runExtenderScores(extenders, pod, nodes, res)
+		return nil
+	}
+	for j := 0; j < nf; j++ {
+		for p := range active {
+			if s := vals[p*nf+j]; s > framework.MaxNodeScore || s < framework.MinNodeScore {
+				return fmt.Errorf("applying score weights: plugin %q returns an invalid score %d for node %q, it should be in the range of [%d, %d] after normalizing",
+					active[p].Name(), s, nodes[j].Name(), framework.MinNodeScore, framework.MaxNodeScore)
+			}
+		}
+	}
+	return nil // unreachable: some score was out of range
+}
+
+// runScoreChunks runs r's chunks over its nf nodes: at parallelism 1, or
+// with one chunk, here in order, as parallel.Ordered would run them,
+// without its closure.
+func (f *Framework) runScoreChunks(r *scoreRun, nf int) {
+	chunk := f.chunkSize(nf, nf)
+	if f.parallelism > 1 && nf > chunk {
+		parallel.Ordered(f.parallelism, nf, chunk, r.chunk)
+		return
+	}
+	for lo := 0; lo < nf; lo += chunk {
+		if r.chunk(lo, min(lo+chunk, nf)) {
+			break
+		}
+	}
+}
+
+// weighTotals sets totals[j] to Σ_p weight_p · vals[p*nf+j] (nf =
+// len(totals)), up to three plugins per pass over the nodes, and reports
+// whether every score is in [MinNodeScore, MaxNodeScore].
+func weighTotals(totals, vals []int64, active []scorePlugin) bool {
+	nf := len(totals)
+	row := func(p int) []int64 { return vals[p*nf : (p+1)*nf : (p+1)*nf] }
+	var bad uint64 // scoreBits of every score, or-ed
+	for p := 0; p < len(active); {
+		first := p == 0
+		switch len(active) - p {
+		case 1:
+			bad |= weighRows1(totals, row(p), active[p].weight, first)
+			p++
+		case 2, 4:
+			bad |= weighRows2(totals, row(p), row(p+1), active[p].weight, active[p+1].weight, first)
+			p += 2
+		default:
+			bad |= weighRows3(totals, row(p), row(p+1), row(p+2), active[p].weight, active[p+1].weight, active[p+2].weight, first)
+			p += 3
+		}
+	}
+	if len(active) == 0 {
+		clear(totals)
+	}
+	return bad&^scoreMask == 0
+}
+
+// weighRows1 adds w0·r0[j] to totals[j] (sets it, when first) and returns
+// the or of the scores' scoreBits; weighRows2 and weighRows3 do the same
+// for two and three rows in one pass.
+func weighRows1(totals, r0 []int64, w0 int64, first bool) (bad uint64) {
+	r0 = r0[:len(totals)]
+	if first {
+		for j, a := range r0 {
+			bad |= scoreBits(a)
+			totals[j] = a * w0
+		}
+		return bad
+	}
+	for j, a := range r0 {
+		bad |= scoreBits(a)
+		totals[j] += a * w0
+	}
+	return bad
+}
+
+func weighRows2(totals, r0, r1 []int64, w0, w1 int64, first bool) (bad uint64) {
+	r0, r1 = r0[:len(totals)], r1[:len(totals)]
+	if first {
+		for j, a := range r0 {
+			b := r1[j]
+			bad |= scoreBits(a) | scoreBits(b)
+			totals[j] = a*w0 + b*w1
+		}
+		return bad
+	}
+	for j, a := range r0 {
+		b := r1[j]
+		bad |= scoreBits(a) | scoreBits(b)
+		totals[j] += a*w0 + b*w1
+	}
+	return bad
+}
+
+func weighRows3(totals, r0, r1, r2 []int64, w0, w1, w2 int64, first bool) (bad uint64) {
+	r0, r1, r2 = r0[:len(totals)], r1[:len(totals)], r2[:len(totals)]
+	if first {
+		for j, a := range r0 {
+			b, c := r1[j], r2[j]
+			bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
+			totals[j] = a*w0 + b*w1 + c*w2
+		}
+		return bad
+	}
+	for j, a := range r0 {
+		b, c := r1[j], r2[j]
+		bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
+		totals[j] += a*w0 + b*w1 + c*w2
+	}
+	return bad
+}
+
+// scoreMask and scoreBits test many scores against [MinNodeScore,
+// MaxNodeScore] = [0, 100] with one branch: scoreBits(s) has no bit outside
+// scoreMask exactly when 0 ≤ s ≤ 100 (s+27 ≤ 127 and s < 128; a negative s
+// sets the high bits), so the or of many scoreBits does too only when all
+// of them are in range.
+const scoreMask = 127
+
+func scoreBits(s int64) uint64 {
+	return uint64(s) | uint64(s+(scoreMask-framework.MaxNodeScore))
+}
+
+// The bit trick above relies on the score range.
+var _ = [1]struct{}{}[framework.MinNodeScore]
+var _ = [1]struct{}{}[framework.MaxNodeScore-100]
+
+// batchScratch holds the runner's per-cycle buffers for plugin-by-plugin
+// filtering and scoring, pooled per Framework.
+type batchScratch struct {
+	filterBatch []framework.BatchFilterPlugin
+	rejecters   []framework.RejectingFilterPlugin
+	live        []*framework.NodeInfo
+	livePos     []int32
+	liveIdx     []int32 // snapshot index of each live node
+	out         []*framework.Status
+	rejections  []framework.NodeRejection
+	dirty       bool // out may hold statuses (see filterBuffers)
+
+	active  []scorePlugin
+	calls   []framework.ScorePlugin
+	batches []framework.BatchScorePlugin
+	run     scoreRun
+}
+
+// scoreRun is one scoreFeasible's Score step: the inputs its chunks read
+// and the first failure they met. It lives in the pooled batchScratch, so
+// that a cycle's Score step allocates nothing.
+type scoreRun struct {
+	ctx     context.Context
+	state   *framework.CycleState
+	pod     *framework.PodInfo
+	nodes   []*framework.NodeInfo
+	idx     []int32 // the nodes' snapshot indices (nil when not the snapshot's own)
+	vals    []int64 // plugin p's row is [p*nf, (p+1)*nf)
+	nf      int
+	active  []scorePlugin
+	calls   []framework.ScorePlugin
+	batches []framework.BatchScorePlugin
+
+	firstErr positionedError
+	failed   atomic.Bool
+}
+
+// release drops the run's references (the scratch is pooled).
+func (r *scoreRun) release() {
+	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
+	r.active, r.calls, r.batches = nil, nil, nil
+	r.firstErr.err = nil
+}
+
+// fail records plugin p's failure on node position j.
+func (r *scoreRun) fail(p, j int, s *framework.Status) {
+	r.firstErr.record(j, fmt.Errorf("running Score plugins: plugin %q failed on node %q with: %w", r.active[p].Name(), r.nodes[j].Name(), s.ErrOrCode()))
+	r.failed.Store(true)
+}
+
+// scoreEach scores nodes [lo, hi) with plugin p node by node, stopping at
+// its first failure; it reports whether one failed.
+func (r *scoreRun) scoreEach(p, lo, hi int) bool {
+	pl, row := r.calls[p], r.vals[p*r.nf:(p+1)*r.nf]
+	for j := lo; j < hi; j++ {
+		v, s := pl.Score(r.ctx, r.state, r.pod, r.nodes[j])
+		if s != nil && s.Code() != framework.Success {
+			r.fail(p, j, s)
+			return true
+		}
+		row[j] = v
+	}
+	return false
+}
+
+// chunk scores nodes [lo, hi) plugin by plugin (each plugin's state stays
+// hot) and reports whether any chunk failed. The error kept is the one of
+// the lowest node position, and at that node of the first plugin in
+// order, as a node-by-node loop gives.
+func (r *scoreRun) chunk(lo, hi int) bool {
+	nf := r.nf
+	for p := range r.calls {
+		out := r.vals[p*nf+lo : p*nf+hi : p*nf+hi]
+		b := r.batches[p]
+		if b == nil {
+			r.scoreEach(p, lo, hi)
+			continue
+		}
+		var ix []int32 // nil when the nodes are not the snapshot's own
+		if r.idx != nil {
+			ix = r.idx[lo:hi:hi]
+		}
+		if s := b.ScoreBatch(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out); s != nil && s.Code() != framework.Success {
+			// Find and report the failure exactly, node by node.
+			if !r.scoreEach(p, lo, hi) {
+				r.fail(p, lo, s)
+			}
+		}
+	}
+	return r.failed.Load()
+}
+
+func (f *Framework) getBatchScratch() *batchScratch {
+	if s, ok := f.batch.Get().(*batchScratch); ok {
+		return s
+	}
+	return &batchScratch{}
+}
+
+// filterPlugins returns two slices of n entries for the batch views of
+// the active filters.
+func (s *batchScratch) filterPlugins(n int) ([]framework.BatchFilterPlugin, []framework.RejectingFilterPlugin) {
+	s.filterBatch, s.rejecters = grow(s.filterBatch, n), grow(s.rejecters, n)
+	return s.filterBatch, s.rejecters
+}
+
+// filterBuffers returns the surviving nodes, their positions, their
+// snapshot indices, the statuses of one plugin call and the rejections of
+// one plugin call, each with room for n nodes (a chunk uses its [lo, hi)
+// range). The statuses are all nil: the filter loop sets entries back to
+// nil as it reads them, and a cycle that did not finish (a panicking
+// plugin) leaves dirty set, so the next one clears them.
+func (s *batchScratch) filterBuffers(n int) ([]*framework.NodeInfo, []int32, []int32, []*framework.Status, []framework.NodeRejection) {
+	if s.dirty {
+		clear(s.out[:cap(s.out)])
+	}
+	s.live, s.livePos, s.liveIdx, s.out = grow(s.live, n), grow(s.livePos, n), grow(s.liveIdx, n), grow(s.out, n)
+	s.rejections = grow(s.rejections, n)
+	s.dirty = true
+	return s.live, s.livePos, s.liveIdx, s.out, s.rejections
+}
+
+// scorePlugins returns empty slices with room for n score plugins.
+func (s *batchScratch) scorePlugins(n int) ([]scorePlugin, []framework.ScorePlugin, []framework.BatchScorePlugin) {
+	if cap(s.active) < n {
+		s.active, s.calls, s.batches = make([]scorePlugin, 0, n), make([]framework.ScorePlugin, 0, n), make([]framework.BatchScorePlugin, 0, n)
+	}
+	return s.active[:0], s.calls[:0], s.batches[:0]
+}
+
+// runExtenderScores is the extender half of kube-scheduler v1.36's
+// prioritizeNodes: every interested prioritizing extender scores the nodes
+// (concurrently, as kube's goroutines do); an error is ignored whatever
+// IsIgnorable says; each score is added as score × weight ×
+// (MaxNodeScore/MaxExtenderPriority), not clamped; hosts the extender was
+// not asked about are ignored and a host listed twice counts twice.
+func runExtenderScores(extenders []framework.Extender, pod *framework.PodInfo, nodes []*framework.NodeInfo, res *Result) {
+	type answer struct {
+		scores []framework.HostPriority
+		weight int64
+		err    error
+	}
+	var asked []framework.Extender
+	for _, ext := range extenders {
+		if ext.IsPrioritizer() && ext.IsInterested(pod) {
+			asked = append(asked, ext)
+		}
+	}
+	if len(asked) == 0 {
+		return
+	}
+	answers := make([]answer, len(asked))
+	// Each extender gets its own copy of the list: nodes may be a view of
+	// the snapshot's own node order, which an extender could reorder or
+	// overwrite in place.
+	if len(asked) == 1 {
+		a := &answers[0]
+		a.scores, a.weight, a.err = asked[0].Prioritize(pod, slices.Clone(nodes))
+	} else {
+		var wg sync.WaitGroup
+		for i, ext := range asked {
+			list := slices.Clone(nodes)
+			wg.Go(func() {
+				a := &answers[i]
+				a.scores, a.weight, a.err = ext.Prioritize(pod, list)
+			})
+		}
+		wg.Wait()
+	}
+	pos := make(map[string]int, len(nodes))
+	for j, ni := range nodes {
+		pos[ni.Name()] = j
+	}
+	for i, a := range answers {
+		if a.err != nil {
+			continue // kube-scheduler ignores prioritize errors
+		}
+		row := make([]int64, len(nodes))
+		for _, hp := range a.scores {
+			j, ok := pos[hp.Host]
+			if !ok {
+				continue
+			}
+			v := hp.Score * a.weight * (framework.MaxNodeScore / framework.MaxExtenderPriority)
+			row[j] += v
+			res.Totals[j] += v
+		}
+		res.Extenders = append(res.Extenders, asked[i].Name())
+		res.ExtenderScores = append(res.ExtenderScores, row)
+	}
+}
+
+// ExtenderName is the name under which extender rejections are recorded
+// in a Diagnosis' unschedulable plugins, as kube-scheduler does.
+const ExtenderName = "Extender"

@@ -1,0 +1,748 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/schedkit/schedkit/framework"
+	"pgregory.net/rapid"
+)
+
+// batchFake is a fake whose Filter and Score also come in batch form
+// (BatchFilterPlugin, BatchScorePlugin), computed node by node from the
+// same funcs, and counting its batch calls.
+type batchFake struct {
+	*fake
+	filterCalls, scoreCalls atomic.Int64
+	// filterBatchCalls counts FilterBatch's calls alone (filterCalls
+	// counts FilterRejects' too); rejects says a rejectFake wraps it.
+	filterBatchCalls atomic.Int64
+	rejects          bool
+}
+
+func (b *batchFake) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []*framework.Status) {
+	b.filterCalls.Add(1)
+	b.filterBatchCalls.Add(1)
+	for i, n := range nodes {
+		out[i] = b.Filter(ctx, state, pod, n)
+	}
+}
+
+func (b *batchFake) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+	b.scoreCalls.Add(1)
+	var failed *framework.Status
+	for i, n := range nodes {
+		v, s := b.Score(ctx, state, pod, n)
+		if s != nil && s.Code() != framework.Success && failed == nil {
+			failed = s
+		}
+		out[i] = v
+	}
+	return failed
+}
+
+// ScoreExtensions returns the batchFake itself, so that the runner takes
+// its NormalizeScoreBatch.
+func (b *batchFake) ScoreExtensions() framework.ScoreExtensions {
+	if b.normalize == nil {
+		return nil
+	}
+	return b
+}
+
+func (b *batchFake) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, scores []int64) *framework.Status {
+	list := make(framework.NodeScoreList, len(nodes))
+	for j, n := range nodes {
+		list[j] = framework.NodeScore{Name: n.Name(), Score: scores[j]}
+	}
+	s := b.normalize(list)
+	for j := range list {
+		scores[j] = list[j].Score
+	}
+	return s
+}
+
+// rejectFake is a batchFake whose filter also comes as FilterRejects,
+// computed node by node from the same func. With disorder set, it
+// returns its rejections in decreasing order with the first one repeated
+// at the end (a contract breach the runner mends).
+type rejectFake struct {
+	*batchFake
+	disorder bool
+}
+
+func (r *rejectFake) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+	r.filterCalls.Add(1)
+	n0 := len(rejected)
+	for i, n := range nodes {
+		if s := r.Filter(ctx, state, pod, n); s != nil && s.Code() != framework.Success {
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: s})
+		}
+	}
+	if r.disorder && len(rejected) > n0 {
+		slices.Reverse(rejected[n0:])
+		rejected = append(rejected, rejected[len(rejected)-1])
+	}
+	return rejected
+}
+
+var (
+	_ framework.RejectingFilterPlugin = (*rejectFake)(nil)
+	_ framework.BatchFilterPlugin     = (*batchFake)(nil)
+	_ framework.BatchScorePlugin      = (*batchFake)(nil)
+	_ framework.BatchScoreExtensions  = (*batchFake)(nil)
+)
+
+// batchCase is a random profile of filter and score fakes: each filter
+// rejects (Unschedulable or UnschedulableAndUnresolvable), errs, or
+// returns a non-nil Success status on a hashed share of the nodes; each
+// score plugin may fail on one node and may normalize.
+type batchCase struct {
+	nodes, start, toFind int
+	seed                 uint64
+	filters, scores      int
+	rejectPct, errPct    []int64
+	successStatus        []bool
+	failNode             []int // score plugin i fails on node n<failNode[i]> (-1: never)
+	normalize            []bool
+	weights              []int64
+	nominated            bool
+}
+
+func drawBatchCase(t *rapid.T) batchCase {
+	c := batchCase{
+		nodes:     rapid.IntRange(0, 80).Draw(t, "nodes"),
+		start:     rapid.IntRange(0, 100).Draw(t, "start"),
+		toFind:    rapid.IntRange(0, 90).Draw(t, "toFind"),
+		seed:      rapid.Uint64().Draw(t, "seed"),
+		filters:   rapid.SampledFrom([]int{0, 1, 2, 3, 3, 4, 4}).Draw(t, "filters"),
+		scores:    rapid.IntRange(0, 4).Draw(t, "scores"),
+		nominated: rapid.IntRange(0, 4).Draw(t, "nominated") == 0,
+	}
+	for range c.filters {
+		c.rejectPct = append(c.rejectPct, rapid.Int64Range(0, 60).Draw(t, "rejectPct"))
+		c.errPct = append(c.errPct, rapid.SampledFrom([]int64{0, 0, 0, 2}).Draw(t, "errPct"))
+		c.successStatus = append(c.successStatus, rapid.Bool().Draw(t, "successStatus"))
+	}
+	for range c.scores {
+		fail := -1
+		if rapid.IntRange(0, 5).Draw(t, "mayFail") == 0 {
+			fail = rapid.IntRange(0, 80).Draw(t, "failNode")
+		}
+		c.failNode = append(c.failNode, fail)
+		c.normalize = append(c.normalize, rapid.Bool().Draw(t, "normalize"))
+		c.weights = append(c.weights, rapid.Int64Range(0, 5).Draw(t, "weight"))
+	}
+	return c
+}
+
+// profile builds the fakes; batch(i) decides whether filter i (then score
+// plugin i-filters) offers the batch interfaces, and reject(i) whether a
+// batch filter also offers RejectingFilterPlugin (and how: 1 in order, 2
+// out of order).
+//
+// nodeByNode forces the runner's node-by-node filter loop (the one used
+// with nominated pods) as the reference.
+func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(i int) bool, reject func(i int) int) (*Result, []*batchFake, error) {
+	var plugins []framework.Plugin
+	var batchers []*batchFake
+	p := framework.Profile{Weights: map[string]int64{}}
+	for i := range c.filters {
+		name := fmt.Sprintf("F%d", i)
+		ok := framework.NewStatus(framework.Success)
+		fk := &fake{name: name, filter: func(n *framework.NodeInfo) *framework.Status {
+			h := hashScore(c.seed, 100+i, nodeNum(n), 0, 99)
+			switch {
+			case h < c.errPct[i]:
+				return framework.AsStatus(fmt.Errorf("F%d broke on %s", i, n.Name()))
+			case h < c.rejectPct[i]:
+				code := framework.Unschedulable
+				if h%2 == 0 {
+					code = framework.UnschedulableAndUnresolvable
+				}
+				return framework.NewStatus(code, fmt.Sprintf("F%d r%d", i, h%3))
+			case c.successStatus[i] && h%3 == 0:
+				return ok
+			}
+			return nil
+		}}
+		p.Filter = append(p.Filter, name)
+		plugins = append(plugins, fk)
+	}
+	for i := range c.scores {
+		name := fmt.Sprintf("S%d", i)
+		fk := &fake{name: name, score: func(n *framework.NodeInfo) (int64, *framework.Status) {
+			if nodeNum(n) == c.failNode[i] {
+				return 0, framework.NewStatus(framework.Error, fmt.Sprintf("S%d broke", i))
+			}
+			return hashScore(c.seed, i, nodeNum(n), 0, 100), nil
+		}}
+		if c.normalize[i] {
+			fk.normalize = func(s framework.NodeScoreList) *framework.Status {
+				return framework.DefaultNormalizeScore(framework.MaxNodeScore, i%2 == 0, s)
+			}
+		}
+		p.Score = append(p.Score, name)
+		p.Weights[name] = c.weights[i]
+		plugins = append(plugins, fk)
+	}
+	r := framework.NewRegistry()
+	for i, pl := range plugins {
+		if batch(i) {
+			b := &batchFake{fake: pl.(*fake)}
+			batchers = append(batchers, b)
+			pl = b
+			if m := reject(i); m > 0 && i < c.filters {
+				pl, b.rejects = &rejectFake{batchFake: b, disorder: m == 2}, true
+			}
+		}
+		pl := pl
+		if err := r.Register(pl.Name(), func(any, framework.Handle) (framework.Plugin, error) { return pl, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := NewFramework(r, p, WithParallelism(parallelism))
+	if err != nil {
+		t.Fatalf("NewFramework: %v", err)
+	}
+	snap := framework.MustSnapshot(testNodes(c.nodes), nil)
+	opts := CycleOptions{Rand: rand.New(rand.NewPCG(c.seed, 7)), StartIndex: c.start, NumFeasibleToFind: c.toFind, AlwaysScore: true}
+	if c.nominated || nodeByNode {
+		opts.NominatedPods = func(string) []*framework.PodInfo { return nil }
+	}
+	res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts)
+	return res, batchers, err
+}
+
+// TestPropBatchEqualsNodeByNode: with any mix of plugins offering
+// BatchFilterPlugin, RejectingFilterPlugin (in order or not) and
+// BatchScorePlugin, at any parallelism, the cycle's
+// error, verdicts, raw and normalized scores, evaluated count and choice
+// are those of the node-by-node runner (sequential, no batch interface,
+// node-by-node filter loop).
+func TestPropBatchEqualsNodeByNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawBatchCase(t)
+		mask := rapid.Uint64().Draw(t, "batchMask")
+		workers := rapid.IntRange(1, 4).Draw(t, "workers")
+		rejectMask := rapid.Uint64().Draw(t, "rejectMask")
+		disorderMask := rapid.Uint64().Draw(t, "disorderMask")
+		none := func(int) int { return 0 }
+		want, _, wantErr := c.run(t, 1, true, func(int) bool { return false }, none)
+		got, batchers, gotErr := c.run(t, workers, false, func(i int) bool { return mask&(1<<i) != 0 }, func(i int) int {
+			if rejectMask&(1<<i) == 0 {
+				return 0
+			}
+			return 1 + int(disorderMask>>i&1)
+		})
+		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+			t.Fatalf("errors differ: node by node %v, batch %v", wantErr, gotErr)
+		}
+		if d := cmp.Diff(want.NodeVerdicts(), got.NodeVerdicts()); d != "" {
+			t.Fatalf("verdicts differ (-node by node +batch):\n%s", d)
+		}
+		if wantErr != nil {
+			return // partial scores after an error are unspecified
+		}
+		if d := cmp.Diff(want.Raw, got.Raw); d != "" {
+			t.Fatalf("raw scores differ:\n%s", d)
+		}
+		if d := cmp.Diff(want.Scores(), got.Scores()); d != "" {
+			t.Fatalf("scores differ:\n%s", d)
+		}
+		if want.SelectedNode() != got.SelectedNode() || want.EvaluatedNodes() != got.EvaluatedNodes() || want.Margin != got.Margin {
+			t.Fatalf("choice %q/%q evaluated %d/%d margin %d/%d", want.SelectedNode(), got.SelectedNode(),
+				want.EvaluatedNodes(), got.EvaluatedNodes(), want.Margin, got.Margin)
+		}
+		if d := cmp.Diff(want.Top, got.Top); d != "" {
+			t.Fatalf("top differs:\n%s", d)
+		}
+		if c.nodes > 0 && !c.nominated {
+			for _, b := range batchers {
+				if b.filter != nil && b.filterCalls.Load() == 0 && wantErr == nil && len(want.FeasibleNodes()) > 0 {
+					t.Fatalf("%s: FilterBatch never called", b.name)
+				}
+				if b.rejects && b.filterBatchCalls.Load() > 0 {
+					t.Fatalf("%s: FilterBatch called instead of FilterRejects", b.name)
+				}
+			}
+		}
+	})
+}
+
+// TestBatchScoreFailureNamesNode: when ScoreBatch fails, the error names
+// the plugin and the first failing node, as node-by-node scoring does.
+func TestBatchScoreFailureNamesNode(t *testing.T) {
+	fk := &fake{name: "S", score: func(n *framework.NodeInfo) (int64, *framework.Status) {
+		if k := nodeNum(n); k == 7 || k == 9 {
+			return 0, framework.NewStatus(framework.Error, "boom")
+		}
+		return 1, nil
+	}}
+	b := &batchFake{fake: fk}
+	r := framework.NewRegistry()
+	if err := r.Register("S", func(any, framework.Handle) (framework.Plugin, error) { return b, nil }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFramework(r, framework.Profile{Score: []string{"S"}, Weights: map[string]int64{"S": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Schedule(context.Background(), nil, framework.MustSnapshot(testNodes(20), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+	want := `running Score plugins: plugin "S" failed on node "n7" with: boom`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v, want %s", err, want)
+	}
+	if b.scoreCalls.Load() == 0 {
+		t.Fatalf("ScoreBatch was not called")
+	}
+}
+
+// TestBatchFilterSeesSurvivorsOnly: a batch filter after a rejecting one
+// is called only with the nodes the first accepted (in no particular
+// order).
+func TestBatchFilterSeesSurvivorsOnly(t *testing.T) {
+	first := &fake{name: "A", filter: func(n *framework.NodeInfo) *framework.Status {
+		if nodeNum(n)%2 == 1 {
+			return framework.NewStatus(framework.Unschedulable, "odd")
+		}
+		return nil
+	}}
+	var seen []string
+	second := &batchFake{fake: &fake{name: "B", filter: func(n *framework.NodeInfo) *framework.Status {
+		seen = append(seen, n.Name())
+		return nil
+	}}}
+	r := framework.NewRegistry()
+	for _, pl := range []framework.Plugin{first, second} {
+		pl := pl
+		if err := r.Register(pl.Name(), func(any, framework.Handle) (framework.Plugin, error) { return pl, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := NewFramework(r, framework.Profile{Filter: []string{"A", "B"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.Schedule(context.Background(), nil, framework.MustSnapshot(testNodes(6), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(seen)
+	if d := cmp.Diff([]string{"n0", "n2", "n4"}, seen); d != "" {
+		t.Fatalf("B saw (-want +got):\n%s", d)
+	}
+	if got := len(res.FeasibleNodes()); got != 3 {
+		t.Fatalf("feasible = %d, want 3", got)
+	}
+}
+
+// refPickHighest is the tie-break rule spelled out: the index of the
+// highest total, or, with c > 1 entries tied for it, the k-th of them in
+// order for k = rng.IntN(c); -1 for no totals.
+func refPickHighest(totals []int64, rng *rand.Rand) int {
+	var tied []int
+	for j, x := range totals {
+		switch {
+		case len(tied) == 0 || x > totals[tied[0]]:
+			tied = append(tied[:0], j)
+		case x == totals[tied[0]]:
+			tied = append(tied, j)
+		}
+	}
+	switch len(tied) {
+	case 0:
+		return -1
+	case 1:
+		return tied[0]
+	}
+	return tied[rng.IntN(len(tied))]
+}
+
+// TestPropSelectHostMatchesReference: selectHost leaves Totals as they
+// are, picks the node refPickHighest picks, leaves the generator where
+// that rule leaves it (one draw, none without a tie), counts the ties, and
+// gives the Top list and Margin of the generic ranking around that node —
+// with many ties or few, negative totals and any n.
+func TestPropSelectHostMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nf := rapid.IntRange(1, 60).Draw(t, "feasible")
+		hi := rapid.SampledFrom([]int64{0, 5, 1000}).Draw(t, "spread")
+		totals := rapid.SliceOfN(rapid.Int64Range(-3, hi), nf, nf).Draw(t, "totals")
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		seed := rapid.Uint64().Draw(t, "seed")
+		nodes := make([]*framework.NodeInfo, nf)
+		feasible := make([]int32, nf)
+		for i := range nodes {
+			ni, _ := framework.NewNodeInfo(testNode(fmt.Sprintf("n%d", i), 1000))
+			nodes[i], feasible[i] = ni, int32(i)
+		}
+		ties := 0
+		for _, x := range totals {
+			ties += b2i(x == slices.Max(totals))
+		}
+		a, b := rand.New(rand.NewPCG(seed, 5)), rand.New(rand.NewPCG(seed, 5))
+		got := &Result{Totals: slices.Clone(totals), order: nodes, feasible: feasible, selected: -1}
+		got.selectHost(a, n)
+		want := &Result{Totals: totals, order: nodes, feasible: feasible, selected: refPickHighest(totals, b)}
+		want.rankGeneric(n)
+		if !slices.Equal(got.Totals, totals) {
+			t.Fatalf("Totals %v, want %v", got.Totals, totals)
+		}
+		if got.selected != want.selected {
+			t.Fatalf("selected %d, reference %d", got.selected, want.selected)
+		}
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("generators diverged")
+		}
+		if got.Ties != ties {
+			t.Fatalf("Ties %d, want %d", got.Ties, ties)
+		}
+		if d := cmp.Diff(want.Top, got.Top); d != "" {
+			t.Fatalf("Top (-generic +one pass):\n%s", d)
+		}
+		if got.Margin != want.Margin {
+			t.Fatalf("Margin %d, generic %d", got.Margin, want.Margin)
+		}
+	})
+}
+
+// releasable is state data that records its Release.
+type releasable struct{ released *atomic.Int64 }
+
+func (r releasable) Clone() framework.StateData { return r }
+func (r releasable) Release()                   { r.released.Add(1) }
+
+// TestCycleStateRelease: Release calls Release on the releasable values
+// once and empties the state; Schedule releases a state it created, not
+// one its caller passed.
+func TestCycleStateRelease(t *testing.T) {
+	var n atomic.Int64
+	st := framework.NewCycleState()
+	st.Write("a", releasable{&n})
+	st.Write("b", &fakeState{})
+	st.Release()
+	if n.Load() != 1 {
+		t.Fatalf("Release calls = %d, want 1", n.Load())
+	}
+	if _, err := st.Read("a"); err == nil {
+		t.Fatalf("state not emptied")
+	}
+	st.Release() // a second Release does nothing
+	if n.Load() != 1 {
+		t.Fatalf("Release calls after a second Release = %d, want 1", n.Load())
+	}
+
+	var calls atomic.Int64
+	writer := &fake{name: "W", preFilter: nil}
+	r := framework.NewRegistry()
+	pw := &prefilterWriter{fake: writer, released: &calls}
+	if err := r.Register("W", func(any, framework.Handle) (framework.Plugin, error) { return pw, nil }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFramework(r, framework.Profile{PreFilter: []string{"W"}, Filter: []string{"W"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := framework.MustSnapshot(testNodes(3), nil)
+	opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))}
+	if _, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("Schedule with its own state: Release calls = %d, want 1", calls.Load())
+	}
+	own := framework.NewCycleState()
+	if _, err := f.Schedule(context.Background(), own, snap, testPod("p"), opts); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("Schedule with the caller's state released it")
+	}
+	if _, err := own.Read("W"); err != nil {
+		t.Fatalf("caller's state lost its value: %v", err)
+	}
+}
+
+type fakeState struct{}
+
+func (s *fakeState) Clone() framework.StateData { return s }
+
+// prefilterWriter writes a releasable value in PreFilter.
+type prefilterWriter struct {
+	*fake
+	released *atomic.Int64
+}
+
+func (p *prefilterWriter) PreFilter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	state.Write("W", releasable{p.released})
+	return nil, nil
+}
+
+// TestPropDiagnosisNamesMatchAddPlugin: collecting the rejecting plugins'
+// names once each gives the Diagnosis that adding every rejection's
+// plugin-named status gives.
+func TestPropDiagnosisNamesMatchAddPlugin(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var filters []framework.FilterPlugin
+		for i := range rapid.IntRange(1, 70).Draw(t, "filters") {
+			filters = append(filters, &fake{name: fmt.Sprintf("F%02d", i%40)})
+		}
+		var want, got Diagnosis
+		var names diagnosisNames
+		for range rapid.IntRange(0, 60).Draw(t, "rejections") {
+			code := rapid.SampledFrom([]framework.Code{framework.Unschedulable, framework.UnschedulableAndUnresolvable, framework.Pending}).Draw(t, "code")
+			st := framework.NewStatus(code, "r")
+			if rapid.IntRange(0, 3).Draw(t, "named") == 0 {
+				st = st.WithPlugin(rapid.SampledFrom([]string{"X", "F01", ""}).Draw(t, "own"))
+			}
+			pi := int16(rapid.IntRange(0, len(filters)-1).Draw(t, "pi"))
+			stamped := st
+			if st.Plugin() == "" {
+				stamped = st.WithPlugin(filters[pi].Name())
+			}
+			want.addPlugin(stamped)
+			names.add(st, pi, filters)
+		}
+		names.mergeInto(&got)
+		if d := cmp.Diff(want.UnschedulablePlugins, got.UnschedulablePlugins); d != "" {
+			t.Fatalf("UnschedulablePlugins (-addPlugin +names):\n%s", d)
+		}
+		if d := cmp.Diff(want.PendingPlugins, got.PendingPlugins); d != "" {
+			t.Fatalf("PendingPlugins (-addPlugin +names):\n%s", d)
+		}
+	})
+}
+
+// TestPropScoreBits: scoreBits(s) stays inside scoreMask exactly when s is
+// in [MinNodeScore, MaxNodeScore], and so does an or of several only when
+// each is — the one-branch range check of weighTotals.
+func TestPropScoreBits(t *testing.T) {
+	in := func(s int64) bool { return s >= framework.MinNodeScore && s <= framework.MaxNodeScore }
+	for _, s := range []int64{math.MinInt64, -128, -28, -27, -1, 0, 1, 99, 100, 101, 127, 128, math.MaxInt64 - 27, math.MaxInt64} {
+		if got := scoreBits(s)&^scoreMask == 0; got != in(s) {
+			t.Errorf("scoreBits(%d) in range = %v, want %v", s, got, in(s))
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		ss := rapid.SliceOfN(rapid.OneOf(rapid.Int64Range(-200, 300), rapid.Int64()), 1, 10).Draw(t, "scores")
+		var bad uint64
+		all := true
+		for _, s := range ss {
+			bad |= scoreBits(s)
+			all = all && in(s)
+		}
+		if got := bad&^scoreMask == 0; got != all {
+			t.Fatalf("or of scoreBits in range = %v, every score in range = %v", got, all)
+		}
+	})
+}
+
+// indexProbe is a batch filter and score plugin that checks the snapshot
+// indices the runner passes: idx[i] must be the index of nodes[i] in the
+// cycle's snapshot. It counts the indexed calls.
+type indexProbe struct {
+	name          string
+	reject        func(n *framework.NodeInfo) bool
+	bad           atomic.Value // first mismatch, a string
+	indexed, none atomic.Int64
+}
+
+func (p *indexProbe) Name() string { return p.name }
+func (p *indexProbe) check(state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32) {
+	if idx == nil {
+		p.none.Add(1)
+		return
+	}
+	p.indexed.Add(1)
+	all := state.Snapshot().Nodes()
+	for i, n := range nodes {
+		if i >= len(idx) || int(idx[i]) >= len(all) || all[idx[i]] != n {
+			p.bad.CompareAndSwap(nil, fmt.Sprintf("node %d (%s): idx %v", i, n.Name(), idx))
+		}
+	}
+	if len(idx) != len(nodes) {
+		p.bad.CompareAndSwap(nil, fmt.Sprintf("%d indices for %d nodes", len(idx), len(nodes)))
+	}
+}
+func (p *indexProbe) Filter(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
+	if p.reject != nil && p.reject(n) {
+		return framework.NewStatus(framework.Unschedulable, "probe")
+	}
+	return nil
+}
+func (p *indexProbe) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	p.check(state, nodes, idx)
+	for i, n := range nodes {
+		out[i] = p.Filter(ctx, state, pod, n)
+	}
+}
+func (p *indexProbe) Score(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, n *framework.NodeInfo) (int64, *framework.Status) {
+	return int64(nodeNum(n) % 101), nil
+}
+func (p *indexProbe) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	p.check(state, nodes, idx)
+	for i, n := range nodes {
+		out[i], _ = p.Score(ctx, state, pod, n)
+	}
+	return nil
+}
+func (p *indexProbe) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+// TestPropBatchIndices: in every cycle shape — nodes narrowed by a
+// PreFilterResult or not, any start index and number of nodes to find,
+// nodes rejected by an earlier filter (so later ones see compacted
+// chunks), one or two workers — the indices handed to FilterBatch and
+// ScoreBatch are the nodes' snapshot indices.
+func TestPropBatchIndices(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 1200).Draw(t, "nodes")
+		narrow := rapid.Bool().Draw(t, "narrow")
+		keepPct := rapid.IntRange(0, 100).Draw(t, "keepPct")
+		rejectMod := rapid.IntRange(0, 5).Draw(t, "rejectMod")
+		salt := rapid.IntRange(0, 1000).Draw(t, "salt")
+		pre := &fake{name: "Narrow", preFilter: func(nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+			if !narrow {
+				return nil, nil
+			}
+			names := map[string]struct{}{}
+			for _, ni := range nodes {
+				if (nodeNum(ni)*7+salt)%100 < keepPct {
+					names[ni.Name()] = struct{}{}
+				}
+			}
+			return &framework.PreFilterResult{NodeNames: names}, nil
+		}}
+		first := &indexProbe{name: "First", reject: func(ni *framework.NodeInfo) bool { return rejectMod > 0 && (nodeNum(ni)+salt)%(rejectMod+1) == 0 }}
+		second := &indexProbe{name: "Second"}
+		r := registryOf(pre)
+		for _, p := range []*indexProbe{first, second} {
+			if err := r.Register(p.name, func(any, framework.Handle) (framework.Plugin, error) { return p, nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		par := rapid.IntRange(1, 2).Draw(t, "parallelism")
+		f, err := NewFramework(r, framework.Profile{PreFilter: []string{"Narrow"}, Filter: []string{"First", "Second"}, Score: []string{"First", "Second"},
+			Weights: map[string]int64{"First": 1, "Second": 1}}, WithParallelism(par))
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := framework.MustSnapshot(testNodes(n), nil)
+		opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), StartIndex: rapid.IntRange(0, 2*n).Draw(t, "start"),
+			NumFeasibleToFind: rapid.IntRange(0, n).Draw(t, "find"), AlwaysScore: true}
+		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts)
+		if _, fit := err.(*FitError); err != nil && !fit {
+			t.Fatal(err)
+		}
+		for _, p := range []*indexProbe{first, second} {
+			if bad := p.bad.Load(); bad != nil {
+				t.Fatalf("%s: %s", p.name, bad)
+			}
+			if p.none.Load() != 0 {
+				t.Fatalf("%s: %d batch calls without indices", p.name, p.none.Load())
+			}
+		}
+		if res.EvaluatedNodes() > 0 && first.indexed.Load() == 0 {
+			t.Fatalf("no batch call over %d evaluated nodes", res.EvaluatedNodes())
+		}
+	})
+}
+
+// TestIndexRunsFollowNodeChanges: the doubled index run is rebuilt after
+// nodes are added or removed, on the snapshot and its clones.
+func TestIndexRunsFollowNodeChanges(t *testing.T) {
+	check := func(s *framework.Snapshot) {
+		t.Helper()
+		r, n := s.IndexRuns(), s.NumNodes()
+		if len(r) != 2*n {
+			t.Fatalf("%d entries for %d nodes", len(r), n)
+		}
+		for i, x := range r {
+			if int(x) != i%n {
+				t.Fatalf("runs[%d] = %d, want %d", i, x, i%n)
+			}
+		}
+	}
+	s := framework.MustSnapshot(testNodes(3), nil)
+	check(s)
+	if err := s.AddNode(testNode("extra", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	check(s)
+	c := s.Clone()
+	if err := c.RemoveNode("n0"); err != nil {
+		t.Fatal(err)
+	}
+	check(c)
+	check(s)
+}
+
+// TestPropWeighTotals: weighTotals gives each node the plain weighted sum
+// of its scores over any number of plugins (one, two or three rows per
+// pass), whatever the totals held before, and reports whether every score
+// is in [MinNodeScore, MaxNodeScore].
+func TestPropWeighTotals(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		np := rapid.IntRange(0, 9).Draw(t, "plugins")
+		nf := rapid.IntRange(1, 40).Draw(t, "nodes")
+		active := make([]scorePlugin, np)
+		for p := range active {
+			active[p].weight = rapid.Int64Range(1, 10).Draw(t, "weight")
+		}
+		vals := rapid.SliceOfN(rapid.Int64Range(-2, 102), np*nf, np*nf).Draw(t, "vals")
+		totals := rapid.SliceOfN(rapid.Int64(), nf, nf).Draw(t, "stale")
+		want, inRange := make([]int64, nf), true
+		for p := range np {
+			for j := range nf {
+				v := vals[p*nf+j]
+				want[j] += v * active[p].weight
+				inRange = inRange && v >= framework.MinNodeScore && v <= framework.MaxNodeScore
+			}
+		}
+		if ok := weighTotals(totals, vals, active); ok != inRange {
+			t.Fatalf("in range = %v, want %v", ok, inRange)
+		}
+		if !slices.Equal(totals, want) {
+			t.Fatalf("totals %v, want %v", totals, want)
+		}
+	})
+}
+
+// TestScoreFeasibleAllocatesNothing: at parallelism 1 the Score step of a
+// cycle (the incremental evaluator's path) runs its chunks in place,
+// without parallel.Ordered's closures: once its buffers are warm it
+// allocates nothing.
+func TestScoreFeasibleAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops pooled scratch at random")
+	}
+	b := &batchFake{fake: &fake{name: "S", score: func(n *framework.NodeInfo) (int64, *framework.Status) { return int64(len(n.Name()) % 3), nil }}}
+	r := framework.NewRegistry()
+	if err := r.Register("S", func(any, framework.Handle) (framework.Plugin, error) { return b, nil }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFramework(r, framework.Profile{Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithParallelism(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, pod := context.Background(), testPod("p")
+	opts := CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), SkipExplanation: true, Reuse: &Result{}}
+	res, err := f.Schedule(ctx, nil, framework.MustSnapshot(testNodes(300), nil), pod, opts)
+	if err != nil || len(res.Totals) != 300 {
+		t.Fatalf("Schedule: %v, %d totals", err, len(res.Totals))
+	}
+	state := framework.NewCycleState()
+	if n := testing.AllocsPerRun(20, func() {
+		if err := f.scoreFeasible(ctx, state, pod, opts, res, nil); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("scoreFeasible allocates %v times per run, want 0", n)
+	}
+}

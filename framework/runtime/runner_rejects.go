@@ -1,0 +1,128 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// collectRejections appends to rl, in increasing order, the entries of o
+// (one FilterBatch call's statuses) that reject a node, and sets o back to
+// all nil.
+func collectRejections(o []*framework.Status, rl []framework.NodeRejection) []framework.NodeRejection {
+	rl = rl[:len(rl)+len(o)] // the caller leaves room for every node
+	w := len(rl) - len(o)
+	for q := range o {
+		if s := o[q]; s != nil {
+			o[q] = nil
+			if s.Code() != framework.Success {
+				rl[w] = framework.NodeRejection{Node: int32(q), Status: s}
+				w++
+			}
+		}
+	}
+	return rl[:w]
+}
+
+// checkRejections returns what a RejectingFilterPlugin returned for l
+// nodes in the form removeRejected needs: nodes in [0, l), each once, in
+// increasing order, each with a status that is neither nil nor Success. A
+// list out of order is sorted (keeping a node's first entry); entries out
+// of range or without a failure are dropped.
+func checkRejections(rl []framework.NodeRejection, l int) []framework.NodeRejection {
+	prev := int32(-1)
+	for _, x := range rl {
+		if x.Node <= prev || int(x.Node) >= l || x.Status == nil || x.Status.Code() == framework.Success {
+			return fixRejections(rl, l)
+		}
+		prev = x.Node
+	}
+	return rl
+}
+
+func fixRejections(rl []framework.NodeRejection, l int) []framework.NodeRejection {
+	rl = slices.DeleteFunc(rl, func(x framework.NodeRejection) bool {
+		return x.Node < 0 || int(x.Node) >= l || x.Status == nil || x.Status.Code() == framework.Success
+	})
+	slices.SortStableFunc(rl, func(a, b framework.NodeRejection) int { return int(a.Node) - int(b.Node) })
+	return slices.CompactFunc(rl, func(a, b framework.NodeRejection) bool { return a.Node == b.Node })
+}
+
+// removeRejected removes from a chunk's live nodes (and their snapshot
+// indices ix, and their positions pos when the candidates are narrowed)
+// those that rl rejects (rl as checkRejections leaves it), each replaced
+// by the chunk's last live node (so the survivors lose their order but
+// nothing else moves), and returns how many nodes are left. Going through
+// rl from its end, the last live node is never one still to remove, so
+// the work is O(1) per rejection whatever the chunk's size. It replaces
+// each entry's Node by the node's position: pos[x], or derived from ix
+// when pos is nil (ix[x] = (start+p) mod n, the candidates being the
+// snapshot's nodes).
+func removeRejected(rl []framework.NodeRejection, nodes []*framework.NodeInfo, ix, pos []int32, start, n int) int {
+	end := len(nodes)
+	ix = ix[:end]
+	if pos == nil {
+		for r := len(rl) - 1; r >= 0; r-- {
+			q := int(rl[r].Node)
+			end--
+			p := int(ix[q]) - start
+			if p < 0 {
+				p += n
+			}
+			nodes[q], ix[q] = nodes[end], ix[end]
+			rl[r].Node = int32(p)
+		}
+		return end
+	}
+	pos = pos[:end]
+	for r := len(rl) - 1; r >= 0; r-- {
+		q := int(rl[r].Node)
+		end--
+		p := pos[q]
+		nodes[q], ix[q], pos[q] = nodes[end], ix[end], pos[end]
+		rl[r].Node = p
+	}
+	return end
+}
+
+// add records the rejections in rl by filter pi, each at the position
+// in its Node (removeRejected's output).
+func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
+	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
+	for _, x := range rl {
+		st, p := x.Status, int(x.Node)
+		if c := st.Code(); c != framework.Unschedulable && c != framework.UnschedulableAndUnresolvable && c != framework.Pending {
+			st = r.failure(st, pi)
+		}
+		statuses[p], plugins[p] = st, pi
+		if r.shared {
+			atomic.OrUint64(&bits[p>>6], 1<<(p&63))
+		} else {
+			bits[p>>6] |= 1 << (p & 63)
+		}
+	}
+}
+
+// filterChunk runs one Filter plugin, pl, on nodes (of snapshot indices
+// idx, or nil) in its fastest form — r when it reports rejections, else b
+// when it filters in batches, else node by node — and returns its
+// rejections in increasing order of node, appended to rb (room for every
+// node). out (len(nodes), all nil) receives FilterBatch's statuses and is
+// left with them.
+func filterChunk(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pl framework.FilterPlugin, b framework.BatchFilterPlugin, r framework.RejectingFilterPlugin, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status, rb []framework.NodeRejection) []framework.NodeRejection {
+	switch {
+	case r != nil:
+		return checkRejections(r.FilterRejects(ctx, state, pod, nodes, idx, rb), len(nodes))
+	case b != nil:
+		b.FilterBatch(ctx, state, pod, nodes, idx, out)
+		return collectRejections(out, rb)
+	}
+	for q, ni := range nodes {
+		if s := pl.Filter(ctx, state, pod, ni); s != nil && s.Code() != framework.Success {
+			rb = append(rb, framework.NodeRejection{Node: int32(q), Status: s})
+		}
+	}
+	return rb
+}

@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/schedkit/schedkit/framework"
+)
+
+// scratch holds per-cycle buffers that do not outlive the cycle (the
+// filter's record of rejections by position, the NodeScore lists handed
+// to NormalizeScore), reused through a pool so a cycle allocates only what
+// its Result keeps.
+type scratch struct {
+	rec    filterRecorder
+	rejPos []int32
+	scores []framework.NodeScore
+	// written bounds the positions a cycle may have recorded: the next
+	// cycle clears only those (a sampled cycle writes the few positions it
+	// evaluated, not the cluster's).
+	written int
+}
+
+// filterRecorder records, by evaluation position, the status by which a
+// filter rejected the node there and that filter's index; rejected has
+// the bit of every such position set (splitEvaluated reads it a word at a
+// time). A status that is not a rejection becomes a named Error and sets
+// failed.
+type filterRecorder struct {
+	statuses []*framework.Status
+	plugins  []int16
+	rejected []uint64
+	// shared: chunks are filtered concurrently, so bits of one word may
+	// be set by two goroutines at once.
+	shared  bool
+	filters []framework.FilterPlugin
+	failed  atomic.Bool
+}
+
+// add1 records st, the failure by filter pi of the node at position p.
+func (r *filterRecorder) add1(p int, st *framework.Status, pi int16) {
+	if !st.IsRejected() {
+		st = r.failure(st, pi)
+	}
+	r.statuses[p], r.plugins[p] = st, pi
+	bit := uint64(1) << (p & 63)
+	if r.shared {
+		atomic.OrUint64(&r.rejected[p>>6], bit)
+	} else {
+		r.rejected[p>>6] |= bit
+	}
+}
+
+// failure is the status add records for st, not a rejection, by filter
+// pi: a named Error, which stops the cycle.
+func (r *filterRecorder) failure(st *framework.Status, pi int16) *framework.Status {
+	if st.Code() != framework.Error || st.Plugin() == "" {
+		name := r.filters[pi].Name()
+		st = framework.AsStatus(fmt.Errorf("running %q filter plugin: %w", name, st.ErrOrCode())).WithPlugin(name)
+	}
+	r.failed.Store(true)
+	return st
+}
+
+func (f *Framework) getScratch() *scratch {
+	if s, ok := f.scratch.Get().(*scratch); ok {
+		return s
+	}
+	return &scratch{}
+}
+
+// filterBuffers returns the recorder for n positions, all clear. The
+// caller sets s.written to the end of the positions it wrote once it knows
+// it; until then every position counts as written.
+func (s *scratch) filterBuffers(n int, shared bool, filters []framework.FilterPlugin) *filterRecorder {
+	r := &s.rec
+	nw := (n + 63) >> 6
+	if cap(r.statuses) < n {
+		r.statuses = make([]*framework.Status, n)
+		r.plugins = make([]int16, n)
+		r.rejected = make([]uint64, nw)
+		s.written = 0
+	}
+	// Only the bitmap is cleared: a status is read only where this cycle
+	// set the position's bit, so it was written this cycle.
+	clear(r.rejected[:min((s.written+63)>>6, cap(r.rejected))])
+	r.statuses, r.plugins, r.rejected = r.statuses[:n], r.plugins[:n], r.rejected[:nw]
+	r.shared, r.filters = shared, filters
+	r.failed.Store(false)
+	s.written = n
+	return r
+}
+
+func (s *scratch) scoreBuffer(n int) []framework.NodeScore {
+	if cap(s.scores) < n {
+		s.scores = make([]framework.NodeScore, n)
+	}
+	s.scores = s.scores[:n]
+	return s.scores
+}
