@@ -85,6 +85,8 @@ type ipaHandle struct{ p int }
 func (ipaHandle) Clock() fw.Clock    { return fw.RealClock{} }
 func (h ipaHandle) Parallelism() int { return h.p }
 
+func (ipaHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
+
 func ipaRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 
 // ipaRun runs PreFilter and then Filter on every node (in snapshot order).

@@ -22,6 +22,8 @@ type ptsHandle struct{ parallelism int }
 func (h ptsHandle) Clock() fw.Clock  { return fw.RealClock{} }
 func (h ptsHandle) Parallelism() int { return h.parallelism }
 
+func (ptsHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
+
 func ptsHandleOf(p int) fw.Handle { return ptsHandle{p} }
 
 func ptsPolicyOf(i int) *api.NodeInclusionPolicy {

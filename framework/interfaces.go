@@ -277,6 +277,10 @@ type Handle interface {
 	Clock() Clock
 	// Parallelism is the number of workers for per-node loops.
 	Parallelism() int
+	// KubeVersion is the kube-scheduler release whose behaviour the
+	// plugins reproduce, for the plugins whose results changed between
+	// releases.
+	KubeVersion() KubeVersion
 }
 
 // BatchFilterPlugin is an optional extension of FilterPlugin for plugins

@@ -222,3 +222,5 @@ type probeHandle struct{}
 
 func (probeHandle) Clock() Clock     { return RealClock{} }
 func (probeHandle) Parallelism() int { return 1 }
+
+func (probeHandle) KubeVersion() KubeVersion { return DefaultKubeVersion }

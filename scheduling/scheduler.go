@@ -112,6 +112,13 @@ func WithSeed(seed uint64) Option { return func(s *Scheduler) { s.seed = seed } 
 // profile's Framework gets it through runtime.WithParallelism.
 func WithParallelism(n int) Option { return func(s *Scheduler) { s.parallelism = n } }
 
+// WithKubeVersion sets the kube-scheduler release whose behaviour every
+// profile's plugins and the scheduler reproduce (default
+// framework.DefaultKubeVersion): every profile's Framework gets it through
+// runtime.WithKubeVersion. Use DefaultProfileFor with the same version for
+// that release's default profile.
+func WithKubeVersion(v framework.KubeVersion) Option { return func(s *Scheduler) { s.kubeVersion = v } }
+
 // WithPercentageOfNodesToScore sets the scheduler-wide
 // percentageOfNodesToScore (0, the default, is adaptive); a profile's value
 // overrides it.
@@ -227,6 +234,7 @@ type Scheduler struct {
 	pcg         *rand.PCG
 	rng         *rand.Rand
 	parallelism int
+	kubeVersion framework.KubeVersion
 	pctToScore  int32
 	queueOpts   QueueOptions
 	extenders   []framework.Extender
@@ -307,11 +315,14 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	if len(profiles) == 0 {
 		return nil, errors.New("scheduling: New: no profiles")
 	}
-	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1,
+	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
 		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	s.branchEnd.L = &s.mu
 	for _, o := range opts {
 		o(s)
+	}
+	if s.kubeVersion.IsZero() {
+		return nil, errors.New("scheduling: New: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
 	}
 	if s.clock == nil {
 		return nil, errors.New("scheduling: New: WithClock(nil): a clock is required")
@@ -351,7 +362,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 			return nil, fmt.Errorf("scheduling: profile %q: QueueSort %v (with its args) differs from profile %q's %v; all profiles must share one",
 				p.SchedulerName, p.QueueSort, first.SchedulerName, first.QueueSort)
 		}
-		f, err := runtime.NewFramework(registry, p, runtime.WithClock(s.clock), runtime.WithParallelism(s.parallelism), runtime.WithExtenders(s.extenders...))
+		f, err := runtime.NewFramework(registry, p, runtime.WithClock(s.clock), runtime.WithParallelism(s.parallelism), runtime.WithKubeVersion(s.kubeVersion), runtime.WithExtenders(s.extenders...))
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
@@ -419,6 +430,9 @@ func (s *Scheduler) Cluster() *Cluster { return s.cluster }
 
 // Clock returns the scheduler's clock.
 func (s *Scheduler) Clock() framework.Clock { return s.clock }
+
+// KubeVersion returns the kube-scheduler release the scheduler reproduces.
+func (s *Scheduler) KubeVersion() framework.KubeVersion { return s.kubeVersion }
 
 // Profiles returns the schedulerNames of the profiles, in order.
 func (s *Scheduler) Profiles() []string { return slices.Clone(s.order) }

@@ -30,7 +30,9 @@ type ipaScoreHandle struct{ p int }
 
 func (ipaScoreHandle) Clock() fw.Clock    { return fw.RealClock{} }
 func (h ipaScoreHandle) Parallelism() int { return h.p }
-func ipaScoreRand() *rand.Rand            { return rand.New(rand.NewPCG(3, 4)) }
+
+func (ipaScoreHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
+func ipaScoreRand() *rand.Rand                     { return rand.New(rand.NewPCG(3, 4)) }
 func ipaN(name string, labels map[string]string) *api.Node {
 	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}}
 }

@@ -21,6 +21,8 @@ type ptsHandle struct{ parallelism int }
 func (h ptsHandle) Clock() fw.Clock  { return fw.RealClock{} }
 func (h ptsHandle) Parallelism() int { return h.parallelism }
 
+func (ptsHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
+
 type ptsScoreCase struct {
 	nodes    []*api.Node
 	existing []*api.Pod

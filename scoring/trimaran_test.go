@@ -146,6 +146,8 @@ type clockHandle struct{ c framework.Clock }
 func (h clockHandle) Clock() framework.Clock { return h.c }
 func (clockHandle) Parallelism() int         { return 1 }
 
+func (clockHandle) KubeVersion() framework.KubeVersion { return framework.DefaultKubeVersion }
+
 // TestLoadVariationRiskBalancingScore ports scheduler-plugins'
 // pkg/trimaran/loadvariationriskbalancing/loadvariationriskbalancing_test.go
 // TestScore, case by case (default args: margin 1, sensitivity 1).

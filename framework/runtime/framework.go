@@ -24,6 +24,12 @@ func WithClock(c framework.Clock) Option { return func(f *Framework) { f.clock =
 // are an error of NewFramework.
 func WithParallelism(n int) Option { return func(f *Framework) { f.parallelism = n } }
 
+// WithKubeVersion sets the kube-scheduler release whose behaviour the
+// plugins reproduce (Handle.KubeVersion; default
+// framework.DefaultKubeVersion). The zero KubeVersion is an error of
+// NewFramework.
+func WithKubeVersion(v framework.KubeVersion) Option { return func(f *Framework) { f.kubeVersion = v } }
+
 // WithExtenders adds scheduler extenders, consulted after Filter and Score.
 func WithExtenders(e ...framework.Extender) Option {
 	return func(f *Framework) { f.extenders = append(f.extenders, e...) }
@@ -40,6 +46,7 @@ type Framework struct {
 	profile     framework.Profile
 	clock       framework.Clock
 	parallelism int
+	kubeVersion framework.KubeVersion
 	extenders   []framework.Extender
 	plugins     map[string]framework.Plugin
 
@@ -84,13 +91,16 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	if registry == nil {
 		return nil, fmt.Errorf("framework: nil registry")
 	}
-	f := &Framework{profile: p, clock: framework.RealClock{}, parallelism: 1, plugins: map[string]framework.Plugin{}}
+	f := &Framework{profile: p, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion, plugins: map[string]framework.Plugin{}}
 	for _, o := range opts {
 		o(f)
 	}
 	prefix := fmt.Sprintf("framework: profile %q", p.SchedulerName)
 	if f.clock == nil {
 		return nil, fmt.Errorf("%s: WithClock(nil): a clock is required", prefix)
+	}
+	if f.kubeVersion.IsZero() {
+		return nil, fmt.Errorf("%s: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or ParseKubeVersion)", prefix)
 	}
 	if f.parallelism < 1 {
 		return nil, fmt.Errorf("%s: parallelism=%d: must be at least 1", prefix, f.parallelism)
@@ -231,6 +241,9 @@ func (f *Framework) Clock() framework.Clock { return f.clock }
 
 // Parallelism returns the number of workers for per-node loops.
 func (f *Framework) Parallelism() int { return f.parallelism }
+
+// KubeVersion returns the kube-scheduler release the plugins reproduce.
+func (f *Framework) KubeVersion() framework.KubeVersion { return f.kubeVersion }
 
 // Profile returns the profile the framework was built from.
 func (f *Framework) Profile() framework.Profile { return f.profile }

@@ -90,3 +90,38 @@ func TestNewFrameworkRejectsBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestNewFrameworkKubeVersion: plugins see the release the framework was
+// built for through Handle.KubeVersion, the newest by default; the zero
+// KubeVersion is refused.
+func TestNewFrameworkKubeVersion(t *testing.T) {
+	var seen []framework.KubeVersion
+	reg := framework.NewRegistry()
+	if err := reg.Register("A", func(_ any, h framework.Handle) (framework.Plugin, error) {
+		seen = append(seen, h.KubeVersion())
+		return &fake{name: "A"}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p := framework.Profile{Filter: []string{"A"}}
+	for _, tc := range []struct {
+		opts []Option
+		want framework.KubeVersion
+	}{
+		{nil, framework.DefaultKubeVersion},
+		{[]Option{WithKubeVersion(framework.KubeV136)}, framework.KubeV136},
+		{[]Option{WithKubeVersion(framework.KubeV137)}, framework.KubeV137},
+	} {
+		seen = nil
+		f, err := NewFramework(reg, p, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.KubeVersion() != tc.want || len(seen) != 1 || seen[0] != tc.want {
+			t.Errorf("KubeVersion = %v, plugin saw %v; want %v", f.KubeVersion(), seen, tc.want)
+		}
+	}
+	if _, err := NewFramework(reg, p, WithKubeVersion(framework.KubeVersion{})); err == nil || !strings.Contains(err.Error(), "zero KubeVersion") {
+		t.Errorf("zero KubeVersion: %v", err)
+	}
+}

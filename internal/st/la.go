@@ -19,3 +19,6 @@ func (h LAHandle) Clock() fw.Clock { return h.C }
 
 // Parallelism returns 1.
 func (h LAHandle) Parallelism() int { return 1 }
+
+// KubeVersion returns framework.DefaultKubeVersion.
+func (h LAHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }

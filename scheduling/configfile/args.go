@@ -651,4 +651,6 @@ type handle struct{}
 func (handle) Clock() framework.Clock { return framework.NewFakeClock(time.Time{}) }
 func (handle) Parallelism() int       { return 1 }
 
+func (handle) KubeVersion() framework.KubeVersion { return framework.DefaultKubeVersion }
+
 var _ framework.Handle = handle{}
