@@ -16,7 +16,7 @@ import (
 // (podMatchesAllAffinityTerms for the affinity counts and the
 // self-affinity check, getIncomingAffinityAntiAffinityCounts and
 // updateWithPod for the anti-affinity counts): such a selector matches
-// every namespace (kubernetes#141526). v1.37.2 takes the term by pointer:
+// every namespace (kubernetes/kubernetes#141526). v1.37.2 takes the term by pointer:
 // only the namespaces the selector lists count.
 //
 // Namespaces a (team=a) and b (team=b); node n1 (hostname n1) holds p1,

@@ -15,7 +15,7 @@ import (
 // of only NotIn, under the default profile of both releases. In kube
 // v1.36.4 the selector matches every namespace
 // (interpodaffinity/plugin.go:mergeAffinityTermNamespacesIfNotEmpty takes
-// the term by value; kubernetes#141526), in v1.37.2 only those it lists.
+// the term by value; kubernetes/kubernetes#141526), in v1.37.2 only those it lists.
 // Namespaces a (team=a) and b (team=b); node n1 holds p1 (in a, app=x); q
 // (in b) has the term app=x over the hostname in namespaces whose team is
 // not a. Anti-affinity rejects with Unschedulable (preemption finds no

@@ -18,7 +18,7 @@ import (
 // the term by value, so it keeps its selector, and
 // scoring.go:processExistingPod matches the incoming pod's preferred terms
 // with nil namespace labels: the selector matches every namespace
-// (kubernetes#141526). v1.37.2 takes the term by pointer: only the
+// (kubernetes/kubernetes#141526). v1.37.2 takes the term by pointer: only the
 // namespaces the selector lists count. Raw scores are the sums of the
 // weights of the matching pods in the node's domain; normalized scores
 // are 100·(s−min)/(max−min) (scoring.go:NormalizeScore); with no

@@ -32,7 +32,7 @@ const (
 // on the pod's term, and the incoming pod's terms are then matched with nil
 // namespace labels (filtering.go:podMatchesAllAffinityTerms,
 // getIncomingAffinityAntiAffinityCounts, updateWithPod;
-// scoring.go:processExistingPod) — kubernetes#141526, fixed in v1.37 by
+// scoring.go:processExistingPod) — kubernetes/kubernetes#141526, fixed in v1.37 by
 // taking the term by pointer.
 func SelectsEveryNamespace(sel api.Selector, v framework.KubeVersion) bool {
 	return !v.AtLeast(framework.KubeV137) && !sel.IsNothing() && !sel.IsEverything() && sel.Matches(nil)
