@@ -144,12 +144,14 @@ func TestConformanceImageLocality(t *testing.T) {
 // TestConformanceInterPodAffinity: preferred and required (anti-)affinity
 // of the pod and of the existing and added pods in both directions,
 // hardPodAffinityWeight 0 and positive,
-// ignorePreferredTermsOfExistingPods, namespace lists and selectors, the
-// pod-index path and the reference walk.
+// ignorePreferredTermsOfExistingPods, namespace lists and selectors
+// (v1.36's every-namespace rule for NotIn and DoesNotExist selectors
+// included), the pod-index path and the reference walk, in both releases.
 func TestConformanceInterPodAffinity(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ipaGenScoreCluster(t)
-		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{rapid.IntRange(1, 3).Draw(t, "parallelism")})
+		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{p: rapid.IntRange(1, 3).Draw(t, "parallelism"), v: v})
 		if err != nil {
 			t.Fatal(err)
 		}
