@@ -356,6 +356,10 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		if len(p.Bind) == 0 {
 			return nil, fmt.Errorf("scheduling: profile %q: at least one Bind plugin is needed (e.g. %q)", p.SchedulerName, DefaultBinderName)
 		}
+		if !p.KubeVersion.IsZero() && p.KubeVersion != s.kubeVersion {
+			return nil, fmt.Errorf("scheduling: profile %q: built for kube %s, but the scheduler reproduces %s (use WithKubeVersion(%s), or DefaultProfileFor(%s))",
+				p.SchedulerName, p.KubeVersion, s.kubeVersion, p.KubeVersion, s.kubeVersion)
+		}
 		if i == 0 {
 			first = p
 		} else if !slices.Equal(p.QueueSort, first.QueueSort) || (len(p.QueueSort) == 1 && !reflect.DeepEqual(p.Args[p.QueueSort[0]], first.Args[first.QueueSort[0]])) {
