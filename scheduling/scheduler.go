@@ -384,7 +384,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
 	s.queue.gate = s.preEnqueue
 	if !s.queueOpts.DisableQueueingHints {
-		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order)
+		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order, s.kubeVersion)
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}

@@ -330,7 +330,8 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 		}
 		result = result.Merge(r)
 		if !result.AllNodes() && len(result.NodeNames) == 0 {
-			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", withNodes)
+			// kube prints the plugins as a sorted set (sets.List).
+			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", slices.Sorted(slices.Values(withNodes)))
 			if len(withNodes) == 1 {
 				msg = fmt.Sprintf("node(s) didn't satisfy plugin %v", withNodes[0])
 			}
