@@ -164,3 +164,48 @@ func TestTaintTolerationSameVerdictByRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestGatedPodNominationByRelease: a high-priority pod held by a
+// scheduling gate, whose status names a nominated node, reserves that
+// node's room for lower-priority pods from kube-scheduler v1.37
+// (PriorityQueue.addPod nominates it, PR #139057); in v1.36 it is
+// nominated only on entering activeQ, so a lower-priority pod takes the
+// room.
+func TestGatedPodNominationByRelease(t *testing.T) {
+	for _, tc := range []struct {
+		v       framework.KubeVersion
+		outcome Outcome
+	}{{framework.KubeV136, OutcomeScheduled}, {framework.KubeV137, OutcomeUnschedulable}} {
+		t.Run(tc.v.String(), func(t *testing.T) {
+			n1 := builder.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()
+			gated := builder.MakePod().Name("high").Namespace("default").Priority(100).Req(map[string]string{"cpu": "3"}).
+				SchedulingGates("example.com/hold").NominatedNode("n1").Obj()
+			for _, atNew := range []bool{true, false} {
+				var pods []*api.Pod
+				if atNew {
+					pods = append(pods, gated)
+				}
+				c, err := NewClusterFrom([]*api.Node{n1}, pods)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfileFor(tc.v)}, WithKubeVersion(tc.v), WithClock(framework.NewFakeClock(scT0)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !atNew {
+					if err := s.AddPod(gated); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := s.AddPod(builder.MakePod().Name("low").Namespace("default").Priority(10).Req(map[string]string{"cpu": "2"}).Obj()); err != nil {
+					t.Fatal(err)
+				}
+				d, ok := s.ScheduleOne(context.Background())
+				if !ok || d.Pod != "default/low" || d.Outcome != tc.outcome {
+					t.Errorf("gated pod given at New %v: %s %s %q, want %s", atNew, d.Pod, d.Outcome, d.Message, tc.outcome)
+				}
+			}
+		})
+	}
+}

@@ -408,11 +408,28 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		}
 		pi, _, _ := cluster.podInfo(r.Pod.Key())
 		s.enqueue(pi)
-		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-			s.nominator.add(r.Pod.Key(), pi, nnn)
-		}
+		s.nominateAdded(r.Pod.Key(), pi)
 	}
 	return s, nil
+}
+
+// nominateAdded records the nominated node of a pending pod just added and
+// enqueued. kube-scheduler v1.37's PriorityQueue.addPod records it for
+// every pod, a gated one too, so that its nominated space stays reserved
+// (PR #139057); v1.36's records it only when the pod enters activeQ
+// (moveToActiveQ), so a pod its scheduling gates hold back is nominated
+// only once an update of it reaches the nominator.
+func (s *Scheduler) nominateAdded(key string, pi *framework.PodInfo) {
+	nnn := pi.Pod.Status.NominatedNodeName
+	if nnn == "" {
+		return
+	}
+	if !s.kubeVersion.AtLeast(framework.KubeV137) {
+		if p, ok := s.queue.get(key); ok && p.where == qGated {
+			return
+		}
+	}
+	s.nominator.add(key, pi, nnn)
 }
 
 // built reports a Scheduler not made by New (a zero or nil Scheduler),
@@ -518,9 +535,7 @@ func (s *Scheduler) podAdded(key string) {
 	pi, st, _ := s.cluster.podInfo(key)
 	if st == StatePending {
 		s.enqueue(pi)
-		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-			s.nominator.add(key, pi, nnn)
-		}
+		s.nominateAdded(key, pi)
 		if s.workload.features.GangScheduling {
 			// A new pod may complete a gang (kube reports unscheduled pod
 			// additions with the GangScheduling feature on).
