@@ -186,7 +186,8 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 }
 
 // LoadConfig loads a KubeSchedulerConfiguration (YAML or JSON) as
-// kube-scheduler v1.36 does, in its three stages:
+// the kube-scheduler release of WithKubeVersion (default v1.37) does, in
+// its three stages:
 //
 //   - decoding: apiVersion kubescheduler.config.k8s.io/v1 (v1beta3 and
 //     v1beta2 are read in the v1 shape, with v1.36's defaults; the fields
