@@ -2,6 +2,7 @@ package filter
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
@@ -62,7 +63,11 @@ func hintPlugin[T any](t *testing.T) func(fw.Plugin, error) T {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return pl.(T)
+		if v, ok := pl.(T); ok {
+			return v
+		}
+		// A release's wrapper (v1.37's PreFilter) embeds the plugin.
+		return reflect.ValueOf(pl).Field(0).Interface().(T)
 	}
 }
 

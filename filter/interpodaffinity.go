@@ -72,6 +72,9 @@ type InterPodAffinity struct {
 	// hits recycles the dense counts' hit bitmaps of released states
 	// (framework.ReleasableStateData).
 	hits *slicepool.Pool[uint64]
+	// anyAntiHint is kube-scheduler v1.37's queueing hint for anti-affinity
+	// (any term matching, not all: afterPodChange).
+	anyAntiHint bool
 }
 
 var (
@@ -102,6 +105,7 @@ func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
 		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
 		hits:             &slicepool.Pool[uint64]{},
+		anyAntiHint:      handleRelease(h).AtLeast(framework.KubeV137),
 	}, nil
 }
 

@@ -33,12 +33,26 @@ func matchesAllTerms(terms []framework.AffinityTerm, pod *api.Pod) bool {
 	return true
 }
 
-// afterPodChange is kube's isSchedulableAfterPodChange: Queue when the
-// rejected pod's own labels changed; a placed pod added that matches all
-// its affinity terms; a placed pod updated to match all its affinity terms
-// or to stop matching all its anti-affinity terms; a placed pod deleted
-// that matched all its anti-affinity terms, or whose own anti-affinity the
-// rejected pod matched.
+// matchesAnyTerm reports whether pod matches some term (false without
+// terms), as kube v1.37's podMatchesAnyAffinityTerms.
+func matchesAnyTerm(terms []framework.AffinityTerm, pod *api.Pod) bool {
+	for i := range terms {
+		if terms[i].Matches(pod, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterPodChange is kube's isSchedulableAfterPodChange (v1.37:
+// isSchedulableAfterAssignedPodChange and
+// isSchedulableAfterTargetPodUpdateLabel): Queue when the rejected pod's
+// own labels changed; a placed pod added that matches all its affinity
+// terms; a placed pod updated to match all its affinity terms or to stop
+// matching its anti-affinity terms; a placed pod deleted that matched its
+// anti-affinity terms, or whose own anti-affinity the rejected pod matched.
+// For anti-affinity, v1.36 asks that every term match and v1.37 that some
+// term match (kubernetes PR #139161); affinity asks every term in both.
 func (pl *InterPodAffinity) afterPodChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
 	original, modified, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
 	if err != nil {
@@ -54,12 +68,16 @@ func (pl *InterPodAffinity) afterPodChange(_ *framework.Snapshot, pod *framework
 		return framework.QueueSkip, nil
 	}
 	terms, anti := pod.RequiredAffinityTerms, pod.RequiredAntiAffinityTerms
+	antiMatch := matchesAllTerms
+	if pl.anyAntiHint {
+		antiMatch = matchesAnyTerm
+	}
 	switch {
 	case modified != nil && original != nil:
 		if !matchesAllTerms(terms, original.Pod) && matchesAllTerms(terms, modified.Pod) {
 			return framework.Queue, nil
 		}
-		if matchesAllTerms(anti, original.Pod) && !matchesAllTerms(anti, modified.Pod) {
+		if antiMatch(anti, original.Pod) && !antiMatch(anti, modified.Pod) {
 			return framework.Queue, nil
 		}
 		return framework.QueueSkip, nil
@@ -69,7 +87,7 @@ func (pl *InterPodAffinity) afterPodChange(_ *framework.Snapshot, pod *framework
 		}
 		return framework.QueueSkip, nil
 	}
-	if matchesAllTerms(anti, original.Pod) || matchesAllTerms(original.RequiredAntiAffinityTerms, pod.Pod) {
+	if antiMatch(anti, original.Pod) || antiMatch(original.RequiredAntiAffinityTerms, pod.Pod) {
 		return framework.Queue, nil
 	}
 	return framework.QueueSkip, nil

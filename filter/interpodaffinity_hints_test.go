@@ -76,3 +76,66 @@ func TestInterPodAffinityHints(t *testing.T) {
 		{name: "update node label not to have anti-affinity topology label", pod: zoneAnti, old: n().Label("zone", "zone1").Obj(), new: n().Label("aaa", "a").Obj(), want: fw.Queue},
 	})
 }
+
+// releaseHandle is a Handle of one kube-scheduler release.
+type releaseHandle struct{ v fw.KubeVersion }
+
+func (releaseHandle) Clock() fw.Clock               { return fw.RealClock{} }
+func (releaseHandle) Parallelism() int              { return 1 }
+func (h releaseHandle) KubeVersion() fw.KubeVersion { return h.v }
+
+// TestInterPodAffinityAntiHintByRelease: kube-scheduler v1.37's
+// isSchedulableAfterAssignedPodChange (PR #139161) queues the pod when a
+// placed pod stops matching, or a deleted pod matched, any of its
+// anti-affinity terms (or the pod matches any of the deleted pod's);
+// v1.36.4's isSchedulableAfterPodChange asked that every term match.
+func TestInterPodAffinityAntiHintByRelease(t *testing.T) {
+	twoAnti := builder.MakePod().UID("p").Name("p").
+		PodAntiAffinityIn("app", "hostname", []string{"a"}, builder.PodAntiAffinityWithRequiredReq).
+		PodAntiAffinityIn("tier", "hostname", []string{"b"}, builder.PodAntiAffinityWithRequiredReq).Obj()
+	placed := func() *builder.PodWrapper { return builder.MakePod().UID("q").Name("q").Node("n1") }
+	twoAntiPlaced := placed().
+		PodAntiAffinityIn("team", "hostname", []string{"x"}, builder.PodAntiAffinityWithRequiredReq).
+		PodAntiAffinityIn("tier", "hostname", []string{"y"}, builder.PodAntiAffinityWithRequiredReq).Obj()
+	for _, tc := range []struct {
+		name       string
+		pod        *api.Pod
+		old, new   *api.Pod
+		v136, v137 fw.QueueingHint
+	}{
+		{name: "deleted pod matched one of two anti-affinity terms", pod: twoAnti, old: placed().Label("app", "a").Obj(),
+			v136: fw.QueueSkip, v137: fw.Queue},
+		{name: "deleted pod matched both anti-affinity terms", pod: twoAnti, old: placed().Label("app", "a").Label("tier", "b").Obj(),
+			v136: fw.Queue, v137: fw.Queue},
+		{name: "deleted pod matched no anti-affinity term", pod: twoAnti, old: placed().Label("app", "c").Obj(),
+			v136: fw.QueueSkip, v137: fw.QueueSkip},
+		{name: "updated pod stopped matching one of two anti-affinity terms", pod: twoAnti,
+			old: placed().Label("app", "a").Obj(), new: placed().Label("app", "c").Obj(), v136: fw.QueueSkip, v137: fw.Queue},
+		{name: "updated pod still matches an anti-affinity term", pod: twoAnti,
+			old: placed().Label("app", "a").Obj(), new: placed().Label("app", "c").Label("tier", "b").Obj(), v136: fw.QueueSkip, v137: fw.QueueSkip},
+		{name: "updated pod stopped matching both anti-affinity terms", pod: twoAnti,
+			old: placed().Label("app", "a").Label("tier", "b").Obj(), new: placed().Label("app", "c").Obj(), v136: fw.Queue, v137: fw.Queue},
+		{name: "pending pod matches one of the deleted pod's two anti-affinity terms",
+			pod: builder.MakePod().UID("p").Name("p").Label("team", "x").Obj(), old: twoAntiPlaced, v136: fw.QueueSkip, v137: fw.Queue},
+		{name: "pending pod matches none of the deleted pod's anti-affinity terms",
+			pod: builder.MakePod().UID("p").Name("p").Label("team", "z").Obj(), old: twoAntiPlaced, v136: fw.QueueSkip, v137: fw.QueueSkip},
+	} {
+		for _, c := range []struct {
+			v    fw.KubeVersion
+			want fw.QueueingHint
+		}{{fw.KubeV136, tc.v136}, {fw.KubeV137, tc.v137}} {
+			pl := hintPlugin[*InterPodAffinity](t)(InterPodAffinityFactory(nil, releaseHandle{c.v}))
+			var oldObj, newObj any
+			if tc.old != nil {
+				oldObj = hp(t, tc.old)
+			}
+			if tc.new != nil {
+				newObj = hp(t, tc.new)
+			}
+			got, err := pl.afterPodChange(nil, hpi(t, tc.pod), oldObj, newObj)
+			if err != nil || got != c.want {
+				t.Errorf("%s: %s: hint %v (%v), want %v", tc.name, c.v, got, err, c.want)
+			}
+		}
+	}
+}

@@ -7,13 +7,45 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-// ReasonNodeName is kube-scheduler v1.36 NodeName's filter reason.
+// ReasonNodeName is NodeName's filter reason (kube-scheduler v1.36 and
+// v1.37). From v1.37 the other nodes are rejected by PreFilter's narrowing
+// instead, with the framework's "node(s) didn't satisfy plugin(s)
+// [NodeName]".
 const ReasonNodeName = "node(s) didn't match the requested node name"
 
-// NodeName is kube-scheduler v1.36's NodeName filter: a pod whose
-// spec.nodeName is set fits only the node of that name
-// (UnschedulableAndUnresolvable elsewhere).
+// NodeName is kube-scheduler's NodeName filter: a pod whose spec.nodeName
+// is set fits only the node of that name (UnschedulableAndUnresolvable
+// elsewhere). Built for v1.37 or newer, the plugin also has v1.37's
+// PreFilter (nodename/node_name.go:PreFilter), which narrows the nodes to
+// spec.nodeName (a framework.PreFilterResult), so the framework filters
+// only that node; v1.36's has no PreFilter.
 type NodeName struct{ reject *framework.Status }
+
+// nodeNamePreFilter is NodeName with kube-scheduler v1.37's PreFilter.
+type nodeNamePreFilter struct{ *NodeName }
+
+var _ framework.PreFilterPlugin = nodeNamePreFilter{}
+
+// PreFilter narrows the nodes to spec.nodeName, and leaves them all when
+// the pod names none.
+func (pl nodeNamePreFilter) PreFilter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	if n := pod.Pod.Spec.NodeName; n != "" {
+		return &framework.PreFilterResult{NodeNames: map[string]struct{}{n: {}}}, nil
+	}
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil: nothing to update per pod.
+func (nodeNamePreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+// handleRelease returns the release h names, DefaultKubeVersion for a nil
+// handle.
+func handleRelease(h framework.Handle) framework.KubeVersion {
+	if h == nil {
+		return framework.DefaultKubeVersion
+	}
+	return h.KubeVersion()
+}
 
 var (
 	_ framework.FilterPlugin          = (*NodeName)(nil)
@@ -21,13 +53,18 @@ var (
 	_ framework.RejectingFilterPlugin = (*NodeName)(nil)
 )
 
-// NewNodeName builds the NodeName filter.
+// NewNodeName builds the NodeName filter of the handle's release (with
+// PreFilter from v1.37; a nil handle means DefaultKubeVersion).
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewNodeName(args any, _ framework.Handle) (framework.Plugin, error) {
+func NewNodeName(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.NodeNameName, args); err != nil {
 		return nil, err
 	}
-	return &NodeName{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeName)}, nil
+	pl := &NodeName{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeName)}
+	if handleRelease(h).AtLeast(framework.KubeV137) {
+		return nodeNamePreFilter{pl}, nil
+	}
+	return pl, nil
 }
 
 // Name returns "NodeName".

@@ -36,17 +36,23 @@ var (
 	_ framework.RejectingFilterPlugin = (*NodeUnschedulable)(nil)
 )
 
-// NewNodeUnschedulable builds the NodeUnschedulable filter.
+// NewNodeUnschedulable builds the NodeUnschedulable filter of the handle's
+// release (with v1.37's no-op PreFilter from v1.37; a nil handle means
+// DefaultKubeVersion).
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewNodeUnschedulable(args any, _ framework.Handle) (framework.Plugin, error) {
+func NewNodeUnschedulable(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.NodeUnschedulableName, args); err != nil {
 		return nil, err
 	}
-	return &NodeUnschedulable{
+	pl := &NodeUnschedulable{
 		reject:  framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnschedulable),
 		unknown: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonNodeUnknownCondition),
 		taint:   api.Taint{Key: TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule},
-	}, nil
+	}
+	if handleRelease(h).AtLeast(framework.KubeV137) {
+		return nodeUnschedulablePreFilter{pl}, nil
+	}
+	return pl, nil
 }
 
 // Name returns "NodeUnschedulable".
@@ -187,3 +193,21 @@ var _ framework.SignPlugin = (*NodeUnschedulable)(nil)
 func (pl *NodeUnschedulable) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
 	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
 }
+
+// nodeUnschedulablePreFilter is NodeUnschedulable with kube-scheduler v1.37's PreFilter
+// (nodeunschedulable/node_unschedulable.go:PreFilter), which does nothing with kube's default feature
+// gates: it skips only a pod whose resize is deferred, under the alpha
+// InPlacePodVerticalScalingSchedulerPreemption gate, which schedkit does
+// not model. It makes the plugin a PreFilter plugin of the default
+// profile, as in kube.
+type nodeUnschedulablePreFilter struct{ *NodeUnschedulable }
+
+var _ framework.PreFilterPlugin = nodeUnschedulablePreFilter{}
+
+// PreFilter returns no result and no status: every node is filtered.
+func (nodeUnschedulablePreFilter) PreFilter(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil: nothing to update per pod.
+func (nodeUnschedulablePreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }

@@ -27,13 +27,19 @@ var (
 	_ framework.RejectingFilterPlugin = (*TaintToleration)(nil)
 )
 
-// NewTaintToleration builds the filter half of TaintToleration.
+// NewTaintToleration builds the filter half of TaintToleration of the
+// handle's release (with v1.37's no-op PreFilter from v1.37; a nil handle
+// means DefaultKubeVersion).
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewTaintToleration(args any, _ framework.Handle) (framework.Plugin, error) {
+func NewTaintToleration(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.TaintTolerationName, args); err != nil {
 		return nil, err
 	}
-	return &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}, nil
+	pl := &TaintToleration{reject: framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonUntoleratedTaint)}
+	if handleRelease(h).AtLeast(framework.KubeV137) {
+		return taintTolerationPreFilter{pl}, nil
+	}
+	return pl, nil
 }
 
 // Name returns "TaintToleration".
@@ -178,3 +184,21 @@ var _ framework.SignPlugin = (*TaintToleration)(nil)
 func (pl *TaintToleration) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
 	return []framework.SignFragment{{Key: framework.SignerTolerations, Value: framework.SignTolerations(pod.Pod)}}, nil
 }
+
+// taintTolerationPreFilter is TaintToleration with kube-scheduler v1.37's PreFilter
+// (tainttoleration/taint_toleration.go:PreFilter), which does nothing with kube's default feature
+// gates: it skips only a pod whose resize is deferred, under the alpha
+// InPlacePodVerticalScalingSchedulerPreemption gate, which schedkit does
+// not model. It makes the plugin a PreFilter plugin of the default
+// profile, as in kube.
+type taintTolerationPreFilter struct{ *TaintToleration }
+
+var _ framework.PreFilterPlugin = taintTolerationPreFilter{}
+
+// PreFilter returns no result and no status: every node is filtered.
+func (taintTolerationPreFilter) PreFilter(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	return nil, nil
+}
+
+// PreFilterExtensions returns nil: nothing to update per pod.
+func (taintTolerationPreFilter) PreFilterExtensions() framework.PreFilterExtensions { return nil }

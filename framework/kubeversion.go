@@ -74,3 +74,7 @@ func (v KubeVersion) MarshalText() ([]byte, error) { return []byte(v.String()), 
 
 // UnmarshalText parses as ParseKubeVersion.
 func (v *KubeVersion) UnmarshalText(b []byte) error { return v.Set(string(b)) }
+
+// Equal reports whether v and o name the same release (so that go-cmp
+// compares values holding a KubeVersion).
+func (v KubeVersion) Equal(o KubeVersion) bool { return v == o }

@@ -9,7 +9,8 @@ import (
 
 // Enable turns the plugin registered as name in reg on at every extension
 // point it implements, in one call, as kube-scheduler's multiPoint does:
-// it builds the plugin (with p.Args[name], so set args first) to learn
+// it builds the plugin (with p.Args[name], so set args first, and a
+// handle of p.KubeVersion) to learn
 // which plugin interfaces it implements, appends name to each such list of
 // p that does not hold it yet (PreEnqueue, QueueSort, PreFilter, Filter, PostFilter,
 // PreScore, Score, Reserve, Permit, PreBind, Bind, PostBind), and, when it
@@ -28,7 +29,11 @@ func (p *Profile) Enable(reg *Registry, name string, weight int64) error {
 	if !ok {
 		return fmt.Errorf("%s: unknown plugin (registered: %v)", prefix, reg.Names())
 	}
-	pl, err := fac(p.Args[name], probeHandle{})
+	v := p.KubeVersion
+	if v.IsZero() {
+		v = DefaultKubeVersion
+	}
+	pl, err := fac(p.Args[name], probeHandle{v})
 	if err != nil {
 		return fmt.Errorf("%s: %w", prefix, err)
 	}
@@ -184,6 +189,13 @@ type Profile struct {
 	// SchedulerName selects the profile (pod.spec.schedulerName).
 	SchedulerName string
 
+	// KubeVersion is the kube-scheduler release the profile was built for
+	// (the zero value: DefaultKubeVersion): Enable builds plugins with it
+	// to learn their extension points, which can differ by release (NodeName
+	// has a PreFilter from v1.37), and a scheduler refuses a profile of
+	// another release than its own.
+	KubeVersion KubeVersion
+
 	// PreEnqueue plugins gate pods before they enter the active queue.
 	PreEnqueue []string
 	QueueSort  []string
@@ -217,10 +229,11 @@ type Profile struct {
 }
 
 // probeHandle is the Handle Enable builds a plugin with to learn which
-// extension points it implements: the real clock, one worker.
-type probeHandle struct{}
+// extension points it implements: the real clock, one worker, the
+// profile's release.
+type probeHandle struct{ v KubeVersion }
 
 func (probeHandle) Clock() Clock     { return RealClock{} }
 func (probeHandle) Parallelism() int { return 1 }
 
-func (probeHandle) KubeVersion() KubeVersion { return DefaultKubeVersion }
+func (h probeHandle) KubeVersion() KubeVersion { return h.v }

@@ -10,8 +10,8 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// Queueing hints (kube-scheduler v1.36, SchedulerQueueingHints GA since
-// v1.34): each plugin that can reject a pod registers the cluster events
+// Queueing hints (kube-scheduler v1.36 and v1.37; SchedulerQueueingHints
+// GA since v1.34, its gate removed in v1.37): each plugin that can reject a pod registers the cluster events
 // that may undo its rejection, each with a hint function; an event moves an
 // unschedulable pod only when one of the plugins that rejected it
 // registered the event and its hint says Queue.
@@ -31,11 +31,14 @@ type queueingHints struct {
 }
 
 // buildQueueingHints collects the profiles' EnqueueExtensions as kube's
-// buildQueueingHintMap (scheduler.go): a nil hint function means Queue; a
-// plugin without EnqueueExtensions registers every event; a plugin that
-// registers Node/Add without UpdateNodeTaint also gets UpdateNodeTaint with
-// Queue (kube's fix for kubernetes/kubernetes#109437, kept with hints on).
-func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string) (*queueingHints, error) {
+// buildQueueingHintMap (scheduler.go) of release v: a nil hint function
+// means Queue; a plugin without EnqueueExtensions registers every event.
+// In v1.36 a plugin that registers Node/Add without UpdateNodeTaint also
+// gets UpdateNodeTaint with Queue (kube's workaround for
+// kubernetes/kubernetes#109437); v1.37 removed it, so a taint-only node update no
+// longer requeues a pod such a plugin rejected.
+func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string, v framework.KubeVersion) (*queueingHints, error) {
+	taintWorkaround := !v.AtLeast(framework.KubeV137)
 	h := &queueingHints{byProfile: map[string][]hintFn{}}
 	for _, name := range order {
 		exts, err := profiles[name].fw.EnqueueExtensions(ctx)
@@ -52,7 +55,7 @@ func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, 
 				}
 				list = append(list, hintFn{event: e.Event, plugin: pe.Plugin, fn: e.QueueingHintFn})
 			}
-			if nodeAdd && !nodeTaint {
+			if taintWorkaround && nodeAdd && !nodeTaint {
 				list = append(list, hintFn{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}, plugin: pe.Plugin})
 			}
 		}

@@ -177,32 +177,77 @@ func TestHintsPluginWithoutHints(t *testing.T) {
 	}
 }
 
-// TestHintsNodeAddAlsoRegistersTaintUpdate: a plugin registering Node/Add
-// without UpdateNodeTaint gets UpdateNodeTaint with Queue (kube's
-// buildQueueingHintMap, kubernetes/kubernetes#109437).
+// TestHintsNodeAddAlsoRegistersTaintUpdate: in kube-scheduler v1.36 a
+// plugin registering Node/Add without UpdateNodeTaint gets UpdateNodeTaint
+// with Queue (buildQueueingHintMap, kubernetes/kubernetes#109437); v1.37.2's
+// buildQueueingHintMap dropped that workaround.
 func TestHintsNodeAddAlsoRegistersTaintUpdate(t *testing.T) {
-	s, err := New(mustCluster(t), NewDefaultRegistry(), []framework.Profile{DefaultProfile()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	taint := framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}
-	got := map[string]bool{}
-	for _, h := range s.queue.hints.byProfile[DefaultSchedulerName] {
-		if h.event == taint && h.fn == nil {
-			got[h.plugin] = true
+	for _, v := range framework.KubeVersions() {
+		s, err := New(mustCluster(t), NewDefaultRegistry(), []framework.Profile{DefaultProfileFor(v)}, WithKubeVersion(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		taint := framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}
+		got := map[string]bool{}
+		for _, h := range s.queue.hints.byProfile[DefaultSchedulerName] {
+			if h.event == taint && h.fn == nil {
+				got[h.plugin] = true
+			}
+		}
+		// NodeName, NodePorts, NodeResourcesFit, NodeAffinity and
+		// InterPodAffinity register Node/Add without UpdateNodeTaint.
+		want := !v.AtLeast(framework.KubeV137)
+		for _, pl := range []string{"NodeName", "NodePorts", "NodeResourcesFit", "NodeAffinity", "InterPodAffinity"} {
+			if got[pl] != want {
+				t.Errorf("%s: %s: default UpdateNodeTaint registration %v, want %v", v, pl, got[pl], want)
+			}
+		}
+		for _, pl := range []string{"TaintToleration", "NodeUnschedulable", "PodTopologySpread"} {
+			if got[pl] {
+				t.Errorf("%s: %s registers UpdateNodeTaint itself: no default one expected", v, pl)
+			}
 		}
 	}
-	// NodeName, NodePorts, NodeResourcesFit, NodeAffinity and
-	// InterPodAffinity register Node/Add without UpdateNodeTaint.
-	for _, pl := range []string{"NodeName", "NodePorts", "NodeResourcesFit", "NodeAffinity", "InterPodAffinity"} {
-		if !got[pl] {
-			t.Errorf("%s: no UpdateNodeTaint registration", pl)
-		}
+}
+
+// TestHintsTaintOnlyUpdateByRelease: a pod rejected only by NodeAffinity
+// is retried after a taint-only update of the node in kube-scheduler v1.36
+// (the default UpdateNodeTaint registration), and stays unschedulable in
+// v1.37, which dropped it.
+func TestHintsTaintOnlyUpdateByRelease(t *testing.T) {
+	node := func() *builder.NodeWrapper {
+		return builder.MakeNode().Name("n1").Label("zone", "a").Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "10"})
 	}
-	for _, pl := range []string{"TaintToleration", "NodeUnschedulable", "PodTopologySpread"} {
-		if got[pl] {
-			t.Errorf("%s registers UpdateNodeTaint itself: no default one expected", pl)
-		}
+	for _, tc := range []struct {
+		v     framework.KubeVersion
+		moved bool
+	}{{framework.KubeV136, true}, {framework.KubeV137, false}} {
+		t.Run(tc.v.String(), func(t *testing.T) {
+			c, err := NewClusterFrom([]*api.Node{node().Obj()}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfileFor(tc.v)}, WithKubeVersion(tc.v), WithClock(framework.NewFakeClock(scT0)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.AddPod(builder.MakePod().Name("p").Namespace("default").NodeSelector(map[string]string{"zone": "b"}).Obj()); err != nil {
+				t.Fatal(err)
+			}
+			d, _ := s.ScheduleOne(context.Background())
+			if d.Outcome != OutcomeUnschedulable || !strings.Contains(d.Message, "didn't match Pod's node affinity/selector") {
+				t.Fatalf("first attempt: %s %q", d.Outcome, d.Message)
+			}
+			if _, _, u := s.QueueLengths(); u != 1 {
+				t.Fatalf("pod not in the unschedulable pool: %d", u)
+			}
+			if err := s.UpdateNode(node().Taint("k", "v", api.TaintEffectPreferNoSchedule).Obj()); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, u := s.QueueLengths(); (u == 0) != tc.moved {
+				t.Errorf("moved %v, want %v", u == 0, tc.moved)
+			}
+		})
 	}
 }
 

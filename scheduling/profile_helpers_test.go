@@ -15,18 +15,22 @@ import (
 	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
-// Enabling kube's default multiPoint plugins one call each, with their
-// weights, rebuilds the default profile exactly.
+// Enabling kube's default multiPoint plugins of a release one call each,
+// with their weights, in a profile of that release rebuilds the release's
+// default profile exactly (Enable probes the plugins of the profile's
+// release: NodeName has a PreFilter from v1.37).
 func TestProfileEnableRebuildsDefaultProfile(t *testing.T) {
 	reg := scheduling.NewDefaultRegistry()
-	p := framework.Profile{SchedulerName: scheduling.DefaultSchedulerName}
-	for _, wp := range scheduling.DefaultMultiPoint() {
-		if err := p.Enable(reg, wp.Name, wp.Weight); err != nil {
-			t.Fatal(err)
+	for _, v := range framework.KubeVersions() {
+		p := framework.Profile{SchedulerName: scheduling.DefaultSchedulerName, KubeVersion: v}
+		for _, wp := range scheduling.DefaultMultiPointFor(v) {
+			if err := p.Enable(reg, wp.Name, wp.Weight); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if d := cmp.Diff(scheduling.DefaultProfile(), p); d != "" {
-		t.Errorf("enabled profile (-DefaultProfile +Enable):\n%s", d)
+		if d := cmp.Diff(scheduling.DefaultProfileFor(v), p); d != "" {
+			t.Errorf("%s: enabled profile (-DefaultProfileFor +Enable):\n%s", v, d)
+		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package scheduling
 
 import (
+	"slices"
+
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
@@ -41,8 +43,8 @@ func splitFactory[A any](name string, def func() A,
 func anyOf[A any](def func() A) func() any { return func() any { return def() } }
 
 // DefaultPlugins lists the plugins schedkit offers under their
-// kube-scheduler (and Koordinator) names: kube-scheduler v1.36's default
-// plugins except DynamicResources and NodeDeclaredFeatures (which need
+// kube-scheduler (and Koordinator) names: kube-scheduler's default
+// plugins (v1.36 and v1.37) except DynamicResources and NodeDeclaredFeatures (which need
 // objects the library does not model), Koordinator's LoadAwareScheduling,
 // the in-tree volume limit filters of kube-scheduler ≤ v1.31 (EBSLimits,
 // GCEPDLimits, AzureDiskLimits, CinderLimits; off by default), and the
@@ -107,30 +109,44 @@ func NewDefaultRegistry() *framework.Registry {
 	return r
 }
 
-// DefaultProfile returns kube-scheduler v1.36's default profile as schedkit
-// runs it: the default multiPoint plugin list (SchedulingGates,
-// PrioritySort, NodeUnschedulable, NodeName, TaintToleration 3,
-// NodeAffinity 2, NodePorts, NodeResourcesFit 1, VolumeRestrictions,
-// NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread 2,
-// InterPodAffinity 2, DefaultPreemption, NodeResourcesBalancedAllocation 1,
-// ImageLocality 1, DefaultBinder) expanded to each extension point in that
-// order, without DynamicResources and NodeDeclaredFeatures, which schedkit
-// does not model. VolumeBinding scores with weight 1 only when its
-// StorageCapacityScoring arg is on (kube's alpha gate); otherwise its
-// PreScore skips.
-func DefaultProfile() framework.Profile {
+// DefaultProfile returns DefaultProfileFor(framework.DefaultKubeVersion):
+// the default profile of the newest kube-scheduler release schedkit
+// reproduces.
+func DefaultProfile() framework.Profile { return DefaultProfileFor(framework.DefaultKubeVersion) }
+
+// DefaultProfileFor returns kube-scheduler's default profile of release v
+// as schedkit runs it: DefaultMultiPointFor(v) expanded to each extension
+// point in that order, without DynamicResources and NodeDeclaredFeatures,
+// which schedkit does not model. The profile's KubeVersion is v: build the
+// scheduler with WithKubeVersion(v) (New refuses a profile of another
+// release).
+//
+// From v1.37 NodeName, NodeUnschedulable and TaintToleration lead both
+// PreFilter and Filter, in that order (v1.36 lists NodeUnschedulable
+// before NodeName, at Filter only). VolumeBinding scores with weight 1
+// only when its StorageCapacityScoring arg is on; otherwise its PreScore
+// skips.
+func DefaultProfileFor(v framework.KubeVersion) framework.Profile {
+	if v.IsZero() {
+		v = framework.DefaultKubeVersion
+	}
+	lead := []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName}
+	var preLead []string
+	if v.AtLeast(framework.KubeV137) {
+		lead = []string{config.NodeNameName, config.NodeUnschedulableName, config.TaintTolerationName}
+		preLead = lead
+	}
+	rest := []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
+		config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
+		config.PodTopologySpreadName, config.InterPodAffinityName}
 	return framework.Profile{
 		SchedulerName: DefaultSchedulerName,
+		KubeVersion:   v,
 		PreEnqueue:    []string{config.SchedulingGatesName},
 		QueueSort:     []string{config.PrioritySortName},
-		PreFilter: []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
-			config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
-			config.PodTopologySpreadName, config.InterPodAffinityName},
-		Filter: []string{config.NodeUnschedulableName, config.NodeNameName, config.TaintTolerationName,
-			config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
-			config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
-			config.PodTopologySpreadName, config.InterPodAffinityName},
-		PostFilter: defaultPostFilter(),
+		PreFilter:     append(slices.Clone(preLead), rest...),
+		Filter:        append(slices.Clone(lead), rest...),
+		PostFilter:    defaultPostFilter(),
 		PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
 			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName},
 		Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
@@ -148,15 +164,29 @@ func DefaultProfile() framework.Profile {
 	}
 }
 
-// DefaultMultiPoint is kube-scheduler v1.36's default multiPoint plugin list
-// (with weights for score plugins) restricted to the plugins schedkit offers,
-// in kube's order. Configuration loading merges user plugin sets with it.
-func DefaultMultiPoint() []WeightedPlugin {
+// DefaultMultiPoint returns DefaultMultiPointFor(framework.DefaultKubeVersion).
+func DefaultMultiPoint() []WeightedPlugin { return DefaultMultiPointFor(framework.DefaultKubeVersion) }
+
+// DefaultMultiPointFor is kube-scheduler release v's default multiPoint
+// plugin list (with weights for score plugins; getDefaultPlugins in
+// pkg/scheduler/apis/config/v1/default_plugins.go) restricted to the
+// plugins schedkit offers, in kube's order: SchedulingGates, PrioritySort,
+// NodeName, NodeUnschedulable (v1.36: NodeUnschedulable, NodeName),
+// TaintToleration 3, NodeAffinity 2, NodePorts, NodeResourcesFit 1,
+// VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone,
+// PodTopologySpread 2, InterPodAffinity 2, DefaultPreemption,
+// NodeResourcesBalancedAllocation 1, ImageLocality 1, DefaultBinder.
+// Configuration loading merges user plugin sets with it.
+func DefaultMultiPointFor(v framework.KubeVersion) []WeightedPlugin {
+	first, second := config.NodeUnschedulableName, config.NodeNameName
+	if v.IsZero() || v.AtLeast(framework.KubeV137) {
+		first, second = second, first
+	}
 	out := []WeightedPlugin{
 		{Name: config.SchedulingGatesName},
 		{Name: config.PrioritySortName},
-		{Name: config.NodeUnschedulableName},
-		{Name: config.NodeNameName},
+		{Name: first},
+		{Name: second},
 		{Name: config.TaintTolerationName, Weight: 3},
 		{Name: config.NodeAffinityName, Weight: 2},
 		{Name: config.NodePortsName},

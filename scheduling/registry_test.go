@@ -2,7 +2,9 @@ package scheduling
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,12 +17,14 @@ import (
 
 func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 	reg := NewDefaultRegistry()
-	// The extension points each plugin implements, as in kube-scheduler v1.36.
+	// The extension points each plugin implements, as in kube-scheduler
+	// v1.37 (the default release; v1.36's NodeUnschedulable, NodeName and
+	// TaintToleration have no PreFilter: TestDefaultPluginsPointsByRelease).
 	want := map[string][]string{
 		config.PrioritySortName:                    {PointQueueSort},
-		config.NodeUnschedulableName:               {PointFilter},
-		config.NodeNameName:                        {PointFilter},
-		config.TaintTolerationName:                 {PointFilter, PointPreScore, PointScore},
+		config.NodeUnschedulableName:               {PointPreFilter, PointFilter},
+		config.NodeNameName:                        {PointPreFilter, PointFilter},
+		config.TaintTolerationName:                 {PointPreFilter, PointFilter, PointPreScore, PointScore},
 		config.NodeAffinityName:                    {PointPreFilter, PointFilter, PointPreScore, PointScore},
 		config.NodePortsName:                       {PointPreFilter, PointFilter},
 		config.NodeResourcesFitName:                {PointPreFilter, PointFilter, PointPreScore, PointScore},
@@ -72,17 +76,119 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 	}
 }
 
-// TestDefaultProfileIsTheExpandedMultiPoint: DefaultProfile is
-// DefaultMultiPoint expanded to every extension point each plugin
-// implements, in order, with the multiPoint weights.
-func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
+// releaseHandle is a Handle of one kube-scheduler release.
+type releaseHandle struct{ v framework.KubeVersion }
+
+func (releaseHandle) Clock() framework.Clock               { return framework.RealClock{} }
+func (releaseHandle) Parallelism() int                     { return 1 }
+func (h releaseHandle) KubeVersion() framework.KubeVersion { return h.v }
+
+// TestDefaultPluginsPointsByRelease: NodeUnschedulable, NodeName and
+// TaintToleration's filter halves implement PreFilter from kube-scheduler
+// v1.37 (node_name.go, node_unschedulable.go, taint_toleration.go:
+// PreFilter), and not in v1.36.
+func TestDefaultPluginsPointsByRelease(t *testing.T) {
 	reg := NewDefaultRegistry()
-	got := DefaultProfile()
-	want := framework.Profile{SchedulerName: got.SchedulerName, Weights: map[string]int64{}}
+	for _, tc := range []struct {
+		v    framework.KubeVersion
+		want map[string][]string
+	}{
+		{framework.KubeV136, map[string][]string{
+			config.NodeUnschedulableName: {PointFilter},
+			config.NodeNameName:          {PointFilter},
+			config.TaintTolerationName:   {PointFilter, PointPreScore, PointScore},
+		}},
+		{framework.KubeV137, map[string][]string{
+			config.NodeUnschedulableName: {PointPreFilter, PointFilter},
+			config.NodeNameName:          {PointPreFilter, PointFilter},
+			config.TaintTolerationName:   {PointPreFilter, PointFilter, PointPreScore, PointScore},
+		}},
+	} {
+		for name, want := range tc.want {
+			fac, _ := reg.Lookup(name)
+			pl, err := fac(nil, releaseHandle{tc.v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, ExtensionPoints(pl)); d != "" {
+				t.Errorf("%s %s extension points (-want +got):\n%s", tc.v, name, d)
+			}
+		}
+	}
+}
+
+// TestDefaultMultiPointOrder pins each release's default multiPoint list
+// (getDefaultPlugins, pkg/scheduler/apis/config/v1/default_plugins.go, of
+// v1.36.4 and v1.37.2, restricted to the plugins schedkit offers): v1.37
+// swaps NodeUnschedulable and NodeName.
+func TestDefaultMultiPointOrder(t *testing.T) {
+	tail := "TaintToleration:3 NodeAffinity:2 NodePorts NodeResourcesFit:1 VolumeRestrictions NodeVolumeLimits " +
+		"VolumeBinding VolumeZone PodTopologySpread:2 InterPodAffinity:2 DefaultPreemption NodeResourcesBalancedAllocation:1 " +
+		"ImageLocality:1 DefaultBinder"
+	for _, tc := range []struct {
+		v    framework.KubeVersion
+		want string
+	}{
+		{framework.KubeV136, "SchedulingGates PrioritySort NodeUnschedulable NodeName " + tail},
+		{framework.KubeV137, "SchedulingGates PrioritySort NodeName NodeUnschedulable " + tail},
+	} {
+		var got []string
+		for _, wp := range DefaultMultiPointFor(tc.v) {
+			if wp.Weight != 0 {
+				got = append(got, fmt.Sprintf("%s:%d", wp.Name, wp.Weight))
+			} else {
+				got = append(got, wp.Name)
+			}
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.v, g, tc.want)
+		}
+	}
+	if d := cmp.Diff(DefaultMultiPointFor(framework.DefaultKubeVersion), DefaultMultiPoint()); d != "" {
+		t.Errorf("DefaultMultiPoint is not the newest release's (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(DefaultProfileFor(framework.DefaultKubeVersion), DefaultProfile()); d != "" {
+		t.Errorf("DefaultProfile is not the newest release's (-want +got):\n%s", d)
+	}
+	// The PreFilter and Filter orders of kube v1.37.2's ExpandedPluginsV1
+	// (pkg/scheduler/apis/config/testing/defaults/defaults.go) without
+	// DynamicResources and NodeDeclaredFeatures.
+	p := DefaultProfileFor(framework.KubeV137)
+	v137 := "NodeName NodeUnschedulable TaintToleration NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions " +
+		"NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity"
+	if g := strings.Join(p.PreFilter, " "); g != v137 {
+		t.Errorf("v1.37 PreFilter %s", g)
+	}
+	if g := strings.Join(p.Filter, " "); g != v137 {
+		t.Errorf("v1.37 Filter %s", g)
+	}
+	p = DefaultProfileFor(framework.KubeV136)
+	if g, w := strings.Join(p.PreFilter, " "), "NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity"; g != w {
+		t.Errorf("v1.36 PreFilter %s", g)
+	}
+	if g, w := strings.Join(p.Filter, " "), "NodeUnschedulable NodeName TaintToleration NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity"; g != w {
+		t.Errorf("v1.36 Filter %s", g)
+	}
+}
+
+// TestDefaultProfileIsTheExpandedMultiPoint: DefaultProfileFor(v) is
+// DefaultMultiPointFor(v) expanded to every extension point each plugin of
+// release v implements, in order, with the multiPoint weights.
+func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
+	for _, v := range framework.KubeVersions() {
+		t.Run(v.String(), func(t *testing.T) { testDefaultProfileIsTheExpandedMultiPoint(t, v) })
+	}
+}
+
+func testDefaultProfileIsTheExpandedMultiPoint(t *testing.T, v framework.KubeVersion) {
+	reg := NewDefaultRegistry()
+	got := DefaultProfileFor(v)
+	h := releaseHandle{v}
+	want := framework.Profile{SchedulerName: got.SchedulerName, KubeVersion: v, Weights: map[string]int64{}}
 	// PreEnqueue is not one of AllPoints: the plugins implementing it.
-	for _, wp := range DefaultMultiPoint() {
+	for _, wp := range DefaultMultiPointFor(v) {
 		fac, _ := reg.Lookup(wp.Name)
-		if pl, err := fac(nil, nil); err == nil {
+		if pl, err := fac(nil, h); err == nil {
 			if _, ok := pl.(framework.PreEnqueuePlugin); ok {
 				want.PreEnqueue = append(want.PreEnqueue, wp.Name)
 			}
@@ -94,9 +200,9 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 		PointReserve: &want.Reserve, PointPermit: &want.Permit, PointPreBind: &want.PreBind, PointBind: &want.Bind,
 		PointPostBind: &want.PostBind,
 	}
-	for _, wp := range DefaultMultiPoint() {
+	for _, wp := range DefaultMultiPointFor(v) {
 		fac, _ := reg.Lookup(wp.Name)
-		pl, err := fac(nil, nil)
+		pl, err := fac(nil, h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,9 +217,9 @@ func TestDefaultProfileIsTheExpandedMultiPoint(t *testing.T) {
 		t.Fatalf("DefaultProfile (-expanded multiPoint +DefaultProfile):\n%s", d)
 	}
 	if got.Weights[config.TaintTolerationName] != 3 || got.Weights[config.InterPodAffinityName] != 2 {
-		t.Fatalf("kube v1.36 default weights: %v", got.Weights)
+		t.Fatalf("kube default weights: %v", got.Weights)
 	}
-	if _, err := runtime.NewFramework(reg, got); err != nil {
+	if _, err := runtime.NewFramework(reg, got, runtime.WithKubeVersion(v)); err != nil {
 		t.Fatalf("default profile does not build: %v", err)
 	}
 }

@@ -24,21 +24,28 @@ import (
 // very next one of the profile (another pod came between, or the last
 // cycle failed), when the signatures differ or the pod is unsignable, when
 // the ranking is older than its maximum age, when the node chosen last is
-// gone or still fits the pod, when the pod has a nominated node, and when
-// a cycle scores afresh (its own ranking replaces it). Beyond kube, any
-// cluster event (a node, pod or NodeMetric change reported to the
+// gone, when the pod has a nominated node, and when a cycle scores afresh
+// (its own ranking replaces it). When the node chosen last still fits the
+// pod, kube-scheduler v1.36 drops the ranking; v1.37 scores that node
+// again and ranks it among the kept nodes, normalizing every node's
+// scores again over them (rescoreRanking), and the best of them is the
+// hint. Beyond kube, any cluster event (a node, pod or NodeMetric change reported to the
 // scheduler) drops it too, and the age is measured on the scheduler's
 // clock, so that decisions stay reproducible.
 //
-// Reuse is exact — the same placements as without it — when every node
-// was evaluated (fewer than 100 nodes, or percentageOfNodesToScore 100; no
+// In v1.36, reuse is exact — the same placements as without it — when
+// every node was evaluated (fewer than 100 nodes, or percentageOfNodesToScore 100; no
 // PreFilterResult narrowing) and no score plugin normalizes over the
 // feasible nodes in a way the chosen node's departure changes (the
 // resource scores, ImageLocality and the like never normalize): the
 // remaining nodes then keep their scores, and ties among them are broken
 // by the same seeded draw a full cycle would make. With node sampling, as
 // in kube, the reused ranking is that of the nodes the earlier cycle
-// sampled.
+// sampled. In v1.37, under the same conditions, the rescored ranking
+// holds every feasible node with the total a fresh cycle would give it
+// and ties broken as a full cycle breaks them; with a score plugin
+// that normalizes, kube's hint can differ from a fresh cycle's choice, and
+// schedkit follows kube.
 
 // DefaultReuseMaxAge is how long a ranking may be reused: kube-scheduler's
 // maxBatchAge.
@@ -82,6 +89,9 @@ type batchState struct {
 	created time.Time
 	nodes   int
 	events  uint64
+	// start is the cycle's round-robin start: a node's evaluation
+	// position is its snapshot index counted from start.
+	start int
 }
 
 // reuseTry is what reusedNode found: the node to take (node "" when the
@@ -166,17 +176,28 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 	if !st.IsSuccess() {
 		return t // the full cycle reports the PreFilter failure
 	}
-	if !prof.fw.RunFilterPlugins(ctx, t.state, pi, lastNode).IsRejected() {
-		// The node chosen last still fits: its score changed, the ranking
-		// cannot say where it now stands.
-		prof.batch = nil
-		return t
-	}
 	if !b.built {
 		b.ranked = newRanking(b.res.AppendRunnersUp(b.ranked[:0]))
 		b.built, b.res = true, nil
 	}
 	if len(b.ranked) == 0 {
+		prof.batch = nil
+		return t
+	}
+	switch st := prof.fw.RunFilterPlugins(ctx, t.state, pi, lastNode); {
+	case st.IsRejected():
+		// The node chosen last is full: the best remaining node is the hint.
+	case st.IsSuccess() && s.kubeVersion.AtLeast(framework.KubeV137):
+		// kube v1.37 rescores the node chosen last and ranks it again
+		// among the kept nodes (batch.go:rescoreHintedNode).
+		if !s.rescoreRanking(ctx, prof, b, t.state, pi, snap, lastNode) {
+			prof.batch = nil
+			return t
+		}
+	default:
+		// v1.36: the node chosen last still fits, its score changed and
+		// the ranking cannot say where it now stands; a Filter error
+		// drops the ranking in both releases.
 		prof.batch = nil
 		return t
 	}
@@ -196,6 +217,42 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 	}
 	t.node, t.pick, t.ties, t.b = cand.Name(), pick, ties, b
 	return t
+}
+
+// rescoreRanking is kube-scheduler v1.37's rescoreHintedNode: the node
+// chosen last, which still fits the pod, is scored again and ranked among
+// the kept nodes, every node's scores normalized again over them all. PreScore
+// and Score run on a clone of state over the kept nodes and that node (kube
+// runs Score on that node alone and normalizes the kept nodes' raw scores
+// of the cycle that ranked them: since any other cluster event drops the
+// ranking, the other nodes' raw scores are still those). The node takes
+// its place in the ranking's evaluation order, so that ties are broken as
+// a full cycle breaks them (kube pops ties in its heap's order, which
+// schedkit does not model). Extenders do not score again, as in kube. It
+// reports false when PreScore, Score or normalizing fails (kube then
+// drops the ranking).
+func (s *Scheduler) rescoreRanking(ctx context.Context, prof *schedProfile, b *batchState, state *framework.CycleState, pi *framework.PodInfo, snap *framework.Snapshot, last *framework.NodeInfo) bool {
+	all := snap.Nodes()
+	n := len(all)
+	evalPos := func(idx int) int32 { return int32((idx - b.start%n + n) % n) }
+	nodes := make([]*framework.NodeInfo, 0, len(b.ranked)+1)
+	for i, c := range b.ranked {
+		nodes = append(nodes, all[c.Index])
+		b.ranked[i].Pos = evalPos(int(c.Index))
+	}
+	pos := evalPos(last.Index())
+	nodes = append(nodes, last)
+	// The clone is not released: a value Clone may return as it is
+	// stays the cycle's.
+	totals, err := prof.fw.ScoreNodes(ctx, state.Clone(), pi, nodes)
+	if err != nil || len(totals) != len(nodes) {
+		return false
+	}
+	for i := range b.ranked {
+		b.ranked[i].Total = totals[i]
+	}
+	b.ranked = newRanking(append(b.ranked, runtime.RankedCandidate{Index: int32(last.Index()), Pos: pos, Total: totals[len(nodes)-1]}))
+	return true
 }
 
 // keepRanking is kube's StoreScheduleResults after a cycle chose node:
@@ -220,7 +277,7 @@ func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, 
 		b = &batchState{} // a Fork may hold the old one
 	}
 	*b = batchState{pod: qp.PodInfo, sig: qp.sig, signed: qp.signed, cycle: s.cycle, res: res, ranked: b.ranked[:0], created: s.clock.Now(),
-		nodes: s.cluster.NumNodes(), events: s.queue.events}
+		nodes: s.cluster.NumNodes(), events: s.queue.events, start: res.StartIndex}
 	if s.keepResults {
 		b.kept = res
 	}

@@ -23,7 +23,12 @@ import (
 // PodTopologySpread's system defaults (which make every pod unsignable,
 // in kube as here) and with the given resource score strategy.
 func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
-	p := DefaultProfile()
+	return reuseProfileFor(framework.DefaultKubeVersion, strategy)
+}
+
+// reuseProfileFor is reuseProfile of release v.
+func reuseProfileFor(v framework.KubeVersion, strategy config.ScoringStrategyType) framework.Profile {
+	p := DefaultProfileFor(v)
 	p.Args = map[string]any{
 		config.PodTopologySpreadName: config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting},
 		config.NodeResourcesFitName:  config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: strategy, Resources: config.DefaultResourceSpecs()}},
@@ -122,8 +127,9 @@ func replica(name string) *api.Pod {
 // TestReuseAndInvalidation: a replica following a replica that filled its
 // node reuses the first cycle's ranking; each invalidating condition —
 // another pod between, a failed cycle, another signature, an unsignable
-// pod, an expired ranking, a cluster event, a last node that still fits, a
-// nominated pod, reuse turned off — makes the second cycle a full one.
+// pod, an expired ranking, a cluster event, a last node that still fits
+// (kube v1.36; v1.37 scores it again and reuses), a nominated pod, reuse
+// turned off — makes the second cycle a full one.
 func TestReuseAndInvalidation(t *testing.T) {
 	ctx := context.Background()
 	type env struct {
@@ -148,6 +154,10 @@ func TestReuseAndInvalidation(t *testing.T) {
 		second  *api.Pod
 		opts    []Option
 		reuse   bool
+		// kube is the release (zero: the default); sameNode allows the
+		// reused node to be the first pod's (rescored in v1.37).
+		kube     framework.KubeVersion
+		sameNode bool
 	}{
 		{name: "replica after replica reuses", nodes: []string{"1", "1", "1"}, second: replica("b"), reuse: true},
 		{name: "another pod between", nodes: []string{"1", "1", "1", "1"}, second: replica("b"),
@@ -175,13 +185,18 @@ func TestReuseAndInvalidation(t *testing.T) {
 			}},
 		{name: "node added", nodes: []string{"1", "1", "1"}, second: replica("b"),
 			between: func(t *testing.T, e env) { _ = e.s.AddNode(nodesOf("1", "1", "1", "1")[3]) }},
-		{name: "last node still fits", nodes: []string{"2", "1", "1"}, second: replica("b")},
+		{name: "last node still fits (v1.36)", nodes: []string{"2", "1", "1"}, second: replica("b"), kube: framework.KubeV136},
+		{name: "last node still fits (v1.37: rescored)", nodes: []string{"2", "1", "1"}, second: replica("b"), reuse: true, sameNode: true},
 		{name: "nominated pod", nodes: []string{"1", "1", "1"},
 			second: builder.MakePod().Name("b").Label("app", "web").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).NominatedNode("n3").Obj()},
 		{name: "reuse off", nodes: []string{"1", "1", "1"}, second: replica("b"), opts: []Option{WithSignatureReuse(false)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, clock, _ := reuseEnv(t, nodesOf(tc.nodes...), reuseProfile(config.LeastAllocated), tc.opts...)
+			v := tc.kube
+			if v.IsZero() {
+				v = framework.DefaultKubeVersion
+			}
+			s, clock, _ := reuseEnv(t, nodesOf(tc.nodes...), reuseProfileFor(v, config.LeastAllocated), append([]Option{WithKubeVersion(v)}, tc.opts...)...)
 			e := env{s, clock}
 			first := one(t, e, replica("a"))
 			if first.Outcome != OutcomeScheduled || first.FastPath != "" {
@@ -197,7 +212,7 @@ func TestReuseAndInvalidation(t *testing.T) {
 			if got := d.FastPath == FastPathReused; got != tc.reuse {
 				t.Fatalf("reused %v, want %v: %+v", got, tc.reuse, d)
 			}
-			if tc.reuse && (d.ReusedFrom != first.Cycle || d.Node == first.Node) {
+			if tc.reuse && (d.ReusedFrom != first.Cycle || (d.Node == first.Node && !tc.sameNode)) {
 				t.Errorf("reused from #%d on %s; want #%d, another node than %s", d.ReusedFrom, d.Node, first.Cycle, first.Node)
 			}
 			var b strings.Builder

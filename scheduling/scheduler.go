@@ -356,6 +356,10 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		if len(p.Bind) == 0 {
 			return nil, fmt.Errorf("scheduling: profile %q: at least one Bind plugin is needed (e.g. %q)", p.SchedulerName, DefaultBinderName)
 		}
+		if !p.KubeVersion.IsZero() && p.KubeVersion != s.kubeVersion {
+			return nil, fmt.Errorf("scheduling: profile %q: built for kube %s, but the scheduler reproduces %s (use WithKubeVersion(%s), or DefaultProfileFor(%s))",
+				p.SchedulerName, p.KubeVersion, s.kubeVersion, p.KubeVersion, s.kubeVersion)
+		}
 		if i == 0 {
 			first = p
 		} else if !slices.Equal(p.QueueSort, first.QueueSort) || (len(p.QueueSort) == 1 && !reflect.DeepEqual(p.Args[p.QueueSort[0]], first.Args[first.QueueSort[0]])) {
@@ -380,7 +384,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
 	s.queue.gate = s.preEnqueue
 	if !s.queueOpts.DisableQueueingHints {
-		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order)
+		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order, s.kubeVersion)
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
@@ -404,11 +408,28 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		}
 		pi, _, _ := cluster.podInfo(r.Pod.Key())
 		s.enqueue(pi)
-		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-			s.nominator.add(r.Pod.Key(), pi, nnn)
-		}
+		s.nominateAdded(r.Pod.Key(), pi)
 	}
 	return s, nil
+}
+
+// nominateAdded records the nominated node of a pending pod just added and
+// enqueued. kube-scheduler v1.37's PriorityQueue.addPod records it for
+// every pod, a gated one too, so that its nominated space stays reserved
+// (PR #139057); v1.36's records it only when the pod enters activeQ
+// (moveToActiveQ), so a pod its scheduling gates hold back is nominated
+// only once an update of it reaches the nominator.
+func (s *Scheduler) nominateAdded(key string, pi *framework.PodInfo) {
+	nnn := pi.Pod.Status.NominatedNodeName
+	if nnn == "" {
+		return
+	}
+	if !s.kubeVersion.AtLeast(framework.KubeV137) {
+		if p, ok := s.queue.get(key); ok && p.where == qGated {
+			return
+		}
+	}
+	s.nominator.add(key, pi, nnn)
 }
 
 // built reports a Scheduler not made by New (a zero or nil Scheduler),
@@ -514,9 +535,7 @@ func (s *Scheduler) podAdded(key string) {
 	pi, st, _ := s.cluster.podInfo(key)
 	if st == StatePending {
 		s.enqueue(pi)
-		if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-			s.nominator.add(key, pi, nnn)
-		}
+		s.nominateAdded(key, pi)
 		if s.workload.features.GangScheduling {
 			// A new pod may complete a gang (kube reports unscheduled pod
 			// additions with the GangScheduling feature on).

@@ -103,8 +103,8 @@ func place(ns []*api.Node, ps []*api.Pod, pod *api.Pod, exts ...fw.Extender) (sc
 	if err != nil {
 		return scheduling.Decision{}, err
 	}
-	s, err := scheduling.New(c, scheduling.NewDefaultRegistry(), []fw.Profile{scheduling.DefaultProfile()},
-		scheduling.WithSeed(1), scheduling.WithExtenders(exts...), scheduling.WithExplanations())
+	s, err := scheduling.New(c, scheduling.NewDefaultRegistry(), []fw.Profile{scheduling.DefaultProfileFor(kubeVersion)},
+		scheduling.WithKubeVersion(kubeVersion), scheduling.WithSeed(1), scheduling.WithExtenders(exts...), scheduling.WithExplanations())
 	if err != nil {
 		return scheduling.Decision{}, err
 	}
@@ -188,12 +188,18 @@ Serves Koordinator's LoadAwareScheduling (filter and score) as a
 kube-scheduler HTTP extender on a free localhost port, prints the
 KubeSchedulerConfiguration snippet that points a kube-scheduler at it, drives
 it once with schedkit's own HTTP client (kube-scheduler's default profile
-alone, then with the extender), shuts the server down and exits. It takes no
-flags.
+alone, then with the extender), shuts the server down and exits.
+
+Flags:
+  -kube-version 1.37|1.36   kube-scheduler release to reproduce (default 1.37)
 `
+
+// kubeVersion is the kube-scheduler release reproduced (-kube-version).
+var kubeVersion = fw.DefaultKubeVersion
 
 func main() {
 	flag.Usage = func() { fmt.Fprint(flag.CommandLine.Output(), usage) }
+	flag.Var(&kubeVersion, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	flag.Parse() // -h prints the usage and exits 0; an unknown flag exits 2
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "extender: unexpected arguments %q\n", flag.Args())

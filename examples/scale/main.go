@@ -43,6 +43,8 @@ type options struct {
 	cpuProfile, memProfile string
 	progress               bool
 	explainLast            int
+	// kube is the kube-scheduler release reproduced (-kube-version).
+	kube framework.KubeVersion
 }
 
 const usage = `scale: replay a large synthetic workload and report its speed and memory.
@@ -52,7 +54,7 @@ Usage: go run ./examples/scale [flags]
 `
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
-	var o options
+	o := options{kube: framework.DefaultKubeVersion}
 	fs := flag.NewFlagSet("scale", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage); fs.PrintDefaults() }
@@ -68,6 +70,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a profile of the runs' allocations (go tool pprof -sample_index=alloc_space) to this file")
 	fs.BoolVar(&o.progress, "progress", false, "report the progress of each run on stderr")
 	fs.IntVar(&o.explainLast, "explain-last", 0, "keep the full explanation of the last N decisions only (0: none)")
+	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -93,9 +96,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 
 // resourcesProfile is kube's default profile cut down to the resource
 // plugins.
-func resourcesProfile() framework.Profile {
+func resourcesProfile(v framework.KubeVersion) framework.Profile {
 	return framework.Profile{
 		SchedulerName: scheduling.DefaultSchedulerName,
+		KubeVersion:   v,
 		QueueSort:     []string{config.PrioritySortName},
 		PreFilter:     []string{config.NodeResourcesFitName},
 		Filter:        []string{config.NodeResourcesFitName},
@@ -106,11 +110,19 @@ func resourcesProfile() framework.Profile {
 	}
 }
 
-func profileNamed(name string) framework.Profile {
+func profileNamed(name string, v framework.KubeVersion) framework.Profile {
 	if name == "default" {
-		return scheduling.DefaultProfile()
+		return scheduling.DefaultProfileFor(v)
 	}
-	return resourcesProfile()
+	return resourcesProfile(v)
+}
+
+// kubeVersion is o's release, the newest when unset.
+func (o options) kubeVersion() framework.KubeVersion {
+	if o.kube.IsZero() {
+		return framework.DefaultKubeVersion
+	}
+	return o.kube
 }
 
 var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -226,9 +238,9 @@ func measure(ctx context.Context, o options, profile string, nodes, pods int, st
 	w := &replay.Workload{Nodes: buildNodes(nodes, progress), Arrivals: buildArrivals(pods, o.replicas, progress)}
 	generated := sw.Now().Sub(t0)
 	built := heapInUse()
-	ropts := replay.ReplayOptions{Profiles: []framework.Profile{profileNamed(profile)}, Start: simStart,
+	ropts := replay.ReplayOptions{Profiles: []framework.Profile{profileNamed(profile, o.kubeVersion())}, Start: simStart,
 		ResultsLast: o.explainLast, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30},
-		SchedulerOptions: []scheduling.Option{scheduling.WithSignatureReuse(o.reuse),
+		SchedulerOptions: []scheduling.Option{scheduling.WithKubeVersion(o.kubeVersion()), scheduling.WithSignatureReuse(o.reuse),
 			scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !o.hints})},
 		BuildProgress: func(done, total int) { progress("cluster", done, total) },
 		Stopwatch:     sw,

@@ -66,8 +66,8 @@ func runOverload(ctx context.Context, o options, stdout, _ io.Writer) error {
 	}
 	var results []*replay.ReplayResult
 	for _, hints := range []bool{true, false} {
-		res, err := replay.Replay(ctx, w, replay.ReplayOptions{Profiles: []framework.Profile{scheduling.DefaultProfile()}, Start: simStart,
-			Stopwatch: sw, SchedulerOptions: []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
+		res, err := replay.Replay(ctx, w, replay.ReplayOptions{Profiles: []framework.Profile{scheduling.DefaultProfileFor(o.kubeVersion())}, Start: simStart,
+			Stopwatch: sw, SchedulerOptions: []scheduling.Option{scheduling.WithKubeVersion(o.kubeVersion()), scheduling.WithQueueOptions(scheduling.QueueOptions{DisableQueueingHints: !hints})}})
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/resource"
@@ -20,8 +21,8 @@ import (
 // them: the default profile scored by scheduler-plugins' Trimaran
 // TargetLoadPacking (which also records bindings at PostBind) or
 // LoadVariationRiskBalancing, both reading the cluster's NodeLoads.
-func optionalProfiles() ([]namedProfile, error) {
-	return scoredProfiles(
+func optionalProfiles(v framework.KubeVersion) ([]namedProfile, error) {
+	return scoredProfiles(v,
 		scoredProfile{"TargetLoadPacking", config.TargetLoadPackingName, nil},
 		scoredProfile{"LoadVariationRiskBalancing", config.LoadVariationRiskBalancingName, nil},
 	)
@@ -29,16 +30,16 @@ func optionalProfiles() ([]namedProfile, error) {
 
 // allProfiles are the built-in, optional and gang profiles, which
 // -profiles chooses from.
-func allProfiles() ([]namedProfile, error) {
-	builtin, err := builtinProfiles()
+func allProfiles(v framework.KubeVersion) ([]namedProfile, error) {
+	builtin, err := builtinProfiles(v)
 	if err != nil {
 		return nil, err
 	}
-	optional, err := optionalProfiles()
+	optional, err := optionalProfiles(v)
 	if err != nil {
 		return nil, err
 	}
-	return slices.Concat(builtin, optional, gangProfiles()), nil
+	return slices.Concat(builtin, optional, gangProfiles(v)), nil
 }
 
 // builtinLoads gives every node of the built-in cluster a NodeLoad (for
@@ -75,10 +76,10 @@ func builtinLoads(w *replay.Workload, seed uint64) {
 // and the same with scheduler-plugins' Coscheduling (its documented
 // configuration: QueueSort, PreFilter, PostFilter, Reserve and Permit;
 // default args: 60 s Permit wait, no group backoff, 10 % reject threshold).
-func gangProfiles() []namedProfile {
+func gangProfiles(v framework.KubeVersion) []namedProfile {
 	return []namedProfile{
-		{name: "Default", registry: registry(), profile: scheduling.DefaultProfile()},
-		{name: "Coscheduling", registry: registry(), profile: scheduling.EnableCoscheduling(scheduling.DefaultProfile(), nil)},
+		{name: "Default", registry: registry(), profile: scheduling.DefaultProfileFor(v)},
+		{name: "Coscheduling", registry: registry(), profile: scheduling.EnableCoscheduling(scheduling.DefaultProfileFor(v), nil)},
 	}
 }
 

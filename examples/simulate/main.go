@@ -53,10 +53,12 @@ type options struct {
 	jobs  int
 	// maxObjects bounds the objects one cluster or workload file defines.
 	maxObjects int
+	// kube is the kube-scheduler release reproduced (-kube-version).
+	kube framework.KubeVersion
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
-	var o options
+	o := options{kube: framework.DefaultKubeVersion}
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&o.nodes, "nodes", 1000, "nodes of the built-in cluster")
@@ -72,6 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.gangs, "gangs", false, "gang workload: the built-in cluster (200 nodes unless -nodes is given) made busy and -jobs jobs of 8 and 32 pods, compared with and without Coscheduling")
 	fs.IntVar(&o.jobs, "jobs", 0, "jobs of the gang workload (0: one per 5 nodes)")
 	fs.IntVar(&o.maxObjects, "max-objects", replay.DefaultMaxObjects, "most objects one -cluster or -workload file may define (a group counts its count)")
+	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	fs.BoolVar(&o.popFromBackoff, "pop-from-backoff", true, "retry backing-off pods at once when the scheduler is idle (kube v1.33+ SchedulerPopFromBackoffQ); false speeds up workloads that leave many pods unschedulable")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -125,9 +128,9 @@ type scoredProfile struct {
 // InterPodAffinity, ImageLocality) with its resource scores replaced by
 // s.plugin, weight 1, with s.args when not nil, enabled at every extension
 // point it implements (Profile.Enable), in a default registry of its own.
-func scoredBy(s scoredProfile) (namedProfile, error) {
+func scoredBy(v framework.KubeVersion, s scoredProfile) (namedProfile, error) {
 	reg := registry()
-	p := scheduling.DefaultProfile()
+	p := scheduling.DefaultProfileFor(v)
 	resourceScores := []string{config.NodeResourcesFitName, config.NodeResourcesBalancedAllocationName}
 	isResourceScore := func(n string) bool { return slices.Contains(resourceScores, n) }
 	p.PreScore = slices.DeleteFunc(p.PreScore, isResourceScore)
@@ -145,11 +148,11 @@ func scoredBy(s scoredProfile) (namedProfile, error) {
 }
 
 // scoredProfiles are the profiles scoredBy makes of ps.
-func scoredProfiles(ps ...scoredProfile) ([]namedProfile, error) {
+func scoredProfiles(v framework.KubeVersion, ps ...scoredProfile) ([]namedProfile, error) {
 	out := make([]namedProfile, len(ps))
 	for i, s := range ps {
 		var err error
-		if out[i], err = scoredBy(s); err != nil {
+		if out[i], err = scoredBy(v, s); err != nil {
 			return nil, err
 		}
 	}
@@ -160,11 +163,11 @@ func scoredProfiles(ps ...scoredProfile) ([]namedProfile, error) {
 // LeastAllocated, NodeResourcesFit MostAllocated,
 // NodeResourcesBalancedAllocation, or Koordinator's LoadAwareScheduling
 // (which also filters, on its usage thresholds, and reserves).
-func builtinProfiles() ([]namedProfile, error) {
+func builtinProfiles(v framework.KubeVersion) ([]namedProfile, error) {
 	fitArgs := func(t config.ScoringStrategyType) config.NodeResourcesFitArgs {
 		return config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{Type: t, Resources: config.DefaultResourceSpecs()}}
 	}
-	return scoredProfiles(
+	return scoredProfiles(v,
 		scoredProfile{"LeastAllocated", config.NodeResourcesFitName, fitArgs(config.LeastAllocated)},
 		scoredProfile{"MostAllocated", config.NodeResourcesFitName, fitArgs(config.MostAllocated)},
 		scoredProfile{"BalancedAllocation", config.NodeResourcesBalancedAllocationName, nil},
@@ -173,8 +176,8 @@ func builtinProfiles() ([]namedProfile, error) {
 }
 
 // loadConfig takes the profiles of a KubeSchedulerConfiguration file.
-func loadConfig(path string) ([]namedProfile, error) {
-	cfg, err := configfile.LoadConfigFile(path)
+func loadConfig(path string, v framework.KubeVersion) ([]namedProfile, error) {
+	cfg, err := configfile.LoadConfigFile(path, configfile.WithKubeVersion(v))
 	if err != nil {
 		return nil, err
 	}
@@ -310,13 +313,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	var profiles []namedProfile
 	switch {
 	case o.configFile != "":
-		profiles, err = loadConfig(o.configFile)
+		profiles, err = loadConfig(o.configFile, o.kube)
 	case o.profiles != "":
-		profiles, err = allProfiles()
+		profiles, err = allProfiles(o.kube)
 	case o.gangs:
-		profiles = gangProfiles()
+		profiles = gangProfiles(o.kube)
 	default:
-		profiles, err = builtinProfiles()
+		profiles, err = builtinProfiles(o.kube)
 	}
 	if err != nil {
 		return err
@@ -413,6 +416,9 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 	// once per backoff (1 s doubling to 10 s) instead of after every pod
 	// that finishes while the scheduler idles between arrivals.
 	opts := []scheduling.Option{scheduling.WithQueueOptions(scheduling.QueueOptions{DisablePopFromBackoffQ: !o.popFromBackoff})}
+	if !o.kube.IsZero() {
+		opts = append(opts, scheduling.WithKubeVersion(o.kube))
+	}
 	return replay.ReplayOptions{
 		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
 		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),

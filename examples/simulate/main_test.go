@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/examples/internal/exampletest"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/replay"
 )
@@ -165,7 +166,7 @@ func TestBuiltinProfilesKeepDefaultFilters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	profiles, err := builtinProfiles()
+	profiles, err := builtinProfiles(framework.DefaultKubeVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +438,7 @@ func TestTrimaranProfiles(t *testing.T) {
 			t.Errorf("%s: cpu std %v (ok %v), want 2–20 %%", l.Name, std, ok)
 		}
 	}
-	builtin, err := builtinProfiles()
+	builtin, err := builtinProfiles(framework.DefaultKubeVersion)
 	if err != nil {
 		t.Fatal(err)
 	}

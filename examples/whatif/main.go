@@ -85,12 +85,14 @@ type options struct {
 	top      int
 	seed     uint64
 	demo     bool
+	// kube is the kube-scheduler release reproduced (-kube-version).
+	kube framework.KubeVersion
 	// maxInput bounds each dump or manifest, after decompression.
 	maxInput int64
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
-	var o options
+	o := options{kube: framework.DefaultKubeVersion}
 	fs := flag.NewFlagSet("whatif", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -110,6 +112,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.report, "report", false, "print the full load report: every field not modelled, by kind and path, with counts")
 	fs.IntVar(&o.top, "top", 5, "nodes and examples shown per explanation")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed of tie-breaks")
+	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	maxInput := fs.String("max-input", "1Gi", "largest dump or manifest read, after decompression (a quantity: 512Mi, 4Gi)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -169,9 +172,13 @@ type session struct {
 }
 
 func run(ctx context.Context, out io.Writer, o options) error {
-	registry, profiles, schedOpts := scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, []scheduling.Option(nil)
+	if o.kube.IsZero() {
+		o.kube = framework.DefaultKubeVersion
+	}
+	registry, profiles := scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(o.kube)}
+	schedOpts := []scheduling.Option{scheduling.WithKubeVersion(o.kube)}
 	if o.config != "" {
-		cfg, err := configfile.LoadConfigFile(o.config)
+		cfg, err := configfile.LoadConfigFile(o.config, configfile.WithKubeVersion(o.kube))
 		if err != nil {
 			return err
 		}

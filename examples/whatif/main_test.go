@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/examples/internal/exampletest"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/kubegen"
 )
 
@@ -352,4 +353,30 @@ func TestPlacePending(t *testing.T) {
 		"pod default/big (profile default-scheduler): unschedulable: 0/2 nodes are available: 2 Insufficient cpu.",
 		"rejected nodes by plugin and reason:",
 	)
+}
+
+// TestKubeVersionFlag: -kube-version picks the release (the newest by
+// default) and refuses one schedkit does not reproduce; the built-in
+// sample answers under both.
+func TestKubeVersionFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want framework.KubeVersion
+	}{
+		{nil, framework.DefaultKubeVersion},
+		{[]string{"-kube-version", "1.36"}, framework.KubeV136},
+		{[]string{"-kube-version", "v1.37.2"}, framework.KubeV137},
+	} {
+		o, err := parseFlags(tc.args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.kube != tc.want {
+			t.Errorf("%v: release %v, want %v", tc.args, o.kube, tc.want)
+		}
+	}
+	if _, err := parseFlags([]string{"-kube-version", "1.35"}, io.Discard); err == nil || !strings.Contains(err.Error(), "not a release schedkit reproduces") {
+		t.Errorf("-kube-version 1.35: %v", err)
+	}
+	contains(t, runArgs(t, "-kube-version", "1.36"), "cluster: ")
 }

@@ -84,7 +84,8 @@ var _ framework.Handle = (*Framework)(nil)
 // int64 (Σ of the positive weights × MaxNodeScore above MaxTotalScore, or
 // of the negative ones below math.MinInt64) are errors naming the profile,
 // plugin and value; the placement points are checked the same way, with at
-// most one PlacementGenerate plugin. (A configuration file is held to kube-scheduler's own
+// most one PlacementGenerate plugin; a profile whose KubeVersion is set
+// must be of the framework's release. (A configuration file is held to kube-scheduler's own
 // running-total check by configfile.LoadConfig; every profile it loads
 // passes this one.)
 func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Option) (*Framework, error) {
@@ -104,6 +105,9 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	}
 	if f.parallelism < 1 {
 		return nil, fmt.Errorf("%s: parallelism=%d: must be at least 1", prefix, f.parallelism)
+	}
+	if !p.KubeVersion.IsZero() && p.KubeVersion != f.kubeVersion {
+		return nil, fmt.Errorf("%s: built for kube %s, but the framework reproduces %s (use WithKubeVersion(%s))", prefix, p.KubeVersion, f.kubeVersion, p.KubeVersion)
 	}
 	for name := range p.Args {
 		if _, ok := registry.Lookup(name); !ok {
@@ -330,7 +334,8 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 		}
 		result = result.Merge(r)
 		if !result.AllNodes() && len(result.NodeNames) == 0 {
-			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", withNodes)
+			// kube prints the plugins as a sorted set (sets.List).
+			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", slices.Sorted(slices.Values(withNodes)))
 			if len(withNodes) == 1 {
 				msg = fmt.Sprintf("node(s) didn't satisfy plugin %v", withNodes[0])
 			}

@@ -93,7 +93,7 @@ func TestNewFrameworkRejectsBadOptions(t *testing.T) {
 
 // TestNewFrameworkKubeVersion: plugins see the release the framework was
 // built for through Handle.KubeVersion, the newest by default; the zero
-// KubeVersion is refused.
+// KubeVersion, and a profile of another release, are refused.
 func TestNewFrameworkKubeVersion(t *testing.T) {
 	var seen []framework.KubeVersion
 	reg := framework.NewRegistry()
@@ -123,5 +123,13 @@ func TestNewFrameworkKubeVersion(t *testing.T) {
 	}
 	if _, err := NewFramework(reg, p, WithKubeVersion(framework.KubeVersion{})); err == nil || !strings.Contains(err.Error(), "zero KubeVersion") {
 		t.Errorf("zero KubeVersion: %v", err)
+	}
+	// A profile built for a release needs a framework of that release.
+	p.KubeVersion = framework.KubeV136
+	if _, err := NewFramework(reg, p); err == nil || !strings.Contains(err.Error(), "built for kube v1.36, but the framework reproduces v1.37") {
+		t.Errorf("v1.36 profile, v1.37 framework: %v", err)
+	}
+	if _, err := NewFramework(reg, p, WithKubeVersion(framework.KubeV136)); err != nil {
+		t.Errorf("v1.36 profile, v1.36 framework: %v", err)
 	}
 }

@@ -645,12 +645,13 @@ func (l *loader) decodeArgs(path, name string, raw json.RawMessage) (*args, erro
 }
 
 // handle is the framework.Handle plugins get when the loader builds them
-// to learn their extension points (the instances are discarded).
-type handle struct{}
+// to learn their extension points (the instances are discarded), for the
+// release the configuration is loaded as.
+type handle struct{ v framework.KubeVersion }
 
 func (handle) Clock() framework.Clock { return framework.NewFakeClock(time.Time{}) }
 func (handle) Parallelism() int       { return 1 }
 
-func (handle) KubeVersion() framework.KubeVersion { return framework.DefaultKubeVersion }
+func (h handle) KubeVersion() framework.KubeVersion { return h.v }
 
 var _ framework.Handle = handle{}

@@ -50,7 +50,12 @@ type Configuration struct {
 	specs    []scheduling.PluginSpec
 	written  outFile // what kube-scheduler --write-config-to prints for the file
 	features scheduling.WorkloadFeatures
+	version  framework.KubeVersion
 }
+
+// KubeVersion returns the kube-scheduler release the configuration was
+// loaded as (WithKubeVersion).
+func (c *Configuration) KubeVersion() framework.KubeVersion { return c.version }
 
 // Registry returns a new registry holding the plugins the configuration was
 // loaded against (DefaultPlugins unless WithConfigPlugins said otherwise).
@@ -63,9 +68,9 @@ func (c *Configuration) Registry() *framework.Registry {
 }
 
 // SchedulerOptions returns the Options carrying the scheduler-wide settings
-// to New: parallelism, percentageOfNodesToScore, the pod backoff bounds,
-// the extenders and, when the configuration was loaded with some,
-// WithWorkloadFeatures.
+// to New: the release (WithKubeVersion), parallelism,
+// percentageOfNodesToScore, the pod backoff bounds, the extenders and,
+// when the configuration was loaded with some, WithWorkloadFeatures.
 func (c *Configuration) SchedulerOptions() []scheduling.Option {
 	exts := make([]framework.Extender, len(c.Extenders))
 	for i, e := range c.Extenders {
@@ -74,6 +79,9 @@ func (c *Configuration) SchedulerOptions() []scheduling.Option {
 	var feats []scheduling.Option
 	if c.features != (scheduling.WorkloadFeatures{}) {
 		feats = append(feats, scheduling.WithWorkloadFeatures(c.features))
+	}
+	if !c.version.IsZero() {
+		feats = append(feats, scheduling.WithKubeVersion(c.version))
 	}
 	return append(feats,
 		scheduling.WithExtenders(exts...),
@@ -124,7 +132,8 @@ func WithConfigPlugins(specs ...scheduling.PluginSpec) ConfigOption {
 }
 
 // WithConfigDefaultPlugins sets the default multiPoint plugin list user
-// plugin sets are merged with (default: DefaultMultiPoint() with kube's
+// plugin sets are merged with (default: DefaultMultiPointFor of the
+// release, WithKubeVersion, with kube's
 // DynamicResources and NodeDeclaredFeatures at their places, see
 // LoadConfig).
 func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
@@ -140,6 +149,16 @@ func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
 // WithWorkloadFeatures(f).
 func WithConfigWorkloadFeatures(f scheduling.WorkloadFeatures) ConfigOption {
 	return func(l *loader) { l.features = f }
+}
+
+// WithKubeVersion loads the configuration as kube-scheduler release v
+// loads it (default framework.DefaultKubeVersion): the default multiPoint
+// list is DefaultMultiPointFor(v) unless WithConfigDefaultPlugins replaces
+// it, plugins are built for v to learn their extension points, every
+// profile's KubeVersion is v, and SchedulerOptions carries
+// scheduling.WithKubeVersion(v).
+func WithKubeVersion(v framework.KubeVersion) ConfigOption {
+	return func(l *loader) { l.version = v }
 }
 
 // WithConfigStorageCapacityScoring loads the configuration as
@@ -167,7 +186,8 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 }
 
 // LoadConfig loads a KubeSchedulerConfiguration (YAML or JSON) as
-// kube-scheduler v1.36 does, in its three stages:
+// the kube-scheduler release of WithKubeVersion (default v1.37) does, in
+// its three stages:
 //
 //   - decoding: apiVersion kubescheduler.config.k8s.io/v1 (v1beta3 and
 //     v1beta2 are read in the v1 shape, with v1.36's defaults; the fields
@@ -228,9 +248,9 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 // profiles[0].pluginConfig[1].args.usageThresholds.cpu: 120: must be within [0,100];
 // each such error is a *ConfigFieldError, whose Path the caller can read.
 func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
-	l := &loader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: codecs()}
-	for _, o := range opts {
-		o(l)
+	l, err := newLoader(opts)
+	if err != nil {
+		return nil, err
 	}
 	if err := l.features.Validate(); err != nil {
 		return nil, err
@@ -245,8 +265,27 @@ func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
 	return c, nil
 }
 
+// newLoader returns a loader with the options applied: the default
+// multiPoint list of its release unless the caller set one.
+func newLoader(opts []ConfigOption) (*loader, error) {
+	l := &loader{order: scheduling.DefaultPlugins(), version: framework.DefaultKubeVersion, codecs: codecs()}
+	for _, o := range opts {
+		o(l)
+	}
+	if l.version.IsZero() {
+		return nil, errors.New("scheduling: configuration: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
+	}
+	if !l.ownDefaults {
+		l.defaults = scheduling.DefaultMultiPointFor(l.version)
+	}
+	return l, nil
+}
+
 // loader holds the plugins a configuration may name.
 type loader struct {
+	// version is the kube-scheduler release the configuration is loaded
+	// as (WithKubeVersion).
+	version  framework.KubeVersion
 	order    []scheduling.PluginSpec
 	specs    map[string]scheduling.PluginSpec
 	names    []string // registered names, sorted
@@ -322,6 +361,7 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 		PodMaxBackoffSeconds:     *f.PodMaxBackoffSeconds,
 		specs:                    slices.Clone(l.order),
 		features:                 l.features,
+		version:                  l.version,
 	}
 	if c.Extenders, err = l.buildExtenders(f.Extenders, states, f.Profiles); err != nil {
 		return nil, err
@@ -657,7 +697,7 @@ func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) 
 		if a := st.byName[name]; a != nil {
 			args = a.value
 		}
-		pl, err := spec.Factory(args, handle{})
+		pl, err := spec.Factory(args, handle{l.version})
 		if err != nil {
 			if a := st.byName[name]; a != nil && a.path != "" {
 				return framework.Profile{}, &fieldError{path: join(a.path, "args"), msg: fmt.Sprintf("initializing plugin %q: %v", name, err)}
@@ -712,6 +752,7 @@ func (l *loader) build(st *profileState, pct *int32) (framework.Profile, error) 
 	}
 	p := framework.Profile{
 		SchedulerName: st.name,
+		KubeVersion:   l.version,
 		PreEnqueue:    lists[pointPreEnqueue],
 		QueueSort:     lists[scheduling.PointQueueSort],
 		PreFilter:     lists[scheduling.PointPreFilter],

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
@@ -265,14 +266,15 @@ func TestConfigWriteAsKube(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := LoadConfig(src)
+			// kube v1.36.4's written configurations.
+			c, err := LoadConfig(src, WithKubeVersion(framework.KubeV136))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := cfgWriteString(t, c); got != string(want) {
 				t.Errorf("written configuration differs from kube's at %s", cfgFirstDiff(string(want), got))
 			}
-			c2, err := LoadConfig(want)
+			c2, err := LoadConfig(want, WithKubeVersion(framework.KubeV136))
 			if err != nil {
 				t.Fatalf("kube's written configuration does not load: %v", err)
 			}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 
 	"sigs.k8s.io/yaml"
-
-	"github.com/schedkit/schedkit/scheduling"
 )
 
 // DecodePluginArgs decodes one plugin's args in their
@@ -25,9 +23,9 @@ import (
 // must be empty or {}). Errors name the field under "args", e.g.
 // args.usageThresholds.cpu: 120: must be within [0,100].
 func DecodePluginArgs(plugin string, data []byte, opts ...ConfigOption) (any, error) {
-	l := &loader{order: scheduling.DefaultPlugins(), defaults: scheduling.DefaultMultiPoint(), codecs: codecs()}
-	for _, o := range opts {
-		o(l)
+	l, err := newLoader(opts)
+	if err != nil {
+		return nil, err
 	}
 	if err := l.init(); err != nil {
 		return nil, err

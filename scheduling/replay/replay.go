@@ -19,7 +19,9 @@ import (
 // ReplayOptions configure Replay.
 type ReplayOptions struct {
 	// Registry and Profiles build the scheduler (defaults:
-	// NewDefaultRegistry() and DefaultProfile()).
+	// NewDefaultRegistry() and DefaultProfile(), the newest release's: with
+	// SchedulerOptions naming another release, scheduling.WithKubeVersion,
+	// give its scheduling.DefaultProfileFor).
 	Registry *framework.Registry
 	Profiles []framework.Profile
 	// Seed drives every random choice; Parallelism the per-node loops

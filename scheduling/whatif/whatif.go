@@ -39,7 +39,11 @@ type WhatIf struct {
 }
 
 // NewWhatIf builds the scheduler that answers questions about cluster:
-// registry, profiles and options as for New. The cluster's pending pods
+// registry, profiles and options as for New, so the kube-scheduler release
+// is scheduling.WithKubeVersion's (default framework.DefaultKubeVersion),
+// with profiles built for it (scheduling.DefaultProfileFor, or a
+// configuration loaded with configfile.WithKubeVersion, whose
+// SchedulerOptions carry it). The cluster's pending pods
 // must belong to the profiles (kubeload leaves out those of other
 // schedulers). Change the cluster only between questions, and only through
 // WhatIf.Scheduler's event methods.

@@ -296,11 +296,11 @@ func TestNodeOrderKeepsDecisions(t *testing.T) {
 // TestNoVolumeProfile: the novolume profile has none of the volume
 // plugins, keeps every other plugin and weight, and builds.
 func TestNoVolumeProfile(t *testing.T) {
-	def, err := profileOf(profileDefault)
+	def, err := profileOf(profileDefault, framework.DefaultKubeVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nv, err := profileOf(profileNoVolume)
+	nv, err := profileOf(profileNoVolume, framework.DefaultKubeVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestNoVolumeProfile(t *testing.T) {
 	if _, err := runtime.NewFramework(scheduling.NewDefaultRegistry(), nv); err != nil {
 		t.Error(err)
 	}
-	if _, err := profileOf("nope"); err == nil {
+	if _, err := profileOf("nope", framework.DefaultKubeVersion); err == nil {
 		t.Error("profileOf(nope): no error")
 	}
 }

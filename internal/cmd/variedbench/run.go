@@ -37,6 +37,8 @@ var volumePlugins = []string{config.VolumeRestrictionsName, config.NodeVolumeLim
 // runOptions select one measured row.
 type runOptions struct {
 	workloadOptions
+	// kube is the kube-scheduler release reproduced (-kube-version).
+	kube             framework.KubeVersion
 	stream           string
 	sampled, assumed bool
 	warm, timed      int
@@ -98,8 +100,9 @@ type podRecord struct {
 
 func runBench(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	var o runOptions
+	o := runOptions{kube: framework.DefaultKubeVersion}
 	o.addFlags(fs)
+	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	fs.StringVar(&o.stream, "stream", streamVaried, "incoming stream: varied or reqimages")
 	fs.BoolVar(&o.sampled, "sampled", false, "kube's adaptive percentageOfNodesToScore with its round-robin start (default: every node)")
 	fs.BoolVar(&o.assumed, "assumed", false, "add each placed pod to the cluster before the next (default: every pod against the same cluster)")
@@ -137,9 +140,9 @@ func runBench(args []string) error {
 	return err
 }
 
-// profileOf returns the named profile.
-func profileOf(name string) (framework.Profile, error) {
-	p := scheduling.DefaultProfile()
+// profileOf returns the named profile of release v.
+func profileOf(name string, v framework.KubeVersion) (framework.Profile, error) {
+	p := scheduling.DefaultProfileFor(v)
 	switch name {
 	case profileDefault:
 		return p, nil
@@ -176,7 +179,11 @@ func withoutPlugins(p framework.Profile, names ...string) framework.Profile {
 // (under a name and UID of its own) when assumed.
 func measure(o runOptions) (result, []podRecord, error) {
 	res := result{Side: "schedkit", Nodes: o.nodes, Stream: o.stream, Sampled: o.sampled, Assumed: o.assumed, Profile: o.profile, Timed: o.timed}
-	prof, err := profileOf(o.profile)
+	kube := o.kube
+	if kube.IsZero() {
+		kube = framework.DefaultKubeVersion
+	}
+	prof, err := profileOf(o.profile, kube)
 	if err != nil {
 		return res, nil, err
 	}
@@ -184,7 +191,7 @@ func measure(o runOptions) (result, []podRecord, error) {
 	if err != nil {
 		return res, nil, err
 	}
-	f, err := fwruntime.NewFramework(scheduling.NewDefaultRegistry(), prof)
+	f, err := fwruntime.NewFramework(scheduling.NewDefaultRegistry(), prof, fwruntime.WithKubeVersion(kube))
 	if err != nil {
 		return res, nil, err
 	}

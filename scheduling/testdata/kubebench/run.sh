@@ -16,4 +16,10 @@ case "${KUBE:-1.36}" in
 *) echo "run.sh: KUBE=${KUBE}: want 1.36 or 1.37" >&2; exit 2 ;;
 esac
 (cd "$mod" && go build -o "$out/kubebench-${KUBE:-1.36}" .)
-exec "$out/kubebench-${KUBE:-1.36}" compare -schedkit "$out/variedbench" -data "$out/data" "$@"
+# schedkit's side reproduces the same release as kube's (variedbench run
+# -kube-version).
+side="$out/variedbench-${KUBE:-1.36}"
+printf '#!/bin/sh\nif [ "$1" = run ]; then shift; exec "%s" run -kube-version %s "$@"; fi\nexec "%s" "$@"\n' \
+  "$out/variedbench" "${KUBE:-1.36}" "$out/variedbench" > "$side"
+chmod +x "$side"
+exec "$out/kubebench-${KUBE:-1.36}" compare -schedkit "$side" -data "$out/data" "$@"
