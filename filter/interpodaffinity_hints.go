@@ -52,7 +52,7 @@ func matchesAnyTerm(terms []framework.AffinityTerm, pod *api.Pod) bool {
 // matching its anti-affinity terms; a placed pod deleted that matched its
 // anti-affinity terms, or whose own anti-affinity the rejected pod matched.
 // For anti-affinity, v1.36 asks that every term match and v1.37 that some
-// term match (kubernetes PR #139161); affinity asks every term in both.
+// term match (kubernetes/kubernetes#139161); affinity asks every term in both.
 func (pl *InterPodAffinity) afterPodChange(_ *framework.Snapshot, pod *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
 	original, modified, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
 	if err != nil {

@@ -85,7 +85,7 @@ func (releaseHandle) Parallelism() int              { return 1 }
 func (h releaseHandle) KubeVersion() fw.KubeVersion { return h.v }
 
 // TestInterPodAffinityAntiHintByRelease: kube-scheduler v1.37's
-// isSchedulableAfterAssignedPodChange (PR #139161) queues the pod when a
+// isSchedulableAfterAssignedPodChange (kubernetes/kubernetes#139161) queues the pod when a
 // placed pod stops matching, or a deleted pod matched, any of its
 // anti-affinity terms (or the pod matches any of the deleted pod's);
 // v1.36.4's isSchedulableAfterPodChange asked that every term match.

@@ -168,7 +168,7 @@ func TestTaintTolerationSameVerdictByRelease(t *testing.T) {
 // TestGatedPodNominationByRelease: a high-priority pod held by a
 // scheduling gate, whose status names a nominated node, reserves that
 // node's room for lower-priority pods from kube-scheduler v1.37
-// (PriorityQueue.addPod nominates it, PR #139057); in v1.36 it is
+// (PriorityQueue.addPod nominates it, kubernetes/kubernetes#139057); in v1.36 it is
 // nominated only on entering activeQ, so a lower-priority pod takes the
 // room.
 func TestGatedPodNominationByRelease(t *testing.T) {

@@ -416,7 +416,7 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 // nominateAdded records the nominated node of a pending pod just added and
 // enqueued. kube-scheduler v1.37's PriorityQueue.addPod records it for
 // every pod, a gated one too, so that its nominated space stays reserved
-// (PR #139057); v1.36's records it only when the pod enters activeQ
+// (kubernetes/kubernetes#139057); v1.36's records it only when the pod enters activeQ
 // (moveToActiveQ), so a pod its scheduling gates hold back is nominated
 // only once an update of it reaches the nominator.
 func (s *Scheduler) nominateAdded(key string, pi *framework.PodInfo) {
