@@ -151,7 +151,7 @@ func TestVolumeBindingKube(t *testing.T) {
 		if len(shape) == 0 {
 			shape = vbDefaultShape
 		}
-		return &config.VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: true}
+		return &config.VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: new(true)}
 	}
 	zones := []*api.Node{
 		vbNode("zone-a-node-a", api.LabelTopologyRegion, "region-a", api.LabelTopologyZone, "zone-a"),

@@ -9,17 +9,21 @@ import (
 	"github.com/schedkit/schedkit/internal/volumebinding"
 )
 
-// VolumeBinding is the score half of kube-scheduler v1.36's VolumeBinding
+// VolumeBinding is the score half of kube-scheduler's VolumeBinding
 // plugin. Its score exists behind kube's StorageCapacityScoring feature
-// gate (alpha, off in v1.36): with args.StorageCapacityScoring off,
-// PreScore always returns Skip and the plugin never scores, as in kube's
-// default profile. With it on, each node scores the mean over storage
-// classes of shape(utilization), where a class's utilization is the
-// requested bytes over the capacity (100 when the capacity is 0 or
+// gate (args.StorageCapacityScoring; by default on from v1.37, where the
+// gate is beta, and off in v1.36, where it is alpha). With the gate off,
+// PreScore always returns Skip and the plugin never scores. With it on,
+// PreScore runs for every pod (volume_binding.go PreScore:
+// hasStaticBindings || EnableStorageCapacityScoring), so a pod without
+// claims scores 0 on every node, and each node scores the mean over
+// storage classes of shape(utilization), where a class's utilization is
+// the requested bytes over the capacity (100 when the capacity is 0 or
 // smaller) of the volumes Filter matched there (static bindings), or,
 // without any, of the volumes to provision and the CSIStorageCapacity
-// found for them; the mean is rounded. The shape's scores (0–10) are
-// scaled by 10. The default shape {0: 10, 100: 0} prefers emptier storage.
+// found for them; the mean is rounded, and a node without classes scores
+// 0. The shape's scores (0–10) are scaled by 10. The default shape
+// {0: 10, 100: 0} prefers emptier storage.
 type VolumeBinding struct {
 	enabled bool
 	shape   []nrfShapePoint
@@ -31,14 +35,15 @@ var (
 	_ framework.ScorePlugin    = (*VolumeBinding)(nil)
 )
 
-// NewVolumeBinding validates args and builds the score half;
+// NewVolumeBinding validates args (an unset StorageCapacityScoring
+// follows h's release) and builds the score half;
 // VolumeBindingFactory is its framework.Factory.
-func NewVolumeBinding(args config.VolumeBindingArgs, _ framework.Handle) (framework.Plugin, error) {
-	args.SetDefaults()
-	if err := args.Validate(); err != nil {
+func NewVolumeBinding(args config.VolumeBindingArgs, h framework.Handle) (framework.Plugin, error) {
+	args, err := volumebinding.ArgsFor(args, h)
+	if err != nil {
 		return nil, err
 	}
-	pl := &VolumeBinding{enabled: args.StorageCapacityScoring, skip: framework.NewStatus(framework.Skip)}
+	pl := &VolumeBinding{enabled: args.CapacityScoring(), skip: framework.NewStatus(framework.Skip)}
 	for _, p := range args.Shape {
 		pl.shape = append(pl.shape, nrfShapePoint{util: int64(p.Utilization), score: int64(p.Score) * (framework.MaxNodeScore / int64(config.MaxCustomPriorityScore))})
 	}
