@@ -143,14 +143,15 @@ func WithConfigWorkloadFeatures(f scheduling.WorkloadFeatures) ConfigOption {
 }
 
 // WithConfigStorageCapacityScoring loads the configuration as
-// kube-scheduler v1.36 does with its StorageCapacityScoring feature gate
-// on or off (default off; the gate is alpha): on, VolumeBinding's args
-// default their shape to {0: 10, 100: 0} and accept a shape, and
-// VolumeBinding scores (config.VolumeBindingArgs.StorageCapacityScoring);
-// off, a shape is an error naming the gate. As in kube, the gate is not a
-// field of the file's VolumeBindingArgs.
+// kube-scheduler does with its StorageCapacityScoring feature gate on or
+// off (default: the release's, on from v1.37, where the gate is beta, off
+// in v1.36, where it is alpha): on, VolumeBinding's args default their
+// shape to {0: 10, 100: 0} and accept a shape, and VolumeBinding scores
+// (config.VolumeBindingArgs.StorageCapacityScoring); off, a shape is an
+// error naming the gate. As in kube, the gate is not a field of the file's
+// VolumeBindingArgs.
 func WithConfigStorageCapacityScoring(on bool) ConfigOption {
-	return func(l *loader) { l.codecs[config.VolumeBindingName] = volumeBindingCodec(on) }
+	return func(l *loader) { l.storageCapacityScoring = &on }
 }
 
 // LoadConfigFile reads and loads a configuration file (see LoadConfig).
@@ -257,9 +258,35 @@ type loader struct {
 	codecs      map[string]codec
 	extOpts     []extender.Option
 	features    scheduling.WorkloadFeatures
+	// kubeVersion is the kube-scheduler release loaded as (the zero value
+	// is framework.DefaultKubeVersion).
+	kubeVersion framework.KubeVersion
+	// storageCapacityScoring is WithConfigStorageCapacityScoring's gate;
+	// nil follows kubeVersion.
+	storageCapacityScoring *bool
+}
+
+// version returns the release the configuration is loaded as.
+func (l *loader) version() framework.KubeVersion {
+	if l.kubeVersion.IsZero() {
+		return framework.DefaultKubeVersion
+	}
+	return l.kubeVersion
+}
+
+// withKubeVersion loads the configuration as kube-scheduler release v
+// (default framework.DefaultKubeVersion): the StorageCapacityScoring
+// gate's default, and what Write prints.
+func withKubeVersion(v framework.KubeVersion) ConfigOption {
+	return func(l *loader) { l.kubeVersion = v }
 }
 
 func (l *loader) init() error {
+	scoring := config.StorageCapacityScoringDefault(l.version())
+	if l.storageCapacityScoring != nil {
+		scoring = *l.storageCapacityScoring
+	}
+	l.codecs[config.VolumeBindingName] = volumeBindingCodec(scoring)
 	l.specs = map[string]scheduling.PluginSpec{}
 	for _, p := range l.order {
 		if p.Name == "" || p.Factory == nil {
@@ -294,6 +321,10 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 		return nil, err
 	}
 	var errs errorList
+	checkPodGroupPostFilter(f, l.version(), &errs)
+	if len(errs) > 0 {
+		return nil, errs.err()
+	}
 	setDefaults(f)
 	states := make([]*profileState, len(f.Profiles))
 	defaults := l.defaults
@@ -338,7 +369,7 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 	}
 	f.APIVersion = versionV1
 	f.Kind = configKind
-	c.written = writeView(f)
+	c.written = writeView(f, l.version())
 	return c, nil
 }
 

@@ -476,12 +476,16 @@ func TestConfigWriteRoundTrip(t *testing.T) {
 // volume plugins and SchedulingGates loads; VolumeBinding's args get
 // kube's defaults and validation (a shape only with the
 // StorageCapacityScoring gate, WithConfigStorageCapacityScoring, which is
-// not a field of the args: kube v1.36's VolumeBindingArgs has
+// not a field of the args: kube's VolumeBindingArgs has
 // bindTimeoutSeconds and shape only, and its strict decoding refuses
 // anything else; SetDefaults_VolumeBindingArgs in
-// pkg/scheduler/apis/config/v1/defaults.go reads the gate).
+// pkg/scheduler/apis/config/v1/defaults.go reads the gate). The gate is
+// off by default in v1.36, which the checks below load as, and on in
+// v1.37 (TestConfigVolumeBindingByVersion).
 func TestConfigVolumePlugins(t *testing.T) {
-	load := func(in string) (*Configuration, error) { return LoadConfig([]byte(cfgHead + in)) }
+	load := func(in string) (*Configuration, error) {
+		return LoadConfig([]byte(cfgHead+in), withKubeVersion(framework.KubeV136))
+	}
 	c, err := load("profiles:\n- plugins:\n    preEnqueue:\n      enabled:\n      - name: SchedulingGates\n    filter:\n      enabled:\n      - name: VolumeZone\n  pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: 0\n")
 	if err != nil {
 		t.Fatal(err)
@@ -490,7 +494,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if d := cmp.Diff([]string{config.SchedulingGatesName}, p.PreEnqueue); d != "" {
 		t.Errorf("preEnqueue (-want +got):\n%s", d)
 	}
-	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0}) {
+	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0, StorageCapacityScoring: new(false)}) {
 		t.Errorf("VolumeBinding args %#v, want bindTimeoutSeconds 0 kept", got)
 	}
 	if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
@@ -518,12 +522,12 @@ func TestConfigVolumePlugins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: true, Shape: tc.want}
+		want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: tc.want}
 		if d := cmp.Diff(want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
 			t.Errorf("args with capacity scoring for %q (-want +got):\n%s", tc.in, d)
 		}
 	}
-	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).StorageCapacityScoring {
+	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).CapacityScoring() {
 		t.Errorf("DecodePluginArgs with the gate: %#v, %v", got, err)
 	}
 	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n")
