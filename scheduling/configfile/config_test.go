@@ -553,3 +553,57 @@ func TestConfigVolumePlugins(t *testing.T) {
 		t.Errorf("a bad shape with the gate: %v", err)
 	}
 }
+
+// TestConfigVolumeBindingByVersion: the StorageCapacityScoring gate, and
+// with it VolumeBinding's default shape, follows the release loaded as
+// (alpha and off in v1.36, beta and on in v1.37: pkg/features
+// kube_features.go; SetDefaults_VolumeBindingArgs) unless
+// WithConfigStorageCapacityScoring sets it.
+func TestConfigVolumeBindingByVersion(t *testing.T) {
+	shape := []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}
+	for _, tc := range []struct {
+		name string
+		opts []ConfigOption
+		want config.VolumeBindingArgs
+	}{
+		{"v1.36", []ConfigOption{withKubeVersion(framework.KubeV136)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+		{"v1.37", []ConfigOption{withKubeVersion(framework.KubeV137)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"default release", nil, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"v1.37 gate off", []ConfigOption{withKubeVersion(framework.KubeV137), WithConfigStorageCapacityScoring(false)},
+			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+		{"v1.36 gate on", []ConfigOption{WithConfigStorageCapacityScoring(true), withKubeVersion(framework.KubeV136)},
+			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+	} {
+		c, err := LoadConfig([]byte(cfgHead), tc.opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if d := cmp.Diff(tc.want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
+			t.Errorf("%s: VolumeBinding args (-want +got):\n%s", tc.name, d)
+		}
+	}
+}
+
+// TestConfigPodGroupPostFilter: plugins.podGroupPostFilter is a field of
+// v1.37's configuration only (kube-scheduler/config/v1 Plugins); schedkit
+// does not run that extension point, so it takes the set only empty.
+func TestConfigPodGroupPostFilter(t *testing.T) {
+	doc := func(set string) []byte {
+		return []byte(cfgHead + "profiles:\n- plugins:\n    podGroupPostFilter: " + set + "\n")
+	}
+	if _, err := LoadConfig(doc("{}"), withKubeVersion(framework.KubeV137)); err != nil {
+		t.Errorf("v1.37, empty set: %v", err)
+	}
+	for _, tc := range []struct {
+		v    framework.KubeVersion
+		set  string
+		want string
+	}{
+		{framework.KubeV136, "{}", `profiles[0].plugins.podGroupPostFilter: unknown field "podGroupPostFilter"`},
+		{framework.KubeV137, "{enabled: [{name: DefaultPreemption}]}", "profiles[0].plugins.podGroupPostFilter: schedkit does not run kube's PodGroupPostFilter extension point"},
+	} {
+		if _, err := LoadConfig(doc(tc.set), withKubeVersion(tc.v)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s, %s: err = %v, want %q", tc.v, tc.set, err, tc.want)
+		}
+	}
+}
