@@ -70,23 +70,64 @@ func (pl *VolumeBinding) PreScore(_ context.Context, _ *framework.CycleState, _ 
 
 // Score is the node's storage score (0 for a pod without claims).
 func (pl *VolumeBinding) Score(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	if !pl.enabled {
+	s := pl.state(state)
+	if s == nil {
 		return 0, nil
+	}
+	return pl.nodeScore(s, node), nil
+}
+
+// state returns the filter half's cycle state, nil when the plugin does
+// not score or the pod has no claims (PreFilter skipped).
+func (pl *VolumeBinding) state(state *framework.CycleState) *volumebinding.State {
+	if !pl.enabled {
+		return nil
 	}
 	d, err := state.Read(volumebinding.StateKey)
 	if err != nil {
-		return 0, nil
+		return nil
 	}
-	s, ok := d.(*volumebinding.State)
-	if !ok {
-		return 0, nil
-	}
+	s, _ := d.(*volumebinding.State)
+	return s
+}
+
+func (pl *VolumeBinding) nodeScore(s *volumebinding.State, node *framework.NodeInfo) int64 {
 	var buf [4]volumebinding.ClassStorage
 	classes, ok := s.ClassStorage(node.Name(), true, buf[:0])
 	if !ok {
-		return 0, nil
+		return 0
 	}
-	return vbNodeScore(pl.shape, classes), nil
+	return vbNodeScore(pl.shape, classes)
+}
+
+var _ framework.BoundedBatchScorePlugin = (*VolumeBinding)(nil)
+
+// ScoreBatch is Score over nodes, reading the cycle state once: a pod
+// without claims, which v1.37 scores on every node, costs one store per
+// node.
+func (pl *VolumeBinding) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score of the batch.
+func (pl *VolumeBinding) ScoreBatchBounds(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) (lo, hi int64, _ *framework.Status) {
+	if len(nodes) == 0 {
+		return 1, 0, nil
+	}
+	s := pl.state(state)
+	if s == nil {
+		clear(out[:len(nodes)])
+		return 0, 0, nil
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	for i, n := range nodes {
+		v := pl.nodeScore(s, n)
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi, nil
 }
 
 // vbNodeScore is kube's volumeCapacityScorer: the rounded mean over the
