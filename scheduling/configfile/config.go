@@ -86,9 +86,9 @@ func (c *Configuration) SchedulerOptions() []scheduling.Option {
 	)
 }
 
-// Write prints the configuration as kube-scheduler v1.36
-// --write-config-to prints it, byte for byte (with kube's default feature
-// gates): YAML in the kubescheduler.config.k8s.io/v1 shape, keys sorted,
+// Write prints the configuration as kube-scheduler --write-config-to of
+// the release it was loaded as prints it (v1.36.4, v1.37.2), byte for
+// byte (with kube's default feature gates): YAML in the kubescheduler.config.k8s.io/v1 shape, keys sorted,
 // every default filled in; every plugin set of each profile as merged with
 // the defaults (multiPoint holding kube's default plugins, DynamicResources
 // and NodeDeclaredFeatures included; an empty set as {}), every plugin
