@@ -15,13 +15,14 @@ type BalancedAllocationMode string
 
 // Balanced-allocation modes.
 const (
-	// BalancedAllocationDelta is kube-scheduler v1.36 (PR #135573, the
-	// default; "" means the same): the score rewards the change in balance
-	// the pod brings, 50 + (50 + S_with − S_without)/2 with
+	// BalancedAllocationDelta is kube-scheduler v1.36
+	// (kubernetes/kubernetes#135573, the default; "" means the same): the
+	// score rewards the change in balance the pod brings,
+	// 50 + (50 + S_with − S_without)/2 with
 	// S = int64((1 − σ)·100) over the configured resources' fractions
 	// (capped at 1) of the real requests; it lies in [50, 100], 75 for an
 	// unchanged balance. Best-effort pods (every configured request 0) are
-	// skipped at PreScore (kube issue #129138).
+	// skipped at PreScore (kubernetes/kubernetes#129138).
 	BalancedAllocationDelta BalancedAllocationMode = "Delta"
 	// BalancedAllocationStdDev is kube-scheduler v1.23–v1.35: S_with alone,
 	// σ = |f1−f2|/2 for two fractions, the population standard deviation for

@@ -414,11 +414,11 @@ func (c *AssignCache) AddPod(pod *api.Pod) error {
 }
 
 // UpdatePod handles a pod update event as Koordinator's OnUpdate, with the
-// node-change fix (#3051): a pod cached on a node other than its
-// spec.nodeName is removed from it; a pod not cached is assigned; a
-// terminated pod is removed; a pod whose spec or conditions changed is
-// re-assigned (new estimate and timestamp); other changes (labels,
-// annotations only) leave the cache as it is.
+// node-change fix (koordinator-sh/koordinator#3051): a pod cached on a
+// node other than its spec.nodeName is removed from it; a pod not cached
+// is assigned; a terminated pod is removed; a pod whose spec or conditions
+// changed is re-assigned (new estimate and timestamp); other changes
+// (labels, annotations only) leave the cache as it is.
 func (c *AssignCache) UpdatePod(pod *api.Pod) error {
 	if pod == nil {
 		return nil

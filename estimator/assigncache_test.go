@@ -186,7 +186,8 @@ func TestAssignCacheOnDelete(t *testing.T) {
 }
 
 // TestPodAssignCache_OnUpdate of pod_assign_cache_test.go, plus the
-// node-change fix (#3051) and an update of a pod never seen.
+// node-change fix (koordinator-sh/koordinator#3051) and an update of a pod
+// never seen.
 func TestAssignCacheOnUpdate(t *testing.T) {
 	const node = "test-node"
 	scheduledAt := testNow.Add(-time.Hour)
@@ -443,7 +444,7 @@ func TestAssignCacheNodeMetric(t *testing.T) {
 	})
 }
 
-// Issue 11 item 2: one odd NodeMetric entry must not drop the whole metric.
+// One odd NodeMetric entry must not drop the whole metric.
 // Koordinator v1.8.0 pkg/scheduler/plugins/loadaware/pod_assign_cache.go,
 // nodeInfo.AddOrUpdateNodeMetric, stores aggregated usages by (type,
 // duration) in list order — a repeated (type, duration) overwrites the
@@ -507,7 +508,7 @@ func TestAssignCacheOddNodeMetricEntries(t *testing.T) {
 	}
 }
 
-// Issue 11 item 3: Koordinator's /node/:name debug view (v1.8.0
+// Koordinator's /node/:name debug view (v1.8.0
 // pkg/scheduler/plugins/loadaware/service.go, RegisterEndpoints, fed by
 // pod_assign_cache.go nodeInfo.addPod) as data: which assigned pods make up
 // the node's deltas, their estimates and why each is estimated. Factors

@@ -30,7 +30,8 @@ func podCPU(reqMilli, limMilli int64, memMi int64) *api.Pod {
 // The ≤ v1.5 estimator is not monotone in the request: a Burstable pod is
 // estimated at its full limit, and raising its request to the limit makes
 // it Guaranteed-like and estimated at factor × limit — the inconsistency
-// Koordinator #2232 reported and #2242 fixed (see
+// koordinator-sh/koordinator#2232 reported and
+// koordinator-sh/koordinator#2242 fixed (see
 // TestDefaultEstimatorV15RequestInversion).
 func TestPropDefaultEstimatorMonotone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -73,8 +74,8 @@ func TestPropDefaultEstimatorMonotone(t *testing.T) {
 	})
 }
 
-// Koordinator ≤ v1.5 (issue #2232): request 1 / limit 2 is estimated at the
-// full limit, request 2 / limit 2 at factor × limit.
+// Koordinator ≤ v1.5 (koordinator-sh/koordinator#2232): request 1 / limit 2
+// is estimated at the full limit, request 2 / limit 2 at factor × limit.
 func TestDefaultEstimatorV15RequestInversion(t *testing.T) {
 	e := mustDefault(t, EstimatorOptions{LimitAtFull: true, ScalingFactors: map[resource.Name]int64{resource.CPU: 50}})
 	burstable, _ := e.EstimatePod(podCPU(1000, 2000, 64))

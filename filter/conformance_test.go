@@ -71,7 +71,9 @@ func TestConformancePodTopologySpread(t *testing.T) {
 // TestConformanceInterPodAffinity: required affinity and anti-affinity of
 // the pod and of the existing and added pods (Skip turning into a state
 // when a replica with required anti-affinity selects the pod), over zone,
-// host, rack and a key no node has, with namespace lists and selectors.
+// host, rack and a key no node has, with namespace lists and selectors
+// (v1.36's every-namespace rule for NotIn and DoesNotExist selectors
+// included), in both releases.
 func TestConformanceInterPodAffinity(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ipaGenCluster(t)
@@ -81,7 +83,8 @@ func TestConformanceInterPodAffinity(t *testing.T) {
 			}
 		}
 		other := func(name, node string) *api.Pod { return ipaGenPod(t, name, node, 2) }
-		return frameworktest.Case{Plugin: ipaNewFilter(t, rapid.IntRange(1, 3).Draw(t, "parallelism")),
+		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
+		return frameworktest.Case{Plugin: ipaNewFilterFor(t, rapid.IntRange(1, 3).Draw(t, "parallelism"), v),
 			Nodes: c.nodes, Pods: c.pods, Incoming: c.pod, Other: other,
 			SnapshotOptions: []fw.SnapshotOption{fw.WithNamespaces(ipaGenNamespaces...)}}
 	})

@@ -29,8 +29,8 @@ const (
 
 const ipaPreFilterStateKey framework.StateKey = "PreFilter" + config.InterPodAffinityName
 
-// InterPodAffinity is the filter half of kube-scheduler v1.36's
-// InterPodAffinity plugin: PreFilter counts, per topology domain, the
+// InterPodAffinity is the filter half of kube-scheduler's InterPodAffinity
+// plugin of the handle's release: PreFilter counts, per topology domain, the
 // existing pods that the incoming pod's required (anti-)affinity terms
 // select and the existing pods whose required anti-affinity selects the
 // incoming pod; Filter then checks, in kube's order:
@@ -49,11 +49,21 @@ const ipaPreFilterStateKey framework.StateKey = "PreFilter" + config.InterPodAff
 // existing pod's required anti-affinity term selects it. AddPod and
 // RemovePod keep the counts exact for nominated pods and preemption.
 //
+// In v1.36 an incoming pod's term whose namespaceSelector has only NotIn
+// and DoesNotExist requirements selects pods of every namespace, the
+// excluded ones included (podaffinity.SelectsEveryNamespace): in the
+// affinity and anti-affinity counts, the self-affinity check and AddPod and
+// RemovePod. From v1.37 the selector is matched against each namespace's
+// labels.
+//
 // The cycle's CycleState must carry the Snapshot (the runner sets it): the
 // nodes with required anti-affinity pods and the namespace labels come from
 // it.
 type InterPodAffinity struct {
 	parallelism int
+	// kube is the release whose namespace selector rules the incoming
+	// pod's terms follow (podaffinity.NewTerm).
+	kube framework.KubeVersion
 	// Rejection statuses are fixed; build them once (the runner never
 	// mutates returned statuses).
 	affinityFail     *framework.Status
@@ -73,19 +83,21 @@ var (
 	_ framework.ReleasableStateData = (*ipaPreFilterState)(nil)
 )
 
-// NewInterPodAffinity returns the filter half of InterPodAffinity. args
-// are validated (kube's constructor does the same) although the filter does
-// not use them. A nil handle means sequential PreFilter work.
+// NewInterPodAffinity returns the filter half of InterPodAffinity for the
+// handle's kube-scheduler release. args are validated (kube's constructor
+// does the same) although the filter does not use them. A nil handle means
+// sequential PreFilter work and framework.DefaultKubeVersion.
 func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (framework.Plugin, error) {
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	p := 1
+	p, v := 1, framework.DefaultKubeVersion
 	if h != nil {
-		p = max(h.Parallelism(), 1)
+		p, v = max(h.Parallelism(), 1), h.KubeVersion()
 	}
 	return &InterPodAffinity{
 		parallelism:      p,
+		kube:             v,
 		affinityFail:     framework.NewStatus(framework.UnschedulableAndUnresolvable, ReasonInterPodAffinityRulesNotMatch),
 		antiAffinityFail: framework.NewStatus(framework.Unschedulable, ReasonInterPodAntiAffinityRulesNotMatch),
 		existingFail:     framework.NewStatus(framework.Unschedulable, ReasonInterPodExistingAntiAffinityRulesNotMatch),
@@ -259,8 +271,8 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	if s.existingAnti.n == 0 && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
-	s.affTerms = ipaPrepare(&s.affinity, pod.RequiredAffinityTerms)
-	s.antiTerms = ipaPrepare(&s.anti, pod.RequiredAntiAffinityTerms)
+	s.affTerms = ipaPrepare(&s.affinity, pod.RequiredAffinityTerms, pl.kube)
+	s.antiTerms = ipaPrepare(&s.anti, pod.RequiredAntiAffinityTerms, pl.kube)
 	if len(s.affTerms) > 0 {
 		s.selfMatch = ipaMatchesAll(s.affTerms, pod.Pod, snap)
 	}
@@ -273,13 +285,13 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	return nil, nil
 }
 
-func ipaPrepare(c *ipaCounts, terms []framework.AffinityTerm) []ipaTerm {
+func ipaPrepare(c *ipaCounts, terms []framework.AffinityTerm, v framework.KubeVersion) []ipaTerm {
 	if len(terms) == 0 {
 		return nil
 	}
 	out := make([]ipaTerm, len(terms))
 	for i := range terms {
-		out[i] = ipaTerm{Term: podaffinity.NewTerm(&terms[i], 0), slot: c.slot(terms[i].TopologyKey)}
+		out[i] = ipaTerm{Term: podaffinity.NewTerm(&terms[i], 0, v), slot: c.slot(terms[i].TopologyKey)}
 	}
 	return out
 }

@@ -168,7 +168,7 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 	if len(s.affTerms) > 0 {
 		q := framework.PodQuery{Terms: make([]framework.PodTerm, len(s.affTerms))}
 		for i := range s.affTerms {
-			q.Terms[i] = framework.PodTermOf(s.affTerms[i].AffinityTerm)
+			q.Terms[i] = s.affTerms[i].PodTerm()
 		}
 		for i := range s.affTerms {
 			t := &s.affTerms[i]
@@ -177,7 +177,7 @@ func (pl *InterPodAffinity) countIncomingFast(s *ipaPreFilterState) {
 	}
 	for i := range s.antiTerms {
 		t := &s.antiTerms[i]
-		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(t.AffinityTerm)}}
+		q := framework.PodQuery{Terms: []framework.PodTerm{t.PodTerm()}}
 		s.dense.slot(&s.dense.anti, t.slot).add(s.dense.hits, &s.anti, snap.PodDomainCounts(q, t.TopologyKey), nil)
 	}
 }

@@ -37,11 +37,23 @@ func ipaGenTerm(t *rapid.T, label string) fwapi.PodAffinityTerm {
 	if rapid.Bool().Draw(t, label+".nslist") {
 		term.Namespaces = []string{rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, label+".ns")}
 	}
-	switch rapid.IntRange(0, 2).Draw(t, label+".nssel") {
+	switch rapid.IntRange(0, 5).Draw(t, label+".nssel") {
 	case 1:
 		term.NamespaceSelector = &fwapi.LabelSelector{}
 	case 2:
 		term.NamespaceSelector = &fwapi.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
+	case 3: // only NotIn: matches an empty label set
+		term.NamespaceSelector = &fwapi.LabelSelector{MatchExpressions: []fwapi.LabelSelectorRequirement{
+			{Key: "team", Operator: fwapi.LabelSelectorOpNotIn, Values: []string{rapid.SampledFrom([]string{"t1", "t2"}).Draw(t, label+".notin")}}}}
+	case 4: // only DoesNotExist (n1 and n2 lack env), now and then with NotIn
+		term.NamespaceSelector = &fwapi.LabelSelector{MatchExpressions: []fwapi.LabelSelectorRequirement{{Key: "env", Operator: fwapi.LabelSelectorOpDoesNotExist}}}
+		if rapid.Bool().Draw(t, label+".andNotIn") {
+			term.NamespaceSelector.MatchExpressions = append(term.NamespaceSelector.MatchExpressions,
+				fwapi.LabelSelectorRequirement{Key: "team", Operator: fwapi.LabelSelectorOpNotIn, Values: []string{"t2"}})
+		}
+	case 5: // NotIn with Exists: does not match an empty label set
+		term.NamespaceSelector = &fwapi.LabelSelector{MatchExpressions: []fwapi.LabelSelectorRequirement{
+			{Key: "team", Operator: fwapi.LabelSelectorOpNotIn, Values: []string{"t2"}}, {Key: "team", Operator: fwapi.LabelSelectorOpExists}}}
 	}
 	return term
 }
@@ -106,41 +118,49 @@ func ipaGenCluster(t *rapid.T) ipaCluster {
 	return c
 }
 
-// ---- A reference implementation, written literally from kube-scheduler
-// v1.36's filtering.go (maps of topology pairs, namespace selectors unrolled
-// into namespace sets over the known namespaces, the existing-pods check
+// ---- A reference implementation, written literally from kube-scheduler's
+// filtering.go (maps of topology pairs, namespace selectors unrolled into
+// namespace sets over the known namespaces, the existing-pods check
 // iterating over every node label). It recomputes everything per call.
 
 type ipaRefPair struct{ key, value string }
 
 // ipaRefIncomingTerm is kube's incoming term after
-// mergeAffinityTermNamespacesIfNotEmpty.
+// mergeAffinityTermNamespacesIfNotEmpty, matched as
+// podMatchesAllAffinityTerms matches it: with nil namespace labels.
 type ipaRefIncomingTerm struct {
 	namespaces map[string]bool
-	all        bool // empty namespace selector: every namespace
+	nsSel      fwapi.Selector // the namespace selector the term keeps
 	term       *fw.AffinityTerm
 }
 
-func ipaRefMerge(t *fw.AffinityTerm, known []fwapi.Namespace) ipaRefIncomingTerm {
-	r := ipaRefIncomingTerm{namespaces: map[string]bool{}, term: t}
+// ipaRefMerge is plugin.go:mergeAffinityTermNamespacesIfNotEmpty for
+// release v: an empty ({}) selector returns early and is kept; any other
+// adds the known namespaces it selects to the set and is replaced by
+// Nothing — on the term itself from v1.37 (by pointer), on a copy in v1.36
+// (by value), so there the term keeps its selector.
+func ipaRefMerge(t *fw.AffinityTerm, known []fwapi.Namespace, v fw.KubeVersion) ipaRefIncomingTerm {
+	r := ipaRefIncomingTerm{namespaces: map[string]bool{}, nsSel: t.NamespaceSelector, term: t}
 	for n := range t.Namespaces {
 		r.namespaces[n] = true
 	}
-	switch {
-	case t.NamespaceSelector.IsEverything():
-		r.all = true
-	case !t.NamespaceSelector.IsNothing():
-		for _, ns := range known {
-			if t.NamespaceSelector.Matches(ns.Labels) {
-				r.namespaces[ns.Name] = true
-			}
+	if t.NamespaceSelector.IsEverything() {
+		return r
+	}
+	for _, ns := range known {
+		if t.NamespaceSelector.Matches(ns.Labels) {
+			r.namespaces[ns.Name] = true
 		}
+	}
+	if v.AtLeast(fw.KubeV137) {
+		r.nsSel = fwapi.NothingSelector()
 	}
 	return r
 }
 
+// matches is fw.AffinityTerm.Matches(p, nil) on the merged term.
 func (r ipaRefIncomingTerm) matches(p *fwapi.Pod) bool {
-	return (r.all || r.namespaces[p.Namespace]) && r.term.Selector.Matches(p.Labels)
+	return (r.namespaces[p.Namespace] || r.nsSel.Matches(nil)) && r.term.Selector.Matches(p.Labels)
 }
 
 func ipaRefMatchesAll(terms []ipaRefIncomingTerm, p *fwapi.Pod) bool {
@@ -155,7 +175,7 @@ func ipaRefMatchesAll(terms []ipaRefIncomingTerm, p *fwapi.Pod) bool {
 	return true
 }
 
-func ipaRefFilter(pod *fw.PodInfo, snap *fw.Snapshot, known []fwapi.Namespace) (skip bool, verdicts map[string]*fw.Status) {
+func ipaRefFilter(pod *fw.PodInfo, snap *fw.Snapshot, known []fwapi.Namespace, v fw.KubeVersion) (skip bool, verdicts map[string]*fw.Status) {
 	nsLabels := snap.NamespaceLabels(pod.Pod.Namespace)
 	existing := map[ipaRefPair]int64{}
 	for _, ni := range snap.Nodes() {
@@ -173,10 +193,10 @@ func ipaRefFilter(pod *fw.PodInfo, snap *fw.Snapshot, known []fwapi.Namespace) (
 	}
 	var aff, anti []ipaRefIncomingTerm
 	for i := range pod.RequiredAffinityTerms {
-		aff = append(aff, ipaRefMerge(&pod.RequiredAffinityTerms[i], known))
+		aff = append(aff, ipaRefMerge(&pod.RequiredAffinityTerms[i], known, v))
 	}
 	for i := range pod.RequiredAntiAffinityTerms {
-		anti = append(anti, ipaRefMerge(&pod.RequiredAntiAffinityTerms[i], known))
+		anti = append(anti, ipaRefMerge(&pod.RequiredAntiAffinityTerms[i], known, v))
 	}
 	affCounts, antiCounts := map[ipaRefPair]int64{}, map[ipaRefPair]int64{}
 	for _, ni := range snap.Nodes() {
@@ -254,15 +274,16 @@ func ipaVerdicts(t *rapid.T, pl *InterPodAffinity, c ipaCluster, nodes []*fwapi.
 	return false, out
 }
 
-// The optimized plugin agrees with the kube-literal reference on random
-// clusters, at any parallelism.
+// The optimized plugin agrees with the kube-literal reference of its
+// release on random clusters, at any parallelism.
 func TestPropInterPodAffinityFilterMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := ipaGenCluster(t)
-		pl := ipaNewFilter(t, rapid.IntRange(1, 4).Draw(t, "parallelism"))
+		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
+		pl := ipaNewFilterFor(t, rapid.IntRange(1, 4).Draw(t, "parallelism"), v)
 		skip, got := ipaVerdicts(t, pl, c, c.nodes)
 		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNamespaces...))
-		refSkip, ref := ipaRefFilter(fw.MustPodInfo(c.pod), snap, ipaGenNamespaces)
+		refSkip, ref := ipaRefFilter(fw.MustPodInfo(c.pod), snap, ipaGenNamespaces, v)
 		if skip != refSkip {
 			t.Fatalf("PreFilter Skip = %v, reference %v", skip, refSkip)
 		}
@@ -283,7 +304,7 @@ func TestPropInterPodAffinityFilterNodeOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := ipaGenCluster(t)
 		perm := rapid.Permutation(c.nodes).Draw(t, "perm")
-		pl := ipaNewFilter(t, 2)
+		pl := ipaNewFilterFor(t, 2, rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version"))
 		skipA, a := ipaVerdicts(t, pl, c, c.nodes)
 		skipB, b := ipaVerdicts(t, pl, c, perm)
 		if skipA != skipB {
@@ -305,7 +326,7 @@ func TestPropInterPodAffinityAddRemovePod(t *testing.T) {
 		}
 		target := rapid.SampledFrom(c.nodes).Draw(t, "target").Name
 		added := ipaGenPod(t, "added", target, 2)
-		pl := ipaNewFilter(t, 1)
+		pl := ipaNewFilterFor(t, 1, rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version"))
 		pi := fw.MustPodInfo(c.pod)
 		run := func(pods []*fwapi.Pod) (*fw.CycleState, *fw.Snapshot, *fw.Status) {
 			snap := fw.MustSnapshot(c.nodes, pods, fw.WithNamespaces(ipaGenNamespaces...))

@@ -73,19 +73,35 @@ type ipaTB interface {
 
 func ipaNewFilter(t ipaTB, parallelism int) *InterPodAffinity {
 	t.Helper()
-	pl, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), ipaHandle{parallelism})
+	return ipaNewFilterFor(t, parallelism, fw.DefaultKubeVersion)
+}
+
+// ipaNewFilterFor is ipaNewFilter for kube-scheduler release v.
+func ipaNewFilterFor(t ipaTB, parallelism int, v fw.KubeVersion) *InterPodAffinity {
+	t.Helper()
+	pl, err := NewInterPodAffinity(config.DefaultInterPodAffinityArgs(), ipaHandle{p: parallelism, v: v})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return pl.(*InterPodAffinity)
 }
 
-type ipaHandle struct{ p int }
+// ipaHandle is a handle with a parallelism and a release (the zero
+// release: framework.DefaultKubeVersion).
+type ipaHandle struct {
+	p int
+	v fw.KubeVersion
+}
 
 func (ipaHandle) Clock() fw.Clock    { return fw.RealClock{} }
 func (h ipaHandle) Parallelism() int { return h.p }
 
-func (ipaHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
+func (h ipaHandle) KubeVersion() fw.KubeVersion {
+	if h.v.IsZero() {
+		return fw.DefaultKubeVersion
+	}
+	return h.v
+}
 
 func ipaRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 

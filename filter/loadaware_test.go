@@ -370,7 +370,7 @@ func TestLoadAwareFilterBoundaryBothModes(t *testing.T) {
 	})
 }
 
-// Issue 11 item 1. Koordinator v1.8.0 load_aware.go, Filter →
+// Koordinator v1.8.0 load_aware.go, Filter →
 // filterNodeUsage, adds the incoming pod's estimate to the node's estimated
 // usage and checks the thresholds once, naming the first resource over in
 // its resource-vector order. Node 8 cpu / 100Gi, NodeMetric 30 s old with
@@ -391,7 +391,7 @@ func TestLoadAwareFilterReasonIncludesIncomingPod(t *testing.T) {
 	})
 }
 
-// Issue 11 item 2: a NodeMetric with an odd aggregated entry is still read
+// A NodeMetric with an odd aggregated entry is still read
 // (Koordinator v1.8.0 pod_assign_cache.go, nodeInfo.AddOrUpdateNodeMetric),
 // so an overloaded node is still rejected, and a node annotation naming an
 // aggregation type outside avg…p99 selects that entry (generateUsage-

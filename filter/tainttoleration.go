@@ -9,8 +9,9 @@ import (
 )
 
 // ReasonUntoleratedTaint is kube-scheduler v1.36 TaintToleration's filter
-// reason. Since v1.35 (PR #134740) it no longer names the taint's key and
-// value ("node(s) had untolerated taint {key: value}" before).
+// reason. Since v1.35 (kubernetes/kubernetes#134740) it no longer names the
+// taint's key and value ("node(s) had untolerated taint {key: value}"
+// before).
 const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 
 // TaintToleration is the filter half of kube-scheduler v1.36's

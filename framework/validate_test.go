@@ -119,8 +119,8 @@ func TestValidateErrorsAreStable(t *testing.T) {
 
 // TestValidatePodSpreadConstraints: ValidatePod rejects what kube-apiserver
 // v1.36's validateTopologySpreadConstraints (pkg/apis/core/validation/
-// validation.go) rejects — issue 12 found maxSkew 0 and an empty
-// topologyKey accepted — while NewPodInfo keeps accepting them (kube's
+// validation.go) rejects — maxSkew 0 and an empty topologyKey among
+// them — while NewPodInfo keeps accepting them (kube's
 // plugin tests build such pods).
 func TestValidatePodSpreadConstraints(t *testing.T) {
 	one, zero := int32(1), int32(0)

@@ -195,7 +195,7 @@ func TestParseQuantityValueAndFormat(t *testing.T) {
 
 func TestQuantityString(t *testing.T) {
 	tests := []struct{ in, want string }{
-		// From the brief, checked against the Kubernetes algorithm.
+		// Canonical forms, as the Kubernetes algorithm prints them.
 		{"1.5", "1500m"},
 		{"0.5", "500m"},
 		{"1024Mi", "1Gi"},

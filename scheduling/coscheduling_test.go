@@ -436,8 +436,9 @@ func TestCoschedulingArgs(t *testing.T) {
 	}
 }
 
-// TestPodGroupValidate: the bad input the issue names, each error naming
-// the group, the field and the value.
+// TestPodGroupValidate: AddPodGroup rejects a minMember below 1, a negative
+// timeout or minResources entry, an empty name and a duplicate, each error
+// naming the group, the field and the value.
 func TestPodGroupValidate(t *testing.T) {
 	neg := int32(-5)
 	tests := []struct {

@@ -34,7 +34,7 @@ type queueingHints struct {
 // buildQueueingHintMap (scheduler.go): a nil hint function means Queue; a
 // plugin without EnqueueExtensions registers every event; a plugin that
 // registers Node/Add without UpdateNodeTaint also gets UpdateNodeTaint with
-// Queue (kube's fix for kubernetes#109437, which it keeps with hints on).
+// Queue (kube's fix for kubernetes/kubernetes#109437, kept with hints on).
 func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string) (*queueingHints, error) {
 	h := &queueingHints{byProfile: map[string][]hintFn{}}
 	for _, name := range order {

@@ -179,7 +179,7 @@ func TestHintsPluginWithoutHints(t *testing.T) {
 
 // TestHintsNodeAddAlsoRegistersTaintUpdate: a plugin registering Node/Add
 // without UpdateNodeTaint gets UpdateNodeTaint with Queue (kube's
-// buildQueueingHintMap, kubernetes#109437).
+// buildQueueingHintMap, kubernetes/kubernetes#109437).
 func TestHintsNodeAddAlsoRegistersTaintUpdate(t *testing.T) {
 	s, err := New(mustCluster(t), NewDefaultRegistry(), []framework.Profile{DefaultProfile()})
 	if err != nil {

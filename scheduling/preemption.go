@@ -17,9 +17,10 @@ import (
 	"github.com/schedkit/schedkit/internal/parallel"
 )
 
-// DefaultPreemption is kube-scheduler v1.36's DefaultPreemption PostFilter
-// plugin (framework/plugins/defaultpreemption and framework/preemption),
-// run by a Scheduler when no node fits a pod:
+// DefaultPreemption is kube-scheduler's DefaultPreemption PostFilter
+// plugin (framework/plugins/defaultpreemption and framework/preemption) of
+// the release its handle names (Handle.KubeVersion), run by a Scheduler
+// when no node fits a pod:
 //
 //  1. Eligibility: a pod with preemptionPolicy Never does not preempt, nor
 //     one whose nominated node (unless now UnschedulableAndUnresolvable)
@@ -32,7 +33,10 @@ import (
 //     n) of them.
 //  3. Victims on a node: every lower-priority pod is removed; if the pod
 //     then fits, victims are reprieved one by one (PDB-violating first, then
-//     the others, each most important first) while the pod still fits.
+//     the others, each most important first) while the pod still fits. A
+//     victim spends one disruption of each PodDisruptionBudget matching it;
+//     from v1.37 it stops at the first budget it exhausts, so the budgets
+//     listed after that one keep theirs.
 //  4. The node: fewest PDB violations, then the lowest highest victim
 //     priority, the lowest Σ(priority + 2³¹), the fewest victims, the latest
 //     earliest start time among the highest-priority victims; a final tie
@@ -40,7 +44,9 @@ import (
 //  5. The victims are evicted (a victim waiting at Permit is rejected
 //     instead), lower-priority pods nominated to the node lose their
 //     nomination, and the pod is nominated to the node; it stays
-//     Unschedulable for this cycle.
+//     Unschedulable for this cycle. From v1.37 the PostFilter status says so:
+//     "preemption: found a potential placement for pod on node <node>,
+//     preempting <k> victims", which ends the pod's FitError text.
 //
 // Dry runs are parallel at the framework's parallelism, with the outcome of
 // a sequential run. Outside a Scheduler (no scheduler in the CycleState) it
@@ -48,6 +54,9 @@ import (
 type DefaultPreemption struct {
 	args  config.DefaultPreemptionArgs
 	clock framework.Clock
+	// v137 is the v1.37 behaviour: the message on a successful preemption
+	// and the PDB accounting that stops at a victim's first exhausted budget.
+	v137 bool
 
 	// IsEligiblePod narrows the victims beyond "lower priority than the
 	// preemptor" (default: every lower-priority pod), as kube's hook.
@@ -65,9 +74,12 @@ func NewDefaultPreemption(args config.DefaultPreemptionArgs, h framework.Handle)
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	pl := &DefaultPreemption{args: args, clock: framework.RealClock{}}
+	pl := &DefaultPreemption{args: args, clock: framework.RealClock{}, v137: framework.DefaultKubeVersion.AtLeast(framework.KubeV137)}
 	if h != nil && h.Clock() != nil {
 		pl.clock = h.Clock()
+	}
+	if h != nil {
+		pl.v137 = h.KubeVersion().AtLeast(framework.KubeV137)
 	}
 	pl.IsEligiblePod = func(*framework.NodeInfo, *framework.PodInfo, *api.Pod) bool { return true }
 	pl.MoreImportantPod = pl.moreImportant
@@ -157,7 +169,13 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *schedCycleHandle, s
 	}
 	best := pl.pickOne(candidates)
 	h.victims = h.s.preemptVictims(pod.Pod, best.node, best.victims, pl.Name())
-	return &framework.PostFilterResult{NominatingInfo: &framework.NominatingInfo{NominatedNodeName: best.node, Mode: framework.ModeOverride}}, nil
+	res := &framework.PostFilterResult{NominatingInfo: &framework.NominatingInfo{NominatedNodeName: best.node, Mode: framework.ModeOverride}}
+	if pl.v137 {
+		// kube v1.37 preemption.go:(*Evaluator).Preempt; the count is the
+		// candidate's victims, already-terminating ones included.
+		return res, framework.NewStatus(framework.Success, fmt.Sprintf("found a potential placement for pod on node %v, preempting %d victims", best.node, len(best.victims)))
+	}
+	return res, nil
 }
 
 // eligible is kube's PodEligibleToPreemptOthers.
@@ -372,7 +390,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 	// Stable: pods of equal importance keep the node's order (kube's
 	// sort.Slice leaves them in an unspecified order).
 	sort.SliceStable(potential, func(i, j int) bool { return pl.MoreImportantPod(potential[i].Pod, potential[j].Pod) })
-	violating, nonViolating := preemptSplitByPDB(potential, pdbs)
+	violating, nonViolating := preemptSplitByPDB(potential, pdbs, pl.v137)
 	var victims []*framework.PodInfo
 	violations := 0
 	reprieve := func(pi *framework.PodInfo) (bool, *framework.Status) {
@@ -408,11 +426,15 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 	return victims, violations, nil
 }
 
-// preemptSplitByPDB is kube's filterPodsWithPDBViolation: each PDB of the
-// pod's namespace whose selector matches it spends one disruption (unless
-// the pod is already in disruptedPods); a budget below zero means the pod
-// violates it. Order is kept.
-func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB) (violating, nonViolating []*framework.PodInfo) {
+// preemptSplitByPDB splits pods, in order, into those whose eviction
+// violates a PodDisruptionBudget and the others. Each PDB of the pod's
+// namespace whose selector matches it spends one disruption (unless the pod
+// is already in disruptedPods); a budget below zero means the pod violates
+// it. With firstOnly (v1.37, preemption/util.go:FilterVictimsWithPDBViolation)
+// a pod stops at the first budget it takes below zero; without it (v1.36,
+// default_preemption.go:filterPodsWithPDBViolation) it spends one
+// disruption of every matching budget.
+func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB, firstOnly bool) (violating, nonViolating []*framework.PodInfo) {
 	allowed := make([]int32, len(pdbs))
 	for i, p := range pdbs {
 		allowed[i] = p.allowed
@@ -431,6 +453,9 @@ func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB) (violating,
 				allowed[i]--
 				if allowed[i] < 0 {
 					violated = true
+					if firstOnly {
+						break
+					}
 				}
 			}
 		}

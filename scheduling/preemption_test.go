@@ -24,6 +24,8 @@ import (
 // in our types. Resources follow that file: small 100m/100, medium 200m/200,
 // large 300m/300, very large 500m/500 (cpu/memory bytes); as a node
 // capacity they come with 32 pods, the default of kube's test NodeWrapper.
+// The messages of successful preemptions are v1.37's (the same file at
+// v1.37.2, TestPostFilter's wantStatus); v1.36 gives them none.
 
 var (
 	ppNeg, ppLow, ppMid, ppHigh, ppVeryHigh = int32(-100), int32(0), int32(100), int32(1000), int32(10000)
@@ -106,12 +108,18 @@ func ppProfile() framework.Profile {
 
 func newPPEnv(t *testing.T, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
 	t.Helper()
+	return newPPEnvFor(t, framework.DefaultKubeVersion, nodes, pods, pdbs, pod)
+}
+
+// newPPEnvFor is newPPEnv for kube-scheduler release v.
+func newPPEnvFor(t *testing.T, v framework.KubeVersion, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
+	t.Helper()
 	c, err := NewClusterFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.SetDisruptionBudgets(pdbs)
-	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(4))
+	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(4), WithKubeVersion(v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +158,9 @@ func TestPreemptionPostFilter(t *testing.T) {
 		wantNode string // "" with wantClear: the result clears the nomination
 		wantNil  bool   // no result at all
 		wantCode framework.Code
-		wantMsg  string
+		// wantMsg is the v1.37 message; v1.36 gives a successful
+		// preemption no message (preemption.go:(*Evaluator).Preempt).
+		wantMsg string
 	}{
 		{
 			name:     "pod with higher priority can be made schedulable",
@@ -159,6 +169,7 @@ func TestPreemptionPostFilter(t *testing.T) {
 			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u},
 			wantNode: "node1",
+			wantMsg:  "preemption: found a potential placement for pod on node node1, preempting 1 victims",
 		},
 		{
 			name:     "pod with tied priority is still unschedulable",
@@ -196,6 +207,7 @@ func TestPreemptionPostFilter(t *testing.T) {
 			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u, "node2": u},
 			wantNode: "node2",
+			wantMsg:  "preemption: found a potential placement for pod on node node2, preempting 1 victims",
 		},
 		{
 			// node1: p2 (violating) and p1 must both go: 1 violation, highest
@@ -215,6 +227,7 @@ func TestPreemptionPostFilter(t *testing.T) {
 			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": u, "node2": u},
 			wantNode: "node2",
+			wantMsg:  "preemption: found a potential placement for pod on node node2, preempting 1 victims",
 		},
 		{
 			name: "no candidate nodes found, no enough resource after removing low priority pods",
@@ -277,6 +290,7 @@ func TestPreemptionPostFilter(t *testing.T) {
 			},
 			statuses: map[string]framework.Code{"node1": u, "node2": u},
 			wantNode: "node2",
+			wantMsg:  "preemption: found a potential placement for pod on node node2, preempting 1 victims",
 		},
 		{
 			// kube's DryRunPreemption returns utilerrors.NewAggregate of the
@@ -326,26 +340,33 @@ func TestPreemptionPostFilter(t *testing.T) {
 			nodes:    []*api.Node{st.MakeNode().Name("node1").Capacity(ppOnePod).Obj(), st.MakeNode().Name("node2").Capacity(ppOnePod).Obj()},
 			statuses: map[string]framework.Code{"node1": uu, "node2": u},
 			wantNode: "node2",
+			wantMsg:  "preemption: found a potential placement for pod on node node2, preempting 1 victims",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newPPEnv(t, tt.nodes, tt.pods, tt.pdbs, tt.pod)
-			res, st := e.pl.PostFilter(context.Background(), e.state, e.pi, ppStatuses(tt.statuses))
-			if st.Code() != tt.wantCode || st.Message() != tt.wantMsg {
-				t.Errorf("status = %v %q, want %v %q", st.Code(), st.Message(), tt.wantCode, tt.wantMsg)
-			}
-			switch {
-			case tt.wantNil:
-				if res != nil {
-					t.Errorf("result = %+v, want nil", res.NominatingInfo)
+	for _, v := range framework.KubeVersions() {
+		for _, tt := range tests {
+			t.Run(v.String()+"/"+tt.name, func(t *testing.T) {
+				wantMsg := tt.wantMsg
+				if tt.wantCode == framework.Success && !v.AtLeast(framework.KubeV137) {
+					wantMsg = ""
 				}
-			case res == nil || res.NominatingInfo == nil:
-				t.Errorf("result = nil, want nominated node %q", tt.wantNode)
-			case res.NominatedNodeName != tt.wantNode || res.Mode != framework.ModeOverride:
-				t.Errorf("result = %+v, want %q (override)", *res.NominatingInfo, tt.wantNode)
-			}
-		})
+				e := newPPEnvFor(t, v, tt.nodes, tt.pods, tt.pdbs, tt.pod)
+				res, st := e.pl.PostFilter(context.Background(), e.state, e.pi, ppStatuses(tt.statuses))
+				if st.Code() != tt.wantCode || st.Message() != wantMsg {
+					t.Errorf("status = %v %q, want %v %q", st.Code(), st.Message(), tt.wantCode, wantMsg)
+				}
+				switch {
+				case tt.wantNil:
+					if res != nil {
+						t.Errorf("result = %+v, want nil", res.NominatingInfo)
+					}
+				case res == nil || res.NominatingInfo == nil:
+					t.Errorf("result = nil, want nominated node %q", tt.wantNode)
+				case res.NominatedNodeName != tt.wantNode || res.Mode != framework.ModeOverride:
+					t.Errorf("result = %+v, want %q (override)", *res.NominatingInfo, tt.wantNode)
+				}
+			})
+		}
 	}
 }
 

@@ -231,7 +231,7 @@ func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
 
 func (s *Scheduler) numToFind(p *schedProfile, n int) int {
 	if !p.hasExtFilt && !p.hasScoring {
-		return min(1, n) // first fit (kube PR #123384)
+		return min(1, n) // first fit (kubernetes/kubernetes#123384)
 	}
 	return numFeasibleNodesToFind(p.pct, s.pctToScore, n)
 }

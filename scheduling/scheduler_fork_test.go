@@ -18,10 +18,10 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// TestSchedulerRevertDropsBranchPods is issue 12's reproduction (a): a pod
-// SchedulePod could not place inside a fork stayed in the unschedulable
-// pool after Revert although the cluster no longer had it, and came back
-// from every AddNode as an Error decision ("assume: unknown pod").
+// TestSchedulerRevertDropsBranchPods: a pod SchedulePod could not place
+// inside a fork leaves the unschedulable pool on Revert, as the cluster no
+// longer has it; kept there, it would come back from every AddNode as an
+// Error decision ("assume: unknown pod").
 func TestSchedulerRevertDropsBranchPods(t *testing.T) {
 	ctx := context.Background()
 	e := newScEnv(t, scNodes("1"), nil)
@@ -52,10 +52,9 @@ func TestSchedulerRevertDropsBranchPods(t *testing.T) {
 	}
 }
 
-// TestSchedulerRevertRequeuesPlacedPods is issue 12's reproduction (b): a
-// pod queued before Fork and placed by ScheduleOne inside the fork was
-// Pending again after Revert but missing from the queue, so it was never
-// scheduled again.
+// TestSchedulerRevertRequeuesPlacedPods: a pod queued before Fork and
+// placed by ScheduleOne inside the fork is Pending again after Revert and
+// back in the queue, so that it is scheduled again.
 func TestSchedulerRevertRequeuesPlacedPods(t *testing.T) {
 	ctx := context.Background()
 	e := newScEnv(t, scNodes("4"), nil)

@@ -35,13 +35,13 @@ func kubeFilterWindow(fits []bool, start, k int) (evaluated, next int) {
 	return found + rejected, (start + found + rejected) % n
 }
 
-// TestSamplingWindowMatchesKube reproduces the comparison: 5,000
+// TestSamplingWindowMatchesKube compares with kube's filter window: 5,000
 // nodes, percentageOfNodesToScore 10 (k = 500), the default profile, four
 // consecutive pods. A fifth of the nodes (chosen by a fixed seed) are
 // unschedulable and the pods are small, so every node's verdict is fixed
 // and kube's window can be computed by kubeFilterWindow. Stopping at the
-// k-th feasible node (schedkit before the fix) evaluates, and advances
-// by, fewer nodes whenever rejected nodes follow it.
+// k-th feasible node instead would evaluate, and advance by, fewer nodes
+// whenever rejected nodes follow it.
 func TestSamplingWindowMatchesKube(t *testing.T) {
 	const n = 5000
 	rng := rand.New(rand.NewPCG(11, 12))

@@ -339,7 +339,8 @@ func TestSchedulerPreemptsReadWriteOncePodHolder(t *testing.T) {
 	if !ok {
 		t.Fatal("no cycle")
 	}
-	want := "0/2 nodes are available: 2 " + filter.ReasonReadWriteOncePodConflict + "."
+	// kube v1.37 preemption.go:(*Evaluator).Preempt reports the placement.
+	want := "0/2 nodes are available: 2 " + filter.ReasonReadWriteOncePodConflict + ". preemption: found a potential placement for pod on node n1, preempting 1 victims"
 	if d.Message != want || d.NominatedNode != "n1" || !slices.Equal(d.Victims, []string{"default/low"}) {
 		t.Errorf("message %q nominated %q victims %v; want %q, n1, [default/low]", d.Message, d.NominatedNode, d.Victims, want)
 	}

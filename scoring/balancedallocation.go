@@ -41,8 +41,8 @@ const baMaxInline = 16
 //     ≥ 1, else int64((1 − |f_cpu − f_mem|)·100).
 //
 // In Delta and StdDev modes PreScore returns Skip for a pod whose request
-// of every configured resource is 0 (kube issue #129138). There is no
-// NormalizeScore.
+// of every configured resource is 0 (kubernetes/kubernetes#129138). There
+// is no NormalizeScore.
 type NodeResourcesBalancedAllocation struct {
 	mode      config.BalancedAllocationMode
 	resources []nrfResource

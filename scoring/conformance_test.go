@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
@@ -52,6 +53,7 @@ func TestConformance(t *testing.T) {
 			return NewNodeResourcesBalancedAllocation(ba, nil)
 		}},
 		{"ImageLocality", func(*rapid.T) (fw.Plugin, error) { return NewImageLocality(nil, nil) }},
+		{"ImageLocality/v1.36", func(*rapid.T) (fw.Plugin, error) { return NewImageLocality(nil, ilHandle{fw.KubeV136}) }},
 		{"PodTopologySpread", func(*rapid.T) (fw.Plugin, error) {
 			return NewPodTopologySpread(config.DefaultPodTopologySpreadArgs(), nil)
 		}},
@@ -123,15 +125,33 @@ func TestConformancePodTopologySpread(t *testing.T) {
 	})
 }
 
+// TestConformanceImageLocality: incoming pods with image volumes (present
+// on some node, on none, repeated), in both releases.
+func TestConformanceImageLocality(t *testing.T) {
+	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
+		c := frameworktest.DefaultCase(t)
+		pod := c.Incoming.DeepCopy()
+		for i := range rapid.IntRange(0, 3).Draw(t, "imageVolumes") {
+			ref := rapid.SampledFrom([]string{"app:v1", "app", "side:latest", "absent:v1"}).Draw(t, "volumeImage")
+			pod.Spec.Volumes = append(pod.Spec.Volumes, api.Volume{Name: fmt.Sprint("image", i), VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: ref}}})
+		}
+		c.Incoming = pod
+		c.Plugin = ilNewFor(t, rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version"))
+		return c
+	})
+}
+
 // TestConformanceInterPodAffinity: preferred and required (anti-)affinity
 // of the pod and of the existing and added pods in both directions,
 // hardPodAffinityWeight 0 and positive,
-// ignorePreferredTermsOfExistingPods, namespace lists and selectors, the
-// pod-index path and the reference walk.
+// ignorePreferredTermsOfExistingPods, namespace lists and selectors
+// (v1.36's every-namespace rule for NotIn and DoesNotExist selectors
+// included), the pod-index path and the reference walk, in both releases.
 func TestConformanceInterPodAffinity(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		c := ipaGenScoreCluster(t)
-		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{rapid.IntRange(1, 3).Draw(t, "parallelism")})
+		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{p: rapid.IntRange(1, 3).Draw(t, "parallelism"), v: v})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// ImageLocality thresholds (kube-scheduler v1.36): image scores below
-// 23 MiB count as nothing; 1000 MiB per container is the top.
+// ImageLocality thresholds: image scores below 23 MiB count as nothing;
+// 1000 MiB per counted image is the top.
 const (
 	ilMB                    int64 = 1024 * 1024
 	ilMinThreshold          int64 = 23 * ilMB
@@ -36,9 +36,11 @@ type ilImage struct {
 }
 
 type ilPreScoreState struct {
-	images        []ilImage
-	masks         uint64 // the or of the images' masks
-	numContainers int
+	images []ilImage
+	masks  uint64 // the or of the images' masks
+	// count is the number of the pod's images that set the top threshold:
+	// init containers and containers, and image volumes from v1.37.
+	count int
 	// somewhere is set when some image is on some node of the snapshot;
 	// otherwise every node scores the floor (each image adds size × 0).
 	somewhere bool
@@ -140,21 +142,23 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
 			delta[h.Node] += int64(float64(h.Size) * im.spread)
 		}
 	}
-	none := ilPriority(0, s.numContainers)
+	none := ilPriority(0, s.count)
 	for _, k := range d.touched {
-		delta[k] = ilPriority(delta[k], s.numContainers) - none
+		delta[k] = ilPriority(delta[k], s.count) - none
 	}
 	s.dense = d
 }
 
-// ImageLocality is kube-scheduler v1.36's ImageLocality score: it favours
-// nodes that already hold the pod's images. For each image of the pod's
-// init containers, containers and image volumes (names normalized with
-// ":latest" when untagged) that the node has, it adds
-// int64(size × nodesWithImage/allNodes) — the spread counts every node of
-// the snapshot, not only the feasible ones — then clamps the sum to
-// [23 MiB, 1000 MiB × (init containers + containers)] and maps it linearly
-// to 0–100 (image volumes add to the sum but not to the container count).
+// ImageLocality is kube-scheduler's ImageLocality score: it favours nodes
+// that already hold the pod's images. For each image of the pod's init
+// containers, containers and image volumes (names normalized with ":latest"
+// when untagged) that the node has, it adds int64(size ×
+// nodesWithImage/allNodes) — the spread counts every node of the snapshot,
+// not only the feasible ones — then clamps the sum to [23 MiB, 1000 MiB ×
+// count] and maps it linearly to 0–100. The count is the pod's init
+// containers and containers; from v1.37 (the handle's KubeVersion) its
+// image volumes too, present on the node or not, so in v1.36 image volumes
+// add to the sum but not to the threshold.
 //
 // Like kube-scheduler's, the plugin implements Score only. The first Score
 // call of a cycle normalizes the names and computes each image's spread and
@@ -162,6 +166,8 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
 type ImageLocality struct {
 	// bufs recycles the per-node score arrays of released states (ilDense).
 	bufs *sync.Pool
+	// countVolumes counts image volumes in the threshold (v1.37).
+	countVolumes bool
 }
 
 var (
@@ -169,13 +175,18 @@ var (
 	_ framework.BatchScorePlugin = (*ImageLocality)(nil)
 )
 
-// NewImageLocality builds the ImageLocality score plugin.
+// NewImageLocality builds the ImageLocality score plugin of the handle's
+// kube-scheduler release (framework.DefaultKubeVersion without a handle).
 // It takes no args (args must be nil), so it is itself a framework.Factory.
-func NewImageLocality(args any, _ framework.Handle) (framework.Plugin, error) {
+func NewImageLocality(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.ImageLocalityName, args); err != nil {
 		return nil, err
 	}
-	return &ImageLocality{bufs: &sync.Pool{}}, nil
+	v := framework.DefaultKubeVersion
+	if h != nil {
+		v = h.KubeVersion()
+	}
+	return &ImageLocality{bufs: &sync.Pool{}, countVolumes: v.AtLeast(framework.KubeV137)}, nil
 }
 
 // Name returns "ImageLocality".
@@ -195,7 +206,7 @@ func (pl *ImageLocality) state(snap *framework.Snapshot, pod *api.Pod) (*ilPreSc
 		return nil, errors.New("imagelocality: the cycle state has no snapshot")
 	}
 	total := snap.NumNodes()
-	s := &ilPreScoreState{numContainers: len(pod.Spec.InitContainers) + len(pod.Spec.Containers)}
+	s := &ilPreScoreState{count: len(pod.Spec.InitContainers) + len(pod.Spec.Containers)}
 	add := func(image string) {
 		n := NormalizedImageName(image)
 		k := snap.ImageNumNodes(n)
@@ -216,6 +227,9 @@ func (pl *ImageLocality) state(snap *framework.Snapshot, pod *api.Pod) (*ilPreSc
 	for i := range pod.Spec.Volumes {
 		if v := pod.Spec.Volumes[i].Image; v != nil {
 			add(v.Reference)
+			if pl.countVolumes {
+				s.count++ // image_locality.go:sumImageScores (v1.37)
+			}
 		}
 	}
 	return s, nil
@@ -266,7 +280,7 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleSta
 	if st != nil {
 		return st
 	}
-	none := ilPriority(0, s.numContainers)
+	none := ilPriority(0, s.count)
 	if !s.somewhere {
 		for i := range out[:len(nodes)] {
 			out[i] = none
@@ -317,7 +331,7 @@ func (s *ilPreScoreState) numberedScore(table *framework.ImageTable, k int, m ui
 			sum += int64(float64(size) * im.spread)
 		}
 	}
-	return ilPriority(sum, s.numContainers)
+	return ilPriority(sum, s.count)
 }
 
 // score is the node's score given the pod's images.
@@ -328,12 +342,12 @@ func (s *ilPreScoreState) score(node *framework.NodeInfo) int64 {
 			sum += int64(float64(size) * s.images[i].spread)
 		}
 	}
-	return ilPriority(sum, s.numContainers)
+	return ilPriority(sum, s.count)
 }
 
-// ilPriority is kube's calculatePriority.
-func ilPriority(sum int64, numContainers int) int64 {
-	maxThreshold := ilMaxContainerThreshold * int64(numContainers)
+// ilPriority is kube's calculatePriority for the pod's image count.
+func ilPriority(sum int64, count int) int64 {
+	maxThreshold := ilMaxContainerThreshold * int64(count)
 	if sum < ilMinThreshold {
 		sum = ilMinThreshold
 	} else if sum > maxThreshold {

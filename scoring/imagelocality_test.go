@@ -26,8 +26,39 @@ func ilNodes() []*api.Node {
 	}
 }
 
+// ilHandle is a handle naming a kube-scheduler release.
+type ilHandle struct{ v fw.KubeVersion }
+
+func (ilHandle) Clock() fw.Clock               { return fw.RealClock{} }
+func (ilHandle) Parallelism() int              { return 1 }
+func (h ilHandle) KubeVersion() fw.KubeVersion { return h.v }
+
+// ilNewFor builds ImageLocality for release v.
+func ilNewFor(t fataler, v fw.KubeVersion) fw.Plugin {
+	pl, err := NewImageLocality(nil, ilHandle{v})
+	if err != nil {
+		t.Fatalf("NewImageLocality: %v", err)
+	}
+	return pl
+}
+
+// The kube nodes node300600900 and node400030 of
+// imagelocality/image_locality_test.go (sizes in MiB, kube's "mb").
+func ilVolumeNodes() []*api.Node {
+	return []*api.Node{
+		st.MakeNode().Name("node1").Image(300*ilMiB, "gcr.io/300:latest").Image(600*ilMiB, "gcr.io/600:latest").Image(900*ilMiB, "gcr.io/900:latest").Obj(),
+		st.MakeNode().Name("node2").Image(4000*ilMiB, "gcr.io/4000:latest").Image(30*ilMiB, "gcr.io/30:latest").Obj(),
+	}
+}
+
+// TestImageLocalityScore: scores in both releases; want136, when set, is
+// v1.36's where it differs from v1.37's want. The threshold's image count
+// is len(init)+len(containers) in v1.36.4
+// (imagelocality/image_locality.go:Score) and adds every image volume in
+// v1.37.2 (image_locality.go:sumImageScores, which returns the count);
+// calculatePriority is 100·(clamp(sum, 23 MiB, 1000 MiB·count) − 23 MiB) /
+// (1000 MiB·count − 23 MiB) in both.
 func TestImageLocalityScore(t *testing.T) {
-	pl, _ := NewImageLocality(nil, nil)
 	pod := func(images ...string) *st.PodWrapper {
 		w := st.MakePod().Name("p")
 		for _, im := range images {
@@ -36,10 +67,11 @@ func TestImageLocalityScore(t *testing.T) {
 		return w
 	}
 	tests := []struct {
-		name  string
-		pod   *api.Pod
-		nodes []*api.Node
-		want  []int64
+		name    string
+		pod     *api.Pod
+		nodes   []*api.Node
+		want    []int64
+		want136 []int64
 	}{
 		// node1: 40 MiB·½ = 20 MiB < 23 MiB → 0; node2: 250 MiB·½ = 125 MiB,
 		// max 2000 MiB → 100·(125−23)/(2000−23) = 5.
@@ -53,9 +85,34 @@ func TestImageLocalityScore(t *testing.T) {
 		// Init containers count in the sum and the container count:
 		// (2000+40)·½ = 1020 MiB, max 2000 → 100·997/1977 = 50.
 		{name: "init container image", pod: pod("gcr.io/40").InitImage("gcr.io/2000").Obj(), nodes: ilNodes(), want: []int64{50, 0}},
-		// Image volumes add to the sum but not to the container count:
-		// node2 (10+250)·½ = 130 MiB, max 1000 → 100·107/977 = 10.
-		{name: "image volume", pod: pod("gcr.io/10").ImageVolume("gcr.io/250").Obj(), nodes: ilNodes(), want: []int64{0, 10}},
+		// Image volumes add to the sum: node2 (10+250)·½ = 130 MiB. v1.37:
+		// 2 images, max 2000 → 100·107/1977 = 5; v1.36: 1 container, max
+		// 1000 → 100·107/977 = 10.
+		{name: "image volume", pod: pod("gcr.io/10").ImageVolume("gcr.io/250").Obj(), nodes: ilNodes(), want: []int64{0, 5}, want136: []int64{0, 10}},
+		// kube's "pod with ImageVolume" (v1.37.2 image_locality_test.go;
+		// 12 in v1.36.4's): node1 300·½ = 150 MiB → 100·127/1977 = 6 (v1.37),
+		// 100·127/977 = 12 (v1.36); node2 30·½ = 15 MiB < 23 MiB → 0.
+		{name: "kube pod with ImageVolume", pod: pod("gcr.io/30").ImageVolume("gcr.io/300").Obj(), nodes: ilVolumeNodes(), want: []int64{6, 0}, want136: []int64{12, 0}},
+		// kube's "same images as ImageVolume pod but as regular container
+		// images": the same in both releases.
+		{name: "kube same images as containers", pod: pod("gcr.io/30", "gcr.io/300").Obj(), nodes: ilVolumeNodes(), want: []int64{6, 0}},
+		// node1 a:1 and b:1 (500 MiB each), node2 nothing: (250+250) MiB.
+		// v1.37 100·477/1977 = 24; v1.36 100·477/977 = 48.
+		{name: "image volume on the node", pod: pod("a:1").ImageVolume("b:1").Obj(), nodes: []*api.Node{
+			st.MakeNode().Name("n1").Image(500*ilMiB, "a:1").Image(500*ilMiB, "b:1").Obj(), st.MakeNode().Name("n2").Obj()}, want: []int64{24, 0}, want136: []int64{48, 0}},
+		// An image volume on no node still counts in v1.37: node1
+		// 2000·½ = 1000 MiB; v1.37 max 2000 → 100·977/1977 = 49; v1.36 max
+		// 1000 → 100.
+		{name: "absent image volume", pod: pod("gcr.io/2000").ImageVolume("absent:v1").Obj(), nodes: ilNodes(), want: []int64{49, 0}, want136: []int64{100, 0}},
+		// A reference repeated by two volumes counts (and sums) twice:
+		// node1 3·300·½ = 450 MiB; v1.37 3 images → 100·427/2977 = 14; v1.36
+		// 1 container → 100·427/977 = 43.
+		{name: "repeated image volume", pod: pod("gcr.io/300").ImageVolume("gcr.io/300").ImageVolume("gcr.io/300").Obj(), nodes: ilNodes(), want: []int64{14, 0}, want136: []int64{43, 0}},
+		// Only an image volume: v1.36 counts no image, so maxThreshold is 0:
+		// node1's 1000 MiB is clamped to 0 and scores 100·(0−23)/(0−23) =
+		// 100, node2's 0 is raised to 23 MiB and scores 0; v1.37 counts 1:
+		// 100·977/977 = 100 and 0.
+		{name: "only an image volume", pod: st.MakePod().Name("p").ImageVolume("gcr.io/2000").Obj(), nodes: ilNodes(), want: []int64{100, 0}},
 		// The spread counts every node of the snapshot: gcr.io/2000 on 2 of
 		// 4 nodes → 1000 MiB → 100 on both holders.
 		{name: "spread over all nodes", pod: pod("gcr.io/2000").Obj(), nodes: append(ilNodes(),
@@ -65,12 +122,19 @@ func TestImageLocalityScore(t *testing.T) {
 		{name: "no images anywhere", pod: pod("busybox").Obj(), nodes: []*api.Node{st.MakeNode().Name("n").Obj()}, want: []int64{0}},
 		{name: "pod without containers", pod: st.MakePod().Name("p").Obj(), nodes: ilNodes(), want: []int64{0, 0}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, nrfScores(t, pl, tc.pod, tc.nodes, nil, false)); diff != "" {
-				t.Errorf("(-want,+got):\n%s", diff)
-			}
-		})
+	for _, v := range fw.KubeVersions() {
+		pl := ilNewFor(t, v)
+		for _, tc := range tests {
+			t.Run(v.String()+"/"+tc.name, func(t *testing.T) {
+				want := tc.want
+				if tc.want136 != nil && !v.AtLeast(fw.KubeV137) {
+					want = tc.want136
+				}
+				if diff := cmp.Diff(want, nrfScores(t, pl, tc.pod, tc.nodes, nil, false)); diff != "" {
+					t.Errorf("(-want,+got):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 
@@ -119,8 +183,8 @@ func TestImageLocalityScoreAllocs(t *testing.T) {
 // TestPropImageLocalityRange: scores stay in [0, 100] and never decrease
 // when a node gains one of the pod's images.
 func TestPropImageLocalityRange(t *testing.T) {
-	pl, _ := NewImageLocality(nil, nil)
 	rapid.Check(t, func(rt *rapid.T) {
+		pl := ilNewFor(rt, rapid.SampledFrom(fw.KubeVersions()).Draw(rt, "version"))
 		n := rapid.IntRange(1, 6).Draw(rt, "nodes")
 		images := []string{"a", "b", "c"}
 		var nodes []*api.Node
@@ -136,6 +200,9 @@ func TestPropImageLocalityRange(t *testing.T) {
 		w := st.MakePod().Name("p")
 		for range rapid.IntRange(0, 3).Draw(rt, "containers") {
 			w = w.Container(rapid.SampledFrom(images).Draw(rt, "image"), nil)
+		}
+		for range rapid.IntRange(0, 2).Draw(rt, "imageVolumes") {
+			w = w.ImageVolume(rapid.SampledFrom(images).Draw(rt, "volumeImage"))
 		}
 		for _, s := range nrfScores(rt, pl, w.Obj(), nodes, nil, false) {
 			if s < 0 || s > 100 {
@@ -154,16 +221,17 @@ func BenchmarkImageLocalityScore(b *testing.B) {
 // ScoreBatch scores every node from the holders of the pod's images
 // (ilDense), and gives what Score gives node by node, cycle after cycle on
 // one plugin whose released score arrays are reused (snapshots of any
-// size, pods whose images repeat, are untagged or are on no node); a clone
-// of the state taken before Release scores the same without them.
+// size, pods whose images repeat, are untagged or are on no node, with
+// image volumes), in both releases; a clone of the state taken before
+// Release scores the same without them.
 func TestPropImageLocalityDenseScores(t *testing.T) {
 	catalogue := []string{"a:v1", "a", "b:latest", "c:v2", "d", "reg.io/e:v1"}
-	p, err := NewImageLocality(nil, nil)
-	if err != nil {
-		t.Fatal(err)
+	plugins := map[fw.KubeVersion]*ImageLocality{}
+	for _, v := range fw.KubeVersions() {
+		plugins[v] = ilNewFor(t, v).(*ImageLocality)
 	}
-	pl := p.(*ImageLocality)
 	rapid.Check(t, func(t *rapid.T) {
+		pl := plugins[rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")]
 		for round := range 3 {
 			n := rapid.IntRange(1, 150).Draw(t, "nodes")
 			nodes := make([]*api.Node, n)
@@ -178,6 +246,9 @@ func TestPropImageLocalityDenseScores(t *testing.T) {
 			pw := st.MakePod().Name(fmt.Sprintf("p%d", round))
 			for range rapid.IntRange(1, 4).Draw(t, "containers") {
 				pw = pw.Container(rapid.SampledFrom(append(catalogue, "absent:v1")).Draw(t, "podImage"), nil)
+			}
+			for range rapid.IntRange(0, 2).Draw(t, "imageVolumes") {
+				pw = pw.ImageVolume(rapid.SampledFrom(append(catalogue, "absent:v1")).Draw(t, "volumeImage"))
 			}
 			pod := fw.MustPodInfo(pw.Obj())
 			all := snap.Nodes()

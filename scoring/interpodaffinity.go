@@ -16,8 +16,8 @@ import (
 
 const ipaPreScoreStateKey framework.StateKey = "PreScore" + config.InterPodAffinityName
 
-// InterPodAffinity is the score half of kube-scheduler v1.36's
-// InterPodAffinity plugin. PreScore walks the existing pods — every pod on
+// InterPodAffinity is the score half of kube-scheduler's InterPodAffinity
+// plugin of the handle's release. PreScore walks the existing pods — every pod on
 // every node of the snapshot when the incoming pod has preferred
 // (anti-)affinity terms, otherwise only the pods with (anti-)affinity — and,
 // for each existing pod on a node with labels, adds to the score of the
@@ -37,9 +37,17 @@ const ipaPreScoreStateKey framework.StateKey = "PreScore" + config.InterPodAffin
 // PreScore returns Skip when ignorePreferredTermsOfExistingPods is set and
 // the incoming pod has no preferred terms, or when no domain got a
 // contribution.
+//
+// In v1.36 a preferred term of the incoming pod whose namespaceSelector has
+// only NotIn and DoesNotExist requirements matches existing pods of every
+// namespace, the excluded ones included (podaffinity.SelectsEveryNamespace);
+// from v1.37 the selector is matched against each namespace's labels.
 type InterPodAffinity struct {
 	args        config.InterPodAffinityArgs
 	parallelism int
+	// kube is the release whose namespace selector rules the incoming
+	// pod's terms follow (podaffinity.NewTerm).
+	kube framework.KubeVersion
 	// doms recycles the per-value score slices of released states
 	// (framework.ReleasableStateData); it holds *[]int64. Nil (a plugin
 	// built without NewInterPodAffinity) means no recycling.
@@ -58,18 +66,19 @@ var (
 	_ framework.BatchScoreExtensions = (*InterPodAffinity)(nil)
 )
 
-// NewInterPodAffinity returns the score half of InterPodAffinity after
-// validating args (kube-scheduler's constructor validates too). A nil handle
-// means sequential PreScore work.
+// NewInterPodAffinity returns the score half of InterPodAffinity for the
+// handle's kube-scheduler release after validating args (kube-scheduler's
+// constructor validates too). A nil handle means sequential PreScore work
+// and framework.DefaultKubeVersion.
 func NewInterPodAffinity(args config.InterPodAffinityArgs, h framework.Handle) (framework.Plugin, error) {
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	p := 1
+	p, v := 1, framework.DefaultKubeVersion
 	if h != nil {
-		p = max(h.Parallelism(), 1)
+		p, v = max(h.Parallelism(), 1), h.KubeVersion()
 	}
-	return &InterPodAffinity{args: args, parallelism: p, doms: &sync.Pool{}}, nil
+	return &InterPodAffinity{args: args, parallelism: p, kube: v, doms: &sync.Pool{}}, nil
 }
 
 // InterPodAffinityFactory is NewInterPodAffinity as a framework.Factory:
@@ -277,8 +286,8 @@ type ipaWalk struct {
 func (pl *InterPodAffinity) newWalk(pod *framework.PodInfo, snap *framework.Snapshot) *ipaWalk {
 	return &ipaWalk{
 		pod:      pod.Pod,
-		affinity: podaffinity.WeightedTerms(pod.PreferredAffinityTerms),
-		anti:     podaffinity.WeightedTerms(pod.PreferredAntiAffinityTerms),
+		affinity: podaffinity.WeightedTerms(pod.PreferredAffinityTerms, pl.kube),
+		anti:     podaffinity.WeightedTerms(pod.PreferredAntiAffinityTerms, pl.kube),
 		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
 		snap:     snap,
 		hard:     pl.args.HardPodAffinityWeight,
@@ -420,12 +429,12 @@ func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework
 	f := &ipaFastScores{snap: snap, pool: pl.doms}
 	for i := range pod.PreferredAffinityTerms {
 		t := &pod.PreferredAffinityTerms[i]
-		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}}
+		q := framework.PodQuery{Terms: []framework.PodTerm{podaffinity.PodTermOf(&t.AffinityTerm, pl.kube)}}
 		f.addDomains(snap.PodDomainCounts(q, t.TopologyKey), ipaContribution(t.Weight, 1), 0)
 	}
 	for i := range pod.PreferredAntiAffinityTerms {
 		t := &pod.PreferredAntiAffinityTerms[i]
-		q := framework.PodQuery{Terms: []framework.PodTerm{framework.PodTermOf(&t.AffinityTerm)}}
+		q := framework.PodQuery{Terms: []framework.PodTerm{podaffinity.PodTermOf(&t.AffinityTerm, pl.kube)}}
 		f.addDomains(snap.PodDomainCounts(q, t.TopologyKey), ipaContribution(t.Weight, -1), 0)
 	}
 	hard := pl.args.HardPodAffinityWeight

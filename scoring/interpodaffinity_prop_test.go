@@ -31,13 +31,22 @@ func ipaGenScoreTerm(t *rapid.T, label string) api.PodAffinityTerm {
 	case 2:
 		term.LabelSelector = &api.LabelSelector{}
 	}
-	switch rapid.IntRange(0, 3).Draw(t, label+".ns") {
+	switch rapid.IntRange(0, 6).Draw(t, label+".ns") {
 	case 1:
 		term.Namespaces = []string{"n2"}
 	case 2:
 		term.NamespaceSelector = &api.LabelSelector{}
 	case 3:
 		term.NamespaceSelector = &api.LabelSelector{MatchLabels: map[string]string{"team": "t1"}}
+	case 4: // only NotIn: matches an empty label set
+		term.NamespaceSelector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+			{Key: "team", Operator: api.LabelSelectorOpNotIn, Values: []string{rapid.SampledFrom([]string{"t1", "t2"}).Draw(t, label+".notin")}}}}
+	case 5: // only DoesNotExist (no namespace has env), with a list
+		term.Namespaces = []string{"n1"}
+		term.NamespaceSelector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "env", Operator: api.LabelSelectorOpDoesNotExist}}}
+	case 6: // NotIn with In: does not match an empty label set
+		term.NamespaceSelector = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+			{Key: "team", Operator: api.LabelSelectorOpNotIn, Values: []string{"t2"}}, {Key: "team", Operator: api.LabelSelectorOpIn, Values: []string{"t1", "t2"}}}}
 	}
 	return term
 }
@@ -106,15 +115,21 @@ func ipaGenScoreCluster(t *rapid.T) ipaScoreCluster {
 	return c
 }
 
-// ipaRefScore is kube-scheduler v1.36's scoring.go written literally: a
-// map[key]map[value]int64, the incoming pod's namespace selectors unrolled
-// over the known namespaces, Score iterating the map, min–max normalization.
-// It returns skip, raw and normalized scores in snapshot order.
-func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinityArgs, known []api.Namespace) (bool, []int64, []int64) {
+// ipaRefScore is kube-scheduler's scoring.go of release v written
+// literally: a map[key]map[value]int64, the incoming pod's namespace
+// selectors unrolled over the known namespaces, Score iterating the map,
+// min–max normalization. It returns skip, raw and normalized scores in
+// snapshot order.
+func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinityArgs, known []api.Namespace, v fw.KubeVersion) (bool, []int64, []int64) {
 	hasPreferred := len(pod.PreferredAffinityTerms) > 0 || len(pod.PreferredAntiAffinityTerms) > 0
 	if args.IgnorePreferredTermsOfExistingPods && !hasPreferred {
 		return true, nil, nil
 	}
+	// plugin.go:mergeAffinityTermNamespacesIfNotEmpty: an empty ({})
+	// selector returns early; any other adds the namespaces it selects and
+	// is replaced by Nothing — on the term from v1.37 (by pointer), on a
+	// copy in v1.36 (by value), so there the term keeps its selector and
+	// processTerms matches it against nil namespace labels.
 	merged := func(t *fw.AffinityTerm) fw.AffinityTerm {
 		out := *t
 		if out.NamespaceSelector.IsEverything() {
@@ -129,7 +144,10 @@ func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinit
 				ns[n.Name] = struct{}{}
 			}
 		}
-		out.Namespaces, out.NamespaceSelector = ns, api.NothingSelector()
+		out.Namespaces = ns
+		if v.AtLeast(fw.KubeV137) {
+			out.NamespaceSelector = api.NothingSelector()
+		}
 		return out
 	}
 	type wterm struct {
@@ -209,22 +227,26 @@ func ipaRefScore(pod *fw.PodInfo, snap *fw.Snapshot, args config.InterPodAffinit
 	return false, raw, norm
 }
 
-// The optimized plugin agrees with the kube-literal reference on random
-// clusters (skip, raw and normalized scores), at any parallelism.
+// The plugin (the pod index path and the walk) agrees with the
+// kube-literal reference of its release on random clusters (skip, raw and
+// normalized scores), at any parallelism.
 func TestPropInterPodAffinityScoreMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := ipaGenScoreCluster(t)
 		snap := fw.MustSnapshot(c.nodes, c.pods, fw.WithNamespaces(ipaGenNS...))
 		pi := fw.MustPodInfo(c.pod)
-		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{rapid.IntRange(1, 4).Draw(t, "parallelism")})
+		v := rapid.SampledFrom(fw.KubeVersions()).Draw(t, "version")
+		pl, err := NewInterPodAffinity(c.args, ipaScoreHandle{p: rapid.IntRange(1, 4).Draw(t, "parallelism"), v: v})
 		if err != nil {
 			t.Fatal(err)
 		}
+		p := pl.(*InterPodAffinity)
+		p.reference = rapid.Bool().Draw(t, "reference")
 		ctx := context.Background()
 		state := fw.NewCycleState()
 		state.SetSnapshot(snap)
-		s := pl.(*InterPodAffinity).PreScore(ctx, state, pi, snap.Nodes())
-		refSkip, refRaw, refNorm := ipaRefScore(pi, snap, c.args, ipaGenNS)
+		s := p.PreScore(ctx, state, pi, snap.Nodes())
+		refSkip, refRaw, refNorm := ipaRefScore(pi, snap, c.args, ipaGenNS, v)
 		if s.IsSkip() != refSkip {
 			t.Fatalf("PreScore = %v, reference skip = %v", s, refSkip)
 		}

@@ -26,13 +26,23 @@ var ipaScoreNamespaces = []api.Namespace{
 	{Name: "subteam2.team2", Labels: map[string]string{"team": "team2"}},
 }
 
-type ipaScoreHandle struct{ p int }
+// ipaScoreHandle is a handle with a parallelism and a release (the zero
+// release: framework.DefaultKubeVersion).
+type ipaScoreHandle struct {
+	p int
+	v fw.KubeVersion
+}
 
 func (ipaScoreHandle) Clock() fw.Clock    { return fw.RealClock{} }
 func (h ipaScoreHandle) Parallelism() int { return h.p }
 
-func (ipaScoreHandle) KubeVersion() fw.KubeVersion { return fw.DefaultKubeVersion }
-func ipaScoreRand() *rand.Rand                     { return rand.New(rand.NewPCG(3, 4)) }
+func (h ipaScoreHandle) KubeVersion() fw.KubeVersion {
+	if h.v.IsZero() {
+		return fw.DefaultKubeVersion
+	}
+	return h.v
+}
+func ipaScoreRand() *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }
 func ipaN(name string, labels map[string]string) *api.Node {
 	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}}
 }
@@ -55,7 +65,7 @@ func ipaWeighted(weight int32, topologyKey string, reqs ...api.LabelSelectorRequ
 
 func ipaNewScore(t testing.TB, args config.InterPodAffinityArgs, par int) *InterPodAffinity {
 	t.Helper()
-	pl, err := NewInterPodAffinity(args, ipaScoreHandle{par})
+	pl, err := NewInterPodAffinity(args, ipaScoreHandle{p: par})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -168,7 +168,7 @@ func TestDivideDuplicatedAndTies(t *testing.T) {
 	}
 }
 
-// Issue 11 item 5. Karmada sorts the dynamic weights with sort.Sort over
+// Karmada sorts the dynamic weights with sort.Sort over
 // TargetClustersList (pkg/scheduler/core/division_algorithm.go,
 // dynamicScaleUp/dynamicScaleDown/dynamicFreshScale; Less compares replicas
 // only) and Aggregated keeps the shortest prefix (dynamicDivideReplicas), so
@@ -184,7 +184,7 @@ func TestDivideAggregatedTiesFollowKarmadaSort(t *testing.T) {
 		replicas int32
 		want     []TargetCluster
 	}{
-		// The issue's reproduction: Karmada gives member2 = 5.
+		// Equal weights, member2 listed first: Karmada gives member2 = 5.
 		{name: "candidates [member2, member1]", cands: candidatesOf(five, member2, member1), replicas: 5, want: targets(member2, 5)},
 		{name: "candidates [member1, member2]", cands: candidatesOf(five, member1, member2), replicas: 5, want: targets(member1, 5)},
 		// Scale-down 8 → 4 weighs the previous replicas in spec.clusters
@@ -220,7 +220,7 @@ func tieCands(avail ...int32) []Candidate {
 	return out
 }
 
-// Issue 11 item 4. Karmada v1.17+ dynamicScaleDown
+// Karmada v1.17+ dynamicScaleDown
 // (pkg/scheduler/core/division_algorithm.go, karmada-io/karmada#7110)
 // weighs only the previous replicas of clusters that are still candidates;
 // v1.16 weighed all of spec.clusters. DynamicWeight, previous

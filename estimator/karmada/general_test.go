@@ -277,7 +277,7 @@ func TestGeneralModelPathAndFallback(t *testing.T) {
 	}
 }
 
-// Issue 11 item 6: beside the number, which bound of Karmada's
+// Beside the number, which bound of Karmada's
 // GeneralEstimator.maxAvailableReplicas (pkg/estimator/client/general.go:
 // getAllowedPodNumber, getMaximumReplicasBasedOnResourceModels with its
 // fallback to getMaximumReplicasBasedOnClusterSummary) answered.

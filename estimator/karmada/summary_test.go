@@ -152,13 +152,13 @@ func TestGradeNodes(t *testing.T) {
 		// The documented example's member1: one grade-2 node, six grade-3.
 		{name: "documented member1", models: def, nodes: append([]*api.Node{testNode("a", map[string]string{"cpu": "2", "memory": "16Gi", "pods": "110"})},
 			testNodes("b", 6, map[string]string{"cpu": "4", "memory": "32Gi", "pods": "110"})...), want: map[uint]int{2: 1, 3: 6}},
-		// 12 cpu alone is grade 4, but 16G (< 16Gi) memory is grade 1 (#6037).
+		// 12 cpu alone is grade 4, but 16G (< 16Gi) memory is grade 1 (karmada-io/karmada#6037).
 		{name: "scarcest resource", models: def, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "12", "memory": "16G", "pods": "110"}), testNode("b", map[string]string{"cpu": "12", "memory": "16Gi", "pods": "110"})}, want: map[uint]int{1: 1, 2: 1}},
 		// Free = allocatable − requests: 8 cpu / 64Gi minus 5 cpu / 40Gi → (3, 24Gi) → grade 2.
 		{name: "pods deducted", models: def, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "8", "memory": "64Gi", "pods": "110"})},
 			pods: []*api.Pod{testPod("p", "a", map[string]string{"cpu": "5", "memory": "40Gi"}).Obj(), testPod("done", "a", map[string]string{"cpu": "5"}).Phase(api.PodSucceeded).Obj()},
 			want: map[uint]int{2: 1}},
-		// A node lacking a model resource is graded 0 for it (#4050).
+		// A node lacking a model resource is graded 0 for it (karmada-io/karmada#4050).
 		{name: "gpu-less node", models: gpuModels, nodes: []*api.Node{testNode("a", map[string]string{"cpu": "8", "pods": "110"}), testNode("b", map[string]string{"cpu": "8", "nvidia.com/gpu": "2", "pods": "110"})}, want: map[uint]int{0: 1, 1: 1}},
 		// Node b has no free pod slot: Karmada stops there, so c is not counted.
 		{name: "break at full node", models: def, nodes: []*api.Node{

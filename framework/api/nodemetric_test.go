@@ -114,7 +114,7 @@ func nmUsage(kv ...string) ResourceMap {
 	return ResourceMap{Resources: resource.MustParseList(m)}
 }
 
-// Issue 11 item 2: entries Koordinator keeps but ignores or reads only on
+// Entries Koordinator keeps but ignores or reads only on
 // request (v1.8.0 pkg/scheduler/plugins/loadaware/pod_assign_cache.go,
 // nodeInfo.AddOrUpdateNodeMetric: aggregated usages stored by (type,
 // duration) in list order, the last non-empty one winning, duration 0

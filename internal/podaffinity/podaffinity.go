@@ -1,6 +1,7 @@
 // Package podaffinity holds the pod (anti-)affinity helpers shared by the
 // filter and score halves of InterPodAffinity: the incoming pod's terms with
-// their namespace selectors resolved against the cycle's snapshot.
+// their namespace selectors resolved against the cycle's snapshot, as the
+// kube-scheduler release of the plugin resolves them.
 package podaffinity
 
 import (
@@ -22,15 +23,32 @@ const (
 	nsLookup
 )
 
+// SelectsEveryNamespace reports whether kube-scheduler release v matches
+// an incoming pod's term with namespace selector sel in every namespace,
+// whatever sel selects: v1.36 does for a selector with requirements that
+// all hold on an empty label set (only NotIn and DoesNotExist).
+// interpodaffinity/plugin.go:mergeAffinityTermNamespacesIfNotEmpty takes
+// the term by value, so the selector it replaces by labels.Nothing() stays
+// on the pod's term, and the incoming pod's terms are then matched with nil
+// namespace labels (filtering.go:podMatchesAllAffinityTerms,
+// getIncomingAffinityAntiAffinityCounts, updateWithPod;
+// scoring.go:processExistingPod) — kubernetes/kubernetes#141526, fixed in v1.37 by
+// taking the term by pointer.
+func SelectsEveryNamespace(sel api.Selector, v framework.KubeVersion) bool {
+	return !v.AtLeast(framework.KubeV137) && !sel.IsNothing() && !sel.IsEverything() && sel.Matches(nil)
+}
+
 // Term is one affinity term of the pod being scheduled, prepared for
-// matching existing pods. kube-scheduler v1.36 (mergeAffinityTermNamespacesIfNotEmpty)
+// matching existing pods. kube-scheduler (mergeAffinityTermNamespacesIfNotEmpty)
 // unrolls a non-empty namespace selector of the incoming pod's terms into
 // the set of namespaces it selects at the start of the cycle; matching an
 // existing pod's namespace against that set is the same as matching the
 // selector against that namespace's labels, which is what Term does, reading
 // the labels from the cycle's Snapshot. (A namespace the snapshot does not
 // know has no labels here; kube would not list it. Pods only live in
-// namespaces that exist, so the two agree on consistent input.)
+// namespaces that exist, so the two agree on consistent input.) In v1.36, a
+// selector of only NotIn and DoesNotExist requirements selects every
+// namespace instead (SelectsEveryNamespace).
 type Term struct {
 	*framework.AffinityTerm
 	// Weight is the preferred term's weight (0 for required terms).
@@ -42,13 +60,14 @@ type Term struct {
 	single bool
 }
 
-// NewTerm prepares t (a term of the incoming pod) for matching.
-func NewTerm(t *framework.AffinityTerm, weight int32) Term {
+// NewTerm prepares t (a term of the incoming pod) for matching as
+// kube-scheduler release v does.
+func NewTerm(t *framework.AffinityTerm, weight int32, v framework.KubeVersion) Term {
 	m := nsLookup
 	switch {
 	case t.NamespaceSelector.IsNothing():
 		m = nsListOnly
-	case t.NamespaceSelector.IsEverything():
+	case t.NamespaceSelector.IsEverything(), SelectsEveryNamespace(t.NamespaceSelector, v):
 		m = nsAll
 	}
 	out := Term{AffinityTerm: t, Weight: weight, mode: m}
@@ -60,28 +79,48 @@ func NewTerm(t *framework.AffinityTerm, weight int32) Term {
 	return out
 }
 
-// Terms prepares required terms.
-func Terms(ts []framework.AffinityTerm) []Term {
+// Terms prepares required terms for release v.
+func Terms(ts []framework.AffinityTerm, v framework.KubeVersion) []Term {
 	if len(ts) == 0 {
 		return nil
 	}
 	out := make([]Term, len(ts))
 	for i := range ts {
-		out[i] = NewTerm(&ts[i], 0)
+		out[i] = NewTerm(&ts[i], 0, v)
 	}
 	return out
 }
 
-// WeightedTerms prepares preferred terms.
-func WeightedTerms(ts []framework.WeightedAffinityTerm) []Term {
+// WeightedTerms prepares preferred terms for release v.
+func WeightedTerms(ts []framework.WeightedAffinityTerm, v framework.KubeVersion) []Term {
 	if len(ts) == 0 {
 		return nil
 	}
 	out := make([]Term, len(ts))
 	for i := range ts {
-		out[i] = NewTerm(&ts[i].AffinityTerm, ts[i].Weight)
+		out[i] = NewTerm(&ts[i].AffinityTerm, ts[i].Weight, v)
 	}
 	return out
+}
+
+// PodTerm returns the pod-index query term selecting what Matches selects.
+func (t *Term) PodTerm() framework.PodTerm {
+	pt := framework.PodTermOf(t.AffinityTerm)
+	if t.mode == nsAll {
+		pt.NamespaceSelector = api.Selector{} // every namespace
+	}
+	return pt
+}
+
+// PodTermOf is PodTerm for a term of the incoming pod not prepared with
+// NewTerm: framework.PodTermOf, with the namespace selector release v
+// applies.
+func PodTermOf(t *framework.AffinityTerm, v framework.KubeVersion) framework.PodTerm {
+	pt := framework.PodTermOf(t)
+	if SelectsEveryNamespace(t.NamespaceSelector, v) {
+		pt.NamespaceSelector = api.Selector{}
+	}
+	return pt
 }
 
 // Matches reports whether the term selects pod: pod's namespace is in the

@@ -1,6 +1,7 @@
 package podaffinity
 
 import (
+	"slices"
 	"testing"
 
 	fw "github.com/schedkit/schedkit/framework"
@@ -43,7 +44,7 @@ func TestTermMatchesNamespaceModes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		term := NewTerm(&at, 3)
+		term := NewTerm(&at, 3, fw.DefaultKubeVersion)
 		if term.Weight != 3 {
 			t.Errorf("%s: weight %d, want 3", tc.name, term.Weight)
 		}
@@ -72,17 +73,103 @@ func TestTermsAndMatchesAll(t *testing.T) {
 			},
 		},
 	}}})
-	req := Terms(pi.RequiredAffinityTerms)
-	pref := WeightedTerms(pi.PreferredAffinityTerms)
+	req := Terms(pi.RequiredAffinityTerms, fw.DefaultKubeVersion)
+	pref := WeightedTerms(pi.PreferredAffinityTerms, fw.DefaultKubeVersion)
 	if len(req) != 2 || len(pref) != 1 || pref[0].Weight != 7 || pref[0].TopologyKey != "zone" {
 		t.Fatalf("Terms/WeightedTerms: %d %d %+v", len(req), len(pref), pref)
 	}
-	if Terms(nil) != nil || WeightedTerms(nil) != nil {
+	if Terms(nil, fw.DefaultKubeVersion) != nil || WeightedTerms(nil, fw.DefaultKubeVersion) != nil {
 		t.Fatal("no terms should give nil")
 	}
 	both := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1", "b": "2"}}}
 	onlyA := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Labels: map[string]string{"a": "1"}}}
 	if !MatchesAll(req, both, nil) || MatchesAll(req, onlyA, nil) || MatchesAll(nil, both, nil) {
 		t.Fatal("MatchesAll: want true for both labels, false for one, false for no terms")
+	}
+}
+
+// TestTermNamespaceSelectorByVersion: an incoming pod's namespace selector
+// in both releases. kube v1.36.4's
+// interpodaffinity/plugin.go:mergeAffinityTermNamespacesIfNotEmpty takes
+// the term by value, so the term keeps its selector and
+// filtering.go:podMatchesAllAffinityTerms (and scoring.go:processTerms)
+// match it against nil namespace labels: a selector whose requirements
+// all hold on an empty label set (NotIn, DoesNotExist) selects every
+// namespace. v1.37.2 takes the term by pointer and matches only the
+// namespaces the selector lists.
+func TestTermNamespaceSelectorByVersion(t *testing.T) {
+	owner := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "owner", Namespace: "b"}}
+	snap := fw.MustSnapshot(nil, nil, fw.WithNamespaces(
+		api.Namespace{Name: "a", Labels: map[string]string{"team": "a"}},
+		api.Namespace{Name: "b", Labels: map[string]string{"team": "b"}},
+		api.Namespace{Name: "c", Labels: map[string]string{"team": "c", "env": "prod"}},
+	))
+	x := &api.LabelSelector{MatchLabels: map[string]string{"app": "x"}}
+	req := func(key string, op api.LabelSelectorOperator, vals ...string) api.LabelSelectorRequirement {
+		return api.LabelSelectorRequirement{Key: key, Operator: op, Values: vals}
+	}
+	exprs := func(rs ...api.LabelSelectorRequirement) *api.LabelSelector {
+		return &api.LabelSelector{MatchExpressions: rs}
+	}
+	all := [3]bool{true, true, true}
+	tests := []struct {
+		name     string
+		term     api.PodAffinityTerm
+		every136 bool    // SelectsEveryNamespace in v1.36
+		want137  [3]bool // Matches(pod in a, b, c) in v1.37
+		want136  [3]bool
+	}{
+		{name: "NotIn", term: api.PodAffinityTerm{LabelSelector: x, NamespaceSelector: exprs(req("team", api.LabelSelectorOpNotIn, "a"))},
+			every136: true, want137: [3]bool{false, true, true}, want136: all},
+		{name: "DoesNotExist", term: api.PodAffinityTerm{LabelSelector: x, NamespaceSelector: exprs(req("env", api.LabelSelectorOpDoesNotExist))},
+			every136: true, want137: [3]bool{true, true, false}, want136: all},
+		{name: "NotIn and DoesNotExist", term: api.PodAffinityTerm{LabelSelector: x, NamespaceSelector: exprs(req("team", api.LabelSelectorOpNotIn, "a"), req("env", api.LabelSelectorOpDoesNotExist))},
+			every136: true, want137: [3]bool{false, true, false}, want136: all},
+		// The namespace list no longer matters when every namespace is.
+		{name: "NotIn with a namespace list", term: api.PodAffinityTerm{LabelSelector: x, Namespaces: []string{"a"}, NamespaceSelector: exprs(req("team", api.LabelSelectorOpNotIn, "a", "b"))},
+			every136: true, want137: [3]bool{true, false, true}, want136: all},
+		// An In, Exists or matchLabels requirement fails on empty labels:
+		// both releases match the listed namespaces.
+		{name: "NotIn and Exists", term: api.PodAffinityTerm{LabelSelector: x, NamespaceSelector: exprs(req("team", api.LabelSelectorOpNotIn, "a"), req("env", api.LabelSelectorOpExists))},
+			want137: [3]bool{false, false, true}, want136: [3]bool{false, false, true}},
+		{name: "In", term: api.PodAffinityTerm{LabelSelector: x, NamespaceSelector: exprs(req("team", api.LabelSelectorOpIn, "b"))},
+			want137: [3]bool{false, true, false}, want136: [3]bool{false, true, false}},
+		{name: "matchLabels", term: api.PodAffinityTerm{LabelSelector: x, NamespaceSelector: &api.LabelSelector{MatchLabels: map[string]string{"team": "c"}}},
+			want137: [3]bool{false, false, true}, want136: [3]bool{false, false, true}},
+		// {} selects every namespace and nil none but the owner's, in both.
+		{name: "empty selector", term: api.PodAffinityTerm{LabelSelector: x, NamespaceSelector: &api.LabelSelector{}}, want137: all, want136: all},
+		{name: "no selector", term: api.PodAffinityTerm{LabelSelector: x}, want137: [3]bool{false, true, false}, want136: [3]bool{false, true, false}},
+	}
+	for _, tc := range tests {
+		at, err := fw.NewAffinityTerm(owner, &tc.term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := SelectsEveryNamespace(at.NamespaceSelector, fw.KubeV136); got != tc.every136 {
+			t.Errorf("%s: SelectsEveryNamespace(v1.36) = %v, want %v", tc.name, got, tc.every136)
+		}
+		if SelectsEveryNamespace(at.NamespaceSelector, fw.KubeV137) {
+			t.Errorf("%s: SelectsEveryNamespace(v1.37) = true", tc.name)
+		}
+		for _, c := range []struct {
+			v    fw.KubeVersion
+			want [3]bool
+		}{{fw.KubeV136, tc.want136}, {fw.KubeV137, tc.want137}} {
+			term := NewTerm(&at, 0, c.v)
+			pt, pto := term.PodTerm(), PodTermOf(&at, c.v)
+			for i, ns := range []string{"a", "b", "c"} {
+				p := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: ns, Labels: map[string]string{"app": "x"}}}
+				if got := term.Matches(p, snap); got != c.want[i] {
+					t.Errorf("%s %v: Matches(pod in %q) = %v, want %v", tc.name, c.v, ns, got, c.want[i])
+				}
+				// The pod-index term selects the same namespaces.
+				for _, q := range []fw.PodTerm{pt, pto} {
+					listed := slices.Contains(q.Namespaces, ns)
+					if got := listed || (!q.NamespaceSelector.IsNothing() && q.NamespaceSelector.Matches(snap.NamespaceLabels(ns))); got != c.want[i] {
+						t.Errorf("%s %v: PodTerm selects %q = %v, want %v", tc.name, c.v, ns, got, c.want[i])
+					}
+				}
+			}
+		}
 	}
 }

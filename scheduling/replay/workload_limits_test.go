@@ -23,7 +23,7 @@ func TestReadObjectLimit(t *testing.T) {
 		max     int
 		want    string // "" accepts
 	}{
-		// The issue's file: 120 bytes asking for the documented maximum.
+		// A file of 120 bytes asking for 2,000,000 nodes, past the default limit.
 		{"default", true, `{"nodeGroups": [{"count": 2000000, "namePrefix": "n-", "node": ` + node + `}]}`, 0,
 			fmt.Sprintf("nodeGroups[0] (n-*): count=2000000: the file would define more than %d objects (ReadOptions.MaxObjects)", DefaultMaxObjects)},
 		{"node group at the limit", true, `{"nodeGroups": [{"count": 5, "namePrefix": "n-", "node": ` + node + `}]}`, 5, ""},

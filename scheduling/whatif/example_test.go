@@ -122,7 +122,7 @@ func ExampleWhatIf_Place() {
 	fmt.Println("batch afterwards:", r.State, "on", r.Pod.Spec.NodeName)
 	// Output:
 	// small: on n3 (1 of 3 nodes feasible)
-	// urgent: 0/3 nodes are available: 3 Insufficient cpu.
+	// urgent: 0/3 nodes are available: 3 Insufficient cpu. preemption: found a potential placement for pod on node n1, preempting 1 victims
 	//   preemption would evict default/batch on n1
 	// batch afterwards: Bound on n1
 }

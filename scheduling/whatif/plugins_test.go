@@ -19,9 +19,8 @@ import (
 // fork, which branches the plugins' own state too (no compensation in
 // WhatIf): after Place (with a preemption dry run), Capacity, Drain and
 // ScaleUp, LoadAware's usage cache is as before, and the next placement
-// scores every node as a WhatIf that was never asked anything: before the
-// fix, Capacity's bindings dropped TargetLoadPacking's record of an older
-// one for good.
+// scores every node as a WhatIf that was never asked anything (Capacity's
+// bindings must not drop TargetLoadPacking's record of an older one).
 func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	build := func() (*WhatIf, *framework.FakeClock) {
