@@ -436,3 +436,39 @@ func TestConfigDynamicResources(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigWriteGateAsKube: testdata/kubewrite/default.in.yaml loaded
+// with the StorageCapacityScoring gate set against the release's default
+// prints what kube-scheduler prints with --feature-gates=
+// StorageCapacityScoring=<on>: v1.36.4 with the gate on adds the
+// VolumeBinding shape (default.gate-on.kube.yaml), v1.37.2 with it off
+// drops it (default.gate-off.kube137.yaml). Refresh as for
+// TestConfigWriteAsKube, passing `writeconfig -- --feature-gates=...`.
+func TestConfigWriteGateAsKube(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "kubewrite", "default.in.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		v    framework.KubeVersion
+		on   bool
+		want string
+	}{{framework.KubeV136, true, "default.gate-on.kube.yaml"}, {framework.KubeV137, false, "default.gate-off.kube137.yaml"}} {
+		t.Run(tc.want, func(t *testing.T) {
+			if tc.v == framework.KubeV137 && !cfgV137Order(t) {
+				t.Skip("the loader's default multiPoint list is not v1.37's (NodeName before NodeUnschedulable) yet")
+			}
+			want, err := os.ReadFile(filepath.Join("testdata", "kubewrite", tc.want))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := LoadConfig(src, withKubeVersion(tc.v), WithConfigStorageCapacityScoring(tc.on))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfgWriteString(t, c); got != string(want) {
+				t.Errorf("written configuration differs from kube's at %s", cfgFirstDiff(string(want), got))
+			}
+		})
+	}
+}
