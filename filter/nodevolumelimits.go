@@ -60,11 +60,22 @@ func (e *nvlError) Error() string { return e.msg }
 // missing claim of the pod is UnschedulableAndUnresolvable ("looking up PVC
 // ns/name: persistentvolumeclaim "name" not found"); an ephemeral claim not
 // owned by its pod is an Error. PreFilter returns Skip for a pod without
-// claims, ephemeral volumes or migratable in-tree volumes. The
-// VolumeLimitScaling check (alpha, off in v1.36) is not reproduced.
+// claims, ephemeral volumes or migratable in-tree volumes.
+//
+// From v1.37 (kube's VolumeLimitScaling gate, beta and on; alpha and off
+// in v1.36, where this check does not run), a pod with new volumes of a
+// driver whose CSIDriver sets preventPodSchedulingIfMissing is
+// Unschedulable, "<driver> CSI driver is not installed on the node", on a
+// node whose CSINode does not list that driver (or that has no CSINode),
+// before any limit is counted (csi.go Filter, checkCSIDriverOnNode). A
+// driver without a CSIDriver object passes. Where several drivers are
+// missing kube names the first of a map's iteration, which varies; schedkit
+// names the first in name order.
 type NodeVolumeLimits struct {
 	reject, skip *framework.Status
 	scratch      sync.Pool
+	// limitScaling is the VolumeLimitScaling check (v1.37 on).
+	limitScaling bool
 }
 
 var (
@@ -73,12 +84,18 @@ var (
 	_ framework.BatchFilterPlugin = (*NodeVolumeLimits)(nil)
 )
 
-// NewNodeVolumeLimits builds the filter (it has no args).
-func NewNodeVolumeLimits(args any, _ framework.Handle) (framework.Plugin, error) {
+// NewNodeVolumeLimits builds the filter (it has no args) for h's
+// kube-scheduler release (the default release without a handle).
+func NewNodeVolumeLimits(args any, h framework.Handle) (framework.Plugin, error) {
 	if err := config.NoArgs(config.NodeVolumeLimitsName, args); err != nil {
 		return nil, err
 	}
-	pl := &NodeVolumeLimits{reject: framework.NewStatus(framework.Unschedulable, ReasonMaxVolumeCountExceeded), skip: framework.NewStatus(framework.Skip)}
+	v := framework.DefaultKubeVersion
+	if h != nil && !h.KubeVersion().IsZero() {
+		v = h.KubeVersion()
+	}
+	pl := &NodeVolumeLimits{reject: framework.NewStatus(framework.Unschedulable, ReasonMaxVolumeCountExceeded), skip: framework.NewStatus(framework.Skip),
+		limitScaling: v.AtLeast(framework.KubeV137)}
 	pl.scratch.New = func() any { return &nvlScratch{} }
 	return pl, nil
 }
@@ -95,6 +112,10 @@ const nvlPreFilterKey framework.StateKey = "PreFilter" + config.NodeVolumeLimits
 type nvlState struct {
 	vols [2][]nvlVolume
 	errs [2]*framework.Status
+	// needDriver lists, per variant and in name order, the drivers of vols
+	// whose CSIDriver sets preventPodSchedulingIfMissing (only with the
+	// VolumeLimitScaling check).
+	needDriver [2][]string
 }
 
 // Clone returns the state itself: it never changes.
@@ -106,15 +127,15 @@ func (pl *NodeVolumeLimits) PreFilter(_ context.Context, state *framework.CycleS
 	for i := range pod.Pod.Spec.Volumes {
 		v := &pod.Pod.Spec.Volumes[i]
 		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil || csitranslation.PluginOfVolume(v) != "" {
-			state.Write(nvlPreFilterKey, nvlNewVolumes(state.Snapshot(), pod.Pod))
+			state.Write(nvlPreFilterKey, pl.newVolumes(state.Snapshot(), pod.Pod))
 			return nil, nil
 		}
 	}
 	return nil, pl.skip
 }
 
-// nvlNewVolumes computes nvlState for pod.
-func nvlNewVolumes(snap *framework.Snapshot, pod *api.Pod) *nvlState {
+// newVolumes computes nvlState for pod.
+func (pl *NodeVolumeLimits) newVolumes(snap *framework.Snapshot, pod *api.Pod) *nvlState {
 	s := &nvlState{}
 	for i, csiNode := range [2]*api.CSINode{nil, {}} {
 		vols, err := nvlAttachable(snap, pod, csiNode, true, nil)
@@ -129,8 +150,30 @@ func nvlNewVolumes(snap *framework.Snapshot, pod *api.Pod) *nvlState {
 		vols = nvlUnique(vols)
 		slices.SortFunc(vols, nvlCompare)
 		s.vols[i] = vols
+		if !pl.limitScaling {
+			continue
+		}
+		for j, v := range vols {
+			if j > 0 && vols[j-1].driver == v.driver {
+				continue // sorted by driver: each once
+			}
+			if d, ok := snap.CSIDriver(v.driver); ok && d.Spec.PreventPodSchedulingIfMissing != nil && *d.Spec.PreventPodSchedulingIfMissing {
+				s.needDriver[i] = append(s.needDriver[i], v.driver)
+			}
+		}
 	}
 	return s
+}
+
+// missingDriver returns the first driver of need that csiNode does not
+// list ("" when it lists them all).
+func missingDriver(need []string, csiNode *api.CSINode) string {
+	for _, d := range need {
+		if csiNode == nil || !slices.ContainsFunc(csiNode.Spec.Drivers, func(x api.CSINodeDriver) bool { return x.Name == d }) {
+			return d
+		}
+	}
+	return ""
 }
 
 // PreFilterExtensions returns nil.
@@ -163,7 +206,7 @@ func (pl *NodeVolumeLimits) state(state *framework.CycleState, pod *framework.Po
 			return ps
 		}
 	}
-	return nvlNewVolumes(state.Snapshot(), pod.Pod)
+	return pl.newVolumes(state.Snapshot(), pod.Pod)
 }
 
 func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node *framework.NodeInfo) *framework.Status {
@@ -175,7 +218,13 @@ func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node 
 	if st := ps.errs[variant]; st != nil {
 		return st
 	}
-	if len(ps.vols[variant]) == 0 || !nvlHasLimits(csiNode) {
+	if len(ps.vols[variant]) == 0 {
+		return nil
+	}
+	if d := missingDriver(ps.needDriver[variant], csiNode); d != "" {
+		return framework.NewStatus(framework.Unschedulable, d+" CSI driver is not installed on the node")
+	}
+	if !nvlHasLimits(csiNode) {
 		return nil
 	}
 	sc := pl.scratch.Get().(*nvlScratch)

@@ -60,11 +60,12 @@ var (
 	_ framework.ForkablePlugin    = (*VolumeBinding)(nil)
 )
 
-// NewVolumeBinding validates args and builds the filter half;
+// NewVolumeBinding validates args (an unset StorageCapacityScoring
+// follows h's release) and builds the filter half;
 // VolumeBindingFactory is its framework.Factory.
-func NewVolumeBinding(args config.VolumeBindingArgs, _ framework.Handle) (framework.Plugin, error) {
-	args.SetDefaults()
-	if err := args.Validate(); err != nil {
+func NewVolumeBinding(args config.VolumeBindingArgs, h framework.Handle) (framework.Plugin, error) {
+	args, err := volumebinding.ArgsFor(args, h)
+	if err != nil {
 		return nil, err
 	}
 	return &VolumeBinding{binder: volumebinding.NewBinder(), args: args}, nil
@@ -80,7 +81,8 @@ func VolumeBindingFactory(args any, h framework.Handle) (framework.Plugin, error
 // Name returns "VolumeBinding".
 func (pl *VolumeBinding) Name() string { return config.VolumeBindingName }
 
-// Args returns the plugin's defaulted args.
+// Args returns the plugin's defaulted args, StorageCapacityScoring set
+// as its release decided it.
 func (pl *VolumeBinding) Args() config.VolumeBindingArgs { return pl.args }
 
 // AssumedCount returns how many volumes and claims the assume cache holds.

@@ -12,7 +12,8 @@ import (
 
 // volumeBindingPlugin is kube-scheduler's VolumeBinding under its kube
 // name: the filter half (PreFilter, Filter, Reserve, Unreserve), the score
-// half (PreScore, Score: only with args.StorageCapacityScoring) and
+// half (PreScore, Score: only with the StorageCapacityScoring gate, on by
+// default from v1.37) and
 // PreBind, which binds the reserved volumes in the scheduler's Cluster
 // (Cluster.BindPodVolumes) and then lets the assume cache forget them.
 // The assume cache branches with the Scheduler (the filter half's Fork).
@@ -37,7 +38,9 @@ func VolumeBindingFactory(args any, h framework.Handle) (framework.Plugin, error
 
 // NewVolumeBinding builds kube-scheduler's VolumeBinding: its filter half
 // (PreFilter, Filter, Reserve, Unreserve, PreBind) and its score half
-// (which scores only with args.StorageCapacityScoring).
+// (which scores only with the StorageCapacityScoring gate: args'
+// StorageCapacityScoring, or unset the default of h's release, on from
+// v1.37).
 func NewVolumeBinding(a config.VolumeBindingArgs, h framework.Handle) (framework.Plugin, error) {
 	f, err := filter.NewVolumeBinding(a, h)
 	if err != nil {

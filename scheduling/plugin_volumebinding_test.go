@@ -83,9 +83,11 @@ type vbCase struct {
 // vbRun runs the composed VolumeBinding plugin through PreFilter, Filter
 // on every node, PreScore and Score on the nodes that passed (kube's test
 // calls Score on every node; a node that failed Filter scores 0 there).
+// Without args of the case's own the StorageCapacityScoring gate is off,
+// as kube's test runs each case with the zero feature.Features.
 func vbRun(t *testing.T, tc vbCase) {
 	t.Helper()
-	args := config.VolumeBindingArgs{BindTimeoutSeconds: 300}
+	args := config.VolumeBindingArgs{BindTimeoutSeconds: 300, StorageCapacityScoring: new(false)}
 	if tc.args != nil {
 		args = *tc.args
 	}
@@ -151,7 +153,7 @@ func TestVolumeBindingKube(t *testing.T) {
 		if len(shape) == 0 {
 			shape = vbDefaultShape
 		}
-		return &config.VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: true}
+		return &config.VolumeBindingArgs{BindTimeoutSeconds: 300, Shape: shape, StorageCapacityScoring: new(true)}
 	}
 	zones := []*api.Node{
 		vbNode("zone-a-node-a", api.LabelTopologyRegion, "region-a", api.LabelTopologyZone, "zone-a"),

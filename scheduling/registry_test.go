@@ -234,6 +234,7 @@ func testDefaultProfileIsTheExpandedMultiPoint(t *testing.T, v framework.KubeVer
 //	BalancedAllocation (v1.36 delta): S_without = 100 on empty nodes; n1 fractions 0.25/0.25 → S_with 100
 //	  → 50 + (50+100−100)/2 = 75; n2 0.125/0.25 → σ = 0.0625 → S_with 93 → 50 + 43/2 = 71.
 //	ImageLocality: no images → 0.
+//	VolumeBinding: no claims → 0 (v1.37 scores every pod: StorageCapacityScoring on; v1.36 skips).
 //	Totals: n1 300+75+75 = 450, n2 300+81+71 = 452 → n2, margin 2.
 func TestDefaultProfileCycle(t *testing.T) {
 	f, err := runtime.NewFramework(NewDefaultRegistry(), DefaultProfile())
@@ -253,7 +254,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
 			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
-			{Plugin: "VolumeBinding", Weight: 1, Skipped: true},
+			{Plugin: "VolumeBinding", Weight: 1},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
@@ -263,7 +264,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "TaintToleration", Raw: 0, Normalized: 100, Weight: 3, Weighted: 300},
 			{Plugin: "NodeAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesFit", Raw: 81, Normalized: 81, Weight: 1, Weighted: 81},
-			{Plugin: "VolumeBinding", Weight: 1, Skipped: true},
+			{Plugin: "VolumeBinding", Weight: 1},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 71, Normalized: 71, Weight: 1, Weighted: 71},
@@ -276,7 +277,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 	if res.SelectedNode() != "n2" || res.Margin != 2 {
 		t.Fatalf("selected %s margin %d", res.SelectedNode(), res.Margin)
 	}
-	if d := cmp.Diff([]string{"InterPodAffinity", "NodeAffinity", "PodTopologySpread", "VolumeBinding"}, res.SkippedScore); d != "" {
+	if d := cmp.Diff([]string{"InterPodAffinity", "NodeAffinity", "PodTopologySpread"}, res.SkippedScore); d != "" {
 		t.Fatalf("skipped score plugins (-want +got):\n%s", d)
 	}
 }

@@ -432,6 +432,12 @@ type CSIDriverSpec struct {
 	TokenRequests        json.RawMessage `json:"tokenRequests,omitempty"`
 	RequiresRepublish    *bool           `json:"requiresRepublish,omitempty"`
 	SELinuxMount         *bool           `json:"seLinuxMount,omitempty"`
+	// PreventPodSchedulingIfMissing asks the scheduler not to place a pod
+	// with a new volume of this driver on a node whose CSINode does not
+	// list the driver (NodeVolumeLimits, kube-scheduler's
+	// VolumeLimitScaling gate: beta and on from v1.37, alpha and off in
+	// v1.36).
+	PreventPodSchedulingIfMissing *bool `json:"preventPodSchedulingIfMissing,omitempty"`
 }
 
 // CSIStorageCapacity is the capacity a driver reports for one storage class

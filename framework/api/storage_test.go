@@ -56,7 +56,7 @@ func TestStorageManifestsRoundTrip(t *testing.T) {
 			"allowedTopologies":[{"matchLabelExpressions":[{"key":"topology.ebs.csi.aws.com/zone","values":["us-east-1a","us-east-1b"]}]}]}`},
 		{"csinode", &api.CSINode{}, `{"metadata":{"name":"n1","annotations":{"storage.alpha.kubernetes.io/migrated-plugins":"kubernetes.io/gce-pd"}},
 			"spec":{"drivers":[{"name":"pd.csi.storage.gke.io","nodeID":"projects/p/zones/z/instances/n1","topologyKeys":["topology.gke.io/zone"],"allocatable":{"count":127}}]}}`},
-		{"csidriver", &api.CSIDriver{}, `{"metadata":{"name":"ebs.csi.aws.com"},"spec":{"attachRequired":true,"storageCapacity":true,"volumeLifecycleModes":["Persistent"]}}`},
+		{"csidriver", &api.CSIDriver{}, `{"metadata":{"name":"ebs.csi.aws.com"},"spec":{"attachRequired":true,"storageCapacity":true,"volumeLifecycleModes":["Persistent"],"preventPodSchedulingIfMissing":true}}`},
 		{"capacity", &api.CSIStorageCapacity{}, `{"metadata":{"name":"cap-a","namespace":"kube-system"},"nodeTopology":{"matchLabels":{"topology.kubernetes.io/zone":"a"}},
 			"storageClassName":"wait","capacity":"100Gi","maximumVolumeSize":"10Gi"}`},
 		{"attachment", &api.VolumeAttachment{}, `{"metadata":{"name":"va-1"},"spec":{"attacher":"ebs.csi.aws.com","source":{"persistentVolumeName":"pv-1"},"nodeName":"n1"},"status":{"attached":true}}`},

@@ -68,7 +68,7 @@ func codecs() map[string]codec {
 func volumeBindingCodec(storageCapacityScoring bool) codec {
 	return codec{decode: func(path string, v any) (any, any, error, error) {
 		def := config.DefaultVolumeBindingArgs()
-		def.StorageCapacityScoring = storageCapacityScoring
+		def.StorageCapacityScoring = &storageCapacityScoring
 		return decodeGeneric(path, v, def)
 	}, typ: reflect.TypeFor[config.VolumeBindingArgs]()}
 }

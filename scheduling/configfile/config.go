@@ -94,9 +94,9 @@ func (c *Configuration) SchedulerOptions() []scheduling.Option {
 	)
 }
 
-// Write prints the configuration as kube-scheduler v1.36
-// --write-config-to prints it, byte for byte (with kube's default feature
-// gates): YAML in the kubescheduler.config.k8s.io/v1 shape, keys sorted,
+// Write prints the configuration as kube-scheduler --write-config-to of
+// the release it was loaded as prints it (v1.36.4, v1.37.2), byte for
+// byte (with kube's default feature gates): YAML in the kubescheduler.config.k8s.io/v1 shape, keys sorted,
 // every default filled in; every plugin set of each profile as merged with
 // the defaults (multiPoint holding kube's default plugins, DynamicResources
 // and NodeDeclaredFeatures included; an empty set as {}), every plugin
@@ -162,14 +162,15 @@ func WithKubeVersion(v framework.KubeVersion) ConfigOption {
 }
 
 // WithConfigStorageCapacityScoring loads the configuration as
-// kube-scheduler v1.36 does with its StorageCapacityScoring feature gate
-// on or off (default off; the gate is alpha): on, VolumeBinding's args
-// default their shape to {0: 10, 100: 0} and accept a shape, and
-// VolumeBinding scores (config.VolumeBindingArgs.StorageCapacityScoring);
-// off, a shape is an error naming the gate. As in kube, the gate is not a
-// field of the file's VolumeBindingArgs.
+// kube-scheduler does with its StorageCapacityScoring feature gate on or
+// off (default: the release's, on from v1.37, where the gate is beta, off
+// in v1.36, where it is alpha): on, VolumeBinding's args default their
+// shape to {0: 10, 100: 0} and accept a shape, and VolumeBinding scores
+// (config.VolumeBindingArgs.StorageCapacityScoring); off, a shape is an
+// error naming the gate. As in kube, the gate is not a field of the file's
+// VolumeBindingArgs.
 func WithConfigStorageCapacityScoring(on bool) ConfigOption {
-	return func(l *loader) { l.codecs[config.VolumeBindingName] = volumeBindingCodec(on) }
+	return func(l *loader) { l.storageCapacityScoring = &on }
 }
 
 // LoadConfigFile reads and loads a configuration file (see LoadConfig).
@@ -296,9 +297,17 @@ type loader struct {
 	codecs      map[string]codec
 	extOpts     []extender.Option
 	features    scheduling.WorkloadFeatures
+	// storageCapacityScoring is WithConfigStorageCapacityScoring's gate;
+	// nil follows version.
+	storageCapacityScoring *bool
 }
 
 func (l *loader) init() error {
+	scoring := config.StorageCapacityScoringDefault(l.version)
+	if l.storageCapacityScoring != nil {
+		scoring = *l.storageCapacityScoring
+	}
+	l.codecs[config.VolumeBindingName] = volumeBindingCodec(scoring)
 	l.specs = map[string]scheduling.PluginSpec{}
 	for _, p := range l.order {
 		if p.Name == "" || p.Factory == nil {
@@ -333,6 +342,10 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 		return nil, err
 	}
 	var errs errorList
+	checkPodGroupPostFilter(f, l.version, &errs)
+	if len(errs) > 0 {
+		return nil, errs.err()
+	}
 	setDefaults(f)
 	states := make([]*profileState, len(f.Profiles))
 	defaults := l.defaults
@@ -378,7 +391,7 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 	}
 	f.APIVersion = versionV1
 	f.Kind = configKind
-	c.written = writeView(f)
+	c.written = writeView(f, l.version)
 	return c, nil
 }
 

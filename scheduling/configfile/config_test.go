@@ -476,12 +476,16 @@ func TestConfigWriteRoundTrip(t *testing.T) {
 // volume plugins and SchedulingGates loads; VolumeBinding's args get
 // kube's defaults and validation (a shape only with the
 // StorageCapacityScoring gate, WithConfigStorageCapacityScoring, which is
-// not a field of the args: kube v1.36's VolumeBindingArgs has
+// not a field of the args: kube's VolumeBindingArgs has
 // bindTimeoutSeconds and shape only, and its strict decoding refuses
 // anything else; SetDefaults_VolumeBindingArgs in
-// pkg/scheduler/apis/config/v1/defaults.go reads the gate).
+// pkg/scheduler/apis/config/v1/defaults.go reads the gate). The gate is
+// off by default in v1.36, which the checks below load as, and on in
+// v1.37 (TestConfigVolumeBindingByVersion).
 func TestConfigVolumePlugins(t *testing.T) {
-	load := func(in string) (*Configuration, error) { return LoadConfig([]byte(cfgHead + in)) }
+	load := func(in string) (*Configuration, error) {
+		return LoadConfig([]byte(cfgHead+in), WithKubeVersion(framework.KubeV136))
+	}
 	c, err := load("profiles:\n- plugins:\n    preEnqueue:\n      enabled:\n      - name: SchedulingGates\n    filter:\n      enabled:\n      - name: VolumeZone\n  pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: 0\n")
 	if err != nil {
 		t.Fatal(err)
@@ -490,10 +494,10 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if d := cmp.Diff([]string{config.SchedulingGatesName}, p.PreEnqueue); d != "" {
 		t.Errorf("preEnqueue (-want +got):\n%s", d)
 	}
-	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0}) {
+	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0, StorageCapacityScoring: new(false)}) {
 		t.Errorf("VolumeBinding args %#v, want bindTimeoutSeconds 0 kept", got)
 	}
-	if _, err := runtime.NewFramework(c.Registry(), p); err != nil {
+	if _, err := runtime.NewFramework(c.Registry(), p, runtime.WithKubeVersion(c.KubeVersion())); err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder
@@ -518,12 +522,12 @@ func TestConfigVolumePlugins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: true, Shape: tc.want}
+		want := config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: tc.want}
 		if d := cmp.Diff(want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
 			t.Errorf("args with capacity scoring for %q (-want +got):\n%s", tc.in, d)
 		}
 	}
-	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).StorageCapacityScoring {
+	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).CapacityScoring() {
 		t.Errorf("DecodePluginArgs with the gate: %#v, %v", got, err)
 	}
 	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n")
@@ -547,5 +551,59 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if _, err := LoadConfig([]byte(cfgHead+"profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n      - utilization: 50\n        score: 11\n"), gate); err == nil ||
 		!strings.Contains(err.Error(), "profiles[0].pluginConfig[0].args.shape[0].score: 11: not in valid range [0, 10]") {
 		t.Errorf("a bad shape with the gate: %v", err)
+	}
+}
+
+// TestConfigVolumeBindingByVersion: the StorageCapacityScoring gate, and
+// with it VolumeBinding's default shape, follows the release loaded as
+// (alpha and off in v1.36, beta and on in v1.37: pkg/features
+// kube_features.go; SetDefaults_VolumeBindingArgs) unless
+// WithConfigStorageCapacityScoring sets it.
+func TestConfigVolumeBindingByVersion(t *testing.T) {
+	shape := []config.UtilizationShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}
+	for _, tc := range []struct {
+		name string
+		opts []ConfigOption
+		want config.VolumeBindingArgs
+	}{
+		{"v1.36", []ConfigOption{WithKubeVersion(framework.KubeV136)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+		{"v1.37", []ConfigOption{WithKubeVersion(framework.KubeV137)}, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"default release", nil, config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+		{"v1.37 gate off", []ConfigOption{WithKubeVersion(framework.KubeV137), WithConfigStorageCapacityScoring(false)},
+			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(false)}},
+		{"v1.36 gate on", []ConfigOption{WithConfigStorageCapacityScoring(true), WithKubeVersion(framework.KubeV136)},
+			config.VolumeBindingArgs{BindTimeoutSeconds: 600, StorageCapacityScoring: new(true), Shape: shape}},
+	} {
+		c, err := LoadConfig([]byte(cfgHead), tc.opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if d := cmp.Diff(tc.want, c.Profiles[0].Args[config.VolumeBindingName]); d != "" {
+			t.Errorf("%s: VolumeBinding args (-want +got):\n%s", tc.name, d)
+		}
+	}
+}
+
+// TestConfigPodGroupPostFilter: plugins.podGroupPostFilter is a field of
+// v1.37's configuration only (kube-scheduler/config/v1 Plugins); schedkit
+// does not run that extension point, so it takes the set only empty.
+func TestConfigPodGroupPostFilter(t *testing.T) {
+	doc := func(set string) []byte {
+		return []byte(cfgHead + "profiles:\n- plugins:\n    podGroupPostFilter: " + set + "\n")
+	}
+	if _, err := LoadConfig(doc("{}"), WithKubeVersion(framework.KubeV137)); err != nil {
+		t.Errorf("v1.37, empty set: %v", err)
+	}
+	for _, tc := range []struct {
+		v    framework.KubeVersion
+		set  string
+		want string
+	}{
+		{framework.KubeV136, "{}", `profiles[0].plugins.podGroupPostFilter: unknown field "podGroupPostFilter"`},
+		{framework.KubeV137, "{enabled: [{name: DefaultPreemption}]}", "profiles[0].plugins.podGroupPostFilter: schedkit does not run kube's PodGroupPostFilter extension point"},
+	} {
+		if _, err := LoadConfig(doc(tc.set), WithKubeVersion(tc.v)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s, %s: err = %v, want %q", tc.v, tc.set, err, tc.want)
+		}
 	}
 }

@@ -219,8 +219,10 @@ func TestConfigArgsOfUnusedPlugins(t *testing.T) {
 
 // TestConfigWriteAsKube: for each testdata/kubewrite/NAME.in.yaml, Write
 // prints exactly NAME.kube.yaml, the bytes kube-scheduler v1.36.4
-// --write-config-to wrote for that file (scheduling/testdata/kubeoracle writeconfig;
-// default feature gates). Each file shows one part of kube's output:
+// --write-config-to wrote for that file, when loaded as v1.36, and
+// exactly NAME.kube137.yaml, v1.37.2's bytes, when loaded as v1.37
+// (scheduling/testdata/kubeoracle writeconfig, built per release; default
+// feature gates). Each file shows one part of kube's output:
 //
 //   - default: an empty configuration: every plugin set printed ({} when
 //     empty), every plugin with a weight (0 where none was given), kube's
@@ -240,46 +242,69 @@ func TestConfigArgsOfUnusedPlugins(t *testing.T) {
 //     point it implements is still built, so its args are printed;
 //   - dynamic_resources: DynamicResources and NodeDeclaredFeatures enabled
 //     in multiPoint and DynamicResources' args configured, as kube's own
-//     written configuration has them.
+//     written configuration has them;
+//   - volume_binding_shape: VolumeBinding args with a shape of their own
+//     (kept; in v1.36, where the StorageCapacityScoring gate is off, kube
+//     refuses them, and so does the loader).
 //
-// Each kube output also loads and prints back unchanged. To refresh the
-// outputs from kube:
+// v1.37 differs in three places: VolumeBinding's args carry the default
+// shape {0: 10, 100: 0} (StorageCapacityScoring on), plugins print
+// podGroupPostFilter: {}, and multiPoint lists NodeName before
+// NodeUnschedulable (getDefaultPlugins).
+//
+// Each kube output also loads and prints back unchanged; where kube
+// refused the file, the output is "error: " and kube's message (klog's
+// prefix trimmed), and the loader must refuse it too. To refresh the
+// outputs from kube (K=kube.yaml with the v1.36.4 build,
+// K=kube137.yaml with kube137/'s v1.37.2 build):
 //
 //	cd scheduling/configfile/testdata/kubewrite && for f in *.in.yaml; do
 //	  jq -cn --arg n "${f%.in.yaml}" --rawfile c "$f" '{name: $n, config: $c}'; done |
-//	  (cd ../../../testdata/kubeoracle && go run . writeconfig) |
-//	  jq -r '"\(.name)\t\(.written // .error | @base64)"' |
-//	  while IFS=$'\t' read -r n w; do echo "$w" | base64 -d > "$n.kube.yaml"; done
+//	  /tmp/kubeoracle-1.36 writeconfig |
+//	  jq -r '"\(.name)\t\(if .written then .written else "error: " + .error end | @base64)"' |
+//	  while IFS=$'\t' read -r n w; do echo "$w" | base64 -d > "$n.$K"; done
 func TestConfigWriteAsKube(t *testing.T) {
 	ins, err := filepath.Glob(filepath.Join("testdata", "kubewrite", "*.in.yaml"))
 	if err != nil || len(ins) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
-	for _, in := range ins {
-		name := strings.TrimSuffix(filepath.Base(in), ".in.yaml")
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(filepath.Join("testdata", "kubewrite", name+".kube.yaml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// kube v1.36.4's written configurations.
-			c, err := LoadConfig(src, WithKubeVersion(framework.KubeV136))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := cfgWriteString(t, c); got != string(want) {
-				t.Errorf("written configuration differs from kube's at %s", cfgFirstDiff(string(want), got))
-			}
-			c2, err := LoadConfig(want, WithKubeVersion(framework.KubeV136))
-			if err != nil {
-				t.Fatalf("kube's written configuration does not load: %v", err)
-			}
-			if got := cfgWriteString(t, c2); got != string(want) {
-				t.Errorf("kube's written configuration prints back differently at %s", cfgFirstDiff(string(want), got))
+	for _, rel := range []struct {
+		v   framework.KubeVersion
+		ext string
+	}{{framework.KubeV136, ".kube.yaml"}, {framework.KubeV137, ".kube137.yaml"}} {
+		t.Run(rel.v.String(), func(t *testing.T) {
+			for _, in := range ins {
+				name := strings.TrimSuffix(filepath.Base(in), ".in.yaml")
+				t.Run(name, func(t *testing.T) {
+					src, err := os.ReadFile(in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := os.ReadFile(filepath.Join("testdata", "kubewrite", name+rel.ext))
+					if err != nil {
+						t.Fatal(err)
+					}
+					c, err := LoadConfig(src, WithKubeVersion(rel.v))
+					if strings.HasPrefix(string(want), "error: ") {
+						if err == nil {
+							t.Fatalf("loaded; kube refused it: %s", want)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := cfgWriteString(t, c); got != string(want) {
+						t.Errorf("written configuration differs from kube's at %s", cfgFirstDiff(string(want), got))
+					}
+					c2, err := LoadConfig(want, WithKubeVersion(rel.v))
+					if err != nil {
+						t.Fatalf("kube's written configuration does not load: %v", err)
+					}
+					if got := cfgWriteString(t, c2); got != string(want) {
+						t.Errorf("kube's written configuration prints back differently at %s", cfgFirstDiff(string(want), got))
+					}
+				})
 			}
 		})
 	}
@@ -393,5 +418,38 @@ func TestConfigDynamicResources(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error\n%v\nwant it to contain\n%s", tc.in, err, tc.want)
 		}
+	}
+}
+
+// TestConfigWriteGateAsKube: testdata/kubewrite/default.in.yaml loaded
+// with the StorageCapacityScoring gate set against the release's default
+// prints what kube-scheduler prints with --feature-gates=
+// StorageCapacityScoring=<on>: v1.36.4 with the gate on adds the
+// VolumeBinding shape (default.gate-on.kube.yaml), v1.37.2 with it off
+// drops it (default.gate-off.kube137.yaml). Refresh as for
+// TestConfigWriteAsKube, passing `writeconfig -- --feature-gates=...`.
+func TestConfigWriteGateAsKube(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "kubewrite", "default.in.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		v    framework.KubeVersion
+		on   bool
+		want string
+	}{{framework.KubeV136, true, "default.gate-on.kube.yaml"}, {framework.KubeV137, false, "default.gate-off.kube137.yaml"}} {
+		t.Run(tc.want, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("testdata", "kubewrite", tc.want))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := LoadConfig(src, WithKubeVersion(tc.v), WithConfigStorageCapacityScoring(tc.on))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfgWriteString(t, c); got != string(want) {
+				t.Errorf("written configuration differs from kube's at %s", cfgFirstDiff(string(want), got))
+			}
+		})
 	}
 }

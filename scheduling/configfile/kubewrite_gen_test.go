@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/config"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
 )
 
@@ -378,10 +379,12 @@ func TestConfigWriteKubeCasesDump(t *testing.T) {
 }
 
 // TestConfigWriteMatchesKubeDump loads every document of
-// $SCHEDKIT_CONFIG_CASES/cases.jsonl and compares Write's bytes with what
-// kube-scheduler v1.36.4 --write-config-to wrote for it
-// ($SCHEDKIT_CONFIG_CASES/kube.jsonl, from scheduling/testdata/kubeoracle writeconfig);
-// skipped unless SCHEDKIT_CONFIG_CASES is set. It logs how many documents
+// $SCHEDKIT_CONFIG_CASES/cases.jsonl as release $SCHEDKIT_KUBE_VERSION
+// (default 1.36) and compares Write's bytes with what that release's
+// kube-scheduler --write-config-to wrote for it
+// ($SCHEDKIT_CONFIG_CASES/kube.jsonl, from scheduling/testdata/kubeoracle
+// writeconfig, built for the release: the module for v1.36.4, kube137/
+// for v1.37.2); skipped unless SCHEDKIT_CONFIG_CASES is set. It logs how many documents
 // each side accepted and fails on every one both accept whose output
 // differs, showing the first differing line. What schedkit wrote (or its
 // error) goes to $SCHEDKIT_CONFIG_CASES/schedkit.jsonl.
@@ -389,6 +392,13 @@ func TestConfigWriteMatchesKubeDump(t *testing.T) {
 	dir := os.Getenv("SCHEDKIT_CONFIG_CASES")
 	if dir == "" {
 		t.Skip("SCHEDKIT_CONFIG_CASES not set")
+	}
+	release := framework.KubeV136
+	if v := os.Getenv("SCHEDKIT_KUBE_VERSION"); v != "" {
+		var err error
+		if release, err = framework.ParseKubeVersion(v); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cases := cfgReadJSONL[cfgKubeCase](t, filepath.Join(dir, "cases.jsonl"))
 	kube := cfgReadJSONL[cfgKubeWritten](t, filepath.Join(dir, "kube.jsonl"))
@@ -409,7 +419,7 @@ func TestConfigWriteMatchesKubeDump(t *testing.T) {
 		if k.Name != c.Name {
 			t.Fatalf("line %d: case %s, kube output %s", i, c.Name, k.Name)
 		}
-		cfg, err := LoadConfig([]byte(c.Config))
+		cfg, err := LoadConfig([]byte(c.Config), WithKubeVersion(release))
 		var b bytes.Buffer
 		if err == nil {
 			err = cfg.Write(&b)

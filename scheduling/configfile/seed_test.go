@@ -74,7 +74,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.InterPodAffinityName:                config.DefaultInterPodAffinityArgs(),
 		config.NodeAffinityName:                    config.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               config.DefaultDefaultPreemptionArgs(),
-		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs(),
+		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
 	}
 	if d := cmp.Diff(wantArgs, c.Profiles[0].Args, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
 )
@@ -99,6 +100,33 @@ type plugins struct {
 
 	PlacementGenerate pluginSet `json:"placementGenerate,omitzero"`
 	PlacementScore    pluginSet `json:"placementScore,omitzero"`
+
+	// PodGroupPostFilter is v1.37's pod-group PostFilter point
+	// (GenericWorkload): a field of v1.37's Plugins only, and one schedkit
+	// does not run, so only an empty set is accepted (checkPodGroupPostFilter).
+	PodGroupPostFilter *pluginSet `json:"podGroupPostFilter,omitempty"`
+}
+
+// pointPodGroupPostFilter is v1.37's plugins.podGroupPostFilter.
+const pointPodGroupPostFilter = "podGroupPostFilter"
+
+// checkPodGroupPostFilter rejects plugins.podGroupPostFilter as release v
+// does: v1.36's strict decoding does not know the field; v1.37 knows it,
+// and schedkit, which does not model the PodGroupPostFilter extension
+// point, accepts it only empty.
+func checkPodGroupPostFilter(f *file, v framework.KubeVersion, errs *errorList) {
+	for i, p := range f.Profiles {
+		if p.Plugins == nil || p.Plugins.PodGroupPostFilter == nil {
+			continue
+		}
+		path := fmt.Sprintf("profiles[%d].plugins.%s", i, pointPodGroupPostFilter)
+		switch set := p.Plugins.PodGroupPostFilter; {
+		case !v.AtLeast(framework.KubeV137):
+			errs.add(path, "unknown field %q (a field of kube-scheduler v1.37's configuration, not %s's)", pointPodGroupPostFilter, v)
+		case len(set.Enabled) > 0 || len(set.Disabled) > 0:
+			errs.add(path, "schedkit does not run kube's PodGroupPostFilter extension point (GenericWorkload); only an empty set is accepted")
+		}
+	}
 }
 
 // pointPreEnqueue, pointMultiPoint and the placement points name the

@@ -1,16 +1,23 @@
 package configfile
 
-// What kube-scheduler v1.36 --write-config-to prints
-// (cmd/kube-scheduler/app/options LogOrWriteConfig): the internal
-// configuration encoded back to kubescheduler.config.k8s.io/v1 through
-// kube's scheme, with each profile as its framework captured it. The
-// round trip through the internal types shows in the output: every
-// optional field the internal type holds by value (enableProfiling,
-// enableContentionProfiling, a plugin's weight, a profile's
-// schedulerName, every extension point's plugin set) is printed even when
-// the file left it out, as its value or zero. These types are that v1
-// shape; file and its parts, which keep the user's omissions for
-// defaulting, are converted into them.
+import "github.com/schedkit/schedkit/framework"
+
+// What kube-scheduler --write-config-to prints
+// (cmd/kube-scheduler/app/options LogOrWriteConfig), as v1.36.4 and
+// v1.37.2 print it: the internal configuration encoded back to
+// kubescheduler.config.k8s.io/v1 through kube's scheme, with each profile
+// as its framework captured it. The round trip through the internal types
+// shows in the output: every optional field the internal type holds by
+// value (enableProfiling, enableContentionProfiling, a plugin's weight, a
+// profile's schedulerName, every extension point's plugin set) is printed
+// even when the file left it out, as its value or zero. These types are
+// that v1 shape; file and its parts, which keep the user's omissions for
+// defaulting, are converted into them. The releases differ in what the
+// loader put in the file (the default multiPoint list, VolumeBinding's
+// shape under the StorageCapacityScoring gate) and in one field of the
+// shape itself: v1.37's plugins.podGroupPostFilter
+// (kube-scheduler/config/v1 Plugins.PodGroupPostFilter, a value field of
+// the internal Plugins, so always printed, as {} when empty).
 
 type outFile struct {
 	APIVersion                string          `json:"apiVersion"`
@@ -52,6 +59,8 @@ type outPlugins struct {
 	MultiPoint        outPluginSet `json:"multiPoint"`
 	PlacementGenerate outPluginSet `json:"placementGenerate"`
 	PlacementScore    outPluginSet `json:"placementScore"`
+	// PodGroupPostFilter is printed from v1.37 on (nil before).
+	PodGroupPostFilter *outPluginSet `json:"podGroupPostFilter,omitempty"`
 }
 
 type outPluginSet struct {
@@ -67,9 +76,9 @@ type outPlugin struct {
 	Weight int32  `json:"weight"`
 }
 
-// writeView converts a loaded, defaulted document into what kube
-// prints for it.
-func writeView(f *file) outFile {
+// writeView converts a loaded, defaulted document into what kube release
+// v prints for it.
+func writeView(f *file, v framework.KubeVersion) outFile {
 	out := outFile{
 		APIVersion:               f.APIVersion,
 		Kind:                     f.Kind,
@@ -95,6 +104,9 @@ func writeView(f *file) outFile {
 		}
 		if p.Plugins != nil {
 			op.Plugins = outPluginsOf(p.Plugins)
+		}
+		if v.AtLeast(framework.KubeV137) {
+			op.Plugins.PodGroupPostFilter = &outPluginSet{}
 		}
 		out.Profiles = append(out.Profiles, op)
 	}

@@ -159,7 +159,7 @@ func rtStorage(t *rapid.T, d *Dump) {
 		s.CSIDrivers = []*api.CSIDriver{{ObjectMeta: api.ObjectMeta{Name: "pd.csi.storage.gke.io"}, Spec: api.CSIDriverSpec{
 			AttachRequired: rtOptBool(t, "attach"), PodInfoOnMount: rtOptBool(t, "podinfo"), StorageCapacity: rtOptBool(t, "capacity"),
 			FSGroupPolicy: rtOptString(t, "fsgroup"), VolumeLifecycleModes: []string{"Persistent"}, RequiresRepublish: rtOptBool(t, "republish"),
-			SELinuxMount: rtOptBool(t, "selinux")}}}
+			SELinuxMount: rtOptBool(t, "selinux"), PreventPodSchedulingIfMissing: rtOptBool(t, "prevent")}}}
 		if rapid.Bool().Draw(t, "tokens") {
 			s.CSIDrivers[0].Spec.TokenRequests = rtRaw(t, "tokenRequests")
 		}

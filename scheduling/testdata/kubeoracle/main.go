@@ -1,47 +1,20 @@
-// Command kubeoracle runs kube-scheduler v1.36.4's own code on inputs that
+// Command kubeoracle runs kube-scheduler's own code on inputs that
 // schedkit's tests generate, so that their expected values come from kube
 // rather than from schedkit. It is a separate module under testdata so that
-// schedkit itself imports nothing from k8s.io. Each mode is a subcommand:
+// schedkit itself imports nothing from k8s.io. This module builds it
+// against kube-scheduler v1.36.4; kube137/ is the same program (package
+// oracle) built against v1.37.2:
 //
-//	kubeoracle [volume]      kube's volume plugins (VolumeRestrictions,
-//	                         NodeVolumeLimits, VolumeBinding, VolumeZone) on
-//	                         the scenarios of scheduling/volume_kube_edge_test.go,
-//	                         read as JSON lines from stdin; prints their
-//	                         PreFilter and Filter verdicts as JSON lines.
-//	kubeoracle writeconfig   KubeSchedulerConfiguration documents read as
-//	                         JSON lines {"name","config"} from stdin; prints
-//	                         {"name","written"} (what kube-scheduler
-//	                         --write-config-to writes) or {"name","error"}
-//	                         per document (see writeconfig.go); arguments
-//	                         after "--" go to kube-scheduler, e.g.
-//	                         --feature-gates=StorageCapacityScoring=true.
-//	kubeoracle kube-scheduler [flags]
-//	                         kube-scheduler's own main (app.NewSchedulerCommand),
-//	                         which writeconfig runs once per document.
+//	cd scheduling/testdata/kubeoracle && go build -o /tmp/kubeoracle-1.36 .
+//	cd scheduling/testdata/kubeoracle/kube137 && go build -o /tmp/kubeoracle-1.37 .
 //
-// The mode's code lives in the file of its name, so that a mode can gain a
-// kube-version switch without touching the others.
+// The modes are described in package oracle.
 package main
 
 import (
-	"fmt"
 	"os"
+
+	"kubeoracle/oracle"
 )
 
-func main() {
-	mode := ""
-	if len(os.Args) > 1 {
-		mode = os.Args[1]
-	}
-	switch mode {
-	case "", "volume":
-		runVolume()
-	case "writeconfig":
-		runWriteConfig(os.Args[2:])
-	case "kube-scheduler":
-		runKubeScheduler(os.Args[2:])
-	default:
-		fmt.Fprintf(os.Stderr, "kubeoracle: unknown mode %q (volume, writeconfig, kube-scheduler)\n", mode)
-		os.Exit(2)
-	}
-}
+func main() { oracle.Main(os.Args[1:]) }

@@ -1,9 +1,10 @@
-package main
+package oracle
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 
 	v1 "k8s.io/api/core/v1"
@@ -12,8 +13,11 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/component-base/featuregate"
+	configv1 "k8s.io/kube-scheduler/config/v1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
 	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
@@ -40,6 +44,11 @@ type scenario struct {
 	Placed  []*v1.Pod  `json:"placed"`
 	Storage storage    `json:"storage"`
 	Pod     *v1.Pod    `json:"pod"`
+	// Score asks for VolumeBinding's PreScore and Score.
+	Score bool `json:"score,omitempty"`
+	// FeatureGates are set for this scenario only, over the release's
+	// defaults.
+	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 }
 
 type verdict struct {
@@ -50,6 +59,12 @@ type verdict struct {
 type outcome struct {
 	PreFilter verdict            `json:"preFilter"`
 	Filter    map[string]verdict `json:"filter,omitempty"`
+	// PreScore and Score are VolumeBinding's, for a scenario with Score:
+	// PreScore over the nodes its Filter passed (every node when its
+	// PreFilter returned Skip), Score on each of them when PreScore
+	// succeeded.
+	PreScore *verdict         `json:"preScore,omitempty"`
+	Scores   map[string]int64 `json:"score,omitempty"`
 }
 
 func of(s *fwk.Status) verdict {
@@ -79,9 +94,7 @@ func run(sc *scenario) map[string]outcome {
 	makers := []mk{
 		func() (fwk.Plugin, error) { return volumerestrictions.New(ctx, nil, fh, fts) },
 		func() (fwk.Plugin, error) { return nodevolumelimits.NewCSI(ctx, nil, fh, fts) },
-		func() (fwk.Plugin, error) {
-			return volumebinding.New(ctx, &config.VolumeBindingArgs{BindTimeoutSeconds: 600}, fh, fts)
-		},
+		func() (fwk.Plugin, error) { return volumebinding.New(ctx, volumeBindingArgs(), fh, fts) },
 		func() (fwk.Plugin, error) { return volumezone.New(ctx, nil, fh, fts) },
 	}
 	pls := make([]fwk.Plugin, len(makers))
@@ -131,15 +144,58 @@ func run(sc *scenario) map[string]outcome {
 		state := framework.NewCycleState()
 		_, st := pl.(fwk.PreFilterPlugin).PreFilter(ctx, state, sc.Pod, nodeInfos)
 		oc := outcome{PreFilter: of(st)}
+		passed := nodeInfos
 		if st.IsSuccess() {
+			passed = nil
 			oc.Filter = map[string]verdict{}
 			for _, n := range nodeInfos {
-				oc.Filter[n.Node().Name] = of(pl.(fwk.FilterPlugin).Filter(ctx, state, sc.Pod, n))
+				v := of(pl.(fwk.FilterPlugin).Filter(ctx, state, sc.Pod, n))
+				oc.Filter[n.Node().Name] = v
+				if v.Code == "Success" {
+					passed = append(passed, n)
+				}
+			}
+		}
+		if scorer, ok := pl.(fwk.ScorePlugin); ok && sc.Score && (st.IsSuccess() || st.IsSkip()) {
+			ps := of(pl.(fwk.PreScorePlugin).PreScore(ctx, state, sc.Pod, passed))
+			oc.PreScore = &ps
+			if ps.Code == "Success" {
+				oc.Scores = map[string]int64{}
+				for _, n := range passed {
+					v, s := scorer.Score(ctx, state, sc.Pod, n)
+					if !s.IsSuccess() {
+						panic(fmt.Sprintf("%s: Score on %s: %v", sc.Name, n.Node().Name, s))
+					}
+					oc.Scores[n.Node().Name] = v
+				}
 			}
 		}
 		out[names[i]] = oc
 	}
 	return out
+}
+
+// volumeBindingArgs are VolumeBinding's args as the release defaults them
+// (kube's v1 SetDefaults_VolumeBindingArgs through the scheme: 600 s, and
+// with StorageCapacityScoring on the shape {0: 10, 100: 0}).
+func volumeBindingArgs() *config.VolumeBindingArgs {
+	v1a := &configv1.VolumeBindingArgs{}
+	scheme.Scheme.Default(v1a)
+	a := &config.VolumeBindingArgs{}
+	must(scheme.Scheme.Convert(v1a, a, nil))
+	return a
+}
+
+// withGates runs f with the scenario's feature gates set, then puts the
+// previous values back.
+func withGates(gates map[string]bool, f func()) {
+	prev := map[string]bool{}
+	for k := range gates {
+		prev[k] = utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(k))
+	}
+	must(utilfeature.DefaultMutableFeatureGate.SetFromMap(gates))
+	defer func() { must(utilfeature.DefaultMutableFeatureGate.SetFromMap(prev)) }()
+	f()
 }
 
 // runVolume reads volume scenarios as JSON lines from stdin and prints
@@ -151,10 +207,12 @@ func runVolume() {
 	for sc.Scan() {
 		var s scenario
 		must(json.Unmarshal(sc.Bytes(), &s))
+		var out map[string]outcome
+		withGates(s.FeatureGates, func() { out = run(&s) })
 		must(enc.Encode(struct {
 			Name string             `json:"name"`
 			Kube map[string]outcome `json:"kube"`
-		}{s.Name, run(&s)}))
+		}{s.Name, out}))
 	}
 	must(sc.Err())
 }
