@@ -22,7 +22,7 @@ func (c *Cluster) Assume(namespace, name, node string) error {
 	if c.snap == nil {
 		return c.zeroErr("Assume")
 	}
-	_, err := c.assume(podKey(namespace, name), node, -1, nil)
+	_, err := c.AssumeKey(PodKey(namespace, name), node, -1, nil)
 	return err
 }
 
@@ -31,22 +31,22 @@ func (c *Cluster) Assume(namespace, name, node string) error {
 type assumedPod struct {
 	pod   api.Pod
 	info  framework.PodInfo
-	rec   clusterPod
-	bound clusterPod
+	rec   Entry
+	bound Entry
 }
 
-// assumedSlab hands out assumedPods from arrays of assumedSlabLen, one
+// AssumedSlab hands out assumedPods from arrays of assumedSlabLen, one
 // allocation for that many assumed pods, for pods that all leave the
 // cluster together (a capacity question's replicas, which its Revert
 // removes): an array stays in memory while any of its pods does.
-type assumedSlab struct {
+type AssumedSlab struct {
 	free []assumedPod
 }
 
 const assumedSlabLen = 32
 
 // next returns unused memory for an assumed pod.
-func (s *assumedSlab) next() *assumedPod {
+func (s *AssumedSlab) next() *assumedPod {
 	if len(s.free) == 0 {
 		s.free = make([]assumedPod, assumedSlabLen)
 	}
@@ -55,11 +55,14 @@ func (s *assumedSlab) next() *assumedPod {
 	return a
 }
 
-// assume is Assume for the pod key (namespace/name); it returns the
+// AssumeKey is Assume for the pod key (namespace/name); it returns the
 // assumed pod's PodInfo. at is the node's index in the snapshot when the
 // caller knows it (runtime.Result.SelectedIndex), or -1; slab, when not
 // nil, gives the memory of the assumed pod (otherwise it is allocated).
-func (c *Cluster) assume(key, node string, at int, slab *assumedSlab) (*framework.PodInfo, error) {
+func (c *Cluster) AssumeKey(key, node string, at int, slab *AssumedSlab) (*framework.PodInfo, error) {
+	if c.snap == nil {
+		return nil, c.zeroErr("AssumeKey")
+	}
 	cp, ok := c.pods[key]
 	if !ok {
 		return nil, fmt.Errorf("scheduling: assume: unknown pod %s", key)
@@ -77,8 +80,8 @@ func (c *Cluster) assume(key, node string, at int, slab *assumedSlab) (*framewor
 	a.pod.Spec.NodeName = node
 	a.pod.Status.NominatedNodeName = ""
 	a.info.Pod = &a.pod
-	a.bound = clusterPod{info: &a.info, state: StateBound}
-	a.rec = clusterPod{info: &a.info, state: StateAssumed, bound: &a.bound}
+	a.bound = Entry{info: &a.info, state: StateBound}
+	a.rec = Entry{info: &a.info, state: StateAssumed, bound: &a.bound}
 	// The snapshot finds the node (a missing one leaves it unchanged).
 	if err := c.snapAddAt(&a.info, at); err != nil {
 		if _, ok := c.snap.Get(node); !ok {
@@ -96,7 +99,7 @@ func (c *Cluster) Forget(namespace, name string) error {
 	if c.snap == nil {
 		return c.zeroErr("Forget")
 	}
-	key := podKey(namespace, name)
+	key := PodKey(namespace, name)
 	cp, ok := c.pods[key]
 	if !ok {
 		return fmt.Errorf("scheduling: forget: unknown pod %s", key)
@@ -111,7 +114,7 @@ func (c *Cluster) Forget(namespace, name string) error {
 	p.Spec.NodeName = ""
 	pi := *cp.info
 	pi.Pod = &p
-	c.setPod(key, &clusterPod{info: &pi, state: StatePending})
+	c.setPod(key, &Entry{info: &pi, state: StatePending})
 	return nil
 }
 
@@ -122,11 +125,14 @@ func (c *Cluster) Bind(namespace, name, node string) error {
 	if c.snap == nil {
 		return c.zeroErr("Bind")
 	}
-	return c.bind(podKey(namespace, name), node)
+	return c.BindKey(PodKey(namespace, name), node)
 }
 
-// bind is Bind for the pod key (namespace/name).
-func (c *Cluster) bind(key, node string) error {
+// BindKey is Bind for the pod key (namespace/name).
+func (c *Cluster) BindKey(key, node string) error {
+	if c.snap == nil {
+		return c.zeroErr("BindKey")
+	}
 	cp, ok := c.pods[key]
 	if !ok {
 		return fmt.Errorf("scheduling: bind: unknown pod %s", key)
@@ -139,7 +145,7 @@ func (c *Cluster) bind(key, node string) error {
 	}
 	b := cp.bound // the record assume made for this bind
 	if b == nil || b.info != cp.info {
-		b = &clusterPod{info: cp.info, state: StateBound}
+		b = &Entry{info: cp.info, state: StateBound}
 	}
 	c.replacePod(key, cp, true, b)
 	return nil

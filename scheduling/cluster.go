@@ -37,15 +37,15 @@ func (s PodState) String() string {
 	return fmt.Sprintf("PodState(%d)", int(s))
 }
 
-// clusterPod is one pod record. Records are immutable: a change replaces
+// Entry is one pod record. Records are immutable: a change replaces
 // the record, so the undo journal can restore the previous pointer.
-type clusterPod struct {
+type Entry struct {
 	info  *framework.PodInfo // info.Pod is the cluster's private copy
 	state PodState
 	// bound, for an assumed record, is the record its bind installs,
 	// allocated with it by assume (records are never modified in place:
 	// the journal and forks hold them).
-	bound *clusterPod
+	bound *Entry
 }
 
 // PodRecord is a pod of the cluster with its scheduling state. Pod is the
@@ -92,7 +92,7 @@ type PodRecord struct {
 // reads as empty, and its methods that return an error fail saying so.
 type Cluster struct {
 	snap    *framework.Snapshot
-	pods    map[string]*clusterPod
+	pods    map[string]*Entry
 	uids    map[string]string // UID → namespace/name
 	metrics map[string]*api.NodeMetric
 	journal []clusterUndo
@@ -124,7 +124,7 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{snap: snap, pods: map[string]*clusterPod{}, uids: map[string]string{}, metrics: map[string]*api.NodeMetric{},
+	return &Cluster{snap: snap, pods: map[string]*Entry{}, uids: map[string]string{}, metrics: map[string]*api.NodeMetric{},
 		loads: map[string]*api.NodeLoad{}, podGroups: map[string]*api.PodGroup{}, wpodGroups: map[string]*api.WorkloadPodGroup{},
 		workloads: map[string]*api.Workload{}, groups: map[string]*groupMembers{}}, nil
 }
@@ -189,15 +189,15 @@ func (c *Cluster) NodeInfo(name string) (*framework.NodeInfo, bool) {
 
 // Pod returns the pod namespace/name and its state.
 func (c *Cluster) Pod(namespace, name string) (PodRecord, bool) {
-	cp, ok := c.pods[podKey(namespace, name)]
+	cp, ok := c.pods[PodKey(namespace, name)]
 	if !ok {
 		return PodRecord{}, false
 	}
 	return PodRecord{Pod: cp.info.Pod, State: cp.state}, true
 }
 
-// podInfo returns the PodInfo of a pod by key.
-func (c *Cluster) podInfo(key string) (*framework.PodInfo, PodState, bool) {
+// PodInfo returns the PodInfo of a pod by key.
+func (c *Cluster) PodInfo(key string) (*framework.PodInfo, PodState, bool) {
 	cp, ok := c.pods[key]
 	if !ok {
 		return nil, 0, false
@@ -251,7 +251,10 @@ func (c *Cluster) NodeMetrics() []*api.NodeMetric {
 	return out
 }
 
-func podKey(namespace, name string) string { return namespace + "/" + name }
+func PodKey(namespace, name string) string { return namespace + "/" + name }
+
+// JournalLen is the length of the undo journal: a mark Holds takes.
+func (c *Cluster) JournalLen() int { return len(c.journal) }
 
 // clusterUndo is one step of the undo journal: undo, or, for the two
 // changes every placed pod makes (held as data so that journaling them
@@ -265,7 +268,7 @@ type clusterUndo struct {
 	undo  func()
 	added *framework.PodInfo
 	key   string
-	old   *clusterPod
+	old   *Entry
 	had   bool
 	plain bool
 	node  int32
@@ -387,14 +390,14 @@ func (c *Cluster) WithFork(fn func() error) error {
 
 // setPod replaces (or, with cp nil, deletes) a pod record and its UID
 // index entry, journaled. A replacement keeps the pod's UID.
-func (c *Cluster) setPod(key string, cp *clusterPod) {
+func (c *Cluster) setPod(key string, cp *Entry) {
 	old, had := c.pods[key]
 	c.replacePod(key, old, had, cp)
 }
 
 // replacePod is setPod for a caller that looked the key's record up
 // (old; had: there is one).
-func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterPod) {
+func (c *Cluster) replacePod(key string, old *Entry, had bool, cp *Entry) {
 	plain := !c.indexGroup(key, old, cp) && (cp == nil || cp.info.Pod.UID == "")
 	if cp == nil {
 		delete(c.pods, key)
@@ -428,11 +431,11 @@ func (c *Cluster) replacePod(key string, old *clusterPod, had bool, cp *clusterP
 	}
 }
 
-// holds reports whether the cluster still refers to rec, a record added
+// Holds reports whether the cluster still refers to rec, a record added
 // for key after the journal's step mark: as key's record, or as the record
 // a step from mark on restores. A caller that allocated rec
 // (addPodInfo) may reuse its memory when it does not.
-func (c *Cluster) holds(key string, mark int, rec *clusterPod) bool {
+func (c *Cluster) Holds(key string, mark int, rec *Entry) bool {
 	if c.pods[key] == rec {
 		return true
 	}
@@ -447,7 +450,7 @@ func (c *Cluster) holds(key string, mark int, rec *clusterPod) bool {
 // unsetPod undoes the setPod steps of key since the one that replaced old
 // (had: there was one): the current record goes, old comes back. plain is
 // the step's (clusterUndo).
-func (c *Cluster) unsetPod(key string, old *clusterPod, had, plain bool) {
+func (c *Cluster) unsetPod(key string, old *Entry, had, plain bool) {
 	if !had && plain {
 		delete(c.pods, key) // no UID, no gang: nothing else refers to it
 		return
@@ -595,7 +598,7 @@ func (c *Cluster) RemoveNode(name string) ([]*api.Pod, error) {
 		p.Spec.NodeName = ""
 		p.Status.NominatedNodeName = ""
 		evicted = append(evicted, &p)
-		c.setPod(podKey(pi.Pod.Namespace, pi.Pod.Name), nil)
+		c.setPod(PodKey(pi.Pod.Namespace, pi.Pod.Name), nil)
 	}
 	if !c.forking() {
 		if err := c.snap.RemoveNode(name); err != nil {
@@ -661,15 +664,18 @@ func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
-	return c.addPodInfo(key, pi, nil, controllers)
+	return c.AddPodInfo(key, pi, nil, controllers)
 }
 
-// addPodInfo is AddPod after the checks of the pod itself: pi (whose Pod
+// AddPodInfo is AddPod after the checks of the pod itself: pi (whose Pod
 // the cluster now owns) is a valid pod with a new key and UID. rec, when
 // not nil, is unused memory for the pod's record (allocated with pi by a
 // caller that adds many pods). controllers creates the pod's ephemeral
 // claims.
-func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod, controllers bool) error {
+func (c *Cluster) AddPodInfo(key string, pi *framework.PodInfo, rec *Entry, controllers bool) error {
+	if c.snap == nil {
+		return c.zeroErr("AddPodInfo")
+	}
 	p := pi.Pod
 	state := StatePending
 	if p.Spec.NodeName != "" {
@@ -687,9 +693,9 @@ func (c *Cluster) addPodInfo(key string, pi *framework.PodInfo, rec *clusterPod,
 		}
 	}
 	if rec == nil {
-		rec = new(clusterPod)
+		rec = new(Entry)
 	}
-	*rec = clusterPod{info: pi, state: state}
+	*rec = Entry{info: pi, state: state}
 	c.replacePod(key, nil, false, rec) // the key is new
 	return nil
 }
@@ -701,7 +707,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*api.Pod, error) {
 	if c.snap == nil {
 		return nil, c.zeroErr("DeletePod")
 	}
-	key := podKey(namespace, name)
+	key := PodKey(namespace, name)
 	cp, ok := c.pods[key]
 	if !ok {
 		return nil, fmt.Errorf("scheduling: DeletePod: unknown pod %s", key)
@@ -754,9 +760,9 @@ func (c *Cluster) SetDisruptionBudgets(pdbs []api.PodDisruptionBudget) {
 	}
 }
 
-// setNominated records status.nominatedNodeName of a pending pod (the
+// SetNominated records status.nominatedNodeName of a pending pod (the
 // cluster's copy; the caller's object is untouched).
-func (c *Cluster) setNominated(key, node string) {
+func (c *Cluster) SetNominated(key, node string) {
 	cp, ok := c.pods[key]
 	if !ok || cp.info.Pod.Status.NominatedNodeName == node {
 		return
@@ -765,7 +771,7 @@ func (c *Cluster) setNominated(key, node string) {
 	p.Status.NominatedNodeName = node
 	pi := *cp.info
 	pi.Pod = &p
-	c.setPod(key, &clusterPod{info: &pi, state: cp.state})
+	c.setPod(key, &Entry{info: &pi, state: cp.state})
 }
 
 // AddNodesOnFork appends nodes to the snapshot of an open fork, keeping

@@ -53,11 +53,12 @@ func (c *Cluster) groupKeys(p *api.Pod) (label, kube string) {
 	return label, kube
 }
 
-// memoGroups turns groupKeys' memory of a labels map on for a question
-// whose pods share their labels map, or off, forgetting the map: once the
-// question returns, its caller may change the map (a template's labels)
-// and add pods with it, which the cluster must then read afresh.
-func (c *Cluster) memoGroups(on bool) { c.groupMemo, c.ungrouped = on, nil }
+// MemoGroups turns on (or off, forgetting it) the cluster's memory of a
+// labels map without a PodGroup label, for a capacity question whose pods
+// share one labels map: once the question returns, its caller may change
+// the map (a template's labels) and add pods with it, which the cluster
+// must then read afresh.
+func (c *Cluster) MemoGroups(on bool) { c.groupMemo, c.ungrouped = on, nil }
 
 // sameLabels reports whether a and b are the same map (not only equal).
 func sameLabels(a, b map[string]string) bool {
@@ -68,7 +69,7 @@ func sameLabels(a, b map[string]string) bool {
 // from to record to (either may be nil). It is setPod's bookkeeping, and
 // its own undo with the arguments swapped. It reports whether to (not
 // nil) belongs to a gang.
-func (c *Cluster) indexGroup(key string, from, to *clusterPod) (grouped bool) {
+func (c *Cluster) indexGroup(key string, from, to *Entry) (grouped bool) {
 	var label, kube string
 	if from != nil {
 		label, kube = c.groupKeys(from.info.Pod)
@@ -135,10 +136,10 @@ func (c *Cluster) PodGroupCounts(namespace, name string) (total, assigned int) {
 	return len(m.pods), m.assigned
 }
 
-// podGroupGated returns how many pods of the cluster name the PodGroup
+// PodGroupGated returns how many pods of the cluster name the PodGroup
 // namespace/name with api.PodGroupLabel and carry scheduling gates
 // (spec.schedulingGates, in any state). O(1).
-func (c *Cluster) podGroupGated(namespace, name string) int {
+func (c *Cluster) PodGroupGated(namespace, name string) int {
 	if m := c.groups[namespace+"/"+name]; m != nil {
 		return m.gated
 	}
@@ -237,8 +238,8 @@ func (c *Cluster) PodGroup(namespace, name string) (*api.PodGroup, bool) {
 	return g, ok
 }
 
-// podGroupByKey returns the PodGroup of a "namespace/name" key.
-func (c *Cluster) podGroupByKey(key string) (*api.PodGroup, bool) {
+// PodGroupByKey returns the PodGroup of a "namespace/name" key.
+func (c *Cluster) PodGroupByKey(key string) (*api.PodGroup, bool) {
 	g, ok := c.podGroups[key]
 	return g, ok
 }

@@ -111,8 +111,8 @@ func TestClusterHolds(t *testing.T) {
 			c.Fork()
 			mark := len(c.journal)
 			pi := framework.MustPodInfo(clPod("p", "1", "1Gi"))
-			rec := new(clusterPod)
-			if err := c.addPodInfo("default/p", pi, rec, true); err != nil {
+			rec := new(Entry)
+			if err := c.AddPodInfo("default/p", pi, rec, true); err != nil {
 				t.Fatal(err)
 			}
 			if tc.between {
@@ -121,11 +121,11 @@ func TestClusterHolds(t *testing.T) {
 				}
 			}
 			if tc.assume {
-				if _, err := c.assume("default/p", "n1", -1, nil); err != nil {
+				if _, err := c.AssumeKey("default/p", "n1", -1, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if got := c.holds("default/p", mark, rec); got != tc.want {
+			if got := c.Holds("default/p", mark, rec); got != tc.want {
 				t.Errorf("holds = %v, want %v", got, tc.want)
 			}
 			if err := c.Revert(); err != nil {

@@ -18,7 +18,7 @@ import (
 func TestAddObservedPod(t *testing.T) {
 	c := svZonedCluster(t, 10)
 	sc := st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
-	sc.Annotations = map[string]string{annDefaultClass: "true"}
+	sc.Annotations = map[string]string{testAnnDefaultClass: "true"}
 	if err := c.UpdateStorageObject(sc); err != nil {
 		t.Fatal(err)
 	}

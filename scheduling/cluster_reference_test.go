@@ -101,41 +101,41 @@ func (r *clRefCluster) AddPod(p *api.Pod) error {
 }
 
 func (r *clRefCluster) DeletePod(ns, name string) (*api.Pod, error) {
-	p, ok := r.st.pods[podKey(ns, name)]
+	p, ok := r.st.pods[PodKey(ns, name)]
 	if !ok {
 		return nil, fmt.Errorf("unknown")
 	}
-	delete(r.st.pods, podKey(ns, name))
+	delete(r.st.pods, PodKey(ns, name))
 	return &p.pod, nil
 }
 
 func (r *clRefCluster) Assume(ns, name, node string) error {
-	p, ok := r.st.pods[podKey(ns, name)]
+	p, ok := r.st.pods[PodKey(ns, name)]
 	if !ok || p.state != StatePending || r.nodeIndex(node) < 0 {
 		return fmt.Errorf("cannot assume")
 	}
 	p.pod.Spec.NodeName, p.pod.Status.NominatedNodeName, p.state = node, "", StateAssumed
-	r.st.pods[podKey(ns, name)] = p
+	r.st.pods[PodKey(ns, name)] = p
 	return nil
 }
 
 func (r *clRefCluster) Forget(ns, name string) error {
-	p, ok := r.st.pods[podKey(ns, name)]
+	p, ok := r.st.pods[PodKey(ns, name)]
 	if !ok || p.state != StateAssumed {
 		return fmt.Errorf("cannot forget")
 	}
 	p.pod.Spec.NodeName, p.state = "", StatePending
-	r.st.pods[podKey(ns, name)] = p
+	r.st.pods[PodKey(ns, name)] = p
 	return nil
 }
 
 func (r *clRefCluster) Bind(ns, name, node string) error {
-	p, ok := r.st.pods[podKey(ns, name)]
+	p, ok := r.st.pods[PodKey(ns, name)]
 	if !ok || p.state != StateAssumed || p.pod.Spec.NodeName != node {
 		return fmt.Errorf("cannot bind")
 	}
 	p.state = StateBound
-	r.st.pods[podKey(ns, name)] = p
+	r.st.pods[PodKey(ns, name)] = p
 	return nil
 }
 

@@ -237,7 +237,7 @@ func (c *Cluster) createEphemeralClaims(pod *api.Pod) error {
 		claim.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
 		claim.Status.Phase = api.ClaimPending
 		if !namesClass(claim) {
-			withDefaultClass(claim, c.DefaultStorageClass())
+			WithDefaultClass(claim, c.DefaultStorageClass())
 		}
 		if err := c.setStorage(claim); err != nil {
 			return fmt.Errorf("pod %s: ephemeral volume %q: %w", pod.Key(), v.Name, err)

@@ -239,7 +239,7 @@ func TestClusterCopiesOnEntry(t *testing.T) {
 	if err := c.Assume("default", "a", "n1"); err != nil {
 		t.Fatal(err)
 	}
-	c.setNominated("default/a", "n1")
+	c.SetNominated("default/a", "n1")
 	if p.Spec.NodeName != "" || p.Status.NominatedNodeName != "" {
 		t.Errorf("caller's pod was mutated: nodeName %q nominated %q", p.Spec.NodeName, p.Status.NominatedNodeName)
 	}

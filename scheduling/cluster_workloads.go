@@ -109,12 +109,12 @@ func (c *Cluster) WorkloadPodGroups() []*api.WorkloadPodGroup {
 	return out
 }
 
-// setWorkloadPodGroupCondition sets cond on kube's PodGroup
+// SetWorkloadPodGroupCondition sets cond on kube's PodGroup
 // namespace/name as api.SetCondition does (journaled; the stored
 // copy is replaced, never changed in place), unless the group is missing
 // or already has a True condition of cond's type and cond is not True
 // (kube's updatePodGroupCondition never turns PodGroupScheduled back).
-func (c *Cluster) setWorkloadPodGroupCondition(namespace, name string, cond api.Condition, now time.Time) {
+func (c *Cluster) SetWorkloadPodGroupCondition(namespace, name string, cond api.Condition, now time.Time) {
 	key := namespace + "/" + name
 	g, ok := c.wpodGroups[key]
 	if !ok {

@@ -127,7 +127,7 @@ func (pl *Coscheduling) group(c *Cluster, pod *api.Pod) (string, *api.PodGroup) 
 	if key == "" || c == nil {
 		return key, nil
 	}
-	g, ok := c.podGroupByKey(key)
+	g, ok := c.PodGroupByKey(key)
 	if !ok {
 		return key, nil
 	}
@@ -174,7 +174,7 @@ func (pl *Coscheduling) creationTime(q *framework.QueuedPodInfo) time.Time {
 	if pl.s == nil {
 		return ts
 	}
-	g, ok := pl.s.cluster.podGroupByKey(key)
+	g, ok := pl.s.cluster.PodGroupByKey(key)
 	if !ok {
 		return ts
 	}
@@ -216,7 +216,7 @@ func (pl *Coscheduling) PreFilter(_ context.Context, state *framework.CycleState
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf(
 			"pre-filter pod %v cannot find enough sibling pods, current pods number: %v, minMember of group: %v", pod.Pod.Name, total, g.Spec.MinMember))
 	}
-	if gated := s.cluster.podGroupGated(g.Namespace, g.Name); gated > total-int(g.Spec.MinMember) {
+	if gated := s.cluster.PodGroupGated(g.Namespace, g.Name); gated > total-int(g.Spec.MinMember) {
 		return nil, framework.NewStatus(framework.UnschedulableAndUnresolvable, fmt.Sprintf(
 			"pre-filter pod %v cannot proceed due to gated pods in the same PodGroup", pod.Pod.Name))
 	}

@@ -260,7 +260,7 @@ func TestCoschedulingPermit(t *testing.T) {
 			if err := e.s.cluster.Assume(tt.pod.Namespace, tt.pod.Name, "node"); err != nil {
 				t.Fatal(err)
 			}
-			pi, _, _ := e.s.cluster.podInfo(tt.pod.Key())
+			pi, _, _ := e.s.cluster.PodInfo(tt.pod.Key())
 			got, wait := e.pl.Permit(context.Background(), e.state(), pi, "node")
 			csStatus(t, got, tt.want, tt.wantMsg)
 			if tt.want == framework.Wait && wait != 10*time.Second {
@@ -375,7 +375,7 @@ func TestCoschedulingPodGroupBackoff(t *testing.T) {
 	if err := e.s.cluster.Assume("ns", "pod1", "node"); err != nil {
 		t.Fatal(err)
 	}
-	pi, _, _ := e.s.cluster.podInfo("ns/pod1")
+	pi, _, _ := e.s.cluster.PodInfo("ns/pod1")
 	got, _ := e.pl.Permit(context.Background(), e.state(), pi, "node")
 	csStatus(t, got, framework.Wait, "")
 	for _, key := range []string{"ns/pod2", "ns/pod3"} {

@@ -117,7 +117,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 				if err := c.Assume(p.Namespace, p.Name, "some-node"); err != nil {
 					t.Fatal(err)
 				}
-				pi, _, _ := c.podInfo(p.Key())
+				pi, _, _ := c.PodInfo(p.Key())
 				st, timeout := pl.Permit(context.Background(), state(), pi, "some-node")
 				if st.Code() != framework.Wait || timeout != GangSchedulingPermitTimeout {
 					t.Fatalf("Permit of waiting pod %s = %v %v, want Wait for 5m", p.Name, st, timeout)
@@ -148,7 +148,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 			} else if err := c.Assume(tt.pod.Namespace, tt.pod.Name, "some-node"); err != nil {
 				t.Fatal(err)
 			}
-			pi, _, _ := c.podInfo(tt.pod.Key())
+			pi, _, _ := c.PodInfo(tt.pod.Key())
 			got, _ := pl.Permit(context.Background(), st, pi, "some-node")
 			if !statusEqual(got, tt.wantPermit) {
 				t.Fatalf("Permit = %v, want %v", got, tt.wantPermit)
@@ -225,7 +225,7 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 			pods = append(pods, p)
 		}
 		c0, _ := NewClusterFrom([]*api.Node{csNode("n0")}, pods)
-		before := c0.settled()
+		before := csSettledOf(c0)
 		s, _, ds := run(t, 1, pods, gsGang("ns", "job", 3))
 		if len(ds) != 3 {
 			t.Fatalf("%d decisions, want one per pod: %+v", len(ds), ds)
@@ -245,7 +245,7 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 		if w := len(s.WaitingPods()); w != 0 {
 			t.Errorf("%d pods waiting at Permit", w)
 		}
-		if diff := cmp.Diff(before, s.cluster.settled(), clVecCmp); diff != "" {
+		if diff := cmp.Diff(before, csSettledOf(s.cluster), vecCmp); diff != "" {
 			t.Errorf("a refused gang changed the cluster (-before +after):\n%s", diff)
 		}
 	})
@@ -322,7 +322,7 @@ func TestGangSchedulingPermitMissingGroup(t *testing.T) {
 	}
 	fw, _ := s.Framework(DefaultSchedulerName)
 	pl, _ := fw.Plugin(GangSchedulingName)
-	pi, _, _ := c.podInfo(p.Key())
+	pi, _, _ := c.PodInfo(p.Key())
 	got, _ := pl.(*GangScheduling).Permit(context.Background(), s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]}), pi, "n")
 	want := `failed to get podGroup ns/gone: podgroup.scheduling.k8s.io "gone" not found`
 	if got.Code() != framework.Error || got.Message() != want {
@@ -368,7 +368,7 @@ func TestGangSchedulingPermitTimeout(t *testing.T) {
 	if err := c.AddWorkloadPodGroup(gsGang("ns", "job", 3)); err != nil {
 		t.Fatal(err)
 	}
-	before := c.settled()
+	before := csSettledOf(c)
 	fault := &gsReserveFault{target: "ns/c", armed: true}
 	reg := NewDefaultRegistry()
 	if err := reg.Register("GsReserveFault", func(any, framework.Handle) (framework.Plugin, error) { return fault, nil }); err != nil {
@@ -429,7 +429,7 @@ func TestGangSchedulingPermitTimeout(t *testing.T) {
 	if pending, assumed, bound := c.NumPods(); pending != 3 || assumed != 0 || bound != 0 {
 		t.Errorf("after the timeout: %d pending, %d assumed, %d bound; want 3, 0, 0", pending, assumed, bound)
 	}
-	if diff := cmp.Diff(before, c.settled(), clVecCmp); diff != "" {
+	if diff := cmp.Diff(before, csSettledOf(c), vecCmp); diff != "" {
 		t.Errorf("the timeout left the cluster changed (-before +after):\n%s", diff)
 	}
 	for _, p := range pods {

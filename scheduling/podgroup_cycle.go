@@ -625,5 +625,5 @@ func (s *Scheduler) setPodGroupCondition(ns, name string, st *framework.Status) 
 	default:
 		c.Status, c.Reason, c.Message = api.ConditionFalse, api.PodGroupReasonSchedulerError, st.AsError().Error()
 	}
-	s.cluster.setWorkloadPodGroupCondition(ns, name, c, s.clock.Now())
+	s.cluster.SetWorkloadPodGroupCondition(ns, name, c, s.clock.Now())
 }

@@ -8,53 +8,6 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 )
 
-// UpdatePod replaces the object of an existing pod (by namespace/name)
-// with a copy of pod, keeping its state: a pending pod as UpdatePendingPod
-// replaces it, a bound pod on the same node (its resources are recounted).
-// The UID and spec.nodeName cannot change (binding goes through the
-// scheduler). An assumed pod (being bound) cannot be updated. Errors name
-// the pod and the field.
-func (c *Cluster) UpdatePod(pod *api.Pod) error {
-	if c.snap == nil {
-		return c.zeroErr("UpdatePod")
-	}
-	if pod == nil {
-		return errors.New("scheduling: UpdatePod: nil pod")
-	}
-	key := pod.Key()
-	cp, ok := c.pods[key]
-	if !ok {
-		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
-	}
-	old := cp.info.Pod
-	switch {
-	case cp.state == StatePending:
-		return c.UpdatePendingPod(pod)
-	case cp.state == StateAssumed:
-		return fmt.Errorf("scheduling: UpdatePod: pod %s is assumed on node %q (being bound); update it once bound", key, old.Spec.NodeName)
-	case pod.UID != old.UID:
-		return fmt.Errorf("scheduling: UpdatePod: pod %s: metadata.uid=%q: cannot change (was %q)", key, pod.UID, old.UID)
-	case pod.Spec.NodeName != old.Spec.NodeName:
-		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.nodeName=%q: cannot change (was %q)", key, pod.Spec.NodeName, old.Spec.NodeName)
-	}
-	if err := api.ValidatePod(pod); err != nil {
-		return fmt.Errorf("scheduling: UpdatePod: %w", err)
-	}
-	p := *pod
-	pi, err := framework.NewPodInfo(&p)
-	if err != nil {
-		return fmt.Errorf("scheduling: UpdatePod: %w", err)
-	}
-	if err := c.snapRemove(cp.info); err != nil {
-		return err
-	}
-	if err := c.snapAdd(pi); err != nil {
-		return err
-	}
-	c.setPod(key, &clusterPod{info: pi, state: cp.state})
-	return nil
-}
-
 // UpdatePod replaces the object of an existing pod (see Cluster.UpdatePod)
 // and reports the update as kube-scheduler does, with its UpdatePodX
 // events (a label change, a request lowered, a toleration added).
@@ -82,7 +35,7 @@ func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 	}
 	defer s.mu.Unlock()
 	key := pod.Key()
-	old, st, ok := s.cluster.podInfo(key)
+	old, st, ok := s.cluster.PodInfo(key)
 	if !ok {
 		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
 	}
@@ -92,7 +45,7 @@ func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 	if err := s.cluster.UpdatePod(pod); err != nil {
 		return err
 	}
-	pi, _, _ := s.cluster.podInfo(key)
+	pi, _, _ := s.cluster.PodInfo(key)
 	events := framework.PodUpdateEvents(old.Pod, pi.Pod)
 	if st != StatePending {
 		s.podAssigned(old, false)

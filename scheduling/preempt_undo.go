@@ -38,7 +38,7 @@ func (s *Scheduler) preempt(f *Fork, preemptor, node string, victims ...string) 
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	pi, st, ok := s.cluster.podInfo(preemptor)
+	pi, st, ok := s.cluster.PodInfo(preemptor)
 	if !ok {
 		return nil, fmt.Errorf("scheduling: Preempt: unknown preemptor %s", preemptor)
 	}
@@ -55,7 +55,7 @@ func (s *Scheduler) preempt(f *Fork, preemptor, node string, victims ...string) 
 	infos := make([]*framework.PodInfo, 0, len(victims))
 	seen := make(map[string]bool, len(victims))
 	for _, v := range victims {
-		vi, vst, ok := s.cluster.podInfo(v)
+		vi, vst, ok := s.cluster.PodInfo(v)
 		switch {
 		case !ok:
 			return nil, fmt.Errorf("scheduling: Preempt: unknown victim %s", v)

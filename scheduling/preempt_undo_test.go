@@ -58,7 +58,7 @@ func TestPreemptChosenVictims(t *testing.T) {
 	if _, _, bound := s.cluster.NumPods(); bound != 3 {
 		t.Errorf("a refused Preempt evicted pods: %d bound", bound)
 	}
-	before := s.cluster.exact()
+	before := clusterViewOf(s.cluster)
 	f := mustFork(t, s)
 	got, err := f.Preempt("default/big", "n1", "default/b", "default/a")
 	if err != nil {
@@ -80,7 +80,7 @@ func TestPreemptChosenVictims(t *testing.T) {
 	if err := f.Revert(); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(before, s.cluster.exact(), clVecCmp); diff != "" {
+	if diff := cmp.Diff(before, clusterViewOf(s.cluster), vecCmp); diff != "" {
 		t.Errorf("Revert after Preempt (-before +after):\n%s", diff)
 	}
 }
@@ -121,7 +121,7 @@ func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := c.exact()
+		before := clusterViewOf(c)
 		f := mustFork(t, s)
 		if rapid.Bool().Draw(t, "chosen") {
 			node := nodes[rapid.IntRange(0, nn-1).Draw(t, "node")].Name
@@ -144,7 +144,7 @@ func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 		if err := f.Revert(); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(before, c.exact(), clVecCmp); diff != "" {
+		if diff := cmp.Diff(before, clusterViewOf(c), vecCmp); diff != "" {
 			t.Fatalf("preempt then Revert changed the cluster (-before +after):\n%s", diff)
 		}
 	})

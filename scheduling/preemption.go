@@ -579,9 +579,9 @@ func (s *Scheduler) preemptVictims(preemptor *api.Pod, node string, victims []*f
 	}
 	for _, key := range lower {
 		s.nominator.remove(key)
-		s.cluster.setNominated(key, "")
+		s.cluster.SetNominated(key, "")
 		if qp, ok := s.queue.get(key); ok {
-			if pi, _, ok := s.cluster.podInfo(key); ok {
+			if pi, _, ok := s.cluster.PodInfo(key); ok {
 				s.queue.setPodInfo(qp, pi)
 			}
 			if qp.where == qUnschedulable {

@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"pgregory.net/rapid"
+
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
-	"pgregory.net/rapid"
 )
 
 func psQueued(name string, prio *int32, ts time.Time) *fw.QueuedPodInfo {

@@ -63,7 +63,7 @@ type replicaAdder struct {
 	state framework.CycleState
 	// slab gives the memory of detached replicas' assumed copies
 	// (Scheduler.replicaSlab).
-	slab assumedSlab
+	slab AssumedSlab
 	// spare is the memory of a replica nothing holds any more, which
 	// replica hands out for the next one (nil: none).
 	spare *capReplica
@@ -125,18 +125,18 @@ func (a *replicaAdder) close() {
 // capReplica is a replica's pod, the PodInfo and pending record the
 // cluster keeps for it and its detached queue record, allocated together.
 // Each field is assigned whole before it is read (setReplica, schedule,
-// Cluster.addPodInfo, schedulingQueue.detached), so a released replica's
+// Cluster.AddPodInfo, schedulingQueue.detached), so a released replica's
 // memory serves the next one as it is.
 type capReplica struct {
 	pod  api.Pod
 	info framework.PodInfo
-	rec  clusterPod
+	rec  Entry
 	qp   detachedPod
 }
 
 // replica is a pending copy of template named name (replicaOf), in the
 // memory of the last released replica when there is one: a replica that
-// is placed lives on in the copy Cluster.assume makes, so its pending
+// is placed lives on in the copy Cluster.AssumeKey makes, so its pending
 // copy is garbage once its cycle is over, and reusing it saves one
 // allocation of about a kilobyte per replica.
 func (a *replicaAdder) replica(template *api.Pod, name string) *capReplica {
@@ -161,8 +161,8 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if rec, ok := s.cluster.pods[key]; ok {
-			a.tmpl = rec.info
+		if pi, _, ok := s.cluster.PodInfo(key); ok {
+			a.tmpl = pi
 			a.detach = len(s.forks) > 0 && !s.workload.features.GangScheduling &&
 				api.PodGroupKey(p) == "" && p.Spec.SchedulingGroup == nil
 		}
@@ -173,7 +173,7 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, dup := s.cluster.pods[key]; dup {
+	if _, _, dup := s.cluster.PodInfo(key); dup {
 		return Decision{}, fmt.Errorf("scheduling: AddPod: pod %s already exists", key)
 	}
 	if !a.sameSpec {
@@ -184,8 +184,8 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 	r.info = *a.tmpl
 	r.info.Pod = p
 	pi := &r.info
-	mark := len(s.cluster.journal)
-	if err := s.cluster.addPodInfo(key, pi, &r.rec, true); err != nil {
+	mark := s.cluster.JournalLen()
+	if err := s.cluster.AddPodInfo(key, pi, &r.rec, true); err != nil {
 		return Decision{}, err
 	}
 	if !a.evalTried {
@@ -222,14 +222,14 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		// evaluator's state. The cluster keeps the copy assume made, and
 		// the decision names the pod by key (its Result, which points to
 		// the pod, is kept only with explanations on).
-		if d.Outcome == OutcomeScheduled && a.sameSpec && !s.keepResults && !s.cluster.holds(key, mark, &r.rec) {
+		if d.Outcome == OutcomeScheduled && a.sameSpec && !s.keepResults && !s.cluster.Holds(key, mark, &r.rec) {
 			a.spare = r
 			s.replicasReused++
 		}
 	}
 	s.replicas = nil
 	if a.eval != nil && d.Outcome == OutcomeScheduled {
-		if placed, _, ok := s.cluster.podInfo(key); ok {
+		if placed, _, ok := s.cluster.PodInfo(key); ok {
 			a.eval.inc.Added(placed, d.Node)
 		}
 	}
@@ -275,7 +275,7 @@ func (f *Fork) Replicas(template *api.Pod, claimTemplates []*api.PersistentVolum
 	c := f.s.cluster
 	r := &Replicas{f: f, template: template, claims: claimTemplates, names: newReplicaNamer(c, template),
 		a: replicaAdder{sameSpec: len(claimTemplates) == 0}}
-	c.memoGroups(true)
+	c.MemoGroups(true)
 	if len(claimTemplates) > 0 {
 		r.class = c.DefaultStorageClass()
 	}
@@ -315,7 +315,7 @@ func (r *Replicas) ClaimsOf(pod *api.Pod) []*api.PersistentVolumeClaim {
 // cluster's memo of their labels).
 func (r *Replicas) Close() {
 	r.a.close()
-	r.f.s.cluster.memoGroups(false)
+	r.f.s.cluster.MemoGroups(false)
 }
 
 // setReplica makes p a pending copy of template named name.
@@ -366,7 +366,7 @@ func (r *replicaNamer) next() (name, key string) {
 		}
 		key = r.keys[start:r.ends[r.i]]
 		r.i++
-		if _, taken := r.c.pods[key]; !taken {
+		if _, _, taken := r.c.PodInfo(key); !taken {
 			return key[len(r.namespace)+1:], key
 		}
 	}
@@ -397,7 +397,7 @@ func claimFromTemplate(pod *api.Pod, t *api.PersistentVolumeClaim, defaultClass 
 	c := &api.PersistentVolumeClaim{Spec: t.Spec}
 	c.Name, c.Namespace = t.Name+"-"+pod.Name, pod.Namespace
 	c.Labels, c.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
-	withDefaultClass(c, defaultClass)
+	WithDefaultClass(c, defaultClass)
 	return c
 }
 

@@ -181,13 +181,13 @@ func TestDefaultStorageClass(t *testing.T) {
 	for _, sc := range []struct {
 		name, ann string
 		day       int
-	}{{"old", annDefaultClass, 1}, {"plain", "", 9}, {"b-new", annBetaDefaultClass, 5}, {"a-new", annDefaultClass, 5}, {"off", "", 7}} {
+	}{{"old", testAnnDefaultClass, 1}, {"plain", "", 9}, {"b-new", testAnnBetaDefaultClass, 5}, {"a-new", testAnnDefaultClass, 5}, {"off", "", 7}} {
 		o := st.MakeSC(sc.name, "p", "").Obj()
 		o.CreationTimestamp = base.AddDate(0, 0, sc.day)
 		if sc.ann != "" {
 			o.Annotations = map[string]string{sc.ann: "true"}
 		} else {
-			o.Annotations = map[string]string{annDefaultClass: "false"}
+			o.Annotations = map[string]string{testAnnDefaultClass: "false"}
 		}
 		if err := c.AddStorageObject(o); err != nil {
 			t.Fatal(err)

@@ -440,11 +440,11 @@ func (s *Scheduler) applyNomination(qp *queuedPod, ni *framework.NominatingInfo)
 	if ni != nil && ni.Mode == framework.ModeOverride {
 		node = ni.NominatedNodeName
 	}
-	if _, st, ok := s.cluster.podInfo(qp.key); !ok || st != StatePending {
+	if _, st, ok := s.cluster.PodInfo(qp.key); !ok || st != StatePending {
 		return
 	}
-	s.cluster.setNominated(qp.key, node)
-	pi, _, _ := s.cluster.podInfo(qp.key)
+	s.cluster.SetNominated(qp.key, node)
+	pi, _, _ := s.cluster.PodInfo(qp.key)
 	s.queue.setPodInfo(qp, pi)
 	s.nominator.add(qp.key, pi, node)
 }
@@ -487,11 +487,11 @@ type schedBinding struct {
 // synchronously, runs) the binding cycle.
 func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	var slab *assumedSlab
+	var slab *AssumedSlab
 	if qp.detached {
 		slab = s.replicaSlab
 	}
-	assumed, err := s.cluster.assume(qp.key, node, at, slab)
+	assumed, err := s.cluster.AssumeKey(qp.key, node, at, slab)
 	if err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)
@@ -649,14 +649,14 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	if !locked {
 		s.lockBinding()
 	}
-	err := s.cluster.bind(b.qp.key, b.node)
+	err := s.cluster.BindKey(b.qp.key, b.node)
 	s.queue.done(b.qp)
 	s.setReason(b.qp.key, "")
 	// A detached replica's event is not reported: it would only move
 	// queued pods that nothing pops before the fork's Revert puts them back
 	// (queue.detached).
 	if err == nil && !b.qp.detached {
-		if bound, _, ok := s.cluster.podInfo(b.qp.key); ok {
+		if bound, _, ok := s.cluster.PodInfo(b.qp.key); ok {
 			s.reportEvent(framework.EventAssignedPodAdd, nil, bound, nil, false)
 		}
 	}

@@ -261,7 +261,7 @@ type Scheduler struct {
 	// replicaSlab, while a capacity question's detached replica's cycle
 	// runs, gives the memory of the replica's assumed copy: every one of
 	// them leaves the cluster with the question's Revert.
-	replicaSlab *assumedSlab
+	replicaSlab *AssumedSlab
 	workload    schedWorkload
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
@@ -308,14 +308,14 @@ type Scheduler struct {
 // the same QueueSort plugin with the same args (as kube-scheduler
 // requires); percentageOfNodesToScore must be within [0,100]. Errors name
 // the profile and the value.
-func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...Option) (*Scheduler, error) {
-	if cluster == nil {
-		return nil, errors.New("scheduling: New: nil cluster")
+func New(cl *Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...Option) (*Scheduler, error) {
+	if cl == nil {
+		return nil, errors.New("scheduling: New: nil cl")
 	}
 	if len(profiles) == 0 {
 		return nil, errors.New("scheduling: New: no profiles")
 	}
-	s := &Scheduler{cluster: cluster, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
+	s := &Scheduler{cluster: cl, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
 		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	s.branchEnd.L = &s.mu
 	for _, o := range opts {
@@ -388,25 +388,25 @@ func New(cluster *Cluster, registry *framework.Registry, profiles []framework.Pr
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
-		s.queue.hints, s.queue.snapshot = hints, cluster.Snapshot
+		s.queue.hints, s.queue.snapshot = hints, cl.Snapshot
 	}
 	s.collectUsageCaches()
 	if err := s.attachPlugins(); err != nil {
 		return nil, err
 	}
-	for _, m := range cluster.NodeMetrics() {
+	for _, m := range cl.NodeMetrics() {
 		s.nodeMetricUpdated(m)
 	}
-	for _, r := range cluster.Pods() {
+	for _, r := range cl.Pods() {
 		if r.State != StatePending {
-			pi, _, _ := cluster.podInfo(r.Pod.Key())
+			pi, _, _ := cl.PodInfo(r.Pod.Key())
 			s.podAssigned(pi, true)
 			continue
 		}
 		if _, err := s.profileFor(r.Pod); err != nil {
 			return nil, err
 		}
-		pi, _, _ := cluster.podInfo(r.Pod.Key())
+		pi, _, _ := cl.PodInfo(r.Pod.Key())
 		s.enqueue(pi)
 		s.nominateAdded(r.Pod.Key(), pi)
 	}
@@ -532,7 +532,7 @@ func (s *Scheduler) addPodEvent(pod *api.Pod) error {
 // podAdded tells the queue and the plugins of the pod the cluster just
 // added (AddPod after the cluster's part).
 func (s *Scheduler) podAdded(key string) {
-	pi, st, _ := s.cluster.podInfo(key)
+	pi, st, _ := s.cluster.PodInfo(key)
 	if st == StatePending {
 		s.enqueue(pi)
 		s.nominateAdded(key, pi)
@@ -565,11 +565,11 @@ func (s *Scheduler) deletePod(f *Fork, namespace, name string) error {
 }
 
 func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
-	key := podKey(namespace, name)
+	key := PodKey(namespace, name)
 	if w, ok := s.waiting.get(key); ok {
 		w.Reject("", fmt.Sprintf("pod %s %s while waiting at Permit", key, why))
 	}
-	pi, st, ok := s.cluster.podInfo(key)
+	pi, st, ok := s.cluster.PodInfo(key)
 	if !ok {
 		return fmt.Errorf("scheduling: DeletePod: unknown pod %s", key)
 	}
@@ -711,7 +711,7 @@ func (s *Scheduler) updateNodeMetric(f *Fork, m *api.NodeMetric) error {
 
 // WaitingPod returns the pod namespace/name if it is held at Permit.
 func (s *Scheduler) WaitingPod(namespace, name string) (*WaitingPod, bool) {
-	return s.waiting.get(podKey(namespace, name))
+	return s.waiting.get(PodKey(namespace, name))
 }
 
 // WaitingPods returns the pods held at Permit, sorted by namespace/name.
@@ -726,7 +726,7 @@ func (s *Scheduler) PendingReason(namespace, name string) string {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	return s.reasons[podKey(namespace, name)]
+	return s.reasons[PodKey(namespace, name)]
 }
 
 // Gated reports whether the pending pod namespace/name is held by its
@@ -738,7 +738,7 @@ func (s *Scheduler) Gated(namespace, name string) (reason string, gated bool) {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	qp, ok := s.queue.get(podKey(namespace, name))
+	qp, ok := s.queue.get(PodKey(namespace, name))
 	if !ok || qp.where != qGated {
 		return "", false
 	}
@@ -833,7 +833,7 @@ func (s *Scheduler) AddPodFromHandler(pod *api.Pod) error {
 	if err := s.cluster.AddPod(pod); err != nil {
 		return err
 	}
-	pi, _, _ := s.cluster.podInfo(pod.Key())
+	pi, _, _ := s.cluster.PodInfo(pod.Key())
 	s.queue.add(pi)
 	return nil
 }

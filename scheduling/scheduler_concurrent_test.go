@@ -373,7 +373,7 @@ func TestPropForkKeepsLiveEvents(t *testing.T) {
 			}
 		}
 		for key := range s.queue.pods {
-			if _, _, ok := s.cluster.podInfo(key); !ok {
+			if _, _, ok := s.cluster.PodInfo(key); !ok {
 				t.Fatalf("the queue holds %s, which the cluster does not have", key)
 			}
 		}

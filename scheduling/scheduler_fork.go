@@ -374,7 +374,7 @@ func (f *Fork) PendingReason(namespace, name string) string {
 		return ""
 	}
 	defer f.s.mu.Unlock()
-	return f.s.reasons[podKey(namespace, name)]
+	return f.s.reasons[PodKey(namespace, name)]
 }
 
 // NextWakeup is Scheduler.NextWakeup on the branch.

@@ -375,7 +375,7 @@ func fkViewOf(t *rapid.T, e *scEnv) fkView {
 		}
 		v.Queue = append(v.Queue, fmt.Sprintf("%s where=%d attempts=%d ts=%v init=%s seq=%d unsched=%v pending=%v moveSeen=%d nominated=%q",
 			key, p.where, p.Attempts, p.Timestamp.Sub(scT0), init, p.seq, p.unschedulablePlugins, p.pendingPlugins, p.moveSeen, p.Pod.Status.NominatedNodeName))
-		if pi, _, ok := s.cluster.podInfo(key); p.where != qInFlight && (!ok || pi != p.PodInfo) {
+		if pi, _, ok := s.cluster.PodInfo(key); p.where != qInFlight && (!ok || pi != p.PodInfo) {
 			t.Fatalf("queue record of %s holds another pod object than the cluster", key)
 		}
 	}
@@ -432,7 +432,7 @@ func fkCheckQueued(t *rapid.T, e *scEnv) {
 		}
 	}
 	for key := range e.s.queue.pods {
-		if _, _, ok := e.s.cluster.podInfo(key); !ok {
+		if _, _, ok := e.s.cluster.PodInfo(key); !ok {
 			t.Fatalf("queue holds %s, which the cluster does not have", key)
 		}
 	}

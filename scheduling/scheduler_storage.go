@@ -2,8 +2,6 @@ package scheduling
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
@@ -26,41 +24,6 @@ func (s *Scheduler) preEnqueue(pi *framework.PodInfo) *framework.Status {
 		return nil
 	}
 	return prof.fw.RunPreEnqueuePlugins(context.Background(), pi.Pod)
-}
-
-// UpdatePendingPod replaces a pending pod (by namespace/name) with a copy
-// of pod, which must keep the UID and have no nodeName. The pod is
-// validated as AddPod validates it.
-func (c *Cluster) UpdatePendingPod(pod *api.Pod) error {
-	if c.snap == nil {
-		return c.zeroErr("UpdatePendingPod")
-	}
-	if pod == nil {
-		return errors.New("scheduling: UpdatePendingPod: nil pod")
-	}
-	key := pod.Key()
-	cp, ok := c.pods[key]
-	if !ok {
-		return fmt.Errorf("scheduling: UpdatePendingPod: unknown pod %s", key)
-	}
-	switch {
-	case cp.state != StatePending:
-		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s is %s, not pending", key, cp.state)
-	case pod.UID != cp.info.Pod.UID:
-		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s: uid %q -> %q: may not change", key, cp.info.Pod.UID, pod.UID)
-	case pod.Spec.NodeName != "":
-		return fmt.Errorf("scheduling: UpdatePendingPod: pod %s: spec.nodeName=%q: a pending pod names no node", key, pod.Spec.NodeName)
-	}
-	if err := api.ValidatePod(pod); err != nil {
-		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
-	}
-	p := *pod
-	pi, err := framework.NewPodInfo(&p)
-	if err != nil {
-		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
-	}
-	c.setPod(key, &clusterPod{info: pi, state: StatePending})
-	return nil
 }
 
 // AddStorageObject adds a storage object to the cluster (see

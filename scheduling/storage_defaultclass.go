@@ -47,9 +47,9 @@ func namesClass(claim *api.PersistentVolumeClaim) bool {
 	return beta || claim.Spec.StorageClassName != nil
 }
 
-// withDefaultClass sets class as claim's class when claim names none and
+// WithDefaultClass sets class as claim's class when claim names none and
 // class is not "".
-func withDefaultClass(claim *api.PersistentVolumeClaim, class string) {
+func WithDefaultClass(claim *api.PersistentVolumeClaim, class string) {
 	if class != "" && !namesClass(claim) {
 		claim.Spec.StorageClassName = &class
 	}

@@ -22,7 +22,7 @@ import (
 // every storage object (by content; the snapshot's claim use counts are
 // derived from the pods).
 type vpState struct {
-	Exact   clExact
+	Exact   clusterView
 	Storage string
 	Used    map[string]bool
 }
@@ -34,10 +34,9 @@ func vpCapture(t *rapid.T, c *Cluster) vpState {
 	}
 	used := map[string]bool{}
 	for _, pvc := range c.Storage().PersistentVolumeClaims {
-		used[pvc.Key()] = c.snap.IsPVCUsedByPods(pvc.Namespace, pvc.Name)
+		used[pvc.Key()] = c.Snapshot().IsPVCUsedByPods(pvc.Namespace, pvc.Name)
 	}
-	e := c.exact()
-	e.Journal = 0
+	e := clusterViewOf(c)
 	return vpState{Exact: e, Storage: string(b), Used: used}
 }
 
@@ -125,7 +124,7 @@ func TestPropForkRevertWithVolumes(t *testing.T) {
 		if err := fk.Revert(); err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff(before, vpCapture(t, s.Cluster()), clVecCmp); d != "" {
+		if d := cmp.Diff(before, vpCapture(t, s.Cluster()), vecCmp); d != "" {
 			t.Fatalf("Fork+Revert changed the cluster (-before +after):\n%s", d)
 		}
 		f, _ := s.Framework(DefaultSchedulerName)

@@ -104,9 +104,9 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 	}
 	view := func(t *rapid.T, e *env) any {
 		return struct {
-			Cluster clExact
+			Cluster clusterView
 			Sched   fkView
-		}{e.s.cluster.exact(), fkViewOf(t, &scEnv{s: e.s, clock: e.clock})}
+		}{clusterViewOf(e.s.cluster), fkViewOf(t, &scEnv{s: e.s, clock: e.clock})}
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		forked, plain := mk(t), mk(t)
@@ -123,7 +123,7 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		if err := f.Revert(); err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff(before, view(t, forked), clVecCmp); d != "" {
+		if d := cmp.Diff(before, view(t, forked), vecCmp); d != "" {
 			t.Fatalf("after Revert (-before +after):\n%s", d)
 		}
 		mark, markPlain := len(forked.decisions), len(plain.decisions)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -40,6 +41,14 @@ func zeroArg(t reflect.Type) (reflect.Value, bool) {
 		v = []*api.Node{st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}
 	case reflect.TypeFor[[]string]():
 		v = []string{"x"}
+	case reflect.TypeFor[int]():
+		v = 0
+	case reflect.TypeFor[bool]():
+		v = true
+	case reflect.TypeFor[api.Condition]():
+		v = api.Condition{Type: "x", Status: "True"}
+	case reflect.TypeFor[time.Time]():
+		v = time.Time{}
 	default:
 		if t.Kind() == reflect.Pointer {
 			return reflect.New(t.Elem()), true
