@@ -525,7 +525,7 @@ func (s *Snapshot) AddPodInfo(pi *PodInfo, how PodAdd) (int, error) {
 // for a pod that is on no node yet.
 type PodAdd struct {
 	// Unique: the pod is on no node of the snapshot, as a store that keeps
-	// pod identities unique itself knows (scheduling.Cluster, by
+	// pod identities unique itself knows (cluster.Cluster, by
 	// namespace/name and UID). The duplicate check, which reads every pod
 	// of the node (O(pods on the node) cache misses, the larger part of an
 	// add), is skipped; adding a pod that is on its node already leaves it

@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // rmBenchPods returns node's 4 pods: one with preferred zone affinity
@@ -39,7 +40,7 @@ func BenchmarkRemoveNodeInFork(b *testing.B) {
 			name = "fork"
 		}
 		b.Run(name, func(b *testing.B) {
-			c, err := NewClusterFrom(scBenchNodes(nodes), nil)
+			c, err := cluster.NewFrom(scBenchNodes(nodes), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

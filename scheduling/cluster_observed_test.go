@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestAddObservedPod: a pod added as observed on an API server gets no
@@ -45,7 +46,7 @@ func TestAddObservedPod(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.RunUntilIdle(context.Background())
-	if rec, _ := c.Pod("default", "observed"); rec.State != StatePending {
+	if rec, _ := c.Pod("default", "observed"); rec.State != cluster.StatePending {
 		t.Errorf("observed pod %s, want pending", rec.State)
 	}
 	// The PreFilter rejection is UnschedulableAndUnresolvable on every
@@ -54,7 +55,7 @@ func TestAddObservedPod(t *testing.T) {
 		`preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.`; got != want {
 		t.Errorf("reason %q, want %q", got, want)
 	}
-	if rec, _ := c.Pod("default", "created"); rec.State != StateBound {
+	if rec, _ := c.Pod("default", "created"); rec.State != cluster.StateBound {
 		t.Errorf("created pod %s (%s), want bound", rec.State, s.PendingReason("default", "created"))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestGroupMemoEndsWithQuestion: the memory of a labels map without a
@@ -55,7 +56,7 @@ func TestGroupMemoEndsWithQuestion(t *testing.T) {
 			for _, n := range []string{"n1", "n2"} {
 				nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj())
 			}
-			c, err := NewClusterFrom(nodes, nil)
+			c, err := cluster.NewFrom(nodes, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // The scheduler's tests compare a cluster before and after a Revert (or a
@@ -55,7 +56,7 @@ type clusterViewNode struct {
 // nomination and the PodInfo the cluster holds), every node's aggregate,
 // the gang counts of every pod group its pods name, and the objects the
 // cluster keeps.
-func clusterViewOf(c *Cluster) clusterView {
+func clusterViewOf(c *cluster.Cluster) clusterView {
 	keys := func(s []*framework.PodInfo) []string {
 		out := make([]string, len(s))
 		for i, p := range s {

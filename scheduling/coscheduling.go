@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/journal"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // csPermittedDefaultTTL is the TTL scheduler-plugins' permittedPG cache
@@ -122,7 +123,7 @@ func (pl *Coscheduling) attach(s *Scheduler) error {
 
 // group returns the key and PodGroup of a pod's group: "" when the pod
 // names none, a nil group when the PodGroup does not exist.
-func (pl *Coscheduling) group(c *Cluster, pod *api.Pod) (string, *api.PodGroup) {
+func (pl *Coscheduling) group(c *cluster.Cluster, pod *api.Pod) (string, *api.PodGroup) {
 	key := api.PodGroupKey(pod)
 	if key == "" || c == nil {
 		return key, nil
@@ -395,7 +396,7 @@ func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, p
 	if assigned == 1 {
 		var siblings []string
 		for _, r := range s.cluster.PodGroupMembers(g.Namespace, g.Name) {
-			if r.State == StatePending && r.Pod.Name != pod.Pod.Name {
+			if r.State == cluster.StatePending && r.Pod.Name != pod.Pod.Name {
 				siblings = append(siblings, r.Pod.Key())
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // csSettled is the part of a Cluster a gang's cycles may touch, in a form
@@ -32,7 +33,7 @@ type csSettledNode struct {
 	Requested, NonZeroRequested resource.Vector
 }
 
-func csSettledOf(c *Cluster) csSettled {
+func csSettledOf(c *cluster.Cluster) csSettled {
 	s := csSettled{Pods: map[string]string{}, Nodes: map[string]csSettledNode{}, Groups: map[string][2]int{}}
 	for _, r := range c.Pods() {
 		s.Pods[r.Pod.Key()] = r.State.String() + "@" + r.Pod.Spec.NodeName
@@ -140,7 +141,7 @@ func TestPropPermitTimeoutReleasesExactly(t *testing.T) {
 		g.Spec.ScheduleTimeoutSeconds = &timeout
 		gang := csGangPods("ns", "pg", size, "100m")
 		gang[rapid.IntRange(0, size-1).Draw(t, "huge")].Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "1000"})
-		c, err := NewClusterFrom(nodes, existing)
+		c, err := cluster.NewFrom(nodes, existing)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +222,7 @@ func TestCoschedulingGatedGang(t *testing.T) {
 // pod group's label moves it between the groups' counts, and the
 // journal's undo moves it back (indexGroup reads each record's own pod).
 func TestGangIndexFollowsGroupLabelUpdate(t *testing.T) {
-	c, err := NewClusterFrom([]*api.Node{csNode("n0")}, nil)
+	c, err := cluster.NewFrom([]*api.Node{csNode("n0")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

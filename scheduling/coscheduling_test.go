@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 var csNow = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
@@ -66,7 +67,7 @@ type csEnv struct {
 // node) with the PodGroups, running csProfile(args).
 func csSetup(t *testing.T, nodes []*api.Node, pods []*api.Pod, pgs []*api.PodGroup, args any) *csEnv {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +454,7 @@ func TestPodGroupValidate(t *testing.T) {
 			MinResources: resource.List{resource.CPU: resource.MustParse("-1")}}}, `spec.minResources["cpu"]=-1`},
 		{&api.PodGroup{Spec: api.PodGroupSpec{MinMember: 1}}, "metadata.name is empty"},
 	}
-	c, _ := NewCluster()
+	c, _ := cluster.New()
 	for _, tt := range tests {
 		if err := c.AddPodGroup(tt.g); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("AddPodGroup(%+v) = %v, want it to mention %q", tt.g, err, tt.want)

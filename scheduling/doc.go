@@ -1,12 +1,7 @@
 // Package scheduling is kube-scheduler's scheduler built on the framework,
-// over an in-memory cluster: the core its subpackages (configfile, replay,
-// whatif) build on.
+// over an in-memory cluster (package scheduling/cluster): the core its
+// subpackages (configfile, replay, whatif) build on.
 //
-//   - Cluster holds nodes, their bound and assumed pods (as a
-//     framework.Snapshot ready for a cycle), pending pods and NodeMetrics.
-//     It applies cluster events, never mutates the caller's objects, and
-//     branches in O(1) with Fork, Commit and Revert (an undo journal that
-//     restores the cluster exactly).
 //   - Scheduler is the scheduling loop: a queue ordered by the profiles'
 //     QueueSort plugin with kube's backoff (1 s doubling to 10 s) on an
 //     injected framework.Clock, several profiles chosen by schedulerName, the
@@ -25,7 +20,9 @@
 //     those names, working on the Scheduler's cluster; NewDefaultRegistry
 //     and DefaultProfile offer kube-scheduler's plugins under their names.
 //
-// Beside it: scheduling/configfile loads KubeSchedulerConfiguration files
+// Beside it: scheduling/cluster holds nodes, pods and the other objects
+// the scheduler runs over, with assume, bind and forget and an undo
+// journal (Fork, Commit, Revert); scheduling/configfile loads KubeSchedulerConfiguration files
 // into registries, profiles and options; scheduling/replay drives a
 // workload (timed arrivals, node events) through a Scheduler on a virtual
 // clock; scheduling/whatif answers placement, capacity, drain and
@@ -54,10 +51,6 @@
 //     pod-signature reuse of the previous cycle's ranking.
 //   - scheduler_state.go: State; decisionlog.go: FormatDecision;
 //     waiting.go: WaitingPod.
-//   - cluster.go, cluster_groups.go, cluster_workloads.go,
-//     cluster_storage.go, cluster_nodeload.go, cache.go,
-//     storage_defaultclass.go: Cluster, its undo journal, pod-group and
-//     storage indexes, and the cache's assume, forget and bind.
 //   - registry.go, profile_workload.go, compose.go: PluginSpec,
 //     DefaultPlugins, NewDefaultRegistry, DefaultProfile,
 //     EnableWorkloadScheduling and the composition of split plugins.

@@ -19,6 +19,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -159,7 +160,7 @@ type xtEnv struct {
 
 func newXtEnv(t xtT, nodes []*api.Node, pods []*api.Pod, exts ...framework.Extender) *xtEnv {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +435,7 @@ func TestExtenderBinds(t *testing.T) {
 				servers = append(servers, x)
 				exts = append(exts, xtClient(t, cfg))
 			}
-			c, err := NewClusterFrom(xtNodes(), nil)
+			c, err := cluster.NewFrom(xtNodes(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -474,7 +475,7 @@ func TestExtenderBinds(t *testing.T) {
 				t.Fatalf("Bind plugins ran: %v, want %v", ran, tc.wantSpy)
 			}
 			rec, _ := c.Pod("ns", "p")
-			if bound := rec.State == StateBound; bound != (tc.want == OutcomeScheduled) {
+			if bound := rec.State == cluster.StateBound; bound != (tc.want == OutcomeScheduled) {
 				t.Fatalf("pod state %v after outcome %s", rec.State, d.Outcome)
 			}
 		})

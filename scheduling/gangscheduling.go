@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // GangSchedulingName is the name of kube-scheduler v1.36's GangScheduling
@@ -160,7 +161,7 @@ func (pl *GangScheduling) Permit(_ context.Context, state *framework.CycleState,
 	if scheduled < g.MinCount() {
 		var unscheduled []string
 		for _, r := range members {
-			if r.State == StatePending {
+			if r.State == cluster.StatePending {
 				unscheduled = append(unscheduled, r.Pod.Key())
 			}
 		}
@@ -168,7 +169,7 @@ func (pl *GangScheduling) Permit(_ context.Context, state *framework.CycleState,
 		return framework.NewStatus(framework.Wait, "waiting for minCount pods from a gang to be scheduled"), GangSchedulingPermitTimeout
 	}
 	for _, r := range members {
-		if r.State != StateAssumed {
+		if r.State != cluster.StateAssumed {
 			continue
 		}
 		if w, ok := s.waiting.get(r.Pod.Key()); ok {

@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // gsPod is kube's st.MakePod().Namespace(ns).Name(name).UID(name).PodGroupName(group).
@@ -86,7 +87,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := NewClusterFrom([]*api.Node{csNode("some-node")}, append(append([]*api.Pod(nil), tt.initial...), tt.pod))
+			c, err := cluster.NewFrom([]*api.Node{csNode("some-node")}, append(append([]*api.Pod(nil), tt.initial...), tt.pod))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +134,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 			// The other pending pods failed earlier: the unschedulable pool
 			// holds them (so only tt.pod's Permit can activate them).
 			for _, p := range tt.initial {
-				if r, _ := c.Pod(p.Namespace, p.Name); r.State != StatePending {
+				if r, _ := c.Pod(p.Namespace, p.Name); r.State != cluster.StatePending {
 					continue
 				}
 				qp, _ := s.queue.get(p.Key())
@@ -155,7 +156,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 			}
 			var activated []string
 			for _, p := range tt.initial {
-				if r, _ := c.Pod(p.Namespace, p.Name); r.State != StatePending {
+				if r, _ := c.Pod(p.Namespace, p.Name); r.State != cluster.StatePending {
 					continue
 				}
 				if qp, _ := s.queue.get(p.Key()); qp.where == qActive {
@@ -187,7 +188,7 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 		for i := range nodes {
 			ns = append(ns, csNode(fmt.Sprintf("n%d", i)))
 		}
-		c, err := NewClusterFrom(ns, nil)
+		c, err := cluster.NewFrom(ns, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +225,7 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 			p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "2"})
 			pods = append(pods, p)
 		}
-		c0, _ := NewClusterFrom([]*api.Node{csNode("n0")}, pods)
+		c0, _ := cluster.NewFrom([]*api.Node{csNode("n0")}, pods)
 		before := csSettledOf(c0)
 		s, _, ds := run(t, 1, pods, gsGang("ns", "job", 3))
 		if len(ds) != 3 {
@@ -261,7 +262,7 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 		}
 	})
 	t.Run("feature off", func(t *testing.T) {
-		c, _ := NewCluster()
+		c, _ := cluster.New()
 		_, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()})
 		if err == nil || !strings.Contains(err.Error(), `plugin "GangScheduling" needs the GangScheduling workload feature`) {
 			t.Errorf("New = %v", err)
@@ -289,7 +290,7 @@ func TestWorkloadPodGroupValidate(t *testing.T) {
 		{&api.WorkloadPodGroup{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "pg"}}, "got neither"},
 		{two, "topology: 2 constraints: at most 1"},
 	} {
-		c, _ := NewCluster()
+		c, _ := cluster.New()
 		if err := c.AddWorkloadPodGroup(tt.g); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("AddWorkloadPodGroup = %v, want %q", err, tt.want)
 		}
@@ -315,7 +316,7 @@ func gsPodInfo(ns, name, group string) *framework.PodInfo {
 // back instead.
 func TestGangSchedulingPermitMissingGroup(t *testing.T) {
 	p := gsPod("ns", "p", "gone")
-	c, _ := NewClusterFrom([]*api.Node{csNode("n")}, []*api.Pod{p})
+	c, _ := cluster.NewFrom([]*api.Node{csNode("n")}, []*api.Pod{p})
 	s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithWorkloadFeatures(gsFeatures))
 	if err != nil {
 		t.Fatal(err)
@@ -361,7 +362,7 @@ func (*gsReserveFault) Unreserve(context.Context, *framework.CycleState, *framew
 // as before the gang, and once the fault is gone the gang schedules whole.
 func TestGangSchedulingPermitTimeout(t *testing.T) {
 	pods := []*api.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job"), gsPod("ns", "c", "job")}
-	c, err := NewClusterFrom([]*api.Node{csNode("n0")}, pods)
+	c, err := cluster.NewFrom([]*api.Node{csNode("n0")}, pods)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestWorthRequeuing ports kube-scheduler v1.36.4's Test_isPodWorthRequeuing
@@ -95,7 +96,7 @@ func TestWorthRequeuing(t *testing.T) {
 func hintEnv(t *testing.T, hints bool) *scEnv {
 	t.Helper()
 	full := builder.MakeNode().Name("n1").Label("zone", "a").Capacity(map[string]string{"cpu": "1", "memory": "16Gi", "pods": "10"}).Obj()
-	c, err := NewClusterFrom([]*api.Node{full}, nil)
+	c, err := cluster.NewFrom([]*api.Node{full}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestHintsTaintOnlyUpdateByRelease(t *testing.T) {
 		moved bool
 	}{{framework.KubeV136, true}, {framework.KubeV137, false}} {
 		t.Run(tc.v.String(), func(t *testing.T) {
-			c, err := NewClusterFrom([]*api.Node{node().Obj()}, nil)
+			c, err := cluster.NewFrom([]*api.Node{node().Obj()}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,9 +252,9 @@ func TestHintsTaintOnlyUpdateByRelease(t *testing.T) {
 	}
 }
 
-func mustCluster(t *testing.T) *Cluster {
+func mustCluster(t *testing.T) *cluster.Cluster {
 	t.Helper()
-	c, err := NewClusterFrom(scNodes("1"), nil)
+	c, err := cluster.NewFrom(scNodes("1"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

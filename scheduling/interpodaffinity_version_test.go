@@ -8,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestInterPodAffinityNamespaceSelectorMessages: the FitError text of an
@@ -52,7 +53,7 @@ func TestInterPodAffinityNamespaceSelectorMessages(t *testing.T) {
 				}
 				node := st.MakeNode().Name("n1").Label("kubernetes.io/hostname", "n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()
 				p1 := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p1", Namespace: "a", UID: "p1", Labels: map[string]string{"app": "x"}}, Spec: api.PodSpec{NodeName: "n1"}}
-				c, err := scheduling.NewClusterFrom([]*api.Node{node}, []*api.Pod{p1}, framework.WithNamespaces(
+				c, err := cluster.NewFrom([]*api.Node{node}, []*api.Pod{p1}, framework.WithNamespaces(
 					api.Namespace{Name: "a", Labels: map[string]string{"team": "a"}}, api.Namespace{Name: "b", Labels: map[string]string{"team": "b"}}))
 				if err != nil {
 					t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // nodeNameCycle runs one cycle of release v's default profile for pod over
@@ -27,7 +28,7 @@ func nodeNameCycle(t *testing.T, v framework.KubeVersion, count int, cordoned ma
 		}
 		nodes = append(nodes, w.Obj())
 	}
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestTaintTolerationSameVerdictByRelease(t *testing.T) {
 		builder.MakeNode().Name("n1").Taint("k", "v", api.TaintEffectNoSchedule).Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj(),
 		builder.MakeNode().Name("n2").Unschedulable().Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj(),
 	}
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestGatedPodNominationByRelease(t *testing.T) {
 				if atNew {
 					pods = append(pods, gated)
 				}
-				c, err := NewClusterFrom([]*api.Node{n1}, pods)
+				c, err := cluster.NewFrom([]*api.Node{n1}, pods)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // Names of kube-scheduler v1.36's placement plugins (alpha,
@@ -59,7 +60,7 @@ func (TopologyPlacementGenerator) GeneratePlacements(_ context.Context, state *f
 		snap = s.cluster.Snapshot()
 	}
 	for _, r := range s.cluster.WorkloadPodGroupMembers(group.Namespace, group.Name) {
-		if r.State == StatePending {
+		if r.State == cluster.StatePending {
 			continue
 		}
 		ni, ok := snap.Get(r.Pod.Spec.NodeName)

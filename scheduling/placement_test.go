@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 var plFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true}
@@ -28,7 +29,7 @@ func plZoneNode(name, zone string) *api.Node {
 
 func plScheduler(t *testing.T, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) *Scheduler {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestPodGroupCyclePlacements(t *testing.T) {
 			zones := map[string]int{}
 			_, assumed, bound := s.cluster.NumPods()
 			for _, r := range s.cluster.Pods() {
-				if r.State == StateBound {
+				if r.State == cluster.StateBound {
 					zones[zoneOf[r.Pod.Spec.NodeName]]++
 				}
 			}
@@ -248,7 +249,7 @@ func TestPlacementProfileChecks(t *testing.T) {
 			}
 			p := EnableWorkloadScheduling(DefaultProfile(), plFeatures)
 			tt.edit(&p)
-			c, _ := NewCluster()
+			c, _ := cluster.New()
 			if _, err := New(c, r, []framework.Profile{p}, WithWorkloadFeatures(plFeatures)); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("New = %v, want %q", err, tt.want)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // scheduler-plugins' Trimaran scores on measured load, each in a profile
@@ -31,7 +32,7 @@ func ExampleCluster_UpdateNodeLoad() {
 	for _, n := range []string{"a", "b", "c"} {
 		nodes = append(nodes, builder.MakeNode().Name(n).Capacity(map[string]string{"cpu": "10", "memory": "16Gi", "pods": "110"}).Obj())
 	}
-	cluster, _ := scheduling.NewClusterFrom(nodes, nil)
+	cluster, _ := cluster.NewFrom(nodes, nil)
 	for _, l := range []struct {
 		node      string
 		mean, std float64

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestTrimaranInScheduler: the registry's Trimaran plugins read the
@@ -49,7 +50,7 @@ func TestTrimaranInScheduler(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.plugin, func(t *testing.T) {
-			c, err := NewClusterFrom(nodes, nil)
+			c, err := cluster.NewFrom(nodes, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +76,7 @@ func TestTrimaranInScheduler(t *testing.T) {
 			}
 		})
 	}
-	c, _ := NewClusterFrom(nodes, nil)
+	c, _ := cluster.NewFrom(nodes, nil)
 	if err := c.UpdateNodeLoad(&api.NodeLoad{ObjectMeta: api.ObjectMeta{Name: "a"}, Metrics: []api.LoadMetric{{Type: "CPU", Value: -3}}}); err == nil || !strings.Contains(err.Error(), "value=-3") {
 		t.Errorf("negative load accepted: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // schedWorkload is the scheduler's state of kube-scheduler v1.36's alpha
@@ -205,7 +206,7 @@ func (s *Scheduler) profileForGroup(members []*queuedPod) (*schedProfile, error)
 func (s *Scheduler) popGroup(qp *queuedPod, ns, name string) []*queuedPod {
 	members := []*queuedPod{qp}
 	for _, r := range s.cluster.WorkloadPodGroupMembers(ns, name) {
-		if r.State != StatePending || r.Pod.Key() == qp.key {
+		if r.State != cluster.StatePending || r.Pod.Key() == qp.key {
 			continue
 		}
 		if m, ok := s.queue.get(r.Pod.Key()); ok && s.queue.takeSpecific(m) {

@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // pgFakePlugin is kube's fakePodGroupPlugin (schedule_one_podgroup_test.go):
@@ -55,7 +56,7 @@ func (p *pgFakePlugin) Permit(_ context.Context, _ *framework.CycleState, pod *f
 // in the given order.
 func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*queuedPod) {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +399,7 @@ func TestUpdatePodGroupCondition(t *testing.T) {
 func TestFrameworkForPodGroup(t *testing.T) {
 	a, b := gsPod("ns", "a", "pg"), gsPod("ns", "b", "pg")
 	b.Spec.SchedulerName = "other"
-	c, _ := NewClusterFrom([]*api.Node{csNode("n")}, nil)
+	c, _ := cluster.NewFrom([]*api.Node{csNode("n")}, nil)
 	prof := func(name string) framework.Profile {
 		return framework.Profile{SchedulerName: name, QueueSort: []string{config.PrioritySortName}, Bind: []string{DefaultBinderName}}
 	}
@@ -563,7 +564,7 @@ func TestPodGroupPreemptionGate(t *testing.T) {
 		{"no pod group", plFeatures, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _ := NewClusterFrom([]*api.Node{csNode("n")}, nil)
+			c, _ := cluster.NewFrom([]*api.Node{csNode("n")}, nil)
 			_ = c.AddWorkloadPodGroup(zoned)
 			_ = c.AddWorkloadPodGroup(plain)
 			s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(tt.feats))
@@ -681,7 +682,7 @@ func TestPodGroupSelectVictims(t *testing.T) {
 			for _, n := range tt.nodes {
 				nodes = append(nodes, csNode(n))
 			}
-			c, err := NewClusterFrom(nodes, tt.pods, framework.WithDisruptionBudgets(tt.pdbs...))
+			c, err := cluster.NewFrom(nodes, tt.pods, framework.WithDisruptionBudgets(tt.pdbs...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -780,7 +781,7 @@ func TestWorkloadAwarePreemptionInScheduler(t *testing.T) {
 			p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "1"})
 			existing = append(existing, p)
 		}
-		c, err := NewClusterFrom([]*api.Node{csNode("n0")}, existing)
+		c, err := cluster.NewFrom([]*api.Node{csNode("n0")}, existing)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -815,7 +816,7 @@ func TestWorkloadAwarePreemptionInScheduler(t *testing.T) {
 			t.Errorf("victims %v, want both pods of ns/low", victims)
 		}
 		for _, n := range []string{"h0", "h1"} {
-			if r, ok := s.cluster.Pod("ns", n); !ok || r.State != StateBound {
+			if r, ok := s.cluster.Pod("ns", n); !ok || r.State != cluster.StateBound {
 				t.Errorf("%s: %+v, want bound after the preemption", n, r)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // UpdatePod replaces the object of an existing pod (see Cluster.UpdatePod)
@@ -39,7 +40,7 @@ func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 	if !ok {
 		return fmt.Errorf("scheduling: UpdatePod: unknown pod %s", key)
 	}
-	if st == StatePending && pod.Spec.SchedulerName != old.Pod.Spec.SchedulerName {
+	if st == cluster.StatePending && pod.Spec.SchedulerName != old.Pod.Spec.SchedulerName {
 		return fmt.Errorf("scheduling: UpdatePod: pod %s: spec.schedulerName %q -> %q: may not change", key, old.Pod.Spec.SchedulerName, pod.Spec.SchedulerName)
 	}
 	if err := s.cluster.UpdatePod(pod); err != nil {
@@ -47,7 +48,7 @@ func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 	}
 	pi, _, _ := s.cluster.PodInfo(key)
 	events := framework.PodUpdateEvents(old.Pod, pi.Pod)
-	if st != StatePending {
+	if st != cluster.StatePending {
 		s.podAssigned(old, false)
 		s.podAssigned(pi, true)
 		s.reportEvents(events, old, pi, nil, true)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // Preempt evicts the chosen victims from node in favour of the pending pod
@@ -42,7 +43,7 @@ func (s *Scheduler) preempt(f *Fork, preemptor, node string, victims ...string) 
 	if !ok {
 		return nil, fmt.Errorf("scheduling: Preempt: unknown preemptor %s", preemptor)
 	}
-	if st != StatePending {
+	if st != cluster.StatePending {
 		return nil, fmt.Errorf("scheduling: Preempt: preemptor %s is %s, not pending", preemptor, st)
 	}
 	qp, queued := s.queue.get(preemptor)
@@ -61,7 +62,7 @@ func (s *Scheduler) preempt(f *Fork, preemptor, node string, victims ...string) 
 			return nil, fmt.Errorf("scheduling: Preempt: unknown victim %s", v)
 		case seen[v]:
 			return nil, fmt.Errorf("scheduling: Preempt: victim %s listed twice", v)
-		case vst == StatePending || vi.Pod.Spec.NodeName != node:
+		case vst == cluster.StatePending || vi.Pod.Spec.NodeName != node:
 			return nil, fmt.Errorf("scheduling: Preempt: victim %s is not placed on node %q (%s on %q)", v, node, vst, vi.Pod.Spec.NodeName)
 		}
 		seen[v] = true

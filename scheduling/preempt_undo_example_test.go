@@ -10,13 +10,14 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // Preempt evicts the victims you choose for a pending pod and nominates
 // it; on a fork, Revert puts every victim back on its node. Node n1 (4
 // cpu) runs two 2-cpu batch pods; the 3-cpu web pod needs both gone.
 func ExampleFork_Preempt() {
-	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "4")}, []*api.Pod{
+	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "4")}, []*api.Pod{
 		builder.MakePod().Name("batch-1").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("batch-2").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 	})

@@ -12,10 +12,11 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 func puSetup(t interface{ Fatal(...any) }, nodes []*api.Node, pods []*api.Pod) *Scheduler {
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestPropPreemptUndoRestoresExactly(t *testing.T) {
 			pods = append(pods, w.Obj())
 		}
 		pods = append(pods, st.MakePod().Name("pre").Priority(100).Req(map[string]string{"cpu": "1500m"}).Obj())
-		c, err := NewClusterFrom(nodes, nil)
+		c, err := cluster.NewFrom(nodes, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

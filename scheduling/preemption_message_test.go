@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestFailedPreemptionMessage: after a failed preemption the FitError text
@@ -27,7 +28,7 @@ func TestFailedPreemptionMessage(t *testing.T) {
 		ppPod("a").Node("n1").Priority(10).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 		ppPod("b").Node("n2").Priority(10).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 	}
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}

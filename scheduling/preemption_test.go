@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // The cases below are modelled on kube-scheduler v1.36's
@@ -114,7 +115,7 @@ func newPPEnv(t *testing.T, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDi
 // newPPEnvFor is newPPEnv for kube-scheduler release v.
 func newPPEnvFor(t *testing.T, v framework.KubeVersion, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -563,7 +564,7 @@ func TestPreemptionEndToEnd(t *testing.T) {
 		ppPod("c").Node("n2").Priority(5).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 		ppPod("d").Node("n2").Priority(500).Req(map[string]string{"cpu": "1"}).StartTime(ppEpoch).Obj(),
 	}
-	c, _ := NewClusterFrom(nodes, pods)
+	c, _ := cluster.NewFrom(nodes, pods)
 	var log []Decision
 	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(1), WithDecisionHandler(func(d Decision) { log = append(log, d) }))
 	if err != nil {

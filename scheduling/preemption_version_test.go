@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestPreemptionMessageByVersion: a successful preemption leaves the pod
@@ -204,7 +205,7 @@ func TestPreemptSplitByPDB(t *testing.T) {
 // kube-scheduler release v and returns its decision.
 func ppScheduleOne(t *testing.T, v framework.KubeVersion, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) Decision {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}

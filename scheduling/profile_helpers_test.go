@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
@@ -67,7 +68,7 @@ func TestConfigurationProfileAs(t *testing.T) {
 		if p.SchedulerName != scheduling.DefaultSchedulerName {
 			t.Fatalf("ProfileAs(%q).SchedulerName = %q", name, p.SchedulerName)
 		}
-		cluster, err := scheduling.NewClusterFrom(nodes, nil)
+		cluster, err := cluster.NewFrom(nodes, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +109,7 @@ func TestConfigurationProfileAs(t *testing.T) {
 // says so.
 func TestDecisionTies(t *testing.T) {
 	n := builder.MakeNode().Capacity(map[string]string{"cpu": "4", "memory": "8Gi"})
-	cluster, err := scheduling.NewClusterFrom([]*api.Node{n.Name("a").Obj(), n.Name("b").Obj(), n.Name("c").Obj()}, nil)
+	cluster, err := cluster.NewFrom([]*api.Node{n.Name("a").Obj(), n.Name("b").Obj(), n.Name("c").Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // replicaAdder adds a capacity question's replicas to the scheduler and
@@ -63,7 +64,7 @@ type replicaAdder struct {
 	state framework.CycleState
 	// slab gives the memory of detached replicas' assumed copies
 	// (Scheduler.replicaSlab).
-	slab AssumedSlab
+	slab cluster.AssumedSlab
 	// spare is the memory of a replica nothing holds any more, which
 	// replica hands out for the next one (nil: none).
 	spare *capReplica
@@ -130,7 +131,7 @@ func (a *replicaAdder) close() {
 type capReplica struct {
 	pod  api.Pod
 	info framework.PodInfo
-	rec  Entry
+	rec  cluster.Entry
 	qp   detachedPod
 }
 
@@ -330,7 +331,7 @@ func setReplica(p, template *api.Pod, name string) {
 // replicaNamer hands out <base>-1, <base>-2, ... skipping names the
 // cluster already has.
 type replicaNamer struct {
-	c         *Cluster
+	c         *cluster.Cluster
 	namespace string
 	base      string
 	n         int    // the number of the last key built
@@ -344,7 +345,7 @@ type replicaNamer struct {
 // allocation for all): a batch doubles from 8 up to it.
 const replicaKeyBatch = 512
 
-func newReplicaNamer(c *Cluster, template *api.Pod) *replicaNamer {
+func newReplicaNamer(c *cluster.Cluster, template *api.Pod) *replicaNamer {
 	base := template.Name
 	if base == "" {
 		base = "whatif"
@@ -397,7 +398,7 @@ func claimFromTemplate(pod *api.Pod, t *api.PersistentVolumeClaim, defaultClass 
 	c := &api.PersistentVolumeClaim{Spec: t.Spec}
 	c.Name, c.Namespace = t.Name+"-"+pod.Name, pod.Namespace
 	c.Labels, c.Annotations = maps.Clone(t.Labels), maps.Clone(t.Annotations)
-	WithDefaultClass(c, defaultClass)
+	cluster.WithDefaultClass(c, defaultClass)
 	return c
 }
 

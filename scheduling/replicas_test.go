@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // wcReleaser writes, in PreFilter, a state value that counts its releases;
@@ -53,7 +54,7 @@ func TestForkReleasesStateOfBindingThatDidNotWait(t *testing.T) {
 	prof := DefaultProfile()
 	prof.PreFilter = append(prof.PreFilter, "WcReleaser")
 	prof.Permit = append(prof.Permit, "WcReleaser")
-	c, err := NewClusterFrom([]*api.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}, nil)
+	c, err := cluster.NewFrom([]*api.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 	for n := range taken {
 		pods = append(pods, st.MakePod().Name(fmt.Sprintf("web-%d", n)).Namespace("shop").Obj())
 	}
-	c, err := NewClusterFrom(nil, pods)
+	c, err := cluster.NewFrom(nil, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestReplicaNamerSkipsTakenNames(t *testing.T) {
 // first by name; the beta annotation counts) is the one the admission
 // plugin gives claims that name none, and only those.
 func TestDefaultStorageClass(t *testing.T) {
-	c, err := NewClusterFrom(nil, nil)
+	c, err := cluster.NewFrom(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

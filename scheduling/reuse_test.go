@@ -17,6 +17,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // reuseProfile is a signable profile: the default plugins without
@@ -97,7 +98,7 @@ func TestSignatures(t *testing.T) {
 // reuseEnv schedules replicas on n identical nodes with the given options.
 func reuseEnv(t *testing.T, nodes []*api.Node, profile framework.Profile, opts ...Option) (*Scheduler, *framework.FakeClock, *[]Decision) {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

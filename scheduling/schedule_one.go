@@ -30,6 +30,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // ScheduleOne runs the binding steps that became ready (synchronous mode),
@@ -440,7 +441,7 @@ func (s *Scheduler) applyNomination(qp *queuedPod, ni *framework.NominatingInfo)
 	if ni != nil && ni.Mode == framework.ModeOverride {
 		node = ni.NominatedNodeName
 	}
-	if _, st, ok := s.cluster.PodInfo(qp.key); !ok || st != StatePending {
+	if _, st, ok := s.cluster.PodInfo(qp.key); !ok || st != cluster.StatePending {
 		return
 	}
 	s.cluster.SetNominated(qp.key, node)
@@ -487,7 +488,7 @@ type schedBinding struct {
 // synchronously, runs) the binding cycle.
 func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
-	var slab *AssumedSlab
+	var slab *cluster.AssumedSlab
 	if qp.detached {
 		slab = s.replicaSlab
 	}
@@ -688,7 +689,7 @@ func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decisi
 		defer s.mu.Unlock()
 	}
 	d.Stage, d.Plugin = stage, st.Plugin()
-	if rec, ok := s.cluster.Pod(b.pi.Pod.Namespace, b.pi.Pod.Name); ok && rec.State == StateAssumed {
+	if rec, ok := s.cluster.Pod(b.pi.Pod.Namespace, b.pi.Pod.Name); ok && rec.State == cluster.StateAssumed {
 		_ = s.cluster.Forget(b.pi.Pod.Namespace, b.pi.Pod.Name)
 	}
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // DefaultSchedulerName is the profile of pods that name no schedulerName,
@@ -223,7 +224,7 @@ type Scheduler struct {
 	branchG   uint64
 	branchEnd sync.Cond
 
-	cluster     *Cluster
+	cluster     *cluster.Cluster
 	profiles    map[string]*schedProfile
 	order       []string
 	queue       *schedulingQueue
@@ -261,7 +262,7 @@ type Scheduler struct {
 	// replicaSlab, while a capacity question's detached replica's cycle
 	// runs, gives the memory of the replica's assumed copy: every one of
 	// them leaves the cluster with the question's Revert.
-	replicaSlab *AssumedSlab
+	replicaSlab *cluster.AssumedSlab
 	workload    schedWorkload
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
@@ -308,7 +309,7 @@ type Scheduler struct {
 // the same QueueSort plugin with the same args (as kube-scheduler
 // requires); percentageOfNodesToScore must be within [0,100]. Errors name
 // the profile and the value.
-func New(cl *Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...Option) (*Scheduler, error) {
+func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...Option) (*Scheduler, error) {
 	if cl == nil {
 		return nil, errors.New("scheduling: New: nil cl")
 	}
@@ -398,7 +399,7 @@ func New(cl *Cluster, registry *framework.Registry, profiles []framework.Profile
 		s.nodeMetricUpdated(m)
 	}
 	for _, r := range cl.Pods() {
-		if r.State != StatePending {
+		if r.State != cluster.StatePending {
 			pi, _, _ := cl.PodInfo(r.Pod.Key())
 			s.podAssigned(pi, true)
 			continue
@@ -447,7 +448,7 @@ func (s *Scheduler) built() error {
 // a fork, which then reads the branch), and change it only through the
 // scheduler's or a fork's event methods. To watch a scheduler that other
 // goroutines drive, use State, a consistent copy.
-func (s *Scheduler) Cluster() *Cluster { return s.cluster }
+func (s *Scheduler) Cluster() *cluster.Cluster { return s.cluster }
 
 // Clock returns the scheduler's clock.
 func (s *Scheduler) Clock() framework.Clock { return s.clock }
@@ -533,7 +534,7 @@ func (s *Scheduler) addPodEvent(pod *api.Pod) error {
 // added (AddPod after the cluster's part).
 func (s *Scheduler) podAdded(key string) {
 	pi, st, _ := s.cluster.PodInfo(key)
-	if st == StatePending {
+	if st == cluster.StatePending {
 		s.enqueue(pi)
 		s.nominateAdded(key, pi)
 		if s.workload.features.GangScheduling {
@@ -565,7 +566,7 @@ func (s *Scheduler) deletePod(f *Fork, namespace, name string) error {
 }
 
 func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
-	key := PodKey(namespace, name)
+	key := cluster.PodKey(namespace, name)
 	if w, ok := s.waiting.get(key); ok {
 		w.Reject("", fmt.Sprintf("pod %s %s while waiting at Permit", key, why))
 	}
@@ -580,7 +581,7 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	s.nominator.remove(key)
 	s.setReason(key, "")
 	switch {
-	case st != StatePending:
+	case st != cluster.StatePending:
 		s.podAssigned(pi, false)
 		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, nil, true)
 	case pi.Pod.Status.NominatedNodeName != "":
@@ -711,7 +712,7 @@ func (s *Scheduler) updateNodeMetric(f *Fork, m *api.NodeMetric) error {
 
 // WaitingPod returns the pod namespace/name if it is held at Permit.
 func (s *Scheduler) WaitingPod(namespace, name string) (*WaitingPod, bool) {
-	return s.waiting.get(PodKey(namespace, name))
+	return s.waiting.get(cluster.PodKey(namespace, name))
 }
 
 // WaitingPods returns the pods held at Permit, sorted by namespace/name.
@@ -726,7 +727,7 @@ func (s *Scheduler) PendingReason(namespace, name string) string {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	return s.reasons[PodKey(namespace, name)]
+	return s.reasons[cluster.PodKey(namespace, name)]
 }
 
 // Gated reports whether the pending pod namespace/name is held by its
@@ -738,7 +739,7 @@ func (s *Scheduler) Gated(namespace, name string) (reason string, gated bool) {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	qp, ok := s.queue.get(PodKey(namespace, name))
+	qp, ok := s.queue.get(cluster.PodKey(namespace, name))
 	if !ok || qp.where != qGated {
 		return "", false
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // scBenchNodes returns n nodes of four sizes in two zones.
@@ -72,7 +73,7 @@ func benchPlace(b *testing.B, nodes, pods int, profile framework.Profile) {
 	cpuOK := true
 	for b.Loop() {
 		b.StopTimer()
-		c, err := NewClusterFrom(ns, nil)
+		c, err := cluster.NewFrom(ns, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func BenchmarkScheduleScaling(b *testing.B) {
 // BenchmarkForkRevert15k: Fork, place one pod, Revert on a 15,000-node
 // cluster holding 30,000 pods.
 func BenchmarkForkRevert15k(b *testing.B) {
-	c, err := NewClusterFrom(scBenchNodes(15000), nil)
+	c, err := cluster.NewFrom(scBenchNodes(15000), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

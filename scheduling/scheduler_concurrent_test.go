@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // ccBranchOp is one step a fork takes on its branch.
@@ -257,7 +258,7 @@ func TestPropForkKeepsLiveEvents(t *testing.T) {
 			opts = append(opts, WithAsyncBinding())
 		}
 
-		c, err := NewClusterFrom(scNodes(nodes...), nil)
+		c, err := cluster.NewFrom(scNodes(nodes...), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,10 +366,10 @@ func TestPropForkKeepsLiveEvents(t *testing.T) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		for _, r := range s.cluster.Pods() {
-			if q, ok := s.queue.get(r.Pod.Key()); r.State == StatePending && (!ok || q.where == qNowhere) {
+			if q, ok := s.queue.get(r.Pod.Key()); r.State == cluster.StatePending && (!ok || q.where == qNowhere) {
 				t.Fatalf("pod %s is Pending but not queued", r.Pod.Key())
 			}
-			if r.State == StateAssumed {
+			if r.State == cluster.StateAssumed {
 				t.Fatalf("pod %s is still Assumed after every binding finished", r.Pod.Key())
 			}
 		}
@@ -387,7 +388,7 @@ func ccConsistent(st State) error {
 	count, cpu := map[string]int{}, map[string]int64{}
 	pending := 0
 	for _, r := range st.Pods {
-		if r.State == StatePending {
+		if r.State == cluster.StatePending {
 			pending++
 			continue
 		}
@@ -413,7 +414,7 @@ func ccConsistent(st State) error {
 // another adds pods and schedules them is always one instant's (run with
 // -race: Cluster().Pods() in its place is a data race).
 func TestSchedulerStateWhileScheduling(t *testing.T) {
-	c, err := NewClusterFrom(scNodes("8", "8", "8"), nil)
+	c, err := cluster.NewFrom(scNodes("8", "8", "8"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -657,7 +658,7 @@ func TestGoroutineID(t *testing.T) {
 // whose AddPod returned nil is in the cluster afterwards, pending and
 // queued, and no what-if pod is.
 func TestForkKeepsConcurrentAddPods(t *testing.T) {
-	c, err := NewClusterFrom(scNodes("1000", "1000"), nil)
+	c, err := cluster.NewFrom(scNodes("1000", "1000"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -706,7 +707,7 @@ func TestForkKeepsConcurrentAddPods(t *testing.T) {
 	}
 	pending := 0
 	for _, r := range st.Pods {
-		if !strings.HasPrefix(r.Pod.Name, "live-") || r.State != StatePending {
+		if !strings.HasPrefix(r.Pod.Name, "live-") || r.State != cluster.StatePending {
 			t.Errorf("pod %s %s after the forks", r.Pod.Key(), r.State)
 		}
 		pending++

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 func exNode(name, cpu string) *api.Node {
@@ -23,7 +24,7 @@ func exPod(name, cpu string) *api.Pod {
 // cluster, on a virtual clock: each cycle's decision says where the pod
 // went and why.
 func ExampleScheduler() {
-	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("small", "2"), exNode("large", "8")}, nil)
+	cluster, _ := cluster.NewFrom([]*api.Node{exNode("small", "2"), exNode("large", "8")}, nil)
 	s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
 		scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))), scheduling.WithSeed(1))
 	if err != nil {
@@ -55,7 +56,7 @@ func ExampleScheduler() {
 // Fork opens a what-if branch of the cluster in O(1); Revert puts
 // everything back exactly.
 func ExampleCluster_Fork() {
-	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "4")}, nil)
+	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "4")}, nil)
 	cluster.Fork()
 	_ = cluster.AddPod(builder.MakePod().Name("what-if").Req(map[string]string{"cpu": "3"}).Node("n1").Obj())
 	ni, _ := cluster.NodeInfo("n1")

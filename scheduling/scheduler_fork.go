@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // ErrForkOpen is the error of an event method called on the live
@@ -341,7 +342,7 @@ func (f *Fork) Revert() error {
 // Cluster returns the scheduler's cluster, which, while f is open, holds
 // the branch. Read it only from the goroutine that uses f, between calls
 // of f's methods, and change it only through them.
-func (f *Fork) Cluster() *Cluster {
+func (f *Fork) Cluster() *cluster.Cluster {
 	if f == nil || f.s == nil {
 		return nil
 	}
@@ -374,7 +375,7 @@ func (f *Fork) PendingReason(namespace, name string) string {
 		return ""
 	}
 	defer f.s.mu.Unlock()
-	return f.s.reasons[PodKey(namespace, name)]
+	return f.s.reasons[cluster.PodKey(namespace, name)]
 }
 
 // NextWakeup is Scheduler.NextWakeup on the branch.

@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // The plugins of fpProfile that keep state across cycles: LoadAware's
@@ -74,7 +75,7 @@ func fpEnv(t *rapid.T, cpus []int) *scEnv {
 	for i := range cpus {
 		nodes = append(nodes, fpNode(fmt.Sprintf("n%d", i)))
 	}
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestPropSchedulerForkRevertPlugins(t *testing.T) {
 // cluster.
 func BenchmarkSchedulerForkRevertPlugins(b *testing.B) {
 	const nodes, pods = 5000, 20000
-	c, err := NewClusterFrom(scBenchNodes(nodes), nil)
+	c, err := cluster.NewFrom(scBenchNodes(nodes), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestSchedulerRevertDropsBranchPods: a pod SchedulePod could not place
@@ -66,7 +67,7 @@ func TestSchedulerRevertRequeuesPlacedPods(t *testing.T) {
 	if err := f.Revert(); err != nil {
 		t.Fatal(err)
 	}
-	if r, ok := e.s.Cluster().Pod("default", "p"); !ok || r.State != StatePending {
+	if r, ok := e.s.Cluster().Pod("default", "p"); !ok || r.State != cluster.StatePending {
 		t.Fatalf("after Revert: %+v %v, want Pending", r, ok)
 	}
 	if a, _, _ := e.s.QueueLengths(); a != 1 {
@@ -103,7 +104,7 @@ func TestSchedulerRevertWaitingPods(t *testing.T) {
 	}
 	w.Allow("A")
 	inner.ProcessBindings(ctx)
-	if _, st := e.placement("default", "w"); st != StateBound {
+	if _, st := e.placement("default", "w"); st != cluster.StateBound {
 		t.Fatalf("w in the fork: %v, want Bound", st)
 	}
 	if err := inner.Commit(); err != nil { // still inside the outer fork
@@ -122,7 +123,7 @@ func TestSchedulerRevertWaitingPods(t *testing.T) {
 	if d := cmp.Diff([]string{"w A"}, waiting); d != "" {
 		t.Errorf("waiting pods after Revert (-want +got):\n%s", d)
 	}
-	if _, st := e.placement("default", "w"); st != StateAssumed {
+	if _, st := e.placement("default", "w"); st != cluster.StateAssumed {
 		t.Errorf("w after Revert: %v, want Assumed", st)
 	}
 	if n := e.clock.PendingTimers(); n != 1 {
@@ -159,7 +160,7 @@ func TestSchedulerRevertAsyncWaitingPod(t *testing.T) {
 	f := mustFork(t, e.s)
 	w, _ := e.s.WaitingPod("default", "w")
 	w.Allow("A")
-	if _, st := e.placement("default", "w"); st != StateAssumed {
+	if _, st := e.placement("default", "w"); st != cluster.StateAssumed {
 		t.Errorf("w bound inside the fork by its pre-fork goroutine: %v", st)
 	}
 	if err := f.Revert(); err != nil {
@@ -171,7 +172,7 @@ func TestSchedulerRevertAsyncWaitingPod(t *testing.T) {
 	}
 	w.Allow("A")
 	e.s.WaitForBindings()
-	if _, st := e.placement("default", "w"); st != StateBound {
+	if _, st := e.placement("default", "w"); st != cluster.StateBound {
 		t.Errorf("w after Allow: %v, want Bound", st)
 	}
 }
@@ -232,7 +233,7 @@ type scOps interface {
 	SchedulePod(context.Context, *api.Pod) (Decision, error)
 	ScheduleOne(context.Context) (Decision, bool)
 	ProcessBindings(context.Context) int
-	Cluster() *Cluster
+	Cluster() *cluster.Cluster
 }
 
 var (
@@ -305,7 +306,7 @@ func fkApply(t *rapid.T, e *scEnv, on scOps, o fkOp) {
 }
 
 func fkEnv(t *rapid.T, nodes []string) *scEnv {
-	c, err := NewClusterFrom(scNodes(nodes...), nil)
+	c, err := cluster.NewFrom(scNodes(nodes...), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +428,7 @@ func fkViewOf(t *rapid.T, e *scEnv) fkView {
 func fkCheckQueued(t *rapid.T, e *scEnv) {
 	for _, r := range e.s.Cluster().Pods() {
 		p, ok := e.s.queue.get(r.Pod.Key())
-		if r.State == StatePending && (!ok || p.where == qNowhere) {
+		if r.State == cluster.StatePending && (!ok || p.where == qNowhere) {
 			t.Fatalf("pod %s is Pending but not queued", r.Pod.Key())
 		}
 	}
@@ -538,7 +539,7 @@ func TestPropSchedulerForkRevert(t *testing.T) {
 func BenchmarkSchedulerForkRevert(b *testing.B) {
 	for _, pending := range []int{0, 10000} {
 		b.Run(fmt.Sprintf("pending=%d", pending), func(b *testing.B) {
-			c, err := NewClusterFrom(scBenchNodes(1000), nil)
+			c, err := cluster.NewFrom(scBenchNodes(1000), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // scheduler-plugins' Coscheduling on kube's default profile: two nodes of
@@ -20,8 +21,8 @@ import (
 // and holds 2 cpu for a job that cannot run.
 func ExampleEnableCoscheduling() {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	run := func(profile framework.Profile) *scheduling.Cluster {
-		cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "4"), exNode("n2", "4")}, nil)
+	run := func(profile framework.Profile) *cluster.Cluster {
+		cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "4"), exNode("n2", "4")}, nil)
 		s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{profile},
 			scheduling.WithClock(framework.NewFakeClock(t0.Add(time.Hour))), scheduling.WithSeed(1))
 		if err != nil {

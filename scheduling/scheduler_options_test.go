@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestNewRejectsBadOptions: invalid options are errors naming the option
 // and the value, never a panic or a silent default.
 func TestNewRejectsBadOptions(t *testing.T) {
-	cluster, err := NewClusterFrom(nil, nil)
+	cluster, err := cluster.NewFrom(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // scPropRegistry adds the real NodeResourcesFit filter (cpu, memory, pods,
@@ -59,7 +60,7 @@ func scDrawPod(t *rapid.T, name string) *api.Pod {
 func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		clock := framework.NewFakeClock(scT0)
-		c, _ := NewCluster()
+		c, _ := cluster.New()
 		nodes := rapid.IntRange(1, 6).Draw(t, "nodes")
 		for i := range nodes {
 			_ = c.AddNode(scDrawNode(t, i))
@@ -99,7 +100,7 @@ func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 		// No pod is lost: every pod the cluster holds is placed or queued
 		// (preemption victims are deleted, as the API server deletes them).
 		for _, r := range c.Pods() {
-			if r.State == StatePending {
+			if r.State == cluster.StatePending {
 				if _, ok := s.queue.get(r.Pod.Key()); !ok {
 					t.Fatalf("pending pod %s is not queued", r.Pod.Key())
 				}
@@ -133,7 +134,7 @@ func TestPropDecisionsIndependentOfParallelism(t *testing.T) {
 			pods = append(pods, scDrawPod(t, fmt.Sprintf("p%02d", i)))
 		}
 		run := func(par int) []string {
-			c, _ := NewClusterFrom(nodes, nil)
+			c, _ := cluster.NewFrom(nodes, nil)
 			var log []string
 			s, err := New(c, scPropRegistry(), []framework.Profile{scPropProfile()}, WithClock(framework.NewFakeClock(scT0)), WithSeed(seed),
 				WithParallelism(par), WithDecisionHandler(func(d Decision) { log = append(log, scDecisionLine(d)) }))

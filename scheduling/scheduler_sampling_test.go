@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // kubeFilterWindow is kube-scheduler v1.36's findNodesThatPassFilters
@@ -55,7 +56,7 @@ func TestSamplingWindowMatchesKube(t *testing.T) {
 		}
 		nodes = append(nodes, w.Obj())
 	}
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // State is a copy of what a Scheduler holds at one instant: every pod with
@@ -17,7 +18,7 @@ type State struct {
 	// Pods are the cluster's pods with their states, sorted by
 	// namespace/name. Each Pod is the cluster's copy, which the cluster
 	// replaces rather than modifies: read-only.
-	Pods []PodRecord
+	Pods []cluster.PodRecord
 	// Nodes are the nodes in cluster order.
 	Nodes []NodeUsage
 	// Active, Backoff and Unschedulable are the queue's lengths, as

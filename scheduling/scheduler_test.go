@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // Test-local plugins: a cpu/pod-count fit filter, a least-allocated cpu
@@ -152,7 +153,7 @@ func scProfile(name string) framework.Profile {
 
 func newScEnv(t testing.TB, nodes []*api.Node, profiles []framework.Profile, opts ...Option) *scEnv {
 	t.Helper()
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func (e *scEnv) add(t testing.TB, pods ...*api.Pod) {
 	}
 }
 
-func (e *scEnv) placement(ns, name string) (string, PodState) {
+func (e *scEnv) placement(ns, name string) (string, cluster.PodState) {
 	r, ok := e.s.Cluster().Pod(ns, name)
 	if !ok {
 		return "<none>", 0
@@ -279,7 +280,7 @@ func TestSchedulerProfilesBySchedulerName(t *testing.T) {
 }
 
 func TestNewSchedulerErrors(t *testing.T) {
-	c, _ := NewCluster()
+	c, _ := cluster.New()
 	reg := scRegistry(&scRecorder{})
 	noBind := scProfile("")
 	noBind.Bind = nil
@@ -331,7 +332,7 @@ func TestReserveFailureRollsBack(t *testing.T) {
 			if diff := cmp.Diff(want, e.rec.get()); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
-			if node, state := e.placement("default", "p"); node != "" || state != StatePending {
+			if node, state := e.placement("default", "p"); node != "" || state != cluster.StatePending {
 				t.Errorf("pod on %q state %s, want pending", node, state)
 			}
 			ni, _ := e.s.Cluster().NodeInfo("n1")
@@ -368,7 +369,7 @@ func TestPermit(t *testing.T) {
 		if !ok || w.Node() != "n1" || !cmp.Equal(w.PendingPlugins(), []string{"A", "B"}) {
 			t.Fatalf("waiting pod = %v %v", w, ok)
 		}
-		if _, st := e.placement("default", "p"); st != StateAssumed {
+		if _, st := e.placement("default", "p"); st != cluster.StateAssumed {
 			t.Errorf("state %s, want Assumed while waiting", st)
 		}
 		w.Allow("A")
@@ -379,7 +380,7 @@ func TestPermit(t *testing.T) {
 		if n := e.s.ProcessBindings(ctx); n != 1 {
 			t.Fatalf("ProcessBindings = %d", n)
 		}
-		if node, st := e.placement("default", "p"); node != "n1" || st != StateBound {
+		if node, st := e.placement("default", "p"); node != "n1" || st != cluster.StateBound {
 			t.Errorf("pod on %q %s", node, st)
 		}
 		if last := e.decisions[len(e.decisions)-1]; last.Outcome != OutcomeBound {
@@ -400,7 +401,7 @@ func TestPermit(t *testing.T) {
 		if last.Outcome != OutcomeUnschedulable || last.Stage != "WaitOnPermit" || last.Message != "0/1 nodes are available: 1 not now." {
 			t.Errorf("decision = %+v", last)
 		}
-		if node, st := e.placement("default", "p"); node != "" || st != StatePending {
+		if node, st := e.placement("default", "p"); node != "" || st != cluster.StatePending {
 			t.Errorf("pod on %q %s", node, st)
 		}
 		calls := e.rec.get()
@@ -448,7 +449,7 @@ func TestPermit(t *testing.T) {
 		if diff := cmp.Diff(want, e.rec.get()); diff != "" {
 			t.Errorf("calls (-want +got):\n%s", diff)
 		}
-		if node, st := e.placement("default", "p"); node != "" || st != StatePending {
+		if node, st := e.placement("default", "p"); node != "" || st != cluster.StatePending {
 			t.Errorf("pod on %q %s", node, st)
 		}
 	})
@@ -469,7 +470,7 @@ func TestBindingFailures(t *testing.T) {
 	if d.Outcome != OutcomeError || d.Stage != "PreBind" || d.Plugin != "A" {
 		t.Fatalf("decision = %+v", d)
 	}
-	if node, st := e2.placement("default", "p"); node != "" || st != StatePending {
+	if node, st := e2.placement("default", "p"); node != "" || st != cluster.StatePending {
 		t.Errorf("pod on %q %s", node, st)
 	}
 	if _, backoff, _ := e2.s.QueueLengths(); backoff != 1 {
@@ -481,7 +482,7 @@ func TestAsyncBinding(t *testing.T) {
 	ctx := context.Background()
 	var mu sync.Mutex
 	var got []string
-	c, _ := NewClusterFrom(scNodes("4", "4"), nil)
+	c, _ := cluster.NewFrom(scNodes("4", "4"), nil)
 	rec := &scRecorder{}
 	s, err := New(c, scRegistry(rec), []framework.Profile{scProfile("")}, WithClock(framework.NewFakeClock(scT0)), WithAsyncBinding(),
 		WithDecisionHandler(func(d Decision) { mu.Lock(); got = append(got, string(d.Outcome)); mu.Unlock() }))
@@ -590,7 +591,7 @@ func TestSchedulerWhatIf(t *testing.T) {
 			if err != nil || d.Outcome != OutcomeScheduled {
 				t.Fatalf("what-if: %+v %v", d, err)
 			}
-			if r, ok := f.Cluster().Pod("default", "probe"); !ok || r.State != StateBound {
+			if r, ok := f.Cluster().Pod("default", "probe"); !ok || r.State != cluster.StateBound {
 				t.Fatalf("probe not bound in the branch")
 			}
 			if err := f.Revert(); err != nil {

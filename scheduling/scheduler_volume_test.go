@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // svZonedCluster is three zones of two nodes (4 cpu each), a
@@ -20,7 +21,7 @@ import (
 func svZonedCluster(t interface {
 	Helper()
 	Fatal(...any)
-}, limit int32) *Cluster {
+}, limit int32) *cluster.Cluster {
 	t.Helper()
 	var nodes []*api.Node
 	for i := range 6 {
@@ -28,7 +29,7 @@ func svZonedCluster(t interface {
 		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(api.LabelTopologyZone, zone).
 			Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj())
 	}
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func svZonedCluster(t interface {
 	return c
 }
 
-func svScheduler(t *testing.T, c *Cluster) *Scheduler {
+func svScheduler(t *testing.T, c *cluster.Cluster) *Scheduler {
 	t.Helper()
 	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()},
 		WithClock(framework.NewFakeClock(time.Unix(0, 0))), WithSeed(7))
@@ -74,7 +75,7 @@ func TestSchedulerStatefulSetVolumes(t *testing.T) {
 	zoneOf := map[string]string{}
 	for i := range 3 {
 		rec, _ := c.Pod("default", fmt.Sprintf("web-%d", i))
-		if rec.State != StateBound {
+		if rec.State != cluster.StateBound {
 			t.Fatalf("web-%d is %s", i, rec.State)
 		}
 		node, _ := c.Node(rec.Pod.Spec.NodeName)
@@ -123,7 +124,7 @@ func TestSchedulerStatefulSetVolumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.RunUntilIdle(ctx)
-	if rec, _ := c.Pod("default", "web-2"); rec.State != StatePending {
+	if rec, _ := c.Pod("default", "web-2"); rec.State != cluster.StatePending {
 		t.Fatalf("web-2 placed on %s", rec.Pod.Spec.NodeName)
 	}
 	msg := s.PendingReason("default", "web-2")
@@ -143,7 +144,7 @@ func TestSchedulerEphemeralVolumes(t *testing.T) {
 	}
 	s.RunUntilIdle(context.Background())
 	rec, _ := c.Pod("default", "batch")
-	if rec.State != StateBound {
+	if rec.State != cluster.StateBound {
 		t.Fatalf("batch %s: %s", rec.State, s.PendingReason("default", "batch"))
 	}
 	o, ok := c.StorageObject(api.KindPersistentVolumeClaim, "default", "batch-scratch")
@@ -176,7 +177,7 @@ func TestSchedulerCSIAttachLimits(t *testing.T) {
 	used := map[string]bool{}
 	pending := 0
 	for _, r := range c.Pods() {
-		if r.State == StatePending {
+		if r.State == cluster.StatePending {
 			pending++
 			if msg := s.PendingReason("default", r.Pod.Name); !strings.Contains(msg, "6 "+filter.ReasonMaxVolumeCountExceeded) {
 				t.Errorf("pending %s: %q", r.Pod.Name, msg)
@@ -239,7 +240,7 @@ func TestSchedulerGatedPods(t *testing.T) {
 	if n := s.RunUntilIdle(ctx); n != 1 {
 		t.Fatalf("ungated pod: %d cycles", n)
 	}
-	if rec, _ := c.Pod("default", "g"); rec.State != StateBound {
+	if rec, _ := c.Pod("default", "g"); rec.State != cluster.StateBound {
 		t.Fatalf("g is %s", rec.State)
 	}
 	if err := s.UpdatePod(open); err == nil || !strings.Contains(err.Error(), `spec.nodeName="": cannot change`) {
@@ -315,7 +316,7 @@ func TestClusterStorageBadInput(t *testing.T) {
 func TestSchedulerPreemptsReadWriteOncePodHolder(t *testing.T) {
 	nodes := []*api.Node{st.MakeNode().Name("n1").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj(),
 		st.MakeNode().Name("n2").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj()}
-	c, err := NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

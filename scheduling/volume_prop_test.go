@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // vpState is what Fork/Revert must restore: the pods and nodes (exact) and
@@ -27,7 +28,7 @@ type vpState struct {
 	Used    map[string]bool
 }
 
-func vpCapture(t *rapid.T, c *Cluster) vpState {
+func vpCapture(t *rapid.T, c *cluster.Cluster) vpState {
 	b, err := json.Marshal(c.Storage())
 	if err != nil {
 		t.Fatal(err)

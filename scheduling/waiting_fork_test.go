@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestVerdictFromAnotherGoroutineDuringFork: a pod waits at Permit on the
@@ -19,15 +21,15 @@ func TestVerdictFromAnotherGoroutineDuringFork(t *testing.T) {
 		name          string
 		allow, revert bool
 		async         bool
-		want          PodState
+		want          cluster.PodState
 	}{
-		{"allow, revert, sync binding", true, true, false, StateBound},
-		{"allow, revert, async binding", true, true, true, StateBound},
-		{"allow, commit, sync binding", true, false, false, StateBound},
-		{"allow, commit, async binding", true, false, true, StateBound},
-		{"reject, revert, sync binding", false, true, false, StatePending},
-		{"reject, revert, async binding", false, true, true, StatePending},
-		{"reject, commit, async binding", false, false, true, StatePending},
+		{"allow, revert, sync binding", true, true, false, cluster.StateBound},
+		{"allow, revert, async binding", true, true, true, cluster.StateBound},
+		{"allow, commit, sync binding", true, false, false, cluster.StateBound},
+		{"allow, commit, async binding", true, false, true, cluster.StateBound},
+		{"reject, revert, sync binding", false, true, false, cluster.StatePending},
+		{"reject, revert, async binding", false, true, true, cluster.StatePending},
+		{"reject, commit, async binding", false, false, true, cluster.StatePending},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -148,9 +150,9 @@ func TestPropVerdictsOutsideForksKept(tt *testing.T) {
 			e.s.ProcessBindings(ctx)
 		}
 		for i := range allow {
-			want := StatePending
+			want := cluster.StatePending
 			if allow[i] {
-				want = StateBound
+				want = cluster.StateBound
 			}
 			if _, st := e.placement("default", fmt.Sprintf("w%d", i)); st != want {
 				t.Errorf("w%d (allowed %v): %v, want %v", i, allow[i], st, want)

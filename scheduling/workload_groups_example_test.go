@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // kube-scheduler v1.36's own gang scheduling (alpha): a PodGroup asking
@@ -27,7 +28,7 @@ func ExampleEnableWorkloadScheduling() {
 	for _, n := range []struct{ name, zone, cpu string }{{"a1", "a", "2"}, {"b1", "b", "4"}, {"b2", "b", "2"}} {
 		nodes = append(nodes, builder.MakeNode().Name(n.name).Label("zone", n.zone).Capacity(map[string]string{"cpu": n.cpu, "pods": "10"}).Obj())
 	}
-	cluster, _ := scheduling.NewClusterFrom(nodes, nil)
+	cluster, _ := cluster.NewFrom(nodes, nil)
 	s, err := scheduling.New(cluster, scheduling.NewDefaultRegistry(),
 		[]framework.Profile{scheduling.EnableWorkloadScheduling(scheduling.DefaultProfile(), feats)},
 		scheduling.WithWorkloadFeatures(feats), scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))

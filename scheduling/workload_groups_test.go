@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 var wgFeatures = WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
@@ -30,7 +31,7 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		decisions []Decision
 	}
 	mk := func(t *rapid.T) *env {
-		c, err := NewClusterFrom([]*api.Node{csNode("n0"), csNode("n1")}, nil)
+		c, err := cluster.NewFrom([]*api.Node{csNode("n0"), csNode("n1")}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func TestPropWorkloadGroupForkRevert(t *testing.T) {
 		DeleteWorkload(string, string) error
 		AddPod(*api.Pod) error
 		RunUntilIdle(context.Context) int
-		Cluster() *Cluster
+		Cluster() *cluster.Cluster
 	}
 	apply := func(t *rapid.T, e *env, on ops, o op) {
 		g := fmt.Sprintf("g%d", o.group)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // zeroArg returns an argument of type t for a method called on a zero
@@ -106,7 +107,7 @@ func callZero(t *testing.T, newZero func() any) {
 }
 
 // Every method of a zero Cluster{} answers as an empty cluster or fails
-// with an error saying to build it with NewCluster; none panics.
+// with an error saying to build it with cluster.New; none panics.
 func TestZeroClusterMethods(t *testing.T) {
-	callZero(t, func() any { return &Cluster{} })
+	callZero(t, func() any { return &cluster.Cluster{} })
 }

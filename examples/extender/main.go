@@ -23,6 +23,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/configfile"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
@@ -47,9 +48,9 @@ var nodes = []node{
 	{"node-e", "4", "16Gi", "9.5", "36Gi"}, // lightly requested, busy
 }
 
-// cluster returns the nodes, one running pod per node, and each node's
+// clusterObjects returns the nodes, one running pod per node, and each node's
 // NodeMetric.
-func cluster() ([]*api.Node, []*api.Pod, []*api.NodeMetric) {
+func clusterObjects() ([]*api.Node, []*api.Pod, []*api.NodeMetric) {
 	var ns []*api.Node
 	var ps []*api.Pod
 	var ms []*api.NodeMetric
@@ -99,7 +100,7 @@ func loadAwareFramework(pods []*api.Pod, metrics []*api.NodeMetric) (*runtime.Fr
 // place schedules pod with kube-scheduler's default profile (plus the
 // extenders) and returns the decision with its explanation.
 func place(ns []*api.Node, ps []*api.Pod, pod *api.Pod, exts ...fw.Extender) (scheduling.Decision, error) {
-	c, err := scheduling.NewClusterFrom(ns, ps)
+	c, err := cluster.NewFrom(ns, ps)
 	if err != nil {
 		return scheduling.Decision{}, err
 	}
@@ -121,7 +122,7 @@ func place(ns []*api.Node, ps []*api.Pod, pod *api.Pod, exts ...fw.Extender) (sc
 // run serves the extender, prints the snippet and the two decisions, and
 // returns the decision made with the extender.
 func run(w io.Writer) (scheduling.Decision, error) {
-	ns, ps, ms := cluster()
+	ns, ps, ms := clusterObjects()
 	f, err := loadAwareFramework(ps, ms)
 	if err != nil {
 		return scheduling.Decision{}, err

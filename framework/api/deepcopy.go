@@ -10,7 +10,7 @@ import "reflect"
 //
 // Use it to derive a pod from another one (a replica of a template, a
 // pending copy of a bound pod): the library copies only the top-level
-// struct of the objects it is given (see scheduling.Cluster), so nested
+// struct of the objects it is given (see cluster.Cluster), so nested
 // maps and slices changed after a shallow copy are changed in both.
 func (p *Pod) DeepCopy() *Pod {
 	if p == nil {

@@ -26,7 +26,7 @@ import (
 // a claim volume without claimName, an ephemeral volume without a valid
 // claim template; scheduling gates that are not unique qualified names.
 // The error names the pod, the field path and the value. Entry points that
-// take user data (scheduling.Cluster, workload files) call it. NewPodInfo
+// take user data (cluster.Cluster, workload files) call it. NewPodInfo
 // applies only the negative-quantity rule: callers building synthetic pods
 // (Karmada's estimators use names like "storage") and kube's own plugin test
 // cases (unvalidated weight-0 terms) stay possible.

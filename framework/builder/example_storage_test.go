@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // A pod with a WaitForFirstConsumer claim whose class provisions only in
@@ -23,7 +24,7 @@ func Example_volumes() {
 		builder.MakeNode().Name("big-a").Label(zone, "zone-a").Capacity(map[string]string{"cpu": "16", "memory": "64Gi"}).Obj(),
 		builder.MakeNode().Name("small-b").Label(zone, "zone-b").Capacity(map[string]string{"cpu": "4", "memory": "16Gi"}).Obj(),
 	}
-	cluster, err := scheduling.NewClusterFrom(nodes, nil)
+	cluster, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -311,7 +311,7 @@ func (w *StorageClassWrapper) Name(n string) *StorageClassWrapper { w.c.Name = n
 // VolumeBindingMode sets volumeBindingMode:
 // api.VolumeBindingWaitForFirstConsumer delays binding and
 // provisioning until a pod using the claim is scheduled. "" unsets it, as
-// in an object read without the field: scheduling.Cluster then defaults it
+// in an object read without the field: cluster.Cluster then defaults it
 // to Immediate as the API server does, while in a framework.Snapshot the
 // volume plugins fail the class's unbound claims with kube-scheduler's
 // "VolumeBindingMode not set for StorageClass".

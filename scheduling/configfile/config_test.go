@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/extender"
 )
 
@@ -399,7 +400,7 @@ func TestConfigSchedulerOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := scheduling.NewCluster()
+	cl, err := cluster.New()
 	if err != nil {
 		t.Fatal(err)
 	}

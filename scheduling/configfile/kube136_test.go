@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestConfigPlacementPoints: kube-scheduler v1.36's Plugins has
@@ -137,7 +138,7 @@ func cfgRunNegative(t *testing.T, c *Configuration) {
 		st.MakeNode().Name("a").Capacity(map[string]string{"cpu": "4", "memory": "4Gi", "pods": "10"}).Obj(),
 		st.MakeNode().Name("b").Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "10"}).Obj(),
 	}
-	cl, err := scheduling.NewClusterFrom(nodes, nil)
+	cl, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestConfigKubeVersion: an empty configuration loads as each release's
@@ -63,9 +64,9 @@ func TestConfigKubeVersionMismatch(t *testing.T) {
 	}
 }
 
-func emptyCluster(t *testing.T) *scheduling.Cluster {
+func emptyCluster(t *testing.T) *cluster.Cluster {
 	t.Helper()
-	c, err := scheduling.NewCluster()
+	c, err := cluster.New()
 	if err != nil {
 		t.Fatal(err)
 	}

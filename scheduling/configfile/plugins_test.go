@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestGangSchedulingFromConfig: a KubeSchedulerConfiguration enabling
@@ -27,7 +28,7 @@ func TestGangSchedulingFromConfig(t *testing.T) {
 		t.Fatalf("GangScheduling not at Permit: %v", p.Permit)
 	}
 	pods := []*api.Pod{gsPod("ns", "a", "job"), gsPod("ns", "b", "job")}
-	c, _ := scheduling.NewClusterFrom([]*api.Node{csNode("n0")}, pods)
+	c, _ := cluster.NewFrom([]*api.Node{csNode("n0")}, pods)
 	if err := c.AddWorkloadPodGroup(gsGang("ns", "job", 2)); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 var allWorkloadFeatures = scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true, TopologyAwareWorkloadScheduling: true, WorkloadAwarePreemption: true}
@@ -168,7 +169,7 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 				p.Spec.Containers[0].Resources.Requests = resource.MustParseList(map[string]string{"cpu": "3"})
 				pods = append(pods, p)
 			}
-			c, err := scheduling.NewClusterFrom(nodes, nil)
+			c, err := cluster.NewFrom(nodes, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +189,7 @@ func TestConfigGangSchedulingRuns(t *testing.T) {
 			}
 			s.RunUntilIdle(context.Background())
 			for i := range 4 {
-				if r, _ := c.Pod("ns", fmt.Sprintf("w%d", i)); r.State != scheduling.StateBound || !strings.HasPrefix(r.Pod.Spec.NodeName, "b") {
+				if r, _ := c.Pod("ns", fmt.Sprintf("w%d", i)); r.State != cluster.StateBound || !strings.HasPrefix(r.Pod.Spec.NodeName, "b") {
 					t.Errorf("w%d: %s on %q, want bound in zone b", i, r.State, r.Pod.Spec.NodeName)
 				}
 			}

@@ -1,6 +1,6 @@
 // Package kubeload reads real cluster dumps — what `kubectl get … -o json`
 // and `-o yaml` print — into schedkit's object model and builds a
-// scheduling.Cluster from them, so that what-if questions can be asked of
+// cluster.Cluster from them, so that what-if questions can be asked of
 // the cluster an operator runs.
 //
 // It accepts one object, a List (kubectl's or an API list such as
@@ -40,7 +40,7 @@
 // namespaceSelector needs other namespace labels.
 //
 // The package sits under scheduling because its product is a
-// scheduling.Cluster and its rules are the scheduler's view of the API
+// cluster.Cluster and its rules are the scheduler's view of the API
 // (informer filters, cache semantics, admission defaults); framework stays
 // the object model without input formats, and examples and users reach the
 // loader and the what-if API side by side.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // Dump is a cluster as read from kubectl output: the objects scheduling
@@ -238,16 +238,16 @@ func (l *Loader) report(features []PodFeatures) Report {
 // on their nodes, the others pending), and the namespaces, services,
 // controllers and PodDisruptionBudgets scheduling reads. The cluster
 // fills in what the dump leaves out as the API server and the PV
-// controller would (scheduling.Cluster.AddStorageObject): a class without
+// controller would (cluster.Cluster.AddStorageObject): a class without
 // volumeBindingMode is Immediate, a volume or claim without status.phase
 // gets the phase of its binding. The pods are added as observed
-// (scheduling.Cluster.AddObservedPod): a generic ephemeral volume's claim
+// (cluster.Cluster.AddObservedPod): a generic ephemeral volume's claim
 // the dump lacks is not created, and kube-scheduler's VolumeBinding
 // rejects the pod until it exists (a what-if question about a new pod,
 // WhatIf.Place or Capacity, creates its claims as the controllers would).
 // An object the cluster refuses is an error naming where it was read.
-func (d *Dump) Cluster() (*scheduling.Cluster, error) {
-	c, err := scheduling.NewCluster(framework.WithNamespaces(d.Namespaces...), framework.WithServices(d.Services...),
+func (d *Dump) Cluster() (*cluster.Cluster, error) {
+	c, err := cluster.New(framework.WithNamespaces(d.Namespaces...), framework.WithServices(d.Services...),
 		framework.WithControllers(d.Controllers...), framework.WithDisruptionBudgets(d.DisruptionBudgets...))
 	if err != nil {
 		return nil, fmt.Errorf("kubeload: %w", err)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // checkStorage leaves out the CSINodes of nodes missing from the dump (the
@@ -73,7 +73,7 @@ func (d *Dump) where(kind, namespace, name string) string {
 
 // addStorage adds the storage objects (classes and drivers first, volumes
 // before the claims bound to them) and the PodGroups to c.
-func (d *Dump) addStorage(c *scheduling.Cluster) error {
+func (d *Dump) addStorage(c *cluster.Cluster) error {
 	for _, o := range d.Storage.Each() {
 		if err := c.AddStorageObject(o); err != nil {
 			k, ns, name := api.StorageObjectKey(o)

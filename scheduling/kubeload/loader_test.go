@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
@@ -264,7 +265,7 @@ func TestPodRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, ok := c.Pod("default", "gated"); !ok || r.State != scheduling.StatePending {
+	if r, ok := c.Pod("default", "gated"); !ok || r.State != cluster.StatePending {
 		t.Errorf("gated pod in the cluster: %v %v, want pending", ok, r.State)
 	}
 	// The scheduler's SchedulingGates PreEnqueue plugin holds it: a

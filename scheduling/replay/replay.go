@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // ReplayOptions configure Replay.
@@ -616,7 +617,7 @@ func (e *NodeEvent) target() string {
 }
 
 // holds reports whether the cluster still holds the pod namespace/name.
-func holds(c *scheduling.Cluster, namespace, name string) bool {
+func holds(c *cluster.Cluster, namespace, name string) bool {
 	_, ok := c.Pod(namespace, name)
 	return ok
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/internal/procstat"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 var replayScaleLarge = flag.Bool("schedkit.replay100k", false, "BenchmarkReplayScale: also replay 200,000 pods onto 100,000 nodes (minutes)")
@@ -111,7 +112,7 @@ func heapLive() uint64 {
 // clusterHeap returns the live heap of a cluster built from nodes.
 func clusterHeap(b *testing.B, nodes []*api.Node) uint64 {
 	base := heapLive()
-	c, err := scheduling.NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

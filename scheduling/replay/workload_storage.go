@@ -5,13 +5,13 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // newWorkloadCluster builds Replay's cluster: the nodes, then the storage
 // (CSINodes need their nodes; claims may name the volumes), then the pods.
-func newWorkloadCluster(w *Workload, progress func(done, total int)) (*scheduling.Cluster, error) {
-	c, err := scheduling.NewCluster()
+func newWorkloadCluster(w *Workload, progress func(done, total int)) (*cluster.Cluster, error) {
+	c, err := cluster.New()
 	if err != nil {
 		return nil, err
 	}

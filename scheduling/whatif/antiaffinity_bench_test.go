@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
@@ -44,7 +45,7 @@ func BenchmarkWhatIfCapacityAntiAffinity(b *testing.B) {
 				pods = append(pods, p)
 			}
 		}
-		c, err := scheduling.NewClusterFrom(v.Nodes, pods, framework.WithNamespaces(v.Namespaces...))
+		c, err := cluster.NewFrom(v.Nodes, pods, framework.WithNamespaces(v.Namespaces...))
 		if err != nil {
 			b.Fatal(err)
 		}

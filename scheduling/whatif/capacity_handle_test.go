@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
@@ -27,7 +28,7 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 	for _, n := range []string{"a", "b", "c"} {
 		nodes = append(nodes, st.MakeNode().Name(n).Capacity(map[string]string{"cpu": "10", "memory": "16Gi", "pods": "110"}).Obj())
 	}
-	cluster, err := scheduling.NewClusterFrom(nodes, nil)
+	cluster, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
@@ -60,7 +61,7 @@ func wcGenCluster(t *rapid.T) *WhatIf {
 		}
 		pods = append(pods, w.Obj())
 	}
-	c, err := scheduling.NewClusterFrom(nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
@@ -31,7 +32,7 @@ func TestCapacityReusesRankingsAsPlain(t *testing.T) {
 		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%02d", i)).Label("zone", []string{"a", "b"}[i%2]).
 			Capacity(map[string]string{"cpu": cpu, "memory": "8Gi", "pods": "110"}).Obj())
 	}
-	cluster, err := scheduling.NewClusterFrom(nodes, nil)
+	cluster, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

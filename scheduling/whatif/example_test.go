@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 	"github.com/schedkit/schedkit/scheduling/whatif"
 )
@@ -89,7 +90,7 @@ spec:
 // of lower priority, so it would evict the batch pod on n1. The cluster is
 // unchanged afterwards.
 func ExampleWhatIf_Place() {
-	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "2"), exNode("n2", "2"), exNode("n3", "1")}, []*api.Pod{
+	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "2"), exNode("n2", "2"), exNode("n3", "1")}, []*api.Pod{
 		builder.MakePod().Name("batch").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("db").Node("n2").Priority(100).Req(map[string]string{"cpu": "2"}).Obj(),
 	})
@@ -133,7 +134,7 @@ func ExampleWhatIf_Place() {
 // node; the DaemonSet pod stays and the pod no controller owns is deleted
 // for good.
 func ExampleWhatIf_Drain() {
-	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "4"), exNode("n2", "4")}, []*api.Pod{
+	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "4"), exNode("n2", "4")}, []*api.Pod{
 		builder.MakePod().Name("web-1").Owner("apps/v1", "ReplicaSet", "web").Node("n1").Req(map[string]string{"cpu": "2"}).Obj(),
 		builder.MakePod().Name("db-0").Owner("apps/v1", "StatefulSet", "db").Label("app", "db").Node("n1").Req(map[string]string{"cpu": "1"}).Obj(),
 		builder.MakePod().Name("agent").Owner("apps/v1", "DaemonSet", "agent").Node("n1").Req(map[string]string{"cpu": "100m"}).Obj(),
@@ -174,7 +175,7 @@ func ExampleWhatIf_ScaleUp() {
 	pods = append(pods,
 		builder.MakePod().Name("gpu-job").Req(map[string]string{"cpu": "1", "nvidia.com/gpu": "1"}).Obj(),
 		builder.MakePod().Name("gated-job").SchedulingGates("example.com/quota").Req(map[string]string{"cpu": "1"}).Obj())
-	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "2")}, pods)
+	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "2")}, pods)
 	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1))
 	if err != nil {
 		fmt.Println(err)
@@ -217,7 +218,7 @@ func ExampleWhatIf_PlacePending() {
 		builder.MakePod().Name("busy").Node("n1").Req(map[string]string{"cpu": "1"}).Obj(),
 		builder.MakePod().Name("web").Req(map[string]string{"cpu": "2"}).Obj(),
 	}
-	cluster, _ := scheduling.NewClusterFrom([]*api.Node{exNode("n1", "2")}, pods)
+	cluster, _ := cluster.NewFrom([]*api.Node{exNode("n1", "2")}, pods)
 	w, err := whatif.NewWhatIf(cluster, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
 	if err != nil {
 		fmt.Println(err)

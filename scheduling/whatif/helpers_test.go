@@ -17,6 +17,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // annDefaultClass marks a StorageClass as the cluster's default.
@@ -65,7 +66,7 @@ func mustFork(t interface{ Fatal(...any) }, s *scheduling.Scheduler) *scheduling
 func svZonedCluster(t interface {
 	Helper()
 	Fatal(...any)
-}, limit int32) *scheduling.Cluster {
+}, limit int32) *cluster.Cluster {
 	t.Helper()
 	var nodes []*api.Node
 	for i := range 6 {
@@ -73,7 +74,7 @@ func svZonedCluster(t interface {
 		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(api.LabelTopologyZone, zone).
 			Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj())
 	}
-	c, err := scheduling.NewClusterFrom(nodes, nil)
+	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ type scOps interface {
 	SchedulePod(context.Context, *api.Pod) (scheduling.Decision, error)
 	ScheduleOne(context.Context) (scheduling.Decision, bool)
 	ProcessBindings(context.Context) int
-	Cluster() *scheduling.Cluster
+	Cluster() *cluster.Cluster
 }
 
 // vpOps are the methods vpStep uses, of a scheduling.Scheduler or a

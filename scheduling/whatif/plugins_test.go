@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // TestWhatIfLeavesPluginStateAsItWas: every question runs on a Scheduler
@@ -35,7 +36,7 @@ func TestWhatIfLeavesPluginStateAsItWas(t *testing.T) {
 			pods = append(pods, wiPod("low-"+n, fmt.Sprint(12+i)).Node(n).Priority(0).
 				Condition(api.PodScheduled, api.ConditionTrue, now.Add(-time.Hour)).Obj())
 		}
-		c, err := scheduling.NewClusterFrom(nodes, pods)
+		c, err := cluster.NewFrom(nodes, pods)
 		if err != nil {
 			t.Fatal(err)
 		}

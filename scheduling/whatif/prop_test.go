@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
@@ -55,7 +56,7 @@ func wiGenCluster(t *rapid.T) *WhatIf {
 		}
 		nodes = append(nodes, w.Obj())
 	}
-	c, err := scheduling.NewClusterFrom(nodes, nil, framework.WithDisruptionBudgets(
+	c, err := cluster.NewFrom(nodes, nil, framework.WithDisruptionBudgets(
 		st.PDB("default", "pdb-a", "app", "a", int32(rapid.IntRange(0, 2).Draw(t, "pdbA"))),
 		st.PDB("default", "pdb-b", "app", "b", int32(rapid.IntRange(0, 2).Draw(t, "pdbB")))))
 	if err != nil {
@@ -282,7 +283,7 @@ func TestPropScaleUp(t *testing.T) {
 		}
 		var targets []*api.Pod
 		for _, r := range w.Cluster().Pods() {
-			if r.State == scheduling.StatePending && !unhelpable[r.Pod.Key()] {
+			if r.State == cluster.StatePending && !unhelpable[r.Pod.Key()] {
 				targets = append(targets, r.Pod)
 			}
 		}

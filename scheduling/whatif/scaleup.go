@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // hostnameLabel is the label the kubelet sets to the node's name.
@@ -195,7 +196,7 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*api.Pod, []PodFailure, error)
 	var out []*api.Pod
 	if len(keys) == 0 {
 		for _, r := range c.Pods() {
-			if r.State == scheduling.StatePending && r.Pod.DeletionTimestamp == nil {
+			if r.State == cluster.StatePending && r.Pod.DeletionTimestamp == nil {
 				out = append(out, r.Pod)
 			}
 		}
@@ -210,7 +211,7 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*api.Pod, []PodFailure, error)
 		switch {
 		case !found:
 			return nil, nil, fmt.Errorf("scheduling: ScaleUp: unknown pod %s", key)
-		case r.State != scheduling.StatePending:
+		case r.State != cluster.StatePending:
 			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 		case seen[key]:
 			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s given twice", key)

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // tableExtender scores every node by the length of its name, to give the
@@ -51,7 +52,7 @@ func TestPlaceAnswerScoreTableColumns(t *testing.T) {
 		{"with an extender", []scheduling.Option{scheduling.WithExtenders(tableExtender{})}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := scheduling.NewClusterFrom(nodes, pods)
+			c, err := cluster.NewFrom(nodes, pods)
 			if err != nil {
 				t.Fatal(err)
 			}

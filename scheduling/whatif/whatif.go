@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // WhatIf answers an operator's questions about a cluster with a
@@ -47,7 +48,7 @@ type WhatIf struct {
 // must belong to the profiles (kubeload leaves out those of other
 // schedulers). Change the cluster only between questions, and only through
 // WhatIf.Scheduler's event methods.
-func NewWhatIf(cluster *scheduling.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
+func NewWhatIf(cluster *cluster.Cluster, registry *framework.Registry, profiles []framework.Profile, opts ...scheduling.Option) (*WhatIf, error) {
 	s, err := scheduling.New(cluster, registry, profiles, opts...)
 	if err != nil {
 		return nil, err
@@ -61,7 +62,7 @@ func (w *WhatIf) Scheduler() *scheduling.Scheduler { return w.s }
 
 // Cluster returns the cluster the questions are about (nil on a zero
 // WhatIf).
-func (w *WhatIf) Cluster() *scheduling.Cluster {
+func (w *WhatIf) Cluster() *cluster.Cluster {
 	if w.s == nil {
 		return nil
 	}
@@ -163,7 +164,7 @@ func (w *WhatIf) Place(ctx context.Context, pod *api.Pod) (*PlaceAnswer, error) 
 	if pod == nil {
 		return nil, errors.New("scheduling: Place: nil pod")
 	}
-	if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == scheduling.StatePending {
+	if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == cluster.StatePending {
 		return nil, fmt.Errorf("scheduling: Place: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (Place asks about a pod the cluster does not hold)",
 			pod.Key(), pod.Namespace, pod.Name)
 	}
@@ -188,7 +189,7 @@ func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*Pla
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("scheduling: PlacePending: unknown pod %s", key)
-	case r.State != scheduling.StatePending:
+	case r.State != cluster.StatePending:
 		return nil, fmt.Errorf("scheduling: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 	}
 	return w.place("PlacePending", key, func(f *branch) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })

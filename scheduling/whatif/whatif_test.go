@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
@@ -31,7 +32,7 @@ func wiPod(name, cpu string) *st.PodWrapper {
 // wiCluster builds a cluster and a WhatIf with kube's default profile.
 func wiCluster(t testing.TB, nodes []*api.Node, pods []*api.Pod, opts ...framework.SnapshotOption) *WhatIf {
 	t.Helper()
-	c, err := scheduling.NewClusterFrom(nodes, pods, opts...)
+	c, err := cluster.NewFrom(nodes, pods, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func wiCluster(t testing.TB, nodes []*api.Node, pods []*api.Pod, opts ...framewo
 // scheduler's nominations and queue.
 type wiState struct {
 	Nodes      []wiNodeState
-	Pods       []scheduling.PodRecord
+	Pods       []cluster.PodRecord
 	Metrics    []*api.NodeMetric
 	Budgets    []api.PodDisruptionBudget
 	Storage    api.StorageObjects

@@ -1,4 +1,4 @@
-package scheduling
+package cluster
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ import (
 // would have nothing to undo); within one fork, the bind folded into its
 // assume is undone with it.
 func TestClusterJournalSkipsOnlyWithinAFork(t *testing.T) {
-	c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
+	c, err := NewFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestClusterJournalSkipsOnlyWithinAFork(t *testing.T) {
 func TestClusterRevertFoldedStepsRestoreUIDs(t *testing.T) {
 	for _, node := range []string{"", "n1"} {
 		t.Run("node="+node, func(t *testing.T) {
-			c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
+			c, err := NewFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestClusterHolds(t *testing.T) {
 		{name: "assumed after another change", between: true, assume: true, want: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
+			c, err := NewFrom([]*api.Node{clNode("n1", "4", "8Gi")}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package scheduling
+package cluster
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 // of gated pods) equals a count over every pod.
 func TestPropGangIndexMatchesPods(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c, _ := NewCluster()
+		c, _ := New()
 		forks := 0
 		for i := rapid.IntRange(0, 60).Draw(t, "steps"); i > 0; i-- {
 			switch rapid.IntRange(0, 9).Draw(t, "branch") {

@@ -1,4 +1,4 @@
-package scheduling
+package cluster
 
 import (
 	"errors"
@@ -88,7 +88,7 @@ type PodRecord struct {
 // O(n log n) (sorted by key). A Cluster is not safe for concurrent use; the
 // Scheduler serializes its access.
 //
-// Build a Cluster with NewCluster or NewClusterFrom: a zero Cluster{}
+// Build a Cluster with New or NewFrom: a zero Cluster{}
 // reads as empty, and its methods that return an error fail saying so.
 type Cluster struct {
 	snap    *framework.Snapshot
@@ -117,9 +117,9 @@ type Cluster struct {
 	groupMemo bool
 }
 
-// NewCluster returns an empty cluster. The snapshot options record
+// New returns an empty cluster. The snapshot options record
 // namespaces, services, controllers and PodDisruptionBudgets.
-func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
+func New(opts ...framework.SnapshotOption) (*Cluster, error) {
 	snap, err := framework.NewSnapshot(nil, nil, opts...)
 	if err != nil {
 		return nil, err
@@ -129,12 +129,12 @@ func NewCluster(opts ...framework.SnapshotOption) (*Cluster, error) {
 		workloads: map[string]*api.Workload{}, groups: map[string]*groupMembers{}}, nil
 }
 
-// NewClusterFrom builds a cluster from nodes (kept in order) and pods: pods
+// NewFrom builds a cluster from nodes (kept in order) and pods: pods
 // with spec.nodeName are bound to that node, the others are pending. Terminal
 // pods (Succeeded, Failed) are skipped. The first bad object is an error
 // naming it.
-func NewClusterFrom(nodes []*api.Node, pods []*api.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
-	c, err := NewCluster(opts...)
+func NewFrom(nodes []*api.Node, pods []*api.Pod, opts ...framework.SnapshotOption) (*Cluster, error) {
+	c, err := New(opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package scheduling
+package cluster
 
 import (
 	"fmt"
@@ -112,7 +112,7 @@ func TestRevertKeyAddedThenReplaced(t *testing.T) {
 		st.MakePod().Name("x").UID("uid-x").Obj(),
 		st.MakePod().Name("x").UID("").Label(api.PodGroupLabel, "g").Obj(),
 	} {
-		c, _ := NewCluster()
+		c, _ := New()
 		before := c.exact()
 		c.Fork()
 		if err := c.AddPod(st.MakePod().Name("x").UID("").Obj()); err != nil {

@@ -1,4 +1,4 @@
-package scheduling
+package cluster
 
 import (
 	"fmt"
@@ -143,7 +143,7 @@ func TestPropAssumeInSlab(t *testing.T) {
 		var slab AssumedSlab
 		var got []string
 		for _, useSlab := range []bool{false, true} {
-			c, _ := NewCluster()
+			c, _ := New()
 			for i := range n {
 				if err := c.AddNode(revertNode(i)); err != nil {
 					t.Fatal(err)

@@ -1,4 +1,4 @@
-package scheduling
+package cluster
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func newClOps(t interface{ Fatal(...any) }, ref bool) clOps {
 	if ref {
 		return newClRefCluster()
 	}
-	c, err := NewCluster()
+	c, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestClusterTable(t *testing.T) {
 var clVecCmp = cmp.Comparer(func(a, b resource.Vector) bool { return a.Equal(b) })
 
 func TestClusterCopiesOnEntry(t *testing.T) {
-	c, _ := NewCluster()
+	c, _ := New()
 	n := clNode("n1", "4", "8Gi")
 	if err := c.AddNode(n); err != nil {
 		t.Fatal(err)
@@ -254,7 +254,7 @@ func TestClusterCopiesOnEntry(t *testing.T) {
 }
 
 func TestClusterNodeMetric(t *testing.T) {
-	c, _ := NewCluster()
+	c, _ := New()
 	m := st.MakeNodeMetric("n1").Usage(map[string]string{"cpu": "1"}).Obj()
 	c.Fork()
 	if err := c.UpdateNodeMetric(m); err != nil {
@@ -395,7 +395,7 @@ func TestPropClusterMatchesReference(t *testing.T) {
 // move).
 func TestPropForkRevertRestoresExactly(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c, _ := NewCluster()
+		c, _ := New()
 		for i := rapid.IntRange(0, 30).Draw(t, "setup"); i > 0; i-- {
 			_ = clDrawOp(t).apply(c)
 		}
@@ -436,7 +436,7 @@ func TestPropForkRevertRestoresExactly(t *testing.T) {
 // is an error naming the pod and the node (the snapshot finds the node;
 // assume names it), and the pod stays pending and off every node.
 func TestAssumeUnknownNodeNamesIt(t *testing.T) {
-	c, err := NewClusterFrom([]*api.Node{clNode("n1", "4", "8Gi")}, []*api.Pod{clPod("a", "1", "1Gi")})
+	c, err := NewFrom([]*api.Node{clNode("n1", "4", "8Gi")}, []*api.Pod{clPod("a", "1", "1Gi")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scheduling
+package cluster
 
 import (
 	"fmt"
@@ -159,7 +159,7 @@ func revertNode(i int) *api.Node {
 // revertDrawCluster draws a cluster of 1–5 revertNodes and returns it with
 // their count.
 func revertDrawCluster(t *rapid.T) (*Cluster, int) {
-	c, _ := NewCluster()
+	c, _ := New()
 	nn := rapid.IntRange(1, 5).Draw(t, "nodes")
 	for i := range nn {
 		if err := c.AddNode(revertNode(i)); err != nil {

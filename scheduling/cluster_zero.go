@@ -1,9 +1,0 @@
-package scheduling
-
-import "fmt"
-
-// zeroErr is the error of the method op on a Cluster that NewCluster did
-// not build (a zero Cluster{}): it has no snapshot to hold nodes and pods.
-func (c *Cluster) zeroErr(op string) error {
-	return fmt.Errorf("scheduling: Cluster.%s: zero Cluster: build it with NewCluster or NewClusterFrom", op)
-}
