@@ -400,7 +400,7 @@ func (pl *Coscheduling) Permit(_ context.Context, state *framework.CycleState, p
 				siblings = append(siblings, r.Pod.Key())
 			}
 		}
-		s.queue.activate(siblings)
+		s.queue.Activate(siblings)
 	}
 	return framework.NewStatus(framework.Wait), pl.waitTime(g)
 }
@@ -449,7 +449,7 @@ func (pl *Coscheduling) Unreserve(_ context.Context, state *framework.CycleState
 // last failure moved its pods): the scheduler re-sorts before its next pop.
 func (pl *Coscheduling) reorder() {
 	if pl.s != nil {
-		pl.s.queue.reorder.Store(true)
+		pl.s.queue.Reorder.Store(true)
 	}
 }
 

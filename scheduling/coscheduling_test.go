@@ -365,11 +365,11 @@ func TestCoschedulingPodGroupBackoff(t *testing.T) {
 		config.CoschedulingArgs{PermitWaitingTimeSeconds: 10, PodGroupBackoffSeconds: 1, PodGroupRejectPercentage: 10})
 	// pod2 and pod3 failed earlier and sit in the unschedulable pool.
 	for _, key := range []string{"ns/pod2", "ns/pod3"} {
-		qp, _ := e.s.queue.get(key)
-		e.s.queue.unlink(qp)
-		qp.where, qp.Attempts = qInFlight, 1
-		e.s.queue.requeueFailed(qp, []string{config.CoschedulingName}, nil, false)
-		if qp.where != qUnschedulable {
+		qp, _ := e.s.queue.Get(key)
+		e.s.queue.Unlink(qp)
+		qp.Where, qp.Attempts = InFlight, 1
+		e.s.queue.RequeueFailed(qp, []string{config.CoschedulingName}, nil, false)
+		if qp.Where != Unschedulable {
 			t.Fatalf("%s not unschedulable", key)
 		}
 	}
@@ -380,8 +380,8 @@ func TestCoschedulingPodGroupBackoff(t *testing.T) {
 	got, _ := e.pl.Permit(context.Background(), e.state(), pi, "node")
 	csStatus(t, got, framework.Wait, "")
 	for _, key := range []string{"ns/pod2", "ns/pod3"} {
-		if qp, _ := e.s.queue.get(key); qp.where != qActive {
-			t.Errorf("%s not activated (where %d)", key, qp.where)
+		if qp, _ := e.s.queue.Get(key); qp.Where != Active {
+			t.Errorf("%s not activated (where %d)", key, qp.Where)
 		}
 	}
 	_, _ = e.pl.PostFilter(context.Background(), e.state(), framework.MustPodInfo(pods[1]), framework.NewNodeToStatus(nil))

@@ -165,7 +165,7 @@ func (pl *GangScheduling) Permit(_ context.Context, state *framework.CycleState,
 				unscheduled = append(unscheduled, r.Pod.Key())
 			}
 		}
-		s.queue.activate(unscheduled)
+		s.queue.Activate(unscheduled)
 		return framework.NewStatus(framework.Wait, "waiting for minCount pods from a gang to be scheduled"), GangSchedulingPermitTimeout
 	}
 	for _, r := range members {

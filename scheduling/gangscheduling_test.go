@@ -137,10 +137,10 @@ func TestGangSchedulingFlow(t *testing.T) {
 				if r, _ := c.Pod(p.Namespace, p.Name); r.State != cluster.StatePending {
 					continue
 				}
-				qp, _ := s.queue.get(p.Key())
-				s.queue.unlink(qp)
-				qp.where, qp.Attempts = qInFlight, 1
-				s.queue.requeueFailed(qp, nil, nil, false)
+				qp, _ := s.queue.Get(p.Key())
+				s.queue.Unlink(qp)
+				qp.Where, qp.Attempts = InFlight, 1
+				s.queue.RequeueFailed(qp, nil, nil, false)
 			}
 			st := state()
 			if tt.duringCycle {
@@ -159,7 +159,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 				if r, _ := c.Pod(p.Namespace, p.Name); r.State != cluster.StatePending {
 					continue
 				}
-				if qp, _ := s.queue.get(p.Key()); qp.where == qActive {
+				if qp, _ := s.queue.Get(p.Key()); qp.Where == Active {
 					activated = append(activated, p.Key())
 				}
 			}
@@ -434,7 +434,7 @@ func TestGangSchedulingPermitTimeout(t *testing.T) {
 		t.Errorf("the timeout left the cluster changed (-before +after):\n%s", diff)
 	}
 	for _, p := range pods {
-		if qp, ok := s.queue.get(p.Key()); !ok || qp.where == qInFlight || qp.where == qNowhere {
+		if qp, ok := s.queue.Get(p.Key()); !ok || qp.Where == InFlight || qp.Where == Nowhere {
 			t.Errorf("%s is not back in the queue", p.Key())
 		}
 	}

@@ -1,7 +1,6 @@
 package scheduling
 
 import (
-	"context"
 	"slices"
 	"sort"
 	"time"
@@ -16,63 +15,29 @@ import (
 // unschedulable pod only when one of the plugins that rejected it
 // registered the event and its hint says Queue.
 
-// hintFn is one plugin's hint for one registered event.
-type hintFn struct {
-	event  framework.ClusterEvent
-	plugin string
-	fn     framework.QueueingHintFn // nil: always Queue
+// HintFn is one plugin's hint for one registered event.
+type HintFn struct {
+	Event  framework.ClusterEvent
+	Plugin string
+	Fn     framework.QueueingHintFn // nil: always Queue
 }
 
 // queueingHints are the registered events of every profile, in
 // registration order (kube keeps a map; the order does not change any
 // verdict, and a slice keeps the evaluation deterministic).
-type queueingHints struct {
-	byProfile map[string][]hintFn
-}
-
-// buildQueueingHints collects the profiles' EnqueueExtensions as kube's
-// buildQueueingHintMap (scheduler.go) of release v: a nil hint function
-// means Queue; a plugin without EnqueueExtensions registers every event.
-// In v1.36 a plugin that registers Node/Add without UpdateNodeTaint also
-// gets UpdateNodeTaint with Queue (kube's workaround for
-// kubernetes/kubernetes#109437); v1.37 removed it, so a taint-only node update no
-// longer requeues a pod such a plugin rejected.
-func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string, v framework.KubeVersion) (*queueingHints, error) {
-	taintWorkaround := !v.AtLeast(framework.KubeV137)
-	h := &queueingHints{byProfile: map[string][]hintFn{}}
-	for _, name := range order {
-		exts, err := profiles[name].fw.EnqueueExtensions(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var list []hintFn
-		for _, pe := range exts {
-			nodeAdd, nodeTaint := false, false
-			for _, e := range pe.Events {
-				if e.Event.Resource == framework.ResourceNode {
-					nodeAdd = nodeAdd || e.Event.ActionType&framework.Add != 0
-					nodeTaint = nodeTaint || e.Event.ActionType&framework.UpdateNodeTaint != 0
-				}
-				list = append(list, hintFn{event: e.Event, plugin: pe.Plugin, fn: e.QueueingHintFn})
-			}
-			if taintWorkaround && nodeAdd && !nodeTaint {
-				list = append(list, hintFn{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}, plugin: pe.Plugin})
-			}
-		}
-		h.byProfile[name] = list
-	}
-	return h, nil
+type Hints struct {
+	ByProfile map[string][]HintFn
 }
 
 // interested reports whether some plugin of some profile registered an
 // event matching e (the wildcard always interests).
-func (h *queueingHints) interested(e framework.ClusterEvent) bool {
+func (h *Hints) interested(e framework.ClusterEvent) bool {
 	if e.IsWildCard() {
 		return true
 	}
-	for _, list := range h.byProfile {
+	for _, list := range h.ByProfile {
 		for i := range list {
-			if list[i].event.Match(e) {
+			if list[i].Event.Match(e) {
 				return true
 			}
 		}
@@ -80,56 +45,56 @@ func (h *queueingHints) interested(e framework.ClusterEvent) bool {
 	return false
 }
 
-// queueingStrategy is where an event sends an unschedulable pod.
-type queueingStrategy int
+// Strategy is where an event sends an unschedulable pod.
+type Strategy int
 
 const (
-	queueSkip queueingStrategy = iota
-	queueAfterBackoff
-	queueImmediately
+	Skip Strategy = iota
+	AfterBackoff
+	Immediately
 )
 
 // qEvent is a cluster event with its objects.
-type qEvent struct {
-	ev       framework.ClusterEvent
-	old, new any
+type Event struct {
+	ClusterEvent       framework.ClusterEvent
+	Old, New any
 }
 
-// worthRequeuing is kube's isPodWorthRequeuing: a pod without rejecting
+// WorthRequeuing is kube's isPodWorthRequeuing: a pod without rejecting
 // plugins, or any pod on the wildcard event, is retried after its backoff;
 // otherwise the hints of the pod's rejecting (unschedulable and pending)
 // plugins registered for the event decide: Queue from a pending plugin
 // retries it at once, from an unschedulable one after its backoff; an
 // error counts as Queue.
-func (q *schedulingQueue) worthRequeuing(p *queuedPod, e *qEvent) queueingStrategy {
-	if len(p.unschedulablePlugins) == 0 && len(p.pendingPlugins) == 0 {
-		return queueAfterBackoff
+func (q *Queue) WorthRequeuing(p *QueuedPod, e *Event) Strategy {
+	if len(p.UnschedulablePlugins) == 0 && len(p.PendingPlugins) == 0 {
+		return AfterBackoff
 	}
-	if e.ev.IsWildCard() {
+	if e.ClusterEvent.IsWildCard() {
 		// A wildcard event with a pod in newObj is for that pod only.
-		if pod, ok := e.new.(*framework.PodInfo); ok && pod.Pod.Key() != p.key {
-			return queueSkip
+		if pod, ok := e.New.(*framework.PodInfo); ok && pod.Pod.Key() != p.Key {
+			return Skip
 		}
-		return queueAfterBackoff
+		return AfterBackoff
 	}
-	list, ok := q.hints.byProfile[profileName(p.Pod)]
+	list, ok := q.Hints.ByProfile[profileName(p.Pod)]
 	if !ok {
-		return queueAfterBackoff
+		return AfterBackoff
 	}
-	strategy := queueSkip
+	strategy := Skip
 	for i := range list {
 		h := &list[i]
-		pending := slices.Contains(p.pendingPlugins, h.plugin)
-		if !pending && !slices.Contains(p.unschedulablePlugins, h.plugin) {
+		pending := slices.Contains(p.PendingPlugins, h.Plugin)
+		if !pending && !slices.Contains(p.UnschedulablePlugins, h.Plugin) {
 			continue
 		}
-		if !h.event.Match(e.ev) {
+		if !h.Event.Match(e.ClusterEvent) {
 			continue
 		}
 		hint := framework.Queue
-		if h.fn != nil {
+		if h.Fn != nil {
 			var err error
-			if hint, err = h.fn(q.snapshot(), p.PodInfo, e.old, e.new); err != nil {
+			if hint, err = h.Fn(q.Snapshot(), p.PodInfo, e.Old, e.New); err != nil {
 				hint = framework.Queue
 			}
 		}
@@ -137,35 +102,38 @@ func (q *schedulingQueue) worthRequeuing(p *queuedPod, e *qEvent) queueingStrate
 			continue
 		}
 		if pending {
-			return queueImmediately
+			return Immediately
 		}
-		if len(p.pendingPlugins) == 0 {
-			return queueAfterBackoff
+		if len(p.PendingPlugins) == 0 {
+			return AfterBackoff
 		}
-		strategy = queueAfterBackoff
+		strategy = AfterBackoff
 	}
 	return strategy
 }
 
-// profileName is the profile a pod names (DefaultSchedulerName when none).
+// defaultSchedulerName is scheduling.DefaultSchedulerName.
+const defaultSchedulerName = "default-scheduler"
+
+// profileName is the profile a pod names (defaultSchedulerName when none).
 func profileName(pod *api.Pod) string {
 	if pod.Spec.SchedulerName == "" {
-		return DefaultSchedulerName
+		return defaultSchedulerName
 	}
 	return pod.Spec.SchedulerName
 }
 
-// onEvent is kube's MoveAllToActiveOrBackoffQueue with queueing hints: the
+// OnEvent is kube's MoveAllToActiveOrBackoffQueue with queueing hints: the
 // unschedulable pods that pass preCheck (nil: all) and that the event may
 // make schedulable go to the active or backoff queue (in queue-sequence
 // order), and the event is remembered for the pods in flight. An event no
 // plugin registered does nothing.
-func (q *schedulingQueue) onEvent(ev framework.ClusterEvent, oldObj, newObj any, preCheck func(*queuedPod) bool) {
-	if !q.hints.interested(ev) {
+func (q *Queue) OnEvent(ev framework.ClusterEvent, oldObj, newObj any, preCheck func(*QueuedPod) bool) {
+	if !q.Hints.interested(ev) {
 		return
 	}
-	e := &qEvent{ev: ev, old: oldObj, new: newObj}
-	var ps []*queuedPod
+	e := &Event{ClusterEvent: ev, Old: oldObj, New: newObj}
+	var ps []*QueuedPod
 	for _, p := range q.gated {
 		if (preCheck == nil || preCheck(p)) && q.gateWorth(p, e) {
 			ps = append(ps, p)
@@ -175,7 +143,7 @@ func (q *schedulingQueue) onEvent(ev framework.ClusterEvent, oldObj, newObj any,
 		q.regate(ps)
 		ps = ps[:0]
 	}
-	for _, p := range q.unschedulable {
+	for _, p := range q.UnschedulableQ {
 		if preCheck == nil || preCheck(p) {
 			ps = append(ps, p)
 		}
@@ -186,18 +154,18 @@ func (q *schedulingQueue) onEvent(ev framework.ClusterEvent, oldObj, newObj any,
 // gateWorth reports whether e may let a gated pod through: the wildcard
 // does; otherwise the hints its gating plugin registered for e decide
 // (kube re-runs PreEnqueue only on events of the gating plugin).
-func (q *schedulingQueue) gateWorth(p *queuedPod, e *qEvent) bool {
-	if e.ev.IsWildCard() {
+func (q *Queue) gateWorth(p *QueuedPod, e *Event) bool {
+	if e.ClusterEvent.IsWildCard() {
 		return true
 	}
-	for _, h := range q.hints.byProfile[profileName(p.Pod)] {
-		if h.plugin != p.gatePlugin || !h.event.Match(e.ev) {
+	for _, h := range q.Hints.ByProfile[profileName(p.Pod)] {
+		if h.Plugin != p.gatePlugin || !h.Event.Match(e.ClusterEvent) {
 			continue
 		}
-		if h.fn == nil {
+		if h.Fn == nil {
 			return true
 		}
-		if hint, err := h.fn(q.snapshot(), p.PodInfo, e.old, e.new); err != nil || hint == framework.Queue {
+		if hint, err := h.Fn(q.Snapshot(), p.PodInfo, e.Old, e.New); err != nil || hint == framework.Queue {
 			return true
 		}
 	}
@@ -208,18 +176,18 @@ func (q *schedulingQueue) gateWorth(p *queuedPod, e *qEvent) bool {
 // the unschedulable pool) that e may make schedulable goes to the active
 // or backoff queue, in queue-sequence order; e is remembered for the pods
 // in flight.
-func (q *schedulingQueue) movePods(ps []*queuedPod, e *qEvent) {
+func (q *Queue) movePods(ps []*QueuedPod, e *Event) {
 	type move struct {
-		p *queuedPod
-		s queueingStrategy
+		p *QueuedPod
+		s Strategy
 	}
 	var moves []move
 	for _, p := range ps {
-		if s := q.worthRequeuing(p, e); s != queueSkip {
+		if s := q.WorthRequeuing(p, e); s != Skip {
 			moves = append(moves, move{p, s})
 		}
 	}
-	sort.Slice(moves, func(i, j int) bool { return moves[i].p.seq < moves[j].p.seq })
+	sort.Slice(moves, func(i, j int) bool { return moves[i].p.Seq < moves[j].p.Seq })
 	now := q.clock.Now()
 	for _, m := range moves {
 		q.requeueWithStrategy(m.p, m.s, now)
@@ -228,10 +196,10 @@ func (q *schedulingQueue) movePods(ps []*queuedPod, e *qEvent) {
 }
 
 // recordFlight keeps e for the pods in flight, if any.
-func (q *schedulingQueue) recordFlight(e *qEvent) {
-	if len(q.flight) > 0 {
+func (q *Queue) recordFlight(e *Event) {
+	if len(q.Flight) > 0 {
 		q.flightChanging()
-		q.flightEvents = append(q.flightEvents, *e)
+		q.FlightEvents = append(q.FlightEvents, *e)
 	}
 }
 
@@ -239,54 +207,54 @@ func (q *schedulingQueue) recordFlight(e *qEvent) {
 // an in-flight pod back) as strategy says: the pool for queueSkip, the
 // backoff queue while it backs off after queueAfterBackoff, else the
 // active queue (kube's requeuePodWithQueueingStrategy).
-func (q *schedulingQueue) requeueWithStrategy(p *queuedPod, s queueingStrategy, now time.Time) {
-	q.touch(p.key)
-	q.unlink(p)
+func (q *Queue) requeueWithStrategy(p *QueuedPod, s Strategy, now time.Time) {
+	q.touch(p.Key)
+	q.Unlink(p)
 	switch {
-	case s == queueSkip:
-		q.push(p, qUnschedulable)
-	case s == queueAfterBackoff && q.backingOff(p, now):
+	case s == Skip:
+		q.push(p, Unschedulable)
+	case s == AfterBackoff && q.backingOff(p, now):
 		// A pod no plugin rejected (an error, no nodes) backs off in the
 		// error queue, which PopFromBackoffQ does not pop early.
-		if len(p.unschedulablePlugins) == 0 && len(p.pendingPlugins) == 0 {
-			q.push(p, qErrorBackoff)
+		if len(p.UnschedulablePlugins) == 0 && len(p.PendingPlugins) == 0 {
+			q.push(p, ErrorBackoff)
 		} else {
-			q.push(p, qBackoff)
+			q.push(p, Backoff)
 		}
 	default:
-		q.push(p, qActive)
+		q.push(p, Active)
 	}
 }
 
 // startFlight records that p was popped: the events that arrive until it
 // is requeued or done are kept for it.
-func (q *schedulingQueue) startFlight(p *queuedPod) {
-	if q.hints == nil {
+func (q *Queue) startFlight(p *QueuedPod) {
+	if q.Hints == nil {
 		return
 	}
 	q.flightChanging()
-	p.flightAt = q.flightBase + len(q.flightEvents)
-	q.flight[p.key] = p
+	p.flightAt = q.flightBase + len(q.FlightEvents)
+	q.Flight[p.Key] = p
 }
 
 // endFlight forgets p's flight and drops the events no pod in flight
 // needs any more.
-func (q *schedulingQueue) endFlight(p *queuedPod) {
-	if q.hints == nil {
+func (q *Queue) endFlight(p *QueuedPod) {
+	if q.Hints == nil {
 		return
 	}
-	if _, ok := q.flight[p.key]; !ok {
+	if _, ok := q.Flight[p.Key]; !ok {
 		return
 	}
 	q.flightChanging()
-	delete(q.flight, p.key)
-	low := q.flightBase + len(q.flightEvents)
-	for _, o := range q.flight {
+	delete(q.Flight, p.Key)
+	low := q.flightBase + len(q.FlightEvents)
+	for _, o := range q.Flight {
 		low = min(low, o.flightAt)
 	}
 	if drop := low - q.flightBase; drop > 0 {
-		clear(q.flightEvents[:drop])
-		q.flightEvents = q.flightEvents[drop:]
+		clear(q.FlightEvents[:drop])
+		q.FlightEvents = q.FlightEvents[drop:]
 		q.flightBase = low
 	}
 }
@@ -294,19 +262,19 @@ func (q *schedulingQueue) endFlight(p *queuedPod) {
 // flightStrategy is kube's determineSchedulingHintForInFlightPod: where a
 // pod that failed goes, given the events that arrived while it was in
 // flight.
-func (q *schedulingQueue) flightStrategy(p *queuedPod) queueingStrategy {
-	if len(p.unschedulablePlugins) == 0 && len(p.pendingPlugins) == 0 {
-		return queueAfterBackoff
+func (q *Queue) flightStrategy(p *QueuedPod) Strategy {
+	if len(p.UnschedulablePlugins) == 0 && len(p.PendingPlugins) == 0 {
+		return AfterBackoff
 	}
-	strategy := queueSkip
+	strategy := Skip
 	from := max(p.flightAt-q.flightBase, 0)
-	for i := from; i < len(q.flightEvents); i++ {
-		switch q.worthRequeuing(p, &q.flightEvents[i]) {
-		case queueImmediately:
-			return queueImmediately
-		case queueAfterBackoff:
-			strategy = queueAfterBackoff
-			if len(p.pendingPlugins) == 0 {
+	for i := from; i < len(q.FlightEvents); i++ {
+		switch q.WorthRequeuing(p, &q.FlightEvents[i]) {
+		case Immediately:
+			return Immediately
+		case AfterBackoff:
+			strategy = AfterBackoff
+			if len(p.PendingPlugins) == 0 {
 				return strategy
 			}
 		}
@@ -316,56 +284,27 @@ func (q *schedulingQueue) flightStrategy(p *queuedPod) queueingStrategy {
 
 // qFlightSaved is the in-flight bookkeeping at a Fork.
 type qFlightSaved struct {
-	events []qEvent
+	events []Event
 	base   int
-	flight map[string]*queuedPod
+	flight map[string]*QueuedPod
 }
 
 // flightChanging saves the in-flight bookkeeping before its first change
 // in an open fork.
-func (q *schedulingQueue) flightChanging() {
+func (q *Queue) flightChanging() {
 	k := len(q.flightSaved)
 	if k == 0 || q.flightSaved[k-1] != nil {
 		return
 	}
-	fl := make(map[string]*queuedPod, len(q.flight))
-	for key, p := range q.flight {
+	fl := make(map[string]*QueuedPod, len(q.Flight))
+	for key, p := range q.Flight {
 		fl[key] = p
 	}
-	q.flightSaved[k-1] = &qFlightSaved{events: slices.Clone(q.flightEvents), base: q.flightBase, flight: fl}
+	q.flightSaved[k-1] = &qFlightSaved{events: slices.Clone(q.FlightEvents), base: q.flightBase, flight: fl}
 }
 
-// reportEvent hands a cluster event to the queue. With queueing hints the
-// queue moves the unschedulable pods (those passing preCheck, nil: all)
-// that the event may make schedulable; without them, legacyMove says
-// whether schedkit's behaviour before hints moved every pod (passing
-// preCheck) on this event. Every change of the cluster that may let a pod
-// in reports here: node, pod and NodeMetric events, and — as their objects
-// join the Cluster — storage objects (PersistentVolume,
-// PersistentVolumeClaim, StorageClass, CSINode... with
-// framework.ResourcePersistentVolume and its siblings).
-func (s *Scheduler) reportEvent(ev framework.ClusterEvent, oldObj, newObj any, preCheck func(*queuedPod) bool, legacyMove bool) {
-	s.reportEvents([]framework.ClusterEvent{ev}, oldObj, newObj, preCheck, legacyMove)
-}
-
-// reportEvents is reportEvent for one change that reports several events
-// (a node update that changed labels and taints), or none; without hints
-// it moves the pods once, whatever the events.
-func (s *Scheduler) reportEvents(evs []framework.ClusterEvent, oldObj, newObj any, preCheck func(*queuedPod) bool, legacyMove bool) {
-	s.queue.events++
-	if s.queue.hints == nil {
-		if legacyMove {
-			s.queue.moveAllWhere(preCheck)
-		}
-		return
-	}
-	for _, ev := range evs {
-		s.queue.onEvent(ev, oldObj, newObj, preCheck)
-	}
-}
-
-// lowerOrEqualPriority selects the pods of priority at most prio (kube's
+// LowerOrEqualPriority selects the pods of priority at most prio (kube's
 // getLEPriorityPreCheck).
-func lowerOrEqualPriority(prio int32) func(*queuedPod) bool {
-	return func(p *queuedPod) bool { return p.Pod.PriorityValue() <= prio }
+func LowerOrEqualPriority(prio int32) func(*QueuedPod) bool {
+	return func(p *QueuedPod) bool { return p.Pod.PriorityValue() <= prio }
 }

@@ -24,7 +24,7 @@ func TestWorthRequeuing(t *testing.T) {
 			return h, err
 		}
 	}
-	queue, skip, fail := hint(framework.Queue, nil), hint(framework.QueueSkip, nil), hint(framework.QueueSkip, errors.New("unexpected error"))
+	queueHint, skip, fail := hint(framework.Queue, nil), hint(framework.QueueSkip, nil), hint(framework.QueueSkip, errors.New("unexpected error"))
 	nodeAdd := framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Add}
 	pod := framework.MustPodInfo(builder.MakePod().Name("pod1").Namespace("ns1").UID("1").Obj())
 	node := builder.MakeNode().Name("n").Obj()
@@ -33,55 +33,55 @@ func TestWorthRequeuing(t *testing.T) {
 		unsched, pending []string
 		event            framework.ClusterEvent
 		newObj           any
-		hints            []hintFn
-		want             queueingStrategy
+		hints            []HintFn
+		want             Strategy
 		wantCount        int
 	}{
 		{name: "return Queue when no queueing hint function is registered for the event", unsched: []string{"fooPlugin1"},
-			event: nodeAdd, newObj: node, want: queueSkip,
-			hints: []hintFn{{event: framework.EventAssignedPodAdd, plugin: "fooPlugin1", fn: queue}}},
+			event: nodeAdd, newObj: node, want: Skip,
+			hints: []HintFn{{Event: framework.EventAssignedPodAdd, Plugin: "fooPlugin1", Fn: queueHint}}},
 		{name: "Treat the event as Queue when QueueHintFn returns error", unsched: []string{"fooPlugin1"},
-			event: nodeAdd, newObj: node, want: queueAfterBackoff, wantCount: 1,
-			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: fail}}},
+			event: nodeAdd, newObj: node, want: AfterBackoff, wantCount: 1,
+			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: fail}}},
 		{name: "return Queue when the event is wildcard", unsched: []string{"fooPlugin1"},
-			event: framework.EventUnschedulableTimeout, want: queueAfterBackoff},
+			event: framework.EventUnschedulableTimeout, want: AfterBackoff},
 		{name: "return Queue when the event is wildcard and the wildcard targets the pod to be requeued right now", unsched: []string{"fooPlugin1"},
-			event: framework.EventForceActivate, newObj: pod, want: queueAfterBackoff},
+			event: framework.EventForceActivate, newObj: pod, want: AfterBackoff},
 		{name: "return Skip when the event is wildcard, but the wildcard targets a different pod", unsched: []string{"fooPlugin1"},
-			event: framework.EventForceActivate, newObj: framework.MustPodInfo(builder.MakePod().Name("pod-different").Namespace("ns2").UID("2").Obj()), want: queueSkip},
+			event: framework.EventForceActivate, newObj: framework.MustPodInfo(builder.MakePod().Name("pod-different").Namespace("ns2").UID("2").Obj()), want: Skip},
 		{name: "interprets Queue from the Pending plugin as queueImmediately", unsched: []string{"fooPlugin1", "fooPlugin3"}, pending: []string{"fooPlugin2"},
-			event: nodeAdd, newObj: node, want: queueImmediately, wantCount: 2,
-			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: queue}, {event: nodeAdd, plugin: "fooPlugin2", fn: queue},
-				{event: nodeAdd, plugin: "fooPlugin3", fn: queue}, {event: nodeAdd, plugin: "fooPlugin4", fn: fail}}},
+			event: nodeAdd, newObj: node, want: Immediately, wantCount: 2,
+			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: queueHint}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: queueHint},
+				{Event: nodeAdd, Plugin: "fooPlugin3", Fn: queueHint}, {Event: nodeAdd, Plugin: "fooPlugin4", Fn: fail}}},
 		{name: "interprets Queue from the Unschedulable plugin as queueAfterBackoff", unsched: []string{"fooPlugin1", "fooPlugin2"},
-			event: nodeAdd, newObj: node, want: queueAfterBackoff, wantCount: 2,
-			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: skip}, {event: nodeAdd, plugin: "fooPlugin2", fn: queue}}},
+			event: nodeAdd, newObj: node, want: AfterBackoff, wantCount: 2,
+			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: skip}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: queueHint}}},
 		{name: "Queueing hint function that isn't from the plugin in UnschedulablePlugins/PendingPlugins is ignored", unsched: []string{"fooPlugin1", "fooPlugin2"},
-			event: nodeAdd, newObj: node, want: queueSkip, wantCount: 2,
-			hints: []hintFn{{event: nodeAdd, plugin: "fooPlugin1", fn: skip}, {event: nodeAdd, plugin: "fooPlugin2", fn: skip},
-				{event: nodeAdd, plugin: "fooPlugin3", fn: queue}}},
+			event: nodeAdd, newObj: node, want: Skip, wantCount: 2,
+			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: skip}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: skip},
+				{Event: nodeAdd, Plugin: "fooPlugin3", Fn: queueHint}}},
 		{name: "If event is specific Node update event, queueing hint function for NodeUpdate/UpdateNodeLabel is also executed", unsched: []string{"fooPlugin1", "fooPlugin2"},
-			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, newObj: node, want: queueAfterBackoff, wantCount: 1,
-			hints: []hintFn{
-				{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, plugin: "fooPlugin1", fn: queue},
-				{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, plugin: "fooPlugin2", fn: queue},
-				{event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Update}, plugin: "fooPlugin1", fn: queue},
-				{event: nodeAdd, plugin: "fooPlugin1", fn: queue}}},
+			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, newObj: node, want: AfterBackoff, wantCount: 1,
+			hints: []HintFn{
+				{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, Plugin: "fooPlugin1", Fn: queueHint},
+				{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, Plugin: "fooPlugin2", Fn: queueHint},
+				{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Update}, Plugin: "fooPlugin1", Fn: queueHint},
+				{Event: nodeAdd, Plugin: "fooPlugin1", Fn: queueHint}}},
 		{name: "If event with '*' Resource, queueing hint function for specified Resource is also executed", unsched: []string{"fooPlugin1"},
-			event: nodeAdd, newObj: node, want: queueAfterBackoff, wantCount: 1,
-			hints: []hintFn{{event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.Add}, plugin: "fooPlugin1", fn: queue}}},
+			event: nodeAdd, newObj: node, want: AfterBackoff, wantCount: 1,
+			hints: []HintFn{{Event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.Add}, Plugin: "fooPlugin1", Fn: queueHint}}},
 		{name: "If event is a wildcard one, queueing hint function for all kinds of events is executed", unsched: []string{"fooPlugin1"},
 			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel | framework.UpdateNodeTaint}, newObj: node,
-			want: queueAfterBackoff, wantCount: 1,
-			hints: []hintFn{{event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All}, plugin: "fooPlugin1", fn: queue}}},
+			want: AfterBackoff, wantCount: 1,
+			hints: []HintFn{{Event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All}, Plugin: "fooPlugin1", Fn: queueHint}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			count = 0
-			q := newSchedulingQueue(framework.NewFakeClock(scT0), nil, QueueOptions{})
-			q.hints = &queueingHints{byProfile: map[string][]hintFn{DefaultSchedulerName: tc.hints}}
-			q.snapshot = func() *framework.Snapshot { return nil }
-			p := &queuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pod}, key: pod.Pod.Key(), unschedulablePlugins: tc.unsched, pendingPlugins: tc.pending}
-			if got := q.worthRequeuing(p, &qEvent{ev: tc.event, new: tc.newObj}); got != tc.want {
+			q := NewQueue(framework.NewFakeClock(scT0), nil, QueueOptions{}.config())
+			q.Hints = &Hints{ByProfile: map[string][]HintFn{DefaultSchedulerName: tc.hints}}
+			q.Snapshot = func() *framework.Snapshot { return nil }
+			p := &QueuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pod}, Key: pod.Pod.Key(), UnschedulablePlugins: tc.unsched, PendingPlugins: tc.pending}
+			if got := q.WorthRequeuing(p, &Event{ClusterEvent: tc.event, New: tc.newObj}); got != tc.want {
 				t.Errorf("strategy %v, want %v", got, tc.want)
 			}
 			if count != tc.wantCount {
@@ -190,9 +190,9 @@ func TestHintsNodeAddAlsoRegistersTaintUpdate(t *testing.T) {
 		}
 		taint := framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}
 		got := map[string]bool{}
-		for _, h := range s.queue.hints.byProfile[DefaultSchedulerName] {
-			if h.event == taint && h.fn == nil {
-				got[h.plugin] = true
+		for _, h := range s.queue.Hints.ByProfile[DefaultSchedulerName] {
+			if h.Event == taint && h.Fn == nil {
+				got[h.Plugin] = true
 			}
 		}
 		// NodeName, NodePorts, NodeResourcesFit, NodeAffinity and
@@ -284,18 +284,18 @@ func TestHintsInFlightEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			q := e.s.queue
-			q.flush(e.clock.Now()) // the leftover flush moves the pod back
-			p := q.pop()
+			q.Flush(e.clock.Now()) // the leftover flush moves the pod back
+			p := q.Pop()
 			if p == nil {
 				t.Fatal("nothing to pop after the leftover flush")
 			}
 			tc.event(e)
-			q.requeueFailed(p, []string{"NodeResourcesFit"}, nil, false)
-			if _, _, u := q.lens(); (u == 1) != tc.inPool {
+			q.RequeueFailed(p, []string{"NodeResourcesFit"}, nil, false)
+			if _, _, u := q.Lens(); (u == 1) != tc.inPool {
 				t.Errorf("in pool %v, want %v", u == 1, tc.inPool)
 			}
-			if len(q.flight) != 0 || len(q.flightEvents) != 0 {
-				t.Errorf("in-flight bookkeeping left: %d pods, %d events", len(q.flight), len(q.flightEvents))
+			if len(q.Flight) != 0 || len(q.FlightEvents) != 0 {
+				t.Errorf("in-flight bookkeeping left: %d pods, %d events", len(q.Flight), len(q.FlightEvents))
 			}
 		})
 	}

@@ -20,7 +20,7 @@ type schedWorkload struct {
 
 // runsPodGroupCycle reports whether a popped pod goes through the pod group
 // cycle: GenericWorkload is on and the pod names a kube PodGroup.
-func (s *Scheduler) runsPodGroupCycle(qp *queuedPod) bool {
+func (s *Scheduler) runsPodGroupCycle(qp *QueuedPod) bool {
 	return s.workload.features.GenericWorkload && api.WorkloadPodGroupKey(qp.Pod) != ""
 }
 
@@ -135,7 +135,7 @@ type pgResult struct {
 //     condition is never turned back).
 //
 // It returns qp's decision.
-func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queuedPod) Decision {
+func (s *Scheduler) podGroupCycle(ctx context.Context, qp *QueuedPod) Decision {
 	ns, name := qp.Pod.Namespace, *qp.Pod.Spec.SchedulingGroup.PodGroupName
 	members := s.popGroup(qp, ns, name)
 	var out Decision
@@ -145,10 +145,10 @@ func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queuedPod) Decision {
 			keep = append(keep, m)
 			continue
 		}
-		s.queue.done(m)
+		s.queue.Done(m)
 		s.cycle++
-		d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: m.key, Attempt: m.Attempts, Outcome: OutcomeSkipped, Message: "pod is being deleted"}
-		s.setReason(m.key, d.Message)
+		d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: m.Key, Attempt: m.Attempts, Outcome: OutcomeSkipped, Message: "pod is being deleted"}
+		s.setReason(m.Key, d.Message)
 		s.emit(d)
 		if m == qp {
 			out = d
@@ -190,7 +190,7 @@ func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queuedPod) Decision {
 
 // profileForGroup is kube's frameworkForPodGroup: every pod of the group
 // must name the same profile.
-func (s *Scheduler) profileForGroup(members []*queuedPod) (*schedProfile, error) {
+func (s *Scheduler) profileForGroup(members []*QueuedPod) (*schedProfile, error) {
 	name := members[0].Pod.Spec.SchedulerName
 	for _, m := range members[1:] {
 		if n := m.Pod.Spec.SchedulerName; n != name {
@@ -203,13 +203,13 @@ func (s *Scheduler) profileForGroup(members []*queuedPod) (*schedProfile, error)
 // popGroup takes the group's queued pods out of the queue (in flight, as
 // kube's PopSpecificPod) and orders them with qp: priority, first attempt,
 // name.
-func (s *Scheduler) popGroup(qp *queuedPod, ns, name string) []*queuedPod {
-	members := []*queuedPod{qp}
+func (s *Scheduler) popGroup(qp *QueuedPod, ns, name string) []*QueuedPod {
+	members := []*QueuedPod{qp}
 	for _, r := range s.cluster.WorkloadPodGroupMembers(ns, name) {
-		if r.State != cluster.StatePending || r.Pod.Key() == qp.key {
+		if r.State != cluster.StatePending || r.Pod.Key() == qp.Key {
 			continue
 		}
-		if m, ok := s.queue.get(r.Pod.Key()); ok && s.queue.takeSpecific(m) {
+		if m, ok := s.queue.Get(r.Pod.Key()); ok && s.queue.TakeSpecific(m) {
 			members = append(members, m)
 		}
 	}
@@ -221,7 +221,7 @@ func (s *Scheduler) popGroup(qp *queuedPod, ns, name string) []*queuedPod {
 		if !a.InitialAttemptTimestamp.Equal(*b.InitialAttemptTimestamp) {
 			return a.InitialAttemptTimestamp.Before(*b.InitialAttemptTimestamp)
 		}
-		return a.key < b.key
+		return a.Key < b.Key
 	})
 	return members
 }
@@ -230,7 +230,7 @@ func (s *Scheduler) popGroup(qp *queuedPod, ns, name string) []*queuedPod {
 // it does not change): the placement algorithm with
 // TopologyAwareWorkloadScheduling, the default algorithm on every node
 // otherwise.
-func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queuedPod, base *framework.Snapshot, skipPostFilter bool) *pgResult {
+func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*QueuedPod, base *framework.Snapshot, skipPostFilter bool) *pgResult {
 	_, scheduled := s.cluster.WorkloadPodGroupCounts(group.Namespace, group.Name)
 	if !s.workload.features.TopologyAwareWorkloadScheduling {
 		return s.podGroupTrial(ctx, prof, members, base.Clone(), nil, scheduled, skipPostFilter)
@@ -279,7 +279,7 @@ func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, g
 // weighted totals, the highest winning; a tie goes to the placement with
 // the highest random draw (kube: rand.Int per placement; here the
 // scheduler's seeded source).
-func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state *framework.CycleState, group *framework.PodGroupInfo, members []*queuedPod, feasible []*pgResult) (*pgResult, *framework.Status) {
+func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state *framework.CycleState, group *framework.PodGroupInfo, members []*QueuedPod, feasible []*pgResult) (*pgResult, *framework.Status) {
 	assignments := make([]*framework.PodGroupAssignments, len(feasible))
 	for i, r := range feasible {
 		a := &framework.PodGroupAssignments{Placement: r.placement}
@@ -312,7 +312,7 @@ func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state
 // in order through podGroupTrialPod; a pod that fails with an error stops
 // the trial (the group's status is then that error), a rejected one is
 // skipped. Every pod assumed in the trial is unreserved at the end.
-func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, members []*queuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, scheduled int, skipPostFilter bool) *pgResult {
+func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, members []*QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, scheduled int, skipPostFilter bool) *pgResult {
 	res := &pgResult{status: framework.NewStatus(framework.Unschedulable, pgMsgUnschedulable)}
 	trial := &pgTrial{scheduled: scheduled, skipPostFilter: skipPostFilter}
 	var undo []func()
@@ -352,7 +352,7 @@ func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, membe
 // nodes, PostFilter), then, when the pod fits or preemption nominated a
 // node, assume on snap, Reserve and Permit. It returns the pod's result and,
 // when it stays assumed, the function that unreserves it.
-func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m *queuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, trial *pgTrial) (pgPodResult, func()) {
+func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m *QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, trial *pgTrial) (pgPodResult, func()) {
 	pi := m.PodInfo
 	h := &schedCycleHandle{s: s, prof: prof}
 	newState := func() *framework.CycleState {
@@ -425,7 +425,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 	// once forgotten (unreserveAndForget in the pod group cycle).
 	nnn := pi.Pod.Status.NominatedNodeName
 	if nnn != "" {
-		s.nominator.remove(m.key)
+		s.nominator.Remove(m.Key)
 	}
 	fw := prof.fw
 	forget := func() {
@@ -433,7 +433,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 		_ = snap.RemovePod(&pod)
 		trial.scheduled--
 		if nnn != "" {
-			s.nominator.add(m.key, pi, nnn)
+			s.nominator.Add(m.Key, pi, nnn)
 		}
 	}
 	if st := fw.RunReservePluginsReserve(ctx, state, &assumed, node); !st.IsSuccess() {
@@ -454,7 +454,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 // otherwise PostFilter (unless the trial skips it) may nominate a node, on
 // which the pod is then assumed as needing preemption. It reports whether
 // the pod goes on to be assumed (r.node set).
-func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, state *framework.CycleState, m *queuedPod, res *runtime.Result, err error, trial *pgTrial, r *pgPodResult) bool {
+func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, state *framework.CycleState, m *QueuedPod, res *runtime.Result, err error, trial *pgTrial, r *pgPodResult) bool {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var fe *runtime.FitError
 	if res != nil {
@@ -532,7 +532,7 @@ func pgInPlacement(nodes []*framework.NodeInfo, node string) bool {
 // group's pods that fit go on to Reserve, Permit and binding; every other
 // pod returns to the queue with the status kube gives it; the PodGroup's
 // condition records the outcome. It returns qp's decision.
-func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queuedPod, res *pgResult, qp *queuedPod) Decision {
+func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*QueuedPod, res *pgResult, qp *QueuedPod) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var out Decision
 	for i, m := range members {
@@ -580,8 +580,8 @@ func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, grou
 }
 
 // pgDecision starts a member's decision from its trial explanation.
-func pgDecision(s *Scheduler, m *queuedPod, prof *schedProfile, pr *pgPodResult) Decision {
-	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: m.key, Attempt: m.Attempts, Profile: prof.name}
+func pgDecision(s *Scheduler, m *QueuedPod, prof *schedProfile, pr *pgPodResult) Decision {
+	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: m.Key, Attempt: m.Attempts, Profile: prof.name}
 	if pr != nil {
 		t := pr.d
 		d.FastPath, d.EvaluatedNodes, d.FeasibleNodes, d.StartIndex = t.FastPath, t.EvaluatedNodes, t.FeasibleNodes, t.StartIndex
@@ -592,7 +592,7 @@ func pgDecision(s *Scheduler, m *queuedPod, prof *schedProfile, pr *pgPodResult)
 
 // pgFail returns a member to the queue with st (an Error backs off as an
 // error) and the nomination, and emits its decision.
-func (s *Scheduler) pgFail(m *queuedPod, pr *pgPodResult, stage string, st *framework.Status, nominating *framework.NominatingInfo) Decision {
+func (s *Scheduler) pgFail(m *QueuedPod, pr *pgPodResult, stage string, st *framework.Status, nominating *framework.NominatingInfo) Decision {
 	s.cycle++
 	prof, _ := s.profileFor(m.Pod)
 	d := pgDecision(s, m, prof, pr)

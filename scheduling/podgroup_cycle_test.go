@@ -54,7 +54,7 @@ func (p *pgFakePlugin) Permit(_ context.Context, _ *framework.CycleState, pod *f
 // pgSetup builds a scheduler over nodes with the pods added and groups
 // stored, and takes the pods out of the queue as the pod group cycle does,
 // in the given order.
-func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*queuedPod) {
+func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*QueuedPod) {
 	t.Helper()
 	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
@@ -69,13 +69,13 @@ func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feat
 	if err != nil {
 		t.Fatal(err)
 	}
-	var members []*queuedPod
+	var members []*QueuedPod
 	for _, p := range pods {
 		if err := s.AddPod(p); err != nil {
 			t.Fatal(err)
 		}
-		qp, _ := s.queue.get(p.Key())
-		if !s.queue.takeSpecific(qp) {
+		qp, _ := s.queue.Get(p.Key())
+		if !s.queue.TakeSpecific(qp) {
 			t.Fatalf("pod %s not taken", p.Key())
 		}
 		members = append(members, qp)
@@ -83,7 +83,7 @@ func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feat
 	return s, members
 }
 
-func pgGroupOf(ns, name string, members []*queuedPod) *framework.PodGroupInfo {
+func pgGroupOf(ns, name string, members []*QueuedPod) *framework.PodGroupInfo {
 	g := &framework.PodGroupInfo{Namespace: ns, Name: name}
 	for _, m := range members {
 		g.UnscheduledPods = append(g.UnscheduledPods, m.Pod)
@@ -407,12 +407,12 @@ func TestFrameworkForPodGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var members []*queuedPod
+	var members []*QueuedPod
 	for _, p := range []*api.Pod{a, b} {
 		if err := s.AddPod(p); err != nil {
 			t.Fatal(err)
 		}
-		qp, _ := s.queue.get(p.Key())
+		qp, _ := s.queue.Get(p.Key())
 		members = append(members, qp)
 	}
 	want := `all pods in a single pod group should have the same .spec.schedulerName set, got: "other" and ""`

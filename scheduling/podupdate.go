@@ -55,21 +55,21 @@ func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 		s.signal()
 		return nil
 	}
-	s.queue.events++
+	s.queue.Events++
 	wasGated := false
-	if p, ok := s.queue.get(key); ok {
-		wasGated = p.where == qGated
+	if p, ok := s.queue.Get(key); ok {
+		wasGated = p.Where == Gated
 	}
-	s.queue.update(pi, old, events)
-	if p, ok := s.queue.get(key); ok && p.where == qGated {
-		s.setReason(key, p.gateMsg)
+	s.queue.Update(pi, old, events)
+	if p, ok := s.queue.Get(key); ok && p.Where == Gated {
+		s.setReason(key, p.GateMsg)
 	} else if wasGated {
 		s.setReason(key, "")
 	}
 	if nnn := pi.Pod.Status.NominatedNodeName; nnn != "" {
-		s.nominator.add(key, pi, nnn)
+		s.nominator.Add(key, pi, nnn)
 	} else {
-		s.nominator.remove(key)
+		s.nominator.Remove(key)
 	}
 	s.signal()
 	return nil

@@ -46,7 +46,7 @@ func (s *Scheduler) preempt(f *Fork, preemptor, node string, victims ...string) 
 	if st != cluster.StatePending {
 		return nil, fmt.Errorf("scheduling: Preempt: preemptor %s is %s, not pending", preemptor, st)
 	}
-	qp, queued := s.queue.get(preemptor)
+	qp, queued := s.queue.Get(preemptor)
 	if !queued {
 		return nil, fmt.Errorf("scheduling: Preempt: preemptor %s is not queued", preemptor)
 	}

@@ -271,8 +271,8 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *schedCycleHandle, st
 	var nonViolating, total atomic.Int64
 	fw := h.prof.fw
 	nominated := func(node string) []*framework.PodInfo { return nil }
-	if !h.s.nominator.empty() {
-		nominated = h.s.nominator.forNode
+	if !h.s.nominator.Empty() {
+		nominated = h.s.nominator.ForNode
 	}
 	parallel.Ordered(fw.Parallelism(), n, parallel.ChunkSize(n, fw.Parallelism()), func(lo, hi int) bool {
 		for i := lo; i < hi; i++ {
@@ -572,20 +572,20 @@ func (s *Scheduler) preemptVictims(preemptor *api.Pod, node string, victims []*f
 		s.setReason(key, fmt.Sprintf("preempted by %s on node %s", preemptor.Key(), node))
 	}
 	var lower []string
-	for _, np := range s.nominator.forNode(node) {
+	for _, np := range s.nominator.ForNode(node) {
 		if np.Pod.PriorityValue() < preemptor.PriorityValue() {
 			lower = append(lower, np.Pod.Key())
 		}
 	}
 	for _, key := range lower {
-		s.nominator.remove(key)
+		s.nominator.Remove(key)
 		s.cluster.SetNominated(key, "")
-		if qp, ok := s.queue.get(key); ok {
+		if qp, ok := s.queue.Get(key); ok {
 			if pi, _, ok := s.cluster.PodInfo(key); ok {
-				s.queue.setPodInfo(qp, pi)
+				s.queue.SetPodInfo(qp, pi)
 			}
-			if qp.where == qUnschedulable {
-				s.queue.moveToActiveOrBackoff([]*queuedPod{qp}, s.clock.Now())
+			if qp.Where == Unschedulable {
+				s.queue.MoveToActiveOrBackoff([]*QueuedPod{qp}, s.clock.Now())
 			}
 		}
 	}

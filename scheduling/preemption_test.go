@@ -599,7 +599,7 @@ func TestPreemptionEndToEnd(t *testing.T) {
 	if len(log) != 2 || last.Pod != "default/hi" || last.Outcome != OutcomeScheduled || last.Node != "n2" || last.FastPath != "nominated" || last.Attempt != 2 {
 		t.Errorf("decisions = %+v", log)
 	}
-	if _, nominated := s.nominator.nodeOf["default/hi"]; nominated {
+	if _, nominated := s.nominator.NodeOf["default/hi"]; nominated {
 		t.Errorf("nomination kept after binding")
 	}
 }

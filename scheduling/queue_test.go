@@ -123,31 +123,31 @@ func TestUnschedulableLeftoverFlush(t *testing.T) {
 // pool and, on an event, straight to the active queue.
 func TestQueuePendingAndErrors(t *testing.T) {
 	clock := framework.NewFakeClock(scT0)
-	q := newSchedulingQueue(clock, nil, QueueOptions{})
-	p := q.add(framework.MustPodInfo(scPod("p", "1").Obj()))
-	if got := q.pop(); got != p {
+	q := NewQueue(clock, nil, QueueOptions{}.config())
+	p := q.Add(framework.MustPodInfo(scPod("p", "1").Obj()))
+	if got := q.Pop(); got != p {
 		t.Fatal("pop")
 	}
-	q.requeueFailed(p, []string{"X"}, []string{"X"}, false)
-	q.moveAll()
-	if a, b, u := q.lens(); a != 1 || b != 0 || u != 0 {
+	q.RequeueFailed(p, []string{"X"}, []string{"X"}, false)
+	q.MoveAll()
+	if a, b, u := q.Lens(); a != 1 || b != 0 || u != 0 {
 		t.Errorf("pending pod: queues %d/%d/%d, want active", a, b, u)
 	}
-	got := q.pop()
-	q.requeueFailed(got, nil, nil, true)
-	if a, b, u := q.lens(); a != 0 || b != 1 || u != 0 {
+	got := q.Pop()
+	q.RequeueFailed(got, nil, nil, true)
+	if a, b, u := q.Lens(); a != 0 || b != 1 || u != 0 {
 		t.Errorf("error: queues %d/%d/%d, want error backoff", a, b, u)
 	}
 	// The error backoff is not popped early even with an empty active queue.
-	if q.pop() != nil {
+	if q.Pop() != nil {
 		t.Errorf("error-backoff pod popped before its backoff ended")
 	}
 	_ = clock.Advance(3 * time.Second)
-	if q.pop() != p {
+	if q.Pop() != p {
 		t.Errorf("error-backoff pod not popped after its backoff")
 	}
-	q.done(p)
-	if _, ok := q.get("default/p"); ok {
+	q.Done(p)
+	if _, ok := q.Get("default/p"); ok {
 		t.Errorf("done pod still known")
 	}
 }

@@ -27,7 +27,7 @@ import (
 // (ValidatePod is cheap; compiling its affinity terms again is what costs).
 //
 // On a fork, a replica after the first also skips the queue
-// (schedulingQueue.detached): it is not pushed to the active queue and
+// (Queue.detached): it is not pushed to the active queue and
 // taken from it again, leaves no record when its cycle ends, and its
 // binding moves no queued pod (no assigned-pod event). Inside the question
 // every replica is taken at once by key and nothing else is popped before
@@ -126,13 +126,13 @@ func (a *replicaAdder) close() {
 // capReplica is a replica's pod, the PodInfo and pending record the
 // cluster keeps for it and its detached queue record, allocated together.
 // Each field is assigned whole before it is read (setReplica, schedule,
-// Cluster.AddPodInfo, schedulingQueue.detached), so a released replica's
+// Cluster.AddPodInfo, Queue.detached), so a released replica's
 // memory serves the next one as it is.
 type capReplica struct {
 	pod  api.Pod
 	info framework.PodInfo
 	rec  cluster.Entry
-	qp   detachedPod
+	qp   DetachedPod
 }
 
 // replica is a pending copy of template named name (replicaOf), in the
@@ -208,9 +208,9 @@ func (a *replicaAdder) schedule(ctx context.Context, f *Fork, r *capReplica, key
 		s.signal()
 		async := s.async
 		s.async = false
-		qp := s.queue.detached(&r.qp, pi, key, s.clock.Now())
+		qp := s.queue.Detached(&r.qp, pi, key, s.clock.Now())
 		if a.sameSpec {
-			qp.sig, qp.signed = a.signature(ctx, s, pi), true
+			qp.Sig, qp.Signed = a.signature(ctx, s, pi), true
 		}
 		s.replicaHandle, s.replicaState, s.replicaSlab = &a.h, &a.state, &a.slab
 		d = s.scheduleCycle(ctx, qp)

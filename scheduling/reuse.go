@@ -122,11 +122,11 @@ type reuseFork struct {
 
 // signature returns the queued pod's signature for its profile ("" when
 // unsignable), computed once per pod object.
-func (s *Scheduler) signature(ctx context.Context, prof *schedProfile, qp *queuedPod) framework.PodSignature {
-	if !qp.signed {
-		qp.sig, qp.signed = prof.fw.SignPod(ctx, qp.PodInfo), true
+func (s *Scheduler) signature(ctx context.Context, prof *schedProfile, qp *QueuedPod) framework.PodSignature {
+	if !qp.Signed {
+		qp.Sig, qp.Signed = prof.fw.SignPod(ctx, qp.PodInfo), true
 	}
-	return qp.sig
+	return qp.Sig
 }
 
 // reuseEnabled reports whether prof may reuse rankings.
@@ -138,14 +138,14 @@ func (s *Scheduler) reuseEnabled(prof *schedProfile) bool { return !s.noReuse &&
 // PreFilter filled, the ranked entry and the size of its tie group.
 // Otherwise node is "" and the full cycle runs — with the state and
 // PreFilter outcome found here when PreFilter ran, so that it runs once.
-func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *queuedPod, snap *framework.Snapshot) (t reuseTry) {
+func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *QueuedPod, snap *framework.Snapshot) (t reuseTry) {
 	b := prof.batch
 	if b == nil || !s.reuseEnabled(prof) {
 		return t
 	}
 	last := prof.last
 	if last.cycle+1 != s.cycle || b.cycle > last.cycle || s.clock.Now().After(b.created.Add(s.maxReuseAge())) ||
-		b.events != s.queue.events || b.nodes != snap.NumNodes() {
+		b.events != s.queue.Events || b.nodes != snap.NumNodes() {
 		prof.batch = nil
 		return t
 	}
@@ -205,8 +205,8 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 	pick, ties := b.ranked.popBest(s.rng)
 	cand := snap.Nodes()[pick.Index]
 	var nominated []*framework.PodInfo
-	if !s.nominator.empty() {
-		nominated = s.nominator.forNode(cand.Name())
+	if !s.nominator.Empty() {
+		nominated = s.nominator.ForNode(cand.Name())
 	}
 	if !prof.fw.RunFilterPluginsWithNominatedPods(ctx, t.state, pi, cand, nominated).IsSuccess() {
 		// kube's hint fails the filters: the full cycle runs and its
@@ -260,12 +260,12 @@ func (s *Scheduler) rescoreRanking(ctx context.Context, prof *schedProfile, b *b
 // nodes it scored but did not choose (res, nil when it did not score) is
 // kept for a next pod with the same signature; a cycle that reused a
 // ranking keeps it.
-func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, res *runtime.Result, reused bool) {
+func (s *Scheduler) keepRanking(prof *schedProfile, qp *QueuedPod, node string, res *runtime.Result, reused bool) {
 	prof.last = lastCycle{cycle: s.cycle, node: node}
 	if reused || !s.reuseEnabled(prof) {
 		return
 	}
-	if res == nil || len(res.Totals) < 2 || (qp.signed && qp.sig == "") {
+	if res == nil || len(res.Totals) < 2 || (qp.Signed && qp.Sig == "") {
 		// An unsignable pod's ranking would serve no one: reusedNode
 		// drops a ranking whose signature is not a next pod's, and no
 		// pod's is "".
@@ -276,8 +276,8 @@ func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, 
 	if b == nil || len(s.reuseForks) > 0 {
 		b = &batchState{} // a Fork may hold the old one
 	}
-	*b = batchState{pod: qp.PodInfo, sig: qp.sig, signed: qp.signed, cycle: s.cycle, res: res, ranked: b.ranked[:0], created: s.clock.Now(),
-		nodes: s.cluster.NumNodes(), events: s.queue.events, start: res.StartIndex}
+	*b = batchState{pod: qp.PodInfo, sig: qp.Sig, signed: qp.Signed, cycle: s.cycle, res: res, ranked: b.ranked[:0], created: s.clock.Now(),
+		nodes: s.cluster.NumNodes(), events: s.queue.Events, start: res.StartIndex}
 	if s.keepResults {
 		b.kept = res
 	}
@@ -291,7 +291,7 @@ func (s *Scheduler) keepRanking(prof *schedProfile, qp *queuedPod, node string, 
 // those do.
 func (s *Scheduler) rankingBound(prof *schedProfile, d Decision) {
 	if b := prof.batch; b != nil && d.Outcome == OutcomeScheduled && prof.last.cycle == s.cycle {
-		b.events = s.queue.events
+		b.events = s.queue.Events
 	}
 }
 

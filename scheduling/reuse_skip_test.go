@@ -46,7 +46,7 @@ func TestReuseSignsBeforePreFilter(t *testing.T) {
 				t.Fatal("the first cycle kept no ranking")
 			}
 			s.cycle++ // as scheduleCycle does before it tries the ranking
-			qp := s.queue.detached(new(detachedPod), framework.MustPodInfo(tc.pod), tc.pod.Key(), clock.Now())
+			qp := s.queue.Detached(new(DetachedPod), framework.MustPodInfo(tc.pod), tc.pod.Key(), clock.Now())
 			got := s.reusedNode(ctx, prof, &schedCycleHandle{s: s, prof: prof}, qp, s.cluster.Snapshot())
 			if tc.reuse {
 				if got.node == "" || got.pre == nil || got.state == nil || prof.batch == nil {

@@ -335,9 +335,9 @@ func TestKeepRankingSkipsUnsignablePods(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			prof.batch = nil
 			s.cycle++
-			qp := &queuedPod{key: "default/a"}
+			qp := &QueuedPod{Key: "default/a"}
 			qp.PodInfo = &framework.PodInfo{Pod: replica("a")}
-			qp.sig, qp.signed = tc.sig, tc.signed
+			qp.Sig, qp.Signed = tc.sig, tc.signed
 			s.keepRanking(prof, qp, "n1", res, false)
 			if got := prof.batch != nil; got != tc.kept {
 				t.Errorf("ranking kept: %v, want %v", got, tc.kept)

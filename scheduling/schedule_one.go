@@ -49,7 +49,7 @@ func (s *Scheduler) scheduleOne(f *Fork, ctx context.Context) (Decision, bool) {
 	}
 	defer s.mu.Unlock()
 	s.runReadyLocked(ctx)
-	qp := s.queue.pop()
+	qp := s.queue.Pop()
 	if qp == nil {
 		return Decision{}, false
 	}
@@ -91,14 +91,14 @@ func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *api.Pod) (Dec
 // scheduleAddedLocked is SchedulePod after the pod key was added: it runs
 // the pod's cycle at once. The scheduler's lock is held.
 func (s *Scheduler) scheduleAddedLocked(ctx context.Context, key string) (Decision, error) {
-	qp, ok := s.queue.get(key)
-	if ok && qp.where == qGated {
-		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", key, qp.gateMsg)
+	qp, ok := s.queue.Get(key)
+	if ok && qp.Where == Gated {
+		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", key, qp.GateMsg)
 	}
-	if !ok || qp.where != qActive {
+	if !ok || qp.Where != Active {
 		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", key)
 	}
-	s.queue.take(qp, s.clock.Now())
+	s.queue.Take(qp, s.clock.Now())
 	async := s.async
 	s.async = false
 	defer func() { s.async = async }()
@@ -106,22 +106,22 @@ func (s *Scheduler) scheduleAddedLocked(ctx context.Context, key string) (Decisi
 }
 
 // scheduleCycle is kube-scheduler's schedulingCycle for one popped pod.
-func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
+func (s *Scheduler) scheduleCycle(ctx context.Context, qp *QueuedPod) Decision {
 	s.cycle++
 	pi := qp.PodInfo
-	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: qp.key, Attempt: qp.Attempts}
+	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: qp.Key, Attempt: qp.Attempts}
 	prof, err := s.profileFor(pi.Pod)
 	if err != nil { // cannot happen: AddPod checks
-		s.queue.done(qp)
+		s.queue.Done(qp)
 		d.Outcome, d.Message = OutcomeError, err.Error()
 		s.emit(d)
 		return d
 	}
 	d.Profile = prof.name
 	if pi.Pod.DeletionTimestamp != nil {
-		s.queue.done(qp)
+		s.queue.Done(qp)
 		d.Outcome, d.Message = OutcomeSkipped, "pod is being deleted"
-		s.setReason(qp.key, d.Message)
+		s.setReason(qp.Key, d.Message)
 		s.emit(d)
 		return d
 	}
@@ -203,7 +203,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queuedPod) Decision {
 		node, nodeAt = res.SelectedNode(), res.SelectedIndex()
 		scored = res
 		d.Top, d.Margin, d.Ties = res.Top, res.Margin, res.Ties
-		if !qp.detached || s.onDecision != nil {
+		if !qp.Detached || s.onDecision != nil {
 			// res is recycled by the next cycle. A detached replica's
 			// decision, without a decision handler, reaches only its
 			// capacity question, which reads no Top.
@@ -310,8 +310,8 @@ func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.N
 		}
 		opts.Reuse = s.reuse
 	}
-	if !s.nominator.empty() {
-		opts.NominatedPods = s.nominator.forNode
+	if !s.nominator.Empty() {
+		opts.NominatedPods = s.nominator.ForNode
 	}
 	return opts
 }
@@ -346,8 +346,8 @@ func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *schedProfil
 		return "", false // the full cycle reports the PreFilter failure
 	}
 	var nominated []*framework.PodInfo
-	if !s.nominator.empty() {
-		nominated = s.nominator.forNode(nnn)
+	if !s.nominator.Empty() {
+		nominated = s.nominator.ForNode(nnn)
 	}
 	if st := prof.fw.RunFilterPluginsWithNominatedPods(ctx, state, pi, ni, nominated); !st.IsSuccess() {
 		return "", true
@@ -383,7 +383,7 @@ func schedRejectedIn(res *runtime.Result, node string) bool {
 
 // cycleFailed handles a cycle that found no node (running PostFilter,
 // i.e. preemption) or failed with an error.
-func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
+func (s *Scheduler) cycleFailed(ctx context.Context, qp *QueuedPod, prof *schedProfile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
 	var fe *runtime.FitError
 	if res != nil {
 		fe = res.FitError()
@@ -426,28 +426,28 @@ func (s *Scheduler) cycleFailed(ctx context.Context, qp *queuedPod, prof *schedP
 }
 
 // failed records a failed cycle: the reason, the nomination, the requeue.
-func (s *Scheduler) failed(qp *queuedPod, d Decision, unschedulable, pending []string, nominating *framework.NominatingInfo, isError bool) {
-	s.setReason(qp.key, d.Message)
+func (s *Scheduler) failed(qp *QueuedPod, d Decision, unschedulable, pending []string, nominating *framework.NominatingInfo, isError bool) {
+	s.setReason(qp.Key, d.Message)
 	s.applyNomination(qp, nominating)
-	s.queue.requeueFailed(qp, unschedulable, pending, isError)
+	s.queue.RequeueFailed(qp, unschedulable, pending, isError)
 	s.emit(d)
 }
 
 // applyNomination sets or clears the pod's nominated node (ModeOverride);
 // nil or ModeNoop keeps the current one, as kube-scheduler's
 // AddNominatedPod.
-func (s *Scheduler) applyNomination(qp *queuedPod, ni *framework.NominatingInfo) {
+func (s *Scheduler) applyNomination(qp *QueuedPod, ni *framework.NominatingInfo) {
 	node := qp.Pod.Status.NominatedNodeName
 	if ni != nil && ni.Mode == framework.ModeOverride {
 		node = ni.NominatedNodeName
 	}
-	if _, st, ok := s.cluster.PodInfo(qp.key); !ok || st != cluster.StatePending {
+	if _, st, ok := s.cluster.PodInfo(qp.Key); !ok || st != cluster.StatePending {
 		return
 	}
-	s.cluster.SetNominated(qp.key, node)
-	pi, _, _ := s.cluster.PodInfo(qp.key)
-	s.queue.setPodInfo(qp, pi)
-	s.nominator.add(qp.key, pi, node)
+	s.cluster.SetNominated(qp.Key, node)
+	pi, _, _ := s.cluster.PodInfo(qp.Key)
+	s.queue.SetPodInfo(qp, pi)
+	s.nominator.Add(qp.Key, pi, node)
 }
 
 // schedOneNodeFitMessage renders a rejection after the node was chosen
@@ -467,7 +467,7 @@ func schedOneNodeFitMessage(st *framework.Status) string {
 
 // schedBinding is one assumed pod on its way through Permit and binding.
 type schedBinding struct {
-	qp       *queuedPod
+	qp       *QueuedPod
 	prof     *schedProfile
 	state    *framework.CycleState
 	pi       *framework.PodInfo // the assumed pod
@@ -486,20 +486,20 @@ type schedBinding struct {
 // assumeAndBind assumes the pod on node (at index at of the snapshot,
 // -1 when not known), runs Reserve and Permit, and starts (or,
 // synchronously, runs) the binding cycle.
-func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
+func (s *Scheduler) assumeAndBind(ctx context.Context, qp *QueuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var slab *cluster.AssumedSlab
-	if qp.detached {
+	if qp.Detached {
 		slab = s.replicaSlab
 	}
-	assumed, err := s.cluster.AssumeKey(qp.key, node, at, slab)
+	assumed, err := s.cluster.AssumeKey(qp.Key, node, at, slab)
 	if err != nil {
 		d.Outcome, d.Stage, d.Message = OutcomeError, "Assume", err.Error()
 		s.failed(qp, d, nil, nil, clear, true)
 		state.Release()
 		return d
 	}
-	s.nominator.remove(qp.key)
+	s.nominator.Remove(qp.Key)
 	fw := prof.fw
 	if st := fw.RunReservePluginsReserve(ctx, state, assumed, node); !st.IsSuccess() {
 		fw.RunReservePluginsUnreserve(ctx, state, assumed, node)
@@ -524,7 +524,7 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *sche
 	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d, async: async}
 	if pst.IsWait() {
 		b.permit = make(chan *framework.Status, 1)
-		key := qp.key
+		key := qp.Key
 		b.wp = newWaitingPod(assumed.Pod, node, waits, s.clock, func(w *WaitingPod, st *framework.Status) {
 			s.waiting.remove(key, w)
 			s.readyMu.Lock()
@@ -561,7 +561,7 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queuedPod, prof *sche
 
 // afterAssumeFailed requeues a pod rejected (or failed) at Reserve or
 // Permit; the pod is already unreserved and forgotten.
-func (s *Scheduler) afterAssumeFailed(qp *queuedPod, d Decision, stage string, st *framework.Status) Decision {
+func (s *Scheduler) afterAssumeFailed(qp *QueuedPod, d Decision, stage string, st *framework.Status) Decision {
 	d.Stage, d.Plugin = stage, st.Plugin()
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	if st.IsRejected() {
@@ -643,21 +643,21 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 	}
 	if !st.IsSuccess() {
 		if st.IsSkip() {
-			st = framework.AsStatus(fmt.Errorf("no Bind plugin bound pod %s (all returned Skip)", b.qp.key))
+			st = framework.AsStatus(fmt.Errorf("no Bind plugin bound pod %s (all returned Skip)", b.qp.Key))
 		}
 		return s.bindingFailed(ctx, b, d, "Bind", st, locked)
 	}
 	if !locked {
 		s.lockBinding()
 	}
-	err := s.cluster.BindKey(b.qp.key, b.node)
-	s.queue.done(b.qp)
-	s.setReason(b.qp.key, "")
+	err := s.cluster.BindKey(b.qp.Key, b.node)
+	s.queue.Done(b.qp)
+	s.setReason(b.qp.Key, "")
 	// A detached replica's event is not reported: it would only move
 	// queued pods that nothing pops before the fork's Revert puts them back
 	// (queue.detached).
-	if err == nil && !b.qp.detached {
-		if bound, _, ok := s.cluster.PodInfo(b.qp.key); ok {
+	if err == nil && !b.qp.Detached {
+		if bound, _, ok := s.cluster.PodInfo(b.qp.Key); ok {
 			s.reportEvent(framework.EventAssignedPodAdd, nil, bound, nil, false)
 		}
 	}
@@ -698,8 +698,8 @@ func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decisi
 	if st.IsRejected() {
 		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
 		s.failed(b.qp, d, []string{st.Plugin()}, nil, clear, false)
-		key := b.qp.key
-		s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, func(p *queuedPod) bool { return p.key != key }, true)
+		key := b.qp.Key
+		s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, func(p *QueuedPod) bool { return p.Key != key }, true)
 		return d
 	}
 	d.Outcome, d.Message = OutcomeError, st.Message()

@@ -227,8 +227,8 @@ type Scheduler struct {
 	cluster     *cluster.Cluster
 	profiles    map[string]*schedProfile
 	order       []string
-	queue       *schedulingQueue
-	nominator   *nominator
+	queue       *Queue
+	nominator   *Nominator
 	waiting     waitingPods
 	clock       framework.Clock
 	seed        uint64
@@ -317,7 +317,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		return nil, errors.New("scheduling: New: no profiles")
 	}
 	s := &Scheduler{cluster: cl, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
-		nominator: newNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
+		nominator: NewNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	s.branchEnd.L = &s.mu
 	for _, o := range opts {
 		o(s)
@@ -382,14 +382,14 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		s.profiles[p.SchedulerName] = sp
 		s.order = append(s.order, p.SchedulerName)
 	}
-	s.queue = newSchedulingQueue(s.clock, less, s.queueOpts)
-	s.queue.gate = s.preEnqueue
+	s.queue = NewQueue(s.clock, less, s.queueOpts.config())
+	s.queue.Gate = s.preEnqueue
 	if !s.queueOpts.DisableQueueingHints {
 		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order, s.kubeVersion)
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
-		s.queue.hints, s.queue.snapshot = hints, cl.Snapshot
+		s.queue.Hints, s.queue.Snapshot = hints, cl.Snapshot
 	}
 	s.collectUsageCaches()
 	if err := s.attachPlugins(); err != nil {
@@ -426,11 +426,11 @@ func (s *Scheduler) nominateAdded(key string, pi *framework.PodInfo) {
 		return
 	}
 	if !s.kubeVersion.AtLeast(framework.KubeV137) {
-		if p, ok := s.queue.get(key); ok && p.where == qGated {
+		if p, ok := s.queue.Get(key); ok && p.Where == Gated {
 			return
 		}
 	}
-	s.nominator.add(key, pi, nnn)
+	s.nominator.Add(key, pi, nnn)
 }
 
 // built reports a Scheduler not made by New (a zero or nil Scheduler),
@@ -577,8 +577,8 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 	if _, err := s.cluster.DeletePod(namespace, name); err != nil {
 		return err
 	}
-	s.queue.delete(key)
-	s.nominator.remove(key)
+	s.queue.Delete(key)
+	s.nominator.Remove(key)
 	s.setReason(key, "")
 	switch {
 	case st != cluster.StatePending:
@@ -586,7 +586,7 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, nil, true)
 	case pi.Pod.Status.NominatedNodeName != "":
 		// Lower-priority pods counted the nominated pod on its node.
-		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, lowerOrEqualPriority(pi.Pod.PriorityValue()), false)
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, LowerOrEqualPriority(pi.Pod.PriorityValue()), false)
 	}
 	s.signal()
 	return nil
@@ -666,8 +666,8 @@ func (s *Scheduler) removeNode(f *Fork, name string) ([]*api.Pod, error) {
 		return nil, err
 	}
 	for _, p := range evicted {
-		s.queue.delete(p.Key())
-		s.nominator.remove(p.Key())
+		s.queue.Delete(p.Key())
+		s.nominator.Remove(p.Key())
 	}
 	// The node's pods are deleted with it, then the node.
 	for _, pi := range pods {
@@ -739,11 +739,11 @@ func (s *Scheduler) Gated(namespace, name string) (reason string, gated bool) {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	qp, ok := s.queue.get(cluster.PodKey(namespace, name))
-	if !ok || qp.where != qGated {
+	qp, ok := s.queue.Get(cluster.PodKey(namespace, name))
+	if !ok || qp.Where != Gated {
 		return "", false
 	}
-	return qp.gateMsg, true
+	return qp.GateMsg, true
 }
 
 // QuestionMode is a switch a what-if question turns on for its length
@@ -793,7 +793,7 @@ func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	return s.queue.lens()
+	return s.queue.Lens()
 }
 
 // NextWakeup returns when a backoff ends or a leftover flush retries an
@@ -805,7 +805,7 @@ func (s *Scheduler) NextWakeup() (time.Time, bool) {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	return s.queue.nextWakeup()
+	return s.queue.NextWakeup()
 }
 
 // StaleWakeup is NextWakeup counting, of the pods waiting after an error
@@ -819,7 +819,7 @@ func (s *Scheduler) StaleWakeup() (time.Time, bool) {
 	}
 	s.lockRead()
 	defer s.mu.Unlock()
-	return s.queue.staleWakeup()
+	return s.queue.StaleWakeup()
 }
 
 // AddPodFromHandler is AddPod for a decision handler (WithDecisionHandler):
@@ -835,7 +835,7 @@ func (s *Scheduler) AddPodFromHandler(pod *api.Pod) error {
 		return err
 	}
 	pi, _, _ := s.cluster.PodInfo(pod.Key())
-	s.queue.add(pi)
+	s.queue.Add(pi)
 	return nil
 }
 
@@ -959,4 +959,38 @@ func (s *Scheduler) WaitForBindings() {
 	if !held {
 		s.bindWG.Wait()
 	}
+}
+
+// buildQueueingHints collects the profiles' EnqueueExtensions as kube's
+// buildQueueingHintMap (scheduler.go) of release v: a nil hint function
+// means Queue; a plugin without EnqueueExtensions registers every event.
+// In v1.36 a plugin that registers Node/Add without UpdateNodeTaint also
+// gets UpdateNodeTaint with Queue (kube's workaround for
+// kubernetes/kubernetes#109437); v1.37 removed it, so a taint-only node update no
+// longer requeues a pod such a plugin rejected.
+func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string, v framework.KubeVersion) (*Hints, error) {
+	taintWorkaround := !v.AtLeast(framework.KubeV137)
+	h := &Hints{ByProfile: map[string][]HintFn{}}
+	for _, name := range order {
+		exts, err := profiles[name].fw.EnqueueExtensions(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var list []HintFn
+		for _, pe := range exts {
+			nodeAdd, nodeTaint := false, false
+			for _, e := range pe.Events {
+				if e.Event.Resource == framework.ResourceNode {
+					nodeAdd = nodeAdd || e.Event.ActionType&framework.Add != 0
+					nodeTaint = nodeTaint || e.Event.ActionType&framework.UpdateNodeTaint != 0
+				}
+				list = append(list, HintFn{Event: e.Event, Plugin: pe.Plugin, Fn: e.QueueingHintFn})
+			}
+			if taintWorkaround && nodeAdd && !nodeTaint {
+				list = append(list, HintFn{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}, Plugin: pe.Plugin})
+			}
+		}
+		h.ByProfile[name] = list
+	}
+	return h, nil
 }

@@ -366,14 +366,14 @@ func TestPropForkKeepsLiveEvents(t *testing.T) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		for _, r := range s.cluster.Pods() {
-			if q, ok := s.queue.get(r.Pod.Key()); r.State == cluster.StatePending && (!ok || q.where == qNowhere) {
+			if q, ok := s.queue.Get(r.Pod.Key()); r.State == cluster.StatePending && (!ok || q.Where == Nowhere) {
 				t.Fatalf("pod %s is Pending but not queued", r.Pod.Key())
 			}
 			if r.State == cluster.StateAssumed {
 				t.Fatalf("pod %s is still Assumed after every binding finished", r.Pod.Key())
 			}
 		}
-		for key := range s.queue.pods {
+		for key := range s.queue.Pods {
 			if _, _, ok := s.cluster.PodInfo(key); !ok {
 				t.Fatalf("the queue holds %s, which the cluster does not have", key)
 			}

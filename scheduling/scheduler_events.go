@@ -76,3 +76,32 @@ func (s *Scheduler) setReason(key, msg string) {
 		s.reasons[key] = msg
 	}
 }
+
+// reportEvent hands a cluster event to the queue. With queueing hints the
+// queue moves the unschedulable pods (those passing preCheck, nil: all)
+// that the event may make schedulable; without them, legacyMove says
+// whether schedkit's behaviour before hints moved every pod (passing
+// preCheck) on this event. Every change of the cluster that may let a pod
+// in reports here: node, pod and NodeMetric events, and — as their objects
+// join the Cluster — storage objects (PersistentVolume,
+// PersistentVolumeClaim, StorageClass, CSINode... with
+// framework.ResourcePersistentVolume and its siblings).
+func (s *Scheduler) reportEvent(ev framework.ClusterEvent, oldObj, newObj any, preCheck func(*QueuedPod) bool, legacyMove bool) {
+	s.reportEvents([]framework.ClusterEvent{ev}, oldObj, newObj, preCheck, legacyMove)
+}
+
+// reportEvents is reportEvent for one change that reports several events
+// (a node update that changed labels and taints), or none; without hints
+// it moves the pods once, whatever the events.
+func (s *Scheduler) reportEvents(evs []framework.ClusterEvent, oldObj, newObj any, preCheck func(*QueuedPod) bool, legacyMove bool) {
+	s.queue.Events++
+	if s.queue.Hints == nil {
+		if legacyMove {
+			s.queue.MoveAllWhere(preCheck)
+		}
+		return
+	}
+	for _, ev := range evs {
+		s.queue.OnEvent(ev, oldObj, newObj, preCheck)
+	}
+}

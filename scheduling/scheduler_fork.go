@@ -234,8 +234,8 @@ func (s *Scheduler) openFork(parent *Fork) *Fork {
 	s.forks = append(s.forks, st)
 	s.forkReuse()
 	s.cluster.Fork()
-	s.queue.fork()
-	s.nominator.fork()
+	s.queue.Fork()
+	s.nominator.Fork()
 	s.reasonsSaved.Open()
 	for _, p := range s.forkables {
 		p.Fork()
@@ -266,8 +266,8 @@ func (f *Fork) Commit() error {
 	defer s.mu.Unlock()
 	s.forks = s.forks[:len(s.forks)-1]
 	s.commitReuse()
-	s.queue.commit()
-	s.nominator.commit()
+	s.queue.Commit()
+	s.nominator.Commit()
 	s.reasonsSaved.Commit()
 	for _, p := range s.forkables {
 		p.Commit()
@@ -331,8 +331,8 @@ func (f *Fork) Revert() error {
 	for i := len(s.forkables) - 1; i >= 0; i-- {
 		s.forkables[i].Revert()
 	}
-	s.nominator.revert()
-	s.queue.revert()
+	s.nominator.Revert()
+	s.queue.Revert()
 	s.revertReuse()
 	err := s.cluster.Revert()
 	s.closeFork(f)
@@ -365,7 +365,7 @@ func (f *Fork) QueueLengths() (active, backoff, unschedulable int) {
 		return 0, 0, 0
 	}
 	defer f.s.mu.Unlock()
-	return f.s.queue.lens()
+	return f.s.queue.Lens()
 }
 
 // PendingReason is Scheduler.PendingReason on the branch ("" when f is
@@ -384,7 +384,7 @@ func (f *Fork) NextWakeup() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	defer f.s.mu.Unlock()
-	return f.s.queue.nextWakeup()
+	return f.s.queue.NextWakeup()
 }
 
 // AddPod is Scheduler.AddPod on the branch.
@@ -574,12 +574,12 @@ func (f *Fork) ScheduleQueued(ctx context.Context, key string) (Decision, error)
 	}
 	s := f.s
 	defer s.mu.Unlock()
-	qp, ok := s.queue.get(key)
-	if !ok || qp.where == qInFlight || qp.where == qNowhere {
+	qp, ok := s.queue.Get(key)
+	if !ok || qp.Where == InFlight || qp.Where == Nowhere {
 		return Decision{}, fmt.Errorf("pod %s is in a scheduling or binding cycle, not waiting in the queue", key)
 	}
-	if !s.queue.takeSpecific(qp) {
-		return Decision{}, fmt.Errorf("pod %s is gated (kube-scheduler does not try it until its gates are removed): %s", key, qp.gateMsg)
+	if !s.queue.TakeSpecific(qp) {
+		return Decision{}, fmt.Errorf("pod %s is gated (kube-scheduler does not try it until its gates are removed): %s", key, qp.GateMsg)
 	}
 	async := s.async
 	s.async = false
@@ -625,5 +625,5 @@ func (f *Fork) FitsNode(ctx context.Context, pod *api.Pod, node string) (*framew
 			return framework.NewStatus(framework.UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin(s) PreFilter result"), nil
 		}
 	}
-	return prof.fw.RunFilterPluginsWithNominatedPods(ctx, state, pi, ni, s.nominator.forNode(node)), nil
+	return prof.fw.RunFilterPluginsWithNominatedPods(ctx, state, pi, ni, s.nominator.ForNode(node)), nil
 }

@@ -368,38 +368,38 @@ func fkViewOf(t *rapid.T, e *scEnv) fkView {
 		v.Nodes = append(v.Nodes, fmt.Sprintf("%s %v cpu=%d", ni.Name(), keys, ni.Requested.MilliCPU))
 	}
 	q := s.queue
-	for _, key := range slices.Sorted(maps.Keys(q.pods)) {
-		p := q.pods[key]
+	for _, key := range slices.Sorted(maps.Keys(q.Pods)) {
+		p := q.Pods[key]
 		init := "-"
 		if p.InitialAttemptTimestamp != nil {
 			init = p.InitialAttemptTimestamp.Sub(scT0).String()
 		}
 		v.Queue = append(v.Queue, fmt.Sprintf("%s where=%d attempts=%d ts=%v init=%s seq=%d unsched=%v pending=%v moveSeen=%d nominated=%q",
-			key, p.where, p.Attempts, p.Timestamp.Sub(scT0), init, p.seq, p.unschedulablePlugins, p.pendingPlugins, p.moveSeen, p.Pod.Status.NominatedNodeName))
-		if pi, _, ok := s.cluster.PodInfo(key); p.where != qInFlight && (!ok || pi != p.PodInfo) {
+			key, p.Where, p.Attempts, p.Timestamp.Sub(scT0), init, p.Seq, p.UnschedulablePlugins, p.PendingPlugins, p.MoveSeen, p.Pod.Status.NominatedNodeName))
+		if pi, _, ok := s.cluster.PodInfo(key); p.Where != InFlight && (!ok || pi != p.PodInfo) {
 			t.Fatalf("queue record of %s holds another pod object than the cluster", key)
 		}
 	}
-	order := func(h *qHeap) []string {
-		items := slices.Clone(h.items)
-		sort.Slice(items, func(i, j int) bool { return h.less(items[i], items[j]) })
+	order := func(h *Heap) []string {
+		items := slices.Clone(h.Items)
+		sort.Slice(items, func(i, j int) bool { return h.LessFn(items[i], items[j]) })
 		var out []string
 		for _, p := range items {
-			out = append(out, p.key)
+			out = append(out, p.Key)
 		}
 		return out
 	}
-	v.Active, v.Backoff, v.ErrBackoff = order(q.active), order(q.backoff), order(q.errorBackoff)
-	v.Unsched = slices.Sorted(maps.Keys(q.unschedulable))
-	v.Seq, v.Moves = q.seq, q.moves
+	v.Active, v.Backoff, v.ErrBackoff = order(q.ActiveQ), order(q.BackoffQ), order(q.ErrorBackoffQ)
+	v.Unsched = slices.Sorted(maps.Keys(q.UnschedulableQ))
+	v.Seq, v.Moves = q.Seq, q.Moves
 	v.Nominated = map[string][]string{}
-	for node, list := range s.nominator.byNode {
+	for node, list := range s.nominator.ByNode {
 		for _, pi := range list {
 			v.Nominated[node] = append(v.Nominated[node], pi.Pod.Key())
 		}
 	}
-	for key, node := range s.nominator.nodeOf {
-		if !slices.ContainsFunc(s.nominator.byNode[node], func(pi *framework.PodInfo) bool { return pi.Pod.Key() == key }) {
+	for key, node := range s.nominator.NodeOf {
+		if !slices.ContainsFunc(s.nominator.ByNode[node], func(pi *framework.PodInfo) bool { return pi.Pod.Key() == key }) {
 			t.Fatalf("nominator: %s → %s but not in the node's list", key, node)
 		}
 	}
@@ -412,7 +412,7 @@ func fkViewOf(t *rapid.T, e *scEnv) fkView {
 		v.Waiting = append(v.Waiting, fmt.Sprintf("%s on %s pending=%v deadlines=%v", w.Pod().Key(), w.Node(), w.PendingPlugins(), ds))
 	}
 	for _, b := range s.ready {
-		v.Ready = append(v.Ready, b.qp.key+" "+b.status.Message())
+		v.Ready = append(v.Ready, b.qp.Key+" "+b.status.Message())
 	}
 	v.Timers = e.clock.PendingTimers()
 	v.NextStart, v.Cycle = s.nextStart, s.cycle
@@ -427,12 +427,12 @@ func fkViewOf(t *rapid.T, e *scEnv) fkView {
 // sub-queue or in flight), and the queue holds no pod the cluster lacks.
 func fkCheckQueued(t *rapid.T, e *scEnv) {
 	for _, r := range e.s.Cluster().Pods() {
-		p, ok := e.s.queue.get(r.Pod.Key())
-		if r.State == cluster.StatePending && (!ok || p.where == qNowhere) {
+		p, ok := e.s.queue.Get(r.Pod.Key())
+		if r.State == cluster.StatePending && (!ok || p.Where == Nowhere) {
 			t.Fatalf("pod %s is Pending but not queued", r.Pod.Key())
 		}
 	}
-	for key := range e.s.queue.pods {
+	for key := range e.s.queue.Pods {
 		if _, _, ok := e.s.cluster.PodInfo(key); !ok {
 			t.Fatalf("queue holds %s, which the cluster does not have", key)
 		}

@@ -101,7 +101,7 @@ func TestPropNoNodeExceedsAllocatable(t *testing.T) {
 		// (preemption victims are deleted, as the API server deletes them).
 		for _, r := range c.Pods() {
 			if r.State == cluster.StatePending {
-				if _, ok := s.queue.get(r.Pod.Key()); !ok {
+				if _, ok := s.queue.Get(r.Pod.Key()); !ok {
 					t.Fatalf("pending pod %s is not queued", r.Pod.Key())
 				}
 			}

@@ -64,7 +64,7 @@ func (s *Scheduler) stateLocked() State {
 	if st.Reasons == nil {
 		st.Reasons = map[string]string{}
 	}
-	st.Active, st.Backoff, st.Unschedulable = s.queue.lens()
+	st.Active, st.Backoff, st.Unschedulable = s.queue.Lens()
 	nodes := s.cluster.Snapshot().Nodes()
 	st.Nodes = make([]NodeUsage, len(nodes))
 	for i, ni := range nodes {

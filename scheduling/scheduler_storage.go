@@ -11,8 +11,8 @@ import (
 // enqueue adds a pending pod to the queue, recording why it is held when
 // a PreEnqueue plugin gates it.
 func (s *Scheduler) enqueue(pi *framework.PodInfo) {
-	if p := s.queue.add(pi); p.where == qGated {
-		s.setReason(p.key, p.gateMsg) // journaled in a fork
+	if p := s.queue.Add(pi); p.Where == Gated {
+		s.setReason(p.Key, p.GateMsg) // journaled in a fork
 	}
 }
 

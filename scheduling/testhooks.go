@@ -22,13 +22,13 @@ func init() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		out.Nominated = map[string]string{}
-		for k, n := range s.nominator.nodeOf {
+		for k, n := range s.nominator.NodeOf {
 			out.Nominated[k] = n
 		}
-		for k, qp := range s.queue.pods {
-			out.Queued = append(out.Queued, fmt.Sprintf("%s@%d", k, qp.where))
+		for k, qp := range s.queue.Pods {
+			out.Queued = append(out.Queued, fmt.Sprintf("%s@%d", k, qp.Where))
 		}
-		active, backoff, unschedulable := s.queue.lens()
+		active, backoff, unschedulable := s.queue.Lens()
 		out.Queued = append(out.Queued, fmt.Sprintf("lens %d %d %d", active, backoff, unschedulable))
 		slices.Sort(out.Queued)
 		return out
@@ -56,9 +56,9 @@ func init() {
 		s := v.(*Scheduler)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if qp, ok := s.queue.get(key); ok {
-			s.queue.activate([]string{qp.key})
+		if qp, ok := s.queue.Get(key); ok {
+			s.queue.Activate([]string{qp.Key})
 		}
 	}
-	schedtest.Dequeue = func(v any, key string) { v.(*Scheduler).queue.delete(key) }
+	schedtest.Dequeue = func(v any, key string) { v.(*Scheduler).queue.Delete(key) }
 }
