@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 var csNow = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
@@ -367,9 +368,9 @@ func TestCoschedulingPodGroupBackoff(t *testing.T) {
 	for _, key := range []string{"ns/pod2", "ns/pod3"} {
 		qp, _ := e.s.queue.Get(key)
 		e.s.queue.Unlink(qp)
-		qp.Where, qp.Attempts = InFlight, 1
+		qp.Where, qp.Attempts = queue.InFlight, 1
 		e.s.queue.RequeueFailed(qp, []string{config.CoschedulingName}, nil, false)
-		if qp.Where != Unschedulable {
+		if qp.Where != queue.Unschedulable {
 			t.Fatalf("%s not unschedulable", key)
 		}
 	}
@@ -380,7 +381,7 @@ func TestCoschedulingPodGroupBackoff(t *testing.T) {
 	got, _ := e.pl.Permit(context.Background(), e.state(), pi, "node")
 	csStatus(t, got, framework.Wait, "")
 	for _, key := range []string{"ns/pod2", "ns/pod3"} {
-		if qp, _ := e.s.queue.Get(key); qp.Where != Active {
+		if qp, _ := e.s.queue.Get(key); qp.Where != queue.Active {
 			t.Errorf("%s not activated (where %d)", key, qp.Where)
 		}
 	}

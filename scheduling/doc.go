@@ -37,9 +37,11 @@
 //   - schedule_one.go: one pod's way through the scheduler, as kube's
 //     schedule_one.go: ScheduleOne, SchedulePod, the scheduling cycle, node
 //     sampling, assume, Reserve, Permit and the binding cycle.
-//   - queue.go, queue_activate.go, hints.go, hints_groups.go: the scheduling
-//     queue (active, backoff, unschedulable; QueueOptions), nominations and
-//     the queueing hints that decide which cluster event moves which pod.
+//   - queue_options.go, hints_groups.go: QueueOptions, and the queueing
+//     hints of the gang plugins. The queue itself (active, backoff,
+//     unschedulable, nominations, the queueing hints that decide which
+//     cluster event moves which pod) is scheduling/internal/queue, as
+//     kube's pkg/scheduler/backend/queue.
 //   - scheduler_events.go, scheduler_groups.go, scheduler_storage.go,
 //     scheduler_workloads.go, podupdate.go: cluster events as the queue and
 //     the plugins see them (pod groups, storage, kube's Workload API).

@@ -17,6 +17,7 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // gsPod is kube's st.MakePod().Namespace(ns).Name(name).UID(name).PodGroupName(group).
@@ -139,7 +140,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 				}
 				qp, _ := s.queue.Get(p.Key())
 				s.queue.Unlink(qp)
-				qp.Where, qp.Attempts = InFlight, 1
+				qp.Where, qp.Attempts = queue.InFlight, 1
 				s.queue.RequeueFailed(qp, nil, nil, false)
 			}
 			st := state()
@@ -159,7 +160,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 				if r, _ := c.Pod(p.Namespace, p.Name); r.State != cluster.StatePending {
 					continue
 				}
-				if qp, _ := s.queue.Get(p.Key()); qp.Where == Active {
+				if qp, _ := s.queue.Get(p.Key()); qp.Where == queue.Active {
 					activated = append(activated, p.Key())
 				}
 			}
@@ -434,7 +435,7 @@ func TestGangSchedulingPermitTimeout(t *testing.T) {
 		t.Errorf("the timeout left the cluster changed (-before +after):\n%s", diff)
 	}
 	for _, p := range pods {
-		if qp, ok := s.queue.Get(p.Key()); !ok || qp.Where == InFlight || qp.Where == Nowhere {
+		if qp, ok := s.queue.Get(p.Key()); !ok || qp.Where == queue.InFlight || qp.Where == queue.Nowhere {
 			t.Errorf("%s is not back in the queue", p.Key())
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // TestWorthRequeuing ports kube-scheduler v1.36.4's Test_isPodWorthRequeuing
@@ -33,55 +34,55 @@ func TestWorthRequeuing(t *testing.T) {
 		unsched, pending []string
 		event            framework.ClusterEvent
 		newObj           any
-		hints            []HintFn
-		want             Strategy
+		hints            []queue.HintFn
+		want             queue.Strategy
 		wantCount        int
 	}{
 		{name: "return Queue when no queueing hint function is registered for the event", unsched: []string{"fooPlugin1"},
-			event: nodeAdd, newObj: node, want: Skip,
-			hints: []HintFn{{Event: framework.EventAssignedPodAdd, Plugin: "fooPlugin1", Fn: queueHint}}},
+			event: nodeAdd, newObj: node, want: queue.Skip,
+			hints: []queue.HintFn{{Event: framework.EventAssignedPodAdd, Plugin: "fooPlugin1", Fn: queueHint}}},
 		{name: "Treat the event as Queue when QueueHintFn returns error", unsched: []string{"fooPlugin1"},
-			event: nodeAdd, newObj: node, want: AfterBackoff, wantCount: 1,
-			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: fail}}},
+			event: nodeAdd, newObj: node, want: queue.AfterBackoff, wantCount: 1,
+			hints: []queue.HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: fail}}},
 		{name: "return Queue when the event is wildcard", unsched: []string{"fooPlugin1"},
-			event: framework.EventUnschedulableTimeout, want: AfterBackoff},
+			event: framework.EventUnschedulableTimeout, want: queue.AfterBackoff},
 		{name: "return Queue when the event is wildcard and the wildcard targets the pod to be requeued right now", unsched: []string{"fooPlugin1"},
-			event: framework.EventForceActivate, newObj: pod, want: AfterBackoff},
+			event: framework.EventForceActivate, newObj: pod, want: queue.AfterBackoff},
 		{name: "return Skip when the event is wildcard, but the wildcard targets a different pod", unsched: []string{"fooPlugin1"},
-			event: framework.EventForceActivate, newObj: framework.MustPodInfo(builder.MakePod().Name("pod-different").Namespace("ns2").UID("2").Obj()), want: Skip},
+			event: framework.EventForceActivate, newObj: framework.MustPodInfo(builder.MakePod().Name("pod-different").Namespace("ns2").UID("2").Obj()), want: queue.Skip},
 		{name: "interprets Queue from the Pending plugin as queueImmediately", unsched: []string{"fooPlugin1", "fooPlugin3"}, pending: []string{"fooPlugin2"},
-			event: nodeAdd, newObj: node, want: Immediately, wantCount: 2,
-			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: queueHint}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: queueHint},
+			event: nodeAdd, newObj: node, want: queue.Immediately, wantCount: 2,
+			hints: []queue.HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: queueHint}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: queueHint},
 				{Event: nodeAdd, Plugin: "fooPlugin3", Fn: queueHint}, {Event: nodeAdd, Plugin: "fooPlugin4", Fn: fail}}},
 		{name: "interprets Queue from the Unschedulable plugin as queueAfterBackoff", unsched: []string{"fooPlugin1", "fooPlugin2"},
-			event: nodeAdd, newObj: node, want: AfterBackoff, wantCount: 2,
-			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: skip}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: queueHint}}},
+			event: nodeAdd, newObj: node, want: queue.AfterBackoff, wantCount: 2,
+			hints: []queue.HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: skip}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: queueHint}}},
 		{name: "Queueing hint function that isn't from the plugin in UnschedulablePlugins/PendingPlugins is ignored", unsched: []string{"fooPlugin1", "fooPlugin2"},
-			event: nodeAdd, newObj: node, want: Skip, wantCount: 2,
-			hints: []HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: skip}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: skip},
+			event: nodeAdd, newObj: node, want: queue.Skip, wantCount: 2,
+			hints: []queue.HintFn{{Event: nodeAdd, Plugin: "fooPlugin1", Fn: skip}, {Event: nodeAdd, Plugin: "fooPlugin2", Fn: skip},
 				{Event: nodeAdd, Plugin: "fooPlugin3", Fn: queueHint}}},
 		{name: "If event is specific Node update event, queueing hint function for NodeUpdate/UpdateNodeLabel is also executed", unsched: []string{"fooPlugin1", "fooPlugin2"},
-			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, newObj: node, want: AfterBackoff, wantCount: 1,
-			hints: []HintFn{
+			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, newObj: node, want: queue.AfterBackoff, wantCount: 1,
+			hints: []queue.HintFn{
 				{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, Plugin: "fooPlugin1", Fn: queueHint},
 				{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel}, Plugin: "fooPlugin2", Fn: queueHint},
 				{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.Update}, Plugin: "fooPlugin1", Fn: queueHint},
 				{Event: nodeAdd, Plugin: "fooPlugin1", Fn: queueHint}}},
 		{name: "If event with '*' Resource, queueing hint function for specified Resource is also executed", unsched: []string{"fooPlugin1"},
-			event: nodeAdd, newObj: node, want: AfterBackoff, wantCount: 1,
-			hints: []HintFn{{Event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.Add}, Plugin: "fooPlugin1", Fn: queueHint}}},
+			event: nodeAdd, newObj: node, want: queue.AfterBackoff, wantCount: 1,
+			hints: []queue.HintFn{{Event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.Add}, Plugin: "fooPlugin1", Fn: queueHint}}},
 		{name: "If event is a wildcard one, queueing hint function for all kinds of events is executed", unsched: []string{"fooPlugin1"},
 			event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeLabel | framework.UpdateNodeTaint}, newObj: node,
-			want: AfterBackoff, wantCount: 1,
-			hints: []HintFn{{Event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All}, Plugin: "fooPlugin1", Fn: queueHint}}},
+			want: queue.AfterBackoff, wantCount: 1,
+			hints: []queue.HintFn{{Event: framework.ClusterEvent{Resource: framework.ResourceWildCard, ActionType: framework.All}, Plugin: "fooPlugin1", Fn: queueHint}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			count = 0
-			q := NewQueue(framework.NewFakeClock(scT0), nil, QueueOptions{}.config())
-			q.Hints = &Hints{ByProfile: map[string][]HintFn{DefaultSchedulerName: tc.hints}}
+			q := queue.New(framework.NewFakeClock(scT0), nil, QueueOptions{}.config())
+			q.Hints = &queue.Hints{ByProfile: map[string][]queue.HintFn{DefaultSchedulerName: tc.hints}}
 			q.Snapshot = func() *framework.Snapshot { return nil }
-			p := &QueuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pod}, Key: pod.Pod.Key(), UnschedulablePlugins: tc.unsched, PendingPlugins: tc.pending}
-			if got := q.WorthRequeuing(p, &Event{ClusterEvent: tc.event, New: tc.newObj}); got != tc.want {
+			p := &queue.QueuedPod{QueuedPodInfo: framework.QueuedPodInfo{PodInfo: pod}, Key: pod.Pod.Key(), UnschedulablePlugins: tc.unsched, PendingPlugins: tc.pending}
+			if got := q.WorthRequeuing(p, &queue.Event{ClusterEvent: tc.event, New: tc.newObj}); got != tc.want {
 				t.Errorf("strategy %v, want %v", got, tc.want)
 			}
 			if count != tc.wantCount {

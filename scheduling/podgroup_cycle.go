@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // schedWorkload is the scheduler's state of kube-scheduler v1.36's alpha
@@ -20,7 +21,7 @@ type schedWorkload struct {
 
 // runsPodGroupCycle reports whether a popped pod goes through the pod group
 // cycle: GenericWorkload is on and the pod names a kube PodGroup.
-func (s *Scheduler) runsPodGroupCycle(qp *QueuedPod) bool {
+func (s *Scheduler) runsPodGroupCycle(qp *queue.QueuedPod) bool {
 	return s.workload.features.GenericWorkload && api.WorkloadPodGroupKey(qp.Pod) != ""
 }
 
@@ -135,7 +136,7 @@ type pgResult struct {
 //     condition is never turned back).
 //
 // It returns qp's decision.
-func (s *Scheduler) podGroupCycle(ctx context.Context, qp *QueuedPod) Decision {
+func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queue.QueuedPod) Decision {
 	ns, name := qp.Pod.Namespace, *qp.Pod.Spec.SchedulingGroup.PodGroupName
 	members := s.popGroup(qp, ns, name)
 	var out Decision
@@ -190,7 +191,7 @@ func (s *Scheduler) podGroupCycle(ctx context.Context, qp *QueuedPod) Decision {
 
 // profileForGroup is kube's frameworkForPodGroup: every pod of the group
 // must name the same profile.
-func (s *Scheduler) profileForGroup(members []*QueuedPod) (*schedProfile, error) {
+func (s *Scheduler) profileForGroup(members []*queue.QueuedPod) (*schedProfile, error) {
 	name := members[0].Pod.Spec.SchedulerName
 	for _, m := range members[1:] {
 		if n := m.Pod.Spec.SchedulerName; n != name {
@@ -203,8 +204,8 @@ func (s *Scheduler) profileForGroup(members []*QueuedPod) (*schedProfile, error)
 // popGroup takes the group's queued pods out of the queue (in flight, as
 // kube's PopSpecificPod) and orders them with qp: priority, first attempt,
 // name.
-func (s *Scheduler) popGroup(qp *QueuedPod, ns, name string) []*QueuedPod {
-	members := []*QueuedPod{qp}
+func (s *Scheduler) popGroup(qp *queue.QueuedPod, ns, name string) []*queue.QueuedPod {
+	members := []*queue.QueuedPod{qp}
 	for _, r := range s.cluster.WorkloadPodGroupMembers(ns, name) {
 		if r.State != cluster.StatePending || r.Pod.Key() == qp.Key {
 			continue
@@ -230,7 +231,7 @@ func (s *Scheduler) popGroup(qp *QueuedPod, ns, name string) []*QueuedPod {
 // it does not change): the placement algorithm with
 // TopologyAwareWorkloadScheduling, the default algorithm on every node
 // otherwise.
-func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*QueuedPod, base *framework.Snapshot, skipPostFilter bool) *pgResult {
+func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queue.QueuedPod, base *framework.Snapshot, skipPostFilter bool) *pgResult {
 	_, scheduled := s.cluster.WorkloadPodGroupCounts(group.Namespace, group.Name)
 	if !s.workload.features.TopologyAwareWorkloadScheduling {
 		return s.podGroupTrial(ctx, prof, members, base.Clone(), nil, scheduled, skipPostFilter)
@@ -279,7 +280,7 @@ func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, g
 // weighted totals, the highest winning; a tie goes to the placement with
 // the highest random draw (kube: rand.Int per placement; here the
 // scheduler's seeded source).
-func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state *framework.CycleState, group *framework.PodGroupInfo, members []*QueuedPod, feasible []*pgResult) (*pgResult, *framework.Status) {
+func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state *framework.CycleState, group *framework.PodGroupInfo, members []*queue.QueuedPod, feasible []*pgResult) (*pgResult, *framework.Status) {
 	assignments := make([]*framework.PodGroupAssignments, len(feasible))
 	for i, r := range feasible {
 		a := &framework.PodGroupAssignments{Placement: r.placement}
@@ -312,7 +313,7 @@ func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state
 // in order through podGroupTrialPod; a pod that fails with an error stops
 // the trial (the group's status is then that error), a rejected one is
 // skipped. Every pod assumed in the trial is unreserved at the end.
-func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, members []*QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, scheduled int, skipPostFilter bool) *pgResult {
+func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, members []*queue.QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, scheduled int, skipPostFilter bool) *pgResult {
 	res := &pgResult{status: framework.NewStatus(framework.Unschedulable, pgMsgUnschedulable)}
 	trial := &pgTrial{scheduled: scheduled, skipPostFilter: skipPostFilter}
 	var undo []func()
@@ -352,7 +353,7 @@ func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, membe
 // nodes, PostFilter), then, when the pod fits or preemption nominated a
 // node, assume on snap, Reserve and Permit. It returns the pod's result and,
 // when it stays assumed, the function that unreserves it.
-func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m *QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, trial *pgTrial) (pgPodResult, func()) {
+func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m *queue.QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, trial *pgTrial) (pgPodResult, func()) {
 	pi := m.PodInfo
 	h := &schedCycleHandle{s: s, prof: prof}
 	newState := func() *framework.CycleState {
@@ -454,7 +455,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 // otherwise PostFilter (unless the trial skips it) may nominate a node, on
 // which the pod is then assumed as needing preemption. It reports whether
 // the pod goes on to be assumed (r.node set).
-func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, state *framework.CycleState, m *QueuedPod, res *runtime.Result, err error, trial *pgTrial, r *pgPodResult) bool {
+func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, state *framework.CycleState, m *queue.QueuedPod, res *runtime.Result, err error, trial *pgTrial, r *pgPodResult) bool {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var fe *runtime.FitError
 	if res != nil {
@@ -532,7 +533,7 @@ func pgInPlacement(nodes []*framework.NodeInfo, node string) bool {
 // group's pods that fit go on to Reserve, Permit and binding; every other
 // pod returns to the queue with the status kube gives it; the PodGroup's
 // condition records the outcome. It returns qp's decision.
-func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*QueuedPod, res *pgResult, qp *QueuedPod) Decision {
+func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queue.QueuedPod, res *pgResult, qp *queue.QueuedPod) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var out Decision
 	for i, m := range members {
@@ -580,7 +581,7 @@ func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, grou
 }
 
 // pgDecision starts a member's decision from its trial explanation.
-func pgDecision(s *Scheduler, m *QueuedPod, prof *schedProfile, pr *pgPodResult) Decision {
+func pgDecision(s *Scheduler, m *queue.QueuedPod, prof *schedProfile, pr *pgPodResult) Decision {
 	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: m.Key, Attempt: m.Attempts, Profile: prof.name}
 	if pr != nil {
 		t := pr.d
@@ -592,7 +593,7 @@ func pgDecision(s *Scheduler, m *QueuedPod, prof *schedProfile, pr *pgPodResult)
 
 // pgFail returns a member to the queue with st (an Error backs off as an
 // error) and the nomination, and emits its decision.
-func (s *Scheduler) pgFail(m *QueuedPod, pr *pgPodResult, stage string, st *framework.Status, nominating *framework.NominatingInfo) Decision {
+func (s *Scheduler) pgFail(m *queue.QueuedPod, pr *pgPodResult, stage string, st *framework.Status, nominating *framework.NominatingInfo) Decision {
 	s.cycle++
 	prof, _ := s.profileFor(m.Pod)
 	d := pgDecision(s, m, prof, pr)

@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // pgFakePlugin is kube's fakePodGroupPlugin (schedule_one_podgroup_test.go):
@@ -54,7 +55,7 @@ func (p *pgFakePlugin) Permit(_ context.Context, _ *framework.CycleState, pod *f
 // pgSetup builds a scheduler over nodes with the pods added and groups
 // stored, and takes the pods out of the queue as the pod group cycle does,
 // in the given order.
-func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*QueuedPod) {
+func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feats WorkloadFeatures, nodes []*api.Node, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, []*queue.QueuedPod) {
 	t.Helper()
 	c, err := cluster.NewFrom(nodes, nil)
 	if err != nil {
@@ -69,7 +70,7 @@ func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feat
 	if err != nil {
 		t.Fatal(err)
 	}
-	var members []*QueuedPod
+	var members []*queue.QueuedPod
 	for _, p := range pods {
 		if err := s.AddPod(p); err != nil {
 			t.Fatal(err)
@@ -83,7 +84,7 @@ func pgSetup(t *testing.T, reg *framework.Registry, prof framework.Profile, feat
 	return s, members
 }
 
-func pgGroupOf(ns, name string, members []*QueuedPod) *framework.PodGroupInfo {
+func pgGroupOf(ns, name string, members []*queue.QueuedPod) *framework.PodGroupInfo {
 	g := &framework.PodGroupInfo{Namespace: ns, Name: name}
 	for _, m := range members {
 		g.UnscheduledPods = append(g.UnscheduledPods, m.Pod)
@@ -407,7 +408,7 @@ func TestFrameworkForPodGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var members []*QueuedPod
+	var members []*queue.QueuedPod
 	for _, p := range []*api.Pod{a, b} {
 		if err := s.AddPod(p); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // pgVictim is kube-scheduler v1.36's preemption victim unit
@@ -48,7 +49,7 @@ type pgVictim struct {
 //
 // Success means the group's pods go back to the queue to wait for the
 // preemption (kube's waitingOnPreemption); it returns the evicted pods.
-func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*QueuedPod) (*framework.Status, []string) {
+func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queue.QueuedPod) (*framework.Status, []string) {
 	pl, _ := prof.fw.Plugin(config.DefaultPreemptionName)
 	dp, ok := pl.(*DefaultPreemption)
 	if !ok {

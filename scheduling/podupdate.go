@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // UpdatePod replaces the object of an existing pod (see Cluster.UpdatePod)
@@ -58,10 +59,10 @@ func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 	s.queue.Events++
 	wasGated := false
 	if p, ok := s.queue.Get(key); ok {
-		wasGated = p.Where == Gated
+		wasGated = p.Where == queue.Gated
 	}
 	s.queue.Update(pi, old, events)
-	if p, ok := s.queue.Get(key); ok && p.Where == Gated {
+	if p, ok := s.queue.Get(key); ok && p.Where == queue.Gated {
 		s.setReason(key, p.GateMsg)
 	} else if wasGated {
 		s.setReason(key, "")

@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/internal/parallel"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // DefaultPreemption is kube-scheduler's DefaultPreemption PostFilter
@@ -584,8 +585,8 @@ func (s *Scheduler) preemptVictims(preemptor *api.Pod, node string, victims []*f
 			if pi, _, ok := s.cluster.PodInfo(key); ok {
 				s.queue.SetPodInfo(qp, pi)
 			}
-			if qp.Where == Unschedulable {
-				s.queue.MoveToActiveOrBackoff([]*QueuedPod{qp}, s.clock.Now())
+			if qp.Where == queue.Unschedulable {
+				s.queue.MoveToActiveOrBackoff([]*queue.QueuedPod{qp}, s.clock.Now())
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/internal/journal"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // Queue defaults, as kube-scheduler v1.36 (backend/queue/scheduling_queue.go).
@@ -75,9 +76,9 @@ func (o *QueueOptions) setDefaults() {
 }
 
 // config is o with its defaults applied, as the queue takes it.
-func (o QueueOptions) config() Config {
+func (o QueueOptions) config() queue.Config {
 	o.setDefaults()
-	return Config(o)
+	return queue.Config(o)
 }
 
 // forkJournal keeps, per open fork, the first saved value of every key

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // qEnv: one 1-cpu node; pods asking 2 cpu never fit, and a node update is
@@ -123,7 +124,7 @@ func TestUnschedulableLeftoverFlush(t *testing.T) {
 // pool and, on an event, straight to the active queue.
 func TestQueuePendingAndErrors(t *testing.T) {
 	clock := framework.NewFakeClock(scT0)
-	q := NewQueue(clock, nil, QueueOptions{}.config())
+	q := queue.New(clock, nil, QueueOptions{}.config())
 	p := q.Add(framework.MustPodInfo(scPod("p", "1").Obj()))
 	if got := q.Pop(); got != p {
 		t.Fatal("pop")

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // replicaAdder adds a capacity question's replicas to the scheduler and
@@ -132,7 +133,7 @@ type capReplica struct {
 	pod  api.Pod
 	info framework.PodInfo
 	rec  cluster.Entry
-	qp   DetachedPod
+	qp   queue.DetachedPod
 }
 
 // replica is a pending copy of template named name (replicaOf), in the

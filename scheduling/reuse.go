@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // Pod-signature reuse, as kube-scheduler v1.35+'s opportunistic batching
@@ -122,7 +123,7 @@ type reuseFork struct {
 
 // signature returns the queued pod's signature for its profile ("" when
 // unsignable), computed once per pod object.
-func (s *Scheduler) signature(ctx context.Context, prof *schedProfile, qp *QueuedPod) framework.PodSignature {
+func (s *Scheduler) signature(ctx context.Context, prof *schedProfile, qp *queue.QueuedPod) framework.PodSignature {
 	if !qp.Signed {
 		qp.Sig, qp.Signed = prof.fw.SignPod(ctx, qp.PodInfo), true
 	}
@@ -138,7 +139,7 @@ func (s *Scheduler) reuseEnabled(prof *schedProfile) bool { return !s.noReuse &&
 // PreFilter filled, the ranked entry and the size of its tie group.
 // Otherwise node is "" and the full cycle runs — with the state and
 // PreFilter outcome found here when PreFilter ran, so that it runs once.
-func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *QueuedPod, snap *framework.Snapshot) (t reuseTry) {
+func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *queue.QueuedPod, snap *framework.Snapshot) (t reuseTry) {
 	b := prof.batch
 	if b == nil || !s.reuseEnabled(prof) {
 		return t
@@ -260,7 +261,7 @@ func (s *Scheduler) rescoreRanking(ctx context.Context, prof *schedProfile, b *b
 // nodes it scored but did not choose (res, nil when it did not score) is
 // kept for a next pod with the same signature; a cycle that reused a
 // ranking keeps it.
-func (s *Scheduler) keepRanking(prof *schedProfile, qp *QueuedPod, node string, res *runtime.Result, reused bool) {
+func (s *Scheduler) keepRanking(prof *schedProfile, qp *queue.QueuedPod, node string, res *runtime.Result, reused bool) {
 	prof.last = lastCycle{cycle: s.cycle, node: node}
 	if reused || !s.reuseEnabled(prof) {
 		return

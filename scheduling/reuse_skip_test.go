@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // TestReuseSignsBeforePreFilter: a pod that cannot reuse the kept ranking
@@ -46,7 +47,7 @@ func TestReuseSignsBeforePreFilter(t *testing.T) {
 				t.Fatal("the first cycle kept no ranking")
 			}
 			s.cycle++ // as scheduleCycle does before it tries the ranking
-			qp := s.queue.Detached(new(DetachedPod), framework.MustPodInfo(tc.pod), tc.pod.Key(), clock.Now())
+			qp := s.queue.Detached(new(queue.DetachedPod), framework.MustPodInfo(tc.pod), tc.pod.Key(), clock.Now())
 			got := s.reusedNode(ctx, prof, &schedCycleHandle{s: s, prof: prof}, qp, s.cluster.Snapshot())
 			if tc.reuse {
 				if got.node == "" || got.pre == nil || got.state == nil || prof.batch == nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // reuseProfile is a signable profile: the default plugins without
@@ -335,7 +336,7 @@ func TestKeepRankingSkipsUnsignablePods(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			prof.batch = nil
 			s.cycle++
-			qp := &QueuedPod{Key: "default/a"}
+			qp := &queue.QueuedPod{Key: "default/a"}
 			qp.PodInfo = &framework.PodInfo{Pod: replica("a")}
 			qp.Sig, qp.Signed = tc.sig, tc.signed
 			s.keepRanking(prof, qp, "n1", res, false)

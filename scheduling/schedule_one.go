@@ -31,6 +31,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // ScheduleOne runs the binding steps that became ready (synchronous mode),
@@ -92,10 +93,10 @@ func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *api.Pod) (Dec
 // the pod's cycle at once. The scheduler's lock is held.
 func (s *Scheduler) scheduleAddedLocked(ctx context.Context, key string) (Decision, error) {
 	qp, ok := s.queue.Get(key)
-	if ok && qp.Where == Gated {
+	if ok && qp.Where == queue.Gated {
 		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is gated: %s", key, qp.GateMsg)
 	}
-	if !ok || qp.Where != Active {
+	if !ok || qp.Where != queue.Active {
 		return Decision{}, fmt.Errorf("scheduling: SchedulePod: pod %s is not queued", key)
 	}
 	s.queue.Take(qp, s.clock.Now())
@@ -106,7 +107,7 @@ func (s *Scheduler) scheduleAddedLocked(ctx context.Context, key string) (Decisi
 }
 
 // scheduleCycle is kube-scheduler's schedulingCycle for one popped pod.
-func (s *Scheduler) scheduleCycle(ctx context.Context, qp *QueuedPod) Decision {
+func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queue.QueuedPod) Decision {
 	s.cycle++
 	pi := qp.PodInfo
 	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: qp.Key, Attempt: qp.Attempts}
@@ -383,7 +384,7 @@ func schedRejectedIn(res *runtime.Result, node string) bool {
 
 // cycleFailed handles a cycle that found no node (running PostFilter,
 // i.e. preemption) or failed with an error.
-func (s *Scheduler) cycleFailed(ctx context.Context, qp *QueuedPod, prof *schedProfile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
+func (s *Scheduler) cycleFailed(ctx context.Context, qp *queue.QueuedPod, prof *schedProfile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
 	var fe *runtime.FitError
 	if res != nil {
 		fe = res.FitError()
@@ -426,7 +427,7 @@ func (s *Scheduler) cycleFailed(ctx context.Context, qp *QueuedPod, prof *schedP
 }
 
 // failed records a failed cycle: the reason, the nomination, the requeue.
-func (s *Scheduler) failed(qp *QueuedPod, d Decision, unschedulable, pending []string, nominating *framework.NominatingInfo, isError bool) {
+func (s *Scheduler) failed(qp *queue.QueuedPod, d Decision, unschedulable, pending []string, nominating *framework.NominatingInfo, isError bool) {
 	s.setReason(qp.Key, d.Message)
 	s.applyNomination(qp, nominating)
 	s.queue.RequeueFailed(qp, unschedulable, pending, isError)
@@ -436,7 +437,7 @@ func (s *Scheduler) failed(qp *QueuedPod, d Decision, unschedulable, pending []s
 // applyNomination sets or clears the pod's nominated node (ModeOverride);
 // nil or ModeNoop keeps the current one, as kube-scheduler's
 // AddNominatedPod.
-func (s *Scheduler) applyNomination(qp *QueuedPod, ni *framework.NominatingInfo) {
+func (s *Scheduler) applyNomination(qp *queue.QueuedPod, ni *framework.NominatingInfo) {
 	node := qp.Pod.Status.NominatedNodeName
 	if ni != nil && ni.Mode == framework.ModeOverride {
 		node = ni.NominatedNodeName
@@ -467,7 +468,7 @@ func schedOneNodeFitMessage(st *framework.Status) string {
 
 // schedBinding is one assumed pod on its way through Permit and binding.
 type schedBinding struct {
-	qp       *QueuedPod
+	qp       *queue.QueuedPod
 	prof     *schedProfile
 	state    *framework.CycleState
 	pi       *framework.PodInfo // the assumed pod
@@ -486,7 +487,7 @@ type schedBinding struct {
 // assumeAndBind assumes the pod on node (at index at of the snapshot,
 // -1 when not known), runs Reserve and Permit, and starts (or,
 // synchronously, runs) the binding cycle.
-func (s *Scheduler) assumeAndBind(ctx context.Context, qp *QueuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
+func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queue.QueuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var slab *cluster.AssumedSlab
 	if qp.Detached {
@@ -561,7 +562,7 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *QueuedPod, prof *sche
 
 // afterAssumeFailed requeues a pod rejected (or failed) at Reserve or
 // Permit; the pod is already unreserved and forgotten.
-func (s *Scheduler) afterAssumeFailed(qp *QueuedPod, d Decision, stage string, st *framework.Status) Decision {
+func (s *Scheduler) afterAssumeFailed(qp *queue.QueuedPod, d Decision, stage string, st *framework.Status) Decision {
 	d.Stage, d.Plugin = stage, st.Plugin()
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	if st.IsRejected() {
@@ -699,7 +700,7 @@ func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decisi
 		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
 		s.failed(b.qp, d, []string{st.Plugin()}, nil, clear, false)
 		key := b.qp.Key
-		s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, func(p *QueuedPod) bool { return p.Key != key }, true)
+		s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, func(p *queue.QueuedPod) bool { return p.Key != key }, true)
 		return d
 	}
 	d.Outcome, d.Message = OutcomeError, st.Message()

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // DefaultSchedulerName is the profile of pods that name no schedulerName,
@@ -227,8 +228,8 @@ type Scheduler struct {
 	cluster     *cluster.Cluster
 	profiles    map[string]*schedProfile
 	order       []string
-	queue       *Queue
-	nominator   *Nominator
+	queue       *queue.Queue
+	nominator   *queue.Nominator
 	waiting     waitingPods
 	clock       framework.Clock
 	seed        uint64
@@ -317,7 +318,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		return nil, errors.New("scheduling: New: no profiles")
 	}
 	s := &Scheduler{cluster: cl, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
-		nominator: NewNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
+		nominator: queue.NewNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	s.branchEnd.L = &s.mu
 	for _, o := range opts {
 		o(s)
@@ -382,7 +383,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		s.profiles[p.SchedulerName] = sp
 		s.order = append(s.order, p.SchedulerName)
 	}
-	s.queue = NewQueue(s.clock, less, s.queueOpts.config())
+	s.queue = queue.New(s.clock, less, s.queueOpts.config())
 	s.queue.Gate = s.preEnqueue
 	if !s.queueOpts.DisableQueueingHints {
 		hints, err := buildQueueingHints(context.Background(), s.profiles, s.order, s.kubeVersion)
@@ -426,7 +427,7 @@ func (s *Scheduler) nominateAdded(key string, pi *framework.PodInfo) {
 		return
 	}
 	if !s.kubeVersion.AtLeast(framework.KubeV137) {
-		if p, ok := s.queue.Get(key); ok && p.Where == Gated {
+		if p, ok := s.queue.Get(key); ok && p.Where == queue.Gated {
 			return
 		}
 	}
@@ -586,7 +587,7 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, nil, true)
 	case pi.Pod.Status.NominatedNodeName != "":
 		// Lower-priority pods counted the nominated pod on its node.
-		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, LowerOrEqualPriority(pi.Pod.PriorityValue()), false)
+		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, queue.LowerOrEqualPriority(pi.Pod.PriorityValue()), false)
 	}
 	s.signal()
 	return nil
@@ -740,7 +741,7 @@ func (s *Scheduler) Gated(namespace, name string) (reason string, gated bool) {
 	s.lockRead()
 	defer s.mu.Unlock()
 	qp, ok := s.queue.Get(cluster.PodKey(namespace, name))
-	if !ok || qp.Where != Gated {
+	if !ok || qp.Where != queue.Gated {
 		return "", false
 	}
 	return qp.GateMsg, true
@@ -968,15 +969,15 @@ func (s *Scheduler) WaitForBindings() {
 // gets UpdateNodeTaint with Queue (kube's workaround for
 // kubernetes/kubernetes#109437); v1.37 removed it, so a taint-only node update no
 // longer requeues a pod such a plugin rejected.
-func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string, v framework.KubeVersion) (*Hints, error) {
+func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string, v framework.KubeVersion) (*queue.Hints, error) {
 	taintWorkaround := !v.AtLeast(framework.KubeV137)
-	h := &Hints{ByProfile: map[string][]HintFn{}}
+	h := &queue.Hints{ByProfile: map[string][]queue.HintFn{}}
 	for _, name := range order {
 		exts, err := profiles[name].fw.EnqueueExtensions(ctx)
 		if err != nil {
 			return nil, err
 		}
-		var list []HintFn
+		var list []queue.HintFn
 		for _, pe := range exts {
 			nodeAdd, nodeTaint := false, false
 			for _, e := range pe.Events {
@@ -984,10 +985,10 @@ func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, 
 					nodeAdd = nodeAdd || e.Event.ActionType&framework.Add != 0
 					nodeTaint = nodeTaint || e.Event.ActionType&framework.UpdateNodeTaint != 0
 				}
-				list = append(list, HintFn{Event: e.Event, Plugin: pe.Plugin, Fn: e.QueueingHintFn})
+				list = append(list, queue.HintFn{Event: e.Event, Plugin: pe.Plugin, Fn: e.QueueingHintFn})
 			}
 			if taintWorkaround && nodeAdd && !nodeTaint {
-				list = append(list, HintFn{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}, Plugin: pe.Plugin})
+				list = append(list, queue.HintFn{Event: framework.ClusterEvent{Resource: framework.ResourceNode, ActionType: framework.UpdateNodeTaint}, Plugin: pe.Plugin})
 			}
 		}
 		h.ByProfile[name] = list

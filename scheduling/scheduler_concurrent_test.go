@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // ccBranchOp is one step a fork takes on its branch.
@@ -366,7 +367,7 @@ func TestPropForkKeepsLiveEvents(t *testing.T) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		for _, r := range s.cluster.Pods() {
-			if q, ok := s.queue.Get(r.Pod.Key()); r.State == cluster.StatePending && (!ok || q.Where == Nowhere) {
+			if q, ok := s.queue.Get(r.Pod.Key()); r.State == cluster.StatePending && (!ok || q.Where == queue.Nowhere) {
 				t.Fatalf("pod %s is Pending but not queued", r.Pod.Key())
 			}
 			if r.State == cluster.StateAssumed {

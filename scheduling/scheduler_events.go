@@ -4,6 +4,7 @@ import (
 	"github.com/schedkit/schedkit/estimator"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // schedUsageCache is the part of LoadAwareScheduling's usage cache
@@ -86,14 +87,14 @@ func (s *Scheduler) setReason(key, msg string) {
 // join the Cluster — storage objects (PersistentVolume,
 // PersistentVolumeClaim, StorageClass, CSINode... with
 // framework.ResourcePersistentVolume and its siblings).
-func (s *Scheduler) reportEvent(ev framework.ClusterEvent, oldObj, newObj any, preCheck func(*QueuedPod) bool, legacyMove bool) {
+func (s *Scheduler) reportEvent(ev framework.ClusterEvent, oldObj, newObj any, preCheck func(*queue.QueuedPod) bool, legacyMove bool) {
 	s.reportEvents([]framework.ClusterEvent{ev}, oldObj, newObj, preCheck, legacyMove)
 }
 
 // reportEvents is reportEvent for one change that reports several events
 // (a node update that changed labels and taints), or none; without hints
 // it moves the pods once, whatever the events.
-func (s *Scheduler) reportEvents(evs []framework.ClusterEvent, oldObj, newObj any, preCheck func(*QueuedPod) bool, legacyMove bool) {
+func (s *Scheduler) reportEvents(evs []framework.ClusterEvent, oldObj, newObj any, preCheck func(*queue.QueuedPod) bool, legacyMove bool) {
 	s.queue.Events++
 	if s.queue.Hints == nil {
 		if legacyMove {

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // ErrForkOpen is the error of an event method called on the live
@@ -575,7 +576,7 @@ func (f *Fork) ScheduleQueued(ctx context.Context, key string) (Decision, error)
 	s := f.s
 	defer s.mu.Unlock()
 	qp, ok := s.queue.Get(key)
-	if !ok || qp.Where == InFlight || qp.Where == Nowhere {
+	if !ok || qp.Where == queue.InFlight || qp.Where == queue.Nowhere {
 		return Decision{}, fmt.Errorf("pod %s is in a scheduling or binding cycle, not waiting in the queue", key)
 	}
 	if !s.queue.TakeSpecific(qp) {

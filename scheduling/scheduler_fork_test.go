@@ -17,6 +17,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // TestSchedulerRevertDropsBranchPods: a pod SchedulePod could not place
@@ -376,11 +377,11 @@ func fkViewOf(t *rapid.T, e *scEnv) fkView {
 		}
 		v.Queue = append(v.Queue, fmt.Sprintf("%s where=%d attempts=%d ts=%v init=%s seq=%d unsched=%v pending=%v moveSeen=%d nominated=%q",
 			key, p.Where, p.Attempts, p.Timestamp.Sub(scT0), init, p.Seq, p.UnschedulablePlugins, p.PendingPlugins, p.MoveSeen, p.Pod.Status.NominatedNodeName))
-		if pi, _, ok := s.cluster.PodInfo(key); p.Where != InFlight && (!ok || pi != p.PodInfo) {
+		if pi, _, ok := s.cluster.PodInfo(key); p.Where != queue.InFlight && (!ok || pi != p.PodInfo) {
 			t.Fatalf("queue record of %s holds another pod object than the cluster", key)
 		}
 	}
-	order := func(h *Heap) []string {
+	order := func(h *queue.Heap) []string {
 		items := slices.Clone(h.Items)
 		sort.Slice(items, func(i, j int) bool { return h.LessFn(items[i], items[j]) })
 		var out []string
@@ -428,7 +429,7 @@ func fkViewOf(t *rapid.T, e *scEnv) fkView {
 func fkCheckQueued(t *rapid.T, e *scEnv) {
 	for _, r := range e.s.Cluster().Pods() {
 		p, ok := e.s.queue.Get(r.Pod.Key())
-		if r.State == cluster.StatePending && (!ok || p.Where == Nowhere) {
+		if r.State == cluster.StatePending && (!ok || p.Where == queue.Nowhere) {
 			t.Fatalf("pod %s is Pending but not queued", r.Pod.Key())
 		}
 	}

@@ -6,12 +6,13 @@ import (
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // enqueue adds a pending pod to the queue, recording why it is held when
 // a PreEnqueue plugin gates it.
 func (s *Scheduler) enqueue(pi *framework.PodInfo) {
-	if p := s.queue.Add(pi); p.Where == Gated {
+	if p := s.queue.Add(pi); p.Where == queue.Gated {
 		s.setReason(p.Key, p.GateMsg) // journaled in a fork
 	}
 }

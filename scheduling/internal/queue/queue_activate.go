@@ -1,4 +1,4 @@
-package scheduling
+package queue
 
 // Activate is kube-scheduler's PriorityQueue.Activate: each named pod
 // waiting in the unschedulable pool or a backoff queue moves to the active

@@ -1,4 +1,4 @@
-package scheduling
+package queue
 
 import (
 	"container/heap"
@@ -84,8 +84,8 @@ type Queue struct {
 	start time.Time
 
 	ActiveQ, BackoffQ, ErrorBackoffQ *Heap
-	UnschedulableQ                 map[string]*QueuedPod
-	Pods                          map[string]*QueuedPod
+	UnschedulableQ                   map[string]*QueuedPod
+	Pods                             map[string]*QueuedPod
 	// Gate runs the pod's PreEnqueue plugins (nil: none); gated holds the
 	// pods they rejected, outside the other sub-queues, until an update of
 	// the pod or a cluster event lets them through.
@@ -133,7 +133,7 @@ type qSaved struct {
 	p, v *QueuedPod
 }
 
-func NewQueue(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, opts Config) *Queue {
+func New(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, opts Config) *Queue {
 	if less == nil {
 		less = qPriorityLess
 	}
@@ -718,8 +718,8 @@ func (q *Queue) Revert() {
 
 // Heap is a binary heap of queued pods that tracks each pod's index.
 type Heap struct {
-	Items []*QueuedPod
-	LessFn  func(a, b *QueuedPod) bool
+	Items  []*QueuedPod
+	LessFn func(a, b *QueuedPod) bool
 }
 
 func (h *Heap) Len() int           { return len(h.Items) }

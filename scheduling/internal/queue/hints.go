@@ -1,4 +1,4 @@
-package scheduling
+package queue
 
 import (
 	"slices"
@@ -22,7 +22,7 @@ type HintFn struct {
 	Fn     framework.QueueingHintFn // nil: always Queue
 }
 
-// queueingHints are the registered events of every profile, in
+// Hints are the registered events of every profile, in
 // registration order (kube keeps a map; the order does not change any
 // verdict, and a slice keeps the evaluation deterministic).
 type Hints struct {
@@ -54,10 +54,10 @@ const (
 	Immediately
 )
 
-// qEvent is a cluster event with its objects.
+// Event is a cluster event with its objects.
 type Event struct {
-	ClusterEvent       framework.ClusterEvent
-	Old, New any
+	ClusterEvent framework.ClusterEvent
+	Old, New     any
 }
 
 // WorthRequeuing is kube's isPodWorthRequeuing: a pod without rejecting
