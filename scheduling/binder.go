@@ -35,7 +35,7 @@ func (DefaultBinder) Name() string { return DefaultBinderName }
 
 // Bind binds pod to nodeName in the scheduler's cluster.
 func (DefaultBinder) Bind(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
-	if _, ok := schedHandleFrom(state); !ok {
+	if _, ok := handleFrom(state); !ok {
 		return framework.AsStatus(fmt.Errorf("DefaultBinder: pod %s: no scheduling.Scheduler in the CycleState", pod.Pod.Key()))
 	}
 	if pod.Pod.Spec.NodeName != "" && pod.Pod.Spec.NodeName != nodeName {

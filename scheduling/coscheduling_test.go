@@ -89,7 +89,7 @@ func csSetup(t *testing.T, nodes []*api.Node, pods []*api.Pod, pgs []*api.PodGro
 
 // state returns a CycleState as a cycle of e.s would have it.
 func (e *csEnv) state() *framework.CycleState {
-	st := e.s.newState(&schedCycleHandle{s: e.s, prof: e.s.profiles[DefaultSchedulerName]})
+	st := e.s.newState(&cycleHandle{s: e.s, prof: e.s.profiles[DefaultSchedulerName]})
 	st.SetSnapshot(e.s.cluster.Snapshot())
 	return st
 }

@@ -112,7 +112,7 @@ func TestGangSchedulingFlow(t *testing.T) {
 				return
 			}
 			state := func() *framework.CycleState {
-				return s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
+				return s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
 			}
 			var allowed []string
 			for _, p := range tt.waiting {
@@ -325,7 +325,7 @@ func TestGangSchedulingPermitMissingGroup(t *testing.T) {
 	fw, _ := s.Framework(DefaultSchedulerName)
 	pl, _ := fw.Plugin(GangSchedulingName)
 	pi, _, _ := c.PodInfo(p.Key())
-	got, _ := pl.(*GangScheduling).Permit(context.Background(), s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]}), pi, "n")
+	got, _ := pl.(*GangScheduling).Permit(context.Background(), s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]}), pi, "n")
 	want := `failed to get podGroup ns/gone: podgroup.scheduling.k8s.io "gone" not found`
 	if got.Code() != framework.Error || got.Message() != want {
 		t.Errorf("Permit = %v, want Error %q", got, want)

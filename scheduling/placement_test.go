@@ -81,7 +81,7 @@ func TestPodGroupPodsCount(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			state := s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
+			state := s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
 			got, st := PodGroupPodsCount{}.ScorePlacement(context.Background(), state, &framework.PodGroupInfo{Namespace: "default", Name: "pg1"}, proposed)
 			if !st.IsSuccess() || got != tt.want {
 				t.Errorf("ScorePlacement = %d, %v; want %d", got, st, tt.want)
@@ -142,7 +142,7 @@ func TestTopologyPlacementGenerator(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := plScheduler(t, nodes, tt.pods, tt.group)
-			state := s.newState(&schedCycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
+			state := s.newState(&cycleHandle{s: s, prof: s.profiles[DefaultSchedulerName]})
 			parent := &framework.Placement{Nodes: s.cluster.Snapshot().Nodes()}
 			ps, st := TopologyPlacementGenerator{}.GeneratePlacements(context.Background(), state, &framework.PodGroupInfo{Namespace: "ns", Name: "pg"}, parent)
 			if tt.wantErr != "" {

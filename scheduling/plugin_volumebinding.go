@@ -77,7 +77,7 @@ func (p *volumeBindingPlugin) PreBind(_ context.Context, st *framework.CycleStat
 	if allBound {
 		return nil
 	}
-	h, ok := schedHandleFrom(st)
+	h, ok := handleFrom(st)
 	if !ok {
 		return framework.AsStatus(fmt.Errorf("VolumeBinding: pod %s: no scheduling.Scheduler in the CycleState to bind its volumes", pod.Pod.Key()))
 	}

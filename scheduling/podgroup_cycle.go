@@ -13,9 +13,9 @@ import (
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
-// schedWorkload is the scheduler's state of kube-scheduler v1.36's alpha
+// workload is the scheduler's state of kube-scheduler v1.36's alpha
 // workload features.
-type schedWorkload struct {
+type workload struct {
 	features WorkloadFeatures
 }
 
@@ -191,7 +191,7 @@ func (s *Scheduler) podGroupCycle(ctx context.Context, qp *queue.QueuedPod) Deci
 
 // profileForGroup is kube's frameworkForPodGroup: every pod of the group
 // must name the same profile.
-func (s *Scheduler) profileForGroup(members []*queue.QueuedPod) (*schedProfile, error) {
+func (s *Scheduler) profileForGroup(members []*queue.QueuedPod) (*profile, error) {
 	name := members[0].Pod.Spec.SchedulerName
 	for _, m := range members[1:] {
 		if n := m.Pod.Spec.SchedulerName; n != name {
@@ -231,12 +231,12 @@ func (s *Scheduler) popGroup(qp *queue.QueuedPod, ns, name string) []*queue.Queu
 // it does not change): the placement algorithm with
 // TopologyAwareWorkloadScheduling, the default algorithm on every node
 // otherwise.
-func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queue.QueuedPod, base *framework.Snapshot, skipPostFilter bool) *pgResult {
+func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *profile, group *framework.PodGroupInfo, members []*queue.QueuedPod, base *framework.Snapshot, skipPostFilter bool) *pgResult {
 	_, scheduled := s.cluster.WorkloadPodGroupCounts(group.Namespace, group.Name)
 	if !s.workload.features.TopologyAwareWorkloadScheduling {
 		return s.podGroupTrial(ctx, prof, members, base.Clone(), nil, scheduled, skipPostFilter)
 	}
-	state := s.newState(&schedCycleHandle{s: s, prof: prof})
+	state := s.newState(&cycleHandle{s: s, prof: prof})
 	state.SetSnapshot(base)
 	placements, st := prof.fw.RunPlacementGeneratePlugins(ctx, state, group, base.Nodes())
 	if !st.IsSuccess() {
@@ -280,7 +280,7 @@ func (s *Scheduler) podGroupAlgorithm(ctx context.Context, prof *schedProfile, g
 // weighted totals, the highest winning; a tie goes to the placement with
 // the highest random draw (kube: rand.Int per placement; here the
 // scheduler's seeded source).
-func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state *framework.CycleState, group *framework.PodGroupInfo, members []*queue.QueuedPod, feasible []*pgResult) (*pgResult, *framework.Status) {
+func (s *Scheduler) bestPlacement(ctx context.Context, prof *profile, state *framework.CycleState, group *framework.PodGroupInfo, members []*queue.QueuedPod, feasible []*pgResult) (*pgResult, *framework.Status) {
 	assignments := make([]*framework.PodGroupAssignments, len(feasible))
 	for i, r := range feasible {
 		a := &framework.PodGroupAssignments{Placement: r.placement}
@@ -313,7 +313,7 @@ func (s *Scheduler) bestPlacement(ctx context.Context, prof *schedProfile, state
 // in order through podGroupTrialPod; a pod that fails with an error stops
 // the trial (the group's status is then that error), a rejected one is
 // skipped. Every pod assumed in the trial is unreserved at the end.
-func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, members []*queue.QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, scheduled int, skipPostFilter bool) *pgResult {
+func (s *Scheduler) podGroupTrial(ctx context.Context, prof *profile, members []*queue.QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, scheduled int, skipPostFilter bool) *pgResult {
 	res := &pgResult{status: framework.NewStatus(framework.Unschedulable, pgMsgUnschedulable)}
 	trial := &pgTrial{scheduled: scheduled, skipPostFilter: skipPostFilter}
 	var undo []func()
@@ -353,9 +353,9 @@ func (s *Scheduler) podGroupTrial(ctx context.Context, prof *schedProfile, membe
 // nodes, PostFilter), then, when the pod fits or preemption nominated a
 // node, assume on snap, Reserve and Permit. It returns the pod's result and,
 // when it stays assumed, the function that unreserves it.
-func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m *queue.QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, trial *pgTrial) (pgPodResult, func()) {
+func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *profile, m *queue.QueuedPod, snap *framework.Snapshot, nodes []*framework.NodeInfo, trial *pgTrial) (pgPodResult, func()) {
 	pi := m.PodInfo
-	h := &schedCycleHandle{s: s, prof: prof}
+	h := &cycleHandle{s: s, prof: prof}
 	newState := func() *framework.CycleState {
 		st := s.newState(h)
 		st.Write(pgTrialKey, trial)
@@ -387,7 +387,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 		if res != nil {
 			if res.PreFilterStatus == nil {
 				processed := res.EvaluatedNodes()
-				if nominatedFailed && !schedRejectedIn(res, pi.Pod.Status.NominatedNodeName) {
+				if nominatedFailed && !rejectedIn(res, pi.Pod.Status.NominatedNodeName) {
 					processed++
 				}
 				s.nextStart = (s.nextStart + processed) % total
@@ -455,7 +455,7 @@ func (s *Scheduler) podGroupTrialPod(ctx context.Context, prof *schedProfile, m 
 // otherwise PostFilter (unless the trial skips it) may nominate a node, on
 // which the pod is then assumed as needing preemption. It reports whether
 // the pod goes on to be assumed (r.node set).
-func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, state *framework.CycleState, m *queue.QueuedPod, res *runtime.Result, err error, trial *pgTrial, r *pgPodResult) bool {
+func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *profile, state *framework.CycleState, m *queue.QueuedPod, res *runtime.Result, err error, trial *pgTrial, r *pgPodResult) bool {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var fe *runtime.FitError
 	if res != nil {
@@ -481,7 +481,7 @@ func (s *Scheduler) podGroupPostFilter(ctx context.Context, prof *schedProfile, 
 		if pr != nil {
 			r.nominating = pr.NominatingInfo
 		}
-		if h, ok := schedHandleFrom(state); ok {
+		if h, ok := handleFrom(state); ok {
 			r.d.Victims = h.victims
 		}
 	}
@@ -505,7 +505,7 @@ func pgAfterAssume(r pgPodResult, stage string, st *framework.Status) pgPodResul
 	r.d.Stage, r.d.Plugin, r.d.NominatedNode = stage, st.Plugin(), ""
 	r.unschedulable, r.pending = nil, nil
 	if st.IsRejected() {
-		r.status = framework.NewStatus(st.Code(), schedOneNodeFitMessage(st))
+		r.status = framework.NewStatus(st.Code(), oneNodeFitMessage(st))
 		r.unschedulable = []string{st.Plugin()}
 		if st.Code() == framework.Pending {
 			r.pending = []string{st.Plugin()}
@@ -533,7 +533,7 @@ func pgInPlacement(nodes []*framework.NodeInfo, node string) bool {
 // group's pods that fit go on to Reserve, Permit and binding; every other
 // pod returns to the queue with the status kube gives it; the PodGroup's
 // condition records the outcome. It returns qp's decision.
-func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queue.QueuedPod, res *pgResult, qp *queue.QueuedPod) Decision {
+func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *profile, group *framework.PodGroupInfo, members []*queue.QueuedPod, res *pgResult, qp *queue.QueuedPod) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var out Decision
 	for i, m := range members {
@@ -581,7 +581,7 @@ func (s *Scheduler) podGroupSubmit(ctx context.Context, prof *schedProfile, grou
 }
 
 // pgDecision starts a member's decision from its trial explanation.
-func pgDecision(s *Scheduler, m *queue.QueuedPod, prof *schedProfile, pr *pgPodResult) Decision {
+func pgDecision(s *Scheduler, m *queue.QueuedPod, prof *profile, pr *pgPodResult) Decision {
 	d := Decision{Cycle: s.cycle, Time: s.clock.Now(), Pod: m.Key, Attempt: m.Attempts, Profile: prof.name}
 	if pr != nil {
 		t := pr.d

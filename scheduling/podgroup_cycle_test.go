@@ -297,7 +297,7 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 			prf := s.profiles[DefaultSchedulerName]
 			for i := range tt.res.pods {
 				if tt.res.pods[i].node != "" {
-					tt.res.pods[i].state = s.newState(&schedCycleHandle{s: s, prof: prf})
+					tt.res.pods[i].state = s.newState(&cycleHandle{s: s, prof: prf})
 				}
 			}
 			s.podGroupSubmit(context.Background(), prf, pgGroupOf("default", "pg", members), members, &tt.res, members[0])

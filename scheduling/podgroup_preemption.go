@@ -49,7 +49,7 @@ type pgVictim struct {
 //
 // Success means the group's pods go back to the queue to wait for the
 // preemption (kube's waitingOnPreemption); it returns the evicted pods.
-func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *schedProfile, group *framework.PodGroupInfo, members []*queue.QueuedPod) (*framework.Status, []string) {
+func (s *Scheduler) podGroupPreempt(ctx context.Context, prof *profile, group *framework.PodGroupInfo, members []*queue.QueuedPod) (*framework.Status, []string) {
 	pl, _ := prof.fw.Plugin(config.DefaultPreemptionName)
 	dp, ok := pl.(*DefaultPreemption)
 	if !ok {

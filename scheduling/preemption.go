@@ -122,7 +122,7 @@ type preemptCandidate struct {
 
 // PostFilter tries to make room for pod by preempting lower-priority pods.
 func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
-	h, ok := schedHandleFrom(state)
+	h, ok := handleFrom(state)
 	if !ok {
 		return nil, framework.AsStatus(fmt.Errorf("DefaultPreemption: pod %s: no scheduling.Scheduler in the CycleState", pod.Pod.Key()))
 	}
@@ -136,7 +136,7 @@ func (pl *DefaultPreemption) PostFilter(ctx context.Context, state *framework.Cy
 	return res, st
 }
 
-func (pl *DefaultPreemption) preempt(ctx context.Context, h *schedCycleHandle, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
+func (pl *DefaultPreemption) preempt(ctx context.Context, h *cycleHandle, state *framework.CycleState, pod *framework.PodInfo, m *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
 	snap := state.Snapshot()
 	if ok, msg := pl.eligible(snap, pod.Pod, m); !ok {
 		return nil, framework.NewStatus(framework.Unschedulable, msg)
@@ -260,7 +260,7 @@ func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 // from offset are examined in order (in parallel chunks) and the run stops
 // at the first position where a non-violating candidate exists and the
 // candidates number num; non-violating candidates come first.
-func (pl *DefaultPreemption) dryRun(ctx context.Context, h *schedCycleHandle, state *framework.CycleState, pod *framework.PodInfo,
+func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *framework.CycleState, pod *framework.PodInfo,
 	potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, map[string]*framework.Status, error) {
 	type result struct {
 		cand   *preemptCandidate

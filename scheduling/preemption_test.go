@@ -127,7 +127,7 @@ func newPPEnvFor(t *testing.T, v framework.KubeVersion, nodes []*api.Node, pods 
 	prof := s.profiles[DefaultSchedulerName]
 	pl, _ := prof.fw.Plugin(config.DefaultPreemptionName)
 	e := &ppEnv{s: s, pl: pl.(*DefaultPreemption), pi: framework.MustPodInfo(pod)}
-	e.state = s.newState(&schedCycleHandle{s: s, prof: prof})
+	e.state = s.newState(&cycleHandle{s: s, prof: prof})
 	e.state.SetSnapshot(c.Snapshot())
 	if _, st, _ := prof.fw.RunPreFilterPlugins(context.Background(), e.state, e.pi, c.Snapshot().Nodes()); !st.IsSuccess() {
 		t.Fatalf("PreFilter: %v", st)
@@ -437,7 +437,7 @@ func TestPreemptionSelectBestCandidate(t *testing.T) {
 				nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("node%d", i)).Capacity(ppCap(ppVeryLarge)).Obj())
 			}
 			e := newPPEnv(t, nodes, tt.pods, nil, tt.pod)
-			h, _ := schedHandleFrom(e.state)
+			h, _ := handleFrom(e.state)
 			cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, e.state.Snapshot().Nodes(), 0, e.pl.numCandidates(tt.nodes))
 			if err != nil || len(cands) == 0 {
 				t.Fatalf("dry run: %d candidates, %v", len(cands), err)
@@ -503,7 +503,7 @@ func TestPreemptionCustomSelection(t *testing.T) {
 			}
 			e := newPPEnv(t, nodes, tt.pods, nil, tt.pod)
 			e.pl.IsEligiblePod = tt.eligible
-			h, _ := schedHandleFrom(e.state)
+			h, _ := handleFrom(e.state)
 			cands, _, _ := e.pl.dryRun(context.Background(), h, e.state, e.pi, e.state.Snapshot().Nodes(), 0, tt.nodes)
 			if len(cands) != len(tt.expected) {
 				t.Fatalf("%d candidates, want %v", len(cands), tt.expected)

@@ -61,7 +61,7 @@ type replicaAdder struct {
 	signed bool
 	// h and state are the handle and first state of a detached replica's
 	// cycle, reset for each one (Scheduler.replicaHandle, replicaState).
-	h     schedCycleHandle
+	h     cycleHandle
 	state framework.CycleState
 	// slab gives the memory of detached replicas' assumed copies
 	// (Scheduler.replicaSlab).
@@ -101,8 +101,8 @@ func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 	// state does (s.newState): plugins find the scheduler through it
 	// (Trimaran's node loads, Coscheduling's pod groups). Its PreFilter,
 	// Filter, PreScore and Score read nothing per cycle from it.
-	h := &schedCycleHandle{s: s, prof: prof}
-	init := func(st *framework.CycleState) { st.Write(schedHandleKey, h) }
+	h := &cycleHandle{s: s, prof: prof}
+	init := func(st *framework.CycleState) { st.Write(handleKey, h) }
 	return &replicaEval{fw: prof.fw, inc: prof.fw.NewIncremental(init)}
 }
 

@@ -96,11 +96,11 @@ func TestReplicaCycleMemory(t *testing.T) {
 	s, _, _ := reuseEnv(t, nodesOf("4"), reuseProfile(config.LeastAllocated))
 	prof := s.profiles[DefaultSchedulerName]
 	var a replicaAdder
-	a.h = schedCycleHandle{s: s, victims: []string{"default/old"}, bindingLocked: true}
+	a.h = cycleHandle{s: s, victims: []string{"default/old"}, bindingLocked: true}
 	a.state.SetSnapshot(s.cluster.Snapshot())
 	a.state.Write("x", wcReleasable{released: new(int)})
 	a.state.Release()
-	var h *schedCycleHandle
+	var h *cycleHandle
 	var st *framework.CycleState
 	s.replicaHandle, s.replicaState = &a.h, &a.state
 	h = s.cycleHandle(prof)
@@ -108,10 +108,10 @@ func TestReplicaCycleMemory(t *testing.T) {
 	if h != &a.h || st != &a.state || s.replicaHandle != nil || s.replicaState != nil {
 		t.Fatal("the replica's memory was not taken (once)")
 	}
-	if want := (schedCycleHandle{s: s, prof: prof}); !cmp.Equal(*h, want, cmp.AllowUnexported(schedCycleHandle{}), cmpopts.IgnoreFields(schedCycleHandle{}, "s", "prof")) || h.s != s || h.prof != prof {
+	if want := (cycleHandle{s: s, prof: prof}); !cmp.Equal(*h, want, cmp.AllowUnexported(cycleHandle{}), cmpopts.IgnoreFields(cycleHandle{}, "s", "prof")) || h.s != s || h.prof != prof {
 		t.Errorf("handle not reset: %+v", *h)
 	}
-	if got, ok := schedHandleFrom(st); !ok || got != h {
+	if got, ok := handleFrom(st); !ok || got != h {
 		t.Error("state does not hold the handle")
 	}
 	if _, err := st.Read("x"); err == nil || st.Snapshot() != nil {

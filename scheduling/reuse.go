@@ -123,7 +123,7 @@ type reuseFork struct {
 
 // signature returns the queued pod's signature for its profile ("" when
 // unsignable), computed once per pod object.
-func (s *Scheduler) signature(ctx context.Context, prof *schedProfile, qp *queue.QueuedPod) framework.PodSignature {
+func (s *Scheduler) signature(ctx context.Context, prof *profile, qp *queue.QueuedPod) framework.PodSignature {
 	if !qp.Signed {
 		qp.Sig, qp.Signed = prof.fw.SignPod(ctx, qp.PodInfo), true
 	}
@@ -131,7 +131,7 @@ func (s *Scheduler) signature(ctx context.Context, prof *schedProfile, qp *queue
 }
 
 // reuseEnabled reports whether prof may reuse rankings.
-func (s *Scheduler) reuseEnabled(prof *schedProfile) bool { return !s.noReuse && prof.canSign }
+func (s *Scheduler) reuseEnabled(prof *profile) bool { return !s.noReuse && prof.canSign }
 
 // reusedNode is kube's GetNodeHint followed by its evaluation of the hinted
 // node: when prof's kept ranking applies to the pod, it returns the best
@@ -139,7 +139,7 @@ func (s *Scheduler) reuseEnabled(prof *schedProfile) bool { return !s.noReuse &&
 // PreFilter filled, the ranked entry and the size of its tie group.
 // Otherwise node is "" and the full cycle runs — with the state and
 // PreFilter outcome found here when PreFilter ran, so that it runs once.
-func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *schedCycleHandle, qp *queue.QueuedPod, snap *framework.Snapshot) (t reuseTry) {
+func (s *Scheduler) reusedNode(ctx context.Context, prof *profile, h *cycleHandle, qp *queue.QueuedPod, snap *framework.Snapshot) (t reuseTry) {
 	b := prof.batch
 	if b == nil || !s.reuseEnabled(prof) {
 		return t
@@ -232,7 +232,7 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *schedProfile, h *sched
 // schedkit does not model). Extenders do not score again, as in kube. It
 // reports false when PreScore, Score or normalizing fails (kube then
 // drops the ranking).
-func (s *Scheduler) rescoreRanking(ctx context.Context, prof *schedProfile, b *batchState, state *framework.CycleState, pi *framework.PodInfo, snap *framework.Snapshot, last *framework.NodeInfo) bool {
+func (s *Scheduler) rescoreRanking(ctx context.Context, prof *profile, b *batchState, state *framework.CycleState, pi *framework.PodInfo, snap *framework.Snapshot, last *framework.NodeInfo) bool {
 	all := snap.Nodes()
 	n := len(all)
 	evalPos := func(idx int) int32 { return int32((idx - b.start%n + n) % n) }
@@ -261,7 +261,7 @@ func (s *Scheduler) rescoreRanking(ctx context.Context, prof *schedProfile, b *b
 // nodes it scored but did not choose (res, nil when it did not score) is
 // kept for a next pod with the same signature; a cycle that reused a
 // ranking keeps it.
-func (s *Scheduler) keepRanking(prof *schedProfile, qp *queue.QueuedPod, node string, res *runtime.Result, reused bool) {
+func (s *Scheduler) keepRanking(prof *profile, qp *queue.QueuedPod, node string, res *runtime.Result, reused bool) {
 	prof.last = lastCycle{cycle: s.cycle, node: node}
 	if reused || !s.reuseEnabled(prof) {
 		return
@@ -290,7 +290,7 @@ func (s *Scheduler) keepRanking(prof *schedProfile, qp *queue.QueuedPod, node st
 // reports does not drop the ranking. A binding that did not finish at once
 // (asynchronous, waiting at Permit, failed) reports its events later, and
 // those do.
-func (s *Scheduler) rankingBound(prof *schedProfile, d Decision) {
+func (s *Scheduler) rankingBound(prof *profile, d Decision) {
 	if b := prof.batch; b != nil && d.Outcome == OutcomeScheduled && prof.last.cycle == s.cycle {
 		b.events = s.queue.Events
 	}

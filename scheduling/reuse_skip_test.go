@@ -48,7 +48,7 @@ func TestReuseSignsBeforePreFilter(t *testing.T) {
 			}
 			s.cycle++ // as scheduleCycle does before it tries the ranking
 			qp := s.queue.Detached(new(queue.DetachedPod), framework.MustPodInfo(tc.pod), tc.pod.Key(), clock.Now())
-			got := s.reusedNode(ctx, prof, &schedCycleHandle{s: s, prof: prof}, qp, s.cluster.Snapshot())
+			got := s.reusedNode(ctx, prof, &cycleHandle{s: s, prof: prof}, qp, s.cluster.Snapshot())
 			if tc.reuse {
 				if got.node == "" || got.pre == nil || got.state == nil || prof.batch == nil {
 					t.Fatalf("same signature: node %q, PreFilter ran %v, ranking kept %v; want a node, PreFilter run, ranking kept",

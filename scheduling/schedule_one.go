@@ -186,7 +186,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queue.QueuedPod) Deci
 		if res != nil {
 			if res.PreFilterStatus == nil {
 				processed := res.EvaluatedNodes()
-				if nominatedFailed && !schedRejectedIn(res, pi.Pod.Status.NominatedNodeName) {
+				if nominatedFailed && !rejectedIn(res, pi.Pod.Status.NominatedNodeName) {
 					processed++ // kube counts the nominated node's failure too
 				}
 				s.nextStart = (s.nextStart + processed) % snap.NumNodes()
@@ -231,7 +231,7 @@ func numFeasibleNodesToFind(profilePct *int32, globalPct int32, n int) int {
 	return runtime.NumFeasibleNodesToFind(n, globalPct)
 }
 
-func (s *Scheduler) numToFind(p *schedProfile, n int) int {
+func (s *Scheduler) numToFind(p *profile, n int) int {
 	if !p.hasExtFilt && !p.hasScoring {
 		return min(1, n) // first fit (kubernetes/kubernetes#123384)
 	}
@@ -240,7 +240,7 @@ func (s *Scheduler) numToFind(p *schedProfile, n int) int {
 
 // newState returns a new cycle state holding the cycle's handle h: for a
 // detached replica's cycle, replicaState emptied (taken once).
-func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
+func (s *Scheduler) newState(h *cycleHandle) *framework.CycleState {
 	st := s.replicaState
 	if st == nil {
 		st = framework.NewCycleState()
@@ -248,7 +248,7 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 		s.replicaState = nil
 		*st = framework.CycleState{}
 	}
-	st.Write(schedHandleKey, h)
+	st.Write(handleKey, h)
 	return st
 }
 
@@ -258,13 +258,13 @@ func (s *Scheduler) newState(h *schedCycleHandle) *framework.CycleState {
 // when narrowing changes it, the cycle is run again from the same random
 // state with the right size (the framework takes the size up front).
 // pre is PreFilter's outcome when it already ran on state (nil when not).
-func (s *Scheduler) schedule(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
+func (s *Scheduler) schedule(ctx context.Context, prof *profile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	return s.scheduleIn(ctx, prof, state, snap, pi, nil, pre)
 }
 
 // scheduleIn is schedule restricted to a placement's nodes (nil: every
 // node of snap), which must be snap's (runtime.CycleOptions.Nodes).
-func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
+func (s *Scheduler) scheduleIn(ctx context.Context, prof *profile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	n := snap.NumNodes()
 	inPlacement := func(string) bool { return true }
 	if nodes != nil {
@@ -293,7 +293,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 		return res, state, err
 	}
 	*s.pcg = saved
-	h, _ := schedHandleFrom(state)
+	h, _ := handleFrom(state)
 	state.Release()
 	state = s.newState(h)
 	opts.NumFeasibleToFind, opts.PreFiltered = k2, nil
@@ -303,7 +303,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *schedProfile, state *f
 
 // cycleOptions are the options of a cycle over n candidate nodes (nodes,
 // nil for every node of the snapshot), pre as for schedule.
-func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) runtime.CycleOptions {
+func (s *Scheduler) cycleOptions(prof *profile, n int, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) runtime.CycleOptions {
 	opts := runtime.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n), SkipExplanation: !s.keepResults && !s.keepFailed, Nodes: nodes, PreFiltered: pre}
 	if !s.keepResults {
 		if s.reuse == nil {
@@ -323,7 +323,7 @@ func (s *Scheduler) cycleOptions(prof *schedProfile, n int, nodes []*framework.N
 // cycle back). The cycle state stays the scheduler's own: Reserve, Permit
 // and binding get it as without the evaluator (replicaEval checks they
 // read nothing PreFilter wrote).
-func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
+func (s *Scheduler) scheduleReplica(ctx context.Context, prof *profile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	if e := s.replicas; e != nil && e.fw == prof.fw {
 		if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
 			s.replicaCycles++
@@ -337,7 +337,7 @@ func (s *Scheduler) scheduleReplica(ctx context.Context, prof *schedProfile, sta
 // PreFilter, the node the pod was nominated to (by an earlier preemption)
 // is filtered alone; if it passes it is chosen without scoring. failed
 // reports that the node was evaluated and rejected.
-func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *schedProfile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nnn string) (node string, failed bool) {
+func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *profile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, nnn string) (node string, failed bool) {
 	ni, ok := snap.Get(nnn)
 	if !ok {
 		return "", false
@@ -371,8 +371,8 @@ func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *schedProfil
 	return nnn, false
 }
 
-// schedRejectedIn reports whether the cycle rejected node explicitly.
-func schedRejectedIn(res *runtime.Result, node string) bool {
+// rejectedIn reports whether the cycle rejected node explicitly.
+func rejectedIn(res *runtime.Result, node string) bool {
 	if node == "" {
 		return false
 	}
@@ -384,7 +384,7 @@ func schedRejectedIn(res *runtime.Result, node string) bool {
 
 // cycleFailed handles a cycle that found no node (running PostFilter,
 // i.e. preemption) or failed with an error.
-func (s *Scheduler) cycleFailed(ctx context.Context, qp *queue.QueuedPod, prof *schedProfile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
+func (s *Scheduler) cycleFailed(ctx context.Context, qp *queue.QueuedPod, prof *profile, state *framework.CycleState, res *runtime.Result, err error, d Decision) Decision {
 	var fe *runtime.FitError
 	if res != nil {
 		fe = res.FitError()
@@ -414,7 +414,7 @@ func (s *Scheduler) cycleFailed(ctx context.Context, qp *queue.QueuedPod, prof *
 		if r != nil {
 			nominating = r.NominatingInfo
 		}
-		if h, ok := schedHandleFrom(state); ok {
+		if h, ok := handleFrom(state); ok {
 			d.Victims = h.victims
 		}
 	}
@@ -451,9 +451,9 @@ func (s *Scheduler) applyNomination(qp *queue.QueuedPod, ni *framework.Nominatin
 	s.nominator.Add(qp.Key, pi, node)
 }
 
-// schedOneNodeFitMessage renders a rejection after the node was chosen
+// oneNodeFitMessage renders a rejection after the node was chosen
 // (Reserve, Permit, WaitOnPermit) as kube-scheduler's one-node FitError.
-func schedOneNodeFitMessage(st *framework.Status) string {
+func oneNodeFitMessage(st *framework.Status) string {
 	reasons := append([]string(nil), st.Reasons()...)
 	for i, r := range reasons {
 		reasons[i] = "1 " + r
@@ -466,10 +466,10 @@ func schedOneNodeFitMessage(st *framework.Status) string {
 	return msg
 }
 
-// schedBinding is one assumed pod on its way through Permit and binding.
-type schedBinding struct {
+// binding is one assumed pod on its way through Permit and binding.
+type binding struct {
 	qp       *queue.QueuedPod
-	prof     *schedProfile
+	prof     *profile
 	state    *framework.CycleState
 	pi       *framework.PodInfo // the assumed pod
 	node     string
@@ -487,7 +487,7 @@ type schedBinding struct {
 // assumeAndBind assumes the pod on node (at index at of the snapshot,
 // -1 when not known), runs Reserve and Permit, and starts (or,
 // synchronously, runs) the binding cycle.
-func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queue.QueuedPod, prof *schedProfile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
+func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queue.QueuedPod, prof *profile, state *framework.CycleState, pi *framework.PodInfo, node string, at int, d Decision) Decision {
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	var slab *cluster.AssumedSlab
 	if qp.Detached {
@@ -519,10 +519,10 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queue.QueuedPod, prof
 	async := s.async && len(s.forks) == 0
 	if !pst.IsWait() && !async {
 		// The binding runs now and nothing keeps it: no allocation.
-		b := schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d}
+		b := binding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d}
 		return s.runBinding(ctx, &b, nil, true)
 	}
-	b := &schedBinding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d, async: async}
+	b := &binding{qp: qp, prof: prof, state: state, pi: assumed, node: node, decision: d, async: async}
 	if pst.IsWait() {
 		b.permit = make(chan *framework.Status, 1)
 		key := qp.Key
@@ -531,7 +531,7 @@ func (s *Scheduler) assumeAndBind(ctx context.Context, qp *queue.QueuedPod, prof
 			s.readyMu.Lock()
 			switch {
 			case b.async && s.forkDepth > 0:
-				s.deferred = append(s.deferred, schedVerdict{b: b, st: st})
+				s.deferred = append(s.deferred, verdict{b: b, st: st})
 			case b.async:
 				b.permit <- st
 			default:
@@ -566,7 +566,7 @@ func (s *Scheduler) afterAssumeFailed(qp *queue.QueuedPod, d Decision, stage str
 	d.Stage, d.Plugin = stage, st.Plugin()
 	clear := &framework.NominatingInfo{Mode: framework.ModeOverride}
 	if st.IsRejected() {
-		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
+		d.Outcome, d.Message = OutcomeUnschedulable, oneNodeFitMessage(st)
 		var pending []string
 		if st.Code() == framework.Pending {
 			pending = []string{st.Plugin()}
@@ -579,7 +579,7 @@ func (s *Scheduler) afterAssumeFailed(qp *queue.QueuedPod, d Decision, stage str
 	return d
 }
 
-func (s *Scheduler) startBinding(ctx context.Context, b *schedBinding) {
+func (s *Scheduler) startBinding(ctx context.Context, b *binding) {
 	s.bindWG.Add(1)
 	go func() {
 		defer s.bindWG.Done()
@@ -618,7 +618,7 @@ func (s *Scheduler) runReadyLocked(ctx context.Context) int {
 // permit (nil: allowed): PreBind, Bind (first non-Skip wins), the cluster
 // confirms the pod on its node, PostBind. With locked false (asynchronous
 // binding) the plugins run without the scheduler's lock.
-func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *framework.Status, locked bool) Decision {
+func (s *Scheduler) runBinding(ctx context.Context, b *binding, permit *framework.Status, locked bool) Decision {
 	// The binding cycle is the state's last use: release its buffers, but
 	// not inside a fork when the pod waited at Permit: the fork's Revert
 	// may make it wait again with this state. A binding that did not wait
@@ -632,7 +632,7 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 		return s.bindingFailed(ctx, b, d, "WaitOnPermit", permit, locked)
 	}
 	fw := b.prof.fw
-	if h, ok := schedHandleFrom(b.state); ok {
+	if h, ok := handleFrom(b.state); ok {
 		h.bindingLocked = locked
 	}
 	if st := fw.RunPreBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
@@ -683,7 +683,7 @@ func (s *Scheduler) runBinding(ctx context.Context, b *schedBinding, permit *fra
 // reverse order, forget the pod (an assigned-pod-delete event for the
 // others), and requeue it: a rejection goes to the unschedulable pool,
 // anything else backs off as an error.
-func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decision, stage string, st *framework.Status, locked bool) Decision {
+func (s *Scheduler) bindingFailed(ctx context.Context, b *binding, d Decision, stage string, st *framework.Status, locked bool) Decision {
 	b.prof.fw.RunReservePluginsUnreserve(ctx, b.state, b.pi, b.node)
 	if !locked {
 		s.lockBinding()
@@ -697,7 +697,7 @@ func (s *Scheduler) bindingFailed(ctx context.Context, b *schedBinding, d Decisi
 	// Forgetting the assumed pod frees its node: a pod-delete event for
 	// the others (after the pod itself is requeued, which it must not move).
 	if st.IsRejected() {
-		d.Outcome, d.Message = OutcomeUnschedulable, schedOneNodeFitMessage(st)
+		d.Outcome, d.Message = OutcomeUnschedulable, oneNodeFitMessage(st)
 		s.failed(b.qp, d, []string{st.Plugin()}, nil, clear, false)
 		key := b.qp.Key
 		s.reportEvent(framework.EventAssignedPodDelete, b.pi, nil, func(p *queue.QueuedPod) bool { return p.Key != key }, true)

@@ -154,7 +154,7 @@ func WithExplanations() Option { return func(s *Scheduler) { s.keepResults = tru
 // memory grows with the failures only.
 func WithFailureExplanations() Option { return func(s *Scheduler) { s.keepFailed = true } }
 
-type schedProfile struct {
+type profile struct {
 	name       string
 	fw         *runtime.Framework
 	pct        *int32
@@ -226,7 +226,7 @@ type Scheduler struct {
 	branchEnd sync.Cond
 
 	cluster     *cluster.Cluster
-	profiles    map[string]*schedProfile
+	profiles    map[string]*profile
 	order       []string
 	queue       *queue.Queue
 	nominator   *queue.Nominator
@@ -258,13 +258,13 @@ type Scheduler struct {
 	// (its binding is synchronous and releases the state, and a replica
 	// that waits, fails or is rejected ends the question's replicaAdder),
 	// so the question reuses one of each.
-	replicaHandle *schedCycleHandle
+	replicaHandle *cycleHandle
 	replicaState  *framework.CycleState
 	// replicaSlab, while a capacity question's detached replica's cycle
 	// runs, gives the memory of the replica's assumed copy: every one of
 	// them leaves the cluster with the question's Revert.
 	replicaSlab *cluster.AssumedSlab
-	workload    schedWorkload
+	workload    workload
 	onDecision  func(Decision)
 	decisionMu  sync.Mutex
 
@@ -281,11 +281,11 @@ type Scheduler struct {
 	reuseMaxAge time.Duration
 	reuseForks  []reuseFork
 	reasons     map[string]string
-	forks       []schedForkState
-	usage       []schedUsageCache
+	forks       []forkState
+	usage       []usageCache
 
 	readyMu sync.Mutex
-	ready   []*schedBinding
+	ready   []*binding
 	bindWG  sync.WaitGroup
 	wake    chan struct{}
 
@@ -294,9 +294,9 @@ type Scheduler struct {
 	// fork is open (forkDepth > 0), deferred holds the Permit verdicts of
 	// asynchronous bindings started before the Fork (delivered at the last
 	// Commit, dropped by Revert); readyMu guards both.
-	reasonsSaved forkJournal[schedReason]
+	reasonsSaved forkJournal[reason]
 	waitSeq      uint64
-	deferred     []schedVerdict
+	deferred     []verdict
 	forkDepth    int
 	// forkables are the profiles' plugins with state of their own
 	// (framework.ForkablePlugin), each instance once: Fork, Commit and
@@ -317,7 +317,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 	if len(profiles) == 0 {
 		return nil, errors.New("scheduling: New: no profiles")
 	}
-	s := &Scheduler{cluster: cl, profiles: map[string]*schedProfile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
+	s := &Scheduler{cluster: cl, profiles: map[string]*profile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
 		nominator: queue.NewNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	s.branchEnd.L = &s.mu
 	for _, o := range opts {
@@ -372,7 +372,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		if err != nil {
 			return nil, fmt.Errorf("scheduling: %w", err)
 		}
-		sp := &schedProfile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins(), canSign: f.CanSign()}
+		sp := &profile{name: p.SchedulerName, fw: f, pct: p.PercentageOfNodesToScore, hasScoring: f.HasScorePlugins(), canSign: f.CanSign()}
 		for _, e := range s.extenders {
 			sp.hasScoring = sp.hasScoring || e.IsPrioritizer()
 			sp.hasExtFilt = sp.hasExtFilt || e.IsFilter()
@@ -469,7 +469,7 @@ func (s *Scheduler) Framework(schedulerName string) (*runtime.Framework, bool) {
 	return p.fw, true
 }
 
-func (s *Scheduler) profileFor(pod *api.Pod) (*schedProfile, error) {
+func (s *Scheduler) profileFor(pod *api.Pod) (*profile, error) {
 	name := pod.Spec.SchedulerName
 	if name == "" {
 		name = DefaultSchedulerName
@@ -840,11 +840,11 @@ func (s *Scheduler) AddPodFromHandler(pod *api.Pod) error {
 	return nil
 }
 
-// schedCycleHandle is what the scheduler's own plugins (DefaultBinder,
+// cycleHandle is what the scheduler's own plugins (DefaultBinder,
 // DefaultPreemption) find in the CycleState.
-type schedCycleHandle struct {
+type cycleHandle struct {
 	s    *Scheduler
-	prof *schedProfile
+	prof *profile
 	// victims are the pods the cycle's preemption evicted.
 	victims []string
 	// bindingLocked says the binding cycle runs with the scheduler's lock
@@ -855,37 +855,37 @@ type schedCycleHandle struct {
 
 // cycleHandle returns a new handle for a cycle under prof: for a
 // detached replica's, replicaHandle reset (taken once).
-func (s *Scheduler) cycleHandle(prof *schedProfile) *schedCycleHandle {
+func (s *Scheduler) cycleHandle(prof *profile) *cycleHandle {
 	h := s.replicaHandle
 	if h == nil {
-		return &schedCycleHandle{s: s, prof: prof}
+		return &cycleHandle{s: s, prof: prof}
 	}
 	s.replicaHandle = nil
-	*h = schedCycleHandle{s: s, prof: prof}
+	*h = cycleHandle{s: s, prof: prof}
 	return h
 }
 
 // Clone returns the handle itself: it is shared by cloned states.
-func (h *schedCycleHandle) Clone() framework.StateData { return h }
+func (h *cycleHandle) Clone() framework.StateData { return h }
 
-const schedHandleKey framework.StateKey = "schedkit.scheduling/Scheduler"
+const handleKey framework.StateKey = "schedkit.scheduling/Scheduler"
 
-func schedHandleFrom(state *framework.CycleState) (*schedCycleHandle, bool) {
+func handleFrom(state *framework.CycleState) (*cycleHandle, bool) {
 	if state == nil {
 		return nil, false
 	}
-	d, err := state.Read(schedHandleKey)
+	d, err := state.Read(handleKey)
 	if err != nil {
 		return nil, false
 	}
-	h, ok := d.(*schedCycleHandle)
+	h, ok := d.(*cycleHandle)
 	return h, ok
 }
 
 // SchedulerFromCycleState returns the Scheduler running the cycle of state,
 // for plugins that need its handles (WaitingPod).
 func SchedulerFromCycleState(state *framework.CycleState) (*Scheduler, bool) {
-	h, ok := schedHandleFrom(state)
+	h, ok := handleFrom(state)
 	if !ok {
 		return nil, false
 	}
@@ -969,7 +969,7 @@ func (s *Scheduler) WaitForBindings() {
 // gets UpdateNodeTaint with Queue (kube's workaround for
 // kubernetes/kubernetes#109437); v1.37 removed it, so a taint-only node update no
 // longer requeues a pod such a plugin rejected.
-func buildQueueingHints(ctx context.Context, profiles map[string]*schedProfile, order []string, v framework.KubeVersion) (*queue.Hints, error) {
+func buildQueueingHints(ctx context.Context, profiles map[string]*profile, order []string, v framework.KubeVersion) (*queue.Hints, error) {
 	taintWorkaround := !v.AtLeast(framework.KubeV137)
 	h := &queue.Hints{ByProfile: map[string][]queue.HintFn{}}
 	for _, name := range order {

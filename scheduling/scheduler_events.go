@@ -7,16 +7,16 @@ import (
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
-// schedUsageCache is the part of LoadAwareScheduling's usage cache
+// usageCache is the part of LoadAwareScheduling's usage cache
 // (estimator.AssignCache) that hears cluster events: pods placed outside
 // the scheduler's Reserve, deleted pods and NodeMetric updates.
-type schedUsageCache interface {
+type usageCache interface {
 	AddPod(pod *api.Pod) error
 	DeletePod(pod *api.Pod)
 	UpdateNodeMetric(m *api.NodeMetric) error
 }
 
-var _ schedUsageCache = (*estimator.AssignCache)(nil)
+var _ usageCache = (*estimator.AssignCache)(nil)
 
 // collectUsageCaches finds the usage caches of the profiles' plugins
 // (LoadAwareScheduling exposes Cache()), each once.
@@ -69,7 +69,7 @@ func (s *Scheduler) setReason(key, msg string) {
 	}
 	if s.reasonsSaved.Needs(key) {
 		old, had := s.reasons[key]
-		s.reasonsSaved.Put(key, schedReason{msg: old, had: had})
+		s.reasonsSaved.Put(key, reason{msg: old, had: had})
 	}
 	if msg == "" {
 		delete(s.reasons, key)

@@ -61,9 +61,9 @@ type Fork struct {
 	closed bool
 }
 
-// schedForkState is the scheduler state a Fork saves besides the cluster
+// forkState is the scheduler state a Fork saves besides the cluster
 // and the queue (which journal their own changes).
-type schedForkState struct {
+type forkState struct {
 	f         *Fork
 	pcg       rand.PCG
 	nextStart int
@@ -71,27 +71,27 @@ type schedForkState struct {
 	// waiting are the pods held at Permit at the Fork, in creation order,
 	// with the plugins each still waited for; ready and deferred are the
 	// bindings whose wait had ended (ready a copy, deferred a length).
-	waiting  []schedWaitSave
-	ready    []*schedBinding
+	waiting  []waitSave
+	ready    []*binding
 	deferred int
 }
 
-type schedWaitSave struct {
+type waitSave struct {
 	key     string
 	w       *WaitingPod
 	pending map[string]bool
 }
 
-// schedReason is a pod's PendingReason before a change in a fork.
-type schedReason struct {
+// reason is a pod's PendingReason before a change in a fork.
+type reason struct {
 	msg string
 	had bool
 }
 
-// schedVerdict is the Permit verdict of an asynchronous binding, held
+// verdict is the Permit verdict of an asynchronous binding, held
 // while a fork is open.
-type schedVerdict struct {
-	b  *schedBinding
+type verdict struct {
+	b  *binding
 	st *framework.Status
 }
 
@@ -222,11 +222,11 @@ func (f *Fork) Fork() (*Fork, error) {
 // every part that journals its own changes. The caller holds s.mu.
 func (s *Scheduler) openFork(parent *Fork) *Fork {
 	f := &Fork{s: s, parent: parent}
-	st := schedForkState{f: f, pcg: *s.pcg, nextStart: s.nextStart, cycle: s.cycle}
+	st := forkState{f: f, pcg: *s.pcg, nextStart: s.nextStart, cycle: s.cycle}
 	for _, w := range s.waiting.list() {
-		st.waiting = append(st.waiting, schedWaitSave{key: w.pod.Key(), w: w, pending: w.pendingSet()})
+		st.waiting = append(st.waiting, waitSave{key: w.pod.Key(), w: w, pending: w.pendingSet()})
 	}
-	slices.SortFunc(st.waiting, func(a, b schedWaitSave) int { return cmp.Compare(a.w.ord, b.w.ord) })
+	slices.SortFunc(st.waiting, func(a, b waitSave) int { return cmp.Compare(a.w.ord, b.w.ord) })
 	s.readyMu.Lock()
 	st.ready = slices.Clone(s.ready)
 	st.deferred = len(s.deferred)
@@ -275,7 +275,7 @@ func (f *Fork) Commit() error {
 	}
 	s.readyMu.Lock()
 	s.forkDepth--
-	var held []schedVerdict
+	var held []verdict
 	if s.forkDepth == 0 {
 		held, s.deferred = s.deferred, nil
 	}
@@ -614,7 +614,7 @@ func (f *Fork) FitsNode(ctx context.Context, pod *api.Pod, node string) (*framew
 	if !ok {
 		return nil, fmt.Errorf("scheduling: node %q not found", node)
 	}
-	state := s.newState(&schedCycleHandle{s: s, prof: prof})
+	state := s.newState(&cycleHandle{s: s, prof: prof})
 	defer state.Release()
 	state.SetSnapshot(snap)
 	res, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes())

@@ -107,7 +107,7 @@ func storageResource(k api.StorageKind) framework.EventResource {
 // bindPodVolumes applies VolumeBinding's PreBind in the cluster (taking
 // the scheduler's lock when the binding cycle runs without it) and
 // retries unschedulable pods, as the PV and claim updates would in kube.
-func (s *Scheduler) bindPodVolumes(h *schedCycleHandle, node string, pv *filter.PodVolumes) error {
+func (s *Scheduler) bindPodVolumes(h *cycleHandle, node string, pv *filter.PodVolumes) error {
 	if !h.bindingLocked {
 		s.lockBinding()
 		defer s.mu.Unlock()

@@ -282,8 +282,8 @@ func (q *Queue) flightStrategy(p *QueuedPod) Strategy {
 	return strategy
 }
 
-// qFlightSaved is the in-flight bookkeeping at a Fork.
-type qFlightSaved struct {
+// flightSaved is the in-flight bookkeeping at a Fork.
+type flightSaved struct {
 	events []Event
 	base   int
 	flight map[string]*QueuedPod
@@ -300,7 +300,7 @@ func (q *Queue) flightChanging() {
 	for key, p := range q.Flight {
 		fl[key] = p
 	}
-	q.flightSaved[k-1] = &qFlightSaved{events: slices.Clone(q.FlightEvents), base: q.flightBase, flight: fl}
+	q.flightSaved[k-1] = &flightSaved{events: slices.Clone(q.FlightEvents), base: q.flightBase, flight: fl}
 }
 
 // LowerOrEqualPriority selects the pods of priority at most prio (kube's

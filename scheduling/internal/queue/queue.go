@@ -14,10 +14,10 @@ import (
 
 // Flush periods, as kube-scheduler v1.36 (backend/queue/scheduling_queue.go).
 const (
-	// qBackoffFlushPeriod and qLeftoverFlushPeriod are kube-scheduler's
+	// backoffFlushPeriod and leftoverFlushPeriod are kube-scheduler's
 	// flush ticks of the backoff queue and of the unschedulable pool.
-	qBackoffFlushPeriod  = time.Second
-	qLeftoverFlushPeriod = 30 * time.Second
+	backoffFlushPeriod  = time.Second
+	leftoverFlushPeriod = 30 * time.Second
 )
 
 // Config is scheduling.QueueOptions with its defaults applied.
@@ -99,8 +99,8 @@ type Queue struct {
 	// marks and saved make the queue part of a Scheduler's fork: per open
 	// fork, the counters at Fork and the first saved record of every pod
 	// changed since (see fork, touch, revert).
-	marks []qMark
-	saved forkSaves[qSaved]
+	marks []mark
+	saved forkSaves[saved]
 	// Reorder is set when the QueueSort plugin's order of the pods already
 	// queued changed (Coscheduling's group failure times): the active heap
 	// is rebuilt before the next pop, so that the pop takes the first pod
@@ -119,23 +119,23 @@ type Queue struct {
 	Flight       map[string]*QueuedPod
 	FlightEvents []Event
 	flightBase   int
-	flightSaved  []*qFlightSaved
+	flightSaved  []*flightSaved
 }
 
-// qMark is the queue's counters at a Fork.
-type qMark struct{ seq, moves, events uint64 }
+// mark is the queue's counters at a Fork.
+type mark struct{ seq, moves, events uint64 }
 
-// qSaved is a pod's queue record as it was at a Fork: p is the record
+// saved is a pod's queue record as it was at a Fork: p is the record
 // (nil when the queue did not hold the pod) and v a copy of its contents
 // (nil with p). A copy apart keeps the fork journal's entries small: most
 // records a fork saves are of pods added inside it (p nil).
-type qSaved struct {
+type saved struct {
 	p, v *QueuedPod
 }
 
 func New(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, opts Config) *Queue {
 	if less == nil {
-		less = qPriorityLess
+		less = priorityLess
 	}
 	q := &Queue{opts: opts, clock: clock, less: less, start: clock.Now(),
 		UnschedulableQ: map[string]*QueuedPod{}, Pods: map[string]*QueuedPod{}, gated: map[string]*QueuedPod{}, Flight: map[string]*QueuedPod{}}
@@ -145,10 +145,10 @@ func New(clock framework.Clock, less func(a, b *framework.QueuedPodInfo) bool, o
 	return q
 }
 
-// qPriorityLess is kube-scheduler's PrioritySort order (higher priority
+// priorityLess is kube-scheduler's PrioritySort order (higher priority
 // first, then earlier queue timestamp), used when a profile has no
 // QueueSort plugin.
-func qPriorityLess(a, b *framework.QueuedPodInfo) bool {
+func priorityLess(a, b *framework.QueuedPodInfo) bool {
 	pa, pb := a.Pod.PriorityValue(), b.Pod.PriorityValue()
 	return pa > pb || (pa == pb && a.Timestamp.Before(b.Timestamp))
 }
@@ -202,7 +202,7 @@ func (q *Queue) align(t time.Time) time.Time {
 	if q.opts.DisablePopFromBackoffQ {
 		return t
 	}
-	return t.Truncate(qBackoffFlushPeriod)
+	return t.Truncate(backoffFlushPeriod)
 }
 
 // backoffExpiry is the (aligned) time the pod's backoff ends.
@@ -428,7 +428,7 @@ func (q *Queue) Get(key string) (*QueuedPod, bool) {
 // Flush applies the backoff and leftover flush ticks due by now.
 func (q *Queue) Flush(now time.Time) {
 	aligned := !q.opts.DisablePopFromBackoffQ
-	tick := q.lastTick(now, qBackoffFlushPeriod, aligned)
+	tick := q.lastTick(now, backoffFlushPeriod, aligned)
 	for _, h := range []*Heap{q.BackoffQ, q.ErrorBackoffQ} {
 		for h.Len() > 0 && !q.backingOff(h.Items[0], tick) {
 			q.touch(h.Items[0].Key)
@@ -439,7 +439,7 @@ func (q *Queue) Flush(now time.Time) {
 	if len(q.UnschedulableQ) == 0 {
 		return
 	}
-	leftTick := q.lastTick(now, qLeftoverFlushPeriod, false)
+	leftTick := q.lastTick(now, leftoverFlushPeriod, false)
 	var stale []*QueuedPod
 	for _, p := range q.UnschedulableQ {
 		if leftTick.Sub(p.Timestamp) > q.opts.MaxInUnschedulablePods {
@@ -612,9 +612,9 @@ func (q *Queue) wakeup(count func(*QueuedPod) bool) (time.Time, bool) {
 		e := q.backoffExpiry(p)
 		if aligned {
 			// Done once align(t) > e, i.e. from e + 1 s on.
-			consider(e.Add(qBackoffFlushPeriod))
+			consider(e.Add(backoffFlushPeriod))
 		} else {
-			consider(q.nextTickAtOrAfter(e, qBackoffFlushPeriod, false))
+			consider(q.nextTickAtOrAfter(e, backoffFlushPeriod, false))
 		}
 	}
 	if q.BackoffQ.Len() > 0 {
@@ -632,9 +632,9 @@ func (q *Queue) wakeup(count func(*QueuedPod) bool) (time.Time, bool) {
 		// The first leftover tick strictly more than MaxInUnschedulablePods
 		// after the pod's timestamp.
 		threshold := p.Timestamp.Add(q.opts.MaxInUnschedulablePods)
-		t := q.nextTickAtOrAfter(threshold, qLeftoverFlushPeriod, false)
+		t := q.nextTickAtOrAfter(threshold, leftoverFlushPeriod, false)
 		if !t.After(threshold) {
-			t = t.Add(qLeftoverFlushPeriod)
+			t = t.Add(leftoverFlushPeriod)
 		}
 		consider(t)
 	}
@@ -661,7 +661,7 @@ func (q *Queue) touch(key string) {
 	if !q.saved.Needs(key) {
 		return
 	}
-	s := qSaved{p: q.Pods[key]}
+	s := saved{p: q.Pods[key]}
 	if s.p != nil {
 		v := *s.p
 		s.v = &v
@@ -674,7 +674,7 @@ func (q *Queue) touch(key string) {
 // counters, so pops, backoffs and flushes go on as if the fork never
 // happened.
 func (q *Queue) Fork() {
-	q.marks = append(q.marks, qMark{seq: q.Seq, moves: q.Moves, events: q.Events})
+	q.marks = append(q.marks, mark{seq: q.Seq, moves: q.Moves, events: q.Events})
 	q.saved.Open()
 	q.flightSaved = append(q.flightSaved, nil)
 }
