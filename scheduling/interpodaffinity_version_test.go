@@ -58,7 +58,7 @@ func TestInterPodAffinityNamespaceSelectorMessages(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s, err := scheduling.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}, scheduling.WithSeed(1), scheduling.WithKubeVersion(v))
+				s, err := scheduling.New(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfileFor(v)}, scheduling.WithSeed(1), scheduling.WithKubeVersion(v))
 				if err != nil {
 					t.Fatal(err)
 				}
