@@ -29,8 +29,12 @@ var _ framework.BindPlugin = (*APIBinder)(nil)
 // every profile.
 func (*APIBinder) Name() string { return scheduling.DefaultBinderName }
 
-// Bind posts the pod's Binding to nodeName.
-func (b *APIBinder) Bind(ctx context.Context, _ *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+// Bind posts the pod's Binding to nodeName. On a what-if fork of the
+// scheduler (a question, not the live cluster) it binds in memory only.
+func (b *APIBinder) Bind(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodeName string) *framework.Status {
+	if s, ok := scheduling.SchedulerFromCycleState(state); ok && s.Cluster().Forked() > 0 {
+		return nil
+	}
 	p := pod.Pod
 	binding := &corev1.Binding{
 		ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: p.Name, UID: types.UID(p.UID)},

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -35,6 +36,7 @@ import (
 	"github.com/schedkit/schedkit/kube/convert"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
+	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 // Config says what a Live runs.
@@ -76,8 +78,12 @@ type Live struct {
 	nodes   cache.Indexer
 	storage map[string]cache.Indexer // by kind
 
+	what   *whatif.WhatIf
+	whatMu sync.Mutex
+
 	mu      sync.Mutex
 	applied map[objectRef]string // resourceVersion last applied
+	lastPod map[objectRef]*api.Pod
 	stats   Stats
 }
 
@@ -129,7 +135,7 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 		return nil, fmt.Errorf("live: API server unreachable: %w", err)
 	}
 	_ = vctx
-	l := &Live{cfg: cfg, applied: map[objectRef]string{}, storage: map[string]cache.Indexer{},
+	l := &Live{cfg: cfg, applied: map[objectRef]string{}, lastPod: map[objectRef]*api.Pod{}, storage: map[string]cache.Indexer{},
 		stats: Stats{Applied: map[string]int{}, Ignored: map[string]int{}, Rejected: map[string]string{}}}
 	for _, p := range cfg.Profiles {
 		name := p.SchedulerName
@@ -206,6 +212,7 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	inDump := map[string]bool{}
 	for _, p := range dump.Pods {
 		inDump[p.Key()] = true
+		l.lastPod[objectRef{"Pod", p.Namespace, p.Name}] = p
 	}
 	for r := range l.applied {
 		if r.Kind == "Pod" && !inDump[r.key()] {
@@ -221,11 +228,14 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 		l.writer = newWriter(cfg.Client, l.pods, cfg.Logf)
 		opts = append(opts, scheduling.WithDecisionHandler(l.writer.decision))
 	}
-	s, err := scheduling.New(cluster, cfg.Registry, cfg.Profiles, opts...)
+	w, err := whatif.NewWhatIf(cluster, cfg.Registry, cfg.Profiles, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("live: %w", err)
 	}
-	l.sched = s
+	l.what, l.sched = w, w.Scheduler()
+	if l.writer != nil {
+		l.writer.forked = func() bool { return l.sched.Cluster().Forked() > 0 }
+	}
 	if l.writer != nil {
 		l.writer.start(ctx)
 	}
@@ -386,10 +396,22 @@ func (l *Live) apply(ref objectRef) error {
 		}
 		return nil
 	}
+	if p, ok := o.Value.(*api.Pod); ok && known && statusOnly(l.lastPod[ref], p) {
+		// kube-scheduler ignores an update of a pending pod that changes
+		// only its status (its own PodScheduled condition, say).
+		l.mu.Lock()
+		l.applied[ref] = m.GetResourceVersion()
+		l.lastPod[ref] = p
+		l.mu.Unlock()
+		return nil
+	}
 	if err := l.upsert(ref, o.Value, known); err != nil {
 		return err
 	}
 	l.mu.Lock()
+	if p, ok := o.Value.(*api.Pod); ok {
+		l.lastPod[ref] = p
+	}
 	l.applied[ref] = m.GetResourceVersion()
 	l.stats.Applied[ref.Kind]++
 	l.mu.Unlock()
@@ -399,6 +421,7 @@ func (l *Live) apply(ref objectRef) error {
 func (l *Live) forget(ref objectRef) {
 	l.mu.Lock()
 	delete(l.applied, ref)
+	delete(l.lastPod, ref)
 	l.stats.Applied[ref.Kind]++
 	l.mu.Unlock()
 }
@@ -485,4 +508,16 @@ func (l *Live) PodsOf(sel labels.Selector) []*corev1.Pod {
 		}
 	}
 	return out
+}
+
+// statusOnly reports whether two versions of a pending pod differ only in
+// status fields other than the nominated node.
+func statusOnly(old, cur *api.Pod) bool {
+	if old == nil || old.Spec.NodeName != "" || cur.Spec.NodeName != "" ||
+		old.Status.NominatedNodeName != cur.Status.NominatedNodeName {
+		return false
+	}
+	a, b := *old, *cur
+	a.Status, b.Status = api.PodStatus{}, api.PodStatus{}
+	return reflect.DeepEqual(a, b)
 }

@@ -31,6 +31,8 @@ type writer struct {
 	client kubernetes.Interface
 	pods   cache.Indexer
 	logf   func(string, ...any)
+	// forked reports a what-if fork open on the scheduler.
+	forked func() bool
 
 	mu      sync.Mutex
 	pending []scheduling.Decision
@@ -48,7 +50,13 @@ func newWriter(client kubernetes.Interface, pods cache.Indexer, logf func(string
 }
 
 // decision is the scheduler's decision handler: it queues the decision.
+// Decisions of what-if forks (the handler runs inside the cycle, so the
+// cluster's fork depth is the cycle's) are not the cluster's and are
+// dropped.
 func (w *writer) decision(d scheduling.Decision) {
+	if w.forked != nil && w.forked() {
+		return
+	}
 	switch d.Outcome {
 	case scheduling.OutcomeScheduled, scheduling.OutcomeBound, scheduling.OutcomeUnschedulable, scheduling.OutcomeError:
 	default:
@@ -170,7 +178,7 @@ func (w *writer) evict(ctx context.Context, key string, preemptor *corev1.Pod, d
 	}
 	cond, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []map[string]any{{
 		"type": string(corev1.DisruptionTarget), "status": string(corev1.ConditionTrue), "reason": corev1.PodReasonPreemptionByScheduler,
-		"message": fmt.Sprintf("%s: preempting to accommodate a higher priority pod", d.Profile),
+		"message":            fmt.Sprintf("%s: preempting to accommodate a higher priority pod", d.Profile),
 		"lastTransitionTime": metav1.Now().UTC().Format(time.RFC3339),
 	}}}})
 	_ = retry.OnError(backoff, retriable, func() error {
