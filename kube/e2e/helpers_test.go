@@ -105,7 +105,9 @@ func runLive(t *testing.T, cfg live.Config) *live.Live {
 	return l
 }
 
-func startLiveCtx(ctx context.Context, cfg live.Config) (*live.Live, error) { return live.Start(ctx, cfg) }
+func startLiveCtx(ctx context.Context, cfg live.Config) (*live.Live, error) {
+	return live.Start(ctx, cfg)
+}
 
 // dumpCluster writes what `kubectl get nodes,pods,namespaces,priorityclasses
 // -A -o json` prints, and returns the file.
