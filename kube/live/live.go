@@ -93,8 +93,9 @@ type Stats struct {
 	Applied map[string]int
 	// Ignored counts fields schedkit does not model, by "Kind path".
 	Ignored map[string]int
-	// Rejected are the objects whose conversion failed (name and the
-	// field), left to other schedulers and never bound.
+	// Rejected are the objects whose conversion failed or the scheduler
+	// refused (by "Kind namespace/name", the error names the field): not
+	// in the scheduler, so never bound by it.
 	Rejected map[string]string
 	// Retries counts events applied again after an error.
 	Retries int
@@ -406,6 +407,12 @@ func (l *Live) apply(ref objectRef) error {
 		return nil
 	}
 	if err := l.upsert(ref, o.Value, known); err != nil {
+		// The scheduler refused the object (a pod on a node not yet
+		// seen, an affinity it cannot compile): reported, and retried
+		// with backoff in case a later event makes it valid.
+		l.mu.Lock()
+		l.stats.Rejected[ref.Kind+" "+ref.key()] = err.Error()
+		l.mu.Unlock()
 		return err
 	}
 	l.mu.Lock()
