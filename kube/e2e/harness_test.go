@@ -87,11 +87,11 @@ func startAPIServer(t *testing.T) *apiServer {
 	bin := binaries(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	var procs []*exec.Cmd
+	var exited []chan error
 	t.Cleanup(func() {
 		cancel()
-		for i := len(procs) - 1; i >= 0; i-- {
-			_ = procs[i].Wait()
+		for i := len(exited) - 1; i >= 0; i-- {
+			<-exited[i]
 		}
 	})
 	logFile := func(name string) *os.File {
@@ -111,7 +111,9 @@ func startAPIServer(t *testing.T) *apiServer {
 		if err := cmd.Start(); err != nil {
 			t.Fatalf("starting %s: %v", name, err)
 		}
-		procs = append(procs, cmd)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		exited = append(exited, done)
 	}
 	etcdPort, peerPort, apiPort := freePort(t), freePort(t), freePort(t)
 	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", etcdPort)
@@ -139,7 +141,7 @@ func startAPIServer(t *testing.T) *apiServer {
 		"--service-account-key-file", keyFile, "--service-account-signing-key-file", keyFile,
 		"--service-account-issuer", "https://kubernetes.default.svc", "--token-auth-file", tokenFile,
 		"--authorization-mode", "RBAC", "--service-cluster-ip-range", "10.0.0.0/24",
-		"--disable-admission-plugins", "ServiceAccount", "--allow-privileged=true")
+		"--disable-admission-plugins", "ServiceAccount", "--allow-privileged=true", "--endpoint-reconciler-type", "none")
 
 	url := fmt.Sprintf("https://127.0.0.1:%d", apiPort)
 	cfg := &rest.Config{Host: url, BearerToken: token, TLSClientConfig: rest.TLSClientConfig{Insecure: true}, QPS: 200, Burst: 400}
@@ -159,9 +161,21 @@ func startAPIServer(t *testing.T) *apiServer {
 				break
 			}
 		}
-		if time.Now().After(deadline) {
+		stopped := ""
+		for i, name := range []string{"etcd", "kube-apiserver"} {
+			select {
+			case werr := <-exited[i]:
+				exited[i] <- werr
+				stopped = fmt.Sprintf("%s exited (%v)", name, werr)
+			default:
+			}
+		}
+		if stopped != "" || time.Now().After(deadline) {
+			if stopped == "" {
+				stopped = fmt.Sprintf("not ready after 90 s (%v)", err)
+			}
 			log, _ := os.ReadFile(filepath.Join(dir, "kube-apiserver.log"))
-			t.Fatalf("kube-apiserver not ready after 90 s (%v); its log ends:\n%s", err, tail(string(log), 3000))
+			t.Fatalf("kube-apiserver: %s; its log ends:\n%s", stopped, tail(string(log), 3000))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

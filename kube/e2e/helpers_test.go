@@ -61,6 +61,12 @@ func createNodes(t *testing.T, c kubernetes.Interface, nodes ...*corev1.Node) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The TaintNodesByCondition admission plugin taints a new node
+		// not-ready until its kubelet reports; there is no kubelet.
+		created.Spec.Taints = n.Spec.Taints
+		if created, err = c.CoreV1().Nodes().Update(ctx, created, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 		created.Status = n.Status
 		if _, err := c.CoreV1().Nodes().UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)

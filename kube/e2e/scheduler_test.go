@@ -56,6 +56,7 @@ func TestBindsWhereOfflineSays(t *testing.T) {
 			}
 		case scheduling.OutcomeUnschedulable:
 			failed++
+			t.Logf("pod %s unschedulable: %s", key(got), d.Message)
 			cond, _ := scheduledCondition(got)
 			if got.Spec.NodeName != "" || cond.Status != corev1.ConditionFalse || cond.Reason != corev1.PodReasonUnschedulable || cond.Message != d.Message {
 				t.Errorf("pod %s: node %q, condition %s/%s %q; offline: unschedulable %q", key(got), got.Spec.NodeName, cond.Status, cond.Reason, cond.Message, d.Message)
