@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -205,20 +206,20 @@ func TestRestartLosesNoPod(t *testing.T) {
 	}
 }
 
-// flaky fails every third write request (POST, PATCH, PUT, DELETE) with
-// 503 before it reaches the API server.
+// flaky fails a third of the write requests (POST, PATCH, PUT, DELETE),
+// chosen by a seeded random source, with 503 before they reach the API
+// server.
 type flaky struct {
 	next  http.RoundTripper
 	mu    sync.Mutex
-	n     int
+	rng   *rand.Rand
 	fails int
 }
 
 func (f *flaky) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Method != http.MethodGet {
 		f.mu.Lock()
-		f.n++
-		fail := f.n%3 == 0
+		fail := f.rng.IntN(3) == 0
 		if fail {
 			f.fails++
 		}
@@ -243,7 +244,7 @@ func TestAPIErrorsRetried(t *testing.T) {
 		createPods(t, srv.Client, p)
 	}
 	createPods(t, srv.Client, pod("e-too-big", "32", "1Gi", nil))
-	fl := &flaky{}
+	fl := &flaky{rng: rand.New(rand.NewPCG(1, 2))}
 	cfg := rest.CopyConfig(srv.Config)
 	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { fl.next = rt; return fl }
 	fc, err := kubernetes.NewForConfig(cfg)

@@ -227,7 +227,9 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	opts := slices.Clone(cfg.Options)
 	if cfg.WriteAPI {
 		l.writer = newWriter(cfg.Client, l.pods, cfg.Logf)
-		opts = append(opts, scheduling.WithDecisionHandler(l.writer.decision))
+		// Victims are deleted through the API and leave the cluster when
+		// the informer sees them go, as in kube-scheduler's cache.
+		opts = append(opts, scheduling.WithDecisionHandler(l.writer.decision), scheduling.WithObservedEviction())
 	}
 	w, err := whatif.NewWhatIf(cluster, cfg.Registry, cfg.Profiles, opts...)
 	if err != nil {
@@ -456,9 +458,11 @@ func (l *Live) upsert(ref objectRef, v any, known bool) error {
 		}
 		if err := s.UpdatePod(o); err != nil {
 			if isUnknown(err) {
-				// A preemption victim the scheduler already evicted: it
-				// stays out until the API server deletes it.
-				return nil
+				// A preemption victim the scheduler evicted from its
+				// cluster: as in kube-scheduler's cache, it holds its
+				// resources until the API server has deleted it, and the
+				// preemptor waits on its nominated node meanwhile.
+				return s.AddPod(o)
 			}
 			// Bound by someone else, or recreated under the same name:
 			// the pod is replaced.

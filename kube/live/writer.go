@@ -145,11 +145,6 @@ func (w *writer) apply(ctx context.Context, d scheduling.Decision) {
 	if d.Outcome == scheduling.OutcomeError {
 		reason = corev1.PodReasonSchedulerError
 	}
-	// Victims first, as kube's preemption evicts them before the
-	// preemptor's status says where it is nominated.
-	for _, v := range d.Victims {
-		w.evict(ctx, v, pod, d)
-	}
 	rec.Eventf(pod, nil, corev1.EventTypeWarning, "FailedScheduling", "Scheduling", "%s", d.Message)
 	status := map[string]any{"conditions": []map[string]any{{
 		"type": string(corev1.PodScheduled), "status": string(corev1.ConditionFalse), "reason": reason, "message": d.Message,
@@ -165,6 +160,12 @@ func (w *writer) apply(ctx context.Context, d scheduling.Decision) {
 	})
 	if err != nil && !apierrors.IsNotFound(err) {
 		w.logf("live: pod %s: updating its PodScheduled condition: %v", d.Pod, err)
+	}
+	// The victims go after the preemptor's status names its node: once
+	// they are gone the preemptor may be bound, and a bound pod's
+	// nominatedNodeName cannot be set.
+	for _, v := range d.Victims {
+		w.evict(ctx, v, pod, d)
 	}
 }
 
