@@ -108,13 +108,6 @@ func (w *writer) run(ctx context.Context) {
 	}
 }
 
-// Idle reports whether every queued decision has been written.
-func (w *writer) idle() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.pending) == 0
-}
-
 // backoff is the retry schedule of API writes: from 100 ms doubling to
 // about 13 s, eight tries.
 var backoff = wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Steps: 8, Cap: 15 * time.Second}
