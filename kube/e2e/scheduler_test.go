@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,7 +38,7 @@ func TestBindsWhereOfflineSays(t *testing.T) {
 	want := offline(t, dumpCluster(t, c))
 
 	start := time.Now()
-	runLive(t, liveConfig(c))
+	l := runLive(t, liveConfig(c))
 	waitFor(t, 60*time.Second, "every pod bound or unschedulable", func() (bool, error) { return settled(c) })
 	t.Logf("%d pods settled in %s", len(pods), time.Since(start).Round(time.Millisecond))
 
@@ -68,6 +69,18 @@ func TestBindsWhereOfflineSays(t *testing.T) {
 	if bound == 0 || failed == 0 {
 		t.Errorf("the scenario should bind some pods and fail some: %d bound, %d unschedulable", bound, failed)
 	}
+	// The admission-shaped question on the cluster as it is now: nothing
+	// reaches the API server.
+	vs, err := l.CanPlace(context.Background(), pod("ask-small", "100m", "64Mi", nil), pod("ask-huge", "64", "1Gi", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !vs[0].Placed || vs[0].Node == "" || vs[1].Placed || !strings.HasPrefix(vs[1].Reason, "0/3 nodes are available: 3 Insufficient cpu.") {
+		t.Errorf("CanPlace: %+v", vs)
+	}
+	if _, err := c.CoreV1().Pods("default").Get(context.Background(), "ask-small", metav1.GetOptions{}); err == nil {
+		t.Errorf("a what-if pod reached the API server")
+	}
 	waitFor(t, 20*time.Second, "FailedScheduling events", func() (bool, error) {
 		evs, err := c.EventsV1().Events("default").List(context.Background(), metav1.ListOptions{})
 		if err != nil {
@@ -79,4 +92,13 @@ func TestBindsWhereOfflineSays(t *testing.T) {
 		}
 		return n["FailedScheduling"] >= failed && n["Scheduled"] >= bound, nil
 	})
+	evs, err := c.EventsV1().Events("default").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs.Items {
+		if strings.HasPrefix(e.Regarding.Name, "ask-") {
+			t.Errorf("a what-if question wrote an Event: %s %s", e.Reason, e.Note)
+		}
+	}
 }
