@@ -50,7 +50,11 @@ func (l *Live) CanPlace(ctx context.Context, pods ...*corev1.Pod) ([]Verdict, er
 		if kp == nil {
 			return nil, fmt.Errorf("live: CanPlace: pod %d is nil", i)
 		}
-		v := Verdict{Pod: kp.Namespace + "/" + kp.Name}
+		ns := kp.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		v := Verdict{Pod: ns + "/" + kp.Name}
 		p, err := l.podForQuestion(kp)
 		if err != nil {
 			v.Reason = err.Error()

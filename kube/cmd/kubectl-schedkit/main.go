@@ -71,7 +71,12 @@ func run(args []string, out io.Writer) error {
 		fs.Usage()
 		return errors.New("no command")
 	}
-	cmd, rest := fs.Arg(0), fs.Args()[1:]
+	// Flags may also follow the command.
+	cmd := fs.Arg(0)
+	if err := fs.Parse(fs.Args()[1:]); err != nil {
+		return err
+	}
+	rest := fs.Args()
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	if *kubeconfig != "" {
 		rules.ExplicitPath = *kubeconfig
