@@ -196,3 +196,38 @@ func mustClient(t *testing.T, host string) kubernetes.Interface {
 	}
 	return c
 }
+
+// Informer resyncs redeliver every object; the feed applies none of them
+// again (the resourceVersion is unchanged), and a real change after them is
+// applied once.
+func TestResyncAppliesNothingTwice(t *testing.T) {
+	cfg := config(testNode("n0", 4), testPod("a", "n0", "", 100, 0), testPod("b", "", "schedkit", 100, 0))
+	cfg.Resync = time.Second // the informers' minimum
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l, err := live.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond) // two resyncs
+	waitSynced(t, l, 0)
+	if n := l.Stats().Applied; len(n) != 0 {
+		t.Fatalf("resyncs applied %v", n)
+	}
+	client := cfg.Client.(*fake.Clientset)
+	p := testPod("b", "", "schedkit", 100, 0)
+	p.Labels["tier"] = "x"
+	p.ResourceVersion = "2"
+	if _, err := client.CoreV1().Pods("default").Update(ctx, p, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	waitSynced(t, l, 0)
+	if n := l.Stats().Applied["Pod"]; n != 1 {
+		t.Errorf("pod updates applied: %d, want 1", n)
+	}
+	r, ok := l.Scheduler().Cluster().Pod("default", "b")
+	if !ok || r.Pod.Labels["tier"] != "x" {
+		t.Errorf("update not applied: %v", r.Pod)
+	}
+}
