@@ -569,7 +569,9 @@ func (s *Scheduler) preemptVictims(preemptor *api.Pod, node string, victims []*f
 			w.Reject(plugin, "preempted")
 			continue
 		}
-		_ = s.deletePodLocked(v.Pod.Namespace, v.Pod.Name, "preempted by "+preemptor.Key())
+		if !s.observedEviction || s.cluster.Forked() > 0 {
+			_ = s.deletePodLocked(v.Pod.Namespace, v.Pod.Name, "preempted by "+preemptor.Key())
+		}
 		s.setReason(key, fmt.Sprintf("preempted by %s on node %s", preemptor.Key(), node))
 	}
 	var lower []string

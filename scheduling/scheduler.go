@@ -154,6 +154,15 @@ func WithExplanations() Option { return func(s *Scheduler) { s.keepResults = tru
 // memory grows with the failures only.
 func WithFailureExplanations() Option { return func(s *Scheduler) { s.keepFailed = true } }
 
+// WithObservedEviction makes preemption leave its victims in the cluster
+// for the caller to delete through an API server, as kube-scheduler's
+// preemption deletes them through the API and its cache keeps them until
+// the deletion is observed: a victim leaves when DeletePod reports it
+// gone, and the preemptor waits on its nominated node meanwhile. The
+// Decision still names the victims. What-if forks are not affected: a
+// preemption on a fork deletes its victims there.
+func WithObservedEviction() Option { return func(s *Scheduler) { s.observedEviction = true } }
+
 type profile struct {
 	name       string
 	fw         *runtime.Framework
@@ -243,6 +252,8 @@ type Scheduler struct {
 	async       bool
 	keepResults bool
 	keepFailed  bool // WithFailureExplanations
+	// observedEviction: WithObservedEviction.
+	observedEviction bool
 	// replicas, while a capacity question's replicaAdder runs a replica's
 	// cycle, is the evaluator that cycle may use (see replicaEval).
 	replicas *replicaEval
