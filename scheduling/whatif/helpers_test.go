@@ -7,8 +7,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strings"
-	"testing"
 
 	"pgregory.net/rapid"
 
@@ -211,51 +209,4 @@ func zeroArg(t reflect.Type) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	}
 	return reflect.ValueOf(v), true
-}
-
-// callZero calls every exported method of a fresh zero value (newZero
-// returns a pointer to one) and fails when one panics, when one that
-// returns an error returns none or one that does not say the value is a
-// zero value, or when any other result is neither its type's zero value
-// nor an empty slice or map (an empty answer: no nodes, no pods).
-func callZero(t *testing.T, newZero func() any) {
-	t.Helper()
-	rt := reflect.TypeOf(newZero())
-	for i := range rt.NumMethod() {
-		m := rt.Method(i)
-		t.Run(m.Name, func(t *testing.T) {
-			ft := m.Func.Type()
-			args := []reflect.Value{reflect.ValueOf(newZero())}
-			for j := 1; j < ft.NumIn(); j++ {
-				a, ok := zeroArg(ft.In(j))
-				if !ok {
-					t.Fatalf("no argument for a %v: add one to zeroArg", ft.In(j))
-				}
-				args = append(args, a)
-			}
-			var out []reflect.Value
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						t.Fatalf("panicked on the zero value: %v", r)
-					}
-				}()
-				out = m.Func.Call(args)
-			}()
-			for j, o := range out {
-				if ft.Out(j) != reflect.TypeFor[error]() {
-					empty := (o.Kind() == reflect.Slice || o.Kind() == reflect.Map) && o.Len() == 0
-					if !o.IsZero() && !empty {
-						t.Errorf("result %d on the zero value is %v, want the zero %v", j, o, ft.Out(j))
-					}
-					continue
-				}
-				if o.IsNil() {
-					t.Errorf("no error on the zero value")
-				} else if err := o.Interface().(error); !strings.Contains(err.Error(), ": zero ") || !strings.Contains(err.Error(), "build it with New") {
-					t.Errorf("error %q does not say the value is a zero value", err)
-				}
-			}
-		})
-	}
 }

@@ -1,9 +1,13 @@
 package whatif
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/internal/zerocheck"
+)
 
 // Every method of a zero WhatIf{} returns nothing or an error saying to
 // build it with NewWhatIf; none panics.
 func TestZeroWhatIfMethods(t *testing.T) {
-	callZero(t, func() any { return &WhatIf{} })
+	zerocheck.Methods(t, func() any { return &WhatIf{} }, zeroArg)
 }
