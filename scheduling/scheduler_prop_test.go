@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
 )
 
 // scPropRegistry adds the real NodeResourcesFit filter (cpu, memory, pods,
@@ -39,20 +40,9 @@ func scPropProfile() framework.Profile {
 	return p
 }
 
-func scDrawNode(t *rapid.T, i int) *api.Node {
-	return st.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{
-		"cpu":    fmt.Sprintf("%dm", rapid.IntRange(500, 8000).Draw(t, "nodeCPU")),
-		"memory": fmt.Sprintf("%dMi", rapid.IntRange(512, 8192).Draw(t, "nodeMem")),
-		"pods":   fmt.Sprint(rapid.IntRange(1, 8).Draw(t, "nodePods")),
-	}).Obj()
-}
+var scDrawNode = testplugins.DrawNode
 
-func scDrawPod(t *rapid.T, name string) *api.Pod {
-	return st.MakePod().Name(name).Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).Req(map[string]string{
-		"cpu":    fmt.Sprintf("%dm", 100*rapid.IntRange(0, 30).Draw(t, "podCPU")),
-		"memory": fmt.Sprintf("%dMi", 128*rapid.IntRange(0, 20).Draw(t, "podMem")),
-	}).Obj()
-}
+var scDrawPod = testplugins.DrawPod
 
 // TestPropNoNodeExceedsAllocatable: after any random sequence of pod and
 // node events, scheduling cycles and clock steps, every node's requests

@@ -15,99 +15,13 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
 )
 
-// Test-local plugins: a cpu/pod-count fit filter, a least-allocated cpu
-// score, and recording Reserve/Permit/PreBind/Bind plugins whose behaviour
-// is driven by pod labels.
-
-type scFit struct{}
-
-var scInsufficientCPU = framework.NewStatus(framework.Unschedulable, "Insufficient cpu")
-var scTooManyPods = framework.NewStatus(framework.Unschedulable, "Too many pods")
-
-func (scFit) Name() string { return "ScFit" }
-func (scFit) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
-	if int64(len(n.Pods))+1 > n.Allocatable.Pods {
-		return scTooManyPods
-	}
-	if pod.Requests.MilliCPU > n.Allocatable.MilliCPU-n.Requested.MilliCPU {
-		return scInsufficientCPU
-	}
-	return nil
-}
-
-type scLeast struct{}
-
-func (scLeast) Name() string { return "ScLeast" }
-func (scLeast) Score(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) (int64, *framework.Status) {
-	if n.Allocatable.MilliCPU == 0 {
-		return 0, nil
-	}
-	return (n.Allocatable.MilliCPU - n.Requested.MilliCPU - pod.Requests.MilliCPU) * 100 / n.Allocatable.MilliCPU, nil
-}
-func (scLeast) ScoreExtensions() framework.ScoreExtensions { return nil }
-
-// scRecorder records Reserve/Unreserve/PreBind/Bind/PostBind calls.
-type scRecorder struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (r *scRecorder) add(s string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls = append(r.calls, s)
-}
-
-func (r *scRecorder) get() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.calls...)
-}
-
-// scStep is a plugin for every post-filter point; label "fail-<name>" on a
-// pod makes it fail there ("reject-<name>" rejects), "wait-<name>=<dur>"
-// makes Permit wait.
-type scStep struct {
-	name string
-	rec  *scRecorder
-}
-
-func (p *scStep) Name() string { return p.name }
-func (p *scStep) verdict(pod *framework.PodInfo) *framework.Status {
-	if _, ok := pod.Pod.Labels["fail-"+p.name]; ok {
-		return framework.AsStatus(fmt.Errorf("%s failed", p.name))
-	}
-	if _, ok := pod.Pod.Labels["reject-"+p.name]; ok {
-		return framework.NewStatus(framework.Unschedulable, p.name+" says no")
-	}
-	return nil
-}
-func (p *scStep) Reserve(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) *framework.Status {
-	p.rec.add(fmt.Sprintf("Reserve %s %s %s", p.name, pod.Pod.Name, node))
-	return p.verdict(pod)
-}
-func (p *scStep) Unreserve(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) {
-	p.rec.add(fmt.Sprintf("Unreserve %s %s %s", p.name, pod.Pod.Name, node))
-}
-func (p *scStep) Permit(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) (*framework.Status, time.Duration) {
-	if v, ok := pod.Pod.Labels["wait-"+p.name]; ok {
-		d, _ := time.ParseDuration(v)
-		return framework.NewStatus(framework.Wait), d
-	}
-	if _, ok := pod.Pod.Labels["deny-"+p.name]; ok {
-		return framework.NewStatus(framework.Unschedulable, p.name+" denies"), 0
-	}
-	return p.verdict(pod), 0
-}
-func (p *scStep) PreBind(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) *framework.Status {
-	p.rec.add(fmt.Sprintf("PreBind %s %s %s", p.name, pod.Pod.Name, node))
-	return p.verdict(pod)
-}
-func (p *scStep) PostBind(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) {
-	p.rec.add(fmt.Sprintf("PostBind %s %s %s", p.name, pod.Pod.Name, node))
-}
+// The test plugins (testplugins): a cpu/pod-count fit filter, a
+// least-allocated cpu score, and recording Reserve/Permit/PreBind/PostBind
+// plugins whose behaviour is driven by pod labels.
+type scRecorder = testplugins.Recorder
 
 // scEnv is a scheduler over a small cluster with the test plugins.
 type scEnv struct {
@@ -117,7 +31,7 @@ type scEnv struct {
 	decisions []Decision
 }
 
-var scT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var scT0 = testplugins.T0
 
 func scRegistry(rec *scRecorder) *framework.Registry {
 	reg := framework.NewRegistry()
@@ -126,11 +40,7 @@ func scRegistry(rec *scRecorder) *framework.Registry {
 			panic(err)
 		}
 	}
-	must(reg.Register("ScFit", func(any, framework.Handle) (framework.Plugin, error) { return scFit{}, nil }))
-	must(reg.Register("ScLeast", func(any, framework.Handle) (framework.Plugin, error) { return scLeast{}, nil }))
-	for _, n := range []string{"A", "B"} {
-		must(reg.Register(n, func(any, framework.Handle) (framework.Plugin, error) { return &scStep{name: n, rec: rec}, nil }))
-	}
+	must(testplugins.Register(reg, rec))
 	must(reg.Register(config.PrioritySortName, func(any, framework.Handle) (framework.Plugin, error) { return &PrioritySort{}, nil }))
 	must(reg.Register(DefaultBinderName, NewDefaultBinder))
 	return reg
@@ -329,7 +239,7 @@ func TestReserveFailureRollsBack(t *testing.T) {
 				t.Fatal("nothing scheduled")
 			}
 			want := []string{"Reserve A p n1", "Reserve B p n1", "Unreserve B p n1", "Unreserve A p n1"}
-			if diff := cmp.Diff(want, e.rec.get()); diff != "" {
+			if diff := cmp.Diff(want, e.rec.Calls()); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 			if node, state := e.placement("default", "p"); node != "" || state != cluster.StatePending {
@@ -404,7 +314,7 @@ func TestPermit(t *testing.T) {
 		if node, st := e.placement("default", "p"); node != "" || st != cluster.StatePending {
 			t.Errorf("pod on %q %s", node, st)
 		}
-		calls := e.rec.get()
+		calls := e.rec.Calls()
 		if want := []string{"Unreserve B p n1", "Unreserve A p n1"}; !cmp.Equal(calls[len(calls)-2:], want) {
 			t.Errorf("calls = %v", calls)
 		}
@@ -446,7 +356,7 @@ func TestPermit(t *testing.T) {
 			t.Fatalf("decision = %+v", d)
 		}
 		want := []string{"Reserve A p n1", "Reserve B p n1", "Unreserve B p n1", "Unreserve A p n1"}
-		if diff := cmp.Diff(want, e.rec.get()); diff != "" {
+		if diff := cmp.Diff(want, e.rec.Calls()); diff != "" {
 			t.Errorf("calls (-want +got):\n%s", diff)
 		}
 		if node, st := e.placement("default", "p"); node != "" || st != cluster.StatePending {

@@ -5,118 +5,25 @@ package replay
 // scheduler's do.
 
 import (
-	"context"
-	"fmt"
-	"sync"
-	"time"
-
-	"pgregory.net/rapid"
-
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
 )
 
 var ppLow, ppHigh = int32(0), int32(1000)
 
 var wgFeatures = scheduling.WorkloadFeatures{GenericWorkload: true, GangScheduling: true}
 
-type scFit struct{}
+// The test plugins (testplugins): a cpu/pod-count fit filter, a
+// least-allocated cpu score, and recording Reserve/Permit/PreBind/PostBind
+// plugins whose behaviour is driven by pod labels.
+type scRecorder = testplugins.Recorder
 
-func (scFit) Name() string { return "ScFit" }
-
-func (scFit) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
-	if int64(len(n.Pods))+1 > n.Allocatable.Pods {
-		return scTooManyPods
-	}
-	if pod.Requests.MilliCPU > n.Allocatable.MilliCPU-n.Requested.MilliCPU {
-		return scInsufficientCPU
-	}
-	return nil
-}
-
-var scInsufficientCPU = framework.NewStatus(framework.Unschedulable, "Insufficient cpu")
-
-var scTooManyPods = framework.NewStatus(framework.Unschedulable, "Too many pods")
-
-type scLeast struct{}
-
-func (scLeast) Name() string { return "ScLeast" }
-
-func (scLeast) Score(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) (int64, *framework.Status) {
-	if n.Allocatable.MilliCPU == 0 {
-		return 0, nil
-	}
-	return (n.Allocatable.MilliCPU - n.Requested.MilliCPU - pod.Requests.MilliCPU) * 100 / n.Allocatable.MilliCPU, nil
-}
-
-func (scLeast) ScoreExtensions() framework.ScoreExtensions { return nil }
-
-// scRecorder records Reserve/Unreserve/PreBind/Bind/PostBind calls.
-type scRecorder struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (r *scRecorder) add(s string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls = append(r.calls, s)
-}
-
-// scStep is a plugin for every post-filter point; label "fail-<name>" on a
-// pod makes it fail there ("reject-<name>" rejects), "wait-<name>=<dur>"
-// makes Permit wait.
-type scStep struct {
-	name string
-	rec  *scRecorder
-}
-
-func (p *scStep) Name() string { return p.name }
-
-func (p *scStep) verdict(pod *framework.PodInfo) *framework.Status {
-	if _, ok := pod.Pod.Labels["fail-"+p.name]; ok {
-		return framework.AsStatus(fmt.Errorf("%s failed", p.name))
-	}
-	if _, ok := pod.Pod.Labels["reject-"+p.name]; ok {
-		return framework.NewStatus(framework.Unschedulable, p.name+" says no")
-	}
-	return nil
-}
-
-func (p *scStep) Reserve(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) *framework.Status {
-	p.rec.add(fmt.Sprintf("Reserve %s %s %s", p.name, pod.Pod.Name, node))
-	return p.verdict(pod)
-}
-
-func (p *scStep) Unreserve(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) {
-	p.rec.add(fmt.Sprintf("Unreserve %s %s %s", p.name, pod.Pod.Name, node))
-}
-
-func (p *scStep) Permit(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) (*framework.Status, time.Duration) {
-	if v, ok := pod.Pod.Labels["wait-"+p.name]; ok {
-		d, _ := time.ParseDuration(v)
-		return framework.NewStatus(framework.Wait), d
-	}
-	if _, ok := pod.Pod.Labels["deny-"+p.name]; ok {
-		return framework.NewStatus(framework.Unschedulable, p.name+" denies"), 0
-	}
-	return p.verdict(pod), 0
-}
-
-func (p *scStep) PreBind(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) *framework.Status {
-	p.rec.add(fmt.Sprintf("PreBind %s %s %s", p.name, pod.Pod.Name, node))
-	return p.verdict(pod)
-}
-
-func (p *scStep) PostBind(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node string) {
-	p.rec.add(fmt.Sprintf("PostBind %s %s %s", p.name, pod.Pod.Name, node))
-}
-
-var scT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var scT0 = testplugins.T0
 
 func scRegistry(rec *scRecorder) *framework.Registry {
 	reg := framework.NewRegistry()
@@ -125,11 +32,7 @@ func scRegistry(rec *scRecorder) *framework.Registry {
 			panic(err)
 		}
 	}
-	must(reg.Register("ScFit", func(any, framework.Handle) (framework.Plugin, error) { return scFit{}, nil }))
-	must(reg.Register("ScLeast", func(any, framework.Handle) (framework.Plugin, error) { return scLeast{}, nil }))
-	for _, n := range []string{"A", "B"} {
-		must(reg.Register(n, func(any, framework.Handle) (framework.Plugin, error) { return &scStep{name: n, rec: rec}, nil }))
-	}
+	must(testplugins.Register(reg, rec))
 	must(reg.Register(config.PrioritySortName, func(any, framework.Handle) (framework.Plugin, error) { return &scheduling.PrioritySort{}, nil }))
 	must(reg.Register(scheduling.DefaultBinderName, scheduling.NewDefaultBinder))
 	return reg
@@ -184,20 +87,9 @@ func scPropProfile() framework.Profile {
 	return p
 }
 
-func scDrawNode(t *rapid.T, i int) *api.Node {
-	return st.MakeNode().Name(fmt.Sprintf("n%03d", i)).Capacity(map[string]string{
-		"cpu":    fmt.Sprintf("%dm", rapid.IntRange(500, 8000).Draw(t, "nodeCPU")),
-		"memory": fmt.Sprintf("%dMi", rapid.IntRange(512, 8192).Draw(t, "nodeMem")),
-		"pods":   fmt.Sprint(rapid.IntRange(1, 8).Draw(t, "nodePods")),
-	}).Obj()
-}
+var scDrawNode = testplugins.DrawNode
 
-func scDrawPod(t *rapid.T, name string) *api.Pod {
-	return st.MakePod().Name(name).Priority(int32(rapid.IntRange(0, 3).Draw(t, "prio"))).Req(map[string]string{
-		"cpu":    fmt.Sprintf("%dm", 100*rapid.IntRange(0, 30).Draw(t, "podCPU")),
-		"memory": fmt.Sprintf("%dMi", 128*rapid.IntRange(0, 20).Draw(t, "podMem")),
-	}).Obj()
-}
+var scDrawPod = testplugins.DrawPod
 
 // scResourceProfile is the default profile cut down to the resource
 // plugins: NodeResourcesFit (filter, LeastAllocated score) and
