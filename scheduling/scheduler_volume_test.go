@@ -13,36 +13,12 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
 )
 
-// svZonedCluster is three zones of two nodes (4 cpu each), a
-// WaitForFirstConsumer class "zonal" provisioned by csi.example.com, whose
-// CSINodes report the zone as topology and an attach limit.
-func svZonedCluster(t interface {
-	Helper()
-	Fatal(...any)
-}, limit int32) *cluster.Cluster {
-	t.Helper()
-	var nodes []*api.Node
-	for i := range 6 {
-		zone := fmt.Sprintf("zone-%c", 'a'+i/2)
-		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Label(api.LabelTopologyZone, zone).
-			Capacity(map[string]string{"cpu": "4", "memory": "16Gi", "pods": "110"}).Obj())
-	}
-	c, err := cluster.NewFrom(nodes, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.AddStorageObject(st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range nodes {
-		if err := c.AddStorageObject(st.MakeCSINode(n.Name).Driver("csi.example.com", limit, api.LabelTopologyZone).Obj()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return c
-}
+// svZonedCluster is three zones of two 4-cpu nodes with a
+// WaitForFirstConsumer CSI class "zonal" (testplugins.ZonedVolumeCluster).
+var svZonedCluster = testplugins.ZonedVolumeCluster
 
 func svScheduler(t *testing.T, c *cluster.Cluster) *Scheduler {
 	t.Helper()

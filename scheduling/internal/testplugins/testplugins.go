@@ -7,7 +7,9 @@
 //   - Step, a Reserve/Permit/PreBind/PostBind plugin driven by pod labels,
 //     with a Recorder of its calls;
 //   - Register, which registers them under their names;
-//   - DrawNode and DrawPod, rapid generators of small nodes and pods.
+//   - DrawNode and DrawPod, rapid generators of small nodes and pods;
+//   - ZonedVolumeCluster and VolumeStep, a zoned cluster with a CSI class
+//     and random volume events on it.
 //
 // It imports no scheduler package, so package scheduling's own tests can
 // use it too.
