@@ -4,7 +4,6 @@ package whatif
 // so that the what-if tests read as the scheduler's do.
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 
@@ -13,7 +12,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/internal/zerocheck"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/internal/testplugins"
 )
@@ -80,43 +79,11 @@ func reuseProfile(strategy config.ScoringStrategyType) framework.Profile {
 	return p
 }
 
-// zeroArg returns an argument of type t for a method called on a zero
-// value: a well-formed object, so that the method gets past checking its
-// arguments to the receiver's state.
+// zeroArg is zerocheck.Arg with the what-if questions' option types.
 func zeroArg(t reflect.Type) (reflect.Value, bool) {
-	var v any
 	switch t {
-	case reflect.TypeFor[string]():
-		v = "x"
-	case reflect.TypeFor[context.Context]():
-		v = context.Background()
-	case reflect.TypeFor[*api.Node]():
-		v = st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()
-	case reflect.TypeFor[*api.Pod]():
-		v = st.MakePod().Namespace("x").Name("x").Req(map[string]string{"cpu": "1"}).Obj()
-	case reflect.TypeFor[*api.NodeMetric]():
-		v = st.MakeNodeMetric("x").Obj()
-	case reflect.TypeFor[api.StorageObject]():
-		v = &api.StorageClass{}
-	case reflect.TypeFor[api.StorageKind]():
-		v = api.KindStorageClass
-	case reflect.TypeFor[api.StorageObjects]():
-		v = api.StorageObjects{}
-	case reflect.TypeFor[[]api.PodDisruptionBudget]():
-		v = []api.PodDisruptionBudget{st.PDB("x", "x", "app", "x", 1)}
-	case reflect.TypeFor[func() error]():
-		v = func() error { return nil }
-	case reflect.TypeFor[[]*api.Node]():
-		v = []*api.Node{st.MakeNode().Name("x").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj()}
 	case reflect.TypeFor[CapacityOptions](), reflect.TypeFor[DrainOptions](), reflect.TypeFor[ScaleUpOptions]():
 		return reflect.Zero(t), true
-	case reflect.TypeFor[[]string]():
-		v = []string{"x"}
-	default:
-		if t.Kind() == reflect.Pointer {
-			return reflect.New(t.Elem()), true
-		}
-		return reflect.Value{}, false
 	}
-	return reflect.ValueOf(v), true
+	return zerocheck.Arg(t)
 }
