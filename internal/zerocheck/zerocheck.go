@@ -4,11 +4,10 @@ package zerocheck
 
 import (
 	"context"
-	"time"
-
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
