@@ -115,6 +115,34 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string][]kubeCycleOutcome{
 			{Pod: "default/low", Selected: "n1", Evaluated: 1, Feasible: 1,
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
 		},
+		"nodename-preempt-on-named-node": {
+			{Pod: "default/h", Message: "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match the requested node name.", Nominated: "n2", Victims: []string{"default/l"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeName", "node(s) didn't match the requested node name"), "n2": cvU("NodeResourcesFit", "Insufficient cpu"), "n3": cvUU("NodeName", "node(s) didn't match the requested node name")}},
+		},
+		"image-volume-twice": {
+			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
+				Scores: map[string]map[string]int64{
+					"n1": {"ImageLocality": 74, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 471},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				}},
+		},
+		"nsselector-notin-anti-affinity-preempt": {
+			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules.", Nominated: "n1", Victims: []string{"a/p1"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("InterPodAffinity", "node(s) didn't match pod anti-affinity rules")}},
+		},
+		"nsselector-mixed-anti-affinity": {
+			{Pod: "b/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		},
+		"nsselector-existing-pod-term": {
+			{Pod: "b/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		},
+		"preemption-pdb-second-budget-exhausted": {
+			{Pod: "default/h", Message: "0/2 nodes are available: 2 Insufficient cpu.", Nominated: "n2", Victims: []string{"default/v3"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu"), "n2": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		},
 	},
 	framework.KubeV137: {
 		"nodename-named-node-cordoned": {
@@ -224,6 +252,34 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string][]kubeCycleOutcome{
 		"nominated-gated-pod": {
 			{Pod: "default/low", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		},
+		"nodename-preempt-on-named-node": {
+			{Pod: "default/h", Message: "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeName]. preemption: found a potential placement for pod on node n2, preempting 1 victims", Nominated: "n2", Victims: []string{"default/l"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("", "node(s) didn't satisfy plugin(s) [NodeName]"), "n2": cvU("NodeResourcesFit", "Insufficient cpu"), "n3": cvUU("", "node(s) didn't satisfy plugin(s) [NodeName]")}},
+		},
+		"image-volume-twice": {
+			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
+				Scores: map[string]map[string]int64{
+					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				}},
+		},
+		"nsselector-notin-anti-affinity-preempt": {
+			{Pod: "b/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		},
+		"nsselector-mixed-anti-affinity": {
+			{Pod: "b/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		},
+		"nsselector-existing-pod-term": {
+			{Pod: "b/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		},
+		"preemption-pdb-second-budget-exhausted": {
+			{Pod: "default/h", Message: "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node n2, preempting 1 victims", Nominated: "n2", Victims: []string{"default/v3"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu"), "n2": cvU("NodeResourcesFit", "Insufficient cpu")}},
 		},
 	},
 }
