@@ -3,9 +3,11 @@ package scheduling
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +58,7 @@ import (
 //	cd kube137 && go build -o /tmp/kubeoracle-1.37 .
 //	SCHEDKIT_CYCLE_CASES=/tmp/kc go test ./scheduling -run TestKubeCycleCasesDump
 //	for v in 1.36 1.37; do /tmp/kubeoracle-$v cycle < scheduling/testdata/kubecycle/cases.json |
-//	  jq -c '{name, pods}' | diff - /tmp/kc/want-$v.jsonl; done
+//	  jq -c 'del(.release)' | diff - /tmp/kc/want-$v.jsonl; done
 
 // kubeCycleCase is one case of testdata/kubecycle/cases.json.
 type kubeCycleCase struct {
@@ -66,6 +68,28 @@ type kubeCycleCase struct {
 	Incoming          []json.RawMessage `json:"incoming"`
 	DisabledPreFilter []string          `json:"disabledPreFilter"`
 	Summary           bool              `json:"summary"`
+	// Queue cases add the incoming pods to the queue, schedule each with
+	// ScheduleOne, then apply Events (a pod to delete, "namespace/name",
+	// or a Node or Pod to update) and count the queue's pools.
+	Queue  bool `json:"queue"`
+	Events []struct {
+		Delete string          `json:"delete"`
+		Update json.RawMessage `json:"update"`
+	} `json:"events"`
+}
+
+// kubeCycleCaseOutcome is one case's outcome: each incoming pod's cycle
+// and, for a queue case, the queue's pools after the events.
+type kubeCycleCaseOutcome struct {
+	Pods  []kubeCycleOutcome `json:"pods"`
+	Queue *kubeQueuePools    `json:"queue,omitempty"`
+}
+
+// kubeQueuePools counts the pods in activeQ or backoffQ (retried) and in
+// the unschedulable pool.
+type kubeQueuePools struct {
+	Queued        int `json:"queued"`
+	Unschedulable int `json:"unschedulable"`
 }
 
 // kubeCycleVerdict is one node's filter status.
@@ -104,7 +128,7 @@ func readKubeCycleCases(t *testing.T) []kubeCycleCase {
 
 // runKubeCycleCase schedules the case's incoming pods in turn with release
 // v's default profile and explains each cycle as kubeoracle does.
-func runKubeCycleCase(t *testing.T, v framework.KubeVersion, c *kubeCycleCase) []kubeCycleOutcome {
+func runKubeCycleCase(t *testing.T, v framework.KubeVersion, c *kubeCycleCase) kubeCycleCaseOutcome {
 	t.Helper()
 	l := kubeload.NewLoader(kubeload.Options{})
 	if err := l.ReadBytes(c.Objects, c.Name); err != nil {
@@ -128,21 +152,74 @@ func runKubeCycleCase(t *testing.T, v framework.KubeVersion, c *kubeCycleCase) [
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	var out []kubeCycleOutcome
+	if c.Queue {
+		return runKubeQueueCase(t, s, c)
+	}
+	var out kubeCycleCaseOutcome
 	for i, raw := range c.Incoming {
-		obj, err := kubeload.ReadObject(kubeload.Options{}, raw, c.Name)
-		if err != nil {
-			t.Fatalf("incoming %d: %v", i, err)
-		}
-		pod := obj.Value.(*api.Pod)
+		pod := readKubeObject(t, raw, fmt.Sprintf("%s: incoming %d", c.Name, i)).(*api.Pod)
 		var d Decision
+		var err error
 		if pod.Spec.NodeName != "" {
 			d = scheduleNamedPod(t, s, ctx, pod)
 		} else if d, err = s.SchedulePod(ctx, pod); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, kubeCycleOutcomeOf(d, c.Summary))
+		out.Pods = append(out.Pods, kubeCycleOutcomeOf(d, c.Summary))
 	}
+	return out
+}
+
+func readKubeObject(t *testing.T, raw []byte, name string) any {
+	t.Helper()
+	obj, err := kubeload.ReadObject(kubeload.Options{}, raw, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obj.Value
+}
+
+// runKubeQueueCase adds the incoming pods, schedules each with
+// ScheduleOne, applies the events and counts the queue's pools.
+func runKubeQueueCase(t *testing.T, s *Scheduler, c *kubeCycleCase) kubeCycleCaseOutcome {
+	t.Helper()
+	var out kubeCycleCaseOutcome
+	for i, raw := range c.Incoming {
+		if err := s.AddPod(readKubeObject(t, raw, fmt.Sprintf("%s: incoming %d", c.Name, i)).(*api.Pod)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range c.Incoming {
+		d, ok := s.ScheduleOne(context.Background())
+		if !ok {
+			t.Fatal("nothing to schedule")
+		}
+		o := kubeCycleOutcomeOf(d, true)
+		o.Victims = nil // kubeoracle's queue cases report the nomination only
+		out.Pods = append(out.Pods, o)
+	}
+	for i, e := range c.Events {
+		var err error
+		switch {
+		case e.Delete != "":
+			ns, name, _ := strings.Cut(e.Delete, "/")
+			err = s.DeletePod(ns, name)
+		default:
+			switch x := readKubeObject(t, e.Update, fmt.Sprintf("%s: event %d", c.Name, i)).(type) {
+			case *api.Node:
+				err = s.UpdateNode(x)
+			case *api.Pod:
+				err = s.UpdatePod(x)
+			default:
+				t.Fatalf("event %d updates a %T", i, x)
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	active, backoff, unschedulable := s.QueueLengths()
+	out.Queue = &kubeQueuePools{Queued: active + backoff, Unschedulable: unschedulable}
 	return out
 }
 
@@ -253,10 +330,12 @@ func TestKubeCycleCasesDump(t *testing.T) {
 	for _, v := range framework.KubeVersions() {
 		var b []byte
 		for _, c := range readKubeCycleCases(t) {
+			w := kubeCycleOutcomes[v][c.Name]
 			line, err := json.Marshal(struct {
-				Name string             `json:"name"`
-				Pods []kubeCycleOutcome `json:"pods"`
-			}{c.Name, kubeCycleOutcomes[v][c.Name]})
+				Name  string             `json:"name"`
+				Pods  []kubeCycleOutcome `json:"pods"`
+				Queue *kubeQueuePools    `json:"queue,omitempty"`
+			}{c.Name, w.Pods, w.Queue})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,12 +8,16 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
@@ -50,12 +54,36 @@ type cycleCase struct {
 	// DisabledPreFilter are plugins taken out of the profile's PreFilter
 	// only (plugins.preFilter.disabled).
 	DisabledPreFilter []string `json:"disabledPreFilter,omitempty"`
+	// Queue sends the incoming pods through kube-scheduler's queue
+	// instead: they are created, each is popped and scheduled by
+	// Scheduler.ScheduleOne (a pod it places is bound), then Events are
+	// applied and the queue's pools reported (requeueing: which cluster
+	// events retry an unschedulable pod). The pods' outputs then carry the
+	// selected node or the FitError message only.
+	Queue  bool         `json:"queue,omitempty"`
+	Events []cycleEvent `json:"events,omitempty"`
 	// Summary leaves each node's verdict and scores out of the output
 	// (for clusters too large to read).
 	Summary bool `json:"summary,omitempty"`
 	// Other fields (what the case is about) are for readers.
 	Change string `json:"change,omitempty"`
 	About  string `json:"about,omitempty"`
+}
+
+// cycleEvent is one change to the cluster after a queue case's cycles:
+// Delete names a pod ("namespace/name") to delete, Update is a Node or Pod
+// object replacing the one of that name.
+type cycleEvent struct {
+	Delete string          `json:"delete,omitempty"`
+	Update json.RawMessage `json:"update,omitempty"`
+}
+
+// queuePools counts the queue's pods after a queue case's events: those
+// in activeQ or backoffQ (retried: which of the two depends on the time
+// since the attempt) and those left in the unschedulable pool.
+type queuePools struct {
+	Queued        int `json:"queued"`
+	Unschedulable int `json:"unschedulable"`
 }
 
 // nodeVerdict is one node's filter status: the first failing Filter
@@ -103,16 +131,29 @@ func runCycles() {
 	must(json.Unmarshal(data, &cases))
 	enc := json.NewEncoder(os.Stdout)
 	for i := range cases {
-		out, err := runCycleCase(&cases[i])
+		var out []cycleOut
+		var err error
+		if !cases[i].Queue {
+			out, err = runCycleCase(&cases[i])
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "kubeoracle cycle: %s: %v\n", cases[i].Name, err)
 			os.Exit(1)
 		}
+		var pools *queuePools
+		if cases[i].Queue {
+			out, pools, err = runQueueCase(&cases[i])
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "kubeoracle cycle: %s: %v\n", cases[i].Name, err)
+				os.Exit(1)
+			}
+		}
 		must(enc.Encode(struct {
-			Name    string     `json:"name"`
-			Release string     `json:"release"`
-			Pods    []cycleOut `json:"pods"`
-		}{cases[i].Name, kubeRelease(), out}))
+			Name    string      `json:"name"`
+			Release string      `json:"release"`
+			Pods    []cycleOut  `json:"pods"`
+			Queue   *queuePools `json:"queue,omitempty"`
+		}{cases[i].Name, kubeRelease(), out, pools}))
 	}
 }
 
@@ -176,18 +217,18 @@ func nodeInfoSnapshot(s *scheduler.Scheduler) *cache.Snapshot {
 	return *(**cache.Snapshot)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
-func runCycleCase(c *cycleCase) ([]cycleOut, error) {
-	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), klog.Background()))
-	defer cancel()
+// newScheduler starts kube's Scheduler (without running its loops) on the
+// case's objects, its informers synced and their handlers done.
+func newScheduler(ctx context.Context, c *cycleCase) (*scheduler.Scheduler, *fake.Clientset, informers.SharedInformerFactory, error) {
 	objs, err := decodeList(c.Objects)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	client := fake.NewSimpleClientset(objs...)
 	inf := newInformerFactory(client)
 	profiles, err := defaultProfiles(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: client.EventsV1()})
 	sched, err := scheduler.New(ctx, client, inf, nil, profile.NewRecorderFactory(broadcaster), scheduler.WithProfiles(profiles...),
@@ -197,11 +238,21 @@ func runCycleCase(c *cycleCase) ([]cycleOut, error) {
 		// the goroutines' timing; with one it is the round-robin order.
 		scheduler.WithParallelism(1))
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	inf.Start(ctx.Done())
 	inf.WaitForCacheSync(ctx.Done())
 	if err := sched.WaitForHandlersSync(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	return sched, client, inf, nil
+}
+
+func runCycleCase(c *cycleCase) ([]cycleOut, error) {
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), klog.Background()))
+	defer cancel()
+	sched, client, inf, err := newScheduler(ctx, c)
+	if err != nil {
 		return nil, err
 	}
 	fw := sched.Profiles[v1.DefaultSchedulerName]
@@ -374,4 +425,101 @@ func deletedPods(client *fake.Clientset) []string {
 	}
 	slices.Sort(got)
 	return slices.Compact(got)
+}
+
+// runQueueCase creates the incoming pods, schedules each with
+// Scheduler.ScheduleOne, applies the events and counts the queue's pools.
+func runQueueCase(c *cycleCase) ([]cycleOut, *queuePools, error) {
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), klog.Background()))
+	defer cancel()
+	sched, client, _, err := newScheduler(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []cycleOut
+	var cur *cycleOut
+	schedulePod := sched.SchedulePod
+	sched.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		res, err := schedulePod(ctx, fw, state, pi)
+		if err == nil {
+			cur.Selected, cur.Evaluated, cur.Feasible = res.SuggestedHost, res.EvaluatedNodes, res.FeasibleNodes
+		}
+		return res, err
+	}
+	onFailure := sched.FailureHandler
+	sched.FailureHandler = func(ctx context.Context, fw framework.Framework, pi *framework.QueuedPodInfo, st *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
+		cur.Selected, cur.Evaluated, cur.Feasible = "", 0, 0
+		cur.Message = st.AsError().Error()
+		if ni != nil {
+			cur.Nominated = ni.NominatedNodeName
+		}
+		onFailure(ctx, fw, pi, st, ni, start)
+	}
+	for _, pod := range c.Incoming {
+		if pod.Namespace == "" {
+			pod.Namespace = "default"
+		}
+		if _, err := client.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := waitFor(func() bool { p, _ := sched.SchedulingQueue.PendingPods(); return len(p) >= len(c.Incoming) }); err != nil {
+		return nil, nil, fmt.Errorf("incoming pods not queued: %w", err)
+	}
+	for range c.Incoming {
+		out = append(out, cycleOut{})
+		cur = &out[len(out)-1]
+		sched.ScheduleOne(ctx)
+	}
+	for i, pod := range c.Incoming {
+		out[i].Pod = pod.Namespace + "/" + pod.Name
+	}
+	for _, e := range c.Events {
+		if err := applyEvent(ctx, client, e); err != nil {
+			return nil, nil, err
+		}
+	}
+	// The informers deliver the events to the queue asynchronously; there
+	// is no signal that a move is done, so wait a while.
+	time.Sleep(time.Second)
+	_, summary := sched.SchedulingQueue.PendingPods()
+	// "activeQ:%v; backoffQ:%v; unschedulablePods:%v" (v1.37:
+	// unschedulableEntities).
+	n := map[string]int{}
+	for _, m := range regexp.MustCompile(`(\w+):(\d+)`).FindAllStringSubmatch(summary, -1) {
+		n[m[1]], _ = strconv.Atoi(m[2])
+	}
+	active, backoff, unsched := n["activeQ"], n["backoffQ"], n["unschedulablePods"]+n["unschedulableEntities"]
+	return out, &queuePools{Queued: active + backoff, Unschedulable: unsched}, nil
+}
+
+// applyEvent deletes a pod or updates a node or pod through the client.
+func applyEvent(ctx context.Context, client *fake.Clientset, e cycleEvent) error {
+	if e.Delete != "" {
+		ns, name, _ := strings.Cut(e.Delete, "/")
+		return client.CoreV1().Pods(ns).Delete(ctx, name, metav1.DeleteOptions{})
+	}
+	o, _, err := clientscheme.Codecs.UniversalDeserializer().Decode(e.Update, nil, nil)
+	if err != nil {
+		return err
+	}
+	switch x := o.(type) {
+	case *v1.Node:
+		_, err = client.CoreV1().Nodes().Update(ctx, x, metav1.UpdateOptions{})
+	case *v1.Pod:
+		_, err = client.CoreV1().Pods(x.Namespace).Update(ctx, x, metav1.UpdateOptions{})
+	default:
+		err = fmt.Errorf("event updates a %T", o)
+	}
+	return err
+}
+
+// waitFor polls cond for up to five seconds.
+func waitFor(cond func() bool) error {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return nil
+		}
+	}
+	return errors.New("timed out")
 }
