@@ -123,7 +123,7 @@ type cycleOut struct {
 }
 
 // runCycles reads a JSON array of cycle cases from stdin and prints, per
-// case, a JSON line {"name", "release", "pods": [cycleOut...]}.
+// case, a JSON line {"name", "release", "pods": [cycleOut...], "queue"}.
 func runCycles() {
 	data, err := io.ReadAll(os.Stdin)
 	must(err)
@@ -131,29 +131,25 @@ func runCycles() {
 	must(json.Unmarshal(data, &cases))
 	enc := json.NewEncoder(os.Stdout)
 	for i := range cases {
+		c := &cases[i]
 		var out []cycleOut
+		var pools *queuePools
 		var err error
-		if !cases[i].Queue {
-			out, err = runCycleCase(&cases[i])
+		if c.Queue {
+			out, pools, err = runQueueCase(c)
+		} else {
+			out, err = runCycleCase(c)
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "kubeoracle cycle: %s: %v\n", cases[i].Name, err)
+			fmt.Fprintf(os.Stderr, "kubeoracle cycle: %s: %v\n", c.Name, err)
 			os.Exit(1)
-		}
-		var pools *queuePools
-		if cases[i].Queue {
-			out, pools, err = runQueueCase(&cases[i])
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "kubeoracle cycle: %s: %v\n", cases[i].Name, err)
-				os.Exit(1)
-			}
 		}
 		must(enc.Encode(struct {
 			Name    string      `json:"name"`
 			Release string      `json:"release"`
 			Pods    []cycleOut  `json:"pods"`
 			Queue   *queuePools `json:"queue,omitempty"`
-		}{cases[i].Name, kubeRelease(), out, pools}))
+		}{c.Name, kubeRelease(), out, pools}))
 	}
 }
 
@@ -248,6 +244,8 @@ func newScheduler(ctx context.Context, c *cycleCase) (*scheduler.Scheduler, *fak
 	return sched, client, inf, nil
 }
 
+// runCycleCase schedules the case's incoming pods in turn by direct
+// Scheduler.SchedulePod calls on one scheduler.
 func runCycleCase(c *cycleCase) ([]cycleOut, error) {
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), klog.Background()))
 	defer cancel()
