@@ -49,14 +49,21 @@ import (
 //     FilterVictimsWithPDBViolation), so the later one keeps its disruption.
 //   - A gated pod's nominated node is reserved from v1.37 (PriorityQueue.Add
 //     nominates before the gate check; kubernetes/kubernetes#139057).
+//   - Requeueing (queue cases): a taint-only node update retries a pod
+//     NodeAffinity rejected in v1.36 only (scheduler.go:buildQueueingHintMap
+//     registered UpdateNodeTaint for every Node/Add registration), and the
+//     deletion of a pod matching one of an unschedulable pod's anti-affinity
+//     terms retries it in v1.37 only (interpodaffinity/plugin.go:
+//     isSchedulableAfterAssignedPodChange, any term instead of all;
+//     kubernetes/kubernetes#139161).
 //
 // kubeCycleOutcomes is what kubeoracle's cycle mode (testdata/kubeoracle,
 // one build per release) answered for each case. To check it against kube
 // again:
 //
-//	cd scheduling/testdata/kubeoracle && go build -o /tmp/kubeoracle-1.36 .
-//	cd kube137 && go build -o /tmp/kubeoracle-1.37 .
-//	SCHEDKIT_CYCLE_CASES=/tmp/kc go test ./scheduling -run TestKubeCycleCasesDump
+//	(cd scheduling/testdata/kubeoracle && go build -o /tmp/kubeoracle-1.36 .)
+//	(cd scheduling/testdata/kubeoracle/kube137 && go build -o /tmp/kubeoracle-1.37 .)
+//	mkdir -p /tmp/kc && SCHEDKIT_CYCLE_CASES=/tmp/kc go test ./scheduling -run TestKubeCycleCasesDump
 //	for v in 1.36 1.37; do /tmp/kubeoracle-$v cycle < scheduling/testdata/kubecycle/cases.json |
 //	  jq -c 'del(.release)' | diff - /tmp/kc/want-$v.jsonl; done
 
