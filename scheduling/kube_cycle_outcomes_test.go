@@ -45,6 +45,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 445},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"image-volume-absent": {Pods: []kubeCycleOutcome{
@@ -53,6 +57,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 420},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"image-volume-same-image": {Pods: []kubeCycleOutcome{
@@ -61,6 +69,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 445},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"image-no-volume": {Pods: []kubeCycleOutcome{
@@ -69,6 +81,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 420},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity": {Pods: []kubeCycleOutcome{
@@ -93,6 +109,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 0, "InterPodAffinity": 200, "NodeResourcesFit": 95, "TaintToleration": 300, "total": 595},
 					"n2": {"ImageLocality": 0, "InterPodAffinity": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 0, "InterPodAffinity": 100, "NodeResourcesFit": 95, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "InterPodAffinity": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"nsselector-in-anti-affinity": {Pods: []kubeCycleOutcome{
@@ -125,6 +145,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 74, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 471},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 74, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity-preempt": {Pods: []kubeCycleOutcome{
@@ -192,6 +216,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"image-volume-absent": {Pods: []kubeCycleOutcome{
@@ -200,6 +228,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 11, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 408},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 11, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"image-volume-same-image": {Pods: []kubeCycleOutcome{
@@ -208,6 +240,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"image-no-volume": {Pods: []kubeCycleOutcome{
@@ -216,6 +252,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 420},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity": {Pods: []kubeCycleOutcome{
@@ -240,6 +280,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 0, "NodeResourcesFit": 95, "TaintToleration": 300, "VolumeBinding": 0, "total": 395},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 0, "NodeResourcesFit": 95, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"nsselector-in-anti-affinity": {Pods: []kubeCycleOutcome{
@@ -272,6 +316,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Scores: map[string]map[string]int64{
 					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
 					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity-preempt": {Pods: []kubeCycleOutcome{

@@ -118,6 +118,7 @@ type kubeCycleOutcome struct {
 	Victims   []string                    `json:"victims,omitempty"`
 	Nodes     map[string]kubeCycleVerdict `json:"nodes,omitempty"`
 	Scores    map[string]map[string]int64 `json:"scores,omitempty"`
+	Raw       map[string]map[string]int64 `json:"raw,omitempty"`
 }
 
 func readKubeCycleCases(t *testing.T) []kubeCycleCase {
@@ -256,8 +257,8 @@ func scheduleNamedPod(t *testing.T, s *Scheduler, ctx context.Context, pod *api.
 
 // kubeCycleOutcomeOf explains decision d as kubeoracle explains kube's cycle:
 // on success the node and counts, every node's verdict, and with more than
-// one feasible node each plugin's weighted score (plugins whose PreScore
-// skipped left out), the total and the best nodes; on failure the message,
+// one feasible node each plugin's raw and weighted score (plugins whose
+// PreScore skipped left out), the total and the best nodes; on failure the message,
 // the nominated node, the victims and every node's verdict.
 func kubeCycleOutcomeOf(d Decision, summary bool) kubeCycleOutcome {
 	o := kubeCycleOutcome{Pod: d.Pod}
@@ -283,13 +284,17 @@ func kubeCycleOutcomeOf(d Decision, summary bool) kubeCycleOutcome {
 		if o.Scores == nil {
 			o.Scores = map[string]map[string]int64{}
 		}
-		m := map[string]int64{"total": ns.Total}
+		m, raw := map[string]int64{"total": ns.Total}, map[string]int64{}
 		for _, ps := range ns.Scores {
 			if !ps.Skipped {
-				m[ps.Plugin] = ps.Weighted
+				m[ps.Plugin], raw[ps.Plugin] = ps.Weighted, ps.Raw
 			}
 		}
 		o.Scores[ns.Node] = m
+		if o.Raw == nil {
+			o.Raw = map[string]map[string]int64{}
+		}
+		o.Raw[ns.Node] = raw
 		switch {
 		case ns.Total > best:
 			best, o.Best = ns.Total, []string{ns.Node}

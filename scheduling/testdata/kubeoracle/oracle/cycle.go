@@ -120,6 +120,9 @@ type cycleOut struct {
 	// feasible nodes; only when more than one node is feasible (kube
 	// scores nothing otherwise).
 	Scores map[string]map[string]int64 `json:"scores,omitempty"`
+	// Raw is, for the same nodes and plugins, each plugin's Score before
+	// normalization and weight.
+	Raw map[string]map[string]int64 `json:"raw,omitempty"`
 }
 
 // runCycles reads a JSON array of cycle cases from stdin and prints, per
@@ -362,7 +365,31 @@ func scheduleIncoming(ctx context.Context, sched *scheduler.Scheduler, fw framew
 		}
 	}
 	sort.Strings(o.Best)
+	o.Raw = map[string]map[string]int64{}
+	skip := state.GetSkipScorePlugins()
+	for _, pl := range scorePlugins(fw) {
+		if skip.Has(pl.Name()) {
+			continue
+		}
+		for _, n := range feasible {
+			v, st := pl.Score(ctx, state, pod, n)
+			if !st.IsSuccess() {
+				return o, st.AsError()
+			}
+			if o.Raw[n.Node().Name] == nil {
+				o.Raw[n.Node().Name] = map[string]int64{}
+			}
+			o.Raw[n.Node().Name][pl.Name()] = v
+		}
+	}
 	return o, nil
+}
+
+// scorePlugins are the framework's own Score plugins (the field is not
+// exported), to call Score on the cycle state RunPreScorePlugins wrote.
+func scorePlugins(fw framework.Framework) []fwk.ScorePlugin {
+	f := reflect.ValueOf(fw).Elem().FieldByName("scorePlugins")
+	return *(*[]fwk.ScorePlugin)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
 // refilter runs the framework's PreFilter and Filter (with nominated pods,
