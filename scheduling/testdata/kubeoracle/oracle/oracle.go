@@ -18,9 +18,12 @@
 //	                         model) on small clusters: a JSON array of
 //	                         cases on stdin (see cycle.go), one JSON line
 //	                         per case with, per incoming pod, every node's
-//	                         filter status, each score plugin's weighted
-//	                         score and the total, the selected node and
-//	                         the FitError message with PostFilter's.
+//	                         filter status, each score plugin's raw and
+//	                         weighted score and the total, the selected
+//	                         node and the FitError message with
+//	                         PostFilter's; a queue case goes through the
+//	                         scheduling queue and reports which pods
+//	                         cluster events retried.
 //	kubeoracle writeconfig   KubeSchedulerConfiguration documents read as
 //	                         JSON lines {"name","config"} from stdin; prints
 //	                         {"name","written"} (what kube-scheduler
