@@ -12,7 +12,7 @@
 //	                         PreScore verdict and Score per node) as JSON
 //	                         lines; the release's default feature gates,
 //	                         changed per scenario by "featureGates".
-//	kubeoracle cycle        kube-scheduler's own Scheduler (the release's
+//	kubeoracle cycle         kube-scheduler's own Scheduler (the release's
 //	                         default profile without DynamicResources and
 //	                         NodeDeclaredFeatures, which schedkit does not
 //	                         model) on small clusters: a JSON array of
