@@ -35,6 +35,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/p", Selected: "n2", Evaluated: 2, Feasible: 1,
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeUnschedulable", "node(s) were unschedulable"), "n2": cvOK}},
 		}},
+		"order-nodename-prefilter-disabled-unschedulable": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Message: "0/2 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeUnschedulable", "node(s) were unschedulable"), "n2": cvUU("TaintToleration", "node(s) had untolerated taint(s)")}},
+		}},
 		"order-cordoned-other-named": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n2", Evaluated: 2, Feasible: 1,
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeUnschedulable", "node(s) were unschedulable"), "n2": cvOK}},
@@ -205,6 +209,10 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 		"order-nodename-prefilter-disabled": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n2", Evaluated: 2, Feasible: 1,
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeName", "node(s) didn't match the requested node name"), "n2": cvOK}},
+		}},
+		"order-nodename-prefilter-disabled-unschedulable": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Message: "0/2 nodes are available: 1 node(s) didn't match the requested node name, 1 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeName", "node(s) didn't match the requested node name"), "n2": cvUU("TaintToleration", "node(s) had untolerated taint(s)")}},
 		}},
 		"order-cordoned-other-named": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n2", Evaluated: 1, Feasible: 1,
