@@ -171,6 +171,38 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/h", Message: "0/2 nodes are available: 2 Insufficient cpu.", Nominated: "n2", Victims: []string{"default/v3"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu"), "n2": cvU("NodeResourcesFit", "Insufficient cpu")}},
 		}},
+		"nodename-matchfields-same-node": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) didn't match the requested node name, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity]"), "n2": cvUU("NodeAffinity", "node(s) didn't match Pod's node affinity/selector"), "n3": cvUU("NodeName", "node(s) didn't match the requested node name")}},
+		}},
+		"image-volume-untagged": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
+				Scores: map[string]map[string]int64{
+					"n1": {"ImageLocality": 38, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 435},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 38, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+				}},
+		}},
+		"image-init-container-and-volume": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
+				Scores: map[string]map[string]int64{
+					"n1": {"ImageLocality": 36, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 433},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 36, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+				}},
+		}},
+		"nsselector-doesnotexist-selects-unlabelled": {Pods: []kubeCycleOutcome{
+			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("InterPodAffinity", "node(s) didn't match pod anti-affinity rules")}},
+		}},
 		"requeue-taint-only-node-update": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
@@ -345,6 +377,38 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 		"preemption-pdb-second-budget-exhausted": {Pods: []kubeCycleOutcome{
 			{Pod: "default/h", Message: "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node n2, preempting 1 victims", Nominated: "n2", Victims: []string{"default/v3"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu"), "n2": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		}},
+		"nodename-matchfields-same-node": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) didn't satisfy plugin(s) [NodeAffinity NodeName]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity NodeName]"), "n2": cvUU("NodeAffinity", "node(s) didn't match Pod's node affinity/selector"), "n3": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity NodeName]")}},
+		}},
+		"image-volume-untagged": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
+				Scores: map[string]map[string]int64{
+					"n1": {"ImageLocality": 19, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 416},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 19, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+				}},
+		}},
+		"image-init-container-and-volume": {Pods: []kubeCycleOutcome{
+			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
+				Scores: map[string]map[string]int64{
+					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+				},
+				Raw: map[string]map[string]int64{
+					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+				}},
+		}},
+		"nsselector-doesnotexist-selects-unlabelled": {Pods: []kubeCycleOutcome{
+			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("InterPodAffinity", "node(s) didn't match pod anti-affinity rules")}},
 		}},
 		"requeue-taint-only-node-update": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
