@@ -1,10 +1,7 @@
 package kubeload
 
 import (
-	"errors"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/schedkit/schedkit/framework/api"
 )
@@ -80,7 +77,7 @@ func podFeatures(p *api.Pod, decoded []string) []string {
 
 func (l *Loader) addResourceSlice(obj any, src source) error {
 	s := obj.(*api.ResourceSlice)
-	if err := validateResourceSlice(s); err != nil {
+	if err := api.ValidateResourceSlice(s); err != nil {
 		return err
 	}
 	if err := l.claim(kindResourceSlice, "", s.Name, src); err != nil {
@@ -90,35 +87,9 @@ func (l *Loader) addResourceSlice(obj any, src source) error {
 	return nil
 }
 
-// validateResourceSlice checks what the allocator relies on: names set,
-// and a pool generation and slice count that can be compared.
-func validateResourceSlice(s *api.ResourceSlice) error {
-	switch {
-	case s.Name == "":
-		return errors.New("metadata.name: empty")
-	case s.Spec.Driver == "":
-		return errors.New("spec.driver: empty")
-	case s.Spec.Pool.Name == "":
-		return errors.New("spec.pool.name: empty")
-	case s.Spec.Pool.Generation < 0:
-		return fmt.Errorf("spec.pool.generation %d: must not be negative", s.Spec.Pool.Generation)
-	case s.Spec.Pool.ResourceSliceCount < 1:
-		return fmt.Errorf("spec.pool.resourceSliceCount %d: must be at least 1", s.Spec.Pool.ResourceSliceCount)
-	}
-	for i := range s.Spec.Devices {
-		if s.Spec.Devices[i].Name == "" {
-			return fmt.Errorf("spec.devices[%d].name: empty", i)
-		}
-	}
-	return nil
-}
-
 func (l *Loader) addDeviceClass(obj any, src source) error {
 	c := obj.(*api.DeviceClass)
-	if c.Name == "" {
-		return errors.New("metadata.name: empty")
-	}
-	if err := validateSelectors("spec.selectors", c.Spec.Selectors); err != nil {
+	if err := api.ValidateDeviceClass(c); err != nil {
 		return err
 	}
 	if err := l.claim(kindDeviceClass, "", c.Name, src); err != nil {
@@ -131,10 +102,8 @@ func (l *Loader) addDeviceClass(obj any, src source) error {
 func (l *Loader) addResourceClaim(obj any, src source) error {
 	c := obj.(*api.ResourceClaim)
 	c.Namespace = orDefault(c.Namespace)
-	if c.Name == "" {
-		return errors.New("metadata.name: empty")
-	}
-	if err := validateDeviceClaim("spec.devices", &c.Spec.Devices); err != nil {
+	c.Spec.Devices.SetDefaults()
+	if err := api.ValidateResourceClaim(c); err != nil {
 		return err
 	}
 	if err := l.claim(kindResourceClaim, c.Namespace, c.Name, src); err != nil {
@@ -147,126 +116,13 @@ func (l *Loader) addResourceClaim(obj any, src source) error {
 func (l *Loader) addResourceClaimTemplate(obj any, src source) error {
 	t := obj.(*api.ResourceClaimTemplate)
 	t.Namespace = orDefault(t.Namespace)
-	if t.Name == "" {
-		return errors.New("metadata.name: empty")
-	}
-	if err := validateDeviceClaim("spec.spec.devices", &t.Spec.Spec.Devices); err != nil {
+	t.Spec.Spec.Devices.SetDefaults()
+	if err := api.ValidateResourceClaimTemplate(t); err != nil {
 		return err
 	}
 	if err := l.claim(kindResourceClaimTemplate, t.Namespace, t.Name, src); err != nil {
 		return err
 	}
 	l.dra.ResourceClaimTemplates = append(l.dra.ResourceClaimTemplates, t)
-	return nil
-}
-
-// validateDeviceClaim checks a claim's requests as the API server does
-// where the allocator depends on it (each request named, uniquely, with
-// exactly one of exactly and firstAvailable, a known allocation mode and a
-// count that is not negative; constraints and configuration naming
-// requests of the claim) and defaults them as it does (defaultMode).
-func validateDeviceClaim(field string, dc *api.DeviceClaim) error {
-	names := make(map[string]bool, len(dc.Requests))
-	for i := range dc.Requests {
-		r := &dc.Requests[i]
-		at := fmt.Sprintf("%s.requests[%d]", field, i)
-		if r.Name == "" {
-			return fmt.Errorf("%s.name: empty", at)
-		}
-		if names[r.Name] {
-			return fmt.Errorf("%s.name %q: duplicate", at, shortText(r.Name))
-		}
-		names[r.Name] = true
-		switch {
-		case r.Exactly != nil && len(r.FirstAvailable) > 0:
-			return fmt.Errorf("%s: exactly and firstAvailable both set", at)
-		case r.Exactly != nil:
-			e := r.Exactly
-			defaultMode(&e.AllocationMode, &e.Count)
-			if err := validateSubRequest(at+".exactly", e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors); err != nil {
-				return err
-			}
-		case len(r.FirstAvailable) > 0:
-			subs := make(map[string]bool, len(r.FirstAvailable))
-			for j := range r.FirstAvailable {
-				s := &r.FirstAvailable[j]
-				sat := fmt.Sprintf("%s.firstAvailable[%d]", at, j)
-				if s.Name == "" {
-					return fmt.Errorf("%s.name: empty", sat)
-				}
-				if subs[s.Name] {
-					return fmt.Errorf("%s.name %q: duplicate", sat, shortText(s.Name))
-				}
-				subs[s.Name] = true
-				defaultMode(&s.AllocationMode, &s.Count)
-				if err := validateSubRequest(sat, s.DeviceClassName, s.AllocationMode, s.Count, s.Selectors); err != nil {
-					return err
-				}
-			}
-		default:
-			return fmt.Errorf("%s: one of exactly and firstAvailable must be set", at)
-		}
-	}
-	for i := range dc.Constraints {
-		for _, name := range dc.Constraints[i].Requests {
-			if !names[requestOf(name)] {
-				return fmt.Errorf("%s.constraints[%d].requests: %q is not a request of the claim", field, i, shortText(name))
-			}
-		}
-	}
-	for i := range dc.Config {
-		for _, name := range dc.Config[i].Requests {
-			if !names[requestOf(name)] {
-				return fmt.Errorf("%s.config[%d].requests: %q is not a request of the claim", field, i, shortText(name))
-			}
-		}
-	}
-	return nil
-}
-
-// requestOf is the request part of "request" or "request/subrequest".
-func requestOf(name string) string {
-	request, _, _ := strings.Cut(name, "/")
-	return request
-}
-
-// defaultMode fills in a request's allocation mode and count as the API
-// server defaults them: ExactCount, and one device for ExactCount.
-func defaultMode(mode *api.DeviceAllocationMode, count *int64) {
-	if *mode == "" {
-		*mode = api.DeviceAllocationModeExactCount
-	}
-	if *mode == api.DeviceAllocationModeExactCount && *count == 0 {
-		*count = 1
-	}
-}
-
-// validateSubRequest checks one request (or one firstAvailable
-// alternative): a class named, a known allocation mode, a count that is
-// not negative, selectors set.
-func validateSubRequest(at, class string, mode api.DeviceAllocationMode, count int64, selectors []api.DeviceSelector) error {
-	if class == "" {
-		return fmt.Errorf("%s.deviceClassName: empty", at)
-	}
-	switch mode {
-	case api.DeviceAllocationModeExactCount, api.DeviceAllocationModeAll:
-	default:
-		return fmt.Errorf("%s.allocationMode %q: want %q or %q", at, shortText(string(mode)), api.DeviceAllocationModeExactCount, api.DeviceAllocationModeAll)
-	}
-	if count < 0 {
-		return fmt.Errorf("%s.count %d: must not be negative", at, count)
-	}
-	return validateSelectors(at+".selectors", selectors)
-}
-
-// validateSelectors checks that every selector has its CEL expression (the
-// only kind of selector). Expressions are compiled by the allocator, which
-// reports a bad one as kube does.
-func validateSelectors(at string, selectors []api.DeviceSelector) error {
-	for i := range selectors {
-		if selectors[i].CEL == nil {
-			return fmt.Errorf("%s[%d].cel: missing", at, i)
-		}
-	}
 	return nil
 }
