@@ -47,8 +47,8 @@ type Dump struct {
 	// reported, ResourceClaimTemplates), each kind in the order read, all
 	// kept: what kube's allocator would make of a slice of a node the dump
 	// lacks, a pool with duplicate device names or a claim whose class is
-	// missing is in Report.Notes (dump_dra.go). Cluster does not add them:
-	// no plugin of the default profile allocates devices yet.
+	// missing is in Report.Notes (dump_dra.go). Cluster does not add them
+	// (cluster.Cluster holds no DRA objects).
 	DRA api.DRAObjects
 	// PodGroups are scheduler-plugins' PodGroups (Coscheduling);
 	// KubePodGroups are kube-scheduler's (scheduling.k8s.io/v1alpha2,
