@@ -66,25 +66,25 @@ func (w *DeviceWrapper) attribute(name string, a api.DeviceAttribute) *DeviceWra
 	return w
 }
 
-// String sets the string attribute name ("model", or with a domain,
+// StringAttr sets the string attribute name ("model", or with a domain,
 // "resource.kubernetes.io/pcieRoot"; without one it is in the driver's
 // domain).
-func (w *DeviceWrapper) String(name, v string) *DeviceWrapper {
+func (w *DeviceWrapper) StringAttr(name, v string) *DeviceWrapper {
 	return w.attribute(name, api.DeviceAttribute{StringValue: &v})
 }
 
-// Int sets the integer attribute name.
-func (w *DeviceWrapper) Int(name string, v int64) *DeviceWrapper {
+// IntAttr sets the integer attribute name.
+func (w *DeviceWrapper) IntAttr(name string, v int64) *DeviceWrapper {
 	return w.attribute(name, api.DeviceAttribute{IntValue: &v})
 }
 
-// Bool sets the boolean attribute name.
-func (w *DeviceWrapper) Bool(name string, v bool) *DeviceWrapper {
+// BoolAttr sets the boolean attribute name.
+func (w *DeviceWrapper) BoolAttr(name string, v bool) *DeviceWrapper {
 	return w.attribute(name, api.DeviceAttribute{BoolValue: &v})
 }
 
-// Version sets the semantic-version attribute name ("1.2.3").
-func (w *DeviceWrapper) Version(name, v string) *DeviceWrapper {
+// VersionAttr sets the semantic-version attribute name ("1.2.3").
+func (w *DeviceWrapper) VersionAttr(name, v string) *DeviceWrapper {
 	return w.attribute(name, api.DeviceAttribute{VersionValue: &v})
 }
 

@@ -32,8 +32,8 @@ func TestDRABuilders(t *testing.T) {
 				Pool: api.ResourcePool{Name: "n1", Generation: 1, ResourceSliceCount: 1}}}},
 		{"slice with devices", builder.MakeResourceSlice("n1", "gpu.example.com").Pool("p", 3, 2).
 			SharedCounters("gpu-0-mem", map[string]string{"memory": "80Gi"}).
-			Device(builder.MakeDevice("gpu-0").String("model", "A100").Int("index", 0).Version("driverVersion", "1.2.3").Bool("mig", false).
-				String("resource.kubernetes.io/pcieRoot", "pci0").Capacity("memory", "80Gi"),
+			Device(builder.MakeDevice("gpu-0").StringAttr("model", "A100").IntAttr("index", 0).VersionAttr("driverVersion", "1.2.3").BoolAttr("mig", false).
+				StringAttr("resource.kubernetes.io/pcieRoot", "pci0").Capacity("memory", "80Gi"),
 				builder.MakeDevice("gpu-0-half").ConsumesCounters("gpu-0-mem", map[string]string{"memory": "40Gi"}).NodeName("n1").
 					AllowMultipleAllocations().Taint(api.DeviceTaint{Key: "broken", Effect: api.DeviceTaintEffectNoSchedule})).Obj(),
 			&api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: "n1-gpu.example.com"},
@@ -194,7 +194,7 @@ func TestDRABuildErrors(t *testing.T) {
 // TestDRANoSharing: each Obj is a new object sharing nothing with its
 // wrapper, so one wrapper serves as the template of several objects.
 func TestDRANoSharing(t *testing.T) {
-	sw := builder.MakeResourceSlice("n1", "d").Device(builder.MakeDevice("g0").String("model", "A"))
+	sw := builder.MakeResourceSlice("n1", "d").Device(builder.MakeDevice("g0").StringAttr("model", "A"))
 	s1 := sw.Obj()
 	s1.Spec.Devices[0].Attributes["model"] = attrString("changed")
 	s2 := sw.Name("n2-d").NodeName("n2").Device(builder.MakeDevice("g1")).Obj()

@@ -13,8 +13,8 @@ import (
 func Example_dynamicResourceAllocation() {
 	const driver = "gpu.nvidia.example.com"
 	gpu := func(i int, root string) *builder.DeviceWrapper {
-		return builder.MakeDevice(fmt.Sprintf("gpu-%d", i)).String("model", "A100").Int("index", int64(i)).
-			String("resource.kubernetes.io/pcieRoot", root).Capacity("memory", "80Gi")
+		return builder.MakeDevice(fmt.Sprintf("gpu-%d", i)).StringAttr("model", "A100").IntAttr("index", int64(i)).
+			StringAttr("resource.kubernetes.io/pcieRoot", root).Capacity("memory", "80Gi")
 	}
 	slice := builder.MakeResourceSlice("gpu-node-1", driver).
 		Device(gpu(0, "pci0"), gpu(1, "pci0"), gpu(2, "pci1"), gpu(3, "pci1")).Obj()
