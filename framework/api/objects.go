@@ -84,6 +84,10 @@ type PodSpec struct {
 	// SchedulingGates hold the pod out of the active queue until every
 	// gate is removed (the SchedulingGates PreEnqueue plugin).
 	SchedulingGates []PodSchedulingGate `json:"schedulingGates,omitempty"`
+	// ResourceClaims are the pod's Dynamic Resource Allocation claims:
+	// each names a ResourceClaim, or a ResourceClaimTemplate from which the
+	// claim controller creates one for the pod.
+	ResourceClaims []PodResourceClaim `json:"resourceClaims,omitempty"`
 }
 
 // ContainerRestartPolicy is a container-level restart policy; "Always" on an
@@ -113,6 +117,9 @@ func (c *Container) IsSidecar() bool {
 type ResourceRequirements struct {
 	Requests resource.List `json:"requests,omitempty"`
 	Limits   resource.List `json:"limits,omitempty"`
+	// Claims are the pod's resource claims (spec.resourceClaims) the
+	// container uses.
+	Claims []ContainerResourceClaim `json:"claims,omitempty"`
 }
 
 // Protocol is a network protocol.
@@ -229,6 +236,9 @@ type PodStatus struct {
 	AllocatedResources resource.List `json:"allocatedResources,omitempty"`
 	// Resources are the pod-level requests and limits the kubelet actuated.
 	Resources *ResourceRequirements `json:"resources,omitempty"`
+	// ResourceClaimStatuses name the claims generated for the pod's
+	// template-backed resource claims.
+	ResourceClaimStatuses []PodResourceClaimStatus `json:"resourceClaimStatuses,omitempty"`
 }
 
 // ContainerStatus is the kubelet's report of one container: the subset
