@@ -3,10 +3,14 @@ package allocator
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/dra/cel"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -93,16 +97,123 @@ type Allocator struct {
 	features Features
 	state    AllocatedState
 	classes  ClassLister
-	slices   []*api.ResourceSlice
 	cache    *cel.Cache
+	compiler *cel.Compiler
+
+	// slices are all slices; onNode the slices local to one node by node
+	// name, shared the others (in the order given).
+	slices []*api.ResourceSlice
+	onNode map[string][]*api.ResourceSlice
+	shared []*api.ResourceSlice
+
+	// inputs are the devices prepared for CEL, built on first use.
+	inputs map[*api.Device]*lazyInput
+	// selectors are the slices' and devices' node selectors, compiled.
+	selectors map[*api.NodeSelector]*nodeaffinity.Selector
+	// sharedInUse are the devices with an allocated share.
+	sharedInUse map[DeviceID]struct{}
+
+	// counters caches, per pool, the shared counters left by allocated
+	// devices (computed on first use, as Kubernetes does).
+	countersMu sync.RWMutex
+	counters   map[poolID]counterSets
 }
 
+// lazyInput is a device's CEL input, converted once.
+type lazyInput struct {
+	once sync.Once
+	in   *cel.Input
+}
+
+// counterSets are amounts per counter name per counter set name.
+type counterSets map[string]map[string]resource.Quantity
+
 // New returns an allocator over the cluster's ResourceSlices, its
-// DeviceClasses and what is allocated already, evaluating CEL selectors
-// through cache (which must not be nil). Kubernetes' NewAllocator for the
-// features given.
+// DeviceClasses and what is allocated already (Kubernetes' NewAllocator),
+// evaluating CEL selectors through cache, which must not be nil. The
+// slices, the state and the classes must not change while the allocator
+// is in use.
 func New(f Features, state AllocatedState, classes ClassLister, slices []*api.ResourceSlice, cache *cel.Cache) (*Allocator, error) {
-	return &Allocator{features: f, state: state, classes: classes, slices: slices, cache: cache}, nil
+	if cache == nil {
+		return nil, errors.New("allocator: the CEL cache is nil")
+	}
+	if classes == nil {
+		return nil, errors.New("allocator: the class lister is nil")
+	}
+	a := &Allocator{
+		features:    f,
+		state:       state,
+		classes:     classes,
+		cache:       cache,
+		compiler:    cache.Compiler(),
+		slices:      slices,
+		onNode:      make(map[string][]*api.ResourceSlice),
+		inputs:      make(map[*api.Device]*lazyInput),
+		selectors:   make(map[*api.NodeSelector]*nodeaffinity.Selector),
+		sharedInUse: make(map[DeviceID]struct{}, len(state.SharedDevices)),
+		counters:    make(map[poolID]counterSets),
+	}
+	for id := range state.SharedDevices {
+		a.sharedInUse[id.DeviceID] = struct{}{}
+	}
+	for _, s := range slices {
+		if n := deref(s.Spec.NodeName); n != "" {
+			a.onNode[n] = append(a.onNode[n], s)
+		} else {
+			a.shared = append(a.shared, s)
+		}
+		a.compileSelector(s.Spec.NodeSelector)
+		for i := range s.Spec.Devices {
+			d := &s.Spec.Devices[i]
+			a.inputs[d] = &lazyInput{}
+			a.compileSelector(d.NodeSelector)
+		}
+	}
+	return a, nil
+}
+
+func (a *Allocator) compileSelector(sel *api.NodeSelector) {
+	if sel != nil {
+		a.selectors[sel] = nodeaffinity.NewSelector(sel, "nodeSelector")
+	}
+}
+
+// nodeSelector returns sel compiled.
+func (a *Allocator) nodeSelector(sel *api.NodeSelector) *nodeaffinity.Selector {
+	if s, ok := a.selectors[sel]; ok {
+		return s
+	}
+	return nodeaffinity.NewSelector(sel, "nodeSelector")
+}
+
+// input returns the CEL input of a device of driver.
+func (a *Allocator) input(driver string, d *api.Device) *cel.Input {
+	li, ok := a.inputs[d]
+	if !ok {
+		return a.compiler.NewInput(celDevice(driver, d))
+	}
+	li.once.Do(func() { li.in = a.compiler.NewInput(celDevice(driver, d)) })
+	return li.in
+}
+
+// celDevice is what a selector sees of d.
+func celDevice(driver string, d *api.Device) cel.Device {
+	out := cel.Device{
+		Driver:                   driver,
+		AllowMultipleAllocations: deref(d.AllowMultipleAllocations),
+		Attributes:               make(map[string]cel.AttributeValue, len(d.Attributes)),
+		Capacity:                 make(map[string]resource.Quantity, len(d.Capacity)),
+	}
+	for n, v := range d.Attributes {
+		out.Attributes[string(n)] = cel.AttributeValue{
+			Int: v.IntValue, Bool: v.BoolValue, String: v.StringValue, Version: v.VersionValue,
+			Ints: v.IntValues, Bools: v.BoolValues, Strings: v.StringValues, Versions: v.VersionValues,
+		}
+	}
+	for n, c := range d.Capacity {
+		out.Capacity[string(n)] = c.Value
+	}
+	return out
 }
 
 // Allocate chooses devices for claims (none of them allocated yet) on
@@ -117,5 +228,39 @@ func New(f Features, state AllocatedState, classes ClassLister, slices []*api.Re
 // device (Kubernetes draws a random UID), so that the same inputs give the
 // same results.
 func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error) {
-	return nil, nil
+	r := &run{
+		Allocator:  a,
+		ctx:        ctx,
+		node:       node,
+		claims:     claims,
+		reqs:       make([][]requestSlot, len(claims)),
+		matches:    make(map[matchKey]bool),
+		cons:       make([][]constraint, len(claims)),
+		consumed:   make(map[poolID]counterSets),
+		allocating: make(map[DeviceID][]int),
+		capacity:   make(map[DeviceID]capacities),
+		results:    make([][]deviceResult, len(claims)),
+	}
+	forNode := slices.Concat(a.onNode[node.Name], a.shared)
+	pools, err := a.gatherPools(node, forNode)
+	if err != nil {
+		return nil, fmt.Errorf("gather pool information: %w", err)
+	}
+	r.pools = pools
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	done, err := r.allocateOne(position{}, false, location{})
+	if err != nil {
+		return nil, err
+	}
+	if !done {
+		for _, p := range pools {
+			if p.invalid {
+				return nil, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
+			}
+		}
+		return nil, nil
+	}
+	return r.build()
 }
