@@ -264,3 +264,37 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.
 	}
 	return r.build()
 }
+
+// AddAllocation records the devices of an allocated claim in the state as
+// Kubernetes' scheduler does: devices allocated with admin access are not
+// in use; with consumableCapacity, a device allocated with a share ID is a
+// share whose consumed capacity adds to the device's; any other device is
+// in use as a whole.
+func (s *AllocatedState) AddAllocation(a *api.AllocationResult, consumableCapacity bool) {
+	if a == nil {
+		return
+	}
+	for _, r := range a.Devices.Results {
+		if deref(r.AdminAccess) {
+			continue
+		}
+		id := DeviceID{r.Driver, r.Pool, r.Device}
+		if consumableCapacity && r.ShareID != nil {
+			if s.SharedDevices == nil {
+				s.SharedDevices = make(map[SharedDeviceID]struct{})
+			}
+			s.SharedDevices[SharedDeviceID{id, *r.ShareID}] = struct{}{}
+			if r.ConsumedCapacity != nil {
+				if s.ConsumedCapacity == nil {
+					s.ConsumedCapacity = make(map[DeviceID]map[api.QualifiedName]resource.Quantity)
+				}
+				s.ConsumedCapacity[id] = addCapacities(s.ConsumedCapacity[id], r.ConsumedCapacity)
+			}
+			continue
+		}
+		if s.Devices == nil {
+			s.Devices = make(map[DeviceID]struct{})
+		}
+		s.Devices[id] = struct{}{}
+	}
+}
