@@ -264,7 +264,6 @@ func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep) {
 	}
 }
 
-
 // oracleCaseNames are the oracle cases whose allocator answers these tests
 // reproduce, in file order.
 var oracleCaseNames = []string{
