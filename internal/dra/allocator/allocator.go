@@ -113,10 +113,25 @@ type Allocator struct {
 	// sharedInUse are the devices with an allocated share.
 	sharedInUse map[DeviceID]struct{}
 
+	// selected caches selector results per device and program: they do
+	// not depend on the node or the claim.
+	selectedMu sync.RWMutex
+	selected   map[selectorKey]selectorResult
+
 	// counters caches, per pool, the shared counters left by allocated
 	// devices (computed on first use, as Kubernetes does).
 	countersMu sync.RWMutex
 	counters   map[poolID]counterSets
+}
+
+type selectorKey struct {
+	dev  *api.Device
+	prog *cel.Program
+}
+
+type selectorResult struct {
+	match bool
+	err   error
 }
 
 // lazyInput is a device's CEL input, converted once.
@@ -152,6 +167,7 @@ func New(f Features, state AllocatedState, classes ClassLister, slices []*api.Re
 		selectors:   make(map[*api.NodeSelector]*nodeaffinity.Selector),
 		sharedInUse: make(map[DeviceID]struct{}, len(state.SharedDevices)),
 		counters:    make(map[poolID]counterSets),
+		selected:    make(map[selectorKey]selectorResult),
 	}
 	for id := range state.SharedDevices {
 		a.sharedInUse[id.DeviceID] = struct{}{}
@@ -194,6 +210,25 @@ func (a *Allocator) input(driver string, d *api.Device) *cel.Input {
 	}
 	li.once.Do(func() { li.in = a.compiler.NewInput(celDevice(driver, d)) })
 	return li.in
+}
+
+// match evaluates prog on device d of driver. Results are kept for the
+// allocator's life, except those of an evaluation ctx interrupted.
+func (a *Allocator) match(ctx context.Context, prog *cel.Program, driver string, d *api.Device) (bool, error) {
+	key := selectorKey{d, prog}
+	a.selectedMu.RLock()
+	res, ok := a.selected[key]
+	a.selectedMu.RUnlock()
+	if ok {
+		return res.match, res.err
+	}
+	m, _, err := prog.Match(ctx, a.input(driver, d))
+	if ctx.Err() == nil {
+		a.selectedMu.Lock()
+		a.selected[key] = selectorResult{m, err}
+		a.selectedMu.Unlock()
+	}
+	return m, err
 }
 
 // celDevice is what a selector sees of d.

@@ -356,7 +356,7 @@ func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, 
 			}
 			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", claimRef(r.claims[ci]), i, err)
 		}
-		m, _, err := prog.Match(r.ctx, r.input(driver, d))
+		m, err := r.match(r.ctx, prog, driver, d)
 		if err != nil {
 			err = cel.EnhanceRuntimeError(err)
 			if class != nil {
