@@ -25,6 +25,11 @@ var (
 // sortedCapacityNames returns the names of a device's capacities in order,
 // so that the first error reported does not depend on map order.
 func sortedCapacityNames(c map[api.QualifiedName]api.DeviceCapacity) []api.QualifiedName {
+	if len(c) == 1 {
+		for n := range c {
+			return []api.QualifiedName{n}
+		}
+	}
 	names := make([]api.QualifiedName, 0, len(c))
 	for n := range c {
 		names = append(names, n)
@@ -44,6 +49,9 @@ func fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap ma
 				return false, nil
 			}
 		}
+	}
+	if len(devCap) == 0 {
+		return true, nil
 	}
 	names := sortedCapacityNames(devCap)
 	consumed := make([]resource.Quantity, len(names))
