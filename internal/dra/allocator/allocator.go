@@ -50,6 +50,17 @@ type Features struct {
 	OptionalNodeOperations  bool // DRAOptionalNodeOperations
 	PartitionableDevices    bool // DRAPartitionableDevices
 	PrioritizedList         bool // DRAPrioritizedList
+
+	// Release is the Kubernetes release whose allocator runs: v1.36's
+	// (k8s.io/dynamic-resource-allocation v0.36.4) differs from v1.37's in
+	// error texts (CEL runtime errors name no device; the claim limit is
+	// checked per claim), in claim configuration (repeated per matching
+	// request, never widened to all requests), in distinctAttribute (which
+	// compares a device only with the last device of each other request),
+	// in consumable capacity (an "All" request counts capacity consumed
+	// already; rounded amounts are BinarySI) and in counter slices (always
+	// visible to every node). The zero value means the newest, v1.37.
+	Release framework.KubeVersion
 }
 
 // DefaultFeatures returns the features kube-scheduler v enables with its
@@ -59,8 +70,8 @@ type Features struct {
 // beta in v1.37 but on by default only with --min-compatibility-version
 // 1.37, not with the default of one release back.)
 func DefaultFeatures(v framework.KubeVersion) Features {
-	_ = v
 	return Features{
+		Release:                v,
 		AdminAccess:            true,
 		ConsumableCapacity:     true,
 		DeviceBindingAndStatus: true,
@@ -122,6 +133,9 @@ type Allocator struct {
 	// devices (computed on first use, as Kubernetes does).
 	countersMu sync.RWMutex
 	counters   map[poolID]counterSets
+
+	// v136 runs Kubernetes v1.36's allocator.
+	v136 bool
 }
 
 type selectorKey struct {
@@ -168,12 +182,13 @@ func New(f Features, state AllocatedState, classes ClassLister, slices []*api.Re
 		sharedInUse: make(map[DeviceID]struct{}, len(state.SharedDevices)),
 		counters:    make(map[poolID]counterSets),
 		selected:    make(map[selectorKey]selectorResult),
+		v136:        !f.Release.IsZero() && !f.Release.AtLeast(framework.KubeV137),
 	}
 	for id := range state.SharedDevices {
 		a.sharedInUse[id.DeviceID] = struct{}{}
 	}
 	for _, s := range slices {
-		if n := deref(s.Spec.NodeName); n != "" {
+		if n := deref(s.Spec.NodeName); n != "" && !(a.v136 && len(s.Spec.SharedCounters) > 0) {
 			a.onNode[n] = append(a.onNode[n], s)
 		} else {
 			a.shared = append(a.shared, s)

@@ -42,7 +42,7 @@ func sortedCapacityNames(c map[api.QualifiedName]api.DeviceCapacity) []api.Quali
 // what is consumed already (allocated) and what the current attempt
 // consumes (allocating). A request naming a capacity the device lacks does
 // not fit; a request that cannot be computed is an error.
-func fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, allocating capacities, fractional bool) (bool, error) {
+func fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, allocating capacities, fractional, v136 bool) (bool, error) {
 	if req != nil {
 		for name := range req.Requests {
 			if _, ok := devCap[name]; !ok {
@@ -56,11 +56,11 @@ func fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap ma
 	names := sortedCapacityNames(devCap)
 	consumed := make([]resource.Quantity, len(names))
 	for i, name := range names {
-		q, err := consumedFor(requested(req, name), devCap[name], fractional)
+		q, err := consumedFor(requested(req, name), devCap[name], fractional, v136)
 		if err != nil {
 			return false, fmt.Errorf("capacity %q: %w", string(name), err)
 		}
-		if q.Sign() < 0 {
+		if q.Sign() < 0 && !v136 {
 			return false, fmt.Errorf("capacity %q: %w", string(name), errNegativeCapacity)
 		}
 		consumed[i] = q
@@ -97,10 +97,10 @@ func requested(req *api.CapacityRequirements, name api.QualifiedName) *resource.
 
 // consumedCapacity is what one allocation of a shared device consumes of
 // each of its capacities.
-func consumedCapacity(req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, fractional bool) (capacities, error) {
+func consumedCapacity(req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, fractional, v136 bool) (capacities, error) {
 	out := make(capacities, len(devCap))
 	for _, name := range sortedCapacityNames(devCap) {
-		q, err := consumedFor(requested(req, name), devCap[name], fractional)
+		q, err := consumedFor(requested(req, name), devCap[name], fractional, v136)
 		if err != nil {
 			return nil, fmt.Errorf("capacity %q: %w", string(name), err)
 		}
@@ -113,7 +113,7 @@ func consumedCapacity(req *api.CapacityRequirements, devCap map[api.QualifiedNam
 // policy's default (or the whole capacity) when the request names none,
 // otherwise the request rounded up to the policy's range step or to the
 // next valid value.
-func consumedFor(req *resource.Quantity, c api.DeviceCapacity, fractional bool) (resource.Quantity, error) {
+func consumedFor(req *resource.Quantity, c api.DeviceCapacity, fractional, v136 bool) (resource.Quantity, error) {
 	p := c.RequestPolicy
 	if req == nil {
 		if p != nil && p.Default != nil {
@@ -126,6 +126,9 @@ func consumedFor(req *resource.Quantity, c api.DeviceCapacity, fractional bool) 
 	}
 	switch {
 	case p.ValidRange != nil && p.ValidRange.Min != nil:
+		if v136 {
+			return roundUpRange136(*req, p.ValidRange), nil
+		}
 		return roundUpRange(*req, p.ValidRange, fractional)
 	case p.ValidValues != nil:
 		for _, v := range p.ValidValues {
@@ -172,6 +175,19 @@ func roundUpRange(req resource.Quantity, r *api.CapacityRequestPolicyRange, frac
 		return resource.Quantity{}, fmt.Errorf("%w: rounding request %s up to the next step passes MaxInt64", errNotRepresentable, req.String())
 	}
 	return resource.NewQuantity(lo+step*n, r.Step.Format()), nil
+}
+
+// roundUpRange136 is v1.36's rounding: integer steps, with no overflow
+// checks, and a BinarySI result.
+func roundUpRange136(req resource.Quantity, r *api.CapacityRequestPolicyRange) resource.Quantity {
+	if req.Cmp(*r.Min) < 0 {
+		return *r.Min
+	}
+	if r.Step == nil {
+		return req
+	}
+	step, lo := r.Step.Value(), r.Min.Value()
+	return resource.NewQuantity(lo+step*ceilSteps(req.Value()-lo, step), resource.BinarySI)
 }
 
 // ceilSteps is how many steps cover added, rounding up (Go division

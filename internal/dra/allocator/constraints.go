@@ -115,24 +115,7 @@ func (m *distinctAttribute) add(request, sub string, d *api.Device, id DeviceID)
 		return false
 	}
 	for _, v := range m.values {
-		switch {
-		case a.StringValue != nil:
-			if v.StringValue != nil && *a.StringValue == *v.StringValue {
-				return false
-			}
-		case a.IntValue != nil:
-			if v.IntValue != nil && *a.IntValue == *v.IntValue {
-				return false
-			}
-		case a.BoolValue != nil:
-			if v.BoolValue != nil && *a.BoolValue == *v.BoolValue {
-				return false
-			}
-		case a.VersionValue != nil:
-			if v.VersionValue != nil && *a.VersionValue == *v.VersionValue {
-				return false
-			}
-		default:
+		if !distinctValues(a, v) {
 			return false
 		}
 	}
@@ -140,8 +123,62 @@ func (m *distinctAttribute) add(request, sub string, d *api.Device, id DeviceID)
 	return true
 }
 
+// distinctValues reports whether a's value differs from v's; an attribute
+// with no single value is never distinct.
+func distinctValues(a, v *api.DeviceAttribute) bool {
+	switch {
+	case a.StringValue != nil:
+		return v.StringValue == nil || *a.StringValue != *v.StringValue
+	case a.IntValue != nil:
+		return v.IntValue == nil || *a.IntValue != *v.IntValue
+	case a.BoolValue != nil:
+		return v.BoolValue == nil || *a.BoolValue != *v.BoolValue
+	case a.VersionValue != nil:
+		return v.VersionValue == nil || *a.VersionValue != *v.VersionValue
+	}
+	return false
+}
+
 func (m *distinctAttribute) remove(request, sub string, _ *api.Device, _ DeviceID) {
 	if appliesTo(m.requests, request, sub) {
 		m.values = m.values[:len(m.values)-1]
+	}
+}
+
+// distinctAttribute136 is v1.36's distinctAttribute: it keeps only the
+// attribute of the last device of each request, takes the first device
+// without comparing, and forgets a request's attribute when any of its
+// devices is taken back.
+type distinctAttribute136 struct {
+	requests []string
+	attr     api.FullyQualifiedName
+	last     map[string]*api.DeviceAttribute
+	n        int
+}
+
+func (m *distinctAttribute136) add(request, sub string, d *api.Device, id DeviceID) bool {
+	if !appliesTo(m.requests, request, sub) {
+		return true
+	}
+	a := lookupAttribute(d, id, m.attr)
+	if a == nil {
+		return false
+	}
+	if m.n > 0 {
+		for _, v := range m.last {
+			if !distinctValues(a, v) {
+				return false
+			}
+		}
+	}
+	m.last[request] = a
+	m.n++
+	return true
+}
+
+func (m *distinctAttribute136) remove(request, sub string, _ *api.Device, _ DeviceID) {
+	if appliesTo(m.requests, request, sub) {
+		delete(m.last, request)
+		m.n--
 	}
 }

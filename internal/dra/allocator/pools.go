@@ -62,6 +62,9 @@ func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSli
 		var relevant bool
 		nodeName, allNodes := deref(s.Spec.NodeName), deref(s.Spec.AllNodes)
 		switch {
+		case a.v136 && len(s.Spec.SharedCounters) > 0:
+			// v1.36: counter slices are visible to every node.
+			relevant = true
 		case nodeName != "" || allNodes || s.Spec.NodeSelector != nil:
 			m, err := a.nodeMatches(node, nodeName, allNodes, s.Spec.NodeSelector)
 			if err != nil {

@@ -103,6 +103,12 @@ func (r *run) configs(ci int, claim *api.ResourceClaim) []api.DeviceAllocationCo
 		for ri, req := range claim.Spec.Devices.Requests {
 			if slices.Contains(c.Requests, req.Name) {
 				out = append(out, fromClaim)
+				if r.v136 {
+					// v1.36 adds the configuration once per request it names.
+					fromClaim.Requests = slices.Clone(c.Requests)
+					fromClaim.DeviceConfiguration = copyConfig(c.DeviceConfiguration)
+					continue
+				}
 				break
 			}
 			rd := r.chosen(ci, ri)
@@ -111,9 +117,17 @@ func (r *run) configs(ci int, claim *api.ResourceClaim) []api.DeviceAllocationCo
 			}
 			if slices.Contains(c.Requests, rd.fullName()) {
 				out = append(out, fromClaim)
+				if r.v136 {
+					fromClaim.Requests = slices.Clone(c.Requests)
+					fromClaim.DeviceConfiguration = copyConfig(c.DeviceConfiguration)
+					continue
+				}
 				break
 			}
 		}
+	}
+	if r.v136 {
+		return out
 	}
 	for i := range out {
 		reqs := out[i].Requests

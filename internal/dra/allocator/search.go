@@ -211,10 +211,13 @@ func (r *run) prepare() error {
 				slot.subs = []*requestData{rd}
 				minPerRequest = rd.numDevices
 			}
-			if minPerRequest > maxResults-minPerClaim {
+			if !r.v136 && minPerRequest > maxResults-minPerClaim {
 				return fmt.Errorf("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for", ref, req.Name, minPerRequest, maxResults, minPerClaim)
 			}
 			minPerClaim += minPerRequest
+		}
+		if r.v136 && minPerClaim > maxResults {
+			return fmt.Errorf("claim %s: number of requested devices %d exceeds the claim limit of %d", ref, minPerClaim, maxResults)
 		}
 		r.results[ci] = make([]deviceResult, 0, max(minPerClaim, 0))
 
@@ -224,7 +227,11 @@ func (r *run) prepare() error {
 			case c.MatchAttribute != nil:
 				cons[i] = &matchAttribute{requests: c.Requests, attr: *c.MatchAttribute}
 			case c.DistinctAttribute != nil:
-				cons[i] = &distinctAttribute{requests: c.Requests, attr: *c.DistinctAttribute}
+				if r.v136 {
+					cons[i] = &distinctAttribute136{requests: c.Requests, attr: *c.DistinctAttribute, last: make(map[string]*api.DeviceAttribute)}
+				} else {
+					cons[i] = &distinctAttribute{requests: c.Requests, attr: *c.DistinctAttribute}
+				}
 			default:
 				return fmt.Errorf("claim %s, constraint #%d: empty constraint (unsupported constraint type?)", ref, i)
 			}
@@ -276,7 +283,11 @@ func (r *run) validate(rd *requestData, ci, ri, si int, ref string) error {
 					}
 					d := &s.Spec.Devices[di]
 					if r.features.ConsumableCapacity {
-						fits, err := fitsCapacity(nil, rd.capacity, d.Capacity, nil, r.features.FractionalCapacityRange)
+						var counted capacities
+						if r.v136 {
+							counted = r.state.ConsumedCapacity[DeviceID{s.Spec.Driver, s.Spec.Pool.Name, d.Name}]
+						}
+						fits, err := r.fitsCapacity(counted, rd.capacity, d.Capacity, nil)
 						if err != nil {
 							return fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", ref, rd.name, d.Name, err)
 						}
@@ -357,6 +368,12 @@ func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, 
 			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", claimRef(r.claims[ci]), i, err)
 		}
 		m, err := r.match(r.ctx, prog, driver, d)
+		if err != nil && r.v136 {
+			if class != nil {
+				return false, fmt.Errorf("class %s: selector #%d: CEL runtime error: %w", class.Name, i, err)
+			}
+			return false, fmt.Errorf("claim %s: selector #%d: CEL runtime error: %w", claimRef(r.claims[ci]), i, err)
+		}
 		if err != nil {
 			err = cel.EnhanceRuntimeError(err)
 			if class != nil {
@@ -509,7 +526,17 @@ func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) 
 // fitsRemaining reports whether a request's capacity fits what is left of
 // a device after the allocated shares and this attempt's shares.
 func (r *run) fitsRemaining(rd *requestData, id DeviceID, d *api.Device) (bool, error) {
-	return fitsCapacity(r.state.ConsumedCapacity[id], rd.capacity, d.Capacity, r.capacity[id], r.features.FractionalCapacityRange)
+	return r.fitsCapacity(r.state.ConsumedCapacity[id], rd.capacity, d.Capacity, r.capacity[id])
+}
+
+// fitsCapacity is fitsCapacity with the allocator's features; v1.36
+// computed no errors and skipped a device it could not compute.
+func (r *run) fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, allocating capacities) (bool, error) {
+	ok, err := fitsCapacity(allocated, req, devCap, allocating, r.features.FractionalCapacityRange, r.v136)
+	if err != nil && r.v136 {
+		return false, nil
+	}
+	return ok, err
 }
 
 func (r *run) inUse(id DeviceID) bool {
@@ -534,7 +561,7 @@ func (r *run) capacityInUse(id DeviceID) bool {
 	if _, ok := r.state.ConsumedCapacity[id]; ok {
 		return true
 	}
-	if _, ok := r.sharedInUse[id]; ok {
+	if _, ok := r.sharedInUse[id]; ok && !r.v136 {
 		return true
 	}
 	_, ok := r.capacity[id]
@@ -625,7 +652,7 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), 
 			return false, nil, nil
 		}
 		if multi {
-			consumed, err = consumedCapacity(rd.capacity, c.dev.Capacity, r.features.FractionalCapacityRange)
+			consumed, err = consumedCapacity(rd.capacity, c.dev.Capacity, r.features.FractionalCapacityRange, r.v136)
 			if err != nil {
 				r.rollback(p, c, base, sub, st)
 				return false, nil, fmt.Errorf("claim %s, request %s: computing consumed capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
