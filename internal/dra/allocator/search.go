@@ -104,11 +104,10 @@ type candidate struct {
 // deviceResult is a device chosen for a request.
 type deviceResult struct {
 	candidate
-	req       *requestData
-	shareID   *string
-	consumed  capacities
-	admin     bool
-	requestIx int
+	req      *requestData
+	shareID  *string
+	consumed capacities
+	admin    bool
 }
 
 func claimRef(c *api.ResourceClaim) string {
@@ -665,7 +664,7 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), 
 			st.consumed = consumed
 		}
 	}
-	res := deviceResult{candidate: c, req: rd, shareID: shareID, admin: rd.adminAccess, requestIx: p.request}
+	res := deviceResult{candidate: c, req: rd, shareID: shareID, admin: rd.adminAccess}
 	if len(consumed) > 0 {
 		res.consumed = consumed
 	}
