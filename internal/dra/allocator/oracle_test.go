@@ -27,9 +27,9 @@ type oracleInput struct {
 	Pods    []*api.Pod           `json:"pods"`
 }
 
-func readOracleInputs(t testing.TB) map[string]*oracleInput {
+func readOracleInputs(t testing.TB, path string) map[string]*oracleInput {
 	t.Helper()
-	f, err := os.Open(oracleDir + "/cases.jsonl")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,16 +156,26 @@ func canonical(t *testing.T, s string) string {
 }
 
 func TestOracleCases(t *testing.T) {
-	inputs := readOracleInputs(t)
-	for _, name := range oracleCaseNames {
+	inputs := readOracleInputs(t, oracleDir+"/cases.jsonl")
+	for name, in := range readOracleInputs(t, "testdata/cases.jsonl") {
+		inputs[name] = in
+	}
+	extra := make(map[string]bool)
+	for _, name := range extraCaseNames {
+		extra[name] = true
+	}
+	for _, name := range append(oracleCaseNames, extraCaseNames...) {
 		steps := oracleAnswers[name]
+		if extra[name] {
+			steps = extraAnswers[name]
+		}
 		t.Run(name, func(t *testing.T) {
 			in := inputs[name]
 			if in == nil {
 				t.Fatalf("case %s not in cases.jsonl", name)
 			}
 			checked := runOracleCase(t, in, steps)
-			if allocatorCases[name] && checked == 0 {
+			if (allocatorCases[name] || extra[name]) && checked == 0 {
 				t.Errorf("no allocation of case %s was checked", name)
 			}
 		})
@@ -740,6 +750,169 @@ var oracleAnswers = map[string][]oracleStep{
 			filter: map[string]string{"n1": "ok"},
 			claims: map[string]string{
 				"default/p-extended-resources-5": `{"devices":{"results":[{"request":"container-0-request-0","driver":"gpu.example.com","pool":"n1","device":"gpu0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+}
+
+// extraCaseNames are further cases (testdata/cases.jsonl) whose answers
+// come from the same oracle program (filter/testdata/draoracle, run as
+// "draoracle < internal/dra/allocator/testdata/cases.jsonl"): class and claim configuration, joined node
+// selectors, distinctAttribute within a request, constraints with
+// backtracking and subrequests, taint effects and toleration operators,
+// admin access twice in one claim, consumable capacity with valid values
+// and "All", shared counters across claims, pool generations, and
+// per-device node selection.
+var extraCaseNames = []string{
+	"x-configs",
+	"x-node-selector-joined",
+	"x-distinct-within-request",
+	"x-match-backtrack",
+	"x-match-subrequest",
+	"x-taints",
+	"x-admin-twice-same-claim",
+	"x-capacity-all-and-values",
+	"x-counters-across-claims",
+	"x-generations",
+	"x-per-device-incomplete",
+}
+
+// extraAnswers are kube v1.37.2's answers for the extra cases.
+var extraAnswers = map[string][]oracleStep{
+	"x-configs": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"gpu0"},{"request":"r2","driver":"gpu.example.com","pool":"n1","device":"gpu1"},{"request":"r3/y","driver":"gpu.example.com","pool":"n1","device":"gpu2"}],"config":[{"source":"FromClass","opaque":{"driver":"gpu.example.com","parameters":{"a":1}}},{"source":"FromClass","opaque":{"driver":"gpu.example.com","parameters":{"a":2}}},{"source":"FromClaim","opaque":{"driver":"gpu.example.com","parameters":{"b":1}}},{"source":"FromClaim","requests":["r2"],"opaque":{"driver":"gpu.example.com","parameters":{"b":2}}},{"source":"FromClaim","opaque":{"driver":"gpu.example.com","parameters":{"b":4}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-node-selector-joined": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"p1","device":"gpu0"},{"request":"r","driver":"gpu.example.com","pool":"p2","device":"gpu0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]},{"key":"rack","operator":"Exists"}]}]}}`,
+			},
+		},
+	},
+	"x-distinct-within-request": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g0"},{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g1"},{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g3"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-match-backtrack": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-match-subrequest": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"g0"},{"request":"r2/one","driver":"gpu.example.com","pool":"n1","device":"g1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-taints": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g1","tolerations":[{"key":"a","operator":"Equal","value":"y"}]},{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g2","tolerations":[{"key":"a","operator":"Equal","value":"y"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g0","tolerations":[{"key":"a","operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-admin-twice-same-claim": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-capacity-all-and-values": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p4", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+				"default/c4": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-counters-across-claims": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"half0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"half1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"half0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"half1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+	},
+	"x-generations": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"q","device":"q0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/d": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"q","device":"q0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/d": ``,
+			},
+		},
+	},
+	"x-per-device-incomplete": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"p","device":"g0"},{"request":"r","driver":"gpu.example.com","pool":"p","device":"g1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
 			},
 		},
 	},
