@@ -757,12 +757,13 @@ var oracleAnswers = map[string][]oracleStep{
 
 // extraCaseNames are further cases (testdata/cases.jsonl) whose answers
 // come from the same oracle program (filter/testdata/draoracle, run as
-// "draoracle < internal/dra/allocator/testdata/cases.jsonl"): class and claim configuration, joined node
+// "draoracle < internal/dra/allocator/testdata/cases.jsonl"): first
+// hand-written ones (class and claim configuration, joined node
 // selectors, distinctAttribute within a request, constraints with
 // backtracking and subrequests, taint effects and toleration operators,
 // admin access twice in one claim, consumable capacity with valid values
-// and "All", shared counters across claims, pool generations, and
-// per-device node selection.
+// and "All", shared counters across claims, pool generations, per-device
+// node selection), then random ones (rand-*) mixing all of these.
 var extraCaseNames = []string{
 	"x-configs",
 	"x-node-selector-joined",
@@ -775,6 +776,18 @@ var extraCaseNames = []string{
 	"x-counters-across-claims",
 	"x-generations",
 	"x-per-device-incomplete",
+	"rand-2-1",
+	"rand-2-5",
+	"rand-2-6",
+	"rand-2-8",
+	"rand-2-12",
+	"rand-2-14",
+	"rand-2-15",
+	"rand-2-30",
+	"rand-2-32",
+	"rand-2-34",
+	"rand-2-35",
+	"rand-2-40",
 }
 
 // extraAnswers are kube v1.37.2's answers for the extra cases.
@@ -913,6 +926,250 @@ var extraAnswers = map[string][]oracleStep{
 			filter: map[string]string{"n1": "ok", "n2": "ok"},
 			claims: map[string]string{
 				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"p","device":"g0"},{"request":"r","driver":"gpu.example.com","pool":"p","device":"g1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-2-1": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part1"},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part1"},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part1"},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+	},
+	"rand-2-5": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":0}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":0}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":0}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":0}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+	},
+	"rand-2-6": {
+		{pod: "default/p0", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r1","driver":"gpu.example.com","pool":"n2","device":"a-1"},{"request":"r1","driver":"gpu.example.com","pool":"perdev","device":"p2"}],"config":[{"source":"FromClass","requests":["r1"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}},{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":0}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+			},
+		},
+	},
+	"rand-2-8": {
+		{pod: "default/p0", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"}]}}`,
+				"default/c2": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-1"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-2","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-0","tolerations":[{"key":"b","operator":"Equal","value":"x"}]}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":2}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-1"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-2"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-1"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-2","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-0","tolerations":[{"key":"b","operator":"Equal","value":"x"}]}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":2}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-2-12": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "error: claim default/c0, request r0: cannot add device gpu.example.com/fabric/f1 because a claim constraint would not be satisfied", "n2": "error: claim default/c0, request r0: cannot add device gpu.example.com/fabric/f1 because a claim constraint would not be satisfied"},
+			claims: map[string]string{
+				"default/c0": ``,
+			},
+		},
+	},
+	"rand-2-14": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0","adminAccess":true},{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1","adminAccess":true},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}},{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":2}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r1","driver":"gpu.example.com","pool":"part","device":"part0"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part1"},{"request":"r0","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r0","driver":"gpu.example.com","pool":"perdev","device":"p1"},{"request":"r1","driver":"gpu.example.com","pool":"perdev","device":"p2"},{"request":"r1","driver":"gpu.example.com","pool":"zonal","device":"z0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0","adminAccess":true},{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1","adminAccess":true},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}},{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":2}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-2-15": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-1"}],"config":[{"source":"FromClass","opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-1"}],"config":[{"source":"FromClass","opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c3": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r1/small","driver":"gpu.example.com","pool":"perdev","device":"p2"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}},{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":3}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-2-30": {
+		{pod: "default/p0", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0","adminAccess":true},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-1","adminAccess":true},{"request":"r1/big","driver":"gpu.example.com","pool":"n2","device":"a-2"},{"request":"r1/big","driver":"gpu.example.com","pool":"n2","device":"b-0"},{"request":"r1/big","driver":"gpu.example.com","pool":"n2","device":"b-1"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+			},
+		},
+	},
+	"rand-2-32": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"}]}}`,
+			},
+		},
+	},
+	"rand-2-34": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"}]}}`,
+			},
+		},
+	},
+	"rand-2-35": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0/small","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-0"}],"config":[{"source":"FromClass","requests":["r1"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-1"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-2"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0/small","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"b-0"}],"config":[{"source":"FromClass","requests":["r1"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-2-40": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-1","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-2","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p2"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-1"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-2"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"b-0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClass","requests":["r0/big"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-1","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-2","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p2"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-1"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-2"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"b-0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClass","requests":["r0/big"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-1","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-2","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p2"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-1"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-2"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"b-0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClass","requests":["r0/big"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
 			},
 		},
 	},
