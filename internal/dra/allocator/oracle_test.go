@@ -763,7 +763,10 @@ var oracleAnswers = map[string][]oracleStep{
 // backtracking and subrequests, taint effects and toleration operators,
 // admin access twice in one claim, consumable capacity with valid values
 // and "All", shared counters across claims, pool generations, per-device
-// node selection), then random ones (rand-*) mixing all of these.
+// node selection), then random ones (rand-*) mixing all of these with
+// qualified and other-domain attributes, bool and version constraints,
+// devices that bind to their node, invalid counter references and
+// stepped capacity ranges.
 var extraCaseNames = []string{
 	"x-configs",
 	"x-node-selector-joined",
@@ -788,6 +791,11 @@ var extraCaseNames = []string{
 	"rand-2-34",
 	"rand-2-35",
 	"rand-2-40",
+	"rand-11-2",
+	"rand-11-4",
+	"rand-11-8",
+	"rand-11-15",
+	"rand-11-20",
 }
 
 // extraAnswers are kube v1.37.2's answers for the extra cases.
@@ -1168,6 +1176,145 @@ var extraAnswers = map[string][]oracleStep{
 			claims: map[string]string{
 				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-1","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-2","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r1/big","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p0"},{"request":"r1/big","driver":"gpu.example.com","pool":"perdev","device":"p2"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
 				"default/c1": `{"devices":{"results":[{"request":"r0/big","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-1"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"a-2"},{"request":"r0/big","driver":"gpu.example.com","pool":"n1","device":"b-0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2"},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0"}],"config":[{"source":"FromClass","requests":["r0/big"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+	},
+	"rand-11-2": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0","tolerations":[{"key":"b","operator":"Equal","value":"x"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0","tolerations":[{"key":"b","operator":"Equal","value":"x"}]},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0","tolerations":[{"key":"b","operator":"Equal","value":"x"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+	},
+	"rand-11-4": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0/small","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r1","driver":"gpu.example.com","pool":"n2","device":"a-2"},{"request":"r1","driver":"gpu.example.com","pool":"zonal","device":"z0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+	},
+	"rand-11-8": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z0"},{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-15": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "node: invalid resource pools were encountered", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z0"}],"config":[{"source":"FromClaim","opaque":{"driver":"gpu.example.com","parameters":{"c":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-20": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "error: claim default/c2: selector #0 on device nic.example.com/n1-nics/nic0: CEL runtime error: no such key: index. consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
 				"default/c2": ``,
 				"default/c3": ``,
 			},
