@@ -279,19 +279,18 @@ func celDevice(driver string, d *api.Device) cel.Device {
 // same results.
 func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error) {
 	r := &run{
-		Allocator:  a,
-		ctx:        ctx,
-		node:       node,
-		claims:     claims,
-		reqs:       make([][]requestSlot, len(claims)),
-		matches:    make(map[matchKey]bool),
-		cons:       make([][]constraint, len(claims)),
-		consumed:   make(map[poolID]counterSets),
-		allocating: make(map[DeviceID][]int),
-		capacity:   make(map[DeviceID]capacities),
-		results:    make([][]deviceResult, len(claims)),
+		Allocator: a,
+		ctx:       ctx,
+		node:      node,
+		claims:    claims,
+		reqs:      make([][]requestSlot, len(claims)),
+		cons:      make([][]constraint, len(claims)),
+		results:   make([][]deviceResult, len(claims)),
 	}
-	forNode := slices.Concat(a.onNode[node.Name], a.shared)
+	forNode := a.shared
+	if local := a.onNode[node.Name]; len(local) > 0 {
+		forNode = slices.Concat(local, a.shared)
+	}
 	pools, err := a.gatherPools(node, forNode)
 	if err != nil {
 		return nil, fmt.Errorf("gather pool information: %w", err)

@@ -81,3 +81,21 @@ func BenchmarkAllocate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAllocateElsewhere is the Filter of a node without the GPUs
+// (another node's slices only): the common case in a large cluster.
+func BenchmarkAllocateElsewhere(b *testing.B) {
+	a, _, claims, err := benchWorld(celCache(b), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n2"}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := a.Allocate(ctx, node, claims)
+		if err != nil || res != nil {
+			b.Fatalf("got %v, %v", res, err)
+		}
+	}
+}

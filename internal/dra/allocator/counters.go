@@ -62,6 +62,9 @@ func (r *run) reserveCounters(c candidate) bool {
 	used := r.consumed[c.pool.id]
 	if used == nil {
 		used = make(counterSets)
+		if r.consumed == nil {
+			r.consumed = make(map[poolID]counterSets)
+		}
 		r.consumed[c.pool.id] = used
 	}
 	for _, cc := range c.dev.ConsumesCounters {

@@ -54,6 +54,9 @@ func (a *Allocator) nodeMatches(node *api.Node, nodeName string, allNodes bool, 
 // slices local to the node and the slices not bound to one node; pools are
 // sorted by driver and pool name, those with binding conditions last.
 func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSlice) ([]*pool, error) {
+	if len(slicesForNode) == 0 {
+		return nil, nil
+	}
 	byID := make(map[poolID][]*api.ResourceSlice)
 	for _, s := range slicesForNode {
 		if !a.features.PartitionableDevices && (s.Spec.PerDeviceNodeSelection != nil || len(s.Spec.SharedCounters) > 0) {

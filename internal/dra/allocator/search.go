@@ -28,7 +28,8 @@ type run struct {
 	pools  []*pool
 	// reqs are the requests of each claim.
 	reqs [][]requestSlot
-	// matches caches whether a device passes a request's selectors.
+	// matches caches whether a device passes a request's selectors. This
+	// and the maps below are made on first use.
 	matches map[matchKey]bool
 	// cons are the constraints of each claim.
 	cons [][]constraint
@@ -329,7 +330,7 @@ func (r *run) selectable(ci, ri, si int, rd *requestData, s *api.ResourceSlice, 
 			return false, err
 		}
 		if !m {
-			r.matches[key] = false
+			r.setMatch(key, false)
 			return false, nil
 		}
 	}
@@ -338,7 +339,7 @@ func (r *run) selectable(ci, ri, si int, rd *requestData, s *api.ResourceSlice, 
 		return false, err
 	}
 	if !m {
-		r.matches[key] = false
+		r.setMatch(key, false)
 		return false, nil
 	}
 	if deref(s.Spec.PerDeviceNodeSelection) {
@@ -347,12 +348,20 @@ func (r *run) selectable(ci, ri, si int, rd *requestData, s *api.ResourceSlice, 
 			return false, err
 		}
 		if !m {
-			r.matches[key] = false
+			r.setMatch(key, false)
 			return false, nil
 		}
 	}
-	r.matches[key] = true
+	r.setMatch(key, true)
 	return true, nil
+}
+
+// setMatch caches whether a device passes a request's selectors.
+func (r *run) setMatch(key matchKey, m bool) {
+	if r.matches == nil {
+		r.matches = make(map[matchKey]bool)
+	}
+	r.matches[key] = m
 }
 
 // selectorsMatch evaluates selectors (a class's when class is set, else
@@ -635,6 +644,9 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), 
 		st.constraintsAdded++
 	}
 	if !multi {
+		if r.allocating == nil {
+			r.allocating = make(map[DeviceID][]int)
+		}
 		r.allocating[c.id] = append(r.allocating[c.id], p.claim)
 		st.marked = true
 	}
@@ -659,6 +671,9 @@ func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), 
 			id := shareIDFor(claim, len(r.results[p.claim]), c.id)
 			shareID = &id
 			_, st.capExisted = r.capacity[c.id]
+			if r.capacity == nil {
+				r.capacity = make(map[DeviceID]capacities)
+			}
 			r.capacity[c.id] = addCapacities(r.capacity[c.id], consumed)
 			st.capInserted = true
 			st.consumed = consumed
