@@ -38,6 +38,13 @@ type SharedDeviceID struct {
 // Kubernetes' DynamicResources plugin passes to its allocator (the names
 // are the feature gates'). DeviceBindingAndStatus is on when both
 // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are.
+//
+// Kubernetes runs one of three allocators depending on the features: with
+// its default gates (v1.36 and v1.37) the "incubating" one, which this
+// package reproduces. CompatibilityGroups, DerivedAttributes,
+// ListTypeAttributes and OptionalNodeOperations (alpha, off by default)
+// need Kubernetes' "experimental" allocator, which it does not: New
+// refuses them.
 type Features struct {
 	AdminAccess             bool // DRAAdminAccess
 	CompatibilityGroups     bool // DRADeviceCompatibilityGroups
@@ -53,8 +60,9 @@ type Features struct {
 
 	// Release is the Kubernetes release whose allocator runs: v1.36's
 	// (k8s.io/dynamic-resource-allocation v0.36.4) differs from v1.37's in
-	// error texts (CEL runtime errors name no device; the claim limit is
-	// checked per claim), in claim configuration (repeated per matching
+	// error texts (CEL runtime errors name no device and give no hint; the
+	// limit of devices per claim is checked once per claim), in claim
+	// configuration (repeated per matching
 	// request, never widened to all requests), in distinctAttribute (which
 	// compares a device only with the last device of each other request),
 	// in consumable capacity (an "All" request counts capacity consumed
@@ -168,6 +176,19 @@ func New(f Features, state AllocatedState, classes ClassLister, slices []*api.Re
 	}
 	if classes == nil {
 		return nil, errors.New("allocator: the class lister is nil")
+	}
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{
+		{f.CompatibilityGroups, "CompatibilityGroups"},
+		{f.DerivedAttributes, "DerivedAttributes"},
+		{f.ListTypeAttributes, "ListTypeAttributes"},
+		{f.OptionalNodeOperations, "OptionalNodeOperations"},
+	} {
+		if x.on {
+			return nil, fmt.Errorf("allocator: feature %s needs Kubernetes' experimental allocator, which is not reproduced", x.name)
+		}
 	}
 	a := &Allocator{
 		features:    f,

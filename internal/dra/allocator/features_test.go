@@ -269,3 +269,13 @@ func TestRelease136DistinctAttribute(t *testing.T) {
 		}
 	}
 }
+
+// Features that need Kubernetes' experimental allocator are refused.
+func TestExperimentalFeaturesRefused(t *testing.T) {
+	f := DefaultFeatures(framework.DefaultKubeVersion)
+	f.ListTypeAttributes = true
+	_, err := New(f, AllocatedState{}, classMap{}, nil, celCache(t))
+	if err == nil || err.Error() != "allocator: feature ListTypeAttributes needs Kubernetes' experimental allocator, which is not reproduced" {
+		t.Errorf("got %v", err)
+	}
+}
