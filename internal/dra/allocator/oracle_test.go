@@ -174,10 +174,33 @@ func TestOracleCases(t *testing.T) {
 			if in == nil {
 				t.Fatalf("case %s not in cases.jsonl", name)
 			}
-			checked := runOracleCase(t, in, steps)
+			checked := runOracleCase(t, in, steps, DefaultFeatures(framework.DefaultKubeVersion))
 			if (allocatorCases[name] || extra[name]) && checked == 0 {
 				t.Errorf("no allocation of case %s was checked", name)
 			}
+		})
+	}
+}
+
+// TestOracleCases136 replays every case with v1.36's allocator against
+// kube v1.36.4's answers: the same oracle program built against
+// k8s.io/kubernetes v1.36.4 gives v1.37.2's answers except for the cases
+// in oracleAnswers136.
+func TestOracleCases136(t *testing.T) {
+	inputs := readOracleInputs(t, oracleDir+"/cases.jsonl")
+	for name, in := range readOracleInputs(t, "testdata/cases.jsonl") {
+		inputs[name] = in
+	}
+	for _, name := range append(oracleCaseNames, extraCaseNames...) {
+		steps, ok := oracleAnswers136[name]
+		if !ok {
+			steps = oracleAnswers[name]
+			if steps == nil {
+				steps = extraAnswers[name]
+			}
+		}
+		t.Run(name, func(t *testing.T) {
+			runOracleCase(t, inputs[name], steps, DefaultFeatures(framework.KubeV136))
 		})
 	}
 }
@@ -202,7 +225,7 @@ var allocatorCases = map[string]bool{
 
 // runOracleCase replays a case's pods and returns how many Allocate
 // calls it compared with kube's answers.
-func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep) int {
+func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep, features Features) int {
 	checked := 0
 	ctx := context.Background()
 	claims := make(map[string]*api.ResourceClaim)
@@ -220,7 +243,6 @@ func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep) int {
 	for _, p := range in.Pods {
 		pods[p.Namespace+"/"+p.Name] = p
 	}
-	features := DefaultFeatures(framework.DefaultKubeVersion)
 	for _, step := range steps {
 		pod := pods[step.pod]
 		var todo []*api.ResourceClaim
@@ -1303,6 +1325,235 @@ var extraAnswers = map[string][]oracleStep{
 		},
 		{pod: "default/p2", node: "",
 			filter: map[string]string{"n1": "error: claim default/c2: selector #0 on device nic.example.com/n1-nics/nic0: CEL runtime error: no such key: index. consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+	},
+}
+
+// oracleAnswers136 are kube v1.36.4's answers where they differ from
+// v1.37.2's: CEL runtime errors without the device or the hint, stored
+// capacity amounts of stepped ranges, claim configuration repeated per
+// request, distinctAttribute within a request.
+var oracleAnswers136 = map[string][]oracleStep{
+	"cel-runtime-error": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: selector #0: CEL runtime error: no such key: nope", "n2": "none"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"cel-runtime-error-class": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: class gpu: selector #0: CEL runtime error: no such key: model", "n2": "none"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"cel-cost-limit": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: selector #0: CEL runtime error: operation cancelled: actual cost limit exceeded"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"consumable-capacity-shared": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"3906250Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"3906250Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"5859375Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"3906250Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"5859375Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+	},
+	"class-config-and-selector": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1h","device":"h0"}],"config":[{"source":"FromClass","requests":["r"],"opaque":{"driver":"gpu.example.com","parameters":{"mode":"x"}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-configs": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"gpu0"},{"request":"r2","driver":"gpu.example.com","pool":"n1","device":"gpu1"},{"request":"r3/y","driver":"gpu.example.com","pool":"n1","device":"gpu2"}],"config":[{"source":"FromClass","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"a":1}}},{"source":"FromClass","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"a":2}}},{"source":"FromClaim","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"b":1}}},{"source":"FromClaim","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"b":1}}},{"source":"FromClaim","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"b":1}}},{"source":"FromClaim","requests":["r2"],"opaque":{"driver":"gpu.example.com","parameters":{"b":2}}},{"source":"FromClaim","opaque":{"driver":"gpu.example.com","parameters":{"b":4}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-distinct-within-request": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g0"},{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g1"},{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g2"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-capacity-all-and-values": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p3", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p4", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c4": ``,
+			},
+		},
+	},
+	"rand-2-15": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-1"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-1"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c3": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r1/small","driver":"gpu.example.com","pool":"perdev","device":"p2"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}},{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":3}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-8": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z0"},{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-15": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "node: invalid resource pools were encountered", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-20": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "error: claim default/c2: selector #0: CEL runtime error: no such key: index", "n2": "none"},
 			claims: map[string]string{
 				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
 				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
