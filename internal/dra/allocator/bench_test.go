@@ -99,3 +99,49 @@ func BenchmarkAllocateElsewhere(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNew is the per-cycle cost of building the allocator over a
+// cluster of 5,000 nodes with 8 GPUs each: with the slices indexed anew
+// (New), which grows with the slices, not with the devices; and from an
+// index shared across cycles (NewFromSlices).
+func BenchmarkNew(b *testing.B) {
+	var slices []*api.ResourceSlice
+	for n := range 5000 {
+		node := fmt.Sprintf("n%d", n)
+		devs := make([]api.Device, 8)
+		for i := range devs {
+			devs[i] = api.Device{Name: fmt.Sprintf("gpu%d", i), Attributes: map[api.QualifiedName]api.DeviceAttribute{"index": {IntValue: ptrTo(int64(i))}}}
+		}
+		slices = append(slices, &api.ResourceSlice{
+			ObjectMeta: api.ObjectMeta{Name: node + "-gpus"},
+			Spec: api.ResourceSliceSpec{
+				Driver:   "gpu.example.com",
+				Pool:     api.ResourcePool{Name: node, Generation: 1, ResourceSliceCount: 1},
+				NodeName: ptrTo(node),
+				Devices:  devs,
+			},
+		})
+	}
+	cache := celCache(b)
+	f := DefaultFeatures(framework.DefaultKubeVersion)
+	b.Run("index", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := New(f, AllocatedState{}, classMap{}, slices, cache); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("shared-index", func(b *testing.B) {
+		idx, err := IndexSlices(slices, cache)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := NewFromSlices(f, AllocatedState{}, classMap{}, idx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -41,7 +41,7 @@ func (a *Allocator) nodeMatches(node *api.Node, nodeName string, allNodes bool, 
 	case allNodes:
 		return true, nil
 	case sel != nil:
-		s := a.nodeSelector(sel)
+		s := a.slices.nodeSelector(sel)
 		if err := s.Err(); err != nil {
 			return false, fmt.Errorf("failed to parse node selector %s: %w", nodeSelectorString(sel), err)
 		}
@@ -103,7 +103,7 @@ func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSli
 		if int64(len(forPool)) != count {
 			// Slices that do not reach this node may complete the pool;
 			// a newer generation among them makes this one obsolete.
-			obsolete, inPool := slicesOfPool(a.slices, id, gen)
+			obsolete, inPool := slicesOfPool(a.slices.all, id, gen)
 			if obsolete {
 				continue
 			}
