@@ -779,16 +779,16 @@ var oracleAnswers = map[string][]oracleStep{
 
 // extraCaseNames are further cases (testdata/cases.jsonl) whose answers
 // come from the same oracle program (filter/testdata/draoracle, run as
-// "draoracle < internal/dra/allocator/testdata/cases.jsonl"): first
-// hand-written ones (class and claim configuration, joined node
-// selectors, distinctAttribute within a request, constraints with
-// backtracking and subrequests, taint effects and toleration operators,
-// admin access twice in one claim, consumable capacity with valid values
-// and "All", shared counters across claims, pool generations, per-device
-// node selection), then random ones (rand-*) mixing all of these with
-// qualified and other-domain attributes, bool and version constraints,
-// devices that bind to their node, invalid counter references and
-// stepped capacity ranges.
+// "draoracle < internal/dra/allocator/testdata/cases.jsonl"): hand-written
+// ones (x-*: class and claim configuration, joined node selectors,
+// distinctAttribute within a request, constraints with backtracking and
+// subrequests, taint effects and toleration operators, admin access twice
+// in one claim, consumable capacity with valid values and "All", shared
+// counters across claims, pool generations, per-device node selection,
+// the limit of devices per claim) and random ones (rand-*) mixing all of
+// these with qualified and other-domain attributes, bool and version
+// constraints, devices that bind to their node, invalid counter
+// references and stepped capacity ranges.
 var extraCaseNames = []string{
 	"x-configs",
 	"x-node-selector-joined",
@@ -818,6 +818,9 @@ var extraCaseNames = []string{
 	"rand-11-8",
 	"rand-11-15",
 	"rand-11-20",
+	"x-limit-one",
+	"x-limit-two",
+	"x-limit-sub",
 }
 
 // extraAnswers are kube v1.37.2's answers for the extra cases.
@@ -1342,12 +1345,36 @@ var extraAnswers = map[string][]oracleStep{
 			},
 		},
 	},
+	"x-limit-one": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c, request r: adding 33 devices exceeds the claim limit of 32, with 0 already accounted for"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-limit-two": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c, request r2: adding 20 devices exceeds the claim limit of 32, with 20 already accounted for"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-limit-sub": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g0"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g1"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g2"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g3"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g4"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g5"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g6"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g7"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g8"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g9"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g10"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g11"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g12"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g13"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g14"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g15"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g16"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g17"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g18"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g19"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g20"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g21"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g22"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g23"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g24"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g25"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g26"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g27"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g28"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g29"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g30"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g31"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
 }
 
 // oracleAnswers136 are kube v1.36.4's answers where they differ from
-// v1.37.2's: CEL runtime errors without the device or the hint, stored
-// capacity amounts of stepped ranges, claim configuration repeated per
-// request, distinctAttribute within a request.
+// v1.37.2's: CEL runtime errors without the device or the hint, the limit
+// of devices per claim, stored capacity amounts of stepped ranges, claim
+// configuration repeated per request, distinctAttribute within a request.
 var oracleAnswers136 = map[string][]oracleStep{
 	"cel-runtime-error": {
 		{pod: "default/p", node: "",
@@ -1568,6 +1595,22 @@ var oracleAnswers136 = map[string][]oracleStep{
 				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
 				"default/c2": ``,
 				"default/c3": ``,
+			},
+		},
+	},
+	"x-limit-one": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: number of requested devices 33 exceeds the claim limit of 32"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-limit-two": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: number of requested devices 40 exceeds the claim limit of 32"},
+			claims: map[string]string{
+				"default/c": ``,
 			},
 		},
 	},
