@@ -785,7 +785,8 @@ var oracleAnswers = map[string][]oracleStep{
 // subrequests, taint effects and toleration operators, admin access twice
 // in one claim, consumable capacity with valid values and "All", shared
 // counters across claims, pool generations, per-device node selection,
-// the limit of devices per claim) and random ones (rand-*) mixing all of
+// the limit of devices per claim, pools with binding conditions tried
+// last) and random ones (rand-*) mixing all of
 // these with qualified and other-domain attributes, bool and version
 // constraints, devices that bind to their node, invalid counter
 // references and stepped capacity ranges.
@@ -801,6 +802,7 @@ var extraCaseNames = []string{
 	"x-counters-across-claims",
 	"x-generations",
 	"x-per-device-incomplete",
+	"x-binding-conditions-last",
 	"rand-2-1",
 	"rand-2-5",
 	"rand-2-6",
@@ -959,6 +961,32 @@ var extraAnswers = map[string][]oracleStep{
 			filter: map[string]string{"n1": "ok", "n2": "ok"},
 			claims: map[string]string{
 				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"p","device":"g0"},{"request":"r","driver":"gpu.example.com","pool":"p","device":"g1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-binding-conditions-last": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
 			},
 		},
 	},
