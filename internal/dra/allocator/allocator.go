@@ -157,6 +157,8 @@ type Slices struct {
 	// on first use.
 	inputs    sync.Map
 	selectors sync.Map
+	// nodePools are the pools of each node (poolKey to *nodePools).
+	nodePools sync.Map
 
 	// selected caches selector results per device and program: they do
 	// not depend on the node, the claim or what is allocated.
@@ -362,8 +364,7 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.
 		cons:      make([][]constraint, len(claims)),
 		results:   make([][]deviceResult, len(claims)),
 	}
-	forNode := a.slices.forNode(node.Name, a.v136)
-	pools, err := a.gatherPools(node, forNode)
+	pools, err := a.slices.pools(node, a.features.PartitionableDevices, a.v136)
 	if err != nil {
 		return nil, fmt.Errorf("gather pool information: %w", err)
 	}

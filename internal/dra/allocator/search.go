@@ -343,7 +343,7 @@ func (r *run) selectable(ci, ri, si int, rd *requestData, s *api.ResourceSlice, 
 		return false, nil
 	}
 	if deref(s.Spec.PerDeviceNodeSelection) {
-		m, err := r.nodeMatches(r.node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
+		m, err := r.slices.nodeMatches(r.node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
 		if err != nil {
 			return false, err
 		}
