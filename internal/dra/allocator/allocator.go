@@ -131,13 +131,15 @@ type Allocator struct {
 }
 
 // Slices is the cluster's ResourceSlices indexed for allocators, with
-// what allocators learn about their devices that holds whatever is
-// allocated: the devices prepared for CEL, selector results and compiled
-// node selectors. Build it once per set of slices (IndexSlices) and share
-// it among the allocators of successive scheduling cycles (NewFromSlices),
-// so that each device is evaluated once per selector for as long as the
-// slices do not change. It is safe for concurrent use; the slices must not
-// change while it is in use.
+// what allocators learn that holds whatever is allocated: the devices
+// prepared for CEL, selector results, compiled node selectors and the
+// pools each node reaches. Build it once per set of slices (IndexSlices)
+// and share it among the allocators of successive scheduling cycles
+// (NewFromSlices), so that each device is evaluated once per selector and
+// each node's pools are gathered once for as long as the slices do not
+// change. It is safe for concurrent use. The slices must not change while
+// it is in use; a node is recognised by its object, so a changed node
+// must be a new object (as schedkit's snapshots make them).
 type Slices struct {
 	cache    *cel.Cache
 	compiler *cel.Compiler
