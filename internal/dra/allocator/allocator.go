@@ -1,0 +1,424 @@
+package allocator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/dra/cel"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// ErrFailedAllocationOnNode is wrapped by the errors of Allocate that
+// concern only the node at hand (Kubernetes' structured.ErrFailedAllocationOnNode):
+// the scheduler reports the node as unschedulable with the error's text
+// instead of failing the whole attempt. It has no text of its own.
+var ErrFailedAllocationOnNode = errors.New("")
+
+// DeviceID names one device: its driver, pool and name within the pool.
+type DeviceID struct{ Driver, Pool, Device string }
+
+// String returns "driver/pool/device", as Kubernetes prints device IDs in
+// its error messages.
+func (d DeviceID) String() string { return d.Driver + "/" + d.Pool + "/" + d.Device }
+
+// SharedDeviceID names one share of a device that allows multiple
+// allocations: the device and the share ID of one allocation of it.
+type SharedDeviceID struct {
+	DeviceID
+	ShareID string
+}
+
+// Features are the optional behaviours of the allocator, one per feature
+// Kubernetes' DynamicResources plugin passes to its allocator (the names
+// are the feature gates'). DeviceBindingAndStatus is on when both
+// DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are.
+//
+// Kubernetes runs one of three allocators depending on the features: with
+// its default gates (v1.36 and v1.37) the "incubating" one, which this
+// package reproduces. CompatibilityGroups, DerivedAttributes,
+// ListTypeAttributes and OptionalNodeOperations (alpha, off by default)
+// need Kubernetes' "experimental" allocator, which it does not: New
+// refuses them.
+type Features struct {
+	AdminAccess             bool // DRAAdminAccess
+	CompatibilityGroups     bool // DRADeviceCompatibilityGroups
+	ConsumableCapacity      bool // DRAConsumableCapacity
+	DerivedAttributes       bool // DRADerivedAttributes
+	DeviceBindingAndStatus  bool // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
+	DeviceTaints            bool // DRADeviceTaints
+	FractionalCapacityRange bool // DRAFractionalCapacityRange
+	ListTypeAttributes      bool // DRAListTypeAttributes
+	OptionalNodeOperations  bool // DRAOptionalNodeOperations
+	PartitionableDevices    bool // DRAPartitionableDevices
+	PrioritizedList         bool // DRAPrioritizedList
+
+	// Release is the Kubernetes release whose allocator runs: v1.36's
+	// (k8s.io/dynamic-resource-allocation v0.36.4) differs from v1.37's in
+	// error texts (CEL runtime errors name no device and give no hint; the
+	// limit of devices per claim is checked once per claim), in claim
+	// configuration (repeated per matching
+	// request, never widened to all requests), in distinctAttribute (which
+	// compares a device only with the last device of each other request),
+	// in consumable capacity (an "All" request counts capacity consumed
+	// already; rounded amounts are BinarySI) and in counter slices (always
+	// visible to every node). The zero value means the newest, v1.37.
+	Release framework.KubeVersion
+}
+
+// DefaultFeatures returns the features kube-scheduler v enables with its
+// default feature gates. v1.36 and v1.37 enable the same set:
+// AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceTaints,
+// PartitionableDevices and PrioritizedList. (DRAFractionalCapacityRange is
+// beta in v1.37 but on by default only with --min-compatibility-version
+// 1.37, not with the default of one release back.)
+func DefaultFeatures(v framework.KubeVersion) Features {
+	return Features{
+		Release:                v,
+		AdminAccess:            true,
+		ConsumableCapacity:     true,
+		DeviceBindingAndStatus: true,
+		DeviceTaints:           true,
+		PartitionableDevices:   true,
+		PrioritizedList:        true,
+	}
+}
+
+// AllocatedState is what is allocated already, by claims other than the
+// ones being allocated: whole devices, shares of devices that allow
+// multiple allocations, and the capacity those shares consume per device.
+// The allocator only reads it.
+type AllocatedState struct {
+	// Devices are the devices allocated without admin access and not as a
+	// share (no share ID).
+	Devices map[DeviceID]struct{}
+	// SharedDevices are the shares of devices allocated with a share ID.
+	SharedDevices map[SharedDeviceID]struct{}
+	// ConsumedCapacity is, per shared device, the sum of the capacity its
+	// shares consume.
+	ConsumedCapacity map[DeviceID]map[api.QualifiedName]resource.Quantity
+}
+
+// ClassLister looks up DeviceClasses by name.
+type ClassLister interface {
+	DeviceClass(name string) (*api.DeviceClass, bool)
+}
+
+// Allocator allocates devices to claims on one node at a time. It holds
+// the cluster's ResourceSlices and allocated devices as they were when it
+// was built. It is safe for concurrent use.
+type Allocator struct {
+	features Features
+	state    AllocatedState
+	classes  ClassLister
+	slices   *Slices
+
+	// sharedInUse are the devices with an allocated share.
+	sharedInUse map[DeviceID]struct{}
+
+	// counters caches, per pool, the shared counters left by allocated
+	// devices (computed on first use, as Kubernetes does).
+	countersMu sync.RWMutex
+	counters   map[poolID]counterSets
+
+	// v136 runs Kubernetes v1.36's allocator.
+	v136 bool
+}
+
+// Slices is the cluster's ResourceSlices indexed for allocators, with
+// what allocators learn that holds whatever is allocated: the devices
+// prepared for CEL, selector results, compiled node selectors and the
+// pools each node reaches. Build it once per set of slices (IndexSlices)
+// and share it among the allocators of successive scheduling cycles
+// (NewFromSlices), so that each device is evaluated once per selector and
+// each node's pools are gathered once for as long as the slices do not
+// change. It is safe for concurrent use. The slices must not change while
+// it is in use; a node is recognised by its object, so a changed node
+// must be a new object (as schedkit's snapshots make them).
+type Slices struct {
+	cache    *cel.Cache
+	compiler *cel.Compiler
+
+	// all are the slices as given; onNode the slices local to one node by
+	// node name, shared the others (in the order given). v1.36 counts
+	// counter slices as shared wherever they are: onNode136 and shared136,
+	// made on first use.
+	all               []*api.ResourceSlice
+	onNode, onNode136 map[string][]*api.ResourceSlice
+	shared, shared136 []*api.ResourceSlice
+	once136           sync.Once
+
+	// inputs are the devices prepared for CEL (*api.Device to
+	// *lazyInput), and selectors the slices' and devices' node selectors
+	// compiled (*api.NodeSelector to *nodeaffinity.Selector), both made
+	// on first use.
+	inputs    sync.Map
+	selectors sync.Map
+	// nodePools are the pools of each node (poolKey to *nodePools).
+	nodePools sync.Map
+
+	// selected caches selector results per device and program: they do
+	// not depend on the node, the claim or what is allocated.
+	selectedMu sync.RWMutex
+	selected   map[selectorKey]selectorResult
+}
+
+// IndexSlices indexes the cluster's ResourceSlices for allocators that
+// evaluate CEL selectors through cache, which must not be nil.
+func IndexSlices(slices []*api.ResourceSlice, cache *cel.Cache) (*Slices, error) {
+	if cache == nil {
+		return nil, errors.New("allocator: the CEL cache is nil")
+	}
+	x := &Slices{
+		cache:    cache,
+		compiler: cache.Compiler(),
+		all:      slices,
+		onNode:   make(map[string][]*api.ResourceSlice),
+		selected: make(map[selectorKey]selectorResult),
+	}
+	for _, s := range slices {
+		if n := deref(s.Spec.NodeName); n != "" {
+			x.onNode[n] = append(x.onNode[n], s)
+		} else {
+			x.shared = append(x.shared, s)
+		}
+	}
+	return x, nil
+}
+
+// index136 makes v1.36's partition.
+func (x *Slices) index136() {
+	x.onNode136 = make(map[string][]*api.ResourceSlice)
+	for _, s := range x.all {
+		if n := deref(s.Spec.NodeName); n != "" && len(s.Spec.SharedCounters) == 0 {
+			x.onNode136[n] = append(x.onNode136[n], s)
+		} else {
+			x.shared136 = append(x.shared136, s)
+		}
+	}
+}
+
+// forNode returns the slices that may reach node: its own, then the
+// others.
+func (x *Slices) forNode(node string, v136 bool) []*api.ResourceSlice {
+	local, shared := x.onNode[node], x.shared
+	if v136 {
+		x.once136.Do(x.index136)
+		local, shared = x.onNode136[node], x.shared136
+	}
+	if len(local) == 0 {
+		return shared
+	}
+	return slices.Concat(local, shared)
+}
+
+type selectorKey struct {
+	dev  *api.Device
+	prog *cel.Program
+}
+
+type selectorResult struct {
+	match bool
+	err   error
+}
+
+// lazyInput is a device's CEL input, converted once.
+type lazyInput struct {
+	once sync.Once
+	in   *cel.Input
+}
+
+// counterSets are amounts per counter name per counter set name.
+type counterSets map[string]map[string]resource.Quantity
+
+// New returns an allocator over the cluster's ResourceSlices, its
+// DeviceClasses and what is allocated already (Kubernetes' NewAllocator),
+// evaluating CEL selectors through cache, which must not be nil. The
+// slices, the state and the classes must not change while the allocator
+// is in use. It is IndexSlices followed by NewFromSlices.
+func New(f Features, state AllocatedState, classes ClassLister, slices []*api.ResourceSlice, cache *cel.Cache) (*Allocator, error) {
+	x, err := IndexSlices(slices, cache)
+	if err != nil {
+		return nil, err
+	}
+	return NewFromSlices(f, state, classes, x)
+}
+
+// NewFromSlices is New over slices indexed already, which allocators of
+// successive cycles can share while the slices do not change.
+func NewFromSlices(f Features, state AllocatedState, classes ClassLister, slices *Slices) (*Allocator, error) {
+	if slices == nil {
+		return nil, errors.New("allocator: the slices are nil")
+	}
+	if classes == nil {
+		return nil, errors.New("allocator: the class lister is nil")
+	}
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{
+		{f.CompatibilityGroups, "CompatibilityGroups"},
+		{f.DerivedAttributes, "DerivedAttributes"},
+		{f.ListTypeAttributes, "ListTypeAttributes"},
+		{f.OptionalNodeOperations, "OptionalNodeOperations"},
+	} {
+		if x.on {
+			return nil, fmt.Errorf("allocator: feature %s needs Kubernetes' experimental allocator, which is not reproduced", x.name)
+		}
+	}
+	a := &Allocator{
+		features:    f,
+		state:       state,
+		classes:     classes,
+		slices:      slices,
+		sharedInUse: make(map[DeviceID]struct{}, len(state.SharedDevices)),
+		counters:    make(map[poolID]counterSets),
+		v136:        !f.Release.IsZero() && !f.Release.AtLeast(framework.KubeV137),
+	}
+	for id := range state.SharedDevices {
+		a.sharedInUse[id.DeviceID] = struct{}{}
+	}
+	return a, nil
+}
+
+// nodeSelector returns sel compiled.
+func (x *Slices) nodeSelector(sel *api.NodeSelector) *nodeaffinity.Selector {
+	if s, ok := x.selectors.Load(sel); ok {
+		return s.(*nodeaffinity.Selector)
+	}
+	s, _ := x.selectors.LoadOrStore(sel, nodeaffinity.NewSelector(sel, "nodeSelector"))
+	return s.(*nodeaffinity.Selector)
+}
+
+// input returns the CEL input of a device of driver.
+func (x *Slices) input(driver string, d *api.Device) *cel.Input {
+	v, ok := x.inputs.Load(d)
+	if !ok {
+		v, _ = x.inputs.LoadOrStore(d, &lazyInput{})
+	}
+	li := v.(*lazyInput)
+	li.once.Do(func() { li.in = x.compiler.NewInput(celDevice(driver, d)) })
+	return li.in
+}
+
+// match evaluates prog on device d of driver. Results are kept for the
+// life of the index, except those of an evaluation ctx interrupted.
+func (x *Slices) match(ctx context.Context, prog *cel.Program, driver string, d *api.Device) (bool, error) {
+	key := selectorKey{d, prog}
+	x.selectedMu.RLock()
+	res, ok := x.selected[key]
+	x.selectedMu.RUnlock()
+	if ok {
+		return res.match, res.err
+	}
+	m, _, err := prog.Match(ctx, x.input(driver, d))
+	if ctx.Err() == nil {
+		x.selectedMu.Lock()
+		x.selected[key] = selectorResult{m, err}
+		x.selectedMu.Unlock()
+	}
+	return m, err
+}
+
+// celDevice is what a selector sees of d.
+func celDevice(driver string, d *api.Device) cel.Device {
+	out := cel.Device{
+		Driver:                   driver,
+		AllowMultipleAllocations: deref(d.AllowMultipleAllocations),
+		Attributes:               make(map[string]cel.AttributeValue, len(d.Attributes)),
+		Capacity:                 make(map[string]resource.Quantity, len(d.Capacity)),
+	}
+	for n, v := range d.Attributes {
+		out.Attributes[string(n)] = cel.AttributeValue{
+			Int: v.IntValue, Bool: v.BoolValue, String: v.StringValue, Version: v.VersionValue,
+			Ints: v.IntValues, Bools: v.BoolValues, Strings: v.StringValues, Versions: v.VersionValues,
+		}
+	}
+	for n, c := range d.Capacity {
+		out.Capacity[string(n)] = c.Value
+	}
+	return out
+}
+
+// Allocate chooses devices for claims (none of them allocated yet) on
+// node. It returns one result per claim, in the order of claims; nil
+// results and a nil error when the claims cannot all be allocated on this
+// node; and an error, with Kubernetes' text, for a failure Kubernetes
+// reports as one (a CEL runtime error, a missing class, a request asking
+// for all devices of a pool that is being updated, a cancelled ctx, ...).
+// Errors that wrap ErrFailedAllocationOnNode concern this node only.
+// Results have no AllocationTimestamp. A device shared through
+// allowMultipleAllocations gets a share ID derived from the claim and the
+// device (Kubernetes draws a random UID), so that the same inputs give the
+// same results.
+func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error) {
+	r := &run{
+		Allocator: a,
+		ctx:       ctx,
+		node:      node,
+		claims:    claims,
+		reqs:      make([][]requestSlot, len(claims)),
+		cons:      make([][]constraint, len(claims)),
+		results:   make([][]deviceResult, len(claims)),
+	}
+	pools, err := a.slices.pools(node, a.features.PartitionableDevices, a.v136)
+	if err != nil {
+		return nil, fmt.Errorf("gather pool information: %w", err)
+	}
+	r.pools = pools
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	done, err := r.allocateOne(position{}, false, location{})
+	if err != nil {
+		return nil, err
+	}
+	if !done {
+		for _, p := range pools {
+			if p.invalid {
+				return nil, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
+			}
+		}
+		return nil, nil
+	}
+	return r.build()
+}
+
+// AddAllocation records the devices of an allocated claim in the state as
+// Kubernetes' scheduler does: devices allocated with admin access are not
+// in use; with consumableCapacity, a device allocated with a share ID is a
+// share whose consumed capacity adds to the device's; any other device is
+// in use as a whole.
+func (s *AllocatedState) AddAllocation(a *api.AllocationResult, consumableCapacity bool) {
+	if a == nil {
+		return
+	}
+	for _, r := range a.Devices.Results {
+		if deref(r.AdminAccess) {
+			continue
+		}
+		id := DeviceID{r.Driver, r.Pool, r.Device}
+		if consumableCapacity && r.ShareID != nil {
+			if s.SharedDevices == nil {
+				s.SharedDevices = make(map[SharedDeviceID]struct{})
+			}
+			s.SharedDevices[SharedDeviceID{id, *r.ShareID}] = struct{}{}
+			if r.ConsumedCapacity != nil {
+				if s.ConsumedCapacity == nil {
+					s.ConsumedCapacity = make(map[DeviceID]map[api.QualifiedName]resource.Quantity)
+				}
+				s.ConsumedCapacity[id] = addCapacities(s.ConsumedCapacity[id], r.ConsumedCapacity)
+			}
+			continue
+		}
+		if s.Devices == nil {
+			s.Devices = make(map[DeviceID]struct{})
+		}
+		s.Devices[id] = struct{}{}
+	}
+}
