@@ -204,7 +204,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queue.QueuedPod) Deci
 		node, nodeAt = res.SelectedNode(), res.SelectedIndex()
 		scored = res
 		d.Top, d.Margin, d.Ties = res.Top, res.Margin, res.Ties
-		if !qp.Detached || s.onDecision != nil {
+		if !qp.Detached || s.onDecision.Load() != nil {
 			// res is recycled by the next cycle. A detached replica's
 			// decision, without a decision handler, reaches only its
 			// capacity question, which reads no Top.
