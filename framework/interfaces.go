@@ -333,6 +333,14 @@ type NodeRejection struct {
 	Status *Status
 }
 
+// Rejects reports whether x.Status, which must not be nil, rejects the
+// node (Status.IsRejected) rather than reporting a failure: the runner's
+// check of every rejection, without IsRejected's test for nil.
+func (x NodeRejection) Rejects() bool {
+	c := x.Status.code
+	return c == Unschedulable || c == UnschedulableAndUnresolvable || c == Pending
+}
+
 // BatchScorePlugin is an optional extension of ScorePlugin, the scoring
 // counterpart of BatchFilterPlugin: the runner scores each chunk of
 // feasible nodes with one ScoreBatch call instead of one Score call per
