@@ -84,6 +84,7 @@ func BenchmarkInterPodAffinityFilterPerNode(b *testing.B) {
 			ctx := context.Background()
 			state := fw.NewCycleState()
 			state.SetSnapshot(snap)
+			state.SetAllNodes(true)
 			if _, s := pl.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 				b.Fatal(s)
 			}
@@ -107,6 +108,7 @@ func TestInterPodAffinityFilterDoesNotAllocate(t *testing.T) {
 	ctx := context.Background()
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
+	state.SetAllNodes(true)
 	if _, s := pl.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 		t.Fatal(s)
 	}

@@ -190,6 +190,7 @@ func TestInterPodAffinityNamespaceSelectorAddRemoveByVersion(t *testing.T) {
 			state.SetSnapshot(snap)
 			pl := ipaNewFilterFor(t, 1, tc.v)
 			ctx := context.Background()
+			state.SetAllNodes(true)
 			if _, st := pl.PreFilter(ctx, state, q, snap.Nodes()); !st.IsSuccess() {
 				t.Fatalf("PreFilter: %v", st)
 			}

@@ -343,7 +343,7 @@ func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *profile, st
 		return "", false
 	}
 	state.SetSnapshot(snap)
-	if _, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes()); !st.IsSuccess() {
+	if _, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi); !st.IsSuccess() {
 		return "", false // the full cycle reports the PreFilter failure
 	}
 	var nominated []*framework.PodInfo

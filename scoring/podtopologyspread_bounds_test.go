@@ -135,6 +135,7 @@ func TestPropPodTopologySpreadRowBounds(t *testing.T) {
 		state := fw.NewCycleState()
 		state.SetSnapshot(snap)
 		window := incrWindow(t, snap)
+		state.SetScoredNodes(len(window))
 		if s := pl.PreScore(ctx, state, tmpl, window); !s.IsSuccess() {
 			t.Fatalf("PreScore: %v", s)
 		}
@@ -155,6 +156,7 @@ func TestPropPodTopologySpreadRowBounds(t *testing.T) {
 			seq++
 			pi := st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
 			window = incrWindow(t, snap)
+			state.SetScoredNodes(len(window))
 			if s := pl.PreScoreAfterAdd(ctx, state, pi, window, added); !s.IsSuccess() {
 				t.Fatalf("round %d: PreScoreAfterAdd: %v", round, s)
 			}

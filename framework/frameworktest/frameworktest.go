@@ -295,6 +295,7 @@ func sameVerdict(a, b *framework.Status) bool {
 func freshState(snap *framework.Snapshot) *framework.CycleState {
 	s := framework.NewCycleState()
 	s.SetSnapshot(snap)
+	s.SetAllNodes(true) // the harness runs PreFilter over snap.Nodes()
 	return s
 }
 
@@ -308,12 +309,14 @@ func preFilter(pl framework.Plugin, state *framework.CycleState, pod *framework.
 	return pf.PreFilter(context.Background(), state, pod, nodes)
 }
 
-// preScore runs pl's PreScore on state when it has one.
+// preScore runs pl's PreScore on state when it has one, with ScoredNodes
+// set as the runner sets it.
 func preScore(pl framework.Plugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
 	ps, ok := pl.(framework.PreScorePlugin)
 	if !ok {
 		return nil
 	}
+	state.SetScoredNodes(len(nodes))
 	return ps.PreScore(context.Background(), state, pod, nodes)
 }
 
