@@ -62,6 +62,7 @@ func BenchmarkInterPodAffinityFilter(b *testing.B) {
 			for range b.N {
 				state := fw.NewCycleState()
 				state.SetSnapshot(snap)
+				state.SetAllNodes(true)
 				if _, s := pl.PreFilter(ctx, state, pod, nodes); !s.IsSuccess() {
 					b.Fatal(s)
 				}

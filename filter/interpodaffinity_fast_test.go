@@ -83,6 +83,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				fast.Release()
 				os := fw.NewCycleState()
 				os.SetSnapshot(snap)
+				os.SetAllNodes(true)
 				pl.PreFilter(ctx, os, other, all)
 				pl.FilterBatch(ctx, kept, pi, all, nil, out)
 				for k, ni := range all {

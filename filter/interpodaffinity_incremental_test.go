@@ -49,6 +49,7 @@ func TestPropInterPodAffinityPreFilterAfterAddShapeMemo(t *testing.T) {
 			got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
 			fresh := fw.NewCycleState()
 			fresh.SetSnapshot(snap)
+			fresh.SetAllNodes(true)
 			_, want := pl.PreFilter(ctx, fresh, pi, nodes)
 			if !got.Equal(want) {
 				t.Fatalf("round %d: PreFilterAfterAdd = %v, PreFilter = %v", round, got, want)

@@ -75,7 +75,7 @@ func ptsDrawBoundsCase(t *rapid.T) ptsScoreCase {
 
 // ptsCheckRowBounds checks ScoreBatchBounds over rows of window, the list
 // PreScore (or PreScoreAfterAdd) was given, with snapshot indices: the
-// very list (whose bounds the single-constraint table knows from the
+// whole list (whose bounds the single-constraint table knows from the
 // domains PreScore found), a copy of it, and parts of both; every row
 // must hold Score's scores and report their least and greatest.
 func ptsCheckRowBounds(t *rapid.T, pl *PodTopologySpread, state *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo) {
