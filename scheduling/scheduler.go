@@ -147,9 +147,9 @@ func WithDecisionHandler(fn func(Decision)) Option {
 	return func(s *Scheduler) { s.SetDecisionHandler(fn) }
 }
 
-// SetDecisionHandler replaces the decision handler (nil: none), as
-// WithDecisionHandler sets it, from the next decision on: e.g. to record
-// the decisions of one phase of a simulation only.
+// SetDecisionHandler replaces the decision handler (nil: none) that
+// WithDecisionHandler sets: the decisions made after it returns go to fn.
+// Any goroutine may call it, e.g. to record one phase of a simulation.
 func (s *Scheduler) SetDecisionHandler(fn func(Decision)) {
 	if fn == nil {
 		s.onDecision.Store(nil)
@@ -516,13 +516,14 @@ func (s *Scheduler) signal() {
 }
 
 func (s *Scheduler) emit(d Decision) {
-	fn := s.onDecision.Load()
-	if fn == nil {
+	if s.onDecision.Load() == nil {
 		return
 	}
 	s.decisionMu.Lock()
 	defer s.decisionMu.Unlock()
-	(*fn)(d)
+	if fn := s.onDecision.Load(); fn != nil { // the handler set last
+		(*fn)(d)
+	}
 }
 
 // AddPod adds a copy of pod to the cluster: with spec.nodeName it is bound
