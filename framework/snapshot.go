@@ -199,16 +199,6 @@ func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
 // NumNodes returns the number of nodes.
 func (s *Snapshot) NumNodes() int { return len(s.nodes) }
 
-// IsNodeList reports whether nodes is the snapshot's own node list (the
-// slice Nodes returns, whole), as the runner passes it to PreFilter: a
-// plugin given it may read the snapshot's indexes by node position
-// (PodCounts, TopologyValues, Resources) instead of walking nodes. It
-// compares the slices' identity, not their contents, so a copy or a
-// subset is never taken for the list.
-func (s *Snapshot) IsNodeList(nodes []*NodeInfo) bool {
-	return s != nil && len(nodes) > 0 && len(nodes) == len(s.nodes) && &nodes[0] == &s.nodes[0]
-}
-
 // NodeAt returns the node object at position k (Nodes()[k].Node()).
 func (s *Snapshot) NodeAt(k int) *api.Node { return s.nodes[k].node }
 
