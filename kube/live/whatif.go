@@ -104,10 +104,24 @@ func (l *Live) podForQuestion(kp *corev1.Pod) (*api.Pod, error) {
 }
 
 // WhatIf runs fn with a what-if view of the live cluster (place, capacity,
-// drain and scale-up questions, package scheduling/whatif); questions are
-// answered one at a time, the feed waits during each and loses no event.
-func (l *Live) WhatIf(fn func(*whatif.WhatIf) error) error {
+// drain and scale-up questions, package scheduling/whatif). fn sees one
+// consistent cluster, the one at the call: the view is a fork of the live
+// scheduler (whatif.WhatIf.On), opened before fn reads anything and
+// reverted after it, so that every read of every question, and every
+// question fn asks, is about the same cluster. Meanwhile the feed's
+// events and the scheduling loop wait, and none is lost; they go on when
+// fn returns. Questions are answered one at a time; fn must ask them from
+// the goroutine that called WhatIf, and must not keep w.
+func (l *Live) WhatIf(fn func(w *whatif.WhatIf) error) error {
 	l.whatMu.Lock()
 	defer l.whatMu.Unlock()
-	return fn(l.what)
+	f, err := l.sched.Fork()
+	if err != nil {
+		return err
+	}
+	err = fn(l.what.On(f))
+	if rerr := f.Revert(); err == nil {
+		err = rerr
+	}
+	return err
 }
