@@ -99,6 +99,15 @@ func TestFeedEqualsDump(t *testing.T) {
 	// A PDB and an update and a delete, as watch events.
 	_, _ = client.PolicyV1().PodDisruptionBudgets("default").Create(ctx, &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default"}}, metav1.CreateOptions{})
 	waitSynced(t, l, len(initial)+len(later))
+	// Pods created before their node are refused until it arrives, and
+	// tried again with backoff.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(l.Stats().Rejected) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("still refused: %v", l.Stats().Rejected)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	d, err := convert.Load(kubeload.Options{SchedulerNames: l.SchedulerNames()}, append(initial, later...)...)
 	if err != nil {

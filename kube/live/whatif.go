@@ -77,8 +77,9 @@ func (l *Live) CanPlace(ctx context.Context, pods ...*corev1.Pod) ([]Verdict, er
 
 // podForQuestion converts a pod for a what-if question: kubeload's rules,
 // the default namespace and the first profile's schedulerName when it
-// names none, and a priority of 0 when it has none (the API server would
-// set it from its class; see the README).
+// names none, and, when it has no priority, its PriorityClass's as the API
+// server would set it (kubeload.ResolvePriority with the classes the feed
+// holds).
 func (l *Live) podForQuestion(kp *corev1.Pod) (*api.Pod, error) {
 	cp := kp.DeepCopy()
 	if cp.Namespace == "" {
@@ -97,8 +98,7 @@ func (l *Live) podForQuestion(kp *corev1.Pod) (*api.Pod, error) {
 		return nil, errors.New("live: not a pod the scheduler would take (terminal?)")
 	}
 	if p.Spec.Priority == nil {
-		zero := int32(0)
-		p.Spec.Priority = &zero
+		kubeload.ResolvePriority(p, l.priorityClasses())
 	}
 	return p, nil
 }
