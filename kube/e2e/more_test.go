@@ -107,9 +107,9 @@ func TestPreemption(t *testing.T) {
 	})
 }
 
-// A node added through the API moves a pod waiting for room, as the
-// queueing hints of NodeResourcesFit say, long before the unschedulable
-// pool's five-minute flush.
+// A node added and a pod deleted through the API each move a pod waiting
+// for room, as the queueing hints of NodeResourcesFit say, long before the
+// unschedulable pool's five-minute flush.
 func TestWatchEventMovesWaitingPod(t *testing.T) {
 	srv := startAPIServer(t)
 	c := srv.Client
@@ -132,6 +132,28 @@ func TestWatchEventMovesWaitingPod(t *testing.T) {
 		return err == nil && p.Spec.NodeName == "big", err
 	})
 	t.Logf("bound %s after the node was added", time.Since(added).Round(time.Millisecond))
+
+	// A pod deleted through the API makes room for a pod waiting for it
+	// (NodeResourcesFit's hint on a pod deletion).
+	createPods(t, c, pod("wants-room-too", "2", "1Gi", nil))
+	waitFor(t, 30*time.Second, "the second pod marked unschedulable", func() (bool, error) {
+		p, err := c.CoreV1().Pods("default").Get(ctx, "wants-room-too", metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		cond, ok := scheduledCondition(p)
+		return ok && cond.Status == corev1.ConditionFalse, nil
+	})
+	zero := int64(0)
+	deleted := time.Now()
+	if err := c.CoreV1().Pods("default").Delete(ctx, "wants-room", metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "the second pod bound where the deleted one was", func() (bool, error) {
+		p, err := c.CoreV1().Pods("default").Get(ctx, "wants-room-too", metav1.GetOptions{})
+		return err == nil && p.Spec.NodeName == "big", err
+	})
+	t.Logf("bound %s after the pod was deleted", time.Since(deleted).Round(time.Millisecond))
 }
 
 // scheduledEvents counts the Scheduled events of each pod.

@@ -8,7 +8,12 @@
 //	schedkit-scheduler --kubeconfig ~/.kube/config --config sched.yaml [--leader-elect]
 //
 // Without --config it runs kube-scheduler's default profile under
-// --scheduler-name (default "schedkit").
+// --scheduler-name (default "schedkit"). With --whatif-address it also
+// answers what-if questions on the cluster as it is now over HTTP (POST
+// /whatif/place, /whatif/capacity?max=N and /whatif/scale-up with the
+// objects as YAML or JSON, /whatif/drain?node=NAME), as kubectl-schedkit
+// does, on a fork of its own scheduler: nothing is written to the API
+// server.
 package main
 
 import (
@@ -17,6 +22,8 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -53,6 +60,7 @@ func run() error {
 	leaseNS := flag.String("leader-elect-namespace", "kube-system", "namespace of the Lease")
 	leaseName := flag.String("leader-elect-name", "schedkit-scheduler", "name of the Lease")
 	identity := flag.String("identity", "", "leader election identity (default: hostname and pid)")
+	whatifAddr := flag.String("whatif-address", "", "serve what-if questions over HTTP on this address (POST /whatif/place, /whatif/capacity, /whatif/drain, /whatif/scale-up; empty: off)")
 	flag.Parse()
 
 	var rc *rest.Config
@@ -88,6 +96,11 @@ func run() error {
 			return err
 		}
 		logf("schedkit-scheduler: scheduling the pods of %v", l.SchedulerNames())
+		if *whatifAddr != "" {
+			if err := serveWhatIf(ctx, *whatifAddr, l, logf); err != nil {
+				return err
+			}
+		}
 		l.Run(ctx)
 		return nil
 	}
@@ -118,6 +131,31 @@ func run() error {
 		},
 	})
 	return runErr
+}
+
+// serveWhatIf answers what-if questions on the live cluster over HTTP at
+// addr under /whatif/ (live.Live.WhatIfHandler) until ctx is done.
+func serveWhatIf(ctx context.Context, addr string, l *live.Live, logf func(string, ...any)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--whatif-address: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/whatif/", http.StripPrefix("/whatif", l.WhatIfHandler()))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logf("schedkit-scheduler: what-if endpoint: %v", err)
+		}
+	}()
+	logf("schedkit-scheduler: answering what-if questions on http://%s/whatif/", ln.Addr())
+	return nil
 }
 
 // load returns the registry, profiles and options of the configuration
