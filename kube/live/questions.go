@@ -154,7 +154,7 @@ func ReadObjects(r io.Reader) ([]runtime.Object, error) {
 }
 
 // WhatIfHandler serves the what-if questions over HTTP, the endpoint of
-// schedkit-scheduler's --whatif-address: POST /place, /capacity?max=N and
+// schedkit-scheduler's --http-address (under /whatif/): POST /place, /capacity?max=N and
 // /scale-up with the objects (YAML or JSON) as the body, POST /drain?node=A&node=B;
 // the answer is text/plain, as kubectl-schedkit prints it. A question
 // that cannot be asked is 400, a failure 500. Nothing is written to the

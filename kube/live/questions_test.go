@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/kube/live"
 )
@@ -69,5 +70,54 @@ status: {allocatable: {cpu: "8", memory: 8Gi, pods: "110"}}
 	}
 	if n := len(l.Scheduler().Cluster().Pods()); n != 1 {
 		t.Errorf("the cluster holds %d pods after the questions, want 1", n)
+	}
+}
+
+// The metrics count the scheduler's bindings under kube-scheduler's name,
+// not the what-if questions, and show the queues and the feed's counters.
+func TestMetricsHandler(t *testing.T) {
+	cfg := config(testNode("n0", 2), testPod("p0", "", "schedkit", 100, 0), testPod("p1", "", "schedkit", 100, 0),
+		testPod("huge", "", "schedkit", 64000, 0))
+	cfg.WriteAPI = true
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l, err := live.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go l.Run(ctx)
+	if _, err := l.CanPlace(ctx, testPod("asked", "", "schedkit", 100, 0)); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.MetricsHandler())
+	defer srv.Close()
+	want := []string{
+		`scheduler_schedule_attempts_total{profile="schedkit",result="scheduled"} 2`,
+		`scheduler_schedule_attempts_total{profile="schedkit",result="unschedulable"} 1`,
+		`scheduler_pending_pods{queue="unschedulable"} 1`,
+		"# TYPE schedkit_live_events_applied_total counter",
+	}
+	var body []byte
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(string(body), w) {
+				missing = w
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in\n%s", missing, body)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
