@@ -268,7 +268,12 @@ type faulty struct {
 	rng     *rand.Rand
 	counts  map[string]int
 	maxCuts int
+	writes  int
 }
+
+// The first writes get each fault in turn, so that every kind is
+// injected whatever the random draws; the later ones draw theirs.
+var firstFaults = []int{0, 3, 6, 9, 10}
 
 func (f *faulty) draw(n int) int {
 	f.mu.Lock()
@@ -323,7 +328,14 @@ func (f *faulty) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 		return resp, err
 	}
-	switch k := f.draw(30); {
+	f.mu.Lock()
+	k := f.rng.IntN(30)
+	if f.writes < len(firstFaults) {
+		k = firstFaults[f.writes]
+	}
+	f.writes++
+	f.mu.Unlock()
+	switch {
 	case k < 3:
 		f.count("409")
 		return status(r, http.StatusConflict, "Conflict"), nil
