@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -81,6 +82,10 @@ type Live struct {
 
 	what   *whatif.WhatIf
 	whatMu sync.Mutex
+	// inflight counts the events the worker is applying; progress wakes
+	// a question waiting for the feed to catch up (catchUp).
+	inflight atomic.Int32
+	progress chan struct{}
 
 	mu      sync.Mutex
 	applied map[objectRef]string // resourceVersion last applied
@@ -148,7 +153,7 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	}
 	_ = vctx
 	l := &Live{cfg: cfg, applied: map[objectRef]string{}, lastPod: map[objectRef]*api.Pod{}, storage: map[string]cache.Indexer{},
-		objects: map[string]cache.Indexer{}, values: map[objectRef]any{},
+		objects: map[string]cache.Indexer{}, values: map[objectRef]any{}, progress: make(chan struct{}, 1),
 		stats: Stats{Applied: map[string]int{}, Ignored: map[string]int{}, Rejected: map[string]string{}}}
 	for _, p := range cfg.Profiles {
 		name := p.SchedulerName
@@ -349,6 +354,7 @@ func (l *Live) work(ctx context.Context) {
 		if quit {
 			return
 		}
+		l.inflight.Add(1)
 		if err := l.apply(ref); err != nil {
 			l.mu.Lock()
 			l.stats.Retries++
@@ -359,6 +365,34 @@ func (l *Live) work(ctx context.Context) {
 			l.queue.Forget(ref)
 		}
 		l.queue.Done(ref)
+		l.inflight.Add(-1)
+		select {
+		case l.progress <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// catchUpLimit bounds how long a question waits for the feed to apply the
+// events already delivered.
+const catchUpLimit = 100 * time.Millisecond
+
+// catchUp waits, at most catchUpLimit, until the feed has applied the
+// events delivered so far: a question asked then sees them, and questions
+// asked back to back do not hold the feed back (while a question's fork is
+// open the feed waits).
+func (l *Live) catchUp() {
+	if l.Synced() && l.inflight.Load() == 0 {
+		return
+	}
+	limit := time.NewTimer(catchUpLimit)
+	defer limit.Stop()
+	for !l.Synced() || l.inflight.Load() != 0 {
+		select {
+		case <-l.progress:
+		case <-limit.C:
+			return
+		}
 	}
 }
 

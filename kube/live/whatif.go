@@ -35,11 +35,13 @@ type Verdict struct {
 // scheduler, the pods are added in order and each is scheduled at once
 // (a later pod sees the earlier ones placed, and preemption runs as the
 // profile says). Nothing reaches the API server and the fork is reverted;
-// the feed waits meanwhile and loses no event. A pod naming no
+// the feed waits meanwhile and loses no event (and first applies the
+// events already delivered, as for WhatIf). A pod naming no
 // schedulerName is scheduled by the first profile.
 func (l *Live) CanPlace(ctx context.Context, pods ...*corev1.Pod) ([]Verdict, error) {
 	l.whatMu.Lock()
 	defer l.whatMu.Unlock()
+	l.catchUp()
 	f, err := l.sched.Fork()
 	if err != nil {
 		return nil, err
@@ -110,11 +112,15 @@ func (l *Live) podForQuestion(kp *corev1.Pod) (*api.Pod, error) {
 // reverted after it, so that every read of every question, and every
 // question fn asks, is about the same cluster. Meanwhile the feed's
 // events and the scheduling loop wait, and none is lost; they go on when
-// fn returns. Questions are answered one at a time; fn must ask them from
-// the goroutine that called WhatIf, and must not keep w.
+// fn returns. Before the fork the feed applies the events already
+// delivered (waited for at most 100 ms), so that the answer follows them
+// and questions asked back to back do not hold the feed back. Questions
+// are answered one at a time; fn must ask them from the goroutine that
+// called WhatIf, and must not keep w.
 func (l *Live) WhatIf(fn func(w *whatif.WhatIf) error) error {
 	l.whatMu.Lock()
 	defer l.whatMu.Unlock()
+	l.catchUp()
 	f, err := l.sched.Fork()
 	if err != nil {
 		return err

@@ -18,10 +18,11 @@ import (
 	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
-// What-if questions asked while the feed applies watch events and the
-// scheduler runs read one consistent cluster: run with -race, no access
-// races, every answer is one the cluster could give, and the cluster is
-// the same just before and just after each question.
+// What-if questions asked back to back while the feed applies watch
+// events and the scheduler runs read one consistent cluster: run with
+// -race, no access races, every answer is one the cluster could give, the
+// cluster is the same just before and just after each question, and the
+// feed keeps applying events between the questions.
 func TestWhatIfWhileFeedApplies(t *testing.T) {
 	var objs []*corev1.Node
 	for i := range 6 {
@@ -110,7 +111,6 @@ func TestWhatIfWhileFeedApplies(t *testing.T) {
 			t.Fatal(err)
 		}
 		questions++
-		time.Sleep(time.Millisecond) // questions come and go; the feed applies between them
 	}
 	applied := l.Stats().Applied
 	close(stop)
