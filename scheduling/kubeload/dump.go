@@ -204,6 +204,23 @@ func (d *Dump) resolvePriority(p *api.Pod) (reason, detail string) {
 	return "", ""
 }
 
+// ResolvePriority gives pod, when it has no spec.priority, the priority
+// (and, when it has none, the preemption policy) of its PriorityClass
+// among classes, or of the global default class when it names none, as
+// Dump does for the pods of a dump and the Priority admission plugin when
+// a pod is created; Kubernetes' built-in system classes are known without
+// being listed. It returns Dump's note when the class is missing or
+// disagrees with the pod's priority ("" when none). O(classes).
+func ResolvePriority(pod *api.Pod, classes []PriorityClass) (note string) {
+	d := &Dump{}
+	d.setClasses(classes)
+	reason, detail := d.resolvePriority(pod)
+	if reason == "" {
+		return ""
+	}
+	return reason + ": " + detail
+}
+
 // report assembles the load's report.
 func (l *Loader) report(features []PodFeatures) Report {
 	r := Report{Documents: l.documents, Skipped: l.skipped, Notes: l.notes, Features: features}
