@@ -7,6 +7,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/resource"
 )
 
 const (
@@ -16,7 +17,8 @@ const (
 
 // TestPodInfoResizeInFlight checks, with numbers worked by hand from
 // component-helpers v0.36 PodRequests with UseStatusResources (the rule
-// kube-scheduler v1.36's NodeInfo counts a pod by), the effective requests
+// kube-scheduler v1.36's NodeInfo counts a pod by: NewPodInfoFor
+// KubeV136), the effective requests
 // (PodInfo.Requests), their non-zero view and the spec-only requests the
 // NodeResourcesFit filter checks (PodInfo.SpecRequests).
 func TestPodInfoResizeInFlight(t *testing.T) {
@@ -113,7 +115,7 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pi, err := fw.NewPodInfo(tc.pod)
+			pi, err := fw.NewPodInfoFor(tc.pod, fw.KubeV136)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,8 +134,8 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 			if spec := api.PodRequestVector(tc.pod); !spec.Equal(*pi.SpecRequests()) {
 				t.Errorf("SpecRequests %+v, PodRequestVector %+v", *pi.SpecRequests(), spec)
 			}
-			if got := api.PodNodeRequests(tc.pod); !got.Equal(pi.Requests) {
-				t.Errorf("PodNodeRequests %+v, Requests %+v", got, pi.Requests)
+			if got := resource.VectorFrom(api.PodRequests(tc.pod, api.RequestOptions{UseStatusResources: true, StatusRule: api.StatusPerContainer})); !got.Equal(pi.Requests) {
+				t.Errorf("PodRequests %+v, Requests %+v", got, pi.Requests)
 			}
 		})
 	}
@@ -141,16 +143,21 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 
 // TestPodRequestsUseStatusResources checks the names PodRequests returns
 // with status resources: a pod-level resource an infeasible resize's
-// status omits is present at zero (kube sets it from the effective list);
-// a container resource it omits is absent.
+// status omits is present at zero in v1.36 (kube sets it from the
+// effective list) and absent in v1.37 (kube sets the effective list's own
+// names, and the containers count nothing without status); a container
+// resource it omits is absent.
 func TestPodRequestsUseStatusResources(t *testing.T) {
 	type m = map[string]string
-	opts := api.RequestOptions{UseStatusResources: true}
+	opts := api.RequestOptions{UseStatusResources: true, StatusRule: api.StatusPerContainer}
+	opts137 := api.RequestOptions{UseStatusResources: true}
 	podLevel := builder.MakePod().Name("p").PodReq(m{"cpu": "2", "memory": "1Gi"}).Req(m{"cpu": "500m", "memory": "512Mi"}).
 		StatusPodReq(m{"cpu": "1"}).ResizePending(api.PodReasonInfeasible).Obj()
 	omListEqual(t, "pod level", api.PodRequests(podLevel, opts), omL(m{"cpu": "1", "memory": "0"}))
+	omListEqual(t, "pod level, v1.37", api.PodRequests(podLevel, opts137), omL(m{"cpu": "1"}))
 	container := builder.MakePod().Name("p").Req(m{"cpu": "2", "memory": "1Gi"}).StatusReq("c0", m{"cpu": "500m"}).ResizePending(api.PodReasonInfeasible).Obj()
 	omListEqual(t, "container", api.PodRequests(container, opts), omL(m{"cpu": "500m"}))
+	omListEqual(t, "container, v1.37", api.PodRequests(container, opts137), omL(m{"cpu": "500m"}))
 	// Without the option, and for limits, the spec alone.
 	omListEqual(t, "spec", api.PodRequests(container, api.RequestOptions{}), omL(m{"cpu": "2", "memory": "1Gi"}))
 	withLimits := builder.MakePod().Name("p").Lim(m{"cpu": "1"}, m{"cpu": "2"}).Obj()
@@ -223,8 +230,10 @@ func TestPodUpdateEventsResizeInFlight(t *testing.T) {
 		{"resize actuated downwards", pod("500m", "1500m"), pod("500m", "500m"), assigned(fw.UpdatePodScaleDown)},
 		{"spec lowered, not yet actuated", pod("1500m", "1500m"), pod("500m", "1500m"), assigned(fw.Update)},
 	} {
-		if diff := cmp.Diff(tc.want, fw.PodUpdateEvents(tc.old, tc.new)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		for _, v := range fw.KubeVersions() {
+			if diff := cmp.Diff(tc.want, fw.PodUpdateEvents(tc.old, tc.new, v)); diff != "" {
+				t.Errorf("%s: %s (-want +got):\n%s", v, tc.name, diff)
+			}
 		}
 	}
 }

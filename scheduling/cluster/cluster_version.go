@@ -1,0 +1,57 @@
+package cluster
+
+import (
+	"errors"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// KubeVersion returns the kube-scheduler release whose rule counts the
+// requests of the cluster's pods (SetKubeVersion; default
+// framework.DefaultKubeVersion).
+func (c *Cluster) KubeVersion() framework.KubeVersion {
+	if c.version.IsZero() {
+		return framework.DefaultKubeVersion
+	}
+	return c.version
+}
+
+// SetKubeVersion makes the cluster count the requests of its pods as
+// kube-scheduler release v does (a resize in flight:
+// framework.NewPodInfoFor): the pods added from now on, and the pods
+// already in the cluster whose status makes the releases' rules differ,
+// which are counted anew in their place (framework.Snapshot.ReplacePodInfo).
+// scheduling.New sets the scheduler's release. O(pods); not while forked.
+func (c *Cluster) SetKubeVersion(v framework.KubeVersion) error {
+	switch {
+	case c.snap == nil:
+		return c.zeroErr("SetKubeVersion")
+	case v.IsZero():
+		return errors.New("scheduling: Cluster.SetKubeVersion: the zero KubeVersion names no release")
+	case c.forking():
+		return errors.New("scheduling: Cluster.SetKubeVersion: the cluster is forked; set the release before Fork")
+	}
+	was, rule := c.KubeVersion().StatusRule(), v.StatusRule()
+	c.version = v
+	if was == rule {
+		return nil
+	}
+	for key, e := range c.pods {
+		pod := e.info.Pod
+		if !api.StatusAffectsRequests(pod, was) && !api.StatusAffectsRequests(pod, rule) {
+			continue
+		}
+		pi, err := framework.NewPodInfoFor(pod, v)
+		if err != nil {
+			return err
+		}
+		if e.state != StatePending {
+			if err := c.snap.ReplacePodInfo(e.info, pi); err != nil {
+				return err
+			}
+		}
+		c.setPod(key, &Entry{info: pi, state: e.state})
+	}
+	return nil
+}
