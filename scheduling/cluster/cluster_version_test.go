@@ -16,7 +16,9 @@ import (
 func TestSetKubeVersionRecountsInPlace(t *testing.T) {
 	type m = map[string]string
 	node := builder.MakeNode().Name("n1").Capacity(m{"cpu": "8", "memory": "16Gi", "pods": "10"}).Obj()
-	plain := func(name string) *api.Pod { return builder.MakePod().Name(name).UID(name).Node("n1").Req(m{"cpu": "1"}).Obj() }
+	plain := func(name string) *api.Pod {
+		return builder.MakePod().Name(name).UID(name).Node("n1").Req(m{"cpu": "1"}).Obj()
+	}
 	// A plain init container asking 4 cpu, allocated 6: v1.37 counts 6, v1.36 4.
 	resizing := func(name, nodeName string) *api.Pod {
 		return builder.MakePod().Name(name).UID(name).Node(nodeName).InitReq(m{"cpu": "4"}).Req(m{"cpu": "1"}).StatusAllocated("i0", m{"cpu": "6"}).Obj()
