@@ -9,9 +9,9 @@ import (
 
 // KubeVersion returns the kube-scheduler release whose rule counts the
 // requests of the cluster's pods (SetKubeVersion; default
-// framework.DefaultKubeVersion).
+// framework.DefaultKubeVersion). A zero Cluster names none.
 func (c *Cluster) KubeVersion() framework.KubeVersion {
-	if c.version.IsZero() {
+	if c.version.IsZero() && c.snap != nil {
 		return framework.DefaultKubeVersion
 	}
 	return c.version
