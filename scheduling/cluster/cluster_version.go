@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -22,21 +23,24 @@ func (c *Cluster) KubeVersion() framework.KubeVersion {
 // framework.NewPodInfoFor): the pods added from now on, and the pods
 // already in the cluster whose status makes the releases' rules differ,
 // which are counted anew in their place (framework.Snapshot.ReplacePodInfo).
-// scheduling.New sets the scheduler's release. O(pods); not while forked.
+// scheduling.New sets the scheduler's release. O(pods); while forked only
+// a release counting as the current one is taken.
 func (c *Cluster) SetKubeVersion(v framework.KubeVersion) error {
 	switch {
 	case c.snap == nil:
 		return c.zeroErr("SetKubeVersion")
 	case v.IsZero():
 		return errors.New("scheduling: Cluster.SetKubeVersion: the zero KubeVersion names no release")
-	case c.forking():
-		return errors.New("scheduling: Cluster.SetKubeVersion: the cluster is forked; set the release before Fork")
 	}
 	was, rule := c.KubeVersion().StatusRule(), v.StatusRule()
-	c.version = v
 	if was == rule {
+		c.version = v
 		return nil
 	}
+	if c.forking() {
+		return fmt.Errorf("scheduling: Cluster.SetKubeVersion(%s): the cluster is forked; set the release before Fork", v)
+	}
+	c.version = v
 	for key, e := range c.pods {
 		pod := e.info.Pod
 		if !api.StatusAffectsRequests(pod, was) && !api.StatusAffectsRequests(pod, rule) {

@@ -12,7 +12,8 @@ import (
 // anew, in place: the node's requested cpu follows the release's rule, its
 // pods keep their order (which preemption and the explanations read), a
 // pending pod's PodInfo follows too, and the pods added later are counted
-// by the new release. It refuses the zero release and a forked cluster.
+// by the new release. It refuses the zero release, and another rule while
+// the cluster is forked.
 func TestSetKubeVersionRecountsInPlace(t *testing.T) {
 	type m = map[string]string
 	node := builder.MakeNode().Name("n1").Capacity(m{"cpu": "8", "memory": "16Gi", "pods": "10"}).Obj()
@@ -76,7 +77,11 @@ func TestSetKubeVersionRecountsInPlace(t *testing.T) {
 		t.Error("SetKubeVersion(zero): no error")
 	}
 	c.Fork()
-	if err := c.SetKubeVersion(framework.KubeV136); err == nil {
-		t.Error("SetKubeVersion while forked: no error")
+	if err := c.SetKubeVersion(framework.KubeV137); err != nil {
+		t.Errorf("SetKubeVersion to the current rule while forked: %v", err)
 	}
+	if err := c.SetKubeVersion(framework.KubeV136); err == nil {
+		t.Error("SetKubeVersion to another rule while forked: no error")
+	}
+	check(framework.KubeV137, 14000, "a", "r", "b", "s")
 }
