@@ -236,6 +236,9 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
 		}},
+		"requeue-resize-init-allocation-lowered": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+		}, Queue: &kubeQueuePools{Queued: 0, Unschedulable: 1}},
 	},
 	framework.KubeV137: {
 		"nodename-named-node-cordoned": {Pods: []kubeCycleOutcome{
@@ -467,6 +470,9 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient memory. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient memory")}},
 		}},
+		"requeue-resize-init-allocation-lowered": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
 	},
 }
 

@@ -332,7 +332,8 @@ func TestValidatePodStatusResources(t *testing.T) {
 // A pod update is a scale-down when its effective requests, status
 // resources counted, go down (kube's extractPodScaleDown): a resize the
 // kubelet actuates downwards is one even though the spec did not change,
-// and lowering the spec below what still runs is not.
+// and lowering the spec below what still runs is not; each release counts
+// the requests by its own rule.
 func TestPodUpdateEventsResizeInFlight(t *testing.T) {
 	type m = map[string]string
 	pod := func(spec, status string) *api.Pod {
@@ -353,6 +354,16 @@ func TestPodUpdateEventsResizeInFlight(t *testing.T) {
 			if diff := cmp.Diff(tc.want, fw.PodUpdateEvents(tc.old, tc.new, v)); diff != "" {
 				t.Errorf("%s: %s (-want +got):\n%s", v, tc.name, diff)
 			}
+		}
+	}
+	// A plain init container's allocation going from 6 cpu back to its
+	// spec's 4: v1.37 counted the 6, v1.36 never read it.
+	initPod := func(alloc string) *api.Pod {
+		return builder.MakePod().Name("p").Node("n").InitReq(m{"cpu": "4"}).Req(m{"cpu": "1"}).StatusAllocated("i0", m{"cpu": alloc}).Obj()
+	}
+	for v, want := range map[fw.KubeVersion]fw.ActionType{fw.KubeV136: fw.Update, fw.KubeV137: fw.UpdatePodScaleDown} {
+		if diff := cmp.Diff(assigned(want), fw.PodUpdateEvents(initPod("6"), initPod("4"), v)); diff != "" {
+			t.Errorf("%s: init container's allocation lowered (-want +got):\n%s", v, diff)
 		}
 	}
 }
