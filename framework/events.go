@@ -290,12 +290,13 @@ func NodeUpdateEvents(oldNode, newNode *api.Node) []ClusterEvent {
 
 // PodUpdateEvents returns the events an update of a pod from oldPod to
 // newPod reports, as kube-scheduler v1.36's PodSchedulingPropertiesChange:
-// UpdatePodLabel, UpdatePodScaleDown (a request went down or away),
+// UpdatePodLabel, UpdatePodScaleDown (a request went down or away, the
+// requests counted as release v's NodeInfo counts them),
 // UpdatePodSchedulingGatesEliminated (the last gate went),
 // UpdatePodToleration (the number of tolerations changed; the API only
 // adds them), in that order, on AssignedPod when newPod has a node and
 // UnscheduledPod otherwise; a plain Update when none of them applies.
-func PodUpdateEvents(oldPod, newPod *api.Pod) []ClusterEvent {
+func PodUpdateEvents(oldPod, newPod *api.Pod, v KubeVersion) []ClusterEvent {
 	r := ResourceAssignedPod
 	if newPod.Spec.NodeName == "" {
 		r = ResourceUnscheduledPod
@@ -305,7 +306,7 @@ func PodUpdateEvents(oldPod, newPod *api.Pod) []ClusterEvent {
 	if !stringMapsEqual(oldPod.Labels, newPod.Labels) {
 		add(UpdatePodLabel)
 	}
-	if podScaledDown(oldPod, newPod) {
+	if podScaledDown(oldPod, newPod, v.StatusRule()) {
 		add(UpdatePodScaleDown)
 	}
 	if len(newPod.Spec.SchedulingGates) == 0 && len(oldPod.Spec.SchedulingGates) != 0 {
@@ -321,10 +322,10 @@ func PodUpdateEvents(oldPod, newPod *api.Pod) []ClusterEvent {
 }
 
 // podScaledDown reports whether some effective request of oldPod (status
-// resources counted) is gone or lower in newPod (kube's
+// resources counted by rule) is gone or lower in newPod (kube's
 // extractPodScaleDown).
-func podScaledDown(oldPod, newPod *api.Pod) bool {
-	opts := api.RequestOptions{UseStatusResources: true}
+func podScaledDown(oldPod, newPod *api.Pod, rule api.StatusRule) bool {
+	opts := api.RequestOptions{UseStatusResources: true, StatusRule: rule}
 	oldReq, newReq := api.PodRequests(oldPod, opts), api.PodRequests(newPod, opts)
 	for name, oq := range oldReq {
 		nq, ok := newReq[name]

@@ -108,7 +108,7 @@ func TestPodUpdateEvents(t *testing.T) {
 		{"a request removed is a scale-down", builder.MakePod().Name("p").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj(),
 			builder.MakePod().Name("p").Req(map[string]string{"cpu": "1"}).Obj(), unsched(fw.UpdatePodScaleDown)},
 	} {
-		if diff := cmp.Diff(tc.want, fw.PodUpdateEvents(tc.old, tc.new)); diff != "" {
+		if diff := cmp.Diff(tc.want, fw.PodUpdateEvents(tc.old, tc.new, fw.DefaultKubeVersion)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}

@@ -3,6 +3,8 @@ package framework
 import (
 	"fmt"
 	"strings"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
 
 // KubeVersion names the kube-scheduler minor release whose behaviour a
@@ -58,6 +60,18 @@ func (v KubeVersion) IsZero() bool { return v.minor == 0 }
 
 // AtLeast reports whether v is release o or newer.
 func (v KubeVersion) AtLeast(o KubeVersion) bool { return v.minor >= o.minor }
+
+// StatusRule returns the rule by which release v counts a resize in flight
+// in a bound pod's requests (component-helpers PodRequests with
+// UseStatusResources, which kube-scheduler's NodeInfo, resource scores
+// and pod update events use). The zero value answers as
+// DefaultKubeVersion.
+func (v KubeVersion) StatusRule() api.StatusRule {
+	if !v.IsZero() && !v.AtLeast(KubeV137) {
+		return api.StatusPerContainer
+	}
+	return api.StatusAggregated
+}
 
 // Set parses s into v, so that a *KubeVersion is a flag.Value.
 func (v *KubeVersion) Set(s string) error {

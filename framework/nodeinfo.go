@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
@@ -142,6 +143,24 @@ func (n *NodeInfo) removeLast(pi *PodInfo) bool {
 	n.PodsWithAffinity = removePILast(n.PodsWithAffinity, pi)
 	n.PodsWithRequiredAntiAffinity = removePILast(n.PodsWithRequiredAntiAffinity, pi)
 	n.update(pi, -1)
+	return true
+}
+
+// replace puts pi in the place of old in the node's pod lists, and
+// reports whether old was there.
+func (n *NodeInfo) replace(old, pi *PodInfo) bool {
+	k := slices.Index(n.Pods, old)
+	if k < 0 {
+		return false
+	}
+	n.Pods[k] = pi
+	for _, l := range [2][]*PodInfo{n.PodsWithAffinity, n.PodsWithRequiredAntiAffinity} {
+		if i := slices.Index(l, old); i >= 0 {
+			l[i] = pi
+		}
+	}
+	n.update(old, -1)
+	n.update(pi, 1)
 	return true
 }
 

@@ -40,7 +40,7 @@ type PodInfo struct {
 	Pod *api.Pod
 	// Requests are the pod's effective requests as kube-scheduler's NodeInfo
 	// counts them (PodRequests with UseStatusResources: a resize in flight
-	// counts the larger of spec and status).
+	// counts the larger of spec and status, by the release's rule).
 	Requests resource.Vector
 	// NonZeroMilliCPU and NonZeroMemory are the cpu and memory requests with
 	// kube-scheduler's per-container defaults for missing requests.
@@ -56,17 +56,23 @@ type PodInfo struct {
 	PreferredAntiAffinityTerms []WeightedAffinityTerm
 }
 
-// NewPodInfo derives a PodInfo from pod. Negative quantities and invalid
-// affinity selectors are errors naming the pod and the field (ValidatePod
-// checks more). matchLabelKeys and mismatchLabelKeys are
-// merged into the term selectors here, as kube-apiserver does at admission.
-func NewPodInfo(pod *api.Pod) (*PodInfo, error) {
+// NewPodInfo derives a PodInfo from pod, counting its requests as
+// DefaultKubeVersion does (NewPodInfoFor).
+func NewPodInfo(pod *api.Pod) (*PodInfo, error) { return NewPodInfoFor(pod, DefaultKubeVersion) }
+
+// NewPodInfoFor derives a PodInfo from pod, counting a resize in flight in
+// its requests as kube-scheduler release v does (KubeVersion.StatusRule).
+// Negative quantities and invalid affinity selectors are errors naming the
+// pod and the field (ValidatePod checks more). matchLabelKeys and
+// mismatchLabelKeys are merged into the term selectors here, as
+// kube-apiserver does at admission.
+func NewPodInfoFor(pod *api.Pod, v KubeVersion) (*PodInfo, error) {
 	if err := api.ValidatePodQuantities(pod); err != nil {
 		return nil, err
 	}
 	pi := &PodInfo{Pod: pod}
-	if api.StatusAffectsRequests(pod) {
-		opts := api.RequestOptions{UseStatusResources: true}
+	if rule := v.StatusRule(); api.StatusAffectsRequests(pod, rule) {
+		opts := api.RequestOptions{UseStatusResources: true, StatusRule: rule}
 		pi.Requests = resource.VectorFrom(api.PodRequests(pod, opts))
 		pi.NonZeroMilliCPU, pi.NonZeroMemory = api.PodNonZeroRequestsWith(pod, opts)
 		spec := api.PodRequestVector(pod)

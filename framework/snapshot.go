@@ -593,6 +593,27 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool, at int) (int, error) {
 	return ni.index, nil
 }
 
+// ReplacePodInfo puts pi in the place of old on their node: pi is the same
+// pod object counted anew (NewPodInfoFor another release), and keeps
+// old's position in the node's pod lists, so that the node reads as if pi
+// had been added instead. The node's requested sums change by the
+// difference of their requests.
+func (s *Snapshot) ReplacePodInfo(old, pi *PodInfo) error {
+	if old == nil || pi == nil || old.Pod == nil || old.Pod != pi.Pod {
+		return fmt.Errorf("framework: snapshot: ReplacePodInfo: the PodInfos must be of one pod object")
+	}
+	ni, err := s.mutable(pi.Pod.Spec.NodeName)
+	if err != nil {
+		return fmt.Errorf("framework: snapshot: pod %s: node %q not found", pi.Pod.Key(), pi.Pod.Spec.NodeName)
+	}
+	if !ni.replace(old, pi) {
+		return fmt.Errorf("framework: snapshot: pod %s is not on node %q", pi.Pod.Key(), ni.Name())
+	}
+	s.podSums(ni.index, old, -1)
+	s.podResources(ni.index, pi, 1)
+	return nil
+}
+
 // RemovePod removes pod from the node named by its nodeName.
 func (s *Snapshot) RemovePod(pod *api.Pod) error {
 	if pod == nil {

@@ -212,6 +212,33 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 		"requeue-anti-affinity-all-terms-deleted": {Pods: []kubeCycleOutcome{
 			{Pod: "default/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
+		"resize-plain-init-allocated": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		}},
+		"resize-infeasible-no-status": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		}},
+		"resize-status-lookup-order": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		}},
+		"resize-allocated-without-resources": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		}},
+		"resize-totals-not-per-container": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		}},
+		"resize-pod-level-status-name": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		}},
+		"requeue-resize-init-allocation-lowered": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+		}, Queue: &kubeQueuePools{Queued: 0, Unschedulable: 1}},
 	},
 	framework.KubeV137: {
 		"nodename-named-node-cordoned": {Pods: []kubeCycleOutcome{
@@ -418,6 +445,33 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
 		"requeue-anti-affinity-all-terms-deleted": {Pods: []kubeCycleOutcome{
 			{Pod: "default/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
+		"resize-plain-init-allocated": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		}},
+		"resize-infeasible-no-status": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		}},
+		"resize-status-lookup-order": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		}},
+		"resize-allocated-without-resources": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
+		}},
+		"resize-totals-not-per-container": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
+				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
+		}},
+		"resize-pod-level-status-name": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient memory. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient memory")}},
+		}},
+		"requeue-resize-init-allocation-lowered": {Pods: []kubeCycleOutcome{
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
 	},
 }

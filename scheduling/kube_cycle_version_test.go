@@ -49,6 +49,13 @@ import (
 //     FilterVictimsWithPDBViolation), so the later one keeps its disruption.
 //   - A gated pod's nominated node is reserved from v1.37 (PriorityQueue.Add
 //     nominates before the gate check; kubernetes/kubernetes#139057).
+//   - A bound pod in the middle of an in-place resize holds, in v1.37, the
+//     largest of its spec, allocated and actuated totals over all
+//     containers, plain init containers' status included, the status
+//     found in containerStatuses first, the pod-level status's names
+//     counted (component-helpers resource/helpers.go:
+//     AggregateContainerRequests, PodRequests); in v1.36 the per-container
+//     maxima of its running containers.
 //   - Requeueing (queue cases): a taint-only node update retries a pod
 //     NodeAffinity rejected in v1.36 only (scheduler.go:buildQueueingHintMap
 //     registered UpdateNodeTaint for every Node/Add registration), and the

@@ -48,7 +48,7 @@ func (s *Scheduler) updatePod(f *Fork, pod *api.Pod) error {
 		return err
 	}
 	pi, _, _ := s.cluster.PodInfo(key)
-	events := framework.PodUpdateEvents(old.Pod, pi.Pod)
+	events := framework.PodUpdateEvents(old.Pod, pi.Pod, s.kubeVersion)
 	if st != cluster.StatePending {
 		s.podAssigned(old, false)
 		s.podAssigned(pi, true)

@@ -410,6 +410,10 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 		s.profiles[p.SchedulerName] = sp
 		s.order = append(s.order, p.SchedulerName)
 	}
+	// The cluster counts its pods' requests by the scheduler's release.
+	if err := cl.SetKubeVersion(s.kubeVersion); err != nil {
+		return nil, err
+	}
 	s.queue = queue.New(s.clock, less, s.queueOpts.config())
 	s.queue.Gate = s.preEnqueue
 	if !s.queueOpts.DisableQueueingHints {

@@ -48,8 +48,9 @@ type NodeResourcesBalancedAllocation struct {
 	resources []nrfResource
 	// hasOther is set when some configured name is neither cpu, memory,
 	// ephemeral-storage nor scalar; its request is read from the pod's
-	// full request list.
-	hasOther bool
+	// full request list, counted by statusRule (the handle's release).
+	hasOther   bool
+	statusRule api.StatusRule
 	// cpuMem is set when the resources are exactly cpu and memory (in
 	// either order, kube's default): Score then takes a branch-light path
 	// with the same floating-point operations as balance.
@@ -65,12 +66,15 @@ var (
 // NewNodeResourcesBalancedAllocation builds the plugin from args after
 // kube-scheduler's defaulting (cpu:1, memory:1; weight 0 becomes 1; mode
 // Delta) and validation.
-func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocationArgs, _ framework.Handle) (framework.Plugin, error) {
+func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocationArgs, h framework.Handle) (framework.Plugin, error) {
 	args.SetDefaults()
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	pl := &NodeResourcesBalancedAllocation{mode: args.Mode, resources: nrfResources(args.Resources)}
+	pl := &NodeResourcesBalancedAllocation{mode: args.Mode, resources: nrfResources(args.Resources), statusRule: framework.DefaultKubeVersion.StatusRule()}
+	if h != nil {
+		pl.statusRule = h.KubeVersion().StatusRule()
+	}
 	for _, r := range pl.resources {
 		pl.hasOther = pl.hasOther || r.kind == nrfOther
 	}
@@ -116,7 +120,7 @@ func (pl *NodeResourcesBalancedAllocation) podRequests(pod *framework.PodInfo) [
 		}
 	}
 	if pl.hasOther {
-		all := api.PodRequests(pod.Pod, api.RequestOptions{UseStatusResources: true})
+		all := api.PodRequests(pod.Pod, api.RequestOptions{UseStatusResources: true, StatusRule: pl.statusRule})
 		for i := range pl.resources {
 			if pl.resources[i].kind == nrfOther {
 				q := all[pl.resources[i].name]

@@ -57,7 +57,8 @@
 //   - requests.go and requests_status.go: PodRequests, PodLimits,
 //     PodNonZeroRequests (with DefaultMilliCPURequest and
 //     DefaultMemoryRequest), PodRequestVector, PodNodeRequests,
-//     RequestOptions, Pod.QOSClass.
+//     RequestOptions and its StatusRule (a resize in flight, per
+//     kube-scheduler release), Pod.QOSClass.
 //   - selectors.go: LabelSelector.Compile gives a Selector
 //     (SelectorFromSet, NothingSelector); CompileNodeSelector
 //     (NodeSelectorMatcher), CompileNodeSelectorTerm

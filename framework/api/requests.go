@@ -19,16 +19,15 @@ type RequestOptions struct {
 	ExcludeOverhead bool
 	// SkipPodLevelResources ignores spec.resources (pod-level requests).
 	SkipPodLevelResources bool
-	// UseStatusResources counts a resize in flight as kube-scheduler
-	// v1.36's NodeInfo does (component-helpers PodRequests with
-	// UseStatusResources and InPlacePodLevelResourcesVerticalScalingEnabled,
-	// both on by default): each regular container and sidecar whose status
-	// reports resources counts, per resource, the largest of its spec
-	// request and its status's actuated and allocated requests, or the two
-	// status amounts alone when the pod's PodResizePending condition has
-	// reason Infeasible; pod-level requests likewise against
-	// status.resources and status.allocatedResources. Limits ignore it.
+	// UseStatusResources counts a resize in flight as kube-scheduler's
+	// NodeInfo does (component-helpers PodRequests with UseStatusResources
+	// and InPlacePodLevelResourcesVerticalScalingEnabled, both on by
+	// default), by the rule StatusRule names (requests_status.go). Limits
+	// ignore it.
 	UseStatusResources bool
+	// StatusRule is the release's rule UseStatusResources applies; the
+	// zero value is kube-scheduler v1.37's.
+	StatusRule StatusRule
 }
 
 // nonZeroDefaults is the NonMissing list of kube-scheduler's non-zero view.
@@ -66,80 +65,50 @@ func containerAmounts(c *Container, limits bool) resource.List {
 }
 
 func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
-	reqs := resource.List{}
 	status := opts.UseStatusResources && !limits
-	infeasible := status && pod.ResizeInfeasible()
-	// amounts returns container c's requests or limits; with status, the
-	// requests its status makes effective.
-	amounts := func(c *Container, status bool) resource.List {
-		l := containerAmounts(c, limits)
-		if status {
-			l = statusRequests(l, containerStatusOf(pod, c.Name), infeasible)
-		}
-		return l
-	}
-	apply := func(l resource.List) resource.List {
-		if len(opts.NonMissing) == 0 {
-			return l
-		}
-		var out resource.List
-		for n, q := range opts.NonMissing {
-			if _, ok := l[n]; !ok {
-				if out == nil {
-					out = l.Clone()
-					if out == nil {
-						out = resource.List{}
-					}
-				}
-				out[n] = q
+	aggregated := status && opts.StatusRule == StatusAggregated
+	var reqs resource.List
+	if aggregated {
+		reqs = aggregatedStatusRequests(pod, opts.NonMissing)
+	} else {
+		infeasible := status && pod.ResizeInfeasible()
+		reqs = aggregateContainers(pod, opts.NonMissing, func(c *Container, runs bool) resource.List {
+			l := containerAmounts(c, limits)
+			// v1.36 reads the status of a container that runs beside the
+			// others only: a plain init container counts its spec.
+			if status && runs {
+				l = statusRequests(l, containerStatusOf(pod, c.Name), infeasible)
 			}
-		}
-		if out == nil {
 			return l
-		}
-		return out
+		})
 	}
-	for i := range pod.Spec.Containers {
-		addInto(reqs, apply(amounts(&pod.Spec.Containers[i], status)))
-	}
-	sidecars := resource.List{}
-	initMax := resource.List{}
-	for i := range pod.Spec.InitContainers {
-		c := &pod.Spec.InitContainers[i]
-		// Only a sidecar's status counts: a plain init container has run
-		// to completion before the containers start.
-		cr := apply(amounts(c, status && c.IsSidecar()))
-		var use resource.List
-		if c.IsSidecar() {
-			addInto(reqs, cr)
-			addInto(sidecars, cr)
-			use = sidecars
-		} else {
-			use = resource.List{}
-			addInto(use, cr)
-			addInto(use, sidecars)
-		}
-		maxInto(initMax, use)
-	}
-	maxInto(reqs, initMax)
-
 	if !opts.SkipPodLevelResources && pod.Spec.Resources != nil {
 		pl := pod.Spec.Resources.Requests
 		if limits {
 			pl = pod.Spec.Resources.Limits
 		}
-		var eff resource.List
-		useEff := status && pod.Status.Resources != nil
-		if useEff {
-			eff = statusRequests(pl, &ContainerStatus{Resources: pod.Status.Resources, AllocatedResources: pod.Status.AllocatedResources}, infeasible)
+		switch {
+		case aggregated && pod.Status.Resources != nil && hasPodLevelRequests(pod):
+			// The effective pod-level requests' own names count.
+			for n, q := range podLevelStatusRequests(pod) {
+				if isPodLevelResource(n) {
+					reqs[n] = q
+				}
+			}
+			pl = nil
+		case status && !aggregated && pod.Status.Resources != nil:
+			eff := statusRequests(pl, &ContainerStatus{Resources: pod.Status.Resources, AllocatedResources: pod.Status.AllocatedResources}, pod.ResizeInfeasible())
+			for n := range pl {
+				if isPodLevelResource(n) {
+					// A name the effective list lacks (an infeasible
+					// resize whose status omits it) counts as zero.
+					reqs[n] = eff[n]
+				}
+			}
+			pl = nil
 		}
 		for n, q := range pl {
 			if isPodLevelResource(n) {
-				if useEff {
-					// A name the effective list lacks (an infeasible
-					// resize whose status omits it) counts as zero.
-					q = eff[n]
-				}
 				reqs[n] = q
 			}
 		}
@@ -156,6 +125,61 @@ func podAggregate(pod *Pod, opts RequestOptions, limits bool) resource.List {
 			reqs[n] = reqs[n].Add(q)
 		}
 	}
+	return reqs
+}
+
+// aggregateContainers adds up the pod's containers as component-helpers'
+// aggregateContainerResourcesByFn: amounts(c, runs) is container c's list,
+// runs saying whether c runs beside the others (a regular container or a
+// sidecar); nonMissing fills names a container's list lacks (a nil list
+// becomes nonMissing); the regular containers and the sidecars add up;
+// a plain init container uses its own list plus the sidecars started
+// before it; the result is the per-resource maximum of the sum and of
+// every init container's use.
+func aggregateContainers(pod *Pod, nonMissing resource.List, amounts func(c *Container, runs bool) resource.List) resource.List {
+	reqs := resource.List{}
+	apply := func(l resource.List) resource.List {
+		if len(nonMissing) == 0 {
+			return l
+		}
+		var out resource.List
+		for n, q := range nonMissing {
+			if _, ok := l[n]; !ok {
+				if out == nil {
+					out = l.Clone()
+					if out == nil {
+						out = resource.List{}
+					}
+				}
+				out[n] = q
+			}
+		}
+		if out == nil {
+			return l
+		}
+		return out
+	}
+	for i := range pod.Spec.Containers {
+		addInto(reqs, apply(amounts(&pod.Spec.Containers[i], true)))
+	}
+	sidecars := resource.List{}
+	initMax := resource.List{}
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		cr := apply(amounts(c, c.IsSidecar()))
+		var use resource.List
+		if c.IsSidecar() {
+			addInto(reqs, cr)
+			addInto(sidecars, cr)
+			use = sidecars
+		} else {
+			use = resource.List{}
+			addInto(use, cr)
+			addInto(use, sidecars)
+		}
+		maxInto(initMax, use)
+	}
+	maxInto(reqs, initMax)
 	return reqs
 }
 

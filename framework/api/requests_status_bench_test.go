@@ -11,7 +11,8 @@ import (
 // BenchmarkNewPodInfo measures the per-pod request computation: a pod as a
 // manifest gives it (no status), as a running pod's dump gives it (the
 // kubelet reports resources equal to the spec), and with a resize in
-// flight (status above spec), for one and for three containers.
+// flight (status above spec), for one and for three containers, by each
+// release's rule.
 func BenchmarkNewPodInfo(b *testing.B) {
 	req := func(cpu string) resource.List {
 		return resource.MustParseList(map[string]string{"cpu": cpu, "memory": "1Gi"})
@@ -42,13 +43,20 @@ func BenchmarkNewPodInfo(b *testing.B) {
 		{"1c/no-status", pod(1, none)}, {"1c/steady", pod(1, steady)}, {"1c/resizing", pod(1, resizing)},
 		{"3c/no-status", pod(3, none)}, {"3c/steady", pod(3, steady)}, {"3c/resizing", pod(3, resizing)},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := fw.NewPodInfo(c.pod); err != nil {
-					b.Fatal(err)
-				}
+		// The default release (v1.37's rule), then v1.36's.
+		for _, v := range []fw.KubeVersion{fw.DefaultKubeVersion, fw.KubeV136} {
+			name := c.name
+			if v != fw.DefaultKubeVersion {
+				name = v.String() + "/" + name
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := fw.NewPodInfoFor(c.pod, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

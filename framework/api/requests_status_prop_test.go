@@ -122,12 +122,117 @@ func rsReference(pod *api.Pod, nonMissing rsAmounts) rsAmounts {
 	return reqs
 }
 
-// rsReferenceNonZero is kube-scheduler v1.36's non-zero cpu and memory
-// (PodInfo.CalculateResource with getNonMissingContainerRequests).
-func rsReferenceNonZero(pod *api.Pod) (int64, int64) {
+// rsReference137 is kube-scheduler v1.37's NodeInfo request for pod
+// written out from component-helpers v0.37 (PodRequests with
+// UseStatusResources, AggregateContainerRequests,
+// aggregateContainerResourcesByFn, containerAllocatedRequests,
+// containerActuatedRequests, findContainerStatus,
+// effectivePodLevelResources, applyPodLevelResources), in plain integers:
+// the spec, allocated and actuated totals each over all containers (the
+// pod-level status as the two status totals when both are set), with
+// nonMissing filling each container's list; per name their maximum (spec
+// left out when the resize is infeasible); the effective pod-level
+// requests' names replace the aggregate; overhead is added.
+func rsReference137(pod *api.Pod, nonMissing rsAmounts) rsAmounts {
+	infeasible := false
+	for _, c := range pod.Status.Conditions {
+		if c.Type == api.PodResizePending {
+			infeasible = c.Reason == api.PodReasonInfeasible
+			break
+		}
+	}
+	find := func(name string) *api.ContainerStatus {
+		for _, l := range [][]api.ContainerStatus{pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses} {
+			for i := range l {
+				if l[i].Name == name {
+					return &l[i]
+				}
+			}
+		}
+		return nil
+	}
+	total := func(list func(c *api.Container, cs *api.ContainerStatus) resource.List) rsAmounts {
+		one := func(c *api.Container) rsAmounts {
+			out := rsFrom(list(c, find(c.Name)))
+			for n, v := range nonMissing {
+				if _, ok := out[n]; !ok {
+					out[n] = v
+				}
+			}
+			return out
+		}
+		reqs := rsAmounts{}
+		for i := range pod.Spec.Containers {
+			reqs.add(one(&pod.Spec.Containers[i]))
+		}
+		sidecars, initMax := rsAmounts{}, rsAmounts{}
+		for i := range pod.Spec.InitContainers {
+			c := &pod.Spec.InitContainers[i]
+			use := one(c)
+			if c.IsSidecar() {
+				reqs.add(use)
+				sidecars.add(use)
+				initMax.raise(sidecars)
+			} else {
+				use.add(sidecars)
+				initMax.raise(use)
+			}
+		}
+		reqs.raise(initMax)
+		return reqs
+	}
+	spec := total(func(c *api.Container, _ *api.ContainerStatus) resource.List { return c.Resources.Requests })
+	allocatedOf := func(c *api.Container, cs *api.ContainerStatus) resource.List {
+		switch {
+		case cs != nil && cs.AllocatedResources != nil:
+			return cs.AllocatedResources
+		case infeasible:
+			return nil
+		}
+		return c.Resources.Requests
+	}
+	var allocated, actuated rsAmounts
+	if st := pod.Status; st.AllocatedResources != nil && st.Resources != nil && st.Resources.Requests != nil {
+		allocated, actuated = rsFrom(st.AllocatedResources), rsFrom(st.Resources.Requests)
+	} else {
+		allocated = total(allocatedOf)
+		actuated = total(func(c *api.Container, cs *api.ContainerStatus) resource.List {
+			if cs != nil && cs.Resources != nil && cs.Resources.Requests != nil {
+				return cs.Resources.Requests
+			}
+			return allocatedOf(c, cs)
+		})
+	}
+	reqs := rsAmounts{}
+	if !infeasible {
+		reqs.raise(spec)
+	}
+	reqs.raise(actuated)
+	reqs.raise(allocated)
+	if r := pod.Spec.Resources; r != nil && len(r.Requests) > 0 {
+		eff := rsFrom(r.Requests)
+		if st := pod.Status; st.Resources != nil {
+			eff = rsAmounts{}
+			if !infeasible {
+				eff.raise(rsFrom(r.Requests))
+			}
+			eff.raise(rsFrom(st.Resources.Requests))
+			eff.raise(rsFrom(st.AllocatedResources))
+		}
+		for n, q := range eff {
+			reqs[n] = q
+		}
+	}
+	reqs.add(rsFrom(pod.Spec.Overhead))
+	return reqs
+}
+
+// rsReferenceNonZero is the non-zero cpu and memory of a release's rule
+// ref (PodInfo.CalculateResource with getNonMissingContainerRequests).
+func rsReferenceNonZero(pod *api.Pod, ref func(*api.Pod, rsAmounts) rsAmounts) (int64, int64) {
 	defaults := rsAmounts{resource.CPU: api.DefaultMilliCPURequest, resource.Memory: api.DefaultMemoryRequest}
 	if r := pod.Spec.Resources; r != nil && len(r.Requests) > 0 {
-		reqs := rsReference(pod, nil)
+		reqs := ref(pod, nil)
 		for n := range reqs {
 			delete(defaults, n)
 		}
@@ -135,7 +240,7 @@ func rsReferenceNonZero(pod *api.Pod) (int64, int64) {
 			return reqs[resource.CPU], reqs[resource.Memory]
 		}
 	}
-	reqs := rsReference(pod, defaults)
+	reqs := ref(pod, defaults)
 	return reqs[resource.CPU], reqs[resource.Memory]
 }
 
@@ -195,9 +300,19 @@ func rsDrawPod(t *rapid.T) *api.Pod {
 		pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, *cs)
 	}
 	if rapid.IntRange(0, 3).Draw(t, "duplicate status") == 0 {
-		// A second entry for a container: the last one counts.
+		// A second entry for a container: v1.36 reads the last, v1.37
+		// the first.
 		name := fmt.Sprintf("c%d", rapid.IntRange(0, len(pod.Spec.Containers)-1).Draw(t, "duplicate of"))
 		if cs := status(name + " again"); cs != nil {
+			cs.Name = name
+			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, *cs)
+		}
+	}
+	if n := len(pod.Spec.InitContainers); n > 0 && rapid.IntRange(0, 3).Draw(t, "init status among container statuses") == 0 {
+		// An init container's name in containerStatuses: v1.37 finds it
+		// there first, v1.36 takes the initContainerStatuses entry.
+		name := fmt.Sprintf("i%d", rapid.IntRange(0, n-1).Draw(t, "listed init container"))
+		if cs := status(name + " listed"); cs != nil {
 			cs.Name = name
 			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, *cs)
 		}
@@ -212,10 +327,12 @@ func rsDrawPod(t *rapid.T) *api.Pod {
 	}
 	if rapid.IntRange(0, 2).Draw(t, "pod level") == 0 {
 		pod.Spec.Resources = &api.ResourceRequirements{Requests: list("pod level")}
-		if rapid.Bool().Draw(t, "pod level status") {
-			pod.Status.Resources = &api.ResourceRequirements{Requests: list("pod level actuated")}
-			pod.Status.AllocatedResources = list("pod level allocated")
-		}
+	}
+	if rapid.IntRange(0, 2).Draw(t, "pod level status") == 0 {
+		// The kubelet may report the pod-level status without pod-level
+		// requests in the spec.
+		pod.Status.Resources = &api.ResourceRequirements{Requests: list("pod level actuated")}
+		pod.Status.AllocatedResources = list("pod level allocated")
 	}
 	if rapid.IntRange(0, 3).Draw(t, "overhead") == 0 {
 		pod.Spec.Overhead = list("overhead")
@@ -224,44 +341,87 @@ func rsDrawPod(t *rapid.T) *api.Pod {
 }
 
 // TestPropPodInfoStatusResources: on random pods with resizes in flight,
-// PodInfo's requests and non-zero requests equal an independent
-// transcription of kube-scheduler v1.36's rule (rsReference); unless the
-// resize is infeasible they are at least the spec's, per resource; the
-// spec-only requests are PodRequestVector's; and a pod without status
-// resources counts exactly its spec.
+// PodInfo's requests and non-zero requests for each release equal an
+// independent transcription of its rule (rsReference for v1.36,
+// rsReference137 for v1.37); NewPodInfo counts as v1.37; unless the
+// resize is infeasible or (v1.37) a pod-level status replaces the
+// containers' total they are at least the spec's, per resource; and
+// the spec-only requests are PodRequestVector's.
 func TestPropPodInfoStatusResources(t *testing.T) {
+	refs := map[fw.KubeVersion]func(*api.Pod, rsAmounts) rsAmounts{fw.KubeV136: rsReference, fw.KubeV137: rsReference137}
 	rapid.Check(t, func(t *rapid.T) {
 		pod := rsDrawPod(t)
-		pi, err := fw.NewPodInfo(pod)
+		for _, v := range fw.KubeVersions() {
+			pi, err := fw.NewPodInfoFor(pod, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := refs[v](pod, nil)
+			if pi.Requests.MilliCPU != want[resource.CPU] || pi.Requests.Memory != want[resource.Memory] {
+				t.Fatalf("%s: Requests cpu %dm memory %d, reference %dm %d", v, pi.Requests.MilliCPU, pi.Requests.Memory, want[resource.CPU], want[resource.Memory])
+			}
+			nzCPU, nzMem := rsReferenceNonZero(pod, refs[v])
+			if pi.NonZeroMilliCPU != nzCPU || pi.NonZeroMemory != nzMem {
+				t.Fatalf("%s: non-zero cpu %dm memory %d, reference %dm %d", v, pi.NonZeroMilliCPU, pi.NonZeroMemory, nzCPU, nzMem)
+			}
+			spec := api.PodRequestVector(pod)
+			if !spec.Equal(*pi.SpecRequests()) {
+				t.Fatalf("%s: SpecRequests %+v, PodRequestVector %+v", v, *pi.SpecRequests(), spec)
+			}
+			// v1.37 lets a pod-level status name replace the containers'
+			// total, also downwards; otherwise the status only adds.
+			podLevelStatus := v == fw.KubeV137 && pod.Status.Resources != nil && pod.Spec.Resources != nil
+			if !pod.ResizeInfeasible() && !podLevelStatus && (pi.Requests.MilliCPU < spec.MilliCPU || pi.Requests.Memory < spec.Memory) {
+				t.Fatalf("%s: Requests %+v below the spec's %+v", v, pi.Requests, spec)
+			}
+		}
+		def, err := fw.NewPodInfo(pod)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := rsReference(pod, nil)
-		if pi.Requests.MilliCPU != want[resource.CPU] || pi.Requests.Memory != want[resource.Memory] {
-			t.Fatalf("Requests cpu %dm memory %d, reference %dm %d", pi.Requests.MilliCPU, pi.Requests.Memory, want[resource.CPU], want[resource.Memory])
+		if v137 := fw.MustPodInfo(pod); !def.Requests.Equal(v137.Requests) || def.NonZeroMilliCPU != v137.NonZeroMilliCPU || def.NonZeroMemory != v137.NonZeroMemory {
+			t.Fatalf("NewPodInfo %+v, v1.37 %+v", def.Requests, v137.Requests)
 		}
-		nzCPU, nzMem := rsReferenceNonZero(pod)
-		if pi.NonZeroMilliCPU != nzCPU || pi.NonZeroMemory != nzMem {
-			t.Fatalf("non-zero cpu %dm memory %d, reference %dm %d", pi.NonZeroMilliCPU, pi.NonZeroMemory, nzCPU, nzMem)
+	})
+}
+
+// TestPropStatusRulesAgreeWithoutStatusResources: for a pod whose status
+// reports no resources and no infeasible resize, both releases count
+// exactly its spec, on the fast path (no second request vector), with the
+// non-zero view of PodNonZeroRequests.
+func TestPropStatusRulesAgreeWithoutStatusResources(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pod := rsDrawPod(t)
+		pod.Status = api.PodStatus{Phase: api.PodRunning}
+		if rapid.Bool().Draw(t, "resize condition") {
+			reason := rapid.SampledFrom([]string{api.PodReasonDeferred, ""}).Draw(t, "reason")
+			pod.Status.Conditions = []api.PodCondition{{Type: api.PodResizePending, Status: api.ConditionTrue, Reason: reason}}
+		}
+		for _, name := range []string{"c0", "i0"} {
+			if rapid.Bool().Draw(t, name+" status without resources") {
+				pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, api.ContainerStatus{Name: name})
+			}
 		}
 		spec := api.PodRequestVector(pod)
-		if !spec.Equal(*pi.SpecRequests()) {
-			t.Fatalf("SpecRequests %+v, PodRequestVector %+v", *pi.SpecRequests(), spec)
-		}
-		if !pod.ResizeInfeasible() && (pi.Requests.MilliCPU < spec.MilliCPU || pi.Requests.Memory < spec.Memory) {
-			t.Fatalf("Requests %+v below the spec's %+v", pi.Requests, spec)
-		}
-		noStatus := *pod
-		noStatus.Status = api.PodStatus{Conditions: pod.Status.Conditions}
-		npi, err := fw.NewPodInfo(&noStatus)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !npi.Requests.Equal(spec) || npi.SpecRequests() != &npi.Requests {
-			t.Fatalf("without status: Requests %+v, spec %+v", npi.Requests, spec)
-		}
-		if c, m := api.PodNonZeroRequests(pod); npi.NonZeroMilliCPU != c || npi.NonZeroMemory != m {
-			t.Fatalf("without status: non-zero %d %d, PodNonZeroRequests %d %d", npi.NonZeroMilliCPU, npi.NonZeroMemory, c, m)
+		nzCPU, nzMem := api.PodNonZeroRequests(pod)
+		for _, v := range fw.KubeVersions() {
+			if api.StatusAffectsRequests(pod, v.StatusRule()) {
+				t.Fatalf("%s: StatusAffectsRequests", v)
+			}
+			pi, err := fw.NewPodInfoFor(pod, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !pi.Requests.Equal(spec) || pi.SpecRequests() != &pi.Requests {
+				t.Fatalf("%s: Requests %+v, spec %+v", v, pi.Requests, spec)
+			}
+			if pi.NonZeroMilliCPU != nzCPU || pi.NonZeroMemory != nzMem {
+				t.Fatalf("%s: non-zero %d %d, PodNonZeroRequests %d %d", v, pi.NonZeroMilliCPU, pi.NonZeroMemory, nzCPU, nzMem)
+			}
+			got := api.PodRequests(pod, api.RequestOptions{UseStatusResources: true, StatusRule: v.StatusRule()})
+			if !resource.VectorFrom(got).Equal(spec) {
+				t.Fatalf("%s: PodRequests with status %v, spec %+v", v, got, spec)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	fw "github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/resource"
 )
 
 const (
@@ -16,7 +17,8 @@ const (
 
 // TestPodInfoResizeInFlight checks, with numbers worked by hand from
 // component-helpers v0.36 PodRequests with UseStatusResources (the rule
-// kube-scheduler v1.36's NodeInfo counts a pod by), the effective requests
+// kube-scheduler v1.36's NodeInfo counts a pod by: NewPodInfoFor
+// KubeV136), the effective requests
 // (PodInfo.Requests), their non-zero view and the spec-only requests the
 // NodeResourcesFit filter checks (PodInfo.SpecRequests).
 func TestPodInfoResizeInFlight(t *testing.T) {
@@ -113,7 +115,7 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pi, err := fw.NewPodInfo(tc.pod)
+			pi, err := fw.NewPodInfoFor(tc.pod, fw.KubeV136)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,8 +134,127 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 			if spec := api.PodRequestVector(tc.pod); !spec.Equal(*pi.SpecRequests()) {
 				t.Errorf("SpecRequests %+v, PodRequestVector %+v", *pi.SpecRequests(), spec)
 			}
+			if got := resource.VectorFrom(api.PodRequests(tc.pod, api.RequestOptions{UseStatusResources: true, StatusRule: api.StatusPerContainer})); !got.Equal(pi.Requests) {
+				t.Errorf("PodRequests %+v, Requests %+v", got, pi.Requests)
+			}
+		})
+	}
+}
+
+// TestPodInfoResizeInFlightV137 checks, with numbers worked by hand from
+// component-helpers v0.37 PodRequests with UseStatusResources (the rule
+// kube-scheduler v1.37's NodeInfo counts a pod by: NewPodInfoFor KubeV137,
+// and NewPodInfo), the effective requests, their non-zero view and the
+// spec-only requests; v136 is what v1.36 counts (Requests cpu), for
+// contrast.
+func TestPodInfoResizeInFlightV137(t *testing.T) {
+	mk := builder.MakePod
+	type m = map[string]string
+	withStatuses := func(p *api.Pod, containers, inits []api.ContainerStatus) *api.Pod {
+		p.Status.ContainerStatuses, p.Status.InitContainerStatuses = containers, inits
+		return p
+	}
+	req := func(name, cpu string) api.ContainerStatus {
+		return api.ContainerStatus{Name: name, Resources: &api.ResourceRequirements{Requests: omL(m{"cpu": cpu})}}
+	}
+	tests := []struct {
+		name         string
+		pod          *api.Pod
+		cpu, mem     int64 // Requests
+		nzCPU, nzMem int64 // NonZeroMilliCPU, NonZeroMemory
+		specCPU      int64 // SpecRequests().MilliCPU
+		v136         int64 // v1.36's Requests cpu
+	}{
+		// Infeasible resizes: the spec total is left out.
+		{name: "infeasible: the status alone",
+			pod: mk().Name("p").Req(m{"cpu": "2", "memory": "1Gi"}).StatusReq("c0", m{"cpu": "500m", "memory": "1Gi"}).StatusAllocated("c0", m{"cpu": "500m", "memory": "1Gi"}).
+				ResizePending(api.PodReasonInfeasible).Obj(),
+			cpu: 500, mem: rsGi, nzCPU: 500, nzMem: rsGi, specCPU: 2000, v136: 500},
+		{name: "infeasible: a container without status counts nothing, but the non-zero defaults",
+			// actuated: c0 500m, c1 nothing; allocated: nothing (c0 reports none).
+			// Non-zero: actuated (500m+100m, 200Mi+200Mi), allocated (100m+100m, 400Mi).
+			pod: mk().Name("p").Req(m{"cpu": "1"}).Req(m{"cpu": "2"}).StatusReq("c0", m{"cpu": "500m"}).ResizePending(api.PodReasonInfeasible).Obj(),
+			cpu: 500, mem: 0, nzCPU: 600, nzMem: 2 * rsMi200, specCPU: 3000, v136: 2500},
+		{name: "infeasible without any status: nothing",
+			pod: mk().Name("p").Req(m{"cpu": "6"}).ResizePending(api.PodReasonInfeasible).Obj(),
+			cpu: 0, mem: 0, nzCPU: 100, nzMem: rsMi200, specCPU: 6000, v136: 6000},
+		// Allocated and actuated amounts.
+		{name: "allocatedResources without resources: allocated and actuated",
+			pod: mk().Name("p").Req(m{"cpu": "500m"}).StatusAllocated("c0", m{"cpu": "1500m"}).Obj(),
+			cpu: 1500, mem: 0, nzCPU: 1500, nzMem: rsMi200, specCPU: 500, v136: 500},
+		{name: "allocated above spec and actuated",
+			pod: mk().Name("p").Req(m{"cpu": "1"}).StatusReq("c0", m{"cpu": "500m"}).StatusAllocated("c0", m{"cpu": "2"}).Obj(),
+			cpu: 2000, mem: 0, nzCPU: 2000, nzMem: rsMi200, specCPU: 1000, v136: 2000},
+		{name: "actuated above spec and allocated",
+			pod: mk().Name("p").Req(m{"cpu": "500m"}).StatusReq("c0", m{"cpu": "1500m"}).StatusAllocated("c0", m{"cpu": "500m"}).ResizeInProgress().Obj(),
+			cpu: 1500, mem: 0, nzCPU: 1500, nzMem: rsMi200, specCPU: 500, v136: 1500},
+		{name: "the largest total, not the sum of per-container maxima",
+			// spec 1+2, actuated 2+1: 3; v1.36 max(1,2) + max(2,1) = 4.
+			pod: mk().Name("p").Req(m{"cpu": "1"}).Req(m{"cpu": "2"}).StatusReq("c0", m{"cpu": "2"}).StatusReq("c1", m{"cpu": "1"}).Obj(),
+			cpu: 3000, mem: 0, nzCPU: 3000, nzMem: 2 * rsMi200, specCPU: 3000, v136: 4000},
+		// Init containers.
+		{name: "plain init container: its allocation counts",
+			// allocated total max(1, 6); v1.36 max(1, 4).
+			pod: mk().Name("p").InitReq(m{"cpu": "4"}).Req(m{"cpu": "1"}).StatusAllocated("i0", m{"cpu": "6"}).Obj(),
+			cpu: 6000, mem: 0, nzCPU: 6000, nzMem: rsMi200, specCPU: 4000, v136: 4000},
+		{name: "plain init container: its actuated requests count",
+			pod: mk().Name("p").InitReq(m{"cpu": "3"}).Req(m{"cpu": "1"}).StatusReq("i0", m{"cpu": "5"}).Obj(),
+			cpu: 5000, mem: 0, nzCPU: 5000, nzMem: rsMi200, specCPU: 3000, v136: 3000},
+		{name: "sidecar status adds to the containers and to the init containers after it",
+			// actuated: s0 1 + c0 1 = 2, i1 2 + 1 = 3; spec and allocated 2.5.
+			pod: mk().Name("p").SidecarReq(m{"cpu": "500m"}).InitReq(m{"cpu": "2"}).Req(m{"cpu": "1"}).StatusReq("s0", m{"cpu": "1"}).Obj(),
+			cpu: 3000, mem: 0, nzCPU: 3000, nzMem: 2 * rsMi200, specCPU: 2500, v136: 3000},
+		// The status of a name.
+		{name: "containerStatuses before initContainerStatuses",
+			pod: withStatuses(mk().Name("p").Req(m{"cpu": "1"}).Obj(), []api.ContainerStatus{req("c0", "2")}, []api.ContainerStatus{req("c0", "5")}),
+			cpu: 2000, mem: 0, nzCPU: 2000, nzMem: rsMi200, specCPU: 1000, v136: 5000},
+		{name: "the first status of a name",
+			pod: withStatuses(mk().Name("p").Req(m{"cpu": "1"}).Obj(), []api.ContainerStatus{req("c0", "3"), req("c0", "2")}, nil),
+			cpu: 3000, mem: 0, nzCPU: 3000, nzMem: rsMi200, specCPU: 1000, v136: 2000},
+		{name: "a status that drops a name the spec requests: the non-zero default fills it",
+			// actuated lacks memory: 200Mi > the spec's 100Mi in the non-zero view.
+			pod: mk().Name("p").Req(m{"cpu": "1", "memory": "100Mi"}).StatusReq("c0", m{"cpu": "1"}).Obj(),
+			cpu: 1000, mem: 100 << 20, nzCPU: 1000, nzMem: rsMi200, specCPU: 1000, v136: 1000},
+		// Pod-level requests and status.
+		{name: "pod level: a status name the spec lacks is counted",
+			pod: mk().Name("p").PodReq(m{"cpu": "2"}).Req(m{"cpu": "1", "memory": "1Gi"}).StatusPodReq(m{"cpu": "2", "memory": "3Gi"}).StatusPodAllocated(m{"cpu": "2", "memory": "3Gi"}).Obj(),
+			cpu: 2000, mem: 3 * rsGi, nzCPU: 2000, nzMem: 3 * rsGi, specCPU: 2000, v136: 2000},
+		{name: "pod level: infeasible, a name the status omits keeps the containers' total",
+			// The containers count nothing (no status); memory is then missing, so defaulted.
+			pod: mk().Name("p").PodReq(m{"cpu": "2", "memory": "1Gi"}).Req(m{"cpu": "500m", "memory": "512Mi"}).StatusPodReq(m{"cpu": "1"}).
+				ResizePending(api.PodReasonInfeasible).Obj(),
+			cpu: 1000, mem: 0, nzCPU: 1000, nzMem: rsMi200, specCPU: 2000, v136: 1000},
+		{name: "pod-level status totals replace the containers' statuses",
+			// max(spec 1, 2, 2); c0's own status (5) is not read.
+			pod: mk().Name("p").Req(m{"cpu": "1"}).StatusReq("c0", m{"cpu": "5"}).StatusPodReq(m{"cpu": "2"}).StatusPodAllocated(m{"cpu": "2"}).Obj(),
+			cpu: 2000, mem: 0, nzCPU: 2000, nzMem: rsMi200, specCPU: 1000, v136: 5000},
+		{name: "pod level: allocated above spec and status",
+			pod: mk().Name("p").PodReq(m{"cpu": "2"}).Req(m{"cpu": "1"}).StatusPodReq(m{"cpu": "2"}).StatusPodAllocated(m{"cpu": "4"}).Obj(),
+			cpu: 4000, mem: 0, nzCPU: 4000, nzMem: rsMi200, specCPU: 2000, v136: 4000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pi, err := fw.NewPodInfoFor(tc.pod, fw.KubeV137)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pi.Requests.MilliCPU != tc.cpu || pi.Requests.Memory != tc.mem {
+				t.Errorf("Requests cpu %dm memory %d, want %dm %d", pi.Requests.MilliCPU, pi.Requests.Memory, tc.cpu, tc.mem)
+			}
+			if pi.NonZeroMilliCPU != tc.nzCPU || pi.NonZeroMemory != tc.nzMem {
+				t.Errorf("non-zero cpu %dm memory %d, want %dm %d", pi.NonZeroMilliCPU, pi.NonZeroMemory, tc.nzCPU, tc.nzMem)
+			}
+			if got := pi.SpecRequests().MilliCPU; got != tc.specCPU {
+				t.Errorf("SpecRequests cpu %dm, want %dm", got, tc.specCPU)
+			}
 			if got := api.PodNodeRequests(tc.pod); !got.Equal(pi.Requests) {
 				t.Errorf("PodNodeRequests %+v, Requests %+v", got, pi.Requests)
+			}
+			if def := fw.MustPodInfo(tc.pod); !def.Requests.Equal(pi.Requests) {
+				t.Errorf("NewPodInfo %+v, v1.37 %+v", def.Requests, pi.Requests)
+			}
+			if old, _ := fw.NewPodInfoFor(tc.pod, fw.KubeV136); old.Requests.MilliCPU != tc.v136 {
+				t.Errorf("v1.36 Requests cpu %dm, want %dm", old.Requests.MilliCPU, tc.v136)
 			}
 		})
 	}
@@ -141,16 +262,21 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 
 // TestPodRequestsUseStatusResources checks the names PodRequests returns
 // with status resources: a pod-level resource an infeasible resize's
-// status omits is present at zero (kube sets it from the effective list);
-// a container resource it omits is absent.
+// status omits is present at zero in v1.36 (kube sets it from the
+// effective list) and absent in v1.37 (kube sets the effective list's own
+// names, and the containers count nothing without status); a container
+// resource it omits is absent.
 func TestPodRequestsUseStatusResources(t *testing.T) {
 	type m = map[string]string
-	opts := api.RequestOptions{UseStatusResources: true}
+	opts := api.RequestOptions{UseStatusResources: true, StatusRule: api.StatusPerContainer}
+	opts137 := api.RequestOptions{UseStatusResources: true}
 	podLevel := builder.MakePod().Name("p").PodReq(m{"cpu": "2", "memory": "1Gi"}).Req(m{"cpu": "500m", "memory": "512Mi"}).
 		StatusPodReq(m{"cpu": "1"}).ResizePending(api.PodReasonInfeasible).Obj()
 	omListEqual(t, "pod level", api.PodRequests(podLevel, opts), omL(m{"cpu": "1", "memory": "0"}))
+	omListEqual(t, "pod level, v1.37", api.PodRequests(podLevel, opts137), omL(m{"cpu": "1"}))
 	container := builder.MakePod().Name("p").Req(m{"cpu": "2", "memory": "1Gi"}).StatusReq("c0", m{"cpu": "500m"}).ResizePending(api.PodReasonInfeasible).Obj()
 	omListEqual(t, "container", api.PodRequests(container, opts), omL(m{"cpu": "500m"}))
+	omListEqual(t, "container, v1.37", api.PodRequests(container, opts137), omL(m{"cpu": "500m"}))
 	// Without the option, and for limits, the spec alone.
 	omListEqual(t, "spec", api.PodRequests(container, api.RequestOptions{}), omL(m{"cpu": "2", "memory": "1Gi"}))
 	withLimits := builder.MakePod().Name("p").Lim(m{"cpu": "1"}, m{"cpu": "2"}).Obj()
@@ -206,7 +332,8 @@ func TestValidatePodStatusResources(t *testing.T) {
 // A pod update is a scale-down when its effective requests, status
 // resources counted, go down (kube's extractPodScaleDown): a resize the
 // kubelet actuates downwards is one even though the spec did not change,
-// and lowering the spec below what still runs is not.
+// and lowering the spec below what still runs is not; each release counts
+// the requests by its own rule.
 func TestPodUpdateEventsResizeInFlight(t *testing.T) {
 	type m = map[string]string
 	pod := func(spec, status string) *api.Pod {
@@ -223,8 +350,20 @@ func TestPodUpdateEventsResizeInFlight(t *testing.T) {
 		{"resize actuated downwards", pod("500m", "1500m"), pod("500m", "500m"), assigned(fw.UpdatePodScaleDown)},
 		{"spec lowered, not yet actuated", pod("1500m", "1500m"), pod("500m", "1500m"), assigned(fw.Update)},
 	} {
-		if diff := cmp.Diff(tc.want, fw.PodUpdateEvents(tc.old, tc.new)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		for _, v := range fw.KubeVersions() {
+			if diff := cmp.Diff(tc.want, fw.PodUpdateEvents(tc.old, tc.new, v)); diff != "" {
+				t.Errorf("%s: %s (-want +got):\n%s", v, tc.name, diff)
+			}
+		}
+	}
+	// A plain init container's allocation going from 6 cpu back to its
+	// spec's 4: v1.37 counted the 6, v1.36 never read it.
+	initPod := func(alloc string) *api.Pod {
+		return builder.MakePod().Name("p").Node("n").InitReq(m{"cpu": "4"}).Req(m{"cpu": "1"}).StatusAllocated("i0", m{"cpu": alloc}).Obj()
+	}
+	for v, want := range map[fw.KubeVersion]fw.ActionType{fw.KubeV136: fw.Update, fw.KubeV137: fw.UpdatePodScaleDown} {
+		if diff := cmp.Diff(assigned(want), fw.PodUpdateEvents(initPod("6"), initPod("4"), v)); diff != "" {
+			t.Errorf("%s: init container's allocation lowered (-want +got):\n%s", v, diff)
 		}
 	}
 }

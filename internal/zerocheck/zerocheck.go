@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 )
@@ -106,6 +107,8 @@ func Arg(t reflect.Type) (reflect.Value, bool) {
 		v = api.Condition{Type: "x", Status: "True"}
 	case reflect.TypeFor[time.Time]():
 		v = time.Time{}
+	case reflect.TypeFor[framework.KubeVersion]():
+		v = framework.DefaultKubeVersion
 	default:
 		if t.Kind() == reflect.Pointer {
 			return reflect.New(t.Elem()), true

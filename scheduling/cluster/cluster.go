@@ -111,6 +111,9 @@ type Cluster struct {
 	wpodGroups map[string]*api.WorkloadPodGroup
 	workloads  map[string]*api.Workload
 	groups     map[string]*groupMembers
+	// version is the release whose rule counts the pods' requests
+	// (SetKubeVersion); zero means framework.DefaultKubeVersion.
+	version framework.KubeVersion
 	// ungrouped is a labels map without a PodGroup label, remembered while
 	// groupMemo is on (groupKeys, memoGroups).
 	ungrouped map[string]string
@@ -660,7 +663,7 @@ func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
 	p := *pod
-	pi, err := framework.NewPodInfo(&p)
+	pi, err := framework.NewPodInfoFor(&p, c.KubeVersion())
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}

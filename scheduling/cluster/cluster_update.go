@@ -41,7 +41,7 @@ func (c *Cluster) UpdatePod(pod *api.Pod) error {
 		return fmt.Errorf("scheduling: UpdatePod: %w", err)
 	}
 	p := *pod
-	pi, err := framework.NewPodInfo(&p)
+	pi, err := framework.NewPodInfoFor(&p, c.KubeVersion())
 	if err != nil {
 		return fmt.Errorf("scheduling: UpdatePod: %w", err)
 	}
@@ -82,7 +82,7 @@ func (c *Cluster) UpdatePendingPod(pod *api.Pod) error {
 		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
 	}
 	p := *pod
-	pi, err := framework.NewPodInfo(&p)
+	pi, err := framework.NewPodInfoFor(&p, c.KubeVersion())
 	if err != nil {
 		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
 	}
