@@ -59,6 +59,18 @@ func copyStorage(o api.StorageObject) api.StorageObject {
 	case *api.VolumeAttachment:
 		c := *v
 		return &c
+	case *api.ResourceSlice:
+		c := *v
+		return &c
+	case *api.DeviceClass:
+		c := *v
+		return &c
+	case *api.ResourceClaim:
+		c := *v
+		return &c
+	case *api.ResourceClaimTemplate:
+		c := *v
+		return &c
 	}
 	return o
 }
