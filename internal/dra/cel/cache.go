@@ -48,3 +48,7 @@ func (c *Cache) Len() int {
 	defer c.mu.RUnlock()
 	return len(c.entries)
 }
+
+// Compiler returns the compiler the cache compiles with, whose NewInput
+// prepares devices for the cache's programs.
+func (c *Cache) Compiler() *Compiler { return c.compiler }

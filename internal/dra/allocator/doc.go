@@ -1,0 +1,31 @@
+// Package allocator chooses devices for Dynamic Resource Allocation claims
+// exactly as Kubernetes v1.37's structured allocator does
+// (k8s.io/dynamic-resource-allocation v0.37.2 structured package, which
+// with the v1.37 default feature gates runs its "incubating" variant): for
+// the same claims, ResourceSlices, DeviceClasses and already allocated
+// devices it picks the same devices on a node, or fails in the same cases
+// with the same error texts.
+//
+// The search is Kubernetes' first-fit backtracking: claims in the order
+// given, each claim's requests in order (a firstAvailable request tries its
+// subrequests in order and keeps the first that leads to a full solution),
+// and for each device wanted the candidates in pool order (pools sorted by
+// driver and pool name, pools whose devices have binding conditions last),
+// slice order (by name) and device order within the slice. Within one
+// request a later device is never taken before an earlier one, so each set
+// of devices is tried once. The first complete solution wins.
+//
+// A pool is used only at its newest generation and only when all its
+// slices are known; an incomplete pool makes "All" requests fail, an
+// invalid pool (duplicate device names, unknown counter sets) is skipped
+// and reported only when nothing else fits. Devices are matched by their
+// class's and the request's CEL selectors, node reachability (nodeName,
+// nodeSelector, allNodes, perDeviceNodeSelection), taints and tolerations,
+// claim constraints (matchAttribute, distinctAttribute), shared counters
+// (partitionable devices) and consumable capacity (devices that allow
+// multiple allocations, each with its own share ID).
+//
+// An Allocator is built once per scheduling cycle from the cluster's state
+// and used for every node; Allocate is safe for concurrent use and never
+// modifies its inputs.
+package allocator
