@@ -42,8 +42,8 @@ const (
 	UpdatePodToleration
 	// UpdatePodSchedulingGatesEliminated: the last scheduling gate went.
 	UpdatePodSchedulingGatesEliminated
-	// UpdatePodGeneratedResourceClaim: generated ResourceClaims changed
-	// (not modelled).
+	// UpdatePodGeneratedResourceClaim: the claims generated for the
+	// pod's templates (status.resourceClaimStatuses) changed.
 	UpdatePodGeneratedResourceClaim
 
 	// All is every action.
@@ -97,6 +97,10 @@ const (
 	ResourceCSIDriver             EventResource = "storage.k8s.io/CSIDriver"
 	ResourceCSIStorageCapacity    EventResource = "storage.k8s.io/CSIStorageCapacity"
 	ResourceVolumeAttachment      EventResource = "storage.k8s.io/VolumeAttachment"
+	// Dynamic Resource Allocation objects, for DynamicResources.
+	ResourceResourceClaim EventResource = "resource.k8s.io/ResourceClaim"
+	ResourceResourceSlice EventResource = "resource.k8s.io/ResourceSlice"
+	ResourceDeviceClass   EventResource = "resource.k8s.io/DeviceClass"
 	// ResourcePodGroup is kube-scheduler's PodGroup (GangScheduling).
 	ResourcePodGroup EventResource = "scheduling.k8s.io/PodGroup"
 	// ResourceCoschedulingPodGroup is scheduler-plugins' PodGroup
@@ -293,7 +297,8 @@ func NodeUpdateEvents(oldNode, newNode *api.Node) []ClusterEvent {
 // UpdatePodLabel, UpdatePodScaleDown (a request went down or away),
 // UpdatePodSchedulingGatesEliminated (the last gate went),
 // UpdatePodToleration (the number of tolerations changed; the API only
-// adds them), in that order, on AssignedPod when newPod has a node and
+// adds them), UpdatePodGeneratedResourceClaim (status.resourceClaimStatuses
+// changed), in that order, on AssignedPod when newPod has a node and
 // UnscheduledPod otherwise; a plain Update when none of them applies.
 func PodUpdateEvents(oldPod, newPod *api.Pod) []ClusterEvent {
 	r := ResourceAssignedPod
@@ -313,6 +318,9 @@ func PodUpdateEvents(oldPod, newPod *api.Pod) []ClusterEvent {
 	}
 	if len(oldPod.Spec.Tolerations) != len(newPod.Spec.Tolerations) {
 		add(UpdatePodToleration)
+	}
+	if !claimStatusesEqual(oldPod.Status.ResourceClaimStatuses, newPod.Status.ResourceClaimStatuses) {
+		add(UpdatePodGeneratedResourceClaim)
 	}
 	if len(out) == 0 {
 		add(Update)
@@ -359,4 +367,15 @@ func quantitiesEqual(a, b resource.List) bool {
 		}
 	}
 	return true
+}
+
+// claimStatusesEqual is resourceclaim.PodStatusEqual: the same entries in
+// the same order.
+func claimStatusesEqual(a, b []api.PodResourceClaimStatus) bool {
+	return slices.EqualFunc(a, b, func(x, y api.PodResourceClaimStatus) bool {
+		if x.Name != y.Name || (x.ResourceClaimName == nil) != (y.ResourceClaimName == nil) {
+			return false
+		}
+		return x.ResourceClaimName == nil || *x.ResourceClaimName == *y.ResourceClaimName
+	})
 }
