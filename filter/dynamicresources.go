@@ -52,6 +52,7 @@ var (
 	_ framework.ReservePlugin     = (*DynamicResources)(nil)
 	_ framework.PreBindPlugin     = (*DynamicResources)(nil)
 	_ framework.EnqueueExtensions = (*DynamicResources)(nil)
+	_ framework.SignRefuser       = (*DynamicResources)(nil)
 )
 
 // DynamicResourcesFactory is NewDynamicResources as a framework.Factory:
@@ -134,6 +135,9 @@ type nodeAllocation struct {
 // Clone returns the state itself: it is shared by the cycle's phases.
 func (s *draState) Clone() framework.StateData { return s }
 
+// noClaims is the state of every pod without claims (never changed).
+var noClaims = &draState{}
+
 func (s *draState) empty() bool { return len(s.claims) == 0 }
 
 func (s *draState) extendedClaim() *api.ResourceClaim {
@@ -187,12 +191,13 @@ func (pl *DynamicResources) PreEnqueue(_ context.Context, pod *api.Pod) *framewo
 // without claims is skipped.
 func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleState, pi *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	pod := pi.Pod
-	s := &draState{}
-	cs.Write(draStateKey, s)
 	snap := cs.Snapshot()
 	if snap == nil || (len(pod.Spec.ResourceClaims) == 0 && !podHasExtendedRequests(pod)) {
+		cs.Write(draStateKey, noClaims)
 		return nil, framework.NewStatus(framework.Skip)
 	}
+	s := &draState{}
+	cs.Write(draStateKey, s)
 	view := snap.DRA()
 	user, err := podClaims(view, pod)
 	if err != nil {
@@ -533,6 +538,15 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 	return nil, framework.NewStatus(framework.Unschedulable)
 }
 
+// PreScore skips scoring for a pod without claims: every node would score
+// 0 (kube has no PreScore and scores 0; the totals are the same).
+func (pl *DynamicResources) PreScore(_ context.Context, cs *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
+	if s, err := readDRAState(cs); err == nil && s.empty() {
+		return framework.NewStatus(framework.Skip)
+	}
+	return nil
+}
+
 // firstAvailableMaxSize is resourceapi.FirstAvailableDeviceRequestMaxSize.
 const firstAvailableMaxSize = 8
 
@@ -854,6 +868,20 @@ func afterPodUpdate(snap *framework.Snapshot, _ *framework.PodInfo, oldObj, newO
 		return framework.QueueSkip, nil
 	}
 	return framework.Queue, nil
+}
+
+// SignPod makes a pod with claims unsignable, as kube does ("pods with
+// dra resource claims are not signable"); other pods sign with nothing.
+func (pl *DynamicResources) SignPod(_ context.Context, pi *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
+	if pl.RefusesSign(pi) {
+		return nil, framework.NewStatus(framework.Unschedulable, "pods with dra resource claims are not signable")
+	}
+	return nil, nil
+}
+
+// RefusesSign reports whether SignPod refuses the pod (it has claims).
+func (pl *DynamicResources) RefusesSign(pi *framework.PodInfo) bool {
+	return len(pi.Pod.Spec.ResourceClaims) > 0
 }
 
 // PreFilterExtensions returns nil: preemption's pod additions and removals

@@ -83,6 +83,7 @@ func DefaultPlugins() []PluginSpec {
 			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
 			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
+		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(config.DefaultDynamicResourcesArgs), Factory: DynamicResourcesFactory},
 		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(config.DefaultDefaultPreemptionArgs), Factory: DefaultPreemptionFactory},
 		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
 			Factory: scoring.NodeResourcesBalancedAllocationFactory},
@@ -138,28 +139,29 @@ func DefaultProfileFor(v framework.KubeVersion) framework.Profile {
 	}
 	rest := []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
 		config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
-		config.PodTopologySpreadName, config.InterPodAffinityName}
+		config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName}
 	return framework.Profile{
 		SchedulerName: DefaultSchedulerName,
 		KubeVersion:   v,
-		PreEnqueue:    []string{config.SchedulingGatesName},
+		PreEnqueue:    []string{config.SchedulingGatesName, config.DynamicResourcesName},
 		QueueSort:     []string{config.PrioritySortName},
 		PreFilter:     append(slices.Clone(preLead), rest...),
 		Filter:        append(slices.Clone(lead), rest...),
-		PostFilter:    defaultPostFilter(),
+		PostFilter:    append([]string{config.DynamicResourcesName}, defaultPostFilter()...),
 		PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName},
+			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,
+			config.NodeResourcesBalancedAllocationName},
 		Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName,
-			config.ImageLocalityName},
+			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,
+			config.NodeResourcesBalancedAllocationName, config.ImageLocalityName},
 		Weights: map[string]int64{
 			config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
 			config.VolumeBindingName:     1,
-			config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2,
+			config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2, config.DynamicResourcesName: config.DynamicResourcesWeight,
 			config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
 		},
-		Reserve: []string{config.VolumeBindingName},
-		PreBind: []string{config.VolumeBindingName},
+		Reserve: []string{config.VolumeBindingName, config.DynamicResourcesName},
+		PreBind: []string{config.VolumeBindingName, config.DynamicResourcesName},
 		Bind:    []string{DefaultBinderName},
 	}
 }
@@ -198,6 +200,7 @@ func DefaultMultiPointFor(v framework.KubeVersion) []WeightedPlugin {
 		{Name: config.PodTopologySpreadName, Weight: 2},
 		{Name: config.InterPodAffinityName, Weight: 2},
 	}
+	out = append(out, WeightedPlugin{Name: config.DynamicResourcesName, Weight: config.DynamicResourcesWeight})
 	for _, n := range defaultPostFilter() {
 		out = append(out, WeightedPlugin{Name: n})
 	}

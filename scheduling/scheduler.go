@@ -862,6 +862,8 @@ type cycleHandle struct {
 	// held (synchronous binding), for PreBind plugins that change the
 	// cluster.
 	bindingLocked bool
+	// binding says the binding cycle runs (PreBind on, or its failure).
+	binding bool
 }
 
 // cycleHandle returns a new handle for a cycle under prof: for a

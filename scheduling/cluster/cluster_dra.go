@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/schedkit/schedkit/filter"
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
@@ -45,4 +47,48 @@ func (c *Cluster) WriteResourceClaim(claim *api.ResourceClaim, create bool) (*ap
 		return nil, err
 	}
 	return cur, nil
+}
+
+// NewDRAStore returns the filter.DRAStore through which DynamicResources
+// changes c: guard runs each change (nil: runs it directly; a scheduler
+// takes its lock there when the change comes from a binding goroutine),
+// and changed is told of each claim written or deleted, with the claim
+// before (nil when created) and after (nil when deleted).
+func NewDRAStore(c *Cluster, guard func(func()), changed func(old, cur *api.ResourceClaim)) filter.DRAStore {
+	if guard == nil {
+		guard = func(f func()) { f() }
+	}
+	return &draStore{c: c, guard: guard, changed: changed}
+}
+
+type draStore struct {
+	c       *Cluster
+	guard   func(func())
+	changed func(old, cur *api.ResourceClaim)
+}
+
+func (d *draStore) Snapshot() *framework.Snapshot { return d.c.snap }
+
+func (d *draStore) SetInFlight(uid string, claim *api.ResourceClaim) {
+	d.guard(func() { d.c.SetDRAInFlight(uid, claim) })
+}
+
+func (d *draStore) WriteClaim(claim *api.ResourceClaim, create bool) (err error) {
+	d.guard(func() {
+		var old *api.ResourceClaim
+		if old, err = d.c.WriteResourceClaim(claim, create); err == nil && d.changed != nil {
+			d.changed(old, claim)
+		}
+	})
+	return err
+}
+
+func (d *draStore) DeleteClaim(namespace, name string) (err error) {
+	d.guard(func() {
+		var old api.StorageObject
+		if old, err = d.c.deleteStorage(api.KindResourceClaim, namespace, name); err == nil && d.changed != nil {
+			d.changed(old.(*api.ResourceClaim), nil)
+		}
+	})
+	return err
 }

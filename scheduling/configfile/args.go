@@ -57,7 +57,7 @@ func codecs() map[string]codec {
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
 		config.VolumeBindingName:                   volumeBindingCodec(false),
-		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[dynamicResourcesArgs]()},
+		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[config.DynamicResourcesArgs]()},
 	}
 }
 
@@ -548,8 +548,7 @@ type dynamicResourcesArgs struct {
 // (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
 // DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout
 // 10m when absent; filterTimeout must not be negative and bindingTimeout
-// must be at least 1s. The args are checked and printed; no plugin reads
-// them.
+// must be at least 1s.
 func decodeDRA(path string, v any) (any, any, error, error) {
 	var w dynamicResourcesArgs
 	if err := decodeStrict(path, v, &w); err != nil {
@@ -572,7 +571,7 @@ func decodeDRA(path string, v any) (any, any, error, error) {
 	if len(errs) > 0 {
 		verr = errs.err()
 	}
-	return w, w, verr, nil
+	return config.DynamicResourcesArgs{FilterTimeout: w.FilterTimeout.Duration, BindingTimeout: w.BindingTimeout.Duration}, w, verr, nil
 }
 
 // kubeRemoved are the plugins kube-scheduler's v1 validation rejects as
