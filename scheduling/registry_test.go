@@ -44,7 +44,7 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		config.GCEPDLimitsName:                     {PointPreFilter, PointFilter},
 		config.AzureDiskLimitsName:                 {PointPreFilter, PointFilter},
 		config.CinderLimitsName:                    {PointPreFilter, PointFilter},
-		config.SchedulingGatesName:                 nil,                                                                                    // PreEnqueue only
+		config.SchedulingGatesName:                 nil,                                                                                                   // PreEnqueue only
 		config.DynamicResourcesName:                {PointPreFilter, PointFilter, PointPostFilter, PointPreScore, PointScore, PointReserve, PointPreBind}, // and PreEnqueue
 		// scheduler-plugins (pkg/trimaran; TargetLoadPacking records bindings
 		// at PostBind where the anchor watches bound pods).
