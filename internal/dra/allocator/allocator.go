@@ -3,10 +3,14 @@ package allocator
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/dra/cel"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -34,6 +38,13 @@ type SharedDeviceID struct {
 // Kubernetes' DynamicResources plugin passes to its allocator (the names
 // are the feature gates'). DeviceBindingAndStatus is on when both
 // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are.
+//
+// Kubernetes runs one of three allocators depending on the features: with
+// its default gates (v1.36 and v1.37) the "incubating" one, which this
+// package reproduces. CompatibilityGroups, DerivedAttributes,
+// ListTypeAttributes and OptionalNodeOperations (alpha, off by default)
+// need Kubernetes' "experimental" allocator, which it does not: New
+// refuses them.
 type Features struct {
 	AdminAccess             bool // DRAAdminAccess
 	CompatibilityGroups     bool // DRADeviceCompatibilityGroups
@@ -46,6 +57,18 @@ type Features struct {
 	OptionalNodeOperations  bool // DRAOptionalNodeOperations
 	PartitionableDevices    bool // DRAPartitionableDevices
 	PrioritizedList         bool // DRAPrioritizedList
+
+	// Release is the Kubernetes release whose allocator runs: v1.36's
+	// (k8s.io/dynamic-resource-allocation v0.36.4) differs from v1.37's in
+	// error texts (CEL runtime errors name no device and give no hint; the
+	// limit of devices per claim is checked once per claim), in claim
+	// configuration (repeated per matching
+	// request, never widened to all requests), in distinctAttribute (which
+	// compares a device only with the last device of each other request),
+	// in consumable capacity (an "All" request counts capacity consumed
+	// already; rounded amounts are BinarySI) and in counter slices (always
+	// visible to every node). The zero value means the newest, v1.37.
+	Release framework.KubeVersion
 }
 
 // DefaultFeatures returns the features kube-scheduler v enables with its
@@ -55,8 +78,8 @@ type Features struct {
 // beta in v1.37 but on by default only with --min-compatibility-version
 // 1.37, not with the default of one release back.)
 func DefaultFeatures(v framework.KubeVersion) Features {
-	_ = v
 	return Features{
+		Release:                v,
 		AdminAccess:            true,
 		ConsumableCapacity:     true,
 		DeviceBindingAndStatus: true,
@@ -93,16 +116,175 @@ type Allocator struct {
 	features Features
 	state    AllocatedState
 	classes  ClassLister
-	slices   []*api.ResourceSlice
 	cache    *cel.Cache
+	compiler *cel.Compiler
+
+	// slices are all slices; onNode the slices local to one node by node
+	// name, shared the others (in the order given).
+	slices []*api.ResourceSlice
+	onNode map[string][]*api.ResourceSlice
+	shared []*api.ResourceSlice
+
+	// inputs are the devices prepared for CEL, built on first use.
+	inputs map[*api.Device]*lazyInput
+	// selectors are the slices' and devices' node selectors, compiled.
+	selectors map[*api.NodeSelector]*nodeaffinity.Selector
+	// sharedInUse are the devices with an allocated share.
+	sharedInUse map[DeviceID]struct{}
+
+	// selected caches selector results per device and program: they do
+	// not depend on the node or the claim.
+	selectedMu sync.RWMutex
+	selected   map[selectorKey]selectorResult
+
+	// counters caches, per pool, the shared counters left by allocated
+	// devices (computed on first use, as Kubernetes does).
+	countersMu sync.RWMutex
+	counters   map[poolID]counterSets
+
+	// v136 runs Kubernetes v1.36's allocator.
+	v136 bool
 }
 
+type selectorKey struct {
+	dev  *api.Device
+	prog *cel.Program
+}
+
+type selectorResult struct {
+	match bool
+	err   error
+}
+
+// lazyInput is a device's CEL input, converted once.
+type lazyInput struct {
+	once sync.Once
+	in   *cel.Input
+}
+
+// counterSets are amounts per counter name per counter set name.
+type counterSets map[string]map[string]resource.Quantity
+
 // New returns an allocator over the cluster's ResourceSlices, its
-// DeviceClasses and what is allocated already, evaluating CEL selectors
-// through cache (which must not be nil). Kubernetes' NewAllocator for the
-// features given.
+// DeviceClasses and what is allocated already (Kubernetes' NewAllocator),
+// evaluating CEL selectors through cache, which must not be nil. The
+// slices, the state and the classes must not change while the allocator
+// is in use.
 func New(f Features, state AllocatedState, classes ClassLister, slices []*api.ResourceSlice, cache *cel.Cache) (*Allocator, error) {
-	return &Allocator{features: f, state: state, classes: classes, slices: slices, cache: cache}, nil
+	if cache == nil {
+		return nil, errors.New("allocator: the CEL cache is nil")
+	}
+	if classes == nil {
+		return nil, errors.New("allocator: the class lister is nil")
+	}
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{
+		{f.CompatibilityGroups, "CompatibilityGroups"},
+		{f.DerivedAttributes, "DerivedAttributes"},
+		{f.ListTypeAttributes, "ListTypeAttributes"},
+		{f.OptionalNodeOperations, "OptionalNodeOperations"},
+	} {
+		if x.on {
+			return nil, fmt.Errorf("allocator: feature %s needs Kubernetes' experimental allocator, which is not reproduced", x.name)
+		}
+	}
+	a := &Allocator{
+		features:    f,
+		state:       state,
+		classes:     classes,
+		cache:       cache,
+		compiler:    cache.Compiler(),
+		slices:      slices,
+		onNode:      make(map[string][]*api.ResourceSlice),
+		inputs:      make(map[*api.Device]*lazyInput),
+		selectors:   make(map[*api.NodeSelector]*nodeaffinity.Selector),
+		sharedInUse: make(map[DeviceID]struct{}, len(state.SharedDevices)),
+		counters:    make(map[poolID]counterSets),
+		selected:    make(map[selectorKey]selectorResult),
+		v136:        !f.Release.IsZero() && !f.Release.AtLeast(framework.KubeV137),
+	}
+	for id := range state.SharedDevices {
+		a.sharedInUse[id.DeviceID] = struct{}{}
+	}
+	for _, s := range slices {
+		if n := deref(s.Spec.NodeName); n != "" && !(a.v136 && len(s.Spec.SharedCounters) > 0) {
+			a.onNode[n] = append(a.onNode[n], s)
+		} else {
+			a.shared = append(a.shared, s)
+		}
+		a.compileSelector(s.Spec.NodeSelector)
+		for i := range s.Spec.Devices {
+			d := &s.Spec.Devices[i]
+			a.inputs[d] = &lazyInput{}
+			a.compileSelector(d.NodeSelector)
+		}
+	}
+	return a, nil
+}
+
+func (a *Allocator) compileSelector(sel *api.NodeSelector) {
+	if sel != nil {
+		a.selectors[sel] = nodeaffinity.NewSelector(sel, "nodeSelector")
+	}
+}
+
+// nodeSelector returns sel compiled.
+func (a *Allocator) nodeSelector(sel *api.NodeSelector) *nodeaffinity.Selector {
+	if s, ok := a.selectors[sel]; ok {
+		return s
+	}
+	return nodeaffinity.NewSelector(sel, "nodeSelector")
+}
+
+// input returns the CEL input of a device of driver.
+func (a *Allocator) input(driver string, d *api.Device) *cel.Input {
+	li, ok := a.inputs[d]
+	if !ok {
+		return a.compiler.NewInput(celDevice(driver, d))
+	}
+	li.once.Do(func() { li.in = a.compiler.NewInput(celDevice(driver, d)) })
+	return li.in
+}
+
+// match evaluates prog on device d of driver. Results are kept for the
+// allocator's life, except those of an evaluation ctx interrupted.
+func (a *Allocator) match(ctx context.Context, prog *cel.Program, driver string, d *api.Device) (bool, error) {
+	key := selectorKey{d, prog}
+	a.selectedMu.RLock()
+	res, ok := a.selected[key]
+	a.selectedMu.RUnlock()
+	if ok {
+		return res.match, res.err
+	}
+	m, _, err := prog.Match(ctx, a.input(driver, d))
+	if ctx.Err() == nil {
+		a.selectedMu.Lock()
+		a.selected[key] = selectorResult{m, err}
+		a.selectedMu.Unlock()
+	}
+	return m, err
+}
+
+// celDevice is what a selector sees of d.
+func celDevice(driver string, d *api.Device) cel.Device {
+	out := cel.Device{
+		Driver:                   driver,
+		AllowMultipleAllocations: deref(d.AllowMultipleAllocations),
+		Attributes:               make(map[string]cel.AttributeValue, len(d.Attributes)),
+		Capacity:                 make(map[string]resource.Quantity, len(d.Capacity)),
+	}
+	for n, v := range d.Attributes {
+		out.Attributes[string(n)] = cel.AttributeValue{
+			Int: v.IntValue, Bool: v.BoolValue, String: v.StringValue, Version: v.VersionValue,
+			Ints: v.IntValues, Bools: v.BoolValues, Strings: v.StringValues, Versions: v.VersionValues,
+		}
+	}
+	for n, c := range d.Capacity {
+		out.Capacity[string(n)] = c.Value
+	}
+	return out
 }
 
 // Allocate chooses devices for claims (none of them allocated yet) on
@@ -117,5 +299,72 @@ func New(f Features, state AllocatedState, classes ClassLister, slices []*api.Re
 // device (Kubernetes draws a random UID), so that the same inputs give the
 // same results.
 func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.ResourceClaim) ([]api.AllocationResult, error) {
-	return nil, nil
+	r := &run{
+		Allocator: a,
+		ctx:       ctx,
+		node:      node,
+		claims:    claims,
+		reqs:      make([][]requestSlot, len(claims)),
+		cons:      make([][]constraint, len(claims)),
+		results:   make([][]deviceResult, len(claims)),
+	}
+	forNode := a.shared
+	if local := a.onNode[node.Name]; len(local) > 0 {
+		forNode = slices.Concat(local, a.shared)
+	}
+	pools, err := a.gatherPools(node, forNode)
+	if err != nil {
+		return nil, fmt.Errorf("gather pool information: %w", err)
+	}
+	r.pools = pools
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	done, err := r.allocateOne(position{}, false, location{})
+	if err != nil {
+		return nil, err
+	}
+	if !done {
+		for _, p := range pools {
+			if p.invalid {
+				return nil, fmt.Errorf("invalid resource pools were encountered%w", ErrFailedAllocationOnNode)
+			}
+		}
+		return nil, nil
+	}
+	return r.build()
+}
+
+// AddAllocation records the devices of an allocated claim in the state as
+// Kubernetes' scheduler does: devices allocated with admin access are not
+// in use; with consumableCapacity, a device allocated with a share ID is a
+// share whose consumed capacity adds to the device's; any other device is
+// in use as a whole.
+func (s *AllocatedState) AddAllocation(a *api.AllocationResult, consumableCapacity bool) {
+	if a == nil {
+		return
+	}
+	for _, r := range a.Devices.Results {
+		if deref(r.AdminAccess) {
+			continue
+		}
+		id := DeviceID{r.Driver, r.Pool, r.Device}
+		if consumableCapacity && r.ShareID != nil {
+			if s.SharedDevices == nil {
+				s.SharedDevices = make(map[SharedDeviceID]struct{})
+			}
+			s.SharedDevices[SharedDeviceID{id, *r.ShareID}] = struct{}{}
+			if r.ConsumedCapacity != nil {
+				if s.ConsumedCapacity == nil {
+					s.ConsumedCapacity = make(map[DeviceID]map[api.QualifiedName]resource.Quantity)
+				}
+				s.ConsumedCapacity[id] = addCapacities(s.ConsumedCapacity[id], r.ConsumedCapacity)
+			}
+			continue
+		}
+		if s.Devices == nil {
+			s.Devices = make(map[DeviceID]struct{})
+		}
+		s.Devices[id] = struct{}{}
+	}
 }

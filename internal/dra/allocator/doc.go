@@ -25,7 +25,24 @@
 // (partitionable devices) and consumable capacity (devices that allow
 // multiple allocations, each with its own share ID).
 //
+// Features.Release selects v1.36's allocator (k8s.io/dynamic-resource-allocation
+// v0.36.4, also "incubating" with v1.36's default gates), which differs
+// in a few error texts and edge cases; see Features.
+//
 // An Allocator is built once per scheduling cycle from the cluster's state
 // and used for every node; Allocate is safe for concurrent use and never
-// modifies its inputs.
+// modifies its inputs. Selector results, which depend on the device only,
+// are kept for the allocator's life, so that each device is evaluated once
+// per selector whatever the number of nodes.
+//
+// Deliberate differences from Kubernetes:
+//   - Objects are read with the API server's defaults applied where a
+//     field is unset (allocation mode ExactCount, count 1, toleration
+//     operator Equal), as Kubernetes' scheduler only sees defaulted
+//     objects; results carry the defaulted tolerations.
+//   - A share of a device that allows multiple allocations gets a share ID
+//     derived from the claim and the device instead of a random UID, so
+//     that the same inputs give the same results.
+//   - A node selector that does not parse is an error with schedkit's
+//     description of the fault, not component-helpers' text.
 package allocator

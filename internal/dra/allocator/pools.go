@@ -1,0 +1,280 @@
+package allocator
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// poolID names a pool: its driver and its name.
+type poolID struct{ driver, pool string }
+
+// String returns "driver/pool", as Kubernetes prints pool IDs.
+func (p poolID) String() string { return p.driver + "/" + p.pool }
+
+// pool is one pool as seen from a node: the slices of its newest
+// generation whose devices the node can reach, sorted by name, or a mark
+// that it is incomplete (not all its slices are known) or invalid.
+type pool struct {
+	id         poolID
+	incomplete bool
+	invalid    bool
+	// targeting are the device slices reaching the node, by name.
+	targeting []*api.ResourceSlice
+	// notTargeting are the pool's other device slices, known only when
+	// the slices reaching the node alone did not make the pool complete.
+	notTargeting []*api.ResourceSlice
+	// counterSets are the pool's shared counter sets by name.
+	counterSets map[string]*api.CounterSet
+}
+
+// nodeMatches reports whether node is one of the nodes a slice or device
+// reaches through nodeName, allNodes or nodeSelector (Kubernetes'
+// NodeMatches): the first of them that is set decides; none set reaches no
+// node.
+func (a *Allocator) nodeMatches(node *api.Node, nodeName string, allNodes bool, sel *api.NodeSelector) (bool, error) {
+	switch {
+	case nodeName != "":
+		return node != nil && node.Name == nodeName, nil
+	case allNodes:
+		return true, nil
+	case sel != nil:
+		s := a.nodeSelector(sel)
+		if err := s.Err(); err != nil {
+			return false, fmt.Errorf("failed to parse node selector %s: %w", nodeSelectorString(sel), err)
+		}
+		return s.Match(node), nil
+	}
+	return false, nil
+}
+
+// gatherPools collects the pools with devices node can reach, from the
+// slices local to the node and the slices not bound to one node; pools are
+// sorted by driver and pool name, those with binding conditions last.
+func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSlice) ([]*pool, error) {
+	if len(slicesForNode) == 0 {
+		return nil, nil
+	}
+	byID := make(map[poolID][]*api.ResourceSlice)
+	for _, s := range slicesForNode {
+		if !a.features.PartitionableDevices && (s.Spec.PerDeviceNodeSelection != nil || len(s.Spec.SharedCounters) > 0) {
+			continue
+		}
+		var relevant bool
+		nodeName, allNodes := deref(s.Spec.NodeName), deref(s.Spec.AllNodes)
+		switch {
+		case a.v136 && len(s.Spec.SharedCounters) > 0:
+			// v1.36: counter slices are visible to every node.
+			relevant = true
+		case nodeName != "" || allNodes || s.Spec.NodeSelector != nil:
+			m, err := a.nodeMatches(node, nodeName, allNodes, s.Spec.NodeSelector)
+			if err != nil {
+				return nil, fmt.Errorf("failed to perform node selection for slice %s: %w", s.Name, err)
+			}
+			relevant = m
+		case deref(s.Spec.PerDeviceNodeSelection):
+			for i := range s.Spec.Devices {
+				d := &s.Spec.Devices[i]
+				m, err := a.nodeMatches(node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
+				if err != nil {
+					return nil, fmt.Errorf("failed to perform node selection for device %s in slice %s: %w", d.Name, s.Name, err)
+				}
+				if m {
+					relevant = true
+					break
+				}
+			}
+		default:
+			// A slice that says nothing about its nodes (a future kind of
+			// node selection) is ignored.
+			continue
+		}
+		if relevant {
+			addSlice(byID, s)
+		}
+	}
+
+	var result, withBindingConditions []*pool
+	for id, forPool := range byID {
+		gen, count := forPool[0].Spec.Pool.Generation, forPool[0].Spec.Pool.ResourceSliceCount
+		var all []*api.ResourceSlice
+		if int64(len(forPool)) != count {
+			// Slices that do not reach this node may complete the pool;
+			// a newer generation among them makes this one obsolete.
+			obsolete, inPool := slicesOfPool(a.slices, id, gen)
+			if obsolete {
+				continue
+			}
+			if int64(len(inPool)) != count {
+				result = append(result, &pool{id: id, incomplete: true})
+				continue
+			}
+			all = inPool
+		}
+		p := a.buildPool(id, forPool, all)
+		if p.hasBindingConditions() {
+			withBindingConditions = append(withBindingConditions, p)
+			continue
+		}
+		result = append(result, p)
+	}
+	sortPools(result)
+	sortPools(withBindingConditions)
+	return append(result, withBindingConditions...), nil
+}
+
+func sortPools(ps []*pool) {
+	slices.SortFunc(ps, func(x, y *pool) int {
+		if c := cmp.Compare(x.id.driver, y.id.driver); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.id.pool, y.id.pool)
+	})
+}
+
+// addSlice adds s to its pool unless the pool holds a newer generation; a
+// newer generation replaces the older slices.
+func addSlice(byID map[poolID][]*api.ResourceSlice, s *api.ResourceSlice) {
+	id := poolID{s.Spec.Driver, s.Spec.Pool.Name}
+	cur := byID[id]
+	switch {
+	case cur == nil || s.Spec.Pool.Generation > cur[0].Spec.Pool.Generation:
+		byID[id] = []*api.ResourceSlice{s}
+	case s.Spec.Pool.Generation == cur[0].Spec.Pool.Generation:
+		byID[id] = append(cur, s)
+	}
+}
+
+// slicesOfPool returns all slices of pool id at generation gen, or
+// obsolete when some slice of the pool has a newer generation.
+func slicesOfPool(all []*api.ResourceSlice, id poolID, gen int64) (obsolete bool, inPool []*api.ResourceSlice) {
+	for _, s := range all {
+		if s.Spec.Driver != id.driver || s.Spec.Pool.Name != id.pool {
+			continue
+		}
+		switch {
+		case s.Spec.Pool.Generation == gen:
+			inPool = append(inPool, s)
+		case s.Spec.Pool.Generation > gen:
+			return true, nil
+		}
+	}
+	return false, inPool
+}
+
+// buildPool sorts a complete pool's slices reaching the node by name,
+// separates the slices of shared counters, and validates device names and
+// counter references; a pool that fails validation is invalid. all is
+// every slice of the pool when forNode alone is not all of them.
+func (a *Allocator) buildPool(id poolID, forNode, all []*api.ResourceSlice) *pool {
+	sorted := slices.Clone(forNode)
+	slices.SortStableFunc(sorted, func(x, y *api.ResourceSlice) int { return cmp.Compare(x.Name, y.Name) })
+
+	var deviceSlices, counterSlices, notTargeting []*api.ResourceSlice
+	isCounterSlice := func(s *api.ResourceSlice) bool {
+		return a.features.PartitionableDevices && len(s.Spec.SharedCounters) > 0
+	}
+	for _, s := range sorted {
+		if isCounterSlice(s) {
+			counterSlices = append(counterSlices, s)
+		} else {
+			deviceSlices = append(deviceSlices, s)
+		}
+	}
+	if len(sorted) < len(all) {
+		names := make(map[string]struct{}, len(sorted))
+		for _, s := range sorted {
+			names[s.Name] = struct{}{}
+		}
+		for _, s := range all {
+			if _, ok := names[s.Name]; ok {
+				continue
+			}
+			if isCounterSlice(s) {
+				counterSlices = append(counterSlices, s)
+			} else {
+				notTargeting = append(notTargeting, s)
+			}
+		}
+	}
+	invalid := func(error) *pool { return &pool{id: id, invalid: true} }
+
+	seen := make(map[string]struct{})
+	for _, s := range deviceSlices {
+		for i := range s.Spec.Devices {
+			n := s.Spec.Devices[i].Name
+			if _, dup := seen[n]; dup {
+				return invalid(fmt.Errorf("duplicate device name %s", n))
+			}
+			seen[n] = struct{}{}
+		}
+	}
+	if !a.features.PartitionableDevices {
+		return &pool{id: id, targeting: deviceSlices}
+	}
+	sets := make(map[string]*api.CounterSet)
+	for _, s := range counterSlices {
+		for i := range s.Spec.SharedCounters {
+			cs := &s.Spec.SharedCounters[i]
+			if _, dup := sets[cs.Name]; dup {
+				return invalid(fmt.Errorf("duplicate counter set name %s", cs.Name))
+			}
+			sets[cs.Name] = cs
+		}
+	}
+	for _, group := range [][]*api.ResourceSlice{deviceSlices, notTargeting} {
+		if err := validateCounterConsumption(sets, group); err != nil {
+			return invalid(err)
+		}
+	}
+	return &pool{id: id, targeting: deviceSlices, notTargeting: notTargeting, counterSets: sets}
+}
+
+// validateCounterConsumption checks that every counter a device consumes
+// exists in the pool's counter sets.
+func validateCounterConsumption(sets map[string]*api.CounterSet, group []*api.ResourceSlice) error {
+	for _, s := range group {
+		for i := range s.Spec.Devices {
+			for _, c := range s.Spec.Devices[i].ConsumesCounters {
+				set, ok := sets[c.CounterSet]
+				if !ok {
+					return fmt.Errorf("counter set %s not found", c.CounterSet)
+				}
+				for name := range c.Counters {
+					if _, ok := set.Counters[name]; !ok {
+						return fmt.Errorf("counter %s not found in counter set %s", name, set.Name)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// hasBindingConditions reports whether a device of the pool reaching the
+// node has binding conditions (such pools are tried last).
+func (p *pool) hasBindingConditions() bool {
+	for _, s := range p.targeting {
+		for i := range s.Spec.Devices {
+			if s.Spec.Devices[i].BindingConditions != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// nodeSelectorString renders a node selector for error messages.
+func nodeSelectorString(sel *api.NodeSelector) string {
+	return fmt.Sprintf("%+v", *sel)
+}

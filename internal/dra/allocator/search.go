@@ -1,0 +1,777 @@
+package allocator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/dra/cel"
+)
+
+// maxResults is how many devices one claim's allocation can hold
+// (resource.k8s.io/v1 AllocationResultsMaxSize).
+const maxResults = 32
+
+// errMaxSizeExceeded says that the devices still needed do not fit in the
+// claim's allocation; the search uses it to cut branches, and it surfaces
+// as an error only where Kubernetes lets it.
+var errMaxSizeExceeded = errors.New("allocation max size exceeded")
+
+// run is one Allocate call: the search state for one node.
+type run struct {
+	*Allocator
+	ctx    context.Context
+	node   *api.Node
+	claims []*api.ResourceClaim
+	pools  []*pool
+	// reqs are the requests of each claim.
+	reqs [][]requestSlot
+	// matches caches whether a device passes a request's selectors. This
+	// and the maps below are made on first use.
+	matches map[matchKey]bool
+	// cons are the constraints of each claim.
+	cons [][]constraint
+	// consumed are the counters taken by the devices of this attempt.
+	consumed map[poolID]counterSets
+	// allocating are the devices of this attempt (not shared ones), with
+	// the indices of the claims they go to.
+	allocating map[DeviceID][]int
+	// capacity is what the shares of this attempt consume per device.
+	capacity map[DeviceID]capacities
+	// results are the devices chosen so far, per claim.
+	results [][]deviceResult
+}
+
+// requestSlot is one request of a claim: a single request, or the
+// subrequests of a firstAvailable request and which one was chosen.
+type requestSlot struct {
+	subs           []*requestData
+	firstAvailable bool
+	selected       int
+}
+
+// requestData is a request or subrequest with its class and the number
+// of devices it needs.
+type requestData struct {
+	name        string // the request's or subrequest's own name
+	parent      string // the request's name for a subrequest, else ""
+	className   string
+	selectors   []api.DeviceSelector
+	mode        api.DeviceAllocationMode
+	count       int64
+	adminAccess bool
+	hasAdmin    bool
+	tolerations []api.DeviceToleration
+	capacity    *api.CapacityRequirements
+
+	class      *api.DeviceClass
+	numDevices int
+	// allDevices are the devices of an "All" request, fixed up front.
+	allDevices []candidate
+}
+
+// fullName is the name the allocation result records: "request" or
+// "request/subrequest".
+func (rd *requestData) fullName() string {
+	if rd.parent != "" {
+		return rd.parent + "/" + rd.name
+	}
+	return rd.name
+}
+
+// position is the device being chosen: the claim, its request, the
+// subrequest, and the device's index within the request.
+type position struct{ claim, request, sub, device int }
+
+// location is a device's place in the search order: pool, slice of the
+// pool, device of the slice.
+type location struct{ pool, slice, device int }
+
+type matchKey struct {
+	DeviceID
+	claim, request, sub int
+}
+
+// candidate is a device that may be allocated.
+type candidate struct {
+	id    DeviceID
+	dev   *api.Device
+	slice *api.ResourceSlice
+	pool  *pool
+}
+
+// deviceResult is a device chosen for a request.
+type deviceResult struct {
+	candidate
+	req      *requestData
+	shareID  *string
+	consumed capacities
+	admin    bool
+}
+
+func claimRef(c *api.ResourceClaim) string {
+	if c.Namespace == "" {
+		return c.Name
+	}
+	return c.Namespace + "/" + c.Name
+}
+
+// exactView and subView read a request the way Kubernetes' defaults
+// complete it: no allocation mode means ExactCount, and ExactCount with no
+// count means one device.
+func exactView(req *api.DeviceRequest) *requestData {
+	e := req.Exactly
+	rd := &requestData{
+		name:        req.Name,
+		className:   e.DeviceClassName,
+		selectors:   e.Selectors,
+		mode:        e.AllocationMode,
+		count:       e.Count,
+		adminAccess: deref(e.AdminAccess),
+		hasAdmin:    e.AdminAccess != nil,
+		tolerations: e.Tolerations,
+		capacity:    e.Capacity,
+	}
+	defaultMode(rd)
+	return rd
+}
+
+func subView(parent string, sub *api.DeviceSubRequest) *requestData {
+	rd := &requestData{
+		name:        sub.Name,
+		parent:      parent,
+		className:   sub.DeviceClassName,
+		selectors:   sub.Selectors,
+		mode:        sub.AllocationMode,
+		count:       sub.Count,
+		tolerations: sub.Tolerations,
+		capacity:    sub.Capacity,
+	}
+	defaultMode(rd)
+	return rd
+}
+
+func defaultMode(rd *requestData) {
+	if rd.mode == "" {
+		rd.mode = api.DeviceAllocationModeExactCount
+	}
+	if rd.mode == api.DeviceAllocationModeExactCount && rd.count == 0 {
+		rd.count = 1
+	}
+}
+
+// prepare checks the claims' requests, resolves their classes, counts the
+// devices they need (and finds the devices of "All" requests), and sets up
+// the claims' constraints.
+func (r *run) prepare() error {
+	for ci, claim := range r.claims {
+		ref := claimRef(claim)
+		minPerClaim := 0
+		reqs := claim.Spec.Devices.Requests
+		r.reqs[ci] = make([]requestSlot, len(reqs))
+		for ri := range reqs {
+			req := &reqs[ri]
+			slot := &r.reqs[ci][ri]
+			hasSubs := len(req.FirstAvailable) > 0
+			if !r.features.PrioritizedList && hasSubs {
+				return fmt.Errorf("claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled", ref, req.Name)
+			}
+			if !r.features.ConsumableCapacity {
+				if req.Exactly != nil && req.Exactly.Capacity != nil {
+					return fmt.Errorf("claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", ref, req.Name)
+				}
+				for _, sub := range req.FirstAvailable {
+					if sub.Capacity != nil {
+						return fmt.Errorf("claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", ref, sub.Name)
+					}
+				}
+			}
+			var minPerRequest int
+			if hasSubs {
+				slot.firstAvailable = true
+				minPerRequest = math.MaxInt
+				for si := range req.FirstAvailable {
+					rd := subView(req.Name, &req.FirstAvailable[si])
+					if err := r.validate(rd, ci, ri, si, ref); err != nil {
+						return err
+					}
+					slot.subs = append(slot.subs, rd)
+					minPerRequest = min(minPerRequest, rd.numDevices)
+				}
+			} else {
+				if req.Exactly == nil {
+					return fmt.Errorf("claim %s, request %s: neither exactly nor firstAvailable is set (unsupported request type?)", ref, req.Name)
+				}
+				rd := exactView(req)
+				if err := r.validate(rd, ci, ri, 0, ref); err != nil {
+					return err
+				}
+				slot.subs = []*requestData{rd}
+				minPerRequest = rd.numDevices
+			}
+			if !r.v136 && minPerRequest > maxResults-minPerClaim {
+				return fmt.Errorf("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for", ref, req.Name, minPerRequest, maxResults, minPerClaim)
+			}
+			minPerClaim += minPerRequest
+		}
+		if r.v136 && minPerClaim > maxResults {
+			return fmt.Errorf("claim %s: number of requested devices %d exceeds the claim limit of %d", ref, minPerClaim, maxResults)
+		}
+		r.results[ci] = make([]deviceResult, 0, max(minPerClaim, 0))
+
+		cons := make([]constraint, len(claim.Spec.Devices.Constraints))
+		for i, c := range claim.Spec.Devices.Constraints {
+			switch {
+			case c.MatchAttribute != nil:
+				cons[i] = &matchAttribute{requests: c.Requests, attr: *c.MatchAttribute}
+			case c.DistinctAttribute != nil:
+				if r.v136 {
+					cons[i] = &distinctAttribute136{requests: c.Requests, attr: *c.DistinctAttribute, last: make(map[string]*api.DeviceAttribute)}
+				} else {
+					cons[i] = &distinctAttribute{requests: c.Requests, attr: *c.DistinctAttribute}
+				}
+			default:
+				return fmt.Errorf("claim %s, constraint #%d: empty constraint (unsupported constraint type?)", ref, i)
+			}
+		}
+		r.cons[ci] = cons
+	}
+	return nil
+}
+
+// validate checks one request or subrequest, resolves its class and
+// counts its devices (for "All", finds them).
+func (r *run) validate(rd *requestData, ci, ri, si int, ref string) error {
+	for i, sel := range rd.selectors {
+		if sel.CEL == nil {
+			return fmt.Errorf("claim %s, request %s, selector #%d: CEL expression empty (unsupported selector type?)", ref, rd.name, i)
+		}
+	}
+	if !r.features.AdminAccess && rd.hasAdmin {
+		return fmt.Errorf("claim %s, request %s: admin access is requested, but the feature is disabled", ref, rd.name)
+	}
+	if rd.className == "" {
+		return fmt.Errorf("claim %s, request %s: missing device class name (unsupported request type?)", ref, rd.name)
+	}
+	class, ok := r.classes.DeviceClass(rd.className)
+	if !ok || class == nil {
+		return fmt.Errorf("claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io %q not found", ref, rd.name, rd.className, rd.className)
+	}
+	rd.class = class
+
+	switch rd.mode {
+	case api.DeviceAllocationModeExactCount:
+		rd.numDevices = int(rd.count)
+	case api.DeviceAllocationModeAll:
+		for _, p := range r.pools {
+			if p.incomplete {
+				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently being updated", ref, rd.name, p.id)
+			}
+			if p.invalid {
+				return fmt.Errorf("claim %s, request %s: asks for all devices, but resource pool %s is currently invalid", ref, rd.name, p.id)
+			}
+			for _, s := range p.targeting {
+				for di := range s.Spec.Devices {
+					ok, err := r.selectable(ci, ri, si, rd, s, di)
+					if err != nil {
+						return err
+					}
+					if !ok {
+						continue
+					}
+					d := &s.Spec.Devices[di]
+					if r.features.ConsumableCapacity {
+						var counted capacities
+						if r.v136 {
+							counted = r.state.ConsumedCapacity[DeviceID{s.Spec.Driver, s.Spec.Pool.Name, d.Name}]
+						}
+						fits, err := r.fitsCapacity(counted, rd.capacity, d.Capacity, nil)
+						if err != nil {
+							return fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", ref, rd.name, d.Name, err)
+						}
+						if !fits {
+							continue
+						}
+					}
+					rd.allDevices = append(rd.allDevices, candidate{
+						id:    DeviceID{s.Spec.Driver, s.Spec.Pool.Name, d.Name},
+						dev:   d,
+						slice: s,
+						pool:  p,
+					})
+				}
+			}
+		}
+		rd.numDevices = len(rd.allDevices)
+	default:
+		return fmt.Errorf("claim %s, request %s: unsupported count mode %s", ref, rd.name, rd.mode)
+	}
+	return nil
+}
+
+// selectable reports whether device di of slice s passes the request's
+// class and own selectors and, for per-device node selection, reaches the
+// node. Results are cached for the call; errors are not.
+func (r *run) selectable(ci, ri, si int, rd *requestData, s *api.ResourceSlice, di int) (bool, error) {
+	d := &s.Spec.Devices[di]
+	if !r.features.DeviceBindingAndStatus && len(d.BindingConditions) > 0 {
+		return false, nil
+	}
+	id := DeviceID{s.Spec.Driver, s.Spec.Pool.Name, d.Name}
+	key := matchKey{id, ci, ri, si}
+	if m, ok := r.matches[key]; ok {
+		return m, nil
+	}
+	if rd.class != nil {
+		m, err := r.selectorsMatch(ci, s.Spec.Driver, d, id, rd.class, rd.class.Spec.Selectors)
+		if err != nil {
+			return false, err
+		}
+		if !m {
+			r.setMatch(key, false)
+			return false, nil
+		}
+	}
+	m, err := r.selectorsMatch(ci, s.Spec.Driver, d, id, nil, rd.selectors)
+	if err != nil {
+		return false, err
+	}
+	if !m {
+		r.setMatch(key, false)
+		return false, nil
+	}
+	if deref(s.Spec.PerDeviceNodeSelection) {
+		m, err := r.nodeMatches(r.node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
+		if err != nil {
+			return false, err
+		}
+		if !m {
+			r.setMatch(key, false)
+			return false, nil
+		}
+	}
+	r.setMatch(key, true)
+	return true, nil
+}
+
+// setMatch caches whether a device passes a request's selectors.
+func (r *run) setMatch(key matchKey, m bool) {
+	if r.matches == nil {
+		r.matches = make(map[matchKey]bool)
+	}
+	r.matches[key] = m
+}
+
+// selectorsMatch evaluates selectors (a class's when class is set, else
+// the request's) on a device; all must be true.
+func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, class *api.DeviceClass, sels []api.DeviceSelector) (bool, error) {
+	for i, sel := range sels {
+		prog, err := r.cache.Get(sel.CEL.Expression)
+		if err != nil {
+			if class != nil {
+				return false, fmt.Errorf("class %s: selector #%d: CEL compile error: %w", class.Name, i, err)
+			}
+			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", claimRef(r.claims[ci]), i, err)
+		}
+		m, err := r.match(r.ctx, prog, driver, d)
+		if err != nil && r.v136 {
+			if class != nil {
+				return false, fmt.Errorf("class %s: selector #%d: CEL runtime error: %w", class.Name, i, err)
+			}
+			return false, fmt.Errorf("claim %s: selector #%d: CEL runtime error: %w", claimRef(r.claims[ci]), i, err)
+		}
+		if err != nil {
+			err = cel.EnhanceRuntimeError(err)
+			if class != nil {
+				return false, fmt.Errorf("class %s: selector #%d on device %s: CEL runtime error: %w", class.Name, i, id, err)
+			}
+			return false, fmt.Errorf("claim %s: selector #%d on device %s: CEL runtime error: %w", claimRef(r.claims[ci]), i, id, err)
+		}
+		if !m {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// allocateOne chooses the device at p and, recursively, all that follow;
+// it reports whether a full solution was found. Within one request the
+// candidates start at start, the place after the request's previous
+// device, so that each set of devices is tried once.
+func (r *run) allocateOne(p position, inSub bool, start location) (bool, error) {
+	if r.ctx.Err() != nil {
+		return false, fmt.Errorf("filter operation aborted: %w", context.Cause(r.ctx))
+	}
+	if p.claim >= len(r.claims) {
+		return true, nil
+	}
+	if p.request >= len(r.reqs[p.claim]) {
+		ok, err := r.allocateOne(position{claim: p.claim + 1}, false, location{})
+		if errors.Is(err, errMaxSizeExceeded) {
+			// A different choice for an earlier claim may let a
+			// firstAvailable request here pick a smaller alternative.
+			return false, nil
+		}
+		return ok, err
+	}
+	slot := &r.reqs[p.claim][p.request]
+	if !inSub && slot.firstAvailable {
+		allExceeded := true
+		for si := range slot.subs {
+			q := p
+			q.sub = si
+			ok, err := r.allocateOne(q, true, location{})
+			if errors.Is(err, errMaxSizeExceeded) {
+				continue
+			}
+			allExceeded = false
+			if err != nil {
+				return false, err
+			}
+			if ok {
+				slot.selected = si
+				return true, nil
+			}
+		}
+		if allExceeded {
+			return false, errMaxSizeExceeded
+		}
+		return false, nil
+	}
+
+	rd := slot.subs[p.sub]
+	all := rd.mode == api.DeviceAllocationModeAll
+	if all && len(rd.allDevices) == 0 {
+		return false, nil
+	}
+	if p.device >= rd.numDevices {
+		return r.allocateOne(position{claim: p.claim, request: p.request + 1}, false, location{})
+	}
+	if rd.numDevices-p.device > maxResults-len(r.results[p.claim]) {
+		return false, errMaxSizeExceeded
+	}
+
+	next := p
+	next.device++
+	if all {
+		c := rd.allDevices[p.device]
+		ok, undo, err := r.allocateDevice(p, c, true)
+		if err != nil || !ok {
+			return false, err
+		}
+		done, err := r.allocateOne(next, inSub, location{})
+		if err != nil || !done {
+			undo()
+			return false, err
+		}
+		return true, nil
+	}
+
+	for pi := start.pool; pi < len(r.pools); pi++ {
+		pl := r.pools[pi]
+		if pl.incomplete || pl.invalid {
+			continue
+		}
+		sliceStart := 0
+		if pi == start.pool {
+			sliceStart = start.slice
+		}
+		for sli := sliceStart; sli < len(pl.targeting); sli++ {
+			s := pl.targeting[sli]
+			devStart := 0
+			if pi == start.pool && sli == start.slice {
+				devStart = start.device
+			}
+			for di := devStart; di < len(s.Spec.Devices); di++ {
+				d := &s.Spec.Devices[di]
+				id := DeviceID{pl.id.driver, pl.id.pool, d.Name}
+				if rd.adminAccess && r.allocatingForClaim(id, p.claim) {
+					continue
+				}
+				if !rd.adminAccess && r.inUse(id) {
+					continue
+				}
+				ok, err := r.selectable(p.claim, p.request, p.sub, rd, s, di)
+				if err != nil {
+					return false, err
+				}
+				if !ok {
+					continue
+				}
+				if r.features.ConsumableCapacity {
+					fits, err := r.fitsRemaining(rd, id, d)
+					if err != nil {
+						return false, fmt.Errorf("claim %s, request %s: checking capacity for device %s: %w", claimRef(r.claims[p.claim]), rd.name, id, err)
+					}
+					if !fits {
+						continue
+					}
+				}
+				c := candidate{id: id, dev: d, slice: s, pool: pl}
+				ok, undo, err := r.allocateDevice(p, c, false)
+				if err != nil {
+					return false, err
+				}
+				if !ok {
+					continue
+				}
+				done, err := r.allocateOne(next, inSub, location{pi, sli, di + 1})
+				if err == nil && done {
+					return true, nil
+				}
+				undo()
+				if err != nil {
+					return false, err
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// fitsRemaining reports whether a request's capacity fits what is left of
+// a device after the allocated shares and this attempt's shares.
+func (r *run) fitsRemaining(rd *requestData, id DeviceID, d *api.Device) (bool, error) {
+	return r.fitsCapacity(r.state.ConsumedCapacity[id], rd.capacity, d.Capacity, r.capacity[id])
+}
+
+// fitsCapacity is fitsCapacity with the allocator's features; v1.36
+// computed no errors and skipped a device it could not compute.
+func (r *run) fitsCapacity(allocated capacities, req *api.CapacityRequirements, devCap map[api.QualifiedName]api.DeviceCapacity, allocating capacities) (bool, error) {
+	ok, err := fitsCapacity(allocated, req, devCap, allocating, r.features.FractionalCapacityRange, r.v136)
+	if err != nil && r.v136 {
+		return false, nil
+	}
+	return ok, err
+}
+
+func (r *run) inUse(id DeviceID) bool {
+	if _, ok := r.state.Devices[id]; ok {
+		return true
+	}
+	return len(r.allocating[id]) > 0
+}
+
+func (r *run) allocatingForClaim(id DeviceID, claim int) bool {
+	for _, c := range r.allocating[id] {
+		if c == claim {
+			return true
+		}
+	}
+	return false
+}
+
+// capacityInUse reports whether a shared device has a share, allocated or
+// in this attempt.
+func (r *run) capacityInUse(id DeviceID) bool {
+	if _, ok := r.state.ConsumedCapacity[id]; ok {
+		return true
+	}
+	if _, ok := r.sharedInUse[id]; ok && !r.v136 {
+		return true
+	}
+	_, ok := r.capacity[id]
+	return ok
+}
+
+// allocated reports whether a device has any allocation in the state.
+func (a *Allocator) allocated(id DeviceID) bool {
+	if _, ok := a.state.Devices[id]; ok {
+		return true
+	}
+	if _, ok := a.sharedInUse[id]; ok {
+		return true
+	}
+	_, ok := a.state.ConsumedCapacity[id]
+	return ok
+}
+
+// undoState records what allocateDevice changed, to take it back.
+type undoState struct {
+	countersReserved bool
+	constraintsAdded int
+	marked           bool
+	capInserted      bool
+	capExisted       bool
+	resultAdded      bool
+	prevResults      int
+	consumed         capacities
+}
+
+// allocateDevice tries c for the request at p: availability, counters,
+// taints and the claim's constraints. On success the device is recorded
+// and undo takes it back. must says the caller needs exactly this device
+// ("All" mode): a constraint that rejects it is then an error.
+func (r *run) allocateDevice(p position, c candidate, must bool) (bool, func(), error) {
+	claim := r.claims[p.claim]
+	rd := r.reqs[p.claim][p.request].subs[p.sub]
+	multi := r.features.ConsumableCapacity && deref(c.dev.AllowMultipleAllocations)
+	if !multi && rd.adminAccess && r.allocatingForClaim(c.id, p.claim) {
+		return false, nil, nil
+	}
+	if !rd.adminAccess && r.inUse(c.id) {
+		return false, nil, nil
+	}
+	if !r.features.PartitionableDevices && len(c.dev.ConsumesCounters) > 0 {
+		return false, nil, nil
+	}
+	skipCounters := multi && r.capacityInUse(c.id)
+	st := undoState{prevResults: len(r.results[p.claim])}
+	if !skipCounters && len(c.dev.ConsumesCounters) > 0 {
+		if !r.reserveCounters(c) {
+			return false, nil, nil
+		}
+		st.countersReserved = true
+	}
+	base, sub := rd.name, ""
+	if rd.parent != "" {
+		base, sub = rd.parent, rd.name
+	}
+	if r.features.DeviceTaints && taintPrevents(c.dev, rd.tolerations) {
+		r.rollback(p, c, base, sub, st)
+		return false, nil, nil
+	}
+	for _, con := range r.cons[p.claim] {
+		if !con.add(base, sub, c.dev, c.id) {
+			r.rollback(p, c, base, sub, st)
+			if must {
+				return false, nil, fmt.Errorf("claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", claimRef(claim), rd.name, c.id)
+			}
+			return false, nil, nil
+		}
+		st.constraintsAdded++
+	}
+	if !multi {
+		if r.allocating == nil {
+			r.allocating = make(map[DeviceID][]int)
+		}
+		r.allocating[c.id] = append(r.allocating[c.id], p.claim)
+		st.marked = true
+	}
+	var consumed capacities
+	var shareID *string
+	if r.features.ConsumableCapacity {
+		fits, err := r.fitsRemaining(rd, c.id, c.dev)
+		if err != nil {
+			r.rollback(p, c, base, sub, st)
+			return false, nil, fmt.Errorf("claim %s, request %s: rechecking capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
+		}
+		if !fits {
+			r.rollback(p, c, base, sub, st)
+			return false, nil, nil
+		}
+		if multi {
+			consumed, err = consumedCapacity(rd.capacity, c.dev.Capacity, r.features.FractionalCapacityRange, r.v136)
+			if err != nil {
+				r.rollback(p, c, base, sub, st)
+				return false, nil, fmt.Errorf("claim %s, request %s: computing consumed capacity for device %s: %w", claimRef(claim), rd.name, c.id, err)
+			}
+			id := shareIDFor(claim, len(r.results[p.claim]), c.id)
+			shareID = &id
+			_, st.capExisted = r.capacity[c.id]
+			if r.capacity == nil {
+				r.capacity = make(map[DeviceID]capacities)
+			}
+			r.capacity[c.id] = addCapacities(r.capacity[c.id], consumed)
+			st.capInserted = true
+			st.consumed = consumed
+		}
+	}
+	res := deviceResult{candidate: c, req: rd, shareID: shareID, admin: rd.adminAccess}
+	if len(consumed) > 0 {
+		res.consumed = consumed
+	}
+	r.results[p.claim] = append(r.results[p.claim], res)
+	st.resultAdded = true
+	return true, func() { r.rollback(p, c, base, sub, st) }, nil
+}
+
+// rollback takes back what allocateDevice recorded, in reverse order.
+func (r *run) rollback(p position, c candidate, base, sub string, st undoState) {
+	if st.resultAdded {
+		r.results[p.claim] = r.results[p.claim][:st.prevResults]
+	}
+	if st.capInserted {
+		if cur, ok := r.capacity[c.id]; ok {
+			left := make(capacities, len(cur))
+			empty := true
+			for n, q := range cur {
+				if s, ok := st.consumed[n]; ok {
+					q = q.Sub(s)
+				}
+				left[n] = q
+				if !q.IsZero() {
+					empty = false
+				}
+			}
+			if empty {
+				delete(r.capacity, c.id)
+			} else {
+				r.capacity[c.id] = left
+			}
+		}
+		if _, ok := r.capacity[c.id]; st.capExisted && !ok {
+			// An earlier share of the device is still in this attempt.
+			r.capacity[c.id] = capacities{}
+		}
+	}
+	if st.marked {
+		list := r.allocating[c.id]
+		for i, ci := range list {
+			if ci == p.claim {
+				r.allocating[c.id] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(r.allocating[c.id]) == 0 {
+			delete(r.allocating, c.id)
+		}
+	}
+	for i := st.constraintsAdded - 1; i >= 0; i-- {
+		r.cons[p.claim][i].remove(base, sub, c.dev, c.id)
+	}
+	if st.countersReserved {
+		r.releaseCounters(c)
+	}
+}
+
+// taintPrevents reports whether the device has a NoSchedule or NoExecute
+// taint none of the tolerations tolerates.
+func taintPrevents(d *api.Device, tols []api.DeviceToleration) bool {
+	for _, t := range d.Taints {
+		if t.Effect != api.DeviceTaintEffectNoSchedule && t.Effect != api.DeviceTaintEffectNoExecute {
+			continue
+		}
+		tolerated := false
+		for _, tol := range tols {
+			if tolerates(tol, t) {
+				tolerated = true
+				break
+			}
+		}
+		if !tolerated {
+			return true
+		}
+	}
+	return false
+}
+
+// tolerates reports whether tol tolerates taint (an empty operator means
+// Equal, the API default).
+func tolerates(tol api.DeviceToleration, t api.DeviceTaint) bool {
+	if tol.Effect != "" && tol.Effect != t.Effect {
+		return false
+	}
+	if tol.Key != "" && tol.Key != t.Key {
+		return false
+	}
+	switch tol.Operator {
+	case "", api.DeviceTolerationOpEqual:
+		return tol.Value == t.Value
+	case api.DeviceTolerationOpExists:
+		return true
+	}
+	return false
+}
