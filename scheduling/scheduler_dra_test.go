@@ -1,0 +1,156 @@
+package scheduling
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/internal/st"
+	"github.com/schedkit/schedkit/scheduling/cluster"
+)
+
+// draTestCluster is two nodes with one GPU each, the class "gpu" and
+// claims c0..c(claims-1) of one GPU each.
+func draTestCluster(t *testing.T, claims int) *cluster.Cluster {
+	t.Helper()
+	var nodes []*api.Node
+	for i := range 2 {
+		nodes = append(nodes, st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(map[string]string{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj())
+	}
+	c, err := cluster.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		if err := c.AddNode(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add := func(o api.StorageObject) {
+		if err := c.AddStorageObject(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(&api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "gpu"}, Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{
+		{CEL: &api.CELDeviceSelector{Expression: `device.driver == "gpu.example.com"`}}}}})
+	for _, n := range nodes {
+		name := n.Name
+		sl := &api.ResourceSlice{ObjectMeta: api.ObjectMeta{Name: name}}
+		sl.Spec.Driver, sl.Spec.NodeName = "gpu.example.com", &name
+		sl.Spec.Pool = api.ResourcePool{Name: name, Generation: 1, ResourceSliceCount: 1}
+		sl.Spec.Devices = []api.Device{{Name: "gpu0"}}
+		add(sl)
+	}
+	for i := range claims {
+		cl := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("c%d", i), Namespace: "default", UID: fmt.Sprintf("claim-%d", i)}}
+		cl.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu"}}}
+		add(cl)
+	}
+	return c
+}
+
+func draTestPod(name, claim string) *api.Pod {
+	p := st.MakePod().Namespace("default").Name(name).UID("uid-"+name).Req(map[string]string{"cpu": "1"}).Obj()
+	p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim}}
+	return p
+}
+
+func draClaimsOf(c *cluster.Cluster) []api.ResourceClaim {
+	var out []api.ResourceClaim
+	for _, cl := range c.Snapshot().DRA().ResourceClaims() {
+		out = append(out, *cl)
+	}
+	return out
+}
+
+// TestSchedulerDynamicResources: with the default profile, pods whose
+// claims each want one of the two GPUs land on different nodes, their
+// claims end allocated to the node and reserved for the pod, and a third
+// pod waits: no node can allocate its claim. A Fork's Revert undoes the
+// allocations exactly.
+func TestSchedulerDynamicResources(t *testing.T) {
+	c := draTestCluster(t, 3)
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()},
+		WithClock(framework.NewFakeClock(time.Unix(0, 0))), WithSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := draClaimsOf(c)
+	f, err := s.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := f.AddPod(draTestPod(fmt.Sprintf("p%d", i), fmt.Sprintf("c%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.RunUntilIdle(context.Background())
+	used := map[string]bool{}
+	for i := range 2 {
+		rec, _ := c.Pod("default", fmt.Sprintf("p%d", i))
+		if rec.State != cluster.StateBound {
+			t.Fatalf("p%d is %s: %s", i, rec.State, s.PendingReason("default", fmt.Sprintf("p%d", i)))
+		}
+		cl, _ := c.Snapshot().DRA().ResourceClaim("default", fmt.Sprintf("c%d", i))
+		a := cl.Status.Allocation
+		if a == nil || len(a.Devices.Results) != 1 || a.Devices.Results[0].Pool != rec.Pod.Spec.NodeName {
+			t.Fatalf("claim c%d allocation %+v, pod on %s", i, a, rec.Pod.Spec.NodeName)
+		}
+		if len(cl.Status.ReservedFor) != 1 || cl.Status.ReservedFor[0].UID != rec.Pod.UID {
+			t.Fatalf("claim c%d reserved for %+v", i, cl.Status.ReservedFor)
+		}
+		used[rec.Pod.Spec.NodeName] = true
+	}
+	if len(used) != 2 {
+		t.Fatalf("both pods on %v", used)
+	}
+	if got := s.PendingReason("default", "p2"); !strings.Contains(got, "cannot allocate all claims") {
+		t.Fatalf("p2 pending reason %q", got)
+	}
+	if n := len(c.Snapshot().DRA().InFlightClaims()); n != 0 {
+		t.Fatalf("%d allocations still in flight", n)
+	}
+	if err := f.Revert(); err != nil {
+		t.Fatal(err)
+	}
+	if after := draClaimsOf(c); !reflect.DeepEqual(before, after) {
+		t.Fatalf("claims after Revert differ:\n%+v\n%+v", before, after)
+	}
+	if n := c.Snapshot().DRA().NumAllocatedDevices(); n != 0 {
+		t.Fatalf("%d devices allocated after Revert", n)
+	}
+}
+
+// TestSchedulerDynamicResourcesWaitsForClaim: a pod whose claim does not
+// exist waits in PreEnqueue with kube's message and is scheduled once the
+// claim is added (a ResourceClaim add event).
+func TestSchedulerDynamicResourcesWaitsForClaim(t *testing.T) {
+	c := draTestCluster(t, 0)
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()},
+		WithClock(framework.NewFakeClock(time.Unix(0, 0))), WithSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddPod(draTestPod("p", "late")); err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	if got, want := s.PendingReason("default", "p"), `could not find ResourceClaim "default/late"`; !strings.Contains(got, want) {
+		t.Fatalf("pending reason %q, want %q", got, want)
+	}
+	cl := &api.ResourceClaim{ObjectMeta: api.ObjectMeta{Name: "late", Namespace: "default", UID: "late"}}
+	cl.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu"}}}
+	if err := s.AddStorageObject(cl); err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	if rec, _ := c.Pod("default", "p"); rec.State != cluster.StateBound {
+		t.Fatalf("p is %s: %s", rec.State, s.PendingReason("default", "p"))
+	}
+}
