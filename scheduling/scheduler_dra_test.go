@@ -55,7 +55,7 @@ func draTestCluster(t *testing.T, claims int) *cluster.Cluster {
 }
 
 func draTestPod(name, claim string) *api.Pod {
-	p := st.MakePod().Namespace("default").Name(name).UID("uid-"+name).Req(map[string]string{"cpu": "1"}).Obj()
+	p := st.MakePod().Namespace("default").Name(name).UID("uid-" + name).Req(map[string]string{"cpu": "1"}).Obj()
 	p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim}}
 	return p
 }
