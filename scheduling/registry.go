@@ -44,7 +44,7 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 
 // DefaultPlugins lists the plugins schedkit offers under their
 // kube-scheduler (and Koordinator) names: kube-scheduler's default
-// plugins (v1.36 and v1.37) except DynamicResources and NodeDeclaredFeatures (which need
+// plugins (v1.36 and v1.37) except NodeDeclaredFeatures (which needs
 // objects the library does not model), Koordinator's LoadAwareScheduling,
 // the in-tree volume limit filters of kube-scheduler ≤ v1.31 (EBSLimits,
 // GCEPDLimits, AzureDiskLimits, CinderLimits; off by default), and the
@@ -117,10 +117,10 @@ func DefaultProfile() framework.Profile { return DefaultProfileFor(framework.Def
 
 // DefaultProfileFor returns kube-scheduler's default profile of release v
 // as schedkit runs it: DefaultMultiPointFor(v) expanded to each extension
-// point in that order, without DynamicResources and NodeDeclaredFeatures,
-// which schedkit does not model. The profile's KubeVersion is v: build the
-// scheduler with WithKubeVersion(v) (New refuses a profile of another
-// release).
+// point in that order, without NodeDeclaredFeatures, which schedkit does
+// not model (DynamicResources also at PreScore, to skip pods without
+// claims). The profile's KubeVersion is v: build the scheduler with
+// WithKubeVersion(v) (New refuses a profile of another release).
 //
 // From v1.37 NodeName, NodeUnschedulable and TaintToleration lead both
 // PreFilter and Filter, in that order (v1.36 lists NodeUnschedulable
@@ -176,8 +176,9 @@ func DefaultMultiPoint() []WeightedPlugin { return DefaultMultiPointFor(framewor
 // NodeName, NodeUnschedulable (v1.36: NodeUnschedulable, NodeName),
 // TaintToleration 3, NodeAffinity 2, NodePorts, NodeResourcesFit 1,
 // VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone,
-// PodTopologySpread 2, InterPodAffinity 2, DefaultPreemption,
-// NodeResourcesBalancedAllocation 1, ImageLocality 1, DefaultBinder.
+// PodTopologySpread 2, InterPodAffinity 2, DynamicResources 2,
+// DefaultPreemption, NodeResourcesBalancedAllocation 1, ImageLocality 1,
+// DefaultBinder.
 // Configuration loading merges user plugin sets with it.
 func DefaultMultiPointFor(v framework.KubeVersion) []WeightedPlugin {
 	first, second := config.NodeUnschedulableName, config.NodeNameName
