@@ -53,6 +53,7 @@ var (
 	_ framework.PreBindPlugin     = (*DynamicResources)(nil)
 	_ framework.EnqueueExtensions = (*DynamicResources)(nil)
 	_ framework.SignRefuser       = (*DynamicResources)(nil)
+	_ framework.NodeLocalPlugin   = (*DynamicResources)(nil)
 )
 
 // DynamicResourcesFactory is NewDynamicResources as a framework.Factory:
@@ -157,6 +158,18 @@ func readDRAState(cs *framework.CycleState) (*draState, error) {
 		return nil, errors.New("unable to convert state into stateData")
 	}
 	return s, nil
+}
+
+// stateAfterPreFilter is the cycle's state for Reserve and PreBind: a pod
+// the plugin skips has nothing to reserve even when the state is not the
+// one PreFilter wrote to (a capacity question's replicas are filtered on
+// a state of their own).
+func (pl *DynamicResources) stateAfterPreFilter(cs *framework.CycleState, pi *framework.PodInfo) (*draState, error) {
+	s, err := readDRAState(cs)
+	if err != nil && pl.NodeLocal(pi) {
+		return noClaims, nil
+	}
+	return s, err
 }
 
 // store returns where the cycle writes.
@@ -601,8 +614,8 @@ func (pl *DynamicResources) NormalizeScore(_ context.Context, _ *framework.Cycle
 
 // Reserve puts the node's allocations in flight, so that no other pod
 // gets their devices before PreBind writes them.
-func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState, _ *framework.PodInfo, node string) *framework.Status {
-	s, err := readDRAState(cs)
+func (pl *DynamicResources) Reserve(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo, node string) *framework.Status {
+	s, err := pl.stateAfterPreFilter(cs, pi)
 	if err != nil {
 		return framework.AsStatus(err)
 	}
@@ -699,7 +712,7 @@ func (pl *DynamicResources) Unreserve(_ context.Context, cs *framework.CycleStat
 // PreBind writes each claim's allocation (from Reserve) and the pod's
 // reservation into the claim, creating the extended-resource claim first.
 func (pl *DynamicResources) PreBind(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo, node string) *framework.Status {
-	s, err := readDRAState(cs)
+	s, err := pl.stateAfterPreFilter(cs, pi)
 	if err != nil {
 		return framework.AsStatus(err)
 	}
@@ -857,12 +870,15 @@ func afterClaimChange(snap *framework.Snapshot, pi *framework.PodInfo, oldObj, n
 	return framework.QueueSkip, nil
 }
 
-// afterPodUpdate is kube's isSchedulableAfterTargetPodUpdate: the pod's
-// claims now all exist.
-func afterPodUpdate(snap *framework.Snapshot, _ *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
+// afterPodUpdate is kube's isSchedulableAfterTargetPodUpdate: the
+// rejected pod itself was updated and its claims now all exist.
+func afterPodUpdate(snap *framework.Snapshot, pi *framework.PodInfo, oldObj, newObj any) (framework.QueueingHint, error) {
 	_, p, err := framework.EventObjects[framework.PodInfo](oldObj, newObj)
 	if err != nil || p == nil || snap == nil {
 		return framework.Queue, err
+	}
+	if !framework.SamePod(p.Pod, pi.Pod) {
+		return framework.QueueSkip, nil
 	}
 	if _, err := podClaims(snap.DRA(), p.Pod); err != nil {
 		return framework.QueueSkip, nil
@@ -882,6 +898,13 @@ func (pl *DynamicResources) SignPod(_ context.Context, pi *framework.PodInfo) ([
 // RefusesSign reports whether SignPod refuses the pod (it has claims).
 func (pl *DynamicResources) RefusesSign(pi *framework.PodInfo) bool {
 	return len(pi.Pod.Spec.ResourceClaims) > 0
+}
+
+// NodeLocal reports true for a pod without claims (and without extended
+// requests a DeviceClass might back): the plugin skips it, whatever other
+// pods do.
+func (pl *DynamicResources) NodeLocal(pi *framework.PodInfo) bool {
+	return len(pi.Pod.Spec.ResourceClaims) == 0 && !podHasExtendedRequests(pi.Pod)
 }
 
 // PreFilterExtensions returns nil: preemption's pod additions and removals
