@@ -600,6 +600,9 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 		// Lower-priority pods counted the nominated pod on its node.
 		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, queue.LowerOrEqualPriority(pi.Pod.PriorityValue()), false)
 	}
+	if len(pi.Pod.Spec.ResourceClaims) > 0 { // the cluster released its claims
+		s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceResourceClaim, ActionType: framework.Update}, nil, nil, nil, true)
+	}
 	s.signal()
 	return nil
 }

@@ -154,3 +154,83 @@ func TestSchedulerDynamicResourcesWaitsForClaim(t *testing.T) {
 		t.Fatalf("p is %s: %s", rec.State, s.PendingReason("default", "p"))
 	}
 }
+
+// TestSchedulerDynamicResourcesTemplatesAndRelease: the cluster creates a
+// pod's claims from its templates (named in the pod's status, owned by the
+// pod); when pods are deleted their claims are released (a shared claim
+// left reserved for nobody is deallocated, an owned claim deleted) and a
+// pod waiting for a device is scheduled.
+func TestSchedulerDynamicResourcesTemplatesAndRelease(t *testing.T) {
+	c := draTestCluster(t, 1)
+	tmpl := &api.ResourceClaimTemplate{ObjectMeta: api.ObjectMeta{Name: "one-gpu", Namespace: "default"}}
+	tmpl.Spec.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu"}}}
+	if err := c.AddStorageObject(tmpl); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()},
+		WithClock(framework.NewFakeClock(time.Unix(0, 0))), WithSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	withTemplate := func(name string) *api.Pod {
+		p := st.MakePod().Namespace("default").Name(name).UID("uid-"+name).Req(map[string]string{"cpu": "1"}).Obj()
+		tn := "one-gpu"
+		p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: &tn}}
+		return p
+	}
+	for _, p := range []*api.Pod{draTestPod("shared", "c0"), withTemplate("t1"), withTemplate("t2")} {
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.RunUntilIdle(ctx)
+	rec, _ := c.Pod("default", "t1")
+	st1 := rec.Pod.Status.ResourceClaimStatuses
+	if len(st1) != 1 || st1[0].ResourceClaimName == nil {
+		t.Fatalf("t1 claim statuses %+v", st1)
+	}
+	generated := *st1[0].ResourceClaimName
+	if cl, ok := c.Snapshot().DRA().ResourceClaim("default", generated); !ok || cl.ControllerRef() == nil || cl.ControllerRef().UID != "uid-t1" {
+		t.Fatalf("generated claim %q: %+v", generated, cl)
+	}
+	bound := 0
+	for _, n := range []string{"shared", "t1", "t2"} {
+		if r, _ := c.Pod("default", n); r.State == cluster.StateBound {
+			bound++
+		}
+	}
+	if bound != 2 {
+		t.Fatalf("%d pods bound, want 2 (two GPUs)", bound)
+	}
+	waiting := "t2"
+	if r, _ := c.Pod("default", "t1"); r.State != cluster.StateBound {
+		waiting = "t1"
+	}
+	if r, _ := c.Pod("default", "shared"); r.State == cluster.StateBound {
+		if err := s.DeletePod("default", "shared"); err != nil {
+			t.Fatal(err)
+		}
+		if cl, _ := c.Snapshot().DRA().ResourceClaim("default", "c0"); cl.Status.Allocation != nil || len(cl.Status.ReservedFor) != 0 {
+			t.Fatalf("c0 after its pod's deletion: %+v", cl.Status)
+		}
+	} else {
+		other := "t1"
+		if waiting == "t1" {
+			other = "t2"
+		}
+		if err := s.DeletePod("default", other); err != nil {
+			t.Fatal(err)
+		}
+		if other == "t1" {
+			if _, ok := c.Snapshot().DRA().ResourceClaim("default", generated); ok {
+				t.Fatal("t1's generated claim outlived it")
+			}
+		}
+		waiting = "shared"
+	}
+	s.RunUntilIdle(ctx)
+	if r, _ := c.Pod("default", waiting); r.State != cluster.StateBound {
+		t.Fatalf("%s is %s after a device was freed: %s", waiting, r.State, s.PendingReason("default", waiting))
+	}
+}

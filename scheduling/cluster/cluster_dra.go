@@ -2,6 +2,9 @@ package cluster
 
 import (
 	"fmt"
+	"hash/fnv"
+	"maps"
+	"slices"
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
@@ -91,4 +94,98 @@ func (d *draStore) DeleteClaim(namespace, name string) (err error) {
 		}
 	})
 	return err
+}
+
+// The resource claim controller's part, which the in-memory cluster plays
+// as it plays the ephemeral volume controller's: a pod added with claims
+// from templates gets them (createTemplateClaims) and names them in its
+// status; a deleted pod leaves the reservations of its claims, a claim
+// reserved for nobody any more is deallocated, and the claims the pod
+// owns (its template claims, the claim for its extended resources) are
+// deleted (releaseResourceClaims).
+
+// createTemplateClaims creates, for each of the pod's template-backed
+// claims not named in its status yet, a claim from the template (owned by
+// the pod, named <pod>-<claim>-<suffix> from the pod's UID) and names it
+// in the pod's status. A missing template leaves the claim uncreated (the
+// pod then waits in DynamicResources' PreEnqueue).
+func (c *Cluster) createTemplateClaims(pod *api.Pod) error {
+	view := c.snap.DRA()
+	var statuses []api.PodResourceClaimStatus
+	for i := range pod.Spec.ResourceClaims {
+		pc := &pod.Spec.ResourceClaims[i]
+		if pc.ResourceClaimTemplateName == nil || slices.ContainsFunc(pod.Status.ResourceClaimStatuses, func(s api.PodResourceClaimStatus) bool { return s.Name == pc.Name }) {
+			continue
+		}
+		t, ok := view.ResourceClaimTemplate(pod.Namespace, *pc.ResourceClaimTemplateName)
+		if !ok {
+			continue
+		}
+		cl := &api.ResourceClaim{Spec: t.Spec.Spec}
+		cl.Name = templateClaimName(pod, pc.Name)
+		cl.Namespace, cl.UID = pod.Namespace, "claim-"+pod.UID+"-"+pc.Name
+		cl.Labels, cl.Annotations = maps.Clone(t.Spec.ObjectMeta.Labels), maps.Clone(t.Spec.ObjectMeta.Annotations)
+		cl.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
+		if err := c.setStorage(cl); err != nil {
+			return fmt.Errorf("pod %s: claim %q from template %q: %w", pod.Key(), pc.Name, t.Name, err)
+		}
+		name := cl.Name
+		statuses = append(statuses, api.PodResourceClaimStatus{Name: pc.Name, ResourceClaimName: &name})
+	}
+	if len(statuses) > 0 {
+		pod.Status.ResourceClaimStatuses = append(slices.Clip(pod.Status.ResourceClaimStatuses), statuses...)
+	}
+	return nil
+}
+
+// templateClaimName is the name of a claim generated for the pod's claim
+// entry: the controller's generateName <pod>-<claim>- (each part cut as
+// kube cuts them) with a five-letter suffix derived from the pod's UID,
+// where the API server draws a random one.
+func templateClaimName(pod *api.Pod, claim string) string {
+	podPart, claimPart := pod.Name, claim
+	if len(podPart) > 16 {
+		podPart = podPart[:16]
+	}
+	if len(claimPart) > 16 {
+		claimPart = claimPart[:16]
+	}
+	h := fnv.New32a()
+	h.Write([]byte(pod.Namespace + "/" + pod.Name + "/" + pod.UID + "/" + claim))
+	sum := h.Sum32()
+	const letters = "bcdfghjklmnpqrstvwxz2456789"
+	var suffix [5]byte
+	for i := range suffix {
+		suffix[i] = letters[sum%uint32(len(letters))]
+		sum /= uint32(len(letters))
+	}
+	return podPart + "-" + claimPart + "-" + string(suffix[:])
+}
+
+// releaseResourceClaims plays the controller for a deleted pod (see
+// above). A cluster without DRA objects costs nothing.
+func (c *Cluster) releaseResourceClaims(pod *api.Pod) {
+	view := c.snap.DRA()
+	if view.Empty() {
+		return
+	}
+	for _, cl := range view.ResourceClaims() {
+		if cl.Namespace != pod.Namespace {
+			continue
+		}
+		if ref := cl.ControllerRef(); ref != nil && ref.UID == pod.UID {
+			_, _ = c.deleteStorage(api.KindResourceClaim, cl.Namespace, cl.Name)
+			continue
+		}
+		i := slices.IndexFunc(cl.Status.ReservedFor, func(r api.ResourceClaimConsumerReference) bool { return r.UID == pod.UID })
+		if i < 0 {
+			continue
+		}
+		next := *cl
+		next.Status.ReservedFor = slices.Delete(slices.Clone(cl.Status.ReservedFor), i, i+1)
+		if len(next.Status.ReservedFor) == 0 {
+			next.Status.ReservedFor, next.Status.Allocation = nil, nil
+		}
+		_ = c.setStorage(&next)
+	}
 }
