@@ -174,7 +174,7 @@ func TestSchedulerDynamicResourcesTemplatesAndRelease(t *testing.T) {
 	}
 	ctx := context.Background()
 	withTemplate := func(name string) *api.Pod {
-		p := st.MakePod().Namespace("default").Name(name).UID("uid-"+name).Req(map[string]string{"cpu": "1"}).Obj()
+		p := st.MakePod().Namespace("default").Name(name).UID("uid-" + name).Req(map[string]string{"cpu": "1"}).Obj()
 		tn := "one-gpu"
 		p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: &tn}}
 		return p
