@@ -38,6 +38,8 @@ type DynamicResources struct {
 	features allocator.Features
 	cache    *cel.Cache
 	clock    framework.Clock
+	// v136: kube v1.36's PostFilter messages.
+	v136 bool
 
 	base     DRAStore
 	perCycle func(*framework.CycleState) DRAStore
@@ -80,7 +82,8 @@ func NewDynamicResources(a config.DynamicResourcesArgs, h framework.Handle) (fra
 			clock = c
 		}
 	}
-	return &DynamicResources{args: a, features: allocator.DefaultFeatures(v), cache: cel.NewCache(comp), clock: clock}, nil
+	return &DynamicResources{args: a, features: allocator.DefaultFeatures(v), cache: cel.NewCache(comp), clock: clock,
+		v136: !v.IsZero() && !v.AtLeast(framework.KubeV137)}, nil
 }
 
 // SetStore sets where the plugin reads the cluster outside a cycle (base,
@@ -508,13 +511,17 @@ func (pl *DynamicResources) filterExtended(cs *framework.CycleState, s *draState
 // available on some node and that no other pod uses, or deletes an
 // extended-resource claim left from an earlier cycle, so that the next
 // attempt can allocate anew (kube v1.37's messages; no reason when there
-// is nothing to do).
+// is nothing to do, where v1.36 says "no new claims to deallocate" for a
+// pod without claims and "still not schedulable" otherwise).
 func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo, _ *framework.NodeToStatus) (*framework.PostFilterResult, *framework.Status) {
 	s, err := readDRAState(cs)
 	if err != nil {
 		return nil, framework.AsStatus(err)
 	}
 	if s.empty() {
+		if pl.v136 {
+			return nil, framework.NewStatus(framework.Unschedulable, "no new claims to deallocate")
+		}
 		return nil, framework.NewStatus(framework.Unschedulable)
 	}
 	pod := pi.Pod
@@ -547,6 +554,9 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 			return nil, framework.AsStatus(err)
 		}
 		return nil, framework.NewStatus(framework.Unschedulable, "deletion of ResourceClaim completed")
+	}
+	if pl.v136 {
+		return nil, framework.NewStatus(framework.Unschedulable, "still not schedulable")
 	}
 	return nil, framework.NewStatus(framework.Unschedulable)
 }
