@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -824,12 +823,6 @@ func extendedClaimName(view framework.DRAView, pod *api.Pod) string {
 			return name
 		}
 	}
-}
-
-// IsExtendedResourceClaimName reports whether name is one DynamicResources
-// gives the claims it creates for a pod's extended resources.
-func IsExtendedResourceClaimName(pod *api.Pod, name string) bool {
-	return strings.HasPrefix(name, pod.Name+"-extended-resources-")
 }
 
 // EventsToRegister returns the events that can make a pod DynamicResources
