@@ -116,26 +116,10 @@ type Allocator struct {
 	features Features
 	state    AllocatedState
 	classes  ClassLister
-	cache    *cel.Cache
-	compiler *cel.Compiler
+	slices   *Slices
 
-	// slices are all slices; onNode the slices local to one node by node
-	// name, shared the others (in the order given).
-	slices []*api.ResourceSlice
-	onNode map[string][]*api.ResourceSlice
-	shared []*api.ResourceSlice
-
-	// inputs are the devices prepared for CEL, built on first use.
-	inputs map[*api.Device]*lazyInput
-	// selectors are the slices' and devices' node selectors, compiled.
-	selectors map[*api.NodeSelector]*nodeaffinity.Selector
 	// sharedInUse are the devices with an allocated share.
 	sharedInUse map[DeviceID]struct{}
-
-	// selected caches selector results per device and program: they do
-	// not depend on the node or the claim.
-	selectedMu sync.RWMutex
-	selected   map[selectorKey]selectorResult
 
 	// counters caches, per pool, the shared counters left by allocated
 	// devices (computed on first use, as Kubernetes does).
@@ -144,6 +128,93 @@ type Allocator struct {
 
 	// v136 runs Kubernetes v1.36's allocator.
 	v136 bool
+}
+
+// Slices is the cluster's ResourceSlices indexed for allocators, with
+// what allocators learn that holds whatever is allocated: the devices
+// prepared for CEL, selector results, compiled node selectors and the
+// pools each node reaches. Build it once per set of slices (IndexSlices)
+// and share it among the allocators of successive scheduling cycles
+// (NewFromSlices), so that each device is evaluated once per selector and
+// each node's pools are gathered once for as long as the slices do not
+// change. It is safe for concurrent use. The slices must not change while
+// it is in use; a node is recognised by its object, so a changed node
+// must be a new object (as schedkit's snapshots make them).
+type Slices struct {
+	cache    *cel.Cache
+	compiler *cel.Compiler
+
+	// all are the slices as given; onNode the slices local to one node by
+	// node name, shared the others (in the order given). v1.36 counts
+	// counter slices as shared wherever they are: onNode136 and shared136,
+	// made on first use.
+	all               []*api.ResourceSlice
+	onNode, onNode136 map[string][]*api.ResourceSlice
+	shared, shared136 []*api.ResourceSlice
+	once136           sync.Once
+
+	// inputs are the devices prepared for CEL (*api.Device to
+	// *lazyInput), and selectors the slices' and devices' node selectors
+	// compiled (*api.NodeSelector to *nodeaffinity.Selector), both made
+	// on first use.
+	inputs    sync.Map
+	selectors sync.Map
+	// nodePools are the pools of each node (poolKey to *nodePools).
+	nodePools sync.Map
+
+	// selected caches selector results per device and program: they do
+	// not depend on the node, the claim or what is allocated.
+	selectedMu sync.RWMutex
+	selected   map[selectorKey]selectorResult
+}
+
+// IndexSlices indexes the cluster's ResourceSlices for allocators that
+// evaluate CEL selectors through cache, which must not be nil.
+func IndexSlices(slices []*api.ResourceSlice, cache *cel.Cache) (*Slices, error) {
+	if cache == nil {
+		return nil, errors.New("allocator: the CEL cache is nil")
+	}
+	x := &Slices{
+		cache:    cache,
+		compiler: cache.Compiler(),
+		all:      slices,
+		onNode:   make(map[string][]*api.ResourceSlice),
+		selected: make(map[selectorKey]selectorResult),
+	}
+	for _, s := range slices {
+		if n := deref(s.Spec.NodeName); n != "" {
+			x.onNode[n] = append(x.onNode[n], s)
+		} else {
+			x.shared = append(x.shared, s)
+		}
+	}
+	return x, nil
+}
+
+// index136 makes v1.36's partition.
+func (x *Slices) index136() {
+	x.onNode136 = make(map[string][]*api.ResourceSlice)
+	for _, s := range x.all {
+		if n := deref(s.Spec.NodeName); n != "" && len(s.Spec.SharedCounters) == 0 {
+			x.onNode136[n] = append(x.onNode136[n], s)
+		} else {
+			x.shared136 = append(x.shared136, s)
+		}
+	}
+}
+
+// forNode returns the slices that may reach node: its own, then the
+// others.
+func (x *Slices) forNode(node string, v136 bool) []*api.ResourceSlice {
+	local, shared := x.onNode[node], x.shared
+	if v136 {
+		x.once136.Do(x.index136)
+		local, shared = x.onNode136[node], x.shared136
+	}
+	if len(local) == 0 {
+		return shared
+	}
+	return slices.Concat(local, shared)
 }
 
 type selectorKey struct {
@@ -169,10 +240,20 @@ type counterSets map[string]map[string]resource.Quantity
 // DeviceClasses and what is allocated already (Kubernetes' NewAllocator),
 // evaluating CEL selectors through cache, which must not be nil. The
 // slices, the state and the classes must not change while the allocator
-// is in use.
+// is in use. It is IndexSlices followed by NewFromSlices.
 func New(f Features, state AllocatedState, classes ClassLister, slices []*api.ResourceSlice, cache *cel.Cache) (*Allocator, error) {
-	if cache == nil {
-		return nil, errors.New("allocator: the CEL cache is nil")
+	x, err := IndexSlices(slices, cache)
+	if err != nil {
+		return nil, err
+	}
+	return NewFromSlices(f, state, classes, x)
+}
+
+// NewFromSlices is New over slices indexed already, which allocators of
+// successive cycles can share while the slices do not change.
+func NewFromSlices(f Features, state AllocatedState, classes ClassLister, slices *Slices) (*Allocator, error) {
+	if slices == nil {
+		return nil, errors.New("allocator: the slices are nil")
 	}
 	if classes == nil {
 		return nil, errors.New("allocator: the class lister is nil")
@@ -194,75 +275,52 @@ func New(f Features, state AllocatedState, classes ClassLister, slices []*api.Re
 		features:    f,
 		state:       state,
 		classes:     classes,
-		cache:       cache,
-		compiler:    cache.Compiler(),
 		slices:      slices,
-		onNode:      make(map[string][]*api.ResourceSlice),
-		inputs:      make(map[*api.Device]*lazyInput),
-		selectors:   make(map[*api.NodeSelector]*nodeaffinity.Selector),
 		sharedInUse: make(map[DeviceID]struct{}, len(state.SharedDevices)),
 		counters:    make(map[poolID]counterSets),
-		selected:    make(map[selectorKey]selectorResult),
 		v136:        !f.Release.IsZero() && !f.Release.AtLeast(framework.KubeV137),
 	}
 	for id := range state.SharedDevices {
 		a.sharedInUse[id.DeviceID] = struct{}{}
 	}
-	for _, s := range slices {
-		if n := deref(s.Spec.NodeName); n != "" && !(a.v136 && len(s.Spec.SharedCounters) > 0) {
-			a.onNode[n] = append(a.onNode[n], s)
-		} else {
-			a.shared = append(a.shared, s)
-		}
-		a.compileSelector(s.Spec.NodeSelector)
-		for i := range s.Spec.Devices {
-			d := &s.Spec.Devices[i]
-			a.inputs[d] = &lazyInput{}
-			a.compileSelector(d.NodeSelector)
-		}
-	}
 	return a, nil
 }
 
-func (a *Allocator) compileSelector(sel *api.NodeSelector) {
-	if sel != nil {
-		a.selectors[sel] = nodeaffinity.NewSelector(sel, "nodeSelector")
-	}
-}
-
 // nodeSelector returns sel compiled.
-func (a *Allocator) nodeSelector(sel *api.NodeSelector) *nodeaffinity.Selector {
-	if s, ok := a.selectors[sel]; ok {
-		return s
+func (x *Slices) nodeSelector(sel *api.NodeSelector) *nodeaffinity.Selector {
+	if s, ok := x.selectors.Load(sel); ok {
+		return s.(*nodeaffinity.Selector)
 	}
-	return nodeaffinity.NewSelector(sel, "nodeSelector")
+	s, _ := x.selectors.LoadOrStore(sel, nodeaffinity.NewSelector(sel, "nodeSelector"))
+	return s.(*nodeaffinity.Selector)
 }
 
 // input returns the CEL input of a device of driver.
-func (a *Allocator) input(driver string, d *api.Device) *cel.Input {
-	li, ok := a.inputs[d]
+func (x *Slices) input(driver string, d *api.Device) *cel.Input {
+	v, ok := x.inputs.Load(d)
 	if !ok {
-		return a.compiler.NewInput(celDevice(driver, d))
+		v, _ = x.inputs.LoadOrStore(d, &lazyInput{})
 	}
-	li.once.Do(func() { li.in = a.compiler.NewInput(celDevice(driver, d)) })
+	li := v.(*lazyInput)
+	li.once.Do(func() { li.in = x.compiler.NewInput(celDevice(driver, d)) })
 	return li.in
 }
 
 // match evaluates prog on device d of driver. Results are kept for the
-// allocator's life, except those of an evaluation ctx interrupted.
-func (a *Allocator) match(ctx context.Context, prog *cel.Program, driver string, d *api.Device) (bool, error) {
+// life of the index, except those of an evaluation ctx interrupted.
+func (x *Slices) match(ctx context.Context, prog *cel.Program, driver string, d *api.Device) (bool, error) {
 	key := selectorKey{d, prog}
-	a.selectedMu.RLock()
-	res, ok := a.selected[key]
-	a.selectedMu.RUnlock()
+	x.selectedMu.RLock()
+	res, ok := x.selected[key]
+	x.selectedMu.RUnlock()
 	if ok {
 		return res.match, res.err
 	}
-	m, _, err := prog.Match(ctx, a.input(driver, d))
+	m, _, err := prog.Match(ctx, x.input(driver, d))
 	if ctx.Err() == nil {
-		a.selectedMu.Lock()
-		a.selected[key] = selectorResult{m, err}
-		a.selectedMu.Unlock()
+		x.selectedMu.Lock()
+		x.selected[key] = selectorResult{m, err}
+		x.selectedMu.Unlock()
 	}
 	return m, err
 }
@@ -308,11 +366,7 @@ func (a *Allocator) Allocate(ctx context.Context, node *api.Node, claims []*api.
 		cons:      make([][]constraint, len(claims)),
 		results:   make([][]deviceResult, len(claims)),
 	}
-	forNode := a.shared
-	if local := a.onNode[node.Name]; len(local) > 0 {
-		forNode = slices.Concat(local, a.shared)
-	}
-	pools, err := a.gatherPools(node, forNode)
+	pools, err := a.slices.pools(node, a.features.PartitionableDevices, a.v136)
 	if err != nil {
 		return nil, fmt.Errorf("gather pool information: %w", err)
 	}

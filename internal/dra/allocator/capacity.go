@@ -178,7 +178,10 @@ func roundUpRange(req resource.Quantity, r *api.CapacityRequestPolicyRange, frac
 }
 
 // roundUpRange136 is v1.36's rounding: integer steps, with no overflow
-// checks, and a BinarySI result.
+// checks, and a BinarySI result. The result is returned as the API server
+// stores it (parsed back from its canonical text): a BinarySI amount that
+// is no whole number of binary units is written in digits, which read
+// back as DecimalSI, so that 3G stays "3G" in the stored claim.
 func roundUpRange136(req resource.Quantity, r *api.CapacityRequestPolicyRange) resource.Quantity {
 	if req.Cmp(*r.Min) < 0 {
 		return *r.Min
@@ -187,7 +190,11 @@ func roundUpRange136(req resource.Quantity, r *api.CapacityRequestPolicyRange) r
 		return req
 	}
 	step, lo := r.Step.Value(), r.Min.Value()
-	return resource.NewQuantity(lo+step*ceilSteps(req.Value()-lo, step), resource.BinarySI)
+	q := resource.NewQuantity(lo+step*ceilSteps(req.Value()-lo, step), resource.BinarySI)
+	if stored, err := resource.ParseQuantity(q.String()); err == nil {
+		return stored
+	}
+	return q
 }
 
 // ceilSteps is how many steps cover added, rounding up (Go division

@@ -31,9 +31,9 @@
 //
 // An Allocator is built once per scheduling cycle from the cluster's state
 // and used for every node; Allocate is safe for concurrent use and never
-// modifies its inputs. Selector results, which depend on the device only,
-// are kept for the allocator's life, so that each device is evaluated once
-// per selector whatever the number of nodes.
+// modifies its inputs. What does not depend on the allocated devices
+// (selector results per device, the pools each node reaches) lives in a
+// Slices index that the allocators of successive cycles can share.
 //
 // Deliberate differences from Kubernetes:
 //   - Objects are read with the API server's defaults applied where a

@@ -279,3 +279,34 @@ func TestExperimentalFeaturesRefused(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// An index shared across cycles gathers a node's pools again when the
+// node object changes (here its labels, which a slice's node selector
+// reads).
+func TestSharedIndexFollowsNodeChanges(t *testing.T) {
+	s := gpuSlice("zonal", "", gpu("gpu0"))
+	s.Spec.NodeName = nil
+	s.Spec.NodeSelector = &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{
+		{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}},
+	}}}}
+	idx, err := IndexSlices([]*api.ResourceSlice{s}, celCache(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := DefaultFeatures(framework.DefaultKubeVersion)
+	claims := []*api.ResourceClaim{claimOf(exactly("r", 1))}
+	for _, tc := range []struct {
+		zone string
+		want bool
+	}{{"a", true}, {"b", false}, {"a", true}} {
+		a, err := NewFromSlices(f, AllocatedState{}, classesOf([]*api.DeviceClass{gpuClass()}), idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1", Labels: map[string]string{"zone": tc.zone}}}
+		res, err := a.Allocate(context.Background(), node, claims)
+		if err != nil || (res != nil) != tc.want {
+			t.Errorf("zone %s: got %v, %v; want allocated %v", tc.zone, res, err, tc.want)
+		}
+	}
+}

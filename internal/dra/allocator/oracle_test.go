@@ -174,10 +174,33 @@ func TestOracleCases(t *testing.T) {
 			if in == nil {
 				t.Fatalf("case %s not in cases.jsonl", name)
 			}
-			checked := runOracleCase(t, in, steps)
+			checked := runOracleCase(t, in, steps, DefaultFeatures(framework.DefaultKubeVersion))
 			if (allocatorCases[name] || extra[name]) && checked == 0 {
 				t.Errorf("no allocation of case %s was checked", name)
 			}
+		})
+	}
+}
+
+// TestOracleCases136 replays every case with v1.36's allocator against
+// kube v1.36.4's answers: the same oracle program built against
+// k8s.io/kubernetes v1.36.4 gives v1.37.2's answers except for the cases
+// in oracleAnswers136.
+func TestOracleCases136(t *testing.T) {
+	inputs := readOracleInputs(t, oracleDir+"/cases.jsonl")
+	for name, in := range readOracleInputs(t, "testdata/cases.jsonl") {
+		inputs[name] = in
+	}
+	for _, name := range append(oracleCaseNames, extraCaseNames...) {
+		steps, ok := oracleAnswers136[name]
+		if !ok {
+			steps = oracleAnswers[name]
+			if steps == nil {
+				steps = extraAnswers[name]
+			}
+		}
+		t.Run(name, func(t *testing.T) {
+			runOracleCase(t, inputs[name], steps, DefaultFeatures(framework.KubeV136))
 		})
 	}
 }
@@ -202,7 +225,7 @@ var allocatorCases = map[string]bool{
 
 // runOracleCase replays a case's pods and returns how many Allocate
 // calls it compared with kube's answers.
-func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep) int {
+func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep, features Features) int {
 	checked := 0
 	ctx := context.Background()
 	claims := make(map[string]*api.ResourceClaim)
@@ -220,7 +243,6 @@ func runOracleCase(t *testing.T, in *oracleInput, steps []oracleStep) int {
 	for _, p := range in.Pods {
 		pods[p.Namespace+"/"+p.Name] = p
 	}
-	features := DefaultFeatures(framework.DefaultKubeVersion)
 	for _, step := range steps {
 		pod := pods[step.pod]
 		var todo []*api.ResourceClaim
@@ -757,16 +779,17 @@ var oracleAnswers = map[string][]oracleStep{
 
 // extraCaseNames are further cases (testdata/cases.jsonl) whose answers
 // come from the same oracle program (filter/testdata/draoracle, run as
-// "draoracle < internal/dra/allocator/testdata/cases.jsonl"): first
-// hand-written ones (class and claim configuration, joined node
-// selectors, distinctAttribute within a request, constraints with
-// backtracking and subrequests, taint effects and toleration operators,
-// admin access twice in one claim, consumable capacity with valid values
-// and "All", shared counters across claims, pool generations, per-device
-// node selection), then random ones (rand-*) mixing all of these with
-// qualified and other-domain attributes, bool and version constraints,
-// devices that bind to their node, invalid counter references and
-// stepped capacity ranges.
+// "draoracle < internal/dra/allocator/testdata/cases.jsonl"): hand-written
+// ones (x-*: class and claim configuration, joined node selectors,
+// distinctAttribute within a request, constraints with backtracking and
+// subrequests, taint effects and toleration operators, admin access twice
+// in one claim, consumable capacity with valid values and "All", shared
+// counters across claims, pool generations, per-device node selection,
+// the limit of devices per claim, pools with binding conditions tried
+// last) and random ones (rand-*) mixing all of
+// these with qualified and other-domain attributes, bool and version
+// constraints, devices that bind to their node, invalid counter
+// references and stepped capacity ranges.
 var extraCaseNames = []string{
 	"x-configs",
 	"x-node-selector-joined",
@@ -779,6 +802,7 @@ var extraCaseNames = []string{
 	"x-counters-across-claims",
 	"x-generations",
 	"x-per-device-incomplete",
+	"x-binding-conditions-last",
 	"rand-2-1",
 	"rand-2-5",
 	"rand-2-6",
@@ -796,6 +820,9 @@ var extraCaseNames = []string{
 	"rand-11-8",
 	"rand-11-15",
 	"rand-11-20",
+	"x-limit-one",
+	"x-limit-two",
+	"x-limit-sub",
 }
 
 // extraAnswers are kube v1.37.2's answers for the extra cases.
@@ -934,6 +961,32 @@ var extraAnswers = map[string][]oracleStep{
 			filter: map[string]string{"n1": "ok", "n2": "ok"},
 			claims: map[string]string{
 				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"p","device":"g0"},{"request":"r","driver":"gpu.example.com","pool":"p","device":"g1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-binding-conditions-last": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
 			},
 		},
 	},
@@ -1317,6 +1370,275 @@ var extraAnswers = map[string][]oracleStep{
 				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
 				"default/c2": ``,
 				"default/c3": ``,
+			},
+		},
+	},
+	"x-limit-one": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c, request r: adding 33 devices exceeds the claim limit of 32, with 0 already accounted for"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-limit-two": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c, request r2: adding 20 devices exceeds the claim limit of 32, with 20 already accounted for"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-limit-sub": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g0"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g1"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g2"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g3"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g4"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g5"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g6"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g7"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g8"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g9"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g10"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g11"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g12"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g13"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g14"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g15"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g16"},{"request":"r1/b","driver":"gpu.example.com","pool":"n1","device":"g17"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g18"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g19"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g20"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g21"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g22"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g23"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g24"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g25"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g26"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g27"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g28"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g29"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g30"},{"request":"r2/b","driver":"gpu.example.com","pool":"n1","device":"g31"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+}
+
+// oracleAnswers136 are kube v1.36.4's answers where they differ from
+// v1.37.2's: CEL runtime errors without the device or the hint, the limit
+// of devices per claim, stored capacity amounts of stepped ranges, claim
+// configuration repeated per request, distinctAttribute within a request.
+var oracleAnswers136 = map[string][]oracleStep{
+	"cel-runtime-error": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: selector #0: CEL runtime error: no such key: nope", "n2": "none"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"cel-runtime-error-class": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: class gpu: selector #0: CEL runtime error: no such key: model", "n2": "none"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"cel-cost-limit": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: selector #0: CEL runtime error: operation cancelled: actual cost limit exceeded"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"consumable-capacity-shared": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"3906250Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"3906250Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"5859375Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"3906250Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bandwidth":"5859375Ki"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+	},
+	"class-config-and-selector": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1h","device":"h0"}],"config":[{"source":"FromClass","requests":["r"],"opaque":{"driver":"gpu.example.com","parameters":{"mode":"x"}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-configs": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"gpu0"},{"request":"r2","driver":"gpu.example.com","pool":"n1","device":"gpu1"},{"request":"r3/y","driver":"gpu.example.com","pool":"n1","device":"gpu2"}],"config":[{"source":"FromClass","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"a":1}}},{"source":"FromClass","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"a":2}}},{"source":"FromClaim","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"b":1}}},{"source":"FromClaim","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"b":1}}},{"source":"FromClaim","requests":["r1","r2","r3/y"],"opaque":{"driver":"gpu.example.com","parameters":{"b":1}}},{"source":"FromClaim","requests":["r2"],"opaque":{"driver":"gpu.example.com","parameters":{"b":2}}},{"source":"FromClaim","opaque":{"driver":"gpu.example.com","parameters":{"b":4}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-distinct-within-request": {
+		{pod: "default/p", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g0"},{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g1"},{"request":"r","driver":"gpu.example.com","pool":"n1","device":"g2"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"x-capacity-all-and-values": {
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": ``,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p3", node: "n1",
+			filter: map[string]string{"n1": "ok"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c4": ``,
+			},
+		},
+		{pod: "default/p4", node: "",
+			filter: map[string]string{"n1": "none"},
+			claims: map[string]string{
+				"default/c1": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"2Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic0","shareID":"<share>","consumedCapacity":{"bw":"8Gi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c3": `{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"n1","device":"nic1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c4": ``,
+			},
+		},
+	},
+	"rand-2-15": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "n2",
+			filter: map[string]string{"n1": "none", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-1"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part0"},{"request":"r0","driver":"gpu.example.com","pool":"part","device":"part2"},{"request":"r1","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"1G"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n2","device":"a-1"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n2"]}]}]}}`,
+				"default/c3": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r1/small","driver":"gpu.example.com","pool":"perdev","device":"p2"}],"config":[{"source":"FromClass","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"h":1}}},{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":3}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-8": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f1"},{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z0"},{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z1"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-15": {
+		{pod: "default/p0", node: "",
+			filter: map[string]string{"n1": "node: invalid resource pools were encountered", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": ``,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+		{pod: "default/p2", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "node: invalid resource pools were encountered"},
+			claims: map[string]string{
+				"default/c0": ``,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"zonal","device":"z0"}],"config":[{"source":"FromClaim","requests":["r0"],"opaque":{"driver":"gpu.example.com","parameters":{"c":1}}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}]}}`,
+				"default/c2": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"a-0"},{"request":"r0","driver":"gpu.example.com","pool":"n1","device":"b-0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+			},
+		},
+	},
+	"rand-11-20": {
+		{pod: "default/p0", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": ``,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p1", node: "n1",
+			filter: map[string]string{"n1": "ok", "n2": "ok"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p2", node: "",
+			filter: map[string]string{"n1": "error: claim default/c2: selector #0: CEL runtime error: no such key: index", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+		{pod: "default/p3", node: "",
+			filter: map[string]string{"n1": "none", "n2": "none"},
+			claims: map[string]string{
+				"default/c0": `{"devices":{"results":[{"request":"r0","driver":"nic.example.com","pool":"n1-nics","device":"nic0","tolerations":[{"key":"b","operator":"Equal","value":"x"}],"shareID":"<share>","consumedCapacity":{"bw":"512Mi"}}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c1": `{"devices":{"results":[{"request":"r0","driver":"gpu.example.com","pool":"fabric","device":"f0"},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f1","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"fabric","device":"f2","tolerations":[{"operator":"Exists","effect":"NoExecute"}]},{"request":"r1","driver":"gpu.example.com","pool":"n1","device":"a-0","tolerations":[{"operator":"Exists","effect":"NoExecute"}]}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}`,
+				"default/c2": ``,
+				"default/c3": ``,
+			},
+		},
+	},
+	"x-limit-one": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: number of requested devices 33 exceeds the claim limit of 32"},
+			claims: map[string]string{
+				"default/c": ``,
+			},
+		},
+	},
+	"x-limit-two": {
+		{pod: "default/p", node: "",
+			filter: map[string]string{"n1": "error: claim default/c: number of requested devices 40 exceeds the claim limit of 32"},
+			claims: map[string]string{
+				"default/c": ``,
 			},
 		},
 	},

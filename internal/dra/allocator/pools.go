@@ -34,14 +34,14 @@ type pool struct {
 // reaches through nodeName, allNodes or nodeSelector (Kubernetes'
 // NodeMatches): the first of them that is set decides; none set reaches no
 // node.
-func (a *Allocator) nodeMatches(node *api.Node, nodeName string, allNodes bool, sel *api.NodeSelector) (bool, error) {
+func (x *Slices) nodeMatches(node *api.Node, nodeName string, allNodes bool, sel *api.NodeSelector) (bool, error) {
 	switch {
 	case nodeName != "":
 		return node != nil && node.Name == nodeName, nil
 	case allNodes:
 		return true, nil
 	case sel != nil:
-		s := a.nodeSelector(sel)
+		s := x.nodeSelector(sel)
 		if err := s.Err(); err != nil {
 			return false, fmt.Errorf("failed to parse node selector %s: %w", nodeSelectorString(sel), err)
 		}
@@ -50,16 +50,52 @@ func (a *Allocator) nodeMatches(node *api.Node, nodeName string, allNodes bool, 
 	return false, nil
 }
 
+// poolKey names what the pools of a node depend on besides the slices:
+// the node and the features that change how pools are gathered.
+type poolKey struct {
+	node                string
+	partitionable, v136 bool
+}
+
+// nodePools are the pools gathered for one node object.
+type nodePools struct {
+	node  *api.Node
+	pools []*pool
+	err   error
+}
+
+// pools returns the pools node can reach (gatherPools), computed once per
+// node object and kept for the life of the index: they depend on the
+// slices and the node only, not on what is allocated.
+func (x *Slices) pools(node *api.Node, partitionable, v136 bool) ([]*pool, error) {
+	key := poolKey{node.Name, partitionable, v136}
+	if v, ok := x.nodePools.Load(key); ok {
+		if np := v.(*nodePools); np.node == node {
+			return np.pools, np.err
+		}
+	}
+	g := gatherer{x, partitionable, v136}
+	ps, err := g.gatherPools(node, x.forNode(node.Name, v136))
+	x.nodePools.Store(key, &nodePools{node, ps, err})
+	return ps, err
+}
+
+// gatherer gathers pools with the features that matter to it.
+type gatherer struct {
+	x                   *Slices
+	partitionable, v136 bool
+}
+
 // gatherPools collects the pools with devices node can reach, from the
 // slices local to the node and the slices not bound to one node; pools are
 // sorted by driver and pool name, those with binding conditions last.
-func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSlice) ([]*pool, error) {
+func (a gatherer) gatherPools(node *api.Node, slicesForNode []*api.ResourceSlice) ([]*pool, error) {
 	if len(slicesForNode) == 0 {
 		return nil, nil
 	}
 	byID := make(map[poolID][]*api.ResourceSlice)
 	for _, s := range slicesForNode {
-		if !a.features.PartitionableDevices && (s.Spec.PerDeviceNodeSelection != nil || len(s.Spec.SharedCounters) > 0) {
+		if !a.partitionable && (s.Spec.PerDeviceNodeSelection != nil || len(s.Spec.SharedCounters) > 0) {
 			continue
 		}
 		var relevant bool
@@ -69,7 +105,7 @@ func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSli
 			// v1.36: counter slices are visible to every node.
 			relevant = true
 		case nodeName != "" || allNodes || s.Spec.NodeSelector != nil:
-			m, err := a.nodeMatches(node, nodeName, allNodes, s.Spec.NodeSelector)
+			m, err := a.x.nodeMatches(node, nodeName, allNodes, s.Spec.NodeSelector)
 			if err != nil {
 				return nil, fmt.Errorf("failed to perform node selection for slice %s: %w", s.Name, err)
 			}
@@ -77,7 +113,7 @@ func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSli
 		case deref(s.Spec.PerDeviceNodeSelection):
 			for i := range s.Spec.Devices {
 				d := &s.Spec.Devices[i]
-				m, err := a.nodeMatches(node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
+				m, err := a.x.nodeMatches(node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
 				if err != nil {
 					return nil, fmt.Errorf("failed to perform node selection for device %s in slice %s: %w", d.Name, s.Name, err)
 				}
@@ -103,7 +139,7 @@ func (a *Allocator) gatherPools(node *api.Node, slicesForNode []*api.ResourceSli
 		if int64(len(forPool)) != count {
 			// Slices that do not reach this node may complete the pool;
 			// a newer generation among them makes this one obsolete.
-			obsolete, inPool := slicesOfPool(a.slices, id, gen)
+			obsolete, inPool := slicesOfPool(a.x.all, id, gen)
 			if obsolete {
 				continue
 			}
@@ -168,13 +204,13 @@ func slicesOfPool(all []*api.ResourceSlice, id poolID, gen int64) (obsolete bool
 // separates the slices of shared counters, and validates device names and
 // counter references; a pool that fails validation is invalid. all is
 // every slice of the pool when forNode alone is not all of them.
-func (a *Allocator) buildPool(id poolID, forNode, all []*api.ResourceSlice) *pool {
+func (a gatherer) buildPool(id poolID, forNode, all []*api.ResourceSlice) *pool {
 	sorted := slices.Clone(forNode)
 	slices.SortStableFunc(sorted, func(x, y *api.ResourceSlice) int { return cmp.Compare(x.Name, y.Name) })
 
 	var deviceSlices, counterSlices, notTargeting []*api.ResourceSlice
 	isCounterSlice := func(s *api.ResourceSlice) bool {
-		return a.features.PartitionableDevices && len(s.Spec.SharedCounters) > 0
+		return a.partitionable && len(s.Spec.SharedCounters) > 0
 	}
 	for _, s := range sorted {
 		if isCounterSlice(s) {
@@ -211,7 +247,7 @@ func (a *Allocator) buildPool(id poolID, forNode, all []*api.ResourceSlice) *poo
 			seen[n] = struct{}{}
 		}
 	}
-	if !a.features.PartitionableDevices {
+	if !a.partitionable {
 		return &pool{id: id, targeting: deviceSlices}
 	}
 	sets := make(map[string]*api.CounterSet)

@@ -178,14 +178,29 @@ func stateJSON(t *rapid.T, s AllocatedState) string {
 // gives a device (other than a share of a shared device, or with admin
 // access) twice, neither across the claims nor when it is allocated
 // already; that Allocate leaves its inputs as they were; and that the same
-// inputs give the same answer.
+// inputs give the same answer, from the same allocator, from a fresh one,
+// and from one sharing its slice index with another allocator.
 func TestPropAllocation(t *testing.T) {
 	cache := celCache(t)
 	features := DefaultFeatures(framework.DefaultKubeVersion)
 	rapid.Check(t, func(t *rapid.T) {
 		w := drawWorld(t)
 		before := mustJSON(t, []any{w.nodes, w.slices, w.classes, w.claims}) + stateJSON(t, w.state)
-		a, err := New(features, w.state, classesOf(w.classes), w.slices, cache)
+		// The allocator shares its index with one that ran first without
+		// any allocated device: what the index keeps must not depend on
+		// the allocated state.
+		idx, err := IndexSlices(w.slices, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warm, err := NewFromSlices(features, AllocatedState{}, classesOf(w.classes), idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, node := range w.nodes {
+			_, _ = warm.Allocate(context.Background(), node, w.claims)
+		}
+		a, err := NewFromSlices(features, w.state, classesOf(w.classes), idx)
 		if err != nil {
 			t.Fatal(err)
 		}

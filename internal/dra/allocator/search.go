@@ -343,7 +343,7 @@ func (r *run) selectable(ci, ri, si int, rd *requestData, s *api.ResourceSlice, 
 		return false, nil
 	}
 	if deref(s.Spec.PerDeviceNodeSelection) {
-		m, err := r.nodeMatches(r.node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
+		m, err := r.slices.nodeMatches(r.node, deref(d.NodeName), deref(d.AllNodes), d.NodeSelector)
 		if err != nil {
 			return false, err
 		}
@@ -368,14 +368,14 @@ func (r *run) setMatch(key matchKey, m bool) {
 // the request's) on a device; all must be true.
 func (r *run) selectorsMatch(ci int, driver string, d *api.Device, id DeviceID, class *api.DeviceClass, sels []api.DeviceSelector) (bool, error) {
 	for i, sel := range sels {
-		prog, err := r.cache.Get(sel.CEL.Expression)
+		prog, err := r.slices.cache.Get(sel.CEL.Expression)
 		if err != nil {
 			if class != nil {
 				return false, fmt.Errorf("class %s: selector #%d: CEL compile error: %w", class.Name, i, err)
 			}
 			return false, fmt.Errorf("claim %s: selector #%d: CEL compile error: %w", claimRef(r.claims[ci]), i, err)
 		}
-		m, err := r.match(r.ctx, prog, driver, d)
+		m, err := r.slices.match(r.ctx, prog, driver, d)
 		if err != nil && r.v136 {
 			if class != nil {
 				return false, fmt.Errorf("class %s: selector #%d: CEL runtime error: %w", class.Name, i, err)
