@@ -42,6 +42,13 @@ type DynamicResources struct {
 
 	base     DRAStore
 	perCycle func(*framework.CycleState) DRAStore
+
+	// idxMu guards the allocator's index of the slices last seen (idxOf):
+	// a snapshot returns the same list while its slices do not change, so
+	// successive cycles share the index.
+	idxMu sync.Mutex
+	idxOf []*api.ResourceSlice
+	idx   *allocator.Slices
 }
 
 var (
@@ -266,7 +273,11 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		}
 	}
 	if toAllocate > 0 {
-		a, err := allocator.New(pl.features, allocatedState(view, pl.features.ConsumableCapacity), classLister{view}, view.ResourceSlices(), pl.cache)
+		idx, err := pl.sliceIndex(view.ResourceSlices())
+		if err != nil {
+			return nil, framework.AsStatus(err)
+		}
+		a, err := allocator.NewFromSlices(pl.features, allocatedState(view, pl.features.ConsumableCapacity), classLister{view}, idx)
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
@@ -274,6 +285,21 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 	}
 	s.nodeAllocs = make(map[string]nodeAllocation)
 	return nil, nil
+}
+
+// sliceIndex returns the allocator's index of slices, built once per list.
+func (pl *DynamicResources) sliceIndex(list []*api.ResourceSlice) (*allocator.Slices, error) {
+	pl.idxMu.Lock()
+	defer pl.idxMu.Unlock()
+	if pl.idx != nil && len(list) == len(pl.idxOf) && (len(list) == 0 || &list[0] == &pl.idxOf[0]) {
+		return pl.idx, nil
+	}
+	idx, err := allocator.IndexSlices(list, pl.cache)
+	if err != nil {
+		return nil, err
+	}
+	pl.idxOf, pl.idx = list, idx
+	return idx, nil
 }
 
 // podHasExtendedRequests reports whether a container requests an
