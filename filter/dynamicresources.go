@@ -419,9 +419,7 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 	if s.alloc != nil {
 		actx := ctx
 		if pl.args.FilterTimeout > 0 {
-			c, cancel := context.WithTimeout(ctx, pl.args.FilterTimeout)
-			defer cancel()
-			actx = c
+			actx = deadlineCtx{ctx, time.Now().Add(pl.args.FilterTimeout)}
 		}
 		toAllocate := make([]*api.ResourceClaim, 0, len(s.claims))
 		var pending []api.AllocationResult
@@ -466,6 +464,26 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 		return unresolvable("resourceclaim not available on the node")
 	}
 	s.nodeAllocs[node.Name] = nodeAllocation{results: results, extended: nodeExt}
+	return nil
+}
+
+// deadlineCtx is ctx with a deadline that Err reports once it passed,
+// without the timer of context.WithTimeout (Filter runs once per node):
+// the allocator polls Err. Done is ctx's.
+type deadlineCtx struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c deadlineCtx) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if !time.Now().Before(c.deadline) {
+		return context.DeadlineExceeded
+	}
 	return nil
 }
 
