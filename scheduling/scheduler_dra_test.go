@@ -12,11 +12,15 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"pgregory.net/rapid"
 )
 
 // draTestCluster is two nodes with one GPU each, the class "gpu" and
 // claims c0..c(claims-1) of one GPU each.
-func draTestCluster(t *testing.T, claims int) *cluster.Cluster {
+func draTestCluster(t interface {
+	Helper()
+	Fatal(...any)
+}, claims int) *cluster.Cluster {
 	t.Helper()
 	var nodes []*api.Node
 	for i := range 2 {
@@ -233,4 +237,88 @@ func TestSchedulerDynamicResourcesTemplatesAndRelease(t *testing.T) {
 	if r, _ := c.Pod("default", waiting); r.State != cluster.StateBound {
 		t.Fatalf("%s is %s after a device was freed: %s", waiting, r.State, s.PendingReason("default", waiting))
 	}
+}
+
+// draSnapshotState is what scheduling changes of a cluster's DRA objects.
+func draSnapshotState(c *cluster.Cluster) string {
+	v := c.Snapshot().DRA()
+	var b strings.Builder
+	for _, cl := range v.ResourceClaims() {
+		fmt.Fprintf(&b, "claim %s %+v %+v\n", cl.Key(), cl.Status.Allocation, cl.Status.ReservedFor)
+	}
+	for _, cl := range v.InFlightClaims() {
+		fmt.Fprintf(&b, "in flight %s\n", cl.Key())
+	}
+	fmt.Fprintf(&b, "allocated devices %d\n", v.NumAllocatedDevices())
+	return b.String()
+}
+
+// TestPropSchedulerDynamicResourcesForkRevert: pods with claims (some
+// shared, some from templates) scheduled, and pods deleted, inside a Fork
+// leave the cluster's claims, in-flight allocations, allocated devices and
+// pods exactly as before once the Fork is reverted.
+func TestPropSchedulerDynamicResourcesForkRevert(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := draTestCluster(rt, 3)
+		tmpl := &api.ResourceClaimTemplate{ObjectMeta: api.ObjectMeta{Name: "one-gpu", Namespace: "default"}}
+		tmpl.Spec.Spec.Devices.Requests = []api.DeviceRequest{{Name: "r", Exactly: &api.ExactDeviceRequest{DeviceClassName: "gpu"}}}
+		if err := c.AddStorageObject(tmpl); err != nil {
+			rt.Fatal(err)
+		}
+		s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()},
+			WithClock(framework.NewFakeClock(time.Unix(0, 0))), WithSeed(7))
+		if err != nil {
+			rt.Fatal(err)
+		}
+		ctx := context.Background()
+		pod := func(i int) *api.Pod {
+			name := fmt.Sprintf("p%d", i)
+			if k := rapid.IntRange(0, 3).Draw(rt, "claim"); k < 3 {
+				return draTestPod(name, fmt.Sprintf("c%d", k))
+			}
+			p := st.MakePod().Namespace("default").Name(name).UID("uid-" + name).Req(map[string]string{"cpu": "1"}).Obj()
+			tn := "one-gpu"
+			p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: &tn}}
+			return p
+		}
+		live := rapid.IntRange(0, 3).Draw(rt, "live")
+		for i := range live {
+			if err := s.AddPod(pod(i)); err != nil {
+				rt.Fatal(err)
+			}
+		}
+		s.RunUntilIdle(ctx)
+		before := draSnapshotState(c)
+		states := map[string]cluster.PodState{}
+		for i := range live {
+			rec, _ := c.Pod("default", fmt.Sprintf("p%d", i))
+			states[rec.Pod.Name] = rec.State
+		}
+		f, err := s.Fork()
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i := live; i < live+rapid.IntRange(1, 4).Draw(rt, "forked"); i++ {
+			if err := f.AddPod(pod(i)); err != nil {
+				rt.Fatal(err)
+			}
+		}
+		if live > 0 && rapid.Bool().Draw(rt, "delete") {
+			if err := f.DeletePod("default", "p0"); err != nil {
+				rt.Fatal(err)
+			}
+		}
+		f.RunUntilIdle(ctx)
+		if err := f.Revert(); err != nil {
+			rt.Fatal(err)
+		}
+		if after := draSnapshotState(c); after != before {
+			rt.Fatalf("DRA state after Revert:\n%s\nbefore:\n%s", after, before)
+		}
+		for name, st := range states {
+			if rec, ok := c.Pod("default", name); !ok || rec.State != st {
+				rt.Fatalf("pod %s after Revert: %v (was %s)", name, rec.State, st)
+			}
+		}
+	})
 }
