@@ -340,48 +340,11 @@ func (l classLister) DeviceClass(name string) (*api.DeviceClass, bool) { return 
 func allocatedState(view framework.DRAView, consumable bool) allocator.AllocatedState {
 	st := allocator.AllocatedState{Devices: make(map[allocator.DeviceID]struct{}, view.NumAllocatedDevices())}
 	view.AllocatedDevices(func(id api.DeviceID) { st.Devices[allocator.DeviceID(id)] = struct{}{} })
-	shared := view.SharedAllocations()
-	if consumable {
-		st.SharedDevices = make(map[allocator.SharedDeviceID]struct{})
-		st.ConsumedCapacity = make(map[allocator.DeviceID]map[api.QualifiedName]resource.Quantity)
-	}
-	addShared := func(c *api.ResourceClaim, inFlight bool) {
-		if c.Status.Allocation == nil {
-			return
-		}
-		for i := range c.Status.Allocation.Devices.Results {
-			r := &c.Status.Allocation.Devices.Results[i]
-			if r.AdminAccess != nil && *r.AdminAccess {
-				continue
-			}
-			id := allocator.DeviceID{Driver: r.Driver, Pool: r.Pool, Device: r.Device}
-			switch {
-			case r.ShareID == nil:
-				if inFlight {
-					st.Devices[id] = struct{}{}
-				}
-			case !consumable:
-				st.Devices[id] = struct{}{}
-			default:
-				st.SharedDevices[allocator.SharedDeviceID{DeviceID: id, ShareID: *r.ShareID}] = struct{}{}
-				if r.ConsumedCapacity != nil {
-					m := st.ConsumedCapacity[id]
-					if m == nil {
-						m = make(map[api.QualifiedName]resource.Quantity)
-						st.ConsumedCapacity[id] = m
-					}
-					for n, q := range r.ConsumedCapacity {
-						m[n] = m[n].Add(q)
-					}
-				}
-			}
-		}
-	}
-	for _, c := range shared {
-		addShared(c, false)
+	for _, c := range view.SharedAllocations() {
+		st.AddAllocation(c.Status.Allocation, consumable)
 	}
 	for _, c := range view.InFlightClaims() {
-		addShared(c, true)
+		st.AddAllocation(c.Status.Allocation, consumable)
 	}
 	return st
 }
