@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
@@ -295,5 +296,48 @@ func BenchmarkDynamicResourcesNoClaims(b *testing.B) {
 		if s := pl.PreScore(ctx, state, pi, nil); !s.IsSkip() {
 			b.Fatal(s)
 		}
+	}
+}
+
+// TestDynamicResourcesConcurrentFilter: Filter on many nodes at once (as
+// the runner's parallel loop calls it) gives each node the verdict a
+// sequential run gives, and remembers every node's allocation.
+func TestDynamicResourcesConcurrentFilter(t *testing.T) {
+	nodes, objs := draCluster(64, 2)
+	objs = append(objs, draClaim("c", 2))
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newDRAPlugin(t, snap)
+	pi, _ := framework.NewPodInfo(draPod("p", "c"))
+	ctx := context.Background()
+	state := framework.NewCycleState()
+	state.SetSnapshot(snap)
+	if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
+		t.Fatal(s)
+	}
+	all := snap.Nodes()
+	got := make([]*framework.Status, len(all))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(all); i += 4 {
+				got[i] = pl.Filter(ctx, state, pi, all[i])
+			}
+		})
+	}
+	wg.Wait()
+	for i, s := range got {
+		if !s.IsSuccess() {
+			t.Fatalf("node %d: %v", i, s)
+		}
+		if sc, st := pl.Score(ctx, state, pi, all[i]); sc != 0 || !st.IsSuccess() {
+			t.Fatalf("node %d: score %d %v", i, sc, st)
+		}
+	}
+	ds, _ := readDRAState(state)
+	if len(ds.nodeAllocs) != len(all) {
+		t.Fatalf("%d node allocations, want %d", len(ds.nodeAllocs), len(all))
 	}
 }
