@@ -42,8 +42,8 @@ const (
 	UpdatePodToleration
 	// UpdatePodSchedulingGatesEliminated: the last scheduling gate went.
 	UpdatePodSchedulingGatesEliminated
-	// UpdatePodGeneratedResourceClaim: generated ResourceClaims changed
-	// (not modelled).
+	// UpdatePodGeneratedResourceClaim: the claims generated for the
+	// pod's templates (status.resourceClaimStatuses) changed.
 	UpdatePodGeneratedResourceClaim
 
 	// All is every action.
@@ -97,6 +97,10 @@ const (
 	ResourceCSIDriver             EventResource = "storage.k8s.io/CSIDriver"
 	ResourceCSIStorageCapacity    EventResource = "storage.k8s.io/CSIStorageCapacity"
 	ResourceVolumeAttachment      EventResource = "storage.k8s.io/VolumeAttachment"
+	// Dynamic Resource Allocation objects, for DynamicResources.
+	ResourceResourceClaim EventResource = "resource.k8s.io/ResourceClaim"
+	ResourceResourceSlice EventResource = "resource.k8s.io/ResourceSlice"
+	ResourceDeviceClass   EventResource = "resource.k8s.io/DeviceClass"
 	// ResourcePodGroup is kube-scheduler's PodGroup (GangScheduling).
 	ResourcePodGroup EventResource = "scheduling.k8s.io/PodGroup"
 	// ResourceCoschedulingPodGroup is scheduler-plugins' PodGroup
@@ -294,7 +298,8 @@ func NodeUpdateEvents(oldNode, newNode *api.Node) []ClusterEvent {
 // requests counted as release v's NodeInfo counts them),
 // UpdatePodSchedulingGatesEliminated (the last gate went),
 // UpdatePodToleration (the number of tolerations changed; the API only
-// adds them), in that order, on AssignedPod when newPod has a node and
+// adds them), UpdatePodGeneratedResourceClaim (status.resourceClaimStatuses
+// changed), in that order, on AssignedPod when newPod has a node and
 // UnscheduledPod otherwise; a plain Update when none of them applies.
 func PodUpdateEvents(oldPod, newPod *api.Pod, v KubeVersion) []ClusterEvent {
 	r := ResourceAssignedPod
@@ -314,6 +319,9 @@ func PodUpdateEvents(oldPod, newPod *api.Pod, v KubeVersion) []ClusterEvent {
 	}
 	if len(oldPod.Spec.Tolerations) != len(newPod.Spec.Tolerations) {
 		add(UpdatePodToleration)
+	}
+	if !claimStatusesEqual(oldPod.Status.ResourceClaimStatuses, newPod.Status.ResourceClaimStatuses) {
+		add(UpdatePodGeneratedResourceClaim)
 	}
 	if len(out) == 0 {
 		add(Update)
@@ -360,4 +368,43 @@ func quantitiesEqual(a, b resource.List) bool {
 		}
 	}
 	return true
+}
+
+// claimStatusesEqual is resourceclaim.PodStatusEqual: the same entries in
+// the same order.
+func claimStatusesEqual(a, b []api.PodResourceClaimStatus) bool {
+	return slices.EqualFunc(a, b, func(x, y api.PodResourceClaimStatus) bool {
+		if x.Name != y.Name || (x.ResourceClaimName == nil) != (y.ResourceClaimName == nil) {
+			return false
+		}
+		return x.ResourceClaimName == nil || *x.ResourceClaimName == *y.ResourceClaimName
+	})
+}
+
+// StorageEventResource is the event resource of a storage or DRA object
+// kind (the kind itself for a kind it does not know).
+func StorageEventResource(k api.StorageKind) EventResource {
+	switch k {
+	case api.KindPersistentVolume:
+		return ResourcePersistentVolume
+	case api.KindPersistentVolumeClaim:
+		return ResourcePersistentVolumeClaim
+	case api.KindStorageClass:
+		return ResourceStorageClass
+	case api.KindCSINode:
+		return ResourceCSINode
+	case api.KindCSIDriver:
+		return ResourceCSIDriver
+	case api.KindCSIStorageCapacity:
+		return ResourceCSIStorageCapacity
+	case api.KindVolumeAttachment:
+		return ResourceVolumeAttachment
+	case api.KindResourceClaim:
+		return ResourceResourceClaim
+	case api.KindResourceSlice:
+		return ResourceResourceSlice
+	case api.KindDeviceClass:
+		return ResourceDeviceClass
+	}
+	return EventResource(k)
 }

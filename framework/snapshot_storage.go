@@ -60,6 +60,8 @@ type storageIndex struct {
 	// pvcUse counts the references of assigned pods' claim volumes to
 	// each claim (kube-scheduler's usedPVCSet, from NodeInfo.PVCRefCounts).
 	pvcUse cowMap[nsName, int32]
+	// dra holds the Dynamic Resource Allocation objects (snapshot_dra.go).
+	dra draIndex
 }
 
 // share marks every map shared and returns a copy for a clone. The lists
@@ -68,6 +70,7 @@ func (x *storageIndex) share() storageIndex {
 	x.pvs.shared, x.pvsByClass.lists.shared, x.pvcs.shared, x.classes.shared = true, true, true, true
 	x.drivers.shared, x.capacities.shared, x.capList.lists.shared = true, true, true
 	x.vas.shared, x.vasByNode.lists.shared, x.pvcUse.shared = true, true, true
+	x.dra.share()
 	// The change logs are empty; dropping them keeps the two sides from
 	// appending into one backing array.
 	x.pvsByClass.log, x.capList.log, x.vasByNode.log = nil, nil, nil
@@ -143,6 +146,9 @@ func WithStorage(objs api.StorageObjects) SnapshotOption {
 // storageObject returns the stored object of a kind by key.
 func (s *Snapshot) storageObject(k api.StorageKind, ns, name string) (api.StorageObject, bool) {
 	x := &s.storage
+	if k.IsDRA() {
+		return x.dra.get(k, ns, name)
+	}
 	switch k {
 	case api.KindPersistentVolume:
 		e, ok := x.pvs.m[name]
@@ -211,6 +217,8 @@ func (s *Snapshot) SetStorageObject(o api.StorageObject) (api.StorageObject, err
 		x.capList.put("", nsName{ns, name}, v)
 	case *api.VolumeAttachment:
 		x.setVA(v)
+	case *api.ResourceSlice, *api.DeviceClass, *api.ResourceClaim, *api.ResourceClaimTemplate:
+		x.dra.set(o)
 	case *api.CSINode:
 		if _, ok := s.Get(name); !ok {
 			return nil, fmt.Errorf("framework: snapshot: csinode %q: node %q not found (a CSINode is named after its node)", name, name)
@@ -272,6 +280,8 @@ func (s *Snapshot) DeleteStorageObject(k api.StorageKind, ns, name string) (api.
 	case api.KindCSINode:
 		ni, _ := s.mutable(name)
 		ni.setCSINode(nil)
+	case api.KindResourceSlice, api.KindDeviceClass, api.KindResourceClaim, api.KindResourceClaimTemplate:
+		x.dra.del(k, ns, name)
 	}
 	s.listsChanged()
 	return old, nil
@@ -351,7 +361,7 @@ func (s *Snapshot) IsPVCUsedByPods(namespace, name string) bool {
 }
 
 // Storage returns every storage object, each kind sorted by key (CSINodes
-// in node order).
+// in node order); the DRA objects are read through DRA.
 func (s *Snapshot) Storage() api.StorageObjects {
 	x := &s.storage
 	var out api.StorageObjects

@@ -50,9 +50,11 @@ func TestAddObservedPod(t *testing.T) {
 		t.Errorf("observed pod %s, want pending", rec.State)
 	}
 	// The PreFilter rejection is UnschedulableAndUnresolvable on every
-	// node: preemption cannot help (kube's FitError and PostFilter text).
+	// node. DynamicResources' PreFilter, after VolumeBinding's, did not
+	// run, so its PostFilter (before DefaultPreemption) finds no state and
+	// fails with "not found", which ends kube's FitError text.
 	if got, want := s.PendingReason("default", "observed"), `0/6 nodes are available: waiting for ephemeral volume controller to create the persistentvolumeclaim "observed-v". `+
-		`preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.`; got != want {
+		`not found`; got != want {
 		t.Errorf("reason %q, want %q", got, want)
 	}
 	if rec, _ := c.Pod("default", "created"); rec.State != cluster.StateBound {

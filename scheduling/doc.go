@@ -60,9 +60,10 @@
 //     extenders.go: DefaultBinder, DefaultPreemption (pod and pod-group
 //     preemption, Scheduler.Preempt) and the extenders' part in them.
 //   - prioritysort.go, coscheduling.go, gangscheduling.go, placement.go,
-//     plugin_loadaware.go, plugin_trimaran.go, plugin_volumebinding.go: the
-//     plugins that need the scheduler (PrioritySort, Coscheduling,
-//     GangScheduling, TopologyPlacementGenerator, PodGroupPodsCount) and
-//     the scheduler's glue of LoadAwareScheduling, the Trimaran plugins and
-//     VolumeBinding.
+//     plugin_loadaware.go, plugin_trimaran.go, plugin_volumebinding.go,
+//     plugin_dynamicresources.go: the plugins that need the scheduler
+//     (PrioritySort, Coscheduling, GangScheduling,
+//     TopologyPlacementGenerator, PodGroupPodsCount) and the scheduler's
+//     glue of LoadAwareScheduling, the Trimaran plugins, VolumeBinding and
+//     DynamicResources.
 package scheduling

@@ -21,7 +21,9 @@ import (
 // (in b) has the term app=x over the hostname in namespaces whose team is
 // not a. Anti-affinity rejects with Unschedulable (preemption finds no
 // lower-priority pod), affinity with UnschedulableAndUnresolvable
-// (preemption is not helpful); filtering.go's reasons.
+// (preemption is not helpful); filtering.go's reasons. In v1.36
+// DynamicResources' PostFilter, which runs before DefaultPreemption, adds
+// "no new claims to deallocate" for a pod without claims.
 func TestInterPodAffinityNamespaceSelectorMessages(t *testing.T) {
 	term := api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "x"}}, TopologyKey: "kubernetes.io/hostname",
 		NamespaceSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "team", Operator: api.LabelSelectorOpNotIn, Values: []string{"a"}}}}}
@@ -36,7 +38,7 @@ func TestInterPodAffinityNamespaceSelectorMessages(t *testing.T) {
 		{
 			name:    "required anti-affinity",
 			pod:     q(&api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{term}}}),
-			want136: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+			want136: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 		},
 		{
 			name:    "required affinity",

@@ -44,7 +44,7 @@ func anyOf[A any](def func() A) func() any { return func() any { return def() } 
 
 // DefaultPlugins lists the plugins schedkit offers under their
 // kube-scheduler (and Koordinator) names: kube-scheduler's default
-// plugins (v1.36 and v1.37) except DynamicResources and NodeDeclaredFeatures (which need
+// plugins (v1.36 and v1.37) except NodeDeclaredFeatures (which needs
 // objects the library does not model), Koordinator's LoadAwareScheduling,
 // the in-tree volume limit filters of kube-scheduler ≤ v1.31 (EBSLimits,
 // GCEPDLimits, AzureDiskLimits, CinderLimits; off by default), and the
@@ -83,6 +83,7 @@ func DefaultPlugins() []PluginSpec {
 			Factory: splitFactory(config.PodTopologySpreadName, config.DefaultPodTopologySpreadArgs, filter.NewPodTopologySpread, scoring.NewPodTopologySpread)},
 		{Name: config.InterPodAffinityName, DefaultArgs: anyOf(config.DefaultInterPodAffinityArgs),
 			Factory: splitFactory(config.InterPodAffinityName, config.DefaultInterPodAffinityArgs, filter.NewInterPodAffinity, scoring.NewInterPodAffinity)},
+		{Name: config.DynamicResourcesName, DefaultArgs: anyOf(config.DefaultDynamicResourcesArgs), Factory: DynamicResourcesFactory},
 		{Name: config.DefaultPreemptionName, DefaultArgs: anyOf(config.DefaultDefaultPreemptionArgs), Factory: DefaultPreemptionFactory},
 		{Name: config.NodeResourcesBalancedAllocationName, DefaultArgs: anyOf(config.DefaultNodeResourcesBalancedAllocationArgs),
 			Factory: scoring.NodeResourcesBalancedAllocationFactory},
@@ -116,10 +117,10 @@ func DefaultProfile() framework.Profile { return DefaultProfileFor(framework.Def
 
 // DefaultProfileFor returns kube-scheduler's default profile of release v
 // as schedkit runs it: DefaultMultiPointFor(v) expanded to each extension
-// point in that order, without DynamicResources and NodeDeclaredFeatures,
-// which schedkit does not model. The profile's KubeVersion is v: build the
-// scheduler with WithKubeVersion(v) (New refuses a profile of another
-// release).
+// point in that order, without NodeDeclaredFeatures, which schedkit does
+// not model (DynamicResources also at PreScore, to skip pods without
+// claims). The profile's KubeVersion is v: build the scheduler with
+// WithKubeVersion(v) (New refuses a profile of another release).
 //
 // From v1.37 NodeName, NodeUnschedulable and TaintToleration lead both
 // PreFilter and Filter, in that order (v1.36 lists NodeUnschedulable
@@ -138,28 +139,29 @@ func DefaultProfileFor(v framework.KubeVersion) framework.Profile {
 	}
 	rest := []string{config.NodeAffinityName, config.NodePortsName, config.NodeResourcesFitName,
 		config.VolumeRestrictionsName, config.NodeVolumeLimitsName, config.VolumeBindingName, config.VolumeZoneName,
-		config.PodTopologySpreadName, config.InterPodAffinityName}
+		config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName}
 	return framework.Profile{
 		SchedulerName: DefaultSchedulerName,
 		KubeVersion:   v,
-		PreEnqueue:    []string{config.SchedulingGatesName},
+		PreEnqueue:    []string{config.SchedulingGatesName, config.DynamicResourcesName},
 		QueueSort:     []string{config.PrioritySortName},
 		PreFilter:     append(slices.Clone(preLead), rest...),
 		Filter:        append(slices.Clone(lead), rest...),
-		PostFilter:    defaultPostFilter(),
+		PostFilter:    append([]string{config.DynamicResourcesName}, defaultPostFilter()...),
 		PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName},
+			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,
+			config.NodeResourcesBalancedAllocationName},
 		Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName,
-			config.ImageLocalityName},
+			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,
+			config.NodeResourcesBalancedAllocationName, config.ImageLocalityName},
 		Weights: map[string]int64{
 			config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
 			config.VolumeBindingName:     1,
-			config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2,
+			config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2, config.DynamicResourcesName: config.DynamicResourcesWeight,
 			config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
 		},
-		Reserve: []string{config.VolumeBindingName},
-		PreBind: []string{config.VolumeBindingName},
+		Reserve: []string{config.VolumeBindingName, config.DynamicResourcesName},
+		PreBind: []string{config.VolumeBindingName, config.DynamicResourcesName},
 		Bind:    []string{DefaultBinderName},
 	}
 }
@@ -174,8 +176,9 @@ func DefaultMultiPoint() []WeightedPlugin { return DefaultMultiPointFor(framewor
 // NodeName, NodeUnschedulable (v1.36: NodeUnschedulable, NodeName),
 // TaintToleration 3, NodeAffinity 2, NodePorts, NodeResourcesFit 1,
 // VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone,
-// PodTopologySpread 2, InterPodAffinity 2, DefaultPreemption,
-// NodeResourcesBalancedAllocation 1, ImageLocality 1, DefaultBinder.
+// PodTopologySpread 2, InterPodAffinity 2, DynamicResources 2,
+// DefaultPreemption, NodeResourcesBalancedAllocation 1, ImageLocality 1,
+// DefaultBinder.
 // Configuration loading merges user plugin sets with it.
 func DefaultMultiPointFor(v framework.KubeVersion) []WeightedPlugin {
 	first, second := config.NodeUnschedulableName, config.NodeNameName
@@ -198,6 +201,7 @@ func DefaultMultiPointFor(v framework.KubeVersion) []WeightedPlugin {
 		{Name: config.PodTopologySpreadName, Weight: 2},
 		{Name: config.InterPodAffinityName, Weight: 2},
 	}
+	out = append(out, WeightedPlugin{Name: config.DynamicResourcesName, Weight: config.DynamicResourcesWeight})
 	for _, n := range defaultPostFilter() {
 		out = append(out, WeightedPlugin{Name: n})
 	}

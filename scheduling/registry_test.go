@@ -44,7 +44,8 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		config.GCEPDLimitsName:                     {PointPreFilter, PointFilter},
 		config.AzureDiskLimitsName:                 {PointPreFilter, PointFilter},
 		config.CinderLimitsName:                    {PointPreFilter, PointFilter},
-		config.SchedulingGatesName:                 nil, // PreEnqueue only
+		config.SchedulingGatesName:                 nil,                                                                                                   // PreEnqueue only
+		config.DynamicResourcesName:                {PointPreFilter, PointFilter, PointPostFilter, PointPreScore, PointScore, PointReserve, PointPreBind}, // and PreEnqueue
 		// scheduler-plugins (pkg/trimaran; TargetLoadPacking records bindings
 		// at PostBind where the anchor watches bound pods).
 		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
@@ -124,7 +125,7 @@ func TestDefaultPluginsPointsByRelease(t *testing.T) {
 // swaps NodeUnschedulable and NodeName.
 func TestDefaultMultiPointOrder(t *testing.T) {
 	tail := "TaintToleration:3 NodeAffinity:2 NodePorts NodeResourcesFit:1 VolumeRestrictions NodeVolumeLimits " +
-		"VolumeBinding VolumeZone PodTopologySpread:2 InterPodAffinity:2 DefaultPreemption NodeResourcesBalancedAllocation:1 " +
+		"VolumeBinding VolumeZone PodTopologySpread:2 InterPodAffinity:2 DynamicResources:2 DefaultPreemption NodeResourcesBalancedAllocation:1 " +
 		"ImageLocality:1 DefaultBinder"
 	for _, tc := range []struct {
 		v    framework.KubeVersion
@@ -153,10 +154,10 @@ func TestDefaultMultiPointOrder(t *testing.T) {
 	}
 	// The PreFilter and Filter orders of kube v1.37.2's ExpandedPluginsV1
 	// (pkg/scheduler/apis/config/testing/defaults/defaults.go) without
-	// DynamicResources and NodeDeclaredFeatures.
+	// NodeDeclaredFeatures.
 	p := DefaultProfileFor(framework.KubeV137)
 	v137 := "NodeName NodeUnschedulable TaintToleration NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions " +
-		"NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity"
+		"NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity DynamicResources"
 	if g := strings.Join(p.PreFilter, " "); g != v137 {
 		t.Errorf("v1.37 PreFilter %s", g)
 	}
@@ -164,10 +165,10 @@ func TestDefaultMultiPointOrder(t *testing.T) {
 		t.Errorf("v1.37 Filter %s", g)
 	}
 	p = DefaultProfileFor(framework.KubeV136)
-	if g, w := strings.Join(p.PreFilter, " "), "NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity"; g != w {
+	if g, w := strings.Join(p.PreFilter, " "), "NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity DynamicResources"; g != w {
 		t.Errorf("v1.36 PreFilter %s", g)
 	}
-	if g, w := strings.Join(p.Filter, " "), "NodeUnschedulable NodeName TaintToleration NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity"; g != w {
+	if g, w := strings.Join(p.Filter, " "), "NodeUnschedulable NodeName TaintToleration NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread InterPodAffinity DynamicResources"; g != w {
 		t.Errorf("v1.36 Filter %s", g)
 	}
 }
@@ -258,6 +259,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "VolumeBinding", Weight: 1},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
+			{Plugin: "DynamicResources", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
 			{Plugin: "ImageLocality", Weight: 1},
 		}},
@@ -268,6 +270,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "VolumeBinding", Weight: 1},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
+			{Plugin: "DynamicResources", Weight: 2, Skipped: true},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 71, Normalized: 71, Weight: 1, Weighted: 71},
 			{Plugin: "ImageLocality", Weight: 1},
 		}},
@@ -278,7 +281,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 	if res.SelectedNode() != "n2" || res.Margin != 2 {
 		t.Fatalf("selected %s margin %d", res.SelectedNode(), res.Margin)
 	}
-	if d := cmp.Diff([]string{"InterPodAffinity", "NodeAffinity", "PodTopologySpread"}, res.SkippedScore); d != "" {
+	if d := cmp.Diff([]string{"DynamicResources", "InterPodAffinity", "NodeAffinity", "PodTopologySpread"}, res.SkippedScore); d != "" {
 		t.Fatalf("skipped score plugins (-want +got):\n%s", d)
 	}
 }

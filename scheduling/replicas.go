@@ -82,8 +82,9 @@ type replicaEval struct {
 // newReplicaEval returns the evaluator for replicas sharing tmpl, or nil
 // when the profile's Reserve, Permit or PreBind plugins could read what
 // PreFilter wrote to the cycle state (the evaluator keeps that in a state
-// of its own): only VolumeBinding is allowed there, for a pod without
-// volumes (its PreFilter skips, so it reserves and binds nothing).
+// of its own): only VolumeBinding, for a pod without volumes, and
+// DynamicResources, for a pod it skips (node-local: no claims), are
+// allowed there (their PreFilter skips: they reserve and bind nothing).
 func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 	prof, err := s.profileFor(tmpl.Pod)
 	if err != nil {
@@ -92,7 +93,8 @@ func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 	p := prof.fw.Profile()
 	for _, list := range [][]string{p.Reserve, p.Permit, p.PreBind} {
 		for _, name := range list {
-			if name != config.VolumeBindingName || len(tmpl.Pod.Spec.Volumes) > 0 {
+			pl, _ := prof.fw.Plugin(name)
+			if dr, ok := pl.(dynamicResourcesPlugin); !(ok && dr.NodeLocal(tmpl)) && (name != config.VolumeBindingName || len(tmpl.Pod.Spec.Volumes) > 0) {
 				return nil
 			}
 		}

@@ -628,13 +628,13 @@ func (s *Scheduler) runBinding(ctx context.Context, b *binding, permit *framewor
 	}
 	d := b.decision
 	d.Time = s.clock.Now()
+	if h, ok := handleFrom(b.state); ok {
+		h.bindingLocked, h.binding = locked, true
+	}
 	if !permit.IsSuccess() {
 		return s.bindingFailed(ctx, b, d, "WaitOnPermit", permit, locked)
 	}
 	fw := b.prof.fw
-	if h, ok := handleFrom(b.state); ok {
-		h.bindingLocked = locked
-	}
 	if st := fw.RunPreBindPlugins(ctx, b.state, b.pi, b.node); !st.IsSuccess() {
 		return s.bindingFailed(ctx, b, d, "PreBind", st, locked)
 	}

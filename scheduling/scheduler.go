@@ -622,6 +622,9 @@ func (s *Scheduler) deletePodLocked(namespace, name, why string) error {
 		// Lower-priority pods counted the nominated pod on its node.
 		s.reportEvent(framework.EventAssignedPodDelete, pi, nil, queue.LowerOrEqualPriority(pi.Pod.PriorityValue()), false)
 	}
+	if len(pi.Pod.Spec.ResourceClaims) > 0 { // the cluster released its claims
+		s.reportEvent(framework.ClusterEvent{Resource: framework.ResourceResourceClaim, ActionType: framework.Update}, nil, nil, nil, true)
+	}
 	s.signal()
 	return nil
 }
@@ -884,6 +887,8 @@ type cycleHandle struct {
 	// held (synchronous binding), for PreBind plugins that change the
 	// cluster.
 	bindingLocked bool
+	// binding says the binding cycle runs (PreBind on, or its failure).
+	binding bool
 }
 
 // cycleHandle returns a new handle for a cycle under prof: for a

@@ -137,7 +137,7 @@ func (s *Scheduler) clusterEvent(f *Fork, op string, ev framework.ClusterEvent, 
 			o, _ = old.(api.StorageObject)
 		}
 		if o != nil {
-			ev.Resource = storageResource(o.StorageKind())
+			ev.Resource = framework.StorageEventResource(o.StorageKind())
 		}
 	}
 	s.reportEvent(ev, old, cur, nil, true)

@@ -83,27 +83,6 @@ func (s *Scheduler) storageNow(o api.StorageObject) api.StorageObject {
 	return cur
 }
 
-// storageResource is the event resource of a storage kind.
-func storageResource(k api.StorageKind) framework.EventResource {
-	switch k {
-	case api.KindPersistentVolume:
-		return framework.ResourcePersistentVolume
-	case api.KindPersistentVolumeClaim:
-		return framework.ResourcePersistentVolumeClaim
-	case api.KindStorageClass:
-		return framework.ResourceStorageClass
-	case api.KindCSINode:
-		return framework.ResourceCSINode
-	case api.KindCSIDriver:
-		return framework.ResourceCSIDriver
-	case api.KindCSIStorageCapacity:
-		return framework.ResourceCSIStorageCapacity
-	case api.KindVolumeAttachment:
-		return framework.ResourceVolumeAttachment
-	}
-	return framework.EventResource(k)
-}
-
 // bindPodVolumes applies VolumeBinding's PreBind in the cluster (taking
 // the scheduler's lock when the binding cycle runs without it) and
 // retries unschedulable pods, as the PV and claim updates would in kube.

@@ -55,7 +55,6 @@ func TestDemo(t *testing.T) {
 		"read 6 document(s): 1 CSIDriver, 300 CSINode, 7 Namespace, 300 Node, 300 NodeMetric, 68 PersistentVolume, 68 PersistentVolumeClaim, 4605 Pod",
 		"3 StorageClass, 68 VolumeAttachment",
 		"425 Pod: terminal phase",
-		"dynamic resource allocation (resourceClaims): 1 pod(s)",
 		"== place Pod shop/checkout-canary (testdata/pod.yaml) ==",
 		"pod shop/checkout-canary (profile default-scheduler): scheduled on gke-prod-general-vw4b-m4t5",
 		"== capacity of Deployment search/search-api (testdata/deployment.yaml) ==",
@@ -67,8 +66,10 @@ func TestDemo(t *testing.T) {
 		"drain gke-prod-highmem-m8wc-n9kb: possible (21 moved, 0 blocked by PodDisruptionBudgets, 0 unschedulable, 0 deleted without replacement, 2 stay)",
 		"scale-up: 4 node(s) of gke-prod-gpu-new schedule the 12 pod(s) a new node can take",
 		"with 3 node(s), 3 pod(s) stay pending:",
-		"2 pod(s) do not fit a new gke-prod-gpu-new node even alone (left out):",
-		"1 gated pod(s) wait for their scheduling gates, not for nodes (left out):\n  batch/quota-wait-7pjnr: waiting for scheduling gates: [example.com/quota]",
+		"1 pod(s) do not fit a new gke-prod-gpu-new node even alone (left out):",
+		"2 gated pod(s) wait for their scheduling gates, not for nodes (left out):",
+		"  batch/quota-wait-7pjnr: waiting for scheduling gates: [example.com/quota]",
+		`ml/infer-7c9d5-f66n9: pod "ml/infer-7c9d5-f66n9": ResourceClaim not created yet`,
 		"Scale-up check (schedkit what-if, 300 nodes): adding 4 node(s) like gke-prod-gpu-new",
 	)
 }

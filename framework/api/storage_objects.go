@@ -18,7 +18,9 @@ const (
 
 // StorageObject is one of the storage objects a framework.Snapshot holds:
 // *PersistentVolume, *PersistentVolumeClaim, *StorageClass, *CSINode,
-// *CSIDriver, *CSIStorageCapacity or *VolumeAttachment.
+// *CSIDriver, *CSIStorageCapacity or *VolumeAttachment, or one of the
+// Dynamic Resource Allocation objects (*ResourceSlice, *DeviceClass,
+// *ResourceClaim, *ResourceClaimTemplate).
 type StorageObject interface {
 	// StorageKind names the object's kind.
 	StorageKind() StorageKind
@@ -55,9 +57,11 @@ func (o *CSIStorageCapacity) meta() *ObjectMeta    { return &o.ObjectMeta }
 func (o *VolumeAttachment) meta() *ObjectMeta      { return &o.ObjectMeta }
 
 // Namespaced reports whether objects of the kind live in a namespace
-// (claims and capacities); the others are cluster-scoped.
+// (volume claims, capacities, resource claims and their templates); the
+// others are cluster-scoped.
 func (k StorageKind) Namespaced() bool {
-	return k == KindPersistentVolumeClaim || k == KindCSIStorageCapacity
+	return k == KindPersistentVolumeClaim || k == KindCSIStorageCapacity ||
+		k == KindResourceClaim || k == KindResourceClaimTemplate
 }
 
 // StorageObjectKey returns the object's kind, namespace ("" for
@@ -87,6 +91,26 @@ func ValidateStorageObject(o StorageObject) error {
 		return ValidateCSIStorageCapacity(v)
 	case *VolumeAttachment:
 		return ValidateVolumeAttachment(v)
+	case *ResourceSlice:
+		if v == nil {
+			return errNilDRAObject
+		}
+		return validateDRAObject(v)
+	case *DeviceClass:
+		if v == nil {
+			return errNilDRAObject
+		}
+		return validateDRAObject(v)
+	case *ResourceClaim:
+		if v == nil {
+			return errNilDRAObject
+		}
+		return validateDRAObject(v)
+	case *ResourceClaimTemplate:
+		if v == nil {
+			return errNilDRAObject
+		}
+		return validateDRAObject(v)
 	}
 	return fmt.Errorf("framework: unknown storage object %T", o)
 }

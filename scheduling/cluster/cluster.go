@@ -674,7 +674,7 @@ func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 // the cluster now owns) is a valid pod with a new key and UID. rec, when
 // not nil, is unused memory for the pod's record (allocated with pi by a
 // caller that adds many pods). controllers creates the pod's ephemeral
-// claims.
+// claims and the resource claims of its templates.
 func (c *Cluster) AddPodInfo(key string, pi *framework.PodInfo, rec *Entry, controllers bool) error {
 	if c.snap == nil {
 		return c.zeroErr("AddPodInfo")
@@ -694,6 +694,9 @@ func (c *Cluster) AddPodInfo(key string, pi *framework.PodInfo, rec *Entry, cont
 		if err := c.createEphemeralClaims(p); err != nil {
 			return fmt.Errorf("scheduling: AddPod: %w", err)
 		}
+		if err := c.createTemplateClaims(p); err != nil {
+			return fmt.Errorf("scheduling: AddPod: %w", err)
+		}
 	}
 	if rec == nil {
 		rec = new(Entry)
@@ -704,8 +707,8 @@ func (c *Cluster) AddPodInfo(key string, pi *framework.PodInfo, rec *Entry, cont
 }
 
 // DeletePod deletes the pod namespace/name, releasing its node's resources
-// when it is bound or assumed, and the ephemeral claims it owns, and
-// returns the cluster's copy. An unknown pod is an error.
+// when it is bound or assumed, the ephemeral claims it owns and its
+// resource claims (cluster_dra.go), and returns the cluster's copy. An unknown pod is an error.
 func (c *Cluster) DeletePod(namespace, name string) (*api.Pod, error) {
 	if c.snap == nil {
 		return nil, c.zeroErr("DeletePod")
@@ -722,6 +725,7 @@ func (c *Cluster) DeletePod(namespace, name string) (*api.Pod, error) {
 	}
 	c.setPod(key, nil)
 	c.deleteOwnedClaims(cp.info.Pod)
+	c.releaseResourceClaims(cp.info.Pod)
 	return cp.info.Pod, nil
 }
 

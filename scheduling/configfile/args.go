@@ -57,7 +57,7 @@ func codecs() map[string]codec {
 		config.LoadAwareSchedulingName:             {decode: decodeLA, typ: reflect.TypeFor[config.LoadAwareSchedulingArgs](), atBuild: true},
 		config.DefaultPreemptionName:               {decode: decodeDP, typ: reflect.TypeFor[config.DefaultPreemptionArgs]()},
 		config.VolumeBindingName:                   volumeBindingCodec(false),
-		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[dynamicResourcesArgs]()},
+		dynamicResourcesName:                       {decode: decodeDRA, typ: reflect.TypeFor[config.DynamicResourcesArgs]()},
 	}
 }
 
@@ -493,15 +493,15 @@ func decodeGeneric(path string, v any, def any) (any, any, error, error) {
 	return val, val, verr, nil
 }
 
-// kubeUnmodelled are kube-scheduler v1.36 default plugins schedkit does
-// not offer (DRA, node features). kube's default multiPoint list holds
-// them (apis/config/v1/default_plugins.go, applyFeatureGates, with their
-// feature gates on by default), so a loaded configuration lists them there
-// and in its written form, DynamicResources with its default args; they
-// never run. A file may enable them in multiPoint (as kube's written
-// configuration does), disable them anywhere and configure
-// DynamicResources' args; enabling them at another point, or args for
-// NodeDeclaredFeatures, is an error saying schedkit does not model them.
+// kubeUnmodelled are kube-scheduler default plugins schedkit does not
+// offer (node features; DynamicResources too for a registry without it).
+// kube's default multiPoint list holds them (apis/config/v1/
+// default_plugins.go, applyFeatureGates, with their feature gates on by
+// default), so a loaded configuration lists them there and in its written
+// form; they never run. A file may enable them in multiPoint (as kube's
+// written configuration does) and disable them anywhere; enabling them at
+// another point, or args for NodeDeclaredFeatures, is an error saying
+// schedkit does not model them.
 var kubeUnmodelled = []string{dynamicResourcesName, nodeDeclaredFeaturesName}
 
 const (
@@ -548,8 +548,7 @@ type dynamicResourcesArgs struct {
 // (DRASchedulerFilterTimeout, DRADeviceBindingConditions and
 // DRAResourceClaimDeviceStatus on): filterTimeout 10s and bindingTimeout
 // 10m when absent; filterTimeout must not be negative and bindingTimeout
-// must be at least 1s. The args are checked and printed; no plugin reads
-// them.
+// must be at least 1s. The plugin gets them as config.DynamicResourcesArgs.
 func decodeDRA(path string, v any) (any, any, error, error) {
 	var w dynamicResourcesArgs
 	if err := decodeStrict(path, v, &w); err != nil {
@@ -572,7 +571,7 @@ func decodeDRA(path string, v any) (any, any, error, error) {
 	if len(errs) > 0 {
 		verr = errs.err()
 	}
-	return w, w, verr, nil
+	return config.DynamicResourcesArgs{FilterTimeout: w.FilterTimeout.Duration, BindingTimeout: w.BindingTimeout.Duration}, w, verr, nil
 }
 
 // kubeRemoved are the plugins kube-scheduler's v1 validation rejects as

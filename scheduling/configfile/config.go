@@ -133,9 +133,8 @@ func WithConfigPlugins(specs ...scheduling.PluginSpec) ConfigOption {
 
 // WithConfigDefaultPlugins sets the default multiPoint plugin list user
 // plugin sets are merged with (default: DefaultMultiPointFor of the
-// release, WithKubeVersion, with kube's
-// DynamicResources and NodeDeclaredFeatures at their places, see
-// LoadConfig).
+// release, WithKubeVersion, with kube's NodeDeclaredFeatures at its
+// place, see LoadConfig).
 func WithConfigDefaultPlugins(mp []scheduling.WeightedPlugin) ConfigOption {
 	return func(l *loader) { l.defaults, l.ownDefaults = slices.Clone(mp), true }
 }
@@ -216,14 +215,11 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     a plugin name the registry does not know is an error listing the
 //     known ones (kube ignores unknown names in disabled lists and
 //     pluginConfig), and args for a plugin that takes none are an error.
-//     kube's default list also holds DynamicResources (weight 2) and
-//     NodeDeclaredFeatures, which schedkit does not model: unless
-//     WithConfigDefaultPlugins replaces the list, they are merged, counted
-//     (DynamicResources' weight in the score total) and printed as kube
-//     has them, and may be enabled in multiPoint (kube's written
-//     configuration lists them there) and DynamicResources' args
-//     configured, but they never run; enabling them at another extension
-//     point is an error.
+//     kube's default list also holds NodeDeclaredFeatures, which schedkit
+//     does not model: unless WithConfigDefaultPlugins replaces the list,
+//     it is merged and printed as kube has it, and may be enabled in
+//     multiPoint (kube's written configuration lists it there), but it
+//     never runs; enabling it at another extension point is an error.
 //   - building each profile: the enabled plugins are instantiated (so
 //     NodeResourcesFit's and LoadAwareScheduling's args are checked only
 //     when the plugin is enabled, as kube and Koordinator check them in the

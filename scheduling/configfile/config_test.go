@@ -54,9 +54,9 @@ func TestConfigErrors(t *testing.T) {
 			want: []string{"profiles[0].plugins.score.enabled[0].weight: 1.5: must be an integer"}},
 		{name: "string for number", in: cfgHead + "parallelism: many\n", want: []string{`parallelism: "many": must be an integer`}},
 		{name: "unknown plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: Foo\n",
-			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: AzureDiskLimits, CinderLimits, Coscheduling, DefaultBinder, DefaultPreemption, EBSLimits, GCEPDLimits, GangScheduling,`}},
-		{name: "unmodelled kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: DynamicResources\n",
-			want: []string{`"DynamicResources": kube-scheduler plugin that this registry does not offer`}},
+			want: []string{`profiles[0].plugins.filter.enabled[0].name: "Foo": unknown plugin (known: AzureDiskLimits, CinderLimits, Coscheduling, DefaultBinder, DefaultPreemption, DynamicResources, EBSLimits, GCEPDLimits, GangScheduling,`}},
+		{name: "unmodelled kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeDeclaredFeatures\n",
+			want: []string{`"NodeDeclaredFeatures": kube-scheduler plugin that this registry does not offer`}},
 		{name: "removed kube plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: EBSLimits\n",
 			want: []string{`profiles[0].plugins.filter.enabled[0].name: "EBSLimits": was invalid in version "kubescheduler.config.k8s.io/v1"`}},
 		{name: "unknown disabled plugin", in: cfgHead + "profiles:\n- plugins:\n    filter:\n      disabled:\n      - name: NodeNmae\n",
@@ -217,7 +217,7 @@ func TestConfigKubeBehaviour(t *testing.T) {
 		}
 	})
 	t.Run("disabling a plugin schedkit does not model is accepted", func(t *testing.T) {
-		p := load(t, "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: DynamicResources\n      - name: NodeDeclaredFeatures\n")
+		p := load(t, "profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeDeclaredFeatures\n")
 		cfgDiffLists(t, "profile", def, cfgListsOf(p))
 	})
 	t.Run("enabled beats disabled in multiPoint", func(t *testing.T) {
@@ -288,7 +288,7 @@ func TestConfigDefaultPreemption(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := c.Profiles[0]
-	if d := cmp.Diff([]string{config.DefaultPreemptionName}, p.PostFilter); d != "" {
+	if d := cmp.Diff([]string{config.DefaultPreemptionName, config.DynamicResourcesName}, p.PostFilter); d != "" {
 		t.Errorf("postFilter (-want +got):\n%s", d)
 	}
 	want := config.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 0}
@@ -492,7 +492,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := c.Profiles[0]
-	if d := cmp.Diff([]string{config.SchedulingGatesName}, p.PreEnqueue); d != "" {
+	if d := cmp.Diff([]string{config.SchedulingGatesName, config.DynamicResourcesName}, p.PreEnqueue); d != "" {
 		t.Errorf("preEnqueue (-want +got):\n%s", d)
 	}
 	if got := p.Args[config.VolumeBindingName]; !cmp.Equal(got, config.VolumeBindingArgs{BindTimeoutSeconds: 0, StorageCapacityScoring: new(false)}) {
@@ -531,7 +531,7 @@ func TestConfigVolumePlugins(t *testing.T) {
 	if got, err := DecodePluginArgs(config.VolumeBindingName, nil, gate); err != nil || !got.(config.VolumeBindingArgs).CapacityScoring() {
 		t.Errorf("DecodePluginArgs with the gate: %#v, %v", got, err)
 	}
-	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n")
+	c, err = load("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: SchedulingGates\n      - name: DynamicResources\n")
 	if err != nil || len(c.Profiles[0].PreEnqueue) != 0 {
 		t.Errorf("disabling SchedulingGates: %v, preEnqueue %v", err, c.Profiles[0].PreEnqueue)
 	}

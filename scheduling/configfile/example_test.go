@@ -57,13 +57,14 @@ profiles:
 `))
 	fmt.Println(err)
 	// Output:
-	// bin-packing scores 7 plugins:
+	// bin-packing scores 8 plugins:
 	//   NodeResourcesFit 5
 	//   TaintToleration 3
 	//   NodeAffinity 2
 	//   VolumeBinding 1
 	//   PodTopologySpread 2
 	//   InterPodAffinity 2
+	//   DynamicResources 2
 	//   NodeResourcesBalancedAllocation 1
 	// strategy: MostAllocated [{cpu 1} {memory 1}]
 	// parallelism: 16 percentageOfNodesToScore: 50

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -85,7 +86,7 @@ func TestConfigRequestedToCapacityRatioPaths(t *testing.T) {
 // (framework/runtime/framework.go) checks each Score plugin's weight
 // against the running total of the plugins before it, in score-point then
 // multiPoint order, and that total includes the default VolumeBinding
-// (weight 1) and DynamicResources (2, which schedkit does not run). With
+// (weight 1) and DynamicResources (2). With
 // the default weights, the total before NodeResourcesBalancedAllocation is
 // TaintToleration 3 + NodeAffinity 2 + NodeResourcesFit 1 + VolumeBinding
 // 1 + PodTopologySpread 2 + InterPodAffinity 2 + DynamicResources 2 = 13
@@ -108,9 +109,9 @@ func TestConfigNegativeWeightsAsKube(t *testing.T) {
 	}{
 		{w: -12},
 		{w: -13},
-		{w: -14, wantErr: `plugin "ImageLocality" weight 1, running total -100, counting kube's default DynamicResources (weight 2), which schedkit does not run`},
+		{w: -14, wantErr: `plugin "ImageLocality" weight 1, running total -100, wraps around`},
 		{w: -12, disableVB: true},
-		{w: -13, disableVB: true, wantErr: `plugin "ImageLocality" weight 1, running total -100, counting kube's default DynamicResources (weight 2)`},
+		{w: -13, disableVB: true, wantErr: `plugin "ImageLocality" weight 1, running total -100, wraps around`},
 	} {
 		c, err := LoadConfig([]byte(file(tc.w, tc.disableVB)))
 		if tc.wantErr != "" {
@@ -377,15 +378,15 @@ func TestConfigAPIVersionNotAString(t *testing.T) {
 	}
 }
 
-// TestConfigDynamicResources: kube-scheduler v1.36's DynamicResources and
-// NodeDeclaredFeatures, which schedkit does not run, load where kube's
-// written configuration puts them, and the errors kube gives for them are
-// errors here too: DynamicResourcesArgs validated as
-// ValidateDynamicResourcesArgs does (filterTimeout not negative,
-// bindingTimeout at least 1s) and decoded strictly, and a plugin listed
-// twice in multiPoint refused (kube: "already registered"). Enabling them
-// at another point, or args for NodeDeclaredFeatures, is refused, where
-// kube accepts both.
+// TestConfigDynamicResources: kube-scheduler's DynamicResources loads like
+// any plugin (its multiPoint weight, its args), NodeDeclaredFeatures, which
+// schedkit does not run, loads where kube's written configuration puts it,
+// and the errors kube gives for them are errors here too:
+// DynamicResourcesArgs validated as ValidateDynamicResourcesArgs does
+// (filterTimeout not negative, bindingTimeout at least 1s) and decoded
+// strictly, and a plugin listed twice in multiPoint refused (kube:
+// "already registered"). Args for NodeDeclaredFeatures are refused, where
+// kube accepts them.
 func TestConfigDynamicResources(t *testing.T) {
 	c, err := LoadConfig([]byte(cfgHead + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: DynamicResources\n        weight: 3\n" +
 		"  pluginConfig:\n  - name: DynamicResources\n    args: {filterTimeout: 0s, bindingTimeout: 1s}\n"))
@@ -393,11 +394,13 @@ func TestConfigDynamicResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := c.Profiles[0]
-	if d := cmp.Diff(cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(p)); d != "" {
+	want := cfgListsOf(scheduling.DefaultProfile())
+	want.Weights[config.DynamicResourcesName] = 3
+	if d := cmp.Diff(want, cfgListsOf(p)); d != "" {
 		t.Errorf("profile differs from the default one (-want +got):\n%s", d)
 	}
-	if _, ok := p.Args["DynamicResources"]; ok {
-		t.Error("the profile holds args for DynamicResources")
+	if d := cmp.Diff(config.DynamicResourcesArgs{BindingTimeout: time.Second}, p.Args[config.DynamicResourcesName]); d != "" {
+		t.Errorf("DynamicResources args (-want +got):\n%s", d)
 	}
 	if out := cfgWriteString(t, c); !strings.Contains(out, "bindingTimeout: 1s\n      filterTimeout: 0s\n      kind: DynamicResourcesArgs") {
 		t.Errorf("written configuration lacks the args:\n%s", out)
@@ -410,8 +413,8 @@ func TestConfigDynamicResources(t *testing.T) {
 		{"profiles:\n- pluginConfig:\n  - name: DynamicResources\n    args: {timeout: 1s}\n", `unknown field "timeout"`},
 		{"profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: DynamicResources\n      - name: DynamicResources\n",
 			`plugins.multiPoint: plugin "DynamicResources" already registered`},
-		{"profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: DynamicResources\n",
-			`profiles[0].plugins.filter.enabled[0].name: "DynamicResources": kube-scheduler plugin that this registry does not offer (schedkit does not model it`},
+		{"profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: NodeDeclaredFeatures\n",
+			`profiles[0].plugins.filter.enabled[0].name: "NodeDeclaredFeatures": kube-scheduler plugin that this registry does not offer (schedkit does not model it`},
 		{"profiles:\n- pluginConfig:\n  - name: NodeDeclaredFeatures\n    args: {x: 1}\n",
 			`profiles[0].pluginConfig[0].name: "NodeDeclaredFeatures": kube-scheduler plugin that schedkit does not model; it takes no args`},
 	} {

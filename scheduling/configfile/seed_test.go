@@ -58,7 +58,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 	}
 	cfgDiffLists(t, "default profile", cfgListsOf(scheduling.DefaultProfile()), cfgListsOf(c.Profiles[0]))
 	want := map[string]int64{config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
-		config.VolumeBindingName: 1, config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2,
+		config.VolumeBindingName: 1, config.PodTopologySpreadName: 2, config.InterPodAffinityName: 2, config.DynamicResourcesName: 2,
 		config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1}
 	if d := cmp.Diff(want, c.Profiles[0].Weights); d != "" {
 		t.Errorf("weights (-want +got):\n%s", d)
@@ -75,6 +75,7 @@ func TestConfigSeed004Minimal(t *testing.T) {
 		config.NodeAffinityName:                    config.DefaultNodeAffinityArgs(),
 		config.DefaultPreemptionName:               config.DefaultDefaultPreemptionArgs(),
 		config.VolumeBindingName:                   config.DefaultVolumeBindingArgs().ForKubeVersion(framework.DefaultKubeVersion),
+		config.DynamicResourcesName:                config.DefaultDynamicResourcesArgs(),
 	}
 	if d := cmp.Diff(wantArgs, c.Profiles[0].Args, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("args (-want +got):\n%s", d)
@@ -94,11 +95,11 @@ func TestConfigSeed004ScoreCustom(t *testing.T) {
 	c := cfgLoadTestdata(t, "seed004_score_custom.yaml", WithConfigPlugins(specs...))
 	want := cfgListsOf(scheduling.DefaultProfile())
 	want.Score = []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-		config.VolumeBindingName, config.InterPodAffinityName, config.NodeResourcesBalancedAllocationName, config.ImageLocalityName,
-		"MyCustomPluginA", "MyCustomPluginB"}
+		config.VolumeBindingName, config.InterPodAffinityName, config.DynamicResourcesName, config.NodeResourcesBalancedAllocationName,
+		config.ImageLocalityName, "MyCustomPluginA", "MyCustomPluginB"}
 	want.Weights = map[string]int64{config.TaintTolerationName: 3, config.NodeAffinityName: 2, config.NodeResourcesFitName: 1,
-		config.VolumeBindingName: 1, config.InterPodAffinityName: 2, config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1,
-		"MyCustomPluginA": 2, "MyCustomPluginB": 1}
+		config.VolumeBindingName: 1, config.InterPodAffinityName: 2, config.DynamicResourcesName: 2,
+		config.NodeResourcesBalancedAllocationName: 1, config.ImageLocalityName: 1, "MyCustomPluginA": 2, "MyCustomPluginB": 1}
 	cfgDiffLists(t, "profile", want, cfgListsOf(c.Profiles[0]))
 }
 

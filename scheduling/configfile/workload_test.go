@@ -43,7 +43,7 @@ func TestConfigWorkloadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := cfgPlacementLists{
-		PreEnqueue: []string{config.SchedulingGatesName, scheduling.GangSchedulingName},
+		PreEnqueue: []string{config.SchedulingGatesName, config.DynamicResourcesName, scheduling.GangSchedulingName},
 		Permit:     []string{scheduling.GangSchedulingName},
 		Generate:   []string{scheduling.TopologyPlacementGeneratorName},
 		Score:      []string{config.NodeResourcesFitName, scheduling.PodGroupPodsCountName},
@@ -71,7 +71,7 @@ func TestConfigWorkloadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantOff := cfgPlacementLists{PreEnqueue: []string{config.SchedulingGatesName}, Score: []string{config.NodeResourcesFitName},
+	wantOff := cfgPlacementLists{PreEnqueue: []string{config.SchedulingGatesName, config.DynamicResourcesName}, Score: []string{config.NodeResourcesFitName},
 		Weights: map[string]int64{config.NodeResourcesFitName: 1}}
 	if d := cmp.Diff(wantOff, cfgPlacementOf(off.Profiles[0])); d != "" {
 		t.Errorf("profile without the gates (-want +got):\n%s", d)

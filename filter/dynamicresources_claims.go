@@ -1,0 +1,288 @@
+package filter
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
+)
+
+// This file finds a pod's ResourceClaims (kube's resourceclaim.Name,
+// IsForPod and IsReservedForPod, and the plugin's foreachPodResourceClaim)
+// and builds the claim for extended resources backed by DRA
+// (extendeddynamicresources.go in kube).
+
+// errClaimNotCreated is resourceclaim.ErrClaimNotFound: a template's
+// claim is not named in the pod's status yet.
+var errClaimNotCreated = errors.New("ResourceClaim not created yet")
+
+// errClaimNotFound is the assume cache's error for a claim it does not
+// hold.
+func errClaimNotFound(namespace, name string) error {
+	return fmt.Errorf("could not find ResourceClaim %q", namespace+"/"+name)
+}
+
+func errClaimExists(c *api.ResourceClaim) error {
+	return fmt.Errorf("resourceclaims %q already exists", c.Name)
+}
+
+// podClaimName is resourceclaim.Name: the name of the claim behind one of
+// the pod's spec.resourceClaims (nil when a template's claim was not
+// needed), and whether the claim must be checked for being the pod's.
+func podClaimName(pod *api.Pod, pc *api.PodResourceClaim) (*string, bool, error) {
+	switch {
+	case pc.ResourceClaimName != nil:
+		return pc.ResourceClaimName, false, nil
+	case pc.ResourceClaimTemplateName != nil:
+		for i := range pod.Status.ResourceClaimStatuses {
+			if st := &pod.Status.ResourceClaimStatuses[i]; st.Name == pc.Name {
+				return st.ResourceClaimName, true, nil
+			}
+		}
+		return nil, false, fmt.Errorf(`pod "%s/%s": %w`, pod.Namespace, pod.Name, errClaimNotCreated)
+	}
+	return nil, false, fmt.Errorf(`pod "%s/%s", spec.resourceClaim %q: none of the supported fields are set`, pod.Namespace, pod.Name, pc.Name)
+}
+
+// claimIsForPod is resourceclaim.IsForPod without pod groups: the claim is
+// in the pod's namespace and the pod is its controller.
+func claimIsForPod(pod *api.Pod, c *api.ResourceClaim) error {
+	if c.Namespace != pod.Namespace {
+		return fmt.Errorf("ResourceClaim %s/%s is not in the same namespace as Pod %s/%s", c.Namespace, c.Name, pod.Namespace, pod.Name)
+	}
+	if ref := c.ControllerRef(); ref == nil || ref.UID != pod.UID {
+		return fmt.Errorf("ResourceClaim %s/%s was not created for Pod %s/%s (Pod is not owner)", c.Namespace, c.Name, pod.Namespace, pod.Name)
+	}
+	return nil
+}
+
+// reservedForPod is resourceclaim.IsReservedForPod without pod groups.
+func reservedForPod(pod *api.Pod, c *api.ResourceClaim) bool {
+	for i := range c.Status.ReservedFor {
+		if c.Status.ReservedFor[i].UID == pod.UID {
+			return true
+		}
+	}
+	return false
+}
+
+// podClaims is foreachPodResourceClaim: the claims of the pod's
+// spec.resourceClaims that exist, or the first reason the pod cannot be
+// scheduled yet (a claim not created, missing, being deleted, or not the
+// pod's).
+func podClaims(view framework.DRAView, pod *api.Pod) ([]*api.ResourceClaim, error) {
+	var out []*api.ResourceClaim
+	for i := range pod.Spec.ResourceClaims {
+		name, checkOwner, err := podClaimName(pod, &pod.Spec.ResourceClaims[i])
+		if err != nil {
+			return nil, err
+		}
+		if name == nil {
+			continue
+		}
+		c, ok := view.ResourceClaim(pod.Namespace, *name)
+		if !ok {
+			return nil, errClaimNotFound(pod.Namespace, *name)
+		}
+		if c.DeletionTimestamp != nil {
+			return nil, fmt.Errorf("resourceclaim %q is being deleted", c.Name)
+		}
+		if checkOwner {
+			if err := claimIsForPod(pod, c); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// The extended-resource claim: its in-memory name before PreBind creates
+// it, the annotation that marks it, and the prefix of the implicit
+// extended resource name of every DeviceClass.
+const (
+	specialClaimName          = "<extended-resources>"
+	extendedClaimAnnotation   = "resource.kubernetes.io/extended-resource-claim"
+	deviceClassResourcePrefix = "deviceclass.resource.kubernetes.io/"
+)
+
+// extendedClass is kube's ExtendedResourceCache.GetDeviceClass: the class
+// an extended resource name maps to, explicitly (spec.extendedResourceName;
+// among several classes the newest, then the lowest name) or implicitly
+// (deviceclass.resource.kubernetes.io/<class>).
+func extendedClass(view framework.DRAView, name resource.Name) *api.DeviceClass {
+	if c, ok := strings.CutPrefix(string(name), deviceClassResourcePrefix); ok {
+		if dc, ok := view.DeviceClass(c); ok {
+			return dc
+		}
+	}
+	var best *api.DeviceClass
+	for _, dc := range view.DeviceClasses() {
+		if dc.Spec.ExtendedResourceName == nil || *dc.Spec.ExtendedResourceName != string(name) {
+			continue
+		}
+		if best == nil || dc.CreationTimestamp.After(best.CreationTimestamp) ||
+			(dc.CreationTimestamp.Equal(best.CreationTimestamp) && dc.Name < best.Name) {
+			best = dc
+		}
+	}
+	return best
+}
+
+// isDRAExtendedName is kube's IsDRAExtendedResourceName.
+func isDRAExtendedName(n resource.Name) bool {
+	return n.IsExtended() || strings.HasPrefix(string(n), deviceClassResourcePrefix)
+}
+
+// extendedRequests returns the pod's non-zero requests of extended
+// resources some DeviceClass backs (nil when there is none), with every
+// extended request of the pod (kube's podScalarResources).
+func extendedRequests(view framework.DRAView, pod *api.Pod) map[resource.Name]int64 {
+	if len(view.DeviceClasses()) == 0 {
+		return nil
+	}
+	reqs := api.PodRequests(pod, api.RequestOptions{})
+	backed := false
+	for n, q := range reqs {
+		if q.IsZero() || !isDRAExtendedName(n) {
+			continue
+		}
+		if extendedClass(view, n) != nil {
+			backed = true
+			break
+		}
+	}
+	if !backed {
+		return nil
+	}
+	out := make(map[resource.Name]int64)
+	for n, q := range reqs {
+		if n.IsScalar() || isDRAExtendedName(n) {
+			out[n] = q.Value()
+		}
+	}
+	return out
+}
+
+// findExtendedClaim returns the extended-resource claim a previous cycle
+// created for the pod (annotated, controlled by the pod), or nil.
+func findExtendedClaim(view framework.DRAView, pod *api.Pod) *api.ResourceClaim {
+	for _, c := range view.ResourceClaims() {
+		if c.Annotations[extendedClaimAnnotation] != "true" {
+			continue
+		}
+		for _, o := range c.OwnerReferences {
+			if o.Name == pod.Name && o.Controller && o.UID == pod.UID {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// newExtendedClaim is the in-memory extended-resource claim of a pod,
+// without requests until Filter gives each node its own.
+func newExtendedClaim(pod *api.Pod) *api.ResourceClaim {
+	c := &api.ResourceClaim{}
+	c.Namespace, c.Name = pod.Namespace, specialClaimName
+	c.UID = "extended-resources/" + pod.Namespace + "/" + pod.Name + "/" + pod.UID
+	c.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
+	c.Annotations = map[string]string{extendedClaimAnnotation: "true"}
+	return c
+}
+
+// extendedDeviceRequests is kube's createRequestsAndMappings without the
+// container mappings: one ExactCount request per container and extended
+// resource the node must provide through DRA, named
+// container-<index>-request-<index of the resource among the container's
+// sorted requests>; init containers that run to completion share the
+// largest of their requests and reuse the requests of later long-lived
+// containers first.
+func extendedDeviceRequests(view framework.DRAView, pod *api.Pod, need map[resource.Name]int64) []api.DeviceRequest {
+	containers := slices.Concat(pod.Spec.InitContainers, pod.Spec.Containers)
+	nInit := len(pod.Spec.InitContainers)
+	var long, short []int
+	for i := range containers {
+		c := &containers[i]
+		sidecar := c.RestartPolicy != nil && *c.RestartPolicy == api.RestartPolicyAlways
+		if i < nInit && !sidecar {
+			short = append(short, i)
+		} else {
+			long = append(long, i)
+		}
+	}
+	names := make([]resource.Name, 0, len(need))
+	for n := range need {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var out []api.DeviceRequest
+	for _, n := range names {
+		class := extendedClass(view, n)
+		if class == nil {
+			continue
+		}
+		longReqs := make([]*api.DeviceRequest, len(containers))
+		for _, i := range long {
+			longReqs[i] = containerDeviceRequest(i, &containers[i], n, class.Name, nil)
+		}
+		var maxShort *api.DeviceRequest
+		for _, i := range short {
+			r := containerDeviceRequest(i, &containers[i], n, class.Name, longReqs[i:])
+			if r != nil && (maxShort == nil || maxShort.Exactly.Count < r.Exactly.Count) {
+				maxShort = r
+			}
+		}
+		if maxShort != nil {
+			out = append(out, *maxShort)
+		}
+		for _, r := range longReqs {
+			if r != nil {
+				out = append(out, *r)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b api.DeviceRequest) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// containerDeviceRequest is kube's createResourceRequestAndMappings: the
+// request container i needs for resource n beyond what the reusable
+// requests give it (nil when none).
+func containerDeviceRequest(i int, c *api.Container, n resource.Name, class string, reusable []*api.DeviceRequest) *api.DeviceRequest {
+	q, ok := c.Resources.Requests[n]
+	if !ok {
+		return nil
+	}
+	want := q.Value()
+	if want == 0 || q.MilliValue()%1000 != 0 {
+		return nil
+	}
+	var sum int64
+	for _, r := range reusable {
+		if r != nil {
+			sum += r.Exactly.Count
+			if sum >= want {
+				return nil
+			}
+		}
+	}
+	keys := make([]string, 0, len(c.Resources.Requests))
+	for k := range c.Resources.Requests {
+		keys = append(keys, string(k))
+	}
+	slices.Sort(keys)
+	idx := slices.Index(keys, string(n))
+	return &api.DeviceRequest{
+		Name: fmt.Sprintf("container-%d-request-%d", i, idx),
+		Exactly: &api.ExactDeviceRequest{
+			DeviceClassName: class,
+			AllocationMode:  api.DeviceAllocationModeExactCount,
+			Count:           want - sum,
+		},
+	}
+}

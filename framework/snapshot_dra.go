@@ -1,0 +1,279 @@
+package framework
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// draIndex holds a snapshot's Dynamic Resource Allocation objects, shared
+// with clones until written (copy on write), and what kube-scheduler's DRA
+// manager derives from them: the devices allocated to claims (its
+// allocatedDevices tracker, kept current as claims change) and the
+// allocations in flight between DynamicResources' Reserve and PreBind.
+type draIndex struct {
+	slices    cowMap[string, *api.ResourceSlice]
+	classes   cowMap[string, *api.DeviceClass]
+	claims    cowMap[nsName, *api.ResourceClaim]
+	templates cowMap[nsName, *api.ResourceClaimTemplate]
+	// devices counts the claims allocating each device exclusively
+	// (results without admin access and without a share ID).
+	devices cowMap[api.DeviceID, int32]
+	// sharing holds the allocated claims with a shared result (a share
+	// ID: consumable capacity).
+	sharing cowMap[nsName, *api.ResourceClaim]
+	// inFlight holds, by claim UID, the claims whose allocation Reserve
+	// made and PreBind has not yet written.
+	inFlight cowMap[string, *api.ResourceClaim]
+	// sorted caches the slices in name order; every change of the slices
+	// installs a new, empty holder, so clones share it until one changes.
+	sorted *draSorted
+}
+
+// draSorted is the lazily built sorted slice list.
+type draSorted struct {
+	once sync.Once
+	list []*api.ResourceSlice
+}
+
+func (x *draIndex) share() {
+	x.slices.shared, x.classes.shared, x.claims.shared, x.templates.shared = true, true, true, true
+	x.devices.shared, x.sharing.shared, x.inFlight.shared = true, true, true
+	if x.sorted == nil {
+		x.sorted = &draSorted{}
+	}
+}
+
+func (x *draIndex) get(k api.StorageKind, ns, name string) (api.StorageObject, bool) {
+	switch k {
+	case api.KindResourceSlice:
+		o, ok := x.slices.m[name]
+		return o, ok
+	case api.KindDeviceClass:
+		o, ok := x.classes.m[name]
+		return o, ok
+	case api.KindResourceClaim:
+		o, ok := x.claims.m[nsName{ns, name}]
+		return o, ok
+	case api.KindResourceClaimTemplate:
+		o, ok := x.templates.m[nsName{ns, name}]
+		return o, ok
+	}
+	return nil, false
+}
+
+func (x *draIndex) set(o api.StorageObject) {
+	switch v := o.(type) {
+	case *api.ResourceSlice:
+		x.slices.set(v.Name, v)
+		x.sorted = &draSorted{}
+	case *api.DeviceClass:
+		x.classes.set(v.Name, v)
+	case *api.ResourceClaim:
+		k := nsName{v.Namespace, v.Name}
+		if old, ok := x.claims.m[k]; ok {
+			x.claimDevices(old, -1)
+		}
+		x.claims.set(k, v)
+		x.claimDevices(v, 1)
+	case *api.ResourceClaimTemplate:
+		x.templates.set(nsName{v.Namespace, v.Name}, v)
+	}
+}
+
+func (x *draIndex) del(k api.StorageKind, ns, name string) {
+	switch k {
+	case api.KindResourceSlice:
+		x.slices.del(name)
+		x.sorted = &draSorted{}
+	case api.KindDeviceClass:
+		x.classes.del(name)
+	case api.KindResourceClaim:
+		key := nsName{ns, name}
+		if old, ok := x.claims.m[key]; ok {
+			x.claimDevices(old, -1)
+		}
+		x.claims.del(key)
+	case api.KindResourceClaimTemplate:
+		x.templates.del(nsName{ns, name})
+	}
+}
+
+// claimDevices adds (delta 1) or removes (−1) the devices a claim's
+// allocation uses, as kube's allocatedDevices does on claim events.
+func (x *draIndex) claimDevices(c *api.ResourceClaim, delta int32) {
+	a := c.Status.Allocation
+	if a == nil {
+		return
+	}
+	shared := false
+	for i := range a.Devices.Results {
+		r := &a.Devices.Results[i]
+		if r.AdminAccess != nil && *r.AdminAccess {
+			continue
+		}
+		if r.ShareID != nil {
+			shared = true
+			continue
+		}
+		id := api.DeviceID{Driver: r.Driver, Pool: r.Pool, Device: r.Device}
+		n := x.devices.m[id] + delta
+		if n <= 0 {
+			x.devices.del(id)
+		} else {
+			x.devices.set(id, n)
+		}
+	}
+	if shared {
+		k := nsName{c.Namespace, c.Name}
+		if delta > 0 {
+			x.sharing.set(k, c)
+		} else {
+			x.sharing.del(k)
+		}
+	}
+}
+
+// DRAView reads a snapshot's Dynamic Resource Allocation objects and the
+// allocation state derived from them (what kube-scheduler's DRA manager
+// offers its DynamicResources plugin). It reads the snapshot as it is when
+// called; the objects are shared: do not modify them.
+type DRAView struct{ x *draIndex }
+
+// DRA returns the view of the snapshot's DRA objects.
+func (s *Snapshot) DRA() DRAView { return DRAView{&s.storage.dra} }
+
+// Empty reports whether the snapshot holds no claim, class, slice or
+// template (DynamicResources then has nothing to look up).
+func (v DRAView) Empty() bool {
+	x := v.x
+	return len(x.claims.m) == 0 && len(x.classes.m) == 0 && len(x.slices.m) == 0 && len(x.templates.m) == 0
+}
+
+// ResourceSlices returns every ResourceSlice sorted by name. The slice is
+// shared: do not modify it.
+func (v DRAView) ResourceSlices() []*api.ResourceSlice {
+	h := v.x.sorted
+	if h == nil {
+		return sortedValues(v.x.slices.m)
+	}
+	h.once.Do(func() { h.list = sortedValues(v.x.slices.m) })
+	return h.list
+}
+
+// DeviceClass returns the named DeviceClass.
+func (v DRAView) DeviceClass(name string) (*api.DeviceClass, bool) {
+	c, ok := v.x.classes.m[name]
+	return c, ok
+}
+
+// DeviceClasses returns every DeviceClass sorted by name.
+func (v DRAView) DeviceClasses() []*api.DeviceClass { return sortedValues(v.x.classes.m) }
+
+// ResourceClaim returns the claim namespace/name.
+func (v DRAView) ResourceClaim(namespace, name string) (*api.ResourceClaim, bool) {
+	c, ok := v.x.claims.m[nsName{namespace, name}]
+	return c, ok
+}
+
+// ResourceClaims returns every claim sorted by namespace/name.
+func (v DRAView) ResourceClaims() []*api.ResourceClaim { return sortedClaims(v.x.claims.m) }
+
+// ResourceClaimTemplate returns the template namespace/name.
+func (v DRAView) ResourceClaimTemplate(namespace, name string) (*api.ResourceClaimTemplate, bool) {
+	t, ok := v.x.templates.m[nsName{namespace, name}]
+	return t, ok
+}
+
+// ResourceClaimTemplates returns every template sorted by namespace/name.
+func (v DRAView) ResourceClaimTemplates() []*api.ResourceClaimTemplate {
+	out := slices.Collect(maps.Values(v.x.templates.m))
+	slices.SortFunc(out, func(a, b *api.ResourceClaimTemplate) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// AllocatedDevices calls f for each device allocated exclusively to a
+// stored claim (kube's allocatedDevices set: results with admin access or
+// a share ID are not in it), in no particular order.
+func (v DRAView) AllocatedDevices(f func(api.DeviceID)) {
+	for id := range v.x.devices.m {
+		f(id)
+	}
+}
+
+// NumAllocatedDevices returns how many devices AllocatedDevices visits.
+func (v DRAView) NumAllocatedDevices() int { return len(v.x.devices.m) }
+
+// SharedAllocations returns the stored claims whose allocation has a
+// shared result (a share ID, under consumable capacity), sorted by
+// namespace/name.
+func (v DRAView) SharedAllocations() []*api.ResourceClaim { return sortedClaims(v.x.sharing.m) }
+
+// InFlight returns the claim (with its allocation) whose allocation is in
+// flight under the claim UID uid, or nil.
+func (v DRAView) InFlight(uid string) *api.ResourceClaim { return v.x.inFlight.m[uid] }
+
+// InFlightClaims returns the claims whose allocation is in flight, sorted
+// by namespace/name.
+func (v DRAView) InFlightClaims() []*api.ResourceClaim {
+	out := slices.Collect(maps.Values(v.x.inFlight.m))
+	slices.SortFunc(out, func(a, b *api.ResourceClaim) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
+	})
+	return out
+}
+
+// SetDRAInFlight records claim (carrying the allocation DynamicResources'
+// Reserve made) as in flight under the claim UID uid, or, with a nil claim,
+// ends the in-flight allocation; it returns the claim recorded before
+// (nil when none), so that a caller can undo the change.
+func (s *Snapshot) SetDRAInFlight(uid string, claim *api.ResourceClaim) *api.ResourceClaim {
+	x := &s.storage.dra
+	old := x.inFlight.m[uid]
+	if claim == nil {
+		x.inFlight.del(uid)
+	} else {
+		x.inFlight.set(uid, claim)
+	}
+	return old
+}
+
+func sortedClaims(m map[nsName]*api.ResourceClaim) []*api.ResourceClaim {
+	out := slices.Collect(maps.Values(m))
+	slices.SortFunc(out, func(a, b *api.ResourceClaim) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// WithDRA records Dynamic Resource Allocation objects (validated; a
+// duplicate is an error).
+func WithDRA(objs api.DRAObjects) SnapshotOption {
+	return WithStorageObjects(objs.Each()...)
+}
+
+// WithStorageObjects records storage or DRA objects one by one (validated;
+// a duplicate is an error).
+func WithStorageObjects(objs ...api.StorageObject) SnapshotOption {
+	return func(s *Snapshot) error {
+		for _, o := range objs {
+			if o == nil {
+				return fmt.Errorf("framework: snapshot: nil storage object")
+			}
+			k, ns, name := api.StorageObjectKey(o)
+			if _, ok := s.storageObject(k, ns, name); ok {
+				return fmt.Errorf("framework: snapshot: duplicate %s", k.Describe(ns, name))
+			}
+			if _, err := s.SetStorageObject(o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
