@@ -66,7 +66,7 @@ func TestDynamicResourcesHints(t *testing.T) {
 	if got, _ := afterPodUpdate(snap, pi, before, after); got != framework.QueueSkip {
 		t.Errorf("another pod's update: %v, want QueueSkip", got)
 	}
-	if evs := framework.PodUpdateEvents(p, &withStatus); len(evs) != 1 || evs[0].ActionType != framework.UpdatePodGeneratedResourceClaim {
+	if evs := framework.PodUpdateEvents(p, &withStatus, framework.DefaultKubeVersion); len(evs) != 1 || evs[0].ActionType != framework.UpdatePodGeneratedResourceClaim {
 		t.Errorf("pod update events %v, want UpdatePodGeneratedResourceClaim", evs)
 	}
 }
