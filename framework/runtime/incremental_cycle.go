@@ -59,6 +59,10 @@ type Incremental struct {
 	snap  *framework.Snapshot
 	n     int
 	ready bool // PreFilter ran on state for the current snapshot
+	// picked is the snapshot index of the node the evaluator's last
+	// handled cycle chose (-1: none), so that Added finds the node a
+	// replica was placed on without looking its name up.
+	picked int
 	// seq is the snapshot's ChangeSeq when the caches below were last
 	// brought up to date with its changes (syncChanges).
 	seq   uint64
@@ -169,7 +173,10 @@ func (inc *Incremental) Added(pod *framework.PodInfo, node string) {
 	if !inc.ready {
 		return // the next cycle starts over and sees every pod
 	}
-	k := inc.snap.Index(node)
+	k := inc.picked
+	if all := inc.snap.Nodes(); k < 0 || k >= len(all) || all[k].Name() != node {
+		k = inc.snap.Index(node)
+	}
 	if k < 0 || pod == nil {
 		inc.reset()
 		return
@@ -209,6 +216,7 @@ func (inc *Incremental) reset() {
 // reports it).
 func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, pod *framework.PodInfo, opts CycleOptions) (res *Result, handled bool) {
 	f := inc.f
+	inc.picked = -1
 	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
 		!opts.SkipExplanation || opts.ExplainFilters || opts.NominatedPods != nil || opts.Nodes != nil ||
 		len(f.extenders) > 0 || !f.HasScorePlugins() {
@@ -268,6 +276,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, 
 	case len(res.feasible) == 1 && !opts.AlwaysScore:
 		res.selected = 0
 		res.rankGeneric(opts.TopN)
+		inc.picked = res.SelectedIndex()
 		return res, true
 	}
 	nodes := res.feasibleNodes()
@@ -287,6 +296,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, 
 	} else {
 		res.selectHost(opts.Rand, opts.TopN)
 	}
+	inc.picked = res.SelectedIndex()
 	return res, true
 }
 

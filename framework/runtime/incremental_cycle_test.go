@@ -290,7 +290,8 @@ func drawIncCase(t *rapid.T) incCase {
 // snapshot with the same options, and checks every outcome of the two
 // Results (the feasible nodes too) and the random sources' states. On some
 // draws the incremental side reuses one Result (opts.Reuse) for all its
-// cycles, which must not alias memory a later cycle writes.
+// cycles, which must not alias memory a later cycle writes. Each replica
+// goes to the chosen node, or on some draws to another node.
 func TestPropIncrementalMatchesSchedule(t *testing.T) {
 	handled := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -348,6 +349,11 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 				t.Fatalf("%s: random streams differ after the cycle", where)
 			}
 			node := ra2.SelectedNode()
+			if rapid.IntRange(0, 3).Draw(t, "elsewhere") == 0 {
+				// A pod placed on another node than the one chosen: Added
+				// must find that node, not the cycle's choice.
+				node = c.snap.Nodes()[rapid.IntRange(0, c.snap.NumNodes()-1).Draw(t, "node")].Name()
+			}
 			start = (start + ra2.EvaluatedNodes()) % c.snap.NumNodes()
 			placed := pod
 			placed.Spec.NodeName = node
