@@ -81,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.maxObjects, "max-objects", replay.DefaultMaxObjects, "most objects one -cluster or -workload file may define (a group counts its count)")
 	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (setup included) to this file")
-	fs.StringVar(&o.memProfile, "memprofile", "", "write a profile of the run's allocations and of the memory in use at its end to this file (go tool pprof -sample_index=alloc_space or inuse_space)")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a profile of the allocations, and of the memory in use when the last profile's last pod has arrived, to this file (go tool pprof -sample_index=alloc_space or inuse_space)")
 	fs.BoolVar(&o.popFromBackoff, "pop-from-backoff", true, "retry backing-off pods at once when the scheduler is idle (kube v1.33+ SchedulerPopFromBackoffQ); false speeds up workloads that leave many pods unschedulable")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -205,14 +205,24 @@ var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
 // with a NodeMetric reporting some background usage (for LoadAware); bar
-// shows the progress.
+// shows the progress. The nodes of one size share their capacity and
+// allocatable lists (the scheduler never modifies a node it is given).
 func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
 	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
+	templates := make([]*api.Node, len(sizes)) // and pods: 110
+	for i, s := range sizes {
+		templates[i] = builder.MakeNode().Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
+	}
+	nodes := make([]api.Node, n) // one allocation for every node
+	w.Nodes = slices.Grow(w.Nodes, n)
+	w.NodeMetrics = slices.Grow(w.NodeMetrics, n)
 	for i := range n {
-		s := sizes[size[i%len(size)]]
-		node := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label(api.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%3)).
-			Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj() // and pods: 110
+		node := &nodes[i]
+		*node = *templates[size[i%len(size)]]
+		node.Name = fmt.Sprintf("node-%04d", i)
+		// The labels the builder's Name and Label set.
+		node.Labels = map[string]string{"kubernetes.io/hostname": node.Name, api.LabelTopologyZone: fmt.Sprintf("zone-%c", 'a'+i%3)}
 		w.Nodes = append(w.Nodes, node)
 		cpu := node.Status.Allocatable[resource.CPU]
 		mem := node.Status.Allocatable[resource.Memory]
@@ -349,8 +359,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		builtinStatefulSet(statefulReplicas(o.pods), w)
 	}
 	bar.clear()
-	if err := w.Validate(); err != nil {
-		return err
+	// A workload read from a file is checked before the output files are
+	// created; the built-in one is valid by construction, and Replay
+	// checks it again anyway.
+	if o.clusterFile != "" || o.workloadFile != "" {
+		if err := w.Validate(); err != nil {
+			return err
+		}
 	}
 	var profiles []namedProfile
 	switch {

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
@@ -71,6 +73,50 @@ func TestBuiltinWorkloadEqualsBuilt(t *testing.T) {
 				if !reflect.DeepEqual(w.Arrivals[i], want[i]) {
 					t.Fatalf("n=%d seed=%d: arrival %d = %+v (pod %+v), want %+v (pod %+v)", n, seed, i, w.Arrivals[i], *w.Arrivals[i].Pod, want[i], *want[i].Pod)
 				}
+			}
+		}
+	}
+}
+
+// builderCluster is builtinCluster written plainly: every node built on
+// its own by the builder, from the same random draws.
+func builderCluster(n int, rng *rand.Rand) ([]*api.Node, []*api.NodeMetric) {
+	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
+	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
+	var nodes []*api.Node
+	var metrics []*api.NodeMetric
+	for i := range n {
+		s := sizes[size[i%len(size)]]
+		node := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label(api.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%3)).
+			Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
+		nodes = append(nodes, node)
+		cpu := node.Status.Allocatable[resource.CPU]
+		mem := node.Status.Allocatable[resource.Memory]
+		usedCPU := cpu.MilliValue() * int64(rng.IntN(16)) / 100
+		usedMem := mem.Value() * int64(5+rng.IntN(16)) / 100
+		metrics = append(metrics, builder.MakeNodeMetric(node.Name).UpdateTime(simStart).
+			Usage(map[string]string{"cpu": fmt.Sprintf("%dm", usedCPU), "memory": fmt.Sprint(usedMem)}).Obj())
+	}
+	return nodes, metrics
+}
+
+// TestBuiltinClusterEqualsBuilt: the built-in cluster's nodes, which share
+// their capacity lists per size, equal nodes built one by one, and so do
+// their NodeMetrics.
+func TestBuiltinClusterEqualsBuilt(t *testing.T) {
+	for _, n := range []int{1, 2, 1234} {
+		var w replay.Workload
+		builtinCluster(n, rand.New(rand.NewPCG(5, 0x5eed)), &w, nil)
+		nodes, metrics := builderCluster(n, rand.New(rand.NewPCG(5, 0x5eed)))
+		if len(w.Nodes) != n || len(w.NodeMetrics) != n {
+			t.Fatalf("n=%d: %d nodes, %d metrics", n, len(w.Nodes), len(w.NodeMetrics))
+		}
+		for i := range nodes {
+			if !reflect.DeepEqual(w.Nodes[i], nodes[i]) {
+				t.Fatalf("n=%d: node %d = %+v, want %+v", n, i, *w.Nodes[i], *nodes[i])
+			}
+			if !reflect.DeepEqual(w.NodeMetrics[i], metrics[i]) {
+				t.Fatalf("n=%d: metric %d = %+v, want %+v", n, i, *w.NodeMetrics[i], *metrics[i])
 			}
 		}
 	}

@@ -242,7 +242,6 @@ type pod struct {
 	pod      *api.Pod
 	duration time.Duration
 	inc      int // bumped at every (re)submission and binding
-	bound    time.Time
 	outcome  PodOutcome
 	gang     *gang // the workload gang it belongs to, if any
 }
@@ -413,7 +412,6 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		switch d.Outcome {
 		case scheduling.OutcomeScheduled, scheduling.OutcomeBound:
 			rp.inc++
-			rp.bound = d.Time
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FateRunning, Node: d.Node}
 			started(gangs.bound(rp, d.Time), d.Time)
 			displaced.placed(d.Pod, d.Node, d.Time)
@@ -444,10 +442,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		return nil, err
 	}
 
-	total, done := len(arrivals), 0
+	total, done := len(tl.arrivals), 0
 	lastArrival := time.Time{}
 	if total > 0 {
-		lastArrival = opts.Start.Add(arrivals[total-1].At)
+		lastArrival = tl.arrivals[total-1].at
 	}
 	measuredLoaded := false
 	wallStart := stopwatch.Now()
@@ -526,7 +524,6 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRejected, Reason: err.Error()}
 				} else if e.pod.pod.Spec.NodeName != "" {
 					e.pod.inc++
-					e.pod.bound = next
 					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRunning, Node: e.pod.pod.Spec.NodeName}
 					started(gangs.bound(e.pod, next), next)
 				}
