@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -588,7 +589,18 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// memoryLimit is the program's soft memory limit unless GOMEMLIMIT sets
+// one: a million pods on 100,000 nodes keep about 2 GiB live, and the
+// collector's default pacing would let the heap grow to twice that; near
+// the limit it collects more often instead (about 1 % more CPU there).
+// A workload whose live memory nears the limit makes the collector run
+// often: raise it with GOMEMLIMIT.
+const memoryLimit = 2900 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	var bar *progress
 	if isTerminal(os.Stdout) {
 		bar = newProgress(os.Stdout, time.Now)
