@@ -93,7 +93,7 @@ func (pl *VolumeBinding) state(state *framework.CycleState) *volumebinding.State
 
 func (pl *VolumeBinding) nodeScore(s *volumebinding.State, node *framework.NodeInfo) int64 {
 	var buf [4]volumebinding.ClassStorage
-	classes, ok := s.ClassStorage(node.Name(), true, buf[:0])
+	classes, ok := s.ClassStorage(node, true, buf[:0])
 	if !ok {
 		return 0
 	}

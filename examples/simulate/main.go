@@ -21,6 +21,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -55,6 +58,9 @@ type options struct {
 	maxObjects int
 	// kube is the kube-scheduler release reproduced (-kube-version).
 	kube framework.KubeVersion
+	// cpuProfile and memProfile are where -cpuprofile and -memprofile
+	// write the program's CPU and allocation profiles.
+	cpuProfile, memProfile string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -75,6 +81,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.jobs, "jobs", 0, "jobs of the gang workload (0: one per 5 nodes)")
 	fs.IntVar(&o.maxObjects, "max-objects", replay.DefaultMaxObjects, "most objects one -cluster or -workload file may define (a group counts its count)")
 	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (setup included) to this file")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a profile of the allocations, and of the memory in use when the last profile's last pod has arrived, to this file (go tool pprof -sample_index=alloc_space or inuse_space)")
 	fs.BoolVar(&o.popFromBackoff, "pop-from-backoff", true, "retry backing-off pods at once when the scheduler is idle (kube v1.33+ SchedulerPopFromBackoffQ); false speeds up workloads that leave many pods unschedulable")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -198,14 +206,24 @@ var simStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // builtinCluster is n nodes of four sizes (4:3:2:1) in three zones, each
 // with a NodeMetric reporting some background usage (for LoadAware); bar
-// shows the progress.
+// shows the progress. The nodes of one size share their capacity and
+// allocatable lists (the scheduler never modifies a node it is given).
 func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	sizes := []struct{ cpu, mem string }{{"8", "32Gi"}, {"16", "64Gi"}, {"32", "128Gi"}, {"64", "256Gi"}}
 	size := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}
+	templates := make([]*api.Node, len(sizes)) // and pods: 110
+	for i, s := range sizes {
+		templates[i] = builder.MakeNode().Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
+	}
+	nodes := make([]api.Node, n) // one allocation for every node
+	w.Nodes = slices.Grow(w.Nodes, n)
+	w.NodeMetrics = slices.Grow(w.NodeMetrics, n)
 	for i := range n {
-		s := sizes[size[i%len(size)]]
-		node := builder.MakeNode().Name(fmt.Sprintf("node-%04d", i)).Label(api.LabelTopologyZone, fmt.Sprintf("zone-%c", 'a'+i%3)).
-			Capacity(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj() // and pods: 110
+		node := &nodes[i]
+		*node = *templates[size[i%len(size)]]
+		node.Name = fmt.Sprintf("node-%04d", i)
+		// The labels the builder's Name and Label set.
+		node.Labels = map[string]string{"kubernetes.io/hostname": node.Name, api.LabelTopologyZone: fmt.Sprintf("zone-%c", 'a'+i%3)}
 		w.Nodes = append(w.Nodes, node)
 		cpu := node.Status.Allocatable[resource.CPU]
 		mem := node.Status.Allocatable[resource.Memory]
@@ -219,7 +237,10 @@ func builtinCluster(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 
 // builtinWorkload is n pods of five shapes arriving evenly over 100 s;
 // batch pods run 30–90 s, the others until the end; one in ten has a high
-// priority (and may preempt); bar shows the progress.
+// priority (and may preempt); bar shows the progress. The pods of one shape
+// and priority share their labels, containers and priority (the scheduler
+// never modifies a pod it is given), so a million pods cost little more
+// than their names.
 func builtinWorkload(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	shapes := []struct {
 		name, cpu, mem string
@@ -236,22 +257,36 @@ func builtinWorkload(n int, rng *rand.Rand, w *replay.Workload, bar *progress) {
 	for _, s := range shapes {
 		total += s.weight
 	}
+	// templates[i][h] is shape i's pod, unnamed, at the normal (h=0) or
+	// high (h=1) priority.
+	templates := make([][2]*api.Pod, len(shapes))
+	for i, s := range shapes {
+		for h, prio := range []int32{0, 1000} {
+			templates[i][h] = builder.MakePod().Label("app", s.name).Priority(prio).
+				Req(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
+		}
+	}
+	pods := make([]api.Pod, n) // one allocation for every pod
+	w.Arrivals = slices.Grow(w.Arrivals, n)
 	for i := range n {
 		pick := rng.IntN(total)
-		s := shapes[0]
-		for _, c := range shapes {
+		k := 0
+		for j, c := range shapes {
 			if pick < c.weight {
-				s = c
+				k = j
 				break
 			}
 			pick -= c.weight
 		}
-		prio := int32(0)
+		s := shapes[k]
+		h := 0
 		if rng.IntN(10) == 0 {
-			prio = 1000
+			h = 1
 		}
-		pod := builder.MakePod().Name(fmt.Sprintf("%s-%05d", s.name, i)).Label("app", s.name).Priority(prio).
-			Req(map[string]string{"cpu": s.cpu, "memory": s.mem}).Obj()
+		pod := &pods[i]
+		*pod = *templates[k][h]
+		pod.Name = fmt.Sprintf("%s-%05d", s.name, i)
+		pod.UID = pod.Name // as the builder sets it
 		var dur time.Duration
 		if s.batch {
 			dur = time.Duration(30+rng.IntN(61)) * time.Second
@@ -284,6 +319,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 	if err != nil {
 		return err
 	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var memProfile *os.File
+	if o.memProfile != "" {
+		if memProfile, err = os.Create(o.memProfile); err != nil {
+			return fmt.Errorf("-memprofile: %w", err)
+		}
+		defer memProfile.Close()
+	}
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
 	w := &replay.Workload{}
 	if o.clusterFile != "" {
@@ -307,8 +360,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		builtinStatefulSet(statefulReplicas(o.pods), w)
 	}
 	bar.clear()
-	if err := w.Validate(); err != nil {
-		return err
+	// A workload read from a file is checked before the output files are
+	// created; the built-in one is valid by construction, and Replay
+	// checks it again anyway.
+	if o.clusterFile != "" || o.workloadFile != "" {
+		if err := w.Validate(); err != nil {
+			return err
+		}
 	}
 	var profiles []namedProfile
 	switch {
@@ -354,26 +412,54 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, bar *prog
 		}
 	}
 	fmt.Fprintf(stdout, "cluster: %d nodes; workload: %d pods, %d node events; seed %d\n\n", len(w.Nodes), len(w.Arrivals), len(w.NodeEvents), o.seed)
+	// writeMemProfile writes the -memprofile once: when the last
+	// profile's last pod has arrived, the cluster at its fullest (the
+	// peak of memory in use), or else after the replays.
+	var memProfileErr error
+	writeMemProfile := func() {
+		if memProfile == nil {
+			return
+		}
+		runtime.GC() // the in-use figures are those of the last collection
+		if err := pprof.Lookup("allocs").WriteTo(memProfile, 0); err != nil {
+			memProfileErr = fmt.Errorf("-memprofile: %w", err)
+		} else if err := memProfile.Close(); err != nil {
+			memProfileErr = fmt.Errorf("-memprofile: %w", err)
+		}
+		memProfile = nil
+	}
 	var results []*replay.ReplayResult
 	for i, p := range profiles {
 		// Replay builds its cluster before the first arrival: the bar
 		// shows 0 arrivals and says so meanwhile.
 		bar.update(p.name, fmt.Sprintf("pods (setting up %d nodes)", len(w.Nodes)), 0, len(w.Arrivals))
-		progress := func(done, total int) { bar.update(p.name, "pods", done, total) }
-		res, err := replay.Replay(ctx, w, replayOptions(o, p, progress))
+		progress := func(done, total int) {
+			bar.update(p.name, "pods", done, total)
+			if done == total && i == len(profiles)-1 {
+				writeMemProfile()
+			}
+		}
+		ropts := replayOptions(o, p, progress)
+		var log *decisionLog
+		if logs[i] != nil {
+			log = newDecisionLog(logs[i], ropts.Start)
+			ropts.OnDecision = log.write
+		}
+		res, err := replay.Replay(ctx, w, ropts)
 		bar.clear()
 		if err != nil {
 			return fmt.Errorf("profile %s: %w", p.name, err)
 		}
 		results = append(results, res)
-		if logs[i] != nil {
-			if err := res.WriteLog(logs[i]); err != nil {
-				return err
-			}
-			if err := logs[i].Close(); err != nil {
-				return err
+		if log != nil {
+			if err := log.close(); err != nil {
+				return fmt.Errorf("-log-dir: %w", err)
 			}
 		}
+	}
+	writeMemProfile()
+	if memProfileErr != nil {
+		return memProfileErr
 	}
 	if err := writeTable(stdout, profiles, results); err != nil {
 		return err
@@ -419,11 +505,59 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 	if !o.kube.IsZero() {
 		opts = append(opts, scheduling.WithKubeVersion(o.kube))
 	}
+	// The program reads no decision back: the decision log, when asked
+	// for, is written as the replay goes (OnDecision), so that memory does
+	// not grow with the decisions.
 	return replay.ReplayOptions{
 		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
 		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
-		Progress: progress,
+		Progress: progress, DiscardDecisions: true,
 	}
+}
+
+// decisionLog writes a replay's decision log (the bytes of
+// ReplayResult.WriteLog) to a file as the decisions are made, in blocks of
+// about logBlock bytes.
+type decisionLog struct {
+	f     *os.File
+	start time.Time
+	buf   strings.Builder
+	err   error // the first write error
+}
+
+const logBlock = 1 << 16
+
+func newDecisionLog(f *os.File, start time.Time) *decisionLog {
+	return &decisionLog{f: f, start: start}
+}
+
+// write appends d's line; a write error is kept for close.
+func (l *decisionLog) write(d scheduling.Decision) {
+	if l.buf.Len() == 0 {
+		l.buf.Grow(logBlock + 1024)
+	}
+	scheduling.FormatDecision(&l.buf, &d, l.start)
+	l.buf.WriteByte('\n')
+	if l.buf.Len() >= logBlock {
+		l.flush()
+	}
+}
+
+func (l *decisionLog) flush() {
+	if l.err == nil && l.buf.Len() > 0 {
+		_, l.err = io.WriteString(l.f, l.buf.String())
+	}
+	l.buf.Reset()
+}
+
+// close writes what is left and closes the file, returning the first
+// error.
+func (l *decisionLog) close() error {
+	l.flush()
+	if err := l.f.Close(); l.err == nil {
+		l.err = err
+	}
+	return l.err
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
@@ -455,7 +589,18 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// memoryLimit is the program's soft memory limit unless GOMEMLIMIT sets
+// one: a million pods on 100,000 nodes keep about 2 GiB live, and the
+// collector's default pacing would let the heap grow to twice that; near
+// the limit it collects more often instead (about 1 % more CPU there).
+// A workload whose live memory nears the limit makes the collector run
+// often: raise it with GOMEMLIMIT.
+const memoryLimit = 2900 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	var bar *progress
 	if isTerminal(os.Stdout) {
 		bar = newProgress(os.Stdout, time.Now)

@@ -155,8 +155,11 @@ type State struct {
 	delayed   []delayedClaim
 	findOrder []int // delayed claims without a selected node, by size
 	k         int
-	results   []result // node i's at [i*k, (i+1)*k)
-	done      []bool
+	// pages hold the results of the snapshot's nodes, pageNodes nodes a
+	// page, a page made when Filter first reaches one of its nodes: a
+	// cycle that filters a sample of a large cluster allocates for the
+	// sample, not for every node.
+	pages []resultPage
 
 	extraMu sync.Mutex
 	extra   map[string][]result // nodes that are not the snapshot's
@@ -166,6 +169,59 @@ type State struct {
 	AllBound     bool
 	reserved     *PodVolumes
 	reservedNode string
+}
+
+// pageNodes is the number of nodes of a resultPage (a power of two).
+const pageShift, pageNodes = 9, 1 << 9
+
+// resultPage is the results of pageNodes consecutive nodes of the
+// snapshot, made by the first Filter to reach one of them (Filter runs on
+// several nodes at once).
+type resultPage struct{ p atomic.Pointer[pageData] }
+
+// pageData is a page's results: node i's (i relative to the page) at
+// [i*k, (i+1)*k), and whether node i passed Filter.
+type pageData struct {
+	results []result
+	done    [pageNodes]bool
+}
+
+// at returns node i's page, made if need be.
+func (s *State) at(i int) (*pageData, int) {
+	pg := &s.pages[i>>pageShift]
+	d := pg.p.Load()
+	if d == nil {
+		d = &pageData{results: make([]result, pageNodes*s.k)}
+		if !pg.p.CompareAndSwap(nil, d) {
+			d = pg.p.Load()
+		}
+	}
+	return d, i & (pageNodes - 1)
+}
+
+// recorded returns node i's results if it passed Filter.
+func (s *State) recorded(i int) ([]result, bool) {
+	if i < 0 || i>>pageShift >= len(s.pages) {
+		return nil, false
+	}
+	d := s.pages[i>>pageShift].p.Load()
+	if d == nil {
+		return nil, false
+	}
+	j := i & (pageNodes - 1)
+	if !d.done[j] {
+		return nil, false
+	}
+	return d.results[j*s.k : (j+1)*s.k], true
+}
+
+// ownIndex is node's position in the state's snapshot, or -1 when node
+// is not the snapshot's.
+func (s *State) ownIndex(node *fw.NodeInfo) int {
+	if i := node.Index(); i >= 0 && i>>pageShift < len(s.pages) && i < s.snap.NumNodes() && s.snap.Nodes()[i].Name() == node.Name() {
+		return i
+	}
+	return -1
 }
 
 // Clone returns the state itself, as kube's stateData.Clone does (Filter
@@ -264,9 +320,7 @@ func (b *Binder) PreFilter(snap *fw.Snapshot, pod *api.Pod) (*State, *fw.Status)
 	// kube sorts the claims to match by increasing request (sort.Sort).
 	sort.Sort(bySize{s.findOrder, s.delayed})
 	s.k = len(s.delayed)
-	n := snap.NumNodes()
-	s.results = make([]result, n*s.k)
-	s.done = make([]bool, n)
+	s.pages = make([]resultPage, (snap.NumNodes()+pageNodes-1)/pageNodes)
 	return s, nil
 }
 
@@ -500,8 +554,9 @@ func (t *topologyTerms) match(labels map[string]string) bool {
 
 // slot returns where node's results go.
 func (s *State) slot(node *fw.NodeInfo) []result {
-	if i := node.Index(); i >= 0 && i < len(s.done) && s.snap.Nodes()[i].Name() == node.Name() {
-		return s.results[i*s.k : (i+1)*s.k]
+	if i := s.ownIndex(node); i >= 0 {
+		d, j := s.at(i)
+		return d.results[j*s.k : (j+1)*s.k]
 	}
 	s.extraMu.Lock()
 	defer s.extraMu.Unlock()
@@ -517,8 +572,9 @@ func (s *State) slot(node *fw.NodeInfo) []result {
 }
 
 func (s *State) markDone(node *fw.NodeInfo) {
-	if i := node.Index(); i >= 0 && i < len(s.done) && s.snap.Nodes()[i].Name() == node.Name() {
-		s.done[i] = true
+	if i := s.ownIndex(node); i >= 0 {
+		d, j := s.at(i)
+		d.done[j] = true
 	}
 }
 
@@ -693,11 +749,26 @@ func (s *State) checkProvisions(labels map[string]string, res []result) (ok, eno
 // results returns node's recorded decisions, or false when node did not
 // pass Filter.
 func (s *State) resultsOf(nodeName string) ([]result, bool) {
-	if i := s.snap.Index(nodeName); i >= 0 && i < len(s.done) {
-		if s.done[i] {
-			return s.results[i*s.k : (i+1)*s.k], true
-		}
+	if r, ok := s.recorded(s.snap.Index(nodeName)); ok {
+		return r, true
 	}
+	return s.extraOf(nodeName)
+}
+
+// resultsOn is resultsOf(node.Name()) that finds a node of the state's
+// snapshot by its position instead of its name.
+func (s *State) resultsOn(node *fw.NodeInfo) ([]result, bool) {
+	if i := s.ownIndex(node); i >= 0 {
+		if r, ok := s.recorded(i); ok {
+			return r, true
+		}
+		return s.extraOf(node.Name())
+	}
+	return s.resultsOf(node.Name())
+}
+
+// extraOf returns the results of a node that is not the snapshot's.
+func (s *State) extraOf(nodeName string) ([]result, bool) {
 	s.extraMu.Lock()
 	defer s.extraMu.Unlock()
 	r, ok := s.extra[nodeName]
@@ -741,10 +812,11 @@ type ClassStorage struct {
 // ClassStorage appends node's storage per class to out, as kube's Score
 // groups it: the static bindings (claim request, volume capacity) when
 // there are some or capacityScoring is off, else the provisions with a
-// known capacity (their requests summed; the capacity of the last one).
-// ok is false when node did not pass Filter.
-func (s *State) ClassStorage(nodeName string, capacityScoring bool, out []ClassStorage) ([]ClassStorage, bool) {
-	res, ok := s.resultsOf(nodeName)
+// known capacity (their requests summed; the capacity of the last one), in
+// the order of the node's PodVolumes. ok is false when node did not pass
+// Filter.
+func (s *State) ClassStorage(node *fw.NodeInfo, capacityScoring bool, out []ClassStorage) ([]ClassStorage, bool) {
+	res, ok := s.resultsOn(node)
 	if !ok {
 		return out, false
 	}
@@ -778,17 +850,30 @@ func (s *State) ClassStorage(nodeName string, capacityScoring bool, out []ClassS
 		}
 		return out, true
 	}
-	pv, _ := s.podVolumes(nodeName)
-	for _, p := range pv.DynamicProvisions {
-		if p.NodeCapacity == nil {
-			continue
+	// podVolumes' DynamicProvisions, without building them: the claims
+	// with the node selected, then the unmatched ones by size.
+	provision := func(j int) {
+		c := res[j].cap
+		if c == nil {
+			return
 		}
 		var capBytes int64
-		if p.NodeCapacity.Capacity != nil {
-			capBytes = p.NodeCapacity.Capacity.Value()
+		if c.Capacity != nil {
+			capBytes = c.Capacity.Value()
 		}
-		req := storage(p.PVC.Spec.Resources.Requests)
-		add(deref(p.PVC.Spec.StorageClassName), req.Value(), capBytes, false)
+		pvc := s.delayed[j].pvc
+		req := storage(pvc.Spec.Resources.Requests)
+		add(deref(pvc.Spec.StorageClassName), req.Value(), capBytes, false)
+	}
+	for j := range s.delayed {
+		if s.delayed[j].hasSelected {
+			provision(j)
+		}
+	}
+	for _, j := range s.findOrder {
+		if res[j].provision {
+			provision(j)
+		}
 	}
 	return out, true
 }

@@ -466,7 +466,8 @@ func TestFindAssumeVolumesKube(t *testing.T) {
 	if err := b.Reserve(s, pod, "node1"); err != nil {
 		t.Fatal(err)
 	}
-	want := s.results[0].pv.Name
+	r, _ := s.recorded(0)
+	want := r[0].pv.Name
 	for range 50 {
 		got := find().StaticBindings[0]
 		if got.PV.Name != want || got.PV.Spec.ClaimRef == nil || got.PV.Spec.ClaimRef.Name != kbUnboundPVC.Name {

@@ -10,12 +10,17 @@
 //	res, err := replay.Replay(ctx, &w, replay.ReplayOptions{Seed: 1})
 //	err = res.WriteLog(os.Stdout)
 //
+// A long replay need not hold its decisions: ReplayOptions.OnDecision
+// receives each one as it is made, and DiscardDecisions leaves
+// ReplayResult.Decisions empty.
+//
 // Map of the package:
 //
 //   - replay.go: Replay and its ReplayOptions; ReplayResult (decisions,
 //     PodOutcome per pod with its PodFate, metrics, WriteLog) and the event
 //     loop (arrivals, completions, node events, backoff and Permit
-//     deadlines).
+//     deadlines, the timeline merging the sorted arrivals with the other
+//     events).
 //   - workload.go: Workload (nodes, running pods, arrivals, NodeEvents,
 //     storage, metrics and loads), its Validate, and ReadCluster and
 //     ReadWorkload, the JSON formats of examples/simulate (ReadOptions bound

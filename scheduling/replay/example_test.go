@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/replay"
 )
 
@@ -42,4 +44,30 @@ func ExampleReplay() {
 	// +10.000000s #2 default/web Scheduled node=n1 fast-path=one-feasible evaluated=2 feasible=1 start=0 attempt=1
 	// default/batch Completed n2
 	// default/web Running n1
+}
+
+// OnDecision with DiscardDecisions writes the decision log as the replay
+// goes, so that a long replay does not hold its decisions.
+func ExampleReplayOptions_onDecision() {
+	w := &replay.Workload{
+		Nodes:    []*api.Node{exNode("n1", "2"), exNode("n2", "4")},
+		Arrivals: []replay.PodArrival{{At: 0, Pod: exPod("batch", "3")}, {At: 10 * time.Second, Pod: exPod("web", "2")}},
+	}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var line strings.Builder
+	res, err := replay.Replay(context.Background(), w, replay.ReplayOptions{Seed: 1, Start: start, DiscardDecisions: true,
+		OnDecision: func(d scheduling.Decision) {
+			line.Reset()
+			scheduling.FormatDecision(&line, &d, start)
+			fmt.Println(line.String())
+		}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(res.Decisions), "decisions held")
+	// Output:
+	// +0.000000s #1 default/batch Scheduled node=n2 fast-path=one-feasible evaluated=2 feasible=1 start=0 attempt=1
+	// +10.000000s #2 default/web Scheduled node=n1 fast-path=one-feasible evaluated=2 feasible=1 start=0 attempt=1
+	// 0 decisions held
 }

@@ -1,12 +1,12 @@
 package replay
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -61,6 +61,16 @@ type ReplayOptions struct {
 	KeepResults       bool
 	ResultsFailedOnly bool
 	ResultsLast       int
+	// OnDecision, when set, is called with every decision as it is made,
+	// in the order of ReplayResult.Decisions, with its Result when the
+	// replay keeps explanations (whatever ResultsLast later drops).
+	// DiscardDecisions
+	// leaves ReplayResult.Decisions empty, so that the replay's memory
+	// does not grow with its decisions: with OnDecision and
+	// scheduling.FormatDecision a caller writes the decision log (the
+	// bytes of WriteLog) as the replay goes instead of holding it.
+	OnDecision       func(d scheduling.Decision)
+	DiscardDecisions bool
 	// Stopwatch times the replay for ReplayResult.Wall (default framework.RealClock;
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
@@ -185,12 +195,53 @@ func (h *eventHeap) Pop() any {
 	return e
 }
 
+// timeline is a replay's timed events in order: the heap of node events,
+// gang creations and completions merged with the arrivals, which are
+// sorted already and need no heap. At one instant arrivals come after the
+// heap's events (their class is the last) and in workload order, as if they
+// were in the heap: a million arrivals cost no heap operations.
+type timeline struct {
+	events   eventHeap
+	arrivals []arrival // by time, stable
+	next     int       // the first arrival not yet popped
+	// arrived is the event pop returns for an arrival, reused.
+	arrived event
+}
+
+// arrival is one workload pod arriving.
+type arrival struct {
+	at  time.Time
+	pod *pod
+}
+
+// len is the number of events left.
+func (t *timeline) len() int { return t.events.Len() + len(t.arrivals) - t.next }
+
+// first is the time of the next event; t must not be empty.
+func (t *timeline) first() time.Time {
+	if t.next < len(t.arrivals) && (t.events.Len() == 0 || t.arrivals[t.next].at.Before(t.events[0].at)) {
+		return t.arrivals[t.next].at
+	}
+	return t.events[0].at
+}
+
+// pop removes and returns the next event; t must not be empty. An
+// arrival's event is valid until the next pop.
+func (t *timeline) pop() *event {
+	if t.next < len(t.arrivals) && (t.events.Len() == 0 || t.arrivals[t.next].at.Before(t.events[0].at)) {
+		a := t.arrivals[t.next]
+		t.next++
+		t.arrived = event{at: a.at, class: 2, pod: a.pod}
+		return &t.arrived
+	}
+	return heap.Pop(&t.events).(*event)
+}
+
 // pod tracks one workload pod through the replay.
 type pod struct {
 	pod      *api.Pod
 	duration time.Duration
 	inc      int // bumped at every (re)submission and binding
-	bound    time.Time
 	outcome  PodOutcome
 	gang     *gang // the workload gang it belongs to, if any
 }
@@ -263,14 +314,17 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 	}
 	clock := framework.NewFakeClock(opts.Start)
-	res := &ReplayResult{Start: opts.Start, Decisions: make([]scheduling.Decision, 0, len(w.Arrivals)+len(w.Pods))}
+	res := &ReplayResult{Start: opts.Start}
+	if !opts.DiscardDecisions {
+		res.Decisions = make([]scheduling.Decision, 0, len(w.Arrivals)+len(w.Pods))
+	}
 	pods := make(map[string]*pod, len(w.Pods)+len(w.Arrivals))
-	var events eventHeap
+	var tl timeline
 	seq := 0
 	push := func(e *event) {
 		seq++
 		e.seq = seq
-		heap.Push(&events, e)
+		heap.Push(&tl.events, e)
 	}
 	gangs := newGangs(w, opts.Start)
 	var displaced displaced
@@ -282,14 +336,17 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		gangs.bound(rp, opts.Start)
 	}
 	arrivals := slices.Clone(w.Arrivals)
-	sort.SliceStable(arrivals, func(i, j int) bool { return arrivals[i].At < arrivals[j].At })
+	slices.SortStableFunc(arrivals, func(a, b PodArrival) int { return cmp.Compare(a.At, b.At) })
+	tl.arrivals = make([]arrival, len(arrivals))
+	rps := make([]pod, len(arrivals)) // one allocation for every arriving pod
 	for i := range arrivals {
 		a := &arrivals[i]
 		key := a.Pod.Key()
-		rp := &pod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: key, Fate: FatePending}}
+		rp := &rps[i]
+		*rp = pod{pod: a.Pod, duration: a.Duration, outcome: PodOutcome{Pod: key, Fate: FatePending}}
 		pods[key] = rp
 		gangs.join(rp)
-		push(&event{at: opts.Start.Add(a.At), class: 2, pod: rp})
+		tl.arrivals[i] = arrival{at: opts.Start.Add(a.At), pod: rp}
 	}
 	for i := range w.NodeEvents {
 		e := &w.NodeEvents[i]
@@ -336,11 +393,16 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	var kept kept
 	progress := 0 // decisions that placed or preempted
 	handler := func(d scheduling.Decision) {
-		res.Decisions = append(res.Decisions, d)
+		if !opts.DiscardDecisions {
+			res.Decisions = append(res.Decisions, d)
+		}
+		if opts.OnDecision != nil {
+			opts.OnDecision(d)
+		}
 		if d.Outcome == scheduling.OutcomeScheduled || d.Outcome == scheduling.OutcomeBound || len(d.Victims) > 0 {
 			progress++
 		}
-		if d.Result != nil && opts.ResultsLast > 0 {
+		if d.Result != nil && opts.ResultsLast > 0 && !opts.DiscardDecisions {
 			kept.add(res.Decisions, len(res.Decisions)-1, opts.ResultsLast)
 		}
 		rp := pods[d.Pod]
@@ -350,7 +412,6 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		switch d.Outcome {
 		case scheduling.OutcomeScheduled, scheduling.OutcomeBound:
 			rp.inc++
-			rp.bound = d.Time
 			rp.outcome = PodOutcome{Pod: d.Pod, Fate: FateRunning, Node: d.Node}
 			started(gangs.bound(rp, d.Time), d.Time)
 			displaced.placed(d.Pod, d.Node, d.Time)
@@ -381,10 +442,10 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		return nil, err
 	}
 
-	total, done := len(arrivals), 0
+	total, done := len(tl.arrivals), 0
 	lastArrival := time.Time{}
 	if total > 0 {
-		lastArrival = opts.Start.Add(arrivals[total-1].At)
+		lastArrival = tl.arrivals[total-1].at
 	}
 	measuredLoaded := false
 	wallStart := stopwatch.Now()
@@ -401,7 +462,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			res.PendingAtLastArrival = p
 			measuredLoaded = true
 		}
-		next, ok, drain := replayNextTime(s, events, clock)
+		next, ok, drain := replayNextTime(s, &tl, clock)
 		if !ok || (opts.Until > 0 && next.After(opts.Start.Add(opts.Until))) {
 			break
 		}
@@ -409,7 +470,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		// failed before the latest cluster event go on while they place
 		// (or preempt) something; a retry after one that placed nothing
 		// ends the replay: the cluster no longer changes.
-		if events.Len() > 0 {
+		if tl.len() > 0 {
 			drained = false
 		} else if drain {
 			if drained && progress == progressAtDrain {
@@ -418,7 +479,7 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			drained, progressAtDrain = true, progress
 		}
 		// A guard, not a rule: time must move or work must happen.
-		if next.Equal(now) && cycles == 0 && (events.Len() == 0 || events[0].at.After(now)) {
+		if next.Equal(now) && cycles == 0 && (tl.len() == 0 || tl.first().After(now)) {
 			if idle++; idle > 2 {
 				break
 			}
@@ -429,8 +490,8 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			return nil, err
 		}
 		batch := false
-		for events.Len() > 0 && !events[0].at.After(next) {
-			e := heap.Pop(&events).(*event)
+		for tl.len() > 0 && !tl.first().After(next) {
+			e := tl.pop()
 			switch e.class {
 			case 0:
 				if e.gang != nil {
@@ -463,7 +524,6 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRejected, Reason: err.Error()}
 				} else if e.pod.pod.Spec.NodeName != "" {
 					e.pod.inc++
-					e.pod.bound = next
 					e.pod.outcome = PodOutcome{Pod: e.pod.pod.Key(), Fate: FateRunning, Node: e.pod.pod.Spec.NodeName}
 					started(gangs.bound(e.pod, next), next)
 				}
@@ -485,6 +545,9 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	res.Final = MeasurePlacement(cluster.Snapshot(), opts.Reference)
 	res.Gangs = gangs.outcomes(res.End)
 	res.Displaced = displaced.list
+	if len(pods) > 0 {
+		res.Pods = make([]PodOutcome, 0, len(pods))
+	}
 	for _, rp := range pods {
 		if rp.outcome.Fate == FatePending {
 			if r := s.PendingReason(rp.pod.Namespace, rp.pod.Name); r != "" {
@@ -495,7 +558,8 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 		}
 		res.Pods = append(res.Pods, rp.outcome)
 	}
-	sort.Slice(res.Pods, func(i, j int) bool { return res.Pods[i].Pod < res.Pods[j].Pod })
+	// Pod keys are unique: any sort gives the one order.
+	slices.SortFunc(res.Pods, func(a, b PodOutcome) int { return strings.Compare(a.Pod, b.Pod) })
 	return res, nil
 }
 
@@ -541,7 +605,7 @@ func meanRequest(as []PodArrival) resource.Vector {
 //
 // drain reports that no workload event remains and the next instant is the
 // queue's own retry of pods that failed before the latest cluster event.
-func replayNextTime(s *scheduling.Scheduler, events eventHeap, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
+func replayNextTime(s *scheduling.Scheduler, tl *timeline, clock *framework.FakeClock) (next time.Time, ok, drain bool) {
 	var best time.Time
 	found := false
 	consider := func(t time.Time) {
@@ -549,8 +613,8 @@ func replayNextTime(s *scheduling.Scheduler, events eventHeap, clock *framework.
 			best, found = t, true
 		}
 	}
-	if events.Len() > 0 {
-		consider(events[0].at)
+	if tl.len() > 0 {
+		consider(tl.first())
 	}
 	if t, ok := clock.NextDeadline(); ok {
 		consider(t)
@@ -567,7 +631,7 @@ func replayNextTime(s *scheduling.Scheduler, events eventHeap, clock *framework.
 		}
 	} else if t, ok := s.StaleWakeup(); ok {
 		consider(t)
-		drain = events.Len() == 0
+		drain = tl.len() == 0
 	}
 	if found && best.Before(clock.Now()) {
 		best = clock.Now()
