@@ -39,6 +39,7 @@ func ExampleInterPodAffinity() {
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	ctx := context.Background()
+	state.SetAllNodes(true)
 	if _, s := ipa.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 		fmt.Println("PreFilter:", s)
 		return

@@ -30,6 +30,7 @@ func BenchmarkPreFilterAfterAdd(b *testing.B) {
 		}
 		carried := fw.NewCycleState()
 		carried.SetSnapshot(run.Snap)
+		carried.SetAllNodes(true)
 		if _, s := pl.PreFilter(context.Background(), carried, run.Tmpl, run.Snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
 			b.Fatal(s)
 		}
@@ -50,6 +51,7 @@ func incrCyclePreFilter(pl incrPlugin, snap *fw.Snapshot, pi *fw.PodInfo) *fw.St
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	defer state.Release()
+	state.SetAllNodes(true)
 	_, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes())
 	return s
 }

@@ -88,6 +88,7 @@ func TestPreFilterAfterAddReplicas(t *testing.T) {
 			tmpl := fw.MustPodInfo(tc.tmpl)
 			state := fw.NewCycleState()
 			state.SetSnapshot(snap)
+			state.SetAllNodes(true)
 			if _, s := pl.PreFilter(ctx, state, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
 				t.Fatalf("PreFilter: %v", s)
 			}

@@ -264,7 +264,7 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	}
 	// From the pod index when PreFilter runs over the snapshot's own node
 	// list (the runner's call); by walking the pods otherwise.
-	fast := snap.IsNodeList(nodes)
+	fast := state.AllNodes()
 	if fast {
 		s.dense = &ipaDense{snap: snap, hits: pl.hits}
 		s.filled = &sync.Once{}

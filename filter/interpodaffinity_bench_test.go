@@ -62,6 +62,7 @@ func BenchmarkInterPodAffinityFilter(b *testing.B) {
 			for range b.N {
 				state := fw.NewCycleState()
 				state.SetSnapshot(snap)
+				state.SetAllNodes(true)
 				if _, s := pl.PreFilter(ctx, state, pod, nodes); !s.IsSuccess() {
 					b.Fatal(s)
 				}
@@ -84,6 +85,7 @@ func BenchmarkInterPodAffinityFilterPerNode(b *testing.B) {
 			ctx := context.Background()
 			state := fw.NewCycleState()
 			state.SetSnapshot(snap)
+			state.SetAllNodes(true)
 			if _, s := pl.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 				b.Fatal(s)
 			}
@@ -107,6 +109,7 @@ func TestInterPodAffinityFilterDoesNotAllocate(t *testing.T) {
 	ctx := context.Background()
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
+	state.SetAllNodes(true)
 	if _, s := pl.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 		t.Fatal(s)
 	}

@@ -9,8 +9,8 @@ import (
 )
 
 // This file is InterPodAffinity's PreFilter from the snapshot's pod index,
-// taken when PreFilter runs over the snapshot's own node list (what the
-// runner passes): the existing pods' required anti-affinity comes from
+// taken when PreFilter runs over the snapshot's own node list (the
+// runner's call, CycleState.AllNodes): the existing pods' required anti-affinity comes from
 // Snapshot.AffinityGroupsSelecting (one match per distinct term instead of
 // one per pod, memoized for pods of the same labels) and
 // Snapshot.AffinityGroupDomainCounts (each group's terms per topology

@@ -39,6 +39,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 			fast, walk := fw.NewCycleState(), fw.NewCycleState()
 			fast.SetSnapshot(snap)
 			walk.SetSnapshot(snap)
+			fast.SetAllNodes(true)
 			_, s1 := pl.PreFilter(ctx, fast, pi, snap.Nodes())
 			_, s2 := pl.PreFilter(ctx, walk, pi, slices.Clone(snap.Nodes()))
 			if s1.Code() != s2.Code() {
@@ -82,6 +83,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				fast.Release()
 				os := fw.NewCycleState()
 				os.SetSnapshot(snap)
+				os.SetAllNodes(true)
 				pl.PreFilter(ctx, os, other, all)
 				pl.FilterBatch(ctx, kept, pi, all, nil, out)
 				for k, ni := range all {

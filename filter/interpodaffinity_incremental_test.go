@@ -36,6 +36,7 @@ func TestPropInterPodAffinityPreFilterAfterAddShapeMemo(t *testing.T) {
 		tmpl := fw.MustPodInfo(c.pod)
 		carried := fw.NewCycleState()
 		carried.SetSnapshot(snap)
+		carried.SetAllNodes(true)
 		if _, s := pl.PreFilter(ctx, carried, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
 			t.Fatalf("PreFilter: %v", s)
 		}
@@ -48,6 +49,7 @@ func TestPropInterPodAffinityPreFilterAfterAddShapeMemo(t *testing.T) {
 			got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
 			fresh := fw.NewCycleState()
 			fresh.SetSnapshot(snap)
+			fresh.SetAllNodes(true)
 			_, want := pl.PreFilter(ctx, fresh, pi, nodes)
 			if !got.Equal(want) {
 				t.Fatalf("round %d: PreFilterAfterAdd = %v, PreFilter = %v", round, got, want)
@@ -108,6 +110,7 @@ func TestInterPodAffinityPreFilterAfterAddShapeParts(t *testing.T) {
 				pl := ipaNewFilter(t, 1)
 				carried := fw.NewCycleState()
 				carried.SetSnapshot(snap)
+				carried.SetAllNodes(true)
 				if _, s := pl.PreFilter(ctx, carried, tmpl, snap.Nodes()); !s.IsSuccess() {
 					t.Fatalf("PreFilter: %v", s)
 				}
@@ -126,6 +129,7 @@ func TestInterPodAffinityPreFilterAfterAddShapeParts(t *testing.T) {
 					}
 					fresh := fw.NewCycleState()
 					fresh.SetSnapshot(snap)
+					fresh.SetAllNodes(true)
 					if _, s := pl.PreFilter(ctx, fresh, pi, snap.Nodes()); !s.IsSuccess() {
 						t.Fatalf("round %d: PreFilter: %v", i, s)
 					}

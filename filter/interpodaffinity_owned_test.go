@@ -81,6 +81,7 @@ func TestPropInterPodAffinityPreFilterAfterAddOwned(t *testing.T) {
 		ctx := context.Background()
 		carried := fw.NewCycleState()
 		carried.SetSnapshot(snap)
+		carried.SetAllNodes(true)
 		if _, s := pl.PreFilter(ctx, carried, tmpl, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
 			t.Fatalf("PreFilter: %v", s)
 		}
@@ -120,6 +121,7 @@ func TestInterPodAffinityPreFilterAfterAddOwnedInPlace(t *testing.T) {
 	ctx := context.Background()
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
+	state.SetAllNodes(true)
 	if _, s := pl.PreFilter(ctx, state, tmpl, snap.Nodes()); !s.IsSuccess() {
 		t.Fatal(s)
 	}
@@ -146,6 +148,7 @@ func TestInterPodAffinityPreFilterAfterAddOwnedInPlace(t *testing.T) {
 		last = s
 		fresh := fw.NewCycleState()
 		fresh.SetSnapshot(snap)
+		fresh.SetAllNodes(true)
 		if _, st := pl.PreFilter(ctx, fresh, pi, snap.Nodes()); !st.IsSuccess() {
 			t.Fatal(st)
 		}
@@ -168,6 +171,7 @@ func TestInterPodAffinityPreFilterAfterAddOwnedInPlace(t *testing.T) {
 	}
 	fresh := fw.NewCycleState()
 	fresh.SetSnapshot(snap)
+	fresh.SetAllNodes(true)
 	if _, s := pl.PreFilter(ctx, fresh, pi, snap.Nodes()); !s.IsSuccess() {
 		t.Fatal(s)
 	}

@@ -260,6 +260,7 @@ func ipaVerdicts(t *rapid.T, pl *InterPodAffinity, c ipaCluster, nodes []*fwapi.
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	pi := fw.MustPodInfo(c.pod)
+	state.SetAllNodes(true)
 	_, pre := pl.PreFilter(context.Background(), state, pi, snap.Nodes())
 	if pre.IsSkip() {
 		return true, nil
@@ -332,6 +333,7 @@ func TestPropInterPodAffinityAddRemovePod(t *testing.T) {
 			snap := fw.MustSnapshot(c.nodes, pods, fw.WithNamespaces(ipaGenNamespaces...))
 			state := fw.NewCycleState()
 			state.SetSnapshot(snap)
+			state.SetAllNodes(true)
 			_, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes())
 			return state, snap, s
 		}

@@ -116,6 +116,7 @@ func ipaRun(t testing.TB, pl *InterPodAffinity, pod *api.Pod, pods []*api.Pod, n
 	state.SetSnapshot(snap)
 	pi := fw.MustPodInfo(pod)
 	ctx := context.Background()
+	state.SetAllNodes(true)
 	_, pre := pl.PreFilter(ctx, state, pi, snap.Nodes())
 	if !pre.IsSuccess() {
 		return pre, nil, state, snap
@@ -755,6 +756,7 @@ func TestInterPodAffinityPreFilterStateAddRemovePod(t *testing.T) {
 				snap := fw.MustSnapshot(nodes, pods)
 				state := fw.NewCycleState()
 				state.SetSnapshot(snap)
+				state.SetAllNodes(true)
 				if _, s := pl.PreFilter(context.Background(), state, fw.MustPodInfo(tc.pendingPod), snap.Nodes()); !s.IsSuccess() {
 					t.Fatalf("PreFilter: %v", s)
 				}

@@ -51,8 +51,8 @@ var (
 	ipaVerNode   = ipaNode("n1", map[string]string{ipaVerHost: "n1"})
 )
 
-// ipaVerFilter runs PreFilter (from the pod index with the snapshot's
-// node list, by the walk over the pods with a copy of it) and Filter on
+// ipaVerFilter runs PreFilter (from the pod index when told its nodes are
+// the snapshot's own list, by the walk over the pods otherwise) and Filter on
 // every node, for release v.
 func ipaVerFilter(t *testing.T, v fw.KubeVersion, walk bool, pod *api.Pod, pods []*api.Pod) []*fw.Status {
 	t.Helper()
@@ -60,9 +60,7 @@ func ipaVerFilter(t *testing.T, v fw.KubeVersion, walk bool, pod *api.Pod, pods 
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	nodes := snap.Nodes()
-	if walk {
-		nodes = append([]*fw.NodeInfo(nil), nodes...)
-	}
+	state.SetAllNodes(!walk)
 	pl := ipaNewFilterFor(t, 1, v)
 	pi := fw.MustPodInfo(pod)
 	if _, st := pl.PreFilter(context.Background(), state, pi, nodes); !st.IsSuccess() {
@@ -190,6 +188,7 @@ func TestInterPodAffinityNamespaceSelectorAddRemoveByVersion(t *testing.T) {
 			state.SetSnapshot(snap)
 			pl := ipaNewFilterFor(t, 1, tc.v)
 			ctx := context.Background()
+			state.SetAllNodes(true)
 			if _, st := pl.PreFilter(ctx, state, q, snap.Nodes()); !st.IsSuccess() {
 				t.Fatalf("PreFilter: %v", st)
 			}

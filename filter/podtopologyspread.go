@@ -377,7 +377,7 @@ func (pl *PodTopologySpread) PreFilter(ctx context.Context, state *framework.Cyc
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	snap := state.Snapshot()
-	if snap.IsNodeList(nodes) {
+	if state.AllNodes() {
 		state.Write(ptsPreFilterStateKey, pl.calPreFilterStateFast(pod.Pod, cs, snap))
 		return nil, nil
 	}

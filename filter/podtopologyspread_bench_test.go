@@ -35,6 +35,7 @@ func BenchmarkPodTopologySpreadFilter(b *testing.B) {
 			for b.Loop() {
 				state := fw.NewCycleState()
 				state.SetSnapshot(snap)
+				state.SetAllNodes(true)
 				if _, s := pl.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 					b.Fatal(s)
 				}
@@ -47,6 +48,7 @@ func BenchmarkPodTopologySpreadFilter(b *testing.B) {
 		b.Run(fmt.Sprintf("nodes=%d/perNode", nodes), func(b *testing.B) {
 			state := fw.NewCycleState()
 			state.SetSnapshot(snap)
+			state.SetAllNodes(true)
 			if _, s := pl.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 				b.Fatal(s)
 			}
@@ -71,6 +73,7 @@ func TestPodTopologySpreadFilterAllocs(t *testing.T) {
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
 	ctx := context.Background()
+	state.SetAllNodes(true)
 	if _, s := pl.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 		t.Fatal(s)
 	}

@@ -50,6 +50,7 @@ func ExamplePodTopologySpread() {
 	ctx := context.Background()
 	state := framework.NewCycleState()
 	state.SetSnapshot(snap)
+	state.SetAllNodes(true)
 	if _, s := pts.PreFilter(ctx, state, pod, snap.Nodes()); !s.IsSuccess() {
 		panic(s)
 	}

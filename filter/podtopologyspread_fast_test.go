@@ -56,6 +56,7 @@ func TestPropPodTopologySpreadFastMatchesReference(t *testing.T) {
 		for round := range 2 {
 			fast := fw.NewCycleState()
 			fast.SetSnapshot(snap)
+			fast.SetAllNodes(true)
 			_, s1 := pl.PreFilter(context.Background(), fast, pi, snap.Nodes())
 			ref := fw.NewCycleState()
 			ref.SetSnapshot(snap)

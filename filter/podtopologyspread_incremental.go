@@ -101,6 +101,8 @@ func preFilterAfresh(ctx context.Context, state *framework.CycleState, pl framew
 	var nodes []*framework.NodeInfo
 	if snap := state.Snapshot(); snap != nil {
 		nodes = snap.Nodes()
+		defer state.SetAllNodes(state.AllNodes())
+		state.SetAllNodes(true)
 	}
 	old, _ := state.Read(key)
 	state.Delete(key)

@@ -312,6 +312,7 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 		for round := range 3 {
 			fast := fw.NewCycleState()
 			fast.SetSnapshot(snap)
+			fast.SetAllNodes(true)
 			if _, s := pl.PreFilter(context.Background(), fast, pi, snap.Nodes()); !s.IsSuccess() {
 				t.Fatalf("PreFilter: %v", s)
 			}
@@ -335,6 +336,7 @@ func TestPropPodTopologySpreadRecycledCounts(t *testing.T) {
 			// nodes in reverse order, which numbers the domains otherwise.
 			other := fw.NewCycleState()
 			other.SetSnapshot(reversed)
+			other.SetAllNodes(true)
 			if _, s := pl.PreFilter(context.Background(), other, pi, reversed.Nodes()); !s.IsSuccess() {
 				t.Fatalf("PreFilter: %v", s)
 			}

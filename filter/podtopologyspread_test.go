@@ -87,6 +87,7 @@ func ptsRunPreFilter(t ptsT, pl *PodTopologySpread, snap *fw.Snapshot, pod *api.
 	t.Helper()
 	state := fw.NewCycleState()
 	state.SetSnapshot(snap)
+	state.SetAllNodes(true)
 	_, s := pl.PreFilter(context.Background(), state, fw.MustPodInfo(pod), snap.Nodes())
 	return state, s
 }
@@ -1171,6 +1172,7 @@ func TestPodTopologySpreadPreFilterErrors(t *testing.T) {
 	}
 	// Defaults without a snapshot cannot derive the selector: Error.
 	state := fw.NewCycleState()
+	state.SetAllNodes(true)
 	if _, s := pl.PreFilter(context.Background(), state, fw.MustPodInfo(st.MakePod().Name("q").Obj()), snap.Nodes()); s.Code() != fw.Error {
 		t.Errorf("PreFilter(defaults, no snapshot) = %v, want Error", s)
 	}

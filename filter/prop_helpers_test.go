@@ -65,6 +65,7 @@ func incrRound(t *rapid.T, pl incrPlugin, snap *fw.Snapshot, carried *fw.CycleSt
 	got := pl.PreFilterAfterAdd(ctx, carried, pi, added)
 	fresh = fw.NewCycleState()
 	fresh.SetSnapshot(snap)
+	fresh.SetAllNodes(true)
 	_, want := pl.PreFilter(ctx, fresh, pi, snap.Nodes())
 	if !got.Equal(want) {
 		t.Fatalf("round %d: PreFilterAfterAdd = %v, PreFilter = %v", round, got, want)

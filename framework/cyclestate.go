@@ -47,6 +47,8 @@ type CycleState struct {
 	skipScore  map[string]bool
 	// scoredNodes is how many nodes PreScore and Score see (ScoredNodes).
 	scoredNodes int
+	// allNodes: PreFilter's nodes are the snapshot's own list (AllNodes).
+	allNodes bool
 }
 
 // NewCycleState returns an empty state.
@@ -143,10 +145,24 @@ func (c *CycleState) Snapshot() *Snapshot { return c.snapshot }
 // SetSnapshot sets the cycle's snapshot; the runner calls it.
 func (c *CycleState) SetSnapshot(s *Snapshot) { c.snapshot = s }
 
+// AllNodes reports whether the nodes PreFilter is given are the
+// snapshot's own list, whole and in snapshot order (Snapshot.Nodes): a
+// plugin may then read the snapshot's indexes by node position
+// (PodCounts, TopologyValues) instead of walking the nodes.
+// RunPreFilterPlugins sets it while it runs the plugins; a caller that
+// runs a PreFilter plugin itself over Snapshot.Nodes sets it with
+// SetAllNodes, and leaves it unset for any other list.
+func (c *CycleState) AllNodes() bool { return c.allNodes }
+
+// SetAllNodes records whether PreFilter's nodes are the snapshot's own
+// list (AllNodes).
+func (c *CycleState) SetAllNodes(all bool) { c.allNodes = all }
+
 // ScoredNodes is the number of nodes the cycle's PreScore and Score
 // plugins see, set by RunPreScorePlugins (0 before, or when the plugins run
 // outside a cycle), for a plugin choosing between per-cycle work over the
-// cluster and per-node work.
+// cluster and per-node work. Score and ScoreBatch get only nodes PreScore
+// was given, so a ScoreBatch of ScoredNodes nodes has all of them.
 func (c *CycleState) ScoredNodes() int { return c.scoredNodes }
 
 // SkipFilter reports whether plugin's Filter is skipped this cycle.
@@ -214,7 +230,7 @@ func (c *CycleState) Clone() *CycleState {
 	if c == nil {
 		return nil
 	}
-	n := &CycleState{snapshot: c.snapshot, skipFilter: c.skipFilter, skipScore: c.skipScore, scoredNodes: c.scoredNodes}
+	n := &CycleState{snapshot: c.snapshot, skipFilter: c.skipFilter, skipScore: c.skipScore, scoredNodes: c.scoredNodes, allNodes: c.allNodes}
 	if p := c.entries.Load(); p != nil {
 		next := make([]stateEntry, len(*p))
 		for i, e := range *p {

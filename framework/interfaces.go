@@ -87,7 +87,8 @@ func cloneSet(s map[string]struct{}) map[string]struct{} {
 // PreFilterPlugin runs once per cycle before Filter. It sees every node of
 // the snapshot and may narrow them with a PreFilterResult. Returning Skip
 // disables the plugin's Filter (and its extensions) for the cycle. The
-// nodes slice is read-only: it may be the snapshot's own node list.
+// nodes slice is read-only: it may be the snapshot's own node list, which
+// CycleState.AllNodes then says.
 type PreFilterPlugin interface {
 	Plugin
 	PreFilter(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) (*PreFilterResult, *Status)
@@ -331,6 +332,14 @@ type RejectingFilterPlugin interface {
 type NodeRejection struct {
 	Node   int32
 	Status *Status
+}
+
+// Rejects reports whether x.Status, which must not be nil, rejects the
+// node (Status.IsRejected) rather than reporting a failure: the runner's
+// check of every rejection, without IsRejected's test for nil.
+func (x NodeRejection) Rejects() bool {
+	c := x.Status.code
+	return c == Unschedulable || c == UnschedulableAndUnresolvable || c == Pending
 }
 
 // BatchScorePlugin is an optional extension of ScorePlugin, the scoring

@@ -199,16 +199,6 @@ func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
 // NumNodes returns the number of nodes.
 func (s *Snapshot) NumNodes() int { return len(s.nodes) }
 
-// IsNodeList reports whether nodes is the snapshot's own node list (the
-// slice Nodes returns, whole), as the runner passes it to PreFilter: a
-// plugin given it may read the snapshot's indexes by node position
-// (PodCounts, TopologyValues, Resources) instead of walking nodes. It
-// compares the slices' identity, not their contents, so a copy or a
-// subset is never taken for the list.
-func (s *Snapshot) IsNodeList(nodes []*NodeInfo) bool {
-	return s != nil && len(nodes) > 0 && len(nodes) == len(s.nodes) && &nodes[0] == &s.nodes[0]
-}
-
 // NodeAt returns the node object at position k (Nodes()[k].Node()).
 func (s *Snapshot) NodeAt(k int) *api.Node { return s.nodes[k].node }
 
@@ -234,6 +224,34 @@ func (s *Snapshot) ImageNumNodes(image string) int { return s.images[image] }
 
 // NamespaceLabels returns the labels of namespace ns (nil when unknown).
 func (s *Snapshot) NamespaceLabels(ns string) map[string]string { return s.namespaces[ns] }
+
+// SetNamespace records namespace ns with labels, replacing its labels when
+// it is known; nil labels remove it (a Namespace added, relabelled or
+// deleted). It returns the labels ns had and whether it was known, for an
+// undo. What the snapshot memoized by namespace labels (PodCounts,
+// AffinityGroupsSelecting) is dropped. Clones keep the namespaces they had.
+// O(namespaces).
+func (s *Snapshot) SetNamespace(ns string, labels map[string]string) (old map[string]string, had bool) {
+	old, had = s.namespaces[ns]
+	m := maps.Clone(s.namespaces) // shared with clones
+	if m == nil {
+		m = map[string]map[string]string{}
+	}
+	if labels == nil {
+		delete(m, ns)
+	} else {
+		m[ns] = maps.Clone(labels)
+	}
+	s.namespaces = m
+	x := &s.podIdx
+	x.mu.Lock()
+	x.slots = nil
+	x.slotsVersion++
+	x.slotMemo.ok = false
+	x.groupsChangedLocked()
+	x.mu.Unlock()
+	return old, had
+}
 
 // NodesWithPodAffinity returns the nodes that run at least one pod with pod
 // (anti-)affinity.

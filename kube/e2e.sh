@@ -1,9 +1,9 @@
 #!/bin/sh
-# e2e.sh checks the kube module: vet, staticcheck, its unit tests, then the
-# end-to-end tests against a real kube-apiserver and etcd, which
-# e2e/buildtools.sh builds from the Go module proxy once and caches outside
-# the repository (${XDG_CACHE_HOME:-$HOME/.cache}/schedkit-e2e, or
-# $SCHEDKIT_E2E_CACHE). Extra arguments go to the e2e `go test` (e.g.
+# e2e.sh checks the kube module: vet, staticcheck, its unit tests (with the
+# race detector), then the end-to-end tests against a real kube-apiserver
+# and etcd, which e2e/buildtools.sh builds from the Go module proxy once
+# and caches outside the repository (${XDG_CACHE_HOME:-$HOME/.cache}/schedkit-e2e,
+# or $SCHEDKIT_E2E_CACHE). Extra arguments go to the e2e `go test` (e.g.
 # -run TestPreemption -v).
 set -eu
 cd "$(dirname "$0")"
@@ -13,8 +13,8 @@ echo "== kube: go vet"
 go vet ./...
 echo "== kube: staticcheck $STATICCHECK_VERSION"
 go run "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION" ./...
-echo "== kube: unit tests"
-go test -count=1 ./...
+echo "== kube: unit tests, with the race detector (the feed, the scheduler and the what-if questions run concurrently)"
+go test -race -count=1 ./...
 echo "== kube: building kube-apiserver and etcd (cached)"
 start=$(date +%s)
 dir=$(sh e2e/buildtools.sh)

@@ -97,7 +97,7 @@ func TestCoschedulingGangInScheduler(t *testing.T) {
 			e := csSetup(t, nodes, nil, tt.pgs, nil)
 			var got []Outcome
 			var msgs []string
-			e.s.onDecision = func(d Decision) { got, msgs = append(got, d.Outcome), append(msgs, d.Message) }
+			e.s.SetDecisionHandler(func(d Decision) { got, msgs = append(got, d.Outcome), append(msgs, d.Message) })
 			for _, p := range tt.pods {
 				if err := e.s.AddPod(p); err != nil {
 					t.Fatal(err)

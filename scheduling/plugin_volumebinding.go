@@ -22,6 +22,11 @@ type volumeBindingPlugin struct {
 	vb *filter.VolumeBinding
 }
 
+// AssumedCount returns the sizes of the plugin's assume cache
+// (filter.VolumeBinding.AssumedCount): what a what-if question must leave
+// as it found.
+func (p *volumeBindingPlugin) AssumedCount() (volumes, claims int) { return p.vb.AssumedCount() }
+
 var (
 	_ framework.ReservePlugin   = (*volumeBindingPlugin)(nil)
 	_ framework.PreBindPlugin   = (*volumeBindingPlugin)(nil)

@@ -293,7 +293,7 @@ func TestSubmitPodGroupAlgorithmResult(t *testing.T) {
 			prof := framework.Profile{SchedulerName: DefaultSchedulerName, QueueSort: []string{config.PrioritySortName}, Bind: []string{DefaultBinderName}}
 			s, members := pgSetup(t, NewDefaultRegistry(), prof, gsFeatures, []*api.Node{csNode("node1")}, pods, g)
 			var ds []Decision
-			s.onDecision = func(d Decision) { ds = append(ds, d) }
+			s.SetDecisionHandler(func(d Decision) { ds = append(ds, d) })
 			prf := s.profiles[DefaultSchedulerName]
 			for i := range tt.res.pods {
 				if tt.res.pods[i].node != "" {

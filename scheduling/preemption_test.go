@@ -129,7 +129,7 @@ func newPPEnvFor(t *testing.T, v framework.KubeVersion, nodes []*api.Node, pods 
 	e := &ppEnv{s: s, pl: pl.(*DefaultPreemption), pi: framework.MustPodInfo(pod)}
 	e.state = s.newState(&cycleHandle{s: s, prof: prof})
 	e.state.SetSnapshot(c.Snapshot())
-	if _, st, _ := prof.fw.RunPreFilterPlugins(context.Background(), e.state, e.pi, c.Snapshot().Nodes()); !st.IsSuccess() {
+	if _, st, _ := prof.fw.RunPreFilterPlugins(context.Background(), e.state, e.pi); !st.IsSuccess() {
 		t.Fatalf("PreFilter: %v", st)
 	}
 	return e

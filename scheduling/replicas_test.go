@@ -215,3 +215,70 @@ func TestDefaultStorageClass(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicasLeaveWakeupsAsSchedulePod: a capacity question's replicas,
+// scheduled by Replicas.Schedule or each by the fork's SchedulePod, leave
+// the scheduling loop the same pending wakeup once the fork is reverted,
+// with a pod waiting in the queue's unschedulable pool or none: the
+// replica path reports no event the plain one does not.
+func TestReplicasLeaveWakeupsAsSchedulePod(t *testing.T) {
+	for _, waiting := range []bool{false, true} {
+		t.Run(fmt.Sprintf("waiting=%v", waiting), func(t *testing.T) {
+			s, _, _ := reuseEnv(t, nodesOf("4", "2", "3"), reuseProfile(config.LeastAllocated))
+			if waiting {
+				big := st.MakePod().Name("big").Req(map[string]string{"cpu": "8"}).Obj()
+				if err := s.AddPod(big); err != nil {
+					t.Fatal(err)
+				}
+				if d, _ := s.ScheduleOne(context.Background()); d.Outcome != OutcomeUnschedulable {
+					t.Fatalf("big: %s, want unschedulable", d.Outcome)
+				}
+			}
+			run := func(plain bool) (placed, wakeups int) {
+				select {
+				case <-s.wake: // the wakeup the setup or the last run left
+				default:
+				}
+				f, err := s.Fork()
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = s.InMode(FreeRoomOnly, func() error {
+					reps, err := f.Replicas(replica("web"), nil)
+					if err != nil {
+						return err
+					}
+					defer reps.Close()
+					for {
+						p, _, err := reps.Next()
+						if err != nil {
+							return err
+						}
+						var d Decision
+						if plain {
+							d, err = f.SchedulePod(context.Background(), p)
+						} else {
+							d, err = reps.Schedule(context.Background())
+						}
+						if err != nil || d.Outcome != OutcomeScheduled {
+							return err
+						}
+						placed++
+					}
+				})
+				if rerr := f.Revert(); err == nil {
+					err = rerr
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return placed, len(s.wake)
+			}
+			wantPlaced, want := run(true)
+			gotPlaced, got := run(false)
+			if wantPlaced != 9 || gotPlaced != wantPlaced || got != want {
+				t.Errorf("replicas placed %d, wakeups pending %d; plain: %d, %d (want 9 placed)", gotPlaced, got, wantPlaced, want)
+			}
+		})
+	}
+}

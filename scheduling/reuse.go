@@ -172,7 +172,7 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *profile, h *cycleHandl
 	pi := qp.PodInfo
 	t.state = s.newState(h)
 	t.state.SetSnapshot(snap)
-	preRes, st, plugins := prof.fw.RunPreFilterPlugins(ctx, t.state, pi, snap.Nodes())
+	preRes, st, plugins := prof.fw.RunPreFilterPlugins(ctx, t.state, pi)
 	t.pre = &runtime.PreFilterOutcome{Result: preRes, Status: st, Plugins: plugins}
 	if !st.IsSuccess() {
 		return t // the full cycle reports the PreFilter failure

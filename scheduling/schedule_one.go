@@ -204,7 +204,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queue.QueuedPod) Deci
 		node, nodeAt = res.SelectedNode(), res.SelectedIndex()
 		scored = res
 		d.Top, d.Margin, d.Ties = res.Top, res.Margin, res.Ties
-		if !qp.Detached || s.onDecision != nil {
+		if !qp.Detached || s.onDecision.Load() != nil {
 			// res is recycled by the next cycle. A detached replica's
 			// decision, without a decision handler, reaches only its
 			// capacity question, which reads no Top.
@@ -343,7 +343,7 @@ func (s *Scheduler) evaluateNominatedNode(ctx context.Context, prof *profile, st
 		return "", false
 	}
 	state.SetSnapshot(snap)
-	if _, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes()); !st.IsSuccess() {
+	if _, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi); !st.IsSuccess() {
 		return "", false // the full cycle reports the PreFilter failure
 	}
 	var nominated []*framework.PodInfo

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -142,7 +143,20 @@ func WithExtenders(e ...framework.Extender) Option {
 // WithDecisionHandler calls fn with every decision, in order (binding
 // decisions of asynchronous binding arrive from binding goroutines, one at
 // a time).
-func WithDecisionHandler(fn func(Decision)) Option { return func(s *Scheduler) { s.onDecision = fn } }
+func WithDecisionHandler(fn func(Decision)) Option {
+	return func(s *Scheduler) { s.SetDecisionHandler(fn) }
+}
+
+// SetDecisionHandler replaces the decision handler (nil: none) that
+// WithDecisionHandler sets: the decisions made after it returns go to fn.
+// Any goroutine may call it, e.g. to record one phase of a simulation.
+func (s *Scheduler) SetDecisionHandler(fn func(Decision)) {
+	if fn == nil {
+		s.onDecision.Store(nil)
+		return
+	}
+	s.onDecision.Store(&fn)
+}
 
 // WithExplanations keeps each cycle's full runtime.Result in its
 // Decision (memory grows with nodes × score plugins per decision).
@@ -276,8 +290,10 @@ type Scheduler struct {
 	// them leaves the cluster with the question's Revert.
 	replicaSlab *cluster.AssumedSlab
 	workload    workload
-	onDecision  func(Decision)
-	decisionMu  sync.Mutex
+	// onDecision is the decision handler (nil: none); decisionMu
+	// serializes its calls.
+	onDecision atomic.Pointer[func(Decision)]
+	decisionMu sync.Mutex
 
 	// noPostFilter skips PostFilter (preemption) while a what-if question
 	// places pods that must not preempt (whatif.go).
@@ -500,12 +516,14 @@ func (s *Scheduler) signal() {
 }
 
 func (s *Scheduler) emit(d Decision) {
-	if s.onDecision == nil {
+	if s.onDecision.Load() == nil {
 		return
 	}
 	s.decisionMu.Lock()
 	defer s.decisionMu.Unlock()
-	s.onDecision(d)
+	if fn := s.onDecision.Load(); fn != nil { // the handler set last
+		(*fn)(d)
+	}
 }
 
 // AddPod adds a copy of pod to the cluster: with spec.nodeName it is bound

@@ -617,7 +617,7 @@ func (f *Fork) FitsNode(ctx context.Context, pod *api.Pod, node string) (*framew
 	state := s.newState(&cycleHandle{s: s, prof: prof})
 	defer state.Release()
 	state.SetSnapshot(snap)
-	res, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi, snap.Nodes())
+	res, st, _ := prof.fw.RunPreFilterPlugins(ctx, state, pi)
 	if !st.IsSuccess() {
 		return st, nil
 	}

@@ -6,11 +6,12 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
 // State is a copy of what a Scheduler holds at one instant: every pod with
-// its state, each node's use, the queue's lengths, the pods held at
-// Permit, the pending pods' reasons. It shares nothing the scheduler
+// its state, each node's use, the queue and the nominations, the pods held
+// at Permit, the pending pods' reasons. It shares nothing the scheduler
 // changes afterwards, so it may be kept and read from any goroutine.
 type State struct {
 	// Cycle is the number of scheduling cycles run so far.
@@ -24,11 +25,23 @@ type State struct {
 	// Active, Backoff and Unschedulable are the queue's lengths, as
 	// QueueLengths returns them.
 	Active, Backoff, Unschedulable int
+	// Queued maps each pod the queue holds (namespace/name) to where it
+	// waits: "active", "backoff", "error-backoff", "unschedulable", "gated"
+	// or "in-flight" (popped, its cycle not yet done).
+	Queued map[string]string
+	// Nominated maps each pod nominated to a node (kube's
+	// NominatedNodeName: preemption made room for it there) to that node.
+	Nominated map[string]string
 	// Waiting are the pods held at Permit (namespace/name), sorted.
 	Waiting []string
 	// Reasons are the pending pods' last failure messages (PendingReason),
 	// by namespace/name.
 	Reasons map[string]string
+	// ReplicaCycles counts the capacity questions' replica cycles the
+	// incremental evaluator computed, ReplicasReused the placed replicas
+	// whose memory the next one reused (see Replicas): whether questions
+	// take their fast path.
+	ReplicaCycles, ReplicasReused int
 }
 
 // NodeUsage is a node of a State and what its bound and assumed pods use.
@@ -60,9 +73,13 @@ func (s *Scheduler) State() (State, error) {
 
 // stateLocked builds a State; the caller holds s.mu.
 func (s *Scheduler) stateLocked() State {
-	st := State{Cycle: s.cycle, Pods: s.cluster.Pods(), Reasons: maps.Clone(s.reasons)}
+	st := State{Cycle: s.cycle, Pods: s.cluster.Pods(), Reasons: maps.Clone(s.reasons), Nominated: maps.Clone(s.nominator.NodeOf),
+		Queued: make(map[string]string, len(s.queue.Pods)), ReplicaCycles: s.replicaCycles, ReplicasReused: s.replicasReused}
 	if st.Reasons == nil {
 		st.Reasons = map[string]string{}
+	}
+	for k, qp := range s.queue.Pods {
+		st.Queued[k] = queue.WhereName(qp.Where)
 	}
 	st.Active, st.Backoff, st.Unschedulable = s.queue.Lens()
 	nodes := s.cluster.Snapshot().Nodes()

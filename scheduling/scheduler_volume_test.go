@@ -177,7 +177,7 @@ func TestSchedulerGatedPods(t *testing.T) {
 	c := svZonedCluster(t, 10)
 	s := svScheduler(t, c)
 	var decisions []Decision
-	s.onDecision = func(d Decision) { decisions = append(decisions, d) }
+	s.SetDecisionHandler(func(d Decision) { decisions = append(decisions, d) })
 	gated := st.MakePod().Name("g").Req(map[string]string{"cpu": "1"}).SchedulingGates("example.com/quota", "example.com/ready").Obj()
 	if err := s.AddPod(gated); err != nil {
 		t.Fatal(err)

@@ -19,10 +19,11 @@ import (
 
 // plainPlugin hides a default plugin's fast paths: it offers only the
 // node-by-node interfaces (no batch filter or score, no batch
-// normalization, no forwarding), and its PreFilter and PreScore get copies
-// of the runner's node list (PreFilter a copied slice, PreScore copied
-// NodeInfos), so that PodTopologySpread and InterPodAffinity take their
-// walks over the pods instead of the snapshot's pod index and numbering.
+// normalization, no forwarding), its PreFilter is not told that its nodes
+// are the snapshot's own list (CycleState.AllNodes unset) and its PreScore
+// gets copied NodeInfos, so that PodTopologySpread and InterPodAffinity
+// take their walks over the pods instead of the snapshot's pod index and
+// numbering.
 type plainPlugin struct{ inner framework.Plugin }
 
 var (
@@ -35,7 +36,9 @@ var (
 func (p plainPlugin) Name() string { return p.inner.Name() }
 
 func (p plainPlugin) PreFilter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	return p.inner.(framework.PreFilterPlugin).PreFilter(ctx, state, pod, slices.Clone(nodes))
+	defer state.SetAllNodes(state.AllNodes())
+	state.SetAllNodes(false)
+	return p.inner.(framework.PreFilterPlugin).PreFilter(ctx, state, pod, nodes)
 }
 
 func (p plainPlugin) PreFilterExtensions() framework.PreFilterExtensions {

@@ -910,11 +910,12 @@ func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framewor
 	h := s.hoisted
 	useIdx := idx != nil && state.Snapshot() == s.snap // the runner's indices: no NodeInfo to read
 	if useIdx && !h.checkKeys {
-		// Nodes PreScore saw (its very list, or members), none ignored:
+		// Nodes PreScore saw (its whole list, or members), none ignored:
 		// table reads by snapshot index, two per node for a single
-		// non-hostname constraint; over PreScore's list, the bounds are
-		// known beforehand.
-		scored := s.sameNodes(nodes)
+		// non-hostname constraint; over PreScore's whole list, the bounds
+		// are known beforehand. The runner scores only nodes PreScore
+		// saw, so a batch of ScoredNodes nodes is its whole list.
+		scored := len(nodes) == len(s.nodes) && len(nodes) == state.ScoredNodes()
 		if scored || s.everyMember || s.allMembers(idx[:len(nodes)]) {
 			if lo, hi, ok := h.scoreIdx(idx[:len(nodes)], out, scored); ok {
 				return lo, hi, nil
@@ -950,12 +951,6 @@ func (pl *PodTopologySpread) ScoreBatchBounds(_ context.Context, state *framewor
 }
 
 var _ framework.BoundedBatchScorePlugin = (*PodTopologySpread)(nil)
-
-// sameNodes reports whether nodes is the very list PreScore (or
-// PreScoreAfterAdd) was given: the same array, the same length.
-func (s *ptsPreScoreState) sameNodes(nodes []*framework.NodeInfo) bool {
-	return len(nodes) == len(s.nodes) && unsafe.SliceData(nodes) == unsafe.SliceData(s.nodes)
-}
 
 // ptsScoreSmall sets out[i] to t[uint8(dom[idx[i]])], the score of
 // snapshot node idx[i] under a single non-hostname constraint whose value

@@ -75,7 +75,7 @@ func ptsDrawBoundsCase(t *rapid.T) ptsScoreCase {
 
 // ptsCheckRowBounds checks ScoreBatchBounds over rows of window, the list
 // PreScore (or PreScoreAfterAdd) was given, with snapshot indices: the
-// very list (whose bounds the single-constraint table knows from the
+// whole list (whose bounds the single-constraint table knows from the
 // domains PreScore found), a copy of it, and parts of both; every row
 // must hold Score's scores and report their least and greatest.
 func ptsCheckRowBounds(t *rapid.T, pl *PodTopologySpread, state *fw.CycleState, pi *fw.PodInfo, window []*fw.NodeInfo) {
@@ -135,6 +135,7 @@ func TestPropPodTopologySpreadRowBounds(t *testing.T) {
 		state := fw.NewCycleState()
 		state.SetSnapshot(snap)
 		window := incrWindow(t, snap)
+		state.SetScoredNodes(len(window))
 		if s := pl.PreScore(ctx, state, tmpl, window); !s.IsSuccess() {
 			t.Fatalf("PreScore: %v", s)
 		}
@@ -155,6 +156,7 @@ func TestPropPodTopologySpreadRowBounds(t *testing.T) {
 			seq++
 			pi := st.Replica(tmpl, fmt.Sprintf("r%d", seq), "")
 			window = incrWindow(t, snap)
+			state.SetScoredNodes(len(window))
 			if s := pl.PreScoreAfterAdd(ctx, state, pi, window, added); !s.IsSuccess() {
 				t.Fatalf("round %d: PreScoreAfterAdd: %v", round, s)
 			}

@@ -274,6 +274,7 @@ func (p *NodeResourceEstimator) Estimate(ctx context.Context, snap *framework.Sn
 	nodes := snap.Nodes()
 	state := framework.NewCycleState()
 	state.SetSnapshot(snap)
+	state.SetAllNodes(true) // PreFilter gets nodes, the snapshot's list
 	active := make([]framework.FilterPlugin, 0, len(p.filters))
 	var allowed map[string]struct{}
 	restricted := false

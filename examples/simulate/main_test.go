@@ -448,3 +448,43 @@ func TestTrimaranProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestDRAClusterFile: a cluster file with ResourceSlices, a DeviceClass, a
+// claim template and an allocated claim is read and validated, and pods
+// with resource claims are simulated (placed as if they had none: no
+// profile here allocates devices).
+func TestDRAClusterFile(t *testing.T) {
+	dir := t.TempDir()
+	cluster := `{
+  "nodeGroups": [{"count": 2, "namePrefix": "gpu-", "node": {"status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}}}],
+  "deviceClasses": [{"metadata": {"name": "gpu"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}],
+  "resourceSlices": [
+    {"metadata": {"name": "gpu-0-gpus"}, "spec": {"driver": "gpu.example.com", "nodeName": "gpu-0", "pool": {"name": "gpu-0", "generation": 1, "resourceSliceCount": 1}, "devices": [{"name": "g0"}, {"name": "g1"}]}},
+    {"metadata": {"name": "gpu-1-gpus"}, "spec": {"driver": "gpu.example.com", "nodeName": "gpu-1", "pool": {"name": "gpu-1", "generation": 1, "resourceSliceCount": 1}, "devices": [{"name": "g0"}, {"name": "g1"}]}}
+  ],
+  "resourceClaimTemplates": [{"metadata": {"name": "one-gpu"}, "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}]
+}`
+	workload := `{"podGroups": [{"count": 3, "namePrefix": "infer-", "pod": {"spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+  "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}, "claims": [{"name": "gpu"}]}}]}}}]}`
+	for name, data := range map[string]string{"cluster.json": cluster, "workload.json": workload} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	args := []string{"-cluster", filepath.Join(dir, "cluster.json"), "-workload", filepath.Join(dir, "workload.json"), "-svg", filepath.Join(dir, "c.svg")}
+	if err := run(context.Background(), args, &out, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "cluster: 2 nodes; workload: 3 pods") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	bad := strings.Replace(cluster, `"nodeName": "gpu-1"`, `"nodeName": "gpu-9"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "cluster.json"), []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), args, &out, &out, nil)
+	if err == nil || !strings.Contains(err.Error(), `resourceSlices[1]: ResourceSlice gpu-1-gpus: spec.nodeName "gpu-9" is not a node of the workload`) {
+		t.Errorf("slice of an unknown node: %v", err)
+	}
+}

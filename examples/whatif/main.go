@@ -8,15 +8,18 @@
 // on a fork of the cluster, and prints the answer, its explanation and,
 // for capacity and scale-up, a summary to paste into a ticket.
 //
-//	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets,replicationcontrollers,storageclasses,csidrivers,csinodes,csistoragecapacities,persistentvolumes,persistentvolumeclaims,volumeattachments -A -o json > dump.json
+//	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets,replicationcontrollers,storageclasses,csidrivers,csinodes,csistoragecapacities,persistentvolumes,persistentvolumeclaims,volumeattachments,resourceslices,deviceclasses,resourceclaims,resourceclaimtemplates -A -o json > dump.json
 //	go run ./examples/whatif -cluster dump.json -capacity deployment.yaml
 //
 // With no question it runs a demo of all four on its built-in sample
 // cluster (testdata/cluster.json.gz, 300 nodes and about 4,600 pods, with
-// GKE-like storage).
+// GKE-like storage). testdata/gpu-cluster.json.gz is a smaller sample
+// whose GPUs are handed out by Dynamic Resource Allocation (ResourceSlices
+// of two drivers, a DeviceClass per GPU model, allocated claims).
 package main
 
 //go:generate go run ./internal/gendump -nodes 300 -pods 4000 -seed 1 -o testdata/cluster.json.gz
+//go:generate go run ./internal/gengpu -o testdata/gpu-cluster.json.gz
 
 import (
 	"bytes"

@@ -16,13 +16,19 @@
 //     PersistentVolumes (MakePV), PersistentVolumeClaims (MakePVC),
 //     StorageClasses (MakeStorageClass), CSINodes (MakeCSINode), CSIDrivers
 //     (MakeCSIDriver), CSIStorageCapacities (MakeCSIStorageCapacity) and
-//     VolumeAttachments (MakeVolumeAttachment).
+//     VolumeAttachments (MakeVolumeAttachment);
+//   - the Dynamic Resource Allocation objects of kube-scheduler's
+//     DynamicResources plugin: ResourceSlices (MakeResourceSlice, with
+//     devices from MakeDevice), DeviceClasses (MakeDeviceClass),
+//     ResourceClaims (MakeResourceClaim) and ResourceClaimTemplates
+//     (MakeResourceClaimTemplate), and pods' claims
+//     (PodWrapper.ResourceClaim, PodWrapper.ResourceClaimTemplate).
 //
 // Every Make… function starts a wrapper; each method sets one field and
 // returns the wrapper, so calls chain; Obj returns the object built so far.
 // Obj returns a new object on every call, sharing no map or slice a later
 // method call on the wrapper changes, so one wrapper can serve as a
-// template for several objects. A storage object shares nothing with its
+// template for several objects. A storage or DRA object shares nothing with its
 // wrapper at all: its caller may change anything in it.
 //
 // Defaults, chosen so that a built object schedules like a real one:
@@ -52,6 +58,16 @@
 //   - A CSINode driver's node ID is the node's name; a
 //     CSIStorageCapacity is in namespace "default". The other storage
 //     objects have no defaults.
+//   - A ResourceSlice is a node's, as a driver's kubelet plugin publishes
+//     it: named <node>-<driver>, on the node, in a pool named after the
+//     node, generation 1, of one slice.
+//   - A ResourceClaim or ResourceClaimTemplate is in namespace "default";
+//     a claim's UID is its name unless UID sets one. A request asks for
+//     its count of devices (ExactCount) unless RequestAll asks for all;
+//     Selector, AdminAccess, Toleration and CapacityRequest refine the
+//     request added last.
+//   - A pod's resource claims are used by all its containers
+//     (resources.claims), as pods usually use them.
 //
 // Quantities are written in Kubernetes' syntax ("500m", "4Gi"). A malformed
 // quantity is recorded, not applied: Build returns it as an error naming the

@@ -45,6 +45,9 @@ func (w *PodWrapper) Build() (*api.Pod, error) {
 	p.Status.Conditions = clip(p.Status.Conditions)
 	p.Status.ContainerStatuses = clip(p.Status.ContainerStatuses)
 	p.Status.InitContainerStatuses = clip(p.Status.InitContainerStatuses)
+	p.Spec.ResourceClaims = clip(p.Spec.ResourceClaims)
+	p.Status.ResourceClaimStatuses = clip(p.Status.ResourceClaimStatuses)
+	withContainerClaims(&p)
 	return &p, nil
 }
 

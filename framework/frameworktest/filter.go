@@ -3,6 +3,8 @@ package frameworktest
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/schedkit/schedkit/framework"
@@ -45,6 +47,54 @@ func checkBatchFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap
 		t.Fatalf("%s RemovePod: %v", pl.Name(), s)
 	}
 	batchFilterEqualsFilter(t, cov, "after RemovePod", pl, removed, pod, lists[len(lists)-1].nodes)
+}
+
+// checkAllNodesPreFilter holds PreFilter told that its nodes are the
+// snapshot's own list (CycleState.AllNodes, as the runner runs it) to
+// PreFilter over a copy of the list, told nothing: the same status and
+// result, and every node's Filter verdict the same, also after AddPod and
+// RemovePod of one of pods on clones of both states.
+func checkAllNodesPreFilter(t *rapid.T, cov *coverage, pl framework.FilterPlugin, snap *framework.Snapshot, pod *framework.PodInfo, pods []*api.Pod) {
+	pf, ok := pl.(framework.PreFilterPlugin)
+	if !ok {
+		return
+	}
+	ctx := context.Background()
+	fast, plain := freshState(snap), freshState(snap)
+	plain.SetAllNodes(false)
+	fr, fs := pf.PreFilter(ctx, fast, pod, snap.Nodes())
+	pr, ps := pf.PreFilter(ctx, plain, pod, slices.Clone(snap.Nodes()))
+	cov.hit(pl, "PreFilter over all nodes")
+	if fs.Code() != ps.Code() || !fs.IsSkip() && !sameVerdict(fs, ps) || fr.AllNodes() != pr.AllNodes() || !fr.AllNodes() && !maps.Equal(fr.NodeNames, pr.NodeNames) {
+		t.Fatalf("%s PreFilter over all nodes: %v %v, over a copy of them: %v %v", pl.Name(), fr, fs, pr, ps)
+	}
+	if !fs.IsSuccess() {
+		return
+	}
+	same := func(what string, a, b *framework.CycleState) {
+		for _, n := range snap.Nodes() {
+			if got, want := pl.Filter(ctx, a, pod, n), pl.Filter(ctx, b, pod, n); !sameVerdict(got, want) {
+				t.Fatalf("%s %s node %s: Filter %v after PreFilter over all nodes, %v over a copy of them", pl.Name(), what, n.Name(), got, want)
+			}
+		}
+	}
+	same("", fast, plain)
+	ext := pf.PreFilterExtensions()
+	if ext == nil || len(pods) == 0 {
+		return
+	}
+	p := framework.MustPodInfo(pods[rapid.IntRange(0, len(pods)-1).Draw(t, "changedAll")])
+	ni, _ := snap.Get(p.Pod.Spec.NodeName)
+	fa, pa := fast.Clone(), plain.Clone()
+	if a, b := ext.AddPod(ctx, fa, pod, p, ni), ext.AddPod(ctx, pa, pod, p, ni); !sameVerdict(a, b) {
+		t.Fatalf("%s AddPod: %v after PreFilter over all nodes, %v over a copy of them", pl.Name(), a, b)
+	}
+	same("after AddPod", fa, pa)
+	fd, pd := fast.Clone(), plain.Clone()
+	if a, b := ext.RemovePod(ctx, fd, pod, p, ni), ext.RemovePod(ctx, pd, pod, p, ni); !sameVerdict(a, b) {
+		t.Fatalf("%s RemovePod: %v after PreFilter over all nodes, %v over a copy of them", pl.Name(), a, b)
+	}
+	same("after RemovePod", fd, pd)
 }
 
 // batchFilterEqualsFilter compares FilterBatch (and FilterRejects, where

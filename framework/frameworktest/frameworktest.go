@@ -9,12 +9,18 @@
 // framework.RangeNormalizer), incremental PreFilter and PreScore
 // (framework.IncrementalPreFilterPlugin,
 // framework.IncrementalPreScorePlugin), node-local verdicts
-// (framework.NodeLocalPlugin) and pod signatures (framework.SignPlugin,
-// framework.SignRefuser). Each is a promise that the cycle decides number
+// (framework.NodeLocalPlugin), pod signatures (framework.SignPlugin,
+// framework.SignRefuser), and a PreFilter that reads the snapshot's
+// indexes when told its nodes are the snapshot's own list
+// (framework.CycleState.AllNodes). Each is a promise that the cycle decides number
 // for number as with the plain form. Run checks every one of those the
 // plugin implements, and only those, in the manner of cluster-autoscaler's
 // one test table run against its plain and optimized snapshots:
 //
+//   - all-nodes PreFilter: PreFilter with AllNodes set gives the status,
+//     the result and every node's Filter verdict that PreFilter over a
+//     copy of the list without it gives, also after PreFilterExtensions'
+//     AddPod and RemovePod;
 //   - batch filters: FilterBatch and FilterRejects give every node
 //     Filter's status, with and without snapshot indices, over the
 //     snapshot's nodes, a subsequence, copies of them, without PreFilter
@@ -253,6 +259,7 @@ func check(t *rapid.T, cov *coverage, c Case) {
 	}
 	lists := []nodeList{{"all nodes", all}, {"subset", sub}, {"copies", copies}}
 	if isFilter {
+		checkAllNodesPreFilter(t, cov, fp, snap, pod, c.Pods)
 		checkBatchFilter(t, cov, fp, snap, pod, lists, c.Pods)
 	}
 	if isScore {
@@ -295,6 +302,7 @@ func sameVerdict(a, b *framework.Status) bool {
 func freshState(snap *framework.Snapshot) *framework.CycleState {
 	s := framework.NewCycleState()
 	s.SetSnapshot(snap)
+	s.SetAllNodes(true) // the harness runs PreFilter over snap.Nodes()
 	return s
 }
 
@@ -308,12 +316,14 @@ func preFilter(pl framework.Plugin, state *framework.CycleState, pod *framework.
 	return pf.PreFilter(context.Background(), state, pod, nodes)
 }
 
-// preScore runs pl's PreScore on state when it has one.
+// preScore runs pl's PreScore on state when it has one, with ScoredNodes
+// set as the runner sets it.
 func preScore(pl framework.Plugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) *framework.Status {
 	ps, ok := pl.(framework.PreScorePlugin)
 	if !ok {
 		return nil
 	}
+	state.SetScoredNodes(len(nodes))
 	return ps.PreScore(context.Background(), state, pod, nodes)
 }
 

@@ -109,7 +109,7 @@ func (zoned) SignPod(context.Context, *framework.PodInfo) ([]framework.SignFragm
 func TestHarnessCatchesBrokenForms(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		pl   zoned
+		pl   framework.Plugin
 		want string
 	}{
 		{"FilterBatch", zoned{batchAcceptsAll: true}, "FilterBatch"},
@@ -117,6 +117,7 @@ func TestHarnessCatchesBrokenForms(t *testing.T) {
 		{"ScoreBatch", zoned{scoreOffByOne: true}, "ScoreBatch"},
 		{"NodeLocal", zoned{localLies: true}, "node-local"},
 		{"SignPod", zoned{signIgnoresApp: true}, "sign alike"},
+		{"AllNodes", allNodesLies{}, "over all nodes"},
 		{"correct", zoned{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,6 +138,28 @@ func TestHarnessCatchesBrokenForms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// allNodesLies is zoned whose PreFilter, told that its nodes are the
+// snapshot's own list, makes Filter reject every node that holds a pod.
+type allNodesLies struct{ zoned }
+
+type allNodesSaid bool
+
+func (a allNodesSaid) Clone() framework.StateData { return a }
+
+func (allNodesLies) PreFilter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
+	state.Write("AllNodesLies", allNodesSaid(state.AllNodes()))
+	return nil, nil
+}
+
+func (allNodesLies) PreFilterExtensions() framework.PreFilterExtensions { return nil }
+
+func (a allNodesLies) Filter(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, n *framework.NodeInfo) *framework.Status {
+	if v, err := state.Read("AllNodesLies"); err == nil && bool(v.(allNodesSaid)) && len(n.Pods) > 0 {
+		return framework.NewStatus(framework.Unschedulable, "a pod")
+	}
+	return a.zoned.Filter(ctx, state, pod, n)
 }
 
 // refusing implements PreFilterAfterAdd but its PreFilter rejects every

@@ -306,8 +306,15 @@ func (f *Framework) RunPreEnqueuePlugins(ctx context.Context, pod *api.Pod) *fra
 // other failure is an Error. Results are intersected; an empty intersection
 // is UnschedulableAndUnresolvable "node(s) didn't satisfy plugin(s) [..]
 // simultaneously". It returns the merged result, the status and the plugins
-// that narrowed the node set.
-func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status, []string) {
+// that narrowed the node set. The plugins get the nodes of the state's
+// snapshot (Snapshot.Nodes), with state.AllNodes set while they run.
+func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo) (*framework.PreFilterResult, *framework.Status, []string) {
+	var nodes []*framework.NodeInfo
+	if snap := state.Snapshot(); snap != nil {
+		nodes = snap.Nodes()
+		defer state.SetAllNodes(state.AllNodes())
+		state.SetAllNodes(true)
+	}
 	var result *framework.PreFilterResult
 	var withNodes []string
 	var ret *framework.Status

@@ -295,7 +295,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, 
 // PreFilter fails or narrows the nodes.
 func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all []*framework.NodeInfo) bool {
 	f, state := inc.f, inc.state
-	preRes, s, _ := f.RunPreFilterPlugins(ctx, state, pod, all)
+	preRes, s, _ := f.RunPreFilterPlugins(ctx, state, pod)
 	if !s.IsSuccess() || !preRes.AllNodes() {
 		return false
 	}
@@ -424,7 +424,9 @@ func (inc *Incremental) preFilterAgain(ctx context.Context, pod *framework.PodIn
 		if e.inc != nil {
 			s = e.inc.PreFilterAfterAdd(ctx, inc.state, pod, added)
 		} else {
+			inc.state.SetAllNodes(true)
 			inc.state.ReleaseReplacedBy(func() { r, s = e.pl.PreFilter(ctx, inc.state, pod, all) })
+			inc.state.SetAllNodes(false)
 		}
 		if e.skipped {
 			if !s.IsSkip() {

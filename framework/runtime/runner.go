@@ -131,7 +131,7 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	if p := opts.PreFiltered; p != nil {
 		preRes, s, withNodes = p.Result, p.Status, p.Plugins
 	} else {
-		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod, all)
+		preRes, s, withNodes = f.RunPreFilterPlugins(ctx, state, pod)
 	}
 	res.PreFilterResult = preRes
 	res.SkippedFilter = sortedKeys(state.SkipFilterPlugins())
@@ -342,8 +342,10 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 			k -= n
 		}
 		// ix[x] is the snapshot index of nodes[x], compacted with nodes:
-		// a view of the snapshot's runs until the first compaction.
+		// a view of the snapshot's runs until the first compaction
+		// (ixOwned: in liveIdx).
 		var ix []int32
+		ixOwned := candIdx != nil
 		if candIdx != nil {
 			ix = liveIdx[lo:hi:hi]
 			copy(ix[copy(ix, candIdx[k:]):], candIdx)
@@ -382,8 +384,9 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 				nodes = live[lo : lo+copy(live[lo:hi], nodes) : hi]
 				owned = true
 			}
-			if candIdx == nil && &ix[0] != &liveIdx[lo] {
+			if !ixOwned {
 				ix = liveIdx[lo : lo+copy(liveIdx[lo:hi], ix) : hi]
+				ixOwned = true
 			}
 			w := removeRejected(rl, nodes, ix, pos, start, n)
 			rec.add(rl, idx[j])

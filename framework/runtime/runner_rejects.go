@@ -93,7 +93,7 @@ func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
 	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
 	for _, x := range rl {
 		st, p := x.Status, int(x.Node)
-		if c := st.Code(); c != framework.Unschedulable && c != framework.UnschedulableAndUnresolvable && c != framework.Pending {
+		if !x.Rejects() {
 			st = r.failure(st, pi)
 		}
 		statuses[p], plugins[p] = st, pi

@@ -19,6 +19,11 @@
 // ConfigMaps, Events). Pods are placed with their requests, taints,
 // pools and required anti-affinity respected, so the cluster is one a
 // scheduler could have produced. The output depends only on Config.
+//
+// WriteGPU writes a second, small cluster whose GPUs are handed out by
+// Dynamic Resource Allocation (ResourceSlices of two drivers, a
+// DeviceClass per GPU model, claim templates, allocated claims), for
+// examples/whatif's device questions.
 package kubegen
 
 import (

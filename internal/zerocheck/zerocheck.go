@@ -86,6 +86,12 @@ func Arg(t reflect.Type) (reflect.Value, bool) {
 		v = api.StorageObjects{}
 	case reflect.TypeFor[[]api.PodDisruptionBudget]():
 		v = []api.PodDisruptionBudget{st.PDB("x", "x", "app", "x", 1)}
+	case reflect.TypeFor[api.Namespace]():
+		v = api.Namespace{Name: "x", Labels: map[string]string{"x": "x"}}
+	case reflect.TypeFor[[]api.Service]():
+		v = []api.Service{{Namespace: "x", Name: "x", Selector: map[string]string{"x": "x"}}}
+	case reflect.TypeFor[[]api.WorkloadController]():
+		v = []api.WorkloadController{{Kind: "ReplicaSet", Namespace: "x", Name: "x"}}
 	case reflect.TypeFor[func() error]():
 		v = func() error { return nil }
 	case reflect.TypeFor[[]*api.Node]():

@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// kubectl-schedkit answers place, capacity and drain questions on the
-// cluster as it is now, without writing to it.
+// kubectl-schedkit answers place, capacity, drain and scale-up questions
+// on the cluster as it is now, without writing to it.
 func TestKubectlPlugin(t *testing.T) {
 	srv := startAPIServer(t)
 	c := srv.Client
@@ -65,6 +65,26 @@ spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "500m"}}}]}
 	t.Logf("capacity:\n%s", out)
 	out = run("drain", "k1")
 	t.Logf("drain:\n%s", out)
+	// Two pending pods of 3 cpu (no kube-scheduler runs here): two nodes of
+	// the 4-cpu template are needed.
+	for _, name := range []string{"wants-3a", "wants-3b"} {
+		p := pod(name, "3", "1Gi", nil)
+		p.Spec.SchedulerName = ""
+		createPods(t, c, p)
+	}
+	tmplNode := filepath.Join(dir, "node.yaml")
+	if err := os.WriteFile(tmplNode, []byte(`apiVersion: v1
+kind: Node
+metadata: {name: big, labels: {kubernetes.io/hostname: big}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = run("scale-up", "-f", tmplNode)
+	t.Logf("scale-up:\n%s", out)
+	if !strings.Contains(out, "scale-up: 2 node(s) of big schedule the 2 pod(s)") {
+		t.Errorf("scale-up (two 3-cpu pods need two 4-cpu nodes):\n%s", out)
+	}
 	if _, err := c.CoreV1().Pods("default").List(t.Context(), metav1ListOptions()); err != nil {
 		t.Fatal(err)
 	}

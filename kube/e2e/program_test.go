@@ -3,9 +3,12 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,8 +47,9 @@ profiles:
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	httpAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cmd := exec.CommandContext(ctx, bin, "--kubeconfig", srv.Kubeconfig, "--config", cfg, "--seed", "7",
-		"--leader-elect", "--leader-elect-namespace", "default", "--identity", "e2e")
+		"--leader-elect", "--leader-elect-namespace", "default", "--identity", "e2e", "--http-address", httpAddr)
 	logPath := filepath.Join(dir, "scheduler.log")
 	lf, err := os.Create(logPath)
 	if err != nil {
@@ -80,6 +84,35 @@ profiles:
 	}
 	if p.Spec.NodeName != "" || len(p.Status.Conditions) > 0 {
 		t.Errorf("the other scheduler's pod was touched: node %q, conditions %v", p.Spec.NodeName, p.Status.Conditions)
+	}
+	// The what-if endpoint answers on the cluster as it is now, and
+	// creates and binds nothing.
+	resp, err := http.Post("http://"+httpAddr+"/whatif/place", "application/yaml", strings.NewReader(`apiVersion: v1
+kind: Pod
+metadata: {name: asked}
+spec: {schedulerName: schedkit, containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "default/asked: fits on w") {
+		t.Errorf("what-if endpoint: %s\n%s", resp.Status, body)
+	}
+	if _, err := c.CoreV1().Pods("default").Get(context.Background(), "asked", metav1.GetOptions{}); err == nil {
+		t.Error("the pod asked about exists in the API server")
+	}
+	// The metrics count the bindings under kube-scheduler's name, and not
+	// the question.
+	resp, err = http.Get("http://" + httpAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `scheduler_schedule_attempts_total{profile="schedkit",result="scheduled"} 6`) {
+		t.Errorf("metrics:\n%s", body)
 	}
 }
 

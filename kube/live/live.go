@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -77,15 +78,30 @@ type Live struct {
 	pods    cache.Indexer
 	nodes   cache.Indexer
 	storage map[string]cache.Indexer // by kind
+	objects map[string]cache.Indexer // the other kinds (objectKinds), by kind
 
 	what   *whatif.WhatIf
 	whatMu sync.Mutex
+	// inflight counts the events the worker is applying; progress wakes
+	// a question waiting for the feed to catch up (catchUp).
+	inflight atomic.Int32
+	progress chan struct{}
 
 	mu      sync.Mutex
 	applied map[objectRef]string // resourceVersion last applied
 	lastPod map[objectRef]*api.Pod
-	stats   Stats
+	// values are the objects of objectKinds the scheduler holds, as
+	// converted; the scheduler takes each kind's list whole.
+	values map[objectRef]any
+	stats  Stats
 }
+
+// objectKinds are the kinds the feed follows besides pods, nodes and
+// storage, in the order a dump lists them: Namespaces (namespace
+// selectors), Services and the workload controllers (PodTopologySpread's
+// default constraints), PriorityClasses (the priority of a pod created
+// without one) and PodDisruptionBudgets (preemption).
+var objectKinds = []string{"Namespace", "Service", "ReplicationController", "ReplicaSet", "StatefulSet", "PriorityClass", "PodDisruptionBudget"}
 
 // Stats count what the feed did, for reports and tests.
 type Stats struct {
@@ -137,6 +153,7 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	}
 	_ = vctx
 	l := &Live{cfg: cfg, applied: map[objectRef]string{}, lastPod: map[objectRef]*api.Pod{}, storage: map[string]cache.Indexer{},
+		objects: map[string]cache.Indexer{}, values: map[objectRef]any{}, progress: make(chan struct{}, 1),
 		stats: Stats{Applied: map[string]int{}, Ignored: map[string]int{}, Rejected: map[string]string{}}}
 	for _, p := range cfg.Profiles {
 		name := p.SchedulerName
@@ -165,13 +182,13 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	l.storage["CSIDriver"] = watch("CSIDriver", f.Storage().V1().CSIDrivers().Informer())
 	l.storage["CSIStorageCapacity"] = watch("CSIStorageCapacity", f.Storage().V1().CSIStorageCapacities().Informer())
 	l.storage["VolumeAttachment"] = watch("VolumeAttachment", f.Storage().V1().VolumeAttachments().Informer())
-	// Read at start (changes need a restart; see the package README).
-	others := []cache.SharedIndexInformer{
-		f.Core().V1().Namespaces().Informer(), f.Core().V1().Services().Informer(),
-		f.Core().V1().ReplicationControllers().Informer(), f.Apps().V1().ReplicaSets().Informer(),
-		f.Apps().V1().StatefulSets().Informer(), f.Scheduling().V1().PriorityClasses().Informer(),
-		f.Policy().V1().PodDisruptionBudgets().Informer(),
-	}
+	l.objects["Namespace"] = watch("Namespace", f.Core().V1().Namespaces().Informer())
+	l.objects["Service"] = watch("Service", f.Core().V1().Services().Informer())
+	l.objects["ReplicationController"] = watch("ReplicationController", f.Core().V1().ReplicationControllers().Informer())
+	l.objects["ReplicaSet"] = watch("ReplicaSet", f.Apps().V1().ReplicaSets().Informer())
+	l.objects["StatefulSet"] = watch("StatefulSet", f.Apps().V1().StatefulSets().Informer())
+	l.objects["PriorityClass"] = watch("PriorityClass", f.Scheduling().V1().PriorityClasses().Informer())
+	l.objects["PodDisruptionBudget"] = watch("PodDisruptionBudget", f.Policy().V1().PodDisruptionBudgets().Informer())
 	f.Start(ctx.Done())
 	sctx, scancel := context.WithTimeout(ctx, cfg.SyncTimeout)
 	defer scancel()
@@ -193,8 +210,8 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 			}
 		}
 	}
-	for _, inf := range others {
-		add(inf.GetIndexer(), "")
+	for _, kind := range objectKinds {
+		add(l.objects[kind], kind)
 	}
 	add(l.nodes, "Node")
 	for _, kind := range sortedKinds(l.storage) {
@@ -207,6 +224,20 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	}
 	for _, f := range dump.Report.Ignored {
 		l.stats.Ignored[f.Kind+" "+f.Path] += f.Count
+	}
+	// The objects of objectKinds, one by one with the per-object rules, as
+	// later events bring them.
+	for _, kind := range objectKinds {
+		for _, o := range l.objects[kind].List() {
+			m, _ := meta.Accessor(o)
+			ref := objectRef{kind, m.GetNamespace(), m.GetName()}
+			v, err := convert.Object(kubeload.Options{SchedulerNames: l.names}, o.(runtime.Object))
+			if err != nil || v.Value == nil {
+				delete(l.applied, ref)
+				continue
+			}
+			l.values[ref] = v.Value
+		}
 	}
 	// Pods the dump left out are not in the cluster: forget their versions
 	// so that a later change is looked at again.
@@ -288,7 +319,9 @@ func (l *Live) Stats() Stats {
 // Run schedules pods until ctx is done.
 func (l *Live) Run(ctx context.Context) { l.sched.Run(ctx) }
 
-// Synced reports whether every event delivered so far has been applied.
+// Synced reports whether every event delivered so far has been taken up:
+// applied, or refused and waiting to be tried again (Stats().Rejected
+// lists those).
 func (l *Live) Synced() bool { return l.queue.Len() == 0 }
 
 func (l *Live) logf(format string, args ...any) {
@@ -321,6 +354,7 @@ func (l *Live) work(ctx context.Context) {
 		if quit {
 			return
 		}
+		l.inflight.Add(1)
 		if err := l.apply(ref); err != nil {
 			l.mu.Lock()
 			l.stats.Retries++
@@ -331,6 +365,34 @@ func (l *Live) work(ctx context.Context) {
 			l.queue.Forget(ref)
 		}
 		l.queue.Done(ref)
+		l.inflight.Add(-1)
+		select {
+		case l.progress <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// catchUpLimit bounds how long a question waits for the feed to apply the
+// events already delivered.
+const catchUpLimit = 100 * time.Millisecond
+
+// catchUp waits, at most catchUpLimit, until the feed has applied the
+// events delivered so far: a question asked then sees them, and questions
+// asked back to back do not hold the feed back (while a question's fork is
+// open the feed waits).
+func (l *Live) catchUp() {
+	if l.Synced() && l.inflight.Load() == 0 {
+		return
+	}
+	limit := time.NewTimer(catchUpLimit)
+	defer limit.Stop()
+	for !l.Synced() || l.inflight.Load() != 0 {
+		select {
+		case <-l.progress:
+		case <-limit.C:
+			return
+		}
 	}
 }
 
@@ -340,6 +402,9 @@ func (l *Live) indexer(kind string) cache.Indexer {
 		return l.pods
 	case "Node":
 		return l.nodes
+	}
+	if ix, ok := l.objects[kind]; ok {
+		return ix
 	}
 	return l.storage[kind]
 }
@@ -382,6 +447,12 @@ func (l *Live) apply(ref objectRef) error {
 			l.forget(ref)
 		}
 		return nil
+	}
+	if p, ok := o.Value.(*api.Pod); ok && p.Spec.Priority == nil {
+		// The priority a dump's pod gets: its PriorityClass's, as the
+		// Priority admission plugin sets it (an API server has set it on
+		// every pod it holds).
+		kubeload.ResolvePriority(p, l.priorityClasses())
 	}
 	l.mu.Lock()
 	delete(l.stats.Rejected, ref.Kind+" "+ref.key())
@@ -482,8 +553,88 @@ func (l *Live) upsert(ref objectRef, v any, known bool) error {
 			return s.AddStorageObject(o)
 		}
 		return s.UpdateStorageObject(o)
+	case api.Namespace, api.Service, api.WorkloadController, kubeload.PriorityClass, api.PodDisruptionBudget:
+		return l.setValue(ref, v)
 	}
 	return fmt.Errorf("live: %s %s: kind not fed", ref.Kind, ref.key())
+}
+
+// setValue records the object of one of objectKinds (nil: deleted) and
+// gives the scheduler its kind's new list.
+func (l *Live) setValue(ref objectRef, v any) error {
+	l.mu.Lock()
+	old, had := l.values[ref]
+	if v == nil {
+		delete(l.values, ref)
+	} else {
+		l.values[ref] = v
+	}
+	l.mu.Unlock()
+	err := l.give(ref, v)
+	if err != nil {
+		// Refused (a budget whose selector does not compile): the
+		// scheduler keeps the list it had.
+		l.mu.Lock()
+		if had {
+			l.values[ref] = old
+		} else {
+			delete(l.values, ref)
+		}
+		l.mu.Unlock()
+	}
+	return err
+}
+
+// give hands the scheduler the change of ref to v (nil: deleted).
+func (l *Live) give(ref objectRef, v any) error {
+	s := l.sched
+	switch ref.Kind {
+	case "Namespace":
+		if v == nil {
+			return s.DeleteNamespace(ref.Name)
+		}
+		ns, _ := kubeload.NamespaceWithNameLabel(v.(api.Namespace))
+		return s.SetNamespace(ns)
+	case "Service":
+		return s.SetServices(valuesOf[api.Service](l, "Service"))
+	case "ReplicationController", "ReplicaSet", "StatefulSet":
+		return s.SetControllers(valuesOf[api.WorkloadController](l, "ReplicationController", "ReplicaSet", "StatefulSet"))
+	case "PodDisruptionBudget":
+		return s.SetDisruptionBudgets(valuesOf[api.PodDisruptionBudget](l, "PodDisruptionBudget"))
+	case "PriorityClass":
+		return nil // read when a pod without priority arrives
+	}
+	return fmt.Errorf("live: %s %s: kind not fed", ref.Kind, ref.key())
+}
+
+// valuesOf lists the values of kinds in a dump's order: kind by kind,
+// each by namespace/name.
+func valuesOf[T any](l *Live, kinds ...string) []T {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	refs := make([]objectRef, 0, len(l.values))
+	for r := range l.values {
+		if slices.Contains(kinds, r.Kind) {
+			refs = append(refs, r)
+		}
+	}
+	rank := func(k string) int { return slices.Index(kinds, k) }
+	sort.Slice(refs, func(i, j int) bool {
+		if a, b := rank(refs[i].Kind), rank(refs[j].Kind); a != b {
+			return a < b
+		}
+		return refs[i].key() < refs[j].key()
+	})
+	out := make([]T, 0, len(refs))
+	for _, r := range refs {
+		out = append(out, l.values[r].(T))
+	}
+	return out
+}
+
+// priorityClasses are the PriorityClasses the feed holds.
+func (l *Live) priorityClasses() []kubeload.PriorityClass {
+	return valuesOf[kubeload.PriorityClass](l, "PriorityClass")
 }
 
 func (l *Live) remove(ref objectRef) error {
@@ -494,6 +645,8 @@ func (l *Live) remove(ref objectRef) error {
 		err = s.DeletePod(ref.Namespace, ref.Name)
 	case "Node":
 		_, err = s.RemoveNode(ref.Name)
+	case "Namespace", "Service", "ReplicationController", "ReplicaSet", "StatefulSet", "PriorityClass", "PodDisruptionBudget":
+		err = l.setValue(ref, nil)
 	default:
 		err = s.DeleteStorageObject(api.StorageKind(ref.Kind), ref.Namespace, ref.Name)
 	}

@@ -99,6 +99,15 @@ func TestFeedEqualsDump(t *testing.T) {
 	// A PDB and an update and a delete, as watch events.
 	_, _ = client.PolicyV1().PodDisruptionBudgets("default").Create(ctx, &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default"}}, metav1.CreateOptions{})
 	waitSynced(t, l, len(initial)+len(later))
+	// Pods created before their node are refused until it arrives, and
+	// tried again with backoff.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(l.Stats().Rejected) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("still refused: %v", l.Stats().Rejected)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	d, err := convert.Load(kubeload.Options{SchedulerNames: l.SchedulerNames()}, append(initial, later...)...)
 	if err != nil {
@@ -143,12 +152,17 @@ func waitSynced(t *testing.T, l *live.Live, _ int) {
 	}
 }
 
-// A pod whose conversion fails is reported with its name and the field and
-// kept out of the scheduler (never bound); the feed goes on.
+// A pod whose conversion fails, or that the scheduler refuses, is reported
+// with its name and the field and kept out of the scheduler (never bound
+// by it); the feed goes on. Fields schedkit does not model are counted.
 func TestBadPodReported(t *testing.T) {
-	bad := testPod("bad", "", "schedkit", 100, 0)
-	bad.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+	refused := testPod("refused", "", "schedkit", 100, 0)
+	refused.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
 		TopologyKey: "kubernetes.io/hostname", LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "k", Operator: "Gt", Values: []string{"1"}}}}}}}}
+	unreadable := testPod("unreadable", "", "schedkit", 100, 0)
+	unreadable.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: "Sometimes"}}
+	good := testPod("good", "", "schedkit", 100, 0)
+	good.Spec.Hostname = "h" // not modelled
 	cfg := config(testNode("n0", 4))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -156,8 +170,9 @@ func TestBadPodReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	go l.Run(ctx)
 	client := cfg.Client.(*fake.Clientset)
-	for _, p := range []*corev1.Pod{bad, testPod("good", "", "schedkit", 100, 0)} {
+	for _, p := range []*corev1.Pod{refused, unreadable, good} {
 		if _, err := client.CoreV1().Pods("default").Create(ctx, p, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -166,16 +181,35 @@ func TestBadPodReported(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	waitSynced(t, l, 0)
 	rej := l.Stats().Rejected
-	msg, ok := rej["Pod default/bad"]
-	if !ok || len(rej) != 1 {
-		t.Fatalf("rejected: %v", rej)
+	want := map[string]string{
+		"Pod default/refused":    `podAffinity.required[0]: labelSelector.matchExpressions[0] key "k": unknown operator "Gt"`,
+		"Pod default/unreadable": `spec.topologySpreadConstraints[0].whenUnsatisfiable="Sometimes"`,
 	}
-	t.Logf("rejected: %s", msg)
-	if _, ok := l.Scheduler().Cluster().Pod("default", "bad"); ok {
-		t.Error("the bad pod is in the scheduler")
+	if len(rej) != len(want) {
+		t.Errorf("rejected: %v", rej)
 	}
-	if _, ok := l.Scheduler().Cluster().Pod("default", "good"); !ok {
-		t.Error("the good pod is not in the scheduler")
+	for k, field := range want {
+		_, name, _ := strings.Cut(k, "/")
+		if msg := rej[k]; !strings.Contains(msg, "pod default/"+name) || !strings.Contains(msg, field) {
+			t.Errorf("%s: rejected with %q, want its name and %s", k, msg, field)
+		}
+		if _, ok := l.Scheduler().Cluster().Pod("default", name); ok {
+			t.Errorf("%s is in the scheduler", k)
+		}
+	}
+	st, err := l.Scheduler().State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := false
+	for _, r := range st.Pods {
+		bound = bound || r.Pod.Name == "good" && r.Pod.Spec.NodeName == "n0"
+	}
+	if !bound {
+		t.Errorf("the good pod is not bound: %v", st.Pods)
+	}
+	if n := l.Stats().Ignored["Pod spec.hostname"]; n != 1 {
+		t.Errorf("unmodelled field spec.hostname counted %d times, want 1; counts %v", n, l.Stats().Ignored)
 	}
 }
 

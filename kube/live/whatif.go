@@ -35,11 +35,13 @@ type Verdict struct {
 // scheduler, the pods are added in order and each is scheduled at once
 // (a later pod sees the earlier ones placed, and preemption runs as the
 // profile says). Nothing reaches the API server and the fork is reverted;
-// the feed waits meanwhile and loses no event. A pod naming no
+// the feed waits meanwhile and loses no event (and first applies the
+// events already delivered, as for WhatIf). A pod naming no
 // schedulerName is scheduled by the first profile.
 func (l *Live) CanPlace(ctx context.Context, pods ...*corev1.Pod) ([]Verdict, error) {
 	l.whatMu.Lock()
 	defer l.whatMu.Unlock()
+	l.catchUp()
 	f, err := l.sched.Fork()
 	if err != nil {
 		return nil, err
@@ -77,8 +79,9 @@ func (l *Live) CanPlace(ctx context.Context, pods ...*corev1.Pod) ([]Verdict, er
 
 // podForQuestion converts a pod for a what-if question: kubeload's rules,
 // the default namespace and the first profile's schedulerName when it
-// names none, and a priority of 0 when it has none (the API server would
-// set it from its class; see the README).
+// names none, and, when it has no priority, its PriorityClass's as the API
+// server would set it (kubeload.ResolvePriority with the classes the feed
+// holds).
 func (l *Live) podForQuestion(kp *corev1.Pod) (*api.Pod, error) {
 	cp := kp.DeepCopy()
 	if cp.Namespace == "" {
@@ -97,17 +100,34 @@ func (l *Live) podForQuestion(kp *corev1.Pod) (*api.Pod, error) {
 		return nil, errors.New("live: not a pod the scheduler would take (terminal?)")
 	}
 	if p.Spec.Priority == nil {
-		zero := int32(0)
-		p.Spec.Priority = &zero
+		kubeload.ResolvePriority(p, l.priorityClasses())
 	}
 	return p, nil
 }
 
 // WhatIf runs fn with a what-if view of the live cluster (place, capacity,
-// drain and scale-up questions, package scheduling/whatif); questions are
-// answered one at a time, the feed waits during each and loses no event.
-func (l *Live) WhatIf(fn func(*whatif.WhatIf) error) error {
+// drain and scale-up questions, package scheduling/whatif). fn sees one
+// consistent cluster, the one at the call: the view is a fork of the live
+// scheduler (whatif.WhatIf.On), opened before fn reads anything and
+// reverted after it, so that every read of every question, and every
+// question fn asks, is about the same cluster. Meanwhile the feed's
+// events and the scheduling loop wait, and none is lost; they go on when
+// fn returns. Before the fork the feed applies the events already
+// delivered (waited for at most 100 ms), so that the answer follows them
+// and questions asked back to back do not hold the feed back. Questions
+// are answered one at a time; fn must ask them from the goroutine that
+// called WhatIf, and must not keep w.
+func (l *Live) WhatIf(fn func(w *whatif.WhatIf) error) error {
 	l.whatMu.Lock()
 	defer l.whatMu.Unlock()
-	return fn(l.what)
+	l.catchUp()
+	f, err := l.sched.Fork()
+	if err != nil {
+		return err
+	}
+	err = fn(l.what.On(f))
+	if rerr := f.Revert(); err == nil {
+		err = rerr
+	}
+	return err
 }

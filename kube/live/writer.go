@@ -40,13 +40,18 @@ type writer struct {
 
 	broadcaster events.EventBroadcaster
 	recorders   map[string]events.EventRecorder
+
+	// attempts counts the decisions as kube-scheduler's
+	// scheduler_schedule_attempts_total does, by {result, profile}.
+	attempts map[[2]string]int
 }
 
 func newWriter(client kubernetes.Interface, pods cache.Indexer, logf func(string, ...any)) *writer {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	return &writer{client: client, pods: pods, logf: logf, wake: make(chan struct{}, 1), recorders: map[string]events.EventRecorder{}}
+	return &writer{client: client, pods: pods, logf: logf, wake: make(chan struct{}, 1), recorders: map[string]events.EventRecorder{},
+		attempts: map[[2]string]int{}}
 }
 
 // decision is the scheduler's decision handler: it queues the decision.
@@ -63,8 +68,16 @@ func (w *writer) decision(d scheduling.Decision) {
 		return
 	}
 	d.Result = nil
+	result := "scheduled"
+	switch d.Outcome {
+	case scheduling.OutcomeUnschedulable:
+		result = "unschedulable"
+	case scheduling.OutcomeError:
+		result = "error"
+	}
 	w.mu.Lock()
 	w.pending = append(w.pending, d)
+	w.attempts[[2]string{result, d.Profile}]++
 	w.mu.Unlock()
 	select {
 	case w.wake <- struct{}{}:

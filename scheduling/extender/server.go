@@ -354,7 +354,7 @@ func (s *Server) filter(ctx context.Context, body *bodyReader) (any, error) {
 	state := framework.NewCycleState()
 	defer state.Release()
 	state.SetSnapshot(rq.snap)
-	preRes, st, withNodes := fw.RunPreFilterPlugins(ctx, state, rq.pod, rq.snap.Nodes())
+	preRes, st, withNodes := fw.RunPreFilterPlugins(ctx, state, rq.pod)
 	var absent *framework.Status
 	switch {
 	case st.IsRejected():

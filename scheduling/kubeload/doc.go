@@ -11,8 +11,10 @@
 // (PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSINodes,
 // CSIDrivers, CSIStorageCapacities, VolumeAttachments), scheduler-plugins'
 // PodGroups, kube's alpha PodGroups and Workloads
-// (scheduling.k8s.io/v1alpha2) and Koordinator NodeMetrics; other kinds are
-// counted and skipped.
+// (scheduling.k8s.io/v1alpha2), the Dynamic Resource Allocation objects
+// (ResourceSlices, DeviceClasses, ResourceClaims, ResourceClaimTemplates
+// of resource.k8s.io/v1 and v1beta2) and Koordinator NodeMetrics; other
+// kinds are counted and skipped.
 // Every field an API server writes is accepted: the fields schedkit models
 // are decoded strictly (an invalid quantity is an error naming the
 // document, the object and the field path) and every other field is
@@ -30,9 +32,12 @@
 // plugin would. Claims and volumes keep the binding state the API server
 // reported; a pod naming a claim the dump lacks, or whose generic ephemeral
 // volume's claim the dump lacks, is kept (kube-scheduler's VolumeBinding
-// rejects it at PreFilter) and listed in the Report, as are
-// pods using scheduling features schedkit does not model (dynamic resource
-// allocation). A namespace the dump names only through its objects (`kubectl
+// rejects it at PreFilter) and listed in the Report, as are pods whose
+// resource claims the dump lacks, the DRA objects kube's allocator sets
+// apart (a slice of a node the dump lacks or of an older pool generation,
+// a device name repeated in a pool, a claim naming a missing class: all
+// kept) and pods using scheduling features schedkit does not model
+// (dynamic resource allocation). A namespace the dump names only through its objects (`kubectl
 // get nodes,pods -A` prints no Namespace objects) is inferred with the
 // label kubernetes.io/metadata.name=<name>, the label the API server gives
 // every namespace, so that affinity namespaceSelectors on it match as in

@@ -42,6 +42,14 @@ type Dump struct {
 	// selected-node annotations). CSINodes of nodes missing from the dump
 	// are in Report.Skipped.
 	Storage api.StorageObjects
+	// DRA holds the Dynamic Resource Allocation objects (ResourceSlices,
+	// DeviceClasses, ResourceClaims with the allocations the API server
+	// reported, ResourceClaimTemplates), each kind in the order read, all
+	// kept: what kube's allocator would make of a slice of a node the dump
+	// lacks, a pool with duplicate device names or a claim whose class is
+	// missing is in Report.Notes (dump_dra.go). Cluster does not add them
+	// (cluster.Cluster holds no DRA objects).
+	DRA api.DRAObjects
 	// PodGroups are scheduler-plugins' PodGroups (Coscheduling);
 	// KubePodGroups are kube-scheduler's (scheduling.k8s.io/v1alpha2,
 	// GangScheduling) and KubeWorkloads the Workloads they are made from.
@@ -66,7 +74,7 @@ func (l *Loader) Dump() (*Dump, error) {
 	}
 	l.done = true
 	d := &Dump{Nodes: l.nodes, Namespaces: l.namespaces, PriorityClasses: l.classes, DisruptionBudgets: l.pdbs,
-		Services: l.services, Controllers: l.controllers, NodeMetrics: l.metrics, Storage: l.storage,
+		Services: l.services, Controllers: l.controllers, NodeMetrics: l.metrics, Storage: l.storage, DRA: l.dra,
 		PodGroups: l.podGroups, KubePodGroups: l.kubePodGroups, KubeWorkloads: l.kubeWorkloads, sources: l.seen}
 	d.setClasses(l.classes)
 	d.schedulers = l.opts.SchedulerNames
@@ -79,6 +87,7 @@ func (l *Loader) Dump() (*Dump, error) {
 	}
 	inferred := l.inferNamespaces(d)
 	l.checkStorage(d, nodes)
+	l.checkDRA(d, nodes)
 	var features []PodFeatures
 	for _, lp := range l.pods {
 		p := lp.pod
@@ -113,6 +122,7 @@ func (l *Loader) Dump() (*Dump, error) {
 		if ephemeral != "" {
 			l.note(lp.src, kind, key, reasonMissingEphemeralClaim, ephemeral)
 		}
+		l.checkPodClaims(lp.src, p)
 		if inferred {
 			if terms := otherNamespaceLabels(p); terms != "" {
 				l.note(lp.src, kind, key, reasonNamespaceSelector, terms)
@@ -192,6 +202,23 @@ func (d *Dump) resolvePriority(p *api.Pod) (reason, detail string) {
 		p.Spec.PreemptionPolicy = &policy
 	}
 	return "", ""
+}
+
+// ResolvePriority gives pod, when it has no spec.priority, the priority
+// (and, when it has none, the preemption policy) of its PriorityClass
+// among classes, or of the global default class when it names none, as
+// Dump does for the pods of a dump and the Priority admission plugin when
+// a pod is created; Kubernetes' built-in system classes are known without
+// being listed. It returns Dump's note when the class is missing or
+// disagrees with the pod's priority ("" when none). O(classes).
+func ResolvePriority(pod *api.Pod, classes []PriorityClass) (note string) {
+	d := &Dump{}
+	d.setClasses(classes)
+	reason, detail := d.resolvePriority(pod)
+	if reason == "" {
+		return ""
+	}
+	return reason + ": " + detail
 }
 
 // report assembles the load's report.

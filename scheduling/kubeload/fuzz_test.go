@@ -31,6 +31,9 @@ func FuzzLoad(f *testing.F) {
 		`{"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"c","namespace":"k"},"storageClassName":"s","capacity":"1Gi","nodeTopology":{}}`,
 		`{"apiVersion":"scheduling.x-k8s.io/v1alpha1","kind":"PodGroup","metadata":{"name":"g","namespace":"m"},"spec":{"minMember":2}}`,
 		"kind: Workload\napiVersion: scheduling.k8s.io/v1alpha2\nmetadata: {name: w}\nspec: {podGroupTemplates: [{name: t, schedulingPolicy: {gang: {minCount: 2}}}]}\n",
+		`{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d","nodeName":"n1","pool":{"name":"p","generation":1,"resourceSliceCount":1},"devices":[{"name":"g","attributes":{"m":{"string":"A"},"i":{"int":1}},"capacity":{"memory":{"value":"1Gi"}}},{"name":"g"}]}}`,
+		`{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"c"},"spec":{"selectors":[{"cel":{"expression":"true"}}]}}{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"r"},"spec":{"devices":{"requests":[{"name":"a","exactly":{"deviceClassName":"c"}},{"name":"b","firstAvailable":[{"name":"x","deviceClassName":"y","allocationMode":"All"}]}],"constraints":[{"matchAttribute":"d/m"}]}},"status":{"allocation":{"devices":{"results":[{"request":"a","driver":"d","pool":"p","device":"g"}]}}}}`,
+		`{"apiVersion":"resource.k8s.io/v1beta2","kind":"ResourceClaimTemplate","metadata":{"name":"t"},"spec":{"spec":{"devices":{"requests":[{"name":"a","exactly":{"deviceClassName":"c","count":2}}]}}}}{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"resourceClaims":[{"name":"a","resourceClaimTemplateName":"t"}],"containers":[{"name":"c","resources":{"claims":[{"name":"a"}]}}]}}`,
 	} {
 		f.Add([]byte(seed))
 	}

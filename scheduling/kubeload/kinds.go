@@ -2,7 +2,6 @@ package kubeload
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -49,7 +48,7 @@ func kindSpecs() []kindSpec {
 		{group: "scheduling.k8s.io", versions: []string{"v1"}, kind: "PriorityClass", newObj: func() any { return new(priorityClassWire) }, add: (*Loader).addPriorityClass},
 		{group: "policy", versions: []string{"v1"}, kind: "PodDisruptionBudget", newObj: func() any { return new(pdbWire) }, add: (*Loader).addPDB},
 		{group: "slo.koordinator.sh", versions: []string{"v1alpha1"}, kind: "NodeMetric", newObj: func() any { return new(api.NodeMetric) }, add: (*Loader).addNodeMetric},
-	}, storageKindSpecs()...), groupKindSpecs()...)
+	}, storageKindSpecs()...), append(groupKindSpecs(), draKindSpecs()...)...)
 }
 
 // name is the kind's name in the report and in duplicate detection.
@@ -64,11 +63,10 @@ func (k *kindSpec) name() string {
 // model, by the field that uses them: a pod using one is scheduled as if
 // the field were absent, so its answers may differ from kube-scheduler's.
 // (Claims, ephemeral volumes and the in-tree disks VolumeRestrictions and
-// the volume limits read are modelled.)
+// the volume limits read are modelled; resource claims are modelled
+// fields, reported by draFeature.)
 func podFeature(path string) string {
 	switch path {
-	case "spec.resourceClaims", "spec.containers[].resources.claims", "spec.initContainers[].resources.claims":
-		return "dynamic resource allocation (resourceClaims)"
 	case "spec.volumes[].azureFile", "spec.volumes[].vsphereVolume", "spec.volumes[].portworxVolume":
 		return "in-tree volumes NodeVolumeLimits counts under their CSI driver (azureFile, vsphereVolume, portworxVolume)"
 	}
@@ -193,7 +191,7 @@ func (l *Loader) addPod(obj any, src source) error {
 	if err := api.ValidatePod(p); err != nil {
 		return err
 	}
-	l.pods = append(l.pods, loadedPod{pod: p, src: src, features: slices.Clone(l.dec.features)})
+	l.pods = append(l.pods, loadedPod{pod: p, src: src, features: podFeatures(p, l.dec.features)})
 	return nil
 }
 

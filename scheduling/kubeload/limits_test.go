@@ -100,7 +100,7 @@ func TestReportLimit(t *testing.T) {
 		fmt.Fprintf(&kinds, `{"apiVersion":"example.com/v1","kind":"Kind%d","metadata":{"name":"x"}}`, i)
 	}
 	dump := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a"},"spec":{` + fields.String() +
-		`"resourceClaims":[{"name":"g"}],"containers":[{"name":"c"}]}}` + kinds.String()
+		`"volumes":[{"name":"v","azureFile":{"secretName":"s","shareName":"x"}}],"containers":[{"name":"c"}]}}` + kinds.String()
 	for _, tc := range []struct {
 		name  string
 		max   int
@@ -116,18 +116,21 @@ func TestReportLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := d.Report
-			junk, other := 0, 0
+			junk, other, otherVolume := 0, 0, 0
 			for _, f := range r.Ignored {
 				switch {
 				case strings.HasPrefix(f.Path, "spec.junk"):
 					junk++
 				case f.Path == "spec."+OtherFields:
 					other = f.Count
+				case f.Path == "spec.volumes[]."+OtherFields:
+					otherVolume = f.Count
 				}
 			}
-			// spec.resourceClaims comes after the junk: counted with the rest.
-			if junk != tc.limit || other != n-tc.limit+1 {
-				t.Errorf("%d junk rows and %d fields counted together, want %d and %d", junk, other, tc.limit, n-tc.limit+1)
+			// The azureFile volume comes after the junk: counted together
+			// with the other fields past the limit under its parent's path.
+			if junk != tc.limit || other != n-tc.limit || otherVolume != 1 {
+				t.Errorf("%d junk rows, %d fields and %d volume fields counted together, want %d, %d and 1", junk, other, otherVolume, tc.limit, n-tc.limit)
 			}
 			kindRows, otherKinds := 0, 0
 			for _, k := range r.Unknown {
@@ -141,13 +144,13 @@ func TestReportLimit(t *testing.T) {
 				t.Errorf("%d kind rows and %d objects of other kinds, want %d and %d", kindRows, otherKinds, tc.limit, n-tc.limit)
 			}
 			if len(r.Features) != 1 {
-				t.Errorf("features %+v: the pod's resourceClaims, past the limit, are lost", r.Features)
+				t.Errorf("features %+v: the pod's azureFile volume, past the limit, is lost", r.Features)
 			}
 			var b strings.Builder
 			if err := r.Write(&b, 2); err != nil {
 				t.Fatal(err)
 			}
-			if max := 200 + 2*tc.limit*60; b.Len() > max {
+			if max := 300 + 2*tc.limit*60; b.Len() > max {
 				t.Errorf("report of %d bytes, want at most %d", b.Len(), max)
 			}
 			if !strings.Contains(b.String(), fmt.Sprintf("limit of %d", tc.limit)) {

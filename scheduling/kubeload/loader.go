@@ -171,6 +171,7 @@ type Loader struct {
 	classes     []PriorityClass
 	metrics     []*api.NodeMetric
 	storage     api.StorageObjects
+	dra         api.DRAObjects
 	podGroups   []*api.PodGroup
 	// kubePodGroups are kube-scheduler's PodGroups (scheduling.k8s.io).
 	kubePodGroups []*api.WorkloadPodGroup

@@ -187,7 +187,7 @@ func TestPodRules(t *testing.T) {
 		podJSON("system", `,"priorityClassName":"system-node-critical"`),
 		podJSON("orphan-class", `,"priorityClassName":"nope"`),
 		podJSON("mismatch", `,"priorityClassName":"high","priority":3`),
-		podJSON("dra", `,"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"t"}]`),
+		podJSON("azure", `,"volumes":[{"name":"share","azureFile":{"secretName":"s","shareName":"x"}}]`),
 		podJSON("pvc", `,"volumes":[{"name":"data","persistentVolumeClaim":{"claimName":"data"}},{"name":"img","image":{"reference":"x"}}]`),
 		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"no-ns"},"spec":{}}`,
 	}
@@ -196,7 +196,7 @@ func TestPodRules(t *testing.T) {
 	for _, p := range d.Pods {
 		kept = append(kept, p.Name)
 	}
-	want := []string{"running", "volcano-placed", "leaving", "leaving-pending", "pending", "gated", "ungated", "classy", "system", "orphan-class", "mismatch", "dra", "pvc", "no-ns"}
+	want := []string{"running", "volcano-placed", "leaving", "leaving-pending", "pending", "gated", "ungated", "classy", "system", "orphan-class", "mismatch", "azure", "pvc", "no-ns"}
 	slices.Sort(kept)
 	slices.Sort(want)
 	if !slices.Equal(kept, want) {
@@ -245,8 +245,9 @@ func TestPodRules(t *testing.T) {
 	for _, f := range d.Report.Features {
 		features[f.Pod] = f.Features
 	}
-	// Scheduling gates and claims are modelled: only DRA is a feature.
-	wantFeatures := map[string][]string{"default/dra": {"dynamic resource allocation (resourceClaims)"}}
+	// Scheduling gates and claims are modelled: only the azureFile volume
+	// is a feature.
+	wantFeatures := map[string][]string{"default/azure": {podFeature("spec.volumes[].azureFile")}}
 	if !cmp.Equal(features, wantFeatures) {
 		t.Errorf("features %v, want %v", features, wantFeatures)
 	}
@@ -509,13 +510,13 @@ apiVersion: v1
 metadata: {name: x}
 spec:
   priorityClassName: system-cluster-critical
-  resourceClaims: [{name: g}]
+  volumes: [{name: share, azureFile: {secretName: s, shareName: x}}]
   dnsPolicy: ClusterFirst
 `), "x.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm.Pod.PriorityValue() != 2000000000 || !slices.Equal(tm.Features, []string{"dynamic resource allocation (resourceClaims)"}) ||
+	if tm.Pod.PriorityValue() != 2000000000 || !slices.Equal(tm.Features, []string{podFeature("spec.volumes[].azureFile")}) ||
 		!slices.ContainsFunc(tm.Ignored, func(f IgnoredField) bool { return f.Path == "spec.dnsPolicy" }) {
 		t.Errorf("template %+v", tm)
 	}

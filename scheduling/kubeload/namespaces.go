@@ -43,11 +43,8 @@ func (l *Loader) inferNamespaces(d *Dump) bool {
 	for i := range d.Namespaces {
 		ns := &d.Namespaces[i]
 		have[ns.Name] = true
-		if v, ok := ns.Labels[NamespaceNameLabel]; !ok || v != ns.Name {
-			labels := make(map[string]string, len(ns.Labels)+1)
-			maps.Copy(labels, ns.Labels)
-			labels[NamespaceNameLabel] = ns.Name
-			ns.Labels = labels
+		if labelled, changed := NamespaceWithNameLabel(*ns); changed {
+			*ns = labelled
 			l.note(l.seen[objectKey{"Namespace", "", ns.Name}], "Namespace", ns.Name, reasonNamespaceLabel, "")
 		}
 	}
@@ -61,6 +58,22 @@ func (l *Loader) inferNamespaces(d *Dump) bool {
 		inferred = true
 	}
 	return inferred
+}
+
+// NamespaceWithNameLabel returns ns labelled
+// kubernetes.io/metadata.name=<name>, as the API server labels every
+// namespace and Dump labels every Namespace object, and whether it had to
+// add or correct the label (ns itself is not changed). A live feed gives
+// each Namespace it watches this rule.
+func NamespaceWithNameLabel(ns api.Namespace) (api.Namespace, bool) {
+	if v, ok := ns.Labels[NamespaceNameLabel]; ok && v == ns.Name {
+		return ns, false
+	}
+	labels := make(map[string]string, len(ns.Labels)+1)
+	maps.Copy(labels, ns.Labels)
+	labels[NamespaceNameLabel] = ns.Name
+	ns.Labels = labels
+	return ns, true
 }
 
 // otherNamespaceLabels names the affinity terms of p whose namespaceSelector

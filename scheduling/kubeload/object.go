@@ -15,7 +15,9 @@ type Object struct {
 	// Value is the object as a Dump holds it: *api.Node, *api.Pod,
 	// api.Namespace, api.Service, api.WorkloadController, PriorityClass,
 	// api.PodDisruptionBudget, *api.NodeMetric, an api.StorageObject,
-	// *api.PodGroup, *api.WorkloadPodGroup or *api.Workload. It is nil when
+	// *api.ResourceSlice, *api.DeviceClass, *api.ResourceClaim,
+	// *api.ResourceClaimTemplate, *api.PodGroup, *api.WorkloadPodGroup or
+	// *api.Workload. It is nil when
 	// a dump would leave the object out as it is read (a terminal pod, an
 	// object of a kind the loader does not read): Report says why.
 	Value any
@@ -75,6 +77,18 @@ func ReadObject(opts Options, data []byte, name string) (Object, error) {
 			o := f.Index(j).Interface()
 			take(reflect.TypeOf(o).Elem().Name(), o)
 		}
+	}
+	for _, x := range l.dra.ResourceSlices {
+		take(kindResourceSlice, x)
+	}
+	for _, x := range l.dra.DeviceClasses {
+		take(kindDeviceClass, x)
+	}
+	for _, x := range l.dra.ResourceClaims {
+		take(kindResourceClaim, x)
+	}
+	for _, x := range l.dra.ResourceClaimTemplates {
+		take(kindResourceClaimTemplate, x)
 	}
 	for _, x := range l.podGroups {
 		take("PodGroup", x)

@@ -40,8 +40,9 @@ func (e envelope) MarshalJSON() ([]byte, error) {
 
 // Objects returns the dump's objects in the Kubernetes shape, each
 // marshalling with its apiVersion and kind: namespaces, priority classes,
-// nodes, NodeMetrics, storage objects, services, controllers, budgets,
-// PodGroups, then pods. Only the modelled fields are there; reading them
+// nodes, NodeMetrics, storage objects, DRA objects (classes, slices,
+// claim templates, claims), services, controllers, budgets, PodGroups,
+// then pods. Only the modelled fields are there; reading them
 // back gives the same dump.
 func (d *Dump) Objects() ([]json.Marshaler, error) {
 	var out []json.Marshaler
@@ -68,6 +69,18 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 			apiVersion = "v1"
 		}
 		add(apiVersion, string(o.StorageKind()), o)
+	}
+	for _, o := range d.DRA.DeviceClasses {
+		add("resource.k8s.io/v1", kindDeviceClass, o)
+	}
+	for _, o := range d.DRA.ResourceSlices {
+		add("resource.k8s.io/v1", kindResourceSlice, o)
+	}
+	for _, o := range d.DRA.ResourceClaimTemplates {
+		add("resource.k8s.io/v1", kindResourceClaimTemplate, o)
+	}
+	for _, o := range d.DRA.ResourceClaims {
+		add("resource.k8s.io/v1", kindResourceClaim, o)
 	}
 	for _, s := range d.Services {
 		var w serviceWire

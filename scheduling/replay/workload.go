@@ -62,6 +62,11 @@ type Workload struct {
 	// Storage holds the storage objects (volumes, claims, classes,
 	// CSINodes of initial nodes, …), added before the pods.
 	Storage api.StorageObjects
+	// DRA holds the Dynamic Resource Allocation objects (ResourceSlices,
+	// DeviceClasses, ResourceClaims, ResourceClaimTemplates). Validate
+	// checks them; Replay's cluster does not hold them, as no plugin of
+	// the profiles it runs allocates devices.
+	DRA api.DRAObjects
 	// Gangs are PodGroups created during the replay (see GangArrival).
 	Gangs []GangArrival
 	// WorkloadGroups are kube's PodGroups created during the replay (see
@@ -90,6 +95,11 @@ const (
 	fieldPVCs
 	fieldCapacities
 	fieldAttachments
+	// The DRA objects, in the order Validate checks them.
+	fieldDeviceClasses
+	fieldResourceSlices
+	fieldResourceClaimTemplates
+	fieldResourceClaims
 	numFields
 )
 
@@ -97,7 +107,8 @@ func (w *Workload) lens() [numFields]int {
 	s := &w.Storage
 	return [numFields]int{len(w.Nodes), len(w.Pods), len(w.DisruptionBudgets), len(w.NodeMetrics), len(w.Arrivals), len(w.NodeEvents),
 		len(s.StorageClasses), len(s.CSIDrivers), len(s.CSINodes), len(s.PersistentVolumes), len(s.PersistentVolumeClaims),
-		len(s.CSIStorageCapacities), len(s.VolumeAttachments)}
+		len(s.CSIStorageCapacities), len(s.VolumeAttachments),
+		len(w.DRA.DeviceClasses), len(w.DRA.ResourceSlices), len(w.DRA.ResourceClaimTemplates), len(w.DRA.ResourceClaims)}
 }
 
 // origin says that entries [lo, hi) of a Workload field came from one
@@ -251,7 +262,10 @@ func (w *Workload) Validate() error {
 	if err := w.validateGangs(); err != nil {
 		return err
 	}
-	return w.validateStorage(nodes)
+	if err := w.validateStorage(nodes); err != nil {
+		return err
+	}
+	return w.validateDRA(ever)
 }
 
 // The JSON format (documented in examples/simulate/README.md). Durations
@@ -328,7 +342,9 @@ type nodeEvent struct {
 // the optional CSINode), "pods" (pods bound with spec.nodeName),
 // "disruptionBudgets", "nodeMetrics", "nodeLoads", and the storage objects
 // "persistentVolumes", "persistentVolumeClaims", "storageClasses",
-// "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments"
+// "csiNodes", "csiDrivers", "csiStorageCapacities" and "volumeAttachments",
+// and the Dynamic Resource Allocation objects "resourceSlices",
+// "deviceClasses", "resourceClaims" and "resourceClaimTemplates"
 // (manifests without apiVersion and kind). It adds them to w. Errors name
 // the file, the line, the entry and, when known, the object, and wrap the
 // cause (a *resource.ParseError for a bad quantity). Like kube-apiserver's
@@ -427,6 +443,7 @@ func ReadClusterWith(r io.Reader, name string, w *Workload, opts ReadOptions) er
 		},
 	}
 	maps.Copy(handlers, storageHandlers(w, b))
+	maps.Copy(handlers, draHandlers(w, b))
 	return read(r, name, w, handlers)
 }
 

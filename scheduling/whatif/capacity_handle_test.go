@@ -14,7 +14,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/cluster"
-	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // TestCapacityEvaluatorKeepsSchedulerHandle: plugins that find the
@@ -61,9 +60,9 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 			tmpl := st.MakePod().Name("r").Namespace("default").SchedulerName(p.SchedulerName).Req(map[string]string{"cpu": "1"}).Obj()
 			run := func(plain bool) (*CapacityAnswer, []scheduling.Decision) {
 				var ds []scheduling.Decision
-				schedtest.SetDecisionHook(w.s, func(d any) { ds = append(ds, d.(scheduling.Decision)) })
+				w.s.SetDecisionHandler(func(d scheduling.Decision) { ds = append(ds, d) })
 				w.plainCapacity = plain
-				defer func() { schedtest.SetDecisionHook(w.s, nil); w.plainCapacity = false }()
+				defer func() { w.s.SetDecisionHandler(nil); w.plainCapacity = false }()
 				ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: 6})
 				if err != nil {
 					t.Fatal(err)
@@ -71,9 +70,9 @@ func TestCapacityEvaluatorKeepsSchedulerHandle(t *testing.T) {
 				return ans, ds
 			}
 			want, wantDs := run(true)
-			cycles := schedtest.Count(w.s).ReplicaCycles
+			cycles, _ := replicaCounters(t, w)
 			got, gotDs := run(false)
-			if schedtest.Count(w.s).ReplicaCycles == cycles {
+			if after, _ := replicaCounters(t, w); after == cycles {
 				t.Fatal("no replica cycle went to the incremental evaluator")
 			}
 			if diff := cmp.Diff(want.Placements, got.Placements); diff != "" {

@@ -16,7 +16,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/cluster"
-	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // wcGenCluster draws a cluster for comparing capacity paths: 1–130 nodes
@@ -190,29 +189,26 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 			max = 40 // keep the big clusters' runs short
 		}
 		before := wiCapture(w)
-		run := func(plain, handler bool) (*CapacityAnswer, []scheduling.Decision, int) {
-			schedtest.DrainWakeups(w.s) // the wakeup the setup or the last run left
+		run := func(plain, handler bool) (*CapacityAnswer, []scheduling.Decision) {
 			var ds []scheduling.Decision
 			if handler {
-				schedtest.SetDecisionHook(w.s, func(d any) { ds = append(ds, d.(scheduling.Decision)) })
+				w.s.SetDecisionHandler(func(d scheduling.Decision) { ds = append(ds, d) })
 			}
 			w.plainCapacity = plain
-			defer func() { schedtest.SetDecisionHook(w.s, nil); w.plainCapacity = false }()
+			defer func() { w.s.SetDecisionHandler(nil); w.plainCapacity = false }()
 			ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{Max: max, ClaimTemplates: claims})
 			if err != nil {
 				t.Fatal(err)
 			}
 			wiUnchanged(t, w, before)
-			return ans, ds, schedtest.Wakeups(w.s)
+			return ans, ds
 		}
-		want, wantDs, wantWake := run(true, true)
-		cycles, spared := schedtest.Count(w.s).ReplicaCycles, schedtest.Count(w.s).ReplicasReused
-		got, gotDs, gotWake := run(false, true)
-		incremental += schedtest.Count(w.s).ReplicaCycles - cycles
-		reused += schedtest.Count(w.s).ReplicasReused - spared
-		if wantWake != gotWake {
-			t.Fatalf("wakeups pending after the question: plain %d, fast %d", wantWake, gotWake)
-		}
+		want, wantDs := run(true, true)
+		cycles, spared := replicaCounters(t, w)
+		got, gotDs := run(false, true)
+		cycles2, spared2 := replicaCounters(t, w)
+		incremental += cycles2 - cycles
+		reused += spared2 - spared
 		opts := cmp.Options{cmpopts.IgnoreFields(scheduling.Decision{}, "Result"), cmpopts.EquateEmpty()}
 		if diff := cmp.Diff(wantDs, gotDs, opts); diff != "" {
 			t.Fatalf("decisions differ (-plain +fast):\n%s", diff)
@@ -225,7 +221,7 @@ func TestPropCapacityFastMatchesPlain(t *testing.T) {
 		}
 		// Without a decision handler (a detached replica's decision then
 		// keeps the recycled ranking instead of a copy): the same answer.
-		if quiet, _, _ := run(false, false); !cmp.Equal(want, quiet, opts, fitErrEq) {
+		if quiet, _ := run(false, false); !cmp.Equal(want, quiet, opts, fitErrEq) {
 			t.Fatalf("answers differ without a decision handler (-plain +fast):\n%s", cmp.Diff(want, quiet, opts, fitErrEq))
 		}
 		if want.Stop != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/cluster"
-	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // TestCapacityReusesRankingsAsPlain: replicas of a signable template
@@ -46,9 +45,9 @@ func TestCapacityReusesRankingsAsPlain(t *testing.T) {
 	before := wiCapture(w)
 	run := func(plain bool) (*CapacityAnswer, []scheduling.Decision) {
 		var ds []scheduling.Decision
-		schedtest.SetDecisionHook(w.s, func(d any) { ds = append(ds, d.(scheduling.Decision)) })
+		w.s.SetDecisionHandler(func(d scheduling.Decision) { ds = append(ds, d) })
 		w.plainCapacity = plain
-		defer func() { schedtest.SetDecisionHook(w.s, nil); w.plainCapacity = false }()
+		defer func() { w.s.SetDecisionHandler(nil); w.plainCapacity = false }()
 		ans, err := w.Capacity(context.Background(), tmpl, CapacityOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,8 @@
 //
 // Map of the package:
 //
-//   - whatif.go: WhatIf and NewWhatIf; Place and PlacePending
+//   - whatif.go: WhatIf and NewWhatIf, On (questions inside an open fork
+//     of a scheduler other goroutines change); Place and PlacePending
 //     (PlaceAnswer, with the FitError and the PreemptionPlan); Capacity
 //     (CapacityOptions, CapacityAnswer, NodeCount), placing replicas with
 //     scheduling.Replicas.

@@ -87,3 +87,18 @@ func zeroArg(t reflect.Type) (reflect.Value, bool) {
 	}
 	return zerocheck.Arg(t)
 }
+
+// replicaCounters returns the scheduler's counts of replica cycles the
+// incremental evaluator computed and of replicas whose memory the next
+// one reused (State.ReplicaCycles, State.ReplicasReused).
+func replicaCounters(t interface {
+	Helper()
+	Fatal(...any)
+}, w *WhatIf) (cycles, reused int) {
+	t.Helper()
+	now, err := w.s.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now.ReplicaCycles, now.ReplicasReused
+}

@@ -4,21 +4,32 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling"
-	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // pendingCluster: node a (4 cpu, 1 used) and node b (2 cpu); pending pods
 // big (4 cpu: fits nowhere), small (1 cpu) and gated (held by a
-// scheduling gate).
+// scheduling gate). The scheduler's clock is a fake one.
 func pendingCluster(t *testing.T) *WhatIf {
 	nodes := []*api.Node{wiNode("a", "4").Obj(), wiNode("b", "2").Obj()}
 	gated := wiPod("gated", "1").Obj()
 	gated.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/quota"}}
 	pods := []*api.Pod{wiPod("web-1", "1").Node("a").Obj(), wiPod("big", "4").Obj(), wiPod("small", "1").Obj(), gated}
-	return wiCluster(t, nodes, pods)
+	c, err := cluster.NewFrom(nodes, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()},
+		scheduling.WithSeed(7), scheduling.WithClock(framework.NewFakeClock(time.Unix(0, 0))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // PlacePending explains the next cycle of a pod the cluster holds as
@@ -93,6 +104,13 @@ func TestPlacePendingMatchesScheduleOne(t *testing.T) {
 			// What the scheduler does when it pops the pod: make it the only
 			// pod the queue can pop, on a fork.
 			s := w.Scheduler()
+			if tc.attempt > 1 {
+				// The unschedulable pool lets the pod go once it has waited
+				// MaxInUnschedulablePods (at kube's next leftover flush).
+				if err := s.Clock().(*framework.FakeClock).Advance(scheduling.DefaultPodMaxInUnschedulablePods + time.Minute); err != nil {
+					t.Fatal(err)
+				}
+			}
 			f := mustFork(t, s)
 			for _, other := range []string{"big", "small", "gated"} {
 				if other != tc.pod {
@@ -100,9 +118,6 @@ func TestPlacePendingMatchesScheduleOne(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-			}
-			if tc.attempt > 1 {
-				schedtest.Activate(s, "default/"+tc.pod)
 			}
 			d, ok := f.ScheduleOne(ctx)
 			if err := f.Revert(); err != nil {

@@ -14,7 +14,6 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/cluster"
-	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // wiGenTemplate draws a pod shape: cpu and memory requests and, maybe,
@@ -303,10 +302,9 @@ func TestPropScaleUp(t *testing.T) {
 			failed := 0
 			_ = w.s.InMode(scheduling.FreeRoomOnly, func() error {
 				for _, p := range targets {
-					if _, err := c.DeletePod(p.Namespace, p.Name); err != nil {
+					if err := f.DeletePod(p.Namespace, p.Name); err != nil {
 						t.Fatal(err)
 					}
-					schedtest.Dequeue(w.s, p.Key())
 					d, err := f.SchedulePod(ctx, p)
 					if err != nil {
 						t.Fatal(err)

@@ -34,6 +34,8 @@ import (
 // saying so.
 type WhatIf struct {
 	s *scheduling.Scheduler
+	// outer, when set, is the open fork the questions run in (On).
+	outer *scheduling.Fork
 	// plainCapacity makes Capacity add each replica with SchedulePod (the
 	// reference the Replicas' path is tested against).
 	plainCapacity bool
@@ -58,12 +60,17 @@ func NewWhatIf(cluster *cluster.Cluster, registry *framework.Registry, profiles 
 
 // Scheduler returns the scheduler behind the questions (nil on a zero
 // WhatIf).
-func (w *WhatIf) Scheduler() *scheduling.Scheduler { return w.s }
+func (w *WhatIf) Scheduler() *scheduling.Scheduler {
+	if w == nil {
+		return nil
+	}
+	return w.s
+}
 
 // Cluster returns the cluster the questions are about (nil on a zero
 // WhatIf).
 func (w *WhatIf) Cluster() *cluster.Cluster {
-	if w.s == nil {
+	if w == nil || w.s == nil {
 		return nil
 	}
 	return w.s.Cluster()
@@ -91,8 +98,29 @@ type branch struct {
 	f *scheduling.Fork
 }
 
+// On returns a WhatIf that answers its questions inside f, an open fork
+// of w's scheduler: each question's own fork nests in f, and everything a
+// question reads (the cluster, pending pods, gates) is f's branch. Ask it
+// from the goroutine that opened f, while f is the innermost open fork:
+// the live scheduler is then paused for every other goroutine (see
+// scheduling.Fork), so that a question sees one consistent cluster, the
+// one at f's opening, however many events other goroutines send the
+// scheduler meanwhile (they wait for f's Revert or Commit). Questions
+// leave f as they found it. On of a zero WhatIf is nil, whose questions
+// are errors like the zero WhatIf's.
+func (w *WhatIf) On(f *scheduling.Fork) *WhatIf {
+	if w == nil || w.s == nil {
+		return nil
+	}
+	return &WhatIf{s: w.s, plainCapacity: w.plainCapacity, outer: f}
+}
+
 func (w *WhatIf) fork() (*branch, error) {
-	f, err := w.s.Fork()
+	open := w.s.Fork
+	if w.outer != nil {
+		open = w.outer.Fork
+	}
+	f, err := open()
 	if err != nil {
 		return nil, err
 	}

@@ -10,13 +10,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
 	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/cluster"
-	"github.com/schedkit/schedkit/scheduling/internal/schedtest"
 )
 
 // wiNode is a node with cpu, memory and room for 10 pods.
@@ -57,7 +57,8 @@ type wiState struct {
 	ClaimsUsed map[string]bool
 	Assumed    [2]int
 	Nominated  map[string]string
-	Queued     []string
+	Queued     map[string]string
+	QueueLens  [3]int
 }
 
 type wiNodeState struct {
@@ -84,8 +85,16 @@ func wiCapture(w *WhatIf) wiState {
 	for _, pvc := range s.Storage.PersistentVolumeClaims {
 		s.ClaimsUsed[pvc.Key()] = c.Snapshot().IsPVCUsedByPods(pvc.Namespace, pvc.Name)
 	}
-	v := schedtest.Inspect(w.s)
-	s.Assumed, s.Nominated, s.Queued = v.AssumedVolumes, v.Nominated, v.Queued
+	if f, ok := w.s.Framework(scheduling.DefaultSchedulerName); ok {
+		if pl, ok := f.Plugin(config.VolumeBindingName); ok {
+			s.Assumed[0], s.Assumed[1] = pl.(interface{ AssumedCount() (int, int) }).AssumedCount()
+		}
+	}
+	now, err := w.s.State()
+	if err != nil {
+		panic(err) // a WhatIf's scheduler is built by New
+	}
+	s.Nominated, s.Queued, s.QueueLens = now.Nominated, now.Queued, [3]int{now.Active, now.Backoff, now.Unschedulable}
 	return s
 }
 

@@ -14,8 +14,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -24,21 +22,14 @@ import (
 	"os"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/schedkit/schedkit/framework"
-	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/kube/convert"
 	"github.com/schedkit/schedkit/kube/live"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/configfile"
-	"github.com/schedkit/schedkit/scheduling/kubeload"
-	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
 const usage = `usage: kubectl-schedkit [flags] place|capacity|drain|scale-up [args]
@@ -100,142 +91,27 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	objs, err := readObjects(*file)
-	if err != nil {
-		return err
-	}
-	switch cmd {
-	case "place":
-		var pods []*corev1.Pod
-		for _, o := range objs {
-			p, ok := o.(*corev1.Pod)
-			if !ok {
-				return fmt.Errorf("place: %s is not a Pod", convert.Name(o))
-			}
-			pods = append(pods, p)
-		}
-		if len(pods) == 0 {
-			return errors.New("place: -f names no pods")
-		}
-		vs, err := l.CanPlace(ctx, pods...)
-		if err != nil {
-			return err
-		}
-		for _, v := range vs {
-			switch {
-			case v.Placed:
-				fmt.Fprintf(out, "%s: fits on %s\n", v.Pod, v.Node)
-			case v.NominatedNode != "":
-				fmt.Fprintf(out, "%s: does not fit: %s\n  preemption would nominate %s, evicting %v\n", v.Pod, v.Reason, v.NominatedNode, v.Victims)
-			default:
-				fmt.Fprintf(out, "%s: does not fit: %s\n", v.Pod, v.Reason)
-			}
-		}
-		return nil
-	case "capacity":
-		p, err := onePod(objs)
-		if err != nil {
-			return err
-		}
-		return l.WhatIf(func(w *whatif.WhatIf) error {
-			a, err := w.Capacity(ctx, p, whatif.CapacityOptions{Max: *maxN})
-			if err != nil {
-				return err
-			}
-			return a.Write(out, whatif.ExplainOptions{})
-		})
-	case "drain":
-		if len(rest) == 0 {
-			return errors.New("drain: name the nodes")
-		}
-		return l.WhatIf(func(w *whatif.WhatIf) error {
-			a, err := w.Drain(ctx, rest, whatif.DrainOptions{})
-			if err != nil {
-				return err
-			}
-			return a.Write(out)
-		})
-	case "scale-up":
-		if len(objs) != 1 {
-			return errors.New("scale-up: -f must hold one Node")
-		}
-		o, err := convert.Object(kubeload.Options{}, objs[0])
-		if err != nil {
-			return err
-		}
-		n, ok := o.Value.(*api.Node)
-		if !ok {
-			return fmt.Errorf("scale-up: %s is not a Node", convert.Name(objs[0]))
-		}
-		return l.WhatIf(func(w *whatif.WhatIf) error {
-			a, err := w.ScaleUp(ctx, n, whatif.ScaleUpOptions{})
-			if err != nil {
-				return err
-			}
-			return a.Write(out, whatif.ExplainOptions{})
-		})
-	}
-	fs.Usage()
-	return fmt.Errorf("unknown command %q", cmd)
-}
-
-// onePod converts the single pod template of a capacity question.
-func onePod(objs []runtime.Object) (*api.Pod, error) {
-	if len(objs) != 1 {
-		return nil, errors.New("capacity: -f must hold one Pod")
-	}
-	kp, ok := objs[0].(*corev1.Pod)
-	if !ok {
-		return nil, fmt.Errorf("capacity: %s is not a Pod", convert.Name(objs[0]))
-	}
-	kp = kp.DeepCopy()
-	if kp.Namespace == "" {
-		kp.Namespace = "default"
-	}
-	o, err := convert.Object(kubeload.Options{}, kp)
-	if err != nil {
-		return nil, err
-	}
-	p, ok := o.Value.(*api.Pod)
-	if !ok {
-		return nil, errors.New("capacity: the pod is terminal")
-	}
-	if p.Spec.Priority == nil {
-		zero := int32(0)
-		p.Spec.Priority = &zero
-	}
-	return p, nil
-}
-
-// readObjects decodes the typed objects of a YAML or JSON file ("" is
-// none).
-func readObjects(path string) ([]runtime.Object, error) {
-	if path == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var objs []runtime.Object
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for {
-		doc, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return objs, nil
-		}
+	if *file != "" {
+		f, err := os.Open(*file)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return err
 		}
-		if len(bytes.TrimSpace(doc)) == 0 {
-			continue
-		}
-		o, _, err := scheme.Codecs.UniversalDeserializer().Decode(doc, nil, nil)
+		objs, err = live.ReadObjects(f)
+		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: %w", *file, err)
 		}
-		objs = append(objs, o)
 	}
+	q := live.Question{Command: cmd, Objects: objs, Max: *maxN}
+	if cmd == "drain" {
+		q.Nodes = rest
+	}
+	err = l.Answer(ctx, q, out)
+	if errors.Is(err, live.ErrBadQuestion) {
+		fs.Usage()
+	}
+	return err
 }
 
 // load returns the registry (the in-memory binder: questions never bind),

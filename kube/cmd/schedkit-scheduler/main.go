@@ -8,7 +8,13 @@
 //	schedkit-scheduler --kubeconfig ~/.kube/config --config sched.yaml [--leader-elect]
 //
 // Without --config it runs kube-scheduler's default profile under
-// --scheduler-name (default "schedkit").
+// --scheduler-name (default "schedkit"). With --http-address it serves its
+// metrics (/metrics, kube-scheduler's names where they exist) and answers
+// what-if questions on the cluster as it is now over HTTP (POST
+// /whatif/place, /whatif/capacity?max=N and /whatif/scale-up with the
+// objects as YAML or JSON, /whatif/drain?node=NAME), as kubectl-schedkit
+// does, on a fork of its own scheduler: nothing is written to the API
+// server for them.
 package main
 
 import (
@@ -17,6 +23,8 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -53,6 +61,7 @@ func run() error {
 	leaseNS := flag.String("leader-elect-namespace", "kube-system", "namespace of the Lease")
 	leaseName := flag.String("leader-elect-name", "schedkit-scheduler", "name of the Lease")
 	identity := flag.String("identity", "", "leader election identity (default: hostname and pid)")
+	httpAddr := flag.String("http-address", "", "serve /metrics, /healthz and what-if questions (POST /whatif/place, /whatif/capacity, /whatif/drain, /whatif/scale-up) over HTTP on this address (empty: off)")
 	flag.Parse()
 
 	var rc *rest.Config
@@ -88,6 +97,11 @@ func run() error {
 			return err
 		}
 		logf("schedkit-scheduler: scheduling the pods of %v", l.SchedulerNames())
+		if *httpAddr != "" {
+			if err := serveHTTP(ctx, *httpAddr, l, logf); err != nil {
+				return err
+			}
+		}
 		l.Run(ctx)
 		return nil
 	}
@@ -118,6 +132,34 @@ func run() error {
 		},
 	})
 	return runErr
+}
+
+// serveHTTP serves, at addr until ctx is done, the metrics (/metrics,
+// live.Live.MetricsHandler), a health check (/healthz) and what-if
+// questions on the live cluster (/whatif/, live.Live.WhatIfHandler).
+func serveHTTP(ctx context.Context, addr string, l *live.Live, logf func(string, ...any)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--http-address: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", l.MetricsHandler())
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+	mux.Handle("/whatif/", http.StripPrefix("/whatif", l.WhatIfHandler()))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logf("schedkit-scheduler: HTTP endpoint: %v", err)
+		}
+	}()
+	logf("schedkit-scheduler: serving /metrics, /healthz and /whatif/ on http://%s", ln.Addr())
+	return nil
 }
 
 // load returns the registry, profiles and options of the configuration

@@ -38,6 +38,11 @@ const (
 	Gated
 )
 
+// WhereName names a place as State.Queued shows it.
+func WhereName(where int) string {
+	return [...]string{"nowhere", "active", "backoff", "error-backoff", "unschedulable", "in-flight", "gated"}[where]
+}
+
 // QueuedPod is the queue's record of one pending pod.
 type QueuedPod struct {
 	framework.QueuedPodInfo

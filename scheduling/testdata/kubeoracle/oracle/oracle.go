@@ -12,6 +12,18 @@
 //	                         PreScore verdict and Score per node) as JSON
 //	                         lines; the release's default feature gates,
 //	                         changed per scenario by "featureGates".
+//	kubeoracle cycle         kube-scheduler's own Scheduler (the release's
+//	                         default profile without DynamicResources and
+//	                         NodeDeclaredFeatures, which schedkit does not
+//	                         model) on small clusters: a JSON array of
+//	                         cases on stdin (see cycle.go), one JSON line
+//	                         per case with, per incoming pod, every node's
+//	                         filter status, each score plugin's raw and
+//	                         weighted score and the total, the selected
+//	                         node and the FitError message with
+//	                         PostFilter's; a queue case goes through the
+//	                         scheduling queue and reports which pods
+//	                         cluster events retried.
 //	kubeoracle writeconfig   KubeSchedulerConfiguration documents read as
 //	                         JSON lines {"name","config"} from stdin; prints
 //	                         {"name","written"} (what kube-scheduler
@@ -44,10 +56,12 @@ func Main(args []string) {
 		runWriteConfig(args[1:])
 	case "kube-scheduler":
 		runKubeScheduler(args[1:])
+	case "cycle":
+		runCycles()
 	case "version":
 		fmt.Println(kubeRelease())
 	default:
-		fmt.Fprintf(os.Stderr, "kubeoracle: unknown mode %q (volume, writeconfig, kube-scheduler, version)\n", mode)
+		fmt.Fprintf(os.Stderr, "kubeoracle: unknown mode %q (volume, cycle, writeconfig, kube-scheduler, version)\n", mode)
 		os.Exit(2)
 	}
 }

@@ -1,0 +1,187 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Validation and defaults of the Dynamic Resource Allocation objects: what
+// the API server rejects or fills in where the allocator depends on it.
+// Errors name the field and the value; CEL expressions are compiled, and
+// reported as kube reports them, by the allocator.
+
+// ValidateResourceSlice checks a slice's names, its pool (a generation
+// that is not negative, at least one slice) and that every device is
+// named.
+func ValidateResourceSlice(s *ResourceSlice) error {
+	switch {
+	case s.Name == "":
+		return errors.New("metadata.name: empty")
+	case s.Spec.Driver == "":
+		return errors.New("spec.driver: empty")
+	case s.Spec.Pool.Name == "":
+		return errors.New("spec.pool.name: empty")
+	case s.Spec.Pool.Generation < 0:
+		return fmt.Errorf("spec.pool.generation %d: must not be negative", s.Spec.Pool.Generation)
+	case s.Spec.Pool.ResourceSliceCount < 1:
+		return fmt.Errorf("spec.pool.resourceSliceCount %d: must be at least 1", s.Spec.Pool.ResourceSliceCount)
+	}
+	for i := range s.Spec.Devices {
+		if s.Spec.Devices[i].Name == "" {
+			return fmt.Errorf("spec.devices[%d].name: empty", i)
+		}
+	}
+	return nil
+}
+
+// ValidateDeviceClass checks the class's name and that every selector
+// has its CEL expression.
+func ValidateDeviceClass(c *DeviceClass) error {
+	if c.Name == "" {
+		return errors.New("metadata.name: empty")
+	}
+	return validateSelectors("spec.selectors", c.Spec.Selectors)
+}
+
+// ValidateResourceClaim checks the claim's name and requests
+// (ValidateDeviceClaim).
+func ValidateResourceClaim(c *ResourceClaim) error {
+	if c.Name == "" {
+		return errors.New("metadata.name: empty")
+	}
+	return ValidateDeviceClaim("spec.devices", &c.Spec.Devices)
+}
+
+// ValidateResourceClaimTemplate checks the template's name and the
+// requests of the claim it makes (ValidateDeviceClaim).
+func ValidateResourceClaimTemplate(t *ResourceClaimTemplate) error {
+	if t.Name == "" {
+		return errors.New("metadata.name: empty")
+	}
+	return ValidateDeviceClaim("spec.spec.devices", &t.Spec.Spec.Devices)
+}
+
+// SetDefaults fills in the requests' allocation modes and counts as the
+// API server defaults them: ExactCount, and one device for ExactCount.
+func (dc *DeviceClaim) SetDefaults() {
+	for i := range dc.Requests {
+		r := &dc.Requests[i]
+		if r.Exactly != nil {
+			defaultMode(&r.Exactly.AllocationMode, &r.Exactly.Count)
+		}
+		for j := range r.FirstAvailable {
+			defaultMode(&r.FirstAvailable[j].AllocationMode, &r.FirstAvailable[j].Count)
+		}
+	}
+}
+
+// ValidateDeviceClaim checks a claim's requests (field is their path, as
+// "spec.devices") as the API server does where the allocator depends on
+// it: each request named, uniquely, with exactly one of exactly and
+// firstAvailable, a class, a known allocation mode (SetDefaults fills in
+// a missing one) and a count that is not negative, its selectors set;
+// constraints and configuration naming requests of the claim.
+func ValidateDeviceClaim(field string, dc *DeviceClaim) error {
+	names := make(map[string]bool, len(dc.Requests))
+	for i := range dc.Requests {
+		r := &dc.Requests[i]
+		at := fmt.Sprintf("%s.requests[%d]", field, i)
+		if r.Name == "" {
+			return fmt.Errorf("%s.name: empty", at)
+		}
+		if names[r.Name] {
+			return fmt.Errorf("%s.name %q: duplicate", at, r.Name)
+		}
+		names[r.Name] = true
+		switch {
+		case r.Exactly != nil && len(r.FirstAvailable) > 0:
+			return fmt.Errorf("%s: exactly and firstAvailable both set", at)
+		case r.Exactly != nil:
+			e := r.Exactly
+			if err := validateSubRequest(at+".exactly", e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors); err != nil {
+				return err
+			}
+		case len(r.FirstAvailable) > 0:
+			subs := make(map[string]bool, len(r.FirstAvailable))
+			for j := range r.FirstAvailable {
+				s := &r.FirstAvailable[j]
+				sat := fmt.Sprintf("%s.firstAvailable[%d]", at, j)
+				if s.Name == "" {
+					return fmt.Errorf("%s.name: empty", sat)
+				}
+				if subs[s.Name] {
+					return fmt.Errorf("%s.name %q: duplicate", sat, s.Name)
+				}
+				subs[s.Name] = true
+				if err := validateSubRequest(sat, s.DeviceClassName, s.AllocationMode, s.Count, s.Selectors); err != nil {
+					return err
+				}
+			}
+		default:
+			return fmt.Errorf("%s: one of exactly and firstAvailable must be set", at)
+		}
+	}
+	for i := range dc.Constraints {
+		for _, name := range dc.Constraints[i].Requests {
+			if !names[requestOf(name)] {
+				return fmt.Errorf("%s.constraints[%d].requests: %q is not a request of the claim", field, i, name)
+			}
+		}
+	}
+	for i := range dc.Config {
+		for _, name := range dc.Config[i].Requests {
+			if !names[requestOf(name)] {
+				return fmt.Errorf("%s.config[%d].requests: %q is not a request of the claim", field, i, name)
+			}
+		}
+	}
+	return nil
+}
+
+// requestOf is the request part of "request" or "request/subrequest".
+func requestOf(name string) string {
+	request, _, _ := strings.Cut(name, "/")
+	return request
+}
+
+// defaultMode fills in a request's allocation mode and count as the API
+// server defaults them: ExactCount, and one device for ExactCount.
+func defaultMode(mode *DeviceAllocationMode, count *int64) {
+	if *mode == "" {
+		*mode = DeviceAllocationModeExactCount
+	}
+	if *mode == DeviceAllocationModeExactCount && *count == 0 {
+		*count = 1
+	}
+}
+
+// validateSubRequest checks one request (or one firstAvailable
+// alternative): a class named, a known allocation mode, a count that is
+// not negative, selectors set.
+func validateSubRequest(at, class string, mode DeviceAllocationMode, count int64, selectors []DeviceSelector) error {
+	if class == "" {
+		return fmt.Errorf("%s.deviceClassName: empty", at)
+	}
+	switch mode {
+	case DeviceAllocationModeExactCount, DeviceAllocationModeAll:
+	default:
+		return fmt.Errorf("%s.allocationMode %q: want %q or %q", at, string(mode), DeviceAllocationModeExactCount, DeviceAllocationModeAll)
+	}
+	if count < 0 {
+		return fmt.Errorf("%s.count %d: must not be negative", at, count)
+	}
+	return validateSelectors(at+".selectors", selectors)
+}
+
+// validateSelectors checks that every selector has its CEL expression (the
+// only kind of selector). Expressions are compiled by the allocator, which
+// reports a bad one as kube does.
+func validateSelectors(at string, selectors []DeviceSelector) error {
+	for i := range selectors {
+		if selectors[i].CEL == nil {
+			return fmt.Errorf("%s[%d].cel: missing", at, i)
+		}
+	}
+	return nil
+}

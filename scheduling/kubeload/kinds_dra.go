@@ -1,0 +1,128 @@
+package kubeload
+
+import (
+	"slices"
+
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// This file reads the Dynamic Resource Allocation objects
+// (resource.k8s.io: ResourceSlice, DeviceClass, ResourceClaim and
+// ResourceClaimTemplate). Each decodes straight into framework's type,
+// which follows the API's JSON shape, so every field framework models is
+// strict and every other one is counted in the report. v1beta2 has the
+// JSON shape of v1 and is read as v1; v1beta1 (devices under "basic",
+// requests without "exactly") is not read, and its objects are counted
+// among the kinds the loader does not read.
+
+// Kinds of the DRA objects, as the report and duplicate detection name
+// them.
+const (
+	kindResourceSlice         = "ResourceSlice"
+	kindDeviceClass           = "DeviceClass"
+	kindResourceClaim         = "ResourceClaim"
+	kindResourceClaimTemplate = "ResourceClaimTemplate"
+)
+
+// draVersions are the resource.k8s.io versions read: those with v1's JSON
+// shape.
+var draVersions = []string{"v1", "v1beta2"}
+
+// draKindSpecs are the DRA kinds a dump may hold.
+func draKindSpecs() []kindSpec {
+	return []kindSpec{
+		{group: "resource.k8s.io", versions: draVersions, kind: kindResourceSlice,
+			newObj: func() any { return new(api.ResourceSlice) }, add: (*Loader).addResourceSlice},
+		{group: "resource.k8s.io", versions: draVersions, kind: kindDeviceClass,
+			newObj: func() any { return new(api.DeviceClass) }, add: (*Loader).addDeviceClass},
+		{group: "resource.k8s.io", versions: draVersions, kind: kindResourceClaim,
+			newObj: func() any { return new(api.ResourceClaim) }, add: (*Loader).addResourceClaim},
+		{group: "resource.k8s.io", versions: draVersions, kind: kindResourceClaimTemplate,
+			newObj: func() any { return new(api.ResourceClaimTemplate) }, add: (*Loader).addResourceClaimTemplate},
+	}
+}
+
+// featureDRA is the report's name for pods using resource claims.
+const featureDRA = "dynamic resource allocation (resourceClaims)"
+
+// draFeature names the pod's use of Dynamic Resource Allocation as a
+// scheduling feature schedkit does not model ("" when the pod has no
+// claims): the claims decode into the pod, but no plugin of the default
+// profile allocates devices for them yet, so the pod is scheduled as if it
+// had none. The DynamicResources plugin makes this rule obsolete.
+func draFeature(p *api.Pod) string {
+	if len(p.Spec.ResourceClaims) > 0 {
+		return featureDRA
+	}
+	for _, cs := range [][]api.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range cs {
+			if len(cs[i].Resources.Claims) > 0 {
+				return featureDRA
+			}
+		}
+	}
+	return ""
+}
+
+// podFeatures returns the unmodelled features of a pod read with the
+// decoder's features (those its ignored fields mean), plus those its
+// modelled fields mean (draFeature).
+func podFeatures(p *api.Pod, decoded []string) []string {
+	out := slices.Clone(decoded)
+	if f := draFeature(p); f != "" {
+		out = appendOnce(out, f)
+	}
+	return out
+}
+
+func (l *Loader) addResourceSlice(obj any, src source) error {
+	s := obj.(*api.ResourceSlice)
+	if err := api.ValidateResourceSlice(s); err != nil {
+		return err
+	}
+	if err := l.claim(kindResourceSlice, "", s.Name, src); err != nil {
+		return err
+	}
+	l.dra.ResourceSlices = append(l.dra.ResourceSlices, s)
+	return nil
+}
+
+func (l *Loader) addDeviceClass(obj any, src source) error {
+	c := obj.(*api.DeviceClass)
+	if err := api.ValidateDeviceClass(c); err != nil {
+		return err
+	}
+	if err := l.claim(kindDeviceClass, "", c.Name, src); err != nil {
+		return err
+	}
+	l.dra.DeviceClasses = append(l.dra.DeviceClasses, c)
+	return nil
+}
+
+func (l *Loader) addResourceClaim(obj any, src source) error {
+	c := obj.(*api.ResourceClaim)
+	c.Namespace = orDefault(c.Namespace)
+	c.Spec.Devices.SetDefaults()
+	if err := api.ValidateResourceClaim(c); err != nil {
+		return err
+	}
+	if err := l.claim(kindResourceClaim, c.Namespace, c.Name, src); err != nil {
+		return err
+	}
+	l.dra.ResourceClaims = append(l.dra.ResourceClaims, c)
+	return nil
+}
+
+func (l *Loader) addResourceClaimTemplate(obj any, src source) error {
+	t := obj.(*api.ResourceClaimTemplate)
+	t.Namespace = orDefault(t.Namespace)
+	t.Spec.Spec.Devices.SetDefaults()
+	if err := api.ValidateResourceClaimTemplate(t); err != nil {
+		return err
+	}
+	if err := l.claim(kindResourceClaimTemplate, t.Namespace, t.Name, src); err != nil {
+		return err
+	}
+	l.dra.ResourceClaimTemplates = append(l.dra.ResourceClaimTemplates, t)
+	return nil
+}
