@@ -73,7 +73,8 @@ Questions:
   -drain NODES      can these nodes (comma-separated) be drained, and where do their pods go
                     (-at-once: count every eviction against the budgets together)
   -scale-up FILE    how many nodes like this Node manifest must be added for the pending
-                    pods (-pods ns/name,... chooses them)
+                    pods (-pods ns/name,... chooses them; the node's ResourceSlices in the
+                    file come with each new node)
 
 Flags:
 `
@@ -444,7 +445,7 @@ func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []
 	tmpl := d.Nodes[0]
 	fmt.Fprintf(s.out, "\n== scale-up with nodes like %s (%s) ==\n", tmpl.Name, path)
 	start := time.Now()
-	ans, err := s.whatif.ScaleUp(ctx, tmpl, whatif.ScaleUpOptions{Pods: pods})
+	ans, err := s.whatif.ScaleUp(ctx, tmpl, whatif.ScaleUpOptions{Pods: pods, ResourceSlices: d.DRA.ResourceSlices})
 	if err != nil {
 		return err
 	}
