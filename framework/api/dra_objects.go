@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // The DRA objects are kept in a snapshot beside the storage objects and go
@@ -74,20 +75,54 @@ type DeviceID struct {
 // String returns "driver/pool/device".
 func (d DeviceID) String() string { return d.Driver + "/" + d.Pool + "/" + d.Device }
 
-// validateDRAObject checks what the DRA objects need to be stored: a name,
-// and a namespace for claims and templates.
+// validateDRAObject checks a DRA object as the API server would, after
+// its defaults (ValidateResourceSlice and its siblings), and that claims
+// and templates have a namespace; the error names the object.
 func validateDRAObject(o StorageObject) error {
 	k, m := o.StorageKind(), o.meta()
-	if m.Name == "" {
-		return fmt.Errorf("framework: %s: metadata.name: required", k)
+	if k.Namespaced() && m.Name != "" && m.Namespace == "" {
+		return fmt.Errorf("framework: %s %q: metadata.namespace: empty", k, m.Name)
 	}
-	if k.Namespaced() && m.Namespace == "" {
-		return fmt.Errorf("framework: %s %q: metadata.namespace: required", k, m.Name)
+	var err error
+	switch v := o.(type) {
+	case *ResourceSlice:
+		err = ValidateResourceSlice(v)
+	case *DeviceClass:
+		err = ValidateDeviceClass(v)
+	case *ResourceClaim:
+		c := *v
+		c.Spec.Devices = v.Spec.Devices.Defaulted()
+		err = ValidateResourceClaim(&c)
+	case *ResourceClaimTemplate:
+		t := *v
+		t.Spec.Spec.Devices = v.Spec.Spec.Devices.Defaulted()
+		err = ValidateResourceClaimTemplate(&t)
 	}
-	if s, ok := o.(*ResourceSlice); ok && s.Spec.Driver == "" {
-		return fmt.Errorf("framework: %s %q: spec.driver: required", k, m.Name)
+	if err != nil {
+		name := m.Name
+		if k.Namespaced() {
+			name = m.Namespace + "/" + m.Name
+		}
+		return fmt.Errorf("framework: %s %q: %w", k, name, err)
 	}
 	return nil
 }
 
 var errNilDRAObject = errors.New("framework: nil DRA object")
+
+// Defaulted returns a copy of dc with the API server's defaults
+// (SetDefaults), dc itself unchanged.
+func (dc DeviceClaim) Defaulted() DeviceClaim {
+	out := dc
+	out.Requests = slices.Clone(dc.Requests)
+	for i := range out.Requests {
+		r := &out.Requests[i]
+		if r.Exactly != nil {
+			e := *r.Exactly
+			r.Exactly = &e
+		}
+		r.FirstAvailable = slices.Clone(r.FirstAvailable)
+	}
+	out.SetDefaults()
+	return out
+}

@@ -18,7 +18,9 @@ import (
 // every other change (Fork/Revert cover them). The in-memory cluster plays
 // the small part of the API server and controllers that scheduling sees:
 //
-//   - API defaults: a StorageClass without volumeBindingMode is Immediate.
+//   - API defaults: a StorageClass without volumeBindingMode is Immediate;
+//     a resource claim's (or template's) requests get allocation mode
+//     ExactCount and count 1 when they name none.
 //   - The PV controller's steady state for objects given without status: a
 //     PersistentVolume is Available, or Bound when it has a claimRef; a
 //     claim naming a volume that exists is Bound with the bind-completed
@@ -79,6 +81,10 @@ func copyStorage(o api.StorageObject) api.StorageObject {
 // state described above to the cluster's copy.
 func (c *Cluster) defaultStorage(o api.StorageObject) {
 	switch v := o.(type) {
+	case *api.ResourceClaim:
+		v.Spec.Devices = v.Spec.Devices.Defaulted()
+	case *api.ResourceClaimTemplate:
+		v.Spec.Spec.Devices = v.Spec.Spec.Devices.Defaulted()
 	case *api.StorageClass:
 		if v.VolumeBindingMode == nil {
 			m := api.VolumeBindingImmediate
