@@ -15,7 +15,10 @@
 // cluster (testdata/cluster.json.gz, 300 nodes and about 4,600 pods, with
 // GKE-like storage). testdata/gpu-cluster.json.gz is a smaller sample
 // whose GPUs are handed out by Dynamic Resource Allocation (ResourceSlices
-// of two drivers, a DeviceClass per GPU model, allocated claims).
+// of two drivers, a DeviceClass per GPU model, allocated claims); -gpu
+// runs the device questions on it: how many more pods of two A100s on one
+// PCIe root fit, and where a pod asking for two H100s or else two A100s
+// (a firstAvailable request) would go and why not elsewhere.
 package main
 
 //go:generate go run ./internal/gendump -nodes 300 -pods 4000 -seed 1 -o testdata/cluster.json.gz
@@ -58,7 +61,8 @@ const usage = `usage: whatif [-cluster FILE[,FILE...]] [-config FILE] [question 
 
 Answers what-if questions about the cluster in kubectl dumps (JSON or YAML,
 gzip-compressed or not; default: the built-in 300-node sample). With no
-question it runs a demo of all four questions on the sample.
+question it runs a demo of all four questions on the sample (-gpu: the
+device questions on the built-in GPU sample instead).
 
 Questions:
   -place FILE       where would this pod (a Pod or workload manifest) go, and why
@@ -69,7 +73,8 @@ Questions:
   -drain NODES      can these nodes (comma-separated) be drained, and where do their pods go
                     (-at-once: count every eviction against the budgets together)
   -scale-up FILE    how many nodes like this Node manifest must be added for the pending
-                    pods (-pods ns/name,... chooses them)
+                    pods (-pods ns/name,... chooses them; the node's ResourceSlices in the
+                    file come with each new node)
 
 Flags:
 `
@@ -88,6 +93,8 @@ type options struct {
 	top      int
 	seed     uint64
 	demo     bool
+	// gpu asks the device questions of the GPU sample (-gpu).
+	gpu bool
 	// kube is the kube-scheduler release reproduced (-kube-version).
 	kube framework.KubeVersion
 	// maxInput bounds each dump or manifest, after decompression.
@@ -112,6 +119,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.atOnce, "at-once", false, "drain: evict every pod against the budgets at once (cluster-autoscaler), not one by one (kubectl drain)")
 	fs.StringVar(&o.scaleUp, "scale-up", "", "question: the fewest nodes like this Node manifest to add for the pending pods")
 	fs.StringVar(&pods, "pods", "", "scale-up: only these pending pods (namespace/name, comma-separated)")
+	fs.BoolVar(&o.gpu, "gpu", false, "demo: the device questions on the built-in GPU sample (testdata/gpu-cluster.json.gz) instead")
 	fs.BoolVar(&o.report, "report", false, "print the full load report: every field not modelled, by kind and path, with counts")
 	fs.IntVar(&o.top, "top", 5, "nodes and examples shown per explanation")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed of tie-breaks")
@@ -197,7 +205,13 @@ func run(ctx context.Context, out io.Writer, o options) error {
 	}
 	start := time.Now()
 	l := kubeload.NewLoader(kubeload.Options{SchedulerNames: names, MaxInputBytes: o.maxInput})
-	if len(o.clusters) == 0 {
+	switch {
+	case len(o.clusters) > 0:
+	case o.gpu:
+		if err := l.ReadBytes(sampleGPUCluster, "GPU sample cluster (testdata/gpu-cluster.json.gz)"); err != nil {
+			return err
+		}
+	default:
 		if err := l.ReadBytes(sampleCluster, "sample cluster (testdata/cluster.json.gz)"); err != nil {
 			return err
 		}
@@ -235,6 +249,9 @@ func run(ctx context.Context, out io.Writer, o options) error {
 		return err
 	}
 	s := &session{dump: dump, whatif: w, explain: whatif.ExplainOptions{Top: o.top, Examples: o.top}, out: out, maxInput: o.maxInput}
+	if o.demo && o.gpu {
+		return s.gpuDemo(ctx)
+	}
 	if o.demo {
 		return s.demo(ctx)
 	}
@@ -428,7 +445,7 @@ func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []
 	tmpl := d.Nodes[0]
 	fmt.Fprintf(s.out, "\n== scale-up with nodes like %s (%s) ==\n", tmpl.Name, path)
 	start := time.Now()
-	ans, err := s.whatif.ScaleUp(ctx, tmpl, whatif.ScaleUpOptions{Pods: pods})
+	ans, err := s.whatif.ScaleUp(ctx, tmpl, whatif.ScaleUpOptions{Pods: pods, ResourceSlices: d.DRA.ResourceSlices})
 	if err != nil {
 		return err
 	}

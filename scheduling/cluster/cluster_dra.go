@@ -162,6 +162,11 @@ func templateClaimName(pod *api.Pod, claim string) string {
 	return podPart + "-" + claimPart + "-" + string(suffix[:])
 }
 
+// claimPodUID is the UID the cluster gives a pod with resource claims
+// added without one (key: its namespace/name): the claims made for it and
+// their reservations name it by UID, as the API server gives every pod one.
+func claimPodUID(key string) string { return "schedkit-pod/" + key }
+
 // releaseResourceClaims plays the controller for a deleted pod (see
 // above). A cluster without DRA objects costs nothing.
 func (c *Cluster) releaseResourceClaims(pod *api.Pod) {
@@ -173,7 +178,7 @@ func (c *Cluster) releaseResourceClaims(pod *api.Pod) {
 		if cl.Namespace != pod.Namespace {
 			continue
 		}
-		if ref := cl.ControllerRef(); ref != nil && ref.UID == pod.UID {
+		if ref := cl.ControllerRef(); ref != nil && ref.UID == pod.UID && pod.UID != "" {
 			_, _ = c.deleteStorage(api.KindResourceClaim, cl.Namespace, cl.Name)
 			continue
 		}

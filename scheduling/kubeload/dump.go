@@ -47,8 +47,8 @@ type Dump struct {
 	// reported, ResourceClaimTemplates), each kind in the order read, all
 	// kept: what kube's allocator would make of a slice of a node the dump
 	// lacks, a pool with duplicate device names or a claim whose class is
-	// missing is in Report.Notes (dump_dra.go). Cluster does not add them
-	// (cluster.Cluster holds no DRA objects).
+	// missing is in Report.Notes (dump_dra.go). Cluster adds them all,
+	// so DynamicResources allocates devices from them.
 	DRA api.DRAObjects
 	// PodGroups are scheduler-plugins' PodGroups (Coscheduling);
 	// KubePodGroups are kube-scheduler's (scheduling.k8s.io/v1alpha2,
@@ -261,7 +261,8 @@ func (l *Loader) report(features []PodFeatures) Report {
 }
 
 // Cluster builds the in-memory cluster: the nodes in dump order, the
-// NodeMetrics, the storage objects, the PodGroups, the pods (placed ones
+// NodeMetrics, the storage objects, the DRA objects (classes, slices,
+// templates, claims with their allocations), the PodGroups, the pods (placed ones
 // on their nodes, the others pending), and the namespaces, services,
 // controllers and PodDisruptionBudgets scheduling reads. The cluster
 // fills in what the dump leaves out as the API server and the PV

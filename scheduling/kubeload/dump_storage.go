@@ -74,7 +74,7 @@ func (d *Dump) where(kind, namespace, name string) string {
 // addStorage adds the storage objects (classes and drivers first, volumes
 // before the claims bound to them) and the PodGroups to c.
 func (d *Dump) addStorage(c *cluster.Cluster) error {
-	for _, o := range d.Storage.Each() {
+	for _, o := range append(d.Storage.Each(), d.DRA.Each()...) {
 		if err := c.AddStorageObject(o); err != nil {
 			k, ns, name := api.StorageObjectKey(o)
 			key := name

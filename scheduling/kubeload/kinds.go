@@ -2,6 +2,7 @@ package kubeload
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -63,8 +64,7 @@ func (k *kindSpec) name() string {
 // model, by the field that uses them: a pod using one is scheduled as if
 // the field were absent, so its answers may differ from kube-scheduler's.
 // (Claims, ephemeral volumes and the in-tree disks VolumeRestrictions and
-// the volume limits read are modelled; resource claims are modelled
-// fields, reported by draFeature.)
+// the volume limits read are modelled, and so are resource claims.)
 func podFeature(path string) string {
 	switch path {
 	case "spec.volumes[].azureFile", "spec.volumes[].vsphereVolume", "spec.volumes[].portworxVolume":
@@ -191,7 +191,7 @@ func (l *Loader) addPod(obj any, src source) error {
 	if err := api.ValidatePod(p); err != nil {
 		return err
 	}
-	l.pods = append(l.pods, loadedPod{pod: p, src: src, features: podFeatures(p, l.dec.features)})
+	l.pods = append(l.pods, loadedPod{pod: p, src: src, features: slices.Clone(l.dec.features)})
 	return nil
 }
 

@@ -1,8 +1,6 @@
 package kubeload
 
 import (
-	"slices"
-
 	"github.com/schedkit/schedkit/framework/api"
 )
 
@@ -40,39 +38,6 @@ func draKindSpecs() []kindSpec {
 		{group: "resource.k8s.io", versions: draVersions, kind: kindResourceClaimTemplate,
 			newObj: func() any { return new(api.ResourceClaimTemplate) }, add: (*Loader).addResourceClaimTemplate},
 	}
-}
-
-// featureDRA is the report's name for pods using resource claims.
-const featureDRA = "dynamic resource allocation (resourceClaims)"
-
-// draFeature names the pod's use of Dynamic Resource Allocation as a
-// scheduling feature schedkit does not model ("" when the pod has no
-// claims): the claims decode into the pod, but no plugin of the default
-// profile allocates devices for them yet, so the pod is scheduled as if it
-// had none. The DynamicResources plugin makes this rule obsolete.
-func draFeature(p *api.Pod) string {
-	if len(p.Spec.ResourceClaims) > 0 {
-		return featureDRA
-	}
-	for _, cs := range [][]api.Container{p.Spec.InitContainers, p.Spec.Containers} {
-		for i := range cs {
-			if len(cs[i].Resources.Claims) > 0 {
-				return featureDRA
-			}
-		}
-	}
-	return ""
-}
-
-// podFeatures returns the unmodelled features of a pod read with the
-// decoder's features (those its ignored fields mean), plus those its
-// modelled fields mean (draFeature).
-func podFeatures(p *api.Pod, decoded []string) []string {
-	out := slices.Clone(decoded)
-	if f := draFeature(p); f != "" {
-		out = appendOnce(out, f)
-	}
-	return out
 }
 
 func (l *Loader) addResourceSlice(obj any, src source) error {

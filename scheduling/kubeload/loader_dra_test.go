@@ -105,14 +105,10 @@ func TestDRAShaped(t *testing.T) {
 	if !slices.Contains(d.Report.Unknown, KindCount{APIVersion: "resource.k8s.io/v1beta1", Kind: "ResourceSlice", Count: 1}) {
 		t.Errorf("unknown kinds %v, want the v1beta1 slice", d.Report.Unknown)
 	}
-	var featured []string
-	for _, f := range d.Report.Features {
-		if slices.Equal(f.Features, []string{featureDRA}) {
-			featured = append(featured, f.Pod)
-		}
-	}
-	if want := []string{"ml/train", "ml/infer-0", "ml/infer-1", "ml/infer-2", "ml/lost-claim"}; !slices.Equal(featured, want) {
-		t.Errorf("pods reported using DRA %v, want %v", featured, want)
+	// Resource claims are modelled: no pod is reported as using a
+	// feature schedkit does not model.
+	if len(d.Report.Features) != 0 {
+		t.Errorf("pods reported using unmodelled features %v", d.Report.Features)
 	}
 	if n := ignored(d, "ResourceClaim", "metadata.finalizers"); n != 1 {
 		t.Errorf("ResourceClaim metadata.finalizers ignored %d times, want 1", n)
@@ -239,42 +235,6 @@ func TestDRANotes(t *testing.T) {
 			kept := len(d.DRA.ResourceSlices) + len(d.DRA.DeviceClasses) + len(d.DRA.ResourceClaims) + len(d.DRA.ResourceClaimTemplates)
 			if want := strings.Count(strings.Join(tc.objs, ""), "resource.k8s.io/v1"); kept != want || len(d.Report.Skipped) != 0 {
 				t.Errorf("kept %d DRA objects, want all %d; skipped %v", kept, want, d.Report.Skipped)
-			}
-		})
-	}
-}
-
-// TestDRAFeature: a pod with resource claims (in spec.resourceClaims or
-// only in a container's resources.claims) is reported as using dynamic
-// resource allocation, which no plugin of the default profile models.
-// The rule and this test go when the DynamicResources plugin joins the
-// default profile.
-func TestDRAFeature(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		spec string
-		want string
-	}{
-		{"no claims", `"containers":[{"name":"c"}]`, ""},
-		{"pod claims", `"containers":[{"name":"c"}],"resourceClaims":[{"name":"g","resourceClaimName":"c"}]`, featureDRA},
-		{"container claims", `"containers":[{"name":"c","resources":{"claims":[{"name":"g"}]}}]`, featureDRA},
-		{"init container claims", `"initContainers":[{"name":"i","resources":{"claims":[{"name":"g"}]}}],"containers":[{"name":"c"}]`, featureDRA},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pod := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{` + tc.spec + `}}`
-			obj, err := ReadObject(Options{}, []byte(pod), "p.json")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := draFeature(obj.Value.(*api.Pod)); got != tc.want {
-				t.Errorf("draFeature %q, want %q", got, tc.want)
-			}
-			var got []string
-			for _, f := range obj.Report.Features {
-				got = append(got, f.Features...)
-			}
-			if want := []string{tc.want}; tc.want != "" && !slices.Equal(got, want) || tc.want == "" && len(got) > 0 {
-				t.Errorf("reported features %v, want %q", got, tc.want)
 			}
 		})
 	}

@@ -155,7 +155,7 @@ func (l *Loader) addTemplate(kind string, meta objectMeta, t *podTemplateWire, f
 	if err := api.ValidatePod(p); err != nil {
 		return err
 	}
-	l.templates = append(l.templates, &Template{Pod: p, Kind: kind, Features: podFeatures(p, l.dec.features)})
+	l.templates = append(l.templates, &Template{Pod: p, Kind: kind, Features: slices.Clone(l.dec.features)})
 	return nil
 }
 

@@ -63,9 +63,9 @@ type Workload struct {
 	// CSINodes of initial nodes, …), added before the pods.
 	Storage api.StorageObjects
 	// DRA holds the Dynamic Resource Allocation objects (ResourceSlices,
-	// DeviceClasses, ResourceClaims, ResourceClaimTemplates). Validate
-	// checks them; Replay's cluster does not hold them, as no plugin of
-	// the profiles it runs allocates devices.
+	// DeviceClasses, ResourceClaims, ResourceClaimTemplates), validated
+	// by Validate and added before the pods, so DynamicResources
+	// allocates devices from them.
 	DRA api.DRAObjects
 	// Gangs are PodGroups created during the replay (see GangArrival).
 	Gangs []GangArrival

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ const wdCluster = `{
 }`
 
 // TestReadClusterDRA: a cluster file's DRA objects are read with the API
-// server's defaults, validated, and leave the replay as it is without them.
+// server's defaults and validated.
 func TestReadClusterDRA(t *testing.T) {
 	w := &Workload{}
 	if err := ReadCluster(strings.NewReader(wdCluster), "cluster.json", w); err != nil {
@@ -43,13 +44,49 @@ func TestReadClusterDRA(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	w.Arrivals = append(w.Arrivals, PodArrival{Pod: &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}}})
-	res, err := Replay(context.Background(), w, ReplayOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Pods) != 1 || res.Pods[0].Fate != FateRunning {
-		t.Errorf("outcomes %+v", res.Pods)
+}
+
+// TestReplayDRA: Replay's cluster holds the cluster file's DRA objects, so
+// DynamicResources allocates devices from them: a pod asking for a GPU
+// through the claim template runs when the node's only GPU is free and
+// stays pending while the file's claim holds it; a pod without claims
+// runs either way.
+func TestReplayDRA(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		freeGPU   bool
+		wantFates map[string]PodFate
+	}{
+		{"gpu allocated", false, map[string]PodFate{"default/gpu": FatePending, "default/plain": FateRunning}},
+		{"gpu free", true, map[string]PodFate{"default/gpu": FateRunning, "default/plain": FateRunning}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Workload{}
+			if err := ReadCluster(strings.NewReader(wdCluster), "cluster.json", w); err != nil {
+				t.Fatal(err)
+			}
+			if tc.freeGPU {
+				w.DRA.ResourceClaims = nil
+			}
+			tmpl := "one-gpu"
+			gpu := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "gpu", Namespace: "default"}}
+			gpu.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: &tmpl}}
+			gpu.Spec.Containers = []api.Container{{Name: "c", Resources: api.ResourceRequirements{Claims: []api.ContainerResourceClaim{{Name: "gpu"}}}}}
+			w.Arrivals = append(w.Arrivals,
+				PodArrival{Pod: &api.Pod{ObjectMeta: api.ObjectMeta{Name: "plain", Namespace: "default"}}},
+				PodArrival{Pod: gpu})
+			res, err := Replay(context.Background(), w, ReplayOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]PodFate{}
+			for _, o := range res.Pods {
+				got[o.Pod] = o.Fate
+			}
+			if !maps.Equal(got, tc.wantFates) {
+				t.Errorf("fates %v, want %v (outcomes %+v)", got, tc.wantFates, res.Pods)
+			}
+		})
 	}
 }
 

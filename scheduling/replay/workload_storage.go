@@ -9,7 +9,8 @@ import (
 )
 
 // newWorkloadCluster builds Replay's cluster: the nodes, then the storage
-// (CSINodes need their nodes; claims may name the volumes), then the pods.
+// (CSINodes need their nodes; claims may name the volumes) and the DRA
+// objects (classes, slices, claim templates, claims), then the pods.
 func newWorkloadCluster(w *Workload, progress func(done, total int)) (*cluster.Cluster, error) {
 	c, err := cluster.New()
 	if err != nil {
@@ -30,6 +31,11 @@ func newWorkloadCluster(w *Workload, progress func(done, total int)) (*cluster.C
 	}
 	if err := c.AddStorage(w.Storage); err != nil {
 		return nil, err
+	}
+	for _, o := range w.DRA.Each() {
+		if err := c.AddStorageObject(o); err != nil {
+			return nil, err
+		}
 	}
 	for i, p := range w.Pods {
 		report(len(w.Nodes) + i + 1)

@@ -25,6 +25,14 @@ type ScaleUpOptions struct {
 	// MaxNodes bounds the number of nodes tried (0: one per pod that a new
 	// node could take).
 	MaxNodes int
+	// ResourceSlices are the node template's ResourceSlices, the devices
+	// its DRA drivers publish (each for the template node: spec.nodeName
+	// set). Each added node gets a copy of each, as its drivers would
+	// publish them: spec.nodeName (and a device's nodeName) is the new
+	// node, and the slice and pool names have the template's name
+	// replaced by the node's (or the node's name put in front), so every
+	// node's pools are its own.
+	ResourceSlices []*api.ResourceSlice
 }
 
 // PodFailure is a pod that did not schedule and why.
@@ -87,6 +95,7 @@ type ScaleUpAnswer struct {
 // (held by a PreEnqueue plugin, as SchedulingGates holds pods with
 // spec.schedulingGates) are left out and listed in Gated; add k copies of
 // the template (named <template>-1…k, with the kubelet's hostname label),
+// with copies of the template's ResourceSlices (opts.ResourceSlices),
 // schedule the pods in queue order (priority, then age) with the real
 // profile, without preemption. Pods that do not pass the filters on a new
 // template node even alone are reported and left out. The search doubles
@@ -110,18 +119,22 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *api.Node, opts ScaleUpOp
 	if opts.MaxNodes < 0 {
 		return nil, fmt.Errorf("scheduling: ScaleUp: MaxNodes=%d: must not be negative", opts.MaxNodes)
 	}
+	if err := checkNodeSlices(opts.ResourceSlices); err != nil {
+		return nil, fmt.Errorf("scheduling: ScaleUp: %w", err)
+	}
 	targets, gated, err := w.scaleUpTargets(opts.Pods)
 	if err != nil {
 		return nil, err
 	}
 	ans := &ScaleUpAnswer{Template: template.Name, Pods: len(targets), Gated: gated}
 	names := w.newNodeNames(template.Name, max(1, len(targets), opts.MaxNodes))
-	helpable, err := w.helpable(ctx, template, names[0], targets, ans)
+	nt := nodeTemplate{node: template, slices: opts.ResourceSlices}
+	helpable, err := w.helpable(ctx, nt, names[0], targets, ans)
 	if err != nil {
 		return nil, err
 	}
 	trial := func(k int, full bool) (ScaleUpTrial, error) {
-		t, err := w.scaleUpTrial(ctx, template, names[:k], helpable, full)
+		t, err := w.scaleUpTrial(ctx, nt, names[:k], helpable, full)
 		if err == nil && (!full || k == 0) {
 			ans.Trials = append(ans.Trials, t)
 		}
@@ -256,10 +269,63 @@ func nodeFrom(template *api.Node, name string) *api.Node {
 	return &n
 }
 
+// nodeTemplate is a scale-up's node template and its ResourceSlices.
+type nodeTemplate struct {
+	node   *api.Node
+	slices []*api.ResourceSlice
+}
+
+// checkNodeSlices checks a node template's ResourceSlices: each valid and
+// published for one node (spec.nodeName).
+func checkNodeSlices(slices []*api.ResourceSlice) error {
+	for i, s := range slices {
+		if s == nil {
+			return fmt.Errorf("ResourceSlices[%d]: nil", i)
+		}
+		if err := api.ValidateResourceSlice(s); err != nil {
+			return fmt.Errorf("ResourceSlices[%d]: %w", i, err)
+		}
+		if s.Spec.NodeName == nil {
+			return fmt.Errorf("ResourceSlices[%d] %s: spec.nodeName unset: want the slice of the template node", i, s.Name)
+		}
+	}
+	return nil
+}
+
+// renamed is name with the template node's name replaced by node's, or
+// node's name put in front when name does not contain it.
+func renamed(name, template, node string) string {
+	if strings.Contains(name, template) {
+		return strings.ReplaceAll(name, template, node)
+	}
+	return node + "-" + name
+}
+
+// slicesFor returns the copies of the template's slices for the new node
+// name.
+func (t nodeTemplate) slicesFor(name string) []*api.ResourceSlice {
+	out := make([]*api.ResourceSlice, len(t.slices))
+	for i, s := range t.slices {
+		cp := *s
+		cp.ObjectMeta = api.ObjectMeta{Name: renamed(s.Name, t.node.Name, name), Labels: s.Labels}
+		cp.Spec.NodeName = &name
+		cp.Spec.Pool.Name = renamed(s.Spec.Pool.Name, t.node.Name, name)
+		cp.Spec.Devices = slices.Clone(s.Spec.Devices)
+		for k := range cp.Spec.Devices {
+			if cp.Spec.Devices[k].NodeName != nil {
+				cp.Spec.Devices[k].NodeName = &name
+			}
+		}
+		out[i] = &cp
+	}
+	return out
+}
+
 // helpable checks each target against one new template node alone
-// (PreFilter and Filter of its profile, on a fork with the node added)
-// and returns those that pass; the others go to ans.Unhelpable.
-func (w *WhatIf) helpable(ctx context.Context, template *api.Node, name string, targets []*api.Pod, ans *ScaleUpAnswer) ([]*api.Pod, error) {
+// (PreFilter and Filter of its profile, on a fork with the node and its
+// slices added) and returns those that pass; the others go to
+// ans.Unhelpable.
+func (w *WhatIf) helpable(ctx context.Context, template nodeTemplate, name string, targets []*api.Pod, ans *ScaleUpAnswer) ([]*api.Pod, error) {
 	if len(targets) == 0 {
 		return nil, nil
 	}
@@ -269,8 +335,13 @@ func (w *WhatIf) helpable(ctx context.Context, template *api.Node, name string, 
 	}
 	var out []*api.Pod
 	err = func() error {
-		if err := f.f.AddNode(nodeFrom(template, name)); err != nil {
+		if err := f.f.AddNode(nodeFrom(template.node, name)); err != nil {
 			return err
+		}
+		for _, s := range template.slicesFor(name) {
+			if err := f.f.AddStorageObject(s); err != nil {
+				return err
+			}
 		}
 		for _, p := range targets {
 			if err := ctx.Err(); err != nil {
@@ -308,7 +379,7 @@ func statusReason(st *framework.Status) string {
 
 // scaleUpTrial adds the named nodes and schedules pods in order on a fork;
 // a search trial (full false) stops at the first pod that does not fit.
-func (w *WhatIf) scaleUpTrial(ctx context.Context, template *api.Node, names []string, pods []*api.Pod, full bool) (ScaleUpTrial, error) {
+func (w *WhatIf) scaleUpTrial(ctx context.Context, template nodeTemplate, names []string, pods []*api.Pod, full bool) (ScaleUpTrial, error) {
 	t := ScaleUpTrial{Nodes: len(names), Complete: true}
 	f, err := w.fork()
 	if err != nil {
@@ -317,10 +388,17 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *api.Node, names []s
 	err = w.s.InMode(scheduling.FreeRoomOnly, func() error {
 		nodes := make([]*api.Node, len(names))
 		for i, name := range names {
-			nodes[i] = nodeFrom(template, name)
+			nodes[i] = nodeFrom(template.node, name)
 		}
 		if err := w.s.Cluster().AddNodesOnFork(nodes); err != nil {
 			return err
+		}
+		for _, name := range names {
+			for _, s := range template.slicesFor(name) {
+				if err := w.s.Cluster().AddStorageObject(s); err != nil {
+					return err
+				}
+			}
 		}
 		for _, p := range pods {
 			if err := ctx.Err(); err != nil {
@@ -329,7 +407,7 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *api.Node, names []s
 			if err := f.delete(p.Namespace, p.Name); err != nil {
 				return err
 			}
-			d, err := f.schedule(ctx, p)
+			d, err := f.schedule(ctx, withoutTemplateClaims(p))
 			if err != nil {
 				return err
 			}
@@ -356,4 +434,17 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template *api.Node, names []s
 		err = rerr
 	}
 	return t, err
+}
+
+// withoutTemplateClaims is p, or, when its status names claims made from
+// its resource claim templates, a copy naming none: deleting p deleted
+// those claims (the resource claim controller's part), and adding it back
+// makes new ones from the templates.
+func withoutTemplateClaims(p *api.Pod) *api.Pod {
+	if len(p.Status.ResourceClaimStatuses) == 0 {
+		return p
+	}
+	cp := *p
+	cp.Status.ResourceClaimStatuses = nil
+	return &cp
 }

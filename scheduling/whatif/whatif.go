@@ -402,6 +402,9 @@ func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opt
 		if err := f.delete(p.Namespace, p.Name); err != nil {
 			return err
 		}
+		// The deletion took the claims made from the pod's resource claim
+		// templates: the second run makes them anew.
+		p.Status.ResourceClaimStatuses = nil
 		// The closure's own variables: d, captured, would move to the heap
 		// for every replica.
 		stop := new(scheduling.Decision)
