@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sync"
@@ -52,16 +53,19 @@ type DynamicResources struct {
 }
 
 var (
-	_ framework.PreEnqueuePlugin  = (*DynamicResources)(nil)
-	_ framework.PreFilterPlugin   = (*DynamicResources)(nil)
-	_ framework.FilterPlugin      = (*DynamicResources)(nil)
-	_ framework.PostFilterPlugin  = (*DynamicResources)(nil)
-	_ framework.ScorePlugin       = (*DynamicResources)(nil)
-	_ framework.ReservePlugin     = (*DynamicResources)(nil)
-	_ framework.PreBindPlugin     = (*DynamicResources)(nil)
-	_ framework.EnqueueExtensions = (*DynamicResources)(nil)
-	_ framework.SignRefuser       = (*DynamicResources)(nil)
-	_ framework.NodeLocalPlugin   = (*DynamicResources)(nil)
+	_ framework.PreEnqueuePlugin        = (*DynamicResources)(nil)
+	_ framework.PreFilterPlugin         = (*DynamicResources)(nil)
+	_ framework.FilterPlugin            = (*DynamicResources)(nil)
+	_ framework.PostFilterPlugin        = (*DynamicResources)(nil)
+	_ framework.ScorePlugin             = (*DynamicResources)(nil)
+	_ framework.BoundedBatchScorePlugin = (*DynamicResources)(nil)
+	_ framework.BatchScoreExtensions    = (*DynamicResources)(nil)
+	_ framework.RangeNormalizer         = (*DynamicResources)(nil)
+	_ framework.ReservePlugin           = (*DynamicResources)(nil)
+	_ framework.PreBindPlugin           = (*DynamicResources)(nil)
+	_ framework.EnqueueExtensions       = (*DynamicResources)(nil)
+	_ framework.SignRefuser             = (*DynamicResources)(nil)
+	_ framework.NodeLocalPlugin         = (*DynamicResources)(nil)
 )
 
 // DynamicResourcesFactory is NewDynamicResources as a framework.Factory:
@@ -567,23 +571,14 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 	return nil, framework.NewStatus(framework.Unschedulable)
 }
 
-// PreScore skips scoring for a pod without claims: every node would score
-// 0 (kube has no PreScore and scores 0; the totals are the same).
-func (pl *DynamicResources) PreScore(_ context.Context, cs *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
-	if s, err := readDRAState(cs); err == nil && s.empty() {
-		return framework.NewStatus(framework.Skip)
-	}
-	return nil
-}
-
 // firstAvailableMaxSize is resourceapi.FirstAvailableDeviceRequestMaxSize.
 const firstAvailableMaxSize = 8
 
 // Score prefers nodes where FirstAvailable requests got an earlier
 // alternative: each allocated subrequest at position i scores 8 − i
 // (kube's computeScore).
-func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, _ *framework.PodInfo, ni *framework.NodeInfo) (int64, *framework.Status) {
-	s, err := readDRAState(cs)
+func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo, ni *framework.NodeInfo) (int64, *framework.Status) {
+	s, err := pl.stateAfterPreFilter(cs, pi)
 	if err != nil {
 		return 0, framework.AsStatus(err)
 	}
@@ -626,6 +621,58 @@ func (pl *DynamicResources) ScoreExtensions() framework.ScoreExtensions { return
 // NormalizeScore scales the scores to [0, 100] (DefaultNormalizeScore).
 func (pl *DynamicResources) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, scores framework.NodeScoreList) *framework.Status {
 	return framework.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
+}
+
+// ScoreBatch is Score over nodes, into out. A pod without claims scores 0
+// on every node, as in kube, which has no PreScore to skip the plugin:
+// explanations list the plugin's row of zeros as kube's do.
+func (pl *DynamicResources) ScoreBatch(ctx context.Context, cs *framework.CycleState, pi *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, cs, pi, nodes, idx, out)
+	return st
+}
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score (lo > hi for no nodes).
+func (pl *DynamicResources) ScoreBatchBounds(ctx context.Context, cs *framework.CycleState, pi *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) (lo, hi int64, st *framework.Status) {
+	if len(nodes) == 0 {
+		return 1, 0, nil
+	}
+	if s, err := pl.stateAfterPreFilter(cs, pi); err == nil && s.empty() {
+		clear(out[:len(nodes)])
+		return 0, 0, nil
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	for j, ni := range nodes {
+		v, st := pl.Score(ctx, cs, pi, ni)
+		if !st.IsSuccess() {
+			return 0, 0, st
+		}
+		out[j] = v
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi, nil
+}
+
+// NormalizeScoreBatch is NormalizeScore on a row of scores.
+func (pl *DynamicResources) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+	var top int64
+	for _, v := range scores {
+		top = max(top, v)
+	}
+	if top == 0 {
+		return nil
+	}
+	for j, v := range scores {
+		scores[j] = framework.MaxNodeScore * v / top
+	}
+	return nil
+}
+
+// NormalizeRange is NormalizeScore as a function of the least and
+// greatest score.
+func (pl *DynamicResources) NormalizeRange(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, lo int64, out []int64) bool {
+	framework.DefaultNormalizeRange(framework.MaxNodeScore, false, lo, out)
+	return true
 }
 
 // Reserve puts the node's allocations in flight, so that no other pod

@@ -275,7 +275,7 @@ func BenchmarkDynamicResourcesCycle(b *testing.B) {
 }
 
 // BenchmarkDynamicResourcesNoClaims: a pod without claims through
-// PreFilter, PreScore and PostFilter (Filter and Score are skipped).
+// PreFilter (which skips Filter) and the batch score of 1,000 nodes.
 func BenchmarkDynamicResourcesNoClaims(b *testing.B) {
 	nodes, objs := draCluster(1000, 8)
 	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
@@ -287,14 +287,15 @@ func BenchmarkDynamicResourcesNoClaims(b *testing.B) {
 	ctx := context.Background()
 	state := framework.NewCycleState()
 	state.SetSnapshot(snap)
+	out := make([]int64, len(snap.Nodes()))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
 		if _, s := pl.PreFilter(ctx, state, pi, nil); !s.IsSkip() {
 			b.Fatal(s)
 		}
-		if s := pl.PreScore(ctx, state, pi, nil); !s.IsSkip() {
-			b.Fatal(s)
+		if lo, hi, s := pl.ScoreBatchBounds(ctx, state, pi, snap.Nodes(), nil, out); !s.IsSuccess() || lo != 0 || hi != 0 {
+			b.Fatal(lo, hi, s)
 		}
 	}
 }

@@ -8,15 +8,15 @@ import "github.com/schedkit/schedkit/framework"
 var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcome{
 	framework.KubeV136: {
 		"nodename-named-node-cordoned": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match the requested node name. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match the requested node name. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeName", "node(s) didn't match the requested node name"), "n2": cvUU("NodeUnschedulable", "node(s) were unschedulable"), "n3": cvUU("NodeName", "node(s) didn't match the requested node name")}},
 		}},
 		"nodename-matchfields-disjoint": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) didn't match the requested node name, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) didn't match the requested node name, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeName", "node(s) didn't match the requested node name"), "n2": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity]"), "n3": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity]")}},
 		}},
 		"nodename-named-node-missing": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/3 nodes are available: 3 node(s) didn't match the requested node name. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+			{Pod: "default/p", Message: "0/3 nodes are available: 3 node(s) didn't match the requested node name. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeName", "node(s) didn't match the requested node name"), "n2": cvUU("NodeName", "node(s) didn't match the requested node name"), "n3": cvUU("NodeName", "node(s) didn't match the requested node name")}},
 		}},
 		"nodename-named-node-fits": {Pods: []kubeCycleOutcome{
@@ -28,7 +28,7 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/next", Selected: "n099", Evaluated: 100, Feasible: 100},
 		}},
 		"order-cordoned-tainted": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+			{Pod: "default/p", Message: "0/1 nodes are available: 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeUnschedulable", "node(s) were unschedulable")}},
 		}},
 		"order-nodename-prefilter-disabled": {Pods: []kubeCycleOutcome{
@@ -36,7 +36,7 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeUnschedulable", "node(s) were unschedulable"), "n2": cvOK}},
 		}},
 		"order-nodename-prefilter-disabled-unschedulable": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/2 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+			{Pod: "default/p", Message: "0/2 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("NodeUnschedulable", "node(s) were unschedulable"), "n2": cvUU("TaintToleration", "node(s) had untolerated taint(s)")}},
 		}},
 		"order-cordoned-other-named": {Pods: []kubeCycleOutcome{
@@ -47,52 +47,52 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 445},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 445},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"image-volume-absent": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 420},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 420},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"image-volume-same-image": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 445},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 445},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 48, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"image-no-volume": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 420},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 420},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity": {Pods: []kubeCycleOutcome{
-			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("InterPodAffinity", "node(s) didn't match pod anti-affinity rules")}},
 		}},
 		"nsselector-notin-affinity": {Pods: []kubeCycleOutcome{
@@ -104,19 +104,19 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
 		}},
 		"nsselector-doesnotexist-anti-affinity": {Pods: []kubeCycleOutcome{
-			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("InterPodAffinity", "node(s) didn't match pod anti-affinity rules")}},
 		}},
 		"nsselector-notin-preferred": {Pods: []kubeCycleOutcome{
 			{Pod: "b/q", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 0, "InterPodAffinity": 200, "NodeResourcesFit": 95, "TaintToleration": 300, "total": 595},
-					"n2": {"ImageLocality": 0, "InterPodAffinity": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 0, "InterPodAffinity": 200, "NodeResourcesFit": 95, "TaintToleration": 300, "total": 595},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "InterPodAffinity": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 0, "InterPodAffinity": 100, "NodeResourcesFit": 95, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "InterPodAffinity": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 0, "InterPodAffinity": 100, "NodeResourcesFit": 95, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "InterPodAffinity": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"nsselector-in-anti-affinity": {Pods: []kubeCycleOutcome{
@@ -147,12 +147,12 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 74, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 471},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 74, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 471},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 74, "NodeResourcesFit": 97, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 74, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity-preempt": {Pods: []kubeCycleOutcome{
@@ -172,56 +172,56 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu"), "n2": cvU("NodeResourcesFit", "Insufficient cpu")}},
 		}},
 		"nodename-matchfields-same-node": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) didn't match the requested node name, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+			{Pod: "default/p", Message: "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) didn't match the requested node name, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity]"), "n2": cvUU("NodeAffinity", "node(s) didn't match Pod's node affinity/selector"), "n3": cvUU("NodeName", "node(s) didn't match the requested node name")}},
 		}},
 		"image-volume-untagged": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 38, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 435},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 38, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 435},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 38, "NodeResourcesFit": 97, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 38, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"image-init-container-and-volume": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 36, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 433},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 36, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 433},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 36, "NodeResourcesFit": 97, "TaintToleration": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 36, "NodeResourcesFit": 97, "TaintToleration": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0},
 				}},
 		}},
 		"nsselector-doesnotexist-selects-unlabelled": {Pods: []kubeCycleOutcome{
-			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+			{Pod: "b/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("InterPodAffinity", "node(s) didn't match pod anti-affinity rules")}},
 		}},
 		"requeue-taint-only-node-update": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+			{Pod: "default/p", Message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
 		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
 		"requeue-anti-affinity-one-term-deleted": {Pods: []kubeCycleOutcome{
-			{Pod: "default/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		}, Queue: &kubeQueuePools{Queued: 0, Unschedulable: 1}},
 		"requeue-anti-affinity-all-terms-deleted": {Pods: []kubeCycleOutcome{
-			{Pod: "default/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 node(s) didn't match pod anti-affinity rules. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		}, Queue: &kubeQueuePools{Queued: 1, Unschedulable: 0}},
 		"resize-plain-init-allocated": {Pods: []kubeCycleOutcome{
 			{Pod: "default/q", Selected: "n1", Evaluated: 1, Feasible: 1,
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
 		}},
 		"resize-infeasible-no-status": {Pods: []kubeCycleOutcome{
-			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
 		}},
 		"resize-status-lookup-order": {Pods: []kubeCycleOutcome{
-			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
 		}},
 		"resize-allocated-without-resources": {Pods: []kubeCycleOutcome{
@@ -229,7 +229,7 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
 		}},
 		"resize-totals-not-per-container": {Pods: []kubeCycleOutcome{
-			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvU("NodeResourcesFit", "Insufficient cpu")}},
 		}},
 		"resize-pod-level-status-name": {Pods: []kubeCycleOutcome{
@@ -237,7 +237,7 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK}},
 		}},
 		"requeue-resize-init-allocation-lowered": {Pods: []kubeCycleOutcome{
-			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+			{Pod: "default/q", Message: "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
 		}, Queue: &kubeQueuePools{Queued: 0, Unschedulable: 1}},
 	},
 	framework.KubeV137: {
@@ -246,7 +246,7 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("", "node(s) didn't satisfy plugin(s) [NodeName]"), "n2": cvUU("NodeUnschedulable", "node(s) were unschedulable"), "n3": cvUU("", "node(s) didn't satisfy plugin(s) [NodeName]")}},
 		}},
 		"nodename-matchfields-disjoint": {Pods: []kubeCycleOutcome{
-			{Pod: "default/p", Message: "0/3 nodes are available: node(s) didn't satisfy plugin(s) [NodeAffinity NodeName] simultaneously. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+			{Pod: "default/p", Message: "0/3 nodes are available: node(s) didn't satisfy plugin(s) [NodeAffinity NodeName] simultaneously. not found",
 				Nodes: map[string]kubeCycleVerdict{"n1": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity NodeName] simultaneously"), "n2": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity NodeName] simultaneously"), "n3": cvUU("", "node(s) didn't satisfy plugin(s) [NodeAffinity NodeName] simultaneously")}},
 		}},
 		"nodename-named-node-missing": {Pods: []kubeCycleOutcome{
@@ -281,48 +281,48 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"image-volume-absent": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 11, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 408},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 11, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 408},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 11, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 11, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"image-volume-same-image": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"image-no-volume": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 420},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 420},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 23, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity": {Pods: []kubeCycleOutcome{
@@ -345,12 +345,12 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "b/q", Selected: "n2", Evaluated: 2, Feasible: 2, Best: []string{"n2"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 0, "NodeResourcesFit": 95, "TaintToleration": 300, "VolumeBinding": 0, "total": 395},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 95, "TaintToleration": 300, "VolumeBinding": 0, "total": 395},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 0, "NodeResourcesFit": 95, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 95, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"nsselector-in-anti-affinity": {Pods: []kubeCycleOutcome{
@@ -381,12 +381,12 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"nsselector-notin-anti-affinity-preempt": {Pods: []kubeCycleOutcome{
@@ -413,24 +413,24 @@ var kubeCycleOutcomes = map[framework.KubeVersion]map[string]kubeCycleCaseOutcom
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 19, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 416},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 19, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 416},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 19, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 19, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"image-init-container-and-volume": {Pods: []kubeCycleOutcome{
 			{Pod: "default/p", Selected: "n1", Evaluated: 2, Feasible: 2, Best: []string{"n1"},
 				Nodes: map[string]kubeCycleVerdict{"n1": cvOK, "n2": cvOK},
 				Scores: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 421},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 300, "VolumeBinding": 0, "total": 397},
 				},
 				Raw: map[string]map[string]int64{
-					"n1": {"ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
-					"n2": {"ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n1": {"DynamicResources": 0, "ImageLocality": 24, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
+					"n2": {"DynamicResources": 0, "ImageLocality": 0, "NodeResourcesFit": 97, "TaintToleration": 0, "VolumeBinding": 0},
 				}},
 		}},
 		"nsselector-doesnotexist-selects-unlabelled": {Pods: []kubeCycleOutcome{

@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
@@ -23,9 +22,11 @@ import (
 // The scheduling-cycle changes between kube-scheduler v1.36.4 and v1.37.2
 // outside the volume plugins, on the clusters of testdata/kubecycle/cases.json
 // (each case names the change it shows), against each release's own
-// Scheduler: the default profile without DynamicResources and
-// NodeDeclaredFeatures (schedkit's DefaultProfileFor without
-// DynamicResources, which filter/testdata/draoracle checks).
+// Scheduler: the default profile without NodeDeclaredFeatures, the one
+// default plugin schedkit does not model (schedkit's DefaultProfileFor).
+// DynamicResources runs on both sides: pods without claims get its row of
+// zero scores and, in v1.36, its PostFilter message; pods with claims are
+// checked by filter/testdata/draoracle.
 //
 //   - NodeName's PreFilter narrows the nodes to spec.nodeName in v1.37
 //     (nodename/node_name.go:PreFilter): the other nodes get the framework's
@@ -162,9 +163,6 @@ func runKubeCycleCase(t *testing.T, v framework.KubeVersion, c *kubeCycleCase) k
 	// The cluster's pending pods (a gated pod nominated to a node) are
 	// queued by New, as kube's informer queues them.
 	prof := DefaultProfileFor(v)
-	if err := prof.Disable(config.DynamicResourcesName); err != nil {
-		t.Fatal(err)
-	}
 	prof.PreFilter = slices.DeleteFunc(prof.PreFilter, func(n string) bool { return slices.Contains(c.DisabledPreFilter, n) })
 	s, err := New(cl, NewDefaultRegistry(), []framework.Profile{prof}, WithKubeVersion(v), WithSeed(1), WithExplanations(),
 		WithClock(framework.NewFakeClock(time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC))))

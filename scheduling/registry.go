@@ -118,8 +118,7 @@ func DefaultProfile() framework.Profile { return DefaultProfileFor(framework.Def
 // DefaultProfileFor returns kube-scheduler's default profile of release v
 // as schedkit runs it: DefaultMultiPointFor(v) expanded to each extension
 // point in that order, without NodeDeclaredFeatures, which schedkit does
-// not model (DynamicResources also at PreScore, to skip pods without
-// claims). The profile's KubeVersion is v: build the scheduler with
+// not model. The profile's KubeVersion is v: build the scheduler with
 // WithKubeVersion(v) (New refuses a profile of another release).
 //
 // From v1.37 NodeName, NodeUnschedulable and TaintToleration lead both
@@ -149,7 +148,7 @@ func DefaultProfileFor(v framework.KubeVersion) framework.Profile {
 		Filter:        append(slices.Clone(lead), rest...),
 		PostFilter:    append([]string{config.DynamicResourcesName}, defaultPostFilter()...),
 		PreScore: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
-			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,
+			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName,
 			config.NodeResourcesBalancedAllocationName},
 		Score: []string{config.TaintTolerationName, config.NodeAffinityName, config.NodeResourcesFitName,
 			config.VolumeBindingName, config.PodTopologySpreadName, config.InterPodAffinityName, config.DynamicResourcesName,

@@ -44,8 +44,8 @@ func TestDefaultRegistryBuildsEveryPlugin(t *testing.T) {
 		config.GCEPDLimitsName:                     {PointPreFilter, PointFilter},
 		config.AzureDiskLimitsName:                 {PointPreFilter, PointFilter},
 		config.CinderLimitsName:                    {PointPreFilter, PointFilter},
-		config.SchedulingGatesName:                 nil,                                                                                                   // PreEnqueue only
-		config.DynamicResourcesName:                {PointPreFilter, PointFilter, PointPostFilter, PointPreScore, PointScore, PointReserve, PointPreBind}, // and PreEnqueue
+		config.SchedulingGatesName:                 nil,                                                                                    // PreEnqueue only
+		config.DynamicResourcesName:                {PointPreFilter, PointFilter, PointPostFilter, PointScore, PointReserve, PointPreBind}, // and PreEnqueue; no PreScore, as in kube
 		// scheduler-plugins (pkg/trimaran; TargetLoadPacking records bindings
 		// at PostBind where the anchor watches bound pods).
 		config.TargetLoadPackingName:          {PointPreScore, PointScore, PointPostBind},
@@ -259,7 +259,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "VolumeBinding", Weight: 1},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
-			{Plugin: "DynamicResources", Weight: 2, Skipped: true},
+			{Plugin: "DynamicResources", Weight: 2},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 75, Normalized: 75, Weight: 1, Weighted: 75},
 			{Plugin: "ImageLocality", Weight: 1},
 		}},
@@ -270,7 +270,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 			{Plugin: "VolumeBinding", Weight: 1},
 			{Plugin: "PodTopologySpread", Weight: 2, Skipped: true},
 			{Plugin: "InterPodAffinity", Weight: 2, Skipped: true},
-			{Plugin: "DynamicResources", Weight: 2, Skipped: true},
+			{Plugin: "DynamicResources", Weight: 2},
 			{Plugin: "NodeResourcesBalancedAllocation", Raw: 71, Normalized: 71, Weight: 1, Weighted: 71},
 			{Plugin: "ImageLocality", Weight: 1},
 		}},
@@ -281,7 +281,7 @@ func TestDefaultProfileCycle(t *testing.T) {
 	if res.SelectedNode() != "n2" || res.Margin != 2 {
 		t.Fatalf("selected %s margin %d", res.SelectedNode(), res.Margin)
 	}
-	if d := cmp.Diff([]string{"DynamicResources", "InterPodAffinity", "NodeAffinity", "PodTopologySpread"}, res.SkippedScore); d != "" {
+	if d := cmp.Diff([]string{"InterPodAffinity", "NodeAffinity", "PodTopologySpread"}, res.SkippedScore); d != "" {
 		t.Fatalf("skipped score plugins (-want +got):\n%s", d)
 	}
 }

@@ -178,12 +178,11 @@ func decodeList(raw json.RawMessage) ([]runtime.Object, error) {
 }
 
 // defaultProfiles is the release's default configuration (scheme
-// defaults of an empty v1 KubeSchedulerConfiguration) with the plugins
+// defaults of an empty v1 KubeSchedulerConfiguration) with the plugin
 // schedkit does not model disabled at every extension point
-// (DynamicResources, NodeDeclaredFeatures), and the case's PreFilter
-// exclusions.
+// (NodeDeclaredFeatures), and the case's PreFilter exclusions.
 func defaultProfiles(c *cycleCase) ([]config.KubeSchedulerProfile, error) {
-	plugins := &configv1.Plugins{MultiPoint: configv1.PluginSet{Disabled: []configv1.Plugin{{Name: "DynamicResources"}, {Name: "NodeDeclaredFeatures"}}}}
+	plugins := &configv1.Plugins{MultiPoint: configv1.PluginSet{Disabled: []configv1.Plugin{{Name: "NodeDeclaredFeatures"}}}}
 	for _, n := range c.DisabledPreFilter {
 		plugins.PreFilter.Disabled = append(plugins.PreFilter.Disabled, configv1.Plugin{Name: n})
 	}

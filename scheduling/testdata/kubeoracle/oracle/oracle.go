@@ -13,9 +13,9 @@
 //	                         lines; the release's default feature gates,
 //	                         changed per scenario by "featureGates".
 //	kubeoracle cycle         kube-scheduler's own Scheduler (the release's
-//	                         default profile without DynamicResources and
-//	                         NodeDeclaredFeatures, which schedkit does not
-//	                         model) on small clusters: a JSON array of
+//	                         default profile without NodeDeclaredFeatures,
+//	                         which schedkit does not model) on small
+//	                         clusters: a JSON array of
 //	                         cases on stdin (see cycle.go), one JSON line
 //	                         per case with, per incoming pod, every node's
 //	                         filter status, each score plugin's raw and
