@@ -107,13 +107,13 @@ func ppProfile() framework.Profile {
 	}
 }
 
-func newPPEnv(t *testing.T, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
+func newPPEnv(t testing.TB, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
 	t.Helper()
 	return newPPEnvFor(t, framework.DefaultKubeVersion, nodes, pods, pdbs, pod)
 }
 
 // newPPEnvFor is newPPEnv for kube-scheduler release v.
-func newPPEnvFor(t *testing.T, v framework.KubeVersion, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
+func newPPEnvFor(t testing.TB, v framework.KubeVersion, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
 	t.Helper()
 	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
