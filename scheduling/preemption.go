@@ -378,7 +378,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 		ni.AddPodInfo(pi)
 		return fw.RunPreFilterExtensionAddPod(ctx, state, pod, pi, ni)
 	}
-	var potential []*framework.PodInfo
+	potential := make([]*framework.PodInfo, 0, len(ni.Pods))
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, pod.Pod) {
 			potential = append(potential, pi)
@@ -399,7 +399,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 	// sort.Slice leaves them in an unspecified order).
 	sort.SliceStable(potential, func(i, j int) bool { return pl.MoreImportantPod(potential[i].Pod, potential[j].Pod) })
 	violating, nonViolating := preemptSplitByPDB(potential, pdbs, pl.v137)
-	var victims []*framework.PodInfo
+	victims := make([]*framework.PodInfo, 0, len(potential))
 	violations := 0
 	reprieve := func(pi *framework.PodInfo) (bool, *framework.Status) {
 		if st := add(pi); !st.IsSuccess() {
@@ -443,6 +443,9 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 // default_preemption.go:filterPodsWithPDBViolation) it spends one
 // disruption of every matching budget.
 func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB, firstOnly bool) (violating, nonViolating []*framework.PodInfo) {
+	if len(pdbs) == 0 {
+		return nil, pods
+	}
 	allowed := make([]int32, len(pdbs))
 	for i, p := range pdbs {
 		allowed[i] = p.allowed

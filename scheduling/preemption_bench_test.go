@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	st "github.com/schedkit/schedkit/framework/builder"
 )
 
-// BenchmarkPreemptionDryRun is DefaultPreemption's candidate search on a
+// BenchmarkPreemptionDryRun is DefaultPreemption's candidate search, with
+// kube's default profile's filters, on a
 // full cluster (every node 16 pods of 500m/1Gi on 8 cpu, their priorities
 // 0, 100 and 200 mixed differently on each node), from a different start
 // node each run: "victims" is a preemptor of priority 150 needing 1 cpu,
@@ -34,7 +36,7 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 			prio int32
 		}{{"victims", 150}, {"none", 0}} {
 			b.Run(fmt.Sprintf("%s/nodes=%d", c.name, n), func(b *testing.B) {
-				e := newPPEnv(b, nodes, pods, nil, ppPod("preemptor").Priority(c.prio).Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj())
+				e := newPPEnvWith(b, framework.DefaultKubeVersion, NewDefaultRegistry(), DefaultProfile(), nodes, pods, nil, ppPod("preemptor").Priority(c.prio).Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj())
 				h, _ := handleFrom(e.state)
 				all := e.state.Snapshot().Nodes()
 				num := e.pl.numCandidates(len(all))
