@@ -31,6 +31,10 @@ type NodeInfo struct {
 	PodsWithRequiredAntiAffinity []*PodInfo
 	// Generation increases with every change.
 	Generation int64
+	// lowestPriority is the lowest priority among Pods (meaningless when
+	// there are none): preemption skips a node whose pods are all at
+	// least as important as the preemptor without visiting them.
+	lowestPriority int32
 	// Requested is the sum of the pods' effective requests.
 	Requested resource.Vector
 	// NonZeroRequested is the sum of the pods' cpu and memory requests in
@@ -108,6 +112,9 @@ func (n *NodeInfo) SetNode(node *api.Node) {
 // AddPodInfo adds a pod's requests, ports and affinity membership.
 func (n *NodeInfo) AddPodInfo(pi *PodInfo) {
 	n.Pods = append(n.Pods, pi)
+	if p := pi.Pod.PriorityValue(); len(n.Pods) == 1 || p < n.lowestPriority {
+		n.lowestPriority = p
+	}
 	if pi.HasAffinity() {
 		n.PodsWithAffinity = append(n.PodsWithAffinity, pi)
 	}
@@ -126,6 +133,27 @@ func (n *NodeInfo) RemovePod(pod *api.Pod) error {
 	}
 	pi := n.Pods[i]
 	n.Pods = removeAt(n.Pods, i)
+	n.removedPriority(pi)
+	n.PodsWithAffinity = removePI(n.PodsWithAffinity, pi)
+	n.PodsWithRequiredAntiAffinity = removePI(n.PodsWithRequiredAntiAffinity, pi)
+	n.update(pi, -1)
+	return nil
+}
+
+// RemovePodInfo removes pi, one of the node's Pods, leaving the node as
+// RemovePod(pi.Pod) would; it finds pi by identity (the last pod first),
+// which is cheaper than RemovePod's search by UID. A pi that is not one of
+// Pods is removed by RemovePod.
+func (n *NodeInfo) RemovePodInfo(pi *PodInfo) error {
+	if n.removeLast(pi) {
+		return nil
+	}
+	i := slices.Index(n.Pods, pi)
+	if i < 0 {
+		return n.RemovePod(pi.Pod)
+	}
+	n.Pods = removeAt(n.Pods, i)
+	n.removedPriority(pi)
 	n.PodsWithAffinity = removePI(n.PodsWithAffinity, pi)
 	n.PodsWithRequiredAntiAffinity = removePI(n.PodsWithRequiredAntiAffinity, pi)
 	n.update(pi, -1)
@@ -140,6 +168,7 @@ func (n *NodeInfo) removeLast(pi *PodInfo) bool {
 		return false
 	}
 	n.Pods = removeAt(n.Pods, last)
+	n.removedPriority(pi)
 	n.PodsWithAffinity = removePILast(n.PodsWithAffinity, pi)
 	n.PodsWithRequiredAntiAffinity = removePILast(n.PodsWithRequiredAntiAffinity, pi)
 	n.update(pi, -1)
@@ -161,7 +190,33 @@ func (n *NodeInfo) replace(old, pi *PodInfo) bool {
 	}
 	n.update(old, -1)
 	n.update(pi, 1)
+	if pi.Pod.PriorityValue() != old.Pod.PriorityValue() {
+		n.lowestPriority = n.Pods[0].Pod.PriorityValue()
+		for _, p := range n.Pods[1:] {
+			n.lowestPriority = min(n.lowestPriority, p.Pod.PriorityValue())
+		}
+	}
 	return true
+}
+
+// removedPriority keeps lowestPriority exact after pi left Pods: only the
+// removal of a pod at the lowest priority can raise it.
+func (n *NodeInfo) removedPriority(pi *PodInfo) {
+	if len(n.Pods) == 0 || pi.Pod.PriorityValue() != n.lowestPriority {
+		return
+	}
+	low := n.Pods[0].Pod.PriorityValue()
+	for _, p := range n.Pods[1:] {
+		low = min(low, p.Pod.PriorityValue())
+	}
+	n.lowestPriority = low
+}
+
+// LowestPodPriority returns the lowest priority among the node's pods, and
+// false when the node has none: no pod of the node may be preempted by a
+// pod whose priority is not above it.
+func (n *NodeInfo) LowestPodPriority() (int32, bool) {
+	return n.lowestPriority, len(n.Pods) > 0
 }
 
 func samePod(a, b *api.Pod) bool {
@@ -243,6 +298,7 @@ func (n *NodeInfo) Clone() *NodeInfo {
 		images:           n.images,
 		imageMask:        n.imageMask,
 		Generation:       n.Generation,
+		lowestPriority:   n.lowestPriority,
 		csiNode:          n.csiNode,
 		csiMigrated:      n.csiMigrated,
 	}

@@ -147,7 +147,7 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *cycleHandle, state 
 	}
 	potential := m.NodesWithCode(snap, framework.Unschedulable)
 	var candidates []preemptCandidate
-	statuses := map[string]*framework.Status{}
+	var statuses []*framework.Status
 	if len(potential) > 0 {
 		offset := int(h.s.rng.Int32N(int32(len(potential))))
 		num := pl.numCandidates(len(potential))
@@ -215,8 +215,13 @@ func preemptTerminatingByPreemption(p *api.Pod) bool {
 // evict (shared: statuses are never mutated).
 var preemptNoVictims = framework.NewStatus(framework.UnschedulableAndUnresolvable, "No preemption victims found for incoming pod")
 
-// anyAllowed reports whether some pod on the node may be a victim.
+// anyAllowed reports whether some pod on the node may be a victim. A node
+// whose lowest pod priority is not below the preemptor's has none, whatever
+// IsEligiblePod says, and is answered without visiting its pods.
 func (pl *DefaultPreemption) anyAllowed(ni *framework.NodeInfo, preemptor *api.Pod) bool {
+	if low, ok := ni.LowestPodPriority(); !ok || low >= preemptor.PriorityValue() {
+		return false
+	}
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, preemptor) {
 			return true
@@ -259,9 +264,11 @@ func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 // dryRun is kube's DryRunPreemption with a sequential outcome: positions
 // from offset are examined in order (in parallel chunks) and the run stops
 // at the first position where a non-violating candidate exists and the
-// candidates number num; non-violating candidates come first.
+// candidates number num; non-violating candidates come first. The
+// statuses are those of the examined nodes that are not candidates, one per
+// node, in examination order.
 func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *framework.CycleState, pod *framework.PodInfo,
-	potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, map[string]*framework.Status, error) {
+	potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, []*framework.Status, error) {
 	type result struct {
 		cand   *preemptCandidate
 		status *framework.Status
@@ -302,7 +309,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 		return nonViolating.Load() > 0 && total.Load() >= int64(num)
 	})
 	var nonViol, viol []preemptCandidate
-	statuses := map[string]*framework.Status{}
+	var statuses []*framework.Status
 	var errs []string
 	for i := 0; i < n; i++ {
 		r := results[i]
@@ -322,7 +329,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 			}
 			continue
 		}
-		statuses[potential[(offset+i)%n].Name()] = r.status
+		statuses = append(statuses, r.status)
 		if r.status.Code() == framework.Error {
 			errs = append(errs, r.status.Message())
 		}
@@ -362,7 +369,7 @@ func aggregateMessage(msgs []string) string {
 func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Framework, state *framework.CycleState, pod *framework.PodInfo,
 	ni *framework.NodeInfo, pdbs []preemptPDB, nominated func(string) []*framework.PodInfo) ([]*framework.PodInfo, int, *framework.Status) {
 	remove := func(pi *framework.PodInfo) *framework.Status {
-		if err := ni.RemovePod(pi.Pod); err != nil {
+		if err := ni.RemovePodInfo(pi); err != nil {
 			return framework.AsStatus(err)
 		}
 		return fw.RunPreFilterExtensionRemovePod(ctx, state, pod, pi, ni)
@@ -371,7 +378,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 		ni.AddPodInfo(pi)
 		return fw.RunPreFilterExtensionAddPod(ctx, state, pod, pi, ni)
 	}
-	var potential []*framework.PodInfo
+	potential := make([]*framework.PodInfo, 0, len(ni.Pods))
 	for _, pi := range ni.Pods {
 		if pl.allowed(ni, pi, pod.Pod) {
 			potential = append(potential, pi)
@@ -392,7 +399,7 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 	// sort.Slice leaves them in an unspecified order).
 	sort.SliceStable(potential, func(i, j int) bool { return pl.MoreImportantPod(potential[i].Pod, potential[j].Pod) })
 	violating, nonViolating := preemptSplitByPDB(potential, pdbs, pl.v137)
-	var victims []*framework.PodInfo
+	victims := make([]*framework.PodInfo, 0, len(potential))
 	violations := 0
 	reprieve := func(pi *framework.PodInfo) (bool, *framework.Status) {
 		if st := add(pi); !st.IsSuccess() {
@@ -436,6 +443,9 @@ func (pl *DefaultPreemption) selectVictims(ctx context.Context, fw *runtime.Fram
 // default_preemption.go:filterPodsWithPDBViolation) it spends one
 // disruption of every matching budget.
 func preemptSplitByPDB(pods []*framework.PodInfo, pdbs []preemptPDB, firstOnly bool) (violating, nonViolating []*framework.PodInfo) {
+	if len(pdbs) == 0 {
+		return nil, pods
+	}
 	allowed := make([]int32, len(pdbs))
 	for i, p := range pdbs {
 		allowed[i] = p.allowed
@@ -529,13 +539,21 @@ func (pl *DefaultPreemption) earliestStartOfHighest(victims []*framework.PodInfo
 
 // preemptFitMessage renders kube's FitError message for preemption's own
 // node statuses: "0/N nodes are available: " and the sorted "count reason"
-// histogram, nodes without a status counting under absent.
-func preemptFitMessage(numAll int, statuses map[string]*framework.Status, absent string) string {
+// histogram, nodes without a status counting under absent. statuses hold
+// one status per node (a shared status, such as preemptNoVictims, once per
+// node it answers).
+func preemptFitMessage(numAll int, statuses []*framework.Status, absent string) string {
 	counts := map[string]int{}
-	for _, st := range statuses {
-		for _, r := range st.Reasons() {
-			counts[r]++
+	for i := 0; i < len(statuses); {
+		// Runs of one shared status are counted at once.
+		st, j := statuses[i], i+1
+		for j < len(statuses) && statuses[j] == st {
+			j++
 		}
+		for _, r := range st.Reasons() {
+			counts[r] += j - i
+		}
+		i = j
 	}
 	if rest := numAll - len(statuses); rest > 0 {
 		counts[absent] += rest

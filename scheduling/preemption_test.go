@@ -107,20 +107,26 @@ func ppProfile() framework.Profile {
 	}
 }
 
-func newPPEnv(t *testing.T, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
+func newPPEnv(t testing.TB, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
 	t.Helper()
 	return newPPEnvFor(t, framework.DefaultKubeVersion, nodes, pods, pdbs, pod)
 }
 
 // newPPEnvFor is newPPEnv for kube-scheduler release v.
-func newPPEnvFor(t *testing.T, v framework.KubeVersion, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
+func newPPEnvFor(t testing.TB, v framework.KubeVersion, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
+	t.Helper()
+	return newPPEnvWith(t, v, ppRegistry(), ppProfile(), nodes, pods, pdbs, pod)
+}
+
+// newPPEnvWith is newPPEnvFor with the given registry and profile.
+func newPPEnvWith(t testing.TB, v framework.KubeVersion, reg *framework.Registry, p framework.Profile, nodes []*api.Node, pods []*api.Pod, pdbs []api.PodDisruptionBudget, pod *api.Pod) *ppEnv {
 	t.Helper()
 	c, err := cluster.NewFrom(nodes, pods)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.SetDisruptionBudgets(pdbs)
-	s, err := New(c, ppRegistry(), []framework.Profile{ppProfile()}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(4), WithKubeVersion(v))
+	s, err := New(c, reg, []framework.Profile{p}, WithClock(framework.NewFakeClock(ppEpoch.Add(time.Hour))), WithSeed(4), WithKubeVersion(v))
 	if err != nil {
 		t.Fatal(err)
 	}
