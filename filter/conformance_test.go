@@ -165,5 +165,5 @@ func volDrawCase(t *rapid.T) frameworktest.Case {
 			pod = pod.GCEPD(fmt.Sprintf("pd%d", i), false)
 		}
 	}
-	return frameworktest.Case{Nodes: nodes, Pods: pods, Incoming: pod.Obj(), SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs)}}
+	return frameworktest.Case{Nodes: nodes, Pods: pods, Incoming: pod.Obj(), SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(objs.Each()...)}}
 }

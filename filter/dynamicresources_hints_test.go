@@ -13,7 +13,7 @@ func TestDynamicResourcesHints(t *testing.T) {
 	nodes, objs := draCluster(1, 1)
 	mine, other := draClaim("mine", 1), draClaim("other", 1)
 	objs = append(objs, mine, other)
-	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 	if err != nil {
 		t.Fatal(err)
 	}

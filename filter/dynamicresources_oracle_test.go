@@ -150,7 +150,7 @@ func runOracleCase(t *testing.T, c *oracleCase) []oraclePod {
 	for _, o := range c.DRA.Claims {
 		objs = append(objs, o)
 	}
-	snap, err := framework.NewSnapshot(c.DRA.Nodes, nil, framework.WithStorageObjects(objs...))
+	snap, err := framework.NewSnapshot(c.DRA.Nodes, nil, framework.WithStorage(objs...))
 	if err != nil {
 		t.Fatal(err)
 	}

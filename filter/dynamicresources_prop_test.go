@@ -117,7 +117,7 @@ func TestPropDynamicResourcesReserveUnreserve(t *testing.T) {
 		for i := range nClaims {
 			objs = append(objs, draClaim(fmt.Sprintf("c%d", i), int64(rapid.IntRange(1, 2).Draw(t, "count"))))
 		}
-		snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+		snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func TestPropDynamicResourcesSnapshotClone(t *testing.T) {
 		for i := range nClaims {
 			objs = append(objs, draClaim(fmt.Sprintf("c%d", i), 1))
 		}
-		orig, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+		orig, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestPropDynamicResourcesSnapshotClone(t *testing.T) {
 func TestDynamicResourcesTwoPodsOneCycle(t *testing.T) {
 	nodes, objs := draCluster(1, 1)
 	objs = append(objs, draClaim("a", 1), draClaim("b", 1))
-	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestDynamicResourcesTwoPodsOneCycle(t *testing.T) {
 func BenchmarkDynamicResourcesCycle(b *testing.B) {
 	nodes, objs := draCluster(1000, 8)
 	objs = append(objs, draClaim("c", 1))
-	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func BenchmarkDynamicResourcesCycle(b *testing.B) {
 // PreFilter (which skips Filter) and the batch score of 1,000 nodes.
 func BenchmarkDynamicResourcesNoClaims(b *testing.B) {
 	nodes, objs := draCluster(1000, 8)
-	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func BenchmarkDynamicResourcesNoClaims(b *testing.B) {
 func TestDynamicResourcesConcurrentFilter(t *testing.T) {
 	nodes, objs := draCluster(64, 2)
 	objs = append(objs, draClaim("c", 2))
-	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorageObjects(objs...))
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // volSnap builds a snapshot of nodes, placed pods and storage objects.
 func volSnap(t testing.TB, nodes []*api.Node, pods []*api.Pod, objs api.StorageObjects) *fw.Snapshot {
 	t.Helper()
-	s, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(objs))
+	s, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(objs.Each()...))
 	if err != nil {
 		t.Fatal(err)
 	}

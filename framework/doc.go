@@ -15,7 +15,7 @@
 //
 // What a cycle runs over:
 //   - podinfo.go: PodInfo is a pod with its requests and affinity terms
-//     parsed once (NewPodInfo, NewPodInfoFor, MustPodInfo, AffinityTerm,
+//     parsed once (NewPodInfo, KubeVersion.NewPodInfo, MustPodInfo, AffinityTerm,
 //     WeightedAffinityTerm); hostports.go: HostPorts and HostPortInfo for
 //     port conflicts.
 //   - nodeinfo.go: NodeInfo is a node with the aggregate of its pods

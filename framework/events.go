@@ -380,31 +380,3 @@ func claimStatusesEqual(a, b []api.PodResourceClaimStatus) bool {
 		return x.ResourceClaimName == nil || *x.ResourceClaimName == *y.ResourceClaimName
 	})
 }
-
-// StorageEventResource is the event resource of a storage or DRA object
-// kind (the kind itself for a kind it does not know).
-func StorageEventResource(k api.StorageKind) EventResource {
-	switch k {
-	case api.KindPersistentVolume:
-		return ResourcePersistentVolume
-	case api.KindPersistentVolumeClaim:
-		return ResourcePersistentVolumeClaim
-	case api.KindStorageClass:
-		return ResourceStorageClass
-	case api.KindCSINode:
-		return ResourceCSINode
-	case api.KindCSIDriver:
-		return ResourceCSIDriver
-	case api.KindCSIStorageCapacity:
-		return ResourceCSIStorageCapacity
-	case api.KindVolumeAttachment:
-		return ResourceVolumeAttachment
-	case api.KindResourceClaim:
-		return ResourceResourceClaim
-	case api.KindResourceSlice:
-		return ResourceResourceSlice
-	case api.KindDeviceClass:
-		return ResourceDeviceClass
-	}
-	return EventResource(k)
-}

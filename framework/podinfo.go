@@ -57,16 +57,16 @@ type PodInfo struct {
 }
 
 // NewPodInfo derives a PodInfo from pod, counting its requests as
-// DefaultKubeVersion does (NewPodInfoFor).
-func NewPodInfo(pod *api.Pod) (*PodInfo, error) { return NewPodInfoFor(pod, DefaultKubeVersion) }
+// DefaultKubeVersion does (KubeVersion.NewPodInfo).
+func NewPodInfo(pod *api.Pod) (*PodInfo, error) { return DefaultKubeVersion.NewPodInfo(pod) }
 
-// NewPodInfoFor derives a PodInfo from pod, counting a resize in flight in
+// NewPodInfo derives a PodInfo from pod, counting a resize in flight in
 // its requests as kube-scheduler release v does (KubeVersion.StatusRule).
 // Negative quantities and invalid affinity selectors are errors naming the
 // pod and the field (ValidatePod checks more). matchLabelKeys and
 // mismatchLabelKeys are merged into the term selectors here, as
 // kube-apiserver does at admission.
-func NewPodInfoFor(pod *api.Pod, v KubeVersion) (*PodInfo, error) {
+func (v KubeVersion) NewPodInfo(pod *api.Pod) (*PodInfo, error) {
 	if err := api.ValidatePodQuantities(pod); err != nil {
 		return nil, err
 	}

@@ -594,7 +594,7 @@ func (s *Snapshot) addPodInfo(pi *PodInfo, checkDup bool, at int) (int, error) {
 }
 
 // ReplacePodInfo puts pi in the place of old on their node: pi is the same
-// pod object counted anew (NewPodInfoFor another release), and keeps
+// pod object counted anew (KubeVersion.NewPodInfo of another release), and keeps
 // old's position in the node's pod lists, so that the node reads as if pi
 // had been added instead. The node's requested sums change by the
 // difference of their requests.

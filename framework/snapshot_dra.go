@@ -2,7 +2,6 @@ package framework
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -250,30 +249,4 @@ func sortedClaims(m map[nsName]*api.ResourceClaim) []*api.ResourceClaim {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out
-}
-
-// WithDRA records Dynamic Resource Allocation objects (validated; a
-// duplicate is an error).
-func WithDRA(objs api.DRAObjects) SnapshotOption {
-	return WithStorageObjects(objs.Each()...)
-}
-
-// WithStorageObjects records storage or DRA objects one by one (validated;
-// a duplicate is an error).
-func WithStorageObjects(objs ...api.StorageObject) SnapshotOption {
-	return func(s *Snapshot) error {
-		for _, o := range objs {
-			if o == nil {
-				return fmt.Errorf("framework: snapshot: nil storage object")
-			}
-			k, ns, name := api.StorageObjectKey(o)
-			if _, ok := s.storageObject(k, ns, name); ok {
-				return fmt.Errorf("framework: snapshot: duplicate %s", k.Describe(ns, name))
-			}
-			if _, err := s.SetStorageObject(o); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 }

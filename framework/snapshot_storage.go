@@ -126,11 +126,16 @@ func (x *storageIndex) setVA(va *api.VolumeAttachment) {
 	x.vasByNode.put(va.Spec.NodeName, nsName{"", va.Name}, va)
 }
 
-// WithStorage records storage objects (validated; a CSINode needs its node
-// to be in the snapshot; a duplicate is an error).
-func WithStorage(objs api.StorageObjects) SnapshotOption {
+// WithStorage records storage and Dynamic Resource Allocation objects
+// (validated; a CSINode needs its node to be in the snapshot; a nil or
+// duplicate object is an error). A set of them is added with
+// WithStorage(objs.Each()...).
+func WithStorage(objs ...api.StorageObject) SnapshotOption {
 	return func(s *Snapshot) error {
-		for _, o := range objs.Each() {
+		for _, o := range objs {
+			if o == nil {
+				return fmt.Errorf("framework: snapshot: nil storage object")
+			}
 			k, ns, name := api.StorageObjectKey(o)
 			if _, ok := s.storageObject(k, ns, name); ok {
 				return fmt.Errorf("framework: snapshot: duplicate %s", k.Describe(ns, name))

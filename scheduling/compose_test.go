@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/internal/compose"
 )
 
 type halfF struct {
@@ -41,7 +42,7 @@ func (h halfSPre) PreScore(context.Context, *framework.CycleState, *framework.Po
 
 func TestCompose(t *testing.T) {
 	ctx := context.Background()
-	p, err := compose(halfFPre{halfF{name: "X"}}, halfSPre{halfS{name: "X"}})
+	p, err := compose.New(halfFPre{halfF{name: "X"}}, halfSPre{halfS{name: "X"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestCompose(t *testing.T) {
 		t.Fatalf("Score not forwarded: %d", v)
 	}
 
-	q, err := compose(halfF{name: "Y"}, halfS{name: "Y"})
+	q, err := compose.New(halfF{name: "Y"}, halfS{name: "Y"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +72,10 @@ func TestCompose(t *testing.T) {
 	if d := cmp.Diff([]string{PointFilter, PointScore}, ExtensionPoints(q)); d != "" {
 		t.Fatalf("points (-want +got):\n%s", d)
 	}
-	if _, err := compose(halfF{name: "A"}, halfS{name: "B"}); err == nil {
+	if _, err := compose.New(halfF{name: "A"}, halfS{name: "B"}); err == nil {
 		t.Fatal("composing different names accepted")
 	}
-	if _, err := compose(halfS{name: "A"}, halfS{name: "A"}); err == nil {
+	if _, err := compose.New(halfS{name: "A"}, halfS{name: "A"}); err == nil {
 		t.Fatal("a score half as filter half accepted")
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/frameworktest"
+	"github.com/schedkit/schedkit/scheduling/internal/compose"
 )
 
 // TestConformanceComposed runs the conformance harness
@@ -22,7 +23,7 @@ func TestConformanceComposed(t *testing.T) {
 			continue // needs a handle: not one of the composed plugins
 		}
 		switch pl.(type) {
-		case *splitPlugin, *splitPluginWithPreFilter, *splitPluginWithPlacement:
+		case *compose.Split, *compose.SplitWithPreFilter, *compose.SplitWithPlacement:
 		default:
 			continue
 		}

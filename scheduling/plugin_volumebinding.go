@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/internal/compose"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -18,7 +19,7 @@ import (
 // (Cluster.BindPodVolumes) and then lets the assume cache forget them.
 // The assume cache branches with the Scheduler (the filter half's Fork).
 type volumeBindingPlugin struct {
-	*splitPluginWithPreFilter
+	*compose.SplitWithPreFilter
 	vb *filter.VolumeBinding
 }
 
@@ -55,11 +56,11 @@ func NewVolumeBinding(a config.VolumeBindingArgs, h framework.Handle) (framework
 	if err != nil {
 		return nil, err
 	}
-	c, err := compose(f, sc)
+	c, err := compose.New(f, sc)
 	if err != nil {
 		return nil, err
 	}
-	return &volumeBindingPlugin{splitPluginWithPreFilter: c.(*splitPluginWithPreFilter), vb: f.(*filter.VolumeBinding)}, nil
+	return &volumeBindingPlugin{SplitWithPreFilter: c.(*compose.SplitWithPreFilter), vb: f.(*filter.VolumeBinding)}, nil
 }
 
 // Reserve assumes the node's volume decisions.

@@ -99,7 +99,7 @@ func vbRun(t *testing.T, tc vbCase) {
 	objs := tc.objs
 	objs.StorageClasses = append([]*api.StorageClass{vbImmediateSC, vbWaitSC, vbWaitHDDSC, vbWaitCapSC}, objs.StorageClasses...)
 	objs.CSIDrivers = append([]*api.CSIDriver{vbCapDriver}, objs.CSIDrivers...)
-	snap, err := framework.NewSnapshot(tc.nodes, nil, framework.WithStorage(objs))
+	snap, err := framework.NewSnapshot(tc.nodes, nil, framework.WithStorage(objs.Each()...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestVolumeBindingSmallestAndExclusive(t *testing.T) {
 			st.MakePVC("small", "wait-sc").Request("1Gi").Obj()},
 		PersistentVolumes: []*api.PersistentVolume{vbPV("pv-10", "wait-sc", "10Gi"), vbPV("pv-2", "wait-sc", "2Gi"), vbPV("pv-6", "wait-sc", "6Gi"), vbPV("pv-1b", "wait-sc", "1Gi"), vbPV("pv-1a", "wait-sc", "1Gi")},
 	}
-	snap := framework.MustSnapshot([]*api.Node{vbNode("n")}, nil, framework.WithStorage(objs))
+	snap := framework.MustSnapshot([]*api.Node{vbNode("n")}, nil, framework.WithStorage(objs.Each()...))
 	state := framework.NewCycleState()
 	state.SetSnapshot(snap)
 	pod := framework.MustPodInfo(vbPod("big", "small"))

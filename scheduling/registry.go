@@ -6,6 +6,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/scheduling/internal/compose"
 	"github.com/schedkit/schedkit/scoring"
 )
 
@@ -36,7 +37,7 @@ func splitFactory[A any](name string, def func() A,
 		if err != nil {
 			return nil, err
 		}
-		return compose(f, s)
+		return compose.New(f, s)
 	}
 }
 
@@ -68,7 +69,7 @@ func DefaultPlugins() []PluginSpec {
 			if err != nil {
 				return nil, err
 			}
-			return compose(f, s)
+			return compose.New(f, s)
 		}},
 		{Name: config.NodeAffinityName, DefaultArgs: anyOf(config.DefaultNodeAffinityArgs),
 			Factory: splitFactory(config.NodeAffinityName, config.DefaultNodeAffinityArgs, filter.NewNodeAffinity, scoring.NewNodeAffinity)},

@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/internal/compose"
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
@@ -102,12 +103,15 @@ func TestSignRefusersAgree(t *testing.T) {
 				pl, _ := f.Plugin(name)
 				check := []framework.Plugin{pl}
 				switch sp := pl.(type) {
-				case *splitPlugin:
-					check = append(check, sp.filter, sp.score)
-				case *splitPluginWithPreFilter:
-					check = append(check, sp.filter, sp.score)
-				case *splitPluginWithPlacement:
-					check = append(check, sp.filter, sp.score)
+				case *compose.Split:
+					f, sc := sp.Halves()
+					check = append(check, f, sc)
+				case *compose.SplitWithPreFilter:
+					f, sc := sp.Halves()
+					check = append(check, f, sc)
+				case *compose.SplitWithPlacement:
+					f, sc := sp.Halves()
+					check = append(check, f, sc)
 				}
 				for _, c := range check {
 					r, isRef := c.(framework.SignRefuser)

@@ -605,7 +605,7 @@ func (f *Fork) FitsNode(ctx context.Context, pod *api.Pod, node string) (*framew
 	if err != nil {
 		return nil, err
 	}
-	pi, err := framework.NewPodInfoFor(pod, s.kubeVersion)
+	pi, err := s.kubeVersion.NewPodInfo(pod)
 	if err != nil {
 		return nil, fmt.Errorf("scheduling: pod %s: %w", pod.Key(), err)
 	}

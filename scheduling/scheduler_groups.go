@@ -7,6 +7,7 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // schedulerPlugin is implemented by plugins that need the Scheduler
@@ -137,7 +138,7 @@ func (s *Scheduler) clusterEvent(f *Fork, op string, ev framework.ClusterEvent, 
 			o, _ = old.(api.StorageObject)
 		}
 		if o != nil {
-			ev.Resource = framework.StorageEventResource(o.StorageKind())
+			ev.Resource = cluster.EventResource(o.StorageKind())
 		}
 	}
 	s.reportEvent(ev, old, cur, nil, true)

@@ -79,7 +79,7 @@ func edgeOf(s *framework.Status) edgeVerdict {
 func runVolumeEdge(t *testing.T, c *volumeEdgeCase) map[string]edgeOutcome {
 	t.Helper()
 	ctx := context.Background()
-	snap, err := framework.NewSnapshot(c.nodes, c.placed, framework.WithStorage(c.storage))
+	snap, err := framework.NewSnapshot(c.nodes, c.placed, framework.WithStorage(c.storage.Each()...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestVolumeEdgeCasesDefaultProfile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := cases[tt.name]
-			snap, err := framework.NewSnapshot(c.nodes, c.placed, framework.WithStorage(c.storage))
+			snap, err := framework.NewSnapshot(c.nodes, c.placed, framework.WithStorage(c.storage.Each()...))
 			if err != nil {
 				t.Fatal(err)
 			}

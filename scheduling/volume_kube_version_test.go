@@ -71,7 +71,7 @@ func (h versionHandle) KubeVersion() framework.KubeVersion { return h.v }
 func runVolumeVersion(t *testing.T, v framework.KubeVersion, c *volumeVersionCase) map[string]versionOutcome {
 	t.Helper()
 	ctx := context.Background()
-	snap, err := framework.NewSnapshot(c.nodes, c.placed, framework.WithStorage(c.storage))
+	snap, err := framework.NewSnapshot(c.nodes, c.placed, framework.WithStorage(c.storage.Each()...))
 	if err != nil {
 		t.Fatal(err)
 	}

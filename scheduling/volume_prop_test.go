@@ -135,7 +135,7 @@ func TestPropVolumeFilterOrderAndParallelism(t *testing.T) {
 			for i, j := range order {
 				ns[i] = nodes[j]
 			}
-			snap, err := framework.NewSnapshot(ns, placed, framework.WithStorage(objs))
+			snap, err := framework.NewSnapshot(ns, placed, framework.WithStorage(objs.Each()...))
 			if err != nil {
 				t.Fatal(err)
 			}

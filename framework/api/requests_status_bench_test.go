@@ -52,7 +52,7 @@ func BenchmarkNewPodInfo(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := fw.NewPodInfoFor(c.pod, v); err != nil {
+					if _, err := v.NewPodInfo(c.pod); err != nil {
 						b.Fatal(err)
 					}
 				}

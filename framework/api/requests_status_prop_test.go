@@ -352,7 +352,7 @@ func TestPropPodInfoStatusResources(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pod := rsDrawPod(t)
 		for _, v := range fw.KubeVersions() {
-			pi, err := fw.NewPodInfoFor(pod, v)
+			pi, err := v.NewPodInfo(pod)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -408,7 +408,7 @@ func TestPropStatusRulesAgreeWithoutStatusResources(t *testing.T) {
 			if api.StatusAffectsRequests(pod, v.StatusRule()) {
 				t.Fatalf("%s: StatusAffectsRequests", v)
 			}
-			pi, err := fw.NewPodInfoFor(pod, v)
+			pi, err := v.NewPodInfo(pod)
 			if err != nil {
 				t.Fatal(err)
 			}

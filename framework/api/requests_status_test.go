@@ -17,8 +17,8 @@ const (
 
 // TestPodInfoResizeInFlight checks, with numbers worked by hand from
 // component-helpers v0.36 PodRequests with UseStatusResources (the rule
-// kube-scheduler v1.36's NodeInfo counts a pod by: NewPodInfoFor
-// KubeV136), the effective requests
+// kube-scheduler v1.36's NodeInfo counts a pod by:
+// KubeV136.NewPodInfo), the effective requests
 // (PodInfo.Requests), their non-zero view and the spec-only requests the
 // NodeResourcesFit filter checks (PodInfo.SpecRequests).
 func TestPodInfoResizeInFlight(t *testing.T) {
@@ -115,7 +115,7 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pi, err := fw.NewPodInfoFor(tc.pod, fw.KubeV136)
+			pi, err := fw.KubeV136.NewPodInfo(tc.pod)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestPodInfoResizeInFlight(t *testing.T) {
 
 // TestPodInfoResizeInFlightV137 checks, with numbers worked by hand from
 // component-helpers v0.37 PodRequests with UseStatusResources (the rule
-// kube-scheduler v1.37's NodeInfo counts a pod by: NewPodInfoFor KubeV137,
+// kube-scheduler v1.37's NodeInfo counts a pod by: KubeV137.NewPodInfo,
 // and NewPodInfo), the effective requests, their non-zero view and the
 // spec-only requests; v136 is what v1.36 counts (Requests cpu), for
 // contrast.
@@ -234,7 +234,7 @@ func TestPodInfoResizeInFlightV137(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pi, err := fw.NewPodInfoFor(tc.pod, fw.KubeV137)
+			pi, err := fw.KubeV137.NewPodInfo(tc.pod)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -253,7 +253,7 @@ func TestPodInfoResizeInFlightV137(t *testing.T) {
 			if def := fw.MustPodInfo(tc.pod); !def.Requests.Equal(pi.Requests) {
 				t.Errorf("NewPodInfo %+v, v1.37 %+v", def.Requests, pi.Requests)
 			}
-			if old, _ := fw.NewPodInfoFor(tc.pod, fw.KubeV136); old.Requests.MilliCPU != tc.v136 {
+			if old, _ := fw.KubeV136.NewPodInfo(tc.pod); old.Requests.MilliCPU != tc.v136 {
 				t.Errorf("v1.36 Requests cpu %dm, want %dm", old.Requests.MilliCPU, tc.v136)
 			}
 		})

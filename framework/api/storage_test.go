@@ -210,7 +210,7 @@ func TestValidatePodVolumes(t *testing.T) {
 func storageSnap(t *testing.T, objs api.StorageObjects, pods ...*api.Pod) *fw.Snapshot {
 	t.Helper()
 	nodes := []*api.Node{st.MakeNode().Name("n1").Obj(), st.MakeNode().Name("n2").Obj()}
-	s, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(objs))
+	s, err := fw.NewSnapshot(nodes, pods, fw.WithStorage(objs.Each()...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,11 +304,11 @@ func TestSnapshotStorageErrors(t *testing.T) {
 		t.Errorf("delete unknown: err = %v", err)
 	}
 	dup := api.StorageObjects{PersistentVolumes: []*api.PersistentVolume{st.MakePV("a", "").Obj(), st.MakePV("a", "").Obj()}}
-	if _, err := fw.NewSnapshot(nil, nil, fw.WithStorage(dup)); err == nil || !strings.Contains(err.Error(), `duplicate PersistentVolume "a"`) {
+	if _, err := fw.NewSnapshot(nil, nil, fw.WithStorage(dup.Each()...)); err == nil || !strings.Contains(err.Error(), `duplicate PersistentVolume "a"`) {
 		t.Errorf("duplicate: err = %v", err)
 	}
 	bad := api.StorageObjects{PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("c", "").Request("-1").Obj()}}
-	if _, err := fw.NewSnapshot(nil, nil, fw.WithStorage(bad)); err == nil || !strings.Contains(err.Error(), "must not be negative") {
+	if _, err := fw.NewSnapshot(nil, nil, fw.WithStorage(bad.Each()...)); err == nil || !strings.Contains(err.Error(), "must not be negative") {
 		t.Errorf("invalid claim: err = %v", err)
 	}
 }

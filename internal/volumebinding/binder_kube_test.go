@@ -156,7 +156,7 @@ type kbFound struct {
 func kbFind(t *testing.T, pod *api.Pod, node *api.Node, objs api.StorageObjects) kbFound {
 	t.Helper()
 	objs.StorageClasses = append(kbClasses(), objs.StorageClasses...)
-	snap, err := fw.NewSnapshot([]*api.Node{node}, nil, fw.WithStorage(objs))
+	snap, err := fw.NewSnapshot([]*api.Node{node}, nil, fw.WithStorage(objs.Each()...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +441,7 @@ func TestFindAssumeVolumesKube(t *testing.T) {
 	objs := api.StorageObjects{StorageClasses: kbClasses(),
 		PersistentVolumes:      []*api.PersistentVolume{kbPVNode2, kbPVNode1a, pvNode1c},
 		PersistentVolumeClaims: []*api.PersistentVolumeClaim{kbUnboundPVC}}
-	snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs))
+	snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs.Each()...))
 	pod := kbPod(kbUnboundPVC)
 	b := NewBinder()
 	find := func() *PodVolumes {
@@ -510,7 +510,7 @@ func TestAssumePodVolumesKube(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			objs := api.StorageObjects{StorageClasses: kbClasses(), PersistentVolumes: tc.pvs, PersistentVolumeClaims: tc.podPVCs}
-			snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs))
+			snap := fw.MustSnapshot([]*api.Node{kbNode1}, nil, fw.WithStorage(objs.Each()...))
 			pod := kbPod(tc.podPVCs...)
 			b := NewBinder()
 			s, status := b.PreFilter(snap, pod)

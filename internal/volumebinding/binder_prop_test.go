@@ -38,7 +38,7 @@ func TestPropReserveUnreserveRestoresCache(t *testing.T) {
 				Request(fmt.Sprintf("%dGi", rapid.IntRange(1, 9).Draw(t, "req")))
 			objs.PersistentVolumeClaims = append(objs.PersistentVolumeClaims, w.Obj())
 		}
-		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs))
+		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestUnreserveDropsSharedAssumption(t *testing.T) {
 		StorageClasses:         []*api.StorageClass{st.MakeSC("wait", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()},
 		PersistentVolumeClaims: []*api.PersistentVolumeClaim{st.MakePVC("shared", "wait").AccessModes(api.ReadWriteMany).Obj()},
 	}
-	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("n").Obj()}, nil, fw.WithStorage(objs))
+	snap := fw.MustSnapshot([]*api.Node{st.MakeNode().Name("n").Obj()}, nil, fw.WithStorage(objs.Each()...))
 	b := NewBinder()
 	run := func(name string) *State {
 		pod := st.MakePod().Name(name).PVC("shared").Obj()

@@ -96,7 +96,7 @@ func TestPropResultsAcrossPages(t *testing.T) {
 			pw = pw.PVC(c.Name)
 		}
 		pod := pw.Obj()
-		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs))
+		snap, err := fw.NewSnapshot(nodes, nil, fw.WithStorage(objs.Each()...))
 		if err != nil {
 			t.Fatal(err)
 		}

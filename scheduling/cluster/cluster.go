@@ -663,7 +663,7 @@ func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}
 	p := *pod
-	pi, err := framework.NewPodInfoFor(&p, c.KubeVersion())
+	pi, err := c.KubeVersion().NewPodInfo(&p)
 	if err != nil {
 		return fmt.Errorf("scheduling: AddPod: %w", err)
 	}

@@ -462,3 +462,32 @@ func (c *Cluster) AddStorage(objs api.StorageObjects) error {
 	}
 	return nil
 }
+
+// EventResource is the cluster event resource of a storage or DRA object
+// kind (the kind itself for a kind it does not know), as the scheduler
+// reports a change of such an object.
+func EventResource(k api.StorageKind) framework.EventResource {
+	switch k {
+	case api.KindPersistentVolume:
+		return framework.ResourcePersistentVolume
+	case api.KindPersistentVolumeClaim:
+		return framework.ResourcePersistentVolumeClaim
+	case api.KindStorageClass:
+		return framework.ResourceStorageClass
+	case api.KindCSINode:
+		return framework.ResourceCSINode
+	case api.KindCSIDriver:
+		return framework.ResourceCSIDriver
+	case api.KindCSIStorageCapacity:
+		return framework.ResourceCSIStorageCapacity
+	case api.KindVolumeAttachment:
+		return framework.ResourceVolumeAttachment
+	case api.KindResourceClaim:
+		return framework.ResourceResourceClaim
+	case api.KindResourceSlice:
+		return framework.ResourceResourceSlice
+	case api.KindDeviceClass:
+		return framework.ResourceDeviceClass
+	}
+	return framework.EventResource(k)
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 )
 
@@ -41,7 +40,7 @@ func (c *Cluster) UpdatePod(pod *api.Pod) error {
 		return fmt.Errorf("scheduling: UpdatePod: %w", err)
 	}
 	p := *pod
-	pi, err := framework.NewPodInfoFor(&p, c.KubeVersion())
+	pi, err := c.KubeVersion().NewPodInfo(&p)
 	if err != nil {
 		return fmt.Errorf("scheduling: UpdatePod: %w", err)
 	}
@@ -82,7 +81,7 @@ func (c *Cluster) UpdatePendingPod(pod *api.Pod) error {
 		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
 	}
 	p := *pod
-	pi, err := framework.NewPodInfoFor(&p, c.KubeVersion())
+	pi, err := c.KubeVersion().NewPodInfo(&p)
 	if err != nil {
 		return fmt.Errorf("scheduling: UpdatePendingPod: %w", err)
 	}

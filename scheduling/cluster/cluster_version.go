@@ -20,7 +20,7 @@ func (c *Cluster) KubeVersion() framework.KubeVersion {
 
 // SetKubeVersion makes the cluster count the requests of its pods as
 // kube-scheduler release v does (a resize in flight:
-// framework.NewPodInfoFor): the pods added from now on, and the pods
+// framework.KubeVersion.NewPodInfo): the pods added from now on, and the pods
 // already in the cluster whose status makes the releases' rules differ,
 // which are counted anew in their place (framework.Snapshot.ReplacePodInfo).
 // scheduling.New sets the scheduler's release. O(pods); while forked only
@@ -46,7 +46,7 @@ func (c *Cluster) SetKubeVersion(v framework.KubeVersion) error {
 		if !api.StatusAffectsRequests(pod, was) && !api.StatusAffectsRequests(pod, rule) {
 			continue
 		}
-		pi, err := framework.NewPodInfoFor(pod, v)
+		pi, err := v.NewPodInfo(pod)
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func TestSetKubeVersionRecountsInPlace(t *testing.T) {
 		}
 		want := framework.MustPodInfo(pending)
 		if v == framework.KubeV136 {
-			want, _ = framework.NewPodInfoFor(pending, v)
+			want, _ = v.NewPodInfo(pending)
 		}
 		if pi, _, _ := c.PodInfo("default/q"); !pi.Requests.Equal(want.Requests) {
 			t.Errorf("%s: pending pod's requests %+v, want %+v", v, pi.Requests, want.Requests)
