@@ -218,7 +218,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, 
 	f := inc.f
 	inc.picked = -1
 	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
-		!opts.SkipExplanation || opts.ExplainFilters || opts.NominatedPods != nil || opts.Nodes != nil ||
+		!opts.SkipExplanation || opts.ExplainFilters || opts.ExplainRejections || opts.NominatedPods != nil || opts.Nodes != nil ||
 		len(f.extenders) > 0 || !f.HasScorePlugins() {
 		return nil, false
 	}
