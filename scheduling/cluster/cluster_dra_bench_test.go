@@ -73,7 +73,8 @@ func draBenchClaim(name string) *api.ResourceClaim {
 
 // BenchmarkForkRevertWithClaims: Fork and Revert of a cluster of 1,000
 // nodes of 8 GPUs with 4,000 allocated claims: alone; with one claim
-// allocated in the fork (what DynamicResources' PreBind writes); and with
+// allocated in the fork, through UpdateStorageObject (a copy, defaulted)
+// and through WriteResourceClaim (DynamicResources' PreBind's write); and with
 // a node added in the fork with its slice and a bound pod whose claim is
 // allocated there (cluster-autoscaler's fork-add-revert with DRA).
 func BenchmarkForkRevertWithClaims(b *testing.B) {
@@ -99,6 +100,18 @@ func BenchmarkForkRevertWithClaims(b *testing.B) {
 		for b.Loop() {
 			c.Fork()
 			if err := c.UpdateStorageObject(allocated); err != nil {
+				b.Fatal(err)
+			}
+			if err := c.Revert(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("write-claim", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			c.Fork()
+			if _, err := c.WriteResourceClaim(allocated, false); err != nil {
 				b.Fatal(err)
 			}
 			if err := c.Revert(); err != nil {
