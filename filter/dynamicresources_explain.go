@@ -62,7 +62,8 @@ func (pl *DynamicResources) ExplainRejection(ctx context.Context, cs *framework.
 	if err != nil {
 		return nil // the status reports the allocator's error
 	}
-	holders := deviceHolders(cs.Snapshot().DRA())
+	s.holdersOnce.Do(func() { s.holders = deviceHolders(cs.Snapshot().DRA()) })
+	holders := s.holders
 	alone := 0
 	for i := range reports {
 		if reports[i].Alone {
