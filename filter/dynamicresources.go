@@ -130,6 +130,11 @@ type draState struct {
 	mu          sync.Mutex
 	unavailable []bool
 	nodeAllocs  map[string]nodeAllocation
+
+	// holders maps allocated devices to their claims, made once per
+	// cycle for explanations (dynamicresources_explain.go).
+	holdersOnce sync.Once
+	holders     map[allocator.DeviceID]string
 }
 
 // claimInfo is kube's informationForClaim.

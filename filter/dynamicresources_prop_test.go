@@ -247,30 +247,33 @@ func TestDynamicResourcesTwoPodsOneCycle(t *testing.T) {
 }
 
 // BenchmarkDynamicResourcesCycle: one pod with a one-device claim through
-// PreFilter and Filter on 1,000 nodes of 8 devices each.
+// PreFilter and Filter on 1,000 and 5,000 nodes of 8 devices each.
 func BenchmarkDynamicResourcesCycle(b *testing.B) {
-	nodes, objs := draCluster(1000, 8)
-	objs = append(objs, draClaim("c", 1))
-	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
-	if err != nil {
-		b.Fatal(err)
-	}
-	pl := newDRAPlugin(b, snap)
-	pi, _ := framework.NewPodInfo(draPod("p", "c"))
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		state := framework.NewCycleState()
-		state.SetSnapshot(snap)
-		if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
-			b.Fatal(s)
-		}
-		for _, ni := range snap.Nodes() {
-			if s := pl.Filter(ctx, state, pi, ni); !s.IsSuccess() {
-				b.Fatal(s)
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			nodes, objs := draCluster(n, 8)
+			objs = append(objs, draClaim("c", 1))
+			snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
+			if err != nil {
+				b.Fatal(err)
 			}
-		}
+			pl := newDRAPlugin(b, snap)
+			pi, _ := framework.NewPodInfo(draPod("p", "c"))
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				state := framework.NewCycleState()
+				state.SetSnapshot(snap)
+				if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
+					b.Fatal(s)
+				}
+				for _, ni := range snap.Nodes() {
+					if s := pl.Filter(ctx, state, pi, ni); !s.IsSuccess() {
+						b.Fatal(s)
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -52,7 +52,7 @@ func (pl *NodePorts) Name() string { return config.NodePortsName }
 
 // PreFilter stores the pod's host ports, or returns Skip when it has none.
 func (pl *NodePorts) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
-	ports := framework.HostPorts(pod.Pod)
+	ports := pod.HostPorts()
 	if len(ports) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
@@ -138,7 +138,7 @@ func (pl *NodePorts) afterPodDeleted(_ *framework.Snapshot, pod *framework.PodIn
 	if deleted.Pod.Spec.NodeName == "" && deleted.Pod.Status.NominatedNodeName == "" {
 		return framework.QueueSkip, nil
 	}
-	ports := framework.HostPorts(deleted.Pod)
+	ports := deleted.HostPorts()
 	if len(ports) == 0 {
 		return framework.QueueSkip, nil
 	}
@@ -146,7 +146,7 @@ func (pl *NodePorts) afterPodDeleted(_ *framework.Snapshot, pod *framework.PodIn
 	for _, p := range ports {
 		inUse.Add(p.HostIP, p.Protocol, p.HostPort)
 	}
-	for _, p := range framework.HostPorts(pod.Pod) {
+	for _, p := range pod.HostPorts() {
 		if inUse.CheckConflict(p.HostIP, p.Protocol, p.HostPort) {
 			return framework.Queue, nil
 		}
@@ -164,5 +164,5 @@ var _ framework.SignPlugin = (*NodePorts)(nil)
 
 // SignPod signs the pod's host ports (nodeports/node_ports.go).
 func (pl *NodePorts) SignPod(_ context.Context, pod *framework.PodInfo) ([]framework.SignFragment, *framework.Status) {
-	return []framework.SignFragment{{Key: framework.SignerHostPorts, Value: framework.HostPorts(pod.Pod)}}, nil
+	return []framework.SignFragment{{Key: framework.SignerHostPorts, Value: pod.HostPorts()}}, nil
 }

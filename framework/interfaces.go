@@ -111,6 +111,18 @@ type FilterPlugin interface {
 	Filter(ctx context.Context, state *CycleState, pod *PodInfo, node *NodeInfo) *Status
 }
 
+// FilterExplainer is a FilterPlugin that can say more about why it
+// rejected a node than its status's reasons, which stay kube-scheduler's
+// exact text. Explanations ask for it (runtime.CycleOptions.ExplainRejections)
+// after the cycle's Filter pass, with the cycle's state, the node and the
+// status Filter returned; the scheduling path never calls it. It returns
+// one line per finding (nil when it has nothing to add) and must not change
+// the state.
+type FilterExplainer interface {
+	FilterPlugin
+	ExplainRejection(ctx context.Context, state *CycleState, pod *PodInfo, node *NodeInfo, status *Status) []string
+}
+
 // NominatingMode says whether a PostFilter result changes the nomination.
 type NominatingMode int
 

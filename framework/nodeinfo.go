@@ -273,7 +273,7 @@ func (n *NodeInfo) update(pi *PodInfo, sign int64) {
 	}
 	n.NonZeroRequested.MilliCPU += sign * pi.NonZeroMilliCPU
 	n.NonZeroRequested.Memory += sign * pi.NonZeroMemory
-	for _, p := range HostPorts(pi.Pod) {
+	for _, p := range pi.HostPorts() {
 		if sign > 0 {
 			n.UsedPorts.Add(p.HostIP, p.Protocol, p.HostPort)
 		} else {

@@ -397,10 +397,10 @@ func TestHostPorts(t *testing.T) {
 	pod := omPod([]api.Container{omWithPorts(omC(nil, nil), p80, noHost)},
 		omWithPorts(omC(nil, nil), p82), omWithPorts(omSidecar(nil, nil), p81, noHost))
 	want := []api.ContainerPort{p81, p80}
-	if diff := cmp.Diff(want, fw.HostPorts(pod)); diff != "" {
+	if diff := cmp.Diff(want, fw.MustPodInfo(pod).HostPorts()); diff != "" {
 		t.Errorf("HostPorts (-want +got):\n%s", diff)
 	}
-	if got := fw.HostPorts(omPod(nil)); len(got) != 0 {
+	if got := fw.MustPodInfo(omPod(nil)).HostPorts(); len(got) != 0 {
 		t.Errorf("HostPorts of an empty pod = %v", got)
 	}
 }

@@ -193,7 +193,8 @@ func NewAffinityTerm(pod *api.Pod, term *api.PodAffinityTerm) (AffinityTerm, err
 
 // HostPorts returns the host ports the pod binds: those of its containers
 // and of its restartable (sidecar) init containers.
-func HostPorts(pod *api.Pod) []api.ContainerPort {
+func (pi *PodInfo) HostPorts() []api.ContainerPort {
+	pod := pi.Pod
 	var ports []api.ContainerPort
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]

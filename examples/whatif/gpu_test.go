@@ -99,6 +99,7 @@ func TestGPUSampleIsGenerated(t *testing.T) {
 type gpuFree struct {
 	cpu, mem int64
 	devices  map[string]map[string]int // model -> PCIe root -> free devices
+	all      map[string]int            // model -> devices, free or not
 }
 
 func gpuFreeByNode(t *testing.T) map[string]*gpuFree {
@@ -109,7 +110,7 @@ func gpuFreeByNode(t *testing.T) map[string]*gpuFree {
 	}
 	out := map[string]*gpuFree{}
 	for _, n := range d.Nodes {
-		out[n.Name] = &gpuFree{cpu: n.Status.Allocatable["cpu"].MilliValue(), mem: n.Status.Allocatable["memory"].Value(), devices: map[string]map[string]int{}}
+		out[n.Name] = &gpuFree{cpu: n.Status.Allocatable["cpu"].MilliValue(), mem: n.Status.Allocatable["memory"].Value(), devices: map[string]map[string]int{}, all: map[string]int{}}
 	}
 	for _, p := range d.Pods {
 		if p.Spec.NodeName == "" {
@@ -130,11 +131,12 @@ func gpuFreeByNode(t *testing.T) map[string]*gpuFree {
 	}
 	for _, s := range d.DRA.ResourceSlices {
 		for _, dev := range s.Spec.Devices {
+			model, root := *dev.Attributes["model"].StringValue, *dev.Attributes["resource.kubernetes.io/pcieRoot"].StringValue
+			f := out[*s.Spec.NodeName]
+			f.all[model]++
 			if taken[[3]string{s.Spec.Driver, s.Spec.Pool.Name, dev.Name}] {
 				continue
 			}
-			model, root := *dev.Attributes["model"].StringValue, *dev.Attributes["resource.kubernetes.io/pcieRoot"].StringValue
-			f := out[*s.Spec.NodeName]
 			if f.devices[model] == nil {
 				f.devices[model] = map[string]int{}
 			}
@@ -198,6 +200,19 @@ func TestGPUDemo(t *testing.T) {
 			t.Errorf("capacity answer lacks %s ×%d:\n%s", name, n, capacity)
 		}
 	}
+	// DynamicResources' details on the nodes it names: an A100 node has
+	// the A100s the replicas left free (fewer than a pair), another node
+	// none.
+	for _, name := range rejectedExamples(t, capacity) {
+		f := free[name]
+		detail := "no device of class nvidia-a100 on this node"
+		if f.all["A100"] > 0 {
+			detail = fmt.Sprintf("%d of 2 devices of class nvidia-a100 free on this node (", f.onNode("A100")-2*want[name])
+		}
+		if !regexp.MustCompile(`(?m)^  ` + name + ` \(DynamicResources\): claim ml/finetune-9-gpus-\S+ request gpus: ` + regexp.QuoteMeta(detail)).MatchString(capacity) {
+			t.Errorf("capacity answer lacks %s's detail %q:\n%s", name, detail, capacity)
+		}
+	}
 
 	// The placement: nodes with room (cpu 16, memory 96Gi) and two free
 	// H100s or two free A100s are feasible, the H100 ones preferred
@@ -228,4 +243,31 @@ func TestGPUDemo(t *testing.T) {
 	if rejected == nil || rejected[1] != fmt.Sprint(len(noDevices)) || rejected[2] != strings.Join(noDevices, ", ") {
 		t.Errorf("DynamicResources rejected %v, want %v:\n%s", rejected, noDevices, place)
 	}
+	// Its details: neither alternative has two devices free, with the free
+	// count of a model the node has.
+	for _, name := range noDevices {
+		alt := func(model, class string) string {
+			if free[name].all[model] == 0 {
+				return fmt.Sprintf("no device of class %s on this node", class)
+			}
+			return fmt.Sprintf("%d of 2 devices of class %s free on this node", free[name].onNode(model), class)
+		}
+		pat := `(?m)^  ` + name + ` \(DynamicResources\): claim ml/train-rl-gpus-\S+ request gpus: no alternative fits: gpus/h100: ` +
+			regexp.QuoteMeta(alt("H100", "nvidia-h100")) + `[^;]*; gpus/a100: ` + regexp.QuoteMeta(alt("A100", "nvidia-a100"))
+		if !regexp.MustCompile(pat).MatchString(place) {
+			t.Errorf("placement lacks %s's detail (%s):\n%s", name, pat, place)
+		}
+	}
+}
+
+// rejectedExamples returns the nodes DynamicResources' row of an answer's
+// rejection table names.
+func rejectedExamples(t *testing.T, answer string) []string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^\s+\d+\s+DynamicResources\s+cannot allocate all claims\s+(.*)$`).FindStringSubmatch(answer)
+	if m == nil {
+		t.Fatalf("no DynamicResources rejections:\n%s", answer)
+	}
+	names, _, _ := strings.Cut(m[1], ", …")
+	return strings.Split(names, ", ")
 }

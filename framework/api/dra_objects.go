@@ -90,13 +90,17 @@ func validateDRAObject(o StorageObject) error {
 	case *DeviceClass:
 		err = ValidateDeviceClass(v)
 	case *ResourceClaim:
-		c := *v
-		c.Spec.Devices = v.Spec.Devices.Defaulted()
-		err = ValidateResourceClaim(&c)
+		if v.Name == "" {
+			err = errors.New("metadata.name: empty")
+		} else {
+			err = validateDeviceClaim("spec.devices", &v.Spec.Devices, true)
+		}
 	case *ResourceClaimTemplate:
-		t := *v
-		t.Spec.Spec.Devices = v.Spec.Spec.Devices.Defaulted()
-		err = ValidateResourceClaimTemplate(&t)
+		if v.Name == "" {
+			err = errors.New("metadata.name: empty")
+		} else {
+			err = validateDeviceClaim("spec.spec.devices", &v.Spec.Spec.Devices, true)
+		}
 	}
 	if err != nil {
 		name := m.Name

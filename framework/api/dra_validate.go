@@ -83,60 +83,85 @@ func (dc *DeviceClaim) SetDefaults() {
 // a missing one) and a count that is not negative, its selectors set;
 // constraints and configuration naming requests of the claim.
 func ValidateDeviceClaim(field string, dc *DeviceClaim) error {
-	names := make(map[string]bool, len(dc.Requests))
+	return validateDeviceClaim(field, dc, false)
+}
+
+// validateDeviceClaim is ValidateDeviceClaim; with defaults, a request's
+// missing allocation mode counts as the ExactCount SetDefaults would fill
+// in (and a zero count as its one device), so that a claim is checked as
+// after SetDefaults without a defaulted copy. Paths are built only for an
+// error: a valid claim costs no allocation.
+func validateDeviceClaim(field string, dc *DeviceClaim, defaults bool) error {
+	at := func(i int) string { return fmt.Sprintf("%s.requests[%d]", field, i) }
 	for i := range dc.Requests {
 		r := &dc.Requests[i]
-		at := fmt.Sprintf("%s.requests[%d]", field, i)
 		if r.Name == "" {
-			return fmt.Errorf("%s.name: empty", at)
+			return fmt.Errorf("%s.name: empty", at(i))
 		}
-		if names[r.Name] {
-			return fmt.Errorf("%s.name %q: duplicate", at, r.Name)
+		if hasRequest(dc.Requests[:i], r.Name) {
+			return fmt.Errorf("%s.name %q: duplicate", at(i), r.Name)
 		}
-		names[r.Name] = true
 		switch {
 		case r.Exactly != nil && len(r.FirstAvailable) > 0:
-			return fmt.Errorf("%s: exactly and firstAvailable both set", at)
+			return fmt.Errorf("%s: exactly and firstAvailable both set", at(i))
 		case r.Exactly != nil:
 			e := r.Exactly
-			if err := validateSubRequest(at+".exactly", e.DeviceClassName, e.AllocationMode, e.Count, e.Selectors); err != nil {
+			if err := validateSubRequest(func() string { return at(i) + ".exactly" }, e.DeviceClassName, modeOf(e.AllocationMode, defaults), e.Count, e.Selectors); err != nil {
 				return err
 			}
 		case len(r.FirstAvailable) > 0:
-			subs := make(map[string]bool, len(r.FirstAvailable))
 			for j := range r.FirstAvailable {
 				s := &r.FirstAvailable[j]
-				sat := fmt.Sprintf("%s.firstAvailable[%d]", at, j)
+				sat := func() string { return fmt.Sprintf("%s.firstAvailable[%d]", at(i), j) }
 				if s.Name == "" {
-					return fmt.Errorf("%s.name: empty", sat)
+					return fmt.Errorf("%s.name: empty", sat())
 				}
-				if subs[s.Name] {
-					return fmt.Errorf("%s.name %q: duplicate", sat, s.Name)
+				for k := range j {
+					if r.FirstAvailable[k].Name == s.Name {
+						return fmt.Errorf("%s.name %q: duplicate", sat(), s.Name)
+					}
 				}
-				subs[s.Name] = true
-				if err := validateSubRequest(sat, s.DeviceClassName, s.AllocationMode, s.Count, s.Selectors); err != nil {
+				if err := validateSubRequest(sat, s.DeviceClassName, modeOf(s.AllocationMode, defaults), s.Count, s.Selectors); err != nil {
 					return err
 				}
 			}
 		default:
-			return fmt.Errorf("%s: one of exactly and firstAvailable must be set", at)
+			return fmt.Errorf("%s: one of exactly and firstAvailable must be set", at(i))
 		}
 	}
 	for i := range dc.Constraints {
 		for _, name := range dc.Constraints[i].Requests {
-			if !names[requestOf(name)] {
+			if !hasRequest(dc.Requests, requestOf(name)) {
 				return fmt.Errorf("%s.constraints[%d].requests: %q is not a request of the claim", field, i, name)
 			}
 		}
 	}
 	for i := range dc.Config {
 		for _, name := range dc.Config[i].Requests {
-			if !names[requestOf(name)] {
+			if !hasRequest(dc.Requests, requestOf(name)) {
 				return fmt.Errorf("%s.config[%d].requests: %q is not a request of the claim", field, i, name)
 			}
 		}
 	}
 	return nil
+}
+
+// hasRequest reports whether one of reqs is named name.
+func hasRequest(reqs []DeviceRequest, name string) bool {
+	for i := range reqs {
+		if reqs[i].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// modeOf is mode, or with defaults ExactCount for a missing one.
+func modeOf(mode DeviceAllocationMode, defaults bool) DeviceAllocationMode {
+	if defaults && mode == "" {
+		return DeviceAllocationModeExactCount
+	}
+	return mode
 }
 
 // requestOf is the request part of "request" or "request/subrequest".
@@ -159,19 +184,24 @@ func defaultMode(mode *DeviceAllocationMode, count *int64) {
 // validateSubRequest checks one request (or one firstAvailable
 // alternative): a class named, a known allocation mode, a count that is
 // not negative, selectors set.
-func validateSubRequest(at, class string, mode DeviceAllocationMode, count int64, selectors []DeviceSelector) error {
+func validateSubRequest(at func() string, class string, mode DeviceAllocationMode, count int64, selectors []DeviceSelector) error {
 	if class == "" {
-		return fmt.Errorf("%s.deviceClassName: empty", at)
+		return fmt.Errorf("%s.deviceClassName: empty", at())
 	}
 	switch mode {
 	case DeviceAllocationModeExactCount, DeviceAllocationModeAll:
 	default:
-		return fmt.Errorf("%s.allocationMode %q: want %q or %q", at, string(mode), DeviceAllocationModeExactCount, DeviceAllocationModeAll)
+		return fmt.Errorf("%s.allocationMode %q: want %q or %q", at(), string(mode), DeviceAllocationModeExactCount, DeviceAllocationModeAll)
 	}
 	if count < 0 {
-		return fmt.Errorf("%s.count %d: must not be negative", at, count)
+		return fmt.Errorf("%s.count %d: must not be negative", at(), count)
 	}
-	return validateSelectors(at+".selectors", selectors)
+	for i := range selectors {
+		if selectors[i].CEL == nil {
+			return fmt.Errorf("%s.selectors[%d].cel: missing", at(), i)
+		}
+	}
+	return nil
 }
 
 // validateSelectors checks that every selector has its CEL expression (the

@@ -53,5 +53,7 @@
 //     String render a Result as text, and WriteScoreTable (with TopScores)
 //     prints the score table every explanation shares. With
 //     CycleOptions.ExplainFilters every Filter plugin runs on every node and
-//     the Result keeps each PluginVerdict, not only the first rejection.
+//     the Result keeps each PluginVerdict, not only the first rejection;
+//     with CycleOptions.ExplainRejections each rejecting plugin that is a
+//     framework.FilterExplainer adds its details (NodeVerdict.Details).
 package runtime

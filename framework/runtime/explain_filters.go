@@ -98,3 +98,32 @@ func (r *Result) filterVerdictsOf(k int) []PluginVerdict {
 	}
 	return out
 }
+
+// explainRejections asks the plugin behind each rejection made by a Filter
+// plugin that implements framework.FilterExplainer for its details, kept
+// in res.rejectionDetails by rejection.
+func (f *Framework) explainRejections(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, res *Result) {
+	var out [][]string
+	for i, x := range res.rejections {
+		if x.by < 0 || x.status == nil {
+			continue
+		}
+		pl := f.filter[x.by]
+		ex, ok := pl.(framework.FilterExplainer)
+		if fw, fwd := pl.(framework.FilterForwarder); !ok && fwd {
+			ex, ok = fw.FilterTarget().(framework.FilterExplainer)
+		}
+		if !ok {
+			continue
+		}
+		d := ex.ExplainRejection(ctx, state, pod, res.nodeAt(x.pos), x.status)
+		if len(d) == 0 {
+			continue
+		}
+		if out == nil {
+			out = make([][]string, len(res.rejections))
+		}
+		out[i] = d
+	}
+	res.rejectionDetails = out
+}

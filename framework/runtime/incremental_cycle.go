@@ -202,7 +202,7 @@ func (inc *Incremental) reset() {
 // cycles, and returns its Result (Err nil) with handled true; or handled false,
 // having drawn nothing from opts.Rand, when the caller must run
 // Framework.Schedule instead: options it does not cover (explanations:
-// SkipExplanation unset or ExplainFilters; nominated pods; a placement's
+// SkipExplanation unset, ExplainFilters or ExplainRejections; nominated pods; a placement's
 // Nodes), extenders, a PreFilter that narrows the nodes or fails, a cycle
 // in which no node fits (the FitError comes from Schedule), a plugin that
 // fails, or a done ctx.
@@ -218,7 +218,7 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, 
 	f := inc.f
 	inc.picked = -1
 	if ctx == nil || ctx.Err() != nil || pod == nil || pod.Pod == nil || snap == nil || snap.NumNodes() == 0 || opts.Rand == nil ||
-		!opts.SkipExplanation || opts.ExplainFilters || opts.NominatedPods != nil || opts.Nodes != nil ||
+		!opts.SkipExplanation || opts.ExplainFilters || opts.ExplainRejections || opts.NominatedPods != nil || opts.Nodes != nil ||
 		len(f.extenders) > 0 || !f.HasScorePlugins() {
 		return nil, false
 	}

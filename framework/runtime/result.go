@@ -196,6 +196,9 @@ type Result struct {
 	// filterVerdicts holds every Filter plugin's status on every
 	// candidate with CycleOptions.ExplainFilters (explain_filters.go).
 	filterVerdicts []*framework.Status
+	// rejectionDetails[i] is what rejections[i]'s plugin explains of it
+	// (CycleOptions.ExplainRejections; explain_filters.go).
+	rejectionDetails [][]string
 }
 
 // reset clears r for a new cycle, keeping its buffers.
@@ -461,6 +464,10 @@ type NodeVerdict struct {
 	// order, when the cycle ran with CycleOptions.ExplainFilters (nil
 	// otherwise, and for nodes a PreFilter excluded).
 	Filters []PluginVerdict
+	// Details are what the rejecting plugin says beyond its reasons
+	// (framework.FilterExplainer), when the cycle ran with
+	// CycleOptions.ExplainRejections.
+	Details []string
 }
 
 // NodeVerdicts returns every snapshot node's filter verdict, in snapshot
@@ -474,9 +481,13 @@ func (r *Result) NodeVerdicts() []NodeVerdict {
 	for _, p := range r.feasible {
 		byName[r.nodeAt(p).Name()] = NodeVerdict{Verdict: VerdictFeasible}
 	}
-	for _, x := range r.rejections {
+	for i, x := range r.rejections {
 		s := x.status
-		byName[r.nodeAt(x.pos).Name()] = NodeVerdict{Verdict: VerdictRejected, Plugin: r.rejectedBy(x), Code: s.Code(), Reasons: s.Reasons()}
+		v := NodeVerdict{Verdict: VerdictRejected, Plugin: r.rejectedBy(x), Code: s.Code(), Reasons: s.Reasons()}
+		if i < len(r.rejectionDetails) {
+			v.Details = r.rejectionDetails[i]
+		}
+		byName[r.nodeAt(x.pos).Name()] = v
 	}
 	inOrder := map[string]int{} // candidate index by node name
 	for k, n := range r.order {

@@ -46,6 +46,11 @@ type CycleOptions struct {
 	// NodeVerdict.Filters. The decision is unchanged; the cost is one more
 	// Filter pass over all candidates.
 	ExplainFilters bool
+	// ExplainRejections asks each Filter plugin that rejected a node and
+	// implements framework.FilterExplainer for the details of its
+	// rejection, kept in NodeVerdict.Details. Statuses and the decision are
+	// unchanged; the cost is one ExplainRejection call per such node.
+	ExplainRejections bool
 	// Nodes, when non-nil, restricts the nodes filtered and scored to these,
 	// in this order (resolved by name in the snapshot; names it lacks are
 	// left out): kube-scheduler v1.36's placement in the pod group cycle
@@ -177,6 +182,9 @@ func (f *Framework) Schedule(ctx context.Context, state *framework.CycleState, s
 	}
 	if opts.ExplainFilters {
 		f.explainFilters(ctx, state, pod, candidates, opts.NominatedPods, res)
+	}
+	if opts.ExplainRejections {
+		f.explainRejections(ctx, state, pod, res)
 	}
 	if err := f.runExtenderFilters(pod, res); err != nil {
 		res.Err = err

@@ -67,6 +67,7 @@ func writeExplanation(b *strings.Builder, r *runtime.Result, o ExplainOptions) e
 	type group struct {
 		plugin, reason string
 		nodes          []string
+		details        [][]string // by node, NodeVerdict.Details
 	}
 	var groups []*group
 	index := map[string]*group{}
@@ -83,6 +84,7 @@ func writeExplanation(b *strings.Builder, r *runtime.Result, o ExplainOptions) e
 			groups = append(groups, g)
 		}
 		g.nodes = append(g.nodes, v.Node)
+		g.details = append(g.details, v.Details)
 	}
 	if len(groups) == 0 {
 		return nil
@@ -94,7 +96,24 @@ func writeExplanation(b *strings.Builder, r *runtime.Result, o ExplainOptions) e
 	for _, g := range groups {
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", len(g.nodes), g.plugin, g.reason, examples(g.nodes, o.Examples))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The plugins' own details on the nodes named above
+	// (framework.FilterExplainer), one line each.
+	header := false
+	for _, g := range groups {
+		for i, d := range g.details[:min(o.Examples, len(g.details))] {
+			for _, line := range d {
+				if !header {
+					b.WriteString("\nwhy, on the nodes named above:\n")
+					header = true
+				}
+				fmt.Fprintf(b, "  %s (%s): %s\n", g.nodes[i], g.plugin, line)
+			}
+		}
+	}
+	return nil
 }
 
 func examples(names []string, n int) string {
