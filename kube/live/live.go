@@ -24,6 +24,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -79,6 +80,10 @@ type Live struct {
 	nodes   cache.Indexer
 	storage map[string]cache.Indexer // by kind
 	objects map[string]cache.Indexer // the other kinds (objectKinds), by kind
+
+	// claims writes DynamicResources' claim changes to the API server
+	// (nil when the API server serves no resource.k8s.io/v1).
+	claims *claimWriter
 
 	what   *whatif.WhatIf
 	whatMu sync.Mutex
@@ -182,6 +187,15 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	l.storage["CSIDriver"] = watch("CSIDriver", f.Storage().V1().CSIDrivers().Informer())
 	l.storage["CSIStorageCapacity"] = watch("CSIStorageCapacity", f.Storage().V1().CSIStorageCapacities().Informer())
 	l.storage["VolumeAttachment"] = watch("VolumeAttachment", f.Storage().V1().VolumeAttachments().Informer())
+	dra := servesDRA(cfg.Client)
+	if dra {
+		l.storage["ResourceSlice"] = watch("ResourceSlice", f.Resource().V1().ResourceSlices().Informer())
+		l.storage["DeviceClass"] = watch("DeviceClass", f.Resource().V1().DeviceClasses().Informer())
+		l.storage["ResourceClaim"] = watch("ResourceClaim", f.Resource().V1().ResourceClaims().Informer())
+		l.storage["ResourceClaimTemplate"] = watch("ResourceClaimTemplate", f.Resource().V1().ResourceClaimTemplates().Informer())
+	} else {
+		l.logf("live: the API server serves no %s: pods with resource claims wait", draGroupVersion)
+	}
 	l.objects["Namespace"] = watch("Namespace", f.Core().V1().Namespaces().Informer())
 	l.objects["Service"] = watch("Service", f.Core().V1().Services().Informer())
 	l.objects["ReplicationController"] = watch("ReplicationController", f.Core().V1().ReplicationControllers().Informer())
@@ -256,6 +270,12 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 		return nil, fmt.Errorf("live: initial cluster: %w", err)
 	}
 	opts := slices.Clone(cfg.Options)
+	if dra {
+		// Claims are allocated and reserved in the API server before
+		// their pods are bound, as kube-scheduler's PreBind does.
+		l.claims = newClaimWriter(ctx, cfg.Client, l.storage["ResourceClaim"])
+		opts = append(opts, scheduling.WithClaimWriter(l.claims))
+	}
 	if cfg.WriteAPI {
 		l.writer = newWriter(cfg.Client, l.pods, cfg.Logf)
 		// Victims are deleted through the API and leave the cluster when
@@ -275,6 +295,24 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	}
 	go l.work(ctx)
 	return l, nil
+}
+
+// draGroupVersion is the Dynamic Resource Allocation API the feed follows.
+const draGroupVersion = "resource.k8s.io/v1"
+
+// servesDRA reports whether the API server serves draGroupVersion's
+// ResourceClaims.
+func servesDRA(client kubernetes.Interface) bool {
+	list, err := client.Discovery().ServerResourcesForGroupVersion(draGroupVersion)
+	if err != nil || list == nil {
+		return false
+	}
+	for _, r := range list.APIResources {
+		if r.Name == "resourceclaims" {
+			return true
+		}
+	}
+	return false
 }
 
 func keyOf(o any) string {
@@ -431,6 +469,11 @@ func (l *Live) apply(ref objectRef) error {
 	m, _ := meta.Accessor(obj)
 	if known && rv == m.GetResourceVersion() {
 		return nil // a resync, or an event already applied
+	}
+	if c, ok := obj.(*resourcev1.ResourceClaim); ok && l.claims != nil && l.claims.stale(c) {
+		// Older than the scheduler's own write, which the cluster holds:
+		// the informer's newer event follows.
+		return nil
 	}
 	o, err := convert.Object(kubeload.Options{SchedulerNames: l.names}, obj.(runtime.Object))
 	if err != nil {
