@@ -176,17 +176,17 @@ func (w *claimWriter) wrote(c *resourcev1.ResourceClaim) {
 	w.mu.Unlock()
 }
 
-// stale reports whether c is older than the version of it last written:
-// the informer has not caught up with the scheduler's own write yet.
-func (w *claimWriter) stale(c *resourcev1.ResourceClaim) bool {
-	key := c.Namespace + "/" + c.Name
+// stale reports whether version of the claim key (namespace/name) is
+// older than the version last written: the informer has not caught up
+// with the scheduler's own write yet.
+func (w *claimWriter) stale(key, version string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	last, ok := w.written[key]
 	if !ok {
 		return false
 	}
-	rv, err := strconv.ParseUint(c.ResourceVersion, 10, 64)
+	rv, err := strconv.ParseUint(version, 10, 64)
 	if err != nil || rv >= last {
 		delete(w.written, key)
 		return false

@@ -24,7 +24,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -470,11 +469,6 @@ func (l *Live) apply(ref objectRef) error {
 	if known && rv == m.GetResourceVersion() {
 		return nil // a resync, or an event already applied
 	}
-	if c, ok := obj.(*resourcev1.ResourceClaim); ok && l.claims != nil && l.claims.stale(c) {
-		// Older than the scheduler's own write, which the cluster holds:
-		// the informer's newer event follows.
-		return nil
-	}
 	o, err := convert.Object(kubeload.Options{SchedulerNames: l.names}, obj.(runtime.Object))
 	if err != nil {
 		// Never schedule a pod schedkit cannot read: report it and take it
@@ -522,7 +516,7 @@ func (l *Live) apply(ref objectRef) error {
 		l.mu.Unlock()
 		return nil
 	}
-	if err := l.upsert(ref, o.Value, known); err != nil {
+	if err := l.upsert(ref, o.Value, known, m.GetResourceVersion()); err != nil {
 		// The scheduler refused the object (a pod on a node not yet
 		// seen, an affinity it cannot compile): reported, and retried
 		// with backoff in case a later event makes it valid.
@@ -563,8 +557,24 @@ func (l *Live) takes(v any) bool {
 	return slices.Contains(l.names, name)
 }
 
-func (l *Live) upsert(ref objectRef, v any, known bool) error {
+func (l *Live) upsert(ref objectRef, v any, known bool, version string) error {
 	s := l.sched
+	if c, ok := v.(*api.ResourceClaim); ok && l.claims != nil {
+		// A claim the scheduler wrote itself: the cluster holds the
+		// version written, and keeps it while the informer delivers
+		// older ones (checked under the scheduler's lock, so that no
+		// write of its own slips in between), as kube-scheduler's assume
+		// cache does. A claim it created is already in the cluster when
+		// the informer first delivers it.
+		if !known {
+			err := s.AddStorageObject(c)
+			if err == nil || !strings.Contains(err.Error(), "already exists") {
+				return err
+			}
+		}
+		_, err := s.UpdateStorageObjectUnless(c, func() bool { return l.claims.stale(c.Namespace+"/"+c.Name, version) })
+		return err
+	}
 	switch o := v.(type) {
 	case *api.Pod:
 		if !known {
