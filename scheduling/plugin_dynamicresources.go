@@ -33,8 +33,17 @@ func (p dynamicResourcesPlugin) attach(s *Scheduler) error {
 }
 
 // draStore is the cluster's DRA store for a cycle (h; nil outside one): a
-// change from a binding goroutine takes the scheduler's lock.
+// change from a binding goroutine takes the scheduler's lock; with a
+// ClaimWriter, claim changes are written through it first.
 func (s *Scheduler) draStore(h *cycleHandle) filter.DRAStore {
+	st := s.clusterDRAStore(h)
+	if s.claimWriter != nil {
+		return writingDRAStore{DRAStore: st, s: s}
+	}
+	return st
+}
+
+func (s *Scheduler) clusterDRAStore(h *cycleHandle) filter.DRAStore {
 	return cluster.NewDRAStore(s.cluster, func(f func()) {
 		if h != nil && h.binding && !h.bindingLocked {
 			s.lockBinding()

@@ -268,6 +268,8 @@ type Scheduler struct {
 	keepFailed  bool // WithFailureExplanations
 	// observedEviction: WithObservedEviction.
 	observedEviction bool
+	// claimWriter: WithClaimWriter (nil: none).
+	claimWriter ClaimWriter
 	// replicas, while a capacity question's replicaAdder runs a replica's
 	// cycle, is the evaluator that cycle may use (see replicaEval).
 	replicas *replicaEval

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"context"
+	"errors"
 
 	"github.com/schedkit/schedkit/filter"
 	"github.com/schedkit/schedkit/framework"
@@ -58,6 +59,33 @@ func (s *Scheduler) updateStorageObject(f *Fork, o api.StorageObject) error {
 		return prev, s.storageNow(o), nil
 	})
 }
+
+// UpdateStorageObjectUnless is UpdateStorageObject unless skip, called
+// with the scheduler's lock held (no change of the scheduler's own, such
+// as a claim PreBind writes, interleaves with it), says to keep the
+// cluster's object: a feed uses it to drop a version older than one its
+// scheduler wrote itself. It reports whether the object was replaced.
+func (s *Scheduler) UpdateStorageObjectUnless(o api.StorageObject, skip func() bool) (bool, error) {
+	replaced := false
+	err := s.clusterEvent(nil, "UpdateStorageObject", framework.ClusterEvent{ActionType: framework.Update}, func() (old, cur any, err error) {
+		if skip() {
+			return nil, nil, errSkipped
+		}
+		prev := s.storageNow(o)
+		if err := s.cluster.UpdateStorageObject(o); err != nil {
+			return nil, nil, err
+		}
+		replaced = true
+		return prev, s.storageNow(o), nil
+	})
+	if err == errSkipped {
+		err = nil
+	}
+	return replaced, err
+}
+
+// errSkipped ends UpdateStorageObjectUnless's change without an event.
+var errSkipped = errors.New("skipped")
 
 // DeleteStorageObject deletes a storage object (see
 // Cluster.DeleteStorageObject): a cluster event of the object's kind.

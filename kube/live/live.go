@@ -80,6 +80,10 @@ type Live struct {
 	storage map[string]cache.Indexer // by kind
 	objects map[string]cache.Indexer // the other kinds (objectKinds), by kind
 
+	// claims writes DynamicResources' claim changes to the API server
+	// (nil when the API server serves no resource.k8s.io/v1).
+	claims *claimWriter
+
 	what   *whatif.WhatIf
 	whatMu sync.Mutex
 	// inflight counts the events the worker is applying; progress wakes
@@ -182,6 +186,15 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	l.storage["CSIDriver"] = watch("CSIDriver", f.Storage().V1().CSIDrivers().Informer())
 	l.storage["CSIStorageCapacity"] = watch("CSIStorageCapacity", f.Storage().V1().CSIStorageCapacities().Informer())
 	l.storage["VolumeAttachment"] = watch("VolumeAttachment", f.Storage().V1().VolumeAttachments().Informer())
+	dra := servesDRA(cfg.Client)
+	if dra {
+		l.storage["ResourceSlice"] = watch("ResourceSlice", f.Resource().V1().ResourceSlices().Informer())
+		l.storage["DeviceClass"] = watch("DeviceClass", f.Resource().V1().DeviceClasses().Informer())
+		l.storage["ResourceClaim"] = watch("ResourceClaim", f.Resource().V1().ResourceClaims().Informer())
+		l.storage["ResourceClaimTemplate"] = watch("ResourceClaimTemplate", f.Resource().V1().ResourceClaimTemplates().Informer())
+	} else {
+		l.logf("live: the API server serves no %s: pods with resource claims wait", draGroupVersion)
+	}
 	l.objects["Namespace"] = watch("Namespace", f.Core().V1().Namespaces().Informer())
 	l.objects["Service"] = watch("Service", f.Core().V1().Services().Informer())
 	l.objects["ReplicationController"] = watch("ReplicationController", f.Core().V1().ReplicationControllers().Informer())
@@ -256,6 +269,12 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 		return nil, fmt.Errorf("live: initial cluster: %w", err)
 	}
 	opts := slices.Clone(cfg.Options)
+	if dra {
+		// Claims are allocated and reserved in the API server before
+		// their pods are bound, as kube-scheduler's PreBind does.
+		l.claims = newClaimWriter(ctx, cfg.Client, l.storage["ResourceClaim"])
+		opts = append(opts, scheduling.WithClaimWriter(l.claims))
+	}
 	if cfg.WriteAPI {
 		l.writer = newWriter(cfg.Client, l.pods, cfg.Logf)
 		// Victims are deleted through the API and leave the cluster when
@@ -275,6 +294,24 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	}
 	go l.work(ctx)
 	return l, nil
+}
+
+// draGroupVersion is the Dynamic Resource Allocation API the feed follows.
+const draGroupVersion = "resource.k8s.io/v1"
+
+// servesDRA reports whether the API server serves draGroupVersion's
+// ResourceClaims.
+func servesDRA(client kubernetes.Interface) bool {
+	list, err := client.Discovery().ServerResourcesForGroupVersion(draGroupVersion)
+	if err != nil || list == nil {
+		return false
+	}
+	for _, r := range list.APIResources {
+		if r.Name == "resourceclaims" {
+			return true
+		}
+	}
+	return false
 }
 
 func keyOf(o any) string {
@@ -479,7 +516,7 @@ func (l *Live) apply(ref objectRef) error {
 		l.mu.Unlock()
 		return nil
 	}
-	if err := l.upsert(ref, o.Value, known); err != nil {
+	if err := l.upsert(ref, o.Value, known, m.GetResourceVersion()); err != nil {
 		// The scheduler refused the object (a pod on a node not yet
 		// seen, an affinity it cannot compile): reported, and retried
 		// with backoff in case a later event makes it valid.
@@ -520,8 +557,24 @@ func (l *Live) takes(v any) bool {
 	return slices.Contains(l.names, name)
 }
 
-func (l *Live) upsert(ref objectRef, v any, known bool) error {
+func (l *Live) upsert(ref objectRef, v any, known bool, version string) error {
 	s := l.sched
+	if c, ok := v.(*api.ResourceClaim); ok && l.claims != nil {
+		// A claim the scheduler wrote itself: the cluster holds the
+		// version written, and keeps it while the informer delivers
+		// older ones (checked under the scheduler's lock, so that no
+		// write of its own slips in between), as kube-scheduler's assume
+		// cache does. A claim it created is already in the cluster when
+		// the informer first delivers it.
+		if !known {
+			err := s.AddStorageObject(c)
+			if err == nil || !strings.Contains(err.Error(), "already exists") {
+				return err
+			}
+		}
+		_, err := s.UpdateStorageObjectUnless(c, func() bool { return l.claims.stale(c.Namespace+"/"+c.Name, version) })
+		return err
+	}
 	switch o := v.(type) {
 	case *api.Pod:
 		if !known {
