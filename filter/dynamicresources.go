@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -587,10 +588,19 @@ func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, p
 	if err != nil {
 		return 0, framework.AsStatus(err)
 	}
+	v, err := s.scoreNode(ni.Node().Name)
+	if err != nil {
+		return 0, framework.AsStatus(err)
+	}
+	return v, nil
+}
+
+// scoreNode is Score on the node named node, from the cycle's state.
+func (s *draState) scoreNode(node string) (int64, error) {
 	if s.empty() {
 		return 0, nil
 	}
-	na, ok := s.nodeAllocs[ni.Node().Name]
+	na, ok := s.nodeAllocs[node]
 	if !ok {
 		return 0, nil
 	}
@@ -600,7 +610,7 @@ func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, p
 		a := c.Status.Allocation
 		if a == nil {
 			if next >= len(na.results) {
-				return 0, framework.AsStatus(fmt.Errorf("number of allocations %d is smaller than number of claims needing allocation", len(na.results)))
+				return 0, fmt.Errorf("number of allocations %d is smaller than number of claims needing allocation", len(na.results))
 			}
 			a = &na.results[next]
 			next++
@@ -610,14 +620,19 @@ func (pl *DynamicResources) Score(_ context.Context, cs *framework.CycleState, p
 				continue
 			}
 			for i, sub := range r.FirstAvailable {
-				ref := r.Name + "/" + sub.Name
-				if slices.ContainsFunc(a.Devices.Results, func(d api.DeviceRequestAllocationResult) bool { return d.Request == ref }) {
+				if slices.ContainsFunc(a.Devices.Results, func(d api.DeviceRequestAllocationResult) bool { return isSubRequest(d.Request, r.Name, sub.Name) }) {
 					score += int64(firstAvailableMaxSize - i)
 				}
 			}
 		}
 	}
 	return score, nil
+}
+
+// isSubRequest reports whether ref is "request/sub" without building it.
+func isSubRequest(ref, request, sub string) bool {
+	return len(ref) == len(request)+1+len(sub) && ref[len(request)] == '/' &&
+		strings.HasPrefix(ref, request) && strings.HasSuffix(ref, sub)
 }
 
 // ScoreExtensions returns the plugin: scores are normalized to [0, 100].
@@ -642,15 +657,19 @@ func (pl *DynamicResources) ScoreBatchBounds(ctx context.Context, cs *framework.
 	if len(nodes) == 0 {
 		return 1, 0, nil
 	}
-	if s, err := pl.stateAfterPreFilter(cs, pi); err == nil && s.empty() {
+	s, err := pl.stateAfterPreFilter(cs, pi)
+	if err != nil {
+		return 0, 0, framework.AsStatus(err)
+	}
+	if s.empty() {
 		clear(out[:len(nodes)])
 		return 0, 0, nil
 	}
 	lo, hi = math.MaxInt64, math.MinInt64
 	for j, ni := range nodes {
-		v, st := pl.Score(ctx, cs, pi, ni)
-		if !st.IsSuccess() {
-			return 0, 0, st
+		v, err := s.scoreNode(ni.Node().Name)
+		if err != nil {
+			return 0, 0, framework.AsStatus(err)
 		}
 		out[j] = v
 		lo, hi = min(lo, v), max(hi, v)
