@@ -122,6 +122,12 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 // PreFilterExtensions returns nil: the state does not depend on other pods.
 func (pl *NodeAffinity) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
+// VictimRemoval reports that removing pods from a node leaves the verdict
+// unchanged (the verdict reads the node's labels and fields alone; runtime.VictimRemovalFilter).
+func (pl *NodeAffinity) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return true, true
+}
+
 // Filter checks the added affinity, then the pod's constraints. Without
 // PreFilter state it compiles them itself, as kube does.
 func (pl *NodeAffinity) Filter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {

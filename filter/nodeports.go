@@ -63,6 +63,12 @@ func (pl *NodePorts) PreFilter(_ context.Context, state *framework.CycleState, p
 // PreFilterExtensions returns nil.
 func (pl *NodePorts) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
+// VictimRemoval reports that removing pods from a node keeps a pass
+// (removing pods only frees host ports; runtime.VictimRemovalFilter).
+func (pl *NodePorts) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return false, true
+}
+
 // Filter rejects node when a wanted host port is in use there. Without
 // PreFilter state it returns an Error, as kube does.
 func (pl *NodePorts) Filter(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo) *framework.Status {

@@ -177,6 +177,12 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleS
 // PreFilterExtensions returns nil: the state does not depend on other pods.
 func (pl *NodeResourcesFit) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
+// VictimRemoval reports that removing pods from a node keeps a pass
+// (removing pods only lowers the node's requests and pod count; runtime.VictimRemovalFilter).
+func (pl *NodeResourcesFit) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return false, true
+}
+
 // Filter checks the node. Shortfalls are reported in kube's order: pods,
 // cpu, memory, ephemeral-storage, then scalar resources. A request is
 // checked only when positive; a shortfall is unresolvable when the request

@@ -58,6 +58,12 @@ func NewNodeUnschedulable(args any, h framework.Handle) (framework.Plugin, error
 // Name returns "NodeUnschedulable".
 func (pl *NodeUnschedulable) Name() string { return config.NodeUnschedulableName }
 
+// VictimRemoval reports that removing pods from a node leaves the verdict
+// unchanged (the verdict reads the node's spec alone; runtime.VictimRemovalFilter).
+func (pl *NodeUnschedulable) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return true, true
+}
+
 // Filter rejects a cordoned node the pod does not tolerate.
 func (pl *NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	if node == nil || node.Node() == nil {

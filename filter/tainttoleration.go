@@ -45,6 +45,12 @@ func NewTaintToleration(args any, h framework.Handle) (framework.Plugin, error) 
 // Name returns "TaintToleration".
 func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 
+// VictimRemoval reports that removing pods from a node leaves the verdict
+// unchanged (the verdict reads the node's taints alone; runtime.VictimRemovalFilter).
+func (pl *TaintToleration) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
+	return true, true
+}
+
 // Filter rejects node when one of its NoSchedule/NoExecute taints is not
 // tolerated.
 func (pl *TaintToleration) Filter(_ context.Context, _ *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {

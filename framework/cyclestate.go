@@ -45,6 +45,8 @@ type CycleState struct {
 	// returned Skip this cycle.
 	skipFilter map[string]bool
 	skipScore  map[string]bool
+	// skipped memoizes SkippedFilters for the current skip set.
+	skipped atomic.Pointer[[]skipMemo]
 	// scoredNodes is how many nodes PreScore and Score see (ScoredNodes).
 	scoredNodes int
 	// allNodes: PreFilter's nodes are the snapshot's own list (AllNodes).
@@ -176,7 +178,50 @@ func (c *CycleState) SetScoredNodes(n int) { c.scoredNodes = n }
 
 // SetSkipFilterPlugins records the plugins whose PreFilter returned Skip:
 // their Filter does not run this cycle. The runner calls it.
-func (c *CycleState) SetSkipFilterPlugins(skip map[string]bool) { c.skipFilter = skip }
+func (c *CycleState) SetSkipFilterPlugins(skip map[string]bool) {
+	c.skipFilter = skip
+	c.skipped.Store(nil)
+}
+
+// skipMemo is SkippedFilters' answer for one list of names.
+type skipMemo struct {
+	names []string
+	flags []bool
+}
+
+// SkippedFilters reports, for each of names, whether SkipFilter does, or
+// nil when it does for none of them. The answer for the same names slice
+// is worked out once per skip set, so a runner asking per node or per pod
+// does not look each plugin up by name. The result is read-only.
+func (c *CycleState) SkippedFilters(names []string) []bool {
+	if len(c.skipFilter) == 0 || len(names) == 0 {
+		return nil
+	}
+	memo := c.skipped.Load()
+	if memo != nil {
+		for _, m := range *memo {
+			if len(m.names) == len(names) && &m.names[0] == &names[0] {
+				return m.flags
+			}
+		}
+	}
+	flags := make([]bool, len(names))
+	any := false
+	for i, n := range names {
+		flags[i] = c.skipFilter[n]
+		any = any || flags[i]
+	}
+	if !any {
+		flags = nil
+	}
+	var next []skipMemo
+	if memo != nil {
+		next = append(next, *memo...)
+	}
+	next = append(next, skipMemo{names, flags})
+	c.skipped.CompareAndSwap(memo, &next)
+	return flags
+}
 
 // SkipFilterPlugins returns the set SetSkipFilterPlugins recorded
 // (read-only).
@@ -231,6 +276,7 @@ func (c *CycleState) Clone() *CycleState {
 		return nil
 	}
 	n := &CycleState{snapshot: c.snapshot, skipFilter: c.skipFilter, skipScore: c.skipScore, scoredNodes: c.scoredNodes, allNodes: c.allNodes}
+	n.skipped.Store(c.skipped.Load())
 	if p := c.entries.Load(); p != nil {
 		next := make([]stateEntry, len(*p))
 		for i, e := range *p {

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -74,3 +75,51 @@ func TestCycleStateFirstWrite(t *testing.T) {
 type intState struct{ v []int }
 
 func (s *intState) Clone() StateData { return &intState{v: append([]int(nil), s.v...)} }
+
+func TestCycleStateSkippedFilters(t *testing.T) {
+	names := []string{"A", "B", "C"}
+	tests := []struct {
+		name string
+		skip map[string]bool
+		want []bool
+	}{
+		{name: "no skip set", skip: nil, want: nil},
+		{name: "skip set naming other plugins", skip: map[string]bool{"X": true}, want: nil},
+		{name: "one skipped", skip: map[string]bool{"B": true}, want: []bool{false, true, false}},
+		{name: "false entries do not skip", skip: map[string]bool{"A": false, "C": true}, want: []bool{false, false, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewCycleState()
+			c.SetSkipFilterPlugins(tt.skip)
+			got := c.SkippedFilters(names)
+			if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+				t.Fatalf("SkippedFilters = %v, want %v", got, tt.want)
+			}
+			for i, n := range names {
+				if got != nil && got[i] != c.SkipFilter(n) {
+					t.Fatalf("SkippedFilters[%d] = %v, SkipFilter(%s) = %v", i, got[i], n, c.SkipFilter(n))
+				}
+			}
+			if again := c.Clone().SkippedFilters(names); !slices.Equal(again, got) {
+				t.Fatalf("clone's SkippedFilters = %v, want %v", again, got)
+			}
+		})
+	}
+}
+
+func TestCycleStateSkippedFiltersFollowsSkipSet(t *testing.T) {
+	filters, preFilters := []string{"A", "B"}, []string{"B", "A"}
+	c := NewCycleState()
+	c.SetSkipFilterPlugins(map[string]bool{"A": true})
+	if got := c.SkippedFilters(filters); !slices.Equal(got, []bool{true, false}) {
+		t.Fatalf("filters: %v", got)
+	}
+	if got := c.SkippedFilters(preFilters); !slices.Equal(got, []bool{false, true}) {
+		t.Fatalf("another list of names: %v", got)
+	}
+	c.SetSkipFilterPlugins(map[string]bool{"B": true})
+	if got := c.SkippedFilters(filters); !slices.Equal(got, []bool{false, true}) {
+		t.Fatalf("after a new skip set: %v", got)
+	}
+}

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -146,8 +147,21 @@ type PostFilterResult struct {
 // NodeToStatus holds the filter status of every rejected node, plus the
 // status of nodes not listed (excluded by a PreFilterResult).
 type NodeToStatus struct {
+	absent *Status
+	// nodes are the statuses recorded with SetNode, in order; statuses
+	// holds Set's and, once a lookup needs them, nodes' (indexed counts
+	// how many of nodes it holds). A failed cycle records every rejected
+	// node, while most PostFilter plugins read a few or none: the index is
+	// built only when asked for.
+	nodes    []nodeStatus
 	statuses map[string]*Status
-	absent   *Status
+	indexed  int
+	byName   bool // Set was called
+}
+
+type nodeStatus struct {
+	node *NodeInfo
+	s    *Status
 }
 
 // NewNodeToStatus returns an empty map whose absent nodes have status absent
@@ -156,14 +170,38 @@ func NewNodeToStatus(absent *Status) *NodeToStatus {
 	if absent == nil {
 		absent = NewStatus(UnschedulableAndUnresolvable)
 	}
-	return &NodeToStatus{statuses: map[string]*Status{}, absent: absent}
+	return &NodeToStatus{absent: absent}
+}
+
+// Grow makes room for n more nodes recorded with SetNode.
+func (m *NodeToStatus) Grow(n int) { m.nodes = slices.Grow(m.nodes, n) }
+
+// SetNode records node's status, as Set(node.Name(), s) does.
+func (m *NodeToStatus) SetNode(node *NodeInfo, s *Status) {
+	m.nodes = append(m.nodes, nodeStatus{node, s})
+}
+
+// index brings statuses up to date with nodes.
+func (m *NodeToStatus) index() {
+	if m.statuses == nil {
+		m.statuses = make(map[string]*Status, len(m.nodes)-m.indexed)
+	}
+	for _, x := range m.nodes[m.indexed:] {
+		m.statuses[x.node.Name()] = x.s
+	}
+	m.indexed = len(m.nodes)
 }
 
 // Set records node's status.
-func (m *NodeToStatus) Set(node string, s *Status) { m.statuses[node] = s }
+func (m *NodeToStatus) Set(node string, s *Status) {
+	m.index()
+	m.byName = true
+	m.statuses[node] = s
+}
 
 // Get returns node's status, or the absent-node status.
 func (m *NodeToStatus) Get(node string) *Status {
+	m.index()
 	if s, ok := m.statuses[node]; ok {
 		return s
 	}
@@ -171,13 +209,19 @@ func (m *NodeToStatus) Get(node string) *Status {
 }
 
 // Len returns the number of explicitly recorded nodes.
-func (m *NodeToStatus) Len() int { return len(m.statuses) }
+func (m *NodeToStatus) Len() int {
+	m.index()
+	return len(m.statuses)
+}
 
 // AbsentStatus returns the status of nodes not recorded.
 func (m *NodeToStatus) AbsentStatus() *Status { return m.absent }
 
 // NodesWithCode returns, in snapshot order, the nodes whose status has code.
 func (m *NodeToStatus) NodesWithCode(snap *Snapshot, code Code) []*NodeInfo {
+	if out, ok := m.recordedWithCode(snap, code); ok {
+		return out
+	}
 	var out []*NodeInfo
 	for _, n := range snap.Nodes() {
 		if m.Get(n.Name()).Code() == code {
@@ -185,6 +229,36 @@ func (m *NodeToStatus) NodesWithCode(snap *Snapshot, code Code) []*NodeInfo {
 		}
 	}
 	return out
+}
+
+// recordedWithCode answers NodesWithCode from the nodes recorded with
+// SetNode alone, when it can: every status was recorded that way, once per
+// node, for snap's own nodes, and absent nodes do not have code.
+func (m *NodeToStatus) recordedWithCode(snap *Snapshot, code Code) ([]*NodeInfo, bool) {
+	if m.absent.Code() == code || m.byName {
+		return nil, false
+	}
+	all := snap.Nodes()
+	seen := make([]uint64, (len(all)+63)/64)
+	k := 0
+	for _, x := range m.nodes {
+		i := x.node.Index()
+		if i < 0 || i >= len(all) || all[i] != x.node || seen[i/64]&(1<<(i%64)) != 0 {
+			return nil, false
+		}
+		seen[i/64] |= 1 << (i % 64)
+		if x.s.Code() == code {
+			k++
+		}
+	}
+	out := make([]*NodeInfo, 0, k)
+	for _, x := range m.nodes {
+		if x.s.Code() == code {
+			out = append(out, x.node)
+		}
+	}
+	slices.SortFunc(out, func(a, b *NodeInfo) int { return a.Index() - b.Index() })
+	return out, true
 }
 
 // PostFilterPlugin runs when no node fits (preemption is one).

@@ -131,6 +131,11 @@ func (p *LoadAwareScheduling) PreFilter(ctx context.Context, cs *framework.Cycle
 // PreFilterExtensions returns nil.
 func (p *LoadAwareScheduling) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
+// VictimRemoval is filter.LoadAware's (runtime.VictimRemovalFilter).
+func (p *LoadAwareScheduling) VictimRemoval(pod *framework.PodInfo) (unchanged, keepsPass bool) {
+	return p.f.VictimRemoval(pod)
+}
+
 // Filter is filter.LoadAware's Filter.
 func (p *LoadAwareScheduling) Filter(ctx context.Context, cs *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
 	return p.f.Filter(ctx, cs, pod, node)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -152,7 +153,7 @@ func (pl *DefaultPreemption) preempt(ctx context.Context, h *cycleHandle, state 
 		offset := int(h.s.rng.Int32N(int32(len(potential))))
 		num := pl.numCandidates(len(potential))
 		var err error
-		candidates, statuses, err = pl.dryRun(ctx, h, state, pod, potential, offset, num)
+		candidates, statuses, err = pl.dryRun(ctx, h, state, pod, m, potential, offset, num)
 		if err != nil && len(candidates) == 0 {
 			return nil, framework.AsStatus(err)
 		}
@@ -268,16 +269,31 @@ func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 // statuses are those of the examined nodes that are not candidates, one per
 // node, in examination order.
 func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *framework.CycleState, pod *framework.PodInfo,
-	potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, []*framework.Status, error) {
+	m *framework.NodeToStatus, potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, []*framework.Status, error) {
 	type result struct {
 		cand   *preemptCandidate
 		status *framework.Status
 	}
+	fw := h.prof.fw
 	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
 	n := len(potential)
+	// A node whose victims would leave it rejected as the cycle found it
+	// (runtime.VictimRemovalFilter) is answered with the cycle's status,
+	// without a copy. m is read here, before the nodes are examined in
+	// parallel, and only for nodes with victims.
+	var known []*framework.Status
+	if kept := fw.RejectionsKeptByRemoval(state, pod); len(kept) > 0 && m != nil {
+		known = make([]*framework.Status, n)
+		for i, ni := range potential {
+			if !pl.anyAllowed(ni, pod.Pod) {
+				known[i] = preemptNoVictims
+			} else if st := m.Get(ni.Name()); slices.Contains(kept, st.Plugin()) {
+				known[i] = st
+			}
+		}
+	}
 	results := make([]result, n)
 	var nonViolating, total atomic.Int64
-	fw := h.prof.fw
 	nominated := func(node string) []*framework.PodInfo { return nil }
 	if !h.s.nominator.Empty() {
 		nominated = h.s.nominator.ForNode
@@ -285,7 +301,12 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 	parallel.Ordered(fw.Parallelism(), n, parallel.ChunkSize(n, fw.Parallelism()), func(lo, hi int) bool {
 		for i := lo; i < hi; i++ {
 			orig := potential[(offset+i)%n]
-			if !pl.anyAllowed(orig, pod.Pod) {
+			if known != nil {
+				if st := known[(offset+i)%n]; st != nil {
+					results[i].status = st
+					continue
+				}
+			} else if !pl.anyAllowed(orig, pod.Pod) {
 				// What selectVictims would find, without copying the node
 				// and the cycle state.
 				results[i].status = preemptNoVictims

@@ -42,7 +42,7 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 				num := e.pl.numCandidates(len(all))
 				i := 0
 				for b.Loop() {
-					cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, all, i%len(all), num)
+					cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, nil, all, i%len(all), num)
 					if err != nil || (c.prio > 0) != (len(cands) > 0) {
 						b.Fatalf("%d candidates, error %v", len(cands), err)
 					}

@@ -82,7 +82,7 @@ func TestPreemptionDryRunErrorAggregate(t *testing.T) {
 			}
 			e := newPPEnv(t, nodes, pods, nil, ppPod("p").Priority(ppHigh).Req(ppSmall).Obj())
 			h, _ := handleFrom(e.state)
-			cands, statuses, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, e.state.Snapshot().Nodes(), tt.offset, e.pl.numCandidates(tt.nodes))
+			cands, statuses, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, nil, e.state.Snapshot().Nodes(), tt.offset, e.pl.numCandidates(tt.nodes))
 			if len(cands) != 0 || len(statuses) != tt.nodes {
 				t.Fatalf("dry run: %d candidates, %d statuses; want none and %d", len(cands), len(statuses), tt.nodes)
 			}

@@ -444,7 +444,7 @@ func TestPreemptionSelectBestCandidate(t *testing.T) {
 			}
 			e := newPPEnv(t, nodes, tt.pods, nil, tt.pod)
 			h, _ := handleFrom(e.state)
-			cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, e.state.Snapshot().Nodes(), 0, e.pl.numCandidates(tt.nodes))
+			cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, nil, e.state.Snapshot().Nodes(), 0, e.pl.numCandidates(tt.nodes))
 			if err != nil || len(cands) == 0 {
 				t.Fatalf("dry run: %d candidates, %v", len(cands), err)
 			}
@@ -510,7 +510,7 @@ func TestPreemptionCustomSelection(t *testing.T) {
 			e := newPPEnv(t, nodes, tt.pods, nil, tt.pod)
 			e.pl.IsEligiblePod = tt.eligible
 			h, _ := handleFrom(e.state)
-			cands, _, _ := e.pl.dryRun(context.Background(), h, e.state, e.pi, e.state.Snapshot().Nodes(), 0, tt.nodes)
+			cands, _, _ := e.pl.dryRun(context.Background(), h, e.state, e.pi, nil, e.state.Snapshot().Nodes(), 0, tt.nodes)
 			if len(cands) != len(tt.expected) {
 				t.Fatalf("%d candidates, want %v", len(cands), tt.expected)
 			}

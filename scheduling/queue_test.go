@@ -182,3 +182,66 @@ func TestNumFeasibleNodesToFind(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueLeftoverFlushEachTick: the leftover flush moves each pod once it
+// has waited MaxInUnschedulablePods at a 30 s tick; looking again within
+// the same tick moves nothing new, and a pod put back by Revert is moved
+// again at that tick.
+func TestQueueLeftoverFlushEachTick(t *testing.T) {
+	clock := framework.NewFakeClock(scT0)
+	q := queue.New(clock, nil, QueueOptions{}.config())
+	fail := func(name string) *queue.QueuedPod {
+		t.Helper()
+		p := q.Add(framework.MustPodInfo(scPod(name, "1").Obj()))
+		if got := q.Pop(); got != p {
+			t.Fatalf("pop %s", name)
+		}
+		q.RequeueFailed(p, []string{"X"}, nil, false)
+		return p
+	}
+	a := fail("a")
+	_ = clock.Advance(time.Minute)
+	b := fail("b")
+	steps := []struct {
+		at         time.Duration // after scT0
+		fork, undo bool
+		want       []*queue.QueuedPod // left in the unschedulable pool
+	}{
+		{at: 5 * time.Minute, want: []*queue.QueuedPod{a, b}},
+		{at: 5*time.Minute + 30*time.Second, want: []*queue.QueuedPod{b}},
+		{at: 5*time.Minute + 50*time.Second, want: []*queue.QueuedPod{b}},
+		{at: 6 * time.Minute, fork: true, want: []*queue.QueuedPod{b}},
+		{at: 6*time.Minute + 30*time.Second, want: nil},
+		{at: 6*time.Minute + 40*time.Second, undo: true, want: nil},
+	}
+	for _, s := range steps {
+		if s.fork {
+			q.Fork()
+		}
+		if err := clock.AdvanceTo(scT0.Add(s.at)); err != nil {
+			t.Fatal(err)
+		}
+		q.Flush(clock.Now())
+		if s.undo {
+			q.Revert() // b is back in the pool, a is still out
+			if _, ok := q.UnschedulableQ[b.Key]; !ok {
+				t.Fatalf("at %v: Revert did not put b back", s.at)
+			}
+			q.Flush(clock.Now())
+		}
+		var left []*queue.QueuedPod
+		for _, p := range []*queue.QueuedPod{a, b} {
+			if cur, ok := q.UnschedulableQ[p.Key]; ok {
+				left = append(left, cur)
+			}
+		}
+		if len(left) != len(s.want) {
+			t.Fatalf("at %v: %d pods left in the pool, want %d", s.at, len(left), len(s.want))
+		}
+		for i := range left {
+			if left[i].Key != s.want[i].Key {
+				t.Fatalf("at %v: %s left in the pool, want %s", s.at, left[i].Key, s.want[i].Key)
+			}
+		}
+	}
+}

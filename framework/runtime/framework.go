@@ -65,8 +65,10 @@ type Framework struct {
 	placement   placementPlugins
 	filterIndex map[string]int
 	filterNames []string // filterNames[i] is filter[i].Name()
-	scoreIndex  map[string]int
-	scratch     sync.Pool
+	// preFilterNames[i] is preFilter[i].Name().
+	preFilterNames []string
+	scoreIndex     map[string]int
+	scratch        sync.Pool
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
 	batch sync.Pool
 	// sign caches the plugins that sign pods (signature.go).
@@ -211,6 +213,10 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	for i, pl := range f.filter {
 		f.filterIndex[pl.Name()] = i
 		f.filterNames[i] = pl.Name()
+	}
+	f.preFilterNames = make([]string, len(f.preFilter))
+	for i, pl := range f.preFilter {
+		f.preFilterNames[i] = pl.Name()
 	}
 	f.scoreIndex = map[string]int{}
 	for i, pl := range f.score {
@@ -358,8 +364,9 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 func (f *Framework) activeFilters(state *framework.CycleState) ([]framework.FilterPlugin, []int16) {
 	pls := make([]framework.FilterPlugin, 0, len(f.filter))
 	idx := make([]int16, 0, len(f.filter))
+	skipped := state.SkippedFilters(f.filterNames)
 	for i, pl := range f.filter {
-		if state.SkipFilter(pl.Name()) {
+		if skipped != nil && skipped[i] {
 			continue
 		}
 		pls = append(pls, pl)
@@ -372,8 +379,9 @@ func (f *Framework) activeFilters(state *framework.CycleState) ([]framework.Filt
 // stopping at the first non-Success; a status that is not a rejection
 // becomes an Error. The returned status names the plugin.
 func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	for _, pl := range f.filter {
-		if state.SkipFilter(pl.Name()) {
+	skipped := state.SkippedFilters(f.filterNames)
+	for i, pl := range f.filter {
+		if skipped != nil && skipped[i] {
 			continue
 		}
 		if s := pl.Filter(ctx, state, pod, node); !s.IsSuccess() {
@@ -389,9 +397,10 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.Cycle
 // RunPreFilterExtensionAddPod calls AddPod on every non-skipped PreFilter
 // plugin with extensions.
 func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *framework.CycleState, pod, toAdd *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	for _, pl := range f.preFilter {
+	skipped := state.SkippedFilters(f.preFilterNames)
+	for i, pl := range f.preFilter {
 		ext := pl.PreFilterExtensions()
-		if ext == nil || state.SkipFilter(pl.Name()) {
+		if ext == nil || skipped != nil && skipped[i] {
 			continue
 		}
 		if s := ext.AddPod(ctx, state, pod, toAdd, node); !s.IsSuccess() {
@@ -404,9 +413,10 @@ func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *fram
 // RunPreFilterExtensionRemovePod calls RemovePod on every non-skipped
 // PreFilter plugin with extensions.
 func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *framework.CycleState, pod, toRemove *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
-	for _, pl := range f.preFilter {
+	skipped := state.SkippedFilters(f.preFilterNames)
+	for i, pl := range f.preFilter {
 		ext := pl.PreFilterExtensions()
-		if ext == nil || state.SkipFilter(pl.Name()) {
+		if ext == nil || skipped != nil && skipped[i] {
 			continue
 		}
 		if s := ext.RemovePod(ctx, state, pod, toRemove, node); !s.IsSuccess() {

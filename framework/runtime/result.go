@@ -429,14 +429,37 @@ func (r *Result) NodeToStatus() *framework.NodeToStatus {
 		return framework.NewNodeToStatus(nil)
 	}
 	m := framework.NewNodeToStatus(r.Diagnosis.absent)
-	r.eachRejection(func(n *framework.NodeInfo, plugin string, s *framework.Status) {
+	m.Grow(len(r.rejections))
+	// Plugins often share one status among the nodes they reject; each
+	// shared status is named once.
+	type named struct {
+		from   *framework.Status
+		plugin string
+		to     *framework.Status
+	}
+	var seen [8]named
+	n, next := 0, 0
+	r.eachRejection(func(ni *framework.NodeInfo, plugin string, s *framework.Status) {
 		if s == nil {
 			return // the absent-node status applies, as in kube-scheduler
 		}
 		if s.Plugin() == "" && plugin != "" {
-			s = s.WithPlugin(plugin)
+			from := s
+			s = nil
+			for _, x := range seen[:n] {
+				if x.from == from && x.plugin == plugin {
+					s = x.to
+					break
+				}
+			}
+			if s == nil {
+				s = from.WithPlugin(plugin)
+				seen[next] = named{from, plugin, s}
+				next = (next + 1) % len(seen)
+				n = max(n, next)
+			}
 		}
-		m.Set(n.Name(), s)
+		m.SetNode(ni, s)
 	})
 	return m
 }

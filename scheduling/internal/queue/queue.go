@@ -96,7 +96,13 @@ type Queue struct {
 	// the pod or a cluster event lets them through.
 	Gate  func(*framework.PodInfo) *framework.Status
 	gated map[string]*QueuedPod
-	Seq   uint64
+	// leftoverTick is the leftover flush tick every pod in UnschedulableQ
+	// was last checked against, while leftoverChecked holds: the pods
+	// there are not stale at that tick, so Flush need not look again
+	// until the tick moves.
+	leftoverTick    time.Time
+	leftoverChecked bool
+	Seq             uint64
 	// Moves counts MoveAll calls; a pod that fails after a move that
 	// happened while it was in flight is retried instead of parked.
 	// events counts the cluster events reported (moving pods or not).
@@ -390,9 +396,18 @@ func (q *Queue) push(p *QueuedPod, where int) {
 		heap.Push(q.ErrorBackoffQ, p)
 	case Unschedulable:
 		q.UnschedulableQ[p.Key] = p
+		if q.leftoverChecked && q.stale(p, q.leftoverTick) {
+			q.leftoverChecked = false
+		}
 	case Gated:
 		q.gated[p.Key] = p
 	}
+}
+
+// stale reports whether p has waited in the unschedulable pool longer than
+// MaxInUnschedulablePods at the leftover flush tick.
+func (q *Queue) stale(p *QueuedPod, tick time.Time) bool {
+	return tick.Sub(p.Timestamp) > q.opts.MaxInUnschedulablePods
 }
 
 // Unlink removes the pod from whatever sub-queue holds it.
@@ -445,9 +460,12 @@ func (q *Queue) Flush(now time.Time) {
 		return
 	}
 	leftTick := q.lastTick(now, leftoverFlushPeriod, false)
+	if q.leftoverChecked && leftTick.Equal(q.leftoverTick) {
+		return
+	}
 	var stale []*QueuedPod
 	for _, p := range q.UnschedulableQ {
-		if leftTick.Sub(p.Timestamp) > q.opts.MaxInUnschedulablePods {
+		if q.stale(p, leftTick) {
 			stale = append(stale, p)
 		}
 	}
@@ -455,9 +473,18 @@ func (q *Queue) Flush(now time.Time) {
 		if len(stale) > 0 {
 			q.movePods(stale, &Event{ClusterEvent: framework.EventUnschedulableTimeout})
 		}
-		return
+	} else {
+		q.MoveToActiveOrBackoff(stale, tick)
 	}
-	q.MoveToActiveOrBackoff(stale, tick)
+	// The scan holds until the tick moves if no stale pod stayed behind;
+	// push clears it when a pod already stale at this tick comes in.
+	q.leftoverTick, q.leftoverChecked = leftTick, true
+	for _, p := range stale {
+		if p.Where == Unschedulable {
+			q.leftoverChecked = false
+			break
+		}
+	}
 }
 
 // MoveToActiveOrBackoff moves unschedulable pods (in queue-sequence order)
@@ -699,6 +726,7 @@ func (q *Queue) Revert() {
 	m := q.marks[len(q.marks)-1]
 	q.marks = q.marks[:len(q.marks)-1]
 	q.Seq, q.Moves, q.Events = m.seq, m.moves, m.events
+	q.leftoverChecked = false
 	if fs := q.flightSaved[len(q.flightSaved)-1]; fs != nil {
 		q.FlightEvents, q.flightBase, q.Flight = fs.events, fs.base, fs.flight
 	}

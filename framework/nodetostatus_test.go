@@ -1,0 +1,97 @@
+package framework_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	fw "github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"pgregory.net/rapid"
+)
+
+// TestNodeToStatusRecordedMatchesNames checks NodeToStatus recorded by
+// NodeInfo (SetNode, the runtime's way) against the same statuses recorded
+// by name: Get, Len and NodesWithCode answer alike whatever the order,
+// repeats, nodes of another snapshot, Set calls mixed in and absent
+// status.
+func TestNodeToStatusRecordedMatchesNames(t *testing.T) {
+	codes := []fw.Code{fw.Unschedulable, fw.UnschedulableAndUnresolvable, fw.Error}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 12).Draw(t, "nodes")
+		nodes := make([]*api.Node, n)
+		for i := range nodes {
+			nodes[i] = omTestNode(fmt.Sprintf("n%d", i))
+		}
+		snap := fw.MustSnapshot(nodes, nil)
+		other := fw.MustSnapshot(nodes, nil) // same names, other NodeInfos
+		var absent *fw.Status
+		if rapid.Bool().Draw(t, "absentUnschedulable") {
+			absent = fw.NewStatus(fw.Unschedulable, "absent")
+		}
+		got, want := fw.NewNodeToStatus(absent), fw.NewNodeToStatus(absent)
+		ops := rapid.IntRange(0, 20).Draw(t, "ops")
+		if n == 0 {
+			ops = 0
+		}
+		got.Grow(ops)
+		for i := 0; i < ops; i++ {
+			k := rapid.IntRange(0, n-1).Draw(t, "node")
+			st := fw.NewStatus(codes[rapid.IntRange(0, len(codes)-1).Draw(t, "code")], fmt.Sprintf("r%d", i))
+			switch rapid.IntRange(0, 5).Draw(t, "how") {
+			case 0:
+				got.Set(nodes[k].Name, st)
+			case 1:
+				got.SetNode(other.Nodes()[k], st)
+			default:
+				got.SetNode(snap.Nodes()[k], st)
+			}
+			want.Set(nodes[k].Name, st)
+		}
+		for _, code := range codes {
+			names := func(ns []*fw.NodeInfo) []string {
+				var out []string
+				for _, ni := range ns {
+					out = append(out, ni.Name())
+				}
+				return out
+			}
+			if d := cmp.Diff(names(want.NodesWithCode(snap, code)), names(got.NodesWithCode(snap, code))); d != "" {
+				t.Fatalf("NodesWithCode(%v) (-by name +by node):\n%s", code, d)
+			}
+		}
+		for _, nd := range nodes {
+			if g, w := got.Get(nd.Name), want.Get(nd.Name); g != w {
+				t.Fatalf("Get(%s) = %v, want %v", nd.Name, g, w)
+			}
+		}
+		if got.Len() != want.Len() {
+			t.Fatalf("Len = %d, want %d", got.Len(), want.Len())
+		}
+	})
+}
+
+// TestNodeToStatusNodesWithCodeOrder pins snapshot order for statuses
+// recorded out of order, the way a cycle starting mid-list records them.
+func TestNodeToStatusNodesWithCodeOrder(t *testing.T) {
+	var nodes []*api.Node
+	for _, name := range []string{"a", "b", "c", "d"} {
+		nodes = append(nodes, omTestNode(name))
+	}
+	snap := fw.MustSnapshot(nodes, nil)
+	m := fw.NewNodeToStatus(nil)
+	un := fw.NewStatus(fw.Unschedulable, "full")
+	for _, k := range []int{2, 3, 0} {
+		m.SetNode(snap.Nodes()[k], un)
+	}
+	var got []string
+	for _, ni := range m.NodesWithCode(snap, fw.Unschedulable) {
+		got = append(got, ni.Name())
+	}
+	if d := cmp.Diff([]string{"a", "c", "d"}, got); d != "" {
+		t.Fatalf("NodesWithCode (-want +got):\n%s", d)
+	}
+	if st := m.Get("b"); st.Code() != fw.UnschedulableAndUnresolvable {
+		t.Fatalf("Get(b) = %v, want the absent status", st)
+	}
+}

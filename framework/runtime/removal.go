@@ -1,0 +1,57 @@
+package runtime
+
+import "github.com/schedkit/schedkit/framework"
+
+// VictimRemovalFilter is an optional extension of Filter plugins for
+// preemption, whose dry run removes a node's lower-priority pods (from the
+// node and, through the PreFilter extensions' RemovePod, from the cycle
+// state) and filters the node again. VictimRemoval reports, for pod, how
+// the plugin's Filter verdict on a node can change under such removals:
+//   - unchanged: not at all, status included: the verdict reads nothing
+//     of the node's pods nor of what RemovePod changes;
+//   - keepsPass: a node that passes still passes.
+//
+// unchanged implies keepsPass.
+type VictimRemovalFilter interface {
+	framework.FilterPlugin
+	VictimRemoval(pod *framework.PodInfo) (unchanged, keepsPass bool)
+}
+
+// victimRemoval asks pl, or the plugin its Filter forwards to.
+func victimRemoval(pl framework.FilterPlugin, pod *framework.PodInfo) (unchanged, keepsPass bool) {
+	if v, ok := pl.(VictimRemovalFilter); ok {
+		return v.VictimRemoval(pod)
+	}
+	if fw, ok := pl.(framework.FilterForwarder); ok {
+		if v, ok := fw.FilterTarget().(VictimRemovalFilter); ok {
+			return v.VictimRemoval(pod)
+		}
+	}
+	return false, false
+}
+
+// RejectionsKeptByRemoval returns the Filter plugins (by name) whose
+// rejection of a node stays exactly the node's verdict when pods are
+// removed from it, for pod in the cycle of state: the plugin's own verdict
+// is unchanged by removals and every plugin filtering before it this cycle
+// (not skipped) keeps its pass. A node that Filter rejected with such a
+// plugin's status is rejected with the same status by a preemption dry run
+// that removes victims from it, so the dry run need not copy the node.
+// Plugins that do not implement VictimRemovalFilter promise nothing.
+func (f *Framework) RejectionsKeptByRemoval(state *framework.CycleState, pod *framework.PodInfo) []string {
+	skipped := state.SkippedFilters(f.filterNames)
+	var kept []string
+	for i, pl := range f.filter {
+		if skipped != nil && skipped[i] {
+			continue
+		}
+		unchanged, keepsPass := victimRemoval(pl, pod)
+		if unchanged {
+			kept = append(kept, pl.Name())
+		}
+		if !unchanged && !keepsPass {
+			break
+		}
+	}
+	return kept
+}
