@@ -271,28 +271,38 @@ func preemptCompilePDBs(pdbs []api.PodDisruptionBudget) []preemptPDB {
 func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *framework.CycleState, pod *framework.PodInfo,
 	m *framework.NodeToStatus, potential []*framework.NodeInfo, offset, num int) ([]preemptCandidate, []*framework.Status, error) {
 	type result struct {
-		cand   *preemptCandidate
-		status *framework.Status
+		cand     *preemptCandidate
+		status   *framework.Status
+		examined bool
 	}
 	fw := h.prof.fw
 	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
 	n := len(potential)
-	// A node whose victims would leave it rejected as the cycle found it
-	// (runtime.VictimRemovalFilter) is answered with the cycle's status,
-	// without a copy. m is read here, before the nodes are examined in
-	// parallel, and only for nodes with victims.
-	var known []*framework.Status
-	if kept := fw.RejectionsKeptByRemoval(state, pod); len(kept) > 0 && m != nil {
-		known = make([]*framework.Status, n)
-		for i, ni := range potential {
+	results := make([]result, n)
+	if m != nil {
+		// Nodes without victims, and nodes whose victims would leave them
+		// rejected as the cycle found them (runtime.VictimRemovalFilter),
+		// are answered here without a copy: m is read before the nodes
+		// are examined in parallel.
+		var kept []string
+		resolved := false
+		for i := range results {
+			ni := potential[(offset+i)%n]
 			if !pl.anyAllowed(ni, pod.Pod) {
-				known[i] = preemptNoVictims
-			} else if st := m.Get(ni.Name()); slices.Contains(kept, st.Plugin()) {
-				known[i] = st
+				results[i].status = preemptNoVictims
+				continue
+			}
+			if !resolved {
+				kept, resolved = fw.RejectionsKeptByRemoval(state, pod), true
+			}
+			if len(kept) == 0 {
+				continue
+			}
+			if st := m.Get(ni.Name()); slices.Contains(kept, st.Plugin()) {
+				results[i].status = st
 			}
 		}
 	}
-	results := make([]result, n)
 	var nonViolating, total atomic.Int64
 	nominated := func(node string) []*framework.PodInfo { return nil }
 	if !h.s.nominator.Empty() {
@@ -300,13 +310,12 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 	}
 	parallel.Ordered(fw.Parallelism(), n, parallel.ChunkSize(n, fw.Parallelism()), func(lo, hi int) bool {
 		for i := lo; i < hi; i++ {
+			results[i].examined = true
+			if results[i].status != nil {
+				continue
+			}
 			orig := potential[(offset+i)%n]
-			if known != nil {
-				if st := known[(offset+i)%n]; st != nil {
-					results[i].status = st
-					continue
-				}
-			} else if !pl.anyAllowed(orig, pod.Pod) {
+			if m == nil && !pl.anyAllowed(orig, pod.Pod) {
 				// What selectVictims would find, without copying the node
 				// and the cycle state.
 				results[i].status = preemptNoVictims
@@ -334,8 +343,8 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 	var errs []string
 	for i := 0; i < n; i++ {
 		r := results[i]
-		if r.cand == nil && r.status == nil {
-			break // not examined: the run stopped before
+		if !r.examined {
+			break // the run stopped before
 		}
 		if r.cand != nil {
 			if r.cand.pdbViolations == 0 {

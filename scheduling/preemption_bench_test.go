@@ -11,14 +11,19 @@ import (
 )
 
 // BenchmarkPreemptionDryRun is DefaultPreemption's candidate search, with
-// kube's default profile's filters, on a
-// full cluster (every node 16 pods of 500m/1Gi on 8 cpu, their priorities
-// 0, 100 and 200 mixed differently on each node), from a different start
-// node each run: "victims" is a preemptor of priority 150 needing 1 cpu,
-// which finds candidates on every node and stops at kube's candidate count
-// (10 % of the nodes, at least 100); "none" is a preemptor of priority 0,
-// which has no victim anywhere and examines every node, as every failed
-// attempt of an ordinary pod does on an overloaded cluster.
+// kube's default profile's filters, on a full cluster (every node 16 pods
+// of 500m/1Gi on 8 cpu, their priorities 0, 100 and 200 mixed differently
+// on each node), from a different start node each run, given the filter
+// statuses the cycle found: "victims" is a preemptor of priority 150
+// needing 1 cpu, which finds candidates on every node and stops at kube's
+// candidate count (10 % of the nodes, at least 100); "none" is a preemptor
+// of priority 0, which has no victim anywhere and examines every node, as
+// every failed attempt of an ordinary pod does on an overloaded cluster;
+// "kept" is a preemptor of priority 150 that fits every node but for a
+// filter after the default ones that rejects every node whatever its pods
+// (as LoadAware's usage thresholds do), so that no node is a candidate,
+// and says so (runtime.VictimRemovalFilter); "gated" is the same with a
+// filter that does not, so that every node is dry-run, as kube does.
 func BenchmarkPreemptionDryRun(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		var nodes []*api.Node
@@ -34,16 +39,46 @@ func BenchmarkPreemptionDryRun(b *testing.B) {
 		for _, c := range []struct {
 			name string
 			prio int32
-		}{{"victims", 150}, {"none", 0}} {
+			gate framework.Plugin
+		}{{"victims", 150, nil}, {"none", 0, nil}, {"kept", 150, promisingHotGate{}}, {"gated", 150, hotGate{}}} {
 			b.Run(fmt.Sprintf("%s/nodes=%d", c.name, n), func(b *testing.B) {
-				e := newPPEnvWith(b, framework.DefaultKubeVersion, NewDefaultRegistry(), DefaultProfile(), nodes, pods, nil, ppPod("preemptor").Priority(c.prio).Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj())
+				reg, prof := NewDefaultRegistry(), DefaultProfile()
+				if c.gate != nil {
+					if err := reg.Register("HotGate", func(any, framework.Handle) (framework.Plugin, error) { return c.gate, nil }); err != nil {
+						b.Fatal(err)
+					}
+					prof.Filter = append(prof.Filter, "HotGate")
+				}
+				gated := nodes
+				if c.gate != nil {
+					gated = nil
+					for _, nd := range nodes {
+						hot := *nd
+						hot.Labels = map[string]string{"hot": "true"}
+						gated = append(gated, &hot)
+					}
+				}
+				req := map[string]string{"cpu": "1", "memory": "1Gi"}
+				if c.gate != nil {
+					req = map[string]string{"memory": "1Gi"} // fits: the gate is the node's only rejection
+				}
+				e := newPPEnvWith(b, framework.DefaultKubeVersion, reg, prof, gated, pods, nil, ppPod("preemptor").Priority(c.prio).Req(req).Obj())
 				h, _ := handleFrom(e.state)
 				all := e.state.Snapshot().Nodes()
+				statuses := make([]*framework.Status, len(all))
+				for i, ni := range all {
+					statuses[i] = h.prof.fw.RunFilterPlugins(context.Background(), e.state, e.pi, ni)
+				}
 				num := e.pl.numCandidates(len(all))
 				i := 0
 				for b.Loop() {
-					cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, nil, all, i%len(all), num)
-					if err != nil || (c.prio > 0) != (len(cands) > 0) {
+					m := framework.NewNodeToStatus(nil)
+					m.Grow(len(all))
+					for k, ni := range all {
+						m.SetNode(ni, statuses[k])
+					}
+					cands, _, err := e.pl.dryRun(context.Background(), h, e.state, e.pi, m, all, i%len(all), num)
+					if err != nil || (c.prio > 0 && c.gate == nil) != (len(cands) > 0) {
 						b.Fatalf("%d candidates, error %v", len(cands), err)
 					}
 					i += 7

@@ -67,8 +67,10 @@ type Framework struct {
 	filterNames []string // filterNames[i] is filter[i].Name()
 	// preFilterNames[i] is preFilter[i].Name().
 	preFilterNames []string
-	scoreIndex     map[string]int
-	scratch        sync.Pool
+	// removal[i] is filter[i]'s VictimRemovalFilter, if it has one.
+	removal    []VictimRemovalFilter
+	scoreIndex map[string]int
+	scratch    sync.Pool
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
 	batch sync.Pool
 	// sign caches the plugins that sign pods (signature.go).
@@ -210,9 +212,11 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	}
 	f.filterIndex = map[string]int{}
 	f.filterNames = make([]string, len(f.filter))
+	f.removal = make([]VictimRemovalFilter, len(f.filter))
 	for i, pl := range f.filter {
 		f.filterIndex[pl.Name()] = i
 		f.filterNames[i] = pl.Name()
+		f.removal[i] = victimRemovalOf(pl)
 	}
 	f.preFilterNames = make([]string, len(f.preFilter))
 	for i, pl := range f.preFilter {

@@ -17,17 +17,18 @@ type VictimRemovalFilter interface {
 	VictimRemoval(pod *framework.PodInfo) (unchanged, keepsPass bool)
 }
 
-// victimRemoval asks pl, or the plugin its Filter forwards to.
-func victimRemoval(pl framework.FilterPlugin, pod *framework.PodInfo) (unchanged, keepsPass bool) {
+// victimRemovalOf returns the VictimRemovalFilter behind pl: pl itself or
+// the plugin its Filter forwards to (nil when neither implements it).
+func victimRemovalOf(pl framework.FilterPlugin) VictimRemovalFilter {
 	if v, ok := pl.(VictimRemovalFilter); ok {
-		return v.VictimRemoval(pod)
+		return v
 	}
 	if fw, ok := pl.(framework.FilterForwarder); ok {
 		if v, ok := fw.FilterTarget().(VictimRemovalFilter); ok {
-			return v.VictimRemoval(pod)
+			return v
 		}
 	}
-	return false, false
+	return nil
 }
 
 // RejectionsKeptByRemoval returns the Filter plugins (by name) whose
@@ -45,7 +46,10 @@ func (f *Framework) RejectionsKeptByRemoval(state *framework.CycleState, pod *fr
 		if skipped != nil && skipped[i] {
 			continue
 		}
-		unchanged, keepsPass := victimRemoval(pl, pod)
+		unchanged, keepsPass := false, false
+		if r := f.removal[i]; r != nil {
+			unchanged, keepsPass = r.VictimRemoval(pod)
+		}
 		if unchanged {
 			kept = append(kept, pl.Name())
 		}
