@@ -426,7 +426,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 			return inner(lo, hi)
 		}
 	}
-	end := parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
+	var end int
+	if f.parallelism <= 1 && want < n {
+		end = sequentialUntil(n, &found, stop, check)
+	} else {
+		end = parallel.Ordered(f.parallelism, n, f.chunkSize(n, want), check)
+	}
 	bs.dirty = false
 	sc.written = end // positions past end were never filtered
 
@@ -528,6 +533,32 @@ func (d *diagnosisNames) mergeInto(diag *Diagnosis) {
 // that per-call costs (reading plugin state, hoisting) vanish, small enough
 // that a chunk's NodeInfos stay in cache from one plugin to the next.
 const seqChunk = 512
+
+// sequentialUntil runs check over consecutive chunks of [0, n) on the
+// caller's goroutine until it returns true, and returns the end of the
+// processed prefix, as parallel.Ordered does with one worker. Each chunk is
+// the number of nodes expected to bring found to stop at the share of
+// feasible nodes seen so far (at least 8, at most seqChunk): a loop that
+// stops early evaluates few nodes past the stop in few chunks, where
+// chunks of a fixed size pay per-chunk costs (each plugin's call) many
+// times. Results do not depend on the chunks.
+func sequentialUntil(n int, found *atomic.Int64, stop int64, check func(lo, hi int) bool) int {
+	lo := 0
+	for lo < n {
+		need := stop - found.Load()
+		size := need
+		if f := found.Load(); f > 0 && lo > 0 {
+			size = (need*int64(lo) + f - 1) / f
+		}
+		size = min(max(size, 8), seqChunk, int64(n-lo))
+		hi := lo + int(size)
+		if check(lo, hi) {
+			return hi
+		}
+		lo = hi
+	}
+	return n
+}
 
 // chunkSize is the chunk of a loop over n nodes that needs want of them:
 // kube-scheduler's chunking when parallel or stopping early (a larger

@@ -1,13 +1,18 @@
 package runtime
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/framework"
+	"pgregory.net/rapid"
 )
 
 // TestFilterStopsAtKPlusOneFeasible reproduces kube-scheduler v1.36's
@@ -78,4 +83,88 @@ func TestFilterStopsAtKPlusOneFeasible(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPropSamplingMatchesNodeByNode checks the stopping filter loop (one
+// worker: chunks sized to the feasible nodes still needed; four workers:
+// kube's fixed chunks) against kube's node-by-node rule on clusters large
+// enough to take several chunks: from the start index, the feasible nodes
+// before the (k+1)-th, the nodes evaluated up to it, and a filter error
+// before it failing the cycle.
+func TestPropSamplingMatchesNodeByNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 1500).Draw(t, "nodes")
+		fit := rapid.Float64Range(0, 1).Draw(t, "fit")
+		errAt := -1
+		if rapid.IntRange(0, 4).Draw(t, "withError") == 0 {
+			errAt = rapid.IntRange(0, n-1).Draw(t, "errAt")
+		}
+		seed := rapid.Uint64().Draw(t, "seed")
+		rng := rand.New(rand.NewPCG(seed, 1))
+		verdict := make([]byte, n)
+		for i := range verdict {
+			verdict[i] = '.'
+			if rng.Float64() >= fit {
+				verdict[i] = 'x'
+			}
+		}
+		if errAt >= 0 {
+			verdict[errAt] = 'E'
+		}
+		k := rapid.IntRange(1, n).Draw(t, "k")
+		start := rapid.IntRange(0, n-1).Draw(t, "start")
+		// kube's rule, node by node.
+		var want []string
+		evaluated, failed := 0, false
+		for p := 0; p < n; p++ {
+			i := (start + p) % n
+			if verdict[i] == 'E' {
+				failed = true
+				break
+			}
+			if verdict[i] == '.' {
+				if len(want) == k {
+					break
+				}
+				want = append(want, fmt.Sprintf("n%d", i))
+			}
+			evaluated++
+		}
+		a := &fake{name: "A", filter: func(nd *framework.NodeInfo) *framework.Status {
+			switch verdict[nodeNum(nd)] {
+			case 'x':
+				return framework.NewStatus(framework.Unschedulable, "no")
+			case 'E':
+				return framework.AsStatus(errors.New("broke"))
+			}
+			return nil
+		}}
+		s := &fake{name: "S", score: func(*framework.NodeInfo) (int64, *framework.Status) { return 1, nil }}
+		snap := framework.MustSnapshot(testNodes(n), nil)
+		for _, par := range []int{1, 4} {
+			f, err := NewFramework(registryOf(a, s), framework.Profile{Filter: []string{"A"}, Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithParallelism(par))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: k, StartIndex: start})
+			if failed {
+				if err == nil || !strings.Contains(err.Error(), "broke") {
+					t.Fatalf("parallelism %d: err = %v, want the filter's error", par, err)
+				}
+				continue
+			}
+			if err != nil && len(want) > 0 {
+				t.Fatalf("parallelism %d: %v", par, err)
+			}
+			got := names(res.FeasibleNodes())
+			slices.Sort(got)
+			slices.Sort(want)
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("parallelism %d: feasible (-want +got):\n%s", par, d)
+			}
+			if res.EvaluatedNodes() != evaluated {
+				t.Fatalf("parallelism %d: evaluated %d, want %d", par, res.EvaluatedNodes(), evaluated)
+			}
+		}
+	})
 }

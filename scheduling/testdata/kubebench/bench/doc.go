@@ -15,8 +15,8 @@
 // the scheduling snapshot and the scheduling queue (the pod nominator).
 // The profile is kube's default configuration (v1 defaults, converted as
 // kube-scheduler loads its configuration) with the multiPoint plugins
-// schedkit's default profile lacks left out: DynamicResources and
-// NodeDeclaredFeatures (-show-plugins prints the result; -profile
+// schedkit's default profile lacks left out: NodeDeclaredFeatures
+// (-show-plugins prints the result; -profile
 // novolume also leaves out the four volume plugins on both sides).
 // Parallelism is 1; percentageOfNodesToScore is 100, or kube's adaptive
 // default with -sampled. Nodes and existing pods go into the cache with

@@ -37,8 +37,8 @@ import (
 
 // Profiles: the plugins of schedkit's default profile (kube's default
 // multiPoint set without the plugins schedkit does not model:
-// DynamicResources, NodeDeclaredFeatures, and any other plugin a default
-// feature gate adds), or the same without the four volume plugins.
+// NodeDeclaredFeatures, and any other plugin a default feature gate
+// adds), or the same without the four volume plugins.
 const (
 	profileDefault  = "default"
 	profileNoVolume = "novolume"
@@ -50,7 +50,7 @@ var schedkitPlugins = []string{
 	names.SchedulingGates, names.PrioritySort, names.NodeUnschedulable, names.NodeName, names.TaintToleration,
 	names.NodeAffinity, names.NodePorts, names.NodeResourcesFit, names.VolumeRestrictions, names.NodeVolumeLimits,
 	names.VolumeBinding, names.VolumeZone, names.PodTopologySpread, names.InterPodAffinity, names.DefaultPreemption,
-	names.NodeResourcesBalancedAllocation, names.ImageLocality, names.DefaultBinder,
+	names.DynamicResources, names.NodeResourcesBalancedAllocation, names.ImageLocality, names.DefaultBinder,
 }
 
 var volumePlugins = []string{names.VolumeRestrictions, names.NodeVolumeLimits, names.VolumeBinding, names.VolumeZone}
