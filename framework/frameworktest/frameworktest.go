@@ -10,9 +10,10 @@
 // (framework.IncrementalPreFilterPlugin,
 // framework.IncrementalPreScorePlugin), node-local verdicts
 // (framework.NodeLocalPlugin), pod signatures (framework.SignPlugin,
-// framework.SignRefuser), and a PreFilter that reads the snapshot's
+// framework.SignRefuser), a PreFilter that reads the snapshot's
 // indexes when told its nodes are the snapshot's own list
-// (framework.CycleState.AllNodes). Each is a promise that the cycle decides number
+// (framework.CycleState.AllNodes), and what removing pods does to a
+// Filter verdict (runtime.VictimRemovalFilter, for preemption). Each is a promise that the cycle decides number
 // for number as with the plain form. Run checks every one of those the
 // plugin implements, and only those, in the manner of cluster-autoscaler's
 // one test table run against its plain and optimized snapshots:
@@ -39,6 +40,9 @@
 //   - node-local: when NodeLocal(pod) holds, a state written before pods
 //     were added elsewhere gives the verdicts and raw scores a fresh state
 //     gives, and a node whose Generation did not move keeps its verdict;
+//   - victim removal: with some of a node's pods removed (and RemovePod
+//     run), a verdict said to be unchanged is the same, and a pass said to
+//     be kept stays a pass;
 //   - signatures: RefusesSign agrees with SignPod; a renamed copy of the
 //     pod that signs alike gets the same verdicts and scores, and the
 //     cluster's other pods of its namespace, unbound, that sign alike get
@@ -261,6 +265,7 @@ func check(t *rapid.T, cov *coverage, c Case) {
 	if isFilter {
 		checkAllNodesPreFilter(t, cov, fp, snap, pod, c.Pods)
 		checkBatchFilter(t, cov, fp, snap, pod, lists, c.Pods)
+		checkVictimRemoval(t, cov, fp, snap, pod)
 	}
 	if isScore {
 		checkBatchScore(t, cov, sp, snap, pod, lists)
