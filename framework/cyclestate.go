@@ -82,7 +82,23 @@ func (c *CycleState) Write(key StateKey, val StateData) {
 		c.entries.Store(&c.firstList)
 		return
 	}
-	next := make([]stateEntry, 0, len(old)+1)
+	replaces := false
+	for _, e := range old {
+		if e.key == key {
+			replaces = true
+			break
+		}
+	}
+	if !replaces && len(old) > 1 {
+		// A new key goes after the list's end, in place when its array
+		// has room: a reader of the current list sees only its length,
+		// and no entry it can see changes. The array grows by doubling,
+		// so a cycle's writes copy it a few times, not once per write.
+		next := append(old, stateEntry{key, val})
+		c.entries.Store(&next)
+		return
+	}
+	next := make([]stateEntry, 0, max(len(old)+1, 4))
 	for _, e := range old {
 		if e.key != key {
 			next = append(next, e)

@@ -2,9 +2,12 @@ package framework
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 func TestCycleState(t *testing.T) {
@@ -122,4 +125,80 @@ func TestCycleStateSkippedFiltersFollowsSkipSet(t *testing.T) {
 	if got := c.SkippedFilters(filters); !slices.Equal(got, []bool{false, true}) {
 		t.Fatalf("after a new skip set: %v", got)
 	}
+}
+
+// TestPropCycleStateMatchesMap holds CycleState to a map under random
+// writes (new keys and replacements), deletes, clones and releases of
+// replaced values, with readers scanning the list concurrently (-race):
+// every read gives the last value written, a clone keeps its own values,
+// and a list read before a write still holds what it held.
+func TestPropCycleStateMatchesMap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cs := NewCycleState()
+		model := map[StateKey]int{}
+		var clones []*CycleState
+		var cloneModels []map[StateKey]int
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() { // a concurrent reader: every value it finds is one written
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if p := cs.entries.Load(); p != nil {
+					for _, e := range *p {
+						if v, ok := e.data.(*intState); !ok || len(v.v) != 1 {
+							t.Errorf("reader found %v under %s", e.data, e.key)
+						}
+					}
+				}
+			}
+		}()
+		defer func() { close(stop); <-done }()
+		for i := range rapid.IntRange(1, 60).Draw(t, "ops") {
+			key := StateKey("k" + strconv.Itoa(rapid.IntRange(0, 9).Draw(t, "key")))
+			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			case 0:
+				cs.Delete(key)
+				delete(model, key)
+			case 1:
+				clones = append(clones, cs.Clone())
+				cloneModels = append(cloneModels, maps.Clone(model))
+			case 2:
+				before := cs.entries.Load()
+				var kept []stateEntry
+				if before != nil {
+					kept = slices.Clone(*before)
+				}
+				cs.Write(key, &intState{v: []int{i}})
+				model[key] = i
+				if before != nil && !slices.EqualFunc(kept, *before, func(a, b stateEntry) bool { return a.key == b.key && a.data == b.data }) {
+					t.Fatalf("a write changed the list read before it")
+				}
+			default:
+				cs.Write(key, &intState{v: []int{i}})
+				model[key] = i
+			}
+			check := func(what string, c *CycleState, m map[StateKey]int) {
+				for k := range 10 {
+					key := StateKey("k" + strconv.Itoa(k))
+					v, err := c.Read(key)
+					want, ok := m[key]
+					switch {
+					case !ok && !errors.Is(err, ErrNotFound):
+						t.Fatalf("%s: %s = %v, %v; want not found", what, key, v, err)
+					case ok && (err != nil || v.(*intState).v[0] != want):
+						t.Fatalf("%s: %s = %v, %v; want %d", what, key, v, err, want)
+					}
+				}
+			}
+			check("state", cs, model)
+			for j, c := range clones {
+				check("clone "+strconv.Itoa(j), c, cloneModels[j])
+			}
+		}
+	})
 }
