@@ -677,8 +677,13 @@ func (pl *DynamicResources) ScoreBatchBounds(ctx context.Context, cs *framework.
 	return lo, hi, nil
 }
 
-// NormalizeScoreBatch is NormalizeScore on a row of scores.
-func (pl *DynamicResources) NormalizeScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+// NormalizeScoreBatch is NormalizeScore on a row of scores. A pod without
+// claims scored 0 everywhere, which normalizes to 0: the row is left as it
+// is without reading it.
+func (pl *DynamicResources) NormalizeScoreBatch(_ context.Context, cs *framework.CycleState, pi *framework.PodInfo, _ []*framework.NodeInfo, scores []int64) *framework.Status {
+	if s, err := pl.stateAfterPreFilter(cs, pi); err == nil && s.empty() {
+		return nil
+	}
 	var top int64
 	for _, v := range scores {
 		top = max(top, v)
