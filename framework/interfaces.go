@@ -94,7 +94,7 @@ type PreFilterPlugin interface {
 	Plugin
 	PreFilter(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo) (*PreFilterResult, *Status)
 	// PreFilterExtensions returns the incremental AddPod/RemovePod hooks, or
-	// nil.
+	// nil. A Framework reads it once, when it builds the profile.
 	PreFilterExtensions() PreFilterExtensions
 }
 

@@ -403,6 +403,10 @@ func TestHostPorts(t *testing.T) {
 	if got := fw.MustPodInfo(omPod(nil)).HostPorts(); len(got) != 0 {
 		t.Errorf("HostPorts of an empty pod = %v", got)
 	}
+	// A PodInfo built without NewPodInfo looks at the pod too.
+	if diff := cmp.Diff(want, (&fw.PodInfo{Pod: pod}).HostPorts()); diff != "" {
+		t.Errorf("HostPorts of a PodInfo literal (-want +got):\n%s", diff)
+	}
 }
 
 // TestPropNodeInfoAddRemoveRestores: adding any pods and then removing all

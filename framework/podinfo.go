@@ -49,6 +49,9 @@ type PodInfo struct {
 	// specRequests are the requests of the spec alone when the status makes
 	// Requests differ from them; nil otherwise.
 	specRequests *resource.Vector
+	// noHostPorts: NewPodInfo found no host port, so HostPorts is nil
+	// without looking (a PodInfo built otherwise looks).
+	noHostPorts bool
 
 	RequiredAffinityTerms      []AffinityTerm
 	RequiredAntiAffinityTerms  []AffinityTerm
@@ -71,6 +74,7 @@ func (v KubeVersion) NewPodInfo(pod *api.Pod) (*PodInfo, error) {
 		return nil, err
 	}
 	pi := &PodInfo{Pod: pod}
+	pi.noHostPorts = len(pi.HostPorts()) == 0
 	if rule := v.StatusRule(); api.StatusAffectsRequests(pod, rule) {
 		opts := api.RequestOptions{UseStatusResources: true, StatusRule: rule}
 		pi.Requests = resource.VectorFrom(api.PodRequests(pod, opts))
@@ -194,6 +198,9 @@ func NewAffinityTerm(pod *api.Pod, term *api.PodAffinityTerm) (AffinityTerm, err
 // HostPorts returns the host ports the pod binds: those of its containers
 // and of its restartable (sidecar) init containers.
 func (pi *PodInfo) HostPorts() []api.ContainerPort {
+	if pi.noHostPorts {
+		return nil
+	}
 	pod := pi.Pod
 	var ports []api.ContainerPort
 	for i := range pod.Spec.InitContainers {

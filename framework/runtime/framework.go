@@ -68,7 +68,10 @@ type Framework struct {
 	// preFilterNames[i] is preFilter[i].Name().
 	preFilterNames []string
 	// removal[i] is filter[i]'s VictimRemovalFilter, if it has one.
-	removal    []VictimRemovalFilter
+	removal []VictimRemovalFilter
+	// extensions are the PreFilter plugins' non-nil PreFilterExtensions,
+	// read once, with the plugin's index in preFilter.
+	extensions []preFilterExtension
 	scoreIndex map[string]int
 	scratch    sync.Pool
 	// batch pools the runner's plugin-by-plugin buffers (batchScratch).
@@ -221,6 +224,9 @@ func NewFramework(registry *framework.Registry, p framework.Profile, opts ...Opt
 	f.preFilterNames = make([]string, len(f.preFilter))
 	for i, pl := range f.preFilter {
 		f.preFilterNames[i] = pl.Name()
+		if ext := pl.PreFilterExtensions(); ext != nil {
+			f.extensions = append(f.extensions, preFilterExtension{i, ext})
+		}
 	}
 	f.scoreIndex = map[string]int{}
 	for i, pl := range f.score {
@@ -398,17 +404,27 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.Cycle
 	return nil
 }
 
+// preFilterExtension is a PreFilter plugin's PreFilterExtensions, with
+// the plugin's index in Framework.preFilter.
+type preFilterExtension struct {
+	i   int
+	ext framework.PreFilterExtensions
+}
+
 // RunPreFilterExtensionAddPod calls AddPod on every non-skipped PreFilter
 // plugin with extensions.
 func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *framework.CycleState, pod, toAdd *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	if len(f.extensions) == 0 {
+		return nil
+	}
 	skipped := state.SkippedFilters(f.preFilterNames)
-	for i, pl := range f.preFilter {
-		ext := pl.PreFilterExtensions()
-		if ext == nil || skipped != nil && skipped[i] {
+	for _, e := range f.extensions {
+		if skipped != nil && skipped[e.i] {
 			continue
 		}
-		if s := ext.AddPod(ctx, state, pod, toAdd, node); !s.IsSuccess() {
-			return framework.AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		if s := e.ext.AddPod(ctx, state, pod, toAdd, node); !s.IsSuccess() {
+			name := f.preFilterNames[e.i]
+			return framework.AsStatus(fmt.Errorf("running AddPod on PreFilter plugin %q: %w", name, s.ErrOrCode())).WithPlugin(name)
 		}
 	}
 	return nil
@@ -417,14 +433,17 @@ func (f *Framework) RunPreFilterExtensionAddPod(ctx context.Context, state *fram
 // RunPreFilterExtensionRemovePod calls RemovePod on every non-skipped
 // PreFilter plugin with extensions.
 func (f *Framework) RunPreFilterExtensionRemovePod(ctx context.Context, state *framework.CycleState, pod, toRemove *framework.PodInfo, node *framework.NodeInfo) *framework.Status {
+	if len(f.extensions) == 0 {
+		return nil
+	}
 	skipped := state.SkippedFilters(f.preFilterNames)
-	for i, pl := range f.preFilter {
-		ext := pl.PreFilterExtensions()
-		if ext == nil || skipped != nil && skipped[i] {
+	for _, e := range f.extensions {
+		if skipped != nil && skipped[e.i] {
 			continue
 		}
-		if s := ext.RemovePod(ctx, state, pod, toRemove, node); !s.IsSuccess() {
-			return framework.AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", pl.Name(), s.ErrOrCode())).WithPlugin(pl.Name())
+		if s := e.ext.RemovePod(ctx, state, pod, toRemove, node); !s.IsSuccess() {
+			name := f.preFilterNames[e.i]
+			return framework.AsStatus(fmt.Errorf("running RemovePod on PreFilter plugin %q: %w", name, s.ErrOrCode())).WithPlugin(name)
 		}
 	}
 	return nil
