@@ -3,6 +3,8 @@ package framework
 import (
 	"context"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
@@ -145,18 +147,22 @@ type PostFilterResult struct {
 }
 
 // NodeToStatus holds the filter status of every rejected node, plus the
-// status of nodes not listed (excluded by a PreFilterResult).
+// status of nodes not listed (excluded by a PreFilterResult). Like a map,
+// it may be read by several goroutines at once but not written while read.
 type NodeToStatus struct {
 	absent *Status
 	// nodes are the statuses recorded with SetNode, in order; statuses
 	// holds Set's and, once a lookup needs them, nodes' (indexed counts
-	// how many of nodes it holds). A failed cycle records every rejected
-	// node, while most PostFilter plugins read a few or none: the index is
-	// built only when asked for.
+	// how many of nodes it holds; current says none is missing). A failed
+	// cycle records every rejected node, while most PostFilter plugins
+	// read a few or none: the index is built only when asked for, once,
+	// under mu, by the first reader.
 	nodes    []nodeStatus
 	statuses map[string]*Status
 	indexed  int
 	byName   bool // Set was called
+	current  atomic.Bool
+	mu       sync.Mutex
 }
 
 type nodeStatus struct {
@@ -179,10 +185,16 @@ func (m *NodeToStatus) Grow(n int) { m.nodes = slices.Grow(m.nodes, n) }
 // SetNode records node's status, as Set(node.Name(), s) does.
 func (m *NodeToStatus) SetNode(node *NodeInfo, s *Status) {
 	m.nodes = append(m.nodes, nodeStatus{node, s})
+	m.current.Store(false)
 }
 
 // index brings statuses up to date with nodes.
 func (m *NodeToStatus) index() {
+	if m.current.Load() {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.statuses == nil {
 		m.statuses = make(map[string]*Status, len(m.nodes)-m.indexed)
 	}
@@ -190,6 +202,7 @@ func (m *NodeToStatus) index() {
 		m.statuses[x.node.Name()] = x.s
 	}
 	m.indexed = len(m.nodes)
+	m.current.Store(true)
 }
 
 // Set records node's status.

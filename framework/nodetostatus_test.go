@@ -2,6 +2,7 @@ package framework_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -94,4 +95,35 @@ func TestNodeToStatusNodesWithCodeOrder(t *testing.T) {
 	if st := m.Get("b"); st.Code() != fw.UnschedulableAndUnresolvable {
 		t.Fatalf("Get(b) = %v, want the absent status", st)
 	}
+}
+
+// TestNodeToStatusConcurrentReads: readers on several goroutines, the
+// first of which builds the index, all see every status (-race).
+func TestNodeToStatusConcurrentReads(t *testing.T) {
+	var nodes []*api.Node
+	for i := range 50 {
+		nodes = append(nodes, omTestNode(fmt.Sprintf("n%d", i)))
+	}
+	snap := fw.MustSnapshot(nodes, nil)
+	m := fw.NewNodeToStatus(nil)
+	st := fw.NewStatus(fw.Unschedulable, "full")
+	for _, ni := range snap.Nodes() {
+		m.SetNode(ni, st)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, nd := range nodes {
+				if got := m.Get(nd.Name); got != st {
+					t.Errorf("Get(%s) = %v", nd.Name, got)
+				}
+			}
+			if m.Len() != len(nodes) {
+				t.Errorf("Len = %d", m.Len())
+			}
+		}()
+	}
+	wg.Wait()
 }
