@@ -157,7 +157,9 @@ func (p *LoadAware) PreFilter(_ context.Context, cs *framework.CycleState, pod *
 func (p *LoadAware) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // VictimRemoval reports that removing pods from a node leaves the verdict
-// unchanged (the verdict reads the node's metrics and the plugin's own estimates, which a dry run's removals do not change; runtime.VictimRemovalFilter).
+// unchanged (the verdict reads the node's metrics and the plugin's own
+// estimates, which a dry run's removals do not change;
+// runtime.VictimRemovalFilter).
 func (p *LoadAware) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) { return true, true }
 
 // Filter checks one node; see LoadAware.

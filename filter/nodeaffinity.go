@@ -123,7 +123,8 @@ func (pl *NodeAffinity) PreFilter(_ context.Context, state *framework.CycleState
 func (pl *NodeAffinity) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // VictimRemoval reports that removing pods from a node leaves the verdict
-// unchanged (the verdict reads the node's labels and fields alone; runtime.VictimRemovalFilter).
+// unchanged (the verdict reads the node's labels and fields alone;
+// runtime.VictimRemovalFilter).
 func (pl *NodeAffinity) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
 	return true, true
 }

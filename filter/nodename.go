@@ -71,7 +71,8 @@ func NewNodeName(args any, h framework.Handle) (framework.Plugin, error) {
 func (pl *NodeName) Name() string { return config.NodeNameName }
 
 // VictimRemoval reports that removing pods from a node leaves the verdict
-// unchanged (the verdict reads the node's name alone; runtime.VictimRemovalFilter).
+// unchanged (the verdict reads the node's name alone;
+// runtime.VictimRemovalFilter).
 func (pl *NodeName) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) { return true, true }
 
 // Filter rejects node unless the pod names no node or names this one.

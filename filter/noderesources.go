@@ -178,7 +178,8 @@ func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleS
 func (pl *NodeResourcesFit) PreFilterExtensions() framework.PreFilterExtensions { return nil }
 
 // VictimRemoval reports that removing pods from a node keeps a pass
-// (removing pods only lowers the node's requests and pod count; runtime.VictimRemovalFilter).
+// (removing pods only lowers the node's requests and pod count;
+// runtime.VictimRemovalFilter).
 func (pl *NodeResourcesFit) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
 	return false, true
 }

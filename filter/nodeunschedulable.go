@@ -59,7 +59,8 @@ func NewNodeUnschedulable(args any, h framework.Handle) (framework.Plugin, error
 func (pl *NodeUnschedulable) Name() string { return config.NodeUnschedulableName }
 
 // VictimRemoval reports that removing pods from a node leaves the verdict
-// unchanged (the verdict reads the node's spec alone; runtime.VictimRemovalFilter).
+// unchanged (the verdict reads the node's spec alone;
+// runtime.VictimRemovalFilter).
 func (pl *NodeUnschedulable) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
 	return true, true
 }

@@ -46,7 +46,8 @@ func NewTaintToleration(args any, h framework.Handle) (framework.Plugin, error) 
 func (pl *TaintToleration) Name() string { return config.TaintTolerationName }
 
 // VictimRemoval reports that removing pods from a node leaves the verdict
-// unchanged (the verdict reads the node's taints alone; runtime.VictimRemovalFilter).
+// unchanged (the verdict reads the node's taints alone;
+// runtime.VictimRemovalFilter).
 func (pl *TaintToleration) VictimRemoval(*framework.PodInfo) (unchanged, keepsPass bool) {
 	return true, true
 }
