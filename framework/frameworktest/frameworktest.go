@@ -13,8 +13,9 @@
 // framework.SignRefuser), a PreFilter that reads the snapshot's
 // indexes when told its nodes are the snapshot's own list
 // (framework.CycleState.AllNodes), and what removing pods does to a
-// Filter verdict (runtime.VictimRemovalFilter, for preemption). Each is a promise that the cycle decides number
-// for number as with the plain form. Run checks every one of those the
+// Filter verdict (runtime.VictimRemovalFilter, for preemption). Each is a
+// promise that the cycle decides number for number as with the plain
+// form. Run checks every one of those the
 // plugin implements, and only those, in the manner of cluster-autoscaler's
 // one test table run against its plain and optimized snapshots:
 //
