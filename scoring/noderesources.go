@@ -277,16 +277,27 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 }
 
 // nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows divides
-// itself: below it, (alloc − used)·100 cannot overflow.
-const nrfLeastRowsMax = 1 << 56
+// itself: below it, (alloc − used)·100 is exact in a float64 and so is
+// the quotient's floor (leastFraction).
+const nrfLeastRowsMax = 1 << 46
+
+// leastFraction is ⌊free·MaxNodeScore / alloc⌋ for 0 ≤ free ≤ alloc and
+// 0 < alloc < nrfLeastRowsMax, by a float64 division, which costs a
+// fraction of an integer one. It is exact: x = free·100 < 2⁵³ and alloc
+// are exact floats; the quotient t = x/alloc lies in [0, 100], where the
+// rounding error is at most half an ulp, 2⁻⁴⁷, while a t that is not an
+// integer lies at least 1/alloc > 2⁻⁴⁶ below the next integer, so the
+// rounded quotient truncates to ⌊t⌋ (and an integer t is exact).
+func leastFraction(free, alloc uint64) uint64 {
+	return uint64(float64(free*uint64(framework.MaxNodeScore)) / float64(alloc))
+}
 
 // nrfLeastRows is ScoreBatch in kube's default configuration (LeastAllocated
 // over cpu and memory, weights 1 and 1) from the dense rows: out[i] is the
 // mean of the two LeastRequestedScores of node idx[i]. A first pass scores
-// the nodes where 0 ≤ used ≤ alloc < nrfLeastRowsMax for both resources,
-// with unsigned quotients (equal to the signed ones there, and with no
-// check for a divisor of −1), and marks the others −1; nrfCPUMemScores
-// scores those afterwards, so the loop makes no call. Every score is
+// the nodes where 0 ≤ used ≤ alloc < nrfLeastRowsMax for both resources
+// (leastFraction), and marks the others −1; nrfCPUMemScores scores those
+// afterwards, so the loop makes no call. Every score is
 // LeastRequestedScore's.
 func nrfLeastRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
 	out = out[:len(idx)]
@@ -299,8 +310,7 @@ func nrfLeastRows(out []int64, res []framework.NodeResources, idx []int32, reqCP
 			out[i], rest = -1, true
 			continue
 		}
-		const max = uint64(framework.MaxNodeScore)
-		out[i] = int64(((allocCPU-usedCPU)*max/allocCPU + (allocMem-usedMem)*max/allocMem) >> 1)
+		out[i] = int64((leastFraction(allocCPU-usedCPU, allocCPU) + leastFraction(allocMem-usedMem, allocMem)) >> 1)
 	}
 	if !rest {
 		return

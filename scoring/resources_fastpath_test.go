@@ -3,6 +3,7 @@ package scoring
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/schedkit/schedkit/config"
@@ -163,4 +164,30 @@ func TestPropLeastRowsEqualsLeastRequestedScore(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLeastFractionNearIntegers: leastFraction's float quotient truncates
+// to the integer one where rounding could hurt most, free amounts whose
+// quotient lies just below, at and just above each integer 0..100, for
+// allocatables up to nrfLeastRowsMax − 1 (and a random sample).
+func TestLeastFractionNearIntegers(t *testing.T) {
+	allocs := []uint64{1, 3, 7, 99, 100, 101, 4095, 64000, 256 << 30, 1<<46 - 1, 1<<46 - 2, 1<<46 - 101, 99999999999973, 1 << 45, 1<<45 + 1}
+	r := rand.New(rand.NewPCG(7, 9))
+	for range 200 {
+		allocs = append(allocs, 1+r.Uint64N(nrfLeastRowsMax-1))
+	}
+	const m = uint64(fw.MaxNodeScore)
+	for _, a := range allocs {
+		for k := uint64(0); k <= m; k++ {
+			c := (k*a + m - 1) / m // the least free amount whose quotient reaches k
+			for _, free := range []uint64{c - 1, c, c + 1} {
+				if free > a || (c == 0 && free == c-1) {
+					continue
+				}
+				if got, want := leastFraction(free, a), free*m/a; got != want {
+					t.Fatalf("leastFraction(%d, %d) = %d, want %d", free, a, got, want)
+				}
+			}
+		}
+	}
 }
