@@ -177,26 +177,7 @@ func TestReplayRejectsBadWorkloads(t *testing.T) {
 // in exactly one fate.
 func TestPropReplayLogIndependentOfParallelism(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := &Workload{}
-		nodes := rapid.IntRange(1, 150).Draw(t, "nodes")
-		for i := range nodes {
-			w.Nodes = append(w.Nodes, scDrawNode(t, i))
-		}
-		for i := range rapid.IntRange(0, 40).Draw(t, "arrivals") {
-			w.Arrivals = append(w.Arrivals, PodArrival{
-				At:       time.Duration(rapid.IntRange(0, 60).Draw(t, "at")) * time.Second,
-				Duration: time.Duration(rapid.IntRange(0, 90).Draw(t, "dur")) * time.Second,
-				Pod:      scDrawPod(t, fmt.Sprintf("p%02d", i)),
-			})
-		}
-		for i := range rapid.IntRange(0, 3).Draw(t, "events") {
-			at := time.Duration(rapid.IntRange(0, 60).Draw(t, "eventAt")) * time.Second
-			if rapid.Bool().Draw(t, "add") {
-				w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeAdd, Node: scDrawNode(t, 900+i)})
-			} else {
-				w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeRemove, Name: fmt.Sprintf("n%03d", rapid.IntRange(0, nodes-1).Draw(t, "victim"))})
-			}
-		}
+		w := drawWorkload(t, 150, 60, 90)
 		seed := rapid.Uint64().Draw(t, "seed")
 		resubmit := rapid.Bool().Draw(t, "resubmit")
 		run := func(par int) (string, *ReplayResult) {
@@ -299,4 +280,31 @@ func TestReplayExplanationPolicies(t *testing.T) {
 	if _, err := Replay(context.Background(), w, ReplayOptions{ResultsLast: -1}); err == nil || !strings.Contains(err.Error(), "ResultsLast=-1") {
 		t.Errorf("ResultsLast=-1: %v", err)
 	}
+}
+
+// drawWorkload draws a workload of 1..maxNodes nodes, up to 40 arrivals
+// within maxAt seconds lasting up to maxDur seconds, and up to 3 node
+// additions or removals within maxAt seconds.
+func drawWorkload(t *rapid.T, maxNodes, maxAt, maxDur int) *Workload {
+	w := &Workload{}
+	nodes := rapid.IntRange(1, maxNodes).Draw(t, "nodes")
+	for i := range nodes {
+		w.Nodes = append(w.Nodes, scDrawNode(t, i))
+	}
+	for i := range rapid.IntRange(0, 40).Draw(t, "arrivals") {
+		w.Arrivals = append(w.Arrivals, PodArrival{
+			At:       time.Duration(rapid.IntRange(0, maxAt).Draw(t, "at")) * time.Second,
+			Duration: time.Duration(rapid.IntRange(0, maxDur).Draw(t, "dur")) * time.Second,
+			Pod:      scDrawPod(t, fmt.Sprintf("p%02d", i)),
+		})
+	}
+	for i := range rapid.IntRange(0, 3).Draw(t, "events") {
+		at := time.Duration(rapid.IntRange(0, maxAt).Draw(t, "eventAt")) * time.Second
+		if rapid.Bool().Draw(t, "add") {
+			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeAdd, Node: scDrawNode(t, 900+i)})
+		} else {
+			w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeRemove, Name: fmt.Sprintf("n%03d", rapid.IntRange(0, nodes-1).Draw(t, "victim"))})
+		}
+	}
+	return w
 }

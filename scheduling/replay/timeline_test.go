@@ -85,26 +85,7 @@ func TestPropTimelineOrderIsHeapOrder(t *testing.T) {
 // byte, on random workloads with durations, priorities and node events.
 func TestPropOnDecisionStreamsTheLog(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := &Workload{}
-		nodes := rapid.IntRange(1, 30).Draw(t, "nodes")
-		for i := range nodes {
-			w.Nodes = append(w.Nodes, scDrawNode(t, i))
-		}
-		for i := range rapid.IntRange(0, 40).Draw(t, "arrivals") {
-			w.Arrivals = append(w.Arrivals, PodArrival{
-				At:       time.Duration(rapid.IntRange(0, 30).Draw(t, "at")) * time.Second,
-				Duration: time.Duration(rapid.IntRange(0, 60).Draw(t, "dur")) * time.Second,
-				Pod:      scDrawPod(t, fmt.Sprintf("p%02d", i)),
-			})
-		}
-		for i := range rapid.IntRange(0, 3).Draw(t, "events") {
-			at := time.Duration(rapid.IntRange(0, 30).Draw(t, "eventAt")) * time.Second
-			if rapid.Bool().Draw(t, "add") {
-				w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeAdd, Node: scDrawNode(t, 900+i)})
-			} else {
-				w.NodeEvents = append(w.NodeEvents, NodeEvent{At: at, Action: NodeRemove, Name: fmt.Sprintf("n%03d", rapid.IntRange(0, nodes-1).Draw(t, "victim"))})
-			}
-		}
+		w := drawWorkload(t, 30, 30, 60)
 		seed := rapid.Uint64().Draw(t, "seed")
 		resubmit := rapid.Bool().Draw(t, "resubmit")
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
