@@ -15,7 +15,6 @@
 package main
 
 import (
-	"compress/gzip"
 	"flag"
 	"fmt"
 	"io"
@@ -43,28 +42,5 @@ func run(out string, cfg kubegen.Config) error {
 	if strings.HasSuffix(strings.TrimSuffix(out, ".gz"), ".yaml") {
 		format = kubegen.YAML
 	}
-	if out == "" {
-		return kubegen.Write(os.Stdout, cfg, format)
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	var w io.Writer = f
-	var zw *gzip.Writer
-	if strings.HasSuffix(out, ".gz") {
-		zw, _ = gzip.NewWriterLevel(f, gzip.BestCompression)
-		w = zw
-	}
-	if err := kubegen.Write(w, cfg, format); err != nil {
-		f.Close()
-		return err
-	}
-	if zw != nil {
-		if err := zw.Close(); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	return f.Close()
+	return kubegen.WriteTo(out, func(w io.Writer) error { return kubegen.Write(w, cfg, format) })
 }

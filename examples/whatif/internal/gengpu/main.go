@@ -11,12 +11,9 @@
 package main
 
 import (
-	"compress/gzip"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	"github.com/schedkit/schedkit/internal/kubegen"
 )
@@ -30,29 +27,4 @@ func main() {
 	}
 }
 
-func run(out string) error {
-	if out == "" {
-		return kubegen.WriteGPU(os.Stdout)
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	var w io.Writer = f
-	var zw *gzip.Writer
-	if strings.HasSuffix(out, ".gz") {
-		zw, _ = gzip.NewWriterLevel(f, gzip.BestCompression)
-		w = zw
-	}
-	if err := kubegen.WriteGPU(w); err != nil {
-		f.Close()
-		return err
-	}
-	if zw != nil {
-		if err := zw.Close(); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	return f.Close()
-}
+func run(out string) error { return kubegen.WriteTo(out, kubegen.WriteGPU) }
