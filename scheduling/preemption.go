@@ -279,28 +279,27 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 	pdbs := preemptCompilePDBs(state.Snapshot().DisruptionBudgets)
 	n := len(potential)
 	results := make([]result, n)
-	if m != nil {
-		// Nodes without victims, and nodes whose victims would leave them
-		// rejected as the cycle found them (runtime.VictimRemovalFilter),
-		// are answered here without a copy: m is read before the nodes
-		// are examined in parallel.
-		var kept []string
-		resolved := false
-		for i := range results {
-			ni := potential[(offset+i)%n]
-			if !pl.anyAllowed(ni, pod.Pod) {
-				results[i].status = preemptNoVictims
-				continue
-			}
-			if !resolved {
-				kept, resolved = fw.RejectionsKeptByRemoval(state, pod), true
-			}
-			if len(kept) == 0 {
-				continue
-			}
-			if st := m.Get(ni.Name()); slices.Contains(kept, st.Plugin()) {
-				results[i].status = st
-			}
+	// Nodes without victims, and nodes whose victims would leave them
+	// rejected as the cycle found them (runtime.VictimRemovalFilter, when
+	// m gives the cycle's statuses), are answered here without copying the
+	// node and the cycle state: m is read before the nodes are examined in
+	// parallel.
+	var kept []string
+	resolved := m == nil
+	for i := range results {
+		ni := potential[(offset+i)%n]
+		if !pl.anyAllowed(ni, pod.Pod) {
+			results[i].status = preemptNoVictims
+			continue
+		}
+		if !resolved {
+			kept, resolved = fw.RejectionsKeptByRemoval(state, pod), true
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		if st := m.Get(ni.Name()); slices.Contains(kept, st.Plugin()) {
+			results[i].status = st
 		}
 	}
 	var nonViolating, total atomic.Int64
@@ -314,14 +313,7 @@ func (pl *DefaultPreemption) dryRun(ctx context.Context, h *cycleHandle, state *
 			if results[i].status != nil {
 				continue
 			}
-			orig := potential[(offset+i)%n]
-			if m == nil && !pl.anyAllowed(orig, pod.Pod) {
-				// What selectVictims would find, without copying the node
-				// and the cycle state.
-				results[i].status = preemptNoVictims
-				continue
-			}
-			ni := orig.Clone()
+			ni := potential[(offset+i)%n].Clone()
 			victims, violations, st := pl.selectVictims(ctx, fw, state.Clone(), pod, ni, pdbs, nominated)
 			switch {
 			case st.IsSuccess() && len(victims) > 0:

@@ -545,9 +545,10 @@ const seqChunk = 512
 func sequentialUntil(n int, found *atomic.Int64, stop int64, check func(lo, hi int) bool) int {
 	lo := 0
 	for lo < n {
-		need := stop - found.Load()
+		f := found.Load()
+		need := stop - f
 		size := need
-		if f := found.Load(); f > 0 && lo > 0 {
+		if f > 0 && lo > 0 {
 			size = (need*int64(lo) + f - 1) / f
 		}
 		size = min(max(size, 8), seqChunk, int64(n-lo))
