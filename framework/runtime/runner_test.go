@@ -698,3 +698,50 @@ func TestReuseEqualsFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeToStatusNamesSharedStatuses: statuses that plugins share among
+// nodes, one object returned by two plugins, and more shared statuses than
+// the runner names at once, each reach PostFilter named by the plugin that
+// rejected the node, with their own reasons.
+func TestNodeToStatusNamesSharedStatuses(t *testing.T) {
+	shared := framework.NewStatus(framework.Unschedulable, "shared")
+	var many []*framework.Status
+	for i := range 12 {
+		many = append(many, framework.NewStatus(framework.Unschedulable, fmt.Sprintf("r%d", i)))
+	}
+	// A rejects even nodes: every fourth with the status B also returns,
+	// the others with one of twelve shared statuses in turn; B rejects the
+	// odd nodes with the shared one.
+	a := &fake{name: "A", filter: func(n *framework.NodeInfo) *framework.Status {
+		k := nodeNum(n)
+		switch {
+		case k%2 == 1:
+			return nil
+		case k%4 == 0:
+			return shared
+		}
+		return many[(k/2)%len(many)]
+	}}
+	b := &fake{name: "B", filter: func(*framework.NodeInfo) *framework.Status { return shared }}
+	res, err := schedule(t, framework.Profile{Filter: []string{"A", "B"}}, []*fake{a, b}, 60, CycleOptions{})
+	if err == nil {
+		t.Fatal("every node is rejected, want a FitError")
+	}
+	nts := res.NodeToStatus()
+	for k := range 60 {
+		st := nts.Get(fmt.Sprintf("n%d", k))
+		wantPlugin, wantReason := "A", "shared"
+		switch {
+		case k%2 == 1:
+			wantPlugin = "B"
+		case k%4 != 0:
+			wantReason = fmt.Sprintf("r%d", (k/2)%len(many))
+		}
+		if st.Plugin() != wantPlugin || len(st.Reasons()) != 1 || st.Reasons()[0] != wantReason {
+			t.Fatalf("n%d: plugin %q reasons %v, want %q [%s]", k, st.Plugin(), st.Reasons(), wantPlugin, wantReason)
+		}
+	}
+	if shared.Plugin() != "" {
+		t.Fatalf("the plugins' shared status was changed: plugin %q", shared.Plugin())
+	}
+}
