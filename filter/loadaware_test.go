@@ -76,7 +76,21 @@ func laRun(t *testing.T, tt laCase) *framework.Status {
 	if _, s := la.PreFilter(context.Background(), cs, pi, nil); !s.IsSuccess() {
 		t.Fatalf("PreFilter: %v", s)
 	}
-	return la.Filter(context.Background(), cs, pi, ni)
+	got := la.Filter(context.Background(), cs, pi, ni)
+	// VictimRemoval's promise: the verdict does not read the node's pods,
+	// so a NodeInfo holding the assigned pods gets the same one.
+	var pis []*framework.PodInfo
+	for _, pod := range tt.pods {
+		pis = append(pis, framework.MustPodInfo(pod))
+	}
+	full, err := framework.NewNodeInfo(node, pis...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withPods := la.Filter(context.Background(), cs, pi, full); !withPods.Equal(got) {
+		t.Errorf("Filter with the node's pods = %v, without them %v: VictimRemoval says removing pods leaves it unchanged", withPods, got)
+	}
+	return got
 }
 
 func laCheck(t *testing.T, tt laCase) {
