@@ -28,8 +28,9 @@ type stateEntry struct {
 
 // CycleState carries per-cycle data between extension points: PreFilter
 // computes once, Filter reads per node. Reads are lock-free (an atomic load
-// and a short scan, no map); writes copy the small entry list. It is safe
-// for concurrent use.
+// and a short scan, no map); a write publishes a new list, appending in
+// place when it adds a key (readers see only their list's length) and
+// copying when it replaces or deletes one. It is safe for concurrent use.
 type CycleState struct {
 	mu      sync.Mutex
 	entries atomic.Pointer[[]stateEntry]
