@@ -463,6 +463,7 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	if err != nil {
 		return err
 	}
+	s.journal.nodes++
 	s.countImages(ni, -1)
 	ni.SetNode(n)
 	s.imageIDs.number(ni)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
 	"pgregory.net/rapid"
 )
 
@@ -13,7 +14,8 @@ import (
 // and removed, a node updated, its CSINode set, nodes added or removed,
 // some on a clone sharing NodeInfos), ChangedSince lists every node whose
 // NodeInfo pointer or Generation moved, or reports that it cannot; and an
-// unchanged ChangeSeq means no node moved.
+// unchanged ChangeSeq means no node moved; NodeChangeSeq moves exactly
+// when a node object was replaced or a node added.
 func TestPropSnapshotJournal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := undoDrawNodes(t)
@@ -35,8 +37,8 @@ func TestPropSnapshotJournal(t *testing.T) {
 			for k, ni := range s.Nodes() {
 				before[k] = seen{ni, ni.Generation}
 			}
-			seq := s.ChangeSeq()
-			structural := false
+			seq, nseq := s.ChangeSeq(), s.NodeChangeSeq()
+			structural, nodesChanged := false, false
 			for i := range rapid.IntRange(0, steps).Draw(t, "n") {
 				name := fmt.Sprintf("p%d-%d", round, i)
 				all := s.Nodes()
@@ -73,6 +75,7 @@ func TestPropSnapshotJournal(t *testing.T) {
 					if err := s.UpdateNode(n); err != nil {
 						t.Fatal(err)
 					}
+					nodesChanged = true
 				case 8:
 					node := all[rapid.IntRange(0, len(all)-1).Draw(t, name+".csi")].Name()
 					if _, err := s.SetStorageObject(&api.CSINode{ObjectMeta: api.ObjectMeta{Name: node}}); err != nil {
@@ -85,9 +88,12 @@ func TestPropSnapshotJournal(t *testing.T) {
 						if err := s.AddNode(n); err != nil {
 							t.Fatal(err)
 						}
-						structural = true
+						structural, nodesChanged = true, true
 					}
 				}
+			}
+			if moved := s.NodeChangeSeq() != nseq; moved != nodesChanged {
+				t.Fatalf("NodeChangeSeq moved %v, yet nodes were replaced or added: %v", moved, nodesChanged)
 			}
 			changed, ok := s.ChangedSince(seq, nil)
 			if structural && ok {
@@ -117,4 +123,44 @@ func copyNode(n *api.Node) *api.Node {
 	c := *n
 	c.Labels = maps.Clone(n.Labels)
 	return &c
+}
+
+// TestSnapshotJournalRing: the journal lists the last journalRing changes
+// and reports that it cannot list more; removing nodes moves
+// NodeChangeSeq, adding and removing pods does not.
+func TestSnapshotJournalRing(t *testing.T) {
+	nodes := []*api.Node{
+		{ObjectMeta: api.ObjectMeta{Name: "a"}, Status: api.NodeStatus{Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "pods": "110"})}},
+		{ObjectMeta: api.ObjectMeta{Name: "b"}, Status: api.NodeStatus{Allocatable: resource.MustParseList(map[string]string{"cpu": "4", "pods": "110"})}},
+	}
+	s := MustSnapshot(nodes, nil)
+	seq, nseq := s.ChangeSeq(), s.NodeChangeSeq()
+	for i := range journalRing {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", i), Namespace: "default", UID: fmt.Sprintf("p%d", i)}, Spec: api.PodSpec{NodeName: "b"}}
+		if err := s.AddPod(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changed, ok := s.ChangedSince(seq, nil)
+	if !ok || len(changed) != journalRing || changed[0] != 1 || changed[journalRing-1] != 1 {
+		t.Fatalf("after %d changes to node b: ChangedSince = %d entries, ok %v", journalRing, len(changed), ok)
+	}
+	if err := s.RemovePod(s.Nodes()[1].Pods[0].Pod); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.ChangedSince(seq, nil); ok {
+		t.Fatalf("%d changes listed by a journal of %d", journalRing+1, journalRing)
+	}
+	if got, ok := s.ChangedSince(seq+1, nil); !ok || len(got) != journalRing {
+		t.Fatalf("the last %d changes: %d listed, ok %v", journalRing, len(got), ok)
+	}
+	if s.NodeChangeSeq() != nseq {
+		t.Fatalf("pods added and removed moved NodeChangeSeq from %d to %d", nseq, s.NodeChangeSeq())
+	}
+	if err := s.RemoveNode("a"); err != nil {
+		t.Fatal(err)
+	}
+	if s.NodeChangeSeq() == nseq {
+		t.Fatal("a node removed left NodeChangeSeq as it was")
+	}
 }
