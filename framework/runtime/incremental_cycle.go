@@ -64,9 +64,13 @@ type Incremental struct {
 	// replica was placed on without looking its name up.
 	picked int
 	// seq is the snapshot's ChangeSeq when the caches below were last
-	// brought up to date with its changes (syncChanges).
-	seq   uint64
-	dirty []int32 // syncChanges' buffer
+	// brought up to date with its changes (syncChanges); nodeSeq its
+	// NodeChangeSeq when the evaluator started over.
+	seq, nodeSeq uint64
+	// rerunF and rerunS: the non-node-local PreFilter (rerunF) and
+	// PreScore (rerunS) plugins run in full at the next cycle (Refresh).
+	rerunF, rerunS bool
+	dirty          []int32 // syncChanges' buffer
 
 	filters  []incFilter // the Filter plugins not skipped, in profile order
 	nonLocal []int16     // indices into filters of those not node-local
@@ -184,6 +188,23 @@ func (inc *Incremental) Added(pod *framework.PodInfo, node string) {
 	inc.added = append(inc.added, addedRef{pod: pod, node: k})
 }
 
+// Refresh tells the evaluator that the snapshot may have changed since its
+// last cycle in ways Added does not report (pods added without Added,
+// pods removed): the next cycle runs the PreFilter and PreScore plugins
+// that are not node-local in full, as Schedule does, instead of bringing
+// them up to date with the added pods. The node-local plugins' cached
+// verdicts and scores follow such changes by themselves (the snapshot's
+// journal of changed nodes), and a change to the nodes themselves
+// (Snapshot.NodeChangeSeq) makes the evaluator start over. With Refresh
+// before each cycle, pods whose PodInfos differ but that every plugin
+// treats alike (the same Framework.SignPod signature) may share an
+// evaluator: the node-local plugins' state and verdicts depend only on
+// what the signature covers, and the others see each cycle's own pod.
+func (inc *Incremental) Refresh() {
+	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
+	inc.rerunF, inc.rerunS = true, true
+}
+
 // reset makes the next cycle start over.
 func (inc *Incremental) reset() {
 	inc.ready, inc.scored = false, false
@@ -222,9 +243,9 @@ func (inc *Incremental) Schedule(ctx context.Context, snap *framework.Snapshot, 
 		len(f.extenders) > 0 || !f.HasScorePlugins() {
 		return nil, false
 	}
-	if snap != inc.snap || snap.NumNodes() != inc.n {
+	if snap != inc.snap || snap.NumNodes() != inc.n || snap.NodeChangeSeq() != inc.nodeSeq {
 		inc.reset()
-		inc.snap, inc.n = snap, snap.NumNodes()
+		inc.snap, inc.n, inc.nodeSeq = snap, snap.NumNodes(), snap.NodeChangeSeq()
 	}
 	state := inc.state
 	state.SetSnapshot(snap)
@@ -366,6 +387,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 	inc.sc.planned = false
 	inc.rejected = grow(inc.rejected, (n+63)>>6)
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
+	inc.rerunF, inc.rerunS = false, false
 	inc.ready, inc.scored = true, false
 	inc.seq = inc.snap.ChangeSeq()
 	return true
@@ -423,7 +445,7 @@ func (inc *Incremental) consumed() {
 // now decides otherwise than it did in prepare (skips, fails or narrows
 // the nodes), which the full cycle must handle.
 func (inc *Incremental) preFilterAgain(ctx context.Context, pod *framework.PodInfo, all []*framework.NodeInfo) bool {
-	if inc.pfFrom == len(inc.added) {
+	if inc.pfFrom == len(inc.added) && !inc.rerunF {
 		return true // nothing changed since PreFilter last ran
 	}
 	added := inc.addedSince(inc.pfFrom)
@@ -431,7 +453,7 @@ func (inc *Incremental) preFilterAgain(ctx context.Context, pod *framework.PodIn
 		e := &inc.pre[i]
 		var r *framework.PreFilterResult
 		var s *framework.Status
-		if e.inc != nil {
+		if e.inc != nil && !inc.rerunF {
 			s = e.inc.PreFilterAfterAdd(ctx, inc.state, pod, added)
 		} else {
 			inc.state.SetAllNodes(true)
@@ -448,7 +470,7 @@ func (inc *Incremental) preFilterAgain(ctx context.Context, pod *framework.PodIn
 			return false
 		}
 	}
-	inc.pfFrom = len(inc.added)
+	inc.pfFrom, inc.rerunF = len(inc.added), false
 	inc.consumed()
 	return true
 }
@@ -468,7 +490,7 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *framework.PodInf
 			continue
 		}
 		var s *framework.Status
-		if inc.scored && e.inc != nil && e.ran {
+		if inc.scored && e.inc != nil && e.ran && !inc.rerunS {
 			s = e.inc.PreScoreAfterAdd(ctx, state, pod, nodes, added)
 		} else {
 			state.ReleaseReplacedBy(func() { s = e.pl.PreScore(ctx, state, pod, nodes) })
@@ -497,7 +519,7 @@ func (inc *Incremental) preScoreAgain(ctx context.Context, pod *framework.PodInf
 		clear(inc.fresh)
 	}
 	state.SetSkipScorePlugins(inc.skipScore)
-	inc.scored = true
+	inc.scored, inc.rerunS = true, false
 	inc.psFrom = len(inc.added)
 	inc.consumed()
 	return true

@@ -3,17 +3,38 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
 )
 
-// signState caches a framework's signing plugins (computed on first use).
+// signState caches a framework's signing plugins (computed on first use),
+// and the plugins NodeLocalFragments asks (localOnce, local).
 type signState struct {
 	once     sync.Once
 	signers  []framework.SignPlugin
 	refusers []framework.SignRefuser // the signers that are SignRefusers
 	ok       bool
+
+	localOnce sync.Once
+	local     []localSigner
+}
+
+// localSigner is a profile's plugin at one extension point (a forwarder's
+// target) as NodeLocalFragments asks it: mark names the point and plugin
+// (a string in an interface, boxed once), nl is nil when the plugin is
+// never node-local, sp when it does not sign, and dup is set when the same
+// target appeared at an earlier point (it signs once).
+type localSigner struct {
+	mark any
+	nl   framework.NodeLocalPlugin
+	sp   framework.SignPlugin
+	dup  bool
 }
 
 func (f *Framework) signers() ([]framework.SignPlugin, bool) {
@@ -81,4 +102,136 @@ func (f *Framework) SignPod(ctx context.Context, pod *framework.PodInfo) framewo
 		return ""
 	}
 	return framework.PodSignature(b)
+}
+
+// localSigners lists the profile's PreFilter, Filter, PreScore and Score
+// plugins' targets, in that order, once.
+func (f *Framework) localSigners() []localSigner {
+	f.sign.localOnce.Do(func() {
+		seen := map[framework.Plugin]bool{}
+		add := func(point, name string, t framework.Plugin) {
+			e := localSigner{mark: any(point + "/" + name), dup: seen[t]}
+			seen[t] = true
+			e.nl, _ = t.(framework.NodeLocalPlugin)
+			e.sp, _ = t.(framework.SignPlugin)
+			f.sign.local = append(f.sign.local, e)
+		}
+		for _, pl := range f.preFilter {
+			var t framework.Plugin = pl
+			if fw, ok := pl.(framework.PreFilterForwarder); ok {
+				t = fw.PreFilterTarget()
+			}
+			add("PreFilter", pl.Name(), t)
+		}
+		for _, pl := range f.filter {
+			var t framework.Plugin = pl
+			if fw, ok := pl.(framework.FilterForwarder); ok {
+				t = fw.FilterTarget()
+			}
+			add("Filter", pl.Name(), t)
+		}
+		for _, pl := range f.preScore {
+			var t framework.Plugin = pl
+			if fw, ok := pl.(framework.PreScoreForwarder); ok {
+				if pt := fw.PreScoreTarget(); pt != nil {
+					t = pt
+				}
+			}
+			add("PreScore", pl.Name(), t)
+		}
+		for _, sp := range f.score {
+			var t framework.Plugin = sp.ScorePlugin
+			if fw, ok := sp.ScorePlugin.(framework.ScoreForwarder); ok {
+				t = fw.ScoreTarget()
+			}
+			add("Score", sp.Name(), t)
+		}
+	})
+	return f.sign.local
+}
+
+// nodeLocalKey is the fragment key NodeLocalFragments gives the name of
+// each plugin that is node-local for the pod.
+const nodeLocalKey = "nodeLocal"
+
+// NodeLocalFragments appends to buf what this profile's node-local
+// plugins read of pod, and reports whether they all could say: for each
+// PreFilter, Filter, PreScore and Score plugin (a forwarder's target), in
+// that order, that is node-local for pod (framework.NodeLocalPlugin), a
+// fragment {"nodeLocal", "<point>/<name>"}, then its signature fragments
+// (SignPlugin; once per plugin). Two pods whose fragments are the same
+// (SameFragments) get the same state, verdicts and raw scores from those
+// plugins on the same nodes, whatever the other plugins make of them:
+// unlike SignPod, a plugin that is not node-local neither signs nor
+// refuses. An Incremental evaluator may then serve both
+// (Incremental.Refresh). ok is false when a node-local plugin does not
+// sign pods or refuses pod, or the profile has extenders.
+func (f *Framework) NodeLocalFragments(ctx context.Context, pod *framework.PodInfo, buf []framework.SignFragment) (_ []framework.SignFragment, ok bool) {
+	if len(f.extenders) > 0 || pod == nil || pod.Pod == nil {
+		return buf, false
+	}
+	for _, e := range f.localSigners() {
+		if e.nl == nil || !e.nl.NodeLocal(pod) {
+			continue
+		}
+		buf = append(buf, framework.SignFragment{Key: nodeLocalKey, Value: e.mark})
+		if e.dup {
+			continue
+		}
+		if e.sp == nil {
+			return buf, false
+		}
+		frags, st := e.sp.SignPod(ctx, pod)
+		if !st.IsSuccess() {
+			return buf, false
+		}
+		buf = append(buf, frags...)
+	}
+	return buf, true
+}
+
+// SameFragments reports whether a and b hold the same fragments in the
+// same order: equal keys and deeply equal values (for the kinds the
+// default plugins sign, a nil slice or map equals an empty one, as in
+// their JSON).
+func SameFragments(a, b []framework.SignFragment) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key || !sameValue(a[i].Value, b[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue compares two fragment values, the default plugins' kinds
+// without reflection.
+func sameValue(x, y any) bool {
+	switch a := x.(type) {
+	case string:
+		b, ok := y.(string)
+		return ok && a == b
+	case resource.Vector:
+		b, ok := y.(resource.Vector)
+		return ok && a.MilliCPU == b.MilliCPU && a.Memory == b.Memory && a.EphemeralStorage == b.EphemeralStorage &&
+			a.Pods == b.Pods && slices.Equal(a.Scalars, b.Scalars)
+	case []string:
+		b, ok := y.([]string)
+		return ok && slices.Equal(a, b)
+	case map[string]string:
+		b, ok := y.(map[string]string)
+		return ok && maps.Equal(a, b)
+	case []api.Toleration:
+		b, ok := y.([]api.Toleration)
+		return ok && (len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b))
+	case []api.ContainerPort:
+		b, ok := y.([]api.ContainerPort)
+		return ok && (len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b))
+	case *api.NodeAffinity:
+		b, ok := y.(*api.NodeAffinity)
+		return ok && (a == b || reflect.DeepEqual(a, b))
+	}
+	return reflect.DeepEqual(x, y)
 }
