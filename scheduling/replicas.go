@@ -87,17 +87,8 @@ type replicaEval struct {
 // allowed there (their PreFilter skips: they reserve and bind nothing).
 func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 	prof, err := s.profileFor(tmpl.Pod)
-	if err != nil {
+	if err != nil || !evalAllowed(prof, tmpl) {
 		return nil
-	}
-	p := prof.fw.Profile()
-	for _, list := range [][]string{p.Reserve, p.Permit, p.PreBind} {
-		for _, name := range list {
-			pl, _ := prof.fw.Plugin(name)
-			if dr, ok := pl.(dynamicResourcesPlugin); !(ok && dr.NodeLocal(tmpl)) && (name != config.VolumeBindingName || len(tmpl.Pod.Spec.Volumes) > 0) {
-				return nil
-			}
-		}
 	}
 	// The evaluator's state carries the scheduler's handle as every cycle
 	// state does (s.newState): plugins find the scheduler through it
@@ -106,6 +97,28 @@ func (s *Scheduler) newReplicaEval(tmpl *framework.PodInfo) *replicaEval {
 	h := &cycleHandle{s: s, prof: prof}
 	init := func(st *framework.CycleState) { st.Write(handleKey, h) }
 	return &replicaEval{fw: prof.fw, inc: prof.fw.NewIncremental(init)}
+}
+
+// evalAllowed reports whether prof's Reserve, Permit and PreBind plugins
+// leave pod's cycle to an incremental evaluator (newReplicaEval); pod nil
+// asks whether they could for some pod: every one of them is
+// VolumeBinding or DynamicResources.
+func evalAllowed(prof *profile, pod *framework.PodInfo) bool {
+	p := prof.fw.Profile()
+	for _, list := range [][]string{p.Reserve, p.Permit, p.PreBind} {
+		for _, name := range list {
+			pl, _ := prof.fw.Plugin(name)
+			dr, isDR := pl.(dynamicResourcesPlugin)
+			switch {
+			case pod == nil && (isDR || name == config.VolumeBindingName):
+			case isDR && dr.NodeLocal(pod):
+			case name == config.VolumeBindingName && len(pod.Pod.Spec.Volumes) == 0:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // signature returns the replicas' signature, pi a replica's PodInfo.

@@ -175,7 +175,7 @@ func (s *Scheduler) scheduleCycle(ctx context.Context, qp *queue.QueuedPod) Deci
 		if state == nil {
 			state = s.newState(h)
 		}
-		res, st, err := s.scheduleReplica(ctx, prof, state, snap, pi, pre)
+		res, st, err := s.scheduleIncremental(ctx, prof, state, snap, qp, pre)
 		state = st
 		if s.keepResults {
 			d.Result = res
@@ -317,18 +317,30 @@ func (s *Scheduler) cycleOptions(prof *profile, n int, nodes []*framework.NodeIn
 	return opts
 }
 
-// scheduleReplica is schedule for a capacity question's replica, whose
-// cycle the question's incremental evaluator computes when it can
-// (runtime.Incremental decides exactly as schedule would, or hands the
-// cycle back). The cycle state stays the scheduler's own: Reserve, Permit
-// and binding get it as without the evaluator (replicaEval checks they
-// read nothing PreFilter wrote).
-func (s *Scheduler) scheduleReplica(ctx context.Context, prof *profile, state *framework.CycleState, snap *framework.Snapshot, pi *framework.PodInfo, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
-	if e := s.replicas; e != nil && e.fw == prof.fw {
-		if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
-			s.replicaCycles++
+// scheduleIncremental is schedule for a pod whose cycle an incremental
+// evaluator computes when it can (runtime.Incremental decides exactly as
+// schedule would, or hands the cycle back): a capacity question's replica
+// (the question's evaluator) or a pod of a class of pods sharing a
+// signature (classeval.go). The cycle state stays the scheduler's own:
+// Reserve, Permit and binding get it as without the evaluator
+// (newReplicaEval checks they read nothing PreFilter wrote).
+func (s *Scheduler) scheduleIncremental(ctx context.Context, prof *profile, state *framework.CycleState, snap *framework.Snapshot, qp *queue.QueuedPod, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
+	pi := qp.PodInfo
+	if e := s.replicas; e != nil {
+		if e.fw == prof.fw {
+			if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
+				s.replicaCycles++
+				return res, state, nil
+			}
+		}
+	} else if e := s.classEvalFor(ctx, prof, qp, snap.NumNodes()); e != nil {
+		e.eval.inc.Refresh()
+		if res, ok := e.eval.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
+			e.handled()
+			s.classCycles++
 			return res, state, nil
 		}
+		e.handedBack()
 	}
 	return s.schedule(ctx, prof, state, snap, pi, pre)
 }

@@ -188,6 +188,9 @@ type profile struct {
 	canSign bool
 	batch   *batchState
 	last    lastCycle
+	// classes are the profile's incremental evaluators by pod signature
+	// (classeval.go).
+	classes classEvals
 }
 
 // Scheduler is kube-scheduler's scheduling loop over an in-memory Cluster:
@@ -273,8 +276,13 @@ type Scheduler struct {
 	// replicas, while a capacity question's replicaAdder runs a replica's
 	// cycle, is the evaluator that cycle may use (see replicaEval).
 	replicas *replicaEval
-	// replicaCycles counts the cycles replicas' evaluators computed.
-	replicaCycles int
+	// replicaCycles counts the cycles replicas' evaluators computed,
+	// classCycles those of the class evaluators (classeval.go), which
+	// noClassEvals turns off and which serve snapshots of minClassNodes
+	// nodes or more (minClassEvalNodes; tests lower it).
+	replicaCycles, classCycles int
+	noClassEvals               bool
+	minClassNodes              int
 	// replicasReused counts the detached replicas whose memory served the
 	// next replica (replicaAdder.replica).
 	replicasReused int
@@ -346,7 +354,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 	if len(profiles) == 0 {
 		return nil, errors.New("scheduling: New: no profiles")
 	}
-	s := &Scheduler{cluster: cl, profiles: map[string]*profile{}, clock: framework.RealClock{}, parallelism: 1, kubeVersion: framework.DefaultKubeVersion,
+	s := &Scheduler{cluster: cl, profiles: map[string]*profile{}, clock: framework.RealClock{}, parallelism: 1, minClassNodes: minClassEvalNodes, kubeVersion: framework.DefaultKubeVersion,
 		nominator: queue.NewNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	s.branchEnd.L = &s.mu
 	for _, o := range opts {

@@ -65,8 +65,11 @@ type QueuedPod struct {
 	// (setPodInfo) is signed again.
 	Sig    framework.PodSignature
 	Signed bool
-	Where  int
-	index  int
+	// Class caches the scheduler's answer to which class of pods the pod
+	// belongs to (scheduling's classeval.go); reset with Sig.
+	Class any
+	Where int
+	index int
 	// GateMsg is the PreEnqueue rejection of a gated pod, gatePlugin the
 	// plugin that gated it.
 	GateMsg, gatePlugin string
@@ -349,7 +352,7 @@ func (q *Queue) Update(pi, old *framework.PodInfo, events []framework.ClusterEve
 	}
 	q.touch(p.Key)
 	p.PodInfo = pi
-	p.Sig, p.Signed = "", false
+	p.Sig, p.Signed, p.Class = "", false, nil
 	if q.Hints != nil {
 		switch p.Where {
 		case InFlight:
@@ -607,7 +610,7 @@ func (q *Queue) RequeueFailed(p *QueuedPod, unschedulablePlugins, pendingPlugins
 func (q *Queue) SetPodInfo(p *QueuedPod, pi *framework.PodInfo) {
 	q.touch(p.Key)
 	p.PodInfo = pi
-	p.Sig, p.Signed = "", false
+	p.Sig, p.Signed, p.Class = "", false, nil
 }
 
 // Done forgets an in-flight pod that was scheduled. A detached record
