@@ -257,14 +257,17 @@ func (pl *InterPodAffinity) PreFilter(_ context.Context, state *framework.CycleS
 	if pod == nil || pod.Pod == nil {
 		return nil, framework.AsStatus(fmt.Errorf("interpodaffinity: nil pod"))
 	}
+	// From the pod index when PreFilter runs over the snapshot's own node
+	// list (the runner's call); by walking the pods otherwise.
+	fast := state.AllNodes()
+	if fast && len(pod.RequiredAffinityTerms) == 0 && len(pod.RequiredAntiAffinityTerms) == 0 && !existingAntiSelects(snap, pod.Pod) {
+		return nil, framework.NewStatus(framework.Skip) // the skip below, without building the state
+	}
 	s := &ipaPreFilterState{
 		pod:      pod,
 		nsLabels: snap.NamespaceLabels(pod.Pod.Namespace),
 		snap:     snap,
 	}
-	// From the pod index when PreFilter runs over the snapshot's own node
-	// list (the runner's call); by walking the pods otherwise.
-	fast := state.AllNodes()
 	if fast {
 		s.dense = &ipaDense{snap: snap, hits: pl.hits}
 		s.filled = &sync.Once{}

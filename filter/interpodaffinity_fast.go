@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/slicepool"
 )
 
@@ -157,6 +158,18 @@ func (pl *InterPodAffinity) countExistingFast(s *ipaPreFilterState) {
 		slot := s.existingAnti.slot(g.Term.TopologyKey)
 		s.dense.slot(&s.dense.existing, slot).add(s.dense.hits, &s.existingAnti, dc, g.Nodes)
 	}
+}
+
+// existingAntiSelects reports whether countExistingFast would count
+// anything for pod: some existing pod's required anti-affinity term
+// selects it in a domain of the snapshot.
+func existingAntiSelects(snap *framework.Snapshot, pod *api.Pod) bool {
+	for _, g := range snap.AffinityGroupsSelecting(pod) {
+		if g.Kind == framework.TermRequiredAntiAffinity && snap.AffinityGroupDomainCounts(g).NonZero > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // countIncomingFast is countIncoming from the pod index: the pods matching
