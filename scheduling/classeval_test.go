@@ -3,12 +3,14 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -74,9 +76,10 @@ func classDrawKinds(t *rapid.T) []*api.Pod {
 // margins, preemption victims and nominations), with pods of a few kinds
 // added, deleted and preempted, nodes updated (taints, labels, images),
 // added and removed, and the clock moving, on clusters large enough for
-// kube's node sampling.
+// kube's node sampling, with pod-signature reuse taking some cycles where
+// the profile signs pods.
 func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
-	classCycles := 0
+	classCycles, reused := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		n := rapid.IntRange(1, 230).Draw(t, "nodes")
@@ -85,6 +88,16 @@ func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
 			nodes = append(nodes, classDrawNode(t, i))
 		}
 		kinds := classDrawKinds(t)
+		// Without default spreading, pods without constraints are signable
+		// and pod-signature reuse takes some cycles between the class
+		// evaluators'.
+		prof := DefaultProfile()
+		if rapid.Bool().Draw(t, "signable") {
+			if prof.Args == nil {
+				prof.Args = map[string]any{}
+			}
+			prof.Args[config.PodTopologySpreadName] = config.PodTopologySpreadArgs{DefaultingType: config.ListDefaulting}
+		}
 		type op struct {
 			kind, arg int
 			node      *api.Node
@@ -101,7 +114,7 @@ func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
 			c, _ := cluster.NewFrom(nodes, nil)
 			clock := framework.NewFakeClock(scT0)
 			var log []string
-			s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithClock(clock), WithSeed(seed),
+			s, err := New(c, NewDefaultRegistry(), []framework.Profile{prof}, WithClock(clock), WithSeed(seed),
 				WithDecisionHandler(func(d Decision) { log = append(log, scDecisionLine(d)) }))
 			if err != nil {
 				t.Fatal(err)
@@ -151,12 +164,17 @@ func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
 			t.Fatalf("%d class cycles with the evaluators off", none)
 		}
 		classCycles += cycles
+		for _, l := range got {
+			if strings.Contains(l, "fast="+FastPathReused) {
+				reused++
+			}
+		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("decisions with class evaluators differ (-plain +classes):\n%s", diff)
 		}
 	})
-	if classCycles == 0 {
-		t.Fatal("no cycle went to a class evaluator: the property compared the plain path with itself")
+	if classCycles == 0 || reused == 0 {
+		t.Fatalf("%d cycles went to a class evaluator, %d reused a ranking: the property did not mix them", classCycles, reused)
 	}
 }
 
