@@ -231,12 +231,14 @@ func (pl *NodeVolumeLimits) filter(snap *framework.Snapshot, ps *nvlState, node 
 	defer pl.scratch.Put(sc)
 	var err error
 	sc.attached = sc.attached[:0]
-	for _, ep := range node.Pods {
-		if len(ep.Pod.Spec.Volumes) == 0 {
-			continue
-		}
-		if sc.attached, err = nvlAttachable(snap, ep.Pod, csiNode, false, sc.attached); err != nil {
-			return framework.AsStatus(err)
+	if node.PodsWithVolumes() > 0 {
+		for _, ep := range node.Pods {
+			if len(ep.Pod.Spec.Volumes) == 0 {
+				continue
+			}
+			if sc.attached, err = nvlAttachable(snap, ep.Pod, csiNode, false, sc.attached); err != nil {
+				return framework.AsStatus(err)
+			}
 		}
 	}
 	sc.attached = nvlUnique(sc.attached)

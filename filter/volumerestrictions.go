@@ -177,6 +177,9 @@ func (pl *VolumeRestrictions) Filter(_ context.Context, state *framework.CycleSt
 
 // vrNoDiskConflict is kube's satisfyVolumeConflicts.
 func vrNoDiskConflict(pod *api.Pod, node *framework.NodeInfo) bool {
+	if node.PodsWithVolumes() == 0 {
+		return true // a conflict needs a volume of another pod
+	}
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
 		if !vrNeedsCheck(v) {

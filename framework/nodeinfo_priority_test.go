@@ -13,8 +13,9 @@ import (
 
 // TestPropNodeInfoLowestPodPriority: after any sequence of additions and
 // removals (by RemovePod or RemovePodInfo), LowestPodPriority is the
-// minimum over Pods, and RemovePodInfo leaves the node exactly as
-// RemovePod does (same pod order, aggregates and ports).
+// minimum over Pods, PodsWithVolumes counts the Pods with volumes (also in
+// a Clone), and RemovePodInfo leaves the node exactly as RemovePod does
+// (same pod order, aggregates and ports).
 func TestPropNodeInfoLowestPodPriority(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n"}}
@@ -28,6 +29,9 @@ func TestPropNodeInfoLowestPodPriority(t *testing.T) {
 				prio := rapid.Int32Range(-3, 3).Draw(t, "priority")
 				pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("p%d", i), Namespace: "ns", UID: fmt.Sprintf("u%d", i)}}
 				pod.Spec.Priority = &prio
+				if rapid.Bool().Draw(t, "volume") {
+					pod.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{EmptyDir: []byte("{}")}}}
+				}
 				ni.AddPodInfo(fw.MustPodInfo(pod))
 			} else {
 				pi := ni.Pods[rapid.IntRange(0, len(ni.Pods)-1).Draw(t, "victim")]
@@ -41,6 +45,15 @@ func TestPropNodeInfoLowestPodPriority(t *testing.T) {
 				if diff := cmp.Diff(omView(want), omView(ni)); diff != "" {
 					t.Fatalf("RemovePodInfo differs from RemovePod (-RemovePod +RemovePodInfo):\n%s", diff)
 				}
+			}
+			withVolumes := 0
+			for _, p := range ni.Pods {
+				if len(p.Pod.Spec.Volumes) > 0 {
+					withVolumes++
+				}
+			}
+			if got, cl := ni.PodsWithVolumes(), ni.Clone().PodsWithVolumes(); got != withVolumes || cl != withVolumes {
+				t.Fatalf("PodsWithVolumes = %d (clone %d), want %d", got, cl, withVolumes)
 			}
 			low, ok := ni.LowestPodPriority()
 			if ok != (len(ni.Pods) > 0) {
