@@ -236,12 +236,31 @@ func (s *Scheduler) rescoreRanking(ctx context.Context, prof *profile, b *batchS
 	all := snap.Nodes()
 	n := len(all)
 	evalPos := func(idx int) int32 { return int32((idx - b.start%n + n) % n) }
+	pos := evalPos(last.Index())
+	if !s.fullRescore && prof.fw.ScoresNodeAlone(pi) {
+		// Each kept node would score its kept total again: only the node
+		// chosen last is scored, and it joins the ranking where sorting
+		// would put it. The kept nodes' positions are counted from the
+		// round-robin start as a full rescore counts them (their order
+		// among themselves stays: the feasible list is in evaluation
+		// order).
+		totals, err := prof.fw.ScoreNodes(ctx, state.Clone(), pi, []*framework.NodeInfo{last})
+		if err != nil || len(totals) != 1 {
+			return false
+		}
+		for i, c := range b.ranked {
+			b.ranked[i].Pos = evalPos(int(c.Index))
+		}
+		c := runtime.RankedCandidate{Index: int32(last.Index()), Pos: pos, Total: totals[0]}
+		i, _ := slices.BinarySearchFunc(b.ranked, c, rankOrder)
+		b.ranked = slices.Insert(b.ranked, i, c)
+		return true
+	}
 	nodes := make([]*framework.NodeInfo, 0, len(b.ranked)+1)
 	for i, c := range b.ranked {
 		nodes = append(nodes, all[c.Index])
 		b.ranked[i].Pos = evalPos(int(c.Index))
 	}
-	pos := evalPos(last.Index())
 	nodes = append(nodes, last)
 	// The clone is not released: a value Clone may return as it is
 	// stays the cycle's.
@@ -343,13 +362,17 @@ type ranking []runtime.RankedCandidate
 
 // newRanking sorts r into a ranking.
 func newRanking(r []runtime.RankedCandidate) ranking {
-	slices.SortFunc(r, func(a, b runtime.RankedCandidate) int {
-		if c := cmp.Compare(a.Total, b.Total); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.Pos, a.Pos)
-	})
+	slices.SortFunc(r, rankOrder)
 	return ranking(r)
+}
+
+// rankOrder is a ranking's order: by total, the best last, and among equal
+// totals the first evaluated last.
+func rankOrder(a, b runtime.RankedCandidate) int {
+	if c := cmp.Compare(a.Total, b.Total); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.Pos, a.Pos)
 }
 
 // next returns the best node left (false when none is).

@@ -6,10 +6,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/builder"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // fitOnlyProfile scores with NodeResourcesFit alone (strategy), which does
@@ -112,5 +116,85 @@ func TestReuseRescoreMatchesFullCycles(t *testing.T) {
 	t.Logf("%d decisions reused a ranking", total)
 	if total < 30 {
 		t.Errorf("only %d decisions reused a ranking before a tie: the property tests little", total)
+	}
+}
+
+// TestPropRescoreOneNodeMatchesFull: in v1.37, when every score plugin is
+// node-local and does not normalize (NodeResourcesFit, alone or with
+// BalancedAllocation), rescoring a kept ranking scores only the node
+// chosen last; the decisions — nodes, reuse, the totals in Top and the
+// margins, tie counts — are those of rescoring every kept node, on
+// clusters with and without node sampling, with replicas of a few kinds
+// and other pods deleted between them.
+func TestPropRescoreOneNodeMatchesFull(t *testing.T) {
+	reused := 0
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 99).Draw(t, "nodes") // every node evaluated
+		if rapid.Bool().Draw(t, "sampled") {
+			n = rapid.IntRange(100, 240).Draw(t, "sampledNodes") // kube's sampling, a round-robin start
+		}
+		var nodes []*api.Node
+		for i := range n {
+			nodes = append(nodes, builder.MakeNode().Name(fmt.Sprintf("n%03d", i)).
+				Capacity(map[string]string{"cpu": rapid.SampledFrom([]string{"4", "8", "16"}).Draw(t, "cpu"), "memory": "64Gi", "pods": "20"}).Obj())
+		}
+		prof := fitOnlyProfile(framework.KubeV137, rapid.SampledFrom([]config.ScoringStrategyType{config.LeastAllocated, config.MostAllocated}).Draw(t, "strategy"))
+		if rapid.Bool().Draw(t, "balanced") {
+			prof.PreScore = append(prof.PreScore, config.NodeResourcesBalancedAllocationName)
+			prof.Score = append(prof.Score, config.NodeResourcesBalancedAllocationName)
+			prof.Weights[config.NodeResourcesBalancedAllocationName] = 2
+		}
+		type op struct {
+			kind int
+			cpu  string
+		}
+		var ops []op
+		for range rapid.IntRange(1, 80).Draw(t, "ops") {
+			ops = append(ops, op{kind: rapid.IntRange(0, 9).Draw(t, "op"), cpu: rapid.SampledFrom([]string{"500m", "1", "3"}).Draw(t, "req")})
+		}
+		seed := rapid.Uint64().Draw(t, "seed")
+		run := func(full bool) ([]string, int) {
+			c, err := cluster.NewFrom(nodes, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ds []Decision
+			s, err := New(c, NewDefaultRegistry(), []framework.Profile{prof}, WithClock(framework.NewFakeClock(scT0)), WithSeed(seed),
+				WithKubeVersion(framework.KubeV137), WithDecisionHandler(func(d Decision) { ds = append(ds, d) }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.fullRescore = full
+			added := 0
+			for _, o := range ops {
+				if o.kind == 0 && added > 0 {
+					_ = s.DeletePod("default", fmt.Sprintf("p%d", added/2))
+					continue
+				}
+				if err := s.AddPod(builder.MakePod().Name(fmt.Sprintf("p%d", added)).Label("app", "web").Req(map[string]string{"cpu": o.cpu, "memory": "1Gi"}).Obj()); err != nil {
+					t.Fatal(err)
+				}
+				added++
+				s.RunUntilIdle(context.Background())
+			}
+			var log []string
+			r := 0
+			for _, d := range ds {
+				log = append(log, scDecisionLine(d)+fmt.Sprintf(" ties=%d", d.Ties))
+				if d.FastPath == FastPathReused {
+					r++
+				}
+			}
+			return log, r
+		}
+		want, _ := run(true)
+		got, r := run(false)
+		reused += r
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("decisions differ (-every kept node rescored +the node chosen last only):\n%s", diff)
+		}
+	})
+	if reused == 0 {
+		t.Fatal("no decision reused a ranking: the property compared full cycles with themselves")
 	}
 }

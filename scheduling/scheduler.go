@@ -316,6 +316,10 @@ type Scheduler struct {
 	// and the reuse state hidden by each open Fork.
 	noReuse     bool
 	reuseMaxAge time.Duration
+	// fullRescore makes v1.37's rescore of a kept ranking score every
+	// kept node even when each would score its kept total (tests compare
+	// the two).
+	fullRescore bool
 	reuseForks  []reuseFork
 	reasons     map[string]string
 	forks       []forkState

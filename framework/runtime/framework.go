@@ -286,6 +286,27 @@ func (f *Framework) HasFilterPlugins() bool { return len(f.filter) > 0 }
 // HasScorePlugins reports whether the profile has Score plugins.
 func (f *Framework) HasScorePlugins() bool { return len(f.score) > 0 }
 
+// ScoresNodeAlone reports whether a node's total score for pod depends on
+// that node alone: every Score plugin (a forwarder's target) is node-local
+// for pod (framework.NodeLocalPlugin) and does not normalize, and no
+// extender is configured. Scoring a set of nodes then gives each node the
+// total it gets when scored alone, whatever the other nodes.
+func (f *Framework) ScoresNodeAlone(pod *framework.PodInfo) bool {
+	if len(f.extenders) > 0 {
+		return false
+	}
+	for _, sp := range f.score {
+		var t framework.Plugin = sp.ScorePlugin
+		if fw, ok := sp.ScorePlugin.(framework.ScoreForwarder); ok {
+			t = fw.ScoreTarget()
+		}
+		if !isNodeLocal(t, pod) || sp.ScoreExtensions() != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // HasPostFilterPlugins reports whether the profile has PostFilter plugins.
 func (f *Framework) HasPostFilterPlugins() bool { return len(f.postFilter) > 0 }
 
