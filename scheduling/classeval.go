@@ -34,9 +34,9 @@ import (
 
 // maxClassEvals bounds a profile's class evaluators, and maxClassSeen the
 // pods it remembers having seen once. Below minClassEvalNodes nodes a
-// plain cycle costs little more than finding the pod's class (measured
-// with examples/simulate: no gain at 300 nodes, 8 % at 1,000, 2× at
-// 100,000 nodes), so every cycle takes the plain path.
+// plain cycle costs about what finding the pod's class and refreshing its
+// evaluator do (examples/simulate gains nothing at 300 nodes), so every
+// cycle takes the plain path.
 const (
 	maxClassEvals     = 16
 	maxClassSeen      = 16
