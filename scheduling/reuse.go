@@ -91,8 +91,11 @@ type batchState struct {
 	nodes   int
 	events  uint64
 	// start is the cycle's round-robin start: a node's evaluation
-	// position is its snapshot index counted from start.
-	start int
+	// position is its snapshot index counted from start. evalPos: the
+	// Pos of ranked are such positions (a ranking built from the cycle's
+	// Result numbers its nodes in feasible order until rescored).
+	start   int
+	evalPos bool
 }
 
 // reuseTry is what reusedNode found: the node to take (node "" when the
@@ -235,21 +238,30 @@ func (s *Scheduler) reusedNode(ctx context.Context, prof *profile, h *cycleHandl
 func (s *Scheduler) rescoreRanking(ctx context.Context, prof *profile, b *batchState, state *framework.CycleState, pi *framework.PodInfo, snap *framework.Snapshot, last *framework.NodeInfo) bool {
 	all := snap.Nodes()
 	n := len(all)
-	evalPos := func(idx int) int32 { return int32((idx - b.start%n + n) % n) }
+	start := b.start % n
+	evalPos := func(idx int) int32 {
+		if p := idx - start; p >= 0 {
+			return int32(p)
+		}
+		return int32(idx - start + n)
+	}
 	pos := evalPos(last.Index())
 	if !s.fullRescore && prof.fw.ScoresNodeAlone(pi) {
 		// Each kept node would score its kept total again: only the node
 		// chosen last is scored, and it joins the ranking where sorting
 		// would put it. The kept nodes' positions are counted from the
-		// round-robin start as a full rescore counts them (their order
-		// among themselves stays: the feasible list is in evaluation
-		// order).
+		// round-robin start as a full rescore counts them, once (their
+		// order among themselves stays: the feasible list is in
+		// evaluation order).
 		totals, err := prof.fw.ScoreNodes(ctx, state.Clone(), pi, []*framework.NodeInfo{last})
 		if err != nil || len(totals) != 1 {
 			return false
 		}
-		for i, c := range b.ranked {
-			b.ranked[i].Pos = evalPos(int(c.Index))
+		if !b.evalPos {
+			for i, c := range b.ranked {
+				b.ranked[i].Pos = evalPos(int(c.Index))
+			}
+			b.evalPos = true
 		}
 		c := runtime.RankedCandidate{Index: int32(last.Index()), Pos: pos, Total: totals[0]}
 		i, _ := slices.BinarySearchFunc(b.ranked, c, rankOrder)
@@ -272,6 +284,7 @@ func (s *Scheduler) rescoreRanking(ctx context.Context, prof *profile, b *batchS
 		b.ranked[i].Total = totals[i]
 	}
 	b.ranked = newRanking(append(b.ranked, runtime.RankedCandidate{Index: int32(last.Index()), Pos: pos, Total: totals[len(nodes)-1]}))
+	b.evalPos = true
 	return true
 }
 
