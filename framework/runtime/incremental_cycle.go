@@ -42,11 +42,13 @@ import (
 // ties are the runner's own code.
 //
 // Between two cycles the snapshot may change only by pods added to it,
-// each reported with Added: the non-local plugins' state follows nothing
-// else. (Node-local verdicts also follow any change to their own node
-// made through the snapshot's methods, but not what NodeLocalPlugin
-// allows them to read of other nodes, such as ImageLocality's image
-// spread; a snapshot with another node count starts over.)
+// each reported with Added, unless Refresh is called before the cycle:
+// otherwise the non-local plugins' state follows nothing else.
+// (Node-local verdicts also follow any change to their own node made
+// through the snapshot's methods; a change to the nodes themselves, which
+// NodeLocalPlugin allows them to read of other nodes, such as
+// ImageLocality's image spread, makes the evaluator start over:
+// Snapshot.NodeChangeSeq.)
 //
 // Schedule hands a cycle back (handled false) whenever it cannot
 // guarantee Schedule's outcome, before touching the random source: the
@@ -196,10 +198,10 @@ func (inc *Incremental) Added(pod *framework.PodInfo, node string) {
 // verdicts and scores follow such changes by themselves (the snapshot's
 // journal of changed nodes), and a change to the nodes themselves
 // (Snapshot.NodeChangeSeq) makes the evaluator start over. With Refresh
-// before each cycle, pods whose PodInfos differ but that every plugin
-// treats alike (the same Framework.SignPod signature) may share an
-// evaluator: the node-local plugins' state and verdicts depend only on
-// what the signature covers, and the others see each cycle's own pod.
+// before each cycle, pods whose PodInfos differ but that the node-local
+// plugins treat alike (the same Framework.NodeLocalFragments) may share
+// an evaluator: those plugins' state and verdicts depend only on what
+// the fragments cover, and the other plugins see each cycle's own pod.
 func (inc *Incremental) Refresh() {
 	inc.added, inc.pfFrom, inc.psFrom = inc.added[:0], 0, 0
 	inc.rerunF, inc.rerunS = true, true
