@@ -147,7 +147,7 @@ func (c *classEvals) classOf(ctx context.Context, s *Scheduler, prof *profile, q
 		return frags != nil
 	}
 	for _, e := range c.evals {
-		if sameVector(&e.req, req) {
+		if e.req.Equal(*req) {
 			if !sign() {
 				return nil
 			}
@@ -158,7 +158,7 @@ func (c *classEvals) classOf(ctx context.Context, s *Scheduler, prof *profile, q
 		}
 	}
 	for i, o := range c.seen {
-		if !sameVector(o.SpecRequests(), req) {
+		if !o.SpecRequests().Equal(*req) {
 			continue
 		}
 		if !sign() {
@@ -178,12 +178,6 @@ func (c *classEvals) classOf(ctx context.Context, s *Scheduler, prof *profile, q
 	}
 	c.seen = append(c.seen, pi)
 	return nil
-}
-
-// sameVector reports whether two request vectors are equal.
-func sameVector(a, b *resource.Vector) bool {
-	return a.MilliCPU == b.MilliCPU && a.Memory == b.Memory && a.EphemeralStorage == b.EphemeralStorage &&
-		a.Pods == b.Pods && slices.Equal(a.Scalars, b.Scalars)
 }
 
 // add makes the evaluator of the class frags defines, pi one of its pods,
