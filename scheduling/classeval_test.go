@@ -75,9 +75,10 @@ func classDrawKinds(t *rapid.T) []*api.Pod {
 // evaluated and feasible counts, round-robin start, top nodes and totals,
 // margins, preemption victims and nominations), with pods of a few kinds
 // added, deleted and preempted, nodes updated (taints, labels, images),
-// added and removed, and the clock moving, on clusters large enough for
-// kube's node sampling, with pod-signature reuse taking some cycles where
-// the profile signs pods.
+// added and removed, the clock moving and what-if branches reverted
+// between the cycles, on clusters large enough for kube's node sampling,
+// with pod-signature reuse taking some cycles where the profile signs
+// pods.
 func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
 	classCycles, reused := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -105,7 +106,7 @@ func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
 		var ops []op
 		for range rapid.IntRange(1, 120).Draw(t, "ops") {
 			o := op{kind: rapid.IntRange(0, 9).Draw(t, "op"), arg: rapid.IntRange(0, 1<<20).Draw(t, "arg")}
-			if o.kind == 6 || o.kind == 7 {
+			if o.kind == 6 || o.kind == 7 || (o.kind == 8 && rapid.Bool().Draw(t, "forkNode")) {
 				o.node = classDrawNode(t, o.arg%(n+20))
 			}
 			ops = append(ops, o)
@@ -143,7 +144,29 @@ func TestPropClassEvaluatorsDecideAsPlain(t *testing.T) {
 						_ = s.AddNode(o.node)
 					}
 				case 8:
-					_, _ = s.ScheduleOne(ctx)
+					if o.arg%2 == 0 {
+						_, _ = s.ScheduleOne(ctx)
+						break
+					}
+					// A what-if branch: a pod placed, pods deleted or a
+					// node added, the queue run, and all of it undone.
+					f, err := s.Fork()
+					if err != nil {
+						t.Fatal(err)
+					}
+					p := *kinds[o.arg%len(kinds)]
+					p.Name, p.UID = "whatif", "whatif"
+					_, _ = f.SchedulePod(ctx, &p)
+					if added > 0 {
+						_ = f.DeletePod("default", fmt.Sprintf("p%d", o.arg%added))
+					}
+					if o.node != nil {
+						_ = f.AddNode(o.node)
+					}
+					f.RunUntilIdle(ctx)
+					if err := f.Revert(); err != nil {
+						t.Fatal(err)
+					}
 				default:
 					_ = clock.Advance(time.Duration(o.arg%30) * time.Second)
 				}
