@@ -503,7 +503,8 @@ type ipaHoisted struct {
 // snapshot node idx[i]'s domain, with loops of their own for one, two and
 // three keys (hostname, zone, rack: the common cases), and returns the
 // least and greatest. Only hs[0] may be numbered by node (nil domain):
-// its score is then one load per node.
+// its score is then one load per node, and the other keys have loops of
+// their own for one and two of them.
 func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 	out = out[:len(idx)]
 	lo, hi = math.MaxInt64, math.MinInt64
@@ -522,6 +523,19 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 				score := s0[k]
 				if id := d1[k]; id >= 0 {
 					score += s1[id]
+				}
+				out[i] = score
+				lo, hi = min(lo, score), max(hi, score)
+			}
+		case 2:
+			d1, s1, d2, s2 := rest[0].domain, rest[0].score, rest[1].domain, rest[1].score
+			for i, k := range idx {
+				score := s0[k]
+				if id := d1[k]; id >= 0 {
+					score += s1[id]
+				}
+				if id := d2[k]; id >= 0 {
+					score += s2[id]
 				}
 				out[i] = score
 				lo, hi = min(lo, score), max(hi, score)
