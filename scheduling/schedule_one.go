@@ -320,10 +320,10 @@ func (s *Scheduler) cycleOptions(prof *profile, n int, nodes []*framework.NodeIn
 // scheduleIncremental is schedule for a pod whose cycle an incremental
 // evaluator computes when it can (runtime.Incremental decides exactly as
 // schedule would, or hands the cycle back): a capacity question's replica
-// (the question's evaluator) or a pod of a class of pods sharing a
-// signature (classeval.go). The cycle state stays the scheduler's own:
-// Reserve, Permit and binding get it as without the evaluator
-// (newReplicaEval checks they read nothing PreFilter wrote).
+// (the question's evaluator) or a pod of a class of pods that the
+// profile's node-local plugins treat alike (classeval.go). The cycle state
+// stays the scheduler's own: Reserve, Permit and binding get it as without
+// the evaluator (evalAllowed checks they read nothing PreFilter wrote).
 func (s *Scheduler) scheduleIncremental(ctx context.Context, prof *profile, state *framework.CycleState, snap *framework.Snapshot, qp *queue.QueuedPod, pre *runtime.PreFilterOutcome) (*runtime.Result, *framework.CycleState, error) {
 	pi := qp.PodInfo
 	if e := s.replicas; e != nil {
