@@ -51,11 +51,19 @@ type classEvals struct {
 	// (evalAllowed).
 	checked, allowed bool
 	evals            []*classEval
-	seen             []*framework.PodInfo
+	seen             []seenPod
 	tick             uint64
-	// buf and seenBuf hold the fragments of the pod being classified and
-	// of a pod seen once it is compared with.
-	buf, seenBuf []framework.SignFragment
+	// buf holds the fragments of the pod being classified.
+	buf []framework.SignFragment
+}
+
+// seenPod is a pod whose class had no evaluator when it was seen, and its
+// fragments once a pod of the same requests asked for them (signed; nil
+// when its node-local plugins do not sign it).
+type seenPod struct {
+	pi     *framework.PodInfo
+	frags  []framework.SignFragment
+	signed bool
 }
 
 // classEval is one class's evaluator (eval nil: the profile allows none
@@ -157,16 +165,21 @@ func (c *classEvals) classOf(ctx context.Context, s *Scheduler, prof *profile, q
 			}
 		}
 	}
-	for i, o := range c.seen {
-		if !o.SpecRequests().Equal(*req) {
+	for i := range c.seen {
+		o := &c.seen[i]
+		if !o.pi.SpecRequests().Equal(*req) {
 			continue
 		}
 		if !sign() {
 			return nil
 		}
-		of, ok := prof.fw.NodeLocalFragments(ctx, o, c.seenBuf[:0])
-		c.seenBuf = of[:0]
-		if ok && runtime.SameFragments(of, frags) {
+		if !o.signed {
+			if f, ok := prof.fw.NodeLocalFragments(ctx, o.pi, nil); ok {
+				o.frags = f
+			}
+			o.signed = true
+		}
+		if o.frags != nil && runtime.SameFragments(o.frags, frags) {
 			c.seen = append(c.seen[:i], c.seen[i+1:]...)
 			e := c.add(s, pi, frags)
 			qp.Class = e
@@ -176,7 +189,7 @@ func (c *classEvals) classOf(ctx context.Context, s *Scheduler, prof *profile, q
 	if len(c.seen) == maxClassSeen {
 		c.seen = append(c.seen[:0], c.seen[1:]...)
 	}
-	c.seen = append(c.seen, pi)
+	c.seen = append(c.seen, seenPod{pi: pi})
 	return nil
 }
 
