@@ -7,7 +7,9 @@ import (
 )
 
 // Incremental runs the scheduling cycles of a run of pods that share one
-// PodInfo (the replicas of a capacity question) faster than Schedule,
+// PodInfo (the replicas of a capacity question), or, with Refresh before
+// each cycle, that the node-local plugins treat alike (a scheduler's
+// class of pods), faster than Schedule,
 // deciding exactly as Schedule would on the same snapshot and options: the
 // same nodes evaluated, the same feasible nodes, totals, selected node,
 // Top, Margin and Ties, and the same use of CycleOptions.Rand (at most
