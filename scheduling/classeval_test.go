@@ -255,3 +255,73 @@ func TestClassEvaluatorsServeLargeClusters(t *testing.T) {
 		}
 	}
 }
+
+// TestClassEvaluatorsEvictLeastUsed: with more kinds of pods than a
+// profile keeps evaluators for, the one used least recently is dropped
+// (its pods' cached class is looked up again) and the decisions stay those
+// of the plain path.
+func TestClassEvaluatorsEvictLeastUsed(t *testing.T) {
+	const kinds, rounds = maxClassEvals + 4, 3
+	run := func(off bool) ([]string, *Scheduler) {
+		c, _ := cluster.New()
+		for i := range minClassEvalNodes {
+			if err := c.AddNode(st.MakeNode().Name(fmt.Sprintf("n%04d", i)).Capacity(map[string]string{"cpu": "64", "memory": "256Gi"}).Obj()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var log []string
+		s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(5), WithClock(framework.NewFakeClock(scT0)),
+			WithDecisionHandler(func(d Decision) { log = append(log, scDecisionLine(d)) }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.noClassEvals = off
+		for r := range rounds {
+			for k := range kinds {
+				// Two pods of each kind per round: the second finds the class.
+				for j := range 2 {
+					p := st.MakePod().Name(fmt.Sprintf("p%d-%d-%d", r, k, j)).Label("app", "web").
+						Container("web:1", map[string]string{"cpu": fmt.Sprintf("%dm", 100+10*k), "memory": "256Mi"}).Obj()
+					if err := s.AddPod(p); err != nil {
+						t.Fatal(err)
+					}
+					s.RunUntilIdle(context.Background())
+				}
+			}
+		}
+		return log, s
+	}
+	plain, _ := run(true)
+	got, s := run(false)
+	if diff := cmp.Diff(plain, got); diff != "" {
+		t.Fatalf("decisions differ (-plain +classes):\n%s", diff)
+	}
+	prof := s.profiles[DefaultSchedulerName]
+	if n := len(prof.classes.evals); n != maxClassEvals {
+		t.Errorf("%d evaluators kept, want %d", n, maxClassEvals)
+	}
+	state, _ := s.State()
+	if state.ClassCycles == 0 {
+		t.Error("no cycle went to a class evaluator")
+	}
+}
+
+// TestClassEvalBackoff: each cycle an evaluator hands back doubles the
+// cycles of its class that skip it, up to maxClassBackoff; one it handles
+// resets the count.
+func TestClassEvalBackoff(t *testing.T) {
+	var e classEval
+	var skips []int
+	for range 9 {
+		e.handedBack()
+		skips = append(skips, e.skip)
+	}
+	if want := []int{1, 2, 4, 8, 16, 32, 64, 64, 64}; !cmp.Equal(skips, want) {
+		t.Fatalf("skips after each hand-back %v, want %v", skips, want)
+	}
+	e.handled()
+	e.handedBack()
+	if e.skip != 1 {
+		t.Fatalf("after a handled cycle and a hand-back, skip %d, want 1", e.skip)
+	}
+}
