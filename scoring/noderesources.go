@@ -277,42 +277,33 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 }
 
 // nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows divides
-// itself: below it, (alloc − used)·100 is exact in a float64 and so is
+// itself: up to it, (alloc − used)·100 is exact in a float64 and so is
 // the quotient's floor (leastFraction).
 const nrfLeastRowsMax = 1 << 46
 
 // leastFraction is ⌊free·MaxNodeScore / alloc⌋ for 0 ≤ free ≤ alloc and
-// 0 < alloc < nrfLeastRowsMax, by a float64 division, which costs a
+// 0 < alloc ≤ nrfLeastRowsMax, by a float64 division, which costs a
 // fraction of an integer one. It is exact: x = free·100 < 2⁵³ and alloc
 // are exact floats; the quotient t = x/alloc lies in [0, 100], where the
 // rounding error is at most half an ulp, 2⁻⁴⁷, while a t that is not an
-// integer lies at least 1/alloc > 2⁻⁴⁶ below the next integer, so the
-// rounded quotient truncates to ⌊t⌋ (and an integer t is exact).
-func leastFraction(free, alloc uint64) uint64 {
-	return uint64(float64(free*uint64(framework.MaxNodeScore)) / float64(alloc))
+// integer lies at least 1/alloc ≥ 2⁻⁴⁶ below the next integer, so the
+// rounded quotient truncates to ⌊t⌋ (and an integer t is exact). Both
+// operands and the quotient fit an int64, whose conversions are single
+// instructions (the unsigned ones branch).
+func leastFraction(free, alloc int64) int64 {
+	return int64(float64(free*framework.MaxNodeScore) / float64(alloc))
 }
 
 // nrfLeastRows is ScoreBatch in kube's default configuration (LeastAllocated
 // over cpu and memory, weights 1 and 1) from the dense rows: out[i] is the
 // mean of the two LeastRequestedScores of node idx[i]. A first pass scores
-// the nodes where 0 ≤ used ≤ alloc < nrfLeastRowsMax for both resources
-// (leastFraction), and marks the others −1; nrfCPUMemScores scores those
-// afterwards, so the loop makes no call. Every score is
-// LeastRequestedScore's.
+// the nodes where 0 < alloc ≤ nrfLeastRowsMax and 0 ≤ free ≤ alloc (free =
+// alloc − used) for both resources (leastFraction), and marks the others
+// −1; nrfCPUMemScores scores those afterwards, so the loop makes no call.
+// Every score is LeastRequestedScore's.
 func nrfLeastRows(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) {
 	out = out[:len(idx)]
-	rest := false
-	for i, x := range idx {
-		r := &res[x]
-		allocCPU, allocMem := uint64(r.AllocatableMilliCPU), uint64(r.AllocatableMemory)
-		usedCPU, usedMem := uint64(r.NonZeroMilliCPU+reqCPU), uint64(r.NonZeroMemory+reqMem)
-		if allocCPU-1 >= nrfLeastRowsMax-1 || allocMem-1 >= nrfLeastRowsMax-1 || usedCPU > allocCPU || usedMem > allocMem {
-			out[i], rest = -1, true
-			continue
-		}
-		out[i] = int64((leastFraction(allocCPU-usedCPU, allocCPU) + leastFraction(allocMem-usedMem, allocMem)) >> 1)
-	}
-	if !rest {
+	if nrfLeastPass(out, res, idx, reqCPU, reqMem) == 0 {
 		return
 	}
 	for i := range out {
@@ -320,6 +311,25 @@ func nrfLeastRows(out []int64, res []framework.NodeResources, idx []int32, reqCP
 			nrfCPUMemScores(out[i:i+1], res, idx[i:i+1], nil, reqCPU, reqMem, 1, 1, false)
 		}
 	}
+}
+
+// nrfLeastPass is nrfLeastRows' first pass, a function of its own so that
+// its loop, which calls nothing, keeps its values in registers; it returns
+// how many rows it marked −1.
+func nrfLeastPass(out []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) (rest int) {
+	out = out[:len(idx)]
+	for i, x := range idx {
+		r := &res[x]
+		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+		fC, fM := aC-r.NonZeroMilliCPU-reqCPU, aM-r.NonZeroMemory-reqMem
+		if (uint64(aC-1)|uint64(aM-1))&^(nrfLeastRowsMax-1) != 0 || uint64(fC) > uint64(aC) || uint64(fM) > uint64(aM) {
+			out[i] = -1
+			rest++
+			continue
+		}
+		out[i] = (leastFraction(fC, aC) + leastFraction(fM, aM)) >> 1
+	}
+	return rest
 }
 
 // nrfCPUMemScores sets out[i] to the LeastAllocated or MostAllocated score

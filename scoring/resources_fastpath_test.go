@@ -118,9 +118,9 @@ func TestPropLeastRowsEqualsLeastRequestedScore(t *testing.T) {
 		case 1:
 			return rapid.Int64Range(1, 1000).Draw(t, label)
 		case 2:
-			return rapid.Int64Range(1, nrfLeastRowsMax-1).Draw(t, label)
+			return rapid.Int64Range(1, nrfLeastRowsMax).Draw(t, label)
 		case 3:
-			return rapid.Int64Range(nrfLeastRowsMax, math.MaxInt64).Draw(t, label)
+			return rapid.Int64Range(nrfLeastRowsMax-1, math.MaxInt64).Draw(t, label)
 		default:
 			return rapid.SampledFrom([]int64{8000, 16000, 32000, 64000, 32 << 30, 64 << 30, 128 << 30, 256 << 30}).Draw(t, label)
 		}
@@ -169,12 +169,12 @@ func TestPropLeastRowsEqualsLeastRequestedScore(t *testing.T) {
 // TestLeastFractionNearIntegers: leastFraction's float quotient truncates
 // to the integer one where rounding could hurt most, free amounts whose
 // quotient lies just below, at and just above each integer 0..100, for
-// allocatables up to nrfLeastRowsMax − 1 (and a random sample).
+// allocatables up to nrfLeastRowsMax (and a random sample).
 func TestLeastFractionNearIntegers(t *testing.T) {
-	allocs := []uint64{1, 3, 7, 99, 100, 101, 4095, 64000, 256 << 30, 1<<46 - 1, 1<<46 - 2, 1<<46 - 101, 99999999999973, 1 << 45, 1<<45 + 1}
+	allocs := []uint64{1, 3, 7, 99, 100, 101, 4095, 64000, 256 << 30, 1 << 46, 1<<46 - 1, 1<<46 - 2, 1<<46 - 101, 99999999999973, 1 << 45, 1<<45 + 1}
 	r := rand.New(rand.NewPCG(7, 9))
 	for range 200 {
-		allocs = append(allocs, 1+r.Uint64N(nrfLeastRowsMax-1))
+		allocs = append(allocs, 1+r.Uint64N(nrfLeastRowsMax))
 	}
 	const m = uint64(fw.MaxNodeScore)
 	for _, a := range allocs {
@@ -184,7 +184,7 @@ func TestLeastFractionNearIntegers(t *testing.T) {
 				if free > a || (c == 0 && free == c-1) {
 					continue
 				}
-				if got, want := leastFraction(free, a), free*m/a; got != want {
+				if got, want := leastFraction(int64(free), int64(a)), int64(free*m/a); got != want {
 					t.Fatalf("leastFraction(%d, %d) = %d, want %d", free, a, got, want)
 				}
 			}
