@@ -468,10 +468,12 @@ type BatchScorePlugin interface {
 // of out[0:len(nodes)] (lo > hi when nodes is empty; unspecified when the
 // status is not a success).
 //
-// Incremental normalizes the row through its plugin's RangeNormalizer
-// table from these bounds, without a pass over the row to find them, and
-// trusts them: wrong bounds give wrong normalized scores (a score found
-// outside them in a table lookup hands the cycle back to the plain one).
+// Incremental and the runner's TotalsOnly cycles normalize the row
+// through its plugin's RangeNormalizer table from these bounds, without a
+// pass over the row to find them, and trust them: wrong bounds give wrong
+// normalized scores (a score found outside them in a table lookup hands
+// the cycle back to the plain one, or in a TotalsOnly cycle to the
+// in-place normalization).
 type BoundedBatchScorePlugin interface {
 	BatchScorePlugin
 	ScoreBatchBounds(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) (lo, hi int64, s *Status)

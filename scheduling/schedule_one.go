@@ -304,7 +304,9 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *profile, state *framew
 // cycleOptions are the options of a cycle over n candidate nodes (nodes,
 // nil for every node of the snapshot), pre as for schedule.
 func (s *Scheduler) cycleOptions(prof *profile, n int, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) runtime.CycleOptions {
-	opts := runtime.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n), SkipExplanation: !s.keepResults && !s.keepFailed, ExplainRejections: s.keepResults, Nodes: nodes, PreFiltered: pre}
+	unexplained := !s.keepResults && !s.keepFailed
+	opts := runtime.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n),
+		SkipExplanation: unexplained, TotalsOnly: unexplained, ExplainRejections: s.keepResults, Nodes: nodes, PreFiltered: pre}
 	if !s.keepResults {
 		if s.reuse == nil {
 			s.reuse = &runtime.Result{}

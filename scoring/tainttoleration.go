@@ -3,6 +3,7 @@ package scoring
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -101,11 +102,21 @@ func ttIntolerable(tols []api.Toleration, taints []api.Taint) int64 {
 // runner's snapshot indices, the count is taken once per taint class
 // (Snapshot.TaintClasses), when there are few, and read by each node of
 // the class.
-func (pl *TaintToleration) ScoreBatch(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+func (pl *TaintToleration) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+var _ framework.BoundedBatchScorePlugin = (*TaintToleration)(nil)
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score it wrote (framework.BoundedBatchScorePlugin).
+func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	s, st := ttReadPreScoreState(state)
 	if st != nil {
-		return st
+		return 0, 0, st
 	}
+	out = out[:len(nodes)]
 	if idx != nil {
 		if tc := state.Snapshot().TaintClasses(); len(tc.Taints) <= ttMaxClasses {
 			var buf [ttMaxClasses]int64
@@ -113,11 +124,7 @@ func (pl *TaintToleration) ScoreBatch(_ context.Context, state *framework.CycleS
 			for c, taints := range tc.Taints {
 				counts[c] = ttIntolerable(s.tolerations, taints)
 			}
-			class := tc.Class
-			for i, k := range idx {
-				out[i] = counts[class[k]]
-			}
-			return nil
+			return ttClassScores(out, counts, tc.Class, idx[:len(nodes)])
 		}
 	}
 	for i, node := range nodes {
@@ -127,7 +134,20 @@ func (pl *TaintToleration) ScoreBatch(_ context.Context, state *framework.CycleS
 		}
 		out[i] = n
 	}
-	return nil
+	lo, hi = rowBounds(out)
+	return lo, hi, nil
+}
+
+// ttClassScores sets out[i] to the count of node idx[i]'s taint class and
+// returns the least and greatest count written.
+func ttClassScores(out, counts []int64, class, idx []int32) (lo, hi int64, _ *framework.Status) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	for i, k := range idx {
+		v := counts[class[k]]
+		out[i] = v
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi, nil
 }
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).

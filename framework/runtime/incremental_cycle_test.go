@@ -145,7 +145,11 @@ type incCase struct {
 	explain string
 }
 
-func drawIncCase(t *rapid.T) incCase {
+func drawIncCase(t *rapid.T) incCase { return drawIncCaseWith(t, nil) }
+
+// drawIncCaseWith is drawIncCase, with more plugins added by more (with
+// the add of drawScoreFakes) when it is not nil.
+func drawIncCaseWith(t *rapid.T, more func(t *rapid.T, add func(name string, p framework.Plugin, filter, score bool))) incCase {
 	n := rapid.SampledFrom([]int{1, 2, 5, 12, 40, 63, 64, 65, 130, 260}).Draw(t, "nodes")
 	zones := rapid.IntRange(1, 4).Draw(t, "zones")
 	broken := rapid.IntRange(0, 3).Draw(t, "broken") == 0 // some nodes fail the Broken filter
@@ -266,6 +270,9 @@ func drawIncCase(t *rapid.T) incCase {
 		add("ZoneScoreInc", &fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreInc"}}, false, true)
 	}
 	drawScoreFakes(t, add)
+	if more != nil {
+		more(t, add)
+	}
 	par := rapid.SampledFrom([]int{1, 1, 3}).Draw(t, "parallelism") // 3: the chunked Score step
 	explain = append(explain, fmt.Sprintf("parallelism %d", par))
 	fw, err := runtime.NewFramework(reg, prof, runtime.WithParallelism(par))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -40,6 +41,12 @@ type CycleOptions struct {
 	// SkipExplanation drops the per-plugin raw score table (normalized
 	// scores, totals and filter verdicts are kept).
 	SkipExplanation bool
+	// TotalsOnly drops the per-plugin score tables too, raw and normalized
+	// (Result.Scores is then nil), keeping each feasible node's total: a
+	// plugin that normalizes through a table (framework.RangeNormalizer)
+	// then has its weighted table entries added to the totals without
+	// normalizing its row. The decision is unchanged.
+	TotalsOnly bool
 	// ExplainFilters runs every Filter plugin on every candidate node
 	// (past the first rejection, and on the nodes sampling left
 	// unevaluated) and reports each plugin's verdict in
@@ -730,11 +737,35 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	// Plugin by plugin over each chunk's nodes (scoreRun.chunk).
 	r := &bs.run
 	*r = scoreRun{ctx: ctx, state: state, pod: pod, nodes: nodes, idx: idx, vals: vals, nf: nf,
-		active: active, calls: calls, batches: batches}
+		active: active, calls: calls, batches: batches, bounds: r.bounds}
 	defer r.release()
+	if opts.TotalsOnly {
+		bs.bounded = grow(bs.bounded, np)
+		for p, b := range batches {
+			bs.bounded[p], _ = b.(framework.BoundedBatchScorePlugin)
+		}
+		r.bounded = bs.bounded
+		r.startBounds(f.chunkSize(nf, nf))
+	}
 	f.runScoreChunks(r, nf)
 	if r.failed.Load() {
 		return r.firstErr.err
+	}
+	if opts.TotalsOnly {
+		res.Normalized = vals[:0] // the rows are the cycle's scratch (keptScores is false)
+		done, err := f.weighTables(bs, res.Totals[:nf])
+		clear(bs.bounded) // the plugins are not kept past the cycle
+		if err != nil {
+			return err
+		}
+		if done {
+			runExtenderScores(extenders, pod, nodes, res)
+			return nil
+		}
+		// A table missed a score or some score is out of range: every row
+		// is normalized now; weigh them as the plain path does, which
+		// reports the score out of range.
+		return f.weighRowsChecked(res.Totals[:nf], vals, active, nodes, extenders, pod, res)
 	}
 	if !opts.SkipExplanation {
 		normalizes := false
@@ -751,39 +782,70 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			res.Raw = vals
 		}
 	}
-	var list framework.NodeScoreList // the NodeScoreList handed to NormalizeScore
+	var nl normalizeList
+	defer nl.release(f)
 	for p := range active {
-		ext := active[p].ScoreExtensions()
-		if ext == nil {
-			continue
-		}
-		if b, ok := ext.(framework.BatchScoreExtensions); ok {
-			if s := b.NormalizeScoreBatch(ctx, state, pod, nodes, vals[p*nf:(p+1)*nf:(p+1)*nf]); !s.IsSuccess() {
-				return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.ErrOrCode())
-			}
-			continue
-		}
-		if list == nil {
-			sc := f.getScratch()
-			defer f.scratch.Put(sc)
-			list = sc.scoreBuffer(nf)
-			for j, ni := range nodes {
-				list[j].Name = ni.Name()
-			}
-		}
-		row := vals[p*nf : (p+1)*nf]
-		for j := range row {
-			list[j].Score = row[j]
-		}
-		if s := ext.NormalizeScore(ctx, state, pod, list); !s.IsSuccess() {
-			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", active[p].Name(), s.ErrOrCode())
-		}
-		for j := range row {
-			row[j] = list[j].Score
+		if err := f.normalizeRow(r, &nl, p); err != nil {
+			return err
 		}
 	}
-	valid := weighTotals(res.Totals[:nf], vals, active)
-	if valid {
+	return f.weighRowsChecked(res.Totals[:nf], vals, active, nodes, extenders, pod, res)
+}
+
+// normalizeList is the NodeScoreList a cycle hands to the NormalizeScore
+// of plugins without a batch form, built on first use.
+type normalizeList struct {
+	sc   *scratch
+	list framework.NodeScoreList
+}
+
+func (nl *normalizeList) release(f *Framework) {
+	if nl.sc != nil {
+		f.scratch.Put(nl.sc)
+	}
+}
+
+// normalizeRow runs plugin p's NormalizeScore, if it has one, on its row
+// of r's scores, in place.
+func (f *Framework) normalizeRow(r *scoreRun, nl *normalizeList, p int) error {
+	ext := r.active[p].ScoreExtensions()
+	if ext == nil {
+		return nil
+	}
+	nf := r.nf
+	row := r.vals[p*nf : (p+1)*nf : (p+1)*nf]
+	if b, ok := ext.(framework.BatchScoreExtensions); ok {
+		if s := b.NormalizeScoreBatch(r.ctx, r.state, r.pod, r.nodes, row); !s.IsSuccess() {
+			return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", r.active[p].Name(), s.ErrOrCode())
+		}
+		return nil
+	}
+	if nl.list == nil {
+		nl.sc = f.getScratch()
+		nl.list = nl.sc.scoreBuffer(nf)
+		for j, ni := range r.nodes {
+			nl.list[j].Name = ni.Name()
+		}
+	}
+	list := nl.list
+	for j := range row {
+		list[j].Score = row[j]
+	}
+	if s := ext.NormalizeScore(r.ctx, r.state, r.pod, list); !s.IsSuccess() {
+		return fmt.Errorf("running Normalize on Score plugins: plugin %q failed with: %w", r.active[p].Name(), s.ErrOrCode())
+	}
+	for j := range row {
+		row[j] = list[j].Score
+	}
+	return nil
+}
+
+// weighRowsChecked sets totals from the normalized rows in vals
+// (weighTotals) and adds the extenders' scores, or reports the first
+// score outside [MinNodeScore, MaxNodeScore] as kube-scheduler does.
+func (f *Framework) weighRowsChecked(totals, vals []int64, active []scorePlugin, nodes []*framework.NodeInfo, extenders []framework.Extender, pod *framework.PodInfo, res *Result) error {
+	nf := len(totals)
+	if weighTotals(totals, vals, active) {
 		runExtenderScores(extenders, pod, nodes, res)
 		return nil
 	}
@@ -815,30 +877,17 @@ func (f *Framework) runScoreChunks(r *scoreRun, nf int) {
 }
 
 // weighTotals sets totals[j] to Σ_p weight_p · vals[p*nf+j] (nf =
-// len(totals)), up to three plugins per pass over the nodes, and reports
-// whether every score is in [MinNodeScore, MaxNodeScore].
+// len(totals)), up to three plugins per pass over the nodes
+// (weighLookups), and reports whether every score is in [MinNodeScore,
+// MaxNodeScore].
 func weighTotals(totals, vals []int64, active []scorePlugin) bool {
 	nf := len(totals)
-	row := func(p int) []int64 { return vals[p*nf : (p+1)*nf : (p+1)*nf] }
-	var bad uint64 // scoreBits of every score, or-ed
-	for p := 0; p < len(active); {
-		first := p == 0
-		switch len(active) - p {
-		case 1:
-			bad |= weighRows1(totals, row(p), active[p].weight, first)
-			p++
-		case 2, 4:
-			bad |= weighRows2(totals, row(p), row(p+1), active[p].weight, active[p+1].weight, first)
-			p += 2
-		default:
-			bad |= weighRows3(totals, row(p), row(p+1), row(p+2), active[p].weight, active[p+1].weight, active[p+2].weight, first)
-			p += 3
-		}
+	var buf [8]lookup
+	adds := buf[:0]
+	for p := range active {
+		adds = append(adds, lookup{row: vals[p*nf : (p+1)*nf : (p+1)*nf], w: active[p].weight})
 	}
-	if len(active) == 0 {
-		clear(totals)
-	}
-	return bad&^scoreMask == 0
+	return weighLookups(totals, adds)&^scoreMask == 0
 }
 
 // weighRows1 adds w0·r0[j] to totals[j] (sets it, when first) and returns
@@ -926,7 +975,14 @@ type batchScratch struct {
 	active  []scorePlugin
 	calls   []framework.ScorePlugin
 	batches []framework.BatchScorePlugin
+	bounded []framework.BoundedBatchScorePlugin
 	run     scoreRun
+
+	// weighTables' rows weighed as they are (adds) and through tables
+	// (looks, of the plugins lookedUp), and the tables.
+	adds, looks []lookup
+	lookedUp    []int
+	tables      []int64
 }
 
 // scoreRun is one scoreFeasible's Score step: the inputs its chunks read
@@ -943,16 +999,64 @@ type scoreRun struct {
 	active  []scorePlugin
 	calls   []framework.ScorePlugin
 	batches []framework.BatchScorePlugin
+	bounded []framework.BoundedBatchScorePlugin // with bounds collected, batches' bounded forms (or nil)
+
+	// bounds, when collected (startBounds), holds the least and greatest
+	// score of each chunk of each plugin that reports them
+	// (framework.BoundedBatchScorePlugin): plugin p's chunk c at
+	// [2(p·chunks+c)], [2(p·chunks+c)+1]; an unknown chunk has lo > hi
+	// with hi = boundsUnknown.
+	bounds    []int64
+	chunkLen  int
+	chunks    int
+	collected bool
 
 	firstErr positionedError
 	failed   atomic.Bool
 }
 
+// boundsUnknown marks a chunk whose bounds its plugin did not report.
+const boundsUnknown = math.MinInt64
+
 // release drops the run's references (the scratch is pooled).
 func (r *scoreRun) release() {
 	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
-	r.active, r.calls, r.batches = nil, nil, nil
+	r.active, r.calls, r.batches, r.bounded = nil, nil, nil, nil
 	r.firstErr.err = nil
+	r.collected = false
+}
+
+// startBounds makes the run collect the bounds of its plugins' chunks of
+// chunkLen nodes.
+func (r *scoreRun) startBounds(chunkLen int) {
+	r.chunkLen = chunkLen
+	r.chunks = (r.nf + chunkLen - 1) / chunkLen
+	r.bounds = grow(r.bounds, 2*len(r.calls)*r.chunks)
+	for i := 0; i < len(r.bounds); i += 2 {
+		r.bounds[i], r.bounds[i+1] = math.MaxInt64, boundsUnknown
+	}
+	r.collected = true
+}
+
+// rowBounds returns the least and greatest score of plugin p's row, from
+// its chunks' bounds when it reported them all, else from the row.
+func (r *scoreRun) rowBounds(p int) (lo, hi int64) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	if r.collected {
+		b := r.bounds[2*p*r.chunks : 2*(p+1)*r.chunks]
+		known := true
+		for c := 0; c < len(b); c += 2 {
+			if b[c+1] == boundsUnknown {
+				known = false
+				break
+			}
+			lo, hi = min(lo, b[c]), max(hi, b[c+1])
+		}
+		if known {
+			return lo, hi
+		}
+	}
+	return bounds(r.vals[p*r.nf : (p+1)*r.nf])
 }
 
 // fail records plugin p's failure on node position j.
@@ -993,7 +1097,17 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 		if r.idx != nil {
 			ix = r.idx[lo:hi:hi]
 		}
-		if s := b.ScoreBatch(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out); s != nil && s.Code() != framework.Success {
+		var s *framework.Status
+		if bb := r.bounded; bb != nil && bb[p] != nil {
+			var blo, bhi int64
+			blo, bhi, s = bb[p].ScoreBatchBounds(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out)
+			if k := 2 * (p*r.chunks + lo/r.chunkLen); s == nil || s.Code() == framework.Success {
+				r.bounds[k], r.bounds[k+1] = blo, bhi
+			}
+		} else {
+			s = b.ScoreBatch(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out)
+		}
+		if s != nil && s.Code() != framework.Success {
 			// Find and report the failure exactly, node by node.
 			if !r.scoreEach(p, lo, hi) {
 				r.fail(p, lo, s)

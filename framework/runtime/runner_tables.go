@@ -1,0 +1,102 @@
+package runtime
+
+import "github.com/schedkit/schedkit/framework"
+
+// weighTables is scoreFeasible's NormalizeScore and weights step for a
+// TotalsOnly cycle, into totals: the row of a plugin whose normalizer is
+// a framework.RangeNormalizer is not normalized; its weighted table over
+// the row's span (the bounds the plugin reported as it scored, else the
+// row's) is looked up for each node and added to the node's total. Every
+// other row is normalized in place, as scoreFeasible does, and weighed as
+// it is. A table entry outside [MinNodeScore, MaxNodeScore] or a span of
+// nf or more sends the row to the in-place normalization. It reports false
+// when a score was missing from its table (wrong bounds) or a weighed score
+// is out of range, after normalizing every row in place: the caller then
+// weighs them all as the plain path does.
+func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, err error) {
+	r := &bs.run
+	nf := r.nf
+	var nl normalizeList
+	defer nl.release(f)
+	bs.tables = grow(bs.tables, len(r.active)*nf)
+	free := bs.tables
+	adds, looks, lookedUp := bs.adds[:0], bs.looks[:0], bs.lookedUp[:0]
+	for p, sp := range r.active {
+		row := r.vals[p*nf : (p+1)*nf : (p+1)*nf]
+		if rn, ok := sp.ScoreExtensions().(framework.RangeNormalizer); ok {
+			lo, hi := r.rowBounds(p)
+			if span := uint64(hi) - uint64(lo); hi >= lo && span < uint64(nf) {
+				t := free[: span+1 : span+1]
+				if rn.NormalizeRange(r.ctx, r.state, r.pod, lo, t) && weigh(t, t, sp.weight)&^scoreMask == 0 {
+					free = free[span+1:]
+					looks = append(looks, lookup{row: row, wt: t, lo: lo})
+					lookedUp = append(lookedUp, p)
+					continue
+				}
+			}
+		}
+		if err := f.normalizeRow(r, &nl, p); err != nil {
+			return false, err
+		}
+		adds = append(adds, lookup{row: row, w: sp.weight})
+	}
+	bs.adds, bs.looks, bs.lookedUp = adds, looks, lookedUp
+	bad := weighLookups(totals, adds)
+	miss := false
+	for i := 0; i < len(looks) && !miss; i += 2 {
+		if i+1 < len(looks) {
+			miss = addLooked2(totals, &looks[i], &looks[i+1])
+		} else {
+			miss = addLooked(totals, &looks[i])
+		}
+	}
+	if !miss && bad&^scoreMask == 0 {
+		return true, nil
+	}
+	for _, p := range lookedUp {
+		if err := f.normalizeRow(r, &nl, p); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// weighLookups sets totals[j] to Σ w·row[j] over adds (0 without any),
+// up to three rows per pass, and returns the or of the scores' scoreBits.
+func weighLookups(totals []int64, adds []lookup) (bad uint64) {
+	for i := 0; i < len(adds); {
+		first := i == 0
+		switch len(adds) - i {
+		case 1:
+			bad |= weighRows1(totals, adds[i].row, adds[i].w, first)
+			i++
+		case 2, 4:
+			bad |= weighRows2(totals, adds[i].row, adds[i+1].row, adds[i].w, adds[i+1].w, first)
+			i += 2
+		default:
+			bad |= weighRows3(totals, adds[i].row, adds[i+1].row, adds[i+2].row, adds[i].w, adds[i+1].w, adds[i+2].w, first)
+			i += 3
+		}
+	}
+	if len(adds) == 0 {
+		clear(totals)
+	}
+	return bad
+}
+
+// addLooked2 is addLooked of a and b in one pass.
+//
+//go:noinline
+func addLooked2(totals []int64, a, b *lookup) (miss bool) {
+	ra, wa, la := a.row[:len(totals)], a.wt, a.lo
+	rb, wb, lb := b.row[:len(totals)], b.wt, b.lo
+	na, nb := uint64(len(wa)), uint64(len(wb))
+	for j, v := range ra {
+		i, k := uint64(v-la), uint64(rb[j]-lb)
+		if i >= na || k >= nb {
+			return true
+		}
+		totals[j] += wa[i] + wb[k]
+	}
+	return false
+}

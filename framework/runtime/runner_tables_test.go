@@ -1,0 +1,100 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/runtime"
+	"pgregory.net/rapid"
+)
+
+// fakeZoneScoreLying is fakeZoneScoreBounded reporting a greatest score
+// one below the real one on batches of two nodes or more, so that a
+// table built from its bounds misses the batch's greatest score.
+type fakeZoneScoreLying struct{ fakeZoneScoreBounded }
+
+func (f *fakeZoneScoreLying) ScoreBatchBounds(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, s *framework.Status) {
+	lo, hi, s = f.fakeZoneScoreBounded.ScoreBatchBounds(ctx, st, pod, nodes, idx, out)
+	if len(nodes) > 1 && hi > lo {
+		hi--
+	}
+	return lo, hi, s
+}
+
+// TestPropTotalsOnlyMatchesSchedule places replicas of a template one by
+// one, each cycle run by Schedule with and without TotalsOnly on the same
+// snapshot, with the default profile and drawn score plugins (tables that
+// are narrow, constant, declined, too wide or out of range; bounds
+// reported, too narrow or found; normalizations that fail; scores out of
+// range; parallelism 1 or chunked): the errors, totals, ranking, choice
+// and random draws are the same, and the TotalsOnly Result keeps no
+// plugin's scores.
+func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
+	looked := 0
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawIncCaseWith(t, func(t *rapid.T, add func(string, framework.Plugin, bool, bool)) {
+			if rapid.Bool().Draw(t, "lyingZoneScore") {
+				zs := fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreLying"}}
+				add("ZoneScoreLying", &fakeZoneScoreLying{fakeZoneScoreBounded{fakeZoneScoreBatch{zs}}}, false, true)
+			}
+		})
+		ctx := context.Background()
+		ra, rb := rand.New(rand.NewPCG(c.seed, 1)), rand.New(rand.NewPCG(c.seed, 1))
+		var reuse *runtime.Result
+		if rapid.Bool().Draw(t, "reuse") {
+			reuse = &runtime.Result{}
+		}
+		start := c.start
+		for i := range c.repl {
+			pod := *c.tmpl.Pod
+			pod.Name = fmt.Sprintf("web-%d", i)
+			pod.UID = pod.Name
+			pi := *c.tmpl
+			pi.Pod = &pod
+			oa := runtime.CycleOptions{Rand: ra, StartIndex: start, NumFeasibleToFind: c.k, SkipExplanation: true, TotalsOnly: true, Reuse: reuse}
+			ob := runtime.CycleOptions{Rand: rb, StartIndex: start, NumFeasibleToFind: c.k, SkipExplanation: true}
+			a, errA := c.fw.Schedule(ctx, nil, c.snap, &pi, oa)
+			b, errB := c.fw.Schedule(ctx, nil, c.snap, &pi, ob)
+			where := fmt.Sprintf("replica %d (%s, k=%d)", i, c.explain, c.k)
+			if fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Fatalf("%s: errors differ:\ntotals only %v\nschedule    %v", where, errA, errB)
+			}
+			if errA != nil {
+				return
+			}
+			if a.SelectedNode() != b.SelectedNode() || !slices.Equal(a.Totals, b.Totals) || !slices.Equal(a.Top, b.Top) ||
+				a.Margin != b.Margin || a.Ties != b.Ties || !slices.Equal(a.ScorePlugins, b.ScorePlugins) ||
+				!slices.Equal(a.Weights, b.Weights) || !slices.Equal(a.SkippedScore, b.SkippedScore) {
+				t.Fatalf("%s: outcomes differ:\ntotals only %s %v top %v margin %d ties %d\nschedule    %s %v top %v margin %d ties %d",
+					where, a.SelectedNode(), a.Totals, a.Top, a.Margin, a.Ties, b.SelectedNode(), b.Totals, b.Top, b.Margin, b.Ties)
+			}
+			if x, y := ra.Uint64(), rb.Uint64(); x != y {
+				t.Fatalf("%s: random streams differ after the cycle", where)
+			}
+			if len(a.ScorePlugins) > 0 && len(a.Totals) > 0 {
+				if s := a.Scores(); s != nil {
+					t.Fatalf("%s: the TotalsOnly Result lists plugin scores %v", where, s)
+				}
+				if len(b.Scores()) != len(b.Totals) {
+					t.Fatalf("%s: Schedule's Result lists %d nodes' scores, want %d", where, len(b.Scores()), len(b.Totals))
+				}
+				looked++
+			}
+			start = (start + a.EvaluatedNodes()) % c.snap.NumNodes()
+			placed := pod
+			placed.Spec.NodeName = a.SelectedNode()
+			ppi := *c.tmpl
+			ppi.Pod = &placed
+			if _, err := c.snap.AddPodInfo(&ppi, framework.PodAdd{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if looked == 0 {
+		t.Fatal("no cycle scored: the property compared nothing")
+	}
+}
