@@ -802,11 +802,13 @@ func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 	}
 	tv := &api.TopologyValues{Key: key, Domain: make([]int32, len(s.nodes))}
 	ids := map[string]int32{}
+	tv.ByIndex = true
 	for i, n := range s.nodes {
 		v, ok := n.node.Labels[key]
 		if !ok {
 			tv.Domain[i] = -1
 			tv.Unkeyed++
+			tv.ByIndex = false
 			continue
 		}
 		id, seen := ids[v]
@@ -816,6 +818,7 @@ func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 			tv.Values = append(tv.Values, v)
 		}
 		tv.Domain[i] = id
+		tv.ByIndex = tv.ByIndex && id == int32(i)
 	}
 	next := make(map[string]*api.TopologyValues, len(s.topo)+1)
 	for k, v := range s.topo {

@@ -193,3 +193,52 @@ func TestSnapshotStorageLogBounded(t *testing.T) {
 		t.Errorf("attachments on n1 = %v, want none", got)
 	}
 }
+
+// TestTopologyValuesByIndex: ByIndex is set exactly when every node has a
+// value of its own numbered by its position, and follows node changes.
+func TestTopologyValuesByIndex(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []string // "" leaves the node without the key
+		want   bool
+	}{
+		{name: "no nodes", values: nil, want: true},
+		{name: "one value per node", values: []string{"h0", "h1", "h2"}, want: true},
+		{name: "a node without the key", values: []string{"h0", "", "h2"}, want: false},
+		{name: "two nodes sharing a value", values: []string{"h0", "h1", "h0"}, want: false},
+		{name: "shared value last", values: []string{"a", "b", "b"}, want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nodes := testNodes(len(tt.values))
+			for i, v := range tt.values {
+				if v != "" {
+					nodes[i].Labels["host"] = v
+				}
+			}
+			s := MustSnapshot(nodes, nil)
+			if got := s.TopologyValues("host").ByIndex; got != tt.want {
+				t.Fatalf("ByIndex = %v, want %v (domain %v)", got, tt.want, s.TopologyValues("host").Domain)
+			}
+		})
+	}
+	nodes := testNodes(3)
+	for i, n := range nodes {
+		n.Labels["host"] = fmt.Sprintf("h%d", i)
+	}
+	s := MustSnapshot(nodes, nil)
+	if err := s.RemoveNode("n1"); err != nil {
+		t.Fatal(err)
+	}
+	if tv := s.TopologyValues("host"); !tv.ByIndex {
+		t.Fatalf("after RemoveNode: ByIndex false, domain %v", tv.Domain)
+	}
+	upd := *nodes[2]
+	upd.Labels = map[string]string{"host": "h0"}
+	if err := s.UpdateNode(&upd); err != nil {
+		t.Fatal(err)
+	}
+	if tv := s.TopologyValues("host"); tv.ByIndex {
+		t.Fatalf("after UpdateNode to a shared value: ByIndex true, domain %v", tv.Domain)
+	}
+}

@@ -161,7 +161,7 @@ func (f *ipaFastScores) slot(key string) int {
 	tv := f.snap.TopologyValues(key)
 	f.keys = append(f.keys, key)
 	f.tvs = append(f.tvs, tv)
-	f.byNode = append(f.byNode, ipaNumberedByNode(tv))
+	f.byNode = append(f.byNode, tv.ByIndex)
 	var dom []int64
 	if n := len(tv.Values); n >= ipaPoolMin && f.pool != nil {
 		if h, ok := f.pool.Get().(*[]int64); ok && cap(*h) >= n {
@@ -174,20 +174,6 @@ func (f *ipaFastScores) slot(key string) int {
 	}
 	f.dom = append(f.dom, dom)
 	return len(f.keys) - 1
-}
-
-// ipaNumberedByNode reports whether tv numbers each node's value by the
-// node's snapshot index (Domain[i] == i for every node).
-func ipaNumberedByNode(tv *api.TopologyValues) bool {
-	if len(tv.Values) != len(tv.Domain) {
-		return false
-	}
-	for i, id := range tv.Domain {
-		if id != int32(i) {
-			return false
-		}
-	}
-	return true
 }
 
 // addDomains adds, for every value of dc's key, perPod × dc.Count and

@@ -184,4 +184,8 @@ type TopologyValues struct {
 	Domain []int32
 	// Unkeyed is the number of nodes without the key (Domain −1).
 	Unkeyed int
+	// ByIndex is set when every node has a value of its own, numbered by
+	// its position (Domain[i] == i for every i), as for the hostname key:
+	// a per-domain table is then a per-node one.
+	ByIndex bool
 }
