@@ -174,11 +174,9 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 	if idx != nil && pl.added == nil {
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
-				for i, k := range idx {
-					if !s.indexed.Match(int(k)) {
-						rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectPod})
-					}
-				}
+				s.indexed.EachUnmatched(idx, func(i int) {
+					rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectPod})
+				})
 				return rejected
 			}
 		}

@@ -22,6 +22,18 @@ const indexedMaxValues = 256
 type IndexedNodeMatch struct {
 	terms []indexedTerm // no term: no node matches
 	nodes NodeLabelIndex
+	// one is the only expression of the only term, when that is all
+	// there is and it has a table: Match is then one table read.
+	one *indexedExpr
+}
+
+// settled returns m with one set as its terms say.
+func (m IndexedNodeMatch) settled() IndexedNodeMatch {
+	m.one = nil
+	if len(m.terms) == 1 && len(m.terms[0].exprs) == 1 && m.terms[0].fields == nil && m.terms[0].exprs[0].pass != nil {
+		m.one = &m.terms[0].exprs[0]
+	}
+	return m
 }
 
 // NodeLabelIndex is a list of nodes in a fixed order with each node label
@@ -80,7 +92,7 @@ func (t *NodeSelectorTermMatcher) Indexed(s NodeLabelIndex) IndexedNodeMatch {
 		term.fields = &NodeSelectorTermMatcher{fields: t.fields}
 	}
 	m.terms = []indexedTerm{term}
-	return m
+	return m.settled()
 }
 
 // Indexed resolves the selector, applied to node labels, against s.
@@ -94,7 +106,7 @@ func (sel Selector) Indexed(s NodeLabelIndex) IndexedNodeMatch {
 		term.exprs[i] = resolveExpr(s, sel.reqs[i].key, sel.reqs[i].matchValue)
 	}
 	m.terms = []indexedTerm{term}
-	return m
+	return m.settled()
 }
 
 // Or returns the match of nodes that m or o matches (both resolved against
@@ -104,7 +116,7 @@ func (m IndexedNodeMatch) Or(o IndexedNodeMatch) IndexedNodeMatch {
 		m.nodes = o.nodes
 	}
 	m.terms = append(m.terms[:len(m.terms):len(m.terms)], o.terms...)
-	return m
+	return m.settled()
 }
 
 // And returns the match of nodes that both m and o match (both resolved
@@ -127,12 +139,38 @@ func (m IndexedNodeMatch) And(o IndexedNodeMatch) IndexedNodeMatch {
 			out.terms = append(out.terms, t)
 		}
 	}
-	return out
+	return out.settled()
 }
 
 // Match reports whether the snapshot's node k satisfies every expression
 // of some term.
 func (m *IndexedNodeMatch) Match(k int) bool {
+	if e := m.one; e != nil {
+		return e.pass[e.domain[k]+1]
+	}
+	return m.match(k)
+}
+
+// EachUnmatched calls fn(i) for each i, in increasing order, such that m
+// does not match the snapshot's node idx[i].
+func (m *IndexedNodeMatch) EachUnmatched(idx []int32, fn func(i int)) {
+	if e := m.one; e != nil {
+		domain, pass := e.domain, e.pass
+		for i, k := range idx {
+			if !pass[domain[k]+1] {
+				fn(i)
+			}
+		}
+		return
+	}
+	for i, k := range idx {
+		if !m.match(int(k)) {
+			fn(i)
+		}
+	}
+}
+
+func (m *IndexedNodeMatch) match(k int) bool {
 terms:
 	for i := range m.terms {
 		t := &m.terms[i]

@@ -91,6 +91,34 @@ func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 				t.Fatalf("NothingSelector matches node %s", ni.Name())
 			}
 		}
+		// EachUnmatched over a drawn list of nodes (any order, repeats),
+		// for the term, the selector, both and either.
+		idx := rapid.SliceOf(rapid.Int32Range(0, int32(n-1))).Draw(t, "idx")
+		all := snap.Nodes()
+		for _, c := range []struct {
+			name  string
+			m     api.IndexedNodeMatch
+			plain func(ni *fw.NodeInfo) bool
+		}{
+			{"term", it, func(ni *fw.NodeInfo) bool { return tm.Match(ni.Node()) }},
+			{"selector", is, func(ni *fw.NodeInfo) bool { return sel.Matches(ni.Node().Labels) }},
+			{"both", it.And(is), func(ni *fw.NodeInfo) bool { return tm.Match(ni.Node()) && sel.Matches(ni.Node().Labels) }},
+			{"either", it.Or(is), func(ni *fw.NodeInfo) bool { return tm.Match(ni.Node()) || sel.Matches(ni.Node().Labels) }},
+		} {
+			var got, want []int
+			c.m.EachUnmatched(idx, func(i int) { got = append(got, i) })
+			for i, k := range idx {
+				if !c.plain(all[k]) {
+					want = append(want, i)
+				}
+				if c.m.Match(int(k)) != c.plain(all[k]) {
+					t.Fatalf("%s on node %s: Match %v, plain %v", c.name, all[k].Name(), c.m.Match(int(k)), c.plain(all[k]))
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: EachUnmatched(%v) = %v, want %v", c.name, idx, got, want)
+			}
+		}
 	})
 }
 
