@@ -470,10 +470,11 @@ type BatchScorePlugin interface {
 //
 // Incremental and the runner's TotalsOnly cycles normalize the row
 // through its plugin's RangeNormalizer table from these bounds, without a
-// pass over the row to find them, and trust them: wrong bounds give wrong
-// normalized scores (a score found outside them in a table lookup hands
-// the cycle back to the plain one, or in a TotalsOnly cycle to the
-// in-place normalization).
+// pass over the row to find them, and add a row whose bounds are equal as
+// one score for every node, without reading it: they trust the bounds,
+// and wrong bounds give wrong scores (a score found outside them in a
+// table lookup hands the cycle back to the plain one, or in a TotalsOnly
+// cycle to the in-place normalization).
 type BoundedBatchScorePlugin interface {
 	BatchScorePlugin
 	ScoreBatchBounds(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) (lo, hi int64, s *Status)

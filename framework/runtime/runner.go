@@ -887,18 +887,18 @@ func weighTotals(totals, vals []int64, active []scorePlugin) bool {
 	for p := range active {
 		adds = append(adds, lookup{row: vals[p*nf : (p+1)*nf : (p+1)*nf], w: active[p].weight})
 	}
-	return weighLookups(totals, adds)&^scoreMask == 0
+	return weighLookups(totals, adds, 0)&^scoreMask == 0
 }
 
-// weighRows1 adds w0·r0[j] to totals[j] (sets it, when first) and returns
-// the or of the scores' scoreBits; weighRows2 and weighRows3 do the same
-// for two and three rows in one pass.
-func weighRows1(totals, r0 []int64, w0 int64, first bool) (bad uint64) {
+// weighRows1 adds w0·r0[j] to totals[j] (sets it to c + w0·r0[j], when
+// first) and returns the or of the scores' scoreBits; weighRows2 and
+// weighRows3 do the same for two and three rows in one pass.
+func weighRows1(totals, r0 []int64, w0 int64, first bool, c int64) (bad uint64) {
 	r0 = r0[:len(totals)]
 	if first {
 		for j, a := range r0 {
 			bad |= scoreBits(a)
-			totals[j] = a * w0
+			totals[j] = c + a*w0
 		}
 		return bad
 	}
@@ -909,13 +909,13 @@ func weighRows1(totals, r0 []int64, w0 int64, first bool) (bad uint64) {
 	return bad
 }
 
-func weighRows2(totals, r0, r1 []int64, w0, w1 int64, first bool) (bad uint64) {
+func weighRows2(totals, r0, r1 []int64, w0, w1 int64, first bool, c int64) (bad uint64) {
 	r0, r1 = r0[:len(totals)], r1[:len(totals)]
 	if first {
 		for j, a := range r0 {
 			b := r1[j]
 			bad |= scoreBits(a) | scoreBits(b)
-			totals[j] = a*w0 + b*w1
+			totals[j] = c + a*w0 + b*w1
 		}
 		return bad
 	}
@@ -927,20 +927,20 @@ func weighRows2(totals, r0, r1 []int64, w0, w1 int64, first bool) (bad uint64) {
 	return bad
 }
 
-func weighRows3(totals, r0, r1, r2 []int64, w0, w1, w2 int64, first bool) (bad uint64) {
+func weighRows3(totals, r0, r1, r2 []int64, w0, w1, w2 int64, first bool, c int64) (bad uint64) {
 	r0, r1, r2 = r0[:len(totals)], r1[:len(totals)], r2[:len(totals)]
 	if first {
 		for j, a := range r0 {
-			b, c := r1[j], r2[j]
-			bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
-			totals[j] = a*w0 + b*w1 + c*w2
+			b, d := r1[j], r2[j]
+			bad |= scoreBits(a) | scoreBits(b) | scoreBits(d)
+			totals[j] = c + a*w0 + b*w1 + d*w2
 		}
 		return bad
 	}
 	for j, a := range r0 {
-		b, c := r1[j], r2[j]
-		bad |= scoreBits(a) | scoreBits(b) | scoreBits(c)
-		totals[j] += a*w0 + b*w1 + c*w2
+		b, d := r1[j], r2[j]
+		bad |= scoreBits(a) | scoreBits(b) | scoreBits(d)
+		totals[j] += a*w0 + b*w1 + d*w2
 	}
 	return bad
 }
@@ -1041,22 +1041,27 @@ func (r *scoreRun) startBounds(chunkLen int) {
 // rowBounds returns the least and greatest score of plugin p's row, from
 // its chunks' bounds when it reported them all, else from the row.
 func (r *scoreRun) rowBounds(p int) (lo, hi int64) {
-	lo, hi = math.MaxInt64, math.MinInt64
-	if r.collected {
-		b := r.bounds[2*p*r.chunks : 2*(p+1)*r.chunks]
-		known := true
-		for c := 0; c < len(b); c += 2 {
-			if b[c+1] == boundsUnknown {
-				known = false
-				break
-			}
-			lo, hi = min(lo, b[c]), max(hi, b[c+1])
-		}
-		if known {
-			return lo, hi
-		}
+	if lo, hi, ok := r.reportedBounds(p); ok {
+		return lo, hi
 	}
 	return bounds(r.vals[p*r.nf : (p+1)*r.nf])
+}
+
+// reportedBounds returns the least and greatest score of plugin p's row
+// from its chunks' bounds, ok when it reported them all.
+func (r *scoreRun) reportedBounds(p int) (lo, hi int64, ok bool) {
+	if !r.collected {
+		return 0, 0, false
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	b := r.bounds[2*p*r.chunks : 2*(p+1)*r.chunks]
+	for c := 0; c < len(b); c += 2 {
+		if b[c+1] == boundsUnknown {
+			return 0, 0, false
+		}
+		lo, hi = min(lo, b[c]), max(hi, b[c+1])
+	}
+	return lo, hi, true
 }
 
 // fail records plugin p's failure on node position j.

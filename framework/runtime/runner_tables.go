@@ -6,13 +6,16 @@ import "github.com/schedkit/schedkit/framework"
 // TotalsOnly cycle, into totals: the row of a plugin whose normalizer is
 // a framework.RangeNormalizer is not normalized; its weighted table over
 // the row's span (the bounds the plugin reported as it scored, else the
-// row's) is looked up for each node and added to the node's total. Every
-// other row is normalized in place, as scoreFeasible does, and weighed as
-// it is. A table entry outside [MinNodeScore, MaxNodeScore] or a span of
-// nf or more sends the row to the in-place normalization. It reports false
-// when a score was missing from its table (wrong bounds) or a weighed score
-// is out of range, after normalizing every row in place: the caller then
-// weighs them all as the plain path does.
+// row's) is looked up for each node and added to the node's total. A row
+// of one score throughout (by its reported bounds), normalized through a
+// table or not normalized, adds that score, weighted, to every total in
+// the first pass over the nodes instead of a pass of its own. Every other
+// row is normalized in place, as scoreFeasible does, and weighed as it
+// is. A table entry outside [MinNodeScore, MaxNodeScore] or a span of nf
+// or more sends the row to the in-place normalization. It reports false
+// when a score was missing from its table (wrong bounds) or a weighed
+// score is out of range, after normalizing every row in place: the caller
+// then weighs them all as the plain path does.
 func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, err error) {
 	r := &bs.run
 	nf := r.nf
@@ -21,16 +24,30 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 	bs.tables = grow(bs.tables, len(r.active)*nf)
 	free := bs.tables
 	adds, looks, lookedUp := bs.adds[:0], bs.looks[:0], bs.lookedUp[:0]
+	var c int64 // the constant rows' weighted scores, every node's
 	for p, sp := range r.active {
 		row := r.vals[p*nf : (p+1)*nf : (p+1)*nf]
-		if rn, ok := sp.ScoreExtensions().(framework.RangeNormalizer); ok {
+		ext := sp.ScoreExtensions()
+		if ext == nil {
+			if lo, hi, ok := r.reportedBounds(p); ok && lo == hi && scoreBits(lo)&^scoreMask == 0 {
+				c += sp.weight * lo
+				continue
+			}
+			adds = append(adds, lookup{row: row, w: sp.weight})
+			continue
+		}
+		if rn, ok := ext.(framework.RangeNormalizer); ok {
 			lo, hi := r.rowBounds(p)
 			if span := uint64(hi) - uint64(lo); hi >= lo && span < uint64(nf) {
 				t := free[: span+1 : span+1]
 				if rn.NormalizeRange(r.ctx, r.state, r.pod, lo, t) && weigh(t, t, sp.weight)&^scoreMask == 0 {
+					lookedUp = append(lookedUp, p)
+					if span == 0 {
+						c += t[0]
+						continue
+					}
 					free = free[span+1:]
 					looks = append(looks, lookup{row: row, wt: t, lo: lo})
-					lookedUp = append(lookedUp, p)
 					continue
 				}
 			}
@@ -41,7 +58,7 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 		adds = append(adds, lookup{row: row, w: sp.weight})
 	}
 	bs.adds, bs.looks, bs.lookedUp = adds, looks, lookedUp
-	bad := weighLookups(totals, adds)
+	bad := weighLookups(totals, adds, c)
 	miss := false
 	for i := 0; i < len(looks) && !miss; i += 2 {
 		if i+1 < len(looks) {
@@ -61,25 +78,27 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 	return false, nil
 }
 
-// weighLookups sets totals[j] to Σ w·row[j] over adds (0 without any),
-// up to three rows per pass, and returns the or of the scores' scoreBits.
-func weighLookups(totals []int64, adds []lookup) (bad uint64) {
+// weighLookups sets totals[j] to c + Σ w·row[j] over adds, up to three
+// rows per pass, and returns the or of the scores' scoreBits.
+func weighLookups(totals []int64, adds []lookup, c int64) (bad uint64) {
 	for i := 0; i < len(adds); {
 		first := i == 0
 		switch len(adds) - i {
 		case 1:
-			bad |= weighRows1(totals, adds[i].row, adds[i].w, first)
+			bad |= weighRows1(totals, adds[i].row, adds[i].w, first, c)
 			i++
 		case 2, 4:
-			bad |= weighRows2(totals, adds[i].row, adds[i+1].row, adds[i].w, adds[i+1].w, first)
+			bad |= weighRows2(totals, adds[i].row, adds[i+1].row, adds[i].w, adds[i+1].w, first, c)
 			i += 2
 		default:
-			bad |= weighRows3(totals, adds[i].row, adds[i+1].row, adds[i+2].row, adds[i].w, adds[i+1].w, adds[i+2].w, first)
+			bad |= weighRows3(totals, adds[i].row, adds[i+1].row, adds[i+2].row, adds[i].w, adds[i+1].w, adds[i+2].w, first, c)
 			i += 3
 		}
 	}
 	if len(adds) == 0 {
-		clear(totals)
+		for j := range totals {
+			totals[j] = c
+		}
 	}
 	return bad
 }

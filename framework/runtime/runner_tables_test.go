@@ -13,30 +13,68 @@ import (
 )
 
 // fakeZoneScoreLying is fakeZoneScoreBounded reporting a greatest score
-// one below the real one on batches of two nodes or more, so that a
-// table built from its bounds misses the batch's greatest score.
+// one below the real one when the batch's scores span 2 or more, so that
+// a table built from its bounds misses the batch's greatest score. (A
+// row reported constant is trusted, as BoundedBatchScorePlugin says, so
+// it lies only where a table is looked up.)
 type fakeZoneScoreLying struct{ fakeZoneScoreBounded }
 
 func (f *fakeZoneScoreLying) ScoreBatchBounds(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, s *framework.Status) {
 	lo, hi, s = f.fakeZoneScoreBounded.ScoreBatchBounds(ctx, st, pod, nodes, idx, out)
-	if len(nodes) > 1 && hi > lo {
+	if hi-lo >= 2 {
 		hi--
 	}
 	return lo, hi, s
 }
 
+// fakeConstBounded scores every node v, reports its bounds and does not
+// normalize: a row TotalsOnly adds as one score (v in range) or weighs
+// as it is and reports (v out of range).
+type fakeConstBounded struct {
+	name string
+	v    int64
+}
+
+func (f *fakeConstBounded) Name() string { return f.name }
+func (f *fakeConstBounded) PreScore(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) *framework.Status {
+	return nil
+}
+func (f *fakeConstBounded) Score(context.Context, *framework.CycleState, *framework.PodInfo, *framework.NodeInfo) (int64, *framework.Status) {
+	return f.v, nil
+}
+func (f *fakeConstBounded) ScoreExtensions() framework.ScoreExtensions { return nil }
+func (f *fakeConstBounded) ScoreBatch(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, s := f.ScoreBatchBounds(ctx, st, pod, nodes, idx, out)
+	return s
+}
+func (f *fakeConstBounded) ScoreBatchBounds(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) (lo, hi int64, _ *framework.Status) {
+	if len(nodes) == 0 {
+		return 1, 0, nil
+	}
+	for i := range nodes {
+		out[i] = f.v
+	}
+	return f.v, f.v, nil
+}
+
+var _ framework.BoundedBatchScorePlugin = (*fakeConstBounded)(nil)
+
 // TestPropTotalsOnlyMatchesSchedule places replicas of a template one by
 // one, each cycle run by Schedule with and without TotalsOnly on the same
 // snapshot, with the default profile and drawn score plugins (tables that
 // are narrow, constant, declined, too wide or out of range; bounds
-// reported, too narrow or found; normalizations that fail; scores out of
-// range; parallelism 1 or chunked): the errors, totals, ranking, choice
-// and random draws are the same, and the TotalsOnly Result keeps no
-// plugin's scores.
+// reported, too narrow or found; rows of one score, in range or not;
+// normalizations that fail; scores out of range; parallelism 1 or
+// chunked): the errors, totals, ranking, choice and random draws are the
+// same, and the TotalsOnly Result keeps no plugin's scores.
 func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 	looked := 0
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawIncCaseWith(t, func(t *rapid.T, add func(string, framework.Plugin, bool, bool)) {
+			if rapid.Bool().Draw(t, "constBounded") {
+				v := rapid.SampledFrom([]int64{0, 7, 100, 101}).Draw(t, "constValue")
+				add("ConstBounded", &fakeConstBounded{name: "ConstBounded", v: v}, false, true)
+			}
 			if rapid.Bool().Draw(t, "lyingZoneScore") {
 				zs := fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreLying"}}
 				add("ZoneScoreLying", &fakeZoneScoreLying{fakeZoneScoreBounded{fakeZoneScoreBatch{zs}}}, false, true)
