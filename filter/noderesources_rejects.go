@@ -2,6 +2,7 @@ package filter
 
 import (
 	"context"
+	"slices"
 
 	"github.com/schedkit/schedkit/framework"
 )
@@ -58,15 +59,43 @@ func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.Cy
 	// 0 (not checked) becomes math.MinInt64, which no free amount is
 	// below, and pods+1 > allocPods is allocPods − pods ≤ 0. Only a node
 	// short of something has its full row read.
-	free := snap.Free()
-	cpu, mem, eph := nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph)
-	for i, x := range idx {
-		f := &free[x]
-		if f.Pods <= 0 || cpu > f.MilliCPU || mem > f.Memory || eph > f.EphemeralStorage {
-			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.maskStatus(nrfRowShortfalls(s, &res[x]))})
-		}
+	//
+	// The pass writes every node's position into the room after rejected
+	// and keeps it only when the node is short (nrfShortNodes), so that no
+	// branch depends on the node; the statuses follow for the kept ones.
+	start := len(rejected)
+	rejected = slices.Grow(rejected, len(idx))
+	n := nrfShortNodes(rejected[start:start+len(idx)], snap.Free(), idx, nrfChecked(s.cpu), nrfChecked(s.mem), nrfChecked(s.eph))
+	rejected = rejected[:start+n]
+	for k := start; k < len(rejected); k++ {
+		rejected[k].Status = pl.maskStatus(nrfRowShortfalls(s, &res[idx[rejected[k].Node]]))
 	}
 	return rejected
+}
+
+// nrfShortNodes sets the Node of out[0:n] to the positions i (in
+// increasing order) of the nodes idx[i] that lack a pod slot or the room
+// for cpu, mem or eph (nrfChecked amounts), and returns n; the entries'
+// statuses are left as they were. out has room for every node (n ≤ i
+// when out[n] is written for node i).
+func nrfShortNodes(out []framework.NodeRejection, free []framework.NodeFree, idx []int32, cpu, mem, eph int64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, x := range idx {
+		f := &free[x]
+		out[n].Node = int32(i) // the Status, set by the caller, is not written here: no write barrier
+		n += b2i(f.Pods <= 0) | b2i(cpu > f.MilliCPU) | b2i(mem > f.Memory) | b2i(eph > f.EphemeralStorage)
+	}
+	return n
+}
+
+// b2i is 1 for true and 0 for false, which the compiler turns into a flag
+// set (SETcc) rather than a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // nrfRowShortfalls is rowMask (the nrfMasks mask of a node's shortfalls
