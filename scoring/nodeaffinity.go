@@ -130,9 +130,10 @@ func (pl *NodeAffinity) ScoreBatch(_ context.Context, state *framework.CycleStat
 	if idx != nil {
 		if d, err := state.Read(naPreScoreKey); err == nil {
 			if s, ok := d.(*naPreScoreState); ok && s.indexed != nil && s.snap == state.Snapshot() {
-				for i, k := range idx {
-					out[i] = s.added.Score(int(k)) + s.indexed.Score(int(k))
-				}
+				out = out[:len(idx)]
+				clear(out)
+				s.added.AddScores(idx, out)
+				s.indexed.AddScores(idx, out)
 				return nil
 			}
 		}

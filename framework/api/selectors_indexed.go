@@ -170,6 +170,28 @@ func (m *IndexedNodeMatch) EachUnmatched(idx []int32, fn func(i int)) {
 	}
 }
 
+// AddWhereMatched adds w to out[i] for each i such that m matches the
+// snapshot's node idx[i].
+func (m *IndexedNodeMatch) AddWhereMatched(idx []int32, w int64, out []int64) {
+	out = out[:len(idx)]
+	if e := m.one; e != nil {
+		domain, pass := e.domain, e.pass
+		for i, k := range idx {
+			var add int64
+			if pass[domain[k]+1] {
+				add = w
+			}
+			out[i] += add
+		}
+		return
+	}
+	for i, k := range idx {
+		if m.match(int(k)) {
+			out[i] += w
+		}
+	}
+}
+
 func (m *IndexedNodeMatch) match(k int) bool {
 terms:
 	for i := range m.terms {

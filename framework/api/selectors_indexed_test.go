@@ -91,8 +91,9 @@ func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 				t.Fatalf("NothingSelector matches node %s", ni.Name())
 			}
 		}
-		// EachUnmatched over a drawn list of nodes (any order, repeats),
-		// for the term, the selector, both and either.
+		// EachUnmatched and AddWhereMatched over a drawn list of nodes
+		// (any order, repeats), for the term, the selector, both and
+		// either.
 		idx := rapid.SliceOf(rapid.Int32Range(0, int32(n-1))).Draw(t, "idx")
 		all := snap.Nodes()
 		for _, c := range []struct {
@@ -117,6 +118,20 @@ func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s: EachUnmatched(%v) = %v, want %v", c.name, idx, got, want)
+			}
+			sums := make([]int64, len(idx))
+			for i := range sums {
+				sums[i] = int64(i)
+			}
+			c.m.AddWhereMatched(idx, 7, sums)
+			for i, k := range idx {
+				want := int64(i)
+				if c.plain(all[k]) {
+					want += 7
+				}
+				if sums[i] != want {
+					t.Fatalf("%s: AddWhereMatched(%v, 7) on %d (node %s) = %d, want %d", c.name, idx, i, all[k].Name(), sums[i], want)
+				}
 			}
 		}
 	})

@@ -77,5 +77,18 @@ func TestPropIndexedEqualsPlain(t *testing.T) {
 				t.Fatalf("preferred on node %s %v: indexed %d, plain %d", ni.Name(), ni.Node().Labels, got, want)
 			}
 		}
+		// AddScores over every node, in reverse order, onto a row of 1s.
+		all := snap.Nodes()
+		idx := make([]int32, len(all))
+		out := make([]int64, len(all))
+		for i := range idx {
+			idx[i], out[i] = int32(len(all)-1-i), 1
+		}
+		ip.AddScores(idx, out)
+		for i, k := range idx {
+			if want := 1 + p.Score(all[k].Node()); out[i] != want {
+				t.Fatalf("AddScores on node %s %v: %d, want %d", all[k].Name(), all[k].Node().Labels, out[i], want)
+			}
+		}
 	})
 }

@@ -296,6 +296,13 @@ func (p *Preferred) Indexed(snap *fw.Snapshot) *IndexedPreferred {
 	return x
 }
 
+// AddScores adds to out[i] Score(idx[i]), term by term.
+func (x *IndexedPreferred) AddScores(idx []int32, out []int64) {
+	for i := range x.terms {
+		x.terms[i].AddWhereMatched(idx, x.weights[i], out)
+	}
+}
+
 // Score returns the sum of the weights of the terms the snapshot's node k
 // matches.
 func (x *IndexedPreferred) Score(k int) int64 {
