@@ -45,8 +45,9 @@ type Snapshot struct {
 	// the map is replaced, never written, once shared.
 	topoMu       sync.Mutex
 	topo         map[string]*api.TopologyValues
-	taintClasses *TaintClasses // nil until asked, dropped when nodes change
-	imageTable   *ImageTable   // likewise
+	tuples       map[string]*TopologyTuples // TopologyTuples' cache, as topo
+	taintClasses *TaintClasses              // nil until asked, dropped when nodes change
+	imageTable   *ImageTable                // likewise
 	withAffinity []*NodeInfo
 	withReqAnti  []*NodeInfo
 
@@ -317,7 +318,7 @@ func (s *Snapshot) AddNode(n *api.Node) error {
 	s.ownResources()
 	s.res = append(s.res, resourcesOf(ni))
 	s.free = append(s.free, freeOf(&s.res[len(s.res)-1]))
-	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
+	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
 	s.owned = append(s.owned, true)
 	s.podIdx.nodeAdded()
 	s.countImages(ni, 1)
@@ -451,7 +452,7 @@ func (s *Snapshot) renumberFrom(i int) {
 	}
 	s.runs.Store(nil)
 	s.affinityDirty = true
-	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
+	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
 }
 
 // UpdateNode replaces the node object of an existing node, keeping its pods.
@@ -469,7 +470,7 @@ func (s *Snapshot) UpdateNode(n *api.Node) error {
 	s.imageIDs.number(ni)
 	s.refreshResources(ni.index)
 	s.countImages(ni, 1)
-	s.topo, s.taintClasses, s.imageTable = nil, nil, nil
+	s.topo, s.tuples, s.taintClasses, s.imageTable = nil, nil, nil, nil
 	return nil
 }
 
@@ -758,10 +759,11 @@ func (s *Snapshot) Clone() *Snapshot {
 	s.refreshAffinityLists()
 	s.affinityMu.Unlock()
 	s.topoMu.Lock()
-	topo, taints, images := s.topo, s.taintClasses, s.imageTable
+	topo, tuples, taints, images := s.topo, s.tuples, s.taintClasses, s.imageTable
 	s.topoMu.Unlock()
 	c := &Snapshot{
 		topo:              topo,
+		tuples:            tuples,
 		taintClasses:      taints,
 		imageTable:        images,
 		nodes:             slices.Clone(s.nodes),
@@ -797,6 +799,11 @@ func (s *Snapshot) Clone() *Snapshot {
 func (s *Snapshot) TopologyValues(key string) *api.TopologyValues {
 	s.topoMu.Lock()
 	defer s.topoMu.Unlock()
+	return s.topologyValuesLocked(key)
+}
+
+// topologyValuesLocked is TopologyValues with topoMu held.
+func (s *Snapshot) topologyValuesLocked(key string) *api.TopologyValues {
 	if tv, ok := s.topo[key]; ok {
 		return tv
 	}

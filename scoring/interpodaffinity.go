@@ -146,6 +146,65 @@ type ipaFastScores struct {
 	byNode []bool
 	// pool, when set, recycles the large dom slices (see Release).
 	pool *sync.Pool
+	// tuples caches the per-combination sums of the keys numbered by
+	// value (ipaTupleSums); any change to dom drops them.
+	tuples *ipaTupleSums
+}
+
+// ipaTupleSums is the sum of the domain scores of each combination of
+// values of the keys a cycle's scores are numbered by value, computed by
+// the first ScoreBatch call that needs them (concurrent calls share them).
+type ipaTupleSums struct {
+	mu   sync.Mutex
+	ok   bool // tt and sums are those of the current dom
+	tt   *framework.TopologyTuples
+	sums []int64
+}
+
+// newIPAFastScores returns the fast state of snap.
+func newIPAFastScores(snap *framework.Snapshot, pool *sync.Pool) *ipaFastScores {
+	return &ipaFastScores{snap: snap, pool: pool, tuples: &ipaTupleSums{}}
+}
+
+// ipaTuplesMaxShare bounds the combinations worth summing up front: at
+// most one per ipaTuplesMaxShare nodes (a key numbering nodes nearly one
+// by one saves nothing).
+const ipaTuplesMaxShare = 4
+
+// tupleSums returns the numbering of the combinations of the values of
+// keys (numbered by value; hs their scores, in the same order) and each
+// combination's sum, or nil when there are too many combinations.
+func (f *ipaFastScores) tupleSums(keys []string, hs []ipaHoisted) (*framework.TopologyTuples, []int64) {
+	c := f.tuples
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ok {
+		return c.tt, c.sums
+	}
+	c.ok, c.tt = true, nil
+	tt := f.snap.TopologyTuples(keys)
+	if tt == nil || len(tt.Parts)*ipaTuplesMaxShare > len(tt.Domain) {
+		return nil, nil
+	}
+	sums := slices.Grow(c.sums[:0], len(tt.Parts))[:len(tt.Parts)]
+	for t, parts := range tt.Parts {
+		var v int64
+		for x, id := range parts {
+			if id >= 0 {
+				v += hs[x].score[id]
+			}
+		}
+		sums[t] = v
+	}
+	c.tt, c.sums = tt, sums
+	return tt, sums
+}
+
+// changed drops the cached combination sums (dom changed).
+func (f *ipaFastScores) changed() {
+	if f.tuples != nil {
+		f.tuples.ok = false
+	}
 }
 
 // ipaPoolMin is the smallest dom slice worth recycling.
@@ -185,6 +244,7 @@ func (f *ipaFastScores) addDomains(dc *framework.DomainCounts, perPod, perWeight
 		return
 	}
 	dom := f.dom[f.slot(dc.Values.Key)]
+	f.changed()
 	if perWeight == 0 {
 		dc.EachHit(func(id int32) { dom[id] += int64(dc.Count[id]) * perPod })
 		return
@@ -227,7 +287,7 @@ func (s *ipaPreScoreState) Clone() framework.StateData {
 		return s
 	}
 	f := *s.fast
-	f.pool = nil
+	f.pool, f.tuples = nil, &ipaTupleSums{}
 	f.dom = make([][]int64, len(s.fast.dom))
 	for k := range f.dom {
 		f.dom[k] = slices.Clone(s.fast.dom[k])
@@ -412,7 +472,7 @@ func (pl *InterPodAffinity) PreScore(_ context.Context, state *framework.CycleSt
 // domains touched). Sums of integers, so the order of contributions does
 // not matter.
 func (pl *InterPodAffinity) preScoreFast(pod *framework.PodInfo, snap *framework.Snapshot) *ipaFastScores {
-	f := &ipaFastScores{snap: snap, pool: pl.doms}
+	f := newIPAFastScores(snap, pl.doms)
 	for i := range pod.PreferredAffinityTerms {
 		t := &pod.PreferredAffinityTerms[i]
 		q := framework.PodQuery{Terms: []framework.PodTerm{podaffinity.PodTermOf(&t.AffinityTerm, pl.kube)}}
@@ -595,6 +655,28 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 	return lo, hi
 }
 
+// ipaScoreTuples sets out[i] to the score of snapshot node k = idx[i]:
+// s0[k] (nil: none) plus sums[dom[k]], the sum for its combination of
+// values; it returns the least and greatest.
+func ipaScoreTuples(s0, sums []int64, dom, idx []int32, out []int64) (lo, hi int64) {
+	out = out[:len(idx)]
+	lo, hi = math.MaxInt64, math.MinInt64
+	if s0 == nil {
+		for i, k := range idx {
+			score := sums[dom[k]]
+			out[i] = score
+			lo, hi = min(lo, score), max(hi, score)
+		}
+		return lo, hi
+	}
+	for i, k := range idx {
+		score := s0[k] + sums[dom[k]]
+		out[i] = score
+		lo, hi = min(lo, score), max(hi, score)
+	}
+	return lo, hi
+}
+
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin): the state is
 // read once and, from the pod index, a snapshot node costs two slice reads
 // per topology key (its domain, the domain's score), one for a key whose
@@ -625,14 +707,31 @@ func (pl *InterPodAffinity) ScoreBatchBounds(ctx context.Context, state *framewo
 		// The runner's indices: no NodeInfo to read, and each key's
 		// numbering and scores hoisted out of the loop.
 		var buf [ipaHoistMax]ipaHoisted
-		hs := buf[:len(f.keys)]
+		var keyBuf [ipaHoistMax]string
+		hs, keys := buf[:len(f.keys)], keyBuf[:len(f.keys)]
 		byNode := false // hs[0] is numbered by node
 		for x := range hs {
-			hs[x] = ipaHoisted{domain: f.tvs[x].Domain, score: f.dom[x]}
+			hs[x], keys[x] = ipaHoisted{domain: f.tvs[x].Domain, score: f.dom[x]}, f.keys[x]
 			if f.byNode[x] && !byNode {
-				hs[x] = hs[0]
-				hs[0] = ipaHoisted{score: f.dom[x]}
+				hs[x], keys[x] = hs[0], keys[0]
+				hs[0], keys[0] = ipaHoisted{score: f.dom[x]}, f.keys[x]
 				byNode = true
+			}
+		}
+		first := 0 // hs[first:] are numbered by value
+		if byNode {
+			first = 1
+		}
+		if len(hs)-first >= 2 {
+			// Two keys or more by value (zone and rack): one sum per
+			// combination of their values.
+			if tt, sums := f.tupleSums(keys[first:], hs[first:]); tt != nil {
+				var s0 []int64
+				if byNode {
+					s0 = hs[0].score
+				}
+				lo, hi = ipaScoreTuples(s0, sums, tt.Domain, idx[:len(nodes)], out)
+				return lo, hi, nil
 			}
 		}
 		lo, hi = ipaScoreHoisted(hs, idx[:len(nodes)], out)

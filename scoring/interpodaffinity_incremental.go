@@ -49,6 +49,7 @@ func (w *ipaWalk) contributions(ep *framework.PodInfo) []ipaContrib {
 // node has the key. A key already numbered needs no label lookup: its
 // numbering gives the node's domain, −1 without the key.
 func (f *ipaFastScores) addOnNode(key string, k int, ni *framework.NodeInfo, v int64) {
+	f.changed()
 	for x, s := range f.keys {
 		if s == key {
 			if id := f.tvs[x].Domain[k]; id >= 0 {
@@ -94,7 +95,7 @@ func (pl *InterPodAffinity) PreScoreAfterAdd(ctx context.Context, state *framewo
 		// PreScore skipped: no existing pod contributed.
 		s = &ipaPreScoreState{}
 		if !pl.reference {
-			s.fast = &ipaFastScores{snap: snap, pool: pl.doms}
+			s.fast = newIPAFastScores(snap, pl.doms)
 		}
 	} else {
 		old, ok := d.(*ipaPreScoreState)

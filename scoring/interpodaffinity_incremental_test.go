@@ -17,20 +17,25 @@ import (
 
 // ipaHostnameCluster draws a cluster whose nodes all carry a distinct
 // hostname label (so the scores of host-keyed terms are numbered by
-// node), most of them a zone, existing pods with terms of either key, and
+// node), most of them a zone and a rack (on clusters large enough, the
+// zone and rack scores are summed per combination of the two: few
+// combinations, many nodes), existing pods with terms of any key, and
 // a template labelled app=a or app=b whose terms (drawn, plus, most
 // often, a preferred host anti-affinity to its own app, as a capacity
 // template's) its replicas come to match as they are placed.
 func ipaHostnameCluster(t *rapid.T) ipaScoreCluster {
 	var c ipaScoreCluster
-	for i := range rapid.IntRange(1, 7).Draw(t, "nodes") {
+	for i := range rapid.OneOf(rapid.IntRange(1, 7), rapid.IntRange(36, 48)).Draw(t, "nodes") {
 		name := fmt.Sprintf("node%d", i)
 		labels := map[string]string{"host": name}
 		if rapid.IntRange(0, 3).Draw(t, name+".hasZone") > 0 {
 			labels["zone"] = rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, name+".zone")
 		}
+		if rapid.IntRange(0, 7).Draw(t, name+".hasRack") > 0 {
+			labels["rack"] = rapid.SampledFrom([]string{"r1", "r2"}).Draw(t, name+".rack")
+		}
 		c.nodes = append(c.nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: labels}})
-		for j := range rapid.IntRange(0, 3).Draw(t, name+".pods") {
+		for j := range rapid.IntRange(0, 2).Draw(t, name+".pods") {
 			c.pods = append(c.pods, ipaGenScorePod(t, fmt.Sprintf("%s-p%d", name, j), name))
 		}
 	}

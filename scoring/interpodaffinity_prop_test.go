@@ -22,7 +22,7 @@ var ipaGenNS = []api.Namespace{
 }
 
 func ipaGenScoreTerm(t *rapid.T, label string) api.PodAffinityTerm {
-	term := api.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"zone", "host", "missing"}).Draw(t, label+".key")}
+	term := api.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{"zone", "host", "rack", "missing"}).Draw(t, label+".key")}
 	switch rapid.IntRange(0, 2).Draw(t, label+".sel") {
 	case 0:
 		term.LabelSelector = &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, label+".app")}}
