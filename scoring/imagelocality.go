@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -275,29 +276,55 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 // the nodes scored, and each node is then one read; otherwise (or with a
 // state computed by Score) a node's images are found by number, its image
 // mask (NodeResources.ImageMask) ruling out those it cannot hold.
-func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+func (pl *ImageLocality) ScoreBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
+	_, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out)
+	return st
+}
+
+var _ framework.BoundedBatchScorePlugin = (*ImageLocality)(nil)
+
+// ScoreBatchBounds is ScoreBatch that also returns the least and greatest
+// score it wrote (framework.BoundedBatchScorePlugin): a pod none of whose
+// images any node holds scores the same on every node.
+func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) (lo, hi int64, _ *framework.Status) {
 	s, st := pl.readState(state, pod, idx != nil)
 	if st != nil {
-		return st
+		return 0, 0, st
+	}
+	out = out[:len(nodes)]
+	if len(nodes) == 0 {
+		return 1, 0, nil
 	}
 	none := ilPriority(0, s.count)
 	if !s.somewhere {
-		for i := range out[:len(nodes)] {
+		for i := range out {
 			out[i] = none
 		}
-		return nil
+		return none, none, nil
 	}
 	if d := s.dense; idx != nil && d != nil {
-		delta, out := d.delta, out[:len(idx)]
-		for i, k := range idx {
-			out[i] = none + delta[k]
+		delta := d.delta
+		lo, hi = math.MaxInt64, math.MinInt64
+		for i, k := range idx[:len(out)] {
+			v := none + delta[k]
+			out[i] = v
+			lo, hi = min(lo, v), max(hi, v)
 		}
-		return nil
+		return lo, hi, nil
 	}
+	pl.scoreRest(s, state, nodes, idx, out, none)
+	lo, hi = rowBounds(out)
+	return lo, hi, nil
+}
+
+// scoreRest is ScoreBatch for a pod whose images some node holds,
+// without the dense deltas: from the snapshot's image masks and table
+// with the runner's indices, else node by node.
+func (pl *ImageLocality) scoreRest(s *ilPreScoreState, state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, out []int64, none int64) {
 	if idx != nil {
 		snap := state.Snapshot()
 		res, table := snap.Resources(), snap.ImageTable()
-		for i, k := range idx {
+		for i, k := range idx[:len(out)] {
 			m := res[k].ImageMask
 			if m&s.masks == 0 {
 				out[i] = none
@@ -305,7 +332,7 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleSta
 			}
 			out[i] = s.numberedScore(table, int(k), m)
 		}
-		return nil
+		return
 	}
 	for i, node := range nodes {
 		if len(node.ImageSizes) == 0 || len(s.images) == 0 {
@@ -314,7 +341,6 @@ func (pl *ImageLocality) ScoreBatch(_ context.Context, state *framework.CycleSta
 		}
 		out[i] = s.score(node)
 	}
-	return nil
 }
 
 // numberedScore is score for the snapshot's node k, whose image mask is
