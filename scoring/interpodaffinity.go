@@ -546,11 +546,12 @@ type ipaHoisted struct {
 }
 
 // ipaScoreHoisted sets out[i] to the sum over the keys hs of the score of
-// snapshot node idx[i]'s domain, with loops of their own for one, two and
-// three keys (hostname, zone, rack: the common cases), and returns the
-// least and greatest. Only hs[0] may be numbered by node (nil domain):
-// its score is then one load per node, and the other keys have loops of
-// their own for one and two of them.
+// snapshot node idx[i]'s domain and returns the least and greatest. Only
+// hs[0] may be numbered by node (nil domain): its score is then one load
+// per node. One key by value (zone), alone or beside the node-numbered
+// one, has a loop of its own; two or more by value are summed per
+// combination of values (ipaScoreTuples) unless they have too many
+// combinations, which the general loops serve.
 func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 	out = out[:len(idx)]
 	lo, hi = math.MaxInt64, math.MinInt64
@@ -573,19 +574,6 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 				out[i] = score
 				lo, hi = min(lo, score), max(hi, score)
 			}
-		case 2:
-			d1, s1, d2, s2 := rest[0].domain, rest[0].score, rest[1].domain, rest[1].score
-			for i, k := range idx {
-				score := s0[k]
-				if id := d1[k]; id >= 0 {
-					score += s1[id]
-				}
-				if id := d2[k]; id >= 0 {
-					score += s2[id]
-				}
-				out[i] = score
-				lo, hi = min(lo, score), max(hi, score)
-			}
 		default:
 			for i, k := range idx {
 				score := s0[k]
@@ -600,8 +588,7 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 		}
 		return lo, hi
 	}
-	switch len(hs) {
-	case 1:
+	if len(hs) == 1 {
 		d0, s0 := hs[0].domain, hs[0].score
 		for i, k := range idx {
 			var score int64
@@ -611,46 +598,17 @@ func ipaScoreHoisted(hs []ipaHoisted, idx []int32, out []int64) (lo, hi int64) {
 			out[i] = score
 			lo, hi = min(lo, score), max(hi, score)
 		}
-	case 2:
-		d0, s0, d1, s1 := hs[0].domain, hs[0].score, hs[1].domain, hs[1].score
-		for i, k := range idx {
-			var score int64
-			if id := d0[k]; id >= 0 {
-				score = s0[id]
+		return lo, hi
+	}
+	for i, k := range idx {
+		var score int64
+		for x := range hs {
+			if id := hs[x].domain[k]; id >= 0 {
+				score += hs[x].score[id]
 			}
-			if id := d1[k]; id >= 0 {
-				score += s1[id]
-			}
-			out[i] = score
-			lo, hi = min(lo, score), max(hi, score)
 		}
-	case 3:
-		d0, s0, d1, s1, d2, s2 := hs[0].domain, hs[0].score, hs[1].domain, hs[1].score, hs[2].domain, hs[2].score
-		for i, k := range idx {
-			var score int64
-			if id := d0[k]; id >= 0 {
-				score = s0[id]
-			}
-			if id := d1[k]; id >= 0 {
-				score += s1[id]
-			}
-			if id := d2[k]; id >= 0 {
-				score += s2[id]
-			}
-			out[i] = score
-			lo, hi = min(lo, score), max(hi, score)
-		}
-	default:
-		for i, k := range idx {
-			var score int64
-			for x := range hs {
-				if id := hs[x].domain[k]; id >= 0 {
-					score += hs[x].score[id]
-				}
-			}
-			out[i] = score
-			lo, hi = min(lo, score), max(hi, score)
-		}
+		out[i] = score
+		lo, hi = min(lo, score), max(hi, score)
 	}
 	return lo, hi
 }
