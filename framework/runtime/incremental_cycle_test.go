@@ -147,6 +147,30 @@ type incCase struct {
 
 func drawIncCase(t *rapid.T) incCase { return drawIncCaseWith(t, nil) }
 
+// replica returns the template's i-th replica: the template's PodInfo
+// over a copy of its pod with a name and UID of its own.
+func (c incCase) replica(i int) *framework.PodInfo {
+	pod := *c.tmpl.Pod
+	pod.Name = fmt.Sprintf("web-%d", i)
+	pod.UID = pod.Name
+	pi := *c.tmpl
+	pi.Pod = &pod
+	return &pi
+}
+
+// place adds a copy of replica pi bound to node to the case's snapshot
+// and returns it.
+func (c incCase) place(t *rapid.T, pi *framework.PodInfo, node string) *framework.PodInfo {
+	placed := *pi.Pod
+	placed.Spec.NodeName = node
+	ppi := *pi
+	ppi.Pod = &placed
+	if _, err := c.snap.AddPodInfo(&ppi, framework.PodAdd{}); err != nil {
+		t.Fatal(err)
+	}
+	return &ppi
+}
+
 // drawIncCaseWith is drawIncCase, with more plugins added by more (with
 // the add of drawScoreFakes) when it is not nil.
 func drawIncCaseWith(t *rapid.T, more func(t *rapid.T, add func(name string, p framework.Plugin, filter, score bool))) incCase {
@@ -313,24 +337,20 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 			reuse = &runtime.Result{}
 		}
 		for i := range c.repl {
-			pod := *c.tmpl.Pod
-			pod.Name = fmt.Sprintf("web-%d", i)
-			pod.UID = pod.Name
-			pi := *c.tmpl
-			pi.Pod = &pod
+			pi := c.replica(i)
 			opts := func(r *rand.Rand) runtime.CycleOptions {
 				return runtime.CycleOptions{Rand: r, StartIndex: start, NumFeasibleToFind: c.k, SkipExplanation: true}
 			}
 			var errA error
 			oa := opts(ra)
 			oa.Reuse = reuse
-			ra2, ok := inc.Schedule(ctx, c.snap, &pi, oa)
+			ra2, ok := inc.Schedule(ctx, c.snap, pi, oa)
 			if ok {
 				handled++
 			} else {
-				ra2, errA = c.fw.Schedule(ctx, nil, c.snap, &pi, oa)
+				ra2, errA = c.fw.Schedule(ctx, nil, c.snap, pi, oa)
 			}
-			rb2, errB := c.fw.Schedule(ctx, nil, c.snap, &pi, opts(rb))
+			rb2, errB := c.fw.Schedule(ctx, nil, c.snap, pi, opts(rb))
 			where := fmt.Sprintf("replica %d (%s, k=%d, incremental=%v)", i, c.explain, c.k, ok)
 			if (errA == nil) != (errB == nil) {
 				t.Fatalf("%s: errors differ: %v vs %v", where, errA, errB)
@@ -362,14 +382,7 @@ func TestPropIncrementalMatchesSchedule(t *testing.T) {
 				node = c.snap.Nodes()[rapid.IntRange(0, c.snap.NumNodes()-1).Draw(t, "node")].Name()
 			}
 			start = (start + ra2.EvaluatedNodes()) % c.snap.NumNodes()
-			placed := pod
-			placed.Spec.NodeName = node
-			ppi := *c.tmpl
-			ppi.Pod = &placed
-			if _, err := c.snap.AddPodInfo(&ppi, framework.PodAdd{}); err != nil {
-				t.Fatal(err)
-			}
-			inc.Added(&ppi, node)
+			inc.Added(c.place(t, pi, node), node)
 		}
 	})
 	if handled == 0 {

@@ -88,15 +88,11 @@ func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 		}
 		start := c.start
 		for i := range c.repl {
-			pod := *c.tmpl.Pod
-			pod.Name = fmt.Sprintf("web-%d", i)
-			pod.UID = pod.Name
-			pi := *c.tmpl
-			pi.Pod = &pod
+			pi := c.replica(i)
 			oa := runtime.CycleOptions{Rand: ra, StartIndex: start, NumFeasibleToFind: c.k, SkipExplanation: true, TotalsOnly: true, Reuse: reuse}
 			ob := runtime.CycleOptions{Rand: rb, StartIndex: start, NumFeasibleToFind: c.k, SkipExplanation: true}
-			a, errA := c.fw.Schedule(ctx, nil, c.snap, &pi, oa)
-			b, errB := c.fw.Schedule(ctx, nil, c.snap, &pi, ob)
+			a, errA := c.fw.Schedule(ctx, nil, c.snap, pi, oa)
+			b, errB := c.fw.Schedule(ctx, nil, c.snap, pi, ob)
 			where := fmt.Sprintf("replica %d (%s, k=%d)", i, c.explain, c.k)
 			if fmt.Sprint(errA) != fmt.Sprint(errB) {
 				t.Fatalf("%s: errors differ:\ntotals only %v\nschedule    %v", where, errA, errB)
@@ -123,13 +119,7 @@ func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 				looked++
 			}
 			start = (start + a.EvaluatedNodes()) % c.snap.NumNodes()
-			placed := pod
-			placed.Spec.NodeName = a.SelectedNode()
-			ppi := *c.tmpl
-			ppi.Pod = &placed
-			if _, err := c.snap.AddPodInfo(&ppi, framework.PodAdd{}); err != nil {
-				t.Fatal(err)
-			}
+			c.place(t, pi, a.SelectedNode())
 		}
 	})
 	if looked == 0 {
