@@ -312,7 +312,7 @@ func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.Cy
 		}
 		return lo, hi, nil
 	}
-	pl.scoreRest(s, state, nodes, idx, out, none)
+	s.scoreRest(state, nodes, idx, out, none)
 	lo, hi = rowBounds(out)
 	return lo, hi, nil
 }
@@ -320,7 +320,7 @@ func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.Cy
 // scoreRest is ScoreBatch for a pod whose images some node holds,
 // without the dense deltas: from the snapshot's image masks and table
 // with the runner's indices, else node by node.
-func (pl *ImageLocality) scoreRest(s *ilPreScoreState, state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, out []int64, none int64) {
+func (s *ilPreScoreState) scoreRest(state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, out []int64, none int64) {
 	if idx != nil {
 		snap := state.Snapshot()
 		res, table := snap.Resources(), snap.ImageTable()
