@@ -162,14 +162,15 @@ func TestExtenderCopiesAreScored(t *testing.T) {
 		pods = append(pods, &api.Pod{ObjectMeta: api.ObjectMeta{Name: string(rune('a' + i)), Namespace: "default", UID: string(rune('a' + i))}, Spec: api.PodSpec{NodeName: n}})
 	}
 	snap := framework.MustSnapshot(nodes, pods)
-	for _, copies := range []bool{false, true} {
+	for _, c := range []struct{ copies, totalsOnly bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		copies := c.copies
 		ext := &scriptedExtender{fakeExtender: fakeExtender{name: "ext", interested: true, noPrio: true},
 			verdict: map[string]string{"n0": "pass", "n1": "pass", "n2": "pass"}, copies: copies}
 		f, err := NewFramework(registryOf(podsOn), framework.Profile{Score: []string{"S"}, Weights: map[string]int64{"S": 1}}, WithExtenders(ext))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
+		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), TotalsOnly: c.totalsOnly})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,10 +179,37 @@ func TestExtenderCopiesAreScored(t *testing.T) {
 			want = []int64{0, 0, 0}
 		}
 		if d := cmp.Diff(want, res.Totals); d != "" {
-			t.Fatalf("copies=%v: totals (-want +got):\n%s", copies, d)
+			t.Fatalf("copies=%v totalsOnly=%v: totals (-want +got):\n%s", copies, c.totalsOnly, d)
 		}
 		if got := res.FeasibleNodes()[0] == snap.Nodes()[0]; got == copies {
 			t.Fatalf("copies=%v: FeasibleNodes returns the snapshot's NodeInfo: %v", copies, got)
+		}
+	}
+}
+
+// TestTotalsOnlyAddsExtenderScores: a cycle that keeps totals only adds
+// the prioritizing extenders' scaled, weighted scores to the plugins'
+// weighted scores, as a cycle that keeps every score does.
+func TestTotalsOnlyAddsExtenderScores(t *testing.T) {
+	podsOn := &fake{name: "S", score: func(n *framework.NodeInfo) (int64, *framework.Status) { return int64(10 * len(n.Pods)), nil }}
+	pods := []*api.Pod{{ObjectMeta: api.ObjectMeta{Name: "a", Namespace: "default", UID: "a"}, Spec: api.PodSpec{NodeName: "n1"}}}
+	snap := framework.MustSnapshot(testNodes(3), pods)
+	ext := &fakeExtender{name: "ext", interested: true, noFilter: true, scores: map[string]int64{"n0": 4, "n2": 1}, weight: 3}
+	f, err := NewFramework(registryOf(podsOn), framework.Profile{Score: []string{"S"}, Weights: map[string]int64{"S": 2}}, WithExtenders(ext))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{4 * 3 * 10, 2 * 10, 1 * 3 * 10}
+	for _, totalsOnly := range []bool{false, true} {
+		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), SkipExplanation: totalsOnly, TotalsOnly: totalsOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, res.Totals); d != "" {
+			t.Fatalf("totalsOnly=%v: totals (-want +got):\n%s", totalsOnly, d)
+		}
+		if got := res.Scores() == nil; got != totalsOnly {
+			t.Fatalf("totalsOnly=%v: Scores() nil = %v", totalsOnly, got)
 		}
 	}
 }

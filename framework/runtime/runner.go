@@ -748,13 +748,13 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		r.startBounds(f.chunkSize(nf, nf))
 	}
 	f.runScoreChunks(r, nf)
+	clear(bs.bounded) // the plugins are not kept past the Score step
 	if r.failed.Load() {
 		return r.firstErr.err
 	}
 	if opts.TotalsOnly {
 		res.Normalized = vals[:0] // the rows are the cycle's scratch (keptScores is false)
 		done, err := f.weighTables(bs, res.Totals[:nf])
-		clear(bs.bounded) // the plugins are not kept past the cycle
 		if err != nil {
 			return err
 		}
