@@ -275,7 +275,7 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *profile, state *framew
 		}
 		inPlacement = func(name string) bool { return set[name] }
 	}
-	opts := s.cycleOptions(prof, n, nodes, pre)
+	opts := s.cycleOptions(prof, pi, n, nodes, pre)
 	k := opts.NumFeasibleToFind
 	saved := *s.pcg
 	res, err := prof.fw.Schedule(ctx, state, snap, pi, opts)
@@ -301,12 +301,16 @@ func (s *Scheduler) scheduleIn(ctx context.Context, prof *profile, state *framew
 	return res, state, err
 }
 
-// cycleOptions are the options of a cycle over n candidate nodes (nodes,
-// nil for every node of the snapshot), pre as for schedule.
-func (s *Scheduler) cycleOptions(prof *profile, n int, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) runtime.CycleOptions {
+// cycleOptions are the options of pi's cycle over n candidate nodes
+// (nodes, nil for every node of the snapshot), pre as for schedule. A
+// cycle whose result is not kept keeps its rejections only when the pod
+// does not fit, unless the pod was nominated to a node: whether that node
+// was rejected decides how many nodes the cycle counts as processed.
+func (s *Scheduler) cycleOptions(prof *profile, pi *framework.PodInfo, n int, nodes []*framework.NodeInfo, pre *runtime.PreFilterOutcome) runtime.CycleOptions {
 	unexplained := !s.keepResults && !s.keepFailed
 	opts := runtime.CycleOptions{Rand: s.rng, StartIndex: s.nextStart, NumFeasibleToFind: s.numToFind(prof, n),
-		SkipExplanation: unexplained, TotalsOnly: unexplained, ExplainRejections: s.keepResults, Nodes: nodes, PreFiltered: pre}
+		SkipExplanation: unexplained, TotalsOnly: unexplained, ExplainRejections: s.keepResults, Nodes: nodes, PreFiltered: pre,
+		RejectionsOnFailure: unexplained && pi.Pod.Status.NominatedNodeName == ""}
 	if !s.keepResults {
 		if s.reuse == nil {
 			s.reuse = &runtime.Result{}
@@ -330,14 +334,14 @@ func (s *Scheduler) scheduleIncremental(ctx context.Context, prof *profile, stat
 	pi := qp.PodInfo
 	if e := s.replicas; e != nil {
 		if e.fw == prof.fw {
-			if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
+			if res, ok := e.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, pi, snap.NumNodes(), nil, nil)); ok {
 				s.replicaCycles++
 				return res, state, nil
 			}
 		}
 	} else if e := s.classEvalFor(ctx, prof, qp, snap.NumNodes()); e != nil {
 		e.eval.inc.Refresh()
-		if res, ok := e.eval.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, snap.NumNodes(), nil, nil)); ok {
+		if res, ok := e.eval.inc.Schedule(ctx, snap, pi, s.cycleOptions(prof, pi, snap.NumNodes(), nil, nil)); ok {
 			e.handled()
 			s.classCycles++
 			return res, state, nil

@@ -113,7 +113,7 @@ func (r *variedRun) cycle(tb testing.TB) {
 	pi := r.pods[r.next]
 	r.next++
 	n := r.snap.NumNodes()
-	opts := fwruntime.CycleOptions{Rand: r.rng, Reuse: r.res, SkipExplanation: true, TotalsOnly: true}
+	opts := fwruntime.CycleOptions{Rand: r.rng, Reuse: r.res, SkipExplanation: true, TotalsOnly: true, RejectionsOnFailure: true}
 	if r.sampled {
 		opts.NumFeasibleToFind = numFeasibleNodesToFind(nil, 0, n)
 		opts.StartIndex = r.start

@@ -58,6 +58,15 @@ type CycleOptions struct {
 	// rejection, kept in NodeVerdict.Details. Statuses and the decision are
 	// unchanged; the cost is one ExplainRejection call per such node.
 	ExplainRejections bool
+	// RejectionsOnFailure keeps the filters' rejections (Result's
+	// NodeVerdicts and NodeToStatus, Diagnosis, FitError) only when no
+	// node passes the filters: a cycle that finds a feasible node then
+	// reports no rejected node and an empty Diagnosis, which a caller that
+	// reads them only when a pod does not fit never misses. It is ignored
+	// with extenders (which filter after the plugins) and with
+	// ExplainFilters or ExplainRejections. The decision and the counts of
+	// evaluated and feasible nodes are unchanged.
+	RejectionsOnFailure bool
 	// Nodes, when non-nil, restricts the nodes filtered and scored to these,
 	// in this order (resolved by name in the snapshot; names it lacks are
 	// left out): kube-scheduler v1.36's placement in the pod group cycle
@@ -455,9 +464,17 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		return nil
 	}
 	statuses, plugins := rec.statuses, rec.plugins
-	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, true, sc.rejPos)
-	sc.rejPos = rejPos
+	lean := opts.RejectionsOnFailure && len(f.extenders) == 0 && !opts.ExplainFilters && !opts.ExplainRejections
+	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, !lean, sc.rejPos)
 	res.evaluated = cut
+	if lean {
+		if failure == nil && len(res.feasible) > 0 {
+			return nil // a feasible node: the rejections are not kept
+		}
+		rejPos = grow(sc.rejPos, cut-len(res.feasible))
+		rejectedPositions(rec.rejected[:(cut+63)>>6], cut, rejPos)
+	}
+	sc.rejPos = rejPos
 	// The diagnosis names each rejecting plugin once: collect the distinct
 	// names (the status's own, else its filter's), then merge.
 	var names diagnosisNames

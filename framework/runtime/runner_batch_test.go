@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/schedkit/schedkit/framework"
 	"pgregory.net/rapid"
 )
@@ -113,6 +114,7 @@ type batchCase struct {
 	normalize            []bool
 	weights              []int64
 	nominated            bool
+	lean                 bool // the batch side runs with RejectionsOnFailure
 }
 
 func drawBatchCase(t *rapid.T) batchCase {
@@ -124,6 +126,7 @@ func drawBatchCase(t *rapid.T) batchCase {
 		filters:   rapid.SampledFrom([]int{0, 1, 2, 3, 3, 4, 4}).Draw(t, "filters"),
 		scores:    rapid.IntRange(0, 4).Draw(t, "scores"),
 		nominated: rapid.IntRange(0, 4).Draw(t, "nominated") == 0,
+		lean:      rapid.Bool().Draw(t, "rejectionsOnFailure"),
 	}
 	for range c.filters {
 		c.rejectPct = append(c.rejectPct, rapid.Int64Range(0, 60).Draw(t, "rejectPct"))
@@ -216,6 +219,7 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 	if c.nominated || nodeByNode {
 		opts.NominatedPods = func(string) []*framework.PodInfo { return nil }
 	}
+	opts.RejectionsOnFailure = c.lean && !nodeByNode
 	res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), opts)
 	return res, batchers, err
 }
@@ -244,8 +248,25 @@ func TestPropBatchEqualsNodeByNode(t *testing.T) {
 		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
 			t.Fatalf("errors differ: node by node %v, batch %v", wantErr, gotErr)
 		}
-		if d := cmp.Diff(want.NodeVerdicts(), got.NodeVerdicts()); d != "" {
+		wantVerdicts, wantDiag, wantStatuses := want.NodeVerdicts(), want.Diagnosis, want.NodeToStatus().Len()
+		if c.lean && want.NumFeasibleNodes() > 0 {
+			// RejectionsOnFailure: a cycle that finds a feasible node
+			// keeps no rejection.
+			for i, v := range wantVerdicts {
+				if v.Verdict == VerdictRejected {
+					wantVerdicts[i] = NodeVerdict{Node: v.Node, Verdict: VerdictNotEvaluated}
+				}
+			}
+			wantDiag, wantStatuses = Diagnosis{}, 0
+		}
+		if d := cmp.Diff(wantVerdicts, got.NodeVerdicts()); d != "" {
 			t.Fatalf("verdicts differ (-node by node +batch):\n%s", d)
+		}
+		if d := cmp.Diff(wantDiag, got.Diagnosis, cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(Diagnosis{})); d != "" {
+			t.Fatalf("diagnoses differ (-node by node +batch):\n%s", d)
+		}
+		if n := got.NodeToStatus().Len(); n != wantStatuses {
+			t.Fatalf("NodeToStatus lists %d nodes, want %d", n, wantStatuses)
 		}
 		if wantErr != nil {
 			return // partial scores after an error are unspecified

@@ -273,7 +273,7 @@ type cycler struct {
 // cycle schedules pi (and assumes it when asked), recording its outcome.
 func (c *cycler) cycle(ctx context.Context, pi *framework.PodInfo) error {
 	n := c.snap.NumNodes()
-	opts := fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true, TotalsOnly: true}
+	opts := fwruntime.CycleOptions{Rand: c.rng, Reuse: c.reuse, SkipExplanation: true, TotalsOnly: true, RejectionsOnFailure: true}
 	if c.sampled {
 		opts.NumFeasibleToFind = fwruntime.NumFeasibleNodesToFind(n, 0)
 		opts.StartIndex = c.start
