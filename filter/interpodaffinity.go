@@ -78,10 +78,11 @@ type InterPodAffinity struct {
 }
 
 var (
-	_ framework.PreFilterPlugin     = (*InterPodAffinity)(nil)
-	_ framework.FilterPlugin        = (*InterPodAffinity)(nil)
-	_ framework.BatchFilterPlugin   = (*InterPodAffinity)(nil)
-	_ framework.PreFilterExtensions = (*InterPodAffinity)(nil)
+	_ framework.PreFilterPlugin       = (*InterPodAffinity)(nil)
+	_ framework.FilterPlugin          = (*InterPodAffinity)(nil)
+	_ framework.BatchFilterPlugin     = (*InterPodAffinity)(nil)
+	_ framework.RejectingFilterPlugin = (*InterPodAffinity)(nil)
+	_ framework.PreFilterExtensions   = (*InterPodAffinity)(nil)
 
 	_ framework.ReleasableStateData = (*ipaPreFilterState)(nil)
 )
@@ -558,32 +559,41 @@ func (pl *InterPodAffinity) check(s *ipaPreFilterState, labels map[string]string
 	return nil
 }
 
-// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), reading
-// the PreFilter state once; when PreFilter ran from the pod index, a
-// snapshot node's rules read counts by topology value number instead of
-// label maps.
+// FilterBatch is Filter over nodes (framework.BatchFilterPlugin), from
+// FilterRejects.
 func (pl *InterPodAffinity) FilterBatch(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status) {
+	framework.FilterBatchFromRejects(ctx, pl, state, pod, nodes, idx, out)
+}
+
+// FilterRejects is Filter over nodes, reporting the rejected ones
+// (framework.RejectingFilterPlugin) and reading the PreFilter state once;
+// when PreFilter ran from the pod index, a snapshot node's rules read
+// counts by topology value number instead of label maps.
+func (pl *InterPodAffinity) FilterRejects(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
 	s, err := ipaReadState(state)
 	var all []*framework.NodeInfo
 	if err == nil && s.dense != nil {
 		all = s.snap.Nodes()
 		if idx != nil && state.Snapshot() == s.snap {
 			// The runner's indices: no NodeInfo to read.
-			pl.filterDense(s, idx, out)
-			return
+			return pl.filterDense(s, idx, rejected)
 		}
 	}
 	for i, node := range nodes {
-		if err != nil || node.Node() == nil {
-			out[i] = pl.Filter(ctx, state, pod, node)
-			continue
+		var st *framework.Status
+		switch k := node.Index(); {
+		case err != nil || node.Node() == nil:
+			st = pl.Filter(ctx, state, pod, node)
+		case all != nil && k >= 0 && k < len(all) && all[k].Node() == node.Node():
+			st = pl.checkDense(s, k)
+		default:
+			st = pl.check(s, node.Node().Labels)
 		}
-		if k := node.Index(); all != nil && k >= 0 && k < len(all) && all[k].Node() == node.Node() {
-			out[i] = pl.checkDense(s, k)
-			continue
+		if st != nil && st.Code() != framework.Success {
+			rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: st})
 		}
-		out[i] = pl.check(s, node.Node().Labels)
 	}
+	return rejected
 }
 
 func (s *ipaPreFilterState) satisfiesAffinity(labels map[string]string) bool {

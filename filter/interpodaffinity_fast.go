@@ -255,13 +255,15 @@ func ipaHoist(sl *ipaDenseSlot) ipaHoisted { return ipaHoisted{sl.domain, sl.hit
 
 // filterDense is checkDense over the snapshot nodes idx, with each term's
 // numbering and counts read once.
-func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out []*framework.Status) {
+func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
 	d := s.dense
 	if len(s.affTerms) > ipaHoistMax || len(s.antiTerms) > ipaHoistMax || len(d.existing) > ipaHoistMax {
 		for i, k := range idx {
-			out[i] = pl.checkDense(s, int(k))
+			if st := pl.checkDense(s, int(k)); st != nil {
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: st})
+			}
 		}
-		return
+		return rl
 	}
 	var affBuf, antiBuf, exBuf [ipaHoistMax]ipaHoisted
 	aff := affBuf[:len(s.affTerms)]
@@ -284,8 +286,7 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 		}
 	}
 	if len(aff) == 0 && len(anti) == 0 {
-		pl.filterExisting(ex, idx, out)
-		return
+		return pl.filterExisting(ex, idx, rl)
 	}
 	if len(aff) == 0 && len(anti) == 1 && len(ex) <= 1 {
 		// One anti-affinity term (the one-per-node replica), and at most
@@ -294,26 +295,25 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, out [
 		if len(ex) == 0 {
 			for i, k := range idx {
 				if a.has(k) {
-					out[i] = pl.antiAffinityFail
+					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 				}
 			}
-			return
+			return rl
 		}
 		e := ex[0]
 		if len(a.domain) > 0 && len(a.domain) == len(e.domain) && &a.domain[0] == &e.domain[0] && len(a.hit) == len(e.hit) {
 			// Both over one key (the replicas' hostname): one value
 			// lookup a node.
-			pl.filterAntiSameKey(a.domain, a.hit, e.hit, idx, out)
-			return
+			return pl.filterAntiSameKey(a.domain, a.hit, e.hit, idx, rl)
 		}
 		for i, k := range idx {
 			if a.has(k) {
-				out[i] = pl.antiAffinityFail
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 			} else if e.has(k) {
-				out[i] = pl.existingFail
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			}
 		}
-		return
+		return rl
 	}
 	// Without a matching pod in some term's domain, the node passes only
 	// as the first pod of a self-affine group.
@@ -323,7 +323,7 @@ nodes:
 		podsExist := true
 		for a := range aff {
 			if aff[a].domain[k] < 0 {
-				out[i] = pl.affinityFail // every topology key must exist on the node
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.affinityFail}) // every topology key must exist on the node
 				continue nodes
 			}
 			if !aff[a].has(k) {
@@ -331,22 +331,23 @@ nodes:
 			}
 		}
 		if !podsExist && !firstOK {
-			out[i] = pl.affinityFail
+			rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.affinityFail})
 			continue
 		}
 		for a := range anti {
 			if anti[a].has(k) {
-				out[i] = pl.antiAffinityFail
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 				continue nodes
 			}
 		}
 		for e := range ex {
 			if ex[e].has(k) {
-				out[i] = pl.existingFail
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 				continue nodes
 			}
 		}
 	}
+	return rl
 }
 
 // filterAntiSameKey is filterDense's loop for one anti-affinity term of
@@ -354,8 +355,7 @@ nodes:
 // key (numbering domain): a node whose value the pod's term counts
 // (anti) fails the anti-affinity rule, else one whose value the existing
 // pods claim (ex) fails theirs.
-func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, idx []int32, out []*framework.Status) {
-	out = out[:len(idx)]
+func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
 	ex = ex[:len(anti)]
 	for i, k := range idx {
 		id := domain[k]
@@ -364,35 +364,35 @@ func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64,
 		}
 		w, bit := id>>6, uint64(1)<<(id&63)
 		if anti[w]&bit != 0 {
-			out[i] = pl.antiAffinityFail
+			rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
 		} else if ex[w]&bit != 0 {
-			out[i] = pl.existingFail
+			rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 		}
 	}
+	return rl
 }
 
 // filterExisting is filterDense for a pod without required terms of its
 // own: only the existing pods' anti-affinity (the slots ex) can reject a
 // node; one and two keys (hostname, zone...) get loops of their own, with
 // the slices in locals (the compiler keeps them in registers).
-func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, out []*framework.Status) {
-	out = out[:len(idx)]
+func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
 	switch len(ex) {
 	case 0:
 	case 1:
 		d0, h0 := ex[0].domain, ex[0].hit
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
-				out[i] = pl.existingFail
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			}
 		}
 	case 2:
 		d0, h0, d1, h1 := ex[0].domain, ex[0].hit, ex[1].domain, ex[1].hit
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
-				out[i] = pl.existingFail
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			} else if id := d1[k]; id >= 0 && h1[id>>6]&(1<<(id&63)) != 0 {
-				out[i] = pl.existingFail
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			}
 		}
 	default:
@@ -400,10 +400,11 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, out []*
 		for i, k := range idx {
 			for e := range ex {
 				if ex[e].has(k) {
-					out[i] = pl.existingFail
+					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 					continue nodes
 				}
 			}
 		}
 	}
+	return rl
 }

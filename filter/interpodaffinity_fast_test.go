@@ -70,6 +70,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				if st := pl.AddPod(ctx, wc, pi, p, all[0]); !st.IsSuccess() {
 					t.Fatal(st)
 				}
+				clear(out) // FilterBatch is given all nil
 				pl.FilterBatch(ctx, fc, pi, all, nil, out)
 				for k, ni := range all {
 					if want := pl.Filter(ctx, wc, pi, ni); !batchSameStatus(out[k], want) {
@@ -85,6 +86,7 @@ func TestPropInterPodAffinityFastMatchesWalk(t *testing.T) {
 				os.SetSnapshot(snap)
 				os.SetAllNodes(true)
 				pl.PreFilter(ctx, os, other, all)
+				clear(out)
 				pl.FilterBatch(ctx, kept, pi, all, nil, out)
 				for k, ni := range all {
 					if want := pl.Filter(ctx, walk, pi, ni); !batchSameStatus(out[k], want) {
