@@ -78,11 +78,11 @@ type InterPodAffinity struct {
 }
 
 var (
-	_ framework.PreFilterPlugin       = (*InterPodAffinity)(nil)
-	_ framework.FilterPlugin          = (*InterPodAffinity)(nil)
-	_ framework.BatchFilterPlugin     = (*InterPodAffinity)(nil)
-	_ framework.RejectingFilterPlugin = (*InterPodAffinity)(nil)
-	_ framework.PreFilterExtensions   = (*InterPodAffinity)(nil)
+	_ framework.PreFilterPlugin              = (*InterPodAffinity)(nil)
+	_ framework.FilterPlugin                 = (*InterPodAffinity)(nil)
+	_ framework.BatchFilterPlugin            = (*InterPodAffinity)(nil)
+	_ framework.TrustedRejectingFilterPlugin = (*InterPodAffinity)(nil)
+	_ framework.PreFilterExtensions          = (*InterPodAffinity)(nil)
 
 	_ framework.ReleasableStateData = (*ipaPreFilterState)(nil)
 )
@@ -595,6 +595,10 @@ func (pl *InterPodAffinity) FilterRejects(ctx context.Context, state *framework.
 	}
 	return rejected
 }
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (framework.TrustedRejectingFilterPlugin).
+func (pl *InterPodAffinity) RejectionsTrusted() {}
 
 func (s *ipaPreFilterState) satisfiesAffinity(labels map[string]string) bool {
 	podsExist := true

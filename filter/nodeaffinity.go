@@ -57,10 +57,10 @@ type NodeAffinity struct {
 }
 
 var (
-	_ framework.PreFilterPlugin       = (*NodeAffinity)(nil)
-	_ framework.FilterPlugin          = (*NodeAffinity)(nil)
-	_ framework.BatchFilterPlugin     = (*NodeAffinity)(nil)
-	_ framework.RejectingFilterPlugin = (*NodeAffinity)(nil)
+	_ framework.PreFilterPlugin              = (*NodeAffinity)(nil)
+	_ framework.FilterPlugin                 = (*NodeAffinity)(nil)
+	_ framework.BatchFilterPlugin            = (*NodeAffinity)(nil)
+	_ framework.TrustedRejectingFilterPlugin = (*NodeAffinity)(nil)
 )
 
 // NewNodeAffinity builds the filter from args (validated as
@@ -202,6 +202,10 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 	}
 	return rejected
 }
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (framework.TrustedRejectingFilterPlugin).
+func (pl *NodeAffinity) RejectionsTrusted() {}
 
 var _ framework.EnqueueExtensions = (*NodeAffinity)(nil)
 

@@ -48,9 +48,9 @@ func handleRelease(h framework.Handle) framework.KubeVersion {
 }
 
 var (
-	_ framework.FilterPlugin          = (*NodeName)(nil)
-	_ framework.BatchFilterPlugin     = (*NodeName)(nil)
-	_ framework.RejectingFilterPlugin = (*NodeName)(nil)
+	_ framework.FilterPlugin                 = (*NodeName)(nil)
+	_ framework.BatchFilterPlugin            = (*NodeName)(nil)
+	_ framework.TrustedRejectingFilterPlugin = (*NodeName)(nil)
 )
 
 // NewNodeName builds the NodeName filter of the handle's release (with
@@ -104,6 +104,10 @@ func (pl *NodeName) FilterRejects(_ context.Context, _ *framework.CycleState, po
 	}
 	return rejected
 }
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (framework.TrustedRejectingFilterPlugin).
+func (pl *NodeName) RejectionsTrusted() {}
 
 var _ framework.EnqueueExtensions = (*NodeName)(nil)
 

@@ -32,10 +32,10 @@ func (s npPreFilterState) Clone() framework.StateData { return s }
 type NodePorts struct{ reject *framework.Status }
 
 var (
-	_ framework.PreFilterPlugin       = (*NodePorts)(nil)
-	_ framework.FilterPlugin          = (*NodePorts)(nil)
-	_ framework.BatchFilterPlugin     = (*NodePorts)(nil)
-	_ framework.RejectingFilterPlugin = (*NodePorts)(nil)
+	_ framework.PreFilterPlugin              = (*NodePorts)(nil)
+	_ framework.FilterPlugin                 = (*NodePorts)(nil)
+	_ framework.BatchFilterPlugin            = (*NodePorts)(nil)
+	_ framework.TrustedRejectingFilterPlugin = (*NodePorts)(nil)
 )
 
 // NewNodePorts builds the NodePorts filter.
@@ -113,6 +113,10 @@ func (pl *NodePorts) FilterRejects(_ context.Context, state *framework.CycleStat
 	}
 	return rejected
 }
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (framework.TrustedRejectingFilterPlugin).
+func (pl *NodePorts) RejectionsTrusted() {}
 
 func (pl *NodePorts) filter(ports npPreFilterState, node *framework.NodeInfo) *framework.Status {
 	for i := range ports {

@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 )
 
-var _ framework.RejectingFilterPlugin = (*NodeResourcesFit)(nil)
+var _ framework.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)
 
 // FilterRejects is FilterBatch reporting the rejected nodes alone
 // (framework.RejectingFilterPlugin): with the runner's snapshot indices, a
@@ -72,6 +72,10 @@ func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.Cy
 	}
 	return rejected
 }
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (framework.TrustedRejectingFilterPlugin).
+func (pl *NodeResourcesFit) RejectionsTrusted() {}
 
 // nrfShortNodes sets the Node of out[0:n] to the positions i (in
 // increasing order) of the nodes idx[i] that lack a pod slot or the room

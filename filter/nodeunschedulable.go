@@ -31,9 +31,9 @@ type NodeUnschedulable struct {
 }
 
 var (
-	_ framework.FilterPlugin          = (*NodeUnschedulable)(nil)
-	_ framework.BatchFilterPlugin     = (*NodeUnschedulable)(nil)
-	_ framework.RejectingFilterPlugin = (*NodeUnschedulable)(nil)
+	_ framework.FilterPlugin                 = (*NodeUnschedulable)(nil)
+	_ framework.BatchFilterPlugin            = (*NodeUnschedulable)(nil)
+	_ framework.TrustedRejectingFilterPlugin = (*NodeUnschedulable)(nil)
 )
 
 // NewNodeUnschedulable builds the NodeUnschedulable filter of the handle's
@@ -130,6 +130,10 @@ func (pl *NodeUnschedulable) FilterRejects(_ context.Context, state *framework.C
 	}
 	return rejected
 }
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (framework.TrustedRejectingFilterPlugin).
+func (pl *NodeUnschedulable) RejectionsTrusted() {}
 
 // nuAppendCordoned appends a rejection with st for each cordoned position
 // (cordoned: increasing) in the run of m positions first, first+1, … mod

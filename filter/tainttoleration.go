@@ -22,9 +22,9 @@ const ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 type TaintToleration struct{ reject *framework.Status }
 
 var (
-	_ framework.FilterPlugin          = (*TaintToleration)(nil)
-	_ framework.BatchFilterPlugin     = (*TaintToleration)(nil)
-	_ framework.RejectingFilterPlugin = (*TaintToleration)(nil)
+	_ framework.FilterPlugin                 = (*TaintToleration)(nil)
+	_ framework.BatchFilterPlugin            = (*TaintToleration)(nil)
+	_ framework.TrustedRejectingFilterPlugin = (*TaintToleration)(nil)
 )
 
 // NewTaintToleration builds the filter half of TaintToleration of the
@@ -90,6 +90,10 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 	}
 	return rejected
 }
+
+// RejectionsTrusted marks FilterRejects as keeping its contract
+// (framework.TrustedRejectingFilterPlugin).
+func (pl *TaintToleration) RejectionsTrusted() {}
 
 // ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides
 // up front; with more, it decides node by node.

@@ -426,6 +426,18 @@ type RejectingFilterPlugin interface {
 	FilterRejects(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, rejected []NodeRejection) []NodeRejection
 }
 
+// TrustedRejectingFilterPlugin is a RejectingFilterPlugin whose
+// FilterRejects keeps its contract on every input (frameworktest.Run
+// checks it): the runner then uses its list as it comes. From any other
+// RejectingFilterPlugin it sorts a list out of order and drops the
+// entries out of range or without a failure, a check that costs about as
+// much per rejection as recording it.
+type TrustedRejectingFilterPlugin interface {
+	RejectingFilterPlugin
+	// RejectionsTrusted marks the plugin; it does nothing.
+	RejectionsTrusted()
+}
+
 // NodeRejection is a node a RejectingFilterPlugin rejects: its index in
 // the nodes it was given and the status Filter returns for it.
 type NodeRejection struct {

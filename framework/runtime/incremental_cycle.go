@@ -125,6 +125,7 @@ type incFilter struct {
 	pl      framework.FilterPlugin // the plugin to call (a FilterForwarder's target)
 	batch   framework.BatchFilterPlugin
 	rejects framework.RejectingFilterPlugin
+	trusted bool // rejects is a TrustedRejectingFilterPlugin
 	local   bool
 }
 
@@ -350,6 +351,7 @@ func (inc *Incremental) prepare(ctx context.Context, pod *framework.PodInfo, all
 		e := incFilter{pl: call, local: local}
 		e.batch, _ = call.(framework.BatchFilterPlugin)
 		e.rejects, _ = call.(framework.RejectingFilterPlugin)
+		_, e.trusted = call.(framework.TrustedRejectingFilterPlugin)
 		inc.filters = append(inc.filters, e)
 	}
 	inc.nonLocalLast = true

@@ -176,7 +176,7 @@ func (inc *Incremental) filterNonLocal(ctx context.Context, pod *framework.PodIn
 	}
 	for t, j := range inc.nonLocal {
 		e := &inc.filters[j]
-		rl := filterChunk(ctx, inc.state, pod, e.pl, e.batch, e.rejects, inc.cNodes[:c:c], inc.cIdx[:c:c], inc.cOut[:c:c], inc.cRej[:0:c])
+		rl := filterChunk(ctx, inc.state, pod, e.pl, e.batch, e.rejects, e.trusted, inc.cNodes[:c:c], inc.cIdx[:c:c], inc.cOut[:c:c], inc.cRej[:0:c])
 		for _, r := range rl {
 			if !r.Status.IsRejected() {
 				clear(inc.cRej[:])

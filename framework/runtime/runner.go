@@ -289,13 +289,14 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	active, idx := f.activeFilters(state)
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
-	batch, rejecters := bs.filterPlugins(len(active))
+	batch, rejecters, trusted := bs.filterPlugins(len(active))
 	for j, pl := range active { // activeFilters' slice is ours to change
 		if fw, ok := pl.(framework.FilterForwarder); ok {
 			active[j] = fw.FilterTarget()
 		}
 		batch[j], _ = active[j].(framework.BatchFilterPlugin)
 		rejecters[j], _ = active[j].(framework.RejectingFilterPlugin)
+		_, trusted[j] = active[j].(framework.TrustedRejectingFilterPlugin)
 	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
@@ -394,7 +395,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		rej := int64(0)
 		for j, pl := range active {
 			l := len(nodes)
-			rl := filterChunk(ctx, state, pod, pl, batch[j], rejecters[j], nodes, ix[:l:l], o[:l], rb)
+			rl := filterChunk(ctx, state, pod, pl, batch[j], rejecters[j], trusted[j], nodes, ix[:l:l], o[:l], rb)
 			if len(rl) == 0 {
 				continue
 			}
@@ -982,6 +983,7 @@ var _ = [1]struct{}{}[framework.MaxNodeScore-100]
 type batchScratch struct {
 	filterBatch []framework.BatchFilterPlugin
 	rejecters   []framework.RejectingFilterPlugin
+	trusted     []bool // the rejecters that are TrustedRejectingFilterPlugins
 	live        []*framework.NodeInfo
 	livePos     []int32
 	liveIdx     []int32 // snapshot index of each live node
@@ -1146,11 +1148,11 @@ func (f *Framework) getBatchScratch() *batchScratch {
 	return &batchScratch{}
 }
 
-// filterPlugins returns two slices of n entries for the batch views of
-// the active filters.
-func (s *batchScratch) filterPlugins(n int) ([]framework.BatchFilterPlugin, []framework.RejectingFilterPlugin) {
-	s.filterBatch, s.rejecters = grow(s.filterBatch, n), grow(s.rejecters, n)
-	return s.filterBatch, s.rejecters
+// filterPlugins returns three slices of n entries for the batch views of
+// the active filters and whether each is trusted.
+func (s *batchScratch) filterPlugins(n int) ([]framework.BatchFilterPlugin, []framework.RejectingFilterPlugin, []bool) {
+	s.filterBatch, s.rejecters, s.trusted = grow(s.filterBatch, n), grow(s.rejecters, n), grow(s.trusted, n)
+	return s.filterBatch, s.rejecters, s.trusted
 }
 
 // filterBuffers returns the surviving nodes, their positions, their

@@ -106,15 +106,19 @@ func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
 }
 
 // filterChunk runs one Filter plugin, pl, on nodes (of snapshot indices
-// idx, or nil) in its fastest form — r when it reports rejections, else b
-// when it filters in batches, else node by node — and returns its
-// rejections in increasing order of node, appended to rb (room for every
-// node). out (len(nodes), all nil) receives FilterBatch's statuses and is
+// idx, or nil) in its fastest form — r when it reports rejections (checked
+// unless trusted), else b when it filters in batches, else node by node —
+// and returns its rejections in increasing order of node, appended to rb
+// (room for every node). out (len(nodes), all nil) receives FilterBatch's statuses and is
 // left with them.
-func filterChunk(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pl framework.FilterPlugin, b framework.BatchFilterPlugin, r framework.RejectingFilterPlugin, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status, rb []framework.NodeRejection) []framework.NodeRejection {
+func filterChunk(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pl framework.FilterPlugin, b framework.BatchFilterPlugin, r framework.RejectingFilterPlugin, trusted bool, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status, rb []framework.NodeRejection) []framework.NodeRejection {
 	switch {
 	case r != nil:
-		return checkRejections(r.FilterRejects(ctx, state, pod, nodes, idx, rb), len(nodes))
+		rl := r.FilterRejects(ctx, state, pod, nodes, idx, rb)
+		if trusted {
+			return rl
+		}
+		return checkRejections(rl, len(nodes))
 	case b != nil:
 		b.FilterBatch(ctx, state, pod, nodes, idx, out)
 		return collectRejections(out, rb)
