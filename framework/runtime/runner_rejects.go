@@ -88,8 +88,31 @@ func removeRejected(rl []framework.NodeRejection, nodes []*framework.NodeInfo, i
 }
 
 // add records the rejections in rl by filter pi, each at the position
-// in its Node (removeRejected's output).
+// in its Node (removeRejected's output). Its loop records rejections
+// alone and hands the rest of the list to addRest at the first entry that
+// is not one, so that it calls nothing and keeps its values in registers.
 func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
+	if r.shared {
+		r.addRest(rl, pi)
+		return
+	}
+	statuses, bits := r.statuses, r.rejected
+	plugins := r.plugins[:len(statuses)]
+	for k, x := range rl {
+		if !x.Rejects() {
+			r.addRest(rl[k:], pi)
+			return
+		}
+		p := int(x.Node)
+		statuses[p], plugins[p] = x.Status, pi
+		bits[p>>6] |= 1 << (p & 63)
+	}
+}
+
+// addRest is add for any entry: a failure is recorded as
+// filterRecorder.failure's status, and with shared set the bits are set
+// atomically.
+func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16) {
 	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
 	for _, x := range rl {
 		st, p := x.Status, int(x.Node)
