@@ -238,10 +238,13 @@ func (pl *InterPodAffinity) checkDense(s *ipaPreFilterState, k int) *framework.S
 // ipaHoistMax bounds the terms and keys filterDense hoists.
 const ipaHoistMax = 8
 
-// ipaHoisted is what filterDense reads of a dense slot.
+// ipaHoisted is what filterDense reads of a dense slot. byIndex says
+// that the key numbers its values by node (a hostname key: node k has
+// value k), so that hit is a bitmap of the nodes themselves.
 type ipaHoisted struct {
-	domain []int32
-	hit    []uint64
+	domain  []int32
+	hit     []uint64
+	byIndex bool
 }
 
 // has reports whether snapshot node k carries the key with a value that
@@ -251,7 +254,10 @@ func (h *ipaHoisted) has(k int32) bool {
 	return id >= 0 && h.hit[id>>6]&(1<<(id&63)) != 0
 }
 
-func ipaHoist(sl *ipaDenseSlot) ipaHoisted { return ipaHoisted{sl.domain, sl.hit} }
+func ipaHoist(sl *ipaDenseSlot) ipaHoisted {
+	byIndex := len(sl.sources) > 0 && sl.sources[0].Values.ByIndex && len(sl.hit) >= (len(sl.domain)+63)>>6
+	return ipaHoisted{sl.domain, sl.hit, byIndex}
+}
 
 // filterDense is checkDense over the snapshot nodes idx, with each term's
 // numbering and counts read once.
@@ -304,7 +310,7 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []
 		if len(a.domain) > 0 && len(a.domain) == len(e.domain) && &a.domain[0] == &e.domain[0] && len(a.hit) == len(e.hit) {
 			// Both over one key (the replicas' hostname): one value
 			// lookup a node.
-			return pl.filterAntiSameKey(a.domain, a.hit, e.hit, idx, rl)
+			return pl.filterAntiSameKey(a.domain, a.hit, e.hit, a.byIndex && e.byIndex, idx, rl)
 		}
 		for i, k := range idx {
 			if a.has(k) {
@@ -352,11 +358,22 @@ nodes:
 
 // filterAntiSameKey is filterDense's loop for one anti-affinity term of
 // the pod and one key claimed by the existing pods when both are the same
-// key (numbering domain): a node whose value the pod's term counts
-// (anti) fails the anti-affinity rule, else one whose value the existing
-// pods claim (ex) fails theirs.
-func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
+// key (numbering domain; byIndex: by node): a node whose value the pod's
+// term counts (anti) fails the anti-affinity rule, else one whose value
+// the existing pods claim (ex) fails theirs.
+func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, byIndex bool, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
 	ex = ex[:len(anti)]
+	if byIndex { // value k is node k's
+		for i, k := range idx {
+			w, bit := k>>6, uint64(1)<<(k&63)
+			if anti[w]&bit != 0 {
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
+			} else if ex[w]&bit != 0 {
+				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+			}
+		}
+		return rl
+	}
 	for i, k := range idx {
 		id := domain[k]
 		if id < 0 {
@@ -381,13 +398,36 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 	case 0:
 	case 1:
 		d0, h0 := ex[0].domain, ex[0].hit
+		if ex[0].byIndex {
+			for i, k := range idx {
+				if h0[k>>6]&(1<<(k&63)) != 0 {
+					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				}
+			}
+			break
+		}
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
 				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
 			}
 		}
 	case 2:
-		d0, h0, d1, h1 := ex[0].domain, ex[0].hit, ex[1].domain, ex[1].hit
+		a, b := ex[0], ex[1]
+		if b.byIndex && !a.byIndex {
+			a, b = b, a // both reject with existingFail: the order is free
+		}
+		if a.byIndex {
+			h0, d1, h1 := a.hit, b.domain, b.hit
+			for i, k := range idx {
+				if h0[k>>6]&(1<<(k&63)) != 0 {
+					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				} else if id := d1[k]; id >= 0 && h1[id>>6]&(1<<(id&63)) != 0 {
+					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
+				}
+			}
+			break
+		}
+		d0, h0, d1, h1 := a.domain, a.hit, b.domain, b.hit
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
 				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})

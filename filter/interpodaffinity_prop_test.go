@@ -97,13 +97,16 @@ type ipaCluster struct {
 func ipaGenCluster(t *rapid.T) ipaCluster {
 	var c ipaCluster
 	n := rapid.IntRange(0, 7).Draw(t, "nodes")
+	// Every node with its own host value numbers the key by node (the
+	// filters' hostname paths).
+	allHosts := rapid.Bool().Draw(t, "allHosts")
 	for i := range n {
 		name := fmt.Sprintf("node%d", i)
 		labels := map[string]string{}
 		if rapid.IntRange(0, 4).Draw(t, name+".hasZone") > 0 {
 			labels["zone"] = rapid.SampledFrom([]string{"z1", "z2", "z3"}).Draw(t, name+".zone")
 		}
-		if rapid.IntRange(0, 4).Draw(t, name+".hasHost") > 0 {
+		if allHosts || rapid.IntRange(0, 4).Draw(t, name+".hasHost") > 0 {
 			labels["host"] = name
 		}
 		if rapid.Bool().Draw(t, name+".hasRack") {
