@@ -492,6 +492,44 @@ type BoundedBatchScorePlugin interface {
 	ScoreBatchBounds(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64) (lo, hi int64, s *Status)
 }
 
+// AddingBatchScorePlugin is an optional extension of BatchScorePlugin
+// for a plugin without a normalizer (ScoreExtensions nil): in a cycle
+// that keeps only each node's total (runtime.CycleOptions.TotalsOnly), the
+// runner has it add its weighted scores to the totals as it scores,
+// instead of writing a row that a later pass weighs.
+//
+// ScoreBatchAdd takes ScoreBatch's arguments and adds w·s_i to
+// totals[i] for every node i, s_i being the score ScoreBatch would give
+// it, and reports true; out (len(nodes)) is scratch it may write. When
+// ScoreBatch would fail, or some s_i would lie outside [MinNodeScore,
+// MaxNodeScore], it reports false, whatever it added: the runner then
+// scores the plugin's nodes with ScoreBatch, weighs every plugin's row
+// afresh and reports the failure, or the score out of range, as without
+// it (AddScores is the check for a plugin that scores into out first).
+// The runner trusts a true: the scores added are not checked. It may be
+// called concurrently on disjoint node lists (and disjoint totals).
+type AddingBatchScorePlugin interface {
+	BatchScorePlugin
+	ScoreBatchAdd(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool
+}
+
+// AddScores adds w·scores[i] to totals[i] for every i (len(totals) ≥
+// len(scores)) and reports true when every score lies in
+// [MinNodeScore, MaxNodeScore]; otherwise it reports false and adds
+// nothing. It is ScoreBatchAdd for a plugin that has scored into out.
+func AddScores(scores []int64, w int64, totals []int64) bool {
+	totals = totals[:len(scores)]
+	for _, s := range scores {
+		if s < MinNodeScore || s > MaxNodeScore {
+			return false
+		}
+	}
+	for i, s := range scores {
+		totals[i] += w * s
+	}
+	return true
+}
+
 // BatchScoreExtensions is an optional extension of ScoreExtensions for
 // normalizers that need no NodeScoreList: NormalizeScoreBatch normalizes in
 // place scores[j], the score of nodes[j], exactly as NormalizeScore would

@@ -220,6 +220,48 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 	return nil
 }
 
+var _ framework.AddingBatchScorePlugin = (*NodeResourcesBalancedAllocation)(nil)
+
+// ScoreBatchAdd adds w times ScoreBatch's scores to totals
+// (framework.AddingBatchScorePlugin); in the default Delta mode over cpu
+// and memory, from the dense rows, as it scores each node.
+func (pl *NodeResourcesBalancedAllocation) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
+	if snap := state.Snapshot(); idx != nil && snap != nil && pl.cpuMem && pl.mode == config.BalancedAllocationDelta {
+		req, zero, st := pl.readRequests(state, pod)
+		if st != nil {
+			return false
+		}
+		if zero {
+			return true // every score is 0
+		}
+		r0, r1 := req[0], req[1]
+		if pl.resources[0].kind != nrfCPU {
+			r0, r1 = r1, r0 // as ScoreBatch: cpu, then memory
+		}
+		return baDeltaAdd(totals[:len(idx)], snap.Resources(), idx, r0, r1, w)
+	}
+	if st := pl.ScoreBatch(ctx, state, pod, nodes, idx, out); st != nil && st.Code() != framework.Success {
+		return false
+	}
+	return framework.AddScores(out[:len(nodes)], w, totals)
+}
+
+// baDeltaAdd adds w times baDeltaRows' scores to totals and reports
+// whether each lies in [MinNodeScore, MaxNodeScore] (a negative amount
+// can take one out).
+func baDeltaAdd(totals []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem, w int64) bool {
+	totals = totals[:len(idx)]
+	var bad uint64 // a score outside [0, 100] sets a bit above 127 (runtime's scoreBits)
+	for i, x := range idx {
+		r := &res[x]
+		with := baTwo(r.RequestedMilliCPU+reqCPU, r.AllocatableMilliCPU, r.RequestedMemory+reqMem, r.AllocatableMemory)
+		v := baDelta(with, int64(r.CPUMemoryBalance))
+		bad |= uint64(v) | uint64(v+127-framework.MaxNodeScore)
+		totals[i] += w * v
+	}
+	return bad < 128
+}
+
 // baDeltaRows is ScoreBatch's Delta score over cpu and memory from the
 // snapshot's dense rows, whose score without the pod
 // (NodeResources.CPUMemoryBalance) is baTwo's, done when the node last

@@ -317,6 +317,35 @@ func (pl *ImageLocality) ScoreBatchBounds(_ context.Context, state *framework.Cy
 	return lo, hi, nil
 }
 
+var _ framework.AddingBatchScorePlugin = (*ImageLocality)(nil)
+
+// ScoreBatchAdd adds w times ScoreBatch's scores to totals
+// (framework.AddingBatchScorePlugin): nothing when every score is 0, and
+// with the dense deltas as it scores each node.
+func (pl *ImageLocality) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
+	s, st := pl.readState(state, pod, idx != nil)
+	if st != nil {
+		return false
+	}
+	none := ilPriority(0, s.count)
+	switch d := s.dense; {
+	case !s.somewhere && none == 0:
+		return true
+	case s.somewhere && idx != nil && d != nil:
+		// Each score is ilPriority's, in range.
+		delta, wn := d.delta, w*none
+		totals = totals[:len(idx)]
+		for i, k := range idx {
+			totals[i] += wn + w*delta[k]
+		}
+		return true
+	}
+	if _, _, st := pl.ScoreBatchBounds(ctx, state, pod, nodes, idx, out); st != nil {
+		return false
+	}
+	return framework.AddScores(out[:len(nodes)], w, totals)
+}
+
 // scoreRest is ScoreBatch for a pod whose images some node holds,
 // without the dense deltas: from the snapshot's image masks and table
 // with the runner's indices, else node by node.

@@ -222,8 +222,9 @@ func BenchmarkImageLocalityScore(b *testing.B) {
 // (ilDense), and gives what Score gives node by node, cycle after cycle on
 // one plugin whose released score arrays are reused (snapshots of any
 // size, pods whose images repeat, are untagged or are on no node, with
-// image volumes), in both releases; a clone of the state taken before
-// Release scores the same without them.
+// image volumes), in both releases; ScoreBatchAdd adds those scores,
+// weighted; a clone of the state taken before Release scores the same
+// without them.
 func TestPropImageLocalityDenseScores(t *testing.T) {
 	catalogue := []string{"a:v1", "a", "b:latest", "c:v2", "d", "reg.io/e:v1"}
 	plugins := map[fw.KubeVersion]*ImageLocality{}
@@ -279,6 +280,19 @@ func TestPropImageLocalityDenseScores(t *testing.T) {
 			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Fatalf("round %d: ScoreBatch (-Score +ScoreBatch):\n%s", round, d)
+			}
+			// ScoreBatchAdd on the same state adds the weighted scores.
+			w := rapid.Int64Range(1, 5).Draw(t, "weight")
+			totals, wantTotals := make([]int64, len(list)), make([]int64, len(list))
+			for i := range totals {
+				totals[i] = int64(i) * 3
+				wantTotals[i] = totals[i] + w*want[i]
+			}
+			if !pl.ScoreBatchAdd(context.Background(), state, pod, list, idx, make([]int64, len(list)), w, totals) {
+				t.Fatalf("round %d: ScoreBatchAdd refused scores in range %v", round, want)
+			}
+			if d := cmp.Diff(wantTotals, totals); d != "" {
+				t.Fatalf("round %d: ScoreBatchAdd totals (-want +got):\n%s", round, d)
 			}
 			clone := state.Clone()
 			state.Release()

@@ -276,6 +276,81 @@ func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.Cycle
 	return nil
 }
 
+var _ framework.AddingBatchScorePlugin = (*NodeResourcesFit)(nil)
+
+// ScoreBatchAdd adds w times ScoreBatch's scores to totals
+// (framework.AddingBatchScorePlugin); in kube's default configuration,
+// from the dense rows, as it scores each node.
+func (pl *NodeResourcesFit) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
+	if snap := state.Snapshot(); idx != nil && snap != nil && pl.simple && pl.strat == nrfLeast && len(pl.resources) == 2 &&
+		pl.resources[0].kind == nrfCPU && pl.resources[1].kind == nrfMemory && pl.resources[0].weight == 1 && pl.resources[1].weight == 1 {
+		podReq, st := pl.readPodRequests(state, pod)
+		if st != nil {
+			return false
+		}
+		return nrfLeastAdd(totals[:len(idx)], out[:len(idx)], snap.Resources(), idx, podReq[0], podReq[1], w)
+	}
+	if st := pl.ScoreBatch(ctx, state, pod, nodes, idx, out); st != nil && st.Code() != framework.Success {
+		return false
+	}
+	return framework.AddScores(out[:len(nodes)], w, totals)
+}
+
+// nrfLeastAdd adds w times nrfLeastRows' scores to totals and reports
+// whether each lies in [MinNodeScore, MaxNodeScore]: nrfLeastAddPass adds
+// those of the nodes its bounds cover (which do), and lists the others in
+// rest (room for every node), scored here afterwards (a negative
+// allocatable gives a negative score).
+func nrfLeastAdd(totals, rest []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem, w int64) bool {
+	var one [1]int64
+	for _, i := range rest[:nrfLeastAddPass(totals, rest, res, idx, reqCPU, reqMem, w)] {
+		nrfCPUMemScores(one[:], res, idx[i:i+1], nil, reqCPU, reqMem, 1, 1, false)
+		if one[0] < framework.MinNodeScore || one[0] > framework.MaxNodeScore {
+			return false
+		}
+		totals[i] += w * one[0]
+	}
+	return true
+}
+
+// nrfLeastAddPass is nrfLeastPass adding w times each score to totals;
+// it lists the positions of the nodes it leaves alone in rest[:n] and
+// returns n. Its loop keeps w out of it (a register fewer, none on the
+// stack): with w ≠ 1 the scores go to rest's room first.
+func nrfLeastAddPass(totals, rest []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem, w int64) (n int) {
+	if w == 1 {
+		return nrfLeastAddPass1(totals, rest, res, idx, reqCPU, reqMem)
+	}
+	// Scores (−1 for the nodes left alone) in rest, then weighed.
+	rest = rest[:len(idx)]
+	nrfLeastPass(rest, res, idx, reqCPU, reqMem)
+	for i, v := range rest {
+		if v >= 0 {
+			totals[i] += w * v
+			continue
+		}
+		rest[n] = int64(i) // n ≤ i: rest[i] is read already
+		n++
+	}
+	return n
+}
+
+func nrfLeastAddPass1(totals, rest []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem int64) (n int) {
+	totals, rest = totals[:len(idx)], rest[:len(idx)]
+	for i, x := range idx {
+		r := &res[x]
+		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+		fC, fM := aC-r.NonZeroMilliCPU-reqCPU, aM-r.NonZeroMemory-reqMem
+		if (uint64(aC-1)|uint64(aM-1))&^(nrfLeastRowsMax-1) != 0 || uint64(fC) > uint64(aC) || uint64(fM) > uint64(aM) {
+			rest[n] = int64(i)
+			n++
+			continue
+		}
+		totals[i] += (leastFraction(fC, aC) + leastFraction(fM, aM)) >> 1
+	}
+	return n
+}
+
 // nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows divides
 // itself: up to it, (alloc − used)·100 is exact in a float64 and so is
 // the quotient's floor (leastFraction).

@@ -30,8 +30,9 @@
 //   - batch scores: ScoreBatch gives Score's scores (and a failure where
 //     Score fails), chunk by chunk, with and without indices;
 //     ScoreBatchBounds gives ScoreBatch's scores and their true least and
-//     greatest; NormalizeScoreBatch and the NormalizeRange table normalize
-//     as NormalizeScore does;
+//     greatest; ScoreBatchAdd adds ScoreBatch's weighted scores exactly
+//     when they are all in range; NormalizeScoreBatch and the
+//     NormalizeRange table normalize as NormalizeScore does;
 //   - incremental: after replicas of the pod and other pods are added, in
 //     rounds, PreFilterAfterAdd and PreScoreAfterAdd bring a carried state
 //     to what PreFilter and PreScore give on a fresh one: the same status
@@ -195,6 +196,7 @@ func (c *coverage) requireReached(t rapid.TB) {
 	_, rf := pl.(framework.RejectingFilterPlugin)
 	_, bs := pl.(framework.BatchScorePlugin)
 	_, bb := pl.(framework.BoundedBatchScorePlugin)
+	_, ba := pl.(framework.AddingBatchScorePlugin)
 	_, ipf := pl.(framework.IncrementalPreFilterPlugin)
 	_, ips := pl.(framework.IncrementalPreScorePlugin)
 	add(bf, "FilterBatch")
@@ -208,6 +210,7 @@ func (c *coverage) requireReached(t rapid.TB) {
 		_, rn := sp.ScoreExtensions().(framework.RangeNormalizer)
 		add(bn, "NormalizeScoreBatch")
 		add(rn, "NormalizeRange")
+		add(ba && sp.ScoreExtensions() == nil, "ScoreBatchAdd")
 	}
 	for _, f := range forms {
 		if c.counts[f] == 0 {

@@ -43,8 +43,10 @@ func batchScoreEqualsScore(t *rapid.T, cov *coverage, what string, pl framework.
 			out := make([]int64, hi-lo)
 			bs := b.ScoreBatch(ctx, state, pod, nodes[lo:hi], nil, out)
 			checkBounds(t, cov, what, pl, state, pod, nodes[lo:hi], nil)
+			checkAdd(t, cov, what, pl, state, pod, nodes[lo:hi], nil)
 			if idx != nil {
 				checkBounds(t, cov, what, pl, state, pod, nodes[lo:hi], idx[lo:hi])
+				checkAdd(t, cov, what, pl, state, pod, nodes[lo:hi], idx[lo:hi])
 				outIdx := make([]int64, hi-lo)
 				bsIdx := b.ScoreBatch(ctx, state, pod, nodes[lo:hi], idx[lo:hi], outIdx)
 				if bsIdx.IsSuccess() != bs.IsSuccess() || bs.IsSuccess() && !slices.Equal(outIdx, out) {
@@ -106,6 +108,46 @@ func checkBounds(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugi
 	}
 	if lo != wlo || hi != whi {
 		t.Fatalf("%s %s: ScoreBatchBounds bounds [%d, %d] of %v, want [%d, %d]", pl.Name(), what, lo, hi, want, wlo, whi)
+	}
+}
+
+// checkAdd checks ScoreBatchAdd over nodes, with snapshot indices idx
+// (nil: none), with a drawn weight onto drawn totals: true exactly when
+// ScoreBatch succeeds with every score in [MinNodeScore, MaxNodeScore],
+// and then the totals plus the weighted scores.
+func checkAdd(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
+	a, ok := pl.(framework.AddingBatchScorePlugin)
+	if !ok || pl.ScoreExtensions() != nil {
+		return
+	}
+	cov.hit(pl, "ScoreBatchAdd")
+	ctx := context.Background()
+	scores := make([]int64, len(nodes))
+	ws := a.ScoreBatch(ctx, state, pod, nodes, idx, scores)
+	inRange := ws.IsSuccess()
+	for _, v := range scores {
+		inRange = inRange && v >= framework.MinNodeScore && v <= framework.MaxNodeScore
+	}
+	w := rapid.Int64Range(1, 10).Draw(t, "addWeight")
+	totals := make([]int64, len(nodes))
+	for i := range totals {
+		totals[i] = rapid.Int64Range(-1000, 1000).Draw(t, "addTotal")
+	}
+	got := slices.Clone(totals)
+	out := make([]int64, len(nodes))
+	for i := range out {
+		out[i] = -7 // scratch: what ScoreBatchAdd finds there must not matter
+	}
+	if added := a.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, w, got); added != inRange {
+		t.Fatalf("%s %s (indexed %v): ScoreBatchAdd reports %v, want %v (ScoreBatch %v %v)", pl.Name(), what, idx != nil, added, inRange, scores, ws)
+	}
+	if !inRange {
+		return
+	}
+	for i := range totals {
+		if want := totals[i] + w*scores[i]; got[i] != want {
+			t.Fatalf("%s %s (indexed %v) node %s: ScoreBatchAdd total %d, want %d + %d·%d", pl.Name(), what, idx != nil, nodes[i].Name(), got[i], totals[i], w, scores[i])
+		}
 	}
 }
 

@@ -758,31 +758,52 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		active: active, calls: calls, batches: batches, bounds: r.bounds}
 	defer r.release()
 	if opts.TotalsOnly {
-		bs.bounded = grow(bs.bounded, np)
+		bs.bounded, bs.adders = grow(bs.bounded, np), grow(bs.adders, np)
+		adding := false
 		for p, b := range batches {
 			bs.bounded[p], _ = b.(framework.BoundedBatchScorePlugin)
+			bs.adders[p] = nil
+			if active[p].ScoreExtensions() == nil {
+				bs.adders[p], _ = b.(framework.AddingBatchScorePlugin)
+				adding = adding || bs.adders[p] != nil
+			}
 		}
 		r.bounded = bs.bounded
+		if adding {
+			// The adders add their weighted scores to the totals as
+			// they score (weighTables adds the other rows).
+			r.adders, r.totals = bs.adders, res.Totals[:nf]
+			clear(r.totals)
+		}
 		r.startBounds(f.chunkSize(nf, nf))
 	}
 	f.runScoreChunks(r, nf)
-	clear(bs.bounded) // the plugins are not kept past the Score step
+	// The plugins are not kept past the Score step.
+	defer func() { clear(bs.bounded); clear(bs.adders) }()
 	if r.failed.Load() {
 		return r.firstErr.err
 	}
 	if opts.TotalsOnly {
 		res.Normalized = vals[:0] // the rows are the cycle's scratch (keptScores is false)
-		done, err := f.weighTables(bs, res.Totals[:nf])
-		if err != nil {
+		if !r.addRefused.Load() {
+			done, err := f.weighTables(bs, res.Totals[:nf])
+			if err != nil {
+				return err
+			}
+			if done {
+				runExtenderScores(extenders, pod, nodes, res)
+				return nil
+			}
+		} else if err := f.normalizeRows(r); err != nil {
 			return err
 		}
-		if done {
-			runExtenderScores(extenders, pod, nodes, res)
-			return nil
+		// An adder declined a chunk, a table missed a score or some
+		// score is out of range: every row is normalized now; with the
+		// adders' rows scored too, weigh them as the plain path does,
+		// which reports the score out of range.
+		if r.scoreAdderRows(f, nf) {
+			return r.firstErr.err
 		}
-		// A table missed a score or some score is out of range: every row
-		// is normalized now; weigh them as the plain path does, which
-		// reports the score out of range.
 		return f.weighRowsChecked(res.Totals[:nf], vals, active, nodes, extenders, pod, res)
 	}
 	if !opts.SkipExplanation {
@@ -800,14 +821,23 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			res.Raw = vals
 		}
 	}
+	if err := f.normalizeRows(r); err != nil {
+		return err
+	}
+	return f.weighRowsChecked(res.Totals[:nf], vals, active, nodes, extenders, pod, res)
+}
+
+// normalizeRows runs every plugin's NormalizeScore on its row of r's
+// scores, in place, stopping at the first error.
+func (f *Framework) normalizeRows(r *scoreRun) error {
 	var nl normalizeList
 	defer nl.release(f)
-	for p := range active {
+	for p := range r.active {
 		if err := f.normalizeRow(r, &nl, p); err != nil {
 			return err
 		}
 	}
-	return f.weighRowsChecked(res.Totals[:nf], vals, active, nodes, extenders, pod, res)
+	return nil
 }
 
 // normalizeList is the NodeScoreList a cycle hands to the NormalizeScore
@@ -905,10 +935,10 @@ func weighTotals(totals, vals []int64, active []scorePlugin) bool {
 	for p := range active {
 		adds = append(adds, lookup{row: vals[p*nf : (p+1)*nf : (p+1)*nf], w: active[p].weight})
 	}
-	return weighLookups(totals, adds, 0)&^scoreMask == 0
+	return weighLookups(totals, adds, 0, false)&^scoreMask == 0
 }
 
-// weighRows1 adds w0·r0[j] to totals[j] (sets it to c + w0·r0[j], when
+// weighRows1 adds c + w0·r0[j] to totals[j] (sets it to that, when
 // first) and returns the or of the scores' scoreBits; weighRows2 and
 // weighRows3 do the same for two and three rows in one pass.
 func weighRows1(totals, r0 []int64, w0 int64, first bool, c int64) (bad uint64) {
@@ -922,7 +952,7 @@ func weighRows1(totals, r0 []int64, w0 int64, first bool, c int64) (bad uint64) 
 	}
 	for j, a := range r0 {
 		bad |= scoreBits(a)
-		totals[j] += a * w0
+		totals[j] += c + a*w0
 	}
 	return bad
 }
@@ -940,7 +970,7 @@ func weighRows2(totals, r0, r1 []int64, w0, w1 int64, first bool, c int64) (bad 
 	for j, a := range r0 {
 		b := r1[j]
 		bad |= scoreBits(a) | scoreBits(b)
-		totals[j] += a*w0 + b*w1
+		totals[j] += c + a*w0 + b*w1
 	}
 	return bad
 }
@@ -958,7 +988,7 @@ func weighRows3(totals, r0, r1, r2 []int64, w0, w1, w2 int64, first bool, c int6
 	for j, a := range r0 {
 		b, d := r1[j], r2[j]
 		bad |= scoreBits(a) | scoreBits(b) | scoreBits(d)
-		totals[j] += a*w0 + b*w1 + d*w2
+		totals[j] += c + a*w0 + b*w1 + d*w2
 	}
 	return bad
 }
@@ -995,6 +1025,7 @@ type batchScratch struct {
 	calls   []framework.ScorePlugin
 	batches []framework.BatchScorePlugin
 	bounded []framework.BoundedBatchScorePlugin
+	adders  []framework.AddingBatchScorePlugin
 	run     scoreRun
 
 	// weighTables' rows weighed as they are (adds) and through tables
@@ -1019,6 +1050,13 @@ type scoreRun struct {
 	calls   []framework.ScorePlugin
 	batches []framework.BatchScorePlugin
 	bounded []framework.BoundedBatchScorePlugin // with bounds collected, batches' bounded forms (or nil)
+	// adders, when not nil, are the plugins that add their weighted
+	// scores to totals (zeroed first) instead of writing rows (nil
+	// entries write rows); addRefused is set when one declined a chunk,
+	// which it then scored into its row.
+	adders     []framework.AddingBatchScorePlugin
+	totals     []int64
+	addRefused atomic.Bool
 
 	// bounds, when collected (startBounds), holds the least and greatest
 	// score of each chunk of each plugin that reports them
@@ -1041,6 +1079,8 @@ const boundsUnknown = math.MinInt64
 func (r *scoreRun) release() {
 	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
 	r.active, r.calls, r.batches, r.bounded = nil, nil, nil, nil
+	r.adders, r.totals = nil, nil
+	r.addRefused.Store(false)
 	r.firstErr.err = nil
 	r.collected = false
 }
@@ -1104,6 +1144,25 @@ func (r *scoreRun) scoreEach(p, lo, hi int) bool {
 	return false
 }
 
+// scoreAdderRows writes the rows of the plugins that added their scores
+// to the totals instead (r.adders), with ScoreBatch over all r's nf
+// nodes, for the plain path's weighing, and reports whether one failed
+// (as chunk records it).
+func (r *scoreRun) scoreAdderRows(f *Framework, nf int) bool {
+	for p, a := range r.adders {
+		if a == nil {
+			continue
+		}
+		out := r.vals[p*nf : (p+1)*nf : (p+1)*nf]
+		if s := a.ScoreBatch(r.ctx, r.state, r.pod, r.nodes, r.idx, out); s != nil && s.Code() != framework.Success {
+			if !r.scoreEach(p, 0, nf) {
+				r.fail(p, 0, s)
+			}
+		}
+	}
+	return r.failed.Load()
+}
+
 // chunk scores nodes [lo, hi) plugin by plugin (each plugin's state stays
 // hot) and reports whether any chunk failed. The error kept is the one of
 // the lowest node position, and at that node of the first plugin in
@@ -1120,6 +1179,12 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 		var ix []int32 // nil when the nodes are not the snapshot's own
 		if r.idx != nil {
 			ix = r.idx[lo:hi:hi]
+		}
+		if a := r.adders; a != nil && a[p] != nil {
+			if a[p].ScoreBatchAdd(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, r.totals[lo:hi:hi]) {
+				continue
+			}
+			r.addRefused.Store(true) // scored below, as without it
 		}
 		var s *framework.Status
 		if bb := r.bounded; bb != nil && bb[p] != nil {

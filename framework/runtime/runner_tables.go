@@ -26,6 +26,9 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 	adds, looks, lookedUp := bs.adds[:0], bs.looks[:0], bs.lookedUp[:0]
 	var c int64 // the constant rows' weighted scores, every node's
 	for p, sp := range r.active {
+		if r.adders != nil && r.adders[p] != nil {
+			continue // added to the totals as it scored
+		}
 		row := r.vals[p*nf : (p+1)*nf : (p+1)*nf]
 		ext := sp.ScoreExtensions()
 		if ext == nil {
@@ -58,7 +61,7 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 		adds = append(adds, lookup{row: row, w: sp.weight})
 	}
 	bs.adds, bs.looks, bs.lookedUp = adds, looks, lookedUp
-	bad := weighLookups(totals, adds, c)
+	bad := weighLookups(totals, adds, c, r.adders != nil)
 	miss := false
 	for i := 0; i < len(looks) && !miss; i += 2 {
 		if i+1 < len(looks) {
@@ -78,11 +81,12 @@ func (f *Framework) weighTables(bs *batchScratch, totals []int64) (done bool, er
 	return false, nil
 }
 
-// weighLookups sets totals[j] to c + Σ w·row[j] over adds, up to three
-// rows per pass, and returns the or of the scores' scoreBits.
-func weighLookups(totals []int64, adds []lookup, c int64) (bad uint64) {
+// weighLookups sets totals[j] to c + Σ w·row[j] over adds (adds that to
+// totals[j] when accumulated), up to three rows per pass, and returns the
+// or of the scores' scoreBits.
+func weighLookups(totals []int64, adds []lookup, c int64, accumulated bool) (bad uint64) {
 	for i := 0; i < len(adds); {
-		first := i == 0
+		first := i == 0 && !accumulated
 		switch len(adds) - i {
 		case 1:
 			bad |= weighRows1(totals, adds[i].row, adds[i].w, first, c)
@@ -94,10 +98,17 @@ func weighLookups(totals []int64, adds []lookup, c int64) (bad uint64) {
 			bad |= weighRows3(totals, adds[i].row, adds[i+1].row, adds[i+2].row, adds[i].w, adds[i+1].w, adds[i+2].w, first, c)
 			i += 3
 		}
+		c = 0 // added by the first pass
 	}
-	if len(adds) == 0 {
+	switch {
+	case len(adds) > 0:
+	case !accumulated:
 		for j := range totals {
 			totals[j] = c
+		}
+	case c != 0:
+		for j := range totals {
+			totals[j] += c
 		}
 	}
 	return bad

@@ -59,12 +59,64 @@ func (f *fakeConstBounded) ScoreBatchBounds(_ context.Context, _ *framework.Cycl
 
 var _ framework.BoundedBatchScorePlugin = (*fakeConstBounded)(nil)
 
+// fakeAdder scores a node by its name's hash and adds its weighted scores
+// to the totals itself (framework.AddingBatchScorePlugin). A node whose
+// hash is a multiple of bad scores 101, out of range; ScoreBatchAdd
+// refuses (having added to the first node) a batch whose first node's
+// hash is a multiple of refuse. bad and refuse of 0 never apply.
+type fakeAdder struct {
+	name        string
+	bad, refuse uint64
+}
+
+func (f *fakeAdder) hash(n *framework.NodeInfo) uint64 {
+	var h uint64 = 14695981039346656037
+	for _, c := range []byte(n.Name() + f.name) {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
+}
+
+func (f *fakeAdder) score(n *framework.NodeInfo) int64 {
+	h := f.hash(n)
+	if f.bad != 0 && h%f.bad == 0 {
+		return framework.MaxNodeScore + 1
+	}
+	return int64(h % uint64(framework.MaxNodeScore+1))
+}
+
+func (f *fakeAdder) Name() string { return f.name }
+func (f *fakeAdder) PreScore(context.Context, *framework.CycleState, *framework.PodInfo, []*framework.NodeInfo) *framework.Status {
+	return nil
+}
+func (f *fakeAdder) Score(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, n *framework.NodeInfo) (int64, *framework.Status) {
+	return f.score(n), nil
+}
+func (f *fakeAdder) ScoreExtensions() framework.ScoreExtensions { return nil }
+func (f *fakeAdder) ScoreBatch(_ context.Context, _ *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, _ []int32, out []int64) *framework.Status {
+	for i, n := range nodes {
+		out[i] = f.score(n)
+	}
+	return nil
+}
+func (f *fakeAdder) ScoreBatchAdd(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
+	if len(nodes) > 0 && f.refuse != 0 && f.hash(nodes[0])%f.refuse == 0 {
+		totals[0] += 1000 // a refusal leaves the totals to the runner
+		return false
+	}
+	f.ScoreBatch(ctx, st, pod, nodes, idx, out)
+	return framework.AddScores(out[:len(nodes)], w, totals)
+}
+
+var _ framework.AddingBatchScorePlugin = (*fakeAdder)(nil)
+
 // TestPropTotalsOnlyMatchesSchedule places replicas of a template one by
 // one, each cycle run by Schedule with and without TotalsOnly on the same
 // snapshot, with the default profile and drawn score plugins (tables that
 // are narrow, constant, declined, too wide or out of range; bounds
 // reported, too narrow or found; rows of one score, in range or not;
-// normalizations that fail; scores out of range; parallelism 1 or
+// normalizations that fail; scores out of range; plugins that add their
+// scores to the totals, refuse to or score out of range; parallelism 1 or
 // chunked): the errors, totals, ranking, choice and random draws are the
 // same, and the TotalsOnly Result keeps no plugin's scores.
 func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
@@ -74,6 +126,11 @@ func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 			if rapid.Bool().Draw(t, "constBounded") {
 				v := rapid.SampledFrom([]int64{0, 7, 100, 101}).Draw(t, "constValue")
 				add("ConstBounded", &fakeConstBounded{name: "ConstBounded", v: v}, false, true)
+			}
+			if rapid.Bool().Draw(t, "adder") {
+				bad := rapid.SampledFrom([]uint64{0, 0, 7, 40}).Draw(t, "adderBad")
+				refuse := rapid.SampledFrom([]uint64{0, 0, 2, 5}).Draw(t, "adderRefuse")
+				add("Adder", &fakeAdder{name: "Adder", bad: bad, refuse: refuse}, false, true)
 			}
 			if rapid.Bool().Draw(t, "lyingZoneScore") {
 				zs := fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreLying"}}
