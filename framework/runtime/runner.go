@@ -498,7 +498,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		}
 	}
 	if failure != nil {
-		res.feasible = nil
+		res.feasible, res.feasibleList = nil, nil
 		return failure.AsError()
 	}
 	return nil

@@ -100,7 +100,9 @@ func (r *Result) splitEvaluated(rejected []uint64, statuses []*framework.Status,
 		// Long runs of feasible positions: copied run by run.
 		r.spans = placeSpans(rejected, cut, start, r.snap.IndexRuns(), candIdx, feasible, idx, r.spans)
 	} else {
-		placeFeasible(rejected, cut, start, len(candidates), runs, feasible, idx)
+		list := grow(r.feasibleCache, w)
+		placeFeasible(rejected, cut, start, candidates, runs, feasible, idx, list)
+		r.feasibleCache, r.feasibleList = list, list
 		if candIdx != nil {
 			for i, k := range idx {
 				idx[i] = candIdx[k]
@@ -208,13 +210,14 @@ func nextBit(bm []uint64, p, end int, flip uint64) int {
 
 // placeFeasible writes the positions [0, cut) whose bit is clear in
 // rejected to feasible, in increasing order, and for each its index among
-// the n candidates (idx), position p being candidate (start+p) mod n;
-// their lengths are that count. It goes a word of positions at a time,
-// each writing into its own subslices (no per-position bounds check): a
-// word of 64 feasible positions is copied from runs (0…n−1 twice) when
-// given, and only a word that wraps round the candidates checks for the
-// wrap per position.
-func placeFeasible(rejected []uint64, cut, start, n int, runs []int32, feasible, idx []int32) {
+// the n candidates (idx) and the candidate itself (list), position p
+// being candidate (start+p) mod n; their lengths are that count. It goes
+// a word of positions at a time, each writing into its own subslices (no
+// per-position bounds check): a word of 64 feasible positions is copied
+// from runs (0…n−1 twice) when given, and only a word that wraps round
+// the candidates checks for the wrap per position.
+func placeFeasible(rejected []uint64, cut, start int, candidates []*framework.NodeInfo, runs []int32, feasible, idx []int32, list []*framework.NodeInfo) {
+	n := len(candidates)
 	fi := 0
 	for i, word := range rejected {
 		f, base := ^word, i<<6
@@ -232,18 +235,21 @@ func placeFeasible(rejected []uint64, cut, start, n int, runs []int32, feasible,
 		pos := feasible[fi : fi+c : fi+c]
 		ix := idx[fi : fi+c : fi+c]
 		ix = ix[:len(pos)]
+		nodes := list[fi : fi+c : fi+c]
 		fi += c
 		b, k := int32(base), int32(k0)
 		switch {
-		case c == 64 && runs != nil:
+		case c == 64 && runs != nil && k0+64 <= n:
 			copy(pos, runs[base:base+64])
 			copy(ix, runs[k0:k0+64])
+			copy(nodes, candidates[k0:k0+64])
 		case c == 64 && k0+64 <= n:
 			for t := range pos {
 				pos[t], ix[t] = b+int32(t), k+int32(t)
 			}
+			copy(nodes, candidates[k0:k0+64])
 		case k0+64 <= n:
-			placeBits(pos, ix, f, b, k)
+			placeBits(pos, ix, nodes, candidates[k0:k0+64], f, b, k)
 		default: // the word wraps round the candidates
 			for q := range pos {
 				t := int32(bits.TrailingZeros64(f))
@@ -252,23 +258,24 @@ func placeFeasible(rejected []uint64, cut, start, n int, runs []int32, feasible,
 				if int(kt) >= n {
 					kt -= int32(n)
 				}
-				pos[q], ix[q] = b+t, kt
+				pos[q], ix[q], nodes[q] = b+t, kt, candidates[kt]
 			}
 		}
 	}
 }
 
-// placeBits writes, for the i-th set bit t of f, pos[i] = b+t and
-// ix[i] = k+t (f has len(pos) bits set). It is not inlined: on its own
-// its loop keeps every value in a register.
+// placeBits writes, for the i-th set bit t of f, pos[i] = b+t,
+// ix[i] = k+t and nodes[i] = word[t] (f has len(pos) bits set; word holds
+// the 64 candidates from k on). It is not inlined: on its own its loop
+// keeps every value in a register.
 //
 //go:noinline
-func placeBits(pos, ix []int32, f uint64, b, k int32) {
-	ix = ix[:len(pos)]
+func placeBits(pos, ix []int32, nodes, word []*framework.NodeInfo, f uint64, b, k int32) {
+	ix, nodes, word = ix[:len(pos)], nodes[:len(pos)], word[:64]
 	for q := range pos {
-		t := int32(bits.TrailingZeros64(f))
+		t := int32(bits.TrailingZeros64(f | 1<<63)) // f ≠ 0: the same, without the zero case
 		f &= f - 1
-		pos[q], ix[q] = b+t, k+t
+		pos[q], ix[q], nodes[q] = b+t, k+t, word[t&63]
 	}
 }
 
