@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -139,16 +140,29 @@ func (pl *TaintToleration) ScoreBatchBounds(_ context.Context, state *framework.
 }
 
 // ttClassScores sets out[i] to the count of node idx[i]'s taint class and
-// returns the least and greatest count written.
+// returns the least and greatest count written. The loop marks the
+// classes met (len(counts) ≤ ttMaxClasses = 64) and the bounds are read
+// from the marked classes' counts afterwards. It is not inlined, so that
+// its loop keeps every value in a register.
+//
+//go:noinline
 func ttClassScores(out, counts []int64, class, idx []int32) (lo, hi int64, _ *framework.Status) {
-	lo, hi = math.MaxInt64, math.MinInt64
+	out = out[:len(idx)]
+	var met uint64
 	for i, k := range idx {
-		v := counts[class[k]]
-		out[i] = v
+		c := class[k]
+		out[i] = counts[c]
+		met |= 1 << (c & 63)
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	for ; met != 0; met &= met - 1 {
+		v := counts[bits.TrailingZeros64(met)]
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return lo, hi, nil
 }
+
+var _ = [1]struct{}{}[ttMaxClasses-64] // ttClassScores' mask has a bit per class
 
 // ScoreExtensions returns the plugin itself (NormalizeScore).
 func (pl *TaintToleration) ScoreExtensions() framework.ScoreExtensions { return pl }
