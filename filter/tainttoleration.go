@@ -2,6 +2,7 @@ package filter
 
 import (
 	"context"
+	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -73,10 +74,20 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 	tols := pod.Pod.Spec.Tolerations
 	if idx != nil {
 		if verdicts, class := pl.classVerdicts(state, tols); verdicts != nil {
-			for i, k := range idx {
-				if v := verdicts[class[k]]; v != nil {
-					rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: v})
+			var rej uint64 // the rejected classes (ttMaxClasses ≤ 64)
+			for c, v := range verdicts {
+				if v != nil {
+					rej |= 1 << c
 				}
+			}
+			if rej == 0 {
+				return rejected
+			}
+			start := len(rejected)
+			rejected = slices.Grow(rejected, len(idx))
+			rejected = rejected[:start+ttRejectedNodes(rejected[start:start+len(idx)], class, idx, rej)]
+			for j := start; j < len(rejected); j++ {
+				rejected[j].Status = verdicts[class[idx[rejected[j].Node]]]
 			}
 			return rejected
 		}
@@ -94,6 +105,27 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 // RejectionsTrusted marks FilterRejects as keeping its contract
 // (framework.TrustedRejectingFilterPlugin).
 func (pl *TaintToleration) RejectionsTrusted() {}
+
+// ttRejectedNodes sets the Node of out[0:n] to the positions i (in
+// increasing order) of the nodes idx[i] whose taint class has its bit set
+// in rej, and returns n; the statuses are left to the caller. out has room
+// for every node. It is not inlined, so that its loop, which calls
+// nothing, keeps every value in a register.
+//
+//go:noinline
+func ttRejectedNodes(out []framework.NodeRejection, class, idx []int32, rej uint64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		if rej>>(class[k]&63)&1 != 0 {
+			out[n].Node = int32(i)
+			n++
+		}
+	}
+	return n
+}
+
+var _ = [1]struct{}{}[ttMaxClasses-64] // a class's bit in ttRejectedNodes' mask
 
 // ttMaxClasses bounds the taint classes whose verdicts FilterBatch decides
 // up front; with more, it decides node by node.
