@@ -2,6 +2,7 @@ package filter
 
 import (
 	"math/bits"
+	"slices"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
@@ -398,11 +399,12 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 	case 0:
 	case 1:
 		d0, h0 := ex[0].domain, ex[0].hit
-		if ex[0].byIndex {
-			for i, k := range idx {
-				if h0[k>>6]&(1<<(k&63)) != 0 {
-					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
-				}
+		if ex[0].byIndex { // h0 is a bitmap of the nodes
+			start := len(rl)
+			rl = slices.Grow(rl, len(idx))
+			rl = rl[:start+markedNodes(rl[start:start+len(idx)], idx, h0)]
+			for j := start; j < len(rl); j++ {
+				rl[j].Status = pl.existingFail
 			}
 			break
 		}
@@ -447,4 +449,23 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 		}
 	}
 	return rl
+}
+
+// markedNodes sets the Node of out[0:n] to the positions i (in increasing
+// order) of the nodes idx[i] whose bit is set in bm (bit k%64 of word k/64
+// for snapshot node k), and returns n; the statuses are left to the
+// caller. out has room for every node. It is not inlined, so that its
+// loop, which calls nothing, keeps every value in a register.
+//
+//go:noinline
+func markedNodes(out []framework.NodeRejection, idx []int32, bm []uint64) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		if bm[k>>6]>>(k&63)&1 != 0 {
+			out[n].Node = int32(i)
+			n++
+		}
+	}
+	return n
 }
