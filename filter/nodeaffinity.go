@@ -3,6 +3,7 @@ package filter
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -174,6 +175,15 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 	if idx != nil && pl.added == nil {
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
+				if domain, pass, ok := s.indexed.Single(); ok {
+					start := len(rejected)
+					rejected = slices.Grow(rejected, len(idx))
+					rejected = rejected[:start+naUnmatched(rejected[start:start+len(idx)], idx, domain, pass)]
+					for j := start; j < len(rejected); j++ {
+						rejected[j].Status = pl.rejectPod
+					}
+					return rejected
+				}
 				s.indexed.EachUnmatched(idx, func(i int) {
 					rejected = append(rejected, framework.NodeRejection{Node: int32(i), Status: pl.rejectPod})
 				})
@@ -201,6 +211,26 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 		}
 	}
 	return rejected
+}
+
+// naUnmatched sets the Node of out[0:n] to the positions i (in increasing
+// order) of the nodes idx[i] that a single indexed expression (domain,
+// pass: api.IndexedNodeMatch.Single) does not match, and returns n; the
+// statuses are left to the caller. out has room for every node. It is
+// not inlined, so that its loop, which calls nothing, keeps every value
+// in a register.
+//
+//go:noinline
+func naUnmatched(out []framework.NodeRejection, idx, domain []int32, pass []bool) int {
+	out = out[:len(idx)]
+	n := 0
+	for i, k := range idx {
+		if !pass[domain[k]+1] {
+			out[n].Node = int32(i)
+			n++
+		}
+	}
+	return n
 }
 
 // RejectionsTrusted marks FilterRejects as keeping its contract

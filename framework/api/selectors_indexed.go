@@ -151,6 +151,18 @@ func (m *IndexedNodeMatch) Match(k int) bool {
 	return m.match(k)
 }
 
+// Single returns, when m is a single expression with a table (a node
+// selector of one key, the common case), the key's value numbering and
+// the verdict table: the snapshot's node k matches exactly when
+// pass[domain[k]+1]. ok is false otherwise. The slices are read-only; a
+// loop over many nodes that calls nothing can read them directly.
+func (m *IndexedNodeMatch) Single() (domain []int32, pass []bool, ok bool) {
+	if e := m.one; e != nil {
+		return e.domain, e.pass, true
+	}
+	return nil, nil, false
+}
+
 // EachUnmatched calls fn(i) for each i, in increasing order, such that m
 // does not match the snapshot's node idx[i].
 func (m *IndexedNodeMatch) EachUnmatched(idx []int32, fn func(i int)) {
