@@ -13,8 +13,10 @@ import (
 // selector resolved against a snapshot matches each snapshot node exactly
 // as the term or selector matches the node itself, with keys of few values
 // (tables), of more values than a table holds (label lookups), absent
-// keys, every operator and field expressions.
+// keys, every operator and field expressions; Single's table, where it
+// has one, says the same.
 func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
+	singles := 0 // matches Single resolved to one table
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.OneOf(rapid.IntRange(1, 30), rapid.IntRange(257, 300)).Draw(t, "nodes") // 257+: hostname values outgrow a table
 		nodes := make([]*api.Node, n)
@@ -119,6 +121,14 @@ func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s: EachUnmatched(%v) = %v, want %v", c.name, idx, got, want)
 			}
+			if domain, pass, ok := c.m.Single(); ok {
+				singles++
+				for _, k := range idx {
+					if pass[domain[k]+1] != c.plain(all[k]) {
+						t.Fatalf("%s: Single's table on node %s: %v, plain %v", c.name, all[k].Name(), pass[domain[k]+1], c.plain(all[k]))
+					}
+				}
+			}
 			sums := make([]int64, len(idx))
 			for i := range sums {
 				sums[i] = int64(i)
@@ -135,6 +145,9 @@ func TestPropIndexedNodeMatchEqualsMatch(t *testing.T) {
 			}
 		}
 	})
+	if singles == 0 {
+		t.Fatal("no match resolved to a single table: Single went unchecked")
+	}
 }
 
 // TestIndexedNilTermMatchesNothing: a term without expressions and
