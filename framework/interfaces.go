@@ -502,12 +502,14 @@ type BoundedBatchScorePlugin interface {
 // totals[i] for every node i, s_i being the score ScoreBatch would give
 // it, and reports true; out (len(nodes)) is scratch it may write. When
 // ScoreBatch would fail, or some s_i would lie outside [MinNodeScore,
-// MaxNodeScore], it reports false, whatever it added: the runner then
-// scores the plugin's nodes with ScoreBatch, weighs every plugin's row
-// afresh and reports the failure, or the score out of range, as without
-// it (AddScores is the check for a plugin that scores into out first).
-// The runner trusts a true: the scores added are not checked. It may be
-// called concurrently on disjoint node lists (and disjoint totals).
+// MaxNodeScore], it must report false, whatever it added; it may report
+// false in other cases too (a check cheaper than the exact one). The
+// runner then scores the plugin's nodes with ScoreBatch, weighs every
+// plugin's row afresh and reports the failure, or the score out of range,
+// as without it (AddScores is the check for a plugin that scores into out
+// first). The runner trusts a true: the scores added are not checked. It
+// may be called concurrently on disjoint node lists (and disjoint
+// totals).
 type AddingBatchScorePlugin interface {
 	BatchScorePlugin
 	ScoreBatchAdd(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool

@@ -247,17 +247,21 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatchAdd(ctx context.Context, st
 }
 
 // baDeltaAdd adds w times baDeltaRows' scores to totals and reports
-// whether each lies in [MinNodeScore, MaxNodeScore] (a negative amount
-// can take one out).
+// whether each lies in [MinNodeScore, MaxNodeScore]. It checks x = 50 +
+// S_with − S_without, the score's numerator, against [0, 100], where
+// halving it is a shift and the score lies in [50, 100]: both balances
+// lie in [50, 100] unless an amount summed past int64's range makes a
+// fraction negative, and then it reports false (so the runner weighs the
+// plain row, which has the score exactly).
 func baDeltaAdd(totals []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem, w int64) bool {
 	totals = totals[:len(idx)]
 	var bad uint64 // a score outside [0, 100] sets a bit above 127 (runtime's scoreBits)
 	for i, x := range idx {
 		r := &res[x]
 		with := baTwo(r.RequestedMilliCPU+reqCPU, r.AllocatableMilliCPU, r.RequestedMemory+reqMem, r.AllocatableMemory)
-		v := baDelta(with, int64(r.CPUMemoryBalance))
-		bad |= uint64(v) | uint64(v+127-framework.MaxNodeScore)
-		totals[i] += w * v
+		x := framework.MaxNodeScore/2 + with - int64(r.CPUMemoryBalance)
+		bad |= uint64(x) | uint64(x+127-framework.MaxNodeScore)
+		totals[i] += w * (framework.MaxNodeScore/2 + x>>1)
 	}
 	return bad < 128
 }

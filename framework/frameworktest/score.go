@@ -112,15 +112,16 @@ func checkBounds(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugi
 }
 
 // checkAdd checks ScoreBatchAdd over nodes, with snapshot indices idx
-// (nil: none), with a drawn weight onto drawn totals: true exactly when
-// ScoreBatch succeeds with every score in [MinNodeScore, MaxNodeScore],
-// and then the totals plus the weighted scores.
+// (nil: none), with a drawn weight onto drawn totals: false when
+// ScoreBatch fails or gives a score outside [MinNodeScore, MaxNodeScore]
+// (and, when true, the totals plus the weighted scores). A plugin may
+// decline scores in range too, but one that declines every batch the
+// cases give it fails Run's coverage check.
 func checkAdd(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
 	a, ok := pl.(framework.AddingBatchScorePlugin)
 	if !ok || pl.ScoreExtensions() != nil {
 		return
 	}
-	cov.hit(pl, "ScoreBatchAdd")
 	ctx := context.Background()
 	scores := make([]int64, len(nodes))
 	ws := a.ScoreBatch(ctx, state, pod, nodes, idx, scores)
@@ -138,12 +139,14 @@ func checkAdd(t *rapid.T, cov *coverage, what string, pl framework.ScorePlugin, 
 	for i := range out {
 		out[i] = -7 // scratch: what ScoreBatchAdd finds there must not matter
 	}
-	if added := a.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, w, got); added != inRange {
-		t.Fatalf("%s %s (indexed %v): ScoreBatchAdd reports %v, want %v (ScoreBatch %v %v)", pl.Name(), what, idx != nil, added, inRange, scores, ws)
+	added := a.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, w, got)
+	if added && !inRange {
+		t.Fatalf("%s %s (indexed %v): ScoreBatchAdd adds scores ScoreBatch gives as %v %v", pl.Name(), what, idx != nil, scores, ws)
 	}
-	if !inRange {
+	if !inRange || !added {
 		return
 	}
+	cov.hit(pl, "ScoreBatchAdd") // what it added is compared below
 	for i := range totals {
 		if want := totals[i] + w*scores[i]; got[i] != want {
 			t.Fatalf("%s %s (indexed %v) node %s: ScoreBatchAdd total %d, want %d + %d·%d", pl.Name(), what, idx != nil, nodes[i].Name(), got[i], totals[i], w, scores[i])
