@@ -45,7 +45,9 @@ type CycleOptions struct {
 	// (Result.Scores is then nil), keeping each feasible node's total: a
 	// plugin that normalizes through a table (framework.RangeNormalizer)
 	// then has its weighted table entries added to the totals without
-	// normalizing its row. The decision is unchanged.
+	// normalizing its row, and one without a normalizer that adds its
+	// weighted scores itself (framework.AddingBatchScorePlugin) writes no
+	// row. The decision is unchanged.
 	TotalsOnly bool
 	// ExplainFilters runs every Filter plugin on every candidate node
 	// (past the first rejection, and on the nodes sampling left
@@ -801,7 +803,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 		// score is out of range: every row is normalized now; with the
 		// adders' rows scored too, weigh them as the plain path does,
 		// which reports the score out of range.
-		if r.scoreAdderRows(f, nf) {
+		if r.scoreAdderRows(nf) {
 			return r.firstErr.err
 		}
 		return f.weighRowsChecked(res.Totals[:nf], vals, active, nodes, extenders, pod, res)
@@ -1148,7 +1150,7 @@ func (r *scoreRun) scoreEach(p, lo, hi int) bool {
 // to the totals instead (r.adders), with ScoreBatch over all r's nf
 // nodes, for the plain path's weighing, and reports whether one failed
 // (as chunk records it).
-func (r *scoreRun) scoreAdderRows(f *Framework, nf int) bool {
+func (r *scoreRun) scoreAdderRows(nf int) bool {
 	for p, a := range r.adders {
 		if a == nil {
 			continue
