@@ -255,13 +255,13 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatchAdd(ctx context.Context, st
 // plain row, which has the score exactly).
 func baDeltaAdd(totals []int64, res []framework.NodeResources, idx []int32, reqCPU, reqMem, w int64) bool {
 	totals = totals[:len(idx)]
-	var bad uint64 // a score outside [0, 100] sets a bit above 127 (runtime's scoreBits)
-	for i, x := range idx {
-		r := &res[x]
+	var bad uint64 // a numerator outside [0, 100] sets a bit above 127 (runtime's scoreBits)
+	for i, k := range idx {
+		r := &res[k]
 		with := baTwo(r.RequestedMilliCPU+reqCPU, r.AllocatableMilliCPU, r.RequestedMemory+reqMem, r.AllocatableMemory)
-		x := framework.MaxNodeScore/2 + with - int64(r.CPUMemoryBalance)
-		bad |= uint64(x) | uint64(x+127-framework.MaxNodeScore)
-		totals[i] += w * (framework.MaxNodeScore/2 + x>>1)
+		num := framework.MaxNodeScore/2 + with - int64(r.CPUMemoryBalance)
+		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
+		totals[i] += w * (framework.MaxNodeScore/2 + num>>1)
 	}
 	return bad < 128
 }

@@ -132,8 +132,8 @@ func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16) {
 // idx, or nil) in its fastest form — r when it reports rejections (checked
 // unless trusted), else b when it filters in batches, else node by node —
 // and returns its rejections in increasing order of node, appended to rb
-// (room for every node). out (len(nodes), all nil) receives FilterBatch's statuses and is
-// left with them.
+// (room for every node). out (len(nodes), all nil) receives FilterBatch's
+// statuses and is left with them.
 func filterChunk(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, pl framework.FilterPlugin, b framework.BatchFilterPlugin, r framework.RejectingFilterPlugin, trusted bool, nodes []*framework.NodeInfo, idx []int32, out []*framework.Status, rb []framework.NodeRejection) []framework.NodeRejection {
 	switch {
 	case r != nil:

@@ -211,7 +211,7 @@ func nextBit(bm []uint64, p, end int, flip uint64) int {
 // placeFeasible writes the positions [0, cut) whose bit is clear in
 // rejected to feasible, in increasing order, and for each its index among
 // the n candidates (idx) and the candidate itself (list), position p
-// being candidate (start+p) mod n; their lengths are that count. It goes
+// being candidates[(start+p) mod n]; their lengths are that count. It goes
 // a word of positions at a time, each writing into its own subslices (no
 // per-position bounds check): a word of 64 feasible positions is copied
 // from runs (0…n−1 twice) when given, and only a word that wraps round
