@@ -311,7 +311,7 @@ func (pl *InterPodAffinity) filterDense(s *ipaPreFilterState, idx []int32, rl []
 		if len(a.domain) > 0 && len(a.domain) == len(e.domain) && &a.domain[0] == &e.domain[0] && len(a.hit) == len(e.hit) {
 			// Both over one key (the replicas' hostname): one value
 			// lookup a node.
-			return pl.filterAntiSameKey(a.domain, a.hit, e.hit, a.byIndex && e.byIndex, idx, rl)
+			return pl.filterAntiSameKey(a.domain, a.hit, e.hit, idx, rl)
 		}
 		for i, k := range idx {
 			if a.has(k) {
@@ -359,22 +359,11 @@ nodes:
 
 // filterAntiSameKey is filterDense's loop for one anti-affinity term of
 // the pod and one key claimed by the existing pods when both are the same
-// key (numbering domain; byIndex: by node): a node whose value the pod's
-// term counts (anti) fails the anti-affinity rule, else one whose value
-// the existing pods claim (ex) fails theirs.
-func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, byIndex bool, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
+// key (numbering domain): a node whose value the pod's term counts
+// (anti) fails the anti-affinity rule, else one whose value the existing
+// pods claim (ex) fails theirs.
+func (pl *InterPodAffinity) filterAntiSameKey(domain []int32, anti, ex []uint64, idx []int32, rl []framework.NodeRejection) []framework.NodeRejection {
 	ex = ex[:len(anti)]
-	if byIndex { // value k is node k's
-		for i, k := range idx {
-			w, bit := k>>6, uint64(1)<<(k&63)
-			if anti[w]&bit != 0 {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.antiAffinityFail})
-			} else if ex[w]&bit != 0 {
-				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
-			}
-		}
-		return rl
-	}
 	for i, k := range idx {
 		id := domain[k]
 		if id < 0 {
