@@ -2,7 +2,6 @@ package filter
 
 import (
 	"math/bits"
-	"slices"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/framework"
@@ -389,12 +388,9 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 	case 1:
 		d0, h0 := ex[0].domain, ex[0].hit
 		if ex[0].byIndex { // h0 is a bitmap of the nodes
-			start := len(rl)
-			rl = slices.Grow(rl, len(idx))
-			rl = rl[:start+markedNodes(rl[start:start+len(idx)], idx, h0)]
-			for j := start; j < len(rl); j++ {
-				rl[j].Status = pl.existingFail
-			}
+			var added []framework.NodeRejection
+			rl, added = markRejections(rl, len(idx), func(room []framework.NodeRejection) int { return markedNodes(room, idx, h0) })
+			setStatus(added, pl.existingFail)
 			break
 		}
 		for i, k := range idx {

@@ -3,7 +3,6 @@ package filter
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -176,12 +175,8 @@ func (pl *NodeAffinity) FilterRejects(_ context.Context, state *framework.CycleS
 		if d, err := state.Read(naPreFilterKey); err == nil {
 			if s, ok := d.(*naPreFilterState); ok && s.indexed != nil && s.snap == state.Snapshot() {
 				if domain, pass, ok := s.indexed.Single(); ok {
-					start := len(rejected)
-					rejected = slices.Grow(rejected, len(idx))
-					rejected = rejected[:start+naUnmatched(rejected[start:start+len(idx)], idx, domain, pass)]
-					for j := start; j < len(rejected); j++ {
-						rejected[j].Status = pl.rejectPod
-					}
+					rejected, added := markRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return naUnmatched(room, idx, domain, pass) })
+					setStatus(added, pl.rejectPod)
 					return rejected
 				}
 				s.indexed.EachUnmatched(idx, func(i int) {

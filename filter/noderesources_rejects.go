@@ -63,6 +63,8 @@ func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.Cy
 	// The pass writes every node's position into the room after rejected
 	// and keeps it only when the node is short (nrfShortNodes), so that no
 	// branch depends on the node; the statuses follow for the kept ones.
+	// (markRejections would do the same through a closure, which costs
+	// this loop's statuses about 10 instructions each.)
 	start := len(rejected)
 	rejected = slices.Grow(rejected, len(idx))
 	var n int

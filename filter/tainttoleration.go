@@ -2,7 +2,6 @@ package filter
 
 import (
 	"context"
-	"slices"
 
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
@@ -83,11 +82,9 @@ func (pl *TaintToleration) FilterRejects(_ context.Context, state *framework.Cyc
 			if rej == 0 {
 				return rejected
 			}
-			start := len(rejected)
-			rejected = slices.Grow(rejected, len(idx))
-			rejected = rejected[:start+ttRejectedNodes(rejected[start:start+len(idx)], class, idx, rej)]
-			for j := start; j < len(rejected); j++ {
-				rejected[j].Status = verdicts[class[idx[rejected[j].Node]]]
+			rejected, added := markRejections(rejected, len(idx), func(room []framework.NodeRejection) int { return ttRejectedNodes(room, class, idx, rej) })
+			for j := range added {
+				added[j].Status = verdicts[class[idx[added[j].Node]]]
 			}
 			return rejected
 		}
