@@ -42,7 +42,8 @@ func TestScoresListSkippedPlugins(t *testing.T) {
 // TestExplainFilters: with CycleOptions.ExplainFilters every Filter plugin
 // runs on every candidate, past the first rejection and on the nodes
 // sampling left unevaluated; each verdict is reported, a plugin skipped by
-// its PreFilter is marked, and the decision is the same as without.
+// its PreFilter is marked, and the decision is the same as without
+// (RejectionsOnFailure, also set, gives way to it).
 func TestExplainFilters(t *testing.T) {
 	a := &fake{name: "A", filter: func(n *framework.NodeInfo) *framework.Status {
 		if nodeNum(n) == 1 {
@@ -76,7 +77,7 @@ func TestExplainFilters(t *testing.T) {
 		return nil
 	}
 	run := func(explain bool) *Result {
-		res, err := f.Schedule(t.Context(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: 1, NominatedPods: nominated, ExplainFilters: explain})
+		res, err := f.Schedule(t.Context(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), NumFeasibleToFind: 1, NominatedPods: nominated, ExplainFilters: explain, RejectionsOnFailure: explain})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,8 @@ func (e *explaining) ExplainRejection(_ context.Context, _ *framework.CycleState
 
 // TestExplainRejections: with CycleOptions.ExplainRejections, each node a
 // FilterExplainer rejected carries its details in NodeVerdict.Details and
-// nothing else changes; without it the plugin is never asked.
+// nothing else changes (RejectionsOnFailure, also set, gives way to it);
+// without it the plugin is never asked.
 func TestExplainRejections(t *testing.T) {
 	e := &explaining{fake: &fake{name: "F", filter: func(n *framework.NodeInfo) *framework.Status {
 		if nodeNum(n)%2 == 0 {
@@ -41,7 +42,7 @@ func TestExplainRejections(t *testing.T) {
 	}
 	snap := framework.MustSnapshot(testNodes(4), nil)
 	run := func(explain bool) []NodeVerdict {
-		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), ExplainRejections: explain})
+		res, err := f.Schedule(context.Background(), nil, snap, testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), ExplainRejections: explain, RejectionsOnFailure: explain})
 		if err != nil {
 			t.Fatal(err)
 		}

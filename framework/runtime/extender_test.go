@@ -63,7 +63,9 @@ func (e *scriptedExtender) Filter(_ *framework.PodInfo, nodes []*framework.NodeI
 // failed-and-unresolvable ones UnschedulableAndUnresolvable, a node the
 // extender leaves out without a reason gets no status at all (the message
 // does not count it), and names the extender adds for nodes it was not sent
-// are ignored (kube would record them: a deliberate difference).
+// are ignored (kube would record them: a deliberate difference). The
+// plugins' rejections are kept with RejectionsOnFailure too: the
+// extender filters after them, so the plugins cannot know the pod fails.
 func TestExtenderFilterOutcomes(t *testing.T) {
 	rejectN0 := &fake{name: "A", filter: func(n *framework.NodeInfo) *framework.Status {
 		if n.Name() == "n0" {
@@ -93,42 +95,44 @@ func TestExtenderFilterOutcomes(t *testing.T) {
 		{name: "some pass", verdict: map[string]string{"n1": "pass", "n3": "pass", "n2": "fail:x"}, wantNodes: []string{"n1", "n3"}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			ext := &scriptedExtender{fakeExtender: fakeExtender{name: "ext", interested: true, noPrio: true}, verdict: tc.verdict, extra: tc.extra}
-			f, err := NewFramework(registryOf(rejectN0), framework.Profile{Filter: []string{"A"}}, WithExtenders(ext))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := f.Schedule(context.Background(), nil, framework.MustSnapshot(testNodes(4), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2))})
-			if d := cmp.Diff([][]string{{"n1", "n2", "n3"}}, ext.asked); d != "" {
-				t.Fatalf("nodes sent to the extender (-want +got):\n%s", d)
-			}
-			if tc.wantErr != "" {
-				if err == nil || err.Error() != tc.wantErr {
-					t.Fatalf("err = %v\nwant  %s", err, tc.wantErr)
+		for _, lean := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/rejectionsOnFailure=%v", tc.name, lean), func(t *testing.T) {
+				ext := &scriptedExtender{fakeExtender: fakeExtender{name: "ext", interested: true, noPrio: true}, verdict: tc.verdict, extra: tc.extra}
+				f, err := NewFramework(registryOf(rejectN0), framework.Profile{Filter: []string{"A"}}, WithExtenders(ext))
+				if err != nil {
+					t.Fatal(err)
 				}
-				nts := res.NodeToStatus()
-				got := map[string]framework.Code{}
-				for _, n := range []string{"n0", "n1", "n2", "n3", "ghost"} {
-					if s := nts.Get(n); s != nts.AbsentStatus() {
-						got[n] = s.Code()
+				res, err := f.Schedule(context.Background(), nil, framework.MustSnapshot(testNodes(4), nil), testPod("p"), CycleOptions{Rand: rand.New(rand.NewPCG(1, 2)), RejectionsOnFailure: lean})
+				if d := cmp.Diff([][]string{{"n1", "n2", "n3"}}, ext.asked); d != "" {
+					t.Fatalf("nodes sent to the extender (-want +got):\n%s", d)
+				}
+				if tc.wantErr != "" {
+					if err == nil || err.Error() != tc.wantErr {
+						t.Fatalf("err = %v\nwant  %s", err, tc.wantErr)
 					}
+					nts := res.NodeToStatus()
+					got := map[string]framework.Code{}
+					for _, n := range []string{"n0", "n1", "n2", "n3", "ghost"} {
+						if s := nts.Get(n); s != nts.AbsentStatus() {
+							got[n] = s.Code()
+						}
+					}
+					if d := cmp.Diff(tc.wantCodes, got); d != "" {
+						t.Fatalf("explicit statuses (-want +got):\n%s", d)
+					}
+					if d := cmp.Diff([]string{"A", ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
+						t.Fatalf("unschedulable plugins (-want +got):\n%s", d)
+					}
+					return
 				}
-				if d := cmp.Diff(tc.wantCodes, got); d != "" {
-					t.Fatalf("explicit statuses (-want +got):\n%s", d)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if d := cmp.Diff([]string{"A", ExtenderName}, res.Diagnosis.UnschedulablePlugins); d != "" {
-					t.Fatalf("unschedulable plugins (-want +got):\n%s", d)
+				if d := cmp.Diff(tc.wantNodes, names(res.FeasibleNodes())); d != "" {
+					t.Fatalf("feasible (-want +got):\n%s", d)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(tc.wantNodes, names(res.FeasibleNodes())); d != "" {
-				t.Fatalf("feasible (-want +got):\n%s", d)
-			}
-		})
+			})
+		}
 	}
 }
 
