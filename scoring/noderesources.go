@@ -441,9 +441,12 @@ func nrfCPUMemScores(out []int64, res []framework.NodeResources, idx []int32, no
 		switch {
 		case weights == 0:
 			out[i] = 0
-		case weights&(weights-1) == 0:
-			// sum ≥ 0 (scores and weights are), so the shift is the
-			// division; kube's default weights 1+1 take this path.
+		case weights&(weights-1) == 0 && sum >= 0:
+			// The shift is the division (kube's default weights 1+1 take
+			// this path). A sum below 0 comes from a score that
+			// overflowed in (capacity − requested)·100 as kube's does (an
+			// allocatable above about 2⁶³/100): it takes kube's
+			// truncating division below.
 			out[i] = sum >> bits.TrailingZeros64(uint64(weights))
 		default:
 			out[i] = sum / weights

@@ -155,7 +155,10 @@ func TestPropLeastRowsEqualsLeastRequestedScore(t *testing.T) {
 		nrfLeastRows(out, res, idx, reqCPU, reqMem)
 		for i, x := range idx {
 			r := &res[x]
-			want := (LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, r.AllocatableMilliCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, r.AllocatableMemory)) >> 1
+			// kube's leastResourceScorer: nodeScore / weightSum, Go's
+			// truncating division (an overflowed score can make the sum
+			// negative).
+			want := (LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, r.AllocatableMilliCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, r.AllocatableMemory)) / 2
 			if r.AllocatableMilliCPU == 0 || r.AllocatableMemory == 0 {
 				want = LeastRequestedScore(r.NonZeroMilliCPU+reqCPU, r.AllocatableMilliCPU) + LeastRequestedScore(r.NonZeroMemory+reqMem, r.AllocatableMemory)
 			}

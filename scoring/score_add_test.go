@@ -56,7 +56,8 @@ func TestScoreBatchAddRefusesScoresOutOfRange(t *testing.T) {
 // TestLeastAllocatedAddRefusesScoresOutOfRange: 100 PB of memory
 // overflows LeastRequestedScore's (capacity − requested)·100, as in kube:
 // the memory score is 100 − 2⁶⁴/10¹⁷ = −84 and the node's mean of cpu
-// (75) and memory is (75 − 84)/2 = −4, outside [0, 100]. NodeResourcesFit's
+// (75) and memory is (75 − 84)/2 = −4 (kube's truncating division, in
+// ScoreBatch as in Score), outside [0, 100]. NodeResourcesFit's
 // ScoreBatchAdd then reports false, and true on an ordinary node.
 func TestLeastAllocatedAddRefusesScoresOutOfRange(t *testing.T) {
 	nodes := []*api.Node{
@@ -85,6 +86,9 @@ func TestLeastAllocatedAddRefusesScoresOutOfRange(t *testing.T) {
 		}
 		if i == 0 && score[0] != -4 {
 			t.Fatalf("node huge: score %d, want (75 − 84)/2 = −4", score[0])
+		}
+		if v, s := fit.Score(ctx, state, pod, nodes[0]); !s.IsSuccess() || v != score[0] {
+			t.Fatalf("node %s: Score %d %v, ScoreBatch %d", nodes[0].Name(), v, s, score[0])
 		}
 		if inRange := score[0] >= fw.MinNodeScore && score[0] <= fw.MaxNodeScore; inRange != want {
 			t.Fatalf("node %s: score %d, in range %v: the case does not test what it says", nodes[0].Name(), score[0], inRange)
