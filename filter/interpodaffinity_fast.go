@@ -400,20 +400,6 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 		}
 	case 2:
 		a, b := ex[0], ex[1]
-		if b.byIndex && !a.byIndex {
-			a, b = b, a // both reject with existingFail: the order is free
-		}
-		if a.byIndex {
-			h0, d1, h1 := a.hit, b.domain, b.hit
-			for i, k := range idx {
-				if h0[k>>6]&(1<<(k&63)) != 0 {
-					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
-				} else if id := d1[k]; id >= 0 && h1[id>>6]&(1<<(id&63)) != 0 {
-					rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
-				}
-			}
-			break
-		}
 		d0, h0, d1, h1 := a.domain, a.hit, b.domain, b.hit
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
