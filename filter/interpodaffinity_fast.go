@@ -399,8 +399,7 @@ func (pl *InterPodAffinity) filterExisting(ex []ipaHoisted, idx []int32, rl []fr
 			}
 		}
 	case 2:
-		a, b := ex[0], ex[1]
-		d0, h0, d1, h1 := a.domain, a.hit, b.domain, b.hit
+		d0, h0, d1, h1 := ex[0].domain, ex[0].hit, ex[1].domain, ex[1].hit
 		for i, k := range idx {
 			if id := d0[k]; id >= 0 && h0[id>>6]&(1<<(id&63)) != 0 {
 				rl = append(rl, framework.NodeRejection{Node: int32(i), Status: pl.existingFail})
