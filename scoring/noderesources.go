@@ -282,8 +282,7 @@ var _ framework.AddingBatchScorePlugin = (*NodeResourcesFit)(nil)
 // (framework.AddingBatchScorePlugin); in kube's default configuration,
 // from the dense rows, as it scores each node.
 func (pl *NodeResourcesFit) ScoreBatchAdd(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool {
-	if snap := state.Snapshot(); idx != nil && snap != nil && pl.simple && pl.strat == nrfLeast && len(pl.resources) == 2 &&
-		pl.resources[0].kind == nrfCPU && pl.resources[1].kind == nrfMemory && pl.resources[0].weight == 1 && pl.resources[1].weight == 1 {
+	if snap := state.Snapshot(); idx != nil && snap != nil && pl.leastDefault() {
 		podReq, st := pl.readPodRequests(state, pod)
 		if st != nil {
 			return false
@@ -294,6 +293,152 @@ func (pl *NodeResourcesFit) ScoreBatchAdd(ctx context.Context, state *framework.
 		return false
 	}
 	return framework.AddScores(out[:len(nodes)], w, totals)
+}
+
+var _ framework.PairAddingBatchScorePlugin = (*NodeResourcesFit)(nil)
+
+// AddsWith reports whether ScoreBatchAddWith adds other's scores in its
+// own pass (framework.PairAddingBatchScorePlugin): in kube's default
+// configuration, with BalancedAllocation in its default Delta mode over
+// cpu and memory.
+func (pl *NodeResourcesFit) AddsWith(other framework.AddingBatchScorePlugin) bool {
+	ba, ok := other.(*NodeResourcesBalancedAllocation)
+	return ok && pl.leastDefault() && ba.cpuMem && ba.mode == config.BalancedAllocationDelta
+}
+
+// leastDefault reports whether the plugin scores as kube's default
+// configuration: LeastAllocated over cpu and memory, weights 1 and 1.
+func (pl *NodeResourcesFit) leastDefault() bool {
+	return pl.simple && pl.strat == nrfLeast && len(pl.resources) == 2 &&
+		pl.resources[0].kind == nrfCPU && pl.resources[1].kind == nrfMemory && pl.resources[0].weight == 1 && pl.resources[1].weight == 1
+}
+
+// ScoreBatchAddWith adds w times the plugin's scores and wOther times
+// other's, a BalancedAllocation AddsWith accepts, to totals in one pass
+// over the dense rows (framework.PairAddingBatchScorePlugin).
+func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, other framework.AddingBatchScorePlugin, wOther int64, totals []int64) bool {
+	ba, ok := other.(*NodeResourcesBalancedAllocation)
+	snap := state.Snapshot()
+	if !ok || idx == nil || snap == nil || !pl.AddsWith(other) {
+		return pl.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, w, totals) &&
+			other.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wOther, totals)
+	}
+	podReq, st := pl.readPodRequests(state, pod)
+	if st != nil {
+		return false
+	}
+	baReq, zero, st := ba.readRequests(state, pod)
+	if st != nil {
+		return false
+	}
+	res := snap.Resources()
+	if zero { // BalancedAllocation's scores are all 0
+		return nrfLeastAdd(totals[:len(idx)], out[:len(idx)], res, idx, podReq[0], podReq[1], w)
+	}
+	r0, r1 := baReq[0], baReq[1]
+	if ba.resources[0].kind != nrfCPU {
+		r0, r1 = r1, r0 // as BalancedAllocation's ScoreBatch: cpu, then memory
+	}
+	totals = totals[:len(idx)]
+	req := leastBalancedRequests{cpu: podReq[0], mem: podReq[1], baCPU: r0, baMem: r1}
+	var bad uint64
+	if w == 1 && wOther == 1 {
+		bad = leastBalancedAddPass1(totals, res, idx, &req)
+	} else {
+		bad = leastBalancedAddPass(totals, res, idx, &req, w, wOther)
+	}
+	if bad < 128 {
+		return true
+	}
+	// Some node was left alone, or some BalancedAllocation score is out
+	// of range: find which.
+	var one [1]int64
+	for i, x := range idx {
+		r := &res[x]
+		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+		if leastCovered(aC, aM, r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem) {
+			if !baDeltaAdd(one[:], res, idx[i:i+1], r0, r1, 1) {
+				return false
+			}
+			continue
+		}
+		nrfCPUMemScores(one[:], res, idx[i:i+1], nil, req.cpu, req.mem, 1, 1, false)
+		if one[0] < framework.MinNodeScore || one[0] > framework.MaxNodeScore ||
+			!baDeltaAdd(totals[i:i+1], res, idx[i:i+1], r0, r1, wOther) {
+			return false
+		}
+		totals[i] += w * one[0]
+	}
+	return true
+}
+
+// leastBalancedAddPass1 adds, for weights 1 and 1, nrfLeastAddPass1's
+// LeastAllocated score and baDeltaAdd's BalancedAllocation score of each
+// node to totals, where leastCovered holds, and returns check bits: ≥ 128
+// when some node was left alone or a BalancedAllocation score is out of
+// range (baDeltaAdd's check). Both scores are the two plugins' own,
+// operation for operation: a covered node has no zero allocatable, and
+// shares each allocatable's conversion to float64. The requests come
+// through a pointer, which leaves the loop's values their registers.
+func leastBalancedAddPass1(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests) (bad uint64) {
+	totals = totals[:len(idx)]
+	for i, x := range idx {
+		r := &res[x]
+		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+		uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
+		if !leastCovered(aC, aM, uC, uM) {
+			bad |= 1 << 8
+			continue
+		}
+		// A request above the allocatable scores 0, as a free amount of 0 does.
+		fC, fM := max(aC-uC, 0), max(aM-uM, 0)
+		faC, faM := float64(aC), float64(aM)
+		f0, f1 := float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM
+		if f0 > 1 {
+			f0 = 1
+		}
+		if f1 > 1 {
+			f1 = 1
+		}
+		num := framework.MaxNodeScore/2 + int64((1-math.Abs((f0-f1)/2))*float64(framework.MaxNodeScore)) - int64(r.CPUMemoryBalance)
+		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
+		totals[i] += (int64(float64(fC*framework.MaxNodeScore)/faC)+int64(float64(fM*framework.MaxNodeScore)/faM))>>1 + framework.MaxNodeScore/2 + num>>1
+	}
+	return bad
+}
+
+// leastBalancedRequests are the pod's requests NodeResourcesFit (cpu,
+// mem) and BalancedAllocation (baCPU, baMem) score with.
+type leastBalancedRequests struct{ cpu, mem, baCPU, baMem int64 }
+
+// leastCovered reports whether leastBalancedAddPass1 scores a node with
+// allocatable aC and aM and requests uC and uM (the pod's included, summed
+// as kube sums them): allocatables in [1, nrfLeastRowsMax] and requests
+// not negative. Then a request above its allocatable scores 0, and the
+// other free amounts lie in [0, allocatable] (leastFraction).
+func leastCovered(aC, aM, uC, uM int64) bool {
+	return (uint64(aC-1)|uint64(aM-1))>>nrfLeastRowsBits|(uint64(uC)|uint64(uM))>>63 == 0
+}
+
+// leastBalancedAddPass is leastBalancedAddPass1 with weights w
+// (LeastAllocated) and wBA (BalancedAllocation).
+func leastBalancedAddPass(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, w, wBA int64) (bad uint64) {
+	totals = totals[:len(idx)]
+	for i, x := range idx {
+		r := &res[x]
+		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+		uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
+		if !leastCovered(aC, aM, uC, uM) {
+			bad |= 1 << 8
+			continue
+		}
+		// A request above the allocatable scores 0, as a free amount of 0 does.
+		fC, fM := max(aC-uC, 0), max(aM-uM, 0)
+		num := framework.MaxNodeScore/2 + framework.BalanceOfTwo(r.RequestedMilliCPU+req.baCPU, aC, r.RequestedMemory+req.baMem, aM) - int64(r.CPUMemoryBalance)
+		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
+		totals[i] += w*((leastFraction(fC, aC)+leastFraction(fM, aM))>>1) + wBA*(framework.MaxNodeScore/2+num>>1)
+	}
+	return bad
 }
 
 // nrfLeastAdd adds w times nrfLeastRows' scores to totals and reports
@@ -354,7 +499,9 @@ func nrfLeastAddPass1(totals, rest []int64, res []framework.NodeResources, idx [
 // nrfLeastRowsMax bounds the allocatable amounts nrfLeastRows divides
 // itself: up to it, (alloc − used)·100 is exact in a float64 and so is
 // the quotient's floor (leastFraction).
-const nrfLeastRowsMax = 1 << 46
+const nrfLeastRowsMax = 1 << nrfLeastRowsBits
+
+const nrfLeastRowsBits = 46
 
 // leastFraction is ⌊free·MaxNodeScore / alloc⌋ for 0 ≤ free ≤ alloc and
 // 0 < alloc ≤ nrfLeastRowsMax, by a float64 division, which costs a

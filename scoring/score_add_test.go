@@ -2,7 +2,12 @@ package scoring
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/config"
 	fw "github.com/schedkit/schedkit/framework"
@@ -100,5 +105,145 @@ func TestLeastAllocatedAddRefusesScoresOutOfRange(t *testing.T) {
 		if want && totals[0] != 5+2*score[0] {
 			t.Fatalf("node %s: total %d, want %d", nodes[0].Name(), totals[0], 5+2*score[0])
 		}
+	}
+}
+
+// TestPropLeastBalancedAddWithEqualsBoth: NodeResourcesFit's
+// ScoreBatchAddWith, adding BalancedAllocation's scores in its own pass,
+// reports true exactly when both plugins' own ScoreBatchAdd do, never
+// when a ScoreBatch score lies outside [MinNodeScore, MaxNodeScore], and
+// then adds w·fit + wBA·balanced to every total. The nodes draw allocatables of zero, small, ordinary and
+// past the float pass's bounds (up to int64's range, where scores
+// overflow as kube's do), requests below, at and above them, requests
+// whose sum overflows, and pods without requests (kube's non-zero
+// defaults).
+func TestPropLeastBalancedAddWithEqualsBoth(t *testing.T) {
+	fitPl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	baPl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit, ba := fitPl.(*NodeResourcesFit), baPl.(*NodeResourcesBalancedAllocation)
+	if !fit.AddsWith(ba) {
+		t.Fatal("NodeResourcesFit does not add BalancedAllocation's scores in kube's default configuration")
+	}
+	amount := func(t *rapid.T, label string, unit int64) int64 {
+		switch rapid.IntRange(0, 4).Draw(t, label+" kind") {
+		case 0:
+			// 1e17 and above overflow (a − u)·100 into a negative score, as
+			// kube does.
+			return rapid.SampledFrom([]int64{0, 1, 3, nrfLeastRowsMax - 1, nrfLeastRowsMax, nrfLeastRowsMax + 1, math.MaxInt64 / 200, 1e17, 3e17, math.MaxInt64 / 4}).Draw(t, label)
+		case 1:
+			// Two of MaxInt64/2 overflow a sum of requests.
+			return rapid.SampledFrom([]int64{0, 1, math.MaxInt64 / 2}).Draw(t, label)
+		case 2:
+			return rapid.Int64Range(0, 1000).Draw(t, label)
+		default:
+			return unit * rapid.Int64Range(1, 64).Draw(t, label)
+		}
+	}
+	ctx := context.Background()
+	var addedCases, declined int
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 6).Draw(t, "nodes")
+		var nodes []*api.Node
+		var pods []*api.Pod
+		req := func(label string) map[string]string {
+			m := map[string]string{}
+			if rapid.Bool().Draw(t, label+" cpu?") {
+				m["cpu"] = fmt.Sprintf("%dm", amount(t, label+" cpu", 500))
+			}
+			if rapid.Bool().Draw(t, label+" memory?") {
+				m["memory"] = fmt.Sprint(amount(t, label+" memory", 1<<30))
+			}
+			return m
+		}
+		// A resource whose requests on the first node overflow int64 when
+		// the incoming pod's are added (kube sums them as they are).
+		overflow := rapid.SampledFrom([]string{"", "", "cpu", "memory"}).Draw(t, "overflowing")
+		huge := map[string]string{"cpu": fmt.Sprintf("%dm", int64(math.MaxInt64/2)), "memory": fmt.Sprint(int64(math.MaxInt64 / 2))}
+		if overflow != "" {
+			pods = append(pods, st.MakePod().Name("hog").Namespace("default").Node("n0").Req(map[string]string{overflow: huge[overflow]}).Obj())
+		}
+		for i := range n {
+			name := fmt.Sprintf("n%d", i)
+			nodes = append(nodes, st.MakeNode().Name(name).Capacity(map[string]string{
+				"cpu": fmt.Sprintf("%dm", amount(t, "allocCPU", 4000)), "memory": fmt.Sprint(amount(t, "allocMem", 8<<30)), "pods": "110"}).Obj())
+			for j := range rapid.IntRange(0, 2).Draw(t, "pods on node") {
+				pods = append(pods, st.MakePod().Name(fmt.Sprintf("%s-p%d", name, j)).Namespace("default").Node(name).Req(req("existing")).Obj())
+			}
+		}
+		snap, err := fw.NewSnapshot(nodes, pods)
+		if err != nil {
+			t.Skip(err) // requests summed past int64's range
+		}
+		incoming := req("incoming")
+		if overflow != "" {
+			incoming[overflow] = huge[overflow]
+		}
+		pod := fw.MustPodInfo(st.MakePod().Name("p").Namespace("default").Req(incoming).Obj())
+		state := fw.NewCycleState()
+		state.SetSnapshot(snap)
+		all := snap.Nodes()
+		if s := fit.PreScore(ctx, state, pod, all); !s.IsSuccess() {
+			t.Fatal(s)
+		}
+		if s := ba.PreScore(ctx, state, pod, all); !s.IsSuccess() && !s.IsSkip() {
+			t.Fatal(s)
+		}
+		idx := make([]int32, n)
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		fitScores, baScores := make([]int64, n), make([]int64, n)
+		if s := fit.ScoreBatch(ctx, state, pod, all, idx, fitScores); !s.IsSuccess() {
+			t.Fatal(s)
+		}
+		if s := ba.ScoreBatch(ctx, state, pod, all, idx, baScores); !s.IsSuccess() {
+			t.Fatal(s)
+		}
+		inRange := true
+		for i := range n {
+			for _, v := range []int64{fitScores[i], baScores[i]} {
+				inRange = inRange && v >= fw.MinNodeScore && v <= fw.MaxNodeScore
+			}
+		}
+		w, wBA := int64(1), int64(1)
+		if rapid.Bool().Draw(t, "weighted") {
+			w, wBA = rapid.Int64Range(1, 10).Draw(t, "w"), rapid.Int64Range(1, 10).Draw(t, "wBA")
+		}
+		totals := make([]int64, n)
+		for i := range totals {
+			totals[i] = rapid.Int64Range(-1000, 1000).Draw(t, "total")
+		}
+		out := make([]int64, n)
+		scratch := make([]int64, n)
+		apart := fit.ScoreBatchAdd(ctx, state, pod, all, idx, out, w, scratch) &&
+			ba.ScoreBatchAdd(ctx, state, pod, all, idx, out, wBA, scratch)
+		got := slices.Clone(totals)
+		added := fit.ScoreBatchAddWith(ctx, state, pod, all, idx, out, w, ba, wBA, got)
+		if added && !inRange {
+			t.Fatalf("ScoreBatchAddWith adds; fit scores %v, balanced %v", fitScores, baScores)
+		}
+		if added != apart {
+			t.Fatalf("ScoreBatchAddWith reports %v, the two ScoreBatchAdds %v; fit scores %v, balanced %v", added, apart, fitScores, baScores)
+		}
+		if !added {
+			declined++
+			return
+		}
+		addedCases++
+		for i := range n {
+			if want := totals[i] + w*fitScores[i] + wBA*baScores[i]; got[i] != want {
+				t.Fatalf("node %s: total %d, want %d + %d·%d + %d·%d", all[i].Name(), got[i], totals[i], w, fitScores[i], wBA, baScores[i])
+			}
+		}
+	})
+	t.Logf("added %d, declined %d", addedCases, declined)
+	if addedCases == 0 || declined == 0 {
+		t.Fatalf("added %d cases, declined %d: the property compared too little", addedCases, declined)
 	}
 }

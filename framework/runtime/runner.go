@@ -776,6 +776,8 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			// they score (weighTables adds the other rows).
 			r.adders, r.totals = bs.adders, res.Totals[:nf]
 			clear(r.totals)
+			bs.partner = grow(bs.partner, np)
+			r.partner = pairAdders(bs.adders, bs.partner)
 		}
 		r.startBounds(f.chunkSize(nf, nf))
 	}
@@ -1028,6 +1030,7 @@ type batchScratch struct {
 	batches []framework.BatchScorePlugin
 	bounded []framework.BoundedBatchScorePlugin
 	adders  []framework.AddingBatchScorePlugin
+	partner []int
 	run     scoreRun
 
 	// weighTables' rows weighed as they are (adds) and through tables
@@ -1059,6 +1062,10 @@ type scoreRun struct {
 	adders     []framework.AddingBatchScorePlugin
 	totals     []int64
 	addRefused atomic.Bool
+	// partner[p], for an adder p, is q+1 when p adds adder q's scores
+	// with its own (framework.PairAddingBatchScorePlugin), −1 when
+	// another adder adds p's, 0 otherwise.
+	partner []int
 
 	// bounds, when collected (startBounds), holds the least and greatest
 	// score of each chunk of each plugin that reports them
@@ -1081,7 +1088,7 @@ const boundsUnknown = math.MinInt64
 func (r *scoreRun) release() {
 	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
 	r.active, r.calls, r.batches, r.bounded = nil, nil, nil, nil
-	r.adders, r.totals = nil, nil
+	r.adders, r.totals, r.partner = nil, nil, nil
 	r.addRefused.Store(false)
 	r.firstErr.err = nil
 	r.collected = false
@@ -1146,6 +1153,27 @@ func (r *scoreRun) scoreEach(p, lo, hi int) bool {
 	return false
 }
 
+// pairAdders sets partner (len(adders)) as scoreRun.partner describes:
+// each adder that adds another's scores with its own is paired with the
+// first unpaired adder it accepts (PairAddingBatchScorePlugin.AddsWith),
+// in plugin order. It returns partner.
+func pairAdders(adders []framework.AddingBatchScorePlugin, partner []int) []int {
+	clear(partner)
+	for p, a := range adders {
+		pa, ok := a.(framework.PairAddingBatchScorePlugin)
+		if !ok || partner[p] != 0 {
+			continue
+		}
+		for q, b := range adders {
+			if q != p && b != nil && partner[q] == 0 && pa.AddsWith(b) {
+				partner[p], partner[q] = q+1, -1
+				break
+			}
+		}
+	}
+	return partner
+}
+
 // scoreAdderRows writes the rows of the plugins that added their scores
 // to the totals instead (r.adders), with ScoreBatch over all r's nf
 // nodes, for the plain path's weighing, and reports whether one failed
@@ -1183,8 +1211,18 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 			ix = r.idx[lo:hi:hi]
 		}
 		if a := r.adders; a != nil && a[p] != nil {
-			if a[p].ScoreBatchAdd(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, r.totals[lo:hi:hi]) {
-				continue
+			switch k := r.partner[p]; {
+			case k < 0:
+				continue // added with its partner, or scored by scoreAdderRows
+			case k > 0:
+				pa := a[p].(framework.PairAddingBatchScorePlugin)
+				if pa.ScoreBatchAddWith(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, a[k-1], r.active[k-1].weight, r.totals[lo:hi:hi]) {
+					continue
+				}
+			default:
+				if a[p].ScoreBatchAdd(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, r.totals[lo:hi:hi]) {
+					continue
+				}
 			}
 			r.addRefused.Store(true) // scored below, as without it
 		}

@@ -110,15 +110,42 @@ func (f *fakeAdder) ScoreBatchAdd(ctx context.Context, st *framework.CycleState,
 
 var _ framework.AddingBatchScorePlugin = (*fakeAdder)(nil)
 
+// fakePairAdder is a fakeAdder that adds the scores of a fakeAdder named
+// partner with its own (framework.PairAddingBatchScorePlugin), refusing
+// a batch either would refuse (having added to the first node), or whose
+// first node's hash is a multiple of pairRefuse (0: never).
+type fakePairAdder struct {
+	fakeAdder
+	partner    string
+	pairRefuse uint64
+}
+
+func (f *fakePairAdder) AddsWith(other framework.AddingBatchScorePlugin) bool {
+	o, ok := other.(*fakeAdder)
+	return ok && o.name == f.partner
+}
+
+func (f *fakePairAdder) ScoreBatchAddWith(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, other framework.AddingBatchScorePlugin, wOther int64, totals []int64) bool {
+	o := other.(*fakeAdder)
+	if len(nodes) > 0 && f.pairRefuse != 0 && f.hash(nodes[0])%f.pairRefuse == 0 {
+		totals[0] += 1000
+		return false
+	}
+	return f.ScoreBatchAdd(ctx, st, pod, nodes, idx, out, w, totals) && o.ScoreBatchAdd(ctx, st, pod, nodes, idx, out, wOther, totals)
+}
+
+var _ framework.PairAddingBatchScorePlugin = (*fakePairAdder)(nil)
+
 // TestPropTotalsOnlyMatchesSchedule places replicas of a template one by
 // one, each cycle run by Schedule with and without TotalsOnly on the same
 // snapshot, with the default profile and drawn score plugins (tables that
 // are narrow, constant, declined, too wide or out of range; bounds
 // reported, too narrow or found; rows of one score, in range or not;
 // normalizations that fail; scores out of range; plugins that add their
-// scores to the totals, refuse to or score out of range; parallelism 1 or
-// chunked): the errors, totals, ranking, choice and random draws are the
-// same, and the TotalsOnly Result keeps no plugin's scores.
+// scores to the totals, alone or in pairs, refuse to or score out of
+// range; parallelism 1 or chunked): the errors, totals, ranking, choice
+// and random draws are the same, and the TotalsOnly Result keeps no
+// plugin's scores.
 func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 	looked := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -131,6 +158,20 @@ func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 				bad := rapid.SampledFrom([]uint64{0, 0, 7, 40}).Draw(t, "adderBad")
 				refuse := rapid.SampledFrom([]uint64{0, 0, 2, 5}).Draw(t, "adderRefuse")
 				add("Adder", &fakeAdder{name: "Adder", bad: bad, refuse: refuse}, false, true)
+			}
+			if rapid.Bool().Draw(t, "pair") {
+				// A pair adder and its partner, in either order.
+				bad := rapid.SampledFrom([]uint64{0, 0, 11}).Draw(t, "pairBad")
+				refuse := rapid.SampledFrom([]uint64{0, 0, 3}).Draw(t, "pairRefuse")
+				pair := &fakePairAdder{fakeAdder: fakeAdder{name: "Pair", bad: bad}, partner: "Partner", pairRefuse: refuse}
+				partner := &fakeAdder{name: "Partner", bad: rapid.SampledFrom([]uint64{0, 0, 13}).Draw(t, "partnerBad")}
+				if rapid.Bool().Draw(t, "partnerFirst") {
+					add("Partner", partner, false, true)
+					add("Pair", pair, false, true)
+				} else {
+					add("Pair", pair, false, true)
+					add("Partner", partner, false, true)
+				}
 			}
 			if rapid.Bool().Draw(t, "lyingZoneScore") {
 				zs := fakeZoneScoreInc{fakeZoneScore{name: "ZoneScoreLying"}}
