@@ -14,6 +14,34 @@ var _ framework.TrustedRejectingFilterPlugin = (*NodeResourcesFit)(nil)
 // node is checked on the snapshot's dense numbers and only a node short of
 // something takes a status; without them, each node takes Filter's path.
 func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+	return pl.filterRejects(state, nodes, idx, rejected, true)
+}
+
+var _ framework.DeferringRejectingFilterPlugin = (*NodeResourcesFit)(nil)
+
+// FilterRejectsDeferred is FilterRejects leaving nil the statuses of the
+// nodes it checks on the snapshot's dense numbers
+// (framework.DeferringRejectingFilterPlugin).
+func (pl *NodeResourcesFit) FilterRejectsDeferred(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+	return pl.filterRejects(state, nodes, idx, rejected, false)
+}
+
+// RejectionStatus is FilterRejects' status of a node it rejects
+// (framework.DeferringRejectingFilterPlugin).
+func (pl *NodeResourcesFit) RejectionStatus(_ context.Context, state *framework.CycleState, _ *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status {
+	s, st := nrfReadPreFilterState(state)
+	if st != nil {
+		return st
+	}
+	if snap := state.Snapshot(); idx >= 0 && snap != nil && len(s.scalars) == 0 {
+		return pl.maskStatus(nrfRowShortfalls(s, &snap.Resources()[idx]))
+	}
+	return pl.filter(s, node)
+}
+
+// filterRejects is FilterRejects; without withStatus, the rejections
+// found on the dense numbers keep a nil status.
+func (pl *NodeResourcesFit) filterRejects(state *framework.CycleState, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection, withStatus bool) []framework.NodeRejection {
 	s, st := nrfReadPreFilterState(state)
 	if st != nil {
 		for i := range nodes {
@@ -74,6 +102,12 @@ func (pl *NodeResourcesFit) FilterRejects(_ context.Context, state *framework.Cy
 		n = nrfShortNodes2(rejected[start:start+len(idx)], snap.Free(), idx, nrfChecked(s.cpu), nrfChecked(s.mem))
 	}
 	rejected = rejected[:start+n]
+	if !withStatus {
+		for k := start; k < len(rejected); k++ {
+			rejected[k].Status = nil
+		}
+		return rejected
+	}
 	for k := start; k < len(rejected); k++ {
 		rejected[k].Status = pl.maskStatus(nrfRowShortfalls(s, &res[idx[rejected[k].Node]]))
 	}

@@ -438,6 +438,23 @@ type TrustedRejectingFilterPlugin interface {
 	RejectionsTrusted()
 }
 
+// DeferringRejectingFilterPlugin is an optional extension of
+// TrustedRejectingFilterPlugin for a filter whose statuses cost more than
+// finding the nodes it rejects: in a cycle that keeps rejections only
+// when no node fits (runtime.CycleOptions.RejectionsOnFailure), the
+// runner asks it for the rejected nodes alone, and for their statuses
+// only when it keeps them.
+//
+// FilterRejectsDeferred is FilterRejects, except that an entry may leave
+// its Status nil. RejectionStatus returns that status, FilterRejects'
+// status of node, whose snapshot index is idx (−1 when the nodes were not
+// the snapshot's own), under the same cycle's state.
+type DeferringRejectingFilterPlugin interface {
+	TrustedRejectingFilterPlugin
+	FilterRejectsDeferred(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, rejected []NodeRejection) []NodeRejection
+	RejectionStatus(ctx context.Context, state *CycleState, pod *PodInfo, node *NodeInfo, idx int32) *Status
+}
+
 // NodeRejection is a node a RejectingFilterPlugin rejects: its index in
 // the nodes it was given and the status Filter returns for it.
 type NodeRejection struct {

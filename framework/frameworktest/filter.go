@@ -149,6 +149,51 @@ func batchFilterEqualsFilter(t *rapid.T, cov *coverage, what string, pl framewor
 		if len(rejected) > 0 {
 			t.Fatalf("%s %s (indexed %v): FilterRejects lists nodes out of order or twice: %v", pl.Name(), what, idx != nil, rejected)
 		}
+		deferredEqualsRejects(t, cov, what, pl, state, pod, nodes, idx)
+	}
+}
+
+// deferredEqualsRejects compares FilterRejectsDeferred, where the plugin
+// offers it, with FilterRejects: the same nodes, each with
+// FilterRejects' status or with none, and then RejectionStatus gives it.
+// The room after the list holds a stale status, which must not survive.
+func deferredEqualsRejects(t *rapid.T, cov *coverage, what string, pl framework.FilterPlugin, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32) {
+	d, ok := pl.(framework.DeferringRejectingFilterPlugin)
+	if !ok {
+		return
+	}
+	ctx := context.Background()
+	want := d.FilterRejects(ctx, state, pod, nodes, idx, nil)
+	stale := framework.NewStatus(framework.Unschedulable, "stale")
+	room := make([]framework.NodeRejection, len(nodes)+1)
+	for i := range room {
+		room[i] = framework.NodeRejection{Node: -1, Status: stale}
+	}
+	got := d.FilterRejectsDeferred(ctx, state, pod, nodes, idx, room[:1])
+	if got[0].Node != -1 {
+		t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred dropped the entries before its own", pl.Name(), what, idx != nil)
+	}
+	got = got[1:]
+	if len(got) != len(want) {
+		t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred lists %d nodes, FilterRejects %d", pl.Name(), what, idx != nil, len(got), len(want))
+	}
+	for k, x := range got {
+		w := want[k]
+		if x.Node != w.Node {
+			t.Fatalf("%s %s (indexed %v): FilterRejectsDeferred lists node %d where FilterRejects lists %d", pl.Name(), what, idx != nil, x.Node, w.Node)
+		}
+		st := x.Status
+		if st == nil {
+			cov.hit(pl, "FilterRejectsDeferred")
+			ix := int32(-1)
+			if idx != nil {
+				ix = idx[x.Node]
+			}
+			st = d.RejectionStatus(ctx, state, pod, nodes[x.Node], ix)
+		}
+		if !sameVerdict(st, w.Status) {
+			t.Fatalf("%s %s (indexed %v) node %s: FilterRejectsDeferred's status %v, FilterRejects' %v", pl.Name(), what, idx != nil, nodes[x.Node].Name(), st, w.Status)
+		}
 	}
 }
 

@@ -27,6 +27,8 @@
 //     Filter's status, with and without snapshot indices, over the
 //     snapshot's nodes, a subsequence, copies of them, without PreFilter
 //     state, and after PreFilterExtensions' AddPod and RemovePod;
+//     FilterRejectsDeferred lists FilterRejects' nodes, each with its
+//     status or none, which RejectionStatus then gives;
 //   - batch scores: ScoreBatch gives Score's scores (and a failure where
 //     Score fails), chunk by chunk, with and without indices;
 //     ScoreBatchBounds gives ScoreBatch's scores and their true least and
@@ -194,6 +196,7 @@ func (c *coverage) requireReached(t rapid.TB) {
 	}
 	_, bf := pl.(framework.BatchFilterPlugin)
 	_, rf := pl.(framework.RejectingFilterPlugin)
+	_, df := pl.(framework.DeferringRejectingFilterPlugin)
 	_, bs := pl.(framework.BatchScorePlugin)
 	_, bb := pl.(framework.BoundedBatchScorePlugin)
 	_, ba := pl.(framework.AddingBatchScorePlugin)
@@ -201,6 +204,7 @@ func (c *coverage) requireReached(t rapid.TB) {
 	_, ips := pl.(framework.IncrementalPreScorePlugin)
 	add(bf, "FilterBatch")
 	add(rf, "FilterRejects")
+	add(df, "FilterRejectsDeferred")
 	add(bs, "ScoreBatch")
 	add(bb, "ScoreBatchBounds")
 	add(ipf, "PreFilterAfterAdd")

@@ -292,6 +292,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 	bs := f.getBatchScratch()
 	defer f.batch.Put(bs)
 	batch, rejecters, trusted := bs.filterPlugins(len(active))
+	// lean: the rejections are kept only when no node fits, so a filter
+	// that can leaves their statuses for later (deferring).
+	lean := opts.RejectionsOnFailure && len(f.extenders) == 0 && !opts.ExplainFilters && !opts.ExplainRejections
+	bs.deferring = grow(bs.deferring, len(active))
+	deferring := bs.deferring
+	defer clear(deferring)
 	for j, pl := range active { // activeFilters' slice is ours to change
 		if fw, ok := pl.(framework.FilterForwarder); ok {
 			active[j] = fw.FilterTarget()
@@ -299,6 +305,10 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		batch[j], _ = active[j].(framework.BatchFilterPlugin)
 		rejecters[j], _ = active[j].(framework.RejectingFilterPlugin)
 		_, trusted[j] = active[j].(framework.TrustedRejectingFilterPlugin)
+		deferring[j] = nil
+		if lean {
+			deferring[j], _ = active[j].(framework.DeferringRejectingFilterPlugin)
+		}
 	}
 	sc := f.getScratch()
 	defer f.scratch.Put(sc)
@@ -397,7 +407,12 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		rej := int64(0)
 		for j, pl := range active {
 			l := len(nodes)
-			rl := filterChunk(ctx, state, pod, pl, batch[j], rejecters[j], trusted[j], nodes, ix[:l:l], o[:l], rb)
+			var rl []framework.NodeRejection
+			if d := deferring[j]; d != nil {
+				rl = d.FilterRejectsDeferred(ctx, state, pod, nodes, ix[:l:l], rb)
+			} else {
+				rl = filterChunk(ctx, state, pod, pl, batch[j], rejecters[j], trusted[j], nodes, ix[:l:l], o[:l], rb)
+			}
 			if len(rl) == 0 {
 				continue
 			}
@@ -416,7 +431,11 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 				ixOwned = true
 			}
 			w := removeRejected(rl, nodes, ix, pos, start, n)
-			rec.add(rl, idx[j])
+			if deferring[j] != nil {
+				rec.addDeferred(rl, idx[j])
+			} else {
+				rec.add(rl, idx[j])
+			}
 			if pos != nil {
 				pos = pos[:w]
 			}
@@ -467,7 +486,6 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		return nil
 	}
 	statuses, plugins := rec.statuses, rec.plugins
-	lean := opts.RejectionsOnFailure && len(f.extenders) == 0 && !opts.ExplainFilters && !opts.ExplainRejections
 	cut, failure, rejPos := res.splitEvaluated(rec.rejected, statuses, end, want, rec.failed.Load(), candidates, candIdx, start, !lean, sc.rejPos)
 	res.evaluated = cut
 	if lean {
@@ -476,6 +494,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		}
 		rejPos = grow(sc.rejPos, cut-len(res.feasible))
 		rejectedPositions(rec.rejected[:(cut+63)>>6], cut, rejPos)
+		f.deferredStatuses(ctx, state, pod, statuses, plugins, rejPos, candidates, candIdx, start)
 	}
 	sc.rejPos = rejPos
 	// The diagnosis names each rejecting plugin once: collect the distinct
@@ -504,6 +523,29 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 		return failure.AsError()
 	}
 	return nil
+}
+
+// deferredStatuses sets the statuses a DeferringRejectingFilterPlugin
+// left nil at the rejected positions rejPos (statuses and plugins by
+// position, as filterRecorder keeps them), asking the plugin for each.
+// Position p is candidates[(start+p) mod n], as splitEvaluated reads it.
+func (f *Framework) deferredStatuses(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, statuses []*framework.Status, plugins []int16, rejPos []int32, candidates []*framework.NodeInfo, candIdx []int32, start int) {
+	n := len(candidates)
+	for _, p := range rejPos {
+		if statuses[p] != nil {
+			continue
+		}
+		var pl framework.Plugin = f.filter[plugins[p]]
+		if fw, ok := pl.(framework.FilterForwarder); ok {
+			pl = fw.FilterTarget()
+		}
+		k := (start + int(p)) % n
+		ix := int32(k)
+		if candIdx != nil {
+			ix = candIdx[k]
+		}
+		statuses[p] = pl.(framework.DeferringRejectingFilterPlugin).RejectionStatus(ctx, state, pod, candidates[k], ix)
+	}
 }
 
 // diagnosisNames collects the plugins a cycle's rejections name, as
@@ -1031,7 +1073,10 @@ type batchScratch struct {
 	bounded []framework.BoundedBatchScorePlugin
 	adders  []framework.AddingBatchScorePlugin
 	partner []int
-	run     scoreRun
+	// deferring are the active filters that leave their rejections'
+	// statuses for later in a lean cycle (nil entries do not).
+	deferring []framework.DeferringRejectingFilterPlugin
+	run       scoreRun
 
 	// weighTables' rows weighed as they are (adds) and through tables
 	// (looks, of the plugins lookedUp), and the tables.

@@ -93,11 +93,37 @@ func (r *rejectFake) FilterRejects(ctx context.Context, state *framework.CycleSt
 	return rejected
 }
 
+// deferFake is a rejectFake (in order) that leaves its rejections'
+// statuses for later (framework.DeferringRejectingFilterPlugin); its
+// RejectionStatus checks that it is given the node's snapshot index.
+type deferFake struct{ *rejectFake }
+
+func (d *deferFake) RejectionsTrusted() {}
+
+func (d *deferFake) FilterRejectsDeferred(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, rejected []framework.NodeRejection) []framework.NodeRejection {
+	n0 := len(rejected)
+	rejected = d.FilterRejects(ctx, state, pod, nodes, idx, rejected)
+	for k := n0; k < len(rejected); k++ {
+		if rejected[k].Rejects() {
+			rejected[k].Status = nil // an error keeps its status
+		}
+	}
+	return rejected
+}
+
+func (d *deferFake) RejectionStatus(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo, idx int32) *framework.Status {
+	if snap := state.Snapshot(); idx < 0 || snap == nil || snap.Nodes()[idx] != node {
+		return framework.NewStatus(framework.Unschedulable, fmt.Sprintf("%s given index %d", node.Name(), idx))
+	}
+	return d.Filter(ctx, state, pod, node)
+}
+
 var (
-	_ framework.RejectingFilterPlugin = (*rejectFake)(nil)
-	_ framework.BatchFilterPlugin     = (*batchFake)(nil)
-	_ framework.BatchScorePlugin      = (*batchFake)(nil)
-	_ framework.BatchScoreExtensions  = (*batchFake)(nil)
+	_ framework.DeferringRejectingFilterPlugin = (*deferFake)(nil)
+	_ framework.RejectingFilterPlugin          = (*rejectFake)(nil)
+	_ framework.BatchFilterPlugin              = (*batchFake)(nil)
+	_ framework.BatchScorePlugin               = (*batchFake)(nil)
+	_ framework.BatchScoreExtensions           = (*batchFake)(nil)
 )
 
 // batchCase is a random profile of filter and score fakes: each filter
@@ -148,7 +174,7 @@ func drawBatchCase(t *rapid.T) batchCase {
 // profile builds the fakes; batch(i) decides whether filter i (then score
 // plugin i-filters) offers the batch interfaces, and reject(i) whether a
 // batch filter also offers RejectingFilterPlugin (and how: 1 in order, 2
-// out of order).
+// out of order, 3 in order and deferring its statuses).
 //
 // nodeByNode forces the runner's node-by-node filter loop (the one used
 // with nominated pods) as the reference.
@@ -202,7 +228,11 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 			batchers = append(batchers, b)
 			pl = b
 			if m := reject(i); m > 0 && i < c.filters {
-				pl, b.rejects = &rejectFake{batchFake: b, disorder: m == 2}, true
+				rf := &rejectFake{batchFake: b, disorder: m == 2}
+				pl, b.rejects = rf, true
+				if m == 3 {
+					pl = &deferFake{rf}
+				}
 			}
 		}
 		pl := pl
@@ -225,7 +255,8 @@ func (c batchCase) run(t *rapid.T, parallelism int, nodeByNode bool, batch func(
 }
 
 // TestPropBatchEqualsNodeByNode: with any mix of plugins offering
-// BatchFilterPlugin, RejectingFilterPlugin (in order or not) and
+// BatchFilterPlugin, RejectingFilterPlugin (in order or not, deferring
+// its statuses or not) and
 // BatchScorePlugin, at any parallelism, the cycle's
 // error, verdicts, raw and normalized scores, evaluated count and choice
 // are those of the node-by-node runner (sequential, no batch interface,
@@ -237,11 +268,15 @@ func TestPropBatchEqualsNodeByNode(t *testing.T) {
 		workers := rapid.IntRange(1, 4).Draw(t, "workers")
 		rejectMask := rapid.Uint64().Draw(t, "rejectMask")
 		disorderMask := rapid.Uint64().Draw(t, "disorderMask")
+		deferMask := rapid.Uint64().Draw(t, "deferMask")
 		none := func(int) int { return 0 }
 		want, _, wantErr := c.run(t, 1, true, func(int) bool { return false }, none)
 		got, batchers, gotErr := c.run(t, workers, false, func(i int) bool { return mask&(1<<i) != 0 }, func(i int) int {
-			if rejectMask&(1<<i) == 0 {
+			switch {
+			case rejectMask&(1<<i) == 0:
 				return 0
+			case deferMask&(1<<i) != 0:
+				return 3
 			}
 			return 1 + int(disorderMask>>i&1)
 		})

@@ -128,6 +128,25 @@ func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16) {
 	}
 }
 
+// addDeferred is add for a DeferringRejectingFilterPlugin's list, whose
+// rejections may have a nil status (set by deferredStatuses when the
+// cycle keeps them).
+func (r *filterRecorder) addDeferred(rl []framework.NodeRejection, pi int16) {
+	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
+	for _, x := range rl {
+		st, p := x.Status, int(x.Node)
+		if st != nil && !x.Rejects() {
+			st = r.failure(st, pi)
+		}
+		statuses[p], plugins[p] = st, pi
+		if r.shared {
+			atomic.OrUint64(&bits[p>>6], 1<<(p&63))
+		} else {
+			bits[p>>6] |= 1 << (p & 63)
+		}
+	}
+}
+
 // filterChunk runs one Filter plugin, pl, on nodes (of snapshot indices
 // idx, or nil) in its fastest form — r when it reports rejections (checked
 // unless trusted), else b when it filters in batches, else node by node —
