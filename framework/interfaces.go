@@ -532,22 +532,23 @@ type AddingBatchScorePlugin interface {
 	ScoreBatchAdd(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64, w int64, totals []int64) bool
 }
 
-// PairAddingBatchScorePlugin is an optional extension of
-// AddingBatchScorePlugin for a plugin that can add another adder's scores
-// together with its own, in one pass over the nodes, when both run in the
+// FusingBatchScorePlugin is an optional extension of
+// AddingBatchScorePlugin for a plugin that can add other adders' scores
+// together with its own, in one pass over the nodes, when they run in the
 // same totals-only cycle.
 //
-// AddsWith reports whether ScoreBatchAddWith handles other, from the two
-// plugins' configurations alone; the runner asks once per cycle.
-// ScoreBatchAddWith adds w·s_i + wOther·o_i to totals[i], s and o being
-// the plugin's and other's ScoreBatch scores, and reports true; it must
-// report false whenever either plugin's ScoreBatchAdd must, and may
-// whenever either may. The runner then treats both as adders that
-// declined.
-type PairAddingBatchScorePlugin interface {
+// AddsWith reports whether ScoreBatchAddWith takes other among its
+// others, from the plugins' configurations alone; the runner asks once
+// per cycle, about every other adder, and hands each it accepts to this
+// plugin alone. ScoreBatchAddWith adds w·s_i + Σ_j ws[j]·o_ji to
+// totals[i], s and o_j being the plugin's and others[j]'s ScoreBatch
+// scores, and reports true; it must report false whenever any of their
+// ScoreBatchAdd must, and may whenever any may. The runner then treats
+// all of them as adders that declined.
+type FusingBatchScorePlugin interface {
 	AddingBatchScorePlugin
 	AddsWith(other AddingBatchScorePlugin) bool
-	ScoreBatchAddWith(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64, w int64, other AddingBatchScorePlugin, wOther int64, totals []int64) bool
+	ScoreBatchAddWith(ctx context.Context, state *CycleState, pod *PodInfo, nodes []*NodeInfo, idx []int32, out []int64, w int64, others []AddingBatchScorePlugin, ws []int64, totals []int64) bool
 }
 
 // AddScores adds w·scores[i] to totals[i] for every i (len(totals) ≥

@@ -295,15 +295,23 @@ func (pl *NodeResourcesFit) ScoreBatchAdd(ctx context.Context, state *framework.
 	return framework.AddScores(out[:len(nodes)], w, totals)
 }
 
-var _ framework.PairAddingBatchScorePlugin = (*NodeResourcesFit)(nil)
+var _ framework.FusingBatchScorePlugin = (*NodeResourcesFit)(nil)
 
 // AddsWith reports whether ScoreBatchAddWith adds other's scores in its
-// own pass (framework.PairAddingBatchScorePlugin): in kube's default
-// configuration, with BalancedAllocation in its default Delta mode over
-// cpu and memory.
+// own pass (framework.FusingBatchScorePlugin): in kube's default
+// configuration, BalancedAllocation's in its default Delta mode over cpu
+// and memory, and ImageLocality's.
 func (pl *NodeResourcesFit) AddsWith(other framework.AddingBatchScorePlugin) bool {
-	ba, ok := other.(*NodeResourcesBalancedAllocation)
-	return ok && pl.leastDefault() && ba.cpuMem && ba.mode == config.BalancedAllocationDelta
+	if !pl.leastDefault() {
+		return false
+	}
+	switch o := other.(type) {
+	case *NodeResourcesBalancedAllocation:
+		return o.cpuMem && o.mode == config.BalancedAllocationDelta
+	case *ImageLocality:
+		return true
+	}
+	return false
 }
 
 // leastDefault reports whether the plugin scores as kube's default
@@ -313,15 +321,48 @@ func (pl *NodeResourcesFit) leastDefault() bool {
 		pl.resources[0].kind == nrfCPU && pl.resources[1].kind == nrfMemory && pl.resources[0].weight == 1 && pl.resources[1].weight == 1
 }
 
-// ScoreBatchAddWith adds w times the plugin's scores and wOther times
-// other's, a BalancedAllocation AddsWith accepts, to totals in one pass
-// over the dense rows (framework.PairAddingBatchScorePlugin).
-func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, other framework.AddingBatchScorePlugin, wOther int64, totals []int64) bool {
-	ba, ok := other.(*NodeResourcesBalancedAllocation)
+// ScoreBatchAddWith adds w times the plugin's scores and ws[j] times those
+// of others[j], a BalancedAllocation and an ImageLocality AddsWith
+// accepts, to totals (framework.FusingBatchScorePlugin): with
+// BalancedAllocation, in one pass over the dense rows, which also adds
+// ImageLocality's scores when they are dense this cycle and every weight
+// is 1; each other plugin adds its own otherwise.
+func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []framework.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
+	var ba *NodeResourcesBalancedAllocation
+	var il *ImageLocality
+	var wBA, wIL int64
+	var alone []int // others that add their own scores
+	for j, o := range others {
+		switch o := o.(type) {
+		case *NodeResourcesBalancedAllocation:
+			if ba == nil && pl.AddsWith(o) {
+				ba, wBA = o, ws[j]
+				continue
+			}
+		case *ImageLocality:
+			if il == nil {
+				il, wIL = o, ws[j]
+				continue
+			}
+		}
+		alone = append(alone, j)
+	}
+	addAlone := func() bool {
+		for _, j := range alone {
+			if !others[j].ScoreBatchAdd(ctx, state, pod, nodes, idx, out, ws[j], totals) {
+				return false
+			}
+		}
+		return true
+	}
 	snap := state.Snapshot()
-	if !ok || idx == nil || snap == nil || !pl.AddsWith(other) {
-		return pl.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, w, totals) &&
-			other.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wOther, totals)
+	if ba == nil || idx == nil || snap == nil || !pl.leastDefault() {
+		if !pl.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, w, totals) ||
+			ba != nil && !ba.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wBA, totals) ||
+			il != nil && !il.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wIL, totals) {
+			return false
+		}
+		return addAlone()
 	}
 	podReq, st := pl.readPodRequests(state, pod)
 	if st != nil {
@@ -333,19 +374,50 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 	}
 	res := snap.Resources()
 	if zero { // BalancedAllocation's scores are all 0
-		return nrfLeastAdd(totals[:len(idx)], out[:len(idx)], res, idx, podReq[0], podReq[1], w)
+		if !nrfLeastAdd(totals[:len(idx)], out[:len(idx)], res, idx, podReq[0], podReq[1], w) ||
+			il != nil && !il.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wIL, totals) {
+			return false
+		}
+		return addAlone()
 	}
 	r0, r1 := baReq[0], baReq[1]
 	if ba.resources[0].kind != nrfCPU {
 		r0, r1 = r1, r0 // as BalancedAllocation's ScoreBatch: cpu, then memory
 	}
-	totals = totals[:len(idx)]
 	req := leastBalancedRequests{cpu: podReq[0], mem: podReq[1], baCPU: r0, baMem: r1}
+	// ImageLocality's dense scores join the pass with every weight 1.
+	var delta []int64
+	if il != nil && w == 1 && wBA == 1 && wIL == 1 {
+		s, st := il.readState(state, pod, true)
+		if st != nil {
+			return false
+		}
+		if s.somewhere && s.dense != nil {
+			delta, req.images = s.dense.delta, ilPriority(0, s.count)
+		}
+	}
+	if !leastBalancedAdd(totals[:len(idx)], res, idx, &req, w, wBA, delta) ||
+		il != nil && delta == nil && !il.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wIL, totals) {
+		return false
+	}
+	return addAlone()
+}
+
+// leastBalancedAdd adds LeastAllocated's and BalancedAllocation's scores
+// of the nodes idx, weighed w and wBA, to totals, and, with delta, the
+// ImageLocality score req.images + delta[k] of each node k (every weight
+// 1 then); it reports false when a score is out of range, as the two
+// plugins' ScoreBatchAdd would. A pass scores the nodes leastCovered
+// holds; the others are found and scored afterwards.
+func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, w, wBA int64, delta []int64) bool {
 	var bad uint64
-	if w == 1 && wOther == 1 {
-		bad = leastBalancedAddPass1(totals, res, idx, &req)
-	} else {
-		bad = leastBalancedAddPass(totals, res, idx, &req, w, wOther)
+	switch {
+	case delta != nil:
+		bad = leastBalancedImagesAddPass1(totals, res, idx, req, delta)
+	case w == 1 && wBA == 1:
+		bad = leastBalancedAddPass1(totals, res, idx, req)
+	default:
+		bad = leastBalancedAddPass(totals, res, idx, req, w, wBA)
 	}
 	if bad < 128 {
 		return true
@@ -357,17 +429,20 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 		r := &res[x]
 		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
 		if leastCovered(aC, aM, r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem) {
-			if !baDeltaAdd(one[:], res, idx[i:i+1], r0, r1, 1) {
+			if !baDeltaAdd(one[:], res, idx[i:i+1], req.baCPU, req.baMem, 1) {
 				return false
 			}
 			continue
 		}
 		nrfCPUMemScores(one[:], res, idx[i:i+1], nil, req.cpu, req.mem, 1, 1, false)
 		if one[0] < framework.MinNodeScore || one[0] > framework.MaxNodeScore ||
-			!baDeltaAdd(totals[i:i+1], res, idx[i:i+1], r0, r1, wOther) {
+			!baDeltaAdd(totals[i:i+1], res, idx[i:i+1], req.baCPU, req.baMem, wBA) {
 			return false
 		}
 		totals[i] += w * one[0]
+		if delta != nil {
+			totals[i] += req.images + delta[x]
+		}
 	}
 	return true
 }
@@ -377,9 +452,11 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 // node to totals, where leastCovered holds, and returns check bits: ≥ 128
 // when some node was left alone or a BalancedAllocation score is out of
 // range (baDeltaAdd's check). Both scores are the two plugins' own,
-// operation for operation: a covered node has no zero allocatable, and
-// shares each allocatable's conversion to float64. The requests come
-// through a pointer, which leaves the loop's values their registers.
+// operation for operation: a covered node has no zero allocatable, so
+// BalanceOfTwo would leave neither resource out (baBalance), and a
+// request above its allocatable scores 0, as a free amount of 0 does. The
+// requests come through a pointer, which leaves the loop's values their
+// registers.
 func leastBalancedAddPass1(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests) (bad uint64) {
 	totals = totals[:len(idx)]
 	for i, x := range idx {
@@ -390,34 +467,35 @@ func leastBalancedAddPass1(totals []int64, res []framework.NodeResources, idx []
 			bad |= 1 << 8
 			continue
 		}
-		// A request above the allocatable scores 0, as a free amount of 0 does.
-		fC, fM := max(aC-uC, 0), max(aM-uM, 0)
 		faC, faM := float64(aC), float64(aM)
-		f0, f1 := float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM
-		if f0 > 1 {
-			f0 = 1
-		}
-		if f1 > 1 {
-			f1 = 1
-		}
-		num := framework.MaxNodeScore/2 + int64((1-math.Abs((f0-f1)/2))*float64(framework.MaxNodeScore)) - int64(r.CPUMemoryBalance)
+		num := framework.MaxNodeScore/2 - int64(r.CPUMemoryBalance) +
+			baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
 		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
-		totals[i] += (int64(float64(fC*framework.MaxNodeScore)/faC)+int64(float64(fM*framework.MaxNodeScore)/faM))>>1 + framework.MaxNodeScore/2 + num>>1
+		totals[i] += (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1
 	}
 	return bad
 }
 
-// leastBalancedRequests are the pod's requests NodeResourcesFit (cpu,
-// mem) and BalancedAllocation (baCPU, baMem) score with.
-type leastBalancedRequests struct{ cpu, mem, baCPU, baMem int64 }
-
-// leastCovered reports whether leastBalancedAddPass1 scores a node with
-// allocatable aC and aM and requests uC and uM (the pod's included, summed
-// as kube sums them): allocatables in [1, nrfLeastRowsMax] and requests
-// not negative. Then a request above its allocatable scores 0, and the
-// other free amounts lie in [0, allocatable] (leastFraction).
-func leastCovered(aC, aM, uC, uM int64) bool {
-	return (uint64(aC-1)|uint64(aM-1))>>nrfLeastRowsBits|(uint64(uC)|uint64(uM))>>63 == 0
+// leastBalancedImagesAddPass1 is leastBalancedAddPass1 adding also
+// ImageLocality's score req.images + delta[k] of each node k it scores.
+func leastBalancedImagesAddPass1(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64) (bad uint64) {
+	totals, delta = totals[:len(idx)], delta[:len(res)]
+	for i, x := range idx {
+		r := &res[x]
+		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
+		uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
+		if !leastCovered(aC, aM, uC, uM) {
+			bad |= 1 << 8
+			continue
+		}
+		faC, faM := float64(aC), float64(aM)
+		num := framework.MaxNodeScore/2 - int64(r.CPUMemoryBalance) +
+			baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
+		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
+		totals[i] += (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1 +
+			req.images + delta[x]
+	}
+	return bad
 }
 
 // leastBalancedAddPass is leastBalancedAddPass1 with weights w
@@ -432,13 +510,40 @@ func leastBalancedAddPass(totals []int64, res []framework.NodeResources, idx []i
 			bad |= 1 << 8
 			continue
 		}
-		// A request above the allocatable scores 0, as a free amount of 0 does.
-		fC, fM := max(aC-uC, 0), max(aM-uM, 0)
-		num := framework.MaxNodeScore/2 + framework.BalanceOfTwo(r.RequestedMilliCPU+req.baCPU, aC, r.RequestedMemory+req.baMem, aM) - int64(r.CPUMemoryBalance)
+		faC, faM := float64(aC), float64(aM)
+		num := framework.MaxNodeScore/2 - int64(r.CPUMemoryBalance) +
+			baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
 		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
-		totals[i] += w*((leastFraction(fC, aC)+leastFraction(fM, aM))>>1) + wBA*(framework.MaxNodeScore/2+num>>1)
+		totals[i] += w*((leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1) + wBA*(framework.MaxNodeScore/2+num>>1)
 	}
 	return bad
+}
+
+// baBalance is BalanceOfTwo's score of the fractions f0 and f1 of two
+// resources neither of which it leaves out.
+func baBalance(f0, f1 float64) int64 {
+	if f0 > 1 {
+		f0 = 1
+	}
+	if f1 > 1 {
+		f1 = 1
+	}
+	return int64((1 - math.Abs((f0-f1)/2)) * float64(framework.MaxNodeScore))
+}
+
+// leastBalancedRequests are the pod's requests NodeResourcesFit (cpu,
+// mem) and BalancedAllocation (baCPU, baMem) score with, and
+// ImageLocality's score of a node holding none of the pod's images
+// (images).
+type leastBalancedRequests struct{ cpu, mem, baCPU, baMem, images int64 }
+
+// leastCovered reports whether leastBalancedAddPass1 scores a node with
+// allocatable aC and aM and requests uC and uM (the pod's included, summed
+// as kube sums them): allocatables in [1, nrfLeastRowsMax] and requests
+// not negative. Then a request above its allocatable scores 0, and the
+// other free amounts lie in [0, allocatable] (leastFraction).
+func leastCovered(aC, aM, uC, uM int64) bool {
+	return (uint64(aC-1)|uint64(aM-1))>>nrfLeastRowsBits|(uint64(uC)|uint64(uM))>>63 == 0
 }
 
 // nrfLeastAdd adds w times nrfLeastRows' scores to totals and reports
@@ -513,7 +618,12 @@ const nrfLeastRowsBits = 46
 // operands and the quotient fit an int64, whose conversions are single
 // instructions (the unsigned ones branch).
 func leastFraction(free, alloc int64) int64 {
-	return int64(float64(free*framework.MaxNodeScore) / float64(alloc))
+	return leastFractionOf(free, float64(alloc))
+}
+
+// leastFractionOf is leastFraction with the allocatable converted.
+func leastFractionOf(free int64, alloc float64) int64 {
+	return int64(float64(free*framework.MaxNodeScore) / alloc)
 }
 
 // nrfLeastRows is ScoreBatch in kube's default configuration (LeastAllocated

@@ -108,16 +108,17 @@ func TestLeastAllocatedAddRefusesScoresOutOfRange(t *testing.T) {
 	}
 }
 
-// TestPropLeastBalancedAddWithEqualsBoth: NodeResourcesFit's
-// ScoreBatchAddWith, adding BalancedAllocation's scores in its own pass,
-// reports true exactly when both plugins' own ScoreBatchAdd do, never
-// when a ScoreBatch score lies outside [MinNodeScore, MaxNodeScore], and
-// then adds w·fit + wBA·balanced to every total. The nodes draw allocatables of zero, small, ordinary and
-// past the float pass's bounds (up to int64's range, where scores
-// overflow as kube's do), requests below, at and above them, requests
-// whose sum overflows, and pods without requests (kube's non-zero
-// defaults).
-func TestPropLeastBalancedAddWithEqualsBoth(t *testing.T) {
+// TestPropFusedAddEqualsEach: NodeResourcesFit's ScoreBatchAddWith,
+// adding BalancedAllocation's and ImageLocality's scores (either, both or
+// neither, in either order) in its own pass, reports true exactly when
+// each plugin's own ScoreBatchAdd does, never when a ScoreBatch score
+// lies outside [MinNodeScore, MaxNodeScore], and then adds every weighted
+// score to every total. The nodes draw allocatables of zero, small,
+// ordinary and past the float pass's bounds (up to int64's range, where
+// scores overflow as kube's do), requests below, at and above them,
+// requests whose sum overflows, pods without requests (kube's non-zero
+// defaults), and images the pod runs, held by some nodes or none.
+func TestPropFusedAddEqualsEach(t *testing.T) {
 	fitPl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -126,9 +127,16 @@ func TestPropLeastBalancedAddWithEqualsBoth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fit, ba := fitPl.(*NodeResourcesFit), baPl.(*NodeResourcesBalancedAllocation)
-	if !fit.AddsWith(ba) {
-		t.Fatal("NodeResourcesFit does not add BalancedAllocation's scores in kube's default configuration")
+	ilPl, err := NewImageLocality(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := fitPl.(*NodeResourcesFit)
+	plugins := []fw.AddingBatchScorePlugin{fitPl.(fw.AddingBatchScorePlugin), baPl.(fw.AddingBatchScorePlugin), ilPl.(fw.AddingBatchScorePlugin)}
+	for _, o := range plugins[1:] {
+		if !fit.AddsWith(o) {
+			t.Fatalf("NodeResourcesFit does not add %s's scores in kube's default configuration", o.Name())
+		}
 	}
 	amount := func(t *rapid.T, label string, unit int64) int64 {
 		switch rapid.IntRange(0, 4).Draw(t, label+" kind") {
@@ -146,7 +154,7 @@ func TestPropLeastBalancedAddWithEqualsBoth(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	var addedCases, declined int
+	var addedCases, declined, fused3 int
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 6).Draw(t, "nodes")
 		var nodes []*api.Node
@@ -168,10 +176,17 @@ func TestPropLeastBalancedAddWithEqualsBoth(t *testing.T) {
 		if overflow != "" {
 			pods = append(pods, st.MakePod().Name("hog").Namespace("default").Node("n0").Req(map[string]string{overflow: huge[overflow]}).Obj())
 		}
+		images := []string{"app:1", "sidecar:1"}
 		for i := range n {
 			name := fmt.Sprintf("n%d", i)
-			nodes = append(nodes, st.MakeNode().Name(name).Capacity(map[string]string{
-				"cpu": fmt.Sprintf("%dm", amount(t, "allocCPU", 4000)), "memory": fmt.Sprint(amount(t, "allocMem", 8<<30)), "pods": "110"}).Obj())
+			nw := st.MakeNode().Name(name).Capacity(map[string]string{
+				"cpu": fmt.Sprintf("%dm", amount(t, "allocCPU", 4000)), "memory": fmt.Sprint(amount(t, "allocMem", 8<<30)), "pods": "110"})
+			for _, im := range images {
+				if rapid.IntRange(0, 2).Draw(t, "holds "+im) == 0 {
+					nw = nw.Image(rapid.Int64Range(1, 2000).Draw(t, "image MiB")<<20, im)
+				}
+			}
+			nodes = append(nodes, nw.Obj())
 			for j := range rapid.IntRange(0, 2).Draw(t, "pods on node") {
 				pods = append(pods, st.MakePod().Name(fmt.Sprintf("%s-p%d", name, j)).Namespace("default").Node(name).Req(req("existing")).Obj())
 			}
@@ -184,36 +199,59 @@ func TestPropLeastBalancedAddWithEqualsBoth(t *testing.T) {
 		if overflow != "" {
 			incoming[overflow] = huge[overflow]
 		}
-		pod := fw.MustPodInfo(st.MakePod().Name("p").Namespace("default").Req(incoming).Obj())
-		state := fw.NewCycleState()
-		state.SetSnapshot(snap)
-		all := snap.Nodes()
-		if s := fit.PreScore(ctx, state, pod, all); !s.IsSuccess() {
-			t.Fatal(s)
+		pw := st.MakePod().Name("p").Namespace("default")
+		for k := range rapid.IntRange(0, 2).Draw(t, "containers") {
+			c := map[string]string{}
+			if k == 0 {
+				c = incoming
+			}
+			pw = pw.Container(images[k], c)
 		}
-		if s := ba.PreScore(ctx, state, pod, all); !s.IsSuccess() && !s.IsSkip() {
-			t.Fatal(s)
+		if rapid.IntRange(0, 2).Draw(t, "requests without image") == 0 {
+			pw = pw.Req(incoming)
 		}
-		idx := make([]int32, n)
-		for i := range idx {
-			idx[i] = int32(i)
+		pod := fw.MustPodInfo(pw.Obj())
+		newState := func() *fw.CycleState {
+			state := fw.NewCycleState()
+			state.SetSnapshot(snap)
+			for _, pl := range plugins {
+				if ps, ok := pl.(fw.PreScorePlugin); ok {
+					if s := ps.PreScore(ctx, state, pod, snap.Nodes()); !s.IsSuccess() && !s.IsSkip() {
+						t.Fatal(s)
+					}
+				}
+			}
+			return state
 		}
-		fitScores, baScores := make([]int64, n), make([]int64, n)
-		if s := fit.ScoreBatch(ctx, state, pod, all, idx, fitScores); !s.IsSuccess() {
-			t.Fatal(s)
+		state := newState()
+		// The nodes in a drawn order: idx[i] is nodes[i]'s snapshot index.
+		idx := rapid.Permutation(func() []int32 {
+			ix := make([]int32, n)
+			for i := range ix {
+				ix[i] = int32(i)
+			}
+			return ix
+		}()).Draw(t, "order")
+		all := make([]*fw.NodeInfo, n)
+		for i, k := range idx {
+			all[i] = snap.Nodes()[k]
 		}
-		if s := ba.ScoreBatch(ctx, state, pod, all, idx, baScores); !s.IsSuccess() {
-			t.Fatal(s)
+		others := rapid.SliceOfDistinct(rapid.IntRange(1, 2), func(j int) int { return j }).Draw(t, "others")
+		members := append([]int{0}, others...)
+		ws := make([]int64, len(members))
+		for j := range ws {
+			ws[j] = rapid.SampledFrom([]int64{1, 1, 1, 2, 7}).Draw(t, "weight")
 		}
+		scores := make([][]int64, len(members))
 		inRange := true
-		for i := range n {
-			for _, v := range []int64{fitScores[i], baScores[i]} {
+		for j, m := range members {
+			scores[j] = make([]int64, n)
+			if s := plugins[m].ScoreBatch(ctx, state, pod, all, idx, scores[j]); !s.IsSuccess() {
+				t.Fatal(s)
+			}
+			for _, v := range scores[j] {
 				inRange = inRange && v >= fw.MinNodeScore && v <= fw.MaxNodeScore
 			}
-		}
-		w, wBA := int64(1), int64(1)
-		if rapid.Bool().Draw(t, "weighted") {
-			w, wBA = rapid.Int64Range(1, 10).Draw(t, "w"), rapid.Int64Range(1, 10).Draw(t, "wBA")
 		}
 		totals := make([]int64, n)
 		for i := range totals {
@@ -221,29 +259,42 @@ func TestPropLeastBalancedAddWithEqualsBoth(t *testing.T) {
 		}
 		out := make([]int64, n)
 		scratch := make([]int64, n)
-		apart := fit.ScoreBatchAdd(ctx, state, pod, all, idx, out, w, scratch) &&
-			ba.ScoreBatchAdd(ctx, state, pod, all, idx, out, wBA, scratch)
+		apart := true
+		for j, m := range members {
+			apart = apart && plugins[m].ScoreBatchAdd(ctx, newState(), pod, all, idx, out, ws[j], scratch)
+		}
+		var otherPls []fw.AddingBatchScorePlugin
+		for _, m := range others {
+			otherPls = append(otherPls, plugins[m])
+		}
 		got := slices.Clone(totals)
-		added := fit.ScoreBatchAddWith(ctx, state, pod, all, idx, out, w, ba, wBA, got)
+		added := fit.ScoreBatchAddWith(ctx, newState(), pod, all, idx, out, ws[0], otherPls, ws[1:], got)
 		if added && !inRange {
-			t.Fatalf("ScoreBatchAddWith adds; fit scores %v, balanced %v", fitScores, baScores)
+			t.Fatalf("ScoreBatchAddWith adds; scores %v", scores)
 		}
 		if added != apart {
-			t.Fatalf("ScoreBatchAddWith reports %v, the two ScoreBatchAdds %v; fit scores %v, balanced %v", added, apart, fitScores, baScores)
+			t.Fatalf("ScoreBatchAddWith reports %v, each plugin's ScoreBatchAdd %v; scores %v", added, apart, scores)
 		}
 		if !added {
 			declined++
 			return
 		}
 		addedCases++
+		if len(others) == 2 {
+			fused3++
+		}
 		for i := range n {
-			if want := totals[i] + w*fitScores[i] + wBA*baScores[i]; got[i] != want {
-				t.Fatalf("node %s: total %d, want %d + %d·%d + %d·%d", all[i].Name(), got[i], totals[i], w, fitScores[i], wBA, baScores[i])
+			want := totals[i]
+			for j := range members {
+				want += ws[j] * scores[j][i]
+			}
+			if got[i] != want {
+				t.Fatalf("node %s: total %d, want %d (weights %v, scores %v)", all[i].Name(), got[i], want, ws, scores)
 			}
 		}
 	})
-	t.Logf("added %d, declined %d", addedCases, declined)
-	if addedCases == 0 || declined == 0 {
-		t.Fatalf("added %d cases, declined %d: the property compared too little", addedCases, declined)
+	t.Logf("added %d (%d with both others), declined %d", addedCases, fused3, declined)
+	if addedCases == 0 || declined == 0 || fused3 == 0 {
+		t.Fatalf("added %d cases (%d with both others), declined %d: the property compared too little", addedCases, fused3, declined)
 	}
 }

@@ -172,8 +172,9 @@ func (c incCase) place(t *rapid.T, pi *framework.PodInfo, node string) *framewor
 }
 
 // drawIncCaseWith is drawIncCase, with more plugins added by more (with
-// the add of drawScoreFakes) when it is not nil.
-func drawIncCaseWith(t *rapid.T, more func(t *rapid.T, add func(name string, p framework.Plugin, filter, score bool))) incCase {
+// the add of drawScoreFakes, and setWeight to change a score plugin's
+// weight from add's 2) when it is not nil.
+func drawIncCaseWith(t *rapid.T, more func(t *rapid.T, add func(name string, p framework.Plugin, filter, score bool), setWeight func(name string, w int64))) incCase {
 	n := rapid.SampledFrom([]int{1, 2, 5, 12, 40, 63, 64, 65, 130, 260}).Draw(t, "nodes")
 	zones := rapid.IntRange(1, 4).Draw(t, "zones")
 	broken := rapid.IntRange(0, 3).Draw(t, "broken") == 0 // some nodes fail the Broken filter
@@ -295,7 +296,7 @@ func drawIncCaseWith(t *rapid.T, more func(t *rapid.T, add func(name string, p f
 	}
 	drawScoreFakes(t, add)
 	if more != nil {
-		more(t, add)
+		more(t, add, func(name string, w int64) { prof.Weights[name] = w })
 	}
 	par := rapid.SampledFrom([]int{1, 1, 3}).Draw(t, "parallelism") // 3: the chunked Score step
 	explain = append(explain, fmt.Sprintf("parallelism %d", par))

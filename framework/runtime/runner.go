@@ -818,8 +818,9 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 			// they score (weighTables adds the other rows).
 			r.adders, r.totals = bs.adders, res.Totals[:nf]
 			clear(r.totals)
-			bs.partner = grow(bs.partner, np)
-			r.partner = pairAdders(bs.adders, bs.partner)
+			bs.fused = grow(bs.fused, np)
+			bs.fusedWith, bs.fusedWeights = grow(bs.fusedWith, np), grow(bs.fusedWeights, np)
+			r.fused, r.fusedWith, r.fusedWeights = fuseAdders(bs.adders, active, bs.fused, bs.fusedWith, bs.fusedWeights)
 		}
 		r.startBounds(f.chunkSize(nf, nf))
 	}
@@ -1072,7 +1073,10 @@ type batchScratch struct {
 	batches []framework.BatchScorePlugin
 	bounded []framework.BoundedBatchScorePlugin
 	adders  []framework.AddingBatchScorePlugin
-	partner []int
+	// fused, fusedWith and fusedWeights back scoreRun's.
+	fused        []fusedAdder
+	fusedWith    []framework.AddingBatchScorePlugin
+	fusedWeights []int64
 	// deferring are the active filters that leave their rejections'
 	// statuses for later in a lean cycle (nil entries do not).
 	deferring []framework.DeferringRejectingFilterPlugin
@@ -1107,10 +1111,13 @@ type scoreRun struct {
 	adders     []framework.AddingBatchScorePlugin
 	totals     []int64
 	addRefused atomic.Bool
-	// partner[p], for an adder p, is q+1 when p adds adder q's scores
-	// with its own (framework.PairAddingBatchScorePlugin), −1 when
-	// another adder adds p's, 0 otherwise.
-	partner []int
+	// fused[p] tells, for an adder p, which other adders add their
+	// scores in its pass, fusedWith[from:from+with] with weights
+	// fusedWeights[from:from+with] (framework.FusingBatchScorePlugin),
+	// or that another adder adds p's (with < 0).
+	fused        []fusedAdder
+	fusedWith    []framework.AddingBatchScorePlugin
+	fusedWeights []int64
 
 	// bounds, when collected (startBounds), holds the least and greatest
 	// score of each chunk of each plugin that reports them
@@ -1133,7 +1140,7 @@ const boundsUnknown = math.MinInt64
 func (r *scoreRun) release() {
 	r.ctx, r.state, r.pod, r.nodes, r.idx, r.vals = nil, nil, nil, nil, nil, nil
 	r.active, r.calls, r.batches, r.bounded = nil, nil, nil, nil
-	r.adders, r.totals, r.partner = nil, nil, nil
+	r.adders, r.totals, r.fused, r.fusedWith, r.fusedWeights = nil, nil, nil, nil, nil
 	r.addRefused.Store(false)
 	r.firstErr.err = nil
 	r.collected = false
@@ -1198,25 +1205,31 @@ func (r *scoreRun) scoreEach(p, lo, hi int) bool {
 	return false
 }
 
-// pairAdders sets partner (len(adders)) as scoreRun.partner describes:
-// each adder that adds another's scores with its own is paired with the
-// first unpaired adder it accepts (PairAddingBatchScorePlugin.AddsWith),
-// in plugin order. It returns partner.
-func pairAdders(adders []framework.AddingBatchScorePlugin, partner []int) []int {
-	clear(partner)
+// fusedAdder is scoreRun.fused's entry for one adder.
+type fusedAdder struct{ from, with int }
+
+// fuseAdders sets fused (len(adders)), with and weights as scoreRun's
+// fields describe, and returns them: in plugin order, each adder that
+// adds other adders' scores in its pass (FusingBatchScorePlugin) takes
+// every adder not yet taken that it accepts (AddsWith).
+func fuseAdders(adders []framework.AddingBatchScorePlugin, active []scorePlugin, fused []fusedAdder, with []framework.AddingBatchScorePlugin, weights []int64) ([]fusedAdder, []framework.AddingBatchScorePlugin, []int64) {
+	clear(fused)
+	with, weights = with[:0], weights[:0]
 	for p, a := range adders {
-		pa, ok := a.(framework.PairAddingBatchScorePlugin)
-		if !ok || partner[p] != 0 {
+		fa, ok := a.(framework.FusingBatchScorePlugin)
+		if !ok || fused[p].with != 0 {
 			continue
 		}
+		from := len(with)
 		for q, b := range adders {
-			if q != p && b != nil && partner[q] == 0 && pa.AddsWith(b) {
-				partner[p], partner[q] = q+1, -1
-				break
+			if q != p && b != nil && fused[q].with == 0 && fa.AddsWith(b) {
+				fused[q].with = -1
+				with, weights = append(with, b), append(weights, active[q].weight)
 			}
 		}
+		fused[p] = fusedAdder{from: from, with: len(with) - from}
 	}
-	return partner
+	return fused, with, weights
 }
 
 // scoreAdderRows writes the rows of the plugins that added their scores
@@ -1256,12 +1269,13 @@ func (r *scoreRun) chunk(lo, hi int) bool {
 			ix = r.idx[lo:hi:hi]
 		}
 		if a := r.adders; a != nil && a[p] != nil {
-			switch k := r.partner[p]; {
-			case k < 0:
-				continue // added with its partner, or scored by scoreAdderRows
-			case k > 0:
-				pa := a[p].(framework.PairAddingBatchScorePlugin)
-				if pa.ScoreBatchAddWith(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, a[k-1], r.active[k-1].weight, r.totals[lo:hi:hi]) {
+			switch g := r.fused[p]; {
+			case g.with < 0:
+				continue // added by the adder it is fused with, or scored by scoreAdderRows
+			case g.with > 0:
+				fa := a[p].(framework.FusingBatchScorePlugin)
+				others, ws := r.fusedWith[g.from:g.from+g.with], r.fusedWeights[g.from:g.from+g.with]
+				if fa.ScoreBatchAddWith(r.ctx, r.state, r.pod, r.nodes[lo:hi:hi], ix, out, r.active[p].weight, others, ws, r.totals[lo:hi:hi]) {
 					continue
 				}
 			default:

@@ -110,31 +110,39 @@ func (f *fakeAdder) ScoreBatchAdd(ctx context.Context, st *framework.CycleState,
 
 var _ framework.AddingBatchScorePlugin = (*fakeAdder)(nil)
 
-// fakePairAdder is a fakeAdder that adds the scores of a fakeAdder named
-// partner with its own (framework.PairAddingBatchScorePlugin), refusing
-// a batch either would refuse (having added to the first node), or whose
-// first node's hash is a multiple of pairRefuse (0: never).
-type fakePairAdder struct {
+// fakeFusingAdder is a fakeAdder that adds the scores of the fakeAdders
+// named in partners with its own (framework.FusingBatchScorePlugin),
+// refusing a batch any of them would refuse (having added to the first
+// node), or whose first node's hash is a multiple of fusedRefuse (0:
+// never).
+type fakeFusingAdder struct {
 	fakeAdder
-	partner    string
-	pairRefuse uint64
+	partners    []string
+	fusedRefuse uint64
 }
 
-func (f *fakePairAdder) AddsWith(other framework.AddingBatchScorePlugin) bool {
+func (f *fakeFusingAdder) AddsWith(other framework.AddingBatchScorePlugin) bool {
 	o, ok := other.(*fakeAdder)
-	return ok && o.name == f.partner
+	return ok && slices.Contains(f.partners, o.name)
 }
 
-func (f *fakePairAdder) ScoreBatchAddWith(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, other framework.AddingBatchScorePlugin, wOther int64, totals []int64) bool {
-	o := other.(*fakeAdder)
-	if len(nodes) > 0 && f.pairRefuse != 0 && f.hash(nodes[0])%f.pairRefuse == 0 {
+func (f *fakeFusingAdder) ScoreBatchAddWith(ctx context.Context, st *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []framework.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
+	if len(nodes) > 0 && f.fusedRefuse != 0 && f.hash(nodes[0])%f.fusedRefuse == 0 {
 		totals[0] += 1000
 		return false
 	}
-	return f.ScoreBatchAdd(ctx, st, pod, nodes, idx, out, w, totals) && o.ScoreBatchAdd(ctx, st, pod, nodes, idx, out, wOther, totals)
+	if !f.ScoreBatchAdd(ctx, st, pod, nodes, idx, out, w, totals) {
+		return false
+	}
+	for j, o := range others {
+		if !f.AddsWith(o) || !o.ScoreBatchAdd(ctx, st, pod, nodes, idx, out, ws[j], totals) {
+			return false
+		}
+	}
+	return true
 }
 
-var _ framework.PairAddingBatchScorePlugin = (*fakePairAdder)(nil)
+var _ framework.FusingBatchScorePlugin = (*fakeFusingAdder)(nil)
 
 // TestPropTotalsOnlyMatchesSchedule places replicas of a template one by
 // one, each cycle run by Schedule with and without TotalsOnly on the same
@@ -142,14 +150,14 @@ var _ framework.PairAddingBatchScorePlugin = (*fakePairAdder)(nil)
 // are narrow, constant, declined, too wide or out of range; bounds
 // reported, too narrow or found; rows of one score, in range or not;
 // normalizations that fail; scores out of range; plugins that add their
-// scores to the totals, alone or in pairs, refuse to or score out of
+// scores to the totals, alone or fused, refuse to or score out of
 // range; parallelism 1 or chunked): the errors, totals, ranking, choice
 // and random draws are the same, and the TotalsOnly Result keeps no
 // plugin's scores.
 func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 	looked := 0
 	rapid.Check(t, func(t *rapid.T) {
-		c := drawIncCaseWith(t, func(t *rapid.T, add func(string, framework.Plugin, bool, bool)) {
+		c := drawIncCaseWith(t, func(t *rapid.T, add func(string, framework.Plugin, bool, bool), setWeight func(string, int64)) {
 			if rapid.Bool().Draw(t, "constBounded") {
 				v := rapid.SampledFrom([]int64{0, 7, 100, 101}).Draw(t, "constValue")
 				add("ConstBounded", &fakeConstBounded{name: "ConstBounded", v: v}, false, true)
@@ -159,18 +167,26 @@ func TestPropTotalsOnlyMatchesSchedule(t *testing.T) {
 				refuse := rapid.SampledFrom([]uint64{0, 0, 2, 5}).Draw(t, "adderRefuse")
 				add("Adder", &fakeAdder{name: "Adder", bad: bad, refuse: refuse}, false, true)
 			}
-			if rapid.Bool().Draw(t, "pair") {
-				// A pair adder and its partner, in either order.
-				bad := rapid.SampledFrom([]uint64{0, 0, 11}).Draw(t, "pairBad")
-				refuse := rapid.SampledFrom([]uint64{0, 0, 3}).Draw(t, "pairRefuse")
-				pair := &fakePairAdder{fakeAdder: fakeAdder{name: "Pair", bad: bad}, partner: "Partner", pairRefuse: refuse}
-				partner := &fakeAdder{name: "Partner", bad: rapid.SampledFrom([]uint64{0, 0, 13}).Draw(t, "partnerBad")}
-				if rapid.Bool().Draw(t, "partnerFirst") {
-					add("Partner", partner, false, true)
-					add("Pair", pair, false, true)
-				} else {
-					add("Pair", pair, false, true)
-					add("Partner", partner, false, true)
+			if rapid.Bool().Draw(t, "fusing") {
+				// A fusing adder and one or two partners, in a drawn order;
+				// the partners' weights differ from its own.
+				bad := rapid.SampledFrom([]uint64{0, 0, 11}).Draw(t, "fusingBad")
+				refuse := rapid.SampledFrom([]uint64{0, 0, 3}).Draw(t, "fusedRefuse")
+				n := rapid.IntRange(1, 2).Draw(t, "partners")
+				fus := &fakeFusingAdder{fakeAdder: fakeAdder{name: "Fusing", bad: bad}, partners: []string{"PartnerA", "PartnerB"}[:n], fusedRefuse: refuse}
+				type entry struct {
+					name string
+					pl   framework.Plugin
+					w    int64
+				}
+				entries := []entry{{"Fusing", fus, 2}}
+				for k, name := range fus.partners {
+					b := rapid.SampledFrom([]uint64{0, 0, 13}).Draw(t, "partnerBad")
+					entries = append(entries, entry{name, &fakeAdder{name: name, bad: b}, int64(3 + k)})
+				}
+				for _, k := range rapid.Permutation([]int{0, 1, 2}[:len(entries)]).Draw(t, "fusedOrder") {
+					add(entries[k].name, entries[k].pl, false, true)
+					setWeight(entries[k].name, entries[k].w)
 				}
 			}
 			if rapid.Bool().Draw(t, "lyingZoneScore") {
