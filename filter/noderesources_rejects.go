@@ -129,7 +129,7 @@ func nrfShortNodes(out []framework.NodeRejection, free []framework.NodeFree, idx
 	for i, x := range idx {
 		f := &free[x]
 		out[n].Node = int32(i) // the Status, set by the caller, is not written here: no write barrier
-		n += b2i(f.Pods <= 0) | b2i(cpu > f.MilliCPU) | b2i(mem > f.Memory) | b2i(eph > f.EphemeralStorage)
+		n += int(b2u8(f.Pods <= 0) | b2u8(cpu > f.MilliCPU) | b2u8(mem > f.Memory) | b2u8(eph > f.EphemeralStorage))
 	}
 	return n
 }
@@ -146,14 +146,15 @@ func nrfShortNodes2(out []framework.NodeRejection, free []framework.NodeFree, id
 	for i, x := range idx {
 		f := &free[x]
 		out[n].Node = int32(i)
-		n += b2i(f.Pods <= 0) | b2i(cpu > f.MilliCPU) | b2i(mem > f.Memory)
+		n += int(b2u8(f.Pods <= 0) | b2u8(cpu > f.MilliCPU) | b2u8(mem > f.Memory))
 	}
 	return n
 }
 
-// b2i is 1 for true and 0 for false, which the compiler turns into a flag
-// set (SETcc) rather than a branch.
-func b2i(b bool) int {
+// b2u8 is 1 for true and 0 for false, which the compiler turns into a
+// flag set (SETcc) rather than a branch; the flags of several conditions
+// are or'ed as bytes before one widening.
+func b2u8(b bool) uint8 {
 	if b {
 		return 1
 	}
