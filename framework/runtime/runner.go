@@ -826,7 +826,7 @@ func (f *Framework) scoreFeasible(ctx context.Context, state *framework.CycleSta
 	}
 	f.runScoreChunks(r, nf)
 	// The plugins are not kept past the Score step.
-	defer func() { clear(bs.bounded); clear(bs.adders) }()
+	defer func() { clear(bs.bounded); clear(bs.adders); clear(bs.fusedWith) }()
 	if r.failed.Load() {
 		return r.firstErr.err
 	}
