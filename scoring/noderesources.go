@@ -606,6 +606,7 @@ func nrfLeastAddPass1(totals, rest []int64, res []framework.NodeResources, idx [
 // the quotient's floor (leastFraction).
 const nrfLeastRowsMax = 1 << nrfLeastRowsBits
 
+// nrfLeastRowsBits is the base-2 logarithm of nrfLeastRowsMax.
 const nrfLeastRowsBits = 46
 
 // leastFraction is ⌊free·MaxNodeScore / alloc⌋ for 0 ≤ free ≤ alloc and
