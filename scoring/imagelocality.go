@@ -61,6 +61,9 @@ type ilDense struct {
 	seen    []uint64 // bit k: k is in touched
 	touched []int32  // the nodes holding some image of the pod
 	pool    *sync.Pool
+	// cached marks scores the plugin's ilDenseCache holds: shared by the
+	// cycles of pods running the same images, never cleared.
+	cached bool
 }
 
 var _ framework.ReleasableStateData = (*ilPreScoreState)(nil)
@@ -84,6 +87,9 @@ func (s *ilPreScoreState) Release() {
 		return
 	}
 	s.dense = nil
+	if d.cached {
+		return
+	}
 	for _, k := range d.touched {
 		d.delta[k] = 0
 		d.seen[k>>6] = 0
@@ -150,6 +156,99 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
 	s.dense = d
 }
 
+// dense sets s.dense: the cache's scores of a recent pod that runs the
+// same images on the same image table, else filled afresh and cached.
+func (pl *ImageLocality) dense(s *ilPreScoreState, snap *framework.Snapshot) {
+	var buf [ilCacheMaxImages]int32
+	key, ok := s.denseKey(buf[:0])
+	if !ok || pl.cache == nil {
+		s.fillDense(snap, pl.bufs)
+		return
+	}
+	table := snap.ImageTable()
+	if d := pl.cache.find(table, key, s.count); d != nil {
+		s.dense = d
+		return
+	}
+	s.fillDense(snap, nil)
+	d := s.dense
+	d.cached, d.seen, d.touched = true, nil, nil // never released
+	pl.cache.add(table, key, s.count, d, snap.NumNodes())
+}
+
+// denseKey appends to key the numbers of the pod's images that some node
+// holds, sorted (fillDense's sums do not depend on their order), and
+// reports false when there are more than ilCacheMaxImages.
+func (s *ilPreScoreState) denseKey(key []int32) ([]int32, bool) {
+	for i := range s.images {
+		if s.images[i].mask == 0 {
+			continue
+		}
+		if len(key) == ilCacheMaxImages {
+			return nil, false
+		}
+		key = append(key, s.images[i].id)
+	}
+	slices.Sort(key)
+	return key, true
+}
+
+// ilCacheMaxImages bounds the images of a pod whose dense scores are
+// cached; ilCacheEntries and ilCacheBytes bound the entries.
+const (
+	ilCacheMaxImages = 8
+	ilCacheEntries   = 64
+	ilCacheBytes     = 4 << 20
+)
+
+// ilDenseCache holds the dense scores (ilDense) of the last image sets
+// scored on one image table. A snapshot replaces its table whenever its
+// nodes change (Snapshot.ImageTable), and the scores depend only on the
+// table, the images (their numbers) and the count of images that sets the
+// top threshold; a table other than the cache's empties it.
+type ilDenseCache struct {
+	mu      sync.Mutex
+	table   *framework.ImageTable
+	entries []ilCached // least recently added first
+}
+
+// ilCached is one cached image set's scores.
+type ilCached struct {
+	key   []int32
+	count int
+	dense *ilDense
+}
+
+// find returns the scores of key and count on table, or nil.
+func (c *ilDenseCache) find(table *framework.ImageTable, key []int32, count int) *ilDense {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.table != table {
+		return nil
+	}
+	for i := range c.entries {
+		if e := &c.entries[i]; e.count == count && slices.Equal(e.key, key) {
+			return e.dense
+		}
+	}
+	return nil
+}
+
+// add caches d as the scores of key and count on table (of n nodes),
+// dropping the oldest entries beyond ilCacheEntries or ilCacheBytes.
+func (c *ilDenseCache) add(table *framework.ImageTable, key []int32, count int, d *ilDense, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.table != table {
+		c.table, c.entries = table, nil
+	}
+	limit := max(1, min(ilCacheEntries, ilCacheBytes/(8*max(n, 1))))
+	if len(c.entries) >= limit {
+		c.entries = slices.Delete(c.entries, 0, len(c.entries)-limit+1)
+	}
+	c.entries = append(c.entries, ilCached{key: slices.Clone(key), count: count, dense: d})
+}
+
 // ImageLocality is kube-scheduler's ImageLocality score: it favours nodes
 // that already hold the pod's images. For each image of the pod's init
 // containers, containers and image volumes (names normalized with ":latest"
@@ -167,6 +266,8 @@ func (s *ilPreScoreState) fillDense(snap *framework.Snapshot, pool *sync.Pool) {
 type ImageLocality struct {
 	// bufs recycles the per-node score arrays of released states (ilDense).
 	bufs *sync.Pool
+	// cache holds the dense scores of recent image sets.
+	cache *ilDenseCache
 	// countVolumes counts image volumes in the threshold (v1.37).
 	countVolumes bool
 }
@@ -187,7 +288,7 @@ func NewImageLocality(args any, h framework.Handle) (framework.Plugin, error) {
 	if h != nil {
 		v = h.KubeVersion()
 	}
-	return &ImageLocality{bufs: &sync.Pool{}, countVolumes: v.AtLeast(framework.KubeV137)}, nil
+	return &ImageLocality{bufs: &sync.Pool{}, cache: &ilDenseCache{}, countVolumes: v.AtLeast(framework.KubeV137)}, nil
 }
 
 // Name returns "ImageLocality".
@@ -261,7 +362,7 @@ func (pl *ImageLocality) readState(state *framework.CycleState, pod *framework.P
 		return nil, framework.AsStatus(err)
 	}
 	if dense && s.somewhere && s.denseWorthIt(state) {
-		s.fillDense(state.Snapshot(), pl.bufs)
+		pl.dense(s, state.Snapshot())
 	}
 	// Concurrent first calls may each compute it; the values are equal.
 	state.Write(ilStateKey, s)

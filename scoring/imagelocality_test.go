@@ -220,11 +220,13 @@ func BenchmarkImageLocalityScore(b *testing.B) {
 // TestPropImageLocalityDenseScores: with the runner's snapshot indices,
 // ScoreBatch scores every node from the holders of the pod's images
 // (ilDense), and gives what Score gives node by node, cycle after cycle on
-// one plugin whose released score arrays are reused (snapshots of any
-// size, pods whose images repeat, are untagged or are on no node, with
-// image volumes), in both releases; ScoreBatchAdd adds those scores,
-// weighted; a clone of the state taken before Release scores the same
-// without them.
+// one plugin whose released score arrays are reused and whose cache
+// serves a pod running the images of an earlier one (snapshots of any
+// size, several pods on each, a node changing its images between them,
+// pods whose images repeat, are untagged or are on no node, with image
+// volumes), in both releases; ScoreBatchAdd adds those scores, weighted;
+// a clone of the state taken before Release scores the same without
+// them.
 func TestPropImageLocalityDenseScores(t *testing.T) {
 	catalogue := []string{"a:v1", "a", "b:latest", "c:v2", "d", "reg.io/e:v1"}
 	plugins := map[fw.KubeVersion]*ImageLocality{}
@@ -244,64 +246,84 @@ func TestPropImageLocalityDenseScores(t *testing.T) {
 				nodes[i] = w.Obj()
 			}
 			snap := fw.MustSnapshot(nodes, nil)
-			pw := st.MakePod().Name(fmt.Sprintf("p%d", round))
-			for range rapid.IntRange(1, 4).Draw(t, "containers") {
-				pw = pw.Container(rapid.SampledFrom(append(catalogue, "absent:v1")).Draw(t, "podImage"), nil)
-			}
-			for range rapid.IntRange(0, 2).Draw(t, "imageVolumes") {
-				pw = pw.ImageVolume(rapid.SampledFrom(append(catalogue, "absent:v1")).Draw(t, "volumeImage"))
-			}
-			pod := fw.MustPodInfo(pw.Obj())
-			all := snap.Nodes()
-			// Some of the nodes, in round-robin order from any start.
-			start := rapid.IntRange(0, n-1).Draw(t, "start")
-			var list []*fw.NodeInfo
-			for i := range n {
-				if ni := all[(start+i)%n]; rapid.IntRange(0, 3).Draw(t, "skip") > 0 {
-					list = append(list, ni)
+			// Pods in turn on the same snapshot: a pod may run the images of
+			// the one before (the plugin's cache of dense scores), and a
+			// node may change its images in between (a new image table).
+			var prev *fw.PodInfo
+			for pi := range rapid.IntRange(1, 6).Draw(t, "pods") {
+				if pi > 0 && rapid.Bool().Draw(t, "updateNode") {
+					k := rapid.IntRange(0, n-1).Draw(t, "updated")
+					w := st.MakeNode().Name(fmt.Sprintf("n%d", k))
+					for range rapid.IntRange(0, 4).Draw(t, "numImages") {
+						w = w.Image(int64(rapid.IntRange(0, 3000).Draw(t, "MiB"))*ilMiB, rapid.SampledFrom(catalogue).Draw(t, "image"))
+					}
+					if err := snap.UpdateNode(w.Obj()); err != nil {
+						t.Fatal(err)
+					}
 				}
-			}
-			state := fw.NewCycleState()
-			state.SetSnapshot(snap)
-			idx := st.SnapshotIndices(state, list)
-			got := make([]int64, len(list))
-			if s := pl.ScoreBatch(context.Background(), state, pod, list, idx, got); !s.IsSuccess() {
-				t.Fatalf("ScoreBatch: %v", s)
-			}
-			plain := fw.NewCycleState()
-			plain.SetSnapshot(snap)
-			want := make([]int64, len(list))
-			for i, ni := range list {
-				v, s := pl.Score(context.Background(), plain, pod, ni)
-				if !s.IsSuccess() {
-					t.Fatalf("Score: %v", s)
+				pw := st.MakePod().Name(fmt.Sprintf("p%d-%d", round, pi))
+				for range rapid.IntRange(1, 4).Draw(t, "containers") {
+					pw = pw.Container(rapid.SampledFrom(append(catalogue, "absent:v1")).Draw(t, "podImage"), nil)
 				}
-				want[i] = v
-			}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("round %d: ScoreBatch (-Score +ScoreBatch):\n%s", round, d)
-			}
-			// ScoreBatchAdd on the same state adds the weighted scores.
-			w := rapid.Int64Range(1, 5).Draw(t, "weight")
-			totals, wantTotals := make([]int64, len(list)), make([]int64, len(list))
-			for i := range totals {
-				totals[i] = int64(i) * 3
-				wantTotals[i] = totals[i] + w*want[i]
-			}
-			if !pl.ScoreBatchAdd(context.Background(), state, pod, list, idx, make([]int64, len(list)), w, totals) {
-				t.Fatalf("round %d: ScoreBatchAdd refused scores in range %v", round, want)
-			}
-			if d := cmp.Diff(wantTotals, totals); d != "" {
-				t.Fatalf("round %d: ScoreBatchAdd totals (-want +got):\n%s", round, d)
-			}
-			clone := state.Clone()
-			state.Release()
-			clear(got)
-			if s := pl.ScoreBatch(context.Background(), clone, pod, list, idx, got); !s.IsSuccess() {
-				t.Fatalf("ScoreBatch on the clone: %v", s)
-			}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("round %d: clone after Release (-Score +ScoreBatch):\n%s", round, d)
+				for range rapid.IntRange(0, 2).Draw(t, "imageVolumes") {
+					pw = pw.ImageVolume(rapid.SampledFrom(append(catalogue, "absent:v1")).Draw(t, "volumeImage"))
+				}
+				pod := fw.MustPodInfo(pw.Obj())
+				if prev != nil && rapid.Bool().Draw(t, "sameImages") {
+					pod = prev
+				}
+				all := snap.Nodes()
+				// Some of the nodes, in round-robin order from any start.
+				start := rapid.IntRange(0, n-1).Draw(t, "start")
+				var list []*fw.NodeInfo
+				for i := range n {
+					if ni := all[(start+i)%n]; rapid.IntRange(0, 3).Draw(t, "skip") > 0 {
+						list = append(list, ni)
+					}
+				}
+				state := fw.NewCycleState()
+				state.SetSnapshot(snap)
+				idx := st.SnapshotIndices(state, list)
+				got := make([]int64, len(list))
+				if s := pl.ScoreBatch(context.Background(), state, pod, list, idx, got); !s.IsSuccess() {
+					t.Fatalf("ScoreBatch: %v", s)
+				}
+				plain := fw.NewCycleState()
+				plain.SetSnapshot(snap)
+				want := make([]int64, len(list))
+				for i, ni := range list {
+					v, s := pl.Score(context.Background(), plain, pod, ni)
+					if !s.IsSuccess() {
+						t.Fatalf("Score: %v", s)
+					}
+					want[i] = v
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Fatalf("round %d: ScoreBatch (-Score +ScoreBatch):\n%s", round, d)
+				}
+				// ScoreBatchAdd on the same state adds the weighted scores.
+				w := rapid.Int64Range(1, 5).Draw(t, "weight")
+				totals, wantTotals := make([]int64, len(list)), make([]int64, len(list))
+				for i := range totals {
+					totals[i] = int64(i) * 3
+					wantTotals[i] = totals[i] + w*want[i]
+				}
+				if !pl.ScoreBatchAdd(context.Background(), state, pod, list, idx, make([]int64, len(list)), w, totals) {
+					t.Fatalf("round %d: ScoreBatchAdd refused scores in range %v", round, want)
+				}
+				if d := cmp.Diff(wantTotals, totals); d != "" {
+					t.Fatalf("round %d: ScoreBatchAdd totals (-want +got):\n%s", round, d)
+				}
+				clone := state.Clone()
+				state.Release()
+				clear(got)
+				if s := pl.ScoreBatch(context.Background(), clone, pod, list, idx, got); !s.IsSuccess() {
+					t.Fatalf("ScoreBatch on the clone: %v", s)
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Fatalf("round %d: clone after Release (-Score +ScoreBatch):\n%s", round, d)
+				}
+				prev = pod
 			}
 		}
 	})
