@@ -324,9 +324,10 @@ func (pl *NodeResourcesFit) leastDefault() bool {
 // ScoreBatchAddWith adds w times the plugin's scores and ws[j] times those
 // of others[j], a BalancedAllocation and an ImageLocality AddsWith
 // accepts, to totals (framework.FusingBatchScorePlugin): with
-// BalancedAllocation, in one pass over the dense rows, which also adds
-// ImageLocality's scores when they are dense this cycle and every weight
-// is 1; each other plugin adds its own otherwise.
+// BalancedAllocation at kube's default weights (1 and 1), in one pass
+// over the dense rows, which also adds ImageLocality's scores when they
+// are dense this cycle and its weight is 1; each plugin adds its own
+// otherwise.
 func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64, w int64, others []framework.AddingBatchScorePlugin, ws []int64, totals []int64) bool {
 	var ba *NodeResourcesBalancedAllocation
 	var il *ImageLocality
@@ -356,7 +357,7 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 		return true
 	}
 	snap := state.Snapshot()
-	if ba == nil || idx == nil || snap == nil || !pl.leastDefault() {
+	if ba == nil || idx == nil || snap == nil || !pl.leastDefault() || w != 1 || wBA != 1 {
 		if !pl.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, w, totals) ||
 			ba != nil && !ba.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wBA, totals) ||
 			il != nil && !il.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wIL, totals) {
@@ -385,9 +386,9 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 		r0, r1 = r1, r0 // as BalancedAllocation's ScoreBatch: cpu, then memory
 	}
 	req := leastBalancedRequests{cpu: podReq[0], mem: podReq[1], baCPU: r0, baMem: r1}
-	// ImageLocality's dense scores join the pass with every weight 1.
+	// ImageLocality's dense scores join the pass at weight 1.
 	var delta []int64
-	if il != nil && w == 1 && wBA == 1 && wIL == 1 {
+	if il != nil && wIL == 1 {
 		s, st := il.readState(state, pod, true)
 		if st != nil {
 			return false
@@ -396,7 +397,7 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 			delta, req.images = s.dense.delta, ilPriority(0, s.count)
 		}
 	}
-	if !leastBalancedAdd(totals[:len(idx)], res, idx, &req, w, wBA, delta) ||
+	if !leastBalancedAdd(totals[:len(idx)], res, idx, &req, delta) ||
 		il != nil && delta == nil && !il.ScoreBatchAdd(ctx, state, pod, nodes, idx, out, wIL, totals) {
 		return false
 	}
@@ -404,20 +405,17 @@ func (pl *NodeResourcesFit) ScoreBatchAddWith(ctx context.Context, state *framew
 }
 
 // leastBalancedAdd adds LeastAllocated's and BalancedAllocation's scores
-// of the nodes idx, weighed w and wBA, to totals, and, with delta, the
-// ImageLocality score req.images + delta[k] of each node k (every weight
-// 1 then); it reports false when a score is out of range, as the two
-// plugins' ScoreBatchAdd would. A pass scores the nodes leastCovered
-// holds; the others are found and scored afterwards.
-func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, w, wBA int64, delta []int64) bool {
+// of the nodes idx to totals, and, with delta, the ImageLocality score
+// req.images + delta[k] of each node k, all at weight 1; it reports false
+// when a score is out of range, as the two plugins' ScoreBatchAdd would.
+// A pass scores the nodes leastCovered holds; the others are found and
+// scored afterwards.
+func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, delta []int64) bool {
 	var bad uint64
-	switch {
-	case delta != nil:
+	if delta != nil {
 		bad = leastBalancedImagesAddPass1(totals, res, idx, req, delta)
-	case w == 1 && wBA == 1:
+	} else {
 		bad = leastBalancedAddPass1(totals, res, idx, req)
-	default:
-		bad = leastBalancedAddPass(totals, res, idx, req, w, wBA)
 	}
 	if bad < 128 {
 		return true
@@ -436,10 +434,10 @@ func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32
 		}
 		nrfCPUMemScores(one[:], res, idx[i:i+1], nil, req.cpu, req.mem, 1, 1, false)
 		if one[0] < framework.MinNodeScore || one[0] > framework.MaxNodeScore ||
-			!baDeltaAdd(totals[i:i+1], res, idx[i:i+1], req.baCPU, req.baMem, wBA) {
+			!baDeltaAdd(totals[i:i+1], res, idx[i:i+1], req.baCPU, req.baMem, 1) {
 			return false
 		}
-		totals[i] += w * one[0]
+		totals[i] += one[0]
 		if delta != nil {
 			totals[i] += req.images + delta[x]
 		}
@@ -447,7 +445,7 @@ func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32
 	return true
 }
 
-// leastBalancedAddPass1 adds, for weights 1 and 1, nrfLeastAddPass1's
+// leastBalancedAddPass1 adds nrfLeastAddPass1's
 // LeastAllocated score and baDeltaAdd's BalancedAllocation score of each
 // node to totals, where leastCovered holds, and returns check bits: ≥ 128
 // when some node was left alone or a BalancedAllocation score is out of
@@ -456,7 +454,9 @@ func leastBalancedAdd(totals []int64, res []framework.NodeResources, idx []int32
 // BalanceOfTwo would leave neither resource out (baBalance), and a
 // request above its allocatable scores 0, as a free amount of 0 does. The
 // requests come through a pointer, which leaves the loop's values their
-// registers.
+// registers. leastBalancedImagesAddPass1 is the same loop with one
+// addend more: a shared loop body (a closure or a generic addend) costs
+// an indirect call per node.
 func leastBalancedAddPass1(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests) (bad uint64) {
 	totals = totals[:len(idx)]
 	for i, x := range idx {
@@ -494,27 +494,6 @@ func leastBalancedImagesAddPass1(totals []int64, res []framework.NodeResources, 
 		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
 		totals[i] += (leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1 + framework.MaxNodeScore/2 + num>>1 +
 			req.images + delta[x]
-	}
-	return bad
-}
-
-// leastBalancedAddPass is leastBalancedAddPass1 with weights w
-// (LeastAllocated) and wBA (BalancedAllocation).
-func leastBalancedAddPass(totals []int64, res []framework.NodeResources, idx []int32, req *leastBalancedRequests, w, wBA int64) (bad uint64) {
-	totals = totals[:len(idx)]
-	for i, x := range idx {
-		r := &res[x]
-		aC, aM := r.AllocatableMilliCPU, r.AllocatableMemory
-		uC, uM := r.NonZeroMilliCPU+req.cpu, r.NonZeroMemory+req.mem
-		if !leastCovered(aC, aM, uC, uM) {
-			bad |= 1 << 8
-			continue
-		}
-		faC, faM := float64(aC), float64(aM)
-		num := framework.MaxNodeScore/2 - int64(r.CPUMemoryBalance) +
-			baBalance(float64(r.RequestedMilliCPU+req.baCPU)/faC, float64(r.RequestedMemory+req.baMem)/faM)
-		bad |= uint64(num) | uint64(num+127-framework.MaxNodeScore)
-		totals[i] += w*((leastFractionOf(max(aC-uC, 0), faC)+leastFractionOf(max(aM-uM, 0), faM))>>1) + wBA*(framework.MaxNodeScore/2+num>>1)
 	}
 	return bad
 }
