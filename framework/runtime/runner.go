@@ -432,7 +432,7 @@ func (f *Framework) filterNodes(ctx context.Context, state *framework.CycleState
 			}
 			w := removeRejected(rl, nodes, ix, pos, start, n)
 			if deferring[j] != nil {
-				rec.addDeferred(rl, idx[j])
+				rec.addRest(rl, idx[j], true)
 			} else {
 				rec.add(rl, idx[j])
 			}

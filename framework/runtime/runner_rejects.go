@@ -93,14 +93,14 @@ func removeRejected(rl []framework.NodeRejection, nodes []*framework.NodeInfo, i
 // is not one, so that it calls nothing and keeps its values in registers.
 func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
 	if r.shared {
-		r.addRest(rl, pi)
+		r.addRest(rl, pi, false)
 		return
 	}
 	statuses, bits := r.statuses, r.rejected
 	plugins := r.plugins[:len(statuses)]
 	for k, x := range rl {
 		if !x.Rejects() {
-			r.addRest(rl[k:], pi)
+			r.addRest(rl[k:], pi, false)
 			return
 		}
 		p := int(x.Node)
@@ -111,31 +111,14 @@ func (r *filterRecorder) add(rl []framework.NodeRejection, pi int16) {
 
 // addRest is add for any entry: a failure is recorded as
 // filterRecorder.failure's status, and with shared set the bits are set
-// atomically.
-func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16) {
+// atomically. With deferred (a DeferringRejectingFilterPlugin's list), an
+// entry without a status is a rejection whose status deferredStatuses
+// sets when the cycle keeps it.
+func (r *filterRecorder) addRest(rl []framework.NodeRejection, pi int16, deferred bool) {
 	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
 	for _, x := range rl {
 		st, p := x.Status, int(x.Node)
-		if !x.Rejects() {
-			st = r.failure(st, pi)
-		}
-		statuses[p], plugins[p] = st, pi
-		if r.shared {
-			atomic.OrUint64(&bits[p>>6], 1<<(p&63))
-		} else {
-			bits[p>>6] |= 1 << (p & 63)
-		}
-	}
-}
-
-// addDeferred is add for a DeferringRejectingFilterPlugin's list, whose
-// rejections may have a nil status (set by deferredStatuses when the
-// cycle keeps them).
-func (r *filterRecorder) addDeferred(rl []framework.NodeRejection, pi int16) {
-	statuses, plugins, bits := r.statuses, r.plugins, r.rejected
-	for _, x := range rl {
-		st, p := x.Status, int(x.Node)
-		if st != nil && !x.Rejects() {
+		if (st != nil || !deferred) && !x.Rejects() {
 			st = r.failure(st, pi)
 		}
 		statuses[p], plugins[p] = st, pi
