@@ -15,96 +15,89 @@ import (
 	"github.com/schedkit/schedkit/internal/st"
 )
 
-// TestScoreBatchAddRefusesScoresOutOfRange: memory requests summed past
-// int64's range give BalancedAllocation a score far below 0 on the node
-// that holds them; ScoreBatchAdd then reports false (the runner weighs
-// the plain rows and reports the score), and true on the other nodes.
+// TestScoreBatchAddRefusesScoresOutOfRange: on the first node of each
+// case a plugin's score lies outside [0, 100], as kube's does, and its
+// ScoreBatchAdd reports false (the runner then weighs the plain rows and
+// reports the score); on the second, an ordinary node, it adds the
+// weighted score. Score and ScoreBatch agree on both.
+//   - BalancedAllocation: memory requests summed past int64's range give
+//     the node that holds them a score far below 0.
+//   - NodeResourcesFit: 100 PB of memory overflows LeastRequestedScore's
+//     (capacity − requested)·100: the memory score is 100 − 2⁶⁴/10¹⁷ =
+//     −84 and the node's mean of cpu (75) and memory is (75 − 84)/2 = −4
+//     (kube's truncating division).
 func TestScoreBatchAddRefusesScoresOutOfRange(t *testing.T) {
-	nodes := []*api.Node{
-		st.MakeNode().Name("big").Capacity(map[string]string{"cpu": "4", "memory": "1Gi", "pods": "10"}).Obj(),
-		st.MakeNode().Name("small").Capacity(map[string]string{"cpu": "4", "memory": "1Gi", "pods": "10"}).Obj(),
+	node := func(name, mem string) *api.Node {
+		return st.MakeNode().Name(name).Capacity(map[string]string{"cpu": "4", "memory": mem, "pods": "10"}).Obj()
 	}
-	hog := st.MakePod().Name("hog").Namespace("default").Node("big").Req(map[string]string{"cpu": "1", "memory": "4Ei"}).Obj()
-	snap := fw.MustSnapshot(nodes, []*api.Pod{hog})
-	pod := fw.MustPodInfo(st.MakePod().Name("p").Namespace("default").Req(map[string]string{"cpu": "1", "memory": "4Ei"}).Obj())
-	pl, err := NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{}, nil)
-	if err != nil {
-		t.Fatal(err)
+	pod := func(name, node, mem string) *api.Pod {
+		return st.MakePod().Name(name).Namespace("default").Node(node).Req(map[string]string{"cpu": "1", "memory": mem}).Obj()
 	}
-	ba := pl.(*NodeResourcesBalancedAllocation)
+	cases := []struct {
+		name   string
+		plugin func() (fw.Plugin, error)
+		nodes  []*api.Node
+		pods   []*api.Pod
+		pod    *api.Pod
+		first  int64 // the first node's score, when the case works it out (else 0)
+	}{
+		{
+			name: "BalancedAllocation, requests past int64",
+			plugin: func() (fw.Plugin, error) {
+				return NewNodeResourcesBalancedAllocation(config.NodeResourcesBalancedAllocationArgs{}, nil)
+			},
+			nodes: []*api.Node{node("big", "1Gi"), node("small", "1Gi")},
+			pods:  []*api.Pod{pod("hog", "big", "4Ei")},
+			pod:   pod("p", "", "4Ei"),
+		},
+		{
+			name:   "NodeResourcesFit, 100 PB of memory",
+			plugin: func() (fw.Plugin, error) { return NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil) },
+			nodes:  []*api.Node{node("huge", "100P"), node("small", "8Gi")},
+			pod:    pod("p", "", "1Gi"),
+			first:  -4,
+		},
+	}
 	ctx := context.Background()
-	for i, want := range []bool{false, true} {
-		state := fw.NewCycleState()
-		state.SetSnapshot(snap)
-		all := snap.Nodes()
-		if s := ba.PreScore(ctx, state, pod, all); !s.IsSuccess() {
-			t.Fatal(s)
-		}
-		nodes, idx := all[i:i+1], []int32{int32(i)}
-		score := make([]int64, 1)
-		if s := ba.ScoreBatch(ctx, state, pod, nodes, idx, score); !s.IsSuccess() {
-			t.Fatal(s)
-		}
-		if inRange := score[0] >= fw.MinNodeScore && score[0] <= fw.MaxNodeScore; inRange != want {
-			t.Fatalf("node %s: score %d, in range %v: the case does not test what it says", nodes[0].Name(), score[0], inRange)
-		}
-		totals := []int64{5}
-		if got := ba.ScoreBatchAdd(ctx, state, pod, nodes, idx, make([]int64, 1), 2, totals); got != want {
-			t.Fatalf("node %s (score %d): ScoreBatchAdd reports %v, want %v", nodes[0].Name(), score[0], got, want)
-		}
-		if want && totals[0] != 5+2*score[0] {
-			t.Fatalf("node %s: total %d, want %d", nodes[0].Name(), totals[0], 5+2*score[0])
-		}
-	}
-}
-
-// TestLeastAllocatedAddRefusesScoresOutOfRange: 100 PB of memory
-// overflows LeastRequestedScore's (capacity − requested)·100, as in kube:
-// the memory score is 100 − 2⁶⁴/10¹⁷ = −84 and the node's mean of cpu
-// (75) and memory is (75 − 84)/2 = −4 (kube's truncating division, in
-// ScoreBatch as in Score), outside [0, 100]. NodeResourcesFit's
-// ScoreBatchAdd then reports false, and true on an ordinary node.
-func TestLeastAllocatedAddRefusesScoresOutOfRange(t *testing.T) {
-	nodes := []*api.Node{
-		st.MakeNode().Name("huge").Capacity(map[string]string{"cpu": "4", "memory": "100P", "pods": "10"}).Obj(),
-		st.MakeNode().Name("small").Capacity(map[string]string{"cpu": "4", "memory": "8Gi", "pods": "10"}).Obj(),
-	}
-	snap := fw.MustSnapshot(nodes, nil)
-	pod := fw.MustPodInfo(st.MakePod().Name("p").Namespace("default").Req(map[string]string{"cpu": "1", "memory": "1Gi"}).Obj())
-	pl, err := NewNodeResourcesFit(config.DefaultNodeResourcesFitArgs(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fit := pl.(*NodeResourcesFit)
-	ctx := context.Background()
-	for i, want := range []bool{false, true} {
-		state := fw.NewCycleState()
-		state.SetSnapshot(snap)
-		all := snap.Nodes()
-		if s := fit.PreScore(ctx, state, pod, all); !s.IsSuccess() {
-			t.Fatal(s)
-		}
-		nodes, idx := all[i:i+1], []int32{int32(i)}
-		score := make([]int64, 1)
-		if s := fit.ScoreBatch(ctx, state, pod, nodes, idx, score); !s.IsSuccess() {
-			t.Fatal(s)
-		}
-		if i == 0 && score[0] != -4 {
-			t.Fatalf("node huge: score %d, want (75 − 84)/2 = −4", score[0])
-		}
-		if v, s := fit.Score(ctx, state, pod, nodes[0]); !s.IsSuccess() || v != score[0] {
-			t.Fatalf("node %s: Score %d %v, ScoreBatch %d", nodes[0].Name(), v, s, score[0])
-		}
-		if inRange := score[0] >= fw.MinNodeScore && score[0] <= fw.MaxNodeScore; inRange != want {
-			t.Fatalf("node %s: score %d, in range %v: the case does not test what it says", nodes[0].Name(), score[0], inRange)
-		}
-		totals := []int64{5}
-		if got := fit.ScoreBatchAdd(ctx, state, pod, nodes, idx, make([]int64, 1), 2, totals); got != want {
-			t.Fatalf("node %s (score %d): ScoreBatchAdd reports %v, want %v", nodes[0].Name(), score[0], got, want)
-		}
-		if want && totals[0] != 5+2*score[0] {
-			t.Fatalf("node %s: total %d, want %d", nodes[0].Name(), totals[0], 5+2*score[0])
-		}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pl, err := c.plugin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := pl.(fw.AddingBatchScorePlugin)
+			snap := fw.MustSnapshot(c.nodes, c.pods)
+			pi := fw.MustPodInfo(c.pod)
+			for i, want := range []bool{false, true} {
+				state := fw.NewCycleState()
+				state.SetSnapshot(snap)
+				all := snap.Nodes()
+				if s := pl.(fw.PreScorePlugin).PreScore(ctx, state, pi, all); !s.IsSuccess() {
+					t.Fatal(s)
+				}
+				nodes, idx := all[i:i+1], []int32{int32(i)}
+				score := make([]int64, 1)
+				if s := a.ScoreBatch(ctx, state, pi, nodes, idx, score); !s.IsSuccess() {
+					t.Fatal(s)
+				}
+				if i == 0 && c.first != 0 && score[0] != c.first {
+					t.Fatalf("node %s: score %d, want %d", nodes[0].Name(), score[0], c.first)
+				}
+				if v, s := a.Score(ctx, state, pi, nodes[0]); !s.IsSuccess() || v != score[0] {
+					t.Fatalf("node %s: Score %d %v, ScoreBatch %d", nodes[0].Name(), v, s, score[0])
+				}
+				if inRange := score[0] >= fw.MinNodeScore && score[0] <= fw.MaxNodeScore; inRange != want {
+					t.Fatalf("node %s: score %d, in range %v: the case does not test what it says", nodes[0].Name(), score[0], inRange)
+				}
+				totals := []int64{5}
+				if got := a.ScoreBatchAdd(ctx, state, pi, nodes, idx, make([]int64, 1), 2, totals); got != want {
+					t.Fatalf("node %s (score %d): ScoreBatchAdd reports %v, want %v", nodes[0].Name(), score[0], got, want)
+				}
+				if want && totals[0] != 5+2*score[0] {
+					t.Fatalf("node %s: total %d, want %d", nodes[0].Name(), totals[0], 5+2*score[0])
+				}
+			}
+		})
 	}
 }
 
