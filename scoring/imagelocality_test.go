@@ -328,3 +328,53 @@ func TestPropImageLocalityDenseScores(t *testing.T) {
 		}
 	})
 }
+
+// TestImageLocalityDenseCacheBounds: the cache keeps at most
+// ilCacheEntries image sets, and no more than ilCacheBytes of scores
+// (one set when a set's scores alone pass it), dropping the oldest first;
+// another image table empties it.
+func TestImageLocalityDenseCacheBounds(t *testing.T) {
+	var tables [2]fw.ImageTable
+	cases := []struct {
+		name  string
+		nodes int
+		keep  int
+	}{
+		{"by entries", 100, ilCacheEntries},
+		{"by bytes", ilCacheBytes / 8 / 3, 3},
+		{"one set past the bytes", ilCacheBytes, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var cache ilDenseCache
+			sets := c.keep + 2
+			ds := make([]*ilDense, sets)
+			for k := range sets {
+				ds[k] = &ilDense{cached: true}
+				cache.add(&tables[0], []int32{int32(k)}, 1, ds[k], c.nodes)
+			}
+			if len(cache.entries) != c.keep {
+				t.Fatalf("%d entries kept, want %d", len(cache.entries), c.keep)
+			}
+			for k := range sets {
+				got, want := cache.find(&tables[0], []int32{int32(k)}, 1), ds[k]
+				if k < sets-c.keep {
+					want = nil // dropped, the oldest
+				}
+				if got != want {
+					t.Fatalf("set %d: found %p, want %p", k, got, want)
+				}
+			}
+			if d := cache.find(&tables[0], []int32{int32(sets - 1)}, 2); d != nil {
+				t.Fatal("found the scores of another threshold count")
+			}
+			if d := cache.find(&tables[1], []int32{int32(sets - 1)}, 1); d != nil {
+				t.Fatal("found the scores of another image table")
+			}
+			cache.add(&tables[1], []int32{0}, 1, ds[0], c.nodes)
+			if len(cache.entries) != 1 {
+				t.Fatalf("another table left %d entries, want 1", len(cache.entries))
+			}
+		})
+	}
+}
