@@ -16,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/dra/allocator"
 	"github.com/schedkit/schedkit/internal/dra/cel"
+	"github.com/schedkit/schedkit/internal/dra/extended"
 	"github.com/schedkit/schedkit/resource"
 )
 
@@ -519,7 +520,7 @@ func (pl *DynamicResources) filterExtended(cs *framework.CycleState, s *draState
 		return nil, nil
 	}
 	c := *ext
-	c.Spec.Devices.Requests = extendedDeviceRequests(view, pod, need)
+	c.Spec.Devices.Requests = extended.DeviceRequests(view, pod, need)
 	return &c, nil
 }
 

@@ -3,8 +3,6 @@ package filter
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -13,8 +11,8 @@ import (
 
 // This file finds a pod's ResourceClaims (kube's resourceclaim.Name,
 // IsForPod and IsReservedForPod, and the plugin's foreachPodResourceClaim)
-// and builds the claim for extended resources backed by DRA
-// (extendeddynamicresources.go in kube).
+// and the claim for extended resources backed by DRA
+// (extendeddynamicresources.go in kube; its requests: internal/dra/extended).
 
 // errClaimNotCreated is resourceclaim.ErrClaimNotFound: a template's
 // claim is not named in the pod's status yet.
@@ -102,41 +100,20 @@ func podClaims(view framework.DRAView, pod *api.Pod) ([]*api.ResourceClaim, erro
 }
 
 // The extended-resource claim: its in-memory name before PreBind creates
-// it, the annotation that marks it, and the prefix of the implicit
-// extended resource name of every DeviceClass.
+// it and the annotation that marks it.
 const (
-	specialClaimName          = "<extended-resources>"
-	extendedClaimAnnotation   = "resource.kubernetes.io/extended-resource-claim"
-	deviceClassResourcePrefix = "deviceclass.resource.kubernetes.io/"
+	specialClaimName        = "<extended-resources>"
+	extendedClaimAnnotation = "resource.kubernetes.io/extended-resource-claim"
 )
 
-// extendedClass is kube's ExtendedResourceCache.GetDeviceClass: the class
-// an extended resource name maps to, explicitly (spec.extendedResourceName;
-// among several classes the newest, then the lowest name) or implicitly
-// (deviceclass.resource.kubernetes.io/<class>).
+// extendedClass is the class that backs extended resource name, or nil
+// (DRAView.ExtendedResourceClass).
 func extendedClass(view framework.DRAView, name resource.Name) *api.DeviceClass {
-	if c, ok := strings.CutPrefix(string(name), deviceClassResourcePrefix); ok {
-		if dc, ok := view.DeviceClass(c); ok {
-			return dc
-		}
-	}
-	var best *api.DeviceClass
-	for _, dc := range view.DeviceClasses() {
-		if dc.Spec.ExtendedResourceName == nil || *dc.Spec.ExtendedResourceName != string(name) {
-			continue
-		}
-		if best == nil || dc.CreationTimestamp.After(best.CreationTimestamp) ||
-			(dc.CreationTimestamp.Equal(best.CreationTimestamp) && dc.Name < best.Name) {
-			best = dc
-		}
-	}
-	return best
+	return view.ExtendedResourceClass(name)
 }
 
 // isDRAExtendedName is kube's IsDRAExtendedResourceName.
-func isDRAExtendedName(n resource.Name) bool {
-	return n.IsExtended() || strings.HasPrefix(string(n), deviceClassResourcePrefix)
-}
+func isDRAExtendedName(n resource.Name) bool { return n.IsDRAExtended() }
 
 // extendedRequests returns the pod's non-zero requests of extended
 // resources some DeviceClass backs (nil when there is none), with every
@@ -193,96 +170,4 @@ func newExtendedClaim(pod *api.Pod) *api.ResourceClaim {
 	c.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: true}}
 	c.Annotations = map[string]string{extendedClaimAnnotation: "true"}
 	return c
-}
-
-// extendedDeviceRequests is kube's createRequestsAndMappings without the
-// container mappings: one ExactCount request per container and extended
-// resource the node must provide through DRA, named
-// container-<index>-request-<index of the resource among the container's
-// sorted requests>; init containers that run to completion share the
-// largest of their requests and reuse the requests of later long-lived
-// containers first.
-func extendedDeviceRequests(view framework.DRAView, pod *api.Pod, need map[resource.Name]int64) []api.DeviceRequest {
-	containers := slices.Concat(pod.Spec.InitContainers, pod.Spec.Containers)
-	nInit := len(pod.Spec.InitContainers)
-	var long, short []int
-	for i := range containers {
-		c := &containers[i]
-		sidecar := c.RestartPolicy != nil && *c.RestartPolicy == api.RestartPolicyAlways
-		if i < nInit && !sidecar {
-			short = append(short, i)
-		} else {
-			long = append(long, i)
-		}
-	}
-	names := make([]resource.Name, 0, len(need))
-	for n := range need {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	var out []api.DeviceRequest
-	for _, n := range names {
-		class := extendedClass(view, n)
-		if class == nil {
-			continue
-		}
-		longReqs := make([]*api.DeviceRequest, len(containers))
-		for _, i := range long {
-			longReqs[i] = containerDeviceRequest(i, &containers[i], n, class.Name, nil)
-		}
-		var maxShort *api.DeviceRequest
-		for _, i := range short {
-			r := containerDeviceRequest(i, &containers[i], n, class.Name, longReqs[i:])
-			if r != nil && (maxShort == nil || maxShort.Exactly.Count < r.Exactly.Count) {
-				maxShort = r
-			}
-		}
-		if maxShort != nil {
-			out = append(out, *maxShort)
-		}
-		for _, r := range longReqs {
-			if r != nil {
-				out = append(out, *r)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b api.DeviceRequest) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
-
-// containerDeviceRequest is kube's createResourceRequestAndMappings: the
-// request container i needs for resource n beyond what the reusable
-// requests give it (nil when none).
-func containerDeviceRequest(i int, c *api.Container, n resource.Name, class string, reusable []*api.DeviceRequest) *api.DeviceRequest {
-	q, ok := c.Resources.Requests[n]
-	if !ok {
-		return nil
-	}
-	want := q.Value()
-	if want == 0 || q.MilliValue()%1000 != 0 {
-		return nil
-	}
-	var sum int64
-	for _, r := range reusable {
-		if r != nil {
-			sum += r.Exactly.Count
-			if sum >= want {
-				return nil
-			}
-		}
-	}
-	keys := make([]string, 0, len(c.Resources.Requests))
-	for k := range c.Resources.Requests {
-		keys = append(keys, string(k))
-	}
-	slices.Sort(keys)
-	idx := slices.Index(keys, string(n))
-	return &api.DeviceRequest{
-		Name: fmt.Sprintf("container-%d-request-%d", i, idx),
-		Exactly: &api.ExactDeviceRequest{
-			DeviceClassName: class,
-			AllocationMode:  api.DeviceAllocationModeExactCount,
-			Count:           want - sum,
-		},
-	}
 }

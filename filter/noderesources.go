@@ -32,6 +32,20 @@ type nrfScalar struct {
 	reason string
 	unsch  *framework.Status // Unschedulable, this reason alone
 	unres  *framework.Status // UnschedulableAndUnresolvable, this reason alone
+	// dra is set when a DeviceClass backs the resource: a node that does
+	// not advertise it (allocatable 0) leaves it to DynamicResources.
+	dra bool
+}
+
+// short reports whether a node with allocatable alloc and requested used
+// of the resource lacks room for the request, and whether the request
+// exceeds alloc outright; a DRA-backed resource the node does not
+// advertise is never short (kube's shouldDelegateResourceToDRA).
+func (sc *nrfScalar) short(alloc, used int64) (short, unres bool) {
+	if sc.dra && alloc <= 0 {
+		return false, false
+	}
+	return sc.value > alloc-used, sc.value > alloc
 }
 
 // nrfPreFilterState is the pod's request, computed once per cycle.
@@ -43,6 +57,9 @@ type nrfPreFilterState struct {
 	// podsOnly is set when the pod requests nothing at all: only the pod
 	// count is checked.
 	podsOnly bool
+	// plain counts the scalars without dra: those a node without scalar
+	// resources lacks.
+	plain int
 	// missing memoizes, when scalars is not empty, the statuses of nodes
 	// without scalar resources (every scalar missing) by nrfShortfalls
 	// mask of their other shortfalls.
@@ -151,18 +168,27 @@ func (pl *NodeResourcesFit) isIgnored(n resource.Name) bool {
 // overhead; no non-zero defaults, no status resources), as kube-scheduler
 // v1.36 does. It never skips and never
 // narrows the node set. Scalar requests are checked in name order (kube
-// iterates a Go map, whose order is unspecified).
+// iterates a Go map, whose order is unspecified). A scalar resource that a
+// DeviceClass of the cycle's snapshot backs (DRAView.ExtendedResourceClass,
+// kube's DRAExtendedResource, on in v1.36 and v1.37) is checked only on
+// the nodes that advertise it: on the others DynamicResources allocates
+// devices for it.
 func (pl *NodeResourcesFit) PreFilter(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) (*framework.PreFilterResult, *framework.Status) {
 	r := pod.SpecRequests()
 	s := &nrfPreFilterState{cpu: r.MilliCPU, mem: r.Memory, eph: r.EphemeralStorage}
 	s.podsOnly = r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalars) == 0
+	snap := state.Snapshot()
 	for _, sc := range r.Scalars {
 		if sc.Value == 0 || pl.isIgnored(sc.Name) {
 			continue
 		}
 		reason := ReasonInsufficientPrefix + string(sc.Name)
+		dra := snap != nil && snap.DRA().ExtendedResourceClass(sc.Name) != nil
+		if !dra {
+			s.plain++
+		}
 		s.scalars = append(s.scalars, nrfScalar{
-			name: sc.Name, value: sc.Value, reason: reason,
+			name: sc.Name, value: sc.Value, reason: reason, dra: dra,
 			unsch: framework.NewStatus(framework.Unschedulable, reason),
 			unres: framework.NewStatus(framework.UnschedulableAndUnresolvable, reason),
 		})
@@ -271,9 +297,8 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *framework.NodeInf
 	}
 	for i := range s.scalars {
 		sc := &s.scalars[i]
-		a := alloc.Get(sc.name)
-		if sc.value > a-used.Get(sc.name) {
-			note(sc.unsch, sc.unres, sc.value > a)
+		if short, unres := sc.short(alloc.Get(sc.name), used.Get(sc.name)); short {
+			note(sc.unsch, sc.unres, unres)
 		}
 	}
 	if n <= 1 {
@@ -288,7 +313,7 @@ func (pl *NodeResourcesFit) filter(s *nrfPreFilterState, node *framework.NodeInf
 func (pl *NodeResourcesFit) slowStatus(s *nrfPreFilterState, node *framework.NodeInfo) *framework.Status {
 	alloc, used := &node.Allocatable, &node.Requested
 	for i := range s.scalars {
-		if sc := &s.scalars[i]; sc.value > alloc.Get(sc.name)-used.Get(sc.name) {
+		if short, _ := s.scalars[i].short(alloc.Get(s.scalars[i].name), used.Get(s.scalars[i].name)); short {
 			return pl.buildStatus(s, node)
 		}
 	}
@@ -358,9 +383,16 @@ func (pl *NodeResourcesFit) maskStatus(mask uint) *framework.Status {
 
 // missingStatus returns the status of a node that lacks every scalar
 // resource the pod requests (s.scalars is not empty) and has the other
-// shortfalls in mask, as filter gives it: unresolvable, the scalars'
-// reasons after mask's; memoized per mask in s.missing.
+// shortfalls in mask, as filter gives it: unresolvable, the reasons of
+// the scalars no DeviceClass backs after mask's (mask's status, nil for
+// 0, when a class backs every scalar); memoized per mask in s.missing.
 func (pl *NodeResourcesFit) missingStatus(s *nrfPreFilterState, mask uint) *framework.Status {
+	if s.plain == 0 {
+		if mask == 0 {
+			return nil
+		}
+		return pl.maskStatus(mask)
+	}
 	if mask == 0 && len(s.scalars) == 1 {
 		return s.scalars[0].unres
 	}
@@ -370,7 +402,9 @@ func (pl *NodeResourcesFit) missingStatus(s *nrfPreFilterState, mask uint) *fram
 	}
 	reasons, _ := pl.maskReasons(mask)
 	for i := range s.scalars {
-		reasons = append(reasons, s.scalars[i].reason)
+		if !s.scalars[i].dra {
+			reasons = append(reasons, s.scalars[i].reason)
+		}
 	}
 	st := framework.NewStatus(framework.UnschedulableAndUnresolvable, reasons...)
 	slot.Store(st)
@@ -427,9 +461,8 @@ func (pl *NodeResourcesFit) buildStatus(s *nrfPreFilterState, node *framework.No
 	}
 	for i := range s.scalars {
 		sc := &s.scalars[i]
-		a := alloc.Get(sc.name)
-		if sc.value > a-used.Get(sc.name) {
-			add(sc.reason, sc.value > a)
+		if short, unres := sc.short(alloc.Get(sc.name), used.Get(sc.name)); short {
+			add(sc.reason, unres)
 		}
 	}
 	return framework.NewStatus(code, reasons...)
@@ -437,9 +470,13 @@ func (pl *NodeResourcesFit) buildStatus(s *nrfPreFilterState, node *framework.No
 
 var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)
 
-// NodeLocal is true: the verdict reads the node's allocatable and
-// requested resources and pod count.
-func (pl *NodeResourcesFit) NodeLocal(*framework.PodInfo) bool { return true }
+// NodeLocal is true unless the pod requests an extended resource a
+// DeviceClass may back (resource.Name.IsDRAExtended): the verdict reads
+// the node's allocatable and requested resources and pod count, and which
+// of those resources the cluster's DeviceClasses back.
+func (pl *NodeResourcesFit) NodeLocal(pod *framework.PodInfo) bool {
+	return !framework.RequestsDRAExtended(pod)
+}
 
 var _ framework.SignPlugin = (*NodeResourcesFit)(nil)
 

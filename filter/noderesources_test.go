@@ -407,7 +407,8 @@ func TestPropNodeResourcesFitMemoizedStatus(t *testing.T) {
 
 // TestPropNodeResourcesFitBatchScalars: the conformance harness on nodes
 // with and without scalar resources and pods requesting scalar resources
-// (nodes without any take the dense path) or none.
+// (nodes without any take the dense path) or none, with and without
+// DeviceClasses backing some of them.
 func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
 	frameworktest.RunCases(t, func(t *rapid.T) frameworktest.Case {
 		pl, q := nrfPropSetup(t)
@@ -430,6 +431,13 @@ func TestPropNodeResourcesFitBatchScalars(t *testing.T) {
 				req[r] = fmt.Sprint(rapid.IntRange(1, 2).Draw(t, "amount "+r))
 			}
 		}
-		return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: st.MakePod().Name("p").Req(req).Obj()}
+		var classes []api.StorageObject
+		for _, r := range []string{"example.com/gpu", "example.com/fpga"} {
+			if rapid.Bool().Draw(t, "class "+r) {
+				classes = append(classes, nrfGPUClass("class-"+r[len("example.com/"):], r))
+			}
+		}
+		return frameworktest.Case{Plugin: pl, Nodes: nodes, Pods: pods, Incoming: st.MakePod().Name("p").Req(req).Obj(),
+			SnapshotOptions: []fw.SnapshotOption{fw.WithStorage(classes...)}}
 	})
 }

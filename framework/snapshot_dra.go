@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // draIndex holds a snapshot's Dynamic Resource Allocation objects, shared
@@ -173,6 +175,34 @@ func (v DRAView) DeviceClass(name string) (*api.DeviceClass, bool) {
 // DeviceClasses returns every DeviceClass sorted by name.
 func (v DRAView) DeviceClasses() []*api.DeviceClass { return sortedValues(v.x.classes.m) }
 
+// ExtendedResourceClass returns the DeviceClass that backs the extended
+// resource name, or nil (kube's ExtendedResourceCache.GetDeviceClass): the
+// class named by an implicit name (resource.DeviceClassPrefix + class),
+// else among the classes whose spec.extendedResourceName is name the
+// newest, of equal creation times the lowest name.
+func (v DRAView) ExtendedResourceClass(name resource.Name) *api.DeviceClass {
+	m := v.x.classes.m
+	if len(m) == 0 {
+		return nil
+	}
+	if c, ok := strings.CutPrefix(string(name), resource.DeviceClassPrefix); ok {
+		if dc, ok := m[c]; ok {
+			return dc
+		}
+	}
+	var best *api.DeviceClass
+	for _, dc := range m {
+		if dc.Spec.ExtendedResourceName == nil || *dc.Spec.ExtendedResourceName != string(name) {
+			continue
+		}
+		if best == nil || dc.CreationTimestamp.After(best.CreationTimestamp) ||
+			(dc.CreationTimestamp.Equal(best.CreationTimestamp) && dc.Name < best.Name) {
+			best = dc
+		}
+	}
+	return best
+}
+
 // ResourceClaim returns the claim namespace/name.
 func (v DRAView) ResourceClaim(namespace, name string) (*api.ResourceClaim, bool) {
 	c, ok := v.x.claims.m[nsName{namespace, name}]
@@ -249,4 +279,22 @@ func sortedClaims(m map[nsName]*api.ResourceClaim) []*api.ResourceClaim {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out
+}
+
+// RequestsDRAExtended reports whether the pod requests (in its spec or
+// through its status) some amount of an extended resource a DeviceClass
+// may back (resource.Name.IsDRAExtended): whether NodeResourcesFit and
+// the resource scores read the cluster's DeviceClasses for it.
+func RequestsDRAExtended(pod *PodInfo) bool {
+	if pod == nil || pod.Pod == nil {
+		return false
+	}
+	for _, v := range []*resource.Vector{&pod.Requests, pod.SpecRequests()} {
+		for _, sc := range v.Scalars {
+			if sc.Value != 0 && sc.Name.IsDRAExtended() {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -83,3 +83,14 @@ func (n Name) IsScalar() bool {
 	return n.IsExtended() || n.IsHugePages() || n.IsPrefixedNative() ||
 		strings.HasPrefix(string(n), attachableVolumesPref)
 }
+
+// DeviceClassPrefix starts the extended resource name every DeviceClass
+// implicitly offers: "deviceclass.resource.kubernetes.io/<class name>".
+const DeviceClassPrefix = "deviceclass.resource.kubernetes.io/"
+
+// IsDRAExtended reports whether a DeviceClass may back n (Kubernetes'
+// IsDRAExtendedResourceName): an extended resource name or a class's
+// implicit name (DeviceClassPrefix).
+func (n Name) IsDRAExtended() bool {
+	return n.IsExtended() || strings.HasPrefix(string(n), DeviceClassPrefix)
+}

@@ -13,8 +13,13 @@ import (
 // baPreScoreKey is kube's "PreScore"+NodeResourcesBalancedAllocation key.
 const baPreScoreKey framework.StateKey = "PreScore" + config.NodeResourcesBalancedAllocationName
 
-// baPreScoreState holds the pod's request of each configured resource.
-type baPreScoreState struct{ podRequests []int64 }
+// baPreScoreState holds the pod's request of each configured resource and
+// the DRA objects the score reads (nil unless a DeviceClass backs a
+// configured resource).
+type baPreScoreState struct {
+	podRequests []int64
+	dra         *nrfDRA
+}
 
 // Clone returns the state itself; it is read-only.
 func (s *baPreScoreState) Clone() framework.StateData { return s }
@@ -55,6 +60,8 @@ type NodeResourcesBalancedAllocation struct {
 	// either order, kube's default): Score then takes a branch-light path
 	// with the same floating-point operations as balance.
 	cpuMem bool
+	// cel compiles DeviceClass selectors for resources DRA backs.
+	cel *draCEL
 }
 
 var (
@@ -71,7 +78,7 @@ func NewNodeResourcesBalancedAllocation(args config.NodeResourcesBalancedAllocat
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	pl := &NodeResourcesBalancedAllocation{mode: args.Mode, resources: nrfResources(args.Resources), statusRule: framework.DefaultKubeVersion.StatusRule()}
+	pl := &NodeResourcesBalancedAllocation{mode: args.Mode, resources: nrfResources(args.Resources), statusRule: framework.DefaultKubeVersion.StatusRule(), cel: &draCEL{}}
 	if h != nil {
 		pl.statusRule = h.KubeVersion().StatusRule()
 	}
@@ -147,8 +154,28 @@ func (pl *NodeResourcesBalancedAllocation) PreScore(_ context.Context, state *fr
 	if pl.mode != config.BalancedAllocationClassic && baBestEffort(req) {
 		return framework.NewStatus(framework.Skip)
 	}
-	state.Write(baPreScoreKey, &baPreScoreState{podRequests: req})
+	state.Write(baPreScoreKey, &baPreScoreState{podRequests: req, dra: pl.draOf(state)})
 	return nil
+}
+
+// draOf is newNRFDRA for the plugin's resources (nil in Classic mode and
+// over cpu and memory alone).
+func (pl *NodeResourcesBalancedAllocation) draOf(state *framework.CycleState) *nrfDRA {
+	if pl.cpuMem || pl.mode == config.BalancedAllocationClassic {
+		return nil
+	}
+	return newNRFDRA(state, pl.resources, pl.cel)
+}
+
+// readDRA returns the PreScore state's DRA objects, or those computed
+// afresh when PreScore did not run.
+func (pl *NodeResourcesBalancedAllocation) readDRA(state *framework.CycleState) *nrfDRA {
+	if d, err := state.Read(baPreScoreKey); err == nil {
+		if s, ok := d.(*baPreScoreState); ok {
+			return s.dra
+		}
+	}
+	return pl.draOf(state)
 }
 
 // Score returns the balance score of node. Without PreScore state it
@@ -161,7 +188,7 @@ func (pl *NodeResourcesBalancedAllocation) Score(_ context.Context, state *frame
 	if zero {
 		return 0, nil
 	}
-	return pl.score(node, req), nil
+	return pl.score(node, req, pl.readDRA(state)), nil
 }
 
 // readRequests returns the PreScore state's requests or, without PreScore
@@ -195,8 +222,9 @@ func (pl *NodeResourcesBalancedAllocation) ScoreBatch(_ context.Context, state *
 		return nil
 	}
 	if !pl.cpuMem || pl.mode != config.BalancedAllocationDelta {
+		dra := pl.readDRA(state)
 		for i, node := range nodes {
-			out[i] = pl.score(node, req)
+			out[i] = pl.score(node, req, dra)
 		}
 		return nil
 	}
@@ -287,7 +315,7 @@ func baDelta(with, without int64) int64 {
 }
 
 // score is Score with the requests known.
-func (pl *NodeResourcesBalancedAllocation) score(node *framework.NodeInfo, req []int64) int64 {
+func (pl *NodeResourcesBalancedAllocation) score(node *framework.NodeInfo, req []int64, dra *nrfDRA) int64 {
 	switch pl.mode {
 	case config.BalancedAllocationClassic:
 		return pl.classic(node, req)
@@ -296,7 +324,7 @@ func (pl *NodeResourcesBalancedAllocation) score(node *framework.NodeInfo, req [
 			a0, u0, a1, u1 := pl.cpuMemUsage(node)
 			return baTwo(u0+req[0], a0, u1+req[1], a1)
 		}
-		return pl.balance(node, req, true)
+		return pl.balance(node, req, true, dra)
 	}
 	if pl.cpuMem {
 		a0, u0, a1, u1 := pl.cpuMemUsage(node)
@@ -304,19 +332,19 @@ func (pl *NodeResourcesBalancedAllocation) score(node *framework.NodeInfo, req [
 		without := baTwo(u0, a0, u1, a1)
 		return baDelta(with, without)
 	}
-	with := pl.balance(node, req, true)
-	without := pl.balance(node, req, false)
+	with := pl.balance(node, req, true, dra)
+	without := pl.balance(node, req, false, dra)
 	return baDelta(with, without)
 }
 
 // balance is kube's balancedResourceScore over the node's fractions with
 // (withPod) or without the pod's requests.
-func (pl *NodeResourcesBalancedAllocation) balance(node *framework.NodeInfo, req []int64, withPod bool) int64 {
+func (pl *NodeResourcesBalancedAllocation) balance(node *framework.NodeInfo, req []int64, withPod bool, dra *nrfDRA) int64 {
 	var buf [baMaxInline]float64
 	fractions := buf[:0]
 	var total float64
 	for i := range pl.resources {
-		alloc, used := nrfAllocRequest(node, &pl.resources[i], req[i], true)
+		alloc, used := dra.allocRequest(node, &pl.resources[i], i, req[i], true)
 		if alloc == 0 {
 			continue
 		}
@@ -404,7 +432,9 @@ var _ framework.NodeLocalPlugin = (*NodeResourcesBalancedAllocation)(nil)
 
 // NodeLocal is true: the score reads the node's allocatable and requested
 // resources.
-func (pl *NodeResourcesBalancedAllocation) NodeLocal(*framework.PodInfo) bool { return true }
+func (pl *NodeResourcesBalancedAllocation) NodeLocal(pod *framework.PodInfo) bool {
+	return !requestsDRA(pod, pl.resources)
+}
 
 var _ framework.SignPlugin = (*NodeResourcesBalancedAllocation)(nil)
 

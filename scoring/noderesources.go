@@ -63,8 +63,12 @@ type nrfShapePoint struct{ util, score int64 }
 const nrfPreScoreKey framework.StateKey = "PreScore" + config.NodeResourcesFitName
 
 // nrfPreScoreState holds the pod's request for each configured resource, in
-// configuration order.
-type nrfPreScoreState struct{ podRequests []int64 }
+// configuration order, and the DRA objects the scores read (nil unless a
+// DeviceClass backs a configured resource).
+type nrfPreScoreState struct {
+	podRequests []int64
+	dra         *nrfDRA
+}
 
 // Clone returns the state itself; it is read-only.
 func (s *nrfPreScoreState) Clone() framework.StateData { return s }
@@ -98,6 +102,8 @@ type NodeResourcesFit struct {
 	// simple is set when every configured resource is cpu, memory or
 	// ephemeral-storage: Score then reads NodeInfo fields directly.
 	simple bool
+	// cel compiles DeviceClass selectors for resources DRA backs.
+	cel *draCEL
 }
 
 // nrfStrategy numbers the scoring strategies for the per-node switch.
@@ -124,7 +130,7 @@ func NewNodeResourcesFit(args config.NodeResourcesFitArgs, _ framework.Handle) (
 		return nil, err
 	}
 	s := args.ScoringStrategy
-	pl := &NodeResourcesFit{strategy: s.Type, resources: nrfResources(s.Resources), simple: true}
+	pl := &NodeResourcesFit{strategy: s.Type, resources: nrfResources(s.Resources), simple: true, cel: &draCEL{}}
 	switch s.Type {
 	case config.LeastAllocated:
 		pl.strat = nrfLeast
@@ -182,10 +188,21 @@ func (pl *NodeResourcesFit) podRequests(pod *framework.PodInfo) []int64 {
 	return req
 }
 
-// PreScore caches the pod's request of every configured resource.
+// PreScore caches the pod's request of every configured resource and,
+// when a DeviceClass backs one of them, what the scores read of the DRA
+// objects.
 func (pl *NodeResourcesFit) PreScore(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, _ []*framework.NodeInfo) *framework.Status {
-	state.Write(nrfPreScoreKey, &nrfPreScoreState{podRequests: pl.podRequests(pod)})
+	state.Write(nrfPreScoreKey, &nrfPreScoreState{podRequests: pl.podRequests(pod), dra: pl.draOf(state)})
 	return nil
+}
+
+// draOf is newNRFDRA for the plugin's resources (nil when they are all
+// cpu, memory or ephemeral storage).
+func (pl *NodeResourcesFit) draOf(state *framework.CycleState) *nrfDRA {
+	if pl.simple {
+		return nil
+	}
+	return newNRFDRA(state, pl.resources, pl.cel)
 }
 
 // nrfAllocRequest returns the node's allocatable of r and its requested
@@ -218,25 +235,35 @@ func nrfAllocRequest(node *framework.NodeInfo, r *nrfResource, podReq int64, use
 // Score returns the strategy's score of node (0–100). Without PreScore
 // state it computes the pod's requests itself, as kube does.
 func (pl *NodeResourcesFit) Score(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, node *framework.NodeInfo) (int64, *framework.Status) {
-	podReq, st := pl.readPodRequests(state, pod)
+	s, st := pl.readState(state, pod)
 	if st != nil {
 		return 0, st
 	}
-	return pl.score(node, podReq), nil
+	return pl.score(node, s.podRequests, s.dra), nil
 }
 
 // readPodRequests returns the PreScore state's requests, or the pod's
 // requests computed afresh when PreScore did not run.
 func (pl *NodeResourcesFit) readPodRequests(state *framework.CycleState, pod *framework.PodInfo) ([]int64, *framework.Status) {
+	s, st := pl.readState(state, pod)
+	if st != nil {
+		return nil, st
+	}
+	return s.podRequests, nil
+}
+
+// readState returns the PreScore state, or the state computed afresh when
+// PreScore did not run.
+func (pl *NodeResourcesFit) readState(state *framework.CycleState, pod *framework.PodInfo) (*nrfPreScoreState, *framework.Status) {
 	d, err := state.Read(nrfPreScoreKey)
 	if err != nil {
-		return pl.podRequests(pod), nil
+		return &nrfPreScoreState{podRequests: pl.podRequests(pod), dra: pl.draOf(state)}, nil
 	}
 	s, ok := d.(*nrfPreScoreState)
 	if !ok {
 		return nil, framework.AsStatus(fmt.Errorf("invalid PreScore state, got type %T", d))
 	}
-	return s.podRequests, nil
+	return s, nil
 }
 
 // ScoreBatch is Score over nodes (framework.BatchScorePlugin). With kube's
@@ -244,15 +271,16 @@ func (pl *NodeResourcesFit) readPodRequests(state *framework.CycleState, pod *fr
 // memory) it reads each node's four amounts with no per-resource switch,
 // from the snapshot's Resources when idx is given.
 func (pl *NodeResourcesFit) ScoreBatch(_ context.Context, state *framework.CycleState, pod *framework.PodInfo, nodes []*framework.NodeInfo, idx []int32, out []int64) *framework.Status {
-	podReq, st := pl.readPodRequests(state, pod)
+	s, st := pl.readState(state, pod)
 	if st != nil {
 		return st
 	}
+	podReq := s.podRequests
 	out = out[:len(nodes)]
 	if !pl.simple || pl.strat == nrfRTCR || len(pl.resources) != 2 ||
 		pl.resources[0].kind != nrfCPU || pl.resources[1].kind != nrfMemory {
 		for i, node := range nodes {
-			out[i] = pl.score(node, podReq)
+			out[i] = pl.score(node, podReq, s.dra)
 		}
 		return nil
 	}
@@ -691,7 +719,7 @@ func nrfCPUMemScores(out []int64, res []framework.NodeResources, idx []int32, no
 	}
 }
 
-func (pl *NodeResourcesFit) score(node *framework.NodeInfo, podReq []int64) int64 {
+func (pl *NodeResourcesFit) score(node *framework.NodeInfo, podReq []int64, dra *nrfDRA) int64 {
 	var nodeScore, weightSum int64
 	for i := range pl.resources {
 		r := &pl.resources[i]
@@ -707,7 +735,7 @@ func (pl *NodeResourcesFit) score(node *framework.NodeInfo, podReq []int64) int6
 				alloc, req = node.Allocatable.EphemeralStorage, node.Requested.EphemeralStorage+podReq[i]
 			}
 		} else {
-			alloc, req = nrfAllocRequest(node, r, podReq[i], false)
+			alloc, req = dra.allocRequest(node, r, i, podReq[i], false)
 		}
 		if alloc == 0 {
 			continue
@@ -787,9 +815,13 @@ func nrfBrokenLinear(shape []nrfShapePoint, p int64) int64 {
 
 var _ framework.NodeLocalPlugin = (*NodeResourcesFit)(nil)
 
-// NodeLocal is true: the score reads the node's allocatable and requested
-// resources.
-func (pl *NodeResourcesFit) NodeLocal(*framework.PodInfo) bool { return true }
+// NodeLocal is true unless the pod requests a configured resource that a
+// DeviceClass may back: the score reads the node's allocatable and
+// requested resources, and for such a resource the devices of its class
+// the node reaches and which of them claims hold.
+func (pl *NodeResourcesFit) NodeLocal(pod *framework.PodInfo) bool {
+	return !requestsDRA(pod, pl.resources)
+}
 
 var _ framework.SignPlugin = (*NodeResourcesFit)(nil)
 

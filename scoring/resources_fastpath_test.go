@@ -98,7 +98,7 @@ func TestPropNodeResourcesFitSimpleFastPath(t *testing.T) {
 		slow.simple = false
 		pod, ni := rfDrawPod(t), rfDrawNode(t)
 		req := fast.podRequests(pod)
-		if got, want := fast.score(ni, req), slow.score(ni, req); got != want {
+		if got, want := fast.score(ni, req, nil), slow.score(ni, req, nil); got != want {
 			t.Fatalf("fast path %d, general %d", got, want)
 		}
 	})

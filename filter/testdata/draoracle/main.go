@@ -20,7 +20,10 @@
 //     node, Score and NormalizeScore on the feasible nodes, PostFilter when
 //     none is feasible, and Reserve and PreBind on the best-scored node
 //     (the first one in node order on a tie). It prints every status and
-//     the claims' allocations and reservations after each pod.
+//     the claims' allocations and reservations after each pod. With "fit"
+//     it first runs NodeResourcesFit (its SignPod, PreFilter, Filter,
+//     PreScore and Score) and NodeResourcesBalancedAllocation (PreScore and
+//     Score) on the pod and every node, configured as "fit" says.
 //
 // Build and run (from this directory):
 //
@@ -64,6 +67,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 	"k8s.io/utils/ptr"
@@ -110,6 +114,33 @@ type draCase struct {
 	Classes []*resourceapi.DeviceClass   `json:"classes"`
 	Claims  []*resourceapi.ResourceClaim `json:"claims"`
 	Pods    []*v1.Pod                    `json:"pods"`
+	// Fit, when set, also runs NodeResourcesFit and
+	// NodeResourcesBalancedAllocation on each pod (fitOutcome).
+	Fit *fitCase `json:"fit,omitempty"`
+}
+
+// fitCase configures NodeResourcesFit's scoring strategy (Strategy, Fit)
+// and NodeResourcesBalancedAllocation's resources (Balanced).
+type fitCase struct {
+	Strategy string                `json:"strategy"`
+	Fit      []config.ResourceSpec `json:"fit"`
+	Balanced []config.ResourceSpec `json:"balanced"`
+}
+
+// fitOutcome is what NodeResourcesFit and NodeResourcesBalancedAllocation
+// make of a pod before DynamicResources runs it: Fit's SignPod refusal
+// ("" when it signs), PreFilter and Filter on every node, and both raw
+// scores on every node (after their PreScore; Balanced is left out when
+// its PreScore skips the pod). BalancedPanic is what BalancedAllocation's
+// Score panicked with, if it did (it has no CEL cache for DeviceClass
+// selectors: NewBalancedAllocation leaves DRACaches.celCache nil).
+type fitOutcome struct {
+	Sign          string             `json:"sign,omitempty"`
+	PreFilter     verdict            `json:"preFilter"`
+	Filter        map[string]verdict `json:"filter"`
+	Scores        map[string]int64   `json:"scores"`
+	Balanced      map[string]int64   `json:"balanced,omitempty"`
+	BalancedPanic string             `json:"balancedPanic,omitempty"`
 }
 
 type input struct {
@@ -138,6 +169,7 @@ type claimOutcome struct {
 
 type podOutcome struct {
 	Pod         string                  `json:"pod"`
+	Fit         *fitOutcome             `json:"fit,omitempty"`
 	PreEnqueue  verdict                 `json:"preEnqueue"`
 	PreFilter   *verdict                `json:"preFilter,omitempty"`
 	Filter      map[string]verdict      `json:"filter,omitempty"`
@@ -318,9 +350,16 @@ func runDRA(c *draCase) []podOutcome {
 		nodeInfos = append(nodeInfos, ni)
 	}
 
+	var runFit func(*v1.Pod) *fitOutcome
+	if c.Fit != nil {
+		runFit = fitRunner(ctx, c.Fit, fh, fts, nodeInfos)
+	}
 	var outs []podOutcome
 	for _, pod := range c.Pods {
 		oc := podOutcome{Pod: pod.Namespace + "/" + pod.Name}
+		if runFit != nil {
+			oc.Fit = runFit(pod)
+		}
 		oc.PreEnqueue = of(pl.PreEnqueue(ctx, pod))
 		state := framework.NewCycleState()
 		_, st := pl.PreFilter(ctx, state, pod, nodeInfos)
@@ -403,6 +442,56 @@ func runDRA(c *draCase) []podOutcome {
 		outs = append(outs, oc)
 	}
 	return outs
+}
+
+// fitRunner builds NodeResourcesFit and NodeResourcesBalancedAllocation
+// as c configures them and returns what runs them on a pod.
+func fitRunner(ctx context.Context, c *fitCase, fh fwk.Handle, fts feature.Features, nodeInfos []fwk.NodeInfo) func(*v1.Pod) *fitOutcome {
+	fp, err := noderesources.NewFit(ctx, &config.NodeResourcesFitArgs{ScoringStrategy: &config.ScoringStrategy{
+		Type: config.ScoringStrategyType(c.Strategy), Resources: c.Fit}}, fh, fts)
+	must(err)
+	fit := fp.(*noderesources.Fit)
+	bp, err := noderesources.NewBalancedAllocation(ctx, &config.NodeResourcesBalancedAllocationArgs{Resources: c.Balanced}, fh, fts)
+	must(err)
+	ba := bp.(*noderesources.BalancedAllocation)
+	return func(pod *v1.Pod) *fitOutcome {
+		out := &fitOutcome{Filter: map[string]verdict{}, Scores: map[string]int64{}}
+		if _, st := fit.SignPod(ctx, pod); !st.IsSuccess() {
+			out.Sign = st.Message()
+		}
+		state := framework.NewCycleState()
+		_, st := fit.PreFilter(ctx, state, pod, nodeInfos)
+		out.PreFilter = of(st)
+		for _, ni := range nodeInfos {
+			out.Filter[ni.Node().Name] = of(fit.Filter(ctx, state, pod, ni))
+		}
+		must(fit.PreScore(ctx, state, pod, nodeInfos).AsError())
+		bst := ba.PreScore(ctx, state, pod, nodeInfos)
+		if !bst.IsSkip() {
+			must(bst.AsError())
+			out.Balanced = map[string]int64{}
+		}
+		for _, ni := range nodeInfos {
+			s, sst := fit.Score(ctx, state, pod, ni)
+			must(sst.AsError())
+			out.Scores[ni.Node().Name] = s
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					out.Balanced, out.BalancedPanic = nil, fmt.Sprint(r)
+				}
+			}()
+			for _, ni := range nodeInfos {
+				if out.Balanced != nil {
+					s, sst := ba.Score(ctx, state, pod, ni)
+					must(sst.AsError())
+					out.Balanced[ni.Node().Name] = s
+				}
+			}
+		}()
+		return out
+	}
 }
 
 // skipPreBind is the pod annotation that stops a pod after Reserve, so
