@@ -675,13 +675,15 @@ func (c *Cluster) addPod(pod *api.Pod, controllers bool) error {
 // not nil, is unused memory for the pod's record (allocated with pi by a
 // caller that adds many pods). controllers creates the pod's ephemeral
 // claims and the resource claims of its templates. A pod with resource
-// claims but no UID gets one derived from its key.
+// claims, or with requests of extended resources a DeviceClass may back
+// (DynamicResources makes a claim for those), but no UID gets one derived
+// from its key.
 func (c *Cluster) AddPodInfo(key string, pi *framework.PodInfo, rec *Entry, controllers bool) error {
 	if c.snap == nil {
 		return c.zeroErr("AddPodInfo")
 	}
 	p := pi.Pod
-	if p.UID == "" && len(p.Spec.ResourceClaims) > 0 {
+	if p.UID == "" && (len(p.Spec.ResourceClaims) > 0 || framework.RequestsDRAExtended(pi)) {
 		// Resource claims name their pod by UID (the owner of a template's
 		// claim, reservedFor), as every pod of an API server has one.
 		p.UID = claimPodUID(key)

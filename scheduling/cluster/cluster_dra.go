@@ -183,7 +183,7 @@ func (c *Cluster) releaseResourceClaims(pod *api.Pod) {
 			continue
 		}
 		i := slices.IndexFunc(cl.Status.ReservedFor, func(r api.ResourceClaimConsumerReference) bool { return r.UID == pod.UID })
-		if i < 0 {
+		if i < 0 || pod.UID == "" {
 			continue
 		}
 		next := *cl
