@@ -34,7 +34,8 @@ func draObjects() []runtime.Object {
 		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "gpu-a"}, Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
 			corev1.ResourceCPU: resource.MustParse("32"), corev1.ResourcePods: resource.MustParse("110")}}},
 		&resourcev1.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu-a100"}, Spec: resourcev1.DeviceClassSpec{
-			Selectors: []resourcev1.DeviceSelector{{CEL: &resourcev1.CELDeviceSelector{Expression: `device.attributes["gpu.example.com"].model == "A100"`}}}}},
+			ExtendedResourceName: ptr("example.com/a100"),
+			Selectors:            []resourcev1.DeviceSelector{{CEL: &resourcev1.CELDeviceSelector{Expression: `device.attributes["gpu.example.com"].model == "A100"`}}}}},
 		&resourcev1.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: "gpu-a-gpus"}, Spec: resourcev1.ResourceSliceSpec{
 			Driver: "gpu.example.com", NodeName: ptr("gpu-a"), Pool: resourcev1.ResourcePool{Name: "gpu-a", Generation: 3, ResourceSliceCount: 1},
 			Devices: []resourcev1.Device{gpu("gpu-0", "pci0", 0), gpu("gpu-1", "pci1", 1)}}},
@@ -92,6 +93,9 @@ func TestDRATypedEqualsDump(t *testing.T) {
 	if *dev.Attributes["index"].IntValue != 1 || *dev.Attributes["resource.kubernetes.io/pcieRoot"].StringValue != "pci1" ||
 		dev.Capacity["memory"].Value.Value() != 80<<30 || x.ResourceSlices[0].Spec.Pool.Generation != 3 {
 		t.Errorf("device %+v", dev)
+	}
+	if n := x.DeviceClasses[0].Spec.ExtendedResourceName; n == nil || *n != "example.com/a100" {
+		t.Errorf("class extendedResourceName %v", n)
 	}
 	claim := x.ResourceClaims[0]
 	if claim.Spec.Devices.Requests[0].Exactly.Count != 2 || *claim.Spec.Devices.Constraints[0].MatchAttribute != "resource.kubernetes.io/pcieRoot" ||
