@@ -49,14 +49,14 @@ func newNRFDRA(state *framework.CycleState, resources []nrfResource, cc *draCEL)
 		return nil
 	}
 	view := snap.DRA()
-	any := false
+	backed := false
 	for i := range resources {
 		if n := resources[i].name; n.IsDRAExtended() && view.ExtendedResourceClass(n) != nil {
-			any = true
+			backed = true
 			break
 		}
 	}
-	if !any {
+	if !backed {
 		return nil
 	}
 	d := &nrfDRA{classes: make([]*api.DeviceClass, len(resources))}
