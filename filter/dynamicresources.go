@@ -31,10 +31,10 @@ import (
 // cycle's snapshot).
 //
 // Not modelled: pod groups (DRAWorkloadResourceClaims, off by default),
-// node-allocatable resources (DRANodeAllocatableResources, off), device
-// status and binding conditions (the claims carry no device status, so
-// PreBind does not wait), finalizers, and the pod status update that names
-// the extended-resource claim.
+// node-allocatable resources (DRANodeAllocatableResources, off), PreBind's
+// wait for binding conditions (it fails on a binding failure condition or
+// timeout and does not wait otherwise), finalizers, and the pod status
+// update that names the extended-resource claim.
 type DynamicResources struct {
 	args     config.DynamicResourcesArgs
 	features allocator.Features
@@ -284,7 +284,11 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		}
 	}
 	if toAllocate > 0 {
-		idx, err := pl.sliceIndex(view.ResourceSlices())
+		list := view.ResourceSlices()
+		if pl.features.DeviceTaintRules {
+			list = view.TaintedResourceSlices()
+		}
+		idx, err := pl.sliceIndex(list)
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
@@ -385,7 +389,7 @@ func (pl *DynamicResources) Filter(ctx context.Context, cs *framework.CycleState
 			unavailable = append(unavailable, i)
 			continue
 		}
-		if c.Status.Allocation != nil && bindingTimedOut(c, pl.args.BindingTimeout, pl.clock) {
+		if c.Status.Allocation != nil && !pl.bindable(c) {
 			unavailable = append(unavailable, i)
 		}
 	}
@@ -461,21 +465,12 @@ func (c deadlineCtx) Err() error {
 	return nil
 }
 
-// bindingTimedOut is kube's isClaimReadyForBinding and isClaimTimeout for
-// a claim without device status: a device with binding conditions is
-// never ready, so the claim is unavailable once the binding timeout passed
-// since its allocation.
-func bindingTimedOut(c *api.ResourceClaim, timeout time.Duration, clock framework.Clock) bool {
-	a := c.Status.Allocation
-	if a.AllocationTimestamp == nil {
-		return false
-	}
-	for i := range a.Devices.Results {
-		if len(a.Devices.Results[i].BindingConditions) > 0 && a.AllocationTimestamp.Add(timeout).Before(clock.Now()) {
-			return true
-		}
-	}
-	return false
+// bindable is kube's Filter check of an allocated claim: no binding
+// failure condition of its devices is True, and it is ready or the
+// binding timeout has not passed since its allocation.
+func (pl *DynamicResources) bindable(c *api.ResourceClaim) bool {
+	ready, failed := c.BindingReady()
+	return !pl.features.DeviceBindingAndStatus || failed == nil && (ready || !c.BindingTimedOut(pl.args.BindingTimeout, pl.clock.Now()))
 }
 
 // filterExtended is kube's filterExtendedResources: the node's own copy
@@ -558,8 +553,7 @@ func (pl *DynamicResources) PostFilter(_ context.Context, cs *framework.CycleSta
 		rf := c.Status.ReservedFor
 		if len(rf) == 0 || (len(rf) == 1 && rf[0].UID == pod.UID) {
 			cur := *c
-			cur.Status.ReservedFor = nil
-			cur.Status.Allocation = nil
+			cur.Status.ReservedFor, cur.Status.Allocation, cur.Status.Devices = nil, nil, nil
 			if err := st.WriteClaim(&cur, false); err != nil {
 				return nil, framework.AsStatus(err)
 			}
@@ -828,10 +822,33 @@ func (pl *DynamicResources) PreBind(_ context.Context, cs *framework.CycleState,
 		}
 		s.claims[i] = nc
 	}
+	if err := pl.bindingError(st.Snapshot().DRA(), s.claims); err != nil {
+		return framework.AsStatus(err)
+	}
 	view := st.Snapshot().DRA()
 	for _, uid := range done {
 		if view.InFlight(uid) != nil {
 			st.SetInFlight(uid, nil)
+		}
+	}
+	return nil
+}
+
+// bindingError is PreBind's check of the binding conditions of the
+// claims' devices, as stored: kube's first check before it waits for them
+// (isPodReadyForBinding). A True binding failure condition or a passed
+// binding timeout is kube's error; a device not ready yet is not waited
+// for.
+func (pl *DynamicResources) bindingError(view framework.DRAView, claims []*api.ResourceClaim) error {
+	for _, c := range claims {
+		if cur, ok := view.ResourceClaim(c.Namespace, c.Name); ok && pl.features.DeviceBindingAndStatus {
+			ready, failed := cur.BindingReady()
+			if failed != nil {
+				return fmt.Errorf("device binding failed: claim=%s, reason=%s, message=%q", c.Name, failed.Reason, failed.Message)
+			}
+			if !ready && cur.BindingTimedOut(pl.args.BindingTimeout, pl.clock.Now()) {
+				return fmt.Errorf("device binding timeout: claim=%s", c.Name)
+			}
 		}
 	}
 	return nil

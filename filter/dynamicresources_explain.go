@@ -36,7 +36,11 @@ func (pl *DynamicResources) ExplainRejection(ctx context.Context, cs *framework.
 		switch {
 		case s.info[i].availableOn != nil && !s.info[i].availableOn.Match(node):
 			out = append(out, fmt.Sprintf("claim %s is allocated already, on devices this node does not reach (its allocation's node selector does not match the node)", c.Key()))
-		case c.Status.Allocation != nil && bindingTimedOut(c, pl.args.BindingTimeout, pl.clock):
+		case c.Status.Allocation != nil && !pl.bindable(c):
+			if _, failed := c.BindingReady(); failed != nil {
+				out = append(out, fmt.Sprintf("claim %s: binding failed, its device reports %s=True", c.Key(), failed.Type))
+				continue
+			}
 			out = append(out, fmt.Sprintf("claim %s: its devices did not become ready for binding within %s of the allocation", c.Key(), pl.args.BindingTimeout))
 		}
 	}

@@ -27,11 +27,12 @@ type oracleCase struct {
 	Name string `json:"name"`
 	Mode string `json:"mode"`
 	DRA  *struct {
-		Nodes   []*api.Node          `json:"nodes"`
-		Slices  []*api.ResourceSlice `json:"slices"`
-		Classes []*api.DeviceClass   `json:"classes"`
-		Claims  []*api.ResourceClaim `json:"claims"`
-		Pods    []*api.Pod           `json:"pods"`
+		Nodes   []*api.Node            `json:"nodes"`
+		Slices  []*api.ResourceSlice   `json:"slices"`
+		Classes []*api.DeviceClass     `json:"classes"`
+		Claims  []*api.ResourceClaim   `json:"claims"`
+		Pods    []*api.Pod             `json:"pods"`
+		Rules   []*api.DeviceTaintRule `json:"deviceTaintRules"`
 		Fit     *struct {
 			Strategy string                `json:"strategy"`
 			Fit      []config.ResourceSpec `json:"fit"`
@@ -170,6 +171,9 @@ func runOracleCase(t *testing.T, c *oracleCase) []oraclePod {
 		objs = append(objs, o)
 	}
 	for _, o := range c.DRA.Claims {
+		objs = append(objs, o)
+	}
+	for _, o := range c.DRA.Rules {
 		objs = append(objs, o)
 	}
 	snap, err := framework.NewSnapshot(c.DRA.Nodes, nil, framework.WithStorage(objs...))

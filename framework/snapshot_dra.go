@@ -21,6 +21,7 @@ type draIndex struct {
 	classes   cowMap[string, *api.DeviceClass]
 	claims    cowMap[nsName, *api.ResourceClaim]
 	templates cowMap[nsName, *api.ResourceClaimTemplate]
+	rules     cowMap[string, *api.DeviceTaintRule]
 	// devices counts the claims allocating each device exclusively
 	// (results without admin access and without a share ID).
 	devices cowMap[api.DeviceID, int32]
@@ -30,9 +31,11 @@ type draIndex struct {
 	// inFlight holds, by claim UID, the claims whose allocation Reserve
 	// made and PreBind has not yet written.
 	inFlight cowMap[string, *api.ResourceClaim]
-	// sorted caches the slices in name order; every change of the slices
-	// installs a new, empty holder, so clones share it until one changes.
-	sorted *draSorted
+	// sorted caches the slices in name order, tainted the same slices
+	// with the taint rules applied; every change of the slices (or rules,
+	// for tainted) installs a new, empty holder, so clones share it until
+	// one changes.
+	sorted, tainted *draSorted
 }
 
 // draSorted is the lazily built sorted slice list.
@@ -43,9 +46,12 @@ type draSorted struct {
 
 func (x *draIndex) share() {
 	x.slices.shared, x.classes.shared, x.claims.shared, x.templates.shared = true, true, true, true
-	x.devices.shared, x.sharing.shared, x.inFlight.shared = true, true, true
+	x.rules.shared, x.devices.shared, x.sharing.shared, x.inFlight.shared = true, true, true, true
 	if x.sorted == nil {
 		x.sorted = &draSorted{}
+	}
+	if x.tainted == nil {
+		x.tainted = &draSorted{}
 	}
 }
 
@@ -63,6 +69,9 @@ func (x *draIndex) get(k api.StorageKind, ns, name string) (api.StorageObject, b
 	case api.KindResourceClaimTemplate:
 		o, ok := x.templates.m[nsName{ns, name}]
 		return o, ok
+	case api.KindDeviceTaintRule:
+		o, ok := x.rules.m[name]
+		return o, ok
 	}
 	return nil, false
 }
@@ -71,7 +80,10 @@ func (x *draIndex) set(o api.StorageObject) {
 	switch v := o.(type) {
 	case *api.ResourceSlice:
 		x.slices.set(v.Name, v)
-		x.sorted = &draSorted{}
+		x.sorted, x.tainted = &draSorted{}, &draSorted{}
+	case *api.DeviceTaintRule:
+		x.rules.set(v.Name, v)
+		x.tainted = &draSorted{}
 	case *api.DeviceClass:
 		x.classes.set(v.Name, v)
 	case *api.ResourceClaim:
@@ -90,7 +102,10 @@ func (x *draIndex) del(k api.StorageKind, ns, name string) {
 	switch k {
 	case api.KindResourceSlice:
 		x.slices.del(name)
-		x.sorted = &draSorted{}
+		x.sorted, x.tainted = &draSorted{}, &draSorted{}
+	case api.KindDeviceTaintRule:
+		x.rules.del(name)
+		x.tainted = &draSorted{}
 	case api.KindDeviceClass:
 		x.classes.del(name)
 	case api.KindResourceClaim:
@@ -148,11 +163,11 @@ type DRAView struct{ x *draIndex }
 // DRA returns the view of the snapshot's DRA objects.
 func (s *Snapshot) DRA() DRAView { return DRAView{&s.storage.dra} }
 
-// Empty reports whether the snapshot holds no claim, class, slice or
-// template (DynamicResources then has nothing to look up).
+// Empty reports whether the snapshot holds no claim, class, slice,
+// template or taint rule (DynamicResources then has nothing to look up).
 func (v DRAView) Empty() bool {
 	x := v.x
-	return len(x.claims.m) == 0 && len(x.classes.m) == 0 && len(x.slices.m) == 0 && len(x.templates.m) == 0
+	return len(x.claims.m) == 0 && len(x.classes.m) == 0 && len(x.slices.m) == 0 && len(x.templates.m) == 0 && len(x.rules.m) == 0
 }
 
 // ResourceSlices returns every ResourceSlice sorted by name. The slice is
@@ -163,6 +178,25 @@ func (v DRAView) ResourceSlices() []*api.ResourceSlice {
 		return sortedValues(v.x.slices.m)
 	}
 	h.once.Do(func() { h.list = sortedValues(v.x.slices.m) })
+	return h.list
+}
+
+// DeviceTaintRules returns every DeviceTaintRule sorted by name.
+func (v DRAView) DeviceTaintRules() []*api.DeviceTaintRule { return sortedValues(v.x.rules.m) }
+
+// TaintedResourceSlices returns ResourceSlices as the allocator sees them
+// when DeviceTaintRules apply: in name order, each device with the taints
+// of the rules selecting it (in rule name order) after its own
+// (api.TaintSlices). The slice is shared: do not modify it.
+func (v DRAView) TaintedResourceSlices() []*api.ResourceSlice {
+	if len(v.x.rules.m) == 0 {
+		return v.ResourceSlices()
+	}
+	h := v.x.tainted
+	if h == nil {
+		return api.TaintSlices(v.ResourceSlices(), v.DeviceTaintRules())
+	}
+	h.once.Do(func() { h.list = api.TaintSlices(v.ResourceSlices(), v.DeviceTaintRules()) })
 	return h.list
 }
 

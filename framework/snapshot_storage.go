@@ -222,7 +222,7 @@ func (s *Snapshot) SetStorageObject(o api.StorageObject) (api.StorageObject, err
 		x.capList.put("", nsName{ns, name}, v)
 	case *api.VolumeAttachment:
 		x.setVA(v)
-	case *api.ResourceSlice, *api.DeviceClass, *api.ResourceClaim, *api.ResourceClaimTemplate:
+	case *api.ResourceSlice, *api.DeviceClass, *api.ResourceClaim, *api.ResourceClaimTemplate, *api.DeviceTaintRule:
 		x.dra.set(o)
 	case *api.CSINode:
 		if _, ok := s.Get(name); !ok {
@@ -285,7 +285,7 @@ func (s *Snapshot) DeleteStorageObject(k api.StorageKind, ns, name string) (api.
 	case api.KindCSINode:
 		ni, _ := s.mutable(name)
 		ni.setCSINode(nil)
-	case api.KindResourceSlice, api.KindDeviceClass, api.KindResourceClaim, api.KindResourceClaimTemplate:
+	case api.KindResourceSlice, api.KindDeviceClass, api.KindResourceClaim, api.KindResourceClaimTemplate, api.KindDeviceTaintRule:
 		x.dra.del(k, ns, name)
 	}
 	s.listsChanged()

@@ -7,7 +7,6 @@ import (
 	"github.com/schedkit/schedkit/config"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
-	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
 // schedulerPlugin is implemented by plugins that need the Scheduler
@@ -132,14 +131,10 @@ func (s *Scheduler) clusterEvent(f *Fork, op string, ev framework.ClusterEvent, 
 	if err != nil {
 		return err
 	}
-	if ev.Resource == "" { // a storage object: its kind
-		o, _ := cur.(api.StorageObject)
-		if o == nil {
-			o, _ = old.(api.StorageObject)
-		}
-		if o != nil {
-			ev.Resource = cluster.EventResource(o.StorageKind())
-		}
+	if ev.Resource == "" { // a storage object
+		oldO, _ := old.(api.StorageObject)
+		curO, _ := cur.(api.StorageObject)
+		ev = s.cluster.StorageEvent(ev.ActionType, oldO, curO)
 	}
 	s.reportEvent(ev, old, cur, nil, true)
 	s.signal()

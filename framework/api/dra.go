@@ -9,8 +9,9 @@ import (
 
 // The Dynamic Resource Allocation objects (resource.k8s.io/v1): the devices
 // drivers publish in ResourceSlices, the DeviceClasses that name kinds of
-// device, and the ResourceClaims (and their templates) pods use to ask for
-// devices. The JSON shapes are Kubernetes', so a dump's objects decode into
+// device, the ResourceClaims (and their templates) pods use to ask for
+// devices, and the DeviceTaintRules that taint devices from outside their
+// slices. The JSON shapes are Kubernetes', so a dump's objects decode into
 // them directly. Fields behind alpha feature gates that are off in the
 // releases schedkit reproduces are not modelled.
 
@@ -300,10 +301,27 @@ type DeviceClaimConfiguration struct {
 	DeviceConfiguration `json:",inline"`
 }
 
-// ResourceClaimStatus is a claim's allocation and its users.
+// ResourceClaimStatus is a claim's allocation, its users and what the
+// drivers report about the allocated devices.
 type ResourceClaimStatus struct {
 	Allocation  *AllocationResult                `json:"allocation,omitempty"`
 	ReservedFor []ResourceClaimConsumerReference `json:"reservedFor,omitempty"`
+	// Devices is the drivers' status of allocated devices; the scheduler
+	// reads their conditions against the binding conditions of the
+	// allocation's results.
+	Devices []AllocatedDeviceStatus `json:"devices,omitempty"`
+}
+
+// AllocatedDeviceStatus is a driver's status of one allocated device:
+// its conditions, and data the scheduler does not read (kept as JSON).
+type AllocatedDeviceStatus struct {
+	Driver      string          `json:"driver"`
+	Pool        string          `json:"pool"`
+	Device      string          `json:"device"`
+	ShareID     *string         `json:"shareID,omitempty"`
+	Conditions  []Condition     `json:"conditions,omitempty"`
+	Data        json.RawMessage `json:"data,omitempty"`
+	NetworkData json.RawMessage `json:"networkData,omitempty"`
 }
 
 // ResourceClaimReservedForMaxSize is how many consumers a claim can be
@@ -403,6 +421,38 @@ type ContainerResourceClaim struct {
 	Request string `json:"request,omitempty"`
 }
 
+// DeviceTaintRule adds one taint to every device its selector selects,
+// as if the driver had published the taint in the device's ResourceSlice
+// (kube-scheduler applies the rules with the DRADeviceTaintRules gate, on
+// by default from v1.37).
+type DeviceTaintRule struct {
+	ObjectMeta `json:"metadata"`
+	Spec       DeviceTaintRuleSpec   `json:"spec"`
+	Status     DeviceTaintRuleStatus `json:"status,omitzero"`
+}
+
+// DeviceTaintRuleSpec is the devices a rule taints and the taint.
+type DeviceTaintRuleSpec struct {
+	// DeviceSelector selects the devices; nil selects none, an empty one
+	// every device.
+	DeviceSelector *DeviceTaintSelector `json:"deviceSelector,omitempty"`
+	Taint          DeviceTaint          `json:"taint"`
+}
+
+// DeviceTaintSelector selects the devices of a driver, a pool and a
+// device name; each unset field matches any.
+type DeviceTaintSelector struct {
+	Driver *string `json:"driver,omitempty"`
+	Pool   *string `json:"pool,omitempty"`
+	Device *string `json:"device,omitempty"`
+}
+
+// DeviceTaintRuleStatus is what the eviction controller reports about a
+// rule; the scheduler does not read it.
+type DeviceTaintRuleStatus struct {
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
 // DRAObjects are the Dynamic Resource Allocation objects of a cluster, as a
 // snapshot or a cluster file holds them.
 type DRAObjects struct {
@@ -410,4 +460,5 @@ type DRAObjects struct {
 	DeviceClasses          []*DeviceClass           `json:"deviceClasses,omitempty"`
 	ResourceClaims         []*ResourceClaim         `json:"resourceClaims,omitempty"`
 	ResourceClaimTemplates []*ResourceClaimTemplate `json:"resourceClaimTemplates,omitempty"`
+	DeviceTaintRules       []*DeviceTaintRule       `json:"deviceTaintRules,omitempty"`
 }

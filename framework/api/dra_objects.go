@@ -17,6 +17,7 @@ const (
 	KindDeviceClass           StorageKind = "DeviceClass"
 	KindResourceClaim         StorageKind = "ResourceClaim"
 	KindResourceClaimTemplate StorageKind = "ResourceClaimTemplate"
+	KindDeviceTaintRule       StorageKind = "DeviceTaintRule"
 )
 
 // StorageKind returns KindResourceSlice.
@@ -31,15 +32,19 @@ func (*ResourceClaim) StorageKind() StorageKind { return KindResourceClaim }
 // StorageKind returns KindResourceClaimTemplate.
 func (*ResourceClaimTemplate) StorageKind() StorageKind { return KindResourceClaimTemplate }
 
+// StorageKind returns KindDeviceTaintRule.
+func (*DeviceTaintRule) StorageKind() StorageKind { return KindDeviceTaintRule }
+
 func (o *ResourceSlice) meta() *ObjectMeta         { return &o.ObjectMeta }
 func (o *DeviceClass) meta() *ObjectMeta           { return &o.ObjectMeta }
 func (o *ResourceClaim) meta() *ObjectMeta         { return &o.ObjectMeta }
 func (o *ResourceClaimTemplate) meta() *ObjectMeta { return &o.ObjectMeta }
+func (o *DeviceTaintRule) meta() *ObjectMeta       { return &o.ObjectMeta }
 
 // IsDRA reports whether k is one of the Dynamic Resource Allocation kinds.
 func (k StorageKind) IsDRA() bool {
 	switch k {
-	case KindResourceSlice, KindDeviceClass, KindResourceClaim, KindResourceClaimTemplate:
+	case KindResourceSlice, KindDeviceClass, KindResourceClaim, KindResourceClaimTemplate, KindDeviceTaintRule:
 		return true
 	}
 	return false
@@ -48,14 +53,17 @@ func (k StorageKind) IsDRA() bool {
 // Key returns the claim's "namespace/name".
 func (c *ResourceClaim) Key() string { return c.Namespace + "/" + c.Name }
 
-// Each returns the objects in dependency order: classes, slices,
-// templates, claims.
+// Each returns the objects in dependency order: classes, slices, taint
+// rules, templates, claims.
 func (d *DRAObjects) Each() []StorageObject {
 	var out []StorageObject
 	for _, o := range d.DeviceClasses {
 		out = append(out, o)
 	}
 	for _, o := range d.ResourceSlices {
+		out = append(out, o)
+	}
+	for _, o := range d.DeviceTaintRules {
 		out = append(out, o)
 	}
 	for _, o := range d.ResourceClaimTemplates {
@@ -101,6 +109,8 @@ func validateDRAObject(o StorageObject) error {
 		} else {
 			err = validateDeviceClaim("spec.spec.devices", &v.Spec.Spec.Devices, true)
 		}
+	case *DeviceTaintRule:
+		err = ValidateDeviceTaintRule(v)
 	}
 	if err != nil {
 		name := m.Name

@@ -20,7 +20,7 @@ const (
 // *PersistentVolume, *PersistentVolumeClaim, *StorageClass, *CSINode,
 // *CSIDriver, *CSIStorageCapacity or *VolumeAttachment, or one of the
 // Dynamic Resource Allocation objects (*ResourceSlice, *DeviceClass,
-// *ResourceClaim, *ResourceClaimTemplate).
+// *ResourceClaim, *ResourceClaimTemplate, *DeviceTaintRule).
 type StorageObject interface {
 	// StorageKind names the object's kind.
 	StorageKind() StorageKind
@@ -107,6 +107,11 @@ func ValidateStorageObject(o StorageObject) error {
 		}
 		return validateDRAObject(v)
 	case *ResourceClaimTemplate:
+		if v == nil {
+			return errNilDRAObject
+		}
+		return validateDRAObject(v)
+	case *DeviceTaintRule:
 		if v == nil {
 			return errNilDRAObject
 		}

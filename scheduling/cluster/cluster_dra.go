@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/schedkit/schedkit/filter"
@@ -13,7 +14,7 @@ import (
 
 // This file holds the Dynamic Resource Allocation side of a Cluster. The
 // DRA objects (ResourceSlices, DeviceClasses, ResourceClaims and their
-// templates) are added, updated and deleted as storage objects
+// templates, DeviceTaintRules) are added, updated and deleted as storage objects
 // (AddStorageObject and its siblings, journaled like every change); what
 // DynamicResources writes goes through the methods below: the in-flight
 // allocations between its Reserve and PreBind, and the claims its PreBind
@@ -193,4 +194,40 @@ func (c *Cluster) releaseResourceClaims(pod *api.Pod) {
 		}
 		_ = c.setStorage(&next)
 	}
+}
+
+// StorageEvent is the cluster event a change of a storage or DRA object
+// from old to cur (nil when added, or deleted) with action makes: an
+// event of the object's kind (EventResource), except for a
+// DeviceTaintRule, which kube-scheduler sees through the slices it taints
+// (from v1.37, whose DRADeviceTaintRules gate is on by default): an
+// update of ResourceSlices when the rule's selector or taint changed and
+// the rule before or after selects a device of the cluster's slices, and
+// no event of a resource any plugin registers otherwise.
+func (c *Cluster) StorageEvent(action framework.ActionType, old, cur api.StorageObject) framework.ClusterEvent {
+	o := cur
+	if o == nil {
+		o = old
+	}
+	if o == nil {
+		return framework.ClusterEvent{ActionType: action}
+	}
+	ev := framework.ClusterEvent{Resource: EventResource(o.StorageKind()), ActionType: action}
+	if o.StorageKind() != api.KindDeviceTaintRule || !c.KubeVersion().AtLeast(framework.KubeV137) {
+		return ev
+	}
+	oldR, _ := old.(*api.DeviceTaintRule)
+	curR, _ := cur.(*api.DeviceTaintRule)
+	if oldR != nil && curR != nil && reflect.DeepEqual(oldR.Spec, curR.Spec) {
+		return ev
+	}
+	for _, s := range c.snap.DRA().ResourceSlices() {
+		for i := range s.Spec.Devices {
+			d := s.Spec.Devices[i].Name
+			if oldR != nil && oldR.Selects(s.Spec.Driver, s.Spec.Pool.Name, d) || curR != nil && curR.Selects(s.Spec.Driver, s.Spec.Pool.Name, d) {
+				return framework.ClusterEvent{Resource: framework.ResourceResourceSlice, ActionType: framework.Update}
+			}
+		}
+	}
+	return ev
 }

@@ -73,6 +73,9 @@ func copyStorage(o api.StorageObject) api.StorageObject {
 	case *api.ResourceClaimTemplate:
 		c := *v
 		return &c
+	case *api.DeviceTaintRule:
+		c := *v
+		return &c
 	}
 	return o
 }

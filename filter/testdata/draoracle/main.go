@@ -13,9 +13,10 @@
 //     cost estimate), evaluates it on one device, and prints the compile
 //     errors, the estimated costs, the result, the runtime error (as CEL
 //     returns it and as the allocator reports it) and the actual cost.
-//   - "dra": creates the nodes, ResourceSlices, DeviceClasses and
-//     ResourceClaims through a fake clientset, builds the plugin with the
-//     default v1.37 feature gates and default arguments, and runs the pods
+//   - "dra": creates the DeviceTaintRules, nodes, ResourceSlices,
+//     DeviceClasses and ResourceClaims through a fake clientset, builds the
+//     plugin with the default v1.37 feature gates and default arguments,
+//     and runs the pods
 //     one after the other through PreEnqueue, PreFilter, Filter on every
 //     node, Score and NormalizeScore on the feasible nodes, PostFilter when
 //     none is feasible, and Reserve and PreBind on the best-scored node
@@ -69,6 +70,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	schedmetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 	"k8s.io/utils/ptr"
 )
@@ -117,6 +119,8 @@ type draCase struct {
 	// Fit, when set, also runs NodeResourcesFit and
 	// NodeResourcesBalancedAllocation on each pod (fitOutcome).
 	Fit *fitCase `json:"fit,omitempty"`
+	// TaintRules are DeviceTaintRules, created before the slices.
+	TaintRules []*resourceapi.DeviceTaintRule `json:"deviceTaintRules,omitempty"`
 }
 
 // fitCase configures NodeResourcesFit's scoring strategy (Strategy, Fit)
@@ -316,7 +320,14 @@ func runDRA(c *draCase) []podOutcome {
 	for _, x := range c.Pods {
 		legacyscheme.Scheme.Default(x)
 	}
+	for _, x := range c.TaintRules {
+		legacyscheme.Scheme.Default(x)
+	}
 	o := metav1.CreateOptions{}
+	for _, x := range c.TaintRules {
+		_, err := client.ResourceV1().DeviceTaintRules().Create(ctx, x, o)
+		must(err)
+	}
 	for _, n := range c.Nodes {
 		_, err := client.CoreV1().Nodes().Create(ctx, n, o)
 		must(err)
@@ -578,6 +589,8 @@ func roundTrip(c *draCase) {
 }
 
 func main() {
+	// PreBind records the binding conditions' metrics.
+	schedmetrics.Register()
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(nil, 1<<26)
 	enc := json.NewEncoder(os.Stdout)

@@ -46,12 +46,17 @@ type SharedDeviceID struct {
 // need Kubernetes' "experimental" allocator, which it does not: New
 // refuses them.
 type Features struct {
-	AdminAccess             bool // DRAAdminAccess
-	CompatibilityGroups     bool // DRADeviceCompatibilityGroups
-	ConsumableCapacity      bool // DRAConsumableCapacity
-	DerivedAttributes       bool // DRADerivedAttributes
-	DeviceBindingAndStatus  bool // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
-	DeviceTaints            bool // DRADeviceTaints
+	AdminAccess            bool // DRAAdminAccess
+	CompatibilityGroups    bool // DRADeviceCompatibilityGroups
+	ConsumableCapacity     bool // DRAConsumableCapacity
+	DerivedAttributes      bool // DRADerivedAttributes
+	DeviceBindingAndStatus bool // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus
+	DeviceTaints           bool // DRADeviceTaints
+	// DeviceTaintRules (DRADeviceTaintRules): the caller gives the
+	// allocator slices with the DeviceTaintRules' taints applied
+	// (framework.DRAView.TaintedResourceSlices), as kube-scheduler's
+	// ResourceSlice tracker does; the allocator itself does not read it.
+	DeviceTaintRules        bool
 	FractionalCapacityRange bool // DRAFractionalCapacityRange
 	ListTypeAttributes      bool // DRAListTypeAttributes
 	OptionalNodeOperations  bool // DRAOptionalNodeOperations
@@ -72,11 +77,13 @@ type Features struct {
 }
 
 // DefaultFeatures returns the features kube-scheduler v enables with its
-// default feature gates. v1.36 and v1.37 enable the same set:
-// AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceTaints,
-// PartitionableDevices and PrioritizedList. (DRAFractionalCapacityRange is
-// beta in v1.37 but on by default only with --min-compatibility-version
-// 1.37, not with the default of one release back.)
+// default feature gates. v1.36 and v1.37 both enable AdminAccess,
+// ConsumableCapacity, DeviceBindingAndStatus, DeviceTaints,
+// PartitionableDevices and PrioritizedList; v1.37 also DeviceTaintRules
+// (GA, on by default; beta and off by default in v1.36).
+// (DRAFractionalCapacityRange is beta in v1.37 but on by default only
+// with --min-compatibility-version 1.37, not with the default of one
+// release back.)
 func DefaultFeatures(v framework.KubeVersion) Features {
 	return Features{
 		Release:                v,
@@ -84,6 +91,7 @@ func DefaultFeatures(v framework.KubeVersion) Features {
 		ConsumableCapacity:     true,
 		DeviceBindingAndStatus: true,
 		DeviceTaints:           true,
+		DeviceTaintRules:       v.IsZero() || v.AtLeast(framework.KubeV137),
 		PartitionableDevices:   true,
 		PrioritizedList:        true,
 	}
