@@ -115,7 +115,7 @@ func (w *claimWriter) WriteClaim(old, cur *api.ResourceClaim, create bool) error
 			c.Status.Allocation = alloc.DeepCopy()
 		}
 		if deallocate {
-			c.Status.Allocation, c.Status.ReservedFor = nil, nil
+			c.Status.Allocation, c.Status.ReservedFor, c.Status.Devices = nil, nil, nil
 		}
 		if len(removed) > 0 {
 			c.Status.ReservedFor = slices.DeleteFunc(c.Status.ReservedFor, func(r resourcev1.ResourceClaimConsumerReference) bool {

@@ -199,3 +199,38 @@ var errTest = errString("injected failure")
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// A DeviceTaintRule the API server serves is followed: the claim of a
+// pod that does not tolerate its taint gets the other device.
+func TestDeviceTaintRuleFollowed(t *testing.T) {
+	driver, pool, device := "gpu.example.com", "n1", "gpu-0"
+	rule := &resourcev1.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: "gpu-0-broken"}, Spec: resourcev1.DeviceTaintRuleSpec{
+		DeviceSelector: &resourcev1.DeviceTaintSelector{Driver: &driver, Pool: &pool, Device: &device},
+		Taint:          resourcev1.DeviceTaint{Key: "example.com/broken", Effect: resourcev1.DeviceTaintEffectNoSchedule}}}
+	cfg, client := liveConfig(t, append(draCluster(), rule)...)
+	client.Resources[0].APIResources = append(client.Resources[0].APIResources, metav1.APIResource{Name: "devicetaintrules", Kind: "DeviceTaintRule"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l, err := live.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go l.Run(ctx)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := client.ResourceV1().ResourceClaims("default").Get(ctx, "gpu-claim", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := c.Status.Allocation; a != nil {
+			if len(a.Devices.Results) != 1 || a.Devices.Results[0].Device != "gpu-1" {
+				t.Fatalf("allocation %+v, want gpu-1 (gpu-0 is tainted by the rule)", a)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("claim not allocated; feed %+v", l.Stats())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

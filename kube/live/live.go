@@ -186,12 +186,18 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 	l.storage["CSIDriver"] = watch("CSIDriver", f.Storage().V1().CSIDrivers().Informer())
 	l.storage["CSIStorageCapacity"] = watch("CSIStorageCapacity", f.Storage().V1().CSIStorageCapacities().Informer())
 	l.storage["VolumeAttachment"] = watch("VolumeAttachment", f.Storage().V1().VolumeAttachments().Informer())
-	dra := servesDRA(cfg.Client)
+	served := draResources(cfg.Client)
+	dra := served["resourceclaims"]
 	if dra {
 		l.storage["ResourceSlice"] = watch("ResourceSlice", f.Resource().V1().ResourceSlices().Informer())
 		l.storage["DeviceClass"] = watch("DeviceClass", f.Resource().V1().DeviceClasses().Informer())
 		l.storage["ResourceClaim"] = watch("ResourceClaim", f.Resource().V1().ResourceClaims().Informer())
 		l.storage["ResourceClaimTemplate"] = watch("ResourceClaimTemplate", f.Resource().V1().ResourceClaimTemplates().Informer())
+		if served["devicetaintrules"] {
+			l.storage["DeviceTaintRule"] = watch("DeviceTaintRule", f.Resource().V1().DeviceTaintRules().Informer())
+		} else {
+			l.logf("live: the API server serves no %s DeviceTaintRules: devices are tainted by their slices only", draGroupVersion)
+		}
 	} else {
 		l.logf("live: the API server serves no %s: pods with resource claims wait", draGroupVersion)
 	}
@@ -299,19 +305,21 @@ func Start(ctx context.Context, cfg Config) (*Live, error) {
 // draGroupVersion is the Dynamic Resource Allocation API the feed follows.
 const draGroupVersion = "resource.k8s.io/v1"
 
-// servesDRA reports whether the API server serves draGroupVersion's
-// ResourceClaims.
-func servesDRA(client kubernetes.Interface) bool {
+// draResources returns the resources of draGroupVersion the API server
+// serves ("resourceclaims", "devicetaintrules", ...); none when it serves
+// no such group version. kube-apiserver v1.37 serves DeviceTaintRules
+// there by default; v1.36 serves them only at v1beta2, off by default,
+// and its scheduler does not read them by default.
+func draResources(client kubernetes.Interface) map[string]bool {
+	out := map[string]bool{}
 	list, err := client.Discovery().ServerResourcesForGroupVersion(draGroupVersion)
 	if err != nil || list == nil {
-		return false
+		return out
 	}
 	for _, r := range list.APIResources {
-		if r.Name == "resourceclaims" {
-			return true
-		}
+		out[r.Name] = true
 	}
-	return false
+	return out
 }
 
 func keyOf(o any) string {

@@ -12,8 +12,8 @@
 // CSIDrivers, CSIStorageCapacities, VolumeAttachments), scheduler-plugins'
 // PodGroups, kube's alpha PodGroups and Workloads
 // (scheduling.k8s.io/v1alpha2), the Dynamic Resource Allocation objects
-// (ResourceSlices, DeviceClasses, ResourceClaims, ResourceClaimTemplates
-// of resource.k8s.io/v1 and v1beta2) and Koordinator NodeMetrics; other
+// (ResourceSlices, DeviceClasses, ResourceClaims, ResourceClaimTemplates,
+// DeviceTaintRules of resource.k8s.io/v1 and v1beta2) and Koordinator NodeMetrics; other
 // kinds are counted and skipped.
 // Every field an API server writes is accepted: the fields schedkit models
 // are decoded strictly (an invalid quantity is an error naming the

@@ -43,8 +43,9 @@ type Dump struct {
 	// are in Report.Skipped.
 	Storage api.StorageObjects
 	// DRA holds the Dynamic Resource Allocation objects (ResourceSlices,
-	// DeviceClasses, ResourceClaims with the allocations the API server
-	// reported, ResourceClaimTemplates), each kind in the order read, all
+	// DeviceClasses, ResourceClaims with the allocations and device
+	// status the API server reported, ResourceClaimTemplates,
+	// DeviceTaintRules), each kind in the order read, all
 	// kept: what kube's allocator would make of a slice of a node the dump
 	// lacks, a pool with duplicate device names or a claim whose class is
 	// missing is in Report.Notes (dump_dra.go). Cluster adds them all,
@@ -262,7 +263,7 @@ func (l *Loader) report(features []PodFeatures) Report {
 
 // Cluster builds the in-memory cluster: the nodes in dump order, the
 // NodeMetrics, the storage objects, the DRA objects (classes, slices,
-// templates, claims with their allocations), the PodGroups, the pods (placed ones
+// taint rules, templates, claims with their allocations), the PodGroups, the pods (placed ones
 // on their nodes, the others pending), and the namespaces, services,
 // controllers and PodDisruptionBudgets scheduling reads. The cluster
 // fills in what the dump leaves out as the API server and the PV

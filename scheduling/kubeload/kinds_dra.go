@@ -5,8 +5,8 @@ import (
 )
 
 // This file reads the Dynamic Resource Allocation objects
-// (resource.k8s.io: ResourceSlice, DeviceClass, ResourceClaim and
-// ResourceClaimTemplate). Each decodes straight into framework's type,
+// (resource.k8s.io: ResourceSlice, DeviceClass, ResourceClaim,
+// ResourceClaimTemplate and DeviceTaintRule). Each decodes straight into framework's type,
 // which follows the API's JSON shape, so every field framework models is
 // strict and every other one is counted in the report. v1beta2 has the
 // JSON shape of v1 and is read as v1; v1beta1 (devices under "basic",
@@ -20,6 +20,7 @@ const (
 	kindDeviceClass           = "DeviceClass"
 	kindResourceClaim         = "ResourceClaim"
 	kindResourceClaimTemplate = "ResourceClaimTemplate"
+	kindDeviceTaintRule       = "DeviceTaintRule"
 )
 
 // draVersions are the resource.k8s.io versions read: those with v1's JSON
@@ -37,6 +38,8 @@ func draKindSpecs() []kindSpec {
 			newObj: func() any { return new(api.ResourceClaim) }, add: (*Loader).addResourceClaim},
 		{group: "resource.k8s.io", versions: draVersions, kind: kindResourceClaimTemplate,
 			newObj: func() any { return new(api.ResourceClaimTemplate) }, add: (*Loader).addResourceClaimTemplate},
+		{group: "resource.k8s.io", versions: draVersions, kind: kindDeviceTaintRule,
+			newObj: func() any { return new(api.DeviceTaintRule) }, add: (*Loader).addDeviceTaintRule},
 	}
 }
 
@@ -89,5 +92,17 @@ func (l *Loader) addResourceClaimTemplate(obj any, src source) error {
 		return err
 	}
 	l.dra.ResourceClaimTemplates = append(l.dra.ResourceClaimTemplates, t)
+	return nil
+}
+
+func (l *Loader) addDeviceTaintRule(obj any, src source) error {
+	r := obj.(*api.DeviceTaintRule)
+	if err := api.ValidateDeviceTaintRule(r); err != nil {
+		return err
+	}
+	if err := l.claim(kindDeviceTaintRule, "", r.Name, src); err != nil {
+		return err
+	}
+	l.dra.DeviceTaintRules = append(l.dra.DeviceTaintRules, r)
 	return nil
 }

@@ -82,6 +82,24 @@ func TestDRAShaped(t *testing.T) {
 	if tm := x.ResourceClaimTemplates[0]; tm.Spec.ObjectMeta.Labels["app"] != "infer" || tm.Spec.Spec.Devices.Requests[0].Exactly.Count != 1 {
 		t.Errorf("template %+v", tm)
 	}
+	// A DeviceTaintRule, and a device's status with its conditions (the
+	// conditions' observedGeneration is not modelled).
+	if len(x.DeviceTaintRules) != 1 {
+		t.Fatalf("taint rules %v, want gpu-b-maintenance", x.DeviceTaintRules)
+	}
+	rule := x.DeviceTaintRules[0]
+	if sel := rule.Spec.DeviceSelector; rule.Name != "gpu-b-maintenance" || *sel.Driver != "gpu.nvidia.example.com" || *sel.Pool != "gpu-b" || sel.Device != nil ||
+		rule.Spec.Taint.Key != "example.com/maintenance" || rule.Spec.Taint.Value != "planned" || rule.Spec.Taint.Effect != api.DeviceTaintEffectNoSchedule ||
+		rule.Spec.Taint.TimeAdded.Hour() != 9 || rule.Status.Conditions[0].Type != "EvictionInProgress" {
+		t.Errorf("taint rule %+v", rule)
+	}
+	if st := x.ResourceClaims[3].Status.Devices; len(st) != 1 || st[0].Device != "nic-0" || st[0].Conditions[0].Type != "Ready" ||
+		st[0].Conditions[0].Status != api.ConditionTrue || !bytes.Contains(st[0].NetworkData, []byte("eth1")) {
+		t.Errorf("device status %+v", st)
+	}
+	if n := ignored(d, "ResourceClaim", "status.devices[].conditions[].observedGeneration"); n != 1 {
+		t.Errorf("ResourceClaim status.devices[].conditions[].observedGeneration ignored %d times, want 1", n)
+	}
 
 	noted := notesOf(d.Report.Notes)
 	delete(noted, "Namespace ml") // inferred: the dump has no Namespace objects
@@ -133,6 +151,7 @@ func TestDRABadInput(t *testing.T) {
 	claim := func(devices string) string {
 		return draDoc("ResourceClaim", `"metadata":{"name":"c","namespace":"ml"},"spec":{"devices":{`+devices+`}}`)
 	}
+	rule := func(spec string) string { return draDoc("DeviceTaintRule", `"metadata":{"name":"r"},"spec":{`+spec+`}`) }
 	for _, tc := range []struct{ name, data, want string }{
 		{"slice without name", draDoc("ResourceSlice", `"metadata":{},"spec":{`+pool+`}`), "metadata.name: empty"},
 		{"slice without driver", slice(`"pool":{"name":"p","resourceSliceCount":1}`), "spec.driver: empty"},
@@ -164,6 +183,11 @@ func TestDRABadInput(t *testing.T) {
 		{"template request without class", draDoc("ResourceClaimTemplate", `"metadata":{"name":"t"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{}}]}}}`),
 			"spec.spec.devices.requests[0].exactly.deviceClassName: empty"},
 		{"duplicate claim", claim(`"requests":[]`) + "\n" + claim(`"requests":[]`), "duplicate ResourceClaim"},
+		{"taint rule without key", rule(`"taint":{"effect":"NoSchedule"}`), "DeviceTaintRule r: spec.taint.key: empty"},
+		{"taint rule without effect", rule(`"taint":{"key":"k"}`), "spec.taint.effect: empty"},
+		{"taint rule of an unknown effect", rule(`"taint":{"key":"k","effect":"PreferNoSchedule"}`), `spec.taint.effect "PreferNoSchedule": want "NoExecute", "NoSchedule" or "None"`},
+		{"taint rule selecting an empty pool", rule(`"deviceSelector":{"pool":""},"taint":{"key":"k","effect":"None"}`), "spec.deviceSelector.pool: empty"},
+		{"duplicate taint rule", rule(`"taint":{"key":"k","effect":"None"}`) + "\n" + rule(`"taint":{"key":"k","effect":"None"}`), "duplicate DeviceTaintRule"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := NewLoader(Options{}).ReadBytes([]byte(tc.data), "dra.json")
@@ -248,10 +272,14 @@ func TestDRAObjects(t *testing.T) {
 		"DeviceClass":           "*api.DeviceClass",
 		"ResourceClaim":         "*api.ResourceClaim",
 		"ResourceClaimTemplate": "*api.ResourceClaimTemplate",
+		"DeviceTaintRule":       "*api.DeviceTaintRule",
 	} {
 		spec := `"spec":{}`
-		if kind == "ResourceSlice" {
+		switch kind {
+		case "ResourceSlice":
 			spec = `"spec":{"driver":"d","allNodes":true,"pool":{"name":"p","resourceSliceCount":1}}`
+		case "DeviceTaintRule":
+			spec = `"spec":{"taint":{"key":"k","effect":"NoExecute"}}`
 		}
 		obj, err := ReadObject(Options{}, []byte(draDoc(kind, `"metadata":{"name":"x"},`+spec)), "x.json")
 		if err != nil {

@@ -16,9 +16,9 @@ type Object struct {
 	// api.Namespace, api.Service, api.WorkloadController, PriorityClass,
 	// api.PodDisruptionBudget, *api.NodeMetric, an api.StorageObject,
 	// *api.ResourceSlice, *api.DeviceClass, *api.ResourceClaim,
-	// *api.ResourceClaimTemplate, *api.PodGroup, *api.WorkloadPodGroup or
-	// *api.Workload. It is nil when
-	// a dump would leave the object out as it is read (a terminal pod, an
+	// *api.ResourceClaimTemplate, *api.DeviceTaintRule, *api.PodGroup,
+	// *api.WorkloadPodGroup or *api.Workload. It is nil when a dump would
+	// leave the object out as it is read (a terminal pod, an
 	// object of a kind the loader does not read): Report says why.
 	Value any
 	// Report is the report of this object alone: the fields schedkit does
@@ -89,6 +89,9 @@ func ReadObject(opts Options, data []byte, name string) (Object, error) {
 	}
 	for _, x := range l.dra.ResourceClaimTemplates {
 		take(kindResourceClaimTemplate, x)
+	}
+	for _, x := range l.dra.DeviceTaintRules {
+		take(kindDeviceTaintRule, x)
 	}
 	for _, x := range l.podGroups {
 		take("PodGroup", x)

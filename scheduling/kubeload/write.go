@@ -76,6 +76,9 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 	for _, o := range d.DRA.ResourceSlices {
 		add("resource.k8s.io/v1", kindResourceSlice, o)
 	}
+	for _, o := range d.DRA.DeviceTaintRules {
+		add("resource.k8s.io/v1", kindDeviceTaintRule, o)
+	}
 	for _, o := range d.DRA.ResourceClaimTemplates {
 		add("resource.k8s.io/v1", kindResourceClaimTemplate, o)
 	}
