@@ -29,8 +29,9 @@ type DynamicResourcesArgs struct {
 	// a node that times out is an Error for the pod. 0 means no limit.
 	FilterTimeout time.Duration `json:"filterTimeout"`
 	// BindingTimeout bounds how long a claim's devices may wait for their
-	// binding conditions. The in-memory cluster has no device status, so
-	// it is validated and carried for parity.
+	// binding conditions: once it has passed since the allocation, a
+	// claim whose devices' status (ResourceClaim status.devices) does not
+	// report every binding condition True is unavailable.
 	BindingTimeout time.Duration `json:"bindingTimeout"`
 }
 

@@ -292,7 +292,7 @@ func (pl *DynamicResources) PreFilter(ctx context.Context, cs *framework.CycleSt
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
-		a, err := allocator.NewFromSlices(pl.features, allocatedState(view, pl.features.ConsumableCapacity), classLister{view}, idx)
+		a, err := allocator.NewFromSlices(pl.features, allocator.GatherAllocatedState(view, pl.features.ConsumableCapacity), allocator.ViewClasses{View: view}, idx)
 		if err != nil {
 			return nil, framework.AsStatus(err)
 		}
@@ -341,27 +341,6 @@ func validateDeviceClass(view framework.DRAView, class, request string) *framewo
 		return unresolvable(fmt.Sprintf("request %s: device class %s does not exist", request, class))
 	}
 	return nil
-}
-
-// classLister serves the view's classes to the allocator.
-type classLister struct{ v framework.DRAView }
-
-func (l classLister) DeviceClass(name string) (*api.DeviceClass, bool) { return l.v.DeviceClass(name) }
-
-// allocatedState is kube's GatherAllocatedState: the devices of allocated
-// claims and of allocations in flight; with consumable capacity the
-// shared allocations by share ID and the capacity they consume, without
-// it shared allocations take their whole device.
-func allocatedState(view framework.DRAView, consumable bool) allocator.AllocatedState {
-	st := allocator.AllocatedState{Devices: make(map[allocator.DeviceID]struct{}, view.NumAllocatedDevices())}
-	view.AllocatedDevices(func(id api.DeviceID) { st.Devices[allocator.DeviceID(id)] = struct{}{} })
-	for _, c := range view.SharedAllocations() {
-		st.AddAllocation(c.Status.Allocation, consumable)
-	}
-	for _, c := range view.InFlightClaims() {
-		st.AddAllocation(c.Status.Allocation, consumable)
-	}
-	return st
 }
 
 // Filter checks that the pod's allocated claims are available on the node

@@ -20,8 +20,9 @@
 //   - the Dynamic Resource Allocation objects of kube-scheduler's
 //     DynamicResources plugin: ResourceSlices (MakeResourceSlice, with
 //     devices from MakeDevice), DeviceClasses (MakeDeviceClass),
-//     ResourceClaims (MakeResourceClaim) and ResourceClaimTemplates
-//     (MakeResourceClaimTemplate), and pods' claims
+//     ResourceClaims (MakeResourceClaim), ResourceClaimTemplates
+//     (MakeResourceClaimTemplate), DeviceTaintRules (MakeDeviceTaintRule),
+//     and pods' claims
 //     (PodWrapper.ResourceClaim, PodWrapper.ResourceClaimTemplate).
 //
 // Every Make… function starts a wrapper; each method sets one field and

@@ -111,6 +111,16 @@ func (w *DeviceWrapper) Taint(t api.DeviceTaint) *DeviceWrapper {
 	return w
 }
 
+// BindingConditions makes allocating the device tie the claim to the
+// chosen node (bindsToNode) and wait for the conditions (bindingConditions)
+// unless one of failure (bindingFailureConditions) becomes true.
+func (w *DeviceWrapper) BindingConditions(conditions, failure []string) *DeviceWrapper {
+	yes := true
+	w.d.BindsToNode = &yes
+	w.d.BindingConditions, w.d.BindingFailureConditions = slices.Clone(conditions), slices.Clone(failure)
+	return w
+}
+
 // NodeName sets the node that reaches the device, for a slice with
 // PerDeviceNodeSelection.
 func (w *DeviceWrapper) NodeName(n string) *DeviceWrapper { w.d.NodeName = &n; return w }
@@ -523,6 +533,64 @@ func (w *ResourceClaimWrapper) OwnedBy(pod *api.Pod) *ResourceClaimWrapper {
 // Deleting marks the claim as being deleted.
 func (w *ResourceClaimWrapper) Deleting() *ResourceClaimWrapper {
 	w.c.DeletionTimestamp = epoch()
+	return w
+}
+
+// DeviceCondition sets a condition of the driver's status of an
+// allocated device (status.devices, added for the device when missing),
+// as a driver reports its binding conditions.
+func (w *ResourceClaimWrapper) DeviceCondition(driver, pool, device, condition string, status api.ConditionStatus) *ResourceClaimWrapper {
+	devs := slices.Clone(w.c.Status.Devices)
+	i := slices.IndexFunc(devs, func(d api.AllocatedDeviceStatus) bool {
+		return d.Driver == driver && d.Pool == pool && d.Device == device
+	})
+	if i < 0 {
+		devs, i = append(devs, api.AllocatedDeviceStatus{Driver: driver, Pool: pool, Device: device}), len(devs)
+	}
+	conds := slices.DeleteFunc(slices.Clone(devs[i].Conditions), func(c api.Condition) bool { return c.Type == condition })
+	devs[i].Conditions = append(conds, api.Condition{Type: condition, Status: status, LastTransitionTime: *epoch()})
+	w.c.Status.Devices = devs
+	return w
+}
+
+// DeviceTaintRuleWrapper builds an api.DeviceTaintRule;
+// MakeDeviceTaintRule starts one.
+type DeviceTaintRuleWrapper struct{ r api.DeviceTaintRule }
+
+// MakeDeviceTaintRule starts a rule named name putting the taint on
+// every device (an empty selector); Driver, Pool and Device narrow it.
+func MakeDeviceTaintRule(name string, taint api.DeviceTaint) *DeviceTaintRuleWrapper {
+	return &DeviceTaintRuleWrapper{r: api.DeviceTaintRule{ObjectMeta: api.ObjectMeta{Name: name},
+		Spec: api.DeviceTaintRuleSpec{DeviceSelector: &api.DeviceTaintSelector{}, Taint: taint}}}
+}
+
+// Build returns the rule.
+func (w *DeviceTaintRuleWrapper) Build() (*api.DeviceTaintRule, error) { return deepCopy(&w.r), nil }
+
+// Obj returns the rule.
+func (w *DeviceTaintRuleWrapper) Obj() *api.DeviceTaintRule { return must(w.Build()) }
+
+// Driver selects the devices of driver only.
+func (w *DeviceTaintRuleWrapper) Driver(driver string) *DeviceTaintRuleWrapper {
+	sel := *w.r.Spec.DeviceSelector
+	sel.Driver = &driver
+	w.r.Spec.DeviceSelector = &sel
+	return w
+}
+
+// Pool selects the devices of the pool named pool only.
+func (w *DeviceTaintRuleWrapper) Pool(pool string) *DeviceTaintRuleWrapper {
+	sel := *w.r.Spec.DeviceSelector
+	sel.Pool = &pool
+	w.r.Spec.DeviceSelector = &sel
+	return w
+}
+
+// Device selects the devices named device only.
+func (w *DeviceTaintRuleWrapper) Device(device string) *DeviceTaintRuleWrapper {
+	sel := *w.r.Spec.DeviceSelector
+	sel.Device = &device
+	w.r.Spec.DeviceSelector = &sel
 	return w
 }
 

@@ -83,6 +83,8 @@ func Arg(t reflect.Type) (reflect.Value, bool) {
 		v = &api.StorageClass{}
 	case reflect.TypeFor[api.StorageKind]():
 		v = api.KindStorageClass
+	case reflect.TypeFor[framework.ActionType]():
+		v = framework.Add
 	case reflect.TypeFor[api.StorageObjects]():
 		v = api.StorageObjects{}
 	case reflect.TypeFor[[]api.PodDisruptionBudget]():

@@ -97,3 +97,51 @@ func TestDRAClaimAllocated(t *testing.T) {
 		t.Errorf("trainer-3 bound to %s with no device left", p.Spec.NodeName)
 	}
 }
+
+// TestDRADeviceTaintRule: kube-apiserver v1.37 serves DeviceTaintRules at
+// resource.k8s.io/v1 by default; the feed follows them, so a rule tainting
+// gpu-0 NoSchedule leaves the pod's claim gpu-1, as kube-scheduler
+// allocates it.
+func TestDRADeviceTaintRule(t *testing.T) {
+	srv := startAPIServer(t)
+	c := srv.Client
+	ctx := context.Background()
+	createNodes(t, c, node("gpu-node", "4", "8Gi", nil))
+	nodeName, driver, device := "gpu-node", "gpu.example.com", "gpu-0"
+	if _, err := c.ResourceV1().DeviceClasses().Create(ctx, &resourcev1.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "gpu"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ResourceV1().ResourceSlices().Create(ctx, &resourcev1.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: "gpu-node-gpus"},
+		Spec: resourcev1.ResourceSliceSpec{Driver: driver, NodeName: &nodeName,
+			Pool:    resourcev1.ResourcePool{Name: nodeName, ResourceSliceCount: 1},
+			Devices: []resourcev1.Device{{Name: "gpu-0"}, {Name: "gpu-1"}}}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ResourceV1().DeviceTaintRules().Create(ctx, &resourcev1.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: "gpu-0-broken"},
+		Spec: resourcev1.DeviceTaintRuleSpec{DeviceSelector: &resourcev1.DeviceTaintSelector{Driver: &driver, Pool: &nodeName, Device: &device},
+			Taint: resourcev1.DeviceTaint{Key: "example.com/broken", Effect: resourcev1.DeviceTaintEffectNoSchedule}}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	claim := &resourcev1.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: "trainer-gpu", Namespace: "default"},
+		Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{{Name: "gpu",
+			Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu"}}}}}}
+	if _, err := c.ResourceV1().ResourceClaims("default").Create(ctx, claim, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := pod("trainer", "100m", "", nil)
+	p.Spec.ResourceClaims = []corev1.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim.Name}}
+	p.Spec.Containers[0].Resources.Claims = []corev1.ResourceClaim{{Name: "gpu"}}
+	createPods(t, c, p)
+	runLive(t, liveConfig(c))
+	waitFor(t, 60*time.Second, "trainer bound", func() (bool, error) {
+		p, err := c.CoreV1().Pods("default").Get(ctx, "trainer", metav1.GetOptions{})
+		return err == nil && p.Spec.NodeName != "", err
+	})
+	cl, err := c.ResourceV1().ResourceClaims("default").Get(ctx, "trainer-gpu", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := cl.Status.Allocation; a == nil || len(a.Devices.Results) != 1 || a.Devices.Results[0].Device != "gpu-1" {
+		t.Fatalf("allocation %+v, want gpu-1: gpu-0 is tainted by the rule", a)
+	}
+}

@@ -203,11 +203,15 @@ func (c *Cluster) releaseResourceClaims(pod *api.Pod) {
 // (from v1.37, whose DRADeviceTaintRules gate is on by default): an
 // update of ResourceSlices when the rule's selector or taint changed and
 // the rule before or after selects a device of the cluster's slices, and
-// no event of a resource any plugin registers otherwise.
+// no event of a resource any plugin registers otherwise. A zero Cluster
+// returns the zero event.
 func (c *Cluster) StorageEvent(action framework.ActionType, old, cur api.StorageObject) framework.ClusterEvent {
 	o := cur
 	if o == nil {
 		o = old
+	}
+	if c.snap == nil {
+		return framework.ClusterEvent{}
 	}
 	if o == nil {
 		return framework.ClusterEvent{ActionType: action}

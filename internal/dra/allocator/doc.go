@@ -20,7 +20,9 @@
 // invalid pool (duplicate device names, unknown counter sets) is skipped
 // and reported only when nothing else fits. Devices are matched by their
 // class's and the request's CEL selectors, node reachability (nodeName,
-// nodeSelector, allNodes, perDeviceNodeSelection), taints and tolerations,
+// nodeSelector, allNodes, perDeviceNodeSelection), taints (the slice's,
+// and with DeviceTaintRules the rules' the caller applied beforehand) and
+// tolerations,
 // claim constraints (matchAttribute, distinctAttribute), shared counters
 // (partitionable devices) and consumable capacity (devices that allow
 // multiple allocations, each with its own share ID).
