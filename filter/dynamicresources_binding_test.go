@@ -31,18 +31,8 @@ func TestDynamicResourcesPreBindBindingConditions(t *testing.T) {
 			result := api.DeviceRequestAllocationResult{Request: "r", Driver: "gpu.example.com", Pool: "n0", Device: "fgpu-0",
 				BindingConditions: []string{"example.com/attached"}, BindingFailureConditions: []string{"example.com/attach-failed"}}
 			claim := builder.MakeResourceClaim("c").UID("uid-c").Request("r", "gpu", 1).Allocated("n0", result)
-			snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(append(objs, claim.Obj())...))
-			if err != nil {
-				t.Fatal(err)
-			}
-			pl := newDRAPlugin(t, snap)
-			pi := framework.MustPodInfo(draPod("p", "c"))
+			snap, pl, state, pi := draPreFiltered(t, nodes, append(objs, claim.Obj()), draPod("p", "c"))
 			ctx := context.Background()
-			state := framework.NewCycleState()
-			state.SetSnapshot(snap)
-			if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
-				t.Fatal(s)
-			}
 			if s := pl.Filter(ctx, state, pi, snap.Nodes()[0]); !s.IsSuccess() {
 				t.Fatalf("Filter: %v (no device status yet: not ready, not timed out)", s)
 			}
@@ -60,5 +50,29 @@ func TestDynamicResourcesPreBindBindingConditions(t *testing.T) {
 				t.Errorf("PreBind: %v, want an error %q", s, tc.want)
 			}
 		})
+	}
+}
+
+// TestDynamicResourcesBindingFailureExplained: an allocated claim whose
+// device reports a True binding failure condition is unavailable on every
+// node (kube's reason), and the explanation names the condition.
+func TestDynamicResourcesBindingFailureExplained(t *testing.T) {
+	nodes, objs := draCluster(2, 1)
+	result := api.DeviceRequestAllocationResult{Request: "r", Driver: "gpu.example.com", Pool: "n0", Device: "gpu0",
+		BindingConditions: []string{"example.com/attached"}, BindingFailureConditions: []string{"example.com/attach-failed"}}
+	claim := builder.MakeResourceClaim("c").UID("uid-c").Request("r", "gpu", 1).Allocated("n0", result).
+		DeviceCondition("gpu.example.com", "n0", "gpu0", "example.com/attach-failed", api.ConditionTrue).Obj()
+	snap, pl, state, pi := draPreFiltered(t, nodes, append(objs, claim), draPod("p", "c"))
+	ctx := context.Background()
+	for _, ni := range snap.Nodes() {
+		s := pl.Filter(ctx, state, pi, ni)
+		if s.Code() != framework.UnschedulableAndUnresolvable || strings.Join(s.Reasons(), "; ") != "resourceclaim not available on the node" {
+			t.Fatalf("%s: Filter %v", ni.Name(), s)
+		}
+	}
+	got := pl.ExplainRejection(ctx, state, pi, snap.Nodes()[0], framework.NewStatus(framework.UnschedulableAndUnresolvable, "resourceclaim not available on the node"))
+	want := "claim default/c: binding failed, its device reports example.com/attach-failed=True"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("explanation %q, want %q", got, want)
 	}
 }

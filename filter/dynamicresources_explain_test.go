@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/framework/builder"
 )
 
 // TestDynamicResourcesExplainRejection: for a node Filter rejects, the
@@ -36,6 +37,9 @@ func TestDynamicResourcesExplainRejection(t *testing.T) {
 	otherClass.Spec.Devices.Requests[0].Exactly.DeviceClassName = "tpu"
 	tpu := &api.DeviceClass{ObjectMeta: api.ObjectMeta{Name: "tpu"}, Spec: api.DeviceClassSpec{Selectors: []api.DeviceSelector{{CEL: &api.CELDeviceSelector{
 		Expression: `device.driver == "tpu.example.com"`}}}}}
+	ruleOn := func(device string) *api.DeviceTaintRule {
+		return builder.MakeDeviceTaintRule("broken", api.DeviceTaint{Key: "k", Effect: api.DeviceTaintEffectNoSchedule}).Pool("n0").Device(device).Obj()
+	}
 	for _, tc := range []struct {
 		name   string
 		objs   []api.StorageObject
@@ -50,6 +54,8 @@ func TestDynamicResourcesExplainRejection(t *testing.T) {
 			[]string{"claim default/c request r: 4 devices of class gpu free on this node, but no 3 of them have the same gpu.example.com/root (constraint matchAttribute)"}},
 		{"no device of the class", []api.StorageObject{tpu, otherClass}, []string{"c"},
 			[]string{"claim default/c request r: no device of class tpu on this node"}},
+		{"tainted by a rule", []api.StorageObject{ruleOn("gpu1"), draClaim("c", 4)}, []string{"c"},
+			[]string{"claim default/c request r: 3 of 4 devices of class gpu free on this node (gpu1 tainted)"}},
 		{"claims compete", []api.StorageObject{draClaim("a", 3), draClaim("b", 3)}, []string{"a", "b"},
 			[]string{"claims default/a, default/b each fit on this node alone but not together: they compete for the same devices"}},
 	} {

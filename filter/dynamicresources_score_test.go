@@ -43,18 +43,8 @@ func TestDynamicResourcesScoreBatch(t *testing.T) {
 		{Name: "two", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 2},
 		{Name: "one", DeviceClassName: "gpu", AllocationMode: api.DeviceAllocationModeExactCount, Count: 1},
 	}}}
-	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(append(objs, c)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := newDRAPlugin(t, snap)
-	pi := framework.MustPodInfo(draPod("p", "c"))
+	snap, pl, state, pi := draPreFiltered(t, nodes, append(objs, c), draPod("p", "c"))
 	ctx := context.Background()
-	state := framework.NewCycleState()
-	state.SetSnapshot(snap)
-	if _, s := pl.PreFilter(ctx, state, pi, snap.Nodes()); !s.IsSuccess() {
-		t.Fatal(s)
-	}
 	for _, ni := range snap.Nodes() {
 		if s := pl.Filter(ctx, state, pi, ni); !s.IsSuccess() {
 			t.Fatalf("%s: %v", ni.Name(), s)
@@ -81,4 +71,22 @@ func TestDynamicResourcesScoreBatch(t *testing.T) {
 	if lo != 7 || hi != 8 {
 		t.Errorf("bounds %d..%d, want 7..8", lo, hi)
 	}
+}
+
+// draPreFiltered is a snapshot of nodes and objs, DynamicResources on it,
+// and the cycle state and pod info of pod after a successful PreFilter.
+func draPreFiltered(t *testing.T, nodes []*api.Node, objs []api.StorageObject, pod *api.Pod) (*framework.Snapshot, *DynamicResources, *framework.CycleState, *framework.PodInfo) {
+	t.Helper()
+	snap, err := framework.NewSnapshot(nodes, nil, framework.WithStorage(objs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newDRAPlugin(t, snap)
+	pi := framework.MustPodInfo(pod)
+	state := framework.NewCycleState()
+	state.SetSnapshot(snap)
+	if _, s := pl.PreFilter(context.Background(), state, pi, snap.Nodes()); !s.IsSuccess() {
+		t.Fatal(s)
+	}
+	return snap, pl, state, pi
 }

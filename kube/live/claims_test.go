@@ -96,13 +96,7 @@ func TestClaimWrittenBeforeBinding(t *testing.T) {
 		}
 		return false, nil, nil
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l, err := live.Start(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go l.Run(ctx)
+	ctx, l := runFeed(t, cfg)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		p, err := client.CoreV1().Pods("default").Get(ctx, "trainer", metav1.GetOptions{})
@@ -200,6 +194,20 @@ type errString string
 
 func (e errString) Error() string { return string(e) }
 
+// runFeed starts the feed on cfg and runs its scheduler until the test
+// ends.
+func runFeed(t *testing.T, cfg live.Config) (context.Context, *live.Live) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	l, err := live.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go l.Run(ctx)
+	return ctx, l
+}
+
 // A DeviceTaintRule the API server serves is followed: the claim of a
 // pod that does not tolerate its taint gets the other device.
 func TestDeviceTaintRuleFollowed(t *testing.T) {
@@ -209,28 +217,19 @@ func TestDeviceTaintRuleFollowed(t *testing.T) {
 		Taint:          resourcev1.DeviceTaint{Key: "example.com/broken", Effect: resourcev1.DeviceTaintEffectNoSchedule}}}
 	cfg, client := liveConfig(t, append(draCluster(), rule)...)
 	client.Resources[0].APIResources = append(client.Resources[0].APIResources, metav1.APIResource{Name: "devicetaintrules", Kind: "DeviceTaintRule"})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l, err := live.Start(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go l.Run(ctx)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	ctx, l := runFeed(t, cfg)
+	var a *resourcev1.AllocationResult
+	for deadline := time.Now().Add(10 * time.Second); a == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("claim not allocated; feed %+v", l.Stats())
+		}
 		c, err := client.ResourceV1().ResourceClaims("default").Get(ctx, "gpu-claim", metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := c.Status.Allocation; a != nil {
-			if len(a.Devices.Results) != 1 || a.Devices.Results[0].Device != "gpu-1" {
-				t.Fatalf("allocation %+v, want gpu-1 (gpu-0 is tainted by the rule)", a)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("claim not allocated; feed %+v", l.Stats())
-		}
-		time.Sleep(20 * time.Millisecond)
+		a = c.Status.Allocation
+	}
+	if len(a.Devices.Results) != 1 || a.Devices.Results[0].Device != "gpu-1" {
+		t.Fatalf("allocation %+v, want gpu-1 (gpu-0 is tainted by the rule)", a)
 	}
 }

@@ -151,7 +151,9 @@ func TestDRABadInput(t *testing.T) {
 	claim := func(devices string) string {
 		return draDoc("ResourceClaim", `"metadata":{"name":"c","namespace":"ml"},"spec":{"devices":{`+devices+`}}`)
 	}
-	rule := func(spec string) string { return draDoc("DeviceTaintRule", `"metadata":{"name":"r"},"spec":{`+spec+`}`) }
+	rule := func(spec string) string {
+		return draDoc("DeviceTaintRule", `"metadata":{"name":"r"},"spec":{`+spec+`}`)
+	}
 	for _, tc := range []struct{ name, data, want string }{
 		{"slice without name", draDoc("ResourceSlice", `"metadata":{},"spec":{`+pool+`}`), "metadata.name: empty"},
 		{"slice without driver", slice(`"pool":{"name":"p","resourceSliceCount":1}`), "spec.driver: empty"},
