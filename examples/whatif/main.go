@@ -68,8 +68,9 @@ Questions:
   -place FILE       where would this pod (a Pod or workload manifest) go, and why
   -place NS/NAME    why is this pending pod of the cluster not scheduled (its next
                     scheduling cycle, explained; a file of that path is read instead)
-  -capacity FILE    how many more replicas of this pod or workload fit (-max N bounds it;
-                    a StatefulSet's replicas each get their volumeClaimTemplates' claims)
+  -capacity FILE    how many more replicas of this pod or workload fit (-max N bounds it,
+                    10000 by default; a StatefulSet's replicas each get their
+                    volumeClaimTemplates' claims)
   -drain NODES      can these nodes (comma-separated) be drained, and where do their pods go
                     (-at-once: count every eviction against the budgets together)
   -scale-up FILE    how many nodes like this Node manifest must be added for the pending
@@ -114,7 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	fs.StringVar(&o.place, "place", "", "question: place this pod or workload's pod (a manifest file), or explain the pending pod namespace/name of the cluster")
 	fs.StringVar(&o.capacity, "capacity", "", "question: count the replicas of this pod or workload that fit")
-	fs.IntVar(&o.max, "max", 0, "capacity: stop after this many replicas (0: until one does not fit)")
+	fs.IntVar(&o.max, "max", 0, "capacity: stop after this many replicas (0: whatif.DefaultMaxReplicas, 10000)")
 	fs.StringVar(&drain, "drain", "", "question: drain these nodes (comma-separated)")
 	fs.BoolVar(&o.atOnce, "at-once", false, "drain: evict every pod against the budgets at once (cluster-autoscaler), not one by one (kubectl drain)")
 	fs.StringVar(&o.scaleUp, "scale-up", "", "question: the fewest nodes like this Node manifest to add for the pending pods")
@@ -407,7 +408,11 @@ func (s *session) capacity(ctx context.Context, path string, data []byte, max in
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "(answered in %s: %d scheduling cycles)\n", since(start), ans.Replicas+1)
+	cycles := ans.Replicas
+	if ans.Stop != nil {
+		cycles++ // the replica that did not fit
+	}
+	fmt.Fprintf(s.out, "(answered in %s: %d scheduling cycles)\n", since(start), cycles)
 	if err := ans.Write(s.out, s.explain); err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func TestQuestions(t *testing.T) {
 		"scale-up: 1 node(s) of new schedule the 1 pod(s) a new node can take",
 	)
 	out = runArgs(t, "-cluster", f("cluster.yaml"), "-capacity", f("rs.yaml"), "-max", "2")
-	contains(t, out, "2 replica(s) of default/api fit", "the replica limit was reached", "more may fit.")
+	contains(t, out, "2 replica(s) of default/api fit", "stopped at its limit of 2 replicas (Max); more may fit", "The question stopped at its limit of 2 replicas (Max); more may fit.")
 }
 
 const storageCluster = `apiVersion: v1

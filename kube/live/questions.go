@@ -27,7 +27,7 @@ import (
 type Question struct {
 	// Command is "place" (Objects are pods, placed in order: CanPlace),
 	// "capacity" (Objects is one pod template; Max bounds the replicas,
-	// 0: until one does not fit), "drain" (Nodes are drained) or
+	// 0: whatif.DefaultMaxReplicas), "drain" (Nodes are drained) or
 	// "scale-up" (Objects is one node template).
 	Command string
 	Objects []runtime.Object

@@ -212,7 +212,7 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 	b.WriteString("\n")
 	switch {
 	case a.Stop == nil:
-		b.WriteString("the replica limit was reached\n")
+		fmt.Fprintf(&b, "%s; more may fit\n", a.limitText())
 	default:
 		fmt.Fprintf(&b, "replica %d does not fit: %s\n", a.Replicas+1, a.Stop.Message)
 		if err := writeExplanation(&b, a.Stop.Result, o); err != nil {
@@ -244,9 +244,18 @@ func (a *CapacityAnswer) Summary(template *api.Pod, numNodes int) string {
 	if a.Stop != nil {
 		fmt.Fprintf(&b, " Replica %d would stay pending: %s", a.Replicas+1, a.Stop.Message)
 	} else {
-		b.WriteString(" The replica limit of the question was reached; more may fit.")
+		fmt.Fprintf(&b, " The question %s; more may fit.", a.limitText())
 	}
 	return b.String()
+}
+
+// limitText says where a question that placed every replica it tried
+// stopped.
+func (a *CapacityAnswer) limitText() string {
+	if a.Stopped == StopDefaultLimit {
+		return fmt.Sprintf("stopped at the default limit of %d replicas (a larger Max, -max, asks for more)", a.Limit)
+	}
+	return fmt.Sprintf("stopped at its limit of %d replicas (Max)", a.Limit)
 }
 
 func profileOf(p *api.Pod) string {

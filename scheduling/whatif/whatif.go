@@ -259,9 +259,18 @@ func (w *WhatIf) place(op, key string, cycle func(*branch) (scheduling.Decision,
 	return ans, nil
 }
 
+// DefaultMaxReplicas is the most replicas a capacity question places
+// when CapacityOptions.Max is 0. Each replica is a scheduling cycle and a
+// pod kept on the question's fork, so a small template on a large
+// cluster would otherwise run millions of cycles; ten thousand take
+// about a second on 100,000 nodes. An answer that stops there says so
+// (CapacityAnswer.Stopped is StopDefaultLimit): more may fit, and a
+// larger Max asks for them.
+const DefaultMaxReplicas = 10000
+
 // CapacityOptions bound a capacity question.
 type CapacityOptions struct {
-	// Max stops after this many replicas (0: until one does not fit).
+	// Max stops after this many replicas (0: after DefaultMaxReplicas).
 	Max int
 	// ClaimTemplates are a StatefulSet's volumeClaimTemplates: each
 	// replica gets a claim from each, named <claim template>-<replica>
@@ -274,17 +283,37 @@ type CapacityOptions struct {
 	ClaimTemplates []*api.PersistentVolumeClaim
 }
 
+// CapacityStop is why a capacity question stopped placing replicas.
+type CapacityStop string
+
+// Reasons a capacity question stops.
+const (
+	// StopUnschedulable: the next replica fits nowhere
+	// (CapacityAnswer.Stop explains its cycle).
+	StopUnschedulable CapacityStop = "unschedulable"
+	// StopMax: CapacityOptions.Max replicas were placed; more may fit.
+	StopMax CapacityStop = "max"
+	// StopDefaultLimit: DefaultMaxReplicas were placed, no Max being
+	// given; more may fit.
+	StopDefaultLimit CapacityStop = "default-limit"
+)
+
 // CapacityAnswer is how many replicas of a template fit.
 type CapacityAnswer struct {
 	// Template is the template pod (namespace/name).
 	Template string
 	// Replicas is the number of replicas placed.
 	Replicas int
+	// Limit is the most replicas the question would place
+	// (CapacityOptions.Max, or DefaultMaxReplicas); Stopped says why it
+	// stopped: at Limit, or at a replica that did not fit.
+	Limit   int
+	Stopped CapacityStop
 	// Placements are the replicas in placement order, named
 	// <template>-1, <template>-2, ...
 	Placements []Placement
 	// Stop is the decision of the first replica that did not fit, with
-	// its full explanation (nil when Max stopped the question).
+	// its full explanation (nil when the question stopped at Limit).
 	Stop *scheduling.Decision
 	// FitError is Stop's reason when no node fit.
 	FitError *runtime.FitError
@@ -320,7 +349,8 @@ type NodeCount struct {
 // Capacity places replicas of template one by one, each with a full
 // scheduling cycle of the template's profile (the real filters and scores,
 // node sampling included, each replica seeing the ones before it), until
-// one does not fit or opts.Max are placed, on a fork. Replicas are copies
+// one does not fit or opts.Max (by default DefaultMaxReplicas) are
+// placed, on a fork. Replicas are copies
 // of template (same labels, so spreading and anti-affinity count them as
 // siblings); they take free room only (PostFilter, i.e. preemption, does
 // not run). The answer names each replica's node
@@ -338,7 +368,10 @@ func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityO
 	if err := checkClaimTemplates(opts.ClaimTemplates); err != nil {
 		return nil, fmt.Errorf("scheduling: Capacity: %w", err)
 	}
-	ans := &CapacityAnswer{Template: template.Key()}
+	ans := &CapacityAnswer{Template: template.Key(), Limit: opts.Max, Stopped: StopMax}
+	if opts.Max == 0 {
+		ans.Limit, ans.Stopped = DefaultMaxReplicas, StopDefaultLimit
+	}
 	f, err := w.fork()
 	if err != nil {
 		return nil, err
@@ -363,7 +396,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opt
 	if len(opts.ClaimTemplates) > 0 {
 		ans.Claims = claimsText(opts.ClaimTemplates, reps.ClaimsOf(template))
 	}
-	for opts.Max == 0 || ans.Replicas < opts.Max {
+	for ans.Replicas < ans.Limit {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -416,7 +449,7 @@ func (w *WhatIf) capacity(ctx context.Context, f *branch, template *api.Pod, opt
 		if err != nil {
 			return err
 		}
-		ans.Stop = stop
+		ans.Stop, ans.Stopped = stop, StopUnschedulable
 		if stop.Result != nil {
 			ans.FitError = stop.Result.FitError()
 		}

@@ -53,7 +53,7 @@ func run(args []string, out io.Writer) error {
 	cfgPath := fs.String("config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	name := fs.String("scheduler-name", scheduling.DefaultSchedulerName, "schedulerName of the default profile")
 	file := fs.String("f", "", "file of the objects the question is about")
-	maxN := fs.Int("max", 0, "capacity: stop after this many replicas (0: until one does not fit)")
+	maxN := fs.Int("max", 0, "capacity: stop after this many replicas (0: whatif.DefaultMaxReplicas, 10000)")
 	timeout := fs.Duration("timeout", 30*time.Second, "bound on listing the cluster")
 	if err := fs.Parse(args); err != nil {
 		return err
