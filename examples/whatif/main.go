@@ -11,9 +11,9 @@
 //	kubectl get nodes,pods,namespaces,priorityclasses,poddisruptionbudgets,services,replicasets,statefulsets,replicationcontrollers,storageclasses,csidrivers,csinodes,csistoragecapacities,persistentvolumes,persistentvolumeclaims,volumeattachments,resourceslices,deviceclasses,resourceclaims,resourceclaimtemplates -A -o json > dump.json
 //	go run ./examples/whatif -cluster dump.json -capacity deployment.yaml
 //
-// With no question it runs a demo of all four on its built-in sample
-// cluster (testdata/cluster.json.gz, 300 nodes and about 4,600 pods, with
-// GKE-like storage). testdata/gpu-cluster.json.gz is a smaller sample
+// With no question and no -cluster it runs a demo of all four on its
+// built-in sample cluster (testdata/cluster.json.gz, 300 nodes and about
+// 4,600 pods, with GKE-like storage). testdata/gpu-cluster.json.gz is a smaller sample
 // whose GPUs are handed out by Dynamic Resource Allocation (ResourceSlices
 // of two drivers, a DeviceClass per GPU model, allocated claims); -gpu
 // runs the device questions on it: how many more pods of two A100s on one
@@ -61,8 +61,9 @@ const usage = `usage: whatif [-cluster FILE[,FILE...]] [-config FILE] [question 
 
 Answers what-if questions about the cluster in kubectl dumps (JSON or YAML,
 gzip-compressed or not; default: the built-in 300-node sample). With no
-question it runs a demo of all four questions on the sample (-gpu: the
-device questions on the built-in GPU sample instead).
+question and no -cluster it runs a demo of all four questions on the sample
+(-gpu: the device questions on the built-in GPU sample instead); -cluster
+with -report and no question prints what the dumps hold.
 
 Questions:
   -place FILE       where would this pod (a Pod or workload manifest) go, and why
@@ -93,7 +94,8 @@ type options struct {
 	report   bool
 	top      int
 	seed     uint64
-	demo     bool
+	// demo is set when no question is asked of a built-in sample.
+	demo bool
 	// gpu asks the device questions of the GPU sample (-gpu).
 	gpu bool
 	// kube is the kube-scheduler release reproduced (-kube-version).
@@ -153,7 +155,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.top <= 0 {
 		return o, fmt.Errorf("-top=%d: must be positive", o.top)
 	}
-	o.demo = o.place == "" && o.capacity == "" && len(o.drain) == 0 && o.scaleUp == ""
+	noQuestion := o.place == "" && o.capacity == "" && len(o.drain) == 0 && o.scaleUp == ""
+	if noQuestion && len(o.clusters) > 0 && !o.report {
+		// The demo's manifests name the samples' namespaces and classes.
+		return o, errors.New("-cluster without a question: ask -place, -capacity, -drain or -scale-up (the demo runs on the built-in samples only; -report alone prints what the dump holds)")
+	}
+	o.demo = noQuestion && len(o.clusters) == 0
 	return o, nil
 }
 
@@ -256,6 +263,7 @@ func run(ctx context.Context, out io.Writer, o options) error {
 	if o.demo {
 		return s.demo(ctx)
 	}
+	// No question but -report: the report above is the answer.
 	if o.place != "" {
 		if err := s.place(ctx, o.place, nil); err != nil {
 			return err

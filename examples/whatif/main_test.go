@@ -143,6 +143,12 @@ func TestQuestions(t *testing.T) {
 		"default/web-1  a     blocked  PodDisruptionBudget default/web allows no more disruptions",
 		"scale-up: 1 node(s) of new schedule the 1 pod(s) a new node can take",
 	)
+	// -report without a question: what the dump holds, and no demo.
+	out = runArgs(t, "-cluster", f("cluster.yaml"), "-report")
+	contains(t, out, "cluster: 2 nodes, 1 pods placed, 1 pending", "  Node  metadata.resourceVersion  1")
+	if strings.Contains(out, "==") {
+		t.Errorf("-report alone asked a question:\n%s", out)
+	}
 	out = runArgs(t, "-cluster", f("cluster.yaml"), "-capacity", f("rs.yaml"), "-max", "2")
 	contains(t, out, "2 replica(s) of default/api fit", "stopped at its limit of 2 replicas (Max); more may fit", "The question stopped at its limit of 2 replicas (Max); more may fit.")
 }
@@ -212,14 +218,16 @@ func TestErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-cluster", filepath.Join(dir, "nope.json")}, 1, "nope.json: no such file"},
+		{[]string{"-cluster", filepath.Join(dir, "nope.json"), "-drain", "a"}, 1, "nope.json: no such file"},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml")}, 2, "-cluster without a question: ask -place, -capacity, -drain or -scale-up (the demo runs on the built-in samples only"},
+		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-gpu"}, 2, "-cluster without a question: ask -place"},
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-capacity", filepath.Join(dir, "bad.yaml")}, 1,
 			`bad.yaml: document 1 (line 1): ReplicaSet default/api: spec.template.spec.containers[0].resources.requests.cpu: resource: quantity "1x": unknown suffix "x"`},
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-drain", "zz"}, 1, `unknown node "zz"`},
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/nope"}, 1, `-place "default/nope": no such file, and the cluster holds no pod default/nope`},
 		{[]string{"-cluster", filepath.Join(dir, "cluster.yaml"), "-place", "default/web-1"}, 1, `pod default/web-1 is Bound on node "a", not pending`},
 		{[]string{"-max", "-1"}, 2, "-max=-1: must not be negative"},
-		{[]string{"-max-input", "100", "-cluster", filepath.Join(dir, "cluster.yaml")}, 1, "cluster.yaml: holds more than 100 bytes (Options.MaxInputBytes)"},
+		{[]string{"-max-input", "100", "-cluster", filepath.Join(dir, "cluster.yaml"), "-drain", "a"}, 1, "cluster.yaml: holds more than 100 bytes (Options.MaxInputBytes)"},
 		{[]string{"-max-input", "2Ki", "-cluster", filepath.Join(dir, "cluster.yaml"), "-place", filepath.Join(dir, "big.yaml")}, 1, "big.yaml: holds more than 2048 bytes (-max-input)"},
 		{[]string{"-max-input", "0"}, 2, `-max-input="0": want a positive quantity of bytes`},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
@@ -300,7 +308,7 @@ func TestConfigFlag(t *testing.T) {
 	)
 	// A file that is not a valid configuration is an error naming it.
 	bad := writeFiles(t, map[string]string{"bad.yaml": strings.Replace(ignoreDongles, "ignoredResources", "ignoredResourcez", 1)})
-	o, err := parseFlags([]string{"-cluster", f("cluster.yaml"), "-config", filepath.Join(bad, "bad.yaml")}, io.Discard)
+	o, err := parseFlags([]string{"-cluster", f("cluster.yaml"), "-config", filepath.Join(bad, "bad.yaml"), "-drain", "a"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
