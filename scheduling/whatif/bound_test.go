@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/internal/st"
@@ -73,5 +74,41 @@ func TestCapacityStopsAtDefaultLimit(t *testing.T) {
 				t.Errorf("the summary lacks %q:\n%s", tt.sum, sum)
 			}
 		})
+	}
+}
+
+// TestQuestionsAboutPodBeingDeleted: a pod with metadata.deletionTimestamp
+// is not scheduled (kube-scheduler skips it), so Place of it, Capacity of
+// it as a template, and PlacePending and ScaleUp of such a pending pod of
+// the cluster are errors naming the timestamp, not an answer about an
+// outcome.
+func TestQuestionsAboutPodBeingDeleted(t *testing.T) {
+	deleted := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	pending := wiPod("old", "1").Obj()
+	pending.DeletionTimestamp = &deleted
+	w := wiCluster(t, []*api.Node{wiNode("a", "4").Obj()}, []*api.Pod{pending})
+	pod := wiPod("web", "1").Obj()
+	pod.DeletionTimestamp = &deleted
+	const want = "has metadata.deletionTimestamp 2026-06-01T12:00:00Z: kube-scheduler does not schedule a pod being deleted"
+	ctx := context.Background()
+	for _, tc := range []struct {
+		question string
+		ask      func() error
+		want     string
+	}{
+		{"Capacity", func() error { _, err := w.Capacity(ctx, pod, CapacityOptions{}); return err },
+			"scheduling: Capacity: template pod default/web " + want},
+		{"Place", func() error { _, err := w.Place(ctx, pod); return err },
+			"scheduling: Place: pod default/web " + want},
+		{"PlacePending", func() error { _, err := w.PlacePending(ctx, "default", "old"); return err },
+			"scheduling: PlacePending: pod default/old " + want},
+		{"ScaleUp", func() error {
+			_, err := w.ScaleUp(ctx, wiNode("new", "4").Obj(), ScaleUpOptions{Pods: []string{"default/old"}})
+			return err
+		}, "scheduling: ScaleUp: pod default/old " + want},
+	} {
+		if err := tc.ask(); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %q", tc.question, err, tc.want)
+		}
 	}
 }

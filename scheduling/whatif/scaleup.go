@@ -229,6 +229,9 @@ func (w *WhatIf) scaleUpTargets(keys []string) ([]*api.Pod, []PodFailure, error)
 		case seen[key]:
 			return nil, nil, fmt.Errorf("scheduling: ScaleUp: pod %s given twice", key)
 		}
+		if err := beingDeleted(r.Pod); err != nil {
+			return nil, nil, fmt.Errorf("scheduling: ScaleUp: %w", err)
+		}
 		seen[key] = true
 		out = append(out, r.Pod)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
@@ -184,13 +185,17 @@ func (a *PlaceAnswer) Placed() bool { return a.Decision.Node != "" && a.FitError
 // explanation and, if it does not fit, the FitError and what preemption
 // would evict (the preemption runs as kube's DefaultPreemption would, and
 // is undone with the rest of the fork). For a pod the cluster already
-// holds as pending, ask PlacePending.
+// holds as pending, ask PlacePending. A pod being deleted
+// (metadata.deletionTimestamp) is an error: kube-scheduler skips it.
 func (w *WhatIf) Place(ctx context.Context, pod *api.Pod) (*PlaceAnswer, error) {
 	if err := w.check("Place"); err != nil {
 		return nil, err
 	}
 	if pod == nil {
 		return nil, errors.New("scheduling: Place: nil pod")
+	}
+	if err := beingDeleted(pod); err != nil {
+		return nil, fmt.Errorf("scheduling: Place: %w", err)
 	}
 	if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == cluster.StatePending {
 		return nil, fmt.Errorf("scheduling: Place: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (Place asks about a pod the cluster does not hold)",
@@ -206,8 +211,8 @@ func (w *WhatIf) Place(ctx context.Context, pod *api.Pod) (*PlaceAnswer, error) 
 // nominated node, wherever it waits: active, backoff or unschedulable),
 // with full explanations, and the preemption its profile would try, as
 // Place does. A pod that is unknown, not pending (assumed or bound), held
-// by its scheduling gates, or in a scheduling or binding cycle already is
-// an error saying so. The cluster is as before afterwards.
+// by its scheduling gates, being deleted, or in a scheduling or binding
+// cycle already is an error saying so. The cluster is as before afterwards.
 func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*PlaceAnswer, error) {
 	if err := w.check("PlacePending"); err != nil {
 		return nil, err
@@ -220,7 +225,20 @@ func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*Pla
 	case r.State != cluster.StatePending:
 		return nil, fmt.Errorf("scheduling: PlacePending: pod %s is %s on node %q, not pending", key, r.State, r.Pod.Spec.NodeName)
 	}
+	if err := beingDeleted(r.Pod); err != nil {
+		return nil, fmt.Errorf("scheduling: PlacePending: %w", err)
+	}
 	return w.place("PlacePending", key, func(f *branch) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
+}
+
+// beingDeleted is the error of a question about a pod being deleted,
+// which kube-scheduler skips (nil for any other pod).
+func beingDeleted(p *api.Pod) error {
+	if p.DeletionTimestamp == nil {
+		return nil
+	}
+	return fmt.Errorf("pod %s has metadata.deletionTimestamp %s: kube-scheduler does not schedule a pod being deleted",
+		p.Key(), p.DeletionTimestamp.UTC().Format(time.RFC3339))
 }
 
 // place runs cycle on a fork with full explanations and answers the
@@ -355,12 +373,18 @@ type NodeCount struct {
 // siblings); they take free room only (PostFilter, i.e. preemption, does
 // not run). The answer names each replica's node
 // and, for the first that did not fit, the decision with its explanation.
+// A template being deleted (metadata.deletionTimestamp, which every
+// replica would copy) is an error.
 func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityOptions) (*CapacityAnswer, error) {
 	if err := w.check("Capacity"); err != nil {
 		return nil, err
 	}
 	if template == nil {
 		return nil, errors.New("scheduling: Capacity: nil template")
+	}
+	if err := beingDeleted(template); err != nil {
+		// Every replica would copy the timestamp.
+		return nil, fmt.Errorf("scheduling: Capacity: template %w", err)
 	}
 	if opts.Max < 0 {
 		return nil, fmt.Errorf("scheduling: Capacity: Max=%d: must not be negative", opts.Max)
