@@ -67,7 +67,7 @@ func (s *session) gpuDemo(ctx context.Context) error {
 	if err := ans.Write(s.out, s.explain); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary(pod, s.whatif.Cluster().NumNodes()))
+	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary())
 
 	tmpl := fallbackClaimTemplate()
 	if err := s.whatif.Scheduler().AddStorageObject(tmpl); err != nil {

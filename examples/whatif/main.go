@@ -424,7 +424,7 @@ func (s *session) capacity(ctx context.Context, path string, data []byte, max in
 	if err := ans.Write(s.out, s.explain); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary(t.Pod, s.whatif.Cluster().NumNodes()))
+	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary())
 	return nil
 }
 
@@ -466,7 +466,7 @@ func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []
 	if err := ans.Write(s.out, s.explain); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary(tmpl, s.whatif.Cluster().NumNodes()))
+	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary())
 	return nil
 }
 

@@ -76,7 +76,7 @@ spec:
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(ans.Summary(t.Pod, cluster.NumNodes()))
+	fmt.Println(ans.Summary())
 	fmt.Println("claims left in the cluster:", len(cluster.Storage().PersistentVolumeClaims))
 	// Output:
 	// Capacity check (schedkit what-if, 2 nodes, kube-scheduler's profile "default-scheduler"): 3 more replica(s) of default/db (cpu 500m; claim data: storage 10Gi, class fast each) fit, spread over 2 node(s), at most 2 per node. Replica 4 would stay pending: 0/2 nodes are available: 2 node(s) exceed max volume count.

@@ -167,11 +167,7 @@ func (a *PlaceAnswer) Write(w io.Writer, o ExplainOptions) error {
 	return flush(w, &b)
 }
 
-// requestsText renders a pod's requests ("cpu 500m, memory 512Mi").
-func requestsText(p *api.Pod) string {
-	return listText(api.PodRequests(p, api.RequestOptions{}))
-}
-
+// listText renders a resource list ("cpu 500m, memory 512Mi").
 func listText(l resource.List) string {
 	var parts []string
 	for _, n := range l.Names() {
@@ -225,14 +221,14 @@ func (a *CapacityAnswer) Write(w io.Writer, o ExplainOptions) error {
 // Summary is a paragraph for a ticket: how many replicas fit, on how many
 // nodes, and why the next one does not, with the template's requests and
 // the cluster's size.
-func (a *CapacityAnswer) Summary(template *api.Pod, numNodes int) string {
+func (a *CapacityAnswer) Summary() string {
 	var b strings.Builder
-	each := requestsText(template)
+	each := listText(a.Requests)
 	if len(a.Claims) > 0 {
 		each += "; claim " + strings.Join(a.Claims, "; claim ")
 	}
 	fmt.Fprintf(&b, "Capacity check (schedkit what-if, %d nodes, kube-scheduler's profile %q): %d more replica(s) of %s (%s each) fit",
-		numNodes, profileOf(template), a.Replicas, a.Template, each)
+		a.NumNodes, a.Profile, a.Replicas, a.Template, each)
 	if per := a.PerNode(); len(per) > 0 {
 		most := 0
 		for _, nc := range per {
@@ -373,10 +369,10 @@ func writeFailures(b *strings.Builder, fs []PodFailure, n int) {
 // Summary is a paragraph for a ticket: how many nodes of the template to
 // add, for which pods, what one node fewer leaves pending, and the pods
 // such nodes cannot help.
-func (a *ScaleUpAnswer) Summary(template *api.Node, numNodes int) string {
+func (a *ScaleUpAnswer) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Scale-up check (schedkit what-if, %d nodes): ", numNodes)
-	alloc := listText(template.Status.Allocatable)
+	fmt.Fprintf(&b, "Scale-up check (schedkit what-if, %d nodes): ", a.NumNodes)
+	alloc := listText(a.Allocatable)
 	switch {
 	case a.Pods == 0:
 		b.WriteString("no pending pods, nothing to add.")

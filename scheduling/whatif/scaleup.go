@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
@@ -61,10 +62,14 @@ func (t *ScaleUpTrial) OK() bool { return len(t.Failed) == 0 }
 // ScaleUpAnswer is the fewest nodes of a template that let the pods
 // schedule.
 type ScaleUpAnswer struct {
-	// Template is the node template's name; NewNodes are the names the
-	// added nodes got (<template>-1, ...).
-	Template string
-	NewNodes []string
+	// Template is the node template's name and Allocatable what it
+	// offers; NewNodes are the names the added nodes got (<template>-1,
+	// ...). NumNodes is the number of nodes of the cluster asked, before
+	// any is added.
+	Template    string
+	Allocatable resource.List
+	NewNodes    []string
+	NumNodes    int
 	// Pods is the number of pods the question is for (gated pods left
 	// out).
 	Pods int
@@ -126,7 +131,7 @@ func (w *WhatIf) ScaleUp(ctx context.Context, template *api.Node, opts ScaleUpOp
 	if err != nil {
 		return nil, err
 	}
-	ans := &ScaleUpAnswer{Template: template.Name, Pods: len(targets), Gated: gated}
+	ans := &ScaleUpAnswer{Template: template.Name, Allocatable: template.Status.Allocatable, NumNodes: w.Cluster().NumNodes(), Pods: len(targets), Gated: gated}
 	names := w.newNodeNames(template.Name, max(1, len(targets), opts.MaxNodes))
 	nt := nodeTemplate{node: template, slices: opts.ResourceSlices}
 	helpable, err := w.helpable(ctx, nt, names[0], targets, ans)

@@ -64,7 +64,7 @@ func TestScaleUpSummaryCountsOnlyScheduledPods(t *testing.T) {
 				t.Fatalf("feasible %v, %d nodes, %d scheduled, unhelpable %v; want feasible, 0 nodes, %d scheduled, %d unhelpable",
 					ans.Feasible, ans.Nodes, ans.Answer.Scheduled, ans.Unhelpable, tc.scheduled, tc.unhelpable)
 			}
-			s := ans.Summary(tmpl, len(nodes))
+			s := ans.Summary()
 			for _, want := range tc.want {
 				if !strings.Contains(s, want) {
 					t.Errorf("summary lacks %q:\n%s", want, s)

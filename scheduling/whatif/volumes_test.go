@@ -91,7 +91,7 @@ func TestWhatIfCapacityClaimTemplates(t *testing.T) {
 		if want := "0/6 nodes are available: 6 " + filter.ReasonMaxVolumeCountExceeded + "."; ans.Stop == nil || !strings.HasPrefix(ans.Stop.Message, want) {
 			t.Errorf("stop %v, want %q", ans.Stop, want)
 		}
-		if s := ans.Summary(wiDBTemplate(), 6); !strings.Contains(s, "12 more replica(s) of default/db (cpu 1, memory 1Gi; claim data: storage 10Gi, class zonal each) fit") {
+		if s := ans.Summary(); !strings.Contains(s, "12 more replica(s) of default/db (cpu 1, memory 1Gi; claim data: storage 10Gi, class zonal each) fit") {
 			t.Errorf("summary %q", s)
 		}
 		// Without the claim templates the volume limits do not apply.
@@ -287,7 +287,7 @@ func TestWhatIfScaleUpGated(t *testing.T) {
 		if s := b.String(); !strings.Contains(s, "1 gated pod(s) wait for their scheduling gates, not for nodes (left out):\n  default/gated: waiting for scheduling gates") {
 			t.Errorf("answer text:\n%s", s)
 		}
-		if s := ans.Summary(tmpl, 1); !strings.Contains(s, "1 gated pod(s) wait for their scheduling gates (e.g. default/gated).") {
+		if s := ans.Summary(); !strings.Contains(s, "1 gated pod(s) wait for their scheduling gates (e.g. default/gated).") {
 			t.Errorf("summary %q", s)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling"
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
@@ -318,8 +319,13 @@ const (
 
 // CapacityAnswer is how many replicas of a template fit.
 type CapacityAnswer struct {
-	// Template is the template pod (namespace/name).
+	// Template is the template pod (namespace/name); Profile is the
+	// profile that places its replicas (its schedulerName), Requests what
+	// each requests, and NumNodes the nodes of the cluster asked.
 	Template string
+	Profile  string
+	Requests resource.List
+	NumNodes int
 	// Replicas is the number of replicas placed.
 	Replicas int
 	// Limit is the most replicas the question would place
@@ -392,7 +398,8 @@ func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityO
 	if err := checkClaimTemplates(opts.ClaimTemplates); err != nil {
 		return nil, fmt.Errorf("scheduling: Capacity: %w", err)
 	}
-	ans := &CapacityAnswer{Template: template.Key(), Limit: opts.Max, Stopped: StopMax}
+	ans := &CapacityAnswer{Template: template.Key(), Profile: profileOf(template), Requests: api.PodRequests(template, api.RequestOptions{}),
+		NumNodes: w.Cluster().NumNodes(), Limit: opts.Max, Stopped: StopMax}
 	if opts.Max == 0 {
 		ans.Limit, ans.Stopped = DefaultMaxReplicas, StopDefaultLimit
 	}
