@@ -14,10 +14,11 @@
 // Map of the package:
 //
 //   - whatif.go: WhatIf and NewWhatIf, On (questions inside an open fork
-//     of a scheduler other goroutines change); Place and PlacePending
-//     (PlaceAnswer, with the FitError and the PreemptionPlan); Capacity
-//     (CapacityOptions, CapacityAnswer, NodeCount), placing replicas with
-//     scheduling.Replicas.
+//     of a scheduler other goroutines change); Place, PlaceAll and
+//     PlacePending (PlaceAnswer, with the FitError and the
+//     PreemptionPlan); Capacity (CapacityOptions, CapacityAnswer,
+//     NodeCount, CapacityStop, DefaultMaxReplicas), placing replicas
+//     with scheduling.Replicas.
 //   - drain.go: Drain (DrainOptions, DrainAnswer, DrainedPod and its
 //     DrainOutcome), PodDisruptionBudgets respected.
 //   - scaleup.go: ScaleUp (ScaleUpOptions, ScaleUpAnswer, ScaleUpTrial,

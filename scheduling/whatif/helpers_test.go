@@ -84,6 +84,8 @@ func zeroArg(t reflect.Type) (reflect.Value, bool) {
 	switch t {
 	case reflect.TypeFor[CapacityOptions](), reflect.TypeFor[DrainOptions](), reflect.TypeFor[ScaleUpOptions]():
 		return reflect.Zero(t), true
+	case reflect.TypeFor[[]*api.Pod]():
+		return reflect.ValueOf([]*api.Pod{{}}), true
 	}
 	return zerocheck.Arg(t)
 }

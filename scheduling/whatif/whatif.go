@@ -169,6 +169,9 @@ type PlaceAnswer struct {
 	// the pods it would evict there. Nil when the pod fits or preemption
 	// finds nothing.
 	Preemption *PreemptionPlan
+	// Pending is set when the pod is a pending pod of the cluster
+	// (PlacePending): the decision is its next scheduling cycle.
+	Pending bool
 }
 
 // PreemptionPlan is a preemption's dry run: the nominated node and the
@@ -189,20 +192,50 @@ func (a *PlaceAnswer) Placed() bool { return a.Decision.Node != "" && a.FitError
 // holds as pending, ask PlacePending. A pod being deleted
 // (metadata.deletionTimestamp) is an error: kube-scheduler skips it.
 func (w *WhatIf) Place(ctx context.Context, pod *api.Pod) (*PlaceAnswer, error) {
-	if err := w.check("Place"); err != nil {
+	answers, err := w.placeAll(ctx, "Place", []*api.Pod{pod})
+	if err != nil {
 		return nil, err
 	}
-	if pod == nil {
-		return nil, errors.New("scheduling: Place: nil pod")
+	return answers[0], nil
+}
+
+// PlaceAll places copies of pods one after another on one fork, each as
+// Place places one: each pod's cycle sees the pods before it placed, and
+// the preemptions they ran (their victims evicted, the preemptor
+// nominated), as when the pods arrive together in that order. The answers
+// are in the order of pods. Each pod is checked as Place checks it, and a
+// pod given twice is an error.
+func (w *WhatIf) PlaceAll(ctx context.Context, pods []*api.Pod) ([]*PlaceAnswer, error) {
+	return w.placeAll(ctx, "PlaceAll", pods)
+}
+
+func (w *WhatIf) placeAll(ctx context.Context, op string, pods []*api.Pod) ([]*PlaceAnswer, error) {
+	if err := w.check(op); err != nil {
+		return nil, err
 	}
-	if err := beingDeleted(pod); err != nil {
-		return nil, fmt.Errorf("scheduling: Place: %w", err)
+	if len(pods) == 0 {
+		return nil, fmt.Errorf("scheduling: %s: no pods", op)
 	}
-	if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == cluster.StatePending {
-		return nil, fmt.Errorf("scheduling: Place: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (Place asks about a pod the cluster does not hold)",
-			pod.Key(), pod.Namespace, pod.Name)
+	keys := make([]string, len(pods))
+	seen := make(map[string]bool, len(pods))
+	for i, pod := range pods {
+		if pod == nil {
+			return nil, fmt.Errorf("scheduling: %s: pod %d is nil", op, i)
+		}
+		if err := beingDeleted(pod); err != nil {
+			return nil, fmt.Errorf("scheduling: %s: %w", op, err)
+		}
+		key := pod.Key()
+		if r, ok := w.s.Cluster().Pod(pod.Namespace, pod.Name); ok && r.State == cluster.StatePending {
+			return nil, fmt.Errorf("scheduling: %s: pod %s is already pending in the cluster: PlacePending(%q, %q) explains its next scheduling cycle (%s asks about a pod the cluster does not hold)",
+				op, key, pod.Namespace, pod.Name, op)
+		}
+		if seen[key] {
+			return nil, fmt.Errorf("scheduling: %s: pod %s given twice", op, key)
+		}
+		seen[key], keys[i] = true, key
 	}
-	return w.place("Place", pod.Key(), func(f *branch) (scheduling.Decision, error) { return f.schedule(ctx, pod) })
+	return w.place(op, keys, pods, func(f *branch, i int) (scheduling.Decision, error) { return f.schedule(ctx, pods[i]) })
 }
 
 // PlacePending answers why the pending pod namespace/name, which the
@@ -229,7 +262,12 @@ func (w *WhatIf) PlacePending(ctx context.Context, namespace, name string) (*Pla
 	if err := beingDeleted(r.Pod); err != nil {
 		return nil, fmt.Errorf("scheduling: PlacePending: %w", err)
 	}
-	return w.place("PlacePending", key, func(f *branch) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
+	answers, err := w.place("PlacePending", []string{key}, nil, func(f *branch, _ int) (scheduling.Decision, error) { return f.scheduleQueued(ctx, key) })
+	if err != nil {
+		return nil, err
+	}
+	answers[0].Pending = true
+	return answers[0], nil
 }
 
 // beingDeleted is the error of a question about a pod being deleted,
@@ -242,40 +280,57 @@ func beingDeleted(p *api.Pod) error {
 		p.Key(), p.DeletionTimestamp.UTC().Format(time.RFC3339))
 }
 
-// place runs cycle on a fork with full explanations and answers the
-// question op about the pod key.
-func (w *WhatIf) place(op, key string, cycle func(*branch) (scheduling.Decision, error)) (*PlaceAnswer, error) {
+// place runs cycle for each pod key in turn on one fork with full
+// explanations and answers the question op about them. Preemption victims
+// are looked up in the cluster, or among added, the pods the question
+// adds.
+func (w *WhatIf) place(op string, keys []string, added []*api.Pod, cycle func(f *branch, i int) (scheduling.Decision, error)) ([]*PlaceAnswer, error) {
 	f, err := w.fork()
 	if err != nil {
 		return nil, err
 	}
-	var d scheduling.Decision
-	_ = w.s.InMode(scheduling.ExplainAll, func() error { d, err = cycle(f); return nil })
-	ans := &PlaceAnswer{Decision: d}
-	if err == nil && d.Result != nil && d.Node == "" {
-		ans.FitError = d.Result.FitError()
-	}
-	victims := slices.Clone(d.Victims)
+	answers := make([]*PlaceAnswer, 0, len(keys))
+	_ = w.s.InMode(scheduling.ExplainAll, func() error {
+		for i := range keys {
+			var d scheduling.Decision
+			if d, err = cycle(f, i); err != nil {
+				return nil
+			}
+			ans := &PlaceAnswer{Decision: d}
+			if d.Result != nil && d.Node == "" {
+				ans.FitError = d.Result.FitError()
+			}
+			ans.Decision.Victims = slices.Clone(d.Victims)
+			answers = append(answers, ans)
+		}
+		return nil
+	})
 	if rerr := f.revert(); err == nil {
 		err = rerr
 	}
 	if err != nil {
 		return nil, err
 	}
-	if d.Outcome == scheduling.OutcomeError {
-		return nil, fmt.Errorf("scheduling: %s: pod %s: %s", op, key, d.Message)
-	}
-	if d.NominatedNode != "" || len(victims) > 0 {
+	for i, ans := range answers {
+		d := &ans.Decision
+		if d.Outcome == scheduling.OutcomeError {
+			return nil, fmt.Errorf("scheduling: %s: pod %s: %s", op, keys[i], d.Message)
+		}
+		if d.NominatedNode == "" && len(d.Victims) == 0 {
+			continue
+		}
 		plan := &PreemptionPlan{Node: d.NominatedNode}
-		for _, key := range victims {
+		for _, key := range d.Victims {
 			ns, name, _ := strings.Cut(key, "/")
 			if rec, ok := w.s.Cluster().Pod(ns, name); ok {
 				plan.Victims = append(plan.Victims, rec.Pod)
+			} else if j := slices.IndexFunc(added, func(p *api.Pod) bool { return p.Key() == key }); j >= 0 {
+				plan.Victims = append(plan.Victims, added[j])
 			}
 		}
 		ans.Preemption = plan
 	}
-	return ans, nil
+	return answers, nil
 }
 
 // DefaultMaxReplicas is the most replicas a capacity question places
