@@ -49,6 +49,9 @@ type DrainedPod struct {
 // go.
 type DrainAnswer struct {
 	Nodes []string
+	// AtOnce is DrainOptions.AtOnce: the evictions counted against the
+	// budgets together.
+	AtOnce bool
 	// Drainable is true when no pod is blocked or unschedulable.
 	Drainable bool
 	// Pods are the nodes' pods in eviction order (those that stay or are
@@ -110,7 +113,7 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 	if err != nil {
 		return nil, err
 	}
-	ans := &DrainAnswer{Nodes: slices.Clone(nodes)}
+	ans := &DrainAnswer{Nodes: slices.Clone(nodes), AtOnce: opts.AtOnce}
 	f, err := w.fork()
 	if err != nil {
 		return nil, err
