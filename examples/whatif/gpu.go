@@ -57,29 +57,28 @@ func trainPod() *api.Pod {
 // or else two A100s would go and why not elsewhere.
 func (s *session) gpuDemo(ctx context.Context) error {
 	pod := finetunePod()
-	fmt.Fprintf(s.out, "\n== capacity of Pod %s: two A100s on one PCIe root each (claim template %s/%s) ==\n", pod.Key(), gpuNamespace, pairTemplate)
+	fmt.Fprintf(s.diag, "\n== capacity of Pod %s: two A100s on one PCIe root each (claim template %s/%s) ==\n", pod.Key(), gpuNamespace, pairTemplate)
 	start := time.Now()
 	ans, err := s.whatif.Capacity(ctx, pod, whatif.CapacityOptions{})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "(answered in %s: %d scheduling cycles)\n", since(start), ans.Replicas+1)
-	if err := ans.Write(s.out, s.explain); err != nil {
+	fmt.Fprintf(s.diag, "(answered in %s: %d scheduling cycles)\n", since(start), capacityCycles(ans))
+	if err := s.capacityAnswer(ans); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary())
 
 	tmpl := fallbackClaimTemplate()
 	if err := s.whatif.Scheduler().AddStorageObject(tmpl); err != nil {
 		return err
 	}
 	pod = trainPod()
-	fmt.Fprintf(s.out, "\n== place Pod %s: two H100s, else two A100s (claim template %s/%s, firstAvailable) ==\n", pod.Key(), gpuNamespace, fallbackTemplate)
+	fmt.Fprintf(s.diag, "\n== place Pod %s: two H100s, else two A100s (claim template %s/%s, firstAvailable) ==\n", pod.Key(), gpuNamespace, fallbackTemplate)
 	start = time.Now()
 	placed, err := s.whatif.Place(ctx, pod)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
-	return placed.Write(s.out, s.explain)
+	fmt.Fprintf(s.diag, "(answered in %s)\n", since(start))
+	return s.placeAnswer(placed)
 }

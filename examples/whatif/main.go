@@ -42,6 +42,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling/configfile"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 	"github.com/schedkit/schedkit/scheduling/whatif"
+	"github.com/schedkit/schedkit/scheduling/whatif/whatifjson"
 )
 
 var (
@@ -78,6 +79,9 @@ Questions:
                     pods (-pods ns/name,... chooses them; the node's ResourceSlices in the
                     file come with each new node)
 
+-o json writes each answer as a JSON document (docs/whatif-json.md), one per
+question in the order above, and what is said about the dump on stderr.
+
 Flags:
 `
 
@@ -102,6 +106,10 @@ type options struct {
 	kube framework.KubeVersion
 	// maxInput bounds each dump or manifest, after decompression.
 	maxInput int64
+	// json writes each answer as a whatifjson document (-o json), each
+	// explanation listing at most jsonNodes nodes (0: all).
+	json      bool
+	jsonNodes int
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -128,6 +136,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed of tie-breaks")
 	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	maxInput := fs.String("max-input", "1Gi", "largest dump or manifest read, after decompression (a quantity: 512Mi, 4Gi)")
+	output := fs.String("o", "text", "answers as text, or as json: one document per question (docs/whatif-json.md)")
+	fs.IntVar(&o.jsonNodes, "json-nodes", 0, "with -o json: the most nodes each explanation lists, the chosen and best-scored first (0: all)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -155,6 +165,19 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.top <= 0 {
 		return o, fmt.Errorf("-top=%d: must be positive", o.top)
 	}
+	switch *output {
+	case "text":
+	case "json":
+		o.json = true
+	default:
+		return o, fmt.Errorf("-o=%q: want text or json", *output)
+	}
+	switch {
+	case o.jsonNodes < 0:
+		return o, fmt.Errorf("-json-nodes=%d: must not be negative (0 lists every node)", o.jsonNodes)
+	case o.jsonNodes > 0 && !o.json:
+		return o, fmt.Errorf("-json-nodes=%d: applies to -o json only", o.jsonNodes)
+	}
 	noQuestion := o.place == "" && o.capacity == "" && len(o.drain) == 0 && o.scaleUp == ""
 	if noQuestion && len(o.clusters) > 0 && !o.report {
 		// The demo's manifests name the samples' namespaces and classes.
@@ -174,7 +197,7 @@ func main() {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), os.Stdout, o); err != nil {
+	if err := run(context.Background(), os.Stdout, os.Stderr, o); err != nil {
 		fmt.Fprintf(os.Stderr, "whatif: %v\n", err)
 		os.Exit(1)
 	}
@@ -185,12 +208,59 @@ type session struct {
 	dump    *kubeload.Dump
 	whatif  *whatif.WhatIf
 	explain whatif.ExplainOptions
-	out     io.Writer
+	// out gets the answers; diag what is said around them (the load
+	// report, each question's heading and time): out, or with -o json
+	// stderr.
+	out, diag io.Writer
+	// json, with -o json, shapes the documents written instead of text;
+	// notes are the remarks for the next one.
+	json  *whatifjson.Options
+	notes []string
 	// maxInput bounds each file read (-max-input).
 	maxInput int64
 }
 
-func run(ctx context.Context, out io.Writer, o options) error {
+// note is a remark on the question being asked: a line before its text
+// answer, or one of its JSON document's notes.
+func (s *session) note(format string, args ...any) {
+	if s.json != nil {
+		s.notes = append(s.notes, fmt.Sprintf(format, args...))
+		return
+	}
+	fmt.Fprintf(s.out, "note: "+format+"\n", args...)
+}
+
+// answer writes an answer: as text (write), or with -o json as the
+// document of the question (document).
+func (s *session) answer(write func(io.Writer) error, document func(whatifjson.Options) (*whatifjson.Document, error)) error {
+	if s.json == nil {
+		return write(s.out)
+	}
+	o := *s.json
+	o.Notes, s.notes = s.notes, nil
+	doc, err := document(o)
+	if err != nil {
+		return err
+	}
+	return doc.Write(s.out)
+}
+
+// capacityCycles is the number of scheduling cycles a capacity answer
+// took: one per replica placed, and the replica that did not fit.
+func capacityCycles(a *whatif.CapacityAnswer) int {
+	if a.Stop != nil {
+		return a.Replicas + 1
+	}
+	return a.Replicas
+}
+
+// run answers the questions of o: the answers on stdout, and what is said
+// about loading the dump on stdout too, or with -o json on stderr.
+func run(ctx context.Context, stdout, stderr io.Writer, o options) error {
+	out := stdout
+	if o.json {
+		out = stderr
+	}
 	if o.kube.IsZero() {
 		o.kube = framework.DefaultKubeVersion
 	}
@@ -256,7 +326,10 @@ func run(ctx context.Context, out io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	s := &session{dump: dump, whatif: w, explain: whatif.ExplainOptions{Top: o.top, Examples: o.top}, out: out, maxInput: o.maxInput}
+	s := &session{dump: dump, whatif: w, explain: whatif.ExplainOptions{Top: o.top, Examples: o.top}, out: stdout, diag: out, maxInput: o.maxInput}
+	if o.json {
+		s.json = &whatifjson.Options{Nodes: o.jsonNodes, KubeVersion: w.Scheduler().KubeVersion()}
+	}
 	if o.demo && o.gpu {
 		return s.gpuDemo(ctx)
 	}
@@ -337,7 +410,7 @@ func (s *session) template(path string, data []byte) (*kubeload.Template, error)
 		return nil, err
 	}
 	if len(t.Features) > 0 {
-		fmt.Fprintf(s.out, "note: %s uses %s, which schedkit does not model: the answer ignores it\n", t.Pod.Key(), strings.Join(t.Features, ", "))
+		s.note("%s uses %s, which schedkit does not model: the answer ignores it", t.Pod.Key(), strings.Join(t.Features, ", "))
 	}
 	return t, nil
 }
@@ -347,7 +420,7 @@ func (s *session) template(path string, data []byte) (*kubeload.Template, error)
 // its own).
 func (s *session) claimNote(t *kubeload.Template) {
 	if len(t.ClaimTemplates) > 0 {
-		fmt.Fprintf(s.out, "note: %s %s has volumeClaimTemplates: -place places its pod template without them (-capacity gives each replica its claims)\n", t.Kind, t.Pod.Key())
+		s.note("%s %s has volumeClaimTemplates: -place places its pod template without them (-capacity gives each replica its claims)", t.Kind, t.Pod.Key())
 	}
 }
 
@@ -365,15 +438,22 @@ func (s *session) place(ctx context.Context, path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "\n== place %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
+	fmt.Fprintf(s.diag, "\n== place %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
 	s.claimNote(t)
 	start := time.Now()
 	ans, err := s.whatif.Place(ctx, t.Pod)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
-	return ans.Write(s.out, s.explain)
+	fmt.Fprintf(s.diag, "(answered in %s)\n", since(start))
+	return s.placeAnswer(ans)
+}
+
+func (s *session) placeAnswer(ans *whatif.PlaceAnswer) error {
+	return s.answer(func(w io.Writer) error { return ans.Write(w, s.explain) },
+		func(o whatifjson.Options) (*whatifjson.Document, error) {
+			return whatifjson.PlaceDocument([]*whatif.PlaceAnswer{ans}, o)
+		})
 }
 
 // pendingPod reports whether -place names a pod of the cluster
@@ -395,14 +475,14 @@ func (s *session) pendingPod(arg string) (namespace, name string, ok bool, err e
 
 // placePending explains the next scheduling cycle of a pod the dump holds.
 func (s *session) placePending(ctx context.Context, namespace, name string) error {
-	fmt.Fprintf(s.out, "\n== place pending Pod %s/%s (from the cluster) ==\n", namespace, name)
+	fmt.Fprintf(s.diag, "\n== place pending Pod %s/%s (from the cluster) ==\n", namespace, name)
 	start := time.Now()
 	ans, err := s.whatif.PlacePending(ctx, namespace, name)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
-	return ans.Write(s.out, s.explain)
+	fmt.Fprintf(s.diag, "(answered in %s)\n", since(start))
+	return s.placeAnswer(ans)
 }
 
 func (s *session) capacity(ctx context.Context, path string, data []byte, max int) error {
@@ -410,33 +490,35 @@ func (s *session) capacity(ctx context.Context, path string, data []byte, max in
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "\n== capacity of %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
+	fmt.Fprintf(s.diag, "\n== capacity of %s %s (%s) ==\n", t.Kind, t.Pod.Key(), path)
 	start := time.Now()
 	ans, err := s.whatif.Capacity(ctx, t.Pod, whatif.CapacityOptions{Max: max, ClaimTemplates: t.ClaimTemplates})
 	if err != nil {
 		return err
 	}
-	cycles := ans.Replicas
-	if ans.Stop != nil {
-		cycles++ // the replica that did not fit
-	}
-	fmt.Fprintf(s.out, "(answered in %s: %d scheduling cycles)\n", since(start), cycles)
-	if err := ans.Write(s.out, s.explain); err != nil {
+	fmt.Fprintf(s.diag, "(answered in %s: %d scheduling cycles)\n", since(start), capacityCycles(ans))
+	return s.capacityAnswer(ans)
+}
+
+func (s *session) capacityAnswer(ans *whatif.CapacityAnswer) error {
+	return s.answer(func(w io.Writer) error {
+		if err := ans.Write(w, s.explain); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "\nsummary for a ticket:\n%s\n", ans.Summary())
 		return err
-	}
-	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary())
-	return nil
+	}, func(o whatifjson.Options) (*whatifjson.Document, error) { return whatifjson.CapacityDocument(ans, o) })
 }
 
 func (s *session) drain(ctx context.Context, nodes []string, atOnce bool) error {
-	fmt.Fprintf(s.out, "\n== drain %s ==\n", strings.Join(nodes, ", "))
+	fmt.Fprintf(s.diag, "\n== drain %s ==\n", strings.Join(nodes, ", "))
 	start := time.Now()
 	ans, err := s.whatif.Drain(ctx, nodes, whatif.DrainOptions{AtOnce: atOnce})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
-	return ans.Write(s.out)
+	fmt.Fprintf(s.diag, "(answered in %s)\n", since(start))
+	return s.answer(ans.Write, func(o whatifjson.Options) (*whatifjson.Document, error) { return whatifjson.DrainDocument(ans, o) })
 }
 
 func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []string) error {
@@ -456,18 +538,20 @@ func (s *session) scaleUp(ctx context.Context, path string, data []byte, pods []
 		return fmt.Errorf("%s: want one Node manifest, found %d nodes", path, len(d.Nodes))
 	}
 	tmpl := d.Nodes[0]
-	fmt.Fprintf(s.out, "\n== scale-up with nodes like %s (%s) ==\n", tmpl.Name, path)
+	fmt.Fprintf(s.diag, "\n== scale-up with nodes like %s (%s) ==\n", tmpl.Name, path)
 	start := time.Now()
 	ans, err := s.whatif.ScaleUp(ctx, tmpl, whatif.ScaleUpOptions{Pods: pods, ResourceSlices: d.DRA.ResourceSlices})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "(answered in %s)\n", since(start))
-	if err := ans.Write(s.out, s.explain); err != nil {
+	fmt.Fprintf(s.diag, "(answered in %s)\n", since(start))
+	return s.answer(func(w io.Writer) error {
+		if err := ans.Write(w, s.explain); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "\nsummary for a ticket:\n%s\n", ans.Summary())
 		return err
-	}
-	fmt.Fprintf(s.out, "\nsummary for a ticket:\n%s\n", ans.Summary())
-	return nil
+	}, func(o whatifjson.Options) (*whatifjson.Document, error) { return whatifjson.ScaleUpDocument(ans, o) })
 }
 
 // demo asks the four questions of the sample: place a pod, count a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/schedkit/schedkit/examples/internal/exampletest"
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/internal/kubegen"
+	"github.com/schedkit/schedkit/scheduling/whatif/whatifjson"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m, main) }
@@ -26,7 +28,7 @@ func runArgs(t *testing.T, args ...string) string {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), &out, o); err != nil {
+	if err := run(context.Background(), &out, io.Discard, o); err != nil {
 		t.Fatalf("run %v: %v\n%s", args, err, out.String())
 	}
 	return out.String()
@@ -230,6 +232,9 @@ func TestErrors(t *testing.T) {
 		{[]string{"-max-input", "100", "-cluster", filepath.Join(dir, "cluster.yaml"), "-drain", "a"}, 1, "cluster.yaml: holds more than 100 bytes (Options.MaxInputBytes)"},
 		{[]string{"-max-input", "2Ki", "-cluster", filepath.Join(dir, "cluster.yaml"), "-place", filepath.Join(dir, "big.yaml")}, 1, "big.yaml: holds more than 2048 bytes (-max-input)"},
 		{[]string{"-max-input", "0"}, 2, `-max-input="0": want a positive quantity of bytes`},
+		{[]string{"-o", "yaml"}, 2, `-o="yaml": want text or json`},
+		{[]string{"-o", "json", "-json-nodes", "-1"}, 2, "-json-nodes=-1: must not be negative (0 lists every node)"},
+		{[]string{"-json-nodes", "3"}, 2, "-json-nodes=3: applies to -o json only"},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"extra"}, 2, `unexpected arguments ["extra"]`},
 	} {
@@ -312,7 +317,7 @@ func TestConfigFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run(context.Background(), io.Discard, o); err == nil || !strings.Contains(err.Error(), "ignoredResourcez") {
+	if err := run(context.Background(), io.Discard, io.Discard, o); err == nil || !strings.Contains(err.Error(), "ignoredResourcez") {
 		t.Errorf("bad -config: %v, want an error naming the unknown field", err)
 	}
 }
@@ -388,4 +393,65 @@ func TestKubeVersionFlag(t *testing.T) {
 		t.Errorf("-kube-version 1.35: %v", err)
 	}
 	contains(t, runArgs(t, "-kube-version", "1.36"), "cluster: ")
+}
+
+// TestJSONOutput: with -o json, stdout is one whatifjson document per
+// question, in the order place, capacity, drain, scale-up, and what is
+// said about loading the dump goes to stderr; -json-nodes bounds the nodes
+// each explanation lists.
+func TestJSONOutput(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"cluster.yaml": smallCluster, "rs.yaml": smallPod, "node.yaml": smallNode})
+	f := func(name string) string { return filepath.Join(dir, name) }
+	args := []string{"-cluster", f("cluster.yaml"), "-place", f("rs.yaml"), "-capacity", f("rs.yaml"), "-drain", "a", "-scale-up", f("node.yaml"), "-o", "json"}
+	o, err := parseFlags(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), &stdout, &stderr, o); err != nil {
+		t.Fatal(err)
+	}
+	contains(t, stderr.String(), "cluster: 2 nodes, 1 pods placed, 1 pending")
+	dec := json.NewDecoder(&stdout)
+	var docs []whatifjson.Document
+	for dec.More() {
+		var d whatifjson.Document
+		if err := dec.Decode(&d); err != nil {
+			t.Fatalf("stdout is not a stream of JSON documents: %v", err)
+		}
+		docs = append(docs, d)
+	}
+	var questions []string
+	for _, d := range docs {
+		if d.Version != whatifjson.Version || d.KubeScheduler != "v1.37" {
+			t.Errorf("document %q: version %q, kube-scheduler %q", d.Question, d.Version, d.KubeScheduler)
+		}
+		questions = append(questions, d.Question)
+	}
+	if want := []string{"place", "capacity", "drain", "scale-up"}; !slices.Equal(questions, want) {
+		t.Fatalf("documents for %v, want %v", questions, want)
+	}
+	// The text answers of TestQuestions, as data.
+	if p := docs[0].Place[0]; p.Pod != "default/api" || p.Node != "a" || p.Explanation == nil || len(p.Explanation.Nodes) != 2 {
+		t.Errorf("place: %+v", p)
+	}
+	if c := docs[1].Capacity; c.Replicas != 5 || c.Stopped != "unschedulable" || c.Stop == nil ||
+		c.Stop.Message != "0/2 nodes are available: 2 Insufficient cpu." || len(c.PerNode) != 2 {
+		t.Errorf("capacity: %+v", c)
+	}
+	if d := docs[2].Drain; d.Drainable || d.Counts.Blocked != 1 || d.Pods[0].Reason != "PodDisruptionBudget default/web allows no more disruptions" {
+		t.Errorf("drain: %+v", d)
+	}
+	if s := docs[3].ScaleUp; !s.Feasible || s.Nodes != 1 || !slices.Equal(s.NewNodes, []string{"new-1"}) {
+		t.Errorf("scale-up: %+v", s)
+	}
+
+	out := runArgs(t, "-cluster", f("cluster.yaml"), "-place", f("rs.yaml"), "-o", "json", "-json-nodes", "1")
+	var d whatifjson.Document
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if e := d.Place[0].Explanation; len(e.Nodes) != 1 || e.NodesOmitted != 1 || e.Nodes[0].Node != "a" {
+		t.Errorf("-json-nodes 1: %+v", e)
+	}
 }
