@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,10 +9,13 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/scheduling/whatif/whatifjson"
 )
 
 // kubectl-schedkit answers place, capacity, drain and scale-up questions
-// on the cluster as it is now, without writing to it.
+// on the cluster as it is now, without writing to it, as text and with -o
+// json as whatifjson documents.
 func TestKubectlPlugin(t *testing.T) {
 	srv := startAPIServer(t)
 	c := srv.Client
@@ -57,6 +61,28 @@ spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "500m"}}}]}
 	out := run("place", "-f", pods)
 	if !strings.Contains(out, "default/fits: fits on k2") || !strings.Contains(out, "default/too-big: does not fit: 0/2 nodes are available: 2 Insufficient cpu.") {
 		t.Errorf("place:\n%s", out)
+	}
+	// The same, as a JSON document with each node's verdict.
+	var doc whatifjson.Document
+	runJSON := func(args ...string) {
+		t.Helper()
+		data, err := exec.Command(bin, append([]string{"--kubeconfig", srv.Kubeconfig}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("kubectl-schedkit %v: %v", args, err)
+		}
+		doc = whatifjson.Document{}
+		if err := json.Unmarshal(data, &doc); err != nil || doc.Version != whatifjson.Version {
+			t.Fatalf("kubectl-schedkit %v: %v, version %q\n%s", args, err, doc.Version, data)
+		}
+	}
+	runJSON("place", "-f", pods, "-o", "json")
+	if len(doc.Place) != 2 || doc.Place[0].Node != "k2" || doc.Place[0].Explanation.Feasible != 1 ||
+		!strings.HasPrefix(doc.Place[1].Message, "0/2 nodes are available: 2 Insufficient cpu.") {
+		t.Errorf("place -o json: %+v", doc.Place)
+	}
+	runJSON("capacity", "-f", tmpl, "-o", "json", "--json-nodes", "1")
+	if c := doc.Capacity; c == nil || c.Replicas != 5 || c.Stopped != "unschedulable" || len(c.Stop.Explanation.Nodes) != 1 {
+		t.Errorf("capacity -o json --json-nodes 1: %+v", c)
 	}
 	out = run("capacity", "-f", tmpl)
 	if !strings.Contains(out, "5") {

@@ -2,14 +2,18 @@ package live_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/schedkit/schedkit/kube/live"
+	"github.com/schedkit/schedkit/scheduling/whatif/whatifjson"
 )
 
 // The what-if endpoint answers place, capacity, drain and scale-up
@@ -68,6 +72,14 @@ status: {allocatable: {cpu: "8", memory: 8Gi, pods: "110"}}
 	if resp, err := http.Get(srv.URL + "/place"); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("GET: %v %v", resp, err)
 	}
+	for _, q := range []live.Question{
+		{Command: "drain", Nodes: []string{"n0"}, Output: "yaml"},
+		{Command: "drain", Nodes: []string{"n0"}, Output: "json", JSONNodes: -1},
+	} {
+		if err := l.Answer(ctx, q, io.Discard); !errors.Is(err, live.ErrBadQuestion) {
+			t.Errorf("Answer(%+v): %v, want a bad question", q, err)
+		}
+	}
 	if n := len(l.Scheduler().Cluster().Pods()); n != 1 {
 		t.Errorf("the cluster holds %d pods after the questions, want 1", n)
 	}
@@ -119,5 +131,101 @@ func TestMetricsHandler(t *testing.T) {
 			t.Fatalf("no %q in\n%s", missing, body)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// With o=json the endpoint answers each question as a whatifjson
+// document: the pods placed in order, each with its explanation (a pod
+// the scheduler would not take names why), json-nodes bounding the nodes
+// listed; a bad o or json-nodes is 400.
+func TestWhatIfHandlerJSON(t *testing.T) {
+	cfg := config(testNode("n0", 2), testNode("n1", 2), testPod("busy", "n0", "", 1500, 0))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l, err := live.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(l.WhatIfHandler())
+	defer srv.Close()
+	const pods = `apiVersion: v1
+kind: Pod
+metadata: {name: fits}
+spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done}
+spec: {containers: [{name: c, image: i}]}
+status: {phase: Succeeded}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: second}
+spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "2"}}}]}
+`
+	post := func(path, body string) (int, string, []byte) {
+		t.Helper()
+		resp, err := http.Post(srv.URL+path, "application/yaml", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), data
+	}
+	decode := func(path, body string) whatifjson.Document {
+		t.Helper()
+		code, ctype, data := post(path, body)
+		var d whatifjson.Document
+		if code != 200 || ctype != "application/json" {
+			t.Fatalf("POST %s: %d %s\n%s", path, code, ctype, data)
+		}
+		if err := json.Unmarshal(data, &d); err != nil {
+			t.Fatalf("POST %s: %v\n%s", path, err, data)
+		}
+		if d.Version != whatifjson.Version {
+			t.Errorf("POST %s: version %q", path, d.Version)
+		}
+		return d
+	}
+	d := decode("/place?o=json", pods)
+	if len(d.Place) != 3 {
+		t.Fatalf("place: %d pods, want 3", len(d.Place))
+	}
+	// fits takes n1 (n0 has 500m free); second (2 cpu) then fits nowhere.
+	if p := d.Place[0]; p.Pod != "default/fits" || p.Node != "n1" || p.Explanation == nil || p.Explanation.Rejected != 1 {
+		t.Errorf("fits: %+v", p)
+	}
+	if p := d.Place[1]; p.Pod != "default/done" || !strings.Contains(p.Error, "terminal") || p.Outcome != "" {
+		t.Errorf("done: %+v", p)
+	}
+	if p := d.Place[2]; p.Pod != "default/second" || p.Node != "" || !strings.HasPrefix(p.Message, "0/2 nodes are available: 2 Insufficient cpu.") {
+		t.Errorf("second: %+v", p)
+	}
+	const r = "apiVersion: v1\nkind: Pod\nmetadata: {name: r}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: 500m}}}]}\n"
+	if c := decode("/capacity?o=json&max=3", r).Capacity; c == nil || c.Replicas != 3 || c.Stopped != "max" || c.Limit != 3 {
+		t.Errorf("capacity: %+v", c)
+	}
+	if c := decode("/capacity?o=json&json-nodes=1", r).Capacity; c == nil || c.Stop == nil || len(c.Stop.Explanation.Nodes) != 1 || c.Stop.Explanation.NodesOmitted != 1 {
+		t.Errorf("capacity with json-nodes=1: %+v", c)
+	}
+	if dr := decode("/drain?node=n0&o=json", "").Drain; dr == nil || !slices.Equal(dr.Nodes, []string{"n0"}) {
+		t.Errorf("drain: %+v", dr)
+	}
+	const node = "apiVersion: v1\nkind: Node\nmetadata: {name: big}\nstatus: {allocatable: {cpu: \"8\", memory: 8Gi, pods: \"110\"}}\n"
+	if s := decode("/scale-up?o=json", node).ScaleUp; s == nil || s.Template != "big" || s.Pods != 0 {
+		t.Errorf("scale-up: %+v", s)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/place?o=yaml", `o="yaml": want text or json`},
+		{"/place?o=json&json-nodes=-1", `json-nodes="-1": want a count`},
+	} {
+		if code, _, body := post(c.path, pods); code != 400 || !strings.Contains(string(body), c.want) {
+			t.Errorf("POST %s: %d %s, want 400 and %q", c.path, code, body, c.want)
+		}
+	}
+	if n := len(l.Scheduler().Cluster().Pods()); n != 1 {
+		t.Errorf("the cluster holds %d pods after the questions, want 1", n)
 	}
 }

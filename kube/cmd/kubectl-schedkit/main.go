@@ -7,6 +7,9 @@
 //	kubectl schedkit drain NODE...             can these nodes be drained
 //	kubectl schedkit scale-up -f node.yaml     how many such nodes do the pending pods need
 //
+// -o json prints the answer as a versioned JSON document for other tools
+// (package scheduling/whatif/whatifjson, docs/whatif-json.md).
+//
 // It lists the cluster through the API server (what kube-scheduler's
 // informers see), builds the cluster with kubeload's rules, and answers on
 // a fork with kube-scheduler's default profile (or --config's profiles);
@@ -37,6 +40,7 @@ const usage = `usage: kubectl-schedkit [flags] place|capacity|drain|scale-up [ar
   capacity -f FILE     one pod template: how many replicas fit (--max N)
   drain NODE...        whether the nodes' pods can be re-placed elsewhere
   scale-up -f FILE     one node template: how many nodes the pending pods need
+-o json prints the answer as a JSON document (docs/whatif-json.md).
 flags:`
 
 func main() {
@@ -54,6 +58,8 @@ func run(args []string, out io.Writer) error {
 	name := fs.String("scheduler-name", scheduling.DefaultSchedulerName, "schedulerName of the default profile")
 	file := fs.String("f", "", "file of the objects the question is about")
 	maxN := fs.Int("max", 0, "capacity: stop after this many replicas (0: whatif.DefaultMaxReplicas, 10000)")
+	output := fs.String("o", "text", "the answer as text, or as json (docs/whatif-json.md)")
+	jsonNodes := fs.Int("json-nodes", 0, "with -o json: the most nodes each explanation lists, the chosen and best-scored first (0: all)")
 	timeout := fs.Duration("timeout", 30*time.Second, "bound on listing the cluster")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -68,6 +74,14 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	rest := fs.Args()
+	switch {
+	case *output != "text" && *output != "json":
+		return fmt.Errorf("-o=%q: want text or json", *output)
+	case *jsonNodes < 0:
+		return fmt.Errorf("--json-nodes=%d: must not be negative (0 lists every node)", *jsonNodes)
+	case *jsonNodes > 0 && *output != "json":
+		return fmt.Errorf("--json-nodes=%d: applies to -o json only", *jsonNodes)
+	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	if *kubeconfig != "" {
 		rules.ExplicitPath = *kubeconfig
@@ -103,7 +117,7 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("%s: %w", *file, err)
 		}
 	}
-	q := live.Question{Command: cmd, Objects: objs, Max: *maxN}
+	q := live.Question{Command: cmd, Objects: objs, Max: *maxN, Output: *output, JSONNodes: *jsonNodes}
 	if cmd == "drain" {
 		q.Nodes = rest
 	}
