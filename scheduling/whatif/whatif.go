@@ -336,8 +336,8 @@ func (w *WhatIf) place(op string, keys []string, added []*api.Pod, cycle func(f 
 // DefaultMaxReplicas is the most replicas a capacity question places
 // when CapacityOptions.Max is 0. Each replica is a scheduling cycle and a
 // pod kept on the question's fork, so a small template on a large
-// cluster would otherwise run millions of cycles; ten thousand take
-// about a second on 100,000 nodes. An answer that stops there says so
+// cluster would otherwise run millions of cycles and keep millions of
+// pods; ten thousand take a fraction of a second on 100,000 nodes. An answer that stops there says so
 // (CapacityAnswer.Stopped is StopDefaultLimit): more may fit, and a
 // larger Max asks for them.
 const DefaultMaxReplicas = 10000
