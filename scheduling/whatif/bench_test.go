@@ -106,7 +106,8 @@ func BenchmarkWhatIf(b *testing.B) {
 				replicas := 0
 				cpu0, cpuOK := procstat.CPUTime()
 				for b.Loop() {
-					ans, err := w.Capacity(ctx, t.Pod, whatif.CapacityOptions{ClaimTemplates: t.ClaimTemplates})
+					// Max past DefaultMaxReplicas: the whole capacity.
+					ans, err := w.Capacity(ctx, t.Pod, whatif.CapacityOptions{Max: 1 << 30, ClaimTemplates: t.ClaimTemplates})
 					if err != nil {
 						b.Fatal(err)
 					}

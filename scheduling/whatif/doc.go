@@ -27,5 +27,6 @@
 //   - volumes.go: the claims a StatefulSet's replicas get
 //     (CapacityOptions.ClaimTemplates).
 //   - report.go: each answer written for people (Write, Summary;
-//     ExplainOptions), as examples/whatif prints them.
+//     ExplainOptions), as examples/whatif prints them. Package whatifjson
+//     writes them as versioned JSON documents for other tools.
 package whatif
