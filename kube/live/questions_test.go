@@ -16,24 +16,32 @@ import (
 	"github.com/schedkit/schedkit/scheduling/whatif/whatifjson"
 )
 
-// The what-if endpoint answers place, capacity, drain and scale-up
-// questions as kubectl-schedkit prints them, refuses questions it cannot
-// ask with 400, and adds nothing to the cluster.
-func TestWhatIfHandler(t *testing.T) {
-	cfg := config(testNode("n0", 2), testNode("n1", 2), testPod("busy", "n0", "", 1500, 0))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l, err := live.Start(ctx, cfg)
+// fitsPod is a pod of 1 cpu, which fits on n1 of whatIfServer's cluster.
+const fitsPod = `apiVersion: v1
+kind: Pod
+metadata: {name: fits}
+spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]}
+`
+
+// whatIfServer serves the what-if questions of a live cluster of two
+// 2-cpu nodes, n0 running a pod of 1500m, until the test ends.
+func whatIfServer(t *testing.T) (*live.Live, *httptest.Server) {
+	t.Helper()
+	l, err := live.Start(t.Context(), config(testNode("n0", 2), testNode("n1", 2), testPod("busy", "n0", "", 1500, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(l.WhatIfHandler())
-	defer srv.Close()
-	const pods = `apiVersion: v1
-kind: Pod
-metadata: {name: fits}
-spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]}
----
+	t.Cleanup(srv.Close)
+	return l, srv
+}
+
+// The what-if endpoint answers place, capacity, drain and scale-up
+// questions as kubectl-schedkit prints them, refuses questions it cannot
+// ask with 400, and adds nothing to the cluster.
+func TestWhatIfHandler(t *testing.T) {
+	l, srv := whatIfServer(t)
+	const pods = fitsPod + `---
 apiVersion: v1
 kind: Pod
 metadata: {name: too-big}
@@ -71,14 +79,6 @@ status: {allocatable: {cpu: "8", memory: 8Gi, pods: "110"}}
 	}
 	if resp, err := http.Get(srv.URL + "/place"); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("GET: %v %v", resp, err)
-	}
-	for _, q := range []live.Question{
-		{Command: "drain", Nodes: []string{"n0"}, Output: "yaml"},
-		{Command: "drain", Nodes: []string{"n0"}, Output: "json", JSONNodes: -1},
-	} {
-		if err := l.Answer(ctx, q, io.Discard); !errors.Is(err, live.ErrBadQuestion) {
-			t.Errorf("Answer(%+v): %v, want a bad question", q, err)
-		}
 	}
 	if n := len(l.Scheduler().Cluster().Pods()); n != 1 {
 		t.Errorf("the cluster holds %d pods after the questions, want 1", n)
@@ -139,20 +139,9 @@ func TestMetricsHandler(t *testing.T) {
 // the scheduler would not take names why), json-nodes bounding the nodes
 // listed; a bad o or json-nodes is 400.
 func TestWhatIfHandlerJSON(t *testing.T) {
-	cfg := config(testNode("n0", 2), testNode("n1", 2), testPod("busy", "n0", "", 1500, 0))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l, err := live.Start(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(l.WhatIfHandler())
-	defer srv.Close()
-	const pods = `apiVersion: v1
-kind: Pod
-metadata: {name: fits}
-spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]}
----
+	ctx := t.Context()
+	l, srv := whatIfServer(t)
+	const pods = fitsPod + `---
 apiVersion: v1
 kind: Pod
 metadata: {name: done}
@@ -223,6 +212,14 @@ spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "2"}}}]}
 	} {
 		if code, _, body := post(c.path, pods); code != 400 || !strings.Contains(string(body), c.want) {
 			t.Errorf("POST %s: %d %s, want 400 and %q", c.path, code, body, c.want)
+		}
+	}
+	for _, q := range []live.Question{
+		{Command: "drain", Nodes: []string{"n0"}, Output: "yaml"},
+		{Command: "drain", Nodes: []string{"n0"}, Output: "json", JSONNodes: -1},
+	} {
+		if err := l.Answer(ctx, q, io.Discard); !errors.Is(err, live.ErrBadQuestion) {
+			t.Errorf("Answer(%+v): %v, want a bad question", q, err)
 		}
 	}
 	if n := len(l.Scheduler().Cluster().Pods()); n != 1 {
