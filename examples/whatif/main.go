@@ -13,9 +13,10 @@
 //
 // With no question and no -cluster it runs a demo of all four on its
 // built-in sample cluster (testdata/cluster.json.gz, 300 nodes and about
-// 4,600 pods, with GKE-like storage). testdata/gpu-cluster.json.gz is a smaller sample
-// whose GPUs are handed out by Dynamic Resource Allocation (ResourceSlices
-// of two drivers, a DeviceClass per GPU model, allocated claims); -gpu
+// 4,600 pods, with GKE-like storage). testdata/gpu-cluster.json.gz is a
+// smaller sample whose GPUs are handed out by Dynamic Resource Allocation
+// (ResourceSlices of two drivers, a DeviceClass per GPU model, allocated
+// claims); -gpu
 // runs the device questions on it: how many more pods of two A100s on one
 // PCIe root fit, and where a pod asking for two H100s or else two A100s
 // (a firstAvailable request) would go and why not elsewhere.
@@ -257,9 +258,9 @@ func capacityCycles(a *whatif.CapacityAnswer) int {
 // run answers the questions of o: the answers on stdout, and what is said
 // about loading the dump on stdout too, or with -o json on stderr.
 func run(ctx context.Context, stdout, stderr io.Writer, o options) error {
-	out := stdout
+	diag := stdout
 	if o.json {
-		out = stderr
+		diag = stderr
 	}
 	if o.kube.IsZero() {
 		o.kube = framework.DefaultKubeVersion
@@ -308,25 +309,25 @@ func run(ctx context.Context, stdout, stderr io.Writer, o options) error {
 		return err
 	}
 	pending, _, placed := cluster.NumPods()
-	fmt.Fprintf(out, "cluster: %d nodes, %d pods placed, %d pending (loaded in %s)\n", cluster.NumNodes(), placed, pending, since(start))
+	fmt.Fprintf(diag, "cluster: %d nodes, %d pods placed, %d pending (loaded in %s)\n", cluster.NumNodes(), placed, pending, since(start))
 	if o.report {
-		if err := dump.Report.Write(out, o.top); err != nil {
+		if err := dump.Report.Write(diag, o.top); err != nil {
 			return err
 		}
 	} else {
 		short := dump.Report
 		short.Ignored = nil
-		if err := short.Write(out, o.top); err != nil {
+		if err := short.Write(diag, o.top); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%d field paths not modelled were ignored (-report lists them)\n", len(dump.Report.Ignored))
+		fmt.Fprintf(diag, "%d field paths not modelled were ignored (-report lists them)\n", len(dump.Report.Ignored))
 	}
 	schedOpts = append(schedOpts, scheduling.WithSeed(o.seed), scheduling.WithClock(framework.NewFakeClock(dumpTime(dump))))
 	w, err := whatif.NewWhatIf(cluster, registry, profiles, schedOpts...)
 	if err != nil {
 		return err
 	}
-	s := &session{dump: dump, whatif: w, explain: whatif.ExplainOptions{Top: o.top, Examples: o.top}, out: stdout, diag: out, maxInput: o.maxInput}
+	s := &session{dump: dump, whatif: w, explain: whatif.ExplainOptions{Top: o.top, Examples: o.top}, out: stdout, diag: diag, maxInput: o.maxInput}
 	if o.json {
 		s.json = &whatifjson.Options{Nodes: o.jsonNodes, KubeVersion: w.Scheduler().KubeVersion()}
 	}

@@ -76,7 +76,8 @@ func TestPlaceAllInOrder(t *testing.T) {
 }
 
 // TestPlaceAllRefuses: PlaceAll refuses no pods, a nil pod, a pod given
-// twice and a pod the cluster holds as pending, naming it.
+// twice and a pod the cluster holds as pending, naming it; Place refuses
+// a nil pod.
 func TestPlaceAllRefuses(t *testing.T) {
 	w := wiCluster(t, []*api.Node{wiNode("a", "4").Obj()}, []*api.Pod{wiPod("waiting", "8").Obj()})
 	ctx := context.Background()
@@ -92,5 +93,8 @@ func TestPlaceAllRefuses(t *testing.T) {
 		if _, err := w.PlaceAll(ctx, tc.pods); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%d pods: %v, want %q", len(tc.pods), err, tc.want)
 		}
+	}
+	if _, err := w.Place(ctx, nil); err == nil || err.Error() != "scheduling: Place: nil pod" {
+		t.Errorf("Place(nil): %v", err)
 	}
 }

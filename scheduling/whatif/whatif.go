@@ -219,6 +219,9 @@ func (w *WhatIf) placeAll(ctx context.Context, op string, pods []*api.Pod) ([]*P
 	keys := make([]string, len(pods))
 	seen := make(map[string]bool, len(pods))
 	for i, pod := range pods {
+		if pod == nil && len(pods) == 1 {
+			return nil, fmt.Errorf("scheduling: %s: nil pod", op)
+		}
 		if pod == nil {
 			return nil, fmt.Errorf("scheduling: %s: pod %d is nil", op, i)
 		}
@@ -337,9 +340,9 @@ func (w *WhatIf) place(op string, keys []string, added []*api.Pod, cycle func(f 
 // when CapacityOptions.Max is 0. Each replica is a scheduling cycle and a
 // pod kept on the question's fork, so a small template on a large
 // cluster would otherwise run millions of cycles and keep millions of
-// pods; ten thousand take a fraction of a second on 100,000 nodes. An answer that stops there says so
-// (CapacityAnswer.Stopped is StopDefaultLimit): more may fit, and a
-// larger Max asks for them.
+// pods; ten thousand take a fraction of a second on 100,000 nodes. An
+// answer that stops there says so (CapacityAnswer.Stopped is
+// StopDefaultLimit): more may fit, and a larger Max asks for them.
 const DefaultMaxReplicas = 10000
 
 // CapacityOptions bound a capacity question.
