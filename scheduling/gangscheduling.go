@@ -53,8 +53,8 @@ func (f WorkloadFeatures) Validate() error {
 }
 
 // WithWorkloadFeatures turns on kube-scheduler v1.36's alpha workload
-// features (default: all off). A profile that enables GangScheduling needs
-// the GangScheduling feature.
+// features (default: all off). A profile may enable GangScheduling without
+// them, as kube's configuration may: see GangScheduling.
 func WithWorkloadFeatures(f WorkloadFeatures) Option {
 	return func(s *Scheduler) { s.workload.features = f }
 }
@@ -78,8 +78,11 @@ func WithWorkloadFeatures(f WorkloadFeatures) Option {
 //
 // A pod without schedulingGroup, or whose group has a basic policy, passes
 // both. It has no Unreserve: a gang that does not gather in time has each
-// waiting pod time out on its own. It runs in a Scheduler with the
-// GangScheduling workload feature.
+// waiting pod time out on its own. As in kube, the plugin itself is not
+// behind a feature gate (a profile may enable it without the GangScheduling
+// feature, which only adds it to the default plugins and requeues gated pods
+// when a pod is added); without GenericWorkload every pod passes both, as
+// kube's API server drops spec.schedulingGroup when that gate is off.
 type GangScheduling struct {
 	s *Scheduler
 }
@@ -100,12 +103,8 @@ func NewGangScheduling(args any, _ framework.Handle) (framework.Plugin, error) {
 // Name returns "GangScheduling".
 func (pl *GangScheduling) Name() string { return GangSchedulingName }
 
-// attach binds the plugin to its scheduler; the scheduler must have the
-// GangScheduling feature.
+// attach binds the plugin to its scheduler.
 func (pl *GangScheduling) attach(s *Scheduler) error {
-	if !s.workload.features.GangScheduling {
-		return fmt.Errorf("scheduling: plugin %q needs the GangScheduling workload feature (WithWorkloadFeatures)", GangSchedulingName)
-	}
 	pl.s = s
 	return nil
 }
@@ -118,6 +117,9 @@ func (pl *GangScheduling) PreEnqueue(_ context.Context, pod *api.Pod) *framework
 	}
 	if pl.s == nil {
 		return framework.AsStatus(fmt.Errorf("%s: PreEnqueue of pod %s outside a Scheduler", GangSchedulingName, pod.Key()))
+	}
+	if !pl.s.workload.features.GenericWorkload {
+		return nil
 	}
 	name := *pod.Spec.SchedulingGroup.PodGroupName
 	g, ok := pl.s.cluster.WorkloadPodGroup(pod.Namespace, name)
@@ -142,6 +144,9 @@ func (pl *GangScheduling) Permit(_ context.Context, state *framework.CycleState,
 	s, ok := SchedulerFromCycleState(state)
 	if !ok {
 		return framework.AsStatus(fmt.Errorf("%s: Permit of pod %s: no scheduling.Scheduler in the CycleState", GangSchedulingName, pod.Pod.Key())), 0
+	}
+	if !s.workload.features.GenericWorkload {
+		return nil, 0
 	}
 	ns, name := pod.Pod.Namespace, *sg.PodGroupName
 	g, ok := s.cluster.WorkloadPodGroup(ns, name)

@@ -181,8 +181,8 @@ func statusEqual(a, b *framework.Status) bool {
 // TestGangSchedulingInScheduler runs the pod group cycle: a gang that fits
 // binds whole; one short of room is refused whole (each pod with kube's
 // message) and leaves the cluster as it was; a pod naming a missing
-// PodGroup is held back by PreEnqueue; the plugin refuses a scheduler
-// without the GangScheduling feature.
+// PodGroup is held back by PreEnqueue; without the GangScheduling feature
+// the plugin still runs, and without GenericWorkload it passes every pod.
 func TestGangSchedulingInScheduler(t *testing.T) {
 	run := func(t *testing.T, nodes int, pods []*api.Pod, groups ...*api.WorkloadPodGroup) (*Scheduler, *framework.FakeClock, []Decision) {
 		var ns []*api.Node
@@ -262,13 +262,33 @@ func TestGangSchedulingInScheduler(t *testing.T) {
 			t.Errorf("pending reason %q", r)
 		}
 	})
-	t.Run("feature off", func(t *testing.T) {
-		c, _ := cluster.New()
-		_, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()})
-		if err == nil || !strings.Contains(err.Error(), `plugin "GangScheduling" needs the GangScheduling workload feature`) {
-			t.Errorf("New = %v", err)
+	t.Run("gates off", func(t *testing.T) {
+		// kube's plugin is behind no gate: a profile enabling it runs. With
+		// GenericWorkload it gates as ever; without, the pod's
+		// schedulingGroup is not seen (kube's API server drops it).
+		for _, tc := range []struct {
+			feats  WorkloadFeatures
+			gated  bool
+			reason string
+		}{
+			{WorkloadFeatures{GenericWorkload: true}, true, `waiting for pods's pod group "ghost" to appear in scheduling queue`},
+			{WorkloadFeatures{}, false, ""},
+		} {
+			c, _ := cluster.NewFrom([]*api.Node{csNode("n0")}, nil)
+			s, err := New(c, NewDefaultRegistry(), []framework.Profile{gsProfile()}, WithClock(framework.NewFakeClock(csNow)), WithWorkloadFeatures(tc.feats))
+			if err != nil {
+				t.Fatalf("%+v: %v", tc.feats, err)
+			}
+			if err := s.AddPod(gsPod("ns", "orphan", "ghost")); err != nil {
+				t.Fatal(err)
+			}
+			s.RunUntilIdle(context.Background())
+			if _, _, bound := c.NumPods(); (bound == 0) != tc.gated || !strings.Contains(s.PendingReason("ns", "orphan"), tc.reason) {
+				t.Errorf("%+v: %d bound, pending reason %q; want gated=%v with %q", tc.feats, bound, s.PendingReason("ns", "orphan"), tc.gated, tc.reason)
+			}
 		}
-		_, err = New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(WorkloadFeatures{GangScheduling: true}))
+		c, _ := cluster.New()
+		_, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithWorkloadFeatures(WorkloadFeatures{GangScheduling: true}))
 		if err == nil || !strings.Contains(err.Error(), "need GenericWorkload") {
 			t.Errorf("GangScheduling without GenericWorkload: %v", err)
 		}
