@@ -1,11 +1,14 @@
 package scheduling_test
 
 import (
+	"fmt"
+	"math"
 	"testing"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/scheduling"
+	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/configfile"
 )
 
@@ -24,5 +27,26 @@ func TestConfigSchedulerOptions(t *testing.T) {
 	}
 	if len(ext) != 2 || ext[1] != framework.Extender(c.Extenders[1]) {
 		t.Errorf("SchedulerOptions gave extenders %v, want the file's %v", ext, c.Extenders)
+	}
+}
+
+// TestConfigLongestBackoffRuns: the longest backoff the loader accepts
+// reaches New as that many seconds, and New runs it.
+func TestConfigLongestBackoffRuns(t *testing.T) {
+	const longest = math.MaxInt64 / int64(time.Second)
+	c, err := configfile.LoadConfig([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n" +
+		fmt.Sprintf("podInitialBackoffSeconds: %d\npodMaxBackoffSeconds: %d\n", longest, longest)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, q, _ := scheduling.OptionSettings(c.SchedulerOptions()...); q.InitialBackoff != time.Duration(longest)*time.Second || q.MaxBackoff != q.InitialBackoff {
+		t.Errorf("queue options %+v, want both backoffs %ds", q, longest)
+	}
+	cl, err := cluster.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := scheduling.New(cl, c.Registry(), c.Profiles, c.SchedulerOptions()...); err != nil {
+		t.Fatal(err)
 	}
 }

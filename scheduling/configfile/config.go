@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -211,7 +212,9 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     args of DefaultPreemption, InterPodAffinity, NodeAffinity,
 //     NodeResourcesBalancedAllocation, PodTopologySpread and
 //     DynamicResources; the extenders' weights, managed resources and
-//     binders). Beyond kube,
+//     binders). Beyond kube, a backoff longer than a time.Duration
+//     (podInitialBackoffSeconds or podMaxBackoffSeconds above 9223372036)
+//     is an error (kube's conversion wraps it around), and
 //     a plugin name the registry does not know is an error listing the
 //     known ones (kube ignores unknown names in disabled lists and
 //     pluginConfig), and args for a plugin that takes none are an error.
@@ -622,8 +625,21 @@ func validate(f *file, states []*profileState, errs *errorList) {
 	if *f.PodMaxBackoffSeconds < *f.PodInitialBackoffSeconds {
 		errs.invalid("podMaxBackoffSeconds", *f.PodMaxBackoffSeconds, "must be greater than or equal to podInitialBackoffSeconds")
 	}
+	// Beyond kube: kube's New converts the seconds to a time.Duration
+	// without a check, so a longer backoff wraps around silently.
+	for _, b := range []struct {
+		path string
+		v    int64
+	}{{"podInitialBackoffSeconds", *f.PodInitialBackoffSeconds}, {"podMaxBackoffSeconds", *f.PodMaxBackoffSeconds}} {
+		if b.v > maxDurationSeconds {
+			errs.invalid(b.path, b.v, fmt.Sprintf("must be at most %d (the longest time.Duration, in seconds)", maxDurationSeconds))
+		}
+	}
 	validateExtenders(f.Extenders, errs)
 }
+
+// maxDurationSeconds is the longest time.Duration in whole seconds.
+const maxDurationSeconds = math.MaxInt64 / int64(time.Second)
 
 func validatePct(path string, v *int32, errs *errorList) {
 	if v != nil && (*v < 0 || *v > 100) {
