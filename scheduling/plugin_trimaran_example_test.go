@@ -63,17 +63,18 @@ func ExampleCluster_UpdateNodeLoad() {
 	}
 	for _, p := range profiles {
 		pod := builder.MakePod().Name("pod-for-" + p.SchedulerName).SchedulerName(p.SchedulerName).Req(map[string]string{"cpu": "1"}).Obj()
-		f, err := s.Fork()
+		d, err := func() (scheduling.Decision, error) {
+			f, err := s.Fork()
+			if err != nil {
+				return scheduling.Decision{}, err
+			}
+			defer f.Revert()
+			return f.SchedulePod(context.Background(), pod)
+		}()
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		d, err := f.SchedulePod(context.Background(), pod)
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		_ = f.Revert()
 		fmt.Printf("%s: %s, scores %v\n", p.SchedulerName, d.Node, d.Top)
 	}
 	// Output:

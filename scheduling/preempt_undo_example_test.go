@@ -44,6 +44,7 @@ func ExampleFork_Preempt() {
 		fmt.Println(err)
 		return
 	}
+	defer f.Revert() // closes the fork on every return; after the Revert below it changes nothing
 	evicted, err := f.Preempt("default/web", "n1", "default/batch-1", "default/batch-2")
 	if err != nil {
 		fmt.Println(err)
@@ -53,7 +54,10 @@ func ExampleFork_Preempt() {
 	d, _ := f.ScheduleOne(context.Background())
 	fmt.Println(d.Pod, d.Outcome, "on", d.Node)
 	show("in the fork")
-	_ = f.Revert()
+	if err := f.Revert(); err != nil {
+		fmt.Println(err)
+		return
+	}
 	show("after Revert")
 	// Output:
 	// evicted: [default/batch-1 default/batch-2]

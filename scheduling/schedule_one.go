@@ -38,15 +38,17 @@ import (
 // then pops the next pod and runs its scheduling cycle (and, synchronously,
 // its binding cycle). It returns the cycle's decision, or false when no pod
 // is ready to be scheduled at the clock's current time, when ctx is already
-// done (no pod is popped), or on a Scheduler not built by New.
+// done (no pod is popped), on a Scheduler not built by New, or when an
+// open Fork stands in the way (see Scheduler; the decision's Outcome is
+// then OutcomeError, its Message the reason).
 func (s *Scheduler) ScheduleOne(ctx context.Context) (Decision, bool) { return s.scheduleOne(nil, ctx) }
 
 func (s *Scheduler) scheduleOne(f *Fork, ctx context.Context) (Decision, bool) {
 	if s.check(f, "ScheduleOne") != nil || (ctx != nil && ctx.Err() != nil) {
 		return Decision{}, false
 	}
-	if s.enter(f, "ScheduleOne") != nil {
-		return Decision{}, false
+	if err := s.enter(f, "ScheduleOne"); err != nil {
+		return Decision{Outcome: OutcomeError, Message: err.Error()}, false
 	}
 	defer s.mu.Unlock()
 	s.runReadyLocked(ctx)

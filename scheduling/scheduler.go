@@ -106,6 +106,18 @@ type Option func(*Scheduler)
 // runtime.WithClock.
 func WithClock(c framework.Clock) Option { return func(s *Scheduler) { s.clock = c } }
 
+// WithForkWait bounds how long a live method called from another
+// goroutine waits for an open Fork to close (default DefaultForkWait):
+// past it the call fails with ErrForkNotClosed, naming where the fork was
+// opened (see Scheduler). The wait is measured on the wall clock
+// (WithWallClock), not the scheduler's.
+func WithForkWait(d time.Duration) Option { return func(s *Scheduler) { s.forkWait = d } }
+
+// WithWallClock sets the clock of the bounds that run in real time
+// whatever the scheduler's clock (WithClock) simulates: the fork wait
+// (default framework.RealClock).
+func WithWallClock(c framework.Clock) Option { return func(s *Scheduler) { s.wallClock = c } }
+
 // WithSeed seeds the random source of tie-breaks and preemption offsets
 // (default 0). The same seed and inputs give the same decisions at any
 // parallelism.
@@ -223,8 +235,14 @@ type profile struct {
 //     events (AddPod, DeletePod, AddNode, ...), ScheduleOne and the loops
 //     built on it, Fork itself, and the reads (State, QueueLengths,
 //     PendingReason, NextWakeup), which therefore never show a branch.
-//     Asynchronous binding cycles wait the same way before they record
-//     their binding.
+//     They wait at most the fork wait (WithForkWait, default
+//     DefaultForkWait), so that a fork its goroutine never closes cannot
+//     pause the scheduler silently: past it the event methods, Fork and
+//     State return ErrForkNotClosed naming the goroutine that opened the
+//     fork and where, ScheduleOne reports that nothing ran with that error
+//     as its decision's Message, and the other reads return their zero
+//     values. Asynchronous binding cycles wait, unbounded, before they
+//     record their binding.
 //   - The goroutine that called Scheduler.Fork must use the fork's
 //     methods until it closes the branch: the live event methods return
 //     ErrForkOpen to it (ScheduleOne, ProcessBindings and RunUntilIdle
@@ -242,14 +260,28 @@ type profile struct {
 //     when the outermost fork's Commit or Revert closes the branch.
 //     Cluster returns the scheduler's own, unsynchronized cluster (see
 //     Cluster); State is the way to watch a running scheduler.
+//
+// Close every fork with a deferred Revert (after a Commit it changes
+// nothing; the error it then returns is dropped):
+//
+//	f, err := s.Fork()
+//	if err != nil {
+//		return err
+//	}
+//	defer f.Revert()
 type Scheduler struct {
 	mu sync.Mutex
-	// branch is the open outermost fork (nil when none) and branchG the
-	// goroutine that opened it; branchEnd (on mu) wakes the live methods
-	// that wait for it to close.
-	branch    *Fork
-	branchG   uint64
-	branchEnd sync.Cond
+	// branch is the open outermost fork (nil when none), branchG the
+	// goroutine that opened it and branchAt where; branchEnd (on mu) wakes
+	// the live methods that wait for it to close, at most forkWait on the
+	// wallClock; waitExpired says one gave up, so the close wakes Run.
+	branch      *Fork
+	branchG     uint64
+	branchAt    *forkStack
+	branchEnd   sync.Cond
+	forkWait    time.Duration
+	wallClock   framework.Clock
+	waitExpired bool
 
 	cluster     *cluster.Cluster
 	profiles    map[string]*profile
@@ -358,7 +390,7 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 	if len(profiles) == 0 {
 		return nil, errors.New("scheduling: New: no profiles")
 	}
-	s := &Scheduler{cluster: cl, profiles: map[string]*profile{}, clock: framework.RealClock{}, parallelism: 1, minClassNodes: minClassEvalNodes, kubeVersion: framework.DefaultKubeVersion,
+	s := &Scheduler{cluster: cl, profiles: map[string]*profile{}, clock: framework.RealClock{}, wallClock: framework.RealClock{}, forkWait: DefaultForkWait, parallelism: 1, minClassNodes: minClassEvalNodes, kubeVersion: framework.DefaultKubeVersion,
 		nominator: queue.NewNominator(), reasons: map[string]string{}, wake: make(chan struct{}, 1)}
 	s.branchEnd.L = &s.mu
 	for _, o := range opts {
@@ -369,6 +401,12 @@ func New(cl *cluster.Cluster, registry *framework.Registry, profiles []framework
 	}
 	if s.clock == nil {
 		return nil, errors.New("scheduling: New: WithClock(nil): a clock is required")
+	}
+	if s.wallClock == nil {
+		return nil, errors.New("scheduling: New: WithWallClock(nil): a clock is required")
+	}
+	if s.forkWait <= 0 {
+		return nil, fmt.Errorf("scheduling: New: WithForkWait(%v): must be positive", s.forkWait)
 	}
 	if s.parallelism < 1 {
 		return nil, fmt.Errorf("scheduling: New: parallelism=%d: must be at least 1", s.parallelism)
@@ -773,10 +811,9 @@ func (s *Scheduler) WaitingPods() []*WaitingPod { return s.waiting.list() }
 // yet: its last failure message ("" when it has not been tried or is
 // placed).
 func (s *Scheduler) PendingReason(namespace, name string) string {
-	if s.built() != nil {
+	if s.built() != nil || s.lockRead("PendingReason") != nil {
 		return ""
 	}
-	s.lockRead()
 	defer s.mu.Unlock()
 	return s.reasons[cluster.PodKey(namespace, name)]
 }
@@ -785,10 +822,9 @@ func (s *Scheduler) PendingReason(namespace, name string) string {
 // PreEnqueue plugins (scheduling gates), which kube-scheduler does not
 // try until they let it go, and their message.
 func (s *Scheduler) Gated(namespace, name string) (reason string, gated bool) {
-	if s.built() != nil {
+	if s.built() != nil || s.lockRead("Gated") != nil {
 		return "", false
 	}
-	s.lockRead()
 	defer s.mu.Unlock()
 	qp, ok := s.queue.Get(cluster.PodKey(namespace, name))
 	if !ok || qp.Where != queue.Gated {
@@ -839,10 +875,9 @@ func (s *Scheduler) InMode(m QuestionMode, fn func() error) error {
 // QueueLengths returns the sizes of the active queue, the backoff queues
 // and the unschedulable pool.
 func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
-	if s.built() != nil {
+	if s.built() != nil || s.lockRead("QueueLengths") != nil {
 		return 0, 0, 0
 	}
-	s.lockRead()
 	defer s.mu.Unlock()
 	return s.queue.Lens()
 }
@@ -851,10 +886,9 @@ func (s *Scheduler) QueueLengths() (active, backoff, unschedulable int) {
 // unschedulable pod, if the active queue is empty; a simulation advances
 // its clock there.
 func (s *Scheduler) NextWakeup() (time.Time, bool) {
-	if s.built() != nil {
+	if s.built() != nil || s.lockRead("NextWakeup") != nil {
 		return time.Time{}, false
 	}
-	s.lockRead()
 	defer s.mu.Unlock()
 	return s.queue.NextWakeup()
 }
@@ -865,10 +899,9 @@ func (s *Scheduler) NextWakeup() (time.Time, bool) {
 // on. A simulation with no event left advances its clock there to let the
 // queue retry them (kube's periodic flush), and stops when there is none.
 func (s *Scheduler) StaleWakeup() (time.Time, bool) {
-	if s.built() != nil {
+	if s.built() != nil || s.lockRead("StaleWakeup") != nil {
 		return time.Time{}, false
 	}
-	s.lockRead()
 	defer s.mu.Unlock()
 	return s.queue.StaleWakeup()
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
@@ -25,7 +26,8 @@ var ErrForkOpen = errors.New("the calling goroutine holds a Fork of this schedul
 // Fork is an open what-if branch of a Scheduler, made by Scheduler.Fork
 // (or, nested, by Fork.Fork). Its methods act on the branch; Revert puts
 // everything the branch changed back, Commit keeps it. While the branch is
-// open the live Scheduler is paused: see Scheduler.
+// open the live Scheduler is paused: see Scheduler, and close every fork
+// with defer f.Revert().
 //
 // Everything the scheduler holds is part of the branch: the cluster, the
 // queue (active, backoff and unschedulable pods with their attempts,
@@ -40,8 +42,8 @@ var ErrForkOpen = errors.New("the calling goroutine holds a Fork of this schedul
 // scheduler that never forked.
 //
 // Opening a fork is O(pods held at Permit + plugins), and an outermost
-// one also reads the calling goroutine's identity (a walk of its stack:
-// microseconds); changes inside the branch journal what they change, and
+// one also reads the calling goroutine's identity and caller (a walk of
+// its stack: microseconds); changes inside the branch journal what they change, and
 // Revert costs O(changes). Inside a
 // fork binding cycles run synchronously (as with SchedulePod); an
 // asynchronous binding started before the fork whose Permit wait ends
@@ -95,13 +97,45 @@ type verdict struct {
 	st *framework.Status
 }
 
-// goroutineID returns the calling goroutine's number, read from the
-// header of its stack trace ("goroutine 18 [running]:"). It costs a walk
-// of the caller's stack, and is read only to open an outermost fork and
-// when a live method finds a fork open.
+// DefaultForkWait is how long a live method called from another goroutine
+// waits for an open Fork to close before it fails (WithForkWait).
+const DefaultForkWait = time.Minute
+
+// ErrForkNotClosed is the error of a live method called from another
+// goroutine that waited the fork wait (WithForkWait) for an open Fork to
+// close: a fork its goroutine never closes would pause the scheduler for
+// good. The error names the goroutine that opened the fork and where.
+var ErrForkNotClosed = errors.New("the Fork is still open after the fork wait (WithForkWait): close every Fork with Commit or Revert (defer f.Revert())")
+
+// forkStackLen holds a trace's header and its first frames: the
+// goroutine's number, Scheduler.Fork and its callers.
+const forkStackLen = 1024
+
+// forkStack is the start of the stack trace (runtime.Stack) of the
+// goroutine that opened a fork.
+type forkStack struct {
+	buf [forkStackLen]byte
+	n   int
+}
+
+// read fills st with the calling goroutine's trace and returns the
+// goroutine's number. It costs a walk of the caller's stack (all of it,
+// whatever the buffer's length).
+func (st *forkStack) read() uint64 {
+	st.n = runtime.Stack(st.buf[:], false)
+	return goroutineNumber(st.buf[:st.n])
+}
+
+// goroutineID returns the calling goroutine's number (see forkStack.read),
+// read when a live method finds a fork open.
 func goroutineID() uint64 {
 	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
+	return goroutineNumber(buf[:runtime.Stack(buf[:], false)])
+}
+
+// goroutineNumber reads the number in a trace's header ("goroutine 18
+// [running]:").
+func goroutineNumber(b []byte) uint64 {
 	const prefix = "goroutine "
 	if len(b) < len(prefix) {
 		return 0
@@ -116,6 +150,31 @@ func goroutineID() uint64 {
 	return id
 }
 
+// String names the caller of Scheduler.Fork in the trace: "file:line
+// (function), called from file:line (function)".
+func (st *forkStack) String() string {
+	lines := strings.Split(string(st.buf[:st.n]), "\n")
+	var at []string
+	found := false
+	// After the header, frames are pairs of lines: the function with its
+	// arguments, then "\tfile:line +0x…"; the last line may be cut.
+	for i := 1; i+2 < len(lines) && len(at) < 2; i += 2 {
+		fn, pos := lines[i], strings.TrimSpace(lines[i+1])
+		if !found {
+			found = strings.Contains(fn, "scheduling.(*Scheduler).Fork(")
+			continue
+		}
+		if k := strings.LastIndex(pos, " +0x"); k >= 0 {
+			pos = pos[:k]
+		}
+		if k := strings.LastIndexByte(fn, '('); k > 0 {
+			fn = fn[:k]
+		}
+		at = append(at, pos+" ("+fn+")")
+	}
+	return strings.Join(at, ", called from ")
+}
+
 // holdsBranch reports whether the calling goroutine opened the open
 // outermost fork. The caller holds s.mu.
 func (s *Scheduler) holdsBranch() bool {
@@ -124,7 +183,8 @@ func (s *Scheduler) holdsBranch() bool {
 
 // lockLive takes the scheduler's lock for the live event method op: at
 // once when no fork is open, else after the outermost fork closes; an
-// error (ErrForkOpen) for the goroutine that holds the fork.
+// error (ErrForkOpen) for the goroutine that holds the fork, and
+// (ErrForkNotClosed) when the fork outlasts the fork wait.
 func (s *Scheduler) lockLive(op string) error {
 	s.mu.Lock()
 	if s.branch == nil {
@@ -134,23 +194,43 @@ func (s *Scheduler) lockLive(op string) error {
 		s.mu.Unlock()
 		return fmt.Errorf("scheduling: %s: %w", op, ErrForkOpen)
 	}
-	for s.branch != nil {
-		s.branchEnd.Wait()
-	}
-	return nil
+	return s.waitBranch(op)
 }
 
-// lockRead takes the scheduler's lock for a live read: for the goroutine
-// that holds an open fork at once (it reads the branch), for any other
-// after the outermost fork closes.
-func (s *Scheduler) lockRead() {
+// lockRead takes the scheduler's lock for the live read op: for the
+// goroutine that holds an open fork at once (it reads the branch), for any
+// other after the outermost fork closes (ErrForkNotClosed when it outlasts
+// the fork wait).
+func (s *Scheduler) lockRead(op string) error {
 	s.mu.Lock()
 	if s.branch == nil || s.holdsBranch() {
-		return
+		return nil
 	}
-	for s.branch != nil {
+	return s.waitBranch(op)
+}
+
+// waitBranch waits, holding s.mu, until no fork is open, for at most the
+// fork wait on the wall clock; past it, it releases s.mu and returns an
+// error naming the fork's opener.
+func (s *Scheduler) waitBranch(op string) error {
+	expired := false
+	t := s.wallClock.AfterFunc(s.forkWait, func() {
+		s.mu.Lock()
+		expired = true
+		s.branchEnd.Broadcast()
+		s.mu.Unlock()
+	})
+	for s.branch != nil && !expired {
 		s.branchEnd.Wait()
 	}
+	t.Stop()
+	if s.branch == nil {
+		return nil
+	}
+	s.waitExpired = true
+	err := fmt.Errorf("scheduling: %s: waited %v for the Fork goroutine %d opened at %v: %w", op, s.forkWait, s.branchG, s.branchAt, ErrForkNotClosed)
+	s.mu.Unlock()
+	return err
 }
 
 // lockBinding takes the scheduler's lock for an asynchronous binding
@@ -191,20 +271,22 @@ func (f *Fork) lock(op string) error {
 }
 
 // Fork opens a what-if branch and returns its handle: see Fork. Until the
-// branch's Commit or Revert, the live scheduler's methods wait (and
-// return ErrForkOpen to the calling goroutine): see Scheduler.
+// branch's Commit or Revert, the live scheduler's methods wait, at most
+// the fork wait (and return ErrForkOpen to the calling goroutine): see
+// Scheduler. Close it with defer f.Revert().
 func (s *Scheduler) Fork() (*Fork, error) {
 	if err := s.built(); err != nil {
 		return nil, err
 	}
-	g := goroutineID() // before the lock: it walks the caller's stack
+	at := new(forkStack)
+	g := at.read() // before the lock: it walks the caller's stack
 	if err := s.lockLive("Fork"); err != nil {
 		return nil, err
 	}
 	defer s.mu.Unlock()
 	s.waiting.verdicts.opened(g)
 	f := s.openFork(nil)
-	s.branch, s.branchG = f, g
+	s.branch, s.branchG, s.branchAt = f, g, at
 	return f, nil
 }
 
@@ -252,6 +334,11 @@ func (s *Scheduler) closeFork(f *Fork) {
 		s.branch, s.branchG = nil, 0
 		s.waiting.verdicts.closed()
 		s.branchEnd.Broadcast()
+		if s.waitExpired {
+			// A live call gave up waiting: Run may sleep until told.
+			s.waitExpired = false
+			s.signal()
+		}
 	}
 }
 

@@ -70,7 +70,9 @@ func (s *Scheduler) State() (State, error) {
 	if err := s.built(); err != nil {
 		return State{}, err
 	}
-	s.lockRead()
+	if err := s.lockRead("State"); err != nil {
+		return State{}, err
+	}
 	defer s.mu.Unlock()
 	return s.stateLocked(), nil
 }

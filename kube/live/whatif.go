@@ -117,7 +117,7 @@ func (l *Live) podForQuestion(kp *corev1.Pod) (*api.Pod, error) {
 // and questions asked back to back do not hold the feed back. Questions
 // are answered one at a time; fn must ask them from the goroutine that
 // called WhatIf, and must not keep w.
-func (l *Live) WhatIf(fn func(w *whatif.WhatIf) error) error {
+func (l *Live) WhatIf(fn func(w *whatif.WhatIf) error) (err error) {
 	l.whatMu.Lock()
 	defer l.whatMu.Unlock()
 	l.catchUp()
@@ -125,9 +125,11 @@ func (l *Live) WhatIf(fn func(w *whatif.WhatIf) error) error {
 	if err != nil {
 		return err
 	}
-	err = fn(l.what.On(f))
-	if rerr := f.Revert(); err == nil {
-		err = rerr
-	}
-	return err
+	// Deferred, so that the fork closes even when fn panics.
+	defer func() {
+		if rerr := f.Revert(); err == nil {
+			err = rerr
+		}
+	}()
+	return fn(l.what.On(f))
 }
