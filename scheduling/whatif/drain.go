@@ -118,6 +118,7 @@ func (w *WhatIf) Drain(ctx context.Context, nodes []string, opts DrainOptions) (
 	if err != nil {
 		return nil, err
 	}
+	defer f.close()
 	err = w.s.InMode(scheduling.FreeRoomOnly, func() error { return w.drain(ctx, f, nodes, pdbs, opts, ans) })
 	if rerr := f.revert(); err == nil {
 		err = rerr

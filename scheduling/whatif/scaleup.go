@@ -341,6 +341,7 @@ func (w *WhatIf) helpable(ctx context.Context, template nodeTemplate, name strin
 	if err != nil {
 		return nil, err
 	}
+	defer f.close()
 	var out []*api.Pod
 	err = func() error {
 		if err := f.f.AddNode(nodeFrom(template.node, name)); err != nil {
@@ -393,6 +394,7 @@ func (w *WhatIf) scaleUpTrial(ctx context.Context, template nodeTemplate, names 
 	if err != nil {
 		return t, err
 	}
+	defer f.close()
 	err = w.s.InMode(scheduling.FreeRoomOnly, func() error {
 		nodes := make([]*api.Node, len(names))
 		for i, name := range names {

@@ -97,7 +97,8 @@ type Placement struct {
 // everything the question changes (the cluster, the queue, nominations,
 // reasons and the plugins' own state, such as LoadAware's usage cache).
 type branch struct {
-	f *scheduling.Fork
+	f      *scheduling.Fork
+	closed bool
 }
 
 // On returns a WhatIf that answers its questions inside f, an open fork
@@ -155,7 +156,18 @@ func (f *branch) delete(namespace, name string) error {
 }
 
 // revert puts the scheduler back as it was at fork (Fork.Revert).
-func (f *branch) revert() error { return f.f.Revert() }
+func (f *branch) revert() error {
+	f.closed = true
+	return f.f.Revert()
+}
+
+// close reverts the fork unless revert did: each question defers it, so
+// that a panic inside the question (a plugin's) still closes its fork.
+func (f *branch) close() {
+	if !f.closed {
+		_ = f.revert()
+	}
+}
 
 // PlaceAnswer is where a pod would go and why.
 type PlaceAnswer struct {
@@ -292,6 +304,7 @@ func (w *WhatIf) place(op string, keys []string, added []*api.Pod, cycle func(f 
 	if err != nil {
 		return nil, err
 	}
+	defer f.close()
 	answers := make([]*PlaceAnswer, 0, len(keys))
 	_ = w.s.InMode(scheduling.ExplainAll, func() error {
 		for i := range keys {
@@ -465,6 +478,7 @@ func (w *WhatIf) Capacity(ctx context.Context, template *api.Pod, opts CapacityO
 	if err != nil {
 		return nil, err
 	}
+	defer f.close()
 	err = w.s.InMode(scheduling.FreeRoomOnly, func() error { return w.capacity(ctx, f, template, opts, ans) })
 	rerr := f.revert()
 	if err == nil {
