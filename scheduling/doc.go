@@ -47,7 +47,9 @@
 //     the plugins see them (pod groups, storage, kube's Workload API).
 //   - podgroup_cycle.go: the pod group cycle of kube-scheduler v1.36
 //     (placements, gangs).
-//   - scheduler_fork.go: Fork (Scheduler.Fork, Commit, Revert) and the
+//   - scheduler_fork.go: Fork (Scheduler.Fork, Commit, Revert), the
+//     bounded wait of the live methods for an open fork (what they read
+//     of the calling goroutine is scheduling/internal/goroutine) and the
 //     what-if primitives on a fork (ScheduleQueued, FitsNode); replicas.go:
 //     Fork.Replicas, the fast path of capacity questions; reuse.go:
 //     pod-signature reuse of the previous cycle's ranking.

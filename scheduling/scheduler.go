@@ -15,6 +15,7 @@ import (
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/framework/runtime"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/goroutine"
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
@@ -277,7 +278,7 @@ type Scheduler struct {
 	// wallClock; waitExpired says one gave up, so the close wakes Run.
 	branch      *Fork
 	branchG     uint64
-	branchAt    *forkStack
+	branchAt    *goroutine.Trace
 	branchEnd   sync.Cond
 	forkWait    time.Duration
 	wallClock   framework.Clock

@@ -642,18 +642,6 @@ func TestLiveEventWaitsForTheBranch(t *testing.T) {
 	}
 }
 
-// TestGoroutineID: a goroutine reads one nonzero identity, every time;
-// another goroutine reads another.
-func TestGoroutineID(t *testing.T) {
-	a, b := goroutineID(), goroutineID()
-	other := make(chan uint64)
-	go func() { other <- goroutineID() }()
-	c := <-other
-	if a == 0 || a != b || c == 0 || c == a {
-		t.Errorf("goroutineID: %d, %d here, %d on another goroutine", a, b, c)
-	}
-}
-
 // TestForkKeepsConcurrentAddPods: 300 AddPod calls on the live scheduler
 // racing 50 forks that each place a what-if pod and revert: every pod
 // whose AddPod returned nil is in the cluster afterwards, pending and

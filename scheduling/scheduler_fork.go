@@ -6,14 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
+	"reflect"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/scheduling/cluster"
+	"github.com/schedkit/schedkit/scheduling/internal/goroutine"
 	"github.com/schedkit/schedkit/scheduling/internal/queue"
 )
 
@@ -107,78 +107,13 @@ const DefaultForkWait = time.Minute
 // good. The error names the goroutine that opened the fork and where.
 var ErrForkNotClosed = errors.New("the Fork is still open after the fork wait (WithForkWait): close every Fork with Commit or Revert (defer f.Revert())")
 
-// forkStackLen holds a trace's header and its first frames: the
-// goroutine's number, Scheduler.Fork and its callers.
-const forkStackLen = 1024
-
-// forkStack is the start of the stack trace (runtime.Stack) of the
-// goroutine that opened a fork.
-type forkStack struct {
-	buf [forkStackLen]byte
-	n   int
-}
-
-// read fills st with the calling goroutine's trace and returns the
-// goroutine's number. It costs a walk of the caller's stack (all of it,
-// whatever the buffer's length).
-func (st *forkStack) read() uint64 {
-	st.n = runtime.Stack(st.buf[:], false)
-	return goroutineNumber(st.buf[:st.n])
-}
-
-// goroutineID returns the calling goroutine's number (see forkStack.read),
-// read when a live method finds a fork open.
-func goroutineID() uint64 {
-	var buf [64]byte
-	return goroutineNumber(buf[:runtime.Stack(buf[:], false)])
-}
-
-// goroutineNumber reads the number in a trace's header ("goroutine 18
-// [running]:").
-func goroutineNumber(b []byte) uint64 {
-	const prefix = "goroutine "
-	if len(b) < len(prefix) {
-		return 0
-	}
-	var id uint64
-	for _, c := range b[len(prefix):] {
-		if c < '0' || c > '9' {
-			break
-		}
-		id = id*10 + uint64(c-'0')
-	}
-	return id
-}
-
-// String names the caller of Scheduler.Fork in the trace: "file:line
-// (function), called from file:line (function)".
-func (st *forkStack) String() string {
-	lines := strings.Split(string(st.buf[:st.n]), "\n")
-	var at []string
-	found := false
-	// After the header, frames are pairs of lines: the function with its
-	// arguments, then "\tfile:line +0x…"; the last line may be cut.
-	for i := 1; i+2 < len(lines) && len(at) < 2; i += 2 {
-		fn, pos := lines[i], strings.TrimSpace(lines[i+1])
-		if !found {
-			found = strings.Contains(fn, "scheduling.(*Scheduler).Fork(")
-			continue
-		}
-		if k := strings.LastIndex(pos, " +0x"); k >= 0 {
-			pos = pos[:k]
-		}
-		if k := strings.LastIndexByte(fn, '('); k > 0 {
-			fn = fn[:k]
-		}
-		at = append(at, pos+" ("+fn+")")
-	}
-	return strings.Join(at, ", called from ")
-}
+// forkOpener is how Scheduler.Fork is named in a stack trace.
+var forkOpener = reflect.TypeFor[Scheduler]().PkgPath() + ".(*Scheduler).Fork"
 
 // holdsBranch reports whether the calling goroutine opened the open
 // outermost fork. The caller holds s.mu.
 func (s *Scheduler) holdsBranch() bool {
-	return s.branch != nil && s.branchG == goroutineID()
+	return s.branch != nil && s.branchG == goroutine.ID()
 }
 
 // lockLive takes the scheduler's lock for the live event method op: at
@@ -228,7 +163,7 @@ func (s *Scheduler) waitBranch(op string) error {
 		return nil
 	}
 	s.waitExpired = true
-	err := fmt.Errorf("scheduling: %s: waited %v for the Fork goroutine %d opened at %v: %w", op, s.forkWait, s.branchG, s.branchAt, ErrForkNotClosed)
+	err := fmt.Errorf("scheduling: %s: waited %v for the Fork goroutine %d opened at %s: %w", op, s.forkWait, s.branchG, s.branchAt.CallersOf(forkOpener, 2), ErrForkNotClosed)
 	s.mu.Unlock()
 	return err
 }
@@ -278,8 +213,8 @@ func (s *Scheduler) Fork() (*Fork, error) {
 	if err := s.built(); err != nil {
 		return nil, err
 	}
-	at := new(forkStack)
-	g := at.read() // before the lock: it walks the caller's stack
+	at := new(goroutine.Trace)
+	g := at.Read() // before the lock: it walks the caller's stack
 	if err := s.lockLive("Fork"); err != nil {
 		return nil, err
 	}

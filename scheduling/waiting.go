@@ -3,10 +3,8 @@ package scheduling
 import (
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/framework"
 	"github.com/schedkit/schedkit/framework/api"
 	fwruntime "github.com/schedkit/schedkit/framework/runtime"
+	"github.com/schedkit/schedkit/scheduling/internal/goroutine"
 )
 
 // WaitingPod is a pod held at Permit: it is assumed on its node and waits
@@ -220,7 +219,7 @@ func (v heldVerdict) apply() {
 func (l *liveVerdicts) do(v heldVerdict) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.open && !inForkMethod() && goroutineID() != l.holder {
+	if l.open && !goroutine.Within(forkMethodPrefix) && goroutine.ID() != l.holder {
 		l.held = append(l.held, v)
 		return
 	}
@@ -249,24 +248,6 @@ func (l *liveVerdicts) closed() {
 
 // forkMethodPrefix is how a method of Fork is named in a stack trace.
 var forkMethodPrefix = reflect.TypeFor[Fork]().PkgPath() + ".(*Fork)."
-
-// inForkMethod reports whether the calling goroutine is running one of
-// Fork's methods: a plugin's Allow or Reject during a cycle the branch
-// runs. It walks the caller's stack, and is asked only while a fork is
-// open.
-func inForkMethod() bool {
-	var pcs [128]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
-	for {
-		f, more := frames.Next()
-		if strings.HasPrefix(f.Function, forkMethodPrefix) {
-			return true
-		}
-		if !more {
-			return false
-		}
-	}
-}
 
 // waitingPods is the scheduler's set of pods held at Permit, keyed by
 // namespace/name, with its own lock so that plugins may use it during a
