@@ -56,6 +56,8 @@ type options struct {
 	jobs  int
 	// maxObjects bounds the objects one cluster or workload file defines.
 	maxObjects int
+	// maxCycles bounds each replay's scheduling cycles (0: the default).
+	maxCycles int
 	// kube is the kube-scheduler release reproduced (-kube-version).
 	kube framework.KubeVersion
 	// cpuProfile and memProfile are where -cpuprofile and -memprofile
@@ -80,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.gangs, "gangs", false, "gang workload: the built-in cluster (200 nodes unless -nodes is given) made busy and -jobs jobs of 8 and 32 pods, compared with and without Coscheduling")
 	fs.IntVar(&o.jobs, "jobs", 0, "jobs of the gang workload (0: one per 5 nodes)")
 	fs.IntVar(&o.maxObjects, "max-objects", replay.DefaultMaxObjects, "most objects one -cluster or -workload file may define (a group counts its count)")
+	fs.IntVar(&o.maxCycles, "max-cycles", 0, fmt.Sprintf("most scheduling cycles one replay may run (0: %d per pod, at least %d)", replay.DefaultCyclesPerPod, replay.DefaultMaxCycles))
 	fs.Var(&o.kube, "kube-version", "kube-scheduler release to reproduce: 1.37 or 1.36")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (setup included) to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a profile of the allocations, and of the memory in use when the last profile's last pod has arrived, to this file (go tool pprof -sample_index=alloc_space or inuse_space)")
@@ -101,6 +104,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-jobs=%d: must not be negative", o.jobs)
 	case o.maxObjects <= 0:
 		return o, fmt.Errorf("-max-objects=%d: must be positive", o.maxObjects)
+	case o.maxCycles < 0:
+		return o, fmt.Errorf("-max-cycles=%d: must not be negative", o.maxCycles)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -511,7 +516,7 @@ func replayOptions(o options, p namedProfile, progress func(done, total int)) re
 	return replay.ReplayOptions{
 		Registry: p.registry, Profiles: []framework.Profile{p.profile}, Seed: o.seed, Parallelism: o.parallelism,
 		Start: simStart, Reference: resource.Vector{MilliCPU: 1000, Memory: 2 << 30}, SchedulerOptions: append(opts, p.options...),
-		Progress: progress, DiscardDecisions: true,
+		Progress: progress, DiscardDecisions: true, MaxCycles: o.maxCycles,
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -109,9 +110,12 @@ func TestBadInput(t *testing.T) {
 		{"missing file", []string{"-cluster", filepath.Join(dir, "none.json")}, "none.json"},
 		{"bad flag", []string{"-nodes", "0"}, "-nodes=0"},
 		{"too many objects", []string{"-cluster", write("e.json", `{"nodeGroups": [{"count": 10000000, "namePrefix": "n-", "node": {"status": {"allocatable": {"cpu": "1"}}}}]}`)},
-			"e.json:1:17: nodeGroups[0] (n-*): count=10000000: the file would define more than 1000000 objects"},
+			fmt.Sprintf("e.json:1:17: nodeGroups[0] (n-*): count=10000000: the file would define more than %d objects", replay.DefaultMaxObjects)},
 		{"raised limit", []string{"-max-objects", "10", "-cluster", write("f.json", `{"nodeGroups": [{"count": 11, "namePrefix": "n-", "node": {}}]}`)}, "more than 10 objects"},
 		{"bad limit", []string{"-max-objects", "0"}, "-max-objects=0: must be positive"},
+		{"cycle limit", []string{"-nodes", "5", "-pods", "50", "-profiles", "MostAllocated", "-max-cycles", "20"},
+			"scheduling: Replay: the replay ran past 20 scheduling cycles (ReplayOptions.MaxCycles)"},
+		{"bad cycle limit", []string{"-max-cycles", "-1"}, "-max-cycles=-1: must not be negative"},
 		{"unknown profile", []string{"-nodes", "5", "-pods", "5", "-profiles", "Nope"},
 			`-profiles="Nope": no such profile "Nope" (valid: LeastAllocated, MostAllocated, BalancedAllocation, LoadAware, TargetLoadPacking, LoadVariationRiskBalancing, `},
 		{"one unknown profile among known ones", []string{"-nodes", "5", "-pods", "5", "-profiles", "MostAllocated,Nope"},

@@ -75,6 +75,29 @@ type ReplayOptions struct {
 	// inject a clock for a reproducible Wall). The replay's own events run
 	// on virtual time either way.
 	Stopwatch framework.Clock
+	// MaxCycles bounds the scheduling cycles the replay runs: past it the
+	// replay stops with an error naming the bound. Pending pods are
+	// retried at every cluster event that may help them, so the cycles
+	// (and the decisions kept) can grow with the pods times the events.
+	// 0 means DefaultCyclesPerPod per pod of the workload (initial and
+	// arriving), and at least DefaultMaxCycles; negative is an error.
+	MaxCycles int
+}
+
+// DefaultMaxCycles and DefaultCyclesPerPod make the default of
+// ReplayOptions.MaxCycles: DefaultCyclesPerPod cycles per pod of the
+// workload, and at least DefaultMaxCycles.
+const (
+	DefaultMaxCycles    = 1_000_000
+	DefaultCyclesPerPod = 5
+)
+
+// maxCycles is the replay's bound on scheduling cycles for w.
+func (o ReplayOptions) maxCycles(w *Workload) int {
+	if o.MaxCycles > 0 {
+		return o.MaxCycles
+	}
+	return max(DefaultMaxCycles, DefaultCyclesPerPod*(len(w.Pods)+len(w.Arrivals)))
 }
 
 // PodFate is where a workload pod ended.
@@ -281,6 +304,13 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	if opts.ResultsLast < 0 {
 		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.ResultsLast=%d: must not be negative", opts.ResultsLast)
 	}
+	if opts.MaxCycles < 0 {
+		return nil, fmt.Errorf("scheduling: Replay: ReplayOptions.MaxCycles=%d: must not be negative", opts.MaxCycles)
+	}
+	maxCycles := opts.maxCycles(w)
+	// A cycle past maxCycles stops the replay with this cause.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	if opts.Registry == nil {
 		opts.Registry = scheduling.NewDefaultRegistry()
 	}
@@ -393,6 +423,13 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 	var kept kept
 	progress := 0 // decisions that placed or preempted
 	handler := func(d scheduling.Decision) {
+		if d.Cycle > int64(maxCycles) {
+			what := "ReplayOptions.MaxCycles"
+			if opts.MaxCycles == 0 {
+				what = fmt.Sprintf("ReplayOptions.MaxCycles: by default %d per pod of the workload, at least %d", DefaultCyclesPerPod, DefaultMaxCycles)
+			}
+			stop(fmt.Errorf("scheduling: Replay: the replay ran past %d scheduling cycles (%s)", maxCycles, what))
+		}
 		if !opts.DiscardDecisions {
 			res.Decisions = append(res.Decisions, d)
 		}
@@ -533,8 +570,8 @@ func Replay(ctx context.Context, w *Workload, opts ReplayOptions) (*ReplayResult
 			opts.Progress(done, total)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 	res.Wall = stopwatch.Now().Sub(wallStart)
 	res.End = clock.Now()

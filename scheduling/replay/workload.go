@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -473,7 +474,7 @@ func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) e
 			if err := strict(raw, &p); err != nil {
 				return err
 			}
-			if err := checkTimes(p.Pod.Name, p.Arrival, 0, p.Duration); err != nil {
+			if err := checkTimes(p.Pod.Name, 1, p.Arrival, 0, p.Duration); err != nil {
 				return err
 			}
 			if err := b.take(1); err != nil {
@@ -490,7 +491,7 @@ func ReadWorkloadWith(r io.Reader, name string, w *Workload, opts ReadOptions) e
 			if err := checkCount(g.Count); err != nil {
 				return err
 			}
-			if err := checkTimes(g.NamePrefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
+			if err := checkTimes(g.NamePrefix+"*", g.Count, g.Arrival, g.Interval, g.Duration); err != nil {
 				return err
 			}
 			if err := b.takeGroup(g.Count, 1+len(g.VolumeClaimTemplates), 0); err != nil {
@@ -533,9 +534,10 @@ func checkCount(n int) error {
 
 // DefaultMaxObjects is the number of objects one cluster or workload file
 // may define unless ReadOptions.MaxObjects says otherwise: a group of a
-// few bytes asks for count objects, and 1,000,000 nodes take the reader
-// about 1.5 seconds and 250 MB (and Replay proportionally more).
-const DefaultMaxObjects = 1_000_000
+// few bytes asks for count objects, each of which costs the reader and
+// Replay memory (a pod about 700 bytes to read, more to replay). It holds
+// a cluster at kube's scalability limits (5,000 nodes, 150,000 pods).
+const DefaultMaxObjects = 200_000
 
 // ReadOptions bound what ReadClusterWith and ReadWorkloadWith build from
 // one file, which is untrusted input.
@@ -581,7 +583,10 @@ func (b *budget) takeGroup(count, per, extra int) error {
 	return nil
 }
 
-func checkTimes(pod string, arrival, interval, duration duration) error {
+// checkTimes checks the times of count pods arriving interval apart from
+// arrival and running for duration: none negative, and the last pod's end
+// within the longest time.Duration (past it the times would wrap around).
+func checkTimes(pod string, count int, arrival, interval, duration duration) error {
 	switch {
 	case arrival < 0:
 		return fmt.Errorf("pod %s: arrival=%v: must not be negative", pod, time.Duration(arrival))
@@ -589,6 +594,12 @@ func checkTimes(pod string, arrival, interval, duration duration) error {
 		return fmt.Errorf("pod %s: interval=%v: must not be negative", pod, time.Duration(interval))
 	case duration < 0:
 		return fmt.Errorf("pod %s: duration=%v: must not be negative", pod, time.Duration(duration))
+	}
+	steps := int64(max(count-1, 0))
+	left := math.MaxInt64 - int64(arrival) - int64(duration) // both ≥ 0: no overflow
+	if int64(arrival) > math.MaxInt64-int64(duration) || (interval > 0 && steps > left/int64(interval)) {
+		return fmt.Errorf("pod %s: arrival + (count-1)×interval + duration = %v + %d×%v + %v: past the longest duration (about 292 years)",
+			pod, time.Duration(arrival), steps, time.Duration(interval), time.Duration(duration))
 	}
 	return nil
 }

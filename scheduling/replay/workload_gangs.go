@@ -117,7 +117,7 @@ func groupArrivals(w *Workload, b *budget, g *podGroup, ns, name string, join fu
 	if prefix == "" {
 		prefix = name + "-"
 	}
-	if err := checkTimes(prefix+"*", g.Arrival, g.Interval, g.Duration); err != nil {
+	if err := checkTimes(prefix+"*", g.Count, g.Arrival, g.Interval, g.Duration); err != nil {
 		return 0, err
 	}
 	if g.Pod.Namespace != "" && g.Pod.Namespace != ns {

@@ -26,6 +26,11 @@ func TestReadObjectLimit(t *testing.T) {
 		// A file of 120 bytes asking for 2,000,000 nodes, past the default limit.
 		{"default", true, `{"nodeGroups": [{"count": 2000000, "namePrefix": "n-", "node": ` + node + `}]}`, 0,
 			fmt.Sprintf("nodeGroups[0] (n-*): count=2000000: the file would define more than %d objects (ReadOptions.MaxObjects)", DefaultMaxObjects)},
+		// 225 bytes of pod group asking for 300,000 pods: kube's own
+		// scalability limits (150,000 pods, 5,000 nodes) fit the default,
+		// this does not.
+		{"default, pods", false, `{"podGroups": [{"count": 300000, "namePrefix": "p-", "pod": ` + pod + `}]}`, 0,
+			fmt.Sprintf("podGroups[0] (p-*): count=300000: the file would define more than %d objects (ReadOptions.MaxObjects)", DefaultMaxObjects)},
 		{"node group at the limit", true, `{"nodeGroups": [{"count": 5, "namePrefix": "n-", "node": ` + node + `}]}`, 5, ""},
 		{"node group past the limit", true, `{"nodeGroups": [{"count": 6, "namePrefix": "n-", "node": ` + node + `}]}`, 5, "count=6: the file would define more than 5 objects"},
 		{"CSINodes count", true, `{"nodeGroups": [{"count": 3, "namePrefix": "n-", "node": ` + node + `, "csiNode": ` + csi + `}]}`, 5, "more than 5 objects"},
@@ -49,6 +54,31 @@ func TestReadObjectLimit(t *testing.T) {
 			case tc.want == "" && err != nil:
 				t.Fatalf("error %v", err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "f.json:")):
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadTimesOverflow: a group whose last pod would arrive, or end,
+// past the longest time.Duration is an error naming the group and the
+// fields, not a wrapped-around time.
+func TestReadTimesOverflow(t *testing.T) {
+	pod := `{"spec": {"containers": [{"name": "c"}]}}`
+	for _, tc := range []struct{ name, json, want string }{
+		{"arrivals", `{"podGroups": [{"count": 3, "namePrefix": "p-", "interval": "2000000h", "pod": ` + pod + `}]}`,
+			"podGroups[0] (p-*): pod p-*: arrival + (count-1)×interval + duration = 0s + 2×2000000h0m0s + 0s: past the longest duration (about 292 years)"},
+		{"duration", `{"podGroups": [{"count": 2, "namePrefix": "p-", "arrival": "1000000h", "interval": "1000000h", "duration": "1000000h", "pod": ` + pod + `}]}`,
+			"pod p-*: arrival + (count-1)×interval + duration = 1000000h0m0s + 1×1000000h0m0s + 1000000h0m0s: past the longest duration"},
+		{"pod", `{"pods": [{"arrival": "2000000h", "duration": "1000000h", "pod": {"metadata": {"name": "p"}}}]}`,
+			"pod p: arrival + (count-1)×interval + duration = 2000000h0m0s + 0×0s + 1000000h0m0s: past the longest duration"},
+		{"gang", `{"gangs": [{"podGroup": {"metadata": {"name": "g"}, "spec": {"minMember": 1}}, "count": 3, "interval": "2000000h", "pod": ` + pod + `}]}`,
+			"past the longest duration"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w Workload
+			err := ReadWorkload(strings.NewReader(tc.json), "f.json", &w)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 		})

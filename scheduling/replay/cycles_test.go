@@ -1,0 +1,65 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/framework"
+	"github.com/schedkit/schedkit/framework/api"
+)
+
+// TestReplayCycleBound: a replay runs at most ReplayOptions.MaxCycles
+// scheduling cycles, and past them stops with an error naming the bound
+// and the option; a negative bound is an error naming the value.
+func TestReplayCycleBound(t *testing.T) {
+	w := func() *Workload {
+		w := &Workload{Nodes: []*api.Node{rpNode("n1", "64")}}
+		for i := range 10 {
+			w.Arrivals = append(w.Arrivals, PodArrival{Pod: scPod(fmt.Sprintf("p%d", i), "1").Obj()})
+		}
+		return w
+	}
+	for _, tc := range []struct {
+		max  int
+		want string // "" runs
+	}{
+		{10, ""},
+		{9, "scheduling: Replay: the replay ran past 9 scheduling cycles (ReplayOptions.MaxCycles"},
+		{-1, "scheduling: Replay: ReplayOptions.MaxCycles=-1: must not be negative"},
+	} {
+		res, err := Replay(context.Background(), w(), ReplayOptions{Registry: scRegistry(&scRecorder{}), Profiles: []framework.Profile{rpProfile()}, MaxCycles: tc.max})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("MaxCycles=%d: %v", tc.max, err)
+		case tc.want == "" && res.Cycles != 10:
+			t.Errorf("MaxCycles=%d: %d cycles, want 10", tc.max, res.Cycles)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("MaxCycles=%d: %v, want %q", tc.max, err, tc.want)
+		}
+	}
+}
+
+// TestReplayDefaultCycleBound: without MaxCycles a replay may run
+// DefaultCyclesPerPod cycles per pod of the workload (initial and
+// arriving), and at least DefaultMaxCycles.
+func TestReplayDefaultCycleBound(t *testing.T) {
+	pods := func(n int) []*api.Pod { return make([]*api.Pod, n) }
+	for _, tc := range []struct {
+		w    *Workload
+		want int
+	}{
+		{&Workload{}, DefaultMaxCycles},
+		{&Workload{Pods: pods(3), Arrivals: make([]PodArrival, 5)}, DefaultMaxCycles},
+		{&Workload{Arrivals: make([]PodArrival, DefaultMaxCycles/DefaultCyclesPerPod+1)}, DefaultMaxCycles + DefaultCyclesPerPod},
+		{&Workload{Pods: pods(DefaultMaxCycles / DefaultCyclesPerPod), Arrivals: make([]PodArrival, 5)}, DefaultMaxCycles + 5*DefaultCyclesPerPod},
+	} {
+		if got := (ReplayOptions{}).maxCycles(tc.w); got != tc.want {
+			t.Errorf("default bound %d, want %d", got, tc.want)
+		}
+	}
+	if got := (ReplayOptions{MaxCycles: 7}).maxCycles(&Workload{Pods: pods(DefaultMaxCycles)}); got != 7 {
+		t.Errorf("MaxCycles=7 gave %d", got)
+	}
+}
