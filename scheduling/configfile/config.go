@@ -173,6 +173,20 @@ func WithConfigStorageCapacityScoring(on bool) ConfigOption {
 	return func(l *loader) { l.storageCapacityScoring = &on }
 }
 
+// DefaultMaxProfiles is the number of profiles a configuration may hold
+// unless WithConfigMaxProfiles says otherwise. Each profile instantiates
+// its plugins (about 4 ms and 300 KB with kube's defaults), so a short
+// file of many profiles is costly; kube sets no bound, and a cluster runs
+// a handful.
+const DefaultMaxProfiles = 100
+
+// WithConfigMaxProfiles sets the most profiles a configuration may hold
+// (default DefaultMaxProfiles; n must be positive): past it LoadConfig
+// fails naming the count and the bound, before building any profile.
+func WithConfigMaxProfiles(n int) ConfigOption {
+	return func(l *loader) { l.maxProfiles = n }
+}
+
 // LoadConfigFile reads and loads a configuration file (see LoadConfig).
 func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 	data, err := os.ReadFile(path)
@@ -212,7 +226,8 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     args of DefaultPreemption, InterPodAffinity, NodeAffinity,
 //     NodeResourcesBalancedAllocation, PodTopologySpread and
 //     DynamicResources; the extenders' weights, managed resources and
-//     binders). Beyond kube, a backoff longer than a time.Duration
+//     binders). Beyond kube, more than DefaultMaxProfiles profiles is an
+//     error (WithConfigMaxProfiles raises the bound), a backoff longer than a time.Duration
 //     (podInitialBackoffSeconds or podMaxBackoffSeconds above 9223372036)
 //     is an error (kube's conversion wraps it around), and
 //     a plugin name the registry does not know is an error listing the
@@ -268,9 +283,12 @@ func LoadConfig(data []byte, opts ...ConfigOption) (*Configuration, error) {
 // newLoader returns a loader with the options applied: the default
 // multiPoint list of its release unless the caller set one.
 func newLoader(opts []ConfigOption) (*loader, error) {
-	l := &loader{order: scheduling.DefaultPlugins(), version: framework.DefaultKubeVersion, codecs: codecs()}
+	l := &loader{order: scheduling.DefaultPlugins(), version: framework.DefaultKubeVersion, codecs: codecs(), maxProfiles: DefaultMaxProfiles}
 	for _, o := range opts {
 		o(l)
+	}
+	if l.maxProfiles <= 0 {
+		return nil, fmt.Errorf("scheduling: configuration: WithConfigMaxProfiles(%d): must be positive", l.maxProfiles)
 	}
 	if l.version.IsZero() {
 		return nil, errors.New("scheduling: configuration: WithKubeVersion: the zero KubeVersion names no release (use framework.DefaultKubeVersion or framework.ParseKubeVersion)")
@@ -285,11 +303,13 @@ func newLoader(opts []ConfigOption) (*loader, error) {
 type loader struct {
 	// version is the kube-scheduler release the configuration is loaded
 	// as (WithKubeVersion).
-	version  framework.KubeVersion
-	order    []scheduling.PluginSpec
-	specs    map[string]scheduling.PluginSpec
-	names    []string // registered names, sorted
-	defaults []scheduling.WeightedPlugin
+	version framework.KubeVersion
+	// maxProfiles bounds the profiles (WithConfigMaxProfiles).
+	maxProfiles int
+	order       []scheduling.PluginSpec
+	specs       map[string]scheduling.PluginSpec
+	names       []string // registered names, sorted
+	defaults    []scheduling.WeightedPlugin
 	// ownDefaults says the caller set defaults (WithConfigDefaultPlugins):
 	// kube's unmodelled default plugins are not added to them.
 	ownDefaults bool
@@ -341,6 +361,10 @@ func (l *loader) load(data []byte) (*Configuration, error) {
 		return nil, err
 	}
 	var errs errorList
+	if len(f.Profiles) > l.maxProfiles {
+		errs.invalid("profiles", len(f.Profiles), fmt.Sprintf("more than %d profiles (WithConfigMaxProfiles)", l.maxProfiles))
+		return nil, errs.err()
+	}
 	checkPodGroupPostFilter(f, l.version, &errs)
 	if len(errs) > 0 {
 		return nil, errs.err()

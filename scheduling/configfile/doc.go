@@ -13,7 +13,7 @@
 //     settings, its Registry, SchedulerOptions and Write), LoadConfig,
 //     LoadConfigFile and the ConfigOptions (WithConfigPlugins,
 //     WithConfigDefaultPlugins, WithConfigWorkloadFeatures,
-//     WithConfigStorageCapacityScoring); the loader that runs the steps
+//     WithConfigStorageCapacityScoring, WithConfigMaxProfiles); the loader that runs the steps
 //     below in kube's order.
 //   - types.go: the file's wire types, kube's versioned types with
 //     pointers for optional fields.

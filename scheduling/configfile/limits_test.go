@@ -1,0 +1,49 @@
+package configfile
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// cfgProfiles is a configuration of n profiles named p0, p1, ….
+func cfgProfiles(n int) string {
+	var b strings.Builder
+	b.WriteString(cfgHead + "profiles:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- schedulerName: p%d\n", i)
+	}
+	return b.String()
+}
+
+// TestConfigProfileBound: every profile instantiates its plugins, so a
+// short file of many profiles costs the loader and the scheduler much: a
+// configuration holds at most DefaultMaxProfiles profiles unless
+// WithConfigMaxProfiles says otherwise, and past it the error names the
+// count, the bound and the option, before any profile is built.
+func TestConfigProfileBound(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		opts []ConfigOption
+		want string // "" loads
+	}{
+		{"default", DefaultMaxProfiles + 1, nil,
+			fmt.Sprintf("scheduling: configuration: profiles: %d: more than %d profiles (WithConfigMaxProfiles)", DefaultMaxProfiles+1, DefaultMaxProfiles)},
+		{"at the bound", 3, []ConfigOption{WithConfigMaxProfiles(3)}, ""},
+		{"past the bound", 4, []ConfigOption{WithConfigMaxProfiles(3)}, "scheduling: configuration: profiles: 4: more than 3 profiles (WithConfigMaxProfiles)"},
+		{"bad bound", 1, []ConfigOption{WithConfigMaxProfiles(0)}, "scheduling: configuration: WithConfigMaxProfiles(0): must be positive"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := LoadConfig([]byte(cfgProfiles(tc.n)), tc.opts...)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want == "" && len(c.Profiles) != tc.n:
+				t.Fatalf("%d profiles, want %d", len(c.Profiles), tc.n)
+			case tc.want != "" && (err == nil || err.Error() != tc.want):
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
