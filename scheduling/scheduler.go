@@ -241,9 +241,10 @@ type profile struct {
 //     pause the scheduler silently: past it the event methods, Fork and
 //     State return ErrForkNotClosed naming the goroutine that opened the
 //     fork and where, ScheduleOne reports that nothing ran with that error
-//     as its decision's Message, and the other reads return their zero
-//     values. Asynchronous binding cycles wait, unbounded, before they
-//     record their binding.
+//     as its decision's Message (ProcessBindings and RunUntilIdle report
+//     0), and the other reads return their zero values. Asynchronous
+//     binding cycles wait, unbounded, before they record their binding
+//     (so WaitForBindings waits for the fork too).
 //   - The goroutine that called Scheduler.Fork must use the fork's
 //     methods until it closes the branch: the live event methods return
 //     ErrForkOpen to it (ScheduleOne, ProcessBindings and RunUntilIdle
