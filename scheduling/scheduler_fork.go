@@ -210,12 +210,18 @@ func (f *Fork) lock(op string) error {
 // the fork wait (and return ErrForkOpen to the calling goroutine): see
 // Scheduler. Close it with defer f.Revert().
 func (s *Scheduler) Fork() (*Fork, error) {
+	// The caller's stack is read first, before the lock: the walk costs
+	// less the nearer its call is to the start of the function.
+	at := s.spareTrace.Swap(nil)
+	if at == nil {
+		at = new(goroutine.Trace)
+	}
+	g := at.Read()
 	if err := s.built(); err != nil {
 		return nil, err
 	}
-	at := new(goroutine.Trace)
-	g := at.Read() // before the lock: it walks the caller's stack
 	if err := s.lockLive("Fork"); err != nil {
+		s.spareTrace.Store(at)
 		return nil, err
 	}
 	defer s.mu.Unlock()
@@ -266,7 +272,8 @@ func (s *Scheduler) openFork(parent *Fork) *Fork {
 func (s *Scheduler) closeFork(f *Fork) {
 	f.closed = true
 	if f.parent == nil {
-		s.branch, s.branchG = nil, 0
+		s.spareTrace.Store(s.branchAt)
+		s.branch, s.branchG, s.branchAt = nil, 0, nil
 		s.waiting.verdicts.closed()
 		s.branchEnd.Broadcast()
 		if s.waitExpired {
