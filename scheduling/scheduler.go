@@ -275,9 +275,10 @@ type Scheduler struct {
 	mu sync.Mutex
 	// branch is the open outermost fork (nil when none), branchG the
 	// goroutine that opened it and branchAt where (a trace kept in
-	// spareTrace for the next fork once the fork closes); branchEnd (on mu) wakes
-	// the live methods that wait for it to close, at most forkWait on the
-	// wallClock; waitExpired says one gave up, so the close wakes Run.
+	// spareTrace for the next fork once the fork closes); branchEnd (on
+	// mu) wakes the live methods that wait for it to close, at most
+	// forkWait on the wallClock; waitExpired says one gave up, so the
+	// close wakes Run.
 	branch      *Fork
 	branchG     uint64
 	branchAt    *goroutine.Trace

@@ -43,8 +43,8 @@ var ErrForkOpen = errors.New("the calling goroutine holds a Fork of this schedul
 //
 // Opening a fork is O(pods held at Permit + plugins), and an outermost
 // one also reads the calling goroutine's identity and caller (a walk of
-// its stack: microseconds); changes inside the branch journal what they change, and
-// Revert costs O(changes). Inside a
+// its stack: microseconds); changes inside the branch journal what they
+// change, and Revert costs O(changes). Inside a
 // fork binding cycles run synchronously (as with SchedulePod); an
 // asynchronous binding started before the fork whose Permit wait ends
 // inside it goes on only after the outermost fork's Commit (Revert makes
