@@ -227,10 +227,11 @@ func LoadConfigFile(path string, opts ...ConfigOption) (*Configuration, error) {
 //     NodeResourcesBalancedAllocation, PodTopologySpread and
 //     DynamicResources; the extenders' weights, managed resources and
 //     binders). Beyond kube, more than DefaultMaxProfiles profiles is an
-//     error (WithConfigMaxProfiles raises the bound), a backoff longer than a time.Duration
-//     (podInitialBackoffSeconds or podMaxBackoffSeconds above 9223372036)
-//     is an error (kube's conversion wraps it around), and
-//     a plugin name the registry does not know is an error listing the
+//     error (WithConfigMaxProfiles raises the bound), a backoff longer
+//     than a time.Duration (podInitialBackoffSeconds or
+//     podMaxBackoffSeconds above 9223372036) is an error (kube's
+//     conversion wraps it around), a plugin name the registry does not
+//     know is an error listing the
 //     known ones (kube ignores unknown names in disabled lists and
 //     pluginConfig), and args for a plugin that takes none are an error.
 //     kube's default list also holds NodeDeclaredFeatures, which schedkit
