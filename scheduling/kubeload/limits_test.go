@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -235,6 +237,94 @@ func TestNestingLimit(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), "deep.json:1:") || !strings.Contains(err.Error(), "nested deeper than 10000") {
 			t.Errorf("depth %d: error %v", n, err)
+		}
+	}
+}
+
+// allocatedBy returns the bytes the heap allocated while f ran.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestGzipMemoryIsBounded: a gzip stream that decompresses past the limit
+// is refused having allocated a small fraction of the limit, and the size
+// a gzip trailer records is never trusted: a stream of a hundred bytes
+// whose trailer claims 4 GiB allocates no more than an honest one. An
+// input within the limit is decompressed into one buffer of its size.
+func TestGzipMemoryIsBounded(t *testing.T) {
+	const max = 64 << 20
+	bomb := gzipOf(t, bytes.Repeat([]byte(" "), 4*max))
+	node := []byte(fmt.Sprintf(nodeJSON, "n1"))
+	liar := gzipOf(t, node)
+	copy(liar[len(liar)-4:], []byte{0xff, 0xff, 0xff, 0xff})
+	bigNode := append(bytes.Repeat([]byte(" "), max/2), node...)
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		want    string // "" reads
+		maxHeap uint64
+	}{
+		{"bomb", bomb, fmt.Sprintf("gzip: decompresses to more than %d bytes", max), max / 16},
+		{"lying trailer", liar, "gzip: invalid checksum", max / 16},
+		{"within the limit", gzipOf(t, bigNode), "", uint64(len(bigNode)) + max/16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			heap := allocatedBy(func() { err = NewLoader(Options{MaxInputBytes: max}).ReadBytes(tc.data, "z.json.gz") })
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if heap > tc.maxHeap {
+				t.Errorf("reading %d bytes of gzip allocated %d bytes, want at most %d (limit %d)", len(tc.data), heap, tc.maxHeap, max)
+			}
+		})
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestGunzipStopsPastTheLimit: the size of a gzip stream is found by
+// reading limit+1 decompressed bytes of a stream past the limit, and not
+// one more; a stream within the limit decompresses into a buffer of
+// exactly its size.
+func TestGunzipStopsPastTheLimit(t *testing.T) {
+	const max = 1 << 20
+	opts := Options{MaxInputBytes: max}
+	for _, size := range []int{0, max, max + 1, 10 * max} {
+		data := gzipOf(t, bytes.Repeat([]byte("x"), size))
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr := &countingReader{r: zr}
+		n, err := readSize(cr, max)
+		if want := min(int64(size), max+1); cr.n != want || n != want || err != nil {
+			t.Errorf("%d bytes: size %d, %v, having read %d bytes, want %d", size, n, err, cr.n, want)
+		}
+		out, err := opts.gunzip(data, "z.gz")
+		switch {
+		case size <= max && (err != nil || len(out) != size || cap(out) != size):
+			t.Errorf("%d bytes: got %d (cap %d), %v", size, len(out), cap(out), err)
+		case size > max && (err == nil || !strings.Contains(err.Error(), "z.gz: gzip: decompresses to more than 1048576 bytes (Options.MaxInputBytes)")):
+			t.Errorf("%d bytes: error %v", size, err)
 		}
 	}
 }

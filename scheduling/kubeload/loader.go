@@ -56,8 +56,10 @@ func (o Options) maxReport() int {
 // DefaultMaxInputBytes is the largest input a Loader reads unless
 // Options.MaxInputBytes says otherwise: 1 GiB, about 100,000 pods as
 // `kubectl get -o json` prints them with their managedFields. A gzip
-// stream of a few megabytes can decompress to gigabytes: the loader stops
-// at the limit, having spent about the limit in memory.
+// stream of a few megabytes can decompress to gigabytes: the loader
+// measures the decompressed size before it keeps any of it, and refuses a
+// stream past the limit having decompressed limit+1 bytes into a
+// buffer of a few kilobytes.
 const DefaultMaxInputBytes = 1 << 30
 
 func (o Options) maxInput() int64 {
@@ -74,9 +76,8 @@ func (o Options) tooLarge(name, what string) error {
 
 // readLimited reads r up to the limit: a read error is wrapped with
 // prefix, more than the limit is the error tooLarge names. hint, when
-// positive, is the expected size (a file's, or the size a gzip trailer
-// records): the buffer is allocated once at that size, capped at the
-// limit.
+// positive, is the expected size (a file's): the buffer is allocated once
+// at that size, capped at the limit.
 func (o Options) readLimited(r io.Reader, hint int64, name, prefix, what string) ([]byte, error) {
 	max := o.maxInput()
 	size := int64(512)
@@ -102,14 +103,50 @@ func (o Options) readLimited(r io.Reader, hint int64, name, prefix, what string)
 	}
 }
 
-// gzipSize returns the size a gzip stream's trailer records for its last
-// member (the uncompressed size modulo 2^32), a hint for the buffer.
-func gzipSize(data []byte) int64 {
-	if len(data) < 18 {
-		return 0
+// gunzip decompresses a gzip stream (of one or more members) of at most
+// the limit's decompressed bytes. It decompresses twice: first to count
+// the bytes, keeping none and stopping at limit+1, then into one buffer of
+// the size counted. The size a gzip trailer records is not used: a
+// trailer can claim any size, and the stream's checksum is checked only at
+// its end.
+func (o Options) gunzip(data []byte, name string) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("kubeload: %s: %w", name, err)
 	}
-	t := data[len(data)-4:]
-	return int64(uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24)
+	n, err := readSize(zr, o.maxInput())
+	if err != nil {
+		return nil, fmt.Errorf("kubeload: %s: %w", name, err)
+	}
+	if n > o.maxInput() {
+		return nil, o.tooLarge(name, "gzip: decompresses to")
+	}
+	if err := zr.Reset(bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("kubeload: %s: %w", name, err)
+	}
+	out := make([]byte, n)
+	if _, err := io.ReadFull(zr, out); err != nil {
+		return nil, fmt.Errorf("kubeload: %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// readSize reads r to its end and returns the number of bytes it holds,
+// or max+1 having read max+1 bytes.
+func readSize(r io.Reader, max int64) (int64, error) {
+	var buf [32 << 10]byte
+	var n int64
+	for n <= max {
+		k, err := r.Read(buf[:min(int64(len(buf)), max+1-n)])
+		n += int64(k)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // source locates one object in the input: the file, the document (from 1),
@@ -278,11 +315,8 @@ func (l *Loader) ReadBytes(data []byte, name string) error {
 		return l.opts.tooLarge(name, "holds")
 	}
 	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf("kubeload: %s: gzip: %w", name, err)
-		}
-		if data, err = l.opts.readLimited(zr, gzipSize(data), name, name+": gzip: ", "gzip: decompresses to"); err != nil {
+		var err error
+		if data, err = l.opts.gunzip(data, name); err != nil {
 			return err
 		}
 	}
