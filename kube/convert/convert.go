@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -51,6 +52,9 @@ func Encode(obj runtime.Object) ([]byte, error) {
 	}
 	delete(rest, "apiVersion")
 	delete(rest, "kind")
+	if err := keepEmptyAllocatable(obj, rest); err != nil {
+		return nil, fmt.Errorf("convert: %s: %w", k.Kind, err)
+	}
 	var b bytes.Buffer
 	apiVersion, _ := json.Marshal(k.GroupVersion().String())
 	kind, _ := json.Marshal(k.Kind)
@@ -65,6 +69,24 @@ func Encode(obj runtime.Object) ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// keepEmptyAllocatable prints a Node's explicitly empty allocatable, which
+// encoding/json leaves out: read back, a missing allocatable is the
+// capacity (kube's SetDefaults_NodeStatus), an empty one stays empty.
+func keepEmptyAllocatable(obj runtime.Object, fields map[string]json.RawMessage) error {
+	n, ok := obj.(*corev1.Node)
+	if !ok || n.Status.Allocatable == nil || len(n.Status.Allocatable) > 0 {
+		return nil
+	}
+	var status map[string]json.RawMessage
+	if err := json.Unmarshal(fields["status"], &status); err != nil {
+		return err
+	}
+	status["allocatable"] = json.RawMessage("{}")
+	b, err := json.Marshal(status)
+	fields["status"] = b
+	return err
 }
 
 // Name names an object in messages: Kind namespace/name.

@@ -10,12 +10,17 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes/scheme"
 
+	"github.com/schedkit/schedkit/framework/api"
 	"github.com/schedkit/schedkit/kube/convert"
+	"github.com/schedkit/schedkit/resource"
 	"github.com/schedkit/schedkit/scheduling/cluster"
 	"github.com/schedkit/schedkit/scheduling/kubeload"
 )
@@ -168,4 +173,43 @@ func dropUnset(v any) any {
 		}
 	}
 	return v
+}
+
+// TestNodeAllocatableDefaults: a typed Node with capacity and no
+// allocatable converts with its capacity as allocatable, as the API
+// server's defaulting (SetDefaults_NodeStatus) gives it and as kubeload
+// reads its manifest; an explicitly empty allocatable stays empty, as the
+// defaulting keeps it. Both are noted in the Report.
+func TestNodeAllocatableDefaults(t *testing.T) {
+	capacity := corev1.ResourceList{corev1.ResourceCPU: apiresource.MustParse("64"), corev1.ResourcePods: apiresource.MustParse("110")}
+	for _, tc := range []struct {
+		name        string
+		allocatable corev1.ResourceList
+		want        resource.List
+	}{
+		{"missing", nil, resource.List{"cpu": resource.MustParse("64"), "pods": resource.MustParse("110")}},
+		{"empty", corev1.ResourceList{}, resource.List{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n"}, Status: corev1.NodeStatus{Capacity: capacity, Allocatable: tc.allocatable}}
+			o, err := convert.Object(kubeload.Options{}, node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := o.Value.(*api.Node).Status.Allocatable
+			if got == nil || !cmp.Equal(got, tc.want, cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })) {
+				t.Errorf("allocatable %v (nil %v), want %v", got, got == nil, tc.want)
+			}
+			if len(o.Report.Notes) != 1 || o.Report.Notes[0].Object != "n" {
+				t.Errorf("notes %+v, want one on the node", o.Report.Notes)
+			}
+			d, err := convert.Load(kubeload.Options{}, node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cmp.Equal(d.Nodes[0].Status.Allocatable, got, cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })) {
+				t.Errorf("Load: allocatable %v, Object: %v", d.Nodes[0].Status.Allocatable, got)
+			}
+		})
+	}
 }

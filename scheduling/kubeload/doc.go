@@ -29,7 +29,10 @@
 // plugin holds them until the gates are removed), pods on nodes missing
 // from the dump take part in nothing; a pod without spec.priority gets it
 // from its PriorityClass (or the global default) as the Priority admission
-// plugin would. Claims and volumes keep the binding state the API server
+// plugin would. A Node with capacity and no allocatable gets its capacity
+// as allocatable, as the API server's defaulting gives it (noted in the
+// Report; an explicitly empty allocatable is kept, as the defaulting keeps
+// it, and noted too). Claims and volumes keep the binding state the API server
 // reported; a pod naming a claim the dump lacks, or whose generic ephemeral
 // volume's claim the dump lacks, is kept (kube-scheduler's VolumeBinding
 // rejects it at PreFilter) and listed in the Report, as are pods whose

@@ -2,6 +2,7 @@ package kubeload
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -168,6 +169,20 @@ func (l *Loader) addNode(obj any, src source) error {
 	}
 	if err := l.claim("Node", "", n.Name, src); err != nil {
 		return err
+	}
+	// The API server's defaulting of NodeStatus (kube
+	// pkg/apis/core/v1/defaults.go SetDefaults_NodeStatus) gives a node
+	// with capacity and a nil allocatable its capacity: every node the API
+	// serves has allocatable, and a hand-written manifest means the same.
+	// An explicitly empty allocatable is kept, as the defaulting keeps it.
+	switch st := &n.Status; {
+	case st.Allocatable == nil && st.Capacity != nil:
+		st.Allocatable = maps.Clone(st.Capacity)
+		if len(st.Capacity) > 0 {
+			l.note(src, "Node", n.Name, reasonAllocatableFromCapacity, "status.capacity "+st.Capacity.String())
+		}
+	case st.Allocatable != nil && len(st.Allocatable) == 0 && len(st.Capacity) > 0:
+		l.note(src, "Node", n.Name, reasonEmptyAllocatable, "status.capacity "+st.Capacity.String())
 	}
 	l.nodes = append(l.nodes, n)
 	return nil

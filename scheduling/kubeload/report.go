@@ -83,16 +83,20 @@ type PodFeatures struct {
 
 // Skip and note reasons.
 const (
-	reasonTerminal       = "terminal phase: kube-scheduler's informer does not list it"
-	reasonUnknownNode    = "node not in the dump: kube-scheduler's snapshot has no such node, so the pod takes part in nothing"
-	reasonOtherScheduler = "pending for another scheduler"
-	reasonDeletingBound  = "being deleted: still holds its resources on its node, as in kube-scheduler's cache, until it is gone"
-	reasonDeletingQueue  = "being deleted: pending, and kube-scheduler skips it (skipPodSchedule)"
-	reasonNoClass        = "priorityClassName not in the dump: priority 0 (the API server would have refused the pod)"
-	reasonPriorityDiffer = "spec.priority differs from its PriorityClass's value: kept as written"
-	reasonCSINodeNoNode  = "node not in the dump: a CSINode belongs to its node"
-	reasonMissingClaim   = "persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node)"
-	reasonMissingVolume  = "spec.volumeName not in the dump: pods using the claim are unschedulable (VolumeBinding: bound to a non-existent PersistentVolume)"
+	reasonTerminal                = "terminal phase: kube-scheduler's informer does not list it"
+	reasonUnknownNode             = "node not in the dump: kube-scheduler's snapshot has no such node, so the pod takes part in nothing"
+	reasonOtherScheduler          = "pending for another scheduler"
+	reasonDeletingBound           = "being deleted: still holds its resources on its node, as in kube-scheduler's cache, until it is gone"
+	reasonDeletingQueue           = "being deleted: pending, and kube-scheduler skips it (skipPodSchedule)"
+	reasonAllocatableFromCapacity = "status.allocatable missing: allocatable is the capacity, as the API server defaults it (SetDefaults_NodeStatus)"
+	// reasonEmptyAllocatable is a Node whose allocatable is explicitly
+	// empty while its capacity is not.
+	reasonEmptyAllocatable = "status.allocatable empty: the node can hold nothing (kept as written: the defaulting fills only a missing allocatable; remove the field to use the capacity)"
+	reasonNoClass          = "priorityClassName not in the dump: priority 0 (the API server would have refused the pod)"
+	reasonPriorityDiffer   = "spec.priority differs from its PriorityClass's value: kept as written"
+	reasonCSINodeNoNode    = "node not in the dump: a CSINode belongs to its node"
+	reasonMissingClaim     = "persistentVolumeClaim not in the dump: VolumeBinding's PreFilter rejects the pod until the claim exists (a placed pod keeps its node)"
+	reasonMissingVolume    = "spec.volumeName not in the dump: pods using the claim are unschedulable (VolumeBinding: bound to a non-existent PersistentVolume)"
 	// reasonMissingEphemeralClaim is a pod whose generic ephemeral volume's
 	// claim the dump lacks.
 	reasonMissingEphemeralClaim = "generic ephemeral volume's claim not in the dump: VolumeBinding's PreFilter rejects the pod until the ephemeral volume controller creates it (a placed pod keeps its node)"

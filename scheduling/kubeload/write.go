@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/framework/api"
+	"github.com/schedkit/schedkit/resource"
 )
 
 // envelope is an object with its apiVersion and kind, marshalled flat as a
@@ -58,6 +59,12 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 		add("scheduling.k8s.io/v1", "PriorityClass", &w)
 	}
 	for _, n := range d.Nodes {
+		if len(n.Status.Allocatable) == 0 && n.Status.Capacity != nil {
+			// Printed as {}: read back, a missing allocatable would be
+			// the capacity.
+			add("v1", "Node", &nodeEmptyAllocatable{n, nodeStatusEmptyAllocatable{n.Status, resource.List{}}})
+			continue
+		}
 		add("v1", "Node", n)
 	}
 	for _, m := range d.NodeMetrics {
@@ -130,6 +137,20 @@ func (d *Dump) Objects() ([]json.Marshaler, error) {
 		add("v1", "Pod", p)
 	}
 	return out, nil
+}
+
+// nodeEmptyAllocatable is a node whose allocatable is empty, printed with
+// "allocatable": {}.
+type nodeEmptyAllocatable struct {
+	*api.Node
+	Status nodeStatusEmptyAllocatable `json:"status"`
+}
+
+// nodeStatusEmptyAllocatable is a NodeStatus printed with its allocatable
+// even when empty.
+type nodeStatusEmptyAllocatable struct {
+	api.NodeStatus
+	Allocatable resource.List `json:"allocatable"`
 }
 
 // list is kubectl's List.
