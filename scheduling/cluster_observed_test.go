@@ -61,3 +61,46 @@ func TestAddObservedPod(t *testing.T) {
 		t.Errorf("created pod %s (%s), want bound", rec.State, s.PendingReason("default", "created"))
 	}
 }
+
+// TestSchedulerAddObservedPod: a pod a running scheduler is told of as
+// observed on an API server (Scheduler.AddObservedPod, what a feed from a
+// live API server sends) gets no ephemeral claim and waits for it with
+// kube-scheduler's message; once the claim the ephemeral volume controller
+// creates arrives, the pod is placed.
+func TestSchedulerAddObservedPod(t *testing.T) {
+	c := svZonedCluster(t, 10)
+	sc := st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
+	sc.Annotations = map[string]string{testAnnDefaultClass: "true"}
+	if err := c.UpdateStorageObject(sc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := st.MakePod().Name("observed").UID("uid-observed").Req(map[string]string{"cpu": "100m"}).Obj()
+	claimSpec := st.MakePVC("x", "").Request("1Gi").Obj().Spec
+	p.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+		VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: claimSpec}}}}}
+	if err := s.AddObservedPod(p); err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, "default", "observed-v"); ok {
+		t.Error("the observed pod's ephemeral claim was created")
+	}
+	if got, want := s.PendingReason("default", "observed"), `0/6 nodes are available: waiting for ephemeral volume controller to create the persistentvolumeclaim "observed-v". not found`; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+	claim := &api.PersistentVolumeClaim{Spec: claimSpec}
+	claim.Name, claim.Namespace = "observed-v", "default"
+	claim.Spec.StorageClassName = &sc.Name
+	claim.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "observed", UID: "uid-observed", Controller: true}}
+	if err := s.AddStorageObject(claim); err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntilIdle(context.Background())
+	if rec, _ := c.Pod("default", "observed"); rec.State != cluster.StateBound {
+		t.Errorf("observed pod %s (%s) once its claim exists, want bound", rec.State, s.PendingReason("default", "observed"))
+	}
+}

@@ -586,7 +586,7 @@ func (l *Live) upsert(ref objectRef, v any, known bool, version string) error {
 	switch o := v.(type) {
 	case *api.Pod:
 		if !known {
-			return s.AddPod(o)
+			return s.AddObservedPod(o)
 		}
 		if err := s.UpdatePod(o); err != nil {
 			if isUnknown(err) {
@@ -594,14 +594,14 @@ func (l *Live) upsert(ref objectRef, v any, known bool, version string) error {
 				// cluster: as in kube-scheduler's cache, it holds its
 				// resources until the API server has deleted it, and the
 				// preemptor waits on its nominated node meanwhile.
-				return s.AddPod(o)
+				return s.AddObservedPod(o)
 			}
 			// Bound by someone else, or recreated under the same name:
 			// the pod is replaced.
 			if derr := s.DeletePod(o.Namespace, o.Name); derr != nil {
 				return fmt.Errorf("%w; %w", err, derr)
 			}
-			return s.AddPod(o)
+			return s.AddObservedPod(o)
 		}
 		return nil
 	case *api.Node:
@@ -736,13 +736,18 @@ func (l *Live) PodsOf(sel labels.Selector) []*corev1.Pod {
 }
 
 // statusOnly reports whether two versions of a pending pod differ only in
-// status fields other than the nominated node.
+// status fields other than the nominated node and the generated resource
+// claims: kube-scheduler's queue compares a pending pod's versions with
+// their status stripped but for resourceClaimStatuses (the resource claim
+// controller's naming of a template's claim ends DynamicResources'
+// PreEnqueue wait, framework.PodSchedulingPropertiesChange).
 func statusOnly(old, cur *api.Pod) bool {
 	if old == nil || old.Spec.NodeName != "" || cur.Spec.NodeName != "" ||
 		old.Status.NominatedNodeName != cur.Status.NominatedNodeName {
 		return false
 	}
 	a, b := *old, *cur
-	a.Status, b.Status = api.PodStatus{}, api.PodStatus{}
+	a.Status = api.PodStatus{ResourceClaimStatuses: old.Status.ResourceClaimStatuses}
+	b.Status = api.PodStatus{ResourceClaimStatuses: cur.Status.ResourceClaimStatuses}
 	return reflect.DeepEqual(a, b)
 }
