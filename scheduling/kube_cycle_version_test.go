@@ -253,7 +253,7 @@ func scheduleNamedPod(t *testing.T, s *Scheduler, ctx context.Context, pod *api.
 		t.Fatal(err)
 	}
 	defer s.mu.Unlock()
-	if err := s.addPodEvent(unnamed, s.cluster.AddPod); err != nil {
+	if err := s.addPodEvent(unnamed, false); err != nil {
 		t.Fatal(err)
 	}
 	qp, ok := s.queue.Get(pod.Key())

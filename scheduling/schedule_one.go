@@ -85,7 +85,7 @@ func (s *Scheduler) schedulePod(f *Fork, ctx context.Context, pod *api.Pod) (Dec
 		return Decision{}, err
 	}
 	defer s.mu.Unlock()
-	if err := s.addPodEvent(pod, s.cluster.AddPod); err != nil {
+	if err := s.addPodEvent(pod, false); err != nil {
 		return Decision{}, err
 	}
 	return s.scheduleAddedLocked(ctx, pod.Key())

@@ -591,18 +591,16 @@ func (s *Scheduler) emit(d Decision) {
 // there; otherwise it joins the queue of its profile. A schedulerName no
 // profile has, a duplicate pod, a missing node or invalid affinity is an
 // error naming the pod, and the pod is not added.
-func (s *Scheduler) AddPod(pod *api.Pod) error { return s.addPod(nil, pod, s.cluster.AddPod) }
+func (s *Scheduler) AddPod(pod *api.Pod) error { return s.addPod(nil, pod, false) }
 
 // AddObservedPod is AddPod for a pod as an API server holds it, as
 // kube-scheduler's informer delivers it: the cluster plays no controller
 // for it (cluster.Cluster.AddObservedPod), so the pod waits for the claims
 // of its generic ephemeral volumes and ResourceClaimTemplates the API
 // server does not hold yet, as in kube-scheduler. Live feeds use it.
-func (s *Scheduler) AddObservedPod(pod *api.Pod) error {
-	return s.addPod(nil, pod, s.cluster.AddObservedPod)
-}
+func (s *Scheduler) AddObservedPod(pod *api.Pod) error { return s.addPod(nil, pod, true) }
 
-func (s *Scheduler) addPod(f *Fork, pod *api.Pod, add func(*api.Pod) error) error {
+func (s *Scheduler) addPod(f *Fork, pod *api.Pod, observed bool) error {
 	if err := s.check(f, "AddPod"); err != nil {
 		return err
 	}
@@ -613,16 +611,20 @@ func (s *Scheduler) addPod(f *Fork, pod *api.Pod, add func(*api.Pod) error) erro
 		return err
 	}
 	defer s.mu.Unlock()
-	return s.addPodEvent(pod, add)
+	return s.addPodEvent(pod, observed)
 }
 
-// addPodEvent is AddPod with the scheduler's lock held; add is the
-// cluster's AddPod or AddObservedPod.
-func (s *Scheduler) addPodEvent(pod *api.Pod, add func(*api.Pod) error) error {
+// addPodEvent is AddPod (AddObservedPod when observed) with the
+// scheduler's lock held.
+func (s *Scheduler) addPodEvent(pod *api.Pod, observed bool) error {
 	if pod.Spec.NodeName == "" {
 		if _, err := s.profileFor(pod); err != nil {
 			return err
 		}
+	}
+	add := s.cluster.AddPod
+	if observed {
+		add = s.cluster.AddObservedPod
 	}
 	if err := add(pod); err != nil {
 		return err

@@ -420,7 +420,7 @@ func (f *Fork) NextWakeup() (time.Time, bool) {
 // AddPod is Scheduler.AddPod on the branch.
 func (f *Fork) AddPod(pod *api.Pod) error {
 	s, f := f.on()
-	return s.addPod(f, pod, s.cluster.AddPod)
+	return s.addPod(f, pod, false)
 }
 
 // DeletePod is Scheduler.DeletePod on the branch.
