@@ -129,6 +129,13 @@ func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, pr
 	var out, ignorable []*extender.Client
 	var ignored []string
 	for i := range exts {
+		// kube's NewHTTPExtender writes the default timeout into the
+		// configuration itself, so --write-config-to prints it; the
+		// client is built from the defaulted entry, as it is built again
+		// from the printed configuration.
+		if exts[i].HTTPTimeout.Duration == 0 {
+			exts[i].HTTPTimeout.Duration = extender.DefaultTimeout
+		}
 		c, err := extender.New(exts[i].config(), l.extOpts...)
 		if err != nil {
 			var ce *extender.ConfigError
@@ -136,11 +143,6 @@ func (l *loader) buildExtenders(exts []extenderEntry, states []*profileState, pr
 				return nil, &fieldError{path: join(index("extenders", i), ce.Field), msg: fmt.Sprintf("%q: %s", ce.Value, ce.Reason)}
 			}
 			return nil, &fieldError{path: index("extenders", i), msg: err.Error()}
-		}
-		// kube's NewHTTPExtender writes the default timeout into the
-		// configuration itself, so --write-config-to prints it.
-		if exts[i].HTTPTimeout.Duration == 0 {
-			exts[i].HTTPTimeout.Duration = extender.DefaultTimeout
 		}
 		if c.IsIgnorable() {
 			ignorable = append(ignorable, c)

@@ -119,8 +119,11 @@ func TestConfigExtenders(t *testing.T) {
 			BindVerb: "bind", Weight: 5, EnableHTTPS: true, TLSConfig: &extender.TLSConfig{ServerName: "gpu", Insecure: true},
 			HTTPTimeout: 750 * time.Millisecond, NodeCacheCapable: true,
 			ManagedResources: []extender.ManagedResource{{Name: "example.com/gpu", IgnoredByScheduler: true}, {Name: "example.com/fpga"}}},
-		{URLPrefix: "", Weight: -3},
-		{URLPrefix: "http://ignorable", FilterVerb: "filter", Ignorable: true},
+		// The default timeout is written into the configuration, as
+		// kube's NewHTTPExtender writes it, so that the clients equal
+		// those of the printed configuration.
+		{URLPrefix: "", Weight: -3, HTTPTimeout: extender.DefaultTimeout},
+		{URLPrefix: "http://ignorable", FilterVerb: "filter", Ignorable: true, HTTPTimeout: extender.DefaultTimeout},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("extenders (-want +got):\n%s", d)
