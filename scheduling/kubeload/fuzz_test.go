@@ -2,12 +2,20 @@ package kubeload
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedkit/schedkit/framework/api"
 )
+
+// maxFuzzInput bounds the inputs the fuzz targets read: the seeds are a
+// few hundred bytes, and a longer input reaches no code a shorter one does
+// not, while its every run and every step of its minimization cost more.
+const maxFuzzInput = 4 << 10
 
 // FuzzLoad feeds arbitrary bytes to the loader: it must return an error or
 // a dump, never panic; a dump must build a cluster, print, and read back
@@ -38,6 +46,9 @@ func FuzzLoad(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
 		l := NewLoader(Options{})
 		if err := l.ReadBytes(data, "fuzz"); err != nil {
 			return
@@ -66,6 +77,67 @@ func FuzzLoad(f *testing.F) {
 		}
 		if diff := cmp.Diff(d, d2, rtCmp...); diff != "" {
 			t.Fatalf("round trip changed the dump:\n%s", diff)
+		}
+	})
+}
+
+// FuzzReadTemplate feeds arbitrary bytes to ReadTemplate: it must return
+// an error or a template, never panic; a template's pod is valid, unplaced
+// and has its priority, its StatefulSet claims are valid, and the pod
+// printed as a Pod manifest reads back as the same pod. The seeds are
+// small, one kind or feature each (see FuzzLoad).
+func FuzzReadTemplate(f *testing.F) {
+	const spec = `{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}`
+	for _, seed := range []string{
+		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a","labels":{"x":"y"}},"spec":{"nodeName":"n","priorityClassName":"high","containers":[{"name":"c"}]},"status":{"phase":"Pending"}}`,
+		`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":3,"template":{"metadata":{"labels":{"app":"d"}},"spec":` + spec + `}}}`,
+		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:\n  template: {spec: {containers: [{name: c}]}}\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n",
+		`{"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"c"},"spec":{"jobTemplate":{"spec":{"template":{"spec":` + spec + `}}}}}`,
+		`{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"template":{"spec":{"priority":7,"containers":[{"name":"c"}]}}}}`,
+		`{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"ds"},"spec":{"template":{"spec":{"tolerations":[{"operator":"Exists"}],"containers":[{"name":"c"}]}}}}`,
+		`{"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"t"},"template":{"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"z","operator":"In","values":["a"]}]}]}}},"containers":[{"name":"c"}]}}}`,
+		`{"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"rc"},"spec":{"template":{"spec":{"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"z","whenUnsatisfiable":"DoNotSchedule"}],"containers":[{"name":"c"}]}}}}`,
+		`{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"r"},"spec":{"template":{"spec":{"volumes":[{"name":"v","ephemeral":{"volumeClaimTemplate":{"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}}}],"containers":[{"name":"c"}]}}}}`,
+		"kind: Pod\napiVersion: v1\nmetadata: {name: x}\nspec:\n  resourceClaims: [{name: g, resourceClaimTemplateName: t}]\n  containers: [{name: c, resources: {claims: [{name: g}]}}]\n",
+		`{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	d := load(f, Options{}, "classes.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 500\n---\n"+
+		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: -5\nglobalDefault: true\npreemptionPolicy: Never\n")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
+		tm, err := d.ReadTemplate(bytes.NewReader(data), "fuzz")
+		if err != nil {
+			return
+		}
+		p := tm.Pod
+		if err := api.ValidatePod(p); err != nil {
+			t.Fatalf("template pod %s invalid: %v", p.Key(), err)
+		}
+		if p.Spec.NodeName != "" || p.Namespace == "" || p.Spec.Priority == nil || p.DeletionTimestamp != nil {
+			t.Fatalf("template pod %s: node %q, namespace %q, priority %v, deletion %v", p.Key(), p.Spec.NodeName, p.Namespace, p.Spec.Priority, p.DeletionTimestamp)
+		}
+		for _, c := range tm.ClaimTemplates {
+			if err := api.ValidatePersistentVolumeClaim(c); err != nil || c.Namespace != p.Namespace {
+				t.Fatalf("claim template %s of %s: %v", c.Key(), p.Key(), err)
+			}
+		}
+		b, err := json.Marshal(envelope{"v1", "Pod", p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := d.ReadTemplate(bytes.NewReader(b), "again")
+		if err != nil {
+			t.Fatalf("the template's pod printed as a Pod does not read back: %v\n%s", err, b)
+		}
+		if !utf8.Valid(data) {
+			return // encoding/json prints invalid UTF-8 as U+FFFD
+		}
+		if diff := cmp.Diff(p, again.Pod, rtCmp...); diff != "" {
+			t.Fatalf("the template's pod printed as a Pod reads back changed:\n%s\n%s", diff, b)
 		}
 	})
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/schedkit/schedkit/scheduling/whatif"
 )
 
-func load(t *testing.T, opts Options, name, data string) *Dump {
+func load(t testing.TB, opts Options, name, data string) *Dump {
 	t.Helper()
 	l := NewLoader(opts)
 	if err := l.ReadBytes([]byte(data), name); err != nil {
