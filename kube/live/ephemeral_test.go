@@ -17,6 +17,38 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
+// podOf returns the scheduler's record of the pod default/name, read from
+// its State while the feed and the scheduling loop run.
+func podOf(t *testing.T, l *live.Live, name string) (cluster.PodRecord, bool) {
+	t.Helper()
+	st, err := l.Scheduler().State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Pods {
+		if r.Pod.Namespace == "default" && r.Pod.Name == name {
+			return r, true
+		}
+	}
+	return cluster.PodRecord{}, false
+}
+
+// storageOf reads a storage object of the scheduler's cluster in a fork,
+// which holds the feed and the scheduling loop off meanwhile.
+func storageOf(t *testing.T, l *live.Live, kind api.StorageKind, name string) (api.StorageObject, bool) {
+	t.Helper()
+	f, err := l.Scheduler().Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := f.Revert(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	return f.Cluster().StorageObject(kind, "default", name)
+}
+
 // A pod the feed brings is the API server's pod: the feed's cluster creates
 // no claim for its generic ephemeral volume (kube-controller-manager's
 // ephemeral volume controller does, in the API server), so the pod waits
@@ -47,7 +79,7 @@ func TestFeedPodWaitsForEphemeralClaim(t *testing.T) {
 	const want = `0/1 nodes are available: waiting for ephemeral volume controller to create the persistentvolumeclaim "e-scratch". not found`
 	deadline := time.Now().Add(10 * time.Second)
 	for l.Scheduler().PendingReason("default", "e") == "" {
-		if rec, ok := l.Scheduler().Cluster().Pod("default", "e"); ok && rec.State != cluster.StatePending {
+		if rec, ok := podOf(t, l, "e"); ok && rec.State != cluster.StatePending {
 			t.Fatalf("pod e %s on %q before its claim exists, want pending: %s", rec.State, rec.Pod.Spec.NodeName, want)
 		}
 		if time.Now().After(deadline) {
@@ -58,7 +90,7 @@ func TestFeedPodWaitsForEphemeralClaim(t *testing.T) {
 	if got := l.Scheduler().PendingReason("default", "e"); got != want {
 		t.Errorf("pod e pending with %q, want %q", got, want)
 	}
-	if o, ok := l.Scheduler().Cluster().StorageObject(api.KindPersistentVolumeClaim, "default", "e-scratch"); ok {
+	if o, ok := storageOf(t, l, api.KindPersistentVolumeClaim, "e-scratch"); ok {
 		t.Errorf("the feed's cluster created the ephemeral claim: %+v", o)
 	}
 
@@ -72,7 +104,7 @@ func TestFeedPodWaitsForEphemeralClaim(t *testing.T) {
 		t.Fatal(err)
 	}
 	for {
-		rec, _ := l.Scheduler().Cluster().Pod("default", "e")
+		rec, _ := podOf(t, l, "e")
 		if rec.State == cluster.StateBound {
 			break
 		}
@@ -84,7 +116,7 @@ func TestFeedPodWaitsForEphemeralClaim(t *testing.T) {
 	if st := l.Stats(); st.Retries != 0 || len(st.Rejected) != 0 {
 		t.Errorf("feed retried %d events, rejected %v: the claim the controller created was refused", st.Retries, st.Rejected)
 	}
-	o, ok := l.Scheduler().Cluster().StorageObject(api.KindPersistentVolumeClaim, "default", "e-scratch")
+	o, ok := storageOf(t, l, api.KindPersistentVolumeClaim, "e-scratch")
 	if !ok || o.(*api.PersistentVolumeClaim).UID != "uid-claim" {
 		t.Errorf("the cluster's claim is not the API server's: %+v", o)
 	}
@@ -126,7 +158,7 @@ func TestFeedPodWaitsForTemplateClaim(t *testing.T) {
 			}
 			break
 		}
-		if rec, ok := l.Scheduler().Cluster().Pod("default", "trainer"); ok && (rec.State != cluster.StatePending || len(rec.Pod.Status.ResourceClaimStatuses) > 0) {
+		if rec, ok := podOf(t, l, "trainer"); ok && (rec.State != cluster.StatePending || len(rec.Pod.Status.ResourceClaimStatuses) > 0) {
 			t.Fatalf("pod %s on %q with claims %v before the API server's pod names its claim", rec.State, rec.Pod.Spec.NodeName, rec.Pod.Status.ResourceClaimStatuses)
 		}
 		if time.Now().After(deadline) {
@@ -134,7 +166,7 @@ func TestFeedPodWaitsForTemplateClaim(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if rec, _ := l.Scheduler().Cluster().Pod("default", "trainer"); len(rec.Pod.Status.ResourceClaimStatuses) > 0 {
+	if rec, _ := podOf(t, l, "trainer"); len(rec.Pod.Status.ResourceClaimStatuses) > 0 {
 		t.Errorf("the feed's cluster created the template's claim: %v", rec.Pod.Status.ResourceClaimStatuses)
 	}
 
@@ -163,13 +195,13 @@ func TestFeedPodWaitsForTemplateClaim(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			r, _ := l.Scheduler().Gated("default", "trainer")
-			rec, _ := l.Scheduler().Cluster().Pod("default", "trainer")
-			_, ok := l.Scheduler().Cluster().StorageObject(api.KindResourceClaim, "default", name)
+			rec, _ := podOf(t, l, "trainer")
+			_, ok := storageOf(t, l, api.KindResourceClaim, name)
 			t.Fatalf("pod still gated after its claim was created: %s; status %v; claim in cluster %v; stats %+v", r, rec.Pod.Status.ResourceClaimStatuses, ok, l.Stats())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if rec, ok := l.Scheduler().Cluster().Pod("default", "trainer"); !ok || len(rec.Pod.Status.ResourceClaimStatuses) != 1 ||
+	if rec, ok := podOf(t, l, "trainer"); !ok || len(rec.Pod.Status.ResourceClaimStatuses) != 1 ||
 		*rec.Pod.Status.ResourceClaimStatuses[0].ResourceClaimName != name {
 		t.Errorf("the cluster's pod does not name the API server's claim: %+v", rec.Pod)
 	}
