@@ -17,22 +17,11 @@ import (
 // controller to create the persistentvolumeclaim"); a pod added with
 // AddPod, as a simulation creates one, gets its claim and is placed.
 func TestAddObservedPod(t *testing.T) {
-	c := svZonedCluster(t, 10)
-	sc := st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
-	sc.Annotations = map[string]string{testAnnDefaultClass: "true"}
-	if err := c.UpdateStorageObject(sc); err != nil {
+	c, _ := observedCluster(t)
+	if err := c.AddObservedPod(ephemeralPod("observed")); err != nil {
 		t.Fatal(err)
 	}
-	ephemeral := func(name string) *api.Pod {
-		p := st.MakePod().Name(name).UID("uid-" + name).Req(map[string]string{"cpu": "100m"}).Obj()
-		p.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
-			VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: st.MakePVC("x", "").Request("1Gi").Obj().Spec}}}}}
-		return p
-	}
-	if err := c.AddObservedPod(ephemeral("observed")); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.AddPod(ephemeral("created")); err != nil {
+	if err := c.AddPod(ephemeralPod("created")); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.StorageObject(api.KindPersistentVolumeClaim, "default", "observed-v"); ok {
@@ -68,21 +57,12 @@ func TestAddObservedPod(t *testing.T) {
 // kube-scheduler's message; once the claim the ephemeral volume controller
 // creates arrives, the pod is placed.
 func TestSchedulerAddObservedPod(t *testing.T) {
-	c := svZonedCluster(t, 10)
-	sc := st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
-	sc.Annotations = map[string]string{testAnnDefaultClass: "true"}
-	if err := c.UpdateStorageObject(sc); err != nil {
-		t.Fatal(err)
-	}
+	c, sc := observedCluster(t)
 	s, err := New(c, NewDefaultRegistry(), []framework.Profile{DefaultProfile()}, WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := st.MakePod().Name("observed").UID("uid-observed").Req(map[string]string{"cpu": "100m"}).Obj()
-	claimSpec := st.MakePVC("x", "").Request("1Gi").Obj().Spec
-	p.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
-		VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: claimSpec}}}}}
-	if err := s.AddObservedPod(p); err != nil {
+	if err := s.AddObservedPod(ephemeralPod("observed")); err != nil {
 		t.Fatal(err)
 	}
 	s.RunUntilIdle(context.Background())
@@ -92,7 +72,7 @@ func TestSchedulerAddObservedPod(t *testing.T) {
 	if got, want := s.PendingReason("default", "observed"), `0/6 nodes are available: waiting for ephemeral volume controller to create the persistentvolumeclaim "observed-v". not found`; got != want {
 		t.Errorf("reason %q, want %q", got, want)
 	}
-	claim := &api.PersistentVolumeClaim{Spec: claimSpec}
+	claim := &api.PersistentVolumeClaim{Spec: ephemeralPod("observed").Spec.Volumes[0].Ephemeral.VolumeClaimTemplate.Spec}
 	claim.Name, claim.Namespace = "observed-v", "default"
 	claim.Spec.StorageClassName = &sc.Name
 	claim.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "observed", UID: "uid-observed", Controller: true}}
@@ -103,4 +83,26 @@ func TestSchedulerAddObservedPod(t *testing.T) {
 	if rec, _ := c.Pod("default", "observed"); rec.State != cluster.StateBound {
 		t.Errorf("observed pod %s (%s) once its claim exists, want bound", rec.State, s.PendingReason("default", "observed"))
 	}
+}
+
+// observedCluster is a zoned cluster with a default WaitForFirstConsumer
+// class, and that class.
+func observedCluster(t *testing.T) (*cluster.Cluster, *api.StorageClass) {
+	t.Helper()
+	c := svZonedCluster(t, 10)
+	sc := st.MakeSC("zonal", "csi.example.com", api.VolumeBindingWaitForFirstConsumer).Obj()
+	sc.Annotations = map[string]string{testAnnDefaultClass: "true"}
+	if err := c.UpdateStorageObject(sc); err != nil {
+		t.Fatal(err)
+	}
+	return c, sc
+}
+
+// ephemeralPod is a pod with one generic ephemeral volume, v, whose claim
+// names no class.
+func ephemeralPod(name string) *api.Pod {
+	p := st.MakePod().Name(name).UID("uid-" + name).Req(map[string]string{"cpu": "100m"}).Obj()
+	p.Spec.Volumes = []api.Volume{{Name: "v", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+		VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: st.MakePVC("x", "").Request("1Gi").Obj().Spec}}}}}
+	return p
 }

@@ -17,6 +17,20 @@ import (
 	"github.com/schedkit/schedkit/scheduling/cluster"
 )
 
+// startRunning starts a feed with its scheduling loop, both stopped when
+// the test ends.
+func startRunning(t *testing.T, cfg live.Config) (context.Context, *live.Live) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	l, err := live.Start(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go l.Run(ctx)
+	return ctx, l
+}
+
 // podOf returns the scheduler's record of the pod default/name, read from
 // its State while the feed and the scheduling loop run.
 func podOf(t *testing.T, l *live.Live, name string) (cluster.PodRecord, bool) {
@@ -60,13 +74,7 @@ func TestFeedPodWaitsForEphemeralClaim(t *testing.T) {
 	class := &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: "local", Annotations: map[string]string{"storageclass.kubernetes.io/is-default-class": "true"}},
 		Provisioner: "example.com/csi", VolumeBindingMode: &wffc}
 	cfg := config(testNode("n0", 4), class)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l, err := live.Start(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go l.Run(ctx)
+	ctx, l := startRunning(t, cfg)
 	client := cfg.Client.(*fake.Clientset)
 	pod := testPod("e", "", "schedkit", 100, 0)
 	claimSpec := corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
@@ -134,13 +142,7 @@ func TestFeedPodWaitsForTemplateClaim(t *testing.T) {
 			Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resourcev1.DeviceAllocationModeExactCount, Count: 1}}}}}}})
 	cfg, client := liveConfig(t, objs...)
 	client.Resources[0].APIResources = append(client.Resources[0].APIResources, metav1.APIResource{Name: "resourceclaimtemplates", Namespaced: true, Kind: "ResourceClaimTemplate"})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l, err := live.Start(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go l.Run(ctx)
+	ctx, l := startRunning(t, cfg)
 	template := "one-gpu"
 	pod := testPod("trainer", "", "schedkit", 100, 0)
 	pod.Spec.ResourceClaims = []corev1.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: &template}}

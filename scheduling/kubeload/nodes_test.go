@@ -99,14 +99,7 @@ func TestNodeAllocatableDefaults(t *testing.T) {
 func TestScaleUpTemplateCapacityOnly(t *testing.T) {
 	d := load(t, Options{}, "dump.json", `{"apiVersion":"v1","kind":"Node","metadata":{"name":"small"},"status":{"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}`+
 		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"big","namespace":"default"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"40"}}}]}}`)
-	c, err := d.Cluster()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := whatIfOf(t, d)
 	tmpl := load(t, Options{}, "template.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: big}\nstatus:\n  capacity: {cpu: \"64\", memory: 256Gi, pods: \"110\"}\n")
 	up, err := w.ScaleUp(t.Context(), tmpl.Nodes[0], whatif.ScaleUpOptions{})
 	if err != nil {
@@ -115,4 +108,18 @@ func TestScaleUpTemplateCapacityOnly(t *testing.T) {
 	if !up.Feasible || up.Nodes != 1 || len(up.Unhelpable) != 0 {
 		t.Errorf("scale-up: feasible %v with %d node(s), unhelpable %v; want 1 node", up.Feasible, up.Nodes, up.Unhelpable)
 	}
+}
+
+// whatIfOf builds d's cluster and a WhatIf on it with the default profile.
+func whatIfOf(t *testing.T, d *Dump) *whatif.WhatIf {
+	t.Helper()
+	c, err := d.Cluster()
+	if err == nil {
+		var w *whatif.WhatIf
+		if w, err = whatif.NewWhatIf(c, scheduling.NewDefaultRegistry(), []framework.Profile{scheduling.DefaultProfile()}); err == nil {
+			return w
+		}
+	}
+	t.Fatal(err)
+	return nil
 }
